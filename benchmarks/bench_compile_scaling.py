@@ -1,0 +1,205 @@
+"""Compile-time scaling with function size, taipan vs numba side by side.
+
+Generates functions of N statements (default N = 25, 100, 400, 1600; arithmetic on a few
+float/int locals, if/else, short ``for`` loops over ``range(3)``) into a ``.py`` file in a temp
+dir.  For each size and library, a fresh process imports the library, compiles and calls a tiny
+warm-up function, then times the first call (compile + run) of the generated function.  A crash,
+timeout or exception (numba may hit RecursionError on big functions) is reported for that size
+instead of aborting the run.  Also printed: the growth factor of the time between consecutive
+sizes next to the n*log(n) growth factor.  Target: taipan/numba <= 0.1 at every size.
+
+Usage: python benchmarks/bench_compile_scaling.py [--sizes 25,100,400,1600] [--timeout 600]
+
+TAIPAN_BENCH_STANDIN=numba makes the "taipan" side import numba.  It exists ONLY to validate
+this script before taipan is importable (ratios are then ~1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import tempfile
+
+# benchmarks/ is sys.path[0] when this file is run as a script.
+from common import LIBS, Row, import_line, measure, print_table, run_snippet
+
+TARGET_RATIO = 0.1
+DEFAULT_SIZES = (25, 100, 400, 1600)
+MODULE = "taipan_bench_generated"
+FLOATS = ("f0", "f1", "f2", "f3")
+INTS = ("k0", "k1", "k2")
+
+
+def _float_stmt(rng: random.Random) -> str:
+    t, u, v = rng.choice(FLOATS), rng.choice(FLOATS), rng.choice(FLOATS)
+    kind = rng.randrange(4)
+    if kind == 0:  # |c1| + |c2| <= 1 keeps values bounded however often this runs
+        c1, c2 = rng.choice((0.5, -0.5, 0.25)), rng.choice((0.5, 0.25, -0.375))
+        return f"{t} = {u} * {c1} + {v} * {c2} - {rng.choice((0.1, 1.5, 2.0))}"
+    if kind == 1:
+        return f"{t} = {u} / (abs({v}) + 1.0) + {rng.choice((0.5, 3.0))}"
+    if kind == 2:
+        return f"{t} = {u} * 0.5 + {rng.choice(INTS)} * 0.001"
+    return f"{t} = max({u}, {v}) * 0.75 - min({u}, {v}) * 0.125"
+
+
+def _int_stmt(rng: random.Random) -> str:
+    t, u, v = rng.choice(INTS), rng.choice(INTS), rng.choice(INTS)
+    if rng.random() < 0.5:
+        return f"{t} = ({u} * {rng.randint(2, 9)} + {v} - {rng.randint(1, 5)}) % 1009"
+    return f"{t} = {u} // {rng.randint(2, 5)} + {v} % {rng.randint(3, 7)}"
+
+
+def _simple(rng: random.Random) -> str:
+    return _float_stmt(rng) if rng.random() < 0.6 else _int_stmt(rng)
+
+
+def generate_function(name: str, n: int, seed: int = 0) -> str:
+    """Source of ``def name(a, x)`` whose body has exactly ``n`` statements (compound
+    statement headers count as one; ``else:`` does not)."""
+    rng = random.Random(seed * 100_003 + n)
+    body = [
+        "k0 = a % 1009",
+        "k1 = (a + 1) % 1009",
+        "k2 = 3",
+        "f0 = x",
+        "f1 = x * 0.5",
+        "f2 = 1.0",
+        "f3 = 2.0",
+    ]
+    count = len(body)
+    while count < n:
+        left = n - count
+        roll = rng.random()
+        if roll < 0.15 and left >= 3:  # if/else
+            inner = rng.randint(2, min(4, left - 1))
+            first = rng.randint(1, inner - 1)
+            if rng.random() < 0.5:
+                body.append(f"if {rng.choice(FLOATS)} < {rng.choice(FLOATS)}:")
+            else:
+                body.append(f"if {rng.choice(INTS)} % 2 == 0:")
+            body += ["    " + _simple(rng) for _ in range(first)]
+            body.append("else:")
+            body += ["    " + _simple(rng) for _ in range(inner - first)]
+            count += 1 + inner
+        elif roll < 0.25 and left >= 2:  # short for loop
+            inner = rng.randint(1, min(3, left - 1))
+            body.append("for j in range(3):")
+            body += ["    " + _simple(rng) for _ in range(inner - 1)]
+            body.append(f"    {rng.choice(FLOATS)} = {rng.choice(FLOATS)} * 0.5 + j * 0.25")
+            count += 1 + inner
+        else:
+            body.append(_simple(rng))
+            count += 1
+    body.append("return f0 + f1 + f2 + f3 + k0 + k1 + k2")
+    return f"def {name}(a, x):\n" + "".join(f"    {line}\n" for line in body)
+
+
+SNIPPET = """
+import sys
+import time
+sys.path.insert(0, {tmpdir!r})
+{import_line}
+import {module} as gen
+
+
+@{lib}.njit
+def tiny(a, x):
+    return a + x
+
+
+tiny(1, 2.0)  # warm-up: library initialisation is not part of the measurement
+f = {lib}.njit(gen.{func})
+try:
+    t0 = time.perf_counter_ns()
+    value = f(3, 0.5)
+    t1 = time.perf_counter_ns()
+except BaseException as exc:
+    report({{"error": type(exc).__name__ + ": " + str(exc)[:200]}})
+else:
+    report({{"ns": t1 - t0, "value": value, "expected": gen.{func}(3, 0.5)}})
+"""
+
+
+def _growth(times: list, i: int) -> str:
+    if i == 0:
+        return ""
+    a, b = times[i - 1], times[i]
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and a > 0:
+        return f"x{b / a:.2f}"
+    return "?"
+
+
+def main(argv=None) -> list[Row]:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument(
+        "--sizes",
+        default=",".join(map(str, DEFAULT_SIZES)),
+        help="comma-separated statement counts (default %(default)s)",
+    )
+    ap.add_argument("--timeout", type=float, default=600, help="per-process timeout in s")
+    ap.add_argument("--repeats", type=int, default=1, help="fresh processes per point (best of)")
+    args = ap.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+
+    times = {lib: [] for lib in LIBS}
+    notes = []
+    with tempfile.TemporaryDirectory(prefix="taipan-scaling-") as tmpdir:
+        with open(os.path.join(tmpdir, f"{MODULE}.py"), "w") as f:
+            f.write("".join(generate_function(f"big_{n}", n) + "\n\n" for n in sizes))
+        for n in sizes:
+            values = {}
+            for lib in LIBS:
+                code = SNIPPET.format(
+                    tmpdir=tmpdir,
+                    import_line=import_line(lib),
+                    module=MODULE,
+                    lib=lib,
+                    func=f"big_{n}",
+                )
+
+                def one(code=code, lib=lib, values=values):
+                    result = fresh_best_result(code, args.repeats, args.timeout)
+                    values[lib] = (result["value"], result["expected"])
+                    return result["ns"]
+
+                times[lib].append(measure(one))
+            note = []
+            for lib, (got, expected) in values.items():
+                if not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-9):
+                    note.append(f"{lib} returned {got!r}, CPython {expected!r}")
+            notes.append(note)
+
+    rows = []
+    for i, n in enumerate(sizes):
+        note = list(notes[i])
+        if i > 0:
+            nlogn = (n * math.log(n)) / (sizes[i - 1] * math.log(sizes[i - 1]))
+            note.insert(
+                0,
+                f"growth: taipan {_growth(times['taipan'], i)}, "
+                f"numba {_growth(times['numba'], i)}, n*log(n) x{nlogn:.2f}",
+            )
+        rows.append(
+            Row(
+                f"first call, {n} statements",
+                times["taipan"][i],
+                times["numba"][i],
+                TARGET_RATIO,
+                note="; ".join(note),
+            )
+        )
+    print_table("compile-time scaling (first call of a generated function)", rows)
+    return rows
+
+
+def fresh_best_result(code: str, repeats: int, timeout: float) -> dict:
+    """Best of ``repeats`` fresh processes of a snippet that reports a dict with ``ns``."""
+    results = [run_snippet(code, timeout=timeout) for _ in range(max(repeats, 1))]
+    return min(results, key=lambda r: r["ns"])
+
+
+if __name__ == "__main__":
+    main()

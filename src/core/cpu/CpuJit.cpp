@@ -1,0 +1,140 @@
+// ORC LLJIT set-up: host target machine, process symbols (libm) and taipan's runtime symbols.
+#include "cpu/CpuJit.h"
+
+#include "cpu/HostInfo.h"
+#include "runtime/Runtime.h"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
+#include <llvm/TargetParser/SubtargetFeature.h>
+
+#include <mutex>
+#include <stdexcept>
+
+namespace taipan {
+
+namespace {
+[[noreturn]] void fail(const std::string &what, llvm::Error error) {
+  throw std::runtime_error(what + ": " + llvm::toString(std::move(error)));
+}
+
+template <typename T> T check(llvm::Expected<T> value, const std::string &what) {
+  if (!value)
+    fail(what, value.takeError());
+  return std::move(*value);
+}
+} // namespace
+
+struct CpuJit::Implementation {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::unique_ptr<llvm::TargetMachine> targetMachine;
+  std::mutex mutex;
+};
+
+CpuJit &CpuJit::get() {
+  static CpuJit instance;
+  return instance;
+}
+
+CpuJit::CpuJit() : implementation(std::make_unique<Implementation>()) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::InitializeNativeTargetAsmParser();
+
+  llvm::orc::JITTargetMachineBuilder machineBuilder{llvm::Triple(hostTargetTriple())};
+  machineBuilder.setCPU(hostCpuName());
+  llvm::SubtargetFeatures features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    features.AddFeature(feature.first(), feature.second);
+  machineBuilder.addFeatures(features.getFeatures());
+  machineBuilder.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+
+  implementation->targetMachine =
+      check(machineBuilder.createTargetMachine(), "cannot create the host target machine");
+  implementation->jit = check(
+      llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(machineBuilder).create(),
+      "cannot create the JIT");
+
+  llvm::orc::JITDylib &library = implementation->jit->getMainJITDylib();
+  const llvm::DataLayout &layout = implementation->jit->getDataLayout();
+  // libm and libc come from the process, which the interpreter has already linked.
+  library.addGenerator(check(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+                                 layout.getGlobalPrefix()),
+                             "cannot search the process for symbols"));
+  // The runtime has hidden visibility, so its symbols are registered by address.
+  llvm::orc::SymbolMap symbols;
+  size_t count = 0;
+  const runtime::RuntimeSymbol *table = runtime::runtimeSymbols(count);
+  llvm::orc::MangleAndInterner mangle(implementation->jit->getExecutionSession(), layout);
+  for (size_t i = 0; i < count; ++i)
+    symbols[mangle(table[i].name)] = {llvm::orc::ExecutorAddr::fromPtr(table[i].address),
+                                      llvm::JITSymbolFlags::Exported};
+  if (auto error = library.define(llvm::orc::absoluteSymbols(std::move(symbols))))
+    fail("cannot define the runtime symbols", std::move(error));
+}
+
+CpuJit::~CpuJit() = default;
+
+void CpuJit::prepareModule(llvm::Module &module) {
+  module.setTargetTriple(implementation->targetMachine->getTargetTriple().str());
+  module.setDataLayout(implementation->targetMachine->createDataLayout());
+}
+
+void CpuJit::optimize(llvm::Module &module, int level) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager callGraph;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = level >= 2;
+  tuning.SLPVectorization = level >= 2;
+  llvm::PassBuilder passes(implementation->targetMachine.get(), tuning);
+  passes.registerModuleAnalyses(modules);
+  passes.registerCGSCCAnalyses(callGraph);
+  passes.registerFunctionAnalyses(functions);
+  passes.registerLoopAnalyses(loops);
+  passes.crossRegisterProxies(loops, functions, callGraph, modules);
+  llvm::OptimizationLevel optimization = level <= 0   ? llvm::OptimizationLevel::O0
+                                         : level == 1 ? llvm::OptimizationLevel::O1
+                                         : level == 2 ? llvm::OptimizationLevel::O2
+                                                      : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager pipeline =
+      level <= 0 ? passes.buildO0DefaultPipeline(optimization)
+                 : passes.buildPerModuleDefaultPipeline(optimization);
+  pipeline.run(module, modules);
+}
+
+void *CpuJit::addModuleAndLookup(std::unique_ptr<llvm::Module> module,
+                                 std::unique_ptr<llvm::LLVMContext> context,
+                                 const std::string &symbol) {
+  std::lock_guard<std::mutex> lock(implementation->mutex);
+  llvm::orc::ThreadSafeModule safeModule(std::move(module), std::move(context));
+  if (auto error = implementation->jit->addIRModule(std::move(safeModule)))
+    fail("cannot add the module to the JIT", std::move(error));
+  auto address = check(implementation->jit->lookup(symbol), "cannot find " + symbol);
+  return address.toPtr<void *>();
+}
+
+std::string CpuJit::emitAssembly(llvm::Module &module) {
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream output(buffer);
+  llvm::legacy::PassManager passes;
+  if (implementation->targetMachine->addPassesToEmitFile(passes, output, nullptr,
+                                                         llvm::CodeGenFileType::AssemblyFile))
+    throw std::runtime_error("the host target cannot emit assembly");
+  passes.run(module);
+  return std::string(buffer.begin(), buffer.end());
+}
+
+} // namespace taipan

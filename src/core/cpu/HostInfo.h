@@ -1,0 +1,18 @@
+// Facts about the machine and the LLVM taipan was built with, for `python -m taipan` and for
+// choosing the CPU the JIT generates code for.
+#pragma once
+
+#include <string>
+
+namespace taipan {
+
+/// LLVM's version string, such as "19.1.7".
+std::string llvmVersion();
+/// The host CPU as LLVM names it ("znver3", "sapphirerapids", ...).
+std::string hostCpuName();
+/// The host CPU features LLVM detected, as "+avx2,+fma,...".
+std::string hostCpuFeatures();
+/// The target triple of the host.
+std::string hostTargetTriple();
+
+} // namespace taipan

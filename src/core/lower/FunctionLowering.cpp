@@ -1,0 +1,378 @@
+// Statements and control flow: variables live in entry-block allocas, which SROA turns into
+// SSA registers; loops keep Python's semantics (for/while else, range with any step).
+#include "lower/FunctionLowering.h"
+
+#include "types/NumericPromotion.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/MDBuilder.h>
+
+namespace taipan {
+
+ModuleLowering::ModuleLowering(llvm::Module &module)
+    : module(module), context(module.getContext()) {}
+
+llvm::Function *ModuleLowering::declare(TypedFunction &function) {
+  auto found = functions.find(&function);
+  if (found != functions.end())
+    return found->second;
+  std::vector<llvm::Type *> parameters = {llvm::PointerType::getUnqual(context)};
+  for (const Type *argument : function.argumentTypes)
+    parameters.push_back(memoryType(context, argument));
+  auto *type = llvm::FunctionType::get(llvm::Type::getInt32Ty(context), parameters, false);
+  auto *result = llvm::Function::Create(type, llvm::Function::InternalLinkage,
+                                        function.symbolName, module);
+  result->addFnAttr(llvm::Attribute::NoUnwind);
+  if (function.source->options.inlineAlways)
+    result->addFnAttr(llvm::Attribute::AlwaysInline);
+  functions.emplace(&function, result);
+  return result;
+}
+
+void ModuleLowering::define(TypedFunction &function) {
+  FunctionLowering lowering(*this, function, declare(function));
+  lowering.lower();
+}
+
+llvm::Function *ModuleLowering::defineEntryWrapper(TypedFunction &function,
+                                                   const std::string &name) {
+  llvm::Function *callee = declare(function);
+  auto *pointer = llvm::PointerType::getUnqual(context);
+  auto *type =
+      llvm::FunctionType::get(llvm::Type::getInt32Ty(context), {pointer, pointer}, false);
+  auto *wrapper = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", wrapper));
+  std::vector<llvm::Value *> arguments = {wrapper->getArg(1)};
+  for (size_t i = 0; i < function.argumentTypes.size(); ++i) {
+    llvm::Value *slot = builder.CreateConstGEP1_64(pointer, wrapper->getArg(0), i);
+    llvm::Value *address = builder.CreateLoad(pointer, slot);
+    arguments.push_back(
+        builder.CreateLoad(memoryType(context, function.argumentTypes[i]), address));
+  }
+  builder.CreateRet(builder.CreateCall(callee, arguments));
+  return wrapper;
+}
+
+llvm::Constant *ModuleLowering::stringConstant(const std::string &text) {
+  auto found = strings.find(text);
+  if (found != strings.end())
+    return found->second;
+  llvm::Constant *data = llvm::ConstantDataArray::getString(context, text, true);
+  auto *global = new llvm::GlobalVariable(module, data->getType(), true,
+                                          llvm::GlobalValue::PrivateLinkage, data, ".str");
+  global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  strings.emplace(text, global);
+  return global;
+}
+
+llvm::FunctionCallee ModuleLowering::runtimeFunction(const std::string &name, llvm::Type *result,
+                                                     llvm::ArrayRef<llvm::Type *> parameters) {
+  auto *type = llvm::FunctionType::get(result, parameters, false);
+  return module.getOrInsertFunction(name, type);
+}
+
+FunctionLowering::FunctionLowering(ModuleLowering &module, TypedFunction &function,
+                                   llvm::Function *target)
+    : moduleLowering(module), function(function), options(function.source->options),
+      target(target), context(module.context), builder(module.context) {}
+
+void FunctionLowering::lower() {
+  builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", target));
+  applyFastMath();
+  const std::vector<Parameter> &parameters = function.source->parameters;
+  for (size_t i = 0; i < parameters.size(); ++i) {
+    llvm::Value *argument =
+        fromMemoryForm(builder, target->getArg(i + 1), function.argumentTypes[i]);
+    const Type *variableType = function.variableTypes.at(parameters[i].name);
+    builder.CreateStore(
+        toMemoryForm(builder, castValue(argument, function.argumentTypes[i], variableType),
+                     variableType),
+        variable(parameters[i].name));
+  }
+  lowerBlock(function.source->body);
+  if (!builder.GetInsertBlock()->getTerminator())
+    lowerReturn(nullptr, types::none());
+}
+
+void FunctionLowering::applyFastMath() {
+  if (options.fastmath)
+    builder.setFastMathFlags(llvm::FastMathFlags::getFast());
+}
+
+llvm::BasicBlock *FunctionLowering::newBlock(const char *name) {
+  return llvm::BasicBlock::Create(context, name, target);
+}
+
+void FunctionLowering::ensureOpenBlock() {
+  if (builder.GetInsertBlock()->getTerminator())
+    builder.SetInsertPoint(newBlock("unreachable"));
+}
+
+llvm::AllocaInst *FunctionLowering::createEntryAlloca(llvm::Type *type, const std::string &name) {
+  llvm::BasicBlock &entry = target->getEntryBlock();
+  llvm::IRBuilder<> entryBuilder(&entry, entry.begin());
+  return entryBuilder.CreateAlloca(type, nullptr, name);
+}
+
+llvm::AllocaInst *FunctionLowering::variable(const std::string &name) {
+  auto found = variables.find(name);
+  if (found != variables.end())
+    return found->second;
+  const Type *type = function.variableTypes.at(name);
+  llvm::AllocaInst *slot = createEntryAlloca(memoryType(context, type), name);
+  variables.emplace(name, slot);
+  return slot;
+}
+
+void FunctionLowering::lowerBlock(const std::vector<Stmt *> &block) {
+  for (Stmt *stmt : block) {
+    ensureOpenBlock();
+    lowerStatement(stmt);
+  }
+}
+
+void FunctionLowering::lowerStatement(Stmt *stmt) {
+  switch (stmt->kind) {
+  case StmtKind::Assign: {
+    llvm::Value *value = lowerExpr(stmt->value);
+    for (Expr *target : stmt->targets)
+      lowerAssign(target, value, typeOf(stmt->value));
+    break;
+  }
+  case StmtKind::AugAssign: {
+    Expr *target = stmt->targets[0];
+    llvm::Value *current = lowerExpr(target);
+    llvm::Value *value = lowerExpr(stmt->value);
+    const Type *resultType =
+        binaryResultType(stmt->augmentedOp, typeOf(target), typeOf(stmt->value));
+    llvm::Value *result = lowerBinary(stmt->augmentedOp, current, typeOf(target), value,
+                                      typeOf(stmt->value), resultType);
+    lowerAssign(target, result, resultType);
+    break;
+  }
+  case StmtKind::ExprStmt:
+    lowerExpr(stmt->value);
+    break;
+  case StmtKind::Return:
+    if (stmt->value)
+      lowerReturn(lowerExpr(stmt->value), typeOf(stmt->value));
+    else
+      lowerReturn(nullptr, types::none());
+    break;
+  case StmtKind::If:
+    lowerIf(stmt);
+    break;
+  case StmtKind::While:
+    lowerWhile(stmt);
+    break;
+  case StmtKind::For:
+    lowerFor(stmt);
+    break;
+  case StmtKind::Break:
+    builder.CreateBr(loops.back().breakTarget);
+    break;
+  case StmtKind::Continue:
+    builder.CreateBr(loops.back().continueTarget);
+    break;
+  case StmtKind::Pass:
+    break;
+  case StmtKind::Raise:
+    lowerRaise(stmt);
+    break;
+  case StmtKind::Assert:
+    lowerAssert(stmt);
+    break;
+  }
+}
+
+void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type *valueType) {
+  if (target->kind == ExprKind::Name) {
+    const Type *variableType = function.variableTypes.at(target->name);
+    llvm::Value *converted = castValue(value, valueType, variableType);
+    builder.CreateStore(toMemoryForm(builder, converted, variableType), variable(target->name));
+    return;
+  }
+  // Tuple unpacking: the element values are taken before any target is written.
+  std::vector<llvm::Value *> elements;
+  for (size_t i = 0; i < target->operands.size(); ++i)
+    elements.push_back(tupleElement(value, valueType, static_cast<unsigned>(i)));
+  for (size_t i = 0; i < target->operands.size(); ++i)
+    lowerAssign(target->operands[i], elements[i], valueType->elements()[i]);
+}
+
+void FunctionLowering::lowerReturn(llvm::Value *value, const Type *type) {
+  const Type *returnType = function.returnType;
+  if (value && returnType->isRuntimeValue() && !returnType->isNone()) {
+    llvm::Value *converted = castValue(value, type, returnType);
+    builder.CreateStore(toMemoryForm(builder, converted, returnType), target->getArg(0));
+  }
+  builder.CreateRet(builder.getInt32(0));
+}
+
+void FunctionLowering::lowerIf(Stmt *stmt) {
+  llvm::Value *condition = truthValue(lowerExpr(stmt->test), typeOf(stmt->test));
+  llvm::BasicBlock *thenBlock = newBlock("if.then");
+  llvm::BasicBlock *elseBlock = stmt->orelse.empty() ? nullptr : newBlock("if.else");
+  llvm::BasicBlock *endBlock = newBlock("if.end");
+  builder.CreateCondBr(condition, thenBlock, elseBlock ? elseBlock : endBlock);
+  builder.SetInsertPoint(thenBlock);
+  lowerBlock(stmt->body);
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(endBlock);
+  if (elseBlock) {
+    builder.SetInsertPoint(elseBlock);
+    lowerBlock(stmt->orelse);
+    if (!builder.GetInsertBlock()->getTerminator())
+      builder.CreateBr(endBlock);
+  }
+  builder.SetInsertPoint(endBlock);
+}
+
+void FunctionLowering::lowerWhile(Stmt *stmt) {
+  llvm::BasicBlock *header = newBlock("while.cond");
+  llvm::BasicBlock *body = newBlock("while.body");
+  llvm::BasicBlock *orelse = newBlock("while.else");
+  llvm::BasicBlock *end = newBlock("while.end");
+  builder.CreateBr(header);
+  builder.SetInsertPoint(header);
+  llvm::Value *condition = truthValue(lowerExpr(stmt->test), typeOf(stmt->test));
+  builder.CreateCondBr(condition, body, orelse);
+  builder.SetInsertPoint(body);
+  loops.push_back({header, end});
+  lowerBlock(stmt->body);
+  loops.pop_back();
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(header);
+  builder.SetInsertPoint(orelse);
+  lowerBlock(stmt->orelse);
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(end);
+  builder.SetInsertPoint(end);
+}
+
+void FunctionLowering::lowerFor(Stmt *stmt) {
+  const Type *iterableType = typeOf(stmt->value);
+  llvm::Value *iterable = lowerExpr(stmt->value);
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::Value *start, *stop, *step;
+  llvm::AllocaInst *tupleSlot = nullptr;
+  if (iterableType->kind() == TypeKind::Range) {
+    start = builder.CreateExtractValue(iterable, 0);
+    stop = builder.CreateExtractValue(iterable, 1);
+    step = builder.CreateExtractValue(iterable, 2);
+  } else {
+    // A tuple of one element type is iterated through a stack copy indexed by a counter.
+    start = builder.getInt64(0);
+    stop = builder.getInt64(iterableType->elements().size());
+    step = builder.getInt64(1);
+    tupleSlot = createEntryAlloca(memoryType(context, iterableType), "for.tuple");
+    builder.CreateStore(iterable, tupleSlot);
+  }
+  llvm::AllocaInst *counter = createEntryAlloca(i64, "for.index");
+  builder.CreateStore(start, counter);
+  llvm::BasicBlock *header = newBlock("for.cond");
+  llvm::BasicBlock *body = newBlock("for.body");
+  llvm::BasicBlock *latch = newBlock("for.next");
+  llvm::BasicBlock *orelse = newBlock("for.else");
+  llvm::BasicBlock *end = newBlock("for.end");
+  builder.CreateBr(header);
+  builder.SetInsertPoint(header);
+  llvm::Value *index = builder.CreateLoad(i64, counter);
+  llvm::Value *more = builder.CreateSelect(builder.CreateICmpSGT(step, builder.getInt64(0)),
+                                           builder.CreateICmpSLT(index, stop),
+                                           builder.CreateICmpSGT(index, stop));
+  builder.CreateCondBr(more, body, orelse);
+  builder.SetInsertPoint(body);
+  if (tupleSlot) {
+    const Type *elementType = iterableType->elements().front();
+    // Elements of a uniform tuple are laid out like an array of the element type.
+    llvm::Value *elementAddress =
+        builder.CreateInBoundsGEP(memoryType(context, elementType), tupleSlot, index);
+    llvm::Value *element = fromMemoryForm(
+        builder, builder.CreateLoad(memoryType(context, elementType), elementAddress), elementType);
+    lowerAssign(stmt->targets[0], element, elementType);
+  } else {
+    lowerAssign(stmt->targets[0], index, types::int64());
+  }
+  loops.push_back({latch, end});
+  lowerBlock(stmt->body);
+  loops.pop_back();
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(latch);
+  builder.SetInsertPoint(latch);
+  builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i64, counter), step), counter);
+  builder.CreateBr(header);
+  builder.SetInsertPoint(orelse);
+  lowerBlock(stmt->orelse);
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(end);
+  builder.SetInsertPoint(end);
+}
+
+std::string FunctionLowering::exceptionMessage(Expr *raised) {
+  if (raised->kind != ExprKind::Call)
+    return "";
+  std::vector<std::string> parts;
+  for (size_t i = 1; i < raised->operands.size(); ++i) {
+    Expr *argument = raised->operands[i];
+    if (argument->kind == ExprKind::Constant &&
+        argument->constant.kind == Constant::Kind::String) {
+      parts.push_back(argument->constant.text);
+    } else if (argument->kind == ExprKind::Constant) {
+      const Constant &constant = argument->constant;
+      parts.push_back(constant.kind == Constant::Kind::Float ? std::to_string(constant.floatValue)
+                                                             : std::to_string(constant.intValue));
+    } else {
+      parts.push_back("<run-time value>");
+    }
+  }
+  if (parts.size() == 1)
+    return parts[0];
+  std::string joined;
+  for (const std::string &part : parts)
+    joined += (joined.empty() ? "" : ", ") + part;
+  return parts.empty() ? "" : "(" + joined + ")";
+}
+
+void FunctionLowering::lowerRaise(Stmt *stmt) {
+  if (!stmt->value)
+    throwUnsupported("a bare 'raise' is not supported", stmt->location);
+  Expr *raised = stmt->value;
+  const Type *classType =
+      raised->kind == ExprKind::Call ? typeOf(raised->callee()) : typeOf(raised);
+  if (raised->kind == ExprKind::Call)
+    for (size_t i = 1; i < raised->operands.size(); ++i)
+      lowerExpr(raised->operands[i]);
+  emitRaise(classType->exceptionId(), exceptionMessage(raised));
+}
+
+void FunctionLowering::lowerAssert(Stmt *stmt) {
+  llvm::Value *condition = truthValue(lowerExpr(stmt->test), typeOf(stmt->test));
+  std::string message;
+  if (stmt->message && stmt->message->kind == ExprKind::Constant &&
+      stmt->message->constant.kind == Constant::Kind::String)
+    message = stmt->message->constant.text;
+  raiseIf(builder.CreateNot(condition), AssertionErrorId, message);
+}
+
+void FunctionLowering::emitRaise(int exceptionId, const std::string &message) {
+  llvm::FunctionCallee raise = moduleLowering.runtimeFunction(
+      "taipan_raise", builder.getVoidTy(), {builder.getInt32Ty(), builder.getPtrTy()});
+  builder.CreateCall(raise, {builder.getInt32(exceptionId),
+                             moduleLowering.stringConstant(message)});
+  builder.CreateRet(builder.getInt32(1));
+}
+
+void FunctionLowering::raiseIf(llvm::Value *condition, int exceptionId,
+                               const std::string &message) {
+  llvm::BasicBlock *raiseBlock = newBlock("raise");
+  llvm::BasicBlock *continueBlock = newBlock("ok");
+  builder.CreateCondBr(condition, raiseBlock, continueBlock,
+                       llvm::MDBuilder(context).createBranchWeights(1, 1 << 20));
+  builder.SetInsertPoint(raiseBlock);
+  emitRaise(exceptionId, message);
+  builder.SetInsertPoint(continueBlock);
+}
+
+} // namespace taipan

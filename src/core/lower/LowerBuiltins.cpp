@@ -1,0 +1,541 @@
+// Calls: to other jitted functions (through the status-returning convention) and to the
+// builtins typed in typing/BuiltinTyping.cpp: Python builtins, math, cmath, random, print.
+#include "lower/FunctionLowering.h"
+
+#include "types/NumericPromotion.h"
+#include "typing/BuiltinTyping.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
+
+#include <cmath>
+#include <numbers>
+
+namespace taipan {
+
+llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
+  Expr *callee = expr->callee();
+  const Type *calleeType = typeOf(callee);
+  switch (calleeType->kind()) {
+  case TypeKind::JitFunction:
+    return lowerJitCall(expr, function.calls.at(expr->id));
+  case TypeKind::Builtin: {
+    std::vector<Expr *> arguments(expr->operands.begin() + 1, expr->operands.end());
+    if (callee->kind == ExprKind::Attribute && !function.globals.count(callee->id))
+      arguments.insert(arguments.begin(), callee->operands[0]);
+    return lowerBuiltinCall(calleeType->text(), expr, arguments);
+  }
+  default:
+    // An exception instance: only `raise` uses it, and reads its arguments itself.
+    return llvm::UndefValue::get(valueType(context, typeOf(expr)));
+  }
+}
+
+llvm::Value *FunctionLowering::lowerJitCall(Expr *expr, const CallBinding &binding) {
+  TypedFunction &callee = *binding.callee;
+  std::vector<llvm::Value *> arguments;
+  const Type *returnType = callee.returnType;
+  llvm::AllocaInst *result = createEntryAlloca(memoryType(context, returnType), "call.result");
+  arguments.push_back(result);
+  for (size_t i = 0; i < binding.arguments.size(); ++i) {
+    const Type *parameterType = callee.argumentTypes[i];
+    llvm::Value *value =
+        binding.arguments[i]
+            ? lowerExprAs(binding.arguments[i], parameterType)
+            : lowerConstant(callee.source->parameters[i].defaultValue, parameterType);
+    arguments.push_back(toMemoryForm(builder, value, parameterType));
+  }
+  llvm::Value *status = builder.CreateCall(moduleLowering.declare(callee), arguments);
+  // A non-zero status means an exception is pending: hand it on to our caller.
+  llvm::BasicBlock *propagate = newBlock("call.error");
+  llvm::BasicBlock *next = newBlock("call.ok");
+  builder.CreateCondBr(builder.CreateICmpNE(status, builder.getInt32(0)), propagate, next,
+                       llvm::MDBuilder(context).createBranchWeights(1, 1 << 20));
+  builder.SetInsertPoint(propagate);
+  builder.CreateRet(status);
+  builder.SetInsertPoint(next);
+  (void)expr;
+  return fromMemoryForm(builder, builder.CreateLoad(memoryType(context, returnType), result),
+                        returnType);
+}
+
+llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *expr,
+                                                const std::vector<Expr *> &argumentExprs) {
+  const Type *result = typeOf(expr);
+  if (name == "print") {
+    lowerPrint(argumentExprs);
+    return llvm::UndefValue::get(valueType(context, result));
+  }
+  std::vector<llvm::Value *> arguments;
+  std::vector<const Type *> argumentTypes;
+  for (Expr *argument : argumentExprs) {
+    arguments.push_back(lowerExpr(argument));
+    argumentTypes.push_back(typeOf(argument));
+  }
+  if (name.rfind("math.", 0) == 0)
+    return lowerMathCall(name.substr(5), arguments, argumentTypes, result);
+  if (name.rfind("cmath.", 0) == 0)
+    return lowerCmathCall(name.substr(6), arguments, argumentTypes, result);
+  if (name.rfind("random.", 0) == 0)
+    return lowerRandomCall(name.substr(7), arguments, argumentTypes);
+  if (const Type *target = scalarConstructorType(name)) {
+    if (arguments.empty())
+      return llvm::Constant::getNullValue(valueType(context, target));
+    if (arguments.size() == 2) {
+      const Type *part = types::float64();
+      return makeComplex(castValue(arguments[0], argumentTypes[0], part),
+                         castValue(arguments[1], argumentTypes[1], part), target);
+    }
+    return castValue(arguments[0], argumentTypes[0], target);
+  }
+  if (name == "abs") {
+    llvm::Value *value = castValue(arguments[0], argumentTypes[0],
+                                   argumentTypes[0]->isBoolean() ? types::int64()
+                                                                 : argumentTypes[0]);
+    if (argumentTypes[0]->isComplex()) {
+      llvm::Value *imag;
+      llvm::Value *real = complexParts(value, imag);
+      return callLibm("hypot", {real, imag}, result);
+    }
+    if (result->isFloat())
+      return callIntrinsic(llvm::Intrinsic::fabs, {value});
+    if (!result->isSigned())
+      return value;
+    return builder.CreateSelect(
+        builder.CreateICmpSLT(value, llvm::ConstantInt::get(value->getType(), 0)),
+        builder.CreateNeg(value), value);
+  }
+  if (name == "min" || name == "max") {
+    if (arguments.size() == 1) {
+      const Type *tupleType = argumentTypes[0];
+      std::vector<llvm::Value *> values;
+      for (size_t i = 0; i < tupleType->elements().size(); ++i)
+        values.push_back(tupleElement(arguments[0], tupleType, static_cast<unsigned>(i)));
+      return lowerMinMax(name == "max", values, tupleType->elements(), result);
+    }
+    return lowerMinMax(name == "max", arguments, argumentTypes, result);
+  }
+  if (name == "round")
+    return lowerRound(arguments[0], argumentTypes[0],
+                      arguments.size() > 1
+                          ? castValue(arguments[1], argumentTypes[1], types::int64())
+                          : nullptr,
+                      result);
+  if (name == "divmod") {
+    const Type *part = result->elements()[0];
+    llvm::Value *quotient = lowerBinary(BinaryOp::FloorDiv, arguments[0], argumentTypes[0],
+                                        arguments[1], argumentTypes[1], part);
+    llvm::Value *remainder = lowerBinary(BinaryOp::Mod, arguments[0], argumentTypes[0],
+                                         arguments[1], argumentTypes[1], part);
+    return lowerTuple({quotient, remainder}, result);
+  }
+  if (name == "pow") {
+    if (arguments.size() == 2)
+      return lowerBinary(BinaryOp::Pow, arguments[0], argumentTypes[0], arguments[1],
+                         argumentTypes[1], result);
+    return lowerModularPower(castValue(arguments[0], argumentTypes[0], types::int64()),
+                             castValue(arguments[1], argumentTypes[1], types::int64()),
+                             castValue(arguments[2], argumentTypes[2], types::int64()));
+  }
+  if (name == "len") {
+    if (argumentTypes[0]->isTuple())
+      return builder.getInt64(argumentTypes[0]->elements().size());
+    llvm::Value *start = builder.CreateExtractValue(arguments[0], 0);
+    llvm::Value *stop = builder.CreateExtractValue(arguments[0], 1);
+    llvm::Value *step = builder.CreateExtractValue(arguments[0], 2);
+    llvm::Value *zero = builder.getInt64(0);
+    llvm::Value *one = builder.getInt64(1);
+    llvm::Value *up = builder.CreateSDiv(
+        builder.CreateAdd(builder.CreateSub(stop, start), builder.CreateSub(step, one)), step);
+    llvm::Value *down = builder.CreateSDiv(
+        builder.CreateSub(builder.CreateSub(start, stop), builder.CreateAdd(step, one)),
+        builder.CreateNeg(step));
+    llvm::Value *count =
+        builder.CreateSelect(builder.CreateICmpSGT(step, zero), up, down);
+    return builder.CreateSelect(builder.CreateICmpSGT(count, zero), count, zero);
+  }
+  if (name == "range") {
+    llvm::Value *start = builder.getInt64(0);
+    llvm::Value *step = builder.getInt64(1);
+    llvm::Value *stop;
+    if (arguments.size() == 1) {
+      stop = castValue(arguments[0], argumentTypes[0], types::int64());
+    } else {
+      start = castValue(arguments[0], argumentTypes[0], types::int64());
+      stop = castValue(arguments[1], argumentTypes[1], types::int64());
+      if (arguments.size() == 3) {
+        step = castValue(arguments[2], argumentTypes[2], types::int64());
+        raiseIf(builder.CreateICmpEQ(step, builder.getInt64(0)), ValueErrorId,
+                "range() arg 3 must not be zero");
+      }
+    }
+    llvm::Value *range = llvm::UndefValue::get(valueType(context, result));
+    range = builder.CreateInsertValue(range, start, 0);
+    range = builder.CreateInsertValue(range, stop, 1);
+    return builder.CreateInsertValue(range, step, 2);
+  }
+  if (name == "method.conjugate") {
+    llvm::Value *value = castValue(arguments[0], argumentTypes[0], result);
+    if (!result->isComplex())
+      return value;
+    llvm::Value *imag;
+    llvm::Value *real = complexParts(value, imag);
+    return makeComplex(real, builder.CreateFNeg(imag), result);
+  }
+  throwUnsupported("the builtin " + name + "() is not supported", expr->location);
+}
+
+llvm::Value *FunctionLowering::lowerModularPower(llvm::Value *base, llvm::Value *exponent,
+                                                 llvm::Value *modulus) {
+  // pow(b, e, m): square and multiply in 128 bits, then Python's sign of the modulus.
+  llvm::Value *zero = builder.getInt64(0);
+  raiseIf(builder.CreateICmpEQ(modulus, zero), ValueErrorId, "pow() 3rd argument cannot be 0");
+  raiseIf(builder.CreateICmpSLT(exponent, zero), ValueErrorId,
+          "pow() 2nd argument cannot be negative when 3rd argument specified");
+  llvm::Type *wide = builder.getInt128Ty();
+  llvm::Value *m = builder.CreateSExt(modulus, wide);
+  auto floorMod = [&](llvm::Value *value) {
+    llvm::Value *remainder = builder.CreateSRem(value, m);
+    llvm::Value *wideZero = llvm::ConstantInt::get(wide, 0);
+    llvm::Value *adjust =
+        builder.CreateAnd(builder.CreateICmpNE(remainder, wideZero),
+                          builder.CreateICmpSLT(builder.CreateXor(remainder, m), wideZero));
+    return builder.CreateSelect(adjust, builder.CreateAdd(remainder, m), remainder);
+  };
+  llvm::BasicBlock *before = builder.GetInsertBlock();
+  llvm::BasicBlock *loop = newBlock("powmod.loop");
+  llvm::BasicBlock *done = newBlock("powmod.done");
+  llvm::Value *initialBase = floorMod(builder.CreateSExt(base, wide));
+  llvm::Value *initialResult = floorMod(llvm::ConstantInt::get(wide, 1));
+  before = builder.GetInsertBlock();
+  builder.CreateCondBr(builder.CreateICmpEQ(exponent, zero), done, loop);
+  builder.SetInsertPoint(loop);
+  llvm::PHINode *result = builder.CreatePHI(wide, 2);
+  llvm::PHINode *square = builder.CreatePHI(wide, 2);
+  llvm::PHINode *remaining = builder.CreatePHI(builder.getInt64Ty(), 2);
+  result->addIncoming(initialResult, before);
+  square->addIncoming(initialBase, before);
+  remaining->addIncoming(exponent, before);
+  llvm::Value *bit = builder.CreateTrunc(remaining, builder.getInt1Ty());
+  llvm::Value *nextResult =
+      builder.CreateSelect(bit, floorMod(builder.CreateMul(result, square)), result);
+  llvm::Value *nextSquare = floorMod(builder.CreateMul(square, square));
+  llvm::Value *nextRemaining = builder.CreateLShr(remaining, builder.getInt64(1));
+  llvm::BasicBlock *loopEnd = builder.GetInsertBlock();
+  result->addIncoming(nextResult, loopEnd);
+  square->addIncoming(nextSquare, loopEnd);
+  remaining->addIncoming(nextRemaining, loopEnd);
+  builder.CreateCondBr(builder.CreateICmpEQ(nextRemaining, zero), done, loop);
+  builder.SetInsertPoint(done);
+  llvm::PHINode *power = builder.CreatePHI(wide, 2);
+  power->addIncoming(initialResult, before);
+  power->addIncoming(nextResult, loopEnd);
+  return builder.CreateTrunc(power, builder.getInt64Ty());
+}
+
+llvm::Value *FunctionLowering::lowerMinMax(bool isMax, std::vector<llvm::Value *> values,
+                                           std::vector<const Type *> valueTypes,
+                                           const Type *result) {
+  // Python keeps the first of equal values and only replaces it on a strict comparison, so
+  // min(nan, 1.0) is nan while min(1.0, nan) is 1.0.
+  llvm::Value *best = castValue(values[0], valueTypes[0], result);
+  for (size_t i = 1; i < values.size(); ++i) {
+    llvm::Value *candidate = castValue(values[i], valueTypes[i], result);
+    llvm::Value *better = lowerComparison(isMax ? CompareOp::Gt : CompareOp::Lt, candidate,
+                                          result, best, result);
+    best = builder.CreateSelect(better, candidate, best);
+  }
+  return best;
+}
+
+llvm::Value *FunctionLowering::lowerRound(llvm::Value *value, const Type *type,
+                                          llvm::Value *digits, const Type *result) {
+  if (!type->isFloat()) {
+    llvm::Value *integer = castValue(value, type, types::int64());
+    if (!digits)
+      return integer;
+    // round(int, n) only changes the value for negative n: go through float64.
+    llvm::Value *asFloat = castValue(integer, types::int64(), types::float64());
+    llvm::Value *rounded = lowerRound(asFloat, types::float64(), digits, types::float64());
+    return builder.CreateSelect(builder.CreateICmpSGE(digits, builder.getInt64(0)), integer,
+                                castValue(rounded, types::float64(), types::int64()));
+  }
+  if (!digits)
+    return castValue(callIntrinsic(llvm::Intrinsic::rint, {value}), type, result);
+  // Scale by 10**|n|, round half to even, scale back (Numba's algorithm).
+  llvm::Type *floatType = value->getType();
+  llvm::Value *isNegative = builder.CreateICmpSLT(digits, builder.getInt64(0));
+  llvm::Value *magnitude =
+      builder.CreateSelect(isNegative, builder.CreateNeg(digits), digits);
+  llvm::Value *scale = callLibm(
+      "pow", {llvm::ConstantFP::get(floatType, 10.0), builder.CreateSIToFP(magnitude, floatType)},
+      type);
+  llvm::Value *scaled = builder.CreateSelect(isNegative, builder.CreateFDiv(value, scale),
+                                             builder.CreateFMul(value, scale));
+  llvm::Value *rounded = callIntrinsic(llvm::Intrinsic::rint, {scaled});
+  llvm::Value *back = builder.CreateSelect(isNegative, builder.CreateFMul(rounded, scale),
+                                           builder.CreateFDiv(rounded, scale));
+  // Infinite scaled values (huge n) leave the value unchanged, as Python does.
+  llvm::Value *finite = builder.CreateFCmpONE(
+      callIntrinsic(llvm::Intrinsic::fabs, {scaled}),
+      llvm::ConstantFP::getInfinity(floatType));
+  return castValue(builder.CreateSelect(finite, back, value), type, result);
+}
+
+llvm::Value *FunctionLowering::lowerMathCall(const std::string &name,
+                                             const std::vector<llvm::Value *> &arguments,
+                                             const std::vector<const Type *> &argumentTypes,
+                                             const Type *result) {
+  using llvm::Intrinsic::ID;
+  const Type *argumentType = argumentTypes[0];
+  if (name == "isnan" || name == "isinf" || name == "isfinite") {
+    if (!argumentType->isFloat())
+      return builder.getInt1(name == "isfinite");
+    llvm::Value *value = arguments[0];
+    if (name == "isnan")
+      return builder.CreateFCmpUNO(value, value);
+    llvm::Value *magnitude = callIntrinsic(llvm::Intrinsic::fabs, {value});
+    llvm::Value *infinity = llvm::ConstantFP::getInfinity(value->getType());
+    return name == "isinf" ? builder.CreateFCmpOEQ(magnitude, infinity)
+                           : builder.CreateFCmpOLT(magnitude, infinity);
+  }
+  if (name == "floor" || name == "ceil" || name == "trunc") {
+    if (!argumentType->isFloat())
+      return castValue(arguments[0], argumentType, result);
+    ID id = name == "floor"  ? llvm::Intrinsic::floor
+            : name == "ceil" ? llvm::Intrinsic::ceil
+                             : llvm::Intrinsic::trunc;
+    return castValue(callIntrinsic(id, {arguments[0]}), argumentType, result);
+  }
+  if (name == "gcd") {
+    llvm::Value *a = castValue(arguments[0], argumentTypes[0], result);
+    llvm::Value *b = castValue(arguments[1], argumentTypes[1], result);
+    llvm::Value *zero = llvm::ConstantInt::get(a->getType(), 0);
+    auto absolute = [&](llvm::Value *v) {
+      return result->isSigned()
+                 ? builder.CreateSelect(builder.CreateICmpSLT(v, zero), builder.CreateNeg(v), v)
+                 : v;
+    };
+    a = absolute(a);
+    b = absolute(b);
+    llvm::BasicBlock *before = builder.GetInsertBlock();
+    llvm::BasicBlock *loop = newBlock("gcd.loop");
+    llvm::BasicBlock *done = newBlock("gcd.done");
+    builder.CreateCondBr(builder.CreateICmpEQ(b, zero), done, loop);
+    builder.SetInsertPoint(loop);
+    llvm::PHINode *x = builder.CreatePHI(a->getType(), 2);
+    llvm::PHINode *y = builder.CreatePHI(a->getType(), 2);
+    x->addIncoming(a, before);
+    y->addIncoming(b, before);
+    llvm::Value *remainder = builder.CreateURem(x, y);
+    x->addIncoming(y, loop);
+    y->addIncoming(remainder, loop);
+    builder.CreateCondBr(builder.CreateICmpEQ(remainder, zero), done, loop);
+    builder.SetInsertPoint(done);
+    llvm::PHINode *gcd = builder.CreatePHI(a->getType(), 2);
+    gcd->addIncoming(a, before);
+    gcd->addIncoming(y, loop);
+    return gcd;
+  }
+  if (name == "ldexp") {
+    llvm::Value *mantissa = castValue(arguments[0], argumentTypes[0], result);
+    llvm::Value *exponent = castValue(arguments[1], argumentTypes[1], types::integer(32, true));
+    return callLibm("ldexp", {mantissa, exponent}, result);
+  }
+  if (name == "frexp" || name == "modf") {
+    const Type *floatType = result->elements()[0];
+    llvm::Value *value = castValue(arguments[0], argumentType, floatType);
+    bool isFrexp = name == "frexp";
+    llvm::Type *outType = isFrexp ? builder.getInt32Ty() : valueType(context, floatType);
+    llvm::AllocaInst *out = createEntryAlloca(outType, name + ".out");
+    llvm::Value *first = callLibm(name, {value, out}, floatType);
+    llvm::Value *second = builder.CreateLoad(outType, out);
+    if (isFrexp)
+      second = builder.CreateSExt(second, builder.getInt64Ty());
+    return lowerTuple({first, second}, result);
+  }
+  // Everything else computes in the result's float type.
+  std::vector<llvm::Value *> values;
+  for (size_t i = 0; i < arguments.size(); ++i)
+    values.push_back(castValue(arguments[i], argumentTypes[i], result));
+  llvm::Value *x = values[0];
+  llvm::Type *floatType = x->getType();
+  if (name == "sqrt")
+    return callIntrinsic(llvm::Intrinsic::sqrt, {x});
+  if (name == "fabs")
+    return callIntrinsic(llvm::Intrinsic::fabs, {x});
+  if (name == "copysign")
+    return callIntrinsic(llvm::Intrinsic::copysign, values);
+  if (name == "radians")
+    return builder.CreateFMul(x, llvm::ConstantFP::get(floatType, std::numbers::pi / 180.0));
+  if (name == "degrees")
+    return builder.CreateFMul(x, llvm::ConstantFP::get(floatType, 180.0 / std::numbers::pi));
+  if (name == "log" && values.size() == 2)
+    return builder.CreateFDiv(callLibm("log", {x}, result), callLibm("log", {values[1]}, result));
+  if (name == "gamma")
+    return callLibm("tgamma", {x}, result);
+  return callLibm(name, values, result);
+}
+
+llvm::Value *FunctionLowering::lowerCmathCall(const std::string &name,
+                                              const std::vector<llvm::Value *> &arguments,
+                                              const std::vector<const Type *> &argumentTypes,
+                                              const Type *result) {
+  const Type *wide = types::complex128();
+  const Type *real = types::float64();
+  if (name == "rect") {
+    llvm::Value *radius = castValue(arguments[0], argumentTypes[0], real);
+    llvm::Value *angle = castValue(arguments[1], argumentTypes[1], real);
+    return makeComplex(builder.CreateFMul(radius, callLibm("cos", {angle}, real)),
+                       builder.CreateFMul(radius, callLibm("sin", {angle}, real)), wide);
+  }
+  llvm::Value *imag;
+  llvm::Value *value = castValue(arguments[0], argumentTypes[0], wide);
+  llvm::Value *re = complexParts(value, imag);
+  if (name == "phase")
+    return callLibm("atan2", {imag, re}, real);
+  if (name == "polar")
+    return lowerTuple({callLibm("hypot", {re, imag}, real), callLibm("atan2", {imag, re}, real)},
+                      result);
+  if (name == "isnan")
+    return builder.CreateOr(builder.CreateFCmpUNO(re, re), builder.CreateFCmpUNO(imag, imag));
+  if (name == "isinf" || name == "isfinite") {
+    llvm::Value *infinity = llvm::ConstantFP::getInfinity(builder.getDoubleTy());
+    llvm::Value *reAbs = callIntrinsic(llvm::Intrinsic::fabs, {re});
+    llvm::Value *imAbs = callIntrinsic(llvm::Intrinsic::fabs, {imag});
+    if (name == "isinf")
+      return builder.CreateOr(builder.CreateFCmpOEQ(reAbs, infinity),
+                              builder.CreateFCmpOEQ(imAbs, infinity));
+    return builder.CreateAnd(builder.CreateFCmpOLT(reAbs, infinity),
+                             builder.CreateFCmpOLT(imAbs, infinity));
+  }
+  // The C99 complex functions of libm; a double complex travels as two doubles on x86-64.
+  bool isLog10 = name == "log10";
+  std::string symbol = "c" + (isLog10 ? std::string("log") : name);
+  llvm::Type *part = builder.getDoubleTy();
+  llvm::FunctionCallee function =
+      moduleLowering.runtimeFunction(symbol, valueType(context, wide), {part, part});
+  llvm::Value *complexResult = builder.CreateCall(function, {re, imag});
+  if (isLog10) {
+    llvm::Value *scale = llvm::ConstantFP::get(part, 1.0 / std::log(10.0));
+    llvm::Value *resultImag;
+    llvm::Value *resultReal = complexParts(complexResult, resultImag);
+    complexResult = makeComplex(builder.CreateFMul(resultReal, scale),
+                                builder.CreateFMul(resultImag, scale), wide);
+  }
+  return complexResult;
+}
+
+llvm::Value *FunctionLowering::lowerRandomCall(const std::string &name,
+                                               const std::vector<llvm::Value *> &arguments,
+                                               const std::vector<const Type *> &argumentTypes) {
+  llvm::Type *f64 = builder.getDoubleTy();
+  llvm::Type *i64 = builder.getInt64Ty();
+  auto asDouble = [&](size_t i, double fallback) -> llvm::Value * {
+    if (i >= arguments.size())
+      return llvm::ConstantFP::get(f64, fallback);
+    return castValue(arguments[i], argumentTypes[i], types::float64());
+  };
+  auto asInt = [&](size_t i) { return castValue(arguments[i], argumentTypes[i], types::int64()); };
+  auto call = [&](const char *symbol, llvm::Type *result, llvm::ArrayRef<llvm::Type *> parameters,
+                  llvm::ArrayRef<llvm::Value *> values) {
+    return builder.CreateCall(moduleLowering.runtimeFunction(symbol, result, parameters), values);
+  };
+  if (name == "random")
+    return call("taipan_random_random", f64, {}, {});
+  if (name == "seed") {
+    call("taipan_random_seed", builder.getVoidTy(), {i64}, {asInt(0)});
+    return llvm::UndefValue::get(valueType(context, types::none()));
+  }
+  if (name == "uniform")
+    return call("taipan_random_uniform", f64, {f64, f64}, {asDouble(0, 0), asDouble(1, 1)});
+  if (name == "gauss" || name == "normalvariate")
+    return call(name == "gauss" ? "taipan_random_gauss" : "taipan_random_normalvariate", f64,
+                {f64, f64}, {asDouble(0, 0.0), asDouble(1, 1.0)});
+  if (name == "getrandbits")
+    return call("taipan_random_getrandbits", i64, {builder.getInt32Ty()},
+                {builder.CreateTrunc(asInt(0), builder.getInt32Ty())});
+  // randint and randrange report an empty range through an error flag.
+  llvm::AllocaInst *error = createEntryAlloca(builder.getInt32Ty(), "random.error");
+  llvm::Value *value;
+  if (name == "randint") {
+    value = call("taipan_random_randint", i64, {i64, i64, builder.getPtrTy()},
+                 {asInt(0), asInt(1), error});
+  } else {
+    llvm::Value *start = arguments.size() == 1 ? builder.getInt64(0) : asInt(0);
+    llvm::Value *stop = arguments.size() == 1 ? asInt(0) : asInt(1);
+    llvm::Value *step = arguments.size() == 3 ? asInt(2) : builder.getInt64(1);
+    value = call("taipan_random_randrange", i64, {i64, i64, i64, builder.getPtrTy()},
+                 {start, stop, step, error});
+  }
+  raiseIf(builder.CreateICmpNE(builder.CreateLoad(builder.getInt32Ty(), error),
+                               builder.getInt32(0)),
+          ValueErrorId, "empty range for randrange()");
+  return value;
+}
+
+void FunctionLowering::lowerPrint(const std::vector<Expr *> &arguments) {
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    if (i)
+      printText(" ");
+    Expr *argument = arguments[i];
+    const Type *type = typeOf(argument);
+    if (type->kind() == TypeKind::StringLiteral) {
+      printText(type->text());
+      continue;
+    }
+    printValue(lowerExpr(argument), type);
+  }
+  builder.CreateCall(moduleLowering.runtimeFunction("taipan_print_end", builder.getVoidTy(), {}));
+}
+
+void FunctionLowering::printText(const std::string &text) {
+  builder.CreateCall(
+      moduleLowering.runtimeFunction("taipan_print_text", builder.getVoidTy(), {builder.getPtrTy()}),
+      {moduleLowering.stringConstant(text)});
+}
+
+void FunctionLowering::printValue(llvm::Value *value, const Type *type) {
+  auto call = [&](const char *symbol, const Type *as) {
+    llvm::Value *converted = castValue(value, type, as);
+    std::vector<llvm::Value *> values;
+    if (as->isComplex()) {
+      llvm::Value *imag;
+      values.push_back(complexParts(converted, imag));
+      values.push_back(imag);
+    } else {
+      values.push_back(as->isBoolean() ? toMemoryForm(builder, converted, as) : converted);
+    }
+    std::vector<llvm::Type *> parameters;
+    for (llvm::Value *v : values)
+      parameters.push_back(v->getType());
+    builder.CreateCall(moduleLowering.runtimeFunction(symbol, builder.getVoidTy(), parameters),
+                       values);
+  };
+  switch (type->kind()) {
+  case TypeKind::Boolean:
+    return call("taipan_print_bool", type);
+  case TypeKind::Integer:
+    return type->isSigned() ? call("taipan_print_int64", types::int64())
+                            : call("taipan_print_uint64", types::uint64());
+  case TypeKind::Float:
+    return call("taipan_print_float64", types::float64());
+  case TypeKind::Complex:
+    return call("taipan_print_complex128", types::complex128());
+  case TypeKind::Tuple: {
+    printText("(");
+    for (size_t i = 0; i < type->elements().size(); ++i) {
+      if (i)
+        printText(", ");
+      printValue(tupleElement(value, type, static_cast<unsigned>(i)), type->elements()[i]);
+    }
+    printText(type->elements().size() == 1 ? ",)" : ")");
+    return;
+  }
+  default:
+    printText("None");
+  }
+}
+
+} // namespace taipan

@@ -1,0 +1,57 @@
+// LLVM representation of taipan types.
+#include "lower/LowerTypes.h"
+
+#include <llvm/IR/DerivedTypes.h>
+
+namespace taipan {
+
+static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, bool inMemory) {
+  switch (type->kind()) {
+  case TypeKind::Boolean:
+    return inMemory ? llvm::Type::getInt8Ty(context) : llvm::Type::getInt1Ty(context);
+  case TypeKind::Integer:
+    return llvm::Type::getIntNTy(context, type->bits());
+  case TypeKind::Float:
+    return type->bits() == 32 ? llvm::Type::getFloatTy(context) : llvm::Type::getDoubleTy(context);
+  case TypeKind::Complex: {
+    llvm::Type *part =
+        type->bits() == 64 ? llvm::Type::getFloatTy(context) : llvm::Type::getDoubleTy(context);
+    return llvm::StructType::get(context, {part, part});
+  }
+  case TypeKind::Tuple: {
+    std::vector<llvm::Type *> elements;
+    for (const Type *element : type->elements())
+      elements.push_back(representation(context, element, true));
+    return llvm::StructType::get(context, elements);
+  }
+  case TypeKind::Range: {
+    llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+    return llvm::StructType::get(context, {i64, i64, i64});
+  }
+  default:
+    // None and the compile-time-only types carry no data.
+    return llvm::StructType::get(context);
+  }
+}
+
+llvm::Type *valueType(llvm::LLVMContext &context, const Type *type) {
+  return representation(context, type, false);
+}
+
+llvm::Type *memoryType(llvm::LLVMContext &context, const Type *type) {
+  return representation(context, type, true);
+}
+
+llvm::Value *toMemoryForm(llvm::IRBuilder<> &builder, llvm::Value *value, const Type *type) {
+  if (type->isBoolean())
+    return builder.CreateZExt(value, builder.getInt8Ty());
+  return value;
+}
+
+llvm::Value *fromMemoryForm(llvm::IRBuilder<> &builder, llvm::Value *value, const Type *type) {
+  if (type->isBoolean())
+    return builder.CreateICmpNE(value, builder.getInt8(0));
+  return value;
+}
+
+} // namespace taipan

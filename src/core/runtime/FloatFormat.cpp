@@ -1,0 +1,103 @@
+// FloatFormat.cpp - Python-compatible text for numbers printed by JIT-compiled code.
+// Lays out std::to_chars shortest digits the way CPython's format_float_short ('r') does.
+
+#include "runtime/FloatFormat.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <string_view>
+
+namespace taipan::runtime {
+
+namespace {
+
+/// Python's 'r' formatting of a double. AddDot0 is set for float repr and clear for the
+/// parts of a complex; AlwaysSign forces a leading '+' as complex's imaginary part needs.
+std::string formatRepr(double Value, bool AddDot0, bool AlwaysSign) {
+  std::string Out;
+  if (std::isnan(Value)) {
+    // CPython ignores the sign bit of a NaN.
+    if (AlwaysSign)
+      Out += '+';
+    Out += "nan";
+    return Out;
+  }
+  if (std::signbit(Value))
+    Out += '-';
+  else if (AlwaysSign)
+    Out += '+';
+  if (std::isinf(Value)) {
+    Out += "inf";
+    return Out;
+  }
+
+  // Shortest round-trip digits picking the closest candidate, which matches the digits of
+  // Gay's dtoa mode 0 that CPython uses; scientific form gives them with one exponent.
+  char Buf[64];
+  auto Result =
+      std::to_chars(Buf, Buf + sizeof(Buf), std::fabs(Value), std::chars_format::scientific);
+  std::string_view Text(Buf, Result.ptr - Buf);
+  size_t EPos = Text.find('e');
+  std::string Digits;
+  for (char C : Text.substr(0, EPos))
+    if (C != '.')
+      Digits += C;
+  int Exponent = std::atoi(std::string(Text.substr(EPos + 1)).c_str());
+  // CPython's decpt: the value is 0.<Digits> * 10**DecPt.
+  int DecPt = Exponent + 1;
+  int NumDigits = static_cast<int>(Digits.size());
+
+  if (DecPt <= -4 || DecPt > 16) {
+    Out += Digits[0];
+    if (NumDigits > 1) {
+      Out += '.';
+      Out.append(Digits, 1);
+    }
+    Out += 'e';
+    Out += Exponent < 0 ? '-' : '+';
+    int AbsExp = std::abs(Exponent);
+    if (AbsExp < 10)
+      Out += '0'; // Python always prints at least two exponent digits.
+    Out += std::to_string(AbsExp);
+    return Out;
+  }
+
+  if (DecPt <= 0) {
+    Out += "0.";
+    Out.append(static_cast<size_t>(-DecPt), '0');
+    Out += Digits;
+  } else if (DecPt >= NumDigits) {
+    Out += Digits;
+    Out.append(static_cast<size_t>(DecPt - NumDigits), '0');
+    if (AddDot0)
+      Out += ".0";
+  } else {
+    Out.append(Digits, 0, static_cast<size_t>(DecPt));
+    Out += '.';
+    Out.append(Digits, static_cast<size_t>(DecPt));
+  }
+  return Out;
+}
+
+} // namespace
+
+std::string formatPythonFloat(double Value) { return formatRepr(Value, true, false); }
+
+std::string formatPythonComplex(double Re, double Im) {
+  // Only a real part of +0.0 is dropped; -0.0 keeps the parenthesised form so it round-trips.
+  if (Re == 0.0 && !std::signbit(Re))
+    return formatRepr(Im, false, false) + "j";
+  // Appending rather than "(" + ... sidesteps a GCC 12 -Wrestrict false positive at -O3.
+  std::string Out = "(";
+  Out += formatRepr(Re, false, false);
+  Out += formatRepr(Im, false, true);
+  Out += "j)";
+  return Out;
+}
+
+std::string formatPythonInt(int64_t Value) { return std::to_string(Value); }
+
+std::string formatPythonUInt(uint64_t Value) { return std::to_string(Value); }
+
+} // namespace taipan::runtime

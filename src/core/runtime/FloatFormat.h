@@ -1,0 +1,28 @@
+// FloatFormat.h - Python-compatible text for numbers printed by JIT-compiled code.
+// Holds formatters that reproduce CPython's repr()/str() of float, complex and int.
+
+#ifndef TAIPAN_RUNTIME_FLOATFORMAT_H
+#define TAIPAN_RUNTIME_FLOATFORMAT_H
+
+#include <cstdint>
+#include <string>
+
+namespace taipan::runtime {
+
+/// `repr(float)` / `str(float)`: shortest round-trip digits, exponent form when the decimal
+/// exponent is below -4 or at least 16, and a trailing ".0" for integral values.
+std::string formatPythonFloat(double Value);
+
+/// `repr(complex)`: "2j" when the real part is +0.0, otherwise "(re+imj)" with each part in
+/// the float style minus the ".0" suffix.
+std::string formatPythonComplex(double Re, double Im);
+
+/// `repr(int)` for a signed 64-bit value.
+std::string formatPythonInt(int64_t Value);
+
+/// `repr(int)` for an unsigned 64-bit value.
+std::string formatPythonUInt(uint64_t Value);
+
+} // namespace taipan::runtime
+
+#endif // TAIPAN_RUNTIME_FLOATFORMAT_H

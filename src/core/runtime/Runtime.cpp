@@ -1,0 +1,83 @@
+// Exceptions and print() for compiled code, and the table of runtime symbols the JIT links.
+#include "runtime/Runtime.h"
+
+#include "runtime/FloatFormat.h"
+#include "runtime/Random.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+
+using namespace taipan::runtime;
+
+namespace {
+thread_local PendingException pending;
+thread_local std::string printLine;
+std::atomic<PrintSink> printSink{nullptr};
+
+void writeToStdout(const char *text, size_t length) {
+  std::fwrite(text, 1, length, stdout);
+  std::fflush(stdout);
+}
+} // namespace
+
+extern "C" {
+
+void taipan_raise(int32_t exceptionId, const char *message) {
+  pending.exceptionId = exceptionId;
+  pending.message = message;
+}
+
+void taipan_print_int64(int64_t value) { printLine += formatPythonInt(value); }
+void taipan_print_uint64(uint64_t value) { printLine += formatPythonUInt(value); }
+void taipan_print_float64(double value) { printLine += formatPythonFloat(value); }
+void taipan_print_complex128(double real, double imag) {
+  printLine += formatPythonComplex(real, imag);
+}
+void taipan_print_bool(int8_t value) { printLine += value ? "True" : "False"; }
+void taipan_print_text(const char *text) { printLine += text; }
+
+void taipan_print_end(void) {
+  printLine += '\n';
+  PrintSink sink = printSink.load();
+  (sink ? sink : writeToStdout)(printLine.data(), printLine.size());
+  printLine.clear();
+}
+}
+
+namespace taipan::runtime {
+
+PendingException takePendingException() {
+  PendingException result = pending;
+  pending = PendingException{};
+  return result;
+}
+
+void setPrintSink(PrintSink sink) { printSink.store(sink); }
+
+const RuntimeSymbol *runtimeSymbols(size_t &count) {
+#define TAIPAN_SYMBOL(name) {#name, reinterpret_cast<void *>(&name)}
+  static const RuntimeSymbol symbols[] = {
+      TAIPAN_SYMBOL(taipan_raise),
+      TAIPAN_SYMBOL(taipan_print_int64),
+      TAIPAN_SYMBOL(taipan_print_uint64),
+      TAIPAN_SYMBOL(taipan_print_float64),
+      TAIPAN_SYMBOL(taipan_print_complex128),
+      TAIPAN_SYMBOL(taipan_print_bool),
+      TAIPAN_SYMBOL(taipan_print_text),
+      TAIPAN_SYMBOL(taipan_print_end),
+      TAIPAN_SYMBOL(taipan_random_seed),
+      TAIPAN_SYMBOL(taipan_random_random),
+      TAIPAN_SYMBOL(taipan_random_getrandbits),
+      TAIPAN_SYMBOL(taipan_random_randrange),
+      TAIPAN_SYMBOL(taipan_random_randint),
+      TAIPAN_SYMBOL(taipan_random_uniform),
+      TAIPAN_SYMBOL(taipan_random_gauss),
+      TAIPAN_SYMBOL(taipan_random_normalvariate),
+  };
+#undef TAIPAN_SYMBOL
+  count = sizeof(symbols) / sizeof(symbols[0]);
+  return symbols;
+}
+
+} // namespace taipan::runtime

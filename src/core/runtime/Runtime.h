@@ -1,0 +1,47 @@
+// The C functions compiled code calls for what is not worth emitting inline: raising
+// exceptions, printing, and the allocation counters. One state per thread where it matters.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+extern "C" {
+/// Records the exception compiled code is raising; the function then returns status 1.
+void taipan_raise(int32_t exceptionId, const char *message);
+
+/// print(): pieces are appended to a per-thread line, which taipan_print_end hands to the sink.
+void taipan_print_int64(int64_t value);
+void taipan_print_uint64(uint64_t value);
+void taipan_print_float64(double value);
+void taipan_print_complex128(double real, double imag);
+void taipan_print_bool(int8_t value);
+void taipan_print_text(const char *text);
+void taipan_print_end(void);
+}
+
+namespace taipan::runtime {
+
+/// The exception pending on this thread after compiled code returned a non-zero status.
+struct PendingException {
+  int32_t exceptionId = 0;
+  const char *message = nullptr;
+};
+
+/// Takes (and clears) this thread's pending exception.
+PendingException takePendingException();
+
+/// Where print() output goes. The bindings install one that writes to sys.stdout.
+using PrintSink = void (*)(const char *text, size_t length);
+void setPrintSink(PrintSink sink);
+
+/// A runtime symbol the JIT must resolve: its name and address.
+struct RuntimeSymbol {
+  const char *name;
+  void *address;
+};
+
+/// Every function compiled code may call by name, for the JIT's symbol table.
+const RuntimeSymbol *runtimeSymbols(size_t &count);
+
+} // namespace taipan::runtime

@@ -1,0 +1,135 @@
+// The compiler's own syntax tree for one Python function, read from Python's `ast` module.
+// It mirrors the subset of `ast` that taipan compiles; every node keeps its source location.
+#pragma once
+
+#include "support/CompileError.h"
+
+#include <complex>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace taipan {
+
+class GlobalResolver;
+struct CompileOptions;
+
+/// A literal from the source, or a value frozen from a global or closure variable.
+struct Constant {
+  enum class Kind { Int, UInt, Float, Complex, Bool, None, String, Ellipsis };
+  Kind kind = Kind::None;
+  int64_t intValue = 0; ///< Int, UInt (as bits) and Bool
+  double floatValue = 0.0;
+  double imagValue = 0.0;
+  std::string text;
+};
+
+enum class BinaryOp { Add, Sub, Mult, Div, FloorDiv, Mod, Pow, LShift, RShift, BitAnd, BitOr, BitXor,
+                      MatMult };
+enum class UnaryOp { Neg, Pos, Invert, Not };
+enum class CompareOp { Eq, NotEq, Lt, LtE, Gt, GtE, Is, IsNot, In, NotIn };
+
+enum class ExprKind {
+  Name,      ///< name
+  Constant,  ///< constant
+  BinOp,     ///< operands[0] op operands[1]
+  UnaryOp,   ///< op operands[0]
+  BoolOp,    ///< operands joined by `and` (isAnd) or `or`
+  Compare,   ///< operands[0] compareOps[0] operands[1] ...
+  IfExp,     ///< operands: test, body, orelse
+  Call,      ///< operands[0] is the callee, then positional arguments, then keyword values
+  Attribute, ///< operands[0].name
+  Subscript, ///< operands[0][operands[1]]
+  Tuple,     ///< operands are the elements
+  List,      ///< operands are the elements
+  Slice,     ///< operands: lower, upper, step (each may be null)
+};
+
+/// One expression node. A single struct with a kind keeps the reader and the passes simple.
+struct Expr {
+  ExprKind kind;
+  SourceLocation location;
+  int id = 0; ///< dense index, used by side tables of later stages
+  std::string name;
+  Constant constant;
+  BinaryOp binaryOp = BinaryOp::Add;
+  UnaryOp unaryOp = UnaryOp::Neg;
+  bool isAnd = false;
+  std::vector<CompareOp> compareOps;
+  std::vector<Expr *> operands;
+  std::vector<std::string> keywordNames; ///< Call: names of the trailing keyword operands
+
+  Expr *callee() const { return operands[0]; }
+  size_t positionalCount() const { return operands.size() - 1 - keywordNames.size(); }
+};
+
+enum class StmtKind { Assign, AugAssign, ExprStmt, Return, If, While, For, Break, Continue, Pass,
+                      Raise, Assert };
+
+/// One statement node.
+struct Stmt {
+  StmtKind kind;
+  SourceLocation location;
+  std::vector<Expr *> targets; ///< Assign targets; AugAssign and For use targets[0]
+  Expr *value = nullptr;       ///< assigned value, returned value, raised exception, iterable
+  Expr *test = nullptr;        ///< If/While/Assert condition
+  Expr *message = nullptr;     ///< Assert message
+  BinaryOp augmentedOp = BinaryOp::Add;
+  std::vector<Stmt *> body;
+  std::vector<Stmt *> orelse;
+};
+
+/// A parameter of the function: its name and, when it has one, its default value.
+struct Parameter {
+  std::string name;
+  bool hasDefault = false;
+  Constant defaultValue;
+};
+
+/// Options a decorator passes down; they change code generation, not typing.
+struct CompileOptions {
+  bool fastmath = false;
+  bool boundscheck = false;
+  bool nogil = false;
+  bool errorModelNumpy = false; ///< error_model='numpy': float division by zero gives inf/nan
+  bool inlineAlways = false;
+  bool debug = false;
+};
+
+/// Everything the compiler knows about one Python function: its tree, where it came from,
+/// and how to resolve the names it does not define.
+class FunctionSource {
+public:
+  FunctionSource();
+  ~FunctionSource();
+
+  std::string name;
+  std::string qualifiedName;
+  std::string filename;
+  int firstLine = 1;      ///< line in `filename` of the parsed text's line 1
+  int columnOffset = 0;   ///< indentation removed before parsing
+  std::vector<std::string> sourceLines; ///< the original lines, for error messages
+  std::vector<Parameter> parameters;
+  std::vector<Stmt *> body;
+  SourceLocation definitionLocation;
+  CompileOptions options;
+  std::shared_ptr<GlobalResolver> resolver;
+
+  Expr *newExpr(ExprKind kind, SourceLocation location);
+  Stmt *newStmt(StmtKind kind, SourceLocation location);
+  int expressionCount() const { return static_cast<int>(expressions.size()); }
+
+  /// The text of a line of the original file, or "" when it is not known.
+  std::string lineText(int line) const;
+
+private:
+  std::deque<Expr> expressions;
+  std::deque<Stmt> statements;
+};
+
+const char *binaryOpSymbol(BinaryOp op);
+const char *compareOpSymbol(CompareOp op);
+
+} // namespace taipan

@@ -1,0 +1,184 @@
+// Numba's scalar promotion rules. Integers widen to at least 64 bits and keep a sign when either
+// operand is signed; floats follow NumPy (float32 survives only next to small integers).
+#include "types/NumericPromotion.h"
+
+#include <algorithm>
+
+namespace taipan {
+
+/// Integer result of arithmetic on two integer-like operands (booleans count as signed).
+static const Type *integerResult(const Type *a, const Type *b) {
+  int bits = std::max({64, a->isInteger() ? a->bits() : 0, b->isInteger() ? b->bits() : 0});
+  bool isSigned = (a->isBoolean() || a->isSigned()) || (b->isBoolean() || b->isSigned());
+  return types::integer(bits, isSigned);
+}
+
+/// The float type that holds a value of an integer-like or float type, beside a float32.
+static int floatBitsFor(const Type *type) {
+  if (type->isFloat())
+    return type->bits();
+  if (type->isBoolean() || (type->isInteger() && type->bits() <= 16))
+    return 32;
+  return 64;
+}
+
+/// Common type of two numbers for arithmetic: the NumPy-style promotion Numba uses.
+static const Type *numericCommon(const Type *a, const Type *b) {
+  if (!a->isNumber() || !b->isNumber())
+    return nullptr;
+  if (a->isComplex() || b->isComplex()) {
+    bool narrow = (!a->isComplex() || a->bits() == 64) && (!b->isComplex() || b->bits() == 64) &&
+                  floatBitsFor(a->isComplex() ? b : a) == 32;
+    return types::complex(narrow ? 64 : 128);
+  }
+  if (a->isFloat() || b->isFloat())
+    return types::floating(std::max(floatBitsFor(a), floatBitsFor(b)));
+  return integerResult(a, b);
+}
+
+const Type *unifyTypes(const Type *a, const Type *b) {
+  if (a == b)
+    return a;
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  if (a->isNumber() && b->isNumber()) {
+    if (a->isInteger() && b->isInteger()) {
+      if (a->isSigned() != b->isSigned() && std::max(a->bits(), b->bits()) == 64)
+        return types::float64(); // int64 and uint64 have no common integer type
+      int bits = std::max(a->bits(), b->bits());
+      if (a->isSigned() != b->isSigned())
+        bits = std::min(64, bits * 2);
+      return types::integer(bits, a->isSigned() || b->isSigned());
+    }
+    if (a->isBoolean() || b->isBoolean()) {
+      const Type *other = a->isBoolean() ? b : a;
+      return other->isInteger() ? other : numericCommon(a, b);
+    }
+    if (a->isFloat() && b->isFloat())
+      return types::floating(std::max(a->bits(), b->bits()));
+    if (a->isInteger() || b->isInteger())
+      return (a->isFloat() || b->isFloat()) ? types::float64() : types::complex128();
+    return numericCommon(a, b);
+  }
+  if (a->isTuple() && b->isTuple() && a->elements().size() == b->elements().size()) {
+    std::vector<const Type *> elements;
+    for (size_t i = 0; i < a->elements().size(); ++i) {
+      const Type *element = unifyTypes(a->elements()[i], b->elements()[i]);
+      if (!element)
+        return nullptr;
+      elements.push_back(element);
+    }
+    return types::tuple(elements);
+  }
+  return nullptr;
+}
+
+const Type *binaryOperandType(BinaryOp op, const Type *left, const Type *right) {
+  if (!left->isNumber() || !right->isNumber())
+    return nullptr;
+  switch (op) {
+  case BinaryOp::Add:
+  case BinaryOp::Sub:
+  case BinaryOp::Mult:
+    return numericCommon(left, right);
+  case BinaryOp::Pow: {
+    const Type *common = numericCommon(left, right);
+    // float ** int keeps the exponent an integer: repeated multiplication, as in Numba.
+    return common;
+  }
+  case BinaryOp::Div: {
+    const Type *common = numericCommon(left, right);
+    return common->isInteger() ? types::float64() : common;
+  }
+  case BinaryOp::FloorDiv:
+  case BinaryOp::Mod: {
+    const Type *common = numericCommon(left, right);
+    return common->isComplex() ? nullptr : common;
+  }
+  case BinaryOp::BitAnd:
+  case BinaryOp::BitOr:
+  case BinaryOp::BitXor:
+    if (left->isBoolean() && right->isBoolean())
+      return types::boolean();
+    if ((left->isInteger() || left->isBoolean()) && (right->isInteger() || right->isBoolean()))
+      return integerResult(left, right);
+    return nullptr;
+  case BinaryOp::LShift:
+  case BinaryOp::RShift:
+    if ((left->isInteger() || left->isBoolean()) && (right->isInteger() || right->isBoolean()))
+      return types::integer(64, left->isBoolean() || left->isSigned());
+    return nullptr;
+  case BinaryOp::MatMult:
+    return nullptr;
+  }
+  return nullptr;
+}
+
+const Type *binaryResultType(BinaryOp op, const Type *left, const Type *right) {
+  return binaryOperandType(op, left, right);
+}
+
+const Type *comparisonOperandType(CompareOp op, const Type *left, const Type *right) {
+  if (op == CompareOp::Is || op == CompareOp::IsNot || op == CompareOp::In ||
+      op == CompareOp::NotIn)
+    return nullptr;
+  if (left->isNumber() && right->isNumber()) {
+    const Type *common = numericCommon(left, right);
+    if (left->isBoolean() && right->isBoolean())
+      common = types::boolean();
+    if (common->isComplex() && op != CompareOp::Eq && op != CompareOp::NotEq)
+      return nullptr;
+    return common;
+  }
+  if (left->isNone() && right->isNone())
+    return types::none();
+  if (left->isTuple() && right->isTuple() && left == right)
+    return left;
+  return nullptr;
+}
+
+const Type *unaryResultType(UnaryOp op, const Type *operand) {
+  if (op == UnaryOp::Not)
+    return types::boolean();
+  if (!operand->isNumber())
+    return nullptr;
+  if (op == UnaryOp::Invert) {
+    if (operand->isBoolean())
+      return types::boolean();
+    if (operand->isInteger())
+      return types::integer(std::max(64, operand->bits()), operand->isSigned());
+    return nullptr;
+  }
+  if (operand->isBoolean())
+    return types::int64();
+  if (operand->isInteger())
+    return types::integer(std::max(64, operand->bits()), operand->isSigned());
+  return operand;
+}
+
+bool canConvertImplicitly(const Type *from, const Type *to) {
+  if (from == to)
+    return true;
+  if (from->isNumber() && to->isNumber()) {
+    if (to->isComplex())
+      return true;
+    if (from->isComplex())
+      return false;
+    if (to->isFloat())
+      return true;
+    if (from->isFloat())
+      return false;
+    return to->isInteger() || from->isBoolean();
+  }
+  if (from->isTuple() && to->isTuple() && from->elements().size() == to->elements().size()) {
+    for (size_t i = 0; i < from->elements().size(); ++i)
+      if (!canConvertImplicitly(from->elements()[i], to->elements()[i]))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+} // namespace taipan

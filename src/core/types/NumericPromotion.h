@@ -1,0 +1,30 @@
+// Numba's rules for the result types of arithmetic on scalars, and for unifying the types a
+// variable is assigned. Shared by every target; nullptr means "no such operation".
+#pragma once
+
+#include "syntax/SyntaxTree.h"
+#include "types/Type.h"
+
+namespace taipan {
+
+/// The type a variable takes when it is assigned values of both types, or nullptr.
+const Type *unifyTypes(const Type *a, const Type *b);
+
+/// The common type both operands convert to before `op` is computed, or nullptr when the
+/// operation does not exist for these types. For comparisons this is the comparison type.
+const Type *binaryOperandType(BinaryOp op, const Type *left, const Type *right);
+
+/// The result type of `left op right`, or nullptr.
+const Type *binaryResultType(BinaryOp op, const Type *left, const Type *right);
+
+/// The type both sides of an ordering or equality comparison are converted to, or nullptr.
+const Type *comparisonOperandType(CompareOp op, const Type *left, const Type *right);
+
+/// The result type of a unary operator, or nullptr.
+const Type *unaryResultType(UnaryOp op, const Type *operand);
+
+/// Whether a value of `from` converts implicitly to `to` without a cast the user would notice
+/// (used to pick an overload among explicit signatures).
+bool canConvertImplicitly(const Type *from, const Type *to);
+
+} // namespace taipan

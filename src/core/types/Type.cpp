@@ -1,0 +1,280 @@
+// Type interning and the memory layout of values.
+#include "types/Type.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace taipan {
+
+/// Owns every Type; one per process.
+class TypeContext {
+public:
+  static TypeContext &get() {
+    static TypeContext context;
+    return context;
+  }
+
+  const Type *intern(Type &&candidate, const std::string &key) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto found = byKey.find(key);
+    if (found != byKey.end())
+      return found->second;
+    auto owned = std::unique_ptr<Type>(new Type(std::move(candidate)));
+    const Type *result = owned.get();
+    storage.push_back(std::move(owned));
+    byKey.emplace(key, result);
+    return result;
+  }
+
+  static Type make(TypeKind kind, std::string name) {
+    Type type;
+    type.typeKind = kind;
+    type.displayName = std::move(name);
+    return type;
+  }
+
+  const Type *scalar(TypeKind kind, int bits, bool isSigned, const std::string &name) {
+    Type type = make(kind, name);
+    type.bitWidth = bits;
+    type.signedness = isSigned;
+    return intern(std::move(type), name);
+  }
+
+  const Type *tuple(const std::vector<const Type *> &elements) {
+    std::string name;
+    bool uniform = !elements.empty() &&
+                   std::all_of(elements.begin(), elements.end(),
+                               [&](const Type *t) { return t == elements.front(); });
+    if (uniform) {
+      name = "UniTuple(" + elements.front()->name() + " x " + std::to_string(elements.size()) + ")";
+    } else {
+      name = "Tuple(";
+      for (size_t i = 0; i < elements.size(); ++i)
+        name += (i ? ", " : "") + elements[i]->name();
+      name += ")";
+    }
+    Type type = make(TypeKind::Tuple, name);
+    type.elementTypes = elements;
+    return intern(std::move(type), name);
+  }
+
+  const Type *array(const Type *dtype, int ndim, char layout, bool readonly) {
+    std::string name = std::string(readonly ? "readonly " : "") + "array(" + dtype->name() + ", " +
+                       std::to_string(ndim) + "d, " + layout + ")";
+    Type type = make(TypeKind::Array, name);
+    type.elementType = dtype;
+    type.dimensions = ndim;
+    type.layoutCode = layout;
+    type.readonly = readonly;
+    return intern(std::move(type), name);
+  }
+
+  const Type *named(TypeKind kind, const std::string &prefix, const std::string &text,
+                    FunctionSource *function = nullptr, int id = 0) {
+    std::string key = prefix + "(" + text + ")";
+    if (function)
+      key += "@" + std::to_string(reinterpret_cast<uintptr_t>(function));
+    Type type = make(kind, key);
+    type.textValue = text;
+    type.functionSource = function;
+    type.exceptionClassId = id;
+    return intern(std::move(type), key + "#" + std::to_string(id));
+  }
+
+private:
+  std::mutex mutex;
+  std::vector<std::unique_ptr<Type>> storage;
+  std::unordered_map<std::string, const Type *> byKey;
+};
+
+bool Type::isRuntimeValue() const {
+  switch (typeKind) {
+  case TypeKind::Boolean:
+  case TypeKind::Integer:
+  case TypeKind::Float:
+  case TypeKind::Complex:
+  case TypeKind::None:
+  case TypeKind::Array:
+  case TypeKind::Range:
+    return true;
+  case TypeKind::Tuple:
+    return std::all_of(elementTypes.begin(), elementTypes.end(),
+                       [](const Type *t) { return t->isRuntimeValue(); });
+  default:
+    return false;
+  }
+}
+
+bool Type::isUniformTuple() const {
+  return isTuple() && !elementTypes.empty() &&
+         std::all_of(elementTypes.begin(), elementTypes.end(),
+                     [&](const Type *t) { return t == elementTypes.front(); });
+}
+
+static size_t alignTo(size_t offset, size_t alignment) {
+  return (offset + alignment - 1) / alignment * alignment;
+}
+
+size_t Type::storageSize() const {
+  switch (typeKind) {
+  case TypeKind::Boolean:
+    return 1;
+  case TypeKind::Integer:
+  case TypeKind::Float:
+  case TypeKind::Complex:
+    return static_cast<size_t>(bitWidth / 8);
+  case TypeKind::Range:
+    return 24;
+  case TypeKind::Tuple: {
+    if (elementTypes.empty())
+      return 0;
+    size_t end = elementOffset(elementTypes.size() - 1) + elementTypes.back()->storageSize();
+    return alignTo(end, storageAlignment());
+  }
+  default:
+    return 0; // none and the compile-time types occupy nothing
+  }
+}
+
+size_t Type::storageAlignment() const {
+  switch (typeKind) {
+  case TypeKind::Complex:
+    return static_cast<size_t>(bitWidth / 16);
+  case TypeKind::Range:
+    return 8;
+  case TypeKind::Tuple: {
+    size_t alignment = 1;
+    for (const Type *element : elementTypes)
+      alignment = std::max(alignment, element->storageAlignment());
+    return alignment;
+  }
+  default:
+    return std::max<size_t>(1, storageSize());
+  }
+}
+
+size_t Type::elementOffset(size_t index) const {
+  size_t offset = 0;
+  for (size_t i = 0; i <= index; ++i) {
+    offset = alignTo(offset, elementTypes[i]->storageAlignment());
+    if (i < index)
+      offset += elementTypes[i]->storageSize();
+  }
+  return offset;
+}
+
+namespace types {
+
+const Type *boolean() {
+  static const Type *type = TypeContext::get().scalar(TypeKind::Boolean, 8, false, "bool");
+  return type;
+}
+
+const Type *integer(int bits, bool isSigned) {
+  return TypeContext::get().scalar(TypeKind::Integer, bits, isSigned,
+                                   (isSigned ? "int" : "uint") + std::to_string(bits));
+}
+
+const Type *int64() {
+  static const Type *type = integer(64, true);
+  return type;
+}
+
+const Type *uint64() {
+  static const Type *type = integer(64, false);
+  return type;
+}
+
+const Type *intp() { return int64(); }
+
+const Type *floating(int bits) {
+  return TypeContext::get().scalar(TypeKind::Float, bits, true, "float" + std::to_string(bits));
+}
+
+const Type *float32() {
+  static const Type *type = floating(32);
+  return type;
+}
+
+const Type *float64() {
+  static const Type *type = floating(64);
+  return type;
+}
+
+const Type *complex(int bits) {
+  return TypeContext::get().scalar(TypeKind::Complex, bits, true, "complex" + std::to_string(bits));
+}
+
+const Type *complex128() {
+  static const Type *type = complex(128);
+  return type;
+}
+
+const Type *none() {
+  static const Type *type = TypeContext::get().scalar(TypeKind::None, 0, false, "none");
+  return type;
+}
+
+const Type *tuple(const std::vector<const Type *> &elements) {
+  return TypeContext::get().tuple(elements);
+}
+
+const Type *array(const Type *dtype, int ndim, char layout, bool readonly) {
+  return TypeContext::get().array(dtype, ndim, layout, readonly);
+}
+
+const Type *range() {
+  static const Type *type = TypeContext::get().scalar(TypeKind::Range, 0, false, "range_state64");
+  return type;
+}
+
+const Type *stringLiteral(const std::string &text) {
+  return TypeContext::get().named(TypeKind::StringLiteral, "Literal[str]", text);
+}
+
+const Type *module(const std::string &name) {
+  return TypeContext::get().named(TypeKind::Module, "Module", name);
+}
+
+const Type *builtin(const std::string &qualifiedName) {
+  return TypeContext::get().named(TypeKind::Builtin, "Function", qualifiedName);
+}
+
+const Type *jitFunction(FunctionSource *function) {
+  return TypeContext::get().named(TypeKind::JitFunction, "Dispatcher", "", function);
+}
+
+const Type *exceptionClass(int id, const std::string &name) {
+  return TypeContext::get().named(TypeKind::ExceptionClass, "ExceptionClass", name, nullptr, id);
+}
+
+const Type *scalarByName(const std::string &name) {
+  static const std::map<std::string, const Type *> table = [] {
+    std::map<std::string, const Type *> names;
+    for (int bits : {8, 16, 32, 64}) {
+      std::string width = std::to_string(bits);
+      std::string bytes = std::to_string(bits / 8);
+      names["int" + width] = names["i" + bytes] = integer(bits, true);
+      names["uint" + width] = names["u" + bytes] = integer(bits, false);
+    }
+    names["intp"] = names["intc"] = int64();
+    names["intc"] = integer(32, true);
+    names["uintp"] = uint64();
+    names["uintc"] = integer(32, false);
+    names["float32"] = names["f4"] = float32();
+    names["float64"] = names["f8"] = names["double"] = float64();
+    names["complex64"] = names["c8"] = complex(64);
+    names["complex128"] = names["c16"] = complex128();
+    names["bool"] = names["boolean"] = names["b1"] = names["bool_"] = boolean();
+    names["none"] = names["void"] = none();
+    return names;
+  }();
+  auto found = table.find(name);
+  return found == table.end() ? nullptr : found->second;
+}
+
+} // namespace types
+} // namespace taipan

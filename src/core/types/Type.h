@@ -1,0 +1,120 @@
+// The type system: interned Type objects (numbers, tuples, arrays, and the compile-time-only
+// types of modules, functions and exception classes). Equal types are the same pointer.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace taipan {
+
+class FunctionSource;
+
+enum class TypeKind {
+  Boolean,
+  Integer,
+  Float,
+  Complex,
+  None,
+  Tuple,
+  Array,
+  Range,
+  StringLiteral,  ///< a constant string (print and exception messages)
+  Module,         ///< math, cmath, random, numpy, ...
+  Builtin,        ///< a function or class taipan implements, by qualified name
+  JitFunction,    ///< another jitted Python function
+  ExceptionClass, ///< a Python exception class, by the bindings' registry id
+};
+
+/// A type. Created only through the factory functions below, which intern it.
+class Type {
+public:
+  TypeKind kind() const { return typeKind; }
+  /// Numba's spelling: int64, float32, UniTuple(int64 x 3), array(float64, 1d, C), ...
+  const std::string &name() const { return displayName; }
+
+  bool isBoolean() const { return typeKind == TypeKind::Boolean; }
+  bool isInteger() const { return typeKind == TypeKind::Integer; }
+  bool isFloat() const { return typeKind == TypeKind::Float; }
+  bool isComplex() const { return typeKind == TypeKind::Complex; }
+  bool isNone() const { return typeKind == TypeKind::None; }
+  bool isTuple() const { return typeKind == TypeKind::Tuple; }
+  bool isArray() const { return typeKind == TypeKind::Array; }
+  /// Boolean, integer, float or complex: the types arithmetic works on.
+  bool isNumber() const { return isBoolean() || isInteger() || isFloat() || isComplex(); }
+  /// Types whose values exist at run time (the others are compile-time only).
+  bool isRuntimeValue() const;
+
+  /// Integer, float and complex width in bits (complex128 -> 128).
+  int bits() const { return bitWidth; }
+  bool isSigned() const { return signedness; }
+
+  /// Tuple elements; a tuple whose elements are all equal is a UniTuple.
+  const std::vector<const Type *> &elements() const { return elementTypes; }
+  bool isUniformTuple() const;
+
+  /// Array dtype, ndim, layout ('C', 'F' or 'A') and whether it is read-only.
+  const Type *dtype() const { return elementType; }
+  int ndim() const { return dimensions; }
+  char layout() const { return layoutCode; }
+  bool isReadonly() const { return readonly; }
+
+  /// StringLiteral text, Module name, Builtin qualified name or exception class name.
+  const std::string &text() const { return textValue; }
+  /// JitFunction: the function's source; owned by its dispatcher, outlives compilation.
+  FunctionSource *function() const { return functionSource; }
+  /// ExceptionClass: the bindings' registry id.
+  int exceptionId() const { return exceptionClassId; }
+
+  /// Bytes and alignment of a value in memory (the layout boxing and LLVM agree on).
+  size_t storageSize() const;
+  size_t storageAlignment() const;
+  /// Byte offset of tuple element `index` in memory.
+  size_t elementOffset(size_t index) const;
+
+private:
+  friend class TypeContext;
+  Type() = default;
+
+  TypeKind typeKind = TypeKind::None;
+  std::string displayName;
+  int bitWidth = 0;
+  bool signedness = false;
+  std::vector<const Type *> elementTypes;
+  const Type *elementType = nullptr;
+  int dimensions = 0;
+  char layoutCode = 'A';
+  bool readonly = false;
+  std::string textValue;
+  FunctionSource *functionSource = nullptr;
+  int exceptionClassId = 0;
+};
+
+/// Factories for interned types. Thread-safe.
+namespace types {
+const Type *boolean();
+const Type *integer(int bits, bool isSigned);
+const Type *int64();
+const Type *uint64();
+const Type *intp();
+const Type *floating(int bits);
+const Type *float32();
+const Type *float64();
+const Type *complex(int bits);
+const Type *complex128();
+const Type *none();
+const Type *tuple(const std::vector<const Type *> &elements);
+const Type *array(const Type *dtype, int ndim, char layout, bool readonly);
+const Type *range();
+const Type *stringLiteral(const std::string &text);
+const Type *module(const std::string &name);
+const Type *builtin(const std::string &qualifiedName);
+const Type *jitFunction(FunctionSource *function);
+const Type *exceptionClass(int id, const std::string &name);
+
+/// Looks a scalar type up by one of its names (int64, i8, float32, f4, bool, boolean, none,
+/// void, complex128, c16, intp, uintp...); nullptr when there is none.
+const Type *scalarByName(const std::string &name);
+} // namespace types
+
+} // namespace taipan

@@ -1,0 +1,339 @@
+// Result types of builtins. Each family (Python builtins, math, cmath, random, NumPy scalar
+// constructors) has one table; lowering implements the same names in lower/LowerBuiltins.cpp.
+#include "typing/BuiltinTyping.h"
+
+#include "types/NumericPromotion.h"
+
+#include <algorithm>
+#include <set>
+
+namespace taipan {
+namespace {
+
+std::string describeArguments(const std::vector<const Type *> &arguments) {
+  std::string text = "(";
+  for (size_t i = 0; i < arguments.size(); ++i)
+    text += (i ? ", " : "") + arguments[i]->name();
+  return text + ")";
+}
+
+[[noreturn]] void noOverload(const std::string &name, const std::vector<const Type *> &arguments,
+                             SourceLocation location) {
+  throwTypingError("no implementation of " + name + " for argument types " +
+                       describeArguments(arguments),
+                   location);
+}
+
+bool isRealNumber(const Type *type) {
+  return type->isBoolean() || type->isInteger() || type->isFloat();
+}
+
+bool isIntegerLike(const Type *type) { return type->isBoolean() || type->isInteger(); }
+
+/// float32 stays float32; everything else real computes in float64 (as Numba's math does).
+const Type *realMathType(const Type *type) {
+  return type->isFloat() && type->bits() == 32 ? types::float32() : types::float64();
+}
+
+/// math functions of one real argument returning a float.
+const std::set<std::string> &unaryRealMath() {
+  static const std::set<std::string> names = {
+      "sqrt", "exp",  "exp2",  "log2",  "log10", "log1p", "expm1", "sin",     "cos",
+      "tan",  "asin", "acos",  "atan",  "sinh",  "cosh",  "tanh",  "asinh",   "acosh",
+      "atanh", "fabs", "erf",  "erfc",  "gamma", "lgamma", "cbrt", "radians", "degrees"};
+  return names;
+}
+
+const std::set<std::string> &unaryComplexMath() {
+  static const std::set<std::string> names = {"sqrt", "exp",  "log",  "log10", "sin",
+                                              "cos",  "tan",  "asin", "acos",  "atan",
+                                              "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"};
+  return names;
+}
+
+const Type *typeMath(const std::string &function, const std::vector<const Type *> &arguments,
+                     SourceLocation location) {
+  const std::string name = "math." + function;
+  auto expect = [&](size_t count) {
+    if (arguments.size() != count)
+      noOverload(name, arguments, location);
+    for (const Type *argument : arguments)
+      if (!isRealNumber(argument))
+        noOverload(name, arguments, location);
+  };
+  if (unaryRealMath().count(function)) {
+    expect(1);
+    return realMathType(arguments[0]);
+  }
+  if (function == "log") {
+    if (arguments.empty() || arguments.size() > 2)
+      noOverload(name, arguments, location);
+    expect(arguments.size());
+    return arguments.size() == 1 ? realMathType(arguments[0]) : types::float64();
+  }
+  if (function == "floor" || function == "ceil" || function == "trunc") {
+    expect(1);
+    return isIntegerLike(arguments[0]) ? types::int64() : types::int64();
+  }
+  if (function == "isnan" || function == "isinf" || function == "isfinite") {
+    expect(1);
+    return types::boolean();
+  }
+  if (function == "atan2" || function == "hypot" || function == "pow" || function == "copysign" ||
+      function == "fmod" || function == "nextafter") {
+    expect(2);
+    const Type *common = binaryOperandType(BinaryOp::Add, arguments[0], arguments[1]);
+    return realMathType(common->isInteger() ? types::float64() : common);
+  }
+  if (function == "gcd") {
+    if (arguments.size() != 2 || !isIntegerLike(arguments[0]) || !isIntegerLike(arguments[1]))
+      noOverload(name, arguments, location);
+    return binaryOperandType(BinaryOp::Add, arguments[0], arguments[1]);
+  }
+  if (function == "ldexp") {
+    if (arguments.size() != 2 || !isRealNumber(arguments[0]) || !isIntegerLike(arguments[1]))
+      noOverload(name, arguments, location);
+    return realMathType(arguments[0]);
+  }
+  if (function == "frexp") {
+    expect(1);
+    return types::tuple({realMathType(arguments[0]), types::int64()});
+  }
+  if (function == "modf") {
+    expect(1);
+    const Type *real = realMathType(arguments[0]);
+    return types::tuple({real, real});
+  }
+  throwUnsupported("math." + function + " is not supported", location);
+}
+
+const Type *typeCmath(const std::string &function, const std::vector<const Type *> &arguments,
+                      SourceLocation location) {
+  const std::string name = "cmath." + function;
+  if (arguments.empty() || !arguments[0]->isNumber())
+    noOverload(name, arguments, location);
+  if (function == "rect") {
+    if (arguments.size() != 2 || !isRealNumber(arguments[0]) || !isRealNumber(arguments[1]))
+      noOverload(name, arguments, location);
+    return types::complex128();
+  }
+  if (arguments.size() != 1)
+    noOverload(name, arguments, location);
+  if (unaryComplexMath().count(function))
+    return types::complex128();
+  if (function == "log" )
+    return types::complex128();
+  if (function == "phase")
+    return types::float64();
+  if (function == "polar")
+    return types::tuple({types::float64(), types::float64()});
+  if (function == "isnan" || function == "isinf" || function == "isfinite")
+    return types::boolean();
+  throwUnsupported("cmath." + function + " is not supported", location);
+}
+
+const Type *typeRandom(const std::string &function, const std::vector<const Type *> &arguments,
+                       SourceLocation location) {
+  const std::string name = "random." + function;
+  auto allOf = [&](size_t low, size_t high, bool (*accept)(const Type *)) {
+    if (arguments.size() < low || arguments.size() > high)
+      noOverload(name, arguments, location);
+    for (const Type *argument : arguments)
+      if (!accept(argument))
+        noOverload(name, arguments, location);
+  };
+  if (function == "random") {
+    allOf(0, 0, isRealNumber);
+    return types::float64();
+  }
+  if (function == "seed") {
+    allOf(1, 1, isIntegerLike);
+    return types::none();
+  }
+  if (function == "uniform" || function == "gauss" || function == "normalvariate") {
+    allOf(function == "gauss" ? 0 : 2, 2, isRealNumber);
+    return types::float64();
+  }
+  if (function == "randint") {
+    allOf(2, 2, isIntegerLike);
+    return types::int64();
+  }
+  if (function == "randrange") {
+    allOf(1, 3, isIntegerLike);
+    return types::int64();
+  }
+  if (function == "getrandbits") {
+    allOf(1, 1, isIntegerLike);
+    return types::uint64();
+  }
+  throwUnsupported("random." + function + " is not supported", location);
+}
+
+const Type *typePythonBuiltin(const std::string &name, const std::vector<const Type *> &arguments,
+                              const std::vector<Expr *> &argumentExprs, SourceLocation location) {
+  auto allNumbers = [&] {
+    return std::all_of(arguments.begin(), arguments.end(),
+                       [](const Type *type) { return type->isNumber(); });
+  };
+  if (name == "abs") {
+    if (arguments.size() != 1 || !arguments[0]->isNumber())
+      noOverload(name, arguments, location);
+    const Type *argument = arguments[0];
+    if (argument->isComplex())
+      return types::floating(argument->bits() / 2);
+    return argument->isBoolean() ? types::int64() : argument;
+  }
+  if (name == "min" || name == "max") {
+    std::vector<const Type *> values = arguments;
+    if (arguments.size() == 1 && arguments[0]->isTuple())
+      values = arguments[0]->elements();
+    if (values.empty() || (arguments.size() == 1 && !arguments[0]->isTuple()))
+      noOverload(name, arguments, location);
+    const Type *result = nullptr;
+    for (const Type *value : values) {
+      if (!isRealNumber(value))
+        noOverload(name, arguments, location);
+      result = result ? (value == result ? result : binaryOperandType(BinaryOp::Add, result, value))
+                      : value;
+    }
+    return result;
+  }
+  if (name == "round") {
+    if (arguments.empty() || arguments.size() > 2 || !isRealNumber(arguments[0]) ||
+        (arguments.size() == 2 && !isIntegerLike(arguments[1])))
+      noOverload(name, arguments, location);
+    if (arguments.size() == 2)
+      return arguments[0]->isFloat() ? arguments[0] : types::int64();
+    return types::int64();
+  }
+  if (name == "int" || name == "float" || name == "bool" || name == "complex") {
+    const Type *target = scalarConstructorType(name);
+    if (arguments.empty())
+      return target;
+    if (name == "complex" && arguments.size() == 2 && isRealNumber(arguments[0]) &&
+        isRealNumber(arguments[1]))
+      return target;
+    if (arguments.size() != 1 || !arguments[0]->isNumber())
+      noOverload(name, arguments, location);
+    if (arguments[0]->isComplex() && name != "complex" && name != "bool")
+      noOverload(name, arguments, location);
+    return target;
+  }
+  if (name == "divmod") {
+    if (arguments.size() != 2 || !allNumbers())
+      noOverload(name, arguments, location);
+    const Type *result = binaryOperandType(BinaryOp::FloorDiv, arguments[0], arguments[1]);
+    if (!result)
+      noOverload(name, arguments, location);
+    return types::tuple({result, result});
+  }
+  if (name == "pow") {
+    if (arguments.size() == 3) {
+      if (!std::all_of(arguments.begin(), arguments.end(), isIntegerLike))
+        noOverload(name, arguments, location);
+      return types::int64();
+    }
+    if (arguments.size() != 2 || !allNumbers())
+      noOverload(name, arguments, location);
+    return binaryResultType(BinaryOp::Pow, arguments[0], arguments[1]);
+  }
+  if (name == "len") {
+    if (arguments.size() != 1 ||
+        !(arguments[0]->isTuple() || arguments[0]->kind() == TypeKind::Range))
+      noOverload(name, arguments, location);
+    return types::int64();
+  }
+  if (name == "print") {
+    for (size_t i = 0; i < arguments.size(); ++i) {
+      const Type *type = arguments[i];
+      bool printable = type->isNumber() || type->isNone() ||
+                       type->kind() == TypeKind::StringLiteral ||
+                       (type->isTuple() && std::all_of(type->elements().begin(),
+                                                       type->elements().end(), [](const Type *t) {
+                                                         return t->isNumber() || t->isNone();
+                                                       }));
+      if (!printable)
+        throwTypingError("print() cannot print a value of type " + type->name(),
+                         argumentExprs[i]->location);
+    }
+    return types::none();
+  }
+  if (name == "range") {
+    if (arguments.empty() || arguments.size() > 3 ||
+        !std::all_of(arguments.begin(), arguments.end(), isIntegerLike))
+      noOverload(name, arguments, location);
+    return types::range();
+  }
+  throwUnsupported("the builtin " + name + "() is not supported", location);
+}
+
+} // namespace
+
+const Type *scalarConstructorType(const std::string &name) {
+  if (name == "int")
+    return types::int64();
+  if (name == "float")
+    return types::float64();
+  if (name == "bool")
+    return types::boolean();
+  if (name == "complex")
+    return types::complex128();
+  if (name.rfind("numpy.", 0) == 0)
+    return types::scalarByName(name.substr(6));
+  return nullptr;
+}
+
+bool isKnownBuiltin(const std::string &name) {
+  static const std::set<std::string> python = {"abs", "min",     "max",  "round", "int",
+                                               "float", "bool", "complex", "divmod", "pow",
+                                               "len", "print", "range"};
+  if (python.count(name) || scalarConstructorType(name))
+    return true;
+  return name.rfind("math.", 0) == 0 || name.rfind("cmath.", 0) == 0 ||
+         name.rfind("random.", 0) == 0 || name.rfind("method.", 0) == 0;
+}
+
+const Type *typeBuiltinCall(const std::string &name, const std::vector<const Type *> &arguments,
+                            const std::vector<Expr *> &argumentExprs, SourceLocation location) {
+  if (name.rfind("math.", 0) == 0)
+    return typeMath(name.substr(5), arguments, location);
+  if (name.rfind("cmath.", 0) == 0)
+    return typeCmath(name.substr(6), arguments, location);
+  if (name.rfind("random.", 0) == 0)
+    return typeRandom(name.substr(7), arguments, location);
+  if (name == "method.conjugate") {
+    if (arguments.size() != 1)
+      noOverload(name, arguments, location);
+    return arguments[0]->isBoolean() ? types::int64() : arguments[0];
+  }
+  if (name.rfind("numpy.", 0) == 0) {
+    const Type *target = scalarConstructorType(name);
+    if (!target)
+      throwUnsupported(name + " is not supported yet", location);
+    if (arguments.size() > 1 || (arguments.size() == 1 && !arguments[0]->isNumber()))
+      noOverload(name, arguments, location);
+    if (arguments.size() == 1 && arguments[0]->isComplex() && !target->isComplex())
+      noOverload(name, arguments, location);
+    return target;
+  }
+  return typePythonBuiltin(name, arguments, argumentExprs, location);
+}
+
+const Type *typeValueAttribute(const Type *base, const std::string &attribute) {
+  if (!base->isNumber())
+    return nullptr;
+  if (attribute == "real" || attribute == "imag") {
+    if (base->isComplex())
+      return types::floating(base->bits() / 2);
+    return base->isBoolean() ? types::int64() : base;
+  }
+  return nullptr;
+}
+
+std::string methodBuiltinName(const Type *base, const std::string &method) {
+  if (base->isNumber() && method == "conjugate")
+    return "method.conjugate";
+  return "";
+}
+
+} // namespace taipan

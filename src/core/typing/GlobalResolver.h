@@ -1,0 +1,58 @@
+// The interface through which type inference learns what a free name in the user's function
+// means (a constant, a module, a builtin, another jitted function...). Implemented by the bindings.
+#pragma once
+
+#include "syntax/SyntaxTree.h"
+
+#include <memory>
+#include <string>
+
+namespace taipan {
+
+/// What a global, closure variable or module attribute refers to, frozen at compile time.
+struct GlobalValue {
+  enum class Kind {
+    Constant,       ///< a number, bool, None or str
+    ConstantTuple,  ///< a tuple of constants
+    Module,         ///< name is the module's name ("math", "numpy", ...)
+    Builtin,        ///< name is the qualified name taipan knows it by ("math.sqrt", "abs")
+    JitFunction,    ///< another taipan-jitted function
+    ExceptionClass, ///< name is the class name, exceptionId the bindings' registry id
+    Unsupported,    ///< exists, but taipan cannot use it; name describes its Python type
+    Missing,        ///< not defined anywhere
+  };
+  Kind kind = Kind::Missing;
+  Constant constant;
+  std::vector<Constant> items;
+  std::string name;
+  std::shared_ptr<FunctionSource> function;
+  int exceptionId = 0;
+};
+
+/// Resolves names for one function (its globals, closure cells and builtins).
+class GlobalResolver {
+public:
+  virtual ~GlobalResolver() = default;
+  /// A name the function reads but never assigns.
+  virtual GlobalValue resolveName(const std::string &name) = 0;
+  /// An attribute of a module value, such as `math.pi` or `np.float32`.
+  virtual GlobalValue resolveAttribute(const GlobalValue &module, const std::string &attribute) = 0;
+};
+
+/// Registry ids of the exceptions compiled code raises by itself; the bindings map them to the
+/// Python classes of the same name. User classes get ids from FirstUserException up.
+enum BuiltinExceptionId : int {
+  ExceptionNone = 0,
+  ZeroDivisionErrorId = 1,
+  ValueErrorId,
+  IndexErrorId,
+  AssertionErrorId,
+  OverflowErrorId,
+  TypeErrorId,
+  RuntimeErrorId,
+  KeyErrorId,
+  StopIterationId,
+  FirstUserException = 64,
+};
+
+} // namespace taipan

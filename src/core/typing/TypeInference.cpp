@@ -1,0 +1,640 @@
+// Type inference by fixpoint: each pass types every statement with the variable types known so
+// far, widening a variable's type when it is assigned something new, until a pass changes nothing.
+#include "typing/TypeInference.h"
+
+#include "types/NumericPromotion.h"
+#include "typing/BuiltinTyping.h"
+
+#include <functional>
+#include <set>
+
+namespace taipan {
+namespace {
+
+/// Describes a type for error messages, using the Python spelling of compile-time objects.
+std::string describe(const Type *type) {
+  if (!type)
+    return "<unknown>";
+  switch (type->kind()) {
+  case TypeKind::Module:
+    return "Module(" + type->text() + ")";
+  case TypeKind::Builtin:
+    return "Function(" + type->text() + ")";
+  case TypeKind::JitFunction:
+    return "Dispatcher(" + type->function()->name + ")";
+  case TypeKind::ExceptionClass:
+    return "class(" + type->text() + ")";
+  case TypeKind::StringLiteral:
+    return "unicode_type";
+  default:
+    return type->name();
+  }
+}
+
+const Type *constantType(const Constant &constant) {
+  switch (constant.kind) {
+  case Constant::Kind::Int:
+    return types::int64();
+  case Constant::Kind::UInt:
+    return types::uint64();
+  case Constant::Kind::Float:
+    return types::float64();
+  case Constant::Kind::Complex:
+    return types::complex128();
+  case Constant::Kind::Bool:
+    return types::boolean();
+  case Constant::Kind::None:
+    return types::none();
+  case Constant::Kind::String:
+    return types::stringLiteral(constant.text);
+  case Constant::Kind::Ellipsis:
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// One inference pass over a function.
+class InferencePass {
+public:
+  InferencePass(TypedFunction &function, CalleeTyper &callees, bool reportUnknown)
+      : function(function), source(*function.source), callees(callees),
+        reportUnknown(reportUnknown) {}
+
+  bool run() {
+    if (function.expressionTypes.size() != static_cast<size_t>(source.expressionCount()))
+      function.expressionTypes.assign(source.expressionCount(), nullptr);
+    if (localNames.empty())
+      collectLocals();
+    for (size_t i = 0; i < source.parameters.size(); ++i)
+      assignVariable(source.parameters[i].name, function.argumentTypes[i], source.definitionLocation);
+    typeBlock(source.body);
+    if (!returnSeen)
+      unifyReturn(types::none(), source.definitionLocation);
+    else if (fallsOffEnd(source.body))
+      unifyReturn(types::none(), source.definitionLocation);
+    if (reportUnknown && !function.returnType)
+      throwTypingError("cannot determine the return type of '" + source.name +
+                           "' (recursion without a base case?)",
+                       source.definitionLocation);
+    return changed;
+  }
+
+private:
+  TypedFunction &function;
+  FunctionSource &source;
+  CalleeTyper &callees;
+  bool reportUnknown;
+  bool changed = false;
+  bool returnSeen = false;
+  std::set<std::string> localNames;
+
+  void collectLocals() {
+    for (const Parameter &parameter : source.parameters)
+      localNames.insert(parameter.name);
+    std::function<void(Expr *)> addTarget = [&](Expr *target) {
+      if (target->kind == ExprKind::Name)
+        localNames.insert(target->name);
+      else if (target->kind == ExprKind::Tuple || target->kind == ExprKind::List)
+        for (Expr *element : target->operands)
+          addTarget(element);
+    };
+    std::function<void(const std::vector<Stmt *> &)> walk = [&](const std::vector<Stmt *> &block) {
+      for (Stmt *stmt : block) {
+        for (Expr *target : stmt->targets)
+          addTarget(target);
+        walk(stmt->body);
+        walk(stmt->orelse);
+      }
+    };
+    walk(source.body);
+  }
+
+  /// Whether control can reach the end of a block (so the function may return None).
+  static bool fallsOffEnd(const std::vector<Stmt *> &block) {
+    for (Stmt *stmt : block) {
+      switch (stmt->kind) {
+      case StmtKind::Return:
+      case StmtKind::Raise:
+        return false;
+      case StmtKind::If:
+        if (!fallsOffEnd(stmt->body) && !fallsOffEnd(stmt->orelse))
+          return false;
+        break;
+      case StmtKind::While:
+        if (stmt->test->kind == ExprKind::Constant && stmt->test->constant.kind != Constant::Kind::None &&
+            stmt->test->constant.intValue != 0 && !containsBreak(stmt->body))
+          return false; // `while True:` without a break
+        break;
+      default:
+        break;
+      }
+    }
+    return true;
+  }
+
+  static bool containsBreak(const std::vector<Stmt *> &block) {
+    for (Stmt *stmt : block) {
+      if (stmt->kind == StmtKind::Break)
+        return true;
+      if (stmt->kind == StmtKind::If && (containsBreak(stmt->body) || containsBreak(stmt->orelse)))
+        return true;
+    }
+    return false;
+  }
+
+  void assignVariable(const std::string &name, const Type *type, SourceLocation location) {
+    if (!type)
+      return;
+    if (!type->isRuntimeValue() && type->kind() != TypeKind::StringLiteral &&
+        type->kind() != TypeKind::JitFunction && type->kind() != TypeKind::Builtin)
+      throwTypingError("cannot assign a value of type " + describe(type) + " to variable '" +
+                           name + "'",
+                       location);
+    const Type *&slot = function.variableTypes[name];
+    const Type *unified = unifyTypes(slot, type);
+    if (!unified)
+      throwTypingError("cannot unify " + describe(slot) + " and " + describe(type) +
+                           " for variable '" + name + "'",
+                       location);
+    if (unified != slot) {
+      slot = unified;
+      changed = true;
+    }
+    auto &names = function.assignmentsByLine[location.line];
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      names.push_back(name);
+  }
+
+  void unifyReturn(const Type *type, SourceLocation location) {
+    if (!type)
+      return;
+    const Type *unified = unifyTypes(function.returnType, type);
+    if (!unified)
+      throwTypingError("cannot unify the return types " + describe(function.returnType) +
+                           " and " + describe(type) + " of '" + source.name + "'",
+                       location);
+    if (unified != function.returnType) {
+      function.returnType = unified;
+      changed = true;
+    }
+  }
+
+  const Type *record(Expr *expr, const Type *type) {
+    if (!type && reportUnknown)
+      throwTypingError("cannot determine the type of this expression", expr->location);
+    function.expressionTypes[expr->id] = type;
+    return type;
+  }
+
+  void typeBlock(const std::vector<Stmt *> &block) {
+    for (Stmt *stmt : block)
+      typeStatement(stmt);
+  }
+
+  void typeStatement(Stmt *stmt) {
+    switch (stmt->kind) {
+    case StmtKind::Assign: {
+      const Type *value = typeExpr(stmt->value);
+      for (Expr *target : stmt->targets)
+        assignTarget(target, value);
+      break;
+    }
+    case StmtKind::AugAssign: {
+      Expr *target = stmt->targets[0];
+      if (target->kind != ExprKind::Name)
+        throwUnsupported("augmented assignment to this target is not supported yet",
+                         target->location);
+      const Type *current = typeExpr(target);
+      const Type *value = typeExpr(stmt->value);
+      if (current && value) {
+        const Type *result = binaryResultType(stmt->augmentedOp, current, value);
+        if (!result)
+          throwTypingError(std::string("unsupported operand types for ") +
+                               binaryOpSymbol(stmt->augmentedOp) + "=: " + describe(current) +
+                               " and " + describe(value),
+                           stmt->location);
+        assignVariable(target->name, result, stmt->location);
+      }
+      break;
+    }
+    case StmtKind::ExprStmt:
+      typeExpr(stmt->value);
+      break;
+    case StmtKind::Return:
+      returnSeen = true;
+      unifyReturn(stmt->value ? typeExpr(stmt->value) : types::none(), stmt->location);
+      break;
+    case StmtKind::If:
+    case StmtKind::While:
+      typeCondition(stmt->test);
+      typeBlock(stmt->body);
+      typeBlock(stmt->orelse);
+      break;
+    case StmtKind::For:
+      typeFor(stmt);
+      break;
+    case StmtKind::Raise:
+      if (stmt->value)
+        typeRaised(stmt->value);
+      break;
+    case StmtKind::Assert:
+      typeCondition(stmt->test);
+      if (stmt->message)
+        typeExceptionArgument(stmt->message);
+      break;
+    case StmtKind::Break:
+    case StmtKind::Continue:
+    case StmtKind::Pass:
+      break;
+    }
+  }
+
+  void typeCondition(Expr *test) {
+    const Type *type = typeExpr(test);
+    if (type && !type->isNumber() && !type->isNone() && !type->isTuple())
+      throwTypingError("cannot use a value of type " + describe(type) + " as a condition",
+                       test->location);
+  }
+
+  void typeRaised(Expr *value) {
+    const Type *type = typeExpr(value);
+    if (type && type->kind() == TypeKind::ExceptionClass)
+      return;
+    if (value->kind == ExprKind::Call && value->callee()->kind != ExprKind::Attribute) {
+      const Type *calleeType = function.expressionTypes[value->callee()->id];
+      if (calleeType && calleeType->kind() == TypeKind::ExceptionClass)
+        return;
+    }
+    throwUnsupported("can only raise an exception class, or an instance built from constant "
+                     "arguments",
+                     value->location);
+  }
+
+  void typeExceptionArgument(Expr *argument) {
+    const Type *type = typeExpr(argument);
+    if (type && !type->isNumber() && type->kind() != TypeKind::StringLiteral)
+      throwUnsupported("exception arguments must be constants or numbers, not " + describe(type),
+                       argument->location);
+  }
+
+  void assignTarget(Expr *target, const Type *value) {
+    if (target->kind == ExprKind::Name) {
+      assignVariable(target->name, value, target->location);
+      record(target, function.variableTypes[target->name]);
+      return;
+    }
+    if (target->kind == ExprKind::Tuple || target->kind == ExprKind::List) {
+      if (!value) {
+        for (Expr *element : target->operands)
+          assignTarget(element, nullptr);
+        return;
+      }
+      if (!value->isTuple())
+        throwTypingError("cannot unpack a value of type " + describe(value), target->location);
+      if (value->elements().size() != target->operands.size())
+        throwTypingError("cannot unpack " + std::to_string(value->elements().size()) +
+                             " values into " + std::to_string(target->operands.size()) +
+                             " targets",
+                         target->location);
+      for (size_t i = 0; i < target->operands.size(); ++i)
+        assignTarget(target->operands[i], value->elements()[i]);
+      record(target, value);
+      return;
+    }
+    if (target->kind == ExprKind::Subscript)
+      throwUnsupported("item assignment needs an array; arrays are not supported yet",
+                       target->location);
+    throwUnsupported("cannot assign to this target", target->location);
+  }
+
+  void typeFor(Stmt *stmt) {
+    const Type *iterable = typeExpr(stmt->value);
+    const Type *element = nullptr;
+    if (iterable) {
+      if (iterable->kind() == TypeKind::Range)
+        element = types::int64();
+      else if (iterable->isUniformTuple())
+        element = iterable->elements().front();
+      else if (iterable->isTuple() && iterable->elements().empty())
+        element = nullptr;
+      else
+        throwTypingError("cannot iterate over a value of type " + describe(iterable) +
+                             (iterable->isTuple() ? " (only tuples of one element type)" : ""),
+                         stmt->value->location);
+    }
+    if (element)
+      assignTarget(stmt->targets[0], element);
+    typeBlock(stmt->body);
+    typeBlock(stmt->orelse);
+  }
+
+  const Type *typeExpr(Expr *expr) {
+    if (!expr)
+      return nullptr;
+    return record(expr, computeType(expr));
+  }
+
+  const Type *globalType(Expr *expr, const GlobalValue &value) {
+    switch (value.kind) {
+    case GlobalValue::Kind::Constant:
+      return constantType(value.constant);
+    case GlobalValue::Kind::ConstantTuple: {
+      std::vector<const Type *> elements;
+      for (const Constant &item : value.items)
+        elements.push_back(constantType(item));
+      return types::tuple(elements);
+    }
+    case GlobalValue::Kind::Module:
+      return types::module(value.name);
+    case GlobalValue::Kind::Builtin:
+      return types::builtin(value.name);
+    case GlobalValue::Kind::JitFunction:
+      return types::jitFunction(value.function.get());
+    case GlobalValue::Kind::ExceptionClass:
+      return types::exceptionClass(value.exceptionId, value.name);
+    case GlobalValue::Kind::Unsupported:
+      throwTypingError("'" + (expr->kind == ExprKind::Name ? expr->name : expr->name) +
+                           "' is a value of type " + value.name +
+                           ", which compiled code cannot use",
+                       expr->location);
+    case GlobalValue::Kind::Missing:
+      throwTypingError("name '" + expr->name + "' is not defined", expr->location);
+    }
+    return nullptr;
+  }
+
+  const Type *computeType(Expr *expr) {
+    switch (expr->kind) {
+    case ExprKind::Constant:
+      return constantType(expr->constant);
+    case ExprKind::Name:
+      return typeName(expr);
+    case ExprKind::Attribute:
+      return typeAttribute(expr);
+    case ExprKind::BinOp: {
+      const Type *left = typeExpr(expr->operands[0]);
+      const Type *right = typeExpr(expr->operands[1]);
+      if (!left || !right)
+        return nullptr;
+      const Type *result = binaryResultType(expr->binaryOp, left, right);
+      if (!result)
+        throwTypingError(std::string("unsupported operand types for ") +
+                             binaryOpSymbol(expr->binaryOp) + ": " + describe(left) + " and " +
+                             describe(right),
+                         expr->location);
+      return result;
+    }
+    case ExprKind::UnaryOp: {
+      const Type *operand = typeExpr(expr->operands[0]);
+      if (!operand)
+        return nullptr;
+      const Type *result = unaryResultType(expr->unaryOp, operand);
+      if (!result)
+        throwTypingError("bad operand type for unary operator: " + describe(operand),
+                         expr->location);
+      return result;
+    }
+    case ExprKind::BoolOp: {
+      const Type *result = nullptr;
+      bool unknown = false;
+      for (Expr *operand : expr->operands) {
+        const Type *type = typeExpr(operand);
+        if (!type) {
+          unknown = true;
+          continue;
+        }
+        const Type *unified = unifyTypes(result, type);
+        if (!unified)
+          throwTypingError("the operands of and/or have incompatible types " + describe(result) +
+                               " and " + describe(type),
+                           operand->location);
+        result = unified;
+      }
+      return unknown ? nullptr : result;
+    }
+    case ExprKind::Compare: {
+      bool unknown = false;
+      std::vector<const Type *> operands;
+      for (Expr *operand : expr->operands) {
+        operands.push_back(typeExpr(operand));
+        unknown |= !operands.back();
+      }
+      if (unknown)
+        return nullptr;
+      for (size_t i = 0; i < expr->compareOps.size(); ++i) {
+        CompareOp op = expr->compareOps[i];
+        if ((op == CompareOp::Is || op == CompareOp::IsNot))
+          continue; // identity of values: decided by type, or by value for None
+        if (op == CompareOp::In || op == CompareOp::NotIn) {
+          if (!operands[i + 1]->isTuple())
+            throwUnsupported("'in' is supported on tuples only", expr->location);
+          continue;
+        }
+        if (!comparisonOperandType(op, operands[i], operands[i + 1]))
+          throwTypingError(std::string("cannot compare ") + describe(operands[i]) + " " +
+                               compareOpSymbol(op) + " " + describe(operands[i + 1]),
+                           expr->location);
+      }
+      return types::boolean();
+    }
+    case ExprKind::IfExp: {
+      typeCondition(expr->operands[0]);
+      const Type *body = typeExpr(expr->operands[1]);
+      const Type *orelse = typeExpr(expr->operands[2]);
+      if (!body || !orelse)
+        return nullptr;
+      const Type *unified = unifyTypes(body, orelse);
+      if (!unified)
+        throwTypingError("the branches of the conditional expression have incompatible types " +
+                             describe(body) + " and " + describe(orelse),
+                         expr->location);
+      return unified;
+    }
+    case ExprKind::Tuple: {
+      std::vector<const Type *> elements;
+      bool unknown = false;
+      for (Expr *operand : expr->operands) {
+        elements.push_back(typeExpr(operand));
+        unknown |= !elements.back();
+      }
+      return unknown ? nullptr : types::tuple(elements);
+    }
+    case ExprKind::Subscript:
+      return typeSubscript(expr);
+    case ExprKind::Call:
+      return typeCall(expr);
+    case ExprKind::List:
+      throwUnsupported("lists are not supported yet", expr->location);
+    case ExprKind::Slice:
+      throwUnsupported("slices need arrays, which are not supported yet", expr->location);
+    }
+    return nullptr;
+  }
+
+  const Type *typeName(Expr *expr) {
+    if (localNames.count(expr->name)) {
+      auto found = function.variableTypes.find(expr->name);
+      return found == function.variableTypes.end() ? nullptr : found->second;
+    }
+    auto cached = function.globals.find(expr->id);
+    if (cached == function.globals.end())
+      cached = function.globals.emplace(expr->id, source.resolver->resolveName(expr->name)).first;
+    return globalType(expr, cached->second);
+  }
+
+  const Type *typeAttribute(Expr *expr) {
+    Expr *base = expr->operands[0];
+    const Type *baseType = typeExpr(base);
+    if (!baseType)
+      return nullptr;
+    if (baseType->kind() == TypeKind::Module) {
+      auto cached = function.globals.find(expr->id);
+      if (cached == function.globals.end()) {
+        const GlobalValue &module = function.globals.at(base->id);
+        GlobalValue value = source.resolver->resolveAttribute(module, expr->name);
+        if (value.kind == GlobalValue::Kind::Missing)
+          throwTypingError("module '" + module.name + "' has no attribute '" + expr->name + "'",
+                           expr->location);
+        cached = function.globals.emplace(expr->id, std::move(value)).first;
+      }
+      return globalType(expr, cached->second);
+    }
+    const Type *attribute = typeValueAttribute(baseType, expr->name);
+    if (!attribute && methodBuiltinName(baseType, expr->name).empty())
+      throwTypingError("unknown attribute '" + expr->name + "' of type " + describe(baseType),
+                       expr->location);
+    return attribute ? attribute : types::builtin(methodBuiltinName(baseType, expr->name));
+  }
+
+  const Type *typeSubscript(Expr *expr) {
+    const Type *base = typeExpr(expr->operands[0]);
+    Expr *index = expr->operands[1];
+    if (!base)
+      return nullptr;
+    if (base->isTuple()) {
+      if (index->kind == ExprKind::Constant && index->constant.kind == Constant::Kind::Int) {
+        int64_t count = static_cast<int64_t>(base->elements().size());
+        int64_t position = index->constant.intValue;
+        if (position < 0)
+          position += count;
+        if (position < 0 || position >= count)
+          throwTypingError("tuple index out of range", index->location);
+        typeExpr(index);
+        return base->elements()[position];
+      }
+      const Type *indexType = typeExpr(index);
+      if (indexType && base->isUniformTuple() && (indexType->isInteger() || indexType->isBoolean()))
+        return base->elements().front();
+      if (indexType)
+        throwTypingError("a tuple of type " + describe(base) +
+                             " can only be indexed with a constant integer",
+                         index->location);
+      return nullptr;
+    }
+    throwTypingError("cannot index a value of type " + describe(base), expr->location);
+  }
+
+  const Type *typeCall(Expr *expr) {
+    Expr *callee = expr->callee();
+    const Type *calleeType = typeExpr(callee);
+    std::vector<const Type *> arguments;
+    std::vector<Expr *> argumentExprs;
+    bool unknown = false;
+    for (size_t i = 1; i < expr->operands.size(); ++i) {
+      arguments.push_back(typeExpr(expr->operands[i]));
+      argumentExprs.push_back(expr->operands[i]);
+      unknown |= !arguments.back();
+    }
+    if (!calleeType || unknown)
+      return nullptr;
+    switch (calleeType->kind()) {
+    case TypeKind::Builtin: {
+      std::vector<const Type *> positional = arguments;
+      std::vector<Expr *> positionalExprs = argumentExprs;
+      if (callee->kind == ExprKind::Attribute && !function.globals.count(callee->id)) {
+        // A method: the value it is called on is the first argument.
+        positional.insert(positional.begin(), typeOf(callee->operands[0]));
+        positionalExprs.insert(positionalExprs.begin(), callee->operands[0]);
+      }
+      if (!expr->keywordNames.empty())
+        throwUnsupported("keyword arguments to " + calleeType->text() + " are not supported",
+                         expr->location);
+      return typeBuiltinCall(calleeType->text(), positional, positionalExprs, expr->location);
+    }
+    case TypeKind::JitFunction:
+      return typeJitCall(expr, calleeType->function(), arguments);
+    case TypeKind::ExceptionClass:
+      for (Expr *argument : argumentExprs)
+        typeExceptionArgument(argument);
+      return calleeType;
+    default:
+      throwTypingError("cannot call a value of type " + describe(calleeType), expr->location);
+    }
+  }
+
+  const Type *typeOf(Expr *expr) { return function.expressionTypes[expr->id]; }
+
+  const Type *typeJitCall(Expr *expr, FunctionSource *callee,
+                          const std::vector<const Type *> &arguments) {
+    const std::vector<Parameter> &parameters = callee->parameters;
+    CallBinding binding;
+    binding.arguments.assign(parameters.size(), nullptr);
+    std::vector<bool> bound(parameters.size(), false);
+    size_t positional = expr->positionalCount();
+    if (positional > parameters.size())
+      throwTypingError(callee->name + "() takes " + std::to_string(parameters.size()) +
+                           " arguments but " + std::to_string(positional) + " were given",
+                       expr->location);
+    for (size_t i = 0; i < positional; ++i) {
+      binding.arguments[i] = expr->operands[1 + i];
+      bound[i] = true;
+    }
+    for (size_t k = 0; k < expr->keywordNames.size(); ++k) {
+      const std::string &keyword = expr->keywordNames[k];
+      size_t index = 0;
+      while (index < parameters.size() && parameters[index].name != keyword)
+        ++index;
+      if (index == parameters.size())
+        throwTypingError(callee->name + "() got an unexpected keyword argument '" + keyword + "'",
+                         expr->location);
+      if (bound[index])
+        throwTypingError(callee->name + "() got multiple values for argument '" + keyword + "'",
+                         expr->location);
+      binding.arguments[index] = expr->operands[1 + positional + k];
+      bound[index] = true;
+    }
+    std::vector<const Type *> parameterTypes;
+    for (size_t i = 0; i < parameters.size(); ++i) {
+      if (bound[i]) {
+        parameterTypes.push_back(typeOf(binding.arguments[i]));
+      } else if (parameters[i].hasDefault) {
+        parameterTypes.push_back(constantType(parameters[i].defaultValue));
+      } else {
+        throwTypingError(callee->name + "() missing required argument '" + parameters[i].name +
+                             "'",
+                         expr->location);
+      }
+    }
+    binding.callee = callees.typeCallee(callee, parameterTypes, expr->location);
+    function.calls[expr->id] = binding;
+    return binding.callee->returnType;
+  }
+};
+
+} // namespace
+
+bool inferTypesOnce(TypedFunction &function, CalleeTyper &callees, bool reportUnknown) {
+  InferencePass pass(function, callees, reportUnknown);
+  return pass.run();
+}
+
+void inferTypes(TypedFunction &function, CalleeTyper &callees) {
+  // Each pass can only widen types, and widening is bounded, so this ends; the cap guards
+  // against a bug turning into a hang.
+  for (int pass = 0; pass < 64; ++pass)
+    if (!inferTypesOnce(function, callees, false))
+      return;
+  throwTypingError("type inference did not converge", function.source->definitionLocation);
+}
+
+} // namespace taipan

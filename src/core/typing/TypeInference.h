@@ -1,0 +1,60 @@
+// Type inference: turns a FunctionSource and argument types into a TypedFunction, by
+// unifying the types each variable is assigned until nothing changes (a fixpoint).
+#pragma once
+
+#include "syntax/SyntaxTree.h"
+#include "typing/GlobalResolver.h"
+#include "types/Type.h"
+
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace taipan {
+
+struct TypedFunction;
+
+/// How a call to another jitted function binds its arguments to the callee's parameters.
+struct CallBinding {
+  TypedFunction *callee = nullptr;
+  /// One entry per callee parameter: the argument expression, or nullptr for its default.
+  std::vector<Expr *> arguments;
+};
+
+/// A function specialised for one tuple of argument types: the output of type inference and
+/// the input of lowering.
+struct TypedFunction {
+  FunctionSource *source = nullptr;
+  std::vector<const Type *> argumentTypes;
+  const Type *returnType = nullptr;
+  std::map<std::string, const Type *> variableTypes;
+  std::vector<const Type *> expressionTypes; ///< indexed by Expr::id
+  std::unordered_map<int, GlobalValue> globals;  ///< Name/Attribute expressions that are globals
+  std::unordered_map<int, CallBinding> calls;    ///< Call expressions to jitted functions
+  std::map<int, std::vector<std::string>> assignmentsByLine; ///< for inspect_types
+  std::string symbolName; ///< unique LLVM symbol, set by the compiler
+  bool inProgress = false;
+
+  const Type *typeOf(const Expr *expr) const { return expressionTypes[expr->id]; }
+};
+
+/// Types calls to other jitted functions; implemented by the compiler's session, which owns
+/// every TypedFunction and resolves recursion.
+class CalleeTyper {
+public:
+  virtual ~CalleeTyper() = default;
+  /// The callee specialised for these argument types. Its return type may still be nullptr
+  /// while it is being inferred (recursion); inference then runs again.
+  virtual TypedFunction *typeCallee(FunctionSource *callee,
+                                    const std::vector<const Type *> &argumentTypes,
+                                    SourceLocation location) = 0;
+};
+
+/// Runs one pass of inference over `function`, returning whether any type changed. With
+/// `reportUnknown`, a type still unknown is an error (the last pass).
+bool inferTypesOnce(TypedFunction &function, CalleeTyper &callees, bool reportUnknown);
+
+/// Runs passes until nothing changes.
+void inferTypes(TypedFunction &function, CalleeTyper &callees);
+
+} // namespace taipan
