@@ -5,6 +5,7 @@
 
 #include "cpu/CpuJit.h"
 #include "lower/FunctionLowering.h"
+#include "types/NumericPromotion.h"
 #include "typing/TypeInference.h"
 
 #include <llvm/IR/Module.h>
@@ -126,7 +127,8 @@ struct LoweredModule {
 };
 
 LoweredModule lowerModule(const std::shared_ptr<FunctionSource> &source,
-                          const std::vector<const Type *> &argumentTypes) {
+                          const std::vector<const Type *> &argumentTypes,
+                          const Type *declaredReturnType) {
   if (argumentTypes.size() != source->parameters.size())
     throwTypingError(source->name + "() takes " + std::to_string(source->parameters.size()) +
                          " arguments but " + std::to_string(argumentTypes.size()) +
@@ -134,6 +136,17 @@ LoweredModule lowerModule(const std::shared_ptr<FunctionSource> &source,
                      source->definitionLocation);
   CompileSession session;
   TypedFunction &root = session.typeRoot(source.get(), argumentTypes);
+  if (declaredReturnType && declaredReturnType != root.returnType) {
+    bool convertible = (declaredReturnType->isNumber() && root.returnType->isNumber()) ||
+                       canConvertImplicitly(root.returnType, declaredReturnType) ||
+                       declaredReturnType->isNone();
+    if (!convertible)
+      throwTypingError("the function returns " + root.returnType->name() +
+                           ", which does not convert to the declared return type " +
+                           declaredReturnType->name(),
+                       source->definitionLocation);
+    root.returnType = declaredReturnType;
+  }
   if (!root.returnType->isRuntimeValue())
     throwTypingError("cannot return a value of type " + root.returnType->name(),
                      source->definitionLocation);
@@ -170,9 +183,10 @@ std::mutex compileMutex;
 } // namespace
 
 CompiledFunction compileFunction(const std::shared_ptr<FunctionSource> &source,
-                                 const std::vector<const Type *> &argumentTypes) {
+                                 const std::vector<const Type *> &argumentTypes,
+                                 const Type *declaredReturnType) {
   std::lock_guard<std::mutex> lock(compileMutex);
-  LoweredModule lowered = lowerModule(source, argumentTypes);
+  LoweredModule lowered = lowerModule(source, argumentTypes, declaredReturnType);
   CpuJit &jit = CpuJit::get();
   jit.optimize(*lowered.module, 3);
   CompiledFunction compiled;
@@ -187,7 +201,7 @@ CompiledFunction compileFunction(const std::shared_ptr<FunctionSource> &source,
 std::string inspectFunction(const std::shared_ptr<FunctionSource> &source,
                             const std::vector<const Type *> &argumentTypes, InspectionKind kind) {
   std::lock_guard<std::mutex> lock(compileMutex);
-  LoweredModule lowered = lowerModule(source, argumentTypes);
+  LoweredModule lowered = lowerModule(source, argumentTypes, nullptr);
   CpuJit &jit = CpuJit::get();
   if (kind != InspectionKind::UnoptimizedIR)
     jit.optimize(*lowered.module, 3);

@@ -28,9 +28,11 @@ struct CompiledFunction {
 /// What text to produce instead of code.
 enum class InspectionKind { OptimizedIR, UnoptimizedIR, Assembly };
 
-/// Type-checks and compiles `source` for `argumentTypes`. Throws CompileError for bad input.
+/// Type-checks and compiles `source` for `argumentTypes`; a `declaredReturnType` (from an
+/// explicit signature) converts what the function returns. Throws CompileError for bad input.
 CompiledFunction compileFunction(const std::shared_ptr<FunctionSource> &source,
-                                 const std::vector<const Type *> &argumentTypes);
+                                 const std::vector<const Type *> &argumentTypes,
+                                 const Type *declaredReturnType = nullptr);
 
 /// Compiles again, returning the requested text rather than installing code.
 std::string inspectFunction(const std::shared_ptr<FunctionSource> &source,

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Runs every test: the C++ unit tests (ctest) and the Python tests (pytest).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ctest --test-dir build/wheel --output-on-failure -j2
+python3 -m pytest -q tests/python "$@"

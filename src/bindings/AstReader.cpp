@@ -1,0 +1,333 @@
+// The front end proper: Python `ast` objects to the syntax tree, node by node. Reading the
+// `ast` module rather than bytecode keeps taipan working on each new Python release.
+#include "AstReader.h"
+
+#include "GlobalResolution.h"
+#include "Module.h"
+
+#include <nanobind/stl/string.h>
+
+#include <cstring>
+#include <map>
+
+namespace nb = nanobind;
+
+namespace taipan::bindings {
+namespace {
+
+/// The class name of an ast node ("BinOp", "Add", ...).
+std::string nodeKind(nb::handle node) {
+  const char *name = Py_TYPE(node.ptr())->tp_name;
+  const char *dot = std::strrchr(name, '.');
+  return dot ? dot + 1 : name;
+}
+
+class AstReader {
+public:
+  AstReader(FunctionSource &source) : source(source) {}
+
+  void readDefinition(nb::handle function, nb::handle node) {
+    source.definitionLocation = location(node);
+    std::string kind = nodeKind(node);
+    nb::handle arguments = node.attr("args");
+    if (nb::len(nb::object(arguments.attr("kwonlyargs"))) != 0 ||
+        !arguments.attr("vararg").is_none() || !arguments.attr("kwarg").is_none())
+      throwUnsupported("*args, **kwargs and keyword-only parameters are not supported",
+                       source.definitionLocation);
+    for (nb::handle group : {arguments.attr("posonlyargs"), arguments.attr("args")})
+      for (nb::handle argument : nb::cast<nb::list>(group))
+        source.parameters.push_back({nb::cast<std::string>(argument.attr("arg")), false, {}});
+    // Defaults are the values Python evaluated when the function was defined.
+    nb::object defaults = function.attr("__defaults__");
+    if (!defaults.is_none()) {
+      nb::tuple values = nb::cast<nb::tuple>(defaults);
+      size_t first = source.parameters.size() - values.size();
+      for (size_t i = 0; i < values.size(); ++i) {
+        Parameter &parameter = source.parameters[first + i];
+        if (!readConstant(values[i], parameter.defaultValue))
+          throwUnsupported("the default value of parameter '" + parameter.name +
+                               "' must be a number, bool, None or str",
+                           source.definitionLocation);
+        parameter.hasDefault = true;
+      }
+    }
+    if (kind == "Lambda") {
+      Stmt *ret = source.newStmt(StmtKind::Return, location(node.attr("body")));
+      ret->value = readExpr(node.attr("body"));
+      source.body.push_back(ret);
+      return;
+    }
+    source.body = readBlock(node.attr("body"));
+  }
+
+private:
+  FunctionSource &source;
+
+  SourceLocation location(nb::handle node) {
+    SourceLocation result;
+    if (PyObject_HasAttrString(node.ptr(), "lineno")) {
+      result.line = nb::cast<int>(node.attr("lineno"));
+      result.column = nb::cast<int>(node.attr("col_offset"));
+    }
+    return result;
+  }
+
+  std::vector<Stmt *> readBlock(nb::handle statements) {
+    std::vector<Stmt *> block;
+    for (nb::handle statement : nb::cast<nb::list>(statements))
+      if (Stmt *stmt = readStatement(statement))
+        block.push_back(stmt);
+    return block;
+  }
+
+  static BinaryOp binaryOp(const std::string &name, SourceLocation where) {
+    static const std::map<std::string, BinaryOp> table = {
+        {"Add", BinaryOp::Add},         {"Sub", BinaryOp::Sub},
+        {"Mult", BinaryOp::Mult},       {"Div", BinaryOp::Div},
+        {"FloorDiv", BinaryOp::FloorDiv}, {"Mod", BinaryOp::Mod},
+        {"Pow", BinaryOp::Pow},         {"LShift", BinaryOp::LShift},
+        {"RShift", BinaryOp::RShift},   {"BitAnd", BinaryOp::BitAnd},
+        {"BitOr", BinaryOp::BitOr},     {"BitXor", BinaryOp::BitXor},
+        {"MatMult", BinaryOp::MatMult}};
+    auto found = table.find(name);
+    if (found == table.end())
+      throwUnsupported("the operator " + name + " is not supported", where);
+    return found->second;
+  }
+
+  Stmt *readStatement(nb::handle node) {
+    std::string kind = nodeKind(node);
+    SourceLocation where = location(node);
+    if (kind == "Assign") {
+      Stmt *stmt = source.newStmt(StmtKind::Assign, where);
+      for (nb::handle target : nb::cast<nb::list>(node.attr("targets")))
+        stmt->targets.push_back(readExpr(target));
+      stmt->value = readExpr(node.attr("value"));
+      return stmt;
+    }
+    if (kind == "AnnAssign") {
+      if (node.attr("value").is_none())
+        return nullptr; // a bare annotation declares nothing at run time
+      Stmt *stmt = source.newStmt(StmtKind::Assign, where);
+      stmt->targets.push_back(readExpr(node.attr("target")));
+      stmt->value = readExpr(node.attr("value"));
+      return stmt;
+    }
+    if (kind == "AugAssign") {
+      Stmt *stmt = source.newStmt(StmtKind::AugAssign, where);
+      stmt->targets.push_back(readExpr(node.attr("target")));
+      stmt->augmentedOp = binaryOp(nodeKind(node.attr("op")), where);
+      stmt->value = readExpr(node.attr("value"));
+      return stmt;
+    }
+    if (kind == "Expr") {
+      Stmt *stmt = source.newStmt(StmtKind::ExprStmt, where);
+      stmt->value = readExpr(node.attr("value"));
+      return stmt;
+    }
+    if (kind == "Return") {
+      Stmt *stmt = source.newStmt(StmtKind::Return, where);
+      if (!node.attr("value").is_none())
+        stmt->value = readExpr(node.attr("value"));
+      return stmt;
+    }
+    if (kind == "If" || kind == "While") {
+      Stmt *stmt = source.newStmt(kind == "If" ? StmtKind::If : StmtKind::While, where);
+      stmt->test = readExpr(node.attr("test"));
+      stmt->body = readBlock(node.attr("body"));
+      stmt->orelse = readBlock(node.attr("orelse"));
+      return stmt;
+    }
+    if (kind == "For") {
+      Stmt *stmt = source.newStmt(StmtKind::For, where);
+      stmt->targets.push_back(readExpr(node.attr("target")));
+      stmt->value = readExpr(node.attr("iter"));
+      stmt->body = readBlock(node.attr("body"));
+      stmt->orelse = readBlock(node.attr("orelse"));
+      return stmt;
+    }
+    if (kind == "Break")
+      return source.newStmt(StmtKind::Break, where);
+    if (kind == "Continue")
+      return source.newStmt(StmtKind::Continue, where);
+    if (kind == "Pass" || kind == "Global" || kind == "Nonlocal")
+      return source.newStmt(StmtKind::Pass, where);
+    if (kind == "Raise") {
+      Stmt *stmt = source.newStmt(StmtKind::Raise, where);
+      if (!node.attr("exc").is_none())
+        stmt->value = readExpr(node.attr("exc"));
+      return stmt;
+    }
+    if (kind == "Assert") {
+      Stmt *stmt = source.newStmt(StmtKind::Assert, where);
+      stmt->test = readExpr(node.attr("test"));
+      if (!node.attr("msg").is_none())
+        stmt->message = readExpr(node.attr("msg"));
+      return stmt;
+    }
+    static const std::map<std::string, std::string> names = {
+        {"FunctionDef", "nested function definitions"},
+        {"AsyncFunctionDef", "async functions"},
+        {"ClassDef", "class definitions"},
+        {"Try", "try/except"},
+        {"TryStar", "try/except*"},
+        {"With", "with statements"},
+        {"Delete", "del statements"},
+        {"Import", "import statements"},
+        {"ImportFrom", "import statements"},
+        {"Match", "match statements"}};
+    auto found = names.find(kind);
+    throwUnsupported((found != names.end() ? found->second : "the statement " + kind) +
+                         " are not supported in compiled code",
+                     where);
+  }
+
+  Expr *readExpr(nb::handle node) {
+    std::string kind = nodeKind(node);
+    SourceLocation where = location(node);
+    if (kind == "Name") {
+      Expr *expr = source.newExpr(ExprKind::Name, where);
+      expr->name = nb::cast<std::string>(node.attr("id"));
+      return expr;
+    }
+    if (kind == "Constant") {
+      Expr *expr = source.newExpr(ExprKind::Constant, where);
+      if (!readConstant(node.attr("value"), expr->constant))
+        throwUnsupported("this constant is not supported in compiled code", where);
+      return expr;
+    }
+    if (kind == "BinOp") {
+      Expr *expr = source.newExpr(ExprKind::BinOp, where);
+      expr->binaryOp = binaryOp(nodeKind(node.attr("op")), where);
+      expr->operands = {readExpr(node.attr("left")), readExpr(node.attr("right"))};
+      return expr;
+    }
+    if (kind == "UnaryOp") {
+      Expr *expr = source.newExpr(ExprKind::UnaryOp, where);
+      std::string op = nodeKind(node.attr("op"));
+      expr->unaryOp = op == "USub"     ? UnaryOp::Neg
+                      : op == "UAdd"   ? UnaryOp::Pos
+                      : op == "Invert" ? UnaryOp::Invert
+                                       : UnaryOp::Not;
+      expr->operands = {readExpr(node.attr("operand"))};
+      return expr;
+    }
+    if (kind == "BoolOp") {
+      Expr *expr = source.newExpr(ExprKind::BoolOp, where);
+      expr->isAnd = nodeKind(node.attr("op")) == "And";
+      for (nb::handle value : nb::cast<nb::list>(node.attr("values")))
+        expr->operands.push_back(readExpr(value));
+      return expr;
+    }
+    if (kind == "Compare") {
+      static const std::map<std::string, CompareOp> table = {
+          {"Eq", CompareOp::Eq}, {"NotEq", CompareOp::NotEq}, {"Lt", CompareOp::Lt},
+          {"LtE", CompareOp::LtE}, {"Gt", CompareOp::Gt}, {"GtE", CompareOp::GtE},
+          {"Is", CompareOp::Is}, {"IsNot", CompareOp::IsNot}, {"In", CompareOp::In},
+          {"NotIn", CompareOp::NotIn}};
+      Expr *expr = source.newExpr(ExprKind::Compare, where);
+      expr->operands.push_back(readExpr(node.attr("left")));
+      for (nb::handle op : nb::cast<nb::list>(node.attr("ops")))
+        expr->compareOps.push_back(table.at(nodeKind(op)));
+      for (nb::handle comparator : nb::cast<nb::list>(node.attr("comparators")))
+        expr->operands.push_back(readExpr(comparator));
+      return expr;
+    }
+    if (kind == "IfExp") {
+      Expr *expr = source.newExpr(ExprKind::IfExp, where);
+      expr->operands = {readExpr(node.attr("test")), readExpr(node.attr("body")),
+                        readExpr(node.attr("orelse"))};
+      return expr;
+    }
+    if (kind == "Call") {
+      Expr *expr = source.newExpr(ExprKind::Call, where);
+      expr->operands.push_back(readExpr(node.attr("func")));
+      for (nb::handle argument : nb::cast<nb::list>(node.attr("args"))) {
+        if (nodeKind(argument) == "Starred")
+          throwUnsupported("*args in calls are not supported", location(argument));
+        expr->operands.push_back(readExpr(argument));
+      }
+      for (nb::handle keyword : nb::cast<nb::list>(node.attr("keywords"))) {
+        if (keyword.attr("arg").is_none())
+          throwUnsupported("**kwargs in calls are not supported", where);
+        expr->keywordNames.push_back(nb::cast<std::string>(keyword.attr("arg")));
+        expr->operands.push_back(readExpr(keyword.attr("value")));
+      }
+      return expr;
+    }
+    if (kind == "Attribute") {
+      Expr *expr = source.newExpr(ExprKind::Attribute, where);
+      expr->name = nb::cast<std::string>(node.attr("attr"));
+      expr->operands = {readExpr(node.attr("value"))};
+      return expr;
+    }
+    if (kind == "Subscript") {
+      Expr *expr = source.newExpr(ExprKind::Subscript, where);
+      nb::handle slice = node.attr("slice");
+      if (nodeKind(slice) == "Index") // Python 3.8's wrapper
+        slice = slice.attr("value");
+      expr->operands = {readExpr(node.attr("value")), readExpr(slice)};
+      return expr;
+    }
+    if (kind == "Tuple" || kind == "List") {
+      Expr *expr = source.newExpr(kind == "Tuple" ? ExprKind::Tuple : ExprKind::List, where);
+      for (nb::handle element : nb::cast<nb::list>(node.attr("elts")))
+        expr->operands.push_back(readExpr(element));
+      return expr;
+    }
+    if (kind == "Slice") {
+      Expr *expr = source.newExpr(ExprKind::Slice, where);
+      for (const char *part : {"lower", "upper", "step"}) {
+        nb::object value = node.attr(part);
+        expr->operands.push_back(value.is_none() ? nullptr : readExpr(value));
+      }
+      return expr;
+    }
+    static const std::map<std::string, std::string> names = {
+        {"Lambda", "lambda expressions inside compiled functions"},
+        {"JoinedStr", "f-strings"},
+        {"ListComp", "list comprehensions"},
+        {"SetComp", "set comprehensions"},
+        {"DictComp", "dict comprehensions"},
+        {"GeneratorExp", "generator expressions"},
+        {"Dict", "dict literals"},
+        {"Set", "set literals"},
+        {"Yield", "generators"},
+        {"YieldFrom", "generators"},
+        {"Await", "await"},
+        {"NamedExpr", "assignment expressions"},
+        {"Starred", "starred expressions"}};
+    auto found = names.find(kind);
+    throwUnsupported((found != names.end() ? found->second : "the expression " + kind) +
+                         (found != names.end() ? " are" : " is") + " not supported yet",
+                     where);
+  }
+};
+
+} // namespace
+
+std::shared_ptr<FunctionSource> readFunction(nb::handle function, nb::handle node,
+                                             std::vector<std::string> lines,
+                                             const std::string &filename, int firstLine,
+                                             int columnOffset, const CompileOptions &options) {
+  auto source = std::make_shared<FunctionSource>();
+  source->name = nb::cast<std::string>(function.attr("__name__"));
+  source->qualifiedName = nb::cast<std::string>(function.attr("__qualname__"));
+  source->filename = filename;
+  source->firstLine = firstLine;
+  source->columnOffset = columnOffset;
+  source->sourceLines = std::move(lines);
+  source->options = options;
+  source->resolver = std::make_shared<PythonGlobalResolver>(function);
+  try {
+    AstReader(*source).readDefinition(function, node);
+  } catch (CompileError &error) {
+    // The FunctionSource dies with this frame, so the message is made while it lives.
+    error.function = source.get();
+    setCompileError(error);
+    throw nb::python_error();
+  }
+  return source;
+}
+
+} // namespace taipan::bindings

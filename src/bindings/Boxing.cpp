@@ -1,0 +1,227 @@
+// Boxing and unboxing of scalars and tuples. NumPy scalars are recognised by their type name,
+// so nothing here imports NumPy.
+#include "Boxing.h"
+
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace taipan::bindings {
+namespace {
+
+/// Python types whose instances all have one taipan type (float, bool, numpy.float32, ...).
+std::unordered_map<PyTypeObject *, const Type *> &scalarTypeCache() {
+  static std::unordered_map<PyTypeObject *, const Type *> cache = [] {
+    std::unordered_map<PyTypeObject *, const Type *> initial;
+    initial[&PyFloat_Type] = types::float64();
+    initial[&PyBool_Type] = types::boolean();
+    initial[&PyComplex_Type] = types::complex128();
+    initial[Py_TYPE(Py_None)] = types::none();
+    return initial;
+  }();
+  return cache;
+}
+
+/// NumPy scalar types are named "numpy.float32", "numpy.int64", "numpy.bool" and so on.
+const Type *numpyScalarType(PyTypeObject *type) {
+  const char *name = type->tp_name;
+  if (std::strncmp(name, "numpy.", 6) != 0)
+    return nullptr;
+  std::string shortName = name + 6;
+  if (shortName == "longlong")
+    return types::int64();
+  if (shortName == "ulonglong")
+    return types::uint64();
+  return types::scalarByName(shortName);
+}
+
+template <typename T> void store(void *storage, T value) { std::memcpy(storage, &value, sizeof(T)); }
+template <typename T> T load(const void *storage) {
+  T value;
+  std::memcpy(&value, storage, sizeof(T));
+  return value;
+}
+
+} // namespace
+
+const Type *typeOfValue(PyObject *value) {
+  PyTypeObject *pythonType = Py_TYPE(value);
+  auto &cache = scalarTypeCache();
+  auto found = cache.find(pythonType);
+  if (found != cache.end())
+    return found->second;
+  if (PyLong_CheckExact(value)) {
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (!overflow)
+      return types::int64();
+    if (overflow > 0) {
+      PyLong_AsUnsignedLongLong(value);
+      if (!PyErr_Occurred())
+        return types::uint64();
+      PyErr_Clear();
+    }
+    return nullptr;
+  }
+  if (PyTuple_Check(value)) {
+    std::vector<const Type *> elements;
+    Py_ssize_t size = PyTuple_GET_SIZE(value);
+    for (Py_ssize_t i = 0; i < size; ++i) {
+      const Type *element = typeOfValue(PyTuple_GET_ITEM(value, i));
+      if (!element)
+        return nullptr;
+      elements.push_back(element);
+    }
+    return types::tuple(elements);
+  }
+  if (const Type *scalar = numpyScalarType(pythonType)) {
+    cache[pythonType] = scalar;
+    return scalar;
+  }
+  if (PyLong_Check(value)) // int subclasses (IntEnum members, ...)
+    return types::int64();
+  if (PyFloat_Check(value))
+    return types::float64();
+  return nullptr;
+}
+
+bool unboxValue(PyObject *value, const Type *type, void *storage) {
+  switch (type->kind()) {
+  case TypeKind::Boolean: {
+    int truth = PyObject_IsTrue(value);
+    if (truth < 0)
+      return false;
+    store<uint8_t>(storage, truth ? 1 : 0);
+    return true;
+  }
+  case TypeKind::Integer: {
+    PyObject *integer = PyLong_Check(value) ? (Py_INCREF(value), value) : PyNumber_Index(value);
+    if (!integer) {
+      if (PyFloat_Check(value) || PyObject_HasAttrString(value, "__float__")) {
+        PyErr_Clear();
+        double real = PyFloat_AsDouble(value);
+        if (real == -1.0 && PyErr_Occurred())
+          return false;
+        integer = PyLong_FromDouble(real);
+      }
+      if (!integer)
+        return false;
+    }
+    uint64_t bits;
+    if (type->isSigned()) {
+      long long signedValue = PyLong_AsLongLong(integer);
+      bits = static_cast<uint64_t>(signedValue);
+    } else {
+      unsigned long long unsignedValue = PyLong_AsUnsignedLongLong(integer);
+      if (unsignedValue == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+        // A negative Python int wraps into an unsigned type, as NumPy casts do.
+        PyErr_Clear();
+        unsignedValue = static_cast<unsigned long long>(PyLong_AsLongLong(integer));
+      }
+      bits = unsignedValue;
+    }
+    Py_DECREF(integer);
+    if (PyErr_Occurred())
+      return false;
+    switch (type->bits()) {
+    case 8: store<uint8_t>(storage, static_cast<uint8_t>(bits)); break;
+    case 16: store<uint16_t>(storage, static_cast<uint16_t>(bits)); break;
+    case 32: store<uint32_t>(storage, static_cast<uint32_t>(bits)); break;
+    default: store<uint64_t>(storage, bits); break;
+    }
+    return true;
+  }
+  case TypeKind::Float: {
+    double real = PyFloat_CheckExact(value) ? PyFloat_AS_DOUBLE(value) : PyFloat_AsDouble(value);
+    if (real == -1.0 && PyErr_Occurred())
+      return false;
+    if (type->bits() == 32)
+      store<float>(storage, static_cast<float>(real));
+    else
+      store<double>(storage, real);
+    return true;
+  }
+  case TypeKind::Complex: {
+    Py_complex number = PyComplex_AsCComplex(value);
+    if (number.real == -1.0 && PyErr_Occurred())
+      return false;
+    if (type->bits() == 64) {
+      store<float>(storage, static_cast<float>(number.real));
+      store<float>(static_cast<char *>(storage) + 4, static_cast<float>(number.imag));
+    } else {
+      store<double>(storage, number.real);
+      store<double>(static_cast<char *>(storage) + 8, number.imag);
+    }
+    return true;
+  }
+  case TypeKind::None:
+    return true;
+  case TypeKind::Tuple: {
+    if (!PyTuple_Check(value) ||
+        PyTuple_GET_SIZE(value) != static_cast<Py_ssize_t>(type->elements().size())) {
+      PyErr_Format(PyExc_TypeError, "expected a tuple of %zd elements",
+                   static_cast<Py_ssize_t>(type->elements().size()));
+      return false;
+    }
+    for (size_t i = 0; i < type->elements().size(); ++i)
+      if (!unboxValue(PyTuple_GET_ITEM(value, i), type->elements()[i],
+                      static_cast<char *>(storage) + type->elementOffset(i)))
+        return false;
+    return true;
+  }
+  default:
+    PyErr_Format(PyExc_TypeError, "cannot pass a value of type %s to compiled code",
+                 type->name().c_str());
+    return false;
+  }
+}
+
+PyObject *boxValue(const Type *type, const void *storage) {
+  switch (type->kind()) {
+  case TypeKind::Boolean:
+    return PyBool_FromLong(load<uint8_t>(storage));
+  case TypeKind::Integer:
+    switch (type->bits()) {
+    case 8:
+      return type->isSigned() ? PyLong_FromLong(load<int8_t>(storage))
+                              : PyLong_FromUnsignedLong(load<uint8_t>(storage));
+    case 16:
+      return type->isSigned() ? PyLong_FromLong(load<int16_t>(storage))
+                              : PyLong_FromUnsignedLong(load<uint16_t>(storage));
+    case 32:
+      return type->isSigned() ? PyLong_FromLong(load<int32_t>(storage))
+                              : PyLong_FromUnsignedLong(load<uint32_t>(storage));
+    default:
+      return type->isSigned() ? PyLong_FromLongLong(load<int64_t>(storage))
+                              : PyLong_FromUnsignedLongLong(load<uint64_t>(storage));
+    }
+  case TypeKind::Float:
+    return PyFloat_FromDouble(type->bits() == 32 ? load<float>(storage) : load<double>(storage));
+  case TypeKind::Complex:
+    if (type->bits() == 64)
+      return PyComplex_FromDoubles(load<float>(storage),
+                                   load<float>(static_cast<const char *>(storage) + 4));
+    return PyComplex_FromDoubles(load<double>(storage),
+                                 load<double>(static_cast<const char *>(storage) + 8));
+  case TypeKind::Tuple: {
+    PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
+    if (!tuple)
+      return nullptr;
+    for (size_t i = 0; i < type->elements().size(); ++i) {
+      PyObject *element = boxValue(type->elements()[i],
+                                   static_cast<const char *>(storage) + type->elementOffset(i));
+      if (!element) {
+        Py_DECREF(tuple);
+        return nullptr;
+      }
+      PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), element);
+    }
+    return tuple;
+  }
+  default:
+    Py_RETURN_NONE;
+  }
+}
+
+} // namespace taipan::bindings

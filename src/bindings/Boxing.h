@@ -1,0 +1,22 @@
+// Conversions between Python objects and the memory form of taipan values: typeof (the
+// argument fingerprint), unboxing arguments for compiled code, boxing its results.
+#pragma once
+
+#include <Python.h>
+
+#include "types/Type.h"
+
+namespace taipan::bindings {
+
+/// The taipan type of a Python value, or nullptr when compiled code cannot take it. Cached per
+/// Python type for scalars, so a call with known argument types does no allocation.
+const Type *typeOfValue(PyObject *value);
+
+/// Writes `value` converted to `type` into `storage` (Type::storageSize bytes). Returns false
+/// with a Python exception set when it cannot.
+bool unboxValue(PyObject *value, const Type *type, void *storage);
+
+/// A new Python object for the value of `type` at `storage`, or nullptr with an exception set.
+PyObject *boxValue(const Type *type, const void *storage);
+
+} // namespace taipan::bindings

@@ -1,0 +1,261 @@
+// The call path: bind arguments, fingerprint them (typeOfValue), find the specialisation,
+// unbox into a stack buffer, call the entry point, box the result. Only a miss enters Python.
+#include "Dispatcher.h"
+
+#include "Boxing.h"
+#include "Module.h"
+
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <structmember.h>
+
+namespace taipan::bindings {
+namespace {
+
+struct Overload {
+  CompiledFunction compiled;
+  std::vector<const Type *> key;
+};
+
+struct DispatcherObject {
+  PyObject_HEAD vectorcallfunc vectorcall;
+  std::deque<Overload> *overloads; // a deque keeps entries in place while others are added
+  std::vector<std::string> *parameterNames;
+  PyObject *defaults;
+  bool nogil;
+};
+
+constexpr Py_ssize_t MaxFastArguments = 16;
+
+const Overload *findOverload(DispatcherObject *self, const Type *const *key, size_t count) {
+  for (const Overload &overload : *self->overloads)
+    if (overload.key.size() == count &&
+        std::equal(overload.key.begin(), overload.key.end(), key))
+      return &overload;
+  return nullptr;
+}
+
+PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *const *arguments) {
+  const CompiledFunction &compiled = overload.compiled;
+  size_t count = compiled.argumentTypes.size();
+  // Arguments and result live on the stack unless they are unusually large.
+  alignas(16) char stackStorage[512];
+  std::unique_ptr<char[]> heapStorage;
+  size_t needed = 0;
+  for (const Type *type : compiled.argumentTypes)
+    needed += (type->storageSize() + 15) / 16 * 16;
+  needed += (compiled.returnType->storageSize() + 15) / 16 * 16 + 16;
+  char *storage = stackStorage;
+  if (needed > sizeof(stackStorage)) {
+    heapStorage.reset(new char[needed + 16]);
+    storage = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(heapStorage.get()) + 15) &
+                                       ~static_cast<uintptr_t>(15));
+  }
+  void *argumentPointers[MaxFastArguments];
+  std::unique_ptr<void *[]> manyPointers;
+  void **pointers = argumentPointers;
+  if (count > MaxFastArguments) {
+    manyPointers.reset(new void *[count]);
+    pointers = manyPointers.get();
+  }
+  char *cursor = storage;
+  for (size_t i = 0; i < count; ++i) {
+    const Type *type = compiled.argumentTypes[i];
+    if (!unboxValue(arguments[i], type, cursor))
+      return nullptr;
+    pointers[i] = cursor;
+    cursor += (type->storageSize() + 15) / 16 * 16;
+  }
+  void *result = cursor;
+  int32_t status;
+  if (self->nogil) {
+    Py_BEGIN_ALLOW_THREADS status = compiled.entry(pointers, result);
+    Py_END_ALLOW_THREADS
+  } else {
+    status = compiled.entry(pointers, result);
+  }
+  if (status != 0) {
+    raisePendingException();
+    return nullptr;
+  }
+  return boxValue(compiled.returnType, result);
+}
+
+/// Binds keyword arguments and defaults into `bound` (new references), Python-style.
+bool bindArguments(DispatcherObject *self, PyObject *const *arguments, Py_ssize_t positional,
+                   PyObject *keywordNames, std::vector<PyObject *> &bound) {
+  const std::vector<std::string> &names = *self->parameterNames;
+  Py_ssize_t count = static_cast<Py_ssize_t>(names.size());
+  if (positional > count) {
+    PyErr_Format(PyExc_TypeError, "takes %zd positional arguments but %zd were given", count,
+                 positional);
+    return false;
+  }
+  bound.assign(count, nullptr);
+  for (Py_ssize_t i = 0; i < positional; ++i)
+    bound[i] = arguments[i];
+  Py_ssize_t keywordCount = keywordNames ? PyTuple_GET_SIZE(keywordNames) : 0;
+  for (Py_ssize_t k = 0; k < keywordCount; ++k) {
+    const char *keyword = PyUnicode_AsUTF8(PyTuple_GET_ITEM(keywordNames, k));
+    Py_ssize_t index = 0;
+    while (index < count && names[index] != keyword)
+      ++index;
+    if (index == count) {
+      PyErr_Format(PyExc_TypeError, "got an unexpected keyword argument '%s'", keyword);
+      return false;
+    }
+    if (bound[index]) {
+      PyErr_Format(PyExc_TypeError, "got multiple values for argument '%s'", keyword);
+      return false;
+    }
+    bound[index] = arguments[positional + k];
+  }
+  Py_ssize_t defaultCount = self->defaults ? PyTuple_GET_SIZE(self->defaults) : 0;
+  for (Py_ssize_t i = 0; i < count; ++i) {
+    if (bound[i])
+      continue;
+    Py_ssize_t defaultIndex = i - (count - defaultCount);
+    if (defaultIndex < 0) {
+      PyErr_Format(PyExc_TypeError, "missing required argument '%s'", names[i].c_str());
+      return false;
+    }
+    bound[i] = PyTuple_GET_ITEM(self->defaults, defaultIndex);
+  }
+  return true;
+}
+
+PyObject *dispatcherVectorcall(PyObject *callable, PyObject *const *arguments, size_t flags,
+                               PyObject *keywordNames) {
+  auto *self = reinterpret_cast<DispatcherObject *>(callable);
+  Py_ssize_t positional = PyVectorcall_NARGS(flags);
+  std::vector<PyObject *> bound;
+  PyObject *const *actual = arguments;
+  Py_ssize_t count = positional;
+  if (keywordNames || positional != static_cast<Py_ssize_t>(self->parameterNames->size())) {
+    if (!bindArguments(self, arguments, positional, keywordNames, bound))
+      return nullptr;
+    actual = bound.data();
+    count = static_cast<Py_ssize_t>(bound.size());
+  }
+  const Type *keyStorage[MaxFastArguments];
+  std::vector<const Type *> manyKeys;
+  const Type **key = keyStorage;
+  if (count > MaxFastArguments) {
+    manyKeys.resize(count);
+    key = manyKeys.data();
+  }
+  bool typed = true;
+  for (Py_ssize_t i = 0; i < count && typed; ++i)
+    typed = (key[i] = typeOfValue(actual[i])) != nullptr;
+  const Overload *overload = typed ? findOverload(self, key, count) : nullptr;
+  if (!overload) {
+    // A miss: Python compiles (or picks a compatible explicit signature) and registers it.
+    PyObject *tuple = PyTuple_New(count);
+    if (!tuple)
+      return nullptr;
+    for (Py_ssize_t i = 0; i < count; ++i) {
+      Py_INCREF(actual[i]);
+      PyTuple_SET_ITEM(tuple, i, actual[i]);
+    }
+    PyObject *method = PyObject_GetAttrString(callable, "_compile_for_args");
+    PyObject *outcome = method ? PyObject_Call(method, tuple, nullptr) : nullptr;
+    Py_XDECREF(method);
+    Py_DECREF(tuple);
+    if (!outcome)
+      return nullptr;
+    Py_DECREF(outcome);
+    overload = typed ? findOverload(self, key, count) : nullptr;
+    if (!overload) {
+      PyErr_SetString(PyExc_TypeError, "no compiled specialisation matches these arguments");
+      return nullptr;
+    }
+  }
+  return invoke(self, *overload, actual);
+}
+
+PyObject *dispatcherNew(PyTypeObject *type, PyObject *, PyObject *) {
+  auto *self = reinterpret_cast<DispatcherObject *>(type->tp_alloc(type, 0));
+  if (!self)
+    return nullptr;
+  self->vectorcall = dispatcherVectorcall;
+  self->overloads = new std::deque<Overload>();
+  self->parameterNames = new std::vector<std::string>();
+  self->defaults = nullptr;
+  self->nogil = false;
+  return reinterpret_cast<PyObject *>(self);
+}
+
+void dispatcherDealloc(PyObject *object) {
+  auto *self = reinterpret_cast<DispatcherObject *>(object);
+  PyTypeObject *type = Py_TYPE(object);
+  PyObject_GC_UnTrack(object);
+  delete self->overloads;
+  delete self->parameterNames;
+  Py_CLEAR(self->defaults);
+  type->tp_free(object);
+  Py_DECREF(type);
+}
+
+int dispatcherTraverse(PyObject *object, visitproc visit, void *arg) {
+  Py_VISIT(reinterpret_cast<DispatcherObject *>(object)->defaults);
+  Py_VISIT(Py_TYPE(object));
+  return 0;
+}
+
+int dispatcherClear(PyObject *object) {
+  Py_CLEAR(reinterpret_cast<DispatcherObject *>(object)->defaults);
+  return 0;
+}
+
+PyMemberDef dispatcherMembers[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(DispatcherObject, vectorcall), READONLY,
+     nullptr},
+    {nullptr, 0, 0, 0, nullptr}};
+
+} // namespace
+
+PyTypeObject *createDispatcherType() {
+  static PyType_Slot slots[] = {
+      {Py_tp_new, reinterpret_cast<void *>(dispatcherNew)},
+      {Py_tp_dealloc, reinterpret_cast<void *>(dispatcherDealloc)},
+      {Py_tp_traverse, reinterpret_cast<void *>(dispatcherTraverse)},
+      {Py_tp_clear, reinterpret_cast<void *>(dispatcherClear)},
+      {Py_tp_call, reinterpret_cast<void *>(PyVectorcall_Call)},
+      {Py_tp_members, dispatcherMembers},
+      {Py_tp_doc, const_cast<char *>("Base of taipan's dispatchers: the compiled call path.")},
+      {0, nullptr}};
+  static PyType_Spec spec = {"taipan._core.DispatcherBase", sizeof(DispatcherObject), 0,
+                             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC |
+                                 Py_TPFLAGS_HAVE_VECTORCALL,
+                             slots};
+  return reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&spec));
+}
+
+void configureDispatcher(PyObject *dispatcher, const std::vector<std::string> &names,
+                         PyObject *defaults, bool nogil) {
+  auto *self = reinterpret_cast<DispatcherObject *>(dispatcher);
+  *self->parameterNames = names;
+  Py_CLEAR(self->defaults);
+  if (defaults && defaults != Py_None) {
+    Py_INCREF(defaults);
+    self->defaults = defaults;
+  }
+  self->nogil = nogil;
+}
+
+void addOverload(PyObject *dispatcher, const CompiledFunction &compiled,
+                 const std::vector<const Type *> &key) {
+  auto *self = reinterpret_cast<DispatcherObject *>(dispatcher);
+  self->overloads->push_back({compiled, key});
+}
+
+void enableVectorcall(PyObject *subclass) {
+  auto *type = reinterpret_cast<PyTypeObject *>(subclass);
+  type->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+  type->tp_vectorcall_offset = offsetof(DispatcherObject, vectorcall);
+  type->tp_call = PyVectorcall_Call;
+  PyType_Modified(type);
+}
+
+} // namespace taipan::bindings

@@ -1,0 +1,28 @@
+// The dispatcher object behind every @jit function: a C type with a vectorcall slot that picks
+// the compiled specialisation for the argument types and calls it without running Python code.
+#pragma once
+
+#include <Python.h>
+
+#include "compiler/Compiler.h"
+
+#include <string>
+#include <vector>
+
+namespace taipan::bindings {
+
+/// Creates the `DispatcherBase` type; Python's taipan.dispatcher.Dispatcher subclasses it.
+PyTypeObject *createDispatcherType();
+
+/// Sets the parameter names, defaults (tuple or None) and the nogil option of a dispatcher.
+void configureDispatcher(PyObject *dispatcher, const std::vector<std::string> &names,
+                         PyObject *defaults, bool nogil);
+
+/// Makes calls with arguments of types `key` run `compiled`.
+void addOverload(PyObject *dispatcher, const CompiledFunction &compiled,
+                 const std::vector<const Type *> &key);
+
+/// Gives a Python subclass of DispatcherBase the vectorcall protocol (inherited only from 3.12).
+void enableVectorcall(PyObject *subclass);
+
+} // namespace taipan::bindings

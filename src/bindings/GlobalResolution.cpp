@@ -1,0 +1,198 @@
+// Name resolution against live Python objects. Builtins are recognised by module and name
+// ("math.sqrt", "numpy.float32"), so `from math import sqrt` and `math.sqrt` agree.
+#include "GlobalResolution.h"
+
+#include "Module.h"
+#include "typing/BuiltinTyping.h"
+
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+
+namespace nb = nanobind;
+
+namespace taipan::bindings {
+
+PyTypeObject *dispatcherBaseType = nullptr;
+
+PythonGlobalResolver::PythonGlobalResolver(nb::handle function)
+    : function(nb::borrow(function)) {}
+
+PythonGlobalResolver::~PythonGlobalResolver() {
+  // The resolver may outlive the interpreter's willingness to run; release under the GIL.
+  if (Py_IsInitialized()) {
+    PyGILState_STATE state = PyGILState_Ensure();
+    function.reset();
+    PyGILState_Release(state);
+  } else {
+    function.release();
+  }
+}
+
+bool readConstant(nb::handle object, Constant &constant) {
+  PyObject *value = object.ptr();
+  if (value == Py_None) {
+    constant.kind = Constant::Kind::None;
+  } else if (PyBool_Check(value)) {
+    constant.kind = Constant::Kind::Bool;
+    constant.intValue = value == Py_True;
+  } else if (PyLong_Check(value)) {
+    int overflow = 0;
+    long long signedValue = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (!overflow) {
+      constant.kind = Constant::Kind::Int;
+      constant.intValue = signedValue;
+    } else {
+      unsigned long long unsignedValue = PyLong_AsUnsignedLongLong(value);
+      if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+      }
+      constant.kind = Constant::Kind::UInt;
+      constant.intValue = static_cast<int64_t>(unsignedValue);
+    }
+  } else if (PyFloat_Check(value)) {
+    constant.kind = Constant::Kind::Float;
+    constant.floatValue = PyFloat_AsDouble(value);
+  } else if (PyComplex_Check(value)) {
+    constant.kind = Constant::Kind::Complex;
+    constant.floatValue = PyComplex_RealAsDouble(value);
+    constant.imagValue = PyComplex_ImagAsDouble(value);
+  } else if (PyUnicode_Check(value)) {
+    constant.kind = Constant::Kind::String;
+    constant.text = nb::cast<std::string>(object);
+  } else if (value == Py_Ellipsis) {
+    constant.kind = Constant::Kind::Ellipsis;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// "math.sqrt" for math.sqrt, "abs" for the builtin, "numpy.float32" for the NumPy type...
+static std::string qualifiedBuiltinName(nb::handle object) {
+  PyObject *value = object.ptr();
+  if (!PyCallable_Check(value))
+    return "";
+  nb::object module = nb::getattr(object, "__module__", nb::none());
+  nb::object name = nb::getattr(object, "__name__", nb::none());
+  if (!PyUnicode_Check(name.ptr()))
+    return "";
+  std::string moduleName = PyUnicode_Check(module.ptr()) ? nb::cast<std::string>(module) : "";
+  // random.random and friends are methods bound to the module's hidden Random instance.
+  nb::object self = nb::getattr(object, "__self__", nb::none());
+  if (moduleName.empty() || moduleName == "_random" || moduleName == "random") {
+    nb::object randomModule = nb::module_::import_("sys").attr("modules").attr("get")("random");
+    if (!randomModule.is_none() && self.is(nb::getattr(randomModule, "_inst", nb::none())))
+      moduleName = "random";
+  }
+  if (moduleName == "numpy" || moduleName.rfind("numpy.", 0) == 0)
+    moduleName = "numpy";
+  std::string qualified = moduleName == "builtins" ? nb::cast<std::string>(name)
+                                                   : moduleName + "." + nb::cast<std::string>(name);
+  return isKnownBuiltin(qualified) ? qualified : "";
+}
+
+GlobalValue classifyPythonObject(nb::handle object) {
+  GlobalValue result;
+  PyObject *value = object.ptr();
+  if (readConstant(object, result.constant)) {
+    result.kind = GlobalValue::Kind::Constant;
+    return result;
+  }
+  if (PyTuple_Check(value)) {
+    result.kind = GlobalValue::Kind::ConstantTuple;
+    for (nb::handle item : nb::borrow<nb::tuple>(object)) {
+      Constant constant;
+      if (!readConstant(item, constant) || constant.kind == Constant::Kind::String) {
+        result.kind = GlobalValue::Kind::Unsupported;
+        result.name = "tuple of non-numbers";
+        return result;
+      }
+      result.items.push_back(constant);
+    }
+    return result;
+  }
+  if (PyModule_Check(value)) {
+    result.kind = GlobalValue::Kind::Module;
+    result.name = nb::cast<std::string>(object.attr("__name__"));
+    if (result.name.rfind("numpy", 0) == 0)
+      result.name = "numpy";
+    return result;
+  }
+  if (dispatcherBaseType && PyObject_TypeCheck(value, dispatcherBaseType)) {
+    result.kind = GlobalValue::Kind::JitFunction;
+    result.function = nb::cast<std::shared_ptr<FunctionSource>>(object.attr("_function_source")());
+    return result;
+  }
+  if (PyType_Check(value) &&
+      PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(value),
+                       reinterpret_cast<PyTypeObject *>(PyExc_BaseException))) {
+    result.kind = GlobalValue::Kind::ExceptionClass;
+    result.name = reinterpret_cast<PyTypeObject *>(value)->tp_name;
+    result.exceptionId = exceptionIdFor(value);
+    return result;
+  }
+  std::string builtin = qualifiedBuiltinName(object);
+  if (!builtin.empty()) {
+    result.kind = GlobalValue::Kind::Builtin;
+    result.name = builtin;
+    return result;
+  }
+  // NumPy scalar values (np.float32(2.0)) freeze as numbers.
+  if (PyObject_HasAttrString(value, "dtype") && PyObject_HasAttrString(value, "item") &&
+      !PyType_Check(value)) {
+    nb::object item = object.attr("item")();
+    if (readConstant(item, result.constant)) {
+      result.kind = GlobalValue::Kind::Constant;
+      return result;
+    }
+  }
+  result.kind = GlobalValue::Kind::Unsupported;
+  result.name = Py_TYPE(value)->tp_name;
+  return result;
+}
+
+GlobalValue PythonGlobalResolver::resolveName(const std::string &name) {
+  nb::gil_scoped_acquire gil;
+  nb::object code = function.attr("__code__");
+  nb::tuple freeVariables = code.attr("co_freevars");
+  for (size_t i = 0; i < freeVariables.size(); ++i) {
+    if (nb::cast<std::string>(freeVariables[i]) != name)
+      continue;
+    nb::tuple closure = function.attr("__closure__");
+    PyObject *contents = PyCell_Get(closure[i].ptr());
+    if (!contents) {
+      PyErr_Clear();
+      return GlobalValue{};
+    }
+    return classifyPythonObject(nb::steal(contents));
+  }
+  nb::dict globals = function.attr("__globals__");
+  PyObject *found = PyDict_GetItemString(globals.ptr(), name.c_str());
+  if (found)
+    return classifyPythonObject(found);
+  nb::object builtins = nb::module_::import_("builtins");
+  if (PyObject_HasAttrString(builtins.ptr(), name.c_str()))
+    return classifyPythonObject(builtins.attr(name.c_str()));
+  return GlobalValue{};
+}
+
+GlobalValue PythonGlobalResolver::resolveAttribute(const GlobalValue &module,
+                                                   const std::string &attribute) {
+  nb::gil_scoped_acquire gil;
+  nb::object modules = nb::module_::import_("sys").attr("modules");
+  nb::object moduleObject = modules.attr("get")(module.name);
+  if (moduleObject.is_none() || !PyObject_HasAttrString(moduleObject.ptr(), attribute.c_str()))
+    return GlobalValue{};
+  nb::object value = moduleObject.attr(attribute.c_str());
+  std::string qualified = module.name + "." + attribute;
+  if (PyCallable_Check(value.ptr()) && isKnownBuiltin(qualified) && module.name != "builtins") {
+    GlobalValue result;
+    result.kind = GlobalValue::Kind::Builtin;
+    result.name = qualified;
+    return result;
+  }
+  return classifyPythonObject(value);
+}
+
+} // namespace taipan::bindings

@@ -1,0 +1,32 @@
+// Resolves the free names of a Python function (globals, closure cells, builtins) and module
+// attributes to GlobalValues, freezing their values at compile time.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include "typing/GlobalResolver.h"
+
+namespace taipan::bindings {
+
+/// Resolves names against one Python function's globals, closure and builtins.
+class PythonGlobalResolver : public GlobalResolver {
+public:
+  explicit PythonGlobalResolver(nanobind::handle function);
+  ~PythonGlobalResolver() override;
+  GlobalValue resolveName(const std::string &name) override;
+  GlobalValue resolveAttribute(const GlobalValue &module, const std::string &attribute) override;
+
+private:
+  nanobind::object function;
+};
+
+/// What a Python object means to compiled code.
+GlobalValue classifyPythonObject(nanobind::handle object);
+
+/// Reads a Python constant (int, float, complex, bool, None, str) into a Constant.
+bool readConstant(nanobind::handle object, Constant &constant);
+
+/// The Python base class of taipan dispatchers, set once the module is initialised.
+extern PyTypeObject *dispatcherBaseType;
+
+} // namespace taipan::bindings

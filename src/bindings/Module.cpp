@@ -1,0 +1,241 @@
+// The taipan._core module: wires the front end, the compiler, dispatchers and types together,
+// and turns compiler errors and compiled-code exceptions into Python exceptions.
+#include "Module.h"
+
+#include "AstReader.h"
+#include "Dispatcher.h"
+#include "GlobalResolution.h"
+#include "TypeObjects.h"
+
+#include "compiler/Compiler.h"
+#include "cpu/HostInfo.h"
+#include "runtime/Runtime.h"
+#include "types/NumericPromotion.h"
+#include "typing/GlobalResolver.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <unordered_map>
+
+namespace nb = nanobind;
+
+namespace taipan::bindings {
+namespace {
+
+PyObject *typingErrorClass = nullptr;
+PyObject *unsupportedErrorClass = nullptr;
+PyObject *internalErrorClass = nullptr;
+
+std::vector<PyObject *> exceptionClasses;
+std::unordered_map<PyObject *, int> exceptionIds;
+
+void registerBuiltinExceptions() {
+  exceptionClasses.assign(FirstUserException, PyExc_RuntimeError);
+  auto add = [](int id, PyObject *cls) {
+    exceptionClasses[id] = cls;
+    exceptionIds[cls] = id;
+  };
+  add(ZeroDivisionErrorId, PyExc_ZeroDivisionError);
+  add(ValueErrorId, PyExc_ValueError);
+  add(IndexErrorId, PyExc_IndexError);
+  add(AssertionErrorId, PyExc_AssertionError);
+  add(OverflowErrorId, PyExc_OverflowError);
+  add(TypeErrorId, PyExc_TypeError);
+  add(RuntimeErrorId, PyExc_RuntimeError);
+  add(KeyErrorId, PyExc_KeyError);
+  add(StopIterationId, PyExc_StopIteration);
+}
+
+/// print() from compiled code goes to sys.stdout, so redirection and pytest's capture work.
+void printToPythonStdout(const char *text, size_t length) {
+  PyGILState_STATE state = PyGILState_Ensure();
+  PyObject *out = PySys_GetObject("stdout");
+  if (out && out != Py_None) {
+    PyObject *result = PyObject_CallMethod(out, "write", "s#", text,
+                                           static_cast<Py_ssize_t>(length));
+    if (!result)
+      PyErr_WriteUnraisable(out);
+    Py_XDECREF(result);
+  }
+  PyGILState_Release(state);
+}
+
+std::vector<const Type *> typeList(nb::handle sequence) {
+  std::vector<const Type *> result;
+  for (nb::handle item : sequence)
+    result.push_back(nb::cast<TypeRef>(item).type);
+  return result;
+}
+
+CompileOptions readOptions(nb::dict options) {
+  CompileOptions result;
+  auto flag = [&](const char *name) {
+    return options.contains(name) && nb::cast<bool>(nb::bool_(options[name]));
+  };
+  result.fastmath = flag("fastmath");
+  result.boundscheck = flag("boundscheck");
+  result.nogil = flag("nogil");
+  result.debug = flag("debug");
+  result.inlineAlways =
+      options.contains("inline") && nb::cast<std::string>(nb::str(options["inline"])) == "always";
+  result.errorModelNumpy = options.contains("error_model") &&
+                           nb::cast<std::string>(nb::str(options["error_model"])) == "numpy";
+  return result;
+}
+
+/// Runs a compiler entry point, turning its errors into taipan's Python exceptions.
+template <typename Function> auto translateErrors(Function &&function) {
+  try {
+    return function();
+  } catch (const CompileError &error) {
+    setCompileError(error);
+    throw nb::python_error();
+  } catch (const nb::python_error &) {
+    throw;
+  } catch (const std::exception &error) {
+    PyErr_Format(internalErrorClass ? internalErrorClass : PyExc_RuntimeError,
+                 "internal compiler error: %s", error.what());
+    throw nb::python_error();
+  }
+}
+
+} // namespace
+
+int exceptionIdFor(PyObject *exceptionClass) {
+  auto found = exceptionIds.find(exceptionClass);
+  if (found != exceptionIds.end())
+    return found->second;
+  Py_INCREF(exceptionClass); // kept for the life of the process, like the code that raises it
+  int id = static_cast<int>(exceptionClasses.size());
+  exceptionClasses.push_back(exceptionClass);
+  exceptionIds[exceptionClass] = id;
+  return id;
+}
+
+PyObject *exceptionClassFor(int id) {
+  if (id <= 0 || id >= static_cast<int>(exceptionClasses.size()))
+    return PyExc_RuntimeError;
+  return exceptionClasses[id];
+}
+
+void raisePendingException() {
+  runtime::PendingException pending = runtime::takePendingException();
+  PyObject *cls = exceptionClassFor(pending.exceptionId);
+  if (pending.message && *pending.message)
+    PyErr_SetString(cls, pending.message);
+  else
+    PyErr_SetNone(cls);
+}
+
+void setCompileError(const CompileError &error) {
+  std::string message = error.what();
+  auto *source = static_cast<const FunctionSource *>(error.function);
+  if (source && error.location.line > 0) {
+    int fileLine = source->firstLine + error.location.line - 1;
+    std::string lineText = source->lineText(error.location.line);
+    message += "\n\nFile \"" + source->filename + "\", line " + std::to_string(fileLine) +
+               ", in " + source->name + ":\n" + lineText + "\n";
+    int caret = error.location.column + source->columnOffset;
+    message += std::string(std::max(0, caret), ' ') + "^\n";
+  }
+  PyObject *cls = error.kind == CompileErrorKind::Unsupported ? unsupportedErrorClass
+                  : error.kind == CompileErrorKind::Internal  ? internalErrorClass
+                                                              : typingErrorClass;
+  PyErr_SetString(cls ? cls : PyExc_TypeError, message.c_str());
+}
+
+} // namespace taipan::bindings
+
+using namespace taipan;
+using namespace taipan::bindings;
+
+NB_MODULE(_core, module) {
+  // Dispatchers and their compiled code live until the process ends, by design.
+  nb::set_leak_warnings(false);
+  registerBuiltinExceptions();
+  runtime::setPrintSink(printToPythonStdout);
+  defineTypeObjects(module);
+
+  nb::class_<FunctionSource>(module, "FunctionSource")
+      .def_prop_ro("name", [](const FunctionSource &self) { return self.name; })
+      .def_prop_ro("filename", [](const FunctionSource &self) { return self.filename; });
+
+  nb::class_<CompiledFunction>(module, "CompiledFunction")
+      .def_prop_ro("argument_types",
+                   [](const CompiledFunction &self) {
+                     std::vector<TypeRef> types;
+                     for (const Type *type : self.argumentTypes)
+                       types.push_back({type});
+                     return types;
+                   })
+      .def_prop_ro("return_type",
+                   [](const CompiledFunction &self) { return TypeRef{self.returnType}; })
+      .def_prop_ro("type_annotations",
+                   [](const CompiledFunction &self) { return self.typeAnnotations; })
+      .def_prop_ro("address",
+                   [](const CompiledFunction &self) {
+                     return reinterpret_cast<uintptr_t>(self.entry);
+                   });
+
+  PyTypeObject *dispatcherType = createDispatcherType();
+  dispatcherBaseType = dispatcherType;
+  module.attr("DispatcherBase") = nb::handle(reinterpret_cast<PyObject *>(dispatcherType));
+
+  module.def("set_error_classes", [](nb::handle typing, nb::handle unsupported,
+                                     nb::handle internal) {
+    typingErrorClass = typing.inc_ref().ptr();
+    unsupportedErrorClass = unsupported.inc_ref().ptr();
+    internalErrorClass = internal.inc_ref().ptr();
+  });
+
+  module.def("read_function",
+             [](nb::handle function, nb::handle node, std::vector<std::string> lines,
+                const std::string &filename, int firstLine, int columnOffset, nb::dict options) {
+               return readFunction(function, node, std::move(lines), filename, firstLine,
+                                   columnOffset, readOptions(options));
+             });
+
+  module.def("compile", [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes,
+                           nb::handle returnType) {
+    std::vector<const Type *> types = typeList(argumentTypes);
+    const Type *declared = returnType.is_none() ? nullptr : nb::cast<TypeRef>(returnType).type;
+    return translateErrors([&] { return compileFunction(source, types, declared); });
+  }, nb::arg("source"), nb::arg("argument_types"), nb::arg("return_type").none());
+
+  module.def("can_convert", [](const TypeRef &from, const TypeRef &to) {
+    return canConvertImplicitly(from.type, to.type);
+  });
+
+  module.def("inspect", [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes,
+                           const std::string &kind) {
+    std::vector<const Type *> types = typeList(argumentTypes);
+    InspectionKind inspection = kind == "asm"             ? InspectionKind::Assembly
+                                : kind == "llvm-unoptimized" ? InspectionKind::UnoptimizedIR
+                                                             : InspectionKind::OptimizedIR;
+    return translateErrors([&] { return inspectFunction(source, types, inspection); });
+  });
+
+  module.def("configure_dispatcher", [](nb::handle dispatcher, std::vector<std::string> names,
+                                        nb::handle defaults, bool nogil) {
+    configureDispatcher(dispatcher.ptr(), names, defaults.ptr(), nogil);
+  }, nb::arg("dispatcher"), nb::arg("names"), nb::arg("defaults").none(), nb::arg("nogil"));
+
+  module.def("add_overload", [](nb::handle dispatcher, const CompiledFunction &compiled,
+                                nb::handle key) {
+    addOverload(dispatcher.ptr(), compiled, typeList(key));
+  });
+
+  module.def("enable_vectorcall", [](nb::handle subclass) { enableVectorcall(subclass.ptr()); });
+
+  module.def("system_info", [] {
+    nb::dict info;
+    info["llvm_version"] = llvmVersion();
+    info["cpu_name"] = hostCpuName();
+    info["cpu_features"] = hostCpuFeatures();
+    info["target_triple"] = hostTargetTriple();
+    return info;
+  });
+}

@@ -1,0 +1,161 @@
+// Type and Signature objects for Python, and typeof.
+#include "TypeObjects.h"
+
+#include "Boxing.h"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+namespace nb = nanobind;
+
+namespace taipan::bindings {
+namespace {
+
+std::string signatureText(const SignatureRef &signature) {
+  std::string text = "(";
+  for (size_t i = 0; i < signature.arguments.size(); ++i)
+    text += (i ? ", " : "") + signature.arguments[i]->name();
+  text += ")";
+  if (signature.returnType)
+    text += " -> " + signature.returnType->name();
+  return text;
+}
+
+/// `float64[:]`, `float32[:, ::1]`, `int64[::1, :]`: the array type a subscript spells.
+const Type *arrayFromSubscript(const Type *dtype, nb::handle index) {
+  std::vector<nb::handle> dimensions;
+  if (PyTuple_Check(index.ptr()))
+    for (nb::handle item : nb::borrow<nb::tuple>(index))
+      dimensions.push_back(item);
+  else
+    dimensions.push_back(index);
+  char layout = 'A';
+  for (size_t i = 0; i < dimensions.size(); ++i) {
+    if (!PySlice_Check(dimensions[i].ptr()))
+      throw nb::type_error("array types are spelled with slices, as in float64[:, ::1]");
+    nb::object step = dimensions[i].attr("step");
+    if (!step.is_none()) {
+      if (!nb::isinstance<nb::int_>(step) || nb::cast<int>(step) != 1)
+        throw nb::type_error("only ::1 may mark the contiguous dimension of an array type");
+      if (i + 1 == dimensions.size())
+        layout = 'C';
+      else if (i == 0)
+        layout = 'F';
+      else
+        throw nb::type_error("::1 must mark the first or the last dimension");
+    }
+  }
+  if (dimensions.size() == 1 && layout == 'F')
+    layout = 'C';
+  return types::array(dtype, static_cast<int>(dimensions.size()), layout, false);
+}
+
+const Type *typeArgument(nb::handle value) {
+  if (nb::isinstance<TypeRef>(value))
+    return nb::cast<TypeRef>(value).type;
+  throw nb::type_error("expected a taipan type");
+}
+
+} // namespace
+
+const Type *typeOfOrRaise(nb::handle value) {
+  const Type *type = typeOfValue(value.ptr());
+  if (!type) {
+    std::string name = Py_TYPE(value.ptr())->tp_name;
+    throw nb::value_error(("cannot determine the taipan type of <class '" + name + "'>").c_str());
+  }
+  return type;
+}
+
+void defineTypeObjects(nb::module_ &module) {
+  nb::class_<TypeRef>(module, "Type")
+      .def_prop_ro("name", [](const TypeRef &self) { return self.type->name(); })
+      .def("__repr__", [](const TypeRef &self) { return self.type->name(); })
+      .def("__str__", [](const TypeRef &self) { return self.type->name(); })
+      .def("__eq__",
+           [](const TypeRef &self, nb::handle other) {
+             return nb::isinstance<TypeRef>(other) && nb::cast<TypeRef>(other).type == self.type;
+           })
+      .def("__hash__", [](const TypeRef &self) { return std::hash<const void *>()(self.type); })
+      .def_prop_ro("kind", [](const TypeRef &self) { return static_cast<int>(self.type->kind()); })
+      .def_prop_ro("bitwidth", [](const TypeRef &self) { return self.type->bits(); })
+      .def_prop_ro("signed", [](const TypeRef &self) { return self.type->isSigned(); })
+      .def_prop_ro("ndim", [](const TypeRef &self) { return self.type->ndim(); })
+      .def_prop_ro("layout",
+                   [](const TypeRef &self) { return std::string(1, self.type->layout()); })
+      .def_prop_ro("dtype",
+                   [](const TypeRef &self) -> nb::object {
+                     if (!self.type->dtype())
+                       return nb::none();
+                     return nb::cast(TypeRef{self.type->dtype()});
+                   })
+      .def_prop_ro("types",
+                   [](const TypeRef &self) {
+                     std::vector<TypeRef> elements;
+                     for (const Type *element : self.type->elements())
+                       elements.push_back({element});
+                     return elements;
+                   })
+      .def_prop_ro("count", [](const TypeRef &self) { return self.type->elements().size(); })
+      .def("__call__",
+           [](const TypeRef &self, nb::args arguments) {
+             SignatureRef signature{self.type, {}};
+             for (nb::handle argument : arguments)
+               signature.arguments.push_back(typeArgument(argument));
+             return signature;
+           })
+      .def("__getitem__", [](const TypeRef &self, nb::handle index) {
+        return TypeRef{arrayFromSubscript(self.type, index)};
+      });
+
+  nb::class_<SignatureRef>(module, "Signature")
+      .def_prop_ro("return_type",
+                   [](const SignatureRef &self) -> nb::object {
+                     if (!self.returnType)
+                       return nb::none();
+                     return nb::cast(TypeRef{self.returnType});
+                   })
+      .def_prop_ro("args",
+                   [](const SignatureRef &self) {
+                     nb::list arguments;
+                     for (const Type *argument : self.arguments)
+                       arguments.append(TypeRef{argument});
+                     return nb::tuple(arguments);
+                   })
+      .def("__repr__", signatureText)
+      .def("__str__", signatureText)
+      .def("__eq__", [](const SignatureRef &self, nb::handle other) {
+        if (!nb::isinstance<SignatureRef>(other))
+          return false;
+        const SignatureRef &that = nb::cast<const SignatureRef &>(other);
+        return self.returnType == that.returnType && self.arguments == that.arguments;
+      });
+
+  module.def("scalar_type", [](const std::string &name) {
+    const Type *type = types::scalarByName(name);
+    if (!type)
+      throw nb::value_error(("unknown type name " + name).c_str());
+    return TypeRef{type};
+  });
+  module.def("tuple_type", [](nb::handle elements) {
+    std::vector<const Type *> types;
+    for (nb::handle element : elements)
+      types.push_back(typeArgument(element));
+    return TypeRef{types::tuple(types)};
+  });
+  module.def("signature", [](nb::handle returnType, nb::handle arguments) {
+    SignatureRef signature{returnType.is_none() ? nullptr : typeArgument(returnType), {}};
+    for (nb::handle argument : arguments)
+      signature.arguments.push_back(typeArgument(argument));
+    return signature;
+  }, nb::arg("return_type").none(), nb::arg("arguments"));
+  module.def("typeof", [](nb::handle value) { return TypeRef{typeOfOrRaise(value)}; });
+  module.def("typeof_or_none", [](nb::handle value) -> nb::object {
+    const Type *type = typeOfValue(value.ptr());
+    if (!type)
+      return nb::none();
+    return nb::cast(TypeRef{type});
+  });
+}
+
+} // namespace taipan::bindings

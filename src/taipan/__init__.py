@@ -1,0 +1,26 @@
+"""taipan: a just-in-time compiler for numerical Python with Numba's API, in C++ on LLVM."""
+
+from taipan import _core
+from taipan.errors import InternalError, TaipanError, TypingError, UnsupportedError
+
+_core.set_error_classes(TypingError, UnsupportedError, InternalError)
+
+from taipan import types  # noqa: E402
+from taipan.decorators import jit, njit  # noqa: E402
+from taipan.types import (  # noqa: E402
+    Tuple, UniTuple, b1, boolean, complex64, complex128, double, f4, f8, float32, float64,
+    i1, i2, i4, i8, int8, int16, int32, int64, intc, intp, none, u1, u2, u4, u8, uint8, uint16,
+    uint32, uint64, uintc, uintp, void,
+)
+from taipan.typeof import typeof  # noqa: E402
+
+prange = range
+__version__ = "0.1.0"
+
+__all__ = [
+    "jit", "njit", "typeof", "types", "prange", "TypingError", "UnsupportedError",
+    "TaipanError", "InternalError", "Tuple", "UniTuple", "b1", "boolean", "complex64",
+    "complex128", "double", "f4", "f8", "float32", "float64", "i1", "i2", "i4", "i8", "int8",
+    "int16", "int32", "int64", "intc", "intp", "none", "u1", "u2", "u4", "u8", "uint8",
+    "uint16", "uint32", "uint64", "uintc", "uintp", "void",
+]

@@ -1,0 +1,58 @@
+"""``python -m taipan``: versions, the host CPU as LLVM sees it, and the CUDA driver and GPUs."""
+
+import ctypes
+import platform
+import sys
+
+
+def _cuda_summary():
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return "no CUDA driver found (libcuda.so.1 could not be loaded)"
+    if driver.cuInit(0) != 0:
+        return "CUDA driver found, but cuInit failed (no usable GPU?)"
+    version = ctypes.c_int()
+    driver.cuDriverGetVersion(ctypes.byref(version))
+    count = ctypes.c_int()
+    driver.cuDeviceGetCount(ctypes.byref(count))
+    lines = [f"CUDA driver {version.value // 1000}.{version.value % 1000 // 10}, "
+             f"{count.value} device(s)"]
+    for index in range(count.value):
+        device = ctypes.c_int()
+        driver.cuDeviceGet(ctypes.byref(device), index)
+        name = ctypes.create_string_buffer(256)
+        driver.cuDeviceGetName(name, 256, device)
+        major, minor = ctypes.c_int(), ctypes.c_int()
+        driver.cuDeviceGetAttribute(ctypes.byref(major), 75, device)
+        driver.cuDeviceGetAttribute(ctypes.byref(minor), 76, device)
+        lines.append(f"  [{index}] {name.value.decode()} (sm_{major.value}{minor.value})")
+    return "\n".join(lines)
+
+
+def main():
+    import taipan
+    from taipan import _core
+
+    info = _core.system_info()
+    try:
+        import numpy
+
+        numpy_version = numpy.__version__
+    except ImportError:
+        numpy_version = "not installed"
+    print("taipan system information")
+    print("-------------------------")
+    print(f"taipan version    : {taipan.__version__}")
+    print(f"Python            : {sys.version.split()[0]} ({platform.python_implementation()})")
+    print(f"NumPy             : {numpy_version}")
+    print(f"LLVM              : {info['llvm_version']} (linked statically)")
+    print(f"Platform          : {platform.platform()}")
+    print(f"Target triple     : {info['target_triple']}")
+    print(f"Host CPU          : {info['cpu_name']}")
+    print(f"CPU features      : {info['cpu_features']}")
+    print(f"CUDA              : {_cuda_summary()}")
+
+
+if __name__ == "__main__":
+    main()

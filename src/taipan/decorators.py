@@ -1,0 +1,62 @@
+"""``jit`` and ``njit`` with Numba's options."""
+
+from taipan import config
+from taipan.errors import UnsupportedError
+
+_KNOWN_OPTIONS = {
+    "nopython", "nogil", "cache", "fastmath", "boundscheck", "error_model", "inline",
+    "parallel", "debug", "forceobj", "looplift", "locals", "no_cpython_wrapper",
+    "no_cfunc_wrapper", "no_rewrites", "_nrt", "target", "pipeline_class",
+}
+
+
+def _check_options(options):
+    unknown = set(options) - _KNOWN_OPTIONS
+    if unknown:
+        raise KeyError(f"Unrecognized options: {sorted(unknown)}")
+    if options.get("forceobj"):
+        raise UnsupportedError(
+            "object mode (forceobj=True) is not supported: taipan compiles in nopython mode only"
+        )
+    error_model = options.get("error_model", "python")
+    if error_model not in ("python", "numpy"):
+        raise ValueError(f"error_model must be 'python' or 'numpy', not {error_model!r}")
+    inline = options.get("inline", "never")
+    if inline not in ("never", "always"):
+        raise UnsupportedError("inline= takes 'never' or 'always' (cost models are not supported)")
+    if options.get("boundscheck") is None:
+        options["boundscheck"] = config.BOUNDSCHECK
+    return options
+
+
+def _signature_list(signature_or_function):
+    if signature_or_function is None:
+        return None
+    if isinstance(signature_or_function, (list, tuple)) and not hasattr(
+        signature_or_function, "args"
+    ):
+        return list(signature_or_function)
+    return [signature_or_function]
+
+
+def jit(signature_or_function=None, **options):
+    """Compiles a function to machine code on first call (or now, given signatures)."""
+    from taipan.dispatcher import Dispatcher
+
+    options = _check_options(dict(options))
+    if callable(signature_or_function) and not hasattr(signature_or_function, "args"):
+        return Dispatcher(signature_or_function, options)
+    signatures = _signature_list(signature_or_function)
+
+    def decorate(function):
+        if config.DISABLE_JIT:
+            return function
+        return Dispatcher(function, options, signatures)
+
+    return decorate
+
+
+def njit(signature_or_function=None, **options):
+    """``jit`` in nopython mode, which is the only mode taipan has."""
+    options["nopython"] = True
+    return jit(signature_or_function, **options)

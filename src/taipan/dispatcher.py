@@ -1,0 +1,143 @@
+"""The Python side of a jitted function: compilation on a miss, explicit signatures, and the
+inspection methods. Calls themselves run in the C++ base class."""
+
+import threading
+
+from taipan import _core
+from taipan.errors import TypingError
+from taipan.types import Signature, parse_signature
+
+_compile_lock = threading.RLock()
+
+
+class Dispatcher(_core.DispatcherBase):
+    """A jitted function: call it like the Python function it wraps."""
+
+    def __init__(self, py_func, options, signatures=None):
+        self.py_func = py_func
+        self.__name__ = py_func.__name__
+        self.__qualname__ = py_func.__qualname__
+        self.__module__ = py_func.__module__
+        self.__doc__ = py_func.__doc__
+        self.__wrapped__ = py_func
+        self.targetoptions = dict(options)
+        self._source = None
+        self._overloads = {}
+        self._explicit = bool(signatures)
+        code = py_func.__code__
+        names = list(code.co_varnames[: code.co_argcount])
+        _core.configure_dispatcher(self, names, py_func.__defaults__, bool(options.get("nogil")))
+        for signature in signatures or ():
+            self.compile(signature)
+
+    def _function_source(self):
+        if self._source is None:
+            from taipan.frontend import read_function
+
+            self._source = read_function(self.py_func, self.targetoptions)
+        return self._source
+
+    def _argument_types(self, args):
+        types = []
+        code = self.py_func.__code__
+        for index, value in enumerate(args):
+            value_type = _core.typeof_or_none(value)
+            if value_type is None:
+                name = code.co_varnames[index] if index < code.co_argcount else "?"
+                raise TypingError(
+                    f"cannot determine the type of argument {index} ({name}): "
+                    f"{type(value).__name__}\n\nFile \"{code.co_filename}\", line "
+                    f"{code.co_firstlineno}, in {self.__qualname__}"
+                )
+            types.append(value_type)
+        return tuple(types)
+
+    def _compile_for_args(self, *args):
+        key = self._argument_types(args)
+        with _compile_lock:
+            if key in self._overloads:
+                _core.add_overload(self, self._overloads[key], key)
+                return
+            if self._explicit:
+                for signature, compiled in self._overloads.items():
+                    if len(signature) == len(key) and all(
+                        _core.can_convert(a, b) for a, b in zip(key, signature)
+                    ):
+                        _core.add_overload(self, compiled, key)
+                        return
+                wanted = ", ".join(str(t) for t in key)
+                raise TypeError(f"No matching definition for argument type(s) {wanted}")
+            self._compile_types(key, None)
+
+    def _compile_types(self, argument_types, return_type):
+        with _compile_lock:
+            compiled = self._overloads.get(argument_types)
+            if compiled is None:
+                compiled = _core.compile(self._function_source(), list(argument_types),
+                                         return_type)
+                self._overloads[argument_types] = compiled
+                _core.add_overload(self, compiled, argument_types)
+            return compiled
+
+    def compile(self, signature):
+        """Compiles one specialisation now, from a signature string, Signature or type tuple."""
+        if isinstance(signature, (tuple, list)) and not isinstance(signature, Signature):
+            argument_types, return_type = tuple(signature), None
+        else:
+            parsed = parse_signature(signature)
+            argument_types, return_type = tuple(parsed.args), parsed.return_type
+        return self._compile_types(argument_types, return_type)
+
+    @property
+    def signatures(self):
+        return list(self._overloads)
+
+    @property
+    def nopython_signatures(self):
+        return [
+            _core.signature(compiled.return_type, key) for key, compiled in self._overloads.items()
+        ]
+
+    @property
+    def overloads(self):
+        return dict(self._overloads)
+
+    def _selected(self, signature):
+        if signature is None:
+            return list(self._overloads)
+        if isinstance(signature, (tuple, list)):
+            return [tuple(signature)]
+        return [tuple(parse_signature(signature).args)]
+
+    def inspect_types(self, file=None, signature=None, pretty=False):
+        """Prints the source annotated with the type of every variable, per signature."""
+        import sys
+
+        out = file or sys.stdout
+        for key in self._selected(signature):
+            print(self._overloads[key].type_annotations, file=out)
+
+    def _inspect(self, kind, signature):
+        texts = {key: _core.inspect(self._function_source(), list(key), kind)
+                 for key in self._selected(signature)}
+        if signature is not None:
+            return next(iter(texts.values()))
+        return texts
+
+    def inspect_llvm(self, signature=None):
+        """The optimised LLVM IR: one text, or a dict keyed by argument types."""
+        return self._inspect("llvm", signature)
+
+    def inspect_asm(self, signature=None):
+        """The host assembly: one text, or a dict keyed by argument types."""
+        return self._inspect("asm", signature)
+
+    def __reduce__(self):
+        # Pickled by reference: unpickling finds the module-level name again.
+        return self.__qualname__
+
+    def __repr__(self):
+        return f"CPUDispatcher({self.py_func!r})"
+
+
+_core.enable_vectorcall(Dispatcher)
