@@ -210,6 +210,17 @@ private:
                       : op == "Invert" ? UnaryOp::Invert
                                        : UnaryOp::Not;
       expr->operands = {readExpr(node.attr("operand"))};
+      // Fold -1 and -2.5 into constants, so t[-1] indexes a tuple with a constant.
+      Expr *operand = expr->operands[0];
+      if (expr->unaryOp == UnaryOp::Neg && operand->kind == ExprKind::Constant &&
+          (operand->constant.kind == Constant::Kind::Int ||
+           operand->constant.kind == Constant::Kind::Float) &&
+          operand->constant.intValue != INT64_MIN) {
+        operand->location = where;
+        operand->constant.intValue = -operand->constant.intValue;
+        operand->constant.floatValue = -operand->constant.floatValue;
+        return operand;
+      }
       return expr;
     }
     if (kind == "BoolOp") {

@@ -108,7 +108,8 @@ std::string annotateTypes(const TypedFunction &function) {
         text << "#   " << source.parameters[i].name << " = arg(" << i
              << ", name=" << source.parameters[i].name
              << ")  :: " << function.argumentTypes[i]->name() << "\n";
-    if (assigned != function.assignmentsByLine.end())
+    bool isDefinition = line == static_cast<size_t>(source.definitionLocation.line);
+    if (assigned != function.assignmentsByLine.end() && !isDefinition)
       for (const std::string &name : assigned->second)
         text << "#   " << name << "  :: " << function.variableTypes.at(name)->name() << "\n";
     text << "\n" << source.sourceLines[line - 1] << "\n\n";
