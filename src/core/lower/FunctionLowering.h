@@ -131,6 +131,8 @@ private:
                            std::vector<const Type *> types, const Type *result);
   llvm::Value *lowerRound(llvm::Value *value, const Type *type, llvm::Value *digits,
                           const Type *result);
+  llvm::Value *lowerRandomWord(llvm::Value *state);
+  llvm::Value *lowerRandomDouble();
   llvm::Value *lowerModularPower(llvm::Value *base, llvm::Value *exponent, llvm::Value *modulus);
   void lowerPrint(const std::vector<Expr *> &arguments);
   void printText(const std::string &text);

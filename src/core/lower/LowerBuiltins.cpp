@@ -3,6 +3,7 @@
 #include "lower/FunctionLowering.h"
 
 #include "types/NumericPromotion.h"
+#include "runtime/Random.h"
 #include "typing/BuiltinTyping.h"
 
 #include <llvm/IR/Constants.h>
@@ -443,13 +444,17 @@ llvm::Value *FunctionLowering::lowerRandomCall(const std::string &name,
     return builder.CreateCall(moduleLowering.runtimeFunction(symbol, result, parameters), values);
   };
   if (name == "random")
-    return call("taipan_random_random", f64, {}, {});
+    return lowerRandomDouble();
+  if (name == "uniform") {
+    llvm::Value *low = asDouble(0, 0);
+    llvm::Value *high = asDouble(1, 1);
+    return builder.CreateFAdd(low,
+                              builder.CreateFMul(builder.CreateFSub(high, low), lowerRandomDouble()));
+  }
   if (name == "seed") {
     call("taipan_random_seed", builder.getVoidTy(), {i64}, {asInt(0)});
     return llvm::UndefValue::get(valueType(context, types::none()));
   }
-  if (name == "uniform")
-    return call("taipan_random_uniform", f64, {f64, f64}, {asDouble(0, 0), asDouble(1, 1)});
   if (name == "gauss" || name == "normalvariate")
     return call(name == "gauss" ? "taipan_random_gauss" : "taipan_random_normalvariate", f64,
                 {f64, f64}, {asDouble(0, 0.0), asDouble(1, 1.0)});
@@ -473,6 +478,59 @@ llvm::Value *FunctionLowering::lowerRandomCall(const std::string &name,
                                builder.getInt32(0)),
           ValueErrorId, "empty range for randrange()");
   return value;
+}
+
+llvm::Value *FunctionLowering::lowerRandomWord(llvm::Value *state) {
+  // One Mersenne Twister word drawn inline, as CPython's genrand_uint32 does; only the refill
+  // of all 624 words is a call.
+  using runtime::RandomState;
+  llvm::Type *i32 = builder.getInt32Ty();
+  llvm::Value *indexAddress =
+      builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), state, RandomState::indexOffset());
+  llvm::Value *index = builder.CreateLoad(i32, indexAddress);
+  llvm::BasicBlock *before = builder.GetInsertBlock();
+  llvm::BasicBlock *refill = newBlock("random.refill");
+  llvm::BasicBlock *draw = newBlock("random.draw");
+  builder.CreateCondBr(builder.CreateICmpUGE(index, builder.getInt32(RandomState::N)), refill,
+                       draw, llvm::MDBuilder(context).createBranchWeights(1, 623));
+  builder.SetInsertPoint(refill);
+  builder.CreateCall(moduleLowering.runtimeFunction("taipan_random_refill", builder.getVoidTy(),
+                                                    {builder.getPtrTy()}),
+                     {state});
+  builder.CreateBr(draw);
+  builder.SetInsertPoint(draw);
+  llvm::PHINode *position = builder.CreatePHI(i32, 2);
+  position->addIncoming(index, before);
+  position->addIncoming(builder.getInt32(0), refill);
+  builder.CreateStore(builder.CreateAdd(position, builder.getInt32(1)), indexAddress);
+  llvm::Value *words =
+      builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), state, RandomState::wordsOffset());
+  llvm::Value *word = builder.CreateLoad(
+      i32, builder.CreateInBoundsGEP(i32, words, builder.CreateZExt(position, builder.getInt64Ty())));
+  word = builder.CreateXor(word, builder.CreateLShr(word, 11));
+  word = builder.CreateXor(word, builder.CreateAnd(builder.CreateShl(word, 7), 0x9d2c5680U));
+  word = builder.CreateXor(word, builder.CreateAnd(builder.CreateShl(word, 15), 0xefc60000U));
+  return builder.CreateXor(word, builder.CreateLShr(word, 18));
+}
+
+llvm::Value *FunctionLowering::lowerRandomDouble() {
+  // The state pointer never changes within a thread, so the call is marked as reading no
+  // memory: LLVM then hoists it out of loops.
+  llvm::FunctionCallee stateFunction =
+      moduleLowering.runtimeFunction("taipan_random_state", builder.getPtrTy(), {});
+  if (auto *declaration = llvm::dyn_cast<llvm::Function>(stateFunction.getCallee())) {
+    declaration->setDoesNotAccessMemory();
+    declaration->setDoesNotThrow();
+    declaration->setWillReturn();
+  }
+  llvm::Value *state = builder.CreateCall(stateFunction);
+  llvm::Type *f64 = builder.getDoubleTy();
+  llvm::Value *high = builder.CreateLShr(lowerRandomWord(state), 5);
+  llvm::Value *low = builder.CreateLShr(lowerRandomWord(state), 6);
+  llvm::Value *combined = builder.CreateFAdd(
+      builder.CreateFMul(builder.CreateUIToFP(high, f64), llvm::ConstantFP::get(f64, 67108864.0)),
+      builder.CreateUIToFP(low, f64));
+  return builder.CreateFMul(combined, llvm::ConstantFP::get(f64, 1.0 / 9007199254740992.0));
 }
 
 void FunctionLowering::lowerPrint(const std::vector<Expr *> &arguments) {

@@ -3,6 +3,8 @@
 
 #include "runtime/Random.h"
 
+#include <cstddef>
+
 #include <bit>
 #include <cmath>
 #include <random>
@@ -87,23 +89,29 @@ void RandomState::seedFromEntropy() {
   seedFromArray(Key);
 }
 
-uint32_t RandomState::nextUInt32() {
-  if (Index >= N) {
-    if (!Seeded)
-      seedFromUInt32(5489U); // The reference default, so an unseeded state is still defined.
-    unsigned K = 0;
-    for (; K < N - M; ++K) {
-      uint32_t Y = (State[K] & UpperMask) | (State[K + 1] & LowerMask);
-      State[K] = State[K + M] ^ (Y >> 1) ^ ((Y & 1U) ? MatrixA : 0U);
-    }
-    for (; K < N - 1; ++K) {
-      uint32_t Y = (State[K] & UpperMask) | (State[K + 1] & LowerMask);
-      State[K] = State[K + M - N] ^ (Y >> 1) ^ ((Y & 1U) ? MatrixA : 0U);
-    }
-    uint32_t Y = (State[N - 1] & UpperMask) | (State[0] & LowerMask);
-    State[N - 1] = State[M - 1] ^ (Y >> 1) ^ ((Y & 1U) ? MatrixA : 0U);
-    Index = 0;
+void RandomState::refill() {
+  if (!Seeded)
+    seedFromUInt32(5489U); // The reference default, so an unseeded state is still defined.
+  unsigned K = 0;
+  for (; K < N - M; ++K) {
+    uint32_t Y = (State[K] & UpperMask) | (State[K + 1] & LowerMask);
+    State[K] = State[K + M] ^ (Y >> 1) ^ ((Y & 1U) ? MatrixA : 0U);
   }
+  for (; K < N - 1; ++K) {
+    uint32_t Y = (State[K] & UpperMask) | (State[K + 1] & LowerMask);
+    State[K] = State[K + M - N] ^ (Y >> 1) ^ ((Y & 1U) ? MatrixA : 0U);
+  }
+  uint32_t Y = (State[N - 1] & UpperMask) | (State[0] & LowerMask);
+  State[N - 1] = State[M - 1] ^ (Y >> 1) ^ ((Y & 1U) ? MatrixA : 0U);
+  Index = 0;
+}
+
+size_t RandomState::wordsOffset() { return offsetof(RandomState, State); }
+size_t RandomState::indexOffset() { return offsetof(RandomState, Index); }
+
+uint32_t RandomState::nextUInt32() {
+  if (Index >= N)
+    refill();
   uint32_t Y = State[Index++];
   Y ^= Y >> 11;
   Y ^= (Y << 7) & 0x9d2c5680U;
@@ -232,6 +240,10 @@ int64_t randRange(Int128 Start, Int128 Stop, Int128 Step, int32_t *Error) {
 using taipan::runtime::threadRandomState;
 
 extern "C" {
+
+void *taipan_random_state(void) { return &threadRandomState(); }
+
+void taipan_random_refill(void *state) { static_cast<taipan::runtime::RandomState *>(state)->refill(); }
 
 void taipan_random_seed(int64_t seed) { threadRandomState().seedFromInt(seed); }
 

@@ -55,6 +55,13 @@ public:
   /// Whether any seeding routine has run; lets the per-thread state seed lazily.
   bool isSeeded() const { return Seeded; }
 
+  /// Regenerates all N words and rewinds the index (the MT "twist"). Compiled code that draws
+  /// words inline calls this when the index reaches N.
+  void refill();
+  /// Byte offsets of the words and of the 32-bit index, for compiled code that draws inline.
+  static size_t wordsOffset();
+  static size_t indexOffset();
+
 private:
   std::array<uint32_t, N> State{};
   unsigned Index = N + 1;
@@ -69,6 +76,10 @@ RandomState &threadRandomState();
 } // namespace taipan::runtime
 
 extern "C" {
+/// This thread's RandomState (seeded), for compiled code drawing words inline.
+void *taipan_random_state(void);
+/// RandomState::refill on a state from taipan_random_state.
+void taipan_random_refill(void *state);
 /// `random.seed(seed)` for an int seed.
 void taipan_random_seed(int64_t seed);
 /// `random.random()`.

@@ -66,6 +66,8 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_print_bool),
       TAIPAN_SYMBOL(taipan_print_text),
       TAIPAN_SYMBOL(taipan_print_end),
+      TAIPAN_SYMBOL(taipan_random_state),
+      TAIPAN_SYMBOL(taipan_random_refill),
       TAIPAN_SYMBOL(taipan_random_seed),
       TAIPAN_SYMBOL(taipan_random_random),
       TAIPAN_SYMBOL(taipan_random_getrandbits),
