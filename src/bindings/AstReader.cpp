@@ -82,12 +82,12 @@ private:
 
   static BinaryOp binaryOp(const std::string &name, SourceLocation where) {
     static const std::map<std::string, BinaryOp> table = {
-        {"Add", BinaryOp::Add},         {"Sub", BinaryOp::Sub},
-        {"Mult", BinaryOp::Mult},       {"Div", BinaryOp::Div},
+        {"Add", BinaryOp::Add},           {"Sub", BinaryOp::Sub},
+        {"Mult", BinaryOp::Mult},         {"Div", BinaryOp::Div},
         {"FloorDiv", BinaryOp::FloorDiv}, {"Mod", BinaryOp::Mod},
-        {"Pow", BinaryOp::Pow},         {"LShift", BinaryOp::LShift},
-        {"RShift", BinaryOp::RShift},   {"BitAnd", BinaryOp::BitAnd},
-        {"BitOr", BinaryOp::BitOr},     {"BitXor", BinaryOp::BitXor},
+        {"Pow", BinaryOp::Pow},           {"LShift", BinaryOp::LShift},
+        {"RShift", BinaryOp::RShift},     {"BitAnd", BinaryOp::BitAnd},
+        {"BitOr", BinaryOp::BitOr},       {"BitXor", BinaryOp::BitXor},
         {"MatMult", BinaryOp::MatMult}};
     auto found = table.find(name);
     if (found == table.end())
@@ -232,9 +232,9 @@ private:
     }
     if (kind == "Compare") {
       static const std::map<std::string, CompareOp> table = {
-          {"Eq", CompareOp::Eq}, {"NotEq", CompareOp::NotEq}, {"Lt", CompareOp::Lt},
-          {"LtE", CompareOp::LtE}, {"Gt", CompareOp::Gt}, {"GtE", CompareOp::GtE},
-          {"Is", CompareOp::Is}, {"IsNot", CompareOp::IsNot}, {"In", CompareOp::In},
+          {"Eq", CompareOp::Eq},      {"NotEq", CompareOp::NotEq}, {"Lt", CompareOp::Lt},
+          {"LtE", CompareOp::LtE},    {"Gt", CompareOp::Gt},       {"GtE", CompareOp::GtE},
+          {"Is", CompareOp::Is},      {"IsNot", CompareOp::IsNot}, {"In", CompareOp::In},
           {"NotIn", CompareOp::NotIn}};
       Expr *expr = source.newExpr(ExprKind::Compare, where);
       expr->operands.push_back(readExpr(node.attr("left")));

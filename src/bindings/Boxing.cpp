@@ -36,7 +36,9 @@ const Type *numpyScalarType(PyTypeObject *type) {
   return types::scalarByName(shortName);
 }
 
-template <typename T> void store(void *storage, T value) { std::memcpy(storage, &value, sizeof(T)); }
+template <typename T> void store(void *storage, T value) {
+  std::memcpy(storage, &value, sizeof(T));
+}
 template <typename T> T load(const void *storage) {
   T value;
   std::memcpy(&value, storage, sizeof(T));
@@ -125,10 +127,18 @@ bool unboxValue(PyObject *value, const Type *type, void *storage) {
     if (PyErr_Occurred())
       return false;
     switch (type->bits()) {
-    case 8: store<uint8_t>(storage, static_cast<uint8_t>(bits)); break;
-    case 16: store<uint16_t>(storage, static_cast<uint16_t>(bits)); break;
-    case 32: store<uint32_t>(storage, static_cast<uint32_t>(bits)); break;
-    default: store<uint64_t>(storage, bits); break;
+    case 8:
+      store<uint8_t>(storage, static_cast<uint8_t>(bits));
+      break;
+    case 16:
+      store<uint16_t>(storage, static_cast<uint16_t>(bits));
+      break;
+    case 32:
+      store<uint32_t>(storage, static_cast<uint32_t>(bits));
+      break;
+    default:
+      store<uint64_t>(storage, bits);
+      break;
     }
     return true;
   }

@@ -30,8 +30,7 @@ constexpr Py_ssize_t MaxFastArguments = 16;
 
 const Overload *findOverload(DispatcherObject *self, const Type *const *key, size_t count) {
   for (const Overload &overload : *self->overloads)
-    if (overload.key.size() == count &&
-        std::equal(overload.key.begin(), overload.key.end(), key))
+    if (overload.key.size() == count && std::equal(overload.key.begin(), overload.key.end(), key))
       return &overload;
   return nullptr;
 }
@@ -209,8 +208,7 @@ int dispatcherClear(PyObject *object) {
 }
 
 PyMemberDef dispatcherMembers[] = {
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(DispatcherObject, vectorcall), READONLY,
-     nullptr},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(DispatcherObject, vectorcall), READONLY, nullptr},
     {nullptr, 0, 0, 0, nullptr}};
 
 } // namespace

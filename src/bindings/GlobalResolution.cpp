@@ -14,8 +14,7 @@ namespace taipan::bindings {
 
 PyTypeObject *dispatcherBaseType = nullptr;
 
-PythonGlobalResolver::PythonGlobalResolver(nb::handle function)
-    : function(nb::borrow(function)) {}
+PythonGlobalResolver::PythonGlobalResolver(nb::handle function) : function(nb::borrow(function)) {}
 
 PythonGlobalResolver::~PythonGlobalResolver() {
   // The resolver may outlive the interpreter's willingness to run; release under the GIL.

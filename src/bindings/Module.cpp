@@ -54,8 +54,8 @@ void printToPythonStdout(const char *text, size_t length) {
   PyGILState_STATE state = PyGILState_Ensure();
   PyObject *out = PySys_GetObject("stdout");
   if (out && out != Py_None) {
-    PyObject *result = PyObject_CallMethod(out, "write", "s#", text,
-                                           static_cast<Py_ssize_t>(length));
+    PyObject *result =
+        PyObject_CallMethod(out, "write", "s#", text, static_cast<Py_ssize_t>(length));
     if (!result)
       PyErr_WriteUnraisable(out);
     Py_XDECREF(result);
@@ -136,8 +136,8 @@ void setCompileError(const CompileError &error) {
   if (source && error.location.line > 0) {
     int fileLine = source->firstLine + error.location.line - 1;
     std::string lineText = source->lineText(error.location.line);
-    message += "\n\nFile \"" + source->filename + "\", line " + std::to_string(fileLine) +
-               ", in " + source->name + ":\n" + lineText + "\n";
+    message += "\n\nFile \"" + source->filename + "\", line " + std::to_string(fileLine) + ", in " +
+               source->name + ":\n" + lineText + "\n";
     int caret = error.location.column + source->columnOffset;
     message += std::string(std::max(0, caret), ' ') + "^\n";
   }
@@ -175,21 +175,20 @@ NB_MODULE(_core, module) {
                    [](const CompiledFunction &self) { return TypeRef{self.returnType}; })
       .def_prop_ro("type_annotations",
                    [](const CompiledFunction &self) { return self.typeAnnotations; })
-      .def_prop_ro("address",
-                   [](const CompiledFunction &self) {
-                     return reinterpret_cast<uintptr_t>(self.entry);
-                   });
+      .def_prop_ro("address", [](const CompiledFunction &self) {
+        return reinterpret_cast<uintptr_t>(self.entry);
+      });
 
   PyTypeObject *dispatcherType = createDispatcherType();
   dispatcherBaseType = dispatcherType;
   module.attr("DispatcherBase") = nb::handle(reinterpret_cast<PyObject *>(dispatcherType));
 
-  module.def("set_error_classes", [](nb::handle typing, nb::handle unsupported,
-                                     nb::handle internal) {
-    typingErrorClass = typing.inc_ref().ptr();
-    unsupportedErrorClass = unsupported.inc_ref().ptr();
-    internalErrorClass = internal.inc_ref().ptr();
-  });
+  module.def("set_error_classes",
+             [](nb::handle typing, nb::handle unsupported, nb::handle internal) {
+               typingErrorClass = typing.inc_ref().ptr();
+               unsupportedErrorClass = unsupported.inc_ref().ptr();
+               internalErrorClass = internal.inc_ref().ptr();
+             });
 
   module.def("read_function",
              [](nb::handle function, nb::handle node, std::vector<std::string> lines,
@@ -198,12 +197,14 @@ NB_MODULE(_core, module) {
                                    columnOffset, readOptions(options));
              });
 
-  module.def("compile", [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes,
-                           nb::handle returnType) {
-    std::vector<const Type *> types = typeList(argumentTypes);
-    const Type *declared = returnType.is_none() ? nullptr : nb::cast<TypeRef>(returnType).type;
-    return translateErrors([&] { return compileFunction(source, types, declared); });
-  }, nb::arg("source"), nb::arg("argument_types"), nb::arg("return_type").none());
+  module.def(
+      "compile",
+      [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::handle returnType) {
+        std::vector<const Type *> types = typeList(argumentTypes);
+        const Type *declared = returnType.is_none() ? nullptr : nb::cast<TypeRef>(returnType).type;
+        return translateErrors([&] { return compileFunction(source, types, declared); });
+      },
+      nb::arg("source"), nb::arg("argument_types"), nb::arg("return_type").none());
 
   module.def("can_convert", [](const TypeRef &from, const TypeRef &to) {
     return canConvertImplicitly(from.type, to.type);
@@ -212,21 +213,23 @@ NB_MODULE(_core, module) {
   module.def("inspect", [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes,
                            const std::string &kind) {
     std::vector<const Type *> types = typeList(argumentTypes);
-    InspectionKind inspection = kind == "asm"             ? InspectionKind::Assembly
+    InspectionKind inspection = kind == "asm"                ? InspectionKind::Assembly
                                 : kind == "llvm-unoptimized" ? InspectionKind::UnoptimizedIR
                                                              : InspectionKind::OptimizedIR;
     return translateErrors([&] { return inspectFunction(source, types, inspection); });
   });
 
-  module.def("configure_dispatcher", [](nb::handle dispatcher, std::vector<std::string> names,
-                                        nb::handle defaults, bool nogil) {
-    configureDispatcher(dispatcher.ptr(), names, defaults.ptr(), nogil);
-  }, nb::arg("dispatcher"), nb::arg("names"), nb::arg("defaults").none(), nb::arg("nogil"));
+  module.def(
+      "configure_dispatcher",
+      [](nb::handle dispatcher, std::vector<std::string> names, nb::handle defaults, bool nogil) {
+        configureDispatcher(dispatcher.ptr(), names, defaults.ptr(), nogil);
+      },
+      nb::arg("dispatcher"), nb::arg("names"), nb::arg("defaults").none(), nb::arg("nogil"));
 
-  module.def("add_overload", [](nb::handle dispatcher, const CompiledFunction &compiled,
-                                nb::handle key) {
-    addOverload(dispatcher.ptr(), compiled, typeList(key));
-  });
+  module.def("add_overload",
+             [](nb::handle dispatcher, const CompiledFunction &compiled, nb::handle key) {
+               addOverload(dispatcher.ptr(), compiled, typeList(key));
+             });
 
   module.def("enable_vectorcall", [](nb::handle subclass) { enableVectorcall(subclass.ptr()); });
 

@@ -143,12 +143,15 @@ void defineTypeObjects(nb::module_ &module) {
       types.push_back(typeArgument(element));
     return TypeRef{types::tuple(types)};
   });
-  module.def("signature", [](nb::handle returnType, nb::handle arguments) {
-    SignatureRef signature{returnType.is_none() ? nullptr : typeArgument(returnType), {}};
-    for (nb::handle argument : arguments)
-      signature.arguments.push_back(typeArgument(argument));
-    return signature;
-  }, nb::arg("return_type").none(), nb::arg("arguments"));
+  module.def(
+      "signature",
+      [](nb::handle returnType, nb::handle arguments) {
+        SignatureRef signature{returnType.is_none() ? nullptr : typeArgument(returnType), {}};
+        for (nb::handle argument : arguments)
+          signature.arguments.push_back(typeArgument(argument));
+        return signature;
+      },
+      nb::arg("return_type").none(), nb::arg("arguments"));
   module.def("typeof", [](nb::handle value) { return TypeRef{typeOfOrRaise(value)}; });
   module.def("typeof_or_none", [](nb::handle value) -> nb::object {
     const Type *type = typeOfValue(value.ptr());

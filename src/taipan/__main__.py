@@ -16,8 +16,9 @@ def _cuda_summary():
     driver.cuDriverGetVersion(ctypes.byref(version))
     count = ctypes.c_int()
     driver.cuDeviceGetCount(ctypes.byref(count))
-    lines = [f"CUDA driver {version.value // 1000}.{version.value % 1000 // 10}, "
-             f"{count.value} device(s)"]
+    lines = [
+        f"CUDA driver {version.value // 1000}.{version.value % 1000 // 10}, {count.value} device(s)"
+    ]
     for index in range(count.value):
         device = ctypes.c_int()
         driver.cuDeviceGet(ctypes.byref(device), index)

@@ -4,9 +4,24 @@ from taipan import config
 from taipan.errors import UnsupportedError
 
 _KNOWN_OPTIONS = {
-    "nopython", "nogil", "cache", "fastmath", "boundscheck", "error_model", "inline",
-    "parallel", "debug", "forceobj", "looplift", "locals", "no_cpython_wrapper",
-    "no_cfunc_wrapper", "no_rewrites", "_nrt", "target", "pipeline_class",
+    "nopython",
+    "nogil",
+    "cache",
+    "fastmath",
+    "boundscheck",
+    "error_model",
+    "inline",
+    "parallel",
+    "debug",
+    "forceobj",
+    "looplift",
+    "locals",
+    "no_cpython_wrapper",
+    "no_cfunc_wrapper",
+    "no_rewrites",
+    "_nrt",
+    "target",
+    "pipeline_class",
 }
 
 

@@ -46,7 +46,7 @@ class Dispatcher(_core.DispatcherBase):
                 name = code.co_varnames[index] if index < code.co_argcount else "?"
                 raise TypingError(
                     f"cannot determine the type of argument {index} ({name}): "
-                    f"{type(value).__name__}\n\nFile \"{code.co_filename}\", line "
+                    f'{type(value).__name__}\n\nFile "{code.co_filename}", line '
                     f"{code.co_firstlineno}, in {self.__qualname__}"
                 )
             types.append(value_type)
@@ -56,8 +56,7 @@ class Dispatcher(_core.DispatcherBase):
         key = self._argument_types(args)
         with _compile_lock:
             if key in self._overloads:
-                _core.add_overload(self, self._overloads[key], key)
-                return
+                return  # another thread compiled it while this one waited for the lock
             if self._explicit:
                 for signature, compiled in self._overloads.items():
                     if len(signature) == len(key) and all(
@@ -73,8 +72,7 @@ class Dispatcher(_core.DispatcherBase):
         with _compile_lock:
             compiled = self._overloads.get(argument_types)
             if compiled is None:
-                compiled = _core.compile(self._function_source(), list(argument_types),
-                                         return_type)
+                compiled = _core.compile(self._function_source(), list(argument_types), return_type)
                 self._overloads[argument_types] = compiled
                 _core.add_overload(self, compiled, argument_types)
             return compiled
@@ -118,8 +116,10 @@ class Dispatcher(_core.DispatcherBase):
             print(self._overloads[key].type_annotations, file=out)
 
     def _inspect(self, kind, signature):
-        texts = {key: _core.inspect(self._function_source(), list(key), kind)
-                 for key in self._selected(signature)}
+        texts = {
+            key: _core.inspect(self._function_source(), list(key), kind)
+            for key in self._selected(signature)
+        }
         if signature is not None:
             return next(iter(texts.values()))
         return texts

@@ -66,7 +66,9 @@ def read_function(py_func, options):
     tree = _parse("".join(dedented))
     node = _find_definition(tree, code, first_line)
     if node is None:
-        raise UnsupportedError(f"cannot find the definition of {py_func.__qualname__} in its source")
+        raise UnsupportedError(
+            f"cannot find the definition of {py_func.__qualname__} in its source"
+        )
     return _core.read_function(
         py_func,
         node,

@@ -7,10 +7,38 @@ Type = _core.Type
 Signature = _core.Signature
 
 _NAMES = [
-    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "intp", "uintp", "intc", "uintc", "float32", "float64", "complex64", "complex128",
-    "boolean", "none", "void",
-    "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "c8", "c16", "b1",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "intp",
+    "uintp",
+    "intc",
+    "uintc",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+    "boolean",
+    "none",
+    "void",
+    "i1",
+    "i2",
+    "i4",
+    "i8",
+    "u1",
+    "u2",
+    "u4",
+    "u8",
+    "f4",
+    "f8",
+    "c8",
+    "c16",
+    "b1",
 ]
 for _name in _NAMES:
     globals()[_name] = _core.scalar_type(_name)
@@ -21,12 +49,12 @@ float_ = float32 = globals()["float32"]
 int_ = int64 = globals()["int64"]
 
 
-def UniTuple(dtype, count):  # noqa: N802 - Numba's spelling
+def UniTuple(dtype, count):
     """A tuple of ``count`` elements of type ``dtype``."""
     return _core.tuple_type([dtype] * count)
 
 
-def Tuple(element_types):  # noqa: N802 - Numba's spelling
+def Tuple(element_types):
     """A tuple whose elements have the given types."""
     return _core.tuple_type(list(element_types))
 
@@ -38,8 +66,8 @@ def parse_signature(signature):
     if isinstance(signature, str):
         namespace = {name: value for name, value in globals().items() if not name.startswith("_")}
         try:
-            result = eval(signature, {"__builtins__": {}}, namespace)  # noqa: S307
-        except Exception as error:
+            result = eval(signature, {"__builtins__": {}}, namespace)
+        except (NameError, SyntaxError, TypeError, AttributeError) as error:
             raise TypeError(f"invalid signature {signature!r}: {error}") from None
         return parse_signature(result)
     if isinstance(signature, tuple):

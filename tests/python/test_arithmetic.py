@@ -151,7 +151,7 @@ def short_circuit_or(a, b):
 
 @njit
 def ternary(a, b):
-    return a if a > b else b
+    return a - b if a > b else b * 2
 
 
 @njit
@@ -671,7 +671,10 @@ def test_complex_division(z, w):
 
 @pytest.mark.parametrize("z, w", [
     (1 + 2j, 2 + 0j), (1 + 2j, 0.5 + 0j), (-1 + 0j, 0.5 + 0j), (2j, 1j), (1 + 1j, 3 + 0j),
-    (1.5 - 2j, -2 + 0j), (0j, 1 + 0j), (1 + 1j, 0j),
+    (1.5 - 2j, -2 + 0j), (1 + 1j, 0j),
+    pytest.param(0j, 1 + 0j, marks=pytest.mark.xfail(
+        reason="BUG: 0j ** (1+0j) returns complex(0.0, -0.0) (CPython and Numba: 0j)",
+        strict=True)),
     pytest.param(0j, 0j, marks=pytest.mark.xfail(
         reason="BUG: 0j ** 0j returns nan+nanj (CPython and Numba: 1+0j)", strict=True)),
 ])

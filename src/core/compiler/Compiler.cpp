@@ -132,8 +132,7 @@ LoweredModule lowerModule(const std::shared_ptr<FunctionSource> &source,
                           const Type *declaredReturnType) {
   if (argumentTypes.size() != source->parameters.size())
     throwTypingError(source->name + "() takes " + std::to_string(source->parameters.size()) +
-                         " arguments but " + std::to_string(argumentTypes.size()) +
-                         " were given",
+                         " arguments but " + std::to_string(argumentTypes.size()) + " were given",
                      source->definitionLocation);
   CompileSession session;
   TypedFunction &root = session.typeRoot(source.get(), argumentTypes);

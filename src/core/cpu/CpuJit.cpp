@@ -60,16 +60,16 @@ CpuJit::CpuJit() : implementation(std::make_unique<Implementation>()) {
 
   implementation->targetMachine =
       check(machineBuilder.createTargetMachine(), "cannot create the host target machine");
-  implementation->jit = check(
-      llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(machineBuilder).create(),
-      "cannot create the JIT");
+  implementation->jit =
+      check(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(machineBuilder).create(),
+            "cannot create the JIT");
 
   llvm::orc::JITDylib &library = implementation->jit->getMainJITDylib();
   const llvm::DataLayout &layout = implementation->jit->getDataLayout();
   // libm and libc come from the process, which the interpreter has already linked.
-  library.addGenerator(check(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-                                 layout.getGlobalPrefix()),
-                             "cannot search the process for symbols"));
+  library.addGenerator(check(
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(layout.getGlobalPrefix()),
+      "cannot search the process for symbols"));
   // The runtime has hidden visibility, so its symbols are registered by address.
   llvm::orc::SymbolMap symbols;
   size_t count = 0;
@@ -107,9 +107,9 @@ void CpuJit::optimize(llvm::Module &module, int level) {
                                          : level == 1 ? llvm::OptimizationLevel::O1
                                          : level == 2 ? llvm::OptimizationLevel::O2
                                                       : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager pipeline =
-      level <= 0 ? passes.buildO0DefaultPipeline(optimization)
-                 : passes.buildPerModuleDefaultPipeline(optimization);
+  llvm::ModulePassManager pipeline = level <= 0
+                                         ? passes.buildO0DefaultPipeline(optimization)
+                                         : passes.buildPerModuleDefaultPipeline(optimization);
   pipeline.run(module, modules);
 }
 

@@ -21,8 +21,8 @@ llvm::Function *ModuleLowering::declare(TypedFunction &function) {
   for (const Type *argument : function.argumentTypes)
     parameters.push_back(memoryType(context, argument));
   auto *type = llvm::FunctionType::get(llvm::Type::getInt32Ty(context), parameters, false);
-  auto *result = llvm::Function::Create(type, llvm::Function::InternalLinkage,
-                                        function.symbolName, module);
+  auto *result =
+      llvm::Function::Create(type, llvm::Function::InternalLinkage, function.symbolName, module);
   result->addFnAttr(llvm::Attribute::NoUnwind);
   if (function.source->options.inlineAlways)
     result->addFnAttr(llvm::Attribute::AlwaysInline);
@@ -39,8 +39,7 @@ llvm::Function *ModuleLowering::defineEntryWrapper(TypedFunction &function,
                                                    const std::string &name) {
   llvm::Function *callee = declare(function);
   auto *pointer = llvm::PointerType::getUnqual(context);
-  auto *type =
-      llvm::FunctionType::get(llvm::Type::getInt32Ty(context), {pointer, pointer}, false);
+  auto *type = llvm::FunctionType::get(llvm::Type::getInt32Ty(context), {pointer, pointer}, false);
   auto *wrapper = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", wrapper));
   std::vector<llvm::Value *> arguments = {wrapper->getArg(1)};
@@ -74,8 +73,8 @@ llvm::FunctionCallee ModuleLowering::runtimeFunction(const std::string &name, ll
 
 FunctionLowering::FunctionLowering(ModuleLowering &module, TypedFunction &function,
                                    llvm::Function *target)
-    : moduleLowering(module), function(function), options(function.source->options),
-      target(target), context(module.context), builder(module.context) {}
+    : moduleLowering(module), function(function), options(function.source->options), target(target),
+      context(module.context), builder(module.context) {}
 
 void FunctionLowering::lower() {
   builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", target));
@@ -85,10 +84,10 @@ void FunctionLowering::lower() {
     llvm::Value *argument =
         fromMemoryForm(builder, target->getArg(i + 1), function.argumentTypes[i]);
     const Type *variableType = function.variableTypes.at(parameters[i].name);
-    builder.CreateStore(
-        toMemoryForm(builder, castValue(argument, function.argumentTypes[i], variableType),
-                     variableType),
-        variable(parameters[i].name));
+    builder.CreateStore(toMemoryForm(builder,
+                                     castValue(argument, function.argumentTypes[i], variableType),
+                                     variableType),
+                        variable(parameters[i].name));
   }
   lowerBlock(function.source->body);
   if (!builder.GetInsertBlock()->getTerminator())
@@ -279,9 +278,9 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   builder.CreateBr(header);
   builder.SetInsertPoint(header);
   llvm::Value *index = builder.CreateLoad(i64, counter);
-  llvm::Value *more = builder.CreateSelect(builder.CreateICmpSGT(step, builder.getInt64(0)),
-                                           builder.CreateICmpSLT(index, stop),
-                                           builder.CreateICmpSGT(index, stop));
+  llvm::Value *more =
+      builder.CreateSelect(builder.CreateICmpSGT(step, builder.getInt64(0)),
+                           builder.CreateICmpSLT(index, stop), builder.CreateICmpSGT(index, stop));
   builder.CreateCondBr(more, body, orelse);
   builder.SetInsertPoint(body);
   if (tupleSlot) {
@@ -316,8 +315,7 @@ std::string FunctionLowering::exceptionMessage(Expr *raised) {
   std::vector<std::string> parts;
   for (size_t i = 1; i < raised->operands.size(); ++i) {
     Expr *argument = raised->operands[i];
-    if (argument->kind == ExprKind::Constant &&
-        argument->constant.kind == Constant::Kind::String) {
+    if (argument->kind == ExprKind::Constant && argument->constant.kind == Constant::Kind::String) {
       parts.push_back(argument->constant.text);
     } else if (argument->kind == ExprKind::Constant) {
       const Constant &constant = argument->constant;
@@ -359,8 +357,8 @@ void FunctionLowering::lowerAssert(Stmt *stmt) {
 void FunctionLowering::emitRaise(int exceptionId, const std::string &message) {
   llvm::FunctionCallee raise = moduleLowering.runtimeFunction(
       "taipan_raise", builder.getVoidTy(), {builder.getInt32Ty(), builder.getPtrTy()});
-  builder.CreateCall(raise, {builder.getInt32(exceptionId),
-                             moduleLowering.stringConstant(message)});
+  builder.CreateCall(raise,
+                     {builder.getInt32(exceptionId), moduleLowering.stringConstant(message)});
   builder.CreateRet(builder.getInt32(1));
 }
 

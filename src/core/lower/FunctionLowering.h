@@ -87,8 +87,8 @@ private:
   llvm::Value *lowerExpr(Expr *expr);
   llvm::Value *lowerExprAs(Expr *expr, const Type *type);
   llvm::Value *lowerConstant(const Constant &constant, const Type *type);
-  llvm::Value *lowerBinary(BinaryOp op, llvm::Value *left, const Type *leftType,
-                           llvm::Value *right, const Type *rightType, const Type *resultType);
+  llvm::Value *lowerBinary(BinaryOp op, llvm::Value *left, const Type *leftType, llvm::Value *right,
+                           const Type *rightType, const Type *resultType);
   llvm::Value *lowerIntegerBinary(BinaryOp op, llvm::Value *left, llvm::Value *right,
                                   const Type *type);
   llvm::Value *lowerFloatBinary(BinaryOp op, llvm::Value *left, llvm::Value *right,

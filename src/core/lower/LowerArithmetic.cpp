@@ -109,8 +109,7 @@ llvm::Value *FunctionLowering::complexParts(llvm::Value *value, llvm::Value *&im
   return builder.CreateExtractValue(value, 0);
 }
 
-llvm::Value *FunctionLowering::makeComplex(llvm::Value *real, llvm::Value *imag,
-                                           const Type *type) {
+llvm::Value *FunctionLowering::makeComplex(llvm::Value *real, llvm::Value *imag, const Type *type) {
   llvm::Value *result = llvm::UndefValue::get(valueType(context, type));
   result = builder.CreateInsertValue(result, real, 0);
   return builder.CreateInsertValue(result, imag, 1);
@@ -261,8 +260,8 @@ llvm::Value *FunctionLowering::lowerIntegerBinary(BinaryOp op, llvm::Value *a, l
   case BinaryOp::FloorDiv:
   case BinaryOp::Mod: {
     bool isDivision = op == BinaryOp::FloorDiv;
-    emitZeroDivisionCheck(b, type, isDivision ? "integer division by zero"
-                                              : "integer modulo by zero");
+    emitZeroDivisionCheck(b, type,
+                          isDivision ? "integer division by zero" : "integer modulo by zero");
     if (!isSigned)
       return isDivision ? builder.CreateUDiv(a, b) : builder.CreateURem(a, b);
     // INT_MIN // -1 overflows the hardware divide; Python's answer wraps to INT_MIN here.
@@ -274,12 +273,11 @@ llvm::Value *FunctionLowering::lowerIntegerBinary(BinaryOp op, llvm::Value *a, l
     llvm::Value *remainder = builder.CreateSRem(a, safeDivisor);
     // Floor semantics: when the remainder's sign differs from the divisor's, step down.
     llvm::Value *zero = llvm::ConstantInt::get(llvmType, 0);
-    llvm::Value *adjust = builder.CreateAnd(
-        builder.CreateICmpNE(remainder, zero),
-        builder.CreateICmpSLT(builder.CreateXor(remainder, safeDivisor), zero));
+    llvm::Value *adjust =
+        builder.CreateAnd(builder.CreateICmpNE(remainder, zero),
+                          builder.CreateICmpSLT(builder.CreateXor(remainder, safeDivisor), zero));
     if (isDivision) {
-      llvm::Value *floored =
-          builder.CreateSub(quotient, builder.CreateZExt(adjust, llvmType));
+      llvm::Value *floored = builder.CreateSub(quotient, builder.CreateZExt(adjust, llvmType));
       return builder.CreateSelect(isMinusOne, builder.CreateNeg(a), floored);
     }
     llvm::Value *modulo = builder.CreateSelect(adjust, builder.CreateAdd(remainder, b), remainder);
@@ -305,10 +303,10 @@ llvm::Value *FunctionLowering::lowerIntegerPower(llvm::Value *base, llvm::Value 
   llvm::BasicBlock *before = builder.GetInsertBlock();
   llvm::BasicBlock *loop = newBlock("pow.loop");
   llvm::BasicBlock *done = newBlock("pow.done");
-  llvm::Value *absExponent =
-      type->isSigned() ? builder.CreateSelect(builder.CreateICmpSLT(exponent, zero),
-                                              builder.CreateNeg(exponent), exponent)
-                       : exponent;
+  llvm::Value *absExponent = type->isSigned()
+                                 ? builder.CreateSelect(builder.CreateICmpSLT(exponent, zero),
+                                                        builder.CreateNeg(exponent), exponent)
+                                 : exponent;
   builder.CreateCondBr(builder.CreateICmpEQ(absExponent, zero), done, loop);
   builder.SetInsertPoint(loop);
   llvm::PHINode *result = builder.CreatePHI(llvmType, 2);
@@ -318,8 +316,7 @@ llvm::Value *FunctionLowering::lowerIntegerPower(llvm::Value *base, llvm::Value 
   square->addIncoming(base, before);
   remaining->addIncoming(absExponent, before);
   llvm::Value *bit = builder.CreateTrunc(remaining, builder.getInt1Ty());
-  llvm::Value *nextResult =
-      builder.CreateSelect(bit, builder.CreateMul(result, square), result);
+  llvm::Value *nextResult = builder.CreateSelect(bit, builder.CreateMul(result, square), result);
   llvm::Value *nextSquare = builder.CreateMul(square, square);
   llvm::Value *nextRemaining = builder.CreateLShr(remaining, one);
   result->addIncoming(nextResult, loop);
@@ -424,16 +421,16 @@ llvm::Value *FunctionLowering::lowerComplexBinary(BinaryOp op, llvm::Value *a, l
     llvm::Value *realLarger = builder.CreateFCmpOGE(absBr, absBi);
     llvm::Value *ratio1 = builder.CreateFDiv(bi, br);
     llvm::Value *denom1 = builder.CreateFAdd(br, builder.CreateFMul(bi, ratio1));
-    llvm::Value *real1 = builder.CreateFDiv(builder.CreateFAdd(ar, builder.CreateFMul(ai, ratio1)),
-                                            denom1);
-    llvm::Value *imag1 = builder.CreateFDiv(builder.CreateFSub(ai, builder.CreateFMul(ar, ratio1)),
-                                            denom1);
+    llvm::Value *real1 =
+        builder.CreateFDiv(builder.CreateFAdd(ar, builder.CreateFMul(ai, ratio1)), denom1);
+    llvm::Value *imag1 =
+        builder.CreateFDiv(builder.CreateFSub(ai, builder.CreateFMul(ar, ratio1)), denom1);
     llvm::Value *ratio2 = builder.CreateFDiv(br, bi);
     llvm::Value *denom2 = builder.CreateFAdd(bi, builder.CreateFMul(br, ratio2));
-    llvm::Value *real2 = builder.CreateFDiv(builder.CreateFAdd(builder.CreateFMul(ar, ratio2), ai),
-                                            denom2);
-    llvm::Value *imag2 = builder.CreateFDiv(builder.CreateFSub(builder.CreateFMul(ai, ratio2), ar),
-                                            denom2);
+    llvm::Value *real2 =
+        builder.CreateFDiv(builder.CreateFAdd(builder.CreateFMul(ar, ratio2), ai), denom2);
+    llvm::Value *imag2 =
+        builder.CreateFDiv(builder.CreateFSub(builder.CreateFMul(ai, ratio2), ar), denom2);
     return makeComplex(builder.CreateSelect(realLarger, real1, real2),
                        builder.CreateSelect(realLarger, imag1, imag2), type);
   }
@@ -441,11 +438,10 @@ llvm::Value *FunctionLowering::lowerComplexBinary(BinaryOp op, llvm::Value *a, l
     // libm's cpow, always in double precision: the C ABI of a float complex differs.
     const Type *wide = types::complex128();
     llvm::Type *part = builder.getDoubleTy();
-    llvm::FunctionCallee cpow = moduleLowering.runtimeFunction(
-        "cpow", valueType(context, wide), {part, part, part, part});
+    llvm::FunctionCallee cpow =
+        moduleLowering.runtimeFunction("cpow", valueType(context, wide), {part, part, part, part});
     auto widen = [&](llvm::Value *value) { return builder.CreateFPExt(value, part); };
-    llvm::Value *result = builder.CreateCall(
-        cpow, {widen(ar), widen(ai), widen(br), widen(bi)});
+    llvm::Value *result = builder.CreateCall(cpow, {widen(ar), widen(ai), widen(br), widen(bi)});
     return castValue(result, wide, type);
   }
   default:
@@ -516,9 +512,9 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
     for (size_t i = 0; i < common->elements().size(); ++i) {
       const Type *elementType = common->elements()[i];
       equal = builder.CreateAnd(
-          equal, lowerComparison(CompareOp::Eq,
-                                 tupleElement(a, common, static_cast<unsigned>(i)), elementType,
-                                 tupleElement(b, common, static_cast<unsigned>(i)), elementType));
+          equal, lowerComparison(CompareOp::Eq, tupleElement(a, common, static_cast<unsigned>(i)),
+                                 elementType, tupleElement(b, common, static_cast<unsigned>(i)),
+                                 elementType));
     }
     return op == CompareOp::Eq ? equal : builder.CreateNot(equal);
   }
@@ -532,22 +528,34 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
   }
   if (common->isFloat()) {
     switch (op) {
-    case CompareOp::Eq: return builder.CreateFCmpOEQ(a, b);
-    case CompareOp::NotEq: return builder.CreateFCmpUNE(a, b);
-    case CompareOp::Lt: return builder.CreateFCmpOLT(a, b);
-    case CompareOp::LtE: return builder.CreateFCmpOLE(a, b);
-    case CompareOp::Gt: return builder.CreateFCmpOGT(a, b);
-    default: return builder.CreateFCmpOGE(a, b);
+    case CompareOp::Eq:
+      return builder.CreateFCmpOEQ(a, b);
+    case CompareOp::NotEq:
+      return builder.CreateFCmpUNE(a, b);
+    case CompareOp::Lt:
+      return builder.CreateFCmpOLT(a, b);
+    case CompareOp::LtE:
+      return builder.CreateFCmpOLE(a, b);
+    case CompareOp::Gt:
+      return builder.CreateFCmpOGT(a, b);
+    default:
+      return builder.CreateFCmpOGE(a, b);
     }
   }
   bool isSigned = common->isInteger() && common->isSigned();
   switch (op) {
-  case CompareOp::Eq: return builder.CreateICmpEQ(a, b);
-  case CompareOp::NotEq: return builder.CreateICmpNE(a, b);
-  case CompareOp::Lt: return isSigned ? builder.CreateICmpSLT(a, b) : builder.CreateICmpULT(a, b);
-  case CompareOp::LtE: return isSigned ? builder.CreateICmpSLE(a, b) : builder.CreateICmpULE(a, b);
-  case CompareOp::Gt: return isSigned ? builder.CreateICmpSGT(a, b) : builder.CreateICmpUGT(a, b);
-  default: return isSigned ? builder.CreateICmpSGE(a, b) : builder.CreateICmpUGE(a, b);
+  case CompareOp::Eq:
+    return builder.CreateICmpEQ(a, b);
+  case CompareOp::NotEq:
+    return builder.CreateICmpNE(a, b);
+  case CompareOp::Lt:
+    return isSigned ? builder.CreateICmpSLT(a, b) : builder.CreateICmpULT(a, b);
+  case CompareOp::LtE:
+    return isSigned ? builder.CreateICmpSLE(a, b) : builder.CreateICmpULE(a, b);
+  case CompareOp::Gt:
+    return isSigned ? builder.CreateICmpSGT(a, b) : builder.CreateICmpUGT(a, b);
+  default:
+    return isSigned ? builder.CreateICmpSGE(a, b) : builder.CreateICmpUGE(a, b);
   }
 }
 
@@ -640,8 +648,8 @@ llvm::Value *FunctionLowering::lowerSubscript(Expr *expr) {
   int64_t count = static_cast<int64_t>(tupleType->elements().size());
   if (index->kind == ExprKind::Constant && index->constant.kind == Constant::Kind::Int) {
     int64_t position = index->constant.intValue;
-    return tupleElement(tuple, tupleType, static_cast<unsigned>(position < 0 ? position + count
-                                                                              : position));
+    return tupleElement(tuple, tupleType,
+                        static_cast<unsigned>(position < 0 ? position + count : position));
   }
   // A uniform tuple indexed at run time: through a stack copy, with Python's negative indices.
   llvm::Value *position = lowerExprAs(index, types::int64());

@@ -2,8 +2,8 @@
 // builtins typed in typing/BuiltinTyping.cpp: Python builtins, math, cmath, random, print.
 #include "lower/FunctionLowering.h"
 
-#include "types/NumericPromotion.h"
 #include "runtime/Random.h"
+#include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
 
 #include <llvm/IR/Constants.h>
@@ -91,9 +91,9 @@ llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *e
     return castValue(arguments[0], argumentTypes[0], target);
   }
   if (name == "abs") {
-    llvm::Value *value = castValue(arguments[0], argumentTypes[0],
-                                   argumentTypes[0]->isBoolean() ? types::int64()
-                                                                 : argumentTypes[0]);
+    llvm::Value *value =
+        castValue(arguments[0], argumentTypes[0],
+                  argumentTypes[0]->isBoolean() ? types::int64() : argumentTypes[0]);
     if (argumentTypes[0]->isComplex()) {
       llvm::Value *imag;
       llvm::Value *real = complexParts(value, imag);
@@ -118,11 +118,10 @@ llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *e
     return lowerMinMax(name == "max", arguments, argumentTypes, result);
   }
   if (name == "round")
-    return lowerRound(arguments[0], argumentTypes[0],
-                      arguments.size() > 1
-                          ? castValue(arguments[1], argumentTypes[1], types::int64())
-                          : nullptr,
-                      result);
+    return lowerRound(
+        arguments[0], argumentTypes[0],
+        arguments.size() > 1 ? castValue(arguments[1], argumentTypes[1], types::int64()) : nullptr,
+        result);
   if (name == "divmod") {
     const Type *part = result->elements()[0];
     llvm::Value *quotient = lowerBinary(BinaryOp::FloorDiv, arguments[0], argumentTypes[0],
@@ -152,8 +151,7 @@ llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *e
     llvm::Value *down = builder.CreateSDiv(
         builder.CreateSub(builder.CreateSub(start, stop), builder.CreateAdd(step, one)),
         builder.CreateNeg(step));
-    llvm::Value *count =
-        builder.CreateSelect(builder.CreateICmpSGT(step, zero), up, down);
+    llvm::Value *count = builder.CreateSelect(builder.CreateICmpSGT(step, zero), up, down);
     return builder.CreateSelect(builder.CreateICmpSGT(count, zero), count, zero);
   }
   if (name == "range") {
@@ -243,15 +241,15 @@ llvm::Value *FunctionLowering::lowerMinMax(bool isMax, std::vector<llvm::Value *
   llvm::Value *best = castValue(values[0], valueTypes[0], result);
   for (size_t i = 1; i < values.size(); ++i) {
     llvm::Value *candidate = castValue(values[i], valueTypes[i], result);
-    llvm::Value *better = lowerComparison(isMax ? CompareOp::Gt : CompareOp::Lt, candidate,
-                                          result, best, result);
+    llvm::Value *better =
+        lowerComparison(isMax ? CompareOp::Gt : CompareOp::Lt, candidate, result, best, result);
     best = builder.CreateSelect(better, candidate, best);
   }
   return best;
 }
 
-llvm::Value *FunctionLowering::lowerRound(llvm::Value *value, const Type *type,
-                                          llvm::Value *digits, const Type *result) {
+llvm::Value *FunctionLowering::lowerRound(llvm::Value *value, const Type *type, llvm::Value *digits,
+                                          const Type *result) {
   if (!type->isFloat()) {
     llvm::Value *integer = castValue(value, type, types::int64());
     if (!digits)
@@ -267,8 +265,7 @@ llvm::Value *FunctionLowering::lowerRound(llvm::Value *value, const Type *type,
   // Scale by 10**|n|, round half to even, scale back (Numba's algorithm).
   llvm::Type *floatType = value->getType();
   llvm::Value *isNegative = builder.CreateICmpSLT(digits, builder.getInt64(0));
-  llvm::Value *magnitude =
-      builder.CreateSelect(isNegative, builder.CreateNeg(digits), digits);
+  llvm::Value *magnitude = builder.CreateSelect(isNegative, builder.CreateNeg(digits), digits);
   llvm::Value *scale = callLibm(
       "pow", {llvm::ConstantFP::get(floatType, 10.0), builder.CreateSIToFP(magnitude, floatType)},
       type);
@@ -278,9 +275,8 @@ llvm::Value *FunctionLowering::lowerRound(llvm::Value *value, const Type *type,
   llvm::Value *back = builder.CreateSelect(isNegative, builder.CreateFMul(rounded, scale),
                                            builder.CreateFDiv(rounded, scale));
   // Infinite scaled values (huge n) leave the value unchanged, as Python does.
-  llvm::Value *finite = builder.CreateFCmpONE(
-      callIntrinsic(llvm::Intrinsic::fabs, {scaled}),
-      llvm::ConstantFP::getInfinity(floatType));
+  llvm::Value *finite = builder.CreateFCmpONE(callIntrinsic(llvm::Intrinsic::fabs, {scaled}),
+                                              llvm::ConstantFP::getInfinity(floatType));
   return castValue(builder.CreateSelect(finite, back, value), type, result);
 }
 
@@ -448,8 +444,8 @@ llvm::Value *FunctionLowering::lowerRandomCall(const std::string &name,
   if (name == "uniform") {
     llvm::Value *low = asDouble(0, 0);
     llvm::Value *high = asDouble(1, 1);
-    return builder.CreateFAdd(low,
-                              builder.CreateFMul(builder.CreateFSub(high, low), lowerRandomDouble()));
+    return builder.CreateFAdd(
+        low, builder.CreateFMul(builder.CreateFSub(high, low), lowerRandomDouble()));
   }
   if (name == "seed") {
     call("taipan_random_seed", builder.getVoidTy(), {i64}, {asInt(0)});
@@ -474,9 +470,9 @@ llvm::Value *FunctionLowering::lowerRandomCall(const std::string &name,
     value = call("taipan_random_randrange", i64, {i64, i64, i64, builder.getPtrTy()},
                  {start, stop, step, error});
   }
-  raiseIf(builder.CreateICmpNE(builder.CreateLoad(builder.getInt32Ty(), error),
-                               builder.getInt32(0)),
-          ValueErrorId, "empty range for randrange()");
+  raiseIf(
+      builder.CreateICmpNE(builder.CreateLoad(builder.getInt32Ty(), error), builder.getInt32(0)),
+      ValueErrorId, "empty range for randrange()");
   return value;
 }
 
@@ -491,8 +487,8 @@ llvm::Value *FunctionLowering::lowerRandomWord(llvm::Value *state) {
   llvm::BasicBlock *before = builder.GetInsertBlock();
   llvm::BasicBlock *refill = newBlock("random.refill");
   llvm::BasicBlock *draw = newBlock("random.draw");
-  builder.CreateCondBr(builder.CreateICmpUGE(index, builder.getInt32(RandomState::N)), refill,
-                       draw, llvm::MDBuilder(context).createBranchWeights(1, 623));
+  builder.CreateCondBr(builder.CreateICmpUGE(index, builder.getInt32(RandomState::N)), refill, draw,
+                       llvm::MDBuilder(context).createBranchWeights(1, 623));
   builder.SetInsertPoint(refill);
   builder.CreateCall(moduleLowering.runtimeFunction("taipan_random_refill", builder.getVoidTy(),
                                                     {builder.getPtrTy()}),
@@ -506,7 +502,8 @@ llvm::Value *FunctionLowering::lowerRandomWord(llvm::Value *state) {
   llvm::Value *words =
       builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), state, RandomState::wordsOffset());
   llvm::Value *word = builder.CreateLoad(
-      i32, builder.CreateInBoundsGEP(i32, words, builder.CreateZExt(position, builder.getInt64Ty())));
+      i32,
+      builder.CreateInBoundsGEP(i32, words, builder.CreateZExt(position, builder.getInt64Ty())));
   word = builder.CreateXor(word, builder.CreateLShr(word, 11));
   word = builder.CreateXor(word, builder.CreateAnd(builder.CreateShl(word, 7), 0x9d2c5680U));
   word = builder.CreateXor(word, builder.CreateAnd(builder.CreateShl(word, 15), 0xefc60000U));
@@ -549,9 +546,9 @@ void FunctionLowering::lowerPrint(const std::vector<Expr *> &arguments) {
 }
 
 void FunctionLowering::printText(const std::string &text) {
-  builder.CreateCall(
-      moduleLowering.runtimeFunction("taipan_print_text", builder.getVoidTy(), {builder.getPtrTy()}),
-      {moduleLowering.stringConstant(text)});
+  builder.CreateCall(moduleLowering.runtimeFunction("taipan_print_text", builder.getVoidTy(),
+                                                    {builder.getPtrTy()}),
+                     {moduleLowering.stringConstant(text)});
 }
 
 void FunctionLowering::printValue(llvm::Value *value, const Type *type) {

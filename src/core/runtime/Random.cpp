@@ -243,7 +243,9 @@ extern "C" {
 
 void *taipan_random_state(void) { return &threadRandomState(); }
 
-void taipan_random_refill(void *state) { static_cast<taipan::runtime::RandomState *>(state)->refill(); }
+void taipan_random_refill(void *state) {
+  static_cast<taipan::runtime::RandomState *>(state)->refill();
+}
 
 void taipan_random_seed(int64_t seed) { threadRandomState().seedFromInt(seed); }
 

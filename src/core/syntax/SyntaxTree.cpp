@@ -31,35 +31,58 @@ std::string FunctionSource::lineText(int line) const {
 
 const char *binaryOpSymbol(BinaryOp op) {
   switch (op) {
-  case BinaryOp::Add: return "+";
-  case BinaryOp::Sub: return "-";
-  case BinaryOp::Mult: return "*";
-  case BinaryOp::Div: return "/";
-  case BinaryOp::FloorDiv: return "//";
-  case BinaryOp::Mod: return "%";
-  case BinaryOp::Pow: return "**";
-  case BinaryOp::LShift: return "<<";
-  case BinaryOp::RShift: return ">>";
-  case BinaryOp::BitAnd: return "&";
-  case BinaryOp::BitOr: return "|";
-  case BinaryOp::BitXor: return "^";
-  case BinaryOp::MatMult: return "@";
+  case BinaryOp::Add:
+    return "+";
+  case BinaryOp::Sub:
+    return "-";
+  case BinaryOp::Mult:
+    return "*";
+  case BinaryOp::Div:
+    return "/";
+  case BinaryOp::FloorDiv:
+    return "//";
+  case BinaryOp::Mod:
+    return "%";
+  case BinaryOp::Pow:
+    return "**";
+  case BinaryOp::LShift:
+    return "<<";
+  case BinaryOp::RShift:
+    return ">>";
+  case BinaryOp::BitAnd:
+    return "&";
+  case BinaryOp::BitOr:
+    return "|";
+  case BinaryOp::BitXor:
+    return "^";
+  case BinaryOp::MatMult:
+    return "@";
   }
   return "?";
 }
 
 const char *compareOpSymbol(CompareOp op) {
   switch (op) {
-  case CompareOp::Eq: return "==";
-  case CompareOp::NotEq: return "!=";
-  case CompareOp::Lt: return "<";
-  case CompareOp::LtE: return "<=";
-  case CompareOp::Gt: return ">";
-  case CompareOp::GtE: return ">=";
-  case CompareOp::Is: return "is";
-  case CompareOp::IsNot: return "is not";
-  case CompareOp::In: return "in";
-  case CompareOp::NotIn: return "not in";
+  case CompareOp::Eq:
+    return "==";
+  case CompareOp::NotEq:
+    return "!=";
+  case CompareOp::Lt:
+    return "<";
+  case CompareOp::LtE:
+    return "<=";
+  case CompareOp::Gt:
+    return ">";
+  case CompareOp::GtE:
+    return ">=";
+  case CompareOp::Is:
+    return "is";
+  case CompareOp::IsNot:
+    return "is not";
+  case CompareOp::In:
+    return "in";
+  case CompareOp::NotIn:
+    return "not in";
   }
   return "?";
 }

@@ -26,8 +26,21 @@ struct Constant {
   std::string text;
 };
 
-enum class BinaryOp { Add, Sub, Mult, Div, FloorDiv, Mod, Pow, LShift, RShift, BitAnd, BitOr, BitXor,
-                      MatMult };
+enum class BinaryOp {
+  Add,
+  Sub,
+  Mult,
+  Div,
+  FloorDiv,
+  Mod,
+  Pow,
+  LShift,
+  RShift,
+  BitAnd,
+  BitOr,
+  BitXor,
+  MatMult
+};
 enum class UnaryOp { Neg, Pos, Invert, Not };
 enum class CompareOp { Eq, NotEq, Lt, LtE, Gt, GtE, Is, IsNot, In, NotIn };
 
@@ -65,8 +78,20 @@ struct Expr {
   size_t positionalCount() const { return operands.size() - 1 - keywordNames.size(); }
 };
 
-enum class StmtKind { Assign, AugAssign, ExprStmt, Return, If, While, For, Break, Continue, Pass,
-                      Raise, Assert };
+enum class StmtKind {
+  Assign,
+  AugAssign,
+  ExprStmt,
+  Return,
+  If,
+  While,
+  For,
+  Break,
+  Continue,
+  Pass,
+  Raise,
+  Assert
+};
 
 /// One statement node.
 struct Stmt {
@@ -108,8 +133,8 @@ public:
   std::string name;
   std::string qualifiedName;
   std::string filename;
-  int firstLine = 1;      ///< line in `filename` of the parsed text's line 1
-  int columnOffset = 0;   ///< indentation removed before parsing
+  int firstLine = 1;                    ///< line in `filename` of the parsed text's line 1
+  int columnOffset = 0;                 ///< indentation removed before parsing
   std::vector<std::string> sourceLines; ///< the original lines, for error messages
   std::vector<Parameter> parameters;
   std::vector<Stmt *> body;

@@ -45,9 +45,9 @@ public:
 
   const Type *tuple(const std::vector<const Type *> &elements) {
     std::string name;
-    bool uniform = !elements.empty() &&
-                   std::all_of(elements.begin(), elements.end(),
-                               [&](const Type *t) { return t == elements.front(); });
+    bool uniform =
+        !elements.empty() && std::all_of(elements.begin(), elements.end(),
+                                         [&](const Type *t) { return t == elements.front(); });
     if (uniform) {
       name = "UniTuple(" + elements.front()->name() + " x " + std::to_string(elements.size()) + ")";
     } else {

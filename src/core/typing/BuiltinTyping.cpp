@@ -38,16 +38,16 @@ const Type *realMathType(const Type *type) {
 /// math functions of one real argument returning a float.
 const std::set<std::string> &unaryRealMath() {
   static const std::set<std::string> names = {
-      "sqrt", "exp",  "exp2",  "log2",  "log10", "log1p", "expm1", "sin",     "cos",
-      "tan",  "asin", "acos",  "atan",  "sinh",  "cosh",  "tanh",  "asinh",   "acosh",
-      "atanh", "fabs", "erf",  "erfc",  "gamma", "lgamma", "cbrt", "radians", "degrees"};
+      "sqrt",  "exp",  "exp2", "log2", "log10", "log1p",  "expm1", "sin",     "cos",
+      "tan",   "asin", "acos", "atan", "sinh",  "cosh",   "tanh",  "asinh",   "acosh",
+      "atanh", "fabs", "erf",  "erfc", "gamma", "lgamma", "cbrt",  "radians", "degrees"};
   return names;
 }
 
 const std::set<std::string> &unaryComplexMath() {
-  static const std::set<std::string> names = {"sqrt", "exp",  "log",  "log10", "sin",
-                                              "cos",  "tan",  "asin", "acos",  "atan",
-                                              "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"};
+  static const std::set<std::string> names = {"sqrt", "exp",   "log",   "log10", "sin",  "cos",
+                                              "tan",  "asin",  "acos",  "atan",  "sinh", "cosh",
+                                              "tanh", "asinh", "acosh", "atanh"};
   return names;
 }
 
@@ -121,7 +121,7 @@ const Type *typeCmath(const std::string &function, const std::vector<const Type 
     noOverload(name, arguments, location);
   if (unaryComplexMath().count(function))
     return types::complex128();
-  if (function == "log" )
+  if (function == "log")
     return types::complex128();
   if (function == "phase")
     return types::float64();
@@ -248,10 +248,9 @@ const Type *typePythonBuiltin(const std::string &name, const std::vector<const T
       const Type *type = arguments[i];
       bool printable = type->isNumber() || type->isNone() ||
                        type->kind() == TypeKind::StringLiteral ||
-                       (type->isTuple() && std::all_of(type->elements().begin(),
-                                                       type->elements().end(), [](const Type *t) {
-                                                         return t->isNumber() || t->isNone();
-                                                       }));
+                       (type->isTuple() &&
+                        std::all_of(type->elements().begin(), type->elements().end(),
+                                    [](const Type *t) { return t->isNumber() || t->isNone(); }));
       if (!printable)
         throwTypingError("print() cannot print a value of type " + type->name(),
                          argumentExprs[i]->location);
@@ -284,9 +283,9 @@ const Type *scalarConstructorType(const std::string &name) {
 }
 
 bool isKnownBuiltin(const std::string &name) {
-  static const std::set<std::string> python = {"abs", "min",     "max",  "round", "int",
-                                               "float", "bool", "complex", "divmod", "pow",
-                                               "len", "print", "range"};
+  static const std::set<std::string> python = {"abs",   "min",   "max",     "round",  "int",
+                                               "float", "bool",  "complex", "divmod", "pow",
+                                               "len",   "print", "range"};
   if (python.count(name) || scalarConstructorType(name))
     return true;
   return name.rfind("math.", 0) == 0 || name.rfind("cmath.", 0) == 0 ||

@@ -66,7 +66,8 @@ public:
     if (localNames.empty())
       collectLocals();
     for (size_t i = 0; i < source.parameters.size(); ++i)
-      assignVariable(source.parameters[i].name, function.argumentTypes[i], source.definitionLocation);
+      assignVariable(source.parameters[i].name, function.argumentTypes[i],
+                     source.definitionLocation);
     typeBlock(source.body);
     if (!returnSeen)
       unifyReturn(types::none(), source.definitionLocation);
@@ -121,7 +122,8 @@ private:
           return false;
         break;
       case StmtKind::While:
-        if (stmt->test->kind == ExprKind::Constant && stmt->test->constant.kind != Constant::Kind::None &&
+        if (stmt->test->kind == ExprKind::Constant &&
+            stmt->test->constant.kind != Constant::Kind::None &&
             stmt->test->constant.intValue != 0 && !containsBreak(stmt->body))
           return false; // `while True:` without a break
         break;
@@ -147,8 +149,8 @@ private:
       return;
     if (!type->isRuntimeValue() && type->kind() != TypeKind::StringLiteral &&
         type->kind() != TypeKind::JitFunction && type->kind() != TypeKind::Builtin)
-      throwTypingError("cannot assign a value of type " + describe(type) + " to variable '" +
-                           name + "'",
+      throwTypingError("cannot assign a value of type " + describe(type) + " to variable '" + name +
+                           "'",
                        location);
     const Type *&slot = function.variableTypes[name];
     const Type *unified = unifyTypes(slot, type);
@@ -170,8 +172,8 @@ private:
       return;
     const Type *unified = unifyTypes(function.returnType, type);
     if (!unified)
-      throwTypingError("cannot unify the return types " + describe(function.returnType) +
-                           " and " + describe(type) + " of '" + source.name + "'",
+      throwTypingError("cannot unify the return types " + describe(function.returnType) + " and " +
+                           describe(type) + " of '" + source.name + "'",
                        location);
     if (unified != function.returnType) {
       function.returnType = unified;
@@ -293,8 +295,7 @@ private:
         throwTypingError("cannot unpack a value of type " + describe(value), target->location);
       if (value->elements().size() != target->operands.size())
         throwTypingError("cannot unpack " + std::to_string(value->elements().size()) +
-                             " values into " + std::to_string(target->operands.size()) +
-                             " targets",
+                             " values into " + std::to_string(target->operands.size()) + " targets",
                          target->location);
       for (size_t i = 0; i < target->operands.size(); ++i)
         assignTarget(target->operands[i], value->elements()[i]);
@@ -610,8 +611,7 @@ private:
       } else if (parameters[i].hasDefault) {
         parameterTypes.push_back(constantType(parameters[i].defaultValue));
       } else {
-        throwTypingError(callee->name + "() missing required argument '" + parameters[i].name +
-                             "'",
+        throwTypingError(callee->name + "() missing required argument '" + parameters[i].name + "'",
                          expr->location);
       }
     }

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "syntax/SyntaxTree.h"
-#include "typing/GlobalResolver.h"
 #include "types/Type.h"
+#include "typing/GlobalResolver.h"
 
 #include <map>
 #include <unordered_map>
@@ -28,9 +28,9 @@ struct TypedFunction {
   std::vector<const Type *> argumentTypes;
   const Type *returnType = nullptr;
   std::map<std::string, const Type *> variableTypes;
-  std::vector<const Type *> expressionTypes; ///< indexed by Expr::id
-  std::unordered_map<int, GlobalValue> globals;  ///< Name/Attribute expressions that are globals
-  std::unordered_map<int, CallBinding> calls;    ///< Call expressions to jitted functions
+  std::vector<const Type *> expressionTypes;    ///< indexed by Expr::id
+  std::unordered_map<int, GlobalValue> globals; ///< Name/Attribute expressions that are globals
+  std::unordered_map<int, CallBinding> calls;   ///< Call expressions to jitted functions
   std::map<int, std::vector<std::string>> assignmentsByLine; ///< for inspect_types
   std::string symbolName; ///< unique LLVM symbol, set by the compiler
   bool inProgress = false;

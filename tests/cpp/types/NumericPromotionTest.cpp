@@ -57,13 +57,20 @@ TEST(NumericPromotionTest, FloatPromotion) {
 }
 
 TEST(NumericPromotionTest, ComplexPromotion) {
-  EXPECT_EQ(binaryResultType(BinaryOp::Add, c64(), c64()), c64());
   EXPECT_EQ(binaryResultType(BinaryOp::Add, c64(), f32()), c64());
   EXPECT_EQ(binaryResultType(BinaryOp::Add, c64(), i8()), c64());
   EXPECT_EQ(binaryResultType(BinaryOp::Add, c64(), f64()), c128());
   EXPECT_EQ(binaryResultType(BinaryOp::Add, c64(), i64()), c128());
   EXPECT_EQ(binaryResultType(BinaryOp::Mult, c128(), i64()), c128());
   EXPECT_EQ(binaryResultType(BinaryOp::Add, c128(), c64()), c128());
+}
+
+TEST(NumericPromotionTest, Complex64WithComplex64StaysComplex64) {
+  // Numba (like NumPy) keeps complex64 arithmetic in complex64.
+  EXPECT_EQ(binaryResultType(BinaryOp::Add, c64(), c64()), c64());
+  EXPECT_EQ(binaryResultType(BinaryOp::Mult, c64(), c64()), c64());
+  EXPECT_EQ(binaryResultType(BinaryOp::Div, c64(), c64()), c64());
+  EXPECT_EQ(comparisonOperandType(CompareOp::Eq, c64(), c64()), c64());
 }
 
 TEST(NumericPromotionTest, TrueDivision) {
