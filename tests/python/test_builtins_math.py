@@ -27,14 +27,23 @@ FLOATS = [0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 1.5, 2.0, -2.5, 3.0, 0.1, 0.7, -0.9, 
           1e-10, -1e-10, 1e-300, 5e-324, 1e10, 1e300, -1e300, math.pi, -math.e, INF, -INF, NAN]
 
 
-def check(f, *args, ulps=0):
-    """Compare with CPython; a CPython ValueError/OverflowError may instead be C's nan/inf."""
+def check(f, *args, ulps=0, rel=0.0, c_value=None):
+    """Compare with CPython (within ``ulps``, or relative error ``rel``).
+
+    Where CPython raises ValueError/OverflowError (a domain or range error), accept the same
+    exception or C's result: ``c_value(*args)`` when given, else any nan or inf.
+    """
     expected, expected_error = run(f.py_func, *args)
-    if isinstance(expected_error, (ValueError, OverflowError)):
+    if isinstance(expected_error, (ValueError, OverflowError, ZeroDivisionError)):
         actual, actual_error = run(f, *args)
         if actual_error is not None:
             assert type(actual_error) is type(expected_error), (f.__name__, args, actual_error)
             assert str(actual_error) == str(expected_error), (f.__name__, args, actual_error)
+        elif c_value is not None:
+            with np.errstate(all="ignore"):
+                wanted = c_value(*args)
+            assert same(actual, wanted, ulps=ulps, strict_type=False), (f.__name__, args,
+                                                                         actual, wanted)
         else:
             values = actual if isinstance(actual, tuple) else (actual,)
             assert any(
@@ -42,6 +51,13 @@ def check(f, *args, ulps=0):
                 or isinstance(v, complex) and not cmath.isfinite(v)
                 for v in values
             ), (f.__name__, args, actual)
+        return
+    if rel and isinstance(expected, float) and math.isfinite(expected):
+        actual = f(*args)
+        assert isinstance(actual, float)
+        assert math.isclose(actual, expected, rel_tol=rel, abs_tol=0.0), (
+            f"{f.__name__}{args!r}: CPython {expected!r}, taipan {actual!r}"
+        )
         return
     assert_same(f, *args, ulps=ulps)
 
@@ -132,7 +148,7 @@ def length(t):
 
 @njit
 def no_arg_constructors():
-    return int(), float(), bool(), complex()
+    return int(), float(), bool(), complex()  # noqa: UP018 - the calls are what is tested
 
 
 @pytest.mark.parametrize("x", [0, 5, -5, 2**62, 0.0, -0.0, -2.5, INF, -INF, NAN, True, False,
@@ -210,15 +226,22 @@ def test_round_ndigits_special():
     assert_same(round2, 1e300, -300)
     assert_same(round2, 5e-324, 400)
     assert_same(round2, 123.456, 400)
-    assert_same(round2, 123.456, -400)
+    assert_same(round2, 1e300, -300)
 
 
-@pytest.mark.xfail(reason="BUG?: round(x, n) is not correctly rounded (Numba has the same "
-                   "inexactness)", strict=True)
+@pytest.mark.xfail(reason="BUG: round(x, n) is not correctly rounded (Numba is inexact too)",
+                   strict=True)
 @pytest.mark.parametrize("x, n", [(2.675, 2), (1e300, 5)])
 def test_round_ndigits_correctly_rounded(x, n):
     # CPython rounds the exact binary value: round(2.675, 2) == 2.67 (2.675 is 2.67499999...)
     assert_same(round2, x, n)
+
+
+@pytest.mark.xfail(reason="BUG: round(123.456, -400) returns nan (CPython 0.0; Numba nan too)",
+                   strict=True)
+def test_round_huge_negative_ndigits():
+    assert_same(round2, 123.456, -400)
+    assert_same(round2, -123.456, -309)
 
 
 def test_round_non_finite_one_arg():
@@ -292,23 +315,34 @@ def test_divmod_zero():
 
 
 @pytest.mark.parametrize("a, b", [(2, 10), (-3, 3), (2.0, 0.5), (2.0, -2.0), (-8.0, 3.0),
-                                  (2, 0.5), (1.5, 2), (0, 0), (10, 18), (1j, 2 + 0j)])
+                                  (2, 0.5), (1.5, 2), (0, 0), (10, 18), (1 + 1j, 0.5 + 0j)])
 def test_pow_two_args(a, b):
     assert_same(pow2, a, b, ulps=1)
+
+
+@pytest.mark.xfail(reason="BUG: complex ** integral complex exponent is computed with exp/log: "
+                   "1j ** (2+0j) gives -1+1.2246e-16j (CPython and Numba: -1+0j)", strict=True)
+@pytest.mark.parametrize("a, b", [(1j, 2 + 0j), (1 + 1j, 3 + 0j), (2j, 4 + 0j), (1j, -1 + 0j)])
+def test_complex_pow_integral_exponent(a, b):
+    assert_same(pow2, a, b)
 
 
 @pytest.mark.parametrize("a, b, m", [(3, 4, 5), (2, 100, 1000000007), (-3, 3, 5), (3, 3, -5),
                                      (-3, 3, -5), (0, 0, 7), (7, 0, 1), (123456789, 987654321, 97),
                                      (2**62, 2**62, 2**61 + 1), (5, 1, 3), (10, 10, 10)])
+@pytest.mark.xfail(reason="BUG: pow(a, b, m) raises InternalError 'cannot find "
+                   "taipan_pow3_N_entry: Failed to materialize symbols'", strict=True)
 def test_pow_three_args(a, b, m):
     assert_same(pow3, a, b, m)
 
 
+@pytest.mark.xfail(reason="BUG: pow(a, b, m) raises InternalError", strict=True)
 def test_pow_three_args_errors():
     # CPython: ValueError("pow() 3rd argument cannot be 0")
     assert_same(pow3, 3, 4, 0, check_message=False)
 
 
+@pytest.mark.xfail(reason="BUG: pow(a, b, m) raises InternalError", strict=True)
 def test_pow_three_args_negative_exponent():
     # CPython 3.8+ computes the modular inverse; anything else must at least raise ValueError
     actual, error = run(pow3, 3, -1, 7)
@@ -498,7 +532,10 @@ def m_frexp(x):
     return math.frexp(x)
 
 
-# name -> (function, ulps)
+# name -> (function, ulps); gamma and lgamma are compared with a relative tolerance instead,
+# as CPython has its own implementation (a few 1e-15 off), and taipan calls libm
+REL = {"gamma": 1e-13, "lgamma": 1e-13}
+
 UNARY = {
     "sqrt": (m_sqrt, 0),
     "exp": (m_exp, 1),
@@ -534,7 +571,7 @@ UNARY = {
 @pytest.mark.parametrize("x", FLOATS)
 def test_math_unary(name, x):
     f, ulps = UNARY[name]
-    check(f, x, ulps=ulps)
+    check(f, x, ulps=ulps, rel=REL.get(name, 0.0))
 
 
 @pytest.mark.parametrize("name", ["sqrt", "exp", "log", "sin", "cos", "atan", "tanh", "fabs",
@@ -542,23 +579,37 @@ def test_math_unary(name, x):
 @pytest.mark.parametrize("x", [0, 1, -1, 2, 10, 2**53 + 1, True])
 def test_math_unary_int_argument(name, x):
     f, ulps = UNARY[name]
-    check(f, x, ulps=ulps)
+    check(f, x, ulps=ulps, rel=REL.get(name, 0.0))
 
 
 @pytest.mark.parametrize("name", ["sqrt", "exp", "log", "sin", "tanh", "fabs"])
 def test_math_unary_float32(name):
     f, _ = UNARY[name]
     x = np.float32(0.7)
-    # Numba computes math functions of float32 in float32 (result boxed as a Python float)
-    expected = float(getattr(np, {"fabs": "abs"}.get(name, name))(x))
-    assert same(f(x), expected, ulps=1, strict_type=False)
+    # Numba computes math functions of a float32 in single precision (sqrtf, expf, ...); the
+    # result is boxed as a Python float holding a float32 value, within one float32 ulp of
+    # the correctly rounded float32 result
+    result = f(x)
+    assert type(result) is float
+    assert float(np.float32(result)) == result
+    wanted = np.float32(getattr(math, name)(float(x)))
+    assert abs(np.float32(result) - wanted) <= abs(np.spacing(wanted))
+
+
+def test_math_unary_float32_return_type():
+    @njit
+    def f(x):
+        return math.sqrt(x), math.log(x), math.fabs(x), math.sin(x)
+
+    f(np.float32(0.5))
+    assert str(f.nopython_signatures[0].return_type) == "UniTuple(float32 x 4)"
 
 
 @pytest.mark.parametrize("x", [0.5, 1.0, 2.0, 3.0, 4.5, 10.0, 20.0, 170.5, 171.0, 172.0, -0.5,
                                -1.5, -2.5, 1e-10, -1e-10, 0.0, -0.0, -1.0, -2.0])
 def test_gamma_lgamma(x):
-    check(m_gamma, x, ulps=8)
-    check(m_lgamma, x, ulps=8)
+    check(m_gamma, x, rel=1e-13)
+    check(m_lgamma, x, rel=1e-13)
 
 
 @pytest.mark.parametrize("x", [-6.0, -3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 3.0, 6.0, 27.0, 30.0])
@@ -570,9 +621,11 @@ def test_erf_erfc(x):
 @pytest.mark.parametrize("x", [0.0, -0.0, 0.4, 0.5, 0.6, 1.0, -1.0, -1.5, 1.5, 1e300, -1e300,
                                2.0**52 + 0.5, -(2.0**52) - 0.5, 1e18, -1e18, 5e-324])
 def test_floor_ceil_trunc(x):
-    assert_same(m_floor, x)
-    assert_same(m_ceil, x) if abs(x) < 9e18 else None
-    assert_same(m_trunc, x) if abs(x) < 9e18 else None
+    # Numba: the results are int64, so only values that fit are compared
+    if abs(x) < 9e18:
+        assert_same(m_floor, x)
+        assert_same(m_ceil, x)
+        assert_same(m_trunc, x)
 
 
 @pytest.mark.parametrize("x", [0, 7, -7, 2**62, True])
@@ -648,6 +701,9 @@ def m_gcd(a, b):
 
 BINARY_VALUES = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 1e300, 1e-300, INF, -INF, NAN]
 
+# math.log(x, base) (which Numba lacks) where CPython raises: log(x) / log(base) in C
+C_VALUES = {"log_base": lambda x, b: float(np.log(np.float64(x)) / np.log(np.float64(b)))}
+
 BINARY = {
     "atan2": (m_atan2, 1),
     "hypot": (m_hypot, 1),
@@ -662,13 +718,13 @@ BINARY = {
 @pytest.mark.parametrize("x, y", list(itertools.product(BINARY_VALUES, BINARY_VALUES)))
 def test_math_binary(name, x, y):
     f, ulps = BINARY[name]
-    check(f, x, y, ulps=ulps)
+    check(f, x, y, ulps=ulps, c_value=C_VALUES.get(name))
 
 
 @pytest.mark.parametrize("x, y", [(8, 2), (100, 10), (2.0**-1074, 2), (1e300, 10), (7, 7),
                                   (1, 10), (10, 1)])
 def test_log_two_args(x, y):
-    check(m_log_base, x, y, ulps=2)
+    check(m_log_base, x, y, ulps=2, c_value=C_VALUES["log_base"])
 
 
 def test_pow_integers():
@@ -862,12 +918,21 @@ def test_cmath_special_values(name, z):
 
 
 @pytest.mark.parametrize("r, phi", [(1.0, 0.0), (2.0, math.pi / 2), (1.0, math.pi), (0.0, 1.0),
-                                    (3.0, -0.5), (-1.0, 0.25), (INF, 0.0)])
+                                    (3.0, -0.5), (-1.0, 0.25), (INF, 1.0)])
 def test_cmath_rect(r, phi):
     check(c_rect, r, phi, ulps=1)
 
 
+@pytest.mark.xfail(reason="BUG: cmath.rect(inf, 0.0) gives inf+nanj (CPython and Numba: inf+0j); "
+                   "rect(0.0, inf) gives nan+nanj (CPython and Numba: 0j)", strict=True)
+@pytest.mark.parametrize("r, phi", [(INF, 0.0), (INF, -0.0), (0.0, INF)])
+def test_cmath_rect_special(r, phi):
+    check(c_rect, r, phi, ulps=1)
+
+
 @pytest.mark.parametrize("z, b", [(8 + 0j, 2 + 0j), (1 + 1j, 10 + 0j), (-1 + 0j, 2 + 0j)])
+@pytest.mark.xfail(reason="BUG/missing: cmath.log(z, base) is a TypingError (Numba supports it)",
+                   strict=True)
 def test_cmath_log_base(z, b):
     check(c_log_base, z, b, ulps=4)
 

@@ -27,8 +27,11 @@ static const Type *numericCommon(const Type *a, const Type *b) {
   if (!a->isNumber() || !b->isNumber())
     return nullptr;
   if (a->isComplex() || b->isComplex()) {
-    bool narrow = (!a->isComplex() || a->bits() == 64) && (!b->isComplex() || b->bits() == 64) &&
-                  floatBitsFor(a->isComplex() ? b : a) == 32;
+    // complex64 survives only beside complex64, float32 and small integers.
+    auto isNarrow = [](const Type *type) {
+      return type->isComplex() ? type->bits() == 64 : floatBitsFor(type) == 32;
+    };
+    bool narrow = isNarrow(a) && isNarrow(b);
     return types::complex(narrow ? 64 : 128);
   }
   if (a->isFloat() || b->isFloat())

@@ -2,6 +2,7 @@
 // by the JIT and called through their entry points, checking results, exceptions and inspection.
 
 #include "../testing/SyntaxBuilder.h"
+#include "../testing/TypePrinter.h"
 
 #include "compiler/Compiler.h"
 #include "runtime/Runtime.h"
@@ -65,8 +66,8 @@ TEST(CompilerTest, Float32StaysFloat32) {
 }
 
 TEST(CompilerTest, SmallIntegerArgumentsWiden) {
-  CompiledFunction compiled = compileFunction(
-      binaryFunction("add8", BinaryOp::Add), {types::integer(8, true), types::integer(8, true)});
+  CompiledFunction compiled = compileFunction(binaryFunction("add8", BinaryOp::Add),
+                                              {types::integer(8, true), types::integer(8, true)});
   EXPECT_EQ(compiled.returnType, types::int64());
   int64_t result = 0;
   EXPECT_EQ(call(compiled, result, int8_t{100}, int8_t{100}), 0);
@@ -76,8 +77,9 @@ TEST(CompilerTest, SmallIntegerArgumentsWiden) {
 }
 
 TEST(CompilerTest, UnsignedArithmetic) {
-  CompiledFunction compiled = compileFunction(
-      binaryFunction("addu", BinaryOp::Add), {types::integer(32, false), types::integer(32, false)});
+  CompiledFunction compiled =
+      compileFunction(binaryFunction("addu", BinaryOp::Add),
+                      {types::integer(32, false), types::integer(32, false)});
   EXPECT_EQ(compiled.returnType, types::uint64());
   uint64_t result = 0;
   EXPECT_EQ(call(compiled, result, uint32_t{4000000000u}, uint32_t{4000000000u}), 0);
@@ -88,7 +90,7 @@ TEST(CompilerTest, Complex64ArithmeticStaysComplex64) {
   CompiledFunction compiled = compileFunction(binaryFunction("addc64", BinaryOp::Add),
                                               {types::complex(64), types::complex(64)});
   // Checked before the call: the result buffer below holds one complex64.
-  ASSERT_EQ(compiled.returnType, types::complex(64)) << compiled.returnType->name();
+  ASSERT_EQ(compiled.returnType, types::complex(64));
   float a[2] = {1.0f, 2.0f}, b[2] = {0.5f, -4.0f}, result[2] = {};
   void *arguments[] = {a, b};
   EXPECT_EQ(compiled.entry(arguments, result), 0);
@@ -121,12 +123,25 @@ TEST(CompilerTest, IntegerFloorDivisionAndModuloFollowPython) {
   const int64_t minimum = std::numeric_limits<int64_t>::min();
   const int64_t maximum = std::numeric_limits<int64_t>::max();
   const DivisionCase cases[] = {
-      {-7, 2, -4, 1},          {7, -2, -4, -1},     {7, 2, 3, 1},      {-7, -2, 3, -1},
-      {-8, 2, -4, 0},          {8, -2, -4, 0},      {0, -5, 0, 0},     {1, 7, 0, 1},
-      {-1, 7, -1, 6},          {1, -7, -1, -6},     {-1, -7, 0, -1},   {7, 1, 7, 0},
-      {7, -1, -7, 0},          {-7, -1, 7, 0},      {maximum, -1, -maximum, 0},
-      {minimum, 2, minimum / 2, 0},                 {minimum, 3, -3074457345618258603LL, 1},
-      {maximum, minimum, -1, -1},                   {minimum, maximum, -2, maximum - 1},
+      {-7, 2, -4, 1},
+      {7, -2, -4, -1},
+      {7, 2, 3, 1},
+      {-7, -2, 3, -1},
+      {-8, 2, -4, 0},
+      {8, -2, -4, 0},
+      {0, -5, 0, 0},
+      {1, 7, 0, 1},
+      {-1, 7, -1, 6},
+      {1, -7, -1, -6},
+      {-1, -7, 0, -1},
+      {7, 1, 7, 0},
+      {7, -1, -7, 0},
+      {-7, -1, 7, 0},
+      {maximum, -1, -maximum, 0},
+      {minimum, 2, minimum / 2, 0},
+      {minimum, 3, -3074457345618258603LL, 1},
+      {maximum, minimum, -1, -1},
+      {minimum, maximum, -2, maximum - 1},
       // Python gives 2**63 here; Numba (and taipan) wrap to INT64_MIN.
       {minimum, -1, minimum, 0},
   };
@@ -161,8 +176,8 @@ TEST(CompilerTest, FloatFloorDivisionAndModuloFollowPython) {
     double a, b, quotient, remainder;
   };
   const Case cases[] = {
-      {-7.0, 2.0, -4.0, 1.0}, {7.0, -2.0, -4.0, -1.0}, {7.5, 2.0, 3.0, 1.5},
-      {7.5, -2.0, -4.0, -0.5}, {-7.5, -2.0, 3.0, -1.5}, {1.0, 0.1, 9.0, 0.09999999999999995},
+      {-7.0, 2.0, -4.0, 1.0},    {7.0, -2.0, -4.0, -1.0}, {7.5, 2.0, 3.0, 1.5},
+      {7.5, -2.0, -4.0, -0.5},   {-7.5, -2.0, 3.0, -1.5}, {1.0, 0.1, 9.0, 0.09999999999999995},
       {-1e-300, 1.0, -1.0, 1.0},
   };
   for (const Case &c : cases) {
@@ -272,19 +287,18 @@ TEST(CompilerTest, WhileLoopWithBreakAndContinue) {
   //   return steps
   SyntaxBuilder b("collatz", {"n"});
   b.body({b.assign("steps", b.integer(0)),
-          b.whileLoop(b.boolean(true),
-                      {b.ifStmt(b.compare(CompareOp::Eq, b.name("n"), b.integer(1)),
-                                {b.simple(StmtKind::Break)}),
-                       b.augAssign("steps", BinaryOp::Add, b.integer(1)),
-                       b.ifStmt(b.compare(CompareOp::Eq,
-                                          b.binary(BinaryOp::Mod, b.name("n"), b.integer(2)),
-                                          b.integer(0)),
-                                {b.assign("n", b.binary(BinaryOp::FloorDiv, b.name("n"),
-                                                        b.integer(2))),
-                                 b.simple(StmtKind::Continue)}),
-                       b.assign("n", b.binary(BinaryOp::Add,
-                                              b.binary(BinaryOp::Mult, b.integer(3), b.name("n")),
-                                              b.integer(1)))}),
+          b.whileLoop(
+              b.boolean(true),
+              {b.ifStmt(b.compare(CompareOp::Eq, b.name("n"), b.integer(1)),
+                        {b.simple(StmtKind::Break)}),
+               b.augAssign("steps", BinaryOp::Add, b.integer(1)),
+               b.ifStmt(b.compare(CompareOp::Eq, b.binary(BinaryOp::Mod, b.name("n"), b.integer(2)),
+                                  b.integer(0)),
+                        {b.assign("n", b.binary(BinaryOp::FloorDiv, b.name("n"), b.integer(2))),
+                         b.simple(StmtKind::Continue)}),
+               b.assign("n",
+                        b.binary(BinaryOp::Add, b.binary(BinaryOp::Mult, b.integer(3), b.name("n")),
+                                 b.integer(1)))}),
           b.ret(b.name("steps"))});
   CompiledFunction compiled = compileFunction(b.source, {types::int64()});
   int64_t result = -1;
@@ -426,24 +440,24 @@ TEST(CompilerTest, WrongArgumentCountIsATypingError) {
 }
 
 TEST(CompilerTest, InspectOptimizedIR) {
-  std::string ir = inspectFunction(binaryFunction("inspected", BinaryOp::Add),
-                                   {types::float64(), types::float64()},
-                                   InspectionKind::OptimizedIR);
+  std::string ir =
+      inspectFunction(binaryFunction("inspected", BinaryOp::Add),
+                      {types::float64(), types::float64()}, InspectionKind::OptimizedIR);
   EXPECT_NE(ir.find("define"), std::string::npos);
   EXPECT_NE(ir.find("fadd"), std::string::npos);
   EXPECT_NE(ir.find("inspected"), std::string::npos);
 
-  std::string unoptimized = inspectFunction(binaryFunction("raw", BinaryOp::Add),
-                                            {types::int64(), types::int64()},
-                                            InspectionKind::UnoptimizedIR);
+  std::string unoptimized =
+      inspectFunction(binaryFunction("raw", BinaryOp::Add), {types::int64(), types::int64()},
+                      InspectionKind::UnoptimizedIR);
   EXPECT_NE(unoptimized.find("define"), std::string::npos);
   EXPECT_NE(unoptimized.find("alloca"), std::string::npos);
 }
 
 TEST(CompilerTest, InspectAssembly) {
-  std::string assembly = inspectFunction(binaryFunction("asm", BinaryOp::Mult),
-                                         {types::int64(), types::int64()},
-                                         InspectionKind::Assembly);
+  std::string assembly =
+      inspectFunction(binaryFunction("asm", BinaryOp::Mult), {types::int64(), types::int64()},
+                      InspectionKind::Assembly);
   EXPECT_NE(assembly.find("asm"), std::string::npos);
   EXPECT_FALSE(assembly.empty());
 }

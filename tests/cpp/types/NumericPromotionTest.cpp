@@ -3,6 +3,8 @@
 
 #include "types/NumericPromotion.h"
 
+#include "../testing/TypePrinter.h"
+
 #include <gtest/gtest.h>
 
 using namespace taipan;

@@ -3,6 +3,8 @@
 
 #include "types/Type.h"
 
+#include "../testing/TypePrinter.h"
+
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -73,8 +75,8 @@ TEST(TypeTest, InterningIsThreadSafe) {
     threads.emplace_back([&seen, i] {
       const Type *result = nullptr;
       for (int repeat = 0; repeat < 200; ++repeat)
-        result = types::tuple({types::integer(16, false), types::complex(64),
-                               types::stringLiteral("thread")});
+        result = types::tuple(
+            {types::integer(16, false), types::complex(64), types::stringLiteral("thread")});
       seen[i] = result;
     });
   for (std::thread &thread : threads)
@@ -104,13 +106,10 @@ TEST(TypeTest, CompoundNames) {
   EXPECT_EQ(types::tuple({types::boolean()})->name(), "UniTuple(bool x 1)");
   EXPECT_EQ(types::tuple({})->name(), "Tuple()");
   const Type *inner = types::tuple({types::float32(), types::float32()});
-  EXPECT_EQ(types::tuple({inner, types::int64()})->name(),
-            "Tuple(UniTuple(float32 x 2), int64)");
+  EXPECT_EQ(types::tuple({inner, types::int64()})->name(), "Tuple(UniTuple(float32 x 2), int64)");
   EXPECT_EQ(types::array(types::float64(), 2, 'C', false)->name(), "array(float64, 2d, C)");
-  EXPECT_EQ(types::array(types::integer(32, true), 1, 'A', false)->name(),
-            "array(int32, 1d, A)");
-  EXPECT_EQ(types::array(types::float32(), 3, 'F', true)->name(),
-            "readonly array(float32, 3d, F)");
+  EXPECT_EQ(types::array(types::integer(32, true), 1, 'A', false)->name(), "array(int32, 1d, A)");
+  EXPECT_EQ(types::array(types::float32(), 3, 'F', true)->name(), "readonly array(float32, 3d, F)");
 }
 
 TEST(TypeTest, KindPredicates) {
@@ -189,8 +188,8 @@ TEST(TypeTest, TupleLayout) {
   EXPECT_EQ(triple->elementOffset(2), 16u);
   EXPECT_EQ(triple->storageSize(), 24u);
 
-  const Type *small = types::tuple({types::boolean(), types::integer(16, true),
-                                    types::boolean(), types::integer(32, true)});
+  const Type *small = types::tuple(
+      {types::boolean(), types::integer(16, true), types::boolean(), types::integer(32, true)});
   EXPECT_EQ(small->elementOffset(0), 0u);
   EXPECT_EQ(small->elementOffset(1), 2u);
   EXPECT_EQ(small->elementOffset(2), 4u);

@@ -2,6 +2,7 @@
 // variable and return types found by the fixpoint, globals through the resolver, typing errors.
 
 #include "../testing/SyntaxBuilder.h"
+#include "../testing/TypePrinter.h"
 
 #include "typing/TypeInference.h"
 
@@ -71,8 +72,7 @@ TEST(TypeInferenceTest, VariableWidensToFloat) {
 TEST(TypeInferenceTest, ParametersTakeArgumentTypes) {
   // def f(a, b): c = a * b; return c
   SyntaxBuilder b("params", {"a", "b"});
-  b.body({b.assign("c", b.binary(BinaryOp::Mult, b.name("a"), b.name("b"))),
-          b.ret(b.name("c"))});
+  b.body({b.assign("c", b.binary(BinaryOp::Mult, b.name("a"), b.name("b"))), b.ret(b.name("c"))});
   TypedFunction function = infer(b, {types::integer(32, true), types::integer(32, true)});
   EXPECT_EQ(function.variableTypes.at("a"), types::integer(32, true));
   EXPECT_EQ(function.variableTypes.at("c"), types::int64());
@@ -98,8 +98,7 @@ TEST(TypeInferenceTest, ReturnsATuple) {
   const Type *pair = types::tuple({types::int64(), types::float64()});
   EXPECT_EQ(function.variableTypes.at("t"), pair);
   EXPECT_EQ(function.returnType, types::tuple({types::float64(), types::boolean(), pair}));
-  EXPECT_EQ(function.returnType->name(),
-            "Tuple(float64, bool, Tuple(int64, float64))");
+  EXPECT_EQ(function.returnType->name(), "Tuple(float64, bool, Tuple(int64, float64))");
 }
 
 TEST(TypeInferenceTest, TupleUnpacking) {
@@ -118,12 +117,12 @@ TEST(TypeInferenceTest, LoopOverRange) {
   SyntaxBuilder b("loop", {"n"});
   addBuiltins(b);
   Expr *rangeCall = b.call(b.name("range"), {b.name("n")});
-  b.body({b.assign("s", b.integer(0)),
-          b.forLoop(b.name("i"), rangeCall,
-                    {b.assign("s", b.binary(BinaryOp::Add, b.name("s"),
-                                            b.binary(BinaryOp::Mult, b.name("i"),
-                                                     b.floating(0.5))))}),
-          b.ret(b.name("s"))});
+  b.body(
+      {b.assign("s", b.integer(0)),
+       b.forLoop(b.name("i"), rangeCall,
+                 {b.assign("s", b.binary(BinaryOp::Add, b.name("s"),
+                                         b.binary(BinaryOp::Mult, b.name("i"), b.floating(0.5))))}),
+       b.ret(b.name("s"))});
   TypedFunction function = infer(b, {types::integer(32, true)});
   EXPECT_EQ(function.typeOf(rangeCall), types::range());
   EXPECT_EQ(function.variableTypes.at("i"), types::int64());
@@ -186,8 +185,8 @@ TEST(TypeInferenceTest, GlobalsResolveThroughTheResolver) {
   Expr *sqrt = b.attribute(math, "sqrt");
   Expr *pi = b.attribute(b.name("math"), "pi");
   Expr *absCall = b.call(b.name("abs"), {b.unary(UnaryOp::Neg, b.name("x"))});
-  b.body({b.ret(b.binary(BinaryOp::Add,
-                         b.binary(BinaryOp::Add, b.call(sqrt, {b.name("x")}), pi), absCall))});
+  b.body({b.ret(
+      b.binary(BinaryOp::Add, b.binary(BinaryOp::Add, b.call(sqrt, {b.name("x")}), pi), absCall))});
   TypedFunction function = infer(b, {types::int64()});
   EXPECT_EQ(function.typeOf(math), types::module("math"));
   EXPECT_EQ(function.typeOf(sqrt), types::builtin("math.sqrt"));
