@@ -13,6 +13,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -180,6 +181,15 @@ LoweredModule lowerModule(const std::shared_ptr<FunctionSource> &source,
 
 std::mutex compileMutex;
 
+/// The optimisation level: TAIPAN_OPT (0-3, like NUMBA_OPT), 3 by default.
+int optimizationLevel() {
+  static const int level = [] {
+    const char *text = std::getenv("TAIPAN_OPT");
+    return text && *text >= '0' && *text <= '3' ? *text - '0' : 3;
+  }();
+  return level;
+}
+
 } // namespace
 
 CompiledFunction compileFunction(const std::shared_ptr<FunctionSource> &source,
@@ -188,7 +198,7 @@ CompiledFunction compileFunction(const std::shared_ptr<FunctionSource> &source,
   std::lock_guard<std::mutex> lock(compileMutex);
   LoweredModule lowered = lowerModule(source, argumentTypes, declaredReturnType);
   CpuJit &jit = CpuJit::get();
-  jit.optimize(*lowered.module, 3);
+  jit.optimize(*lowered.module, optimizationLevel());
   CompiledFunction compiled;
   compiled.entry = reinterpret_cast<CompiledFunction::EntryPoint>(jit.addModuleAndLookup(
       std::move(lowered.module), std::move(lowered.context), lowered.entryName));
@@ -204,7 +214,7 @@ std::string inspectFunction(const std::shared_ptr<FunctionSource> &source,
   LoweredModule lowered = lowerModule(source, argumentTypes, nullptr);
   CpuJit &jit = CpuJit::get();
   if (kind != InspectionKind::UnoptimizedIR)
-    jit.optimize(*lowered.module, 3);
+    jit.optimize(*lowered.module, optimizationLevel());
   if (kind == InspectionKind::Assembly)
     return jit.emitAssembly(*lowered.module);
   std::string text;

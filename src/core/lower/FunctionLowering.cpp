@@ -364,12 +364,18 @@ void FunctionLowering::emitRaise(int exceptionId, const std::string &message) {
 
 void FunctionLowering::raiseIf(llvm::Value *condition, int exceptionId,
                                const std::string &message) {
-  llvm::BasicBlock *raiseBlock = newBlock("raise");
+  // One raise block per distinct exception in a function: checks repeat (every // and % has
+  // one), and sharing their cold blocks keeps large functions small for LLVM.
+  llvm::BasicBlock *&raiseBlock = raiseBlocks[{exceptionId, message}];
+  if (!raiseBlock) {
+    llvm::IRBuilderBase::InsertPointGuard guard(builder);
+    raiseBlock = newBlock("raise");
+    builder.SetInsertPoint(raiseBlock);
+    emitRaise(exceptionId, message);
+  }
   llvm::BasicBlock *continueBlock = newBlock("ok");
   builder.CreateCondBr(condition, raiseBlock, continueBlock,
                        llvm::MDBuilder(context).createBranchWeights(1, 1 << 20));
-  builder.SetInsertPoint(raiseBlock);
-  emitRaise(exceptionId, message);
   builder.SetInsertPoint(continueBlock);
 }
 

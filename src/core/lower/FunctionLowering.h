@@ -65,6 +65,7 @@ private:
   llvm::IRBuilder<> builder;
   std::unordered_map<std::string, llvm::AllocaInst *> variables;
   std::vector<LoopTargets> loops;
+  std::map<std::pair<int, std::string>, llvm::BasicBlock *> raiseBlocks;
 
   // Statements and control flow.
   void lowerBlock(const std::vector<Stmt *> &block);
