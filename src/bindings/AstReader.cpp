@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include <map>
+#include <set>
 
 namespace nb = nanobind;
 
@@ -62,6 +63,7 @@ public:
 
 private:
   FunctionSource &source;
+  std::set<std::string> declaredOutside; ///< names of `global` and `nonlocal` statements
 
   SourceLocation location(nb::handle node) {
     SourceLocation result;
@@ -150,7 +152,12 @@ private:
       return source.newStmt(StmtKind::Break, where);
     if (kind == "Continue")
       return source.newStmt(StmtKind::Continue, where);
-    if (kind == "Pass" || kind == "Global" || kind == "Nonlocal")
+    if (kind == "Global" || kind == "Nonlocal") {
+      for (nb::handle name : nb::cast<nb::list>(node.attr("names")))
+        declaredOutside.insert(nb::cast<std::string>(name));
+      return source.newStmt(StmtKind::Pass, where);
+    }
+    if (kind == "Pass")
       return source.newStmt(StmtKind::Pass, where);
     if (kind == "Raise") {
       Stmt *stmt = source.newStmt(StmtKind::Raise, where);
@@ -188,6 +195,11 @@ private:
     if (kind == "Name") {
       Expr *expr = source.newExpr(ExprKind::Name, where);
       expr->name = nb::cast<std::string>(node.attr("id"));
+      // Globals are frozen constants in compiled code, so writing one cannot work.
+      if (declaredOutside.count(expr->name) && nodeKind(node.attr("ctx")) == "Store")
+        throwUnsupported("assigning to the global variable '" + expr->name +
+                             "' is not supported in compiled code",
+                         where);
       return expr;
     }
     if (kind == "Constant") {

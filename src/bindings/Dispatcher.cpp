@@ -24,6 +24,7 @@ struct DispatcherObject {
   std::vector<std::string> *parameterNames;
   PyObject *defaults;
   bool nogil;
+  bool generic;
 };
 
 constexpr Py_ssize_t MaxFastArguments = 16;
@@ -128,6 +129,14 @@ PyObject *dispatcherVectorcall(PyObject *callable, PyObject *const *arguments, s
                                PyObject *keywordNames) {
   auto *self = reinterpret_cast<DispatcherObject *>(callable);
   Py_ssize_t positional = PyVectorcall_NARGS(flags);
+  if (self->generic) {
+    PyObject *method = PyObject_GetAttrString(callable, "_compile_for_args");
+    if (!method)
+      return nullptr;
+    PyObject *result = PyObject_Vectorcall(method, arguments, flags, keywordNames);
+    Py_DECREF(method);
+    return result;
+  }
   std::vector<PyObject *> bound;
   PyObject *const *actual = arguments;
   Py_ssize_t count = positional;
@@ -182,6 +191,7 @@ PyObject *dispatcherNew(PyTypeObject *type, PyObject *, PyObject *) {
   self->parameterNames = new std::vector<std::string>();
   self->defaults = nullptr;
   self->nogil = false;
+  self->generic = false;
   return reinterpret_cast<PyObject *>(self);
 }
 
@@ -231,7 +241,7 @@ PyTypeObject *createDispatcherType() {
 }
 
 void configureDispatcher(PyObject *dispatcher, const std::vector<std::string> &names,
-                         PyObject *defaults, bool nogil) {
+                         PyObject *defaults, bool nogil, bool generic) {
   auto *self = reinterpret_cast<DispatcherObject *>(dispatcher);
   *self->parameterNames = names;
   Py_CLEAR(self->defaults);
@@ -240,6 +250,7 @@ void configureDispatcher(PyObject *dispatcher, const std::vector<std::string> &n
     self->defaults = defaults;
   }
   self->nogil = nogil;
+  self->generic = generic;
 }
 
 void addOverload(PyObject *dispatcher, const CompiledFunction &compiled,

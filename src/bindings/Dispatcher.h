@@ -15,8 +15,10 @@ namespace taipan::bindings {
 PyTypeObject *createDispatcherType();
 
 /// Sets the parameter names, defaults (tuple or None) and the nogil option of a dispatcher.
+/// A `generic` dispatcher (a function with *args, say) sends every call to Python's
+/// `_compile_for_args`, which reports what it cannot compile.
 void configureDispatcher(PyObject *dispatcher, const std::vector<std::string> &names,
-                         PyObject *defaults, bool nogil);
+                         PyObject *defaults, bool nogil, bool generic);
 
 /// Makes calls with arguments of types `key` run `compiled`.
 void addOverload(PyObject *dispatcher, const CompiledFunction &compiled,

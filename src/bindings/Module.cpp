@@ -18,6 +18,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <map>
 #include <unordered_map>
 
 namespace nb = nanobind;
@@ -73,9 +74,31 @@ std::vector<const Type *> typeList(nb::handle sequence) {
 CompileOptions readOptions(nb::dict options) {
   CompileOptions result;
   auto flag = [&](const char *name) {
-    return options.contains(name) && nb::cast<bool>(nb::bool_(options[name]));
+    return options.contains(name) && PyObject_IsTrue(nb::object(options[name]).ptr()) == 1;
   };
-  result.fastmath = flag("fastmath");
+  if (options.contains("fastmath")) {
+    nb::object fastmath = options["fastmath"];
+    if (PyAnySet_Check(fastmath.ptr()) || PyList_Check(fastmath.ptr()) ||
+        PyTuple_Check(fastmath.ptr())) {
+      static const std::map<std::string, unsigned> names = {{"nnan", FastmathNoNaNs},
+                                                            {"ninf", FastmathNoInfs},
+                                                            {"nsz", FastmathNoSignedZeros},
+                                                            {"arcp", FastmathAllowReciprocal},
+                                                            {"contract", FastmathAllowContract},
+                                                            {"afn", FastmathApproximateFunctions},
+                                                            {"reassoc", FastmathAllowReassociation},
+                                                            {"fast", FastmathAll}};
+      for (nb::handle item : fastmath) {
+        auto found = names.find(nb::cast<std::string>(nb::str(item)));
+        if (found == names.end())
+          throw nb::value_error(
+              ("unknown fastmath flag " + nb::cast<std::string>(nb::str(item))).c_str());
+        result.fastmathFlags |= found->second;
+      }
+    } else if (flag("fastmath")) {
+      result.fastmathFlags = FastmathAll;
+    }
+  }
   result.boundscheck = flag("boundscheck");
   result.nogil = flag("nogil");
   result.debug = flag("debug");
@@ -221,10 +244,12 @@ NB_MODULE(_core, module) {
 
   module.def(
       "configure_dispatcher",
-      [](nb::handle dispatcher, std::vector<std::string> names, nb::handle defaults, bool nogil) {
-        configureDispatcher(dispatcher.ptr(), names, defaults.ptr(), nogil);
+      [](nb::handle dispatcher, std::vector<std::string> names, nb::handle defaults, bool nogil,
+         bool generic) {
+        configureDispatcher(dispatcher.ptr(), names, defaults.ptr(), nogil, generic);
       },
-      nb::arg("dispatcher"), nb::arg("names"), nb::arg("defaults").none(), nb::arg("nogil"));
+      nb::arg("dispatcher"), nb::arg("names"), nb::arg("defaults").none(), nb::arg("nogil"),
+      nb::arg("generic") = false);
 
   module.def("add_overload",
              [](nb::handle dispatcher, const CompiledFunction &compiled, nb::handle key) {

@@ -15,7 +15,7 @@ std::string signatureText(const SignatureRef &signature) {
   std::string text = "(";
   for (size_t i = 0; i < signature.arguments.size(); ++i)
     text += (i ? ", " : "") + signature.arguments[i]->name();
-  text += ")";
+  text += signature.arguments.size() == 1 ? ",)" : ")"; // a Python tuple, as Numba prints
   if (signature.returnType)
     text += " -> " + signature.returnType->name();
   return text;
@@ -152,13 +152,18 @@ void defineTypeObjects(nb::module_ &module) {
         return signature;
       },
       nb::arg("return_type").none(), nb::arg("arguments"));
-  module.def("typeof", [](nb::handle value) { return TypeRef{typeOfOrRaise(value)}; });
-  module.def("typeof_or_none", [](nb::handle value) -> nb::object {
-    const Type *type = typeOfValue(value.ptr());
-    if (!type)
-      return nb::none();
-    return nb::cast(TypeRef{type});
-  });
+  module.def(
+      "typeof", [](nb::handle value) { return TypeRef{typeOfOrRaise(value)}; },
+      nb::arg("value").none());
+  module.def(
+      "typeof_or_none",
+      [](nb::handle value) -> nb::object {
+        const Type *type = typeOfValue(value.ptr());
+        if (!type)
+          return nb::none();
+        return nb::cast(TypeRef{type});
+      },
+      nb::arg("value").none());
 }
 
 } // namespace taipan::bindings

@@ -45,10 +45,21 @@ def _check_options(options):
 
 
 def _signature_list(signature_or_function):
+    from taipan.types import Signature, Type
+
     if signature_or_function is None:
         return None
-    if isinstance(signature_or_function, (list, tuple)) and not hasattr(
-        signature_or_function, "args"
+    if isinstance(signature_or_function, Type):
+        raise TypeError(
+            f"{signature_or_function} is a type, not a signature: write "
+            f"{signature_or_function}(argument types...)"
+        )
+    if isinstance(signature_or_function, tuple) and all(
+        isinstance(item, Type) for item in signature_or_function
+    ):
+        return [signature_or_function]  # a tuple of argument types is one signature
+    if isinstance(signature_or_function, (list, tuple)) and not isinstance(
+        signature_or_function, Signature
     ):
         return list(signature_or_function)
     return [signature_or_function]
@@ -58,8 +69,10 @@ def jit(signature_or_function=None, **options):
     """Compiles a function to machine code on first call (or now, given signatures)."""
     from taipan.dispatcher import Dispatcher
 
+    from taipan.types import Signature, Type
+
     options = _check_options(dict(options))
-    if callable(signature_or_function) and not hasattr(signature_or_function, "args"):
+    if callable(signature_or_function) and not isinstance(signature_or_function, (Type, Signature)):
         return Dispatcher(signature_or_function, options)
     signatures = _signature_list(signature_or_function)
 

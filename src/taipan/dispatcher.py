@@ -8,6 +8,8 @@ from taipan.errors import TypingError
 from taipan.types import Signature, parse_signature
 
 _compile_lock = threading.RLock()
+_CO_VARARGS = 0x04
+_CO_VARKEYWORDS = 0x08
 
 
 class Dispatcher(_core.DispatcherBase):
@@ -26,7 +28,13 @@ class Dispatcher(_core.DispatcherBase):
         self._explicit = bool(signatures)
         code = py_func.__code__
         names = list(code.co_varnames[: code.co_argcount])
-        _core.configure_dispatcher(self, names, py_func.__defaults__, bool(options.get("nogil")))
+        # *args, **kwargs and keyword-only parameters are reported when the first call compiles.
+        generic = (
+            bool(code.co_flags & (_CO_VARARGS | _CO_VARKEYWORDS)) or code.co_kwonlyargcount > 0
+        )
+        _core.configure_dispatcher(
+            self, names, py_func.__defaults__, bool(options.get("nogil")), generic
+        )
         for signature in signatures or ():
             self.compile(signature)
 
@@ -52,7 +60,10 @@ class Dispatcher(_core.DispatcherBase):
             types.append(value_type)
         return tuple(types)
 
-    def _compile_for_args(self, *args):
+    def _compile_for_args(self, *args, **kwargs):
+        if kwargs:
+            raise TypeError(f"{self.__name__}() got unexpected keyword arguments {sorted(kwargs)}")
+        self._function_source()  # reports unsupported syntax before argument types
         key = self._argument_types(args)
         with _compile_lock:
             if key in self._overloads:

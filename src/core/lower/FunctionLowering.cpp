@@ -95,8 +95,16 @@ void FunctionLowering::lower() {
 }
 
 void FunctionLowering::applyFastMath() {
-  if (options.fastmath)
-    builder.setFastMathFlags(llvm::FastMathFlags::getFast());
+  unsigned flags = options.fastmathFlags;
+  llvm::FastMathFlags fastMath;
+  fastMath.setNoNaNs(flags & FastmathNoNaNs);
+  fastMath.setNoInfs(flags & FastmathNoInfs);
+  fastMath.setNoSignedZeros(flags & FastmathNoSignedZeros);
+  fastMath.setAllowReciprocal(flags & FastmathAllowReciprocal);
+  fastMath.setAllowContract(flags & FastmathAllowContract);
+  fastMath.setApproxFunc(flags & FastmathApproximateFunctions);
+  fastMath.setAllowReassoc(flags & FastmathAllowReassociation);
+  builder.setFastMathFlags(fastMath);
 }
 
 llvm::BasicBlock *FunctionLowering::newBlock(const char *name) {

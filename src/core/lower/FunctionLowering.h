@@ -91,7 +91,7 @@ private:
   llvm::Value *lowerBinary(BinaryOp op, llvm::Value *left, const Type *leftType, llvm::Value *right,
                            const Type *rightType, const Type *resultType);
   llvm::Value *lowerIntegerBinary(BinaryOp op, llvm::Value *left, llvm::Value *right,
-                                  const Type *type);
+                                  const Type *type, bool checkZero = true);
   llvm::Value *lowerFloatBinary(BinaryOp op, llvm::Value *left, llvm::Value *right,
                                 const Type *type);
   llvm::Value *lowerComplexBinary(BinaryOp op, llvm::Value *left, llvm::Value *right,
@@ -99,6 +99,8 @@ private:
   llvm::Value *lowerIntegerPower(llvm::Value *base, llvm::Value *exponent, const Type *type);
   llvm::Value *lowerUnary(Expr *expr);
   llvm::Value *lowerCompareChain(Expr *expr);
+  llvm::Value *lowerTupleComparison(CompareOp op, llvm::Value *left, const Type *leftType,
+                                    llvm::Value *right, const Type *rightType);
   llvm::Value *lowerComparison(CompareOp op, llvm::Value *left, const Type *leftType,
                                llvm::Value *right, const Type *rightType);
   llvm::Value *lowerBoolOp(Expr *expr);

@@ -216,6 +216,14 @@ llvm::Value *FunctionLowering::lowerBinary(BinaryOp op, llvm::Value *left, const
     return resultType->isSigned() ? builder.CreateAShr(value, amount)
                                   : builder.CreateLShr(value, amount);
   }
+  if (leftType->isTuple()) { // concatenation
+    std::vector<llvm::Value *> elements;
+    for (size_t i = 0; i < leftType->elements().size(); ++i)
+      elements.push_back(tupleElement(left, leftType, static_cast<unsigned>(i)));
+    for (size_t i = 0; i < rightType->elements().size(); ++i)
+      elements.push_back(tupleElement(right, rightType, static_cast<unsigned>(i)));
+    return lowerTuple(elements, resultType);
+  }
   const Type *operandType = binaryOperandType(op, leftType, rightType);
   llvm::Value *a = castValue(left, leftType, operandType);
   llvm::Value *b = castValue(right, rightType, operandType);
@@ -239,7 +247,7 @@ llvm::Value *FunctionLowering::lowerBinary(BinaryOp op, llvm::Value *left, const
 }
 
 llvm::Value *FunctionLowering::lowerIntegerBinary(BinaryOp op, llvm::Value *a, llvm::Value *b,
-                                                  const Type *type) {
+                                                  const Type *type, bool checkZero) {
   bool isSigned = type->isSigned();
   llvm::Type *llvmType = a->getType();
   switch (op) {
@@ -260,8 +268,18 @@ llvm::Value *FunctionLowering::lowerIntegerBinary(BinaryOp op, llvm::Value *a, l
   case BinaryOp::FloorDiv:
   case BinaryOp::Mod: {
     bool isDivision = op == BinaryOp::FloorDiv;
-    emitZeroDivisionCheck(b, type,
-                          isDivision ? "integer division by zero" : "integer modulo by zero");
+    llvm::Value *zero = llvm::ConstantInt::get(llvmType, 0);
+    llvm::Value *divisorIsZero = builder.CreateICmpEQ(b, zero);
+    if (options.errorModelNumpy && checkZero) {
+      // NumPy's answer for x // 0 and x % 0 is 0; divide by 1 instead to avoid the trap.
+      llvm::Value *safe =
+          builder.CreateSelect(divisorIsZero, llvm::ConstantInt::get(llvmType, 1), b);
+      llvm::Value *result = lowerIntegerBinary(op, a, safe, type, false);
+      return builder.CreateSelect(divisorIsZero, zero, result);
+    }
+    if (checkZero)
+      raiseIf(divisorIsZero, ZeroDivisionErrorId,
+              isDivision ? "integer division by zero" : "integer modulo by zero");
     if (!isSigned)
       return isDivision ? builder.CreateUDiv(a, b) : builder.CreateURem(a, b);
     // INT_MIN // -1 overflows the hardware divide; Python's answer wraps to INT_MIN here.
@@ -272,7 +290,6 @@ llvm::Value *FunctionLowering::lowerIntegerBinary(BinaryOp op, llvm::Value *a, l
     llvm::Value *quotient = builder.CreateSDiv(a, safeDivisor);
     llvm::Value *remainder = builder.CreateSRem(a, safeDivisor);
     // Floor semantics: when the remainder's sign differs from the divisor's, step down.
-    llvm::Value *zero = llvm::ConstantInt::get(llvmType, 0);
     llvm::Value *adjust =
         builder.CreateAnd(builder.CreateICmpNE(remainder, zero),
                           builder.CreateICmpSLT(builder.CreateXor(remainder, safeDivisor), zero));
@@ -352,8 +369,12 @@ llvm::Value *FunctionLowering::lowerFloatBinary(BinaryOp op, llvm::Value *a, llv
     return builder.CreateFDiv(a, b);
   case BinaryOp::Pow: {
     if (raises) {
+      // CPython: 0.0 ** negative raises, except 0.0 ** -inf, which is inf.
       llvm::Value *zero = llvm::ConstantFP::get(a->getType(), 0.0);
-      raiseIf(builder.CreateAnd(builder.CreateFCmpOEQ(a, zero), builder.CreateFCmpOLT(b, zero)),
+      llvm::Value *negativeFinite = builder.CreateAnd(
+          builder.CreateFCmpOLT(b, zero),
+          builder.CreateFCmpONE(b, llvm::ConstantFP::getInfinity(a->getType(), true)));
+      raiseIf(builder.CreateAnd(builder.CreateFCmpOEQ(a, zero), negativeFinite),
               ZeroDivisionErrorId, "0.0 cannot be raised to a negative power");
     }
     return callLibm("pow", {a, b}, type);
@@ -435,14 +456,20 @@ llvm::Value *FunctionLowering::lowerComplexBinary(BinaryOp op, llvm::Value *a, l
                        builder.CreateSelect(realLarger, imag1, imag2), type);
   }
   case BinaryOp::Pow: {
-    // libm's cpow, always in double precision: the C ABI of a float complex differs.
+    // CPython's algorithm (exact for small integral exponents), in double precision.
     const Type *wide = types::complex128();
-    llvm::Type *part = builder.getDoubleTy();
-    llvm::FunctionCallee cpow =
-        moduleLowering.runtimeFunction("cpow", valueType(context, wide), {part, part, part, part});
-    auto widen = [&](llvm::Value *value) { return builder.CreateFPExt(value, part); };
-    llvm::Value *result = builder.CreateCall(cpow, {widen(ar), widen(ai), widen(br), widen(bi)});
-    return castValue(result, wide, type);
+    llvm::Type *f64 = builder.getDoubleTy();
+    auto widen = [&](llvm::Value *value) { return builder.CreateFPExt(value, f64); };
+    llvm::AllocaInst *out = createEntryAlloca(llvm::ArrayType::get(f64, 2), "cpow.result");
+    llvm::FunctionCallee power = moduleLowering.runtimeFunction(
+        "taipan_complex_pow", builder.getInt32Ty(), {f64, f64, f64, f64, builder.getPtrTy()});
+    llvm::Value *status =
+        builder.CreateCall(power, {widen(ar), widen(ai), widen(br), widen(bi), out});
+    raiseIf(builder.CreateICmpNE(status, builder.getInt32(0)), ZeroDivisionErrorId,
+            "0.0 to a negative or complex power");
+    llvm::Value *real = builder.CreateLoad(f64, out);
+    llvm::Value *imag = builder.CreateLoad(f64, builder.CreateConstInBoundsGEP1_64(f64, out, 1));
+    return castValue(makeComplex(real, imag, wide), wide, type);
   }
   default:
     throw CompileError(CompileErrorKind::Internal, "bad complex operator", {});
@@ -500,24 +527,13 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
     }
     return op == CompareOp::In ? found : builder.CreateNot(found);
   }
+  if (leftType->isTuple() && rightType->isTuple())
+    return lowerTupleComparison(op, left, leftType, right, rightType);
   const Type *common = comparisonOperandType(op, leftType, rightType);
   llvm::Value *a = castValue(left, leftType, common);
   llvm::Value *b = castValue(right, rightType, common);
   if (common->isNone())
     return builder.getInt1(op == CompareOp::Eq || op == CompareOp::LtE || op == CompareOp::GtE);
-  if (common->isTuple()) {
-    if (op != CompareOp::Eq && op != CompareOp::NotEq)
-      throwUnsupported("ordering comparisons of tuples are not supported", {});
-    llvm::Value *equal = builder.getInt1(true);
-    for (size_t i = 0; i < common->elements().size(); ++i) {
-      const Type *elementType = common->elements()[i];
-      equal = builder.CreateAnd(
-          equal, lowerComparison(CompareOp::Eq, tupleElement(a, common, static_cast<unsigned>(i)),
-                                 elementType, tupleElement(b, common, static_cast<unsigned>(i)),
-                                 elementType));
-    }
-    return op == CompareOp::Eq ? equal : builder.CreateNot(equal);
-  }
   if (common->isComplex()) {
     llvm::Value *ai, *bi;
     llvm::Value *ar = complexParts(a, ai);
@@ -557,6 +573,43 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
   default:
     return isSigned ? builder.CreateICmpSGE(a, b) : builder.CreateICmpUGE(a, b);
   }
+}
+
+llvm::Value *FunctionLowering::lowerTupleComparison(CompareOp op, llvm::Value *left,
+                                                    const Type *leftType, llvm::Value *right,
+                                                    const Type *rightType) {
+  // Python compares tuples lexicographically: the first unequal pair decides, else the lengths.
+  size_t leftCount = leftType->elements().size();
+  size_t rightCount = rightType->elements().size();
+  auto compareCounts = [&](CompareOp compare) {
+    switch (compare) {
+    case CompareOp::Eq:
+      return leftCount == rightCount;
+    case CompareOp::NotEq:
+      return leftCount != rightCount;
+    case CompareOp::Lt:
+      return leftCount < rightCount;
+    case CompareOp::LtE:
+      return leftCount <= rightCount;
+    case CompareOp::Gt:
+      return leftCount > rightCount;
+    default:
+      return leftCount >= rightCount;
+    }
+  };
+  llvm::Value *result = builder.getInt1(compareCounts(op));
+  for (size_t i = std::min(leftCount, rightCount); i-- > 0;) {
+    const Type *a = leftType->elements()[i];
+    const Type *b = rightType->elements()[i];
+    llvm::Value *x = tupleElement(left, leftType, static_cast<unsigned>(i));
+    llvm::Value *y = tupleElement(right, rightType, static_cast<unsigned>(i));
+    llvm::Value *equal = lowerComparison(CompareOp::Eq, x, a, y, b);
+    llvm::Value *decided = op == CompareOp::Eq      ? builder.getInt1(false)
+                           : op == CompareOp::NotEq ? builder.getInt1(true)
+                                                    : lowerComparison(op, x, a, y, b);
+    result = builder.CreateSelect(equal, result, decided);
+  }
+  return result;
 }
 
 llvm::Value *FunctionLowering::lowerCompareChain(Expr *expr) {
@@ -646,6 +699,13 @@ llvm::Value *FunctionLowering::lowerSubscript(Expr *expr) {
   const Type *tupleType = typeOf(base);
   llvm::Value *tuple = lowerExpr(base);
   int64_t count = static_cast<int64_t>(tupleType->elements().size());
+  std::vector<int64_t> positions;
+  if (constantSliceIndices(index, count, positions)) {
+    std::vector<llvm::Value *> elements;
+    for (int64_t position : positions)
+      elements.push_back(tupleElement(tuple, tupleType, static_cast<unsigned>(position)));
+    return lowerTuple(elements, typeOf(expr));
+  }
   if (index->kind == ExprKind::Constant && index->constant.kind == Constant::Kind::Int) {
     int64_t position = index->constant.intValue;
     return tupleElement(tuple, tupleType,

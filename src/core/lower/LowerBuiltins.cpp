@@ -154,6 +154,32 @@ llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *e
     llvm::Value *count = builder.CreateSelect(builder.CreateICmpSGT(step, zero), up, down);
     return builder.CreateSelect(builder.CreateICmpSGT(count, zero), count, zero);
   }
+  if (name == "sum") {
+    const Type *tupleType = argumentTypes[0];
+    llvm::Value *total = builder.getInt64(0);
+    const Type *totalType = types::int64();
+    for (size_t i = 0; i < tupleType->elements().size(); ++i) {
+      const Type *elementType = tupleType->elements()[i];
+      const Type *next = binaryResultType(BinaryOp::Add, totalType, elementType);
+      total = lowerBinary(BinaryOp::Add, total, totalType,
+                          tupleElement(arguments[0], tupleType, static_cast<unsigned>(i)),
+                          elementType, next);
+      totalType = next;
+    }
+    return castValue(total, totalType, result);
+  }
+  if (name == "enumerate" || name == "zip") {
+    std::vector<llvm::Value *> items;
+    for (size_t i = 0; i < result->elements().size(); ++i) {
+      std::vector<llvm::Value *> parts;
+      if (name == "enumerate")
+        parts.push_back(builder.getInt64(i));
+      for (size_t k = 0; k < arguments.size(); ++k)
+        parts.push_back(tupleElement(arguments[k], argumentTypes[k], static_cast<unsigned>(i)));
+      items.push_back(lowerTuple(parts, result->elements()[i]));
+    }
+    return lowerTuple(items, result);
+  }
   if (name == "range") {
     llvm::Value *start = builder.getInt64(0);
     llvm::Value *step = builder.getInt64(1);
@@ -187,50 +213,17 @@ llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *e
 
 llvm::Value *FunctionLowering::lowerModularPower(llvm::Value *base, llvm::Value *exponent,
                                                  llvm::Value *modulus) {
-  // pow(b, e, m): square and multiply in 128 bits, then Python's sign of the modulus.
-  llvm::Value *zero = builder.getInt64(0);
-  raiseIf(builder.CreateICmpEQ(modulus, zero), ValueErrorId, "pow() 3rd argument cannot be 0");
-  raiseIf(builder.CreateICmpSLT(exponent, zero), ValueErrorId,
-          "pow() 2nd argument cannot be negative when 3rd argument specified");
-  llvm::Type *wide = builder.getInt128Ty();
-  llvm::Value *m = builder.CreateSExt(modulus, wide);
-  auto floorMod = [&](llvm::Value *value) {
-    llvm::Value *remainder = builder.CreateSRem(value, m);
-    llvm::Value *wideZero = llvm::ConstantInt::get(wide, 0);
-    llvm::Value *adjust =
-        builder.CreateAnd(builder.CreateICmpNE(remainder, wideZero),
-                          builder.CreateICmpSLT(builder.CreateXor(remainder, m), wideZero));
-    return builder.CreateSelect(adjust, builder.CreateAdd(remainder, m), remainder);
-  };
-  llvm::BasicBlock *before = builder.GetInsertBlock();
-  llvm::BasicBlock *loop = newBlock("powmod.loop");
-  llvm::BasicBlock *done = newBlock("powmod.done");
-  llvm::Value *initialBase = floorMod(builder.CreateSExt(base, wide));
-  llvm::Value *initialResult = floorMod(llvm::ConstantInt::get(wide, 1));
-  before = builder.GetInsertBlock();
-  builder.CreateCondBr(builder.CreateICmpEQ(exponent, zero), done, loop);
-  builder.SetInsertPoint(loop);
-  llvm::PHINode *result = builder.CreatePHI(wide, 2);
-  llvm::PHINode *square = builder.CreatePHI(wide, 2);
-  llvm::PHINode *remaining = builder.CreatePHI(builder.getInt64Ty(), 2);
-  result->addIncoming(initialResult, before);
-  square->addIncoming(initialBase, before);
-  remaining->addIncoming(exponent, before);
-  llvm::Value *bit = builder.CreateTrunc(remaining, builder.getInt1Ty());
-  llvm::Value *nextResult =
-      builder.CreateSelect(bit, floorMod(builder.CreateMul(result, square)), result);
-  llvm::Value *nextSquare = floorMod(builder.CreateMul(square, square));
-  llvm::Value *nextRemaining = builder.CreateLShr(remaining, builder.getInt64(1));
-  llvm::BasicBlock *loopEnd = builder.GetInsertBlock();
-  result->addIncoming(nextResult, loopEnd);
-  square->addIncoming(nextSquare, loopEnd);
-  remaining->addIncoming(nextRemaining, loopEnd);
-  builder.CreateCondBr(builder.CreateICmpEQ(nextRemaining, zero), done, loop);
-  builder.SetInsertPoint(done);
-  llvm::PHINode *power = builder.CreatePHI(wide, 2);
-  power->addIncoming(initialResult, before);
-  power->addIncoming(nextResult, loopEnd);
-  return builder.CreateTrunc(power, builder.getInt64Ty());
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::AllocaInst *error = createEntryAlloca(builder.getInt32Ty(), "powmod.error");
+  llvm::Value *result = builder.CreateCall(
+      moduleLowering.runtimeFunction("taipan_powmod", i64, {i64, i64, i64, builder.getPtrTy()}),
+      {base, exponent, modulus, error});
+  llvm::Value *code = builder.CreateLoad(builder.getInt32Ty(), error);
+  raiseIf(builder.CreateICmpEQ(code, builder.getInt32(1)), ValueErrorId,
+          "pow() 3rd argument cannot be 0");
+  raiseIf(builder.CreateICmpEQ(code, builder.getInt32(2)), ValueErrorId,
+          "base is not invertible for the given modulus");
+  return result;
 }
 
 llvm::Value *FunctionLowering::lowerMinMax(bool isMax, std::vector<llvm::Value *> values,
@@ -262,22 +255,12 @@ llvm::Value *FunctionLowering::lowerRound(llvm::Value *value, const Type *type, 
   }
   if (!digits)
     return castValue(callIntrinsic(llvm::Intrinsic::rint, {value}), type, result);
-  // Scale by 10**|n|, round half to even, scale back (Numba's algorithm).
-  llvm::Type *floatType = value->getType();
-  llvm::Value *isNegative = builder.CreateICmpSLT(digits, builder.getInt64(0));
-  llvm::Value *magnitude = builder.CreateSelect(isNegative, builder.CreateNeg(digits), digits);
-  llvm::Value *scale = callLibm(
-      "pow", {llvm::ConstantFP::get(floatType, 10.0), builder.CreateSIToFP(magnitude, floatType)},
-      type);
-  llvm::Value *scaled = builder.CreateSelect(isNegative, builder.CreateFDiv(value, scale),
-                                             builder.CreateFMul(value, scale));
-  llvm::Value *rounded = callIntrinsic(llvm::Intrinsic::rint, {scaled});
-  llvm::Value *back = builder.CreateSelect(isNegative, builder.CreateFMul(rounded, scale),
-                                           builder.CreateFDiv(rounded, scale));
-  // Infinite scaled values (huge n) leave the value unchanged, as Python does.
-  llvm::Value *finite = builder.CreateFCmpONE(callIntrinsic(llvm::Intrinsic::fabs, {scaled}),
-                                              llvm::ConstantFP::getInfinity(floatType));
-  return castValue(builder.CreateSelect(finite, back, value), type, result);
+  // Correctly rounded, like CPython (and unlike Numba's scale-and-rint).
+  llvm::Type *f64 = builder.getDoubleTy();
+  llvm::Value *rounded = builder.CreateCall(
+      moduleLowering.runtimeFunction("taipan_round_ndigits", f64, {f64, builder.getInt64Ty()}),
+      {castValue(value, type, types::float64()), digits});
+  return castValue(rounded, types::float64(), result);
 }
 
 llvm::Value *FunctionLowering::lowerMathCall(const std::string &name,
@@ -382,10 +365,20 @@ llvm::Value *FunctionLowering::lowerCmathCall(const std::string &name,
   const Type *wide = types::complex128();
   const Type *real = types::float64();
   if (name == "rect") {
-    llvm::Value *radius = castValue(arguments[0], argumentTypes[0], real);
-    llvm::Value *angle = castValue(arguments[1], argumentTypes[1], real);
-    return makeComplex(builder.CreateFMul(radius, callLibm("cos", {angle}, real)),
-                       builder.CreateFMul(radius, callLibm("sin", {angle}, real)), wide);
+    llvm::Type *f64 = builder.getDoubleTy();
+    llvm::AllocaInst *out = createEntryAlloca(llvm::ArrayType::get(f64, 2), "rect.result");
+    builder.CreateCall(moduleLowering.runtimeFunction("taipan_cmath_rect", builder.getVoidTy(),
+                                                      {f64, f64, builder.getPtrTy()}),
+                       {castValue(arguments[0], argumentTypes[0], real),
+                        castValue(arguments[1], argumentTypes[1], real), out});
+    return makeComplex(builder.CreateLoad(f64, out),
+                       builder.CreateLoad(f64, builder.CreateConstInBoundsGEP1_64(f64, out, 1)),
+                       wide);
+  }
+  if (name == "log" && arguments.size() == 2) {
+    llvm::Value *numerator = lowerCmathCall("log", {arguments[0]}, {argumentTypes[0]}, wide);
+    llvm::Value *denominator = lowerCmathCall("log", {arguments[1]}, {argumentTypes[1]}, wide);
+    return lowerComplexBinary(BinaryOp::Div, numerator, denominator, wide);
   }
   llvm::Value *imag;
   llvm::Value *value = castValue(arguments[0], argumentTypes[0], wide);

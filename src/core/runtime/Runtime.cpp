@@ -2,6 +2,7 @@
 #include "runtime/Runtime.h"
 
 #include "runtime/FloatFormat.h"
+#include "runtime/PythonMath.h"
 #include "runtime/Random.h"
 
 #include <atomic>
@@ -67,6 +68,10 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_print_bool),
       TAIPAN_SYMBOL(taipan_print_text),
       TAIPAN_SYMBOL(taipan_print_end),
+      TAIPAN_SYMBOL(taipan_powmod),
+      TAIPAN_SYMBOL(taipan_complex_pow),
+      TAIPAN_SYMBOL(taipan_round_ndigits),
+      TAIPAN_SYMBOL(taipan_cmath_rect),
       TAIPAN_SYMBOL(taipan_random_state),
       TAIPAN_SYMBOL(taipan_random_refill),
       TAIPAN_SYMBOL(taipan_random_seed),

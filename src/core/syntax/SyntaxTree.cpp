@@ -29,6 +29,44 @@ std::string FunctionSource::lineText(int line) const {
   return sourceLines[line - 1];
 }
 
+bool constantSliceIndices(const Expr *slice, int64_t length, std::vector<int64_t> &indices) {
+  if (slice->kind != ExprKind::Slice)
+    return false;
+  int64_t parts[3] = {0, 0, 1};
+  bool present[3] = {false, false, false};
+  for (int i = 0; i < 3; ++i) {
+    const Expr *part = slice->operands[i];
+    if (!part || (part->kind == ExprKind::Constant && part->constant.kind == Constant::Kind::None))
+      continue;
+    if (part->kind != ExprKind::Constant || part->constant.kind != Constant::Kind::Int)
+      return false;
+    parts[i] = part->constant.intValue;
+    present[i] = true;
+  }
+  int64_t step = parts[2];
+  if (step == 0)
+    return false;
+  // PySlice_AdjustIndices.
+  auto adjust = [&](int64_t value, bool given, int64_t fallback) {
+    if (!given)
+      return fallback;
+    if (value < 0) {
+      value += length;
+      if (value < 0)
+        value = step < 0 ? -1 : 0;
+    } else if (value >= length) {
+      value = step < 0 ? length - 1 : length;
+    }
+    return value;
+  };
+  int64_t start = adjust(parts[0], present[0], step < 0 ? length - 1 : 0);
+  int64_t stop = adjust(parts[1], present[1], step < 0 ? -1 : length);
+  indices.clear();
+  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+    indices.push_back(i);
+  return true;
+}
+
 const char *binaryOpSymbol(BinaryOp op) {
   switch (op) {
   case BinaryOp::Add:

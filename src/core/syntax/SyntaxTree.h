@@ -113,9 +113,22 @@ struct Parameter {
   Constant defaultValue;
 };
 
+/// fastmath=True, or the flags of a set such as {'nnan', 'ninf'}, as Numba accepts.
+enum FastmathFlag : unsigned {
+  FastmathNoNaNs = 1,
+  FastmathNoInfs = 2,
+  FastmathNoSignedZeros = 4,
+  FastmathAllowReciprocal = 8,
+  FastmathAllowContract = 16,
+  FastmathApproximateFunctions = 32,
+  FastmathAllowReassociation = 64,
+  FastmathAll = 127,
+};
+
 /// Options a decorator passes down; they change code generation, not typing.
 struct CompileOptions {
-  bool fastmath = false;
+  /// LLVM fast-math flags: FastmathAll, or a combination of the Fastmath* bits.
+  unsigned fastmathFlags = 0;
   bool boundscheck = false;
   bool nogil = false;
   bool errorModelNumpy = false; ///< error_model='numpy': float division by zero gives inf/nan
@@ -153,6 +166,10 @@ private:
   std::deque<Expr> expressions;
   std::deque<Stmt> statements;
 };
+
+/// For a slice whose parts are constant integers or absent (t[1:], t[::-1]), the positions it
+/// selects from a sequence of `length` items, by Python's rules; false when not constant.
+bool constantSliceIndices(const Expr *slice, int64_t length, std::vector<int64_t> &indices);
 
 const char *binaryOpSymbol(BinaryOp op);
 const char *compareOpSymbol(CompareOp op);

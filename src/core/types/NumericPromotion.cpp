@@ -86,11 +86,11 @@ const Type *binaryOperandType(BinaryOp op, const Type *left, const Type *right) 
   case BinaryOp::Sub:
   case BinaryOp::Mult:
     return numericCommon(left, right);
-  case BinaryOp::Pow: {
-    const Type *common = numericCommon(left, right);
-    // float ** int keeps the exponent an integer: repeated multiplication, as in Numba.
-    return common;
-  }
+  case BinaryOp::Pow:
+    // float32 ** int stays float32, as in Numba.
+    if (left->isFloat() && (right->isInteger() || right->isBoolean()))
+      return left;
+    return numericCommon(left, right);
   case BinaryOp::Div: {
     const Type *common = numericCommon(left, right);
     return common->isInteger() ? types::float64() : common;
@@ -120,6 +120,11 @@ const Type *binaryOperandType(BinaryOp op, const Type *left, const Type *right) 
 }
 
 const Type *binaryResultType(BinaryOp op, const Type *left, const Type *right) {
+  if (op == BinaryOp::Add && left->isTuple() && right->isTuple()) {
+    std::vector<const Type *> elements = left->elements();
+    elements.insert(elements.end(), right->elements().begin(), right->elements().end());
+    return types::tuple(elements);
+  }
   return binaryOperandType(op, left, right);
 }
 
@@ -131,14 +136,25 @@ const Type *comparisonOperandType(CompareOp op, const Type *left, const Type *ri
     const Type *common = numericCommon(left, right);
     if (left->isBoolean() && right->isBoolean())
       common = types::boolean();
+    // int64 against uint64 has no common integer type: Numba compares them as float64.
+    if (common->isInteger() && (left->isInteger() && right->isInteger()) &&
+        left->isSigned() != right->isSigned() && std::max(left->bits(), right->bits()) == 64)
+      common = types::float64();
     if (common->isComplex() && op != CompareOp::Eq && op != CompareOp::NotEq)
       return nullptr;
     return common;
   }
   if (left->isNone() && right->isNone())
     return types::none();
-  if (left->isTuple() && right->isTuple() && left == right)
+  if (left->isTuple() && right->isTuple()) {
+    // Lexicographic: every pair of elements both have must compare.
+    size_t common = std::min(left->elements().size(), right->elements().size());
+    for (size_t i = 0; i < common; ++i)
+      if (!comparisonOperandType(op, left->elements()[i], right->elements()[i]) ||
+          !comparisonOperandType(CompareOp::Eq, left->elements()[i], right->elements()[i]))
+        return nullptr;
     return left;
+  }
   return nullptr;
 }
 

@@ -117,6 +117,8 @@ const Type *typeCmath(const std::string &function, const std::vector<const Type 
       noOverload(name, arguments, location);
     return types::complex128();
   }
+  if (function == "log" && arguments.size() == 2 && arguments[1]->isNumber())
+    return types::complex128();
   if (arguments.size() != 1)
     noOverload(name, arguments, location);
   if (unaryComplexMath().count(function))
@@ -257,6 +259,38 @@ const Type *typePythonBuiltin(const std::string &name, const std::vector<const T
     }
     return types::none();
   }
+  if (name == "sum") {
+    if (arguments.size() != 1 || !arguments[0]->isTuple())
+      noOverload(name, arguments, location);
+    const Type *result = types::int64();
+    for (const Type *element : arguments[0]->elements()) {
+      result = element->isNumber() ? binaryResultType(BinaryOp::Add, result, element) : nullptr;
+      if (!result)
+        noOverload(name, arguments, location);
+    }
+    return result;
+  }
+  if (name == "enumerate" || name == "zip") {
+    // Over tuples, both build the tuple of tuples they would yield.
+    if (arguments.empty() || (name == "enumerate" && arguments.size() != 1))
+      noOverload(name, arguments, location);
+    size_t count = SIZE_MAX;
+    for (const Type *argument : arguments) {
+      if (!argument->isTuple())
+        throwUnsupported(name + "() is supported over tuples only", location);
+      count = std::min(count, argument->elements().size());
+    }
+    std::vector<const Type *> items;
+    for (size_t i = 0; i < count; ++i) {
+      std::vector<const Type *> parts;
+      if (name == "enumerate")
+        parts.push_back(types::int64());
+      for (const Type *argument : arguments)
+        parts.push_back(argument->elements()[i]);
+      items.push_back(types::tuple(parts));
+    }
+    return types::tuple(items);
+  }
   if (name == "range") {
     if (arguments.empty() || arguments.size() > 3 ||
         !std::all_of(arguments.begin(), arguments.end(), isIntegerLike))
@@ -283,9 +317,9 @@ const Type *scalarConstructorType(const std::string &name) {
 }
 
 bool isKnownBuiltin(const std::string &name) {
-  static const std::set<std::string> python = {"abs",   "min",   "max",     "round",  "int",
-                                               "float", "bool",  "complex", "divmod", "pow",
-                                               "len",   "print", "range"};
+  static const std::set<std::string> python = {
+      "abs",    "min", "max", "round", "int",   "float", "bool",      "complex",
+      "divmod", "pow", "len", "print", "range", "sum",   "enumerate", "zip"};
   if (python.count(name) || scalarConstructorType(name))
     return true;
   return name.rfind("math.", 0) == 0 || name.rfind("cmath.", 0) == 0 ||

@@ -513,6 +513,15 @@ private:
     if (!base)
       return nullptr;
     if (base->isTuple()) {
+      std::vector<int64_t> positions;
+      if (index->kind == ExprKind::Slice) {
+        if (!constantSliceIndices(index, static_cast<int64_t>(base->elements().size()), positions))
+          throwUnsupported("tuples can only be sliced with constant bounds", index->location);
+        std::vector<const Type *> elements;
+        for (int64_t position : positions)
+          elements.push_back(base->elements()[position]);
+        return types::tuple(elements);
+      }
       if (index->kind == ExprKind::Constant && index->constant.kind == Constant::Kind::Int) {
         int64_t count = static_cast<int64_t>(base->elements().size());
         int64_t position = index->constant.intValue;

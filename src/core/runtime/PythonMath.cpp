@@ -1,0 +1,185 @@
+// Python-exact numerics for compiled code (see PythonMath.h).
+#include "runtime/PythonMath.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+int64_t floorMod(__int128 value, int64_t modulus) {
+  __int128 remainder = value % modulus;
+  if (remainder != 0 && ((remainder < 0) != (modulus < 0)))
+    remainder += modulus;
+  return static_cast<int64_t>(remainder);
+}
+
+/// The inverse of `value` modulo `modulus` (positive), or -1 when there is none.
+int64_t modularInverse(int64_t value, int64_t modulus) {
+  __int128 oldR = floorMod(value, modulus), r = modulus, oldS = 1, s = 0;
+  while (r != 0) {
+    __int128 quotient = oldR / r;
+    __int128 next = oldR - quotient * r;
+    oldR = r;
+    r = next;
+    next = oldS - quotient * s;
+    oldS = s;
+    s = next;
+  }
+  if (oldR != 1)
+    return -1;
+  return floorMod(oldS, modulus);
+}
+
+struct Complex {
+  double real, imag;
+};
+
+Complex multiply(Complex a, Complex b) {
+  return {a.real * b.real - a.imag * b.imag, a.real * b.imag + a.imag * b.real};
+}
+
+Complex divide(Complex a, Complex b) {
+  // CPython's _Py_c_quot (Smith's method).
+  double absReal = std::fabs(b.real), absImag = std::fabs(b.imag);
+  if (absReal >= absImag) {
+    if (absReal == 0.0)
+      return {NAN, NAN};
+    double ratio = b.imag / b.real, denominator = b.real + b.imag * ratio;
+    return {(a.real + a.imag * ratio) / denominator, (a.imag - a.real * ratio) / denominator};
+  }
+  if (absImag >= absReal) {
+    double ratio = b.real / b.imag, denominator = b.real * ratio + b.imag;
+    return {(a.real * ratio + a.imag) / denominator, (a.imag * ratio - a.real) / denominator};
+  }
+  return {NAN, NAN};
+}
+
+/// CPython's c_powu: exponentiation by squaring for a positive integer power.
+Complex powUnsigned(Complex x, long n) {
+  Complex result{1.0, 0.0}, power = x;
+  for (long mask = 1; mask > 0 && n >= mask; mask <<= 1) {
+    if (n & mask)
+      result = multiply(result, power);
+    power = multiply(power, power);
+  }
+  return result;
+}
+
+} // namespace
+
+extern "C" {
+
+int64_t taipan_powmod(int64_t base, int64_t exponent, int64_t modulus, int32_t *error) {
+  *error = 0;
+  if (modulus == 0) {
+    *error = 1;
+    return 0;
+  }
+  int64_t magnitude = modulus < 0 ? -modulus : modulus;
+  if (exponent < 0) {
+    int64_t inverse = modularInverse(base, magnitude);
+    if (inverse < 0) {
+      *error = 2;
+      return 0;
+    }
+    base = inverse;
+    exponent = -exponent;
+  }
+  __int128 result = 1 % magnitude, square = floorMod(base, magnitude);
+  for (; exponent > 0; exponent >>= 1) {
+    if (exponent & 1)
+      result = result * square % magnitude;
+    square = square * square % magnitude;
+  }
+  // Python's result takes the sign of the modulus.
+  return floorMod(result, modulus);
+}
+
+int32_t taipan_complex_pow(double baseReal, double baseImag, double exponentReal,
+                           double exponentImag, double *result) {
+  Complex base{baseReal, baseImag}, exponent{exponentReal, exponentImag}, value;
+  // The order of cases is CPython's complex_pow.
+  if (exponent.real == 0.0 && exponent.imag == 0.0) {
+    value = {1.0, 0.0};
+  } else if (base.real == 0.0 && base.imag == 0.0) {
+    if (exponent.imag != 0.0 || exponent.real < 0.0)
+      return 1;
+    value = {0.0, 0.0};
+  } else if (exponent.imag == 0.0 && exponent.real == std::floor(exponent.real) &&
+             std::fabs(exponent.real) <= 100.0) {
+    long n = static_cast<long>(exponent.real);
+    value = n > 0 ? powUnsigned(base, n) : divide({1.0, 0.0}, powUnsigned(base, -n));
+  } else {
+    // CPython's _Py_c_pow.
+    double modulus = std::hypot(base.real, base.imag);
+    double length = std::pow(modulus, exponent.real);
+    double angle = std::atan2(base.imag, base.real);
+    double phase = angle * exponent.real;
+    if (exponent.imag != 0.0) {
+      length /= std::exp(angle * exponent.imag);
+      phase += exponent.imag * std::log(modulus);
+    }
+    value = {length * std::cos(phase), length * std::sin(phase)};
+  }
+  result[0] = value.real;
+  result[1] = value.imag;
+  return 0;
+}
+
+double taipan_round_ndigits(double x, int64_t ndigits) {
+  if (!std::isfinite(x) || x == 0.0)
+    return x;
+  // Beyond these, rounding keeps every digit, or none (CPython's NDIGITS_MAX/MIN).
+  if (ndigits > 323)
+    return x;
+  if (ndigits < -308)
+    return 0.0 * x;
+  char buffer[400];
+  if (ndigits >= 0) {
+    // glibc prints the exact binary value correctly rounded, half to even: CPython's dtoa mode 3.
+    std::snprintf(buffer, sizeof buffer, "%.*f", static_cast<int>(ndigits), x);
+    double rounded = std::strtod(buffer, nullptr);
+    return rounded == 0.0 ? std::copysign(0.0, x) : rounded;
+  }
+  // Negative ndigits: keep the significant digits left of 10**-ndigits.
+  int exponent = static_cast<int>(std::floor(std::log10(std::fabs(x))));
+  int kept = exponent + 1 + static_cast<int>(ndigits);
+  if (kept < 0)
+    return 0.0 * x;
+  if (kept == 0) {
+    double unit = std::pow(10.0, static_cast<double>(-ndigits));
+    double half = unit / 2.0;
+    double magnitude = std::fabs(x);
+    return std::copysign(magnitude > half ? unit : 0.0, x);
+  }
+  std::snprintf(buffer, sizeof buffer, "%.*e", kept - 1, x);
+  return std::strtod(buffer, nullptr);
+}
+
+void taipan_cmath_rect(double r, double phi, double *result) {
+  if (!std::isfinite(r) || !std::isfinite(phi)) {
+    if (std::isinf(r) && std::isfinite(phi) && phi != 0.0) {
+      double sign = r > 0 ? 1.0 : -1.0;
+      result[0] = sign * std::copysign(INFINITY, std::cos(phi));
+      result[1] = sign * std::copysign(INFINITY, std::sin(phi));
+    } else if (phi == 0.0) {
+      result[0] = r;
+      result[1] = std::isnan(r) ? phi : (r > 0 ? phi : -phi);
+    } else if (r == 0.0) {
+      result[0] = 0.0;
+      result[1] = 0.0;
+    } else {
+      result[0] = result[1] = NAN;
+    }
+    return;
+  }
+  if (phi == 0.0) {
+    result[0] = r;
+    result[1] = r * phi;
+    return;
+  }
+  result[0] = r * std::cos(phi);
+  result[1] = r * std::sin(phi);
+}
+}

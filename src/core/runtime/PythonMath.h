@@ -1,0 +1,19 @@
+// Numeric functions whose Python semantics need more than a few instructions: modular power,
+// complex power, correctly rounded round(x, n), cmath.rect's special values.
+#pragma once
+
+#include <cstdint>
+
+extern "C" {
+/// pow(base, exponent, modulus) for int64 with Python's result sign; *error set to 1 for a zero
+/// modulus and 2 for a negative exponent without a modular inverse (ValueError).
+int64_t taipan_powmod(int64_t base, int64_t exponent, int64_t modulus, int32_t *error);
+/// CPython's complex ** complex (repeated multiplication for small integral exponents).
+/// Writes the result; returns 1 for 0 raised to a negative or complex power.
+int32_t taipan_complex_pow(double baseReal, double baseImag, double exponentReal,
+                           double exponentImag, double *result);
+/// round(x, ndigits) correctly rounded, as CPython's float.__round__.
+double taipan_round_ndigits(double x, int64_t ndigits);
+/// cmath.rect(r, phi), including CPython's special values for infinities and NaNs.
+void taipan_cmath_rect(double r, double phi, double *result);
+}
