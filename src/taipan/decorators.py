@@ -68,7 +68,6 @@ def _signature_list(signature_or_function):
 def jit(signature_or_function=None, **options):
     """Compiles a function to machine code on first call (or now, given signatures)."""
     from taipan.dispatcher import Dispatcher
-
     from taipan.types import Signature, Type
 
     options = _check_options(dict(options))

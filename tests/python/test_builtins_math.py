@@ -352,6 +352,22 @@ def test_pow_three_args_negative_exponent():
         assert isinstance(error, ValueError)
 
 
+@pytest.mark.xfail(reason="missing: sum() of a tuple (Numba supports it)", strict=True)
+def test_sum_of_tuple():
+    @njit
+    def f(t):
+        return sum(t)
+
+    assert_same(f, (1, 2, 3))
+    assert_same(f, (0.5, 0.25))
+
+
+def test_min_max_mixed_int_float():
+    # Numba unifies the arguments to float64 (CPython returns the argument itself, an int)
+    assert min2(1, 2.5) == 1 and max2(1, 0.5) == 1
+    assert min2(3, 2.5) == 2.5 and max2(3, 2.5) == 3
+
+
 def test_len():
     assert_same(length, (1, 2, 3))
     assert_same(length, (1, 2.5))

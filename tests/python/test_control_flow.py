@@ -482,3 +482,51 @@ def test_deep_nesting():
         return total
 
     assert_same(f, 12)
+
+
+def test_range_bound_changed_inside_loop():
+    @njit
+    def f(n):
+        total = 0
+        for i in range(n):
+            n -= 1  # the range was built before: the loop still runs the original n times
+            total += i
+        return total, n
+
+    assert_same(f, 10)
+
+
+def test_loop_variable_reassigned_in_body():
+    @njit
+    def f(n):
+        total = 0
+        for i in range(n):
+            total += i
+            i = 100  # does not affect the next iteration
+            total += i
+        return total
+
+    assert_same(f, 5)
+
+
+@pytest.mark.parametrize("a, b, c", [(0, 10, 3), (10, 0, -3), (0, 10, -1), (5, 5, 1), (-7, 7, 2)])
+def test_len_of_range(a, b, c):
+    @njit
+    def f(a, b, c):
+        return len(range(a, b, c)), len(range(b)), len(range(a, b))
+
+    assert_same(f, a, b, c)
+
+
+def test_while_with_compound_condition():
+    @njit
+    def f(x, y):
+        steps = 0
+        while x > 0 and (y > 0 or steps < 3) and not (x == 7 or y == -50):
+            x -= 1
+            y -= 2
+            steps += 1
+        return steps, x, y
+
+    for x, y in [(10, 4), (20, 0), (7, 7), (0, 5), (12, 100)]:
+        assert_same(f, x, y)
