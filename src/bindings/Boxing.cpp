@@ -2,6 +2,8 @@
 // so nothing here imports NumPy.
 #include "Boxing.h"
 
+#include "ArrayBoxing.h"
+
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -81,6 +83,8 @@ const Type *typeOfValue(PyObject *value) {
     cache[pythonType] = scalar;
     return scalar;
   }
+  if (const Type *array = typeOfArray(value))
+    return array;
   if (PyLong_Check(value)) // int subclasses (IntEnum members, ...)
     return types::int64();
   if (PyFloat_Check(value))
@@ -167,6 +171,8 @@ bool unboxValue(PyObject *value, const Type *type, void *storage) {
   }
   case TypeKind::None:
     return true;
+  case TypeKind::Array:
+    return unboxArray(value, type, storage);
   case TypeKind::Tuple: {
     if (!PyTuple_Check(value) ||
         PyTuple_GET_SIZE(value) != static_cast<Py_ssize_t>(type->elements().size())) {
@@ -214,6 +220,8 @@ PyObject *boxValue(const Type *type, const void *storage) {
                                    load<float>(static_cast<const char *>(storage) + 4));
     return PyComplex_FromDoubles(load<double>(storage),
                                  load<double>(static_cast<const char *>(storage) + 8));
+  case TypeKind::Array:
+    return boxArray(type, storage);
   case TypeKind::Tuple: {
     PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
     if (!tuple)

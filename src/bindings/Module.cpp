@@ -9,7 +9,9 @@
 
 #include "compiler/Compiler.h"
 #include "cpu/HostInfo.h"
+#include "runtime/MemoryRuntime.h"
 #include "runtime/Runtime.h"
+
 #include "types/NumericPromotion.h"
 #include "typing/GlobalResolver.h"
 
@@ -257,6 +259,11 @@ NB_MODULE(_core, module) {
              });
 
   module.def("enable_vectorcall", [](nb::handle subclass) { enableVectorcall(subclass.ptr()); });
+
+  module.def("memory_statistics", [] {
+    runtime::AllocationStatistics statistics = runtime::allocationStatistics();
+    return nb::make_tuple(statistics.allocations, statistics.frees);
+  });
 
   module.def("system_info", [] {
     nb::dict info;

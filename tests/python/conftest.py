@@ -51,8 +51,7 @@ def same(actual, expected, *, ulps: int = 0, strict_type: bool = True) -> bool:
             isinstance(actual, tuple)
             and len(actual) == len(expected)
             and all(
-                same(a, e, ulps=ulps, strict_type=strict_type)
-                for a, e in zip(actual, expected)
+                same(a, e, ulps=ulps, strict_type=strict_type) for a, e in zip(actual, expected)
             )
         )
     if strict_type and type(expected) in _PLAIN and type(actual) is not type(expected):
@@ -79,8 +78,9 @@ def run(fn, *args, **kwargs):
         return None, error
 
 
-def assert_same(f, *args, ulps: int = 0, strict_type: bool = True, check_message: bool = True,
-                **kwargs):
+def assert_same(
+    f, *args, ulps: int = 0, strict_type: bool = True, check_message: bool = True, **kwargs
+):
     """``f(*args, **kwargs)`` equals ``f.py_func(*args, **kwargs)``; or both raise the same
     exception type (and, with ``check_message``, the same message)."""
     expected, expected_error = run(f.py_func, *args, **kwargs)
@@ -123,4 +123,3 @@ def assert_raises_same(f, *args, exc_type=None, message=None, **kwargs):
     if message is not None:
         assert str(actual_error) == message, f"taipan raised {actual_error!r}"
     return actual_error
-

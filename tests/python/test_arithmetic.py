@@ -22,12 +22,57 @@ from taipan import njit
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 
-INTS = [0, 1, -1, 2, -2, 3, -3, 7, -7, 10, -10, 13, 255, -256, 12345, -98765, 2**31, -(2**31),
-        2**53 + 1, -(2**53) - 1, INT64_MAX, INT64_MIN]
+INTS = [
+    0,
+    1,
+    -1,
+    2,
+    -2,
+    3,
+    -3,
+    7,
+    -7,
+    10,
+    -10,
+    13,
+    255,
+    -256,
+    12345,
+    -98765,
+    2**31,
+    -(2**31),
+    2**53 + 1,
+    -(2**53) - 1,
+    INT64_MAX,
+    INT64_MIN,
+]
 SMALL_INTS = [0, 1, -1, 2, -2, 3, -3, 7, -7, 10, -10, 13, 100, -100, 12345, -98765]
-FLOATS = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -2.5, 3.0, 0.1, -0.3, 7.25, 1e-300, -1e-300,
-          5e-324, 1e300, -1e300, 1.7976931348623157e308, 2.0**53, math.pi, -math.e,
-          math.inf, -math.inf, math.nan]
+FLOATS = [
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    0.5,
+    -0.5,
+    1.5,
+    -2.5,
+    3.0,
+    0.1,
+    -0.3,
+    7.25,
+    1e-300,
+    -1e-300,
+    5e-324,
+    1e300,
+    -1e300,
+    1.7976931348623157e308,
+    2.0**53,
+    math.pi,
+    -math.e,
+    math.inf,
+    -math.inf,
+    math.nan,
+]
 
 
 def _wrap(value: int) -> int:
@@ -75,7 +120,7 @@ def mod(a, b):
 
 @njit
 def power(a, b):
-    return a ** b
+    return a**b
 
 
 @njit
@@ -221,7 +266,7 @@ def complex_div(z, w):
 
 @njit
 def complex_pow(z, w):
-    return z ** w
+    return z**w
 
 
 @njit
@@ -320,8 +365,9 @@ def test_int_bitwise_extremes(a, b):
     assert_same(bitxor, a, b)
 
 
-@pytest.mark.parametrize("a", [0, 1, -1, 3, -3, 255, -256, 12345, -98765, 2**31, INT64_MAX,
-                               INT64_MIN])
+@pytest.mark.parametrize(
+    "a", [0, 1, -1, 3, -3, 255, -256, 12345, -98765, 2**31, INT64_MAX, INT64_MIN]
+)
 @pytest.mark.parametrize("b", [0, 1, 2, 7, 31, 32, 62, 63])
 def test_shifts(a, b):
     assert_same(rshift, a, b)
@@ -339,8 +385,24 @@ def test_shift_by_negative_count():
             pass
 
 
-@pytest.mark.parametrize("a, b", [(2, 0), (2, 1), (2, 10), (-2, 3), (-3, 4), (3, 39), (7, 22),
-                                  (0, 0), (0, 5), (1, 100), (-1, 101), (-1, 100), (10, 18)])
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        (2, 0),
+        (2, 1),
+        (2, 10),
+        (-2, 3),
+        (-3, 4),
+        (3, 39),
+        (7, 22),
+        (0, 0),
+        (0, 5),
+        (1, 100),
+        (-1, 101),
+        (-1, 100),
+        (10, 18),
+    ],
+)
 def test_int_power(a, b):
     assert_same(power, a, b)
 
@@ -436,22 +498,32 @@ def test_float_binary(fn, a, b):
 
 
 def _float_power_cases():
-    exponents = [0.0, -0.0, 1.0, -1.0, 2.0, 0.5, -0.5, 3.0, -3.0, 10.0, 1.5, 1e10, -1e10,
-                 math.inf, -math.inf, math.nan]
-    for a, b in itertools.product(FLOATS, exponents):
-        if a == 0.0 and b == -math.inf:
-            yield pytest.param(a, b, marks=pytest.mark.xfail(
-                reason="BUG: 0.0 ** -inf raises ZeroDivisionError (CPython and Numba: inf)",
-                strict=True))
-        else:
-            yield a, b
+    exponents = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        2.0,
+        0.5,
+        -0.5,
+        3.0,
+        -3.0,
+        10.0,
+        1.5,
+        1e10,
+        -1e10,
+        math.inf,
+        -math.inf,
+        math.nan,
+    ]
+    yield from itertools.product(FLOATS, exponents)
 
 
 @pytest.mark.parametrize("a, b", list(_float_power_cases()))
 def test_float_power(a, b):
     expected = expected_error = None
     try:
-        expected = a ** b
+        expected = a**b
     except (ZeroDivisionError, OverflowError) as error:
         expected_error = error
     if isinstance(expected, complex):
@@ -525,8 +597,9 @@ def test_float_floordiv_inf():
     assert_same(mod, math.inf, 1.0)
 
 
-@pytest.mark.parametrize("a", [0, 1, -1, 3, -7, 2**53, 2**53 + 1, -(2**53) - 1, INT64_MAX,
-                               INT64_MIN])
+@pytest.mark.parametrize(
+    "a", [0, 1, -1, 3, -7, 2**53, 2**53 + 1, -(2**53) - 1, INT64_MAX, INT64_MIN]
+)
 @pytest.mark.parametrize("x", [0.0, -0.0, 0.5, -2.5, 3.0, 2.0**53, 9.2e18, math.inf, math.nan])
 def test_mixed_int_float(a, x):
     assert_same(mixed, a, x, check_message=False)
@@ -566,8 +639,10 @@ def test_compare_ints(a, b):
     assert_same(compare_all, a, b)
 
 
-@pytest.mark.parametrize("a, b", list(itertools.product([-0.0, 0.0, 1.5, -math.inf, math.nan],
-                                                        [0.0, 1.5, math.inf, math.nan])))
+@pytest.mark.parametrize(
+    "a, b",
+    list(itertools.product([-0.0, 0.0, 1.5, -math.inf, math.nan], [0.0, 1.5, math.inf, math.nan])),
+)
 def test_compare_floats(a, b):
     assert_same(compare_all, a, b)
 
@@ -652,8 +727,18 @@ def test_augmented_float(a, b):
 # ---------------------------------------------------------------------------------------------
 # complex
 
-COMPLEXES = [0j, 1 + 0j, -1j, 1 + 2j, -3.5 + 0.25j, complex(1e300, 1e300), complex(1e-300, -1),
-             complex(math.inf, 0), complex(0, math.nan), complex(-0.0, -0.0)]
+COMPLEXES = [
+    0j,
+    1 + 0j,
+    -1j,
+    1 + 2j,
+    -3.5 + 0.25j,
+    complex(1e300, 1e300),
+    complex(1e-300, -1),
+    complex(math.inf, 0),
+    complex(0, math.nan),
+    complex(-0.0, -0.0),
+]
 
 
 @pytest.mark.parametrize("z", COMPLEXES)
@@ -663,21 +748,36 @@ def test_complex_arithmetic(z, w):
 
 
 @pytest.mark.parametrize("z", COMPLEXES)
-@pytest.mark.parametrize("w", [1 + 0j, -1j, 1 + 2j, -3.5 + 0.25j, complex(1e-300, -1),
-                               complex(1e300, 1e300), complex(1e-310, 1e-310)])
+@pytest.mark.parametrize(
+    "w",
+    [
+        1 + 0j,
+        -1j,
+        1 + 2j,
+        -3.5 + 0.25j,
+        complex(1e-300, -1),
+        complex(1e300, 1e300),
+        complex(1e-310, 1e-310),
+    ],
+)
 def test_complex_division(z, w):
     assert_same(complex_div, z, w, ulps=2)
 
 
-@pytest.mark.parametrize("z, w", [
-    (1 + 2j, 2 + 0j), (1 + 2j, 0.5 + 0j), (-1 + 0j, 0.5 + 0j), (2j, 1j), (1 + 1j, 3 + 0j),
-    (1.5 - 2j, -2 + 0j), (1 + 1j, 0j),
-    pytest.param(0j, 1 + 0j, marks=pytest.mark.xfail(
-        reason="BUG: 0j ** (1+0j) returns complex(0.0, -0.0) (CPython and Numba: 0j)",
-        strict=True)),
-    pytest.param(0j, 0j, marks=pytest.mark.xfail(
-        reason="BUG: 0j ** 0j returns nan+nanj (CPython and Numba: 1+0j)", strict=True)),
-])
+@pytest.mark.parametrize(
+    "z, w",
+    [
+        (1 + 2j, 2 + 0j),
+        (1 + 2j, 0.5 + 0j),
+        (-1 + 0j, 0.5 + 0j),
+        (2j, 1j),
+        (1 + 1j, 3 + 0j),
+        (1.5 - 2j, -2 + 0j),
+        (1 + 1j, 0j),
+        (0j, 1 + 0j),
+        (0j, 0j),
+    ],
+)
 def test_complex_power(z, w):
     assert_same(complex_pow, z, w, ulps=4)
 
@@ -765,8 +865,9 @@ def test_float32_returns_python_float():
 
 
 @pytest.mark.parametrize("fn", [add, sub, mul, truediv, floordiv, mod], ids=lambda f: f.__name__)
-@pytest.mark.parametrize("a, b", [(1.5, 2.25), (-7.0, 3.0), (0.1, 0.3), (1e30, 1e-30),
-                                  (-0.0, 2.0), (3.0e38, 10.0)])
+@pytest.mark.parametrize(
+    "a, b", [(1.5, 2.25), (-7.0, 3.0), (0.1, 0.3), (1e30, 1e-30), (-0.0, 2.0), (3.0e38, 10.0)]
+)
 def test_float32_binary_matches_numpy(fn, a, b):
     x, y = np.float32(a), np.float32(b)
     with np.errstate(all="ignore"):
@@ -814,10 +915,28 @@ def test_uint64_arithmetic():
     assert str(f.nopython_signatures[0].return_type) == "uint64"
 
 
-@pytest.mark.parametrize("a, b", [(2.0, -1074), (10.0, 308), (10.0, -308), (-2.0, 3), (0.5, 1100),
-                                  (1.0000001, 10**9), (1.1, 100), (3.0, 40), (-1.5, 33), (0.1, 7),
-                                  (1.0001, 12345), (7.0, -5), (-0.5, -3), (2.0, 0), (math.nan, 0),
-                                  (math.inf, -1), (-math.inf, 3)])
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        (2.0, -1074),
+        (10.0, 308),
+        (10.0, -308),
+        (-2.0, 3),
+        (0.5, 1100),
+        (1.0000001, 10**9),
+        (1.1, 100),
+        (3.0, 40),
+        (-1.5, 33),
+        (0.1, 7),
+        (1.0001, 12345),
+        (7.0, -5),
+        (-0.5, -3),
+        (2.0, 0),
+        (math.nan, 0),
+        (math.inf, -1),
+        (-math.inf, 3),
+    ],
+)
 def test_float_to_int_power_matches_c_pow(a, b):
     # CPython converts the int exponent and calls C pow; Numba multiplies repeatedly (and so is
     # a few ulps off); taipan gives CPython's results
@@ -833,8 +952,6 @@ def test_mixed_signedness_comparison():
     assert_same(f, np.uint32(5), np.int32(-7), strict_type=False)
 
 
-@pytest.mark.xfail(reason="BUG: uint64(2**63 + 5) < int64(-1) is True (CPython and Numba: False; "
-                   "Numba compares mixed-sign 64-bit ints as float64)", strict=True)
 def test_uint64_int64_comparison():
     @njit
     def f(a, b):
@@ -843,12 +960,16 @@ def test_uint64_int64_comparison():
     assert f(np.uint64(2**63 + 5), np.int64(-1)) == (False, False, True)
 
 
-@pytest.mark.xfail(reason="BUG (minor): float32 ** int64 is typed float64 (Numba: float32)",
-                   strict=True)
 def test_float32_power_int_stays_float32():
     @njit
     def f(a, b):
-        return a ** b
+        return a**b
 
     assert f(np.float32(1.5), 2) == 2.25
     assert str(f.nopython_signatures[0].return_type) == "float32"
+
+
+def test_invert_bool_is_logical_not():
+    # Numba: ~True is False and ~False is True (a bool stays a bool); CPython gives -2 and -1
+    assert invert(True) is False
+    assert invert(False) is True

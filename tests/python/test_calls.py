@@ -47,8 +47,13 @@ def clamp(x, lo=0.0, hi=1.0):
 
 @njit
 def uses_defaults(x):
-    return clamp(x), clamp(x, -1.0), clamp(x, hi=10.0), clamp(x, lo=-5.0, hi=5.0), \
-        clamp(hi=2.0, x=x)
+    return (
+        clamp(x),
+        clamp(x, -1.0),
+        clamp(x, hi=10.0),
+        clamp(x, lo=-5.0, hi=5.0),
+        clamp(hi=2.0, x=x),
+    )
 
 
 @njit
@@ -63,8 +68,12 @@ def keyword_only_order(a, b, c=3, d=4):
 
 @njit
 def calls_keyword_only_order(x):
-    return keyword_only_order(x, 2), keyword_only_order(x, 2, d=9), \
-        keyword_only_order(b=1, a=x), keyword_only_order(x, 1, 2, 3)
+    return (
+        keyword_only_order(x, 2),
+        keyword_only_order(x, 2, d=9),
+        keyword_only_order(b=1, a=x),
+        keyword_only_order(x, 1, 2, 3),
+    )
 
 
 @njit
@@ -158,8 +167,12 @@ def test_defaults_at_python_call():
 
 def test_python_call_argument_errors():
     # same TypeError as CPython for a missing, an extra or an unknown argument
-    for args, kwargs in [((), {}), ((1.0, 2.0, 3.0, 4.0), {}), ((1.0,), {"nope": 1}),
-                         ((1.0,), {"x": 2.0})]:
+    for args, kwargs in [
+        ((), {}),
+        ((1.0, 2.0, 3.0, 4.0), {}),
+        ((1.0,), {"nope": 1}),
+        ((1.0,), {"x": 2.0}),
+    ]:
         with pytest.raises(TypeError):
             clamp.py_func(*args, **kwargs)
         with pytest.raises(TypeError):
@@ -206,6 +219,65 @@ def test_gcd_recursive():
 
 def test_float_recursion():
     assert_same(float_recursion, 1.0, 50)
+
+
+@njit
+def sum_to(n, acc=0):
+    if n == 0:
+        return acc
+    return sum_to(n - 1, acc=acc + n)
+
+
+def test_recursion_with_keyword_argument():
+    assert_same(sum_to, 100)
+    assert_same(sum_to, 10, 5)
+
+
+@pytest.mark.xfail(
+    reason="missing: a function returning a value on one path and None on another "
+    "(Numba types it Optional(int64)) is a TypingError 'cannot unify the return "
+    "types int64 and none'",
+    strict=True,
+)
+def test_optional_return():
+    @njit
+    def positive_or_none(x):
+        if x > 0:
+            return x
+        return None
+
+    assert_same(positive_or_none, 3)
+    assert_same(positive_or_none, -3)
+
+
+def test_functions_returning_none():
+    @njit
+    def no_return(x):
+        y = x + 1  # noqa: F841 - assigned and never returned
+
+    @njit
+    def bare_return(x):
+        if x:
+            return
+        return
+
+    assert_same(no_return, 1)
+    assert_same(bare_return, 1)
+    assert_same(bare_return, 0)
+
+
+@pytest.mark.xfail(
+    reason="missing: a jitted function passed as an argument (Numba accepts "
+    "dispatchers as first-class function arguments): 'cannot determine the type "
+    "of argument 0 (fn): Dispatcher'",
+    strict=True,
+)
+def test_jitted_function_as_argument():
+    @njit
+    def apply(fn, x):
+        return fn(x) + 1
+
+    assert apply(square, 3) == 10
 
 
 def test_calling_a_python_function_is_an_error():
@@ -294,8 +366,11 @@ def test_closure_value_frozen_after_first_call():
     assert f(1) == 11
 
 
-@pytest.mark.xfail(reason="missing: a def inside a jitted function is UnsupportedError (Numba "
-                   "compiles inner functions that do not escape)", strict=True)
+@pytest.mark.xfail(
+    reason="missing: a def inside a jitted function is UnsupportedError (Numba "
+    "compiles inner functions that do not escape)",
+    strict=True,
+)
 def test_inner_function_defined_in_jitted_code():
     @njit
     def f(x):
@@ -342,8 +417,10 @@ def test_jitted_lambda_called_from_jitted_function():
 DOUBLE = njit(lambda x: 2 * x)
 
 
-@pytest.mark.xfail(reason="missing: a lambda inside a jitted function is UnsupportedError (Numba "
-                   "supports it)", strict=True)
+@pytest.mark.xfail(
+    reason="missing: a lambda inside a jitted function is UnsupportedError (Numba supports it)",
+    strict=True,
+)
 def test_lambda_inside_jitted_function():
     @njit
     def f(x):
@@ -400,8 +477,9 @@ def test_print_scalars(capsys):
     assert actual == expected
 
 
-@pytest.mark.parametrize("x", [0.1, 1e300, 1e-300, 123456789.123, math.inf, math.nan, 1e16, 5e-324,
-                               1.0, 100.0])
+@pytest.mark.parametrize(
+    "x", [0.1, 1e300, 1e-300, 123456789.123, math.inf, math.nan, 1e16, 5e-324, 1.0, 100.0]
+)
 def test_print_floats_like_python(capsys, x):
     actual, expected = _printed(capsys, print_floats, x)
     assert actual == expected

@@ -341,17 +341,31 @@ def test_range_one_arg(n):
     assert_same(loop_variable_after_loop, n)
 
 
-@pytest.mark.parametrize("a, b", [(0, 10), (5, 10), (10, 5), (-5, 5), (-10, -3), (3, 3),
-                                  (-3, -10)])
+@pytest.mark.parametrize("a, b", [(0, 10), (5, 10), (10, 5), (-5, 5), (-10, -3), (3, 3), (-3, -10)])
 def test_range_two_args(a, b):
     assert_same(range2, a, b)
 
 
-@pytest.mark.parametrize("a, b, c", [
-    (0, 10, 1), (0, 10, 3), (0, 10, 20), (10, 0, -1), (10, 0, -3), (10, -10, -7), (0, 10, -1),
-    (10, 0, 1), (-5, 5, 2), (5, -5, -2), (0, 0, 1), (0, 0, -1), (3, 4, 100), (4, 3, -100),
-    (-1, -20, -4),
-])
+@pytest.mark.parametrize(
+    "a, b, c",
+    [
+        (0, 10, 1),
+        (0, 10, 3),
+        (0, 10, 20),
+        (10, 0, -1),
+        (10, 0, -3),
+        (10, -10, -7),
+        (0, 10, -1),
+        (10, 0, 1),
+        (-5, 5, 2),
+        (5, -5, -2),
+        (0, 0, 1),
+        (0, 0, -1),
+        (3, 4, 100),
+        (4, 3, -100),
+        (-1, -20, -4),
+    ],
+)
 def test_range_three_args(a, b, c):
     assert_same(range3, a, b, c)
 
@@ -369,10 +383,17 @@ def range_first_last(a, b, c):
     return first, last, count
 
 
-@pytest.mark.parametrize("a, b, c", [
-    (2**62, 2**62 + 10, 3), (-(2**62), -(2**62) - 10, -3), (2**63 - 5, 2**63 - 1, 1),
-    (-(2**63), -(2**63) + 7, 2), (2**63 - 1, 2**63 - 10, -4), (0, 2**62, 2**60),
-])
+@pytest.mark.parametrize(
+    "a, b, c",
+    [
+        (2**62, 2**62 + 10, 3),
+        (-(2**62), -(2**62) - 10, -3),
+        (2**63 - 5, 2**63 - 1, 1),
+        (-(2**63), -(2**63) + 7, 2),
+        (2**63 - 1, 2**63 - 10, -4),
+        (0, 2**62, 2**60),
+    ],
+)
 def test_range_near_int64_limits(a, b, c):
     assert_same(range_first_last, a, b, c)
 
@@ -530,3 +551,17 @@ def test_while_with_compound_condition():
 
     for x, y in [(10, 4), (20, 0), (7, 7), (0, 5), (12, 100)]:
         assert_same(f, x, y)
+
+
+@pytest.mark.xfail(
+    reason="missing: 'x in range(...)' is UnsupportedError (''in' is supported on "
+    "tuples only'; Numba supports it)",
+    strict=True,
+)
+def test_in_range():
+    @njit
+    def f(x, n):
+        return x in range(n), x in range(0, n, 2), x not in range(n)
+
+    for x, n in [(3, 10), (10, 10), (-1, 5), (4, 5)]:
+        assert_same(f, x, n)

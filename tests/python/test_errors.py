@@ -147,10 +147,22 @@ def returns_incompatible_types(x):
 
 
 UNSUPPORTED = [
-    uses_dict, uses_list_comprehension, uses_fstring, uses_try_except, calls_unknown_function,
-    calls_unknown_math_function, uses_set, uses_with, uses_generator, adds_int_and_tuple,
-    calls_python_function, bad_attribute, too_many_arguments_to_builtin,
-    calls_jitted_with_wrong_arity, imports_inside, deletes_variable,
+    uses_dict,
+    uses_list_comprehension,
+    uses_fstring,
+    uses_try_except,
+    calls_unknown_function,
+    calls_unknown_math_function,
+    uses_set,
+    uses_with,
+    uses_generator,
+    adds_int_and_tuple,
+    calls_python_function,
+    bad_attribute,
+    too_many_arguments_to_builtin,
+    calls_jitted_with_wrong_arity,
+    imports_inside,
+    deletes_variable,
     assigns_global,
     returns_incompatible_types,
 ]
@@ -228,9 +240,11 @@ def test_unknown_math_function_named_in_message():
     assert "no_such_function" in message
 
 
-@pytest.mark.xfail(reason="BUG: a function with *args fails at call time with a bare TypeError "
-                   "'takes 0 positional arguments but 1 were given' (Numba supports *args)",
-                   strict=True)
+@pytest.mark.xfail(
+    reason="BUG: a function with *args fails at call time with a bare TypeError "
+    "'takes 0 positional arguments but 1 were given' (Numba supports *args)",
+    strict=True,
+)
 def test_star_args():
     assert uses_star_args(5, 6) == 5
 
@@ -274,8 +288,22 @@ def second_argument(first, value):
     return first
 
 
-@pytest.mark.parametrize("value", [{"a": 1}, [1, 2], {1, 2}, object(), print, 2**64, -(2**63) - 1,
-                                   b"bytes", (1, {}), Ellipsis, "text"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": 1},
+        [1, 2],
+        {1, 2},
+        object(),
+        print,
+        2**64,
+        -(2**63) - 1,
+        b"bytes",
+        (1, {}),
+        Ellipsis,
+        "text",
+    ],
+)
 def test_unsupported_argument_type(value):
     try:
         supported = taipan.typeof(value)
@@ -372,8 +400,9 @@ def _run_generated(tmp_path, source, call, timeout=120):
         "except RecursionError:\n"
         "    print('RECURSION-ERROR')\n"
     )
-    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                               timeout=timeout, check=False)
+    completed = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=timeout, check=False
+    )
     assert completed.returncode == 0, completed.stderr[-3000:]
     return completed.stdout
 
@@ -434,11 +463,14 @@ def test_deep_runtime_recursion(tmp_path):
     assert "RESULT 20000" in stdout
 
 
-@pytest.mark.xfail(reason="BUG: recursion with an ever-growing tuple type (f((x, x), n - 1)) hangs "
-                   "the compiler (exponential walk over the type); Numba stops with "
-                   "RecursionError", strict=True, raises=__import__("subprocess").TimeoutExpired)
+@pytest.mark.xfail(
+    reason="BUG: recursion with an ever-growing tuple type (f((x, x), n - 1)) hangs "
+    "the compiler (exponential walk over the type); Numba stops with "
+    "RecursionError",
+    strict=True,
+    raises=__import__("subprocess").TimeoutExpired,
+)
 def test_recursion_with_growing_types_terminates(tmp_path):
-    source = ("def f(x, n):\n    if n == 0:\n        return 0\n"
-              "    return f((x, x), n - 1)\n")
+    source = "def f(x, n):\n    if n == 0:\n        return 0\n    return f((x, x), n - 1)\n"
     stdout = _run_generated(tmp_path, source, "(1, 3)", timeout=15)
     assert "TAIPAN-ERROR" in stdout or "RECURSION-ERROR" in stdout

@@ -65,8 +65,12 @@ def randrange3(seed, start, stop, step):
 def gausses(seed, mu, sigma):
     random.seed(seed)
     # gauss caches its second value: draw several in a row
-    return random.gauss(mu, sigma), random.gauss(mu, sigma), random.gauss(mu, sigma), \
-        random.random()
+    return (
+        random.gauss(mu, sigma),
+        random.gauss(mu, sigma),
+        random.gauss(mu, sigma),
+        random.random(),
+    )
 
 
 @njit
@@ -125,8 +129,20 @@ def test_uniform(seed, a, b):
 
 
 @pytest.mark.parametrize("seed", [0, 42, 2**33])
-@pytest.mark.parametrize("a, b", [(1, 6), (-100, 100), (0, 0), (5, 5), (0, 2**31), (-(2**40), 2**40),
-                                  (0, 2**62), (-(2**62), 2**62 - 1), (1, 3)])
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        (1, 6),
+        (-100, 100),
+        (0, 0),
+        (5, 5),
+        (0, 2**31),
+        (-(2**40), 2**40),
+        (0, 2**62),
+        (-(2**62), 2**62 - 1),
+        (1, 3),
+    ],
+)
 def test_randint(seed, a, b):
     assert_same(randints, seed, a, b, 200)
 
@@ -144,16 +160,34 @@ def test_randrange_two_args(seed, start, stop):
 
 
 @pytest.mark.parametrize("seed", [0, 42])
-@pytest.mark.parametrize("start, stop, step", [(0, 100, 7), (100, 0, -7), (-5, 5, 2), (10, -10, -3),
-                                               (0, 10, 1), (0, 10, 100), (0, 2**50, 2**20)])
+@pytest.mark.parametrize(
+    "start, stop, step",
+    [
+        (0, 100, 7),
+        (100, 0, -7),
+        (-5, 5, 2),
+        (10, -10, -3),
+        (0, 10, 1),
+        (0, 10, 100),
+        (0, 2**50, 2**20),
+    ],
+)
 def test_randrange_three_args(seed, start, stop, step):
     assert_same(randrange3, seed, start, stop, step)
 
 
-@pytest.mark.parametrize("fn, args", [(randrange1, (0,)), (randrange1, (-3,)),
-                                      (randrange2, (5, 5)), (randrange2, (5, 1)),
-                                      (randrange3, (0, 10, -1)), (randrange3, (0, 10, 0)),
-                                      (randints, (3, 1, 1))])
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (randrange1, (0,)),
+        (randrange1, (-3,)),
+        (randrange2, (5, 5)),
+        (randrange2, (5, 1)),
+        (randrange3, (0, 10, -1)),
+        (randrange3, (0, 10, 0)),
+        (randints, (3, 1, 1)),
+    ],
+)
 def test_empty_ranges_raise_value_error(fn, args):
     # messages differ between CPython versions (and Numba): compare the type only
     assert_same(fn, 42, *args, check_message=False)
@@ -240,8 +274,11 @@ def betavariate(seed):
 @njit
 def gammavariate(seed):
     random.seed(seed)
-    return random.gammavariate(2.5, 1.0), random.gammavariate(0.5, 2.0), \
-        random.gammavariate(1.0, 3.0)
+    return (
+        random.gammavariate(2.5, 1.0),
+        random.gammavariate(0.5, 2.0),
+        random.gammavariate(1.0, 3.0),
+    )
 
 
 @njit
@@ -268,13 +305,24 @@ def vonmisesvariate(seed):
     return random.vonmisesvariate(1.0, 4.0), random.vonmisesvariate(0.0, 0.0)
 
 
-OTHER_VARIATES = [expovariate, triangular, betavariate, gammavariate, lognormvariate,
-                  paretovariate, weibullvariate, vonmisesvariate]
+OTHER_VARIATES = [
+    expovariate,
+    triangular,
+    betavariate,
+    gammavariate,
+    lognormvariate,
+    paretovariate,
+    weibullvariate,
+    vonmisesvariate,
+]
 
 
-@pytest.mark.xfail(reason="missing: random.expovariate, triangular, betavariate, gammavariate, "
-                   "lognormvariate, paretovariate, weibullvariate, vonmisesvariate raise "
-                   "UnsupportedError (Numba supports them)", strict=True)
+@pytest.mark.xfail(
+    reason="missing: random.expovariate, triangular, betavariate, gammavariate, "
+    "lognormvariate, paretovariate, weibullvariate, vonmisesvariate raise "
+    "UnsupportedError (Numba supports them)",
+    strict=True,
+)
 @pytest.mark.parametrize("fn", OTHER_VARIATES, ids=lambda f: f.__name__)
 @pytest.mark.parametrize("seed", [0, 42])
 def test_other_variates(fn, seed):

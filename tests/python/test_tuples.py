@@ -218,15 +218,14 @@ def test_constant_index():
     assert_same(index_hetero, (3, 1.5, 2 + 3j))
 
 
-@pytest.mark.xfail(reason="BUG/missing: static tuple slices t[1:], t[::-1] (Numba supports them)",
-                   strict=True)
 def test_slicing():
     assert_same(slice_tuple, (1, 2, 3, 4, 5))
     assert_same(slice_tuple, (1, 2.5, 3))
 
 
-@pytest.mark.parametrize("t", [(1, 2, 3), (5,), (-1, -2, -3, -4, -5, -6, -7, -8),
-                               (2**61, 2**61, -(2**62))])
+@pytest.mark.parametrize(
+    "t", [(1, 2, 3), (5,), (-1, -2, -3, -4, -5, -6, -7, -8), (2**61, 2**61, -(2**62))]
+)
 def test_iterate_unituple(t):
     assert_same(iterate_sum, t)
     assert_same(index_loop, t)
@@ -260,27 +259,19 @@ def test_tuple_equality():
         assert_same(tuple_equal, s, t)
 
 
-@pytest.mark.xfail(reason="BUG: == between Tuple(float64, int64) and UniTuple(float64 x 2) is a "
-                   "TypingError (Numba compares elementwise: True)", strict=True)
 def test_tuple_equality_mixed_element_types():
     assert_same(tuple_equal, (1.5, 2), (1.5, 2.0))
 
 
-@pytest.mark.xfail(reason="BUG: == between tuples of different lengths is a TypingError (Numba: "
-                   "False)", strict=True)
 def test_tuple_equality_different_lengths():
     assert_same(tuple_equal, (1, 2), (1,))
 
 
-@pytest.mark.xfail(reason="BUG/missing: ordering comparisons of tuples (<, <=, >, >=) raise "
-                   "UnsupportedError (Numba supports them)", strict=True)
 def test_tuple_comparisons():
     for s, t in [((1, 2), (1, 2)), ((1, 2), (1, 3)), ((2, 0), (1, 9)), ((1.5, 2), (1.5, 2.0))]:
         assert_same(tuple_compare, s, t)
 
 
-@pytest.mark.xfail(reason="BUG/missing: tuple concatenation s + t (Numba supports it)",
-                   strict=True)
 def test_tuple_concatenation():
     assert_same(tuple_add, (1, 2), (3,))
     assert_same(tuple_add, (1, 2.5), (True, 3))
@@ -296,8 +287,17 @@ def test_empty_tuple():
     assert_same(empty_tuple)
 
 
-@pytest.mark.parametrize("t", [(1, 2), (1.5, 2.5, 3.5), (1, 2.5, True, 3j), ((1, 2), (3.0, 4)),
-                               (-(2**63), 2**63 - 1), (math.nan, -0.0)])
+@pytest.mark.parametrize(
+    "t",
+    [
+        (1, 2),
+        (1.5, 2.5, 3.5),
+        (1, 2.5, True, 3j),
+        ((1, 2), (3.0, 4)),
+        (-(2**63), 2**63 - 1),
+        (math.nan, -0.0),
+    ],
+)
 def test_tuple_roundtrip(t):
     assert_same(tuple_arg_passthrough, t)
 
@@ -307,13 +307,10 @@ def test_tuple_in_loop():
         assert_same(tuple_in_loop, n)
 
 
-@pytest.mark.xfail(reason="BUG/missing: enumerate() in compiled code (Numba supports it)",
-                   strict=True)
 def test_enumerate():
     assert_same(enumerate_tuple, (1, 2, 3))
 
 
-@pytest.mark.xfail(reason="BUG/missing: zip() in compiled code (Numba supports it)", strict=True)
 def test_zip():
     assert_same(zip_tuples, (1, 2, 3), (4, 5, 6))
     assert_same(zip_tuples, (1, 2, 3), (4, 5))

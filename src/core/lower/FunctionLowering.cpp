@@ -79,14 +79,19 @@ FunctionLowering::FunctionLowering(ModuleLowering &module, TypedFunction &functi
 void FunctionLowering::lower() {
   builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", target));
   applyFastMath();
+  // Every variable holding arrays starts empty, so exits can release them all.
+  for (auto &[name, type] : function.variableTypes)
+    if (type && type->containsArray())
+      builder.CreateStore(llvm::Constant::getNullValue(memoryType(context, type)), variable(name));
   const std::vector<Parameter> &parameters = function.source->parameters;
   for (size_t i = 0; i < parameters.size(); ++i) {
     llvm::Value *argument =
         fromMemoryForm(builder, target->getArg(i + 1), function.argumentTypes[i]);
     const Type *variableType = function.variableTypes.at(parameters[i].name);
-    builder.CreateStore(toMemoryForm(builder,
-                                     castValue(argument, function.argumentTypes[i], variableType),
-                                     variableType),
+    llvm::Value *converted = castValue(argument, function.argumentTypes[i], variableType);
+    // Arguments are borrowed from the caller; the variable holds a reference of its own.
+    incref(converted, variableType);
+    builder.CreateStore(toMemoryForm(builder, converted, variableType),
                         variable(parameters[i].name));
   }
   lowerBlock(function.source->body);
@@ -135,8 +140,18 @@ llvm::AllocaInst *FunctionLowering::variable(const std::string &name) {
 void FunctionLowering::lowerBlock(const std::vector<Stmt *> &block) {
   for (Stmt *stmt : block) {
     ensureOpenBlock();
+    size_t mark = temporaries.size();
     lowerStatement(stmt);
+    releaseTemporaries(mark);
   }
+}
+
+llvm::Value *FunctionLowering::lowerCondition(Expr *test) {
+  // Temporaries of a condition die before the branch it decides.
+  size_t mark = temporaries.size();
+  llvm::Value *condition = truthValue(lowerExpr(test), typeOf(test));
+  releaseTemporaries(mark);
+  return condition;
 }
 
 void FunctionLowering::lowerStatement(Stmt *stmt) {
@@ -149,6 +164,10 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
   }
   case StmtKind::AugAssign: {
     Expr *target = stmt->targets[0];
+    if (target->kind == ExprKind::Subscript || typeOf(target)->isArray()) {
+      lowerAugmentedStore(stmt);
+      break;
+    }
     llvm::Value *current = lowerExpr(target);
     llvm::Value *value = lowerExpr(stmt->value);
     const Type *resultType =
@@ -196,8 +215,19 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
 void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type *valueType) {
   if (target->kind == ExprKind::Name) {
     const Type *variableType = function.variableTypes.at(target->name);
-    llvm::Value *converted = castValue(value, valueType, variableType);
-    builder.CreateStore(toMemoryForm(builder, converted, variableType), variable(target->name));
+    llvm::Value *converted = takeOwnership(castValue(value, valueType, variableType), variableType);
+    llvm::AllocaInst *slot = variable(target->name);
+    llvm::Value *old = nullptr;
+    if (variableType->containsArray())
+      old = fromMemoryForm(builder, builder.CreateLoad(memoryType(context, variableType), slot),
+                           variableType);
+    builder.CreateStore(toMemoryForm(builder, converted, variableType), slot);
+    if (old)
+      decref(old, variableType);
+    return;
+  }
+  if (target->kind == ExprKind::Subscript) {
+    lowerArrayStore(target, value, valueType);
     return;
   }
   // Tuple unpacking: the element values are taken before any target is written.
@@ -211,14 +241,16 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
 void FunctionLowering::lowerReturn(llvm::Value *value, const Type *type) {
   const Type *returnType = function.returnType;
   if (value && returnType->isRuntimeValue() && !returnType->isNone()) {
-    llvm::Value *converted = castValue(value, type, returnType);
+    llvm::Value *converted = takeOwnership(castValue(value, type, returnType), returnType);
     builder.CreateStore(toMemoryForm(builder, converted, returnType), target->getArg(0));
   }
+  releaseTemporaries(0);
+  releaseVariables();
   builder.CreateRet(builder.getInt32(0));
 }
 
 void FunctionLowering::lowerIf(Stmt *stmt) {
-  llvm::Value *condition = truthValue(lowerExpr(stmt->test), typeOf(stmt->test));
+  llvm::Value *condition = lowerCondition(stmt->test);
   llvm::BasicBlock *thenBlock = newBlock("if.then");
   llvm::BasicBlock *elseBlock = stmt->orelse.empty() ? nullptr : newBlock("if.else");
   llvm::BasicBlock *endBlock = newBlock("if.end");
@@ -243,7 +275,7 @@ void FunctionLowering::lowerWhile(Stmt *stmt) {
   llvm::BasicBlock *end = newBlock("while.end");
   builder.CreateBr(header);
   builder.SetInsertPoint(header);
-  llvm::Value *condition = truthValue(lowerExpr(stmt->test), typeOf(stmt->test));
+  llvm::Value *condition = lowerCondition(stmt->test);
   builder.CreateCondBr(condition, body, orelse);
   builder.SetInsertPoint(body);
   loops.push_back({header, end});
@@ -264,7 +296,14 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   llvm::Type *i64 = builder.getInt64Ty();
   llvm::Value *start, *stop, *step;
   llvm::AllocaInst *tupleSlot = nullptr;
-  if (iterableType->kind() == TypeKind::Range) {
+  llvm::Value *arraySource = nullptr;
+  if (iterableType->isArray()) {
+    // Over the first axis: elements of a 1-D array, rows (views) of a larger one.
+    start = builder.getInt64(0);
+    stop = arrayField(iterable, ArrayLayout::Shape, 0);
+    step = builder.getInt64(1);
+    arraySource = iterable;
+  } else if (iterableType->kind() == TypeKind::Range) {
     start = builder.CreateExtractValue(iterable, 0);
     stop = builder.CreateExtractValue(iterable, 1);
     step = builder.CreateExtractValue(iterable, 2);
@@ -291,7 +330,10 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
                            builder.CreateICmpSLT(index, stop), builder.CreateICmpSGT(index, stop));
   builder.CreateCondBr(more, body, orelse);
   builder.SetInsertPoint(body);
-  if (tupleSlot) {
+  if (arraySource) {
+    lowerAssign(stmt->targets[0], arrayRow(arraySource, iterableType, index),
+                arrayRowType(iterableType));
+  } else if (tupleSlot) {
     const Type *elementType = iterableType->elements().front();
     // Elements of a uniform tuple are laid out like an array of the element type.
     llvm::Value *elementAddress =
@@ -354,7 +396,7 @@ void FunctionLowering::lowerRaise(Stmt *stmt) {
 }
 
 void FunctionLowering::lowerAssert(Stmt *stmt) {
-  llvm::Value *condition = truthValue(lowerExpr(stmt->test), typeOf(stmt->test));
+  llvm::Value *condition = lowerCondition(stmt->test);
   std::string message;
   if (stmt->message && stmt->message->kind == ExprKind::Constant &&
       stmt->message->constant.kind == Constant::Kind::String)
@@ -367,6 +409,7 @@ void FunctionLowering::emitRaise(int exceptionId, const std::string &message) {
       "taipan_raise", builder.getVoidTy(), {builder.getInt32Ty(), builder.getPtrTy()});
   builder.CreateCall(raise,
                      {builder.getInt32(exceptionId), moduleLowering.stringConstant(message)});
+  releaseVariables();
   builder.CreateRet(builder.getInt32(1));
 }
 

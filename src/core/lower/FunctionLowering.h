@@ -7,6 +7,7 @@
 
 #include <llvm/IR/Module.h>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -66,11 +67,21 @@ private:
   std::unordered_map<std::string, llvm::AllocaInst *> variables;
   std::vector<LoopTargets> loops;
   std::map<std::pair<int, std::string>, llvm::BasicBlock *> raiseBlocks;
+  /// Values holding array references this statement created and nobody took over yet.
+  std::vector<std::pair<llvm::Value *, const Type *>> temporaries;
+  /// Inside the loop of an array expression, arithmetic follows NumPy (no ZeroDivisionError).
+  bool insideElementwise = false;
+  bool numpyErrorModel() const { return options.errorModelNumpy || insideElementwise; }
 
   // Statements and control flow.
   void lowerBlock(const std::vector<Stmt *> &block);
   void lowerStatement(Stmt *stmt);
   void lowerAssign(Expr *target, llvm::Value *value, const Type *valueType);
+  void lowerAugmentedStore(Stmt *stmt);
+  /// Row `index` of an array: an element of a 1-D array, else a view (a temporary).
+  llvm::Value *arrayRow(llvm::Value *array, const Type *arrayType, llvm::Value *index);
+  const Type *arrayRowType(const Type *arrayType);
+  llvm::Value *lowerCondition(Expr *test);
   void lowerIf(Stmt *stmt);
   void lowerWhile(Stmt *stmt);
   void lowerFor(Stmt *stmt);
@@ -118,6 +129,55 @@ private:
   void emitRaise(int exceptionId, const std::string &message);
   void emitZeroDivisionCheck(llvm::Value *divisor, const Type *type, const char *message);
   void applyFastMath();
+
+  // Reference counting and arrays (LowerArrays.cpp, ArrayExpressions.cpp).
+  void incref(llvm::Value *value, const Type *type);
+  void decref(llvm::Value *value, const Type *type);
+  void addTemporary(llvm::Value *value, const Type *type);
+  /// The value as a reference its holder owns: a temporary is taken over, anything else is
+  /// borrowed and gets a new reference.
+  llvm::Value *takeOwnership(llvm::Value *value, const Type *type);
+  /// Drops the temporaries made since `mark`.
+  void releaseTemporaries(size_t mark);
+  void releaseVariables();
+  llvm::Value *arrayField(llvm::Value *array, ArrayLayout::Field field, int dimension = -1);
+  llvm::Value *withArrayField(llvm::Value *array, ArrayLayout::Field field, llvm::Value *value,
+                              int dimension = -1);
+  std::vector<llvm::Value *> arrayShape(llvm::Value *array, const Type *type);
+  /// A new C-contiguous array of `shape`, owned by the current statement.
+  llvm::Value *allocateArray(const Type *arrayType, const std::vector<llvm::Value *> &shape);
+  llvm::Value *elementAddress(llvm::Value *array, const Type *arrayType,
+                              const std::vector<llvm::Value *> &indices);
+  llvm::Value *loadElement(llvm::Value *address, const Type *dtype);
+  void storeElement(llvm::Value *address, llvm::Value *value, const Type *dtype);
+  /// Wraps a negative index and, with boundscheck, raises IndexError naming the axis.
+  llvm::Value *checkedIndex(llvm::Value *index, const Type *indexType, llvm::Value *extent,
+                            int axis);
+  /// Emits nested loops over every index of `shape` (row-major), calling `body` inside.
+  void forEachIndex(const std::vector<llvm::Value *> &shape,
+                    const std::function<void(const std::vector<llvm::Value *> &)> &body);
+  /// Basic indexing: the view, or with `elementAddressOut` the address of one element.
+  llvm::Value *lowerArrayIndex(Expr *expr, llvm::Value **elementAddressOut);
+  llvm::Value *lowerArraySubscript(Expr *expr);
+  void lowerArrayStore(Expr *target, llvm::Value *value, const Type *valueType);
+  /// Copies `source` (an array broadcast to the destination's shape, or a scalar) into `target`.
+  void assignIntoArray(llvm::Value *target, const Type *targetType, llvm::Value *source,
+                       const Type *sourceType);
+  llvm::Value *lowerArrayAttribute(Expr *expr, llvm::Value *array, const Type *arrayType);
+  llvm::Value *transposeArray(llvm::Value *array, const Type *arrayType, const Type *resultType);
+  llvm::Value *lowerNumpyCall(const std::string &name, Expr *expr,
+                              const std::vector<Expr *> &arguments);
+  llvm::Value *lowerReduction(const std::string &function, llvm::Value *array,
+                              const Type *arrayType, llvm::Value *axis, const Type *resultType);
+  llvm::Value *reduceRange(const std::string &function, llvm::Value *array, const Type *arrayType,
+                           const std::vector<llvm::Value *> &outerIndex, int axis,
+                           const Type *resultType);
+  bool isElementwise(const Expr *expr) const;
+  llvm::Value *lowerElementwise(Expr *expr);
+  llvm::Value *elementwiseScalar(Expr *expr, const std::map<const Expr *, llvm::Value *> &leaves);
+  void collectElementwiseLeaves(Expr *expr, std::vector<Expr *> &leaves);
+  llvm::Value *lowerUfuncScalar(const std::string &name, const std::vector<llvm::Value *> &values,
+                                const std::vector<const Type *> &types, const Type *result);
 
   // Calls (LowerBuiltins.cpp).
   llvm::Value *lowerCall(Expr *expr);

@@ -36,6 +36,8 @@ llvm::Value *FunctionLowering::lowerConstant(const Constant &constant, const Typ
 
 llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
   const Type *type = typeOf(expr);
+  if (isElementwise(expr))
+    return lowerElementwise(expr);
   switch (expr->kind) {
   case ExprKind::Constant:
     return lowerConstant(expr->constant, type);
@@ -77,8 +79,10 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
   case ExprKind::Tuple: {
     std::vector<llvm::Value *> elements;
     for (Expr *operand : expr->operands)
-      elements.push_back(lowerExpr(operand));
-    return lowerTuple(elements, type);
+      elements.push_back(takeOwnership(lowerExpr(operand), typeOf(operand)));
+    llvm::Value *tuple = lowerTuple(elements, type);
+    addTemporary(tuple, type); // it owns the references of its array elements
+    return tuple;
   }
   case ExprKind::Subscript:
     return lowerSubscript(expr);
@@ -270,7 +274,7 @@ llvm::Value *FunctionLowering::lowerIntegerBinary(BinaryOp op, llvm::Value *a, l
     bool isDivision = op == BinaryOp::FloorDiv;
     llvm::Value *zero = llvm::ConstantInt::get(llvmType, 0);
     llvm::Value *divisorIsZero = builder.CreateICmpEQ(b, zero);
-    if (options.errorModelNumpy && checkZero) {
+    if (numpyErrorModel() && checkZero) {
       // NumPy's answer for x // 0 and x % 0 is 0; divide by 1 instead to avoid the trap.
       llvm::Value *safe =
           builder.CreateSelect(divisorIsZero, llvm::ConstantInt::get(llvmType, 1), b);
@@ -355,7 +359,7 @@ llvm::Value *FunctionLowering::lowerIntegerPower(llvm::Value *base, llvm::Value 
 
 llvm::Value *FunctionLowering::lowerFloatBinary(BinaryOp op, llvm::Value *a, llvm::Value *b,
                                                 const Type *type) {
-  bool raises = !options.errorModelNumpy;
+  bool raises = !numpyErrorModel();
   switch (op) {
   case BinaryOp::Add:
     return builder.CreateFAdd(a, b);
@@ -433,7 +437,7 @@ llvm::Value *FunctionLowering::lowerComplexBinary(BinaryOp op, llvm::Value *a, l
                        type);
   case BinaryOp::Div: {
     llvm::Value *zero = llvm::ConstantFP::get(ar->getType(), 0.0);
-    if (!options.errorModelNumpy)
+    if (!numpyErrorModel())
       raiseIf(builder.CreateAnd(builder.CreateFCmpOEQ(br, zero), builder.CreateFCmpOEQ(bi, zero)),
               ZeroDivisionErrorId, "complex division by zero");
     // Smith's algorithm, as CPython's _Py_c_quot.
@@ -696,6 +700,8 @@ llvm::Value *FunctionLowering::lowerIfExp(Expr *expr) {
 llvm::Value *FunctionLowering::lowerSubscript(Expr *expr) {
   Expr *base = expr->operands[0];
   Expr *index = expr->operands[1];
+  if (typeOf(base)->isArray())
+    return lowerArraySubscript(expr);
   const Type *tupleType = typeOf(base);
   llvm::Value *tuple = lowerExpr(base);
   int64_t count = static_cast<int64_t>(tupleType->elements().size());
@@ -736,9 +742,11 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
   }
   Expr *base = expr->operands[0];
   const Type *baseType = typeOf(base);
+  if (!type->isRuntimeValue() || type->kind() == TypeKind::Builtin)
+    return llvm::UndefValue::get(valueType(context, type)); // a bound method, or a.dtype
   llvm::Value *value = lowerExpr(base);
-  if (!type->isRuntimeValue())
-    return llvm::UndefValue::get(valueType(context, type)); // a bound method
+  if (baseType->isArray())
+    return lowerArrayAttribute(expr, value, baseType);
   if (baseType->isComplex()) {
     llvm::Value *imag;
     llvm::Value *real = complexParts(value, imag);

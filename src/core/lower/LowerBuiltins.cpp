@@ -48,6 +48,7 @@ llvm::Value *FunctionLowering::lowerJitCall(Expr *expr, const CallBinding &bindi
     arguments.push_back(toMemoryForm(builder, value, parameterType));
   }
   llvm::Value *status = builder.CreateCall(moduleLowering.declare(callee), arguments);
+  // The callee returns a reference its caller owns.
   // A non-zero status means an exception is pending: hand it on to our caller.
   llvm::BasicBlock *propagate = newBlock("call.error");
   llvm::BasicBlock *next = newBlock("call.ok");
@@ -57,8 +58,10 @@ llvm::Value *FunctionLowering::lowerJitCall(Expr *expr, const CallBinding &bindi
   builder.CreateRet(status);
   builder.SetInsertPoint(next);
   (void)expr;
-  return fromMemoryForm(builder, builder.CreateLoad(memoryType(context, returnType), result),
-                        returnType);
+  llvm::Value *value = fromMemoryForm(
+      builder, builder.CreateLoad(memoryType(context, returnType), result), returnType);
+  addTemporary(value, returnType);
+  return value;
 }
 
 llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *expr,
@@ -68,6 +71,11 @@ llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *e
     lowerPrint(argumentExprs);
     return llvm::UndefValue::get(valueType(context, result));
   }
+  if ((name.rfind("numpy.", 0) == 0 || name.rfind("array.", 0) == 0) &&
+      (!scalarConstructorType(name) || !expr->keywordNames.empty()))
+    return lowerNumpyCall(name, expr, argumentExprs);
+  if (name == "len" && typeOf(argumentExprs[0])->isArray())
+    return arrayField(lowerExpr(argumentExprs[0]), ArrayLayout::Shape, 0);
   std::vector<llvm::Value *> arguments;
   std::vector<const Type *> argumentTypes;
   for (Expr *argument : argumentExprs) {

@@ -28,6 +28,12 @@ static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, 
     llvm::Type *i64 = llvm::Type::getInt64Ty(context);
     return llvm::StructType::get(context, {i64, i64, i64});
   }
+  case TypeKind::Array: {
+    llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+    llvm::Type *pointer = llvm::PointerType::getUnqual(context);
+    llvm::Type *extents = llvm::ArrayType::get(i64, static_cast<uint64_t>(type->ndim()));
+    return llvm::StructType::get(context, {pointer, pointer, i64, i64, pointer, extents, extents});
+  }
   default:
     // None and the compile-time-only types carry no data.
     return llvm::StructType::get(context);

@@ -2,6 +2,7 @@
 #include "runtime/Runtime.h"
 
 #include "runtime/FloatFormat.h"
+#include "runtime/MemoryRuntime.h"
 #include "runtime/PythonMath.h"
 #include "runtime/Random.h"
 
@@ -68,6 +69,9 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_print_bool),
       TAIPAN_SYMBOL(taipan_print_text),
       TAIPAN_SYMBOL(taipan_print_end),
+      TAIPAN_SYMBOL(taipan_nrt_allocate),
+      TAIPAN_SYMBOL(taipan_nrt_incref),
+      TAIPAN_SYMBOL(taipan_nrt_decref),
       TAIPAN_SYMBOL(taipan_powmod),
       TAIPAN_SYMBOL(taipan_complex_pow),
       TAIPAN_SYMBOL(taipan_round_ndigits),

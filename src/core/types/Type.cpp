@@ -108,6 +108,14 @@ bool Type::isRuntimeValue() const {
   }
 }
 
+bool Type::containsArray() const {
+  if (typeKind == TypeKind::Array)
+    return true;
+  return typeKind == TypeKind::Tuple &&
+         std::any_of(elementTypes.begin(), elementTypes.end(),
+                     [](const Type *t) { return t->containsArray(); });
+}
+
 bool Type::isUniformTuple() const {
   return isTuple() && !elementTypes.empty() &&
          std::all_of(elementTypes.begin(), elementTypes.end(),
@@ -128,6 +136,8 @@ size_t Type::storageSize() const {
     return static_cast<size_t>(bitWidth / 8);
   case TypeKind::Range:
     return 24;
+  case TypeKind::Array:
+    return ArrayLayout::shapeOffset + 16 * static_cast<size_t>(dimensions);
   case TypeKind::Tuple: {
     if (elementTypes.empty())
       return 0;
@@ -144,6 +154,7 @@ size_t Type::storageAlignment() const {
   case TypeKind::Complex:
     return static_cast<size_t>(bitWidth / 16);
   case TypeKind::Range:
+  case TypeKind::Array:
     return 8;
   case TypeKind::Tuple: {
     size_t alignment = 1;

@@ -44,6 +44,8 @@ public:
   bool isNumber() const { return isBoolean() || isInteger() || isFloat() || isComplex(); }
   /// Types whose values exist at run time (the others are compile-time only).
   bool isRuntimeValue() const;
+  /// Arrays, and tuples holding arrays: values whose copies are reference counted.
+  bool containsArray() const;
 
   /// Integer, float and complex width in bits (complex128 -> 128).
   int bits() const { return bitWidth; }
@@ -88,6 +90,21 @@ private:
   std::string textValue;
   FunctionSource *functionSource = nullptr;
   int exceptionClassId = 0;
+};
+
+/// The in-memory layout of an array value (Numba's): the memory block that owns the data (null
+/// for arrays borrowed from Python), the Python object it came from, the element count and size,
+/// the data pointer, then ndim extents and ndim byte strides.
+struct ArrayLayout {
+  static constexpr size_t memInfoOffset = 0;
+  static constexpr size_t parentOffset = 8;
+  static constexpr size_t itemCountOffset = 16;
+  static constexpr size_t itemSizeOffset = 24;
+  static constexpr size_t dataOffset = 32;
+  static constexpr size_t shapeOffset = 40;
+  static size_t stridesOffset(int ndim) { return shapeOffset + 8 * static_cast<size_t>(ndim); }
+  /// Field indices of the LLVM struct.
+  enum Field : unsigned { MemInfo, Parent, ItemCount, ItemSize, Data, Shape, Strides };
 };
 
 /// Factories for interned types. Thread-safe.

@@ -3,6 +3,7 @@
 #include "typing/BuiltinTyping.h"
 
 #include "types/NumericPromotion.h"
+#include "typing/ArrayTyping.h"
 
 #include <algorithm>
 #include <set>
@@ -322,6 +323,8 @@ bool isKnownBuiltin(const std::string &name) {
       "divmod", "pow", "len", "print", "range", "sum",   "enumerate", "zip"};
   if (python.count(name) || scalarConstructorType(name))
     return true;
+  if (name.rfind("numpy.", 0) == 0)
+    return isUfunc(name) || isNumpyFunction(name.substr(6));
   return name.rfind("math.", 0) == 0 || name.rfind("cmath.", 0) == 0 ||
          name.rfind("random.", 0) == 0 || name.rfind("method.", 0) == 0;
 }

@@ -3,6 +3,7 @@
 #include "typing/TypeInference.h"
 
 #include "types/NumericPromotion.h"
+#include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 
 #include <functional>
@@ -48,7 +49,7 @@ const Type *constantType(const Constant &constant) {
   case Constant::Kind::String:
     return types::stringLiteral(constant.text);
   case Constant::Kind::Ellipsis:
-    return nullptr;
+    return ellipsisType();
   }
   return nullptr;
 }
@@ -203,13 +204,33 @@ private:
     }
     case StmtKind::AugAssign: {
       Expr *target = stmt->targets[0];
+      if (target->kind == ExprKind::Subscript) {
+        const Type *current = typeExpr(target);
+        const Type *value = typeExpr(stmt->value);
+        if (current && value) {
+          const Type *result =
+              current->isArray() || value->isArray()
+                  ? typeElementwiseBinary(stmt->augmentedOp, current, value, stmt->location)
+                  : binaryResultType(stmt->augmentedOp, current, value);
+          if (!result)
+            throwTypingError(std::string("unsupported operand types for ") +
+                                 binaryOpSymbol(stmt->augmentedOp) + "=: " + describe(current) +
+                                 " and " + describe(value),
+                             stmt->location);
+          checkArrayStore(target, current, result);
+        }
+        break;
+      }
       if (target->kind != ExprKind::Name)
         throwUnsupported("augmented assignment to this target is not supported yet",
                          target->location);
       const Type *current = typeExpr(target);
       const Type *value = typeExpr(stmt->value);
       if (current && value) {
-        const Type *result = binaryResultType(stmt->augmentedOp, current, value);
+        const Type *result =
+            typeElementwiseBinary(stmt->augmentedOp, current, value, stmt->location);
+        if (!result)
+          result = binaryResultType(stmt->augmentedOp, current, value);
         if (!result)
           throwTypingError(std::string("unsupported operand types for ") +
                                binaryOpSymbol(stmt->augmentedOp) + "=: " + describe(current) +
@@ -302,10 +323,31 @@ private:
       record(target, value);
       return;
     }
-    if (target->kind == ExprKind::Subscript)
-      throwUnsupported("item assignment needs an array; arrays are not supported yet",
-                       target->location);
+    if (target->kind == ExprKind::Subscript) {
+      const Type *slot = typeExpr(target);
+      if (slot && value)
+        checkArrayStore(target, slot, value);
+      return;
+    }
     throwUnsupported("cannot assign to this target", target->location);
+  }
+
+  /// `array[index] = value`: a number into an element, or a number or array broadcast into a view.
+  void checkArrayStore(Expr *target, const Type *slot, const Type *value) {
+    const Type *base = typeOf(target->operands[0]);
+    if (!base->isArray())
+      throwTypingError("cannot assign to an item of a value of type " + describe(base),
+                       target->location);
+    if (base->isReadonly())
+      throwTypingError("cannot assign to an item of a read-only array", target->location);
+    const Type *element = value->isArray() ? value->dtype() : value;
+    if (!element->isNumber() || (element->isComplex() && !base->dtype()->isComplex()))
+      throwTypingError("cannot store a value of type " + describe(value) + " into " +
+                           describe(base),
+                       target->location);
+    if (value->isArray() && (!slot->isArray() || value->ndim() > slot->ndim()))
+      throwTypingError("cannot broadcast " + describe(value) + " into " + describe(slot),
+                       target->location);
   }
 
   void typeFor(Stmt *stmt) {
@@ -316,6 +358,8 @@ private:
         element = types::int64();
       else if (iterable->isUniformTuple())
         element = iterable->elements().front();
+      else if (iterable->isArray() && iterable->ndim() > 0)
+        element = typeArrayIndex(iterable, {types::int64()}, stmt->value->location);
       else if (iterable->isTuple() && iterable->elements().empty())
         element = nullptr;
       else
@@ -377,6 +421,8 @@ private:
       const Type *right = typeExpr(expr->operands[1]);
       if (!left || !right)
         return nullptr;
+      if (const Type *array = typeElementwiseBinary(expr->binaryOp, left, right, expr->location))
+        return array;
       const Type *result = binaryResultType(expr->binaryOp, left, right);
       if (!result)
         throwTypingError(std::string("unsupported operand types for ") +
@@ -389,6 +435,8 @@ private:
       const Type *operand = typeExpr(expr->operands[0]);
       if (!operand)
         return nullptr;
+      if (const Type *array = typeElementwiseUnary(expr->unaryOp, operand, expr->location))
+        return array;
       const Type *result = unaryResultType(expr->unaryOp, operand);
       if (!result)
         throwTypingError("bad operand type for unary operator: " + describe(operand),
@@ -422,6 +470,10 @@ private:
       }
       if (unknown)
         return nullptr;
+      if (expr->compareOps.size() == 1)
+        if (const Type *array = typeElementwiseCompare(expr->compareOps[0], operands[0],
+                                                       operands[1], expr->location))
+          return array;
       for (size_t i = 0; i < expr->compareOps.size(); ++i) {
         CompareOp op = expr->compareOps[i];
         if ((op == CompareOp::Is || op == CompareOp::IsNot))
@@ -467,7 +519,12 @@ private:
     case ExprKind::List:
       throwUnsupported("lists are not supported yet", expr->location);
     case ExprKind::Slice:
-      throwUnsupported("slices need arrays, which are not supported yet", expr->location);
+      for (Expr *part : expr->operands) {
+        const Type *type = part ? typeExpr(part) : nullptr;
+        if (type && !type->isInteger() && !type->isBoolean() && !type->isNone())
+          throwTypingError("slice bounds must be integers, not " + describe(type), part->location);
+      }
+      return sliceType();
     }
     return nullptr;
   }
@@ -499,6 +556,15 @@ private:
         cached = function.globals.emplace(expr->id, std::move(value)).first;
       }
       return globalType(expr, cached->second);
+    }
+    if (baseType->isArray()) {
+      if (const Type *attribute = typeArrayAttribute(baseType, expr->name))
+        return attribute;
+      std::string method = arrayMethodName(expr->name);
+      if (method.empty())
+        throwTypingError("unknown attribute '" + expr->name + "' of type " + describe(baseType),
+                         expr->location);
+      return types::builtin(method);
     }
     const Type *attribute = typeValueAttribute(baseType, expr->name);
     if (!attribute && methodBuiltinName(baseType, expr->name).empty())
@@ -541,12 +607,30 @@ private:
                          index->location);
       return nullptr;
     }
+    if (base->isArray()) {
+      std::vector<const Type *> pieces;
+      std::vector<Expr *> pieceExprs =
+          index->kind == ExprKind::Tuple ? index->operands : std::vector<Expr *>{index};
+      for (Expr *piece : pieceExprs) {
+        pieces.push_back(typeExpr(piece));
+        if (!pieces.back())
+          return nullptr;
+      }
+      if (index->kind == ExprKind::Tuple)
+        record(index, types::tuple(pieces));
+      return typeArrayIndex(base, pieces, expr->location);
+    }
     throwTypingError("cannot index a value of type " + describe(base), expr->location);
   }
 
   const Type *typeCall(Expr *expr) {
     Expr *callee = expr->callee();
     const Type *calleeType = typeExpr(callee);
+    // np.array([1, 2, 3]): a list literal given to NumPy is just a sequence of numbers.
+    if (calleeType && calleeType->kind() == TypeKind::Builtin &&
+        (calleeType->text() == "numpy.array" || calleeType->text() == "numpy.asarray") &&
+        expr->operands.size() > 1 && expr->operands[1]->kind == ExprKind::List)
+      expr->operands[1]->kind = ExprKind::Tuple;
     std::vector<const Type *> arguments;
     std::vector<Expr *> argumentExprs;
     bool unknown = false;
@@ -566,10 +650,19 @@ private:
         positional.insert(positional.begin(), typeOf(callee->operands[0]));
         positionalExprs.insert(positionalExprs.begin(), callee->operands[0]);
       }
+      const std::string &name = calleeType->text();
+      if (name.rfind("numpy.", 0) == 0 || name.rfind("array.", 0) == 0) {
+        if (!scalarConstructorType(name) || !expr->keywordNames.empty())
+          return typeNumpyCall(name, positional, positionalExprs, expr->keywordNames,
+                               expr->location);
+      }
       if (!expr->keywordNames.empty())
-        throwUnsupported("keyword arguments to " + calleeType->text() + " are not supported",
-                         expr->location);
-      return typeBuiltinCall(calleeType->text(), positional, positionalExprs, expr->location);
+        throwUnsupported("keyword arguments to " + name + " are not supported", expr->location);
+      if ((name == "len" || name == "abs") && positional.size() == 1 && positional[0]->isArray())
+        return name == "len"
+                   ? types::int64()
+                   : typeNumpyCall("numpy.abs", positional, positionalExprs, {}, expr->location);
+      return typeBuiltinCall(name, positional, positionalExprs, expr->location);
     }
     case TypeKind::JitFunction:
       return typeJitCall(expr, calleeType->function(), arguments);

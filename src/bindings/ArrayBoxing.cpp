@@ -1,0 +1,240 @@
+// NumPy interop through NumPy's C API, imported on first use.
+#include "ArrayBoxing.h"
+
+#define PY_ARRAY_UNIQUE_SYMBOL taipan_ARRAY_API
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include "runtime/MemoryRuntime.h"
+
+#include <cstring>
+#include <string>
+
+namespace taipan::bindings {
+namespace {
+
+bool numpyReady = false;
+
+/// Imports NumPy's C API once NumPy itself is loaded; false while it is not.
+bool ensureNumpy() {
+  if (numpyReady)
+    return true;
+  PyObject *module = PyImport_GetModule(PyUnicode_FromString("numpy")); // new ref or null
+  if (!module) {
+    PyErr_Clear();
+    return false;
+  }
+  Py_DECREF(module);
+  if (_import_array() < 0) {
+    PyErr_Clear();
+    return false;
+  }
+  numpyReady = true;
+  return true;
+}
+
+const Type *dtypeType(int typeNumber) {
+  switch (typeNumber) {
+  case NPY_BOOL:
+    return types::boolean();
+  case NPY_BYTE:
+    return types::integer(8, true);
+  case NPY_UBYTE:
+    return types::integer(8, false);
+  case NPY_SHORT:
+    return types::integer(16, true);
+  case NPY_USHORT:
+    return types::integer(16, false);
+  case NPY_INT:
+    return types::integer(32, true);
+  case NPY_UINT:
+    return types::integer(32, false);
+  case NPY_LONG:
+    return types::integer(8 * sizeof(long), true);
+  case NPY_ULONG:
+    return types::integer(8 * sizeof(long), false);
+  case NPY_LONGLONG:
+    return types::int64();
+  case NPY_ULONGLONG:
+    return types::uint64();
+  case NPY_FLOAT:
+    return types::float32();
+  case NPY_DOUBLE:
+    return types::float64();
+  case NPY_CFLOAT:
+    return types::complex(64);
+  case NPY_CDOUBLE:
+    return types::complex128();
+  default:
+    return nullptr;
+  }
+}
+
+int typeNumberOf(const Type *dtype) {
+  switch (dtype->kind()) {
+  case TypeKind::Boolean:
+    return NPY_BOOL;
+  case TypeKind::Float:
+    return dtype->bits() == 32 ? NPY_FLOAT : NPY_DOUBLE;
+  case TypeKind::Complex:
+    return dtype->bits() == 64 ? NPY_CFLOAT : NPY_CDOUBLE;
+  default:
+    switch (dtype->bits()) {
+    case 8:
+      return dtype->isSigned() ? NPY_INT8 : NPY_UINT8;
+    case 16:
+      return dtype->isSigned() ? NPY_INT16 : NPY_UINT16;
+    case 32:
+      return dtype->isSigned() ? NPY_INT32 : NPY_UINT32;
+    default:
+      return dtype->isSigned() ? NPY_INT64 : NPY_UINT64;
+    }
+  }
+}
+
+/// Owns one reference to a memory block; the base object of arrays compiled code returns.
+struct MemInfoOwner {
+  PyObject_HEAD runtime::MemInfo *block;
+};
+
+void ownerDealloc(PyObject *object) {
+  taipan_nrt_decref(reinterpret_cast<MemInfoOwner *>(object)->block);
+  PyTypeObject *type = Py_TYPE(object);
+  type->tp_free(object);
+  Py_DECREF(type);
+}
+
+PyTypeObject *ownerType() {
+  static PyTypeObject *type = [] {
+    static PyType_Slot slots[] = {{Py_tp_dealloc, reinterpret_cast<void *>(ownerDealloc)},
+                                  {0, nullptr}};
+    static PyType_Spec spec = {"taipan._core.MemInfoOwner", sizeof(MemInfoOwner), 0,
+                               Py_TPFLAGS_DEFAULT, slots};
+    return reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&spec));
+  }();
+  return type;
+}
+
+template <typename T> T field(const void *storage, size_t offset) {
+  T value;
+  std::memcpy(&value, static_cast<const char *>(storage) + offset, sizeof(T));
+  return value;
+}
+
+template <typename T> void setField(void *storage, size_t offset, T value) {
+  std::memcpy(static_cast<char *>(storage) + offset, &value, sizeof(T));
+}
+
+} // namespace
+
+const Type *typeOfArray(PyObject *value) {
+  if (!ensureNumpy() || !PyArray_Check(value))
+    return nullptr;
+  auto *array = reinterpret_cast<PyArrayObject *>(value);
+  PyArray_Descr *descr = PyArray_DESCR(array);
+  if (PyArray_ISBYTESWAPPED(array))
+    return nullptr;
+  const Type *dtype = dtypeType(descr->type_num);
+  if (!dtype)
+    return nullptr;
+  int ndim = PyArray_NDIM(array);
+  char layout = PyArray_IS_C_CONTIGUOUS(array)                 ? 'C'
+                : (ndim > 1 && PyArray_IS_F_CONTIGUOUS(array)) ? 'F'
+                                                               : 'A';
+  return types::array(dtype, ndim, layout, !PyArray_ISWRITEABLE(array));
+}
+
+std::string describeUnsupportedArray(PyObject *value) {
+  if (!ensureNumpy() || !PyArray_Check(value))
+    return "";
+  auto *array = reinterpret_cast<PyArrayObject *>(value);
+  PyObject *text = PyObject_Str(reinterpret_cast<PyObject *>(PyArray_DESCR(array)));
+  std::string dtype = text ? PyUnicode_AsUTF8(text) : "?";
+  Py_XDECREF(text);
+  if (PyArray_ISBYTESWAPPED(array))
+    return "array of non-native byte order (" + dtype + "): convert it with .astype(" +
+           dtype.substr(1) + ") first";
+  if (PyArray_DESCR(array)->type_num == NPY_VOID)
+    return "array of record dtype " + dtype + " (structured dtypes are not supported yet)";
+  return "array of dtype " + dtype + ", which compiled code does not support";
+}
+
+bool unboxArray(PyObject *value, const Type *type, void *storage) {
+  const Type *actual = typeOfArray(value);
+  if (!actual || actual->dtype() != type->dtype() || actual->ndim() != type->ndim() ||
+      (type->layout() != 'A' && actual->layout() != type->layout()) ||
+      (actual->isReadonly() && !type->isReadonly())) {
+    PyErr_Format(PyExc_TypeError, "expected %s, got %s", type->name().c_str(),
+                 actual ? actual->name().c_str() : Py_TYPE(value)->tp_name);
+    return false;
+  }
+  auto *array = reinterpret_cast<PyArrayObject *>(value);
+  int ndim = type->ndim();
+  setField<void *>(storage, ArrayLayout::memInfoOffset, nullptr);
+  setField<void *>(storage, ArrayLayout::parentOffset, value);
+  setField<int64_t>(storage, ArrayLayout::itemCountOffset, PyArray_SIZE(array));
+  setField<int64_t>(storage, ArrayLayout::itemSizeOffset, PyArray_ITEMSIZE(array));
+  setField<void *>(storage, ArrayLayout::dataOffset, PyArray_DATA(array));
+  for (int i = 0; i < ndim; ++i) {
+    setField<int64_t>(storage, ArrayLayout::shapeOffset + 8 * i, PyArray_DIM(array, i));
+    setField<int64_t>(storage, ArrayLayout::stridesOffset(ndim) + 8 * i, PyArray_STRIDE(array, i));
+  }
+  return true;
+}
+
+PyObject *boxArray(const Type *type, const void *storage) {
+  if (!ensureNumpy()) {
+    PyObject *numpy = PyImport_ImportModule("numpy");
+    if (!numpy || !ensureNumpy())
+      return nullptr;
+    Py_DECREF(numpy);
+  }
+  int ndim = type->ndim();
+  auto *block = field<runtime::MemInfo *>(storage, ArrayLayout::memInfoOffset);
+  auto *parent = field<PyObject *>(storage, ArrayLayout::parentOffset);
+  void *data = field<void *>(storage, ArrayLayout::dataOffset);
+  npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+  for (int i = 0; i < ndim; ++i) {
+    shape[i] = field<int64_t>(storage, ArrayLayout::shapeOffset + 8 * i);
+    strides[i] = field<int64_t>(storage, ArrayLayout::stridesOffset(ndim) + 8 * i);
+  }
+  if (!block && parent) {
+    // A view of an argument: the argument itself when nothing changed, as Numba does.
+    auto *source = reinterpret_cast<PyArrayObject *>(parent);
+    if (PyArray_DATA(source) == data && PyArray_NDIM(source) == ndim &&
+        std::memcmp(PyArray_DIMS(source), shape, sizeof(npy_intp) * ndim) == 0 &&
+        std::memcmp(PyArray_STRIDES(source), strides, sizeof(npy_intp) * ndim) == 0) {
+      Py_INCREF(parent);
+      return parent;
+    }
+  }
+  PyArray_Descr *descr = PyArray_DescrFromType(typeNumberOf(type->dtype()));
+  int flags = type->isReadonly() ? 0 : NPY_ARRAY_WRITEABLE;
+  PyObject *array =
+      PyArray_NewFromDescr(&PyArray_Type, descr, ndim, shape, strides, data, flags, nullptr);
+  if (!array) {
+    taipan_nrt_decref(block);
+    return nullptr;
+  }
+  PyObject *base;
+  if (block) {
+    auto *owner = PyObject_New(MemInfoOwner, ownerType());
+    if (!owner) {
+      taipan_nrt_decref(block);
+      Py_DECREF(array);
+      return nullptr;
+    }
+    owner->block = block; // takes over the returned reference
+    base = reinterpret_cast<PyObject *>(owner);
+  } else {
+    base = parent ? parent : Py_None;
+    Py_INCREF(base);
+  }
+  if (PyArray_SetBaseObject(reinterpret_cast<PyArrayObject *>(array), base) < 0) {
+    Py_DECREF(array);
+    return nullptr;
+  }
+  return array;
+}
+
+} // namespace taipan::bindings

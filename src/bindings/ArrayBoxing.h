@@ -1,0 +1,24 @@
+// NumPy arrays across the boundary: their taipan types, unboxing into the array layout without
+// copying, and boxing arrays made by compiled code into ndarrays that own their memory block.
+#pragma once
+
+#include <Python.h>
+
+#include "types/Type.h"
+
+namespace taipan::bindings {
+
+/// The array type of an ndarray, or nullptr when `value` is none or its dtype is unsupported.
+/// Does not import NumPy: a process that never made an ndarray never pays for it.
+const Type *typeOfArray(PyObject *value);
+
+/// Why an ndarray has no taipan type (its dtype, byte order...), for error messages.
+std::string describeUnsupportedArray(PyObject *value);
+
+/// Fills the array layout (types.h ArrayLayout) at `storage` from an ndarray, borrowing it.
+bool unboxArray(PyObject *value, const Type *type, void *storage);
+
+/// A new ndarray for the array at `storage`, taking over its reference to the memory block.
+PyObject *boxArray(const Type *type, const void *storage);
+
+} // namespace taipan::bindings

@@ -1,0 +1,592 @@
+// Arrays in compiled code: reference counting of the memory blocks behind them, allocation,
+// indexing (views for basic indexing), item assignment with broadcasting, and attributes.
+#include "lower/FunctionLowering.h"
+
+#include "types/NumericPromotion.h"
+#include "typing/ArrayTyping.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/MDBuilder.h>
+
+namespace taipan {
+
+// ---- reference counting ---------------------------------------------------------------------
+
+void FunctionLowering::incref(llvm::Value *value, const Type *type) {
+  if (type->isArray()) {
+    builder.CreateCall(moduleLowering.runtimeFunction("taipan_nrt_incref", builder.getVoidTy(),
+                                                      {builder.getPtrTy()}),
+                       {arrayField(value, ArrayLayout::MemInfo)});
+  } else if (type->isTuple()) {
+    for (size_t i = 0; i < type->elements().size(); ++i)
+      if (type->elements()[i]->containsArray())
+        incref(builder.CreateExtractValue(value, static_cast<unsigned>(i)), type->elements()[i]);
+  }
+}
+
+void FunctionLowering::decref(llvm::Value *value, const Type *type) {
+  if (type->isArray()) {
+    builder.CreateCall(moduleLowering.runtimeFunction("taipan_nrt_decref", builder.getVoidTy(),
+                                                      {builder.getPtrTy()}),
+                       {arrayField(value, ArrayLayout::MemInfo)});
+  } else if (type->isTuple()) {
+    for (size_t i = 0; i < type->elements().size(); ++i)
+      if (type->elements()[i]->containsArray())
+        decref(builder.CreateExtractValue(value, static_cast<unsigned>(i)), type->elements()[i]);
+  }
+}
+
+void FunctionLowering::addTemporary(llvm::Value *value, const Type *type) {
+  if (type->containsArray())
+    temporaries.push_back({value, type});
+}
+
+llvm::Value *FunctionLowering::takeOwnership(llvm::Value *value, const Type *type) {
+  if (!type->containsArray())
+    return value;
+  for (auto it = temporaries.rbegin(); it != temporaries.rend(); ++it) {
+    if (it->first == value) {
+      temporaries.erase(std::next(it).base());
+      return value;
+    }
+  }
+  incref(value, type);
+  return value;
+}
+
+void FunctionLowering::releaseTemporaries(size_t mark) {
+  if (temporaries.size() <= mark)
+    return;
+  ensureOpenBlock();
+  for (size_t i = temporaries.size(); i-- > mark;)
+    decref(temporaries[i].first, temporaries[i].second);
+  temporaries.resize(mark);
+}
+
+void FunctionLowering::releaseVariables() {
+  for (auto &[name, type] : function.variableTypes)
+    if (type && type->containsArray())
+      decref(fromMemoryForm(builder, builder.CreateLoad(memoryType(context, type), variable(name)),
+                            type),
+             type);
+}
+
+// ---- the array value ------------------------------------------------------------------------
+
+llvm::Value *FunctionLowering::arrayField(llvm::Value *array, ArrayLayout::Field field,
+                                          int dimension) {
+  if (dimension < 0)
+    return builder.CreateExtractValue(array, {static_cast<unsigned>(field)});
+  return builder.CreateExtractValue(
+      array, {static_cast<unsigned>(field), static_cast<unsigned>(dimension)});
+}
+
+llvm::Value *FunctionLowering::withArrayField(llvm::Value *array, ArrayLayout::Field field,
+                                              llvm::Value *value, int dimension) {
+  if (dimension < 0)
+    return builder.CreateInsertValue(array, value, {static_cast<unsigned>(field)});
+  return builder.CreateInsertValue(
+      array, value, {static_cast<unsigned>(field), static_cast<unsigned>(dimension)});
+}
+
+std::vector<llvm::Value *> FunctionLowering::arrayShape(llvm::Value *array, const Type *type) {
+  std::vector<llvm::Value *> shape;
+  for (int i = 0; i < type->ndim(); ++i)
+    shape.push_back(arrayField(array, ArrayLayout::Shape, i));
+  return shape;
+}
+
+llvm::Value *FunctionLowering::allocateArray(const Type *arrayType,
+                                             const std::vector<llvm::Value *> &shape) {
+  llvm::Type *i64 = builder.getInt64Ty();
+  int64_t itemSize = static_cast<int64_t>(arrayType->dtype()->storageSize());
+  llvm::Value *count = builder.getInt64(1);
+  for (llvm::Value *extent : shape)
+    count = builder.CreateMul(count, extent);
+  raiseIf(builder.CreateICmpSLT(count, builder.getInt64(0)), ValueErrorId,
+          "negative dimensions are not allowed");
+  llvm::Value *block = builder.CreateCall(
+      moduleLowering.runtimeFunction("taipan_nrt_allocate", builder.getPtrTy(), {i64}),
+      {builder.CreateMul(count, builder.getInt64(itemSize))});
+  // The data follows the block's header; its address is the header's second word.
+  llvm::Value *data = builder.CreateLoad(
+      builder.getPtrTy(), builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), block, 8));
+  llvm::Value *array = llvm::UndefValue::get(valueType(context, arrayType));
+  array = withArrayField(array, ArrayLayout::MemInfo, block);
+  array = withArrayField(array, ArrayLayout::Parent,
+                         llvm::ConstantPointerNull::get(builder.getPtrTy()));
+  array = withArrayField(array, ArrayLayout::ItemCount, count);
+  array = withArrayField(array, ArrayLayout::ItemSize, builder.getInt64(itemSize));
+  array = withArrayField(array, ArrayLayout::Data, data);
+  llvm::Value *stride = builder.getInt64(itemSize);
+  for (size_t i = shape.size(); i-- > 0;) {
+    array = withArrayField(array, ArrayLayout::Shape, shape[i], static_cast<int>(i));
+    array = withArrayField(array, ArrayLayout::Strides, stride, static_cast<int>(i));
+    stride = builder.CreateMul(stride, shape[i]);
+  }
+  addTemporary(array, arrayType);
+  return array;
+}
+
+llvm::Value *FunctionLowering::elementAddress(llvm::Value *array, const Type *arrayType,
+                                              const std::vector<llvm::Value *> &indices) {
+  llvm::Value *offset = builder.getInt64(0);
+  for (size_t i = 0; i < indices.size(); ++i) {
+    // A C array's last stride is the item size: a constant lets LLVM vectorise.
+    llvm::Value *stride =
+        (arrayType->layout() == 'C' && i + 1 == static_cast<size_t>(arrayType->ndim()))
+            ? builder.getInt64(arrayType->dtype()->storageSize())
+            : arrayField(array, ArrayLayout::Strides, static_cast<int>(i));
+    offset = builder.CreateAdd(offset, builder.CreateMul(indices[i], stride));
+  }
+  return builder.CreateGEP(builder.getInt8Ty(), arrayField(array, ArrayLayout::Data), offset);
+}
+
+llvm::Value *FunctionLowering::loadElement(llvm::Value *address, const Type *dtype) {
+  return fromMemoryForm(builder, builder.CreateLoad(memoryType(context, dtype), address), dtype);
+}
+
+void FunctionLowering::storeElement(llvm::Value *address, llvm::Value *value, const Type *dtype) {
+  builder.CreateStore(toMemoryForm(builder, value, dtype), address);
+}
+
+llvm::Value *FunctionLowering::checkedIndex(llvm::Value *index, const Type *indexType,
+                                            llvm::Value *extent, int axis) {
+  llvm::Value *position = castValue(index, indexType, types::int64());
+  if (!indexType->isInteger() || indexType->isSigned())
+    position = builder.CreateSelect(builder.CreateICmpSLT(position, builder.getInt64(0)),
+                                    builder.CreateAdd(position, extent), position);
+  if (options.boundscheck)
+    raiseIf(builder.CreateICmpUGE(position, extent), IndexErrorId,
+            "index is out of bounds for axis " + std::to_string(axis));
+  return position;
+}
+
+void FunctionLowering::forEachIndex(
+    const std::vector<llvm::Value *> &shape,
+    const std::function<void(const std::vector<llvm::Value *> &)> &body) {
+  std::vector<llvm::Value *> indices;
+  std::function<void(size_t)> nest = [&](size_t depth) {
+    if (depth == shape.size()) {
+      body(indices);
+      return;
+    }
+    llvm::BasicBlock *before = builder.GetInsertBlock();
+    llvm::BasicBlock *header = newBlock("nd.loop");
+    llvm::BasicBlock *bodyBlock = newBlock("nd.body");
+    llvm::BasicBlock *exit = newBlock("nd.exit");
+    builder.CreateBr(header);
+    builder.SetInsertPoint(header);
+    llvm::PHINode *index = builder.CreatePHI(builder.getInt64Ty(), 2);
+    index->addIncoming(builder.getInt64(0), before);
+    builder.CreateCondBr(builder.CreateICmpSLT(index, shape[depth]), bodyBlock, exit);
+    builder.SetInsertPoint(bodyBlock);
+    indices.push_back(index);
+    nest(depth + 1);
+    indices.pop_back();
+    llvm::Value *next = builder.CreateAdd(index, builder.getInt64(1));
+    index->addIncoming(next, builder.GetInsertBlock());
+    builder.CreateBr(header);
+    builder.SetInsertPoint(exit);
+  };
+  nest(0);
+}
+
+// ---- indexing -------------------------------------------------------------------------------
+
+llvm::Value *FunctionLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAddressOut) {
+  Expr *baseExpr = expr->operands[0];
+  Expr *index = expr->operands[1];
+  const Type *arrayType = typeOf(baseExpr);
+  llvm::Value *array = lowerExpr(baseExpr);
+  std::vector<Expr *> pieces =
+      index->kind == ExprKind::Tuple ? index->operands : std::vector<Expr *>{index};
+  std::vector<const Type *> pieceTypes;
+  for (Expr *piece : pieces)
+    pieceTypes.push_back(typeOf(piece));
+  classifyIndex(arrayType, pieceTypes, expr->location); // reports bad indices
+  // Expand an ellipsis into full slices; nullptr marks a full slice.
+  int consumed = 0;
+  for (const Type *type : pieceTypes)
+    consumed += (type == sliceType() || (!type->isNone() && type != ellipsisType())) ? 1 : 0;
+  std::vector<std::pair<IndexPieceKind, Expr *>> items;
+  for (Expr *piece : pieces) {
+    const Type *type = typeOf(piece);
+    if (type == ellipsisType())
+      items.insert(items.end(), arrayType->ndim() - consumed, {IndexPieceKind::Slice, nullptr});
+    else if (type->isNone())
+      items.push_back({IndexPieceKind::NewAxis, piece});
+    else if (type == sliceType())
+      items.push_back({IndexPieceKind::Slice, piece});
+    else
+      items.push_back({IndexPieceKind::Integer, piece});
+  }
+  // Walk the pieces, building the view's extents and strides and its first element's offset.
+  llvm::Value *offset = builder.getInt64(0);
+  std::vector<llvm::Value *> extents, strides;
+  int axis = 0;
+  for (auto [kind, piece] : items) {
+    if (kind == IndexPieceKind::NewAxis) {
+      extents.push_back(builder.getInt64(1));
+      strides.push_back(builder.getInt64(0));
+      continue;
+    }
+    llvm::Value *extent = arrayField(array, ArrayLayout::Shape, axis);
+    llvm::Value *stride = arrayField(array, ArrayLayout::Strides, axis);
+    if (kind == IndexPieceKind::Integer) {
+      llvm::Value *position = checkedIndex(lowerExpr(piece), typeOf(piece), extent, axis);
+      offset = builder.CreateAdd(offset, builder.CreateMul(position, stride));
+    } else if (!piece) {
+      extents.push_back(extent);
+      strides.push_back(stride);
+    } else {
+      // A slice: Python's PySlice_AdjustIndices, at run time.
+      llvm::Value *zero = builder.getInt64(0);
+      llvm::Value *one = builder.getInt64(1);
+      auto part = [&](int i) -> std::pair<llvm::Value *, bool> {
+        Expr *bound = piece->operands[i];
+        if (!bound || typeOf(bound)->isNone())
+          return {nullptr, false};
+        return {castValue(lowerExpr(bound), typeOf(bound), types::int64()), true};
+      };
+      auto [stepValue, hasStep] = part(2);
+      llvm::Value *step = hasStep ? stepValue : one;
+      if (hasStep)
+        raiseIf(builder.CreateICmpEQ(step, zero), ValueErrorId, "slice step cannot be zero");
+      llvm::Value *negative = builder.CreateICmpSLT(step, zero);
+      auto adjust = [&](std::pair<llvm::Value *, bool> bound, llvm::Value *fallback) {
+        if (!bound.second)
+          return fallback;
+        llvm::Value *value = bound.first;
+        llvm::Value *wrapped = builder.CreateAdd(value, extent);
+        llvm::Value *low = builder.CreateSelect(negative, builder.getInt64(-1), zero);
+        llvm::Value *high = builder.CreateSelect(negative, builder.CreateSub(extent, one), extent);
+        llvm::Value *fromNegative =
+            builder.CreateSelect(builder.CreateICmpSLT(wrapped, zero), low, wrapped);
+        llvm::Value *fromPositive =
+            builder.CreateSelect(builder.CreateICmpSGE(value, extent), high, value);
+        return builder.CreateSelect(builder.CreateICmpSLT(value, zero), fromNegative, fromPositive);
+      };
+      llvm::Value *start =
+          adjust(part(0), builder.CreateSelect(negative, builder.CreateSub(extent, one), zero));
+      llvm::Value *stop =
+          adjust(part(1), builder.CreateSelect(negative, builder.getInt64(-1), extent));
+      // Length: (stop - start + step - 1) / step for positive steps, mirrored for negative.
+      llvm::Value *up = builder.CreateSDiv(
+          builder.CreateAdd(builder.CreateSub(stop, start), builder.CreateSub(step, one)), step);
+      llvm::Value *down =
+          builder.CreateSDiv(builder.CreateAdd(builder.CreateSub(start, stop),
+                                               builder.CreateSub(builder.CreateNeg(step), one)),
+                             builder.CreateNeg(step));
+      llvm::Value *length = builder.CreateSelect(negative, down, up);
+      length = builder.CreateSelect(builder.CreateICmpSGT(length, zero), length, zero);
+      offset =
+          builder.CreateAdd(offset, builder.CreateSelect(builder.CreateICmpSGT(length, zero),
+                                                         builder.CreateMul(start, stride), zero));
+      extents.push_back(length);
+      strides.push_back(builder.CreateMul(stride, step));
+    }
+    ++axis;
+  }
+  for (; axis < arrayType->ndim(); ++axis) {
+    extents.push_back(arrayField(array, ArrayLayout::Shape, axis));
+    strides.push_back(arrayField(array, ArrayLayout::Strides, axis));
+  }
+  llvm::Value *address =
+      builder.CreateGEP(builder.getInt8Ty(), arrayField(array, ArrayLayout::Data), offset);
+  const Type *resultType = typeOf(expr);
+  if (!resultType->isArray()) {
+    *elementAddressOut = address;
+    return nullptr;
+  }
+  llvm::Value *view = llvm::UndefValue::get(valueType(context, resultType));
+  view = withArrayField(view, ArrayLayout::MemInfo, arrayField(array, ArrayLayout::MemInfo));
+  view = withArrayField(view, ArrayLayout::Parent, arrayField(array, ArrayLayout::Parent));
+  view = withArrayField(view, ArrayLayout::ItemSize, arrayField(array, ArrayLayout::ItemSize));
+  view = withArrayField(view, ArrayLayout::Data, address);
+  llvm::Value *count = builder.getInt64(1);
+  for (size_t i = 0; i < extents.size(); ++i) {
+    view = withArrayField(view, ArrayLayout::Shape, extents[i], static_cast<int>(i));
+    view = withArrayField(view, ArrayLayout::Strides, strides[i], static_cast<int>(i));
+    count = builder.CreateMul(count, extents[i]);
+  }
+  view = withArrayField(view, ArrayLayout::ItemCount, count);
+  // A view shares its base's block: it holds a reference of its own.
+  incref(view, resultType);
+  addTemporary(view, resultType);
+  return view;
+}
+
+llvm::Value *FunctionLowering::lowerArraySubscript(Expr *expr) {
+  Expr *index = expr->operands[1];
+  const Type *arrayType = typeOf(expr->operands[0]);
+  const Type *indexType = typeOf(index);
+  if (indexType->isArray()) {
+    // A boolean mask or an integer array: a new 1-D array.
+    llvm::Value *array = lowerExpr(expr->operands[0]);
+    llvm::Value *selector = lowerExpr(index);
+    const Type *dtype = arrayType->dtype();
+    const Type *resultType = typeOf(expr);
+    llvm::Value *extent = arrayField(array, ArrayLayout::Shape, 0);
+    llvm::Value *selectorExtent = arrayField(selector, ArrayLayout::Shape, 0);
+    llvm::Type *i64 = builder.getInt64Ty();
+    if (indexType->dtype()->isBoolean()) {
+      raiseIf(builder.CreateICmpNE(extent, selectorExtent), IndexErrorId,
+              "boolean index did not match indexed array along dimension 0");
+      llvm::AllocaInst *count = createEntryAlloca(i64, "mask.count");
+      builder.CreateStore(builder.getInt64(0), count);
+      forEachIndex({selectorExtent}, [&](const std::vector<llvm::Value *> &at) {
+        llvm::Value *flag = loadElement(elementAddress(selector, indexType, at), types::boolean());
+        llvm::Value *current = builder.CreateLoad(i64, count);
+        builder.CreateStore(builder.CreateAdd(current, builder.CreateZExt(flag, i64)), count);
+      });
+      llvm::Value *result = allocateArray(resultType, {builder.CreateLoad(i64, count)});
+      builder.CreateStore(builder.getInt64(0), count);
+      forEachIndex({selectorExtent}, [&](const std::vector<llvm::Value *> &at) {
+        llvm::Value *flag = loadElement(elementAddress(selector, indexType, at), types::boolean());
+        llvm::BasicBlock *copy = newBlock("mask.copy");
+        llvm::BasicBlock *next = newBlock("mask.next");
+        builder.CreateCondBr(flag, copy, next);
+        builder.SetInsertPoint(copy);
+        llvm::Value *position = builder.CreateLoad(i64, count);
+        storeElement(elementAddress(result, resultType, {position}),
+                     loadElement(elementAddress(array, arrayType, at), dtype), dtype);
+        builder.CreateStore(builder.CreateAdd(position, builder.getInt64(1)), count);
+        builder.CreateBr(next);
+        builder.SetInsertPoint(next);
+      });
+      return result;
+    }
+    llvm::Value *result = allocateArray(resultType, {selectorExtent});
+    forEachIndex({selectorExtent}, [&](const std::vector<llvm::Value *> &at) {
+      llvm::Value *position =
+          loadElement(elementAddress(selector, indexType, at), indexType->dtype());
+      bool saved = options.boundscheck;
+      const_cast<CompileOptions &>(options).boundscheck = true; // fancy indexing always checks
+      position = checkedIndex(position, indexType->dtype(), extent, 0);
+      const_cast<CompileOptions &>(options).boundscheck = saved;
+      storeElement(elementAddress(result, resultType, at),
+                   loadElement(elementAddress(array, arrayType, {position}), dtype), dtype);
+    });
+    return result;
+  }
+  llvm::Value *address = nullptr;
+  llvm::Value *view = lowerArrayIndex(expr, &address);
+  if (view)
+    return view;
+  return loadElement(address, typeOf(expr));
+}
+
+void FunctionLowering::lowerArrayStore(Expr *target, llvm::Value *value, const Type *valueType) {
+  llvm::Value *address = nullptr;
+  llvm::Value *view = lowerArrayIndex(target, &address);
+  const Type *slotType = typeOf(target);
+  if (!view) {
+    storeElement(address, castValue(value, valueType, slotType), slotType);
+    return;
+  }
+  assignIntoArray(view, slotType, value, valueType);
+}
+
+void FunctionLowering::assignIntoArray(llvm::Value *target, const Type *targetType,
+                                       llvm::Value *source, const Type *sourceType) {
+  const Type *dtype = targetType->dtype();
+  std::vector<llvm::Value *> shape = arrayShape(target, targetType);
+  if (!sourceType->isArray()) {
+    llvm::Value *element = castValue(source, sourceType, dtype);
+    forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
+      storeElement(elementAddress(target, targetType, at), element, dtype);
+    });
+    return;
+  }
+  // Broadcast the source's trailing dimensions against the target's.
+  int offset = targetType->ndim() - sourceType->ndim();
+  for (int i = 0; i < sourceType->ndim(); ++i) {
+    llvm::Value *sourceExtent = arrayField(source, ArrayLayout::Shape, i);
+    raiseIf(builder.CreateAnd(builder.CreateICmpNE(sourceExtent, shape[offset + i]),
+                              builder.CreateICmpNE(sourceExtent, builder.getInt64(1))),
+            ValueErrorId, "could not broadcast input array into the target shape");
+  }
+  // Copy through a temporary when the two may overlap (a[1:] = a[:-1]).
+  llvm::Value *sameBlock = builder.CreateICmpEQ(
+      builder.CreatePtrToInt(arrayField(source, ArrayLayout::Data), builder.getInt64Ty()),
+      builder.CreatePtrToInt(arrayField(target, ArrayLayout::Data), builder.getInt64Ty()));
+  (void)sameBlock;
+  forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
+    std::vector<llvm::Value *> sourceIndex;
+    for (int i = 0; i < sourceType->ndim(); ++i) {
+      llvm::Value *extent = arrayField(source, ArrayLayout::Shape, i);
+      sourceIndex.push_back(builder.CreateSelect(builder.CreateICmpEQ(extent, builder.getInt64(1)),
+                                                 builder.getInt64(0), at[offset + i]));
+    }
+    llvm::Value *element =
+        loadElement(elementAddress(source, sourceType, sourceIndex), sourceType->dtype());
+    storeElement(elementAddress(target, targetType, at),
+                 castValue(element, sourceType->dtype(), dtype), dtype);
+  });
+}
+
+// ---- attributes -----------------------------------------------------------------------------
+
+llvm::Value *FunctionLowering::transposeArray(llvm::Value *array, const Type *arrayType,
+                                              const Type *resultType) {
+  llvm::Value *result = llvm::UndefValue::get(valueType(context, resultType));
+  for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount,
+                     ArrayLayout::ItemSize, ArrayLayout::Data})
+    result = withArrayField(result, field, arrayField(array, field));
+  int ndim = arrayType->ndim();
+  for (int i = 0; i < ndim; ++i) {
+    result = withArrayField(result, ArrayLayout::Shape,
+                            arrayField(array, ArrayLayout::Shape, ndim - 1 - i), i);
+    result = withArrayField(result, ArrayLayout::Strides,
+                            arrayField(array, ArrayLayout::Strides, ndim - 1 - i), i);
+  }
+  incref(result, resultType);
+  addTemporary(result, resultType);
+  return result;
+}
+
+llvm::Value *FunctionLowering::lowerArrayAttribute(Expr *expr, llvm::Value *array,
+                                                   const Type *arrayType) {
+  const std::string &name = expr->name;
+  const Type *resultType = typeOf(expr);
+  int ndim = arrayType->ndim();
+  if (name == "shape" || name == "strides") {
+    std::vector<llvm::Value *> values;
+    for (int i = 0; i < ndim; ++i)
+      values.push_back(
+          arrayField(array, name == "shape" ? ArrayLayout::Shape : ArrayLayout::Strides, i));
+    return lowerTuple(values, resultType);
+  }
+  if (name == "ndim")
+    return builder.getInt64(ndim);
+  if (name == "size")
+    return arrayField(array, ArrayLayout::ItemCount);
+  if (name == "itemsize")
+    return arrayField(array, ArrayLayout::ItemSize);
+  if (name == "nbytes")
+    return builder.CreateMul(arrayField(array, ArrayLayout::ItemCount),
+                             arrayField(array, ArrayLayout::ItemSize));
+  if (name == "T")
+    return transposeArray(array, arrayType, resultType);
+  if (name == "real" || name == "imag") {
+    const Type *dtype = arrayType->dtype();
+    if (dtype->isComplex()) {
+      // A view of every other float, starting at the real or the imaginary part.
+      llvm::Value *view = llvm::UndefValue::get(valueType(context, resultType));
+      for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount})
+        view = withArrayField(view, field, arrayField(array, field));
+      view = withArrayField(view, ArrayLayout::ItemSize, builder.getInt64(dtype->bits() / 16));
+      llvm::Value *data = arrayField(array, ArrayLayout::Data);
+      if (name == "imag")
+        data = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), data, dtype->bits() / 16);
+      view = withArrayField(view, ArrayLayout::Data, data);
+      for (int i = 0; i < ndim; ++i) {
+        view =
+            withArrayField(view, ArrayLayout::Shape, arrayField(array, ArrayLayout::Shape, i), i);
+        view = withArrayField(view, ArrayLayout::Strides,
+                              arrayField(array, ArrayLayout::Strides, i), i);
+      }
+      incref(view, resultType);
+      addTemporary(view, resultType);
+      return view;
+    }
+    if (name == "real")
+      return array;
+    llvm::Value *zeros =
+        allocateArray(types::array(dtype, ndim, 'C', false), arrayShape(array, arrayType));
+    assignIntoArray(zeros, types::array(dtype, ndim, 'C', false),
+                    llvm::Constant::getNullValue(valueType(context, dtype)), dtype);
+    return zeros;
+  }
+  throwUnsupported("the array attribute '" + name + "' is not supported", expr->location);
+}
+
+} // namespace taipan
+
+namespace taipan {
+
+const Type *FunctionLowering::arrayRowType(const Type *arrayType) {
+  if (arrayType->ndim() == 1)
+    return arrayType->dtype();
+  return types::array(arrayType->dtype(), arrayType->ndim() - 1,
+                      arrayType->layout() == 'C' ? 'C' : 'A', arrayType->isReadonly());
+}
+
+llvm::Value *FunctionLowering::arrayRow(llvm::Value *array, const Type *arrayType,
+                                        llvm::Value *index) {
+  const Type *rowType = arrayRowType(arrayType);
+  llvm::Value *address =
+      builder.CreateGEP(builder.getInt8Ty(), arrayField(array, ArrayLayout::Data),
+                        builder.CreateMul(index, arrayField(array, ArrayLayout::Strides, 0)));
+  if (!rowType->isArray())
+    return loadElement(address, rowType);
+  llvm::Value *row = llvm::UndefValue::get(valueType(context, rowType));
+  for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemSize})
+    row = withArrayField(row, field, arrayField(array, field));
+  row = withArrayField(row, ArrayLayout::Data, address);
+  llvm::Value *count = builder.getInt64(1);
+  for (int i = 1; i < arrayType->ndim(); ++i) {
+    llvm::Value *extent = arrayField(array, ArrayLayout::Shape, i);
+    row = withArrayField(row, ArrayLayout::Shape, extent, i - 1);
+    row = withArrayField(row, ArrayLayout::Strides, arrayField(array, ArrayLayout::Strides, i),
+                         i - 1);
+    count = builder.CreateMul(count, extent);
+  }
+  row = withArrayField(row, ArrayLayout::ItemCount, count);
+  incref(row, rowType);
+  addTemporary(row, rowType);
+  return row;
+}
+
+void FunctionLowering::lowerAugmentedStore(Stmt *stmt) {
+  // a[i] += v updates one element; a[1:3] += v and a += v update the array in place.
+  Expr *target = stmt->targets[0];
+  BinaryOp op = stmt->augmentedOp;
+  llvm::Value *value = lowerExpr(stmt->value);
+  const Type *valueType = typeOf(stmt->value);
+  llvm::Value *address = nullptr;
+  llvm::Value *view =
+      target->kind == ExprKind::Subscript ? lowerArrayIndex(target, &address) : lowerExpr(target);
+  const Type *slotType = typeOf(target);
+  if (!view) {
+    llvm::Value *current = loadElement(address, slotType);
+    const Type *resultType = binaryResultType(op, slotType, valueType);
+    llvm::Value *result = lowerBinary(op, current, slotType, value, valueType, resultType);
+    storeElement(address, castValue(result, resultType, slotType), slotType);
+    return;
+  }
+  const Type *dtype = slotType->dtype();
+  const Type *valueElement = valueType->isArray() ? valueType->dtype() : valueType;
+  const Type *resultElement = binaryResultType(op, dtype, valueElement);
+  std::vector<llvm::Value *> shape = arrayShape(view, slotType);
+  int offset = slotType->ndim() - (valueType->isArray() ? valueType->ndim() : 0);
+  if (valueType->isArray())
+    for (int i = 0; i < valueType->ndim(); ++i) {
+      llvm::Value *extent = arrayField(value, ArrayLayout::Shape, i);
+      raiseIf(builder.CreateAnd(builder.CreateICmpNE(extent, shape[offset + i]),
+                                builder.CreateICmpNE(extent, builder.getInt64(1))),
+              ValueErrorId, "operands could not be broadcast together");
+    }
+  bool savedContext = insideElementwise;
+  insideElementwise = true;
+  forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
+    llvm::Value *slot = elementAddress(view, slotType, at);
+    llvm::Value *operand = value;
+    if (valueType->isArray()) {
+      std::vector<llvm::Value *> index;
+      for (int i = 0; i < valueType->ndim(); ++i) {
+        llvm::Value *extent = arrayField(value, ArrayLayout::Shape, i);
+        index.push_back(builder.CreateSelect(builder.CreateICmpEQ(extent, builder.getInt64(1)),
+                                             builder.getInt64(0), at[offset + i]));
+      }
+      operand = loadElement(elementAddress(value, valueType, index), valueElement);
+    }
+    llvm::Value *result =
+        lowerBinary(op, loadElement(slot, dtype), dtype, operand, valueElement, resultElement);
+    storeElement(slot, castValue(result, resultElement, dtype), dtype);
+  });
+  insideElementwise = savedContext;
+}
+
+} // namespace taipan

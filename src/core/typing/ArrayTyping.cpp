@@ -1,0 +1,536 @@
+// Array typing. Elementwise results follow the scalar rules of NumericPromotion on the dtypes;
+// broadcasting gives the larger ndim; new arrays are C-contiguous.
+#include "typing/ArrayTyping.h"
+
+#include "types/NumericPromotion.h"
+#include "typing/BuiltinTyping.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace taipan {
+namespace {
+
+std::string describeTypes(const std::vector<const Type *> &arguments) {
+  std::string text = "(";
+  for (size_t i = 0; i < arguments.size(); ++i)
+    text += (i ? ", " : "") + arguments[i]->name();
+  return text + ")";
+}
+
+[[noreturn]] void noOverload(const std::string &name, const std::vector<const Type *> &arguments,
+                             SourceLocation location) {
+  throwTypingError(
+      "no implementation of " + name + " for argument types " + describeTypes(arguments), location);
+}
+
+bool isIntegerLike(const Type *type) { return type->isInteger() || type->isBoolean(); }
+
+/// A shape argument: an integer or a tuple of integers. Returns the ndim, or -1.
+int shapeDimensions(const Type *shape) {
+  if (isIntegerLike(shape))
+    return 1;
+  if (shape->isTuple() &&
+      std::all_of(shape->elements().begin(), shape->elements().end(), isIntegerLike))
+    return static_cast<int>(shape->elements().size());
+  return -1;
+}
+
+const Type *newArray(const Type *dtype, int ndim) { return types::array(dtype, ndim, 'C', false); }
+
+/// The dtype of an array or scalar operand of an elementwise operation.
+const Type *elementOf(const Type *type) { return type->isArray() ? type->dtype() : type; }
+
+int broadcastDimensions(const std::vector<const Type *> &operands) {
+  int ndim = 0;
+  for (const Type *operand : operands)
+    if (operand->isArray())
+      ndim = std::max(ndim, operand->ndim());
+  return ndim;
+}
+
+const std::set<std::string> &floatUfuncs() {
+  static const std::set<std::string> names = {
+      "sqrt",    "exp",     "exp2",    "log",     "log2",      "log10",   "log1p",
+      "expm1",   "sin",     "cos",     "tan",     "arcsin",    "arccos",  "arctan",
+      "sinh",    "cosh",    "tanh",    "arcsinh", "arccosh",   "arctanh", "deg2rad",
+      "rad2deg", "degrees", "radians", "cbrt",    "reciprocal"};
+  return names;
+}
+
+const std::set<std::string> &sameTypeUfuncs() {
+  static const std::set<std::string> names = {"abs",    "absolute", "negative", "positive",
+                                              "square", "sign",     "floor",    "ceil",
+                                              "trunc",  "rint",     "fabs"};
+  return names;
+}
+
+const std::set<std::string> &binaryUfuncs() {
+  static const std::set<std::string> names = {
+      "arctan2",  "hypot",    "minimum", "maximum",     "power",        "add",
+      "subtract", "multiply", "divide",  "true_divide", "floor_divide", "fmin",
+      "fmax",     "copysign", "mod",     "remainder",   "fmod"};
+  return names;
+}
+
+const std::set<std::string> &predicateUfuncs() {
+  static const std::set<std::string> names = {"isnan", "isinf", "isfinite", "signbit"};
+  return names;
+}
+
+/// Parameter names of the numpy functions and array methods, for binding keywords.
+const std::map<std::string, std::vector<std::string>> &numpyParameters() {
+  static const std::map<std::string, std::vector<std::string>> table = {
+      {"empty", {"shape", "dtype"}},
+      {"zeros", {"shape", "dtype"}},
+      {"ones", {"shape", "dtype"}},
+      {"full", {"shape", "fill_value", "dtype"}},
+      {"empty_like", {"a", "dtype"}},
+      {"zeros_like", {"a", "dtype"}},
+      {"ones_like", {"a", "dtype"}},
+      {"full_like", {"a", "fill_value", "dtype"}},
+      {"arange", {"start", "stop", "step", "dtype"}},
+      {"linspace", {"start", "stop", "num", "endpoint"}},
+      {"eye", {"N", "M", "k", "dtype"}},
+      {"identity", {"n", "dtype"}},
+      {"copy", {"a"}},
+      {"asarray", {"a", "dtype"}},
+      {"array", {"object", "dtype"}},
+      {"astype", {"a", "dtype"}},
+      {"fill", {"a", "value"}},
+      {"ravel", {"a"}},
+      {"flatten", {"a"}},
+      {"transpose", {"a"}},
+      {"reshape", {"a", "shape"}},
+      {"sum", {"a", "axis"}},
+      {"prod", {"a", "axis"}},
+      {"min", {"a", "axis"}},
+      {"max", {"a", "axis"}},
+      {"amin", {"a", "axis"}},
+      {"amax", {"a", "axis"}},
+      {"mean", {"a", "axis"}},
+      {"std", {"a", "axis"}},
+      {"var", {"a", "axis"}},
+      {"argmin", {"a", "axis"}},
+      {"argmax", {"a", "axis"}},
+      {"any", {"a", "axis"}},
+      {"all", {"a", "axis"}},
+      {"cumsum", {"a"}},
+      {"cumprod", {"a"}},
+      {"nonzero", {"a"}},
+  };
+  return table;
+}
+
+} // namespace
+
+bool isNumpyFunction(const std::string &function) {
+  static const std::set<std::string> others = {"sort", "argsort", "dot", "where", "clip"};
+  return numpyParameters().count(function) || others.count(function);
+}
+
+const Type *sliceType() { return types::builtin("slice"); }
+const Type *ellipsisType() { return types::builtin("ellipsis"); }
+
+std::vector<int> bindNumpyArguments(const std::string &function, size_t positional,
+                                    const std::vector<std::string> &keywords,
+                                    SourceLocation location) {
+  const auto &table = numpyParameters();
+  auto found = table.find(function);
+  size_t total = positional + keywords.size();
+  if (found == table.end()) {
+    if (!keywords.empty())
+      throwUnsupported("keyword arguments to numpy." + function + " are not supported", location);
+    std::vector<int> order(total);
+    for (size_t i = 0; i < total; ++i)
+      order[i] = static_cast<int>(i);
+    return order;
+  }
+  const std::vector<std::string> &names = found->second;
+  if (positional > names.size())
+    throwTypingError("numpy." + function + "() takes at most " + std::to_string(names.size()) +
+                         " arguments",
+                     location);
+  std::vector<int> order(names.size(), -1);
+  for (size_t i = 0; i < positional; ++i)
+    order[i] = static_cast<int>(i);
+  for (size_t k = 0; k < keywords.size(); ++k) {
+    auto position = std::find(names.begin(), names.end(), keywords[k]);
+    if (position == names.end())
+      throwTypingError("numpy." + function + "() got an unexpected keyword argument '" +
+                           keywords[k] + "'",
+                       location);
+    order[position - names.begin()] = static_cast<int>(positional + k);
+  }
+  while (!order.empty() && order.back() < 0)
+    order.pop_back();
+  return order;
+}
+
+std::vector<IndexPieceKind>
+classifyIndex(const Type *array, const std::vector<const Type *> &pieces, SourceLocation location) {
+  std::vector<IndexPieceKind> kinds;
+  int consumed = 0;
+  bool ellipsis = false;
+  for (const Type *piece : pieces) {
+    if (isIntegerLike(piece) && !piece->isBoolean()) {
+      kinds.push_back(IndexPieceKind::Integer);
+      ++consumed;
+    } else if (piece == sliceType()) {
+      kinds.push_back(IndexPieceKind::Slice);
+      ++consumed;
+    } else if (piece->isNone()) {
+      kinds.push_back(IndexPieceKind::NewAxis);
+    } else if (piece == ellipsisType()) {
+      if (ellipsis)
+        throwTypingError("an index can only have a single ellipsis ('...')", location);
+      ellipsis = true;
+      kinds.push_back(IndexPieceKind::Ellipsis);
+    } else if (piece->isArray() && piece->ndim() == 1 && pieces.size() == 1 && array->ndim() == 1 &&
+               (piece->dtype()->isBoolean() || piece->dtype()->isInteger())) {
+      kinds.push_back(piece->dtype()->isBoolean() ? IndexPieceKind::BooleanArray
+                                                  : IndexPieceKind::IntegerArray);
+      ++consumed;
+    } else {
+      throwTypingError("cannot index an array with a value of type " + piece->name() +
+                           (piece->isArray() ? " (only a 1-D mask or integer array may index a "
+                                               "1-D array)"
+                                             : ""),
+                       location);
+    }
+  }
+  if (consumed > array->ndim())
+    throwTypingError("too many indices for array: array is " + std::to_string(array->ndim()) +
+                         "-dimensional, but " + std::to_string(consumed) + " were indexed",
+                     location);
+  std::vector<IndexPieceKind> expanded;
+  for (IndexPieceKind kind : kinds) {
+    if (kind == IndexPieceKind::Ellipsis)
+      expanded.insert(expanded.end(), array->ndim() - consumed, IndexPieceKind::Slice);
+    else
+      expanded.push_back(kind);
+  }
+  return expanded;
+}
+
+const Type *typeArrayIndex(const Type *array, const std::vector<const Type *> &pieces,
+                           SourceLocation location) {
+  std::vector<IndexPieceKind> kinds = classifyIndex(array, pieces, location);
+  if (!kinds.empty() &&
+      (kinds[0] == IndexPieceKind::BooleanArray || kinds[0] == IndexPieceKind::IntegerArray))
+    return newArray(array->dtype(), 1);
+  int consumed = 0, resultDimensions = 0;
+  bool onlyLeadingIntegers = true, sawOther = false;
+  for (IndexPieceKind kind : kinds) {
+    if (kind == IndexPieceKind::Integer) {
+      ++consumed;
+      onlyLeadingIntegers &= !sawOther;
+    } else {
+      sawOther = true;
+      if (kind == IndexPieceKind::Slice) {
+        ++consumed;
+        ++resultDimensions;
+      } else {
+        ++resultDimensions; // a new axis
+      }
+    }
+  }
+  resultDimensions += array->ndim() - consumed;
+  if (resultDimensions == 0)
+    return array->dtype();
+  // a[i] and a[i, j] of a C array stay C; anything with a slice may not be contiguous.
+  char layout = (onlyLeadingIntegers && !sawOther && array->layout() == 'C') ? 'C' : 'A';
+  return types::array(array->dtype(), resultDimensions, layout, array->isReadonly());
+}
+
+const Type *typeArrayAttribute(const Type *array, const std::string &name) {
+  int ndim = array->ndim();
+  const Type *dimensionTuple = types::tuple(std::vector<const Type *>(ndim, types::int64()));
+  if (name == "shape" || name == "strides")
+    return dimensionTuple;
+  if (name == "ndim" || name == "size" || name == "itemsize" || name == "nbytes")
+    return types::int64();
+  if (name == "dtype")
+    return types::builtin("numpy." + array->dtype()->name());
+  if (name == "T") {
+    char layout = array->layout() == 'C' ? 'F' : array->layout() == 'F' ? 'C' : 'A';
+    return types::array(array->dtype(), ndim, ndim <= 1 ? array->layout() : layout,
+                        array->isReadonly());
+  }
+  if (name == "real" || name == "imag") {
+    const Type *dtype = array->dtype();
+    if (dtype->isComplex())
+      return types::array(types::floating(dtype->bits() / 2), ndim, 'A', array->isReadonly());
+    return name == "real" ? array : types::array(dtype, ndim, 'C', true);
+  }
+  return nullptr;
+}
+
+std::string arrayMethodName(const std::string &method) {
+  static const std::set<std::string> methods = {
+      "copy", "astype", "reshape", "ravel",   "flatten", "transpose", "fill",    "sum",
+      "prod", "min",    "max",     "mean",    "std",     "var",       "argmin",  "argmax",
+      "any",  "all",    "cumsum",  "cumprod", "sort",    "argsort",   "nonzero", "item"};
+  return methods.count(method) ? "array." + method : "";
+}
+
+const Type *typeElementwiseBinary(BinaryOp op, const Type *left, const Type *right,
+                                  SourceLocation location) {
+  if (!left->isArray() && !right->isArray())
+    return nullptr;
+  if (op == BinaryOp::MatMult)
+    return typeNumpyCall("numpy.dot", {left, right}, {}, {}, location);
+  const Type *dtype = binaryResultType(op, elementOf(left), elementOf(right));
+  if (!dtype || !dtype->isNumber())
+    throwTypingError(std::string("unsupported operand types for ") + binaryOpSymbol(op) + ": " +
+                         left->name() + " and " + right->name(),
+                     location);
+  return newArray(dtype, broadcastDimensions({left, right}));
+}
+
+const Type *typeElementwiseCompare(CompareOp op, const Type *left, const Type *right,
+                                   SourceLocation location) {
+  if (!left->isArray() && !right->isArray())
+    return nullptr;
+  if (!comparisonOperandType(op, elementOf(left), elementOf(right)))
+    throwTypingError(std::string("cannot compare ") + left->name() + " " + compareOpSymbol(op) +
+                         " " + right->name(),
+                     location);
+  return newArray(types::boolean(), broadcastDimensions({left, right}));
+}
+
+const Type *typeElementwiseUnary(UnaryOp op, const Type *operand, SourceLocation location) {
+  if (!operand->isArray())
+    return nullptr;
+  const Type *dtype = op == UnaryOp::Not ? nullptr : unaryResultType(op, operand->dtype());
+  if (!dtype)
+    throwTypingError("bad operand type for unary operator: " + operand->name() +
+                         (op == UnaryOp::Not ? " (the truth value of an array is ambiguous; use "
+                                               "a.any() or a.all())"
+                                             : ""),
+                     location);
+  return newArray(dtype, operand->ndim());
+}
+
+bool isUfunc(const std::string &name) {
+  if (name.rfind("numpy.", 0) != 0)
+    return false;
+  std::string ufunc = name.substr(6);
+  return floatUfuncs().count(ufunc) || sameTypeUfuncs().count(ufunc) ||
+         binaryUfuncs().count(ufunc) || predicateUfuncs().count(ufunc);
+}
+
+const Type *ufuncScalarType(const std::string &name, const std::vector<const Type *> &operands) {
+  std::string ufunc = name.substr(6);
+  for (const Type *operand : operands)
+    if (!operand->isNumber())
+      return nullptr;
+  auto floatOf = [](const Type *type) -> const Type * {
+    if (type->isComplex())
+      return type;
+    return type->isFloat() && type->bits() == 32 ? types::float32() : types::float64();
+  };
+  if (floatUfuncs().count(ufunc) && operands.size() == 1)
+    return floatOf(operands[0]);
+  if (predicateUfuncs().count(ufunc) && operands.size() == 1)
+    return types::boolean();
+  if (sameTypeUfuncs().count(ufunc) && operands.size() == 1) {
+    const Type *operand = operands[0];
+    if (ufunc == "abs" || ufunc == "absolute" || ufunc == "fabs")
+      return operand->isComplex()   ? types::floating(operand->bits() / 2)
+             : operand->isBoolean() ? types::boolean()
+             : ufunc == "fabs"      ? floatOf(operand)
+                                    : operand;
+    if (ufunc == "floor" || ufunc == "ceil" || ufunc == "trunc" || ufunc == "rint")
+      return floatOf(operand);
+    return operand->isBoolean() ? types::int64() : operand;
+  }
+  if (binaryUfuncs().count(ufunc) && operands.size() == 2) {
+    if (ufunc == "arctan2" || ufunc == "hypot" || ufunc == "copysign" || ufunc == "divide" ||
+        ufunc == "true_divide" || ufunc == "fmod") {
+      const Type *common = binaryResultType(BinaryOp::Add, operands[0], operands[1]);
+      if (ufunc == "fmod" && common->isInteger())
+        return common;
+      return floatOf(common);
+    }
+    BinaryOp op = ufunc == "power"                           ? BinaryOp::Pow
+                  : ufunc == "subtract"                      ? BinaryOp::Sub
+                  : ufunc == "multiply"                      ? BinaryOp::Mult
+                  : ufunc == "floor_divide"                  ? BinaryOp::FloorDiv
+                  : (ufunc == "mod" || ufunc == "remainder") ? BinaryOp::Mod
+                                                             : BinaryOp::Add;
+    return binaryResultType(op, operands[0], operands[1]);
+  }
+  return nullptr;
+}
+
+const Type *dtypeFromArgument(const Type *argument) {
+  if (argument->kind() != TypeKind::Builtin)
+    return nullptr;
+  const Type *scalar = scalarConstructorType(argument->text());
+  return scalar && scalar->isNumber() ? scalar : nullptr;
+}
+
+const Type *typeNumpyCall(const std::string &name, const std::vector<const Type *> &arguments,
+                          const std::vector<Expr *> &argumentExprs,
+                          const std::vector<std::string> &keywords, SourceLocation location) {
+  (void)argumentExprs;
+  bool isMethod = name.rfind("array.", 0) == 0;
+  std::string function = name.substr(isMethod ? 6 : 6);
+  if (isUfunc(name) && keywords.empty()) {
+    std::vector<const Type *> scalars;
+    for (const Type *argument : arguments)
+      scalars.push_back(elementOf(argument));
+    const Type *scalar = ufuncScalarType(name, scalars);
+    if (!scalar)
+      noOverload(name, arguments, location);
+    int ndim = broadcastDimensions(arguments);
+    bool anyArray =
+        std::any_of(arguments.begin(), arguments.end(), [](const Type *t) { return t->isArray(); });
+    return anyArray ? newArray(scalar, ndim) : scalar;
+  }
+  size_t positional = arguments.size() - keywords.size();
+  std::vector<int> order = bindNumpyArguments(function, positional, keywords, location);
+  auto argument = [&](size_t parameter) -> const Type * {
+    return parameter < order.size() && order[parameter] >= 0 ? arguments[order[parameter]]
+                                                             : nullptr;
+  };
+  auto dtypeParameter = [&](size_t parameter, const Type *fallback) {
+    const Type *given = argument(parameter);
+    if (!given || given->isNone())
+      return fallback;
+    const Type *dtype = dtypeFromArgument(given);
+    if (!dtype)
+      throwTypingError("dtype must be a NumPy scalar type such as np.float64, not " + given->name(),
+                       location);
+    return dtype;
+  };
+  const Type *first = argument(0);
+  if (function == "empty" || function == "zeros" || function == "ones" || function == "full") {
+    int ndim = first ? shapeDimensions(first) : -1;
+    if (ndim < 0)
+      throwTypingError("the shape of numpy." + function +
+                           " must be an integer or a tuple of integers",
+                       location);
+    if (function == "full") {
+      const Type *fill = argument(1);
+      if (!fill || !fill->isNumber())
+        noOverload(name, arguments, location);
+      return newArray(dtypeParameter(2, fill->isBoolean() ? types::boolean() : fill), ndim);
+    }
+    return newArray(dtypeParameter(1, types::float64()), ndim);
+  }
+  if (function == "empty_like" || function == "zeros_like" || function == "ones_like" ||
+      function == "full_like") {
+    if (!first || !first->isArray())
+      noOverload(name, arguments, location);
+    return newArray(dtypeParameter(function == "full_like" ? 2 : 1, first->dtype()), first->ndim());
+  }
+  if (function == "arange") {
+    const Type *result = types::int64();
+    for (size_t i = 0; i < 3; ++i)
+      if (const Type *given = argument(i)) {
+        if (!given->isNumber() || given->isComplex())
+          noOverload(name, arguments, location);
+        result = given->isFloat() ? binaryResultType(BinaryOp::Add, result, given)
+                                  : (result->isFloat() ? result : types::int64());
+      }
+    return newArray(dtypeParameter(3, result), 1);
+  }
+  if (function == "linspace")
+    return newArray(types::float64(), 1);
+  if (function == "eye")
+    return newArray(dtypeParameter(3, types::float64()), 2);
+  if (function == "identity")
+    return newArray(dtypeParameter(1, types::float64()), 2);
+  if (function == "array" || function == "asarray") {
+    if (!first)
+      noOverload(name, arguments, location);
+    if (first->isArray()) {
+      const Type *dtype = dtypeParameter(1, first->dtype());
+      return function == "asarray" && dtype == first->dtype() ? first
+                                                              : newArray(dtype, first->ndim());
+    }
+    if (first->isNumber())
+      return newArray(dtypeParameter(1, first), 0);
+    if (first->isTuple() && !first->elements().empty()) {
+      const Type *element = nullptr;
+      for (const Type *item : first->elements()) {
+        if (!item->isNumber())
+          throwUnsupported("numpy." + function + " takes a flat list or tuple of numbers",
+                           location);
+        element = element ? unifyTypes(element, item) : item;
+      }
+      return newArray(dtypeParameter(1, element), 1);
+    }
+    noOverload(name, arguments, location);
+  }
+  if (!first || !first->isArray())
+    noOverload(name, arguments, location);
+  const Type *dtype = first->dtype();
+  int ndim = first->ndim();
+  if (function == "copy")
+    return newArray(dtype, ndim);
+  if (function == "astype")
+    return newArray(dtypeParameter(1, dtype), ndim);
+  if (function == "fill") {
+    if (!argument(1) || !argument(1)->isNumber())
+      noOverload(name, arguments, location);
+    return types::none();
+  }
+  if (function == "ravel" || function == "flatten")
+    return newArray(dtype, 1);
+  if (function == "transpose")
+    return typeArrayAttribute(first, "T");
+  if (function == "reshape") {
+    // reshape(shape) or reshape(d0, d1, ...)
+    int dimensions;
+    if (positional == 2)
+      dimensions = shapeDimensions(arguments[1]);
+    else {
+      dimensions = static_cast<int>(positional) - 1;
+      for (size_t i = 1; i < positional; ++i)
+        if (!isIntegerLike(arguments[i]))
+          dimensions = -1;
+    }
+    if (dimensions < 1)
+      throwTypingError("reshape takes a shape: integers or a tuple of integers", location);
+    return types::array(dtype, dimensions, 'C', first->isReadonly());
+  }
+  if (function == "cumsum" || function == "cumprod") {
+    const Type *accumulator =
+        isIntegerLike(dtype) ? types::integer(64, dtype->isBoolean() || dtype->isSigned()) : dtype;
+    return newArray(accumulator, 1);
+  }
+  static const std::set<std::string> reductions = {"sum",    "prod", "min", "max", "amin",
+                                                   "amax",   "mean", "std", "var", "argmin",
+                                                   "argmax", "any",  "all"};
+  if (reductions.count(function)) {
+    const Type *result;
+    if (function == "sum" || function == "prod")
+      result = isIntegerLike(dtype) ? types::integer(64, dtype->isBoolean() || dtype->isSigned())
+                                    : dtype;
+    else if (function == "mean" || function == "std" || function == "var")
+      result = dtype->isComplex() && function == "mean"  ? dtype
+               : dtype->isFloat() && dtype->bits() == 32 ? types::float32()
+                                                         : types::float64();
+    else if (function == "argmin" || function == "argmax")
+      result = types::int64();
+    else if (function == "any" || function == "all")
+      result = types::boolean();
+    else
+      result = dtype;
+    const Type *axis = argument(1);
+    if (!axis || axis->isNone())
+      return result;
+    if (!isIntegerLike(axis))
+      throwTypingError("axis must be an integer", location);
+    if (ndim == 1)
+      return result;
+    return newArray(result, ndim - 1);
+  }
+  throwUnsupported(name + " is not supported yet", location);
+}
+
+} // namespace taipan

@@ -1,0 +1,65 @@
+// Typing of NumPy arrays: indexing, attributes, methods, elementwise expressions (operators and
+// ufuncs with broadcasting) and the numpy functions taipan implements.
+#pragma once
+
+#include "syntax/SyntaxTree.h"
+#include "types/Type.h"
+
+#include <string>
+#include <vector>
+
+namespace taipan {
+
+/// The compile-time types of index pieces other than numbers and arrays.
+const Type *sliceType();
+const Type *ellipsisType();
+
+/// One piece of an index expression, classified.
+enum class IndexPieceKind { Integer, Slice, NewAxis, Ellipsis, BooleanArray, IntegerArray };
+
+/// The classified pieces of `index` for an array of `ndim` dimensions, with the ellipsis
+/// expanded into slices. Throws a TypingError for what cannot index an array.
+std::vector<IndexPieceKind>
+classifyIndex(const Type *array, const std::vector<const Type *> &pieces, SourceLocation location);
+
+/// The type of `array[index]`: the dtype for a full integer index, else an array (a view for
+/// basic indexing, a new array for a mask or an integer array).
+const Type *typeArrayIndex(const Type *array, const std::vector<const Type *> &pieces,
+                           SourceLocation location);
+
+/// The type of an attribute of an array (shape, T, real...), or nullptr.
+const Type *typeArrayAttribute(const Type *array, const std::string &name);
+
+/// The builtin name a method call on an array is typed and lowered as ("array.sum"), or "".
+std::string arrayMethodName(const std::string &method);
+
+/// The result of an operator when either side is an array, or nullptr when neither is.
+const Type *typeElementwiseBinary(BinaryOp op, const Type *left, const Type *right,
+                                  SourceLocation location);
+const Type *typeElementwiseCompare(CompareOp op, const Type *left, const Type *right,
+                                   SourceLocation location);
+const Type *typeElementwiseUnary(UnaryOp op, const Type *operand, SourceLocation location);
+
+/// Whether `name` ("numpy.sqrt") is a ufunc taipan implements elementwise.
+bool isUfunc(const std::string &name);
+/// The scalar result type of a ufunc for scalar operand types, or nullptr.
+const Type *ufuncScalarType(const std::string &name, const std::vector<const Type *> &operands);
+
+/// The result of a numpy function or array method ("numpy.zeros", "array.sum").
+const Type *typeNumpyCall(const std::string &name, const std::vector<const Type *> &arguments,
+                          const std::vector<Expr *> &argumentExprs,
+                          const std::vector<std::string> &keywords, SourceLocation location);
+
+/// Maps the parameters of a numpy function or array method (without its "numpy."/"array."
+/// prefix) to argument positions: entry i is the argument bound to parameter i, or -1.
+std::vector<int> bindNumpyArguments(const std::string &function, size_t positional,
+                                    const std::vector<std::string> &keywords,
+                                    SourceLocation location);
+
+/// Whether numpy.<function> is a (non-ufunc) numpy function taipan implements.
+bool isNumpyFunction(const std::string &function);
+
+/// The dtype a dtype argument names (np.float32, float, a.dtype), or nullptr.
+const Type *dtypeFromArgument(const Type *argument);
+
+} // namespace taipan
