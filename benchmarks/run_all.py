@@ -14,6 +14,7 @@ import sys
 import time
 
 # benchmarks/ is sys.path[0] when this file is run as a script.
+import bench_arrays
 import bench_compile_scaling
 import bench_scalar
 from common import STANDIN, summarize
@@ -40,6 +41,7 @@ def main(argv=None) -> int:
     scaling_argv = ["--timeout", str(args.timeout)] + (["--sizes", sizes] if sizes else [])
 
     rows = bench_scalar.main(scalar_argv)
+    rows += bench_arrays.main(scalar_argv)
     rows += bench_compile_scaling.main(scaling_argv)
 
     passed, missed, errors = summarize(rows)

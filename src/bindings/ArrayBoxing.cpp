@@ -137,11 +137,17 @@ const Type *typeOfArray(PyObject *value) {
   const Type *dtype = dtypeType(descr->type_num);
   if (!dtype)
     return nullptr;
-  int ndim = PyArray_NDIM(array);
-  char layout = PyArray_IS_C_CONTIGUOUS(array)                 ? 'C'
-                : (ndim > 1 && PyArray_IS_F_CONTIGUOUS(array)) ? 'F'
-                                                               : 'A';
-  return types::array(dtype, ndim, layout, !PyArray_ISWRITEABLE(array));
+    int ndim = PyArray_NDIM(array);
+  int layout = PyArray_IS_C_CONTIGUOUS(array)                 ? 0
+               : (ndim > 1 && PyArray_IS_F_CONTIGUOUS(array)) ? 1
+                                                              : 2;
+  bool readonly = !PyArray_ISWRITEABLE(array);
+  // The fingerprint of an array argument is a table lookup once its kind has been seen.
+  static const Type *cache[NPY_CDOUBLE + 1][NPY_MAXDIMS + 1][3][2];
+  const Type *&cached = cache[descr->type_num][ndim][layout][readonly];
+  if (!cached)
+    cached = types::array(dtype, ndim, "CFA"[layout], readonly);
+  return cached;
 }
 
 std::string describeUnsupportedArray(PyObject *value) {

@@ -2,7 +2,9 @@
 // and turns compiler errors and compiled-code exceptions into Python exceptions.
 #include "Module.h"
 
+#include "ArrayBoxing.h"
 #include "AstReader.h"
+
 #include "Dispatcher.h"
 #include "GlobalResolution.h"
 #include "TypeObjects.h"
@@ -259,6 +261,10 @@ NB_MODULE(_core, module) {
              });
 
   module.def("enable_vectorcall", [](nb::handle subclass) { enableVectorcall(subclass.ptr()); });
+
+    module.def("describe_unsupported", [](nb::handle value) {
+    return describeUnsupportedArray(value.ptr());
+  });
 
   module.def("memory_statistics", [] {
     runtime::AllocationStatistics statistics = runtime::allocationStatistics();

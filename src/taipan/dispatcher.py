@@ -52,9 +52,10 @@ class Dispatcher(_core.DispatcherBase):
             value_type = _core.typeof_or_none(value)
             if value_type is None:
                 name = code.co_varnames[index] if index < code.co_argcount else "?"
+                what = _core.describe_unsupported(value) or type(value).__name__
                 raise TypingError(
                     f"cannot determine the type of argument {index} ({name}): "
-                    f'{type(value).__name__}\n\nFile "{code.co_filename}", line '
+                    f'{what}\n\nFile "{code.co_filename}", line '
                     f"{code.co_firstlineno}, in {self.__qualname__}"
                 )
             types.append(value_type)

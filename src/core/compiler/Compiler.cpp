@@ -32,6 +32,19 @@ std::string uniqueSymbol(const std::string &name) {
   return "taipan_" + clean + "_" + std::to_string(symbolCounter++);
 }
 
+/// How many scalar leaves a type has, stopping early once it is large.
+size_t typeSize(const Type *type) {
+  if (!type->isTuple())
+    return 1;
+  size_t size = 0;
+  for (const Type *element : type->elements()) {
+    size += typeSize(element);
+    if (size > 4096)
+      break;
+  }
+  return size;
+}
+
 /// Owns the TypedFunctions of one compilation and types calls between them.
 class CompileSession : public CalleeTyper {
 public:
@@ -41,8 +54,15 @@ public:
     auto found = instances.find(key);
     if (found != instances.end())
       return found->second;
-    if (++depth > 200)
+        if (++depth > 200)
       throwTypingError("calls between jitted functions nest too deeply", location);
+    // Recursion that builds ever larger argument types (f((x, x), n - 1)) never settles.
+    for (const Type *argument : argumentTypes)
+      if (typeSize(argument) > 1024)
+        throwTypingError("the argument types of " + callee->name +
+                             "() grow without bound through recursion (" +
+                             argument->name().substr(0, 80) + "...)",
+                         location);
     TypedFunction &function = functions.emplace_back();
     function.source = callee;
     function.argumentTypes = argumentTypes;

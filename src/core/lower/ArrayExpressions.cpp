@@ -238,6 +238,18 @@ llvm::Value *FunctionLowering::lowerUfuncScalar(const std::string &name,
     llvm::Value *real = complexParts(value, imag);
     return makeComplex(builder.CreateFNeg(real), builder.CreateFNeg(imag), result);
   }
+    if (ufunc == "where")
+    return builder.CreateSelect(truthValue(values[0], types[0]),
+                                castValue(values[1], types[1], result),
+                                castValue(values[2], types[2], result));
+  if (ufunc == "clip") {
+    llvm::Value *value = castValue(values[0], types[0], result);
+    llvm::Value *low = castValue(values[1], types[1], result);
+    llvm::Value *high = castValue(values[2], types[2], result);
+    // NumPy: minimum(maximum(a, low), high), NaN-propagating.
+    llvm::Value *raised = lowerUfuncScalar("numpy.maximum", {value, low}, {result, result}, result);
+    return lowerUfuncScalar("numpy.minimum", {raised, high}, {result, result}, result);
+  }
   if (ufunc == "square")
     return lowerBinary(BinaryOp::Mult, values[0], first, values[0], first, result);
   if (ufunc == "reciprocal")

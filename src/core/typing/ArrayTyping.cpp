@@ -74,6 +74,12 @@ const std::set<std::string> &binaryUfuncs() {
   return names;
 }
 
+/// where(condition, x, y) and clip(a, low, high): elementwise with three operands.
+const std::set<std::string> &ternaryUfuncs() {
+  static const std::set<std::string> names = {"where", "clip"};
+  return names;
+}
+
 const std::set<std::string> &predicateUfuncs() {
   static const std::set<std::string> names = {"isnan", "isinf", "isfinite", "signbit"};
   return names;
@@ -126,7 +132,7 @@ const std::map<std::string, std::vector<std::string>> &numpyParameters() {
 } // namespace
 
 bool isNumpyFunction(const std::string &function) {
-  static const std::set<std::string> others = {"sort", "argsort", "dot", "where", "clip"};
+    static const std::set<std::string> others = {"sort", "argsort", "dot"};
   return numpyParameters().count(function) || others.count(function);
 }
 
@@ -317,8 +323,9 @@ bool isUfunc(const std::string &name) {
   if (name.rfind("numpy.", 0) != 0)
     return false;
   std::string ufunc = name.substr(6);
-  return floatUfuncs().count(ufunc) || sameTypeUfuncs().count(ufunc) ||
-         binaryUfuncs().count(ufunc) || predicateUfuncs().count(ufunc);
+    return floatUfuncs().count(ufunc) || sameTypeUfuncs().count(ufunc) ||
+         binaryUfuncs().count(ufunc) || predicateUfuncs().count(ufunc) ||
+         ternaryUfuncs().count(ufunc);
 }
 
 const Type *ufuncScalarType(const std::string &name, const std::vector<const Type *> &operands) {
@@ -333,8 +340,16 @@ const Type *ufuncScalarType(const std::string &name, const std::vector<const Typ
   };
   if (floatUfuncs().count(ufunc) && operands.size() == 1)
     return floatOf(operands[0]);
-  if (predicateUfuncs().count(ufunc) && operands.size() == 1)
+    if (predicateUfuncs().count(ufunc) && operands.size() == 1)
     return types::boolean();
+  if (ternaryUfuncs().count(ufunc) && operands.size() == 3) {
+    if (ufunc == "where")
+      return unifyTypes(operands[1], operands[2]);
+    const Type *common = binaryResultType(BinaryOp::Add, operands[0], operands[1]);
+    common = common ? binaryResultType(BinaryOp::Add, common, operands[2]) : nullptr;
+    // clip keeps an integer array's type when the bounds are Python ints.
+    return common && common->isInteger() && operands[0]->isInteger() ? operands[0] : common;
+  }
   if (sameTypeUfuncs().count(ufunc) && operands.size() == 1) {
     const Type *operand = operands[0];
     if (ufunc == "abs" || ufunc == "absolute" || ufunc == "fabs")
