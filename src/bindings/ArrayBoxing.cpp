@@ -19,7 +19,8 @@ bool numpyReady = false;
 bool ensureNumpy() {
   if (numpyReady)
     return true;
-  PyObject *module = PyImport_GetModule(PyUnicode_FromString("numpy")); // new ref or null
+    static PyObject *name = PyUnicode_InternFromString("numpy");
+  PyObject *module = PyImport_GetModule(name); // new reference, or null when not imported
   if (!module) {
     PyErr_Clear();
     return false;
@@ -127,6 +128,12 @@ template <typename T> void setField(void *storage, size_t offset, T value) {
 
 } // namespace
 
+const Type *typeOfArrayIfArray(PyObject *value) {
+  if (!numpyReady || !PyArray_Check(value))
+    return nullptr;
+  return typeOfArray(value);
+}
+
 const Type *typeOfArray(PyObject *value) {
   if (!ensureNumpy() || !PyArray_Check(value))
     return nullptr;
@@ -165,11 +172,12 @@ std::string describeUnsupportedArray(PyObject *value) {
   return "array of dtype " + dtype + ", which compiled code does not support";
 }
 
-bool unboxArray(PyObject *value, const Type *type, void *storage) {
-  const Type *actual = typeOfArray(value);
-  if (!actual || actual->dtype() != type->dtype() || actual->ndim() != type->ndim() ||
-      (type->layout() != 'A' && actual->layout() != type->layout()) ||
-      (actual->isReadonly() && !type->isReadonly())) {
+bool unboxArray(PyObject *value, const Type *type, void *storage, bool verified) {
+  const Type *actual = verified ? type : typeOfArrayIfArray(value);
+  if (actual != type &&
+      (!actual || actual->dtype() != type->dtype() || actual->ndim() != type->ndim() ||
+       (type->layout() != 'A' && actual->layout() != type->layout()) ||
+       (actual->isReadonly() && !type->isReadonly()))) {
     PyErr_Format(PyExc_TypeError, "expected %s, got %s", type->name().c_str(),
                  actual ? actual->name().c_str() : Py_TYPE(value)->tp_name);
     return false;

@@ -12,11 +12,15 @@ namespace taipan::bindings {
 /// Does not import NumPy: a process that never made an ndarray never pays for it.
 const Type *typeOfArray(PyObject *value);
 
+/// typeOfArray for the call path: nullptr at once when NumPy is not loaded yet or `value` is
+/// not an ndarray.
+const Type *typeOfArrayIfArray(PyObject *value);
+
 /// Why an ndarray has no taipan type (its dtype, byte order...), for error messages.
 std::string describeUnsupportedArray(PyObject *value);
 
 /// Fills the array layout (types.h ArrayLayout) at `storage` from an ndarray, borrowing it.
-bool unboxArray(PyObject *value, const Type *type, void *storage);
+bool unboxArray(PyObject *value, const Type *type, void *storage, bool verified);
 
 /// A new ndarray for the array at `storage`, taking over its reference to the memory block.
 PyObject *boxArray(const Type *type, const void *storage);

@@ -51,6 +51,11 @@ template <typename T> T load(const void *storage) {
 
 const Type *typeOfValue(PyObject *value) {
   PyTypeObject *pythonType = Py_TYPE(value);
+  // The common cases first, without a hash lookup.
+  if (pythonType == &PyFloat_Type)
+    return types::float64();
+  if (const Type *array = typeOfArrayIfArray(value))
+    return array;
   auto &cache = scalarTypeCache();
   auto found = cache.find(pythonType);
   if (found != cache.end())
@@ -83,7 +88,7 @@ const Type *typeOfValue(PyObject *value) {
     cache[pythonType] = scalar;
     return scalar;
   }
-  if (const Type *array = typeOfArray(value))
+    if (const Type *array = typeOfArray(value))
     return array;
   if (PyLong_Check(value)) // int subclasses (IntEnum members, ...)
     return types::int64();
@@ -92,7 +97,7 @@ const Type *typeOfValue(PyObject *value) {
   return nullptr;
 }
 
-bool unboxValue(PyObject *value, const Type *type, void *storage) {
+bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified) {
   switch (type->kind()) {
   case TypeKind::Boolean: {
     int truth = PyObject_IsTrue(value);
@@ -172,7 +177,7 @@ bool unboxValue(PyObject *value, const Type *type, void *storage) {
   case TypeKind::None:
     return true;
   case TypeKind::Array:
-    return unboxArray(value, type, storage);
+        return unboxArray(value, type, storage, verified);
   case TypeKind::Tuple: {
     if (!PyTuple_Check(value) ||
         PyTuple_GET_SIZE(value) != static_cast<Py_ssize_t>(type->elements().size())) {

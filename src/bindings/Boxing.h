@@ -13,8 +13,9 @@ namespace taipan::bindings {
 const Type *typeOfValue(PyObject *value);
 
 /// Writes `value` converted to `type` into `storage` (Type::storageSize bytes). Returns false
-/// with a Python exception set when it cannot.
-bool unboxValue(PyObject *value, const Type *type, void *storage);
+/// with a Python exception set when it cannot. `verified` says the dispatcher already found
+/// `value` to be exactly of `type`, so arrays skip their checks.
+bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified = false);
 
 /// A new Python object for the value of `type` at `storage`, or nullptr with an exception set.
 PyObject *boxValue(const Type *type, const void *storage);

@@ -16,7 +16,12 @@ namespace {
 struct Overload {
   CompiledFunction compiled;
   std::vector<const Type *> key;
+  std::vector<size_t> slotSizes; ///< bytes each argument takes in the buffer, 16-aligned
+    size_t bufferSize;             ///< arguments and result together
+  bool exact;                    ///< the key is the compiled argument types (not a conversion)
 };
+
+size_t slotSize(const Type *type) { return (type->storageSize() + 15) / 16 * 16; }
 
 struct DispatcherObject {
   PyObject_HEAD vectorcallfunc vectorcall;
@@ -42,10 +47,7 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
   // Arguments and result live on the stack unless they are unusually large.
   alignas(16) char stackStorage[512];
   std::unique_ptr<char[]> heapStorage;
-  size_t needed = 0;
-  for (const Type *type : compiled.argumentTypes)
-    needed += (type->storageSize() + 15) / 16 * 16;
-  needed += (compiled.returnType->storageSize() + 15) / 16 * 16 + 16;
+    size_t needed = overload.bufferSize;
   char *storage = stackStorage;
   if (needed > sizeof(stackStorage)) {
     heapStorage.reset(new char[needed + 16]);
@@ -62,10 +64,10 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
   char *cursor = storage;
   for (size_t i = 0; i < count; ++i) {
     const Type *type = compiled.argumentTypes[i];
-    if (!unboxValue(arguments[i], type, cursor))
+        if (!unboxValue(arguments[i], type, cursor, overload.exact))
       return nullptr;
-    pointers[i] = cursor;
-    cursor += (type->storageSize() + 15) / 16 * 16;
+        pointers[i] = cursor;
+    cursor += overload.slotSizes[i];
   }
   void *result = cursor;
   int32_t status;
@@ -256,7 +258,13 @@ void configureDispatcher(PyObject *dispatcher, const std::vector<std::string> &n
 void addOverload(PyObject *dispatcher, const CompiledFunction &compiled,
                  const std::vector<const Type *> &key) {
   auto *self = reinterpret_cast<DispatcherObject *>(dispatcher);
-  self->overloads->push_back({compiled, key});
+      Overload overload{compiled, key, {}, slotSize(compiled.returnType) + 16,
+                    key == compiled.argumentTypes};
+  for (const Type *type : compiled.argumentTypes) {
+    overload.slotSizes.push_back(slotSize(type));
+    overload.bufferSize += overload.slotSizes.back();
+  }
+  self->overloads->push_back(std::move(overload));
 }
 
 void enableVectorcall(PyObject *subclass) {

@@ -3,6 +3,10 @@ memory layouts, and comparisons of compiled results with NumPy's."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 
 INT_DTYPES = ["int8", "int16", "int32", "int64"]
@@ -153,3 +157,13 @@ def _same_layout_copy(arg):
     view = base[index]
     view[...] = arg
     return view
+
+
+def run_script(source: str, tmp_path):
+    """Runs ``source`` in a fresh interpreter, for code that may crash the process; returns the
+    CompletedProcess (returncode, stdout, stderr)."""
+    path = tmp_path / "script.py"
+    path.write_text(textwrap.dedent(source))
+    return subprocess.run(
+        [sys.executable, str(path)], check=False, capture_output=True, text=True, timeout=120
+    )

@@ -3,10 +3,6 @@ iteration, and eager signatures with array types."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
-
 import numpy as np
 import pytest
 from array_helpers import (
@@ -17,22 +13,13 @@ from array_helpers import (
     compare,
     layouts,
     layouts_1d,
+    run_script,
     sample,
 )
 
 import taipan
 from taipan import njit
 from taipan.errors import TypingError
-
-
-def run_script(source: str, tmp_path):
-    """Runs ``source`` in a fresh interpreter (for code that may crash the process)."""
-    path = tmp_path / "script.py"
-    path.write_text(textwrap.dedent(source))
-    return subprocess.run(
-        [sys.executable, str(path)], check=False, capture_output=True, text=True, timeout=60
-    )
-
 
 # ---------------------------------------------------------------------------------------------
 # passing arrays in: no copy, writes are visible to the caller
