@@ -11,6 +11,7 @@ from array_helpers import (
     assert_array_same,
     assert_value_same,
     layouts,
+    run_script,
     sample,
 )
 
@@ -612,22 +613,12 @@ def test_axis_1d_gives_0d_or_1d(f):
         assert_value_same(actual, expected, rtol=RTOL)
 
 
-@pytest.mark.parametrize("f", AXIS_FUNCTIONS, ids=ids(AXIS_FUNCTIONS))
+@pytest.mark.parametrize("f", AXIS_NP, ids=ids(AXIS_NP))
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int32", "float32", "complex128"])
 def test_axis_dtypes(f, dtype):
-    if dtype == "complex128" and f in (
-        min_axis,
-        min_axis_method,
-        max_axis,
-        max_axis_method,
-        argmin_axis,
-        argmin_axis_method,
-        argmax_axis,
-        argmax_axis_method,
-    ):
-        a = sample(dtype, (3, 4))
-    else:
-        a = small_for_prod(sample(dtype, (3, 4)))
+    if dtype == "complex128" and f in (min_axis, max_axis, argmin_axis, argmax_axis):
+        pytest.skip("complex min / max crash: see test_complex_min_max_lexicographic")
+    a = small_for_prod(sample(dtype, (3, 4)))
     check_axis(f, a, 1, rtol=tolerance(dtype))
     check_axis(f, a, 0, rtol=tolerance(dtype))
 

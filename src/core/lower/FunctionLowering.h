@@ -146,6 +146,8 @@ private:
   std::vector<llvm::Value *> arrayShape(llvm::Value *array, const Type *type);
   /// A new C-contiguous array of `shape`, owned by the current statement.
   llvm::Value *allocateArray(const Type *arrayType, const std::vector<llvm::Value *> &shape);
+    /// The byte stride of `axis`, a constant for the innermost axis of a contiguous array.
+  llvm::Value *axisStride(llvm::Value *array, const Type *arrayType, int axis);
   llvm::Value *elementAddress(llvm::Value *array, const Type *arrayType,
                               const std::vector<llvm::Value *> &indices);
   llvm::Value *loadElement(llvm::Value *address, const Type *dtype);

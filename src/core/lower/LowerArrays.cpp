@@ -128,17 +128,23 @@ llvm::Value *FunctionLowering::allocateArray(const Type *arrayType,
   return array;
 }
 
+llvm::Value *FunctionLowering::axisStride(llvm::Value *array, const Type *arrayType, int axis) {
+  // The innermost stride of a contiguous array is the item size: a constant lets LLVM
+  // vectorise. (An axis of extent 1 may have any stride, but is only ever indexed at 0.)
+  bool innermost = arrayType->layout() == 'C'   ? axis == arrayType->ndim() - 1
+                   : arrayType->layout() == 'F' ? axis == 0
+                                                : false;
+  if (innermost)
+    return builder.getInt64(static_cast<int64_t>(arrayType->dtype()->storageSize()));
+  return arrayField(array, ArrayLayout::Strides, axis);
+}
+
 llvm::Value *FunctionLowering::elementAddress(llvm::Value *array, const Type *arrayType,
                                               const std::vector<llvm::Value *> &indices) {
   llvm::Value *offset = builder.getInt64(0);
-  for (size_t i = 0; i < indices.size(); ++i) {
-    // A C array's last stride is the item size: a constant lets LLVM vectorise.
-    llvm::Value *stride =
-        (arrayType->layout() == 'C' && i + 1 == static_cast<size_t>(arrayType->ndim()))
-            ? builder.getInt64(arrayType->dtype()->storageSize())
-            : arrayField(array, ArrayLayout::Strides, static_cast<int>(i));
-    offset = builder.CreateAdd(offset, builder.CreateMul(indices[i], stride));
-  }
+    for (size_t i = 0; i < indices.size(); ++i)
+    offset = builder.CreateAdd(
+        offset, builder.CreateMul(indices[i], axisStride(array, arrayType, static_cast<int>(i))));
   return builder.CreateGEP(builder.getInt8Ty(), arrayField(array, ArrayLayout::Data), offset);
 }
 
@@ -231,8 +237,8 @@ llvm::Value *FunctionLowering::lowerArrayIndex(Expr *expr, llvm::Value **element
       strides.push_back(builder.getInt64(0));
       continue;
     }
-    llvm::Value *extent = arrayField(array, ArrayLayout::Shape, axis);
-    llvm::Value *stride = arrayField(array, ArrayLayout::Strides, axis);
+        llvm::Value *extent = arrayField(array, ArrayLayout::Shape, axis);
+    llvm::Value *stride = axisStride(array, arrayType, axis);
     if (kind == IndexPieceKind::Integer) {
       llvm::Value *position = checkedIndex(lowerExpr(piece), typeOf(piece), extent, axis);
       offset = builder.CreateAdd(offset, builder.CreateMul(position, stride));

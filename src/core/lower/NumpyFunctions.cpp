@@ -432,28 +432,75 @@ llvm::Value *FunctionLowering::reduceRange(const std::string &function, llvm::Va
           "zero-size array to reduction operation " +
               std::string(wantIndex ? function : (isMax ? "maximum" : "minimum")) +
               " which has no identity");
+    if (wantIndex && axis < 0 && arrayType->layout() == 'C' && !dtype->isComplex()) {
+    // Two passes beat one: the extreme value by a vectorised reduction, then the first index
+    // holding it (or the first NaN), a loop that stops early.
+    llvm::Value *extreme = reduceRange(isMax ? "max" : "min", array, arrayType, {}, -1, dtype);
+    llvm::Value *lookForNaN = dtype->isFloat() ? builder.CreateFCmpUNO(extreme, extreme)
+                                               : builder.getInt1(false);
+    llvm::Value *data = arrayField(array, ArrayLayout::Data);
+    llvm::BasicBlock *before = builder.GetInsertBlock();
+    llvm::BasicBlock *loop = newBlock("argextreme.loop");
+    llvm::BasicBlock *done = newBlock("argextreme.done");
+    builder.CreateBr(loop);
+    builder.SetInsertPoint(loop);
+    llvm::PHINode *index = builder.CreatePHI(i64, 2);
+    index->addIncoming(builder.getInt64(0), before);
+    llvm::Value *item = loadElement(
+        builder.CreateInBoundsGEP(memoryType(context, dtype), data, index), dtype);
+    llvm::Value *found = lowerComparison(CompareOp::Eq, item, dtype, extreme, dtype);
+    if (dtype->isFloat())
+      found = builder.CreateOr(found,
+                               builder.CreateAnd(lookForNaN, builder.CreateFCmpUNO(item, item)));
+    llvm::Value *next = builder.CreateAdd(index, builder.getInt64(1));
+    index->addIncoming(next, loop);
+    // The extreme is in the array, so the loop ends by finding it; the bound is a safeguard.
+    builder.CreateCondBr(builder.CreateOr(found, builder.CreateICmpSGE(next, count)), done, loop);
+    builder.SetInsertPoint(done);
+    return index;
+  }
+  // Start from the identity (the largest value for min), so the loop needs no first-item case.
   llvm::Type *elementLLVM = valueType(context, dtype);
+  llvm::Value *identity;
+  if (dtype->isFloat())
+    identity = llvm::ConstantFP::getInfinity(elementLLVM, isMax);
+  else if (dtype->isBoolean())
+    identity = builder.getInt1(!isMax);
+  else if (dtype->isInteger())
+    identity = isMax ? (dtype->isSigned() ? llvm::ConstantInt::get(
+                                                elementLLVM, llvm::APInt::getSignedMinValue(dtype->bits()))
+                                          : llvm::ConstantInt::get(elementLLVM, 0))
+                     : (dtype->isSigned() ? llvm::ConstantInt::get(
+                                                elementLLVM, llvm::APInt::getSignedMaxValue(dtype->bits()))
+                                          : llvm::ConstantInt::get(
+                                                elementLLVM, llvm::APInt::getMaxValue(dtype->bits())));
+  else
+    throwUnsupported("min, max, argmin and argmax of complex arrays are not supported", {});
   llvm::AllocaInst *best = createEntryAlloca(elementLLVM, "reduce.best");
   llvm::AllocaInst *bestIndex = createEntryAlloca(i64, "reduce.index");
-  llvm::AllocaInst *started = createEntryAlloca(builder.getInt1Ty(), "reduce.started");
-  builder.CreateStore(builder.getInt1(false), started);
+  builder.CreateStore(identity, best);
   builder.CreateStore(builder.getInt64(0), bestIndex);
-  builder.CreateStore(llvm::Constant::getNullValue(elementLLVM), best);
   forEachItem([&](llvm::Value *item, llvm::Value *index) {
     llvm::Value *current = builder.CreateLoad(elementLLVM, best);
+    if (!wantIndex && dtype->isFloat()) {
+      // llvm.minimum/maximum propagate NaN like NumPy, and LLVM vectorises the reduction.
+      builder.CreateStore(callIntrinsic(isMax ? llvm::Intrinsic::maximum : llvm::Intrinsic::minimum,
+                                        {current, item}),
+                          best);
+      return;
+    }
     llvm::Value *better =
         lowerComparison(isMax ? CompareOp::Gt : CompareOp::Lt, item, dtype, current, dtype);
     if (dtype->isFloat()) {
+      // The first NaN wins and stays.
       llvm::Value *itemIsNaN = builder.CreateFCmpUNO(item, item);
       llvm::Value *bestIsNaN = builder.CreateFCmpUNO(current, current);
       better = builder.CreateAnd(builder.CreateOr(better, itemIsNaN), builder.CreateNot(bestIsNaN));
     }
-    better = builder.CreateOr(better,
-                              builder.CreateNot(builder.CreateLoad(builder.getInt1Ty(), started)));
-    builder.CreateStore(builder.getInt1(true), started);
     builder.CreateStore(builder.CreateSelect(better, item, current), best);
-    builder.CreateStore(builder.CreateSelect(better, index, builder.CreateLoad(i64, bestIndex)),
-                        bestIndex);
+    if (wantIndex)
+      builder.CreateStore(builder.CreateSelect(better, index, builder.CreateLoad(i64, bestIndex)),
+                          bestIndex);
   });
   if (wantIndex)
     return builder.CreateLoad(i64, bestIndex);

@@ -39,8 +39,8 @@ bool findBlasInLibrary(const char *Path);
 extern "C" {
 /// Row-major C = A * B with A m x k, B k x n and C m x n; lda, ldb and ldc are the distances
 /// in elements between consecutive rows. C must not overlap A or B. k == 0 zeroes C.
-void taipan_matmul_f64(const double *a, const double *b, double *c, int64_t m, int64_t n,
-                       int64_t k, int64_t lda, int64_t ldb, int64_t ldc);
+void taipan_matmul_f64(const double *a, const double *b, double *c, int64_t m, int64_t n, int64_t k,
+                       int64_t lda, int64_t ldb, int64_t ldc);
 /// taipan_matmul_f64 for float32 operands.
 void taipan_matmul_f32(const float *a, const float *b, float *c, int64_t m, int64_t n, int64_t k,
                        int64_t lda, int64_t ldb, int64_t ldc);

@@ -43,8 +43,7 @@ TEST(SortTest, IntegerDtypes) {
   expectSorted<uint16_t>({65535, 1, 40000}, {1, 40000, 65535}, SortUInt16);
   expectSorted<int32_t>({3, -2147483647 - 1, 2147483647, -5}, {-2147483647 - 1, -5, 3, 2147483647},
                         SortInt32);
-  expectSorted<uint32_t>({4000000000U, 2, 3000000000U}, {2, 3000000000U, 4000000000U},
-                         SortUInt32);
+  expectSorted<uint32_t>({4000000000U, 2, 3000000000U}, {2, 3000000000U, 4000000000U}, SortUInt32);
   expectSorted<int64_t>({INT64_MAX, -4, INT64_MIN, 9, -4}, {INT64_MIN, -4, -4, 9, INT64_MAX},
                         SortInt64);
   // Values above INT64_MAX must not be ordered as negative numbers.
