@@ -19,7 +19,7 @@ bool numpyReady = false;
 bool ensureNumpy() {
   if (numpyReady)
     return true;
-    static PyObject *name = PyUnicode_InternFromString("numpy");
+  static PyObject *name = PyUnicode_InternFromString("numpy");
   PyObject *module = PyImport_GetModule(name); // new reference, or null when not imported
   if (!module) {
     PyErr_Clear();
@@ -144,7 +144,7 @@ const Type *typeOfArray(PyObject *value) {
   const Type *dtype = dtypeType(descr->type_num);
   if (!dtype)
     return nullptr;
-    int ndim = PyArray_NDIM(array);
+  int ndim = PyArray_NDIM(array);
   int layout = PyArray_IS_C_CONTIGUOUS(array)                 ? 0
                : (ndim > 1 && PyArray_IS_F_CONTIGUOUS(array)) ? 1
                                                               : 2;

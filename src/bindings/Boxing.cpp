@@ -88,7 +88,7 @@ const Type *typeOfValue(PyObject *value) {
     cache[pythonType] = scalar;
     return scalar;
   }
-    if (const Type *array = typeOfArray(value))
+  if (const Type *array = typeOfArray(value))
     return array;
   if (PyLong_Check(value)) // int subclasses (IntEnum members, ...)
     return types::int64();
@@ -177,7 +177,7 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
   case TypeKind::None:
     return true;
   case TypeKind::Array:
-        return unboxArray(value, type, storage, verified);
+    return unboxArray(value, type, storage, verified);
   case TypeKind::Tuple: {
     if (!PyTuple_Check(value) ||
         PyTuple_GET_SIZE(value) != static_cast<Py_ssize_t>(type->elements().size())) {

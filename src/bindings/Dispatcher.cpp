@@ -17,7 +17,7 @@ struct Overload {
   CompiledFunction compiled;
   std::vector<const Type *> key;
   std::vector<size_t> slotSizes; ///< bytes each argument takes in the buffer, 16-aligned
-    size_t bufferSize;             ///< arguments and result together
+  size_t bufferSize;             ///< arguments and result together
   bool exact;                    ///< the key is the compiled argument types (not a conversion)
 };
 
@@ -47,7 +47,7 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
   // Arguments and result live on the stack unless they are unusually large.
   alignas(16) char stackStorage[512];
   std::unique_ptr<char[]> heapStorage;
-    size_t needed = overload.bufferSize;
+  size_t needed = overload.bufferSize;
   char *storage = stackStorage;
   if (needed > sizeof(stackStorage)) {
     heapStorage.reset(new char[needed + 16]);
@@ -64,9 +64,9 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
   char *cursor = storage;
   for (size_t i = 0; i < count; ++i) {
     const Type *type = compiled.argumentTypes[i];
-        if (!unboxValue(arguments[i], type, cursor, overload.exact))
+    if (!unboxValue(arguments[i], type, cursor, overload.exact))
       return nullptr;
-        pointers[i] = cursor;
+    pointers[i] = cursor;
     cursor += overload.slotSizes[i];
   }
   void *result = cursor;
@@ -258,8 +258,8 @@ void configureDispatcher(PyObject *dispatcher, const std::vector<std::string> &n
 void addOverload(PyObject *dispatcher, const CompiledFunction &compiled,
                  const std::vector<const Type *> &key) {
   auto *self = reinterpret_cast<DispatcherObject *>(dispatcher);
-      Overload overload{compiled, key, {}, slotSize(compiled.returnType) + 16,
-                    key == compiled.argumentTypes};
+  Overload overload{
+      compiled, key, {}, slotSize(compiled.returnType) + 16, key == compiled.argumentTypes};
   for (const Type *type : compiled.argumentTypes) {
     overload.slotSizes.push_back(slotSize(type));
     overload.bufferSize += overload.slotSizes.back();

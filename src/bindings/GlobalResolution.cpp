@@ -84,7 +84,9 @@ static std::string qualifiedBuiltinName(nb::handle object) {
     if (!randomModule.is_none() && self.is(nb::getattr(randomModule, "_inst", nb::none())))
       moduleName = "random";
   }
-  if (moduleName == "numpy" || moduleName.rfind("numpy.", 0) == 0)
+  if (moduleName.rfind("numpy.random", 0) == 0)
+    moduleName = "numpy.random";
+  else if (moduleName == "numpy" || moduleName.rfind("numpy.", 0) == 0)
     moduleName = "numpy";
   std::string qualified = moduleName == "builtins" ? nb::cast<std::string>(name)
                                                    : moduleName + "." + nb::cast<std::string>(name);
@@ -114,7 +116,10 @@ GlobalValue classifyPythonObject(nb::handle object) {
   if (PyModule_Check(value)) {
     result.kind = GlobalValue::Kind::Module;
     result.name = nb::cast<std::string>(object.attr("__name__"));
-    if (result.name.rfind("numpy", 0) == 0)
+    // numpy.random keeps its name; numpy's other submodules (numpy.core...) are numpy.
+    if (result.name.rfind("numpy.random", 0) == 0)
+      result.name = "numpy.random";
+    else if (result.name.rfind("numpy", 0) == 0)
       result.name = "numpy";
     return result;
   }

@@ -11,7 +11,9 @@
 
 #include "compiler/Compiler.h"
 #include "cpu/HostInfo.h"
+#include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
+
 #include "runtime/Runtime.h"
 
 #include "types/NumericPromotion.h"
@@ -262,9 +264,11 @@ NB_MODULE(_core, module) {
 
   module.def("enable_vectorcall", [](nb::handle subclass) { enableVectorcall(subclass.ptr()); });
 
-    module.def("describe_unsupported", [](nb::handle value) {
-    return describeUnsupportedArray(value.ptr());
-  });
+  module.def("describe_unsupported",
+             [](nb::handle value) { return describeUnsupportedArray(value.ptr()); });
+
+  module.def("register_blas",
+             [](const std::string &path) { return runtime::findBlasInLibrary(path.c_str()); });
 
   module.def("memory_statistics", [] {
     runtime::AllocationStatistics statistics = runtime::allocationStatistics();

@@ -1,6 +1,7 @@
 """The Python side of a jitted function: compilation on a miss, explicit signatures, and the
 inspection methods. Calls themselves run in the C++ base class."""
 
+import sys
 import threading
 
 from taipan import _core
@@ -8,6 +9,19 @@ from taipan.errors import TypingError
 from taipan.types import Signature, parse_signature
 
 _compile_lock = threading.RLock()
+_blas_searched = False
+
+
+def _find_blas_once():
+    """Looks for a BLAS once NumPy is loaded (matrix products in compiled code use it)."""
+    global _blas_searched
+    if not _blas_searched and "numpy" in sys.modules:
+        _blas_searched = True
+        from taipan.blas import find_blas
+
+        find_blas()
+
+
 _CO_VARARGS = 0x04
 _CO_VARKEYWORDS = 0x08
 
@@ -81,6 +95,7 @@ class Dispatcher(_core.DispatcherBase):
             self._compile_types(key, None)
 
     def _compile_types(self, argument_types, return_type):
+        _find_blas_once()
         with _compile_lock:
             compiled = self._overloads.get(argument_types)
             if compiled is None:

@@ -54,7 +54,7 @@ public:
     auto found = instances.find(key);
     if (found != instances.end())
       return found->second;
-        if (++depth > 200)
+    if (++depth > 200)
       throwTypingError("calls between jitted functions nest too deeply", location);
     // Recursion that builds ever larger argument types (f((x, x), n - 1)) never settles.
     for (const Type *argument : argumentTypes)

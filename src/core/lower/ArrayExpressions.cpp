@@ -238,7 +238,7 @@ llvm::Value *FunctionLowering::lowerUfuncScalar(const std::string &name,
     llvm::Value *real = complexParts(value, imag);
     return makeComplex(builder.CreateFNeg(real), builder.CreateFNeg(imag), result);
   }
-    if (ufunc == "where")
+  if (ufunc == "where")
     return builder.CreateSelect(truthValue(values[0], types[0]),
                                 castValue(values[1], types[1], result),
                                 castValue(values[2], types[2], result));

@@ -146,7 +146,7 @@ private:
   std::vector<llvm::Value *> arrayShape(llvm::Value *array, const Type *type);
   /// A new C-contiguous array of `shape`, owned by the current statement.
   llvm::Value *allocateArray(const Type *arrayType, const std::vector<llvm::Value *> &shape);
-    /// The byte stride of `axis`, a constant for the innermost axis of a contiguous array.
+  /// The byte stride of `axis`, a constant for the innermost axis of a contiguous array.
   llvm::Value *axisStride(llvm::Value *array, const Type *arrayType, int axis);
   llvm::Value *elementAddress(llvm::Value *array, const Type *arrayType,
                               const std::vector<llvm::Value *> &indices);
@@ -169,6 +169,16 @@ private:
   llvm::Value *transposeArray(llvm::Value *array, const Type *arrayType, const Type *resultType);
   llvm::Value *lowerNumpyCall(const std::string &name, Expr *expr,
                               const std::vector<Expr *> &arguments);
+  llvm::Value *lowerNumpyRandom(const std::string &function, Expr *expr,
+                                const std::vector<llvm::Value *> &values,
+                                const std::vector<const Type *> &types,
+                                const std::vector<int> &order);
+  /// np.dot and @ for 1-D and 2-D float arrays (BLAS for matrix products).
+  llvm::Value *lowerDot(llvm::Value *left, const Type *leftType, llvm::Value *right,
+                        const Type *rightType, const Type *resultType);
+  /// A C-contiguous version of an array: itself when its type says so, else a copy.
+  llvm::Value *contiguous(llvm::Value *array, const Type *arrayType, const Type **resultType);
+  static int sortDtypeCode(const Type *dtype);
   llvm::Value *lowerReduction(const std::string &function, llvm::Value *array,
                               const Type *arrayType, llvm::Value *axis, const Type *resultType);
   llvm::Value *reduceRange(const std::string &function, llvm::Value *array, const Type *arrayType,

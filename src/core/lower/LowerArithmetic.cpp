@@ -66,6 +66,8 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
     Expr *right = expr->operands[1];
     llvm::Value *leftValue = lowerExpr(left);
     llvm::Value *rightValue = lowerExpr(right);
+    if (expr->binaryOp == BinaryOp::MatMult)
+      return lowerDot(leftValue, typeOf(left), rightValue, typeOf(right), type);
     return lowerBinary(expr->binaryOp, leftValue, typeOf(left), rightValue, typeOf(right), type);
   }
   case ExprKind::UnaryOp:

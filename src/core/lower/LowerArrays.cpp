@@ -142,7 +142,7 @@ llvm::Value *FunctionLowering::axisStride(llvm::Value *array, const Type *arrayT
 llvm::Value *FunctionLowering::elementAddress(llvm::Value *array, const Type *arrayType,
                                               const std::vector<llvm::Value *> &indices) {
   llvm::Value *offset = builder.getInt64(0);
-    for (size_t i = 0; i < indices.size(); ++i)
+  for (size_t i = 0; i < indices.size(); ++i)
     offset = builder.CreateAdd(
         offset, builder.CreateMul(indices[i], axisStride(array, arrayType, static_cast<int>(i))));
   return builder.CreateGEP(builder.getInt8Ty(), arrayField(array, ArrayLayout::Data), offset);
@@ -237,7 +237,7 @@ llvm::Value *FunctionLowering::lowerArrayIndex(Expr *expr, llvm::Value **element
       strides.push_back(builder.getInt64(0));
       continue;
     }
-        llvm::Value *extent = arrayField(array, ArrayLayout::Shape, axis);
+    llvm::Value *extent = arrayField(array, ArrayLayout::Shape, axis);
     llvm::Value *stride = axisStride(array, arrayType, axis);
     if (kind == IndexPieceKind::Integer) {
       llvm::Value *position = checkedIndex(lowerExpr(piece), typeOf(piece), extent, axis);

@@ -28,6 +28,11 @@ llvm::Value *FunctionLowering::lowerNumpyCall(const std::string &name, Expr *exp
   size_t keywordCount = expr->keywordNames.size();
   std::vector<int> order = bindNumpyArguments(function, values.size() - keywordCount,
                                               expr->keywordNames, expr->location);
+  if (function.rfind("random.", 0) == 0)
+    return lowerNumpyRandom(function.substr(7), expr, values, types, order);
+  if (function == "dot")
+    return lowerDot(values[order[0]], types[order[0]], values[order[1]], types[order[1]],
+                    resultType);
   auto has = [&](size_t parameter) {
     return parameter < order.size() && order[parameter] >= 0 && !types[order[parameter]]->isNone();
   };
@@ -257,6 +262,51 @@ llvm::Value *FunctionLowering::lowerNumpyCall(const std::string &name, Expr *exp
     addTemporary(view, resultType);
     return view;
   }
+  if (function == "sort" || function == "argsort") {
+    const Type *dtype = arrayType->dtype();
+    int code = sortDtypeCode(dtype);
+    llvm::Type *i64 = builder.getInt64Ty();
+    if (function == "argsort") {
+      llvm::Value *count = arrayField(array, ArrayLayout::Shape, 0);
+      llvm::Value *result = allocateArray(resultType, {count});
+      builder.CreateCall(moduleLowering.runtimeFunction("taipan_argsort", builder.getVoidTy(),
+                                                        {builder.getPtrTy(), i64, i64,
+                                                         builder.getPtrTy(), builder.getInt32Ty()}),
+                         {arrayField(array, ArrayLayout::Data), count,
+                          arrayField(array, ArrayLayout::Strides, 0),
+                          arrayField(result, ArrayLayout::Data), builder.getInt32(code)});
+      return result;
+    }
+    // Sort each row of a C-contiguous array along the last axis; a.sort() sorts in place.
+    bool inPlace = name.rfind("array.", 0) == 0;
+    const Type *sortedType = nullptr;
+    llvm::Value *sorted =
+        inPlace && arrayType->layout() == 'C' ? array : contiguous(array, arrayType, &sortedType);
+    if (!inPlace || arrayType->layout() != 'C') {
+      // contiguous() may return the array itself for a C layout: np.sort needs its own copy.
+      if (!inPlace && arrayType->layout() == 'C') {
+        sortedType = types::array(dtype, arrayType->ndim(), 'C', false);
+        sorted = allocateArray(sortedType, arrayShape(array, arrayType));
+        assignIntoArray(sorted, sortedType, array, arrayType);
+      }
+    }
+    llvm::Value *rowLength = arrayType->ndim()
+                                 ? arrayField(sorted, ArrayLayout::Shape, arrayType->ndim() - 1)
+                                 : builder.getInt64(1);
+    llvm::Value *count = arrayField(sorted, ArrayLayout::ItemCount);
+    llvm::Value *safeLength = builder.CreateSelect(
+        builder.CreateICmpEQ(rowLength, builder.getInt64(0)), builder.getInt64(1), rowLength);
+    builder.CreateCall(
+        moduleLowering.runtimeFunction("taipan_sort", builder.getVoidTy(),
+                                       {builder.getPtrTy(), i64, i64, builder.getInt32Ty()}),
+        {arrayField(sorted, ArrayLayout::Data), builder.CreateSDiv(count, safeLength), rowLength,
+         builder.getInt32(code)});
+    if (!inPlace)
+      return sorted;
+    if (arrayType->layout() != 'C')
+      assignIntoArray(array, arrayType, sorted, sortedType);
+    return llvm::UndefValue::get(valueType(context, resultType));
+  }
   if (function == "cumsum" || function == "cumprod") {
     llvm::Value *result = allocateArray(resultType, {arrayField(array, ArrayLayout::ItemCount)});
     bool isSum = function == "cumsum";
@@ -285,6 +335,73 @@ llvm::Value *FunctionLowering::lowerNumpyCall(const std::string &name, Expr *exp
     return lowerReduction(reduction, array, arrayType, axis, resultType);
   }
   throwUnsupported(name + " is not supported yet", expr->location);
+}
+
+int FunctionLowering::sortDtypeCode(const Type *dtype) {
+  // runtime/Sort.h's SortDtype.
+  if (dtype->isBoolean())
+    return 0;
+  if (dtype->isFloat())
+    return dtype->bits() == 32 ? 9 : 10;
+  int base = dtype->bits() == 8 ? 1 : dtype->bits() == 16 ? 3 : dtype->bits() == 32 ? 5 : 7;
+  return base + (dtype->isSigned() ? 0 : 1);
+}
+
+llvm::Value *FunctionLowering::contiguous(llvm::Value *array, const Type *arrayType,
+                                          const Type **resultType) {
+  if (arrayType->layout() == 'C') {
+    *resultType = arrayType;
+    return array;
+  }
+  *resultType = types::array(arrayType->dtype(), arrayType->ndim(), 'C', false);
+  llvm::Value *copy = allocateArray(*resultType, arrayShape(array, arrayType));
+  assignIntoArray(copy, *resultType, array, arrayType);
+  return copy;
+}
+
+llvm::Value *FunctionLowering::lowerDot(llvm::Value *left, const Type *leftType, llvm::Value *right,
+                                        const Type *rightType, const Type *resultType) {
+  const Type *dtype = leftType->dtype();
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::Value *inner = arrayField(left, ArrayLayout::Shape, leftType->ndim() - 1);
+  llvm::Value *rightInner = arrayField(right, ArrayLayout::Shape, 0);
+  raiseIf(builder.CreateICmpNE(inner, rightInner), ValueErrorId,
+          "shapes not aligned: the inner dimensions of dot differ");
+  if (leftType->ndim() == 1 && rightType->ndim() == 1) {
+    llvm::AllocaInst *total = createEntryAlloca(valueType(context, dtype), "dot.total");
+    builder.CreateStore(llvm::ConstantFP::get(valueType(context, dtype), 0.0), total);
+    forEachIndex({inner}, [&](const std::vector<llvm::Value *> &at) {
+      llvm::Value *product =
+          builder.CreateFMul(loadElement(elementAddress(left, leftType, at), dtype),
+                             loadElement(elementAddress(right, rightType, at), dtype));
+      builder.CreateStore(
+          builder.CreateFAdd(builder.CreateLoad(valueType(context, dtype), total), product), total);
+    });
+    return builder.CreateLoad(valueType(context, dtype), total);
+  }
+  // Matrix products go to BLAS (or the runtime's blocked kernel) on C-contiguous operands;
+  // a vector is a matrix with one row (on the left) or one column (on the right).
+  const Type *leftContiguousType = nullptr, *rightContiguousType = nullptr;
+  llvm::Value *a = contiguous(left, leftType, &leftContiguousType);
+  llvm::Value *b = contiguous(right, rightType, &rightContiguousType);
+  llvm::Value *rows =
+      leftType->ndim() == 2 ? arrayField(a, ArrayLayout::Shape, 0) : builder.getInt64(1);
+  llvm::Value *columns =
+      rightType->ndim() == 2 ? arrayField(b, ArrayLayout::Shape, 1) : builder.getInt64(1);
+  std::vector<llvm::Value *> shape;
+  if (leftType->ndim() == 2)
+    shape.push_back(rows);
+  if (rightType->ndim() == 2)
+    shape.push_back(columns);
+  llvm::Value *c = allocateArray(resultType, shape);
+  llvm::Type *pointer = builder.getPtrTy();
+  builder.CreateCall(
+      moduleLowering.runtimeFunction(
+          dtype->bits() == 32 ? "taipan_matmul_f32" : "taipan_matmul_f64", builder.getVoidTy(),
+          {pointer, pointer, pointer, i64, i64, i64, i64, i64, i64}),
+      {arrayField(a, ArrayLayout::Data), arrayField(b, ArrayLayout::Data),
+       arrayField(c, ArrayLayout::Data), rows, columns, inner, inner, columns, columns});
+  return c;
 }
 
 llvm::Value *FunctionLowering::lowerReduction(const std::string &function, llvm::Value *array,
@@ -432,12 +549,12 @@ llvm::Value *FunctionLowering::reduceRange(const std::string &function, llvm::Va
           "zero-size array to reduction operation " +
               std::string(wantIndex ? function : (isMax ? "maximum" : "minimum")) +
               " which has no identity");
-    if (wantIndex && axis < 0 && arrayType->layout() == 'C' && !dtype->isComplex()) {
+  if (wantIndex && axis < 0 && arrayType->layout() == 'C' && !dtype->isComplex()) {
     // Two passes beat one: the extreme value by a vectorised reduction, then the first index
     // holding it (or the first NaN), a loop that stops early.
     llvm::Value *extreme = reduceRange(isMax ? "max" : "min", array, arrayType, {}, -1, dtype);
-    llvm::Value *lookForNaN = dtype->isFloat() ? builder.CreateFCmpUNO(extreme, extreme)
-                                               : builder.getInt1(false);
+    llvm::Value *lookForNaN =
+        dtype->isFloat() ? builder.CreateFCmpUNO(extreme, extreme) : builder.getInt1(false);
     llvm::Value *data = arrayField(array, ArrayLayout::Data);
     llvm::BasicBlock *before = builder.GetInsertBlock();
     llvm::BasicBlock *loop = newBlock("argextreme.loop");
@@ -446,12 +563,12 @@ llvm::Value *FunctionLowering::reduceRange(const std::string &function, llvm::Va
     builder.SetInsertPoint(loop);
     llvm::PHINode *index = builder.CreatePHI(i64, 2);
     index->addIncoming(builder.getInt64(0), before);
-    llvm::Value *item = loadElement(
-        builder.CreateInBoundsGEP(memoryType(context, dtype), data, index), dtype);
+    llvm::Value *item =
+        loadElement(builder.CreateInBoundsGEP(memoryType(context, dtype), data, index), dtype);
     llvm::Value *found = lowerComparison(CompareOp::Eq, item, dtype, extreme, dtype);
     if (dtype->isFloat())
-      found = builder.CreateOr(found,
-                               builder.CreateAnd(lookForNaN, builder.CreateFCmpUNO(item, item)));
+      found =
+          builder.CreateOr(found, builder.CreateAnd(lookForNaN, builder.CreateFCmpUNO(item, item)));
     llvm::Value *next = builder.CreateAdd(index, builder.getInt64(1));
     index->addIncoming(next, loop);
     // The extreme is in the array, so the loop ends by finding it; the bound is a safeguard.
@@ -467,13 +584,15 @@ llvm::Value *FunctionLowering::reduceRange(const std::string &function, llvm::Va
   else if (dtype->isBoolean())
     identity = builder.getInt1(!isMax);
   else if (dtype->isInteger())
-    identity = isMax ? (dtype->isSigned() ? llvm::ConstantInt::get(
-                                                elementLLVM, llvm::APInt::getSignedMinValue(dtype->bits()))
-                                          : llvm::ConstantInt::get(elementLLVM, 0))
-                     : (dtype->isSigned() ? llvm::ConstantInt::get(
-                                                elementLLVM, llvm::APInt::getSignedMaxValue(dtype->bits()))
-                                          : llvm::ConstantInt::get(
-                                                elementLLVM, llvm::APInt::getMaxValue(dtype->bits())));
+    identity =
+        isMax
+            ? (dtype->isSigned() ? llvm::ConstantInt::get(
+                                       elementLLVM, llvm::APInt::getSignedMinValue(dtype->bits()))
+                                 : llvm::ConstantInt::get(elementLLVM, 0))
+            : (dtype->isSigned()
+                   ? llvm::ConstantInt::get(elementLLVM,
+                                            llvm::APInt::getSignedMaxValue(dtype->bits()))
+                   : llvm::ConstantInt::get(elementLLVM, llvm::APInt::getMaxValue(dtype->bits())));
   else
     throwUnsupported("min, max, argmin and argmax of complex arrays are not supported", {});
   llvm::AllocaInst *best = createEntryAlloca(elementLLVM, "reduce.best");

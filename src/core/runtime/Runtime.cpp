@@ -2,7 +2,11 @@
 #include "runtime/Runtime.h"
 
 #include "runtime/FloatFormat.h"
+#include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
+#include "runtime/NumpyRandom.h"
+#include "runtime/Sort.h"
+
 #include "runtime/PythonMath.h"
 #include "runtime/Random.h"
 
@@ -72,6 +76,18 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_nrt_allocate),
       TAIPAN_SYMBOL(taipan_nrt_incref),
       TAIPAN_SYMBOL(taipan_nrt_decref),
+      TAIPAN_SYMBOL(taipan_np_random_seed),
+      TAIPAN_SYMBOL(taipan_np_random_sample),
+      TAIPAN_SYMBOL(taipan_np_random_uniform),
+      TAIPAN_SYMBOL(taipan_np_random_standard_normal),
+      TAIPAN_SYMBOL(taipan_np_random_normal),
+      TAIPAN_SYMBOL(taipan_np_random_randint),
+      TAIPAN_SYMBOL(taipan_np_random_interval),
+      TAIPAN_SYMBOL(taipan_np_random_shuffle),
+      TAIPAN_SYMBOL(taipan_sort),
+      TAIPAN_SYMBOL(taipan_argsort),
+      TAIPAN_SYMBOL(taipan_matmul_f64),
+      TAIPAN_SYMBOL(taipan_matmul_f32),
       TAIPAN_SYMBOL(taipan_powmod),
       TAIPAN_SYMBOL(taipan_complex_pow),
       TAIPAN_SYMBOL(taipan_round_ndigits),

@@ -6,6 +6,7 @@
 #include "typing/BuiltinTyping.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -125,6 +126,20 @@ const std::map<std::string, std::vector<std::string>> &numpyParameters() {
       {"cumsum", {"a"}},
       {"cumprod", {"a"}},
       {"nonzero", {"a"}},
+      {"sort", {"a"}},
+      {"argsort", {"a"}},
+      {"dot", {"a", "b"}},
+      {"random.seed", {"seed"}},
+      {"random.random", {"size"}},
+      {"random.random_sample", {"size"}},
+      {"random.sample", {"size"}},
+      {"random.standard_normal", {"size"}},
+      {"random.uniform", {"low", "high", "size"}},
+      {"random.normal", {"loc", "scale", "size"}},
+      {"random.randint", {"low", "high", "size"}},
+      {"random.shuffle", {"x"}},
+      {"random.permutation", {"x"}},
+      {"random.choice", {"a", "size"}},
   };
   return table;
 }
@@ -132,7 +147,7 @@ const std::map<std::string, std::vector<std::string>> &numpyParameters() {
 } // namespace
 
 bool isNumpyFunction(const std::string &function) {
-    static const std::set<std::string> others = {"sort", "argsort", "dot"};
+  static const std::set<std::string> others = {"random.rand", "random.randn"};
   return numpyParameters().count(function) || others.count(function);
 }
 
@@ -323,7 +338,7 @@ bool isUfunc(const std::string &name) {
   if (name.rfind("numpy.", 0) != 0)
     return false;
   std::string ufunc = name.substr(6);
-    return floatUfuncs().count(ufunc) || sameTypeUfuncs().count(ufunc) ||
+  return floatUfuncs().count(ufunc) || sameTypeUfuncs().count(ufunc) ||
          binaryUfuncs().count(ufunc) || predicateUfuncs().count(ufunc) ||
          ternaryUfuncs().count(ufunc);
 }
@@ -340,7 +355,7 @@ const Type *ufuncScalarType(const std::string &name, const std::vector<const Typ
   };
   if (floatUfuncs().count(ufunc) && operands.size() == 1)
     return floatOf(operands[0]);
-    if (predicateUfuncs().count(ufunc) && operands.size() == 1)
+  if (predicateUfuncs().count(ufunc) && operands.size() == 1)
     return types::boolean();
   if (ternaryUfuncs().count(ufunc) && operands.size() == 3) {
     if (ufunc == "where")
@@ -387,6 +402,70 @@ const Type *dtypeFromArgument(const Type *argument) {
   return scalar && scalar->isNumber() ? scalar : nullptr;
 }
 
+/// np.random functions: a scalar, or an array when given a size.
+const Type *typeNumpyRandom(const std::string &function, const std::vector<const Type *> &arguments,
+                            size_t positional, const std::function<const Type *(size_t)> &argument,
+                            SourceLocation location) {
+  auto sized = [&](const Type *scalar, size_t sizeParameter) -> const Type * {
+    const Type *size = argument(sizeParameter);
+    if (!size || size->isNone())
+      return scalar;
+    int ndim = shapeDimensions(size);
+    if (ndim < 0)
+      throwTypingError("size must be an integer or a tuple of integers", location);
+    return newArray(scalar, ndim);
+  };
+  for (const Type *given : arguments)
+    if (!given->isNumber() && !given->isTuple() && !given->isNone() && !given->isArray())
+      noOverload("numpy.random." + function, arguments, location);
+  if (function == "seed") {
+    if (!argument(0) || !isIntegerLike(argument(0)))
+      noOverload("numpy.random.seed", arguments, location);
+    return types::none();
+  }
+  if (function == "rand" || function == "randn") {
+    // rand(d0, d1, ...): the dimensions are positional integers.
+    for (const Type *given : arguments)
+      if (!isIntegerLike(given))
+        noOverload("numpy.random." + function, arguments, location);
+    return positional == 0 ? types::float64()
+                           : newArray(types::float64(), static_cast<int>(positional));
+  }
+  if (function == "random" || function == "random_sample" || function == "sample" ||
+      function == "standard_normal")
+    return sized(types::float64(), 0);
+  if (function == "uniform" || function == "normal")
+    return sized(types::float64(), 2);
+  if (function == "randint") {
+    if (!argument(0) || !isIntegerLike(argument(0)) || (argument(1) && !isIntegerLike(argument(1))))
+      noOverload("numpy.random.randint", arguments, location);
+    return sized(types::int64(), 2);
+  }
+  if (function == "shuffle") {
+    if (!argument(0) || !argument(0)->isArray() || argument(0)->layout() != 'C')
+      throwTypingError("np.random.shuffle takes a C-contiguous array", location);
+    return types::none();
+  }
+  if (function == "permutation") {
+    const Type *given = argument(0);
+    if (given && isIntegerLike(given))
+      return newArray(types::int64(), 1);
+    if (given && given->isArray() && given->ndim() >= 1)
+      return newArray(given->dtype(), given->ndim());
+    noOverload("numpy.random.permutation", arguments, location);
+  }
+  if (function == "choice") {
+    const Type *given = argument(0);
+    const Type *element = given && isIntegerLike(given)                     ? types::int64()
+                          : given && given->isArray() && given->ndim() == 1 ? given->dtype()
+                                                                            : nullptr;
+    if (!element)
+      noOverload("numpy.random.choice", arguments, location);
+    return sized(element, 1);
+  }
+  throwUnsupported("numpy.random." + function + " is not supported", location);
+}
+
 const Type *typeNumpyCall(const std::string &name, const std::vector<const Type *> &arguments,
                           const std::vector<Expr *> &argumentExprs,
                           const std::vector<std::string> &keywords, SourceLocation location) {
@@ -422,6 +501,19 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
     return dtype;
   };
   const Type *first = argument(0);
+  if (function.rfind("random.", 0) == 0)
+    return typeNumpyRandom(function.substr(7), arguments, positional, argument, location);
+  if (function == "dot") {
+    const Type *left = argument(0), *right = argument(1);
+    if (!left || !right || !left->isArray() || !right->isArray() || left->ndim() > 2 ||
+        right->ndim() > 2 || left->ndim() == 0 || right->ndim() == 0 || !left->dtype()->isFloat() ||
+        left->dtype() != right->dtype())
+      throwTypingError("np.dot and @ take 1-D or 2-D float32 or float64 arrays of one dtype, not " +
+                           describeTypes(arguments),
+                       location);
+    int ndim = left->ndim() + right->ndim() - 2;
+    return ndim == 0 ? left->dtype() : newArray(left->dtype(), ndim);
+  }
   if (function == "empty" || function == "zeros" || function == "ones" || function == "full") {
     int ndim = first ? shapeDimensions(first) : -1;
     if (ndim < 0)
@@ -512,6 +604,16 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
     if (dimensions < 1)
       throwTypingError("reshape takes a shape: integers or a tuple of integers", location);
     return types::array(dtype, dimensions, 'C', first->isReadonly());
+  }
+  if (function == "sort" || function == "argsort") {
+    if (dtype->isComplex())
+      throwUnsupported("sorting complex arrays is not supported", location);
+    if (function == "argsort") {
+      if (ndim != 1)
+        throwUnsupported("argsort is supported on 1-D arrays", location);
+      return newArray(types::int64(), 1);
+    }
+    return isMethod ? types::none() : newArray(dtype, ndim);
   }
   if (function == "cumsum" || function == "cumprod") {
     const Type *accumulator =
