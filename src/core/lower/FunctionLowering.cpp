@@ -290,33 +290,87 @@ void FunctionLowering::lowerWhile(Stmt *stmt) {
   builder.SetInsertPoint(end);
 }
 
+/// How a for loop reads its items: a range, the rows of an array, or a uniform tuple.
+struct FunctionLowering::IterationSource {
+  const Type *type;
+  llvm::Value *value;
+  llvm::AllocaInst *tupleCopy = nullptr;
+};
+
+FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value *value,
+                                                                     const Type *type) {
+  IterationSource source{type, value};
+  if (type->isTuple()) {
+    // A tuple of one element type is read through a stack copy indexed by a counter.
+    source.tupleCopy = createEntryAlloca(memoryType(context, type), "for.tuple");
+    builder.CreateStore(value, source.tupleCopy);
+  }
+  return source;
+}
+
+llvm::Value *FunctionLowering::iterationLength(const IterationSource &source) {
+  if (source.type->isArray())
+    return arrayField(source.value, ArrayLayout::Shape, 0);
+  if (source.type->isTuple())
+    return builder.getInt64(source.type->elements().size());
+  return rangeLength(source.value);
+}
+
+llvm::Value *FunctionLowering::iterationItem(const IterationSource &source, llvm::Value *index,
+                                             const Type **itemType) {
+  if (source.type->isArray()) {
+    *itemType = arrayRowType(source.type);
+    return arrayRow(source.value, source.type, index);
+  }
+  if (source.type->isTuple()) {
+    const Type *element = source.type->elements().front();
+    *itemType = element;
+    llvm::Value *address =
+        builder.CreateInBoundsGEP(memoryType(context, element), source.tupleCopy, index);
+    return fromMemoryForm(builder, builder.CreateLoad(memoryType(context, element), address),
+                          element);
+  }
+  *itemType = types::int64();
+  return builder.CreateAdd(builder.CreateExtractValue(source.value, 0),
+                           builder.CreateMul(index, builder.CreateExtractValue(source.value, 2)));
+}
+
+llvm::Value *FunctionLowering::rangeLength(llvm::Value *range) {
+  llvm::Value *start = builder.CreateExtractValue(range, 0);
+  llvm::Value *stop = builder.CreateExtractValue(range, 1);
+  llvm::Value *step = builder.CreateExtractValue(range, 2);
+  llvm::Value *zero = builder.getInt64(0);
+  llvm::Value *one = builder.getInt64(1);
+  llvm::Value *up = builder.CreateSDiv(
+      builder.CreateAdd(builder.CreateSub(stop, start), builder.CreateSub(step, one)), step);
+  llvm::Value *down = builder.CreateSDiv(
+      builder.CreateSub(builder.CreateSub(start, stop), builder.CreateAdd(step, one)),
+      builder.CreateNeg(step));
+  llvm::Value *count = builder.CreateSelect(builder.CreateICmpSGT(step, zero), up, down);
+  return builder.CreateSelect(builder.CreateICmpSGT(count, zero), count, zero);
+}
+
 void FunctionLowering::lowerFor(Stmt *stmt) {
-  const Type *iterableType = typeOf(stmt->value);
-  llvm::Value *iterable = lowerExpr(stmt->value);
-  llvm::Type *i64 = builder.getInt64Ty();
-  llvm::Value *start, *stop, *step;
-  llvm::AllocaInst *tupleSlot = nullptr;
-  llvm::Value *arraySource = nullptr;
-  if (iterableType->isArray()) {
-    // Over the first axis: elements of a 1-D array, rows (views) of a larger one.
-    start = builder.getInt64(0);
-    stop = arrayField(iterable, ArrayLayout::Shape, 0);
-    step = builder.getInt64(1);
-    arraySource = iterable;
-  } else if (iterableType->kind() == TypeKind::Range) {
-    start = builder.CreateExtractValue(iterable, 0);
-    stop = builder.CreateExtractValue(iterable, 1);
-    step = builder.CreateExtractValue(iterable, 2);
+  // enumerate() and zip() over arrays and ranges are iterated lazily, in step.
+  std::vector<IterationSource> sources;
+  bool enumerated = false;
+  Expr *iterable = stmt->value;
+  if (isLazyIteration(iterable)) {
+    enumerated = typeOf(iterable->callee())->text() == "enumerate";
+    for (size_t i = 1; i < iterable->operands.size(); ++i)
+      sources.push_back(
+          prepareIteration(lowerExpr(iterable->operands[i]), typeOf(iterable->operands[i])));
   } else {
-    // A tuple of one element type is iterated through a stack copy indexed by a counter.
-    start = builder.getInt64(0);
-    stop = builder.getInt64(iterableType->elements().size());
-    step = builder.getInt64(1);
-    tupleSlot = createEntryAlloca(memoryType(context, iterableType), "for.tuple");
-    builder.CreateStore(iterable, tupleSlot);
+    sources.push_back(prepareIteration(lowerExpr(iterable), typeOf(iterable)));
+  }
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::Value *count = iterationLength(sources[0]);
+  for (size_t i = 1; i < sources.size(); ++i) {
+    llvm::Value *length = iterationLength(sources[i]);
+    count = builder.CreateSelect(builder.CreateICmpSLT(length, count), length, count);
   }
   llvm::AllocaInst *counter = createEntryAlloca(i64, "for.index");
-  builder.CreateStore(start, counter);
+  builder.CreateStore(builder.getInt64(0), counter);
   llvm::BasicBlock *header = newBlock("for.cond");
   llvm::BasicBlock *body = newBlock("for.body");
   llvm::BasicBlock *latch = newBlock("for.next");
@@ -325,38 +379,52 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   builder.CreateBr(header);
   builder.SetInsertPoint(header);
   llvm::Value *index = builder.CreateLoad(i64, counter);
-  llvm::Value *more =
-      builder.CreateSelect(builder.CreateICmpSGT(step, builder.getInt64(0)),
-                           builder.CreateICmpSLT(index, stop), builder.CreateICmpSGT(index, stop));
-  builder.CreateCondBr(more, body, orelse);
+  builder.CreateCondBr(builder.CreateICmpSLT(index, count), body, orelse);
   builder.SetInsertPoint(body);
-  if (arraySource) {
-    lowerAssign(stmt->targets[0], arrayRow(arraySource, iterableType, index),
-                arrayRowType(iterableType));
-  } else if (tupleSlot) {
-    const Type *elementType = iterableType->elements().front();
-    // Elements of a uniform tuple are laid out like an array of the element type.
-    llvm::Value *elementAddress =
-        builder.CreateInBoundsGEP(memoryType(context, elementType), tupleSlot, index);
-    llvm::Value *element = fromMemoryForm(
-        builder, builder.CreateLoad(memoryType(context, elementType), elementAddress), elementType);
-    lowerAssign(stmt->targets[0], element, elementType);
+  // Items made for this iteration (array rows) die once assigned to the target.
+  size_t mark = temporaries.size();
+  if (sources.size() == 1 && !enumerated) {
+    const Type *itemType;
+    llvm::Value *item = iterationItem(sources[0], index, &itemType);
+    lowerAssign(stmt->targets[0], item, itemType);
   } else {
-    lowerAssign(stmt->targets[0], index, types::int64());
+    std::vector<llvm::Value *> parts;
+    std::vector<const Type *> partTypes;
+    if (enumerated) {
+      parts.push_back(index);
+      partTypes.push_back(types::int64());
+    }
+    for (const IterationSource &source : sources) {
+      const Type *itemType;
+      parts.push_back(iterationItem(source, index, &itemType));
+      partTypes.push_back(itemType);
+    }
+    const Type *tupleType = types::tuple(partTypes);
+    lowerAssign(stmt->targets[0], lowerTuple(parts, tupleType), tupleType);
   }
+  releaseTemporaries(mark);
   loops.push_back({latch, end});
   lowerBlock(stmt->body);
   loops.pop_back();
   if (!builder.GetInsertBlock()->getTerminator())
     builder.CreateBr(latch);
   builder.SetInsertPoint(latch);
-  builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i64, counter), step), counter);
+  builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i64, counter), builder.getInt64(1)),
+                      counter);
   builder.CreateBr(header);
   builder.SetInsertPoint(orelse);
   lowerBlock(stmt->orelse);
   if (!builder.GetInsertBlock()->getTerminator())
     builder.CreateBr(end);
   builder.SetInsertPoint(end);
+}
+
+bool FunctionLowering::isLazyIteration(const Expr *iterable) const {
+  if (iterable->kind != ExprKind::Call)
+    return false;
+  const Type *callee = typeOf(iterable->callee());
+  return callee && callee->kind() == TypeKind::Builtin &&
+         (callee->text() == "enumerate" || callee->text() == "zip") && typeOf(iterable)->isNone();
 }
 
 std::string FunctionLowering::exceptionMessage(Expr *raised) {

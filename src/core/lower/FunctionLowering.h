@@ -85,6 +85,14 @@ private:
   void lowerIf(Stmt *stmt);
   void lowerWhile(Stmt *stmt);
   void lowerFor(Stmt *stmt);
+  struct IterationSource;
+  IterationSource prepareIteration(llvm::Value *value, const Type *type);
+  llvm::Value *iterationLength(const IterationSource &source);
+  llvm::Value *iterationItem(const IterationSource &source, llvm::Value *index,
+                             const Type **itemType);
+  llvm::Value *rangeLength(llvm::Value *range);
+  /// `for ... in enumerate(a)` / `zip(a, b)` over arrays or ranges (typed as none).
+  bool isLazyIteration(const Expr *iterable) const;
   void lowerRaise(Stmt *stmt);
   void lowerAssert(Stmt *stmt);
   void lowerReturn(llvm::Value *value, const Type *type);
@@ -179,6 +187,9 @@ private:
   /// A C-contiguous version of an array: itself when its type says so, else a copy.
   llvm::Value *contiguous(llvm::Value *array, const Type *arrayType, const Type **resultType);
   static int sortDtypeCode(const Type *dtype);
+  /// A view with new extents (one may be -1) of a C-contiguous array, or of a C copy.
+  llvm::Value *reshapeArray(llvm::Value *array, const Type *arrayType,
+                            std::vector<llvm::Value *> extents, const Type *resultType);
   llvm::Value *lowerReduction(const std::string &function, llvm::Value *array,
                               const Type *arrayType, llvm::Value *axis, const Type *resultType);
   llvm::Value *reduceRange(const std::string &function, llvm::Value *array, const Type *arrayType,

@@ -475,6 +475,8 @@ llvm::Value *FunctionLowering::lowerArrayAttribute(Expr *expr, llvm::Value *arra
                              arrayField(array, ArrayLayout::ItemSize));
   if (name == "T")
     return transposeArray(array, arrayType, resultType);
+  if (name == "flat") // iterated and indexed like the raveled array
+    return reshapeArray(array, arrayType, {builder.getInt64(-1)}, resultType);
   if (name == "real" || name == "imag") {
     const Type *dtype = arrayType->dtype();
     if (dtype->isComplex()) {

@@ -149,18 +149,7 @@ llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *e
   if (name == "len") {
     if (argumentTypes[0]->isTuple())
       return builder.getInt64(argumentTypes[0]->elements().size());
-    llvm::Value *start = builder.CreateExtractValue(arguments[0], 0);
-    llvm::Value *stop = builder.CreateExtractValue(arguments[0], 1);
-    llvm::Value *step = builder.CreateExtractValue(arguments[0], 2);
-    llvm::Value *zero = builder.getInt64(0);
-    llvm::Value *one = builder.getInt64(1);
-    llvm::Value *up = builder.CreateSDiv(
-        builder.CreateAdd(builder.CreateSub(stop, start), builder.CreateSub(step, one)), step);
-    llvm::Value *down = builder.CreateSDiv(
-        builder.CreateSub(builder.CreateSub(start, stop), builder.CreateAdd(step, one)),
-        builder.CreateNeg(step));
-    llvm::Value *count = builder.CreateSelect(builder.CreateICmpSGT(step, zero), up, down);
-    return builder.CreateSelect(builder.CreateICmpSGT(count, zero), count, zero);
+    return rangeLength(arguments[0]);
   }
   if (name == "sum") {
     const Type *tupleType = argumentTypes[0];

@@ -217,50 +217,7 @@ llvm::Value *FunctionLowering::lowerNumpyCall(const std::string &name, Expr *exp
     else
       for (size_t i = 1; i < values.size(); ++i)
         extents.push_back(castValue(values[i], types[i], types::int64()));
-    // A non-contiguous source is copied first; a C-contiguous one is viewed.
-    llvm::Value *source = array;
-    if (arrayType->layout() != 'C') {
-      const Type *contiguous = types::array(arrayType->dtype(), arrayType->ndim(), 'C', false);
-      source = allocateArray(contiguous, arrayShape(array, arrayType));
-      assignIntoArray(source, contiguous, array, arrayType);
-    }
-    llvm::Value *count = arrayField(source, ArrayLayout::ItemCount);
-    // One extent may be -1: it is whatever makes the counts agree.
-    llvm::Value *known = builder.getInt64(1);
-    llvm::Value *unknownCount = builder.getInt64(0);
-    for (llvm::Value *extent : extents) {
-      llvm::Value *isUnknown = builder.CreateICmpEQ(extent, builder.getInt64(-1));
-      known =
-          builder.CreateMul(known, builder.CreateSelect(isUnknown, builder.getInt64(1), extent));
-      unknownCount =
-          builder.CreateAdd(unknownCount, builder.CreateZExt(isUnknown, builder.getInt64Ty()));
-    }
-    raiseIf(builder.CreateICmpUGT(unknownCount, builder.getInt64(1)), ValueErrorId,
-            "can only specify one unknown dimension");
-    llvm::Value *safeKnown = builder.CreateSelect(builder.CreateICmpEQ(known, builder.getInt64(0)),
-                                                  builder.getInt64(1), known);
-    llvm::Value *inferred = builder.CreateSDiv(count, safeKnown);
-    for (llvm::Value *&extent : extents)
-      extent = builder.CreateSelect(builder.CreateICmpEQ(extent, builder.getInt64(-1)), inferred,
-                                    extent);
-    llvm::Value *product = builder.getInt64(1);
-    for (llvm::Value *extent : extents)
-      product = builder.CreateMul(product, extent);
-    raiseIf(builder.CreateICmpNE(product, count), ValueErrorId,
-            "cannot reshape array into the requested shape");
-    llvm::Value *view = llvm::UndefValue::get(valueType(context, resultType));
-    for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount,
-                       ArrayLayout::ItemSize, ArrayLayout::Data})
-      view = withArrayField(view, field, arrayField(source, field));
-    llvm::Value *stride = arrayField(source, ArrayLayout::ItemSize);
-    for (size_t i = extents.size(); i-- > 0;) {
-      view = withArrayField(view, ArrayLayout::Shape, extents[i], static_cast<int>(i));
-      view = withArrayField(view, ArrayLayout::Strides, stride, static_cast<int>(i));
-      stride = builder.CreateMul(stride, extents[i]);
-    }
-    incref(view, resultType);
-    addTemporary(view, resultType);
-    return view;
+    return reshapeArray(array, arrayType, extents, resultType);
   }
   if (function == "sort" || function == "argsort") {
     const Type *dtype = arrayType->dtype();
@@ -335,6 +292,54 @@ llvm::Value *FunctionLowering::lowerNumpyCall(const std::string &name, Expr *exp
     return lowerReduction(reduction, array, arrayType, axis, resultType);
   }
   throwUnsupported(name + " is not supported yet", expr->location);
+}
+
+llvm::Value *FunctionLowering::reshapeArray(llvm::Value *array, const Type *arrayType,
+                                            std::vector<llvm::Value *> extents,
+                                            const Type *resultType) {
+  // A non-contiguous source is copied first; a C-contiguous one is viewed.
+  llvm::Value *source = array;
+  if (arrayType->layout() != 'C') {
+    const Type *contiguous = types::array(arrayType->dtype(), arrayType->ndim(), 'C', false);
+    source = allocateArray(contiguous, arrayShape(array, arrayType));
+    assignIntoArray(source, contiguous, array, arrayType);
+  }
+  llvm::Value *count = arrayField(source, ArrayLayout::ItemCount);
+  // One extent may be -1: it is whatever makes the counts agree.
+  llvm::Value *known = builder.getInt64(1);
+  llvm::Value *unknownCount = builder.getInt64(0);
+  for (llvm::Value *extent : extents) {
+    llvm::Value *isUnknown = builder.CreateICmpEQ(extent, builder.getInt64(-1));
+    known = builder.CreateMul(known, builder.CreateSelect(isUnknown, builder.getInt64(1), extent));
+    unknownCount =
+        builder.CreateAdd(unknownCount, builder.CreateZExt(isUnknown, builder.getInt64Ty()));
+  }
+  raiseIf(builder.CreateICmpUGT(unknownCount, builder.getInt64(1)), ValueErrorId,
+          "can only specify one unknown dimension");
+  llvm::Value *safeKnown = builder.CreateSelect(builder.CreateICmpEQ(known, builder.getInt64(0)),
+                                                builder.getInt64(1), known);
+  llvm::Value *inferred = builder.CreateSDiv(count, safeKnown);
+  for (llvm::Value *&extent : extents)
+    extent =
+        builder.CreateSelect(builder.CreateICmpEQ(extent, builder.getInt64(-1)), inferred, extent);
+  llvm::Value *product = builder.getInt64(1);
+  for (llvm::Value *extent : extents)
+    product = builder.CreateMul(product, extent);
+  raiseIf(builder.CreateICmpNE(product, count), ValueErrorId,
+          "cannot reshape array into the requested shape");
+  llvm::Value *view = llvm::UndefValue::get(valueType(context, resultType));
+  for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount,
+                     ArrayLayout::ItemSize, ArrayLayout::Data})
+    view = withArrayField(view, field, arrayField(source, field));
+  llvm::Value *stride = arrayField(source, ArrayLayout::ItemSize);
+  for (size_t i = extents.size(); i-- > 0;) {
+    view = withArrayField(view, ArrayLayout::Shape, extents[i], static_cast<int>(i));
+    view = withArrayField(view, ArrayLayout::Strides, stride, static_cast<int>(i));
+    stride = builder.CreateMul(stride, extents[i]);
+  }
+  incref(view, resultType);
+  addTemporary(view, resultType);
+  return view;
 }
 
 int FunctionLowering::sortDtypeCode(const Type *dtype) {

@@ -180,6 +180,11 @@ const Type *unaryResultType(UnaryOp op, const Type *operand) {
 bool canConvertImplicitly(const Type *from, const Type *to) {
   if (from == to)
     return true;
+  if (from->isArray() && to->isArray())
+    // Any layout fits 'A'; a writable array may be passed where read-only is declared.
+    return from->dtype() == to->dtype() && from->ndim() == to->ndim() &&
+           (to->layout() == 'A' || to->layout() == from->layout()) &&
+           (to->isReadonly() || !from->isReadonly());
   if (from->isNumber() && to->isNumber()) {
     if (to->isComplex())
       return true;

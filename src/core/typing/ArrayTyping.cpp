@@ -274,6 +274,8 @@ const Type *typeArrayAttribute(const Type *array, const std::string &name) {
     return types::int64();
   if (name == "dtype")
     return types::builtin("numpy." + array->dtype()->name());
+  if (name == "flat")
+    return types::array(array->dtype(), 1, 'C', array->isReadonly());
   if (name == "T") {
     char layout = array->layout() == 'C' ? 'F' : array->layout() == 'F' ? 'C' : 'A';
     return types::array(array->dtype(), ndim, ndim <= 1 ? array->layout() : layout,

@@ -350,7 +350,63 @@ private:
                        target->location);
   }
 
+  /// The item type of iterating over `iterable`, or nullptr when it is not iterable.
+  static const Type *iterationItemType(const Type *iterable, SourceLocation location) {
+    if (iterable->kind() == TypeKind::Range)
+      return types::int64();
+    if (iterable->isUniformTuple())
+      return iterable->elements().front();
+    if (iterable->isArray() && iterable->ndim() > 0)
+      return typeArrayIndex(iterable, {types::int64()}, location);
+    return nullptr;
+  }
+
+  /// for ... in enumerate(x) / zip(x, y) where some x is an array or a range: iterated in step,
+  /// without building anything (the call itself is typed none).
+  bool typeLazyIteration(Stmt *stmt) {
+    Expr *call = stmt->value;
+    if (call->kind != ExprKind::Call || !call->keywordNames.empty())
+      return false;
+    const Type *callee = typeExpr(call->callee());
+    if (!callee || callee->kind() != TypeKind::Builtin ||
+        (callee->text() != "enumerate" && callee->text() != "zip"))
+      return false;
+    std::vector<const Type *> arguments;
+    bool lazy = false;
+    for (size_t i = 1; i < call->operands.size(); ++i) {
+      const Type *argument = typeExpr(call->operands[i]);
+      if (!argument)
+        return true; // not known yet: the next pass decides
+      lazy |= argument->isArray() || argument->kind() == TypeKind::Range;
+      arguments.push_back(argument);
+    }
+    if (!lazy)
+      return false;
+    if (arguments.empty() || (callee->text() == "enumerate" && arguments.size() != 1))
+      throwTypingError(callee->text() + "() takes " +
+                           (callee->text() == "enumerate" ? "one iterable" : "iterables"),
+                       call->location);
+    std::vector<const Type *> parts;
+    if (callee->text() == "enumerate")
+      parts.push_back(types::int64());
+    for (size_t i = 0; i < arguments.size(); ++i) {
+      const Type *item = iterationItemType(arguments[i], call->operands[i + 1]->location);
+      if (!item)
+        throwTypingError("cannot iterate over a value of type " + describe(arguments[i]),
+                         call->operands[i + 1]->location);
+      parts.push_back(item);
+    }
+    record(call, types::none());
+    assignTarget(stmt->targets[0], types::tuple(parts));
+    return true;
+  }
+
   void typeFor(Stmt *stmt) {
+    if (typeLazyIteration(stmt)) {
+      typeBlock(stmt->body);
+      typeBlock(stmt->orelse);
+      return;
+    }
     const Type *iterable = typeExpr(stmt->value);
     const Type *element = nullptr;
     if (iterable) {
