@@ -463,13 +463,6 @@ def test_deep_runtime_recursion(tmp_path):
     assert "RESULT 20000" in stdout
 
 
-@pytest.mark.xfail(
-    reason="BUG: recursion with an ever-growing tuple type (f((x, x), n - 1)) hangs "
-    "the compiler (exponential walk over the type); Numba stops with "
-    "RecursionError",
-    strict=True,
-    raises=__import__("subprocess").TimeoutExpired,
-)
 def test_recursion_with_growing_types_terminates(tmp_path):
     source = "def f(x, n):\n    if n == 0:\n        return 0\n    return f((x, x), n - 1)\n"
     stdout = _run_generated(tmp_path, source, "(1, 3)", timeout=15)
