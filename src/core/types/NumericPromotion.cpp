@@ -137,8 +137,9 @@ const Type *comparisonOperandType(CompareOp op, const Type *left, const Type *ri
     if (left->isBoolean() && right->isBoolean())
       common = types::boolean();
     // int64 against uint64 has no common integer type: Numba compares them as float64.
+    const Type *unsignedSide = !left->isSigned() ? left : right;
     if (common->isInteger() && (left->isInteger() && right->isInteger()) &&
-        left->isSigned() != right->isSigned() && std::max(left->bits(), right->bits()) == 64)
+        left->isSigned() != right->isSigned() && unsignedSide->bits() == 64)
       common = types::float64();
     if (common->isComplex() && op != CompareOp::Eq && op != CompareOp::NotEq)
       return nullptr;
