@@ -216,6 +216,7 @@ PyObject *boxArray(const Type *type, const void *storage) {
     // A view of an argument: the argument itself when nothing changed, as Numba does.
     auto *source = reinterpret_cast<PyArrayObject *>(parent);
     if (PyArray_DATA(source) == data && PyArray_NDIM(source) == ndim &&
+        PyArray_DESCR(source)->type_num == typeNumberOf(type->dtype()) &&
         std::memcmp(PyArray_DIMS(source), shape, sizeof(npy_intp) * ndim) == 0 &&
         std::memcmp(PyArray_STRIDES(source), strides, sizeof(npy_intp) * ndim) == 0) {
       Py_INCREF(parent);

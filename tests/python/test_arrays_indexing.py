@@ -109,6 +109,38 @@ def test_0d_array_index():
     assert a[()] == 4.5
 
 
+@njit
+def ellipsis_of(a):
+    return a[...]
+
+
+@pytest.mark.xfail(
+    reason="BUG: a[...] of a 0-d array returns a scalar; NumPy returns a 0-d array view",
+    strict=True,
+)
+def test_0d_array_ellipsis_is_a_view():
+    a = np.array(3.5)
+    v = ellipsis_of(a)
+    assert isinstance(v, np.ndarray) and v.shape == ()
+    v[()] = 1.0
+    assert a[()] == 1.0
+
+
+def test_numpy_integer_indices():
+    a = np.arange(5.0)
+    assert get1(a, np.uint64(1)) == 1.0
+    assert get1(a, np.int8(-1)) == 4.0
+    assert get1(a, np.int32(2)) == 2.0
+    assert get2(np.arange(6).reshape(2, 3), np.uint8(1), np.int16(-1)) == 5
+
+
+def test_float_index_is_typing_error():
+    from taipan.errors import TypingError
+
+    with pytest.raises(TypingError):
+        get1(np.arange(3.0), 1.0)
+
+
 # ---------------------------------------------------------------------------------------------
 # slices: views sharing memory
 
@@ -318,6 +350,11 @@ def set_self_overlap_2d(a):
 
 
 @njit
+def aug_self_reversed(a):
+    a += a[::-1]
+
+
+@njit
 def set_int_item_2d(a, i, j, v):
     a[i, j] = v
 
@@ -385,7 +422,12 @@ def test_set_reversed_and_into_views():
 )
 @pytest.mark.parametrize(
     ("f", "shape"),
-    [(set_self_overlap, (6,)), (set_self_overlap_reversed, (5,)), (set_self_overlap_2d, (2, 3))],
+    [
+        (set_self_overlap, (6,)),
+        (set_self_overlap_reversed, (5,)),
+        (set_self_overlap_2d, (2, 3)),
+        (aug_self_reversed, (4,)),
+    ],
 )
 def test_set_overlapping_slices_like_numpy(f, shape):
     compare(f, np.arange(float(np.prod(shape))).reshape(shape))
@@ -566,6 +608,29 @@ def test_integer_array_getitem_negative_and_empty_and_strided():
     assert a[1] == 2
 
 
+@njit
+def mask_setitem(a):
+    a[a > 2] = 0
+    return a
+
+
+@njit
+def fancy_setitem(a, idx):
+    a[idx] = -1
+    return a
+
+
+@pytest.mark.xfail(
+    reason="BUG (not in the listed features, but an InternalError rather than a TypingError): "
+    "a[a > 2] = 0 and a[np.array([0, 2])] = -1 raise InternalError 'cannot convert "
+    "array(bool, 1d, C) to int64'",
+    strict=True,
+)
+def test_mask_and_fancy_setitem():
+    compare(mask_setitem, np.arange(5.0))
+    compare(fancy_setitem, np.arange(5.0), np.array([0, 2]))
+
+
 def test_integer_array_out_of_bounds_is_index_error():
     with pytest.raises(IndexError):
         fancy_get(np.arange(4.0), np.array([0, 4]))
@@ -624,6 +689,36 @@ def test_boundscheck_names_the_axis():
     with pytest.raises(IndexError, match="axis 1"):
         checked_set2(b, 1, -4, 1.0)
     assert not b.any()
+
+
+@njit(boundscheck=True)
+def checked_row_slice(a, i):
+    return a[i, 1:]
+
+
+@njit(boundscheck=True)
+def checked_set1(a, i):
+    a[i] = 1
+
+
+@njit(boundscheck=True)
+def checked_aug1(a, i):
+    a[i] += 1
+
+
+def test_boundscheck_mixed_set_and_augmented():
+    with pytest.raises(IndexError, match="axis 0"):
+        checked_row_slice(np.zeros((2, 3)), 2)
+    assert_array_same(checked_row_slice(np.ones((2, 3)), -2), np.ones(2))
+    a = np.zeros(3)
+    for i in (3, -4, 100):
+        with pytest.raises(IndexError, match="axis 0"):
+            checked_set1(a, i)
+        with pytest.raises(IndexError, match="axis 0"):
+            checked_aug1(a, i)
+    assert not a.any()
+    checked_aug1(a, -1)
+    assert a[2] == 1.0
 
 
 def test_boundscheck_loop_past_end():

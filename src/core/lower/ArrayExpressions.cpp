@@ -257,7 +257,7 @@ llvm::Value *FunctionLowering::lowerUfuncScalar(const std::string &name,
                        result, castValue(values[0], first, result), result, result);
   if (ufunc == "abs" || ufunc == "absolute" || ufunc == "fabs") {
     if (first->isBoolean())
-      return values[0];
+      return castValue(values[0], first, result);
     if (first->isComplex()) {
       llvm::Value *imag;
       llvm::Value *real = complexParts(values[0], imag);
@@ -294,6 +294,8 @@ llvm::Value *FunctionLowering::lowerUfuncScalar(const std::string &name,
   }
   if (ufunc == "floor" || ufunc == "ceil" || ufunc == "trunc" || ufunc == "rint") {
     llvm::Value *value = castValue(values[0], first, result);
+    if (!result->isFloat())
+      return value; // integers are already whole
     llvm::Intrinsic::ID id = ufunc == "floor"   ? llvm::Intrinsic::floor
                              : ufunc == "ceil"  ? llvm::Intrinsic::ceil
                              : ufunc == "trunc" ? llvm::Intrinsic::trunc
@@ -333,8 +335,29 @@ llvm::Value *FunctionLowering::lowerUfuncScalar(const std::string &name,
         result->isSigned() ? builder.CreateSRem(a, safe) : builder.CreateURem(a, safe);
     return builder.CreateSelect(isZero, zero, remainder);
   }
-  if (result->isComplex())
-    return lowerCmathCall(ufunc, values, types, result);
+  if (result->isComplex() && (ufunc == "log2" || ufunc == "log1p" || ufunc == "expm1")) {
+    // Through log and exp: NumPy's complex loops for these are no more exact.
+    const Type *wide = types::complex128();
+    llvm::Value *z = castValue(values[0], first, wide);
+    llvm::Value *one = makeComplex(llvm::ConstantFP::get(builder.getDoubleTy(), 1.0),
+                                   llvm::ConstantFP::get(builder.getDoubleTy(), 0.0), wide);
+    llvm::Value *answer;
+    if (ufunc == "log2") {
+      llvm::Value *two = makeComplex(llvm::ConstantFP::get(builder.getDoubleTy(), 2.0),
+                                     llvm::ConstantFP::get(builder.getDoubleTy(), 0.0), wide);
+      answer = lowerCmathCall("log", {z, two}, {wide, wide}, wide);
+    } else if (ufunc == "log1p") {
+      answer =
+          lowerCmathCall("log", {lowerComplexBinary(BinaryOp::Add, z, one, wide)}, {wide}, wide);
+    } else {
+      answer =
+          lowerComplexBinary(BinaryOp::Sub, lowerCmathCall("exp", {z}, {wide}, wide), one, wide);
+    }
+    return castValue(answer, wide, result);
+  }
+  if (result->isComplex()) // cmath computes in complex128
+    return castValue(lowerCmathCall(ufunc, values, types, types::complex128()), types::complex128(),
+                     result);
   if (ufunc == "exp2" || ufunc == "cbrt" || ufunc == "fmod")
     return callLibm(
         ufunc,

@@ -173,6 +173,13 @@ private:
   /// Copies `source` (an array broadcast to the destination's shape, or a scalar) into `target`.
   void assignIntoArray(llvm::Value *target, const Type *targetType, llvm::Value *source,
                        const Type *sourceType);
+  /// `source`, or a copy of it when it may overlap `target`; `copy` gets an array value whose
+  /// block (null without a copy) the caller releases.
+  llvm::Value *separateFrom(llvm::Value *target, llvm::Value *source, const Type *sourceType,
+                            const Type **resultType, llvm::Value **copy);
+  /// The element copy behind assignIntoArray, for operands known not to overlap.
+  void copyBroadcast(llvm::Value *target, const Type *targetType, llvm::Value *source,
+                     const Type *sourceType);
   llvm::Value *lowerArrayAttribute(Expr *expr, llvm::Value *array, const Type *arrayType);
   llvm::Value *transposeArray(llvm::Value *array, const Type *arrayType, const Type *resultType);
   llvm::Value *lowerNumpyCall(const std::string &name, Expr *expr,

@@ -205,33 +205,51 @@ llvm::Value *FunctionLowering::lowerArrayIndex(Expr *expr, llvm::Value **element
   Expr *index = expr->operands[1];
   const Type *arrayType = typeOf(baseExpr);
   llvm::Value *array = lowerExpr(baseExpr);
-  std::vector<Expr *> pieces =
-      index->kind == ExprKind::Tuple ? index->operands : std::vector<Expr *>{index};
-  std::vector<const Type *> pieceTypes;
-  for (Expr *piece : pieces)
-    pieceTypes.push_back(typeOf(piece));
-  classifyIndex(arrayType, pieceTypes, expr->location); // reports bad indices
-  // Expand an ellipsis into full slices; nullptr marks a full slice.
-  int consumed = 0;
-  for (const Type *type : pieceTypes)
-    consumed += (type == sliceType() || (!type->isNone() && type != ellipsisType())) ? 1 : 0;
-  std::vector<std::pair<IndexPieceKind, Expr *>> items;
-  for (Expr *piece : pieces) {
-    const Type *type = typeOf(piece);
-    if (type == ellipsisType())
-      items.insert(items.end(), arrayType->ndim() - consumed, {IndexPieceKind::Slice, nullptr});
-    else if (type->isNone())
-      items.push_back({IndexPieceKind::NewAxis, piece});
-    else if (type == sliceType())
-      items.push_back({IndexPieceKind::Slice, piece});
-    else
-      items.push_back({IndexPieceKind::Integer, piece});
+  struct Item {
+    IndexPieceKind kind;
+    Expr *piece;                  ///< nullptr for a full slice from an ellipsis
+    llvm::Value *value = nullptr; ///< an integer taken from a tuple-valued index
+    const Type *type = nullptr;
+  };
+  std::vector<Item> items;
+  const Type *indexType = typeOf(index);
+  if (index->kind != ExprKind::Tuple && indexType->isTuple()) {
+    // a[t] with t = (i, j): the tuple's integers, one per axis.
+    llvm::Value *tuple = lowerExpr(index);
+    for (size_t i = 0; i < indexType->elements().size(); ++i)
+      items.push_back({IndexPieceKind::Integer, nullptr,
+                       tupleElement(tuple, indexType, static_cast<unsigned>(i)),
+                       indexType->elements()[i]});
+  } else {
+    std::vector<Expr *> pieces =
+        index->kind == ExprKind::Tuple ? index->operands : std::vector<Expr *>{index};
+    std::vector<const Type *> pieceTypes;
+    for (Expr *piece : pieces)
+      pieceTypes.push_back(typeOf(piece));
+    classifyIndex(arrayType, pieceTypes, expr->location); // reports bad indices
+    // Expand an ellipsis into full slices.
+    int consumed = 0;
+    for (const Type *type : pieceTypes)
+      consumed += (type == sliceType() || (!type->isNone() && type != ellipsisType())) ? 1 : 0;
+    for (Expr *piece : pieces) {
+      const Type *type = typeOf(piece);
+      if (type == ellipsisType())
+        items.insert(items.end(), arrayType->ndim() - consumed, {IndexPieceKind::Slice, nullptr});
+      else if (type->isNone())
+        items.push_back({IndexPieceKind::NewAxis, piece});
+      else if (type == sliceType())
+        items.push_back({IndexPieceKind::Slice, piece});
+      else
+        items.push_back({IndexPieceKind::Integer, piece});
+    }
   }
   // Walk the pieces, building the view's extents and strides and its first element's offset.
   llvm::Value *offset = builder.getInt64(0);
   std::vector<llvm::Value *> extents, strides;
   int axis = 0;
-  for (auto [kind, piece] : items) {
+  for (const Item &item : items) {
+    IndexPieceKind kind = item.kind;
+    Expr *piece = item.piece;
     if (kind == IndexPieceKind::NewAxis) {
       extents.push_back(builder.getInt64(1));
       strides.push_back(builder.getInt64(0));
@@ -240,7 +258,8 @@ llvm::Value *FunctionLowering::lowerArrayIndex(Expr *expr, llvm::Value **element
     llvm::Value *extent = arrayField(array, ArrayLayout::Shape, axis);
     llvm::Value *stride = axisStride(array, arrayType, axis);
     if (kind == IndexPieceKind::Integer) {
-      llvm::Value *position = checkedIndex(lowerExpr(piece), typeOf(piece), extent, axis);
+      llvm::Value *position = piece ? checkedIndex(lowerExpr(piece), typeOf(piece), extent, axis)
+                                    : checkedIndex(item.value, item.type, extent, axis);
       offset = builder.CreateAdd(offset, builder.CreateMul(position, stride));
     } else if (!piece) {
       extents.push_back(extent);
@@ -413,11 +432,57 @@ void FunctionLowering::assignIntoArray(llvm::Value *target, const Type *targetTy
                               builder.CreateICmpNE(sourceExtent, builder.getInt64(1))),
             ValueErrorId, "could not broadcast input array into the target shape");
   }
-  // Copy through a temporary when the two may overlap (a[1:] = a[:-1]).
-  llvm::Value *sameBlock = builder.CreateICmpEQ(
-      builder.CreatePtrToInt(arrayField(source, ArrayLayout::Data), builder.getInt64Ty()),
-      builder.CreatePtrToInt(arrayField(target, ArrayLayout::Data), builder.getInt64Ty()));
-  (void)sameBlock;
+  llvm::Value *copy = nullptr;
+  const Type *separateType = sourceType;
+  llvm::Value *separate = separateFrom(target, source, sourceType, &separateType, &copy);
+  copyBroadcast(target, targetType, separate, separateType);
+  decref(copy, separateType);
+}
+
+llvm::Value *FunctionLowering::separateFrom(llvm::Value *target, llvm::Value *source,
+                                            const Type *sourceType, const Type **resultType,
+                                            llvm::Value **copy) {
+  // Views of one block may overlap (a[1:] = a[:-1]): NumPy then reads a copy of the source.
+  auto sameOwner = [&](ArrayLayout::Field field) {
+    llvm::Value *mine = arrayField(source, field);
+    return builder.CreateAnd(builder.CreateICmpEQ(mine, arrayField(target, field)),
+                             builder.CreateIsNotNull(mine));
+  };
+  llvm::Value *mayOverlap =
+      builder.CreateOr(sameOwner(ArrayLayout::MemInfo), sameOwner(ArrayLayout::Parent));
+  llvm::BasicBlock *before = builder.GetInsertBlock();
+  llvm::BasicBlock *copyBlock = newBlock("separate.copy");
+  llvm::BasicBlock *done = newBlock("separate.done");
+  builder.CreateCondBr(mayOverlap, copyBlock, done);
+  builder.SetInsertPoint(copyBlock);
+  const Type *copyType = types::array(sourceType->dtype(), sourceType->ndim(), 'C', false);
+  llvm::Value *copied = allocateArray(copyType, arrayShape(source, sourceType));
+  temporaries.pop_back(); // the caller releases it, on both paths
+  copyBroadcast(copied, copyType, source, sourceType);
+  llvm::Value *copiedBlock = arrayField(copied, ArrayLayout::MemInfo);
+  llvm::BasicBlock *copyEnd = builder.GetInsertBlock();
+  builder.CreateBr(done);
+  builder.SetInsertPoint(done);
+  // Either array is read through general strides; the copy's block (or none) is released after.
+  *resultType = types::array(sourceType->dtype(), sourceType->ndim(), 'A', true);
+  llvm::PHINode *chosen = builder.CreatePHI(source->getType(), 2);
+  chosen->addIncoming(source, before);
+  chosen->addIncoming(copied, copyEnd);
+  llvm::PHINode *block = builder.CreatePHI(builder.getPtrTy(), 2);
+  block->addIncoming(llvm::ConstantPointerNull::get(builder.getPtrTy()), before);
+  block->addIncoming(copiedBlock, copyEnd);
+  llvm::Value *owned =
+      builder.CreateInsertValue(llvm::Constant::getNullValue(source->getType()), block,
+                                {static_cast<unsigned>(ArrayLayout::MemInfo)});
+  *copy = owned;
+  return chosen;
+}
+
+void FunctionLowering::copyBroadcast(llvm::Value *target, const Type *targetType,
+                                     llvm::Value *source, const Type *sourceType) {
+  const Type *dtype = targetType->dtype();
+  std::vector<llvm::Value *> shape = arrayShape(target, targetType);
+  int offset = targetType->ndim() - sourceType->ndim();
   forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
     std::vector<llvm::Value *> sourceIndex;
     for (int i = 0; i < sourceType->ndim(); ++i) {
@@ -565,6 +630,9 @@ void FunctionLowering::lowerAugmentedStore(Stmt *stmt) {
     return;
   }
   const Type *dtype = slotType->dtype();
+  llvm::Value *copy = nullptr;
+  if (valueType->isArray()) // a[::-1] += a reads a copy, as NumPy does
+    value = separateFrom(view, value, valueType, &valueType, &copy);
   const Type *valueElement = valueType->isArray() ? valueType->dtype() : valueType;
   const Type *resultElement = binaryResultType(op, dtype, valueElement);
   std::vector<llvm::Value *> shape = arrayShape(view, slotType);
@@ -595,6 +663,8 @@ void FunctionLowering::lowerAugmentedStore(Stmt *stmt) {
     storeElement(slot, castValue(result, resultElement, dtype), dtype);
   });
   insideElementwise = savedContext;
+  if (copy)
+    decref(copy, valueType);
 }
 
 } // namespace taipan

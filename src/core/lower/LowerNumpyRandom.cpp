@@ -71,7 +71,7 @@ llvm::Value *FunctionLowering::lowerNumpyRandom(const std::string &function, Exp
       if (given->isArray()) {
         arrayType = resultType;
         array = allocateArray(resultType, arrayShape(values[order[0]], given));
-        assignIntoArray(array, resultType, values[order[0]], given);
+        copyBroadcast(array, resultType, values[order[0]], given);
       } else {
         arrayType = resultType;
         array = allocateArray(resultType, {asInt(0)});

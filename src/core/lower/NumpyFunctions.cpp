@@ -133,8 +133,12 @@ llvm::Value *FunctionLowering::lowerNumpyCall(const std::string &name, Expr *exp
             "Number of samples must be non-negative.");
     llvm::Value *divisions =
         builder.CreateSelect(endpoint, builder.CreateSub(count, builder.getInt64(1)), count);
-    llvm::Value *step = builder.CreateFDiv(builder.CreateFSub(stop, start),
-                                           builder.CreateSIToFP(divisions, builder.getDoubleTy()));
+    // One point (or none) has no step: NumPy gives [start].
+    llvm::Value *step = builder.CreateSelect(
+        builder.CreateICmpSGT(divisions, builder.getInt64(0)),
+        builder.CreateFDiv(builder.CreateFSub(stop, start),
+                           builder.CreateSIToFP(divisions, builder.getDoubleTy())),
+        llvm::ConstantFP::get(builder.getDoubleTy(), 0.0));
     llvm::Value *array = allocateArray(resultType, {count});
     forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
       llvm::Value *index = builder.CreateSIToFP(at[0], builder.getDoubleTy());
@@ -165,7 +169,7 @@ llvm::Value *FunctionLowering::lowerNumpyCall(const std::string &name, Expr *exp
       if (function == "asarray" && resultType == source)
         return value(0);
       llvm::Value *array = allocateArray(resultType, arrayShape(value(0), source));
-      assignIntoArray(array, resultType, value(0), source);
+      copyBroadcast(array, resultType, value(0), source);
       return array;
     }
     if (!source->isTuple()) {
@@ -189,7 +193,7 @@ llvm::Value *FunctionLowering::lowerNumpyCall(const std::string &name, Expr *exp
     llvm::Value *copy = allocateArray(
         function == "flatten" ? types::array(dtype, arrayType->ndim(), 'C', false) : resultType,
         arrayShape(array, arrayType));
-    assignIntoArray(copy, types::array(dtype, arrayType->ndim(), 'C', false), array, arrayType);
+    copyBroadcast(copy, types::array(dtype, arrayType->ndim(), 'C', false), array, arrayType);
     if (function != "flatten")
       return copy;
     llvm::Value *flat = llvm::UndefValue::get(valueType(context, resultType));
@@ -244,7 +248,7 @@ llvm::Value *FunctionLowering::lowerNumpyCall(const std::string &name, Expr *exp
       if (!inPlace && arrayType->layout() == 'C') {
         sortedType = types::array(dtype, arrayType->ndim(), 'C', false);
         sorted = allocateArray(sortedType, arrayShape(array, arrayType));
-        assignIntoArray(sorted, sortedType, array, arrayType);
+        copyBroadcast(sorted, sortedType, array, arrayType);
       }
     }
     llvm::Value *rowLength = arrayType->ndim()
@@ -261,7 +265,7 @@ llvm::Value *FunctionLowering::lowerNumpyCall(const std::string &name, Expr *exp
     if (!inPlace)
       return sorted;
     if (arrayType->layout() != 'C')
-      assignIntoArray(array, arrayType, sorted, sortedType);
+      copyBroadcast(array, arrayType, sorted, sortedType);
     return llvm::UndefValue::get(valueType(context, resultType));
   }
   if (function == "cumsum" || function == "cumprod") {
@@ -302,7 +306,7 @@ llvm::Value *FunctionLowering::reshapeArray(llvm::Value *array, const Type *arra
   if (arrayType->layout() != 'C') {
     const Type *contiguous = types::array(arrayType->dtype(), arrayType->ndim(), 'C', false);
     source = allocateArray(contiguous, arrayShape(array, arrayType));
-    assignIntoArray(source, contiguous, array, arrayType);
+    copyBroadcast(source, contiguous, array, arrayType);
   }
   llvm::Value *count = arrayField(source, ArrayLayout::ItemCount);
   // One extent may be -1: it is whatever makes the counts agree.
@@ -360,7 +364,7 @@ llvm::Value *FunctionLowering::contiguous(llvm::Value *array, const Type *arrayT
   }
   *resultType = types::array(arrayType->dtype(), arrayType->ndim(), 'C', false);
   llvm::Value *copy = allocateArray(*resultType, arrayShape(array, arrayType));
-  assignIntoArray(copy, *resultType, array, arrayType);
+  copyBroadcast(copy, *resultType, array, arrayType);
   return copy;
 }
 
@@ -520,7 +524,8 @@ llvm::Value *FunctionLowering::reduceRange(const std::string &function, llvm::Va
       llvm::Value *square;
       if (accumulatorType->isComplex()) {
         llvm::Value *imag;
-        llvm::Value *real = complexParts(deviation, imag);
+        llvm::Value *real =
+            complexParts(castValue(deviation, accumulatorType, types::complex128()), imag);
         square = builder.CreateFAdd(builder.CreateFMul(real, real), builder.CreateFMul(imag, imag));
       } else {
         square = builder.CreateFMul(deviation, deviation);

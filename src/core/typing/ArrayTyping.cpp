@@ -169,6 +169,12 @@ std::vector<int> bindNumpyArguments(const std::string &function, size_t position
     return order;
   }
   const std::vector<std::string> &names = found->second;
+  if (function == "reshape" && positional > names.size() && keywords.empty()) {
+    std::vector<int> order(positional); // a.reshape(d0, d1, ...)
+    for (size_t i = 0; i < positional; ++i)
+      order[i] = static_cast<int>(i);
+    return order;
+  }
   if (positional > names.size())
     throwTypingError("numpy." + function + "() takes at most " + std::to_string(names.size()) +
                          " arguments",
@@ -258,7 +264,9 @@ const Type *typeArrayIndex(const Type *array, const std::vector<const Type *> &p
     }
   }
   resultDimensions += array->ndim() - consumed;
-  if (resultDimensions == 0)
+  // a[...] of a 0-d array is a 0-d view; a full integer index is an element.
+  bool hasEllipsis = std::find(pieces.begin(), pieces.end(), ellipsisType()) != pieces.end();
+  if (resultDimensions == 0 && !hasEllipsis)
     return array->dtype();
   // a[i] and a[i, j] of a C array stay C; anything with a slice may not be contiguous.
   char layout = (onlyLeadingIntegers && !sawOther && array->layout() == 'C') ? 'C' : 'A';
@@ -298,17 +306,106 @@ std::string arrayMethodName(const std::string &method) {
   return methods.count(method) ? "array." + method : "";
 }
 
+const Type *promoteDtypes(const Type *a, const Type *b) {
+  if (a == b)
+    return a;
+  if (a->isBoolean())
+    return b;
+  if (b->isBoolean())
+    return a;
+  // Types that fit in float32 (and complex64) without loss.
+  auto narrow = [](const Type *type) {
+    return type->isComplex() ? type->bits() == 64
+           : type->isFloat() ? type->bits() == 32
+                             : type->bits() <= 16;
+  };
+  if (a->isComplex() || b->isComplex())
+    return types::complex(narrow(a) && narrow(b) ? 64 : 128);
+  if (a->isFloat() || b->isFloat())
+    return types::floating(narrow(a) && narrow(b) ? 32 : 64);
+  if (a->isSigned() == b->isSigned())
+    return a->bits() >= b->bits() ? a : b;
+  const Type *unsignedOne = a->isSigned() ? b : a;
+  const Type *signedOne = a->isSigned() ? a : b;
+  if (unsignedOne->bits() < signedOne->bits())
+    return signedOne;
+  if (unsignedOne->bits() == 64)
+    return types::float64();
+  return types::integer(unsignedOne->bits() * 2, true);
+}
+
+namespace {
+
+/// 0 bool, 1 integer, 2 float, 3 complex.
+int numberKind(const Type *type) {
+  return type->isBoolean() ? 0 : type->isInteger() ? 1 : type->isFloat() ? 2 : 3;
+}
+
+/// NumPy 2 (NEP 50): a Python number literal beside an array takes the array's dtype when it is
+/// of the same or a lower kind; a float literal beside an int array is float64.
+const Type *weakScalar(const Type *literal, const Type *arrayDtype) {
+  if (numberKind(literal) <= numberKind(arrayDtype))
+    return arrayDtype;
+  return numberKind(literal) == 2 ? types::float64() : types::complex128();
+}
+
+} // namespace
+
 const Type *typeElementwiseBinary(BinaryOp op, const Type *left, const Type *right,
-                                  SourceLocation location) {
+                                  SourceLocation location, bool leftIsLiteral,
+                                  bool rightIsLiteral) {
   if (!left->isArray() && !right->isArray())
     return nullptr;
   if (op == BinaryOp::MatMult)
     return typeNumpyCall("numpy.dot", {left, right}, {}, {}, location);
-  const Type *dtype = binaryResultType(op, elementOf(left), elementOf(right));
-  if (!dtype || !dtype->isNumber())
+  const Type *l = elementOf(left);
+  const Type *r = elementOf(right);
+  auto fail = [&]() {
     throwTypingError(std::string("unsupported operand types for ") + binaryOpSymbol(op) + ": " +
                          left->name() + " and " + right->name(),
                      location);
+  };
+  if (!l->isNumber() || !r->isNumber())
+    fail();
+  if (!left->isArray() && leftIsLiteral)
+    l = weakScalar(l, r);
+  if (!right->isArray() && rightIsLiteral)
+    r = weakScalar(r, l);
+  // Arrays follow NumPy's ufunc types (int8 + int8 is int8), not the scalar rules.
+  const Type *common = promoteDtypes(l, r);
+  const Type *dtype = common;
+  switch (op) {
+  case BinaryOp::Div:
+    if (common->isInteger() || common->isBoolean())
+      dtype = types::float64();
+    break;
+  case BinaryOp::Sub:
+    if (common->isBoolean())
+      throwTypingError("numpy boolean subtract, the `-` operator, is not supported; use the "
+                       "bitwise_xor, the `^` operator, instead",
+                       location);
+    break;
+  case BinaryOp::FloorDiv:
+  case BinaryOp::Mod:
+  case BinaryOp::Pow:
+    if (common->isComplex() && op != BinaryOp::Pow)
+      fail();
+    if (common->isBoolean())
+      dtype = types::integer(8, true);
+    break;
+  case BinaryOp::LShift:
+  case BinaryOp::RShift:
+  case BinaryOp::BitAnd:
+  case BinaryOp::BitOr:
+  case BinaryOp::BitXor:
+    if (!common->isInteger() && !common->isBoolean())
+      fail();
+    if (common->isBoolean() && (op == BinaryOp::LShift || op == BinaryOp::RShift))
+      dtype = types::integer(8, true);
+    break;
+  default:
+    break;
+  }
   return newArray(dtype, broadcastDimensions({left, right}));
 }
 
@@ -326,13 +423,16 @@ const Type *typeElementwiseCompare(CompareOp op, const Type *left, const Type *r
 const Type *typeElementwiseUnary(UnaryOp op, const Type *operand, SourceLocation location) {
   if (!operand->isArray())
     return nullptr;
-  const Type *dtype = op == UnaryOp::Not ? nullptr : unaryResultType(op, operand->dtype());
-  if (!dtype)
-    throwTypingError("bad operand type for unary operator: " + operand->name() +
-                         (op == UnaryOp::Not ? " (the truth value of an array is ambiguous; use "
-                                               "a.any() or a.all())"
-                                             : ""),
-                     location);
+  const Type *dtype = operand->dtype();
+  const char *problem = nullptr;
+  if (op == UnaryOp::Not)
+    problem = " (the truth value of an array is ambiguous; use a.any() or a.all())";
+  else if (op == UnaryOp::Neg && dtype->isBoolean())
+    problem = " (numpy boolean negative, the `-` operator, is not supported; use `~`)";
+  else if (op == UnaryOp::Invert && !dtype->isInteger() && !dtype->isBoolean())
+    problem = "";
+  if (problem)
+    throwTypingError("bad operand type for unary operator: " + operand->name() + problem, location);
   return newArray(dtype, operand->ndim());
 }
 
@@ -350,49 +450,55 @@ const Type *ufuncScalarType(const std::string &name, const std::vector<const Typ
   for (const Type *operand : operands)
     if (!operand->isNumber())
       return nullptr;
+  // NumPy's loops: float results keep float32, and small integers compute in float32
+  // (NumPy uses float16 for 8-bit integers, which taipan does not have).
   auto floatOf = [](const Type *type) -> const Type * {
     if (type->isComplex())
       return type;
-    return type->isFloat() && type->bits() == 32 ? types::float32() : types::float64();
+    if (type->isFloat())
+      return type;
+    return type->isBoolean() || type->bits() <= 16 ? types::float32() : types::float64();
   };
+  static const std::set<std::string> complexCapable = {
+      "sqrt", "exp",  "log",  "log10",   "sin",     "cos",     "tan",  "arcsin", "arccos", "arctan",
+      "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "log2", "log1p",  "expm1"};
   if (floatUfuncs().count(ufunc) && operands.size() == 1)
-    return floatOf(operands[0]);
+    return operands[0]->isComplex() && !complexCapable.count(ufunc) ? nullptr
+                                                                    : floatOf(operands[0]);
   if (predicateUfuncs().count(ufunc) && operands.size() == 1)
-    return types::boolean();
-  if (ternaryUfuncs().count(ufunc) && operands.size() == 3) {
-    if (ufunc == "where")
-      return unifyTypes(operands[1], operands[2]);
-    const Type *common = binaryResultType(BinaryOp::Add, operands[0], operands[1]);
-    common = common ? binaryResultType(BinaryOp::Add, common, operands[2]) : nullptr;
-    // clip keeps an integer array's type when the bounds are Python ints.
-    return common && common->isInteger() && operands[0]->isInteger() ? operands[0] : common;
-  }
+    return operands[0]->isComplex() && ufunc == "signbit" ? nullptr : types::boolean();
   if (sameTypeUfuncs().count(ufunc) && operands.size() == 1) {
     const Type *operand = operands[0];
-    if (ufunc == "abs" || ufunc == "absolute" || ufunc == "fabs")
-      return operand->isComplex()   ? types::floating(operand->bits() / 2)
-             : operand->isBoolean() ? types::boolean()
-             : ufunc == "fabs"      ? floatOf(operand)
-                                    : operand;
-    if (ufunc == "floor" || ufunc == "ceil" || ufunc == "trunc" || ufunc == "rint")
+    if (ufunc == "abs" || ufunc == "absolute")
+      return operand->isComplex() ? types::floating(operand->bits() / 2) : operand;
+    if (ufunc == "fabs")
       return floatOf(operand);
-    return operand->isBoolean() ? types::int64() : operand;
+    if (ufunc == "floor" || ufunc == "ceil" || ufunc == "trunc")
+      return operand->isBoolean() || operand->isInteger() ? operand : floatOf(operand);
+    if (ufunc == "rint")
+      return floatOf(operand);
+    if (ufunc == "sign" && operand->isComplex())
+      return nullptr;
+    return operand->isBoolean() && ufunc != "square" ? types::integer(8, true) : operand;
+  }
+  if (ternaryUfuncs().count(ufunc) && operands.size() == 3) {
+    if (ufunc == "where")
+      return promoteDtypes(operands[1], operands[2]);
+    return promoteDtypes(promoteDtypes(operands[0], operands[1]), operands[2]);
   }
   if (binaryUfuncs().count(ufunc) && operands.size() == 2) {
+    const Type *common = promoteDtypes(operands[0], operands[1]);
     if (ufunc == "arctan2" || ufunc == "hypot" || ufunc == "copysign" || ufunc == "divide" ||
-        ufunc == "true_divide" || ufunc == "fmod") {
-      const Type *common = binaryResultType(BinaryOp::Add, operands[0], operands[1]);
-      if (ufunc == "fmod" && common->isInteger())
-        return common;
-      return floatOf(common);
-    }
-    BinaryOp op = ufunc == "power"                           ? BinaryOp::Pow
-                  : ufunc == "subtract"                      ? BinaryOp::Sub
-                  : ufunc == "multiply"                      ? BinaryOp::Mult
-                  : ufunc == "floor_divide"                  ? BinaryOp::FloorDiv
-                  : (ufunc == "mod" || ufunc == "remainder") ? BinaryOp::Mod
-                                                             : BinaryOp::Add;
-    return binaryResultType(op, operands[0], operands[1]);
+        ufunc == "true_divide")
+      return common->isComplex() && ufunc != "divide" && ufunc != "true_divide" ? nullptr
+             : (common->isInteger() || common->isBoolean()) &&
+                     (ufunc == "divide" || ufunc == "true_divide")
+                 ? types::float64()
+                 : floatOf(common);
+    if (ufunc == "fmod" || ufunc == "mod" || ufunc == "remainder" || ufunc == "floor_divide" ||
+        ufunc == "power")
+      return common->isBoolean() ? types::integer(8, true) : common;
+    return common;
   }
   return nullptr;
 }
@@ -444,8 +550,9 @@ const Type *typeNumpyRandom(const std::string &function, const std::vector<const
     return sized(types::int64(), 2);
   }
   if (function == "shuffle") {
-    if (!argument(0) || !argument(0)->isArray() || argument(0)->layout() != 'C')
-      throwTypingError("np.random.shuffle takes a C-contiguous array", location);
+    if (!argument(0) || !argument(0)->isArray() || argument(0)->layout() != 'C' ||
+        argument(0)->isReadonly())
+      throwTypingError("np.random.shuffle takes a writable C-contiguous array", location);
     return types::none();
   }
   if (function == "permutation") {
@@ -579,6 +686,8 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
     noOverload(name, arguments, location);
   const Type *dtype = first->dtype();
   int ndim = first->ndim();
+  if (first->isReadonly() && (function == "fill" || (isMethod && function == "sort")))
+    throwTypingError("cannot modify a read-only array (" + function + ")", location);
   if (function == "copy")
     return newArray(dtype, ndim);
   if (function == "astype")
@@ -626,6 +735,9 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
                                                    "amax",   "mean", "std", "var", "argmin",
                                                    "argmax", "any",  "all"};
   if (reductions.count(function)) {
+    if (dtype->isComplex() && (function == "min" || function == "max" || function == "amin" ||
+                               function == "amax" || function == "argmin" || function == "argmax"))
+      throwUnsupported(function + " of a complex array is not supported", location);
     const Type *result;
     if (function == "sum" || function == "prod")
       result = isIntegerLike(dtype) ? types::integer(64, dtype->isBoolean() || dtype->isSigned())

@@ -34,11 +34,16 @@ const Type *typeArrayAttribute(const Type *array, const std::string &name);
 std::string arrayMethodName(const std::string &method);
 
 /// The result of an operator when either side is an array, or nullptr when neither is.
+/// A literal operand (`a + 1`) is weak, as in NumPy 2: it takes the array's dtype.
 const Type *typeElementwiseBinary(BinaryOp op, const Type *left, const Type *right,
-                                  SourceLocation location);
+                                  SourceLocation location, bool leftIsLiteral = false,
+                                  bool rightIsLiteral = false);
 const Type *typeElementwiseCompare(CompareOp op, const Type *left, const Type *right,
                                    SourceLocation location);
 const Type *typeElementwiseUnary(UnaryOp op, const Type *operand, SourceLocation location);
+
+/// NumPy's promote_types: the smallest dtype holding both (int8 and uint8 give int16).
+const Type *promoteDtypes(const Type *a, const Type *b);
 
 /// Whether `name` ("numpy.sqrt") is a ufunc taipan implements elementwise.
 bool isUfunc(const std::string &name);

@@ -210,7 +210,8 @@ private:
         if (current && value) {
           const Type *result =
               current->isArray() || value->isArray()
-                  ? typeElementwiseBinary(stmt->augmentedOp, current, value, stmt->location)
+                  ? typeElementwiseBinary(stmt->augmentedOp, current, value, stmt->location, false,
+                                          isNumberLiteral(stmt->value))
                   : binaryResultType(stmt->augmentedOp, current, value);
           if (!result)
             throwTypingError(std::string("unsupported operand types for ") +
@@ -227,8 +228,8 @@ private:
       const Type *current = typeExpr(target);
       const Type *value = typeExpr(stmt->value);
       if (current && value) {
-        const Type *result =
-            typeElementwiseBinary(stmt->augmentedOp, current, value, stmt->location);
+        const Type *result = typeElementwiseBinary(
+            stmt->augmentedOp, current, value, stmt->location, false, isNumberLiteral(stmt->value));
         if (!result)
           result = binaryResultType(stmt->augmentedOp, current, value);
         if (!result)
@@ -477,7 +478,9 @@ private:
       const Type *right = typeExpr(expr->operands[1]);
       if (!left || !right)
         return nullptr;
-      if (const Type *array = typeElementwiseBinary(expr->binaryOp, left, right, expr->location))
+      if (const Type *array = typeElementwiseBinary(expr->binaryOp, left, right, expr->location,
+                                                    isNumberLiteral(expr->operands[0]),
+                                                    isNumberLiteral(expr->operands[1])))
         return array;
       const Type *result = binaryResultType(expr->binaryOp, left, right);
       if (!result)
@@ -664,6 +667,20 @@ private:
       return nullptr;
     }
     if (base->isArray()) {
+      if (index->kind != ExprKind::Tuple) {
+        // a[t] with a tuple-valued t indexes with its integers.
+        const Type *indexType = typeExpr(index);
+        if (!indexType)
+          return nullptr;
+        if (indexType->isTuple()) {
+          for (const Type *element : indexType->elements())
+            if (!element->isInteger())
+              throwTypingError("an array index tuple must hold integers, not " +
+                                   describe(indexType),
+                               index->location);
+          return typeArrayIndex(base, indexType->elements(), expr->location);
+        }
+      }
       std::vector<const Type *> pieces;
       std::vector<Expr *> pieceExprs =
           index->kind == ExprKind::Tuple ? index->operands : std::vector<Expr *>{index};
@@ -714,6 +731,9 @@ private:
       }
       if (!expr->keywordNames.empty())
         throwUnsupported("keyword arguments to " + name + " are not supported", expr->location);
+      if (name == "len" && positional.size() == 1 && positional[0]->isArray() &&
+          positional[0]->ndim() == 0)
+        throwTypingError("len() of unsized object (a 0-d array)", expr->location);
       if ((name == "len" || name == "abs") && positional.size() == 1 && positional[0]->isArray())
         return name == "len"
                    ? types::int64()
@@ -732,6 +752,14 @@ private:
   }
 
   const Type *typeOf(Expr *expr) { return function.expressionTypes[expr->id]; }
+
+  static bool isNumberLiteral(const Expr *expr) {
+    if (expr->kind != ExprKind::Constant)
+      return false;
+    Constant::Kind kind = expr->constant.kind;
+    return kind == Constant::Kind::Int || kind == Constant::Kind::Float ||
+           kind == Constant::Kind::Complex || kind == Constant::Kind::Bool;
+  }
 
   const Type *typeJitCall(Expr *expr, FunctionSource *callee,
                           const std::vector<const Type *> &arguments) {
