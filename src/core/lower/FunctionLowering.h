@@ -170,6 +170,7 @@ private:
   llvm::Value *lowerArrayIndex(Expr *expr, llvm::Value **elementAddressOut);
   llvm::Value *lowerArraySubscript(Expr *expr);
   void lowerArrayStore(Expr *target, llvm::Value *value, const Type *valueType);
+  void lowerSelectedStore(Expr *target, llvm::Value *value, const Type *valueType);
   /// Copies `source` (an array broadcast to the destination's shape, or a scalar) into `target`.
   void assignIntoArray(llvm::Value *target, const Type *targetType, llvm::Value *source,
                        const Type *sourceType);

@@ -403,6 +403,11 @@ llvm::Value *FunctionLowering::lowerArraySubscript(Expr *expr) {
 }
 
 void FunctionLowering::lowerArrayStore(Expr *target, llvm::Value *value, const Type *valueType) {
+  const Type *indexType = typeOf(target->operands[1]);
+  if (indexType->isArray()) {
+    lowerSelectedStore(target, value, valueType);
+    return;
+  }
   llvm::Value *address = nullptr;
   llvm::Value *view = lowerArrayIndex(target, &address);
   const Type *slotType = typeOf(target);
@@ -411,6 +416,58 @@ void FunctionLowering::lowerArrayStore(Expr *target, llvm::Value *value, const T
     return;
   }
   assignIntoArray(view, slotType, value, valueType);
+}
+
+void FunctionLowering::lowerSelectedStore(Expr *target, llvm::Value *value, const Type *valueType) {
+  // a[mask] = v and a[indices] = v: a scalar goes to every selected element; an array's
+  // elements go in order (NumPy's rule for a 1-D selection).
+  const Type *arrayType = typeOf(target->operands[0]);
+  const Type *selectorType = typeOf(target->operands[1]);
+  llvm::Value *array = lowerExpr(target->operands[0]);
+  llvm::Value *selector = lowerExpr(target->operands[1]);
+  const Type *dtype = arrayType->dtype();
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::Value *extent = arrayField(array, ArrayLayout::Shape, 0);
+  llvm::Value *selectorExtent = arrayField(selector, ArrayLayout::Shape, 0);
+  bool isMask = selectorType->dtype()->isBoolean();
+  if (isMask)
+    raiseIf(builder.CreateICmpNE(extent, selectorExtent), IndexErrorId,
+            "boolean index did not match indexed array along dimension 0");
+  llvm::Value *valueCount =
+      valueType->isArray() ? arrayField(value, ArrayLayout::Shape, 0) : builder.getInt64(1);
+  llvm::AllocaInst *taken = createEntryAlloca(i64, "selected.count");
+  builder.CreateStore(builder.getInt64(0), taken);
+  forEachIndex({selectorExtent}, [&](const std::vector<llvm::Value *> &at) {
+    llvm::Value *item =
+        loadElement(elementAddress(selector, selectorType, at), selectorType->dtype());
+    llvm::BasicBlock *store = newBlock("selected.store");
+    llvm::BasicBlock *next = newBlock("selected.next");
+    llvm::Value *position = at[0];
+    if (isMask) {
+      builder.CreateCondBr(item, store, next);
+    } else {
+      bool saved = options.boundscheck;
+      const_cast<CompileOptions &>(options).boundscheck = true; // fancy indices always check
+      position = checkedIndex(item, selectorType->dtype(), extent, 0);
+      const_cast<CompileOptions &>(options).boundscheck = saved;
+      builder.CreateBr(store);
+    }
+    builder.SetInsertPoint(store);
+    llvm::Value *element = value;
+    const Type *elementType = valueType;
+    if (valueType->isArray()) {
+      // Values repeat when there are fewer of them (NumPy allows 1; more is an error below).
+      llvm::Value *count = builder.CreateLoad(i64, taken);
+      llvm::Value *source = builder.CreateURem(count, valueCount);
+      element = loadElement(elementAddress(value, valueType, {source}), valueType->dtype());
+      elementType = valueType->dtype();
+      builder.CreateStore(builder.CreateAdd(count, builder.getInt64(1)), taken);
+    }
+    storeElement(elementAddress(array, arrayType, {position}),
+                 castValue(element, elementType, dtype), dtype);
+    builder.CreateBr(next);
+    builder.SetInsertPoint(next);
+  });
 }
 
 void FunctionLowering::assignIntoArray(llvm::Value *target, const Type *targetType,
