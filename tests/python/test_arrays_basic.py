@@ -185,10 +185,6 @@ def test_read_only_array_writes_are_typing_errors(f):
     assert_array_same(a, np.arange(1.0, 4.0))
 
 
-@pytest.mark.xfail(
-    reason="BUG: a.fill(v) on a read-only array compiles and overwrites it (no TypingError)",
-    strict=True,
-)
 def test_read_only_array_fill_is_typing_error():
     a = np.arange(1.0, 4.0)
     a.setflags(write=False)
@@ -301,7 +297,6 @@ def test_len(a):
     assert len_of(a) == len(a)
 
 
-@pytest.mark.xfail(reason="BUG: len() of a 0-d array crashes the process (SIGSEGV)", strict=True)
 def test_len_of_0d_array_is_an_error_not_a_crash(tmp_path):
     result = run_script(
         """
@@ -380,9 +375,6 @@ def test_imag_of_complex_array_is_a_view(dtype):
     assert a[1, 1].imag == 123.0
 
 
-@pytest.mark.xfail(
-    reason="BUG: a.real of a complex array returns the complex array itself", strict=True
-)
 @pytest.mark.parametrize("dtype", COMPLEX_DTYPES)
 def test_real_of_complex_array_is_a_view(dtype):
     a = sample(dtype, (3, 2))

@@ -278,9 +278,6 @@ def test_linspace_one_point_without_endpoint():
     compare(linspace_no_endpoint, 2.0, 5.0, 1)
 
 
-@pytest.mark.xfail(
-    reason="BUG: np.linspace(start, stop, 1) gives [nan] instead of [start]", strict=True
-)
 def test_linspace_one_point():
     compare(linspace3, 2.0, 5.0, 1)
 
@@ -561,11 +558,6 @@ def test_reshape():
     compare(reshape_runtime, np.zeros(0), 0, 5)
 
 
-@pytest.mark.xfail(
-    reason="BUG: a.reshape(4, 3) (shape as separate arguments) is a TypingError "
-    "'numpy.reshape() takes at most 2 arguments'",
-    strict=True,
-)
 def test_reshape_varargs():
     a = np.arange(12.0)
     compare(reshape_varargs, a)

@@ -83,10 +83,6 @@ def get_built_tuple_index(a, i, j):
     return a[t]
 
 
-@pytest.mark.xfail(
-    reason="BUG: indexing with a tuple-typed variable (a[t], t = (i, j)) is a TypingError",
-    strict=True,
-)
 def test_index_with_tuple_variable():
     a = np.arange(24).reshape(2, 3, 4)
     assert get_tuple_index(a, (1, 0, 2)) == a[1, 0, 2]
@@ -114,10 +110,6 @@ def ellipsis_of(a):
     return a[...]
 
 
-@pytest.mark.xfail(
-    reason="BUG: a[...] of a 0-d array returns a scalar; NumPy returns a 0-d array view",
-    strict=True,
-)
 def test_0d_array_ellipsis_is_a_view():
     a = np.array(3.5)
     v = ellipsis_of(a)
@@ -415,11 +407,6 @@ def test_set_reversed_and_into_views():
     assert_array_same(a, np.array([4.0, 0, 3, 0, 2, 0, 1, 0, 0]))
 
 
-@pytest.mark.xfail(
-    reason="BUG: assigning an overlapping view of the same array (a[1:] = a[:-1]) copies "
-    "element by element instead of as if through a temporary",
-    strict=True,
-)
 @pytest.mark.parametrize(
     ("f", "shape"),
     [
@@ -620,12 +607,6 @@ def fancy_setitem(a, idx):
     return a
 
 
-@pytest.mark.xfail(
-    reason="BUG (not in the listed features, but an InternalError rather than a TypingError): "
-    "a[a > 2] = 0 and a[np.array([0, 2])] = -1 raise InternalError 'cannot convert "
-    "array(bool, 1d, C) to int64'",
-    strict=True,
-)
 def test_mask_and_fancy_setitem():
     compare(mask_setitem, np.arange(5.0))
     compare(fancy_setitem, np.arange(5.0), np.array([0, 2]))

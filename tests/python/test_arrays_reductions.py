@@ -229,31 +229,10 @@ def test_min_max_arg_each_dtype(f, dtype):
     check(f, sample(dtype, (3, 4)))
 
 
-COMPLEX64_STD_VAR_BUG = pytest.mark.xfail(
-    reason="BUG: np.std / np.var of a complex64 array is an InternalError (invalid LLVM IR: "
-    "fadd double, float)",
-    strict=True,
-)
-
-
 @pytest.mark.parametrize("f", STATS, ids=ids(STATS))
-@pytest.mark.parametrize(
-    "dtype",
-    [
-        "bool",
-        *REAL_DTYPES,
-        "complex128",
-        pytest.param("complex64", marks=COMPLEX64_STD_VAR_BUG, id="complex64"),
-    ],
-)
+@pytest.mark.parametrize("dtype", ["bool", *REAL_DTYPES, *COMPLEX_DTYPES])
 def test_mean_std_var_each_dtype(f, dtype):
-    if dtype == "complex64" and f is np_mean:
-        pytest.skip("np.mean of complex64 works; the bug is std / var only")
     check(f, sample(dtype, (3, 4)), rtol=tolerance(dtype))
-
-
-def test_mean_of_complex64():
-    check(np_mean, sample("complex64", (3, 4)), rtol=1e-5)
 
 
 @pytest.mark.parametrize("f", LOGICAL, ids=ids(LOGICAL))

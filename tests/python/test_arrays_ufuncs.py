@@ -454,57 +454,49 @@ def arr(dtype, values=(1, 2, 3)):
     return np.array(values, dtype)
 
 
-WIDENING = (
-    "BUG: arithmetic on bool / 8- / 16- / 32-bit integer arrays computes in 64 bits (the "
-    "scalar rule) instead of keeping NumPy's array dtype"
+SCALAR_PROMOTION = (
+    "BUG: float32 array + Python int gives float64; NumPy 2 and Numba both keep float32"
 )
-FLOAT_OF_SMALL_INT = (
-    "BUG: float ufuncs of bool / int8 / uint8 / int16 / uint16 arrays give float64, NumPy "
-    "gives float32 (float16 for 8-bit inputs, which Numba maps to float32)"
-)
-FLOOR_OF_INT = "BUG: np.floor / ceil / trunc of integer input give float64, NumPy keeps the int"
-FABS_OF_BOOL = "BUG: np.fabs of a bool array returns a bool array, NumPy gives floats"
-SCALAR_PROMOTION = "BUG: an array with a scalar of the same kind does not keep the array dtype"
 
 DTYPE_CASES = [
     # (id, function, arguments, NumPy's dtype, bug or None)
-    ("int8+int8", add, (arr("i1"), arr("i1")), "int8", WIDENING),
-    ("int16-int16", sub, (arr("i2"), arr("i2")), "int16", WIDENING),
-    ("int32*int32", mul, (arr("i4"), arr("i4")), "int32", WIDENING),
-    ("uint8+uint8", add, (arr("u1"), arr("u1")), "uint8", WIDENING),
-    ("uint16//uint16", floordiv, (arr("u2"), arr("u2")), "uint16", WIDENING),
-    ("uint32%uint32", mod, (arr("u4"), arr("u4")), "uint32", WIDENING),
-    ("bool+bool", add, (arr("?", (1, 0, 1)), arr("?", (1, 1, 0))), "bool", WIDENING),
-    ("bool*bool", mul, (arr("?", (1, 0, 1)), arr("?", (1, 1, 0))), "bool", WIDENING),
-    ("uint8+int8", add, (arr("u1"), arr("i1")), "int16", WIDENING),
-    ("bool+int16", add, (arr("?"), arr("i2")), "int16", WIDENING),
-    ("uint64+int64", add, (arr("u8"), arr("i8")), "float64", WIDENING),
-    ("int8&int8", bitand, (arr("i1"), arr("i1")), "int8", WIDENING),
-    ("uint16|uint16", bitor, (arr("u2"), arr("u2")), "uint16", WIDENING),
-    ("int8<<int8", lshift, (arr("i1"), arr("i1")), "int8", WIDENING),
-    ("int8**int8", pow_, (arr("i1"), arr("i1")), "int8", WIDENING),
-    ("-int8", negate, (arr("i1"),), "int8", WIDENING),
-    ("-uint32", negate, (arr("u4"),), "uint32", WIDENING),
-    ("+int16", positive, (arr("i2"),), "int16", WIDENING),
-    ("~int16", invert, (arr("i2"),), "int16", WIDENING),
-    ("~uint8", invert, (arr("u1"),), "uint8", WIDENING),
-    ("np.minimum(int8)", "b_minimum", (arr("i1"), arr("i1")), "int8", WIDENING),
-    ("np.multiply(int16)", "b_multiply", (arr("i2"), arr("i2")), "int16", WIDENING),
-    ("np.sqrt(int16)", "u_sqrt", (arr("i2"),), "float32", FLOAT_OF_SMALL_INT),
-    ("np.sin(uint16)", "u_sin", (arr("u2"),), "float32", FLOAT_OF_SMALL_INT),
-    ("np.exp(int8)", "u_exp", (arr("i1"),), "float32", FLOAT_OF_SMALL_INT),
-    ("np.log(uint8)", "u_log", (arr("u1"),), "float32", FLOAT_OF_SMALL_INT),
-    ("np.sqrt(bool)", "u_sqrt", (arr("?"),), "float32", FLOAT_OF_SMALL_INT),
-    ("np.arctan2(int8)", "b_arctan2", (arr("i1"), arr("i1")), "float32", FLOAT_OF_SMALL_INT),
-    ("np.rint(int16)", "u_rint", (arr("i2"),), "float32", FLOAT_OF_SMALL_INT),
-    ("np.floor(int32)", "u_floor", (arr("i4"),), "int32", FLOOR_OF_INT),
-    ("np.ceil(int64)", "u_ceil", (arr("i8"),), "int64", FLOOR_OF_INT),
-    ("np.trunc(uint8)", "u_trunc", (arr("u1"),), "uint8", FLOOR_OF_INT),
-    ("np.floor(bool)", "u_floor", (arr("?"),), "bool", FLOOR_OF_INT),
-    ("np.floor(int-scalar)", "u_floor", (3,), "int64", FLOOR_OF_INT),
-    ("np.fabs(bool)", "u_fabs", (arr("?"),), "float32", FABS_OF_BOOL),
-    ("uint16+True", add, (arr("u2"), True), "uint16", SCALAR_PROMOTION),
-    ("np.int8(3)+int32", add, (np.int8(3), arr("i4")), "int32", SCALAR_PROMOTION),
+    ("int8+int8", add, (arr("i1"), arr("i1")), "int8", None),
+    ("int16-int16", sub, (arr("i2"), arr("i2")), "int16", None),
+    ("int32*int32", mul, (arr("i4"), arr("i4")), "int32", None),
+    ("uint8+uint8", add, (arr("u1"), arr("u1")), "uint8", None),
+    ("uint16//uint16", floordiv, (arr("u2"), arr("u2")), "uint16", None),
+    ("uint32%uint32", mod, (arr("u4"), arr("u4")), "uint32", None),
+    ("bool+bool", add, (arr("?", (1, 0, 1)), arr("?", (1, 1, 0))), "bool", None),
+    ("bool*bool", mul, (arr("?", (1, 0, 1)), arr("?", (1, 1, 0))), "bool", None),
+    ("uint8+int8", add, (arr("u1"), arr("i1")), "int16", None),
+    ("bool+int16", add, (arr("?"), arr("i2")), "int16", None),
+    ("uint64+int64", add, (arr("u8"), arr("i8")), "float64", None),
+    ("int8&int8", bitand, (arr("i1"), arr("i1")), "int8", None),
+    ("uint16|uint16", bitor, (arr("u2"), arr("u2")), "uint16", None),
+    ("int8<<int8", lshift, (arr("i1"), arr("i1")), "int8", None),
+    ("int8**int8", pow_, (arr("i1"), arr("i1")), "int8", None),
+    ("-int8", negate, (arr("i1"),), "int8", None),
+    ("-uint32", negate, (arr("u4"),), "uint32", None),
+    ("+int16", positive, (arr("i2"),), "int16", None),
+    ("~int16", invert, (arr("i2"),), "int16", None),
+    ("~uint8", invert, (arr("u1"),), "uint8", None),
+    ("np.minimum(int8)", "b_minimum", (arr("i1"), arr("i1")), "int8", None),
+    ("np.multiply(int16)", "b_multiply", (arr("i2"), arr("i2")), "int16", None),
+    ("np.sqrt(int16)", "u_sqrt", (arr("i2"),), "float32", None),
+    ("np.sin(uint16)", "u_sin", (arr("u2"),), "float32", None),
+    ("np.exp(int8)", "u_exp", (arr("i1"),), "float32", None),
+    ("np.log(uint8)", "u_log", (arr("u1"),), "float32", None),
+    ("np.sqrt(bool)", "u_sqrt", (arr("?"),), "float32", None),
+    ("np.arctan2(int8)", "b_arctan2", (arr("i1"), arr("i1")), "float32", None),
+    ("np.rint(int16)", "u_rint", (arr("i2"),), "float32", None),
+    ("np.floor(int32)", "u_floor", (arr("i4"),), "int32", None),
+    ("np.ceil(int64)", "u_ceil", (arr("i8"),), "int64", None),
+    ("np.trunc(uint8)", "u_trunc", (arr("u1"),), "uint8", None),
+    ("np.floor(bool)", "u_floor", (arr("?"),), "bool", None),
+    ("np.floor(int-scalar)", "u_floor", (3,), "int64", None),
+    ("np.fabs(bool)", "u_fabs", (arr("?"),), "float32", None),
+    ("uint16+True", add, (arr("u2"), True), "uint16", None),
+    ("np.int8(3)+int32", add, (np.int8(3), arr("i4")), "int32", None),
     ("float32+2", add, (arr("f4"), 2), "float32", SCALAR_PROMOTION),
     # the ones taipan gets right
     ("int64+int64", add, (arr("i8"), arr("i8")), "int64", None),
@@ -591,9 +583,6 @@ def test_result_dtype_with_python_scalar(f, args, dtypes):
         (invert, (arr("u2", (1,)),), np.array([65534], np.uint16)),
     ],
     ids=["bool+bool", "int8-overflow", "uint8-wrap", "uint32-wrap", "-uint8", "~uint8", "~uint16"],
-)
-@pytest.mark.xfail(
-    reason=WIDENING + ": the values differ too (no wraparound, bool+bool=2)", strict=True
 )
 def test_small_integer_array_values_wrap_like_numpy(f, args, expected):
     with np.errstate(all="ignore"):
@@ -924,14 +913,6 @@ def test_unary_ufunc_integer_arrays(f, dtype):
     check_values(f, a, rtol=1e-14)
 
 
-COMPLEX64_WRONG = xfail(
-    "BUG: transcendental ufuncs of complex64 (arrays and scalars) give wrong values, e.g. "
-    "np.sqrt(np.array([4+0j], np.complex64)) -> [0+2j], expected [2+0j]"
-)
-COMPLEX_INTERNAL = xfail(
-    "BUG: np.log2 / log1p / expm1 of a complex array is an InternalError (cannot find "
-    "<function>_entry: Failed to materialize symbols)"
-)
 COMPLEX_SIGN = xfail(
     "BUG: np.sign of a complex array is an InternalError (invalid LLVM IR: ICmp / ZExt on "
     "complex operands)"
@@ -942,13 +923,7 @@ def complex_params():
     params = []
     for dtype in ("complex64", "complex128"):
         for f in FLOAT_UNARY + ANY_UNARY:
-            marks = []
-            if f in (u_log2, u_log1p, u_expm1):
-                marks = [COMPLEX_INTERNAL]
-            elif f is u_sign:
-                marks = [COMPLEX_SIGN]
-            elif dtype == "complex64" and f in FLOAT_UNARY:
-                marks = [COMPLEX64_WRONG]
+            marks = [COMPLEX_SIGN] if f is u_sign else []
             params.append(pytest.param(f, dtype, id=f"{dtype}-{f.__name__}", marks=marks))
     return params
 
@@ -960,11 +935,6 @@ def test_unary_ufunc_complex_arrays(f, dtype):
         compare(f, a, rtol=rtol_for(a))
 
 
-@pytest.mark.xfail(
-    reason="BUG: np.exp of a complex64 scalar gives a wrong value "
-    "(np.exp(np.complex64(1+1j)) -> 1.5e-05+1.93j, expected 1.4687+2.2874j)",
-    strict=True,
-)
 def test_complex64_scalar_ufunc():
     z = np.complex64(1 + 1j)
     check_values(u_exp, z, rtol=2e-6)

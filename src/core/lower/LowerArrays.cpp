@@ -162,9 +162,21 @@ llvm::Value *FunctionLowering::checkedIndex(llvm::Value *index, const Type *inde
   if (!indexType->isInteger() || indexType->isSigned())
     position = builder.CreateSelect(builder.CreateICmpSLT(position, builder.getInt64(0)),
                                     builder.CreateAdd(position, extent), position);
-  if (options.boundscheck)
-    raiseIf(builder.CreateICmpUGE(position, extent), IndexErrorId,
-            "index is out of bounds for axis " + std::to_string(axis));
+  if (options.boundscheck) {
+    llvm::BasicBlock *failure = newBlock("index.error");
+    llvm::BasicBlock *fine = newBlock("index.ok");
+    builder.CreateCondBr(builder.CreateICmpUGE(position, extent), failure, fine,
+                         llvm::MDBuilder(context).createBranchWeights(1, 1 << 20));
+    builder.SetInsertPoint(failure);
+    llvm::Type *i64 = builder.getInt64Ty();
+    builder.CreateCall(
+        moduleLowering.runtimeFunction("taipan_raise_index_error", builder.getVoidTy(),
+                                       {i64, i64, i64}),
+        {castValue(index, indexType, types::int64()), builder.getInt64(axis), extent});
+    releaseVariables();
+    builder.CreateRet(builder.getInt32(1));
+    builder.SetInsertPoint(fine);
+  }
   return position;
 }
 

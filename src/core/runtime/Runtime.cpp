@@ -18,6 +18,7 @@ using namespace taipan::runtime;
 
 namespace {
 thread_local PendingException pending;
+thread_local std::string pendingMessage; // for messages made at run time
 thread_local std::string printLine;
 std::atomic<PrintSink> printSink{nullptr};
 
@@ -32,6 +33,13 @@ extern "C" {
 void taipan_raise(int32_t exceptionId, const char *message) {
   pending.exceptionId = exceptionId;
   pending.message = message;
+}
+
+void taipan_raise_index_error(int64_t index, int64_t axis, int64_t size) {
+  pendingMessage = "index " + std::to_string(index) + " is out of bounds for axis " +
+                   std::to_string(axis) + " with size " + std::to_string(size);
+  pending.exceptionId = taipan::IndexErrorId;
+  pending.message = pendingMessage.c_str();
 }
 
 void taipan_print_int64(int64_t value) { printLine += formatPythonInt(value); }
@@ -66,6 +74,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
   { #name, reinterpret_cast < void *>(&name) }
   static const RuntimeSymbol symbols[] = {
       TAIPAN_SYMBOL(taipan_raise),
+      TAIPAN_SYMBOL(taipan_raise_index_error),
       TAIPAN_SYMBOL(taipan_print_int64),
       TAIPAN_SYMBOL(taipan_print_uint64),
       TAIPAN_SYMBOL(taipan_print_float64),

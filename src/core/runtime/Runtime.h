@@ -6,9 +6,31 @@
 #include <cstdint>
 #include <string>
 
+namespace taipan {
+
+/// Registry ids of the exceptions compiled code raises by itself; the bindings map them to the
+/// Python classes of the same name. User classes get ids from FirstUserException up.
+enum BuiltinExceptionId : int {
+  ExceptionNone = 0,
+  ZeroDivisionErrorId = 1,
+  ValueErrorId,
+  IndexErrorId,
+  AssertionErrorId,
+  OverflowErrorId,
+  TypeErrorId,
+  RuntimeErrorId,
+  KeyErrorId,
+  StopIterationId,
+  FirstUserException = 64,
+};
+
+} // namespace taipan
+
 extern "C" {
 /// Records the exception compiled code is raising; the function then returns status 1.
 void taipan_raise(int32_t exceptionId, const char *message);
+/// Raises IndexError with NumPy's message, naming the index, the axis and its size.
+void taipan_raise_index_error(int64_t index, int64_t axis, int64_t size);
 
 /// print(): pieces are appended to a per-thread line, which taipan_print_end hands to the sink.
 void taipan_print_int64(int64_t value);

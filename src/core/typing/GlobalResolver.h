@@ -2,6 +2,7 @@
 // means (a constant, a module, a builtin, another jitted function...). Implemented by the bindings.
 #pragma once
 
+#include "runtime/Runtime.h"
 #include "syntax/SyntaxTree.h"
 
 #include <memory>
@@ -37,22 +38,6 @@ public:
   virtual GlobalValue resolveName(const std::string &name) = 0;
   /// An attribute of a module value, such as `math.pi` or `np.float32`.
   virtual GlobalValue resolveAttribute(const GlobalValue &module, const std::string &attribute) = 0;
-};
-
-/// Registry ids of the exceptions compiled code raises by itself; the bindings map them to the
-/// Python classes of the same name. User classes get ids from FirstUserException up.
-enum BuiltinExceptionId : int {
-  ExceptionNone = 0,
-  ZeroDivisionErrorId = 1,
-  ValueErrorId,
-  IndexErrorId,
-  AssertionErrorId,
-  OverflowErrorId,
-  TypeErrorId,
-  RuntimeErrorId,
-  KeyErrorId,
-  StopIterationId,
-  FirstUserException = 64,
 };
 
 } // namespace taipan
