@@ -84,7 +84,9 @@ static std::string qualifiedBuiltinName(nb::handle object) {
     if (!randomModule.is_none() && self.is(nb::getattr(randomModule, "_inst", nb::none())))
       moduleName = "random";
   }
-  if (moduleName.rfind("numpy.random", 0) == 0)
+  if (moduleName.rfind("taipan.cuda", 0) == 0)
+    moduleName = "cuda";
+  else if (moduleName.rfind("numpy.random", 0) == 0)
     moduleName = "numpy.random";
   else if (moduleName == "numpy" || moduleName.rfind("numpy.", 0) == 0)
     moduleName = "numpy";
@@ -117,7 +119,9 @@ GlobalValue classifyPythonObject(nb::handle object) {
     result.kind = GlobalValue::Kind::Module;
     result.name = nb::cast<std::string>(object.attr("__name__"));
     // numpy.random keeps its name; numpy's other submodules (numpy.core...) are numpy.
-    if (result.name.rfind("numpy.random", 0) == 0)
+    if (result.name == "taipan.cuda")
+      result.name = "cuda"; // taipan's CUDA namespace, as kernels spell it
+    else if (result.name.rfind("numpy.random", 0) == 0)
       result.name = "numpy.random";
     else if (result.name.rfind("numpy", 0) == 0)
       result.name = "numpy";
@@ -134,6 +138,12 @@ GlobalValue classifyPythonObject(nb::handle object) {
     result.kind = GlobalValue::Kind::ExceptionClass;
     result.name = reinterpret_cast<PyTypeObject *>(value)->tp_name;
     result.exceptionId = exceptionIdFor(value);
+    return result;
+  }
+  // Objects of taipan's own namespaces name their builtin (cuda.threadIdx, cuda.shared...).
+  if (PyObject_HasAttrString(value, "_taipan_builtin")) {
+    result.kind = GlobalValue::Kind::Builtin;
+    result.name = nb::cast<std::string>(object.attr("_taipan_builtin"));
     return result;
   }
   std::string builtin = qualifiedBuiltinName(object);
@@ -185,12 +195,16 @@ GlobalValue PythonGlobalResolver::resolveAttribute(const GlobalValue &module,
                                                    const std::string &attribute) {
   nb::gil_scoped_acquire gil;
   nb::object modules = nb::module_::import_("sys").attr("modules");
-  nb::object moduleObject = modules.attr("get")(module.name);
+  nb::object moduleObject =
+      modules.attr("get")(module.name == "cuda" ? std::string("taipan.cuda") : module.name);
   if (moduleObject.is_none() || !PyObject_HasAttrString(moduleObject.ptr(), attribute.c_str()))
     return GlobalValue{};
   nb::object value = moduleObject.attr(attribute.c_str());
   std::string qualified = module.name + "." + attribute;
-  if (PyCallable_Check(value.ptr()) && isKnownBuiltin(qualified) && module.name != "builtins") {
+  // CUDA's names include values and namespaces (threadIdx, shared), not only functions.
+  bool builtin = isKnownBuiltin(qualified) && module.name != "builtins" &&
+                 (PyCallable_Check(value.ptr()) || module.name == "cuda");
+  if (builtin) {
     GlobalValue result;
     result.kind = GlobalValue::Kind::Builtin;
     result.name = qualified;

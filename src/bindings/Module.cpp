@@ -267,6 +267,35 @@ NB_MODULE(_core, module) {
   module.def("describe_unsupported",
              [](nb::handle value) { return describeUnsupportedArray(value.ptr()); });
 
+  module.def(
+      "compile_kernel",
+      [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::dict options,
+         bool device) {
+        std::vector<const Type *> types = typeList(argumentTypes);
+        cuda::PtxTarget target;
+        auto integer = [&](const char *name, int fallback) {
+          return options.contains(name) && !nb::object(options[name]).is_none()
+                     ? nb::cast<int>(options[name])
+                     : fallback;
+        };
+        auto flag = [&](const char *name) {
+          return options.contains(name) && PyObject_IsTrue(nb::object(options[name]).ptr()) == 1;
+        };
+        target.computeCapability = integer("cc", 90);
+        target.optimizationLevel = flag("opt") || !options.contains("opt") ? 3 : 0;
+        target.fastmath = flag("fastmath");
+        target.debug = flag("debug");
+        target.lineInfo = flag("lineinfo");
+        target.maxRegisters = integer("max_registers", 0);
+        CompiledKernel kernel =
+            translateErrors([&] { return compileKernel(source, types, target, device); });
+        return nb::make_tuple(kernel.ptx, kernel.name, TypeRef{kernel.returnType},
+                              kernel.typeAnnotations);
+      },
+      nb::arg("source"), nb::arg("argument_types"), nb::arg("options"), nb::arg("device") = false);
+
+  module.def("set_libdevice", [](const std::string &path) { cuda::setLibdevicePath(path); });
+
   module.def("register_blas",
              [](const std::string &path) { return runtime::findBlasInLibrary(path.c_str()); });
 

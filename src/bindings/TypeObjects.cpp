@@ -137,6 +137,13 @@ void defineTypeObjects(nb::module_ &module) {
       throw nb::value_error(("unknown type name " + name).c_str());
     return TypeRef{type};
   });
+  module.def("array_type", [](const std::string &dtype, int ndim, const std::string &layout,
+                              bool readonly) {
+    const Type *element = types::scalarByName(dtype);
+    if (!element)
+      throw nb::value_error(("unsupported dtype " + dtype).c_str());
+    return TypeRef{types::array(element, ndim, layout.empty() ? 'A' : layout[0], readonly)};
+  });
   module.def("tuple_type", [](nb::handle elements) {
     std::vector<const Type *> types;
     for (nb::handle element : elements)

@@ -3,6 +3,7 @@ memory layouts, and comparisons of compiled results with NumPy's."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -159,11 +160,20 @@ def _same_layout_copy(arg):
     return view
 
 
-def run_script(source: str, tmp_path):
-    """Runs ``source`` in a fresh interpreter, for code that may crash the process; returns the
-    CompletedProcess (returncode, stdout, stderr)."""
+def run_script(source: str, tmp_path, env=None):
+    """Runs ``source`` in a fresh interpreter (for code that may crash the process, or that
+    needs environment variables read at import); returns the CompletedProcess."""
     path = tmp_path / "script.py"
     path.write_text(textwrap.dedent(source))
+    full_env = None
+    if env is not None:
+        full_env = dict(os.environ)
+        full_env.update(env)
     return subprocess.run(
-        [sys.executable, str(path)], check=False, capture_output=True, text=True, timeout=120
+        [sys.executable, str(path)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=full_env,
     )

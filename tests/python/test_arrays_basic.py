@@ -228,25 +228,36 @@ def test_zero_strided_broadcast_view():
 
 
 @pytest.mark.parametrize(
-    "array",
+    ("array", "mentions"),
     [
-        np.zeros(3, dtype=[("x", "f8"), ("y", "i4")]),
-        np.zeros(3, dtype="M8[s]"),
-        np.zeros(3, dtype="m8[s]"),
-        np.zeros(3, dtype=">f8"),
-        np.zeros(3, dtype=">i4"),
-        np.zeros(3, dtype=object),
-        np.zeros(3, dtype="U3"),
+        (np.zeros(3, dtype=[("x", "f8"), ("y", "i4")]), "record"),
+        (np.zeros(3, dtype="M8[s]"), "datetime64"),
+        (np.zeros(3, dtype="m8[s]"), "timedelta64"),
+        (np.zeros(3, dtype=">f8"), "byte order"),
+        (np.zeros(3, dtype=">i4"), "byte order"),
+        (np.zeros(3, dtype=np.float16), "float16"),
+        (np.zeros(3, dtype=object), "object"),
+        (np.zeros(3, dtype="U3"), "U3"),
     ],
-    ids=["record", "datetime", "timedelta", "big-endian-f8", "big-endian-i4", "object", "str"],
+    ids=[
+        "record",
+        "datetime",
+        "timedelta",
+        "big-endian-f8",
+        "big-endian-i4",
+        "float16",
+        "object",
+        "str",
+    ],
 )
-def test_unsupported_dtype_is_typing_error_naming_argument(array):
+def test_unsupported_dtype_is_typing_error_naming_argument(array, mentions):
     @njit
     def takes_array(value, arr):
         return arr[0]
 
-    with pytest.raises(TypingError, match=r"argument 1 \(arr\)"):
+    with pytest.raises(TypingError, match=r"argument 1 \(arr\)") as info:
         takes_array(1, array)
+    assert mentions in str(info.value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -515,3 +526,75 @@ def test_array_type_spellings():
     assert str(taipan.typeof(np.zeros((2, 2), order="F"))) == "array(float64, 2d, F)"
     assert str(taipan.typeof(np.zeros((2, 3))[:, 1:])) == "array(float64, 2d, A)"
     assert str(taipan.typeof(np.zeros((), np.int32))) == "array(int32, 0d, C)"
+
+
+# ---------------------------------------------------------------------------------------------
+# array types across control flow and globals
+
+
+@njit
+def return_self_or_view(a, flag):
+    if flag:
+        return a
+    return a[::2]
+
+
+@njit
+def rebind_to_view(a, flag):
+    v = a
+    if not flag:
+        v = a[::2]
+    return v.sum()
+
+
+@njit
+def halve_until_one(a):
+    v = a
+    while v.size > 1:
+        v = v[::2]
+    return v[0]
+
+
+@njit
+def return_self_or_new(a, flag):
+    if flag:
+        return a
+    return np.zeros(3)
+
+
+def test_same_layout_branches_unify():
+    a = np.arange(3.0)
+    assert return_self_or_new(a, True) is a
+    assert_array_same(return_self_or_new(a, False), np.zeros(3))
+
+
+@pytest.mark.xfail(
+    reason="BUG: a C-contiguous array and a strided (layout A) array of the same dtype and "
+    "ndim do not unify: 'cannot unify array(float64, 1d, C) and array(float64, 1d, A)' "
+    "(Numba unifies them to layout A)",
+    strict=True,
+)
+def test_contiguous_and_strided_layouts_unify():
+    a = np.arange(8.0)
+    assert_array_same(return_self_or_view(a, False), a[::2])
+    assert return_self_or_view(a, True) is a
+    assert rebind_to_view(a, False) == a[::2].sum()
+    assert halve_until_one(a) == 0.0
+
+
+GLOBAL_ARRAY = np.arange(5.0)
+
+
+@njit
+def read_global_array(i):
+    return GLOBAL_ARRAY[i] * 2
+
+
+@pytest.mark.xfail(
+    reason="BUG (not in the listed features): reading a global ndarray fails while compiling "
+    "with ValueError 'can only convert an array of size 1 to a Python scalar' (Numba freezes "
+    "it as a constant array; an unsupported global should at least be a TypingError)",
+    strict=True,
+)
+def test_global_array_is_a_constant():
+    assert read_global_array(3) == 6.0

@@ -6,7 +6,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from array_helpers import ALL_DTYPES, assert_array_same, compare, layouts, layouts_1d, sample
+from array_helpers import (
+    ALL_DTYPES,
+    assert_array_same,
+    compare,
+    layouts,
+    layouts_1d,
+    run_script,
+    sample,
+)
 
 from taipan import njit
 
@@ -700,6 +708,34 @@ def test_boundscheck_mixed_set_and_augmented():
     assert not a.any()
     checked_aug1(a, -1)
     assert a[2] == 1.0
+
+
+BOUNDSCHECK_ENV_SCRIPT = """
+import numpy as np
+from taipan import njit
+
+@njit
+def get(a, i):
+    return a[i]
+
+@njit(boundscheck=False)
+def get_unchecked(a, i):
+    return a[i]
+
+try:
+    get(np.arange(3.0), 3)
+    print("no error")
+except IndexError as error:
+    print("IndexError", "axis 0" in str(error))
+print(get_unchecked(np.arange(3.0), 2))
+"""
+
+
+def test_boundscheck_environment_variable(tmp_path):
+    """TAIPAN_BOUNDSCHECK=1 (read when taipan is imported) turns checks on by default."""
+    result = run_script(BOUNDSCHECK_ENV_SCRIPT, tmp_path, env={"TAIPAN_BOUNDSCHECK": "1"})
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.splitlines() == ["IndexError True", "2.0"]
 
 
 def test_boundscheck_loop_past_end():

@@ -253,6 +253,28 @@ def test_returned_array_owns_its_memory():
     assert final.alloc - final.free == before.alloc - before.free
 
 
+@njit
+def make_filled(n):
+    a = np.empty(n)
+    a[:] = 1.5
+    return a
+
+
+def test_returning_does_not_copy():
+    make_filled(1)
+    gc.collect()
+    before = get_allocation_stats()
+    a = make_filled(1000)
+    after = get_allocation_stats()
+    assert after.alloc - before.alloc == 1  # the block made inside is the one returned
+    assert after.free - before.free == 0
+    assert a.base is not None and a.flags.owndata is False
+    assert_array_same(a, np.full(1000, 1.5))
+    del a
+    gc.collect()
+    assert get_allocation_stats().free - before.free == 1
+
+
 def test_returned_arrays_are_independent_of_each_other():
     a = new_array(3)
     b = new_array(3)

@@ -4,6 +4,7 @@
 #include "compiler/Compiler.h"
 
 #include "cpu/CpuJit.h"
+#include "cuda/PtxCompiler.h"
 #include "lower/FunctionLowering.h"
 #include "types/NumericPromotion.h"
 #include "typing/TypeInference.h"
@@ -150,7 +151,8 @@ struct LoweredModule {
 
 LoweredModule lowerModule(const std::shared_ptr<FunctionSource> &source,
                           const std::vector<const Type *> &argumentTypes,
-                          const Type *declaredReturnType) {
+                          const Type *declaredReturnType, bool forCuda = false,
+                          bool kernel = false) {
   if (argumentTypes.size() != source->parameters.size())
     throwTypingError(source->name + "() takes " + std::to_string(source->parameters.size()) +
                          " arguments but " + std::to_string(argumentTypes.size()) + " were given",
@@ -175,8 +177,15 @@ LoweredModule lowerModule(const std::shared_ptr<FunctionSource> &source,
   LoweredModule result;
   result.context = std::make_unique<llvm::LLVMContext>();
   result.module = std::make_unique<llvm::Module>(root.symbolName, *result.context);
-  CpuJit::get().prepareModule(*result.module);
-  ModuleLowering lowering(*result.module);
+  if (forCuda)
+    cuda::prepareModule(*result.module);
+  else
+    CpuJit::get().prepareModule(*result.module);
+  if (kernel && !root.returnType->isNone())
+    throwTypingError("a CUDA kernel cannot return a value (it returns " + root.returnType->name() +
+                         "); write results into an array argument",
+                     source->definitionLocation);
+  ModuleLowering lowering(*result.module, forCuda);
   for (TypedFunction &function : session.functions) {
     try {
       lowering.define(function);
@@ -186,8 +195,17 @@ LoweredModule lowerModule(const std::shared_ptr<FunctionSource> &source,
       throw;
     }
   }
-  result.entryName = root.symbolName + "_entry";
-  lowering.defineEntryWrapper(root, result.entryName);
+  if (kernel) {
+    result.entryName = root.symbolName + "_kernel";
+    lowering.defineKernelWrapper(root, result.entryName);
+  } else if (!forCuda) {
+    result.entryName = root.symbolName + "_entry";
+    lowering.defineEntryWrapper(root, result.entryName);
+  } else {
+    // A device function compiled on its own (compile_ptx(device=True)): keep it visible.
+    result.entryName = root.symbolName;
+    result.module->getFunction(root.symbolName)->setLinkage(llvm::GlobalValue::ExternalLinkage);
+  }
   std::string problems;
   llvm::raw_string_ostream stream(problems);
   if (llvm::verifyModule(*result.module, &stream))
@@ -226,6 +244,27 @@ CompiledFunction compileFunction(const std::shared_ptr<FunctionSource> &source,
   compiled.returnType = lowered.returnType;
   compiled.typeAnnotations = std::move(lowered.typeAnnotations);
   return compiled;
+}
+
+CompiledKernel compileKernel(const std::shared_ptr<FunctionSource> &source,
+                             const std::vector<const Type *> &argumentTypes,
+                             const cuda::PtxTarget &target, bool device) {
+  std::lock_guard<std::mutex> lock(compileMutex);
+  LoweredModule lowered = lowerModule(source, argumentTypes, nullptr, true, !device);
+  CompiledKernel kernel;
+  try {
+    kernel.ptx = cuda::compileToPtx(*lowered.module, {lowered.entryName}, target);
+  } catch (CompileError &error) {
+    if (!error.function) {
+      error.function = source.get();
+      error.location = source->definitionLocation;
+    }
+    throw;
+  }
+  kernel.name = lowered.entryName;
+  kernel.returnType = lowered.returnType;
+  kernel.typeAnnotations = std::move(lowered.typeAnnotations);
+  return kernel;
 }
 
 std::string inspectFunction(const std::shared_ptr<FunctionSource> &source,

@@ -2,6 +2,7 @@
 // a callable entry point, or to text (LLVM IR, assembly, annotated types). No LLVM types here.
 #pragma once
 
+#include "cuda/PtxCompiler.h"
 #include "syntax/SyntaxTree.h"
 #include "types/Type.h"
 
@@ -25,6 +26,14 @@ struct CompiledFunction {
   std::string typeAnnotations;
 };
 
+/// A kernel (or device function) compiled to PTX for one argument-type tuple.
+struct CompiledKernel {
+  std::string ptx;
+  std::string name; ///< the entry's symbol in the PTX
+  const Type *returnType = nullptr;
+  std::string typeAnnotations;
+};
+
 /// What text to produce instead of code.
 enum class InspectionKind { OptimizedIR, UnoptimizedIR, Assembly };
 
@@ -33,6 +42,12 @@ enum class InspectionKind { OptimizedIR, UnoptimizedIR, Assembly };
 CompiledFunction compileFunction(const std::shared_ptr<FunctionSource> &source,
                                  const std::vector<const Type *> &argumentTypes,
                                  const Type *declaredReturnType = nullptr);
+
+/// Compiles `source` for the GPU: a kernel (`void`, all arguments in memory form, launched with
+/// one pointer per argument) or, with `device`, a device function.
+CompiledKernel compileKernel(const std::shared_ptr<FunctionSource> &source,
+                             const std::vector<const Type *> &argumentTypes,
+                             const cuda::PtxTarget &target, bool device = false);
 
 /// Compiles again, returning the requested text rather than installing code.
 std::string inspectFunction(const std::shared_ptr<FunctionSource> &source,

@@ -10,8 +10,8 @@
 
 namespace taipan {
 
-ModuleLowering::ModuleLowering(llvm::Module &module)
-    : module(module), context(module.getContext()) {}
+ModuleLowering::ModuleLowering(llvm::Module &module, bool forCuda)
+    : module(module), context(module.getContext()), forCuda(forCuda) {}
 
 llvm::Function *ModuleLowering::declare(TypedFunction &function) {
   auto found = functions.find(&function);
@@ -51,6 +51,24 @@ llvm::Function *ModuleLowering::defineEntryWrapper(TypedFunction &function,
   }
   builder.CreateRet(builder.CreateCall(callee, arguments));
   return wrapper;
+}
+
+llvm::Function *ModuleLowering::defineKernelWrapper(TypedFunction &function,
+                                                    const std::string &name) {
+  llvm::Function *callee = declare(function);
+  std::vector<llvm::Type *> parameters;
+  for (const Type *argument : function.argumentTypes)
+    parameters.push_back(memoryType(context, argument));
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), parameters, false);
+  auto *kernel = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", kernel));
+  llvm::Value *result = builder.CreateAlloca(memoryType(context, function.returnType));
+  std::vector<llvm::Value *> arguments = {result};
+  for (llvm::Argument &argument : kernel->args())
+    arguments.push_back(&argument);
+  builder.CreateCall(callee, arguments);
+  builder.CreateRetVoid();
+  return kernel;
 }
 
 llvm::Constant *ModuleLowering::stringConstant(const std::string &text) {

@@ -21,7 +21,7 @@ namespace taipan {
 /// success; otherwise an exception is pending in the runtime and the caller returns the status.
 class ModuleLowering {
 public:
-  explicit ModuleLowering(llvm::Module &module);
+  explicit ModuleLowering(llvm::Module &module, bool forCuda = false);
 
   /// Declares (once) the LLVM function for a typed function.
   llvm::Function *declare(TypedFunction &function);
@@ -37,8 +37,13 @@ public:
   llvm::FunctionCallee runtimeFunction(const std::string &name, llvm::Type *result,
                                        llvm::ArrayRef<llvm::Type *> parameters);
 
+  /// Emits `void name(args...)`, a CUDA kernel calling the function and dropping its status
+  /// (the device runtime records an exception for debug launches).
+  llvm::Function *defineKernelWrapper(TypedFunction &function, const std::string &name);
+
   llvm::Module &module;
   llvm::LLVMContext &context;
+  const bool forCuda;
 
 private:
   std::unordered_map<TypedFunction *, llvm::Function *> functions;
@@ -209,6 +214,15 @@ private:
   void collectElementwiseLeaves(Expr *expr, std::vector<Expr *> &leaves);
   llvm::Value *lowerUfuncScalar(const std::string &name, const std::vector<llvm::Value *> &values,
                                 const std::vector<const Type *> &types, const Type *result);
+
+  // CUDA builtins (LowerCuda.cpp).
+  llvm::Value *lowerCudaValue(const std::string &name, SourceLocation location);
+  llvm::Value *lowerCudaCall(const std::string &name, Expr *expr,
+                             const std::vector<Expr *> &arguments);
+  llvm::Value *lowerCudaArray(bool shared, Expr *expr, const Type *arrayType);
+  llvm::Value *lowerCudaAtomic(const std::string &operation,
+                               const std::vector<llvm::Value *> &values,
+                               const std::vector<const Type *> &types, SourceLocation location);
 
   // Calls (LowerBuiltins.cpp).
   llvm::Value *lowerCall(Expr *expr);

@@ -3,6 +3,7 @@
 #include "lower/FunctionLowering.h"
 
 #include "types/NumericPromotion.h"
+#include "typing/CudaTyping.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
@@ -47,6 +48,8 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
       const GlobalValue &value = global->second;
       if (value.kind == GlobalValue::Kind::Constant)
         return lowerConstant(value.constant, type);
+      if (value.kind == GlobalValue::Kind::Builtin && cudaValueType(value.name))
+        return lowerCudaValue(value.name, expr->location);
       if (value.kind == GlobalValue::Kind::ConstantTuple) {
         std::vector<llvm::Value *> elements;
         for (size_t i = 0; i < value.items.size(); ++i)
@@ -740,10 +743,14 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
     const GlobalValue &value = function.globals.at(expr->id);
     if (value.kind == GlobalValue::Kind::Constant)
       return lowerConstant(value.constant, type);
+    if (value.kind == GlobalValue::Kind::Builtin && cudaValueType(value.name))
+      return lowerCudaValue(value.name, expr->location);
     return llvm::UndefValue::get(valueType(context, type));
   }
   Expr *base = expr->operands[0];
   const Type *baseType = typeOf(base);
+  if (baseType->kind() == TypeKind::Builtin) // cuda.threadIdx.x and friends
+    return lowerCudaValue(baseType->text() + "." + expr->name, expr->location);
   if (!type->isRuntimeValue() || type->kind() == TypeKind::Builtin)
     return llvm::UndefValue::get(valueType(context, type)); // a bound method, or a.dtype
   llvm::Value *value = lowerExpr(base);

@@ -67,6 +67,8 @@ llvm::Value *FunctionLowering::lowerJitCall(Expr *expr, const CallBinding &bindi
 llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *expr,
                                                 const std::vector<Expr *> &argumentExprs) {
   const Type *result = typeOf(expr);
+  if (name.rfind("cuda.", 0) == 0)
+    return lowerCudaCall(name, expr, argumentExprs);
   if (name == "print") {
     lowerPrint(argumentExprs);
     return llvm::UndefValue::get(valueType(context, result));

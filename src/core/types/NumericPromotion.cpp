@@ -65,6 +65,10 @@ const Type *unifyTypes(const Type *a, const Type *b) {
       return (a->isFloat() || b->isFloat()) ? types::float64() : types::complex128();
     return numericCommon(a, b);
   }
+  if (a->isArray() && b->isArray() && a->dtype() == b->dtype() && a->ndim() == b->ndim())
+    // A C array and a strided one share the general layout, as in Numba.
+    return types::array(a->dtype(), a->ndim(), a->layout() == b->layout() ? a->layout() : 'A',
+                        a->isReadonly() || b->isReadonly());
   if (a->isTuple() && b->isTuple() && a->elements().size() == b->elements().size()) {
     std::vector<const Type *> elements;
     for (size_t i = 0; i < a->elements().size(); ++i) {

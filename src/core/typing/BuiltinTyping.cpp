@@ -4,6 +4,7 @@
 
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
+#include "typing/CudaTyping.h"
 
 #include <algorithm>
 #include <set>
@@ -325,6 +326,8 @@ bool isKnownBuiltin(const std::string &name) {
     return true;
   if (name.rfind("numpy.", 0) == 0)
     return isUfunc(name) || isNumpyFunction(name.substr(6));
+  if (name.rfind("cuda.", 0) == 0)
+    return isCudaBuiltin(name);
   return name.rfind("math.", 0) == 0 || name.rfind("cmath.", 0) == 0 ||
          name.rfind("random.", 0) == 0 || name.rfind("method.", 0) == 0;
 }

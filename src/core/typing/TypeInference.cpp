@@ -5,6 +5,7 @@
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
+#include "typing/CudaTyping.h"
 
 #include <functional>
 #include <set>
@@ -237,7 +238,18 @@ private:
                                binaryOpSymbol(stmt->augmentedOp) + "=: " + describe(current) +
                                " and " + describe(value),
                            stmt->location);
-        assignVariable(target->name, result, stmt->location);
+        if (current->isArray()) {
+          // a += b updates the array in place: its type stays, its dtype takes the result.
+          if (current->isReadonly())
+            throwTypingError("cannot modify a read-only array in place (" +
+                                 std::string(binaryOpSymbol(stmt->augmentedOp)) + "=)",
+                             stmt->location);
+          if (value->isArray() && value->ndim() > current->ndim())
+            throwTypingError("cannot broadcast " + describe(value) + " into " + describe(current),
+                             stmt->location);
+        } else {
+          assignVariable(target->name, result, stmt->location);
+        }
       }
       break;
     }
@@ -449,6 +461,8 @@ private:
     case GlobalValue::Kind::Module:
       return types::module(value.name);
     case GlobalValue::Kind::Builtin:
+      if (const Type *cudaValue = cudaValueType(value.name))
+        return cudaValue; // cuda.laneid, cuda.warpsize
       return types::builtin(value.name);
     case GlobalValue::Kind::JitFunction:
       return types::jitFunction(value.function.get());
@@ -616,6 +630,16 @@ private:
       }
       return globalType(expr, cached->second);
     }
+    if (baseType->kind() == TypeKind::Builtin) {
+      // Namespaces of builtins: cuda.threadIdx.x, cuda.shared.array, cuda.atomic.add...
+      std::string qualified = baseType->text() + "." + expr->name;
+      if (const Type *cudaValue = cudaValueType(qualified))
+        return cudaValue;
+      if (!isKnownBuiltin(qualified))
+        throwTypingError("unknown attribute '" + expr->name + "' of " + baseType->text(),
+                         expr->location);
+      return types::builtin(qualified);
+    }
     if (baseType->isArray()) {
       if (const Type *attribute = typeArrayAttribute(baseType, expr->name))
         return attribute;
@@ -724,6 +748,11 @@ private:
         positionalExprs.insert(positionalExprs.begin(), callee->operands[0]);
       }
       const std::string &name = calleeType->text();
+      if (name.rfind("cuda.", 0) == 0) {
+        if (!expr->keywordNames.empty())
+          throwUnsupported("keyword arguments to " + name + " are not supported", expr->location);
+        return typeCudaCall(name, positional, positionalExprs, expr->location);
+      }
       if (name.rfind("numpy.", 0) == 0 || name.rfind("array.", 0) == 0) {
         if (!scalarConstructorType(name) || !expr->keywordNames.empty())
           return typeNumpyCall(name, positional, positionalExprs, expr->keywordNames,

@@ -1,0 +1,786 @@
+// CudaDriver.cpp - The CUDA driver API resolved from libcuda.so.1 with dlopen and dlsym, so the
+// build needs no CUDA library and a machine without a GPU gets an explanation, not a link error.
+
+#include "cuda/CudaDriver.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+
+namespace taipan::cuda {
+
+namespace {
+
+// Opaque handles, declared here rather than taken from cuda.h so that nothing needs the toolkit.
+struct CUctx_st;
+struct CUmod_st;
+struct CUfunc_st;
+struct CUstream_st;
+struct CUevent_st;
+using CUcontext = CUctx_st *;
+using CUmodule = CUmod_st *;
+using CUfunction = CUfunc_st *;
+using CUstream = CUstream_st *;
+using CUevent = CUevent_st *;
+
+// CUjit_option values, numbered as in cuda.h.
+constexpr int CU_JIT_INFO_LOG_BUFFER = 3;
+constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
+constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
+constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+constexpr int CU_JIT_LOG_VERBOSE = 12;
+
+// Flag values from cuda.h, renamed where cuda.h makes them macros.
+constexpr unsigned MemHostAllocDeviceMap = 0x02; // CU_MEMHOSTALLOC_DEVICEMAP
+constexpr unsigned MemAttachGlobal = 0x1;        // CU_MEM_ATTACH_GLOBAL
+constexpr unsigned StreamNonBlocking = 0x1;      // CU_STREAM_NON_BLOCKING
+constexpr unsigned EventDisableTiming = 0x2;     // CU_EVENT_DISABLE_TIMING
+
+/// Enough for every message ptxas gives on a large kernel; it stops after the first errors.
+constexpr size_t JitLogBytes = 64 * 1024;
+
+CUstream asStream(void *stream) { return static_cast<CUstream>(stream); }
+CUevent asEvent(void *event) { return static_cast<CUevent>(event); }
+CUfunction asFunction(void *function) { return static_cast<CUfunction>(function); }
+
+/// Whether `stream` is null or one of the default-stream handles, which are never destroyed.
+bool isDefaultStream(void *stream) {
+  return stream == nullptr || stream == StreamLegacy || stream == StreamPerThread;
+}
+
+/// The text the JIT wrote into a log buffer, without the trailing newlines it tends to leave.
+std::string logText(const std::vector<char> &buffer) {
+  std::string text(buffer.data(), strnlen(buffer.data(), buffer.size()));
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))
+    text.pop_back();
+  return text;
+}
+
+/// "12.4" for the driver's 12040.
+std::string versionText(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+std::string defaultLibraryPath() {
+  const char *path = std::getenv("TAIPAN_CUDA_DRIVER");
+  return path && *path ? path : "libcuda.so.1";
+}
+
+} // namespace
+
+std::string CudaError::describe(int code, const char *name, const char *text) {
+  if (!name)
+    return "CUDA error " + std::to_string(code) + (text ? std::string(": ") + text : "");
+  if (!text)
+    return name;
+  return std::string(name) + ": " + text;
+}
+
+/// The driver's functions, each with the name that error messages use for it. An entry the
+/// library lacks stays null and fails when called, so an old driver still runs what it has.
+struct CudaDriver::Api {
+  template <typename... Params> struct Entry {
+    CUresult (*function)(Params...) = nullptr;
+    const char *name = "";
+  };
+
+  void *library = nullptr;
+  int version = 0;
+
+  Entry<unsigned> cuInit;
+  Entry<int *> cuDriverGetVersion;
+  Entry<CUresult, const char **> cuGetErrorName;
+  Entry<CUresult, const char **> cuGetErrorString;
+  Entry<int *> cuDeviceGetCount;
+  Entry<CUdevice *, int> cuDeviceGet;
+  Entry<char *, int, CUdevice> cuDeviceGetName;
+  Entry<int *, int, CUdevice> cuDeviceGetAttribute;
+  Entry<CUcontext *, CUdevice> cuDevicePrimaryCtxRetain;
+  Entry<CUdevice> cuDevicePrimaryCtxRelease;
+  Entry<CUcontext> cuCtxSetCurrent;
+  Entry<CUcontext *> cuCtxGetCurrent;
+  Entry<> cuCtxSynchronize;
+  Entry<size_t *, size_t *> cuMemGetInfo;
+  Entry<CUdeviceptr *, size_t> cuMemAlloc;
+  Entry<CUdeviceptr> cuMemFree;
+  Entry<CUdeviceptr, const void *, size_t> cuMemcpyHtoD;
+  Entry<CUdeviceptr, const void *, size_t, CUstream> cuMemcpyHtoDAsync;
+  Entry<void *, CUdeviceptr, size_t> cuMemcpyDtoH;
+  Entry<void *, CUdeviceptr, size_t, CUstream> cuMemcpyDtoHAsync;
+  Entry<CUdeviceptr, CUdeviceptr, size_t> cuMemcpyDtoD;
+  Entry<CUdeviceptr, CUdeviceptr, size_t, CUstream> cuMemcpyDtoDAsync;
+  Entry<CUdeviceptr, unsigned char, size_t> cuMemsetD8;
+  Entry<CUdeviceptr, unsigned char, size_t, CUstream> cuMemsetD8Async;
+  Entry<void **, size_t, unsigned> cuMemHostAlloc;
+  Entry<void *> cuMemFreeHost;
+  Entry<CUdeviceptr *, void *, unsigned> cuMemHostGetDevicePointer;
+  Entry<CUdeviceptr *, size_t, unsigned> cuMemAllocManaged;
+  Entry<CUmodule *, const void *, unsigned, int *, void **> cuModuleLoadDataEx;
+  Entry<CUmodule> cuModuleUnload;
+  Entry<CUfunction *, CUmodule, const char *> cuModuleGetFunction;
+  Entry<CUdeviceptr *, size_t *, CUmodule, const char *> cuModuleGetGlobal;
+  Entry<int *, int, CUfunction> cuFuncGetAttribute;
+  Entry<CUfunction, int, int> cuFuncSetAttribute;
+  Entry<CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+        void **, void **>
+      cuLaunchKernel;
+  Entry<CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+        void **>
+      cuLaunchCooperativeKernel;
+  Entry<int *, CUfunction, int, size_t> cuOccupancyMaxActiveBlocksPerMultiprocessor;
+  Entry<int *, int *, CUfunction, size_t (*)(int), size_t, int> cuOccupancyMaxPotentialBlockSize;
+  Entry<CUstream *, unsigned> cuStreamCreate;
+  Entry<CUstream> cuStreamDestroy;
+  Entry<CUstream> cuStreamSynchronize;
+  Entry<CUstream> cuStreamQuery;
+  Entry<CUevent *, unsigned> cuEventCreate;
+  Entry<CUevent> cuEventDestroy;
+  Entry<CUevent, CUstream> cuEventRecord;
+  Entry<CUevent> cuEventSynchronize;
+  Entry<CUevent> cuEventQuery;
+  Entry<float *, CUevent, CUevent> cuEventElapsedTime;
+
+  /// Looks `entry` up as `symbol` (the versioned name cuda.h maps `name` to) or `fallback`,
+  /// which older drivers have instead.
+  template <typename... Params>
+  void resolve(Entry<Params...> &entry, const char *name, const char *symbol = nullptr,
+               const char *fallback = nullptr) {
+    entry.name = name;
+    void *address = dlsym(library, symbol ? symbol : name);
+    if (!address && fallback)
+      address = dlsym(library, fallback);
+    entry.function = reinterpret_cast<decltype(entry.function)>(address);
+  }
+
+  void resolveAll() {
+    resolve(cuInit, "cuInit");
+    resolve(cuDriverGetVersion, "cuDriverGetVersion");
+    resolve(cuGetErrorName, "cuGetErrorName");
+    resolve(cuGetErrorString, "cuGetErrorString");
+    resolve(cuDeviceGetCount, "cuDeviceGetCount");
+    resolve(cuDeviceGet, "cuDeviceGet");
+    resolve(cuDeviceGetName, "cuDeviceGetName");
+    resolve(cuDeviceGetAttribute, "cuDeviceGetAttribute");
+    resolve(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    resolve(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxRelease_v2",
+            "cuDevicePrimaryCtxRelease");
+    resolve(cuCtxSetCurrent, "cuCtxSetCurrent");
+    resolve(cuCtxGetCurrent, "cuCtxGetCurrent");
+    resolve(cuCtxSynchronize, "cuCtxSynchronize");
+    resolve(cuMemGetInfo, "cuMemGetInfo", "cuMemGetInfo_v2");
+    resolve(cuMemAlloc, "cuMemAlloc", "cuMemAlloc_v2");
+    resolve(cuMemFree, "cuMemFree", "cuMemFree_v2");
+    resolve(cuMemcpyHtoD, "cuMemcpyHtoD", "cuMemcpyHtoD_v2");
+    resolve(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync", "cuMemcpyHtoDAsync_v2");
+    resolve(cuMemcpyDtoH, "cuMemcpyDtoH", "cuMemcpyDtoH_v2");
+    resolve(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2");
+    resolve(cuMemcpyDtoD, "cuMemcpyDtoD", "cuMemcpyDtoD_v2");
+    resolve(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync", "cuMemcpyDtoDAsync_v2");
+    resolve(cuMemsetD8, "cuMemsetD8", "cuMemsetD8_v2");
+    resolve(cuMemsetD8Async, "cuMemsetD8Async");
+    resolve(cuMemHostAlloc, "cuMemHostAlloc");
+    resolve(cuMemFreeHost, "cuMemFreeHost");
+    resolve(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer", "cuMemHostGetDevicePointer_v2");
+    resolve(cuMemAllocManaged, "cuMemAllocManaged");
+    resolve(cuModuleLoadDataEx, "cuModuleLoadDataEx");
+    resolve(cuModuleUnload, "cuModuleUnload");
+    resolve(cuModuleGetFunction, "cuModuleGetFunction");
+    resolve(cuModuleGetGlobal, "cuModuleGetGlobal", "cuModuleGetGlobal_v2");
+    resolve(cuFuncGetAttribute, "cuFuncGetAttribute");
+    resolve(cuFuncSetAttribute, "cuFuncSetAttribute");
+    resolve(cuLaunchKernel, "cuLaunchKernel");
+    resolve(cuLaunchCooperativeKernel, "cuLaunchCooperativeKernel");
+    resolve(cuOccupancyMaxActiveBlocksPerMultiprocessor,
+            "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    resolve(cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize");
+    resolve(cuStreamCreate, "cuStreamCreate");
+    resolve(cuStreamDestroy, "cuStreamDestroy", "cuStreamDestroy_v2");
+    resolve(cuStreamSynchronize, "cuStreamSynchronize");
+    resolve(cuStreamQuery, "cuStreamQuery");
+    resolve(cuEventCreate, "cuEventCreate");
+    resolve(cuEventDestroy, "cuEventDestroy", "cuEventDestroy_v2");
+    resolve(cuEventRecord, "cuEventRecord");
+    resolve(cuEventSynchronize, "cuEventSynchronize");
+    resolve(cuEventQuery, "cuEventQuery");
+    // CUDA 12.8 added a _v2 that cuda.h now maps to; drivers before it have only the original.
+    resolve(cuEventElapsedTime, "cuEventElapsedTime", "cuEventElapsedTime_v2",
+            "cuEventElapsedTime");
+  }
+
+  /// Calls `entry`, returning its status; for calls where some failures are answers.
+  template <typename... Params, typename... Args>
+  CUresult invoke(const Entry<Params...> &entry, Args... arguments) const {
+    if (!entry.function)
+      missing(entry.name);
+    return entry.function(arguments...);
+  }
+
+  /// Calls `entry`, throwing CudaError on failure.
+  template <typename... Params, typename... Args>
+  void call(const Entry<Params...> &entry, Args... arguments) const {
+    CUresult result = invoke(entry, arguments...);
+    if (result != CUDA_SUCCESS)
+      fail(result, entry.name);
+  }
+
+  /// The driver's name for `code`, or null.
+  const char *errorName(CUresult code) const {
+    const char *name = nullptr;
+    if (!cuGetErrorName.function || cuGetErrorName.function(code, &name) != CUDA_SUCCESS)
+      return nullptr;
+    return name;
+  }
+
+  std::string describe(CUresult code) const {
+    const char *text = nullptr;
+    if (!cuGetErrorString.function || cuGetErrorString.function(code, &text) != CUDA_SUCCESS)
+      text = nullptr;
+    return CudaError::describe(code, errorName(code), text);
+  }
+
+  /// Throws the error for `code` returned by `function`. `context` goes inside the parentheses
+  /// that name the function; `log` (the JIT's messages) follows on its own lines.
+  [[noreturn]] void fail(CUresult code, const char *function, const std::string &context = {},
+                         const std::string &log = {}) const {
+    const char *name = errorName(code);
+    std::string message = describe(code) + " (in " + function + context + ")";
+    if (!log.empty())
+      message += ":\n" + log;
+    throw CudaError(code, name ? name : "", message);
+  }
+
+  [[noreturn]] void missing(const char *function) const {
+    std::string driver = "the installed CUDA driver";
+    if (version)
+      driver += " (CUDA " + versionText(version) + ")";
+    throw CudaError(CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER, "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER",
+                    driver + " has no " + function + "; a newer NVIDIA driver is needed");
+  }
+};
+
+CudaDriver &CudaDriver::get() {
+  // Never destroyed: at process exit the driver may already be shutting down, and releasing
+  // contexts then can crash; the operating system reclaims everything anyway.
+  static CudaDriver *instance = new CudaDriver(defaultLibraryPath());
+  return *instance;
+}
+
+CudaDriver::CudaDriver(std::string libraryPath) : libraryPath(std::move(libraryPath)) {}
+
+CudaDriver::~CudaDriver() {
+  // The library stays loaded: unloading a driver whose threads may still run is unsafe, and
+  // other code in the process may hold it too.
+  if (!usable)
+    return;
+  for (size_t ordinal = 0; ordinal < primaryContexts.size(); ++ordinal) {
+    CUdevice device = 0;
+    if (primaryContexts[ordinal] && api->cuDeviceGet.function &&
+        api->cuDeviceGet.function(&device, static_cast<int>(ordinal)) == CUDA_SUCCESS &&
+        api->cuDevicePrimaryCtxRelease.function)
+      api->cuDevicePrimaryCtxRelease.function(device);
+  }
+}
+
+void CudaDriver::initialise() {
+  std::call_once(initialised, [this] { load(); });
+}
+
+void CudaDriver::load() {
+  api = std::make_unique<Api>();
+  dlerror();
+  api->library = dlopen(libraryPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!api->library) {
+    // dlerror repeats the path first; the message names it already.
+    const char *error = dlerror();
+    std::string detail = error ? error : "unknown error";
+    if (detail.rfind(libraryPath + ": ", 0) == 0)
+      detail.erase(0, libraryPath.size() + 2);
+    failureCode = ErrorNoDriver;
+    failureReason =
+        "no CUDA driver found (" + libraryPath + " could not be loaded: " + detail + ")";
+    return;
+  }
+  api->resolveAll();
+  if (!api->cuInit.function) {
+    failureCode = ErrorNoDriver;
+    failureReason = "no CUDA driver found (" + libraryPath + " has no cuInit)";
+    return;
+  }
+  if (api->cuDriverGetVersion.function)
+    api->cuDriverGetVersion.function(&api->version);
+
+  std::string visibleDevices;
+  if (const char *visible = std::getenv("CUDA_VISIBLE_DEVICES"))
+    visibleDevices = std::string(" (CUDA_VISIBLE_DEVICES is '") + visible + "')";
+
+  CUresult result = api->cuInit.function(0);
+  if (result == CUDA_ERROR_STUB_LIBRARY) {
+    // Name the file that answered, which is the thing to fix.
+    Dl_info info{};
+    std::string file = libraryPath;
+    if (dladdr(reinterpret_cast<void *>(api->cuInit.function), &info) && info.dli_fname)
+      file = info.dli_fname;
+    failureCode = result;
+    failureReason = "no CUDA driver found (" + file +
+                    " is the CUDA toolkit's stub library, not the NVIDIA driver's libcuda)";
+    return;
+  }
+  if (result == CUDA_ERROR_NO_DEVICE) {
+    failureCode = result;
+    failureReason = "no CUDA-capable device is detected" + visibleDevices;
+    return;
+  }
+  if (result != CUDA_SUCCESS) {
+    failureCode = result;
+    failureReason = "the CUDA driver failed to initialise: " + api->describe(result);
+    if (api->version)
+      failureReason += " (driver for CUDA " + versionText(api->version) + ")";
+    return;
+  }
+
+  result = api->cuDeviceGetCount.function ? api->cuDeviceGetCount.function(&devices)
+                                          : CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER;
+  if (result != CUDA_SUCCESS) {
+    failureCode = result;
+    failureReason = "the CUDA driver could not count devices: " + api->describe(result);
+    devices = 0;
+    return;
+  }
+  if (devices <= 0) {
+    failureCode = CUDA_ERROR_NO_DEVICE;
+    failureReason = "no CUDA-capable device is detected" + visibleDevices;
+    devices = 0;
+    return;
+  }
+  primaryContexts.assign(static_cast<size_t>(devices), nullptr);
+  usable = true;
+}
+
+void CudaDriver::requireAvailable() {
+  initialise();
+  if (usable)
+    return;
+  const char *name = failureCode == ErrorNoDriver ? nullptr : api->errorName(failureCode);
+  throw CudaError(failureCode, name ? name : "", failureReason, /*unavailable=*/true);
+}
+
+bool CudaDriver::available() {
+  initialise();
+  return usable;
+}
+
+std::string CudaDriver::unavailableReason() {
+  initialise();
+  return usable ? std::string() : failureReason;
+}
+
+int CudaDriver::deviceCount() {
+  initialise();
+  return usable ? devices : 0;
+}
+
+int CudaDriver::driverVersion() {
+  initialise();
+  // The toolkit's stub answers nothing, not even its version.
+  if (api->version == 0)
+    requireAvailable();
+  return api->version;
+}
+
+CUdevice CudaDriver::deviceHandle(int ordinal) {
+  requireAvailable();
+  if (ordinal < 0 || ordinal >= devices)
+    throw CudaError(CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE",
+                    "there is no CUDA device " + std::to_string(ordinal) + " (" +
+                        std::to_string(devices) + (devices == 1 ? " device" : " devices") +
+                        ", numbered from 0)");
+  CUdevice device = 0;
+  api->call(api->cuDeviceGet, &device, ordinal);
+  return device;
+}
+
+void *CudaDriver::selectLocked(int ordinal) {
+  CUdevice device = deviceHandle(ordinal);
+  void *&context = primaryContexts[static_cast<size_t>(ordinal)];
+  if (!context) {
+    CUcontext retained = nullptr;
+    api->call(api->cuDevicePrimaryCtxRetain, &retained, device);
+    context = retained;
+  }
+  selectedDevice.store(ordinal, std::memory_order_release);
+  currentContext.store(context, std::memory_order_release);
+  return context;
+}
+
+void CudaDriver::selectDevice(int ordinal) {
+  requireAvailable();
+  void *context;
+  {
+    std::lock_guard<std::mutex> lock(contextMutex);
+    context = selectLocked(ordinal);
+  }
+  api->call(api->cuCtxSetCurrent, static_cast<CUcontext>(context));
+}
+
+void *CudaDriver::ensureContext() {
+  requireAvailable();
+  void *context = currentContext.load(std::memory_order_acquire);
+  if (!context) {
+    std::lock_guard<std::mutex> lock(contextMutex);
+    context = currentContext.load(std::memory_order_acquire);
+    if (!context)
+      context = selectLocked(0);
+  }
+  // Asking the driver, rather than remembering per thread, notices when other code in the
+  // process (CuPy, PyTorch) made another context current on this thread.
+  CUcontext bound = nullptr;
+  api->call(api->cuCtxGetCurrent, &bound);
+  if (bound != context)
+    api->call(api->cuCtxSetCurrent, static_cast<CUcontext>(context));
+  return context;
+}
+
+int CudaDriver::currentDevice() {
+  ensureContext();
+  return selectedDevice.load(std::memory_order_acquire);
+}
+
+std::string CudaDriver::deviceName(int ordinal) {
+  CUdevice device = deviceHandle(ordinal);
+  char name[256] = {};
+  api->call(api->cuDeviceGetName, name, static_cast<int>(sizeof(name)), device);
+  return name;
+}
+
+std::pair<int, int> CudaDriver::computeCapability(int ordinal) {
+  return {deviceAttribute(ordinal, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+          deviceAttribute(ordinal, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)};
+}
+
+int CudaDriver::deviceAttribute(int ordinal, int attribute) {
+  CUdevice device = deviceHandle(ordinal);
+  int value = 0;
+  api->call(api->cuDeviceGetAttribute, &value, attribute, device);
+  return value;
+}
+
+void CudaDriver::synchronize() {
+  ensureContext();
+  api->call(api->cuCtxSynchronize);
+}
+
+std::pair<size_t, size_t> CudaDriver::memoryInfo() {
+  ensureContext();
+  size_t freeBytes = 0, totalBytes = 0;
+  api->call(api->cuMemGetInfo, &freeBytes, &totalBytes);
+  return {freeBytes, totalBytes};
+}
+
+void CudaDriver::closeAll() {
+  initialise();
+  if (!usable)
+    return;
+  std::lock_guard<std::mutex> lock(contextMutex);
+  currentContext.store(nullptr, std::memory_order_release);
+  selectedDevice.store(-1, std::memory_order_release);
+  // Unbind our context from this thread so that nothing here goes on using a released one.
+  CUcontext bound = nullptr;
+  if (api->invoke(api->cuCtxGetCurrent, &bound) == CUDA_SUCCESS && bound) {
+    for (void *context : primaryContexts)
+      if (context == bound)
+        api->invoke(api->cuCtxSetCurrent, static_cast<CUcontext>(nullptr));
+  }
+  // Release every context before reporting a failure, so one bad device leaks nothing else.
+  CUresult firstFailure = CUDA_SUCCESS;
+  for (size_t ordinal = 0; ordinal < primaryContexts.size(); ++ordinal) {
+    if (!primaryContexts[ordinal])
+      continue;
+    primaryContexts[ordinal] = nullptr;
+    CUdevice device = 0;
+    CUresult result = api->invoke(api->cuDeviceGet, &device, static_cast<int>(ordinal));
+    if (result == CUDA_SUCCESS)
+      result = api->invoke(api->cuDevicePrimaryCtxRelease, device);
+    if (result != CUDA_SUCCESS && firstFailure == CUDA_SUCCESS)
+      firstFailure = result;
+  }
+  if (firstFailure != CUDA_SUCCESS)
+    api->fail(firstFailure, api->cuDevicePrimaryCtxRelease.name);
+}
+
+uint64_t CudaDriver::allocate(size_t bytes) {
+  ensureContext();
+  if (bytes == 0)
+    return 0;
+  CUdeviceptr address = 0;
+  api->call(api->cuMemAlloc, &address, bytes);
+  return address;
+}
+
+void CudaDriver::free(uint64_t address) {
+  if (address == 0)
+    return;
+  ensureContext();
+  api->call(api->cuMemFree, CUdeviceptr{address});
+}
+
+void CudaDriver::copyToDevice(uint64_t destination, const void *source, size_t bytes,
+                              void *stream) {
+  ensureContext();
+  if (bytes == 0)
+    return;
+  if (stream)
+    api->call(api->cuMemcpyHtoDAsync, CUdeviceptr{destination}, source, bytes, asStream(stream));
+  else
+    api->call(api->cuMemcpyHtoD, CUdeviceptr{destination}, source, bytes);
+}
+
+void CudaDriver::copyToHost(void *destination, uint64_t source, size_t bytes, void *stream) {
+  ensureContext();
+  if (bytes == 0)
+    return;
+  if (stream)
+    api->call(api->cuMemcpyDtoHAsync, destination, CUdeviceptr{source}, bytes, asStream(stream));
+  else
+    api->call(api->cuMemcpyDtoH, destination, CUdeviceptr{source}, bytes);
+}
+
+void CudaDriver::copyDeviceToDevice(uint64_t destination, uint64_t source, size_t bytes,
+                                    void *stream) {
+  ensureContext();
+  if (bytes == 0)
+    return;
+  if (stream)
+    api->call(api->cuMemcpyDtoDAsync, CUdeviceptr{destination}, CUdeviceptr{source}, bytes,
+              asStream(stream));
+  else
+    api->call(api->cuMemcpyDtoD, CUdeviceptr{destination}, CUdeviceptr{source}, bytes);
+}
+
+void CudaDriver::memset(uint64_t destination, unsigned char value, size_t bytes, void *stream) {
+  ensureContext();
+  if (bytes == 0)
+    return;
+  if (stream)
+    api->call(api->cuMemsetD8Async, CUdeviceptr{destination}, value, bytes, asStream(stream));
+  else
+    api->call(api->cuMemsetD8, CUdeviceptr{destination}, value, bytes);
+}
+
+void *CudaDriver::allocatePinned(size_t bytes) {
+  ensureContext();
+  if (bytes == 0)
+    return nullptr;
+  void *pointer = nullptr;
+  api->call(api->cuMemHostAlloc, &pointer, bytes, 0u);
+  return pointer;
+}
+
+void CudaDriver::freePinned(void *pointer) {
+  if (!pointer)
+    return;
+  ensureContext();
+  api->call(api->cuMemFreeHost, pointer);
+}
+
+void *CudaDriver::allocateMapped(size_t bytes, uint64_t *deviceAddress) {
+  ensureContext();
+  if (deviceAddress)
+    *deviceAddress = 0;
+  if (bytes == 0)
+    return nullptr;
+  void *pointer = nullptr;
+  api->call(api->cuMemHostAlloc, &pointer, bytes, MemHostAllocDeviceMap);
+  CUdeviceptr address = 0;
+  CUresult result = api->invoke(api->cuMemHostGetDevicePointer, &address, pointer, 0u);
+  if (result != CUDA_SUCCESS) {
+    api->invoke(api->cuMemFreeHost, pointer);
+    api->fail(result, api->cuMemHostGetDevicePointer.name);
+  }
+  if (deviceAddress)
+    *deviceAddress = address;
+  return pointer;
+}
+
+uint64_t CudaDriver::allocateManaged(size_t bytes) {
+  ensureContext();
+  if (bytes == 0)
+    return 0;
+  CUdeviceptr address = 0;
+  api->call(api->cuMemAllocManaged, &address, bytes, MemAttachGlobal);
+  return address;
+}
+
+void *CudaDriver::loadModule(const std::string &ptx, std::string *log) {
+  ensureContext();
+  // One byte of each buffer is never offered to the JIT, so the text always ends in a NUL.
+  std::vector<char> infoLog(JitLogBytes, '\0');
+  std::vector<char> errorLog(JitLogBytes, '\0');
+  auto sizeOption = [](size_t bytes) { return reinterpret_cast<void *>(bytes - 1); };
+  int options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                   CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_LOG_VERBOSE};
+  void *values[] = {infoLog.data(), sizeOption(JitLogBytes), errorLog.data(),
+                    sizeOption(JitLogBytes), reinterpret_cast<void *>(std::uintptr_t{1})};
+  CUmodule module = nullptr;
+  CUresult result =
+      api->invoke(api->cuModuleLoadDataEx, &module, static_cast<const void *>(ptx.c_str()),
+                  static_cast<unsigned>(std::size(options)), options, values);
+  if (result != CUDA_SUCCESS) {
+    std::string errors = logText(errorLog);
+    if (log)
+      *log = errors;
+    api->fail(result, api->cuModuleLoadDataEx.name, "", errors);
+  }
+  if (log)
+    *log = logText(infoLog);
+  return module;
+}
+
+void CudaDriver::unloadModule(void *module) {
+  if (!module)
+    return;
+  ensureContext();
+  api->call(api->cuModuleUnload, static_cast<CUmodule>(module));
+}
+
+void *CudaDriver::getFunction(void *module, const std::string &name) {
+  ensureContext();
+  CUfunction function = nullptr;
+  CUresult result =
+      api->invoke(api->cuModuleGetFunction, &function, static_cast<CUmodule>(module), name.c_str());
+  if (result != CUDA_SUCCESS)
+    api->fail(result, api->cuModuleGetFunction.name, " for kernel '" + name + "'");
+  return function;
+}
+
+uint64_t CudaDriver::getGlobal(void *module, const std::string &name, size_t *size) {
+  ensureContext();
+  CUdeviceptr address = 0;
+  size_t bytes = 0;
+  CUresult result = api->invoke(api->cuModuleGetGlobal, &address, &bytes,
+                                static_cast<CUmodule>(module), name.c_str());
+  if (result != CUDA_SUCCESS)
+    api->fail(result, api->cuModuleGetGlobal.name, " for global '" + name + "'");
+  if (size)
+    *size = bytes;
+  return address;
+}
+
+int CudaDriver::functionAttribute(void *function, int attribute) {
+  ensureContext();
+  int value = 0;
+  api->call(api->cuFuncGetAttribute, &value, attribute, asFunction(function));
+  return value;
+}
+
+void CudaDriver::setMaxDynamicSharedMemory(void *function, int bytes) {
+  ensureContext();
+  api->call(api->cuFuncSetAttribute, asFunction(function),
+            static_cast<int>(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES), bytes);
+}
+
+void CudaDriver::launch(void *function, unsigned gridX, unsigned gridY, unsigned gridZ,
+                        unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,
+                        void *stream, void **arguments) {
+  ensureContext();
+  api->call(api->cuLaunchKernel, asFunction(function), gridX, gridY, gridZ, blockX, blockY, blockZ,
+            sharedBytes, asStream(stream), arguments, static_cast<void **>(nullptr));
+}
+
+void CudaDriver::launchCooperative(void *function, unsigned gridX, unsigned gridY, unsigned gridZ,
+                                   unsigned blockX, unsigned blockY, unsigned blockZ,
+                                   unsigned sharedBytes, void *stream, void **arguments) {
+  ensureContext();
+  api->call(api->cuLaunchCooperativeKernel, asFunction(function), gridX, gridY, gridZ, blockX,
+            blockY, blockZ, sharedBytes, asStream(stream), arguments);
+}
+
+int CudaDriver::maxActiveBlocksPerMultiprocessor(void *function, int blockSize,
+                                                 size_t dynamicShared) {
+  ensureContext();
+  int blocks = 0;
+  api->call(api->cuOccupancyMaxActiveBlocksPerMultiprocessor, &blocks, asFunction(function),
+            blockSize, dynamicShared);
+  return blocks;
+}
+
+std::pair<int, int> CudaDriver::suggestedLaunchConfiguration(void *function, size_t dynamicShared) {
+  ensureContext();
+  int minGridSize = 0, blockSize = 0;
+  api->call(api->cuOccupancyMaxPotentialBlockSize, &minGridSize, &blockSize, asFunction(function),
+            static_cast<size_t (*)(int)>(nullptr), dynamicShared, 0);
+  return {minGridSize, blockSize};
+}
+
+void *CudaDriver::createStream(bool nonBlocking) {
+  ensureContext();
+  CUstream stream = nullptr;
+  api->call(api->cuStreamCreate, &stream, nonBlocking ? StreamNonBlocking : 0u);
+  return stream;
+}
+
+void CudaDriver::destroyStream(void *stream) {
+  if (isDefaultStream(stream))
+    return;
+  ensureContext();
+  api->call(api->cuStreamDestroy, asStream(stream));
+}
+
+void CudaDriver::synchronizeStream(void *stream) {
+  ensureContext();
+  api->call(api->cuStreamSynchronize, asStream(stream));
+}
+
+bool CudaDriver::queryStream(void *stream) {
+  ensureContext();
+  CUresult result = api->invoke(api->cuStreamQuery, asStream(stream));
+  if (result == CUDA_ERROR_NOT_READY)
+    return false;
+  if (result != CUDA_SUCCESS)
+    api->fail(result, api->cuStreamQuery.name);
+  return true;
+}
+
+void *CudaDriver::createEvent(bool timing) {
+  ensureContext();
+  CUevent event = nullptr;
+  api->call(api->cuEventCreate, &event, timing ? 0u : EventDisableTiming);
+  return event;
+}
+
+void CudaDriver::destroyEvent(void *event) {
+  if (!event)
+    return;
+  ensureContext();
+  api->call(api->cuEventDestroy, asEvent(event));
+}
+
+void CudaDriver::recordEvent(void *event, void *stream) {
+  ensureContext();
+  api->call(api->cuEventRecord, asEvent(event), asStream(stream));
+}
+
+void CudaDriver::synchronizeEvent(void *event) {
+  ensureContext();
+  api->call(api->cuEventSynchronize, asEvent(event));
+}
+
+bool CudaDriver::queryEvent(void *event) {
+  ensureContext();
+  CUresult result = api->invoke(api->cuEventQuery, asEvent(event));
+  if (result == CUDA_ERROR_NOT_READY)
+    return false;
+  if (result != CUDA_SUCCESS)
+    api->fail(result, api->cuEventQuery.name);
+  return true;
+}
+
+float CudaDriver::elapsedMilliseconds(void *start, void *end) {
+  ensureContext();
+  float milliseconds = 0;
+  api->call(api->cuEventElapsedTime, &milliseconds, asEvent(start), asEvent(end));
+  return milliseconds;
+}
+
+} // namespace taipan::cuda

@@ -1,0 +1,260 @@
+// NVPTX code generation, in the order GPUCompiler uses: device runtime, libdevice (linked only
+// where needed), internalise all but the kernels, then optimise and emit PTX.
+#include "cuda/PtxCompiler.h"
+
+#include "support/CompileError.h"
+
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/IPO/Internalize.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <set>
+
+namespace taipan::cuda {
+namespace {
+
+constexpr const char *Triple = "nvptx64-nvidia-cuda";
+
+std::mutex libdeviceMutex;
+std::string configuredLibdevice;
+std::unique_ptr<llvm::MemoryBuffer> libdeviceBitcode;
+
+void initializeNvptx() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+std::unique_ptr<llvm::TargetMachine> createTargetMachine(const PtxTarget &target) {
+  initializeNvptx();
+  std::string error;
+  const llvm::Target *nvptx = llvm::TargetRegistry::lookupTarget(Triple, error);
+  if (!nvptx)
+    throw CompileError(CompileErrorKind::Internal, "NVPTX target missing: " + error, {});
+  llvm::TargetOptions options;
+  if (target.fastmath) {
+    options.UnsafeFPMath = true;
+    options.NoInfsFPMath = true;
+    options.NoNaNsFPMath = true;
+  }
+  std::string cpu = "sm_" + std::to_string(target.computeCapability);
+  return std::unique_ptr<llvm::TargetMachine>(nvptx->createTargetMachine(
+      Triple, cpu, ptxVersionFeature(target.computeCapability), options, std::nullopt, std::nullopt,
+      target.optimizationLevel >= 2 ? llvm::CodeGenOptLevel::Aggressive
+                                    : llvm::CodeGenOptLevel::Less));
+}
+
+/// Lazily loads libdevice from its bitcode: only the functions the module calls are read.
+std::unique_ptr<llvm::Module> loadLibdevice(llvm::LLVMContext &context) {
+  std::lock_guard<std::mutex> lock(libdeviceMutex);
+  if (!libdeviceBitcode) {
+    std::string path = libdevicePath();
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    if (!buffer)
+      throw CompileError(CompileErrorKind::Unsupported,
+                         "libdevice was not found (looked for " + path +
+                             "); install the CUDA toolkit or set CUDA_HOME",
+                         {});
+    libdeviceBitcode = std::move(*buffer);
+  }
+  auto module = llvm::getLazyBitcodeModule(libdeviceBitcode->getMemBufferRef(), context);
+  if (!module)
+    throw CompileError(CompileErrorKind::Internal,
+                       "cannot read libdevice: " + llvm::toString(module.takeError()), {});
+  return std::move(*module);
+}
+
+/// Device definitions of the runtime calls lowering emits: exceptions set a flag (read by the
+/// host after a debug launch), reference counting has nothing to count (device arrays are
+/// borrowed), allocation is refused.
+void defineDeviceRuntime(llvm::Module &module) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(context);
+  auto *error = new llvm::GlobalVariable(module, i32, false, llvm::GlobalValue::ExternalLinkage,
+                                         llvm::ConstantInt::get(i32, 0), "taipan_cuda_exception",
+                                         nullptr, llvm::GlobalValue::NotThreadLocal, 1);
+  (void)error;
+  for (llvm::Function &function : module.functions()) {
+    if (!function.isDeclaration())
+      continue;
+    llvm::StringRef name = function.getName();
+    if (name == "taipan_nrt_allocate")
+      throw CompileError(CompileErrorKind::Unsupported,
+                         "arrays cannot be created inside a CUDA kernel or device function; "
+                         "use cuda.local.array or cuda.shared.array",
+                         {});
+    if (!name.starts_with("taipan_"))
+      continue;
+    if (name == "taipan_nrt_incref" || name == "taipan_nrt_decref" || name == "taipan_raise" ||
+        name == "taipan_raise_index_error") {
+      function.setLinkage(llvm::GlobalValue::InternalLinkage);
+      llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", &function));
+      if (name.starts_with("taipan_raise")) {
+        // The exception id of the first raise is kept (IndexError for index errors).
+        llvm::Value *code = name == "taipan_raise" ? static_cast<llvm::Value *>(function.getArg(0))
+                                                   : builder.getInt32(3);
+        builder.CreateAtomicCmpXchg(error, builder.getInt32(0), code, llvm::MaybeAlign(4),
+                                    llvm::AtomicOrdering::Monotonic,
+                                    llvm::AtomicOrdering::Monotonic);
+      }
+      builder.CreateRetVoid();
+      continue;
+    }
+    throw CompileError(CompileErrorKind::Unsupported,
+                       "this operation is not supported in CUDA kernels (it needs the host "
+                       "runtime function " +
+                           name.str() + ")",
+                       {});
+  }
+}
+
+/// libm names (sin, expf, ...) become libdevice's (__nv_sin, __nv_expf, ...).
+void renameToLibdevice(llvm::Module &module, llvm::Module &libdevice) {
+  for (llvm::Function &function : llvm::make_early_inc_range(module.functions())) {
+    if (!function.isDeclaration() || function.isIntrinsic() ||
+        function.getName().starts_with("taipan_") || function.getName().starts_with("llvm."))
+      continue;
+    std::string name = "__nv_" + function.getName().str();
+    if (name == "__nv_tgamma")
+      name = "__nv_tgamma";
+    if (!libdevice.getFunction(name))
+      throw CompileError(
+          CompileErrorKind::Unsupported,
+          "the function " + function.getName().str() + " is not available on CUDA devices", {});
+    llvm::FunctionCallee replacement = module.getOrInsertFunction(name, function.getFunctionType());
+    function.replaceAllUsesWith(replacement.getCallee());
+    function.eraseFromParent();
+  }
+}
+
+} // namespace
+
+std::string ptxVersionFeature(int computeCapability) {
+  // LLVM 19 knows PTX up to 8.5; sm_90 needs 7.8, and drivers accept older ISAs.
+  if (computeCapability >= 90)
+    return "+ptx80";
+  if (computeCapability >= 80)
+    return "+ptx70";
+  return "+ptx64";
+}
+
+void setLibdevicePath(const std::string &path) {
+  std::lock_guard<std::mutex> lock(libdeviceMutex);
+  configuredLibdevice = path;
+  libdeviceBitcode.reset();
+}
+
+std::string libdevicePath() {
+  if (!configuredLibdevice.empty())
+    return configuredLibdevice;
+  for (const char *variable : {"CUDA_HOME", "CUDA_PATH"}) {
+    const char *root = std::getenv(variable);
+    if (root && *root) {
+      std::string candidate = std::string(root) + "/nvvm/libdevice/libdevice.10.bc";
+      if (std::filesystem::exists(candidate))
+        return candidate;
+    }
+  }
+  return "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc";
+}
+
+void prepareModule(llvm::Module &module) {
+  std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(PtxTarget{});
+  module.setTargetTriple(Triple);
+  module.setDataLayout(machine->createDataLayout());
+}
+
+std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &kernelNames,
+                         const PtxTarget &target) {
+  std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(target);
+  llvm::LLVMContext &context = module.getContext();
+  module.setTargetTriple(Triple);
+  module.setDataLayout(machine->createDataLayout());
+  module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", target.fastmath ? 1 : 0);
+
+  // Kernels: externally visible entry points, annotated as such.
+  llvm::NamedMDNode *annotations = module.getOrInsertNamedMetadata("nvvm.annotations");
+  std::set<std::string> kernels(kernelNames.begin(), kernelNames.end());
+  for (const std::string &name : kernelNames) {
+    llvm::Function *kernel = module.getFunction(name);
+    if (!kernel)
+      throw CompileError(CompileErrorKind::Internal, "kernel " + name + " was not lowered", {});
+    llvm::Metadata *operands[] = {
+        llvm::ValueAsMetadata::get(kernel), llvm::MDString::get(context, "kernel"),
+        llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), 1))};
+    annotations->addOperand(llvm::MDNode::get(context, operands));
+    if (target.maxRegisters > 0) {
+      llvm::Metadata *limit[] = {llvm::ValueAsMetadata::get(kernel),
+                                 llvm::MDString::get(context, "maxnreg"),
+                                 llvm::ValueAsMetadata::get(llvm::ConstantInt::get(
+                                     llvm::Type::getInt32Ty(context), target.maxRegisters))};
+      annotations->addOperand(llvm::MDNode::get(context, limit));
+    }
+  }
+
+  defineDeviceRuntime(module);
+  std::unique_ptr<llvm::Module> libdevice = loadLibdevice(context);
+  renameToLibdevice(module, *libdevice);
+  libdevice->setTargetTriple(Triple);
+  libdevice->setDataLayout(module.getDataLayout());
+  if (llvm::Linker::linkModules(module, std::move(libdevice), llvm::Linker::LinkOnlyNeeded))
+    throw CompileError(CompileErrorKind::Internal, "linking libdevice failed", {});
+  // Everything but the kernels (and the exception flag the host reads) is internal, so LLVM
+  // inlines and deletes freely.
+  llvm::internalizeModule(module, [&](const llvm::GlobalValue &value) {
+    return kernels.count(value.getName().str()) || value.getName() == "taipan_cuda_exception";
+  });
+
+  std::string problems;
+  llvm::raw_string_ostream problemStream(problems);
+  if (llvm::verifyModule(module, &problemStream))
+    throw CompileError(CompileErrorKind::Internal,
+                       "taipan generated invalid NVPTX IR (a compiler bug): " + problems, {});
+
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager callGraph;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder passes(machine.get());
+  passes.registerModuleAnalyses(modules);
+  passes.registerCGSCCAnalyses(callGraph);
+  passes.registerFunctionAnalyses(functions);
+  passes.registerLoopAnalyses(loops);
+  passes.crossRegisterProxies(loops, functions, callGraph, modules);
+  llvm::OptimizationLevel level = target.optimizationLevel <= 0   ? llvm::OptimizationLevel::O0
+                                  : target.optimizationLevel == 1 ? llvm::OptimizationLevel::O1
+                                  : target.optimizationLevel == 2 ? llvm::OptimizationLevel::O2
+                                                                  : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager pipeline = target.optimizationLevel <= 0
+                                         ? passes.buildO0DefaultPipeline(level)
+                                         : passes.buildPerModuleDefaultPipeline(level);
+  pipeline.run(module, modules);
+
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream output(buffer);
+  llvm::legacy::PassManager emit;
+  if (machine->addPassesToEmitFile(emit, output, nullptr, llvm::CodeGenFileType::AssemblyFile))
+    throw CompileError(CompileErrorKind::Internal, "NVPTX cannot emit PTX", {});
+  emit.run(module);
+  return std::string(buffer.begin(), buffer.end());
+}
+
+} // namespace taipan::cuda

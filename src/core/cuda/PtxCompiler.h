@@ -1,0 +1,41 @@
+// The NVPTX back end: turns a lowered module into PTX for one GPU architecture, after giving
+// the runtime calls device definitions and linking the libdevice functions it uses.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace taipan::cuda {
+
+/// Which GPU code is compiled for, and how.
+struct PtxTarget {
+  int computeCapability = 90; ///< 90 for sm_90
+  int optimizationLevel = 3;
+  bool fastmath = false;
+  bool debug = false; ///< kernels record exceptions for the host to raise
+  bool lineInfo = false;
+  int maxRegisters = 0; ///< 0: no limit
+};
+
+/// The PTX ISA version to use for an architecture (and LLVM 19's limits).
+std::string ptxVersionFeature(int computeCapability);
+
+/// Where libdevice.10.bc is: set explicitly, else CUDA_HOME, CUDA_PATH, /usr/local/cuda.
+void setLibdevicePath(const std::string &path);
+std::string libdevicePath();
+
+/// Prepares an empty module for NVPTX (triple and data layout).
+void prepareModule(llvm::Module &module);
+
+/// Marks `kernelNames` as kernels, links libdevice, internalises everything else, optimises,
+/// and returns the PTX text. Throws CompileError for code the GPU cannot run.
+std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &kernelNames,
+                         const PtxTarget &target);
+
+} // namespace taipan::cuda

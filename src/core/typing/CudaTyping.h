@@ -1,0 +1,27 @@
+// Typing of what CUDA kernels call: thread indices, memory spaces, synchronisation, atomics,
+// warp intrinsics and integer intrinsics (the `taipan.cuda` namespace, as "cuda.*" builtins).
+#pragma once
+
+#include "syntax/SyntaxTree.h"
+#include "types/Type.h"
+
+#include <string>
+#include <vector>
+
+namespace taipan {
+
+/// Whether "cuda.<name>" is a function or namespace of the CUDA namespace.
+bool isCudaBuiltin(const std::string &name);
+
+/// The value type of a CUDA builtin that is a value (cuda.threadIdx.x, cuda.warpsize), or
+/// nullptr for functions and namespaces.
+const Type *cudaValueType(const std::string &name);
+
+/// The result type of calling a CUDA builtin. `argumentExprs` give constant shapes.
+const Type *typeCudaCall(const std::string &name, const std::vector<const Type *> &arguments,
+                         const std::vector<Expr *> &argumentExprs, SourceLocation location);
+
+/// The constant extents of a shape argument (an int or a tuple of ints), or false.
+bool constantShape(const Expr *shape, std::vector<int64_t> &extents);
+
+} // namespace taipan

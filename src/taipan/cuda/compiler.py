@@ -1,0 +1,103 @@
+"""Compiling Python functions to PTX: ``compile_ptx`` (Numba's signature) and the cache the
+kernel dispatchers share."""
+
+from taipan import _core
+from taipan.types import Signature, parse_signature
+
+_DEFAULT_CC = (9, 0)
+_libdevice_searched = False
+
+
+def _find_libdevice():
+    """Points the compiler at libdevice: CUDA_HOME/CUDA_PATH and /usr/local/cuda are searched in
+    C++; the nvidia-cuda-nvcc wheel's copy is found here."""
+    global _libdevice_searched
+    if _libdevice_searched:
+        return
+    _libdevice_searched = True
+    import glob
+    import os
+    import site
+
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root and os.path.exists(os.path.join(root, "nvvm", "libdevice", "libdevice.10.bc")):
+            return
+    for packages in site.getsitepackages() + [site.getusersitepackages()]:
+        for path in glob.glob(
+            os.path.join(packages, "nvidia", "*", "nvvm", "libdevice", "libdevice.10.bc")
+        ):
+            _core.set_libdevice(path)
+            return
+
+
+def split_signature(signature):
+    """(argument types, declared return type or None) of a signature string or object."""
+    if isinstance(signature, (tuple, list)) and not isinstance(signature, Signature):
+        return tuple(signature), None
+    parsed = parse_signature(signature)
+    return tuple(parsed.args), parsed.return_type
+
+
+def compile_source(source, argument_types, options, device=False):
+    """(ptx, entry name, return type, type annotations) for one specialisation."""
+    _find_libdevice()
+    return _core.compile_kernel(source, list(argument_types), options, device)
+
+
+def _compute_capability(cc):
+    major, minor = cc if cc is not None else _DEFAULT_CC
+    return major * 10 + minor
+
+
+def compile_ptx(
+    pyfunc,
+    sig,
+    debug=False,
+    lineinfo=False,
+    device=False,
+    fastmath=False,
+    cc=None,
+    opt=True,
+    abi="numba",
+    abi_info=None,
+):
+    """Compiles a Python function to PTX; returns ``(ptx, return_type)``."""
+    from taipan.frontend import read_function
+
+    argument_types, _ = split_signature(sig)
+    options = {
+        "debug": debug,
+        "lineinfo": lineinfo,
+        "fastmath": fastmath,
+        "opt": opt,
+        "cc": _compute_capability(cc),
+    }
+    source = read_function(pyfunc, options)
+    ptx, _, return_type, _ = compile_source(source, argument_types, options, device=device)
+    return ptx, return_type
+
+
+def compile_ptx_for_current_device(
+    pyfunc,
+    sig,
+    debug=False,
+    lineinfo=False,
+    device=False,
+    fastmath=False,
+    opt=True,
+    abi="numba",
+    abi_info=None,
+):
+    """compile_ptx for the compute capability of the current GPU."""
+    from taipan.cuda.driver import current_compute_capability
+
+    return compile_ptx(
+        pyfunc,
+        sig,
+        debug=debug,
+        lineinfo=lineinfo,
+        device=device,
+        fastmath=fastmath,
+        cc=current_compute_capability(),
+        opt=opt,
+    )

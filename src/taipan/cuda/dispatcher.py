@@ -1,0 +1,223 @@
+"""The dispatcher of ``@cuda.jit`` functions: one PTX specialisation per argument-type tuple,
+launched with ``kernel[griddim, blockdim, stream, sharedmem](args)``."""
+
+import threading
+
+from taipan import _core
+from taipan.cuda import compiler
+from taipan.errors import TypingError
+
+_lock = threading.RLock()
+
+
+def _dimensions(value, what):
+    """A launch dimension (an int or a tuple of up to 3) as a 3-tuple."""
+    if isinstance(value, int):
+        value = (value,)
+    try:
+        value = tuple(int(v) for v in value)
+    except TypeError:
+        raise TypeError(
+            f"{what} must be an int or a tuple of up to 3 ints, not {value!r}"
+        ) from None
+    if not 1 <= len(value) <= 3:
+        raise ValueError(f"{what} must have 1 to 3 dimensions, not {len(value)}")
+    if any(v <= 0 for v in value):
+        raise ValueError(f"{what} must be positive in every dimension, not {value}")
+    return value + (1,) * (3 - len(value))
+
+
+def argument_type(value):
+    """The kernel argument type of a host or device value."""
+    from taipan.cuda import devicearray
+
+    device_type = devicearray.device_array_type(value)
+    if device_type is not None:
+        return device_type
+    value_type = _core.typeof_or_none(value)
+    if value_type is None:
+        what = _core.describe_unsupported(value) or type(value).__name__
+        raise TypingError(f"cannot pass a value of type {what} to a CUDA kernel")
+    return value_type
+
+
+class Kernel:
+    """One compiled specialisation: its PTX, and the loaded function once launched."""
+
+    def __init__(self, ptx, name, return_type, annotations):
+        self.ptx = ptx
+        self.name = name
+        self.return_type = return_type
+        self.type_annotations = annotations
+        self.handle = None  # (module, function) on the current device
+
+    def function(self):
+        from taipan.cuda import driver
+
+        if self.handle is None:
+            self.handle = driver.load_function(self.ptx, self.name)
+        return self.handle
+
+
+class CUDADispatcher(_core.DispatcherBase):
+    """A kernel or device function."""
+
+    def __init__(self, py_func, options, signatures=None):
+        self.py_func = py_func
+        self.__name__ = py_func.__name__
+        self.__qualname__ = py_func.__qualname__
+        self.__module__ = py_func.__module__
+        self.__doc__ = py_func.__doc__
+        self.__wrapped__ = py_func
+        self.targetoptions = dict(options)
+        self._source = None
+        self._kernels = {}
+        # Every call from Python goes to _compile_for_args, which explains how to launch.
+        _core.configure_dispatcher(self, [], None, False, True)
+        for signature in signatures or ():
+            self.compile(signature)
+
+    @property
+    def device(self):
+        return bool(self.targetoptions.get("device"))
+
+    def _function_source(self):
+        if self._source is None:
+            from taipan.frontend import read_function
+
+            self._source = read_function(self.py_func, self.targetoptions)
+        return self._source
+
+    def _compile_for_args(self, *args, **kwargs):
+        if self.device:
+            raise TypeError(
+                f"{self.__name__} is a CUDA device function: call it from a kernel, not from Python"
+            )
+        raise TypeError(
+            f"{self.__name__} is a CUDA kernel: launch it as {self.__name__}[griddim, blockdim](...)"
+        )
+
+    def _options(self):
+        options = {
+            key: self.targetoptions.get(key)
+            for key in ("debug", "lineinfo", "fastmath", "max_registers")
+        }
+        options["opt"] = self.targetoptions.get("opt", True)
+        from taipan.cuda.driver import target_compute_capability
+
+        options["cc"] = target_compute_capability()
+        return options
+
+    def specialize_for(self, argument_types):
+        """The compiled kernel for these argument types, compiling it on first use."""
+        key = tuple(argument_types)
+        with _lock:
+            kernel = self._kernels.get(key)
+            if kernel is None:
+                kernel = Kernel(
+                    *compiler.compile_source(
+                        self._function_source(), key, self._options(), device=self.device
+                    )
+                )
+                self._kernels[key] = kernel
+            return kernel
+
+    def compile(self, signature):
+        argument_types, _ = compiler.split_signature(signature)
+        return self.specialize_for(argument_types)
+
+    @property
+    def signatures(self):
+        return list(self._kernels)
+
+    @property
+    def overloads(self):
+        return dict(self._kernels)
+
+    def __getitem__(self, configuration):
+        if self.device:
+            raise TypeError(f"{self.__name__} is a device function and cannot be launched")
+        if not isinstance(configuration, tuple) or not 2 <= len(configuration) <= 4:
+            raise ValueError(
+                "launch configuration must be [griddim, blockdim[, stream[, sharedmem]]]"
+            )
+        griddim, blockdim, *rest = configuration
+        stream = rest[0] if rest else 0
+        sharedmem = rest[1] if len(rest) > 1 else 0
+        return _Launcher(
+            self,
+            _dimensions(griddim, "griddim"),
+            _dimensions(blockdim, "blockdim"),
+            stream,
+            int(sharedmem),
+        )
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A launcher covering `ntasks` threads, sized by the kernel's occupancy."""
+        return _ForAll(self, int(ntasks), int(tpb), stream, int(sharedmem))
+
+    def _selected(self, signature):
+        if signature is None:
+            return list(self._kernels)
+        argument_types, _ = compiler.split_signature(signature)
+        return [tuple(argument_types)]
+
+    def inspect_asm(self, signature=None):
+        """The PTX: one text for a signature, else a dict keyed by argument types."""
+        texts = {key: self._kernels[key].ptx for key in self._selected(signature)}
+        return next(iter(texts.values())) if signature is not None else texts
+
+    def inspect_types(self, file=None, signature=None):
+        import sys
+
+        for key in self._selected(signature):
+            print(self._kernels[key].type_annotations, file=file or sys.stdout)
+
+    def __repr__(self):
+        kind = "device function" if self.device else "kernel"
+        return f"<CUDA {kind} {self.__qualname__}>"
+
+
+_core.enable_vectorcall(CUDADispatcher)
+
+
+class _Launcher:
+    def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
+        self.dispatcher = dispatcher
+        self.griddim = griddim
+        self.blockdim = blockdim
+        self.stream = stream
+        self.sharedmem = sharedmem
+
+    def __call__(self, *args):
+        from taipan.cuda import driver
+
+        kernel = self.dispatcher.specialize_for([argument_type(a) for a in args])
+        driver.launch(
+            kernel,
+            self.griddim,
+            self.blockdim,
+            self.stream,
+            self.sharedmem,
+            args,
+            debug=bool(self.dispatcher.targetoptions.get("debug")),
+        )
+
+
+class _ForAll:
+    def __init__(self, dispatcher, ntasks, tpb, stream, sharedmem):
+        self.dispatcher = dispatcher
+        self.ntasks = ntasks
+        self.tpb = tpb
+        self.stream = stream
+        self.sharedmem = sharedmem
+
+    def __call__(self, *args):
+        from taipan.cuda import driver
+
+        if self.ntasks <= 0:
+            return
+        kernel = self.dispatcher.specialize_for([argument_type(a) for a in args])
+        tpb = self.tpb or driver.suggested_block_size(kernel, self.sharedmem)
+        blocks = (self.ntasks + tpb - 1) // tpb
+        driver.launch(kernel, (blocks, 1, 1), (tpb, 1, 1), self.stream, self.sharedmem, args)

@@ -1,0 +1,366 @@
+// CudaDriverTest.cpp - The dlopen'd CUDA driver wrapper: readable failures without a driver, and
+// with TAIPAN_EXPECT_GPU=1 real memory round trips, a PTX kernel launch, streams and events.
+
+#include "cuda/CudaDriver.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <numeric>
+#include <string>
+#include <thread>
+#include <vector>
+
+using taipan::cuda::CudaDriver;
+using taipan::cuda::CudaError;
+namespace cuda = taipan::cuda;
+
+namespace {
+
+/// Set on the GPU host, where a missing device is a failure rather than a skip.
+bool gpuExpected() {
+  const char *value = std::getenv("TAIPAN_EXPECT_GPU");
+  return value && std::string(value) == "1";
+}
+
+/// Skips the test unless the GPU host asked for it; fails it if that host has no usable GPU.
+#define REQUIRE_GPU()                                                                              \
+  do {                                                                                             \
+    if (!gpuExpected())                                                                            \
+      GTEST_SKIP() << "set TAIPAN_EXPECT_GPU=1 to run on a GPU";                                   \
+    ASSERT_TRUE(CudaDriver::get().available()) << CudaDriver::get().unavailableReason();           \
+  } while (false)
+
+const char *WriteTidPtx = R"(
+.version 8.0
+.target sm_70
+.address_size 64
+.visible .entry write_tid(.param .u64 out) {
+  .reg .b32 %r<2>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd2, %rd2, %rd3;
+  st.global.u32 [%rd2], %r1;
+  ret;
+}
+)";
+
+TEST(CudaErrorTest, DescribeJoinsNameAndText) {
+  EXPECT_EQ(CudaError::describe(1, "CUDA_ERROR_INVALID_VALUE", "invalid argument"),
+            "CUDA_ERROR_INVALID_VALUE: invalid argument");
+  EXPECT_EQ(CudaError::describe(2, "CUDA_ERROR_OUT_OF_MEMORY", nullptr),
+            "CUDA_ERROR_OUT_OF_MEMORY");
+  // Codes newer than the driver have neither name nor text.
+  EXPECT_EQ(CudaError::describe(12345, nullptr, nullptr), "CUDA error 12345");
+  EXPECT_EQ(CudaError::describe(7, nullptr, "odd"), "CUDA error 7: odd");
+}
+
+TEST(CudaErrorTest, CarriesCodeAndName) {
+  CudaError error(cuda::CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "message");
+  EXPECT_EQ(error.code(), 500);
+  EXPECT_EQ(error.errorName(), "CUDA_ERROR_NOT_FOUND");
+  EXPECT_STREQ(error.what(), "message");
+  EXPECT_FALSE(error.unavailable());
+}
+
+TEST(CudaDriverTest, MissingLibraryIsUnavailableWithReason) {
+  CudaDriver driver("libtaipan-no-such-cuda-driver.so.1");
+  EXPECT_FALSE(driver.available());
+  std::string reason = driver.unavailableReason();
+  EXPECT_NE(reason.find("no CUDA driver found"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("libtaipan-no-such-cuda-driver.so.1 could not be loaded"),
+            std::string::npos)
+      << reason;
+  EXPECT_EQ(driver.deviceCount(), 0);
+  try {
+    driver.allocate(16);
+    FAIL() << "allocate succeeded without a driver";
+  } catch (const CudaError &error) {
+    EXPECT_EQ(error.what(), reason);
+    EXPECT_EQ(error.code(), cuda::ErrorNoDriver);
+    EXPECT_TRUE(error.unavailable());
+  }
+  EXPECT_THROW(driver.driverVersion(), CudaError);
+  EXPECT_THROW(driver.selectDevice(0), CudaError);
+  EXPECT_THROW(driver.loadModule(WriteTidPtx), CudaError);
+  EXPECT_THROW(driver.createStream(), CudaError);
+  EXPECT_THROW(driver.deviceName(0), CudaError);
+  // Releasing nothing must work anywhere, so destructors of device objects never throw.
+  EXPECT_NO_THROW(driver.free(0));
+  EXPECT_NO_THROW(driver.freePinned(nullptr));
+  EXPECT_NO_THROW(driver.unloadModule(nullptr));
+  EXPECT_NO_THROW(driver.destroyStream(nullptr));
+  EXPECT_NO_THROW(driver.destroyStream(cuda::StreamLegacy));
+  EXPECT_NO_THROW(driver.destroyStream(cuda::StreamPerThread));
+  EXPECT_NO_THROW(driver.destroyEvent(nullptr));
+  EXPECT_NO_THROW(driver.closeAll());
+}
+
+TEST(CudaDriverDeathTest, ToolkitStubIsNotADriver) {
+  // The toolkit ships a libcuda whose every call fails; finding it first is a common mistake.
+  const char *stub = "/usr/local/cuda/lib64/stubs/libcuda.so";
+  if (!std::filesystem::exists(stub))
+    GTEST_SKIP() << "no CUDA toolkit stub at " << stub;
+  // In a child process: the stub's soname is libcuda.so.1, so once loaded here it would be what
+  // every later dlopen("libcuda.so.1") in this process gets, hiding a real driver.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        CudaDriver driver(stub);
+        std::string reason = driver.unavailableReason();
+        bool ok = !driver.available() && reason.find("stub") != std::string::npos;
+        try {
+          driver.allocate(16);
+          ok = false;
+        } catch (const CudaError &error) {
+          ok = ok && error.unavailable() && error.what() == reason;
+        }
+        std::fprintf(stderr, "%s\n", reason.c_str());
+        std::_Exit(ok ? 0 : 1);
+      },
+      testing::ExitedWithCode(0), "stub library");
+}
+
+TEST(CudaDriverTest, ProcessDriverFailsGracefully) {
+  CudaDriver &driver = CudaDriver::get();
+  if (driver.available()) {
+    EXPECT_TRUE(driver.unavailableReason().empty());
+    EXPECT_GT(driver.deviceCount(), 0);
+    GTEST_SKIP() << "CUDA is available here";
+  }
+  EXPECT_FALSE(gpuExpected()) << driver.unavailableReason();
+  std::string reason = driver.unavailableReason();
+  // Without libcuda the reason names the driver; with a driver but no GPU it names the device.
+  EXPECT_TRUE(reason.find("driver") != std::string::npos ||
+              reason.find("device") != std::string::npos)
+      << reason;
+  EXPECT_EQ(driver.deviceCount(), 0);
+  try {
+    driver.allocate(16);
+    FAIL() << "allocate succeeded without CUDA";
+  } catch (const CudaError &error) {
+    EXPECT_EQ(error.what(), reason);
+    EXPECT_TRUE(error.unavailable());
+  }
+}
+
+TEST(CudaDriverGpuTest, DeviceQueries) {
+  REQUIRE_GPU();
+  CudaDriver &driver = CudaDriver::get();
+  EXPECT_GE(driver.driverVersion(), 11000);
+  driver.selectDevice(0);
+  EXPECT_EQ(driver.currentDevice(), 0);
+  EXPECT_FALSE(driver.deviceName(0).empty());
+  auto [major, minor] = driver.computeCapability(0);
+  EXPECT_GE(major, 7);
+  EXPECT_GE(minor, 0);
+  EXPECT_EQ(driver.deviceAttribute(0, cuda::CU_DEVICE_ATTRIBUTE_WARP_SIZE), 32);
+  EXPECT_GT(driver.deviceAttribute(0, cuda::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT), 0);
+  auto [freeBytes, totalBytes] = driver.memoryInfo();
+  EXPECT_GT(totalBytes, 0u);
+  EXPECT_LE(freeBytes, totalBytes);
+  try {
+    driver.deviceName(driver.deviceCount());
+    FAIL() << "an out-of-range device ordinal was accepted";
+  } catch (const CudaError &error) {
+    EXPECT_EQ(error.code(), cuda::CUDA_ERROR_INVALID_DEVICE);
+  }
+}
+
+TEST(CudaDriverGpuTest, MemoryRoundTrip) {
+  REQUIRE_GPU();
+  CudaDriver &driver = CudaDriver::get();
+  driver.selectDevice(0);
+  constexpr size_t Count = 1000;
+  std::vector<int32_t> host(Count);
+  std::iota(host.begin(), host.end(), -17);
+  uint64_t first = driver.allocate(Count * sizeof(int32_t));
+  uint64_t second = driver.allocate(Count * sizeof(int32_t));
+  ASSERT_NE(first, 0u);
+  driver.copyToDevice(first, host.data(), Count * sizeof(int32_t));
+  driver.copyDeviceToDevice(second, first, Count * sizeof(int32_t));
+  std::vector<int32_t> back(Count, 0);
+  driver.copyToHost(back.data(), second, Count * sizeof(int32_t));
+  EXPECT_EQ(back, host);
+
+  driver.memset(first, 0xAB, Count * sizeof(int32_t));
+  std::vector<unsigned char> bytes(Count * sizeof(int32_t), 0);
+  driver.copyToHost(bytes.data(), first, bytes.size());
+  EXPECT_EQ(bytes, std::vector<unsigned char>(bytes.size(), 0xAB));
+
+  EXPECT_EQ(driver.allocate(0), 0u);
+  driver.free(first);
+  driver.free(second);
+
+  // Pinned, mapped and managed memory.
+  auto *pinned = static_cast<int32_t *>(driver.allocatePinned(64));
+  ASSERT_NE(pinned, nullptr);
+  pinned[0] = 42;
+  driver.freePinned(pinned);
+  uint64_t mappedAddress = 0;
+  auto *mapped = static_cast<int32_t *>(driver.allocateMapped(64, &mappedAddress));
+  ASSERT_NE(mapped, nullptr);
+  EXPECT_NE(mappedAddress, 0u);
+  mapped[0] = 7;
+  int32_t seen = 0;
+  driver.copyToHost(&seen, mappedAddress, sizeof(seen));
+  EXPECT_EQ(seen, 7);
+  driver.freePinned(mapped);
+  if (driver.deviceAttribute(0, cuda::CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY)) {
+    uint64_t managed = driver.allocateManaged(64);
+    driver.memset(managed, 1, 64);
+    driver.synchronize();
+    EXPECT_EQ(reinterpret_cast<unsigned char *>(managed)[63], 1);
+    driver.free(managed);
+  }
+}
+
+TEST(CudaDriverGpuTest, LoadAndLaunchPtx) {
+  REQUIRE_GPU();
+  CudaDriver &driver = CudaDriver::get();
+  std::string log;
+  void *module = driver.loadModule(WriteTidPtx, &log);
+  ASSERT_NE(module, nullptr);
+  void *function = driver.getFunction(module, "write_tid");
+  EXPECT_GE(driver.functionAttribute(function, cuda::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK), 32);
+  EXPECT_GT(driver.functionAttribute(function, cuda::CU_FUNC_ATTRIBUTE_NUM_REGS), 0);
+
+  uint64_t out = driver.allocate(32 * sizeof(uint32_t));
+  driver.memset(out, 0xFF, 32 * sizeof(uint32_t));
+  void *arguments[] = {&out};
+  driver.launch(function, 1, 1, 1, 32, 1, 1, 0, nullptr, arguments);
+  driver.synchronize();
+  std::vector<uint32_t> result(32);
+  driver.copyToHost(result.data(), out, result.size() * sizeof(uint32_t));
+  for (uint32_t i = 0; i < 32; ++i)
+    EXPECT_EQ(result[i], i);
+
+  // The cooperative launch of one block always fits.
+  if (driver.deviceAttribute(0, cuda::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)) {
+    driver.memset(out, 0, 32 * sizeof(uint32_t));
+    driver.launchCooperative(function, 1, 1, 1, 32, 1, 1, 0, nullptr, arguments);
+    driver.synchronize();
+    driver.copyToHost(result.data(), out, result.size() * sizeof(uint32_t));
+    EXPECT_EQ(result[31], 31u);
+  }
+
+  try {
+    driver.getFunction(module, "no_such_kernel");
+    FAIL() << "a missing kernel was found";
+  } catch (const CudaError &error) {
+    EXPECT_EQ(error.code(), cuda::CUDA_ERROR_NOT_FOUND);
+    EXPECT_NE(std::string(error.what()).find("no_such_kernel"), std::string::npos);
+  }
+  EXPECT_THROW(driver.getGlobal(module, "no_such_global"), CudaError);
+  driver.free(out);
+  driver.unloadModule(module);
+}
+
+TEST(CudaDriverGpuTest, BadPtxReportsJitLog) {
+  REQUIRE_GPU();
+  CudaDriver &driver = CudaDriver::get();
+  std::string bad = WriteTidPtx;
+  bad.replace(bad.find("mov.u32"), 7, "mov.q99");
+  std::string log;
+  try {
+    driver.loadModule(bad, &log);
+    FAIL() << "bad PTX loaded";
+  } catch (const CudaError &error) {
+    EXPECT_FALSE(log.empty());
+    // The JIT's own words are part of the message users see.
+    EXPECT_NE(std::string(error.what()).find(log), std::string::npos) << error.what();
+  }
+}
+
+TEST(CudaDriverGpuTest, StreamsEventsAndOccupancy) {
+  REQUIRE_GPU();
+  CudaDriver &driver = CudaDriver::get();
+  void *module = driver.loadModule(WriteTidPtx);
+  void *function = driver.getFunction(module, "write_tid");
+
+  void *stream = driver.createStream();
+  void *start = driver.createEvent(true);
+  void *end = driver.createEvent(true);
+  constexpr size_t Bytes = 1 << 20;
+  void *pinned = driver.allocatePinned(Bytes);
+  std::memset(pinned, 3, Bytes);
+  uint64_t device = driver.allocate(Bytes);
+  driver.recordEvent(start, stream);
+  driver.copyToDevice(device, pinned, Bytes, stream);
+  void *arguments[] = {&device};
+  driver.launch(function, 1, 1, 1, 32, 1, 1, 0, stream, arguments);
+  driver.copyToHost(pinned, device, Bytes, stream);
+  driver.recordEvent(end, stream);
+  driver.synchronizeEvent(end);
+  EXPECT_TRUE(driver.queryEvent(end));
+  driver.synchronizeStream(stream);
+  EXPECT_TRUE(driver.queryStream(stream));
+  EXPECT_GE(driver.elapsedMilliseconds(start, end), 0.0f);
+  auto *words = static_cast<uint32_t *>(pinned);
+  EXPECT_EQ(words[5], 5u);
+  EXPECT_EQ(words[32], 0x03030303u);
+
+  // The default streams are plain handles.
+  driver.recordEvent(start, cuda::StreamLegacy);
+  driver.recordEvent(end, cuda::StreamPerThread);
+  driver.synchronizeStream(cuda::StreamLegacy);
+  driver.synchronizeStream(cuda::StreamPerThread);
+
+  int blocks = driver.maxActiveBlocksPerMultiprocessor(function, 32, 0);
+  EXPECT_GT(blocks, 0);
+  auto [minGridSize, blockSize] = driver.suggestedLaunchConfiguration(function, 0);
+  EXPECT_GT(minGridSize, 0);
+  EXPECT_GT(blockSize, 0);
+  EXPECT_EQ(blockSize % 32, 0);
+  driver.setMaxDynamicSharedMemory(function, 1024);
+
+  void *untimed = driver.createEvent(false);
+  driver.recordEvent(untimed, stream);
+  driver.synchronizeEvent(untimed);
+  EXPECT_THROW(driver.elapsedMilliseconds(start, untimed), CudaError);
+
+  driver.destroyEvent(untimed);
+  driver.destroyEvent(start);
+  driver.destroyEvent(end);
+  driver.destroyStream(stream);
+  driver.free(device);
+  driver.freePinned(pinned);
+  driver.unloadModule(module);
+}
+
+TEST(CudaDriverGpuTest, ContextFollowsToOtherThreadsAndSurvivesClose) {
+  REQUIRE_GPU();
+  CudaDriver &driver = CudaDriver::get();
+  uint64_t address = driver.allocate(4);
+  uint32_t value = 0x12345678, back = 0;
+  driver.copyToDevice(address, &value, sizeof(value));
+  // A fresh thread has no current context; the driver makes the primary one current there.
+  std::exception_ptr failure;
+  std::thread worker([&] {
+    try {
+      driver.copyToHost(&back, address, sizeof(back));
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  worker.join();
+  if (failure)
+    std::rethrow_exception(failure);
+  EXPECT_EQ(back, value);
+  driver.free(address);
+
+  driver.closeAll();
+  uint64_t again = driver.allocate(16);
+  EXPECT_NE(again, 0u);
+  EXPECT_EQ(driver.currentDevice(), 0);
+  driver.free(again);
+}
+
+} // namespace
