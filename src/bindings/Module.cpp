@@ -4,6 +4,7 @@
 
 #include "ArrayBoxing.h"
 #include "AstReader.h"
+#include "CudaBindings.h"
 
 #include "Dispatcher.h"
 #include "GlobalResolution.h"
@@ -187,6 +188,7 @@ NB_MODULE(_core, module) {
   registerBuiltinExceptions();
   runtime::setPrintSink(printToPythonStdout);
   defineTypeObjects(module);
+  defineCudaBindings(module);
 
   nb::class_<FunctionSource>(module, "FunctionSource")
       .def_prop_ro("name", [](const FunctionSource &self) { return self.name; })

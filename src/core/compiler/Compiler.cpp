@@ -253,7 +253,7 @@ CompiledKernel compileKernel(const std::shared_ptr<FunctionSource> &source,
   LoweredModule lowered = lowerModule(source, argumentTypes, nullptr, true, !device);
   CompiledKernel kernel;
   try {
-    kernel.ptx = cuda::compileToPtx(*lowered.module, {lowered.entryName}, target);
+    kernel.ptx = cuda::compileToPtx(*lowered.module, {lowered.entryName}, target, !device);
   } catch (CompileError &error) {
     if (!error.function) {
       error.function = source.get();

@@ -130,11 +130,10 @@ void defineDeviceRuntime(llvm::Module &module) {
 void renameToLibdevice(llvm::Module &module, llvm::Module &libdevice) {
   for (llvm::Function &function : llvm::make_early_inc_range(module.functions())) {
     if (!function.isDeclaration() || function.isIntrinsic() ||
-        function.getName().starts_with("taipan_") || function.getName().starts_with("llvm."))
+        function.getName().starts_with("taipan_") || function.getName().starts_with("llvm.") ||
+        function.getName().starts_with("__nv_"))
       continue;
     std::string name = "__nv_" + function.getName().str();
-    if (name == "__nv_tgamma")
-      name = "__nv_tgamma";
     if (!libdevice.getFunction(name))
       throw CompileError(
           CompileErrorKind::Unsupported,
@@ -183,7 +182,7 @@ void prepareModule(llvm::Module &module) {
 }
 
 std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &kernelNames,
-                         const PtxTarget &target) {
+                         const PtxTarget &target, bool entriesAreKernels) {
   std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(target);
   llvm::LLVMContext &context = module.getContext();
   module.setTargetTriple(Triple);
@@ -197,6 +196,8 @@ std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &k
     llvm::Function *kernel = module.getFunction(name);
     if (!kernel)
       throw CompileError(CompileErrorKind::Internal, "kernel " + name + " was not lowered", {});
+    if (!entriesAreKernels)
+      continue;
     llvm::Metadata *operands[] = {
         llvm::ValueAsMetadata::get(kernel), llvm::MDString::get(context, "kernel"),
         llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), 1))};

@@ -33,9 +33,10 @@ std::string libdevicePath();
 /// Prepares an empty module for NVPTX (triple and data layout).
 void prepareModule(llvm::Module &module);
 
-/// Marks `kernelNames` as kernels, links libdevice, internalises everything else, optimises,
-/// and returns the PTX text. Throws CompileError for code the GPU cannot run.
-std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &kernelNames,
-                         const PtxTarget &target);
+/// Marks `entryNames` as kernels (or, without `entriesAreKernels`, keeps them as visible device
+/// functions), links libdevice, internalises everything else, optimises, and returns the PTX
+/// text. Throws CompileError for code the GPU cannot run.
+std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &entryNames,
+                         const PtxTarget &target, bool entriesAreKernels = true);
 
 } // namespace taipan::cuda

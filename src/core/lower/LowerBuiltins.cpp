@@ -23,7 +23,8 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
     return lowerJitCall(expr, function.calls.at(expr->id));
   case TypeKind::Builtin: {
     std::vector<Expr *> arguments(expr->operands.begin() + 1, expr->operands.end());
-    if (callee->kind == ExprKind::Attribute && !function.globals.count(callee->id))
+    if (callee->kind == ExprKind::Attribute && !function.globals.count(callee->id) &&
+        typeOf(callee->operands[0])->isRuntimeValue()) // a method
       arguments.insert(arguments.begin(), callee->operands[0]);
     return lowerBuiltinCall(calleeType->text(), expr, arguments);
   }

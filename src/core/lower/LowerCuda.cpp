@@ -193,8 +193,7 @@ llvm::Value *FunctionLowering::lowerCudaCall(const std::string &name, Expr *expr
 }
 
 llvm::Value *FunctionLowering::lowerCudaArray(bool shared, Expr *expr, const Type *arrayType) {
-  std::vector<int64_t> extents;
-  constantShape(expr->operands[1], extents);
+  const std::vector<int64_t> &extents = function.constantShapes.at(expr->id);
   const Type *dtype = arrayType->dtype();
   llvm::Type *element = memoryType(context, dtype);
   int64_t count = 1;

@@ -93,31 +93,9 @@ const Type *cudaValueType(const std::string &name) {
   return nullptr;
 }
 
-bool constantShape(const Expr *shape, std::vector<int64_t> &extents) {
-  extents.clear();
-  auto constant = [](const Expr *expr, int64_t &value) {
-    if (expr->kind != ExprKind::Constant || expr->constant.kind != Constant::Kind::Int)
-      return false;
-    value = expr->constant.intValue;
-    return true;
-  };
-  int64_t value;
-  if (constant(shape, value)) {
-    extents.push_back(value);
-    return true;
-  }
-  if (shape->kind != ExprKind::Tuple)
-    return false;
-  for (const Expr *element : shape->operands) {
-    if (!constant(element, value))
-      return false;
-    extents.push_back(value);
-  }
-  return true;
-}
-
 const Type *typeCudaCall(const std::string &name, const std::vector<const Type *> &arguments,
-                         const std::vector<Expr *> &argumentExprs, SourceLocation location) {
+                         const std::vector<Expr *> &argumentExprs, SourceLocation location,
+                         const std::vector<int64_t> *shape) {
   const Type *i32 = types::integer(32, true);
   const Type *u32 = types::integer(32, false);
   auto expect = [&](size_t count) {
@@ -154,10 +132,9 @@ const Type *typeCudaCall(const std::string &name, const std::vector<const Type *
     return types::none();
   }
   if (name == "cuda.shared.array" || name == "cuda.local.array") {
-    std::vector<int64_t> extents;
-    if (arguments.size() != 2 || !constantShape(argumentExprs[0], extents))
-      throwTypingError(name + "(shape, dtype) needs a constant shape: an int or a tuple of ints",
-                       location);
+    if (arguments.size() != 2 || !shape)
+      noOverload(name, arguments, location);
+    const std::vector<int64_t> &extents = *shape;
     const Type *dtype = dtypeFromArgument(arguments[1]);
     if (!dtype)
       throwTypingError(name + "(): the dtype must be a NumPy scalar type, such as np.float32",

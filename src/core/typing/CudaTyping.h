@@ -17,11 +17,10 @@ bool isCudaBuiltin(const std::string &name);
 /// nullptr for functions and namespaces.
 const Type *cudaValueType(const std::string &name);
 
-/// The result type of calling a CUDA builtin. `argumentExprs` give constant shapes.
+/// The result type of calling a CUDA builtin. `argumentExprs` give the constant of grid(n);
+/// `shape` the constant extents of a shared or local array.
 const Type *typeCudaCall(const std::string &name, const std::vector<const Type *> &arguments,
-                         const std::vector<Expr *> &argumentExprs, SourceLocation location);
-
-/// The constant extents of a shape argument (an int or a tuple of ints), or false.
-bool constantShape(const Expr *shape, std::vector<int64_t> &extents);
+                         const std::vector<Expr *> &argumentExprs, SourceLocation location,
+                         const std::vector<int64_t> *shape = nullptr);
 
 } // namespace taipan

@@ -742,7 +742,7 @@ private:
     case TypeKind::Builtin: {
       std::vector<const Type *> positional = arguments;
       std::vector<Expr *> positionalExprs = argumentExprs;
-      if (callee->kind == ExprKind::Attribute && !function.globals.count(callee->id)) {
+      if (isMethodCall(callee)) {
         // A method: the value it is called on is the first argument.
         positional.insert(positional.begin(), typeOf(callee->operands[0]));
         positionalExprs.insert(positionalExprs.begin(), callee->operands[0]);
@@ -751,7 +751,15 @@ private:
       if (name.rfind("cuda.", 0) == 0) {
         if (!expr->keywordNames.empty())
           throwUnsupported("keyword arguments to " + name + " are not supported", expr->location);
-        return typeCudaCall(name, positional, positionalExprs, expr->location);
+        std::vector<int64_t> *shape = nullptr;
+        if (name == "cuda.shared.array" || name == "cuda.local.array") {
+          shape = &function.constantShapes[expr->id];
+          if (positionalExprs.empty() || !constantExtents(positionalExprs[0], *shape))
+            throwTypingError(name + "(shape, dtype) needs a constant shape: an int or a tuple "
+                                    "of ints (literals or global constants)",
+                             expr->location);
+        }
+        return typeCudaCall(name, positional, positionalExprs, expr->location, shape);
       }
       if (name.rfind("numpy.", 0) == 0 || name.rfind("array.", 0) == 0) {
         if (!scalarConstructorType(name) || !expr->keywordNames.empty())
@@ -781,6 +789,75 @@ private:
   }
 
   const Type *typeOf(Expr *expr) { return function.expressionTypes[expr->id]; }
+
+  /// value.method(...): an attribute of a run-time value, not of a module or namespace.
+  bool isMethodCall(Expr *callee) {
+    return callee->kind == ExprKind::Attribute && !function.globals.count(callee->id) &&
+           typeOf(callee->operands[0]) && typeOf(callee->operands[0])->isRuntimeValue();
+  }
+
+  /// The integers of a constant shape: literals, or globals frozen as integers.
+  bool constantExtents(Expr *shape, std::vector<int64_t> &extents) {
+    std::function<bool(Expr *, int64_t &)> integer = [&](Expr *expr, int64_t &value) {
+      if (expr->kind == ExprKind::BinOp) { // (TILE, TILE + 1)
+        int64_t left, right;
+        if (!integer(expr->operands[0], left) || !integer(expr->operands[1], right))
+          return false;
+        switch (expr->binaryOp) {
+        case BinaryOp::Add:
+          value = left + right;
+          return true;
+        case BinaryOp::Sub:
+          value = left - right;
+          return true;
+        case BinaryOp::Mult:
+          value = left * right;
+          return true;
+        case BinaryOp::FloorDiv:
+          if (right == 0)
+            return false;
+          value = left / right - ((left % right != 0) && ((left < 0) != (right < 0)));
+          return true;
+        default:
+          return false;
+        }
+      }
+      const Constant *constant = nullptr;
+      if (expr->kind == ExprKind::Constant)
+        constant = &expr->constant;
+      else if (function.globals.count(expr->id) &&
+               function.globals.at(expr->id).kind == GlobalValue::Kind::Constant)
+        constant = &function.globals.at(expr->id).constant;
+      if (!constant || constant->kind != Constant::Kind::Int)
+        return false;
+      value = constant->intValue;
+      return true;
+    };
+    extents.clear();
+    int64_t value;
+    if (integer(shape, value)) {
+      extents.push_back(value);
+      return true;
+    }
+    if (shape->kind == ExprKind::Tuple) {
+      for (Expr *element : shape->operands) {
+        if (!integer(element, value))
+          return false;
+        extents.push_back(value);
+      }
+      return true;
+    }
+    if (function.globals.count(shape->id) &&
+        function.globals.at(shape->id).kind == GlobalValue::Kind::ConstantTuple) {
+      for (const Constant &item : function.globals.at(shape->id).items) {
+        if (item.kind != Constant::Kind::Int)
+          return false;
+        extents.push_back(item.intValue);
+      }
+      return true;
+    }
+    return false;
+  }
 
   static bool isNumberLiteral(const Expr *expr) {
     if (expr->kind != ExprKind::Constant)

@@ -31,7 +31,8 @@ struct TypedFunction {
   std::vector<const Type *> expressionTypes;    ///< indexed by Expr::id
   std::unordered_map<int, GlobalValue> globals; ///< Name/Attribute expressions that are globals
   std::unordered_map<int, CallBinding> calls;   ///< Call expressions to jitted functions
-  std::map<int, std::vector<std::string>> assignmentsByLine; ///< for inspect_types
+  std::map<int, std::vector<std::string>> assignmentsByLine;    ///< for inspect_types
+  std::unordered_map<int, std::vector<int64_t>> constantShapes; ///< cuda.shared/local.array
   std::string symbolName; ///< unique LLVM symbol, set by the compiler
   bool inProgress = false;
 

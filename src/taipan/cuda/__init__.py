@@ -6,6 +6,22 @@ driver, which is loaded only when a kernel is launched or device memory is used.
 
 from taipan.cuda.compiler import compile_ptx, compile_ptx_for_current_device
 from taipan.cuda.decorators import jit
+from taipan.cuda.devicearray import (
+    DeviceNDArray,
+    device_array,
+    device_array_like,
+    to_device,
+)
+from taipan.cuda.driver import (
+    CudaDriverError,
+    CudaSupportError,
+    close,
+    detect,
+    get_current_device,
+    is_available,
+    select_device,
+    synchronize,
+)
 from taipan.cuda.intrinsics import (
     activemask,
     all_sync,

@@ -1,22 +1,10 @@
-"""Device arrays and the marshalling of kernel arguments (placeholder until the driver lands)."""
+"""Device arrays (``cuda.to_device``, ``device_array``) and how kernel arguments reach the GPU:
+device arrays and objects exporting ``__cuda_array_interface__`` go as they are; NumPy arrays
+are copied to the device before the launch and back after it, as Numba does."""
+
+import numpy as np
 
 from taipan import _core
-
-
-def device_array_type(value):
-    """The array type of an object exporting __cuda_array_interface__, else None."""
-    interface = getattr(value, "__cuda_array_interface__", None)
-    if interface is None:
-        return None
-    import numpy as np
-
-    dtype = np.dtype(interface["typestr"])
-    shape = tuple(interface["shape"])
-    strides = interface.get("strides")
-    contiguous = strides is None or tuple(strides) == _c_strides(shape, dtype.itemsize)
-    return _core.array_type(
-        str(dtype), len(shape), "C" if contiguous else "A", bool(interface["data"][1])
-    )
 
 
 def _c_strides(shape, itemsize):
@@ -28,5 +16,154 @@ def _c_strides(shape, itemsize):
     return tuple(reversed(strides))
 
 
+class DeviceNDArray:
+    """An array in GPU memory, freed when the object is collected."""
+
+    def __init__(self, shape, strides, dtype, buffer, offset=0):
+        self.shape = tuple(int(s) for s in shape)
+        self.dtype = np.dtype(dtype)
+        self.strides = (
+            tuple(strides) if strides is not None else _c_strides(self.shape, self.dtype.itemsize)
+        )
+        self._buffer = buffer  # DeviceBuffer, shared by views
+        self._offset = offset
+
+    @property
+    def device_ctypes_pointer(self):
+        return self._buffer.pointer + self._offset
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def nbytes(self):
+        return self.size * self.dtype.itemsize
+
+    def __len__(self):
+        return self.shape[0]
+
+    def is_c_contiguous(self):
+        return self.strides == _c_strides(self.shape, self.dtype.itemsize)
+
+    @property
+    def __cuda_array_interface__(self):
+        return {
+            "shape": self.shape,
+            "strides": None if self.is_c_contiguous() else self.strides,
+            "typestr": self.dtype.str,
+            "data": (self.device_ctypes_pointer, False),
+            "version": 3,
+            "stream": None,
+        }
+
+    def copy_to_host(self, ary=None, stream=0):
+        """The data as a NumPy array (into `ary` when given)."""
+        if not self.is_c_contiguous():
+            raise NotImplementedError("copy_to_host of a non-contiguous device array")
+        if ary is None:
+            ary = np.empty(self.shape, self.dtype)
+        _core.cuda_copy_to_host(ary, self.device_ctypes_pointer, _stream(stream))
+        return ary
+
+    def copy_to_device(self, ary, stream=0):
+        """Copies a host array of the same shape into this device array."""
+        host = np.ascontiguousarray(ary, dtype=self.dtype)
+        if host.shape != self.shape:
+            raise ValueError(f"shape mismatch: {host.shape} into {self.shape}")
+        _core.cuda_copy_to_device(self.device_ctypes_pointer, host, _stream(stream))
+
+    def __repr__(self):
+        return f"<taipan DeviceNDArray shape={self.shape} dtype={self.dtype}>"
+
+
+def _stream(stream):
+    if not stream:
+        return None
+    handle = getattr(stream, "handle", stream)
+    return int(handle)
+
+
+def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
+    """Uninitialised device memory for an array of `shape`."""
+    if isinstance(shape, int):
+        shape = (shape,)
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if strides is None and order == "F":
+        strides = tuple(reversed(_c_strides(tuple(reversed(shape)), dtype.itemsize)))
+    return DeviceNDArray(shape, strides, dtype, _core.cuda_allocate(nbytes))
+
+
+def device_array_like(ary, stream=0):
+    return device_array(ary.shape, ary.dtype, stream=stream)
+
+
+def to_device(ary, stream=0, copy=True, to=None):
+    """A device copy of a host array (C-contiguous)."""
+    host = np.ascontiguousarray(ary)
+    device = to if to is not None else device_array(host.shape, host.dtype)
+    if copy:
+        device.copy_to_device(host, stream=stream)
+    return device
+
+
+def device_array_type(value):
+    """The array type of an object exporting __cuda_array_interface__, else None."""
+    interface = getattr(value, "__cuda_array_interface__", None)
+    if interface is None:
+        return None
+    dtype = np.dtype(interface["typestr"])
+    shape = tuple(interface["shape"])
+    strides = interface.get("strides")
+    contiguous = strides is None or tuple(strides) == _c_strides(shape, dtype.itemsize)
+    return _core.array_type(
+        str(dtype), len(shape), "C" if contiguous else "A", bool(interface["data"][1])
+    )
+
+
+def _describe(value):
+    """(pointer, shape, strides) of a device array for the launch."""
+    interface = value.__cuda_array_interface__
+    dtype = np.dtype(interface["typestr"])
+    shape = tuple(interface["shape"])
+    strides = interface.get("strides") or _c_strides(shape, dtype.itemsize)
+    return (int(interface["data"][0]), shape, tuple(strides))
+
+
 def launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug):
-    raise NotImplementedError("kernel launches arrive with the CUDA driver bindings")
+    """Launches `kernel`, copying NumPy arguments in and back out."""
+    from taipan.cuda.dispatcher import argument_type
+
+    values, types, copies = [], [], []
+    for value in args:
+        value_type = argument_type(value)
+        if isinstance(value, np.ndarray):
+            device = to_device(value, stream)
+            copies.append((value, device))
+            value = device
+        if value_type.ndim or hasattr(value, "__cuda_array_interface__"):
+            value = _describe(value)
+        values.append(value)
+        types.append(value_type)
+    handle = kernel.function()
+    core.cuda_launch(handle, griddim, blockdim, sharedmem, _stream(stream), values, types)
+    if copies or debug:
+        core.cuda_synchronize()
+    for host, device in copies:
+        if host.flags.writeable:
+            result = device.copy_to_host(stream=stream)
+            host[...] = result
+    if debug:
+        code = core.cuda_read_global(handle, "taipan_cuda_exception", True)
+        if code:
+            raise _exception_class(code)("an exception was raised in a CUDA kernel")
+
+
+def _exception_class(code):
+    classes = {1: ZeroDivisionError, 2: ValueError, 3: IndexError, 4: AssertionError}
+    return classes.get(code, RuntimeError)

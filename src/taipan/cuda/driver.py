@@ -8,6 +8,13 @@ class CudaSupportError(RuntimeError):
     """No CUDA driver or device: raised when a kernel is launched or device memory is used."""
 
 
+class CudaDriverError(RuntimeError):
+    """The CUDA driver refused a call; the message carries its reason."""
+
+
+_core.cuda_set_error_classes(CudaSupportError, CudaDriverError)
+
+
 def _driver():
     if not hasattr(_core, "cuda_available"):
         raise CudaSupportError("this taipan build has no CUDA driver support")
@@ -47,3 +54,53 @@ def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False):
 
     core = _driver()
     devicearray.launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug)
+
+
+def synchronize():
+    """Waits for all work on the current device."""
+    _driver().cuda_synchronize()
+
+
+def select_device(device_id):
+    """Makes device `device_id` current for this process."""
+    _driver().cuda_select_device(int(device_id))
+    return get_current_device()
+
+
+class Device:
+    """A GPU, as cuda.get_current_device() describes it."""
+
+    def __init__(self, device_id):
+        core = _driver()
+        self.id = device_id
+        self.name = core.cuda_device_name(device_id).encode()
+        self.compute_capability = tuple(core.cuda_compute_capability(device_id))
+
+    def __repr__(self):
+        return f"<CUDA device {self.id} '{self.name.decode()}'>"
+
+
+def get_current_device():
+    return Device(_driver().cuda_current_device())
+
+
+def close():
+    """Releases the primary contexts; the next CUDA call starts again."""
+    if is_available():
+        _core.cuda_close()
+
+
+def detect():
+    """Prints the GPUs found and returns whether there is a supported one."""
+    if not is_available():
+        print(f"CUDA is not available: {_core.cuda_unavailable_reason()}")
+        return False
+    count = _core.cuda_device_count()
+    print(f"Found {count} CUDA devices")
+    for index in range(count):
+        major, minor = _core.cuda_compute_capability(index)
+        print(
+            f"id {index}    {_core.cuda_device_name(index)!r}    "
+            f"[SUPPORTED] (compute capability {major}.{minor})"
+        )
+    return count > 0

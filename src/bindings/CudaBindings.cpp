@@ -1,0 +1,237 @@
+// Kernel arguments are laid out exactly as on the CPU (Type::storageSize; arrays as the array
+// layout with a device data pointer) and handed to cuLaunchKernel as one pointer each.
+#include "CudaBindings.h"
+
+#include "Boxing.h"
+#include "Module.h"
+#include "TypeObjects.h"
+
+#include "cuda/CudaDriver.h"
+
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <memory>
+
+namespace nb = nanobind;
+
+namespace taipan::bindings {
+namespace {
+
+using cuda::CudaDriver;
+using cuda::CudaError;
+
+PyObject *cudaSupportErrorClass = nullptr;
+PyObject *cudaDriverErrorClass = nullptr;
+
+/// Runs a driver call, turning CudaError into CudaSupportError (no driver or device) or
+/// CudaDriverError (the driver refused), with the driver's reason as the message.
+template <typename Function> auto driverCall(Function &&function) {
+  try {
+    return function();
+  } catch (const CudaError &error) {
+    PyObject *cls = error.unavailable() ? cudaSupportErrorClass : cudaDriverErrorClass;
+    PyErr_SetString(cls ? cls : PyExc_RuntimeError, error.what());
+    throw nb::python_error();
+  }
+}
+
+/// Device memory owned by a Python object; freed when it is collected.
+struct DeviceBuffer {
+  uint64_t pointer = 0;
+  size_t size = 0;
+  ~DeviceBuffer() {
+    if (pointer) {
+      try {
+        CudaDriver::get().free(pointer);
+      } catch (const CudaError &) {
+        // The context may already be gone at exit; nothing useful can be done.
+      }
+    }
+  }
+};
+
+struct LoadedFunction {
+  void *module;
+  void *function;
+};
+
+/// A Python buffer (NumPy array, bytes...) as contiguous memory.
+struct HostBuffer {
+  Py_buffer view{};
+  explicit HostBuffer(nb::handle object, bool writable) {
+    int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(object.ptr(), &view, flags) < 0)
+      throw nb::python_error();
+  }
+  ~HostBuffer() { PyBuffer_Release(&view); }
+};
+
+void *streamHandle(nb::handle stream) {
+  if (stream.is_none())
+    return nullptr;
+  return reinterpret_cast<void *>(nb::cast<uintptr_t>(stream));
+}
+
+} // namespace
+
+void defineCudaBindings(nb::module_ &module) {
+  nb::class_<DeviceBuffer>(module, "DeviceBuffer")
+      .def_ro("pointer", &DeviceBuffer::pointer)
+      .def_ro("size", &DeviceBuffer::size);
+
+  module.def("cuda_set_error_classes", [](nb::handle support, nb::handle driver) {
+    cudaSupportErrorClass = support.inc_ref().ptr();
+    cudaDriverErrorClass = driver.inc_ref().ptr();
+  });
+  module.def("cuda_available", [] { return CudaDriver::get().available(); });
+  module.def("cuda_unavailable_reason", [] { return CudaDriver::get().unavailableReason(); });
+  module.def("cuda_device_count", [] { return CudaDriver::get().deviceCount(); });
+  module.def("cuda_driver_version",
+             [] { return driverCall([] { return CudaDriver::get().driverVersion(); }); });
+  module.def("cuda_select_device",
+             [](int ordinal) { driverCall([&] { CudaDriver::get().selectDevice(ordinal); }); });
+  module.def("cuda_current_device",
+             [] { return driverCall([] { return CudaDriver::get().currentDevice(); }); });
+  module.def("cuda_device_name", [](int ordinal) {
+    return driverCall([&] { return CudaDriver::get().deviceName(ordinal); });
+  });
+  module.def("cuda_compute_capability", [](int ordinal) {
+    return driverCall([&] { return CudaDriver::get().computeCapability(ordinal); });
+  });
+  module.def("cuda_device_attribute", [](int ordinal, int attribute) {
+    return driverCall([&] { return CudaDriver::get().deviceAttribute(ordinal, attribute); });
+  });
+  module.def("cuda_synchronize", [] { driverCall([] { CudaDriver::get().synchronize(); }); });
+  module.def("cuda_memory_info",
+             [] { return driverCall([] { return CudaDriver::get().memoryInfo(); }); });
+  module.def("cuda_close", [] { driverCall([] { CudaDriver::get().closeAll(); }); });
+
+  module.def("cuda_allocate", [](size_t bytes) {
+    auto buffer = std::make_unique<DeviceBuffer>();
+    buffer->pointer = driverCall([&] { return CudaDriver::get().allocate(bytes); });
+    buffer->size = bytes;
+    return buffer;
+  });
+  module.def(
+      "cuda_copy_to_device",
+      [](uint64_t destination, nb::handle source, nb::handle stream) {
+        HostBuffer host(source, false);
+        driverCall([&] {
+          CudaDriver::get().copyToDevice(destination, host.view.buf,
+                                         static_cast<size_t>(host.view.len), streamHandle(stream));
+        });
+      },
+      nb::arg("destination"), nb::arg("source"), nb::arg("stream").none() = nb::none());
+  module.def(
+      "cuda_copy_to_host",
+      [](nb::handle destination, uint64_t source, nb::handle stream) {
+        HostBuffer host(destination, true);
+        driverCall([&] {
+          CudaDriver::get().copyToHost(host.view.buf, source, static_cast<size_t>(host.view.len),
+                                       streamHandle(stream));
+        });
+      },
+      nb::arg("destination"), nb::arg("source"), nb::arg("stream").none() = nb::none());
+  module.def("cuda_copy_device_to_device", [](uint64_t destination, uint64_t source, size_t bytes) {
+    driverCall([&] { CudaDriver::get().copyDeviceToDevice(destination, source, bytes); });
+  });
+  module.def("cuda_memset", [](uint64_t destination, int value, size_t bytes) {
+    driverCall(
+        [&] { CudaDriver::get().memset(destination, static_cast<unsigned char>(value), bytes); });
+  });
+
+  module.def("cuda_load_function", [](const std::string &ptx, const std::string &name) {
+    return driverCall([&] {
+      CudaDriver &driver = CudaDriver::get();
+      std::string log;
+      void *loaded = driver.loadModule(ptx, &log);
+      void *function = driver.getFunction(loaded, name);
+      return nb::make_tuple(reinterpret_cast<uintptr_t>(loaded),
+                            reinterpret_cast<uintptr_t>(function));
+    });
+  });
+  module.def("cuda_suggested_block_size", [](nb::tuple handle, size_t shared) {
+    void *function = reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[1]));
+    return driverCall(
+        [&] { return CudaDriver::get().suggestedLaunchConfiguration(function, shared).second; });
+  });
+  module.def("cuda_read_global", [](nb::tuple handle, const std::string &name, bool reset) {
+    // The device runtime's exception flag (an int32) after a debug launch.
+    void *loaded = reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[0]));
+    return driverCall([&] {
+      CudaDriver &driver = CudaDriver::get();
+      uint64_t address = driver.getGlobal(loaded, name);
+      int32_t value = 0;
+      driver.copyToHost(&value, address, sizeof value);
+      if (reset && value) {
+        int32_t zero = 0;
+        driver.copyToDevice(address, &zero, sizeof zero);
+      }
+      return value;
+    });
+  });
+
+  module.def(
+      "cuda_launch",
+      [](nb::tuple handle, nb::tuple grid, nb::tuple block, size_t shared, nb::handle stream,
+         nb::list arguments, nb::list argumentTypes, bool cooperative) {
+        void *function = reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[1]));
+        size_t count = arguments.size();
+        std::vector<std::unique_ptr<char[]>> storage;
+        std::vector<void *> pointers;
+        for (size_t i = 0; i < count; ++i) {
+          const Type *type = nb::cast<TypeRef>(argumentTypes[i]).type;
+          storage.emplace_back(new char[std::max<size_t>(type->storageSize(), 16)]());
+          char *slot = storage.back().get();
+          nb::handle value = arguments[i];
+          if (type->isArray()) {
+            // A device array: (pointer, shape, strides, itemsize) from Python.
+            nb::tuple description = nb::cast<nb::tuple>(value);
+            uint64_t data = nb::cast<uint64_t>(description[0]);
+            nb::tuple shape = nb::cast<nb::tuple>(description[1]);
+            nb::tuple strides = nb::cast<nb::tuple>(description[2]);
+            int64_t itemSize = static_cast<int64_t>(type->dtype()->storageSize());
+            int64_t items = 1;
+            int ndim = type->ndim();
+            for (int d = 0; d < ndim; ++d) {
+              int64_t extent = nb::cast<int64_t>(shape[d]);
+              int64_t stride = nb::cast<int64_t>(strides[d]);
+              std::memcpy(slot + ArrayLayout::shapeOffset + 8 * d, &extent, 8);
+              std::memcpy(slot + ArrayLayout::stridesOffset(ndim) + 8 * d, &stride, 8);
+              items *= extent;
+            }
+            std::memcpy(slot + ArrayLayout::itemCountOffset, &items, 8);
+            std::memcpy(slot + ArrayLayout::itemSizeOffset, &itemSize, 8);
+            std::memcpy(slot + ArrayLayout::dataOffset, &data, 8);
+          } else if (!unboxValue(value.ptr(), type, slot)) {
+            throw nb::python_error();
+          }
+          pointers.push_back(slot);
+        }
+        unsigned g[3], b[3];
+        for (int d = 0; d < 3; ++d) {
+          g[d] = nb::cast<unsigned>(grid[d]);
+          b[d] = nb::cast<unsigned>(block[d]);
+        }
+        driverCall([&] {
+          CudaDriver &driver = CudaDriver::get();
+          if (shared > 48 * 1024)
+            driver.setMaxDynamicSharedMemory(function, static_cast<int>(shared));
+          if (cooperative)
+            driver.launchCooperative(function, g[0], g[1], g[2], b[0], b[1], b[2],
+                                     static_cast<unsigned>(shared), streamHandle(stream),
+                                     pointers.data());
+          else
+            driver.launch(function, g[0], g[1], g[2], b[0], b[1], b[2],
+                          static_cast<unsigned>(shared), streamHandle(stream), pointers.data());
+        });
+      },
+      nb::arg("handle"), nb::arg("grid"), nb::arg("block"), nb::arg("shared"),
+      nb::arg("stream").none(), nb::arg("arguments"), nb::arg("argument_types"),
+      nb::arg("cooperative") = false);
+}
+
+} // namespace taipan::bindings

@@ -1,0 +1,158 @@
+"""Kernels from the seed documents, shared by the PTX tests (run everywhere) and the GPU tests
+(marker ``cuda``)."""
+
+import math
+
+import numpy as np
+
+from taipan import cuda, jit
+
+TPB = 16
+TILE = 32
+
+
+@cuda.jit
+def add_grid_stride(x, y, out):
+    start = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    for i in range(start, x.shape[0], stride):
+        out[i] = x[i] + y[i]
+
+
+@cuda.jit
+def normalize(grayscales, normalized):
+    i = cuda.grid(1)
+    if i < grayscales.shape[0]:
+        normalized[i] = grayscales[i] / 255
+
+
+@cuda.jit
+def weigh(normalized, weights, weighted):
+    i = cuda.grid(1)
+    if i < normalized.shape[0]:
+        weighted[i] = normalized[i] * weights[i]
+
+
+@cuda.jit
+def activate(weighted, activated):
+    i = cuda.grid(1)
+    if i < weighted.shape[0]:
+        activated[i] = math.tanh(weighted[i])
+
+
+@cuda.jit
+def matmul_simple(a, b, c):
+    i, j = cuda.grid(2)
+    if i < c.shape[0] and j < c.shape[1]:
+        total = 0.0
+        for k in range(a.shape[1]):
+            total += a[i, k] * b[k, j]
+        c[i, j] = total
+
+
+@cuda.jit
+def matmul_shared(a, b, c):
+    sa = cuda.shared.array((TPB, TPB), np.float32)
+    sb = cuda.shared.array((TPB, TPB), np.float32)
+    x, y = cuda.grid(2)
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    blocks = cuda.gridDim.x
+    total = 0.0
+    for i in range(blocks):
+        sa[tx, ty] = 0.0
+        sb[tx, ty] = 0.0
+        if x < a.shape[0] and ty + i * TPB < a.shape[1]:
+            sa[tx, ty] = a[x, ty + i * TPB]
+        if y < b.shape[1] and tx + i * TPB < b.shape[0]:
+            sb[tx, ty] = b[tx + i * TPB, y]
+        cuda.syncthreads()
+        for j in range(TPB):
+            total += sa[tx, j] * sb[j, ty]
+        cuda.syncthreads()
+    if x < c.shape[0] and y < c.shape[1]:
+        c[x, y] = total
+
+
+@cuda.jit
+def count_threads(counter):
+    cuda.atomic.add(counter, 0, 1)
+
+
+@cuda.jit
+def histogram(values, bins, counts):
+    i = cuda.grid(1)
+    if i < values.shape[0]:
+        index = int(values[i] * bins)
+        if index >= bins:
+            index = bins - 1
+        cuda.atomic.add(counts, index, 1)
+
+
+@cuda.jit
+def transpose_tiled(source, target):
+    tile = cuda.shared.array((TILE, TILE + 1), np.float32)
+    x = cuda.blockIdx.x * TILE + cuda.threadIdx.x
+    y = cuda.blockIdx.y * TILE + cuda.threadIdx.y
+    if x < source.shape[1] and y < source.shape[0]:
+        tile[cuda.threadIdx.y, cuda.threadIdx.x] = source[y, x]
+    cuda.syncthreads()
+    x = cuda.blockIdx.y * TILE + cuda.threadIdx.x
+    y = cuda.blockIdx.x * TILE + cuda.threadIdx.y
+    if x < target.shape[1] and y < target.shape[0]:
+        target[y, x] = tile[cuda.threadIdx.x, cuda.threadIdx.y]
+
+
+@jit
+def clamp(x, low, high):
+    if x < low:
+        return low
+    if x > high:
+        return high
+    return x
+
+
+@cuda.jit
+def clamp_all(values, low, high):
+    i = cuda.grid(1)
+    if i < values.shape[0]:
+        values[i] = clamp(values[i], low, high)
+
+
+@cuda.jit(device=True)
+def squared(x):
+    return x * x
+
+
+@cuda.jit
+def warp_and_intrinsics(out, bits):
+    i = cuda.grid(1)
+    lane = cuda.laneid
+    total = cuda.shfl_down_sync(0xFFFFFFFF, squared(i), 1)
+    mask = cuda.ballot_sync(0xFFFFFFFF, lane % 2 == 0)
+    if i < out.shape[0]:
+        out[i] = total + cuda.popc(mask) + cuda.fma(1.0, 2.0, 3.0)
+        bits[i] = cuda.clz(np.int32(i)) + cuda.ffs(np.int32(i)) + cuda.brev(np.uint32(i))
+
+
+@cuda.jit
+def shared_dynamic(values, out):
+    buffer = cuda.shared.array(0, np.float32)
+    i = cuda.threadIdx.x
+    buffer[i] = values[i]
+    cuda.syncthreads()
+    out[i] = buffer[cuda.blockDim.x - 1 - i]
+
+
+@cuda.jit
+def atomics_all(values, ints):
+    cuda.atomic.sub(values, 0, 1.0)
+    cuda.atomic.max(values, 1, 5.0)
+    cuda.atomic.min(values, 2, -5.0)
+    cuda.atomic.exch(ints, 0, 7)
+    cuda.atomic.cas(ints, 1, 0, 9)
+    cuda.atomic.and_(ints, 2, 6)
+    cuda.atomic.or_(ints, 3, 6)
+    cuda.atomic.xor(ints, 4, 6)
+    cuda.atomic.inc(ints, 5, 100)
+    cuda.atomic.dec(ints, 6, 100)

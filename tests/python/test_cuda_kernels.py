@@ -1,0 +1,243 @@
+"""CUDA kernels: every kernel compiles to PTX that ptxas accepts for sm_90 (here, no GPU needed),
+and, on a machine with a GPU (marker ``cuda``), runs and matches NumPy."""
+
+import math
+import os
+import shutil
+import subprocess
+
+import cuda_kernels as k
+import numpy as np
+import pytest
+
+from taipan import cuda, float32, float64, int32, int64, uint32, void
+
+PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
+needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
+
+F32_1D = float32[:]
+F32_2D = float32[:, :]
+F64_2D = float64[:, :]
+
+SIGNATURES = [
+    (k.add_grid_stride, void(F32_1D, F32_1D, F32_1D)),
+    (k.normalize, void(F32_1D, F32_1D)),
+    (k.weigh, void(F32_1D, F32_1D, F32_1D)),
+    (k.activate, void(F32_1D, F32_1D)),
+    (k.matmul_simple, void(F64_2D, F64_2D, F64_2D)),
+    (k.matmul_shared, void(F32_2D, F32_2D, F32_2D)),
+    (k.count_threads, void(int32[:])),
+    (k.histogram, void(float64[:], int64, int32[:])),
+    (k.transpose_tiled, void(F32_2D, F32_2D)),
+    (k.clamp_all, void(float64[:], float64, float64)),
+    (k.warp_and_intrinsics, void(float64[:], int64[:])),
+    (k.shared_dynamic, void(F32_1D, F32_1D)),
+    (k.atomics_all, void(float64[:], uint32[:])),
+]
+
+
+def ptxas(ptx, tmp_path):
+    source = tmp_path / "kernel.ptx"
+    source.write_text(ptx)
+    result = subprocess.run(
+        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+@needs_ptxas
+@pytest.mark.parametrize(
+    ("kernel", "signature"), SIGNATURES, ids=[s[0].__name__ for s in SIGNATURES]
+)
+def test_kernel_ptx_passes_ptxas(kernel, signature, tmp_path):
+    ptx, return_type = cuda.compile_ptx(kernel.py_func, signature, cc=(9, 0))
+    assert ".entry" in ptx and ".target sm_90" in ptx
+    assert str(return_type) == "none"
+    ptxas(ptx, tmp_path)
+
+
+@needs_ptxas
+def test_device_function_compiles_alone(tmp_path):
+    def haversine(lat1, lon1, lat2, lon2):
+        dlat = math.radians(lat2 - lat1)
+        dlon = math.radians(lon2 - lon1)
+        a = (
+            math.sin(dlat / 2) ** 2
+            + math.cos(math.radians(lat1)) * math.cos(math.radians(lat2)) * math.sin(dlon / 2) ** 2
+        )
+        return 6371.0 * 2 * math.asin(math.sqrt(a))
+
+    ptx, return_type = cuda.compile_ptx(
+        haversine, float64(float64, float64, float64, float64), device=True
+    )
+    assert str(return_type) == "float64"
+    assert ".func" in ptx
+    ptxas(ptx, tmp_path)
+
+
+def test_kernel_returning_a_value_is_a_typing_error():
+    from taipan.errors import TypingError
+
+    def returns(x):
+        return x[0]
+
+    with pytest.raises(TypingError, match="cannot return a value"):
+        cuda.compile_ptx(returns, void(float32[:]))
+
+
+def test_arrays_cannot_be_created_in_kernels():
+    from taipan.errors import UnsupportedError
+
+    def creates(x):
+        y = np.zeros(3)
+        x[0] = y[0]
+
+    with pytest.raises(UnsupportedError, match="cannot be created inside a CUDA kernel"):
+        cuda.compile_ptx(creates, void(float64[:]))
+
+
+def test_calling_a_kernel_without_a_configuration_explains_the_launch_syntax():
+    with pytest.raises(TypeError, match=r"launch it as add_grid_stride\[griddim, blockdim\]"):
+        k.add_grid_stride(np.zeros(1), np.zeros(1), np.zeros(1))
+
+
+@pytest.mark.parametrize("config", [(0, 32), (1, 0), (1, (1, 2, 3, 4))])
+def test_invalid_launch_configurations(config):
+    with pytest.raises(ValueError):
+        k.add_grid_stride[config]
+
+
+@pytest.mark.skipif(cuda.is_available(), reason="a GPU is present")
+def test_launch_without_a_gpu_says_so():
+    x = np.zeros(4, np.float32)
+    with pytest.raises(cuda.CudaSupportError, match="no CUDA driver"):
+        k.add_grid_stride[1, 4](x, x, x)
+
+
+# --- on the GPU ------------------------------------------------------------------------------
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_vector_add():
+    n = 100_000
+    x = np.arange(n, dtype=np.float32)
+    y = 2 * x
+    out = np.zeros_like(x)
+    k.add_grid_stride[64, 256](x, y, out)
+    np.testing.assert_array_equal(out, x + y)
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_hidden_layer_three_kernels_on_device_arrays():
+    n = 1_000_000
+    rng = np.random.default_rng(0)
+    grayscales = np.floor(rng.uniform(0, 255, n)).astype(np.float32)
+    weights = rng.normal(0.5, 0.1, n).astype(np.float32)
+    d_gray = cuda.to_device(grayscales)
+    d_weights = cuda.to_device(weights)
+    d_norm = cuda.device_array_like(grayscales)
+    d_weighted = cuda.device_array_like(grayscales)
+    d_out = cuda.device_array_like(grayscales)
+    blocks = (n + 255) // 256
+    k.normalize[blocks, 256](d_gray, d_norm)
+    k.weigh[blocks, 256](d_norm, d_weights, d_weighted)
+    k.activate[blocks, 256](d_weighted, d_out)
+    expected = np.tanh(grayscales / 255 * weights)
+    np.testing.assert_allclose(d_out.copy_to_host(), expected, atol=1e-6)
+
+
+@pytest.mark.cuda
+@needs_gpu
+@pytest.mark.parametrize("kernel", [k.matmul_simple, k.matmul_shared])
+def test_matmul(kernel):
+    dtype = np.float64 if kernel is k.matmul_simple else np.float32
+    a = np.random.default_rng(1).random((70, 50)).astype(dtype)
+    b = np.random.default_rng(2).random((50, 40)).astype(dtype)
+    c = np.zeros((70, 40), dtype)
+    blocks = ((70 + k.TPB - 1) // k.TPB, (40 + k.TPB - 1) // k.TPB)
+    if kernel is k.matmul_shared:
+        blocks = (max(blocks),) * 2
+    kernel[blocks, (k.TPB, k.TPB)](a, b, c)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-5)
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_atomic_counter_64_by_64():
+    counter = np.zeros(1, np.int32)
+    k.count_threads[64, 64](counter)
+    assert counter[0] == 4096
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_histogram():
+    values = np.random.default_rng(3).random(10_000)
+    counts = np.zeros(10, np.int32)
+    k.histogram[40, 256](values, 10, counts)
+    expected, _ = np.histogram(values, bins=10, range=(0, 1))
+    np.testing.assert_array_equal(counts, expected)
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_transpose_through_padded_tile():
+    source = np.arange(100 * 70, dtype=np.float32).reshape(100, 70)
+    target = np.zeros((70, 100), np.float32)
+    blocks = ((70 + k.TILE - 1) // k.TILE, (100 + k.TILE - 1) // k.TILE)
+    k.transpose_tiled[blocks, (k.TILE, k.TILE)](source, target)
+    np.testing.assert_array_equal(target, source.T)
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_host_and_device_clamp():
+    values = np.linspace(-2, 2, 33)
+    expected = np.array([k.clamp(v, -1.0, 1.0) for v in values])  # the same function on the CPU
+    k.clamp_all[1, 64](values, -1.0, 1.0)
+    np.testing.assert_array_equal(values, expected)
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_dynamic_shared_memory():
+    values = np.arange(32, dtype=np.float32)
+    out = np.zeros_like(values)
+    k.shared_dynamic[1, 32, 0, 32 * 4](values, out)
+    np.testing.assert_array_equal(out, values[::-1])
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_every_atomic():
+    values = np.array([10.0, 1.0, 1.0])
+    ints = np.array([0, 0, 3, 3, 3, 100, 0], np.uint32)
+    k.atomics_all[1, 1](values, ints)
+    np.testing.assert_array_equal(values, [9.0, 5.0, -5.0])
+    np.testing.assert_array_equal(ints, [7, 9, 3 & 6, 3 | 6, 3 ^ 6, 0, 100])
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_warp_intrinsics():
+    out = np.zeros(32)
+    bits = np.zeros(32, np.int64)
+    k.warp_and_intrinsics[1, 32](out, bits)
+    lanes = np.arange(32)
+    shifted = np.where(lanes < 31, (lanes + 1) ** 2, lanes**2)
+    np.testing.assert_array_equal(out, shifted + 16 + 5.0)
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_forall():
+    x = np.arange(1000, dtype=np.float32)
+    out = np.zeros_like(x)
+    k.add_grid_stride.forall(1000)(x, x, out)
+    np.testing.assert_array_equal(out, 2 * x)
