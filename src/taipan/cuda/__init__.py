@@ -63,6 +63,9 @@ from taipan.cuda.intrinsics import (
 )
 
 __all__ = [
+    "compile_ptx",
+    "compile_ptx_for_current_device",
+    "jit",
     "CudaDriverError",
     "CudaSupportError",
     "DeviceNDArray",
