@@ -63,9 +63,6 @@ from taipan.cuda.intrinsics import (
 )
 
 __all__ = [
-    "compile_ptx",
-    "compile_ptx_for_current_device",
-    "jit",
     "CudaDriverError",
     "CudaSupportError",
     "DeviceNDArray",
@@ -80,6 +77,8 @@ __all__ = [
     "cbrt",
     "close",
     "clz",
+    "compile_ptx",
+    "compile_ptx_for_current_device",
     "detect",
     "device_array",
     "device_array_like",
@@ -91,6 +90,7 @@ __all__ = [
     "gridDim",
     "gridsize",
     "is_available",
+    "jit",
     "laneid",
     "lanemask_lt",
     "local",
