@@ -382,13 +382,24 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
     sources.push_back(prepareIteration(lowerExpr(iterable), typeOf(iterable)));
   }
   llvm::Type *i64 = builder.getInt64Ty();
-  llvm::Value *count = iterationLength(sources[0]);
-  for (size_t i = 1; i < sources.size(); ++i) {
-    llvm::Value *length = iterationLength(sources[i]);
-    count = builder.CreateSelect(builder.CreateICmpSLT(length, count), length, count);
+  // A plain range counts its value directly, as C does (no division for the trip count, which
+  // matters in grid-stride loops on GPUs); everything else counts an index to a length.
+  bool plainRange =
+      sources.size() == 1 && !enumerated && sources[0].type->kind() == TypeKind::Range;
+  llvm::Value *first = builder.getInt64(0), *step = builder.getInt64(1), *limit;
+  if (plainRange) {
+    first = builder.CreateExtractValue(sources[0].value, 0);
+    limit = builder.CreateExtractValue(sources[0].value, 1);
+    step = builder.CreateExtractValue(sources[0].value, 2);
+  } else {
+    limit = iterationLength(sources[0]);
+    for (size_t i = 1; i < sources.size(); ++i) {
+      llvm::Value *length = iterationLength(sources[i]);
+      limit = builder.CreateSelect(builder.CreateICmpSLT(length, limit), length, limit);
+    }
   }
   llvm::AllocaInst *counter = createEntryAlloca(i64, "for.index");
-  builder.CreateStore(builder.getInt64(0), counter);
+  builder.CreateStore(first, counter);
   llvm::BasicBlock *header = newBlock("for.cond");
   llvm::BasicBlock *body = newBlock("for.body");
   llvm::BasicBlock *latch = newBlock("for.next");
@@ -397,11 +408,18 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   builder.CreateBr(header);
   builder.SetInsertPoint(header);
   llvm::Value *index = builder.CreateLoad(i64, counter);
-  builder.CreateCondBr(builder.CreateICmpSLT(index, count), body, orelse);
+  llvm::Value *more =
+      plainRange ? builder.CreateSelect(builder.CreateICmpSGT(step, builder.getInt64(0)),
+                                        builder.CreateICmpSLT(index, limit),
+                                        builder.CreateICmpSGT(index, limit))
+                 : builder.CreateICmpSLT(index, limit);
+  builder.CreateCondBr(more, body, orelse);
   builder.SetInsertPoint(body);
   // Items made for this iteration (array rows) die once assigned to the target.
   size_t mark = temporaries.size();
-  if (sources.size() == 1 && !enumerated) {
+  if (plainRange) {
+    lowerAssign(stmt->targets[0], index, types::int64());
+  } else if (sources.size() == 1 && !enumerated) {
     const Type *itemType;
     llvm::Value *item = iterationItem(sources[0], index, &itemType);
     lowerAssign(stmt->targets[0], item, itemType);
@@ -427,8 +445,7 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   if (!builder.GetInsertBlock()->getTerminator())
     builder.CreateBr(latch);
   builder.SetInsertPoint(latch);
-  builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i64, counter), builder.getInt64(1)),
-                      counter);
+  builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i64, counter), step), counter);
   builder.CreateBr(header);
   builder.SetInsertPoint(orelse);
   lowerBlock(stmt->orelse);

@@ -27,6 +27,7 @@ class DeviceNDArray:
         )
         self._buffer = buffer  # DeviceBuffer, shared by views
         self._offset = offset
+        self._kernel_type = None
 
     @property
     def device_ctypes_pointer(self):
@@ -46,6 +47,14 @@ class DeviceNDArray:
 
     def __len__(self):
         return self.shape[0]
+
+    def kernel_argument(self):
+        """(type, (pointer, shape, strides)) as kernel launches pass it; computed once."""
+        if self._kernel_type is None:
+            layout = "C" if self.is_c_contiguous() else "A"
+            self._kernel_type = _core.array_type(str(self.dtype), self.ndim, layout, False)
+            self._description = (self.device_ctypes_pointer, self.shape, self.strides)
+        return self._kernel_type, self._description
 
     def is_c_contiguous(self):
         return self.strides == _c_strides(self.shape, self.dtype.itemsize)
@@ -135,10 +144,25 @@ def _describe(value):
     return (int(interface["data"][0]), shape, tuple(strides))
 
 
-def launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug):
+def launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug, types=None):
     """Launches `kernel`, copying NumPy arguments in and back out."""
     from taipan.cuda.dispatcher import argument_type
 
+    if types is not None and not debug:
+        # The common case: device arrays and scalars only, types already known.
+        values = []
+        for value in args:
+            if type(value) is DeviceNDArray:
+                value = value.kernel_argument()[1]
+            elif isinstance(value, np.ndarray) or hasattr(value, "__cuda_array_interface__"):
+                values = None
+                break
+            values.append(value)
+        if values is not None:
+            core.cuda_launch(
+                kernel.function(), griddim, blockdim, sharedmem, _stream(stream), values, types
+            )
+            return
     values, types, copies = [], [], []
     for value in args:
         value_type = argument_type(value)

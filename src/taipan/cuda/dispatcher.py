@@ -31,6 +31,8 @@ def argument_type(value):
     """The kernel argument type of a host or device value."""
     from taipan.cuda import devicearray
 
+    if type(value) is devicearray.DeviceNDArray:
+        return value.kernel_argument()[0]
     device_type = devicearray.device_array_type(value)
     if device_type is not None:
         return device_type
@@ -72,6 +74,7 @@ class CUDADispatcher(_core.DispatcherBase):
         self.targetoptions = dict(options)
         self._source = None
         self._kernels = {}
+        self._launchers = {}
         # Every call from Python goes to _compile_for_args, which explains how to launch.
         _core.configure_dispatcher(self, [], None, False, True)
         for signature in signatures or ():
@@ -135,6 +138,17 @@ class CUDADispatcher(_core.DispatcherBase):
         return dict(self._kernels)
 
     def __getitem__(self, configuration):
+        launcher = self._launchers.get(configuration) if type(configuration) is tuple else None
+        if launcher is not None:
+            return launcher
+        launcher = self._configure(configuration)
+        try:
+            self._launchers[configuration] = launcher
+        except TypeError:
+            pass  # an unhashable stream object: not cached
+        return launcher
+
+    def _configure(self, configuration):
         if self.device:
             raise TypeError(f"{self.__name__} is a device function and cannot be launched")
         if not isinstance(configuration, tuple) or not 2 <= len(configuration) <= 4:
@@ -192,7 +206,10 @@ class _Launcher:
     def __call__(self, *args):
         from taipan.cuda import driver
 
-        kernel = self.dispatcher.specialize_for([argument_type(a) for a in args])
+        types = [argument_type(a) for a in args]
+        kernel = self.dispatcher._kernels.get(tuple(types))
+        if kernel is None:
+            kernel = self.dispatcher.specialize_for(types)
         driver.launch(
             kernel,
             self.griddim,
@@ -201,6 +218,7 @@ class _Launcher:
             self.sharedmem,
             args,
             debug=bool(self.dispatcher.targetoptions.get("debug")),
+            types=types,
         )
 
 

@@ -49,11 +49,17 @@ def suggested_block_size(kernel, sharedmem):
     return _driver().cuda_suggested_block_size(kernel.function(), sharedmem)
 
 
-def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False):
+_ready = False
+
+
+def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False, types=None):
+    global _ready
     from taipan.cuda import devicearray
 
-    core = _driver()
-    devicearray.launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug)
+    if not _ready:
+        _driver()  # reports a missing driver or GPU once
+        _ready = True
+    devicearray.launch(_core, kernel, griddim, blockdim, stream, sharedmem, args, debug, types)
 
 
 def synchronize():
