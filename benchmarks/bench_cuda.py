@@ -219,7 +219,7 @@ def main(argv=None):
     taipan, numba = both(VECTOR)
     cpp = measure(cuda_cpp_bandwidth)
     gigabytes = 3 * 4 * 2**27 / 1e9
-    note = ""
+    note = f"CUDA C++: {cpp}" if isinstance(cpp, str) else ""
     if isinstance(cpp, float) and isinstance(taipan, float):
         note = (
             f"taipan {gigabytes / (taipan / 1e9):.0f} GB/s, CUDA C++ "

@@ -159,19 +159,39 @@ void defineCudaBindings(nb::module_ &module) {
     return driverCall(
         [&] { return CudaDriver::get().suggestedLaunchConfiguration(function, shared).second; });
   });
-  module.def("cuda_read_global", [](nb::tuple handle, const std::string &name, bool reset) {
-    // The device runtime's exception flag (an int32) after a debug launch.
+  module.def("cuda_take_exception", [](nb::tuple handle) -> nb::object {
+    // After a debug launch: (exception id, tid, ctaid, message) of the first raise, and the
+    // flag reset for the next launch; None when nothing was raised.
     void *loaded = reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[0]));
-    return driverCall([&] {
+    return driverCall([&]() -> nb::object {
       CudaDriver &driver = CudaDriver::get();
-      uint64_t address = driver.getGlobal(loaded, name);
-      int32_t value = 0;
-      driver.copyToHost(&value, address, sizeof value);
-      if (reset && value) {
-        int32_t zero = 0;
-        driver.copyToDevice(address, &zero, sizeof zero);
+      uint64_t flag = driver.getGlobal(loaded, "taipan_cuda_exception");
+      int32_t code = 0;
+      driver.copyToHost(&code, flag, sizeof code);
+      if (!code)
+        return nb::none();
+      int32_t where[6];
+      driver.copyToHost(where, driver.getGlobal(loaded, "taipan_cuda_exception_thread"),
+                        sizeof where);
+      uint64_t text = 0;
+      driver.copyToHost(&text, driver.getGlobal(loaded, "taipan_cuda_exception_message"),
+                        sizeof text);
+      std::string message;
+      if (text) {
+        // The message is a constant in the module's global memory; read it in pieces.
+        char piece[64];
+        for (size_t offset = 0; offset < 1024; offset += sizeof piece) {
+          driver.copyToHost(piece, text + offset, sizeof piece);
+          size_t length = strnlen(piece, sizeof piece);
+          message.append(piece, length);
+          if (length < sizeof piece)
+            break;
+        }
       }
-      return value;
+      int32_t zero = 0;
+      driver.copyToDevice(flag, &zero, sizeof zero);
+      return nb::make_tuple(code, nb::make_tuple(where[0], where[1], where[2]),
+                            nb::make_tuple(where[3], where[4], where[5]), message);
     });
   });
 

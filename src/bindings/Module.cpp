@@ -301,6 +301,8 @@ NB_MODULE(_core, module) {
   module.def("register_blas",
              [](const std::string &path) { return runtime::findBlasInLibrary(path.c_str()); });
 
+  module.def("exception_class", [](int id) { return nb::borrow(exceptionClassFor(id)); });
+
   module.def("memory_statistics", [] {
     runtime::AllocationStatistics statistics = runtime::allocationStatistics();
     return nb::make_tuple(statistics.allocations, statistics.frees);

@@ -156,3 +156,24 @@ def atomics_all(values, ints):
     cuda.atomic.xor(ints, 4, 6)
     cuda.atomic.inc(ints, 5, 100)
     cuda.atomic.dec(ints, 6, 100)
+
+
+@cuda.jit(debug=True)
+def divide_debug(values, divisor):
+    i = cuda.grid(1)
+    if i < values.shape[0]:
+        values[i] = values[i] // divisor[i]
+
+
+@cuda.jit(debug=True)
+def out_of_bounds_debug(values):
+    i = cuda.grid(1)
+    values[i + 1] = 1.0
+
+
+@cuda.jit(debug=True)
+def raises_debug(values):
+    i = cuda.grid(1)
+    if i == 5:
+        raise ValueError("thread five objects")
+    values[i] = i

@@ -241,3 +241,42 @@ def test_forall():
     out = np.zeros_like(x)
     k.add_grid_stride.forall(1000)(x, x, out)
     np.testing.assert_array_equal(out, 2 * x)
+
+
+@needs_ptxas
+@pytest.mark.parametrize(
+    ("kernel", "signature"),
+    [
+        (k.divide_debug, void(int64[:], int64[:])),
+        (k.out_of_bounds_debug, void(float64[:])),
+        (k.raises_debug, void(float64[:])),
+    ],
+    ids=["divide", "bounds", "raise"],
+)
+def test_debug_kernels_pass_ptxas(kernel, signature, tmp_path):
+    ptx, _ = cuda.compile_ptx(kernel.py_func, signature, debug=True)
+    assert "taipan_cuda_exception_thread" in ptx
+    ptxas(ptx, tmp_path)
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_debug_division_by_zero_names_the_thread():
+    values = np.arange(8)
+    divisor = np.ones(8, np.int64)
+    divisor[6] = 0
+    with pytest.raises(
+        ZeroDivisionError,
+        match=r"tid=\[6, 0, 0\] ctaid=\[0, 0, 0\]: "
+        r"integer division by zero",
+    ):
+        k.divide_debug[1, 8](values, divisor)
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_debug_index_error_and_raise():
+    with pytest.raises(IndexError, match=r"tid=\[\d+, 0, 0\] ctaid=\[0, 0, 0\]"):
+        k.out_of_bounds_debug[1, 8](np.zeros(8))
+    with pytest.raises(ValueError, match=r"tid=\[5, 0, 0\] ctaid=\[0, 0, 0\]: thread five"):
+        k.raises_debug[1, 8](np.zeros(8))

@@ -2,11 +2,13 @@
 // where needed), internalise all but the kernels, then optimise and emit PTX.
 #include "cuda/PtxCompiler.h"
 
+#include "runtime/Runtime.h"
 #include "support/CompileError.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -88,10 +90,18 @@ std::unique_ptr<llvm::Module> loadLibdevice(llvm::LLVMContext &context) {
 void defineDeviceRuntime(llvm::Module &module) {
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *i32 = llvm::Type::getInt32Ty(context);
-  auto *error = new llvm::GlobalVariable(module, i32, false, llvm::GlobalValue::ExternalLinkage,
-                                         llvm::ConstantInt::get(i32, 0), "taipan_cuda_exception",
-                                         nullptr, llvm::GlobalValue::NotThreadLocal, 1);
-  (void)error;
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+  // What the host reads after a debug launch: the exception id of the first raise (0: none),
+  // then the raising thread's tid.xyz and ctaid.xyz and the address of its message.
+  auto global = [&](llvm::Type *type, const char *name) {
+    return new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::ExternalLinkage,
+                                    llvm::Constant::getNullValue(type), name, nullptr,
+                                    llvm::GlobalValue::NotThreadLocal, 1);
+  };
+  llvm::GlobalVariable *error = global(i32, "taipan_cuda_exception");
+  llvm::GlobalVariable *where =
+      global(llvm::ArrayType::get(i32, 6), "taipan_cuda_exception_thread");
+  llvm::GlobalVariable *message = global(i64, "taipan_cuda_exception_message");
   for (llvm::Function &function : module.functions()) {
     if (!function.isDeclaration())
       continue;
@@ -103,18 +113,39 @@ void defineDeviceRuntime(llvm::Module &module) {
                          {});
     if (!name.starts_with("taipan_"))
       continue;
-    if (name == "taipan_nrt_incref" || name == "taipan_nrt_decref" || name == "taipan_raise" ||
-        name == "taipan_raise_index_error") {
+    if (name == "taipan_nrt_incref" || name == "taipan_nrt_decref") {
       function.setLinkage(llvm::GlobalValue::InternalLinkage);
       llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", &function));
-      if (name.starts_with("taipan_raise")) {
-        // The exception id of the first raise is kept (IndexError for index errors).
-        llvm::Value *code = name == "taipan_raise" ? static_cast<llvm::Value *>(function.getArg(0))
-                                                   : builder.getInt32(3);
-        builder.CreateAtomicCmpXchg(error, builder.getInt32(0), code, llvm::MaybeAlign(4),
-                                    llvm::AtomicOrdering::Monotonic,
-                                    llvm::AtomicOrdering::Monotonic);
-      }
+      builder.CreateRetVoid(); // device arrays are borrowed: nothing to count
+      continue;
+    }
+    if (name == "taipan_raise" || name == "taipan_raise_index_error") {
+      function.setLinkage(llvm::GlobalValue::InternalLinkage);
+      llvm::BasicBlock *entry = llvm::BasicBlock::Create(context, "entry", &function);
+      llvm::BasicBlock *record = llvm::BasicBlock::Create(context, "record", &function);
+      llvm::BasicBlock *done = llvm::BasicBlock::Create(context, "done", &function);
+      llvm::IRBuilder<> builder(entry);
+      bool isIndex = name == "taipan_raise_index_error";
+      llvm::Value *code =
+          isIndex ? static_cast<llvm::Value *>(builder.getInt32(IndexErrorId)) : function.getArg(0);
+      // Only the first raise in the launch is recorded.
+      llvm::Value *exchange = builder.CreateAtomicCmpXchg(
+          error, builder.getInt32(0), code, llvm::MaybeAlign(4), llvm::AtomicOrdering::Monotonic,
+          llvm::AtomicOrdering::Monotonic);
+      builder.CreateCondBr(builder.CreateExtractValue(exchange, 1), record, done);
+      builder.SetInsertPoint(record);
+      using namespace llvm::Intrinsic;
+      llvm::Intrinsic::ID registers[] = {nvvm_read_ptx_sreg_tid_x,   nvvm_read_ptx_sreg_tid_y,
+                                         nvvm_read_ptx_sreg_tid_z,   nvvm_read_ptx_sreg_ctaid_x,
+                                         nvvm_read_ptx_sreg_ctaid_y, nvvm_read_ptx_sreg_ctaid_z};
+      for (unsigned i = 0; i < 6; ++i)
+        builder.CreateStore(builder.CreateIntrinsic(registers[i], {}, {}),
+                            builder.CreateConstInBoundsGEP2_32(where->getValueType(), where, 0, i));
+      llvm::Value *text = isIndex ? llvm::ConstantInt::get(i64, 0)
+                                  : builder.CreatePtrToInt(function.getArg(1), i64);
+      builder.CreateStore(text, message);
+      builder.CreateBr(done);
+      builder.SetInsertPoint(done);
       builder.CreateRetVoid();
       continue;
     }
@@ -221,7 +252,8 @@ std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &k
   // Everything but the kernels (and the exception flag the host reads) is internal, so LLVM
   // inlines and deletes freely.
   llvm::internalizeModule(module, [&](const llvm::GlobalValue &value) {
-    return kernels.count(value.getName().str()) || value.getName() == "taipan_cuda_exception";
+    return kernels.count(value.getName().str()) ||
+           value.getName().starts_with("taipan_cuda_exception");
   });
 
   std::string problems;

@@ -183,11 +183,11 @@ def launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug, type
             result = device.copy_to_host(stream=stream)
             host[...] = result
     if debug:
-        code = core.cuda_read_global(handle, "taipan_cuda_exception", True)
-        if code:
-            raise _exception_class(code)("an exception was raised in a CUDA kernel")
+        raised = core.cuda_take_exception(handle)
+        if raised is not None:
+            code, tid, ctaid, message = raised
+            detail = message or _DEFAULT_MESSAGES.get(code, "exception in CUDA kernel")
+            raise core.exception_class(code)(f"tid={list(tid)} ctaid={list(ctaid)}: {detail}")
 
 
-def _exception_class(code):
-    classes = {1: ZeroDivisionError, 2: ValueError, 3: IndexError, 4: AssertionError}
-    return classes.get(code, RuntimeError)
+_DEFAULT_MESSAGES = {3: "index out of bounds", 4: "assertion failed"}

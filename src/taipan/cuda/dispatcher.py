@@ -72,6 +72,8 @@ class CUDADispatcher(_core.DispatcherBase):
         self.__doc__ = py_func.__doc__
         self.__wrapped__ = py_func
         self.targetoptions = dict(options)
+        # debug=True checks bounds, as in Numba, so index errors reach the host too.
+        self.targetoptions["boundscheck"] = bool(options.get("boundscheck") or options.get("debug"))
         self._source = None
         self._kernels = {}
         self._launchers = {}
