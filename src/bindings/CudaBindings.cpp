@@ -173,21 +173,10 @@ void defineCudaBindings(nb::module_ &module) {
       int32_t where[6];
       driver.copyToHost(where, driver.getGlobal(loaded, "taipan_cuda_exception_thread"),
                         sizeof where);
-      uint64_t text = 0;
-      driver.copyToHost(&text, driver.getGlobal(loaded, "taipan_cuda_exception_message"),
+      char text[256] = {};
+      driver.copyToHost(text, driver.getGlobal(loaded, "taipan_cuda_exception_message"),
                         sizeof text);
-      std::string message;
-      if (text) {
-        // The message is a constant in the module's global memory; read it in pieces.
-        char piece[64];
-        for (size_t offset = 0; offset < 1024; offset += sizeof piece) {
-          driver.copyToHost(piece, text + offset, sizeof piece);
-          size_t length = strnlen(piece, sizeof piece);
-          message.append(piece, length);
-          if (length < sizeof piece)
-            break;
-        }
-      }
+      std::string message(text, strnlen(text, sizeof text));
       int32_t zero = 0;
       driver.copyToDevice(flag, &zero, sizeof zero);
       return nb::make_tuple(code, nb::make_tuple(where[0], where[1], where[2]),

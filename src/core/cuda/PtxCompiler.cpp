@@ -101,7 +101,10 @@ void defineDeviceRuntime(llvm::Module &module) {
   llvm::GlobalVariable *error = global(i32, "taipan_cuda_exception");
   llvm::GlobalVariable *where =
       global(llvm::ArrayType::get(i32, 6), "taipan_cuda_exception_thread");
-  llvm::GlobalVariable *message = global(i64, "taipan_cuda_exception_message");
+  constexpr unsigned MessageBytes = 256;
+  llvm::Type *i8 = llvm::Type::getInt8Ty(context);
+  llvm::GlobalVariable *message =
+      global(llvm::ArrayType::get(i8, MessageBytes), "taipan_cuda_exception_message");
   for (llvm::Function &function : module.functions()) {
     if (!function.isDeclaration())
       continue;
@@ -141,10 +144,26 @@ void defineDeviceRuntime(llvm::Module &module) {
       for (unsigned i = 0; i < 6; ++i)
         builder.CreateStore(builder.CreateIntrinsic(registers[i], {}, {}),
                             builder.CreateConstInBoundsGEP2_32(where->getValueType(), where, 0, i));
-      llvm::Value *text = isIndex ? llvm::ConstantInt::get(i64, 0)
-                                  : builder.CreatePtrToInt(function.getArg(1), i64);
-      builder.CreateStore(text, message);
-      builder.CreateBr(done);
+      if (isIndex) {
+        builder.CreateBr(done);
+      } else {
+        // Copy the message (at most 255 bytes) where the host can read it whole.
+        llvm::BasicBlock *copy = llvm::BasicBlock::Create(context, "copy", &function);
+        builder.CreateBr(copy);
+        builder.SetInsertPoint(copy);
+        llvm::PHINode *index = builder.CreatePHI(i64, 2);
+        index->addIncoming(builder.getInt64(0), record);
+        llvm::Value *byte =
+            builder.CreateLoad(i8, builder.CreateInBoundsGEP(i8, function.getArg(1), index));
+        builder.CreateStore(byte, builder.CreateInBoundsGEP(message->getValueType(), message,
+                                                            {builder.getInt64(0), index}));
+        llvm::Value *next = builder.CreateAdd(index, builder.getInt64(1));
+        index->addIncoming(next, copy);
+        llvm::Value *finished =
+            builder.CreateOr(builder.CreateICmpEQ(byte, builder.getInt8(0)),
+                             builder.CreateICmpEQ(next, builder.getInt64(MessageBytes - 1)));
+        builder.CreateCondBr(finished, done, copy);
+      }
       builder.SetInsertPoint(done);
       builder.CreateRetVoid();
       continue;
