@@ -566,19 +566,53 @@ llvm::Value *FunctionLowering::reduceRange(const std::string &function, llvm::Va
     llvm::Value *lookForNaN =
         dtype->isFloat() ? builder.CreateFCmpUNO(extreme, extreme) : builder.getInt1(false);
     llvm::Value *data = arrayField(array, ArrayLayout::Data);
+    auto matches = [&](llvm::Value *position) {
+      llvm::Value *item =
+          loadElement(builder.CreateInBoundsGEP(memoryType(context, dtype), data, position), dtype);
+      llvm::Value *found = lowerComparison(CompareOp::Eq, item, dtype, extreme, dtype);
+      if (dtype->isFloat())
+        found = builder.CreateOr(found,
+                                 builder.CreateAnd(lookForNaN, builder.CreateFCmpUNO(item, item)));
+      return found;
+    };
+    // Skip whole blocks of 64 whose (vectorised) test finds nothing, then scan one by one.
+    constexpr int64_t Block = 64;
+    llvm::Value *blocks = builder.CreateSDiv(count, builder.getInt64(Block));
+    llvm::Value *tailStart = builder.CreateMul(blocks, builder.getInt64(Block));
     llvm::BasicBlock *before = builder.GetInsertBlock();
+    llvm::BasicBlock *blockLoop = newBlock("argextreme.blocks");
+    llvm::BasicBlock *blockTest = newBlock("argextreme.block");
+    llvm::BasicBlock *scanStart = newBlock("argextreme.scan.start");
+    builder.CreateBr(blockLoop);
+    builder.SetInsertPoint(blockLoop);
+    llvm::PHINode *block = builder.CreatePHI(i64, 2);
+    block->addIncoming(builder.getInt64(0), before);
+    builder.CreateCondBr(builder.CreateICmpSLT(block, blocks), blockTest, scanStart);
+    builder.SetInsertPoint(blockTest);
+    llvm::Value *base = builder.CreateMul(block, builder.getInt64(Block));
+    llvm::AllocaInst *any = createEntryAlloca(builder.getInt1Ty(), "argextreme.any");
+    builder.CreateStore(builder.getInt1(false), any);
+    forEachIndex({builder.getInt64(Block)}, [&](const std::vector<llvm::Value *> &at) {
+      llvm::Value *found = matches(builder.CreateAdd(base, at[0]));
+      builder.CreateStore(builder.CreateOr(builder.CreateLoad(builder.getInt1Ty(), any), found),
+                          any);
+    });
+    llvm::Value *nextBlock = builder.CreateAdd(block, builder.getInt64(1));
+    llvm::BasicBlock *blockEnd = builder.GetInsertBlock();
+    block->addIncoming(nextBlock, blockEnd);
+    builder.CreateCondBr(builder.CreateLoad(builder.getInt1Ty(), any), scanStart, blockLoop);
+    builder.SetInsertPoint(scanStart);
+    llvm::PHINode *from = builder.CreatePHI(i64, 2);
+    from->addIncoming(tailStart, blockLoop);
+    from->addIncoming(base, blockEnd);
+    llvm::BasicBlock *scanBefore = builder.GetInsertBlock();
     llvm::BasicBlock *loop = newBlock("argextreme.loop");
     llvm::BasicBlock *done = newBlock("argextreme.done");
     builder.CreateBr(loop);
     builder.SetInsertPoint(loop);
     llvm::PHINode *index = builder.CreatePHI(i64, 2);
-    index->addIncoming(builder.getInt64(0), before);
-    llvm::Value *item =
-        loadElement(builder.CreateInBoundsGEP(memoryType(context, dtype), data, index), dtype);
-    llvm::Value *found = lowerComparison(CompareOp::Eq, item, dtype, extreme, dtype);
-    if (dtype->isFloat())
-      found =
-          builder.CreateOr(found, builder.CreateAnd(lookForNaN, builder.CreateFCmpUNO(item, item)));
+    index->addIncoming(from, scanBefore);
+    llvm::Value *found = matches(index);
     llvm::Value *next = builder.CreateAdd(index, builder.getInt64(1));
     index->addIncoming(next, loop);
     // The extreme is in the array, so the loop ends by finding it; the bound is a safeguard.
