@@ -408,11 +408,11 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   builder.CreateBr(header);
   builder.SetInsertPoint(header);
   llvm::Value *index = builder.CreateLoad(i64, counter);
-  llvm::Value *more =
-      plainRange ? builder.CreateSelect(builder.CreateICmpSGT(step, builder.getInt64(0)),
-                                        builder.CreateICmpSLT(index, limit),
-                                        builder.CreateICmpSGT(index, limit))
-                 : builder.CreateICmpSLT(index, limit);
+  llvm::Value *more = plainRange
+                          ? builder.CreateSelect(builder.CreateICmpSGT(step, builder.getInt64(0)),
+                                                 builder.CreateICmpSLT(index, limit),
+                                                 builder.CreateICmpSGT(index, limit))
+                          : builder.CreateICmpSLT(index, limit);
   builder.CreateCondBr(more, body, orelse);
   builder.SetInsertPoint(body);
   // Items made for this iteration (array rows) die once assigned to the target.

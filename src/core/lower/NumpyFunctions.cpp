@@ -499,12 +499,20 @@ llvm::Value *FunctionLowering::reduceRange(const std::string &function, llvm::Va
     llvm::AllocaInst *total = createEntryAlloca(accumulatorLLVM, "reduce.total");
     builder.CreateStore(
         castValue(builder.getInt64(isProduct ? 1 : 0), types::int64(), accumulatorType), total);
+    // Float sums may be reassociated: LLVM then keeps several partial sums in vector lanes, which
+    // is both faster and closer to NumPy's pairwise summation than one running total.
+    llvm::FastMathFlags saved = builder.getFastMathFlags();
+    llvm::FastMathFlags reassociate = saved;
+    reassociate.setAllowReassoc();
+    if (accumulatorType->isFloat() || accumulatorType->isComplex())
+      builder.setFastMathFlags(reassociate);
     forEachItem([&](llvm::Value *item, llvm::Value *) {
       builder.CreateStore(lowerBinary(isProduct ? BinaryOp::Mult : BinaryOp::Add,
                                       builder.CreateLoad(accumulatorLLVM, total), accumulatorType,
                                       item, dtype, accumulatorType),
                           total);
     });
+    builder.setFastMathFlags(saved);
     llvm::Value *sum = builder.CreateLoad(accumulatorLLVM, total);
     if (function == "sum" || function == "prod")
       return sum;
@@ -518,6 +526,7 @@ llvm::Value *FunctionLowering::reduceRange(const std::string &function, llvm::Va
     }
     llvm::AllocaInst *squares = createEntryAlloca(builder.getDoubleTy(), "reduce.squares");
     builder.CreateStore(llvm::ConstantFP::get(builder.getDoubleTy(), 0.0), squares);
+    builder.setFastMathFlags(reassociate);
     forEachItem([&](llvm::Value *item, llvm::Value *) {
       llvm::Value *deviation =
           lowerBinary(BinaryOp::Sub, item, dtype, mean, accumulatorType, accumulatorType);
@@ -533,6 +542,7 @@ llvm::Value *FunctionLowering::reduceRange(const std::string &function, llvm::Va
       builder.CreateStore(
           builder.CreateFAdd(builder.CreateLoad(builder.getDoubleTy(), squares), square), squares);
     });
+    builder.setFastMathFlags(saved);
     llvm::Value *variance = builder.CreateFDiv(builder.CreateLoad(builder.getDoubleTy(), squares),
                                                builder.CreateSIToFP(count, builder.getDoubleTy()));
     insideElementwise = savedContext;
