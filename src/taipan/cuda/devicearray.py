@@ -28,6 +28,9 @@ class DeviceNDArray:
         self._buffer = buffer  # DeviceBuffer, shared by views
         self._offset = offset
         self._kernel_type = None
+        # What a kernel launch reads from C++: (type, pointer, shape, strides).
+        kernel_type, description = self.kernel_argument()
+        self._launch = (kernel_type, *description)
 
     @property
     def device_ctypes_pointer(self):

@@ -160,12 +160,20 @@ class CUDADispatcher(_core.DispatcherBase):
         griddim, blockdim, *rest = configuration
         stream = rest[0] if rest else 0
         sharedmem = rest[1] if len(rest) > 1 else 0
-        return _Launcher(
+        launcher = _Launcher(
             self,
             _dimensions(griddim, "griddim"),
             _dimensions(blockdim, "blockdim"),
             stream,
             int(sharedmem),
+        )
+        if self.targetoptions.get("debug"):
+            return launcher
+        from taipan.cuda.devicearray import _stream
+
+        # Known argument types launch from C++; the rest falls back to the Python launcher.
+        return _core.CudaLauncher(
+            launcher.griddim, launcher.blockdim, launcher.sharedmem, _stream(stream), launcher
         )
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
@@ -222,6 +230,7 @@ class _Launcher:
             debug=bool(self.dispatcher.targetoptions.get("debug")),
             types=types,
         )
+        return kernel.handle, types
 
 
 class _ForAll:
