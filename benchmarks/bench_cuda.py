@@ -220,7 +220,7 @@ def main(argv=None):
     cpp = measure(cuda_cpp_bandwidth)
     gigabytes = 3 * 4 * 2**27 / 1e9
     note = f"CUDA C++: {cpp}" if isinstance(cpp, str) else ""
-    if isinstance(cpp, float) and isinstance(taipan, float):
+    if isinstance(cpp, (int, float)) and isinstance(taipan, (int, float)):
         note = (
             f"taipan {gigabytes / (taipan / 1e9):.0f} GB/s, CUDA C++ "
             f"{gigabytes / (cpp / 1e9):.0f} GB/s, taipan/C++ time {taipan / cpp:.3f}"
