@@ -177,3 +177,15 @@ def raises_debug(values):
     if i == 5:
         raise ValueError("thread five objects")
     values[i] = i
+
+
+@cuda.jit
+def grid_sync_sum(values, out):
+    # Every thread adds its value, the whole grid waits, then thread 0 reads the total.
+    i = cuda.grid(1)
+    if i < values.shape[0]:
+        cuda.atomic.add(out, 0, values[i])
+    grid = cuda.cg.this_grid()
+    grid.sync()
+    if i == 0:
+        out[1] = out[0]

@@ -34,6 +34,7 @@ SIGNATURES = [
     (k.warp_and_intrinsics, void(float64[:], int64[:])),
     (k.shared_dynamic, void(F32_1D, F32_1D)),
     (k.atomics_all, void(float64[:], uint32[:])),
+    (k.grid_sync_sum, void(float64[:], float64[:])),
 ]
 
 
@@ -280,3 +281,12 @@ def test_debug_index_error_and_raise():
         k.out_of_bounds_debug[1, 8](np.zeros(8))
     with pytest.raises(ValueError, match=r"tid=\[5, 0, 0\] ctaid=\[0, 0, 0\]: thread five"):
         k.raises_debug[1, 8](np.zeros(8))
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_grid_sync_with_a_cooperative_launch():
+    values = np.ones(64 * 128)
+    out = np.zeros(2)
+    k.grid_sync_sum[64, 128](values, out)
+    assert out[0] == out[1] == values.sum()

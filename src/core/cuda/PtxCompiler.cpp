@@ -272,7 +272,8 @@ std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &k
   // inlines and deletes freely.
   llvm::internalizeModule(module, [&](const llvm::GlobalValue &value) {
     return kernels.count(value.getName().str()) ||
-           value.getName().starts_with("taipan_cuda_exception");
+           value.getName().starts_with("taipan_cuda_exception") ||
+           value.getName() == "taipan_grid_barrier";
   });
 
   std::string problems;

@@ -220,6 +220,7 @@ private:
   llvm::Value *lowerCudaCall(const std::string &name, Expr *expr,
                              const std::vector<Expr *> &arguments);
   llvm::Value *lowerCudaArray(bool shared, Expr *expr, const Type *arrayType);
+  void lowerGridSync();
   llvm::Value *lowerCudaAtomic(const std::string &operation,
                                const std::vector<llvm::Value *> &values,
                                const std::vector<const Type *> &types, SourceLocation location);

@@ -113,6 +113,12 @@ llvm::Value *FunctionLowering::lowerCudaCall(const std::string &name, Expr *expr
                                                  : nvvm_membar_sys);
     return none();
   }
+  if (name == "cuda.cg.this_grid")
+    return none();
+  if (name == "cuda.cg.grid_group.sync") {
+    lowerGridSync();
+    return none();
+  }
   if (name == "cuda.nanosleep") {
     intrinsic(nvvm_nanosleep, {asI32(0)});
     return none();
@@ -190,6 +196,52 @@ llvm::Value *FunctionLowering::lowerCudaCall(const std::string &name, Expr *expr
   if (name == "cuda.cbrt")
     return callLibm("cbrt", {castValue(values[0], types[0], result)}, result);
   throwUnsupported(name + " is not supported yet", expr->location);
+}
+
+void FunctionLowering::lowerGridSync() {
+  // A grid-wide barrier over a 64-bit arrival counter in global memory: thread 0 of each
+  // block arrives and waits for the next multiple of the block count. Blocks must all be
+  // resident, which the cooperative launch of kernels using this guarantees.
+  using namespace llvm::Intrinsic;
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::GlobalVariable *counter = moduleLowering.module.getGlobalVariable("taipan_grid_barrier");
+  if (!counter)
+    counter = new llvm::GlobalVariable(moduleLowering.module, i64, false,
+                                       llvm::GlobalValue::ExternalLinkage,
+                                       llvm::ConstantInt::get(i64, 0), "taipan_grid_barrier",
+                                       nullptr, llvm::GlobalValue::NotThreadLocal, 1);
+  llvm::Value *address = builder.CreateAddrSpaceCast(counter, builder.getPtrTy());
+  builder.CreateIntrinsic(nvvm_barrier0, {}, {});
+  llvm::Value *first = builder.CreateICmpEQ(
+      builder.CreateOr(builder.CreateOr(builder.CreateIntrinsic(nvvm_read_ptx_sreg_tid_x, {}, {}),
+                                        builder.CreateIntrinsic(nvvm_read_ptx_sreg_tid_y, {}, {})),
+                       builder.CreateIntrinsic(nvvm_read_ptx_sreg_tid_z, {}, {})),
+      builder.getInt32(0));
+  llvm::BasicBlock *arrive = newBlock("grid.arrive");
+  llvm::BasicBlock *wait = newBlock("grid.wait");
+  llvm::BasicBlock *done = newBlock("grid.done");
+  builder.CreateCondBr(first, arrive, done);
+  builder.SetInsertPoint(arrive);
+  builder.CreateIntrinsic(nvvm_membar_gl, {}, {});
+  auto extent = [&](llvm::Intrinsic::ID id) {
+    return builder.CreateZExt(builder.CreateIntrinsic(id, {}, {}), i64);
+  };
+  llvm::Value *blocks = builder.CreateMul(
+      builder.CreateMul(extent(nvvm_read_ptx_sreg_nctaid_x), extent(nvvm_read_ptx_sreg_nctaid_y)),
+      extent(nvvm_read_ptx_sreg_nctaid_z));
+  llvm::Value *arrived = builder.CreateAtomicRMW(llvm::AtomicRMWInst::Add, address,
+                                                 builder.getInt64(1), llvm::MaybeAlign(8),
+                                                 llvm::AtomicOrdering::Monotonic);
+  llvm::Value *target = builder.CreateMul(
+      builder.CreateAdd(builder.CreateUDiv(arrived, blocks), builder.getInt64(1)), blocks);
+  builder.CreateBr(wait);
+  builder.SetInsertPoint(wait);
+  auto *current = builder.CreateLoad(i64, address);
+  current->setVolatile(true);
+  builder.CreateCondBr(builder.CreateICmpULT(current, target), wait, done);
+  builder.SetInsertPoint(done);
+  builder.CreateIntrinsic(nvvm_membar_gl, {}, {});
+  builder.CreateIntrinsic(nvvm_barrier0, {}, {});
 }
 
 llvm::Value *FunctionLowering::lowerCudaArray(bool shared, Expr *expr, const Type *arrayType) {

@@ -14,7 +14,8 @@ namespace {
 const std::set<std::string> &namespaces() {
   static const std::set<std::string> names = {"cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
                                               "cuda.gridDim",   "cuda.shared",   "cuda.local",
-                                              "cuda.const",     "cuda.atomic",   "cuda.cg"};
+                                              "cuda.const",     "cuda.atomic",   "cuda.cg",
+                                              "cuda.cg.grid_group"};
   return names;
 }
 
@@ -59,7 +60,9 @@ const std::set<std::string> &functions() {
                                               "cuda.ffs",
                                               "cuda.fma",
                                               "cuda.cbrt",
-                                              "cuda.nanosleep"};
+                                              "cuda.nanosleep",
+                                              "cuda.cg.this_grid",
+                                              "cuda.cg.grid_group.sync"};
   return names;
 }
 
@@ -125,6 +128,14 @@ const Type *typeCudaCall(const std::string &name, const std::vector<const Type *
   if (name == "cuda.syncwarp") {
     if (arguments.size() > 1 || (arguments.size() == 1 && !isIntegerLike(arguments[0])))
       noOverload(name, arguments, location);
+    return types::none();
+  }
+  if (name == "cuda.cg.this_grid") {
+    expect(0);
+    return types::builtin("cuda.cg.grid_group"); // a compile-time handle with .sync()
+  }
+  if (name == "cuda.cg.grid_group.sync") {
+    expect(0);
     return types::none();
   }
   if (name == "cuda.nanosleep") {

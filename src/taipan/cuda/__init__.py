@@ -23,6 +23,7 @@ from taipan.cuda.driver import (
     synchronize,
 )
 from taipan.cuda.intrinsics import (
+    cg,
     activemask,
     all_sync,
     any_sync,
@@ -63,6 +64,7 @@ from taipan.cuda.intrinsics import (
 )
 
 __all__ = [
+    "cg",
     "CudaDriverError",
     "CudaSupportError",
     "DeviceNDArray",

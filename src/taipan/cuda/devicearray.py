@@ -151,7 +151,7 @@ def launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug, type
     """Launches `kernel`, copying NumPy arguments in and back out."""
     from taipan.cuda.dispatcher import argument_type
 
-    if types is not None and not debug:
+    if types is not None and not debug and not kernel.cooperative:
         # The common case: device arrays and scalars only, types already known.
         values = []
         for value in args:
@@ -178,7 +178,8 @@ def launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug, type
         values.append(value)
         types.append(value_type)
     handle = kernel.function()
-    core.cuda_launch(handle, griddim, blockdim, sharedmem, _stream(stream), values, types)
+    core.cuda_launch(handle, griddim, blockdim, sharedmem, _stream(stream), values, types,
+                     kernel.cooperative)
     if copies or debug:
         core.cuda_synchronize()
     for host, device in copies:

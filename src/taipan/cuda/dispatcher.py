@@ -52,6 +52,8 @@ class Kernel:
         self.return_type = return_type
         self.type_annotations = annotations
         self.handle = None  # (module, function) on the current device
+        # cg.this_grid().sync() needs every block resident: a cooperative launch.
+        self.cooperative = "taipan_grid_barrier" in ptx
 
     def function(self):
         from taipan.cuda import driver
@@ -230,7 +232,8 @@ class _Launcher:
             debug=bool(self.dispatcher.targetoptions.get("debug")),
             types=types,
         )
-        return kernel.handle, types
+        # Cooperative kernels always launch from here (the C++ path launches plainly).
+        return None if kernel.cooperative else (kernel.handle, types)
 
 
 class _ForAll:

@@ -41,6 +41,8 @@ atomic = _Namespace(
     "Atomic operations on array elements; each returns the old value.",
 )
 
+cg = _Namespace("cuda.cg", ["this_grid"], "Cooperative groups: cg.this_grid().sync().")
+
 laneid = _Builtin("cuda.laneid")
 warpsize = _Builtin("cuda.warpsize")
 grid = _Builtin("cuda.grid")
