@@ -189,3 +189,10 @@ def grid_sync_sum(values, out):
     grid.sync()
     if i == 0:
         out[1] = out[0]
+
+
+@cuda.jit
+def prints(values):
+    i = cuda.grid(1)
+    if i == 0:
+        print("value", values[0], "index", i, "100%")

@@ -35,6 +35,7 @@ SIGNATURES = [
     (k.shared_dynamic, void(F32_1D, F32_1D)),
     (k.atomics_all, void(float64[:], uint32[:])),
     (k.grid_sync_sum, void(float64[:], float64[:])),
+    (k.prints, void(float64[:])),
 ]
 
 
@@ -290,3 +291,11 @@ def test_grid_sync_with_a_cooperative_launch():
     out = np.zeros(2)
     k.grid_sync_sum[64, 128](values, out)
     assert out[0] == out[1] == values.sum()
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_print_in_a_kernel(capfd):
+    k.prints[1, 4](np.array([2.5]))
+    cuda.synchronize()
+    assert "value 2.500000 index 0 100%" in capfd.readouterr().out

@@ -181,7 +181,7 @@ void renameToLibdevice(llvm::Module &module, llvm::Module &libdevice) {
   for (llvm::Function &function : llvm::make_early_inc_range(module.functions())) {
     if (!function.isDeclaration() || function.isIntrinsic() ||
         function.getName().starts_with("taipan_") || function.getName().starts_with("llvm.") ||
-        function.getName().starts_with("__nv_"))
+        function.getName().starts_with("__nv_") || function.getName() == "vprintf")
       continue;
     std::string name = "__nv_" + function.getName().str();
     if (!libdevice.getFunction(name))

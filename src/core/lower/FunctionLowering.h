@@ -221,6 +221,7 @@ private:
                              const std::vector<Expr *> &arguments);
   llvm::Value *lowerCudaArray(bool shared, Expr *expr, const Type *arrayType);
   void lowerGridSync();
+  void lowerDevicePrint(const std::vector<Expr *> &arguments);
   llvm::Value *lowerCudaAtomic(const std::string &operation,
                                const std::vector<llvm::Value *> &values,
                                const std::vector<const Type *> &types, SourceLocation location);

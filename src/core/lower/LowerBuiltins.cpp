@@ -524,6 +524,10 @@ llvm::Value *FunctionLowering::lowerRandomDouble() {
 }
 
 void FunctionLowering::lowerPrint(const std::vector<Expr *> &arguments) {
+  if (moduleLowering.forCuda) {
+    lowerDevicePrint(arguments);
+    return;
+  }
   for (size_t i = 0; i < arguments.size(); ++i) {
     if (i)
       printText(" ");

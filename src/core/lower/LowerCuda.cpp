@@ -198,6 +198,54 @@ llvm::Value *FunctionLowering::lowerCudaCall(const std::string &name, Expr *expr
   throwUnsupported(name + " is not supported yet", expr->location);
 }
 
+void FunctionLowering::lowerDevicePrint(const std::vector<Expr *> &arguments) {
+  // One vprintf per print(), so lines from different threads do not interleave mid-line:
+  // a format string and a buffer of the values, each 8 bytes as C's varargs promote them.
+  std::string format;
+  std::vector<llvm::Value *> values;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    if (i)
+      format += " ";
+    Expr *argument = arguments[i];
+    const Type *type = typeOf(argument);
+    if (type->kind() == TypeKind::StringLiteral) {
+      for (char c : type->text())
+        format += c == '%' ? std::string("%%") : std::string(1, c);
+      continue;
+    }
+    llvm::Value *value = lowerExpr(argument);
+    if (type->isFloat()) {
+      format += "%f";
+      values.push_back(castValue(value, type, types::float64()));
+    } else if (type->isInteger() || type->isBoolean()) {
+      format += type->isInteger() && !type->isSigned() ? "%llu" : "%lld";
+      values.push_back(castValue(
+          value, type, type->isBoolean() ? types::int64() : types::integer(64, type->isSigned())));
+    } else if (type->isNone()) {
+      format += "None";
+    } else {
+      throwUnsupported("print() in CUDA kernels takes numbers and constant strings, not " +
+                           type->name(),
+                       argument->location);
+    }
+  }
+  format += "\n";
+  std::vector<llvm::Type *> fields;
+  for (llvm::Value *value : values)
+    fields.push_back(value->getType());
+  llvm::Value *buffer = llvm::ConstantPointerNull::get(builder.getPtrTy());
+  if (!values.empty()) {
+    auto *layout = llvm::StructType::get(context, fields);
+    llvm::AllocaInst *slot = createEntryAlloca(layout, "printf.arguments");
+    for (size_t i = 0; i < values.size(); ++i)
+      builder.CreateStore(values[i], builder.CreateStructGEP(layout, slot, i));
+    buffer = slot;
+  }
+  builder.CreateCall(moduleLowering.runtimeFunction("vprintf", builder.getInt32Ty(),
+                                                    {builder.getPtrTy(), builder.getPtrTy()}),
+                     {moduleLowering.stringConstant(format), buffer});
+}
+
 void FunctionLowering::lowerGridSync() {
   // A grid-wide barrier over a 64-bit arrival counter in global memory: thread 0 of each
   // block arrives and waits for the next multiple of the block count. Blocks must all be
@@ -229,9 +277,9 @@ void FunctionLowering::lowerGridSync() {
   llvm::Value *blocks = builder.CreateMul(
       builder.CreateMul(extent(nvvm_read_ptx_sreg_nctaid_x), extent(nvvm_read_ptx_sreg_nctaid_y)),
       extent(nvvm_read_ptx_sreg_nctaid_z));
-  llvm::Value *arrived = builder.CreateAtomicRMW(llvm::AtomicRMWInst::Add, address,
-                                                 builder.getInt64(1), llvm::MaybeAlign(8),
-                                                 llvm::AtomicOrdering::Monotonic);
+  llvm::Value *arrived =
+      builder.CreateAtomicRMW(llvm::AtomicRMWInst::Add, address, builder.getInt64(1),
+                              llvm::MaybeAlign(8), llvm::AtomicOrdering::Monotonic);
   llvm::Value *target = builder.CreateMul(
       builder.CreateAdd(builder.CreateUDiv(arrived, blocks), builder.getInt64(1)), blocks);
   builder.CreateBr(wait);

@@ -23,7 +23,6 @@ from taipan.cuda.driver import (
     synchronize,
 )
 from taipan.cuda.intrinsics import (
-    cg,
     activemask,
     all_sync,
     any_sync,
@@ -33,6 +32,7 @@ from taipan.cuda.intrinsics import (
     blockIdx,
     brev,
     cbrt,
+    cg,
     clz,
     eq_sync,
     ffs,
@@ -64,7 +64,6 @@ from taipan.cuda.intrinsics import (
 )
 
 __all__ = [
-    "cg",
     "CudaDriverError",
     "CudaSupportError",
     "DeviceNDArray",
@@ -77,6 +76,7 @@ __all__ = [
     "blockIdx",
     "brev",
     "cbrt",
+    "cg",
     "close",
     "clz",
     "compile_ptx",

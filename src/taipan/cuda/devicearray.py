@@ -178,8 +178,9 @@ def launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug, type
         values.append(value)
         types.append(value_type)
     handle = kernel.function()
-    core.cuda_launch(handle, griddim, blockdim, sharedmem, _stream(stream), values, types,
-                     kernel.cooperative)
+    core.cuda_launch(
+        handle, griddim, blockdim, sharedmem, _stream(stream), values, types, kernel.cooperative
+    )
     if copies or debug:
         core.cuda_synchronize()
     for host, device in copies:
