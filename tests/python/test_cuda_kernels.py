@@ -299,3 +299,13 @@ def test_print_in_a_kernel(capfd):
     k.prints[1, 4](np.array([2.5]))
     cuda.synchronize()
     assert "value 2.500000 index 0 100%" in capfd.readouterr().out
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_invalid_configurations_carry_the_driver_reason():
+    x = np.zeros(4, np.float32)
+    with pytest.raises(cuda.CudaDriverError, match="CUDA_ERROR_INVALID_VALUE"):
+        k.add_grid_stride[1, 2048](x, x, x)
+    with pytest.raises(cuda.CudaDriverError, match="CUDA_ERROR"):
+        k.shared_dynamic[1, 32, 0, 10 * 1024 * 1024](x, x)
