@@ -445,7 +445,9 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   if (!builder.GetInsertBlock()->getTerminator())
     builder.CreateBr(latch);
   builder.SetInsertPoint(latch);
-  builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i64, counter), step), counter);
+  // No signed wrap: Python's integers do not wrap, and the flag lets LLVM prove a counter that
+  // starts at 0 (or at cuda.grid()) stays non-negative, dropping negative-index wraparound.
+  builder.CreateStore(builder.CreateNSWAdd(builder.CreateLoad(i64, counter), step), counter);
   builder.CreateBr(header);
   builder.SetInsertPoint(orelse);
   lowerBlock(stmt->orelse);
