@@ -26,10 +26,10 @@ _CO_VARARGS = 0x04
 _CO_VARKEYWORDS = 0x08
 
 
-class Dispatcher(_core.DispatcherBase):
-    """A jitted function: call it like the Python function it wraps."""
+class CompiledFunction(_core.DispatcherBase):
+    """What CPU and CUDA dispatchers share: the Python function, its options and its source."""
 
-    def __init__(self, py_func, options, signatures=None):
+    def __init__(self, py_func, options):
         self.py_func = py_func
         self.__name__ = py_func.__name__
         self.__qualname__ = py_func.__qualname__
@@ -38,6 +38,24 @@ class Dispatcher(_core.DispatcherBase):
         self.__wrapped__ = py_func
         self.targetoptions = dict(options)
         self._source = None
+
+    def _function_source(self):
+        if self._source is None:
+            from taipan.frontend import read_function
+
+            self._source = read_function(self.py_func, self.targetoptions)
+        return self._source
+
+    def __reduce__(self):
+        # Pickled by reference: unpickling finds the module-level name again.
+        return self.__qualname__
+
+
+class Dispatcher(CompiledFunction):
+    """A jitted function: call it like the Python function it wraps."""
+
+    def __init__(self, py_func, options, signatures=None):
+        super().__init__(py_func, options)
         self._overloads = {}
         self._explicit = bool(signatures)
         code = py_func.__code__
@@ -51,13 +69,6 @@ class Dispatcher(_core.DispatcherBase):
         )
         for signature in signatures or ():
             self.compile(signature)
-
-    def _function_source(self):
-        if self._source is None:
-            from taipan.frontend import read_function
-
-            self._source = read_function(self.py_func, self.targetoptions)
-        return self._source
 
     def _argument_types(self, args):
         types = []
@@ -158,10 +169,6 @@ class Dispatcher(_core.DispatcherBase):
     def inspect_asm(self, signature=None):
         """The host assembly: one text, or a dict keyed by argument types."""
         return self._inspect("asm", signature)
-
-    def __reduce__(self):
-        # Pickled by reference: unpickling finds the module-level name again.
-        return self.__qualname__
 
     def __repr__(self):
         return f"CPUDispatcher({self.py_func!r})"

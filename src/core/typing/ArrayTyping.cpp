@@ -13,19 +13,6 @@
 namespace taipan {
 namespace {
 
-std::string describeTypes(const std::vector<const Type *> &arguments) {
-  std::string text = "(";
-  for (size_t i = 0; i < arguments.size(); ++i)
-    text += (i ? ", " : "") + arguments[i]->name();
-  return text + ")";
-}
-
-[[noreturn]] void noOverload(const std::string &name, const std::vector<const Type *> &arguments,
-                             SourceLocation location) {
-  throwTypingError(
-      "no implementation of " + name + " for argument types " + describeTypes(arguments), location);
-}
-
 bool isIntegerLike(const Type *type) { return type->isInteger() || type->isBoolean(); }
 
 /// A shape argument: an integer or a tuple of integers. Returns the ndim, or -1.
@@ -525,17 +512,17 @@ const Type *typeNumpyRandom(const std::string &function, const std::vector<const
   };
   for (const Type *given : arguments)
     if (!given->isNumber() && !given->isTuple() && !given->isNone() && !given->isArray())
-      noOverload("numpy.random." + function, arguments, location);
+      throwNoOverload("numpy.random." + function, arguments, location);
   if (function == "seed") {
     if (!argument(0) || !isIntegerLike(argument(0)))
-      noOverload("numpy.random.seed", arguments, location);
+      throwNoOverload("numpy.random.seed", arguments, location);
     return types::none();
   }
   if (function == "rand" || function == "randn") {
     // rand(d0, d1, ...): the dimensions are positional integers.
     for (const Type *given : arguments)
       if (!isIntegerLike(given))
-        noOverload("numpy.random." + function, arguments, location);
+        throwNoOverload("numpy.random." + function, arguments, location);
     return positional == 0 ? types::float64()
                            : newArray(types::float64(), static_cast<int>(positional));
   }
@@ -546,7 +533,7 @@ const Type *typeNumpyRandom(const std::string &function, const std::vector<const
     return sized(types::float64(), 2);
   if (function == "randint") {
     if (!argument(0) || !isIntegerLike(argument(0)) || (argument(1) && !isIntegerLike(argument(1))))
-      noOverload("numpy.random.randint", arguments, location);
+      throwNoOverload("numpy.random.randint", arguments, location);
     return sized(types::int64(), 2);
   }
   if (function == "shuffle") {
@@ -561,7 +548,7 @@ const Type *typeNumpyRandom(const std::string &function, const std::vector<const
       return newArray(types::int64(), 1);
     if (given && given->isArray() && given->ndim() >= 1)
       return newArray(given->dtype(), given->ndim());
-    noOverload("numpy.random.permutation", arguments, location);
+    throwNoOverload("numpy.random.permutation", arguments, location);
   }
   if (function == "choice") {
     const Type *given = argument(0);
@@ -569,7 +556,7 @@ const Type *typeNumpyRandom(const std::string &function, const std::vector<const
                           : given && given->isArray() && given->ndim() == 1 ? given->dtype()
                                                                             : nullptr;
     if (!element)
-      noOverload("numpy.random.choice", arguments, location);
+      throwNoOverload("numpy.random.choice", arguments, location);
     return sized(element, 1);
   }
   throwUnsupported("numpy.random." + function + " is not supported", location);
@@ -587,7 +574,7 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
       scalars.push_back(elementOf(argument));
     const Type *scalar = ufuncScalarType(name, scalars);
     if (!scalar)
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     int ndim = broadcastDimensions(arguments);
     bool anyArray =
         std::any_of(arguments.begin(), arguments.end(), [](const Type *t) { return t->isArray(); });
@@ -618,7 +605,7 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
         right->ndim() > 2 || left->ndim() == 0 || right->ndim() == 0 || !left->dtype()->isFloat() ||
         left->dtype() != right->dtype())
       throwTypingError("np.dot and @ take 1-D or 2-D float32 or float64 arrays of one dtype, not " +
-                           describeTypes(arguments),
+                           describeArgumentTypes(arguments),
                        location);
     int ndim = left->ndim() + right->ndim() - 2;
     return ndim == 0 ? left->dtype() : newArray(left->dtype(), ndim);
@@ -632,7 +619,7 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
     if (function == "full") {
       const Type *fill = argument(1);
       if (!fill || !fill->isNumber())
-        noOverload(name, arguments, location);
+        throwNoOverload(name, arguments, location);
       return newArray(dtypeParameter(2, fill->isBoolean() ? types::boolean() : fill), ndim);
     }
     return newArray(dtypeParameter(1, types::float64()), ndim);
@@ -640,7 +627,7 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
   if (function == "empty_like" || function == "zeros_like" || function == "ones_like" ||
       function == "full_like") {
     if (!first || !first->isArray())
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     return newArray(dtypeParameter(function == "full_like" ? 2 : 1, first->dtype()), first->ndim());
   }
   if (function == "arange") {
@@ -648,7 +635,7 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
     for (size_t i = 0; i < 3; ++i)
       if (const Type *given = argument(i)) {
         if (!given->isNumber() || given->isComplex())
-          noOverload(name, arguments, location);
+          throwNoOverload(name, arguments, location);
         result = given->isFloat() ? binaryResultType(BinaryOp::Add, result, given)
                                   : (result->isFloat() ? result : types::int64());
       }
@@ -662,7 +649,7 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
     return newArray(dtypeParameter(1, types::float64()), 2);
   if (function == "array" || function == "asarray") {
     if (!first)
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     if (first->isArray()) {
       const Type *dtype = dtypeParameter(1, first->dtype());
       return function == "asarray" && dtype == first->dtype() ? first
@@ -680,10 +667,10 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
       }
       return newArray(dtypeParameter(1, element), 1);
     }
-    noOverload(name, arguments, location);
+    throwNoOverload(name, arguments, location);
   }
   if (!first || !first->isArray())
-    noOverload(name, arguments, location);
+    throwNoOverload(name, arguments, location);
   const Type *dtype = first->dtype();
   int ndim = first->ndim();
   if (first->isReadonly() && (function == "fill" || (isMethod && function == "sort")))
@@ -694,7 +681,7 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
     return newArray(dtypeParameter(1, dtype), ndim);
   if (function == "fill") {
     if (!argument(1) || !argument(1)->isNumber())
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     return types::none();
   }
   if (function == "ravel" || function == "flatten")

@@ -12,20 +12,6 @@
 namespace taipan {
 namespace {
 
-std::string describeArguments(const std::vector<const Type *> &arguments) {
-  std::string text = "(";
-  for (size_t i = 0; i < arguments.size(); ++i)
-    text += (i ? ", " : "") + arguments[i]->name();
-  return text + ")";
-}
-
-[[noreturn]] void noOverload(const std::string &name, const std::vector<const Type *> &arguments,
-                             SourceLocation location) {
-  throwTypingError("no implementation of " + name + " for argument types " +
-                       describeArguments(arguments),
-                   location);
-}
-
 bool isRealNumber(const Type *type) {
   return type->isBoolean() || type->isInteger() || type->isFloat();
 }
@@ -58,10 +44,10 @@ const Type *typeMath(const std::string &function, const std::vector<const Type *
   const std::string name = "math." + function;
   auto expect = [&](size_t count) {
     if (arguments.size() != count)
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     for (const Type *argument : arguments)
       if (!isRealNumber(argument))
-        noOverload(name, arguments, location);
+        throwNoOverload(name, arguments, location);
   };
   if (unaryRealMath().count(function)) {
     expect(1);
@@ -69,7 +55,7 @@ const Type *typeMath(const std::string &function, const std::vector<const Type *
   }
   if (function == "log") {
     if (arguments.empty() || arguments.size() > 2)
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     expect(arguments.size());
     return arguments.size() == 1 ? realMathType(arguments[0]) : types::float64();
   }
@@ -89,12 +75,12 @@ const Type *typeMath(const std::string &function, const std::vector<const Type *
   }
   if (function == "gcd") {
     if (arguments.size() != 2 || !isIntegerLike(arguments[0]) || !isIntegerLike(arguments[1]))
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     return binaryOperandType(BinaryOp::Add, arguments[0], arguments[1]);
   }
   if (function == "ldexp") {
     if (arguments.size() != 2 || !isRealNumber(arguments[0]) || !isIntegerLike(arguments[1]))
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     return realMathType(arguments[0]);
   }
   if (function == "frexp") {
@@ -113,16 +99,16 @@ const Type *typeCmath(const std::string &function, const std::vector<const Type 
                       SourceLocation location) {
   const std::string name = "cmath." + function;
   if (arguments.empty() || !arguments[0]->isNumber())
-    noOverload(name, arguments, location);
+    throwNoOverload(name, arguments, location);
   if (function == "rect") {
     if (arguments.size() != 2 || !isRealNumber(arguments[0]) || !isRealNumber(arguments[1]))
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     return types::complex128();
   }
   if (function == "log" && arguments.size() == 2 && arguments[1]->isNumber())
     return types::complex128();
   if (arguments.size() != 1)
-    noOverload(name, arguments, location);
+    throwNoOverload(name, arguments, location);
   if (unaryComplexMath().count(function))
     return types::complex128();
   if (function == "log")
@@ -141,10 +127,10 @@ const Type *typeRandom(const std::string &function, const std::vector<const Type
   const std::string name = "random." + function;
   auto allOf = [&](size_t low, size_t high, bool (*accept)(const Type *)) {
     if (arguments.size() < low || arguments.size() > high)
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     for (const Type *argument : arguments)
       if (!accept(argument))
-        noOverload(name, arguments, location);
+        throwNoOverload(name, arguments, location);
   };
   if (function == "random") {
     allOf(0, 0, isRealNumber);
@@ -181,7 +167,7 @@ const Type *typePythonBuiltin(const std::string &name, const std::vector<const T
   };
   if (name == "abs") {
     if (arguments.size() != 1 || !arguments[0]->isNumber())
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     const Type *argument = arguments[0];
     if (argument->isComplex())
       return types::floating(argument->bits() / 2);
@@ -192,11 +178,11 @@ const Type *typePythonBuiltin(const std::string &name, const std::vector<const T
     if (arguments.size() == 1 && arguments[0]->isTuple())
       values = arguments[0]->elements();
     if (values.empty() || (arguments.size() == 1 && !arguments[0]->isTuple()))
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     const Type *result = nullptr;
     for (const Type *value : values) {
       if (!isRealNumber(value))
-        noOverload(name, arguments, location);
+        throwNoOverload(name, arguments, location);
       result = result ? (value == result ? result : binaryOperandType(BinaryOp::Add, result, value))
                       : value;
     }
@@ -205,7 +191,7 @@ const Type *typePythonBuiltin(const std::string &name, const std::vector<const T
   if (name == "round") {
     if (arguments.empty() || arguments.size() > 2 || !isRealNumber(arguments[0]) ||
         (arguments.size() == 2 && !isIntegerLike(arguments[1])))
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     if (arguments.size() == 2)
       return arguments[0]->isFloat() ? arguments[0] : types::int64();
     return types::int64();
@@ -218,33 +204,33 @@ const Type *typePythonBuiltin(const std::string &name, const std::vector<const T
         isRealNumber(arguments[1]))
       return target;
     if (arguments.size() != 1 || !arguments[0]->isNumber())
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     if (arguments[0]->isComplex() && name != "complex" && name != "bool")
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     return target;
   }
   if (name == "divmod") {
     if (arguments.size() != 2 || !allNumbers())
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     const Type *result = binaryOperandType(BinaryOp::FloorDiv, arguments[0], arguments[1]);
     if (!result)
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     return types::tuple({result, result});
   }
   if (name == "pow") {
     if (arguments.size() == 3) {
       if (!std::all_of(arguments.begin(), arguments.end(), isIntegerLike))
-        noOverload(name, arguments, location);
+        throwNoOverload(name, arguments, location);
       return types::int64();
     }
     if (arguments.size() != 2 || !allNumbers())
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     return binaryResultType(BinaryOp::Pow, arguments[0], arguments[1]);
   }
   if (name == "len") {
     if (arguments.size() != 1 ||
         !(arguments[0]->isTuple() || arguments[0]->kind() == TypeKind::Range))
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     return types::int64();
   }
   if (name == "print") {
@@ -263,19 +249,19 @@ const Type *typePythonBuiltin(const std::string &name, const std::vector<const T
   }
   if (name == "sum") {
     if (arguments.size() != 1 || !arguments[0]->isTuple())
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     const Type *result = types::int64();
     for (const Type *element : arguments[0]->elements()) {
       result = element->isNumber() ? binaryResultType(BinaryOp::Add, result, element) : nullptr;
       if (!result)
-        noOverload(name, arguments, location);
+        throwNoOverload(name, arguments, location);
     }
     return result;
   }
   if (name == "enumerate" || name == "zip") {
     // Over tuples, both build the tuple of tuples they would yield.
     if (arguments.empty() || (name == "enumerate" && arguments.size() != 1))
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     size_t count = SIZE_MAX;
     for (const Type *argument : arguments) {
       if (!argument->isTuple())
@@ -296,13 +282,27 @@ const Type *typePythonBuiltin(const std::string &name, const std::vector<const T
   if (name == "range") {
     if (arguments.empty() || arguments.size() > 3 ||
         !std::all_of(arguments.begin(), arguments.end(), isIntegerLike))
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     return types::range();
   }
   throwUnsupported("the builtin " + name + "() is not supported", location);
 }
 
 } // namespace
+
+std::string describeArgumentTypes(const std::vector<const Type *> &arguments) {
+  std::string text = "(";
+  for (size_t i = 0; i < arguments.size(); ++i)
+    text += (i ? ", " : "") + arguments[i]->name();
+  return text + ")";
+}
+
+void throwNoOverload(const std::string &name, const std::vector<const Type *> &arguments,
+                     SourceLocation location) {
+  throwTypingError("no implementation of " + name + " for argument types " +
+                       describeArgumentTypes(arguments),
+                   location);
+}
 
 const Type *scalarConstructorType(const std::string &name) {
   if (name == "int")
@@ -342,7 +342,7 @@ const Type *typeBuiltinCall(const std::string &name, const std::vector<const Typ
     return typeRandom(name.substr(7), arguments, location);
   if (name == "method.conjugate") {
     if (arguments.size() != 1)
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     return arguments[0]->isBoolean() ? types::int64() : arguments[0];
   }
   if (name.rfind("numpy.", 0) == 0) {
@@ -350,9 +350,9 @@ const Type *typeBuiltinCall(const std::string &name, const std::vector<const Typ
     if (!target)
       throwUnsupported(name + " is not supported yet", location);
     if (arguments.size() > 1 || (arguments.size() == 1 && !arguments[0]->isNumber()))
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     if (arguments.size() == 1 && arguments[0]->isComplex() && !target->isComplex())
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     return target;
   }
   return typePythonBuiltin(name, arguments, argumentExprs, location);

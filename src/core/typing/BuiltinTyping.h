@@ -21,6 +21,13 @@ const Type *typeValueAttribute(const Type *base, const std::string &attribute);
 /// The builtin name a method call `value.method(...)` is typed and lowered as, or "".
 std::string methodBuiltinName(const Type *base, const std::string &method);
 
+/// "(int64, float64)": argument types for error messages.
+std::string describeArgumentTypes(const std::vector<const Type *> &arguments);
+/// The TypingError for a builtin called with argument types it has no implementation for.
+[[noreturn]] void throwNoOverload(const std::string &name,
+                                  const std::vector<const Type *> &arguments,
+                                  SourceLocation location);
+
 /// Whether a qualified name is a builtin that taipan knows how to call.
 bool isKnownBuiltin(const std::string &name);
 

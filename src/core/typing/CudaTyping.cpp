@@ -4,6 +4,7 @@
 
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
+#include "typing/BuiltinTyping.h"
 
 #include <algorithm>
 #include <set>
@@ -12,10 +13,9 @@ namespace taipan {
 namespace {
 
 const std::set<std::string> &namespaces() {
-  static const std::set<std::string> names = {"cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
-                                              "cuda.gridDim",   "cuda.shared",   "cuda.local",
-                                              "cuda.const",     "cuda.atomic",   "cuda.cg",
-                                              "cuda.cg.grid_group"};
+  static const std::set<std::string> names = {
+      "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim", "cuda.gridDim", "cuda.shared",
+      "cuda.local",     "cuda.const",    "cuda.atomic",   "cuda.cg",      "cuda.cg.grid_group"};
   return names;
 }
 
@@ -66,14 +66,6 @@ const std::set<std::string> &functions() {
   return names;
 }
 
-[[noreturn]] void noOverload(const std::string &name, const std::vector<const Type *> &arguments,
-                             SourceLocation location) {
-  std::string text = "(";
-  for (size_t i = 0; i < arguments.size(); ++i)
-    text += (i ? ", " : "") + arguments[i]->name();
-  throwTypingError("no implementation of " + name + " for argument types " + text + ")", location);
-}
-
 bool isIntegerLike(const Type *type) { return type->isInteger() || type->isBoolean(); }
 
 } // namespace
@@ -103,7 +95,7 @@ const Type *typeCudaCall(const std::string &name, const std::vector<const Type *
   const Type *u32 = types::integer(32, false);
   auto expect = [&](size_t count) {
     if (arguments.size() != count)
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
   };
   if (name == "cuda.grid" || name == "cuda.gridsize") {
     int64_t dimensions = 0;
@@ -127,7 +119,7 @@ const Type *typeCudaCall(const std::string &name, const std::vector<const Type *
   }
   if (name == "cuda.syncwarp") {
     if (arguments.size() > 1 || (arguments.size() == 1 && !isIntegerLike(arguments[0])))
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     return types::none();
   }
   if (name == "cuda.cg.this_grid") {
@@ -144,7 +136,7 @@ const Type *typeCudaCall(const std::string &name, const std::vector<const Type *
   }
   if (name == "cuda.shared.array" || name == "cuda.local.array") {
     if (arguments.size() != 2 || !shape)
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     const std::vector<int64_t> &extents = *shape;
     const Type *dtype = dtypeFromArgument(arguments[1]);
     if (!dtype)
@@ -159,7 +151,7 @@ const Type *typeCudaCall(const std::string &name, const std::vector<const Type *
     std::string operation = name.substr(12);
     size_t expected = operation == "cas" ? 4 : 3;
     if (arguments.size() != expected || !arguments[0]->isArray())
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     const Type *dtype = arguments[0]->dtype();
     const Type *index = arguments[1];
     bool indexOk = isIntegerLike(index) ||
@@ -184,7 +176,7 @@ const Type *typeCudaCall(const std::string &name, const std::vector<const Type *
       name == "cuda.shfl_xor_sync") {
     expect(3);
     if (!arguments[1]->isNumber() || arguments[1]->isComplex())
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     return arguments[1]->isBoolean() ? i32 : arguments[1];
   }
   if (name == "cuda.ballot_sync" || name == "cuda.match_any_sync") {
@@ -202,7 +194,7 @@ const Type *typeCudaCall(const std::string &name, const std::vector<const Type *
   if (name == "cuda.popc" || name == "cuda.clz" || name == "cuda.ffs" || name == "cuda.brev") {
     expect(1);
     if (!arguments[0]->isInteger())
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     if (name == "cuda.brev")
       return arguments[0]->bits() > 32 ? types::uint64() : u32;
     return i32;
@@ -212,7 +204,7 @@ const Type *typeCudaCall(const std::string &name, const std::vector<const Type *
     const Type *common = binaryResultType(BinaryOp::Add, arguments[0], arguments[1]);
     common = common ? binaryResultType(BinaryOp::Add, common, arguments[2]) : nullptr;
     if (!common || !common->isFloat())
-      noOverload(name, arguments, location);
+      throwNoOverload(name, arguments, location);
     return common;
   }
   if (name == "cuda.cbrt") {

@@ -5,6 +5,7 @@ import threading
 
 from taipan import _core
 from taipan.cuda import compiler
+from taipan.dispatcher import CompiledFunction
 from taipan.errors import TypingError
 
 _lock = threading.RLock()
@@ -63,20 +64,13 @@ class Kernel:
         return self.handle
 
 
-class CUDADispatcher(_core.DispatcherBase):
+class CUDADispatcher(CompiledFunction):
     """A kernel or device function."""
 
     def __init__(self, py_func, options, signatures=None):
-        self.py_func = py_func
-        self.__name__ = py_func.__name__
-        self.__qualname__ = py_func.__qualname__
-        self.__module__ = py_func.__module__
-        self.__doc__ = py_func.__doc__
-        self.__wrapped__ = py_func
-        self.targetoptions = dict(options)
+        super().__init__(py_func, options)
         # debug=True checks bounds, as in Numba, so index errors reach the host too.
         self.targetoptions["boundscheck"] = bool(options.get("boundscheck") or options.get("debug"))
-        self._source = None
         self._kernels = {}
         self._launchers = {}
         # Every call from Python goes to _compile_for_args, which explains how to launch.
@@ -87,13 +81,6 @@ class CUDADispatcher(_core.DispatcherBase):
     @property
     def device(self):
         return bool(self.targetoptions.get("device"))
-
-    def _function_source(self):
-        if self._source is None:
-            from taipan.frontend import read_function
-
-            self._source = read_function(self.py_func, self.targetoptions)
-        return self._source
 
     def _compile_for_args(self, *args, **kwargs):
         if self.device:
