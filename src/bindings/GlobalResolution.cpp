@@ -2,6 +2,7 @@
 // ("math.sqrt", "numpy.float32"), so `from math import sqrt` and `math.sqrt` agree.
 #include "GlobalResolution.h"
 
+#include "ArrayBoxing.h"
 #include "Module.h"
 #include "typing/BuiltinTyping.h"
 
@@ -150,6 +151,18 @@ GlobalValue classifyPythonObject(nb::handle object) {
   if (!builtin.empty()) {
     result.kind = GlobalValue::Kind::Builtin;
     result.name = builtin;
+    return result;
+  }
+  // Global arrays are frozen as read-only constants, as Numba does.
+  if (const Type *array = typeOfArray(value)) {
+    nb::object numpy = nb::module_::import_("numpy");
+    nb::object contiguous = numpy.attr("ascontiguousarray")(object);
+    result.kind = GlobalValue::Kind::ConstantArray;
+    result.arrayType = types::array(array->dtype(), array->ndim(), 'C', true);
+    nb::bytes raw = nb::bytes(contiguous.attr("tobytes")());
+    result.bytes.assign(raw.c_str(), raw.size());
+    for (nb::handle extent : nb::tuple(object.attr("shape")))
+      result.shape.push_back(nb::cast<int64_t>(extent));
     return result;
   }
   // NumPy scalar values (np.float32(2.0)) freeze as numbers.

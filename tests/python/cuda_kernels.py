@@ -196,3 +196,14 @@ def prints(values):
     i = cuda.grid(1)
     if i == 0:
         print("value", values[0], "index", i, "100%")
+
+
+LOOKUP = np.array([1.5, 2.5, 3.5, 4.5])
+
+
+@cuda.jit
+def constant_lookup(out):
+    table = cuda.const.array_like(LOOKUP)
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = table[i % 4]

@@ -590,11 +590,5 @@ def read_global_array(i):
     return GLOBAL_ARRAY[i] * 2
 
 
-@pytest.mark.xfail(
-    reason="BUG (not in the listed features): reading a global ndarray fails while compiling "
-    "with ValueError 'can only convert an array of size 1 to a Python scalar' (Numba freezes "
-    "it as a constant array; an unsupported global should at least be a TypingError)",
-    strict=True,
-)
 def test_global_array_is_a_constant():
     assert read_global_array(3) == 6.0

@@ -36,6 +36,7 @@ SIGNATURES = [
     (k.atomics_all, void(float64[:], uint32[:])),
     (k.grid_sync_sum, void(float64[:], float64[:])),
     (k.prints, void(float64[:])),
+    (k.constant_lookup, void(float64[:])),
 ]
 
 
@@ -309,3 +310,11 @@ def test_invalid_configurations_carry_the_driver_reason():
         k.add_grid_stride[1, 2048](x, x, x)
     with pytest.raises(cuda.CudaDriverError, match="CUDA_ERROR"):
         k.shared_dynamic[1, 32, 0, 10 * 1024 * 1024](x, x)
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_constant_array():
+    out = np.zeros(8)
+    k.constant_lookup[1, 8](out)
+    np.testing.assert_array_equal(out, np.tile(k.LOOKUP, 2))

@@ -153,6 +153,8 @@ private:
   /// Drops the temporaries made since `mark`.
   void releaseTemporaries(size_t mark);
   void releaseVariables();
+  /// A global NumPy array frozen into the module as a read-only constant.
+  llvm::Value *lowerConstantArray(const GlobalValue &value);
   llvm::Value *arrayField(llvm::Value *array, ArrayLayout::Field field, int dimension = -1);
   llvm::Value *withArrayField(llvm::Value *array, ArrayLayout::Field field, llvm::Value *value,
                               int dimension = -1);

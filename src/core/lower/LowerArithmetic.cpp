@@ -50,6 +50,8 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
         return lowerConstant(value.constant, type);
       if (value.kind == GlobalValue::Kind::Builtin && cudaValueType(value.name))
         return lowerCudaValue(value.name, expr->location);
+      if (value.kind == GlobalValue::Kind::ConstantArray)
+        return lowerConstantArray(value);
       if (value.kind == GlobalValue::Kind::ConstantTuple) {
         std::vector<llvm::Value *> elements;
         for (size_t i = 0; i < value.items.size(); ++i)
@@ -745,6 +747,8 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
       return lowerConstant(value.constant, type);
     if (value.kind == GlobalValue::Kind::Builtin && cudaValueType(value.name))
       return lowerCudaValue(value.name, expr->location);
+    if (value.kind == GlobalValue::Kind::ConstantArray)
+      return lowerConstantArray(value);
     return llvm::UndefValue::get(valueType(context, type));
   }
   Expr *base = expr->operands[0];

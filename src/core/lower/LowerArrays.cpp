@@ -210,6 +210,34 @@ void FunctionLowering::forEachIndex(
   nest(0);
 }
 
+llvm::Value *FunctionLowering::lowerConstantArray(const GlobalValue &value) {
+  // The bytes become a private constant of the module; the array borrows it (no block).
+  const Type *arrayType = value.arrayType;
+  llvm::Constant *data =
+      llvm::ConstantDataArray::getRaw(value.bytes, value.bytes.size(), builder.getInt8Ty());
+  auto *global =
+      new llvm::GlobalVariable(moduleLowering.module, data->getType(), true,
+                               llvm::GlobalValue::PrivateLinkage, data, "taipan_constant_array");
+  global->setAlignment(llvm::Align(64));
+  int64_t itemSize = static_cast<int64_t>(arrayType->dtype()->storageSize());
+  llvm::Value *array = llvm::Constant::getNullValue(valueType(context, arrayType));
+  int64_t count = 1;
+  for (int64_t extent : value.shape)
+    count *= extent;
+  array = withArrayField(array, ArrayLayout::ItemCount, builder.getInt64(count));
+  array = withArrayField(array, ArrayLayout::ItemSize, builder.getInt64(itemSize));
+  array = withArrayField(array, ArrayLayout::Data, global);
+  int64_t stride = itemSize;
+  for (size_t i = value.shape.size(); i-- > 0;) {
+    array = withArrayField(array, ArrayLayout::Shape, builder.getInt64(value.shape[i]),
+                           static_cast<int>(i));
+    array =
+        withArrayField(array, ArrayLayout::Strides, builder.getInt64(stride), static_cast<int>(i));
+    stride *= value.shape[i];
+  }
+  return array;
+}
+
 // ---- indexing -------------------------------------------------------------------------------
 
 llvm::Value *FunctionLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAddressOut) {

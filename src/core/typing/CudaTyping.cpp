@@ -62,6 +62,7 @@ const std::set<std::string> &functions() {
                                               "cuda.cbrt",
                                               "cuda.nanosleep",
                                               "cuda.cg.this_grid",
+                                              "cuda.const.array_like",
                                               "cuda.cg.grid_group.sync"};
   return names;
 }
@@ -121,6 +122,12 @@ const Type *typeCudaCall(const std::string &name, const std::vector<const Type *
     if (arguments.size() > 1 || (arguments.size() == 1 && !isIntegerLike(arguments[0])))
       throwNoOverload(name, arguments, location);
     return types::none();
+  }
+  if (name == "cuda.const.array_like") {
+    // The argument is a global array, which is already a constant of the module.
+    if (arguments.size() != 1 || !arguments[0]->isArray() || !arguments[0]->isReadonly())
+      throwTypingError("cuda.const.array_like takes a global NumPy array", location);
+    return arguments[0];
   }
   if (name == "cuda.cg.this_grid") {
     expect(0);

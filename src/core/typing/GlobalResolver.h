@@ -4,6 +4,7 @@
 
 #include "runtime/Runtime.h"
 #include "syntax/SyntaxTree.h"
+#include "types/Type.h"
 
 #include <memory>
 #include <string>
@@ -15,6 +16,7 @@ struct GlobalValue {
   enum class Kind {
     Constant,       ///< a number, bool, None or str
     ConstantTuple,  ///< a tuple of constants
+    ConstantArray,  ///< a NumPy array, frozen: arrayType, shape and its bytes (C order)
     Module,         ///< name is the module's name ("math", "numpy", ...)
     Builtin,        ///< name is the qualified name taipan knows it by ("math.sqrt", "abs")
     JitFunction,    ///< another taipan-jitted function
@@ -28,6 +30,9 @@ struct GlobalValue {
   std::string name;
   std::shared_ptr<FunctionSource> function;
   int exceptionId = 0;
+  const Type *arrayType = nullptr;
+  std::vector<int64_t> shape;
+  std::string bytes;
 };
 
 /// Resolves names for one function (its globals, closure cells and builtins).

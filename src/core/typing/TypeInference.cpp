@@ -452,6 +452,8 @@ private:
     switch (value.kind) {
     case GlobalValue::Kind::Constant:
       return constantType(value.constant);
+    case GlobalValue::Kind::ConstantArray:
+      return value.arrayType;
     case GlobalValue::Kind::ConstantTuple: {
       std::vector<const Type *> elements;
       for (const Constant &item : value.items)

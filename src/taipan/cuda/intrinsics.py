@@ -35,6 +35,7 @@ blockDim = _Namespace("cuda.blockDim", ["x", "y", "z"], "The number of threads i
 gridDim = _Namespace("cuda.gridDim", ["x", "y", "z"], "The number of blocks in the grid.")
 shared = _Namespace("cuda.shared", ["array"], "Shared memory: shared.array(shape, dtype).")
 local = _Namespace("cuda.local", ["array"], "Per-thread memory: local.array(shape, dtype).")
+const = _Namespace("cuda.const", ["array_like"], "Constant memory: const.array_like(global).")
 atomic = _Namespace(
     "cuda.atomic",
     ["add", "sub", "max", "min", "inc", "dec", "exch", "cas", "and_", "or_", "xor"],
