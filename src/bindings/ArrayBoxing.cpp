@@ -58,6 +58,8 @@ const Type *dtypeType(int typeNumber) {
     return types::int64();
   case NPY_ULONGLONG:
     return types::uint64();
+  case NPY_HALF:
+    return types::floating(16);
   case NPY_FLOAT:
     return types::float32();
   case NPY_DOUBLE:
@@ -76,7 +78,7 @@ int typeNumberOf(const Type *dtype) {
   case TypeKind::Boolean:
     return NPY_BOOL;
   case TypeKind::Float:
-    return dtype->bits() == 32 ? NPY_FLOAT : NPY_DOUBLE;
+    return dtype->bits() == 16 ? NPY_HALF : dtype->bits() == 32 ? NPY_FLOAT : NPY_DOUBLE;
   case TypeKind::Complex:
     return dtype->bits() == 64 ? NPY_CFLOAT : NPY_CDOUBLE;
   default:
@@ -150,7 +152,7 @@ const Type *typeOfArray(PyObject *value) {
                                                               : 2;
   bool readonly = !PyArray_ISWRITEABLE(array);
   // The fingerprint of an array argument is a table lookup once its kind has been seen.
-  static const Type *cache[NPY_CDOUBLE + 1][NPY_MAXDIMS + 1][3][2];
+  static const Type *cache[NPY_HALF + 1][NPY_MAXDIMS + 1][3][2]; // NPY_HALF is the largest we use
   const Type *&cached = cache[descr->type_num][ndim][layout][readonly];
   if (!cached)
     cached = types::array(dtype, ndim, "CFA"[layout], readonly);

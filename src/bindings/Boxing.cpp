@@ -155,7 +155,9 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     double real = PyFloat_CheckExact(value) ? PyFloat_AS_DOUBLE(value) : PyFloat_AsDouble(value);
     if (real == -1.0 && PyErr_Occurred())
       return false;
-    if (type->bits() == 32)
+    if (type->bits() == 16)
+      store<_Float16>(storage, static_cast<_Float16>(real));
+    else if (type->bits() == 32)
       store<float>(storage, static_cast<float>(real));
     else
       store<double>(storage, real);
@@ -218,7 +220,9 @@ PyObject *boxValue(const Type *type, const void *storage) {
                               : PyLong_FromUnsignedLongLong(load<uint64_t>(storage));
     }
   case TypeKind::Float:
-    return PyFloat_FromDouble(type->bits() == 32 ? load<float>(storage) : load<double>(storage));
+    return PyFloat_FromDouble(type->bits() == 16   ? static_cast<double>(load<_Float16>(storage))
+                              : type->bits() == 32 ? load<float>(storage)
+                                                   : load<double>(storage));
   case TypeKind::Complex:
     if (type->bits() == 64)
       return PyComplex_FromDoubles(load<float>(storage),

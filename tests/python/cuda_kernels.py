@@ -207,3 +207,10 @@ def constant_lookup(out):
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = table[i % 4]
+
+
+@cuda.jit
+def half_axpy(a, x, out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = a * x[i] + x[i]

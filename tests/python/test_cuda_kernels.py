@@ -10,7 +10,7 @@ import cuda_kernels as k
 import numpy as np
 import pytest
 
-from taipan import cuda, float32, float64, int32, int64, uint32, void
+from taipan import cuda, float16, float32, float64, int32, int64, uint32, void
 
 PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
@@ -37,6 +37,7 @@ SIGNATURES = [
     (k.grid_sync_sum, void(float64[:], float64[:])),
     (k.prints, void(float64[:])),
     (k.constant_lookup, void(float64[:])),
+    (k.half_axpy, void(float16, float16[:], float16[:])),
 ]
 
 
@@ -318,3 +319,17 @@ def test_constant_array():
     out = np.zeros(8)
     k.constant_lookup[1, 8](out)
     np.testing.assert_array_equal(out, np.tile(k.LOOKUP, 2))
+
+
+def test_half_precision_uses_f16_instructions():
+    ptx, _ = cuda.compile_ptx(k.half_axpy.py_func, void(float16, float16[:], float16[:]))
+    assert "mul.rn.f16" in ptx or "fma.rn.f16" in ptx
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_half_precision_kernel():
+    x = np.linspace(0, 1, 64).astype(np.float16)
+    out = np.zeros_like(x)
+    k.half_axpy[1, 64](np.float16(0.5), x, out)
+    np.testing.assert_allclose(out, (np.float16(0.5) * x + x).astype(np.float16), rtol=1e-3)

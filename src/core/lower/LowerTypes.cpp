@@ -12,7 +12,9 @@ static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, 
   case TypeKind::Integer:
     return llvm::Type::getIntNTy(context, type->bits());
   case TypeKind::Float:
-    return type->bits() == 32 ? llvm::Type::getFloatTy(context) : llvm::Type::getDoubleTy(context);
+    return type->bits() == 16   ? llvm::Type::getHalfTy(context)
+           : type->bits() == 32 ? llvm::Type::getFloatTy(context)
+                                : llvm::Type::getDoubleTy(context);
   case TypeKind::Complex: {
     llvm::Type *part =
         type->bits() == 64 ? llvm::Type::getFloatTy(context) : llvm::Type::getDoubleTy(context);

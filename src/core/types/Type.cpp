@@ -275,6 +275,7 @@ const Type *scalarByName(const std::string &name) {
     names["intc"] = integer(32, true);
     names["uintp"] = uint64();
     names["uintc"] = integer(32, false);
+    names["float16"] = names["f2"] = names["half"] = floating(16);
     names["float32"] = names["f4"] = float32();
     names["float64"] = names["f8"] = names["double"] = float64();
     names["complex64"] = names["c8"] = complex(64);

@@ -303,7 +303,7 @@ const Type *promoteDtypes(const Type *a, const Type *b) {
   // Types that fit in float32 (and complex64) without loss.
   auto narrow = [](const Type *type) {
     return type->isComplex() ? type->bits() == 64
-           : type->isFloat() ? type->bits() == 32
+           : type->isFloat() ? type->bits() <= 32
                              : type->bits() <= 16;
   };
   if (a->isComplex() || b->isComplex())
