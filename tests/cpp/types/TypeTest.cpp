@@ -240,9 +240,15 @@ TEST(TypeTest, ScalarByNameAliases) {
   EXPECT_EQ(types::scalarByName("void"), types::none());
 }
 
+TEST(TypeTest, HalfPrecisionHasItsNames) {
+  EXPECT_EQ(types::scalarByName("float16"), types::floating(16));
+  EXPECT_EQ(types::scalarByName("f2"), types::floating(16));
+  EXPECT_EQ(types::floating(16)->storageSize(), 2u);
+}
+
 TEST(TypeTest, ScalarByNameRejectsUnknownNames) {
   EXPECT_EQ(types::scalarByName("int128"), nullptr);
-  EXPECT_EQ(types::scalarByName("float16"), nullptr);
+  EXPECT_EQ(types::scalarByName("float128"), nullptr);
   EXPECT_EQ(types::scalarByName("Int64"), nullptr);
   EXPECT_EQ(types::scalarByName(""), nullptr);
   EXPECT_EQ(types::scalarByName("UniTuple(int64 x 3)"), nullptr);
