@@ -214,3 +214,32 @@ def half_axpy(a, x, out):
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = a * x[i] + x[i]
+
+
+@cuda.jit
+def every_warp_intrinsic(out):
+    # One warp of 32 threads; each writes what every intrinsic gave it.
+    lane = cuda.laneid
+    full = 0xFFFFFFFF
+    scratch = cuda.local.array(2, np.int64)
+    scratch[0] = lane
+    scratch[1] = cuda.warpsize
+    out[lane, 0] = cuda.shfl_sync(full, lane * 10, 3)
+    out[lane, 1] = cuda.shfl_up_sync(full, lane, 1)
+    out[lane, 2] = cuda.shfl_xor_sync(full, lane, 1)
+    out[lane, 3] = cuda.all_sync(full, lane < 32)
+    out[lane, 4] = cuda.any_sync(full, lane == 7)
+    out[lane, 5] = cuda.eq_sync(full, lane < 16)
+    out[lane, 6] = cuda.match_any_sync(full, lane % 2)
+    out[lane, 7] = cuda.activemask()
+    out[lane, 8] = cuda.lanemask_lt()
+    out[lane, 9] = cuda.syncthreads_count(lane % 4 == 0)
+    out[lane, 10] = cuda.syncthreads_and(lane >= 0)
+    out[lane, 11] = cuda.syncthreads_or(lane == 31)
+    cuda.syncwarp()
+    cuda.threadfence()
+    cuda.threadfence_block()
+    cuda.threadfence_system()
+    cuda.nanosleep(10)
+    out[lane, 12] = scratch[0] + scratch[1]
+    out[lane, 13] = int(cuda.cbrt(27.0))

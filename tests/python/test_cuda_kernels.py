@@ -38,6 +38,7 @@ SIGNATURES = [
     (k.prints, void(float64[:])),
     (k.constant_lookup, void(float64[:])),
     (k.half_axpy, void(float16, float16[:], float16[:])),
+    (k.every_warp_intrinsic, void(int64[:, :])),
 ]
 
 
@@ -333,3 +334,26 @@ def test_half_precision_kernel():
     out = np.zeros_like(x)
     k.half_axpy[1, 64](np.float16(0.5), x, out)
     np.testing.assert_allclose(out, (np.float16(0.5) * x + x).astype(np.float16), rtol=1e-3)
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_every_warp_intrinsic():
+    out = np.zeros((32, 14), np.int64)
+    k.every_warp_intrinsic[1, 32](out)
+    lanes = np.arange(32)
+    np.testing.assert_array_equal(out[:, 0], 30)
+    np.testing.assert_array_equal(out[:, 1], np.maximum(lanes - 1, 0) + (lanes == 0) * 0)
+    np.testing.assert_array_equal(out[:, 2], lanes ^ 1)
+    np.testing.assert_array_equal(out[:, 3], 1)
+    np.testing.assert_array_equal(out[:, 4], 1)
+    np.testing.assert_array_equal(out[:, 5], 0)
+    even, odd = 0x55555555, 0xAAAAAAAA
+    np.testing.assert_array_equal(out[:, 6], np.where(lanes % 2 == 0, even, odd))
+    np.testing.assert_array_equal(out[:, 7], 0xFFFFFFFF)
+    np.testing.assert_array_equal(out[:, 8], (1 << lanes) - 1)
+    np.testing.assert_array_equal(out[:, 9], 8)
+    np.testing.assert_array_equal(out[:, 10], 1)
+    np.testing.assert_array_equal(out[:, 11], 1)
+    np.testing.assert_array_equal(out[:, 12], lanes + 32)
+    np.testing.assert_array_equal(out[:, 13], 3)
