@@ -109,6 +109,7 @@ CompileOptions readOptions(nb::dict options) {
   result.boundscheck = flag("boundscheck");
   result.nogil = flag("nogil");
   result.debug = flag("debug");
+  result.lineInfo = flag("lineinfo") || flag("debug");
   result.inlineAlways =
       options.contains("inline") && nb::cast<std::string>(nb::str(options["inline"])) == "always";
   result.errorModelNumpy = options.contains("error_model") &&

@@ -558,3 +558,15 @@ def test_nogil_threads():
     expected = spin.py_func(100000)
     with ThreadPoolExecutor(4) as pool:
         assert list(pool.map(spin, [100000] * 8)) == [expected] * 8
+
+
+def test_debug_option_keeps_line_information():
+    from taipan import njit
+
+    @njit(debug=True)
+    def add_one(x):
+        y = x + 1
+        return y
+
+    assert add_one(2) == 3
+    assert "!DILocation" in add_one.inspect_llvm(add_one.signatures[0])

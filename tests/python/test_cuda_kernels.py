@@ -357,3 +357,12 @@ def test_every_warp_intrinsic():
     np.testing.assert_array_equal(out[:, 11], 1)
     np.testing.assert_array_equal(out[:, 12], lanes + 32)
     np.testing.assert_array_equal(out[:, 13], 3)
+
+
+@needs_ptxas
+def test_lineinfo_maps_ptx_to_source_lines(tmp_path):
+    ptx, _ = cuda.compile_ptx(
+        k.add_grid_stride.py_func, void(F32_1D, F32_1D, F32_1D), lineinfo=True
+    )
+    assert ".loc" in ptx and "cuda_kernels.py" in ptx
+    ptxas(ptx, tmp_path)

@@ -206,6 +206,7 @@ LoweredModule lowerModule(const std::shared_ptr<FunctionSource> &source,
     result.entryName = root.symbolName;
     result.module->getFunction(root.symbolName)->setLinkage(llvm::GlobalValue::ExternalLinkage);
   }
+  lowering.finishDebugInfo();
   std::string problems;
   llvm::raw_string_ostream stream(problems);
   if (llvm::verifyModule(*result.module, &stream))

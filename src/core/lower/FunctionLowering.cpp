@@ -42,6 +42,7 @@ llvm::Function *ModuleLowering::defineEntryWrapper(TypedFunction &function,
   auto *type = llvm::FunctionType::get(llvm::Type::getInt32Ty(context), {pointer, pointer}, false);
   auto *wrapper = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", wrapper));
+  describeWrapper(wrapper, callee, builder);
   std::vector<llvm::Value *> arguments = {wrapper->getArg(1)};
   for (size_t i = 0; i < function.argumentTypes.size(); ++i) {
     llvm::Value *slot = builder.CreateConstGEP1_64(pointer, wrapper->getArg(0), i);
@@ -62,6 +63,7 @@ llvm::Function *ModuleLowering::defineKernelWrapper(TypedFunction &function,
   auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), parameters, false);
   auto *kernel = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", kernel));
+  describeWrapper(kernel, callee, builder);
   llvm::Value *result = builder.CreateAlloca(memoryType(context, function.returnType));
   std::vector<llvm::Value *> arguments = {result};
   for (llvm::Argument &argument : kernel->args())
@@ -69,6 +71,48 @@ llvm::Function *ModuleLowering::defineKernelWrapper(TypedFunction &function,
   builder.CreateCall(callee, arguments);
   builder.CreateRetVoid();
   return kernel;
+}
+
+llvm::DISubprogram *ModuleLowering::debugScope(TypedFunction &function, llvm::Function *target) {
+  const FunctionSource &source = *function.source;
+  if (!source.options.lineInfo)
+    return nullptr;
+  if (!debugBuilder) {
+    // Line tables only: enough for profilers and cuda-gdb to map code to the user's lines.
+    debugBuilder = std::make_unique<llvm::DIBuilder>(module);
+    llvm::DIFile *file = debugBuilder->createFile(source.filename, ".");
+    compileUnit = debugBuilder->createCompileUnit(llvm::dwarf::DW_LANG_Python, file, "taipan", true,
+                                                  "", 0, "", llvm::DICompileUnit::LineTablesOnly);
+    module.addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
+    module.addModuleFlag(llvm::Module::Warning, "Dwarf Version", forCuda ? 2 : 4);
+  }
+  llvm::DIFile *file = debugBuilder->createFile(source.filename, ".");
+  int line = source.firstLine + source.definitionLocation.line - 1;
+  llvm::DISubprogram *subprogram = debugBuilder->createFunction(
+      file, source.name, target->getName(), file, line,
+      debugBuilder->createSubroutineType(debugBuilder->getOrCreateTypeArray({})), line,
+      llvm::DINode::FlagZero, llvm::DISubprogram::SPFlagDefinition);
+  target->setSubprogram(subprogram);
+  return subprogram;
+}
+
+void ModuleLowering::describeWrapper(llvm::Function *wrapper, llvm::Function *callee,
+                                     llvm::IRBuilder<> &builder) {
+  // A wrapper needs line information of its own, or inlining would drop the callee's.
+  llvm::DISubprogram *calleeScope = callee->getSubprogram();
+  if (!calleeScope)
+    return;
+  llvm::DISubprogram *scope = debugBuilder->createFunction(
+      calleeScope->getFile(), wrapper->getName(), wrapper->getName(), calleeScope->getFile(),
+      calleeScope->getLine(), calleeScope->getType(), calleeScope->getLine(),
+      llvm::DINode::FlagZero, llvm::DISubprogram::SPFlagDefinition);
+  wrapper->setSubprogram(scope);
+  builder.SetCurrentDebugLocation(llvm::DILocation::get(context, scope->getLine(), 0, scope));
+}
+
+void ModuleLowering::finishDebugInfo() {
+  if (debugBuilder)
+    debugBuilder->finalize();
 }
 
 llvm::Constant *ModuleLowering::stringConstant(const std::string &text) {
@@ -96,6 +140,9 @@ FunctionLowering::FunctionLowering(ModuleLowering &module, TypedFunction &functi
 
 void FunctionLowering::lower() {
   builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", target));
+  scope = moduleLowering.debugScope(function, target);
+  if (scope)
+    builder.SetCurrentDebugLocation(llvm::DILocation::get(context, scope->getLine(), 0, scope));
   applyFastMath();
   // Every variable holding arrays starts empty, so exits can release them all.
   for (auto &[name, type] : function.variableTypes)
@@ -158,6 +205,10 @@ llvm::AllocaInst *FunctionLowering::variable(const std::string &name) {
 void FunctionLowering::lowerBlock(const std::vector<Stmt *> &block) {
   for (Stmt *stmt : block) {
     ensureOpenBlock();
+    if (scope)
+      builder.SetCurrentDebugLocation(
+          llvm::DILocation::get(context, function.source->firstLine + stmt->location.line - 1,
+                                stmt->location.column + 1, scope));
     size_t mark = temporaries.size();
     lowerStatement(stmt);
     releaseTemporaries(mark);

@@ -5,6 +5,7 @@
 #include "lower/LowerTypes.h"
 #include "typing/TypeInference.h"
 
+#include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/Module.h>
 
 #include <functional>
@@ -41,6 +42,13 @@ public:
   /// (the device runtime records an exception for debug launches).
   llvm::Function *defineKernelWrapper(TypedFunction &function, const std::string &name);
 
+  /// The subprogram a function's line information hangs on, when it asked for lines.
+  llvm::DISubprogram *debugScope(TypedFunction &function, llvm::Function *target);
+  /// Gives an entry or kernel wrapper line information when its callee has some.
+  void describeWrapper(llvm::Function *wrapper, llvm::Function *callee, llvm::IRBuilder<> &builder);
+  /// Finishes line information (no-op when no function asked for it).
+  void finishDebugInfo();
+
   llvm::Module &module;
   llvm::LLVMContext &context;
   const bool forCuda;
@@ -48,6 +56,8 @@ public:
 private:
   std::unordered_map<TypedFunction *, llvm::Function *> functions;
   std::map<std::string, llvm::Constant *> strings;
+  std::unique_ptr<llvm::DIBuilder> debugBuilder;
+  llvm::DICompileUnit *compileUnit = nullptr;
 };
 
 /// Emits the body of one function. Statements are in FunctionLowering.cpp, operators and
@@ -71,6 +81,7 @@ private:
   llvm::IRBuilder<> builder;
   std::unordered_map<std::string, llvm::AllocaInst *> variables;
   std::vector<LoopTargets> loops;
+  llvm::DISubprogram *scope = nullptr; ///< set when the function emits line information
   std::map<std::pair<int, std::string>, llvm::BasicBlock *> raiseBlocks;
   /// Values holding array references this statement created and nobody took over yet.
   std::vector<std::pair<llvm::Value *, const Type *>> temporaries;

@@ -134,6 +134,7 @@ struct CompileOptions {
   bool errorModelNumpy = false; ///< error_model='numpy': float division by zero gives inf/nan
   bool inlineAlways = false;
   bool debug = false;
+  bool lineInfo = false; ///< emit source lines (lineinfo=True, or debug=True on the GPU)
 };
 
 /// Everything the compiler knows about one Python function: its tree, where it came from,
