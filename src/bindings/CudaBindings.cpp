@@ -240,6 +240,48 @@ void defineCudaBindings(nb::module_ &module) {
              [] { return driverCall([] { return CudaDriver::get().memoryInfo(); }); });
   module.def("cuda_close", [] { driverCall([] { CudaDriver::get().closeAll(); }); });
 
+  // Streams and events travel to Python as integer handles; taipan.cuda.streams owns them.
+  module.def("cuda_create_stream", [](bool nonBlocking) {
+    return driverCall(
+        [&] { return reinterpret_cast<uintptr_t>(CudaDriver::get().createStream(nonBlocking)); });
+  });
+  module.def("cuda_destroy_stream", [](uintptr_t stream) {
+    driverCall([&] { CudaDriver::get().destroyStream(reinterpret_cast<void *>(stream)); });
+  });
+  module.def("cuda_synchronize_stream", [](uintptr_t stream) {
+    driverCall([&] { CudaDriver::get().synchronizeStream(reinterpret_cast<void *>(stream)); });
+  });
+  module.def("cuda_query_stream", [](uintptr_t stream) {
+    return driverCall(
+        [&] { return CudaDriver::get().queryStream(reinterpret_cast<void *>(stream)); });
+  });
+  module.def("cuda_create_event", [](bool timing) {
+    return driverCall(
+        [&] { return reinterpret_cast<uintptr_t>(CudaDriver::get().createEvent(timing)); });
+  });
+  module.def("cuda_destroy_event", [](uintptr_t event) {
+    driverCall([&] { CudaDriver::get().destroyEvent(reinterpret_cast<void *>(event)); });
+  });
+  module.def("cuda_record_event", [](uintptr_t event, uintptr_t stream) {
+    driverCall([&] {
+      CudaDriver::get().recordEvent(reinterpret_cast<void *>(event),
+                                    reinterpret_cast<void *>(stream));
+    });
+  });
+  module.def("cuda_synchronize_event", [](uintptr_t event) {
+    driverCall([&] { CudaDriver::get().synchronizeEvent(reinterpret_cast<void *>(event)); });
+  });
+  module.def("cuda_query_event", [](uintptr_t event) {
+    return driverCall(
+        [&] { return CudaDriver::get().queryEvent(reinterpret_cast<void *>(event)); });
+  });
+  module.def("cuda_elapsed_milliseconds", [](uintptr_t start, uintptr_t end) {
+    return driverCall([&] {
+      return CudaDriver::get().elapsedMilliseconds(reinterpret_cast<void *>(start),
+                                                   reinterpret_cast<void *>(end));
+    });
+  });
+
   module.def("cuda_allocate", [](size_t bytes) {
     auto buffer = std::make_unique<DeviceBuffer>();
     buffer->pointer = driverCall([&] { return CudaDriver::get().allocate(bytes); });

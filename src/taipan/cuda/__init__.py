@@ -12,14 +12,13 @@ from taipan.cuda.devicearray import (
     device_array_like,
     to_device,
 )
+from taipan.cuda.devices import current_context, get_current_device, gpus, select_device
 from taipan.cuda.driver import (
     CudaDriverError,
     CudaSupportError,
     close,
     detect,
-    get_current_device,
     is_available,
-    select_device,
     synchronize,
 )
 from taipan.cuda.intrinsics import (
@@ -63,6 +62,15 @@ from taipan.cuda.intrinsics import (
     threadIdx,
     warpsize,
 )
+from taipan.cuda.streams import (
+    default_stream,
+    event,
+    event_elapsed_time,
+    external_stream,
+    legacy_default_stream,
+    per_thread_default_stream,
+    stream,
+)
 
 __all__ = [
     "CudaDriverError",
@@ -83,13 +91,19 @@ __all__ = [
     "compile_ptx",
     "compile_ptx_for_current_device",
     "const",
+    "current_context",
+    "default_stream",
     "detect",
     "device_array",
     "device_array_like",
     "eq_sync",
+    "event",
+    "event_elapsed_time",
+    "external_stream",
     "ffs",
     "fma",
     "get_current_device",
+    "gpus",
     "grid",
     "gridDim",
     "gridsize",
@@ -97,9 +111,11 @@ __all__ = [
     "jit",
     "laneid",
     "lanemask_lt",
+    "legacy_default_stream",
     "local",
     "match_any_sync",
     "nanosleep",
+    "per_thread_default_stream",
     "popc",
     "select_device",
     "shared",
@@ -107,6 +123,7 @@ __all__ = [
     "shfl_sync",
     "shfl_up_sync",
     "shfl_xor_sync",
+    "stream",
     "synchronize",
     "syncthreads",
     "syncthreads_and",

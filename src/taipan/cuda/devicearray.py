@@ -5,6 +5,7 @@ are copied to the device before the launch and back after it, as Numba does."""
 import numpy as np
 
 from taipan import _core
+from taipan.cuda.streams import stream_handle
 
 
 def _c_strides(shape, itemsize):
@@ -79,7 +80,7 @@ class DeviceNDArray:
             raise NotImplementedError("copy_to_host of a non-contiguous device array")
         if ary is None:
             ary = np.empty(self.shape, self.dtype)
-        _core.cuda_copy_to_host(ary, self.device_ctypes_pointer, _stream(stream))
+        _core.cuda_copy_to_host(ary, self.device_ctypes_pointer, stream_handle(stream))
         return ary
 
     def copy_to_device(self, ary, stream=0):
@@ -87,17 +88,10 @@ class DeviceNDArray:
         host = np.ascontiguousarray(ary, dtype=self.dtype)
         if host.shape != self.shape:
             raise ValueError(f"shape mismatch: {host.shape} into {self.shape}")
-        _core.cuda_copy_to_device(self.device_ctypes_pointer, host, _stream(stream))
+        _core.cuda_copy_to_device(self.device_ctypes_pointer, host, stream_handle(stream))
 
     def __repr__(self):
         return f"<taipan DeviceNDArray shape={self.shape} dtype={self.dtype}>"
-
-
-def _stream(stream):
-    if not stream:
-        return None
-    handle = getattr(stream, "handle", stream)
-    return int(handle)
 
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
@@ -163,7 +157,13 @@ def launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug, type
             values.append(value)
         if values is not None:
             core.cuda_launch(
-                kernel.function(), griddim, blockdim, sharedmem, _stream(stream), values, types
+                kernel.function(),
+                griddim,
+                blockdim,
+                sharedmem,
+                stream_handle(stream),
+                values,
+                types,
             )
             return
     values, types, copies = [], [], []
@@ -179,7 +179,14 @@ def launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug, type
         types.append(value_type)
     handle = kernel.function()
     core.cuda_launch(
-        handle, griddim, blockdim, sharedmem, _stream(stream), values, types, kernel.cooperative
+        handle,
+        griddim,
+        blockdim,
+        sharedmem,
+        stream_handle(stream),
+        values,
+        types,
+        kernel.cooperative,
     )
     if copies or debug:
         core.cuda_synchronize()

@@ -1,6 +1,7 @@
 """The dispatcher of ``@cuda.jit`` functions: one PTX specialisation per argument-type tuple,
 launched with ``kernel[griddim, blockdim, stream, sharedmem](args)``."""
 
+import contextlib
 import threading
 
 from taipan import _core
@@ -129,14 +130,18 @@ class CUDADispatcher(CompiledFunction):
         return dict(self._kernels)
 
     def __getitem__(self, configuration):
-        launcher = self._launchers.get(configuration) if type(configuration) is tuple else None
+        try:
+            launcher = self._launchers.get(configuration)
+        except TypeError:  # a list among the dimensions: configured afresh each time
+            launcher = None
         if launcher is not None:
             return launcher
         launcher = self._configure(configuration)
-        try:
-            self._launchers[configuration] = launcher
-        except TypeError:
-            pass  # an unhashable stream object: not cached
+        # Configurations naming a stream object are not kept: the cache would keep the stream
+        # alive, and a program making a stream per step would grow it without end.
+        if len(configuration) < 3 or isinstance(configuration[2], int):
+            with contextlib.suppress(TypeError):
+                self._launchers[configuration] = launcher
         return launcher
 
     def _configure(self, configuration):
@@ -158,11 +163,11 @@ class CUDADispatcher(CompiledFunction):
         )
         if self.targetoptions.get("debug"):
             return launcher
-        from taipan.cuda.devicearray import _stream
+        from taipan.cuda.streams import stream_handle
 
         # Known argument types launch from C++; the rest falls back to the Python launcher.
         return _core.CudaLauncher(
-            launcher.griddim, launcher.blockdim, launcher.sharedmem, _stream(stream), launcher
+            launcher.griddim, launcher.blockdim, launcher.sharedmem, stream_handle(stream), launcher
         )
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):

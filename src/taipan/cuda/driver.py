@@ -67,33 +67,20 @@ def synchronize():
     _driver().cuda_synchronize()
 
 
-def select_device(device_id):
-    """Makes device `device_id` current for this process."""
-    _driver().cuda_select_device(int(device_id))
-    return get_current_device()
+_generation = 0
 
 
-class Device:
-    """A GPU, as cuda.get_current_device() describes it."""
-
-    def __init__(self, device_id):
-        core = _driver()
-        self.id = device_id
-        self.name = core.cuda_device_name(device_id).encode()
-        self.compute_capability = tuple(core.cuda_compute_capability(device_id))
-
-    def __repr__(self):
-        return f"<CUDA device {self.id} '{self.name.decode()}'>"
-
-
-def get_current_device():
-    return Device(_driver().cuda_current_device())
+def context_generation():
+    """How many times cuda.close() has run: handles made before the last close are gone."""
+    return _generation
 
 
 def close():
     """Releases the primary contexts; the next CUDA call starts again."""
+    global _generation
     if is_available():
         _core.cuda_close()
+        _generation += 1
 
 
 def detect():

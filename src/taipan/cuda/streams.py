@@ -1,0 +1,121 @@
+"""Streams and events (Numba's ``cuda.stream()``, ``cuda.event()`` and friends): ordered queues
+of GPU work, and markers in them for waiting and timing."""
+
+import contextlib
+
+from taipan.cuda import driver
+
+# The driver's pseudo-handles for the default streams (CU_STREAM_LEGACY, CU_STREAM_PER_THREAD).
+_LEGACY_HANDLE = 1
+_PER_THREAD_HANDLE = 2
+
+
+class Stream:
+    """A CUDA stream. Copies and launches given one are queued on it and return at once."""
+
+    def __init__(self, handle, owned, kind):
+        self.handle = handle
+        self._owned = owned
+        self._kind = kind
+        # cuda.close() destroys every stream; one made before must not be destroyed again.
+        self._generation = driver.context_generation()
+
+    def synchronize(self):
+        """Waits until all work queued on the stream has finished."""
+        driver._driver().cuda_synchronize_stream(self.handle)
+
+    def query(self):
+        """Whether all work queued on the stream has finished."""
+        return driver._driver().cuda_query_stream(self.handle)
+
+    @contextlib.contextmanager
+    def auto_synchronize(self):
+        """A context manager that synchronizes the stream when the block ends."""
+        yield self
+        self.synchronize()
+
+    def __int__(self):
+        return self.handle
+
+    def __repr__(self):
+        return f"<CUDA stream {self._kind} {self.handle:#x}>"
+
+    def __del__(self):
+        if self._owned and self._generation == driver.context_generation():
+            with contextlib.suppress(Exception):
+                driver._core.cuda_destroy_stream(self.handle)
+
+
+def stream():
+    """A new stream of this process's own, which waits for the legacy default stream."""
+    return Stream(driver._driver().cuda_create_stream(False), True, "")
+
+
+def default_stream():
+    """The default stream (the legacy one, as CUDA's default is)."""
+    return Stream(0, False, "default")
+
+
+def legacy_default_stream():
+    """The legacy default stream, which waits for and holds up every other blocking stream."""
+    return Stream(_LEGACY_HANDLE, False, "legacy default")
+
+
+def per_thread_default_stream():
+    """The calling thread's default stream, ordered only against itself."""
+    return Stream(_PER_THREAD_HANDLE, False, "per-thread default")
+
+
+def external_stream(pointer):
+    """Wraps another library's stream (a CUstream given as an integer); it is not destroyed."""
+    return Stream(int(pointer), False, "external")
+
+
+def stream_handle(stream):
+    """The driver handle of a stream argument: a Stream, a raw handle, or 0/None for default."""
+    if not stream:
+        return None
+    return int(getattr(stream, "handle", stream))
+
+
+class Event:
+    """A marker recorded in a stream: it completes when the work queued before it has."""
+
+    def __init__(self, timing=True):
+        self.handle = driver._driver().cuda_create_event(bool(timing))
+        self.timing = bool(timing)
+        self._generation = driver.context_generation()
+
+    def record(self, stream=0):
+        """Records the event at the current end of `stream`."""
+        driver._core.cuda_record_event(self.handle, stream_handle(stream) or 0)
+
+    def synchronize(self):
+        """Waits until the work before the last record has finished."""
+        driver._core.cuda_synchronize_event(self.handle)
+
+    def query(self):
+        """Whether the work before the last record has finished."""
+        return driver._core.cuda_query_event(self.handle)
+
+    def elapsed_time(self, other):
+        """Milliseconds from this event to `other`; both recorded, both with timing."""
+        return event_elapsed_time(self, other)
+
+    def __del__(self):
+        # A failed constructor leaves no handle to destroy.
+        if getattr(self, "_generation", None) == driver.context_generation():
+            with contextlib.suppress(Exception):
+                driver._core.cuda_destroy_event(self.handle)
+
+
+def event(timing=True):
+    """A new event; timing=False events are cheaper but cannot be timed."""
+    return Event(timing)
+
+
+def event_elapsed_time(start, end):
+    """Milliseconds between two recorded timing events."""
+    if not (start.timing and end.timing):
+        raise ValueError("elapsed time needs two events created with timing=True")
+    return driver._core.cuda_elapsed_milliseconds(start.handle, end.handle)
