@@ -94,6 +94,27 @@ void fillArrayArgument(char *slot, const Type *type, uint64_t data, nb::handle s
   std::memcpy(slot + ArrayLayout::dataOffset, &data, 8);
 }
 
+/// Page-locked, mapped or managed host memory behind a NumPy array from cuda.pinned_array and
+/// friends; freed when the last array using it is collected.
+struct HostAllocation {
+  uint64_t pointer = 0;
+  uint64_t devicePointer = 0;
+  size_t size = 0;
+  bool managed = false;
+  ~HostAllocation() {
+    if (!pointer)
+      return;
+    try {
+      if (managed)
+        CudaDriver::get().free(pointer);
+      else
+        CudaDriver::get().freePinned(reinterpret_cast<void *>(pointer));
+    } catch (const CudaError &) {
+      // The context may already be gone at exit; nothing useful can be done.
+    }
+  }
+};
+
 /// A configured launch (kernel[grid, block, stream, shared]) with the argument path in C++:
 /// device arrays carry a `_launch` tuple (type, pointer, shape, strides), scalars are
 /// fingerprinted as on the CPU, and a known fingerprint launches without running Python.
@@ -239,6 +260,35 @@ void defineCudaBindings(nb::module_ &module) {
   module.def("cuda_memory_info",
              [] { return driverCall([] { return CudaDriver::get().memoryInfo(); }); });
   module.def("cuda_close", [] { driverCall([] { CudaDriver::get().closeAll(); }); });
+
+  nb::class_<HostAllocation>(module, "HostAllocation")
+      .def_ro("pointer", &HostAllocation::pointer)
+      .def_ro("device_pointer", &HostAllocation::devicePointer)
+      .def_ro("size", &HostAllocation::size);
+  module.def("cuda_allocate_host", [](size_t bytes, const std::string &kind) {
+    auto allocation = std::make_unique<HostAllocation>();
+    allocation->size = bytes;
+    driverCall([&] {
+      CudaDriver &driver = CudaDriver::get();
+      if (kind == "managed") {
+        allocation->managed = true;
+        allocation->pointer = allocation->devicePointer = driver.allocateManaged(bytes);
+      } else if (kind == "mapped") {
+        allocation->pointer =
+            reinterpret_cast<uint64_t>(driver.allocateMapped(bytes, &allocation->devicePointer));
+      } else {
+        allocation->pointer = reinterpret_cast<uint64_t>(driver.allocatePinned(bytes));
+        allocation->devicePointer = allocation->pointer;
+      }
+    });
+    return allocation;
+  });
+  module.def("cuda_register_host", [](uint64_t pointer, size_t bytes) {
+    driverCall([&] { CudaDriver::get().registerHost(reinterpret_cast<void *>(pointer), bytes); });
+  });
+  module.def("cuda_unregister_host", [](uint64_t pointer) {
+    driverCall([&] { CudaDriver::get().unregisterHost(reinterpret_cast<void *>(pointer)); });
+  });
 
   // Streams and events travel to Python as integer handles; taipan.cuda.streams owns them.
   module.def("cuda_create_stream", [](bool nonBlocking) {

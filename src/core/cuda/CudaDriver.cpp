@@ -115,6 +115,8 @@ struct CudaDriver::Api {
   Entry<CUdeviceptr, unsigned char, size_t, CUstream> cuMemsetD8Async;
   Entry<void **, size_t, unsigned> cuMemHostAlloc;
   Entry<void *> cuMemFreeHost;
+  Entry<void *, size_t, unsigned> cuMemHostRegister;
+  Entry<void *> cuMemHostUnregister;
   Entry<CUdeviceptr *, void *, unsigned> cuMemHostGetDevicePointer;
   Entry<CUdeviceptr *, size_t, unsigned> cuMemAllocManaged;
   Entry<CUmodule *, const void *, unsigned, int *, void **> cuModuleLoadDataEx;
@@ -182,6 +184,8 @@ struct CudaDriver::Api {
     resolve(cuMemsetD8Async, "cuMemsetD8Async");
     resolve(cuMemHostAlloc, "cuMemHostAlloc");
     resolve(cuMemFreeHost, "cuMemFreeHost");
+    resolve(cuMemHostRegister, "cuMemHostRegister", "cuMemHostRegister_v2");
+    resolve(cuMemHostUnregister, "cuMemHostUnregister");
     resolve(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer", "cuMemHostGetDevicePointer_v2");
     resolve(cuMemAllocManaged, "cuMemAllocManaged");
     resolve(cuModuleLoadDataEx, "cuModuleLoadDataEx");
@@ -582,6 +586,18 @@ void CudaDriver::freePinned(void *pointer) {
     return;
   ensureContext();
   api->call(api->cuMemFreeHost, pointer);
+}
+
+void CudaDriver::registerHost(void *pointer, size_t bytes) {
+  ensureContext();
+  if (pointer && bytes)
+    api->call(api->cuMemHostRegister, pointer, bytes, 0u);
+}
+
+void CudaDriver::unregisterHost(void *pointer) {
+  ensureContext();
+  if (pointer)
+    api->call(api->cuMemHostUnregister, pointer);
 }
 
 void *CudaDriver::allocateMapped(size_t bytes, uint64_t *deviceAddress) {

@@ -223,6 +223,10 @@ public:
   void *allocatePinned(size_t bytes);
   /// Frees memory from allocatePinned() or allocateMapped().
   void freePinned(void *pointer);
+  /// Page-locks existing host memory (cuda.pinned()) so copies from and to it are asynchronous.
+  void registerHost(void *pointer, size_t bytes);
+  /// Undoes registerHost().
+  void unregisterHost(void *pointer);
   /// Page-locked host memory that kernels reach directly; `*deviceAddress` receives the address
   /// kernels use for it. Free with freePinned().
   void *allocateMapped(size_t bytes, uint64_t *deviceAddress);

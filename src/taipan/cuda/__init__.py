@@ -21,6 +21,13 @@ from taipan.cuda.driver import (
     is_available,
     synchronize,
 )
+from taipan.cuda.hostmemory import (
+    MappedNDArray,
+    managed_array,
+    mapped_array,
+    pinned,
+    pinned_array,
+)
 from taipan.cuda.intrinsics import (
     activemask,
     all_sync,
@@ -76,6 +83,7 @@ __all__ = [
     "CudaDriverError",
     "CudaSupportError",
     "DeviceNDArray",
+    "MappedNDArray",
     "activemask",
     "all_sync",
     "any_sync",
@@ -113,9 +121,13 @@ __all__ = [
     "lanemask_lt",
     "legacy_default_stream",
     "local",
+    "managed_array",
+    "mapped_array",
     "match_any_sync",
     "nanosleep",
     "per_thread_default_stream",
+    "pinned",
+    "pinned_array",
     "popc",
     "select_device",
     "shared",

@@ -17,6 +17,19 @@ def _c_strides(shape, itemsize):
     return tuple(reversed(strides))
 
 
+def array_interface(shape, strides, dtype, pointer):
+    """The __cuda_array_interface__ (version 3) of memory kernels can use at `pointer`."""
+    contiguous = tuple(strides) == _c_strides(shape, dtype.itemsize)
+    return {
+        "shape": tuple(shape),
+        "strides": None if contiguous else tuple(strides),
+        "typestr": dtype.str,
+        "data": (pointer, False),
+        "version": 3,
+        "stream": None,
+    }
+
+
 class DeviceNDArray:
     """An array in GPU memory, freed when the object is collected."""
 
@@ -65,14 +78,7 @@ class DeviceNDArray:
 
     @property
     def __cuda_array_interface__(self):
-        return {
-            "shape": self.shape,
-            "strides": None if self.is_c_contiguous() else self.strides,
-            "typestr": self.dtype.str,
-            "data": (self.device_ctypes_pointer, False),
-            "version": 3,
-            "stream": None,
-        }
+        return array_interface(self.shape, self.strides, self.dtype, self.device_ctypes_pointer)
 
     def copy_to_host(self, ary=None, stream=0):
         """The data as a NumPy array (into `ary` when given)."""
@@ -169,7 +175,7 @@ def launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug, type
     values, types, copies = [], [], []
     for value in args:
         value_type = argument_type(value)
-        if isinstance(value, np.ndarray):
+        if isinstance(value, np.ndarray) and not hasattr(value, "__cuda_array_interface__"):
             device = to_device(value, stream)
             copies.append((value, device))
             value = device

@@ -220,6 +220,21 @@ TEST(CudaDriverGpuTest, MemoryRoundTrip) {
     EXPECT_EQ(reinterpret_cast<unsigned char *>(managed)[63], 1);
     driver.free(managed);
   }
+
+  // Registered (cuda.pinned) memory round-trips asynchronously.
+  std::vector<int32_t> registered(Count, 5);
+  driver.registerHost(registered.data(), Count * sizeof(int32_t));
+  uint64_t device = driver.allocate(Count * sizeof(int32_t));
+  void *stream = driver.createStream();
+  driver.copyToDevice(device, registered.data(), Count * sizeof(int32_t), stream);
+  driver.memset(device, 0, sizeof(int32_t), stream);
+  driver.copyToHost(registered.data(), device, Count * sizeof(int32_t), stream);
+  driver.synchronizeStream(stream);
+  EXPECT_EQ(registered[0], 0);
+  EXPECT_EQ(registered[Count - 1], 5);
+  driver.unregisterHost(registered.data());
+  driver.destroyStream(stream);
+  driver.free(device);
 }
 
 TEST(CudaDriverGpuTest, LoadAndLaunchPtx) {

@@ -1,5 +1,5 @@
-"""Streams, events and devices: their error paths here, and every call for real where a GPU is
-present (the seeds' stream-and-event timing program included)."""
+"""The CUDA host API: streams, events, devices and host memory (pinned, mapped, managed); their
+error paths here, and every call for real where a GPU is present (the seeds' programs included)."""
 
 import cuda_kernels as k
 import numpy as np
@@ -27,8 +27,16 @@ def test_default_stream_objects_need_no_driver():
 @without_gpu
 @pytest.mark.parametrize(
     "call",
-    [cuda.stream, cuda.event, cuda.current_context, cuda.get_current_device],
-    ids=lambda f: f.__name__,
+    [
+        cuda.stream,
+        cuda.event,
+        cuda.current_context,
+        cuda.get_current_device,
+        lambda: cuda.pinned_array(4),
+        lambda: cuda.mapped_array(4),
+        lambda: cuda.managed_array(4),
+    ],
+    ids=["stream", "event", "context", "device", "pinned", "mapped", "managed"],
 )
 def test_without_a_gpu_each_call_says_why(call):
     with pytest.raises(cuda.CudaSupportError, match="CUDA"):
@@ -165,3 +173,68 @@ def test_memory_info_sees_an_allocation():
     free_after = context.get_memory_info().free
     assert free_after <= free - (200 << 20)
     del block
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_pinned_arrays_with_streams_and_events():
+    # The seeds' program: pinned host buffers, asynchronous copies and a kernel on a stream,
+    # events timing the kernel.
+    n = 1 << 20
+    x = cuda.pinned_array(n, dtype=np.float32)
+    out = cuda.pinned_array((n,), np.float32)
+    assert type(x) is np.ndarray and x.shape == (n,)
+    x[:] = np.arange(n, dtype=np.float32)
+    stream = cuda.stream()
+    start, end = cuda.event(), cuda.event()
+    dx = cuda.to_device(x, stream=stream)
+    dout = cuda.device_array_like(x, stream=stream)
+    start.record(stream)
+    k.add_grid_stride[128, 256, stream](dx, dx, dout)
+    end.record(stream)
+    dout.copy_to_host(out, stream=stream)
+    stream.synchronize()
+    assert cuda.event_elapsed_time(start, end) > 0
+    np.testing.assert_array_equal(out, 2 * np.arange(n, dtype=np.float32))
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_pinned_context_manager_registers_existing_arrays():
+    x = np.arange(4096, dtype=np.float64)
+    out = np.zeros_like(x)
+    stream = cuda.stream()
+    with cuda.pinned(x, out):
+        dx = cuda.to_device(x, stream=stream)
+        dx.copy_to_host(out, stream=stream)
+        stream.synchronize()
+    np.testing.assert_array_equal(out, x)
+    with pytest.raises(ValueError, match="contiguous"), cuda.pinned(x[::2]):
+        pass
+
+
+@pytest.mark.cuda
+@needs_gpu
+@pytest.mark.parametrize("allocate", [cuda.mapped_array, cuda.managed_array])
+def test_kernels_use_mapped_and_managed_arrays_in_place(allocate):
+    n = 10_000
+    x = allocate(n, dtype=np.float32)
+    out = allocate((n,), np.float32)
+    assert isinstance(x, cuda.MappedNDArray)
+    x[:] = np.arange(n)
+    out[:] = 0
+    k.add_grid_stride[16, 256](x, x, out)
+    cuda.synchronize()
+    np.testing.assert_array_equal(out, 2 * np.arange(n, dtype=np.float32))
+    # A view is still the same memory; a computed result is ordinary host memory.
+    tail = out[n // 2 :]
+    assert tail.__cuda_array_interface__["data"][0] > out.__cuda_array_interface__["data"][0]
+    assert not hasattr(out + 1, "__cuda_array_interface__")
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_managed_arrays_never_exceed_free_memory():
+    free, _ = cuda.current_context().get_memory_info()
+    with pytest.raises(MemoryError, match="free bytes"):
+        cuda.managed_array(free + (1 << 30), dtype=np.uint8)
