@@ -238,3 +238,111 @@ def test_managed_arrays_never_exceed_free_memory():
     free, _ = cuda.current_context().get_memory_info()
     with pytest.raises(MemoryError, match="free bytes"):
         cuda.managed_array(free + (1 << 30), dtype=np.uint8)
+
+
+# --- device-array views: layout checked against NumPy anywhere, data on the GPU ------------------
+
+
+class _FakeBuffer:
+    """Stands in for device memory: views only do address arithmetic on it."""
+
+    pointer = 0x10000
+    size = 1 << 20
+
+
+VIEW_KEYS = [
+    (slice(None),),
+    (slice(1, 4),),
+    (slice(None, None, 2), 1),
+    (2,),
+    (-1, slice(None, None, -1)),
+    (Ellipsis, 3),
+    (None, slice(2, None)),
+    (1, Ellipsis, None),
+    (slice(5, 2),),
+    (slice(None), slice(1, 5, 3)),
+]
+
+
+@pytest.mark.parametrize("key", VIEW_KEYS, ids=repr)
+def test_device_array_views_match_numpy_layout(key):
+    from taipan.cuda.devicearray import DeviceNDArray
+
+    host = np.zeros((6, 7), dtype=np.float32)
+    device = DeviceNDArray(host.shape, None, host.dtype, _FakeBuffer())
+    expected = host[key]
+    view = device._view(key)
+    assert view.shape == expected.shape
+    if expected.size:
+        assert view.strides == expected.strides
+        assert view.device_ctypes_pointer - device.device_ctypes_pointer == (
+            expected.ctypes.data - host.ctypes.data
+        )
+
+
+@pytest.mark.parametrize(
+    ("key", "message"),
+    [((6,), "out of bounds"), ((0, 0, 0), "too many indices"), ((1.5,), "not float")],
+)
+def test_device_array_bad_indices_raise_index_error(key, message):
+    from taipan.cuda.devicearray import DeviceNDArray
+
+    device = DeviceNDArray((6, 7), None, np.float32, _FakeBuffer())
+    with pytest.raises(IndexError, match=message):
+        device._view(key)
+
+
+def test_device_array_reshape_and_ravel_layout():
+    from taipan.cuda.devicearray import DeviceNDArray
+
+    device = DeviceNDArray((6, 4), None, np.int64, _FakeBuffer())
+    assert device.reshape(3, -1).shape == (3, 8)
+    assert device.reshape((2, 3, 4)).strides == (96, 32, 8)
+    assert device.ravel().shape == (24,)
+    with pytest.raises(ValueError, match="cannot reshape"):
+        device.reshape(5, 5)
+    with pytest.raises(NotImplementedError, match="C-contiguous"):
+        device[:, ::2].reshape(12)
+    assert "shape=(6, 4)" in str(device) and "int64" in repr(device)
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_device_array_views_elements_and_assignment():
+    host = np.arange(42, dtype=np.float64).reshape(6, 7)
+    device = cuda.to_device(host)
+    assert device[2, 3] == host[2, 3] and device[-1, -1] == host[-1, -1]
+    assert isinstance(device[0, 0], np.float64)
+    np.testing.assert_array_equal(device[1:4].copy_to_host(), host[1:4])
+    np.testing.assert_array_equal(device[:, ::3].copy_to_host(), host[:, ::3])
+    np.testing.assert_array_equal(device[::-2, 1].copy_to_host(), host[::-2, 1])
+    device[0] = -1.0
+    device[1:3, 2:4] = np.array([[10.0, 11.0], [12.0, 13.0]])
+    device[:, 6] = np.arange(6)
+    expected = host.copy()
+    expected[0] = -1.0
+    expected[1:3, 2:4] = [[10.0, 11.0], [12.0, 13.0]]
+    expected[:, 6] = np.arange(6)
+    np.testing.assert_array_equal(device.copy_to_host(), expected)
+    np.testing.assert_array_equal(device.reshape(7, 6).copy_to_host(), expected.reshape(7, 6))
+    np.testing.assert_array_equal(device.ravel().copy_to_host(), expected.ravel())
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_kernels_write_through_device_array_views():
+    n = 64
+    x = cuda.to_device(np.ones(2 * n, dtype=np.float32))
+    out = cuda.to_device(np.zeros(2 * n, dtype=np.float32))
+    k.add_grid_stride[1, 32](x[::2], x[1::2], out[n:])
+    np.testing.assert_array_equal(out.copy_to_host(), np.r_[np.zeros(n), np.full(n, 2.0)])
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_fortran_order_device_arrays_round_trip():
+    host = np.asfortranarray(np.arange(12, dtype=np.int32).reshape(3, 4))
+    device = cuda.device_array((3, 4), np.int32, order="F")
+    device.copy_to_device(host)
+    np.testing.assert_array_equal(device.copy_to_host(), host)
+    np.testing.assert_array_equal(device[1].copy_to_host(), host[1])

@@ -80,24 +80,159 @@ class DeviceNDArray:
     def __cuda_array_interface__(self):
         return array_interface(self.shape, self.strides, self.dtype, self.device_ctypes_pointer)
 
+    def is_f_contiguous(self):
+        reversed_strides = _c_strides(tuple(reversed(self.shape)), self.dtype.itemsize)
+        return self.strides == tuple(reversed(reversed_strides))
+
     def copy_to_host(self, ary=None, stream=0):
-        """The data as a NumPy array (into `ary` when given)."""
-        if not self.is_c_contiguous():
-            raise NotImplementedError("copy_to_host of a non-contiguous device array")
+        """The data as a NumPy array (into `ary` when given); asynchronous on a stream."""
         if ary is None:
-            ary = np.empty(self.shape, self.dtype)
-        _core.cuda_copy_to_host(ary, self.device_ctypes_pointer, stream_handle(stream))
+            ary = np.empty(self.shape, self.dtype, order="F" if self._fortran_only() else "C")
+        if ary.shape != self.shape or ary.dtype != self.dtype:
+            raise ValueError(
+                f"copy_to_host into an array of {ary.shape} {ary.dtype}, not {self.shape} "
+                f"{self.dtype}"
+            )
+        if self._fortran_only() and ary.flags.f_contiguous:
+            _core.cuda_copy_to_host(ary.T, self.device_ctypes_pointer, stream_handle(stream))
+        elif self.is_c_contiguous() and ary.flags.c_contiguous:
+            _core.cuda_copy_to_host(ary, self.device_ctypes_pointer, stream_handle(stream))
+        else:
+            staging = np.empty(self.shape, self.dtype)
+            runs = [(0, 0, self.size)] if self.is_c_contiguous() else self._runs()
+            for offset, start, count in runs:
+                _core.cuda_copy_to_host(
+                    staging.reshape(-1)[start : start + count],
+                    self.device_ctypes_pointer + offset,
+                    stream_handle(stream),
+                )
+            ary[...] = staging
         return ary
 
     def copy_to_device(self, ary, stream=0):
-        """Copies a host array of the same shape into this device array."""
-        host = np.ascontiguousarray(ary, dtype=self.dtype)
+        """Copies a host array of the same shape (or one that broadcasts) into this array."""
+        host = np.asarray(ary, dtype=self.dtype)
         if host.shape != self.shape:
-            raise ValueError(f"shape mismatch: {host.shape} into {self.shape}")
-        _core.cuda_copy_to_device(self.device_ctypes_pointer, host, stream_handle(stream))
+            try:
+                host = np.broadcast_to(host, self.shape)
+            except ValueError:
+                raise ValueError(f"shape mismatch: {host.shape} into {self.shape}") from None
+        if self._fortran_only():
+            host = np.asfortranarray(host)
+            _core.cuda_copy_to_device(self.device_ctypes_pointer, host.T, stream_handle(stream))
+            return
+        host = np.ascontiguousarray(host)
+        if self.is_c_contiguous():
+            _core.cuda_copy_to_device(self.device_ctypes_pointer, host, stream_handle(stream))
+            return
+        flat = host.reshape(-1)
+        for offset, start, count in self._runs():
+            _core.cuda_copy_to_device(
+                self.device_ctypes_pointer + offset,
+                flat[start : start + count],
+                stream_handle(stream),
+            )
+
+    def _fortran_only(self):
+        return self.ndim > 1 and not self.is_c_contiguous() and self.is_f_contiguous()
+
+    def _runs(self):
+        """(device byte offset, first element in C order, element count) of each contiguous run
+        of a strided view: rows when the last axis is dense, single elements otherwise."""
+        dense_rows = self.ndim > 0 and self.strides[-1] == self.dtype.itemsize
+        outer = self.shape[:-1] if dense_rows else self.shape
+        count = self.shape[-1] if dense_rows else 1
+        if count == 0 or 0 in outer:
+            return
+        for start, index in enumerate(np.ndindex(*outer)):
+            offset = sum(i * stride for i, stride in zip(index, self.strides))
+            yield offset, start * count, count
+
+    # --- views and elements -------------------------------------------------------------------
+
+    def __getitem__(self, key):
+        view = self._view(key)
+        if view.ndim:
+            return view
+        element = np.empty((), self.dtype)
+        _core.cuda_copy_to_host(element, view.device_ctypes_pointer, None)
+        return element[()]
+
+    def __setitem__(self, key, value):
+        self._view(key).copy_to_device(value)
+
+    def _view(self, key):
+        """The device array `self[key]` for basic indexing (ints, slices, Ellipsis, None)."""
+        key = key if isinstance(key, tuple) else (key,)
+        if sum(k is Ellipsis for k in key) > 1:
+            raise IndexError("an index can only have a single ellipsis ('...')")
+        named = sum(k is not None and k is not Ellipsis for k in key)
+        if named > self.ndim:
+            raise IndexError(
+                f"too many indices for device array: it is {self.ndim}-dimensional, "
+                f"but {named} were indexed"
+            )
+        if Ellipsis in key:
+            at = key.index(Ellipsis)
+            key = key[:at] + (slice(None),) * (self.ndim - named) + key[at + 1 :]
+        else:
+            key = key + (slice(None),) * (self.ndim - named)
+        shape, strides, offset, axis = [], [], self._offset, 0
+        for item in key:
+            if item is None:
+                shape.append(1)
+                strides.append(0)
+                continue
+            extent, stride = self.shape[axis], self.strides[axis]
+            if isinstance(item, slice):
+                start, stop, step = item.indices(extent)
+                shape.append(len(range(start, stop, step)))
+                strides.append(stride * step)
+                offset += start * stride if shape[-1] else 0
+            elif isinstance(item, (int, np.integer)):
+                index = int(item)
+                if not -extent <= index < extent:
+                    raise IndexError(
+                        f"index {index} is out of bounds for axis {axis} with size {extent}"
+                    )
+                offset += (index % extent) * stride
+            else:
+                raise IndexError(
+                    f"device arrays take integers, slices, '...' and None as indices, "
+                    f"not {type(item).__name__}"
+                )
+            axis += 1
+        return DeviceNDArray(shape, strides, self.dtype, self._buffer, offset)
+
+    def reshape(self, *newshape, order="C"):
+        """A view with another shape; the array must be C-contiguous (as in Numba)."""
+        if len(newshape) == 1 and not isinstance(newshape[0], int):
+            newshape = tuple(newshape[0])
+        if order != "C" or not self.is_c_contiguous():
+            raise NotImplementedError("reshape needs a C-contiguous device array and order='C'")
+        newshape = [int(n) for n in newshape]
+        if newshape.count(-1) > 1:
+            raise ValueError("can only specify one unknown dimension")
+        if -1 in newshape:
+            known = int(np.prod([n for n in newshape if n != -1], dtype=np.int64))
+            newshape[newshape.index(-1)] = self.size // known if known else 0
+        if int(np.prod(newshape, dtype=np.int64)) != self.size:
+            raise ValueError(
+                f"cannot reshape array of size {self.size} into shape {tuple(newshape)}"
+            )
+        return DeviceNDArray(newshape, None, self.dtype, self._buffer, self._offset)
+
+    def ravel(self, order="C"):
+        """A one-dimensional view of a C-contiguous array."""
+        return self.reshape(self.size, order=order)
 
     def __repr__(self):
-        return f"<taipan DeviceNDArray shape={self.shape} dtype={self.dtype}>"
+        return (
+            f"<taipan DeviceNDArray shape={self.shape} dtype={self.dtype} "
+            f"at {self.device_ctypes_pointer:#x}>"
+        )
+
+    __str__ = __repr__
 
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
