@@ -5,6 +5,7 @@
 #include "ArrayBoxing.h"
 #include "AstReader.h"
 #include "CudaBindings.h"
+#include "DLPack.h"
 
 #include "Dispatcher.h"
 #include "GlobalResolution.h"
@@ -190,6 +191,7 @@ NB_MODULE(_core, module) {
   runtime::setPrintSink(printToPythonStdout);
   defineTypeObjects(module);
   defineCudaBindings(module);
+  defineDLPackBindings(module);
 
   nb::class_<FunctionSource>(module, "FunctionSource")
       .def_prop_ro("name", [](const FunctionSource &self) { return self.name; })

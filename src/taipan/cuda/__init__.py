@@ -28,6 +28,7 @@ from taipan.cuda.hostmemory import (
     pinned,
     pinned_array,
 )
+from taipan.cuda.interop import as_cuda_array, from_dlpack, is_cuda_array
 from taipan.cuda.intrinsics import (
     activemask,
     all_sync,
@@ -87,6 +88,7 @@ __all__ = [
     "activemask",
     "all_sync",
     "any_sync",
+    "as_cuda_array",
     "atomic",
     "ballot_sync",
     "blockDim",
@@ -110,12 +112,14 @@ __all__ = [
     "external_stream",
     "ffs",
     "fma",
+    "from_dlpack",
     "get_current_device",
     "gpus",
     "grid",
     "gridDim",
     "gridsize",
     "is_available",
+    "is_cuda_array",
     "jit",
     "laneid",
     "lanemask_lt",

@@ -17,7 +17,7 @@ def _c_strides(shape, itemsize):
     return tuple(reversed(strides))
 
 
-def array_interface(shape, strides, dtype, pointer):
+def array_interface(shape, strides, dtype, pointer, stream=0):
     """The __cuda_array_interface__ (version 3) of memory kernels can use at `pointer`."""
     contiguous = tuple(strides) == _c_strides(shape, dtype.itemsize)
     return {
@@ -26,14 +26,14 @@ def array_interface(shape, strides, dtype, pointer):
         "typestr": dtype.str,
         "data": (pointer, False),
         "version": 3,
-        "stream": None,
+        "stream": stream_handle(stream) or None,  # 0 is not allowed: it is ambiguous
     }
 
 
 class DeviceNDArray:
     """An array in GPU memory, freed when the object is collected."""
 
-    def __init__(self, shape, strides, dtype, buffer, offset=0):
+    def __init__(self, shape, strides, dtype, buffer, offset=0, stream=0):
         self.shape = tuple(int(s) for s in shape)
         self.dtype = np.dtype(dtype)
         self.strides = (
@@ -41,6 +41,7 @@ class DeviceNDArray:
         )
         self._buffer = buffer  # DeviceBuffer, shared by views
         self._offset = offset
+        self.stream = stream  # the stream it was made on; consumers of its interface wait on it
         self._kernel_type = None
         # What a kernel launch reads from C++: (type, pointer, shape, strides).
         kernel_type, description = self.kernel_argument()
@@ -78,7 +79,19 @@ class DeviceNDArray:
 
     @property
     def __cuda_array_interface__(self):
-        return array_interface(self.shape, self.strides, self.dtype, self.device_ctypes_pointer)
+        return array_interface(
+            self.shape, self.strides, self.dtype, self.device_ctypes_pointer, self.stream
+        )
+
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        from taipan.cuda.interop import dlpack_capsule
+
+        if copy:
+            raise BufferError("taipan device arrays export without copying only")
+        return dlpack_capsule(self, stream)
+
+    def __dlpack_device__(self):
+        return (2, _core.cuda_current_device())  # kDLCUDA
 
     def is_f_contiguous(self):
         reversed_strides = _c_strides(tuple(reversed(self.shape)), self.dtype.itemsize)
@@ -202,7 +215,7 @@ class DeviceNDArray:
                     f"not {type(item).__name__}"
                 )
             axis += 1
-        return DeviceNDArray(shape, strides, self.dtype, self._buffer, offset)
+        return DeviceNDArray(shape, strides, self.dtype, self._buffer, offset, self.stream)
 
     def reshape(self, *newshape, order="C"):
         """A view with another shape; the array must be C-contiguous (as in Numba)."""
@@ -220,7 +233,7 @@ class DeviceNDArray:
             raise ValueError(
                 f"cannot reshape array of size {self.size} into shape {tuple(newshape)}"
             )
-        return DeviceNDArray(newshape, None, self.dtype, self._buffer, self._offset)
+        return DeviceNDArray(newshape, None, self.dtype, self._buffer, self._offset, self.stream)
 
     def ravel(self, order="C"):
         """A one-dimensional view of a C-contiguous array."""
@@ -243,7 +256,7 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
     nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
     if strides is None and order == "F":
         strides = tuple(reversed(_c_strides(tuple(reversed(shape)), dtype.itemsize)))
-    return DeviceNDArray(shape, strides, dtype, _core.cuda_allocate(nbytes))
+    return DeviceNDArray(shape, strides, dtype, _core.cuda_allocate(nbytes), stream=stream)
 
 
 def device_array_like(ary, stream=0):
@@ -253,7 +266,7 @@ def device_array_like(ary, stream=0):
 def to_device(ary, stream=0, copy=True, to=None):
     """A device copy of a host array (C-contiguous)."""
     host = np.ascontiguousarray(ary)
-    device = to if to is not None else device_array(host.shape, host.dtype)
+    device = to if to is not None else device_array(host.shape, host.dtype, stream=stream)
     if copy:
         device.copy_to_device(host, stream=stream)
     return device
@@ -273,9 +286,12 @@ def device_array_type(value):
     )
 
 
-def _describe(value):
+def _describe(value, stream):
     """(pointer, shape, strides) of a device array for the launch."""
+    from taipan.cuda.interop import wait_for_producer
+
     interface = value.__cuda_array_interface__
+    wait_for_producer(interface, stream)
     dtype = np.dtype(interface["typestr"])
     shape = tuple(interface["shape"])
     strides = interface.get("strides") or _c_strides(shape, dtype.itemsize)
@@ -315,7 +331,7 @@ def launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug, type
             copies.append((value, device))
             value = device
         if value_type.ndim or hasattr(value, "__cuda_array_interface__"):
-            value = _describe(value)
+            value = _describe(value, stream)
         values.append(value)
         types.append(value_type)
     handle = kernel.function()

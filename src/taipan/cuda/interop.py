@@ -1,0 +1,104 @@
+"""Device memory shared with other libraries without copies: the CUDA Array Interface
+(``is_cuda_array``, ``as_cuda_array``) and DLPack both ways (``from_dlpack``, ``__dlpack__``)."""
+
+import numpy as np
+
+from taipan import _core
+from taipan.cuda import driver
+from taipan.cuda.devicearray import DeviceNDArray
+
+# DLPack's device and type codes.
+_DLPACK_CUDA, _DLPACK_CUDA_HOST, _DLPACK_CUDA_MANAGED = 2, 3, 13
+_DLPACK_KINDS = {"i": 0, "u": 1, "f": 2, "c": 5, "b": 6}
+_DLPACK_NAMES = {0: "int", 1: "uint", 2: "float", 5: "complex"}
+
+
+class ForeignMemory:
+    """Device memory another library owns, kept alive while taipan arrays view it."""
+
+    def __init__(self, pointer, owner):
+        self.pointer = pointer
+        self.owner = owner
+
+
+def is_cuda_array(obj):
+    """Whether `obj` exports the CUDA Array Interface."""
+    return hasattr(obj, "__cuda_array_interface__")
+
+
+def wait_for_producer(interface, stream=None):
+    """Synchronizes the stream an exported array's producer named, unless the consumer's
+    `stream` already orders after it (the same stream, or both the legacy default)."""
+    producer = interface.get("stream")
+    if producer is None:
+        return
+    consumer = int(getattr(stream, "handle", stream) or 0)
+    if producer == consumer or (producer == 1 and consumer in (0, 1)):
+        return
+    driver._driver().cuda_synchronize_stream(int(producer))
+
+
+def as_cuda_array(obj, sync=True):
+    """A taipan device array viewing the memory of an object that exports the CUDA Array
+    Interface; no copy is made, and `obj` is kept alive by the view."""
+    interface = getattr(obj, "__cuda_array_interface__", None)
+    if interface is None:
+        raise TypeError(f"{type(obj).__name__} does not export __cuda_array_interface__")
+    if interface.get("mask") is not None:
+        raise NotImplementedError("masked CUDA arrays are not supported")
+    if sync:
+        wait_for_producer(interface)
+    pointer = int(interface["data"][0])
+    return DeviceNDArray(
+        tuple(interface["shape"]),
+        interface.get("strides"),
+        np.dtype(interface["typestr"]),
+        ForeignMemory(pointer, obj),
+    )
+
+
+def from_dlpack(obj):
+    """A taipan device array viewing a DLPack tensor on a CUDA device (no copy). `obj` is an
+    object with ``__dlpack__`` or a capsule."""
+    if hasattr(obj, "__dlpack__"):
+        device_type, _ = obj.__dlpack_device__()
+        if device_type not in (_DLPACK_CUDA, _DLPACK_CUDA_MANAGED):
+            raise TypeError(
+                f"cuda.from_dlpack needs a tensor on a CUDA device, not DLPack device {device_type}"
+            )
+        # The legacy default stream, on which taipan queues default work.
+        capsule = obj.__dlpack__(stream=1)
+    else:
+        capsule = obj
+    holder, pointer, shape, strides, code, bits, lanes, device_type, _ = _core.dlpack_import(
+        capsule
+    )
+    if device_type not in (_DLPACK_CUDA, _DLPACK_CUDA_MANAGED):
+        raise TypeError(f"cuda.from_dlpack needs CUDA memory, not DLPack device {device_type}")
+    if lanes != 1 or (code not in _DLPACK_NAMES and code != 6):
+        raise TypeError(f"DLPack type (code {code}, {bits} bits, {lanes} lanes) is not supported")
+    dtype = np.dtype(bool) if code == 6 else np.dtype(f"{_DLPACK_NAMES[code]}{bits}")
+    byte_strides = None if strides is None else tuple(s * dtype.itemsize for s in strides)
+    return DeviceNDArray(tuple(shape), byte_strides, dtype, ForeignMemory(pointer, holder))
+
+
+def dlpack_capsule(array, stream=None):
+    """The DLPack capsule of a taipan device array: it keeps the array alive until consumed."""
+    if stream is not None and stream != -1:
+        producer = getattr(array, "stream", 0)
+        if producer:
+            producer.synchronize()
+    dtype = array.dtype
+    if dtype.kind not in _DLPACK_KINDS:
+        raise TypeError(f"DLPack cannot carry {dtype}")
+    strides = [s // dtype.itemsize for s in array.strides]
+    return _core.dlpack_export(
+        array.device_ctypes_pointer,
+        list(array.shape),
+        strides,
+        _DLPACK_KINDS[dtype.kind],
+        dtype.itemsize * 8,
+        _DLPACK_CUDA,
+        _core.cuda_current_device(),
+        array,
+    )

@@ -1,0 +1,157 @@
+"""Sharing device memory without copies: the CUDA Array Interface and DLPack. Layout and
+ownership are checked here; CuPy, PyTorch and the seeds' raw-pointer class on the GPU."""
+
+import gc
+import sys
+import weakref
+
+import cuda_kernels as k
+import numpy as np
+import pytest
+
+from taipan import _core, cuda
+
+needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
+
+
+class RawDeviceMemory:
+    """The seeds' pattern: a raw device pointer wrapped in a class exporting the interface."""
+
+    def __init__(self, pointer, shape, typestr, strides=None, stream=None, owner=None):
+        self.owner = owner
+        self.__cuda_array_interface__ = {
+            "shape": shape,
+            "typestr": typestr,
+            "data": (pointer, False),
+            "strides": strides,
+            "version": 3,
+            "stream": stream,
+        }
+
+
+def test_is_cuda_array():
+    assert cuda.is_cuda_array(RawDeviceMemory(0x1000, (4,), "<f4"))
+    assert not cuda.is_cuda_array(np.zeros(4))
+
+
+def test_as_cuda_array_views_foreign_memory_without_copying():
+    raw = RawDeviceMemory(0x7000, (3, 4), "<i8", strides=(64, 8))
+    view = cuda.as_cuda_array(raw, sync=False)
+    assert view.shape == (3, 4) and view.dtype == np.int64 and view.strides == (64, 8)
+    assert view.device_ctypes_pointer == 0x7000
+    assert view[1:].device_ctypes_pointer == 0x7000 + 64
+    exported = view.__cuda_array_interface__
+    assert exported["data"] == (0x7000, False) and exported["strides"] == (64, 8)
+    assert exported["version"] == 3 and exported["stream"] is None
+    # The view keeps the exporter alive.
+    probe = weakref.ref(raw)
+    del raw
+    gc.collect()
+    assert probe() is not None
+    del view
+    gc.collect()
+    assert probe() is None
+
+
+def test_as_cuda_array_rejects_non_exporters_and_masks():
+    with pytest.raises(TypeError, match="does not export"):
+        cuda.as_cuda_array(np.zeros(3))
+    masked = RawDeviceMemory(0x1000, (4,), "<f4")
+    masked.__cuda_array_interface__["mask"] = object()
+    with pytest.raises(NotImplementedError, match="masked"):
+        cuda.as_cuda_array(masked)
+
+
+def test_from_dlpack_rejects_host_tensors():
+    with pytest.raises(TypeError, match="CUDA device"):
+        cuda.from_dlpack(np.zeros(3))
+
+
+class _Owner:
+    pass
+
+
+def test_dlpack_capsules_round_trip_and_release_their_owner():
+    owner = _Owner()
+    probe = weakref.ref(owner)
+    capsule = _core.dlpack_export(0x9000, [2, 3], [3, 1], 2, 32, 2, 0, owner)
+    del owner
+    gc.collect()
+    assert probe() is not None  # the capsule holds the exporter
+    holder, pointer, shape, strides, code, bits, lanes, device_type, device_id = (
+        _core.dlpack_import(capsule)
+    )
+    assert (pointer, shape, strides) == (0x9000, [2, 3], [3, 1])
+    assert (code, bits, lanes, device_type, device_id) == (2, 32, 1, 2, 0)
+    with pytest.raises(ValueError, match="already consumed"):
+        _core.dlpack_import(capsule)
+    del holder
+    gc.collect()
+    assert probe() is None  # the consumer's holder ran the deleter
+
+
+def test_unconsumed_dlpack_capsule_releases_its_owner():
+    owner = _Owner()
+    before = sys.getrefcount(owner)
+    capsule = _core.dlpack_export(0x9000, [1], [1], 0, 8, 2, 0, owner)
+    assert sys.getrefcount(owner) == before + 1
+    del capsule
+    assert sys.getrefcount(owner) == before
+
+
+# --- on the GPU ----------------------------------------------------------------------------------
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_raw_pointer_class_used_by_a_kernel():
+    backing = cuda.to_device(np.arange(100, dtype=np.float32))
+    out = cuda.device_array(100, np.float32)
+    raw = RawDeviceMemory(backing.device_ctypes_pointer, (100,), "<f4", owner=backing)
+    k.add_grid_stride[1, 128](raw, raw, out)
+    np.testing.assert_array_equal(out.copy_to_host(), 2 * np.arange(100, dtype=np.float32))
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_cupy_arrays_both_ways():
+    cupy = pytest.importorskip("cupy")
+    x = cupy.arange(1000, dtype=cupy.float64)
+    out = cupy.zeros_like(x)
+    k.add_grid_stride[4, 256](x, x, out)
+    cupy.cuda.runtime.deviceSynchronize()
+    np.testing.assert_array_equal(out.get(), 2 * np.arange(1000.0))
+    mine = cuda.to_device(np.arange(10, dtype=np.int32))
+    shared = cupy.asarray(mine)
+    shared += 5  # writes through to taipan's memory
+    cupy.cuda.runtime.deviceSynchronize()
+    assert shared.data.ptr == mine.device_ctypes_pointer
+    np.testing.assert_array_equal(mine.copy_to_host(), np.arange(10) + 5)
+    view = cuda.as_cuda_array(x)
+    assert view.device_ctypes_pointer == x.data.ptr
+    np.testing.assert_array_equal(cuda.from_dlpack(x).copy_to_host(), np.arange(1000.0))
+    back = cupy.from_dlpack(mine)
+    assert back.data.ptr == mine.device_ctypes_pointer
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_torch_tensors_both_ways():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch without CUDA")
+    x = torch.arange(512, dtype=torch.float32, device="cuda")
+    out = torch.empty_like(x)
+    k.add_grid_stride[2, 256](x, x, out)
+    torch.cuda.synchronize()
+    assert torch.equal(out, 2 * x)
+    mine = cuda.to_device(np.arange(12, dtype=np.float32).reshape(3, 4))
+    tensor = torch.from_dlpack(mine)
+    assert tensor.data_ptr() == mine.device_ctypes_pointer
+    assert tensor.shape == (3, 4)
+    tensor.mul_(2)
+    torch.cuda.synchronize()
+    np.testing.assert_array_equal(mine.copy_to_host(), 2 * np.arange(12.0).reshape(3, 4))
+    taken = cuda.from_dlpack(x[::2])
+    assert taken.device_ctypes_pointer == x.data_ptr() and taken.strides == (8,)
+    np.testing.assert_array_equal(taken.copy_to_host(), np.arange(0, 512, 2, dtype=np.float32))
