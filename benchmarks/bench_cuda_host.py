@@ -89,13 +89,9 @@ report(best_of(lambda: cuda.device_array(256, np.float32), 5, 5000))
 
 
 def transfer(lib, direction, pinned):
-    code = (
-        BEST_OF
-        + TRANSFER[lib]
-        .replace("NBYTES", str(BYTES))
-        .replace("PINNED", str(pinned))
-        .replace("DIRECTION", repr(direction))
-    )
+    code = BEST_OF + TRANSFER[lib].replace("NBYTES", str(BYTES)).replace(
+        "PINNED", str(pinned)
+    ).replace("DIRECTION", repr(direction))
     return run_snippet(code, timeout=300)
 
 
@@ -111,8 +107,8 @@ def main():
     rows = []
     for pinned in (False, True):
         for direction in ("to device", "to host"):
-            mine = measure(lambda: transfer("taipan", direction, pinned))
-            cupy = measure(lambda: transfer("cupy", direction, pinned))
+            mine = measure(lambda d=direction, p=pinned: transfer("taipan", d, p))
+            cupy = measure(lambda d=direction, p=pinned: transfer("cupy", d, p))
             memory = "pinned" if pinned else "pageable"
             rows.append(
                 Row(
@@ -126,8 +122,8 @@ def main():
     own = measure(lambda: launch("taipan", "own"))
     numba_own = measure(lambda: launch("numba", "own"))
     for argument in ("cupy", "torch"):
-        mine = measure(lambda: launch("taipan", argument))
-        numba = measure(lambda: launch("numba", argument))
+        mine = measure(lambda a=argument: launch("taipan", a))
+        numba = measure(lambda a=argument: launch("numba", a))
         numba_ratio = (
             f"numba-cuda {numba / numba_own:.2f}x its own arrays"
             if isinstance(numba, (int, float)) and isinstance(numba_own, (int, float))
