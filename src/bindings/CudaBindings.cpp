@@ -94,6 +94,98 @@ void fillArrayArgument(char *slot, const Type *type, uint64_t data, nb::handle s
   std::memcpy(slot + ArrayLayout::dataOffset, &data, 8);
 }
 
+/// The element type named by a CUDA Array Interface typestr ("<f4", "|b1"), or null for
+/// byte orders and kinds the launch path leaves to Python.
+const Type *interfaceElementType(PyObject *typestr) {
+  const char *text = PyUnicode_AsUTF8(typestr);
+  if (!text || (text[0] != '<' && text[0] != '|') || !text[1]) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  int bytes = std::atoi(text + 2);
+  std::string name;
+  switch (text[1]) {
+  case 'f':
+    name = "float" + std::to_string(8 * bytes);
+    break;
+  case 'i':
+    name = "int" + std::to_string(8 * bytes);
+    break;
+  case 'u':
+    name = "uint" + std::to_string(8 * bytes);
+    break;
+  case 'c':
+    name = "complex" + std::to_string(8 * bytes);
+    break;
+  case 'b':
+    name = bytes == 1 ? "bool" : "";
+    break;
+  default:
+    return nullptr;
+  }
+  return name.empty() ? nullptr : types::scalarByName(name);
+}
+
+/// Reads another library's __cuda_array_interface__ for a launch on `stream`: the argument
+/// type, and a (None, pointer, shape, strides) tuple as device arrays carry in `_launch`.
+/// Null (no error set) when Python must handle it: a mask, an unusual dtype, or a producer
+/// stream the launch is not already ordered after.
+PyObject *describeInterface(PyObject *interface, void *stream, const Type **type) {
+  if (!PyDict_Check(interface))
+    return nullptr;
+  PyObject *mask = PyDict_GetItemString(interface, "mask");
+  PyObject *producer = PyDict_GetItemString(interface, "stream");
+  if (mask && mask != Py_None)
+    return nullptr;
+  if (producer && producer != Py_None) {
+    uintptr_t handle = PyLong_AsUnsignedLongLong(producer);
+    uintptr_t consumer = reinterpret_cast<uintptr_t>(stream);
+    if (PyErr_Occurred() || !(handle == consumer || (handle == 1 && consumer <= 1))) {
+      PyErr_Clear();
+      return nullptr;
+    }
+  }
+  PyObject *typestr = PyDict_GetItemString(interface, "typestr");
+  PyObject *shape = PyDict_GetItemString(interface, "shape");
+  PyObject *data = PyDict_GetItemString(interface, "data");
+  PyObject *strides = PyDict_GetItemString(interface, "strides");
+  if (!typestr || !shape || !PyTuple_Check(shape) || !data || !PyTuple_Check(data) ||
+      PyTuple_GET_SIZE(data) != 2)
+    return nullptr;
+  const Type *element = interfaceElementType(typestr);
+  if (!element)
+    return nullptr;
+  Py_ssize_t ndim = PyTuple_GET_SIZE(shape);
+  // C strides, as NumPy computes them, decide the layout exactly as the Python path does.
+  std::vector<int64_t> contiguous(ndim);
+  int64_t step = static_cast<int64_t>(element->storageSize());
+  for (Py_ssize_t d = ndim - 1; d >= 0; --d) {
+    contiguous[d] = step;
+    step *= PyLong_AsLongLong(PyTuple_GET_ITEM(shape, d));
+  }
+  bool isContiguous = true;
+  nb::object strideTuple;
+  if (strides && strides != Py_None) {
+    if (!PyTuple_Check(strides) || PyTuple_GET_SIZE(strides) != ndim)
+      return nullptr;
+    strideTuple = nb::borrow(strides);
+    for (Py_ssize_t d = 0; d < ndim; ++d)
+      isContiguous &= PyLong_AsLongLong(PyTuple_GET_ITEM(strides, d)) == contiguous[d];
+  } else {
+    nb::tuple built = nb::steal<nb::tuple>(PyTuple_New(ndim));
+    for (Py_ssize_t d = 0; d < ndim; ++d)
+      PyTuple_SET_ITEM(built.ptr(), d, PyLong_FromLongLong(contiguous[d]));
+    strideTuple = built;
+  }
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  bool readonly = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1)) == 1;
+  *type = types::array(element, static_cast<int>(ndim), isContiguous ? 'C' : 'A', readonly);
+  return PyTuple_Pack(4, Py_None, PyTuple_GET_ITEM(data, 0), shape, strideTuple.ptr());
+}
+
 /// Page-locked, mapped or managed host memory behind a NumPy array from cuda.pinned_array and
 /// friends; freed when the last array using it is collected.
 struct HostAllocation {
@@ -134,6 +226,7 @@ struct CudaLauncher {
 
   nb::object call(nb::args arguments) {
     static PyObject *launchName = PyUnicode_InternFromString("_launch");
+    static PyObject *interfaceName = PyUnicode_InternFromString("__cuda_array_interface__");
     size_t count = arguments.size();
     constexpr size_t Inline = 8;
     const Type *keyStorage[Inline];
@@ -149,6 +242,14 @@ struct CudaLauncher {
       if (description) {
         launch[i] = description; // released below
         key[i] = nb::cast<TypeRef>(nb::handle(PyTuple_GET_ITEM(description, 0))).type;
+        continue;
+      }
+      PyErr_Clear();
+      // Another library's device array (CuPy, PyTorch): described here, without Python.
+      if (PyObject *interface = PyObject_GetAttr(value, interfaceName)) {
+        launch[i] = describeInterface(interface, stream, &key[i]);
+        Py_DECREF(interface);
+        known = launch[i] != nullptr;
         continue;
       }
       PyErr_Clear();
