@@ -46,7 +46,7 @@ struct DeviceBuffer {
   ~DeviceBuffer() {
     if (pointer) {
       try {
-        CudaDriver::get().free(pointer);
+        CudaDriver::get().freeDeferred(pointer, size);
       } catch (const CudaError &) {
         // The context may already be gone at exit; nothing useful can be done.
       }

@@ -473,6 +473,7 @@ int CudaDriver::deviceAttribute(int ordinal, int attribute) {
 void CudaDriver::synchronize() {
   ensureContext();
   api->call(api->cuCtxSynchronize);
+  flushDeferredFrees();
 }
 
 std::pair<size_t, size_t> CudaDriver::memoryInfo() {
@@ -486,6 +487,12 @@ void CudaDriver::closeAll() {
   initialise();
   if (!usable)
     return;
+  try {
+    // Another library may keep a primary context alive, and its memory with it.
+    flushDeferredFrees();
+  } catch (const CudaError &) {
+    // Memory a failed context held went with it.
+  }
   std::lock_guard<std::mutex> lock(contextMutex);
   currentContext.store(nullptr, std::memory_order_release);
   selectedDevice.store(-1, std::memory_order_release);
@@ -518,8 +525,52 @@ uint64_t CudaDriver::allocate(size_t bytes) {
   if (bytes == 0)
     return 0;
   CUdeviceptr address = 0;
-  api->call(api->cuMemAlloc, &address, bytes);
+  CUresult result = api->invoke(api->cuMemAlloc, &address, bytes);
+  if (result == cuda::CUDA_ERROR_OUT_OF_MEMORY) {
+    flushDeferredFrees();
+    result = api->invoke(api->cuMemAlloc, &address, bytes);
+  }
+  if (result != CUDA_SUCCESS)
+    api->fail(result, api->cuMemAlloc.name);
   return address;
+}
+
+void CudaDriver::freeDeferred(uint64_t address, size_t bytes) {
+  if (address == 0)
+    return;
+  // Numba's thresholds, roughly: a few dozen blocks, or a sizeable share of memory.
+  constexpr size_t MaxPending = 32;
+  constexpr size_t MaxPendingBytes = size_t{256} << 20;
+  bool flush;
+  {
+    std::lock_guard<std::mutex> lock(deferredMutex);
+    deferredFrees.push_back(address);
+    deferredBytes += bytes;
+    flush = deferredFrees.size() >= MaxPending || deferredBytes >= MaxPendingBytes;
+  }
+  if (flush)
+    flushDeferredFrees();
+}
+
+void CudaDriver::flushDeferredFrees() {
+  std::vector<uint64_t> pending;
+  {
+    std::lock_guard<std::mutex> lock(deferredMutex);
+    pending.swap(deferredFrees);
+    deferredBytes = 0;
+  }
+  if (pending.empty())
+    return;
+  ensureContext();
+  // Free all before reporting a failure, so one bad address leaks nothing else.
+  CUresult firstFailure = CUDA_SUCCESS;
+  for (uint64_t address : pending) {
+    CUresult result = api->invoke(api->cuMemFree, CUdeviceptr{address});
+    if (result != CUDA_SUCCESS && firstFailure == CUDA_SUCCESS)
+      firstFailure = result;
+  }
+  if (firstFailure != CUDA_SUCCESS)
+    api->fail(firstFailure, api->cuMemFree.name);
 }
 
 void CudaDriver::free(uint64_t address) {

@@ -209,6 +209,12 @@ public:
   uint64_t allocate(size_t bytes);
   /// Frees memory from allocate() or allocateManaged().
   void free(uint64_t address);
+  /// Frees memory from allocate() later, in batches: freeing right after allocating costs tens
+  /// of microseconds each, a batch about one. Batches go when enough is pending, when an
+  /// allocation runs out of memory, and on synchronize().
+  void freeDeferred(uint64_t address, size_t bytes);
+  /// Frees everything freeDeferred() holds.
+  void flushDeferredFrees();
   /// Host to device; asynchronous on `stream` when one is given, synchronous otherwise.
   void copyToDevice(uint64_t destination, const void *source, size_t bytes, void *stream = nullptr);
   /// Device to host; asynchronous on `stream` when one is given, synchronous otherwise.
@@ -305,6 +311,10 @@ private:
   int devices = 0;
 
   std::mutex contextMutex;
+  /// Addresses freeDeferred() holds, and their bytes.
+  std::mutex deferredMutex;
+  std::vector<uint64_t> deferredFrees;
+  size_t deferredBytes = 0;
   /// Primary contexts retained so far, by ordinal (null where not retained).
   std::vector<void *> primaryContexts;
   std::atomic<int> selectedDevice{-1};

@@ -2,6 +2,8 @@
 device arrays and objects exporting ``__cuda_array_interface__`` go as they are; NumPy arrays
 are copied to the device before the launch and back after it, as Numba does."""
 
+import math
+
 import numpy as np
 
 from taipan import _core
@@ -15,6 +17,18 @@ def _c_strides(shape, itemsize):
         strides.append(step)
         step *= extent
     return tuple(reversed(strides))
+
+
+_array_types = {}
+
+
+def _array_type(dtype, ndim, layout, readonly):
+    """The kernel argument type of an array, remembered: device arrays are made often."""
+    key = (dtype, ndim, layout, readonly)
+    found = _array_types.get(key)
+    if found is None:
+        found = _array_types[key] = _core.array_type(str(dtype), ndim, layout, readonly)
+    return found
 
 
 def array_interface(shape, strides, dtype, pointer, stream=0):
@@ -53,7 +67,7 @@ class DeviceNDArray:
 
     @property
     def size(self):
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(self.shape)
 
     @property
     def ndim(self):
@@ -70,7 +84,7 @@ class DeviceNDArray:
         """(type, (pointer, shape, strides)) as kernel launches pass it; computed once."""
         if self._kernel_type is None:
             layout = "C" if self.is_c_contiguous() else "A"
-            self._kernel_type = _core.array_type(str(self.dtype), self.ndim, layout, False)
+            self._kernel_type = _array_type(self.dtype, self.ndim, layout, False)
             self._description = (self.device_ctypes_pointer, self.shape, self.strides)
         return self._kernel_type, self._description
 
@@ -227,9 +241,9 @@ class DeviceNDArray:
         if newshape.count(-1) > 1:
             raise ValueError("can only specify one unknown dimension")
         if -1 in newshape:
-            known = int(np.prod([n for n in newshape if n != -1], dtype=np.int64))
+            known = math.prod(n for n in newshape if n != -1)
             newshape[newshape.index(-1)] = self.size // known if known else 0
-        if int(np.prod(newshape, dtype=np.int64)) != self.size:
+        if math.prod(newshape) != self.size:
             raise ValueError(
                 f"cannot reshape array of size {self.size} into shape {tuple(newshape)}"
             )
@@ -253,7 +267,7 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
     if isinstance(shape, int):
         shape = (shape,)
     dtype = np.dtype(dtype)
-    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    nbytes = math.prod(shape) * dtype.itemsize
     if strides is None and order == "F":
         strides = tuple(reversed(_c_strides(tuple(reversed(shape)), dtype.itemsize)))
     return DeviceNDArray(shape, strides, dtype, _core.cuda_allocate(nbytes), stream=stream)
@@ -281,9 +295,7 @@ def device_array_type(value):
     shape = tuple(interface["shape"])
     strides = interface.get("strides")
     contiguous = strides is None or tuple(strides) == _c_strides(shape, dtype.itemsize)
-    return _core.array_type(
-        str(dtype), len(shape), "C" if contiguous else "A", bool(interface["data"][1])
-    )
+    return _array_type(dtype, len(shape), "C" if contiguous else "A", bool(interface["data"][1]))
 
 
 def _describe(value, stream):

@@ -233,6 +233,13 @@ TEST(CudaDriverGpuTest, MemoryRoundTrip) {
   EXPECT_EQ(registered[0], 0);
   EXPECT_EQ(registered[Count - 1], 5);
   driver.unregisterHost(registered.data());
+
+  // Deferred frees go in batches and on synchronize(); the memory comes back.
+  size_t freeBefore = driver.memoryInfo().first;
+  for (int i = 0; i < 40; ++i)
+    driver.freeDeferred(driver.allocate(size_t{1} << 20), size_t{1} << 20);
+  driver.synchronize();
+  EXPECT_GE(driver.memoryInfo().first + (size_t{8} << 20), freeBefore);
   driver.destroyStream(stream);
   driver.free(device);
 }
