@@ -81,6 +81,11 @@ touch[1, 32](a)
 report(best_of(lambda: touch[1, 32](a), 5, 2000))
 """
 
+INTERFACE_READ = """
+sync = lambda: None
+report(best_of(lambda: a.__cuda_array_interface__, 5, 2000))
+"""
+
 CREATE = """
 sync = cuda.synchronize
 cuda.device_array(256, np.float32)
@@ -124,6 +129,11 @@ def main():
     for argument in ("cupy", "torch"):
         mine = measure(lambda a=argument: launch("taipan", a))
         numba = measure(lambda a=argument: launch("numba", a))
+        read = measure(
+            lambda a=argument: run_snippet(
+                PRELUDE["taipan"] + BEST_OF + ARGUMENT[a] + INTERFACE_READ
+            )
+        )
         numba_ratio = (
             f"numba-cuda {numba / numba_own:.2f}x its own arrays"
             if isinstance(numba, (int, float)) and isinstance(numba_own, (int, float))
@@ -135,7 +145,8 @@ def main():
                 mine,
                 own,
                 target=1.3,
-                note=numba_ratio,
+                note=f"{numba_ratio}; reading its interface alone: "
+                + (f"{read / 1000:.2f} us" if isinstance(read, (int, float)) else read),
             )
         )
     rows.append(
