@@ -94,6 +94,22 @@ void fillArrayArgument(char *slot, const Type *type, uint64_t data, nb::handle s
   std::memcpy(slot + ArrayLayout::dataOffset, &data, 8);
 }
 
+/// Looks up an attribute that may be missing without raising AttributeError, which costs more
+/// than the rest of a launch. Returns a new reference or null (no error set when missing).
+PyObject *optionalAttribute(PyObject *object, PyObject *name) {
+#if PY_VERSION_HEX >= 0x030D0000
+  PyObject *result = nullptr;
+  if (PyObject_GetOptionalAttr(object, name, &result) < 0)
+    PyErr_Clear();
+  return result;
+#else
+  PyObject *result = nullptr;
+  if (_PyObject_LookupAttr(object, name, &result) < 0)
+    PyErr_Clear();
+  return result;
+#endif
+}
+
 /// The element type named by a CUDA Array Interface typestr ("<f4", "|b1"), or null for
 /// byte orders and kinds the launch path leaves to Python.
 const Type *interfaceElementType(PyObject *typestr) {
@@ -102,6 +118,11 @@ const Type *interfaceElementType(PyObject *typestr) {
     PyErr_Clear();
     return nullptr;
   }
+  // A launch passes the same few dtypes again and again.
+  thread_local char lastText[8] = {};
+  thread_local const Type *lastType = nullptr;
+  if (lastType && std::strncmp(lastText, text, sizeof lastText) == 0)
+    return lastType;
   int bytes = std::atoi(text + 2);
   std::string name;
   switch (text[1]) {
@@ -123,7 +144,12 @@ const Type *interfaceElementType(PyObject *typestr) {
   default:
     return nullptr;
   }
-  return name.empty() ? nullptr : types::scalarByName(name);
+  const Type *type = name.empty() ? nullptr : types::scalarByName(name);
+  if (type && std::strlen(text) < sizeof lastText) {
+    std::strncpy(lastText, text, sizeof lastText);
+    lastType = type;
+  }
+  return type;
 }
 
 /// Reads another library's __cuda_array_interface__ for a launch on `stream`: the argument
@@ -238,15 +264,14 @@ struct CudaLauncher {
     bool known = true;
     for (size_t i = 0; i < count && known; ++i) {
       PyObject *value = arguments[i].ptr();
-      PyObject *description = PyObject_GetAttr(value, launchName);
+      PyObject *description = optionalAttribute(value, launchName);
       if (description) {
         launch[i] = description; // released below
         key[i] = nb::cast<TypeRef>(nb::handle(PyTuple_GET_ITEM(description, 0))).type;
         continue;
       }
-      PyErr_Clear();
       // Another library's device array (CuPy, PyTorch): described here, without Python.
-      if (PyObject *interface = PyObject_GetAttr(value, interfaceName)) {
+      if (PyObject *interface = optionalAttribute(value, interfaceName)) {
         launch[i] = describeInterface(interface, stream, &key[i]);
         Py_DECREF(interface);
         known = launch[i] != nullptr;
