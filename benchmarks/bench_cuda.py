@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from common import Row, measure, print_table, run_snippet, summarize
+from common import Row, measure, print_results, run_snippet
 
 PRELUDE = {
     "taipan": "import numpy as np\nfrom taipan import cuda\n",
@@ -237,9 +237,7 @@ def main(argv=None):
         rows.append(
             Row(f"compile, device function of {size} statements", taipan, numba, target=0.15)
         )
-    print_table("CUDA (ratio = taipan/numba-cuda; lower is better)", rows)
-    passed, missed, errors = summarize(rows)
-    print(f"\nsummary: {passed} PASS, {missed} MISS, {errors} ERROR")
+    print_results("CUDA (ratio = taipan/numba-cuda; lower is better)", rows)
     return 0
 
 

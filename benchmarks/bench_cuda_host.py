@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from bench_cuda import PRELUDE
-from common import Row, measure, print_table, run_snippet, summarize
+from common import Row, measure, print_results, run_snippet
 
 BEST_OF = """
 import time
@@ -157,9 +157,7 @@ def main():
             target=0.5,
         )
     )
-    print_table("CUDA host API (ratio = taipan/reference; lower is better)", rows)
-    passed, missed, errors = summarize(rows)
-    print(f"\nsummary: {passed} PASS, {missed} MISS, {errors} ERROR")
+    print_results("CUDA host API (ratio = taipan/reference; lower is better)", rows)
     return 0
 
 

@@ -184,6 +184,13 @@ def summarize(rows: list[Row]) -> tuple[int, int, int]:
     return statuses.count("PASS"), statuses.count("MISS"), statuses.count("ERROR")
 
 
+def print_results(title: str, rows: list[Row]) -> None:
+    """The table, then one line counting PASS, MISS and ERROR."""
+    print_table(title, rows)
+    passed, missed, errors = summarize(rows)
+    print(f"\nsummary: {passed} PASS, {missed} MISS, {errors} ERROR")
+
+
 def measure(fn):
     """Call ``fn()``; return its value, or the error message of a BenchError."""
     try:

@@ -314,6 +314,7 @@ def launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug, type
     """Launches `kernel`, copying NumPy arguments in and back out."""
     from taipan.cuda.dispatcher import argument_type
 
+    values, copies = None, []
     if types is not None and not debug and not kernel.cooperative:
         # The common case: device arrays and scalars only, types already known.
         values = []
@@ -324,38 +325,22 @@ def launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug, type
                 values = None
                 break
             values.append(value)
-        if values is not None:
-            core.cuda_launch(
-                kernel.function(),
-                griddim,
-                blockdim,
-                sharedmem,
-                stream_handle(stream),
-                values,
-                types,
-            )
-            return
-    values, types, copies = [], [], []
-    for value in args:
-        value_type = argument_type(value)
-        if isinstance(value, np.ndarray) and not hasattr(value, "__cuda_array_interface__"):
-            device = to_device(value, stream)
-            copies.append((value, device))
-            value = device
-        if value_type.ndim or hasattr(value, "__cuda_array_interface__"):
-            value = _describe(value, stream)
-        values.append(value)
-        types.append(value_type)
+    if values is None:
+        values, types = [], []
+        for value in args:
+            value_type = argument_type(value)
+            if isinstance(value, np.ndarray) and not hasattr(value, "__cuda_array_interface__"):
+                device = to_device(value, stream)
+                copies.append((value, device))
+                value = device
+            if value_type.ndim or hasattr(value, "__cuda_array_interface__"):
+                value = _describe(value, stream)
+            values.append(value)
+            types.append(value_type)
     handle = kernel.function()
+    launch_stream = stream_handle(stream)
     core.cuda_launch(
-        handle,
-        griddim,
-        blockdim,
-        sharedmem,
-        stream_handle(stream),
-        values,
-        types,
-        kernel.cooperative,
+        handle, griddim, blockdim, sharedmem, launch_stream, values, types, kernel.cooperative
     )
     if copies or debug:
         core.cuda_synchronize()
