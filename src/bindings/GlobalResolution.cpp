@@ -4,6 +4,7 @@
 
 #include "ArrayBoxing.h"
 #include "Module.h"
+#include "TypeObjects.h"
 #include "typing/BuiltinTyping.h"
 
 #include <nanobind/stl/shared_ptr.h>
@@ -146,6 +147,16 @@ GlobalValue classifyPythonObject(nb::handle object) {
     result.kind = GlobalValue::Kind::Builtin;
     result.name = nb::cast<std::string>(object.attr("_taipan_builtin"));
     return result;
+  }
+  // taipan's scalar types called in compiled code (float32(x)) are casts, as in Numba: the
+  // NumPy scalar constructor of the same name.
+  if (nb::isinstance<TypeRef>(object)) {
+    std::string cast = "numpy." + nb::cast<TypeRef>(object).type->name();
+    if (isKnownBuiltin(cast)) {
+      result.kind = GlobalValue::Kind::Builtin;
+      result.name = cast;
+      return result;
+    }
   }
   std::string builtin = qualifiedBuiltinName(object);
   if (!builtin.empty()) {

@@ -243,3 +243,25 @@ def every_warp_intrinsic(out):
     cuda.nanosleep(10)
     out[lane, 12] = scratch[0] + scratch[1]
     out[lane, 13] = int(cuda.cbrt(27.0))
+
+
+@cuda.jit(device=True)
+def divmod_pair(a, b):
+    return a // b, a % b
+
+
+@cuda.jit("UniTuple(float32, 2)(float32, float32)", device=True)
+def sum_and_difference(a, b):
+    return a + b, a - b
+
+
+@cuda.jit
+def tuple_results(x, out):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        quotient, remainder = divmod_pair(int(x[i]), 3)
+        total, difference = sum_and_difference(x[i], np.float32(1.5))
+        out[i, 0] = quotient
+        out[i, 1] = remainder
+        out[i, 2] = total
+        out[i, 3] = difference

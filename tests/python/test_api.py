@@ -570,3 +570,17 @@ def test_debug_option_keeps_line_information():
 
     assert add_one(2) == 3
     assert "!DILocation" in add_one.inspect_llvm(add_one.signatures[0])
+
+
+def test_taipan_scalar_types_are_casts_in_compiled_code():
+    from taipan import int8, uint16
+
+    @taipan.njit
+    def cast(x):
+        return float32(x) * 3, int8(x), uint16(x), float64(x), int64(x)
+
+    for x in (2.7, 0.5, 100.25):  # in range of every type: out-of-range casts are undefined
+        got = cast(x)
+        expected = (np.float32(x) * 3, int(x), int(x), x, int(x))
+        assert got == pytest.approx(expected)
+        assert isinstance(got[0], float) and isinstance(got[1], int)

@@ -39,6 +39,7 @@ SIGNATURES = [
     (k.constant_lookup, void(float64[:])),
     (k.half_axpy, void(float16, float16[:], float16[:])),
     (k.every_warp_intrinsic, void(int64[:, :])),
+    (k.tuple_results, void(F32_1D, F32_2D)),
 ]
 
 
@@ -366,3 +367,16 @@ def test_lineinfo_maps_ptx_to_source_lines(tmp_path):
     )
     assert ".loc" in ptx and "cuda_kernels.py" in ptx
     ptxas(ptx, tmp_path)
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_device_functions_return_tuples():
+    x = np.arange(-20, 100, dtype=np.float32)
+    out = np.zeros((x.size, 4), dtype=np.float32)
+    k.tuple_results[1, 128](x, out)
+    as_int = x.astype(np.int64)
+    np.testing.assert_array_equal(out[:, 0], as_int // 3)
+    np.testing.assert_array_equal(out[:, 1], as_int % 3)
+    np.testing.assert_array_equal(out[:, 2], x + np.float32(1.5))
+    np.testing.assert_array_equal(out[:, 3], x - np.float32(1.5))
