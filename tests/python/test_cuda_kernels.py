@@ -380,3 +380,9 @@ def test_device_functions_return_tuples():
     np.testing.assert_array_equal(out[:, 1], as_int % 3)
     np.testing.assert_array_equal(out[:, 2], x + np.float32(1.5))
     np.testing.assert_array_equal(out[:, 3], x - np.float32(1.5))
+
+
+def test_compile_ptx_accepts_a_kernel_as_well_as_its_function():
+    from_kernel, _ = cuda.compile_ptx(k.add_grid_stride, void(F32_1D, F32_1D, F32_1D))
+    from_function, _ = cuda.compile_ptx(k.add_grid_stride.py_func, void(F32_1D, F32_1D, F32_1D))
+    assert from_kernel == from_function

@@ -65,6 +65,7 @@ def compile_ptx(
     from taipan.frontend import read_function
 
     argument_types, _ = split_signature(sig)
+    pyfunc = getattr(pyfunc, "py_func", pyfunc)  # a kernel or device function compiles too
     options = {
         "debug": debug,
         "lineinfo": lineinfo,
