@@ -3,6 +3,7 @@ and, on a machine with a GPU (marker ``cuda``), runs and matches NumPy."""
 
 import math
 import os
+import re
 import shutil
 import subprocess
 
@@ -385,4 +386,9 @@ def test_device_functions_return_tuples():
 def test_compile_ptx_accepts_a_kernel_as_well_as_its_function():
     from_kernel, _ = cuda.compile_ptx(k.add_grid_stride, void(F32_1D, F32_1D, F32_1D))
     from_function, _ = cuda.compile_ptx(k.add_grid_stride.py_func, void(F32_1D, F32_1D, F32_1D))
-    assert from_kernel == from_function
+
+    # Only the generated symbol's counter differs.
+    def normalize(ptx):
+        return re.sub(r"\w+_kernel\b", "KERNEL", ptx)
+
+    assert normalize(from_kernel) == normalize(from_function)
