@@ -265,3 +265,17 @@ def tuple_results(x, out):
         out[i, 1] = remainder
         out[i, 2] = total
         out[i, 3] = difference
+
+
+@cuda.jit
+def make_pulses(t, period, amplitude, out):
+    i = cuda.grid(1)
+    if i < t.shape[0]:
+        out[i] = max(math.sin(t[i] / period) - 0.3, 0.0) * amplitude
+
+
+@cuda.jit
+def add_arrays(a, b, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        out[i] = a[i] + b[i]

@@ -346,3 +346,24 @@ def test_fortran_order_device_arrays_round_trip():
     device.copy_to_device(host)
     np.testing.assert_array_equal(device.copy_to_host(), host)
     np.testing.assert_array_equal(device[1].copy_to_host(), host[1])
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_memory_movement_seed_copies_once_each_way():
+    # The seeds' exercise: make_pulses then add, the intermediate kept on the device, one copy
+    # of each input in and one copy of the result out (kernels stand in for CUDA ufuncs).
+    n = 100_000
+    noise = (np.random.default_rng(0).normal(size=n) * 3).astype(np.float32)
+    t = np.arange(n, dtype=np.float32)
+    period = n / 23
+    t_device = cuda.to_device(t)
+    noise_device = cuda.to_device(noise)
+    pulses_device = cuda.device_array_like(t_device)
+    out_device = cuda.device_array_like(t_device)
+    blocks = (n + 255) // 256
+    k.make_pulses[blocks, 256](t_device, period, 100.0, pulses_device)
+    k.add_arrays[blocks, 256](pulses_device, noise_device, out_device)
+    waveform = out_device.copy_to_host()
+    expected = np.maximum(np.sin(t / np.float64(period)) - 0.3, 0.0) * 100.0 + noise
+    np.testing.assert_allclose(waveform, expected.astype(np.float32), rtol=1e-5, atol=1e-4)

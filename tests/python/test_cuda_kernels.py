@@ -41,6 +41,8 @@ SIGNATURES = [
     (k.half_axpy, void(float16, float16[:], float16[:])),
     (k.every_warp_intrinsic, void(int64[:, :])),
     (k.tuple_results, void(F32_1D, F32_2D)),
+    (k.make_pulses, void(F32_1D, float64, float64, F32_1D)),
+    (k.add_arrays, void(F32_1D, F32_1D, F32_1D)),
 ]
 
 
