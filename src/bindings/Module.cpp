@@ -166,7 +166,7 @@ void setCompileError(const CompileError &error) {
   std::string message = error.what();
   auto *source = static_cast<const FunctionSource *>(error.function);
   if (source && error.location.line > 0) {
-    int fileLine = source->firstLine + error.location.line - 1;
+    int fileLine = source->fileLine(error.location.line);
     std::string lineText = source->lineText(error.location.line);
     message += "\n\nFile \"" + source->filename + "\", line " + std::to_string(fileLine) + ", in " +
                source->name + ":\n" + lineText + "\n";

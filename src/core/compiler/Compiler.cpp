@@ -123,7 +123,7 @@ std::string annotateTypes(const TypedFunction &function) {
   text << ") -> " << function.returnType->name() << "\n"
        << std::string(80, '-') << "\n# File: " << source.filename << "\n";
   for (size_t line = 1; line <= source.sourceLines.size(); ++line) {
-    text << "# --- LINE " << source.firstLine + line - 1 << " --- \n";
+    text << "# --- LINE " << source.fileLine(static_cast<int>(line)) << " --- \n";
     auto assigned = function.assignmentsByLine.find(static_cast<int>(line));
     if (line == static_cast<size_t>(source.definitionLocation.line))
       for (size_t i = 0; i < source.parameters.size(); ++i)

@@ -87,7 +87,7 @@ llvm::DISubprogram *ModuleLowering::debugScope(TypedFunction &function, llvm::Fu
     module.addModuleFlag(llvm::Module::Warning, "Dwarf Version", forCuda ? 2 : 4);
   }
   llvm::DIFile *file = debugBuilder->createFile(source.filename, ".");
-  int line = source.firstLine + source.definitionLocation.line - 1;
+  int line = source.fileLine(source.definitionLocation.line);
   llvm::DISubprogram *subprogram = debugBuilder->createFunction(
       file, source.name, target->getName(), file, line,
       debugBuilder->createSubroutineType(debugBuilder->getOrCreateTypeArray({})), line,
@@ -207,7 +207,7 @@ void FunctionLowering::lowerBlock(const std::vector<Stmt *> &block) {
     ensureOpenBlock();
     if (scope)
       builder.SetCurrentDebugLocation(
-          llvm::DILocation::get(context, function.source->firstLine + stmt->location.line - 1,
+          llvm::DILocation::get(context, function.source->fileLine(stmt->location.line),
                                 stmt->location.column + 1, scope));
     size_t mark = temporaries.size();
     lowerStatement(stmt);

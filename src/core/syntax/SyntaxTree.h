@@ -156,6 +156,9 @@ public:
   CompileOptions options;
   std::shared_ptr<GlobalResolver> resolver;
 
+  /// The line in `filename` of line `parsedLine` of the parsed text.
+  int fileLine(int parsedLine) const { return firstLine + parsedLine - 1; }
+
   Expr *newExpr(ExprKind kind, SourceLocation location);
   Stmt *newStmt(StmtKind kind, SourceLocation location);
   int expressionCount() const { return static_cast<int>(expressions.size()); }
