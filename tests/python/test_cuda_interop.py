@@ -155,3 +155,15 @@ def test_torch_tensors_both_ways():
     taken = cuda.from_dlpack(x[::2])
     assert taken.device_ctypes_pointer == x.data_ptr() and taken.strides == (8,)
     np.testing.assert_array_equal(taken.copy_to_host(), np.arange(0, 512, 2, dtype=np.float32))
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_dlpack_export_waits_for_the_arrays_stream():
+    cupy = pytest.importorskip("cupy")
+    stream = cuda.stream()
+    host = np.arange(1 << 20, dtype=np.float32)
+    # A raw stream handle as well as a Stream object.
+    for producer in (stream, stream.handle):
+        mine = cuda.to_device(host, stream=producer)
+        np.testing.assert_array_equal(cupy.from_dlpack(mine).get(), host)

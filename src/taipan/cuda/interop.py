@@ -84,10 +84,10 @@ def from_dlpack(obj):
 
 def dlpack_capsule(array, stream=None):
     """The DLPack capsule of a taipan device array: it keeps the array alive until consumed."""
-    if stream is not None and stream != -1:
-        producer = getattr(array, "stream", 0)
-        if producer:
-            producer.synchronize()
+    # The consumer names its stream (None means the legacy default, -1 that it will not wait):
+    # work queued on the array's own stream is ordered before it by the rule launches use.
+    if stream != -1:
+        wait_for_producer(array.__cuda_array_interface__, 1 if stream is None else stream)
     dtype = array.dtype
     if dtype.kind not in _DLPACK_KINDS:
         raise TypeError(f"DLPack cannot carry {dtype}")
