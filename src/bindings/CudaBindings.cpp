@@ -27,17 +27,23 @@ using cuda::CudaError;
 PyObject *cudaSupportErrorClass = nullptr;
 PyObject *cudaDriverErrorClass = nullptr;
 
-/// Runs a driver call, turning CudaError into CudaSupportError (no driver or device) or
-/// CudaDriverError (the driver refused), with the driver's reason as the message.
-template <typename Function> auto driverCall(Function &&function) {
-  try {
-    return function();
-  } catch (const CudaError &error) {
-    PyObject *cls = error.unavailable() ? cudaSupportErrorClass : cudaDriverErrorClass;
-    PyErr_SetString(cls ? cls : PyExc_RuntimeError, error.what());
-    throw nb::python_error();
-  }
+} // namespace
+
+void raiseCudaError(const CudaError &error) {
+  PyObject *cls = error.unavailable() ? cudaSupportErrorClass : cudaDriverErrorClass;
+  PyErr_SetString(cls ? cls : PyExc_RuntimeError, error.what());
+  throw nb::python_error();
 }
+
+std::string bytesOrText(nb::handle value) {
+  if (PyBytes_Check(value.ptr())) {
+    nb::bytes bytes = nb::borrow<nb::bytes>(value);
+    return std::string(bytes.c_str(), bytes.size());
+  }
+  return nb::cast<std::string>(value);
+}
+
+namespace {
 
 /// Device memory owned by a Python object; freed when it is collected.
 struct DeviceBuffer {
@@ -492,11 +498,13 @@ void defineCudaBindings(nb::module_ &module) {
         [&] { CudaDriver::get().memset(destination, static_cast<unsigned char>(value), bytes); });
   });
 
-  module.def("cuda_load_function", [](const std::string &ptx, const std::string &name) {
+  // The image is PTX text or, for kernels linked with foreign code, cubin bytes.
+  module.def("cuda_load_function", [](nb::handle image, const std::string &name) {
+    std::string contents = bytesOrText(image);
     return driverCall([&] {
       CudaDriver &driver = CudaDriver::get();
       std::string log;
-      void *loaded = driver.loadModule(ptx, &log);
+      void *loaded = driver.loadModule(contents, &log);
       void *function = driver.getFunction(loaded, name);
       return nb::make_tuple(reinterpret_cast<uintptr_t>(loaded),
                             reinterpret_cast<uintptr_t>(function));

@@ -2,11 +2,34 @@
 // with errors raised as Python exceptions carrying the driver's reason.
 #pragma once
 
+#include "cuda/CudaDriver.h"
+
 #include <nanobind/nanobind.h>
+
+#include <string>
 
 namespace taipan::bindings {
 
+/// Raises `error` as taipan.cuda's CudaSupportError (no driver or device) or CudaDriverError
+/// (the driver refused), with the driver's reason as the message.
+[[noreturn]] void raiseCudaError(const cuda::CudaError &error);
+
+/// Runs a driver call, raising a CudaError it throws as a Python exception.
+template <typename Function> auto driverCall(Function &&function) {
+  try {
+    return function();
+  } catch (const cuda::CudaError &error) {
+    raiseCudaError(error);
+  }
+}
+
+/// The contents of a bytes object, or the UTF-8 of a str (PTX may come as either).
+std::string bytesOrText(nanobind::handle value);
+
 /// Registers the cuda_* functions and the DeviceBuffer class on the module.
 void defineCudaBindings(nanobind::module_ &module);
+
+/// Registers cuda_link and the nvrtc_* functions (CudaLinking.cpp): foreign code for link=.
+void defineCudaLinkingBindings(nanobind::module_ &module);
 
 } // namespace taipan::bindings

@@ -142,6 +142,12 @@ GlobalValue classifyPythonObject(nb::handle object) {
     result.exceptionId = exceptionIdFor(value);
     return result;
   }
+  // cuda.declare_device's descriptors carry their type.
+  if (PyObject_HasAttrString(value, "_taipan_external_function")) {
+    result.kind = GlobalValue::Kind::ExternalFunction;
+    result.functionType = nb::cast<TypeRef>(object.attr("_taipan_external_function")).type;
+    return result;
+  }
   // Objects of taipan's own namespaces name their builtin (cuda.threadIdx, cuda.shared...).
   if (PyObject_HasAttrString(value, "_taipan_builtin")) {
     result.kind = GlobalValue::Kind::Builtin;

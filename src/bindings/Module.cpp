@@ -191,6 +191,7 @@ NB_MODULE(_core, module) {
   runtime::setPrintSink(printToPythonStdout);
   defineTypeObjects(module);
   defineCudaBindings(module);
+  defineCudaLinkingBindings(module);
   defineDLPackBindings(module);
 
   nb::class_<FunctionSource>(module, "FunctionSource")
@@ -292,8 +293,12 @@ NB_MODULE(_core, module) {
         target.debug = flag("debug");
         target.lineInfo = flag("lineinfo");
         target.maxRegisters = integer("max_registers", 0);
+        bool keepIR = flag("keep_llvm");
         CompiledKernel kernel =
-            translateErrors([&] { return compileKernel(source, types, target, device); });
+            translateErrors([&] { return compileKernel(source, types, target, device, keepIR); });
+        if (keepIR)
+          return nb::make_tuple(kernel.ptx, kernel.name, TypeRef{kernel.returnType},
+                                kernel.typeAnnotations, kernel.llvmIR);
         return nb::make_tuple(kernel.ptx, kernel.name, TypeRef{kernel.returnType},
                               kernel.typeAnnotations);
       },

@@ -151,6 +151,34 @@ void defineTypeObjects(nb::module_ &module) {
     return TypeRef{types::tuple(types)};
   });
   module.def(
+      "pointer_type",
+      [](nb::handle pointee) {
+        return TypeRef{types::pointer(pointee.is_none() ? nullptr : typeArgument(pointee))};
+      },
+      nb::arg("pointee").none());
+  module.def("external_function_type", [](const std::string &symbol, nb::handle parameters,
+                                          nb::handle result, bool cConvention) {
+    // Foreign code sees C values: numbers and pointers, not taipan's arrays or tuples.
+    std::vector<const Type *> types;
+    for (nb::handle parameter : parameters) {
+      const Type *type = typeArgument(parameter);
+      if (type->isArray())
+        throw nb::type_error(("a foreign function cannot take the array type " + type->name() +
+                              ": declare the parameter as CPointer(" + type->dtype()->name() +
+                              ") and pass the array, whose data it receives")
+                                 .c_str());
+      if (!type->isNumber() && !type->isPointer())
+        throw nb::type_error(
+            ("a foreign function cannot take a parameter of type " + type->name()).c_str());
+      types.push_back(type);
+    }
+    const Type *returned = typeArgument(result);
+    if (!returned->isNumber() && !returned->isNone())
+      throw nb::type_error(
+          ("a foreign function cannot return a value of type " + returned->name()).c_str());
+    return TypeRef{types::externalFunction(symbol, types, returned, cConvention)};
+  });
+  module.def(
       "signature",
       [](nb::handle returnType, nb::handle arguments) {
         SignatureRef signature{returnType.is_none() ? nullptr : typeArgument(returnType), {}};

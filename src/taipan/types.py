@@ -61,6 +61,15 @@ def Tuple(element_types):
     return _core.tuple_type(list(element_types))
 
 
+def CPointer(dtype):
+    """A pointer to elements of ``dtype``, for parameters of foreign functions
+    (``cuda.declare_device``); kernels pass an array's data to it."""
+    return _core.pointer_type(dtype)
+
+
+voidptr = _core.pointer_type(None)
+
+
 def parse_signature(signature):
     """A Signature from a string such as ``'float64(float64, int32)'`` or a Signature."""
     if isinstance(signature, Signature):

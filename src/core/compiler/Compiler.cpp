@@ -249,12 +249,13 @@ CompiledFunction compileFunction(const std::shared_ptr<FunctionSource> &source,
 
 CompiledKernel compileKernel(const std::shared_ptr<FunctionSource> &source,
                              const std::vector<const Type *> &argumentTypes,
-                             const cuda::PtxTarget &target, bool device) {
+                             const cuda::PtxTarget &target, bool device, bool keepIR) {
   std::lock_guard<std::mutex> lock(compileMutex);
   LoweredModule lowered = lowerModule(source, argumentTypes, nullptr, true, !device);
   CompiledKernel kernel;
   try {
-    kernel.ptx = cuda::compileToPtx(*lowered.module, {lowered.entryName}, target, !device);
+    kernel.ptx = cuda::compileToPtx(*lowered.module, {lowered.entryName}, target, !device,
+                                    keepIR ? &kernel.llvmIR : nullptr);
   } catch (CompileError &error) {
     if (!error.function) {
       error.function = source.get();

@@ -32,6 +32,7 @@ struct CompiledKernel {
   std::string name; ///< the entry's symbol in the PTX
   const Type *returnType = nullptr;
   std::string typeAnnotations;
+  std::string llvmIR; ///< the optimised LLVM IR, when asked for
 };
 
 /// What text to produce instead of code.
@@ -44,10 +45,12 @@ CompiledFunction compileFunction(const std::shared_ptr<FunctionSource> &source,
                                  const Type *declaredReturnType = nullptr);
 
 /// Compiles `source` for the GPU: a kernel (`void`, all arguments in memory form, launched with
-/// one pointer per argument) or, with `device`, a device function.
+/// one pointer per argument) or, with `device`, a device function. `keepIR` also returns the
+/// optimised LLVM IR (inspect_llvm).
 CompiledKernel compileKernel(const std::shared_ptr<FunctionSource> &source,
                              const std::vector<const Type *> &argumentTypes,
-                             const cuda::PtxTarget &target, bool device = false);
+                             const cuda::PtxTarget &target, bool device = false,
+                             bool keepIR = false);
 
 /// Compiles again, returning the requested text rather than installing code.
 std::string inspectFunction(const std::shared_ptr<FunctionSource> &source,

@@ -148,6 +148,17 @@ private:
   bool isUnavailable;
 };
 
+/// One input of CudaDriver::link(): a file, or bytes already in memory, and what it holds.
+struct LinkInput {
+  /// cuda.h's CUjitInputType numbering.
+  enum class Kind : int { Cubin = 0, Ptx = 1, Fatbinary = 2, Object = 3, Library = 4 };
+  Kind kind = Kind::Ptx;
+  /// The file to read, or for bytes the name the linker's messages use.
+  std::string name;
+  /// The bytes; empty means read the file `name`.
+  std::string data;
+};
+
 /// The process's CUDA driver. Nothing is loaded until the first call, so importing taipan on a
 /// machine without a GPU costs nothing and fails nowhere; every method that needs CUDA throws
 /// CudaError, with unavailable() set, when it cannot be had.
@@ -240,10 +251,15 @@ public:
   /// stream may use it. The address works on the host too. Free with free().
   uint64_t allocateManaged(size_t bytes);
 
-  /// Loads PTX into the current context. On failure the CudaError's message carries the JIT's
-  /// error log; `log`, when given, receives the JIT's info log (registers, spills) or, on
-  /// failure, its error log.
+  /// Loads PTX, or a cubin from link(), into the current context. On failure the CudaError's
+  /// message carries the JIT's error log; `log`, when given, receives the JIT's info log
+  /// (registers, spills) or, on failure, its error log.
   void *loadModule(const std::string &ptx, std::string *log = nullptr);
+  /// Links `inputs` into one cubin for the current device with the driver's linker, which
+  /// resolves calls between them (a kernel's PTX calling a foreign device function). A failed
+  /// link throws CudaError whose message carries the linker's log; `log`, when given, receives
+  /// the info log. loadModule() loads the result.
+  std::string link(const std::vector<LinkInput> &inputs, std::string *log = nullptr);
   void unloadModule(void *module);
   /// The kernel `name` of a loaded module; CUDA_ERROR_NOT_FOUND when it has none.
   void *getFunction(void *module, const std::string &name);

@@ -109,6 +109,8 @@ void defineDeviceRuntime(llvm::Module &module) {
     if (!function.isDeclaration())
       continue;
     llvm::StringRef name = function.getName();
+    if (function.hasFnAttribute(ForeignFunctionAttribute))
+      continue;
     if (name == "taipan_nrt_allocate")
       throw CompileError(CompileErrorKind::Unsupported,
                          "arrays cannot be created inside a CUDA kernel or device function; "
@@ -180,6 +182,7 @@ void defineDeviceRuntime(llvm::Module &module) {
 void renameToLibdevice(llvm::Module &module, llvm::Module &libdevice) {
   for (llvm::Function &function : llvm::make_early_inc_range(module.functions())) {
     if (!function.isDeclaration() || function.isIntrinsic() ||
+        function.hasFnAttribute(ForeignFunctionAttribute) ||
         function.getName().starts_with("taipan_") || function.getName().starts_with("llvm.") ||
         function.getName().starts_with("__nv_") || function.getName() == "vprintf")
       continue;
@@ -232,7 +235,8 @@ void prepareModule(llvm::Module &module) {
 }
 
 std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &kernelNames,
-                         const PtxTarget &target, bool entriesAreKernels) {
+                         const PtxTarget &target, bool entriesAreKernels,
+                         std::string *optimizedIR) {
   std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(target);
   llvm::LLVMContext &context = module.getContext();
   module.setTargetTriple(Triple);
@@ -300,6 +304,10 @@ std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &k
                                          ? passes.buildO0DefaultPipeline(level)
                                          : passes.buildPerModuleDefaultPipeline(level);
   pipeline.run(module, modules);
+  if (optimizedIR) {
+    llvm::raw_string_ostream text(*optimizedIR);
+    module.print(text, nullptr);
+  }
 
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream output(buffer);

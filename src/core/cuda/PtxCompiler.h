@@ -13,6 +13,10 @@ class Module;
 
 namespace taipan::cuda {
 
+/// The attribute lowering gives declarations of foreign device functions (cuda.declare_device):
+/// they are neither libdevice's nor taipan's, and stay external for the driver's linker.
+inline constexpr const char *ForeignFunctionAttribute = "taipan-foreign";
+
 /// Which GPU code is compiled for, and how.
 struct PtxTarget {
   int computeCapability = 90; ///< 90 for sm_90
@@ -35,8 +39,10 @@ void prepareModule(llvm::Module &module);
 
 /// Marks `entryNames` as kernels (or, without `entriesAreKernels`, keeps them as visible device
 /// functions), links libdevice, internalises everything else, optimises, and returns the PTX
-/// text. Throws CompileError for code the GPU cannot run.
+/// text; `optimizedIR`, when given, receives the optimised module as LLVM IR text. Throws
+/// CompileError for code the GPU cannot run.
 std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &entryNames,
-                         const PtxTarget &target, bool entriesAreKernels = true);
+                         const PtxTarget &target, bool entriesAreKernels = true,
+                         std::string *optimizedIR = nullptr);
 
 } // namespace taipan::cuda

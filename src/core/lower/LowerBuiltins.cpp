@@ -2,6 +2,8 @@
 // builtins typed in typing/BuiltinTyping.cpp: Python builtins, math, cmath, random, print.
 #include "lower/FunctionLowering.h"
 
+#include "cuda/PtxCompiler.h"
+
 #include "runtime/Random.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
@@ -21,6 +23,8 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
   switch (calleeType->kind()) {
   case TypeKind::JitFunction:
     return lowerJitCall(expr, function.calls.at(expr->id));
+  case TypeKind::ExternalFunction:
+    return lowerExternalCall(expr, calleeType);
   case TypeKind::Builtin: {
     std::vector<Expr *> arguments(expr->operands.begin() + 1, expr->operands.end());
     if (callee->kind == ExprKind::Attribute && !function.globals.count(callee->id) &&
@@ -32,6 +36,57 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
     // An exception instance: only `raise` uses it, and reads its arguments itself.
     return llvm::UndefValue::get(valueType(context, typeOf(expr)));
   }
+}
+
+llvm::Value *FunctionLowering::lowerExternalCall(Expr *expr, const Type *callee) {
+  const std::string &symbol = callee->text();
+  if (!moduleLowering.forCuda)
+    throwUnsupported("the foreign function " + symbol +
+                         " (cuda.declare_device) can only be called from CUDA kernels and device "
+                         "functions",
+                     expr->location);
+  const Type *result = callee->resultType();
+  bool plainC = callee->usesCConvention();
+  std::vector<llvm::Value *> arguments;
+  llvm::AllocaInst *resultSlot = nullptr;
+  if (!plainC) {
+    // Numba's convention: `int f(T *result, args...)`, result in local memory, status ignored
+    // (foreign code raises no Python exceptions).
+    llvm::Type *slotType = result->isNone() ? builder.getInt8Ty() : memoryType(context, result);
+    resultSlot = createEntryAlloca(slotType, "foreign.result");
+    arguments.push_back(resultSlot);
+  }
+  for (size_t i = 0; i < callee->parameterTypes().size(); ++i) {
+    const Type *parameter = callee->parameterTypes()[i];
+    Expr *argument = expr->operands[1 + i];
+    if (parameter->isPointer()) {
+      llvm::Value *value = lowerExpr(argument);
+      arguments.push_back(typeOf(argument)->isArray() ? arrayField(value, ArrayLayout::Data)
+                                                      : value);
+    } else {
+      arguments.push_back(toMemoryForm(builder, lowerExprAs(argument, parameter), parameter));
+    }
+  }
+  std::vector<llvm::Type *> parameterTypes;
+  for (llvm::Value *argument : arguments)
+    parameterTypes.push_back(argument->getType());
+  llvm::Type *returnType = !plainC            ? builder.getInt32Ty()
+                           : result->isNone() ? builder.getVoidTy()
+                                              : memoryType(context, result);
+  auto *type = llvm::FunctionType::get(returnType, parameterTypes, false);
+  if (llvm::Function *existing = moduleLowering.module.getFunction(symbol))
+    if (existing->getFunctionType() != type)
+      throwTypingError("the foreign function " + symbol +
+                           " is declared with two different signatures, or clashes with a "
+                           "function of the same name",
+                       expr->location);
+  llvm::FunctionCallee declared = moduleLowering.module.getOrInsertFunction(symbol, type);
+  llvm::cast<llvm::Function>(declared.getCallee())->addFnAttr(cuda::ForeignFunctionAttribute);
+  llvm::Value *call = builder.CreateCall(declared, arguments);
+  if (result->isNone())
+    return llvm::UndefValue::get(valueType(context, result));
+  llvm::Value *value = plainC ? call : builder.CreateLoad(memoryType(context, result), resultSlot);
+  return fromMemoryForm(builder, value, result);
 }
 
 llvm::Value *FunctionLowering::lowerJitCall(Expr *expr, const CallBinding &binding) {

@@ -30,6 +30,8 @@ static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, 
     llvm::Type *i64 = llvm::Type::getInt64Ty(context);
     return llvm::StructType::get(context, {i64, i64, i64});
   }
+  case TypeKind::Pointer:
+    return llvm::PointerType::getUnqual(context);
   case TypeKind::Array: {
     llvm::Type *i64 = llvm::Type::getInt64Ty(context);
     llvm::Type *pointer = llvm::PointerType::getUnqual(context);

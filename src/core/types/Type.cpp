@@ -84,6 +84,28 @@ public:
     return intern(std::move(type), key + "#" + std::to_string(id));
   }
 
+  const Type *pointer(const Type *pointee) {
+    std::string name = (pointee ? pointee->name() : std::string("void")) + "*";
+    Type type = make(TypeKind::Pointer, name);
+    type.elementType = pointee;
+    return intern(std::move(type), name);
+  }
+
+  const Type *externalFunction(const std::string &symbol,
+                               const std::vector<const Type *> &parameters, const Type *result,
+                               bool cConvention) {
+    std::string name = "ExternalFunction(" + symbol + ": " + result->name() + "(";
+    for (size_t i = 0; i < parameters.size(); ++i)
+      name += (i ? ", " : "") + parameters[i]->name();
+    name += std::string(")") + (cConvention ? ", C" : "") + ")";
+    Type type = make(TypeKind::ExternalFunction, name);
+    type.textValue = symbol;
+    type.elementTypes = parameters;
+    type.elementType = result;
+    type.signedness = cConvention;
+    return intern(std::move(type), name);
+  }
+
 private:
   std::mutex mutex;
   std::vector<std::unique_ptr<Type>> storage;
@@ -99,6 +121,7 @@ bool Type::isRuntimeValue() const {
   case TypeKind::None:
   case TypeKind::Array:
   case TypeKind::Range:
+  case TypeKind::Pointer:
     return true;
   case TypeKind::Tuple:
     return std::all_of(elementTypes.begin(), elementTypes.end(),
@@ -136,6 +159,8 @@ size_t Type::storageSize() const {
     return static_cast<size_t>(bitWidth / 8);
   case TypeKind::Range:
     return 24;
+  case TypeKind::Pointer:
+    return 8;
   case TypeKind::Array:
     return ArrayLayout::shapeOffset + 16 * static_cast<size_t>(dimensions);
   case TypeKind::Tuple: {
@@ -260,6 +285,13 @@ const Type *jitFunction(FunctionSource *function) {
 
 const Type *exceptionClass(int id, const std::string &name) {
   return TypeContext::get().named(TypeKind::ExceptionClass, "ExceptionClass", name, nullptr, id);
+}
+
+const Type *pointer(const Type *pointee) { return TypeContext::get().pointer(pointee); }
+
+const Type *externalFunction(const std::string &symbol, const std::vector<const Type *> &parameters,
+                             const Type *result, bool cConvention) {
+  return TypeContext::get().externalFunction(symbol, parameters, result, cConvention);
 }
 
 const Type *scalarByName(const std::string &name) {

@@ -19,11 +19,13 @@ enum class TypeKind {
   Tuple,
   Array,
   Range,
-  StringLiteral,  ///< a constant string (print and exception messages)
-  Module,         ///< math, cmath, random, numpy, ...
-  Builtin,        ///< a function or class taipan implements, by qualified name
-  JitFunction,    ///< another jitted Python function
-  ExceptionClass, ///< a Python exception class, by the bindings' registry id
+  StringLiteral,    ///< a constant string (print and exception messages)
+  Module,           ///< math, cmath, random, numpy, ...
+  Builtin,          ///< a function or class taipan implements, by qualified name
+  JitFunction,      ///< another jitted Python function
+  ExceptionClass,   ///< a Python exception class, by the bindings' registry id
+  Pointer,          ///< a raw address of elements (CPointer), or void*; passed to foreign code
+  ExternalFunction, ///< a foreign device function declared with cuda.declare_device
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -40,6 +42,7 @@ public:
   bool isNone() const { return typeKind == TypeKind::None; }
   bool isTuple() const { return typeKind == TypeKind::Tuple; }
   bool isArray() const { return typeKind == TypeKind::Array; }
+  bool isPointer() const { return typeKind == TypeKind::Pointer; }
   /// Boolean, integer, float or complex: the types arithmetic works on.
   bool isNumber() const { return isBoolean() || isInteger() || isFloat() || isComplex(); }
   /// Types whose values exist at run time (the others are compile-time only).
@@ -61,7 +64,18 @@ public:
   char layout() const { return layoutCode; }
   bool isReadonly() const { return readonly; }
 
-  /// StringLiteral text, Module name, Builtin qualified name or exception class name.
+  /// Pointer: the element type pointed to, or null for void*.
+  const Type *pointee() const { return elementType; }
+
+  /// ExternalFunction: the parameter types, the result type (none for void) and whether the
+  /// function uses the plain C convention (`ret f(args...)`) rather than Numba's (`int f(ret*,
+  /// args...)`). text() is the symbol.
+  const std::vector<const Type *> &parameterTypes() const { return elementTypes; }
+  const Type *resultType() const { return elementType; }
+  bool usesCConvention() const { return signedness; }
+
+  /// StringLiteral text, Module name, Builtin qualified name, exception class name or the
+  /// symbol of an ExternalFunction.
   const std::string &text() const { return textValue; }
   /// JitFunction: the function's source; owned by its dispatcher, outlives compilation.
   FunctionSource *function() const { return functionSource; }
@@ -128,6 +142,11 @@ const Type *module(const std::string &name);
 const Type *builtin(const std::string &qualifiedName);
 const Type *jitFunction(FunctionSource *function);
 const Type *exceptionClass(int id, const std::string &name);
+/// CPointer(pointee); a null pointee gives void*.
+const Type *pointer(const Type *pointee);
+/// A foreign function `symbol` taking `parameters` and returning `result` (none for void).
+const Type *externalFunction(const std::string &symbol, const std::vector<const Type *> &parameters,
+                             const Type *result, bool cConvention);
 
 /// Looks a scalar type up by one of its names (int64, i8, float32, f4, bool, boolean, none,
 /// void, complex128, c16, intp, uintp...); nullptr when there is none.

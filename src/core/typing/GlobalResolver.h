@@ -14,15 +14,16 @@ namespace taipan {
 /// What a global, closure variable or module attribute refers to, frozen at compile time.
 struct GlobalValue {
   enum class Kind {
-    Constant,       ///< a number, bool, None or str
-    ConstantTuple,  ///< a tuple of constants
-    ConstantArray,  ///< a NumPy array, frozen: arrayType, shape and its bytes (C order)
-    Module,         ///< name is the module's name ("math", "numpy", ...)
-    Builtin,        ///< name is the qualified name taipan knows it by ("math.sqrt", "abs")
-    JitFunction,    ///< another taipan-jitted function
-    ExceptionClass, ///< name is the class name, exceptionId the bindings' registry id
-    Unsupported,    ///< exists, but taipan cannot use it; name describes its Python type
-    Missing,        ///< not defined anywhere
+    Constant,         ///< a number, bool, None or str
+    ConstantTuple,    ///< a tuple of constants
+    ConstantArray,    ///< a NumPy array, frozen: arrayType, shape and its bytes (C order)
+    Module,           ///< name is the module's name ("math", "numpy", ...)
+    Builtin,          ///< name is the qualified name taipan knows it by ("math.sqrt", "abs")
+    JitFunction,      ///< another taipan-jitted function
+    ExceptionClass,   ///< name is the class name, exceptionId the bindings' registry id
+    ExternalFunction, ///< a foreign device function; functionType is its ExternalFunction type
+    Unsupported,      ///< exists, but taipan cannot use it; name describes its Python type
+    Missing,          ///< not defined anywhere
   };
   Kind kind = Kind::Missing;
   Constant constant;
@@ -31,6 +32,7 @@ struct GlobalValue {
   std::shared_ptr<FunctionSource> function;
   int exceptionId = 0;
   const Type *arrayType = nullptr;
+  const Type *functionType = nullptr;
   std::vector<int64_t> shape;
   std::string bytes;
 };

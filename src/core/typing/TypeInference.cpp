@@ -470,6 +470,8 @@ private:
       return types::jitFunction(value.function.get());
     case GlobalValue::Kind::ExceptionClass:
       return types::exceptionClass(value.exceptionId, value.name);
+    case GlobalValue::Kind::ExternalFunction:
+      return value.functionType;
     case GlobalValue::Kind::Unsupported:
       throwTypingError("'" + (expr->kind == ExprKind::Name ? expr->name : expr->name) +
                            "' is a value of type " + value.name +
@@ -781,6 +783,8 @@ private:
     }
     case TypeKind::JitFunction:
       return typeJitCall(expr, calleeType->function(), arguments);
+    case TypeKind::ExternalFunction:
+      return typeExternalCall(expr, calleeType, arguments);
     case TypeKind::ExceptionClass:
       for (Expr *argument : argumentExprs)
         typeExceptionArgument(argument);
@@ -867,6 +871,39 @@ private:
     Constant::Kind kind = expr->constant.kind;
     return kind == Constant::Kind::Int || kind == Constant::Kind::Float ||
            kind == Constant::Kind::Complex || kind == Constant::Kind::Bool;
+  }
+
+  /// A call of a foreign function: arguments convert to the declared parameter types as for a
+  /// signature, and an array passes its data to a pointer parameter of its dtype (or void*).
+  const Type *typeExternalCall(Expr *expr, const Type *callee,
+                               const std::vector<const Type *> &arguments) {
+    const std::vector<const Type *> &parameters = callee->parameterTypes();
+    const std::string &name = callee->text();
+    if (!expr->keywordNames.empty())
+      throwTypingError("keyword arguments to the foreign function " + name + " are not supported",
+                       expr->location);
+    if (arguments.size() != parameters.size())
+      throwTypingError(name + "() takes " + std::to_string(parameters.size()) + " arguments but " +
+                           std::to_string(arguments.size()) + " were given",
+                       expr->location);
+    for (size_t i = 0; i < parameters.size(); ++i) {
+      const Type *parameter = parameters[i];
+      const Type *argument = arguments[i];
+      bool accepted = false;
+      if (parameter->isPointer())
+        accepted = argument == parameter ||
+                   (argument->isArray() &&
+                    (!parameter->pointee() || argument->dtype() == parameter->pointee())) ||
+                   (argument->isPointer() && !parameter->pointee());
+      else // numbers convert as they would through a signature, but complex stays complex
+        accepted = parameter->isNumber() && argument->isNumber() &&
+                   (parameter->isComplex() || !argument->isComplex());
+      if (!accepted)
+        throwTypingError("argument " + std::to_string(i + 1) + " of " + name + "() must be " +
+                             parameter->name() + ", not " + describe(argument),
+                         expr->operands[1 + i]->location);
+    }
+    return callee->resultType();
   }
 
   const Type *typeJitCall(Expr *expr, FunctionSource *callee,

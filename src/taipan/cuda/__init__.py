@@ -16,6 +16,9 @@ from taipan.cuda.devices import current_context, get_current_device, gpus, selec
 from taipan.cuda.driver import (
     CudaDriverError,
     CudaSupportError,
+    LinkerError,
+    NvrtcCompilationError,
+    NvrtcError,
     close,
     detect,
     is_available,
@@ -70,6 +73,7 @@ from taipan.cuda.intrinsics import (
     threadIdx,
     warpsize,
 )
+from taipan.cuda.linking import declare_device
 from taipan.cuda.streams import (
     default_stream,
     event,
@@ -84,7 +88,10 @@ __all__ = [
     "CudaDriverError",
     "CudaSupportError",
     "DeviceNDArray",
+    "LinkerError",
     "MappedNDArray",
+    "NvrtcCompilationError",
+    "NvrtcError",
     "activemask",
     "all_sync",
     "any_sync",
@@ -102,6 +109,7 @@ __all__ = [
     "compile_ptx_for_current_device",
     "const",
     "current_context",
+    "declare_device",
     "default_stream",
     "detect",
     "device_array",

@@ -1,7 +1,5 @@
 """``cuda.jit``: kernels (launched as ``kernel[grid, block](args)``) and device functions."""
 
-from taipan.errors import UnsupportedError
-
 _KNOWN_OPTIONS = {
     "device",
     "inline",
@@ -27,7 +25,9 @@ def jit(func_or_sig=None, device=False, **options):
     if unknown:
         raise KeyError(f"Unrecognized options: {sorted(unknown)}")
     if options.get("link"):
-        raise UnsupportedError("link= (foreign CUDA code) is not supported yet")
+        from taipan.cuda.linking import check_link_files
+
+        options["link"] = tuple(check_link_files(options["link"]))
     options = dict(options, device=device)
     if callable(func_or_sig) and not isinstance(func_or_sig, (Type, Signature)):
         return CUDADispatcher(func_or_sig, options)

@@ -5,7 +5,7 @@ import contextlib
 import threading
 
 from taipan import _core
-from taipan.cuda import compiler
+from taipan.cuda import compiler, linking
 from taipan.dispatcher import CompiledFunction
 from taipan.errors import TypingError
 
@@ -48,20 +48,41 @@ def argument_type(value):
 class Kernel:
     """One compiled specialisation: its PTX, and the loaded function once launched."""
 
-    def __init__(self, ptx, name, return_type, annotations):
+    def __init__(self, ptx, name, return_type, annotations, links=(), python_name=""):
         self.ptx = ptx
         self.name = name
         self.return_type = return_type
         self.type_annotations = annotations
+        self.python_name = python_name or name
         self.handle = None  # (module, function) on the current device
+        self._cubin = None
         # cg.this_grid().sync() needs every block resident: a cooperative launch.
         self.cooperative = "taipan_grid_barrier" in ptx
+        # Files to link: the dispatcher's link=, its device functions', and those of the
+        # declared foreign functions the PTX calls.
+        self.external_symbols = linking.external_symbols(ptx)
+        self.links = tuple(
+            dict.fromkeys([*links, *linking.links_for_symbols(self.external_symbols)])
+        )
+
+    def cubin(self):
+        """The kernel linked for the current device, with its link= files."""
+        if self._cubin is None:
+            self._cubin = linking.link_kernel(self.ptx, self.name, self.links, self.python_name)
+        return self._cubin
 
     def function(self):
         from taipan.cuda import driver
 
         if self.handle is None:
-            self.handle = driver.load_function(self.ptx, self.name)
+            if self.external_symbols and not self.links:
+                raise driver.LinkerError(
+                    f"kernel {self.python_name} calls the foreign functions "
+                    f"{', '.join(self.external_symbols)}, but nothing is linked: name the files "
+                    "defining them in @cuda.jit(link=[...]) or cuda.declare_device(link=[...])"
+                )
+            image = self.cubin() if self.links else self.ptx
+            self.handle = driver.load_function(image, self.name)
         return self.handle
 
 
@@ -112,10 +133,30 @@ class CUDADispatcher(CompiledFunction):
                 kernel = Kernel(
                     *compiler.compile_source(
                         self._function_source(), key, self._options(), device=self.device
-                    )
+                    ),
+                    links=self.link_files(),
+                    python_name=self.__name__,
                 )
                 self._kernels[key] = kernel
             return kernel
+
+    def link_files(self, seen=None):
+        """This function's link= files and those of the device functions it calls."""
+        seen = set() if seen is None else seen
+        seen.add(id(self))
+        files = list(self.targetoptions.get("link") or ())
+        code = self.py_func.__code__
+        cells = dict(zip(code.co_freevars, self.py_func.__closure__ or ()))
+        for name in (*code.co_names, *code.co_freevars):
+            value = self.py_func.__globals__.get(name)
+            if name in cells:
+                try:
+                    value = cells[name].cell_contents
+                except ValueError:  # an empty cell
+                    continue
+            if isinstance(value, CUDADispatcher) and id(value) not in seen:
+                files += value.link_files(seen)
+        return files
 
     def compile(self, signature):
         argument_types, _ = compiler.split_signature(signature)
@@ -180,10 +221,34 @@ class CUDADispatcher(CompiledFunction):
         argument_types, _ = compiler.split_signature(signature)
         return [tuple(argument_types)]
 
+    def _texts(self, text_of, signature):
+        texts = {key: text_of(key) for key in self._selected(signature)}
+        return next(iter(texts.values())) if signature is not None else texts
+
     def inspect_asm(self, signature=None):
         """The PTX: one text for a signature, else a dict keyed by argument types."""
-        texts = {key: self._kernels[key].ptx for key in self._selected(signature)}
-        return next(iter(texts.values())) if signature is not None else texts
+        return self._texts(lambda key: self._kernels[key].ptx, signature)
+
+    def inspect_llvm(self, signature=None):
+        """The optimised LLVM IR the PTX was made from: one text for a signature, else a dict
+        keyed by argument types. Compiles again, since kernels do not keep their IR."""
+        options = dict(self._options(), keep_llvm=True)
+        source = self._function_source()
+        return self._texts(
+            lambda key: compiler.compile_source(source, key, options, device=self.device)[4],
+            signature,
+        )
+
+    def inspect_sass(self, signature=None):
+        """The GPU's machine code (SASS) as nvdisasm prints it: one text for a signature, else a
+        dict keyed by argument types. Needs nvdisasm from the CUDA toolkit and a GPU, whose
+        driver links the kernel."""
+        if self.device:
+            raise TypeError(f"{self.__name__} is a device function: inspect the kernel calling it")
+        nvdisasm = linking.find_nvdisasm()
+        return self._texts(
+            lambda key: linking.disassemble(nvdisasm, self._kernels[key].cubin()), signature
+        )
 
     def inspect_types(self, file=None, signature=None):
         import sys

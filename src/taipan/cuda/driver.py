@@ -12,7 +12,21 @@ class CudaDriverError(RuntimeError):
     """The CUDA driver refused a call; the message carries its reason."""
 
 
+class LinkerError(RuntimeError):
+    """The driver's linker could not join a kernel with its link= files; the message carries
+    the linker's log."""
+
+
+class NvrtcError(RuntimeError):
+    """NVRTC failed."""
+
+
+class NvrtcCompilationError(NvrtcError):
+    """NVRTC rejected a .cu file; the message carries its log."""
+
+
 _core.cuda_set_error_classes(CudaSupportError, CudaDriverError)
+_core.nvrtc_set_error_class(NvrtcCompilationError)
 
 
 def _driver():

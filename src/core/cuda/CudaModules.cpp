@@ -1,0 +1,159 @@
+// CudaModules.cpp - Loading code into the current context: PTX or cubin images, and images
+// linked from several inputs (PTX, cubin, fatbin, objects, libraries) by the driver's linker.
+
+#include "cuda/CudaDriver.h"
+#include "cuda/CudaDriverApi.h"
+
+#include <iterator>
+
+namespace taipan::cuda {
+
+void *CudaDriver::loadModule(const std::string &ptx, std::string *log) {
+  ensureContext();
+  // One byte of each buffer is never offered to the JIT, so the text always ends in a NUL.
+  std::vector<char> infoLog(JitLogBytes, '\0');
+  std::vector<char> errorLog(JitLogBytes, '\0');
+  auto sizeOption = [](size_t bytes) { return reinterpret_cast<void *>(bytes - 1); };
+  int options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                   CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_LOG_VERBOSE};
+  void *values[] = {infoLog.data(), sizeOption(JitLogBytes), errorLog.data(),
+                    sizeOption(JitLogBytes), reinterpret_cast<void *>(std::uintptr_t{1})};
+  CUmodule module = nullptr;
+  CUresult result =
+      api->invoke(api->cuModuleLoadDataEx, &module, static_cast<const void *>(ptx.c_str()),
+                  static_cast<unsigned>(std::size(options)), options, values);
+  if (result != CUDA_SUCCESS) {
+    std::string errors = logText(errorLog);
+    if (log)
+      *log = errors;
+    api->fail(result, api->cuModuleLoadDataEx.name, "", errors);
+  }
+  if (log)
+    *log = logText(infoLog);
+  return module;
+}
+
+namespace {
+
+/// The JIT options every link uses: info and error logs, each with a byte kept for the NUL.
+struct LinkLogs {
+  std::vector<char> info = std::vector<char>(JitLogBytes, '\0');
+  std::vector<char> errors = std::vector<char>(JitLogBytes, '\0');
+  int options[5] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                    CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                    CU_JIT_LOG_VERBOSE};
+  void *values[5] = {info.data(), reinterpret_cast<void *>(JitLogBytes - 1), errors.data(),
+                     reinterpret_cast<void *>(JitLogBytes - 1),
+                     reinterpret_cast<void *>(std::uintptr_t{1})};
+};
+
+const char *inputKindName(LinkInput::Kind kind) {
+  switch (kind) {
+  case LinkInput::Kind::Cubin:
+    return "cubin";
+  case LinkInput::Kind::Ptx:
+    return "PTX";
+  case LinkInput::Kind::Fatbinary:
+    return "fatbin";
+  case LinkInput::Kind::Object:
+    return "object";
+  case LinkInput::Kind::Library:
+    return "library";
+  }
+  return "input";
+}
+
+} // namespace
+
+std::string CudaDriver::link(const std::vector<LinkInput> &inputs, std::string *log) {
+  ensureContext();
+  LinkLogs logs;
+  CUlinkState state = nullptr;
+  api->call(api->cuLinkCreate, static_cast<unsigned>(std::size(logs.options)), logs.options,
+            logs.values, &state);
+  // The state owns the linked image, so it is copied out before the state goes.
+  struct Destroy {
+    Api &api;
+    CUlinkState state;
+    ~Destroy() { api.cuLinkDestroy.function(state); }
+  } destroy{*api, state};
+  auto failed = [&](CUresult result, const char *function, const std::string &context) {
+    std::string errors = logText(logs.errors);
+    if (log)
+      *log = errors;
+    api->fail(result, function, context, errors);
+  };
+  for (const LinkInput &input : inputs) {
+    int kind = static_cast<int>(input.kind);
+    std::string context = std::string(" for the ") + inputKindName(input.kind) + " " + input.name;
+    CUresult result;
+    if (input.data.empty()) {
+      result = api->invoke(api->cuLinkAddFile, state, kind, input.name.c_str(), 0u,
+                           static_cast<int *>(nullptr), static_cast<void **>(nullptr));
+      if (result != CUDA_SUCCESS)
+        failed(result, api->cuLinkAddFile.name, context);
+    } else {
+      // PTX must end in a NUL, which std::string keeps after its size.
+      size_t bytes = input.data.size() + (input.kind == LinkInput::Kind::Ptx ? 1 : 0);
+      result = api->invoke(api->cuLinkAddData, state, kind,
+                           static_cast<void *>(const_cast<char *>(input.data.c_str())), bytes,
+                           input.name.c_str(), 0u, static_cast<int *>(nullptr),
+                           static_cast<void **>(nullptr));
+      if (result != CUDA_SUCCESS)
+        failed(result, api->cuLinkAddData.name, context);
+    }
+  }
+  void *image = nullptr;
+  size_t bytes = 0;
+  CUresult result = api->invoke(api->cuLinkComplete, state, &image, &bytes);
+  if (result != CUDA_SUCCESS)
+    failed(result, api->cuLinkComplete.name, "");
+  if (log)
+    *log = logText(logs.info);
+  return std::string(static_cast<const char *>(image), bytes);
+}
+
+void CudaDriver::unloadModule(void *module) {
+  if (!module)
+    return;
+  ensureContext();
+  api->call(api->cuModuleUnload, static_cast<CUmodule>(module));
+}
+
+void *CudaDriver::getFunction(void *module, const std::string &name) {
+  ensureContext();
+  CUfunction function = nullptr;
+  CUresult result =
+      api->invoke(api->cuModuleGetFunction, &function, static_cast<CUmodule>(module), name.c_str());
+  if (result != CUDA_SUCCESS)
+    api->fail(result, api->cuModuleGetFunction.name, " for kernel '" + name + "'");
+  return function;
+}
+
+uint64_t CudaDriver::getGlobal(void *module, const std::string &name, size_t *size) {
+  ensureContext();
+  CUdeviceptr address = 0;
+  size_t bytes = 0;
+  CUresult result = api->invoke(api->cuModuleGetGlobal, &address, &bytes,
+                                static_cast<CUmodule>(module), name.c_str());
+  if (result != CUDA_SUCCESS)
+    api->fail(result, api->cuModuleGetGlobal.name, " for global '" + name + "'");
+  if (size)
+    *size = bytes;
+  return address;
+}
+
+int CudaDriver::functionAttribute(void *function, int attribute) {
+  ensureContext();
+  int value = 0;
+  api->call(api->cuFuncGetAttribute, &value, attribute, asFunction(function));
+  return value;
+}
+
+void CudaDriver::setMaxDynamicSharedMemory(void *function, int bytes) {
+  ensureContext();
+  api->call(api->cuFuncSetAttribute, asFunction(function),
+            static_cast<int>(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES), bytes);
+}
+
+} // namespace taipan::cuda
