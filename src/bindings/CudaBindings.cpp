@@ -1,6 +1,7 @@
 // Kernel arguments are laid out exactly as on the CPU (Type::storageSize; arrays as the array
 // layout with a device data pointer) and handed to cuLaunchKernel as one pointer each.
 #include "CudaBindings.h"
+#include "ForeignArrays.h"
 
 #include "Boxing.h"
 #include "Module.h"
@@ -45,14 +46,19 @@ std::string bytesOrText(nb::handle value) {
 
 namespace {
 
-/// Device memory owned by a Python object; freed when it is collected.
+/// Device memory owned by a Python object; freed when it is collected, once the work queued
+/// on its stream so far is done.
 struct DeviceBuffer {
   uint64_t pointer = 0;
   size_t size = 0;
+  int device = 0;
+  void *stream = nullptr;
+  /// The Python stream object, kept alive so that the stream still exists at the free.
+  nb::object streamOwner;
   ~DeviceBuffer() {
     if (pointer) {
       try {
-        CudaDriver::get().freeDeferred(pointer, size);
+        CudaDriver::get().freeDeferred(pointer, size, device, stream);
       } catch (const CudaError &) {
         // The context may already be gone at exit; nothing useful can be done.
       }
@@ -100,124 +106,6 @@ void fillArrayArgument(char *slot, const Type *type, uint64_t data, nb::handle s
   std::memcpy(slot + ArrayLayout::dataOffset, &data, 8);
 }
 
-/// Looks up an attribute that may be missing without raising AttributeError, which costs more
-/// than the rest of a launch. Returns a new reference or null (no error set when missing).
-PyObject *optionalAttribute(PyObject *object, PyObject *name) {
-#if PY_VERSION_HEX >= 0x030D0000
-  PyObject *result = nullptr;
-  if (PyObject_GetOptionalAttr(object, name, &result) < 0)
-    PyErr_Clear();
-  return result;
-#else
-  PyObject *result = nullptr;
-  if (_PyObject_LookupAttr(object, name, &result) < 0)
-    PyErr_Clear();
-  return result;
-#endif
-}
-
-/// The element type named by a CUDA Array Interface typestr ("<f4", "|b1"), or null for
-/// byte orders and kinds the launch path leaves to Python.
-const Type *interfaceElementType(PyObject *typestr) {
-  const char *text = PyUnicode_AsUTF8(typestr);
-  if (!text || (text[0] != '<' && text[0] != '|') || !text[1]) {
-    PyErr_Clear();
-    return nullptr;
-  }
-  // A launch passes the same few dtypes again and again.
-  thread_local char lastText[8] = {};
-  thread_local const Type *lastType = nullptr;
-  if (lastType && std::strncmp(lastText, text, sizeof lastText) == 0)
-    return lastType;
-  int bytes = std::atoi(text + 2);
-  std::string name;
-  switch (text[1]) {
-  case 'f':
-    name = "float" + std::to_string(8 * bytes);
-    break;
-  case 'i':
-    name = "int" + std::to_string(8 * bytes);
-    break;
-  case 'u':
-    name = "uint" + std::to_string(8 * bytes);
-    break;
-  case 'c':
-    name = "complex" + std::to_string(8 * bytes);
-    break;
-  case 'b':
-    name = bytes == 1 ? "bool" : "";
-    break;
-  default:
-    return nullptr;
-  }
-  const Type *type = name.empty() ? nullptr : types::scalarByName(name);
-  if (type && std::strlen(text) < sizeof lastText) {
-    std::strncpy(lastText, text, sizeof lastText);
-    lastType = type;
-  }
-  return type;
-}
-
-/// Reads another library's __cuda_array_interface__ for a launch on `stream`: the argument
-/// type, and a (None, pointer, shape, strides) tuple as device arrays carry in `_launch`.
-/// Null (no error set) when Python must handle it: a mask, an unusual dtype, or a producer
-/// stream the launch is not already ordered after.
-PyObject *describeInterface(PyObject *interface, void *stream, const Type **type) {
-  if (!PyDict_Check(interface))
-    return nullptr;
-  PyObject *mask = PyDict_GetItemString(interface, "mask");
-  PyObject *producer = PyDict_GetItemString(interface, "stream");
-  if (mask && mask != Py_None)
-    return nullptr;
-  if (producer && producer != Py_None) {
-    uintptr_t handle = PyLong_AsUnsignedLongLong(producer);
-    uintptr_t consumer = reinterpret_cast<uintptr_t>(stream);
-    if (PyErr_Occurred() || !(handle == consumer || (handle == 1 && consumer <= 1))) {
-      PyErr_Clear();
-      return nullptr;
-    }
-  }
-  PyObject *typestr = PyDict_GetItemString(interface, "typestr");
-  PyObject *shape = PyDict_GetItemString(interface, "shape");
-  PyObject *data = PyDict_GetItemString(interface, "data");
-  PyObject *strides = PyDict_GetItemString(interface, "strides");
-  if (!typestr || !shape || !PyTuple_Check(shape) || !data || !PyTuple_Check(data) ||
-      PyTuple_GET_SIZE(data) != 2)
-    return nullptr;
-  const Type *element = interfaceElementType(typestr);
-  if (!element)
-    return nullptr;
-  Py_ssize_t ndim = PyTuple_GET_SIZE(shape);
-  // C strides, as NumPy computes them, decide the layout exactly as the Python path does.
-  std::vector<int64_t> contiguous(ndim);
-  int64_t step = static_cast<int64_t>(element->storageSize());
-  for (Py_ssize_t d = ndim - 1; d >= 0; --d) {
-    contiguous[d] = step;
-    step *= PyLong_AsLongLong(PyTuple_GET_ITEM(shape, d));
-  }
-  bool isContiguous = true;
-  nb::object strideTuple;
-  if (strides && strides != Py_None) {
-    if (!PyTuple_Check(strides) || PyTuple_GET_SIZE(strides) != ndim)
-      return nullptr;
-    strideTuple = nb::borrow(strides);
-    for (Py_ssize_t d = 0; d < ndim; ++d)
-      isContiguous &= PyLong_AsLongLong(PyTuple_GET_ITEM(strides, d)) == contiguous[d];
-  } else {
-    nb::tuple built = nb::steal<nb::tuple>(PyTuple_New(ndim));
-    for (Py_ssize_t d = 0; d < ndim; ++d)
-      PyTuple_SET_ITEM(built.ptr(), d, PyLong_FromLongLong(contiguous[d]));
-    strideTuple = built;
-  }
-  if (PyErr_Occurred()) {
-    PyErr_Clear();
-    return nullptr;
-  }
-  bool readonly = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1)) == 1;
-  *type = types::array(element, static_cast<int>(ndim), isContiguous ? 'C' : 'A', readonly);
-  return PyTuple_Pack(4, Py_None, PyTuple_GET_ITEM(data, 0), shape, strideTuple.ptr());
-}
-
 /// Page-locked, mapped or managed host memory behind a NumPy array from cuda.pinned_array and
 /// friends; freed when the last array using it is collected.
 struct HostAllocation {
@@ -250,9 +138,12 @@ struct CudaLauncher {
   unsigned shared;
   void *stream;
   nb::object fallback;
+  /// A kernel handle for argument types, valid on one device until cuda.close().
   struct Entry {
     std::vector<const Type *> key;
     void *function;
+    int device;
+    unsigned epoch;
   };
   std::vector<Entry> entries;
 
@@ -276,7 +167,15 @@ struct CudaLauncher {
         key[i] = nb::cast<TypeRef>(nb::handle(PyTuple_GET_ITEM(description, 0))).type;
         continue;
       }
-      // Another library's device array (CuPy, PyTorch): described here, without Python.
+      // A PyTorch tensor, read directly: its Python-level interface property costs more than
+      // the whole launch.
+      if (!PyLong_CheckExact(value) && !PyFloat_CheckExact(value)) {
+        if (PyObject *tensor = describeTorchTensor(value, &key[i])) {
+          launch[i] = tensor;
+          continue;
+        }
+      }
+      // Another library's device array (CuPy): described here, without Python.
       if (PyObject *interface = optionalAttribute(value, interfaceName)) {
         launch[i] = describeInterface(interface, stream, &key[i]);
         Py_DECREF(interface);
@@ -288,11 +187,16 @@ struct CudaLauncher {
       known = key[i] && !key[i]->isArray(); // host arrays are copied by Python
     }
     const Entry *entry = nullptr;
-    if (known)
+    CudaDriver &driver = CudaDriver::get();
+    if (known && !entries.empty()) {
+      int device = driverCall([&] { return driver.currentDevice(); });
+      unsigned epoch = driver.contextEpoch();
       for (const Entry &candidate : entries)
-        if (candidate.key.size() == count &&
+        if (candidate.device == device && candidate.epoch == epoch &&
+            candidate.key.size() == count &&
             std::equal(candidate.key.begin(), candidate.key.end(), key))
           entry = &candidate;
+    }
     if (!entry) {
       for (size_t i = 0; i < count; ++i)
         Py_XDECREF(launch[i]);
@@ -300,7 +204,10 @@ struct CudaLauncher {
       if (known && !outcome.is_none()) {
         nb::tuple pair = nb::cast<nb::tuple>(outcome);
         void *function = reinterpret_cast<void *>(nb::cast<uintptr_t>(nb::tuple(pair[0])[1]));
-        entries.push_back({std::vector<const Type *>(key, key + count), function});
+        unsigned epoch = driver.contextEpoch();
+        std::erase_if(entries, [&](const Entry &stale) { return stale.epoch != epoch; });
+        entries.push_back({std::vector<const Type *>(key, key + count), function,
+                           driverCall([&] { return driver.currentDevice(); }), epoch});
       }
       return nb::none();
     }
@@ -334,8 +241,8 @@ struct CudaLauncher {
     if (failed)
       throw nb::python_error();
     driverCall([&] {
-      CudaDriver::get().launch(entry->function, grid[0], grid[1], grid[2], block[0], block[1],
-                               block[2], shared, stream, pointers);
+      driver.launch(entry->function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                    shared, stream, pointers);
     });
     return nb::none();
   }
@@ -364,7 +271,8 @@ void defineCudaBindings(nb::module_ &module) {
 
   nb::class_<DeviceBuffer>(module, "DeviceBuffer")
       .def_ro("pointer", &DeviceBuffer::pointer)
-      .def_ro("size", &DeviceBuffer::size);
+      .def_ro("size", &DeviceBuffer::size)
+      .def_ro("device", &DeviceBuffer::device);
 
   module.def("cuda_set_error_classes", [](nb::handle support, nb::handle driver) {
     cudaSupportErrorClass = support.inc_ref().ptr();
@@ -464,11 +372,25 @@ void defineCudaBindings(nb::module_ &module) {
     });
   });
 
-  module.def("cuda_allocate", [](size_t bytes) {
-    auto buffer = std::make_unique<DeviceBuffer>();
-    buffer->pointer = driverCall([&] { return CudaDriver::get().allocate(bytes); });
-    buffer->size = bytes;
-    return buffer;
+  // stream: the handle of the stream the memory is used on (0 for the default streams), and
+  // the object owning it.
+  module.def(
+      "cuda_allocate",
+      [](size_t bytes, uintptr_t stream, nb::object owner) {
+        auto buffer = std::make_unique<DeviceBuffer>();
+        CudaDriver &driver = CudaDriver::get();
+        buffer->pointer = driverCall([&] { return driver.allocate(bytes); });
+        buffer->size = bytes;
+        buffer->device = driver.currentDevice();
+        buffer->stream = reinterpret_cast<void *>(stream);
+        if (stream)
+          buffer->streamOwner = std::move(owner);
+        return buffer;
+      },
+      nb::arg("bytes"), nb::arg("stream") = 0, nb::arg("owner").none() = nb::none());
+  module.def("cuda_pending_frees", [] { return CudaDriver::get().pendingFrees(); });
+  module.def("cuda_pointer_device", [](uint64_t address) {
+    return driverCall([&] { return CudaDriver::get().pointerDevice(address); });
   });
   module.def(
       "cuda_copy_to_device",

@@ -157,6 +157,57 @@ def test_torch_tensors_both_ways():
     np.testing.assert_array_equal(taken.copy_to_host(), np.arange(0, 512, 2, dtype=np.float32))
 
 
+@cuda.jit
+def copy_2d(source, target):
+    i, j = cuda.grid(2)
+    if i < source.shape[0] and j < source.shape[1]:
+        target[i, j] = source[i, j]
+
+
+@pytest.mark.cuda
+@needs_gpu
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda t: t.arange(60, dtype=t.float64).reshape(6, 10),
+        lambda t: t.arange(60, dtype=t.int32).reshape(6, 10)[:, ::3],  # strided
+        lambda t: t.arange(60, dtype=t.float32).reshape(6, 10).T,  # Fortran order
+        lambda t: t.arange(10, dtype=t.int16).reshape(1, 10).expand(4, 10),  # stride 0
+        lambda t: t.arange(10, dtype=t.float32).reshape(10, 1)[:, :],  # extent 1
+        lambda t: t.zeros((0, 5), dtype=t.float32),  # empty
+        lambda t: t.arange(12, dtype=t.uint8).reshape(3, 4) % 2 == 0,  # bool
+    ],
+)
+def test_torch_tensors_as_kernel_arguments_match_their_interface(make):
+    """Tensors launch from C++ read through their own attributes; the result must be what
+    PyTorch's __cuda_array_interface__ describes, launch after launch."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch without CUDA")
+    source = make(torch).to("cuda")
+    for _ in range(3):  # the first launch goes through Python, the others through C++
+        target = torch.zeros(source.shape, dtype=source.dtype, device="cuda")
+        copy_2d[(2, 2), (8, 8)](source, target)
+        torch.cuda.synchronize()
+        assert torch.equal(target.cpu(), source.cpu())
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_torch_tensors_the_interface_refuses_raise_its_errors():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch without CUDA")
+    out = torch.zeros(4, device="cuda")
+    graded = torch.ones(4, device="cuda", requires_grad=True)
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="requires grad"):
+            k.add_grid_stride[1, 4](graded, graded, out)
+    brain = torch.ones(4, dtype=torch.bfloat16, device="cuda")
+    with pytest.raises((TypeError, KeyError, ValueError)):  # whichever PyTorch raises
+        k.add_grid_stride[1, 4](brain, brain, brain)
+
+
 @pytest.mark.cuda
 @needs_gpu
 def test_dlpack_export_waits_for_the_arrays_stream():

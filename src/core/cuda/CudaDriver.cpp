@@ -216,6 +216,15 @@ int CudaDriver::currentDevice() {
   return selectedDevice.load(std::memory_order_acquire);
 }
 
+int CudaDriver::pointerDevice(uint64_t address) {
+  ensureContext();
+  constexpr int PointerAttributeDeviceOrdinal = 9; // CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+  int ordinal = 0;
+  api->call(api->cuPointerGetAttribute, static_cast<void *>(&ordinal),
+            PointerAttributeDeviceOrdinal, CUdeviceptr{address});
+  return ordinal;
+}
+
 std::string CudaDriver::deviceName(int ordinal) {
   CUdevice device = deviceHandle(ordinal);
   char name[256] = {};
@@ -254,13 +263,14 @@ void CudaDriver::closeAll() {
     return;
   try {
     // Another library may keep a primary context alive, and its memory with it.
-    flushDeferredFrees();
+    flushDeferredFrees(true);
   } catch (const CudaError &) {
     // Memory a failed context held went with it.
   }
   std::lock_guard<std::mutex> lock(contextMutex);
   currentContext.store(nullptr, std::memory_order_release);
   selectedDevice.store(-1, std::memory_order_release);
+  epoch.fetch_add(1, std::memory_order_acq_rel);
   // Unbind our context from this thread so that nothing here goes on using a released one.
   CUcontext bound = nullptr;
   if (api->invoke(api->cuCtxGetCurrent, &bound) == CUDA_SUCCESS && bound) {
@@ -292,7 +302,7 @@ uint64_t CudaDriver::allocate(size_t bytes) {
   CUdeviceptr address = 0;
   CUresult result = api->invoke(api->cuMemAlloc, &address, bytes);
   if (result == cuda::CUDA_ERROR_OUT_OF_MEMORY) {
-    flushDeferredFrees();
+    flushDeferredFrees(true);
     result = api->invoke(api->cuMemAlloc, &address, bytes);
   }
   if (result != CUDA_SUCCESS)
@@ -300,16 +310,23 @@ uint64_t CudaDriver::allocate(size_t bytes) {
   return address;
 }
 
-void CudaDriver::freeDeferred(uint64_t address, size_t bytes) {
+void CudaDriver::freeDeferred(uint64_t address, size_t bytes, int device, void *stream) {
   if (address == 0)
     return;
   // Numba's thresholds, roughly: a few dozen blocks, or a sizeable share of memory.
   constexpr size_t MaxPending = 32;
   constexpr size_t MaxPendingBytes = size_t{256} << 20;
+  void *event = nullptr;
+  if (!isDefaultStream(stream)) {
+    // Work on the default streams needs no event: cuMemFree waits for the device.
+    ensureContext();
+    event = createEvent(false);
+    recordEvent(event, stream);
+  }
   bool flush;
   {
     std::lock_guard<std::mutex> lock(deferredMutex);
-    deferredFrees.push_back(address);
+    deferredFrees.push_back({address, device, event});
     deferredBytes += bytes;
     flush = deferredFrees.size() >= MaxPending || deferredBytes >= MaxPendingBytes;
   }
@@ -317,8 +334,24 @@ void CudaDriver::freeDeferred(uint64_t address, size_t bytes) {
     flushDeferredFrees();
 }
 
-void CudaDriver::flushDeferredFrees() {
-  std::vector<uint64_t> pending;
+size_t CudaDriver::pendingFrees() {
+  std::lock_guard<std::mutex> lock(deferredMutex);
+  return deferredFrees.size();
+}
+
+void *CudaDriver::contextOf(int ordinal) {
+  std::lock_guard<std::mutex> lock(contextMutex);
+  void *&context = primaryContexts[static_cast<size_t>(ordinal)];
+  if (!context) {
+    CUcontext retained = nullptr;
+    api->call(api->cuDevicePrimaryCtxRetain, &retained, deviceHandle(ordinal));
+    context = retained;
+  }
+  return context;
+}
+
+void CudaDriver::flushDeferredFrees(bool wait) {
+  std::vector<DeferredFree> pending;
   {
     std::lock_guard<std::mutex> lock(deferredMutex);
     pending.swap(deferredFrees);
@@ -326,16 +359,41 @@ void CudaDriver::flushDeferredFrees() {
   }
   if (pending.empty())
     return;
-  ensureContext();
-  // Free all before reporting a failure, so one bad address leaks nothing else.
+  void *current = ensureContext();
+  std::vector<DeferredFree> kept;
+  // Free all that can go before reporting a failure, so one bad address leaks nothing else.
   CUresult firstFailure = CUDA_SUCCESS;
-  for (uint64_t address : pending) {
-    CUresult result = api->invoke(api->cuMemFree, CUdeviceptr{address});
+  const char *failedCall = api->cuMemFree.name;
+  void *bound = current;
+  for (const DeferredFree &block : pending) {
+    if (block.event) {
+      CUresult state = wait ? api->invoke(api->cuEventSynchronize, asEvent(block.event))
+                            : api->invoke(api->cuEventQuery, asEvent(block.event));
+      if (state == CUDA_ERROR_NOT_READY) {
+        kept.push_back(block);
+        continue;
+      }
+      api->invoke(api->cuEventDestroy, asEvent(block.event));
+    }
+    // Memory is freed in the context it came from, which with several GPUs need not be the
+    // current one.
+    void *context = contextOf(block.device);
+    if (context != bound) {
+      api->call(api->cuCtxSetCurrent, static_cast<CUcontext>(context));
+      bound = context;
+    }
+    CUresult result = api->invoke(api->cuMemFree, CUdeviceptr{block.address});
     if (result != CUDA_SUCCESS && firstFailure == CUDA_SUCCESS)
       firstFailure = result;
   }
+  if (bound != current)
+    api->call(api->cuCtxSetCurrent, static_cast<CUcontext>(current));
+  if (!kept.empty()) {
+    std::lock_guard<std::mutex> lock(deferredMutex);
+    deferredFrees.insert(deferredFrees.end(), kept.begin(), kept.end());
+  }
   if (firstFailure != CUDA_SUCCESS)
-    api->fail(firstFailure, api->cuMemFree.name);
+    api->fail(firstFailure, failedCall);
 }
 
 void CudaDriver::free(uint64_t address) {
@@ -504,6 +562,11 @@ bool CudaDriver::queryStream(void *stream) {
   if (result != CUDA_SUCCESS)
     api->fail(result, api->cuStreamQuery.name);
   return true;
+}
+
+void CudaDriver::launchHostFunction(void *stream, void (*function)(void *), void *data) {
+  ensureContext();
+  api->call(api->cuLaunchHostFunc, asStream(stream), function, data);
 }
 
 void *CudaDriver::createEvent(bool timing) {

@@ -201,6 +201,10 @@ public:
   void selectDevice(int ordinal);
   /// The current device's ordinal, selecting device 0 if none was selected.
   int currentDevice();
+  /// Counts closeAll() calls: handles (modules, functions) from an earlier count are gone.
+  unsigned contextEpoch() const { return epoch.load(std::memory_order_acquire); }
+  /// The ordinal of the device whose memory holds `address` (device or managed memory).
+  int pointerDevice(uint64_t address);
   /// The device's marketing name ("NVIDIA H100 80GB HBM3").
   std::string deviceName(int ordinal);
   /// (major, minor) compute capability.
@@ -221,11 +225,16 @@ public:
   /// Frees memory from allocate() or allocateManaged().
   void free(uint64_t address);
   /// Frees memory from allocate() later, in batches: freeing right after allocating costs tens
-  /// of microseconds each, a batch about one. Batches go when enough is pending, when an
-  /// allocation runs out of memory, and on synchronize().
-  void freeDeferred(uint64_t address, size_t bytes);
-  /// Frees everything freeDeferred() holds.
-  void flushDeferredFrees();
+  /// of microseconds each, a batch about one. `device` is the ordinal the memory was allocated
+  /// on. With a `stream` (not a default stream), the memory stays until the work queued on the
+  /// stream so far has finished, which an event recorded now tells. Batches go when enough is
+  /// pending, when an allocation runs out of memory, and on synchronize().
+  void freeDeferred(uint64_t address, size_t bytes, int device, void *stream = nullptr);
+  /// Frees what freeDeferred() holds whose streams are done with it; with `wait`, waits for
+  /// them and frees everything.
+  void flushDeferredFrees(bool wait = false);
+  /// How many blocks freeDeferred() holds.
+  size_t pendingFrees();
   /// Host to device; asynchronous on `stream` when one is given, synchronous otherwise.
   void copyToDevice(uint64_t destination, const void *source, size_t bytes, void *stream = nullptr);
   /// Device to host; asynchronous on `stream` when one is given, synchronous otherwise.
@@ -291,6 +300,8 @@ public:
   void synchronizeStream(void *stream);
   /// Whether all work queued on the stream has finished.
   bool queryStream(void *stream);
+  /// Queues a host function on a stream: the stream's later work waits until it returns.
+  void launchHostFunction(void *stream, void (*function)(void *), void *data);
   /// A new event; only timing events can be passed to elapsedMilliseconds(), and the others
   /// are cheaper to record and wait for.
   void *createEvent(bool timing);
@@ -327,10 +338,19 @@ private:
   int devices = 0;
 
   std::mutex contextMutex;
-  /// Addresses freeDeferred() holds, and their bytes.
+  /// A block freeDeferred() holds: where, its device, and the event marking the end of the
+  /// stream work that may still use it (null when it can go at once).
+  struct DeferredFree {
+    uint64_t address;
+    int device;
+    void *event;
+  };
+  /// The primary context of `ordinal`, retained if it is not yet, without selecting it.
+  void *contextOf(int ordinal);
   std::mutex deferredMutex;
-  std::vector<uint64_t> deferredFrees;
+  std::vector<DeferredFree> deferredFrees;
   size_t deferredBytes = 0;
+  std::atomic<unsigned> epoch{0};
   /// Primary contexts retained so far, by ordinal (null where not retained).
   std::vector<void *> primaryContexts;
   std::atomic<int> selectedDevice{-1};

@@ -138,6 +138,7 @@ struct CudaDriver::Api {
   Entry<CUlinkState, void **, size_t *> cuLinkComplete;
   Entry<CUlinkState> cuLinkDestroy;
   Entry<CUstream, void (*)(void *), void *> cuLaunchHostFunc;
+  Entry<void *, int, CUdeviceptr> cuPointerGetAttribute;
   Entry<CUevent *, unsigned> cuEventCreate;
   Entry<CUevent> cuEventDestroy;
   Entry<CUevent, CUstream> cuEventRecord;
@@ -210,6 +211,7 @@ struct CudaDriver::Api {
     resolve(cuLinkComplete, "cuLinkComplete");
     resolve(cuLinkDestroy, "cuLinkDestroy");
     resolve(cuLaunchHostFunc, "cuLaunchHostFunc");
+    resolve(cuPointerGetAttribute, "cuPointerGetAttribute");
     resolve(cuEventCreate, "cuEventCreate");
     resolve(cuEventDestroy, "cuEventDestroy", "cuEventDestroy_v2");
     resolve(cuEventRecord, "cuEventRecord");

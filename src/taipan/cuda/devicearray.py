@@ -104,8 +104,16 @@ class DeviceNDArray:
             raise BufferError("taipan device arrays export without copying only")
         return dlpack_capsule(self, stream)
 
+    @property
+    def device_id(self):
+        """The ordinal of the GPU whose memory holds the array."""
+        device = getattr(self._buffer, "device", None)
+        if device is None:  # another library's memory: ask the driver
+            device = self._buffer.device = _core.cuda_pointer_device(self._buffer.pointer)
+        return device
+
     def __dlpack_device__(self):
-        return (2, _core.cuda_current_device())  # kDLCUDA
+        return (2, self.device_id)  # kDLCUDA
 
     def is_f_contiguous(self):
         reversed_strides = _c_strides(tuple(reversed(self.shape)), self.dtype.itemsize)
@@ -270,7 +278,9 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
     nbytes = math.prod(shape) * dtype.itemsize
     if strides is None and order == "F":
         strides = tuple(reversed(_c_strides(tuple(reversed(shape)), dtype.itemsize)))
-    return DeviceNDArray(shape, strides, dtype, _core.cuda_allocate(nbytes), stream=stream)
+    # The buffer keeps the stream, so that its release waits for the stream's work.
+    buffer = _core.cuda_allocate(nbytes, stream_handle(stream) or 0, stream)
+    return DeviceNDArray(shape, strides, dtype, buffer, stream=stream)
 
 
 def device_array_like(ary, stream=0):

@@ -54,27 +54,32 @@ class Kernel:
         self.return_type = return_type
         self.type_annotations = annotations
         self.python_name = python_name or name
-        self.handle = None  # (module, function) on the current device
-        self._cubin = None
+        self._handles = {}  # (module, function) by (device, context generation)
+        self._cubins = {}  # by compute capability
         # cg.this_grid().sync() needs every block resident: a cooperative launch.
         self.cooperative = "taipan_grid_barrier" in ptx
-        # Files to link: the dispatcher's link=, its device functions', and those of the
-        # declared foreign functions the PTX calls.
+        # Files to link: the dispatcher's link=, and those of the device functions and
+        # declared foreign functions it calls.
         self.external_symbols = linking.external_symbols(ptx)
-        self.links = tuple(
-            dict.fromkeys([*links, *linking.links_for_symbols(self.external_symbols)])
-        )
+        self.links = tuple(dict.fromkeys(links))
 
     def cubin(self):
         """The kernel linked for the current device, with its link= files."""
-        if self._cubin is None:
-            self._cubin = linking.link_kernel(self.ptx, self.name, self.links, self.python_name)
-        return self._cubin
+        from taipan.cuda import driver
+
+        key = driver.current_compute_capability()
+        cubin = self._cubins.get(key)
+        if cubin is None:
+            cubin = linking.link_kernel(self.ptx, self.name, self.links, self.python_name)
+            self._cubins[key] = cubin
+        return cubin
 
     def function(self):
         from taipan.cuda import driver
 
-        if self.handle is None:
+        key = (driver.current_device(), driver.context_generation())
+        handle = self._handles.get(key)
+        if handle is None:
             if self.external_symbols and not self.links:
                 raise driver.LinkerError(
                     f"kernel {self.python_name} calls the foreign functions "
@@ -82,8 +87,8 @@ class Kernel:
                     "defining them in @cuda.jit(link=[...]) or cuda.declare_device(link=[...])"
                 )
             image = self.cubin() if self.links else self.ptx
-            self.handle = driver.load_function(image, self.name)
-        return self.handle
+            handle = self._handles[key] = driver.load_function(image, self.name)
+        return handle
 
 
 class CUDADispatcher(CompiledFunction):
@@ -141,7 +146,8 @@ class CUDADispatcher(CompiledFunction):
             return kernel
 
     def link_files(self, seen=None):
-        """This function's link= files and those of the device functions it calls."""
+        """This function's link= files and those of the device functions and declared foreign
+        functions it refers to."""
         seen = set() if seen is None else seen
         seen.add(id(self))
         files = list(self.targetoptions.get("link") or ())
@@ -156,6 +162,8 @@ class CUDADispatcher(CompiledFunction):
                     continue
             if isinstance(value, CUDADispatcher) and id(value) not in seen:
                 files += value.link_files(seen)
+            elif isinstance(value, linking.ExternalFunction):
+                files += value.link
         return files
 
     def compile(self, signature):
@@ -290,7 +298,7 @@ class _Launcher:
             types=types,
         )
         # Cooperative kernels always launch from here (the C++ path launches plainly).
-        return None if kernel.cooperative else (kernel.handle, types)
+        return None if kernel.cooperative else (kernel.function(), types)
 
 
 class _ForAll:

@@ -55,6 +55,10 @@ def current_compute_capability():
     return core.cuda_compute_capability(core.cuda_current_device())
 
 
+def current_device():
+    return _driver().cuda_current_device()
+
+
 def load_function(ptx, name):
     return _driver().cuda_load_function(ptx, name)
 

@@ -19,6 +19,7 @@ class ForeignMemory:
     def __init__(self, pointer, owner):
         self.pointer = pointer
         self.owner = owner
+        self.device = None  # looked up when asked for
 
 
 def is_cuda_array(obj):

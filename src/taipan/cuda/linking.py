@@ -27,9 +27,6 @@ _KIND_BY_SUFFIX = {
 }
 _ABIS = ("numba", "c")
 
-# Links that declared functions bring with them, by symbol: a kernel calling one links them.
-_links_by_symbol = {}
-
 
 class ExternalFunction:
     """A device function written in another language, declared by ``cuda.declare_device``;
@@ -51,11 +48,6 @@ class ExternalFunction:
         self._taipan_external_function = _core.external_function_type(
             name, list(signature.args), signature.return_type, abi == "c"
         )
-        if self.link:
-            _links_by_symbol.setdefault(name, [])
-            for path in self.link:
-                if path not in _links_by_symbol[name]:
-                    _links_by_symbol[name].append(path)
 
     def __call__(self, *args, **kwargs):
         raise TypeError(
@@ -99,14 +91,6 @@ def check_link_files(paths):
 def external_symbols(ptx):
     """The foreign functions a PTX module calls (its ``.extern .func`` declarations)."""
     return re.findall(r"\.extern\s+\.func\s+(?:\([^)]*\)\s*)?([\w$]+)", ptx)
-
-
-def links_for_symbols(symbols):
-    """The files declare_device(link=...) attached to these symbols."""
-    files = []
-    for symbol in symbols:
-        files.extend(_links_by_symbol.get(symbol, ()))
-    return files
 
 
 _nvrtc_searched = False

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -237,11 +239,42 @@ TEST(CudaDriverGpuTest, MemoryRoundTrip) {
   // Deferred frees go in batches and on synchronize(); the memory comes back.
   size_t freeBefore = driver.memoryInfo().first;
   for (int i = 0; i < 40; ++i)
-    driver.freeDeferred(driver.allocate(size_t{1} << 20), size_t{1} << 20);
+    driver.freeDeferred(driver.allocate(size_t{1} << 20), size_t{1} << 20, driver.currentDevice());
   driver.synchronize();
   EXPECT_GE(driver.memoryInfo().first + (size_t{8} << 20), freeBefore);
   driver.destroyStream(stream);
   driver.free(device);
+}
+
+TEST(CudaDriverGpuTest, FreesWaitForTheirStream) {
+  REQUIRE_GPU();
+  CudaDriver &driver = CudaDriver::get();
+  driver.flushDeferredFrees(true);
+  void *stream = driver.createStream();
+  // A host function holds the stream up until released, standing in for a long kernel.
+  std::atomic<bool> release{false};
+  driver.launchHostFunction(
+      stream,
+      [](void *flag) {
+        while (!static_cast<std::atomic<bool> *>(flag)->load())
+          std::this_thread::sleep_for(std::chrono::microseconds(50));
+      },
+      &release);
+  constexpr size_t Bytes = size_t{1} << 20;
+  driver.freeDeferred(driver.allocate(Bytes), Bytes, driver.currentDevice(), stream);
+  driver.flushDeferredFrees();
+  EXPECT_EQ(driver.pendingFrees(), 1u) << "freed while its stream could still use it";
+  release = true;
+  driver.synchronizeStream(stream);
+  driver.flushDeferredFrees();
+  EXPECT_EQ(driver.pendingFrees(), 0u);
+
+  // A wait frees everything, stream or not.
+  driver.freeDeferred(driver.allocate(Bytes), Bytes, driver.currentDevice(), stream);
+  driver.freeDeferred(driver.allocate(Bytes), Bytes, driver.currentDevice());
+  driver.flushDeferredFrees(true);
+  EXPECT_EQ(driver.pendingFrees(), 0u);
+  driver.destroyStream(stream);
 }
 
 TEST(CudaDriverGpuTest, LoadAndLaunchPtx) {

@@ -1,0 +1,268 @@
+// ForeignArrays.cpp - Kernel arguments from other libraries' device memory: the CUDA Array
+// Interface read in C++, and PyTorch tensors read through their attributes, which costs less
+// than PyTorch's Python-level interface property.
+#include "ForeignArrays.h"
+
+#include <nanobind/nanobind.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace nb = nanobind;
+
+namespace taipan::bindings {
+
+namespace {
+
+/// The array type of a launch argument, remembered: the same few recur launch after launch, and
+/// types::array() builds a name and takes a lock.
+const Type *kernelArrayType(const Type *element, int ndim, bool contiguous, bool readonly) {
+  struct Entry {
+    const Type *element;
+    int ndim;
+    bool contiguous, readonly;
+    const Type *type;
+  };
+  thread_local Entry recent[8] = {};
+  thread_local unsigned next = 0;
+  for (const Entry &entry : recent)
+    if (entry.type && entry.element == element && entry.ndim == ndim &&
+        entry.contiguous == contiguous && entry.readonly == readonly)
+      return entry.type;
+  const Type *type = types::array(element, ndim, contiguous ? 'C' : 'A', readonly);
+  recent[next++ % 8] = {element, ndim, contiguous, readonly, type};
+  return type;
+}
+
+/// The element type named by a CUDA Array Interface typestr ("<f4", "|b1"), or null for
+/// byte orders and kinds the launch path leaves to Python.
+const Type *interfaceElementType(PyObject *typestr) {
+  const char *text = PyUnicode_AsUTF8(typestr);
+  if (!text || (text[0] != '<' && text[0] != '|') || !text[1]) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  // A launch passes the same few dtypes again and again.
+  thread_local char lastText[8] = {};
+  thread_local const Type *lastType = nullptr;
+  if (lastType && std::strncmp(lastText, text, sizeof lastText) == 0)
+    return lastType;
+  int bytes = std::atoi(text + 2);
+  std::string name;
+  switch (text[1]) {
+  case 'f':
+    name = "float" + std::to_string(8 * bytes);
+    break;
+  case 'i':
+    name = "int" + std::to_string(8 * bytes);
+    break;
+  case 'u':
+    name = "uint" + std::to_string(8 * bytes);
+    break;
+  case 'c':
+    name = "complex" + std::to_string(8 * bytes);
+    break;
+  case 'b':
+    name = bytes == 1 ? "bool" : "";
+    break;
+  default:
+    return nullptr;
+  }
+  const Type *type = name.empty() ? nullptr : types::scalarByName(name);
+  if (type && std::strlen(text) < sizeof lastText) {
+    std::strncpy(lastText, text, sizeof lastText);
+    lastType = type;
+  }
+  return type;
+}
+
+/// C strides (in bytes) for `shape`, and whether `strides` (in elements, when given) lays the
+/// array out that way. Extents of 1 may have any stride, and empty arrays are contiguous, as
+/// PyTorch says.
+bool contiguousStrides(PyObject *shape, PyObject *elementStrides, int64_t itemSize,
+                       std::vector<int64_t> &byteStrides) {
+  Py_ssize_t ndim = PyTuple_GET_SIZE(shape);
+  byteStrides.assign(static_cast<size_t>(ndim), 0);
+  int64_t step = itemSize;
+  bool contiguous = true, empty = false;
+  for (Py_ssize_t d = ndim - 1; d >= 0; --d) {
+    int64_t extent = PyLong_AsLongLong(PyTuple_GET_ITEM(shape, d));
+    int64_t given = PyLong_AsLongLong(PyTuple_GET_ITEM(elementStrides, d)) * itemSize;
+    contiguous &= extent == 1 || given == step;
+    empty |= extent == 0;
+    byteStrides[static_cast<size_t>(d)] = given;
+    step *= extent;
+  }
+  contiguous |= empty; // an empty array is contiguous, as PyTorch says
+  if (contiguous) {    // as torch reports contiguous tensors: strides=None, which means C strides
+    step = itemSize;
+    for (Py_ssize_t d = ndim - 1; d >= 0; --d) {
+      byteStrides[static_cast<size_t>(d)] = step;
+      step *= PyLong_AsLongLong(PyTuple_GET_ITEM(shape, d));
+    }
+  }
+  return contiguous;
+}
+
+/// torch.Tensor once torch is imported; null before (taipan never imports torch itself).
+PyTypeObject *torchTensorType() {
+  static PyTypeObject *tensor = nullptr;
+  if (tensor)
+    return tensor;
+  PyObject *torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");
+  if (!torch)
+    return nullptr;
+  PyObject *type = PyObject_GetAttrString(torch, "Tensor");
+  if (type && PyType_Check(type))
+    tensor = reinterpret_cast<PyTypeObject *>(type); // kept for the process's life
+  else
+    Py_XDECREF(type);
+  PyErr_Clear();
+  return tensor;
+}
+
+/// taipan's element type for a torch.dtype object; null for the ones the CUDA Array Interface
+/// cannot describe (bfloat16, quantised types).
+const Type *torchElementType(PyObject *dtype) {
+  struct Entry {
+    PyObject *dtype;
+    const Type *type;
+  };
+  static std::vector<Entry> table = [] {
+    std::vector<Entry> entries;
+    PyObject *torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");
+    for (const char *name : {"float32", "float64", "float16", "int8", "int16", "int32", "int64",
+                             "uint8", "bool", "complex64", "complex128"}) {
+      PyObject *object = torch ? PyObject_GetAttrString(torch, name) : nullptr;
+      if (object) // torch's dtypes live as long as torch
+        entries.push_back({object, types::scalarByName(name)});
+      PyErr_Clear();
+    }
+    return entries;
+  }();
+  for (const Entry &entry : table)
+    if (entry.dtype == dtype)
+      return entry.type;
+  return nullptr;
+}
+
+} // namespace
+
+PyObject *optionalAttribute(PyObject *object, PyObject *name) {
+#if PY_VERSION_HEX >= 0x030D0000
+  PyObject *result = nullptr;
+  if (PyObject_GetOptionalAttr(object, name, &result) < 0)
+    PyErr_Clear();
+  return result;
+#else
+  PyObject *result = nullptr;
+  if (_PyObject_LookupAttr(object, name, &result) < 0)
+    PyErr_Clear();
+  return result;
+#endif
+}
+
+PyObject *describeInterface(PyObject *interface, void *stream, const Type **type) {
+  if (!PyDict_Check(interface))
+    return nullptr;
+  PyObject *mask = PyDict_GetItemString(interface, "mask");
+  PyObject *producer = PyDict_GetItemString(interface, "stream");
+  if (mask && mask != Py_None)
+    return nullptr;
+  if (producer && producer != Py_None) {
+    uintptr_t handle = PyLong_AsUnsignedLongLong(producer);
+    uintptr_t consumer = reinterpret_cast<uintptr_t>(stream);
+    if (PyErr_Occurred() || !(handle == consumer || (handle == 1 && consumer <= 1))) {
+      PyErr_Clear();
+      return nullptr;
+    }
+  }
+  PyObject *typestr = PyDict_GetItemString(interface, "typestr");
+  PyObject *shape = PyDict_GetItemString(interface, "shape");
+  PyObject *data = PyDict_GetItemString(interface, "data");
+  PyObject *strides = PyDict_GetItemString(interface, "strides");
+  if (!typestr || !shape || !PyTuple_Check(shape) || !data || !PyTuple_Check(data) ||
+      PyTuple_GET_SIZE(data) != 2)
+    return nullptr;
+  const Type *element = interfaceElementType(typestr);
+  if (!element)
+    return nullptr;
+  Py_ssize_t ndim = PyTuple_GET_SIZE(shape);
+  // C strides, as NumPy computes them, decide the layout exactly as the Python path does.
+  std::vector<int64_t> contiguous(ndim);
+  int64_t step = static_cast<int64_t>(element->storageSize());
+  for (Py_ssize_t d = ndim - 1; d >= 0; --d) {
+    contiguous[d] = step;
+    step *= PyLong_AsLongLong(PyTuple_GET_ITEM(shape, d));
+  }
+  bool isContiguous = true;
+  nb::object strideTuple;
+  if (strides && strides != Py_None) {
+    if (!PyTuple_Check(strides) || PyTuple_GET_SIZE(strides) != ndim)
+      return nullptr;
+    strideTuple = nb::borrow(strides);
+    for (Py_ssize_t d = 0; d < ndim; ++d)
+      isContiguous &= PyLong_AsLongLong(PyTuple_GET_ITEM(strides, d)) == contiguous[d];
+  } else {
+    nb::tuple built = nb::steal<nb::tuple>(PyTuple_New(ndim));
+    for (Py_ssize_t d = 0; d < ndim; ++d)
+      PyTuple_SET_ITEM(built.ptr(), d, PyLong_FromLongLong(contiguous[d]));
+    strideTuple = built;
+  }
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  bool readonly = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1)) == 1;
+  *type = kernelArrayType(element, static_cast<int>(ndim), isContiguous, readonly);
+  return PyTuple_Pack(4, Py_None, PyTuple_GET_ITEM(data, 0), shape, strideTuple.ptr());
+}
+
+PyObject *describeTorchTensor(PyObject *value, const Type **type) {
+  PyTypeObject *tensorType = torchTensorType();
+  if (!tensorType || !PyObject_TypeCheck(value, tensorType))
+    return nullptr;
+  static PyObject *isCudaName = PyUnicode_InternFromString("is_cuda");
+  static PyObject *requiresGradName = PyUnicode_InternFromString("requires_grad");
+  static PyObject *isSparseName = PyUnicode_InternFromString("is_sparse");
+  static PyObject *dtypeName = PyUnicode_InternFromString("dtype");
+  static PyObject *shapeName = PyUnicode_InternFromString("shape");
+  static PyObject *strideName = PyUnicode_InternFromString("stride");
+  static PyObject *dataPointerName = PyUnicode_InternFromString("data_ptr");
+  auto flag = [&](PyObject *name) {
+    nb::object result = nb::steal(PyObject_GetAttr(value, name));
+    return result.is_valid() && result.ptr() == Py_True;
+  };
+  if (!flag(isCudaName) || flag(requiresGradName) || flag(isSparseName)) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  nb::object dtype = nb::steal(PyObject_GetAttr(value, dtypeName));
+  const Type *element = dtype.is_valid() ? torchElementType(dtype.ptr()) : nullptr;
+  nb::object shape = nb::steal(PyObject_GetAttr(value, shapeName));
+  nb::object strides = nb::steal(PyObject_CallMethodNoArgs(value, strideName));
+  nb::object data = nb::steal(PyObject_CallMethodNoArgs(value, dataPointerName));
+  if (!element || !shape.is_valid() || !PyTuple_Check(shape.ptr()) || !strides.is_valid() ||
+      !PyTuple_Check(strides.ptr()) ||
+      PyTuple_GET_SIZE(strides.ptr()) != PyTuple_GET_SIZE(shape.ptr()) || !data.is_valid()) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  std::vector<int64_t> byteStrides;
+  bool contiguous = contiguousStrides(shape.ptr(), strides.ptr(),
+                                      static_cast<int64_t>(element->storageSize()), byteStrides);
+  Py_ssize_t ndim = PyTuple_GET_SIZE(shape.ptr());
+  nb::object strideTuple = nb::steal(PyTuple_New(ndim));
+  for (Py_ssize_t d = 0; d < ndim; ++d)
+    PyTuple_SET_ITEM(strideTuple.ptr(), d, PyLong_FromLongLong(byteStrides[size_t(d)]));
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  *type = kernelArrayType(element, static_cast<int>(ndim), contiguous, false);
+  return PyTuple_Pack(4, Py_None, data.ptr(), shape.ptr(), strideTuple.ptr());
+}
+
+} // namespace taipan::bindings

@@ -1,0 +1,27 @@
+// ForeignArrays.h - Other libraries' device arrays described for a kernel launch without
+// Python: any __cuda_array_interface__ dict, and PyTorch tensors read directly.
+#pragma once
+
+#include "types/Type.h"
+
+#include <Python.h>
+
+namespace taipan::bindings {
+
+/// Looks up an attribute that may be missing without raising AttributeError, which costs more
+/// than the rest of a launch. Returns a new reference or null (no error set when missing).
+PyObject *optionalAttribute(PyObject *object, PyObject *name);
+
+/// Reads another library's __cuda_array_interface__ for a launch on `stream`: the argument
+/// type, and a (None, pointer, shape, strides) tuple as device arrays carry in `_launch`.
+/// Null (no error set) when Python must handle it: a mask, an unusual dtype, or a producer
+/// stream the launch is not already ordered after.
+PyObject *describeInterface(PyObject *interface, void *stream, const Type **type);
+
+/// The same for a PyTorch CUDA tensor, read through its own attributes: what its
+/// __cuda_array_interface__ property would give (no stream: PyTorch exports version 2), at a
+/// fraction of the cost. Null (no error set) for anything else, and for tensors the property
+/// refuses (requiring grad, sparse, bfloat16), so that the property raises its own error.
+PyObject *describeTorchTensor(PyObject *value, const Type **type);
+
+} // namespace taipan::bindings
