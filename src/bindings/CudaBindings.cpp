@@ -55,10 +55,14 @@ struct DeviceBuffer {
   void *stream = nullptr;
   /// The Python stream object, kept alive so that the stream still exists at the free.
   nb::object streamOwner;
+  /// CudaDriver::contextEpoch() at allocation: after cuda.close() the stream is gone.
+  unsigned epoch = 0;
   ~DeviceBuffer() {
     if (pointer) {
       try {
-        CudaDriver::get().freeDeferred(pointer, size, device, stream);
+        CudaDriver &driver = CudaDriver::get();
+        driver.freeDeferred(pointer, size, device,
+                            epoch == driver.contextEpoch() ? stream : nullptr);
       } catch (const CudaError &) {
         // The context may already be gone at exit; nothing useful can be done.
       }
@@ -382,6 +386,7 @@ void defineCudaBindings(nb::module_ &module) {
         buffer->pointer = driverCall([&] { return driver.allocate(bytes); });
         buffer->size = bytes;
         buffer->device = driver.currentDevice();
+        buffer->epoch = driver.contextEpoch();
         buffer->stream = reinterpret_cast<void *>(stream);
         if (stream)
           buffer->streamOwner = std::move(owner);

@@ -133,6 +133,15 @@ def test_arrays_pass_their_data_to_pointer_parameters(tmp_path):
     relocatable_ptxas(ptx, tmp_path)
 
 
+def test_functions_the_driver_provides_need_no_link():
+    def prints(out):
+        print("value", out[0])
+
+    ptx, _ = cuda.compile_ptx(prints, void(int32[:]))
+    assert ".extern .func" in ptx and "vprintf" in ptx
+    assert linking.external_symbols(ptx) == []
+
+
 def test_void_results_and_the_pointer_types():
     assert str(types.CPointer(float32)) == "float32*"
     assert str(types.voidptr) == "void*"

@@ -82,7 +82,11 @@ def test_other_libraries_memory_reports_its_device():
     tensor = torch.arange(10, dtype=torch.float32, device="cuda:1")
     view = cuda.as_cuda_array(tensor)
     assert view.device_id == 1
-    assert cuda.from_dlpack(tensor).device_id == 1
+    # PyTorch exports only on its tensor's device: from_dlpack switches to it.
+    taken = cuda.from_dlpack(tensor)
+    assert taken.device_id == 1 and cuda.get_current_device().id == 0
+    with cuda.gpus[1]:
+        np.testing.assert_array_equal(taken.copy_to_host(), np.arange(10, dtype=np.float32))
 
 
 @needs_gpu

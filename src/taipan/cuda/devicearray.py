@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from taipan import _core
-from taipan.cuda.streams import stream_handle
+from taipan.cuda.streams import owned_stream, stream_handle
 
 
 def _c_strides(shape, itemsize):
@@ -278,8 +278,10 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
     nbytes = math.prod(shape) * dtype.itemsize
     if strides is None and order == "F":
         strides = tuple(reversed(_c_strides(tuple(reversed(shape)), dtype.itemsize)))
-    # The buffer keeps the stream, so that its release waits for the stream's work.
-    buffer = _core.cuda_allocate(nbytes, stream_handle(stream) or 0, stream)
+    # The buffer keeps a stream taipan made, so that its release waits for the stream's work.
+    # Other streams may be gone by then: cuMemFree's own wait for the device covers them.
+    owner = owned_stream(stream)
+    buffer = _core.cuda_allocate(nbytes, owner.handle if owner else 0, owner)
     return DeviceNDArray(shape, strides, dtype, buffer, stream=stream)
 
 

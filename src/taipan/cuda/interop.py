@@ -62,13 +62,20 @@ def from_dlpack(obj):
     """A taipan device array viewing a DLPack tensor on a CUDA device (no copy). `obj` is an
     object with ``__dlpack__`` or a capsule."""
     if hasattr(obj, "__dlpack__"):
-        device_type, _ = obj.__dlpack_device__()
+        device_type, device_id = obj.__dlpack_device__()
         if device_type not in (_DLPACK_CUDA, _DLPACK_CUDA_MANAGED):
             raise TypeError(
                 f"cuda.from_dlpack needs a tensor on a CUDA device, not DLPack device {device_type}"
             )
-        # The legacy default stream, on which taipan queues default work.
-        capsule = obj.__dlpack__(stream=1)
+        # The legacy default stream, on which taipan queues default work, of the tensor's own
+        # device: producers order their work before the consumer's stream on that device.
+        if device_type == _DLPACK_CUDA and device_id != _core.cuda_current_device():
+            from taipan.cuda.devices import gpus
+
+            with gpus[device_id]:
+                capsule = obj.__dlpack__(stream=1)
+        else:
+            capsule = obj.__dlpack__(stream=1)
     else:
         capsule = obj
     holder, pointer, shape, strides, code, bits, lanes, device_type, _ = _core.dlpack_import(

@@ -88,9 +88,15 @@ def check_link_files(paths):
     return checked
 
 
+# Functions the CUDA driver itself provides to every module.
+_DRIVER_FUNCTIONS = {"vprintf", "malloc", "free", "__assertfail"}
+
+
 def external_symbols(ptx):
-    """The foreign functions a PTX module calls (its ``.extern .func`` declarations)."""
-    return re.findall(r"\.extern\s+\.func\s+(?:\([^)]*\)\s*)?([\w$]+)", ptx)
+    """The foreign functions a PTX module calls (its ``.extern .func`` declarations), less those
+    the driver provides."""
+    found = re.findall(r"\.extern\s+\.func\s+(?:\([^)]*\)\s*)?([\w$]+)", ptx)
+    return [symbol for symbol in found if symbol not in _DRIVER_FUNCTIONS]
 
 
 _nvrtc_searched = False

@@ -78,6 +78,14 @@ def stream_handle(stream):
     return int(getattr(stream, "handle", stream))
 
 
+def owned_stream(stream):
+    """The stream when taipan made it and so can keep it alive (a Stream from cuda.stream()),
+    else None: raw handles and other libraries' streams may be destroyed under us."""
+    if isinstance(stream, Stream) and stream._owned:
+        return stream
+    return None
+
+
 class Event:
     """A marker recorded in a stream: it completes when the work queued before it has."""
 
