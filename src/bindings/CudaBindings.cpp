@@ -193,7 +193,7 @@ struct CudaLauncher {
     const Entry *entry = nullptr;
     CudaDriver &driver = CudaDriver::get();
     if (known && !entries.empty()) {
-      int device = driverCall([&] { return driver.currentDevice(); });
+      int device = driver.selectedOrdinal();
       unsigned epoch = driver.contextEpoch();
       for (const Entry &candidate : entries)
         if (candidate.device == device && candidate.epoch == epoch &&

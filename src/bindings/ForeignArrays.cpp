@@ -123,6 +123,30 @@ PyTypeObject *torchTensorType() {
   return tensor;
 }
 
+/// Whether `value` is a torch.Tensor (or a subclass), remembered by type: the question comes
+/// for every foreign argument of every launch. A type made before torch was imported can never
+/// become a tensor type, so "no" stays true; the types are kept alive so that their addresses
+/// are not reused.
+bool isTorchTensor(PyObject *value) {
+  struct Entry {
+    PyTypeObject *type;
+    bool tensor;
+  };
+  thread_local Entry seen[4] = {};
+  thread_local unsigned next = 0;
+  PyTypeObject *type = Py_TYPE(value);
+  for (const Entry &entry : seen)
+    if (entry.type == type)
+      return entry.tensor;
+  PyTypeObject *tensorType = torchTensorType();
+  bool tensor = tensorType && PyType_IsSubtype(type, tensorType);
+  Entry &slot = seen[next++ % 4];
+  Py_XDECREF(reinterpret_cast<PyObject *>(slot.type));
+  Py_INCREF(reinterpret_cast<PyObject *>(type));
+  slot = {type, tensor};
+  return tensor;
+}
+
 /// taipan's element type for a torch.dtype object; null for the ones the CUDA Array Interface
 /// cannot describe (bfloat16, quantised types).
 const Type *torchElementType(PyObject *dtype) {
@@ -167,8 +191,15 @@ PyObject *optionalAttribute(PyObject *object, PyObject *name) {
 PyObject *describeInterface(PyObject *interface, void *stream, const Type **type) {
   if (!PyDict_Check(interface))
     return nullptr;
-  PyObject *mask = PyDict_GetItemString(interface, "mask");
-  PyObject *producer = PyDict_GetItemString(interface, "stream");
+  // Interned keys: PyDict_GetItemString would build a string per lookup, five per argument.
+  static PyObject *maskKey = PyUnicode_InternFromString("mask");
+  static PyObject *streamKey = PyUnicode_InternFromString("stream");
+  static PyObject *typestrKey = PyUnicode_InternFromString("typestr");
+  static PyObject *shapeKey = PyUnicode_InternFromString("shape");
+  static PyObject *dataKey = PyUnicode_InternFromString("data");
+  static PyObject *stridesKey = PyUnicode_InternFromString("strides");
+  PyObject *mask = PyDict_GetItem(interface, maskKey);
+  PyObject *producer = PyDict_GetItem(interface, streamKey);
   if (mask && mask != Py_None)
     return nullptr;
   if (producer && producer != Py_None) {
@@ -179,10 +210,10 @@ PyObject *describeInterface(PyObject *interface, void *stream, const Type **type
       return nullptr;
     }
   }
-  PyObject *typestr = PyDict_GetItemString(interface, "typestr");
-  PyObject *shape = PyDict_GetItemString(interface, "shape");
-  PyObject *data = PyDict_GetItemString(interface, "data");
-  PyObject *strides = PyDict_GetItemString(interface, "strides");
+  PyObject *typestr = PyDict_GetItem(interface, typestrKey);
+  PyObject *shape = PyDict_GetItem(interface, shapeKey);
+  PyObject *data = PyDict_GetItem(interface, dataKey);
+  PyObject *strides = PyDict_GetItem(interface, stridesKey);
   if (!typestr || !shape || !PyTuple_Check(shape) || !data || !PyTuple_Check(data) ||
       PyTuple_GET_SIZE(data) != 2)
     return nullptr;
@@ -221,8 +252,7 @@ PyObject *describeInterface(PyObject *interface, void *stream, const Type **type
 }
 
 PyObject *describeTorchTensor(PyObject *value, const Type **type) {
-  PyTypeObject *tensorType = torchTensorType();
-  if (!tensorType || !PyObject_TypeCheck(value, tensorType))
+  if (!isTorchTensor(value))
     return nullptr;
   static PyObject *isCudaName = PyUnicode_InternFromString("is_cuda");
   static PyObject *requiresGradName = PyUnicode_InternFromString("requires_grad");

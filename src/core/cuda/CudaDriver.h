@@ -201,6 +201,9 @@ public:
   void selectDevice(int ordinal);
   /// The current device's ordinal, selecting device 0 if none was selected.
   int currentDevice();
+  /// The selected device's ordinal without a driver call (launch paths check it per call); -1
+  /// before the first selection.
+  int selectedOrdinal() const { return selectedDevice.load(std::memory_order_acquire); }
   /// Counts closeAll() calls: handles (modules, functions) from an earlier count are gone.
   unsigned contextEpoch() const { return epoch.load(std::memory_order_acquire); }
   /// The ordinal of the device whose memory holds `address` (device or managed memory).
