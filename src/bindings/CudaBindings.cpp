@@ -27,6 +27,8 @@ using cuda::CudaError;
 
 PyObject *cudaSupportErrorClass = nullptr;
 PyObject *cudaDriverErrorClass = nullptr;
+/// taipan.cuda's DeviceNDArray, whose instances carry their launch description in `_launch`.
+PyTypeObject *deviceArrayType = nullptr;
 
 } // namespace
 
@@ -165,7 +167,10 @@ struct CudaLauncher {
     bool known = true;
     for (size_t i = 0; i < count && known; ++i) {
       PyObject *value = arguments[i].ptr();
-      PyObject *description = optionalAttribute(value, launchName);
+      // Only taipan's device arrays carry `_launch`: other arguments skip the failing lookup.
+      PyObject *description = deviceArrayType && PyObject_TypeCheck(value, deviceArrayType)
+                                  ? optionalAttribute(value, launchName)
+                                  : nullptr;
       if (description) {
         launch[i] = description; // released below
         key[i] = nb::cast<TypeRef>(nb::handle(PyTuple_GET_ITEM(description, 0))).type;
@@ -281,6 +286,9 @@ void defineCudaBindings(nb::module_ &module) {
   module.def("cuda_set_error_classes", [](nb::handle support, nb::handle driver) {
     cudaSupportErrorClass = support.inc_ref().ptr();
     cudaDriverErrorClass = driver.inc_ref().ptr();
+  });
+  module.def("cuda_set_device_array_type", [](nb::handle type) {
+    deviceArrayType = reinterpret_cast<PyTypeObject *>(type.inc_ref().ptr());
   });
   module.def("cuda_available", [] { return CudaDriver::get().available(); });
   module.def("cuda_unavailable_reason", [] { return CudaDriver::get().unavailableReason(); });

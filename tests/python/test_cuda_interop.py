@@ -14,6 +14,15 @@ from taipan import _core, cuda
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 
 
+@pytest.fixture
+def torch():
+    """PyTorch, where it is installed with CUDA."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch without CUDA")
+    return torch
+
+
 class RawDeviceMemory:
     """The seeds' pattern: a raw device pointer wrapped in a class exporting the interface."""
 
@@ -136,10 +145,7 @@ def test_cupy_arrays_both_ways():
 
 @pytest.mark.cuda
 @needs_gpu
-def test_torch_tensors_both_ways():
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("PyTorch without CUDA")
+def test_torch_tensors_both_ways(torch):
     x = torch.arange(512, dtype=torch.float32, device="cuda")
     out = torch.empty_like(x)
     k.add_grid_stride[2, 256](x, x, out)
@@ -178,12 +184,9 @@ def copy_2d(source, target):
         lambda t: t.arange(12, dtype=t.uint8).reshape(3, 4) % 2 == 0,  # bool
     ],
 )
-def test_torch_tensors_as_kernel_arguments_match_their_interface(make):
+def test_torch_tensors_as_kernel_arguments_match_their_interface(torch, make):
     """Tensors launch from C++ read through their own attributes; the result must be what
     PyTorch's __cuda_array_interface__ describes, launch after launch."""
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("PyTorch without CUDA")
     source = make(torch).to("cuda")
     for _ in range(3):  # the first launch goes through Python, the others through C++
         target = torch.zeros(source.shape, dtype=source.dtype, device="cuda")
@@ -194,10 +197,7 @@ def test_torch_tensors_as_kernel_arguments_match_their_interface(make):
 
 @pytest.mark.cuda
 @needs_gpu
-def test_torch_tensors_the_interface_refuses_raise_its_errors():
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("PyTorch without CUDA")
+def test_torch_tensors_the_interface_refuses_raise_its_errors(torch):
     out = torch.zeros(4, device="cuda")
     graded = torch.ones(4, device="cuda", requires_grad=True)
     for _ in range(2):

@@ -365,3 +365,8 @@ def test_inspect_sass_disassembles_the_linked_kernel(functions_cu):
     kernel = cuda.jit("void(int32[:], int32[:])", link=[functions_cu])(seed_foo)
     sass = kernel.inspect_sass(void(int32[:], int32[:]))
     assert re.search(r"\bEXIT\b", sass) and re.search(r"IMAD|IMUL", sass), sass[:2000]
+
+
+def test_compile_ptx_refuses_other_abis():
+    with pytest.raises(UnsupportedError, match="abi='c'"):
+        cuda.compile_ptx(seed_foo, void(int32[:], int32[:]), abi="c")

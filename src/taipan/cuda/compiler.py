@@ -62,8 +62,14 @@ def compile_ptx(
     abi_info=None,
 ):
     """Compiles a Python function to PTX; returns ``(ptx, return_type)``."""
+    from taipan.errors import UnsupportedError
     from taipan.frontend import read_function
 
+    if abi != "numba":
+        raise UnsupportedError(
+            f"compile_ptx(abi={abi!r}): only Numba's calling convention is supported; "
+            "cuda.declare_device(..., abi='c') calls plain C functions from kernels"
+        )
     argument_types, _ = split_signature(sig)
     pyfunc = getattr(pyfunc, "py_func", pyfunc)  # a kernel or device function compiles too
     options = {

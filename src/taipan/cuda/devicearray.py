@@ -270,6 +270,9 @@ class DeviceNDArray:
     __str__ = __repr__
 
 
+_core.cuda_set_device_array_type(DeviceNDArray)
+
+
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
     """Uninitialised device memory for an array of `shape`."""
     if isinstance(shape, int):
