@@ -216,7 +216,7 @@ struct CudaLauncher {
         unsigned epoch = driver.contextEpoch();
         std::erase_if(entries, [&](const Entry &stale) { return stale.epoch != epoch; });
         entries.push_back({std::vector<const Type *>(key, key + count), function,
-                           driverCall([&] { return driver.currentDevice(); }), epoch});
+                           driver.selectedOrdinal(), epoch});
       }
       return nb::none();
     }

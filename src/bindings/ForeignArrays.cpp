@@ -78,32 +78,46 @@ const Type *interfaceElementType(PyObject *typestr) {
   return type;
 }
 
-/// C strides (in bytes) for `shape`, and whether `strides` (in elements, when given) lays the
-/// array out that way. Extents of 1 may have any stride, and empty arrays are contiguous, as
-/// PyTorch says.
-bool contiguousStrides(PyObject *shape, PyObject *elementStrides, int64_t itemSize,
-                       std::vector<int64_t> &byteStrides) {
+/// The byte strides of a C-order array of `shape` (a tuple of ints), as NumPy computes them.
+std::vector<int64_t> cStrides(PyObject *shape, int64_t itemSize) {
   Py_ssize_t ndim = PyTuple_GET_SIZE(shape);
-  byteStrides.assign(static_cast<size_t>(ndim), 0);
+  std::vector<int64_t> strides(static_cast<size_t>(ndim));
   int64_t step = itemSize;
-  bool contiguous = true, empty = false;
   for (Py_ssize_t d = ndim - 1; d >= 0; --d) {
-    int64_t extent = PyLong_AsLongLong(PyTuple_GET_ITEM(shape, d));
-    int64_t given = PyLong_AsLongLong(PyTuple_GET_ITEM(elementStrides, d)) * itemSize;
-    contiguous &= extent == 1 || given == step;
+    strides[static_cast<size_t>(d)] = step;
+    step *= PyLong_AsLongLong(PyTuple_GET_ITEM(shape, d));
+  }
+  return strides;
+}
+
+/// A tuple of Python ints.
+nb::object intTuple(const std::vector<int64_t> &values) {
+  nb::object tuple = nb::steal(PyTuple_New(static_cast<Py_ssize_t>(values.size())));
+  for (size_t i = 0; i < values.size(); ++i)
+    PyTuple_SET_ITEM(tuple.ptr(), static_cast<Py_ssize_t>(i), PyLong_FromLongLong(values[i]));
+  return tuple;
+}
+
+/// Byte strides for a tensor of `shape` with `elementStrides` (in elements), and whether it is
+/// contiguous as PyTorch says: extents of 1 may have any stride, and empty tensors are
+/// contiguous. Contiguous tensors get C strides, which is what PyTorch's strides=None means.
+bool torchStrides(PyObject *shape, PyObject *elementStrides, int64_t itemSize,
+                  std::vector<int64_t> &byteStrides) {
+  std::vector<int64_t> contiguousStrides = cStrides(shape, itemSize);
+  byteStrides.resize(contiguousStrides.size());
+  bool contiguous = true, empty = false;
+  for (size_t d = 0; d < byteStrides.size(); ++d) {
+    Py_ssize_t index = static_cast<Py_ssize_t>(d);
+    int64_t extent = PyLong_AsLongLong(PyTuple_GET_ITEM(shape, index));
+    byteStrides[d] = PyLong_AsLongLong(PyTuple_GET_ITEM(elementStrides, index)) * itemSize;
+    contiguous &= extent == 1 || byteStrides[d] == contiguousStrides[d];
     empty |= extent == 0;
-    byteStrides[static_cast<size_t>(d)] = given;
-    step *= extent;
   }
-  contiguous |= empty; // an empty array is contiguous, as PyTorch says
-  if (contiguous) {    // as torch reports contiguous tensors: strides=None, which means C strides
-    step = itemSize;
-    for (Py_ssize_t d = ndim - 1; d >= 0; --d) {
-      byteStrides[static_cast<size_t>(d)] = step;
-      step *= PyLong_AsLongLong(PyTuple_GET_ITEM(shape, d));
-    }
+  if (contiguous || empty) {
+    byteStrides = std::move(contiguousStrides);
+    return true;
   }
-  return contiguous;
+  return false;
 }
 
 /// torch.Tensor once torch is imported; null before (taipan never imports torch itself).
@@ -222,12 +236,7 @@ PyObject *describeInterface(PyObject *interface, void *stream, const Type **type
     return nullptr;
   Py_ssize_t ndim = PyTuple_GET_SIZE(shape);
   // C strides, as NumPy computes them, decide the layout exactly as the Python path does.
-  std::vector<int64_t> contiguous(ndim);
-  int64_t step = static_cast<int64_t>(element->storageSize());
-  for (Py_ssize_t d = ndim - 1; d >= 0; --d) {
-    contiguous[d] = step;
-    step *= PyLong_AsLongLong(PyTuple_GET_ITEM(shape, d));
-  }
+  std::vector<int64_t> contiguous = cStrides(shape, static_cast<int64_t>(element->storageSize()));
   bool isContiguous = true;
   nb::object strideTuple;
   if (strides && strides != Py_None) {
@@ -235,12 +244,9 @@ PyObject *describeInterface(PyObject *interface, void *stream, const Type **type
       return nullptr;
     strideTuple = nb::borrow(strides);
     for (Py_ssize_t d = 0; d < ndim; ++d)
-      isContiguous &= PyLong_AsLongLong(PyTuple_GET_ITEM(strides, d)) == contiguous[d];
+      isContiguous &= PyLong_AsLongLong(PyTuple_GET_ITEM(strides, d)) == contiguous[size_t(d)];
   } else {
-    nb::tuple built = nb::steal<nb::tuple>(PyTuple_New(ndim));
-    for (Py_ssize_t d = 0; d < ndim; ++d)
-      PyTuple_SET_ITEM(built.ptr(), d, PyLong_FromLongLong(contiguous[d]));
-    strideTuple = built;
+    strideTuple = intTuple(contiguous);
   }
   if (PyErr_Occurred()) {
     PyErr_Clear();
@@ -281,12 +287,10 @@ PyObject *describeTorchTensor(PyObject *value, const Type **type) {
     return nullptr;
   }
   std::vector<int64_t> byteStrides;
-  bool contiguous = contiguousStrides(shape.ptr(), strides.ptr(),
-                                      static_cast<int64_t>(element->storageSize()), byteStrides);
+  bool contiguous = torchStrides(shape.ptr(), strides.ptr(),
+                                 static_cast<int64_t>(element->storageSize()), byteStrides);
   Py_ssize_t ndim = PyTuple_GET_SIZE(shape.ptr());
-  nb::object strideTuple = nb::steal(PyTuple_New(ndim));
-  for (Py_ssize_t d = 0; d < ndim; ++d)
-    PyTuple_SET_ITEM(strideTuple.ptr(), d, PyLong_FromLongLong(byteStrides[size_t(d)]));
+  nb::object strideTuple = intTuple(byteStrides);
   if (PyErr_Occurred()) {
     PyErr_Clear();
     return nullptr;

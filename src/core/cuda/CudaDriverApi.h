@@ -35,9 +35,6 @@ constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 constexpr int CU_JIT_LOG_VERBOSE = 12;
-constexpr int CU_JIT_OPTIMIZATION_LEVEL = 7;
-constexpr int CU_JIT_GENERATE_DEBUG_INFO = 11;
-constexpr int CU_JIT_GENERATE_LINE_INFO = 13;
 
 // Flag values from cuda.h, renamed where cuda.h makes them macros.
 constexpr unsigned MemHostAllocDeviceMap = 0x02; // CU_MEMHOSTALLOC_DEVICEMAP

@@ -8,35 +8,12 @@
 
 namespace taipan::cuda {
 
-void *CudaDriver::loadModule(const std::string &ptx, std::string *log) {
-  ensureContext();
-  // One byte of each buffer is never offered to the JIT, so the text always ends in a NUL.
-  std::vector<char> infoLog(JitLogBytes, '\0');
-  std::vector<char> errorLog(JitLogBytes, '\0');
-  auto sizeOption = [](size_t bytes) { return reinterpret_cast<void *>(bytes - 1); };
-  int options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-                   CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_LOG_VERBOSE};
-  void *values[] = {infoLog.data(), sizeOption(JitLogBytes), errorLog.data(),
-                    sizeOption(JitLogBytes), reinterpret_cast<void *>(std::uintptr_t{1})};
-  CUmodule module = nullptr;
-  CUresult result =
-      api->invoke(api->cuModuleLoadDataEx, &module, static_cast<const void *>(ptx.c_str()),
-                  static_cast<unsigned>(std::size(options)), options, values);
-  if (result != CUDA_SUCCESS) {
-    std::string errors = logText(errorLog);
-    if (log)
-      *log = errors;
-    api->fail(result, api->cuModuleLoadDataEx.name, "", errors);
-  }
-  if (log)
-    *log = logText(infoLog);
-  return module;
-}
-
 namespace {
 
-/// The JIT options every link uses: info and error logs, each with a byte kept for the NUL.
-struct LinkLogs {
+/// The JIT options module loads and links share: an info and an error log, each buffer keeping
+/// its last byte back from the JIT so that the text always ends in a NUL. Not copyable: the
+/// option values point into the buffers.
+struct JitLogs {
   std::vector<char> info = std::vector<char>(JitLogBytes, '\0');
   std::vector<char> errors = std::vector<char>(JitLogBytes, '\0');
   int options[5] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
@@ -45,6 +22,19 @@ struct LinkLogs {
   void *values[5] = {info.data(), reinterpret_cast<void *>(JitLogBytes - 1), errors.data(),
                      reinterpret_cast<void *>(JitLogBytes - 1),
                      reinterpret_cast<void *>(std::uintptr_t{1})};
+
+  JitLogs() = default;
+  JitLogs(const JitLogs &) = delete;
+  JitLogs &operator=(const JitLogs &) = delete;
+  unsigned count() const { return static_cast<unsigned>(std::size(options)); }
+
+  /// The error log after a failure, which `log` (the caller's, when given) receives too.
+  std::string failureLog(std::string *log) const {
+    std::string text = logText(errors);
+    if (log)
+      *log = text;
+    return text;
+  }
 };
 
 const char *inputKindName(LinkInput::Kind kind) {
@@ -65,49 +55,57 @@ const char *inputKindName(LinkInput::Kind kind) {
 
 } // namespace
 
+void *CudaDriver::loadModule(const std::string &ptx, std::string *log) {
+  ensureContext();
+  JitLogs logs;
+  CUmodule module = nullptr;
+  CUresult result =
+      api->invoke(api->cuModuleLoadDataEx, &module, static_cast<const void *>(ptx.c_str()),
+                  logs.count(), logs.options, logs.values);
+  if (result != CUDA_SUCCESS)
+    api->fail(result, api->cuModuleLoadDataEx.name, "", logs.failureLog(log));
+  if (log)
+    *log = logText(logs.info);
+  return module;
+}
+
 std::string CudaDriver::link(const std::vector<LinkInput> &inputs, std::string *log) {
   ensureContext();
-  LinkLogs logs;
+  JitLogs logs;
   CUlinkState state = nullptr;
-  api->call(api->cuLinkCreate, static_cast<unsigned>(std::size(logs.options)), logs.options,
-            logs.values, &state);
+  api->call(api->cuLinkCreate, logs.count(), logs.options, logs.values, &state);
   // The state owns the linked image, so it is copied out before the state goes.
   struct Destroy {
     Api &api;
     CUlinkState state;
     ~Destroy() { api.cuLinkDestroy.function(state); }
   } destroy{*api, state};
-  auto failed = [&](CUresult result, const char *function, const std::string &context) {
-    std::string errors = logText(logs.errors);
-    if (log)
-      *log = errors;
-    api->fail(result, function, context, errors);
-  };
   for (const LinkInput &input : inputs) {
     int kind = static_cast<int>(input.kind);
     std::string context = std::string(" for the ") + inputKindName(input.kind) + " " + input.name;
     CUresult result;
+    const char *function;
     if (input.data.empty()) {
+      function = api->cuLinkAddFile.name;
       result = api->invoke(api->cuLinkAddFile, state, kind, input.name.c_str(), 0u,
                            static_cast<int *>(nullptr), static_cast<void **>(nullptr));
-      if (result != CUDA_SUCCESS)
-        failed(result, api->cuLinkAddFile.name, context);
     } else {
+      function = api->cuLinkAddData.name;
       // PTX must end in a NUL, which std::string keeps after its size.
       size_t bytes = input.data.size() + (input.kind == LinkInput::Kind::Ptx ? 1 : 0);
       result = api->invoke(api->cuLinkAddData, state, kind,
                            static_cast<void *>(const_cast<char *>(input.data.c_str())), bytes,
                            input.name.c_str(), 0u, static_cast<int *>(nullptr),
                            static_cast<void **>(nullptr));
-      if (result != CUDA_SUCCESS)
-        failed(result, api->cuLinkAddData.name, context);
     }
+    if (result != CUDA_SUCCESS)
+      api->fail(result, function, context, logs.failureLog(log));
   }
   void *image = nullptr;
   size_t bytes = 0;
   CUresult result = api->invoke(api->cuLinkComplete, state, &image, &bytes);
   if (result != CUDA_SUCCESS)
-    failed(result, api->cuLinkComplete.name, "");
+    api->fail(result, api->cuLinkComplete.name, "", logs.failureLog(log));
   if (log)
     *log = logText(logs.info);
   return std::string(static_cast<const char *>(image), bytes);
