@@ -15,19 +15,16 @@ def _find_libdevice():
     if _libdevice_searched:
         return
     _libdevice_searched = True
-    import glob
     import os
-    import site
 
-    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if root and os.path.exists(os.path.join(root, "nvvm", "libdevice", "libdevice.10.bc")):
+    from taipan.cuda.toolkit import toolkit_roots, wheel_paths
+
+    for root in toolkit_roots():
+        if os.path.exists(os.path.join(root, "nvvm", "libdevice", "libdevice.10.bc")):
             return
-    for packages in site.getsitepackages() + [site.getusersitepackages()]:
-        for path in glob.glob(
-            os.path.join(packages, "nvidia", "*", "nvvm", "libdevice", "libdevice.10.bc")
-        ):
-            _core.set_libdevice(path)
-            return
+    for path in wheel_paths("nvvm", "libdevice", "libdevice.10.bc"):
+        _core.set_libdevice(path)
+        return
 
 
 def split_signature(signature):

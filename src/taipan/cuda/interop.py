@@ -1,6 +1,8 @@
 """Device memory shared with other libraries without copies: the CUDA Array Interface
 (``is_cuda_array``, ``as_cuda_array``) and DLPack both ways (``from_dlpack``, ``__dlpack__``)."""
 
+import contextlib
+
 import numpy as np
 
 from taipan import _core
@@ -69,12 +71,12 @@ def from_dlpack(obj):
             )
         # The legacy default stream, on which taipan queues default work, of the tensor's own
         # device: producers order their work before the consumer's stream on that device.
+        on_device = contextlib.nullcontext()
         if device_type == _DLPACK_CUDA and device_id != _core.cuda_current_device():
             from taipan.cuda.devices import gpus
 
-            with gpus[device_id]:
-                capsule = obj.__dlpack__(stream=1)
-        else:
+            on_device = gpus[device_id]
+        with on_device:
             capsule = obj.__dlpack__(stream=1)
     else:
         capsule = obj

@@ -2,16 +2,15 @@
 ``.cu`` sources compile with NVRTC (found at run time, like the driver); ``.ptx``, ``.cubin``,
 ``.fatbin``, ``.o`` and ``.a`` go to the driver's linker as they are."""
 
-import glob
 import os
 import re
 import shutil
-import site
 import subprocess
 import tempfile
 
 from taipan import _core
 from taipan.cuda import driver
+from taipan.cuda.toolkit import toolkit_roots, wheel_paths
 from taipan.types import parse_signature
 
 # CUjitInputType, as cuda.h numbers it (LinkInput::Kind in C++).
@@ -111,12 +110,9 @@ def _find_nvrtc():
     _nvrtc_searched = True
     if os.environ.get("TAIPAN_NVRTC"):
         return
-    for packages in site.getsitepackages() + [site.getusersitepackages()]:
-        found = sorted(glob.glob(os.path.join(packages, "nvidia", "*", "lib", "libnvrtc.so.*")))
-        found = [path for path in found if "builtins" not in os.path.basename(path)]
-        if found:
-            _core.nvrtc_set_library(found[-1])
-            return
+    found = wheel_paths("lib", "libnvrtc.so.*", first_folder=True)
+    if found:  # the newest version
+        _core.nvrtc_set_library(found[-1])
 
 
 def include_directories():
@@ -125,11 +121,8 @@ def include_directories():
     directories = []
     for variable in ("TAIPAN_CUDA_INCLUDE_PATH", "NUMBA_CUDA_INCLUDE_PATH"):
         directories += [d for d in os.environ.get(variable, "").split(os.pathsep) if d]
-    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if root:
-            directories.append(os.path.join(root, "include"))
-    for packages in site.getsitepackages() + [site.getusersitepackages()]:
-        directories += sorted(glob.glob(os.path.join(packages, "nvidia", "*", "include")))
+    directories += [os.path.join(root, "include") for root in toolkit_roots()]
+    directories += wheel_paths("include")
     unique = []
     for directory in directories:
         if os.path.isdir(directory) and directory not in unique:
@@ -157,10 +150,10 @@ def compile_cuda_source(path, compute_capability):
 
 def link_kernel(ptx, entry, paths, name):
     """The cubin of a kernel's PTX (entry point ``entry``, Python name ``name``) linked with the
-    files in ``paths`` for the current device."""
+    files in ``paths`` (each once) for the current device."""
     major, minor = driver.current_compute_capability()
     inputs = [(_PTX, entry + ".ptx", ptx)]
-    for path in dict.fromkeys(paths):  # each file once, in order
+    for path in paths:
         suffix = os.path.splitext(path)[1].lower()
         if suffix == ".cu":
             inputs.append((_CUBIN, path, compile_cuda_source(path, major * 10 + minor)))
@@ -185,8 +178,8 @@ def find_nvdisasm():
     found = shutil.which("nvdisasm")
     if found:
         return found
-    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if root and os.access(os.path.join(root, "bin", "nvdisasm"), os.X_OK):
+    for root in toolkit_roots():
+        if os.access(os.path.join(root, "bin", "nvdisasm"), os.X_OK):
             return os.path.join(root, "bin", "nvdisasm")
     raise RuntimeError(
         "inspect_sass needs nvdisasm from the CUDA toolkit, which was not found on PATH, in "
