@@ -176,15 +176,18 @@ struct CudaLauncher {
         key[i] = nb::cast<TypeRef>(nb::handle(PyTuple_GET_ITEM(description, 0))).type;
         continue;
       }
-      // A PyTorch tensor, read directly: its Python-level interface property costs more than
-      // the whole launch.
+      // CuPy arrays and PyTorch tensors, read directly: their interface properties cost a
+      // large share of the whole launch (PyTorch's more than all of it).
       if (!PyLong_CheckExact(value) && !PyFloat_CheckExact(value)) {
-        if (PyObject *tensor = describeTorchTensor(value, &key[i])) {
-          launch[i] = tensor;
+        PyObject *foreign = describeCupyArray(value, stream, &key[i]);
+        if (!foreign)
+          foreign = describeTorchTensor(value, &key[i]);
+        if (foreign) {
+          launch[i] = foreign;
           continue;
         }
       }
-      // Another library's device array (CuPy): described here, without Python.
+      // Any other library's device array: its interface read here, without Python.
       if (PyObject *interface = optionalAttribute(value, interfaceName)) {
         launch[i] = describeInterface(interface, stream, &key[i]);
         Py_DECREF(interface);

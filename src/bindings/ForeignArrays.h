@@ -18,6 +18,11 @@ PyObject *optionalAttribute(PyObject *object, PyObject *name);
 /// stream the launch is not already ordered after.
 PyObject *describeInterface(PyObject *interface, void *stream, const Type **type);
 
+/// The same for a CuPy array, read through its attributes and CuPy's current stream: what its
+/// __cuda_array_interface__ property would give, for half the cost. Null (no error set) for
+/// anything else, and when the producer stream needs Python's wait.
+PyObject *describeCupyArray(PyObject *value, void *stream, const Type **type);
+
 /// The same for a PyTorch CUDA tensor, read through its own attributes: what its
 /// __cuda_array_interface__ property would give (no stream: PyTorch exports version 2), at a
 /// fraction of the cost. Null (no error set) for anything else, and for tensors the property

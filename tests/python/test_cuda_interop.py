@@ -170,29 +170,97 @@ def copy_2d(source, target):
         target[i, j] = source[i, j]
 
 
+class Library:
+    """CuPy or PyTorch behind the few calls the layout tests need."""
+
+    def __init__(self, name):
+        self.module = pytest.importorskip(name)
+        self.name = name
+        if name == "torch" and not self.module.cuda.is_available():
+            pytest.skip("PyTorch without CUDA")
+
+    def on_device(self, array):
+        return array.to("cuda") if self.name == "torch" else array
+
+    def zeros(self, shape, dtype):
+        return self.on_device(self.module.zeros(shape, dtype=dtype))
+
+    def synchronize(self):
+        if self.name == "torch":
+            self.module.cuda.synchronize()
+        else:
+            self.module.cuda.runtime.deviceSynchronize()
+
+    def to_host(self, array):
+        return array.cpu().numpy() if self.name == "torch" else array.get()
+
+
 @pytest.mark.cuda
 @needs_gpu
+@pytest.mark.parametrize("library", ["cupy", "torch"])
 @pytest.mark.parametrize(
     "make",
     [
         lambda t: t.arange(60, dtype=t.float64).reshape(6, 10),
         lambda t: t.arange(60, dtype=t.int32).reshape(6, 10)[:, ::3],  # strided
         lambda t: t.arange(60, dtype=t.float32).reshape(6, 10).T,  # Fortran order
-        lambda t: t.arange(10, dtype=t.int16).reshape(1, 10).expand(4, 10),  # stride 0
+        lambda t: t.broadcast_to(t.arange(10, dtype=t.int16).reshape(1, 10), (4, 10)),  # stride 0
         lambda t: t.arange(10, dtype=t.float32).reshape(10, 1)[:, :],  # extent 1
+        lambda t: t.arange(20, dtype=t.float32).reshape(10, 2)[:, :1],  # extent 1, strided
         lambda t: t.zeros((0, 5), dtype=t.float32),  # empty
         lambda t: t.arange(12, dtype=t.uint8).reshape(3, 4) % 2 == 0,  # bool
     ],
 )
-def test_torch_tensors_as_kernel_arguments_match_their_interface(torch, make):
-    """Tensors launch from C++ read through their own attributes; the result must be what
-    PyTorch's __cuda_array_interface__ describes, launch after launch."""
-    source = make(torch).to("cuda")
+def test_foreign_arrays_as_kernel_arguments_match_their_interface(library, make):
+    """CuPy arrays and PyTorch tensors launch from C++, read through their own attributes; the
+    result must be what their __cuda_array_interface__ describes, launch after launch."""
+    lib = Library(library)
+    source = lib.on_device(make(lib.module))
     for _ in range(3):  # the first launch goes through Python, the others through C++
-        target = torch.zeros(source.shape, dtype=source.dtype, device="cuda")
+        target = lib.zeros(source.shape, source.dtype)
         copy_2d[(2, 2), (8, 8)](source, target)
-        torch.cuda.synchronize()
-        assert torch.equal(target.cpu(), source.cpu())
+        lib.synchronize()
+        np.testing.assert_array_equal(lib.to_host(target), lib.to_host(source))
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_cupy_arrays_on_cupys_own_stream_are_waited_for():
+    """CuPy names its current stream in the interface; a launch on another stream must wait for
+    the work CuPy queued there, launch after launch."""
+    cupy = pytest.importorskip("cupy")
+    host = np.arange(1 << 22, dtype=np.float32)
+    out = cuda.device_array(host.size, np.float32)
+    stream = cupy.cuda.Stream(non_blocking=True)
+    for step in range(3):
+        with stream:
+            source = cupy.asarray(host)
+            source *= step + 2  # queued on CuPy's stream
+            k.add_grid_stride[64, 256](source, source, out)
+        np.testing.assert_array_equal(out.copy_to_host(), 2 * (step + 2) * host)
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_cupy_subclass_redefining_the_interface_is_read_through_it():
+    cupy = pytest.importorskip("cupy")
+
+    class Tail(cupy.ndarray):
+        """Reports all but its first element."""
+
+        @property
+        def __cuda_array_interface__(self):
+            interface = dict(super().__cuda_array_interface__)
+            interface["shape"] = (self.size - 1,)
+            interface["data"] = (self.data.ptr + self.itemsize, False)
+            return interface
+
+    source = cupy.arange(9, dtype=cupy.float64).view(Tail)
+    for _ in range(3):
+        out = cupy.zeros(8)
+        k.add_grid_stride[1, 32](source, source, out)
+        cupy.cuda.runtime.deviceSynchronize()
+        np.testing.assert_array_equal(out.get(), 2 * np.arange(1.0, 9.0))
 
 
 @pytest.mark.cuda
