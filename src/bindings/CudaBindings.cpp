@@ -88,6 +88,24 @@ struct HostBuffer {
   ~HostBuffer() { PyBuffer_Release(&view); }
 };
 
+/// Lets other Python threads run during a copy of a megabyte or more (milliseconds for large
+/// arrays); shorter copies, single elements among them, keep the GIL, which costs less than
+/// releasing it. The host buffer stays held by its Py_buffer meanwhile.
+class WithoutGilForLongCopies {
+public:
+  explicit WithoutGilForLongCopies(Py_ssize_t bytes)
+      : state(bytes >= (Py_ssize_t{1} << 20) ? PyEval_SaveThread() : nullptr) {}
+  ~WithoutGilForLongCopies() {
+    if (state)
+      PyEval_RestoreThread(state);
+  }
+  WithoutGilForLongCopies(const WithoutGilForLongCopies &) = delete;
+  WithoutGilForLongCopies &operator=(const WithoutGilForLongCopies &) = delete;
+
+private:
+  PyThreadState *state;
+};
+
 void *streamHandle(nb::handle stream) {
   if (stream.is_none())
     return nullptr;
@@ -412,9 +430,11 @@ void defineCudaBindings(nb::module_ &module) {
       "cuda_copy_to_device",
       [](uint64_t destination, nb::handle source, nb::handle stream) {
         HostBuffer host(source, false);
+        void *queue = streamHandle(stream);
         driverCall([&] {
+          WithoutGilForLongCopies unlocked(host.view.len);
           CudaDriver::get().copyToDevice(destination, host.view.buf,
-                                         static_cast<size_t>(host.view.len), streamHandle(stream));
+                                         static_cast<size_t>(host.view.len), queue);
         });
       },
       nb::arg("destination"), nb::arg("source"), nb::arg("stream").none() = nb::none());
@@ -422,9 +442,11 @@ void defineCudaBindings(nb::module_ &module) {
       "cuda_copy_to_host",
       [](nb::handle destination, uint64_t source, nb::handle stream) {
         HostBuffer host(destination, true);
+        void *queue = streamHandle(stream);
         driverCall([&] {
+          WithoutGilForLongCopies unlocked(host.view.len);
           CudaDriver::get().copyToHost(host.view.buf, source, static_cast<size_t>(host.view.len),
-                                       streamHandle(stream));
+                                       queue);
         });
       },
       nb::arg("destination"), nb::arg("source"), nb::arg("stream").none() = nb::none());

@@ -177,6 +177,45 @@ def test_memory_info_sees_an_allocation():
 
 @pytest.mark.cuda
 @needs_gpu
+def test_large_blocks_are_taken_back_after_release():
+    block = cuda.device_array(256 << 20, dtype=np.uint8)
+    pointer = block.device_ctypes_pointer
+    del block
+    again = cuda.device_array(256 << 20, dtype=np.uint8)
+    assert again.device_ctypes_pointer == pointer
+    other = cuda.device_array((256 << 20) + 1, dtype=np.uint8)
+    assert other.device_ctypes_pointer != pointer
+
+
+@pytest.mark.cuda
+@needs_gpu
+@pytest.mark.parametrize("on_stream", [False, True])
+def test_large_pageable_transfers_round_trip(on_stream):
+    """Pageable arrays of tens of megabytes move through staging buffers in chunks; the last
+    chunk here is short."""
+    stream = cuda.stream() if on_stream else 0
+    host = np.random.default_rng(3).standard_normal((5 << 20) // 2 + 3)  # 20 MB and 24 bytes
+    device = cuda.to_device(host, stream=stream)
+    doubled = cuda.device_array_like(host, stream=stream)
+    k.add_grid_stride[256, 256, stream](device, device, doubled)
+    into = np.full_like(host, np.nan)
+    doubled.copy_to_host(into, stream=stream)
+    returned = device.copy_to_host(stream=stream)
+    if on_stream:
+        stream.synchronize()
+    np.testing.assert_array_equal(into, 2 * host)
+    np.testing.assert_array_equal(returned, host)
+    # Into a view: a pageable destination that starts inside a larger array.
+    window = np.zeros(host.size + 10)
+    device.copy_to_host(window[5:-5], stream=stream)
+    if on_stream:
+        stream.synchronize()
+    np.testing.assert_array_equal(window[5:-5], host)
+    assert not window[:5].any() and not window[-5:].any()
+
+
+@pytest.mark.cuda
+@needs_gpu
 def test_pinned_arrays_with_streams_and_events():
     # The seeds' program: pinned host buffers, asynchronous copies and a kernel on a stream,
     # events timing the kernel.

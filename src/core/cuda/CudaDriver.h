@@ -14,6 +14,8 @@
 
 namespace taipan::cuda {
 
+struct StagingArea;
+
 /// A driver API status (cuda.h's CUresult); 0 is success.
 using CUresult = int;
 /// A device handle as the driver hands them out.
@@ -231,7 +233,9 @@ public:
   /// of microseconds each, a batch about one. `device` is the ordinal the memory was allocated
   /// on. With a `stream` (not a default stream), the memory stays until the work queued on the
   /// stream so far has finished, which an event recorded now tells. Batches go when enough is
-  /// pending, when an allocation runs out of memory, and on synchronize().
+  /// pending, when an allocation runs out of memory, and on synchronize(). A block of 256 MB
+  /// or more on a default stream, which would be freed at once, is instead kept idle for the
+  /// next allocation of its size, after the same wait for the device that cuMemFree makes.
   void freeDeferred(uint64_t address, size_t bytes, int device, void *stream = nullptr);
   /// Frees what freeDeferred() holds whose streams are done with it; with `wait`, waits for
   /// them and frees everything.
@@ -350,9 +354,37 @@ private:
   };
   /// The primary context of `ordinal`, retained if it is not yet, without selecting it.
   void *contextOf(int ordinal);
+  /// A large block whose users have all finished, kept so that an allocation of the same size
+  /// takes it back: allocating and freeing hundreds of megabytes costs a fraction of a
+  /// millisecond each way, and fresh memory is slower to fill at first.
+  struct IdleBlock {
+    uint64_t address;
+    size_t bytes;
+    int device;
+  };
+  /// Takes an idle block of exactly `bytes` on `device`; 0 when there is none.
+  uint64_t takeIdleBlock(size_t bytes, int device);
+  /// Hands the idle blocks to the deferred frees, for the next flush (out of memory, memory
+  /// information, closing); whether there were any.
+  bool retireIdleBlocks();
+  /// Whether `host` is memory the driver does not know (not pinned, registered or managed).
+  bool isPageable(const void *host);
+  /// The current device's staging area, made at its first use.
+  StagingArea &stagingArea();
+  /// Frees every device's staging buffers and events.
+  void releaseStagingAreas();
+  /// Copies through staging buffers, for pageable host memory (see StagedCopy.h). Without a
+  /// stream, synchronous; with one, they return once the host memory has been read or written.
+  void stagedCopyToDevice(uint64_t destination, const void *source, size_t bytes, void *stream);
+  void stagedCopyToHost(void *destination, uint64_t source, size_t bytes, void *stream);
   std::mutex deferredMutex;
   std::vector<DeferredFree> deferredFrees;
   size_t deferredBytes = 0;
+  /// Guarded by deferredMutex.
+  std::vector<IdleBlock> idleBlocks;
+  std::mutex stagingMutex;
+  /// By ordinal; null where no staged copy has run.
+  std::vector<std::unique_ptr<StagingArea>> stagingAreas;
   std::atomic<unsigned> epoch{0};
   /// Primary contexts retained so far, by ordinal (null where not retained).
   std::vector<void *> primaryContexts;

@@ -2,6 +2,7 @@
 // with TAIPAN_EXPECT_GPU=1 real memory round trips, a PTX kernel launch, streams and events.
 
 #include "cuda/CudaDriver.h"
+#include "../testing/GpuTesting.h"
 
 #include <gtest/gtest.h>
 
@@ -23,20 +24,6 @@ using taipan::cuda::CudaError;
 namespace cuda = taipan::cuda;
 
 namespace {
-
-/// Set on the GPU host, where a missing device is a failure rather than a skip.
-bool gpuExpected() {
-  const char *value = std::getenv("TAIPAN_EXPECT_GPU");
-  return value && std::string(value) == "1";
-}
-
-/// Skips the test unless the GPU host asked for it; fails it if that host has no usable GPU.
-#define REQUIRE_GPU()                                                                              \
-  do {                                                                                             \
-    if (!gpuExpected())                                                                            \
-      GTEST_SKIP() << "set TAIPAN_EXPECT_GPU=1 to run on a GPU";                                   \
-    ASSERT_TRUE(CudaDriver::get().available()) << CudaDriver::get().unavailableReason();           \
-  } while (false)
 
 const char *WriteTidPtx = R"(
 .version 8.0
@@ -137,7 +124,7 @@ TEST(CudaDriverTest, ProcessDriverFailsGracefully) {
     EXPECT_GT(driver.deviceCount(), 0);
     GTEST_SKIP() << "CUDA is available here";
   }
-  EXPECT_FALSE(gpuExpected()) << driver.unavailableReason();
+  EXPECT_FALSE(taipan::testing::gpuExpected()) << driver.unavailableReason();
   std::string reason = driver.unavailableReason();
   // Without libcuda the reason names the driver; with a driver but no GPU it names the device.
   EXPECT_TRUE(reason.find("driver") != std::string::npos ||

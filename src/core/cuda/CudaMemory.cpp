@@ -1,0 +1,261 @@
+// CudaMemory.cpp - Device and host memory: allocation, frees deferred until streams are done,
+// large blocks kept for reuse, and copies between host and device.
+
+#include "cuda/CudaDriver.h"
+#include "cuda/CudaDriverApi.h"
+#include "cuda/StagedCopy.h"
+
+namespace taipan::cuda {
+
+namespace {
+
+// Numba's thresholds for deferred frees, roughly: a few dozen blocks, or a sizeable share of
+// memory.
+constexpr size_t MaxPendingBlocks = 32;
+constexpr size_t MaxPendingBytes = size_t{256} << 20;
+/// Enough for a loop that uploads an input and downloads an output of the same sizes.
+constexpr size_t MaxIdleBlocks = 2;
+
+} // namespace
+
+uint64_t CudaDriver::allocate(size_t bytes) {
+  ensureContext();
+  if (bytes == 0)
+    return 0;
+  if (bytes >= MaxPendingBytes)
+    if (uint64_t idle = takeIdleBlock(bytes, selectedOrdinal()))
+      return idle;
+  CUdeviceptr address = 0;
+  CUresult result = api->invoke(api->cuMemAlloc, &address, bytes);
+  if (result == cuda::CUDA_ERROR_OUT_OF_MEMORY) {
+    retireIdleBlocks();
+    flushDeferredFrees(true);
+    result = api->invoke(api->cuMemAlloc, &address, bytes);
+  }
+  if (result != CUDA_SUCCESS)
+    api->fail(result, api->cuMemAlloc.name);
+  return address;
+}
+
+void CudaDriver::freeDeferred(uint64_t address, size_t bytes, int device, void *stream) {
+  if (address == 0)
+    return;
+  if (isDefaultStream(stream) && bytes >= MaxPendingBytes && device == selectedOrdinal()) {
+    // This block would be freed at once, and cuMemFree waits for the device: the same wait
+    // here lets the block be used again without a free and an allocation.
+    ensureContext();
+    api->call(api->cuCtxSynchronize);
+    bool evicted = false;
+    {
+      std::lock_guard<std::mutex> lock(deferredMutex);
+      idleBlocks.push_back({address, bytes, device});
+      if (idleBlocks.size() > MaxIdleBlocks) {
+        deferredFrees.push_back({idleBlocks.front().address, idleBlocks.front().device, nullptr});
+        idleBlocks.erase(idleBlocks.begin());
+        evicted = true;
+      }
+    }
+    if (evicted)
+      flushDeferredFrees();
+    return;
+  }
+  void *event = nullptr;
+  if (!isDefaultStream(stream)) {
+    // Work on the default streams needs no event: cuMemFree waits for the device.
+    ensureContext();
+    event = createEvent(false);
+    recordEvent(event, stream);
+  }
+  bool flush;
+  {
+    std::lock_guard<std::mutex> lock(deferredMutex);
+    deferredFrees.push_back({address, device, event});
+    deferredBytes += bytes;
+    flush = deferredFrees.size() >= MaxPendingBlocks || deferredBytes >= MaxPendingBytes;
+  }
+  if (flush)
+    flushDeferredFrees();
+}
+
+uint64_t CudaDriver::takeIdleBlock(size_t bytes, int device) {
+  std::lock_guard<std::mutex> lock(deferredMutex);
+  for (auto block = idleBlocks.begin(); block != idleBlocks.end(); ++block)
+    if (block->bytes == bytes && block->device == device) {
+      uint64_t address = block->address;
+      idleBlocks.erase(block);
+      return address;
+    }
+  return 0;
+}
+
+bool CudaDriver::retireIdleBlocks() {
+  std::lock_guard<std::mutex> lock(deferredMutex);
+  for (const IdleBlock &block : idleBlocks)
+    deferredFrees.push_back({block.address, block.device, nullptr});
+  bool any = !idleBlocks.empty();
+  idleBlocks.clear();
+  return any;
+}
+
+size_t CudaDriver::pendingFrees() {
+  std::lock_guard<std::mutex> lock(deferredMutex);
+  return deferredFrees.size();
+}
+
+void CudaDriver::flushDeferredFrees(bool wait) {
+  std::vector<DeferredFree> pending;
+  {
+    std::lock_guard<std::mutex> lock(deferredMutex);
+    pending.swap(deferredFrees);
+    deferredBytes = 0;
+  }
+  if (pending.empty())
+    return;
+  void *current = ensureContext();
+  std::vector<DeferredFree> kept;
+  // Free all that can go before reporting a failure, so one bad address leaks nothing else.
+  CUresult firstFailure = CUDA_SUCCESS;
+  const char *failedCall = api->cuMemFree.name;
+  void *bound = current;
+  for (const DeferredFree &block : pending) {
+    if (block.event) {
+      CUresult state = wait ? api->invoke(api->cuEventSynchronize, asEvent(block.event))
+                            : api->invoke(api->cuEventQuery, asEvent(block.event));
+      if (state == CUDA_ERROR_NOT_READY) {
+        kept.push_back(block);
+        continue;
+      }
+      api->invoke(api->cuEventDestroy, asEvent(block.event));
+    }
+    // Memory is freed in the context it came from, which with several GPUs need not be the
+    // current one.
+    void *context = contextOf(block.device);
+    if (context != bound) {
+      api->call(api->cuCtxSetCurrent, static_cast<CUcontext>(context));
+      bound = context;
+    }
+    CUresult result = api->invoke(api->cuMemFree, CUdeviceptr{block.address});
+    if (result != CUDA_SUCCESS && firstFailure == CUDA_SUCCESS)
+      firstFailure = result;
+  }
+  if (bound != current)
+    api->call(api->cuCtxSetCurrent, static_cast<CUcontext>(current));
+  if (!kept.empty()) {
+    std::lock_guard<std::mutex> lock(deferredMutex);
+    deferredFrees.insert(deferredFrees.end(), kept.begin(), kept.end());
+  }
+  if (firstFailure != CUDA_SUCCESS)
+    api->fail(firstFailure, failedCall);
+}
+
+void CudaDriver::free(uint64_t address) {
+  if (address == 0)
+    return;
+  ensureContext();
+  api->call(api->cuMemFree, CUdeviceptr{address});
+}
+
+void CudaDriver::copyToDevice(uint64_t destination, const void *source, size_t bytes,
+                              void *stream) {
+  ensureContext();
+  if (bytes == 0)
+    return;
+  if (bytes >= StagedCopyMinimum && isPageable(source))
+    return stagedCopyToDevice(destination, source, bytes, stream);
+  if (stream)
+    api->call(api->cuMemcpyHtoDAsync, CUdeviceptr{destination}, source, bytes, asStream(stream));
+  else
+    api->call(api->cuMemcpyHtoD, CUdeviceptr{destination}, source, bytes);
+}
+
+void CudaDriver::copyToHost(void *destination, uint64_t source, size_t bytes, void *stream) {
+  ensureContext();
+  if (bytes == 0)
+    return;
+  if (bytes >= StagedCopyMinimum && isPageable(destination))
+    return stagedCopyToHost(destination, source, bytes, stream);
+  if (stream)
+    api->call(api->cuMemcpyDtoHAsync, destination, CUdeviceptr{source}, bytes, asStream(stream));
+  else
+    api->call(api->cuMemcpyDtoH, destination, CUdeviceptr{source}, bytes);
+}
+
+void CudaDriver::copyDeviceToDevice(uint64_t destination, uint64_t source, size_t bytes,
+                                    void *stream) {
+  ensureContext();
+  if (bytes == 0)
+    return;
+  if (stream)
+    api->call(api->cuMemcpyDtoDAsync, CUdeviceptr{destination}, CUdeviceptr{source}, bytes,
+              asStream(stream));
+  else
+    api->call(api->cuMemcpyDtoD, CUdeviceptr{destination}, CUdeviceptr{source}, bytes);
+}
+
+void CudaDriver::memset(uint64_t destination, unsigned char value, size_t bytes, void *stream) {
+  ensureContext();
+  if (bytes == 0)
+    return;
+  if (stream)
+    api->call(api->cuMemsetD8Async, CUdeviceptr{destination}, value, bytes, asStream(stream));
+  else
+    api->call(api->cuMemsetD8, CUdeviceptr{destination}, value, bytes);
+}
+
+void *CudaDriver::allocatePinned(size_t bytes) {
+  ensureContext();
+  if (bytes == 0)
+    return nullptr;
+  void *pointer = nullptr;
+  api->call(api->cuMemHostAlloc, &pointer, bytes, 0u);
+  return pointer;
+}
+
+void CudaDriver::freePinned(void *pointer) {
+  if (!pointer)
+    return;
+  ensureContext();
+  api->call(api->cuMemFreeHost, pointer);
+}
+
+void CudaDriver::registerHost(void *pointer, size_t bytes) {
+  ensureContext();
+  if (pointer && bytes)
+    api->call(api->cuMemHostRegister, pointer, bytes, 0u);
+}
+
+void CudaDriver::unregisterHost(void *pointer) {
+  ensureContext();
+  if (pointer)
+    api->call(api->cuMemHostUnregister, pointer);
+}
+
+void *CudaDriver::allocateMapped(size_t bytes, uint64_t *deviceAddress) {
+  ensureContext();
+  if (deviceAddress)
+    *deviceAddress = 0;
+  if (bytes == 0)
+    return nullptr;
+  void *pointer = nullptr;
+  api->call(api->cuMemHostAlloc, &pointer, bytes, MemHostAllocDeviceMap);
+  CUdeviceptr address = 0;
+  CUresult result = api->invoke(api->cuMemHostGetDevicePointer, &address, pointer, 0u);
+  if (result != CUDA_SUCCESS) {
+    api->invoke(api->cuMemFreeHost, pointer);
+    api->fail(result, api->cuMemHostGetDevicePointer.name);
+  }
+  if (deviceAddress)
+    *deviceAddress = address;
+  return pointer;
+}
+
+uint64_t CudaDriver::allocateManaged(size_t bytes) {
+  ensureContext();
+  if (bytes == 0)
+    return 0;
+  CUdeviceptr address = 0;
+  api->call(api->cuMemAllocManaged, &address, bytes, MemAttachGlobal);
+  return address;
+}
+
+} // namespace taipan::cuda
