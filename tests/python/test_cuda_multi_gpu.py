@@ -67,6 +67,27 @@ def test_memory_freed_while_another_device_is_current_goes_back():
 
 
 @needs_two_gpus
+def test_large_transfers_and_reused_blocks_stay_on_their_device():
+    """Each device has its own staging buffers, and a large block released while another
+    device is current is freed, not kept for that device's allocations."""
+    host = np.random.default_rng(5).standard_normal((3 << 20) + 1)  # 24 MB, staged
+    arrays = {}
+    for gpu in cuda.gpus[:2]:
+        with gpu:
+            arrays[gpu.id] = cuda.to_device(host * (gpu.id + 1))
+    for gpu in cuda.gpus[:2]:
+        with gpu:
+            np.testing.assert_array_equal(arrays[gpu.id].copy_to_host(), host * (gpu.id + 1))
+    with cuda.gpus[0]:
+        block = cuda.device_array(256 << 20, np.uint8)
+    with cuda.gpus[1]:
+        del block  # released while device 1 is current
+        other = cuda.device_array(256 << 20, np.uint8)
+        assert other.device_id == 1
+        np.testing.assert_array_equal(arrays[1].copy_to_host(), 2 * host)
+
+
+@needs_two_gpus
 def test_copies_between_devices():
     with cuda.gpus[0]:
         source = cuda.to_device(np.arange(1000, dtype=np.int64))
