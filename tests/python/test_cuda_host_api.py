@@ -161,6 +161,7 @@ def test_device_attributes_and_gpus():
     assert cuda.get_current_device() == device
     with pytest.raises(IndexError):
         cuda.gpus[len(cuda.gpus)]
+    assert [gpu.id for gpu in cuda.gpus[-1:]] == [len(cuda.gpus) - 1]
 
 
 @pytest.mark.cuda

@@ -97,6 +97,8 @@ class _DeviceList:
 
     def __getitem__(self, index):
         count = len(self)
+        if isinstance(index, slice):
+            return [Device(i) for i in range(count)[index]]
         if not -count <= index < count:
             raise IndexError(f"GPU {index} does not exist; this process has {count}")
         return Device(index % count)
