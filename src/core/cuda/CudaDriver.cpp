@@ -269,10 +269,11 @@ void CudaDriver::closeAll() {
     // Another library may keep a primary context alive, and its memory with it.
     retireIdleBlocks();
     flushDeferredFrees(true);
-    releaseStagingAreas();
   } catch (const CudaError &) {
     // Memory a failed context held went with it.
   }
+  // Staging buffers belong to the contexts; later copies make new ones. This never throws.
+  releaseStagingAreas();
   std::lock_guard<std::mutex> lock(contextMutex);
   currentContext.store(nullptr, std::memory_order_release);
   selectedDevice.store(-1, std::memory_order_release);
