@@ -75,6 +75,15 @@ TEST(StagedCopyGpuTest, PageableCopiesRoundTrip) {
   driver.destroyStream(stream);
   driver.free(device);
   driver.free(copy);
+
+  // Staging buffers go with the contexts at closeAll(); the next copy makes new ones.
+  driver.closeAll();
+  uint64_t fresh = driver.allocate(bytes);
+  driver.copyToDevice(fresh, host.data(), bytes);
+  std::fill(back.begin(), back.end(), 0u);
+  driver.copyToHost(back.data(), fresh, bytes);
+  EXPECT_EQ(back, host);
+  driver.free(fresh);
 }
 
 TEST(StagedCopyGpuTest, LargeBlocksAreTakenBackAfterRelease) {
