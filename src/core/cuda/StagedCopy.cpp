@@ -16,7 +16,11 @@ CopyTeam::CopyTeam(unsigned threads) {
 }
 
 CopyTeam::~CopyTeam() {
-  stopping.store(true, std::memory_order_release);
+  {
+    std::lock_guard<std::mutex> lock(wakeMutex);
+    stopping.store(true, std::memory_order_release);
+  }
+  wake.notify_all();
   for (std::thread &worker : workers)
     worker.join();
 }
@@ -31,22 +35,38 @@ void CopyTeam::copy(void *to, const void *from, size_t count) {
   source = static_cast<const char *>(from);
   bytes = count;
   remaining.store(static_cast<unsigned>(workers.size()), std::memory_order_relaxed);
-  generation.fetch_add(1, std::memory_order_release); // publishes the fields above
+  {
+    // Under the lock, so that a worker about to sleep either sees the new generation or is
+    // woken by the notification.
+    std::lock_guard<std::mutex> lock(wakeMutex);
+    generation.fetch_add(1, std::memory_order_release); // publishes the fields above
+  }
+  wake.notify_all();
   copyPart(0);
   while (remaining.load(std::memory_order_acquire) != 0)
     std::this_thread::yield();
 }
 
 void CopyTeam::work(unsigned part) {
+  // Some tens of microseconds of yields: the next chunk usually comes sooner than a sleeping
+  // thread would wake.
+  constexpr unsigned SpinsBeforeSleeping = 256;
   unsigned seen = 0;
   while (true) {
-    unsigned current;
-    while ((current = generation.load(std::memory_order_acquire)) == seen) {
-      if (stopping.load(std::memory_order_acquire))
-        return;
+    unsigned spins = 0;
+    while (generation.load(std::memory_order_acquire) == seen &&
+           !stopping.load(std::memory_order_acquire) && spins++ < SpinsBeforeSleeping)
       std::this_thread::yield();
+    {
+      std::unique_lock<std::mutex> lock(wakeMutex);
+      wake.wait(lock, [&] {
+        return generation.load(std::memory_order_acquire) != seen ||
+               stopping.load(std::memory_order_acquire);
+      });
     }
-    seen = current;
+    if (generation.load(std::memory_order_acquire) == seen)
+      return; // stopping, with no copy outstanding
+    seen = generation.load(std::memory_order_acquire);
     copyPart(part);
     remaining.fetch_sub(1, std::memory_order_acq_rel);
   }

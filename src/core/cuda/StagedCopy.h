@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <mutex>
 #include <thread>
@@ -13,8 +14,9 @@ namespace taipan::cuda {
 /// Threads that copy host memory together for the length of one staged copy: copy() splits a
 /// range among them and the caller. One thread copies pageable memory at a fraction of what the
 /// DMA engine moves (and first touches of fresh pages cost more than the copy), so staging pays
-/// only when several share the work. Workers spin between chunks, which arrive a few hundred
-/// microseconds apart; they never call the driver.
+/// only when several share the work. Workers spin briefly between chunks, which arrive a few
+/// hundred microseconds apart, then sleep (a chunk may wait long behind a stream's earlier
+/// work); they never call the driver.
 class CopyTeam {
 public:
   /// A team of `threads` including the caller; 1 copies on the caller alone.
@@ -34,6 +36,9 @@ private:
   void copyPart(unsigned part);
 
   std::vector<std::thread> workers;
+  /// Wakes workers that stopped spinning; guards nothing else.
+  std::mutex wakeMutex;
+  std::condition_variable wake;
   std::atomic<unsigned> generation{0};
   std::atomic<unsigned> remaining{0};
   std::atomic<bool> stopping{false};

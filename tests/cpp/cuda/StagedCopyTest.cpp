@@ -7,8 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 using taipan::cuda::CopyTeam;
@@ -41,6 +43,18 @@ TEST(CopyTeamTest, EveryShareLandsInPlace) {
           << threads << " threads, " << count << " words";
       EXPECT_EQ(target[count], 0xDEADBEEF) << "wrote past the end";
     }
+  }
+}
+
+TEST(CopyTeamTest, SleepingWorkersWakeForTheNextCopy) {
+  CopyTeam team(3);
+  std::vector<uint32_t> source = pattern(1 << 16, 5);
+  for (int round = 0; round < 3; ++round) {
+    // Longer than the workers spin, as when a chunk waits behind a stream's earlier work.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::vector<uint32_t> target(source.size(), 0);
+    team.copy(target.data(), source.data(), source.size() * sizeof(uint32_t));
+    EXPECT_EQ(target, source) << "round " << round;
   }
 }
 
