@@ -269,8 +269,12 @@ const Type *numpyElementType(PyObject *dtype) {
 uintptr_t cupyInterfaceStream() {
   using CurrentStream = intptr_t (*)();
   static CurrentStream current = nullptr;
-  if (!current) {
+  static bool searched = false;
+  if (!searched) {
+    // CuPy imports this module with itself, so once a CuPy array exists the answer is final:
+    // a CuPy without the function is not searched again at every launch.
     PyObject *module = PyDict_GetItemString(PyImport_GetModuleDict(), "cupy_backends.cuda.stream");
+    searched = module != nullptr;
     nb::object table = nb::steal(module ? PyObject_GetAttrString(module, "__pyx_capi__") : nullptr);
     PyObject *capsule = table.is_valid() && PyDict_Check(table.ptr())
                             ? PyDict_GetItemString(table.ptr(), "get_current_stream_ptr")
@@ -279,9 +283,9 @@ uintptr_t cupyInterfaceStream() {
     if (capsule && PyCapsule_IsValid(capsule, "intptr_t (void)"))
       current = reinterpret_cast<CurrentStream>(PyCapsule_GetPointer(capsule, "intptr_t (void)"));
     PyErr_Clear();
-    if (!current)
-      return 0;
   }
+  if (!current)
+    return 0;
   intptr_t stream = current();
   if (PyErr_Occurred()) {
     PyErr_Clear();

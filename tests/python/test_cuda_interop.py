@@ -14,13 +14,35 @@ from taipan import _core, cuda
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 
 
+class Library:
+    """CuPy or PyTorch behind the few calls the layout tests need."""
+
+    def __init__(self, name):
+        self.module = pytest.importorskip(name)
+        self.name = name
+        if name == "torch" and not self.module.cuda.is_available():
+            pytest.skip("PyTorch without CUDA")
+
+    def on_device(self, array):
+        return array.to("cuda") if self.name == "torch" else array
+
+    def zeros(self, shape, dtype):
+        return self.on_device(self.module.zeros(shape, dtype=dtype))
+
+    def synchronize(self):
+        if self.name == "torch":
+            self.module.cuda.synchronize()
+        else:
+            self.module.cuda.runtime.deviceSynchronize()
+
+    def to_host(self, array):
+        return array.cpu().numpy() if self.name == "torch" else array.get()
+
+
 @pytest.fixture
 def torch():
     """PyTorch, where it is installed with CUDA."""
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("PyTorch without CUDA")
-    return torch
+    return Library("torch").module
 
 
 class RawDeviceMemory:
@@ -168,31 +190,6 @@ def copy_2d(source, target):
     i, j = cuda.grid(2)
     if i < source.shape[0] and j < source.shape[1]:
         target[i, j] = source[i, j]
-
-
-class Library:
-    """CuPy or PyTorch behind the few calls the layout tests need."""
-
-    def __init__(self, name):
-        self.module = pytest.importorskip(name)
-        self.name = name
-        if name == "torch" and not self.module.cuda.is_available():
-            pytest.skip("PyTorch without CUDA")
-
-    def on_device(self, array):
-        return array.to("cuda") if self.name == "torch" else array
-
-    def zeros(self, shape, dtype):
-        return self.on_device(self.module.zeros(shape, dtype=dtype))
-
-    def synchronize(self):
-        if self.name == "torch":
-            self.module.cuda.synchronize()
-        else:
-            self.module.cuda.runtime.deviceSynchronize()
-
-    def to_host(self, array):
-        return array.cpu().numpy() if self.name == "torch" else array.get()
 
 
 @pytest.mark.cuda
