@@ -9,12 +9,90 @@
 
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
 
 namespace nb = nanobind;
 
 namespace taipan::bindings {
 
 PyTypeObject *dispatcherBaseType = nullptr;
+
+/// taipan.extending's registry of functions implemented in Python and of intrinsics.
+static nb::object extendingRegistry() {
+  return nb::module_::import_("taipan.extending").attr("_registry");
+}
+
+static nb::list typeList(const std::vector<const Type *> &types) {
+  nb::list list;
+  for (const Type *type : types)
+    list.append(nb::cast(TypeRef{type}));
+  return list;
+}
+
+/// Runs a call into the registry, turning a Python exception into a TypingError at the user's
+/// line (the message is the exception's, so typing functions can explain themselves).
+template <typename Call> static auto callRegistry(Call &&call, SourceLocation location) {
+  try {
+    return call();
+  } catch (nb::python_error &error) {
+    std::string message = nb::cast<std::string>(nb::str(error.value()));
+    std::string name = nb::cast<std::string>(error.type().attr("__name__"));
+    bool typing = name == "TypingError" || name == "UnsupportedError";
+    throwTypingError(typing ? message : name + ": " + message, location);
+  }
+}
+
+std::shared_ptr<FunctionSource>
+PythonGlobalResolver::implementOverload(int registryId, const std::vector<const Type *> &positional,
+                                        const std::vector<std::string> &keywords,
+                                        const std::vector<const Type *> &keywordTypes,
+                                        SourceLocation location) {
+  nb::gil_scoped_acquire gil;
+  return callRegistry(
+      [&] {
+        nb::dict keywordArguments;
+        for (size_t i = 0; i < keywords.size(); ++i)
+          keywordArguments[keywords[i].c_str()] = nb::cast(TypeRef{keywordTypes[i]});
+        nb::object source = extendingRegistry().attr("implement")(
+            registryId, nb::tuple(typeList(positional)), keywordArguments);
+        return nb::cast<std::shared_ptr<FunctionSource>>(source);
+      },
+      location);
+}
+
+OverloadMember PythonGlobalResolver::findMember(const Type *self, const std::string &name) {
+  nb::gil_scoped_acquire gil;
+  nb::object found = extendingRegistry().attr("find_member")(TypeRef{self}, name);
+  OverloadMember member;
+  if (!found.is_none()) {
+    auto [id, isAttribute] = nb::cast<std::tuple<int, bool>>(found);
+    member.registryId = id;
+    member.isAttribute = isAttribute;
+  }
+  return member;
+}
+
+IntrinsicBody PythonGlobalResolver::implementIntrinsic(int registryId,
+                                                       const std::vector<const Type *> &arguments,
+                                                       SourceLocation location) {
+  nb::gil_scoped_acquire gil;
+  return callRegistry(
+      [&] {
+        nb::object found =
+            extendingRegistry().attr("implement_intrinsic")(registryId, typeList(arguments));
+        auto [result, parameters, instructions, declarations] =
+            nb::cast<std::tuple<TypeRef, std::vector<TypeRef>, std::string, std::string>>(found);
+        IntrinsicBody body;
+        body.returnType = result.type;
+        for (const TypeRef &parameter : parameters)
+          body.parameterTypes.push_back(parameter.type);
+        body.instructions = instructions;
+        body.declarations = declarations;
+        return body;
+      },
+      location);
+}
 
 PythonGlobalResolver::PythonGlobalResolver(nb::handle function) : function(nb::borrow(function)) {}
 
@@ -125,6 +203,8 @@ GlobalValue classifyPythonObject(nb::handle object) {
       result.name = "cuda"; // taipan's CUDA namespace, as kernels spell it
     else if (result.name.rfind("numpy.random", 0) == 0)
       result.name = "numpy.random";
+    else if (result.name.rfind("numpy.linalg", 0) == 0)
+      result.name = "numpy.linalg";
     else if (result.name.rfind("numpy", 0) == 0)
       result.name = "numpy";
     return result;
@@ -169,6 +249,19 @@ GlobalValue classifyPythonObject(nb::handle object) {
     result.kind = GlobalValue::Kind::Builtin;
     result.name = builtin;
     return result;
+  }
+  // Functions implemented in Python (taipan's NumPy library, user overloads, register_jitable)
+  // and intrinsics, registered in taipan.extending.
+  if (PyCallable_Check(value) || PyObject_HasAttrString(value, "_taipan_intrinsic")) {
+    nb::object found = extendingRegistry().attr("lookup")(object);
+    if (!found.is_none()) {
+      auto [kind, id, name] = nb::cast<std::tuple<std::string, int, std::string>>(found);
+      result.kind =
+          kind == "intrinsic" ? GlobalValue::Kind::Intrinsic : GlobalValue::Kind::Overload;
+      result.registryId = id;
+      result.name = name;
+      return result;
+    }
   }
   // Global arrays are frozen as read-only constants, as Numba does.
   if (const Type *array = typeOfArray(value)) {

@@ -15,6 +15,14 @@ public:
   ~PythonGlobalResolver() override;
   GlobalValue resolveName(const std::string &name) override;
   GlobalValue resolveAttribute(const GlobalValue &module, const std::string &attribute) override;
+  std::shared_ptr<FunctionSource> implementOverload(int registryId,
+                                                    const std::vector<const Type *> &positional,
+                                                    const std::vector<std::string> &keywords,
+                                                    const std::vector<const Type *> &keywordTypes,
+                                                    SourceLocation location) override;
+  OverloadMember findMember(const Type *self, const std::string &name) override;
+  IntrinsicBody implementIntrinsic(int registryId, const std::vector<const Type *> &arguments,
+                                   SourceLocation location) override;
 
 private:
   nanobind::object function;

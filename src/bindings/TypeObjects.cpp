@@ -67,6 +67,43 @@ const Type *typeOfOrRaise(nb::handle value) {
   return type;
 }
 
+/// The name of a type's kind, which taipan.types's classes test (isinstance(t, types.Array)).
+static const char *kindName(TypeKind kind) {
+  switch (kind) {
+  case TypeKind::Boolean:
+    return "Boolean";
+  case TypeKind::Integer:
+    return "Integer";
+  case TypeKind::Float:
+    return "Float";
+  case TypeKind::Complex:
+    return "Complex";
+  case TypeKind::None:
+    return "NoneType";
+  case TypeKind::Tuple:
+    return "Tuple";
+  case TypeKind::Array:
+    return "Array";
+  case TypeKind::Range:
+    return "Range";
+  case TypeKind::StringLiteral:
+    return "StringLiteral";
+  case TypeKind::Module:
+    return "Module";
+  case TypeKind::Builtin:
+  case TypeKind::JitFunction:
+  case TypeKind::ExternalFunction:
+  case TypeKind::Overload:
+  case TypeKind::Intrinsic:
+    return "Function";
+  case TypeKind::ExceptionClass:
+    return "ExceptionClass";
+  case TypeKind::Pointer:
+    return "Pointer";
+  }
+  return "Type";
+}
+
 void defineTypeObjects(nb::module_ &module) {
   nb::class_<TypeRef>(module, "Type")
       .def_prop_ro("name", [](const TypeRef &self) { return self.type->name(); })
@@ -78,6 +115,8 @@ void defineTypeObjects(nb::module_ &module) {
            })
       .def("__hash__", [](const TypeRef &self) { return std::hash<const void *>()(self.type); })
       .def_prop_ro("kind", [](const TypeRef &self) { return static_cast<int>(self.type->kind()); })
+      .def_prop_ro("kind_name", [](const TypeRef &self) { return kindName(self.type->kind()); })
+      .def_prop_ro("readonly", [](const TypeRef &self) { return self.type->isReadonly(); })
       .def_prop_ro("bitwidth", [](const TypeRef &self) { return self.type->bits(); })
       .def_prop_ro("signed", [](const TypeRef &self) { return self.type->isSigned(); })
       .def_prop_ro("ndim", [](const TypeRef &self) { return self.type->ndim(); })

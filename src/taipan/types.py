@@ -51,14 +51,129 @@ float_ = float32 = globals()["float32"]
 int_ = int64 = globals()["int64"]
 
 
-def UniTuple(dtype, count):
-    """A tuple of ``count`` elements of type ``dtype``."""
-    return _core.tuple_type([dtype] * count)
+class _TypeClass(type):
+    """The metaclass of Numba's type classes: ``isinstance(t, types.Array)`` tests the kind of a
+    taipan type (what overload typing functions do), and calling the class builds a type."""
+
+    def __instancecheck__(cls, instance):
+        return isinstance(instance, Type) and cls._matches(instance)
+
+    def __call__(cls, *args, **kwargs):
+        return cls._make(*args, **kwargs)
 
 
-def Tuple(element_types):
-    """A tuple whose elements have the given types."""
-    return _core.tuple_type(list(element_types))
+class Number(metaclass=_TypeClass):
+    """Integers, floats and complex numbers (booleans are not numbers, as in Numba)."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name in ("Integer", "Float", "Complex")
+
+    @staticmethod
+    def _make(*args):
+        raise TypeError("types.Number is a class of types; use int64, float64...")
+
+
+class Integer(Number):
+    """int8 ... uint64."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "Integer"
+
+
+class Float(Number):
+    """float16, float32, float64."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "Float"
+
+
+class Complex(Number):
+    """complex64, complex128."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "Complex"
+
+
+class Boolean(metaclass=_TypeClass):
+    """The boolean type."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "Boolean"
+
+    @staticmethod
+    def _make(*args):
+        return _core.scalar_type("boolean")
+
+
+class NoneType(metaclass=_TypeClass):
+    """The type of None."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "NoneType"
+
+    @staticmethod
+    def _make(*args):
+        return _core.scalar_type("none")
+
+
+class Array(metaclass=_TypeClass):
+    """``Array(dtype, ndim, layout, readonly=False)``: NumPy arrays; layout 'C', 'F' or 'A'."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "Array"
+
+    @staticmethod
+    def _make(dtype, ndim, layout="A", readonly=False):
+        if not isinstance(dtype, Type) or dtype.kind_name not in (
+            "Boolean",
+            "Integer",
+            "Float",
+            "Complex",
+        ):
+            raise TypeError(f"an array's dtype must be a number type, not {dtype!r}")
+        if layout not in ("C", "F", "A"):
+            raise ValueError(f"an array's layout is 'C', 'F' or 'A', not {layout!r}")
+        return _core.array_type(dtype.name, int(ndim), layout, bool(readonly))
+
+
+class BaseTuple(metaclass=_TypeClass):
+    """Tuples, uniform or not."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "Tuple"
+
+    @staticmethod
+    def _make(element_types):
+        return _core.tuple_type(list(element_types))
+
+
+class UniTuple(BaseTuple):
+    """``UniTuple(dtype, count)``: a tuple of ``count`` elements of type ``dtype``."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "Tuple" and t.count > 0 and len(set(t.types)) == 1
+
+    @staticmethod
+    def _make(dtype, count):
+        return _core.tuple_type([dtype] * count)
+
+
+class Tuple(BaseTuple):
+    """``Tuple(types)``: a tuple whose elements have the given types (a UniTuple when they are
+    all the same, as in Numba)."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "Tuple" and not UniTuple._matches(t)
 
 
 def CPointer(dtype):

@@ -244,6 +244,7 @@ private:
   llvm::Value *lowerJitCall(Expr *expr, const CallBinding &binding);
   /// A call of a cuda.declare_device function, by Numba's convention or the plain C one.
   llvm::Value *lowerExternalCall(Expr *expr, const Type *callee);
+  llvm::Value *lowerIntrinsicCall(Expr *expr, const IntrinsicBody &body);
   llvm::Value *lowerBuiltinCall(const std::string &name, Expr *expr,
                                 const std::vector<Expr *> &arguments);
   llvm::Value *lowerMathCall(const std::string &name, const std::vector<llvm::Value *> &arguments,

@@ -64,8 +64,11 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
         builder.CreateLoad(memoryType(context, type), variable(expr->name), expr->name);
     return fromMemoryForm(builder, loaded, type);
   }
-  case ExprKind::Attribute:
-    return lowerAttribute(expr);
+  case ExprKind::Attribute: {
+    // An attribute implemented in Python (overload_attribute) is a call of its implementation.
+    auto call = function.calls.find(expr->id);
+    return call != function.calls.end() ? lowerJitCall(expr, call->second) : lowerAttribute(expr);
+  }
   case ExprKind::BinOp: {
     Expr *left = expr->operands[0];
     Expr *right = expr->operands[1];

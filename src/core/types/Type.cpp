@@ -287,6 +287,14 @@ const Type *exceptionClass(int id, const std::string &name) {
   return TypeContext::get().named(TypeKind::ExceptionClass, "ExceptionClass", name, nullptr, id);
 }
 
+const Type *overload(int id, const std::string &name) {
+  return TypeContext::get().named(TypeKind::Overload, "Function", name, nullptr, id);
+}
+
+const Type *intrinsic(int id, const std::string &name) {
+  return TypeContext::get().named(TypeKind::Intrinsic, "Intrinsic", name, nullptr, id);
+}
+
 const Type *pointer(const Type *pointee) { return TypeContext::get().pointer(pointee); }
 
 const Type *externalFunction(const std::string &symbol, const std::vector<const Type *> &parameters,

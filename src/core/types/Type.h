@@ -26,6 +26,8 @@ enum class TypeKind {
   ExceptionClass,   ///< a Python exception class, by the bindings' registry id
   Pointer,          ///< a raw address of elements (CPointer), or void*; passed to foreign code
   ExternalFunction, ///< a foreign device function declared with cuda.declare_device
+  Overload,         ///< a function implemented in Python for compiled code (taipan.extending)
+  Intrinsic,        ///< a function written in LLVM IR text (taipan.extending.intrinsic)
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -81,6 +83,8 @@ public:
   FunctionSource *function() const { return functionSource; }
   /// ExceptionClass: the bindings' registry id.
   int exceptionId() const { return exceptionClassId; }
+  /// Overload and Intrinsic: the bindings' registry id of the Python-side entry.
+  int registryId() const { return exceptionClassId; }
 
   /// Bytes and alignment of a value in memory (the layout boxing and LLVM agree on).
   size_t storageSize() const;
@@ -142,6 +146,10 @@ const Type *module(const std::string &name);
 const Type *builtin(const std::string &qualifiedName);
 const Type *jitFunction(FunctionSource *function);
 const Type *exceptionClass(int id, const std::string &name);
+/// A function implemented in Python (an overload) or in LLVM IR (an intrinsic), by the
+/// bindings' registry id; `name` is what error messages call it.
+const Type *overload(int id, const std::string &name);
+const Type *intrinsic(int id, const std::string &name);
 /// CPointer(pointee); a null pointee gives void*.
 const Type *pointer(const Type *pointee);
 /// A foreign function `symbol` taking `parameters` and returning `result` (none for void).

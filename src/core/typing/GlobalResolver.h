@@ -22,6 +22,8 @@ struct GlobalValue {
     JitFunction,      ///< another taipan-jitted function
     ExceptionClass,   ///< name is the class name, exceptionId the bindings' registry id
     ExternalFunction, ///< a foreign device function; functionType is its ExternalFunction type
+    Overload,         ///< a function implemented in Python; registryId names it to the resolver
+    Intrinsic,        ///< a function written in LLVM IR; registryId names it to the resolver
     Unsupported,      ///< exists, but taipan cannot use it; name describes its Python type
     Missing,          ///< not defined anywhere
   };
@@ -31,13 +33,30 @@ struct GlobalValue {
   std::string name;
   std::shared_ptr<FunctionSource> function;
   int exceptionId = 0;
+  int registryId = 0;
   const Type *arrayType = nullptr;
   const Type *functionType = nullptr;
   std::vector<int64_t> shape;
   std::string bytes;
 };
 
-/// Resolves names for one function (its globals, closure cells and builtins).
+/// A method or attribute of a run-time value implemented in Python (overload_method,
+/// overload_attribute).
+struct OverloadMember {
+  int registryId = -1; ///< -1 when there is none
+  bool isAttribute = false;
+};
+
+/// The body of an intrinsic chosen for one call: its signature and LLVM IR text.
+struct IntrinsicBody {
+  const Type *returnType = nullptr;
+  std::vector<const Type *> parameterTypes; ///< the arguments convert to these
+  std::string instructions;                 ///< the function body; %arg0... are the parameters
+  std::string declarations; ///< `declare` lines the body needs, outside the function
+};
+
+/// Resolves names for one function (its globals, closure cells and builtins), and asks the
+/// Python side for the implementations of overloaded functions and intrinsics.
 class GlobalResolver {
 public:
   virtual ~GlobalResolver() = default;
@@ -45,6 +64,19 @@ public:
   virtual GlobalValue resolveName(const std::string &name) = 0;
   /// An attribute of a module value, such as `math.pi` or `np.float32`.
   virtual GlobalValue resolveAttribute(const GlobalValue &module, const std::string &attribute) = 0;
+
+  /// The function compiled in place of a call of overload `registryId` with these argument
+  /// types (self first for a method). Throws a TypingError at `location` when none applies.
+  virtual std::shared_ptr<FunctionSource>
+  implementOverload(int registryId, const std::vector<const Type *> &positional,
+                    const std::vector<std::string> &keywords,
+                    const std::vector<const Type *> &keywordTypes, SourceLocation location);
+  /// The overloaded method or attribute `name` of values of type `self`, if any.
+  virtual OverloadMember findMember(const Type *self, const std::string &name);
+  /// The body of intrinsic `registryId` for these argument types; throws a TypingError.
+  virtual IntrinsicBody implementIntrinsic(int registryId,
+                                           const std::vector<const Type *> &arguments,
+                                           SourceLocation location);
 };
 
 } // namespace taipan

@@ -28,6 +28,10 @@ std::string describe(const Type *type) {
     return "class(" + type->text() + ")";
   case TypeKind::StringLiteral:
     return "unicode_type";
+  case TypeKind::Overload:
+    return "Function(" + type->text() + ")";
+  case TypeKind::Intrinsic:
+    return "Intrinsic(" + type->text() + ")";
   default:
     return type->name();
   }
@@ -472,6 +476,10 @@ private:
       return types::exceptionClass(value.exceptionId, value.name);
     case GlobalValue::Kind::ExternalFunction:
       return value.functionType;
+    case GlobalValue::Kind::Overload:
+      return types::overload(value.registryId, value.name);
+    case GlobalValue::Kind::Intrinsic:
+      return types::intrinsic(value.registryId, value.name);
     case GlobalValue::Kind::Unsupported:
       throwTypingError("'" + (expr->kind == ExprKind::Name ? expr->name : expr->name) +
                            "' is a value of type " + value.name +
@@ -648,16 +656,85 @@ private:
       if (const Type *attribute = typeArrayAttribute(baseType, expr->name))
         return attribute;
       std::string method = arrayMethodName(expr->name);
-      if (method.empty())
-        throwTypingError("unknown attribute '" + expr->name + "' of type " + describe(baseType),
-                         expr->location);
-      return types::builtin(method);
+      if (!method.empty())
+        return types::builtin(method);
+    } else {
+      if (const Type *attribute = typeValueAttribute(baseType, expr->name))
+        return attribute;
+      std::string method = methodBuiltinName(baseType, expr->name);
+      if (!method.empty())
+        return types::builtin(method);
     }
-    const Type *attribute = typeValueAttribute(baseType, expr->name);
-    if (!attribute && methodBuiltinName(baseType, expr->name).empty())
-      throwTypingError("unknown attribute '" + expr->name + "' of type " + describe(baseType),
+    if (const Type *member = typeMemberOverload(expr, baseType))
+      return member;
+    throwTypingError("unknown attribute '" + expr->name + "' of type " + describe(baseType),
+                     expr->location);
+  }
+
+  /// `value.name` implemented in Python (overload_method, overload_attribute): a method is an
+  /// Overload the call binds the value to; an attribute is a call of its implementation with
+  /// the value. nullptr when there is neither.
+  const Type *typeMemberOverload(Expr *expr, const Type *baseType) {
+    if (!baseType->isRuntimeValue())
+      return nullptr;
+    OverloadMember member = source.resolver->findMember(baseType, expr->name);
+    if (member.registryId < 0)
+      return nullptr;
+    const Type *overload = types::overload(member.registryId, expr->name);
+    if (!member.isAttribute)
+      return overload;
+    return typeOverloadCall(expr, overload, expr->operands[0]);
+  }
+
+  /// A call of a function implemented in Python: its typing functions choose an implementation
+  /// for the argument types (`self` first, for a method or attribute), which is then typed as
+  /// a call of that jitted function.
+  const Type *typeOverloadCall(Expr *expr, const Type *overload, Expr *self) {
+    std::vector<const Type *> positional;
+    if (self)
+      positional.push_back(typeOf(self));
+    size_t keywordStart = expr->operands.size() - expr->keywordNames.size();
+    for (size_t i = 1; i < keywordStart; ++i)
+      positional.push_back(typeOf(expr->operands[i]));
+    std::vector<const Type *> keywordTypes;
+    for (size_t i = keywordStart; i < expr->operands.size(); ++i)
+      keywordTypes.push_back(typeOf(expr->operands[i]));
+    std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(
+        overload->registryId(), positional, expr->keywordNames, keywordTypes, expr->location);
+    FunctionSource *callee = implementation.get();
+    function.overloadImplementations[expr->id] = std::move(implementation);
+    return typeJitCall(expr, callee, self);
+  }
+
+  /// A call of an intrinsic: its typing function gives the signature and the LLVM IR body;
+  /// numbers convert to the parameter types as they would through a signature.
+  const Type *typeIntrinsicCall(Expr *expr, const Type *intrinsic,
+                                const std::vector<const Type *> &arguments) {
+    if (!expr->keywordNames.empty())
+      throwTypingError("keyword arguments to the intrinsic " + intrinsic->text() +
+                           " are not supported",
                        expr->location);
-    return attribute ? attribute : types::builtin(methodBuiltinName(baseType, expr->name));
+    IntrinsicBody body =
+        source.resolver->implementIntrinsic(intrinsic->registryId(), arguments, expr->location);
+    if (body.parameterTypes.size() != arguments.size())
+      throwTypingError("the intrinsic " + intrinsic->text() + " takes " +
+                           std::to_string(body.parameterTypes.size()) + " arguments but " +
+                           std::to_string(arguments.size()) + " were given",
+                       expr->location);
+    for (size_t i = 0; i < arguments.size(); ++i)
+      if (!arguments[i]->isNumber() || !body.parameterTypes[i]->isNumber() ||
+          (arguments[i]->isComplex() && !body.parameterTypes[i]->isComplex()))
+        throwTypingError("argument " + std::to_string(i) + " of the intrinsic " +
+                             intrinsic->text() + " is " + describe(arguments[i]) +
+                             ", which does not convert to " + describe(body.parameterTypes[i]),
+                         expr->location);
+    if (!body.returnType->isNumber() && !body.returnType->isNone())
+      throwTypingError("the intrinsic " + intrinsic->text() +
+                           " must return a number or None, not " + describe(body.returnType),
+                       expr->location);
+    const Type *result = body.returnType;
+    function.intrinsics[expr->id] = std::move(body);
+    return result;
   }
 
   const Type *typeSubscript(Expr *expr) {
@@ -782,7 +859,12 @@ private:
       return typeBuiltinCall(name, positional, positionalExprs, expr->location);
     }
     case TypeKind::JitFunction:
-      return typeJitCall(expr, calleeType->function(), arguments);
+      return typeJitCall(expr, calleeType->function());
+    case TypeKind::Overload:
+      return typeOverloadCall(expr, calleeType,
+                              isMethodCall(callee) ? callee->operands[0] : nullptr);
+    case TypeKind::Intrinsic:
+      return typeIntrinsicCall(expr, calleeType, arguments);
     case TypeKind::ExternalFunction:
       return typeExternalCall(expr, calleeType, arguments);
     case TypeKind::ExceptionClass:
@@ -906,20 +988,26 @@ private:
     return callee->resultType();
   }
 
-  const Type *typeJitCall(Expr *expr, FunctionSource *callee,
-                          const std::vector<const Type *> &arguments) {
+  /// Binds the call's arguments (after `self`, when a method's value comes first) to the
+  /// callee's parameters and types the callee for them.
+  const Type *typeJitCall(Expr *expr, FunctionSource *callee, Expr *self = nullptr) {
     const std::vector<Parameter> &parameters = callee->parameters;
     CallBinding binding;
     binding.arguments.assign(parameters.size(), nullptr);
     std::vector<bool> bound(parameters.size(), false);
     size_t positional = expr->positionalCount();
-    if (positional > parameters.size())
+    size_t first = self ? 1 : 0;
+    if (first + positional > parameters.size())
       throwTypingError(callee->name + "() takes " + std::to_string(parameters.size()) +
-                           " arguments but " + std::to_string(positional) + " were given",
+                           " arguments but " + std::to_string(first + positional) + " were given",
                        expr->location);
+    if (self) {
+      binding.arguments[0] = self;
+      bound[0] = true;
+    }
     for (size_t i = 0; i < positional; ++i) {
-      binding.arguments[i] = expr->operands[1 + i];
-      bound[i] = true;
+      binding.arguments[first + i] = expr->operands[1 + i];
+      bound[first + i] = true;
     }
     for (size_t k = 0; k < expr->keywordNames.size(); ++k) {
       const std::string &keyword = expr->keywordNames[k];

@@ -7,6 +7,7 @@
 #include "typing/GlobalResolver.h"
 
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct TypedFunction {
   std::vector<const Type *> expressionTypes;    ///< indexed by Expr::id
   std::unordered_map<int, GlobalValue> globals; ///< Name/Attribute expressions that are globals
   std::unordered_map<int, CallBinding> calls;   ///< Call expressions to jitted functions
+  /// Calls (and attribute reads) of functions implemented in Python: the implementation each
+  /// compiles, kept alive here; `calls` binds its arguments.
+  std::unordered_map<int, std::shared_ptr<FunctionSource>> overloadImplementations;
+  std::unordered_map<int, IntrinsicBody> intrinsics;            ///< Call expressions to intrinsics
   std::map<int, std::vector<std::string>> assignmentsByLine;    ///< for inspect_types
   std::unordered_map<int, std::vector<int64_t>> constantShapes; ///< cuda.shared/local.array
   std::string symbolName; ///< unique LLVM symbol, set by the compiler

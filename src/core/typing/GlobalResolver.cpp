@@ -1,0 +1,22 @@
+// The defaults of GlobalResolver's overload hooks, for resolvers (C++ tests, for instance) that
+// have no Python side: no function of theirs is overloaded.
+#include "typing/GlobalResolver.h"
+
+namespace taipan {
+
+std::shared_ptr<FunctionSource> GlobalResolver::implementOverload(int,
+                                                                  const std::vector<const Type *> &,
+                                                                  const std::vector<std::string> &,
+                                                                  const std::vector<const Type *> &,
+                                                                  SourceLocation location) {
+  throwTypingError("overloaded functions need a resolver that implements them", location);
+}
+
+OverloadMember GlobalResolver::findMember(const Type *, const std::string &) { return {}; }
+
+IntrinsicBody GlobalResolver::implementIntrinsic(int, const std::vector<const Type *> &,
+                                                 SourceLocation location) {
+  throwTypingError("intrinsics need a resolver that implements them", location);
+}
+
+} // namespace taipan

@@ -1,0 +1,340 @@
+"""Numba's extension API: functions, methods and attributes implemented in Python for compiled
+code (``overload``, ``overload_method``, ``overload_attribute``, ``register_jitable``) and
+functions written in LLVM IR (``intrinsic``).
+
+One registry serves users and taipan itself: the NumPy functions of ``taipan.numpy_library``
+are registered with the same ``overload`` a user calls. The compiler asks the registry, through
+the global resolver, what a global means (``lookup``), which implementation a call with given
+argument types compiles (``implement``), which methods and attributes a type has
+(``find_member``), and what an intrinsic's body is (``implement_intrinsic``).
+"""
+
+import sys
+import threading
+
+from taipan import types
+from taipan.errors import TypingError
+from taipan.types import Signature
+
+__all__ = [
+    "intrinsic",
+    "overload",
+    "overload_attribute",
+    "overload_method",
+    "register_jitable",
+    "types",
+]
+
+
+def _describe(args, kwargs):
+    parts = [str(t) for t in args] + [f"{name}={t}" for name, t in kwargs.items()]
+    return "(" + ", ".join(parts) + ")"
+
+
+class _Overload:
+    """One function, method or attribute implemented in Python: its typing functions, tried in
+    the order they were registered, and the implementation compiled for each argument types."""
+
+    def __init__(self, registry_id, name, jit_options):
+        self.registry_id = registry_id
+        self.name = name
+        self.jit_options = dict(jit_options or {})
+        self.typers = []
+        self.implementations = {}
+
+    def implement(self, args, kwargs):
+        key = (args, tuple(sorted(kwargs.items())))
+        dispatcher = self.implementations.get(key)
+        if dispatcher is None:
+            dispatcher = self._choose(args, kwargs)
+            self.implementations[key] = dispatcher
+        return dispatcher._function_source()
+
+    def _choose(self, args, kwargs):
+        from taipan.decorators import _check_options
+        from taipan.dispatcher import Dispatcher
+
+        for typer in self.typers:
+            try:
+                implementation = typer(*args, **kwargs)
+            except TypeError as error:
+                # The typing function's own parameters did not accept these arguments.
+                if "argument" not in str(error):
+                    raise
+                raise TypingError(f"{self.name}() {_strip_function_name(error)}") from None
+            if implementation is None:
+                continue
+            if isinstance(implementation, Dispatcher):
+                return implementation
+            if not callable(implementation) or not hasattr(implementation, "__code__"):
+                raise TypingError(
+                    f"the typing function of {self.name} returned {implementation!r}, "
+                    "not a Python function"
+                )
+            return Dispatcher(implementation, _check_options(dict(self.jit_options)))
+        raise TypingError(
+            f"No implementation of {self.name} for argument types {_describe(args, kwargs)}"
+        )
+
+
+def _strip_function_name(error):
+    text = str(error)
+    start = text.find("() ")
+    return text[start + 3 :] if start >= 0 else text
+
+
+class _Intrinsic:
+    """A function whose body is LLVM IR text; callable from compiled code only."""
+
+    _taipan_intrinsic = True
+
+    def __init__(self, registry_id, typer):
+        self.registry_id = registry_id
+        self._typer = typer
+        self.__name__ = getattr(typer, "__name__", "intrinsic")
+        self.__qualname__ = getattr(typer, "__qualname__", self.__name__)
+        self.__doc__ = getattr(typer, "__doc__", None)
+        self._bodies = {}
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"the intrinsic {self.__name__} can only be called from compiled code")
+
+    def implement(self, args):
+        key = tuple(args)
+        body = self._bodies.get(key)
+        if body is None:
+            body = self._bodies[key] = self._build(key)
+        return body
+
+    def _build(self, args):
+        result = self._typer(None, *args)
+        if result is None:
+            raise TypingError(
+                f"No implementation of the intrinsic {self.__name__} for argument types "
+                f"{_describe(args, {})}"
+            )
+        if not (isinstance(result, tuple) and len(result) == 2):
+            raise TypingError(
+                f"the intrinsic {self.__name__} must return (signature, LLVM IR text), "
+                f"not {result!r}"
+            )
+        signature, text = result
+        if not isinstance(signature, Signature) or signature.return_type is None:
+            raise TypingError(
+                f"the intrinsic {self.__name__} must return a signature with a return type "
+                f"such as int64(int64), not {signature!r}"
+            )
+        if not isinstance(text, str):
+            raise TypingError(
+                f"the intrinsic {self.__name__} must return its body as LLVM IR text, not "
+                f"{type(text).__name__} (taipan links LLVM statically, so there is no builder "
+                "to call: see docs/architecture.md, 'Intrinsics')"
+            )
+        parameters = list(signature.args)
+        placeholders = {"{R}": llvm_type(signature.return_type)}
+        for index, parameter in enumerate(parameters):
+            placeholders[f"{{T{index}}}"] = llvm_type(parameter)
+        for placeholder, replacement in placeholders.items():
+            text = text.replace(placeholder, replacement)
+        declarations = [line for line in text.splitlines() if line.strip().startswith("declare ")]
+        body = [line for line in text.splitlines() if not line.strip().startswith("declare ")]
+        return (signature.return_type, parameters, "\n".join(body), "\n".join(declarations))
+
+
+def llvm_type(t):
+    """The LLVM IR spelling of a number type's value in registers (``i64``, ``double``, ``i1``
+    for booleans), for intrinsic bodies."""
+    kind = t.kind_name
+    if kind == "Boolean":
+        return "i1"
+    if kind == "Integer":
+        return f"i{t.bitwidth}"
+    if kind == "Float":
+        return {16: "half", 32: "float", 64: "double"}[t.bitwidth]
+    if kind == "Complex":
+        part = "float" if t.bitwidth == 64 else "double"
+        return f"{{ {part}, {part} }}"
+    if kind == "NoneType":
+        return "void"
+    raise TypingError(f"intrinsics take and return numbers, not {t}")
+
+
+class _Registry:
+    """Everything registered through this module, by the id the compiler holds."""
+
+    def __init__(self):
+        self._lock = threading.RLock()
+        self._entries = []  # registry id -> _Overload or _Intrinsic
+        self._functions = {}  # Python object -> _Overload or _Intrinsic
+        self._members = {}  # name -> [(type class, _Overload, is_attribute)]
+        self._library_loaded = False
+
+    def _add(self, entry_factory):
+        with self._lock:
+            entry = entry_factory(len(self._entries))
+            self._entries.append(entry)
+            return entry
+
+    def function_entry(self, function, jit_options):
+        with self._lock:
+            entry = self._functions.get(function)
+            if entry is None:
+                entry = self._add(lambda i: _Overload(i, _qualified_name(function), jit_options))
+                self._functions[function] = entry
+            return entry
+
+    def member_entry(self, type_class, name, is_attribute, jit_options):
+        with self._lock:
+            for registered_class, entry, attribute in self._members.get(name, ()):
+                if registered_class is type_class and attribute == is_attribute:
+                    return entry
+            what = getattr(type_class, "__name__", str(type_class))
+            entry = self._add(lambda i: _Overload(i, f"{what}.{name}", jit_options))
+            self._members.setdefault(name, []).append((type_class, entry, is_attribute))
+            return entry
+
+    def intrinsic_entry(self, typer):
+        with self._lock:
+            entry = self._add(lambda i: _Intrinsic(i, typer))
+            self._functions[entry] = entry
+            return entry
+
+    # The compiler's side (src/bindings/GlobalResolution.cpp).
+
+    def lookup(self, obj):
+        """("overload" or "intrinsic", registry id, name) for a registered object, else None."""
+        self._load_library()
+        try:
+            entry = self._functions.get(obj)
+        except TypeError:  # unhashable
+            return None
+        if entry is None:
+            return None
+        if isinstance(entry, _Intrinsic):
+            return ("intrinsic", entry.registry_id, entry.__name__)
+        return ("overload", entry.registry_id, entry.name)
+
+    def implement(self, registry_id, args, kwargs):
+        return self._entries[registry_id].implement(tuple(args), dict(kwargs))
+
+    def find_member(self, self_type, name):
+        for type_class, entry, is_attribute in self._members.get(name, ()):
+            if isinstance(self_type, type_class):
+                return (entry.registry_id, is_attribute)
+        return None
+
+    def implement_intrinsic(self, registry_id, args):
+        return self._entries[registry_id].implement(args)
+
+    def _load_library(self):
+        # taipan's own NumPy functions register on first use, once the program uses NumPy, so
+        # that `import taipan` stays fast.
+        if not self._library_loaded and "numpy" in sys.modules:
+            self._library_loaded = True
+            import taipan.numpy_library  # noqa: F401
+
+
+def _qualified_name(function):
+    module = getattr(function, "__module__", None) or ""
+    name = getattr(function, "__qualname__", None) or getattr(function, "__name__", repr(function))
+    if module.startswith("numpy"):
+        module = "numpy"
+        if getattr(function, "__module__", "").startswith("numpy.linalg"):
+            module = "numpy.linalg"
+    return f"{module}.{name}" if module and module != "builtins" else name
+
+
+_registry = _Registry()
+
+
+def overload(func, jit_options=None, strict=True, inline="never", prefer_literal=False, **kwargs):
+    """Registers a typing function for calls of ``func`` in compiled code.
+
+    The typing function receives the taipan types of the call's arguments (as the call passes
+    them: positionally or by keyword) and returns a Python function implementing ``func`` for
+    those types, which taipan compiles, or None when it does not apply::
+
+        @overload(scipy.special.expit)
+        def expit_impl(x):
+            if isinstance(x, types.Float):
+                def impl(x):
+                    return 1.0 / (1.0 + math.exp(-x))
+                return impl
+    """
+    options = dict(jit_options or {})
+
+    def decorate(typer):
+        _registry.function_entry(func, options).typers.append(typer)
+        return typer
+
+    return decorate
+
+
+def _check_type_class(type_class):
+    if not (isinstance(type_class, type) and issubclass(type(type_class), type)):
+        raise TypeError(f"expected a type class such as types.Array, not {type_class!r}")
+
+
+def overload_method(typ, attr, **kwargs):
+    """Registers a typing function for the method ``attr`` of values whose type is an instance
+    of the type class ``typ`` (``types.Array``...). The implementation takes the value first."""
+    _check_type_class(typ)
+    options = dict(kwargs.get("jit_options") or {})
+
+    def decorate(typer):
+        _registry.member_entry(typ, attr, False, options).typers.append(typer)
+        return typer
+
+    return decorate
+
+
+def overload_attribute(typ, attr, **kwargs):
+    """Registers a typing function for the attribute ``attr`` of values of type class ``typ``;
+    the implementation takes the value and returns the attribute's value."""
+    _check_type_class(typ)
+    options = dict(kwargs.get("jit_options") or {})
+
+    def decorate(typer):
+        _registry.member_entry(typ, attr, True, options).typers.append(typer)
+        return typer
+
+    return decorate
+
+
+def register_jitable(*args, **kwargs):
+    """Makes a plain Python function callable from compiled code (it is compiled for the
+    argument types of each call), while it stays a plain function in Python."""
+
+    def wrap(function):
+        overload(function, jit_options=kwargs)(lambda *a, **k: function)
+        return function
+
+    if len(args) == 1 and not kwargs and callable(args[0]):
+        return wrap(args[0])
+    return wrap
+
+
+def intrinsic(*args, **kwargs):
+    """A function written in LLVM IR, for code below Python's level.
+
+    The decorated typing function receives a typing context (None; kept for Numba's spelling)
+    and the argument types, and returns ``(signature, body)``: the body is LLVM IR text of the
+    function's instructions, whose parameters are ``%arg0``, ``%arg1``...; ``{R}`` and ``{T0}``,
+    ``{T1}``... stand for the LLVM types of the result and parameters, and lines starting with
+    ``declare`` are placed outside the function::
+
+        @intrinsic
+        def popcount(typingctx, x):
+            return x(x), '''
+                declare {T0} @llvm.ctpop.{T0}({T0})
+                %r = call {T0} @llvm.ctpop.{T0}({T0} %arg0)
+                ret {T0} %r'''
+    """
+
+    def wrap(typer):
+        return _registry.intrinsic_entry(typer)
+
+    if len(args) == 1 and not kwargs and callable(args[0]):
+        return wrap(args[0])
+    return wrap
+
