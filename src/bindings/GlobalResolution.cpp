@@ -18,82 +18,6 @@ namespace taipan::bindings {
 
 PyTypeObject *dispatcherBaseType = nullptr;
 
-/// taipan.extending's registry of functions implemented in Python and of intrinsics.
-static nb::object extendingRegistry() {
-  return nb::module_::import_("taipan.extending").attr("_registry");
-}
-
-static nb::list typeList(const std::vector<const Type *> &types) {
-  nb::list list;
-  for (const Type *type : types)
-    list.append(nb::cast(TypeRef{type}));
-  return list;
-}
-
-/// Runs a call into the registry, turning a Python exception into a TypingError at the user's
-/// line (the message is the exception's, so typing functions can explain themselves).
-template <typename Call> static auto callRegistry(Call &&call, SourceLocation location) {
-  try {
-    return call();
-  } catch (nb::python_error &error) {
-    std::string message = nb::cast<std::string>(nb::str(error.value()));
-    std::string name = nb::cast<std::string>(error.type().attr("__name__"));
-    bool typing = name == "TypingError" || name == "UnsupportedError";
-    throwTypingError(typing ? message : name + ": " + message, location);
-  }
-}
-
-std::shared_ptr<FunctionSource>
-PythonGlobalResolver::implementOverload(int registryId, const std::vector<const Type *> &positional,
-                                        const std::vector<std::string> &keywords,
-                                        const std::vector<const Type *> &keywordTypes,
-                                        SourceLocation location) {
-  nb::gil_scoped_acquire gil;
-  return callRegistry(
-      [&] {
-        nb::dict keywordArguments;
-        for (size_t i = 0; i < keywords.size(); ++i)
-          keywordArguments[keywords[i].c_str()] = nb::cast(TypeRef{keywordTypes[i]});
-        nb::object source = extendingRegistry().attr("implement")(
-            registryId, nb::tuple(typeList(positional)), keywordArguments);
-        return nb::cast<std::shared_ptr<FunctionSource>>(source);
-      },
-      location);
-}
-
-OverloadMember PythonGlobalResolver::findMember(const Type *self, const std::string &name) {
-  nb::gil_scoped_acquire gil;
-  nb::object found = extendingRegistry().attr("find_member")(TypeRef{self}, name);
-  OverloadMember member;
-  if (!found.is_none()) {
-    auto [id, isAttribute] = nb::cast<std::tuple<int, bool>>(found);
-    member.registryId = id;
-    member.isAttribute = isAttribute;
-  }
-  return member;
-}
-
-IntrinsicBody PythonGlobalResolver::implementIntrinsic(int registryId,
-                                                       const std::vector<const Type *> &arguments,
-                                                       SourceLocation location) {
-  nb::gil_scoped_acquire gil;
-  return callRegistry(
-      [&] {
-        nb::object found =
-            extendingRegistry().attr("implement_intrinsic")(registryId, typeList(arguments));
-        auto [result, parameters, instructions, declarations] =
-            nb::cast<std::tuple<TypeRef, std::vector<TypeRef>, std::string, std::string>>(found);
-        IntrinsicBody body;
-        body.returnType = result.type;
-        for (const TypeRef &parameter : parameters)
-          body.parameterTypes.push_back(parameter.type);
-        body.instructions = instructions;
-        body.declarations = declarations;
-        return body;
-      },
-      location);
-}
-
 PythonGlobalResolver::PythonGlobalResolver(nb::handle function) : function(nb::borrow(function)) {}
 
 PythonGlobalResolver::~PythonGlobalResolver() {
@@ -147,6 +71,11 @@ bool readConstant(nb::handle object, Constant &constant) {
   return true;
 }
 
+/// taipan.extending's registry of functions implemented in Python and of intrinsics.
+static nb::object extendingRegistry() {
+  return nb::module_::import_("taipan.extending").attr("_registry");
+}
+
 /// "math.sqrt" for math.sqrt, "abs" for the builtin, "numpy.float32" for the NumPy type...
 static std::string qualifiedBuiltinName(nb::handle object) {
   PyObject *value = object.ptr();
@@ -173,6 +102,23 @@ static std::string qualifiedBuiltinName(nb::handle object) {
   std::string qualified = moduleName == "builtins" ? nb::cast<std::string>(name)
                                                    : moduleName + "." + nb::cast<std::string>(name);
   return isKnownBuiltin(qualified) ? qualified : "";
+}
+
+/// Functions implemented in Python (taipan's NumPy library, user overloads, register_jitable)
+/// and intrinsics, registered in taipan.extending. A registered overload takes precedence over
+/// taipan's C++ implementation of the same function.
+static bool lookupExtension(nb::handle object, GlobalValue &result) {
+  PyObject *value = object.ptr();
+  if (!PyCallable_Check(value) || PyType_Check(value) || PyModule_Check(value))
+    return false;
+  nb::object found = extendingRegistry().attr("lookup")(object);
+  if (found.is_none())
+    return false;
+  auto [kind, id, name] = nb::cast<std::tuple<std::string, int, std::string>>(found);
+  result.kind = kind == "intrinsic" ? GlobalValue::Kind::Intrinsic : GlobalValue::Kind::Overload;
+  result.registryId = id;
+  result.name = name;
+  return true;
 }
 
 GlobalValue classifyPythonObject(nb::handle object) {
@@ -244,24 +190,13 @@ GlobalValue classifyPythonObject(nb::handle object) {
       return result;
     }
   }
+  if (lookupExtension(object, result))
+    return result;
   std::string builtin = qualifiedBuiltinName(object);
   if (!builtin.empty()) {
     result.kind = GlobalValue::Kind::Builtin;
     result.name = builtin;
     return result;
-  }
-  // Functions implemented in Python (taipan's NumPy library, user overloads, register_jitable)
-  // and intrinsics, registered in taipan.extending.
-  if (PyCallable_Check(value) || PyObject_HasAttrString(value, "_taipan_intrinsic")) {
-    nb::object found = extendingRegistry().attr("lookup")(object);
-    if (!found.is_none()) {
-      auto [kind, id, name] = nb::cast<std::tuple<std::string, int, std::string>>(found);
-      result.kind =
-          kind == "intrinsic" ? GlobalValue::Kind::Intrinsic : GlobalValue::Kind::Overload;
-      result.registryId = id;
-      result.name = name;
-      return result;
-    }
   }
   // Global arrays are frozen as read-only constants, as Numba does.
   if (const Type *array = typeOfArray(value)) {
@@ -323,6 +258,9 @@ GlobalValue PythonGlobalResolver::resolveAttribute(const GlobalValue &module,
   if (moduleObject.is_none() || !PyObject_HasAttrString(moduleObject.ptr(), attribute.c_str()))
     return GlobalValue{};
   nb::object value = moduleObject.attr(attribute.c_str());
+  GlobalValue extension;
+  if (lookupExtension(value, extension))
+    return extension;
   std::string qualified = module.name + "." + attribute;
   // CUDA's names include values and namespaces (threadIdx, shared), not only functions.
   bool builtin = isKnownBuiltin(qualified) && module.name != "builtins" &&
@@ -334,6 +272,77 @@ GlobalValue PythonGlobalResolver::resolveAttribute(const GlobalValue &module,
     return result;
   }
   return classifyPythonObject(value);
+}
+
+static nb::list typeList(const std::vector<const Type *> &types) {
+  nb::list list;
+  for (const Type *type : types)
+    list.append(nb::cast(TypeRef{type}));
+  return list;
+}
+
+/// Runs a call into the registry, turning a Python exception into a TypingError at the user's
+/// line (the message is the exception's, so typing functions can explain themselves).
+template <typename Call> static auto callRegistry(Call &&call, SourceLocation location) {
+  try {
+    return call();
+  } catch (nb::python_error &error) {
+    std::string message = nb::cast<std::string>(nb::str(error.value()));
+    std::string name = nb::cast<std::string>(error.type().attr("__name__"));
+    bool typing = name == "TypingError" || name == "UnsupportedError";
+    throwTypingError(typing ? message : name + ": " + message, location);
+  }
+}
+
+std::shared_ptr<FunctionSource>
+PythonGlobalResolver::implementOverload(int registryId, const std::vector<const Type *> &positional,
+                                        const std::vector<std::string> &keywords,
+                                        const std::vector<const Type *> &keywordTypes,
+                                        SourceLocation location) {
+  nb::gil_scoped_acquire gil;
+  return callRegistry(
+      [&] {
+        nb::dict keywordArguments;
+        for (size_t i = 0; i < keywords.size(); ++i)
+          keywordArguments[keywords[i].c_str()] = nb::cast(TypeRef{keywordTypes[i]});
+        nb::object source = extendingRegistry().attr("implement")(
+            registryId, nb::tuple(typeList(positional)), keywordArguments);
+        return nb::cast<std::shared_ptr<FunctionSource>>(source);
+      },
+      location);
+}
+
+OverloadMember PythonGlobalResolver::findMember(const Type *self, const std::string &name) {
+  nb::gil_scoped_acquire gil;
+  nb::object found = extendingRegistry().attr("find_member")(TypeRef{self}, name);
+  OverloadMember member;
+  if (!found.is_none()) {
+    auto [id, isAttribute] = nb::cast<std::tuple<int, bool>>(found);
+    member.registryId = id;
+    member.isAttribute = isAttribute;
+  }
+  return member;
+}
+
+IntrinsicBody PythonGlobalResolver::implementIntrinsic(int registryId,
+                                                       const std::vector<const Type *> &arguments,
+                                                       SourceLocation location) {
+  nb::gil_scoped_acquire gil;
+  return callRegistry(
+      [&] {
+        nb::object found =
+            extendingRegistry().attr("implement_intrinsic")(registryId, typeList(arguments));
+        auto [result, parameters, instructions, declarations] =
+            nb::cast<std::tuple<TypeRef, std::vector<TypeRef>, std::string, std::string>>(found);
+        IntrinsicBody body;
+        body.returnType = result.type;
+        for (const TypeRef &parameter : parameters)
+          body.parameterTypes.push_back(parameter.type);
+        body.instructions = instructions;
+        body.declarations = declarations;
+        return body;
+      },
+      location);
 }
 
 } // namespace taipan::bindings
