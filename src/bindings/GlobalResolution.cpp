@@ -298,7 +298,7 @@ std::shared_ptr<FunctionSource>
 PythonGlobalResolver::implementOverload(int registryId, const std::vector<const Type *> &positional,
                                         const std::vector<std::string> &keywords,
                                         const std::vector<const Type *> &keywordTypes,
-                                        SourceLocation location) {
+                                        bool mayDecline, SourceLocation location) {
   nb::gil_scoped_acquire gil;
   return callRegistry(
       [&] {
@@ -306,7 +306,9 @@ PythonGlobalResolver::implementOverload(int registryId, const std::vector<const 
         for (size_t i = 0; i < keywords.size(); ++i)
           keywordArguments[keywords[i].c_str()] = nb::cast(TypeRef{keywordTypes[i]});
         nb::object source = extendingRegistry().attr("implement")(
-            registryId, nb::tuple(typeList(positional)), keywordArguments);
+            registryId, nb::tuple(typeList(positional)), keywordArguments, mayDecline);
+        if (source.is_none())
+          return std::shared_ptr<FunctionSource>();
         return nb::cast<std::shared_ptr<FunctionSource>>(source);
       },
       location);

@@ -19,6 +19,7 @@ public:
                                                     const std::vector<const Type *> &positional,
                                                     const std::vector<std::string> &keywords,
                                                     const std::vector<const Type *> &keywordTypes,
+                                                    bool mayDecline,
                                                     SourceLocation location) override;
   OverloadMember findMember(const Type *self, const std::string &name) override;
   IntrinsicBody implementIntrinsic(int registryId, const std::vector<const Type *> &arguments,

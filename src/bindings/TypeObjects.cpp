@@ -136,6 +136,13 @@ void defineTypeObjects(nb::module_ &module) {
                      return elements;
                    })
       .def_prop_ro("count", [](const TypeRef &self) { return self.type->elements().size(); })
+      .def("__len__",
+           [](const TypeRef &self) {
+             if (!self.type->isTuple())
+               throw nb::type_error(
+                   ("object of type " + self.type->name() + " has no len()").c_str());
+             return self.type->elements().size();
+           })
       .def("__call__",
            [](const TypeRef &self, nb::args arguments) {
              SignatureRef signature{self.type, {}};

@@ -42,15 +42,14 @@ class _Overload:
         self.typers = []
         self.implementations = {}
 
-    def implement(self, args, kwargs):
+    def implement(self, args, kwargs, may_decline=False):
         key = (args, tuple(sorted(kwargs.items())))
-        dispatcher = self.implementations.get(key)
-        if dispatcher is None:
-            dispatcher = self._choose(args, kwargs)
-            self.implementations[key] = dispatcher
-        return dispatcher._function_source()
+        if key not in self.implementations:
+            self.implementations[key] = self._choose(args, kwargs, may_decline)
+        dispatcher = self.implementations[key]
+        return None if dispatcher is None else dispatcher._function_source()
 
-    def _choose(self, args, kwargs):
+    def _choose(self, args, kwargs, may_decline):
         from taipan.decorators import _check_options
         from taipan.dispatcher import Dispatcher
 
@@ -72,6 +71,8 @@ class _Overload:
                     "not a Python function"
                 )
             return Dispatcher(implementation, _check_options(dict(self.jit_options)))
+        if may_decline:
+            return None  # taipan's own implementation of the function applies
         raise TypingError(
             f"No implementation of {self.name} for argument types {_describe(args, kwargs)}"
         )
@@ -214,8 +215,8 @@ class _Registry:
             return ("intrinsic", entry.registry_id, entry.__name__)
         return ("overload", entry.registry_id, entry.name)
 
-    def implement(self, registry_id, args, kwargs):
-        return self._entries[registry_id].implement(tuple(args), dict(kwargs))
+    def implement(self, registry_id, args, kwargs, may_decline=False):
+        return self._entries[registry_id].implement(tuple(args), dict(kwargs), may_decline)
 
     def find_member(self, self_type, name):
         for type_class, entry, is_attribute in self._members.get(name, ()):

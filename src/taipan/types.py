@@ -143,6 +143,21 @@ class Array(metaclass=_TypeClass):
         return _core.array_type(dtype.name, int(ndim), layout, bool(readonly))
 
 
+class Optional(metaclass=_TypeClass):
+    """``Optional(T)``: T or None. taipan has no optional values yet (a variable that is None on
+    one path and a number on another is a TypingError), so no type is an instance of it."""
+
+    @staticmethod
+    def _matches(t):
+        return False
+
+    @staticmethod
+    def _make(t):
+        from taipan.errors import UnsupportedError
+
+        raise UnsupportedError("Optional types are not supported yet")
+
+
 class BaseTuple(metaclass=_TypeClass):
     """Tuples, uniform or not."""
 

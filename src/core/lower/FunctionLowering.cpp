@@ -319,6 +319,11 @@ void FunctionLowering::lowerReturn(llvm::Value *value, const Type *type) {
 }
 
 void FunctionLowering::lowerIf(Stmt *stmt) {
+  auto decided = function.staticConditions.find(stmt->test->id);
+  if (decided != function.staticConditions.end()) { // the other branch was never typed
+    lowerBlock(decided->second ? stmt->body : stmt->orelse);
+    return;
+  }
   llvm::Value *condition = lowerCondition(stmt->test);
   llvm::BasicBlock *thenBlock = newBlock("if.then");
   llvm::BasicBlock *elseBlock = stmt->orelse.empty() ? nullptr : newBlock("if.else");

@@ -521,8 +521,12 @@ llvm::Value *FunctionLowering::lowerUnary(Expr *expr) {
 llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
                                                const Type *leftType, llvm::Value *right,
                                                const Type *rightType) {
-  if (op == CompareOp::Is || op == CompareOp::IsNot) {
-    bool negate = op == CompareOp::IsNot;
+  bool equality = op == CompareOp::Eq || op == CompareOp::NotEq;
+  if (op == CompareOp::Is || op == CompareOp::IsNot ||
+      (equality && !leftType->isArray() && !rightType->isArray() &&
+       (leftType->isNone() || rightType->isNone()))) {
+    // None equals only None (`x == None` where x is a number is False, as in Python).
+    bool negate = op == CompareOp::IsNot || op == CompareOp::NotEq;
     if (leftType->isNone() || rightType->isNone())
       return builder.getInt1((leftType->isNone() && rightType->isNone()) != negate);
     if (leftType != rightType)
@@ -687,6 +691,9 @@ llvm::Value *FunctionLowering::lowerBoolOp(Expr *expr) {
 
 llvm::Value *FunctionLowering::lowerIfExp(Expr *expr) {
   const Type *resultType = typeOf(expr);
+  auto decided = function.staticConditions.find(expr->operands[0]->id);
+  if (decided != function.staticConditions.end()) // the other branch was never typed
+    return lowerExprAs(expr->operands[decided->second ? 1 : 2], resultType);
   llvm::Value *condition = truthValue(lowerExpr(expr->operands[0]), typeOf(expr->operands[0]));
   llvm::BasicBlock *thenBlock = newBlock("ifexp.then");
   llvm::BasicBlock *elseBlock = newBlock("ifexp.else");

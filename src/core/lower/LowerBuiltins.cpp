@@ -26,8 +26,15 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
   const Type *calleeType = typeOf(callee);
   switch (calleeType->kind()) {
   case TypeKind::JitFunction:
-  case TypeKind::Overload: // the implementation chosen for these argument types
     return lowerJitCall(expr, function.calls.at(expr->id));
+  case TypeKind::Overload: { // the implementation chosen for these argument types
+    auto call = function.calls.find(expr->id);
+    if (call != function.calls.end())
+      return lowerJitCall(expr, call->second);
+    // Every typing function declined: taipan's own implementation.
+    std::vector<Expr *> arguments(expr->operands.begin() + 1, expr->operands.end());
+    return lowerBuiltinCall(calleeType->text(), expr, arguments);
+  }
   case TypeKind::Intrinsic:
     return lowerIntrinsicCall(expr, function.intrinsics.at(expr->id));
   case TypeKind::ExternalFunction:

@@ -288,7 +288,7 @@ const Type *exceptionClass(int id, const std::string &name) {
 }
 
 const Type *overload(int id, const std::string &name) {
-  return TypeContext::get().named(TypeKind::Overload, "Function", name, nullptr, id);
+  return TypeContext::get().named(TypeKind::Overload, "Overload", name, nullptr, id);
 }
 
 const Type *intrinsic(int id, const std::string &name) {

@@ -8,7 +8,7 @@ std::shared_ptr<FunctionSource> GlobalResolver::implementOverload(int,
                                                                   const std::vector<const Type *> &,
                                                                   const std::vector<std::string> &,
                                                                   const std::vector<const Type *> &,
-                                                                  SourceLocation location) {
+                                                                  bool, SourceLocation location) {
   throwTypingError("overloaded functions need a resolver that implements them", location);
 }
 

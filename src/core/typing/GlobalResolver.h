@@ -66,11 +66,13 @@ public:
   virtual GlobalValue resolveAttribute(const GlobalValue &module, const std::string &attribute) = 0;
 
   /// The function compiled in place of a call of overload `registryId` with these argument
-  /// types (self first for a method). Throws a TypingError at `location` when none applies.
+  /// types (self first for a method). When none applies: nullptr if `mayDecline` (taipan has
+  /// its own implementation to fall back to), else a TypingError at `location`.
   virtual std::shared_ptr<FunctionSource>
   implementOverload(int registryId, const std::vector<const Type *> &positional,
                     const std::vector<std::string> &keywords,
-                    const std::vector<const Type *> &keywordTypes, SourceLocation location);
+                    const std::vector<const Type *> &keywordTypes, bool mayDecline,
+                    SourceLocation location);
   /// The overloaded method or attribute `name` of values of type `self`, if any.
   virtual OverloadMember findMember(const Type *self, const std::string &name);
   /// The body of intrinsic `registryId` for these argument types; throws a TypingError.

@@ -8,6 +8,7 @@
 #include "typing/CudaTyping.h"
 
 #include <functional>
+#include <optional>
 #include <set>
 
 namespace taipan {
@@ -117,16 +118,23 @@ private:
   }
 
   /// Whether control can reach the end of a block (so the function may return None).
-  static bool fallsOffEnd(const std::vector<Stmt *> &block) {
+  bool fallsOffEnd(const std::vector<Stmt *> &block) const {
     for (Stmt *stmt : block) {
       switch (stmt->kind) {
       case StmtKind::Return:
       case StmtKind::Raise:
         return false;
-      case StmtKind::If:
+      case StmtKind::If: {
+        auto decided = function.staticConditions.find(stmt->test->id);
+        if (decided != function.staticConditions.end()) {
+          if (!fallsOffEnd(decided->second ? stmt->body : stmt->orelse))
+            return false;
+          break;
+        }
         if (!fallsOffEnd(stmt->body) && !fallsOffEnd(stmt->orelse))
           return false;
         break;
+      }
       case StmtKind::While:
         if (stmt->test->kind == ExprKind::Constant &&
             stmt->test->constant.kind != Constant::Kind::None &&
@@ -265,6 +273,14 @@ private:
       unifyReturn(stmt->value ? typeExpr(stmt->value) : types::none(), stmt->location);
       break;
     case StmtKind::If:
+      if (std::optional<bool> decided = decideCondition(stmt->test)) {
+        typeBlock(*decided ? stmt->body : stmt->orelse);
+        break;
+      }
+      typeCondition(stmt->test);
+      typeBlock(stmt->body);
+      typeBlock(stmt->orelse);
+      break;
     case StmtKind::While:
       typeCondition(stmt->test);
       typeBlock(stmt->body);
@@ -286,6 +302,84 @@ private:
     case StmtKind::Continue:
     case StmtKind::Pass:
       break;
+    }
+  }
+
+  /// The value of a condition when types alone decide it, recorded in staticConditions:
+  /// comparisons of None with a value (`x is None`, `x is not None`, `x == None`, `ord == 2`
+  /// when ord is None), constants, and `not`/`and`/`or` of those. Otherwise nothing.
+  std::optional<bool> decideCondition(Expr *test) {
+    std::optional<bool> decided = staticTruth(test);
+    if (decided)
+      function.staticConditions[test->id] = *decided;
+    else
+      function.staticConditions.erase(test->id);
+    return decided;
+  }
+
+  std::optional<bool> staticTruth(Expr *expr) {
+    switch (expr->kind) {
+    case ExprKind::Constant:
+      return constantTruth(expr->constant);
+    case ExprKind::Name: {
+      const Type *type = typeExpr(expr);
+      if (type && type->isNone())
+        return false;
+      auto global = function.globals.find(expr->id);
+      if (global != function.globals.end() && global->second.kind == GlobalValue::Kind::Constant)
+        return constantTruth(global->second.constant);
+      return std::nullopt;
+    }
+    case ExprKind::UnaryOp:
+      if (expr->unaryOp == UnaryOp::Not)
+        if (std::optional<bool> operand = staticTruth(expr->operands[0]))
+          return !*operand;
+      return std::nullopt;
+    case ExprKind::BoolOp:
+      // `a and b` is false once an operand is, `a or b` true once one is; an undecided operand
+      // before that leaves the whole undecided.
+      for (Expr *operand : expr->operands) {
+        std::optional<bool> value = staticTruth(operand);
+        if (!value)
+          return std::nullopt;
+        if (*value != expr->isAnd)
+          return *value;
+      }
+      return expr->isAnd;
+    case ExprKind::Compare: {
+      if (expr->compareOps.size() != 1)
+        return std::nullopt;
+      CompareOp op = expr->compareOps[0];
+      bool identity = op == CompareOp::Is || op == CompareOp::Eq;
+      if (!identity && op != CompareOp::IsNot && op != CompareOp::NotEq)
+        return std::nullopt;
+      const Type *left = typeExpr(expr->operands[0]);
+      const Type *right = typeExpr(expr->operands[1]);
+      if (!left || !right || (!left->isNone() && !right->isNone()))
+        return std::nullopt;
+      if (left->isArray() || right->isArray())
+        return std::nullopt; // `a == None` is elementwise in NumPy
+      return (left->isNone() && right->isNone()) == identity;
+    }
+    default:
+      return std::nullopt;
+    }
+  }
+
+  static std::optional<bool> constantTruth(const Constant &constant) {
+    switch (constant.kind) {
+    case Constant::Kind::None:
+      return false;
+    case Constant::Kind::Bool:
+    case Constant::Kind::Int:
+    case Constant::Kind::UInt:
+      return constant.intValue != 0;
+    case Constant::Kind::Float:
+      return constant.floatValue != 0.0;
+    case Constant::Kind::String:
+      return !constant.text.empty();
+    default:
+      return std::nullopt;
     }
   }
 
@@ -563,6 +657,9 @@ private:
         CompareOp op = expr->compareOps[i];
         if ((op == CompareOp::Is || op == CompareOp::IsNot))
           continue; // identity of values: decided by type, or by value for None
+        if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
+            (operands[i]->isNone() || operands[i + 1]->isNone()))
+          continue; // None equals only None
         if (op == CompareOp::In || op == CompareOp::NotIn) {
           if (!operands[i + 1]->isTuple())
             throwUnsupported("'in' is supported on tuples only", expr->location);
@@ -576,6 +673,8 @@ private:
       return types::boolean();
     }
     case ExprKind::IfExp: {
+      if (std::optional<bool> decided = decideCondition(expr->operands[0]))
+        return typeExpr(expr->operands[*decided ? 1 : 2]);
       typeCondition(expr->operands[0]);
       const Type *body = typeExpr(expr->operands[1]);
       const Type *orelse = typeExpr(expr->operands[2]);
@@ -689,7 +788,10 @@ private:
   /// A call of a function implemented in Python: its typing functions choose an implementation
   /// for the argument types (`self` first, for a method or attribute), which is then typed as
   /// a call of that jitted function.
-  const Type *typeOverloadCall(Expr *expr, const Type *overload, Expr *self) {
+  /// With `declined`, a function taipan also implements itself may decline: then it is set
+  /// and nothing is recorded.
+  const Type *typeOverloadCall(Expr *expr, const Type *overload, Expr *self,
+                               bool *declined = nullptr) {
     std::vector<const Type *> positional;
     if (self)
       positional.push_back(typeOf(self));
@@ -699,8 +801,16 @@ private:
     std::vector<const Type *> keywordTypes;
     for (size_t i = keywordStart; i < expr->operands.size(); ++i)
       keywordTypes.push_back(typeOf(expr->operands[i]));
-    std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(
-        overload->registryId(), positional, expr->keywordNames, keywordTypes, expr->location);
+    bool mayDecline = declined && !self && isKnownBuiltin(overload->text());
+    std::shared_ptr<FunctionSource> implementation =
+        source.resolver->implementOverload(overload->registryId(), positional, expr->keywordNames,
+                                           keywordTypes, mayDecline, expr->location);
+    if (!implementation) {
+      *declined = true;
+      function.calls.erase(expr->id);
+      function.overloadImplementations.erase(expr->id);
+      return nullptr;
+    }
     FunctionSource *callee = implementation.get();
     function.overloadImplementations[expr->id] = std::move(implementation);
     return typeJitCall(expr, callee, self);
@@ -819,6 +929,16 @@ private:
     }
     if (!calleeType || unknown)
       return nullptr;
+    if (calleeType->kind() == TypeKind::Overload) {
+      // When every typing function declines, taipan's own implementation of the function (if
+      // it has one) is tried, as Numba tries a function's other definitions.
+      bool declined = false;
+      Expr *self = isMethodCall(callee) ? callee->operands[0] : nullptr;
+      const Type *result = typeOverloadCall(expr, calleeType, self, &declined);
+      if (!declined)
+        return result;
+      calleeType = types::builtin(calleeType->text());
+    }
     switch (calleeType->kind()) {
     case TypeKind::Builtin: {
       std::vector<const Type *> positional = arguments;
@@ -860,9 +980,6 @@ private:
     }
     case TypeKind::JitFunction:
       return typeJitCall(expr, calleeType->function());
-    case TypeKind::Overload:
-      return typeOverloadCall(expr, calleeType,
-                              isMethodCall(callee) ? callee->operands[0] : nullptr);
     case TypeKind::Intrinsic:
       return typeIntrinsicCall(expr, calleeType, arguments);
     case TypeKind::ExternalFunction:

@@ -35,7 +35,11 @@ struct TypedFunction {
   /// Calls (and attribute reads) of functions implemented in Python: the implementation each
   /// compiles, kept alive here; `calls` binds its arguments.
   std::unordered_map<int, std::shared_ptr<FunctionSource>> overloadImplementations;
-  std::unordered_map<int, IntrinsicBody> intrinsics;            ///< Call expressions to intrinsics
+  std::unordered_map<int, IntrinsicBody> intrinsics; ///< Call expressions to intrinsics
+  /// Conditions of `if` statements and expressions decided from types alone (`x is None` for
+  /// an argument x that is None...), by expression id: only the branch taken is typed and
+  /// lowered, as Numba prunes dead branches, so code for the other types need not type-check.
+  std::unordered_map<int, bool> staticConditions;
   std::map<int, std::vector<std::string>> assignmentsByLine;    ///< for inspect_types
   std::unordered_map<int, std::vector<int64_t>> constantShapes; ///< cuda.shared/local.array
   std::string symbolName; ///< unique LLVM symbol, set by the compiler
