@@ -338,4 +338,3 @@ def intrinsic(*args, **kwargs):
     if len(args) == 1 and not kwargs and callable(args[0]):
         return wrap(args[0])
     return wrap
-

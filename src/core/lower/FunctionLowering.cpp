@@ -212,6 +212,8 @@ void FunctionLowering::lowerBlock(const std::vector<Stmt *> &block) {
     size_t mark = temporaries.size();
     lowerStatement(stmt);
     releaseTemporaries(mark);
+    if (!statementCompletes(function, stmt))
+      break; // dead code was not typed
   }
 }
 

@@ -668,7 +668,9 @@ llvm::Value *FunctionLowering::lowerBoolOp(Expr *expr) {
     Expr *operand = expr->operands[i];
     llvm::Value *value = lowerExpr(operand);
     llvm::Value *converted = castValue(value, typeOf(operand), resultType);
-    if (i + 1 == expr->operands.size()) {
+    // The last operand, or one whose truth types decided to end the evaluation (the operands
+    // after it were not typed).
+    if (i + 1 == expr->operands.size() || function.staticConditions.count(operand->id)) {
       incoming.push_back({converted, builder.GetInsertBlock()});
       builder.CreateBr(end);
       break;

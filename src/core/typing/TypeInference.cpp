@@ -78,7 +78,7 @@ public:
     typeBlock(source.body);
     if (!returnSeen)
       unifyReturn(types::none(), source.definitionLocation);
-    else if (fallsOffEnd(source.body))
+    else if (blockCompletes(function, source.body))
       unifyReturn(types::none(), source.definitionLocation);
     if (reportUnknown && !function.returnType)
       throwTypingError("cannot determine the return type of '" + source.name +
@@ -115,47 +115,6 @@ private:
       }
     };
     walk(source.body);
-  }
-
-  /// Whether control can reach the end of a block (so the function may return None).
-  bool fallsOffEnd(const std::vector<Stmt *> &block) const {
-    for (Stmt *stmt : block) {
-      switch (stmt->kind) {
-      case StmtKind::Return:
-      case StmtKind::Raise:
-        return false;
-      case StmtKind::If: {
-        auto decided = function.staticConditions.find(stmt->test->id);
-        if (decided != function.staticConditions.end()) {
-          if (!fallsOffEnd(decided->second ? stmt->body : stmt->orelse))
-            return false;
-          break;
-        }
-        if (!fallsOffEnd(stmt->body) && !fallsOffEnd(stmt->orelse))
-          return false;
-        break;
-      }
-      case StmtKind::While:
-        if (stmt->test->kind == ExprKind::Constant &&
-            stmt->test->constant.kind != Constant::Kind::None &&
-            stmt->test->constant.intValue != 0 && !containsBreak(stmt->body))
-          return false; // `while True:` without a break
-        break;
-      default:
-        break;
-      }
-    }
-    return true;
-  }
-
-  static bool containsBreak(const std::vector<Stmt *> &block) {
-    for (Stmt *stmt : block) {
-      if (stmt->kind == StmtKind::Break)
-        return true;
-      if (stmt->kind == StmtKind::If && (containsBreak(stmt->body) || containsBreak(stmt->orelse)))
-        return true;
-    }
-    return false;
   }
 
   void assignVariable(const std::string &name, const Type *type, SourceLocation location) {
@@ -203,8 +162,11 @@ private:
   }
 
   void typeBlock(const std::vector<Stmt *> &block) {
-    for (Stmt *stmt : block)
+    for (Stmt *stmt : block) {
       typeStatement(stmt);
+      if (!statementCompletes(function, stmt))
+        break; // what follows is dead code, as Numba removes it
+    }
   }
 
   void typeStatement(Stmt *stmt) {
@@ -626,6 +588,15 @@ private:
       const Type *result = nullptr;
       bool unknown = false;
       for (Expr *operand : expr->operands) {
+        // An operand whose truth types decide, and which ends the evaluation (false for
+        // `and`, true for `or`), leaves the operands after it dead: they are not typed.
+        std::optional<bool> truth =
+            operand == expr->operands.back() ? std::nullopt : staticTruth(operand);
+        bool shortCircuits = truth && *truth != expr->isAnd;
+        if (shortCircuits)
+          function.staticConditions[operand->id] = *truth;
+        else
+          function.staticConditions.erase(operand->id);
         const Type *type = typeExpr(operand);
         if (!type) {
           unknown = true;
@@ -637,6 +608,8 @@ private:
                                " and " + describe(type),
                            operand->location);
         result = unified;
+        if (shortCircuits)
+          break;
       }
       return unknown ? nullptr : result;
     }
@@ -1158,6 +1131,46 @@ private:
 };
 
 } // namespace
+
+/// Whether a loop body has a `break` of its own (not one of a nested loop).
+static bool containsBreak(const std::vector<Stmt *> &block) {
+  for (const Stmt *stmt : block) {
+    if (stmt->kind == StmtKind::Break)
+      return true;
+    if (stmt->kind == StmtKind::If && (containsBreak(stmt->body) || containsBreak(stmt->orelse)))
+      return true;
+  }
+  return false;
+}
+
+bool statementCompletes(const TypedFunction &function, const Stmt *stmt) {
+  switch (stmt->kind) {
+  case StmtKind::Return:
+  case StmtKind::Raise:
+  case StmtKind::Break:
+  case StmtKind::Continue:
+    return false;
+  case StmtKind::If: {
+    auto decided = function.staticConditions.find(stmt->test->id);
+    if (decided != function.staticConditions.end())
+      return blockCompletes(function, decided->second ? stmt->body : stmt->orelse);
+    return blockCompletes(function, stmt->body) || blockCompletes(function, stmt->orelse);
+  }
+  case StmtKind::While: // `while True:` without a break never completes
+    return !(stmt->test->kind == ExprKind::Constant &&
+             stmt->test->constant.kind != Constant::Kind::None &&
+             stmt->test->constant.intValue != 0 && !containsBreak(stmt->body));
+  default:
+    return true;
+  }
+}
+
+bool blockCompletes(const TypedFunction &function, const std::vector<Stmt *> &block) {
+  for (const Stmt *stmt : block)
+    if (!statementCompletes(function, stmt))
+      return false;
+  return true;
+}
 
 bool inferTypesOnce(TypedFunction &function, CalleeTyper &callees, bool reportUnknown) {
   InferencePass pass(function, callees, reportUnknown);

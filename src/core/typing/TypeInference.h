@@ -60,6 +60,13 @@ public:
                                     SourceLocation location) = 0;
 };
 
+/// Whether control can pass from `stmt` to the next statement: not after return, raise, break
+/// or continue, an `if` none of whose typed branches can, or `while True:` without a break.
+/// Statements after one that cannot are dead: neither typed nor lowered.
+bool statementCompletes(const TypedFunction &function, const Stmt *stmt);
+/// Whether control can reach the end of `block`.
+bool blockCompletes(const TypedFunction &function, const std::vector<Stmt *> &block);
+
 /// Runs one pass of inference over `function`, returning whether any type changed. With
 /// `reportUnknown`, a type still unknown is an error (the last pass).
 bool inferTypesOnce(TypedFunction &function, CalleeTyper &callees, bool reportUnknown);
