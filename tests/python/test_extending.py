@@ -4,6 +4,7 @@ branch pruning by type; errors naming the user's line; no leaks."""
 
 import gc
 import os
+import runpy
 import shutil
 import subprocess
 
@@ -414,7 +415,7 @@ def test_popcount_intrinsic_matches_python(dtype, values):
     bits = np.dtype(dtype).itemsize * 8
     for value in values:
         typed = dtype(value)
-        expected = bin(int(typed) & ((1 << bits) - 1)).count("1")
+        expected = (int(typed) & ((1 << bits) - 1)).bit_count()
         assert f(typed) == expected
 
 
@@ -525,7 +526,7 @@ def test_none_comparisons_and_boolean_operators():
 
     @njit
     def g(x, y=None):
-        return (y is not None and y > 0, x if y is None else y, x == None, None != x)  # noqa: E711
+        return (y is not None and y > 0, x if y is None else y, x == None, None != x)
 
     assert g(1.0) == g.py_func(1.0)
     assert g(1.0, 2.0) == g.py_func(1.0, 2.0)
@@ -550,10 +551,7 @@ DEBUG_FLAG = False
 def test_numba_mynorm_example_runs_unchanged():
     scipy_linalg = pytest.importorskip("scipy.linalg")
     example = os.path.join(os.path.dirname(__file__), "examples", "mynorm.py")
-    namespace = {"__name__": "mynorm_example"}
-    with open(example) as handle:
-        code = compile(handle.read(), example, "exec")
-    exec(code, namespace)
+    runpy.run_path(example, run_name="mynorm_example")  # registers its overload
 
     @njit
     def use(a, ord=None):
