@@ -219,6 +219,7 @@ class _Registry:
         return self._entries[registry_id].implement(tuple(args), dict(kwargs), may_decline)
 
     def find_member(self, self_type, name):
+        self._load_library()
         for type_class, entry, is_attribute in self._members.get(name, ()):
             if isinstance(self_type, type_class):
                 return (entry.registry_id, is_attribute)

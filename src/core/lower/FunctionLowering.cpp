@@ -366,11 +366,17 @@ void FunctionLowering::lowerWhile(Stmt *stmt) {
   builder.SetInsertPoint(end);
 }
 
-/// How a for loop reads its items: a range, the rows of an array, or a uniform tuple.
+/// How a for loop reads its items: a range, the rows of an array, a uniform tuple, or an index
+/// space in C order (np.ndindex, np.ndenumerate and np.nditer, by `indexing`).
 struct FunctionLowering::IterationSource {
   const Type *type;
   llvm::Value *value;
   llvm::AllocaInst *tupleCopy = nullptr;
+  std::string indexing; ///< the builtin for an index space; `value` is its array, if any
+  std::vector<llvm::Value *> extents;
+  /// np.nditer: the element address of each axis's step, in the order it visits the axes.
+  std::vector<llvm::Value *> strides;
+  llvm::Value *first = nullptr; ///< np.nditer: the address it visits first
 };
 
 FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value *value,
@@ -384,7 +390,74 @@ FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value
   return source;
 }
 
+FunctionLowering::IterationSource FunctionLowering::prepareIndexIteration(Expr *call) {
+  IterationSource source{nullptr, nullptr};
+  source.indexing = typeOf(call->callee())->text();
+  for (size_t i = 1; i < call->operands.size(); ++i) {
+    Expr *argument = call->operands[i];
+    const Type *type = typeOf(argument);
+    llvm::Value *value = lowerExpr(argument);
+    if (type->isArray()) {
+      source.type = type;
+      source.value = value;
+      source.extents = arrayShape(value, type);
+    } else if (type->isTuple()) {
+      for (unsigned k = 0; k < type->elements().size(); ++k)
+        source.extents.push_back(
+            castValue(tupleElement(value, type, k), type->elements()[k], types::int64()));
+    } else {
+      source.extents.push_back(castValue(value, type, types::int64()));
+    }
+  }
+  if (source.indexing == "numpy.nditer")
+    orderByMemory(source);
+  if (source.indexing == "numpy.ndindex") {
+    llvm::Value *negative = builder.getInt1(false);
+    for (llvm::Value *extent : source.extents)
+      negative = builder.CreateOr(negative, builder.CreateICmpSLT(extent, builder.getInt64(0)));
+    raiseIf(negative, ValueErrorId, "negative dimensions are not allowed");
+  }
+  return source;
+}
+
+/// NumPy's nditer visits elements in memory order (order='K'): an axis with a negative stride
+/// is walked backwards, and the axes are sorted by decreasing stride (stably, so ties keep C
+/// order). NumPy refuses zero-sized operands.
+void FunctionLowering::orderByMemory(IterationSource &source) {
+  llvm::Value *zero = builder.getInt64(0);
+  llvm::Value *empty = builder.getInt1(false);
+  source.first = arrayField(source.value, ArrayLayout::Data);
+  for (size_t axis = 0; axis < source.extents.size(); ++axis) {
+    llvm::Value *extent = source.extents[axis];
+    llvm::Value *stride = arrayField(source.value, ArrayLayout::Strides, static_cast<int>(axis));
+    llvm::Value *negative = builder.CreateICmpSLT(stride, zero);
+    llvm::Value *last = builder.CreateMul(builder.CreateSub(extent, builder.getInt64(1)), stride);
+    source.first = builder.CreateGEP(builder.getInt8Ty(), source.first,
+                                     builder.CreateSelect(negative, last, zero));
+    source.strides.push_back(builder.CreateSelect(negative, builder.CreateNeg(stride), stride));
+    empty = builder.CreateOr(empty, builder.CreateICmpEQ(extent, zero));
+  }
+  raiseIf(empty, ValueErrorId, "Iteration of zero-sized operands is not enabled");
+  // A stable bubble sort of (stride, extent) pairs, unrolled: ndim is known.
+  size_t ndim = source.strides.size();
+  for (size_t pass = 0; pass + 1 < ndim; ++pass)
+    for (size_t i = 0; i + 1 < ndim - pass; ++i) {
+      llvm::Value *swap = builder.CreateICmpULT(source.strides[i], source.strides[i + 1]);
+      for (auto *values : {&source.strides, &source.extents}) {
+        llvm::Value *a = (*values)[i], *b = (*values)[i + 1];
+        (*values)[i] = builder.CreateSelect(swap, b, a);
+        (*values)[i + 1] = builder.CreateSelect(swap, a, b);
+      }
+    }
+}
+
 llvm::Value *FunctionLowering::iterationLength(const IterationSource &source) {
+  if (!source.indexing.empty()) {
+    llvm::Value *count = builder.getInt64(1);
+    for (llvm::Value *extent : source.extents)
+      count = builder.CreateMul(count, extent);
+    return count;
+  }
   if (source.type->isArray())
     return arrayField(source.value, ArrayLayout::Shape, 0);
   if (source.type->isTuple())
@@ -394,6 +467,42 @@ llvm::Value *FunctionLowering::iterationLength(const IterationSource &source) {
 
 llvm::Value *FunctionLowering::iterationItem(const IterationSource &source, llvm::Value *index,
                                              const Type **itemType) {
+  if (!source.indexing.empty()) {
+    // The flat position in C order, split into one index per axis (the last varies fastest).
+    size_t ndim = source.extents.size();
+    std::vector<llvm::Value *> indices(ndim);
+    llvm::Value *rest = index;
+    for (size_t axis = ndim; axis-- > 0;) {
+      indices[axis] = builder.CreateURem(rest, source.extents[axis]);
+      rest = builder.CreateUDiv(rest, source.extents[axis]);
+    }
+    const Type *indexType = types::tuple(std::vector<const Type *>(ndim, types::int64()));
+    if (source.indexing == "numpy.ndindex") {
+      *itemType = indexType;
+      return lowerTuple(indices, indexType);
+    }
+    if (source.indexing == "numpy.nditer") {
+      // A 0-d view of the element, sharing the array's memory.
+      llvm::Value *address = source.first;
+      for (size_t axis = 0; axis < ndim; ++axis)
+        address = builder.CreateGEP(builder.getInt8Ty(), address,
+                                    builder.CreateMul(indices[axis], source.strides[axis]));
+      *itemType = types::array(source.type->dtype(), 0, 'C', source.type->isReadonly());
+      llvm::Value *view = llvm::UndefValue::get(valueType(context, *itemType));
+      for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemSize})
+        view = withArrayField(view, field, arrayField(source.value, field));
+      view = withArrayField(view, ArrayLayout::Data, address);
+      view = withArrayField(view, ArrayLayout::ItemCount, builder.getInt64(1));
+      incref(view, *itemType);
+      addTemporary(view, *itemType);
+      return view;
+    }
+    // np.ndenumerate: the index and the element, in C order.
+    llvm::Value *address = elementAddress(source.value, source.type, indices);
+    *itemType = types::tuple({indexType, source.type->dtype()});
+    return lowerTuple({lowerTuple(indices, indexType), loadElement(address, source.type->dtype())},
+                      *itemType);
+  }
   if (source.type->isArray()) {
     *itemType = arrayRowType(source.type);
     return arrayRow(source.value, source.type, index);
@@ -431,7 +540,11 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   std::vector<IterationSource> sources;
   bool enumerated = false;
   Expr *iterable = stmt->value;
-  if (isLazyIteration(iterable)) {
+  if (iterable->kind == ExprKind::Call && typeOf(iterable)->isNone() &&
+      typeOf(iterable->callee())->kind() == TypeKind::Builtin &&
+      isIndexIteration(typeOf(iterable->callee())->text())) {
+    sources.push_back(prepareIndexIteration(iterable));
+  } else if (isLazyIteration(iterable)) {
     enumerated = typeOf(iterable->callee())->text() == "enumerate";
     for (size_t i = 1; i < iterable->operands.size(); ++i)
       sources.push_back(
@@ -442,8 +555,8 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   llvm::Type *i64 = builder.getInt64Ty();
   // A plain range counts its value directly, as C does (no division for the trip count, which
   // matters in grid-stride loops on GPUs); everything else counts an index to a length.
-  bool plainRange =
-      sources.size() == 1 && !enumerated && sources[0].type->kind() == TypeKind::Range;
+  bool plainRange = sources.size() == 1 && !enumerated && sources[0].indexing.empty() &&
+                    sources[0].type->kind() == TypeKind::Range;
   llvm::Value *first = builder.getInt64(0), *step = builder.getInt64(1), *limit;
   if (plainRange) {
     first = builder.CreateExtractValue(sources[0].value, 0);

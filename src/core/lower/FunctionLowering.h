@@ -103,6 +103,8 @@ private:
   void lowerFor(Stmt *stmt);
   struct IterationSource;
   IterationSource prepareIteration(llvm::Value *value, const Type *type);
+  IterationSource prepareIndexIteration(Expr *call);
+  void orderByMemory(IterationSource &source);
   llvm::Value *iterationLength(const IterationSource &source);
   llvm::Value *iterationItem(const IterationSource &source, llvm::Value *index,
                              const Type **itemType);

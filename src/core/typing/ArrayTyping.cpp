@@ -134,7 +134,8 @@ const std::map<std::string, std::vector<std::string>> &numpyParameters() {
 } // namespace
 
 bool isNumpyFunction(const std::string &function) {
-  static const std::set<std::string> others = {"random.rand", "random.randn"};
+  static const std::set<std::string> others = {"random.rand", "random.randn", "ndindex",
+                                               "ndenumerate", "nditer"};
   return numpyParameters().count(function) || others.count(function);
 }
 
@@ -287,9 +288,9 @@ const Type *typeArrayAttribute(const Type *array, const std::string &name) {
 
 std::string arrayMethodName(const std::string &method) {
   static const std::set<std::string> methods = {
-      "copy", "astype", "reshape", "ravel",   "flatten", "transpose", "fill",    "sum",
-      "prod", "min",    "max",     "mean",    "std",     "var",       "argmin",  "argmax",
-      "any",  "all",    "cumsum",  "cumprod", "sort",    "argsort",   "nonzero", "item"};
+      "copy", "astype", "reshape", "ravel",   "flatten", "transpose", "fill",   "sum",
+      "prod", "min",    "max",     "mean",    "std",     "var",       "argmin", "argmax",
+      "any",  "all",    "cumsum",  "cumprod", "sort",    "argsort",   "nonzero"};
   return methods.count(method) ? "array." + method : "";
 }
 
@@ -568,6 +569,9 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
   (void)argumentExprs;
   bool isMethod = name.rfind("array.", 0) == 0;
   std::string function = name.substr(isMethod ? 6 : 6);
+  if (function == "ndindex" || function == "ndenumerate" || function == "nditer")
+    throwUnsupported("np." + function + "() can only be iterated by a for loop in compiled code",
+                     location);
   if (isUfunc(name) && keywords.empty()) {
     std::vector<const Type *> scalars;
     for (const Type *argument : arguments)

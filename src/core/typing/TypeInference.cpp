@@ -441,6 +441,8 @@ private:
     if (call->kind != ExprKind::Call || !call->keywordNames.empty())
       return false;
     const Type *callee = typeExpr(call->callee());
+    if (callee && callee->kind() == TypeKind::Builtin && isIndexIteration(callee->text()))
+      return typeIndexIteration(stmt, callee->text());
     if (!callee || callee->kind() != TypeKind::Builtin ||
         (callee->text() != "enumerate" && callee->text() != "zip"))
       return false;
@@ -471,6 +473,48 @@ private:
     }
     record(call, types::none());
     assignTarget(stmt->targets[0], types::tuple(parts));
+    return true;
+  }
+
+  /// `for index in np.ndindex(shape)`, `for index, value in np.ndenumerate(a)` and `for x in
+  /// np.nditer(a)`: a loop over an index space in C order (the call itself is typed as none).
+  bool typeIndexIteration(Stmt *stmt, const std::string &name) {
+    Expr *call = stmt->value;
+    std::vector<const Type *> arguments;
+    for (size_t i = 1; i < call->operands.size(); ++i) {
+      arguments.push_back(typeExpr(call->operands[i]));
+      if (!arguments.back())
+        return true; // not known yet: the next pass decides
+    }
+    const Type *item = nullptr;
+    if (name == "numpy.ndindex") {
+      // ndindex(3, 4) or ndindex((3, 4)): integers, or one tuple of integers.
+      std::vector<const Type *> extents = arguments;
+      if (arguments.size() == 1 && arguments[0]->isTuple())
+        extents = arguments[0]->elements();
+      for (const Type *extent : extents)
+        if (!extent->isInteger())
+          throwTypingError("np.ndindex() takes integers or a tuple of integers, not " +
+                               describeArgumentTypes(arguments),
+                           call->location);
+      item = types::tuple(std::vector<const Type *>(extents.size(), types::int64()));
+    } else {
+      if (arguments.size() != 1 || !arguments[0]->isArray())
+        throwTypingError(name.substr(6) + "() takes one array, not " +
+                             describeArgumentTypes(arguments),
+                         call->location);
+      const Type *array = arguments[0];
+      if (name == "numpy.nditer") {
+        item = types::array(array->dtype(), 0, 'C', array->isReadonly());
+      } else {
+        const Type *index = types::tuple(std::vector<const Type *>(array->ndim(), types::int64()));
+        item = types::tuple({index, array->dtype()});
+      }
+    }
+    record(call, types::none());
+    assignTarget(stmt->targets[0], item);
+    typeBlock(stmt->body);
+    typeBlock(stmt->orelse);
     return true;
   }
 
@@ -1141,6 +1185,11 @@ static bool containsBreak(const std::vector<Stmt *> &block) {
       return true;
   }
   return false;
+}
+
+bool isIndexIteration(const std::string &builtinName) {
+  return builtinName == "numpy.ndindex" || builtinName == "numpy.ndenumerate" ||
+         builtinName == "numpy.nditer";
 }
 
 bool statementCompletes(const TypedFunction &function, const Stmt *stmt) {

@@ -67,6 +67,9 @@ bool statementCompletes(const TypedFunction &function, const Stmt *stmt);
 /// Whether control can reach the end of `block`.
 bool blockCompletes(const TypedFunction &function, const std::vector<Stmt *> &block);
 
+/// np.ndindex, np.ndenumerate and np.nditer: iterated by for loops over an index space.
+bool isIndexIteration(const std::string &builtinName);
+
 /// Runs one pass of inference over `function`, returning whether any type changed. With
 /// `reportUnknown`, a type still unknown is an error (the last pass).
 bool inferTypesOnce(TypedFunction &function, CalleeTyper &callees, bool reportUnknown);
