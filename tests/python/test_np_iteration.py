@@ -74,7 +74,7 @@ def test_ndenumerate_items(name):
             for axis in range(a.ndim):
                 out[k, axis] = index[axis]
             out[k, a.ndim] = value
-            k += 1
+            k += 1  # noqa: SIM113 (enumerate of an index iterator is not compiled)
         return out
 
     expected = np.array(
@@ -151,7 +151,7 @@ def test_nditer_yields_zero_d_views_in_memory_order(name):
         k = 0
         for x in np.nditer(a):
             out[k] = x.item()
-            k += 1
+            k += 1  # noqa: SIM113 (enumerate of an index iterator is not compiled)
         return out
 
     np.testing.assert_array_equal(flat(a), np.array([x.item() for x in np.nditer(a)], a.dtype))
