@@ -4,6 +4,7 @@
 
 #include "runtime/Runtime.h"
 #include "support/CompileError.h"
+#include "target/PassPipeline.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
@@ -14,7 +15,6 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -319,25 +319,7 @@ std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &k
     throw CompileError(CompileErrorKind::Internal,
                        "taipan generated invalid NVPTX IR (a compiler bug): " + problems, {});
 
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager callGraph;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder passes(machine.get());
-  passes.registerModuleAnalyses(modules);
-  passes.registerCGSCCAnalyses(callGraph);
-  passes.registerFunctionAnalyses(functions);
-  passes.registerLoopAnalyses(loops);
-  passes.crossRegisterProxies(loops, functions, callGraph, modules);
-  int optimization = target.optimizationLevel();
-  llvm::OptimizationLevel level = optimization <= 0   ? llvm::OptimizationLevel::O0
-                                  : optimization == 1 ? llvm::OptimizationLevel::O1
-                                  : optimization == 2 ? llvm::OptimizationLevel::O2
-                                                      : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager pipeline = optimization <= 0
-                                         ? passes.buildO0DefaultPipeline(level)
-                                         : passes.buildPerModuleDefaultPipeline(level);
-  pipeline.run(module, modules);
+  optimizeModule(module, *machine, target.optimizationLevel());
   if (optimizedIR) {
     llvm::raw_string_ostream text(*optimizedIR);
     module.print(text, nullptr);
