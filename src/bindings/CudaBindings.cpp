@@ -459,17 +459,20 @@ void defineCudaBindings(nb::module_ &module) {
   });
 
   // The image is PTX text or, for kernels linked with foreign code, cubin bytes.
-  module.def("cuda_load_function", [](nb::handle image, const std::string &name) {
-    std::string contents = bytesOrText(image);
-    return driverCall([&] {
-      CudaDriver &driver = CudaDriver::get();
-      std::string log;
-      void *loaded = driver.loadModule(contents, &log);
-      void *function = driver.getFunction(loaded, name);
-      return nb::make_tuple(reinterpret_cast<uintptr_t>(loaded),
-                            reinterpret_cast<uintptr_t>(function));
-    });
-  });
+  module.def(
+      "cuda_load_function",
+      [](nb::handle image, const std::string &name, int maxRegisters) {
+        std::string contents = bytesOrText(image);
+        return driverCall([&] {
+          CudaDriver &driver = CudaDriver::get();
+          std::string log;
+          void *loaded = driver.loadModule(contents, maxRegisters, &log);
+          void *function = driver.getFunction(loaded, name);
+          return nb::make_tuple(reinterpret_cast<uintptr_t>(loaded),
+                                reinterpret_cast<uintptr_t>(function));
+        });
+      },
+      nb::arg("image"), nb::arg("name"), nb::arg("max_registers") = 0);
   module.def("cuda_suggested_block_size", [](nb::tuple handle, size_t shared) {
     void *function = reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[1]));
     return driverCall(

@@ -53,22 +53,27 @@ void defineCudaLinkingBindings(nb::module_ &module) {
   });
 
   // inputs: (kind, name, data) with kind numbered as LinkInput::Kind and data bytes, str or
-  // None (read the file `name`). Returns the linked cubin and the linker's info log.
-  module.def("cuda_link", [](nb::list inputs) {
-    std::vector<LinkInput> linkInputs;
-    for (nb::handle item : inputs) {
-      nb::tuple entry = nb::borrow<nb::tuple>(item);
-      LinkInput input;
-      input.kind = static_cast<LinkInput::Kind>(nb::cast<int>(entry[0]));
-      input.name = nb::cast<std::string>(entry[1]);
-      if (!entry[2].is_none())
-        input.data = bytesOrText(entry[2]);
-      linkInputs.push_back(std::move(input));
-    }
-    std::string log;
-    std::string cubin = driverCall([&] { return CudaDriver::get().link(linkInputs, &log); });
-    return nb::make_tuple(nb::bytes(cubin.data(), cubin.size()), log);
-  });
+  // None (read the file `name`); max_registers (0: none) goes to the linker's JIT options.
+  // Returns the linked cubin and the linker's info log.
+  module.def(
+      "cuda_link",
+      [](nb::list inputs, int maxRegisters) {
+        std::vector<LinkInput> linkInputs;
+        for (nb::handle item : inputs) {
+          nb::tuple entry = nb::borrow<nb::tuple>(item);
+          LinkInput input;
+          input.kind = static_cast<LinkInput::Kind>(nb::cast<int>(entry[0]));
+          input.name = nb::cast<std::string>(entry[1]);
+          if (!entry[2].is_none())
+            input.data = bytesOrText(entry[2]);
+          linkInputs.push_back(std::move(input));
+        }
+        std::string log;
+        std::string cubin =
+            driverCall([&] { return CudaDriver::get().link(linkInputs, maxRegisters, &log); });
+        return nb::make_tuple(nb::bytes(cubin.data(), cubin.size()), log);
+      },
+      nb::arg("inputs"), nb::arg("max_registers") = 0);
 }
 
 } // namespace taipan::bindings

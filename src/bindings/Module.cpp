@@ -13,6 +13,7 @@
 
 #include "compiler/Compiler.h"
 #include "cpu/HostInfo.h"
+#include "cuda/PtxCompiler.h"
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
 
@@ -79,12 +80,20 @@ std::vector<const Type *> typeList(nb::handle sequence) {
   return result;
 }
 
+/// Parses a decorator's options, the one place they are read: every compile job of the function
+/// (CPU or CUDA) takes them from its FunctionSource.
 CompileOptions readOptions(nb::dict options) {
   CompileOptions result;
-  auto flag = [&](const char *name) {
-    return options.contains(name) && PyObject_IsTrue(nb::object(options[name]).ptr()) == 1;
+  auto given = [&](const char *name) {
+    return options.contains(name) && !nb::object(options[name]).is_none();
   };
-  if (options.contains("fastmath")) {
+  auto flag = [&](const char *name) {
+    return given(name) && PyObject_IsTrue(nb::object(options[name]).ptr()) == 1;
+  };
+  auto text = [&](const char *name) {
+    return given(name) ? nb::cast<std::string>(nb::str(options[name])) : std::string();
+  };
+  if (given("fastmath")) {
     nb::object fastmath = options["fastmath"];
     if (PyAnySet_Check(fastmath.ptr()) || PyList_Check(fastmath.ptr()) ||
         PyTuple_Check(fastmath.ptr())) {
@@ -105,16 +114,22 @@ CompileOptions readOptions(nb::dict options) {
       }
     } else if (flag("fastmath")) {
       result.fastmathFlags = FastmathAll;
+      result.fastmathApproximate = true;
     }
   }
   result.boundscheck = flag("boundscheck");
   result.nogil = flag("nogil");
   result.debug = flag("debug");
   result.lineInfo = flag("lineinfo") || flag("debug");
-  result.inlineAlways =
-      options.contains("inline") && nb::cast<std::string>(nb::str(options["inline"])) == "always";
-  result.errorModelNumpy = options.contains("error_model") &&
-                           nb::cast<std::string>(nb::str(options["error_model"])) == "numpy";
+  result.inlineAlways = text("inline") == "always";
+  result.errorModelNumpy = text("error_model") == "numpy";
+  if (given("opt"))
+    result.optimizationLevel = flag("opt") ? 3 : 0;
+  if (given("max_registers")) {
+    result.maxRegisters = nb::cast<int>(options["max_registers"]);
+    if (result.maxRegisters < 0)
+      throw nb::value_error("max_registers must be a positive number of registers");
+  }
   return result;
 }
 
@@ -210,6 +225,7 @@ NB_MODULE(_core, module) {
                    [](const CompiledFunction &self) { return TypeRef{self.returnType}; })
       .def_prop_ro("type_annotations",
                    [](const CompiledFunction &self) { return self.typeAnnotations; })
+      .def_prop_ro("hash", [](const CompiledFunction &self) { return self.hash; })
       .def_prop_ro("address", [](const CompiledFunction &self) {
         return reinterpret_cast<uintptr_t>(self.entry);
       });
@@ -235,9 +251,9 @@ NB_MODULE(_core, module) {
   module.def(
       "compile",
       [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::handle returnType) {
-        std::vector<const Type *> types = typeList(argumentTypes);
         const Type *declared = returnType.is_none() ? nullptr : nb::cast<TypeRef>(returnType).type;
-        return translateErrors([&] { return compileFunction(source, types, declared); });
+        CompileJob job{source, typeList(argumentTypes), declared, JobTarget::Cpu};
+        return translateErrors([&] { return compileFunction(job); });
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("return_type").none());
 
@@ -251,7 +267,8 @@ NB_MODULE(_core, module) {
     InspectionKind inspection = kind == "asm"                ? InspectionKind::Assembly
                                 : kind == "llvm-unoptimized" ? InspectionKind::UnoptimizedIR
                                                              : InspectionKind::OptimizedIR;
-    return translateErrors([&] { return inspectFunction(source, types, inspection); });
+    CompileJob job{source, types, nullptr, JobTarget::Cpu};
+    return translateErrors([&] { return inspectFunction(job, inspection); });
   });
 
   module.def(
@@ -275,34 +292,17 @@ NB_MODULE(_core, module) {
 
   module.def(
       "compile_kernel",
-      [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::dict options,
-         bool device) {
-        std::vector<const Type *> types = typeList(argumentTypes);
-        cuda::PtxTarget target;
-        auto integer = [&](const char *name, int fallback) {
-          return options.contains(name) && !nb::object(options[name]).is_none()
-                     ? nb::cast<int>(options[name])
-                     : fallback;
-        };
-        auto flag = [&](const char *name) {
-          return options.contains(name) && PyObject_IsTrue(nb::object(options[name]).ptr()) == 1;
-        };
-        target.computeCapability = integer("cc", 90);
-        target.optimizationLevel = flag("opt") || !options.contains("opt") ? 3 : 0;
-        target.fastmath = flag("fastmath");
-        target.debug = flag("debug");
-        target.lineInfo = flag("lineinfo");
-        target.maxRegisters = integer("max_registers", 0);
-        bool keepIR = flag("keep_llvm");
-        CompiledKernel kernel =
-            translateErrors([&] { return compileKernel(source, types, target, device, keepIR); });
-        if (keepIR)
-          return nb::make_tuple(kernel.ptx, kernel.name, TypeRef{kernel.returnType},
-                                kernel.typeAnnotations, kernel.llvmIR);
+      [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, int computeCapability,
+         bool device, bool keepIR) {
+        CompileJob job{source, typeList(argumentTypes), nullptr,
+                       device ? JobTarget::CudaDevice : JobTarget::CudaKernel, computeCapability};
+        CompiledKernel kernel = translateErrors([&] { return compileKernel(job, keepIR); });
         return nb::make_tuple(kernel.ptx, kernel.name, TypeRef{kernel.returnType},
-                              kernel.typeAnnotations);
+                              kernel.typeAnnotations, kernel.hash,
+                              keepIR ? nb::object(nb::str(kernel.llvmIR.c_str())) : nb::none());
       },
-      nb::arg("source"), nb::arg("argument_types"), nb::arg("options"), nb::arg("device") = false);
+      nb::arg("source"), nb::arg("argument_types"), nb::arg("compute_capability"),
+      nb::arg("device") = false, nb::arg("keep_llvm") = false);
 
   module.def("set_libdevice", [](const std::string &path) { cuda::setLibdevicePath(path); });
 
@@ -322,6 +322,7 @@ NB_MODULE(_core, module) {
     info["cpu_name"] = hostCpuName();
     info["cpu_features"] = hostCpuFeatures();
     info["target_triple"] = hostTargetTriple();
+    info["version"] = std::string(taipanVersion());
     return info;
   });
 }

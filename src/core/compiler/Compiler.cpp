@@ -3,6 +3,7 @@
 // LLVM module, optimises it and hands it to the CPU JIT.
 #include "compiler/Compiler.h"
 
+#include "compiler/JobHash.h"
 #include "cpu/CpuJit.h"
 #include "cuda/PtxCompiler.h"
 #include "lower/FunctionLowering.h"
@@ -13,25 +14,15 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <deque>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 namespace taipan {
 namespace {
-
-std::atomic<uint64_t> symbolCounter{0};
-
-/// Makes a symbol name LLVM and the assembler accept, unique in the process.
-std::string uniqueSymbol(const std::string &name) {
-  std::string clean;
-  for (char c : name)
-    clean += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
-  return "taipan_" + clean + "_" + std::to_string(symbolCounter++);
-}
 
 /// How many scalar leaves a type has, stopping early once it is large.
 size_t typeSize(const Type *type) {
@@ -67,7 +58,6 @@ public:
     TypedFunction &function = functions.emplace_back();
     function.source = callee;
     function.argumentTypes = argumentTypes;
-    function.symbolName = uniqueSymbol(callee->name);
     instances.emplace(key, &function);
     function.inProgress = true;
     try {
@@ -95,6 +85,16 @@ public:
     for (size_t i = 0; i < functions.size(); ++i)
       runAttributed(functions[i], true);
     return *function;
+  }
+
+  /// Names every function after its digest (the root's first: recursion is cut where the
+  /// traversal from the root meets a function again), and returns the root's digest.
+  std::string nameFunctions(TypedFunction &root) {
+    FunctionDigests digests;
+    std::string rootDigest = digests.of(root);
+    for (TypedFunction &function : functions)
+      function.symbolName = symbolFor(function.source->name, digests.of(function));
+    return rootDigest;
   }
 
   std::deque<TypedFunction> functions;
@@ -147,18 +147,19 @@ struct LoweredModule {
   std::string entryName;
   std::string typeAnnotations;
   const Type *returnType = nullptr;
+  std::string hash; ///< the job hash
 };
 
-LoweredModule lowerModule(const std::shared_ptr<FunctionSource> &source,
-                          const std::vector<const Type *> &argumentTypes,
-                          const Type *declaredReturnType, bool forCuda = false,
-                          bool kernel = false) {
+/// Types the job's functions and names them after their digests; returns the job hash.
+std::string typeJob(const CompileJob &job, CompileSession &session, TypedFunction *&rootOut) {
+  const std::shared_ptr<FunctionSource> &source = job.source;
+  const std::vector<const Type *> &argumentTypes = job.argumentTypes;
   if (argumentTypes.size() != source->parameters.size())
     throwTypingError(source->name + "() takes " + std::to_string(source->parameters.size()) +
                          " arguments but " + std::to_string(argumentTypes.size()) + " were given",
                      source->definitionLocation);
-  CompileSession session;
   TypedFunction &root = session.typeRoot(source.get(), argumentTypes);
+  const Type *declaredReturnType = job.declaredReturnType;
   if (declaredReturnType && declaredReturnType != root.returnType) {
     bool convertible = (declaredReturnType->isNumber() && root.returnType->isNumber()) ||
                        canConvertImplicitly(root.returnType, declaredReturnType) ||
@@ -173,8 +174,36 @@ LoweredModule lowerModule(const std::shared_ptr<FunctionSource> &source,
   if (!root.returnType->isRuntimeValue())
     throwTypingError("cannot return a value of type " + root.returnType->name(),
                      source->definitionLocation);
+  rootOut = &root;
+  return jobHash(job, session.nameFunctions(root));
+}
 
+std::mutex compileMutex;
+
+/// Entry symbols already in the JIT; guarded by compileMutex.
+std::set<std::string> &compiledEntryNames() {
+  static std::set<std::string> names;
+  return names;
+}
+
+/// The entry symbol for the JIT: its stable name, unless the process already has it (the same
+/// code compiled again, by another dispatcher of the same function), then with a suffix.
+std::string jitEntryName(const std::string &stableName) {
+  std::string name = stableName;
+  for (int copy = 2; compiledEntryNames().count(name); ++copy)
+    name = stableName + "_" + std::to_string(copy);
+  return name;
+}
+
+LoweredModule lowerModule(const CompileJob &job) {
+  const std::shared_ptr<FunctionSource> &source = job.source;
+  bool forCuda = job.forCuda();
+  bool kernel = job.target == JobTarget::CudaKernel;
+  CompileSession session;
+  TypedFunction *rootPointer = nullptr;
   LoweredModule result;
+  result.hash = typeJob(job, session, rootPointer);
+  TypedFunction &root = *rootPointer;
   result.context = std::make_unique<llvm::LLVMContext>();
   result.module = std::make_unique<llvm::Module>(root.symbolName, *result.context);
   if (forCuda)
@@ -218,70 +247,79 @@ LoweredModule lowerModule(const std::shared_ptr<FunctionSource> &source,
   return result;
 }
 
-std::mutex compileMutex;
-
-/// The optimisation level: TAIPAN_OPT (0-3, like NUMBA_OPT), 3 by default.
-int optimizationLevel() {
-  static const int level = [] {
+/// The optimisation level of a CPU job: opt when given, else TAIPAN_OPT (0-3, like NUMBA_OPT),
+/// 3 by default.
+int optimizationLevel(const CompileJob &job) {
+  static const int environmentLevel = [] {
     const char *text = std::getenv("TAIPAN_OPT");
     return text && *text >= '0' && *text <= '3' ? *text - '0' : 3;
   }();
-  return level;
+  int asked = job.options().optimizationLevel;
+  return asked >= 0 ? asked : environmentLevel;
 }
 
 } // namespace
 
-CompiledFunction compileFunction(const std::shared_ptr<FunctionSource> &source,
-                                 const std::vector<const Type *> &argumentTypes,
-                                 const Type *declaredReturnType) {
+CompiledFunction compileFunction(const CompileJob &job) {
   std::lock_guard<std::mutex> lock(compileMutex);
-  LoweredModule lowered = lowerModule(source, argumentTypes, declaredReturnType);
+  LoweredModule lowered = lowerModule(job);
   CpuJit &jit = CpuJit::get();
-  jit.optimize(*lowered.module, optimizationLevel());
+  jit.optimize(*lowered.module, optimizationLevel(job));
+  std::string entryName = jitEntryName(lowered.entryName);
+  lowered.module->getFunction(lowered.entryName)->setName(entryName);
+  compiledEntryNames().insert(entryName);
   CompiledFunction compiled;
-  compiled.entry = reinterpret_cast<CompiledFunction::EntryPoint>(jit.addModuleAndLookup(
-      std::move(lowered.module), std::move(lowered.context), lowered.entryName));
-  compiled.argumentTypes = argumentTypes;
+  compiled.entry = reinterpret_cast<CompiledFunction::EntryPoint>(
+      jit.addModuleAndLookup(std::move(lowered.module), std::move(lowered.context), entryName));
+  compiled.argumentTypes = job.argumentTypes;
   compiled.returnType = lowered.returnType;
   compiled.typeAnnotations = std::move(lowered.typeAnnotations);
+  compiled.hash = std::move(lowered.hash);
   return compiled;
 }
 
-CompiledKernel compileKernel(const std::shared_ptr<FunctionSource> &source,
-                             const std::vector<const Type *> &argumentTypes,
-                             const cuda::PtxTarget &target, bool device, bool keepIR) {
+CompiledKernel compileKernel(const CompileJob &job, bool keepIR) {
   std::lock_guard<std::mutex> lock(compileMutex);
-  LoweredModule lowered = lowerModule(source, argumentTypes, nullptr, true, !device);
+  LoweredModule lowered = lowerModule(job);
+  cuda::PtxTarget target{job.computeCapability, job.options()};
   CompiledKernel kernel;
   try {
-    kernel.ptx = cuda::compileToPtx(*lowered.module, {lowered.entryName}, target, !device,
-                                    keepIR ? &kernel.llvmIR : nullptr);
+    kernel.ptx =
+        cuda::compileToPtx(*lowered.module, {lowered.entryName}, target,
+                           job.target == JobTarget::CudaKernel, keepIR ? &kernel.llvmIR : nullptr);
   } catch (CompileError &error) {
     if (!error.function) {
-      error.function = source.get();
-      error.location = source->definitionLocation;
+      error.function = job.source.get();
+      error.location = job.source->definitionLocation;
     }
     throw;
   }
   kernel.name = lowered.entryName;
   kernel.returnType = lowered.returnType;
   kernel.typeAnnotations = std::move(lowered.typeAnnotations);
+  kernel.hash = std::move(lowered.hash);
   return kernel;
 }
 
-std::string inspectFunction(const std::shared_ptr<FunctionSource> &source,
-                            const std::vector<const Type *> &argumentTypes, InspectionKind kind) {
+std::string inspectFunction(const CompileJob &job, InspectionKind kind) {
   std::lock_guard<std::mutex> lock(compileMutex);
-  LoweredModule lowered = lowerModule(source, argumentTypes, nullptr);
+  LoweredModule lowered = lowerModule(job);
   CpuJit &jit = CpuJit::get();
   if (kind != InspectionKind::UnoptimizedIR)
-    jit.optimize(*lowered.module, optimizationLevel());
+    jit.optimize(*lowered.module, optimizationLevel(job));
   if (kind == InspectionKind::Assembly)
     return jit.emitAssembly(*lowered.module);
   std::string text;
   llvm::raw_string_ostream stream(text);
   lowered.module->print(stream, nullptr);
   return text;
+}
+
+std::string hashJob(const CompileJob &job) {
+  std::lock_guard<std::mutex> lock(compileMutex);
+  CompileSession session;
+  TypedFunction *root = nullptr;
+  return typeJob(job, session, root);
 }
 
 } // namespace taipan

@@ -1,8 +1,7 @@
-// The compiler's entry points for the bindings: compile a FunctionSource for argument types to
-// a callable entry point, or to text (LLVM IR, assembly, annotated types). No LLVM types here.
+// The compiler's entry points for the bindings: compile jobs (a FunctionSource, argument types
+// and a target) to a callable entry point, PTX, or text (LLVM IR, assembly). No LLVM types here.
 #pragma once
 
-#include "cuda/PtxCompiler.h"
 #include "syntax/SyntaxTree.h"
 #include "types/Type.h"
 
@@ -12,6 +11,27 @@
 #include <vector>
 
 namespace taipan {
+
+/// Where a job's code runs.
+enum class JobTarget {
+  Cpu,        ///< the host CPU, through the JIT
+  CudaKernel, ///< a CUDA kernel, as PTX
+  CudaDevice, ///< a CUDA device function compiled on its own (compile_ptx(device=True))
+};
+
+/// One compilation. Its options are the root function's, parsed once when the function was
+/// read (FunctionSource::options); callees keep their own for their bodies, while module-wide
+/// settings (the pass pipeline, CUDA fastmath, max_registers) follow the root's.
+struct CompileJob {
+  std::shared_ptr<FunctionSource> source;
+  std::vector<const Type *> argumentTypes;
+  const Type *declaredReturnType = nullptr; ///< from an explicit signature, or nullptr
+  JobTarget target = JobTarget::Cpu;
+  int computeCapability = 90; ///< CUDA targets: 90 for sm_90
+
+  const CompileOptions &options() const { return source->options; }
+  bool forCuda() const { return target != JobTarget::Cpu; }
+};
 
 /// A compiled specialisation, ready to call.
 struct CompiledFunction {
@@ -24,6 +44,8 @@ struct CompiledFunction {
   const Type *returnType = nullptr;
   /// Source lines annotated with the types of the variables assigned on them.
   std::string typeAnnotations;
+  /// The job hash (see jobHash): equal in every process for the same code.
+  std::string hash;
 };
 
 /// A kernel (or device function) compiled to PTX for one argument-type tuple.
@@ -33,27 +55,39 @@ struct CompiledKernel {
   const Type *returnType = nullptr;
   std::string typeAnnotations;
   std::string llvmIR; ///< the optimised LLVM IR, when asked for
+  std::string hash;   ///< the job hash
 };
 
 /// What text to produce instead of code.
 enum class InspectionKind { OptimizedIR, UnoptimizedIR, Assembly };
 
-/// Type-checks and compiles `source` for `argumentTypes`; a `declaredReturnType` (from an
-/// explicit signature) converts what the function returns. Throws CompileError for bad input.
-CompiledFunction compileFunction(const std::shared_ptr<FunctionSource> &source,
-                                 const std::vector<const Type *> &argumentTypes,
-                                 const Type *declaredReturnType = nullptr);
+/// Type-checks and compiles a CPU job. Throws CompileError for bad input.
+CompiledFunction compileFunction(const CompileJob &job);
 
-/// Compiles `source` for the GPU: a kernel (`void`, all arguments in memory form, launched with
-/// one pointer per argument) or, with `device`, a device function. `keepIR` also returns the
-/// optimised LLVM IR (inspect_llvm).
-CompiledKernel compileKernel(const std::shared_ptr<FunctionSource> &source,
-                             const std::vector<const Type *> &argumentTypes,
-                             const cuda::PtxTarget &target, bool device = false,
-                             bool keepIR = false);
+/// Compiles a CUDA job to PTX: a kernel (`void`, all arguments in memory form, launched with
+/// one pointer per argument) or a device function. `keepIR` also returns the optimised LLVM IR
+/// (inspect_llvm).
+CompiledKernel compileKernel(const CompileJob &job, bool keepIR = false);
 
-/// Compiles again, returning the requested text rather than installing code.
-std::string inspectFunction(const std::shared_ptr<FunctionSource> &source,
-                            const std::vector<const Type *> &argumentTypes, InspectionKind kind);
+/// Compiles a CPU job again, returning the requested text rather than installing code.
+std::string inspectFunction(const CompileJob &job, InspectionKind kind);
+
+/// A CPU job for `source` (the form the C++ tests use).
+inline CompiledFunction compileFunction(const std::shared_ptr<FunctionSource> &source,
+                                        const std::vector<const Type *> &argumentTypes,
+                                        const Type *declaredReturnType = nullptr) {
+  return compileFunction(CompileJob{source, argumentTypes, declaredReturnType, JobTarget::Cpu});
+}
+inline std::string inspectFunction(const std::shared_ptr<FunctionSource> &source,
+                                   const std::vector<const Type *> &argumentTypes,
+                                   InspectionKind kind) {
+  return inspectFunction(CompileJob{source, argumentTypes, nullptr, JobTarget::Cpu}, kind);
+}
+
+/// The job hash alone (types the job, lowers nothing).
+std::string hashJob(const CompileJob &job);
+
+/// taipan's version, as pyproject.toml gives it (part of every job hash).
+const char *taipanVersion();
 
 } // namespace taipan

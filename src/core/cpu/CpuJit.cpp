@@ -3,6 +3,7 @@
 
 #include "cpu/HostInfo.h"
 #include "runtime/Runtime.h"
+#include "target/PassPipeline.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -10,7 +11,6 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/TargetSelect.h>
 
@@ -99,27 +99,10 @@ void CpuJit::prepareModule(llvm::Module &module) {
 }
 
 void CpuJit::optimize(llvm::Module &module, int level) {
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager callGraph;
-  llvm::ModuleAnalysisManager modules;
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = level >= 2;
   tuning.SLPVectorization = level >= 2;
-  llvm::PassBuilder passes(implementation->targetMachine.get(), tuning);
-  passes.registerModuleAnalyses(modules);
-  passes.registerCGSCCAnalyses(callGraph);
-  passes.registerFunctionAnalyses(functions);
-  passes.registerLoopAnalyses(loops);
-  passes.crossRegisterProxies(loops, functions, callGraph, modules);
-  llvm::OptimizationLevel optimization = level <= 0   ? llvm::OptimizationLevel::O0
-                                         : level == 1 ? llvm::OptimizationLevel::O1
-                                         : level == 2 ? llvm::OptimizationLevel::O2
-                                                      : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager pipeline = level <= 0
-                                         ? passes.buildO0DefaultPipeline(optimization)
-                                         : passes.buildPerModuleDefaultPipeline(optimization);
-  pipeline.run(module, modules);
+  optimizeModule(module, *implementation->targetMachine, level, tuning);
 }
 
 void *CpuJit::addModuleAndLookup(std::unique_ptr<llvm::Module> module,

@@ -267,15 +267,17 @@ public:
   /// stream may use it. The address works on the host too. Free with free().
   uint64_t allocateManaged(size_t bytes);
 
-  /// Loads PTX, or a cubin from link(), into the current context. On failure the CudaError's
+  /// Loads PTX, or a cubin from link(), into the current context, limiting a kernel to
+  /// `maxRegisters` registers when positive (max_registers). On failure the CudaError's
   /// message carries the JIT's error log; `log`, when given, receives the JIT's info log
   /// (registers, spills) or, on failure, its error log.
-  void *loadModule(const std::string &ptx, std::string *log = nullptr);
+  void *loadModule(const std::string &ptx, int maxRegisters = 0, std::string *log = nullptr);
   /// Links `inputs` into one cubin for the current device with the driver's linker, which
   /// resolves calls between them (a kernel's PTX calling a foreign device function). A failed
   /// link throws CudaError whose message carries the linker's log; `log`, when given, receives
   /// the info log. loadModule() loads the result.
-  std::string link(const std::vector<LinkInput> &inputs, std::string *log = nullptr);
+  std::string link(const std::vector<LinkInput> &inputs, int maxRegisters = 0,
+                   std::string *log = nullptr);
   void unloadModule(void *module);
   /// The kernel `name` of a loaded module; CUDA_ERROR_NOT_FOUND when it has none.
   void *getFunction(void *module, const std::string &name);

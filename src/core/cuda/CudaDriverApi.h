@@ -30,6 +30,7 @@ struct CUlinkState_st;
 using CUlinkState = CUlinkState_st *;
 
 // CUjit_option values, numbered as in cuda.h.
+constexpr int CU_JIT_MAX_REGISTERS = 0;
 constexpr int CU_JIT_INFO_LOG_BUFFER = 3;
 constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
@@ -61,6 +62,57 @@ inline std::string logText(const std::vector<char> &buffer) {
     text.pop_back();
   return text;
 }
+
+/// The JIT options module loads and links share (cuModuleLoadDataEx, cuLinkCreate): an info
+/// and an error log, each buffer keeping its last byte back from the JIT so that the text
+/// always ends in a NUL, and the kernel's max_registers when it has one. Not copyable: the
+/// option values point into the buffers.
+class JitOptions {
+public:
+  explicit JitOptions(int maxRegisters = 0) {
+    add(CU_JIT_INFO_LOG_BUFFER, info.data());
+    add(CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, JitLogBytes - 1);
+    add(CU_JIT_ERROR_LOG_BUFFER, errors.data());
+    add(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, JitLogBytes - 1);
+    add(CU_JIT_LOG_VERBOSE, 1);
+    if (maxRegisters > 0)
+      add(CU_JIT_MAX_REGISTERS, static_cast<unsigned>(maxRegisters));
+  }
+  JitOptions(const JitOptions &) = delete;
+  JitOptions &operator=(const JitOptions &) = delete;
+
+  unsigned count() const { return static_cast<unsigned>(names.size()); }
+  int *options() { return names.data(); }
+  void **values() { return settings.data(); }
+  /// The value given with `option` (integers are passed in the pointer itself), or nullptr.
+  void *valueOf(int option) const {
+    for (size_t i = 0; i < names.size(); ++i)
+      if (names[i] == option)
+        return settings[i];
+    return nullptr;
+  }
+
+  std::string infoLog() const { return logText(info); }
+  /// The error log after a failure, which `log` (the caller's, when given) receives too.
+  std::string failureLog(std::string *log) const {
+    std::string text = logText(errors);
+    if (log)
+      *log = text;
+    return text;
+  }
+
+private:
+  void add(int option, void *value) {
+    names.push_back(option);
+    settings.push_back(value);
+  }
+  void add(int option, std::uintptr_t value) { add(option, reinterpret_cast<void *>(value)); }
+
+  std::vector<char> info = std::vector<char>(JitLogBytes, '\0');
+  std::vector<char> errors = std::vector<char>(JitLogBytes, '\0');
+  std::vector<int> names;
+  std::vector<void *> settings;
+};
 
 /// "12.4" for the driver's 12040.
 inline std::string versionText(int version) {

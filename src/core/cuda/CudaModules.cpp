@@ -10,33 +10,6 @@ namespace taipan::cuda {
 
 namespace {
 
-/// The JIT options module loads and links share: an info and an error log, each buffer keeping
-/// its last byte back from the JIT so that the text always ends in a NUL. Not copyable: the
-/// option values point into the buffers.
-struct JitLogs {
-  std::vector<char> info = std::vector<char>(JitLogBytes, '\0');
-  std::vector<char> errors = std::vector<char>(JitLogBytes, '\0');
-  int options[5] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-                    CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-                    CU_JIT_LOG_VERBOSE};
-  void *values[5] = {info.data(), reinterpret_cast<void *>(JitLogBytes - 1), errors.data(),
-                     reinterpret_cast<void *>(JitLogBytes - 1),
-                     reinterpret_cast<void *>(std::uintptr_t{1})};
-
-  JitLogs() = default;
-  JitLogs(const JitLogs &) = delete;
-  JitLogs &operator=(const JitLogs &) = delete;
-  unsigned count() const { return static_cast<unsigned>(std::size(options)); }
-
-  /// The error log after a failure, which `log` (the caller's, when given) receives too.
-  std::string failureLog(std::string *log) const {
-    std::string text = logText(errors);
-    if (log)
-      *log = text;
-    return text;
-  }
-};
-
 const char *inputKindName(LinkInput::Kind kind) {
   switch (kind) {
   case LinkInput::Kind::Cubin:
@@ -55,25 +28,26 @@ const char *inputKindName(LinkInput::Kind kind) {
 
 } // namespace
 
-void *CudaDriver::loadModule(const std::string &ptx, std::string *log) {
+void *CudaDriver::loadModule(const std::string &ptx, int maxRegisters, std::string *log) {
   ensureContext();
-  JitLogs logs;
+  JitOptions logs(maxRegisters);
   CUmodule module = nullptr;
   CUresult result =
       api->invoke(api->cuModuleLoadDataEx, &module, static_cast<const void *>(ptx.c_str()),
-                  logs.count(), logs.options, logs.values);
+                  logs.count(), logs.options(), logs.values());
   if (result != CUDA_SUCCESS)
     api->fail(result, api->cuModuleLoadDataEx.name, "", logs.failureLog(log));
   if (log)
-    *log = logText(logs.info);
+    *log = logs.infoLog();
   return module;
 }
 
-std::string CudaDriver::link(const std::vector<LinkInput> &inputs, std::string *log) {
+std::string CudaDriver::link(const std::vector<LinkInput> &inputs, int maxRegisters,
+                             std::string *log) {
   ensureContext();
-  JitLogs logs;
+  JitOptions logs(maxRegisters);
   CUlinkState state = nullptr;
-  api->call(api->cuLinkCreate, logs.count(), logs.options, logs.values, &state);
+  api->call(api->cuLinkCreate, logs.count(), logs.options(), logs.values(), &state);
   // The state owns the linked image, so it is copied out before the state goes.
   struct Destroy {
     Api &api;
@@ -107,7 +81,7 @@ std::string CudaDriver::link(const std::vector<LinkInput> &inputs, std::string *
   if (result != CUDA_SUCCESS)
     api->fail(result, api->cuLinkComplete.name, "", logs.failureLog(log));
   if (log)
-    *log = logText(logs.info);
+    *log = logs.infoLog();
   return std::string(static_cast<const char *>(image), bytes);
 }
 

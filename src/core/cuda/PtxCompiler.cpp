@@ -4,6 +4,7 @@
 
 #include "runtime/Runtime.h"
 #include "support/CompileError.h"
+#include "target/PassPipeline.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
@@ -14,7 +15,6 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -52,16 +52,37 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const PtxTarget &target
   if (!nvptx)
     throw CompileError(CompileErrorKind::Internal, "NVPTX target missing: " + error, {});
   llvm::TargetOptions options;
-  if (target.fastmath) {
+  if (target.options.fastmathApproximate) {
     options.UnsafeFPMath = true;
     options.NoInfsFPMath = true;
     options.NoNaNsFPMath = true;
+    options.NoSignedZerosFPMath = true;
+    options.ApproxFuncFPMath = true;
+    options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   }
   std::string cpu = "sm_" + std::to_string(target.computeCapability);
+  int level = target.optimizationLevel();
   return std::unique_ptr<llvm::TargetMachine>(nvptx->createTargetMachine(
       Triple, cpu, ptxVersionFeature(target.computeCapability), options, std::nullopt, std::nullopt,
-      target.optimizationLevel >= 2 ? llvm::CodeGenOptLevel::Aggressive
-                                    : llvm::CodeGenOptLevel::Less));
+      level >= 2   ? llvm::CodeGenOptLevel::Aggressive
+      : level == 1 ? llvm::CodeGenOptLevel::Less
+                   : llvm::CodeGenOptLevel::None));
+}
+
+/// fastmath=True for the whole module, as NVVM's -ftz=1 -prec-div=0 -prec-sqrt=0 -fma=1 are:
+/// code generation reads these attributes per function (they override the TargetOptions), so
+/// every function, libdevice's included, gets them, and inlining cannot drop them.
+void applyApproximateMath(llvm::Module &module) {
+  for (llvm::Function &function : module.functions()) {
+    if (function.isDeclaration())
+      continue;
+    function.addFnAttr("unsafe-fp-math", "true");
+    function.addFnAttr("no-nans-fp-math", "true");
+    function.addFnAttr("no-infs-fp-math", "true");
+    function.addFnAttr("no-signed-zeros-fp-math", "true");
+    function.addFnAttr("approx-func-fp-math", "true");
+    function.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
+  }
 }
 
 /// Lazily loads libdevice from its bitcode: only the functions the module calls are read.
@@ -178,15 +199,18 @@ void defineDeviceRuntime(llvm::Module &module) {
   }
 }
 
-/// libm names (sin, expf, ...) become libdevice's (__nv_sin, __nv_expf, ...).
-void renameToLibdevice(llvm::Module &module, llvm::Module &libdevice) {
+/// libm names (sin, expf, ...) become libdevice's (__nv_sin, __nv_expf, ...), or with
+/// `fastVariants` (fastmath=True) the fast float32 ones where libdevice has them.
+void renameToLibdevice(llvm::Module &module, llvm::Module &libdevice, bool fastVariants) {
   for (llvm::Function &function : llvm::make_early_inc_range(module.functions())) {
     if (!function.isDeclaration() || function.isIntrinsic() ||
         function.hasFnAttribute(ForeignFunctionAttribute) ||
         function.getName().starts_with("taipan_") || function.getName().starts_with("llvm.") ||
         function.getName().starts_with("__nv_") || function.getName() == "vprintf")
       continue;
-    std::string name = "__nv_" + function.getName().str();
+    std::string name = fastVariants ? fastLibdeviceName(function.getName().str()) : "";
+    if (name.empty())
+      name = "__nv_" + function.getName().str();
     if (!libdevice.getFunction(name))
       throw CompileError(
           CompileErrorKind::Unsupported,
@@ -198,6 +222,12 @@ void renameToLibdevice(llvm::Module &module, llvm::Module &libdevice) {
 }
 
 } // namespace
+
+std::string fastLibdeviceName(const std::string &libmName) {
+  static const std::set<std::string> fast = {"cosf",  "sinf",   "tanf", "expf",
+                                             "log2f", "log10f", "logf", "powf"};
+  return fast.count(libmName) ? "__nv_fast_" + libmName : "";
+}
 
 std::string ptxVersionFeature(int computeCapability) {
   // LLVM 19 knows PTX up to 8.5; sm_90 needs 7.8, and drivers accept older ISAs.
@@ -241,7 +271,8 @@ std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &k
   llvm::LLVMContext &context = module.getContext();
   module.setTargetTriple(Triple);
   module.setDataLayout(machine->createDataLayout());
-  module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", target.fastmath ? 1 : 0);
+  bool approximate = target.options.fastmathApproximate;
+  module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", approximate ? 1 : 0);
 
   // Kernels: externally visible entry points, annotated as such.
   llvm::NamedMDNode *annotations = module.getOrInsertNamedMetadata("nvvm.annotations");
@@ -256,18 +287,18 @@ std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &k
         llvm::ValueAsMetadata::get(kernel), llvm::MDString::get(context, "kernel"),
         llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), 1))};
     annotations->addOperand(llvm::MDNode::get(context, operands));
-    if (target.maxRegisters > 0) {
-      llvm::Metadata *limit[] = {llvm::ValueAsMetadata::get(kernel),
-                                 llvm::MDString::get(context, "maxnreg"),
-                                 llvm::ValueAsMetadata::get(llvm::ConstantInt::get(
-                                     llvm::Type::getInt32Ty(context), target.maxRegisters))};
+    if (target.options.maxRegisters > 0) {
+      llvm::Metadata *limit[] = {
+          llvm::ValueAsMetadata::get(kernel), llvm::MDString::get(context, "maxnreg"),
+          llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context),
+                                                            target.options.maxRegisters))};
       annotations->addOperand(llvm::MDNode::get(context, limit));
     }
   }
 
   defineDeviceRuntime(module);
   std::unique_ptr<llvm::Module> libdevice = loadLibdevice(context);
-  renameToLibdevice(module, *libdevice);
+  renameToLibdevice(module, *libdevice, approximate);
   libdevice->setTargetTriple(Triple);
   libdevice->setDataLayout(module.getDataLayout());
   if (llvm::Linker::linkModules(module, std::move(libdevice), llvm::Linker::LinkOnlyNeeded))
@@ -279,6 +310,8 @@ std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &k
            value.getName().starts_with("taipan_cuda_exception") ||
            value.getName() == "taipan_grid_barrier";
   });
+  if (approximate)
+    applyApproximateMath(module);
 
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);
@@ -286,24 +319,7 @@ std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &k
     throw CompileError(CompileErrorKind::Internal,
                        "taipan generated invalid NVPTX IR (a compiler bug): " + problems, {});
 
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager callGraph;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder passes(machine.get());
-  passes.registerModuleAnalyses(modules);
-  passes.registerCGSCCAnalyses(callGraph);
-  passes.registerFunctionAnalyses(functions);
-  passes.registerLoopAnalyses(loops);
-  passes.crossRegisterProxies(loops, functions, callGraph, modules);
-  llvm::OptimizationLevel level = target.optimizationLevel <= 0   ? llvm::OptimizationLevel::O0
-                                  : target.optimizationLevel == 1 ? llvm::OptimizationLevel::O1
-                                  : target.optimizationLevel == 2 ? llvm::OptimizationLevel::O2
-                                                                  : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager pipeline = target.optimizationLevel <= 0
-                                         ? passes.buildO0DefaultPipeline(level)
-                                         : passes.buildPerModuleDefaultPipeline(level);
-  pipeline.run(module, modules);
+  optimizeModule(module, *machine, target.optimizationLevel());
   if (optimizedIR) {
     llvm::raw_string_ostream text(*optimizedIR);
     module.print(text, nullptr);

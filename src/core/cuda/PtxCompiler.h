@@ -2,6 +2,8 @@
 // the runtime calls device definitions and linking the libdevice functions it uses.
 #pragma once
 
+#include "syntax/SyntaxTree.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,15 +19,21 @@ namespace taipan::cuda {
 /// they are neither libdevice's nor taipan's, and stay external for the driver's linker.
 inline constexpr const char *ForeignFunctionAttribute = "taipan-foreign";
 
-/// Which GPU code is compiled for, and how.
+/// Which GPU code is compiled for, and how: the job's options (those of the function compiled,
+/// parsed once) decide the module-wide settings (fastmath, opt, max_registers).
 struct PtxTarget {
   int computeCapability = 90; ///< 90 for sm_90
-  int optimizationLevel = 3;
-  bool fastmath = false;
-  bool debug = false; ///< kernels record exceptions for the host to raise
-  bool lineInfo = false;
-  int maxRegisters = 0; ///< 0: no limit
+  CompileOptions options;
+
+  /// opt=False gives 0; the default is 3, as with NVVM.
+  int optimizationLevel() const {
+    return options.optimizationLevel < 0 ? 3 : options.optimizationLevel;
+  }
 };
+
+/// The fast libdevice variant numba-cuda uses under fastmath=True for a float32 libm function
+/// (`sinf` gives `__nv_fast_sinf`), or "" when it has none.
+std::string fastLibdeviceName(const std::string &libmName);
 
 /// The PTX ISA version to use for an architecture (and LLVM 19's limits).
 std::string ptxVersionFeature(int computeCapability);

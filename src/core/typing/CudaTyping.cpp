@@ -7,6 +7,7 @@
 #include "typing/BuiltinTyping.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace taipan {
@@ -220,6 +221,50 @@ const Type *typeCudaCall(const std::string &name, const std::vector<const Type *
                                                                  : types::float64();
   }
   throwUnsupported(name + " is not supported yet", location);
+}
+
+void bindCudaKeywords(const std::string &name, Expr &call) {
+  if (call.keywordNames.empty())
+    return;
+  // The parameters of Numba's typing templates; every other builtin is positional only there.
+  static const std::map<std::string, std::vector<std::string>> parameters = {
+      {"cuda.shared.array", {"shape", "dtype"}},
+      {"cuda.local.array", {"shape", "dtype"}},
+      {"cuda.const.array_like", {"ndarray"}},
+      {"cuda.grid", {"ndim"}},
+      {"cuda.gridsize", {"ndim"}},
+  };
+  auto found = parameters.find(name);
+  if (found == parameters.end())
+    throwUnsupported(name + "() takes no keyword arguments (as in Numba); pass them by position",
+                     call.location);
+  const std::vector<std::string> &names = found->second;
+  size_t positional = call.positionalCount();
+  if (positional > names.size())
+    throwTypingError(name + "() takes " + std::to_string(names.size()) + " arguments but " +
+                         std::to_string(positional) + " were given",
+                     call.location);
+  std::vector<Expr *> bound(names.size(), nullptr);
+  for (size_t i = 0; i < positional; ++i)
+    bound[i] = call.operands[1 + i];
+  for (size_t k = 0; k < call.keywordNames.size(); ++k) {
+    const std::string &keyword = call.keywordNames[k];
+    auto position = std::find(names.begin(), names.end(), keyword);
+    if (position == names.end())
+      throwTypingError(name + "() got an unexpected keyword argument '" + keyword + "'",
+                       call.location);
+    Expr *&slot = bound[position - names.begin()];
+    if (slot)
+      throwTypingError(name + "() got multiple values for argument '" + keyword + "'",
+                       call.location);
+    slot = call.operands[1 + positional + k];
+  }
+  for (size_t i = 0; i < bound.size(); ++i)
+    if (!bound[i])
+      throwTypingError(name + "() missing required argument '" + names[i] + "'", call.location);
+  call.operands.resize(1);
+  call.operands.insert(call.operands.end(), bound.begin(), bound.end());
+  call.keywordNames.clear();
 }
 
 } // namespace taipan

@@ -23,4 +23,10 @@ const Type *typeCudaCall(const std::string &name, const std::vector<const Type *
                          const std::vector<Expr *> &argumentExprs, SourceLocation location,
                          const std::vector<int64_t> *shape = nullptr);
 
+/// Binds the keyword arguments of a call of a CUDA builtin to its parameters as Numba names them
+/// (`cuda.shared.array(shape=(16, 16), dtype=float32)`, `cuda.grid(ndim=2)`): the call's
+/// operands are put in parameter order and its keywords cleared, so that typing and lowering
+/// see positional arguments only. Builtins Numba takes positionally only refuse keywords.
+void bindCudaKeywords(const std::string &name, Expr &call);
+
 } // namespace taipan

@@ -967,8 +967,14 @@ private:
       }
       const std::string &name = calleeType->text();
       if (name.rfind("cuda.", 0) == 0) {
-        if (!expr->keywordNames.empty())
-          throwUnsupported("keyword arguments to " + name + " are not supported", expr->location);
+        if (!expr->keywordNames.empty()) {
+          // Numba's keyword spellings become positional operands, for lowering too.
+          bindCudaKeywords(name, *expr);
+          positionalExprs.assign(expr->operands.begin() + 1, expr->operands.end());
+          positional.clear();
+          for (Expr *argument : positionalExprs)
+            positional.push_back(typeOf(argument));
+        }
         std::vector<int64_t> *shape = nullptr;
         if (name == "cuda.shared.array" || name == "cuda.local.array") {
           shape = &function.constantShapes[expr->id];

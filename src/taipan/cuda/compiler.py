@@ -35,13 +35,16 @@ def split_signature(signature):
     return tuple(parsed.args), parsed.return_type
 
 
-def compile_source(source, argument_types, options, device=False):
-    """(ptx, entry name, return type, type annotations) for one specialisation."""
+def compile_source(source, argument_types, cc, device=False, keep_llvm=False):
+    """(ptx, entry name, return type, type annotations, job hash, optimised LLVM IR or None) for one
+    specialisation for compute capability ``cc`` (an int, 90 for sm_90). The options come from
+    ``source``, which parsed them once."""
     _find_libdevice()
-    return _core.compile_kernel(source, list(argument_types), options, device)
+    return _core.compile_kernel(source, list(argument_types), cc, device, keep_llvm)
 
 
-def _compute_capability(cc):
+def compute_capability_number(cc):
+    """``(major, minor)``, or None for the default, as the int the compiler takes (90)."""
     major, minor = cc if cc is not None else _DEFAULT_CC
     return major * 10 + minor
 
@@ -69,15 +72,11 @@ def compile_ptx(
         )
     argument_types, _ = split_signature(sig)
     pyfunc = getattr(pyfunc, "py_func", pyfunc)  # a kernel or device function compiles too
-    options = {
-        "debug": debug,
-        "lineinfo": lineinfo,
-        "fastmath": fastmath,
-        "opt": opt,
-        "cc": _compute_capability(cc),
-    }
+    options = {"debug": debug, "lineinfo": lineinfo, "fastmath": fastmath, "opt": opt}
     source = read_function(pyfunc, options)
-    ptx, _, return_type, _ = compile_source(source, argument_types, options, device=device)
+    ptx, _, return_type, *_ = compile_source(
+        source, argument_types, compute_capability_number(cc), device=device
+    )
     return ptx, return_type
 
 

@@ -48,12 +48,16 @@ def argument_type(value):
 class Kernel:
     """One compiled specialisation: its PTX, and the loaded function once launched."""
 
-    def __init__(self, ptx, name, return_type, annotations, links=(), python_name=""):
+    def __init__(
+        self, ptx, name, return_type, annotations, hash, links=(), python_name="", max_registers=0
+    ):
         self.ptx = ptx
         self.name = name
+        self.hash = hash  # the job hash: the same in every process for the same code
         self.return_type = return_type
         self.type_annotations = annotations
         self.python_name = python_name or name
+        self.max_registers = max_registers  # for the driver's JIT, as numba-cuda's linker gets it
         self._handles = {}  # (module, function) by (device, context generation)
         self._cubins = {}  # by compute capability
         # cg.this_grid().sync() needs every block resident: a cooperative launch.
@@ -70,7 +74,9 @@ class Kernel:
         key = driver.current_compute_capability()
         cubin = self._cubins.get(key)
         if cubin is None:
-            cubin = linking.link_kernel(self.ptx, self.name, self.links, self.python_name)
+            cubin = linking.link_kernel(
+                self.ptx, self.name, self.links, self.python_name, self.max_registers
+            )
             self._cubins[key] = cubin
         return cubin
 
@@ -87,7 +93,7 @@ class Kernel:
                     "defining them in @cuda.jit(link=[...]) or cuda.declare_device(link=[...])"
                 )
             image = self.cubin() if self.links else self.ptx
-            handle = self._handles[key] = driver.load_function(image, self.name)
+            handle = self._handles[key] = driver.load_function(image, self.name, self.max_registers)
         return handle
 
 
@@ -118,16 +124,10 @@ class CUDADispatcher(CompiledFunction):
             f"{self.__name__} is a CUDA kernel: launch it as {self.__name__}[griddim, blockdim](...)"
         )
 
-    def _options(self):
-        options = {
-            key: self.targetoptions.get(key)
-            for key in ("debug", "lineinfo", "fastmath", "max_registers")
-        }
-        options["opt"] = self.targetoptions.get("opt", True)
+    def _compute_capability(self):
         from taipan.cuda.driver import target_compute_capability
 
-        options["cc"] = target_compute_capability()
-        return options
+        return target_compute_capability()
 
     def specialize_for(self, argument_types):
         """The compiled kernel for these argument types, compiling it on first use."""
@@ -137,10 +137,14 @@ class CUDADispatcher(CompiledFunction):
             if kernel is None:
                 kernel = Kernel(
                     *compiler.compile_source(
-                        self._function_source(), key, self._options(), device=self.device
-                    ),
+                        self._function_source(),
+                        key,
+                        self._compute_capability(),
+                        device=self.device,
+                    )[:5],
                     links=self.link_files(),
                     python_name=self.__name__,
+                    max_registers=self.targetoptions.get("max_registers") or 0,
                 )
                 self._kernels[key] = kernel
             return kernel
@@ -240,10 +244,12 @@ class CUDADispatcher(CompiledFunction):
     def inspect_llvm(self, signature=None):
         """The optimised LLVM IR the PTX was made from: one text for a signature, else a dict
         keyed by argument types. Compiles again, since kernels do not keep their IR."""
-        options = dict(self._options(), keep_llvm=True)
         source = self._function_source()
+        cc = self._compute_capability()
         return self._texts(
-            lambda key: compiler.compile_source(source, key, options, device=self.device)[4],
+            lambda key: compiler.compile_source(
+                source, key, cc, device=self.device, keep_llvm=True
+            )[5],
             signature,
         )
 

@@ -59,8 +59,10 @@ def current_device():
     return _driver().cuda_current_device()
 
 
-def load_function(ptx, name):
-    return _driver().cuda_load_function(ptx, name)
+def load_function(image, name, max_registers=0):
+    """(module, function) handles of kernel ``name`` in PTX or a cubin, loaded into the current
+    context; ``max_registers`` (0: no limit) goes to the driver's JIT."""
+    return _driver().cuda_load_function(image, name, max_registers)
 
 
 def suggested_block_size(kernel, sharedmem):

@@ -148,9 +148,10 @@ def compile_cuda_source(path, compute_capability):
     return cubin
 
 
-def link_kernel(ptx, entry, paths, name):
+def link_kernel(ptx, entry, paths, name, max_registers=0):
     """The cubin of a kernel's PTX (entry point ``entry``, Python name ``name``) linked with the
-    files in ``paths`` (each once) for the current device."""
+    files in ``paths`` (each once) for the current device, its registers limited to
+    ``max_registers`` when positive."""
     major, minor = driver.current_compute_capability()
     inputs = [(_PTX, entry + ".ptx", ptx)]
     for path in paths:
@@ -160,7 +161,7 @@ def link_kernel(ptx, entry, paths, name):
         else:
             inputs.append((_KIND_BY_SUFFIX[suffix], path, None))
     try:
-        cubin, _ = _core.cuda_link(inputs)
+        cubin, _ = _core.cuda_link(inputs, max_registers)
     except driver.CudaDriverError as error:
         symbols = external_symbols(ptx)
         hint = (

@@ -268,7 +268,7 @@ TEST(CudaDriverGpuTest, LoadAndLaunchPtx) {
   REQUIRE_GPU();
   CudaDriver &driver = CudaDriver::get();
   std::string log;
-  void *module = driver.loadModule(WriteTidPtx, &log);
+  void *module = driver.loadModule(WriteTidPtx, 0, &log);
   ASSERT_NE(module, nullptr);
   void *function = driver.getFunction(module, "write_tid");
   EXPECT_GE(driver.functionAttribute(function, cuda::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK), 32);
@@ -312,7 +312,7 @@ TEST(CudaDriverGpuTest, BadPtxReportsJitLog) {
   bad.replace(bad.find("mov.u32"), 7, "mov.q99");
   std::string log;
   try {
-    driver.loadModule(bad, &log);
+    driver.loadModule(bad, 0, &log);
     FAIL() << "bad PTX loaded";
   } catch (const CudaError &error) {
     EXPECT_FALSE(log.empty());

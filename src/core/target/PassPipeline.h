@@ -1,0 +1,19 @@
+// The optimisation pipeline every target runs: LLVM's new pass manager at a level 0-3, with
+// the target's machine (for its cost model) and its tuning (vectorisers) as the hooks.
+#pragma once
+
+#include <llvm/Passes/PassBuilder.h>
+
+namespace llvm {
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace taipan {
+
+/// Optimises `module` at `level` (0: the O0 pipeline, which still runs always-inline) for
+/// `machine`, with the target's `tuning` (the CPU enables both vectorisers from level 2).
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, int level,
+                    const llvm::PipelineTuningOptions &tuning = llvm::PipelineTuningOptions());
+
+} // namespace taipan
