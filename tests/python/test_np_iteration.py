@@ -83,9 +83,7 @@ def test_ndenumerate_items(name):
     np.testing.assert_array_equal(items(a), expected)
 
 
-@pytest.mark.parametrize(
-    "shape", [(0,), (4,), (2, 3), (3, 0, 2), (2, 2, 2, 2)], ids=str
-)
+@pytest.mark.parametrize("shape", [(0,), (4,), (2, 3), (3, 0, 2), (2, 2, 2, 2)], ids=str)
 def test_ndindex_of_a_tuple_and_of_integers(shape):
     @njit
     def codes(shape):
