@@ -589,3 +589,30 @@ def test_overloads_and_intrinsics_compile_into_kernels(tmp_path):
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_job_hash_covers_intrinsic_bodies_and_overload_implementations():
+    def make(body, scale_by):
+        @intrinsic
+        def op(typingctx, x):
+            return x(x), body
+
+        def helper(x):
+            return x
+
+        @overload(helper)
+        def _helper(x):
+            return lambda x: x * scale_by
+
+        def f(x):
+            return op(helper(x))
+
+        compiled = njit(f)
+        compiled(3)
+        return compiled.overloads[(types.int64,)].hash
+
+    same = "ret {T0} %arg0"
+    negate = "%r = sub {T0} 0, %arg0\n ret {T0} %r"
+    assert make(same, 2) == make(same, 2)
+    assert make(same, 2) != make(negate, 2)
+    assert make(same, 2) != make(same, 3)

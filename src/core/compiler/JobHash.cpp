@@ -120,6 +120,13 @@ const std::string &FunctionDigests::of(const TypedFunction &function) {
       digest.add(of(*callee));
     }
   }
+  for (int id : sortedKeys(function.intrinsics)) { // their IR is code of this function
+    const IntrinsicBody &body = function.intrinsics.at(id);
+    digest.add(id).add(body.instructions).add(body.declarations);
+    addType(digest, body.returnType);
+    for (const Type *parameter : body.parameterTypes)
+      addType(digest, parameter);
+  }
   inProgress.erase(&function);
   return digests[&function] = digest.hex();
 }
