@@ -310,26 +310,33 @@ def _source_texts(code, module_globals):
                 yield "the -c command line", dedented.splitlines(keepends=True)
 
 
-def _unavailable(py_func, code, looked_at):
-    where = f'File "{code.co_filename}", line {code.co_firstlineno}, in {py_func.__qualname__}'
-    if looked_at:
-        return UnsupportedError(
-            f"cannot compile {py_func.__qualname__}: the source text of {code.co_filename} no "
-            "longer matches the function Python loaded (the file was changed after it was "
-            "imported); reload the module (importlib.reload) or restart Python to compile the "
-            f"new code\n\n{where}"
+def _unverified_error(py_func, code, looked_at):
+    """The error for a function none of whose texts compiles to its code: they changed, or they
+    are not where taipan looks."""
+    import os
+
+    name, filename = py_func.__qualname__, code.co_filename
+    where = f'File "{filename}", line {code.co_firstlineno}, in {name}'
+    if looked_at and os.path.exists(filename):
+        reason = (
+            f"the source text of {filename} no longer matches the function Python loaded (the "
+            "file was changed after it was imported); reload the module (importlib.reload) or "
+            "restart Python to compile the new code"
         )
-    hint = (
-        "define the function in a file, or register its text with "
-        "linecache.cache[filename] = (len(text), None, text.splitlines(True), filename) "
-        "and compile it under that filename"
-    )
-    return UnsupportedError(
-        f"cannot compile {py_func.__qualname__}: its source text is not available (looked in "
-        f"linecache for {code.co_filename!r}"
-        + (", and in the python -c command line" if code.co_filename == "<string>" else "")
-        + f"); {hint}\n\n{where}"
-    )
+    elif "linecache" in looked_at:
+        reason = (
+            f"the text linecache holds for {filename!r} no longer matches the function Python "
+            "loaded; register the text the function was compiled from"
+        )
+    else:
+        command_line = ", and in the python -c command line" if filename == "<string>" else ""
+        reason = (
+            f"its source text is not available (looked in linecache for {filename!r}"
+            f"{command_line}); define the function in a file, or register its text with "
+            "linecache.cache[filename] = (len(text), None, text.splitlines(True), filename) "
+            "and compile it under that filename"
+        )
+    return UnsupportedError(f"cannot compile {name}: {reason}\n\n{where}")
 
 
 def read_function(py_func, options):
@@ -356,4 +363,4 @@ def read_function(py_func, options):
                 0,
                 options,
             )
-    raise _unavailable(py_func, code, looked_at)
+    raise _unverified_error(py_func, code, looked_at)
