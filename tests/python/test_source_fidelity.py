@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import linecache
+import math
 import os
 import subprocess
 import sys
@@ -41,12 +42,16 @@ SPREAD = (
     njit(lambda x: x * 3),  # a lambda on a line the statement did not start on
 )
 NESTED = lambda x: lambda x: x * 7 + 1
+# fmt: off
+CALL_SPREAD = pow(
+    1, 1), njit(lambda x: x * 11)  # its statement starts a line above: found in the whole file
+# fmt: on
 
 
 @pytest.mark.parametrize(
     "dispatcher",
-    [TWO_A, TWO_B, THREE_A, THREE_B, THREE_C, NAMED_A, NAMED_B, *SPREAD],
-    ids=["two-a", "two-b", "three-a", "three-b", "three-c", "named-a", "named-b", "s-a", "s-b"],
+    [TWO_A, TWO_B, THREE_A, THREE_B, THREE_C, NAMED_A, NAMED_B, *SPREAD, CALL_SPREAD[1]],
+    ids=["2a", "2b", "3a", "3b", "3c", "named-a", "named-b", "spread-a", "spread-b", "call"],
 )
 def test_each_lambda_on_a_line_compiles_its_own_body(dispatcher):
     assert_same_as_python(dispatcher)
@@ -153,6 +158,13 @@ def make_multiplier(k):
     return inner
 
 
+MATH_ALIAS = math  # a module bound without an import: Python 3.11+ compiles its calls differently
+
+
+def uses_module_alias(x):
+    return MATH_ALIAS.sqrt(x * x) + math.floor(x)
+
+
 def positional_kinds(a, /, b):
     return a * 10 + b
 
@@ -168,8 +180,19 @@ def positional_kinds(a, /, b):
         njit(Second.method),
         njit(make_adder(3)),
         njit(make_multiplier(3)),
+        njit(uses_module_alias),
     ],
-    ids=["below", "above", "first", "second", "method-1", "method-2", "inner-1", "inner-2"],
+    ids=[
+        "below",
+        "above",
+        "first",
+        "second",
+        "method-1",
+        "method-2",
+        "inner-1",
+        "inner-2",
+        "alias",
+    ],
 )
 def test_definition_chosen_by_its_code(dispatcher):
     assert_same_as_python(dispatcher)
@@ -285,10 +308,11 @@ def test_reloaded_module_compiles_the_new_text(module_on_disk):
 # text that is not in a file: python -c, exec
 
 
-def run_command(program):
+def run_command(program, through_stdin=False):
     environment = dict(os.environ, PYTHONPATH=SRC)
     completed = subprocess.run(
-        [sys.executable, "-c", program],
+        [sys.executable] + ([] if through_stdin else ["-c", program]),
+        input=program if through_stdin else None,
         capture_output=True,
         text=True,
         timeout=120,
@@ -340,6 +364,28 @@ def test_python_dash_c_errors_name_the_string_and_line():
     output = run_command(program)
     assert 'File "<string>", line 6, in f' in output
     assert "    return {x: 1}" in output
+
+
+def test_program_read_from_stdin_says_where_it_looked():
+    program = textwrap.dedent(
+        """\
+        from taipan import njit
+        from taipan.errors import UnsupportedError
+
+        @njit
+        def f(x):
+            return x + 1
+
+        try:
+            f(1)
+        except UnsupportedError as error:
+            print(error)
+        """
+    )
+    output = run_command(program, through_stdin=True)
+    assert "cannot compile f: its source text is not available" in output
+    assert "looked in linecache for '<stdin>'" in output
+    assert 'File "<stdin>", line 4, in f' in output
 
 
 EXEC_TEXT = """\
