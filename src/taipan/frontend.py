@@ -264,33 +264,28 @@ def _verified_definition(code, candidates, imports):
 
 def _command_line_text():
     """The program text of ``python -c``, from ``sys.orig_argv`` (Python 3.10+), or None."""
-    argv = getattr(sys, "orig_argv", [])
-    index = 1
-    while index < len(argv):
-        argument = argv[index]
-        if argument == "--" or not argument.startswith("-") or argument == "-":
-            return None
+    arguments = iter(getattr(sys, "orig_argv", [])[1:])
+    for argument in arguments:
+        if argument.startswith("--"):
+            continue  # a long option (none of those before -c takes a separate value)
+        if not argument.startswith("-") or argument == "-":
+            return None  # a script or stdin: no -c
         for position, option in enumerate(argument[1:], start=2):
-            if option in "cmWX":
-                value = argument[position:]
-                if not value:
-                    index += 1
-                    value = argv[index] if index < len(argv) else ""
+            if option in "cmWX":  # the options that take a value: the rest or the next argument
+                value = argument[position:] or next(arguments, "")
                 if option == "c":
                     return value
                 if option == "m":
                     return None
                 break
-            if argument.startswith("--"):
-                break
-        index += 1
     return None
 
 
 def _source_texts(code, module_globals):
     """The texts that may hold the function's definition, as (where, lines), most likely first:
     what linecache holds now (the text seen when the module ran, or registered by an exec, a
-    notebook or the REPL), the file as it is now, and the ``python -c`` program."""
+    notebook or the REPL), the file as it is now, and the ``python -c`` program. Lazily: the
+    linecache text is kept (not checked against the file) while it proves right."""
     filename = code.co_filename
     entry = linecache.cache.get(filename)
     if entry is not None and len(entry) == 4 and entry[2]:
