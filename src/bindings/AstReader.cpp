@@ -30,6 +30,8 @@ public:
   void readDefinition(nb::handle function, nb::handle node) {
     source.definitionLocation = location(node);
     std::string kind = nodeKind(node);
+    if (kind == "AsyncFunctionDef")
+      throwUnsupported("async functions are not supported", source.definitionLocation);
     nb::handle arguments = node.attr("args");
     if (nb::len(nb::object(arguments.attr("kwonlyargs"))) != 0 ||
         !arguments.attr("vararg").is_none() || !arguments.attr("kwarg").is_none())
@@ -65,10 +67,11 @@ private:
   FunctionSource &source;
   std::set<std::string> declaredOutside; ///< names of `global` and `nonlocal` statements
 
+  /// The node's position in the definition's text (the tree carries the file's line numbers).
   SourceLocation location(nb::handle node) {
     SourceLocation result;
     if (PyObject_HasAttrString(node.ptr(), "lineno")) {
-      result.line = nb::cast<int>(node.attr("lineno"));
+      result.line = nb::cast<int>(node.attr("lineno")) - source.firstLine + 1;
       result.column = nb::cast<int>(node.attr("col_offset"));
     }
     return result;

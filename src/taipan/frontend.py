@@ -1,80 +1,361 @@
-"""Finds a function's source text and its definition node in Python's ``ast``; the extension
-reads that node into the compiler's syntax tree. Imports ast and inspect only when compiling."""
+"""Finds a function's source text and its definition node in Python's ``ast``, proves that the
+text is the function's own code, and hands the node to the extension, which reads it into the
+compiler's syntax tree. Imported only when the first function compiles (it needs ast)."""
+
+import ast
+import linecache
+import sys
 
 from taipan import _core
 from taipan.errors import UnsupportedError
 
-
-def _find_definition(tree, code, first_line):
-    import ast
-
-    wanted_line = code.co_firstlineno - first_line + 1
-    if code.co_name != "<lambda>":
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
-                node.name == code.co_name
-            ):
-                return node
-        return None
-    arguments = list(code.co_varnames[: code.co_argcount])
-    candidates = [
-        node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Lambda)
-        and [a.arg for a in node.args.posonlyargs + node.args.args] == arguments
-    ]
-    on_line = [node for node in candidates if node.lineno == wanted_line]
-    return (on_line or candidates or [None])[0]
+_CO_NESTED = 0x10
+_CO_VARARGS = 0x04
+_CO_VARKEYWORDS = 0x08
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_FILE_CACHE_SIZE = 8
+_DEEP_TREE_RECURSION_LIMIT = 20_000
+# filename -> (lines, {first line: [(node, enclosing class name)]}, names imports bind)
+_file_definitions = {}
 
 
-def _parse(text):
-    import ast
+def _future_flags():
+    import __future__
+
+    flags = 0
+    for name in __future__.all_feature_names:
+        flags |= getattr(__future__, name).compiler_flag
+    return flags
+
+
+_FUTURE_FLAGS = _future_flags()
+
+
+def _first_line(node):
+    """The line a code object built from ``node`` reports: its first decorator's, if any."""
+    decorators = getattr(node, "decorator_list", None)
+    return decorators[0].lineno if decorators else node.lineno
+
+
+def _index_definitions(tree):
+    """Every function and lambda node of ``tree`` by first line, with its nearest enclosing
+    class (whose name mangles ``__private`` names in the function's code)."""
+    index = {}
+    pending = [(tree, None)]  # a loop, not recursion: expressions may nest thousands deep
+    while pending:
+        node, class_name = pending.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, _DEFINITIONS):
+                index.setdefault(_first_line(child), []).append((child, class_name))
+            pending.append((child, child.name if isinstance(child, ast.ClassDef) else class_name))
+    return index
+
+
+def _parse_at(lines, first_line):
+    """Parses ``lines`` as lines ``first_line``... of a file, keeping the file's line and column
+    numbers: blank lines pad the top and an ``if 1:`` block admits the indentation."""
+    indented = lines[0][:1].isspace()
+    padding = "\n" * (first_line - 1 - indented) + ("if 1:\n" if indented else "")
+    return ast.parse(padding + "".join(lines))
+
+
+def _candidates_near(lines, first_line):
+    """Definitions in the statement that starts at ``first_line`` (the cheap search: most
+    functions are a whole statement there), or an empty list when that text is not one."""
+    import inspect
+    import tokenize
 
     try:
-        return ast.parse(text)
-    except SyntaxError:
-        # A lambda's source is the line it is on, which may be part of a larger expression.
-        stripped = text.strip().rstrip(",;")
-        start = stripped.find("lambda")
-        while start >= 0:
-            piece = stripped[start:]
-            while piece:
-                try:
-                    return ast.parse("(" + piece + ")")
-                except SyntaxError:
-                    piece = piece[:-1]
-            start = stripped.find("lambda", start + 1)
-        raise
+        block = inspect.getblock(lines[first_line - 1 :])
+        return _index_definitions(_parse_at(block, first_line)).get(first_line, [])
+    except (SyntaxError, ValueError, IndexError, tokenize.TokenError):
+        return []
+
+
+def _imported_modules_guess(py_func):
+    """The global names the function uses that hold modules: what a module's imports bind (the
+    exact set is known only from the whole text, see _module_imports)."""
+    from types import ModuleType
+
+    names = set()
+    pending = [py_func.__code__]
+    while pending:
+        code = pending.pop()
+        names.update(code.co_names)
+        pending.extend(c for c in code.co_consts if isinstance(c, type(code)))
+    module_globals = py_func.__globals__
+    return {name for name in names if isinstance(module_globals.get(name), ModuleType)}
+
+
+def _module_imports(tree):
+    """The names that import statements bind in the module's own scope. Python 3.11+ compiles
+    ``name.attribute(...)`` differently when ``name`` is one of them."""
+    names = set()
+    pending = list(tree.body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).partition(".")[0] for a in statement.names)
+        elif not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                pending.extend(getattr(statement, field, ()))
+    return names
+
+
+def _candidates_in_file(filename, lines, first_line):
+    """Definitions starting at ``first_line`` in the whole text (parsed once per text), and the
+    names the text's imports bind."""
+    cached = _file_definitions.get(filename)
+    if cached is None or cached[0] != lines:
+        try:
+            tree = ast.parse("".join(lines))
+            index, imports = _index_definitions(tree), _module_imports(tree)
+        except (SyntaxError, ValueError):
+            index, imports = {}, set()
+        if len(_file_definitions) >= _FILE_CACHE_SIZE:
+            _file_definitions.pop(next(iter(_file_definitions)))
+        cached = _file_definitions[filename] = (lines, index, imports)
+    return cached[1].get(first_line, []), cached[2]
+
+
+def _parameters_match(node, code):
+    """Whether the node's parameter names and kinds are the code object's."""
+    if isinstance(node, ast.Lambda) != (code.co_name == "<lambda>"):
+        return False
+    if not isinstance(node, ast.Lambda) and node.name != code.co_name:
+        return False
+    arguments = node.args
+    names = code.co_varnames
+    positional_only = code.co_posonlyargcount
+    positional = code.co_argcount
+    keyword_only = positional + code.co_kwonlyargcount
+    expected = [
+        [a.arg for a in arguments.posonlyargs] == list(names[:positional_only]),
+        [a.arg for a in arguments.args] == list(names[positional_only:positional]),
+        [a.arg for a in arguments.kwonlyargs] == list(names[positional:keyword_only]),
+    ]
+    extra = keyword_only
+    for flag, argument in ((_CO_VARARGS, arguments.vararg), (_CO_VARKEYWORDS, arguments.kwarg)):
+        if bool(code.co_flags & flag) != (argument is not None):
+            return False
+        if argument is not None:
+            expected.append(argument.arg == names[extra])
+            extra += 1
+    return all(expected)
+
+
+def _positions_inside(node, code):
+    """On Python 3.11+, whether every instruction's source range lies inside ``node``."""
+    if not hasattr(code, "co_positions"):
+        return True
+    start = (node.lineno, node.col_offset)
+    end = (node.end_lineno, node.end_col_offset)
+    for line, end_line, column, end_column in code.co_positions():
+        if None in (line, end_line, column, end_column) or (line, column) == (end_line, end_column):
+            continue  # no position, or the empty one of the implicit RESUME and return
+        if (line, column) < start or (end_line, end_column) > end:
+            return False
+    return True
+
+
+def _span(node):
+    return (node.end_lineno - node.lineno, node.end_col_offset - node.col_offset)
+
+
+def _compiled_alone(node, class_name, imports, code):
+    """The code object Python makes for ``node`` with its original positions, in the context the
+    original had: a function binding the code's free variables, a class that mangles private
+    names, and module-level imports; None if the node does not compile so."""
+
+    def located(wrapper):  # the wrappers take the node's position (compile requires one)
+        wrapper.lineno, wrapper.col_offset = node.lineno, node.col_offset
+        wrapper.end_lineno, wrapper.end_col_offset = node.end_lineno, node.end_col_offset
+        return wrapper
+
+    wrapped = node if not isinstance(node, ast.Lambda) else located(ast.Expr(value=node))
+    depth = 1
+    if class_name is not None:
+        wrapped = located(
+            ast.ClassDef(name=class_name, bases=[], keywords=[], body=[wrapped], decorator_list=[])
+        )
+        depth += 1
+    free = [name for name in code.co_freevars if not (class_name and name == "__class__")]
+    if free:
+        bindings = [
+            located(
+                ast.Assign(
+                    targets=[located(ast.Name(id=name, ctx=ast.Store()))],
+                    value=located(ast.Constant(None)),
+                )
+            )
+            for name in free
+        ]
+        no_parameters = ast.arguments(
+            posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]
+        )
+        wrapped = located(
+            ast.FunctionDef(
+                name="_taipan_enclosing",
+                args=no_parameters,
+                body=bindings + [wrapped],
+                decorator_list=[],
+                returns=None,
+            )
+        )
+        depth += 1
+    imported = [
+        located(ast.Import(names=[located(ast.alias(name=name))])) for name in sorted(imports)
+    ]
+    module = ast.Module(body=imported + [wrapped], type_ignores=[])
+    compiled = _compile_tree(module, code)
+    if compiled is None:
+        return None
+    for _ in range(depth):
+        # Decorators, defaults and annotations compile first: the definition's own code object
+        # is the last one among its enclosing code's constants.
+        nested = [c for c in compiled.co_consts if isinstance(c, type(code))]
+        if not nested:
+            return None
+        compiled = nested[-1]
+    return compiled
+
+
+def _compile_tree(module, code):
+    """Compiles ``module`` as Python compiled the code's text (same future imports); None if it
+    does not compile."""
+    flags = code.co_flags & _FUTURE_FLAGS
+    try:
+        return compile(module, code.co_filename, "exec", flags=flags, dont_inherit=True)
+    except RecursionError:
+        # Python 3.10 and 3.11 convert an ast tree with the interpreter's recursion limit, which
+        # a long expression exceeds although its text compiled: its depth is what the parser
+        # accepted, so the C stack holds it.
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, _DEEP_TREE_RECURSION_LIMIT))
+        try:
+            return compile(module, code.co_filename, "exec", flags=flags, dont_inherit=True)
+        except (RecursionError, SyntaxError, ValueError):
+            return None
+        finally:
+            sys.setrecursionlimit(limit)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _same_code(candidate, code):
+    """Whether two code objects are the same code: bytecode, constants, names, variables,
+    first line and line table (CPython's code equality), whether or not they were nested."""
+    if candidate is None or (candidate.co_flags ^ code.co_flags) & ~_CO_NESTED:
+        return False
+    return candidate.replace(co_flags=code.co_flags) == code
+
+
+def _verified_definition(code, candidates, imports):
+    """The one candidate node whose compiled code is ``code``, or None."""
+    plausible = [(n, c) for n, c in candidates if _parameters_match(n, code)]
+    # Innermost first among the nodes that hold every instruction's position: a lambda holding
+    # another lambda holds its positions too.
+    plausible.sort(key=lambda pair: (not _positions_inside(pair[0], code), _span(pair[0])))
+    for node, class_name in plausible:
+        if _same_code(_compiled_alone(node, class_name, imports, code), code):
+            return node
+    return None
+
+
+def _command_line_text():
+    """The program text of ``python -c``, from ``sys.orig_argv`` (Python 3.10+), or None."""
+    arguments = iter(getattr(sys, "orig_argv", [])[1:])
+    for argument in arguments:
+        if argument.startswith("--"):
+            continue  # a long option (none of those before -c takes a separate value)
+        if not argument.startswith("-") or argument == "-":
+            return None  # a script or stdin: no -c
+        for position, option in enumerate(argument[1:], start=2):
+            if option in "cmWX":  # the options that take a value: the rest or the next argument
+                value = argument[position:] or next(arguments, "")
+                if option == "c":
+                    return value
+                if option == "m":
+                    return None
+                break
+    return None
+
+
+def _source_texts(code, module_globals):
+    """The texts that may hold the function's definition, as (where, lines), most likely first:
+    what linecache holds now (the text seen when the module ran, or registered by an exec, a
+    notebook or the REPL), the file as it is now, and the ``python -c`` program. Lazily: the
+    linecache text is kept (not checked against the file) while it proves right."""
+    filename = code.co_filename
+    entry = linecache.cache.get(filename)
+    if entry is not None and len(entry) == 4 and entry[2]:
+        yield "linecache", entry[2]
+    linecache.checkcache(filename)
+    lines = linecache.getlines(filename, module_globals)
+    if lines and (entry is None or lines is not entry[2]):
+        yield "the file", lines
+    if filename == "<string>":
+        text = _command_line_text()
+        if text:
+            import textwrap
+
+            yield "the -c command line", text.splitlines(keepends=True)
+            dedented = textwrap.dedent(text)  # Python 3.14 dedents the -c text
+            if dedented != text:
+                yield "the -c command line", dedented.splitlines(keepends=True)
+
+
+def _unverified_error(py_func, code, looked_at):
+    """The error for a function none of whose texts compiles to its code: they changed, or they
+    are not where taipan looks."""
+    import os
+
+    name, filename = py_func.__qualname__, code.co_filename
+    where = f'File "{filename}", line {code.co_firstlineno}, in {name}'
+    if looked_at and os.path.exists(filename):
+        reason = (
+            f"the source text of {filename} no longer matches the function Python loaded (the "
+            "file was changed after it was imported); reload the module (importlib.reload) or "
+            "restart Python to compile the new code"
+        )
+    elif "linecache" in looked_at:
+        reason = (
+            f"the text linecache holds for {filename!r} no longer matches the function Python "
+            "loaded; register the text the function was compiled from"
+        )
+    else:
+        command_line = ", and in the python -c command line" if filename == "<string>" else ""
+        reason = (
+            f"its source text is not available (looked in linecache for {filename!r}"
+            f"{command_line}); define the function in a file, or register its text with "
+            "linecache.cache[filename] = (len(text), None, text.splitlines(True), filename) "
+            "and compile it under that filename"
+        )
+    return UnsupportedError(f"cannot compile {name}: {reason}\n\n{where}")
 
 
 def read_function(py_func, options):
-    """The compiler's FunctionSource for ``py_func``."""
-    import inspect
-
+    """The compiler's FunctionSource for ``py_func``, from source text proven to be its code."""
     code = py_func.__code__
-    try:
-        lines, first_line = inspect.getsourcelines(py_func)
-    except (OSError, TypeError) as error:
-        raise UnsupportedError(
-            f"cannot compile {py_func.__qualname__}: its source code is not available ({error})"
-        ) from None
-    first_line = max(first_line, 1)
-    indent = len(lines[0]) - len(lines[0].lstrip())
-    dedented = [
-        line[indent:] if not indent or line[:indent].isspace() else line.lstrip() for line in lines
-    ]
-    tree = _parse("".join(dedented))
-    node = _find_definition(tree, code, first_line)
-    if node is None:
-        raise UnsupportedError(
-            f"cannot find the definition of {py_func.__qualname__} in its source"
-        )
-    return _core.read_function(
-        py_func,
-        node,
-        [line.rstrip("\r\n") for line in lines],
-        code.co_filename,
-        first_line,
-        indent,
-        options,
-    )
+    first_line = code.co_firstlineno
+    looked_at = []
+    for where, lines in _source_texts(code, py_func.__globals__):
+        looked_at.append(where)
+        near = _candidates_near(lines, first_line)
+        node = _verified_definition(code, near, _imported_modules_guess(py_func)) if near else None
+        if node is None:
+            node = _verified_definition(
+                code, *_candidates_in_file(code.co_filename, lines, first_line)
+            )
+        if node is not None:
+            definition_lines = lines[first_line - 1 : node.end_lineno]
+            return _core.read_function(
+                py_func,
+                node,
+                [line.rstrip("\r\n") for line in definition_lines],
+                code.co_filename,
+                first_line,
+                0,
+                options,
+            )
+    raise _unverified_error(py_func, code, looked_at)
