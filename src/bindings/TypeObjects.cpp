@@ -202,8 +202,10 @@ void defineTypeObjects(nb::module_ &module) {
         return TypeRef{types::pointer(pointee.is_none() ? nullptr : typeArgument(pointee))};
       },
       nb::arg("pointee").none());
-  module.def("external_function_type", [](const std::string &symbol, nb::handle parameters,
-                                          nb::handle result, bool cConvention) {
+  module.def(
+      "external_function_type",
+      [](const std::string &symbol, nb::handle parameters, nb::handle result, bool cConvention,
+         uint64_t address) {
     // Foreign code sees C values: numbers and pointers, not taipan's arrays or tuples.
     std::vector<const Type *> types;
     for (nb::handle parameter : parameters) {
@@ -219,11 +221,13 @@ void defineTypeObjects(nb::module_ &module) {
       types.push_back(type);
     }
     const Type *returned = typeArgument(result);
-    if (!returned->isNumber() && !returned->isNone())
+    if (!returned->isNumber() && !returned->isNone() && !returned->isPointer())
       throw nb::type_error(
           ("a foreign function cannot return a value of type " + returned->name()).c_str());
-    return TypeRef{types::externalFunction(symbol, types, returned, cConvention)};
-  });
+    return TypeRef{types::externalFunction(symbol, types, returned, cConvention, address)};
+  },
+      nb::arg("symbol"), nb::arg("parameters"), nb::arg("result"), nb::arg("c_convention"),
+      nb::arg("address") = 0);
   module.def(
       "signature",
       [](nb::handle returnType, nb::handle arguments) {
