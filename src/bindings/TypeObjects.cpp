@@ -206,26 +206,26 @@ void defineTypeObjects(nb::module_ &module) {
       "external_function_type",
       [](const std::string &symbol, nb::handle parameters, nb::handle result, bool cConvention,
          uint64_t address) {
-    // Foreign code sees C values: numbers and pointers, not taipan's arrays or tuples.
-    std::vector<const Type *> types;
-    for (nb::handle parameter : parameters) {
-      const Type *type = typeArgument(parameter);
-      if (type->isArray())
-        throw nb::type_error(("a foreign function cannot take the array type " + type->name() +
-                              ": declare the parameter as CPointer(" + type->dtype()->name() +
-                              ") and pass the array, whose data it receives")
-                                 .c_str());
-      if (!type->isNumber() && !type->isPointer())
-        throw nb::type_error(
-            ("a foreign function cannot take a parameter of type " + type->name()).c_str());
-      types.push_back(type);
-    }
-    const Type *returned = typeArgument(result);
-    if (!returned->isNumber() && !returned->isNone() && !returned->isPointer())
-      throw nb::type_error(
-          ("a foreign function cannot return a value of type " + returned->name()).c_str());
-    return TypeRef{types::externalFunction(symbol, types, returned, cConvention, address)};
-  },
+        // Foreign code sees C values: numbers and pointers, not taipan's arrays or tuples.
+        std::vector<const Type *> types;
+        for (nb::handle parameter : parameters) {
+          const Type *type = typeArgument(parameter);
+          if (type->isArray())
+            throw nb::type_error(("a foreign function cannot take the array type " + type->name() +
+                                  ": declare the parameter as CPointer(" + type->dtype()->name() +
+                                  ") and pass the array, whose data it receives")
+                                     .c_str());
+          if (!type->isNumber() && !type->isPointer())
+            throw nb::type_error(
+                ("a foreign function cannot take a parameter of type " + type->name()).c_str());
+          types.push_back(type);
+        }
+        const Type *returned = typeArgument(result);
+        if (!returned->isNumber() && !returned->isNone() && !returned->isPointer())
+          throw nb::type_error(
+              ("a foreign function cannot return a value of type " + returned->name()).c_str());
+        return TypeRef{types::externalFunction(symbol, types, returned, cConvention, address)};
+      },
       nb::arg("symbol"), nb::arg("parameters"), nb::arg("result"), nb::arg("c_convention"),
       nb::arg("address") = 0);
   module.def(

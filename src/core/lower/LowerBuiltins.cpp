@@ -106,8 +106,8 @@ llvm::Value *FunctionLowering::lowerExternalCall(Expr *expr, const Type *callee)
   auto *type = llvm::FunctionType::get(returnType, parameterTypes, false);
   if (byAddress) {
     // ctypes knows the function by address only; a symbol would not resolve in the JIT.
-    llvm::Value *address = llvm::ConstantExpr::getIntToPtr(
-        builder.getInt64(callee->address()), llvm::PointerType::getUnqual(context));
+    llvm::Value *address = llvm::ConstantExpr::getIntToPtr(builder.getInt64(callee->address()),
+                                                           llvm::PointerType::getUnqual(context));
     llvm::CallInst *call = builder.CreateCall(type, address, arguments);
     for (size_t i = 0; i < callee->parameterTypes().size(); ++i)
       if (auto extension = integerExtension(callee->parameterTypes()[i]))
