@@ -120,6 +120,13 @@ void defineTypeObjects(nb::module_ &module) {
       .def_prop_ro("bitwidth", [](const TypeRef &self) { return self.type->bits(); })
       .def_prop_ro("signed", [](const TypeRef &self) { return self.type->isSigned(); })
       .def_prop_ro("ndim", [](const TypeRef &self) { return self.type->ndim(); })
+      // Numba's StringLiteral.literal_value: what typing functions branch on (ord='fro').
+      .def_prop_ro("literal_value",
+                   [](const TypeRef &self) -> nb::object {
+                     if (self.type->kind() != TypeKind::StringLiteral)
+                       return nb::none();
+                     return nb::str(self.type->text().c_str());
+                   })
       .def_prop_ro("layout",
                    [](const TypeRef &self) { return std::string(1, self.type->layout()); })
       .def_prop_ro("dtype",
