@@ -896,7 +896,7 @@ def _trace_dtype(dtype):
 def _trace_typer(a, offset):
     if not isinstance(a, types.Array) or a.ndim != 2:
         raise TypingError(f"trace() supports 2-D arrays only in compiled code, not {a}")
-    if not (isinstance(offset, int) or isinstance(offset, types.Integer)):
+    if not isinstance(offset, (int, types.Integer)):
         raise TypingError(f"trace(): offset must be an integer, not {offset}")
     result = _trace_dtype(a.dtype)
 
