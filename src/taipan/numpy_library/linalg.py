@@ -24,16 +24,9 @@ _INT = _LAPACK.integer if _LAPACK is not None else np.int64  # LAPACK's INTEGER
 # Fortran CHARACTER arguments, as their codes.
 _N, _V, _A, _S, _L, _U = (ord(c) for c in "NVASLU")
 
-_NOT_SQUARE = "Last 2 dimensions of the array must be square"
-_SINGULAR = "Singular matrix"
-_NOT_FINITE = "Array must not contain infs or NaNs"
-_EIG_NOT_CONVERGED = "Eigenvalues did not converge"
-_SVD_NOT_CONVERGED = "SVD did not converge"
-_LSTSQ_NOT_CONVERGED = "SVD did not converge in Linear Least Squares"
-_DOMAIN_CHANGE = (
-    "eig() argument must not cause a domain change: this real matrix has complex eigenvalues, "
-    "which compiled code can only return for a complex matrix (a.astype(np.complex128))"
-)
+# Exception messages are written out in each raise: compiled code raises constant messages only
+# when they are literals (a global string's message came back as "<run-time value>").
+
 
 # ---------------------------------------------------------------------------------------------
 # Typing helpers (run when a call is compiled)
@@ -139,7 +132,7 @@ def _column_major(a, buffer):
 @register_jitable
 def _square_size(a):
     if a.shape[0] != a.shape[1]:
-        raise np.linalg.LinAlgError(_NOT_SQUARE)
+        raise np.linalg.LinAlgError("Last 2 dimensions of the array must be square")
     return a.shape[0]
 
 
@@ -149,7 +142,7 @@ def _check_finite(a):
     for i in range(rows):
         for j in range(columns):
             if not np.isfinite(a[i, j]):
-                raise np.linalg.LinAlgError(_NOT_FINITE)
+                raise np.linalg.LinAlgError("Array must not contain infs or NaNs")
 
 
 @register_jitable
@@ -178,15 +171,13 @@ def solve(a, b):
     narrow = dtype != result
     gesv = _routine(dtype, "gesv", 8)
     vector = b.ndim == 1
-    if vector:
-        mismatch = "solve1: Input operand 1 has a mismatch in its core dimension 0"
-    else:
-        mismatch = "solve: Input operand 1 has a mismatch in its core dimension 0"
 
     def impl(a, b):
         n = _square_size(a)
         if b.shape[0] != n:
-            raise ValueError(mismatch)
+            if vector:
+                raise ValueError("solve1: Input operand 1 has a mismatch in its core dimension 0")
+            raise ValueError("solve: Input operand 1 has a mismatch in its core dimension 0")
         if vector:
             solution = np.empty((1, n), dtype)
             for i in range(n):
@@ -206,7 +197,7 @@ def solve(a, b):
             info,
         )
         if info[0] > 0:
-            raise np.linalg.LinAlgError(_SINGULAR)
+            raise np.linalg.LinAlgError("Singular matrix")
         if vector:
             if narrow:
                 return solution[0].astype(result)
@@ -242,7 +233,7 @@ def inv(a):
             info,
         )
         if info[0] > 0:
-            raise np.linalg.LinAlgError(_SINGULAR)
+            raise np.linalg.LinAlgError("Singular matrix")
         if narrow:
             return inverse.T.astype(result)
         return inverse.T
@@ -380,15 +371,20 @@ def _eig_typer(function, a, vectors):
                     1,
                 )
         if info[0] > 0:
-            raise np.linalg.LinAlgError(_EIG_NOT_CONVERGED)
+            raise np.linalg.LinAlgError("Eigenvalues did not converge")
         if not is_complex:
             for i in range(n):
                 if imaginary[i] != 0:
-                    raise ValueError(_DOMAIN_CHANGE)
+                    raise ValueError(
+                        "eig() argument must not cause a domain change: this real matrix has "
+                        "complex eigenvalues, which compiled code can only return for a complex "
+                        "matrix (a.astype(np.complex128))"
+                    )
         if vectors:
+            vectors_found = right[:, :n].T  # the buffer has a row even when n is 0
             if narrow:
-                return values.astype(result), right.T.astype(result)
-            return values, right.T
+                return values.astype(result), vectors_found.astype(result)
+            return values, vectors_found
         if narrow:
             return values.astype(result)
         return values
@@ -473,7 +469,7 @@ def _eigh_typer(function, a, UPLO, vectors):
                     1,
                 )
         if info[0] > 0:
-            raise np.linalg.LinAlgError(_EIG_NOT_CONVERGED)
+            raise np.linalg.LinAlgError("Eigenvalues did not converge")
         if vectors:
             if narrow:
                 return values.astype(real_result), factors.T.astype(result)
@@ -585,7 +581,7 @@ def _svd_typer(a, full_matrices, compute_vectors):
                     1,
                 )
         if info[0] > 0:
-            raise np.linalg.LinAlgError(_SVD_NOT_CONVERGED)
+            raise np.linalg.LinAlgError("SVD did not converge")
         return u[:, :rows].T, values, vh[:, :vh_rows].T
 
     return impl
@@ -721,7 +717,7 @@ def lstsq(a, b, rcond=None):
                         info,
                     )
             if info[0] > 0:
-                raise np.linalg.LinAlgError(_LSTSQ_NOT_CONVERGED)
+                raise np.linalg.LinAlgError("SVD did not converge in Linear Least Squares")
             rank = int(found_rank[0])
         else:  # no unknowns or no equations: x is 0 and b is all residual
             for j in range(right_sides):
