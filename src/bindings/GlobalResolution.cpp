@@ -121,6 +121,31 @@ static bool lookupExtension(nb::handle object, GlobalValue &result) {
   return true;
 }
 
+/// Whether `value` is a ctypes function object (its class derives from _ctypes.CFuncPtr); read
+/// from the class chain so that ctypes is never imported here.
+static bool isCtypesFunction(PyObject *value) {
+  for (PyTypeObject *type = Py_TYPE(value); type; type = type->tp_base)
+    if (std::string_view(type->tp_name) == "_ctypes.CFuncPtr")
+      return true;
+  return false;
+}
+
+/// A ctypes function becomes a foreign function called through its address; one compiled code
+/// cannot call (no argtypes, a type without a C number equivalent) is Unsupported, saying why.
+static GlobalValue classifyCtypesFunction(nb::handle object) {
+  GlobalValue result;
+  try {
+    nb::object type = nb::module_::import_("taipan.ctypes_functions").attr("function_type")(object);
+    result.kind = GlobalValue::Kind::ExternalFunction;
+    result.functionType = nb::cast<TypeRef>(type).type;
+  } catch (nb::python_error &error) {
+    result.kind = GlobalValue::Kind::Unsupported;
+    result.name = Py_TYPE(object.ptr())->tp_name;
+    result.reason = nb::cast<std::string>(nb::str(error.value()));
+  }
+  return result;
+}
+
 GlobalValue classifyPythonObject(nb::handle object) {
   GlobalValue result;
   PyObject *value = object.ptr();
@@ -174,6 +199,8 @@ GlobalValue classifyPythonObject(nb::handle object) {
     result.functionType = nb::cast<TypeRef>(object.attr("_taipan_external_function")).type;
     return result;
   }
+  if (isCtypesFunction(value))
+    return classifyCtypesFunction(object);
   // Objects of taipan's own namespaces name their builtin (cuda.threadIdx, cuda.shared...).
   if (PyObject_HasAttrString(value, "_taipan_builtin")) {
     result.kind = GlobalValue::Kind::Builtin;

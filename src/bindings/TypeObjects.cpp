@@ -120,6 +120,13 @@ void defineTypeObjects(nb::module_ &module) {
       .def_prop_ro("bitwidth", [](const TypeRef &self) { return self.type->bits(); })
       .def_prop_ro("signed", [](const TypeRef &self) { return self.type->isSigned(); })
       .def_prop_ro("ndim", [](const TypeRef &self) { return self.type->ndim(); })
+      // Numba's StringLiteral.literal_value: what typing functions branch on (ord='fro').
+      .def_prop_ro("literal_value",
+                   [](const TypeRef &self) -> nb::object {
+                     if (self.type->kind() != TypeKind::StringLiteral)
+                       return nb::none();
+                     return nb::str(self.type->text().c_str());
+                   })
       .def_prop_ro("layout",
                    [](const TypeRef &self) { return std::string(1, self.type->layout()); })
       .def_prop_ro("dtype",
@@ -202,28 +209,32 @@ void defineTypeObjects(nb::module_ &module) {
         return TypeRef{types::pointer(pointee.is_none() ? nullptr : typeArgument(pointee))};
       },
       nb::arg("pointee").none());
-  module.def("external_function_type", [](const std::string &symbol, nb::handle parameters,
-                                          nb::handle result, bool cConvention) {
-    // Foreign code sees C values: numbers and pointers, not taipan's arrays or tuples.
-    std::vector<const Type *> types;
-    for (nb::handle parameter : parameters) {
-      const Type *type = typeArgument(parameter);
-      if (type->isArray())
-        throw nb::type_error(("a foreign function cannot take the array type " + type->name() +
-                              ": declare the parameter as CPointer(" + type->dtype()->name() +
-                              ") and pass the array, whose data it receives")
-                                 .c_str());
-      if (!type->isNumber() && !type->isPointer())
-        throw nb::type_error(
-            ("a foreign function cannot take a parameter of type " + type->name()).c_str());
-      types.push_back(type);
-    }
-    const Type *returned = typeArgument(result);
-    if (!returned->isNumber() && !returned->isNone())
-      throw nb::type_error(
-          ("a foreign function cannot return a value of type " + returned->name()).c_str());
-    return TypeRef{types::externalFunction(symbol, types, returned, cConvention)};
-  });
+  module.def(
+      "external_function_type",
+      [](const std::string &symbol, nb::handle parameters, nb::handle result, bool cConvention,
+         uint64_t address) {
+        // Foreign code sees C values: numbers and pointers, not taipan's arrays or tuples.
+        std::vector<const Type *> types;
+        for (nb::handle parameter : parameters) {
+          const Type *type = typeArgument(parameter);
+          if (type->isArray())
+            throw nb::type_error(("a foreign function cannot take the array type " + type->name() +
+                                  ": declare the parameter as CPointer(" + type->dtype()->name() +
+                                  ") and pass the array, whose data it receives")
+                                     .c_str());
+          if (!type->isNumber() && !type->isPointer())
+            throw nb::type_error(
+                ("a foreign function cannot take a parameter of type " + type->name()).c_str());
+          types.push_back(type);
+        }
+        const Type *returned = typeArgument(result);
+        if (!returned->isNumber() && !returned->isNone() && !returned->isPointer())
+          throw nb::type_error(
+              ("a foreign function cannot return a value of type " + returned->name()).c_str());
+        return TypeRef{types::externalFunction(symbol, types, returned, cConvention, address)};
+      },
+      nb::arg("symbol"), nb::arg("parameters"), nb::arg("result"), nb::arg("c_convention"),
+      nb::arg("address") = 0);
   module.def(
       "signature",
       [](nb::handle returnType, nb::handle arguments) {

@@ -52,9 +52,25 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
   }
 }
 
+/// The extension attribute the C ABI wants on an integer narrower than 32 bits (callers widen
+/// them, and compiled C code relies on it), or none.
+static llvm::Attribute::AttrKind integerExtension(const Type *type) {
+  if (type->isBoolean())
+    return llvm::Attribute::ZExt;
+  if (type->isInteger() && type->bits() < 32)
+    return type->isSigned() ? llvm::Attribute::SExt : llvm::Attribute::ZExt;
+  return llvm::Attribute::None;
+}
+
 llvm::Value *FunctionLowering::lowerExternalCall(Expr *expr, const Type *callee) {
   const std::string &symbol = callee->text();
-  if (!moduleLowering.forCuda)
+  bool byAddress = callee->address() != 0; // a ctypes function: CPU only
+  if (byAddress && moduleLowering.forCuda)
+    throwUnsupported("the ctypes function " + symbol +
+                         " runs on the CPU and cannot be called from a CUDA kernel or device "
+                         "function (declare device code with cuda.declare_device)",
+                     expr->location);
+  if (!byAddress && !moduleLowering.forCuda)
     throwUnsupported("the foreign function " + symbol +
                          " (cuda.declare_device) can only be called from CUDA kernels and device "
                          "functions",
@@ -88,6 +104,20 @@ llvm::Value *FunctionLowering::lowerExternalCall(Expr *expr, const Type *callee)
                            : result->isNone() ? builder.getVoidTy()
                                               : memoryType(context, result);
   auto *type = llvm::FunctionType::get(returnType, parameterTypes, false);
+  if (byAddress) {
+    // ctypes knows the function by address only; a symbol would not resolve in the JIT.
+    llvm::Value *address = llvm::ConstantExpr::getIntToPtr(builder.getInt64(callee->address()),
+                                                           llvm::PointerType::getUnqual(context));
+    llvm::CallInst *call = builder.CreateCall(type, address, arguments);
+    for (size_t i = 0; i < callee->parameterTypes().size(); ++i)
+      if (auto extension = integerExtension(callee->parameterTypes()[i]))
+        call->addParamAttr(static_cast<unsigned>(i), extension);
+    if (auto extension = integerExtension(result))
+      call->addRetAttr(extension);
+    if (result->isNone())
+      return llvm::UndefValue::get(valueType(context, result));
+    return fromMemoryForm(builder, call, result);
+  }
   if (llvm::Function *existing = moduleLowering.module.getFunction(symbol))
     if (existing->getFunctionType() != type)
       throwTypingError("the foreign function " + symbol +

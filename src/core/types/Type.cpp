@@ -93,7 +93,7 @@ public:
 
   const Type *externalFunction(const std::string &symbol,
                                const std::vector<const Type *> &parameters, const Type *result,
-                               bool cConvention) {
+                               bool cConvention, uint64_t address) {
     std::string name = "ExternalFunction(" + symbol + ": " + result->name() + "(";
     for (size_t i = 0; i < parameters.size(); ++i)
       name += (i ? ", " : "") + parameters[i]->name();
@@ -103,7 +103,9 @@ public:
     type.elementTypes = parameters;
     type.elementType = result;
     type.signedness = cConvention;
-    return intern(std::move(type), name);
+    type.addressValue = address;
+    // Two ctypes functions may share a name and signature but not an address.
+    return intern(std::move(type), name + "@" + std::to_string(address));
   }
 
 private:
@@ -298,8 +300,8 @@ const Type *intrinsic(int id, const std::string &name) {
 const Type *pointer(const Type *pointee) { return TypeContext::get().pointer(pointee); }
 
 const Type *externalFunction(const std::string &symbol, const std::vector<const Type *> &parameters,
-                             const Type *result, bool cConvention) {
-  return TypeContext::get().externalFunction(symbol, parameters, result, cConvention);
+                             const Type *result, bool cConvention, uint64_t address) {
+  return TypeContext::get().externalFunction(symbol, parameters, result, cConvention, address);
 }
 
 const Type *scalarByName(const std::string &name) {

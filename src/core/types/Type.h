@@ -25,7 +25,7 @@ enum class TypeKind {
   JitFunction,      ///< another jitted Python function
   ExceptionClass,   ///< a Python exception class, by the bindings' registry id
   Pointer,          ///< a raw address of elements (CPointer), or void*; passed to foreign code
-  ExternalFunction, ///< a foreign device function declared with cuda.declare_device
+  ExternalFunction, ///< a foreign function: cuda.declare_device's, or a ctypes function's
   Overload,         ///< a function implemented in Python for compiled code (taipan.extending)
   Intrinsic,        ///< a function written in LLVM IR text (taipan.extending.intrinsic)
 };
@@ -75,6 +75,9 @@ public:
   const std::vector<const Type *> &parameterTypes() const { return elementTypes; }
   const Type *resultType() const { return elementType; }
   bool usesCConvention() const { return signedness; }
+  /// ExternalFunction: the machine address CPU code calls (a ctypes function), or 0 for a
+  /// function linked by its symbol (cuda.declare_device).
+  uint64_t address() const { return addressValue; }
 
   /// StringLiteral text, Module name, Builtin qualified name, exception class name or the
   /// symbol of an ExternalFunction.
@@ -108,6 +111,7 @@ private:
   std::string textValue;
   FunctionSource *functionSource = nullptr;
   int exceptionClassId = 0;
+  uint64_t addressValue = 0;
 };
 
 /// The in-memory layout of an array value (Numba's): the memory block that owns the data (null
@@ -152,9 +156,10 @@ const Type *overload(int id, const std::string &name);
 const Type *intrinsic(int id, const std::string &name);
 /// CPointer(pointee); a null pointee gives void*.
 const Type *pointer(const Type *pointee);
-/// A foreign function `symbol` taking `parameters` and returning `result` (none for void).
+/// A foreign function `symbol` taking `parameters` and returning `result` (none for void),
+/// called by its symbol, or through `address` when it is not 0 (a ctypes function on the CPU).
 const Type *externalFunction(const std::string &symbol, const std::vector<const Type *> &parameters,
-                             const Type *result, bool cConvention);
+                             const Type *result, bool cConvention, uint64_t address = 0);
 
 /// Looks a scalar type up by one of its names (int64, i8, float32, f4, bool, boolean, none,
 /// void, complex128, c16, intp, uintp...); nullptr when there is none.

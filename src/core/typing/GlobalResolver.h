@@ -31,6 +31,7 @@ struct GlobalValue {
   Constant constant;
   std::vector<Constant> items;
   std::string name;
+  std::string reason; ///< Unsupported: why, when more can be said than the Python type
   std::shared_ptr<FunctionSource> function;
   int exceptionId = 0;
   int registryId = 0;

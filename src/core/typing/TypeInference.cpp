@@ -581,9 +581,10 @@ private:
     case GlobalValue::Kind::Intrinsic:
       return types::intrinsic(value.registryId, value.name);
     case GlobalValue::Kind::Unsupported:
-      throwTypingError("'" + (expr->kind == ExprKind::Name ? expr->name : expr->name) +
-                           "' is a value of type " + value.name +
-                           ", which compiled code cannot use",
+      throwTypingError("'" + expr->name + "' " +
+                           (value.reason.empty() ? "is a value of type " + value.name +
+                                                       ", which compiled code cannot use"
+                                                 : value.reason),
                        expr->location);
     case GlobalValue::Kind::Missing:
       throwTypingError("name '" + expr->name + "' is not defined", expr->location);

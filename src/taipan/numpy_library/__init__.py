@@ -3,4 +3,4 @@
 registry the first time a compiled function refers to something taipan does not implement in
 C++, once the program has imported NumPy."""
 
-from taipan.numpy_library import methods  # noqa: F401
+from taipan.numpy_library import linalg, methods  # noqa: F401
