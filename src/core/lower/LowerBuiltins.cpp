@@ -104,15 +104,9 @@ llvm::Value *FunctionLowering::lowerJitCall(Expr *expr, const CallBinding &bindi
     arguments.push_back(toMemoryForm(builder, value, parameterType));
   }
   llvm::Value *status = builder.CreateCall(moduleLowering.declare(callee), arguments);
-  // The callee returns a reference its caller owns.
-  // A non-zero status means an exception is pending: hand it on to our caller.
-  llvm::BasicBlock *propagate = newBlock("call.error");
-  llvm::BasicBlock *next = newBlock("call.ok");
-  builder.CreateCondBr(builder.CreateICmpNE(status, builder.getInt32(0)), propagate, next,
-                       llvm::MDBuilder(context).createBranchWeights(1, 1 << 20));
-  builder.SetInsertPoint(propagate);
-  builder.CreateRet(status);
-  builder.SetInsertPoint(next);
+  // A non-zero status means an exception is pending: unwind and hand it on to our caller.
+  // Otherwise the callee returned a reference its caller owns.
+  exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
   (void)expr;
   llvm::Value *value = fromMemoryForm(
       builder, builder.CreateLoad(memoryType(context, returnType), result), returnType);
