@@ -151,6 +151,9 @@ private:
                                     llvm::Value *right, const Type *rightType);
   llvm::Value *lowerComparison(CompareOp op, llvm::Value *left, const Type *leftType,
                                llvm::Value *right, const Type *rightType);
+  /// `left is right`, for pairs typing accepted (identityIsDecidable).
+  llvm::Value *lowerIdentity(llvm::Value *left, const Type *leftType, llvm::Value *right,
+                             const Type *rightType);
   llvm::Value *lowerBoolOp(Expr *expr);
   llvm::Value *lowerIfExp(Expr *expr);
   llvm::Value *lowerSubscript(Expr *expr);

@@ -109,6 +109,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_complex_pow),
       TAIPAN_SYMBOL(taipan_round_ndigits),
       TAIPAN_SYMBOL(taipan_cmath_rect),
+      TAIPAN_SYMBOL(taipan_cmath_unary),
       TAIPAN_SYMBOL(taipan_random_state),
       TAIPAN_SYMBOL(taipan_random_refill),
       TAIPAN_SYMBOL(taipan_random_seed),
