@@ -57,6 +57,7 @@ void registerBuiltinExceptions() {
   add(RuntimeErrorId, PyExc_RuntimeError);
   add(KeyErrorId, PyExc_KeyError);
   add(StopIterationId, PyExc_StopIteration);
+  add(MemoryErrorId, PyExc_MemoryError);
 }
 
 /// print() from compiled code goes to sys.stdout, so redirection and pytest's capture work.

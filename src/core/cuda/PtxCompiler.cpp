@@ -132,7 +132,7 @@ void defineDeviceRuntime(llvm::Module &module) {
     llvm::StringRef name = function.getName();
     if (function.hasFnAttribute(ForeignFunctionAttribute))
       continue;
-    if (name == "taipan_nrt_allocate")
+    if (name.starts_with("taipan_nrt_allocate"))
       throw CompileError(CompileErrorKind::Unsupported,
                          "arrays cannot be created inside a CUDA kernel or device function; "
                          "use cuda.local.array or cuda.shared.array",

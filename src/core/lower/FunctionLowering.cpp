@@ -144,6 +144,9 @@ void FunctionLowering::lower() {
   if (scope)
     builder.SetCurrentDebugLocation(llvm::DILocation::get(context, scope->getLine(), 0, scope));
   applyFastMath();
+  // Made now, placed last: every exit branches here, so it must outlive the body's lowering.
+  unwindBlock = llvm::BasicBlock::Create(context, "unwind");
+  unwindStatus = llvm::PHINode::Create(builder.getInt32Ty(), 4, "status", unwindBlock);
   // Every variable holding arrays starts empty, so exits can release them all.
   for (auto &[name, type] : function.variableTypes)
     if (type && type->containsArray())
@@ -162,6 +165,37 @@ void FunctionLowering::lower() {
   lowerBlock(function.source->body);
   if (!builder.GetInsertBlock()->getTerminator())
     lowerReturn(nullptr, types::none());
+  emitUnwindBlock();
+}
+
+void FunctionLowering::exitFunction(llvm::Value *status) {
+  unwindStatus->addIncoming(status, builder.GetInsertBlock());
+  builder.CreateBr(unwindBlock);
+}
+
+void FunctionLowering::exitIf(llvm::Value *condition, llvm::Value *status) {
+  llvm::BasicBlock *continueBlock = newBlock("ok");
+  unwindStatus->addIncoming(status, builder.GetInsertBlock());
+  builder.CreateCondBr(condition, unwindBlock, continueBlock,
+                       llvm::MDBuilder(context).createBranchWeights(1, 1 << 20));
+  builder.SetInsertPoint(continueBlock);
+}
+
+void FunctionLowering::emitUnwindBlock() {
+  unwindBlock->insertInto(target);
+  builder.SetInsertPoint(unwindBlock);
+  if (scope)
+    builder.SetCurrentDebugLocation(llvm::DILocation::get(context, scope->getLine(), 0, scope));
+  // Variables hold a reference each (or null); so do the slots of the temporaries alive at the
+  // exit that branched here. A return has taken its value over, so its slot is null already.
+  for (auto &[name, type] : function.variableTypes)
+    if (type && type->containsArray())
+      decref(fromMemoryForm(builder, builder.CreateLoad(memoryType(context, type), variable(name)),
+                            type),
+             type);
+  for (llvm::AllocaInst *slot : temporarySlots)
+    decrefBlock(builder.CreateLoad(builder.getPtrTy(), slot));
+  builder.CreateRet(unwindStatus);
 }
 
 void FunctionLowering::applyFastMath() {
@@ -315,9 +349,7 @@ void FunctionLowering::lowerReturn(llvm::Value *value, const Type *type) {
     llvm::Value *converted = takeOwnership(castValue(value, type, returnType), returnType);
     builder.CreateStore(toMemoryForm(builder, converted, returnType), target->getArg(0));
   }
-  releaseTemporaries(0);
-  releaseVariables();
-  builder.CreateRet(builder.getInt32(0));
+  exitFunction(builder.getInt32(0));
 }
 
 void FunctionLowering::lowerIf(Stmt *stmt) {
@@ -685,8 +717,7 @@ void FunctionLowering::emitRaise(int exceptionId, const std::string &message) {
       "taipan_raise", builder.getVoidTy(), {builder.getInt32Ty(), builder.getPtrTy()});
   builder.CreateCall(raise,
                      {builder.getInt32(exceptionId), moduleLowering.stringConstant(message)});
-  releaseVariables();
-  builder.CreateRet(builder.getInt32(1));
+  exitFunction(builder.getInt32(1));
 }
 
 void FunctionLowering::raiseIf(llvm::Value *condition, int exceptionId,

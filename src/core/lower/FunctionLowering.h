@@ -83,8 +83,21 @@ private:
   std::vector<LoopTargets> loops;
   llvm::DISubprogram *scope = nullptr; ///< set when the function emits line information
   std::map<std::pair<int, std::string>, llvm::BasicBlock *> raiseBlocks;
-  /// Values holding array references this statement created and nobody took over yet.
-  std::vector<std::pair<llvm::Value *, const Type *>> temporaries;
+  /// A value holding references that a statement made and nobody took over yet. Its blocks are
+  /// also stored in slots (entry-block allocas of one pointer, null while free), so the unwind
+  /// block can release whatever is alive at any exit without the value dominating it.
+  struct Temporary {
+    llvm::Value *value;
+    const Type *type;
+    std::vector<unsigned> slots;
+  };
+  std::vector<Temporary> temporaries;
+  std::vector<llvm::AllocaInst *> temporarySlots;
+  std::vector<unsigned> freeTemporarySlots; ///< slots that hold null wherever lowering stands
+  /// The one exit of the function: every return, raise and propagated error branches here with
+  /// its status; the block releases the variables and live temporaries, then returns it.
+  llvm::BasicBlock *unwindBlock = nullptr;
+  llvm::PHINode *unwindStatus = nullptr;
   /// Inside the loop of an array expression, arithmetic follows NumPy (no ZeroDivisionError).
   bool insideElementwise = false;
   bool numpyErrorModel() const { return options.errorModelNumpy || insideElementwise; }
@@ -140,6 +153,9 @@ private:
                                     llvm::Value *right, const Type *rightType);
   llvm::Value *lowerComparison(CompareOp op, llvm::Value *left, const Type *leftType,
                                llvm::Value *right, const Type *rightType);
+  /// `left is right`, for pairs typing accepted (identityIsDecidable).
+  llvm::Value *lowerIdentity(llvm::Value *left, const Type *leftType, llvm::Value *right,
+                             const Type *rightType);
   llvm::Value *lowerBoolOp(Expr *expr);
   llvm::Value *lowerIfExp(Expr *expr);
   llvm::Value *lowerSubscript(Expr *expr);
@@ -153,19 +169,32 @@ private:
   /// Raises `exceptionId` when `condition` is true, continuing in a new block otherwise.
   void raiseIf(llvm::Value *condition, int exceptionId, const std::string &message);
   void emitRaise(int exceptionId, const std::string &message);
+  /// Leaves the function through the unwind block with `status` (0: returning normally).
+  void exitFunction(llvm::Value *status);
+  /// Leaves through the unwind block with `status` when `condition` holds (the exception is
+  /// already pending: a callee's status, a failed allocation), continuing in a new block.
+  void exitIf(llvm::Value *condition, llvm::Value *status);
+  /// Fills the unwind block once the body is lowered and every slot is known.
+  void emitUnwindBlock();
   void emitZeroDivisionCheck(llvm::Value *divisor, const Type *type, const char *message);
   void applyFastMath();
 
   // Reference counting and arrays (LowerArrays.cpp, ArrayExpressions.cpp).
+  /// The memory blocks (MemInfo pointers) a value refers to: one per array it holds.
+  void collectBlocks(llvm::Value *value, const Type *type, std::vector<llvm::Value *> &blocks);
   void incref(llvm::Value *value, const Type *type);
   void decref(llvm::Value *value, const Type *type);
+  void decrefBlock(llvm::Value *block);
   void addTemporary(llvm::Value *value, const Type *type);
   /// The value as a reference its holder owns: a temporary is taken over, anything else is
   /// borrowed and gets a new reference.
   llvm::Value *takeOwnership(llvm::Value *value, const Type *type);
   /// Drops the temporaries made since `mark`.
   void releaseTemporaries(size_t mark);
-  void releaseVariables();
+  /// A free temporary slot (null at this point of the function), made on first need.
+  unsigned acquireTemporarySlot();
+  /// Forgets a temporary's slots (storing null) and frees them for later temporaries.
+  void clearTemporarySlots(const Temporary &temporary);
   /// A global NumPy array frozen into the module as a read-only constant.
   llvm::Value *lowerConstantArray(const GlobalValue &value);
   llvm::Value *arrayField(llvm::Value *array, ArrayLayout::Field field, int dimension = -1);

@@ -521,18 +521,14 @@ llvm::Value *FunctionLowering::lowerUnary(Expr *expr) {
 llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
                                                const Type *leftType, llvm::Value *right,
                                                const Type *rightType) {
-  bool equality = op == CompareOp::Eq || op == CompareOp::NotEq;
-  if (op == CompareOp::Is || op == CompareOp::IsNot ||
-      (equality && !leftType->isArray() && !rightType->isArray() &&
-       (leftType->isNone() || rightType->isNone()))) {
-    // None equals only None (`x == None` where x is a number is False, as in Python).
-    bool negate = op == CompareOp::IsNot || op == CompareOp::NotEq;
-    if (leftType->isNone() || rightType->isNone())
-      return builder.getInt1((leftType->isNone() && rightType->isNone()) != negate);
-    if (leftType != rightType)
-      return builder.getInt1(negate);
-    op = negate ? CompareOp::NotEq : CompareOp::Eq;
-  }
+  if (op == CompareOp::Is)
+    return lowerIdentity(left, leftType, right, rightType);
+  if (op == CompareOp::IsNot)
+    return builder.CreateNot(lowerIdentity(left, leftType, right, rightType));
+  // None equals only None (`x == None` where x is a number is False, as in Python).
+  if ((op == CompareOp::Eq || op == CompareOp::NotEq) && !leftType->isArray() &&
+      !rightType->isArray() && (leftType->isNone() || rightType->isNone()))
+    return builder.getInt1((leftType->isNone() && rightType->isNone()) != (op == CompareOp::NotEq));
   if (op == CompareOp::In || op == CompareOp::NotIn) {
     llvm::Value *found = builder.getInt1(false);
     for (size_t i = 0; i < rightType->elements().size(); ++i) {
@@ -591,6 +587,34 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
   default:
     return isSigned ? builder.CreateICmpSGE(a, b) : builder.CreateICmpUGE(a, b);
   }
+}
+
+llvm::Value *FunctionLowering::lowerIdentity(llvm::Value *left, const Type *leftType,
+                                             llvm::Value *right, const Type *rightType) {
+  // None, modules, functions and classes are singletons their type names.
+  if (!leftType->isRuntimeValue() || !rightType->isRuntimeValue() || leftType->isNone() ||
+      rightType->isNone())
+    return builder.getInt1(leftType == rightType);
+  if (leftType->isPointer() && rightType->isPointer())
+    return builder.CreateICmpEQ(left, right);
+  // Values of different types are different objects. Numbers of one type compare by value, as
+  // in Numba (CPython's answer for equal numbers depends on its caches); tuples item by item.
+  if (leftType != rightType)
+    return builder.getInt1(false);
+  if (leftType->isTuple()) {
+    llvm::Value *same = builder.getInt1(true);
+    for (size_t i = 0; i < leftType->elements().size(); ++i) {
+      auto index = static_cast<unsigned>(i);
+      same = builder.CreateAnd(
+          same, lowerIdentity(tupleElement(left, leftType, index), leftType->elements()[i],
+                              tupleElement(right, rightType, index), rightType->elements()[i]));
+    }
+    return same;
+  }
+  if (leftType->isNumber())
+    return lowerComparison(CompareOp::Eq, left, leftType, right, rightType);
+  throw CompileError(CompileErrorKind::Internal, "'is' between " + leftType->name() + " values",
+                     {});
 }
 
 llvm::Value *FunctionLowering::lowerTupleComparison(CompareOp op, llvm::Value *left,

@@ -12,40 +12,82 @@ namespace taipan {
 
 // ---- reference counting ---------------------------------------------------------------------
 
-void FunctionLowering::incref(llvm::Value *value, const Type *type) {
+void FunctionLowering::collectBlocks(llvm::Value *value, const Type *type,
+                                     std::vector<llvm::Value *> &blocks) {
   if (type->isArray()) {
-    builder.CreateCall(moduleLowering.runtimeFunction("taipan_nrt_incref", builder.getVoidTy(),
-                                                      {builder.getPtrTy()}),
-                       {arrayField(value, ArrayLayout::MemInfo)});
+    blocks.push_back(arrayField(value, ArrayLayout::MemInfo));
   } else if (type->isTuple()) {
     for (size_t i = 0; i < type->elements().size(); ++i)
       if (type->elements()[i]->containsArray())
-        incref(builder.CreateExtractValue(value, static_cast<unsigned>(i)), type->elements()[i]);
+        collectBlocks(builder.CreateExtractValue(value, static_cast<unsigned>(i)),
+                      type->elements()[i], blocks);
   }
 }
 
-void FunctionLowering::decref(llvm::Value *value, const Type *type) {
-  if (type->isArray()) {
-    builder.CreateCall(moduleLowering.runtimeFunction("taipan_nrt_decref", builder.getVoidTy(),
+void FunctionLowering::incref(llvm::Value *value, const Type *type) {
+  std::vector<llvm::Value *> blocks;
+  collectBlocks(value, type, blocks);
+  for (llvm::Value *block : blocks)
+    builder.CreateCall(moduleLowering.runtimeFunction("taipan_nrt_incref", builder.getVoidTy(),
                                                       {builder.getPtrTy()}),
-                       {arrayField(value, ArrayLayout::MemInfo)});
-  } else if (type->isTuple()) {
-    for (size_t i = 0; i < type->elements().size(); ++i)
-      if (type->elements()[i]->containsArray())
-        decref(builder.CreateExtractValue(value, static_cast<unsigned>(i)), type->elements()[i]);
+                       {block});
+}
+
+void FunctionLowering::decref(llvm::Value *value, const Type *type) {
+  std::vector<llvm::Value *> blocks;
+  collectBlocks(value, type, blocks);
+  for (llvm::Value *block : blocks)
+    decrefBlock(block);
+}
+
+void FunctionLowering::decrefBlock(llvm::Value *block) {
+  builder.CreateCall(moduleLowering.runtimeFunction("taipan_nrt_decref", builder.getVoidTy(),
+                                                    {builder.getPtrTy()}),
+                     {block});
+}
+
+unsigned FunctionLowering::acquireTemporarySlot() {
+  if (!freeTemporarySlots.empty()) {
+    unsigned slot = freeTemporarySlots.back();
+    freeTemporarySlots.pop_back();
+    return slot;
+  }
+  // Null from the function's start, so the unwind block may read it on any path.
+  llvm::BasicBlock &entry = target->getEntryBlock();
+  llvm::IRBuilder<> entryBuilder(&entry, entry.begin());
+  llvm::AllocaInst *slot = entryBuilder.CreateAlloca(builder.getPtrTy(), nullptr, "temporary");
+  entryBuilder.CreateStore(llvm::ConstantPointerNull::get(builder.getPtrTy()), slot);
+  temporarySlots.push_back(slot);
+  return static_cast<unsigned>(temporarySlots.size() - 1);
+}
+
+void FunctionLowering::clearTemporarySlots(const Temporary &temporary) {
+  for (unsigned slot : temporary.slots) {
+    builder.CreateStore(llvm::ConstantPointerNull::get(builder.getPtrTy()), temporarySlots[slot]);
+    freeTemporarySlots.push_back(slot);
   }
 }
 
 void FunctionLowering::addTemporary(llvm::Value *value, const Type *type) {
-  if (type->containsArray())
-    temporaries.push_back({value, type});
+  if (!type->containsArray())
+    return;
+  Temporary temporary{value, type, {}};
+  std::vector<llvm::Value *> blocks;
+  collectBlocks(value, type, blocks);
+  for (llvm::Value *block : blocks) {
+    unsigned slot = acquireTemporarySlot();
+    builder.CreateStore(block, temporarySlots[slot]);
+    temporary.slots.push_back(slot);
+  }
+  temporaries.push_back(std::move(temporary));
 }
 
 llvm::Value *FunctionLowering::takeOwnership(llvm::Value *value, const Type *type) {
   if (!type->containsArray())
     return value;
   for (auto it = temporaries.rbegin(); it != temporaries.rend(); ++it) {
-    if (it->first == value) {
+    if (it->value == value) {
+      clearTemporarySlots(*it);
       temporaries.erase(std::next(it).base());
       return value;
     }
@@ -58,17 +100,14 @@ void FunctionLowering::releaseTemporaries(size_t mark) {
   if (temporaries.size() <= mark)
     return;
   ensureOpenBlock();
-  for (size_t i = temporaries.size(); i-- > mark;)
-    decref(temporaries[i].first, temporaries[i].second);
+  // Through the slots rather than the values: a temporary made in one arm of a conditional
+  // expression does not dominate the end of its statement, and its slot is null on the other.
+  for (size_t i = temporaries.size(); i-- > mark;) {
+    for (unsigned slot : temporaries[i].slots)
+      decrefBlock(builder.CreateLoad(builder.getPtrTy(), temporarySlots[slot]));
+    clearTemporarySlots(temporaries[i]);
+  }
   temporaries.resize(mark);
-}
-
-void FunctionLowering::releaseVariables() {
-  for (auto &[name, type] : function.variableTypes)
-    if (type && type->containsArray())
-      decref(fromMemoryForm(builder, builder.CreateLoad(memoryType(context, type), variable(name)),
-                            type),
-             type);
 }
 
 // ---- the array value ------------------------------------------------------------------------
@@ -100,14 +139,21 @@ llvm::Value *FunctionLowering::allocateArray(const Type *arrayType,
                                              const std::vector<llvm::Value *> &shape) {
   llvm::Type *i64 = builder.getInt64Ty();
   int64_t itemSize = static_cast<int64_t>(arrayType->dtype()->storageSize());
+  // The runtime checks the extents (negative, overflowing) and raises as NumPy does.
+  llvm::Value *extents = llvm::ConstantPointerNull::get(builder.getPtrTy());
+  if (!shape.empty()) {
+    extents = createEntryAlloca(llvm::ArrayType::get(i64, shape.size()), "shape");
+    for (size_t i = 0; i < shape.size(); ++i)
+      builder.CreateStore(shape[i], builder.CreateConstInBoundsGEP1_64(i64, extents, i));
+  }
+  llvm::Value *block = builder.CreateCall(
+      moduleLowering.runtimeFunction("taipan_nrt_allocate_array", builder.getPtrTy(),
+                                     {builder.getPtrTy(), i64, i64}),
+      {extents, builder.getInt64(static_cast<int64_t>(shape.size())), builder.getInt64(itemSize)});
+  exitIf(builder.CreateIsNull(block), builder.getInt32(1));
   llvm::Value *count = builder.getInt64(1);
   for (llvm::Value *extent : shape)
-    count = builder.CreateMul(count, extent);
-  raiseIf(builder.CreateICmpSLT(count, builder.getInt64(0)), ValueErrorId,
-          "negative dimensions are not allowed");
-  llvm::Value *block = builder.CreateCall(
-      moduleLowering.runtimeFunction("taipan_nrt_allocate", builder.getPtrTy(), {i64}),
-      {builder.CreateMul(count, builder.getInt64(itemSize))});
+    count = builder.CreateNUWMul(count, extent);
   // The data follows the block's header; its address is the header's second word.
   llvm::Value *data = builder.CreateLoad(
       builder.getPtrTy(), builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), block, 8));
@@ -173,8 +219,7 @@ llvm::Value *FunctionLowering::checkedIndex(llvm::Value *index, const Type *inde
         moduleLowering.runtimeFunction("taipan_raise_index_error", builder.getVoidTy(),
                                        {i64, i64, i64}),
         {castValue(index, indexType, types::int64()), builder.getInt64(axis), extent});
-    releaseVariables();
-    builder.CreateRet(builder.getInt32(1));
+    exitFunction(builder.getInt32(1));
     builder.SetInsertPoint(fine);
   }
   return position;
@@ -554,7 +599,7 @@ llvm::Value *FunctionLowering::separateFrom(llvm::Value *target, llvm::Value *so
   builder.SetInsertPoint(copyBlock);
   const Type *copyType = types::array(sourceType->dtype(), sourceType->ndim(), 'C', false);
   llvm::Value *copied = allocateArray(copyType, arrayShape(source, sourceType));
-  temporaries.pop_back(); // the caller releases it, on both paths
+  takeOwnership(copied, copyType); // the caller releases it, on both paths
   copyBroadcast(copied, copyType, source, sourceType);
   llvm::Value *copiedBlock = arrayField(copied, ArrayLayout::MemInfo);
   llvm::BasicBlock *copyEnd = builder.GetInsertBlock();

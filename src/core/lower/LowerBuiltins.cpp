@@ -4,6 +4,7 @@
 
 #include "cuda/PtxCompiler.h"
 
+#include "runtime/PythonMath.h"
 #include "runtime/Random.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
@@ -205,15 +206,9 @@ llvm::Value *FunctionLowering::lowerJitCall(Expr *expr, const CallBinding &bindi
     arguments.push_back(toMemoryForm(builder, value, parameterType));
   }
   llvm::Value *status = builder.CreateCall(moduleLowering.declare(callee), arguments);
-  // The callee returns a reference its caller owns.
-  // A non-zero status means an exception is pending: hand it on to our caller.
-  llvm::BasicBlock *propagate = newBlock("call.error");
-  llvm::BasicBlock *next = newBlock("call.ok");
-  builder.CreateCondBr(builder.CreateICmpNE(status, builder.getInt32(0)), propagate, next,
-                       llvm::MDBuilder(context).createBranchWeights(1, 1 << 20));
-  builder.SetInsertPoint(propagate);
-  builder.CreateRet(status);
-  builder.SetInsertPoint(next);
+  // A non-zero status means an exception is pending: unwind and hand it on to our caller.
+  // Otherwise the callee returned a reference its caller owns.
+  exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
   (void)expr;
   llvm::Value *value = fromMemoryForm(
       builder, builder.CreateLoad(memoryType(context, returnType), result), returnType);
@@ -520,17 +515,29 @@ llvm::Value *FunctionLowering::lowerCmathCall(const std::string &name,
                                               const Type *result) {
   const Type *wide = types::complex128();
   const Type *real = types::float64();
-  if (name == "rect") {
-    llvm::Type *f64 = builder.getDoubleTy();
-    llvm::AllocaInst *out = createEntryAlloca(llvm::ArrayType::get(f64, 2), "rect.result");
-    builder.CreateCall(moduleLowering.runtimeFunction("taipan_cmath_rect", builder.getVoidTy(),
-                                                      {f64, f64, builder.getPtrTy()}),
-                       {castValue(arguments[0], argumentTypes[0], real),
-                        castValue(arguments[1], argumentTypes[1], real), out});
+  llvm::Type *f64 = builder.getDoubleTy();
+  llvm::Type *i32 = builder.getInt32Ty();
+  // The runtime computes with CPython's special values and returns CPython's error, if any.
+  auto complexFromRuntime = [&](const char *symbol, llvm::ArrayRef<llvm::Type *> parameters,
+                                std::vector<llvm::Value *> values) {
+    llvm::AllocaInst *out = createEntryAlloca(llvm::ArrayType::get(f64, 2), "cmath.result");
+    std::vector<llvm::Type *> types(parameters.begin(), parameters.end());
+    types.push_back(builder.getPtrTy());
+    values.push_back(out);
+    llvm::Value *status =
+        builder.CreateCall(moduleLowering.runtimeFunction(symbol, i32, types), values);
+    raiseIf(builder.CreateICmpEQ(status, builder.getInt32(ValueErrorId)), ValueErrorId,
+            "math domain error");
+    raiseIf(builder.CreateICmpEQ(status, builder.getInt32(OverflowErrorId)), OverflowErrorId,
+            "math range error");
     return makeComplex(builder.CreateLoad(f64, out),
                        builder.CreateLoad(f64, builder.CreateConstInBoundsGEP1_64(f64, out, 1)),
                        wide);
-  }
+  };
+  if (name == "rect")
+    return complexFromRuntime("taipan_cmath_rect", {f64, f64},
+                              {castValue(arguments[0], argumentTypes[0], real),
+                               castValue(arguments[1], argumentTypes[1], real)});
   if (name == "log" && arguments.size() == 2) {
     llvm::Value *numerator = lowerCmathCall("log", {arguments[0]}, {argumentTypes[0]}, wide);
     llvm::Value *denominator = lowerCmathCall("log", {arguments[1]}, {argumentTypes[1]}, wide);
@@ -556,21 +563,14 @@ llvm::Value *FunctionLowering::lowerCmathCall(const std::string &name,
     return builder.CreateAnd(builder.CreateFCmpOLT(reAbs, infinity),
                              builder.CreateFCmpOLT(imAbs, infinity));
   }
-  // The C99 complex functions of libm; a double complex travels as two doubles on x86-64.
-  bool isLog10 = name == "log10";
-  std::string symbol = "c" + (isLog10 ? std::string("log") : name);
-  llvm::Type *part = builder.getDoubleTy();
-  llvm::FunctionCallee function =
-      moduleLowering.runtimeFunction(symbol, valueType(context, wide), {part, part});
-  llvm::Value *complexResult = builder.CreateCall(function, {re, imag});
-  if (isLog10) {
-    llvm::Value *scale = llvm::ConstantFP::get(part, 1.0 / std::log(10.0));
-    llvm::Value *resultImag;
-    llvm::Value *resultReal = complexParts(complexResult, resultImag);
-    complexResult = makeComplex(builder.CreateFMul(resultReal, scale),
-                                builder.CreateFMul(resultImag, scale), wide);
-  }
-  return complexResult;
+  static const std::map<std::string, CmathFunction> functions = {
+      {"exp", CmathExp},   {"log", CmathLog},     {"log10", CmathLog10}, {"sqrt", CmathSqrt},
+      {"sin", CmathSin},   {"cos", CmathCos},     {"tan", CmathTan},     {"asin", CmathAsin},
+      {"acos", CmathAcos}, {"atan", CmathAtan},   {"sinh", CmathSinh},   {"cosh", CmathCosh},
+      {"tanh", CmathTanh}, {"asinh", CmathAsinh}, {"acosh", CmathAcosh}, {"atanh", CmathAtanh},
+  };
+  return complexFromRuntime("taipan_cmath_unary", {i32, f64, f64},
+                            {builder.getInt32(functions.at(name)), re, imag});
 }
 
 llvm::Value *FunctionLowering::lowerRandomCall(const std::string &name,

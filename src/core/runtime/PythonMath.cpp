@@ -1,6 +1,10 @@
 // Python-exact numerics for compiled code (see PythonMath.h).
 #include "runtime/PythonMath.h"
 
+#include "runtime/Runtime.h"
+
+#include <complex>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -157,7 +161,7 @@ double taipan_round_ndigits(double x, int64_t ndigits) {
   return std::strtod(buffer, nullptr);
 }
 
-void taipan_cmath_rect(double r, double phi, double *result) {
+int32_t taipan_cmath_rect(double r, double phi, double *result) {
   if (!std::isfinite(r) || !std::isfinite(phi)) {
     if (std::isinf(r) && std::isfinite(phi) && phi != 0.0) {
       double sign = r > 0 ? 1.0 : -1.0;
@@ -165,21 +169,155 @@ void taipan_cmath_rect(double r, double phi, double *result) {
       result[1] = sign * std::copysign(INFINITY, std::sin(phi));
     } else if (phi == 0.0) {
       result[0] = r;
-      result[1] = std::isnan(r) ? phi : (r > 0 ? phi : -phi);
+      result[1] = std::isnan(r) ? 0.0 : (r > 0 ? phi : -phi);
     } else if (r == 0.0) {
       result[0] = 0.0;
       result[1] = 0.0;
+    } else if (std::isinf(r) && std::isnan(phi)) {
+      result[0] = INFINITY;
+      result[1] = NAN;
     } else {
       result[0] = result[1] = NAN;
     }
-    return;
+    // An infinite angle without a NaN has no direction: CPython's domain error.
+    return std::isinf(phi) && !std::isnan(r) && r != 0.0 ? taipan::ValueErrorId : 0;
   }
   if (phi == 0.0) {
     result[0] = r;
     result[1] = r * phi;
-    return;
+    return 0;
   }
   result[0] = r * std::cos(phi);
   result[1] = r * std::sin(phi);
+  return 0;
+}
+
+namespace {
+using StdComplex = std::complex<double>;
+
+/// CPython's special values where C99 leaves a sign unspecified or chooses another, for the
+/// functions the others derive from (sin(z) = -i sinh(iz) and so on, as CPython defines them).
+StdComplex cpythonSpecialValue(int32_t function, StdComplex z, StdComplex raw) {
+  double x = z.real(), y = z.imag();
+  switch (function) {
+  case CmathExp:
+    if (x == -INFINITY && std::isinf(y))
+      return {0.0, 0.0};
+    break;
+  case CmathSinh:
+    if (x == 0.0 && std::isnan(y))
+      return {0.0, NAN};
+    break;
+  case CmathCosh:
+    if (std::isnan(x) && y == 0.0)
+      return {NAN, 0.0};
+    break;
+  case CmathTanh:
+    if (x == 0.0 && std::isnan(y))
+      return {NAN, NAN};
+    if (std::isinf(x) && !std::isnan(y))
+      return {std::copysign(1.0, x), std::isinf(y) ? 0.0 : raw.imag()};
+    break;
+  case CmathAsinh:
+    if (std::isnan(x) && std::isinf(y))
+      return {INFINITY, NAN};
+    break;
+  case CmathAtanh:
+    if (std::isnan(x) && std::isinf(y))
+      return {0.0, std::copysign(M_PI / 2, y)};
+    break;
+  case CmathAcos:
+    if (std::isinf(x) && std::isnan(y))
+      return {NAN, INFINITY};
+    break;
+  case CmathAcosh:
+    if (x == 0.0 && std::isnan(y))
+      return {NAN, NAN};
+    break;
+  default:
+    break;
+  }
+  return raw;
+}
+
+StdComplex evaluate(int32_t function, StdComplex z) {
+  auto rotated = [&](int32_t hyperbolic) {
+    // f(z) = -i g(iz): CPython's definition of sin, tan, asin and atan.
+    StdComplex w = evaluate(hyperbolic, StdComplex(-z.imag(), z.real()));
+    return StdComplex(w.imag(), -w.real());
+  };
+  StdComplex raw;
+  switch (function) {
+  case CmathExp:
+    raw = std::exp(z);
+    break;
+  case CmathLog:
+    raw = std::log(z);
+    break;
+  case CmathLog10: {
+    StdComplex natural = std::log(z);
+    return {natural.real() / M_LN10, natural.imag() / M_LN10};
+  }
+  case CmathSqrt:
+    raw = std::sqrt(z);
+    break;
+  case CmathSin:
+    return rotated(CmathSinh);
+  case CmathCos:
+    return evaluate(CmathCosh, StdComplex(-z.imag(), z.real()));
+  case CmathTan:
+    return rotated(CmathTanh);
+  case CmathAsin:
+    return rotated(CmathAsinh);
+  case CmathAcos:
+    raw = std::acos(z);
+    break;
+  case CmathAtan:
+    return rotated(CmathAtanh);
+  case CmathSinh:
+    raw = std::sinh(z);
+    break;
+  case CmathCosh:
+    raw = std::cosh(z);
+    break;
+  case CmathTanh:
+    raw = std::tanh(z);
+    break;
+  case CmathAsinh:
+    raw = std::asinh(z);
+    break;
+  case CmathAcosh:
+    raw = std::acosh(z);
+    break;
+  case CmathAtanh:
+    raw = std::atanh(z);
+    break;
+  default:
+    return {NAN, NAN};
+  }
+  if (std::isfinite(z.real()) && std::isfinite(z.imag()))
+    return raw;
+  return cpythonSpecialValue(function, z, raw);
+}
+} // namespace
+
+int32_t taipan_cmath_unary(int32_t function, double real, double imag, double *result) {
+  StdComplex z(real, imag);
+  StdComplex value = evaluate(function, z);
+  result[0] = value.real();
+  result[1] = value.imag();
+  // CPython's errors: a NaN made from numbers is a domain error; an infinity made from finite
+  // numbers is a pole (log, atan, atanh) or an overflow.
+  if (std::isnan(real) || std::isnan(imag))
+    return 0;
+  if (std::isnan(value.real()) || std::isnan(value.imag()))
+    return taipan::ValueErrorId;
+  bool finiteInput = std::isfinite(real) && std::isfinite(imag);
+  if (finiteInput && (std::isinf(value.real()) || std::isinf(value.imag()))) {
+    bool pole = function == CmathLog || function == CmathLog10 || function == CmathAtan ||
+                function == CmathAtanh;
+    return pole ? taipan::ValueErrorId : taipan::OverflowErrorId;
+  }
+  return 0;
 }
 }

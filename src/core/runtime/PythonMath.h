@@ -14,6 +14,30 @@ int32_t taipan_complex_pow(double baseReal, double baseImag, double exponentReal
                            double exponentImag, double *result);
 /// round(x, ndigits) correctly rounded, as CPython's float.__round__.
 double taipan_round_ndigits(double x, int64_t ndigits);
-/// cmath.rect(r, phi), including CPython's special values for infinities and NaNs.
-void taipan_cmath_rect(double r, double phi, double *result);
+/// cmath.rect(r, phi), including CPython's special values for infinities and NaNs. Returns
+/// ValueErrorId for CPython's domain errors, else 0.
+int32_t taipan_cmath_rect(double r, double phi, double *result);
+
+/// The unary cmath functions, numbered for taipan_cmath_unary.
+enum CmathFunction : int32_t {
+  CmathExp,
+  CmathLog,
+  CmathLog10,
+  CmathSqrt,
+  CmathSin,
+  CmathCos,
+  CmathTan,
+  CmathAsin,
+  CmathAcos,
+  CmathAtan,
+  CmathSinh,
+  CmathCosh,
+  CmathTanh,
+  CmathAsinh,
+  CmathAcosh,
+  CmathAtanh,
+};
+/// A unary cmath function with CPython's special values and errors: writes the result and
+/// returns 0, ValueErrorId (math domain error) or OverflowErrorId (math range error).
+int32_t taipan_cmath_unary(int32_t function, double real, double imag, double *result);
 }

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 using namespace taipan::runtime;
 
@@ -36,10 +37,9 @@ void taipan_raise(int32_t exceptionId, const char *message) {
 }
 
 void taipan_raise_index_error(int64_t index, int64_t axis, int64_t size) {
-  pendingMessage = "index " + std::to_string(index) + " is out of bounds for axis " +
-                   std::to_string(axis) + " with size " + std::to_string(size);
-  pending.exceptionId = taipan::IndexErrorId;
-  pending.message = pendingMessage.c_str();
+  raiseWithMessage(taipan::IndexErrorId, "index " + std::to_string(index) +
+                                             " is out of bounds for axis " + std::to_string(axis) +
+                                             " with size " + std::to_string(size));
 }
 
 void taipan_print_int64(int64_t value) { printLine += formatPythonInt(value); }
@@ -60,6 +60,12 @@ void taipan_print_end(void) {
 }
 
 namespace taipan::runtime {
+
+void raiseWithMessage(int32_t exceptionId, std::string message) {
+  pendingMessage = std::move(message);
+  pending.exceptionId = exceptionId;
+  pending.message = pendingMessage.c_str();
+}
 
 PendingException takePendingException() {
   PendingException result = pending;
@@ -83,6 +89,8 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_print_text),
       TAIPAN_SYMBOL(taipan_print_end),
       TAIPAN_SYMBOL(taipan_nrt_allocate),
+      TAIPAN_SYMBOL(taipan_nrt_allocate_with_destructor),
+      TAIPAN_SYMBOL(taipan_nrt_allocate_array),
       TAIPAN_SYMBOL(taipan_nrt_incref),
       TAIPAN_SYMBOL(taipan_nrt_decref),
       TAIPAN_SYMBOL(taipan_np_random_seed),
@@ -101,6 +109,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_complex_pow),
       TAIPAN_SYMBOL(taipan_round_ndigits),
       TAIPAN_SYMBOL(taipan_cmath_rect),
+      TAIPAN_SYMBOL(taipan_cmath_unary),
       TAIPAN_SYMBOL(taipan_random_state),
       TAIPAN_SYMBOL(taipan_random_refill),
       TAIPAN_SYMBOL(taipan_random_seed),

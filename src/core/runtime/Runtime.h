@@ -21,6 +21,7 @@ enum BuiltinExceptionId : int {
   RuntimeErrorId,
   KeyErrorId,
   StopIterationId,
+  MemoryErrorId,
   FirstUserException = 64,
 };
 
@@ -49,6 +50,9 @@ struct PendingException {
   int32_t exceptionId = 0;
   const char *message = nullptr;
 };
+
+/// Records an exception whose message is made at run time (kept until the next raise).
+void raiseWithMessage(int32_t exceptionId, std::string message);
 
 /// Takes (and clears) this thread's pending exception.
 PendingException takePendingException();

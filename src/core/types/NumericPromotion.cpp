@@ -132,6 +132,19 @@ const Type *binaryResultType(BinaryOp op, const Type *left, const Type *right) {
   return binaryOperandType(op, left, right);
 }
 
+namespace {
+bool holdsValueWithoutIdentity(const Type *type) {
+  if (type->isArray() || type->kind() == TypeKind::Range)
+    return true;
+  return type->isTuple() &&
+         std::any_of(type->elements().begin(), type->elements().end(), holdsValueWithoutIdentity);
+}
+} // namespace
+
+bool identityIsDecidable(const Type *left, const Type *right) {
+  return !(holdsValueWithoutIdentity(left) && holdsValueWithoutIdentity(right));
+}
+
 const Type *comparisonOperandType(CompareOp op, const Type *left, const Type *right) {
   if (op == CompareOp::Is || op == CompareOp::IsNot || op == CompareOp::In ||
       op == CompareOp::NotIn)

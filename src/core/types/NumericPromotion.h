@@ -20,6 +20,12 @@ const Type *binaryResultType(BinaryOp op, const Type *left, const Type *right);
 /// The type both sides of an ordering or equality comparison are converted to, or nullptr.
 const Type *comparisonOperandType(CompareOp op, const Type *left, const Type *right);
 
+/// Whether `left is right` has an answer taipan can give as Python would. Arrays and ranges keep
+/// no object identity in compiled code (a view of all of `a` looks like `a`, a variable's
+/// conversion to a wider layout looks like a new array), so `is` between two such values is
+/// refused; any other pair is decided by type, by address (pointers) or by value (numbers).
+bool identityIsDecidable(const Type *left, const Type *right);
+
 /// The result type of a unary operator, or nullptr.
 const Type *unaryResultType(UnaryOp op, const Type *operand);
 

@@ -667,7 +667,17 @@ private:
       }
       if (unknown)
         return nullptr;
-      if (expr->compareOps.size() == 1)
+      for (size_t i = 0; i < expr->compareOps.size(); ++i)
+        if ((expr->compareOps[i] == CompareOp::Is || expr->compareOps[i] == CompareOp::IsNot) &&
+            !identityIsDecidable(operands[i], operands[i + 1]))
+          throwTypingError(std::string("'") + compareOpSymbol(expr->compareOps[i]) + "' between " +
+                               describe(operands[i]) + " and " + describe(operands[i + 1]) +
+                               " is not supported: arrays and ranges have no object identity "
+                               "in compiled code",
+                           expr->location);
+      bool identity =
+          expr->compareOps[0] == CompareOp::Is || expr->compareOps[0] == CompareOp::IsNot;
+      if (expr->compareOps.size() == 1 && !identity)
         if (const Type *array = typeElementwiseCompare(expr->compareOps[0], operands[0],
                                                        operands[1], expr->location))
           return array;
