@@ -162,7 +162,23 @@ def _span(node):
     return (node.end_lineno - node.lineno, node.end_col_offset - node.col_offset)
 
 
-def _compiled_alone(node, class_name, imports, code):
+def _rewritten_by_pytest(code):
+    """Whether pytest rewrote the asserts of the module ``code`` comes from (its test modules):
+    the rewritten code reads pytest's helpers under names no Python source can spell."""
+    return any(name.startswith("@py") for name in code.co_varnames) or any(
+        name.startswith("@py") for name in code.co_names
+    )
+
+
+def _rewrite_asserts_as_pytest(module, source, code):
+    """Rewrites the asserts of ``module`` as pytest rewrote the original's, so that the compiled
+    candidate can equal the loaded code; taipan then compiles the original assert."""
+    from _pytest.assertion.rewrite import rewrite_asserts
+
+    rewrite_asserts(module, source.encode(), code.co_filename, None)
+
+
+def _compiled_alone(node, class_name, imports, code, source=None):
     """The code object Python makes for ``node`` with its original positions, in the context the
     original had: a function binding the code's free variables, a class that mangles private
     names, and module-level imports; None if the node does not compile so."""
@@ -172,6 +188,10 @@ def _compiled_alone(node, class_name, imports, code):
         wrapper.end_lineno, wrapper.end_col_offset = node.end_lineno, node.end_col_offset
         return wrapper
 
+    if source is not None:  # pytest's rewriting changes the tree: keep the user's intact
+        import copy
+
+        node = copy.deepcopy(node)
     wrapped = node if not isinstance(node, ast.Lambda) else located(ast.Expr(value=node))
     depth = 1
     if class_name is not None:
@@ -207,6 +227,8 @@ def _compiled_alone(node, class_name, imports, code):
         located(ast.Import(names=[located(ast.alias(name=name))])) for name in sorted(imports)
     ]
     module = ast.Module(body=imported + [wrapped], type_ignores=[])
+    if source is not None:
+        _rewrite_asserts_as_pytest(module, source, code)
     compiled = _compile_tree(module, code)
     if compiled is None:
         return None
@@ -250,14 +272,19 @@ def _same_code(candidate, code):
     return candidate.replace(co_flags=code.co_flags) == code
 
 
-def _verified_definition(code, candidates, imports):
-    """The one candidate node whose compiled code is ``code``, or None."""
+def _verified_definition(code, candidates, imports, lines=None):
+    """The one candidate node whose compiled code is ``code``, or None. In a test module whose
+    asserts pytest rewrote, candidates are compared after the same rewriting."""
+    source = None
+    if lines is not None and "_pytest.assertion.rewrite" in sys.modules:
+        if _rewritten_by_pytest(code):
+            source = "".join(lines)
     plausible = [(n, c) for n, c in candidates if _parameters_match(n, code)]
     # Innermost first among the nodes that hold every instruction's position: a lambda holding
     # another lambda holds its positions too.
     plausible.sort(key=lambda pair: (not _positions_inside(pair[0], code), _span(pair[0])))
     for node, class_name in plausible:
-        if _same_code(_compiled_alone(node, class_name, imports, code), code):
+        if _same_code(_compiled_alone(node, class_name, imports, code, source), code):
             return node
     return None
 
@@ -342,10 +369,14 @@ def read_function(py_func, options):
     for where, lines in _source_texts(code, py_func.__globals__):
         looked_at.append(where)
         near = _candidates_near(lines, first_line)
-        node = _verified_definition(code, near, _imported_modules_guess(py_func)) if near else None
+        node = (
+            _verified_definition(code, near, _imported_modules_guess(py_func), lines)
+            if near
+            else None
+        )
         if node is None:
             node = _verified_definition(
-                code, *_candidates_in_file(code.co_filename, lines, first_line)
+                code, *_candidates_in_file(code.co_filename, lines, first_line), lines
             )
         if node is not None:
             definition_lines = lines[first_line - 1 : node.end_lineno]

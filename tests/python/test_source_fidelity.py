@@ -437,3 +437,37 @@ def test_import_taipan_does_not_import_ast_or_inspect():
         "import sys, taipan; print(sorted({'ast', 'inspect', 'linecache'} & set(sys.modules)))"
     )
     assert "'ast'" not in output and "'inspect'" not in output
+
+
+def test_asserts_rewritten_by_pytest_still_verify(tmp_path):
+    """pytest rewrites the asserts of test modules, so their code differs from their text; the
+    front end compares after the same rewriting and compiles the user's own assert."""
+    test_file = tmp_path / "test_rewritten.py"
+    test_file.write_text(
+        textwrap.dedent(
+            """
+            import pytest
+            from taipan import njit
+
+            @njit
+            def checked(x):
+                for i in range(3):
+                    assert x > i, "too small"
+                return x * 2
+
+            def test_checked():
+                assert checked(5) == 10
+                with pytest.raises(AssertionError, match="too small"):
+                    checked(1)
+            """
+        )
+    )
+    environment = dict(os.environ, PYTHONPATH=SRC)
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
