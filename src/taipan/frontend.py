@@ -276,9 +276,9 @@ def _verified_definition(code, candidates, imports, lines=None):
     """The one candidate node whose compiled code is ``code``, or None. In a test module whose
     asserts pytest rewrote, candidates are compared after the same rewriting."""
     source = None
-    if lines is not None and "_pytest.assertion.rewrite" in sys.modules:
-        if _rewritten_by_pytest(code):
-            source = "".join(lines)
+    pytest_loaded = "_pytest.assertion.rewrite" in sys.modules
+    if lines is not None and pytest_loaded and _rewritten_by_pytest(code):
+        source = "".join(lines)
     plausible = [(n, c) for n, c in candidates if _parameters_match(n, code)]
     # Innermost first among the nodes that hold every instruction's position: a lambda holding
     # another lambda holds its positions too.
