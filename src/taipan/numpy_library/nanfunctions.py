@@ -1,0 +1,190 @@
+"""NumPy's NaN-ignoring reductions (nansum, nanprod, nanmean, nanvar, nanstd, nanmin, nanmax,
+nanargmin, nanargmax, nancumsum, nancumprod) and cumsum/cumprod with an axis, as overloads.
+
+They follow NumPy's own definitions (numpy/lib/_nanfunctions_impl.py): NaN is replaced by the
+operation's identity with np.where and the ordinary reduction (native, vectorised) does the rest,
+so results, dtypes and the order of summation match the ordinary reductions'. Integer and
+boolean arrays hold no NaN and go straight to the ordinary reduction, as in NumPy. ``axis`` may
+be omitted, None or an integer (AxisError when out of range)."""
+
+import numpy as np
+
+from taipan import types
+from taipan.errors import TypingError
+from taipan.extending import overload
+from taipan.numpy_library._axis import axis_checker, is_none, keepdims_shape
+
+# ---------------------------------------------------------------------------------------------
+# dtypes and arguments
+
+
+def numpy_dtype(t):
+    """The NumPy dtype of a taipan scalar type."""
+    return np.dtype("bool" if isinstance(t, types.Boolean) else t.name)
+
+
+def _can_hold_nan(dtype):
+    return isinstance(dtype, (types.Float, types.Complex))
+
+
+def _is_along(a, axis):
+    """True for an integer axis of an array of 2+ dimensions (the result is an array); False
+    for an omitted or None axis, or any axis of a 1-D array (the result is a scalar)."""
+    return not is_none(axis) and a.ndim >= 2
+
+
+def _accepts(a, axis, *unsupported):
+    """Whether a reduction applies: ``a`` is an array, ``axis`` omitted, None or an integer (of
+    an array with dimensions); the NumPy parameters taipan does not implement must be omitted."""
+    for name, value in unsupported:
+        if not is_none(value):
+            raise TypingError(f"the '{name}' argument is not supported")
+    if not isinstance(a, types.Array):
+        return False
+    return is_none(axis) or (isinstance(axis, types.Integer) and a.ndim >= 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# nansum, nanprod
+
+
+def _nan_replacing_reduction(reduce, identity):
+    """The typing function of nansum (reduce=np.sum, identity 0) or nanprod (np.prod, 1)."""
+
+    def typer(a, axis=None, dtype=None, out=None):
+        if not _accepts(a, axis, ("dtype", dtype), ("out", out)):
+            return None
+        check = axis_checker(a.ndim, axis)
+        if not _can_hold_nan(a.dtype):
+            if _is_along(a, axis):
+                return lambda a, axis=None, dtype=None, out=None: reduce(a, check(axis))
+            return lambda a, axis=None, dtype=None, out=None: reduce(a) + 0 * check(axis)
+        scalar = numpy_dtype(a.dtype).type
+        if _is_along(a, axis):
+
+            def along(a, axis=None, dtype=None, out=None):
+                return reduce(np.where(np.isnan(a), scalar(identity), a), check(axis))
+
+            return along
+
+        def whole(a, axis=None, dtype=None, out=None):
+            check(axis)
+            return reduce(np.where(np.isnan(a), scalar(identity), a))
+
+        return whole
+
+    return typer
+
+
+overload(np.nansum)(_nan_replacing_reduction(np.sum, 0))
+overload(np.nanprod)(_nan_replacing_reduction(np.prod, 1))
+
+
+# ---------------------------------------------------------------------------------------------
+# nanmean, nanvar, nanstd
+
+
+@overload(np.nanmean)
+def _nanmean(a, axis=None, dtype=None, out=None):
+    if not _accepts(a, axis, ("dtype", dtype), ("out", out)):
+        return None
+    check = axis_checker(a.ndim, axis)
+    if not _can_hold_nan(a.dtype):
+        if _is_along(a, axis):
+            return lambda a, axis=None, dtype=None, out=None: np.mean(a, check(axis))
+        return lambda a, axis=None, dtype=None, out=None: np.mean(a) + 0 * check(axis)
+    scalar = numpy_dtype(a.dtype).type
+    if _is_along(a, axis):
+
+        def along(a, axis=None, dtype=None, out=None):
+            axis = check(axis)
+            mask = np.isnan(a)
+            total = np.sum(np.where(mask, scalar(0), a), axis)
+            # NumPy divides in double precision and casts back (true_divide with out=total).
+            return (total / np.sum(~mask, axis)).astype(scalar)
+
+        return along
+
+    def whole(a, axis=None, dtype=None, out=None):
+        check(axis)
+        mask = np.isnan(a)
+        count = np.sum(~mask)
+        if count == 0:
+            return scalar(np.nan)
+        return scalar(np.sum(np.where(mask, scalar(0), a)) / count)
+
+    return whole
+
+
+def _nanvar_of_inexact(a, axis):
+    """nanvar of a float or complex array, after NumPy's _nanfunctions_impl.nanvar: the mean of
+    the non-NaN values, then the sum of squared deviations (|d|² for complex) divided by
+    count - ddof, NaN where that is not positive. The result is real."""
+    from taipan import njit
+
+    scalar = numpy_dtype(a.dtype).type
+    real = np.dtype(scalar(0).real.dtype).type
+    check = axis_checker(a.ndim, axis)
+    keepdims = keepdims_shape(a.ndim)
+    if isinstance(a.dtype, types.Complex):
+        squares = njit(lambda d: d.real * d.real + d.imag * d.imag)
+    else:
+        squares = njit(lambda d: d * d)
+
+    if _is_along(a, axis):
+
+        def along(a, axis=None, dtype=None, out=None, ddof=0):
+            axis = check(axis)
+            mask = np.isnan(a)
+            values = np.where(mask, scalar(0), a)
+            count = np.sum(~mask, axis)
+            mean = (np.sum(values, axis) / count).astype(scalar).reshape(keepdims(a.shape, axis))
+            deviations = np.where(mask, scalar(0), values - mean)
+            freedom = count - ddof
+            variance = (np.sum(squares(deviations), axis) / freedom).astype(real)
+            return np.where(freedom <= 0, real(np.nan), variance)
+
+        return along
+
+    def whole(a, axis=None, dtype=None, out=None, ddof=0):
+        check(axis)
+        mask = np.isnan(a)
+        values = np.where(mask, scalar(0), a)
+        count = np.sum(~mask)
+        freedom = count - ddof
+        if count == 0 or freedom <= 0:
+            return real(np.nan)
+        mean = scalar(np.sum(values) / count)
+        deviations = np.where(mask, scalar(0), values - mean)
+        return real(np.sum(squares(deviations)) / freedom)
+
+    return whole
+
+
+@overload(np.nanvar)
+def _nanvar(a, axis=None, dtype=None, out=None, ddof=0):
+    if not _accepts(a, axis, ("dtype", dtype), ("out", out)):
+        return None
+    if not isinstance(ddof, (int, types.Integer)):
+        return None
+    if _can_hold_nan(a.dtype):
+        return _nanvar_of_inexact(a, axis)
+
+    # NumPy's np.var of integers and booleans computes in float64: the same arithmetic.
+    def of_float64(a, axis=None, dtype=None, out=None, ddof=0):
+        return np.nanvar(a.astype(np.float64), axis, ddof=ddof)
+
+    return of_float64
+
+
+@overload(np.nanstd)
+def _nanstd(a, axis=None, dtype=None, out=None, ddof=0):
+    if not _accepts(a, axis, ("dtype", dtype), ("out", out)):
+        return None
+    if not isinstance(ddof, (int, types.Integer)):
+        return None
+
+    def nanstd(a, axis=None, dtype=None, out=None, ddof=0):
+        return np.sqrt(np.nanvar(a, axis, ddof=ddof))
+
+    return nanstd
