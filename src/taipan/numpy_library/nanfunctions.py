@@ -11,7 +11,7 @@ import numpy as np
 
 from taipan import types
 from taipan.errors import TypingError
-from taipan.extending import overload
+from taipan.extending import overload, register_jitable
 from taipan.numpy_library._axis import axis_checker, is_none, keepdims_shape
 
 # ---------------------------------------------------------------------------------------------
@@ -188,3 +188,150 @@ def _nanstd(a, axis=None, dtype=None, out=None, ddof=0):
         return np.sqrt(np.nanvar(a, axis, ddof=ddof))
 
     return nanstd
+
+
+# ---------------------------------------------------------------------------------------------
+# nanmin, nanmax, nanargmin, nanargmax
+
+
+@register_jitable
+def _raise_empty_reduction(is_min):
+    # Messages are literals: compiled code raises exceptions with constant messages.
+    if is_min:
+        raise ValueError("zero-size array to reduction operation fmin which has no identity")
+    raise ValueError("zero-size array to reduction operation fmax which has no identity")
+
+
+@register_jitable
+def _raise_empty_arg_reduction(is_min):
+    if is_min:
+        raise ValueError("attempt to get argmin of an empty sequence")
+    raise ValueError("attempt to get argmax of an empty sequence")
+
+
+def _nan_extreme(is_min):
+    """The typing function of nanmin or nanmax: NaN is replaced by +inf (-inf) for the ordinary
+    min (max), and an all-NaN slice gives NaN (NumPy also warns). Booleans reduce with all/any
+    (keeping the bool dtype), complex arrays (whole-array only, as in Numba) are scanned in
+    NumPy's lexicographic order."""
+    reduce = np.min if is_min else np.max
+    fill = np.inf if is_min else -np.inf
+
+    def typer(a, axis=None, out=None):
+        if not _accepts(a, axis, ("out", out)):
+            return None
+        check = axis_checker(a.ndim, axis)
+        along = _is_along(a, axis)
+        scalar = numpy_dtype(a.dtype).type
+        if isinstance(a.dtype, types.Complex):
+            return None if along else _complex_nan_extreme(check, is_min)
+        if not _can_hold_nan(a.dtype):
+            if along:
+                return lambda a, axis=None, out=None: reduce(a, check(axis))
+
+            def ordinary(a, axis=None, out=None):
+                check(axis)
+                if a.size == 0:
+                    _raise_empty_reduction(is_min)
+                return reduce(a)
+
+            return ordinary
+        if along:
+
+            def along_axis(a, axis=None, out=None):
+                axis = check(axis)
+                mask = np.isnan(a)
+                extreme = reduce(np.where(mask, scalar(fill), a), axis)
+                return np.where(np.all(mask, axis), scalar(np.nan), extreme)
+
+            return along_axis
+
+        def whole(a, axis=None, out=None):
+            check(axis)
+            if a.size == 0:
+                _raise_empty_reduction(is_min)
+            mask = np.isnan(a)
+            if np.all(mask):
+                return scalar(np.nan)
+            return reduce(np.where(mask, scalar(fill), a))
+
+        return whole
+
+    return typer
+
+
+def _complex_nan_extreme(check, is_min):
+    def complex_whole(a, axis=None, out=None):
+        check(axis)
+        if a.size == 0:
+            _raise_empty_reduction(is_min)
+        found = False
+        best = a.ravel()[0]  # NumPy's fmin/fmax reduction keeps the first value if all are NaN
+        for value in a.flat:
+            if np.isnan(value):
+                continue
+            if is_min:
+                better = value.real < best.real or (
+                    value.real == best.real and value.imag < best.imag
+                )
+            else:
+                better = value.real > best.real or (
+                    value.real == best.real and value.imag > best.imag
+                )
+            if not found or better:
+                best = value
+                found = True
+        return best
+
+    return complex_whole
+
+
+overload(np.nanmin)(_nan_extreme(True))
+overload(np.nanmax)(_nan_extreme(False))
+
+
+def _nan_arg_extreme(is_min):
+    """The typing function of nanargmin or nanargmax: NaN is replaced by +inf (-inf) for the
+    ordinary argmin (argmax), after NumPy; an all-NaN slice is a ValueError."""
+    reduce = np.argmin if is_min else np.argmax
+    fill = np.inf if is_min else -np.inf
+
+    def typer(a, axis=None, out=None):
+        if not _accepts(a, axis, ("out", out)):
+            return None
+        if isinstance(a.dtype, types.Complex):
+            return None  # taipan's argmin/argmax do not order complex numbers
+        check = axis_checker(a.ndim, axis)
+        scalar = numpy_dtype(a.dtype).type
+        can_hold_nan = _can_hold_nan(a.dtype)
+        if _is_along(a, axis):
+            if not can_hold_nan:
+                return lambda a, axis=None, out=None: reduce(a, check(axis))
+
+            def along_axis(a, axis=None, out=None):
+                axis = check(axis)
+                mask = np.isnan(a)
+                if np.any(np.all(mask, axis)):
+                    raise ValueError("All-NaN slice encountered")
+                return reduce(np.where(mask, scalar(fill), a), axis)
+
+            return along_axis
+
+        def whole(a, axis=None, out=None):
+            check(axis)
+            if a.size == 0:
+                _raise_empty_arg_reduction(is_min)
+            if can_hold_nan:
+                mask = np.isnan(a)
+                if np.all(mask):
+                    raise ValueError("All-NaN slice encountered")
+                return reduce(np.where(mask, scalar(fill), a))
+            return reduce(a)
+
+        return whole
+
+    return typer
+
+
+overload(np.nanargmin)(_nan_arg_extreme(True))
+overload(np.nanargmax)(_nan_arg_extreme(False))
