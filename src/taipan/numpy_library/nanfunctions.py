@@ -335,3 +335,91 @@ def _nan_arg_extreme(is_min):
 
 overload(np.nanargmin)(_nan_arg_extreme(True))
 overload(np.nanargmax)(_nan_arg_extreme(False))
+
+
+# ---------------------------------------------------------------------------------------------
+# cumsum, cumprod (with an axis), nancumsum, nancumprod
+
+
+def _cumulative(is_sum):
+    """The typing function of cumsum or cumprod. It replaces taipan's native function, so it
+    covers everything that did (any array, flattened, through the native method) and adds
+    ``axis``: the array is copied into the result dtype and viewed as (outer, n, inner), which
+    lets one loop nest accumulate along any axis of any ndim."""
+
+    def typer(a, axis=None, dtype=None, out=None):
+        if not _accepts(a, axis, ("dtype", dtype), ("out", out)):
+            return None
+        check = axis_checker(a.ndim, axis)
+        if not _is_along(a, axis):
+            # Two functions rather than one conditional expression: `x if c else y` with array
+            # operands produces invalid IR in taipan today.
+            if is_sum:
+
+                def flattened_sum(a, axis=None, dtype=None, out=None):
+                    check(axis)
+                    return a.cumsum()
+
+                return flattened_sum
+
+            def flattened_product(a, axis=None, dtype=None, out=None):
+                check(axis)
+                return a.cumprod()
+
+            return flattened_product
+        result = np.cumsum(np.zeros(1, numpy_dtype(a.dtype))).dtype.type
+        ndim = a.ndim
+
+        def along_axis(a, axis=None, dtype=None, out=None):
+            axis = check(axis)
+            result_array = np.empty(a.shape, result)
+            result_array[...] = a
+            outer = 1
+            inner = 1
+            for d in range(ndim):
+                if d < axis:
+                    outer *= a.shape[d]
+                elif d > axis:
+                    inner *= a.shape[d]
+            n = a.shape[axis]
+            lines = result_array.reshape((outer, n, inner))
+            for i in range(outer):
+                for k in range(1, n):
+                    for j in range(inner):
+                        if is_sum:
+                            lines[i, k, j] += lines[i, k - 1, j]
+                        else:
+                            lines[i, k, j] *= lines[i, k - 1, j]
+            return result_array
+
+        return along_axis
+
+    return typer
+
+
+overload(np.cumsum)(_cumulative(True))
+overload(np.cumprod)(_cumulative(False))
+
+
+def _nan_cumulative(is_sum):
+    """The typing function of nancumsum or nancumprod: NaN counts as 0 (1), after NumPy."""
+    cumulate = np.cumsum if is_sum else np.cumprod
+    identity = 0 if is_sum else 1
+
+    def typer(a, axis=None, dtype=None, out=None):
+        if not _accepts(a, axis, ("dtype", dtype), ("out", out)):
+            return None
+        if not _can_hold_nan(a.dtype):
+            return lambda a, axis=None, dtype=None, out=None: cumulate(a, axis)
+        scalar = numpy_dtype(a.dtype).type
+
+        def replacing_nan(a, axis=None, dtype=None, out=None):
+            return cumulate(np.where(np.isnan(a), scalar(identity), a), axis)
+
+        return replacing_nan
+
+    return typer
+
+
+overload(np.nancumsum)(_nan_cumulative(True))
+overload(np.nancumprod)(_nan_cumulative(False))
