@@ -4,3 +4,4 @@ registry the first time a compiled function refers to something taipan does not 
 C++, once the program has imported NumPy."""
 
 from taipan.numpy_library import nanfunctions  # noqa: F401
+from taipan.numpy_library import comparisons  # noqa: F401
