@@ -5,3 +5,4 @@ C++, once the program has imported NumPy."""
 
 from taipan.numpy_library import nanfunctions  # noqa: F401
 from taipan.numpy_library import comparisons  # noqa: F401
+from taipan.numpy_library import signal  # noqa: F401
