@@ -116,13 +116,15 @@ def _nanmean(a, axis=None, dtype=None, out=None):
     return whole
 
 
-def _nanvar_of_inexact(a, axis):
-    """nanvar of a float or complex array, after NumPy's _nanfunctions_impl.nanvar: the mean of
-    the non-NaN values, then the sum of squared deviations (|d|² for complex) divided by
-    count - ddof, NaN where that is not positive. The result is real."""
+def _nanvar_implementation(a, axis):
+    """nanvar of an array, after NumPy's _nanfunctions_impl.nanvar: the mean of the non-NaN
+    values, then the sum of squared deviations (|d|² for complex) divided by count - ddof, NaN
+    where that is not positive. Integers and booleans hold no NaN and go to NumPy's np.var,
+    which computes the same in float64 but divides by max(count - ddof, 0) (inf, not NaN)."""
     from taipan import njit
 
-    scalar = numpy_dtype(a.dtype).type
+    ordinary = not _can_hold_nan(a.dtype)
+    scalar = np.float64 if ordinary else numpy_dtype(a.dtype).type
     real = np.dtype(scalar(0).real.dtype).type
     check = axis_checker(a.ndim, axis)
     keepdims = keepdims_shape(a.ndim)
@@ -130,33 +132,46 @@ def _nanvar_of_inexact(a, axis):
         squares = njit(lambda d: d.real * d.real + d.imag * d.imag)
     else:
         squares = njit(lambda d: d * d)
+    if ordinary:
+        inexact = njit(lambda v: v.astype(np.float64))
+    else:
+        inexact = njit(lambda v: v[...])
 
     if _is_along(a, axis):
 
         def along(a, axis=None, dtype=None, out=None, ddof=0):
             axis = check(axis)
-            mask = np.isnan(a)
-            values = np.where(mask, scalar(0), a)
+            x = inexact(a)
+            mask = np.isnan(x)
+            values = np.where(mask, scalar(0), x)
             count = np.sum(~mask, axis)
             mean = (np.sum(values, axis) / count).astype(scalar).reshape(keepdims(a.shape, axis))
             deviations = np.where(mask, scalar(0), values - mean)
             freedom = count - ddof
+            if ordinary:
+                freedom = freedom * (freedom > 0)
             variance = (np.sum(squares(deviations), axis) / freedom).astype(real)
+            if ordinary:
+                return variance
             return np.where(freedom <= 0, real(np.nan), variance)
 
         return along
 
     def whole(a, axis=None, dtype=None, out=None, ddof=0):
         check(axis)
-        mask = np.isnan(a)
-        values = np.where(mask, scalar(0), a)
+        x = inexact(a)
+        mask = np.isnan(x)
+        values = np.where(mask, scalar(0), x)
         count = np.sum(~mask)
         freedom = count - ddof
-        if count == 0 or freedom <= 0:
+        if count == 0 or (freedom <= 0 and not ordinary):
             return real(np.nan)
         mean = scalar(np.sum(values) / count)
         deviations = np.where(mask, scalar(0), values - mean)
-        return real(np.sum(squares(deviations)) / freedom)
+        squared = np.sum(squares(deviations))
+        if freedom <= 0:  # np.var of integers: divided by zero
+            return real(np.inf) if squared > 0 else real(np.nan)
+        return real(squared / freedom)
 
     return whole
 
@@ -167,14 +182,7 @@ def _nanvar(a, axis=None, dtype=None, out=None, ddof=0):
         return None
     if not isinstance(ddof, (int, types.Integer)):
         return None
-    if _can_hold_nan(a.dtype):
-        return _nanvar_of_inexact(a, axis)
-
-    # NumPy's np.var of integers and booleans computes in float64: the same arithmetic.
-    def of_float64(a, axis=None, dtype=None, out=None, ddof=0):
-        return np.nanvar(a.astype(np.float64), axis, ddof=ddof)
-
-    return of_float64
+    return _nanvar_implementation(a, axis)
 
 
 @overload(np.nanstd)
