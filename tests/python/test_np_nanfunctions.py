@@ -229,7 +229,9 @@ def test_whole_array_each_dtype_and_layout(f, dtype):
         check(f, a)
 
 
-@pytest.mark.parametrize("f", WHOLE + EXTREMES + ARG_EXTREMES, ids=names(WHOLE + EXTREMES + ARG_EXTREMES))
+@pytest.mark.parametrize(
+    "f", WHOLE + EXTREMES + ARG_EXTREMES, ids=names(WHOLE + EXTREMES + ARG_EXTREMES)
+)
 @pytest.mark.parametrize("shape", [(7,), (2, 3, 4)])
 def test_whole_array_shapes(f, shape):
     check(f, sample("float64", shape))
@@ -321,9 +323,7 @@ def test_along_axis_each_dtype(f, dtype):
     check(f, sample(dtype, (6,)), 0)
 
 
-@pytest.mark.parametrize(
-    "f", [nanvar_axis, nanstd_axis], ids=["nanvar_axis", "nanstd_axis"]
-)
+@pytest.mark.parametrize("f", [nanvar_axis, nanstd_axis], ids=["nanvar_axis", "nanstd_axis"])
 @pytest.mark.parametrize("dtype", ["int64", "float32", "complex128"])
 def test_spread_along_axis_with_ddof(f, dtype):
     a = sample(dtype, (3, 4, 5))

@@ -3,6 +3,8 @@
 registry the first time a compiled function refers to something taipan does not implement in
 C++, once the program has imported NumPy."""
 
-from taipan.numpy_library import nanfunctions  # noqa: F401
-from taipan.numpy_library import comparisons  # noqa: F401
-from taipan.numpy_library import signal  # noqa: F401
+from taipan.numpy_library import (
+    comparisons,  # noqa: F401
+    nanfunctions,  # noqa: F401
+    signal,  # noqa: F401
+)

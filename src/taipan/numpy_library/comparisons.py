@@ -108,9 +108,7 @@ def _array_equal(a1, a2, equal_nan=False):
     ndim2 = a2.ndim if isinstance(a2, types.Array) else 0
     if ndim1 != ndim2:
         return lambda a1, a2, equal_nan=False: False
-    nan_possible = all(
-        isinstance(_element_type(t), (types.Float, types.Complex)) for t in (a1, a2)
-    )
+    nan_possible = all(isinstance(_element_type(t), (types.Float, types.Complex)) for t in (a1, a2))
 
     if ndim1 == 0 and not isinstance(a1, types.Array) and not isinstance(a2, types.Array):
 
