@@ -1,0 +1,433 @@
+"""NumPy's NaN-ignoring reductions (nansum, nanprod, nanmean, nanvar, nanstd, nanmin, nanmax,
+nanargmin, nanargmax, nancumsum, nancumprod) and cumsum/cumprod with an axis, as overloads.
+
+They follow NumPy's own definitions (numpy/lib/_nanfunctions_impl.py): NaN is replaced by the
+operation's identity with np.where and the ordinary reduction (native, vectorised) does the rest,
+so results, dtypes and the order of summation match the ordinary reductions'. Integer and
+boolean arrays hold no NaN and go straight to the ordinary reduction, as in NumPy. ``axis`` may
+be omitted, None or an integer (AxisError when out of range)."""
+
+import numpy as np
+
+from taipan import types
+from taipan.errors import TypingError
+from taipan.extending import overload, register_jitable
+from taipan.numpy_library._axis import axis_checker, is_none, keepdims_shape
+
+# ---------------------------------------------------------------------------------------------
+# dtypes and arguments
+
+
+def numpy_dtype(t):
+    """The NumPy dtype of a taipan scalar type."""
+    return np.dtype("bool" if isinstance(t, types.Boolean) else t.name)
+
+
+def _can_hold_nan(dtype):
+    return isinstance(dtype, (types.Float, types.Complex))
+
+
+def _is_along(a, axis):
+    """True for an integer axis of an array of 2+ dimensions (the result is an array); False
+    for an omitted or None axis, or any axis of a 1-D array (the result is a scalar)."""
+    return not is_none(axis) and a.ndim >= 2
+
+
+def _accepts(a, axis, *unsupported):
+    """Whether a reduction applies: ``a`` is an array, ``axis`` omitted, None or an integer (of
+    an array with dimensions); the NumPy parameters taipan does not implement must be omitted."""
+    for name, value in unsupported:
+        if not is_none(value):
+            raise TypingError(f"the '{name}' argument is not supported")
+    if not isinstance(a, types.Array):
+        return False
+    return is_none(axis) or (isinstance(axis, types.Integer) and a.ndim >= 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# nansum, nanprod
+
+
+def _nan_replacing_reduction(reduce, identity):
+    """The typing function of nansum (reduce=np.sum, identity 0) or nanprod (np.prod, 1)."""
+
+    def typer(a, axis=None, dtype=None, out=None):
+        if not _accepts(a, axis, ("dtype", dtype), ("out", out)):
+            return None
+        check = axis_checker(a.ndim, axis)
+        if not _can_hold_nan(a.dtype):
+            if _is_along(a, axis):
+                return lambda a, axis=None, dtype=None, out=None: reduce(a, check(axis))
+            return lambda a, axis=None, dtype=None, out=None: reduce(a) + 0 * check(axis)
+        scalar = numpy_dtype(a.dtype).type
+        if _is_along(a, axis):
+
+            def along(a, axis=None, dtype=None, out=None):
+                return reduce(np.where(np.isnan(a), scalar(identity), a), check(axis))
+
+            return along
+
+        def whole(a, axis=None, dtype=None, out=None):
+            check(axis)
+            return reduce(np.where(np.isnan(a), scalar(identity), a))
+
+        return whole
+
+    return typer
+
+
+overload(np.nansum)(_nan_replacing_reduction(np.sum, 0))
+overload(np.nanprod)(_nan_replacing_reduction(np.prod, 1))
+
+
+# ---------------------------------------------------------------------------------------------
+# nanmean, nanvar, nanstd
+
+
+@overload(np.nanmean)
+def _nanmean(a, axis=None, dtype=None, out=None):
+    if not _accepts(a, axis, ("dtype", dtype), ("out", out)):
+        return None
+    check = axis_checker(a.ndim, axis)
+    if not _can_hold_nan(a.dtype):
+        if _is_along(a, axis):
+            return lambda a, axis=None, dtype=None, out=None: np.mean(a, check(axis))
+        return lambda a, axis=None, dtype=None, out=None: np.mean(a) + 0 * check(axis)
+    scalar = numpy_dtype(a.dtype).type
+    if _is_along(a, axis):
+
+        def along(a, axis=None, dtype=None, out=None):
+            axis = check(axis)
+            mask = np.isnan(a)
+            total = np.sum(np.where(mask, scalar(0), a), axis)
+            # NumPy divides in double precision and casts back (true_divide with out=total).
+            return (total / np.sum(~mask, axis)).astype(scalar)
+
+        return along
+
+    def whole(a, axis=None, dtype=None, out=None):
+        check(axis)
+        mask = np.isnan(a)
+        count = np.sum(~mask)
+        if count == 0:
+            return scalar(np.nan)
+        return scalar(np.sum(np.where(mask, scalar(0), a)) / count)
+
+    return whole
+
+
+def _nanvar_implementation(a, axis):
+    """nanvar of an array, after NumPy's _nanfunctions_impl.nanvar: the mean of the non-NaN
+    values, then the sum of squared deviations (|d|² for complex) divided by count - ddof, NaN
+    where that is not positive. Integers and booleans hold no NaN and go to NumPy's np.var,
+    which computes the same in float64 but divides by max(count - ddof, 0) (inf, not NaN)."""
+    from taipan import njit
+
+    ordinary = not _can_hold_nan(a.dtype)
+    scalar = np.float64 if ordinary else numpy_dtype(a.dtype).type
+    real = np.dtype(scalar(0).real.dtype).type
+    check = axis_checker(a.ndim, axis)
+    keepdims = keepdims_shape(a.ndim)
+    if isinstance(a.dtype, types.Complex):
+        squares = njit(lambda d: d.real * d.real + d.imag * d.imag)
+    else:
+        squares = njit(lambda d: d * d)
+    if ordinary:
+        inexact = njit(lambda v: v.astype(np.float64))
+    else:
+        inexact = njit(lambda v: v[...])
+
+    if _is_along(a, axis):
+
+        def along(a, axis=None, dtype=None, out=None, ddof=0):
+            axis = check(axis)
+            x = inexact(a)
+            mask = np.isnan(x)
+            values = np.where(mask, scalar(0), x)
+            count = np.sum(~mask, axis)
+            mean = (np.sum(values, axis) / count).astype(scalar).reshape(keepdims(a.shape, axis))
+            deviations = np.where(mask, scalar(0), values - mean)
+            freedom = count - ddof
+            if ordinary:
+                freedom = freedom * (freedom > 0)
+            variance = (np.sum(squares(deviations), axis) / freedom).astype(real)
+            if ordinary:
+                return variance
+            return np.where(freedom <= 0, real(np.nan), variance)
+
+        return along
+
+    def whole(a, axis=None, dtype=None, out=None, ddof=0):
+        check(axis)
+        x = inexact(a)
+        mask = np.isnan(x)
+        values = np.where(mask, scalar(0), x)
+        count = np.sum(~mask)
+        freedom = count - ddof
+        if count == 0 or (freedom <= 0 and not ordinary):
+            return real(np.nan)
+        mean = scalar(np.sum(values) / count)
+        deviations = np.where(mask, scalar(0), values - mean)
+        squared = np.sum(squares(deviations))
+        if freedom <= 0:  # np.var of integers: divided by zero
+            return real(np.inf) if squared > 0 else real(np.nan)
+        return real(squared / freedom)
+
+    return whole
+
+
+@overload(np.nanvar)
+def _nanvar(a, axis=None, dtype=None, out=None, ddof=0):
+    if not _accepts(a, axis, ("dtype", dtype), ("out", out)):
+        return None
+    if not isinstance(ddof, (int, types.Integer)):
+        return None
+    return _nanvar_implementation(a, axis)
+
+
+@overload(np.nanstd)
+def _nanstd(a, axis=None, dtype=None, out=None, ddof=0):
+    if not _accepts(a, axis, ("dtype", dtype), ("out", out)):
+        return None
+    if not isinstance(ddof, (int, types.Integer)):
+        return None
+
+    def nanstd(a, axis=None, dtype=None, out=None, ddof=0):
+        return np.sqrt(np.nanvar(a, axis, ddof=ddof))
+
+    return nanstd
+
+
+# ---------------------------------------------------------------------------------------------
+# nanmin, nanmax, nanargmin, nanargmax
+
+
+@register_jitable
+def _raise_empty_reduction(is_min):
+    # Messages are literals: compiled code raises exceptions with constant messages.
+    if is_min:
+        raise ValueError("zero-size array to reduction operation fmin which has no identity")
+    raise ValueError("zero-size array to reduction operation fmax which has no identity")
+
+
+@register_jitable
+def _raise_empty_arg_reduction(is_min):
+    if is_min:
+        raise ValueError("attempt to get argmin of an empty sequence")
+    raise ValueError("attempt to get argmax of an empty sequence")
+
+
+def _nan_extreme(is_min):
+    """The typing function of nanmin or nanmax: NaN is replaced by +inf (-inf) for the ordinary
+    min (max), and an all-NaN slice gives NaN (NumPy also warns). Booleans reduce with all/any
+    (keeping the bool dtype), complex arrays (whole-array only, as in Numba) are scanned in
+    NumPy's lexicographic order."""
+    reduce = np.min if is_min else np.max
+    fill = np.inf if is_min else -np.inf
+
+    def typer(a, axis=None, out=None):
+        if not _accepts(a, axis, ("out", out)):
+            return None
+        check = axis_checker(a.ndim, axis)
+        along = _is_along(a, axis)
+        scalar = numpy_dtype(a.dtype).type
+        if isinstance(a.dtype, types.Complex):
+            return None if along else _complex_nan_extreme(check, is_min)
+        if not _can_hold_nan(a.dtype):
+            if along:
+                return lambda a, axis=None, out=None: reduce(a, check(axis))
+
+            def ordinary(a, axis=None, out=None):
+                check(axis)
+                if a.size == 0:
+                    _raise_empty_reduction(is_min)
+                return reduce(a)
+
+            return ordinary
+        if along:
+
+            def along_axis(a, axis=None, out=None):
+                axis = check(axis)
+                mask = np.isnan(a)
+                extreme = reduce(np.where(mask, scalar(fill), a), axis)
+                return np.where(np.all(mask, axis), scalar(np.nan), extreme)
+
+            return along_axis
+
+        def whole(a, axis=None, out=None):
+            check(axis)
+            if a.size == 0:
+                _raise_empty_reduction(is_min)
+            mask = np.isnan(a)
+            if np.all(mask):
+                return scalar(np.nan)
+            return reduce(np.where(mask, scalar(fill), a))
+
+        return whole
+
+    return typer
+
+
+def _complex_nan_extreme(check, is_min):
+    def complex_whole(a, axis=None, out=None):
+        check(axis)
+        if a.size == 0:
+            _raise_empty_reduction(is_min)
+        found = False
+        best = a.ravel()[0]  # NumPy's fmin/fmax reduction keeps the first value if all are NaN
+        for value in a.flat:
+            if np.isnan(value):
+                continue
+            if is_min:
+                better = value.real < best.real or (
+                    value.real == best.real and value.imag < best.imag
+                )
+            else:
+                better = value.real > best.real or (
+                    value.real == best.real and value.imag > best.imag
+                )
+            if not found or better:
+                best = value
+                found = True
+        return best
+
+    return complex_whole
+
+
+overload(np.nanmin)(_nan_extreme(True))
+overload(np.nanmax)(_nan_extreme(False))
+
+
+def _nan_arg_extreme(is_min):
+    """The typing function of nanargmin or nanargmax: NaN is replaced by +inf (-inf) for the
+    ordinary argmin (argmax), after NumPy; an all-NaN slice is a ValueError."""
+    reduce = np.argmin if is_min else np.argmax
+    fill = np.inf if is_min else -np.inf
+
+    def typer(a, axis=None, out=None):
+        if not _accepts(a, axis, ("out", out)):
+            return None
+        if isinstance(a.dtype, types.Complex):
+            return None  # taipan's argmin/argmax do not order complex numbers
+        check = axis_checker(a.ndim, axis)
+        scalar = numpy_dtype(a.dtype).type
+        can_hold_nan = _can_hold_nan(a.dtype)
+        if _is_along(a, axis):
+            if not can_hold_nan:
+                return lambda a, axis=None, out=None: reduce(a, check(axis))
+
+            def along_axis(a, axis=None, out=None):
+                axis = check(axis)
+                mask = np.isnan(a)
+                if np.any(np.all(mask, axis)):
+                    raise ValueError("All-NaN slice encountered")
+                return reduce(np.where(mask, scalar(fill), a), axis)
+
+            return along_axis
+
+        def whole(a, axis=None, out=None):
+            check(axis)
+            if a.size == 0:
+                _raise_empty_arg_reduction(is_min)
+            if can_hold_nan:
+                mask = np.isnan(a)
+                if np.all(mask):
+                    raise ValueError("All-NaN slice encountered")
+                return reduce(np.where(mask, scalar(fill), a))
+            return reduce(a)
+
+        return whole
+
+    return typer
+
+
+overload(np.nanargmin)(_nan_arg_extreme(True))
+overload(np.nanargmax)(_nan_arg_extreme(False))
+
+
+# ---------------------------------------------------------------------------------------------
+# cumsum, cumprod (with an axis), nancumsum, nancumprod
+
+
+def _cumulative(is_sum):
+    """The typing function of cumsum or cumprod. It replaces taipan's native function, so it
+    covers everything that did (any array, flattened, through the native method) and adds
+    ``axis``: the array is copied into the result dtype and viewed as (outer, n, inner), which
+    lets one loop nest accumulate along any axis of any ndim."""
+
+    def typer(a, axis=None, dtype=None, out=None):
+        if not _accepts(a, axis, ("dtype", dtype), ("out", out)):
+            return None
+        check = axis_checker(a.ndim, axis)
+        if not _is_along(a, axis):
+            # Two functions rather than one conditional expression: `x if c else y` with array
+            # operands produces invalid IR in taipan today.
+            if is_sum:
+
+                def flattened_sum(a, axis=None, dtype=None, out=None):
+                    check(axis)
+                    return a.cumsum()
+
+                return flattened_sum
+
+            def flattened_product(a, axis=None, dtype=None, out=None):
+                check(axis)
+                return a.cumprod()
+
+            return flattened_product
+        result = np.cumsum(np.zeros(1, numpy_dtype(a.dtype))).dtype.type
+        ndim = a.ndim
+
+        def along_axis(a, axis=None, dtype=None, out=None):
+            axis = check(axis)
+            result_array = np.empty(a.shape, result)
+            result_array[...] = a
+            outer = 1
+            inner = 1
+            for d in range(ndim):
+                if d < axis:
+                    outer *= a.shape[d]
+                elif d > axis:
+                    inner *= a.shape[d]
+            n = a.shape[axis]
+            lines = result_array.reshape((outer, n, inner))
+            for i in range(outer):
+                for k in range(1, n):
+                    for j in range(inner):
+                        if is_sum:
+                            lines[i, k, j] += lines[i, k - 1, j]
+                        else:
+                            lines[i, k, j] *= lines[i, k - 1, j]
+            return result_array
+
+        return along_axis
+
+    return typer
+
+
+overload(np.cumsum)(_cumulative(True))
+overload(np.cumprod)(_cumulative(False))
+
+
+def _nan_cumulative(is_sum):
+    """The typing function of nancumsum or nancumprod: NaN counts as 0 (1), after NumPy."""
+    cumulate = np.cumsum if is_sum else np.cumprod
+    identity = 0 if is_sum else 1
+
+    def typer(a, axis=None, dtype=None, out=None):
+        if not _accepts(a, axis, ("dtype", dtype), ("out", out)):
+            return None
+        if not _can_hold_nan(a.dtype):
+            return lambda a, axis=None, dtype=None, out=None: cumulate(a, axis)
+        scalar = numpy_dtype(a.dtype).type
+
+        def replacing_nan(a, axis=None, dtype=None, out=None):
+            return cumulate(np.where(np.isnan(a), scalar(identity), a), axis)
+
+        return replacing_nan
+
+    return typer
+
+
+overload(np.nancumsum)(_nan_cumulative(True))
+overload(np.nancumprod)(_nan_cumulative(False))
