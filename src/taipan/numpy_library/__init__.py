@@ -2,4 +2,8 @@
 ``taipan.extending.overload`` like a user's overloads (one module per topic). Imported by the
 registry the first time a compiled function refers to something taipan does not implement in
 C++, once the program has imported NumPy."""
-from taipan.numpy_library import search  # noqa: F401
+
+from taipan.numpy_library import (
+    search,  # noqa: F401
+    sorting,  # noqa: F401
+)

@@ -1,112 +1,25 @@
-"""Sorting, searching and counting NumPy functions for compiled code: sort, argsort, unique,
-searchsorted, digitize, bincount, histogram, interp, nonzero, flatnonzero, argwhere and
-count_nonzero (order statistics are in ``order_statistics``).
+"""Searching and counting NumPy functions for compiled code: searchsorted, digitize, bincount,
+histogram, nonzero, flatnonzero, argwhere and count_nonzero.
 
-The implementations follow NumPy's algorithms closely enough to give the same results: NaN sorts
-last, searches compare in NumPy's order, and a Python float beside a float32 array is compared
-as float32 (NumPy 2's weak scalars).
+Searches compare in NumPy's order (NaN last); a Python float beside a float32 array is compared
+as float32, as NumPy 2 does for weak scalars.
 """
 
 import numpy as np
-from numpy.exceptions import AxisError
 
 from taipan import types
 from taipan.extending import overload, register_jitable
-
-# ---------------------------------------------------------------------------------------------
-# Helpers shared by the typing functions (plain Python) and implementations (compiled).
-
-
-def string_value(t):
-    """The value of a string argument: the Python default or a string literal's type."""
-    if isinstance(t, str):
-        return t
-    if isinstance(t, types.Type) and t.kind_name == "StringLiteral":
-        prefix = "Literal[str]("
-        if t.name.startswith(prefix) and t.name.endswith(")"):
-            return t.name[len(prefix) : -1]
-    return None
-
-
-def is_omitted(t, default=None):
-    """True when an optional argument was left out or passed as None."""
-    return t is default or isinstance(t, types.NoneType)
-
-
-def is_real_array(t):
-    """An array of booleans, integers or floats (what taipan's sort handles)."""
-    return isinstance(t, types.Array) and not isinstance(t.dtype, types.Complex)
-
-
-def is_real_scalar(t):
-    return isinstance(t, (types.Integer, types.Float, types.Boolean))
-
-
-def is_integer_scalar(t):
-    """An integer argument, or an omitted one whose Python default is an integer."""
-    return isinstance(t, (int, types.Integer, types.Boolean))
-
-
-def numpy_dtype(t):
-    """The NumPy scalar type of a taipan number type (np.float32 for float32...)."""
-    return np.dtype("bool" if isinstance(t, types.Boolean) else t.name).type
-
-
-def key_dtype(array_dtype, key):
-    """The type a searched key is compared in: NumPy's promotion, with a Python float beside a
-    float array taking the array's dtype as NumPy 2 does for weak scalars."""
-    if isinstance(key, types.Float) and isinstance(array_dtype, types.Float):
-        return numpy_dtype(array_dtype)
-    return np.promote_types(numpy_dtype(array_dtype), numpy_dtype(key)).type
-
-
-@register_jitable
-def normalize_axis(axis, ndim):
-    """NumPy's axis normalisation: negative axes count from the end."""
-    if axis < -ndim or axis >= ndim:
-        raise AxisError("axis is out of bounds for the array's number of dimensions")
-    if axis < 0:
-        return axis + ndim
-    return axis
-
-
-@register_jitable
-def lane_geometry(shape, axis):
-    """(outer, length, inner) of the lanes along ``axis`` of a C-ordered array of ``shape``:
-    lane (o, i) holds the flat elements o * length * inner + i + j * inner for j < length."""
-    outer = 1
-    inner = 1
-    for d in range(len(shape)):
-        if d < axis:
-            outer *= shape[d]
-        elif d > axis:
-            inner *= shape[d]
-    return outer, shape[axis], inner
-
-
-@register_jitable
-def sorts_before(x, y):
-    """NumPy's sort order for real numbers: NaN after everything else."""
-    return x < y or (y != y and x == x)
-
-
-@register_jitable
-def bisect(a, key, right):
-    """The index where ``key`` goes in the sorted 1-D array ``a``: before equal elements
-    (``right`` False, NumPy's side='left') or after them."""
-    low = 0
-    high = a.shape[0]
-    while low < high:
-        middle = (low + high) >> 1
-        if right:
-            goes_after = not sorts_before(key, a[middle])
-        else:
-            goes_after = sorts_before(a[middle], key)
-        if goes_after:
-            low = middle + 1
-        else:
-            high = middle
-    return low
+from taipan.numpy_library.support import (
+    bisect,
+    is_integer_scalar,
+    is_omitted,
+    is_real_array,
+    is_real_scalar,
+    key_dtype,
+    normalize_axis,
+    sorts_before,
+    string_value,
+)
 
 
 @register_jitable
@@ -129,6 +42,12 @@ def bisect_sorted_by(a, sorter, key, right):
 
 
 @register_jitable
+def bisect_unsorted(a, sorter, key, right):
+    """``bisect`` with the signature of ``bisect_sorted_by``, for calls without a sorter."""
+    return bisect(a, key, right)
+
+
+@register_jitable
 def check_sorter(a, sorter):
     if sorter.shape[0] != a.shape[0]:
         raise ValueError("sorter.size must equal a.size")
@@ -137,258 +56,410 @@ def check_sorter(a, sorter):
             raise ValueError("Sorter index out of range.")
 
 
+@register_jitable
+def check_no_sorter(a, sorter):
+    pass
+
+
 # ---------------------------------------------------------------------------------------------
-# sort and argsort
+# searchsorted and digitize
 
 
-SORT_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
-
-
-def check_sort_kind(kind):
-    """Whether ``kind`` is omitted, None, or one of NumPy's sort kinds (taipan's sort is always
-    stable, which every kind allows)."""
-    return isinstance(kind, types.NoneType) or string_value(kind) in SORT_KINDS
-
-
-@overload(np.sort)
-def sort(a, axis=-1, kind=None, order=None, stable=None):
-    if not is_real_array(a) or a.ndim == 0 or not check_sort_kind(kind):
+@overload(np.searchsorted)
+def searchsorted(a, v, side="left", sorter=None):
+    if not is_real_array(a) or a.ndim != 1:
         return None
-    if not is_omitted(order) or not (is_omitted(stable) or isinstance(stable, types.Boolean)):
+    side_name = string_value(side)
+    if side_name not in ("left", "right"):
         return None
-    if isinstance(axis, types.NoneType):
+    right = side_name == "right"
+    if is_omitted(sorter):
+        search, check = bisect_unsorted, check_no_sorter
+    elif isinstance(sorter, types.Array) and sorter.ndim == 1 and is_integer_scalar(sorter.dtype):
+        search, check = bisect_sorted_by, check_sorter
+    else:
+        return None
+    if is_real_scalar(v):
+        key_type = key_dtype(a.dtype, v)
 
-        def sort_flat(a, axis=-1, kind=None, order=None, stable=None):
-            flat = a.ravel().copy()
-            flat.sort()
-            return flat
+        def searchsorted_scalar(a, v, side="left", sorter=None):
+            check(a, sorter)
+            return search(a, sorter, key_type(v), right)
 
-        return sort_flat
-    if not is_integer_scalar(axis):
+        return searchsorted_scalar
+    if not is_real_array(v):
         return None
 
-    def sort_axis(a, axis=-1, kind=None, order=None, stable=None):
-        along = normalize_axis(axis, a.ndim)
-        result = a.copy()
-        if along == a.ndim - 1:
-            result.sort()  # the native sort works along the last axis
-            return result
-        outer, length, inner = lane_geometry(a.shape, along)
-        flat = result.ravel()
-        for o in range(outer):
-            for i in range(inner):
-                start = o * length * inner + i
-                lane = flat[start : start + length * inner : inner]
-                lane.sort()
+    def searchsorted_array(a, v, side="left", sorter=None):
+        check(a, sorter)
+        keys = v.ravel()
+        result = np.empty(v.shape, np.int64)
+        result_flat = result.ravel()
+        for k in range(keys.shape[0]):
+            result_flat[k] = search(a, sorter, keys[k], right)
         return result
 
-    return sort_axis
+    return searchsorted_array
 
 
-@overload(np.argsort)
-def argsort(a, axis=-1, kind=None, order=None, stable=None):
-    if not is_real_array(a) or not check_sort_kind(kind):
+@register_jitable
+def monotonicity(bins):
+    """1 when ``bins`` never decreases, -1 when it never increases (and is not constant), 0
+    otherwise: NumPy's check for digitize."""
+    n = bins.shape[0]
+    if n == 0:
+        return 1
+    first = bins[0]
+    i = 1
+    while i < n and bins[i] == first:
+        i += 1
+    if i == n:
+        return 1
+    increasing = first < bins[i]
+    for k in range(i, n - 1):
+        if increasing and bins[k] > bins[k + 1]:
+            return 0
+        if not increasing and bins[k] < bins[k + 1]:
+            return 0
+    return 1 if increasing else -1
+
+
+@register_jitable
+def digitize_one(x, bins, right, direction):
+    # NumPy searches with the opposite side: right=True puts x == edge in the lower bin.
+    if direction == -1:
+        return bins.shape[0] - bisect(bins[::-1], x, not right)
+    return bisect(bins, x, not right)
+
+
+@overload(np.digitize)
+def digitize(x, bins, right=False):
+    if not is_real_array(bins) or bins.ndim != 1:
         return None
-    if not is_omitted(order) or not (is_omitted(stable) or isinstance(stable, types.Boolean)):
+    if not (right is False or isinstance(right, types.Boolean)):
+        return None
+    if is_real_scalar(x):
+        key_type = key_dtype(bins.dtype, x)
+
+        def digitize_scalar(x, bins, right=False):
+            direction = monotonicity(bins)
+            if direction == 0:
+                raise ValueError("bins must be monotonically increasing or decreasing")
+            return digitize_one(key_type(x), bins, right, direction)
+
+        return digitize_scalar
+    if not is_real_array(x):
+        return None
+
+    def digitize_array(x, bins, right=False):
+        direction = monotonicity(bins)
+        if direction == 0:
+            raise ValueError("bins must be monotonically increasing or decreasing")
+        values = x.ravel()
+        result = np.empty(x.shape, np.int64)
+        result_flat = result.ravel()
+        for k in range(values.shape[0]):
+            result_flat[k] = digitize_one(values[k], bins, right, direction)
+        return result
+
+    return digitize_array
+
+
+# ---------------------------------------------------------------------------------------------
+# bincount and histogram
+
+
+@register_jitable
+def weight_at(weights, k, n):
+    """The k-th of ``n`` weights, as the float64 that np.bincount sums."""
+    if weights.shape[0] != n:
+        raise ValueError("The weights and list don't have the same length.")
+    return np.float64(weights[k])
+
+
+@register_jitable
+def unit_weight(weights, k, n):
+    return 1
+
+
+@overload(np.bincount)
+def bincount(x, weights=None, minlength=0):
+    # NumPy casts x to intp safely: uint64 and floats are refused.
+    if not isinstance(x, types.Array) or x.ndim != 1 or not is_integer_scalar(x.dtype):
+        return None
+    if isinstance(x.dtype, types.Integer) and not x.dtype.signed and x.dtype.bitwidth == 64:
+        return None
+    if not is_integer_scalar(minlength):
+        return None
+    weighted = not is_omitted(weights)
+    if weighted and not (is_real_array(weights) and weights.ndim == 1):
+        return None
+    result_type = np.float64 if weighted else np.int64
+    weight = weight_at if weighted else unit_weight
+
+    def bincount_impl(x, weights=None, minlength=0):
+        if minlength < 0:
+            raise ValueError("'minlength' must not be negative")
+        n = x.shape[0]
+        largest = -1
+        for k in range(n):
+            value = np.int64(x[k])
+            if value < 0:
+                raise ValueError("'list' argument must have no negative elements")
+            largest = max(largest, value)
+        result = np.zeros(max(largest + 1, minlength), result_type)
+        for k in range(n):
+            result[np.int64(x[k])] += weight(weights, k, n)
+        return result
+
+    return bincount_impl
+
+
+@register_jitable
+def uniform_bin(value, first, last, edges, count):
+    """The bin of ``value`` (within [first, last]) among ``count`` equal bins with these
+    ``edges``: an estimate from the bin width, corrected against the edges as NumPy does."""
+    index = int((value - first) / (last - first) * count)
+    if index >= count:
+        index = count - 1
+    index = max(index, 0)
+    if value < edges[index] and index > 0:
+        index -= 1
+    if index != count - 1 and value >= edges[index + 1]:
+        index += 1
+    return index
+
+
+@register_jitable
+def outer_edges_of_range(values, range):
+    first = float(range[0])
+    last = float(range[1])
+    if first > last:
+        raise ValueError("max must be larger than min in range parameter.")
+    if not (np.isfinite(first) and np.isfinite(last)):
+        raise ValueError("supplied range is not finite")
+    return first, last
+
+
+@register_jitable
+def outer_edges_of_data(values, range):
+    if values.shape[0] == 0:
+        return 0.0, 1.0
+    first = float(values.min())
+    last = float(values.max())
+    if not (np.isfinite(first) and np.isfinite(last)):
+        raise ValueError("autodetected range is not finite")
+    return first, last
+
+
+@overload(np.histogram)
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    # bool data make NumPy compute edges of dtype bool; complex data have no order.
+    if not isinstance(a, types.Array) or not isinstance(a.dtype, (types.Integer, types.Float)):
+        return None
+    if not is_omitted(density) or not is_omitted(weights):
+        return None
+    if is_real_array(bins) and bins.ndim == 1:
+        return histogram_with_edges
+    if not is_integer_scalar(bins) or isinstance(bins, types.Boolean):
+        return None
+    with_range = not is_omitted(range)
+    if with_range and not (
+        isinstance(range, types.BaseTuple)
+        and range.count == 2
+        and all(is_real_scalar(t) for t in range.types)
+    ):
+        return None
+    # NumPy's edges have the data's float type (float64 for integers); linspace computes them
+    # in float32 only from float32 data's own extremes.
+    float32_data = isinstance(a.dtype, types.Float) and a.dtype.bitwidth == 32
+    edge_type = np.float32 if float32_data else np.float64
+    step_type = np.float32 if float32_data and not with_range else np.float64
+
+    outer_edges = outer_edges_of_range if with_range else outer_edges_of_data
+
+    def histogram_uniform(a, bins=10, range=None, density=None, weights=None):
+        if bins < 1:
+            raise ValueError("`bins` must be positive, when an integer")
+        values = a.ravel()
+        low_edge, high_edge = outer_edges(values, range)
+        first = step_type(low_edge)
+        last = step_type(high_edge)
+        if first == last:
+            first = step_type(first - step_type(0.5))
+            last = step_type(last + step_type(0.5))
+        # np.linspace(first, last, bins + 1): i * step + first, the last edge exactly last.
+        edges = np.empty(bins + 1, edge_type)
+        delta = step_type(last - first)
+        step = step_type(delta / step_type(bins))
+        for i in np.arange(bins + 1):
+            if step == 0:
+                edges[i] = edge_type(step_type(step_type(i) / step_type(bins)) * delta + first)
+            else:
+                edges[i] = edge_type(step_type(step_type(i) * step) + first)
+        edges[bins] = edge_type(last)
+        for i in np.arange(bins):
+            if edges[i] >= edges[i + 1]:
+                raise ValueError("Too many bins for data range. Cannot create finite-sized bins.")
+        low = edge_type(first)
+        high = edge_type(last)
+        counts = np.zeros(bins, np.int64)
+        for k in np.arange(values.shape[0]):
+            value = edge_type(values[k])
+            if value >= low and value <= high:
+                counts[uniform_bin(value, low, high, edges, bins)] += 1
+        return counts, edges
+
+    return histogram_uniform
+
+
+def histogram_with_edges(a, bins=10, range=None, density=None, weights=None):
+    """np.histogram with the bin edges given: bin i holds edges[i] <= x < edges[i + 1], the last
+    bin also x == edges[-1]."""
+    n = bins.shape[0]
+    for i in np.arange(n - 1):
+        if bins[i] > bins[i + 1]:
+            raise ValueError("`bins` must increase monotonically, when an array")
+    counts = np.zeros(max(n - 1, 0), np.int64)
+    if n < 2:
+        return counts, bins
+    values = a.ravel()
+    for k in np.arange(values.shape[0]):
+        value = values[k]
+        if bins[0] <= value <= bins[n - 1]:
+            index = bisect(bins, value, True) - 1
+            counts[min(index, n - 2)] += 1
+    return counts, bins
+
+
+# ---------------------------------------------------------------------------------------------
+# nonzero, flatnonzero, argwhere, count_nonzero
+
+
+@register_jitable
+def nonzero_positions(a):
+    """The flat C-order positions of the nonzero elements of ``a`` (NaN counts as nonzero)."""
+    values = a.ravel()
+    count = 0
+    for k in range(values.shape[0]):
+        if values[k] != 0:
+            count += 1
+    positions = np.empty(count, np.int64)
+    count = 0
+    for k in range(values.shape[0]):
+        if values[k] != 0:
+            positions[count] = k
+            count += 1
+    return positions
+
+
+@register_jitable
+def nonzero_indices(a):
+    """argwhere: row r holds the index of the r-th nonzero element in C order."""
+    positions = nonzero_positions(a)
+    ndim = a.ndim
+    result = np.empty((positions.shape[0], ndim), np.int64)
+    for r in range(positions.shape[0]):
+        rest = positions[r]
+        for d in range(ndim - 1, -1, -1):
+            extent = a.shape[d]
+            result[r, d] = rest % extent
+            rest //= extent
+    return result
+
+
+@overload(np.flatnonzero)
+def flatnonzero(a):
+    if not isinstance(a, types.Array):
+        return None
+
+    def flatnonzero_impl(a):
+        return nonzero_positions(a)
+
+    return flatnonzero_impl
+
+
+@overload(np.argwhere)
+def argwhere(a):
+    if not isinstance(a, types.Array):
+        return None
+
+    def argwhere_impl(a):
+        return nonzero_indices(a)
+
+    return argwhere_impl
+
+
+@register_jitable
+def nonzero_1d(a):
+    return (nonzero_positions(a),)
+
+
+@register_jitable
+def nonzero_2d(a):
+    indices = nonzero_indices(a)
+    return indices[:, 0].copy(), indices[:, 1].copy()
+
+
+@register_jitable
+def nonzero_3d(a):
+    indices = nonzero_indices(a)
+    return indices[:, 0].copy(), indices[:, 1].copy(), indices[:, 2].copy()
+
+
+@register_jitable
+def nonzero_4d(a):
+    indices = nonzero_indices(a)
+    return (
+        indices[:, 0].copy(),
+        indices[:, 1].copy(),
+        indices[:, 2].copy(),
+        indices[:, 3].copy(),
+    )
+
+
+# A tuple's length is fixed when compiling, so each ndim has its own implementation.
+NONZERO_BY_NDIM = {1: nonzero_1d, 2: nonzero_2d, 3: nonzero_3d, 4: nonzero_4d}
+
+
+@overload(np.nonzero)
+def nonzero(a):
+    if not isinstance(a, types.Array):
         return None
     if a.ndim == 0:
 
-        def argsort_scalar(a, axis=-1, kind=None, order=None, stable=None):
-            if axis is not None:
-                normalize_axis(axis, 1)
-            return np.zeros(1, np.int64)
+        def nonzero_scalar(a):
+            raise ValueError(
+                "Calling nonzero on 0d arrays is not allowed. Use "
+                "np.atleast_1d(scalar).nonzero() instead."
+            )
 
-        return argsort_scalar if (is_omitted(axis) or is_integer_scalar(axis)) else None
-    if isinstance(axis, types.NoneType):
-
-        def argsort_flat(a, axis=-1, kind=None, order=None, stable=None):
-            return a.ravel().argsort()
-
-        return argsort_flat
-    if not is_integer_scalar(axis):
+        return nonzero_scalar
+    by_ndim = NONZERO_BY_NDIM.get(a.ndim)
+    if by_ndim is None:
         return None
-    if a.ndim == 1:
 
-        def argsort_vector(a, axis=-1, kind=None, order=None, stable=None):
-            normalize_axis(axis, 1)
-            return a.argsort()
+    def nonzero_impl(a):
+        return by_ndim(a)
 
-        return argsort_vector
-
-    def argsort_axis(a, axis=-1, kind=None, order=None, stable=None):
-        along = normalize_axis(axis, a.ndim)
-        outer, length, inner = lane_geometry(a.shape, along)
-        flat = a.ravel()
-        result = np.empty(a.shape, np.int64)
-        result_flat = result.ravel()
-        for o in range(outer):
-            for i in range(inner):
-                start = o * length * inner + i
-                stop = start + length * inner
-                result_flat[start:stop:inner] = flat[start:stop:inner].argsort()
-        return result
-
-    return argsort_axis
+    return nonzero_impl
 
 
-# ---------------------------------------------------------------------------------------------
-# unique
-
-
-UNIQUE_FLAG_MESSAGE = (
-    "taipan returns the outputs of np.unique whose flags are passed: pass return_index, "
-    "return_inverse and return_counts as True or leave them out"
-)
-
-
-@register_jitable
-def unique_starts(ordered, equal_nan, starts):
-    """The number of runs of equal values in the sorted array ``ordered`` (all NaNs one run
-    when ``equal_nan``); records where each run starts while ``starts`` has room."""
-    count = 0
-    for k in range(ordered.shape[0]):
-        new_run = True
-        if k > 0:
-            previous = ordered[k - 1]
-            current = ordered[k]
-            both_nan = previous != previous and current != current
-            new_run = previous != current and not (equal_nan and both_nan)
-        if new_run:
-            if count < starts.shape[0]:
-                starts[count] = k
-            count += 1
-    return count
-
-
-@register_jitable
-def unique_runs(ordered, equal_nan):
-    """Where each run of equal values of ``ordered`` starts, and its end as the last entry."""
-    count = unique_starts(ordered, equal_nan, np.empty(0, np.int64))
-    starts = np.empty(count + 1, np.int64)
-    unique_starts(ordered, equal_nan, starts)
-    starts[count] = ordered.shape[0]
-    return starts
-
-
-@overload(np.unique)
-def unique(
-    ar,
-    return_index=False,
-    return_inverse=False,
-    return_counts=False,
-    axis=None,
-    equal_nan=True,
-):
-    if not is_real_array(ar) or not is_omitted(axis):
+@overload(np.count_nonzero)
+def count_nonzero(a, axis=None, keepdims=False):
+    if not isinstance(a, types.Array) or keepdims is not False:
         return None
-    flags = (return_index, return_inverse, return_counts)
-    if not all(flag is False or isinstance(flag, types.Boolean) for flag in flags):
+    if is_omitted(axis):
+
+        def count_all(a, axis=None, keepdims=False):
+            return nonzero_positions(a).shape[0]
+
+        return count_all
+    if not is_integer_scalar(axis) or a.ndim == 0:
         return None
-    if not (equal_nan is True or isinstance(equal_nan, types.Boolean)):
-        return None
-    if all(flag is False for flag in flags):
 
-        def unique_values(
-            ar,
-            return_index=False,
-            return_inverse=False,
-            return_counts=False,
-            axis=None,
-            equal_nan=True,
-        ):
-            ordered = ar.ravel().copy()
-            ordered.sort()
-            starts = unique_runs(ordered, equal_nan)
-            result = np.empty(starts.shape[0] - 1, ordered.dtype)
-            for k in range(result.shape[0]):
-                result[k] = ordered[starts[k]]
-            return result
+    def count_along(a, axis=None, keepdims=False):
+        normalize_axis(axis, a.ndim)
+        return (a != 0).sum(axis=axis)
 
-        return unique_values
-
-    # Booleans reach the typing function without their values, while the number of outputs
-    # depends on them: the outputs whose flags are passed are returned, so those must be True.
-    want_index, want_inverse, want_counts = (flag is not False for flag in flags)
-    outputs = UNIQUE_OUTPUTS[(want_index, want_inverse, want_counts)]
-
-    def unique_with_outputs(
-        ar,
-        return_index=False,
-        return_inverse=False,
-        return_counts=False,
-        axis=None,
-        equal_nan=True,
-    ):
-        if (
-            (want_index and not return_index)
-            or (want_inverse and not return_inverse)
-            or (want_counts and not return_counts)
-        ):
-            raise ValueError(UNIQUE_FLAG_MESSAGE)
-        flat = ar.ravel()
-        order = flat.argsort()  # stable, so each value's first occurrence comes first
-        ordered = np.empty(flat.shape[0], flat.dtype)
-        for k in range(flat.shape[0]):
-            ordered[k] = flat[order[k]]
-        starts = unique_runs(ordered, equal_nan)
-        count = starts.shape[0] - 1
-        values = np.empty(count, flat.dtype)
-        index = np.empty(count, np.int64)
-        counts = np.empty(count, np.int64)
-        inverse = np.empty(flat.shape[0], np.int64)
-        for k in range(count):
-            values[k] = ordered[starts[k]]
-            index[k] = order[starts[k]]
-            counts[k] = starts[k + 1] - starts[k]
-            for m in range(starts[k], starts[k + 1]):
-                inverse[order[m]] = k
-        return outputs(values, index, inverse.reshape(ar.shape), counts)
-
-    return unique_with_outputs
-
-
-@register_jitable
-def _unique_index_inverse_counts(values, index, inverse, counts):
-    return values, index, inverse, counts
-
-
-@register_jitable
-def _unique_index_inverse(values, index, inverse, counts):
-    return values, index, inverse
-
-
-@register_jitable
-def _unique_index_counts(values, index, inverse, counts):
-    return values, index, counts
-
-
-@register_jitable
-def _unique_inverse_counts(values, index, inverse, counts):
-    return values, inverse, counts
-
-
-@register_jitable
-def _unique_index(values, index, inverse, counts):
-    return values, index
-
-
-@register_jitable
-def _unique_inverse(values, index, inverse, counts):
-    return values, inverse
-
-
-@register_jitable
-def _unique_counts(values, index, inverse, counts):
-    return values, counts
-
-
-# (return_index, return_inverse, return_counts) passed -> the outputs returned, in NumPy's order.
-UNIQUE_OUTPUTS = {
-    (True, True, True): _unique_index_inverse_counts,
-    (True, True, False): _unique_index_inverse,
-    (True, False, True): _unique_index_counts,
-    (False, True, True): _unique_inverse_counts,
-    (True, False, False): _unique_index,
-    (False, True, False): _unique_inverse,
-    (False, False, True): _unique_counts,
-}
+    return count_along
