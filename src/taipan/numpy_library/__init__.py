@@ -4,6 +4,7 @@ registry the first time a compiled function refers to something taipan does not 
 C++, once the program has imported NumPy."""
 
 from taipan.numpy_library import (
+    order_statistics,  # noqa: F401
     search,  # noqa: F401
     sorting,  # noqa: F401
 )

@@ -6,6 +6,8 @@ import numpy as np
 from taipan import types
 from taipan.extending import overload, register_jitable
 from taipan.numpy_library.support import (
+    check_axis,
+    check_no_axis,
     is_integer_scalar,
     is_omitted,
     is_real_array,
@@ -69,13 +71,15 @@ def argsort(a, axis=-1, kind=None, order=None, stable=None):
     if not is_omitted(order) or not (is_omitted(stable) or isinstance(stable, types.Boolean)):
         return None
     if a.ndim == 0:
+        if not (is_omitted(axis) or is_integer_scalar(axis)):
+            return None
+        check = check_no_axis if is_omitted(axis) else check_axis
 
         def argsort_scalar(a, axis=-1, kind=None, order=None, stable=None):
-            if axis is not None:
-                normalize_axis(axis, 1)
+            check(a, axis)
             return np.zeros(1, np.int64)
 
-        return argsort_scalar if (is_omitted(axis) or is_integer_scalar(axis)) else None
+        return argsort_scalar
     if isinstance(axis, types.NoneType):
 
         def argsort_flat(a, axis=-1, kind=None, order=None, stable=None):

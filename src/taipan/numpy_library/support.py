@@ -63,6 +63,17 @@ def normalize_axis(axis, ndim):
 
 
 @register_jitable
+def check_axis(a, axis):
+    """Raises NumPy's AxisError when ``axis`` is not an axis of ``a`` (0-d arrays have one)."""
+    normalize_axis(axis, max(a.ndim, 1))
+
+
+@register_jitable
+def check_no_axis(a, axis):
+    """``check_axis`` for calls whose axis is None."""
+
+
+@register_jitable
 def lane_geometry(shape, axis):
     """(outer, length, inner) of the lanes along ``axis`` of a C-ordered array of ``shape``:
     lane (o, i) holds the flat elements o * length * inner + i + j * inner for j < length."""
