@@ -1,8 +1,7 @@
 """Searching and counting NumPy functions for compiled code: searchsorted, digitize, bincount,
 histogram, nonzero, flatnonzero, argwhere and count_nonzero.
 
-Searches compare in NumPy's order (NaN last); a Python float beside a float32 array is compared
-as float32, as NumPy 2 does for weak scalars.
+Searches compare in NumPy's order (NaN last), in the promoted type of the array and the keys.
 """
 
 import numpy as np
@@ -29,7 +28,11 @@ def bisect_sorted_by(a, sorter, key, right):
     high = a.shape[0]
     while low < high:
         middle = (low + high) >> 1
-        element = a[sorter[middle]]
+        position = sorter[middle]
+        # Like NumPy, only the entries the search visits are checked.
+        if position < 0 or position >= a.shape[0]:
+            raise ValueError("Sorter index out of range.")
+        element = a[position]
         if right:
             goes_after = not sorts_before(key, element)
         else:
@@ -51,9 +54,6 @@ def bisect_unsorted(a, sorter, key, right):
 def check_sorter(a, sorter):
     if sorter.shape[0] != a.shape[0]:
         raise ValueError("sorter.size must equal a.size")
-    for i in range(sorter.shape[0]):
-        if sorter[i] < 0 or sorter[i] >= a.shape[0]:
-            raise ValueError("Sorter index out of range.")
 
 
 @register_jitable
@@ -231,6 +231,34 @@ def uniform_bin(value, first, last, edges, count):
 
 
 @register_jitable
+def linspace_float32(edges, first, last, intervals):
+    """np.linspace(first, last, intervals + 1) computed in float32 into ``edges``: i * step +
+    first, or (i / intervals) * delta + first when the step underflows, the last exactly last."""
+    delta = np.float32(last - first)
+    step = np.float32(delta / np.float32(intervals))
+    for i in range(intervals + 1):
+        if step == 0:
+            fraction = np.float32(np.float32(i) / np.float32(intervals))
+            edges[i] = np.float32(fraction * delta) + first
+        else:
+            edges[i] = np.float32(np.float32(i) * step) + first
+    edges[intervals] = last
+
+
+@register_jitable
+def linspace_float64(edges, first, last, intervals):
+    """``linspace_float32`` in float64 (the edges array may be float32: each edge is rounded)."""
+    delta = last - first
+    step = delta / intervals
+    for i in range(intervals + 1):
+        if step == 0:
+            edges[i] = (i / intervals) * delta + first
+        else:
+            edges[i] = i * step + first
+    edges[intervals] = last
+
+
+@register_jitable
 def outer_edges_of_range(values, range):
     first = float(range[0])
     last = float(range[1])
@@ -274,7 +302,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     # in float32 only from float32 data's own extremes.
     float32_data = isinstance(a.dtype, types.Float) and a.dtype.bitwidth == 32
     edge_type = np.float32 if float32_data else np.float64
-    step_type = np.float32 if float32_data and not with_range else np.float64
+    step_type = np.float32 if float32_data and not with_range else np.float64  # if not empty
 
     outer_edges = outer_edges_of_range if with_range else outer_edges_of_data
 
@@ -288,16 +316,11 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         if first == last:
             first = step_type(first - step_type(0.5))
             last = step_type(last + step_type(0.5))
-        # np.linspace(first, last, bins + 1): i * step + first, the last edge exactly last.
         edges = np.empty(bins + 1, edge_type)
-        delta = step_type(last - first)
-        step = step_type(delta / step_type(bins))
-        for i in np.arange(bins + 1):
-            if step == 0:
-                edges[i] = edge_type(step_type(step_type(i) / step_type(bins)) * delta + first)
-            else:
-                edges[i] = edge_type(step_type(step_type(i) * step) + first)
-        edges[bins] = edge_type(last)
+        if float32_data and values.shape[0] > 0 and not with_range:
+            linspace_float32(edges, np.float32(first), np.float32(last), bins)
+        else:
+            linspace_float64(edges, np.float64(first), np.float64(last), bins)
         for i in np.arange(bins):
             if edges[i] >= edges[i + 1]:
                 raise ValueError("Too many bins for data range. Cannot create finite-sized bins.")
@@ -379,13 +402,20 @@ def flatnonzero(a):
     return flatnonzero_impl
 
 
+@register_jitable
+def nonzero_indices_0d(a):
+    """argwhere of a 0-d array: one row of no indices when its value is nonzero."""
+    return np.empty((nonzero_positions(a).shape[0], 0), np.int64)
+
+
 @overload(np.argwhere)
 def argwhere(a):
     if not isinstance(a, types.Array):
         return None
+    indices = nonzero_indices if a.ndim > 0 else nonzero_indices_0d
 
     def argwhere_impl(a):
-        return nonzero_indices(a)
+        return indices(a)
 
     return argwhere_impl
 

@@ -116,12 +116,6 @@ def argsort(a, axis=-1, kind=None, order=None, stable=None):
 # unique
 
 
-UNIQUE_FLAG_MESSAGE = (
-    "taipan returns the outputs of np.unique whose flags are passed: pass return_index, "
-    "return_inverse and return_counts as True or leave them out"
-)
-
-
 @register_jitable
 def unique_starts(ordered, equal_nan, starts):
     """The number of runs of equal values in the sorted array ``ordered`` (all NaNs one run
@@ -205,7 +199,11 @@ def unique(
             or (want_inverse and not return_inverse)
             or (want_counts and not return_counts)
         ):
-            raise ValueError(UNIQUE_FLAG_MESSAGE)
+            # (the message must be a literal: taipan's messages are constants)
+            raise ValueError(
+                "taipan returns the outputs of np.unique whose flags are passed: pass "
+                "return_index, return_inverse and return_counts as True or leave them out"
+            )
         flat = ar.ravel()
         order = flat.argsort()  # stable, so each value's first occurrence comes first
         ordered = np.empty(flat.shape[0], flat.dtype)

@@ -45,10 +45,8 @@ def numpy_dtype(t):
 
 
 def key_dtype(array_dtype, key):
-    """The type a searched key is compared in: NumPy's promotion, with a Python float beside a
-    float array taking the array's dtype as NumPy 2 does for weak scalars."""
-    if isinstance(key, types.Float) and isinstance(array_dtype, types.Float):
-        return numpy_dtype(array_dtype)
+    """The type a searched scalar key is compared in: NumPy's promotion of the array's dtype and
+    the key's (np.searchsorted makes a Python float a float64 array, so it is not weak)."""
     return np.promote_types(numpy_dtype(array_dtype), numpy_dtype(key)).type
 
 
