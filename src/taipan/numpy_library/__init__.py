@@ -3,9 +3,18 @@
 registry the first time a compiled function refers to something taipan does not implement in
 C++, once the program has imported NumPy."""
 
-# One import per topic module; importing registers its overloads.
-from taipan.numpy_library import comparisons  # noqa: F401
-from taipan.numpy_library import linalg  # noqa: F401
-from taipan.numpy_library import methods  # noqa: F401
-from taipan.numpy_library import nanfunctions  # noqa: F401
-from taipan.numpy_library import signal  # noqa: F401
+import importlib
+
+# One topic module per line; importing one registers its overloads.
+_TOPICS = (
+    "comparisons",
+    "linalg",
+    "methods",
+    "nanfunctions",
+    "order_statistics",
+    "search",
+    "signal",
+    "sorting",
+)
+for _topic in _TOPICS:
+    importlib.import_module(f"taipan.numpy_library.{_topic}")

@@ -1,0 +1,495 @@
+"""Searching and counting NumPy functions for compiled code: searchsorted, digitize, bincount,
+histogram, nonzero, flatnonzero, argwhere and count_nonzero.
+
+Searches compare in NumPy's order (NaN last), in the promoted type of the array and the keys.
+"""
+
+import numpy as np
+
+from taipan import types
+from taipan.extending import overload, register_jitable
+from taipan.numpy_library.support import (
+    bisect,
+    is_integer_scalar,
+    is_omitted,
+    is_real_array,
+    is_real_scalar,
+    key_dtype,
+    normalize_axis,
+    sorts_before,
+    string_value,
+)
+
+
+@register_jitable
+def bisect_sorted_by(a, sorter, key, right):
+    """``bisect`` over ``a[sorter]`` without building it."""
+    low = 0
+    high = a.shape[0]
+    while low < high:
+        middle = (low + high) >> 1
+        position = sorter[middle]
+        # Like NumPy, only the entries the search visits are checked.
+        if position < 0 or position >= a.shape[0]:
+            raise ValueError("Sorter index out of range.")
+        element = a[position]
+        if right:
+            goes_after = not sorts_before(key, element)
+        else:
+            goes_after = sorts_before(element, key)
+        if goes_after:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+@register_jitable
+def bisect_unsorted(a, sorter, key, right):
+    """``bisect`` with the signature of ``bisect_sorted_by``, for calls without a sorter."""
+    return bisect(a, key, right)
+
+
+@register_jitable
+def check_sorter(a, sorter):
+    if sorter.shape[0] != a.shape[0]:
+        raise ValueError("sorter.size must equal a.size")
+
+
+@register_jitable
+def check_no_sorter(a, sorter):
+    pass
+
+
+# ---------------------------------------------------------------------------------------------
+# searchsorted and digitize
+
+
+@overload(np.searchsorted)
+def searchsorted(a, v, side="left", sorter=None):
+    if not is_real_array(a) or a.ndim != 1:
+        return None
+    side_name = string_value(side)
+    if side_name not in ("left", "right"):
+        return None
+    right = side_name == "right"
+    if is_omitted(sorter):
+        search, check = bisect_unsorted, check_no_sorter
+    elif isinstance(sorter, types.Array) and sorter.ndim == 1 and is_integer_scalar(sorter.dtype):
+        search, check = bisect_sorted_by, check_sorter
+    else:
+        return None
+    if is_real_scalar(v):
+        key_type = key_dtype(a.dtype, v)
+
+        def searchsorted_scalar(a, v, side="left", sorter=None):
+            check(a, sorter)
+            return search(a, sorter, key_type(v), right)
+
+        return searchsorted_scalar
+    if not is_real_array(v):
+        return None
+
+    def searchsorted_array(a, v, side="left", sorter=None):
+        check(a, sorter)
+        keys = v.ravel()
+        result = np.empty(v.shape, np.int64)
+        result_flat = result.ravel()
+        for k in range(keys.shape[0]):
+            result_flat[k] = search(a, sorter, keys[k], right)
+        return result
+
+    return searchsorted_array
+
+
+@register_jitable
+def monotonicity(bins):
+    """1 when ``bins`` never decreases, -1 when it never increases (and is not constant), 0
+    otherwise: NumPy's check for digitize."""
+    n = bins.shape[0]
+    if n == 0:
+        return 1
+    first = bins[0]
+    i = 1
+    while i < n and bins[i] == first:
+        i += 1
+    if i == n:
+        return 1
+    increasing = first < bins[i]
+    for k in range(i, n - 1):
+        if increasing and bins[k] > bins[k + 1]:
+            return 0
+        if not increasing and bins[k] < bins[k + 1]:
+            return 0
+    return 1 if increasing else -1
+
+
+@register_jitable
+def digitize_one(x, bins, right, direction):
+    # NumPy searches with the opposite side: right=True puts x == edge in the lower bin.
+    if direction == -1:
+        return bins.shape[0] - bisect(bins[::-1], x, not right)
+    return bisect(bins, x, not right)
+
+
+@overload(np.digitize)
+def digitize(x, bins, right=False):
+    if not is_real_array(bins) or bins.ndim != 1:
+        return None
+    if not (right is False or isinstance(right, types.Boolean)):
+        return None
+    if is_real_scalar(x):
+        key_type = key_dtype(bins.dtype, x)
+
+        def digitize_scalar(x, bins, right=False):
+            direction = monotonicity(bins)
+            if direction == 0:
+                raise ValueError("bins must be monotonically increasing or decreasing")
+            return digitize_one(key_type(x), bins, right, direction)
+
+        return digitize_scalar
+    if not is_real_array(x):
+        return None
+
+    def digitize_array(x, bins, right=False):
+        direction = monotonicity(bins)
+        if direction == 0:
+            raise ValueError("bins must be monotonically increasing or decreasing")
+        values = x.ravel()
+        result = np.empty(x.shape, np.int64)
+        result_flat = result.ravel()
+        for k in range(values.shape[0]):
+            result_flat[k] = digitize_one(values[k], bins, right, direction)
+        return result
+
+    return digitize_array
+
+
+# ---------------------------------------------------------------------------------------------
+# bincount and histogram
+
+
+@register_jitable
+def weight_at(weights, k, n):
+    """The k-th of ``n`` weights, as the float64 that np.bincount sums."""
+    if weights.shape[0] != n:
+        raise ValueError("The weights and list don't have the same length.")
+    return np.float64(weights[k])
+
+
+@register_jitable
+def unit_weight(weights, k, n):
+    return 1
+
+
+@overload(np.bincount)
+def bincount(x, weights=None, minlength=0):
+    # NumPy casts x to intp safely: uint64 and floats are refused.
+    if not isinstance(x, types.Array) or x.ndim != 1 or not is_integer_scalar(x.dtype):
+        return None
+    if isinstance(x.dtype, types.Integer) and not x.dtype.signed and x.dtype.bitwidth == 64:
+        return None
+    if not is_integer_scalar(minlength):
+        return None
+    weighted = not is_omitted(weights)
+    if weighted and not (is_real_array(weights) and weights.ndim == 1):
+        return None
+    result_type = np.float64 if weighted else np.int64
+    weight = weight_at if weighted else unit_weight
+
+    def bincount_impl(x, weights=None, minlength=0):
+        if minlength < 0:
+            raise ValueError("'minlength' must not be negative")
+        n = x.shape[0]
+        largest = -1
+        for k in range(n):
+            value = np.int64(x[k])
+            if value < 0:
+                raise ValueError("'list' argument must have no negative elements")
+            largest = max(largest, value)
+        result = np.zeros(max(largest + 1, minlength), result_type)
+        for k in range(n):
+            result[np.int64(x[k])] += weight(weights, k, n)
+        return result
+
+    return bincount_impl
+
+
+@register_jitable
+def uniform_bin(value, first, last, edges, count):
+    """The bin of ``value`` (within [first, last]) among ``count`` equal bins with these
+    ``edges``: an estimate from the bin width, corrected against the edges as NumPy does."""
+    index = int((value - first) / (last - first) * count)
+    if index >= count:
+        index = count - 1
+    index = max(index, 0)
+    if value < edges[index] and index > 0:
+        index -= 1
+    if index != count - 1 and value >= edges[index + 1]:
+        index += 1
+    return index
+
+
+@register_jitable
+def linspace_float32(edges, first, last, intervals):
+    """np.linspace(first, last, intervals + 1) computed in float32 into ``edges``: i * step +
+    first, or (i / intervals) * delta + first when the step underflows, the last exactly last."""
+    delta = np.float32(last - first)
+    step = np.float32(delta / np.float32(intervals))
+    for i in range(intervals + 1):
+        if step == 0:
+            fraction = np.float32(np.float32(i) / np.float32(intervals))
+            edges[i] = np.float32(fraction * delta) + first
+        else:
+            edges[i] = np.float32(np.float32(i) * step) + first
+    edges[intervals] = last
+
+
+@register_jitable
+def linspace_float64(edges, first, last, intervals):
+    """``linspace_float32`` in float64 (the edges array may be float32: each edge is rounded)."""
+    delta = last - first
+    step = delta / intervals
+    for i in range(intervals + 1):
+        if step == 0:
+            edges[i] = (i / intervals) * delta + first
+        else:
+            edges[i] = i * step + first
+    edges[intervals] = last
+
+
+@register_jitable
+def outer_edges_of_range(values, range):
+    first = float(range[0])
+    last = float(range[1])
+    if first > last:
+        raise ValueError("max must be larger than min in range parameter.")
+    if not (np.isfinite(first) and np.isfinite(last)):
+        raise ValueError("supplied range is not finite")
+    return first, last
+
+
+@register_jitable
+def outer_edges_of_data(values, range):
+    if values.shape[0] == 0:
+        return 0.0, 1.0
+    first = float(values.min())
+    last = float(values.max())
+    if not (np.isfinite(first) and np.isfinite(last)):
+        raise ValueError("autodetected range is not finite")
+    return first, last
+
+
+@overload(np.histogram)
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    # bool data make NumPy compute edges of dtype bool; complex data have no order.
+    if not isinstance(a, types.Array) or not isinstance(a.dtype, (types.Integer, types.Float)):
+        return None
+    if not is_omitted(density) or not is_omitted(weights):
+        return None
+    if is_real_array(bins) and bins.ndim == 1:
+        return histogram_with_edges
+    if not is_integer_scalar(bins) or isinstance(bins, types.Boolean):
+        return None
+    with_range = not is_omitted(range)
+    if with_range and not (
+        isinstance(range, types.BaseTuple)
+        and range.count == 2
+        and all(is_real_scalar(t) for t in range.types)
+    ):
+        return None
+    # NumPy's edges have the data's float type (float64 for integers); linspace computes them
+    # in float32 only from float32 data's own extremes.
+    float32_data = isinstance(a.dtype, types.Float) and a.dtype.bitwidth == 32
+    edge_type = np.float32 if float32_data else np.float64
+    step_type = np.float32 if float32_data and not with_range else np.float64  # if not empty
+
+    outer_edges = outer_edges_of_range if with_range else outer_edges_of_data
+
+    def histogram_uniform(a, bins=10, range=None, density=None, weights=None):
+        if bins < 1:
+            raise ValueError("`bins` must be positive, when an integer")
+        values = a.ravel()
+        low_edge, high_edge = outer_edges(values, range)
+        first = step_type(low_edge)
+        last = step_type(high_edge)
+        if first == last:
+            first = step_type(first - step_type(0.5))
+            last = step_type(last + step_type(0.5))
+        edges = np.empty(bins + 1, edge_type)
+        if float32_data and values.shape[0] > 0 and not with_range:
+            linspace_float32(edges, np.float32(first), np.float32(last), bins)
+        else:
+            linspace_float64(edges, np.float64(first), np.float64(last), bins)
+        for i in np.arange(bins):
+            if edges[i] >= edges[i + 1]:
+                raise ValueError("Too many bins for data range. Cannot create finite-sized bins.")
+        low = edge_type(first)
+        high = edge_type(last)
+        counts = np.zeros(bins, np.int64)
+        for k in np.arange(values.shape[0]):
+            value = edge_type(values[k])
+            if value >= low and value <= high:
+                counts[uniform_bin(value, low, high, edges, bins)] += 1
+        return counts, edges
+
+    return histogram_uniform
+
+
+def histogram_with_edges(a, bins=10, range=None, density=None, weights=None):
+    """np.histogram with the bin edges given: bin i holds edges[i] <= x < edges[i + 1], the last
+    bin also x == edges[-1]."""
+    n = bins.shape[0]
+    for i in np.arange(n - 1):
+        if bins[i] > bins[i + 1]:
+            raise ValueError("`bins` must increase monotonically, when an array")
+    counts = np.zeros(max(n - 1, 0), np.int64)
+    if n < 2:
+        return counts, bins
+    values = a.ravel()
+    for k in np.arange(values.shape[0]):
+        value = values[k]
+        if bins[0] <= value <= bins[n - 1]:
+            index = bisect(bins, value, True) - 1
+            counts[min(index, n - 2)] += 1
+    return counts, bins
+
+
+# ---------------------------------------------------------------------------------------------
+# nonzero, flatnonzero, argwhere, count_nonzero
+
+
+@register_jitable
+def nonzero_positions(a):
+    """The flat C-order positions of the nonzero elements of ``a`` (NaN counts as nonzero)."""
+    values = a.ravel()
+    count = 0
+    for k in range(values.shape[0]):
+        if values[k] != 0:
+            count += 1
+    positions = np.empty(count, np.int64)
+    count = 0
+    for k in range(values.shape[0]):
+        if values[k] != 0:
+            positions[count] = k
+            count += 1
+    return positions
+
+
+@register_jitable
+def nonzero_indices(a):
+    """argwhere: row r holds the index of the r-th nonzero element in C order."""
+    positions = nonzero_positions(a)
+    ndim = a.ndim
+    result = np.empty((positions.shape[0], ndim), np.int64)
+    for r in range(positions.shape[0]):
+        rest = positions[r]
+        for d in range(ndim - 1, -1, -1):
+            extent = a.shape[d]
+            result[r, d] = rest % extent
+            rest //= extent
+    return result
+
+
+@overload(np.flatnonzero)
+def flatnonzero(a):
+    if not isinstance(a, types.Array):
+        return None
+
+    def flatnonzero_impl(a):
+        return nonzero_positions(a)
+
+    return flatnonzero_impl
+
+
+@register_jitable
+def nonzero_indices_0d(a):
+    """argwhere of a 0-d array: one row of no indices when its value is nonzero."""
+    return np.empty((nonzero_positions(a).shape[0], 0), np.int64)
+
+
+@overload(np.argwhere)
+def argwhere(a):
+    if not isinstance(a, types.Array):
+        return None
+    indices = nonzero_indices if a.ndim > 0 else nonzero_indices_0d
+
+    def argwhere_impl(a):
+        return indices(a)
+
+    return argwhere_impl
+
+
+@register_jitable
+def nonzero_1d(a):
+    return (nonzero_positions(a),)
+
+
+@register_jitable
+def nonzero_2d(a):
+    indices = nonzero_indices(a)
+    return indices[:, 0].copy(), indices[:, 1].copy()
+
+
+@register_jitable
+def nonzero_3d(a):
+    indices = nonzero_indices(a)
+    return indices[:, 0].copy(), indices[:, 1].copy(), indices[:, 2].copy()
+
+
+@register_jitable
+def nonzero_4d(a):
+    indices = nonzero_indices(a)
+    return (
+        indices[:, 0].copy(),
+        indices[:, 1].copy(),
+        indices[:, 2].copy(),
+        indices[:, 3].copy(),
+    )
+
+
+# A tuple's length is fixed when compiling, so each ndim has its own implementation.
+NONZERO_BY_NDIM = {1: nonzero_1d, 2: nonzero_2d, 3: nonzero_3d, 4: nonzero_4d}
+
+
+@overload(np.nonzero)
+def nonzero(a):
+    if not isinstance(a, types.Array):
+        return None
+    if a.ndim == 0:
+
+        def nonzero_scalar(a):
+            raise ValueError(
+                "Calling nonzero on 0d arrays is not allowed. Use "
+                "np.atleast_1d(scalar).nonzero() instead."
+            )
+
+        return nonzero_scalar
+    by_ndim = NONZERO_BY_NDIM.get(a.ndim)
+    if by_ndim is None:
+        return None
+
+    def nonzero_impl(a):
+        return by_ndim(a)
+
+    return nonzero_impl
+
+
+@overload(np.count_nonzero)
+def count_nonzero(a, axis=None, keepdims=False):
+    if not isinstance(a, types.Array) or keepdims is not False:
+        return None
+    if is_omitted(axis):
+
+        def count_all(a, axis=None, keepdims=False):
+            return nonzero_positions(a).shape[0]
+
+        return count_all
+    if not is_integer_scalar(axis) or a.ndim == 0:
+        return None
+
+    def count_along(a, axis=None, keepdims=False):
+        normalize_axis(axis, a.ndim)
+        return (a != 0).sum(axis=axis)
+
+    return count_along

@@ -1,0 +1,273 @@
+"""np.sort and np.argsort along any axis, and np.unique, over taipan's native sorts (stable,
+NaN last)."""
+
+import numpy as np
+
+from taipan import types
+from taipan.extending import overload, register_jitable
+from taipan.numpy_library.support import (
+    check_axis,
+    check_no_axis,
+    is_integer_scalar,
+    is_omitted,
+    is_real_array,
+    lane_geometry,
+    normalize_axis,
+    string_value,
+)
+
+# ---------------------------------------------------------------------------------------------
+# sort and argsort
+
+
+SORT_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
+
+
+def check_sort_kind(kind):
+    """Whether ``kind`` is omitted, None, or one of NumPy's sort kinds (taipan's sort is always
+    stable, which every kind allows)."""
+    return isinstance(kind, types.NoneType) or string_value(kind) in SORT_KINDS
+
+
+@overload(np.sort)
+def sort(a, axis=-1, kind=None, order=None, stable=None):
+    if not is_real_array(a) or a.ndim == 0 or not check_sort_kind(kind):
+        return None
+    if not is_omitted(order) or not (is_omitted(stable) or isinstance(stable, types.Boolean)):
+        return None
+    if isinstance(axis, types.NoneType):
+
+        def sort_flat(a, axis=-1, kind=None, order=None, stable=None):
+            flat = a.ravel().copy()
+            flat.sort()
+            return flat
+
+        return sort_flat
+    if not is_integer_scalar(axis):
+        return None
+
+    def sort_axis(a, axis=-1, kind=None, order=None, stable=None):
+        along = normalize_axis(axis, a.ndim)
+        result = a.copy()
+        if along == a.ndim - 1:
+            result.sort()  # the native sort works along the last axis
+            return result
+        outer, length, inner = lane_geometry(a.shape, along)
+        flat = result.ravel()
+        for o in range(outer):
+            for i in range(inner):
+                start = o * length * inner + i
+                lane = flat[start : start + length * inner : inner]
+                lane.sort()
+        return result
+
+    return sort_axis
+
+
+@overload(np.argsort)
+def argsort(a, axis=-1, kind=None, order=None, stable=None):
+    if not is_real_array(a) or not check_sort_kind(kind):
+        return None
+    if not is_omitted(order) or not (is_omitted(stable) or isinstance(stable, types.Boolean)):
+        return None
+    if a.ndim == 0:
+        if not (is_omitted(axis) or is_integer_scalar(axis)):
+            return None
+        check = check_no_axis if is_omitted(axis) else check_axis
+
+        def argsort_scalar(a, axis=-1, kind=None, order=None, stable=None):
+            check(a, axis)
+            return np.zeros(1, np.int64)
+
+        return argsort_scalar
+    if isinstance(axis, types.NoneType):
+
+        def argsort_flat(a, axis=-1, kind=None, order=None, stable=None):
+            return a.ravel().argsort()
+
+        return argsort_flat
+    if not is_integer_scalar(axis):
+        return None
+    if a.ndim == 1:
+
+        def argsort_vector(a, axis=-1, kind=None, order=None, stable=None):
+            normalize_axis(axis, 1)
+            return a.argsort()
+
+        return argsort_vector
+
+    def argsort_axis(a, axis=-1, kind=None, order=None, stable=None):
+        along = normalize_axis(axis, a.ndim)
+        outer, length, inner = lane_geometry(a.shape, along)
+        flat = a.ravel()
+        result = np.empty(a.shape, np.int64)
+        result_flat = result.ravel()
+        for o in range(outer):
+            for i in range(inner):
+                start = o * length * inner + i
+                stop = start + length * inner
+                result_flat[start:stop:inner] = flat[start:stop:inner].argsort()
+        return result
+
+    return argsort_axis
+
+
+# ---------------------------------------------------------------------------------------------
+# unique
+
+
+@register_jitable
+def unique_starts(ordered, equal_nan, starts):
+    """The number of runs of equal values in the sorted array ``ordered`` (all NaNs one run
+    when ``equal_nan``); records where each run starts while ``starts`` has room."""
+    count = 0
+    for k in range(ordered.shape[0]):
+        new_run = True
+        if k > 0:
+            previous = ordered[k - 1]
+            current = ordered[k]
+            both_nan = np.isnan(previous) and np.isnan(current)
+            new_run = previous != current and not (equal_nan and both_nan)
+        if new_run:
+            if count < starts.shape[0]:
+                starts[count] = k
+            count += 1
+    return count
+
+
+@register_jitable
+def unique_runs(ordered, equal_nan):
+    """Where each run of equal values of ``ordered`` starts, and its end as the last entry."""
+    count = unique_starts(ordered, equal_nan, np.empty(0, np.int64))
+    starts = np.empty(count + 1, np.int64)
+    unique_starts(ordered, equal_nan, starts)
+    starts[count] = ordered.shape[0]
+    return starts
+
+
+@overload(np.unique)
+def unique(
+    ar,
+    return_index=False,
+    return_inverse=False,
+    return_counts=False,
+    axis=None,
+    equal_nan=True,
+):
+    if not is_real_array(ar) or not is_omitted(axis):
+        return None
+    flags = (return_index, return_inverse, return_counts)
+    if not all(flag is False or isinstance(flag, types.Boolean) for flag in flags):
+        return None
+    if not (equal_nan is True or isinstance(equal_nan, types.Boolean)):
+        return None
+    if all(flag is False for flag in flags):
+
+        def unique_values(
+            ar,
+            return_index=False,
+            return_inverse=False,
+            return_counts=False,
+            axis=None,
+            equal_nan=True,
+        ):
+            ordered = ar.ravel().copy()
+            ordered.sort()
+            starts = unique_runs(ordered, equal_nan)
+            result = np.empty(starts.shape[0] - 1, ordered.dtype)
+            for k in range(result.shape[0]):
+                result[k] = ordered[starts[k]]
+            return result
+
+        return unique_values
+
+    # Booleans reach the typing function without their values, while the number of outputs
+    # depends on them: the outputs whose flags are passed are returned, so those must be True.
+    want_index, want_inverse, want_counts = (flag is not False for flag in flags)
+    outputs = UNIQUE_OUTPUTS[(want_index, want_inverse, want_counts)]
+
+    def unique_with_outputs(
+        ar,
+        return_index=False,
+        return_inverse=False,
+        return_counts=False,
+        axis=None,
+        equal_nan=True,
+    ):
+        if (
+            (want_index and not return_index)
+            or (want_inverse and not return_inverse)
+            or (want_counts and not return_counts)
+        ):
+            # (the message must be a literal: taipan's messages are constants)
+            raise ValueError(
+                "taipan returns the outputs of np.unique whose flags are passed: pass "
+                "return_index, return_inverse and return_counts as True or leave them out"
+            )
+        flat = ar.ravel()
+        order = flat.argsort()  # stable, so each value's first occurrence comes first
+        ordered = np.empty(flat.shape[0], flat.dtype)
+        for k in range(flat.shape[0]):
+            ordered[k] = flat[order[k]]
+        starts = unique_runs(ordered, equal_nan)
+        count = starts.shape[0] - 1
+        values = np.empty(count, flat.dtype)
+        index = np.empty(count, np.int64)
+        counts = np.empty(count, np.int64)
+        inverse = np.empty(flat.shape[0], np.int64)
+        for k in range(count):
+            values[k] = ordered[starts[k]]
+            index[k] = order[starts[k]]
+            counts[k] = starts[k + 1] - starts[k]
+            for m in range(starts[k], starts[k + 1]):
+                inverse[order[m]] = k
+        return outputs(values, index, inverse.reshape(ar.shape), counts)
+
+    return unique_with_outputs
+
+
+@register_jitable
+def _unique_index_inverse_counts(values, index, inverse, counts):
+    return values, index, inverse, counts
+
+
+@register_jitable
+def _unique_index_inverse(values, index, inverse, counts):
+    return values, index, inverse
+
+
+@register_jitable
+def _unique_index_counts(values, index, inverse, counts):
+    return values, index, counts
+
+
+@register_jitable
+def _unique_inverse_counts(values, index, inverse, counts):
+    return values, inverse, counts
+
+
+@register_jitable
+def _unique_index(values, index, inverse, counts):
+    return values, index
+
+
+@register_jitable
+def _unique_inverse(values, index, inverse, counts):
+    return values, inverse
+
+
+@register_jitable
+def _unique_counts(values, index, inverse, counts):
+    return values, counts
+
+
+# (return_index, return_inverse, return_counts) passed -> the outputs returned, in NumPy's order.
+UNIQUE_OUTPUTS = {
+    (True, True, True): _unique_index_inverse_counts,
+    (True, True, False): _unique_index_inverse,
+    (True, False, True): _unique_index_counts,
+    (False, True, True): _unique_inverse_counts,
+    (True, False, False): _unique_index,
+    (False, True, False): _unique_inverse,
+    (False, False, True): _unique_counts,
+}
