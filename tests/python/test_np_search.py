@@ -89,11 +89,11 @@ def check_raises(f, error, *args, message=None):
     return taipan_error.value
 
 
-def check_typing_error(f, *args, line_text):
+def check_typing_error(f, *args, line_text, message="numpy."):
     with pytest.raises(TypingError) as error:
         f(*args)
     text = str(error.value)
-    assert "No implementation of numpy." in text or "numpy." in text
+    assert message in text, text
     assert line_text in text, text
 
 
@@ -162,7 +162,13 @@ def test_sort_errors():
         sort_axis(np.zeros((2, 3)), 2)
     with pytest.raises(AxisError):
         argsort_axis(np.zeros(3), -2)
-    check_typing_error(sort_default, np.zeros(3, np.complex128), line_text="return np.sort(a)")
+    # The overload declines complex arrays; taipan's own np.sort then says why.
+    check_typing_error(
+        sort_default,
+        np.zeros(3, np.complex128),
+        line_text="return np.sort(a)",
+        message="sorting complex arrays is not supported",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
