@@ -3,4 +3,7 @@
 registry the first time a compiled function refers to something taipan does not implement in
 C++, once the program has imported NumPy."""
 
-from taipan.numpy_library import shapes  # noqa: F401
+from taipan.numpy_library import (
+    shapes,  # noqa: F401
+    shapes_products,  # noqa: F401
+)

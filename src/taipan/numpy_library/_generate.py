@@ -56,6 +56,14 @@ def jitted(name, source, namespace=None):
     return _compiled[key]
 
 
+def raiser(name, parameters, exception, message):
+    """An implementation ``name(parameters)`` that raises ``exception(message)``: for errors
+    that NumPy raises and that the argument types alone decide. The message is a literal of the
+    source (compiled code keeps only literal messages)."""
+    source = f"def {name}({parameters}):\n    raise {exception}({message!r})\n"
+    return python_function(name, source)
+
+
 def axis_normalizer(ndim):
     """A compiled ``(axis) -> axis in [0, ndim)`` raising NumPy's AxisError for an axis out of
     range."""

@@ -22,17 +22,11 @@ from taipan.numpy_library._generate import (
     jitted,
     numpy_dtype,
     python_function,
+    raiser,
     scalar_class,
     shape_with,
     string_value,
 )
-
-
-def _raiser(name, parameters, exception, message):
-    """An implementation that raises ``exception(message)``: for errors NumPy raises that are
-    known from the argument types alone."""
-    source = f"def {name}({parameters}):\n    raise {exception}({message!r})\n"
-    return python_function(name, source)
 
 
 def _plain_join(out, dtype, casting):
@@ -99,7 +93,7 @@ def _concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
     if not (is_none(axis) or is_integer(axis)):
         return None
     if not elements:
-        return _raiser(
+        return raiser(
             "concatenate", "arrays, axis=0", "ValueError", "need at least one array to concatenate"
         )
     namespace = {"dtype": _result_dtype(elements)}
@@ -107,7 +101,7 @@ def _concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
         return python_function("concatenate", _concatenate_flat_source(len(elements)), namespace)
     ndims = [a.ndim for a in elements]
     if ndims[0] == 0:
-        return _raiser(
+        return raiser(
             "concatenate",
             "arrays, axis=0",
             "ValueError",
@@ -115,7 +109,7 @@ def _concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
         )
     for index, ndim in enumerate(ndims):
         if ndim != ndims[0]:
-            return _raiser(
+            return raiser(
                 "concatenate",
                 "arrays, axis=0",
                 "ValueError",
@@ -170,10 +164,10 @@ def _stack(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
     if elements is None or not _plain_join(out, dtype, casting) or not is_integer(axis):
         return None
     if not elements:
-        return _raiser("stack", "arrays, axis=0", "ValueError", "need at least one array to stack")
+        return raiser("stack", "arrays, axis=0", "ValueError", "need at least one array to stack")
     ndim = elements[0].ndim
     if any(a.ndim != ndim for a in elements):
-        return _raiser(
+        return raiser(
             "stack", "arrays, axis=0", "ValueError", "all input arrays must have the same shape"
         )
     namespace = {"dtype": _result_dtype(elements), "normalize_axis": axis_normalizer(ndim + 1)}
@@ -445,7 +439,7 @@ def _roll(a, shift, axis=None):
         return None
     shifts = shifts if shifts is not None else ["shift"]
     if len(axes) != len(shifts) and 1 not in (len(axes), len(shifts)):
-        return _raiser(
+        return raiser(
             "roll",
             "a, shift, axis=None",
             "ValueError",
@@ -512,7 +506,7 @@ def _meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     count = len(xi)
     parameters = ", ".join([f"x{i}" for i in range(count)] + ["copy=True", "sparse=False"])
     if value not in ("xy", "ij"):
-        return _raiser(
+        return raiser(
             "meshgrid",
             parameters + ", indexing=None",
             "ValueError",
