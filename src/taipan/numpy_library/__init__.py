@@ -13,6 +13,8 @@ _TOPICS = (
     "nanfunctions",
     "order_statistics",
     "search",
+    "shapes",
+    "shapes_products",
     "signal",
     "sorting",
 )
