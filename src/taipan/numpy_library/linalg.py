@@ -910,11 +910,7 @@ def _trace_typer(a, offset):
     return impl
 
 
-@overload(np.trace)
-def trace(a, offset=0):
-    return _trace_typer(a, offset)
-
-
+# np.trace itself is in shapes_products.py (one place per function); the method is here.
 @overload_method(types.Array, "trace")
 def array_trace(a, offset=0):
     return _trace_typer(a, offset)
