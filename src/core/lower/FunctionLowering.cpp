@@ -2,11 +2,15 @@
 // SSA registers; loops keep Python's semantics (for/while else, range with any step).
 #include "lower/FunctionLowering.h"
 
+#include "runtime/FloatFormat.h"
 #include "types/NumericPromotion.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/MDBuilder.h>
+
+#include <cstdio>
+#include <optional>
 
 namespace taipan {
 
@@ -667,28 +671,108 @@ bool FunctionLowering::isLazyIteration(const Expr *iterable) const {
          (callee->text() == "enumerate" || callee->text() == "zip") && typeOf(iterable)->isNone();
 }
 
-std::string FunctionLowering::exceptionMessage(Expr *raised) {
-  if (raised->kind != ExprKind::Call)
-    return "";
-  std::vector<std::string> parts;
-  for (size_t i = 1; i < raised->operands.size(); ++i) {
-    Expr *argument = raised->operands[i];
-    if (argument->kind == ExprKind::Constant && argument->constant.kind == Constant::Kind::String) {
-      parts.push_back(argument->constant.text);
-    } else if (argument->kind == ExprKind::Constant) {
-      const Constant &constant = argument->constant;
-      parts.push_back(constant.kind == Constant::Kind::Float ? std::to_string(constant.floatValue)
-                                                             : std::to_string(constant.intValue));
+/// Python's repr() of a string: single quotes unless the text holds one and no double quote,
+/// with backslashes, the quote and control characters escaped.
+static std::string pythonStringRepr(const std::string &text) {
+  char quote =
+      text.find('\'') != std::string::npos && text.find('"') == std::string::npos ? '"' : '\'';
+  std::string result(1, quote);
+  for (unsigned char c : text) {
+    if (c == '\\' || c == static_cast<unsigned char>(quote)) {
+      result += '\\';
+      result += static_cast<char>(c);
+    } else if (c == '\n') {
+      result += "\\n";
+    } else if (c == '\t') {
+      result += "\\t";
+    } else if (c == '\r') {
+      result += "\\r";
+    } else if (c < 0x20 || c == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      result += escaped;
     } else {
-      parts.push_back("<run-time value>");
+      result += static_cast<char>(c);
     }
   }
-  if (parts.size() == 1)
+  return result + quote;
+}
+
+/// str() of a value known while compiling (a literal, a frozen global or a string literal's
+/// type); `quoted` gives repr() instead, as a tuple of arguments shows them. nullopt when the
+/// value is only known at run time.
+static std::optional<std::string> constantText(const Expr *argument, const Type *type,
+                                               const TypedFunction &function, bool quoted) {
+  if (type && type->kind() == TypeKind::StringLiteral)
+    return quoted ? pythonStringRepr(type->text()) : type->text();
+  const Constant *constant = nullptr;
+  if (argument->kind == ExprKind::Constant) {
+    constant = &argument->constant;
+  } else {
+    auto global = function.globals.find(argument->id);
+    if (global != function.globals.end() && global->second.kind == GlobalValue::Kind::Constant)
+      constant = &global->second.constant;
+  }
+  if (!constant)
+    return std::nullopt;
+  switch (constant->kind) {
+  case Constant::Kind::Int:
+    return runtime::formatPythonInt(constant->intValue);
+  case Constant::Kind::UInt:
+    return runtime::formatPythonUInt(static_cast<uint64_t>(constant->intValue));
+  case Constant::Kind::Float:
+    return runtime::formatPythonFloat(constant->floatValue);
+  case Constant::Kind::Complex:
+    return runtime::formatPythonComplex(constant->floatValue, constant->imagValue);
+  case Constant::Kind::Bool:
+    return std::string(constant->intValue ? "True" : "False");
+  case Constant::Kind::None:
+    return std::string("None");
+  case Constant::Kind::String:
+    return quoted ? pythonStringRepr(constant->text) : constant->text;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<std::string> FunctionLowering::exceptionMessage(Expr *raised) {
+  if (raised->kind != ExprKind::Call)
+    return std::string();
+  // str() of an exception: its one argument's str(), or the repr() of the tuple of them.
+  size_t count = raised->operands.size() - 1;
+  std::vector<std::string> parts;
+  for (size_t i = 1; i <= count; ++i) {
+    Expr *argument = raised->operands[i];
+    std::optional<std::string> text = constantText(argument, typeOf(argument), function, count > 1);
+    if (!text)
+      return std::nullopt;
+    parts.push_back(*text);
+  }
+  if (count == 1)
     return parts[0];
   std::string joined;
   for (const std::string &part : parts)
     joined += (joined.empty() ? "" : ", ") + part;
-  return parts.empty() ? "" : "(" + joined + ")";
+  return count == 0 ? "" : "(" + joined + ")";
+}
+
+void FunctionLowering::printExceptionMessage(Expr *raised,
+                                             const std::vector<llvm::Value *> &values) {
+  size_t count = raised->operands.size() - 1;
+  if (count > 1)
+    printText("(");
+  for (size_t i = 1; i <= count; ++i) {
+    Expr *argument = raised->operands[i];
+    const Type *type = typeOf(argument);
+    if (i > 1)
+      printText(", ");
+    if (std::optional<std::string> text = constantText(argument, type, function, count > 1))
+      printText(*text);
+    else
+      printValue(values[i - 1], type);
+  }
+  if (count > 1)
+    printText(")");
 }
 
 void FunctionLowering::lowerRaise(Stmt *stmt) {
@@ -697,19 +781,52 @@ void FunctionLowering::lowerRaise(Stmt *stmt) {
   Expr *raised = stmt->value;
   const Type *classType =
       raised->kind == ExprKind::Call ? typeOf(raised->callee()) : typeOf(raised);
+  std::vector<llvm::Value *> values;
   if (raised->kind == ExprKind::Call)
     for (size_t i = 1; i < raised->operands.size(); ++i)
-      lowerExpr(raised->operands[i]);
-  emitRaise(classType->exceptionId(), exceptionMessage(raised));
+      values.push_back(lowerExpr(raised->operands[i]));
+  std::optional<std::string> message = exceptionMessage(raised);
+  if (message) {
+    emitRaise(classType->exceptionId(), *message);
+    return;
+  }
+  if (moduleLowering.forCuda) {
+    // The GPU's device runtime keeps constant messages only.
+    emitRaise(classType->exceptionId(), "<message made at run time>");
+    return;
+  }
+  printExceptionMessage(raised, values);
+  builder.CreateCall(moduleLowering.runtimeFunction("taipan_raise_printed", builder.getVoidTy(),
+                                                    {builder.getInt32Ty()}),
+                     {builder.getInt32(classType->exceptionId())});
+  exitFunction(builder.getInt32(1));
 }
 
 void FunctionLowering::lowerAssert(Stmt *stmt) {
   llvm::Value *condition = lowerCondition(stmt->test);
-  std::string message;
-  if (stmt->message && stmt->message->kind == ExprKind::Constant &&
-      stmt->message->constant.kind == Constant::Kind::String)
-    message = stmt->message->constant.text;
-  raiseIf(builder.CreateNot(condition), AssertionErrorId, message);
+  std::optional<std::string> message = std::string();
+  if (stmt->message)
+    message = constantText(stmt->message, typeOf(stmt->message), function, false);
+  if (message) {
+    raiseIf(builder.CreateNot(condition), AssertionErrorId, *message);
+    return;
+  }
+  // A message made at run time is evaluated only when the assertion fails, as in Python.
+  llvm::BasicBlock *failed = newBlock("assert.failed");
+  llvm::BasicBlock *passed = newBlock("assert.ok");
+  builder.CreateCondBr(condition, passed, failed,
+                       llvm::MDBuilder(context).createBranchWeights(1 << 20, 1));
+  builder.SetInsertPoint(failed);
+  if (moduleLowering.forCuda) {
+    emitRaise(AssertionErrorId, "<message made at run time>");
+  } else {
+    printValue(lowerExpr(stmt->message), typeOf(stmt->message));
+    builder.CreateCall(moduleLowering.runtimeFunction("taipan_raise_printed", builder.getVoidTy(),
+                                                      {builder.getInt32Ty()}),
+                       {builder.getInt32(AssertionErrorId)});
+    exitFunction(builder.getInt32(1));
+  }
+  builder.SetInsertPoint(passed);
 }
 
 void FunctionLowering::emitRaise(int exceptionId, const std::string &message) {

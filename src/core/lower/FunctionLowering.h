@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -297,7 +298,10 @@ private:
   llvm::Value *callLibm(const std::string &name, llvm::ArrayRef<llvm::Value *> arguments,
                         const Type *floatType);
   llvm::Value *callIntrinsic(llvm::Intrinsic::ID id, llvm::ArrayRef<llvm::Value *> arguments);
-  std::string exceptionMessage(Expr *raised);
+  /// str() of the exception `raised` makes, when its arguments are known while compiling.
+  std::optional<std::string> exceptionMessage(Expr *raised);
+  /// Prints that text at run time (then taipan_raise_printed raises with it).
+  void printExceptionMessage(Expr *raised, const std::vector<llvm::Value *> &values);
 };
 
 } // namespace taipan

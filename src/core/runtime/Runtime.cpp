@@ -51,6 +51,13 @@ void taipan_print_complex128(double real, double imag) {
 void taipan_print_bool(int8_t value) { printLine += value ? "True" : "False"; }
 void taipan_print_text(const char *text) { printLine += text; }
 
+void taipan_raise_printed(int32_t exceptionId) {
+  // The message was printed piece by piece, as print() builds a line.
+  std::string message = std::move(printLine);
+  printLine.clear();
+  raiseWithMessage(exceptionId, std::move(message));
+}
+
 void taipan_print_end(void) {
   printLine += '\n';
   PrintSink sink = printSink.load();
@@ -88,6 +95,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_print_bool),
       TAIPAN_SYMBOL(taipan_print_text),
       TAIPAN_SYMBOL(taipan_print_end),
+      TAIPAN_SYMBOL(taipan_raise_printed),
       TAIPAN_SYMBOL(taipan_nrt_allocate),
       TAIPAN_SYMBOL(taipan_nrt_allocate_with_destructor),
       TAIPAN_SYMBOL(taipan_nrt_allocate_array),

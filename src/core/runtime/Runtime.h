@@ -41,6 +41,9 @@ void taipan_print_complex128(double real, double imag);
 void taipan_print_bool(int8_t value);
 void taipan_print_text(const char *text);
 void taipan_print_end(void);
+/// Raises `exceptionId` with the text printed since the last line ended as its message: how
+/// messages made of run-time values (`raise ValueError("bad", x)`) are built.
+void taipan_raise_printed(int32_t exceptionId);
 }
 
 namespace taipan::runtime {

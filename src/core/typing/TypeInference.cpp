@@ -368,7 +368,7 @@ private:
 
   void typeExceptionArgument(Expr *argument) {
     const Type *type = typeExpr(argument);
-    if (type && !type->isNumber() && type->kind() != TypeKind::StringLiteral)
+    if (type && !type->isNumber() && !type->isNone() && type->kind() != TypeKind::StringLiteral)
       throwUnsupported("exception arguments must be constants or numbers, not " + describe(type),
                        argument->location);
   }
