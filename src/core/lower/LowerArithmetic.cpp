@@ -172,6 +172,12 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
                                    from->elements()[i], to->elements()[i]));
     return lowerTuple(elements, to);
   }
+  // A C or F array where an A array is expected (a variable assigned both): the same value,
+  // whose layout is no longer promised.
+  if (from->isArray() && to->isArray() && from->dtype() == to->dtype() &&
+      from->ndim() == to->ndim() && (to->layout() == 'A' || to->layout() == from->layout()) &&
+      (to->isReadonly() || !from->isReadonly()))
+    return value;
   if (!from->isRuntimeValue() || !to->isRuntimeValue() || to->isNone())
     return llvm::UndefValue::get(target);
   throw CompileError(CompileErrorKind::Internal,
