@@ -318,7 +318,7 @@ llvm::Value *FunctionLowering::lowerUfuncScalar(const std::string &name,
   if (ufunc == "isnan" || ufunc == "isinf" || ufunc == "isfinite") {
     if (first->isComplex())
       return lowerCmathCall(ufunc, values, types, result);
-    return lowerMathCall(ufunc, values, types, result);
+    return lowerLibraryFunction("math." + ufunc, values, types, result);
   }
   if (ufunc == "signbit") {
     llvm::Value *value = castValue(values[0], first, types::float64());
@@ -368,7 +368,7 @@ llvm::Value *FunctionLowering::lowerUfuncScalar(const std::string &name,
           return converted;
         }(),
         result);
-  return lowerMathCall(ufunc, values, types, result);
+  return lowerLibraryFunction("math." + ufunc, values, types, result);
 }
 
 } // namespace taipan

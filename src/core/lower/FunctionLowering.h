@@ -2,6 +2,7 @@
 // declarations, string constants); FunctionLowering emits one function body.
 #pragma once
 
+#include "library/Library.h"
 #include "lower/LowerTypes.h"
 #include "typing/TypeInference.h"
 
@@ -102,6 +103,12 @@ private:
   /// Inside the loop of an array expression, arithmetic follows NumPy (no ZeroDivisionError).
   bool insideElementwise = false;
   bool numpyErrorModel() const { return options.errorModelNumpy || insideElementwise; }
+
+public:
+  // The lowering API, which library entries (src/core/library/) write their calls with.
+  llvm::IRBuilder<> &irBuilder() { return builder; }
+  llvm::LLVMContext &llvmContext() { return context; }
+  ModuleLowering &module() { return moduleLowering; }
 
   // Statements and control flow.
   void lowerBlock(const std::vector<Stmt *> &block);
@@ -279,8 +286,12 @@ private:
   llvm::Value *lowerIntrinsicCall(Expr *expr, const IntrinsicBody &body);
   llvm::Value *lowerBuiltinCall(const std::string &name, Expr *expr,
                                 const std::vector<Expr *> &arguments);
-  llvm::Value *lowerMathCall(const std::string &name, const std::vector<llvm::Value *> &arguments,
-                             const std::vector<const Type *> &argumentTypes, const Type *result);
+  /// A call of a library function (src/core/library/), as typing bound it.
+  llvm::Value *lowerLibraryCall(const LibraryCall &call);
+  /// Library function `name` on values of the given types, computed in `result` (ufunc loops).
+  llvm::Value *lowerLibraryFunction(const std::string &name,
+                                    const std::vector<llvm::Value *> &values,
+                                    const std::vector<const Type *> &types, const Type *result);
   llvm::Value *lowerCmathCall(const std::string &name, const std::vector<llvm::Value *> &arguments,
                               const std::vector<const Type *> &argumentTypes, const Type *result);
   llvm::Value *lowerRandomCall(const std::string &name, const std::vector<llvm::Value *> &arguments,

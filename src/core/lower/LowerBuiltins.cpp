@@ -41,6 +41,9 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
   case TypeKind::ExternalFunction:
     return lowerExternalCall(expr, calleeType);
   case TypeKind::Builtin: {
+    auto library = function.libraryCalls.find(expr->id);
+    if (library != function.libraryCalls.end())
+      return lowerLibraryCall(library->second);
     std::vector<Expr *> arguments(expr->operands.begin() + 1, expr->operands.end());
     if (callee->kind == ExprKind::Attribute && !function.globals.count(callee->id) &&
         typeOf(callee->operands[0])->isRuntimeValue()) // a method
@@ -236,8 +239,6 @@ llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *e
     arguments.push_back(lowerExpr(argument));
     argumentTypes.push_back(typeOf(argument));
   }
-  if (name.rfind("math.", 0) == 0)
-    return lowerMathCall(name.substr(5), arguments, argumentTypes, result);
   if (name.rfind("cmath.", 0) == 0)
     return lowerCmathCall(name.substr(6), arguments, argumentTypes, result);
   if (name.rfind("random.", 0) == 0)
@@ -414,99 +415,31 @@ llvm::Value *FunctionLowering::lowerRound(llvm::Value *value, const Type *type, 
   return castValue(rounded, types::float64(), result);
 }
 
-llvm::Value *FunctionLowering::lowerMathCall(const std::string &name,
-                                             const std::vector<llvm::Value *> &arguments,
-                                             const std::vector<const Type *> &argumentTypes,
-                                             const Type *result) {
-  using llvm::Intrinsic::ID;
-  const Type *argumentType = argumentTypes[0];
-  if (name == "isnan" || name == "isinf" || name == "isfinite") {
-    if (!argumentType->isFloat())
-      return builder.getInt1(name == "isfinite");
-    llvm::Value *value = arguments[0];
-    if (name == "isnan")
-      return builder.CreateFCmpUNO(value, value);
-    llvm::Value *magnitude = callIntrinsic(llvm::Intrinsic::fabs, {value});
-    llvm::Value *infinity = llvm::ConstantFP::getInfinity(value->getType());
-    return name == "isinf" ? builder.CreateFCmpOEQ(magnitude, infinity)
-                           : builder.CreateFCmpOLT(magnitude, infinity);
-  }
-  if (name == "floor" || name == "ceil" || name == "trunc") {
-    if (!argumentType->isFloat())
-      return castValue(arguments[0], argumentType, result);
-    ID id = name == "floor"  ? llvm::Intrinsic::floor
-            : name == "ceil" ? llvm::Intrinsic::ceil
-                             : llvm::Intrinsic::trunc;
-    return castValue(callIntrinsic(id, {arguments[0]}), argumentType, result);
-  }
-  if (name == "gcd") {
-    llvm::Value *a = castValue(arguments[0], argumentTypes[0], result);
-    llvm::Value *b = castValue(arguments[1], argumentTypes[1], result);
-    llvm::Value *zero = llvm::ConstantInt::get(a->getType(), 0);
-    auto absolute = [&](llvm::Value *v) {
-      return result->isSigned()
-                 ? builder.CreateSelect(builder.CreateICmpSLT(v, zero), builder.CreateNeg(v), v)
-                 : v;
-    };
-    a = absolute(a);
-    b = absolute(b);
-    llvm::BasicBlock *before = builder.GetInsertBlock();
-    llvm::BasicBlock *loop = newBlock("gcd.loop");
-    llvm::BasicBlock *done = newBlock("gcd.done");
-    builder.CreateCondBr(builder.CreateICmpEQ(b, zero), done, loop);
-    builder.SetInsertPoint(loop);
-    llvm::PHINode *x = builder.CreatePHI(a->getType(), 2);
-    llvm::PHINode *y = builder.CreatePHI(a->getType(), 2);
-    x->addIncoming(a, before);
-    y->addIncoming(b, before);
-    llvm::Value *remainder = builder.CreateURem(x, y);
-    x->addIncoming(y, loop);
-    y->addIncoming(remainder, loop);
-    builder.CreateCondBr(builder.CreateICmpEQ(remainder, zero), done, loop);
-    builder.SetInsertPoint(done);
-    llvm::PHINode *gcd = builder.CreatePHI(a->getType(), 2);
-    gcd->addIncoming(a, before);
-    gcd->addIncoming(y, loop);
-    return gcd;
-  }
-  if (name == "ldexp") {
-    llvm::Value *mantissa = castValue(arguments[0], argumentTypes[0], result);
-    llvm::Value *exponent = castValue(arguments[1], argumentTypes[1], types::integer(32, true));
-    return callLibm("ldexp", {mantissa, exponent}, result);
-  }
-  if (name == "frexp" || name == "modf") {
-    const Type *floatType = result->elements()[0];
-    llvm::Value *value = castValue(arguments[0], argumentType, floatType);
-    bool isFrexp = name == "frexp";
-    llvm::Type *outType = isFrexp ? builder.getInt32Ty() : valueType(context, floatType);
-    llvm::AllocaInst *out = createEntryAlloca(outType, name + ".out");
-    llvm::Value *first = callLibm(name, {value, out}, floatType);
-    llvm::Value *second = builder.CreateLoad(outType, out);
-    if (isFrexp)
-      second = builder.CreateSExt(second, builder.getInt64Ty());
-    return lowerTuple({first, second}, result);
-  }
-  // Everything else computes in the result's float type.
+llvm::Value *FunctionLowering::lowerLibraryFunction(const std::string &name,
+                                                    const std::vector<llvm::Value *> &values,
+                                                    const std::vector<const Type *> &types,
+                                                    const Type *result) {
+  const LibraryFunction *entry = Library::get().find(name);
+  if (!entry)
+    throw CompileError(CompileErrorKind::Internal, "no library function " + name, {});
+  LibraryCall call;
+  call.function = entry;
+  call.argumentTypes = types;
+  call.resultType = result;
+  return entry->lower(*this, call, values);
+}
+
+llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
+  const LibraryFunction &entry = *call.function;
+  unsigned here = moduleLowering.forCuda ? OnGpu : OnCpu;
+  if (!(entry.targets & here))
+    throwUnsupported(entry.name + "() is not supported on " + describeTargets(here) +
+                         " (it runs on " + describeTargets(entry.targets) + ")",
+                     call.location);
   std::vector<llvm::Value *> values;
-  for (size_t i = 0; i < arguments.size(); ++i)
-    values.push_back(castValue(arguments[i], argumentTypes[i], result));
-  llvm::Value *x = values[0];
-  llvm::Type *floatType = x->getType();
-  if (name == "sqrt")
-    return callIntrinsic(llvm::Intrinsic::sqrt, {x});
-  if (name == "fabs")
-    return callIntrinsic(llvm::Intrinsic::fabs, {x});
-  if (name == "copysign")
-    return callIntrinsic(llvm::Intrinsic::copysign, values);
-  if (name == "radians")
-    return builder.CreateFMul(x, llvm::ConstantFP::get(floatType, std::numbers::pi / 180.0));
-  if (name == "degrees")
-    return builder.CreateFMul(x, llvm::ConstantFP::get(floatType, 180.0 / std::numbers::pi));
-  if (name == "log" && values.size() == 2)
-    return builder.CreateFDiv(callLibm("log", {x}, result), callLibm("log", {values[1]}, result));
-  if (name == "gamma")
-    return callLibm("tgamma", {x}, result);
-  return callLibm(name, values, result);
+  for (Expr *argument : call.arguments)
+    values.push_back(lowerExpr(argument));
+  return entry.lower(*this, call, values);
 }
 
 llvm::Value *FunctionLowering::lowerCmathCall(const std::string &name,

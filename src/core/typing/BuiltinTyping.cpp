@@ -2,6 +2,8 @@
 // constructors) has one table; lowering implements the same names in lower/LowerBuiltins.cpp.
 #include "typing/BuiltinTyping.h"
 
+#include "library/Library.h"
+
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
 #include "typing/CudaTyping.h"
@@ -23,76 +25,11 @@ const Type *realMathType(const Type *type) {
   return type->isFloat() && type->bits() == 32 ? types::float32() : types::float64();
 }
 
-/// math functions of one real argument returning a float.
-const std::set<std::string> &unaryRealMath() {
-  static const std::set<std::string> names = {
-      "sqrt",  "exp",  "exp2", "log2", "log10", "log1p",  "expm1", "sin",     "cos",
-      "tan",   "asin", "acos", "atan", "sinh",  "cosh",   "tanh",  "asinh",   "acosh",
-      "atanh", "fabs", "erf",  "erfc", "gamma", "lgamma", "cbrt",  "radians", "degrees"};
-  return names;
-}
-
 const std::set<std::string> &unaryComplexMath() {
   static const std::set<std::string> names = {"sqrt", "exp",   "log",   "log10", "sin",  "cos",
                                               "tan",  "asin",  "acos",  "atan",  "sinh", "cosh",
                                               "tanh", "asinh", "acosh", "atanh"};
   return names;
-}
-
-const Type *typeMath(const std::string &function, const std::vector<const Type *> &arguments,
-                     SourceLocation location) {
-  const std::string name = "math." + function;
-  auto expect = [&](size_t count) {
-    if (arguments.size() != count)
-      throwNoOverload(name, arguments, location);
-    for (const Type *argument : arguments)
-      if (!isRealNumber(argument))
-        throwNoOverload(name, arguments, location);
-  };
-  if (unaryRealMath().count(function)) {
-    expect(1);
-    return realMathType(arguments[0]);
-  }
-  if (function == "log") {
-    if (arguments.empty() || arguments.size() > 2)
-      throwNoOverload(name, arguments, location);
-    expect(arguments.size());
-    return arguments.size() == 1 ? realMathType(arguments[0]) : types::float64();
-  }
-  if (function == "floor" || function == "ceil" || function == "trunc") {
-    expect(1);
-    return isIntegerLike(arguments[0]) ? types::int64() : types::int64();
-  }
-  if (function == "isnan" || function == "isinf" || function == "isfinite") {
-    expect(1);
-    return types::boolean();
-  }
-  if (function == "atan2" || function == "hypot" || function == "pow" || function == "copysign" ||
-      function == "fmod" || function == "nextafter") {
-    expect(2);
-    const Type *common = binaryOperandType(BinaryOp::Add, arguments[0], arguments[1]);
-    return realMathType(common->isInteger() ? types::float64() : common);
-  }
-  if (function == "gcd") {
-    if (arguments.size() != 2 || !isIntegerLike(arguments[0]) || !isIntegerLike(arguments[1]))
-      throwNoOverload(name, arguments, location);
-    return binaryOperandType(BinaryOp::Add, arguments[0], arguments[1]);
-  }
-  if (function == "ldexp") {
-    if (arguments.size() != 2 || !isRealNumber(arguments[0]) || !isIntegerLike(arguments[1]))
-      throwNoOverload(name, arguments, location);
-    return realMathType(arguments[0]);
-  }
-  if (function == "frexp") {
-    expect(1);
-    return types::tuple({realMathType(arguments[0]), types::int64()});
-  }
-  if (function == "modf") {
-    expect(1);
-    const Type *real = realMathType(arguments[0]);
-    return types::tuple({real, real});
-  }
-  throwUnsupported("math." + function + " is not supported", location);
 }
 
 const Type *typeCmath(const std::string &function, const std::vector<const Type *> &arguments,
@@ -319,6 +256,8 @@ const Type *scalarConstructorType(const std::string &name) {
 }
 
 bool isKnownBuiltin(const std::string &name) {
+  if (Library::get().find(name))
+    return true;
   static const std::set<std::string> python = {
       "abs",    "min", "max", "round", "int",   "float", "bool",      "complex",
       "divmod", "pow", "len", "print", "range", "sum",   "enumerate", "zip"};
@@ -334,8 +273,8 @@ bool isKnownBuiltin(const std::string &name) {
 
 const Type *typeBuiltinCall(const std::string &name, const std::vector<const Type *> &arguments,
                             const std::vector<Expr *> &argumentExprs, SourceLocation location) {
-  if (name.rfind("math.", 0) == 0)
-    return typeMath(name.substr(5), arguments, location);
+  if (name.rfind("math.", 0) == 0) // the library has every math function taipan implements
+    throwUnsupported(name + " is not supported", location);
   if (name.rfind("cmath.", 0) == 0)
     return typeCmath(name.substr(6), arguments, location);
   if (name.rfind("random.", 0) == 0)

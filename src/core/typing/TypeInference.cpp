@@ -844,6 +844,30 @@ private:
     return typeJitCall(expr, callee, self);
   }
 
+  /// A call of a library function: its arguments bound to its parameters (the value a method
+  /// is called on first), then its type rule; the binding is kept for lowering.
+  const Type *typeLibraryCall(Expr *expr, const LibraryFunction *entry) {
+    Expr *callee = expr->callee();
+    std::vector<Expr *> positional;
+    if (isMethodCall(callee))
+      positional.push_back(callee->operands[0]);
+    size_t keywordStart = expr->operands.size() - expr->keywordNames.size();
+    positional.insert(positional.end(), expr->operands.begin() + 1,
+                      expr->operands.begin() + keywordStart);
+    std::vector<Expr *> keywordValues(expr->operands.begin() + keywordStart, expr->operands.end());
+    LibraryCall call;
+    call.function = entry;
+    call.location = expr->location;
+    call.arguments = Library::bindArguments(*entry, positional, expr->keywordNames, keywordValues,
+                                            expr->location);
+    for (Expr *argument : call.arguments)
+      call.argumentTypes.push_back(typeOf(argument));
+    call.resultType = entry->type(call);
+    const Type *result = call.resultType;
+    function.libraryCalls[expr->id] = std::move(call);
+    return result;
+  }
+
   /// A call of an intrinsic: its typing function gives the signature and the LLVM IR body;
   /// numbers convert to the parameter types as they would through a signature.
   const Type *typeIntrinsicCall(Expr *expr, const Type *intrinsic,
@@ -969,6 +993,8 @@ private:
     }
     switch (calleeType->kind()) {
     case TypeKind::Builtin: {
+      if (const LibraryFunction *entry = Library::get().find(calleeType->text()))
+        return typeLibraryCall(expr, entry);
       std::vector<const Type *> positional = arguments;
       std::vector<Expr *> positionalExprs = argumentExprs;
       if (isMethodCall(callee)) {

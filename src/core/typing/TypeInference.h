@@ -2,6 +2,7 @@
 // unifying the types each variable is assigned until nothing changes (a fixpoint).
 #pragma once
 
+#include "library/Library.h"
 #include "syntax/SyntaxTree.h"
 #include "types/Type.h"
 #include "typing/GlobalResolver.h"
@@ -36,6 +37,8 @@ struct TypedFunction {
   /// compiles, kept alive here; `calls` binds its arguments.
   std::unordered_map<int, std::shared_ptr<FunctionSource>> overloadImplementations;
   std::unordered_map<int, IntrinsicBody> intrinsics; ///< Call expressions to intrinsics
+  /// Calls of library functions (src/core/library/), bound and typed once; lowering reads them.
+  std::unordered_map<int, LibraryCall> libraryCalls;
   /// Conditions of `if` statements and expressions decided from types alone (`x is None` for
   /// an argument x that is None...), by expression id: only the branch taken is typed and
   /// lowered, as Numba prunes dead branches, so code for the other types need not type-check.
