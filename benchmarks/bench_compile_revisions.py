@@ -18,9 +18,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import bench_arrays  # noqa: E402
-import bench_scalar  # noqa: E402
-from common import Row, fmt_time, print_table, run_snippet  # noqa: E402
+import bench_arrays
+import bench_scalar
+from common import Row, fmt_time, print_table, run_snippet
 
 
 def snippets():
