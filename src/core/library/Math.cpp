@@ -14,23 +14,12 @@
 namespace taipan {
 namespace {
 
-bool isRealNumber(const Type *type) {
-  return type->isBoolean() || type->isInteger() || type->isFloat();
-}
-
-bool isIntegerLike(const Type *type) { return type->isBoolean() || type->isInteger(); }
-
-/// float32 stays float32; every other real computes in float64.
-const Type *realMathType(const Type *type) {
-  return type->isFloat() && type->bits() == 32 ? types::float32() : types::float64();
-}
-
 /// Checks that a call has `count` real arguments.
 void expectReals(const LibraryCall &call, size_t count) {
   if (call.argumentTypes.size() != count)
     throwNoOverload(call.function->name, call.argumentTypes, call.location);
   for (const Type *argument : call.argumentTypes)
-    if (!isRealNumber(argument))
+    if (!argument->isReal())
       throwNoOverload(call.function->name, call.argumentTypes, call.location);
 }
 
@@ -247,7 +236,8 @@ void registerMathFunctions(Library &library) {
       library, "gcd", 2,
       [](const LibraryCall &call) {
         const std::vector<const Type *> &arguments = call.argumentTypes;
-        if (arguments.size() != 2 || !isIntegerLike(arguments[0]) || !isIntegerLike(arguments[1]))
+        if (arguments.size() != 2 || !arguments[0]->isIntegerLike() ||
+            !arguments[1]->isIntegerLike())
           throwNoOverload(call.function->name, arguments, call.location);
         return binaryOperandType(BinaryOp::Add, arguments[0], arguments[1]);
       },
@@ -256,7 +246,7 @@ void registerMathFunctions(Library &library) {
       library, "ldexp", 2,
       [](const LibraryCall &call) {
         const std::vector<const Type *> &arguments = call.argumentTypes;
-        if (arguments.size() != 2 || !isRealNumber(arguments[0]) || !isIntegerLike(arguments[1]))
+        if (arguments.size() != 2 || !arguments[0]->isReal() || !arguments[1]->isIntegerLike())
           throwNoOverload(call.function->name, arguments, call.location);
         return realMathType(arguments[0]);
       },

@@ -223,4 +223,8 @@ bool canConvertImplicitly(const Type *from, const Type *to) {
   return false;
 }
 
+const Type *realMathType(const Type *type) {
+  return type->isFloat() && type->bits() == 32 ? types::float32() : types::float64();
+}
+
 } // namespace taipan

@@ -14,6 +14,10 @@ const Type *unifyTypes(const Type *a, const Type *b);
 /// operation does not exist for these types. For comparisons this is the comparison type.
 const Type *binaryOperandType(BinaryOp op, const Type *left, const Type *right);
 
+/// The float a real function of math computes in: float32 stays float32, every other real
+/// computes in float64 (as Numba's math does).
+const Type *realMathType(const Type *type);
+
 /// The result type of `left op right`, or nullptr.
 const Type *binaryResultType(BinaryOp op, const Type *left, const Type *right);
 

@@ -47,6 +47,10 @@ public:
   bool isPointer() const { return typeKind == TypeKind::Pointer; }
   /// Boolean, integer, float or complex: the types arithmetic works on.
   bool isNumber() const { return isBoolean() || isInteger() || isFloat() || isComplex(); }
+  /// Boolean, integer or float: the numbers on a line.
+  bool isReal() const { return isBoolean() || isInteger() || isFloat(); }
+  /// Boolean or integer: what indexes, counts and shapes take.
+  bool isIntegerLike() const { return isBoolean() || isInteger(); }
   /// Types whose values exist at run time (the others are compile-time only).
   bool isRuntimeValue() const;
   /// Arrays, and tuples holding arrays: values whose copies are reference counted.

@@ -13,14 +13,12 @@
 namespace taipan {
 namespace {
 
-bool isIntegerLike(const Type *type) { return type->isInteger() || type->isBoolean(); }
-
 /// A shape argument: an integer or a tuple of integers. Returns the ndim, or -1.
 int shapeDimensions(const Type *shape) {
-  if (isIntegerLike(shape))
+  if (shape->isIntegerLike())
     return 1;
-  if (shape->isTuple() &&
-      std::all_of(shape->elements().begin(), shape->elements().end(), isIntegerLike))
+  if (shape->isTuple() && std::all_of(shape->elements().begin(), shape->elements().end(),
+                                      [](const Type *t) { return t->isIntegerLike(); }))
     return static_cast<int>(shape->elements().size());
   return -1;
 }
@@ -189,7 +187,7 @@ classifyIndex(const Type *array, const std::vector<const Type *> &pieces, Source
   int consumed = 0;
   bool ellipsis = false;
   for (const Type *piece : pieces) {
-    if (isIntegerLike(piece) && !piece->isBoolean()) {
+    if (piece->isIntegerLike() && !piece->isBoolean()) {
       kinds.push_back(IndexPieceKind::Integer);
       ++consumed;
     } else if (piece == sliceType()) {
@@ -515,14 +513,14 @@ const Type *typeNumpyRandom(const std::string &function, const std::vector<const
     if (!given->isNumber() && !given->isTuple() && !given->isNone() && !given->isArray())
       throwNoOverload("numpy.random." + function, arguments, location);
   if (function == "seed") {
-    if (!argument(0) || !isIntegerLike(argument(0)))
+    if (!argument(0) || !argument(0)->isIntegerLike())
       throwNoOverload("numpy.random.seed", arguments, location);
     return types::none();
   }
   if (function == "rand" || function == "randn") {
     // rand(d0, d1, ...): the dimensions are positional integers.
     for (const Type *given : arguments)
-      if (!isIntegerLike(given))
+      if (!given->isIntegerLike())
         throwNoOverload("numpy.random." + function, arguments, location);
     return positional == 0 ? types::float64()
                            : newArray(types::float64(), static_cast<int>(positional));
@@ -533,7 +531,8 @@ const Type *typeNumpyRandom(const std::string &function, const std::vector<const
   if (function == "uniform" || function == "normal")
     return sized(types::float64(), 2);
   if (function == "randint") {
-    if (!argument(0) || !isIntegerLike(argument(0)) || (argument(1) && !isIntegerLike(argument(1))))
+    if (!argument(0) || !argument(0)->isIntegerLike() ||
+        (argument(1) && !argument(1)->isIntegerLike()))
       throwNoOverload("numpy.random.randint", arguments, location);
     return sized(types::int64(), 2);
   }
@@ -545,7 +544,7 @@ const Type *typeNumpyRandom(const std::string &function, const std::vector<const
   }
   if (function == "permutation") {
     const Type *given = argument(0);
-    if (given && isIntegerLike(given))
+    if (given && given->isIntegerLike())
       return newArray(types::int64(), 1);
     if (given && given->isArray() && given->ndim() >= 1)
       return newArray(given->dtype(), given->ndim());
@@ -553,7 +552,7 @@ const Type *typeNumpyRandom(const std::string &function, const std::vector<const
   }
   if (function == "choice") {
     const Type *given = argument(0);
-    const Type *element = given && isIntegerLike(given)                     ? types::int64()
+    const Type *element = given && given->isIntegerLike()                   ? types::int64()
                           : given && given->isArray() && given->ndim() == 1 ? given->dtype()
                                                                             : nullptr;
     if (!element)
@@ -700,7 +699,7 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
     else {
       dimensions = static_cast<int>(positional) - 1;
       for (size_t i = 1; i < positional; ++i)
-        if (!isIntegerLike(arguments[i]))
+        if (!arguments[i]->isIntegerLike())
           dimensions = -1;
     }
     if (dimensions < 1)
@@ -718,8 +717,9 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
     return isMethod ? types::none() : newArray(dtype, ndim);
   }
   if (function == "cumsum" || function == "cumprod") {
-    const Type *accumulator =
-        isIntegerLike(dtype) ? types::integer(64, dtype->isBoolean() || dtype->isSigned()) : dtype;
+    const Type *accumulator = dtype->isIntegerLike()
+                                  ? types::integer(64, dtype->isBoolean() || dtype->isSigned())
+                                  : dtype;
     return newArray(accumulator, 1);
   }
   static const std::set<std::string> reductions = {"sum",    "prod", "min", "max", "amin",
@@ -731,8 +731,8 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
       throwUnsupported(function + " of a complex array is not supported", location);
     const Type *result;
     if (function == "sum" || function == "prod")
-      result = isIntegerLike(dtype) ? types::integer(64, dtype->isBoolean() || dtype->isSigned())
-                                    : dtype;
+      result = dtype->isIntegerLike() ? types::integer(64, dtype->isBoolean() || dtype->isSigned())
+                                      : dtype;
     else if (function == "mean" || function == "std" || function == "var")
       result = dtype->isComplex() && function == "mean"  ? dtype
                : dtype->isFloat() && dtype->bits() == 32 ? types::float32()
@@ -746,7 +746,7 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
     const Type *axis = argument(1);
     if (!axis || axis->isNone())
       return result;
-    if (!isIntegerLike(axis))
+    if (!axis->isIntegerLike())
       throwTypingError("axis must be an integer", location);
     if (ndim == 1)
       return result;

@@ -14,17 +14,6 @@
 namespace taipan {
 namespace {
 
-bool isRealNumber(const Type *type) {
-  return type->isBoolean() || type->isInteger() || type->isFloat();
-}
-
-bool isIntegerLike(const Type *type) { return type->isBoolean() || type->isInteger(); }
-
-/// float32 stays float32; everything else real computes in float64 (as Numba's math does).
-const Type *realMathType(const Type *type) {
-  return type->isFloat() && type->bits() == 32 ? types::float32() : types::float64();
-}
-
 const std::set<std::string> &unaryComplexMath() {
   static const std::set<std::string> names = {"sqrt", "exp",   "log",   "log10", "sin",  "cos",
                                               "tan",  "asin",  "acos",  "atan",  "sinh", "cosh",
@@ -38,7 +27,7 @@ const Type *typeCmath(const std::string &function, const std::vector<const Type 
   if (arguments.empty() || !arguments[0]->isNumber())
     throwNoOverload(name, arguments, location);
   if (function == "rect") {
-    if (arguments.size() != 2 || !isRealNumber(arguments[0]) || !isRealNumber(arguments[1]))
+    if (arguments.size() != 2 || !arguments[0]->isReal() || !arguments[1]->isReal())
       throwNoOverload(name, arguments, location);
     return types::complex128();
   }
@@ -62,35 +51,35 @@ const Type *typeCmath(const std::string &function, const std::vector<const Type 
 const Type *typeRandom(const std::string &function, const std::vector<const Type *> &arguments,
                        SourceLocation location) {
   const std::string name = "random." + function;
-  auto allOf = [&](size_t low, size_t high, bool (*accept)(const Type *)) {
+  auto allOf = [&](size_t low, size_t high, bool (Type::*accept)() const) {
     if (arguments.size() < low || arguments.size() > high)
       throwNoOverload(name, arguments, location);
     for (const Type *argument : arguments)
-      if (!accept(argument))
+      if (!(argument->*accept)())
         throwNoOverload(name, arguments, location);
   };
   if (function == "random") {
-    allOf(0, 0, isRealNumber);
+    allOf(0, 0, &Type::isReal);
     return types::float64();
   }
   if (function == "seed") {
-    allOf(1, 1, isIntegerLike);
+    allOf(1, 1, &Type::isIntegerLike);
     return types::none();
   }
   if (function == "uniform" || function == "gauss" || function == "normalvariate") {
-    allOf(function == "gauss" ? 0 : 2, 2, isRealNumber);
+    allOf(function == "gauss" ? 0 : 2, 2, &Type::isReal);
     return types::float64();
   }
   if (function == "randint") {
-    allOf(2, 2, isIntegerLike);
+    allOf(2, 2, &Type::isIntegerLike);
     return types::int64();
   }
   if (function == "randrange") {
-    allOf(1, 3, isIntegerLike);
+    allOf(1, 3, &Type::isIntegerLike);
     return types::int64();
   }
   if (function == "getrandbits") {
-    allOf(1, 1, isIntegerLike);
+    allOf(1, 1, &Type::isIntegerLike);
     return types::uint64();
   }
   throwUnsupported("random." + function + " is not supported", location);
@@ -118,7 +107,7 @@ const Type *typePythonBuiltin(const std::string &name, const std::vector<const T
       throwNoOverload(name, arguments, location);
     const Type *result = nullptr;
     for (const Type *value : values) {
-      if (!isRealNumber(value))
+      if (!value->isReal())
         throwNoOverload(name, arguments, location);
       result = result ? (value == result ? result : binaryOperandType(BinaryOp::Add, result, value))
                       : value;
@@ -126,8 +115,8 @@ const Type *typePythonBuiltin(const std::string &name, const std::vector<const T
     return result;
   }
   if (name == "round") {
-    if (arguments.empty() || arguments.size() > 2 || !isRealNumber(arguments[0]) ||
-        (arguments.size() == 2 && !isIntegerLike(arguments[1])))
+    if (arguments.empty() || arguments.size() > 2 || !arguments[0]->isReal() ||
+        (arguments.size() == 2 && !arguments[1]->isIntegerLike()))
       throwNoOverload(name, arguments, location);
     if (arguments.size() == 2)
       return arguments[0]->isFloat() ? arguments[0] : types::int64();
@@ -137,8 +126,8 @@ const Type *typePythonBuiltin(const std::string &name, const std::vector<const T
     const Type *target = scalarConstructorType(name);
     if (arguments.empty())
       return target;
-    if (name == "complex" && arguments.size() == 2 && isRealNumber(arguments[0]) &&
-        isRealNumber(arguments[1]))
+    if (name == "complex" && arguments.size() == 2 && arguments[0]->isReal() &&
+        arguments[1]->isReal())
       return target;
     if (arguments.size() != 1 || !arguments[0]->isNumber())
       throwNoOverload(name, arguments, location);
@@ -156,7 +145,8 @@ const Type *typePythonBuiltin(const std::string &name, const std::vector<const T
   }
   if (name == "pow") {
     if (arguments.size() == 3) {
-      if (!std::all_of(arguments.begin(), arguments.end(), isIntegerLike))
+      if (!std::all_of(arguments.begin(), arguments.end(),
+                       [](const Type *t) { return t->isIntegerLike(); }))
         throwNoOverload(name, arguments, location);
       return types::int64();
     }
@@ -218,7 +208,8 @@ const Type *typePythonBuiltin(const std::string &name, const std::vector<const T
   }
   if (name == "range") {
     if (arguments.empty() || arguments.size() > 3 ||
-        !std::all_of(arguments.begin(), arguments.end(), isIntegerLike))
+        !std::all_of(arguments.begin(), arguments.end(),
+                     [](const Type *t) { return t->isIntegerLike(); }))
       throwNoOverload(name, arguments, location);
     return types::range();
   }

@@ -68,8 +68,6 @@ const std::set<std::string> &functions() {
   return names;
 }
 
-bool isIntegerLike(const Type *type) { return type->isInteger() || type->isBoolean(); }
-
 } // namespace
 
 bool isCudaBuiltin(const std::string &name) {
@@ -120,7 +118,7 @@ const Type *typeCudaCall(const std::string &name, const std::vector<const Type *
     return i32;
   }
   if (name == "cuda.syncwarp") {
-    if (arguments.size() > 1 || (arguments.size() == 1 && !isIntegerLike(arguments[0])))
+    if (arguments.size() > 1 || (arguments.size() == 1 && !arguments[0]->isIntegerLike()))
       throwNoOverload(name, arguments, location);
     return types::none();
   }
@@ -162,9 +160,10 @@ const Type *typeCudaCall(const std::string &name, const std::vector<const Type *
       throwNoOverload(name, arguments, location);
     const Type *dtype = arguments[0]->dtype();
     const Type *index = arguments[1];
-    bool indexOk = isIntegerLike(index) ||
-                   (index->isTuple() &&
-                    std::all_of(index->elements().begin(), index->elements().end(), isIntegerLike));
+    bool indexOk =
+        index->isIntegerLike() ||
+        (index->isTuple() && std::all_of(index->elements().begin(), index->elements().end(),
+                                         [](const Type *t) { return t->isIntegerLike(); }));
     bool integerOnly = operation == "and_" || operation == "or_" || operation == "xor" ||
                        operation == "inc" || operation == "dec" || operation == "cas";
     bool typeOk = (dtype->isInteger() && dtype->bits() >= 32) ||
