@@ -5,7 +5,10 @@
 
 namespace taipan {
 
-Library::Library() { registerMathFunctions(*this); }
+Library::Library() {
+  registerMathFunctions(*this);
+  registerCmathFunctions(*this);
+}
 
 const Library &Library::get() {
   static const Library library;

@@ -317,7 +317,7 @@ llvm::Value *FunctionLowering::lowerUfuncScalar(const std::string &name,
   }
   if (ufunc == "isnan" || ufunc == "isinf" || ufunc == "isfinite") {
     if (first->isComplex())
-      return lowerCmathCall(ufunc, values, types, result);
+      return lowerLibraryFunction("cmath." + ufunc, values, types, result);
     return lowerLibraryFunction("math." + ufunc, values, types, result);
   }
   if (ufunc == "signbit") {
@@ -345,19 +345,19 @@ llvm::Value *FunctionLowering::lowerUfuncScalar(const std::string &name,
     if (ufunc == "log2") {
       llvm::Value *two = makeComplex(llvm::ConstantFP::get(builder.getDoubleTy(), 2.0),
                                      llvm::ConstantFP::get(builder.getDoubleTy(), 0.0), wide);
-      answer = lowerCmathCall("log", {z, two}, {wide, wide}, wide);
+      answer = lowerLibraryFunction("cmath.log", {z, two}, {wide, wide}, wide);
     } else if (ufunc == "log1p") {
-      answer =
-          lowerCmathCall("log", {lowerComplexBinary(BinaryOp::Add, z, one, wide)}, {wide}, wide);
+      answer = lowerLibraryFunction("cmath.log", {lowerComplexBinary(BinaryOp::Add, z, one, wide)},
+                                    {wide}, wide);
     } else {
-      answer =
-          lowerComplexBinary(BinaryOp::Sub, lowerCmathCall("exp", {z}, {wide}, wide), one, wide);
+      answer = lowerComplexBinary(BinaryOp::Sub,
+                                  lowerLibraryFunction("cmath.exp", {z}, {wide}, wide), one, wide);
     }
     return castValue(answer, wide, result);
   }
   if (result->isComplex()) // cmath computes in complex128
-    return castValue(lowerCmathCall(ufunc, values, types, types::complex128()), types::complex128(),
-                     result);
+    return castValue(lowerLibraryFunction("cmath." + ufunc, values, types, types::complex128()),
+                     types::complex128(), result);
   if (ufunc == "exp2" || ufunc == "cbrt" || ufunc == "fmod")
     return callLibm(
         ufunc,

@@ -239,8 +239,6 @@ llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *e
     arguments.push_back(lowerExpr(argument));
     argumentTypes.push_back(typeOf(argument));
   }
-  if (name.rfind("cmath.", 0) == 0)
-    return lowerCmathCall(name.substr(6), arguments, argumentTypes, result);
   if (name.rfind("random.", 0) == 0)
     return lowerRandomCall(name.substr(7), arguments, argumentTypes);
   if (const Type *target = scalarConstructorType(name)) {
@@ -440,70 +438,6 @@ llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
   for (Expr *argument : call.arguments)
     values.push_back(lowerExpr(argument));
   return entry.lower(*this, call, values);
-}
-
-llvm::Value *FunctionLowering::lowerCmathCall(const std::string &name,
-                                              const std::vector<llvm::Value *> &arguments,
-                                              const std::vector<const Type *> &argumentTypes,
-                                              const Type *result) {
-  const Type *wide = types::complex128();
-  const Type *real = types::float64();
-  llvm::Type *f64 = builder.getDoubleTy();
-  llvm::Type *i32 = builder.getInt32Ty();
-  // The runtime computes with CPython's special values and returns CPython's error, if any.
-  auto complexFromRuntime = [&](const char *symbol, llvm::ArrayRef<llvm::Type *> parameters,
-                                std::vector<llvm::Value *> values) {
-    llvm::AllocaInst *out = createEntryAlloca(llvm::ArrayType::get(f64, 2), "cmath.result");
-    std::vector<llvm::Type *> types(parameters.begin(), parameters.end());
-    types.push_back(builder.getPtrTy());
-    values.push_back(out);
-    llvm::Value *status =
-        builder.CreateCall(moduleLowering.runtimeFunction(symbol, i32, types), values);
-    raiseIf(builder.CreateICmpEQ(status, builder.getInt32(ValueErrorId)), ValueErrorId,
-            "math domain error");
-    raiseIf(builder.CreateICmpEQ(status, builder.getInt32(OverflowErrorId)), OverflowErrorId,
-            "math range error");
-    return makeComplex(builder.CreateLoad(f64, out),
-                       builder.CreateLoad(f64, builder.CreateConstInBoundsGEP1_64(f64, out, 1)),
-                       wide);
-  };
-  if (name == "rect")
-    return complexFromRuntime("taipan_cmath_rect", {f64, f64},
-                              {castValue(arguments[0], argumentTypes[0], real),
-                               castValue(arguments[1], argumentTypes[1], real)});
-  if (name == "log" && arguments.size() == 2) {
-    llvm::Value *numerator = lowerCmathCall("log", {arguments[0]}, {argumentTypes[0]}, wide);
-    llvm::Value *denominator = lowerCmathCall("log", {arguments[1]}, {argumentTypes[1]}, wide);
-    return lowerComplexBinary(BinaryOp::Div, numerator, denominator, wide);
-  }
-  llvm::Value *imag;
-  llvm::Value *value = castValue(arguments[0], argumentTypes[0], wide);
-  llvm::Value *re = complexParts(value, imag);
-  if (name == "phase")
-    return callLibm("atan2", {imag, re}, real);
-  if (name == "polar")
-    return lowerTuple({callLibm("hypot", {re, imag}, real), callLibm("atan2", {imag, re}, real)},
-                      result);
-  if (name == "isnan")
-    return builder.CreateOr(builder.CreateFCmpUNO(re, re), builder.CreateFCmpUNO(imag, imag));
-  if (name == "isinf" || name == "isfinite") {
-    llvm::Value *infinity = llvm::ConstantFP::getInfinity(builder.getDoubleTy());
-    llvm::Value *reAbs = callIntrinsic(llvm::Intrinsic::fabs, {re});
-    llvm::Value *imAbs = callIntrinsic(llvm::Intrinsic::fabs, {imag});
-    if (name == "isinf")
-      return builder.CreateOr(builder.CreateFCmpOEQ(reAbs, infinity),
-                              builder.CreateFCmpOEQ(imAbs, infinity));
-    return builder.CreateAnd(builder.CreateFCmpOLT(reAbs, infinity),
-                             builder.CreateFCmpOLT(imAbs, infinity));
-  }
-  static const std::map<std::string, CmathFunction> functions = {
-      {"exp", CmathExp},   {"log", CmathLog},     {"log10", CmathLog10}, {"sqrt", CmathSqrt},
-      {"sin", CmathSin},   {"cos", CmathCos},     {"tan", CmathTan},     {"asin", CmathAsin},
-      {"acos", CmathAcos}, {"atan", CmathAtan},   {"sinh", CmathSinh},   {"cosh", CmathCosh},
-      {"tanh", CmathTanh}, {"asinh", CmathAsinh}, {"acosh", CmathAcosh}, {"atanh", CmathAtanh},
-  };
-  return complexFromRuntime("taipan_cmath_unary", {i32, f64, f64},
-                            {builder.getInt32(functions.at(name)), re, imag});
 }
 
 llvm::Value *FunctionLowering::lowerRandomCall(const std::string &name,

@@ -14,40 +14,6 @@
 namespace taipan {
 namespace {
 
-const std::set<std::string> &unaryComplexMath() {
-  static const std::set<std::string> names = {"sqrt", "exp",   "log",   "log10", "sin",  "cos",
-                                              "tan",  "asin",  "acos",  "atan",  "sinh", "cosh",
-                                              "tanh", "asinh", "acosh", "atanh"};
-  return names;
-}
-
-const Type *typeCmath(const std::string &function, const std::vector<const Type *> &arguments,
-                      SourceLocation location) {
-  const std::string name = "cmath." + function;
-  if (arguments.empty() || !arguments[0]->isNumber())
-    throwNoOverload(name, arguments, location);
-  if (function == "rect") {
-    if (arguments.size() != 2 || !arguments[0]->isReal() || !arguments[1]->isReal())
-      throwNoOverload(name, arguments, location);
-    return types::complex128();
-  }
-  if (function == "log" && arguments.size() == 2 && arguments[1]->isNumber())
-    return types::complex128();
-  if (arguments.size() != 1)
-    throwNoOverload(name, arguments, location);
-  if (unaryComplexMath().count(function))
-    return types::complex128();
-  if (function == "log")
-    return types::complex128();
-  if (function == "phase")
-    return types::float64();
-  if (function == "polar")
-    return types::tuple({types::float64(), types::float64()});
-  if (function == "isnan" || function == "isinf" || function == "isfinite")
-    return types::boolean();
-  throwUnsupported("cmath." + function + " is not supported", location);
-}
-
 const Type *typeRandom(const std::string &function, const std::vector<const Type *> &arguments,
                        SourceLocation location) {
   const std::string name = "random." + function;
@@ -266,8 +232,8 @@ const Type *typeBuiltinCall(const std::string &name, const std::vector<const Typ
                             const std::vector<Expr *> &argumentExprs, SourceLocation location) {
   if (name.rfind("math.", 0) == 0) // the library has every math function taipan implements
     throwUnsupported(name + " is not supported", location);
-  if (name.rfind("cmath.", 0) == 0)
-    return typeCmath(name.substr(6), arguments, location);
+  if (name.rfind("cmath.", 0) == 0) // the library has every cmath function taipan implements
+    throwUnsupported(name + " is not supported", location);
   if (name.rfind("random.", 0) == 0)
     return typeRandom(name.substr(7), arguments, location);
   if (name == "method.conjugate") {

@@ -1,0 +1,183 @@
+// Python's cmath module: one library entry per function. Values compute in complex128; the
+// runtime (runtime/PythonMath) reproduces CPython's special values and its errors.
+#include "library/Library.h"
+
+#include "lower/FunctionLowering.h"
+#include "runtime/PythonMath.h"
+#include "runtime/Runtime.h"
+#include "typing/BuiltinTyping.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
+
+namespace taipan {
+namespace {
+
+/// cmath.<name>(z): one number.
+void add(Library &library, const std::string &name, const Type *result, LibraryLowerRule lower) {
+  LibraryFunction function;
+  function.name = "cmath." + name;
+  function.parameters = {{"", false}};
+  function.type = [result](const LibraryCall &call) {
+    if (call.argumentTypes.size() != 1 || !call.argumentTypes[0]->isNumber())
+      throwNoOverload(call.function->name, call.argumentTypes, call.location);
+    return result;
+  };
+  function.lower = std::move(lower);
+  library.add(std::move(function));
+}
+
+/// A complex result the runtime writes through a pointer, raising CPython's ValueError or
+/// OverflowError when its status says so.
+llvm::Value *complexFromRuntime(FunctionLowering &lowering, const char *symbol,
+                                llvm::ArrayRef<llvm::Type *> parameters,
+                                std::vector<llvm::Value *> values) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::Type *f64 = builder.getDoubleTy();
+  llvm::AllocaInst *out = lowering.createEntryAlloca(llvm::ArrayType::get(f64, 2), "cmath.result");
+  std::vector<llvm::Type *> types(parameters.begin(), parameters.end());
+  types.push_back(builder.getPtrTy());
+  values.push_back(out);
+  llvm::Value *status = builder.CreateCall(
+      lowering.module().runtimeFunction(symbol, builder.getInt32Ty(), types), values);
+  lowering.raiseIf(builder.CreateICmpEQ(status, builder.getInt32(ValueErrorId)), ValueErrorId,
+                   "math domain error");
+  lowering.raiseIf(builder.CreateICmpEQ(status, builder.getInt32(OverflowErrorId)), OverflowErrorId,
+                   "math range error");
+  return lowering.makeComplex(
+      builder.CreateLoad(f64, out),
+      builder.CreateLoad(f64, builder.CreateConstInBoundsGEP1_64(f64, out, 1)),
+      types::complex128());
+}
+
+/// The real and imaginary parts of the argument, as complex128.
+llvm::Value *parts(FunctionLowering &lowering, const LibraryCall &call,
+                   const std::vector<llvm::Value *> &values, llvm::Value *&imag) {
+  llvm::Value *value = lowering.castValue(values[0], call.argumentTypes[0], types::complex128());
+  return lowering.complexParts(value, imag);
+}
+
+/// exp, log, sqrt, sin...: CPython's algorithms in the runtime.
+void addUnary(Library &library, const std::string &name, CmathFunction which) {
+  add(library, name, types::complex128(),
+      [which](FunctionLowering &lowering, const LibraryCall &call,
+              const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        llvm::Value *imag;
+        llvm::Value *re = parts(lowering, call, values, imag);
+        llvm::Type *f64 = builder.getDoubleTy();
+        return complexFromRuntime(lowering, "taipan_cmath_unary", {builder.getInt32Ty(), f64, f64},
+                                  {builder.getInt32(which), re, imag});
+      });
+}
+
+/// isinf and isfinite: from the magnitudes of both parts.
+void addInfinityTest(Library &library, const std::string &name) {
+  add(library, name, types::boolean(),
+      [name](FunctionLowering &lowering, const LibraryCall &call,
+             const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        llvm::Value *imag;
+        llvm::Value *re = parts(lowering, call, values, imag);
+        llvm::Value *infinity = llvm::ConstantFP::getInfinity(builder.getDoubleTy());
+        llvm::Value *reAbs = lowering.callIntrinsic(llvm::Intrinsic::fabs, {re});
+        llvm::Value *imAbs = lowering.callIntrinsic(llvm::Intrinsic::fabs, {imag});
+        if (name == "isinf")
+          return builder.CreateOr(builder.CreateFCmpOEQ(reAbs, infinity),
+                                  builder.CreateFCmpOEQ(imAbs, infinity));
+        return builder.CreateAnd(builder.CreateFCmpOLT(reAbs, infinity),
+                                 builder.CreateFCmpOLT(imAbs, infinity));
+      });
+}
+
+} // namespace
+
+void registerCmathFunctions(Library &library) {
+  const std::pair<const char *, CmathFunction> unary[] = {
+      {"exp", CmathExp},     {"log10", CmathLog10}, {"sqrt", CmathSqrt},   {"sin", CmathSin},
+      {"cos", CmathCos},     {"tan", CmathTan},     {"asin", CmathAsin},   {"acos", CmathAcos},
+      {"atan", CmathAtan},   {"sinh", CmathSinh},   {"cosh", CmathCosh},   {"tanh", CmathTanh},
+      {"asinh", CmathAsinh}, {"acosh", CmathAcosh}, {"atanh", CmathAtanh},
+  };
+  for (const auto &[name, which] : unary)
+    addUnary(library, name, which);
+
+  // log(z) and log(z, base) = log(z) / log(base).
+  LibraryFunction log;
+  log.name = "cmath.log";
+  log.parameters = {{"", false}, {"", true}};
+  log.type = [](const LibraryCall &call) {
+    for (const Type *argument : call.argumentTypes)
+      if (!argument->isNumber())
+        throwNoOverload(call.function->name, call.argumentTypes, call.location);
+    return types::complex128();
+  };
+  log.lower = [](FunctionLowering &lowering, const LibraryCall &call,
+                 const std::vector<llvm::Value *> &values) {
+    llvm::IRBuilder<> &builder = lowering.irBuilder();
+    llvm::Type *f64 = builder.getDoubleTy();
+    auto logOf = [&](llvm::Value *value, const Type *type) {
+      llvm::Value *imag;
+      llvm::Value *re =
+          lowering.complexParts(lowering.castValue(value, type, types::complex128()), imag);
+      return complexFromRuntime(lowering, "taipan_cmath_unary", {builder.getInt32Ty(), f64, f64},
+                                {builder.getInt32(CmathLog), re, imag});
+    };
+    llvm::Value *result = logOf(values[0], call.argumentTypes[0]);
+    if (values.size() == 1)
+      return result;
+    return lowering.lowerComplexBinary(
+        BinaryOp::Div, result, logOf(values[1], call.argumentTypes[1]), types::complex128());
+  };
+  library.add(std::move(log));
+
+  add(library, "phase", types::float64(),
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) {
+        llvm::Value *imag;
+        llvm::Value *re = parts(lowering, call, values, imag);
+        return lowering.callLibm("atan2", {imag, re}, types::float64());
+      });
+  add(library, "polar", types::tuple({types::float64(), types::float64()}),
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) {
+        llvm::Value *imag;
+        llvm::Value *re = parts(lowering, call, values, imag);
+        const Type *real = types::float64();
+        return lowering.lowerTuple({lowering.callLibm("hypot", {re, imag}, real),
+                                    lowering.callLibm("atan2", {imag, re}, real)},
+                                   call.resultType);
+      });
+  add(library, "isnan", types::boolean(),
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        llvm::Value *imag;
+        llvm::Value *re = parts(lowering, call, values, imag);
+        return builder.CreateOr(builder.CreateFCmpUNO(re, re), builder.CreateFCmpUNO(imag, imag));
+      });
+  addInfinityTest(library, "isinf");
+  addInfinityTest(library, "isfinite");
+
+  // rect(r, phi): two reals.
+  LibraryFunction rect;
+  rect.name = "cmath.rect";
+  rect.parameters = {{"", false}, {"", false}};
+  rect.type = [](const LibraryCall &call) {
+    const std::vector<const Type *> &arguments = call.argumentTypes;
+    if (arguments.size() != 2 || !arguments[0]->isReal() || !arguments[1]->isReal())
+      throwNoOverload(call.function->name, arguments, call.location);
+    return types::complex128();
+  };
+  rect.lower = [](FunctionLowering &lowering, const LibraryCall &call,
+                  const std::vector<llvm::Value *> &values) {
+    llvm::Type *f64 = lowering.irBuilder().getDoubleTy();
+    const Type *real = types::float64();
+    return complexFromRuntime(lowering, "taipan_cmath_rect", {f64, f64},
+                              {lowering.castValue(values[0], call.argumentTypes[0], real),
+                               lowering.castValue(values[1], call.argumentTypes[1], real)});
+  };
+  library.add(std::move(rect));
+}
+
+} // namespace taipan
