@@ -566,12 +566,6 @@ def test_same_layout_branches_unify():
     assert_array_same(return_self_or_new(a, False), np.zeros(3))
 
 
-@pytest.mark.xfail(
-    reason="BUG: a C-contiguous array and a strided (layout A) array of the same dtype and "
-    "ndim do not unify: 'cannot unify array(float64, 1d, C) and array(float64, 1d, A)' "
-    "(Numba unifies them to layout A)",
-    strict=True,
-)
 def test_contiguous_and_strided_layouts_unify():
     a = np.arange(8.0)
     assert_array_same(return_self_or_view(a, False), a[::2])
