@@ -8,6 +8,7 @@ import importlib
 # One topic module per line; importing one registers its overloads.
 _TOPICS = (
     "comparisons",
+    "interpolation",
     "linalg",
     "methods",
     "nanfunctions",
