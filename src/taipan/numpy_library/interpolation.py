@@ -1,6 +1,8 @@
 """``np.interp``: NumPy's piecewise-linear interpolation, with its arithmetic (the slope from the
 left sample point, then from the right one when that gives NaN) and its errors."""
 
+import math
+
 import numpy as np
 
 from taipan import njit, types
@@ -28,7 +30,7 @@ def _segment(x, xp, n):
 
 @register_jitable
 def _interpolate_real(x, xp, fp, j, n, left, right):
-    if x != x:
+    if math.isnan(x):
         return x
     if j == -1:
         return left
@@ -38,9 +40,9 @@ def _interpolate_real(x, xp, fp, j, n, left, right):
         return fp[j]
     slope = (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j])
     value = slope * (x - xp[j]) + fp[j]
-    if value != value:
+    if math.isnan(value):
         value = slope * (x - xp[j + 1]) + fp[j + 1]
-        if value != value and fp[j] == fp[j + 1]:
+        if math.isnan(value) and fp[j] == fp[j + 1]:
             value = fp[j]
     return value
 
@@ -61,9 +63,9 @@ def _interpolate_part(x, xp, fp, j, n, left, right, precomputed):
         value = slope * (x - xp[j]) + fp[j]
     else:
         value = (fp[j + 1] - fp[j]) * (x - xp[j]) * inverse_step + fp[j]
-    if value != value:
+    if math.isnan(value):
         value = slope * (x - xp[j + 1]) + fp[j + 1]
-        if value != value and fp[j] == fp[j + 1]:
+        if math.isnan(value) and fp[j] == fp[j + 1]:
             value = fp[j]
     return value
 
@@ -105,7 +107,7 @@ def _interp(x, xp, fp, left=None, right=None, period=None):
             return high if point > samples[0] else values[0]
         j = _segment(point, samples, n)
         if complex_values:
-            if point != point:  # NumPy keeps a NaN point's NaN in the real part only
+            if math.isnan(point):  # NumPy keeps a NaN point's NaN in the real part only
                 return point + 0j
             real = _interpolate_part(
                 point, samples, values.real, j, n, low.real, high.real, precomputed
