@@ -8,6 +8,7 @@ namespace taipan {
 Library::Library() {
   registerMathFunctions(*this);
   registerCmathFunctions(*this);
+  registerRandomFunctions(*this);
 }
 
 const Library &Library::get() {

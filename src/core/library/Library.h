@@ -82,6 +82,7 @@ private:
 /// Registration of each family (library/<Family>.cpp).
 void registerMathFunctions(Library &library);
 void registerCmathFunctions(Library &library);
+void registerRandomFunctions(Library &library);
 
 /// The name of a target set for error messages ("CPU", "GPU").
 std::string describeTargets(unsigned targets);

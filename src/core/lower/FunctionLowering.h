@@ -292,8 +292,6 @@ public:
   llvm::Value *lowerLibraryFunction(const std::string &name,
                                     const std::vector<llvm::Value *> &values,
                                     const std::vector<const Type *> &types, const Type *result);
-  llvm::Value *lowerRandomCall(const std::string &name, const std::vector<llvm::Value *> &arguments,
-                               const std::vector<const Type *> &argumentTypes);
   llvm::Value *lowerMinMax(bool isMax, std::vector<llvm::Value *> values,
                            std::vector<const Type *> types, const Type *result);
   llvm::Value *lowerRound(llvm::Value *value, const Type *type, llvm::Value *digits,

@@ -239,8 +239,6 @@ llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *e
     arguments.push_back(lowerExpr(argument));
     argumentTypes.push_back(typeOf(argument));
   }
-  if (name.rfind("random.", 0) == 0)
-    return lowerRandomCall(name.substr(7), arguments, argumentTypes);
   if (const Type *target = scalarConstructorType(name)) {
     if (arguments.empty())
       return llvm::Constant::getNullValue(valueType(context, target));
@@ -438,58 +436,6 @@ llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
   for (Expr *argument : call.arguments)
     values.push_back(lowerExpr(argument));
   return entry.lower(*this, call, values);
-}
-
-llvm::Value *FunctionLowering::lowerRandomCall(const std::string &name,
-                                               const std::vector<llvm::Value *> &arguments,
-                                               const std::vector<const Type *> &argumentTypes) {
-  llvm::Type *f64 = builder.getDoubleTy();
-  llvm::Type *i64 = builder.getInt64Ty();
-  auto asDouble = [&](size_t i, double fallback) -> llvm::Value * {
-    if (i >= arguments.size())
-      return llvm::ConstantFP::get(f64, fallback);
-    return castValue(arguments[i], argumentTypes[i], types::float64());
-  };
-  auto asInt = [&](size_t i) { return castValue(arguments[i], argumentTypes[i], types::int64()); };
-  auto call = [&](const char *symbol, llvm::Type *result, llvm::ArrayRef<llvm::Type *> parameters,
-                  llvm::ArrayRef<llvm::Value *> values) {
-    return builder.CreateCall(moduleLowering.runtimeFunction(symbol, result, parameters), values);
-  };
-  if (name == "random")
-    return lowerRandomDouble();
-  if (name == "uniform") {
-    llvm::Value *low = asDouble(0, 0);
-    llvm::Value *high = asDouble(1, 1);
-    return builder.CreateFAdd(
-        low, builder.CreateFMul(builder.CreateFSub(high, low), lowerRandomDouble()));
-  }
-  if (name == "seed") {
-    call("taipan_random_seed", builder.getVoidTy(), {i64}, {asInt(0)});
-    return llvm::UndefValue::get(valueType(context, types::none()));
-  }
-  if (name == "gauss" || name == "normalvariate")
-    return call(name == "gauss" ? "taipan_random_gauss" : "taipan_random_normalvariate", f64,
-                {f64, f64}, {asDouble(0, 0.0), asDouble(1, 1.0)});
-  if (name == "getrandbits")
-    return call("taipan_random_getrandbits", i64, {builder.getInt32Ty()},
-                {builder.CreateTrunc(asInt(0), builder.getInt32Ty())});
-  // randint and randrange report an empty range through an error flag.
-  llvm::AllocaInst *error = createEntryAlloca(builder.getInt32Ty(), "random.error");
-  llvm::Value *value;
-  if (name == "randint") {
-    value = call("taipan_random_randint", i64, {i64, i64, builder.getPtrTy()},
-                 {asInt(0), asInt(1), error});
-  } else {
-    llvm::Value *start = arguments.size() == 1 ? builder.getInt64(0) : asInt(0);
-    llvm::Value *stop = arguments.size() == 1 ? asInt(0) : asInt(1);
-    llvm::Value *step = arguments.size() == 3 ? asInt(2) : builder.getInt64(1);
-    value = call("taipan_random_randrange", i64, {i64, i64, i64, builder.getPtrTy()},
-                 {start, stop, step, error});
-  }
-  raiseIf(
-      builder.CreateICmpNE(builder.CreateLoad(builder.getInt32Ty(), error), builder.getInt32(0)),
-      ValueErrorId, "empty range for randrange()");
-  return value;
 }
 
 llvm::Value *FunctionLowering::lowerRandomWord(llvm::Value *state) {

@@ -14,43 +14,6 @@
 namespace taipan {
 namespace {
 
-const Type *typeRandom(const std::string &function, const std::vector<const Type *> &arguments,
-                       SourceLocation location) {
-  const std::string name = "random." + function;
-  auto allOf = [&](size_t low, size_t high, bool (Type::*accept)() const) {
-    if (arguments.size() < low || arguments.size() > high)
-      throwNoOverload(name, arguments, location);
-    for (const Type *argument : arguments)
-      if (!(argument->*accept)())
-        throwNoOverload(name, arguments, location);
-  };
-  if (function == "random") {
-    allOf(0, 0, &Type::isReal);
-    return types::float64();
-  }
-  if (function == "seed") {
-    allOf(1, 1, &Type::isIntegerLike);
-    return types::none();
-  }
-  if (function == "uniform" || function == "gauss" || function == "normalvariate") {
-    allOf(function == "gauss" ? 0 : 2, 2, &Type::isReal);
-    return types::float64();
-  }
-  if (function == "randint") {
-    allOf(2, 2, &Type::isIntegerLike);
-    return types::int64();
-  }
-  if (function == "randrange") {
-    allOf(1, 3, &Type::isIntegerLike);
-    return types::int64();
-  }
-  if (function == "getrandbits") {
-    allOf(1, 1, &Type::isIntegerLike);
-    return types::uint64();
-  }
-  throwUnsupported("random." + function + " is not supported", location);
-}
-
 const Type *typePythonBuiltin(const std::string &name, const std::vector<const Type *> &arguments,
                               const std::vector<Expr *> &argumentExprs, SourceLocation location) {
   auto allNumbers = [&] {
@@ -230,12 +193,10 @@ bool isKnownBuiltin(const std::string &name) {
 
 const Type *typeBuiltinCall(const std::string &name, const std::vector<const Type *> &arguments,
                             const std::vector<Expr *> &argumentExprs, SourceLocation location) {
-  if (name.rfind("math.", 0) == 0) // the library has every math function taipan implements
-    throwUnsupported(name + " is not supported", location);
-  if (name.rfind("cmath.", 0) == 0) // the library has every cmath function taipan implements
-    throwUnsupported(name + " is not supported", location);
-  if (name.rfind("random.", 0) == 0)
-    return typeRandom(name.substr(7), arguments, location);
+  // The library holds every math, cmath and random function taipan implements.
+  for (const char *module : {"math.", "cmath.", "random."})
+    if (name.rfind(module, 0) == 0)
+      throwUnsupported(name + " is not supported", location);
   if (name == "method.conjugate") {
     if (arguments.size() != 1)
       throwNoOverload(name, arguments, location);

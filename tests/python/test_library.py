@@ -1,0 +1,54 @@
+"""The C++ library registry seen from Python: its functions' targets named in errors at the
+user's line, functions it lacks reported as unsupported, Python's argument rules."""
+
+import math
+import random
+
+import pytest
+
+from taipan import cuda, njit, types
+from taipan.errors import TypingError, UnsupportedError
+
+
+def test_a_cpu_only_function_in_a_kernel_names_function_target_and_line():
+    def kernel(out):
+        out[0] = random.random()
+
+    with pytest.raises(UnsupportedError) as error:
+        cuda.compile_ptx(kernel, types.void(types.float64[:]))
+    message = str(error.value)
+    assert "random.random() is not supported on the GPU (it runs on the CPU)" in message
+    assert "out[0] = random.random()" in message
+
+
+def test_math_functions_taipan_lacks_are_unsupported_at_the_users_line():
+    @njit
+    def f(x):
+        return math.isqrt(x)
+
+    with pytest.raises(UnsupportedError, match="math.isqrt is not supported") as error:
+        f(4)
+    assert "return math.isqrt(x)" in str(error.value)
+
+
+def test_library_functions_bind_arguments_as_python_does():
+    @njit
+    def too_many(x):
+        return math.log(x, 2.0, 3.0)
+
+    @njit
+    def keyword(x):
+        return math.sqrt(x=x)
+
+    with pytest.raises(TypingError, match=r"math.log\(\) takes at most 2 arguments"):
+        too_many(1.0)
+    with pytest.raises(TypingError, match="unexpected keyword argument 'x'"):
+        keyword(1.0)
+
+
+def test_library_math_in_kernels_compiles():
+    def kernel(out, x):
+        out[0] = math.sqrt(x[0]) + math.log(x[0], 2.0)
+
+    ptx, _ = cuda.compile_ptx(kernel, types.void(types.float64[:], types.float64[:]))
+    assert "sqrt.rn.f64" in ptx
