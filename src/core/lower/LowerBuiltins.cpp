@@ -2,8 +2,6 @@
 // builtins typed in typing/BuiltinTyping.cpp: Python builtins, math, cmath, random, print.
 #include "lower/FunctionLowering.h"
 
-#include "cuda/PtxCompiler.h"
-
 #include "runtime/Random.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
@@ -54,7 +52,7 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
 
 llvm::Value *FunctionLowering::lowerExternalCall(Expr *expr, const Type *callee) {
   const std::string &symbol = callee->text();
-  if (!moduleLowering.forCuda)
+  if (!moduleLowering.target.canCallForeignFunctions())
     throwUnsupported("the foreign function " + symbol +
                          " (cuda.declare_device) can only be called from CUDA kernels and device "
                          "functions",
@@ -95,7 +93,7 @@ llvm::Value *FunctionLowering::lowerExternalCall(Expr *expr, const Type *callee)
                            "function of the same name",
                        expr->location);
   llvm::FunctionCallee declared = moduleLowering.module.getOrInsertFunction(symbol, type);
-  llvm::cast<llvm::Function>(declared.getCallee())->addFnAttr(cuda::ForeignFunctionAttribute);
+  llvm::cast<llvm::Function>(declared.getCallee())->addFnAttr(ForeignFunctionAttribute);
   llvm::Value *call = builder.CreateCall(declared, arguments);
   if (result->isNone())
     return llvm::UndefValue::get(valueType(context, result));
@@ -650,7 +648,7 @@ llvm::Value *FunctionLowering::lowerRandomDouble() {
 }
 
 void FunctionLowering::lowerPrint(const std::vector<Expr *> &arguments) {
-  if (moduleLowering.forCuda) {
+  if (moduleLowering.target.printsThroughDevicePrintf()) {
     lowerDevicePrint(arguments);
     return;
   }
