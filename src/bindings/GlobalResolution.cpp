@@ -5,7 +5,7 @@
 #include "ArrayBoxing.h"
 #include "Module.h"
 #include "TypeObjects.h"
-#include "typing/BuiltinTyping.h"
+#include "typing/BuiltinNames.h"
 
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>

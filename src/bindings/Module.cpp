@@ -13,7 +13,7 @@
 
 #include "compiler/Compiler.h"
 #include "cpu/HostInfo.h"
-#include "cuda/PtxCompiler.h"
+#include "cuda/CudaTarget.h"
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
 

@@ -4,8 +4,8 @@
 #include "compiler/Compiler.h"
 
 #include "compiler/JobHash.h"
-#include "cpu/CpuJit.h"
-#include "cuda/PtxCompiler.h"
+#include "cpu/CpuTarget.h"
+#include "cuda/CudaTarget.h"
 #include "lower/FunctionLowering.h"
 #include "types/NumericPromotion.h"
 #include "typing/TypeInference.h"
@@ -150,8 +150,35 @@ struct LoweredModule {
   std::string hash; ///< the job hash
 };
 
+/// The optimisation level of a CPU job: opt when given, else TAIPAN_OPT (0-3, like NUMBA_OPT),
+/// 3 by default.
+int optimizationLevel(const CompileJob &job) {
+  static const int environmentLevel = [] {
+    const char *text = std::getenv("TAIPAN_OPT");
+    return text && *text >= '0' && *text <= '3' ? *text - '0' : 3;
+  }();
+  int asked = job.options().optimizationLevel;
+  return asked >= 0 ? asked : environmentLevel;
+}
+
+/// The target a job compiles for: the one place that maps a JobTarget to its implementation.
+std::unique_ptr<Target> targetFor(const CompileJob &job) {
+  switch (job.target) {
+  case JobTarget::Cpu:
+    return std::make_unique<CpuTarget>(optimizationLevel(job));
+  case JobTarget::CudaKernel:
+    return std::make_unique<CudaTarget>(job.computeCapability, job.options(),
+                                        CudaTarget::Entry::Kernel);
+  case JobTarget::CudaDevice:
+    return std::make_unique<CudaTarget>(job.computeCapability, job.options(),
+                                        CudaTarget::Entry::DeviceFunction);
+  }
+  throw CompileError(CompileErrorKind::Internal, "unknown compile target", {});
+}
+
 /// Types the job's functions and names them after their digests; returns the job hash.
-std::string typeJob(const CompileJob &job, CompileSession &session, TypedFunction *&rootOut) {
+std::string typeJob(const CompileJob &job, const Target &target, CompileSession &session,
+                    TypedFunction *&rootOut) {
   const std::shared_ptr<FunctionSource> &source = job.source;
   const std::vector<const Type *> &argumentTypes = job.argumentTypes;
   if (argumentTypes.size() != source->parameters.size())
@@ -175,7 +202,7 @@ std::string typeJob(const CompileJob &job, CompileSession &session, TypedFunctio
     throwTypingError("cannot return a value of type " + root.returnType->name(),
                      source->definitionLocation);
   rootOut = &root;
-  return jobHash(job, session.nameFunctions(root));
+  return jobHash(job, target, session.nameFunctions(root));
 }
 
 std::mutex compileMutex;
@@ -195,26 +222,18 @@ std::string jitEntryName(const std::string &stableName) {
   return name;
 }
 
-LoweredModule lowerModule(const CompileJob &job) {
+LoweredModule lowerModule(const CompileJob &job, const Target &target) {
   const std::shared_ptr<FunctionSource> &source = job.source;
-  bool forCuda = job.forCuda();
-  bool kernel = job.target == JobTarget::CudaKernel;
   CompileSession session;
   TypedFunction *rootPointer = nullptr;
   LoweredModule result;
-  result.hash = typeJob(job, session, rootPointer);
+  result.hash = typeJob(job, target, session, rootPointer);
   TypedFunction &root = *rootPointer;
   result.context = std::make_unique<llvm::LLVMContext>();
   result.module = std::make_unique<llvm::Module>(root.symbolName, *result.context);
-  if (forCuda)
-    cuda::prepareModule(*result.module);
-  else
-    CpuJit::get().prepareModule(*result.module);
-  if (kernel && !root.returnType->isNone())
-    throwTypingError("a CUDA kernel cannot return a value (it returns " + root.returnType->name() +
-                         "); write results into an array argument",
-                     source->definitionLocation);
-  ModuleLowering lowering(*result.module, forCuda);
+  target.prepareModule(*result.module);
+  target.checkEntry(root);
+  ModuleLowering lowering(*result.module, target);
   for (TypedFunction &function : session.functions) {
     try {
       lowering.define(function);
@@ -224,17 +243,7 @@ LoweredModule lowerModule(const CompileJob &job) {
       throw;
     }
   }
-  if (kernel) {
-    result.entryName = root.symbolName + "_kernel";
-    lowering.defineKernelWrapper(root, result.entryName);
-  } else if (!forCuda) {
-    result.entryName = root.symbolName + "_entry";
-    lowering.defineEntryWrapper(root, result.entryName);
-  } else {
-    // A device function compiled on its own (compile_ptx(device=True)): keep it visible.
-    result.entryName = root.symbolName;
-    result.module->getFunction(root.symbolName)->setLinkage(llvm::GlobalValue::ExternalLinkage);
-  }
+  result.entryName = target.defineEntry(lowering, root);
   lowering.finishDebugInfo();
   std::string problems;
   llvm::raw_string_ostream stream(problems);
@@ -247,30 +256,20 @@ LoweredModule lowerModule(const CompileJob &job) {
   return result;
 }
 
-/// The optimisation level of a CPU job: opt when given, else TAIPAN_OPT (0-3, like NUMBA_OPT),
-/// 3 by default.
-int optimizationLevel(const CompileJob &job) {
-  static const int environmentLevel = [] {
-    const char *text = std::getenv("TAIPAN_OPT");
-    return text && *text >= '0' && *text <= '3' ? *text - '0' : 3;
-  }();
-  int asked = job.options().optimizationLevel;
-  return asked >= 0 ? asked : environmentLevel;
-}
-
 } // namespace
 
 CompiledFunction compileFunction(const CompileJob &job) {
   std::lock_guard<std::mutex> lock(compileMutex);
-  LoweredModule lowered = lowerModule(job);
-  CpuJit &jit = CpuJit::get();
-  jit.optimize(*lowered.module, optimizationLevel(job));
+  CpuTarget target(optimizationLevel(job));
+  LoweredModule lowered = lowerModule(job, target);
+  target.finalizeModule(*lowered.module, lowered.entryName);
+  target.optimize(*lowered.module);
   std::string entryName = jitEntryName(lowered.entryName);
   lowered.module->getFunction(lowered.entryName)->setName(entryName);
   compiledEntryNames().insert(entryName);
   CompiledFunction compiled;
   compiled.entry = reinterpret_cast<CompiledFunction::EntryPoint>(
-      jit.addModuleAndLookup(std::move(lowered.module), std::move(lowered.context), entryName));
+      target.install(std::move(lowered.module), std::move(lowered.context), entryName));
   compiled.argumentTypes = job.argumentTypes;
   compiled.returnType = lowered.returnType;
   compiled.typeAnnotations = std::move(lowered.typeAnnotations);
@@ -280,13 +279,17 @@ CompiledFunction compileFunction(const CompileJob &job) {
 
 CompiledKernel compileKernel(const CompileJob &job, bool keepIR) {
   std::lock_guard<std::mutex> lock(compileMutex);
-  LoweredModule lowered = lowerModule(job);
-  cuda::PtxTarget target{job.computeCapability, job.options()};
+  std::unique_ptr<Target> target = targetFor(job);
+  LoweredModule lowered = lowerModule(job, *target);
   CompiledKernel kernel;
   try {
-    kernel.ptx =
-        cuda::compileToPtx(*lowered.module, {lowered.entryName}, target,
-                           job.target == JobTarget::CudaKernel, keepIR ? &kernel.llvmIR : nullptr);
+    target->finalizeModule(*lowered.module, lowered.entryName);
+    target->optimize(*lowered.module);
+    if (keepIR) {
+      llvm::raw_string_ostream text(kernel.llvmIR);
+      lowered.module->print(text, nullptr);
+    }
+    kernel.ptx = target->emitAssembly(*lowered.module);
   } catch (CompileError &error) {
     if (!error.function) {
       error.function = job.source.get();
@@ -303,12 +306,14 @@ CompiledKernel compileKernel(const CompileJob &job, bool keepIR) {
 
 std::string inspectFunction(const CompileJob &job, InspectionKind kind) {
   std::lock_guard<std::mutex> lock(compileMutex);
-  LoweredModule lowered = lowerModule(job);
-  CpuJit &jit = CpuJit::get();
-  if (kind != InspectionKind::UnoptimizedIR)
-    jit.optimize(*lowered.module, optimizationLevel(job));
+  std::unique_ptr<Target> target = targetFor(job);
+  LoweredModule lowered = lowerModule(job, *target);
+  if (kind != InspectionKind::UnoptimizedIR) {
+    target->finalizeModule(*lowered.module, lowered.entryName);
+    target->optimize(*lowered.module);
+  }
   if (kind == InspectionKind::Assembly)
-    return jit.emitAssembly(*lowered.module);
+    return target->emitAssembly(*lowered.module);
   std::string text;
   llvm::raw_string_ostream stream(text);
   lowered.module->print(stream, nullptr);
@@ -319,7 +324,7 @@ std::string hashJob(const CompileJob &job) {
   std::lock_guard<std::mutex> lock(compileMutex);
   CompileSession session;
   TypedFunction *root = nullptr;
-  return typeJob(job, session, root);
+  return typeJob(job, *targetFor(job), session, root);
 }
 
 } // namespace taipan

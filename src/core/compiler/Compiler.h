@@ -30,7 +30,6 @@ struct CompileJob {
   int computeCapability = 90; ///< CUDA targets: 90 for sm_90
 
   const CompileOptions &options() const { return source->options; }
-  bool forCuda() const { return target != JobTarget::Cpu; }
 };
 
 /// A compiled specialisation, ready to call.

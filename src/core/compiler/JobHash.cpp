@@ -2,7 +2,6 @@
 // (addresses, registry ids of user exception classes, counters) never enter it.
 #include "compiler/JobHash.h"
 
-#include "cpu/HostInfo.h"
 #include "runtime/Runtime.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -131,15 +130,13 @@ const std::string &FunctionDigests::of(const TypedFunction &function) {
   return digests[&function] = digest.hex();
 }
 
-std::string jobHash(const CompileJob &job, const std::string &rootDigest) {
+std::string jobHash(const CompileJob &job, const Target &target, const std::string &rootDigest) {
   Digest digest;
   digest.add(taipanVersion()).add(rootDigest);
   addType(digest, job.declaredReturnType);
   digest.add(static_cast<int64_t>(job.target));
-  if (job.forCuda())
-    digest.add("nvptx64-nvidia-cuda").add(job.computeCapability);
-  else
-    digest.add(hostTargetTriple()).add(hostCpuName()).add(hostCpuFeatures());
+  for (const std::string &field : target.identity())
+    digest.add(field);
   return digest.hex();
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "compiler/Compiler.h"
+#include "target/Target.h"
 #include "typing/TypeInference.h"
 
 #include <map>
@@ -24,9 +25,9 @@ private:
   std::set<const TypedFunction *> inProgress;
 };
 
-/// The job hash: the root function's digest with the declared return type, the target (the
-/// host CPU's name and features, or the compute capability) and taipan's version.
-std::string jobHash(const CompileJob &job, const std::string &rootDigest);
+/// The job hash: the root function's digest with the declared return type, the target (its
+/// identity: the host CPU's name and features, or the compute capability) and taipan's version.
+std::string jobHash(const CompileJob &job, const Target &target, const std::string &rootDigest);
 
 /// An LLVM symbol for a function named `name` (any Python name) with digest `digest`: the same
 /// function compiles to the same symbol in any process.

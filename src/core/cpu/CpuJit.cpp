@@ -3,18 +3,14 @@
 
 #include "cpu/HostInfo.h"
 #include "runtime/Runtime.h"
-#include "target/PassPipeline.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
-#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/TargetSelect.h>
-
-#include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
 #include <llvm/TargetParser/SubtargetFeature.h>
@@ -93,17 +89,7 @@ CpuJit::CpuJit() : implementation(std::make_unique<Implementation>()) {
 
 CpuJit::~CpuJit() = default;
 
-void CpuJit::prepareModule(llvm::Module &module) {
-  module.setTargetTriple(implementation->targetMachine->getTargetTriple().str());
-  module.setDataLayout(implementation->targetMachine->createDataLayout());
-}
-
-void CpuJit::optimize(llvm::Module &module, int level) {
-  llvm::PipelineTuningOptions tuning;
-  tuning.LoopVectorization = level >= 2;
-  tuning.SLPVectorization = level >= 2;
-  optimizeModule(module, *implementation->targetMachine, level, tuning);
-}
+llvm::TargetMachine &CpuJit::targetMachine() { return *implementation->targetMachine; }
 
 void *CpuJit::addModuleAndLookup(std::unique_ptr<llvm::Module> module,
                                  std::unique_ptr<llvm::LLVMContext> context,
@@ -114,19 +100,6 @@ void *CpuJit::addModuleAndLookup(std::unique_ptr<llvm::Module> module,
     fail("cannot add the module to the JIT", std::move(error));
   auto address = check(implementation->jit->lookup(symbol), "cannot find " + symbol);
   return address.toPtr<void *>();
-}
-
-std::string CpuJit::emitAssembly(llvm::Module &module) {
-  std::string text;
-  llvm::raw_string_ostream stream(text);
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream output(buffer);
-  llvm::legacy::PassManager passes;
-  if (implementation->targetMachine->addPassesToEmitFile(passes, output, nullptr,
-                                                         llvm::CodeGenFileType::AssemblyFile))
-    throw std::runtime_error("the host target cannot emit assembly");
-  passes.run(module);
-  return std::string(buffer.begin(), buffer.end());
 }
 
 } // namespace taipan

@@ -1,5 +1,5 @@
-// The CPU JIT: one ORC LLJIT per process, tuned for the host CPU, which optimises modules,
-// links them against the runtime and libm, and returns the addresses of their entry points.
+// The CPU JIT: one ORC LLJIT per process, for the host CPU, which links modules against the
+// runtime and libm and returns the addresses of their entry points (CpuTarget drives it).
 #pragma once
 
 #include <memory>
@@ -18,15 +18,11 @@ public:
   /// The process-wide JIT, created on first use.
   static CpuJit &get();
 
-  /// Sets the module's triple and data layout to the host's; call before lowering into it.
-  void prepareModule(llvm::Module &module);
-  /// Runs the optimisation pipeline (O2-like, at the given level 0-3) over a module.
-  void optimize(llvm::Module &module, int level);
+  /// The host's target machine (its CPU and features), which code is generated for.
+  llvm::TargetMachine &targetMachine();
   /// Hands an optimised module to the JIT and returns the address of `symbol`.
   void *addModuleAndLookup(std::unique_ptr<llvm::Module> module,
                            std::unique_ptr<llvm::LLVMContext> context, const std::string &symbol);
-  /// The host assembly of a module, for inspect_asm.
-  std::string emitAssembly(llvm::Module &module);
 
   ~CpuJit();
 

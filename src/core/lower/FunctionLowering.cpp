@@ -14,8 +14,8 @@
 
 namespace taipan {
 
-ModuleLowering::ModuleLowering(llvm::Module &module, bool forCuda)
-    : module(module), context(module.getContext()), forCuda(forCuda) {}
+ModuleLowering::ModuleLowering(llvm::Module &module, const Target &target)
+    : module(module), context(module.getContext()), target(target) {}
 
 llvm::Function *ModuleLowering::declare(TypedFunction &function) {
   auto found = functions.find(&function);
@@ -39,44 +39,6 @@ void ModuleLowering::define(TypedFunction &function) {
   lowering.lower();
 }
 
-llvm::Function *ModuleLowering::defineEntryWrapper(TypedFunction &function,
-                                                   const std::string &name) {
-  llvm::Function *callee = declare(function);
-  auto *pointer = llvm::PointerType::getUnqual(context);
-  auto *type = llvm::FunctionType::get(llvm::Type::getInt32Ty(context), {pointer, pointer}, false);
-  auto *wrapper = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
-  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", wrapper));
-  describeWrapper(wrapper, callee, builder);
-  std::vector<llvm::Value *> arguments = {wrapper->getArg(1)};
-  for (size_t i = 0; i < function.argumentTypes.size(); ++i) {
-    llvm::Value *slot = builder.CreateConstGEP1_64(pointer, wrapper->getArg(0), i);
-    llvm::Value *address = builder.CreateLoad(pointer, slot);
-    arguments.push_back(
-        builder.CreateLoad(memoryType(context, function.argumentTypes[i]), address));
-  }
-  builder.CreateRet(builder.CreateCall(callee, arguments));
-  return wrapper;
-}
-
-llvm::Function *ModuleLowering::defineKernelWrapper(TypedFunction &function,
-                                                    const std::string &name) {
-  llvm::Function *callee = declare(function);
-  std::vector<llvm::Type *> parameters;
-  for (const Type *argument : function.argumentTypes)
-    parameters.push_back(memoryType(context, argument));
-  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), parameters, false);
-  auto *kernel = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
-  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", kernel));
-  describeWrapper(kernel, callee, builder);
-  llvm::Value *result = builder.CreateAlloca(memoryType(context, function.returnType));
-  std::vector<llvm::Value *> arguments = {result};
-  for (llvm::Argument &argument : kernel->args())
-    arguments.push_back(&argument);
-  builder.CreateCall(callee, arguments);
-  builder.CreateRetVoid();
-  return kernel;
-}
-
 llvm::DISubprogram *ModuleLowering::debugScope(TypedFunction &function, llvm::Function *target) {
   const FunctionSource &source = *function.source;
   if (!source.options.lineInfo)
@@ -88,7 +50,7 @@ llvm::DISubprogram *ModuleLowering::debugScope(TypedFunction &function, llvm::Fu
     compileUnit = debugBuilder->createCompileUnit(llvm::dwarf::DW_LANG_Python, file, "taipan", true,
                                                   "", 0, "", llvm::DICompileUnit::LineTablesOnly);
     module.addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
-    module.addModuleFlag(llvm::Module::Warning, "Dwarf Version", forCuda ? 2 : 4);
+    module.addModuleFlag(llvm::Module::Warning, "Dwarf Version", this->target.dwarfVersion());
   }
   llvm::DIFile *file = debugBuilder->createFile(source.filename, ".");
   int line = source.fileLine(source.definitionLocation.line);
@@ -790,8 +752,7 @@ void FunctionLowering::lowerRaise(Stmt *stmt) {
     emitRaise(classType->exceptionId(), *message);
     return;
   }
-  if (moduleLowering.forCuda) {
-    // The GPU's device runtime keeps constant messages only.
+  if (!moduleLowering.target.formatsMessagesAtRunTime()) {
     emitRaise(classType->exceptionId(), "<message made at run time>");
     return;
   }
@@ -817,7 +778,7 @@ void FunctionLowering::lowerAssert(Stmt *stmt) {
   builder.CreateCondBr(condition, passed, failed,
                        llvm::MDBuilder(context).createBranchWeights(1 << 20, 1));
   builder.SetInsertPoint(failed);
-  if (moduleLowering.forCuda) {
+  if (!moduleLowering.target.formatsMessagesAtRunTime()) {
     emitRaise(AssertionErrorId, "<message made at run time>");
   } else {
     printValue(lowerExpr(stmt->message), typeOf(stmt->message));

@@ -4,6 +4,7 @@
 
 #include "library/Library.h"
 #include "lower/LowerTypes.h"
+#include "target/Target.h"
 #include "typing/TypeInference.h"
 
 #include <llvm/IR/DIBuilder.h>
@@ -17,32 +18,25 @@
 
 namespace taipan {
 
-/// Builds the LLVM module for one compilation: every TypedFunction it reaches, plus the entry
-/// wrapper the dispatcher calls.
+/// Builds the LLVM module for one compilation: every TypedFunction it reaches (the target adds
+/// the entry point). Where code differs between targets, lowering asks `target`.
 ///
 /// Calling convention of a compiled function: `i32 f(ptr result, args...)`. The status is 0 on
 /// success; otherwise an exception is pending in the runtime and the caller returns the status.
 class ModuleLowering {
 public:
-  explicit ModuleLowering(llvm::Module &module, bool forCuda = false);
+  ModuleLowering(llvm::Module &module, const Target &target);
 
   /// Declares (once) the LLVM function for a typed function.
   llvm::Function *declare(TypedFunction &function);
   /// Emits the body of a declared function.
   void define(TypedFunction &function);
-  /// Emits `i32 name(ptr arguments, ptr result)`, reading each argument through a pointer in
-  /// the `arguments` array: the one entry point the dispatcher calls.
-  llvm::Function *defineEntryWrapper(TypedFunction &function, const std::string &name);
 
   /// A private global holding a NUL-terminated string.
   llvm::Constant *stringConstant(const std::string &text);
   /// Declares a runtime or libm function by name.
   llvm::FunctionCallee runtimeFunction(const std::string &name, llvm::Type *result,
                                        llvm::ArrayRef<llvm::Type *> parameters);
-
-  /// Emits `void name(args...)`, a CUDA kernel calling the function and dropping its status
-  /// (the device runtime records an exception for debug launches).
-  llvm::Function *defineKernelWrapper(TypedFunction &function, const std::string &name);
 
   /// The subprogram a function's line information hangs on, when it asked for lines.
   llvm::DISubprogram *debugScope(TypedFunction &function, llvm::Function *target);
@@ -53,7 +47,7 @@ public:
 
   llvm::Module &module;
   llvm::LLVMContext &context;
-  const bool forCuda;
+  const Target &target;
 
 private:
   std::unordered_map<TypedFunction *, llvm::Function *> functions;

@@ -2,9 +2,6 @@
 // builtins typed in typing/BuiltinTyping.cpp: Python builtins, math, cmath, random, print.
 #include "lower/FunctionLowering.h"
 
-#include "cuda/PtxCompiler.h"
-
-#include "runtime/PythonMath.h"
 #include "runtime/Random.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
@@ -69,12 +66,13 @@ static llvm::Attribute::AttrKind integerExtension(const Type *type) {
 llvm::Value *FunctionLowering::lowerExternalCall(Expr *expr, const Type *callee) {
   const std::string &symbol = callee->text();
   bool byAddress = callee->address() != 0; // a ctypes function: CPU only
-  if (byAddress && moduleLowering.forCuda)
+  bool onDevice = moduleLowering.target.canCallForeignFunctions();
+  if (byAddress && onDevice)
     throwUnsupported("the ctypes function " + symbol +
                          " runs on the CPU and cannot be called from a CUDA kernel or device "
                          "function (declare device code with cuda.declare_device)",
                      expr->location);
-  if (!byAddress && !moduleLowering.forCuda)
+  if (!byAddress && !onDevice)
     throwUnsupported("the foreign function " + symbol +
                          " (cuda.declare_device) can only be called from CUDA kernels and device "
                          "functions",
@@ -129,7 +127,7 @@ llvm::Value *FunctionLowering::lowerExternalCall(Expr *expr, const Type *callee)
                            "function of the same name",
                        expr->location);
   llvm::FunctionCallee declared = moduleLowering.module.getOrInsertFunction(symbol, type);
-  llvm::cast<llvm::Function>(declared.getCallee())->addFnAttr(cuda::ForeignFunctionAttribute);
+  llvm::cast<llvm::Function>(declared.getCallee())->addFnAttr(ForeignFunctionAttribute);
   llvm::Value *call = builder.CreateCall(declared, arguments);
   if (result->isNone())
     return llvm::UndefValue::get(valueType(context, result));
@@ -427,7 +425,8 @@ llvm::Value *FunctionLowering::lowerLibraryFunction(const std::string &name,
 
 llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
   const LibraryFunction &entry = *call.function;
-  unsigned here = moduleLowering.forCuda ? OnGpu : OnCpu;
+  // The library's targets are the CPU and the GPU (a grid of threads).
+  unsigned here = moduleLowering.target.hasThreadHierarchy() ? OnGpu : OnCpu;
   if (!(entry.targets & here))
     throwUnsupported(entry.name + "() is not supported on " + describeTargets(here) +
                          " (it runs on " + describeTargets(entry.targets) + ")",
@@ -493,7 +492,7 @@ llvm::Value *FunctionLowering::lowerRandomDouble() {
 }
 
 void FunctionLowering::lowerPrint(const std::vector<Expr *> &arguments) {
-  if (moduleLowering.forCuda) {
+  if (moduleLowering.target.printsThroughDevicePrintf()) {
     lowerDevicePrint(arguments);
     return;
   }

@@ -42,14 +42,14 @@ llvm::Value *FunctionLowering::lowerCudaValue(const std::string &name, SourceLoc
   llvm::Intrinsic::ID id = specialRegister(name);
   if (id == llvm::Intrinsic::not_intrinsic)
     throwUnsupported(name + " is not supported", location);
-  if (!moduleLowering.forCuda)
+  if (!moduleLowering.target.hasThreadHierarchy())
     throwUnsupported(name + " can only be used in CUDA kernels and device functions", location);
   return builder.CreateIntrinsic(id, {}, {});
 }
 
 llvm::Value *FunctionLowering::lowerCudaCall(const std::string &name, Expr *expr,
                                              const std::vector<Expr *> &argumentExprs) {
-  if (!moduleLowering.forCuda)
+  if (!moduleLowering.target.hasThreadHierarchy())
     throwUnsupported(name + "() can only be used in CUDA kernels and device functions",
                      expr->location);
   using namespace llvm::Intrinsic;
@@ -295,7 +295,7 @@ void FunctionLowering::lowerGridSync() {
 }
 
 llvm::Value *FunctionLowering::lowerCudaArray(bool shared, Expr *expr, const Type *arrayType) {
-  const std::vector<int64_t> &extents = function.constantShapes.at(expr->id);
+  const std::vector<int64_t> &extents = function.constantArguments.at(expr->id);
   const Type *dtype = arrayType->dtype();
   llvm::Type *element = memoryType(context, dtype);
   int64_t count = 1;

@@ -1,10 +1,10 @@
 // FunctionSource storage and operator spellings.
 #include "syntax/SyntaxTree.h"
 
-#include "typing/GlobalResolver.h"
-
 namespace taipan {
 
+// The resolver is held by shared_ptr, whose deleter was made where it was created: destroying
+// a FunctionSource needs no definition of GlobalResolver, so syntax/ stays below typing/.
 FunctionSource::FunctionSource() = default;
 FunctionSource::~FunctionSource() = default;
 

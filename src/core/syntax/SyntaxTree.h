@@ -3,6 +3,7 @@
 #pragma once
 
 #include "support/CompileError.h"
+#include "support/Operators.h"
 
 #include <complex>
 #include <cstdint>
@@ -25,24 +26,6 @@ struct Constant {
   double imagValue = 0.0;
   std::string text;
 };
-
-enum class BinaryOp {
-  Add,
-  Sub,
-  Mult,
-  Div,
-  FloorDiv,
-  Mod,
-  Pow,
-  LShift,
-  RShift,
-  BitAnd,
-  BitOr,
-  BitXor,
-  MatMult
-};
-enum class UnaryOp { Neg, Pos, Invert, Not };
-enum class CompareOp { Eq, NotEq, Lt, LtE, Gt, GtE, Is, IsNot, In, NotIn };
 
 enum class ExprKind {
   Name,      ///< name

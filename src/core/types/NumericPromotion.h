@@ -2,7 +2,7 @@
 // variable is assigned. Shared by every target; nullptr means "no such operation".
 #pragma once
 
-#include "syntax/SyntaxTree.h"
+#include "support/Operators.h"
 #include "types/Type.h"
 
 namespace taipan {

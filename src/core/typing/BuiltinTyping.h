@@ -4,6 +4,7 @@
 
 #include "syntax/SyntaxTree.h"
 #include "types/Type.h"
+#include "typing/BuiltinNames.h"
 
 #include <string>
 #include <vector>
@@ -27,9 +28,6 @@ std::string describeArgumentTypes(const std::vector<const Type *> &arguments);
 [[noreturn]] void throwNoOverload(const std::string &name,
                                   const std::vector<const Type *> &arguments,
                                   SourceLocation location);
-
-/// Whether a qualified name is a builtin that taipan knows how to call.
-bool isKnownBuiltin(const std::string &name);
 
 /// The scalar type a NumPy scalar constructor or Python conversion creates ("numpy.float32"
 /// -> float32, "float" -> float64), or nullptr for other names.

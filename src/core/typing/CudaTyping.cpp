@@ -5,6 +5,7 @@
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
+#include "typing/ConstantArguments.h"
 
 #include <algorithm>
 #include <map>
@@ -67,6 +68,14 @@ const std::set<std::string> &functions() {
                                               "cuda.cg.grid_group.sync"};
   return names;
 }
+
+/// Shared and local arrays are sized when compiling, so their shapes are constants.
+const bool arrayShapesDeclaredConstant = [] {
+  for (const char *name : {"cuda.shared.array", "cuda.local.array"})
+    declareConstantArgument(name, {0, "(shape, dtype) needs a constant shape: an int or a tuple "
+                                      "of ints (literals or global constants)"});
+  return true;
+}();
 
 } // namespace
 

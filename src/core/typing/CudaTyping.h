@@ -18,7 +18,8 @@ bool isCudaBuiltin(const std::string &name);
 const Type *cudaValueType(const std::string &name);
 
 /// The result type of calling a CUDA builtin. `argumentExprs` give the constant of grid(n);
-/// `shape` the constant extents of a shared or local array.
+/// `shape` the constant extents of a shared or local array (the argument these builtins
+/// declare constant, see ConstantArguments.h).
 const Type *typeCudaCall(const std::string &name, const std::vector<const Type *> &arguments,
                          const std::vector<Expr *> &argumentExprs, SourceLocation location,
                          const std::vector<int64_t> *shape = nullptr);

@@ -5,6 +5,7 @@
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
+#include "typing/ConstantArguments.h"
 #include "typing/CudaTyping.h"
 
 #include <functional>
@@ -1012,15 +1013,8 @@ private:
           for (Expr *argument : positionalExprs)
             positional.push_back(typeOf(argument));
         }
-        std::vector<int64_t> *shape = nullptr;
-        if (name == "cuda.shared.array" || name == "cuda.local.array") {
-          shape = &function.constantShapes[expr->id];
-          if (positionalExprs.empty() || !constantExtents(positionalExprs[0], *shape))
-            throwTypingError(name + "(shape, dtype) needs a constant shape: an int or a tuple "
-                                    "of ints (literals or global constants)",
-                             expr->location);
-        }
-        return typeCudaCall(name, positional, positionalExprs, expr->location, shape);
+        return typeCudaCall(name, positional, positionalExprs, expr->location,
+                            requiredConstants(name, expr, positionalExprs));
       }
       if (name.rfind("numpy.", 0) == 0 || name.rfind("array.", 0) == 0) {
         if (!scalarConstructorType(name) || !expr->keywordNames.empty())
@@ -1061,67 +1055,19 @@ private:
            typeOf(callee->operands[0]) && typeOf(callee->operands[0])->isRuntimeValue();
   }
 
-  /// The integers of a constant shape: literals, or globals frozen as integers.
-  bool constantExtents(Expr *shape, std::vector<int64_t> &extents) {
-    std::function<bool(Expr *, int64_t &)> integer = [&](Expr *expr, int64_t &value) {
-      if (expr->kind == ExprKind::BinOp) { // (TILE, TILE + 1)
-        int64_t left, right;
-        if (!integer(expr->operands[0], left) || !integer(expr->operands[1], right))
-          return false;
-        switch (expr->binaryOp) {
-        case BinaryOp::Add:
-          value = left + right;
-          return true;
-        case BinaryOp::Sub:
-          value = left - right;
-          return true;
-        case BinaryOp::Mult:
-          value = left * right;
-          return true;
-        case BinaryOp::FloorDiv:
-          if (right == 0)
-            return false;
-          value = left / right - ((left % right != 0) && ((left < 0) != (right < 0)));
-          return true;
-        default:
-          return false;
-        }
-      }
-      const Constant *constant = nullptr;
-      if (expr->kind == ExprKind::Constant)
-        constant = &expr->constant;
-      else if (function.globals.count(expr->id) &&
-               function.globals.at(expr->id).kind == GlobalValue::Kind::Constant)
-        constant = &function.globals.at(expr->id).constant;
-      if (!constant || constant->kind != Constant::Kind::Int)
-        return false;
-      value = constant->intValue;
-      return true;
-    };
-    extents.clear();
-    int64_t value;
-    if (integer(shape, value)) {
-      extents.push_back(value);
-      return true;
-    }
-    if (shape->kind == ExprKind::Tuple) {
-      for (Expr *element : shape->operands) {
-        if (!integer(element, value))
-          return false;
-        extents.push_back(value);
-      }
-      return true;
-    }
-    if (function.globals.count(shape->id) &&
-        function.globals.at(shape->id).kind == GlobalValue::Kind::ConstantTuple) {
-      for (const Constant &item : function.globals.at(shape->id).items) {
-        if (item.kind != Constant::Kind::Int)
-          return false;
-        extents.push_back(item.intValue);
-      }
-      return true;
-    }
-    return false;
+  /// The values of the argument builtin `name` declared it needs constant (see
+  /// ConstantArguments.h), recorded for lowering; nullptr when it declared none.
+  const std::vector<int64_t> *requiredConstants(const std::string &name, Expr *call,
+                                                const std::vector<Expr *> &arguments) {
+    const ConstantArgument *declared = constantArgumentOf(name);
+    if (!declared)
+      return nullptr;
+    std::optional<std::vector<int64_t>> values;
+    if (declared->position < arguments.size())
+      values = constantIntegers(arguments[declared->position], function.globals);
+    if (!values)
+      throwTypingError(name + declared->requirement, call->location);
+    return &(function.constantArguments[call->id] = std::move(*values));
   }
 
   static bool isNumberLiteral(const Expr *expr) {

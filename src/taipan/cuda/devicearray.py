@@ -1,16 +1,19 @@
-"""Device arrays (``cuda.to_device``, ``device_array``) and how kernel arguments reach the GPU:
-device arrays and objects exporting ``__cuda_array_interface__`` go as they are; NumPy arrays
-are copied to the device before the launch and back after it, as Numba does."""
+"""Device arrays (``cuda.to_device``, ``device_array``): views of device memory, copies between
+host and device, and their export through the CUDA Array Interface and DLPack."""
 
 import math
 
 import numpy as np
 
 from taipan import _core
-from taipan.cuda.streams import owned_stream, stream_handle
+from taipan.cuda.streams import owned_stream, stream_handle, wait_for_producer
+
+# DLPack's device and type codes.
+DLPACK_CUDA, DLPACK_CUDA_HOST, DLPACK_CUDA_MANAGED = 2, 3, 13
+_DLPACK_KINDS = {"i": 0, "u": 1, "f": 2, "c": 5, "b": 6}
 
 
-def _c_strides(shape, itemsize):
+def c_strides(shape, itemsize):
     strides = []
     step = itemsize
     for extent in reversed(shape):
@@ -33,7 +36,7 @@ def _array_type(dtype, ndim, layout, readonly):
 
 def array_interface(shape, strides, dtype, pointer, stream=0):
     """The __cuda_array_interface__ (version 3) of memory kernels can use at `pointer`."""
-    contiguous = tuple(strides) == _c_strides(shape, dtype.itemsize)
+    contiguous = tuple(strides) == c_strides(shape, dtype.itemsize)
     return {
         "shape": tuple(shape),
         "strides": None if contiguous else tuple(strides),
@@ -51,7 +54,7 @@ class DeviceNDArray:
         self.shape = tuple(int(s) for s in shape)
         self.dtype = np.dtype(dtype)
         self.strides = (
-            tuple(strides) if strides is not None else _c_strides(self.shape, self.dtype.itemsize)
+            tuple(strides) if strides is not None else c_strides(self.shape, self.dtype.itemsize)
         )
         self._buffer = buffer  # DeviceBuffer, shared by views
         self._offset = offset
@@ -89,7 +92,7 @@ class DeviceNDArray:
         return self._kernel_type, self._description
 
     def is_c_contiguous(self):
-        return self.strides == _c_strides(self.shape, self.dtype.itemsize)
+        return self.strides == c_strides(self.shape, self.dtype.itemsize)
 
     @property
     def __cuda_array_interface__(self):
@@ -98,8 +101,6 @@ class DeviceNDArray:
         )
 
     def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
-        from taipan.cuda.interop import dlpack_capsule
-
         if copy:
             raise BufferError("taipan device arrays export without copying only")
         return dlpack_capsule(self, stream)
@@ -116,7 +117,7 @@ class DeviceNDArray:
         return (2, self.device_id)  # kDLCUDA
 
     def is_f_contiguous(self):
-        reversed_strides = _c_strides(tuple(reversed(self.shape)), self.dtype.itemsize)
+        reversed_strides = c_strides(tuple(reversed(self.shape)), self.dtype.itemsize)
         return self.strides == tuple(reversed(reversed_strides))
 
     def copy_to_host(self, ary=None, stream=0):
@@ -280,7 +281,7 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
     dtype = np.dtype(dtype)
     nbytes = math.prod(shape) * dtype.itemsize
     if strides is None and order == "F":
-        strides = tuple(reversed(_c_strides(tuple(reversed(shape)), dtype.itemsize)))
+        strides = tuple(reversed(c_strides(tuple(reversed(shape)), dtype.itemsize)))
     # The buffer keeps a stream taipan made, so that its release waits for the stream's work.
     # Other streams may be gone by then: cuMemFree's own wait for the device covers them.
     owner = owned_stream(stream)
@@ -309,66 +310,27 @@ def device_array_type(value):
     dtype = np.dtype(interface["typestr"])
     shape = tuple(interface["shape"])
     strides = interface.get("strides")
-    contiguous = strides is None or tuple(strides) == _c_strides(shape, dtype.itemsize)
+    contiguous = strides is None or tuple(strides) == c_strides(shape, dtype.itemsize)
     return _array_type(dtype, len(shape), "C" if contiguous else "A", bool(interface["data"][1]))
 
 
-def _describe(value, stream):
-    """(pointer, shape, strides) of a device array for the launch."""
-    from taipan.cuda.interop import wait_for_producer
-
-    interface = value.__cuda_array_interface__
-    wait_for_producer(interface, stream)
-    dtype = np.dtype(interface["typestr"])
-    shape = tuple(interface["shape"])
-    strides = interface.get("strides") or _c_strides(shape, dtype.itemsize)
-    return (int(interface["data"][0]), shape, tuple(strides))
-
-
-def launch(core, kernel, griddim, blockdim, stream, sharedmem, args, debug, types=None):
-    """Launches `kernel`, copying NumPy arguments in and back out."""
-    from taipan.cuda.dispatcher import argument_type
-
-    values, copies = None, []
-    if types is not None and not debug and not kernel.cooperative:
-        # The common case: device arrays and scalars only, types already known.
-        values = []
-        for value in args:
-            if type(value) is DeviceNDArray:
-                value = value.kernel_argument()[1]
-            elif isinstance(value, np.ndarray) or hasattr(value, "__cuda_array_interface__"):
-                values = None
-                break
-            values.append(value)
-    if values is None:
-        values, types = [], []
-        for value in args:
-            value_type = argument_type(value)
-            if isinstance(value, np.ndarray) and not hasattr(value, "__cuda_array_interface__"):
-                device = to_device(value, stream)
-                copies.append((value, device))
-                value = device
-            if value_type.ndim or hasattr(value, "__cuda_array_interface__"):
-                value = _describe(value, stream)
-            values.append(value)
-            types.append(value_type)
-    handle = kernel.function()
-    launch_stream = stream_handle(stream)
-    core.cuda_launch(
-        handle, griddim, blockdim, sharedmem, launch_stream, values, types, kernel.cooperative
+def dlpack_capsule(array, stream=None):
+    """The DLPack capsule of a taipan device array: it keeps the array alive until consumed."""
+    # The consumer names its stream (None means the legacy default, -1 that it will not wait):
+    # work queued on the array's own stream is ordered before it by the rule launches use.
+    if stream != -1:
+        wait_for_producer(array.__cuda_array_interface__, 1 if stream is None else stream)
+    dtype = array.dtype
+    if dtype.kind not in _DLPACK_KINDS:
+        raise TypeError(f"DLPack cannot carry {dtype}")
+    strides = [s // dtype.itemsize for s in array.strides]
+    return _core.dlpack_export(
+        array.device_ctypes_pointer,
+        list(array.shape),
+        strides,
+        _DLPACK_KINDS[dtype.kind],
+        dtype.itemsize * 8,
+        DLPACK_CUDA,
+        _core.cuda_current_device(),
+        array,
     )
-    if copies or debug:
-        core.cuda_synchronize()
-    for host, device in copies:
-        if host.flags.writeable:
-            result = device.copy_to_host(stream=stream)
-            host[...] = result
-    if debug:
-        raised = core.cuda_take_exception(handle)
-        if raised is not None:
-            code, tid, ctaid, message = raised
-            detail = message or _DEFAULT_MESSAGES.get(code, "exception in CUDA kernel")
-            raise core.exception_class(code)(f"tid={list(tid)} ctaid={list(ctaid)}: {detail}")
-
-
-_DEFAULT_MESSAGES = {3: "index out of bounds", 4: "assertion failed"}

@@ -5,9 +5,10 @@ import contextlib
 import threading
 
 from taipan import _core
-from taipan.cuda import compiler, linking
+from taipan.cuda import compiler, driver, linking
+from taipan.cuda.launcher import argument_type, launch
+from taipan.cuda.streams import stream_handle
 from taipan.dispatcher import CompiledFunction
-from taipan.errors import TypingError
 
 _lock = threading.RLock()
 
@@ -27,22 +28,6 @@ def _dimensions(value, what):
     if any(v <= 0 for v in value):
         raise ValueError(f"{what} must be positive in every dimension, not {value}")
     return value + (1,) * (3 - len(value))
-
-
-def argument_type(value):
-    """The kernel argument type of a host or device value."""
-    from taipan.cuda import devicearray
-
-    if type(value) is devicearray.DeviceNDArray:
-        return value.kernel_argument()[0]
-    device_type = devicearray.device_array_type(value)
-    if device_type is not None:
-        return device_type
-    value_type = _core.typeof_or_none(value)
-    if value_type is None:
-        what = _core.describe_unsupported(value) or type(value).__name__
-        raise TypingError(f"cannot pass a value of type {what} to a CUDA kernel")
-    return value_type
 
 
 class Kernel:
@@ -69,8 +54,6 @@ class Kernel:
 
     def cubin(self):
         """The kernel linked for the current device, with its link= files."""
-        from taipan.cuda import driver
-
         key = driver.current_compute_capability()
         cubin = self._cubins.get(key)
         if cubin is None:
@@ -81,8 +64,6 @@ class Kernel:
         return cubin
 
     def function(self):
-        from taipan.cuda import driver
-
         key = (driver.current_device(), driver.context_generation())
         handle = self._handles.get(key)
         if handle is None:
@@ -125,9 +106,7 @@ class CUDADispatcher(CompiledFunction):
         )
 
     def _compute_capability(self):
-        from taipan.cuda.driver import target_compute_capability
-
-        return target_compute_capability()
+        return driver.target_compute_capability()
 
     def specialize_for(self, argument_types):
         """The compiled kernel for these argument types, compiling it on first use."""
@@ -216,8 +195,6 @@ class CUDADispatcher(CompiledFunction):
         )
         if self.targetoptions.get("debug"):
             return launcher
-        from taipan.cuda.streams import stream_handle
-
         # Known argument types launch from C++; the rest falls back to the Python launcher.
         return _core.CudaLauncher(
             launcher.griddim, launcher.blockdim, launcher.sharedmem, stream_handle(stream), launcher
@@ -287,13 +264,11 @@ class _Launcher:
         self.sharedmem = sharedmem
 
     def __call__(self, *args):
-        from taipan.cuda import driver
-
         types = [argument_type(a) for a in args]
         kernel = self.dispatcher._kernels.get(tuple(types))
         if kernel is None:
             kernel = self.dispatcher.specialize_for(types)
-        driver.launch(
+        launch(
             kernel,
             self.griddim,
             self.blockdim,
@@ -316,11 +291,9 @@ class _ForAll:
         self.sharedmem = sharedmem
 
     def __call__(self, *args):
-        from taipan.cuda import driver
-
         if self.ntasks <= 0:
             return
         kernel = self.dispatcher.specialize_for([argument_type(a) for a in args])
         tpb = self.tpb or driver.suggested_block_size(kernel, self.sharedmem)
         blocks = (self.ntasks + tpb - 1) // tpb
-        driver.launch(kernel, (blocks, 1, 1), (tpb, 1, 1), self.stream, self.sharedmem, args)
+        launch(kernel, (blocks, 1, 1), (tpb, 1, 1), self.stream, self.sharedmem, args)

@@ -1,5 +1,6 @@
-"""The CUDA driver as the rest of taipan.cuda sees it: availability, the current device, loading
-PTX and launching kernels. The driver library is opened by the extension on first use."""
+"""The CUDA driver as the rest of taipan.cuda sees it: availability, the current device and
+loading PTX (launches are in launcher.py). The driver library is opened by the extension on
+first use."""
 
 from taipan import _core
 
@@ -72,14 +73,14 @@ def suggested_block_size(kernel, sharedmem):
 _ready = False
 
 
-def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False, types=None):
+def ready():
+    """The extension's driver functions, once a driver and a GPU are known to be there (checked
+    on the first launch, which reports a missing driver or GPU)."""
     global _ready
-    from taipan.cuda import devicearray
-
     if not _ready:
-        _driver()  # reports a missing driver or GPU once
+        _driver()
         _ready = True
-    devicearray.launch(_core, kernel, griddim, blockdim, stream, sharedmem, args, debug, types)
+    return _core
 
 
 def synchronize():

@@ -6,12 +6,10 @@ import contextlib
 import numpy as np
 
 from taipan import _core
-from taipan.cuda import driver
-from taipan.cuda.devicearray import DeviceNDArray
+from taipan.cuda.devicearray import DLPACK_CUDA, DLPACK_CUDA_MANAGED, DeviceNDArray
+from taipan.cuda.streams import wait_for_producer
 
-# DLPack's device and type codes.
-_DLPACK_CUDA, _DLPACK_CUDA_HOST, _DLPACK_CUDA_MANAGED = 2, 3, 13
-_DLPACK_KINDS = {"i": 0, "u": 1, "f": 2, "c": 5, "b": 6}
+# DLPack's type codes of the dtypes taipan imports (6, bool, has no size in its name).
 _DLPACK_NAMES = {0: "int", 1: "uint", 2: "float", 5: "complex"}
 
 
@@ -27,18 +25,6 @@ class ForeignMemory:
 def is_cuda_array(obj):
     """Whether `obj` exports the CUDA Array Interface."""
     return hasattr(obj, "__cuda_array_interface__")
-
-
-def wait_for_producer(interface, stream=None):
-    """Synchronizes the stream an exported array's producer named, unless the consumer's
-    `stream` already orders after it (the same stream, or both the legacy default)."""
-    producer = interface.get("stream")
-    if producer is None:
-        return
-    consumer = int(getattr(stream, "handle", stream) or 0)
-    if producer == consumer or (producer == 1 and consumer in (0, 1)):
-        return
-    driver._driver().cuda_synchronize_stream(int(producer))
 
 
 def as_cuda_array(obj, sync=True):
@@ -65,14 +51,14 @@ def from_dlpack(obj):
     object with ``__dlpack__`` or a capsule."""
     if hasattr(obj, "__dlpack__"):
         device_type, device_id = obj.__dlpack_device__()
-        if device_type not in (_DLPACK_CUDA, _DLPACK_CUDA_MANAGED):
+        if device_type not in (DLPACK_CUDA, DLPACK_CUDA_MANAGED):
             raise TypeError(
                 f"cuda.from_dlpack needs a tensor on a CUDA device, not DLPack device {device_type}"
             )
         # The legacy default stream, on which taipan queues default work, of the tensor's own
         # device: producers order their work before the consumer's stream on that device.
         on_device = contextlib.nullcontext()
-        if device_type == _DLPACK_CUDA and device_id != _core.cuda_current_device():
+        if device_type == DLPACK_CUDA and device_id != _core.cuda_current_device():
             from taipan.cuda.devices import gpus
 
             on_device = gpus[device_id]
@@ -83,32 +69,10 @@ def from_dlpack(obj):
     holder, pointer, shape, strides, code, bits, lanes, device_type, _ = _core.dlpack_import(
         capsule
     )
-    if device_type not in (_DLPACK_CUDA, _DLPACK_CUDA_MANAGED):
+    if device_type not in (DLPACK_CUDA, DLPACK_CUDA_MANAGED):
         raise TypeError(f"cuda.from_dlpack needs CUDA memory, not DLPack device {device_type}")
     if lanes != 1 or (code not in _DLPACK_NAMES and code != 6):
         raise TypeError(f"DLPack type (code {code}, {bits} bits, {lanes} lanes) is not supported")
     dtype = np.dtype(bool) if code == 6 else np.dtype(f"{_DLPACK_NAMES[code]}{bits}")
     byte_strides = None if strides is None else tuple(s * dtype.itemsize for s in strides)
     return DeviceNDArray(tuple(shape), byte_strides, dtype, ForeignMemory(pointer, holder))
-
-
-def dlpack_capsule(array, stream=None):
-    """The DLPack capsule of a taipan device array: it keeps the array alive until consumed."""
-    # The consumer names its stream (None means the legacy default, -1 that it will not wait):
-    # work queued on the array's own stream is ordered before it by the rule launches use.
-    if stream != -1:
-        wait_for_producer(array.__cuda_array_interface__, 1 if stream is None else stream)
-    dtype = array.dtype
-    if dtype.kind not in _DLPACK_KINDS:
-        raise TypeError(f"DLPack cannot carry {dtype}")
-    strides = [s // dtype.itemsize for s in array.strides]
-    return _core.dlpack_export(
-        array.device_ctypes_pointer,
-        list(array.shape),
-        strides,
-        _DLPACK_KINDS[dtype.kind],
-        dtype.itemsize * 8,
-        _DLPACK_CUDA,
-        _core.cuda_current_device(),
-        array,
-    )

@@ -127,3 +127,15 @@ def event_elapsed_time(start, end):
     if not (start.timing and end.timing):
         raise ValueError("elapsed time needs two events created with timing=True")
     return driver._core.cuda_elapsed_milliseconds(start.handle, end.handle)
+
+
+def wait_for_producer(interface, stream=None):
+    """Synchronizes the stream an exported array's producer named, unless the consumer's
+    `stream` already orders after it (the same stream, or both the legacy default)."""
+    producer = interface.get("stream")
+    if producer is None:
+        return
+    consumer = int(getattr(stream, "handle", stream) or 0)
+    if producer == consumer or (producer == 1 and consumer in (0, 1)):
+        return
+    driver._driver().cuda_synchronize_stream(int(producer))

@@ -1,7 +1,8 @@
 // NVPTX code generation, in the order GPUCompiler uses: device runtime, libdevice (linked only
 // where needed), internalise all but the kernels, then optimise and emit PTX.
-#include "cuda/PtxCompiler.h"
+#include "cuda/CudaTarget.h"
 
+#include "lower/FunctionLowering.h"
 #include "runtime/Runtime.h"
 #include "support/CompileError.h"
 #include "target/PassPipeline.h"
@@ -26,7 +27,7 @@
 #include <mutex>
 #include <set>
 
-namespace taipan::cuda {
+namespace taipan {
 namespace {
 
 constexpr const char *Triple = "nvptx64-nvidia-cuda";
@@ -45,14 +46,25 @@ void initializeNvptx() {
   });
 }
 
-std::unique_ptr<llvm::TargetMachine> createTargetMachine(const PtxTarget &target) {
+/// The PTX ISA version to use for an architecture (and LLVM 19's limits).
+std::string ptxVersionFeature(int computeCapability) {
+  // LLVM 19 knows PTX up to 8.5; sm_90 needs 7.8, and drivers accept older ISAs.
+  if (computeCapability >= 90)
+    return "+ptx80";
+  if (computeCapability >= 80)
+    return "+ptx70";
+  return "+ptx64";
+}
+
+std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(int computeCapability, const CompileOptions &compileOptions, int level) {
   initializeNvptx();
   std::string error;
   const llvm::Target *nvptx = llvm::TargetRegistry::lookupTarget(Triple, error);
   if (!nvptx)
     throw CompileError(CompileErrorKind::Internal, "NVPTX target missing: " + error, {});
   llvm::TargetOptions options;
-  if (target.options.fastmathApproximate) {
+  if (compileOptions.fastmathApproximate) {
     options.UnsafeFPMath = true;
     options.NoInfsFPMath = true;
     options.NoNaNsFPMath = true;
@@ -60,10 +72,9 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const PtxTarget &target
     options.ApproxFuncFPMath = true;
     options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   }
-  std::string cpu = "sm_" + std::to_string(target.computeCapability);
-  int level = target.optimizationLevel();
+  std::string cpu = "sm_" + std::to_string(computeCapability);
   return std::unique_ptr<llvm::TargetMachine>(nvptx->createTargetMachine(
-      Triple, cpu, ptxVersionFeature(target.computeCapability), options, std::nullopt, std::nullopt,
+      Triple, cpu, ptxVersionFeature(computeCapability), options, std::nullopt, std::nullopt,
       level >= 2   ? llvm::CodeGenOptLevel::Aggressive
       : level == 1 ? llvm::CodeGenOptLevel::Less
                    : llvm::CodeGenOptLevel::None));
@@ -89,7 +100,7 @@ void applyApproximateMath(llvm::Module &module) {
 std::unique_ptr<llvm::Module> loadLibdevice(llvm::LLVMContext &context) {
   std::lock_guard<std::mutex> lock(libdeviceMutex);
   if (!libdeviceBitcode) {
-    std::string path = libdevicePath();
+    std::string path = cuda::libdevicePath();
     auto buffer = llvm::MemoryBuffer::getFile(path);
     if (!buffer)
       throw CompileError(CompileErrorKind::Unsupported,
@@ -199,19 +210,16 @@ void defineDeviceRuntime(llvm::Module &module) {
   }
 }
 
-/// libm names (sin, expf, ...) become libdevice's (__nv_sin, __nv_expf, ...), or with
-/// `fastVariants` (fastmath=True) the fast float32 ones where libdevice has them.
-void renameToLibdevice(llvm::Module &module, llvm::Module &libdevice, bool fastVariants) {
+/// libm names (sin, expf, ...) become the target's (libdevice's __nv_sin, __nv_expf, ...).
+void renameToLibdevice(llvm::Module &module, llvm::Module &libdevice, const Target &target) {
   for (llvm::Function &function : llvm::make_early_inc_range(module.functions())) {
     if (!function.isDeclaration() || function.isIntrinsic() ||
         function.hasFnAttribute(ForeignFunctionAttribute) ||
         function.getName().starts_with("taipan_") || function.getName().starts_with("llvm.") ||
         function.getName().starts_with("__nv_") || function.getName() == "vprintf")
       continue;
-    std::string name = fastVariants ? fastLibdeviceName(function.getName().str()) : "";
-    if (name.empty())
-      name = "__nv_" + function.getName().str();
-    if (!libdevice.getFunction(name))
+    std::string name = target.mathFunctionName(function.getName().str());
+    if (name.empty() || !libdevice.getFunction(name))
       throw CompileError(
           CompileErrorKind::Unsupported,
           "the function " + function.getName().str() + " is not available on CUDA devices", {});
@@ -223,20 +231,7 @@ void renameToLibdevice(llvm::Module &module, llvm::Module &libdevice, bool fastV
 
 } // namespace
 
-std::string fastLibdeviceName(const std::string &libmName) {
-  static const std::set<std::string> fast = {"cosf",  "sinf",   "tanf", "expf",
-                                             "log2f", "log10f", "logf", "powf"};
-  return fast.count(libmName) ? "__nv_fast_" + libmName : "";
-}
-
-std::string ptxVersionFeature(int computeCapability) {
-  // LLVM 19 knows PTX up to 8.5; sm_90 needs 7.8, and drivers accept older ISAs.
-  if (computeCapability >= 90)
-    return "+ptx80";
-  if (computeCapability >= 80)
-    return "+ptx70";
-  return "+ptx64";
-}
+namespace cuda {
 
 void setLibdevicePath(const std::string &path) {
   std::lock_guard<std::mutex> lock(libdeviceMutex);
@@ -258,56 +253,101 @@ std::string libdevicePath() {
   return "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc";
 }
 
-void prepareModule(llvm::Module &module) {
-  std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(PtxTarget{});
+} // namespace cuda
+
+CudaTarget::CudaTarget(int computeCapability, const CompileOptions &options, Entry entry)
+    : computeCapability(computeCapability), options(options), entry(entry),
+      machine(createTargetMachine(computeCapability, options, optimizationLevel())) {}
+
+CudaTarget::~CudaTarget() = default;
+
+int CudaTarget::optimizationLevel() const {
+  return options.optimizationLevel < 0 ? 3 : options.optimizationLevel;
+}
+
+std::vector<std::string> CudaTarget::identity() const {
+  return {Triple, std::to_string(computeCapability)};
+}
+
+void CudaTarget::prepareModule(llvm::Module &module) const {
   module.setTargetTriple(Triple);
   module.setDataLayout(machine->createDataLayout());
 }
 
-std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &kernelNames,
-                         const PtxTarget &target, bool entriesAreKernels,
-                         std::string *optimizedIR) {
-  std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(target);
+void CudaTarget::checkEntry(const TypedFunction &root) const {
+  if (entry == Entry::Kernel && !root.returnType->isNone())
+    throwTypingError("a CUDA kernel cannot return a value (it returns " + root.returnType->name() +
+                         "); write results into an array argument",
+                     root.source->definitionLocation);
+}
+
+std::string CudaTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root) const {
+  llvm::Function *callee = lowering.declare(root);
+  if (entry == Entry::DeviceFunction) {
+    callee->setLinkage(llvm::GlobalValue::ExternalLinkage);
+    return callee->getName().str();
+  }
+  llvm::LLVMContext &context = lowering.context;
+  std::vector<llvm::Type *> parameters;
+  for (const Type *argument : root.argumentTypes)
+    parameters.push_back(memoryType(context, argument));
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), parameters, false);
+  auto *kernel = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                        root.symbolName + "_kernel", lowering.module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", kernel));
+  lowering.describeWrapper(kernel, callee, builder);
+  llvm::Value *result = builder.CreateAlloca(memoryType(context, root.returnType));
+  std::vector<llvm::Value *> arguments = {result};
+  for (llvm::Argument &argument : kernel->args())
+    arguments.push_back(&argument);
+  builder.CreateCall(callee, arguments);
+  builder.CreateRetVoid();
+  return kernel->getName().str();
+}
+
+std::string CudaTarget::mathFunctionName(const std::string &libmName) const {
+  static const std::set<std::string> fast = {"cosf",  "sinf",   "tanf", "expf",
+                                             "log2f", "log10f", "logf", "powf"};
+  if (options.fastmathApproximate && fast.count(libmName))
+    return "__nv_fast_" + libmName;
+  return "__nv_" + libmName;
+}
+
+void CudaTarget::finalizeModule(llvm::Module &module, const std::string &entryName) const {
   llvm::LLVMContext &context = module.getContext();
-  module.setTargetTriple(Triple);
-  module.setDataLayout(machine->createDataLayout());
-  bool approximate = target.options.fastmathApproximate;
+  bool approximate = options.fastmathApproximate;
   module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", approximate ? 1 : 0);
 
-  // Kernels: externally visible entry points, annotated as such.
+  // The kernel: an externally visible entry point, annotated as such.
   llvm::NamedMDNode *annotations = module.getOrInsertNamedMetadata("nvvm.annotations");
-  std::set<std::string> kernels(kernelNames.begin(), kernelNames.end());
-  for (const std::string &name : kernelNames) {
-    llvm::Function *kernel = module.getFunction(name);
-    if (!kernel)
-      throw CompileError(CompileErrorKind::Internal, "kernel " + name + " was not lowered", {});
-    if (!entriesAreKernels)
-      continue;
+  llvm::Function *kernel = module.getFunction(entryName);
+  if (!kernel)
+    throw CompileError(CompileErrorKind::Internal, "kernel " + entryName + " was not lowered", {});
+  if (entry == Entry::Kernel) {
     llvm::Metadata *operands[] = {
         llvm::ValueAsMetadata::get(kernel), llvm::MDString::get(context, "kernel"),
         llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), 1))};
     annotations->addOperand(llvm::MDNode::get(context, operands));
-    if (target.options.maxRegisters > 0) {
-      llvm::Metadata *limit[] = {
-          llvm::ValueAsMetadata::get(kernel), llvm::MDString::get(context, "maxnreg"),
-          llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context),
-                                                            target.options.maxRegisters))};
+    if (options.maxRegisters > 0) {
+      llvm::Metadata *limit[] = {llvm::ValueAsMetadata::get(kernel),
+                                 llvm::MDString::get(context, "maxnreg"),
+                                 llvm::ValueAsMetadata::get(llvm::ConstantInt::get(
+                                     llvm::Type::getInt32Ty(context), options.maxRegisters))};
       annotations->addOperand(llvm::MDNode::get(context, limit));
     }
   }
 
   defineDeviceRuntime(module);
   std::unique_ptr<llvm::Module> libdevice = loadLibdevice(context);
-  renameToLibdevice(module, *libdevice, approximate);
+  renameToLibdevice(module, *libdevice, *this);
   libdevice->setTargetTriple(Triple);
   libdevice->setDataLayout(module.getDataLayout());
   if (llvm::Linker::linkModules(module, std::move(libdevice), llvm::Linker::LinkOnlyNeeded))
     throw CompileError(CompileErrorKind::Internal, "linking libdevice failed", {});
-  // Everything but the kernels (and the exception flag the host reads) is internal, so LLVM
-  // inlines and deletes freely.
+  // Everything but the entry point (and the exception flag the host reads) is internal, so
+  // LLVM inlines and deletes freely.
   llvm::internalizeModule(module, [&](const llvm::GlobalValue &value) {
-    return kernels.count(value.getName().str()) ||
-           value.getName().starts_with("taipan_cuda_exception") ||
+    return value.getName() == entryName || value.getName().starts_with("taipan_cuda_exception") ||
            value.getName() == "taipan_grid_barrier";
   });
   if (approximate)
@@ -318,13 +358,13 @@ std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &k
   if (llvm::verifyModule(module, &problemStream))
     throw CompileError(CompileErrorKind::Internal,
                        "taipan generated invalid NVPTX IR (a compiler bug): " + problems, {});
+}
 
-  optimizeModule(module, *machine, target.optimizationLevel());
-  if (optimizedIR) {
-    llvm::raw_string_ostream text(*optimizedIR);
-    module.print(text, nullptr);
-  }
+void CudaTarget::optimize(llvm::Module &module) const {
+  optimizeModule(module, *machine, optimizationLevel());
+}
 
+std::string CudaTarget::emitAssembly(llvm::Module &module) const {
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream output(buffer);
   llvm::legacy::PassManager emit;
@@ -334,4 +374,4 @@ std::string compileToPtx(llvm::Module &module, const std::vector<std::string> &k
   return std::string(buffer.begin(), buffer.end());
 }
 
-} // namespace taipan::cuda
+} // namespace taipan

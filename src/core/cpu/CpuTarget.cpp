@@ -1,0 +1,74 @@
+// The host CPU target: the entry wrapper the dispatcher calls, the pass pipeline with the
+// vectorisers, and the JIT (CpuJit) as the place code goes.
+#include "cpu/CpuTarget.h"
+
+#include "cpu/CpuJit.h"
+#include "cpu/HostInfo.h"
+#include "lower/FunctionLowering.h"
+#include "target/PassPipeline.h"
+
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <stdexcept>
+
+namespace taipan {
+
+CpuTarget::CpuTarget(int optimizationLevel) : optimizationLevel(optimizationLevel) {}
+
+std::vector<std::string> CpuTarget::identity() const {
+  return {hostTargetTriple(), hostCpuName(), hostCpuFeatures()};
+}
+
+void CpuTarget::prepareModule(llvm::Module &module) const {
+  llvm::TargetMachine &machine = CpuJit::get().targetMachine();
+  module.setTargetTriple(machine.getTargetTriple().str());
+  module.setDataLayout(machine.createDataLayout());
+}
+
+std::string CpuTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root) const {
+  llvm::LLVMContext &context = lowering.context;
+  llvm::Function *callee = lowering.declare(root);
+  auto *pointer = llvm::PointerType::getUnqual(context);
+  auto *type = llvm::FunctionType::get(llvm::Type::getInt32Ty(context), {pointer, pointer}, false);
+  auto *wrapper = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                         root.symbolName + "_entry", lowering.module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", wrapper));
+  lowering.describeWrapper(wrapper, callee, builder);
+  std::vector<llvm::Value *> arguments = {wrapper->getArg(1)};
+  for (size_t i = 0; i < root.argumentTypes.size(); ++i) {
+    llvm::Value *slot = builder.CreateConstGEP1_64(pointer, wrapper->getArg(0), i);
+    llvm::Value *address = builder.CreateLoad(pointer, slot);
+    arguments.push_back(builder.CreateLoad(memoryType(context, root.argumentTypes[i]), address));
+  }
+  builder.CreateRet(builder.CreateCall(callee, arguments));
+  return wrapper->getName().str();
+}
+
+void CpuTarget::optimize(llvm::Module &module) const {
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = optimizationLevel >= 2;
+  tuning.SLPVectorization = optimizationLevel >= 2;
+  optimizeModule(module, CpuJit::get().targetMachine(), optimizationLevel, tuning);
+}
+
+std::string CpuTarget::emitAssembly(llvm::Module &module) const {
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream output(buffer);
+  llvm::legacy::PassManager passes;
+  if (CpuJit::get().targetMachine().addPassesToEmitFile(passes, output, nullptr,
+                                                        llvm::CodeGenFileType::AssemblyFile))
+    throw std::runtime_error("the host target cannot emit assembly");
+  passes.run(module);
+  return std::string(buffer.begin(), buffer.end());
+}
+
+void *CpuTarget::install(std::unique_ptr<llvm::Module> module,
+                         std::unique_ptr<llvm::LLVMContext> context,
+                         const std::string &entryName) const {
+  return CpuJit::get().addModuleAndLookup(std::move(module), std::move(context), entryName);
+}
+
+} // namespace taipan

@@ -1,0 +1,50 @@
+// The host CPU as a Target: modules for the process's JIT (CpuJit), called through an entry
+// wrapper that reads its arguments through an array of pointers.
+#pragma once
+
+#include "target/Target.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+} // namespace llvm
+
+namespace taipan {
+
+/// Code for the host CPU, run in this process. The runtime's functions and libm resolve
+/// against the process when the JIT links a module, so modules stay as lowering left them
+/// until optimisation.
+class CpuTarget final : public Target {
+public:
+  /// `optimizationLevel` 0-3 (the job's opt, else TAIPAN_OPT).
+  explicit CpuTarget(int optimizationLevel = 3);
+
+  void prepareModule(llvm::Module &module) const override;
+  bool hasThreadHierarchy() const override { return false; }
+  bool canCallForeignFunctions() const override { return false; }
+  bool printsThroughDevicePrintf() const override { return false; }
+  bool formatsMessagesAtRunTime() const override { return true; }
+  unsigned dwarfVersion() const override { return 4; }
+  std::vector<std::string> identity() const override;
+  void checkEntry(const TypedFunction &) const override {}
+  /// `i32 <root>_entry(ptr arguments, ptr result)`, reading each argument through a pointer in
+  /// the `arguments` array (memory form): the one entry point the dispatcher calls.
+  std::string defineEntry(ModuleLowering &lowering, TypedFunction &root) const override;
+  std::string mathFunctionName(const std::string &libmName) const override { return libmName; }
+  void finalizeModule(llvm::Module &, const std::string &) const override {}
+  /// The pipeline at the job's level, with both vectorisers from level 2.
+  void optimize(llvm::Module &module) const override;
+  std::string emitAssembly(llvm::Module &module) const override;
+
+  /// Hands an optimised module to the process's JIT and returns the address of `entryName`.
+  void *install(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
+                const std::string &entryName) const;
+
+private:
+  int optimizationLevel;
+};
+
+} // namespace taipan
