@@ -11,20 +11,16 @@ import numpy as np
 from taipan import types
 from taipan.errors import TypingError
 from taipan.extending import overload
-from taipan.numpy_library._generate import (
+from taipan.numpy_library._axis import axis_normalizer
+from taipan.numpy_library._generate import index_at, jitted, python_function, raiser, shape_with
+from taipan.numpy_library.support import (
     array_tuple,
-    axis_normalizer,
-    index_at,
     integer_tuple,
     is_boolean,
     is_integer,
     is_none,
-    jitted,
     numpy_dtype,
-    python_function,
-    raiser,
     scalar_class,
-    shape_with,
     string_value,
 )
 

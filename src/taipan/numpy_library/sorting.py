@@ -5,16 +5,8 @@ import numpy as np
 
 from taipan import types
 from taipan.extending import overload, register_jitable
-from taipan.numpy_library.support import (
-    check_axis,
-    check_no_axis,
-    is_integer_scalar,
-    is_omitted,
-    is_real_array,
-    lane_geometry,
-    normalize_axis,
-    string_value,
-)
+from taipan.numpy_library._axis import check_axis, check_no_axis, lane_geometry, normalize_axis
+from taipan.numpy_library.support import is_integer_scalar, is_none, is_real_array, string_value
 
 # ---------------------------------------------------------------------------------------------
 # sort and argsort
@@ -33,7 +25,7 @@ def check_sort_kind(kind):
 def sort(a, axis=-1, kind=None, order=None, stable=None):
     if not is_real_array(a) or a.ndim == 0 or not check_sort_kind(kind):
         return None
-    if not is_omitted(order) or not (is_omitted(stable) or isinstance(stable, types.Boolean)):
+    if not is_none(order) or not (is_none(stable) or isinstance(stable, types.Boolean)):
         return None
     if isinstance(axis, types.NoneType):
 
@@ -68,12 +60,12 @@ def sort(a, axis=-1, kind=None, order=None, stable=None):
 def argsort(a, axis=-1, kind=None, order=None, stable=None):
     if not is_real_array(a) or not check_sort_kind(kind):
         return None
-    if not is_omitted(order) or not (is_omitted(stable) or isinstance(stable, types.Boolean)):
+    if not is_none(order) or not (is_none(stable) or isinstance(stable, types.Boolean)):
         return None
     if a.ndim == 0:
-        if not (is_omitted(axis) or is_integer_scalar(axis)):
+        if not (is_none(axis) or is_integer_scalar(axis)):
             return None
-        check = check_no_axis if is_omitted(axis) else check_axis
+        check = check_no_axis if is_none(axis) else check_axis
 
         def argsort_scalar(a, axis=-1, kind=None, order=None, stable=None):
             check(a, axis)
@@ -154,7 +146,7 @@ def unique(
     axis=None,
     equal_nan=True,
 ):
-    if not is_real_array(ar) or not is_omitted(axis):
+    if not is_real_array(ar) or not is_none(axis):
         return None
     flags = (return_index, return_inverse, return_counts)
     if not all(flag is False or isinstance(flag, types.Boolean) for flag in flags):
