@@ -8,7 +8,10 @@ import importlib
 # One topic module per line; importing one registers its overloads.
 _TOPICS = (
     "comparisons",
-    "linalg",
+    "linalg_eig",
+    "linalg_norm",
+    "linalg_solve",
+    "linalg_svd",
     "methods",
     "nanfunctions",
     "order_statistics",
