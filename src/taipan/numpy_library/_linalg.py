@@ -176,6 +176,23 @@ def workspace(size, query, dtype):
 
 
 @register_jitable
+def workspace_queries(dtype, real):
+    """The one-element query arrays of a routine with WORK, RWORK and IWORK workspaces."""
+    return np.empty(1, dtype), np.empty(1, real), np.empty(1, INTEGER)
+
+
+@register_jitable
+def workspaces(size, queries, dtype, real):
+    """``workspace`` for each of WORK, RWORK and IWORK, from ``workspace_queries``."""
+    query, real_query, integer_query = queries
+    return (
+        workspace(size, query, dtype),
+        workspace(size, real_query, real),
+        workspace(size, integer_query, INTEGER),
+    )
+
+
+@register_jitable
 def work_length(size, work):
     """The LWORK argument for ``work``: -1 for a workspace query, else its length."""
     return integer(size if size < 0 else work.size)

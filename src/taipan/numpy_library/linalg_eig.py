@@ -10,7 +10,6 @@ import numpy as np
 from taipan.errors import TypingError
 from taipan.extending import overload
 from taipan.numpy_library._linalg import (
-    INTEGER,
     N,
     V,
     character,
@@ -28,6 +27,8 @@ from taipan.numpy_library._linalg import (
     square_size,
     work_length,
     workspace,
+    workspace_queries,
+    workspaces,
 )
 
 
@@ -141,14 +142,10 @@ def _eigh_typer(function, a, UPLO, vectors):
         n = square_size(a)
         factors = fortran_copy(a, dtype)
         values = np.empty(n, real)
-        query = np.empty(1, dtype)
-        real_query = np.empty(1, real)
-        integer_query = np.empty(1, INTEGER)
+        queries = workspace_queries(dtype, real)
         info = integer(0)
         for size in (-1, 0):  # a workspace query, then the computation
-            work = workspace(size, query, dtype)
-            real_work = workspace(size, real_query, real)
-            integer_work = workspace(size, integer_query, INTEGER)
+            work, real_work, integer_work = workspaces(size, queries, dtype, real)
             # heevd takes rwork (and its length) where syevd takes nothing.
             if complex_matrix:
                 evd(

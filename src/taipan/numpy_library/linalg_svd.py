@@ -25,6 +25,8 @@ from taipan.numpy_library._linalg import (
     set_identity,
     work_length,
     workspace,
+    workspace_queries,
+    workspaces,
 )
 from taipan.numpy_library.support import is_none
 
@@ -196,14 +198,10 @@ def lstsq(a, b, rcond=None):
             else:
                 cutoff[0] = rcond
             found_rank = integer(0)
-            query = np.empty(1, dtype)
-            real_query = np.empty(1, real)
-            integer_query = np.empty(1, INTEGER)
+            queries = workspace_queries(dtype, real)
             info = integer(0)
             for size in (-1, 0):  # a workspace query, then the computation
-                work = workspace(size, query, dtype)
-                real_work = workspace(size, real_query, real)
-                integer_work = workspace(size, integer_query, INTEGER)
+                work, real_work, integer_work = workspaces(size, queries, dtype, real)
                 # Complex gelsd takes rwork, real gelsd does not.
                 if complex_matrix:
                     gelsd(
