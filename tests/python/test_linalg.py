@@ -1,14 +1,12 @@
 """np.linalg in compiled code (LAPACK through ctypes) against NumPy: dtypes, sizes from 0x0 to
 50x50, C, Fortran and strided layouts, singular and invalid inputs, and allocation balance."""
 
-import gc
-
 import numpy as np
 import pytest
+from numpy_checks import counting_allocations
 
 from taipan import njit
 from taipan.errors import TypingError
-from taipan.runtime import get_allocation_stats
 
 DTYPES = [np.float64, np.float32, np.complex128, np.complex64]
 SIZES = [0, 1, 5, 50]
@@ -67,13 +65,10 @@ def assert_matches(result, expected, dtype):
 
 
 def allocation_balance(function, *args):
-    gc.collect()
-    before = get_allocation_stats()
-    for _ in range(3):
-        function(*args)
-    gc.collect()
-    after = get_allocation_stats()
-    return after.alloc - before.alloc, after.free - before.free
+    with counting_allocations() as count:
+        for _ in range(3):
+            function(*args)
+    return count.allocated, count.freed
 
 
 @njit

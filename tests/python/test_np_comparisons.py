@@ -3,31 +3,25 @@ scalars, NaN and infinities, keywords, dtypes; allocations balance."""
 
 from __future__ import annotations
 
-import gc
-
 import numpy as np
 import pytest
+from numpy_checks import no_allocation_leak
 
 from taipan import njit
 from taipan.errors import TypingError
-from taipan.runtime import get_allocation_stats
 
 
 def check(f, *args):
     expected = f.py_func(*args)
-    gc.collect()
-    before = get_allocation_stats()
-    actual = f(*args)
-    if isinstance(expected, np.ndarray) and expected.ndim > 0:
-        assert isinstance(actual, np.ndarray)
-        assert actual.dtype == expected.dtype and actual.shape == expected.shape
-        np.testing.assert_array_equal(actual, expected)
-    else:
-        assert type(actual) is bool and actual == bool(expected)
-    del actual
-    gc.collect()
-    after = get_allocation_stats()
-    assert after.alloc - before.alloc == after.free - before.free
+    with no_allocation_leak():
+        actual = f(*args)
+        if isinstance(expected, np.ndarray) and expected.ndim > 0:
+            assert isinstance(actual, np.ndarray)
+            assert actual.dtype == expected.dtype and actual.shape == expected.shape
+            np.testing.assert_array_equal(actual, expected)
+        else:
+            assert type(actual) is bool and actual == bool(expected)
+        del actual
 
 
 @njit

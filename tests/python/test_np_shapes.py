@@ -4,16 +4,13 @@ values, non-contiguous inputs, keyword arguments, errors, and the allocation cou
 
 from __future__ import annotations
 
-import gc
-import warnings
-
 import numpy as np
 import pytest
 from array_helpers import assert_array_same
+from numpy_checks import no_allocation_leak, numpy_quietly
 
 from taipan import njit
 from taipan.errors import TypingError
-from taipan.runtime import get_allocation_stats
 
 DTYPES = [np.int32, np.int64, np.float32, np.float64, np.complex128, np.bool_]
 NUMERIC = [np.int32, np.int64, np.float32, np.float64, np.complex128]
@@ -30,16 +27,10 @@ def sample(shape, dtype, seed=0):
     return values.astype(dtype)
 
 
-def numpy_result(function, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # 2-vector cross products, inf * 0
-        return function(*args, **kwargs)
-
-
 def check(compiled, *args):
     """The compiled function gives NumPy's result (an array or a tuple of arrays), and every
     block it allocated is freed once the result is dropped."""
-    expected = numpy_result(compiled.py_func, *args)
+    expected = numpy_quietly(compiled.py_func, *args)
     actual = compiled(*args)
     if isinstance(expected, tuple):
         assert isinstance(actual, tuple) and len(actual) == len(expected)
@@ -52,18 +43,14 @@ def check(compiled, *args):
 
 
 def assert_no_leak(compiled, *args):
-    gc.collect()
-    before = get_allocation_stats()
-    compiled(*args)
-    gc.collect()
-    after = get_allocation_stats()
-    assert after.alloc - before.alloc == after.free - before.free
+    with no_allocation_leak():
+        compiled(*args)
 
 
 def check_error(compiled, exception, *args):
     """Raises NumPy's exception class with NumPy's message."""
     with pytest.raises(exception) as expected:
-        numpy_result(compiled.py_func, *args)
+        numpy_quietly(compiled.py_func, *args)
     with pytest.raises(exception) as actual:
         compiled(*args)
     assert str(actual.value) == str(expected.value)

@@ -3,38 +3,16 @@ with NumPy over dtypes, lengths, layouts and errors; allocations balance."""
 
 from __future__ import annotations
 
-import gc
-
 import numpy as np
 import pytest
-from array_helpers import assert_array_same, assert_value_same
+from numpy_checks import check_like_numpy
 
 from taipan import njit
 from taipan.errors import TypingError
-from taipan.runtime import get_allocation_stats
 
 
 def check(f, *args):
-    try:
-        expected = f.py_func(*args)
-    except ValueError as error:
-        expected = error
-    gc.collect()
-    before = get_allocation_stats()
-    if isinstance(expected, Exception):
-        with pytest.raises(type(expected)) as raised:
-            f(*args)
-        assert str(raised.value) == str(expected)
-    else:
-        actual = f(*args)
-        if isinstance(expected, np.ndarray):
-            assert_array_same(actual, expected, rtol=1e-12 if expected.dtype.kind in "fc" else 0)
-        else:
-            assert_value_same(actual, expected, rtol=1e-12)
-        del actual
-    gc.collect()
-    after = get_allocation_stats()
-    assert after.alloc - before.alloc == after.free - before.free
+    check_like_numpy(f, *args, rtol=1e-12)
 
 
 @njit

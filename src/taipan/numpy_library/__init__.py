@@ -9,7 +9,10 @@ import importlib
 _TOPICS = (
     "comparisons",
     "interpolation",
-    "linalg",
+    "linalg_eig",
+    "linalg_norm",
+    "linalg_solve",
+    "linalg_svd",
     "methods",
     "nanfunctions",
     "order_statistics",

@@ -6,7 +6,7 @@ import numpy as np
 from taipan import types
 from taipan.errors import TypingError
 from taipan.extending import overload
-from taipan.numpy_library.nanfunctions import numpy_dtype
+from taipan.numpy_library.support import numpy_dtype
 
 _SCALARS = (types.Integer, types.Float, types.Complex, types.Boolean)
 

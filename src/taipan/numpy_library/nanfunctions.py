@@ -12,15 +12,11 @@ import numpy as np
 from taipan import types
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
-from taipan.numpy_library._axis import axis_checker, is_none, keepdims_shape
+from taipan.numpy_library._axis import axis_checker, keepdims_shape
+from taipan.numpy_library.support import is_none, numpy_dtype
 
 # ---------------------------------------------------------------------------------------------
 # dtypes and arguments
-
-
-def numpy_dtype(t):
-    """The NumPy dtype of a taipan scalar type."""
-    return np.dtype("bool" if isinstance(t, types.Boolean) else t.name)
 
 
 def _can_hold_nan(dtype):

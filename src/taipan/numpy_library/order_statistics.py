@@ -11,15 +11,8 @@ import numpy as np
 
 from taipan import types
 from taipan.extending import overload, register_jitable
-from taipan.numpy_library.support import (
-    check_axis,
-    check_no_axis,
-    is_integer_scalar,
-    is_omitted,
-    lane_geometry,
-    normalize_axis,
-    string_value,
-)
+from taipan.numpy_library._axis import check_axis, check_no_axis, lane_geometry, normalize_axis
+from taipan.numpy_library.support import is_integer_scalar, is_none, string_value
 
 
 @register_jitable
@@ -76,8 +69,8 @@ def result_along_axis_per_q(values, a, q, axis):
 def lanes_and_shape(a, axis, q_is_array):
     """(how to check the axis, gather sorted lanes and shape the flat results) for these
     argument types."""
-    check = check_no_axis if is_omitted(axis) else check_axis
-    if is_omitted(axis) or a.ndim <= 1:
+    check = check_no_axis if is_none(axis) else check_axis
+    if is_none(axis) or a.ndim <= 1:
         lanes = sorted_lanes_flat
         shape = result_shaped_like_q if q_is_array else scalar_result
     else:
@@ -87,9 +80,9 @@ def lanes_and_shape(a, axis, q_is_array):
 
 
 def supported_options(axis, out, overwrite_input, keepdims, a):
-    axis_ok = is_omitted(axis) or (is_integer_scalar(axis) and a.ndim >= 1)
+    axis_ok = is_none(axis) or (is_integer_scalar(axis) and a.ndim >= 1)
     flag_ok = overwrite_input is False or isinstance(overwrite_input, types.Boolean)
-    return axis_ok and is_omitted(out) and flag_ok and keepdims is False
+    return axis_ok and is_none(out) and flag_ok and keepdims is False
 
 
 # ---------------------------------------------------------------------------------------------

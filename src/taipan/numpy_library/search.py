@@ -8,14 +8,14 @@ import numpy as np
 
 from taipan import types
 from taipan.extending import overload, register_jitable
+from taipan.numpy_library._axis import normalize_axis
 from taipan.numpy_library.support import (
     bisect,
     is_integer_scalar,
-    is_omitted,
+    is_none,
     is_real_array,
     is_real_scalar,
     key_dtype,
-    normalize_axis,
     sorts_before,
     string_value,
 )
@@ -73,7 +73,7 @@ def searchsorted(a, v, side="left", sorter=None):
     if side_name not in ("left", "right"):
         return None
     right = side_name == "right"
-    if is_omitted(sorter):
+    if is_none(sorter):
         search, check = bisect_unsorted, check_no_sorter
     elif isinstance(sorter, types.Array) and sorter.ndim == 1 and is_integer_scalar(sorter.dtype):
         search, check = bisect_sorted_by, check_sorter
@@ -191,7 +191,7 @@ def bincount(x, weights=None, minlength=0):
         return None
     if not is_integer_scalar(minlength):
         return None
-    weighted = not is_omitted(weights)
+    weighted = not is_none(weights)
     if weighted and not (is_real_array(weights) and weights.ndim == 1):
         return None
     result_type = np.float64 if weighted else np.int64
@@ -285,13 +285,13 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     # bool data make NumPy compute edges of dtype bool; complex data have no order.
     if not isinstance(a, types.Array) or not isinstance(a.dtype, (types.Integer, types.Float)):
         return None
-    if not is_omitted(density) or not is_omitted(weights):
+    if not is_none(density) or not is_none(weights):
         return None
     if is_real_array(bins) and bins.ndim == 1:
         return histogram_with_edges
     if not is_integer_scalar(bins) or isinstance(bins, types.Boolean):
         return None
-    with_range = not is_omitted(range)
+    with_range = not is_none(range)
     if with_range and not (
         isinstance(range, types.BaseTuple)
         and range.count == 2
@@ -479,7 +479,7 @@ def nonzero(a):
 def count_nonzero(a, axis=None, keepdims=False):
     if not isinstance(a, types.Array) or keepdims is not False:
         return None
-    if is_omitted(axis):
+    if is_none(axis):
 
         def count_all(a, axis=None, keepdims=False):
             return nonzero_positions(a).shape[0]

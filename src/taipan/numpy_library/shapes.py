@@ -11,20 +11,16 @@ import numpy as np
 from taipan import types
 from taipan.errors import TypingError
 from taipan.extending import overload
-from taipan.numpy_library._generate import (
+from taipan.numpy_library._axis import axis_normalizer
+from taipan.numpy_library._generate import index_at, jitted, python_function, raiser, shape_with
+from taipan.numpy_library.support import (
     array_tuple,
-    axis_normalizer,
-    index_at,
     integer_tuple,
     is_boolean,
     is_integer,
     is_none,
-    jitted,
     numpy_dtype,
-    python_function,
-    raiser,
     scalar_class,
-    shape_with,
     string_value,
 )
 
@@ -43,22 +39,40 @@ def _result_dtype(arrays):
 # concatenate and stack
 
 
+def _checked_arrays_lines(name, count, ndim, except_axis, message):
+    """The first lines of ``name(arrays, axis=0)`` joining ``count`` arrays of ``ndim``
+    dimensions: the arrays as a0, a1..., the axis normalised as ax, and a ValueError with
+    ``message(i, d)`` when dimension d of array i differs from array 0's (``except_axis``: on
+    the other dimensions than ax only)."""
+    lines = [f"def {name}(arrays, axis=0):"]
+    lines += [f"    a{i} = arrays[{i}]" for i in range(count)]
+    lines.append("    ax = normalize_axis(axis)")
+    for i in range(1, count):
+        for d in range(ndim):
+            condition = f"a{i}.shape[{d}] != a0.shape[{d}]"
+            lines.append(
+                f"    if ax != {d} and {condition}:" if except_axis else f"    if {condition}:"
+            )
+            lines.append(f"        raise ValueError({message(i, d)!r})")
+    return lines
+
+
 def _concatenate_source(elements):
     """concatenate(arrays, axis) for a tuple of arrays of ``elements`` types, all of one ndim
     (at least 1): checks the other dimensions agree, then copies each array into its slice."""
     ndim = elements[0].ndim
     count = len(elements)
-    lines = ["def concatenate(arrays, axis=0):"]
-    lines += [f"    a{i} = arrays[{i}]" for i in range(count)]
-    lines.append("    ax = normalize_axis(axis)")
-    for i in range(1, count):
-        for d in range(ndim):
-            lines.append(f"    if ax != {d} and a{i}.shape[{d}] != a0.shape[{d}]:")
-            lines.append(
-                "        raise ValueError('all the input array dimensions except for the "
-                f"concatenation axis must match exactly, but along dimension {d}, the array "
-                f"at index 0 and the array at index {i} have different sizes')"
-            )
+    lines = _checked_arrays_lines(
+        "concatenate",
+        count,
+        ndim,
+        True,
+        lambda i, d: (
+            "all the input array dimensions except for the concatenation axis must "
+            f"match exactly, but along dimension {d}, the array at index 0 and the array at index "
+            f"{i} have different sizes"
+        ),
+    )
     total = " + ".join(f"a{i}.shape[ax]" for i in range(count))
     lines.append(f"    out = np.empty({shape_with(ndim, 'a0.shape', 'ax', total)}, dtype)")
     lines.append("    start = 0")
@@ -139,13 +153,9 @@ def _inserted_shape(ndim, shape, axis, value):
 
 
 def _stack_source(count, ndim):
-    lines = ["def stack(arrays, axis=0):"]
-    lines += [f"    a{i} = arrays[{i}]" for i in range(count)]
-    lines.append("    ax = normalize_axis(axis)")
-    for i in range(1, count):
-        for d in range(ndim):
-            lines.append(f"    if a{i}.shape[{d}] != a0.shape[{d}]:")
-            lines.append("        raise ValueError('all input arrays must have the same shape')")
+    lines = _checked_arrays_lines(
+        "stack", count, ndim, False, lambda i, d: "all input arrays must have the same shape"
+    )
     lines.append(
         f"    out = np.empty({_inserted_shape(ndim, 'a0.shape', 'ax', str(count))}, dtype)"
     )

@@ -9,16 +9,9 @@ import numpy as np
 from taipan import types
 from taipan.errors import TypingError
 from taipan.extending import overload
-from taipan.numpy_library._generate import (
-    axis_normalizer,
-    index_at,
-    is_integer,
-    is_none,
-    numpy_dtype,
-    python_function,
-    raiser,
-    scalar_class,
-)
+from taipan.numpy_library._axis import axis_normalizer
+from taipan.numpy_library._generate import index_at, python_function, raiser
+from taipan.numpy_library.support import is_integer, is_none, numpy_dtype, scalar_class
 
 # NumPy's TypeError for subtracting booleans, raised when compiling.
 _BOOLEAN_SUBTRACT = (

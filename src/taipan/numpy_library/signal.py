@@ -6,7 +6,7 @@ import numpy as np
 from taipan import types
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
-from taipan.numpy_library.nanfunctions import numpy_dtype
+from taipan.numpy_library.support import numpy_dtype, string_value
 
 # ---------------------------------------------------------------------------------------------
 # convolve, correlate
@@ -16,11 +16,8 @@ _MODES = ("valid", "same", "full")
 
 def _mode(mode):
     """The mode name of a ``mode`` argument (a string literal, or omitted: its default)."""
-    if isinstance(mode, str):
-        name = mode
-    elif getattr(mode, "kind_name", None) == "StringLiteral":
-        name = mode.name[len("Literal[str](") : -1]
-    else:
+    name = string_value(mode)
+    if name is None:
         raise TypingError(f"mode must be a string literal, not {mode}")
     if name not in _MODES:
         # NumPy raises ValueError when called; the mode is known here, so it fails to compile.

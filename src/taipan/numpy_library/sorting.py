@@ -5,16 +5,9 @@ import numpy as np
 
 from taipan import types
 from taipan.extending import overload, register_jitable
-from taipan.numpy_library.support import (
-    check_axis,
-    check_no_axis,
-    is_integer_scalar,
-    is_omitted,
-    is_real_array,
-    lane_geometry,
-    normalize_axis,
-    string_value,
-)
+from taipan.numpy_library._axis import check_axis, check_no_axis, lane_geometry, normalize_axis
+from taipan.numpy_library._generate import jitted
+from taipan.numpy_library.support import is_integer_scalar, is_none, is_real_array, string_value
 
 # ---------------------------------------------------------------------------------------------
 # sort and argsort
@@ -33,7 +26,7 @@ def check_sort_kind(kind):
 def sort(a, axis=-1, kind=None, order=None, stable=None):
     if not is_real_array(a) or a.ndim == 0 or not check_sort_kind(kind):
         return None
-    if not is_omitted(order) or not (is_omitted(stable) or isinstance(stable, types.Boolean)):
+    if not is_none(order) or not (is_none(stable) or isinstance(stable, types.Boolean)):
         return None
     if isinstance(axis, types.NoneType):
 
@@ -68,12 +61,12 @@ def sort(a, axis=-1, kind=None, order=None, stable=None):
 def argsort(a, axis=-1, kind=None, order=None, stable=None):
     if not is_real_array(a) or not check_sort_kind(kind):
         return None
-    if not is_omitted(order) or not (is_omitted(stable) or isinstance(stable, types.Boolean)):
+    if not is_none(order) or not (is_none(stable) or isinstance(stable, types.Boolean)):
         return None
     if a.ndim == 0:
-        if not (is_omitted(axis) or is_integer_scalar(axis)):
+        if not (is_none(axis) or is_integer_scalar(axis)):
             return None
-        check = check_no_axis if is_omitted(axis) else check_axis
+        check = check_no_axis if is_none(axis) else check_axis
 
         def argsort_scalar(a, axis=-1, kind=None, order=None, stable=None):
             check(a, axis)
@@ -154,7 +147,7 @@ def unique(
     axis=None,
     equal_nan=True,
 ):
-    if not is_real_array(ar) or not is_omitted(axis):
+    if not is_real_array(ar) or not is_none(axis):
         return None
     flags = (return_index, return_inverse, return_counts)
     if not all(flag is False or isinstance(flag, types.Boolean) for flag in flags):
@@ -184,7 +177,7 @@ def unique(
     # Booleans reach the typing function without their values, while the number of outputs
     # depends on them: the outputs whose flags are passed are returned, so those must be True.
     want_index, want_inverse, want_counts = (flag is not False for flag in flags)
-    outputs = UNIQUE_OUTPUTS[(want_index, want_inverse, want_counts)]
+    outputs = _unique_outputs(want_index, want_inverse, want_counts)
 
     def unique_with_outputs(
         ar,
@@ -226,48 +219,10 @@ def unique(
     return unique_with_outputs
 
 
-@register_jitable
-def _unique_index_inverse_counts(values, index, inverse, counts):
-    return values, index, inverse, counts
-
-
-@register_jitable
-def _unique_index_inverse(values, index, inverse, counts):
-    return values, index, inverse
-
-
-@register_jitable
-def _unique_index_counts(values, index, inverse, counts):
-    return values, index, counts
-
-
-@register_jitable
-def _unique_inverse_counts(values, index, inverse, counts):
-    return values, inverse, counts
-
-
-@register_jitable
-def _unique_index(values, index, inverse, counts):
-    return values, index
-
-
-@register_jitable
-def _unique_inverse(values, index, inverse, counts):
-    return values, inverse
-
-
-@register_jitable
-def _unique_counts(values, index, inverse, counts):
-    return values, counts
-
-
-# (return_index, return_inverse, return_counts) passed -> the outputs returned, in NumPy's order.
-UNIQUE_OUTPUTS = {
-    (True, True, True): _unique_index_inverse_counts,
-    (True, True, False): _unique_index_inverse,
-    (True, False, True): _unique_index_counts,
-    (False, True, True): _unique_inverse_counts,
-    (True, False, False): _unique_index,
-    (False, True, False): _unique_inverse,
-    (False, False, True): _unique_counts,
-}
+def _unique_outputs(want_index, want_inverse, want_counts):
+    """A compiled ``(values, index, inverse, counts)`` returning the outputs wanted, in NumPy's
+    order (values first)."""
+    wanted = zip(("index", "inverse", "counts"), (want_index, want_inverse, want_counts))
+    returned = ", ".join(["values"] + [name for name, want in wanted if want])
+    source = f"def unique_outputs(values, index, inverse, counts):\n    return {returned}\n"
+    return jitted("unique_outputs", source)

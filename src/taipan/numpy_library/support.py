@@ -1,28 +1,41 @@
-"""Helpers of the NumPy library: reading argument types in typing functions, and compiled
-pieces several functions share (axis normalisation, lanes along an axis, NumPy's sort order,
-binary search)."""
+"""Helpers of the NumPy library: reading argument types in typing functions (omitted arguments,
+integers, string literals, dtypes), and the compiled pieces of NumPy's sort order that sorting
+and searching share."""
 
 import numpy as np
-from numpy.exceptions import AxisError
 
 from taipan import types
 from taipan.extending import register_jitable
 
-
-def string_value(t):
-    """The value of a string argument: the Python default or a string literal's type."""
-    if isinstance(t, str):
-        return t
-    if isinstance(t, types.Type) and t.kind_name == "StringLiteral":
-        prefix = "Literal[str]("
-        if t.name.startswith(prefix) and t.name.endswith(")"):
-            return t.name[len(prefix) : -1]
-    return None
+# ---------------------------------------------------------------------------------------------
+# Argument types (typing functions receive a type, or a parameter's Python default)
 
 
-def is_omitted(t, default=None):
-    """True when an optional argument was left out or passed as None."""
-    return t is default or isinstance(t, types.NoneType)
+def is_none(t):
+    """True for an omitted argument (its Python default None) or an explicit None."""
+    return t is None or isinstance(t, types.NoneType)
+
+
+def is_integer(t):
+    """True for an integer argument, or a parameter's Python default that is an integer
+    (booleans are not axes, counts or shifts)."""
+    return isinstance(t, types.Integer) or (isinstance(t, int) and not isinstance(t, bool))
+
+
+def is_integer_scalar(t):
+    """An integer or boolean argument, or a Python default that is one (what NumPy's sorting
+    and searching functions accept where they take an integer)."""
+    return isinstance(t, (int, types.Integer, types.Boolean))
+
+
+def integer_tuple(t):
+    """True for a tuple of integers (possibly empty)."""
+    return isinstance(t, types.BaseTuple) and all(isinstance(e, types.Integer) for e in t.types)
+
+
+def is_boolean(t):
+    """True for a boolean argument or a parameter's Python default that is a bool."""
+    return isinstance(t, (bool, types.Boolean))
 
 
 def is_real_array(t):
@@ -34,14 +47,37 @@ def is_real_scalar(t):
     return isinstance(t, (types.Integer, types.Float, types.Boolean))
 
 
-def is_integer_scalar(t):
-    """An integer argument, or an omitted one whose Python default is an integer."""
-    return isinstance(t, (int, types.Integer, types.Boolean))
+def array_tuple(t):
+    """The element types of a tuple of arrays, else None."""
+    if not isinstance(t, types.BaseTuple):
+        return None
+    elements = list(t.types)
+    if not all(isinstance(e, types.Array) for e in elements):
+        return None
+    return elements
+
+
+def string_value(t):
+    """The value of a string argument: its Python default (a str) or the literal a call passed;
+    None when it is not a string known when compiling."""
+    if isinstance(t, str):
+        return t
+    return getattr(t, "literal_value", None)
 
 
 def numpy_dtype(t):
-    """The NumPy scalar type of a taipan number type (np.float32 for float32...)."""
-    return np.dtype("bool" if isinstance(t, types.Boolean) else t.name).type
+    """The NumPy dtype of a taipan number type or of an array's elements; None for others."""
+    if isinstance(t, types.Array):
+        t = t.dtype
+    if isinstance(t, (types.Integer, types.Float, types.Complex, types.Boolean)):
+        return np.dtype(t.name)
+    return None
+
+
+def scalar_class(dtype):
+    """NumPy's scalar class of a dtype (``np.float64``), which compiled code accepts as the
+    ``dtype`` of ``np.empty``."""
+    return np.dtype(dtype).type
 
 
 def key_dtype(array_dtype, key):
@@ -50,39 +86,8 @@ def key_dtype(array_dtype, key):
     return np.promote_types(numpy_dtype(array_dtype), numpy_dtype(key)).type
 
 
-@register_jitable
-def normalize_axis(axis, ndim):
-    """NumPy's axis normalisation: negative axes count from the end."""
-    if axis < -ndim or axis >= ndim:
-        raise AxisError("axis is out of bounds for the array's number of dimensions")
-    if axis < 0:
-        return axis + ndim
-    return axis
-
-
-@register_jitable
-def check_axis(a, axis):
-    """Raises NumPy's AxisError when ``axis`` is not an axis of ``a`` (0-d arrays have one)."""
-    normalize_axis(axis, max(a.ndim, 1))
-
-
-@register_jitable
-def check_no_axis(a, axis):
-    """``check_axis`` for calls whose axis is None."""
-
-
-@register_jitable
-def lane_geometry(shape, axis):
-    """(outer, length, inner) of the lanes along ``axis`` of a C-ordered array of ``shape``:
-    lane (o, i) holds the flat elements o * length * inner + i + j * inner for j < length."""
-    outer = 1
-    inner = 1
-    for d in range(len(shape)):
-        if d < axis:
-            outer *= shape[d]
-        elif d > axis:
-            inner *= shape[d]
-    return outer, shape[axis], inner
+# ---------------------------------------------------------------------------------------------
+# NumPy's sort order, compiled
 
 
 @register_jitable

@@ -1,0 +1,199 @@
+"""np.linalg's eigenvalues and eigenvectors for compiled code: eig and eigvals by LAPACK's
+geev, eigh and eigvalsh by syevd/heevd (shared preparation in numpy_library/_linalg.py).
+
+NumPy decides the dtype of ``eig``'s results from the values (complex only when an eigenvalue is
+complex); compiled code needs it from the types, so a real matrix gives real results and one
+with complex eigenvalues raises ValueError (as Numba does): pass a complex matrix for those."""
+
+import numpy as np
+
+from taipan.errors import TypingError
+from taipan.extending import overload
+from taipan.numpy_library._linalg import (
+    N,
+    V,
+    character,
+    check_finite,
+    check_info,
+    check_matrix,
+    constant_string,
+    converter,
+    fortran_copy,
+    integer,
+    is_complex,
+    lapack_dtypes,
+    real_dtype,
+    routine,
+    square_size,
+    work_length,
+    workspace,
+    workspace_queries,
+    workspaces,
+)
+
+
+def _eig_typer(function, a, vectors):
+    check_matrix(function, a)
+    dtype, result = lapack_dtypes(a)
+    to_result = converter(dtype, result)
+    real = real_dtype(dtype)
+    complex_matrix = is_complex(dtype)
+    geev = routine(dtype, "geev", 14, 2)
+    job = V if vectors else N
+
+    def impl(a):
+        n = square_size(a)
+        check_finite(a)
+        factors = fortran_copy(a, dtype)
+        leading = max(n, 1)
+        right = np.empty((n if vectors else 1, leading), dtype)
+        left = np.empty(1, dtype)
+        values = np.empty(n, dtype)
+        imaginary = np.empty(n, dtype)  # real matrices: the eigenvalues' imaginary parts
+        real_work = np.empty(max(2 * n, 1), real)  # complex matrices: rwork
+        query = np.empty(1, dtype)
+        info = integer(0)
+        for size in (-1, 0):  # a workspace query, then the computation
+            work = workspace(size, query, dtype)
+            # The two ABIs differ: real geev takes the imaginary parts, complex geev rwork.
+            if complex_matrix:
+                geev(
+                    character(N),
+                    character(job),
+                    integer(n),
+                    factors,
+                    integer(leading),
+                    values,
+                    left,
+                    integer(1),
+                    right,
+                    integer(right.shape[1]),
+                    work,
+                    work_length(size, work),
+                    real_work,
+                    info,
+                    1,
+                    1,
+                )
+            else:
+                geev(
+                    character(N),
+                    character(job),
+                    integer(n),
+                    factors,
+                    integer(leading),
+                    values,
+                    imaginary,
+                    left,
+                    integer(1),
+                    right,
+                    integer(right.shape[1]),
+                    work,
+                    work_length(size, work),
+                    info,
+                    1,
+                    1,
+                )
+        check_info(info, "Eigenvalues did not converge")
+        if not complex_matrix:
+            for i in range(n):
+                if imaginary[i] != 0:
+                    raise ValueError(
+                        "eig() argument must not cause a domain change: this real matrix has "
+                        "complex eigenvalues, which compiled code can only return for a complex "
+                        "matrix (a.astype(np.complex128))"
+                    )
+        if vectors:
+            # The buffer has a row even when n is 0.
+            return to_result(values), to_result(right[:, :n].T)
+        return to_result(values)
+
+    return impl
+
+
+@overload(np.linalg.eig)
+def eig(a):
+    return _eig_typer("eig", a, True)
+
+
+@overload(np.linalg.eigvals)
+def eigvals(a):
+    return _eig_typer("eigvals", a, False)
+
+
+def _eigh_typer(function, a, UPLO, vectors):
+    check_matrix(function, a)
+    uplo = constant_string(UPLO).upper()
+    if uplo not in ("L", "U"):
+        raise TypingError("UPLO argument must be 'L' or 'U'")
+    triangle = ord(uplo)
+    dtype, result = lapack_dtypes(a)
+    to_result = converter(dtype, result)
+    real = real_dtype(dtype)
+    to_real_result = converter(real, real_dtype(result))
+    complex_matrix = is_complex(dtype)
+    if complex_matrix:
+        evd = routine(dtype, "heevd", 13, 2)
+    else:
+        evd = routine(dtype, "syevd", 11, 2)
+    job = V if vectors else N
+
+    def impl(a, UPLO="L"):
+        n = square_size(a)
+        factors = fortran_copy(a, dtype)
+        values = np.empty(n, real)
+        queries = workspace_queries(dtype, real)
+        info = integer(0)
+        for size in (-1, 0):  # a workspace query, then the computation
+            work, real_work, integer_work = workspaces(size, queries, dtype, real)
+            # heevd takes rwork (and its length) where syevd takes nothing.
+            if complex_matrix:
+                evd(
+                    character(job),
+                    character(triangle),
+                    integer(n),
+                    factors,
+                    integer(max(n, 1)),
+                    values,
+                    work,
+                    work_length(size, work),
+                    real_work,
+                    work_length(size, real_work),
+                    integer_work,
+                    work_length(size, integer_work),
+                    info,
+                    1,
+                    1,
+                )
+            else:
+                evd(
+                    character(job),
+                    character(triangle),
+                    integer(n),
+                    factors,
+                    integer(max(n, 1)),
+                    values,
+                    work,
+                    work_length(size, work),
+                    integer_work,
+                    work_length(size, integer_work),
+                    info,
+                    1,
+                    1,
+                )
+        check_info(info, "Eigenvalues did not converge")
+        if vectors:
+            return to_real_result(values), to_result(factors.T)
+        return to_real_result(values)
+
+    return impl
+
+
+@overload(np.linalg.eigh)
+def eigh(a, UPLO="L"):
+    return _eigh_typer("eigh", a, UPLO, True)
+
+
+@overload(np.linalg.eigvalsh)
+def eigvalsh(a, UPLO="L"):
+    return _eigh_typer("eigvalsh", a, UPLO, False)
