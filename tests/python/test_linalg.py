@@ -471,3 +471,28 @@ def test_errors_free_their_temporaries():
     allocated, freed = allocation_balance(raise_many)
     assert allocated > 0
     assert allocated == freed
+
+
+@pytest.mark.parametrize("vectors", [True, False])
+def test_real_eig_as_numpy_2_5_returns_it(vectors):
+    """NumPy 2.5 returns complex eig results for real matrices; taipan follows the installed
+    NumPy, so the complex form is tested here directly whatever NumPy runs the tests."""
+    from taipan import types as taipan_types
+    from taipan.numpy_library import linalg_eig
+
+    implementation = njit(
+        linalg_eig._real_eig_as_complex(taipan_types.float64[:, :], vectors, np.float64, np.float64)
+    )
+    rotation = np.array(
+        [[0.0, -2.0, 0.0, 1.0], [2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 3.0, 0.0], [0.0, 1.0, 0.0, -1.0]]
+    )
+    result = implementation(rotation)
+    values = result[0] if vectors else result
+    assert values.dtype == np.complex128
+    np.testing.assert_allclose(
+        np.sort_complex(values), np.sort_complex(np.linalg.eigvals(rotation)), atol=1e-12
+    )
+    if vectors:
+        eigenvectors = result[1]
+        assert eigenvectors.dtype == np.complex128
+        np.testing.assert_allclose(rotation @ eigenvectors, eigenvectors * values, atol=1e-12)

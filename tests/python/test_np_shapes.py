@@ -720,3 +720,24 @@ def test_ediff1d_ends_views_empty_and_errors():
     with pytest.raises(TypingError, match="numpy boolean subtract") as error:
         ediff1d(np.ones(3, bool))
     assert "return np.ediff1d(a)" in str(error.value)
+
+
+def test_cross_length_rules_follow_the_installed_numpy(monkeypatch):
+    """NumPy 2.5 refuses 2-element vectors and names both lengths; taipan asks the installed
+    NumPy which rules hold, so the 2.5 rules are tested here whatever NumPy runs the tests."""
+    from taipan.numpy_library import shapes_products
+
+    message = (
+        "Both input arrays must be (arrays of) 3-dimensional vectors, but they are {} and {} "
+        "dimensional instead."
+    )
+    monkeypatch.setattr(shapes_products, "_CROSS_TAKES_TWO", False)
+    monkeypatch.setattr(shapes_products, "_CROSS_LENGTH_MESSAGE", message)
+    check_lengths = shapes_products._cross_length_check()
+    check_lengths(3, 3)
+    for na, nb in [(2, 3), (3, 2), (4, 3), (2, 2)]:
+        with pytest.raises(ValueError) as error:
+            check_lengths(na, nb)
+        assert str(error.value) == message.format(na, nb)
+    with pytest.raises(ValueError, match=r"^Both input arrays must be \(arrays of\) 3-dim"):
+        check_lengths(40, 3)

@@ -1,9 +1,12 @@
 """np.linalg's eigenvalues and eigenvectors for compiled code: eig and eigvals by LAPACK's
 geev, eigh and eigvalsh by syevd/heevd (shared preparation in numpy_library/_linalg.py).
 
-NumPy decides the dtype of ``eig``'s results from the values (complex only when an eigenvalue is
-complex); compiled code needs it from the types, so a real matrix gives real results and one
-with complex eigenvalues raises ValueError (as Numba does): pass a complex matrix for those."""
+The dtype of ``eig``'s results for a real matrix depends on the NumPy installed: NumPy 2.5 and
+later always return complex results, which compiled code does too (pairs of LAPACK's real
+eigenvectors made into complex ones, as NumPy does). Earlier NumPy returns complex results only
+when an eigenvalue is complex, a decision on values that compiled code cannot make from types:
+there a real matrix gives real results and one with complex eigenvalues raises ValueError (as
+Numba does); pass a complex matrix for those."""
 
 import numpy as np
 
@@ -31,10 +34,23 @@ from taipan.numpy_library._linalg import (
     workspaces,
 )
 
+_ALWAYS_COMPLEX = []
+
+
+def _eig_always_complex():
+    """Whether the installed NumPy's eig returns complex results for real matrices whatever
+    their eigenvalues (asked of NumPy itself once)."""
+    if not _ALWAYS_COMPLEX:
+        _ALWAYS_COMPLEX.append(np.linalg.eigvals(np.eye(1)).dtype.kind == "c")
+    return _ALWAYS_COMPLEX[0]
+
 
 def _eig_typer(function, a, vectors):
     check_matrix(function, a)
     dtype, result = lapack_dtypes(a)
+    complex_results = not is_complex(dtype) and _eig_always_complex()
+    if complex_results:
+        return _real_eig_as_complex(a, vectors, dtype, result)
     to_result = converter(dtype, result)
     real = real_dtype(dtype)
     complex_matrix = is_complex(dtype)
@@ -107,6 +123,69 @@ def _eig_typer(function, a, vectors):
             # The buffer has a row even when n is 0.
             return to_result(values), to_result(right[:, :n].T)
         return to_result(values)
+
+    return impl
+
+
+def _real_eig_as_complex(a, vectors, dtype, result):
+    """eig of a real matrix as NumPy 2.5 returns it: complex eigenvalues, and eigenvectors in
+    which LAPACK's (re, im) column pairs of complex-conjugate eigenvalues become v and conj(v)."""
+    complex_result = np.complex64 if result == np.float32 else np.complex128
+    to_result = converter(np.complex128, complex_result)
+    geev = routine(dtype, "geev", 14, 2)
+    job = V if vectors else N
+
+    def impl(a):
+        n = square_size(a)
+        check_finite(a)
+        factors = fortran_copy(a, dtype)
+        leading = max(n, 1)
+        right = np.empty((n if vectors else 1, leading), dtype)
+        left = np.empty(1, dtype)
+        values = np.empty(n, dtype)
+        imaginary = np.empty(n, dtype)
+        query = np.empty(1, dtype)
+        info = integer(0)
+        for size in (-1, 0):  # a workspace query, then the computation
+            work = workspace(size, query, dtype)
+            geev(
+                character(N),
+                character(job),
+                integer(n),
+                factors,
+                integer(leading),
+                values,
+                imaginary,
+                left,
+                integer(1),
+                right,
+                integer(right.shape[1]),
+                work,
+                work_length(size, work),
+                info,
+                1,
+                1,
+            )
+        check_info(info, "Eigenvalues did not converge")
+        eigenvalues = np.empty(n, np.complex128)
+        for i in range(n):
+            eigenvalues[i] = values[i] + 1j * imaginary[i]
+        if not vectors:
+            return to_result(eigenvalues)
+        # Row i of `right` is the eigenvector of eigenvalue i (LAPACK's column i).
+        eigenvectors = np.empty((n, n), np.complex128)
+        i = 0
+        while i < n:
+            if imaginary[i] != 0 and i + 1 < n:
+                for k in range(n):
+                    eigenvectors[i, k] = right[i, k] + 1j * right[i + 1, k]
+                    eigenvectors[i + 1, k] = right[i, k] - 1j * right[i + 1, k]
+                i += 2
+            else:
+                for k in range(n):
+                    eigenvectors[i, k] = right[i, k]
+                i += 1
+        return to_result(eigenvalues), to_result(eigenvectors.T)
 
     return impl
 

@@ -10,7 +10,7 @@ from taipan import types
 from taipan.errors import TypingError
 from taipan.extending import overload
 from taipan.numpy_library._axis import axis_normalizer
-from taipan.numpy_library._generate import index_at, python_function, raiser
+from taipan.numpy_library._generate import index_at, jitted, python_function, raiser
 from taipan.numpy_library.support import is_integer, is_none, numpy_dtype, scalar_class
 
 # NumPy's TypeError for subtracting booleans, raised when compiling.
@@ -187,6 +187,51 @@ def _trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 # cross
 
 
+def _numpy_cross_rules():
+    """How the installed NumPy treats vector lengths in np.cross, asked of NumPy itself: whether
+    it takes 2-element vectors (NumPy 2.5 refuses them), and its message for bad lengths (with
+    ``{}`` where NumPy names the two lengths)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            np.cross(np.zeros(2), np.zeros(3))
+            takes_two = True
+        except ValueError:
+            takes_two = False
+        try:
+            np.cross(np.zeros(4), np.zeros(3))
+            message = "incompatible dimensions for cross product\n(dimension must be 2 or 3)"
+        except ValueError as error:
+            message = str(error)
+    return takes_two, message.replace("4 and 3", "{} and {}")
+
+
+_CROSS_TAKES_TWO, _CROSS_LENGTH_MESSAGE = _numpy_cross_rules()
+# Lengths up to this one get NumPy's message with their numbers (messages are literals).
+_NAMED_CROSS_LENGTHS = 6
+
+
+def _cross_length_check():
+    """A compiled check of the two vector lengths raising NumPy's ValueError."""
+    allowed = (
+        "(na == 2 or na == 3) and (nb == 2 or nb == 3)"
+        if _CROSS_TAKES_TWO
+        else ("na == 3 and nb == 3")
+    )
+    lines = ["def check_lengths(na, nb):", f"    if {allowed}:", "        return"]
+    if "{}" in _CROSS_LENGTH_MESSAGE:
+        for na in range(_NAMED_CROSS_LENGTHS + 1):
+            for nb in range(_NAMED_CROSS_LENGTHS + 1):
+                text = _CROSS_LENGTH_MESSAGE.format(na, nb)
+                lines.append(f"    if na == {na} and nb == {nb}:")
+                lines.append(f"        raise ValueError({text!r})")
+    general = _CROSS_LENGTH_MESSAGE.replace(", but they are {} and {} dimensional instead", "")
+    lines.append(f"    raise ValueError({general!r})")
+    return jitted("check_lengths", "\n".join(lines) + "\n")
+
+
 @overload(np.cross)
 def _cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if not (isinstance(a, types.Array) and isinstance(b, types.Array)):
@@ -202,13 +247,12 @@ def _cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 
     # NumPy's formulas, term by term (a 2-vector's third component is zero, and NumPy negates a
     # product rather than subtracting it from zero, which keeps the sign of zeros).
+    check_lengths = _cross_length_check()
+
     def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         na = a.shape[-1]
         nb = b.shape[-1]
-        if (na != 2 and na != 3) or (nb != 2 and nb != 3):
-            raise ValueError(
-                "incompatible dimensions for cross product\n(dimension must be 2 or 3)"
-            )
+        check_lengths(na, nb)
         if na == 2 and nb == 2:
             raise ValueError(
                 "numpy.cross of two 2-element vectors returns arrays of one dimension fewer "
