@@ -621,7 +621,13 @@ def test_cross_dtypes(dtype):
     [((3,), (3,)), ((2,), (3,)), ((3,), (2,)), ((4, 3), (3,)), ((2, 4, 3), (4, 2)), ((0, 3), (3,))],
 )
 def test_cross_shapes(shape_a, shape_b):
-    check(cross, sample(shape_a, np.float64), sample(shape_b, np.int64, 1))
+    from taipan.numpy_library import shapes_products
+
+    a, b = sample(shape_a, np.float64), sample(shape_b, np.int64, 1)
+    if 2 in (shape_a[-1], shape_b[-1]) and not shapes_products._CROSS_TAKES_TWO:
+        check_error(cross, ValueError, a, b)  # NumPy 2.5 refuses 2-element vectors
+    else:
+        check(cross, a, b)
 
 
 def test_cross_zeros_nan_views_and_errors():
@@ -630,8 +636,13 @@ def test_cross_zeros_nan_views_and_errors():
     for view in non_contiguous((3, 3), np.float64):
         check(cross, view, view[::-1])
     check_error(cross, ValueError, np.arange(4), np.arange(3))
-    with pytest.raises(ValueError, match="two 2-element vectors"):
-        cross(np.arange(2), np.arange(2))
+    from taipan.numpy_library import shapes_products
+
+    if shapes_products._CROSS_TAKES_TWO:
+        with pytest.raises(ValueError, match="two 2-element vectors"):
+            cross(np.arange(2), np.arange(2))
+    else:
+        check_error(cross, ValueError, np.arange(2), np.arange(2))
 
 
 @njit
