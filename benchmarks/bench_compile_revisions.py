@@ -25,8 +25,9 @@ from common import Row, fmt_time, print_table, run_snippet
 
 def snippets():
     for name in bench_scalar.FIRST_CALLS:
-        yield f"first call {bench_scalar.FIRST_CALLS[name]}", bench_scalar.compile_snippet(
-            "taipan", name
+        yield (
+            f"first call {bench_scalar.FIRST_CALLS[name]}",
+            bench_scalar.compile_snippet("taipan", name),
         )
     for name in bench_arrays.COMPILE_INPUTS:
         yield f"first call {name}", bench_arrays.compile_snippet("taipan", name)
