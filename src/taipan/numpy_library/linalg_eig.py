@@ -11,7 +11,7 @@ Numba does); pass a complex matrix for those."""
 import numpy as np
 
 from taipan.errors import TypingError
-from taipan.extending import overload
+from taipan.extending import overload, register_jitable
 from taipan.numpy_library._linalg import (
     N,
     V,
@@ -48,12 +48,27 @@ def _eig_always_complex():
 def _eig_typer(function, a, vectors):
     check_matrix(function, a)
     dtype, result = lapack_dtypes(a)
-    complex_results = not is_complex(dtype) and _eig_always_complex()
-    if complex_results:
-        return _real_eig_as_complex(a, vectors, dtype, result)
-    to_result = converter(dtype, result)
-    real = real_dtype(dtype)
+    return _eig_implementation(vectors, dtype, result, _eig_always_complex())
+
+
+def _real_eig_as_complex(a, vectors, dtype, result):
+    """eig of a real matrix as NumPy 2.5 returns it, whatever NumPy is installed."""
+    return _eig_implementation(vectors, dtype, result, True)
+
+
+def _eig_implementation(vectors, dtype, result, always_complex):
+    """eig or eigvals by geev. With `always_complex` (NumPy 2.5 and later), a real matrix gives
+    complex eigenvalues, and eigenvectors in which LAPACK's (re, im) column pairs of
+    complex-conjugate eigenvalues become v and conj(v); without, a real matrix with complex
+    eigenvalues raises ValueError."""
     complex_matrix = is_complex(dtype)
+    complex_results = always_complex and not complex_matrix
+    if complex_results:
+        complex_result = np.complex64 if result == np.float32 else np.complex128
+        to_result = converter(np.complex128, complex_result)
+    else:
+        to_result = converter(dtype, result)
+    real = real_dtype(dtype)
     geev = routine(dtype, "geev", 14, 2)
     job = V if vectors else N
 
@@ -111,6 +126,12 @@ def _eig_typer(function, a, vectors):
                     1,
                 )
         check_info(info, "Eigenvalues did not converge")
+        if complex_results:
+            eigenvalues = _complex_eigenvalues(values, imaginary, n)
+            if vectors:
+                eigenvectors = _complex_eigenvectors(imaginary, right, n)
+                return to_result(eigenvalues), to_result(eigenvectors.T)
+            return to_result(eigenvalues)
         if not complex_matrix:
             for i in range(n):
                 if imaginary[i] != 0:
@@ -127,67 +148,32 @@ def _eig_typer(function, a, vectors):
     return impl
 
 
-def _real_eig_as_complex(a, vectors, dtype, result):
-    """eig of a real matrix as NumPy 2.5 returns it: complex eigenvalues, and eigenvectors in
-    which LAPACK's (re, im) column pairs of complex-conjugate eigenvalues become v and conj(v)."""
-    complex_result = np.complex64 if result == np.float32 else np.complex128
-    to_result = converter(np.complex128, complex_result)
-    geev = routine(dtype, "geev", 14, 2)
-    job = V if vectors else N
+@register_jitable
+def _complex_eigenvalues(values, imaginary, n):
+    """Real geev's eigenvalues from their two parts."""
+    eigenvalues = np.empty(n, np.complex128)
+    for i in range(n):
+        eigenvalues[i] = values[i] + 1j * imaginary[i]
+    return eigenvalues
 
-    def impl(a):
-        n = square_size(a)
-        check_finite(a)
-        factors = fortran_copy(a, dtype)
-        leading = max(n, 1)
-        right = np.empty((n if vectors else 1, leading), dtype)
-        left = np.empty(1, dtype)
-        values = np.empty(n, dtype)
-        imaginary = np.empty(n, dtype)
-        query = np.empty(1, dtype)
-        info = integer(0)
-        for size in (-1, 0):  # a workspace query, then the computation
-            work = workspace(size, query, dtype)
-            geev(
-                character(N),
-                character(job),
-                integer(n),
-                factors,
-                integer(leading),
-                values,
-                imaginary,
-                left,
-                integer(1),
-                right,
-                integer(right.shape[1]),
-                work,
-                work_length(size, work),
-                info,
-                1,
-                1,
-            )
-        check_info(info, "Eigenvalues did not converge")
-        eigenvalues = np.empty(n, np.complex128)
-        for i in range(n):
-            eigenvalues[i] = values[i] + 1j * imaginary[i]
-        if not vectors:
-            return to_result(eigenvalues)
-        # Row i of `right` is the eigenvector of eigenvalue i (LAPACK's column i).
-        eigenvectors = np.empty((n, n), np.complex128)
-        i = 0
-        while i < n:
-            if imaginary[i] != 0 and i + 1 < n:
-                for k in range(n):
-                    eigenvectors[i, k] = right[i, k] + 1j * right[i + 1, k]
-                    eigenvectors[i + 1, k] = right[i, k] - 1j * right[i + 1, k]
-                i += 2
-            else:
-                for k in range(n):
-                    eigenvectors[i, k] = right[i, k]
-                i += 1
-        return to_result(eigenvalues), to_result(eigenvectors.T)
 
-    return impl
+@register_jitable
+def _complex_eigenvectors(imaginary, right, n):
+    """Real geev's eigenvectors (row i of `right` is LAPACK's column i), each (re, im) pair of a
+    complex-conjugate eigenvalue pair made into v and conj(v); row i is eigenvector i."""
+    eigenvectors = np.empty((n, n), np.complex128)
+    i = 0
+    while i < n:
+        if imaginary[i] != 0 and i + 1 < n:
+            for k in range(n):
+                eigenvectors[i, k] = right[i, k] + 1j * right[i + 1, k]
+                eigenvectors[i + 1, k] = right[i, k] - 1j * right[i + 1, k]
+            i += 2
+        else:
+            for k in range(n):
+                eigenvectors[i, k] = right[i, k]
+            i += 1
+    return eigenvectors
 
 
 @overload(np.linalg.eig)
