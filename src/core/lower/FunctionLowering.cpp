@@ -752,14 +752,18 @@ void FunctionLowering::lowerRaise(Stmt *stmt) {
     emitRaise(classType->exceptionId(), *message);
     return;
   }
+  emitPrintedRaise(classType->exceptionId(), [&] { printExceptionMessage(raised, values); });
+}
+
+void FunctionLowering::emitPrintedRaise(int exceptionId, const std::function<void()> &print) {
   if (!moduleLowering.target.formatsMessagesAtRunTime()) {
-    emitRaise(classType->exceptionId(), "<message made at run time>");
+    emitRaise(exceptionId, "<message made at run time>");
     return;
   }
-  printExceptionMessage(raised, values);
+  print();
   builder.CreateCall(moduleLowering.runtimeFunction("taipan_raise_printed", builder.getVoidTy(),
                                                     {builder.getInt32Ty()}),
-                     {builder.getInt32(classType->exceptionId())});
+                     {builder.getInt32(exceptionId)});
   exitFunction(builder.getInt32(1));
 }
 
@@ -778,15 +782,8 @@ void FunctionLowering::lowerAssert(Stmt *stmt) {
   builder.CreateCondBr(condition, passed, failed,
                        llvm::MDBuilder(context).createBranchWeights(1 << 20, 1));
   builder.SetInsertPoint(failed);
-  if (!moduleLowering.target.formatsMessagesAtRunTime()) {
-    emitRaise(AssertionErrorId, "<message made at run time>");
-  } else {
-    printValue(lowerExpr(stmt->message), typeOf(stmt->message));
-    builder.CreateCall(moduleLowering.runtimeFunction("taipan_raise_printed", builder.getVoidTy(),
-                                                      {builder.getInt32Ty()}),
-                       {builder.getInt32(AssertionErrorId)});
-    exitFunction(builder.getInt32(1));
-  }
+  emitPrintedRaise(AssertionErrorId,
+                   [&] { printValue(lowerExpr(stmt->message), typeOf(stmt->message)); });
   builder.SetInsertPoint(passed);
 }
 

@@ -303,6 +303,9 @@ public:
   std::optional<std::string> exceptionMessage(Expr *raised);
   /// Prints that text at run time (then taipan_raise_printed raises with it).
   void printExceptionMessage(Expr *raised, const std::vector<llvm::Value *> &values);
+  /// Raises `exceptionId` with the message `print` prints at run time where the target formats
+  /// messages, else with a constant placeholder.
+  void emitPrintedRaise(int exceptionId, const std::function<void()> &print);
 };
 
 } // namespace taipan
