@@ -23,6 +23,7 @@
 #include "typing/GlobalResolver.h"
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -227,6 +228,7 @@ NB_MODULE(_core, module) {
       .def_prop_ro("type_annotations",
                    [](const CompiledFunction &self) { return self.typeAnnotations; })
       .def_prop_ro("hash", [](const CompiledFunction &self) { return self.hash; })
+      .def_prop_ro("stage_times", [](const CompiledFunction &self) { return self.times.stages(); })
       .def_prop_ro("address", [](const CompiledFunction &self) {
         return reinterpret_cast<uintptr_t>(self.entry);
       });
@@ -300,7 +302,8 @@ NB_MODULE(_core, module) {
         CompiledKernel kernel = translateErrors([&] { return compileKernel(job, keepIR); });
         return nb::make_tuple(kernel.ptx, kernel.name, TypeRef{kernel.returnType},
                               kernel.typeAnnotations, kernel.hash,
-                              keepIR ? nb::object(nb::str(kernel.llvmIR.c_str())) : nb::none());
+                              keepIR ? nb::object(nb::str(kernel.llvmIR.c_str())) : nb::none(),
+                              kernel.times.stages());
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("compute_capability"),
       nb::arg("device") = false, nb::arg("keep_llvm") = false);

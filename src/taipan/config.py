@@ -12,3 +12,5 @@ def _flag(name: str, default: bool = False) -> bool:
 
 BOUNDSCHECK = _flag("TAIPAN_BOUNDSCHECK")
 DISABLE_JIT = _flag("TAIPAN_DISABLE_JIT")
+# Prints where each compilation spent its time (dispatcher.get_metadata(sig)["timers"]).
+TIMING = _flag("TAIPAN_TIMING")

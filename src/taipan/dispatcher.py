@@ -3,8 +3,9 @@ inspection methods. Calls themselves run in the C++ base class."""
 
 import sys
 import threading
+import time
 
-from taipan import _core
+from taipan import _core, config
 from taipan.errors import TypingError
 from taipan.types import Signature, parse_signature
 
@@ -20,6 +21,10 @@ def _find_blas_once():
         from taipan.blas import find_blas
 
         find_blas()
+
+
+def _describe_key(key):
+    return "(" + ", ".join(str(t) for t in key) + ")"
 
 
 _CO_VARARGS = 0x04
@@ -38,13 +43,40 @@ class CompiledFunction(_core.DispatcherBase):
         self.__wrapped__ = py_func
         self.targetoptions = dict(options)
         self._source = None
+        self._front_end_seconds = 0.0  # charged to the first compilation, which paid it
+        self._timers = {}  # {"stage": seconds} by argument types
 
     def _function_source(self):
         if self._source is None:
             from taipan.frontend import read_function
 
+            start = time.perf_counter()
             self._source = read_function(self.py_func, self.targetoptions)
+            self._front_end_seconds = time.perf_counter() - start
         return self._source
+
+    def _record_times(self, key, stages):
+        """Keeps one compilation's stage times ([(stage, seconds)] from the compiler, after the
+        front end's) for get_metadata, and prints them when TAIPAN_TIMING is set."""
+        timers = {"front end": self._front_end_seconds, **dict(stages)}
+        self._front_end_seconds = 0.0
+        self._timers[key] = timers
+        if config.TIMING:
+            lines = [f"taipan: compiled {self.__qualname__}{_describe_key(key)}"]
+            lines += [f"  {stage:<38} {seconds * 1e3:9.3f} ms" for stage, seconds in timers.items()]
+            lines.append(f"  {'total':<38} {sum(timers.values()) * 1e3:9.3f} ms")
+            print("\n".join(lines), file=sys.stderr)
+
+    def get_metadata(self, signature=None):
+        """Numba's compile metadata: ``{"timers": {stage: seconds}}`` for a signature (argument
+        types), or a dict of them keyed by argument types."""
+        if signature is None:
+            return {key: {"timers": dict(timers)} for key, timers in self._timers.items()}
+        if isinstance(signature, (tuple, list)):
+            key = tuple(signature)
+        else:
+            key = tuple(parse_signature(signature).args)
+        return {"timers": dict(self._timers[key])}
 
     def __reduce__(self):
         # Pickled by reference: unpickling finds the module-level name again.
@@ -111,6 +143,7 @@ class Dispatcher(CompiledFunction):
             compiled = self._overloads.get(argument_types)
             if compiled is None:
                 compiled = _core.compile(self._function_source(), list(argument_types), return_type)
+                self._record_times(argument_types, compiled.stage_times)
                 self._overloads[argument_types] = compiled
                 _core.add_overload(self, compiled, argument_types)
             return compiled

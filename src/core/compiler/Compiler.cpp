@@ -222,12 +222,17 @@ std::string jitEntryName(const std::string &stableName) {
   return name;
 }
 
-LoweredModule lowerModule(const CompileJob &job, const Target &target) {
+/// Types and lowers a job into a verified module, timing both stages into `times`.
+LoweredModule lowerModule(const CompileJob &job, const Target &target, StageTimes *times) {
   const std::shared_ptr<FunctionSource> &source = job.source;
   CompileSession session;
   TypedFunction *rootPointer = nullptr;
   LoweredModule result;
-  result.hash = typeJob(job, target, session, rootPointer);
+  {
+    StageTimes::Scope timing(times, "type inference");
+    result.hash = typeJob(job, target, session, rootPointer);
+  }
+  StageTimes::Scope timing(times, "lowering");
   TypedFunction &root = *rootPointer;
   result.context = std::make_unique<llvm::LLVMContext>();
   result.module = std::make_unique<llvm::Module>(root.symbolName, *result.context);
@@ -261,15 +266,21 @@ LoweredModule lowerModule(const CompileJob &job, const Target &target) {
 CompiledFunction compileFunction(const CompileJob &job) {
   std::lock_guard<std::mutex> lock(compileMutex);
   CpuTarget target(optimizationLevel(job));
-  LoweredModule lowered = lowerModule(job, target);
-  target.finalizeModule(*lowered.module, lowered.entryName);
-  target.optimize(*lowered.module);
+  CompiledFunction compiled;
+  LoweredModule lowered = lowerModule(job, target, &compiled.times);
+  {
+    StageTimes::Scope timing(&compiled.times, "target finalization");
+    target.finalizeModule(*lowered.module, lowered.entryName);
+  }
+  target.optimize(*lowered.module, &compiled.times);
   std::string entryName = jitEntryName(lowered.entryName);
   lowered.module->getFunction(lowered.entryName)->setName(entryName);
   compiledEntryNames().insert(entryName);
-  CompiledFunction compiled;
-  compiled.entry = reinterpret_cast<CompiledFunction::EntryPoint>(
-      target.install(std::move(lowered.module), std::move(lowered.context), entryName));
+  {
+    StageTimes::Scope timing(&compiled.times, "code generation and loading");
+    compiled.entry = reinterpret_cast<CompiledFunction::EntryPoint>(
+        target.install(std::move(lowered.module), std::move(lowered.context), entryName));
+  }
   compiled.argumentTypes = job.argumentTypes;
   compiled.returnType = lowered.returnType;
   compiled.typeAnnotations = std::move(lowered.typeAnnotations);
@@ -280,15 +291,19 @@ CompiledFunction compileFunction(const CompileJob &job) {
 CompiledKernel compileKernel(const CompileJob &job, bool keepIR) {
   std::lock_guard<std::mutex> lock(compileMutex);
   std::unique_ptr<Target> target = targetFor(job);
-  LoweredModule lowered = lowerModule(job, *target);
   CompiledKernel kernel;
+  LoweredModule lowered = lowerModule(job, *target, &kernel.times);
   try {
-    target->finalizeModule(*lowered.module, lowered.entryName);
-    target->optimize(*lowered.module);
+    {
+      StageTimes::Scope timing(&kernel.times, "target finalization");
+      target->finalizeModule(*lowered.module, lowered.entryName);
+    }
+    target->optimize(*lowered.module, &kernel.times);
     if (keepIR) {
       llvm::raw_string_ostream text(kernel.llvmIR);
       lowered.module->print(text, nullptr);
     }
+    StageTimes::Scope timing(&kernel.times, "code generation (PTX)");
     kernel.ptx = target->emitAssembly(*lowered.module);
   } catch (CompileError &error) {
     if (!error.function) {
@@ -307,10 +322,10 @@ CompiledKernel compileKernel(const CompileJob &job, bool keepIR) {
 std::string inspectFunction(const CompileJob &job, InspectionKind kind) {
   std::lock_guard<std::mutex> lock(compileMutex);
   std::unique_ptr<Target> target = targetFor(job);
-  LoweredModule lowered = lowerModule(job, *target);
+  LoweredModule lowered = lowerModule(job, *target, nullptr);
   if (kind != InspectionKind::UnoptimizedIR) {
     target->finalizeModule(*lowered.module, lowered.entryName);
-    target->optimize(*lowered.module);
+    target->optimize(*lowered.module, nullptr);
   }
   if (kind == InspectionKind::Assembly)
     return target->emitAssembly(*lowered.module);

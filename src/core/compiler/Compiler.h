@@ -2,6 +2,7 @@
 // and a target) to a callable entry point, PTX, or text (LLVM IR, assembly). No LLVM types here.
 #pragma once
 
+#include "support/StageTimes.h"
 #include "syntax/SyntaxTree.h"
 #include "types/Type.h"
 
@@ -45,6 +46,8 @@ struct CompiledFunction {
   std::string typeAnnotations;
   /// The job hash (see jobHash): equal in every process for the same code.
   std::string hash;
+  /// Where the compilation spent its time, stage by stage.
+  StageTimes times;
 };
 
 /// A kernel (or device function) compiled to PTX for one argument-type tuple.
@@ -55,6 +58,7 @@ struct CompiledKernel {
   std::string typeAnnotations;
   std::string llvmIR; ///< the optimised LLVM IR, when asked for
   std::string hash;   ///< the job hash
+  StageTimes times;   ///< where the compilation spent its time
 };
 
 /// What text to produce instead of code.

@@ -47,11 +47,11 @@ std::string CpuTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root
   return wrapper->getName().str();
 }
 
-void CpuTarget::optimize(llvm::Module &module) const {
+void CpuTarget::optimize(llvm::Module &module, StageTimes *times) const {
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = optimizationLevel >= 2;
   tuning.SLPVectorization = optimizationLevel >= 2;
-  optimizeModule(module, CpuJit::get().targetMachine(), optimizationLevel, tuning);
+  optimizeModule(module, CpuJit::get().targetMachine(), optimizationLevel, tuning, times);
 }
 
 std::string CpuTarget::emitAssembly(llvm::Module &module) const {

@@ -36,7 +36,7 @@ public:
   std::string mathFunctionName(const std::string &libmName) const override { return libmName; }
   void finalizeModule(llvm::Module &, const std::string &) const override {}
   /// The pipeline at the job's level, with both vectorisers from level 2.
-  void optimize(llvm::Module &module) const override;
+  void optimize(llvm::Module &module, StageTimes *times) const override;
   std::string emitAssembly(llvm::Module &module) const override;
 
   /// Hands an optimised module to the process's JIT and returns the address of `entryName`.

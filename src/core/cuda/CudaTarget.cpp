@@ -360,8 +360,8 @@ void CudaTarget::finalizeModule(llvm::Module &module, const std::string &entryNa
                        "taipan generated invalid NVPTX IR (a compiler bug): " + problems, {});
 }
 
-void CudaTarget::optimize(llvm::Module &module) const {
-  optimizeModule(module, *machine, optimizationLevel());
+void CudaTarget::optimize(llvm::Module &module, StageTimes *times) const {
+  optimizeModule(module, *machine, optimizationLevel(), llvm::PipelineTuningOptions(), times);
 }
 
 std::string CudaTarget::emitAssembly(llvm::Module &module) const {

@@ -48,7 +48,7 @@ public:
   /// what the host reads, and applies fastmath=True to every function.
   void finalizeModule(llvm::Module &module, const std::string &entryName) const override;
   /// The pipeline at the job's level (opt=False gives 0, the default is 3, as with NVVM).
-  void optimize(llvm::Module &module) const override;
+  void optimize(llvm::Module &module, StageTimes *times) const override;
   /// The PTX text.
   std::string emitAssembly(llvm::Module &module) const override;
 

@@ -2,6 +2,8 @@
 // the target's machine (for its cost model) and its tuning (vectorisers) as the hooks.
 #pragma once
 
+#include "support/StageTimes.h"
+
 #include <llvm/Passes/PassBuilder.h>
 
 namespace llvm {
@@ -12,8 +14,10 @@ class TargetMachine;
 namespace taipan {
 
 /// Optimises `module` at `level` (0: the O0 pipeline, which still runs always-inline) for
-/// `machine`, with the target's `tuning` (the CPU enables both vectorisers from level 2).
+/// `machine`, with the target's `tuning` (the CPU enables both vectorisers from level 2). Each
+/// pass's own time (its nested passes excluded) goes to its group in `times` ("optimization:
+/// loops", ...) when `times` is given.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, int level,
-                    const llvm::PipelineTuningOptions &tuning = llvm::PipelineTuningOptions());
+                    const llvm::PipelineTuningOptions &tuning, StageTimes *times);
 
 } // namespace taipan

@@ -2,6 +2,8 @@
 // the questions lowering asks, the entry point, the math library and code generation.
 #pragma once
 
+#include "support/StageTimes.h"
+
 #include <string>
 #include <vector>
 
@@ -69,8 +71,9 @@ public:
   /// defined or resolved, the math library mapped and linked. Throws CompileError for code the
   /// target cannot run.
   virtual void finalizeModule(llvm::Module &module, const std::string &entryName) const = 0;
-  /// Runs the optimisation pipeline (target/PassPipeline) with this target's tuning.
-  virtual void optimize(llvm::Module &module) const = 0;
+  /// Runs the optimisation pipeline (target/PassPipeline) with this target's tuning, timing
+  /// its pass groups into `times` when given.
+  virtual void optimize(llvm::Module &module, StageTimes *times) const = 0;
   /// The target's assembly for an optimised module (host assembly, PTX).
   virtual std::string emitAssembly(llvm::Module &module) const = 0;
 };

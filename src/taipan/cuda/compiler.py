@@ -36,8 +36,8 @@ def split_signature(signature):
 
 
 def compile_source(source, argument_types, cc, device=False, keep_llvm=False):
-    """(ptx, entry name, return type, type annotations, job hash, optimised LLVM IR or None) for one
-    specialisation for compute capability ``cc`` (an int, 90 for sm_90). The options come from
+    """(ptx, entry name, return type, type annotations, job hash, optimised LLVM IR or None,
+    [(stage, seconds)]) for one specialisation for compute capability ``cc`` (an int, 90 for sm_90). The options come from
     ``source``, which parsed them once."""
     _find_libdevice()
     return _core.compile_kernel(source, list(argument_types), cc, device, keep_llvm)

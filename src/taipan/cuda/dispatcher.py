@@ -114,13 +114,12 @@ class CUDADispatcher(CompiledFunction):
         with _lock:
             kernel = self._kernels.get(key)
             if kernel is None:
+                compiled = compiler.compile_source(
+                    self._function_source(), key, self._compute_capability(), device=self.device
+                )
+                self._record_times(key, compiled[6])
                 kernel = Kernel(
-                    *compiler.compile_source(
-                        self._function_source(),
-                        key,
-                        self._compute_capability(),
-                        device=self.device,
-                    )[:5],
+                    *compiled[:5],
                     links=self.link_files(),
                     python_name=self.__name__,
                     max_registers=self.targetoptions.get("max_registers") or 0,

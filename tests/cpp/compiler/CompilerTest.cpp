@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -463,3 +464,31 @@ TEST(CompilerTest, InspectAssembly) {
 }
 
 } // namespace
+
+TEST(CompilerTest, ReportsTheTimeOfEachStage) {
+  CompiledFunction compiled =
+      compileFunction(binaryFunction("timed", BinaryOp::Add), {types::int64(), types::int64()});
+  std::vector<std::string> stages;
+  for (const auto &[stage, seconds] : compiled.times.stages()) {
+    stages.push_back(stage);
+    EXPECT_GE(seconds, 0.0) << stage;
+  }
+  for (const char *expected : {"type inference", "lowering", "target finalization",
+                               "optimization: instcombine", "code generation and loading"})
+    EXPECT_NE(std::find(stages.begin(), stages.end(), expected), stages.end()) << expected;
+  // Exclusive pass times add up to no more than the whole compilation took.
+  EXPECT_GT(compiled.times.total(), 0.0);
+  EXPECT_LT(compiled.times.total(), 10.0);
+}
+
+TEST(CompilerTest, StageTimesAccumulateAStageEnteredTwice) {
+  StageTimes times;
+  times.add("lowering", 0.25);
+  times.add("type inference", 0.5);
+  times.add("lowering", 0.25);
+  ASSERT_EQ(times.stages().size(), 2u);
+  EXPECT_EQ(times.stages()[0].first, "lowering");
+  EXPECT_DOUBLE_EQ(times.stages()[0].second, 0.5);
+  EXPECT_DOUBLE_EQ(times.total(), 1.0);
+  EXPECT_NE(times.report().find("total"), std::string::npos);
+}

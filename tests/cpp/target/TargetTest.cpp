@@ -116,7 +116,7 @@ TEST(TargetTest, CpuEntryWrapperReadsArgumentsThroughPointersAndRuns) {
   EXPECT_TRUE(job.verifies());
 
   target.finalizeModule(*job.module, job.entryName);
-  target.optimize(*job.module);
+  target.optimize(*job.module, nullptr);
   EXPECT_NE(target.emitAssembly(*job.module).find("taipan_add_test_entry"), std::string::npos);
   // A symbol of its own: this module's functions must not meet the compiler's in the JIT.
   job.module->getFunction(job.entryName)->setName("taipan_target_test_entry");
@@ -151,7 +151,7 @@ TEST(TargetTest, CudaKernelWrapperTakesArgumentsByValueAndIsAnnotated) {
   ASSERT_EQ(annotations->getNumOperands(), 1u);
   // Everything but the kernel and what the host reads is internal after finalisation.
   EXPECT_TRUE(job.module->getFunction("taipan_add_test")->hasInternalLinkage());
-  target.optimize(*job.module);
+  target.optimize(*job.module, nullptr);
   std::string ptx = target.emitAssembly(*job.module);
   EXPECT_NE(ptx.find(".target sm_90"), std::string::npos);
   EXPECT_NE(ptx.find(".entry taipan_add_test_kernel"), std::string::npos);
@@ -166,7 +166,7 @@ TEST(TargetTest, CudaDeviceFunctionStaysVisibleWithoutAWrapper) {
   EXPECT_EQ(job.module->getFunction("taipan_add_test_kernel"), nullptr);
   target.finalizeModule(*job.module, job.entryName);
   EXPECT_EQ(job.module->getNamedMetadata("nvvm.annotations")->getNumOperands(), 0u);
-  target.optimize(*job.module);
+  target.optimize(*job.module, nullptr);
   std::string ptx = target.emitAssembly(*job.module);
   EXPECT_NE(ptx.find(".target sm_80"), std::string::npos);
   EXPECT_NE(ptx.find(".visible .func"), std::string::npos);
