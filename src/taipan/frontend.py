@@ -59,15 +59,55 @@ def _parse_at(lines, first_line):
     return ast.parse(padding + "".join(lines))
 
 
-def _candidates_near(lines, first_line):
+def _definitions_at(tree, first_line):
+    """The function and lambda nodes of ``tree`` that start at ``first_line``, with their nearest
+    enclosing class: only nodes whose lines span ``first_line`` are visited, so a long function
+    costs a walk down to it, not over its whole body."""
+    found = []
+    pending = [(tree, None)]
+    while pending:
+        node, class_name = pending.pop()
+        for child in ast.iter_child_nodes(node):
+            start = getattr(child, "lineno", None)
+            if start is not None:
+                if isinstance(child, _DEFINITIONS) and _first_line(child) == first_line:
+                    found.append((child, class_name))
+                decorators = getattr(child, "decorator_list", None)
+                begin = decorators[0].lineno if decorators else start
+                if not begin <= first_line <= child.end_lineno:
+                    continue
+            pending.append((child, child.name if isinstance(child, ast.ClassDef) else class_name))
+    return found
+
+
+def _last_line(code):
+    """The last line any instruction of ``code`` or its nested code objects comes from."""
+    last = code.co_firstlineno
+    pending = [code]
+    while pending:
+        current = pending.pop()
+        if hasattr(current, "co_positions"):  # 3.11+: end lines too
+            last = max([last] + [end for _, end, _, _ in current.co_positions() if end])
+        else:
+            last = max([last] + [line for _, _, line in current.co_lines() if line])
+        pending.extend(c for c in current.co_consts if isinstance(c, type(code)))
+    return last
+
+
+def _candidates_near(lines, first_line, code):
     """Definitions in the statement that starts at ``first_line`` (the cheap search: most
-    functions are a whole statement there), or an empty list when that text is not one."""
+    functions are a whole statement there), or an empty list when that text is not one. The
+    statement's text runs to the last line the code object names; where that does not parse
+    (a 3.10 statement continuing past its last instruction's line), tokenizing finds its end."""
     import inspect
     import tokenize
 
     try:
-        block = inspect.getblock(lines[first_line - 1 :])
-        return _index_definitions(_parse_at(block, first_line)).get(first_line, [])
+        try:
+            tree = _parse_at(lines[first_line - 1 : _last_line(code)], first_line)
+        except SyntaxError:
+            tree = _parse_at(inspect.getblock(lines[first_line - 1 :]), first_line)
+        return _definitions_at(tree, first_line)
     except (SyntaxError, ValueError, IndexError, tokenize.TokenError):
         return []
 
@@ -368,7 +408,7 @@ def read_function(py_func, options):
     looked_at = []
     for where, lines in _source_texts(code, py_func.__globals__):
         looked_at.append(where)
-        near = _candidates_near(lines, first_line)
+        near = _candidates_near(lines, first_line, code)
         node = (
             _verified_definition(code, near, _imported_modules_guess(py_func), lines)
             if near
