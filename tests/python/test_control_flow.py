@@ -565,3 +565,70 @@ def test_in_range():
 
     for x, n in [(3, 10), (10, 10), (-1, 5), (4, 5)]:
         assert_same(f, x, n)
+
+
+# Short loops over constant ranges are emitted as copies of their body (compile time); every
+# Python rule of the loop must survive: break, continue, else, the variable after the loop,
+# negative and non-dividing steps, empty ranges, and exceptions raised in a copy.
+
+
+def constant_loops(x):
+    total = 0.0
+    for j in range(3):
+        total += x * j
+    for j in range(7, -2, -3):
+        total -= j
+    for k in range(0):
+        total += 1000.0
+    for k in range(2, 9, 4):
+        if k > x:
+            break
+        total += k
+    else:
+        total += 0.5
+    for m in range(5):
+        if m % 2:
+            continue
+        total += m * 0.25
+    return total, j, m
+
+
+@pytest.mark.parametrize("x", [-1.0, 0.0, 3.0, 5.0, 100.0])
+def test_constant_range_loops_unrolled(x):
+    assert_same(njit(constant_loops), x)
+
+
+def constant_loop_raises(n):
+    s = 0
+    for j in range(4):
+        s += 10 // (n - j)
+    return s
+
+
+@pytest.mark.parametrize("n", [-3, 1, 2, 7])
+def test_constant_range_loop_raising_in_a_copy(n):
+    assert_same(njit(constant_loop_raises), n)
+
+
+def constant_loop_with_nested_loop(n):
+    s = 0
+    for i in range(3):
+        for j in range(n):
+            s += i * j
+    return s
+
+
+def test_constant_range_loop_around_a_loop():
+    assert_same(njit(constant_loop_with_nested_loop), 4)
+
+
+def test_constant_range_copies_leave_no_loop_in_the_ir():
+    def three(x):
+        for j in range(3):
+            x = x * 2 + j
+        return x
+
+    compiled = njit(three)
+    assert_same(compiled, 5)
+    unoptimized = next(iter(compiled._inspect("llvm-unoptimized", None).values()))
+    assert "for.cond" not in unoptimized

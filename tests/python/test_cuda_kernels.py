@@ -277,7 +277,7 @@ def test_debug_division_by_zero_names_the_thread():
     with pytest.raises(
         ZeroDivisionError,
         match=r"tid=\[6, 0, 0\] ctaid=\[0, 0, 0\]: "
-        r"integer division by zero",
+        r"integer division or modulo by zero",
     ):
         k.divide_debug[1, 8](values, divisor)
 

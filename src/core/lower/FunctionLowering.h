@@ -116,6 +116,9 @@ public:
   void lowerIf(Stmt *stmt);
   void lowerWhile(Stmt *stmt);
   void lowerFor(Stmt *stmt);
+  /// `for target in range(...)` with a short constant trip count and a small body, emitted as
+  /// that many copies of the body; false (nothing emitted) when the loop does not qualify.
+  bool lowerUnrolledRange(Stmt *stmt, llvm::Value *first, llvm::Value *limit, llvm::Value *step);
   struct IterationSource;
   IterationSource prepareIteration(llvm::Value *value, const Type *type);
   IterationSource prepareIndexIteration(Expr *call);

@@ -299,7 +299,7 @@ llvm::Value *FunctionLowering::lowerIntegerBinary(BinaryOp op, llvm::Value *a, l
     }
     if (checkZero)
       raiseIf(divisorIsZero, ZeroDivisionErrorId,
-              isDivision ? "integer division by zero" : "integer modulo by zero");
+              isDivision ? "integer division or modulo by zero" : "integer modulo by zero");
     if (!isSigned)
       return isDivision ? builder.CreateUDiv(a, b) : builder.CreateURem(a, b);
     // INT_MIN // -1 overflows the hardware divide; Python's answer wraps to INT_MIN here.

@@ -228,7 +228,7 @@ TEST(CompilerTest, IntegerDivisionByZeroRaises) {
   runtime::PendingException pending = runtime::takePendingException();
   EXPECT_EQ(pending.exceptionId, ZeroDivisionErrorId);
   ASSERT_NE(pending.message, nullptr);
-  EXPECT_STREQ(pending.message, "integer division by zero");
+  EXPECT_STREQ(pending.message, "integer division or modulo by zero");
   // Taking the exception clears it.
   EXPECT_EQ(runtime::takePendingException().exceptionId, ExceptionNone);
 
