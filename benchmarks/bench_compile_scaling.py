@@ -1,14 +1,16 @@
 """Compile-time scaling with function size, taipan vs numba side by side.
 
-Generates functions of N statements (default N = 25, 100, 400, 1600; arithmetic on a few
+Generates functions of N statements (default N = 25, 100, 400, 1600, 6400; arithmetic on a few
 float/int locals, if/else, short ``for`` loops over ``range(3)``) into a ``.py`` file in a temp
-dir.  For each size and library, a fresh process imports the library, compiles and calls a tiny
-warm-up function, then times the first call (compile + run) of the generated function.  A crash,
-timeout or exception (numba may hit RecursionError on big functions) is reported for that size
-instead of aborting the run.  Also printed: the growth factor of the time between consecutive
-sizes next to the n*log(n) growth factor.  Target: taipan/numba <= 0.1 at every size.
+dir.  For each size and library, a fresh process imports the library, compiles a tiny warm-up
+function, then times (cpu) the first call (compile + run) of the generated function and (cuda)
+compiling it as a CUDA device function to PTX for sm_90.  A crash, timeout or exception (numba
+may hit RecursionError on big functions) is reported for that size instead of aborting the run;
+Numba is skipped at larger sizes once it takes over 2 minutes.  Also printed: the growth factor
+between consecutive sizes next to n*log(n)'s, and taipan's three largest compile stages
+(get_metadata()["timers"]).  Target: taipan/numba <= 0.05 at every size.
 
-Usage: python benchmarks/bench_compile_scaling.py [--sizes 25,100,400,1600] [--timeout 600]
+Usage: python benchmarks/bench_compile_scaling.py [--sizes 25,100,400,1600,6400] [--modes cpu,cuda]
 
 TAIPAN_BENCH_STANDIN=numba makes the "taipan" side import numba.  It exists ONLY to validate
 this script before taipan is importable (ratios are then ~1).
@@ -25,8 +27,9 @@ import tempfile
 # benchmarks/ is sys.path[0] when this file is run as a script.
 from common import LIBS, Row, import_line, measure, print_table, run_snippet
 
-TARGET_RATIO = 0.1
-DEFAULT_SIZES = (25, 100, 400, 1600)
+TARGET_RATIO = 0.05
+DEFAULT_SIZES = (25, 100, 400, 1600, 6400)
+NUMBA_LIMIT_S = 120  # Numba runs only up to the size where it takes under 2 minutes
 MODULE = "taipan_bench_generated"
 FLOATS = ("f0", "f1", "f2", "f3")
 INTS = ("k0", "k1", "k2")
@@ -97,7 +100,7 @@ def generate_function(name: str, n: int, seed: int = 0) -> str:
     return f"def {name}(a, x):\n" + "".join(f"    {line}\n" for line in body)
 
 
-SNIPPET = """
+CPU_SNIPPET = """
 import sys
 import time
 sys.path.insert(0, {tmpdir!r})
@@ -119,8 +122,38 @@ try:
 except BaseException as exc:
     report({{"error": type(exc).__name__ + ": " + str(exc)[:200]}})
 else:
-    report({{"ns": t1 - t0, "value": value, "expected": gen.{func}(3, 0.5)}})
+    stages = {{}}
+    if "{lib}" == "taipan" and hasattr(f, "get_metadata"):
+        stages = next(iter(f.get_metadata().values()))["timers"]
+    report({{"ns": t1 - t0, "value": value, "expected": gen.{func}(3, 0.5), "stages": stages}})
 """
+
+# A CUDA device function compiled to PTX for sm_90 (no GPU needed): the same generated code.
+CUDA_SNIPPET = """
+import sys
+import time
+sys.path.insert(0, {tmpdir!r})
+{import_line}
+from {lib} import cuda, float64, int64
+import {module} as gen
+
+
+def tiny(a, x):
+    return a + x
+
+
+cuda.compile_ptx(tiny, (int64, float64), device=True, cc=(9, 0))  # warm-up
+try:
+    t0 = time.perf_counter_ns()
+    ptx, _ = cuda.compile_ptx(gen.{func}, (int64, float64), device=True, cc=(9, 0))
+    t1 = time.perf_counter_ns()
+except BaseException as exc:
+    report({{"error": type(exc).__name__ + ": " + str(exc)[:200]}})
+else:
+    report({{"ns": t1 - t0, "value": 0.0, "expected": 0.0, "stages": {{}}}})
+"""
+
+MODES = {"cpu": ("first call", CPU_SNIPPET), "cuda": ("CUDA device function to PTX", CUDA_SNIPPET)}
 
 
 def _growth(times: list, i: int) -> str:
@@ -132,6 +165,12 @@ def _growth(times: list, i: int) -> str:
     return "?"
 
 
+def _stage_summary(stages: dict) -> str:
+    """The three largest stages of a taipan compilation, in ms."""
+    largest = sorted(stages.items(), key=lambda item: -item[1])[:3]
+    return ", ".join(f"{name} {seconds * 1e3:.0f} ms" for name, seconds in largest)
+
+
 def main(argv=None) -> list[Row]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument(
@@ -140,37 +179,58 @@ def main(argv=None) -> list[Row]:
         help="comma-separated statement counts (default %(default)s)",
     )
     ap.add_argument("--timeout", type=float, default=600, help="per-process timeout in s")
+    ap.add_argument(
+        "--numba-limit",
+        type=float,
+        default=NUMBA_LIMIT_S,
+        help="skip Numba at larger sizes once it takes longer than this (s)",
+    )
     ap.add_argument("--repeats", type=int, default=1, help="fresh processes per point (best of)")
+    ap.add_argument("--modes", default="cpu,cuda", help="cpu, cuda or both (default %(default)s)")
     args = ap.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
 
-    times = {lib: [] for lib in LIBS}
-    notes = []
+    rows = []
     with tempfile.TemporaryDirectory(prefix="taipan-scaling-") as tmpdir:
         with open(os.path.join(tmpdir, f"{MODULE}.py"), "w") as f:
             f.write("".join(generate_function(f"big_{n}", n) + "\n\n" for n in sizes))
-        for n in sizes:
-            values = {}
-            for lib in LIBS:
-                code = SNIPPET.format(
-                    tmpdir=tmpdir,
-                    import_line=import_line(lib),
-                    module=MODULE,
-                    lib=lib,
-                    func=f"big_{n}",
-                )
+        for mode in args.modes.split(","):
+            label, snippet = MODES[mode]
+            rows += _scale(label, snippet, sizes, tmpdir, args)
+    print_table("compile-time scaling (a generated function, fresh process)", rows)
+    return rows
 
-                def one(code=code, lib=lib, values=values):
-                    result = fresh_best_result(code, args.repeats, args.timeout)
-                    values[lib] = (result["value"], result["expected"])
-                    return result["ns"]
 
-                times[lib].append(measure(one))
-            note = []
-            for lib, (got, expected) in values.items():
-                if not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-9):
-                    note.append(f"{lib} returned {got!r}, CPython {expected!r}")
-            notes.append(note)
+def _scale(label, snippet, sizes, tmpdir, args) -> list[Row]:
+    """One row per size for one mode: taipan and Numba, growth factors and taipan's stages."""
+    times = {lib: [] for lib in LIBS}
+    notes = []
+    numba_gave_up = False
+    for n in sizes:
+        values, note = {}, []
+        for lib in LIBS:
+            if lib == "numba" and numba_gave_up:
+                times[lib].append(f"skipped (over {args.numba_limit:g} s at a smaller size)")
+                continue
+            code = snippet.format(
+                tmpdir=tmpdir, import_line=import_line(lib), module=MODULE, lib=lib, func=f"big_{n}"
+            )
+            timeout = args.numba_limit if lib == "numba" else args.timeout
+
+            def one(code=code, lib=lib, timeout=timeout, values=values, note=note):
+                result = fresh_best_result(code, args.repeats, timeout)
+                values[lib] = (result["value"], result["expected"])
+                if result["stages"]:
+                    note.append("taipan: " + _stage_summary(result["stages"]))
+                return result["ns"]
+
+            times[lib].append(measure(one))
+            if lib == "numba" and not isinstance(times[lib][-1], (int, float)):
+                numba_gave_up = True
+        for lib, (got, expected) in values.items():
+            if not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-9):
+                note.append(f"{lib} returned {got!r}, CPython {expected!r}")
+        notes.append(note)
 
     rows = []
     for i, n in enumerate(sizes):
@@ -184,14 +244,13 @@ def main(argv=None) -> list[Row]:
             )
         rows.append(
             Row(
-                f"first call, {n} statements",
+                f"{label}, {n} statements",
                 times["taipan"][i],
                 times["numba"][i],
                 TARGET_RATIO,
                 note="; ".join(note),
             )
         )
-    print_table("compile-time scaling (first call of a generated function)", rows)
     return rows
 
 
