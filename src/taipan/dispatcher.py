@@ -57,7 +57,8 @@ class CompiledFunction(_core.DispatcherBase):
 
     def _record_times(self, key, stages):
         """Keeps one compilation's stage times ([(stage, seconds)] from the compiler, after the
-        front end's) for get_metadata, and prints them when TAIPAN_TIMING is set."""
+        front end's) for get_metadata, prints them when TAIPAN_TIMING is set, and returns the
+        dict kept (later stages, such as a kernel's loading, add to it)."""
         timers = {"front end": self._front_end_seconds, **dict(stages)}
         self._front_end_seconds = 0.0
         self._timers[key] = timers
@@ -66,6 +67,7 @@ class CompiledFunction(_core.DispatcherBase):
             lines += [f"  {stage:<38} {seconds * 1e3:9.3f} ms" for stage, seconds in timers.items()]
             lines.append(f"  {'total':<38} {sum(timers.values()) * 1e3:9.3f} ms")
             print("\n".join(lines), file=sys.stderr)
+        return timers
 
     def get_metadata(self, signature=None):
         """Numba's compile metadata: ``{"timers": {stage: seconds}}`` for a signature (argument

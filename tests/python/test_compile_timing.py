@@ -7,6 +7,7 @@ import sys
 import textwrap
 
 import numpy as np
+import pytest
 
 import taipan
 from taipan import cuda, float64, int64, void
@@ -94,3 +95,18 @@ def test_taipan_timing_prints_the_report(tmp_path):
     assert "taipan: compiled add(int64, int64)" in result.stderr
     for stage in ("front end", "type inference", "code generation and loading", "total"):
         assert stage in result.stderr
+
+
+@pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
+def test_cuda_kernel_loading_is_timed_on_the_gpu():
+    @cuda.jit
+    def fill(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] = i
+
+    a = cuda.device_array(64, dtype=np.float64)
+    fill[1, 64](a)
+    assert np.array_equal(a.copy_to_host(), np.arange(64.0))
+    timers = fill.get_metadata()[(taipan.typeof(a),)]["timers"]
+    assert timers["linking and loading (driver)"] > 0

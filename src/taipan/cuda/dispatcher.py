@@ -3,6 +3,7 @@ launched with ``kernel[griddim, blockdim, stream, sharedmem](args)``."""
 
 import contextlib
 import threading
+import time
 
 from taipan import _core
 from taipan.cuda import compiler, driver, linking
@@ -44,6 +45,8 @@ class Kernel:
         self.python_name = python_name or name
         self.max_registers = max_registers  # for the driver's JIT, as numba-cuda's linker gets it
         self._handles = {}  # (module, function) by (device, context generation)
+        # The dispatcher's stage times for this specialisation: loading adds the driver's part.
+        self.timers = {}
         self._cubins = {}  # by compute capability
         # cg.this_grid().sync() needs every block resident: a cooperative launch.
         self.cooperative = "taipan_grid_barrier" in ptx
@@ -73,8 +76,11 @@ class Kernel:
                     f"{', '.join(self.external_symbols)}, but nothing is linked: name the files "
                     "defining them in @cuda.jit(link=[...]) or cuda.declare_device(link=[...])"
                 )
+            start = time.perf_counter()
             image = self.cubin() if self.links else self.ptx
             handle = self._handles[key] = driver.load_function(image, self.name, self.max_registers)
+            stage = "linking and loading (driver)"
+            self.timers[stage] = self.timers.get(stage, 0.0) + time.perf_counter() - start
         return handle
 
 
@@ -117,13 +123,13 @@ class CUDADispatcher(CompiledFunction):
                 compiled = compiler.compile_source(
                     self._function_source(), key, self._compute_capability(), device=self.device
                 )
-                self._record_times(key, compiled[6])
                 kernel = Kernel(
                     *compiled[:5],
                     links=self.link_files(),
                     python_name=self.__name__,
                     max_registers=self.targetoptions.get("max_registers") or 0,
                 )
+                kernel.timers = self._record_times(key, compiled[6])
                 self._kernels[key] = kernel
             return kernel
 
