@@ -1,6 +1,8 @@
 """taipan's types, spelled as in Numba: ``float64``, ``int32``, ``UniTuple(int64, 3)``,
 ``float64[:, ::1]``; calling a type builds a signature: ``float64(float64, int32)``."""
 
+import re
+
 from taipan import _core
 
 Type = _core.Type
@@ -191,6 +193,79 @@ class Tuple(BaseTuple):
         return t.kind_name == "Tuple" and not UniTuple._matches(t)
 
 
+class _NotYetSupported(metaclass=_TypeClass):
+    """Numba type classes whose values taipan cannot compile yet: the class exists, so code
+    written for Numba imports and tests ``isinstance(t, types.ListType)``, and building one says
+    what is missing."""
+
+    _what = ""
+
+    @staticmethod
+    def _matches(t):
+        return False  # no value taipan compiles has one of these types
+
+    @classmethod
+    def _make(cls, *args, **kwargs):
+        from taipan.errors import UnsupportedError
+
+        raise UnsupportedError(f"{cls.__name__}: {cls._what} are not supported yet")
+
+
+class NPDatetime(_NotYetSupported):
+    """``NPDatetime(unit)``: NumPy datetime64 values."""
+
+    _what = "NumPy datetime64 values"
+
+
+class NPTimedelta(_NotYetSupported):
+    """``NPTimedelta(unit)``: NumPy timedelta64 values."""
+
+    _what = "NumPy timedelta64 values"
+
+
+class ListType(_NotYetSupported):
+    """``ListType(item_type)``: typed lists."""
+
+    _what = "typed lists"
+
+
+class DictType(_NotYetSupported):
+    """``DictType(key_type, value_type)``: typed dicts."""
+
+    _what = "typed dicts"
+
+
+class Record(_NotYetSupported):
+    """``Record(fields, size, aligned)``: NumPy structured (record) dtypes."""
+
+    _what = "NumPy structured (record) dtypes"
+
+
+class UnicodeType(_NotYetSupported):
+    """The class of ``unicode_type``, Python's str."""
+
+    _what = "strings"
+
+
+class _UnsupportedTypeInstance:
+    """A placeholder for a Numba type instance such as ``unicode_type``: importing it works;
+    using it in a signature raises UnsupportedError."""
+
+    def __init__(self, name, what):
+        self._name, self._what = name, what
+
+    def __repr__(self):
+        return self._name
+
+    def __call__(self, *args):
+        from taipan.errors import UnsupportedError
+
+        raise UnsupportedError(f"{self._name}: {self._what} are not supported yet")
+
+
+unicode_type = string = _UnsupportedTypeInstance("unicode_type", "strings")
+
+
 def CPointer(dtype):
     """A pointer to elements of ``dtype``, for parameters of foreign functions
     (``cuda.declare_device``); kernels pass an array's data to it."""
@@ -206,12 +281,18 @@ def parse_signature(signature):
         return signature
     if isinstance(signature, str):
         namespace = {name: value for name, value in globals().items() if not name.startswith("_")}
+        for name, value in namespace.items():
+            if isinstance(value, _UnsupportedTypeInstance) and re.search(rf"\b{name}\b", signature):
+                value()  # raises UnsupportedError, naming what is missing
         try:
             result = eval(signature, {"__builtins__": {}}, namespace)
         except (NameError, SyntaxError, TypeError, AttributeError) as error:
             raise TypeError(f"invalid signature {signature!r}: {error}") from None
         return parse_signature(result)
     if isinstance(signature, tuple):
+        for value in signature:
+            if isinstance(value, _UnsupportedTypeInstance):
+                value()
         return _core.signature(None, signature)
     if isinstance(signature, Type):
         raise TypeError(f"a signature needs argument types: write {signature}(...)")

@@ -584,3 +584,35 @@ def test_taipan_scalar_types_are_casts_in_compiled_code():
         expected = (np.float32(x) * 3, int(x), int(x), x, int(x))
         assert got == pytest.approx(expected)
         assert isinstance(got[0], float) and isinstance(got[1], int)
+
+
+# Numba's type classes for values taipan cannot compile yet exist (code written for Numba imports
+# them and tests isinstance), and building or using one raises a clear UnsupportedError.
+
+
+def _length(text):
+    return len(text)
+
+
+@pytest.mark.parametrize(
+    "build, what",
+    [
+        (lambda: types.NPDatetime("ns"), "datetime64"),
+        (lambda: types.NPTimedelta("s"), "timedelta64"),
+        (lambda: types.ListType(types.int64), "typed lists"),
+        (lambda: types.DictType(types.int64, types.float64), "typed dicts"),
+        (lambda: types.Record([], 0, False), "structured"),
+        (lambda: taipan.njit("float64(unicode_type)")(_length), "strings"),
+        (lambda: taipan.njit((types.unicode_type,))(_length), "strings"),
+    ],
+)
+def test_type_classes_not_supported_yet_say_so(build, what):
+    with pytest.raises(taipan.errors.UnsupportedError, match=what):
+        build()
+
+
+def test_type_classes_not_supported_yet_match_no_type():
+    for cls in (types.NPDatetime, types.NPTimedelta, types.ListType, types.DictType, types.Record):
+        assert not isinstance(types.int64, cls)
+        assert not isinstance(types.Array(types.float64, 1, "C"), cls)
+    assert repr(types.unicode_type) == "unicode_type"
