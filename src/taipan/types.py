@@ -279,6 +279,8 @@ def parse_signature(signature):
     """A Signature from a string such as ``'float64(float64, int32)'`` or a Signature."""
     if isinstance(signature, Signature):
         return signature
+    if isinstance(signature, _UnsupportedTypeInstance):
+        signature()  # raises UnsupportedError, naming what is missing
     if isinstance(signature, str):
         namespace = {name: value for name, value in globals().items() if not name.startswith("_")}
         for name, value in namespace.items():
