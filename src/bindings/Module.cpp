@@ -6,6 +6,7 @@
 #include "AstReader.h"
 #include "CudaBindings.h"
 #include "DLPack.h"
+#include "Ufuncs.h"
 
 #include "Dispatcher.h"
 #include "GlobalResolution.h"
@@ -210,6 +211,7 @@ NB_MODULE(_core, module) {
   defineCudaBindings(module);
   defineCudaLinkingBindings(module);
   defineDLPackBindings(module);
+  defineUfuncBindings(module);
 
   nb::class_<FunctionSource>(module, "FunctionSource")
       .def_prop_ro("name", [](const FunctionSource &self) { return self.name; })
@@ -253,12 +255,15 @@ NB_MODULE(_core, module) {
 
   module.def(
       "compile",
-      [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::handle returnType) {
+      [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::handle returnType,
+         bool ufuncLoop) {
         const Type *declared = returnType.is_none() ? nullptr : nb::cast<TypeRef>(returnType).type;
-        CompileJob job{source, typeList(argumentTypes), declared, JobTarget::Cpu};
+        CompileJob job{source, typeList(argumentTypes), declared,
+                       ufuncLoop ? JobTarget::UfuncLoop : JobTarget::Cpu};
         return translateErrors([&] { return compileFunction(job); });
       },
-      nb::arg("source"), nb::arg("argument_types"), nb::arg("return_type").none());
+      nb::arg("source"), nb::arg("argument_types"), nb::arg("return_type").none(),
+      nb::arg("ufunc_loop") = false);
 
   module.def("can_convert", [](const TypeRef &from, const TypeRef &to) {
     return canConvertImplicitly(from.type, to.type);

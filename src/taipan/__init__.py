@@ -44,11 +44,13 @@ from taipan.types import (
     uintp,
     void,
 )
+from taipan.ufuncs import DUFunc, get_num_threads, get_thread_id, set_num_threads, vectorize
 
 prange = range
 __version__ = "0.1.0"
 
 __all__ = [
+    "DUFunc",
     "InternalError",
     "TaipanError",
     "Tuple",
@@ -65,6 +67,8 @@ __all__ = [
     "float16",
     "float32",
     "float64",
+    "get_num_threads",
+    "get_thread_id",
     "i1",
     "i2",
     "i4",
@@ -79,6 +83,7 @@ __all__ = [
     "njit",
     "none",
     "prange",
+    "set_num_threads",
     "typeof",
     "types",
     "u1",
@@ -91,5 +96,6 @@ __all__ = [
     "uint64",
     "uintc",
     "uintp",
+    "vectorize",
     "void",
 ]

@@ -2,6 +2,8 @@
 
 import os
 
+from taipan import _core
+
 
 def _flag(name: str, default: bool = False) -> bool:
     value = os.environ.get(name)
@@ -14,3 +16,6 @@ BOUNDSCHECK = _flag("TAIPAN_BOUNDSCHECK")
 DISABLE_JIT = _flag("TAIPAN_DISABLE_JIT")
 # Prints where each compilation spent its time (dispatcher.get_metadata(sig)["timers"]).
 TIMING = _flag("TAIPAN_TIMING")
+# The threads parallel code may use: TAIPAN_NUM_THREADS (or NUMBA_NUM_THREADS), else every
+# hardware thread. set_num_threads() chooses how many of them run.
+NUMBA_NUM_THREADS = NUM_THREADS = _core.maximum_threads()

@@ -5,6 +5,7 @@
 
 #include "compiler/JobHash.h"
 #include "cpu/CpuTarget.h"
+#include "cpu/UfuncLoopTarget.h"
 #include "cuda/CudaTarget.h"
 #include "lower/FunctionLowering.h"
 #include "types/NumericPromotion.h"
@@ -166,6 +167,8 @@ std::unique_ptr<Target> targetFor(const CompileJob &job) {
   switch (job.target) {
   case JobTarget::Cpu:
     return std::make_unique<CpuTarget>(optimizationLevel(job));
+  case JobTarget::UfuncLoop:
+    return std::make_unique<UfuncLoopTarget>(optimizationLevel(job));
   case JobTarget::CudaKernel:
     return std::make_unique<CudaTarget>(job.computeCapability, job.options(),
                                         CudaTarget::Entry::Kernel);
@@ -265,7 +268,10 @@ LoweredModule lowerModule(const CompileJob &job, const Target &target, StageTime
 
 CompiledFunction compileFunction(const CompileJob &job) {
   std::lock_guard<std::mutex> lock(compileMutex);
-  CpuTarget target(optimizationLevel(job));
+  std::unique_ptr<CpuTarget> cpu = job.target == JobTarget::UfuncLoop
+                                       ? std::make_unique<UfuncLoopTarget>(optimizationLevel(job))
+                                       : std::make_unique<CpuTarget>(optimizationLevel(job));
+  CpuTarget &target = *cpu;
   CompiledFunction compiled;
   LoweredModule lowered = lowerModule(job, target, &compiled.times);
   {

@@ -18,6 +18,7 @@ enum class JobTarget {
   Cpu,        ///< the host CPU, through the JIT
   CudaKernel, ///< a CUDA kernel, as PTX
   CudaDevice, ///< a CUDA device function compiled on its own (compile_ptx(device=True))
+  UfuncLoop,  ///< the host CPU, entered through NumPy's inner-loop signature (@vectorize)
 };
 
 /// One compilation. Its options are the root function's, parsed once when the function was
@@ -64,7 +65,8 @@ struct CompiledKernel {
 /// What text to produce instead of code.
 enum class InspectionKind { OptimizedIR, UnoptimizedIR, Assembly };
 
-/// Type-checks and compiles a CPU job. Throws CompileError for bad input.
+/// Type-checks and compiles a CPU job (JobTarget::Cpu, or UfuncLoop, whose `entry` is then a
+/// NumPy inner loop, runtime::UfuncLoop). Throws CompileError for bad input.
 CompiledFunction compileFunction(const CompileJob &job);
 
 /// Compiles a CUDA job to PTX: a kernel (`void`, all arguments in memory form, launched with

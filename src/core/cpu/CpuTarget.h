@@ -17,7 +17,7 @@ namespace taipan {
 /// Code for the host CPU, run in this process. The runtime's functions and libm resolve
 /// against the process when the JIT links a module, so modules stay as lowering left them
 /// until optimisation.
-class CpuTarget final : public Target {
+class CpuTarget : public Target {
 public:
   /// `optimizationLevel` 0-3 (the job's opt, else TAIPAN_OPT).
   explicit CpuTarget(int optimizationLevel = 3);

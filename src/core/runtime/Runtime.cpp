@@ -6,6 +6,7 @@
 #include "runtime/MemoryRuntime.h"
 #include "runtime/NumpyRandom.h"
 #include "runtime/Sort.h"
+#include "runtime/UfuncLoops.h"
 
 #include "runtime/PythonMath.h"
 #include "runtime/Random.h"
@@ -96,6 +97,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_print_text),
       TAIPAN_SYMBOL(taipan_print_end),
       TAIPAN_SYMBOL(taipan_raise_printed),
+      TAIPAN_SYMBOL(taipan_ufunc_loop_failed),
       TAIPAN_SYMBOL(taipan_nrt_allocate),
       TAIPAN_SYMBOL(taipan_nrt_allocate_with_destructor),
       TAIPAN_SYMBOL(taipan_nrt_allocate_array),

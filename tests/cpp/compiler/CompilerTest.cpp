@@ -492,3 +492,32 @@ TEST(CompilerTest, StageTimesAccumulateAStageEnteredTwice) {
   EXPECT_DOUBLE_EQ(times.total(), 1.0);
   EXPECT_NE(times.report().find("total"), std::string::npos);
 }
+
+TEST(CompilerTest, UfuncLoopWalksStridedOperands) {
+  CompileJob job{binaryFunction("ufunc_add", BinaryOp::Add),
+                 {types::float64(), types::float64()},
+                 nullptr,
+                 JobTarget::UfuncLoop};
+  CompiledFunction compiled = compileFunction(job);
+  using Loop = void (*)(char **, const int64_t *, const int64_t *, void *);
+  auto loop = reinterpret_cast<Loop>(compiled.entry);
+  double a[6] = {1, 100, 2, 100, 3, 100}; // every other element
+  double b = 0.5;                         // broadcast: step 0
+  double out[3] = {};
+  char *args[] = {reinterpret_cast<char *>(a), reinterpret_cast<char *>(&b),
+                  reinterpret_cast<char *>(out)};
+  int64_t count = 3;
+  int64_t steps[] = {2 * sizeof(double), 0, sizeof(double)};
+  loop(args, &count, steps, nullptr);
+  EXPECT_EQ(out[0], 1.5);
+  EXPECT_EQ(out[1], 2.5);
+  EXPECT_EQ(out[2], 3.5);
+}
+
+TEST(CompilerTest, UfuncLoopRefusesArrayArguments) {
+  SyntaxBuilder b("first", {"a"});
+  b.body({b.ret(b.name("a"))});
+  CompileJob job{
+      b.source, {types::array(types::float64(), 1, 'C', false)}, nullptr, JobTarget::UfuncLoop};
+  EXPECT_THROW(compileFunction(job), CompileError);
+}

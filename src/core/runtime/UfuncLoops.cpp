@@ -1,0 +1,98 @@
+// Failure reports of compiled ufunc loops and the parallel driver over the thread pool.
+#include "runtime/UfuncLoops.h"
+
+#include "runtime/Runtime.h"
+#include "runtime/ThreadPool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace taipan::runtime {
+namespace {
+
+std::atomic<UfuncFailureSink> failureSink{nullptr};
+
+/// The first failure inside a parallel loop, taken from the worker that raised it.
+struct ParallelFailure {
+  std::mutex mutex;
+  bool failed = false;
+  int32_t exceptionId = 0;
+  std::string message;
+};
+thread_local ParallelFailure *currentFailure = nullptr;
+
+} // namespace
+
+void setUfuncFailureSink(UfuncFailureSink sink) { failureSink.store(sink); }
+
+/// Whether the elements of a loop are independent: NumPy's reduce and accumulate call loops
+/// whose output is an input too (the running value, at step 0 or one element behind), and
+/// those must run in order. An input that is exactly the output (in-place `a = f(a)`) is fine.
+static bool elementsAreIndependent(char **args, const int64_t *dimensions, const int64_t *steps,
+                                   int inputs, int operands) {
+  int64_t last = dimensions[0] - 1;
+  auto span = [&](int k) {
+    char *first = args[k], *end = args[k] + last * steps[k];
+    return std::make_pair(std::min(first, end), std::max(first, end));
+  };
+  for (int out = inputs; out < operands; ++out) {
+    if (steps[out] == 0)
+      return false;
+    auto [outLow, outHigh] = span(out);
+    for (int in = 0; in < operands; ++in) {
+      if (in == out || (args[in] == args[out] && steps[in] == steps[out]))
+        continue;
+      auto [low, high] = span(in);
+      if (low <= outHigh && outLow <= high)
+        return false;
+    }
+  }
+  return true;
+}
+
+void parallelUfuncLoop(char **args, const int64_t *dimensions, const int64_t *steps, void *data) {
+  const auto &loop = *static_cast<const ParallelUfuncLoop *>(data);
+  if (loop.coreDimensions == 0 &&
+      !elementsAreIndependent(args, dimensions, steps, loop.inputs, loop.operandCount)) {
+    loop.serial(args, dimensions, steps, nullptr);
+    return;
+  }
+  ParallelFailure failure;
+  parallelFor(dimensions[0], [&](int64_t begin, int64_t end) {
+    std::vector<char *> pointers(loop.operandCount);
+    for (int i = 0; i < loop.operandCount; ++i)
+      pointers[i] = args[i] + begin * steps[i];
+    std::vector<int64_t> sizes(dimensions, dimensions + 1 + loop.coreDimensions);
+    sizes[0] = end - begin;
+    ParallelFailure *outer = currentFailure;
+    currentFailure = &failure;
+    loop.serial(pointers.data(), sizes.data(), steps, nullptr);
+    currentFailure = outer;
+  });
+  if (failure.failed) {
+    raiseWithMessage(failure.exceptionId, failure.message);
+    taipan_ufunc_loop_failed();
+  }
+}
+
+} // namespace taipan::runtime
+
+using namespace taipan::runtime;
+
+extern "C" void taipan_ufunc_loop_failed(void) {
+  if (ParallelFailure *failure = currentFailure) {
+    PendingException pending = takePendingException();
+    std::lock_guard<std::mutex> lock(failure->mutex);
+    if (!failure->failed) {
+      failure->failed = true;
+      failure->exceptionId = pending.exceptionId;
+      failure->message = pending.message ? pending.message : "";
+    }
+    return;
+  }
+  if (UfuncFailureSink sink = failureSink.load())
+    sink();
+}

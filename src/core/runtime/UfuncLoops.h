@@ -1,0 +1,37 @@
+// What compiled ufunc loops call at run time: the report of a failed element (the scalar
+// function raised) and the parallel driver that splits a loop over the thread pool.
+#pragma once
+
+#include <cstdint>
+
+extern "C" {
+/// Called by a compiled ufunc loop when its scalar function raised: the loop stops, and the
+/// pending exception is handed to the host (on the thread that called the loop; from a pool
+/// worker it is kept for that thread).
+void taipan_ufunc_loop_failed(void);
+}
+
+namespace taipan::runtime {
+
+/// A NumPy inner loop: `loop(args, dimensions, steps, data)`.
+using UfuncLoop = void (*)(char **args, const int64_t *dimensions, const int64_t *steps,
+                           void *data);
+
+/// What the parallel driver needs of the serial loop it splits.
+struct ParallelUfuncLoop {
+  UfuncLoop serial;
+  int inputs;
+  int operandCount;   ///< inputs plus outputs
+  int coreDimensions; ///< entries of `dimensions` after the loop's own (gufuncs), 0 for ufuncs
+};
+
+/// Runs `data` (a ParallelUfuncLoop) over the pool, each thread taking a contiguous part of the
+/// outer dimension; an element that raised is reported once all parts are done.
+void parallelUfuncLoop(char **args, const int64_t *dimensions, const int64_t *steps, void *data);
+
+/// The host's handler for a failed loop: the bindings set the Python exception (taking the
+/// GIL) from takePendingException().
+using UfuncFailureSink = void (*)();
+void setUfuncFailureSink(UfuncFailureSink sink);
+
+} // namespace taipan::runtime

@@ -1,0 +1,270 @@
+"""``@vectorize``: NumPy ufuncs whose inner loops taipan compiles from a scalar Python function.
+With signatures it builds a real ``numpy.ufunc`` at once (NumPy's own type resolution,
+broadcasting, ``out=``, ``where=``, ``reduce``...); without, a ``DUFunc`` compiles a loop for
+each new input type on call. ``target='parallel'`` splits each call over taipan's threads."""
+
+import threading
+
+from taipan import _core
+from taipan.errors import TypingError, UnsupportedError
+
+_TARGETS = ("cpu", "parallel")
+# Options that reach the scalar function's compilation (the rest are the ufunc's own).
+_COMPILE_OPTIONS = ("fastmath", "error_model", "boundscheck", "debug", "opt", "inline")
+_UFUNC_OPTIONS = ("identity", "target", "cache", "nopython", "forceobj", "writable_args")
+
+
+def _numpy():
+    import numpy
+
+    return numpy
+
+
+def _type_number(taipan_type):
+    """NumPy's type number for a scalar taipan type (the ufunc loop's dtype)."""
+    if taipan_type.kind_name not in ("Boolean", "Integer", "Float", "Complex"):
+        raise TypingError(
+            f"a ufunc's arguments and result are numbers or booleans, not {taipan_type}"
+        )
+    return _numpy().dtype(taipan_type.name).num
+
+
+def _scalar_type(value):
+    """The taipan type a loop needs for one argument of a call: an array's dtype, a NumPy
+    scalar's, or int64/float64/complex128/boolean for Python numbers."""
+    from taipan import types
+
+    dtype = _numpy().asarray(value).dtype
+    if dtype.kind not in "biufc":
+        raise TypingError(f"a ufunc's arguments are numbers or booleans, not {dtype}")
+    return getattr(types, "boolean" if dtype.kind == "b" else dtype.name)
+
+
+def _check_target(options):
+    target = options.get("target", "cpu")
+    if target == "cuda":
+        raise UnsupportedError(
+            "vectorize(target='cuda') is not supported yet; target='cpu' and 'parallel' are"
+        )
+    if target not in _TARGETS:
+        raise ValueError(f"vectorize target must be one of {_TARGETS + ('cuda',)}, not {target!r}")
+    unknown = set(options) - set(_COMPILE_OPTIONS) - set(_UFUNC_OPTIONS)
+    if unknown:
+        raise KeyError(f"Unrecognized options: {sorted(unknown)}")
+    if options.get("forceobj"):
+        raise UnsupportedError("object mode (forceobj=True) is not supported by vectorize")
+    return target
+
+
+class _LoopCompiler:
+    """Compiles a scalar function's ufunc loops, one per argument-type tuple, and builds the
+    numpy.ufunc holding all of them (in the order they were added: NumPy takes the first loop
+    its casting rules accept)."""
+
+    def __init__(self, py_func, options):
+        code = py_func.__code__
+        if code.co_flags & 0x0C or code.co_kwonlyargcount:
+            raise TypingError(f"a ufunc's function takes positional parameters only: {py_func}")
+        self.py_func = py_func
+        self.inputs = code.co_argcount
+        if self.inputs < 1:
+            raise TypingError(f"a ufunc needs at least one input: {py_func.__qualname__}")
+        self.parallel = _check_target(options) == "parallel"
+        self.identity = options.get("identity")
+        self.compile_options = {k: v for k, v in options.items() if k in _COMPILE_OPTIONS}
+        self.loops = []  # (argument types, return type, compiled loop)
+        self._source = None
+
+    def source(self):
+        if self._source is None:
+            from taipan.frontend import read_function
+
+            self._source = read_function(self.py_func, self.compile_options)
+        return self._source
+
+    def add(self, argument_types, return_type=None):
+        """Compiles the loop for these argument types (the return type from a signature, or
+        inferred); a tuple already compiled is not compiled again."""
+        argument_types = tuple(argument_types)
+        if len(argument_types) != self.inputs:
+            raise TypeError(
+                f"{self.py_func.__name__} takes {self.inputs} arguments, the signature gives "
+                f"{len(argument_types)}"
+            )
+        for known, _, _ in self.loops:
+            if known == argument_types:
+                return
+        for argument in argument_types:
+            _type_number(argument)  # raises TypingError for anything but numbers and booleans
+        compiled = _core.compile(self.source(), list(argument_types), return_type, ufunc_loop=True)
+        self.loops.append((argument_types, compiled.return_type, compiled))
+
+    def build(self):
+        """A numpy.ufunc over every loop compiled so far."""
+        loop_types = [
+            [_type_number(t) for t in arguments] + [_type_number(result)]
+            for arguments, result, _ in self.loops
+        ]
+        return _core.make_ufunc(
+            self.py_func.__name__,
+            self.py_func.__doc__ or "",
+            self.inputs,
+            1,
+            loop_types,
+            [compiled.address for _, _, compiled in self.loops],
+            self.identity,
+            parallel=self.parallel,
+        )
+
+
+def _split_signature(signature):
+    from taipan.types import Signature, parse_signature
+
+    if isinstance(signature, (tuple, list)) and not isinstance(signature, Signature):
+        return tuple(signature), None
+    parsed = parse_signature(signature)
+    return tuple(parsed.args), parsed.return_type
+
+
+class DUFunc:
+    """A ufunc that compiles a new loop the first time it meets new input types (Numba's
+    DUFunc). ``.ufunc`` is the numpy.ufunc of the loops so far; calls and the ufunc methods
+    go to it, compiling first when NumPy finds no loop for the arguments."""
+
+    _METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
+
+    def __init__(self, py_func, options):
+        self._compiler = _LoopCompiler(py_func, options)
+        self._lock = threading.RLock()
+        self._ufunc = None
+        self._frozen = False
+        self.py_func = py_func
+        self.__name__ = py_func.__name__
+        self.__qualname__ = py_func.__qualname__
+        self.__module__ = py_func.__module__
+        self.__doc__ = py_func.__doc__
+        self.__wrapped__ = py_func
+
+    @property
+    def ufunc(self):
+        """The numpy.ufunc holding every loop compiled so far."""
+        with self._lock:
+            if self._ufunc is None:
+                self._ufunc = self._compiler.build()
+            return self._ufunc
+
+    def add(self, signature):
+        """Compiles the loop for a signature now (``'float64(float64)'`` or argument types)."""
+        with self._lock:
+            if self._frozen:
+                raise RuntimeError(f"{self.__name__} is frozen: it compiles no new loops")
+            self._compiler.add(*_split_signature(signature))
+            self._ufunc = None
+
+    def disable_compile(self):
+        """Freezes the loops: a call with new input types then raises as a numpy.ufunc does."""
+        self._frozen = True
+
+    @property
+    def types(self):
+        return self.ufunc.types
+
+    @property
+    def ntypes(self):
+        return len(self._compiler.loops)
+
+    nin = property(lambda self: self._compiler.inputs)
+    nout = property(lambda self: 1)
+    nargs = property(lambda self: self._compiler.inputs + 1)
+    identity = property(lambda self: self.ufunc.identity)
+    signature = property(lambda self: None)
+
+    def _compile_for_args(self, arguments):
+        inputs = arguments[: self._compiler.inputs]
+        if len(inputs) < self._compiler.inputs:
+            raise TypeError(
+                f"{self.__name__}() takes {self._compiler.inputs} arguments, got {len(inputs)}"
+            )
+        self.add(tuple(_scalar_type(value) for value in inputs))
+
+    def _dispatch(self, method, arguments, keywords, compile_arguments):
+        """Runs the ufunc's `method`; when NumPy finds no loop, compiles one for the inputs
+        and runs it again."""
+        target = self.ufunc if method is None else getattr(self.ufunc, method)
+        try:
+            return target(*arguments, **keywords)
+        except TypeError:
+            if self._frozen or not self._missing_loop(compile_arguments):
+                raise
+        self._compile_for_args(compile_arguments)
+        target = self.ufunc if method is None else getattr(self.ufunc, method)
+        return target(*arguments, **keywords)
+
+    def _missing_loop(self, arguments):
+        """Whether no compiled loop takes these inputs (as opposed to another TypeError)."""
+        try:
+            wanted = tuple(_scalar_type(value) for value in arguments[: self._compiler.inputs])
+        except TypingError:
+            return False
+        return all(known != wanted for known, _, _ in self._compiler.loops)
+
+    def __call__(self, *arguments, **keywords):
+        return self._dispatch(None, arguments, keywords, arguments)
+
+    def reduce(self, array, *arguments, **keywords):
+        return self._dispatch("reduce", (array, *arguments), keywords, (array, array))
+
+    def accumulate(self, array, *arguments, **keywords):
+        return self._dispatch("accumulate", (array, *arguments), keywords, (array, array))
+
+    def reduceat(self, array, indices, *arguments, **keywords):
+        return self._dispatch("reduceat", (array, indices, *arguments), keywords, (array, array))
+
+    def outer(self, a, b, **keywords):
+        return self._dispatch("outer", (a, b), keywords, (a, b))
+
+    def at(self, a, indices, b=None):
+        arguments = (a, indices) if b is None else (a, indices, b)
+        return self._dispatch("at", arguments, {}, (a, a if b is None else b))
+
+    def __reduce__(self):
+        return self.__qualname__  # by reference, like a module-level function
+
+    def __repr__(self):
+        return f"<DUFunc '{self.__name__}'>"
+
+
+def vectorize(ftylist_or_function=(), **options):
+    """Numba's ``@vectorize``: with signatures, a numpy.ufunc with one compiled loop per
+    signature; without, a DUFunc compiling loops on demand. Options: ``target`` ('cpu' or
+    'parallel'), ``identity`` (for reduce), ``cache``, and the compile options of ``jit``."""
+    if callable(ftylist_or_function):
+        return DUFunc(ftylist_or_function, options)
+    signatures = ftylist_or_function
+    if isinstance(signatures, str) or not isinstance(signatures, (list, tuple)):
+        signatures = [signatures]
+
+    def decorate(py_func):
+        if not signatures:
+            return DUFunc(py_func, options)
+        compiler = _LoopCompiler(py_func, options)
+        for signature in signatures:
+            compiler.add(*_split_signature(signature))
+        return compiler.build()
+
+    return decorate
+
+
+def set_num_threads(count):
+    """Uses ``count`` threads for parallel code from now on (1 up to ``NUMBA_NUM_THREADS``)."""
+    _core.set_num_threads(int(count))
+
+
+def get_num_threads():
+    """The number of threads parallel code uses."""
+    return _core.get_num_threads()
+
+
+def get_thread_id():
+    """0 on the calling thread, 1.. on the pool's workers, inside parallel code."""
+    return _core.get_thread_id()

@@ -1,0 +1,55 @@
+// ThreadPoolTest.cpp - runtime/ThreadPool.h: parallelFor covers its range exactly once, nested
+// calls run serially, and the thread count is bounded.
+
+#include "runtime/ThreadPool.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <vector>
+
+using namespace taipan::runtime;
+
+TEST(ThreadPoolTest, CoversEveryIterationOnce) {
+  for (int64_t count : {0, 1, 2, 7, 1000, 100003}) {
+    std::vector<std::atomic<int>> seen(count);
+    parallelFor(count, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i)
+        seen[i].fetch_add(1);
+    });
+    for (int64_t i = 0; i < count; ++i)
+      ASSERT_EQ(seen[i].load(), 1) << "count " << count << " index " << i;
+  }
+}
+
+TEST(ThreadPoolTest, NestedRegionsRunSeriallyOnTheirThread) {
+  std::atomic<int64_t> total{0};
+  std::atomic<bool> nestedWasSerial{true};
+  parallelFor(8, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      int outerThread = currentThreadId();
+      parallelFor(100, [&](int64_t b, int64_t e) {
+        if (currentThreadId() != outerThread || b != 0 || e != 100)
+          nestedWasSerial = false;
+        total += e - b;
+      });
+    }
+  });
+  EXPECT_TRUE(nestedWasSerial.load());
+  EXPECT_EQ(total.load(), 800);
+  EXPECT_FALSE(insideParallelRegion());
+  EXPECT_EQ(currentThreadId(), 0);
+}
+
+TEST(ThreadPoolTest, ThreadCountStaysWithinTheMaximum) {
+  int before = threadCount();
+  EXPECT_GE(maximumThreadCount(), 1);
+  EXPECT_FALSE(setThreadCount(0));
+  EXPECT_FALSE(setThreadCount(maximumThreadCount() + 1));
+  EXPECT_TRUE(setThreadCount(1));
+  EXPECT_EQ(threadCount(), 1);
+  std::atomic<int> chunks{0};
+  parallelFor(1000, [&](int64_t, int64_t) { ++chunks; });
+  EXPECT_EQ(chunks.load(), 1);
+  EXPECT_TRUE(setThreadCount(before));
+}
