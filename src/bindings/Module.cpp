@@ -24,6 +24,7 @@
 #include "typing/GlobalResolver.h"
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
@@ -256,14 +257,18 @@ NB_MODULE(_core, module) {
   module.def(
       "compile",
       [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::handle returnType,
-         bool ufuncLoop) {
+         bool ufuncLoop, std::optional<std::vector<std::vector<int>>> coreDimensions) {
         const Type *declared = returnType.is_none() ? nullptr : nb::cast<TypeRef>(returnType).type;
         CompileJob job{source, typeList(argumentTypes), declared,
-                       ufuncLoop ? JobTarget::UfuncLoop : JobTarget::Cpu};
+                       coreDimensions ? JobTarget::GufuncLoop
+                       : ufuncLoop    ? JobTarget::UfuncLoop
+                                      : JobTarget::Cpu};
+        if (coreDimensions)
+          job.coreDimensions = std::move(*coreDimensions);
         return translateErrors([&] { return compileFunction(job); });
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("return_type").none(),
-      nb::arg("ufunc_loop") = false);
+      nb::arg("ufunc_loop") = false, nb::arg("core_dimensions").none() = nb::none());
 
   module.def("can_convert", [](const TypeRef &from, const TypeRef &to) {
     return canConvertImplicitly(from.type, to.type);

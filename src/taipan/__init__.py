@@ -44,13 +44,22 @@ from taipan.types import (
     uintp,
     void,
 )
-from taipan.ufuncs import DUFunc, get_num_threads, get_thread_id, set_num_threads, vectorize
+from taipan.ufuncs import (
+    DUFunc,
+    GUFunc,
+    get_num_threads,
+    get_thread_id,
+    guvectorize,
+    set_num_threads,
+    vectorize,
+)
 
 prange = range
 __version__ = "0.1.0"
 
 __all__ = [
     "DUFunc",
+    "GUFunc",
     "InternalError",
     "TaipanError",
     "Tuple",
@@ -69,6 +78,7 @@ __all__ = [
     "float64",
     "get_num_threads",
     "get_thread_id",
+    "guvectorize",
     "i1",
     "i2",
     "i4",

@@ -255,6 +255,184 @@ def vectorize(ftylist_or_function=(), **options):
     return decorate
 
 
+def _parse_layout(layout):
+    """``'(m,n),(n,p)->(m,p)'`` as (inputs, per-operand lists of core-dimension indices among
+    the distinct names in order of appearance, the number of distinct names)."""
+    text = layout.replace(" ", "")
+    if text.count("->") != 1:
+        raise ValueError(f"a gufunc layout looks like '(n),(n)->()', not {layout!r}")
+    names = {}
+    operands = []
+    sides = text.split("->")
+    for side in sides:
+        if not (side.startswith("(") and side.endswith(")")):
+            raise ValueError(f"a gufunc layout looks like '(n),(n)->()', not {layout!r}")
+        for group in side[1:-1].split("),("):
+            dims = [name for name in group.split(",") if name]
+            operands.append([names.setdefault(name, len(names)) for name in dims])
+    inputs = len(sides[0][1:-1].split("),("))
+    return inputs, operands, len(names)
+
+
+class _GufuncCompiler(_LoopCompiler):
+    """Compiles a gufunc's loops: the function takes its inputs and then its outputs, arrays
+    for operands with core dimensions (and outputs without: one-element arrays), scalars
+    otherwise; it writes the outputs and returns nothing."""
+
+    def __init__(self, py_func, layout, options):
+        super().__init__(py_func, options)
+        self.layout = layout
+        self.gufunc_inputs, self.core_dimensions, self.distinct = _parse_layout(layout)
+        operands = len(self.core_dimensions)
+        if self.inputs != operands:
+            raise TypingError(
+                f"{py_func.__name__} takes {self.inputs} parameters but the layout {layout!r} "
+                f"has {operands} operands (its inputs, then its outputs)"
+            )
+        self.inputs = self.gufunc_inputs
+
+    def add(self, argument_types, return_type=None):
+        argument_types = tuple(argument_types)
+        if len(argument_types) != len(self.core_dimensions):
+            raise TypeError(
+                f"the layout {self.layout!r} has {len(self.core_dimensions)} operands, the "
+                f"signature gives {len(argument_types)} types"
+            )
+        for known, _, _ in self.loops:
+            if known == argument_types:
+                return
+        for position, (argument, dims) in enumerate(zip(argument_types, self.core_dimensions)):
+            is_array = argument.kind_name == "Array"
+            if (is_array and argument.ndim not in (len(dims), 1 if not dims else -1)) or (
+                not is_array and dims
+            ):
+                raise TypingError(
+                    f"operand {position + 1} has {len(dims)} core dimensions in the layout "
+                    f"{self.layout!r} but the signature gives {argument}"
+                )
+            _type_number(argument.dtype if is_array else argument)
+        compiled = _core.compile(
+            self.source(),
+            list(argument_types),
+            None,
+            core_dimensions=self.core_dimensions,
+        )
+        self.loops.append((argument_types, None, compiled))
+
+    def build(self):
+        loop_types = [
+            [_type_number(t.dtype if t.kind_name == "Array" else t) for t in arguments]
+            for arguments, _, _ in self.loops
+        ]
+        operands = len(self.core_dimensions)
+        return _core.make_ufunc(
+            self.py_func.__name__,
+            self.py_func.__doc__ or "",
+            self.gufunc_inputs,
+            operands - self.gufunc_inputs,
+            loop_types,
+            [compiled.address for _, _, compiled in self.loops],
+            None,
+            parallel=self.parallel,
+            signature=self.layout,
+            core_dimensions=self.distinct,
+        )
+
+
+class GUFunc(DUFunc):
+    """A generalized ufunc that compiles a loop for each new combination of operand types
+    (the dynamic ``@guvectorize(layout)``). Every operand, outputs included, must be passed:
+    the outputs' types are part of the loop."""
+
+    _METHODS = ()
+
+    def __init__(self, py_func, layout, options):
+        self._compiler = _GufuncCompiler(py_func, layout, options)
+        self._lock = threading.RLock()
+        self._ufunc = None
+        self._frozen = False
+        self.py_func = py_func
+        self.__name__ = py_func.__name__
+        self.__qualname__ = py_func.__qualname__
+        self.__module__ = py_func.__module__
+        self.__doc__ = py_func.__doc__
+        self.__wrapped__ = py_func
+
+    nout = property(lambda self: len(self._compiler.core_dimensions) - self._compiler.inputs)
+    nargs = property(lambda self: len(self._compiler.core_dimensions))
+    signature = property(lambda self: self._compiler.layout)
+
+    def _operand_types(self, arguments):
+        """The loop's types for a call's operands: arrays ('A' layout) for operands with core
+        dimensions and for outputs, scalars for the other inputs."""
+        from taipan.types import Array
+
+        operands = len(self._compiler.core_dimensions)
+        if len(arguments) < operands:
+            raise TypeError(
+                f"{self.__name__}() compiles for the types of all {operands} operands: pass the "
+                "outputs too (or give @guvectorize its signatures)"
+            )
+        types = []
+        for position, (value, dims) in enumerate(
+            zip(arguments[:operands], self._compiler.core_dimensions)
+        ):
+            if dims or position >= self._compiler.inputs:
+                types.append(Array(_scalar_type(value), max(len(dims), 1), "A"))
+            else:
+                types.append(_scalar_type(value))
+        return tuple(types)
+
+    def _compile_for_args(self, arguments):
+        self.add(self._operand_types(arguments))
+
+    def _missing_loop(self, arguments):
+        try:
+            wanted = self._operand_types(arguments)
+        except (TypingError, TypeError):
+            return False
+        return all(known != wanted for known, _, _ in self._compiler.loops)
+
+    def __call__(self, *arguments, **keywords):
+        if not self._compiler.loops and len(arguments) < len(self._compiler.core_dimensions):
+            self._operand_types(arguments)  # explains that the outputs are needed
+        return self._dispatch(None, arguments, keywords, arguments)
+
+    def __repr__(self):
+        return f"<GUFunc '{self.__name__}' {self._compiler.layout}>"
+
+
+def guvectorize(*args, **options):
+    """Numba's ``@guvectorize(signatures, layout)``: a generalized numpy.ufunc with one compiled
+    loop per signature (every operand typed, outputs last, ``void`` or no return type); or,
+    given only the layout, a GUFunc compiling loops for the operand types of each call.
+    Options: ``target`` ('cpu' or 'parallel'), ``writable_args``, ``cache``, and the compile
+    options of ``jit``."""
+    if len(args) == 1 and isinstance(args[0], str):
+        signatures, layout = (), args[0]
+    elif len(args) == 2:
+        signatures, layout = args
+    else:
+        raise TypeError("guvectorize takes (signatures, layout) or (layout)")
+    if isinstance(signatures, str) or not isinstance(signatures, (list, tuple)):
+        signatures = [signatures]
+
+    def decorate(py_func):
+        if not signatures:
+            return GUFunc(py_func, layout, options)
+        compiler = _GufuncCompiler(py_func, layout, options)
+        for signature in signatures:
+            argument_types, return_type = _split_signature(signature)
+            if return_type is not None and not return_type.kind_name == "NoneType":
+                raise TypingError(
+                    f"a gufunc signature returns void (its outputs are parameters): {signature}"
+                )
+            compiler.add(argument_types)
+        return compiler.build()
+
+    return decorate
+
+
 def set_num_threads(count):
     """Uses ``count`` threads for parallel code from now on (1 up to ``NUMBA_NUM_THREADS``)."""
     _core.set_num_threads(int(count))

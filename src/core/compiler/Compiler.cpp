@@ -5,6 +5,7 @@
 
 #include "compiler/JobHash.h"
 #include "cpu/CpuTarget.h"
+#include "cpu/GufuncLoopTarget.h"
 #include "cpu/UfuncLoopTarget.h"
 #include "cuda/CudaTarget.h"
 #include "lower/FunctionLowering.h"
@@ -162,13 +163,23 @@ int optimizationLevel(const CompileJob &job) {
   return asked >= 0 ? asked : environmentLevel;
 }
 
+/// The host-CPU target of a CPU job: plain, or entered as a NumPy (generalized) ufunc loop.
+std::unique_ptr<CpuTarget> cpuTargetFor(const CompileJob &job) {
+  int level = optimizationLevel(job);
+  if (job.target == JobTarget::UfuncLoop)
+    return std::make_unique<UfuncLoopTarget>(level);
+  if (job.target == JobTarget::GufuncLoop)
+    return std::make_unique<GufuncLoopTarget>(level, job.coreDimensions);
+  return std::make_unique<CpuTarget>(level);
+}
+
 /// The target a job compiles for: the one place that maps a JobTarget to its implementation.
 std::unique_ptr<Target> targetFor(const CompileJob &job) {
   switch (job.target) {
   case JobTarget::Cpu:
-    return std::make_unique<CpuTarget>(optimizationLevel(job));
   case JobTarget::UfuncLoop:
-    return std::make_unique<UfuncLoopTarget>(optimizationLevel(job));
+  case JobTarget::GufuncLoop:
+    return cpuTargetFor(job);
   case JobTarget::CudaKernel:
     return std::make_unique<CudaTarget>(job.computeCapability, job.options(),
                                         CudaTarget::Entry::Kernel);
@@ -268,9 +279,7 @@ LoweredModule lowerModule(const CompileJob &job, const Target &target, StageTime
 
 CompiledFunction compileFunction(const CompileJob &job) {
   std::lock_guard<std::mutex> lock(compileMutex);
-  std::unique_ptr<CpuTarget> cpu = job.target == JobTarget::UfuncLoop
-                                       ? std::make_unique<UfuncLoopTarget>(optimizationLevel(job))
-                                       : std::make_unique<CpuTarget>(optimizationLevel(job));
+  std::unique_ptr<CpuTarget> cpu = cpuTargetFor(job);
   CpuTarget &target = *cpu;
   CompiledFunction compiled;
   LoweredModule lowered = lowerModule(job, target, &compiled.times);

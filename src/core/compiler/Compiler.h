@@ -19,6 +19,7 @@ enum class JobTarget {
   CudaKernel, ///< a CUDA kernel, as PTX
   CudaDevice, ///< a CUDA device function compiled on its own (compile_ptx(device=True))
   UfuncLoop,  ///< the host CPU, entered through NumPy's inner-loop signature (@vectorize)
+  GufuncLoop, ///< the same for a generalized ufunc (@guvectorize): operands are array views
 };
 
 /// One compilation. Its options are the root function's, parsed once when the function was
@@ -30,6 +31,9 @@ struct CompileJob {
   const Type *declaredReturnType = nullptr; ///< from an explicit signature, or nullptr
   JobTarget target = JobTarget::Cpu;
   int computeCapability = 90; ///< CUDA targets: 90 for sm_90
+  /// GufuncLoop: for each operand (inputs, then outputs), the indices of its core dimensions
+  /// among the layout's distinct names ("(m,n),(n,p)->(m,p)" gives {0,1}, {1,2}, {0,2}).
+  std::vector<std::vector<int>> coreDimensions;
 
   const CompileOptions &options() const { return source->options; }
 };
@@ -65,8 +69,8 @@ struct CompiledKernel {
 /// What text to produce instead of code.
 enum class InspectionKind { OptimizedIR, UnoptimizedIR, Assembly };
 
-/// Type-checks and compiles a CPU job (JobTarget::Cpu, or UfuncLoop, whose `entry` is then a
-/// NumPy inner loop, runtime::UfuncLoop). Throws CompileError for bad input.
+/// Type-checks and compiles a CPU job (JobTarget::Cpu, or UfuncLoop and GufuncLoop, whose
+/// `entry` is then a NumPy inner loop, runtime::UfuncLoop). Throws CompileError for bad input.
 CompiledFunction compileFunction(const CompileJob &job);
 
 /// Compiles a CUDA job to PTX: a kernel (`void`, all arguments in memory form, launched with

@@ -1,0 +1,35 @@
+// The generalized-ufunc loop target: a function over array views (and scalars) compiled for the
+// host CPU, entered through NumPy's gufunc inner-loop signature (@guvectorize).
+#pragma once
+
+#include "cpu/CpuTarget.h"
+
+#include <vector>
+
+namespace taipan {
+
+/// The host CPU with a NumPy gufunc loop as the entry point. Each operand is an array view of
+/// its core dimensions (an output with none is a one-element 1-D array, as in Numba) or, for a
+/// scalar type, a value.
+class GufuncLoopTarget final : public CpuTarget {
+public:
+  /// `coreDimensions`: per operand, the indices of its core dimensions among the layout's
+  /// distinct names (CompileJob::coreDimensions).
+  GufuncLoopTarget(int optimizationLevel, std::vector<std::vector<int>> coreDimensions);
+
+  /// The host's identity plus the layout, which decides the entry's code.
+  std::vector<std::string> identity() const override;
+  /// Arrays whose dimensions match their operand's core dimensions, scalars without any, and a
+  /// function returning None (outputs are written in place).
+  void checkEntry(const TypedFunction &root) const override;
+  /// `void <root>_gufunc(ptr args, ptr dimensions, ptr steps, ptr data)`: for each of the
+  /// `dimensions[0]` outer elements, builds each operand's view from `args[k] + i * steps[k]`,
+  /// the core sizes in `dimensions[1...]` and the core strides after the outer steps, and calls
+  /// the root; an element that raises stops the loop (taipan_ufunc_loop_failed).
+  std::string defineEntry(ModuleLowering &lowering, TypedFunction &root) const override;
+
+private:
+  std::vector<std::vector<int>> coreDimensions;
+};
+
+} // namespace taipan
