@@ -190,6 +190,8 @@ public:
   void incref(llvm::Value *value, const Type *type);
   void decref(llvm::Value *value, const Type *type);
   void decrefBlock(llvm::Value *block);
+  /// Calls the runtime function `runtimeName` on a memory block unless the block is null.
+  void callUnlessNull(const char *runtimeName, llvm::Value *block);
   void addTemporary(llvm::Value *value, const Type *type);
   /// The value as a reference its holder owns: a temporary is taken over, anything else is
   /// borrowed and gets a new reference.

@@ -28,9 +28,7 @@ void FunctionLowering::incref(llvm::Value *value, const Type *type) {
   std::vector<llvm::Value *> blocks;
   collectBlocks(value, type, blocks);
   for (llvm::Value *block : blocks)
-    builder.CreateCall(moduleLowering.runtimeFunction("taipan_nrt_incref", builder.getVoidTy(),
-                                                      {builder.getPtrTy()}),
-                       {block});
+    callUnlessNull("taipan_nrt_incref", block);
 }
 
 void FunctionLowering::decref(llvm::Value *value, const Type *type) {
@@ -41,9 +39,24 @@ void FunctionLowering::decref(llvm::Value *value, const Type *type) {
 }
 
 void FunctionLowering::decrefBlock(llvm::Value *block) {
-  builder.CreateCall(moduleLowering.runtimeFunction("taipan_nrt_decref", builder.getVoidTy(),
-                                                    {builder.getPtrTy()}),
-                     {block});
+  callUnlessNull("taipan_nrt_decref", block);
+}
+
+void FunctionLowering::callUnlessNull(const char *runtimeName, llvm::Value *block) {
+  // Arrays from Python and gufunc views have no block: with the test inline, LLVM removes the
+  // call wherever it can see the null (a gufunc loop's views, after inlining), which it never
+  // could through the opaque runtime call.
+  if (llvm::isa<llvm::ConstantPointerNull>(block))
+    return;
+  llvm::BasicBlock *call = newBlock("refcount");
+  llvm::BasicBlock *after = newBlock("refcount.done");
+  builder.CreateCondBr(builder.CreateIsNull(block), after, call);
+  builder.SetInsertPoint(call);
+  builder.CreateCall(
+      moduleLowering.runtimeFunction(runtimeName, builder.getVoidTy(), {builder.getPtrTy()}),
+      {block});
+  builder.CreateBr(after);
+  builder.SetInsertPoint(after);
 }
 
 unsigned FunctionLowering::acquireTemporarySlot() {
