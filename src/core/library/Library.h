@@ -104,8 +104,8 @@ struct LibraryValue {
   std::function<llvm::Value *(FunctionLowering &lowering)> lower;
 };
 
-/// Every LibraryFunction, by name. Families register themselves in Library.cpp's constructor
-/// (one line per family); a family's file holds one entry per function.
+/// Every LibraryFunction and LibraryValue, by name. Families register themselves in
+/// Library.cpp's constructor (one line per family); a family's file holds one entry per name.
 class Library {
 public:
   static const Library &get();
@@ -120,7 +120,8 @@ public:
   bool isNamespace(const std::string &name) const;
 
   /// Binds a call's positional arguments and keywords to `function`'s parameters, as Python
-  /// does, throwing a TypingError at `location` for a bad call.
+  /// does, throwing a TypingError at `location` for a bad call (an UnsupportedError for
+  /// keywords to a function whose parameters are all positional-only).
   static std::vector<Expr *> bindArguments(const LibraryFunction &function,
                                            const std::vector<Expr *> &positional,
                                            const std::vector<std::string> &keywords,
