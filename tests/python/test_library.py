@@ -52,3 +52,37 @@ def test_library_math_in_kernels_compiles():
 
     ptx, _ = cuda.compile_ptx(kernel, types.void(types.float64[:], types.float64[:]))
     assert "sqrt.rn.f64" in ptx
+
+
+def test_a_gpu_only_intrinsic_on_the_cpu_names_function_target_and_line():
+    @njit
+    def barrier():
+        cuda.syncthreads()
+
+    @njit
+    def thread_index():
+        return cuda.threadIdx.x
+
+    with pytest.raises(UnsupportedError) as error:
+        barrier()
+    message = str(error.value)
+    assert "cuda.syncthreads() is not supported on the CPU (it runs on the GPU" in message
+    assert "cuda.syncthreads()\n" in message
+    with pytest.raises(UnsupportedError) as error:
+        thread_index()
+    assert "cuda.threadIdx.x is not supported on the CPU" in str(error.value)
+    assert "return cuda.threadIdx.x" in str(error.value)
+
+
+def test_builtins_bind_keywords_as_python_does():
+    @njit
+    def keywords(x):
+        return round(number=x, ndigits=2), pow(base=2, exp=10, mod=7), complex(real=x, imag=1.0)
+
+    @njit
+    def positional_only(x):
+        return abs(x=x)
+
+    assert keywords(2.567) == (2.57, 2, complex(2.567, 1.0))
+    with pytest.raises(UnsupportedError, match=r"abs\(\) takes no keyword arguments"):
+        positional_only(-1.0)

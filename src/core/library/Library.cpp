@@ -1,6 +1,7 @@
 // The registry of library functions and Python's argument binding for them.
 #include "library/Library.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace taipan {
@@ -9,6 +10,12 @@ Library::Library() {
   registerMathFunctions(*this);
   registerCmathFunctions(*this);
   registerRandomFunctions(*this);
+  registerBuiltinFunctions(*this);
+  registerBuiltinIterators(*this);
+  registerPrint(*this);
+  registerCudaFunctions(*this);
+  registerCudaArrays(*this);
+  registerCudaAtomics(*this);
 }
 
 const Library &Library::get() {
@@ -23,8 +30,31 @@ const LibraryFunction *Library::find(const std::string &name) const {
 
 void Library::add(LibraryFunction function) {
   std::string name = function.name;
-  if (!functions.emplace(name, std::move(function)).second)
+  if (values.count(name) || !functions.emplace(name, std::move(function)).second)
     throw std::logic_error("library function " + name + " registered twice");
+  addNamespacesOf(name);
+}
+
+const LibraryValue *Library::findValue(const std::string &name) const {
+  auto found = values.find(name);
+  return found == values.end() ? nullptr : &found->second;
+}
+
+void Library::addValue(LibraryValue value) {
+  std::string name = value.name;
+  if (functions.count(name) || !values.emplace(name, std::move(value)).second)
+    throw std::logic_error("library value " + name + " registered twice");
+  addNamespacesOf(name);
+}
+
+bool Library::isNamespace(const std::string &name) const { return namespaces.count(name) > 0; }
+
+void Library::addNamespacesOf(const std::string &name) {
+  // "cuda.cg.grid_group.sync" makes "cuda.cg" and "cuda.cg.grid_group" namespaces; the module
+  // itself ("cuda") is not one.
+  size_t dot = name.find('.');
+  while (dot != std::string::npos && (dot = name.find('.', dot + 1)) != std::string::npos)
+    namespaces.insert(name.substr(0, dot));
 }
 
 std::vector<Expr *> Library::bindArguments(const LibraryFunction &function,
@@ -33,6 +63,13 @@ std::vector<Expr *> Library::bindArguments(const LibraryFunction &function,
                                            const std::vector<Expr *> &keywordValues,
                                            SourceLocation location) {
   const std::vector<LibraryParameter> &parameters = function.parameters;
+  bool takesKeywords = std::any_of(parameters.begin(), parameters.end(),
+                                   [](const LibraryParameter &p) { return !p.name.empty(); });
+  if (!keywords.empty() && !takesKeywords)
+    throwUnsupported(function.name +
+                         "() takes no keyword arguments (unexpected keyword argument '" +
+                         keywords[0] + "'); pass them by position",
+                     location);
   if (positional.size() > parameters.size() && !function.variadic)
     throwTypingError(function.name + "() takes at most " + std::to_string(parameters.size()) +
                          " arguments (" + std::to_string(positional.size()) + " given)",
@@ -71,6 +108,12 @@ std::string describeTargets(unsigned targets) {
   if (targets == OnEveryTarget)
     return "every target";
   return targets == OnCpu ? "the CPU" : targets == OnGpu ? "the GPU" : "no target";
+}
+
+std::string describeTargetMismatch(const std::string &what, unsigned here, unsigned targets) {
+  return what + " is not supported on " + describeTargets(here) + " (it runs on " +
+         describeTargets(targets) +
+         (targets == OnGpu ? ", in CUDA kernels and device functions)" : ")");
 }
 
 } // namespace taipan

@@ -5,8 +5,11 @@
 #include "syntax/SyntaxTree.h"
 #include "types/Type.h"
 
+#include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,45 +32,96 @@ struct LibraryParameter {
   bool optional = false;
 };
 
+/// How a for loop runs over a call of a library function (`for i, x in enumerate(a)`).
+enum class LibraryIteration {
+  OverResult,             ///< over the value the call returns, as over any iterable
+  ArgumentsInStep,        ///< over the arguments' items in step, building nothing (zip)
+  CountedArgumentsInStep, ///< the same, each item led by its index (enumerate)
+};
+
 /// One call of a library function as typing bound it: the argument expressions in parameter
 /// order (trailing optional ones left out), their types, and the result type once typed.
+/// Typing fills `constants` and `iteratedByLoop` before the type rule runs; the type rule
+/// records what it decides (`form`, `iteration`) so that lowering reads it instead of deciding
+/// again.
 struct LibraryCall {
   const LibraryFunction *function = nullptr;
   std::vector<Expr *> arguments;
   std::vector<const Type *> argumentTypes;
   const Type *resultType = nullptr;
   SourceLocation location;
+  /// The values of the function's `constantArgument` at this call (the extents of
+  /// cuda.shared.array's shape, the n of cuda.grid(n)); empty when it declares none.
+  std::vector<int64_t> constants;
+  /// Which of the function's forms the type rule chose for these argument types (each family
+  /// numbers its own, e.g. len of a tuple, a range or an array); 0 for a function with one.
+  unsigned form = 0;
+  /// Whether a for loop iterates this call; its type rule may then set `iteration`.
+  bool iteratedByLoop = false;
+  /// Set by the type rule when the loop iterates the arguments in step instead of the result
+  /// (the call is then typed none and never lowered by itself).
+  LibraryIteration iteration = LibraryIteration::OverResult;
 };
 
 /// The result type of a call; throws a TypingError (throwNoOverload) for argument types the
-/// function does not take.
-using LibraryTypeRule = std::function<const Type *(const LibraryCall &call)>;
+/// function does not take. It may record its decisions in the call (`form`, `iteration`).
+using LibraryTypeRule = std::function<const Type *(LibraryCall &call)>;
 /// Emits the call, given its lowered arguments (in the order of `call.arguments`).
 using LibraryLowerRule = std::function<llvm::Value *(
     FunctionLowering &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values)>;
 
+/// An argument a function needs known while typing, as constant integers: an int or a tuple of
+/// ints (literals, frozen globals, and + - * // on those), such as the shape of a shared array.
+struct LibraryConstantArgument {
+  size_t position = 0;     ///< the parameter, counted after keywords are bound
+  std::string requirement; ///< the error's text after the function's name when not constant
+};
+
 /// A function taipan implements in C++. `variadic` functions take any number of positional
 /// arguments after their parameters (min, max, print).
 struct LibraryFunction {
-  std::string name; ///< qualified: "math.sqrt", "cmath.exp", "abs"
+  std::string name; ///< qualified: "math.sqrt", "cmath.exp", "abs", "cuda.atomic.add"
   std::vector<LibraryParameter> parameters;
   bool variadic = false;
   unsigned targets = OnEveryTarget;
+  /// Typing evaluates this argument into LibraryCall::constants before the type rule runs, and
+  /// reports the requirement at the call when it is not constant.
+  std::optional<LibraryConstantArgument> constantArgument;
+  /// The lower rule lowers the arguments it needs itself (from `call.arguments`) and receives
+  /// no values: print formats each argument as it lowers it; a shared array's shape is
+  /// constant and never lowered.
+  bool lowersArguments = false;
   LibraryTypeRule type;
   LibraryLowerRule lower;
 };
 
-/// Every LibraryFunction, by name. Families register themselves in Library.cpp's constructor
-/// (one line per family); a family's file holds one entry per function.
+/// A value the library defines that is read, not called (cuda.threadIdx.x, cuda.warpsize):
+/// its type, the targets it exists on and its lowering.
+struct LibraryValue {
+  std::string name; ///< qualified, like a function's
+  const Type *type = nullptr;
+  unsigned targets = OnEveryTarget;
+  std::function<llvm::Value *(FunctionLowering &lowering)> lower;
+};
+
+/// Every LibraryFunction and LibraryValue, by name. Families register themselves in
+/// Library.cpp's constructor (one line per family); a family's file holds one entry per name.
 class Library {
 public:
   static const Library &get();
   /// The function called `name`, or nullptr.
   const LibraryFunction *find(const std::string &name) const;
   void add(LibraryFunction function);
+  /// The value called `name`, or nullptr.
+  const LibraryValue *findValue(const std::string &name) const;
+  void addValue(LibraryValue value);
+  /// Whether `name` is a namespace of library names ("cuda.atomic", "cuda.threadIdx"): a
+  /// dotted prefix of a function's or value's name, below its top-level module.
+  bool isNamespace(const std::string &name) const;
 
   /// Binds a call's positional arguments and keywords to `function`'s parameters, as Python
-  /// does, throwing a TypingError at `location` for a bad call.
+  /// does, throwing a TypingError at `location` for a bad call (an UnsupportedError for
+  /// keywords to a function whose parameters are all positional-only).
   static std::vector<Expr *> bindArguments(const LibraryFunction &function,
                                            const std::vector<Expr *> &positional,
                                            const std::vector<std::string> &keywords,
@@ -76,15 +130,27 @@ public:
 
 private:
   Library();
+  void addNamespacesOf(const std::string &name);
   std::map<std::string, LibraryFunction> functions;
+  std::map<std::string, LibraryValue> values;
+  std::set<std::string> namespaces;
 };
 
 /// Registration of each family (library/<Family>.cpp).
 void registerMathFunctions(Library &library);
 void registerCmathFunctions(Library &library);
 void registerRandomFunctions(Library &library);
+void registerBuiltinFunctions(Library &library);
+void registerBuiltinIterators(Library &library);
+void registerPrint(Library &library);
+void registerCudaFunctions(Library &library);
+void registerCudaArrays(Library &library);
+void registerCudaAtomics(Library &library);
 
 /// The name of a target set for error messages ("CPU", "GPU").
 std::string describeTargets(unsigned targets);
+/// The error for using `what` ("cuda.syncthreads()", "cuda.threadIdx.x") on a target it has no
+/// implementation for: "... is not supported on the CPU (it runs on the GPU, ...)".
+std::string describeTargetMismatch(const std::string &what, unsigned here, unsigned targets);
 
 } // namespace taipan

@@ -534,7 +534,8 @@ llvm::Value *FunctionLowering::rangeLength(llvm::Value *range) {
 }
 
 void FunctionLowering::lowerFor(Stmt *stmt) {
-  // enumerate() and zip() over arrays and ranges are iterated lazily, in step.
+  // enumerate() and zip() over arrays and ranges are iterated lazily, in step (their library
+  // entries chose so while typing).
   std::vector<IterationSource> sources;
   bool enumerated = false;
   Expr *iterable = stmt->value;
@@ -542,11 +543,10 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
       typeOf(iterable->callee())->kind() == TypeKind::Builtin &&
       isIndexIteration(typeOf(iterable->callee())->text())) {
     sources.push_back(prepareIndexIteration(iterable));
-  } else if (isLazyIteration(iterable)) {
-    enumerated = typeOf(iterable->callee())->text() == "enumerate";
-    for (size_t i = 1; i < iterable->operands.size(); ++i)
-      sources.push_back(
-          prepareIteration(lowerExpr(iterable->operands[i]), typeOf(iterable->operands[i])));
+  } else if (const LibraryCall *call = inStepIteration(iterable)) {
+    enumerated = call->iteration == LibraryIteration::CountedArgumentsInStep;
+    for (Expr *argument : call->arguments)
+      sources.push_back(prepareIteration(lowerExpr(argument), typeOf(argument)));
   } else {
     sources.push_back(prepareIteration(lowerExpr(iterable), typeOf(iterable)));
   }
@@ -685,12 +685,12 @@ bool FunctionLowering::lowerUnrolledRange(Stmt *stmt, llvm::Value *first, llvm::
   return true;
 }
 
-bool FunctionLowering::isLazyIteration(const Expr *iterable) const {
-  if (iterable->kind != ExprKind::Call)
-    return false;
-  const Type *callee = typeOf(iterable->callee());
-  return callee && callee->kind() == TypeKind::Builtin &&
-         (callee->text() == "enumerate" || callee->text() == "zip") && typeOf(iterable)->isNone();
+const LibraryCall *FunctionLowering::inStepIteration(const Expr *iterable) const {
+  auto call = function.libraryCalls.find(iterable->id);
+  if (iterable->kind != ExprKind::Call || call == function.libraryCalls.end() ||
+      call->second.iteration == LibraryIteration::OverResult)
+    return nullptr;
+  return &call->second;
 }
 
 /// Python's repr() of a string: single quotes unless the text holds one and no double quote,

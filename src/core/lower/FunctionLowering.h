@@ -57,7 +57,8 @@ private:
 };
 
 /// Emits the body of one function. Statements are in FunctionLowering.cpp, operators and
-/// conversions in LowerArithmetic.cpp, calls of builtins in LowerBuiltins.cpp.
+/// conversions in LowerArithmetic.cpp, calls in LowerBuiltins.cpp; the library's functions
+/// (src/core/library/) are written with the public lowering API below.
 class FunctionLowering {
 public:
   FunctionLowering(ModuleLowering &module, TypedFunction &function, llvm::Function *target);
@@ -127,8 +128,9 @@ public:
   llvm::Value *iterationItem(const IterationSource &source, llvm::Value *index,
                              const Type **itemType);
   llvm::Value *rangeLength(llvm::Value *range);
-  /// `for ... in enumerate(a)` / `zip(a, b)` over arrays or ranges (typed as none).
-  bool isLazyIteration(const Expr *iterable) const;
+  /// The library call a for loop iterates the arguments of in step (`for i, x in
+  /// enumerate(a)`, `zip(a, b)` over arrays or ranges), or nullptr.
+  const LibraryCall *inStepIteration(const Expr *iterable) const;
   void lowerRaise(Stmt *stmt);
   void lowerAssert(Stmt *stmt);
   void lowerReturn(llvm::Value *value, const Type *type);
@@ -266,39 +268,25 @@ public:
   llvm::Value *lowerUfuncScalar(const std::string &name, const std::vector<llvm::Value *> &values,
                                 const std::vector<const Type *> &types, const Type *result);
 
-  // CUDA builtins (LowerCuda.cpp).
-  llvm::Value *lowerCudaValue(const std::string &name, SourceLocation location);
-  llvm::Value *lowerCudaCall(const std::string &name, Expr *expr,
-                             const std::vector<Expr *> &arguments);
-  llvm::Value *lowerCudaArray(bool shared, Expr *expr, const Type *arrayType);
-  void lowerGridSync();
-  void lowerDevicePrint(const std::vector<Expr *> &arguments);
-  llvm::Value *lowerCudaAtomic(const std::string &operation,
-                               const std::vector<llvm::Value *> &values,
-                               const std::vector<const Type *> &types, SourceLocation location);
-
   // Calls (LowerBuiltins.cpp).
   llvm::Value *lowerCall(Expr *expr);
   llvm::Value *lowerJitCall(Expr *expr, const CallBinding &binding);
   /// A call of a cuda.declare_device function, by Numba's convention or the plain C one.
   llvm::Value *lowerExternalCall(Expr *expr, const Type *callee);
   llvm::Value *lowerIntrinsicCall(Expr *expr, const IntrinsicBody &body);
-  llvm::Value *lowerBuiltinCall(const std::string &name, Expr *expr,
-                                const std::vector<Expr *> &arguments);
+  /// A call of a builtin: of a library function, or of a NumPy function or array method.
+  llvm::Value *lowerBuiltinCall(const std::string &name, Expr *expr);
   /// A call of a library function (src/core/library/), as typing bound it.
   llvm::Value *lowerLibraryCall(const LibraryCall &call);
+  /// A read of a library value (cuda.threadIdx.x), after checking the target.
+  llvm::Value *lowerLibraryValue(const LibraryValue &value, SourceLocation location);
   /// Library function `name` on values of the given types, computed in `result` (ufunc loops).
   llvm::Value *lowerLibraryFunction(const std::string &name,
                                     const std::vector<llvm::Value *> &values,
                                     const std::vector<const Type *> &types, const Type *result);
-  llvm::Value *lowerMinMax(bool isMax, std::vector<llvm::Value *> values,
-                           std::vector<const Type *> types, const Type *result);
-  llvm::Value *lowerRound(llvm::Value *value, const Type *type, llvm::Value *digits,
-                          const Type *result);
   llvm::Value *lowerRandomWord(llvm::Value *state);
   llvm::Value *lowerRandomDouble();
-  llvm::Value *lowerModularPower(llvm::Value *base, llvm::Value *exponent, llvm::Value *modulus);
-  void lowerPrint(const std::vector<Expr *> &arguments);
+  /// Prints constant text, or a value as repr() does, through the runtime (CPU targets).
   void printText(const std::string &text);
   void printValue(llvm::Value *value, const Type *type);
   llvm::Value *callLibm(const std::string &name, llvm::ArrayRef<llvm::Value *> arguments,

@@ -3,7 +3,6 @@
 #include "lower/FunctionLowering.h"
 
 #include "types/NumericPromotion.h"
-#include "typing/CudaTyping.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
@@ -48,8 +47,9 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
       const GlobalValue &value = global->second;
       if (value.kind == GlobalValue::Kind::Constant)
         return lowerConstant(value.constant, type);
-      if (value.kind == GlobalValue::Kind::Builtin && cudaValueType(value.name))
-        return lowerCudaValue(value.name, expr->location);
+      if (value.kind == GlobalValue::Kind::Builtin)
+        if (const LibraryValue *libraryValue = Library::get().findValue(value.name))
+          return lowerLibraryValue(*libraryValue, expr->location); // cuda.laneid
       if (value.kind == GlobalValue::Kind::ConstantArray)
         return lowerConstantArray(value);
       if (value.kind == GlobalValue::Kind::ConstantTuple) {
@@ -787,16 +787,22 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
     const GlobalValue &value = function.globals.at(expr->id);
     if (value.kind == GlobalValue::Kind::Constant)
       return lowerConstant(value.constant, type);
-    if (value.kind == GlobalValue::Kind::Builtin && cudaValueType(value.name))
-      return lowerCudaValue(value.name, expr->location);
+    if (value.kind == GlobalValue::Kind::Builtin)
+      if (const LibraryValue *libraryValue = Library::get().findValue(value.name))
+        return lowerLibraryValue(*libraryValue, expr->location);
     if (value.kind == GlobalValue::Kind::ConstantArray)
       return lowerConstantArray(value);
     return llvm::UndefValue::get(valueType(context, type));
   }
   Expr *base = expr->operands[0];
   const Type *baseType = typeOf(base);
-  if (baseType->kind() == TypeKind::Builtin) // cuda.threadIdx.x and friends
-    return lowerCudaValue(baseType->text() + "." + expr->name, expr->location);
+  if (baseType->kind() == TypeKind::Builtin) { // cuda.threadIdx.x and friends
+    std::string name = baseType->text() + "." + expr->name;
+    const LibraryValue *libraryValue = Library::get().findValue(name);
+    if (!libraryValue)
+      throwUnsupported(name + " is not supported", expr->location);
+    return lowerLibraryValue(*libraryValue, expr->location);
+  }
   if (!type->isRuntimeValue() || type->kind() == TypeKind::Builtin)
     return llvm::UndefValue::get(valueType(context, type)); // a bound method, or a.dtype
   llvm::Value *value = lowerExpr(base);

@@ -1,21 +1,16 @@
-// Calls: to other jitted functions (through the status-returning convention) and to the
-// builtins typed in typing/BuiltinTyping.cpp: Python builtins, math, cmath, random, print.
+// Calls: to other jitted functions (through the status-returning convention), intrinsics,
+// foreign functions, and the library's functions and values (src/core/library/), whose
+// lowering rules this file calls after checking the target; printing through the runtime.
 #include "lower/FunctionLowering.h"
 
 #include "runtime/Random.h"
-#include "types/NumericPromotion.h"
-#include "typing/BuiltinTyping.h"
 
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Constants.h>
-#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/SourceMgr.h>
-
-#include <cmath>
-#include <numbers>
 
 namespace taipan {
 
@@ -30,23 +25,14 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
     if (call != function.calls.end())
       return lowerJitCall(expr, call->second);
     // Every typing function declined: taipan's own implementation.
-    std::vector<Expr *> arguments(expr->operands.begin() + 1, expr->operands.end());
-    return lowerBuiltinCall(calleeType->text(), expr, arguments);
+    return lowerBuiltinCall(calleeType->text(), expr);
   }
   case TypeKind::Intrinsic:
     return lowerIntrinsicCall(expr, function.intrinsics.at(expr->id));
   case TypeKind::ExternalFunction:
     return lowerExternalCall(expr, calleeType);
-  case TypeKind::Builtin: {
-    auto library = function.libraryCalls.find(expr->id);
-    if (library != function.libraryCalls.end())
-      return lowerLibraryCall(library->second);
-    std::vector<Expr *> arguments(expr->operands.begin() + 1, expr->operands.end());
-    if (callee->kind == ExprKind::Attribute && !function.globals.count(callee->id) &&
-        typeOf(callee->operands[0])->isRuntimeValue()) // a method
-      arguments.insert(arguments.begin(), callee->operands[0]);
-    return lowerBuiltinCall(calleeType->text(), expr, arguments);
-  }
+  case TypeKind::Builtin:
+    return lowerBuiltinCall(calleeType->text(), expr);
   default:
     // An exception instance: only `raise` uses it, and reads its arguments itself.
     return llvm::UndefValue::get(valueType(context, typeOf(expr)));
@@ -217,196 +203,17 @@ llvm::Value *FunctionLowering::lowerJitCall(Expr *expr, const CallBinding &bindi
   return value;
 }
 
-llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *expr,
-                                                const std::vector<Expr *> &argumentExprs) {
-  const Type *result = typeOf(expr);
-  if (name.rfind("cuda.", 0) == 0)
-    return lowerCudaCall(name, expr, argumentExprs);
-  if (name == "print") {
-    lowerPrint(argumentExprs);
-    return llvm::UndefValue::get(valueType(context, result));
-  }
-  if ((name.rfind("numpy.", 0) == 0 || name.rfind("array.", 0) == 0) &&
-      (!scalarConstructorType(name) || !expr->keywordNames.empty()))
-    return lowerNumpyCall(name, expr, argumentExprs);
-  if (name == "len" && typeOf(argumentExprs[0])->isArray())
-    return arrayField(lowerExpr(argumentExprs[0]), ArrayLayout::Shape, 0);
-  std::vector<llvm::Value *> arguments;
-  std::vector<const Type *> argumentTypes;
-  for (Expr *argument : argumentExprs) {
-    arguments.push_back(lowerExpr(argument));
-    argumentTypes.push_back(typeOf(argument));
-  }
-  if (const Type *target = scalarConstructorType(name)) {
-    if (arguments.empty())
-      return llvm::Constant::getNullValue(valueType(context, target));
-    if (arguments.size() == 2) {
-      const Type *part = types::float64();
-      return makeComplex(castValue(arguments[0], argumentTypes[0], part),
-                         castValue(arguments[1], argumentTypes[1], part), target);
-    }
-    return castValue(arguments[0], argumentTypes[0], target);
-  }
-  if (name == "abs") {
-    llvm::Value *value =
-        castValue(arguments[0], argumentTypes[0],
-                  argumentTypes[0]->isBoolean() ? types::int64() : argumentTypes[0]);
-    if (argumentTypes[0]->isComplex()) {
-      llvm::Value *imag;
-      llvm::Value *real = complexParts(value, imag);
-      return callLibm("hypot", {real, imag}, result);
-    }
-    if (result->isFloat())
-      return callIntrinsic(llvm::Intrinsic::fabs, {value});
-    if (!result->isSigned())
-      return value;
-    return builder.CreateSelect(
-        builder.CreateICmpSLT(value, llvm::ConstantInt::get(value->getType(), 0)),
-        builder.CreateNeg(value), value);
-  }
-  if (name == "min" || name == "max") {
-    if (arguments.size() == 1) {
-      const Type *tupleType = argumentTypes[0];
-      std::vector<llvm::Value *> values;
-      for (size_t i = 0; i < tupleType->elements().size(); ++i)
-        values.push_back(tupleElement(arguments[0], tupleType, static_cast<unsigned>(i)));
-      return lowerMinMax(name == "max", values, tupleType->elements(), result);
-    }
-    return lowerMinMax(name == "max", arguments, argumentTypes, result);
-  }
-  if (name == "round")
-    return lowerRound(
-        arguments[0], argumentTypes[0],
-        arguments.size() > 1 ? castValue(arguments[1], argumentTypes[1], types::int64()) : nullptr,
-        result);
-  if (name == "divmod") {
-    const Type *part = result->elements()[0];
-    llvm::Value *quotient = lowerBinary(BinaryOp::FloorDiv, arguments[0], argumentTypes[0],
-                                        arguments[1], argumentTypes[1], part);
-    llvm::Value *remainder = lowerBinary(BinaryOp::Mod, arguments[0], argumentTypes[0],
-                                         arguments[1], argumentTypes[1], part);
-    return lowerTuple({quotient, remainder}, result);
-  }
-  if (name == "pow") {
-    if (arguments.size() == 2)
-      return lowerBinary(BinaryOp::Pow, arguments[0], argumentTypes[0], arguments[1],
-                         argumentTypes[1], result);
-    return lowerModularPower(castValue(arguments[0], argumentTypes[0], types::int64()),
-                             castValue(arguments[1], argumentTypes[1], types::int64()),
-                             castValue(arguments[2], argumentTypes[2], types::int64()));
-  }
-  if (name == "len") {
-    if (argumentTypes[0]->isTuple())
-      return builder.getInt64(argumentTypes[0]->elements().size());
-    return rangeLength(arguments[0]);
-  }
-  if (name == "sum") {
-    const Type *tupleType = argumentTypes[0];
-    llvm::Value *total = builder.getInt64(0);
-    const Type *totalType = types::int64();
-    for (size_t i = 0; i < tupleType->elements().size(); ++i) {
-      const Type *elementType = tupleType->elements()[i];
-      const Type *next = binaryResultType(BinaryOp::Add, totalType, elementType);
-      total = lowerBinary(BinaryOp::Add, total, totalType,
-                          tupleElement(arguments[0], tupleType, static_cast<unsigned>(i)),
-                          elementType, next);
-      totalType = next;
-    }
-    return castValue(total, totalType, result);
-  }
-  if (name == "enumerate" || name == "zip") {
-    std::vector<llvm::Value *> items;
-    for (size_t i = 0; i < result->elements().size(); ++i) {
-      std::vector<llvm::Value *> parts;
-      if (name == "enumerate")
-        parts.push_back(builder.getInt64(i));
-      for (size_t k = 0; k < arguments.size(); ++k)
-        parts.push_back(tupleElement(arguments[k], argumentTypes[k], static_cast<unsigned>(i)));
-      items.push_back(lowerTuple(parts, result->elements()[i]));
-    }
-    return lowerTuple(items, result);
-  }
-  if (name == "range") {
-    llvm::Value *start = builder.getInt64(0);
-    llvm::Value *step = builder.getInt64(1);
-    llvm::Value *stop;
-    if (arguments.size() == 1) {
-      stop = castValue(arguments[0], argumentTypes[0], types::int64());
-    } else {
-      start = castValue(arguments[0], argumentTypes[0], types::int64());
-      stop = castValue(arguments[1], argumentTypes[1], types::int64());
-      if (arguments.size() == 3) {
-        step = castValue(arguments[2], argumentTypes[2], types::int64());
-        raiseIf(builder.CreateICmpEQ(step, builder.getInt64(0)), ValueErrorId,
-                "range() arg 3 must not be zero");
-      }
-    }
-    llvm::Value *range = llvm::UndefValue::get(valueType(context, result));
-    range = builder.CreateInsertValue(range, start, 0);
-    range = builder.CreateInsertValue(range, stop, 1);
-    return builder.CreateInsertValue(range, step, 2);
-  }
-  if (name == "method.conjugate") {
-    llvm::Value *value = castValue(arguments[0], argumentTypes[0], result);
-    if (!result->isComplex())
-      return value;
-    llvm::Value *imag;
-    llvm::Value *real = complexParts(value, imag);
-    return makeComplex(real, builder.CreateFNeg(imag), result);
-  }
-  throwUnsupported("the builtin " + name + "() is not supported", expr->location);
-}
-
-llvm::Value *FunctionLowering::lowerModularPower(llvm::Value *base, llvm::Value *exponent,
-                                                 llvm::Value *modulus) {
-  llvm::Type *i64 = builder.getInt64Ty();
-  llvm::AllocaInst *error = createEntryAlloca(builder.getInt32Ty(), "powmod.error");
-  llvm::Value *result = builder.CreateCall(
-      moduleLowering.runtimeFunction("taipan_powmod", i64, {i64, i64, i64, builder.getPtrTy()}),
-      {base, exponent, modulus, error});
-  llvm::Value *code = builder.CreateLoad(builder.getInt32Ty(), error);
-  raiseIf(builder.CreateICmpEQ(code, builder.getInt32(1)), ValueErrorId,
-          "pow() 3rd argument cannot be 0");
-  raiseIf(builder.CreateICmpEQ(code, builder.getInt32(2)), ValueErrorId,
-          "base is not invertible for the given modulus");
-  return result;
-}
-
-llvm::Value *FunctionLowering::lowerMinMax(bool isMax, std::vector<llvm::Value *> values,
-                                           std::vector<const Type *> valueTypes,
-                                           const Type *result) {
-  // Python keeps the first of equal values and only replaces it on a strict comparison, so
-  // min(nan, 1.0) is nan while min(1.0, nan) is 1.0.
-  llvm::Value *best = castValue(values[0], valueTypes[0], result);
-  for (size_t i = 1; i < values.size(); ++i) {
-    llvm::Value *candidate = castValue(values[i], valueTypes[i], result);
-    llvm::Value *better =
-        lowerComparison(isMax ? CompareOp::Gt : CompareOp::Lt, candidate, result, best, result);
-    best = builder.CreateSelect(better, candidate, best);
-  }
-  return best;
-}
-
-llvm::Value *FunctionLowering::lowerRound(llvm::Value *value, const Type *type, llvm::Value *digits,
-                                          const Type *result) {
-  if (!type->isFloat()) {
-    llvm::Value *integer = castValue(value, type, types::int64());
-    if (!digits)
-      return integer;
-    // round(int, n) only changes the value for negative n: go through float64.
-    llvm::Value *asFloat = castValue(integer, types::int64(), types::float64());
-    llvm::Value *rounded = lowerRound(asFloat, types::float64(), digits, types::float64());
-    return builder.CreateSelect(builder.CreateICmpSGE(digits, builder.getInt64(0)), integer,
-                                castValue(rounded, types::float64(), types::int64()));
-  }
-  if (!digits)
-    return castValue(callIntrinsic(llvm::Intrinsic::rint, {value}), type, result);
-  // Correctly rounded, like CPython (and unlike Numba's scale-and-rint).
-  llvm::Type *f64 = builder.getDoubleTy();
-  llvm::Value *rounded = builder.CreateCall(
-      moduleLowering.runtimeFunction("taipan_round_ndigits", f64, {f64, builder.getInt64Ty()}),
-      {castValue(value, type, types::float64()), digits});
-  return castValue(rounded, types::float64(), result);
+llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *expr) {
+  auto library = function.libraryCalls.find(expr->id);
+  if (library != function.libraryCalls.end())
+    return lowerLibraryCall(library->second);
+  // NumPy's functions and array methods typed by ArrayTyping (a method's value comes first).
+  Expr *callee = expr->callee();
+  std::vector<Expr *> arguments(expr->operands.begin() + 1, expr->operands.end());
+  if (callee->kind == ExprKind::Attribute && !function.globals.count(callee->id) &&
+      typeOf(callee->operands[0])->isRuntimeValue())
+    arguments.insert(arguments.begin(), callee->operands[0]);
+  return lowerNumpyCall(name, expr, arguments);
 }
 
 llvm::Value *FunctionLowering::lowerLibraryFunction(const std::string &name,
@@ -428,13 +235,20 @@ llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
   // The library's targets are the CPU and the GPU (a grid of threads).
   unsigned here = moduleLowering.target.hasThreadHierarchy() ? OnGpu : OnCpu;
   if (!(entry.targets & here))
-    throwUnsupported(entry.name + "() is not supported on " + describeTargets(here) +
-                         " (it runs on " + describeTargets(entry.targets) + ")",
-                     call.location);
+    throwUnsupported(describeTargetMismatch(entry.name + "()", here, entry.targets), call.location);
   std::vector<llvm::Value *> values;
-  for (Expr *argument : call.arguments)
-    values.push_back(lowerExpr(argument));
+  if (!entry.lowersArguments)
+    for (Expr *argument : call.arguments)
+      values.push_back(lowerExpr(argument));
   return entry.lower(*this, call, values);
+}
+
+llvm::Value *FunctionLowering::lowerLibraryValue(const LibraryValue &value,
+                                                 SourceLocation location) {
+  unsigned here = moduleLowering.target.hasThreadHierarchy() ? OnGpu : OnCpu;
+  if (!(value.targets & here))
+    throwUnsupported(describeTargetMismatch(value.name, here, value.targets), location);
+  return value.lower(*this);
 }
 
 llvm::Value *FunctionLowering::lowerRandomWord(llvm::Value *state) {
@@ -489,25 +303,6 @@ llvm::Value *FunctionLowering::lowerRandomDouble() {
       builder.CreateFMul(builder.CreateUIToFP(high, f64), llvm::ConstantFP::get(f64, 67108864.0)),
       builder.CreateUIToFP(low, f64));
   return builder.CreateFMul(combined, llvm::ConstantFP::get(f64, 1.0 / 9007199254740992.0));
-}
-
-void FunctionLowering::lowerPrint(const std::vector<Expr *> &arguments) {
-  if (moduleLowering.target.printsThroughDevicePrintf()) {
-    lowerDevicePrint(arguments);
-    return;
-  }
-  for (size_t i = 0; i < arguments.size(); ++i) {
-    if (i)
-      printText(" ");
-    Expr *argument = arguments[i];
-    const Type *type = typeOf(argument);
-    if (type->kind() == TypeKind::StringLiteral) {
-      printText(type->text());
-      continue;
-    }
-    printValue(lowerExpr(argument), type);
-  }
-  builder.CreateCall(moduleLowering.runtimeFunction("taipan_print_end", builder.getVoidTy(), {}));
 }
 
 void FunctionLowering::printText(const std::string &text) {

@@ -1,5 +1,5 @@
-// Typing of the functions taipan implements itself: Python builtins, math, cmath, random and
-// NumPy scalar constructors, by qualified name; and of attributes and methods of values.
+// Typing helpers shared by the library's type rules (the no-overload error, the types of scalar
+// constructors) and the typing of attributes and methods of numbers.
 #pragma once
 
 #include "syntax/SyntaxTree.h"
@@ -10,11 +10,6 @@
 #include <vector>
 
 namespace taipan {
-
-/// The result type of calling builtin `name` ("math.sqrt", "abs", "numpy.float32", ...).
-/// Throws a TypingError naming the argument types when there is no such overload.
-const Type *typeBuiltinCall(const std::string &name, const std::vector<const Type *> &arguments,
-                            const std::vector<Expr *> &argumentExprs, SourceLocation location);
 
 /// The type of attribute `attribute` of a run-time value (z.real), or nullptr.
 const Type *typeValueAttribute(const Type *base, const std::string &attribute);

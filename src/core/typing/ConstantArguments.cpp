@@ -1,24 +1,9 @@
-// Constant integer expressions, evaluated while typing, and the table of builtin arguments that
-// must be constant.
+// Constant integer expressions, evaluated while typing: literals, frozen globals and integer
+// arithmetic on them.
 #include "typing/ConstantArguments.h"
-
-#include <map>
-#include <mutex>
 
 namespace taipan {
 namespace {
-
-/// Declarations come from static initialisers of the typing files, so the table is built on
-/// first use, whatever the order of initialisation.
-std::map<std::string, ConstantArgument> &declarations() {
-  static std::map<std::string, ConstantArgument> table;
-  return table;
-}
-
-std::mutex &declarationsMutex() {
-  static std::mutex mutex;
-  return mutex;
-}
 
 /// Python's floor division of integers (the divisor is not zero).
 int64_t floorDivide(int64_t left, int64_t right) {
@@ -60,17 +45,6 @@ std::optional<int64_t> constantInteger(const Expr *expr,
 }
 
 } // namespace
-
-void declareConstantArgument(const std::string &builtinName, ConstantArgument argument) {
-  std::lock_guard<std::mutex> lock(declarationsMutex());
-  declarations()[builtinName] = std::move(argument);
-}
-
-const ConstantArgument *constantArgumentOf(const std::string &builtinName) {
-  std::lock_guard<std::mutex> lock(declarationsMutex());
-  auto found = declarations().find(builtinName);
-  return found == declarations().end() ? nullptr : &found->second;
-}
 
 std::optional<std::vector<int64_t>>
 constantIntegers(const Expr *expr, const std::unordered_map<int, GlobalValue> &globals) {

@@ -6,7 +6,6 @@
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 #include "typing/ConstantArguments.h"
-#include "typing/CudaTyping.h"
 
 #include <functional>
 #include <optional>
@@ -96,6 +95,9 @@ private:
   bool changed = false;
   bool returnSeen = false;
   std::set<std::string> localNames;
+  /// The calls for loops iterate (`for x in zip(a, b)`), by expression id: their library
+  /// entries may choose to iterate their arguments in step.
+  std::set<int> loopIterables;
 
   void collectLocals() {
     for (const Parameter &parameter : source.parameters)
@@ -435,44 +437,39 @@ private:
     return nullptr;
   }
 
-  /// for ... in enumerate(x) / zip(x, y) where some x is an array or a range: iterated in step,
-  /// without building anything (the call itself is typed none).
-  bool typeLazyIteration(Stmt *stmt) {
+  /// A for loop over np.ndindex, np.ndenumerate or np.nditer: typed by typeIndexIteration.
+  bool typeIndexIterationLoop(Stmt *stmt) {
     Expr *call = stmt->value;
     if (call->kind != ExprKind::Call || !call->keywordNames.empty())
       return false;
     const Type *callee = typeExpr(call->callee());
     if (callee && callee->kind() == TypeKind::Builtin && isIndexIteration(callee->text()))
       return typeIndexIteration(stmt, callee->text());
-    if (!callee || callee->kind() != TypeKind::Builtin ||
-        (callee->text() != "enumerate" && callee->text() != "zip"))
+    return false;
+  }
+
+  /// `for ... in enumerate(a)` / `zip(a, b)` whose library entry chose to iterate the arguments
+  /// in step (some is an array or a range): the item is the tuple of their items, after the
+  /// index for enumerate. False when the loop iterates a value.
+  bool typeInStepIteration(Stmt *stmt) {
+    Expr *call = stmt->value;
+    auto library = function.libraryCalls.find(call->id);
+    if (call->kind != ExprKind::Call || library == function.libraryCalls.end() ||
+        library->second.iteration == LibraryIteration::OverResult)
       return false;
-    std::vector<const Type *> arguments;
-    bool lazy = false;
-    for (size_t i = 1; i < call->operands.size(); ++i) {
-      const Type *argument = typeExpr(call->operands[i]);
-      if (!argument)
-        return true; // not known yet: the next pass decides
-      lazy |= argument->isArray() || argument->kind() == TypeKind::Range;
-      arguments.push_back(argument);
-    }
-    if (!lazy)
-      return false;
-    if (arguments.empty() || (callee->text() == "enumerate" && arguments.size() != 1))
-      throwTypingError(callee->text() + "() takes " +
-                           (callee->text() == "enumerate" ? "one iterable" : "iterables"),
-                       call->location);
+    const LibraryCall &iterated = library->second;
     std::vector<const Type *> parts;
-    if (callee->text() == "enumerate")
+    if (iterated.iteration == LibraryIteration::CountedArgumentsInStep)
       parts.push_back(types::int64());
-    for (size_t i = 0; i < arguments.size(); ++i) {
-      const Type *item = iterationItemType(arguments[i], call->operands[i + 1]->location);
+    for (size_t i = 0; i < iterated.arguments.size(); ++i) {
+      const Type *item =
+          iterationItemType(iterated.argumentTypes[i], iterated.arguments[i]->location);
       if (!item)
-        throwTypingError("cannot iterate over a value of type " + describe(arguments[i]),
-                         call->operands[i + 1]->location);
+        throwTypingError("cannot iterate over a value of type " +
+                             describe(iterated.argumentTypes[i]),
+                         iterated.arguments[i]->location);
       parts.push_back(item);
     }
-    record(call, types::none());
     assignTarget(stmt->targets[0], types::tuple(parts));
     return true;
   }
@@ -520,14 +517,16 @@ private:
   }
 
   void typeFor(Stmt *stmt) {
-    if (typeLazyIteration(stmt)) {
+    if (typeIndexIterationLoop(stmt)) {
       typeBlock(stmt->body);
       typeBlock(stmt->orelse);
       return;
     }
+    loopIterables.insert(stmt->value->id);
     const Type *iterable = typeExpr(stmt->value);
     const Type *element = nullptr;
-    if (iterable) {
+    // An in-step iteration types its target itself (the call is none).
+    if (iterable && !typeInStepIteration(stmt)) {
       if (iterable->kind() == TypeKind::Range)
         element = types::int64();
       else if (iterable->isUniformTuple())
@@ -568,8 +567,8 @@ private:
     case GlobalValue::Kind::Module:
       return types::module(value.name);
     case GlobalValue::Kind::Builtin:
-      if (const Type *cudaValue = cudaValueType(value.name))
-        return cudaValue; // cuda.laneid, cuda.warpsize
+      if (const LibraryValue *libraryValue = Library::get().findValue(value.name))
+        return libraryValue->type; // cuda.laneid, cuda.warpsize
       return types::builtin(value.name);
     case GlobalValue::Kind::JitFunction:
       return types::jitFunction(value.function.get());
@@ -773,8 +772,8 @@ private:
     if (baseType->kind() == TypeKind::Builtin) {
       // Namespaces of builtins: cuda.threadIdx.x, cuda.shared.array, cuda.atomic.add...
       std::string qualified = baseType->text() + "." + expr->name;
-      if (const Type *cudaValue = cudaValueType(qualified))
-        return cudaValue;
+      if (const LibraryValue *libraryValue = Library::get().findValue(qualified))
+        return libraryValue->type;
       if (!isKnownBuiltin(qualified))
         throwTypingError("unknown attribute '" + expr->name + "' of " + baseType->text(),
                          expr->location);
@@ -846,7 +845,8 @@ private:
   }
 
   /// A call of a library function: its arguments bound to its parameters (the value a method
-  /// is called on first), then its type rule; the binding is kept for lowering.
+  /// is called on first), its constant argument evaluated, then its type rule; the binding and
+  /// what the rule decided are kept for lowering.
   const Type *typeLibraryCall(Expr *expr, const LibraryFunction *entry) {
     Expr *callee = expr->callee();
     std::vector<Expr *> positional;
@@ -863,6 +863,15 @@ private:
                                             expr->location);
     for (Expr *argument : call.arguments)
       call.argumentTypes.push_back(typeOf(argument));
+    if (const std::optional<LibraryConstantArgument> &declared = entry->constantArgument) {
+      std::optional<std::vector<int64_t>> values;
+      if (declared->position < call.arguments.size())
+        values = constantIntegers(call.arguments[declared->position], function.globals);
+      if (!values)
+        throwTypingError(entry->name + declared->requirement, expr->location);
+      call.constants = std::move(*values);
+    }
+    call.iteratedByLoop = loopIterables.count(expr->id) > 0;
     call.resultType = entry->type(call);
     const Type *result = call.resultType;
     function.libraryCalls[expr->id] = std::move(call);
@@ -994,43 +1003,21 @@ private:
     }
     switch (calleeType->kind()) {
     case TypeKind::Builtin: {
-      if (const LibraryFunction *entry = Library::get().find(calleeType->text()))
-        return typeLibraryCall(expr, entry);
-      std::vector<const Type *> positional = arguments;
-      std::vector<Expr *> positionalExprs = argumentExprs;
-      if (isMethodCall(callee)) {
-        // A method: the value it is called on is the first argument.
-        positional.insert(positional.begin(), typeOf(callee->operands[0]));
-        positionalExprs.insert(positionalExprs.begin(), callee->operands[0]);
-      }
       const std::string &name = calleeType->text();
-      if (name.rfind("cuda.", 0) == 0) {
-        if (!expr->keywordNames.empty()) {
-          // Numba's keyword spellings become positional operands, for lowering too.
-          bindCudaKeywords(name, *expr);
-          positionalExprs.assign(expr->operands.begin() + 1, expr->operands.end());
-          positional.clear();
-          for (Expr *argument : positionalExprs)
-            positional.push_back(typeOf(argument));
-        }
-        return typeCudaCall(name, positional, positionalExprs, expr->location,
-                            requiredConstants(name, expr, positionalExprs));
-      }
+      if (const LibraryFunction *entry = Library::get().find(name))
+        return typeLibraryCall(expr, entry);
       if (name.rfind("numpy.", 0) == 0 || name.rfind("array.", 0) == 0) {
-        if (!scalarConstructorType(name) || !expr->keywordNames.empty())
-          return typeNumpyCall(name, positional, positionalExprs, expr->keywordNames,
-                               expr->location);
+        std::vector<const Type *> positional = arguments;
+        std::vector<Expr *> positionalExprs = argumentExprs;
+        if (isMethodCall(callee)) {
+          // A method: the value it is called on is the first argument.
+          positional.insert(positional.begin(), typeOf(callee->operands[0]));
+          positionalExprs.insert(positionalExprs.begin(), callee->operands[0]);
+        }
+        return typeNumpyCall(name, positional, positionalExprs, expr->keywordNames, expr->location);
       }
-      if (!expr->keywordNames.empty())
-        throwUnsupported("keyword arguments to " + name + " are not supported", expr->location);
-      if (name == "len" && positional.size() == 1 && positional[0]->isArray() &&
-          positional[0]->ndim() == 0)
-        throwTypingError("len() of unsized object (a 0-d array)", expr->location);
-      if ((name == "len" || name == "abs") && positional.size() == 1 && positional[0]->isArray())
-        return name == "len"
-                   ? types::int64()
-                   : typeNumpyCall("numpy.abs", positional, positionalExprs, {}, expr->location);
-      return typeBuiltinCall(name, positional, positionalExprs, expr->location);
+      // A name of a library module or namespace that the library lacks (math.isqrt).
+      throwUnsupported(name + " is not supported", expr->location);
     }
     case TypeKind::JitFunction:
       return typeJitCall(expr, calleeType->function());
@@ -1053,21 +1040,6 @@ private:
   bool isMethodCall(Expr *callee) {
     return callee->kind == ExprKind::Attribute && !function.globals.count(callee->id) &&
            typeOf(callee->operands[0]) && typeOf(callee->operands[0])->isRuntimeValue();
-  }
-
-  /// The values of the argument builtin `name` declared it needs constant (see
-  /// ConstantArguments.h), recorded for lowering; nullptr when it declared none.
-  const std::vector<int64_t> *requiredConstants(const std::string &name, Expr *call,
-                                                const std::vector<Expr *> &arguments) {
-    const ConstantArgument *declared = constantArgumentOf(name);
-    if (!declared)
-      return nullptr;
-    std::optional<std::vector<int64_t>> values;
-    if (declared->position < arguments.size())
-      values = constantIntegers(arguments[declared->position], function.globals);
-    if (!values)
-      throwTypingError(name + declared->requirement, call->location);
-    return &(function.constantArguments[call->id] = std::move(*values));
   }
 
   static bool isNumberLiteral(const Expr *expr) {

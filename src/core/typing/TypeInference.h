@@ -44,9 +44,6 @@ struct TypedFunction {
   /// lowered, as Numba prunes dead branches, so code for the other types need not type-check.
   std::unordered_map<int, bool> staticConditions;
   std::map<int, std::vector<std::string>> assignmentsByLine; ///< for inspect_types
-  /// The values of the argument a builtin declared it needs constant (ConstantArguments.h),
-  /// by call expression id: the extents of cuda.shared.array(shape, dtype).
-  std::unordered_map<int, std::vector<int64_t>> constantArguments;
   std::string symbolName; ///< unique LLVM symbol, set by the compiler
   bool inProgress = false;
 

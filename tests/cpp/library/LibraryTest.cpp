@@ -62,10 +62,101 @@ TEST(LibraryTest, BindsKeywordsByName) {
   EXPECT_THROW(Library::bindArguments(function, {a}, {"c"}, {b}, {}), CompileError);
 }
 
+TEST(LibraryTest, HoldsPythonBuiltinsAndCudaIntrinsics) {
+  const Library &library = Library::get();
+  for (const char *name : {"abs",
+                           "min",
+                           "max",
+                           "round",
+                           "int",
+                           "float",
+                           "bool",
+                           "complex",
+                           "divmod",
+                           "pow",
+                           "len",
+                           "print",
+                           "range",
+                           "sum",
+                           "enumerate",
+                           "zip",
+                           "method.conjugate",
+                           "numpy.float32",
+                           "cuda.syncthreads",
+                           "cuda.atomic.add",
+                           "cuda.shared.array",
+                           "cuda.cg.grid_group.sync"})
+    EXPECT_NE(library.find(name), nullptr) << name;
+  EXPECT_EQ(library.find("cuda.syncthreads")->targets, OnGpu);
+  EXPECT_EQ(library.find("abs")->targets, OnEveryTarget);
+  EXPECT_TRUE(library.find("print")->lowersArguments);
+  // Values and the namespaces the registered names make.
+  ASSERT_NE(library.findValue("cuda.threadIdx.x"), nullptr);
+  EXPECT_EQ(library.findValue("cuda.warpsize")->type, types::integer(32, true));
+  EXPECT_EQ(library.find("cuda.threadIdx.x"), nullptr);
+  for (const char *name : {"cuda.threadIdx", "cuda.atomic", "cuda.shared", "cuda.cg.grid_group"})
+    EXPECT_TRUE(library.isNamespace(name)) << name;
+  EXPECT_FALSE(library.isNamespace("cuda"));
+  EXPECT_FALSE(library.isNamespace("math"));
+}
+
+TEST(LibraryTest, CudaArraysDeclareTheirShapeConstant) {
+  for (const char *name : {"cuda.shared.array", "cuda.local.array"}) {
+    const LibraryFunction *array = Library::get().find(name);
+    ASSERT_NE(array, nullptr) << name;
+    ASSERT_TRUE(array->constantArgument.has_value()) << name;
+    EXPECT_EQ(array->constantArgument->position, 0u);
+    EXPECT_NE(array->constantArgument->requirement.find("constant shape"), std::string::npos);
+  }
+  EXPECT_FALSE(Library::get().find("math.sqrt")->constantArgument.has_value());
+}
+
+TEST(LibraryTest, TypeRulesRecordTheirDecisions) {
+  const LibraryFunction *zip = Library::get().find("zip");
+  LibraryCall call;
+  call.function = zip;
+  call.argumentTypes = {types::array(types::float64(), 1, 'C', false), types::range()};
+  call.iteratedByLoop = true;
+  EXPECT_EQ(zip->type(call), types::none());
+  EXPECT_EQ(call.iteration, LibraryIteration::ArgumentsInStep);
+  // Outside a for loop, zip builds tuples only.
+  LibraryCall built;
+  built.function = zip;
+  built.argumentTypes = call.argumentTypes;
+  EXPECT_THROW(zip->type(built), CompileError);
+  const LibraryFunction *grid = Library::get().find("cuda.grid");
+  LibraryCall gridCall;
+  gridCall.function = grid;
+  gridCall.argumentTypes = {types::int64()};
+  gridCall.constants = {2};
+  EXPECT_EQ(grid->type(gridCall), types::tuple({types::int64(), types::int64()}));
+  gridCall.constants = {4};
+  EXPECT_THROW(grid->type(gridCall), CompileError);
+}
+
+TEST(LibraryTest, PositionalOnlyFunctionsRefuseKeywords) {
+  FunctionSource source;
+  Expr *x = source.newExpr(ExprKind::Constant, {1, 0});
+  const LibraryFunction &syncwarp = *Library::get().find("cuda.syncwarp");
+  try {
+    Library::bindArguments(syncwarp, {}, {"mask"}, {x}, {});
+    FAIL() << "a keyword was accepted";
+  } catch (const CompileError &error) {
+    EXPECT_EQ(error.kind, CompileErrorKind::Unsupported);
+    EXPECT_NE(std::string(error.what()).find("cuda.syncwarp() takes no keyword arguments"),
+              std::string::npos);
+  }
+  const LibraryFunction &shared = *Library::get().find("cuda.shared.array");
+  EXPECT_EQ(Library::bindArguments(shared, {}, {"dtype", "shape"}, {x, x}, {}).size(), 2u);
+}
+
 TEST(LibraryTest, DescribesTargets) {
   EXPECT_EQ(describeTargets(OnCpu), "the CPU");
   EXPECT_EQ(describeTargets(OnGpu), "the GPU");
   EXPECT_EQ(describeTargets(OnEveryTarget), "every target");
+  EXPECT_EQ(describeTargetMismatch("cuda.syncthreads()", OnCpu, OnGpu),
+            "cuda.syncthreads() is not supported on the CPU (it runs on the GPU, in CUDA kernels "
+            "and device functions)");
 }
 
 } // namespace

@@ -1,5 +1,5 @@
 // ConstantArgumentsTest.cpp - Unit tests of typing/ConstantArguments.h: the evaluator of constant
-// integer expressions (literals, frozen globals, arithmetic, tuples) and builtins' declarations.
+// integer expressions (literals, frozen globals, arithmetic, tuples).
 
 #include "../testing/SyntaxBuilder.h"
 
@@ -63,24 +63,6 @@ TEST(ConstantArgumentsTest, FrozenGlobals) {
   EXPECT_EQ(constantIntegers(scale, globals), std::nullopt);       // a float is no extent
   EXPECT_EQ(constantIntegers(b.name("n"), globals), std::nullopt); // a run-time variable
   EXPECT_EQ(constantIntegers(b.tuple({tile, b.name("n")}), globals), std::nullopt);
-}
-
-TEST(ConstantArgumentsTest, CudaArraysDeclareTheirShapeConstant) {
-  for (const char *name : {"cuda.shared.array", "cuda.local.array"}) {
-    const ConstantArgument *declared = constantArgumentOf(name);
-    ASSERT_NE(declared, nullptr) << name;
-    EXPECT_EQ(declared->position, 0u);
-    EXPECT_NE(declared->requirement.find("constant shape"), std::string::npos);
-  }
-  EXPECT_EQ(constantArgumentOf("math.sqrt"), nullptr);
-}
-
-TEST(ConstantArgumentsTest, DeclaredArgumentsAreFoundByName) {
-  declareConstantArgument("test.sized", {1, "(data, size) needs a constant size"});
-  const ConstantArgument *declared = constantArgumentOf("test.sized");
-  ASSERT_NE(declared, nullptr);
-  EXPECT_EQ(declared->position, 1u);
-  EXPECT_EQ(declared->requirement, "(data, size) needs a constant size");
 }
 
 } // namespace

@@ -1,0 +1,194 @@
+// Python's builtins over iterables, one library entry per function: range, enumerate, zip, len
+// and sum. A for loop over enumerate() or zip() of arrays or ranges iterates them in step.
+#include "library/Library.h"
+
+#include "lower/FunctionLowering.h"
+#include "runtime/Runtime.h"
+#include "types/NumericPromotion.h"
+#include "typing/BuiltinTyping.h"
+
+#include <llvm/IR/Constants.h>
+
+namespace taipan {
+namespace {
+
+/// The forms of len() its type rule chooses between (LibraryCall::form).
+enum LenForm : unsigned { LenOfTuple, LenOfRange, LenOfArray };
+
+[[noreturn]] void noOverload(const LibraryCall &call) {
+  throwNoOverload(call.function->name, call.argumentTypes, call.location);
+}
+
+void add(Library &library, const std::string &name, std::vector<LibraryParameter> parameters,
+         LibraryTypeRule type, LibraryLowerRule lower, bool variadic = false) {
+  LibraryFunction function;
+  function.name = name;
+  function.parameters = std::move(parameters);
+  function.variadic = variadic;
+  function.type = std::move(type);
+  function.lower = std::move(lower);
+  library.add(std::move(function));
+}
+
+/// range(stop), range(start, stop), range(start, stop, step): a (start, stop, step) value.
+llvm::Value *lowerRange(FunctionLowering &lowering, const LibraryCall &call,
+                        const std::vector<llvm::Value *> &values) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  auto asInt64 = [&](size_t i) {
+    return lowering.castValue(values[i], call.argumentTypes[i], types::int64());
+  };
+  llvm::Value *start = builder.getInt64(0);
+  llvm::Value *step = builder.getInt64(1);
+  llvm::Value *stop;
+  if (values.size() == 1) {
+    stop = asInt64(0);
+  } else {
+    start = asInt64(0);
+    stop = asInt64(1);
+    if (values.size() == 3) {
+      step = asInt64(2);
+      lowering.raiseIf(builder.CreateICmpEQ(step, builder.getInt64(0)), ValueErrorId,
+                       "range() arg 3 must not be zero");
+    }
+  }
+  llvm::Value *range = llvm::UndefValue::get(valueType(lowering.llvmContext(), call.resultType));
+  range = builder.CreateInsertValue(range, start, 0);
+  range = builder.CreateInsertValue(range, stop, 1);
+  return builder.CreateInsertValue(range, step, 2);
+}
+
+/// enumerate() and zip(): iterated by a for loop over arrays or ranges, their arguments are
+/// iterated in step (nothing is built); over tuples, they build the tuple of tuples they
+/// would yield.
+void addInStepIterator(Library &library, const std::string &name) {
+  bool counted = name == "enumerate";
+  std::vector<LibraryParameter> parameters;
+  if (counted)
+    parameters.push_back({"iterable", false});
+  add(
+      library, name, parameters,
+      [counted](LibraryCall &call) {
+        const std::vector<const Type *> &arguments = call.argumentTypes;
+        if (arguments.empty())
+          noOverload(call);
+        bool inStep = false;
+        for (const Type *argument : arguments)
+          inStep |= argument->isArray() || argument->kind() == TypeKind::Range;
+        if (inStep && call.iteratedByLoop) {
+          call.iteration = counted ? LibraryIteration::CountedArgumentsInStep
+                                   : LibraryIteration::ArgumentsInStep;
+          return types::none();
+        }
+        size_t count = SIZE_MAX;
+        for (const Type *argument : arguments) {
+          if (!argument->isTuple())
+            throwUnsupported(call.function->name + "() is supported over tuples only",
+                             call.location);
+          count = std::min(count, argument->elements().size());
+        }
+        std::vector<const Type *> items;
+        for (size_t i = 0; i < count; ++i) {
+          std::vector<const Type *> parts;
+          if (counted)
+            parts.push_back(types::int64());
+          for (const Type *argument : arguments)
+            parts.push_back(argument->elements()[i]);
+          items.push_back(types::tuple(parts));
+        }
+        return types::tuple(items);
+      },
+      [counted](FunctionLowering &lowering, const LibraryCall &call,
+                const std::vector<llvm::Value *> &values) {
+        const Type *result = call.resultType;
+        std::vector<llvm::Value *> items;
+        for (size_t i = 0; i < result->elements().size(); ++i) {
+          std::vector<llvm::Value *> parts;
+          if (counted)
+            parts.push_back(lowering.irBuilder().getInt64(i));
+          for (size_t k = 0; k < values.size(); ++k)
+            parts.push_back(
+                lowering.tupleElement(values[k], call.argumentTypes[k], static_cast<unsigned>(i)));
+          items.push_back(lowering.lowerTuple(parts, result->elements()[i]));
+        }
+        return lowering.lowerTuple(items, result);
+      },
+      /*variadic=*/!counted);
+}
+
+} // namespace
+
+void registerBuiltinIterators(Library &library) {
+  add(
+      library, "range", {{"", false}, {"", true}, {"", true}},
+      [](const LibraryCall &call) {
+        for (const Type *argument : call.argumentTypes)
+          if (!argument->isIntegerLike())
+            noOverload(call);
+        return types::range();
+      },
+      lowerRange);
+  addInStepIterator(library, "enumerate");
+  addInStepIterator(library, "zip");
+  add(
+      library, "len", {{"", false}},
+      [](LibraryCall &call) {
+        const Type *argument = call.argumentTypes[0];
+        if (argument->isArray()) {
+          if (argument->ndim() == 0)
+            throwTypingError("len() of unsized object (a 0-d array)", call.location);
+          call.form = LenOfArray;
+        } else if (argument->kind() == TypeKind::Range) {
+          call.form = LenOfRange;
+        } else if (argument->isTuple()) {
+          call.form = LenOfTuple;
+        } else {
+          noOverload(call);
+        }
+        return types::int64();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) {
+        switch (call.form) {
+        case LenOfArray:
+          return lowering.arrayField(values[0], ArrayLayout::Shape, 0);
+        case LenOfRange:
+          return lowering.rangeLength(values[0]);
+        default:
+          return static_cast<llvm::Value *>(
+              lowering.irBuilder().getInt64(call.argumentTypes[0]->elements().size()));
+        }
+      });
+  // sum() of a tuple of numbers, from 0 as Python starts.
+  add(
+      library, "sum", {{"", false}},
+      [](const LibraryCall &call) {
+        const Type *tuple = call.argumentTypes[0];
+        if (!tuple->isTuple())
+          noOverload(call);
+        const Type *result = types::int64();
+        for (const Type *element : tuple->elements()) {
+          result = element->isNumber() ? binaryResultType(BinaryOp::Add, result, element) : nullptr;
+          if (!result)
+            noOverload(call);
+        }
+        return result;
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) {
+        const Type *tupleType = call.argumentTypes[0];
+        llvm::Value *total = lowering.irBuilder().getInt64(0);
+        const Type *totalType = types::int64();
+        for (size_t i = 0; i < tupleType->elements().size(); ++i) {
+          const Type *elementType = tupleType->elements()[i];
+          const Type *next = binaryResultType(BinaryOp::Add, totalType, elementType);
+          total = lowering.lowerBinary(
+              BinaryOp::Add, total, totalType,
+              lowering.tupleElement(values[0], tupleType, static_cast<unsigned>(i)), elementType,
+              next);
+          totalType = next;
+        }
+        return lowering.castValue(total, totalType, call.resultType);
+      });
+}
+
+} // namespace taipan

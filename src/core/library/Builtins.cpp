@@ -1,0 +1,321 @@
+// Python's builtins on numbers, one library entry per function: abs, min, max, round, divmod,
+// pow, the conversions (int, float, bool, complex, NumPy's scalar types) and conjugate().
+#include "library/Library.h"
+
+#include "lower/FunctionLowering.h"
+#include "runtime/Runtime.h"
+#include "types/NumericPromotion.h"
+#include "typing/ArrayTyping.h"
+#include "typing/BuiltinTyping.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
+
+namespace taipan {
+namespace {
+
+/// The forms of abs() its type rule chooses between (LibraryCall::form).
+enum AbsForm : unsigned { AbsOfSigned, AbsOfUnsigned, AbsOfFloat, AbsOfComplex, AbsOfArray };
+/// The forms of min() and max(): of their arguments, or of the elements of one tuple.
+enum ExtremeForm : unsigned { ExtremeOfArguments, ExtremeOfTuple };
+
+/// A builtin called `name` with `parameters` (named where Python takes them by keyword).
+void add(Library &library, const std::string &name, std::vector<LibraryParameter> parameters,
+         LibraryTypeRule type, LibraryLowerRule lower, bool variadic = false) {
+  LibraryFunction function;
+  function.name = name;
+  function.parameters = std::move(parameters);
+  function.variadic = variadic;
+  function.type = std::move(type);
+  function.lower = std::move(lower);
+  library.add(std::move(function));
+}
+
+/// One positional-only parameter, `optional` or not.
+std::vector<LibraryParameter> positionalOnly(size_t count, size_t optional = 0) {
+  std::vector<LibraryParameter> parameters;
+  for (size_t i = 0; i < count; ++i)
+    parameters.push_back({"", i >= count - optional});
+  return parameters;
+}
+
+[[noreturn]] void noOverload(const LibraryCall &call) {
+  throwNoOverload(call.function->name, call.argumentTypes, call.location);
+}
+
+bool allNumbers(const LibraryCall &call) {
+  for (const Type *argument : call.argumentTypes)
+    if (!argument->isNumber())
+      return false;
+  return true;
+}
+
+const Type *typeAbs(LibraryCall &call) {
+  const Type *argument = call.argumentTypes[0];
+  if (argument->isArray()) { // elementwise, as numpy.abs
+    call.form = AbsOfArray;
+    return typeNumpyCall("numpy.abs", call.argumentTypes, call.arguments, {}, call.location);
+  }
+  if (!argument->isNumber())
+    noOverload(call);
+  if (argument->isComplex()) {
+    call.form = AbsOfComplex;
+    return types::floating(argument->bits() / 2);
+  }
+  if (argument->isFloat()) {
+    call.form = AbsOfFloat;
+    return argument;
+  }
+  call.form = argument->isBoolean() || argument->isSigned() ? AbsOfSigned : AbsOfUnsigned;
+  return argument->isBoolean() ? types::int64() : argument;
+}
+
+llvm::Value *lowerAbs(FunctionLowering &lowering, const LibraryCall &call,
+                      const std::vector<llvm::Value *> &values) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  const Type *argument = call.argumentTypes[0];
+  switch (call.form) {
+  case AbsOfComplex: {
+    llvm::Value *imag;
+    llvm::Value *real = lowering.complexParts(values[0], imag);
+    return lowering.callLibm("hypot", {real, imag}, call.resultType);
+  }
+  case AbsOfFloat:
+    return lowering.callIntrinsic(llvm::Intrinsic::fabs, {values[0]});
+  case AbsOfUnsigned:
+    return values[0];
+  case AbsOfSigned: {
+    llvm::Value *value = lowering.castValue(values[0], argument, call.resultType);
+    return builder.CreateSelect(
+        builder.CreateICmpSLT(value, llvm::ConstantInt::get(value->getType(), 0)),
+        builder.CreateNeg(value), value);
+  }
+  default: // abs of an array is an array expression (ArrayExpressions.cpp), never a call
+    throw CompileError(CompileErrorKind::Internal, "abs() of an array lowered as a call",
+                       call.location);
+  }
+}
+
+/// min and max: of several reals, or of the elements of one tuple of reals.
+const Type *typeExtreme(LibraryCall &call) {
+  const std::vector<const Type *> &arguments = call.argumentTypes;
+  std::vector<const Type *> values = arguments;
+  if (arguments.size() == 1 && arguments[0]->isTuple()) {
+    call.form = ExtremeOfTuple;
+    values = arguments[0]->elements();
+  }
+  if (values.empty() || (arguments.size() == 1 && !arguments[0]->isTuple()))
+    noOverload(call);
+  const Type *result = nullptr;
+  for (const Type *value : values) {
+    if (!value->isReal())
+      noOverload(call);
+    result = result ? (value == result ? result : binaryOperandType(BinaryOp::Add, result, value))
+                    : value;
+  }
+  return result;
+}
+
+llvm::Value *lowerExtreme(FunctionLowering &lowering, const LibraryCall &call,
+                          const std::vector<llvm::Value *> &arguments) {
+  bool isMax = call.function->name == "max";
+  std::vector<llvm::Value *> values = arguments;
+  std::vector<const Type *> valueTypes = call.argumentTypes;
+  if (call.form == ExtremeOfTuple) {
+    const Type *tupleType = call.argumentTypes[0];
+    valueTypes = tupleType->elements();
+    values.clear();
+    for (size_t i = 0; i < valueTypes.size(); ++i)
+      values.push_back(lowering.tupleElement(arguments[0], tupleType, static_cast<unsigned>(i)));
+  }
+  // Python keeps the first of equal values and only replaces it on a strict comparison, so
+  // min(nan, 1.0) is nan while min(1.0, nan) is 1.0.
+  const Type *result = call.resultType;
+  llvm::Value *best = lowering.castValue(values[0], valueTypes[0], result);
+  for (size_t i = 1; i < values.size(); ++i) {
+    llvm::Value *candidate = lowering.castValue(values[i], valueTypes[i], result);
+    llvm::Value *better = lowering.lowerComparison(isMax ? CompareOp::Gt : CompareOp::Lt, candidate,
+                                                   result, best, result);
+    best = lowering.irBuilder().CreateSelect(better, candidate, best);
+  }
+  return best;
+}
+
+const Type *typeRound(const LibraryCall &call) {
+  const std::vector<const Type *> &arguments = call.argumentTypes;
+  if (!arguments[0]->isReal() || (arguments.size() == 2 && !arguments[1]->isIntegerLike()))
+    noOverload(call);
+  if (arguments.size() == 2)
+    return arguments[0]->isFloat() ? arguments[0] : types::int64();
+  return types::int64();
+}
+
+/// round(value) or round(value, digits) (`digits` an int64, or nullptr).
+llvm::Value *roundValue(FunctionLowering &lowering, llvm::Value *value, const Type *type,
+                        llvm::Value *digits, const Type *result) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  if (!type->isFloat()) {
+    llvm::Value *integer = lowering.castValue(value, type, types::int64());
+    if (!digits)
+      return integer;
+    // round(int, n) only changes the value for negative n: go through float64.
+    llvm::Value *asFloat = lowering.castValue(integer, types::int64(), types::float64());
+    llvm::Value *rounded =
+        roundValue(lowering, asFloat, types::float64(), digits, types::float64());
+    return builder.CreateSelect(builder.CreateICmpSGE(digits, builder.getInt64(0)), integer,
+                                lowering.castValue(rounded, types::float64(), types::int64()));
+  }
+  if (!digits)
+    return lowering.castValue(lowering.callIntrinsic(llvm::Intrinsic::rint, {value}), type, result);
+  // Correctly rounded, like CPython (and unlike Numba's scale-and-rint).
+  llvm::Type *f64 = builder.getDoubleTy();
+  llvm::Value *rounded = builder.CreateCall(
+      lowering.module().runtimeFunction("taipan_round_ndigits", f64, {f64, builder.getInt64Ty()}),
+      {lowering.castValue(value, type, types::float64()), digits});
+  return lowering.castValue(rounded, types::float64(), result);
+}
+
+llvm::Value *lowerRound(FunctionLowering &lowering, const LibraryCall &call,
+                        const std::vector<llvm::Value *> &values) {
+  llvm::Value *digits = values.size() > 1
+                            ? lowering.castValue(values[1], call.argumentTypes[1], types::int64())
+                            : nullptr;
+  return roundValue(lowering, values[0], call.argumentTypes[0], digits, call.resultType);
+}
+
+/// int(), float(), bool(), complex() and NumPy's scalar types called as functions: a cast to
+/// the type, its zero without an argument, complex(real, imag) from two reals.
+void addConversion(Library &library, const std::string &name) {
+  bool python = name.rfind("numpy.", 0) != 0;
+  std::vector<LibraryParameter> parameters = positionalOnly(1, 1);
+  if (name == "complex")
+    parameters = {{"real", true}, {"imag", true}};
+  add(
+      library, name, parameters,
+      [python](const LibraryCall &call) {
+        const Type *target = scalarConstructorType(call.function->name);
+        const std::vector<const Type *> &arguments = call.argumentTypes;
+        if (arguments.empty())
+          return target;
+        if (arguments.size() == 2 && arguments[0]->isReal() && arguments[1]->isReal())
+          return target; // complex(real, imag)
+        if (arguments.size() != 1 || !arguments[0]->isNumber())
+          noOverload(call);
+        // Python's complex() and bool() take a complex number, so do NumPy's complex types.
+        bool takesComplex = target->isComplex() || (python && target->isBoolean());
+        if (arguments[0]->isComplex() && !takesComplex)
+          noOverload(call);
+        return target;
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) -> llvm::Value * {
+        const Type *target = call.resultType;
+        if (values.empty())
+          return llvm::Constant::getNullValue(valueType(lowering.llvmContext(), target));
+        if (values.size() == 2) {
+          const Type *part = types::float64();
+          return lowering.makeComplex(lowering.castValue(values[0], call.argumentTypes[0], part),
+                                      lowering.castValue(values[1], call.argumentTypes[1], part),
+                                      target);
+        }
+        return lowering.castValue(values[0], call.argumentTypes[0], target);
+      });
+}
+
+/// pow(base, exp) as `**`; pow(base, exp, mod) of integers through the runtime.
+llvm::Value *lowerPow(FunctionLowering &lowering, const LibraryCall &call,
+                      const std::vector<llvm::Value *> &values) {
+  const std::vector<const Type *> &types = call.argumentTypes;
+  if (values.size() == 2)
+    return lowering.lowerBinary(BinaryOp::Pow, values[0], types[0], values[1], types[1],
+                                call.resultType);
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::Type *i64 = builder.getInt64Ty();
+  std::vector<llvm::Value *> operands;
+  for (size_t i = 0; i < 3; ++i)
+    operands.push_back(lowering.castValue(values[i], types[i], types::int64()));
+  llvm::AllocaInst *error = lowering.createEntryAlloca(builder.getInt32Ty(), "powmod.error");
+  operands.push_back(error);
+  llvm::Value *result = builder.CreateCall(
+      lowering.module().runtimeFunction("taipan_powmod", i64, {i64, i64, i64, builder.getPtrTy()}),
+      operands);
+  llvm::Value *code = builder.CreateLoad(builder.getInt32Ty(), error);
+  lowering.raiseIf(builder.CreateICmpEQ(code, builder.getInt32(1)), ValueErrorId,
+                   "pow() 3rd argument cannot be 0");
+  lowering.raiseIf(builder.CreateICmpEQ(code, builder.getInt32(2)), ValueErrorId,
+                   "base is not invertible for the given modulus");
+  return result;
+}
+
+} // namespace
+
+void registerBuiltinFunctions(Library &library) {
+  add(library, "abs", positionalOnly(1), typeAbs, lowerAbs);
+  for (const char *name : {"min", "max"})
+    add(library, name, {}, typeExtreme, lowerExtreme, /*variadic=*/true);
+  add(library, "round", {{"number", false}, {"ndigits", true}}, typeRound, lowerRound);
+  for (const char *name : {"int", "float", "bool", "complex"})
+    addConversion(library, name);
+  // NumPy's scalar types, by every name scalarConstructorType knows them by.
+  for (const char *name :
+       {"int8", "int16",   "int32", "int64",  "uint8",     "uint16", "uint32",     "uint64",
+        "i1",   "i2",      "i4",    "i8",     "u1",        "u2",     "u4",         "u8",
+        "intp", "intc",    "uintp", "uintc",  "float16",   "f2",     "half",       "float32",
+        "f4",   "float64", "f8",    "double", "complex64", "c8",     "complex128", "c16",
+        "bool", "boolean", "b1",    "bool_"})
+    addConversion(library, std::string("numpy.") + name);
+  add(
+      library, "divmod", positionalOnly(2),
+      [](const LibraryCall &call) {
+        if (!allNumbers(call))
+          noOverload(call);
+        const Type *result =
+            binaryOperandType(BinaryOp::FloorDiv, call.argumentTypes[0], call.argumentTypes[1]);
+        if (!result)
+          noOverload(call);
+        return types::tuple({result, result});
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) {
+        const std::vector<const Type *> &types = call.argumentTypes;
+        const Type *part = call.resultType->elements()[0];
+        llvm::Value *quotient = lowering.lowerBinary(BinaryOp::FloorDiv, values[0], types[0],
+                                                     values[1], types[1], part);
+        llvm::Value *remainder =
+            lowering.lowerBinary(BinaryOp::Mod, values[0], types[0], values[1], types[1], part);
+        return lowering.lowerTuple({quotient, remainder}, call.resultType);
+      });
+  add(
+      library, "pow", {{"base", false}, {"exp", false}, {"mod", true}},
+      [](const LibraryCall &call) {
+        const std::vector<const Type *> &arguments = call.argumentTypes;
+        if (arguments.size() == 3) {
+          for (const Type *argument : arguments)
+            if (!argument->isIntegerLike())
+              noOverload(call);
+          return types::int64();
+        }
+        if (!allNumbers(call))
+          noOverload(call);
+        return binaryResultType(BinaryOp::Pow, arguments[0], arguments[1]);
+      },
+      lowerPow);
+  add(
+      library, "method.conjugate", positionalOnly(1),
+      [](const LibraryCall &call) {
+        const Type *value = call.argumentTypes[0];
+        return value->isBoolean() ? types::int64() : value;
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) {
+        const Type *result = call.resultType;
+        llvm::Value *value = lowering.castValue(values[0], call.argumentTypes[0], result);
+        if (!result->isComplex())
+          return value;
+        llvm::Value *imag;
+        llvm::Value *real = lowering.complexParts(value, imag);
+        return lowering.makeComplex(real, lowering.irBuilder().CreateFNeg(imag), result);
+      });
+}
+
+} // namespace taipan
