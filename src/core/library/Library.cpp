@@ -9,6 +9,7 @@ Library::Library() {
   registerMathFunctions(*this);
   registerCmathFunctions(*this);
   registerRandomFunctions(*this);
+  registerUfuncs(*this); // after math and cmath, whose entries the ufuncs lower through
 }
 
 const Library &Library::get() {

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,13 @@ struct LibraryParameter {
   bool optional = false;
 };
 
+/// The inner loop a ufunc call runs, as its type rule chose it (NumPy's loop selection): the
+/// element type each input is converted to, and the element type of the output.
+struct UfuncLoop {
+  std::vector<const Type *> inputs;
+  const Type *output = nullptr;
+};
+
 /// One call of a library function as typing bound it: the argument expressions in parameter
 /// order (trailing optional ones left out), their types, and the result type once typed.
 struct LibraryCall {
@@ -37,14 +45,28 @@ struct LibraryCall {
   std::vector<const Type *> argumentTypes;
   const Type *resultType = nullptr;
   SourceLocation location;
+  UfuncLoop loop; ///< the loop of a ufunc call (see UfuncKernel); empty for other functions
 };
 
 /// The result type of a call; throws a TypingError (throwNoOverload) for argument types the
-/// function does not take.
-using LibraryTypeRule = std::function<const Type *(const LibraryCall &call)>;
+/// function does not take. It may record in `call` what lowering needs (a ufunc's loop).
+using LibraryTypeRule = std::function<const Type *(LibraryCall &call)>;
 /// Emits the call, given its lowered arguments (in the order of `call.arguments`).
 using LibraryLowerRule = std::function<llvm::Value *(
     FunctionLowering &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values)>;
+
+/// What makes a library function a ufunc (numpy.sin, numpy.add, later a user's @vectorize
+/// function): it works one element at a time. Called on arrays, typing asks `selectLoop` for
+/// the element types and array-expression fusion emits `lowerElement` inside its one loop.
+struct UfuncKernel {
+  unsigned inputs = 1;
+  /// The loop for these input element types (scalars, or the dtypes of array operands, all
+  /// numbers), or nullopt when the ufunc has none for them.
+  std::function<std::optional<UfuncLoop>(const std::vector<const Type *> &elements)> selectLoop;
+  /// One element: `values` are already converted to `call.loop.inputs`; the result has type
+  /// `call.loop.output`.
+  LibraryLowerRule lowerElement;
+};
 
 /// A function taipan implements in C++. `variadic` functions take any number of positional
 /// arguments after their parameters (min, max, print).
@@ -55,7 +77,15 @@ struct LibraryFunction {
   unsigned targets = OnEveryTarget;
   LibraryTypeRule type;
   LibraryLowerRule lower;
+  std::optional<UfuncKernel> ufunc; ///< set for ufuncs (made by makeUfunc)
 };
+
+/// A ufunc entry: `parameters` (positional-only when names are empty) for the kernel's
+/// inputs, and the type rule and scalar lowering every ufunc shares. The type rule records the
+/// kernel's loop in the call and gives its output, or an array of it (the broadcast ndim) when
+/// an operand is an array; the scalar lowering converts the arguments and runs the kernel.
+LibraryFunction makeUfunc(std::string name, UfuncKernel kernel,
+                          std::vector<LibraryParameter> parameters = {});
 
 /// Every LibraryFunction, by name. Families register themselves in Library.cpp's constructor
 /// (one line per family); a family's file holds one entry per function.
@@ -83,6 +113,7 @@ private:
 void registerMathFunctions(Library &library);
 void registerCmathFunctions(Library &library);
 void registerRandomFunctions(Library &library);
+void registerUfuncs(Library &library);
 
 /// The name of a target set for error messages ("CPU", "GPU").
 std::string describeTargets(unsigned targets);

@@ -30,6 +30,9 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
     if (call != function.calls.end())
       return lowerJitCall(expr, call->second);
     // Every typing function declined: taipan's own implementation.
+    auto library = function.libraryCalls.find(expr->id);
+    if (library != function.libraryCalls.end())
+      return lowerLibraryCall(library->second);
     std::vector<Expr *> arguments(expr->operands.begin() + 1, expr->operands.end());
     return lowerBuiltinCall(calleeType->text(), expr, arguments);
   }
@@ -409,21 +412,7 @@ llvm::Value *FunctionLowering::lowerRound(llvm::Value *value, const Type *type, 
   return castValue(rounded, types::float64(), result);
 }
 
-llvm::Value *FunctionLowering::lowerLibraryFunction(const std::string &name,
-                                                    const std::vector<llvm::Value *> &values,
-                                                    const std::vector<const Type *> &types,
-                                                    const Type *result) {
-  const LibraryFunction *entry = Library::get().find(name);
-  if (!entry)
-    throw CompileError(CompileErrorKind::Internal, "no library function " + name, {});
-  LibraryCall call;
-  call.function = entry;
-  call.argumentTypes = types;
-  call.resultType = result;
-  return entry->lower(*this, call, values);
-}
-
-llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
+void FunctionLowering::checkLibraryTarget(const LibraryCall &call) {
   const LibraryFunction &entry = *call.function;
   // The library's targets are the CPU and the GPU (a grid of threads).
   unsigned here = moduleLowering.target.hasThreadHierarchy() ? OnGpu : OnCpu;
@@ -431,10 +420,14 @@ llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
     throwUnsupported(entry.name + "() is not supported on " + describeTargets(here) +
                          " (it runs on " + describeTargets(entry.targets) + ")",
                      call.location);
+}
+
+llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
+  checkLibraryTarget(call);
   std::vector<llvm::Value *> values;
   for (Expr *argument : call.arguments)
     values.push_back(lowerExpr(argument));
-  return entry.lower(*this, call, values);
+  return call.function->lower(*this, call, values);
 }
 
 llvm::Value *FunctionLowering::lowerRandomWord(llvm::Value *state) {

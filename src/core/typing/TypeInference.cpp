@@ -1026,10 +1026,10 @@ private:
       if (name == "len" && positional.size() == 1 && positional[0]->isArray() &&
           positional[0]->ndim() == 0)
         throwTypingError("len() of unsized object (a 0-d array)", expr->location);
-      if ((name == "len" || name == "abs") && positional.size() == 1 && positional[0]->isArray())
-        return name == "len"
-                   ? types::int64()
-                   : typeNumpyCall("numpy.abs", positional, positionalExprs, {}, expr->location);
+      if (name == "len" && positional.size() == 1 && positional[0]->isArray())
+        return types::int64();
+      if (name == "abs" && positional.size() == 1 && positional[0]->isArray())
+        return typeLibraryCall(expr, Library::get().find("numpy.abs")); // the ufunc
       return typeBuiltinCall(name, positional, positionalExprs, expr->location);
     }
     case TypeKind::JitFunction:
