@@ -112,6 +112,7 @@ LoopSelection promotedLoop(const Type *(*rule)(const Type *), bool takesComplex)
       };
 }
 
+/// The promoted type itself (add, maximum, floor...).
 const Type *sameType(const Type *type) { return type; }
 
 /// true_divide: integers and booleans divide in float64.
