@@ -9,6 +9,8 @@ test."""
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -23,6 +25,8 @@ from array_helpers import (
 )
 
 from taipan import njit
+from taipan.errors import TypingError
+from taipan.runtime import get_allocation_stats
 
 RTOL = 1e-12
 
@@ -1046,3 +1050,99 @@ def test_ufunc_each_layout(name_index):
     compare(u_sin, a, rtol=RTOL)
     compare(b_arctan2, a, b, rtol=RTOL)
     compare(b_maximum, a, b)
+
+
+# ---------------------------------------------------------------------------------------------
+# ufuncs as library entries: fusion, overloads, loops NumPy does not have
+
+
+@njit
+def fused_sin_expression(a, b, c):
+    return a * np.sin(b) + np.maximum(c, 0.0)
+
+
+def test_ufunc_calls_fuse_into_one_loop_allocating_only_the_result():
+    a, b, c = (sample("float64", (50,), seed=s) for s in (1, 2, 3))
+    compare(fused_sin_expression, a, b, c, rtol=RTOL)
+    before = get_allocation_stats()
+    result = fused_sin_expression(a, b, c)
+    after = get_allocation_stats()
+    assert after.alloc - before.alloc == 1, "one array: the result, no temporaries"
+    del result
+
+
+DECLINED_OVERLOAD_PROGRAM = """
+import math
+import numpy as np
+from taipan import njit, types
+from taipan.extending import overload
+
+@overload(np.cos)
+def cos_of_tuples(x):
+    if isinstance(x, types.UniTuple):
+        return lambda x: x[0]
+    return None
+
+@njit
+def f(a, b):
+    return a * np.cos(b) + 1.0
+
+a = np.linspace(-2.0, 2.0, 5)
+assert np.allclose(f(a, a), a * np.cos(a) + 1.0, rtol=1e-12, atol=0)
+assert math.isclose(f(2.0, 0.5), 2.0 * math.cos(0.5) + 1.0, rel_tol=1e-12)
+print("ok")
+"""
+
+
+def test_ufunc_whose_overloads_all_decline_is_taipans_on_arrays_and_scalars(tmp_path):
+    """In a process of its own: the overload of np.cos would stay registered."""
+    program = tmp_path / "declined_overload.py"
+    program.write_text(DECLINED_OVERLOAD_PROGRAM)
+    result = subprocess.run(
+        [sys.executable, str(program)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
+
+
+@njit
+def clip_by_keyword(a):
+    return np.clip(a, a_min=-1.0, a_max=1.0)
+
+
+def test_clip_takes_its_bounds_by_keyword():
+    a = sample("float64", (7,))
+    assert_array_same(clip_by_keyword(a), np.clip(a, -1.0, 1.0))
+
+
+@njit
+def b_fmod(x, y):
+    return np.fmod(x, y)
+
+
+@njit
+def t_clip(x, low, high):
+    return np.clip(x, low, high)
+
+
+@pytest.mark.parametrize(
+    ("f", "arity"),
+    [
+        (u_fabs, 1),
+        (u_floor, 1),
+        (u_trunc, 1),
+        (u_rint, 1),
+        (b_maximum, 2),
+        (b_fmin, 2),
+        (b_mod, 2),
+        (b_floor_divide, 2),
+        (b_fmod, 2),
+        (t_clip, 3),
+    ],
+    ids=lambda value: getattr(value, "__name__", str(value)),
+)
+def test_ufuncs_without_a_complex_loop_reject_complex_at_typing(f, arity):
+    """These once crashed or computed garbage on complex operands."""
+    z = np.array([1 + 2j, -3 + 0.5j])
+    for operand in (z, z[0]):
+        with pytest.raises(TypingError, match="no implementation of numpy"):
+            f(*([operand] * arity))

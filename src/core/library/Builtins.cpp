@@ -15,7 +15,7 @@ namespace taipan {
 namespace {
 
 /// The forms of abs() its type rule chooses between (LibraryCall::form).
-enum AbsForm : unsigned { AbsOfSigned, AbsOfUnsigned, AbsOfFloat, AbsOfComplex, AbsOfArray };
+enum AbsForm : unsigned { AbsOfSigned, AbsOfUnsigned, AbsOfFloat, AbsOfComplex };
 /// The forms of min() and max(): of their arguments, or of the elements of one tuple.
 enum ExtremeForm : unsigned { ExtremeOfArguments, ExtremeOfTuple };
 
@@ -52,9 +52,9 @@ bool allNumbers(const LibraryCall &call) {
 
 const Type *typeAbs(LibraryCall &call) {
   const Type *argument = call.argumentTypes[0];
-  if (argument->isArray()) { // elementwise, as numpy.abs
-    call.form = AbsOfArray;
-    return typeNumpyCall("numpy.abs", call.argumentTypes, call.arguments, {}, call.location);
+  if (argument->isArray()) { // elementwise: the call becomes one of the numpy.abs ufunc
+    call.function = Library::get().find("numpy.abs");
+    return call.function->type(call);
   }
   if (!argument->isNumber())
     noOverload(call);

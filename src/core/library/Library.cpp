@@ -16,6 +16,7 @@ Library::Library() {
   registerCudaFunctions(*this);
   registerCudaArrays(*this);
   registerCudaAtomics(*this);
+  registerUfuncs(*this); // after math and cmath, whose entries the ufuncs lower through
 }
 
 const Library &Library::get() {

@@ -39,6 +39,13 @@ enum class LibraryIteration {
   CountedArgumentsInStep, ///< the same, each item led by its index (enumerate)
 };
 
+/// The inner loop a ufunc call runs, as its type rule chose it (NumPy's loop selection): the
+/// element type each input is converted to, and the element type of the output.
+struct UfuncLoop {
+  std::vector<const Type *> inputs;
+  const Type *output = nullptr;
+};
+
 /// One call of a library function as typing bound it: the argument expressions in parameter
 /// order (trailing optional ones left out), their types, and the result type once typed.
 /// Typing fills `constants` and `iteratedByLoop` before the type rule runs; the type rule
@@ -61,10 +68,12 @@ struct LibraryCall {
   /// Set by the type rule when the loop iterates the arguments in step instead of the result
   /// (the call is then typed none and never lowered by itself).
   LibraryIteration iteration = LibraryIteration::OverResult;
+  UfuncLoop loop; ///< the loop of a ufunc call (see UfuncKernel); empty for other functions
 };
 
 /// The result type of a call; throws a TypingError (throwNoOverload) for argument types the
-/// function does not take. It may record its decisions in the call (`form`, `iteration`).
+/// function does not take. It may record its decisions in the call (`form`, `iteration`, a
+/// ufunc's `loop`).
 using LibraryTypeRule = std::function<const Type *(LibraryCall &call)>;
 /// Emits the call, given its lowered arguments (in the order of `call.arguments`).
 using LibraryLowerRule = std::function<llvm::Value *(
@@ -75,6 +84,19 @@ using LibraryLowerRule = std::function<llvm::Value *(
 struct LibraryConstantArgument {
   size_t position = 0;     ///< the parameter, counted after keywords are bound
   std::string requirement; ///< the error's text after the function's name when not constant
+};
+
+/// What makes a library function a ufunc (numpy.sin, numpy.add, later a user's @vectorize
+/// function): it works one element at a time. Called on arrays, typing asks `selectLoop` for
+/// the element types and array-expression fusion emits `lowerElement` inside its one loop.
+struct UfuncKernel {
+  unsigned inputs = 1;
+  /// The loop for these input element types (scalars, or the dtypes of array operands, all
+  /// numbers), or nullopt when the ufunc has none for them.
+  std::function<std::optional<UfuncLoop>(const std::vector<const Type *> &elements)> selectLoop;
+  /// One element: `values` are already converted to `call.loop.inputs`; the result has type
+  /// `call.loop.output`.
+  LibraryLowerRule lowerElement;
 };
 
 /// A function taipan implements in C++. `variadic` functions take any number of positional
@@ -93,6 +115,7 @@ struct LibraryFunction {
   bool lowersArguments = false;
   LibraryTypeRule type;
   LibraryLowerRule lower;
+  std::optional<UfuncKernel> ufunc; ///< set for ufuncs (made by makeUfunc)
 };
 
 /// A value the library defines that is read, not called (cuda.threadIdx.x, cuda.warpsize):
@@ -103,6 +126,13 @@ struct LibraryValue {
   unsigned targets = OnEveryTarget;
   std::function<llvm::Value *(FunctionLowering &lowering)> lower;
 };
+
+/// A ufunc entry: `parameters` (positional-only when names are empty) for the kernel's
+/// inputs, and the type rule and scalar lowering every ufunc shares. The type rule records the
+/// kernel's loop in the call and gives its output, or an array of it (the broadcast ndim) when
+/// an operand is an array; the scalar lowering converts the arguments and runs the kernel.
+LibraryFunction makeUfunc(std::string name, UfuncKernel kernel,
+                          std::vector<LibraryParameter> parameters = {});
 
 /// Every LibraryFunction and LibraryValue, by name. Families register themselves in
 /// Library.cpp's constructor (one line per family); a family's file holds one entry per name.
@@ -146,6 +176,7 @@ void registerPrint(Library &library);
 void registerCudaFunctions(Library &library);
 void registerCudaArrays(Library &library);
 void registerCudaAtomics(Library &library);
+void registerUfuncs(Library &library);
 
 /// The name of a target set for error messages ("CPU", "GPU").
 std::string describeTargets(unsigned targets);

@@ -1,13 +1,6 @@
-// Array expressions and NumPy functions: an elementwise expression tree (operators and ufuncs)
-// becomes one loop with no temporary arrays; creation functions, reductions and array methods.
+// Array expressions: an elementwise expression tree (operators and ufuncs, whose element
+// lowering the library's entries give) becomes one loop with no temporary arrays.
 #include "lower/FunctionLowering.h"
-
-#include "types/NumericPromotion.h"
-#include "typing/ArrayTyping.h"
-#include "typing/BuiltinTyping.h"
-
-#include <llvm/IR/Constants.h>
-#include <llvm/IR/Intrinsics.h>
 
 #include <map>
 
@@ -15,14 +8,6 @@ namespace taipan {
 namespace {
 
 const Type *scalarOf(const Type *type) { return type->isArray() ? type->dtype() : type; }
-
-const std::map<std::string, std::string> &ufuncMathNames() {
-  static const std::map<std::string, std::string> names = {
-      {"arcsin", "asin"},   {"arccos", "acos"},     {"arctan", "atan"},
-      {"arcsinh", "asinh"}, {"arccosh", "acosh"},   {"arctanh", "atanh"},
-      {"arctan2", "atan2"}, {"deg2rad", "radians"}, {"rad2deg", "degrees"}};
-  return names;
-}
 
 } // namespace
 
@@ -37,10 +22,9 @@ bool FunctionLowering::isElementwise(const Expr *expr) const {
     return true;
   case ExprKind::Compare:
     return expr->compareOps.size() == 1;
-  case ExprKind::Call: {
-    const Type *callee = typeOf(expr->callee());
-    return callee->kind() == TypeKind::Builtin &&
-           (isUfunc(callee->text()) || callee->text() == "abs");
+  case ExprKind::Call: { // a ufunc: a library entry with a kernel
+    auto call = function.libraryCalls.find(expr->id);
+    return call != function.libraryCalls.end() && call->second.function->ufunc;
   }
   default:
     return false;
@@ -183,192 +167,31 @@ FunctionLowering::elementwiseScalar(Expr *expr,
       return converted;
     if (expr->unaryOp == UnaryOp::Invert)
       return builder.CreateNot(converted);
-    return lowerUfuncScalar("numpy.negative", {converted}, {result}, result);
+    return lowerNegation(converted, result);
   }
   case ExprKind::Call: {
+    const LibraryCall &call = function.libraryCalls.at(expr->id);
+    checkLibraryTarget(call);
     std::vector<llvm::Value *> values;
     std::vector<const Type *> types;
-    for (size_t i = 1; i < expr->operands.size(); ++i) {
-      values.push_back(elementwiseScalar(expr->operands[i], leaves));
-      types.push_back(operandType(expr->operands[i]));
+    for (Expr *argument : call.arguments) {
+      values.push_back(elementwiseScalar(argument, leaves));
+      types.push_back(operandType(argument));
     }
-    std::string name = typeOf(expr->callee())->text();
-    return lowerUfuncScalar(name == "abs" ? "numpy.abs" : name, values, types, result);
+    return lowerUfuncElement(call, values, types);
   }
   default:
     throw CompileError(CompileErrorKind::Internal, "not an elementwise expression", expr->location);
   }
 }
 
-llvm::Value *FunctionLowering::lowerUfuncScalar(const std::string &name,
-                                                const std::vector<llvm::Value *> &values,
-                                                const std::vector<const Type *> &types,
-                                                const Type *result) {
-  std::string ufunc = name.substr(6);
-  auto mathName = ufuncMathNames().find(ufunc);
-  if (mathName != ufuncMathNames().end())
-    ufunc = mathName->second;
-  const Type *first = types[0];
-  auto binary = [&](BinaryOp op) {
-    return lowerBinary(op, values[0], types[0], values[1], types[1], result);
-  };
-  if (ufunc == "add")
-    return binary(BinaryOp::Add);
-  if (ufunc == "subtract")
-    return binary(BinaryOp::Sub);
-  if (ufunc == "multiply")
-    return binary(BinaryOp::Mult);
-  if (ufunc == "divide" || ufunc == "true_divide")
-    return binary(BinaryOp::Div);
-  if (ufunc == "floor_divide")
-    return binary(BinaryOp::FloorDiv);
-  if (ufunc == "mod" || ufunc == "remainder")
-    return binary(BinaryOp::Mod);
-  if (ufunc == "power")
-    return binary(BinaryOp::Pow);
-  if (ufunc == "negative" || ufunc == "positive") {
-    llvm::Value *value = castValue(values[0], first, result);
-    if (ufunc == "positive")
-      return value;
-    if (result->isInteger())
-      return builder.CreateNeg(value);
-    if (result->isFloat())
-      return builder.CreateFNeg(value);
-    llvm::Value *imag;
-    llvm::Value *real = complexParts(value, imag);
-    return makeComplex(builder.CreateFNeg(real), builder.CreateFNeg(imag), result);
-  }
-  if (ufunc == "where")
-    return builder.CreateSelect(truthValue(values[0], types[0]),
-                                castValue(values[1], types[1], result),
-                                castValue(values[2], types[2], result));
-  if (ufunc == "clip") {
-    llvm::Value *value = castValue(values[0], types[0], result);
-    llvm::Value *low = castValue(values[1], types[1], result);
-    llvm::Value *high = castValue(values[2], types[2], result);
-    // NumPy: minimum(maximum(a, low), high), NaN-propagating.
-    llvm::Value *raised = lowerUfuncScalar("numpy.maximum", {value, low}, {result, result}, result);
-    return lowerUfuncScalar("numpy.minimum", {raised, high}, {result, result}, result);
-  }
-  if (ufunc == "square")
-    return lowerBinary(BinaryOp::Mult, values[0], first, values[0], first, result);
-  if (ufunc == "reciprocal")
-    return lowerBinary(BinaryOp::Div, llvm::ConstantFP::get(valueType(context, result), 1.0),
-                       result, castValue(values[0], first, result), result, result);
-  if (ufunc == "abs" || ufunc == "absolute" || ufunc == "fabs") {
-    if (first->isBoolean())
-      return castValue(values[0], first, result);
-    if (first->isComplex()) {
-      llvm::Value *imag;
-      llvm::Value *real = complexParts(values[0], imag);
-      return callLibm("hypot", {real, imag}, result);
-    }
-    llvm::Value *value = castValue(values[0], first, result);
-    if (result->isFloat())
-      return callIntrinsic(llvm::Intrinsic::fabs, {value});
-    if (!result->isSigned())
-      return value;
-    return builder.CreateSelect(
-        builder.CreateICmpSLT(value, llvm::ConstantInt::get(value->getType(), 0)),
-        builder.CreateNeg(value), value);
-  }
-  if (ufunc == "sign") {
-    llvm::Value *value = castValue(values[0], first, result);
-    if (result->isFloat()) {
-      llvm::Value *zero = llvm::ConstantFP::get(value->getType(), 0.0);
-      llvm::Value *one = llvm::ConstantFP::get(value->getType(), 1.0);
-      llvm::Value *sign = builder.CreateSelect(
-          builder.CreateFCmpOGT(value, zero), one,
-          builder.CreateSelect(builder.CreateFCmpOLT(value, zero), builder.CreateFNeg(one), zero));
-      return builder.CreateSelect(builder.CreateFCmpUNO(value, value), value, sign);
-    }
-    llvm::Value *zero = llvm::ConstantInt::get(value->getType(), 0);
-    llvm::Value *positive =
-        builder.CreateZExt(result->isSigned() ? builder.CreateICmpSGT(value, zero)
-                                              : builder.CreateICmpUGT(value, zero),
-                           value->getType());
-    llvm::Value *negative = builder.CreateZExt(
-        result->isSigned() ? builder.CreateICmpSLT(value, zero) : builder.getInt1(false),
-        value->getType());
-    return builder.CreateSub(positive, negative);
-  }
-  if (ufunc == "floor" || ufunc == "ceil" || ufunc == "trunc" || ufunc == "rint") {
-    llvm::Value *value = castValue(values[0], first, result);
-    if (!result->isFloat())
-      return value; // integers are already whole
-    llvm::Intrinsic::ID id = ufunc == "floor"   ? llvm::Intrinsic::floor
-                             : ufunc == "ceil"  ? llvm::Intrinsic::ceil
-                             : ufunc == "trunc" ? llvm::Intrinsic::trunc
-                                                : llvm::Intrinsic::rint;
-    return callIntrinsic(id, {value});
-  }
-  if (ufunc == "minimum" || ufunc == "maximum" || ufunc == "fmin" || ufunc == "fmax") {
-    llvm::Value *a = castValue(values[0], types[0], result);
-    llvm::Value *b = castValue(values[1], types[1], result);
-    bool isMax = ufunc == "maximum" || ufunc == "fmax";
-    if (!result->isFloat()) {
-      llvm::Value *greater = lowerComparison(CompareOp::Gt, a, result, b, result);
-      return builder.CreateSelect(greater, isMax ? a : b, isMax ? b : a);
-    }
-    if (ufunc == "fmin" || ufunc == "fmax")
-      return callIntrinsic(isMax ? llvm::Intrinsic::maxnum : llvm::Intrinsic::minnum, {a, b});
-    // NumPy's maximum and minimum propagate NaN.
-    return callIntrinsic(isMax ? llvm::Intrinsic::maximum : llvm::Intrinsic::minimum, {a, b});
-  }
-  if (ufunc == "isnan" || ufunc == "isinf" || ufunc == "isfinite") {
-    if (first->isComplex())
-      return lowerLibraryFunction("cmath." + ufunc, values, types, result);
-    return lowerLibraryFunction("math." + ufunc, values, types, result);
-  }
-  if (ufunc == "signbit") {
-    llvm::Value *value = castValue(values[0], first, types::float64());
-    return builder.CreateICmpSLT(builder.CreateBitCast(value, builder.getInt64Ty()),
-                                 builder.getInt64(0));
-  }
-  if (ufunc == "fmod" && result->isInteger()) {
-    llvm::Value *a = castValue(values[0], types[0], result);
-    llvm::Value *b = castValue(values[1], types[1], result);
-    llvm::Value *zero = llvm::ConstantInt::get(a->getType(), 0);
-    llvm::Value *isZero = builder.CreateICmpEQ(b, zero);
-    llvm::Value *safe = builder.CreateSelect(isZero, llvm::ConstantInt::get(a->getType(), 1), b);
-    llvm::Value *remainder =
-        result->isSigned() ? builder.CreateSRem(a, safe) : builder.CreateURem(a, safe);
-    return builder.CreateSelect(isZero, zero, remainder);
-  }
-  if (result->isComplex() && (ufunc == "log2" || ufunc == "log1p" || ufunc == "expm1")) {
-    // Through log and exp: NumPy's complex loops for these are no more exact.
-    const Type *wide = types::complex128();
-    llvm::Value *z = castValue(values[0], first, wide);
-    llvm::Value *one = makeComplex(llvm::ConstantFP::get(builder.getDoubleTy(), 1.0),
-                                   llvm::ConstantFP::get(builder.getDoubleTy(), 0.0), wide);
-    llvm::Value *answer;
-    if (ufunc == "log2") {
-      llvm::Value *two = makeComplex(llvm::ConstantFP::get(builder.getDoubleTy(), 2.0),
-                                     llvm::ConstantFP::get(builder.getDoubleTy(), 0.0), wide);
-      answer = lowerLibraryFunction("cmath.log", {z, two}, {wide, wide}, wide);
-    } else if (ufunc == "log1p") {
-      answer = lowerLibraryFunction("cmath.log", {lowerComplexBinary(BinaryOp::Add, z, one, wide)},
-                                    {wide}, wide);
-    } else {
-      answer = lowerComplexBinary(BinaryOp::Sub,
-                                  lowerLibraryFunction("cmath.exp", {z}, {wide}, wide), one, wide);
-    }
-    return castValue(answer, wide, result);
-  }
-  if (result->isComplex()) // cmath computes in complex128
-    return castValue(lowerLibraryFunction("cmath." + ufunc, values, types, types::complex128()),
-                     types::complex128(), result);
-  if (ufunc == "exp2" || ufunc == "cbrt" || ufunc == "fmod")
-    return callLibm(
-        ufunc,
-        [&] {
-          std::vector<llvm::Value *> converted;
-          for (size_t i = 0; i < values.size(); ++i)
-            converted.push_back(castValue(values[i], types[i], result));
-          return converted;
-        }(),
-        result);
-  return lowerLibraryFunction("math." + ufunc, values, types, result);
+llvm::Value *FunctionLowering::lowerUfuncElement(const LibraryCall &call,
+                                                 const std::vector<llvm::Value *> &values,
+                                                 const std::vector<const Type *> &types) {
+  std::vector<llvm::Value *> converted;
+  for (size_t i = 0; i < values.size(); ++i)
+    converted.push_back(castValue(values[i], types[i], call.loop.inputs[i]));
+  return call.function->ufunc->lowerElement(*this, call, converted);
 }
 
 } // namespace taipan

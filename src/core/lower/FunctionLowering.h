@@ -155,6 +155,8 @@ public:
                                   const Type *type);
   llvm::Value *lowerIntegerPower(llvm::Value *base, llvm::Value *exponent, const Type *type);
   llvm::Value *lowerUnary(Expr *expr);
+  /// -x of a number of `type` (integers wrap).
+  llvm::Value *lowerNegation(llvm::Value *value, const Type *type);
   llvm::Value *lowerCompareChain(Expr *expr);
   llvm::Value *lowerTupleComparison(CompareOp op, llvm::Value *left, const Type *leftType,
                                     llvm::Value *right, const Type *rightType);
@@ -265,8 +267,10 @@ public:
   llvm::Value *lowerElementwise(Expr *expr);
   llvm::Value *elementwiseScalar(Expr *expr, const std::map<const Expr *, llvm::Value *> &leaves);
   void collectElementwiseLeaves(Expr *expr, std::vector<Expr *> &leaves);
-  llvm::Value *lowerUfuncScalar(const std::string &name, const std::vector<llvm::Value *> &values,
-                                const std::vector<const Type *> &types, const Type *result);
+  /// One element of a ufunc call: `values` (of `types`) converted to the loop typing chose
+  /// (`call.loop`), then the entry's kernel.
+  llvm::Value *lowerUfuncElement(const LibraryCall &call, const std::vector<llvm::Value *> &values,
+                                 const std::vector<const Type *> &types);
 
   // Calls (LowerBuiltins.cpp).
   llvm::Value *lowerCall(Expr *expr);
@@ -280,10 +284,8 @@ public:
   llvm::Value *lowerLibraryCall(const LibraryCall &call);
   /// A read of a library value (cuda.threadIdx.x), after checking the target.
   llvm::Value *lowerLibraryValue(const LibraryValue &value, SourceLocation location);
-  /// Library function `name` on values of the given types, computed in `result` (ufunc loops).
-  llvm::Value *lowerLibraryFunction(const std::string &name,
-                                    const std::vector<llvm::Value *> &values,
-                                    const std::vector<const Type *> &types, const Type *result);
+  /// Throws an UnsupportedError at the call when its function has no implementation here.
+  void checkLibraryTarget(const LibraryCall &call);
   llvm::Value *lowerRandomWord(llvm::Value *state);
   llvm::Value *lowerRandomDouble();
   /// Prints constant text, or a value as repr() does, through the runtime (CPU targets).

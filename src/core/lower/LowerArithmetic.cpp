@@ -510,18 +510,20 @@ llvm::Value *FunctionLowering::lowerUnary(Expr *expr) {
     if (operandType->isBoolean())
       return builder.CreateNot(value);
     return builder.CreateNot(castValue(value, operandType, resultType));
-  case UnaryOp::Neg: {
-    llvm::Value *converted = castValue(value, operandType, resultType);
-    if (resultType->isInteger())
-      return builder.CreateNeg(converted);
-    if (resultType->isFloat())
-      return builder.CreateFNeg(converted);
-    llvm::Value *imag;
-    llvm::Value *real = complexParts(converted, imag);
-    return makeComplex(builder.CreateFNeg(real), builder.CreateFNeg(imag), resultType);
-  }
+  case UnaryOp::Neg:
+    return lowerNegation(castValue(value, operandType, resultType), resultType);
   }
   return value;
+}
+
+llvm::Value *FunctionLowering::lowerNegation(llvm::Value *value, const Type *type) {
+  if (type->isInteger())
+    return builder.CreateNeg(value);
+  if (type->isFloat())
+    return builder.CreateFNeg(value);
+  llvm::Value *imag;
+  llvm::Value *real = complexParts(value, imag);
+  return makeComplex(builder.CreateFNeg(real), builder.CreateFNeg(imag), type);
 }
 
 llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,

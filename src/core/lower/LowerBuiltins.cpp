@@ -216,31 +216,21 @@ llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *e
   return lowerNumpyCall(name, expr, arguments);
 }
 
-llvm::Value *FunctionLowering::lowerLibraryFunction(const std::string &name,
-                                                    const std::vector<llvm::Value *> &values,
-                                                    const std::vector<const Type *> &types,
-                                                    const Type *result) {
-  const LibraryFunction *entry = Library::get().find(name);
-  if (!entry)
-    throw CompileError(CompileErrorKind::Internal, "no library function " + name, {});
-  LibraryCall call;
-  call.function = entry;
-  call.argumentTypes = types;
-  call.resultType = result;
-  return entry->lower(*this, call, values);
-}
-
-llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
+void FunctionLowering::checkLibraryTarget(const LibraryCall &call) {
   const LibraryFunction &entry = *call.function;
   // The library's targets are the CPU and the GPU (a grid of threads).
   unsigned here = moduleLowering.target.hasThreadHierarchy() ? OnGpu : OnCpu;
   if (!(entry.targets & here))
     throwUnsupported(describeTargetMismatch(entry.name + "()", here, entry.targets), call.location);
+}
+
+llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
+  checkLibraryTarget(call);
   std::vector<llvm::Value *> values;
-  if (!entry.lowersArguments)
+  if (!call.function->lowersArguments)
     for (Expr *argument : call.arguments)
       values.push_back(lowerExpr(argument));
-  return entry.lower(*this, call, values);
+  return call.function->lower(*this, call, values);
 }
 
 llvm::Value *FunctionLowering::lowerLibraryValue(const LibraryValue &value,

@@ -22,8 +22,6 @@ llvm::Value *FunctionLowering::lowerNumpyCall(const std::string &name, Expr *exp
     values.push_back(lowerExpr(argument));
     types.push_back(typeOf(argument));
   }
-  if (isUfunc(name)) // on scalars; array operands go through lowerElementwise
-    return lowerUfuncScalar(name, values, types, resultType);
   std::string function = name.substr(6);
   size_t keywordCount = expr->keywordNames.size();
   std::vector<int> order = bindNumpyArguments(function, values.size() - keywordCount,

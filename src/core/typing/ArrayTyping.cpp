@@ -36,41 +36,6 @@ int broadcastDimensions(const std::vector<const Type *> &operands) {
   return ndim;
 }
 
-const std::set<std::string> &floatUfuncs() {
-  static const std::set<std::string> names = {
-      "sqrt",    "exp",     "exp2",    "log",     "log2",      "log10",   "log1p",
-      "expm1",   "sin",     "cos",     "tan",     "arcsin",    "arccos",  "arctan",
-      "sinh",    "cosh",    "tanh",    "arcsinh", "arccosh",   "arctanh", "deg2rad",
-      "rad2deg", "degrees", "radians", "cbrt",    "reciprocal"};
-  return names;
-}
-
-const std::set<std::string> &sameTypeUfuncs() {
-  static const std::set<std::string> names = {"abs",    "absolute", "negative", "positive",
-                                              "square", "sign",     "floor",    "ceil",
-                                              "trunc",  "rint",     "fabs"};
-  return names;
-}
-
-const std::set<std::string> &binaryUfuncs() {
-  static const std::set<std::string> names = {
-      "arctan2",  "hypot",    "minimum", "maximum",     "power",        "add",
-      "subtract", "multiply", "divide",  "true_divide", "floor_divide", "fmin",
-      "fmax",     "copysign", "mod",     "remainder",   "fmod"};
-  return names;
-}
-
-/// where(condition, x, y) and clip(a, low, high): elementwise with three operands.
-const std::set<std::string> &ternaryUfuncs() {
-  static const std::set<std::string> names = {"where", "clip"};
-  return names;
-}
-
-const std::set<std::string> &predicateUfuncs() {
-  static const std::set<std::string> names = {"isnan", "isinf", "isfinite", "signbit"};
-  return names;
-}
-
 /// Parameter names of the numpy functions and array methods, for binding keywords.
 const std::map<std::string, std::vector<std::string>> &numpyParameters() {
   static const std::map<std::string, std::vector<std::string>> table = {
@@ -422,73 +387,6 @@ const Type *typeElementwiseUnary(UnaryOp op, const Type *operand, SourceLocation
   return newArray(dtype, operand->ndim());
 }
 
-bool isUfunc(const std::string &name) {
-  if (name.rfind("numpy.", 0) != 0)
-    return false;
-  std::string ufunc = name.substr(6);
-  return floatUfuncs().count(ufunc) || sameTypeUfuncs().count(ufunc) ||
-         binaryUfuncs().count(ufunc) || predicateUfuncs().count(ufunc) ||
-         ternaryUfuncs().count(ufunc);
-}
-
-const Type *ufuncScalarType(const std::string &name, const std::vector<const Type *> &operands) {
-  std::string ufunc = name.substr(6);
-  for (const Type *operand : operands)
-    if (!operand->isNumber())
-      return nullptr;
-  // NumPy's loops: float results keep float32, and small integers compute in float32
-  // (NumPy uses float16 for 8-bit integers, which taipan does not have).
-  auto floatOf = [](const Type *type) -> const Type * {
-    if (type->isComplex())
-      return type;
-    if (type->isFloat())
-      return type;
-    return type->isBoolean() || type->bits() <= 16 ? types::float32() : types::float64();
-  };
-  static const std::set<std::string> complexCapable = {
-      "sqrt", "exp",  "log",  "log10",   "sin",     "cos",     "tan",  "arcsin", "arccos", "arctan",
-      "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "log2", "log1p",  "expm1"};
-  if (floatUfuncs().count(ufunc) && operands.size() == 1)
-    return operands[0]->isComplex() && !complexCapable.count(ufunc) ? nullptr
-                                                                    : floatOf(operands[0]);
-  if (predicateUfuncs().count(ufunc) && operands.size() == 1)
-    return operands[0]->isComplex() && ufunc == "signbit" ? nullptr : types::boolean();
-  if (sameTypeUfuncs().count(ufunc) && operands.size() == 1) {
-    const Type *operand = operands[0];
-    if (ufunc == "abs" || ufunc == "absolute")
-      return operand->isComplex() ? types::floating(operand->bits() / 2) : operand;
-    if (ufunc == "fabs")
-      return floatOf(operand);
-    if (ufunc == "floor" || ufunc == "ceil" || ufunc == "trunc")
-      return operand->isBoolean() || operand->isInteger() ? operand : floatOf(operand);
-    if (ufunc == "rint")
-      return floatOf(operand);
-    if (ufunc == "sign" && operand->isComplex())
-      return nullptr;
-    return operand->isBoolean() && ufunc != "square" ? types::integer(8, true) : operand;
-  }
-  if (ternaryUfuncs().count(ufunc) && operands.size() == 3) {
-    if (ufunc == "where")
-      return promoteDtypes(operands[1], operands[2]);
-    return promoteDtypes(promoteDtypes(operands[0], operands[1]), operands[2]);
-  }
-  if (binaryUfuncs().count(ufunc) && operands.size() == 2) {
-    const Type *common = promoteDtypes(operands[0], operands[1]);
-    if (ufunc == "arctan2" || ufunc == "hypot" || ufunc == "copysign" || ufunc == "divide" ||
-        ufunc == "true_divide")
-      return common->isComplex() && ufunc != "divide" && ufunc != "true_divide" ? nullptr
-             : (common->isInteger() || common->isBoolean()) &&
-                     (ufunc == "divide" || ufunc == "true_divide")
-                 ? types::float64()
-                 : floatOf(common);
-    if (ufunc == "fmod" || ufunc == "mod" || ufunc == "remainder" || ufunc == "floor_divide" ||
-        ufunc == "power")
-      return common->isBoolean() ? types::integer(8, true) : common;
-    return common;
-  }
-  return nullptr;
-}
-
 const Type *dtypeFromArgument(const Type *argument) {
   if (argument->kind() != TypeKind::Builtin)
     return nullptr;
@@ -571,18 +469,6 @@ const Type *typeNumpyCall(const std::string &name, const std::vector<const Type 
   if (function == "ndindex" || function == "ndenumerate" || function == "nditer")
     throwUnsupported("np." + function + "() can only be iterated by a for loop in compiled code",
                      location);
-  if (isUfunc(name) && keywords.empty()) {
-    std::vector<const Type *> scalars;
-    for (const Type *argument : arguments)
-      scalars.push_back(elementOf(argument));
-    const Type *scalar = ufuncScalarType(name, scalars);
-    if (!scalar)
-      throwNoOverload(name, arguments, location);
-    int ndim = broadcastDimensions(arguments);
-    bool anyArray =
-        std::any_of(arguments.begin(), arguments.end(), [](const Type *t) { return t->isArray(); });
-    return anyArray ? newArray(scalar, ndim) : scalar;
-  }
   size_t positional = arguments.size() - keywords.size();
   std::vector<int> order = bindNumpyArguments(function, positional, keywords, location);
   auto argument = [&](size_t parameter) -> const Type * {

@@ -1,5 +1,5 @@
-// Typing of NumPy arrays: indexing, attributes, methods, elementwise expressions (operators and
-// ufuncs with broadcasting) and the numpy functions taipan implements.
+// Typing of NumPy arrays: indexing, attributes, methods, elementwise operators with broadcasting
+// and the numpy functions taipan implements (the ufuncs are library entries: library/Ufuncs.cpp).
 #pragma once
 
 #include "syntax/SyntaxTree.h"
@@ -45,11 +45,6 @@ const Type *typeElementwiseUnary(UnaryOp op, const Type *operand, SourceLocation
 /// NumPy's promote_types: the smallest dtype holding both (int8 and uint8 give int16).
 const Type *promoteDtypes(const Type *a, const Type *b);
 
-/// Whether `name` ("numpy.sqrt") is a ufunc taipan implements elementwise.
-bool isUfunc(const std::string &name);
-/// The scalar result type of a ufunc for scalar operand types, or nullptr.
-const Type *ufuncScalarType(const std::string &name, const std::vector<const Type *> &operands);
-
 /// The result of a numpy function or array method ("numpy.zeros", "array.sum").
 const Type *typeNumpyCall(const std::string &name, const std::vector<const Type *> &arguments,
                           const std::vector<Expr *> &argumentExprs,
@@ -61,7 +56,7 @@ std::vector<int> bindNumpyArguments(const std::string &function, size_t position
                                     const std::vector<std::string> &keywords,
                                     SourceLocation location);
 
-/// Whether numpy.<function> is a (non-ufunc) numpy function taipan implements.
+/// Whether numpy.<function> is a numpy function taipan implements here (not a ufunc).
 bool isNumpyFunction(const std::string &function);
 
 /// The dtype a dtype argument names (np.float32, float, a.dtype), or nullptr.

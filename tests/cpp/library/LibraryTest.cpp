@@ -1,5 +1,5 @@
-// Tests of the library registry: lookup, Python's argument binding for library functions, and
-// the type rules of registered entries.
+// Tests of the library registry: lookup, Python's argument binding for library functions, the
+// type rules of registered entries and the loops ufunc entries select.
 #include "library/Library.h"
 
 #include <gtest/gtest.h>
@@ -148,6 +148,42 @@ TEST(LibraryTest, PositionalOnlyFunctionsRefuseKeywords) {
   }
   const LibraryFunction &shared = *Library::get().find("cuda.shared.array");
   EXPECT_EQ(Library::bindArguments(shared, {}, {"dtype", "shape"}, {x, x}, {}).size(), 2u);
+}
+
+/// The type of a call of ufunc `name` on `arguments`; its loop is left in `call`.
+const Type *typeUfunc(const std::string &name, const std::vector<const Type *> &arguments,
+                      LibraryCall &call) {
+  call.function = Library::get().find(name);
+  call.argumentTypes = arguments;
+  return call.function->type(call);
+}
+
+TEST(LibraryTest, UfuncsRecordNumpysLoopAndBroadcastOverArrays) {
+  LibraryCall call;
+  ASSERT_TRUE(Library::get().find("numpy.sin")->ufunc.has_value());
+  EXPECT_FALSE(Library::get().find("math.sin")->ufunc.has_value());
+  // Small integers compute in float32, wider ones in float64.
+  EXPECT_EQ(typeUfunc("numpy.sin", {types::integer(16, true)}, call), types::float32());
+  EXPECT_EQ(call.loop.inputs, std::vector<const Type *>{types::float32()});
+  EXPECT_EQ(typeUfunc("numpy.sin", {types::int64()}, call), types::float64());
+  // Integers divide in float64; the loop converts both inputs.
+  const Type *int8 = types::integer(8, true);
+  EXPECT_EQ(typeUfunc("numpy.divide", {int8, int8}, call), types::float64());
+  EXPECT_EQ(call.loop.inputs, (std::vector<const Type *>{types::float64(), types::float64()}));
+  // abs of a complex number is its real magnitude.
+  EXPECT_EQ(typeUfunc("numpy.abs", {types::complex(64)}, call), types::float32());
+  EXPECT_EQ(call.loop.inputs, std::vector<const Type *>{types::complex(64)});
+  // where keeps its condition's type and promotes the values.
+  const Type *array = types::array(types::float32(), 2, 'A', true);
+  EXPECT_EQ(typeUfunc("numpy.where", {types::boolean(), int8, array}, call),
+            types::array(types::float32(), 2, 'C', false));
+  EXPECT_EQ(call.loop.inputs,
+            (std::vector<const Type *>{types::boolean(), types::float32(), types::float32()}));
+  EXPECT_EQ(call.loop.output, types::float32());
+  // No loop: complex fmod, or an operand that is not a number.
+  EXPECT_THROW(typeUfunc("numpy.fmod", {types::complex128(), types::complex128()}, call),
+               CompileError);
+  EXPECT_THROW(typeUfunc("numpy.sin", {types::none()}, call), CompileError);
 }
 
 TEST(LibraryTest, DescribesTargets) {

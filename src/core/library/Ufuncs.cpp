@@ -1,0 +1,457 @@
+// Ufuncs: the type rule and scalar lowering every ufunc entry shares (makeUfunc), and NumPy's
+// ufuncs, each its loop selection (NumPy's inner-loop types) next to its element lowering.
+#include "library/Library.h"
+
+#include "lower/FunctionLowering.h"
+#include "typing/ArrayTyping.h"
+#include "typing/BuiltinTyping.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace taipan {
+namespace {
+
+using LoopSelection = std::function<std::optional<UfuncLoop>(const std::vector<const Type *> &)>;
+
+/// The type rule every ufunc shares: the kernel's loop for the operands' element types,
+/// recorded in the call; the result is its output, an array when any operand is one.
+const Type *typeUfuncCall(LibraryCall &call) {
+  const UfuncKernel &kernel = *call.function->ufunc;
+  std::vector<const Type *> elements;
+  bool anyArray = false;
+  int ndim = 0;
+  for (const Type *argument : call.argumentTypes) {
+    if (argument->isArray()) {
+      anyArray = true;
+      ndim = std::max(ndim, argument->ndim());
+    }
+    elements.push_back(argument->isArray() ? argument->dtype() : argument);
+  }
+  std::optional<UfuncLoop> loop;
+  if (elements.size() == kernel.inputs &&
+      std::all_of(elements.begin(), elements.end(), [](const Type *t) { return t->isNumber(); }))
+    loop = kernel.selectLoop(elements);
+  if (!loop)
+    throwNoOverload(call.function->name, call.argumentTypes, call.location);
+  call.loop = std::move(*loop);
+  return anyArray ? types::array(call.loop.output, ndim, 'C', false) : call.loop.output;
+}
+
+/// The scalar lowering every ufunc shares (calls with an array operand are array expressions,
+/// which lower the kernel inside their loop).
+llvm::Value *lowerUfuncCall(FunctionLowering &lowering, const LibraryCall &call,
+                            const std::vector<llvm::Value *> &values) {
+  return lowering.lowerUfuncElement(call, values, call.argumentTypes);
+}
+
+/// Registers ufunc numpy.<name>.
+void addUfunc(Library &library, const std::string &name, unsigned inputs, LoopSelection select,
+              LibraryLowerRule lowerElement, std::vector<LibraryParameter> parameters = {}) {
+  UfuncKernel kernel;
+  kernel.inputs = inputs;
+  kernel.selectLoop = std::move(select);
+  kernel.lowerElement = std::move(lowerElement);
+  library.add(makeUfunc("numpy." + name, std::move(kernel), std::move(parameters)));
+}
+
+/// An entry registered before the ufuncs (a math or cmath function a kernel lowers through).
+const LibraryFunction *entry(const Library &library, const std::string &name) {
+  const LibraryFunction *found = library.find(name);
+  if (!found)
+    throw std::logic_error("ufuncs need library function " + name);
+  return found;
+}
+
+/// A math or cmath entry's lowering on element values of `types`, computing in `result`.
+llvm::Value *lowerThrough(const LibraryFunction *function, FunctionLowering &lowering,
+                          const std::vector<llvm::Value *> &values,
+                          const std::vector<const Type *> &types, const Type *result) {
+  LibraryCall call;
+  call.function = function;
+  call.argumentTypes = types;
+  call.resultType = result;
+  return function->lower(lowering, call, values);
+}
+
+// ---- Loop selection. NumPy casts each input to its loop's type, as taipan's loops do.
+
+/// NumPy's float loop for an input type: floats and complex numbers keep their type; booleans
+/// and integers of up to 16 bits compute in float32 (NumPy uses float16 for 8-bit integers,
+/// which taipan does not have), wider integers in float64.
+const Type *floatLoopType(const Type *type) {
+  if (type->isFloat() || type->isComplex())
+    return type;
+  return type->isBoolean() || type->bits() <= 16 ? types::float32() : types::float64();
+}
+
+/// Booleans compute in int8 where NumPy has no bool loop (negative, sign, floor_divide...).
+const Type *withoutBool(const Type *type) {
+  return type->isBoolean() ? types::integer(8, true) : type;
+}
+
+/// Every input and the output in one type.
+UfuncLoop uniformLoop(const Type *type, size_t inputs) {
+  return UfuncLoop{std::vector<const Type *>(inputs, type), type};
+}
+
+/// A loop whose inputs and output share the type `rule` makes of the promoted input types
+/// (NumPy's promote_types), or none for complex inputs unless `takesComplex`.
+LoopSelection promotedLoop(const Type *(*rule)(const Type *), bool takesComplex) {
+  return
+      [rule, takesComplex](const std::vector<const Type *> &elements) -> std::optional<UfuncLoop> {
+        const Type *common = elements[0];
+        for (const Type *element : elements)
+          common = promoteDtypes(common, element);
+        if (common->isComplex() && !takesComplex)
+          return std::nullopt;
+        return uniformLoop(rule(common), elements.size());
+      };
+}
+
+/// The promoted type itself (add, maximum, floor...).
+const Type *sameType(const Type *type) { return type; }
+
+/// true_divide: integers and booleans divide in float64.
+const Type *divisionType(const Type *type) {
+  return type->isInteger() || type->isBoolean() ? types::float64() : type;
+}
+
+// ---- Element lowering.
+
+/// |x| of a value of `type`: the magnitude (float `result`) of a complex number.
+llvm::Value *absoluteValue(FunctionLowering &lowering, llvm::Value *value, const Type *type,
+                           const Type *result) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  if (type->isBoolean())
+    return value;
+  if (type->isComplex()) {
+    llvm::Value *imag;
+    llvm::Value *real = lowering.complexParts(value, imag);
+    return lowering.callLibm("hypot", {real, imag}, result);
+  }
+  if (type->isFloat())
+    return lowering.callIntrinsic(llvm::Intrinsic::fabs, {value});
+  if (!type->isSigned())
+    return value;
+  return builder.CreateSelect(
+      builder.CreateICmpSLT(value, llvm::ConstantInt::get(value->getType(), 0)),
+      builder.CreateNeg(value), value);
+}
+
+/// sign: -1, 0 or 1 (NaN stays NaN).
+llvm::Value *signOf(FunctionLowering &lowering, llvm::Value *value, const Type *type) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  if (type->isFloat()) {
+    llvm::Value *zero = llvm::ConstantFP::get(value->getType(), 0.0);
+    llvm::Value *one = llvm::ConstantFP::get(value->getType(), 1.0);
+    llvm::Value *sign = builder.CreateSelect(
+        builder.CreateFCmpOGT(value, zero), one,
+        builder.CreateSelect(builder.CreateFCmpOLT(value, zero), builder.CreateFNeg(one), zero));
+    return builder.CreateSelect(builder.CreateFCmpUNO(value, value), value, sign);
+  }
+  llvm::Value *zero = llvm::ConstantInt::get(value->getType(), 0);
+  llvm::Value *positive = builder.CreateZExt(type->isSigned() ? builder.CreateICmpSGT(value, zero)
+                                                              : builder.CreateICmpUGT(value, zero),
+                                             value->getType());
+  llvm::Value *negative = builder.CreateZExt(type->isSigned() ? builder.CreateICmpSLT(value, zero)
+                                                              : builder.getInt1(false),
+                                             value->getType());
+  return builder.CreateSub(positive, negative);
+}
+
+/// maximum and minimum propagate NaN; fmax and fmin ignore it.
+llvm::Value *extremum(FunctionLowering &lowering, bool isMax, bool ignoresNan, llvm::Value *a,
+                      llvm::Value *b, const Type *type) {
+  if (!type->isFloat()) {
+    llvm::Value *greater = lowering.lowerComparison(CompareOp::Gt, a, type, b, type);
+    return lowering.irBuilder().CreateSelect(greater, isMax ? a : b, isMax ? b : a);
+  }
+  llvm::Intrinsic::ID id = ignoresNan
+                               ? (isMax ? llvm::Intrinsic::maxnum : llvm::Intrinsic::minnum)
+                               : (isMax ? llvm::Intrinsic::maximum : llvm::Intrinsic::minimum);
+  return lowering.callIntrinsic(id, {a, b});
+}
+
+/// fmod of integers: the remainder truncated toward zero, 0 for a zero divisor (as NumPy).
+llvm::Value *integerFmod(FunctionLowering &lowering, llvm::Value *a, llvm::Value *b,
+                         const Type *type) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::Value *zero = llvm::ConstantInt::get(a->getType(), 0);
+  llvm::Value *isZero = builder.CreateICmpEQ(b, zero);
+  llvm::Value *safe = builder.CreateSelect(isZero, llvm::ConstantInt::get(a->getType(), 1), b);
+  llvm::Value *remainder =
+      type->isSigned() ? builder.CreateSRem(a, safe) : builder.CreateURem(a, safe);
+  return builder.CreateSelect(isZero, zero, remainder);
+}
+
+/// Registers the float functions: math's entries for reals, cmath's for complex numbers.
+void addFloatFunctions(Library &library) {
+  struct FloatFunction {
+    const char *ufunc;
+    const char *math; ///< the math (and cmath) function computing it
+    bool takesComplex;
+  };
+  static const FloatFunction functions[] = {
+      {"sqrt", "sqrt", true},        {"exp", "exp", true},          {"exp2", "exp2", false},
+      {"log", "log", true},          {"log2", "log2", true},        {"log10", "log10", true},
+      {"log1p", "log1p", true},      {"expm1", "expm1", true},      {"sin", "sin", true},
+      {"cos", "cos", true},          {"tan", "tan", true},          {"arcsin", "asin", true},
+      {"arccos", "acos", true},      {"arctan", "atan", true},      {"sinh", "sinh", true},
+      {"cosh", "cosh", true},        {"tanh", "tanh", true},        {"arcsinh", "asinh", true},
+      {"arccosh", "acosh", true},    {"arctanh", "atanh", true},    {"deg2rad", "radians", false},
+      {"rad2deg", "degrees", false}, {"degrees", "degrees", false}, {"radians", "radians", false},
+      {"cbrt", "cbrt", false}};
+  const LibraryFunction *cmathLog = entry(library, "cmath.log");
+  const LibraryFunction *cmathExp = entry(library, "cmath.exp");
+  for (const FloatFunction &function : functions) {
+    const LibraryFunction *real = entry(library, std::string("math.") + function.math);
+    const LibraryFunction *complex = library.find(std::string("cmath.") + function.math);
+    std::string name = function.ufunc;
+    addUfunc(
+        library, name, 1, promotedLoop(floatLoopType, function.takesComplex),
+        [real, complex, cmathLog, cmathExp, name](FunctionLowering &lowering,
+                                                  const LibraryCall &call,
+                                                  const std::vector<llvm::Value *> &values) {
+          const Type *type = call.loop.output;
+          if (!type->isComplex())
+            return lowerThrough(real, lowering, values, {type}, type);
+          // cmath computes in complex128.
+          const Type *wide = types::complex128();
+          if (complex)
+            return lowering.castValue(lowerThrough(complex, lowering, values, {type}, wide), wide,
+                                      type);
+          // log2, log1p and expm1 through log and exp: NumPy's complex loops for these are no
+          // more exact.
+          llvm::IRBuilder<> &builder = lowering.irBuilder();
+          llvm::Value *z = lowering.castValue(values[0], type, wide);
+          auto constant = [&](double real) {
+            return lowering.makeComplex(llvm::ConstantFP::get(builder.getDoubleTy(), real),
+                                        llvm::ConstantFP::get(builder.getDoubleTy(), 0.0), wide);
+          };
+          llvm::Value *answer;
+          if (name == "log2")
+            answer = lowerThrough(cmathLog, lowering, {z, constant(2.0)}, {wide, wide}, wide);
+          else if (name == "log1p")
+            answer = lowerThrough(
+                cmathLog, lowering,
+                {lowering.lowerComplexBinary(BinaryOp::Add, z, constant(1.0), wide)}, {wide}, wide);
+          else
+            answer = lowering.lowerComplexBinary(
+                BinaryOp::Sub, lowerThrough(cmathExp, lowering, {z}, {wide}, wide), constant(1.0),
+                wide);
+          return lowering.castValue(answer, wide, type);
+        });
+  }
+  addUfunc(library, "reciprocal", 1, promotedLoop(floatLoopType, false),
+           [](FunctionLowering &lowering, const LibraryCall &call,
+              const std::vector<llvm::Value *> &values) {
+             const Type *type = call.loop.output;
+             llvm::Value *one = llvm::ConstantFP::get(valueType(lowering.llvmContext(), type), 1.0);
+             return lowering.lowerBinary(BinaryOp::Div, one, type, values[0], type, type);
+           });
+}
+
+/// Registers abs, sign, rounding and the other functions of one number that keep its kind.
+void addUnaryFunctions(Library &library) {
+  for (const char *name : {"abs", "absolute"})
+    addUfunc(
+        library, name, 1,
+        [](const std::vector<const Type *> &elements) -> std::optional<UfuncLoop> {
+          const Type *type = elements[0];
+          return UfuncLoop{{type}, type->isComplex() ? types::floating(type->bits() / 2) : type};
+        },
+        [](FunctionLowering &lowering, const LibraryCall &call,
+           const std::vector<llvm::Value *> &values) {
+          return absoluteValue(lowering, values[0], call.loop.inputs[0], call.loop.output);
+        });
+  addUfunc(library, "fabs", 1, promotedLoop(floatLoopType, false),
+           [](FunctionLowering &lowering, const LibraryCall &call,
+              const std::vector<llvm::Value *> &values) {
+             return absoluteValue(lowering, values[0], call.loop.output, call.loop.output);
+           });
+  addUfunc(library, "negative", 1, promotedLoop(withoutBool, true),
+           [](FunctionLowering &lowering, const LibraryCall &call,
+              const std::vector<llvm::Value *> &values) {
+             return lowering.lowerNegation(values[0], call.loop.output);
+           });
+  addUfunc(library, "positive", 1, promotedLoop(withoutBool, true),
+           [](FunctionLowering &, const LibraryCall &, const std::vector<llvm::Value *> &values) {
+             return values[0];
+           });
+  addUfunc(library, "square", 1, promotedLoop(sameType, true),
+           [](FunctionLowering &lowering, const LibraryCall &call,
+              const std::vector<llvm::Value *> &values) {
+             const Type *type = call.loop.output;
+             return lowering.lowerBinary(BinaryOp::Mult, values[0], type, values[0], type, type);
+           });
+  addUfunc(library, "sign", 1, promotedLoop(withoutBool, false),
+           [](FunctionLowering &lowering, const LibraryCall &call,
+              const std::vector<llvm::Value *> &values) {
+             return signOf(lowering, values[0], call.loop.output);
+           });
+  // Integers are already whole: floor, ceil and trunc keep them; rint computes in a float.
+  struct Rounding {
+    const char *name;
+    llvm::Intrinsic::ID intrinsic;
+  };
+  for (Rounding rounding :
+       {Rounding{"floor", llvm::Intrinsic::floor}, Rounding{"ceil", llvm::Intrinsic::ceil},
+        Rounding{"trunc", llvm::Intrinsic::trunc}, Rounding{"rint", llvm::Intrinsic::rint}}) {
+    bool keepsIntegers = rounding.intrinsic != llvm::Intrinsic::rint;
+    addUfunc(library, rounding.name, 1,
+             promotedLoop(keepsIntegers ? sameType : floatLoopType, false),
+             [rounding](FunctionLowering &lowering, const LibraryCall &call,
+                        const std::vector<llvm::Value *> &values) {
+               if (!call.loop.output->isFloat())
+                 return values[0];
+               return lowering.callIntrinsic(rounding.intrinsic, {values[0]});
+             });
+  }
+}
+
+/// Registers isnan, isinf, isfinite (math's and cmath's tests) and signbit.
+void addPredicates(Library &library) {
+  for (std::string name : {"isnan", "isinf", "isfinite"}) {
+    const LibraryFunction *real = entry(library, "math." + name);
+    const LibraryFunction *complex = entry(library, "cmath." + name);
+    addUfunc(
+        library, name, 1,
+        [](const std::vector<const Type *> &elements) -> std::optional<UfuncLoop> {
+          return UfuncLoop{{elements[0]}, types::boolean()};
+        },
+        [real, complex](FunctionLowering &lowering, const LibraryCall &call,
+                        const std::vector<llvm::Value *> &values) {
+          const Type *type = call.loop.inputs[0];
+          return lowerThrough(type->isComplex() ? complex : real, lowering, values, {type},
+                              types::boolean());
+        });
+  }
+  addUfunc(
+      library, "signbit", 1,
+      [](const std::vector<const Type *> &elements) -> std::optional<UfuncLoop> {
+        if (elements[0]->isComplex())
+          return std::nullopt;
+        return UfuncLoop{{floatLoopType(elements[0])}, types::boolean()};
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        llvm::Type *bits = builder.getIntNTy(call.loop.inputs[0]->bits());
+        return builder.CreateICmpSLT(builder.CreateBitCast(values[0], bits),
+                                     llvm::ConstantInt::get(bits, 0));
+      });
+}
+
+/// Registers the arithmetic of two numbers, extrema, and the float functions of two reals.
+void addBinaryFunctions(Library &library) {
+  struct Arithmetic {
+    const char *name;
+    BinaryOp op;
+    const Type *(*rule)(const Type *);
+    bool takesComplex;
+  };
+  static const Arithmetic arithmetic[] = {{"add", BinaryOp::Add, sameType, true},
+                                          {"subtract", BinaryOp::Sub, sameType, true},
+                                          {"multiply", BinaryOp::Mult, sameType, true},
+                                          {"divide", BinaryOp::Div, divisionType, true},
+                                          {"true_divide", BinaryOp::Div, divisionType, true},
+                                          {"floor_divide", BinaryOp::FloorDiv, withoutBool, false},
+                                          {"mod", BinaryOp::Mod, withoutBool, false},
+                                          {"remainder", BinaryOp::Mod, withoutBool, false},
+                                          {"power", BinaryOp::Pow, withoutBool, true}};
+  for (const Arithmetic &function : arithmetic) {
+    BinaryOp op = function.op;
+    addUfunc(library, function.name, 2, promotedLoop(function.rule, function.takesComplex),
+             [op](FunctionLowering &lowering, const LibraryCall &call,
+                  const std::vector<llvm::Value *> &values) {
+               const Type *type = call.loop.output;
+               return lowering.lowerBinary(op, values[0], type, values[1], type, type);
+             });
+  }
+  const LibraryFunction *mathFmod = entry(library, "math.fmod");
+  addUfunc(library, "fmod", 2, promotedLoop(withoutBool, false),
+           [mathFmod](FunctionLowering &lowering, const LibraryCall &call,
+                      const std::vector<llvm::Value *> &values) {
+             const Type *type = call.loop.output;
+             if (type->isInteger())
+               return integerFmod(lowering, values[0], values[1], type);
+             return lowerThrough(mathFmod, lowering, values, {type, type}, type);
+           });
+  for (auto [ufunc, math] : {std::pair{"arctan2", "atan2"}, std::pair{"hypot", "hypot"},
+                             std::pair{"copysign", "copysign"}}) {
+    const LibraryFunction *real = entry(library, std::string("math.") + math);
+    addUfunc(library, ufunc, 2, promotedLoop(floatLoopType, false),
+             [real](FunctionLowering &lowering, const LibraryCall &call,
+                    const std::vector<llvm::Value *> &values) {
+               const Type *type = call.loop.output;
+               return lowerThrough(real, lowering, values, {type, type}, type);
+             });
+  }
+  struct Extremum {
+    const char *name;
+    bool isMax;
+    bool ignoresNan;
+  };
+  for (Extremum function : {Extremum{"maximum", true, false}, Extremum{"minimum", false, false},
+                            Extremum{"fmax", true, true}, Extremum{"fmin", false, true}}) {
+    bool isMax = function.isMax, ignoresNan = function.ignoresNan;
+    addUfunc(library, function.name, 2, promotedLoop(sameType, false),
+             [isMax, ignoresNan](FunctionLowering &lowering, const LibraryCall &call,
+                                 const std::vector<llvm::Value *> &values) {
+               return extremum(lowering, isMax, ignoresNan, values[0], values[1], call.loop.output);
+             });
+  }
+}
+
+/// Registers where(condition, x, y) and clip(a, a_min, a_max): elementwise with three operands.
+void addSelections(Library &library) {
+  addUfunc(
+      library, "where", 3,
+      [](const std::vector<const Type *> &elements) -> std::optional<UfuncLoop> {
+        const Type *common = promoteDtypes(elements[1], elements[2]);
+        return UfuncLoop{{elements[0], common, common}, common};
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) {
+        llvm::Value *condition = lowering.truthValue(values[0], call.loop.inputs[0]);
+        return lowering.irBuilder().CreateSelect(condition, values[1], values[2]);
+      });
+  // NumPy's clip is minimum(maximum(a, a_min), a_max), NaN-propagating.
+  addUfunc(library, "clip", 3, promotedLoop(sameType, false),
+           [](FunctionLowering &lowering, const LibraryCall &call,
+              const std::vector<llvm::Value *> &values) {
+             const Type *type = call.loop.output;
+             llvm::Value *raised = extremum(lowering, true, false, values[0], values[1], type);
+             return extremum(lowering, false, false, raised, values[2], type);
+           },
+           {{"a", false}, {"a_min", false}, {"a_max", false}});
+}
+
+} // namespace
+
+LibraryFunction makeUfunc(std::string name, UfuncKernel kernel,
+                          std::vector<LibraryParameter> parameters) {
+  LibraryFunction function;
+  function.name = std::move(name);
+  function.parameters = parameters.empty()
+                            ? std::vector<LibraryParameter>(kernel.inputs, LibraryParameter{})
+                            : std::move(parameters);
+  function.type = typeUfuncCall;
+  function.lower = lowerUfuncCall;
+  function.ufunc = std::move(kernel);
+  return function;
+}
+
+void registerUfuncs(Library &library) {
+  addFloatFunctions(library);
+  addUnaryFunctions(library);
+  addPredicates(library);
+  addBinaryFunctions(library);
+  addSelections(library);
+}
+
+} // namespace taipan
