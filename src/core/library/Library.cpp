@@ -9,6 +9,13 @@ Library::Library() {
   registerMathFunctions(*this);
   registerCmathFunctions(*this);
   registerRandomFunctions(*this);
+  registerNumpyCreationFunctions(*this);
+  registerNumpyShapeFunctions(*this);
+  registerNumpyReductions(*this);
+  registerNumpySortFunctions(*this);
+  registerNumpyLinalgFunctions(*this);
+  registerNumpyRandomFunctions(*this);
+  registerArrayAttributes(*this);
 }
 
 const Library &Library::get() {
@@ -58,12 +65,9 @@ std::vector<Expr *> Library::bindArguments(const LibraryFunction &function,
                            (parameters[i].name.empty() ? "" : " '" + parameters[i].name + "'"),
                        location);
   // Optional parameters left out reach the rules as absent trailing arguments; one left out
-  // before a given one cannot be expressed that way.
+  // before a given one stays null.
   while (!bound.empty() && !bound.back())
     bound.pop_back();
-  for (Expr *argument : bound)
-    if (!argument)
-      throwTypingError(function.name + "() needs its optional arguments in order", location);
   return bound;
 }
 

@@ -23,7 +23,9 @@ struct LibraryFunction;
 enum LibraryTargets : unsigned { OnCpu = 1, OnGpu = 2, OnEveryTarget = OnCpu | OnGpu };
 
 /// A parameter: its name (for keyword arguments; empty when positional-only) and whether a
-/// call may leave it out. Left-out parameters reach the rules as absent trailing arguments.
+/// call may leave it out. Left-out parameters reach the rules as absent trailing arguments;
+/// one left out before a parameter given by keyword (`np.arange(5, dtype=t)`) is a null
+/// argument (its Expr, type and lowered value are nullptr).
 struct LibraryParameter {
   std::string name;
   bool optional = false;
@@ -48,10 +50,16 @@ using LibraryLowerRule = std::function<llvm::Value *(
 
 /// A function taipan implements in C++. `variadic` functions take any number of positional
 /// arguments after their parameters (min, max, print).
+///
+/// Methods of a type are functions named "<type>.<method>" ("array.sum") whose first parameter
+/// is the value the method is called on. An attribute ("array.shape") is an entry with
+/// `isAttribute` set: reading `value.<attribute>` is a call of it with the value as its one
+/// argument, typed and lowered like any other call.
 struct LibraryFunction {
-  std::string name; ///< qualified: "math.sqrt", "cmath.exp", "abs"
+  std::string name; ///< qualified: "math.sqrt", "cmath.exp", "abs", "array.sum", "array.shape"
   std::vector<LibraryParameter> parameters;
   bool variadic = false;
+  bool isAttribute = false; ///< read as `value.<attribute>`, not called
   unsigned targets = OnEveryTarget;
   LibraryTypeRule type;
   LibraryLowerRule lower;
@@ -67,7 +75,8 @@ public:
   void add(LibraryFunction function);
 
   /// Binds a call's positional arguments and keywords to `function`'s parameters, as Python
-  /// does, throwing a TypingError at `location` for a bad call.
+  /// does, throwing a TypingError at `location` for a bad call. Trailing left-out parameters
+  /// are dropped; one left out before a given one is nullptr.
   static std::vector<Expr *> bindArguments(const LibraryFunction &function,
                                            const std::vector<Expr *> &positional,
                                            const std::vector<std::string> &keywords,
@@ -83,6 +92,13 @@ private:
 void registerMathFunctions(Library &library);
 void registerCmathFunctions(Library &library);
 void registerRandomFunctions(Library &library);
+void registerNumpyCreationFunctions(Library &library);
+void registerNumpyShapeFunctions(Library &library);
+void registerNumpyReductions(Library &library);
+void registerNumpySortFunctions(Library &library);
+void registerNumpyLinalgFunctions(Library &library);
+void registerNumpyRandomFunctions(Library &library);
+void registerArrayAttributes(Library &library);
 
 /// The name of a target set for error messages ("CPU", "GPU").
 std::string describeTargets(unsigned targets);

@@ -75,7 +75,8 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
     llvm::Value *leftValue = lowerExpr(left);
     llvm::Value *rightValue = lowerExpr(right);
     if (expr->binaryOp == BinaryOp::MatMult)
-      return lowerDot(leftValue, typeOf(left), rightValue, typeOf(right), type);
+      return lowerLibraryFunction("numpy.dot", {leftValue, rightValue},
+                                  {typeOf(left), typeOf(right)}, type);
     return lowerBinary(expr->binaryOp, leftValue, typeOf(left), rightValue, typeOf(right), type);
   }
   case ExprKind::UnaryOp:
@@ -799,9 +800,10 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
     return lowerCudaValue(baseType->text() + "." + expr->name, expr->location);
   if (!type->isRuntimeValue() || type->kind() == TypeKind::Builtin)
     return llvm::UndefValue::get(valueType(context, type)); // a bound method, or a.dtype
+  auto library = function.libraryCalls.find(expr->id);      // an array's attribute
+  if (library != function.libraryCalls.end())
+    return lowerLibraryCall(library->second);
   llvm::Value *value = lowerExpr(base);
-  if (baseType->isArray())
-    return lowerArrayAttribute(expr, value, baseType);
   if (baseType->isComplex()) {
     llvm::Value *imag;
     llvm::Value *real = complexParts(value, imag);

@@ -4,6 +4,7 @@
 
 #include "runtime/Random.h"
 #include "types/NumericPromotion.h"
+#include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 
 #include <llvm/AsmParser/Parser.h>
@@ -30,6 +31,9 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
     if (call != function.calls.end())
       return lowerJitCall(expr, call->second);
     // Every typing function declined: taipan's own implementation.
+    auto library = function.libraryCalls.find(expr->id);
+    if (library != function.libraryCalls.end())
+      return lowerLibraryCall(library->second);
     std::vector<Expr *> arguments(expr->operands.begin() + 1, expr->operands.end());
     return lowerBuiltinCall(calleeType->text(), expr, arguments);
   }
@@ -226,9 +230,6 @@ llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *e
     lowerPrint(argumentExprs);
     return llvm::UndefValue::get(valueType(context, result));
   }
-  if ((name.rfind("numpy.", 0) == 0 || name.rfind("array.", 0) == 0) &&
-      (!scalarConstructorType(name) || !expr->keywordNames.empty()))
-    return lowerNumpyCall(name, expr, argumentExprs);
   if (name == "len" && typeOf(argumentExprs[0])->isArray())
     return arrayField(lowerExpr(argumentExprs[0]), ArrayLayout::Shape, 0);
   std::vector<llvm::Value *> arguments;
@@ -237,6 +238,8 @@ llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *e
     arguments.push_back(lowerExpr(argument));
     argumentTypes.push_back(typeOf(argument));
   }
+  if (isUfunc(name)) // on scalars; array operands go through lowerElementwise
+    return lowerUfuncScalar(name, arguments, argumentTypes, result);
   if (const Type *target = scalarConstructorType(name)) {
     if (arguments.empty())
       return llvm::Constant::getNullValue(valueType(context, target));
@@ -433,7 +436,7 @@ llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
                      call.location);
   std::vector<llvm::Value *> values;
   for (Expr *argument : call.arguments)
-    values.push_back(lowerExpr(argument));
+    values.push_back(argument ? lowerExpr(argument) : nullptr);
   return entry.lower(*this, call, values);
 }
 

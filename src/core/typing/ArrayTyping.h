@@ -1,5 +1,5 @@
-// Typing of NumPy arrays: indexing, attributes, methods, elementwise expressions (operators and
-// ufuncs with broadcasting) and the numpy functions taipan implements.
+// Typing of NumPy arrays: indexing and elementwise expressions (operators and ufuncs with
+// broadcasting). NumPy's other functions, array methods and attributes are library entries.
 #pragma once
 
 #include "syntax/SyntaxTree.h"
@@ -27,12 +27,6 @@ classifyIndex(const Type *array, const std::vector<const Type *> &pieces, Source
 const Type *typeArrayIndex(const Type *array, const std::vector<const Type *> &pieces,
                            SourceLocation location);
 
-/// The type of an attribute of an array (shape, T, real...), or nullptr.
-const Type *typeArrayAttribute(const Type *array, const std::string &name);
-
-/// The builtin name a method call on an array is typed and lowered as ("array.sum"), or "".
-std::string arrayMethodName(const std::string &method);
-
 /// The result of an operator when either side is an array, or nullptr when neither is.
 /// A literal operand (`a + 1`) is weak, as in NumPy 2: it takes the array's dtype.
 const Type *typeElementwiseBinary(BinaryOp op, const Type *left, const Type *right,
@@ -50,19 +44,11 @@ bool isUfunc(const std::string &name);
 /// The scalar result type of a ufunc for scalar operand types, or nullptr.
 const Type *ufuncScalarType(const std::string &name, const std::vector<const Type *> &operands);
 
-/// The result of a numpy function or array method ("numpy.zeros", "array.sum").
+/// The result of a ufunc call ("numpy.sqrt") without keywords; an error for any other numpy
+/// name typing does not know (library entries are typed by the library).
 const Type *typeNumpyCall(const std::string &name, const std::vector<const Type *> &arguments,
                           const std::vector<Expr *> &argumentExprs,
                           const std::vector<std::string> &keywords, SourceLocation location);
-
-/// Maps the parameters of a numpy function or array method (without its "numpy."/"array."
-/// prefix) to argument positions: entry i is the argument bound to parameter i, or -1.
-std::vector<int> bindNumpyArguments(const std::string &function, size_t positional,
-                                    const std::vector<std::string> &keywords,
-                                    SourceLocation location);
-
-/// Whether numpy.<function> is a (non-ufunc) numpy function taipan implements.
-bool isNumpyFunction(const std::string &function);
 
 /// The dtype a dtype argument names (np.float32, float, a.dtype), or nullptr.
 const Type *dtypeFromArgument(const Type *argument);

@@ -184,7 +184,7 @@ bool isKnownBuiltin(const std::string &name) {
   if (python.count(name) || scalarConstructorType(name))
     return true;
   if (name.rfind("numpy.", 0) == 0)
-    return isUfunc(name) || isNumpyFunction(name.substr(6));
+    return isUfunc(name); // the library's NumPy functions are found above
   if (name.rfind("cuda.", 0) == 0)
     return isCudaBuiltin(name);
   return name.rfind("math.", 0) == 0 || name.rfind("cmath.", 0) == 0 ||

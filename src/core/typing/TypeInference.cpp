@@ -781,11 +781,9 @@ private:
       return types::builtin(qualified);
     }
     if (baseType->isArray()) {
-      if (const Type *attribute = typeArrayAttribute(baseType, expr->name))
-        return attribute;
-      std::string method = arrayMethodName(expr->name);
-      if (!method.empty())
-        return types::builtin(method);
+      // The library's array attributes and methods ("array.shape", "array.sum").
+      if (const LibraryFunction *entry = Library::get().find("array." + expr->name))
+        return entry->isAttribute ? typeLibraryAttribute(expr, entry) : types::builtin(entry->name);
     } else {
       if (const Type *attribute = typeValueAttribute(baseType, expr->name))
         return attribute;
@@ -862,7 +860,21 @@ private:
     call.arguments = Library::bindArguments(*entry, positional, expr->keywordNames, keywordValues,
                                             expr->location);
     for (Expr *argument : call.arguments)
-      call.argumentTypes.push_back(typeOf(argument));
+      call.argumentTypes.push_back(argument ? typeOf(argument) : nullptr);
+    call.resultType = entry->type(call);
+    const Type *result = call.resultType;
+    function.libraryCalls[expr->id] = std::move(call);
+    return result;
+  }
+
+  /// A read of a library attribute (`a.shape`): a call of its entry with the value, recorded
+  /// under the attribute expression.
+  const Type *typeLibraryAttribute(Expr *expr, const LibraryFunction *entry) {
+    LibraryCall call;
+    call.function = entry;
+    call.location = expr->location;
+    call.arguments = {expr->operands[0]};
+    call.argumentTypes = {typeOf(expr->operands[0])};
     call.resultType = entry->type(call);
     const Type *result = call.resultType;
     function.libraryCalls[expr->id] = std::move(call);
@@ -1016,7 +1028,7 @@ private:
         return typeCudaCall(name, positional, positionalExprs, expr->location,
                             requiredConstants(name, expr, positionalExprs));
       }
-      if (name.rfind("numpy.", 0) == 0 || name.rfind("array.", 0) == 0) {
+      if (name.rfind("numpy.", 0) == 0) {
         if (!scalarConstructorType(name) || !expr->keywordNames.empty())
           return typeNumpyCall(name, positional, positionalExprs, expr->keywordNames,
                                expr->location);

@@ -58,8 +58,11 @@ TEST(LibraryTest, BindsKeywordsByName) {
   EXPECT_EQ(bound[1], b);
   EXPECT_THROW(Library::bindArguments(function, {a}, {"a"}, {b}, {}), CompileError);
   EXPECT_THROW(Library::bindArguments(function, {a}, {"d"}, {b}, {}), CompileError);
-  // c given while b is left out cannot be passed as a trailing argument list.
-  EXPECT_THROW(Library::bindArguments(function, {a}, {"c"}, {b}, {}), CompileError);
+  // c given while b is left out: b is a null argument.
+  bound = Library::bindArguments(function, {a}, {"c"}, {b}, {});
+  ASSERT_EQ(bound.size(), 3u);
+  EXPECT_EQ(bound[1], nullptr);
+  EXPECT_EQ(bound[2], b);
 }
 
 TEST(LibraryTest, DescribesTargets) {
