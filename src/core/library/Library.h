@@ -32,7 +32,8 @@ struct LibraryParameter {
 };
 
 /// One call of a library function as typing bound it: the argument expressions in parameter
-/// order (trailing optional ones left out), their types, and the result type once typed.
+/// order (trailing optional ones left out, skipped ones null), their types, and the result
+/// type once typed. A read of an attribute is a call with the value as its one argument.
 struct LibraryCall {
   const LibraryFunction *function = nullptr;
   std::vector<Expr *> arguments;

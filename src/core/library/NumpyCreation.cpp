@@ -11,12 +11,6 @@
 namespace taipan {
 namespace {
 
-/// Fills a new array with a scalar.
-void fill(FunctionLowering &lowering, llvm::Value *array, const Type *arrayType,
-          llvm::Value *scalar, const Type *scalarType) {
-  lowering.assignIntoArray(array, arrayType, scalar, scalarType);
-}
-
 /// empty, zeros, ones (shape, dtype=float64) and full (shape, fill_value, dtype).
 void addFromShape(Library &library, const std::string &name) {
   bool isFull = name == "full";
@@ -52,9 +46,9 @@ void addFromShape(Library &library, const std::string &name) {
                                                  lowering.arrayField(array, ArrayLayout::ItemSize)),
                                llvm::MaybeAlign(8));
         else if (name == "ones")
-          fill(lowering, array, resultType, builder.getInt64(1), types::int64());
+          lowering.assignIntoArray(array, resultType, builder.getInt64(1), types::int64());
         else if (name == "full")
-          fill(lowering, array, resultType, values[1], call.argumentTypes[1]);
+          lowering.assignIntoArray(array, resultType, values[1], call.argumentTypes[1]);
         return array;
       });
 }
@@ -80,11 +74,11 @@ void addLike(Library &library, const std::string &name) {
         llvm::Value *array = lowering.allocateArray(
             resultType, lowering.arrayShape(values[0], call.argumentTypes[0]));
         if (name == "zeros_like")
-          fill(lowering, array, resultType, builder.getInt64(0), types::int64());
+          lowering.assignIntoArray(array, resultType, builder.getInt64(0), types::int64());
         else if (name == "ones_like")
-          fill(lowering, array, resultType, builder.getInt64(1), types::int64());
+          lowering.assignIntoArray(array, resultType, builder.getInt64(1), types::int64());
         else if (name == "full_like")
-          fill(lowering, array, resultType, values[1], call.argumentTypes[1]);
+          lowering.assignIntoArray(array, resultType, values[1], call.argumentTypes[1]);
         return array;
       });
 }

@@ -800,7 +800,8 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
     return lowerCudaValue(baseType->text() + "." + expr->name, expr->location);
   if (!type->isRuntimeValue() || type->kind() == TypeKind::Builtin)
     return llvm::UndefValue::get(valueType(context, type)); // a bound method, or a.dtype
-  auto library = function.libraryCalls.find(expr->id);      // an array's attribute
+  // An attribute the library implements (a.shape...): a call of its entry with the value.
+  auto library = function.libraryCalls.find(expr->id);
   if (library != function.libraryCalls.end())
     return lowerLibraryCall(library->second);
   llvm::Value *value = lowerExpr(base);
