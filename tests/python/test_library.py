@@ -1,9 +1,11 @@
 """The C++ library registry seen from Python: its functions' targets named in errors at the
-user's line, functions it lacks reported as unsupported, Python's argument rules."""
+user's line, functions it lacks reported as unsupported, Python's argument rules (NumPy's
+keywords after a skipped parameter too), array attributes as entries."""
 
 import math
 import random
 
+import numpy as np
 import pytest
 
 from taipan import cuda, njit, types
@@ -86,3 +88,38 @@ def test_builtins_bind_keywords_as_python_does():
     assert keywords(2.567) == (2.57, 2, complex(2.567, 1.0))
     with pytest.raises(UnsupportedError, match=r"abs\(\) takes no keyword arguments"):
         positional_only(-1.0)
+
+
+def test_numpy_keywords_may_skip_optional_parameters():
+    @njit
+    def f(n):
+        np.random.seed(1)
+        return np.eye(n, k=1), np.arange(n, dtype=np.float32), np.random.normal(size=n)
+
+    eye, arange, normal = f(3)
+    np.random.seed(1)
+    np.testing.assert_array_equal(eye, np.eye(3, k=1))
+    assert arange.dtype == np.float32
+    np.testing.assert_array_equal(normal, np.random.normal(size=3))
+
+
+def test_array_attributes_and_methods_are_library_entries():
+    @njit
+    def f(a):
+        return a.shape, a.T.strides, a.size, a.reshape(shape=(3, 2)).sum(axis=0)
+
+    a = np.arange(6.0).reshape(2, 3)
+    shape, strides, size, sums = f(a)
+    assert (shape, strides, size) == (a.shape, a.T.strides, a.size)
+    np.testing.assert_array_equal(sums, a.reshape(3, 2).sum(axis=0))
+
+
+def test_numpy_random_in_a_kernel_names_function_target_and_line():
+    def kernel(out):
+        out[0] = np.random.random()
+
+    with pytest.raises(UnsupportedError) as error:
+        cuda.compile_ptx(kernel, types.void(types.float64[:]))
+    message = str(error.value)
+    assert "numpy.random.random() is not supported on the GPU (it runs on the CPU)" in message
+    assert "out[0] = np.random.random()" in message

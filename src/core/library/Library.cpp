@@ -17,6 +17,13 @@ Library::Library() {
   registerCudaArrays(*this);
   registerCudaAtomics(*this);
   registerUfuncs(*this); // after math and cmath, whose entries the ufuncs lower through
+  registerNumpyCreationFunctions(*this);
+  registerNumpyShapeFunctions(*this);
+  registerNumpyReductions(*this);
+  registerNumpySortFunctions(*this);
+  registerNumpyLinalgFunctions(*this);
+  registerNumpyRandomFunctions(*this);
+  registerArrayAttributes(*this);
 }
 
 const Library &Library::get() {
@@ -96,12 +103,9 @@ std::vector<Expr *> Library::bindArguments(const LibraryFunction &function,
                            (parameters[i].name.empty() ? "" : " '" + parameters[i].name + "'"),
                        location);
   // Optional parameters left out reach the rules as absent trailing arguments; one left out
-  // before a given one cannot be expressed that way.
+  // before a given one stays null.
   while (!bound.empty() && !bound.back())
     bound.pop_back();
-  for (Expr *argument : bound)
-    if (!argument)
-      throwTypingError(function.name + "() needs its optional arguments in order", location);
   return bound;
 }
 

@@ -26,7 +26,9 @@ struct LibraryFunction;
 enum LibraryTargets : unsigned { OnCpu = 1, OnGpu = 2, OnEveryTarget = OnCpu | OnGpu };
 
 /// A parameter: its name (for keyword arguments; empty when positional-only) and whether a
-/// call may leave it out. Left-out parameters reach the rules as absent trailing arguments.
+/// call may leave it out. Left-out parameters reach the rules as absent trailing arguments;
+/// one left out before a parameter given by keyword (`np.arange(5, dtype=t)`) is a null
+/// argument (its Expr, type and lowered value are nullptr).
 struct LibraryParameter {
   std::string name;
   bool optional = false;
@@ -47,7 +49,8 @@ struct UfuncLoop {
 };
 
 /// One call of a library function as typing bound it: the argument expressions in parameter
-/// order (trailing optional ones left out), their types, and the result type once typed.
+/// order (trailing optional ones left out, skipped ones null), their types, and the result
+/// type once typed. A read of an attribute is a call with the value as its one argument.
 /// Typing fills `constants` and `iteratedByLoop` before the type rule runs; the type rule
 /// records what it decides (`form`, `iteration`) so that lowering reads it instead of deciding
 /// again.
@@ -101,10 +104,16 @@ struct UfuncKernel {
 
 /// A function taipan implements in C++. `variadic` functions take any number of positional
 /// arguments after their parameters (min, max, print).
+///
+/// Methods of a type are functions named "<type>.<method>" ("array.sum") whose first parameter
+/// is the value the method is called on. An attribute ("array.shape") is an entry with
+/// `isAttribute` set: reading `value.<attribute>` is a call of it with the value as its one
+/// argument, typed and lowered like any other call.
 struct LibraryFunction {
-  std::string name; ///< qualified: "math.sqrt", "cmath.exp", "abs", "cuda.atomic.add"
+  std::string name; ///< qualified: "math.sqrt", "cmath.exp", "abs", "array.sum", "array.shape"
   std::vector<LibraryParameter> parameters;
   bool variadic = false;
+  bool isAttribute = false; ///< read as `value.<attribute>`, not called
   unsigned targets = OnEveryTarget;
   /// Typing evaluates this argument into LibraryCall::constants before the type rule runs, and
   /// reports the requirement at the call when it is not constant.
@@ -151,7 +160,8 @@ public:
 
   /// Binds a call's positional arguments and keywords to `function`'s parameters, as Python
   /// does, throwing a TypingError at `location` for a bad call (an UnsupportedError for
-  /// keywords to a function whose parameters are all positional-only).
+  /// keywords to a function whose parameters are all positional-only). Trailing left-out
+  /// parameters are dropped; one left out before a given one is nullptr.
   static std::vector<Expr *> bindArguments(const LibraryFunction &function,
                                            const std::vector<Expr *> &positional,
                                            const std::vector<std::string> &keywords,
@@ -177,6 +187,13 @@ void registerCudaFunctions(Library &library);
 void registerCudaArrays(Library &library);
 void registerCudaAtomics(Library &library);
 void registerUfuncs(Library &library);
+void registerNumpyCreationFunctions(Library &library);
+void registerNumpyShapeFunctions(Library &library);
+void registerNumpyReductions(Library &library);
+void registerNumpySortFunctions(Library &library);
+void registerNumpyLinalgFunctions(Library &library);
+void registerNumpyRandomFunctions(Library &library);
+void registerArrayAttributes(Library &library);
 
 /// The name of a target set for error messages ("CPU", "GPU").
 std::string describeTargets(unsigned targets);

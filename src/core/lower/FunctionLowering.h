@@ -104,6 +104,13 @@ public:
   llvm::IRBuilder<> &irBuilder() { return builder; }
   llvm::LLVMContext &llvmContext() { return context; }
   ModuleLowering &module() { return moduleLowering; }
+  /// Makes arithmetic follow NumPy (division by zero gives inf or nan, as in an array
+  /// expression's loop) or not; returns the previous setting, to restore.
+  bool useNumpyArithmetic(bool on) {
+    bool previous = insideElementwise;
+    insideElementwise = on;
+    return previous;
+  }
 
   // Statements and control flow.
   void lowerBlock(const std::vector<Stmt *> &block);
@@ -241,28 +248,6 @@ public:
   /// The element copy behind assignIntoArray, for operands known not to overlap.
   void copyBroadcast(llvm::Value *target, const Type *targetType, llvm::Value *source,
                      const Type *sourceType);
-  llvm::Value *lowerArrayAttribute(Expr *expr, llvm::Value *array, const Type *arrayType);
-  llvm::Value *transposeArray(llvm::Value *array, const Type *arrayType, const Type *resultType);
-  llvm::Value *lowerNumpyCall(const std::string &name, Expr *expr,
-                              const std::vector<Expr *> &arguments);
-  llvm::Value *lowerNumpyRandom(const std::string &function, Expr *expr,
-                                const std::vector<llvm::Value *> &values,
-                                const std::vector<const Type *> &types,
-                                const std::vector<int> &order);
-  /// np.dot and @ for 1-D and 2-D float arrays (BLAS for matrix products).
-  llvm::Value *lowerDot(llvm::Value *left, const Type *leftType, llvm::Value *right,
-                        const Type *rightType, const Type *resultType);
-  /// A C-contiguous version of an array: itself when its type says so, else a copy.
-  llvm::Value *contiguous(llvm::Value *array, const Type *arrayType, const Type **resultType);
-  static int sortDtypeCode(const Type *dtype);
-  /// A view with new extents (one may be -1) of a C-contiguous array, or of a C copy.
-  llvm::Value *reshapeArray(llvm::Value *array, const Type *arrayType,
-                            std::vector<llvm::Value *> extents, const Type *resultType);
-  llvm::Value *lowerReduction(const std::string &function, llvm::Value *array,
-                              const Type *arrayType, llvm::Value *axis, const Type *resultType);
-  llvm::Value *reduceRange(const std::string &function, llvm::Value *array, const Type *arrayType,
-                           const std::vector<llvm::Value *> &outerIndex, int axis,
-                           const Type *resultType);
   bool isElementwise(const Expr *expr) const;
   llvm::Value *lowerElementwise(Expr *expr);
   llvm::Value *elementwiseScalar(Expr *expr, const std::map<const Expr *, llvm::Value *> &leaves);

@@ -2,6 +2,8 @@
 // take the divisor's sign, division by zero raises), comparisons, and conversions between types.
 #include "lower/FunctionLowering.h"
 
+#include "library/Library.h"
+
 #include "types/NumericPromotion.h"
 
 #include <llvm/IR/Constants.h>
@@ -74,8 +76,14 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
     Expr *right = expr->operands[1];
     llvm::Value *leftValue = lowerExpr(left);
     llvm::Value *rightValue = lowerExpr(right);
-    if (expr->binaryOp == BinaryOp::MatMult)
-      return lowerDot(leftValue, typeOf(left), rightValue, typeOf(right), type);
+    if (expr->binaryOp == BinaryOp::MatMult) { // numpy.dot's lowering, as typing used its rule
+      LibraryCall dot;
+      dot.function = Library::get().find("numpy.dot");
+      dot.argumentTypes = {typeOf(left), typeOf(right)};
+      dot.resultType = type;
+      dot.location = expr->location;
+      return dot.function->lower(*this, dot, {leftValue, rightValue});
+    }
     return lowerBinary(expr->binaryOp, leftValue, typeOf(left), rightValue, typeOf(right), type);
   }
   case ExprKind::UnaryOp:
@@ -807,9 +815,11 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
   }
   if (!type->isRuntimeValue() || type->kind() == TypeKind::Builtin)
     return llvm::UndefValue::get(valueType(context, type)); // a bound method, or a.dtype
+  // An attribute the library implements (a.shape...): a call of its entry with the value.
+  auto library = function.libraryCalls.find(expr->id);
+  if (library != function.libraryCalls.end())
+    return lowerLibraryCall(library->second);
   llvm::Value *value = lowerExpr(base);
-  if (baseType->isArray())
-    return lowerArrayAttribute(expr, value, baseType);
   if (baseType->isComplex()) {
     llvm::Value *imag;
     llvm::Value *real = complexParts(value, imag);

@@ -1,5 +1,5 @@
 // Arrays in compiled code: reference counting of the memory blocks behind them, allocation,
-// indexing (views for basic indexing), item assignment with broadcasting, and attributes.
+// indexing (views for basic indexing), item assignment with broadcasting, rows of arrays.
 #include "lower/FunctionLowering.h"
 
 #include "types/NumericPromotion.h"
@@ -651,88 +651,6 @@ void FunctionLowering::copyBroadcast(llvm::Value *target, const Type *targetType
                  castValue(element, sourceType->dtype(), dtype), dtype);
   });
 }
-
-// ---- attributes -----------------------------------------------------------------------------
-
-llvm::Value *FunctionLowering::transposeArray(llvm::Value *array, const Type *arrayType,
-                                              const Type *resultType) {
-  llvm::Value *result = llvm::UndefValue::get(valueType(context, resultType));
-  for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount,
-                     ArrayLayout::ItemSize, ArrayLayout::Data})
-    result = withArrayField(result, field, arrayField(array, field));
-  int ndim = arrayType->ndim();
-  for (int i = 0; i < ndim; ++i) {
-    result = withArrayField(result, ArrayLayout::Shape,
-                            arrayField(array, ArrayLayout::Shape, ndim - 1 - i), i);
-    result = withArrayField(result, ArrayLayout::Strides,
-                            arrayField(array, ArrayLayout::Strides, ndim - 1 - i), i);
-  }
-  incref(result, resultType);
-  addTemporary(result, resultType);
-  return result;
-}
-
-llvm::Value *FunctionLowering::lowerArrayAttribute(Expr *expr, llvm::Value *array,
-                                                   const Type *arrayType) {
-  const std::string &name = expr->name;
-  const Type *resultType = typeOf(expr);
-  int ndim = arrayType->ndim();
-  if (name == "shape" || name == "strides") {
-    std::vector<llvm::Value *> values;
-    for (int i = 0; i < ndim; ++i)
-      values.push_back(
-          arrayField(array, name == "shape" ? ArrayLayout::Shape : ArrayLayout::Strides, i));
-    return lowerTuple(values, resultType);
-  }
-  if (name == "ndim")
-    return builder.getInt64(ndim);
-  if (name == "size")
-    return arrayField(array, ArrayLayout::ItemCount);
-  if (name == "itemsize")
-    return arrayField(array, ArrayLayout::ItemSize);
-  if (name == "nbytes")
-    return builder.CreateMul(arrayField(array, ArrayLayout::ItemCount),
-                             arrayField(array, ArrayLayout::ItemSize));
-  if (name == "T")
-    return transposeArray(array, arrayType, resultType);
-  if (name == "flat") // iterated and indexed like the raveled array
-    return reshapeArray(array, arrayType, {builder.getInt64(-1)}, resultType);
-  if (name == "real" || name == "imag") {
-    const Type *dtype = arrayType->dtype();
-    if (dtype->isComplex()) {
-      // A view of every other float, starting at the real or the imaginary part.
-      llvm::Value *view = llvm::UndefValue::get(valueType(context, resultType));
-      for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount})
-        view = withArrayField(view, field, arrayField(array, field));
-      view = withArrayField(view, ArrayLayout::ItemSize, builder.getInt64(dtype->bits() / 16));
-      llvm::Value *data = arrayField(array, ArrayLayout::Data);
-      if (name == "imag")
-        data = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), data, dtype->bits() / 16);
-      view = withArrayField(view, ArrayLayout::Data, data);
-      for (int i = 0; i < ndim; ++i) {
-        view =
-            withArrayField(view, ArrayLayout::Shape, arrayField(array, ArrayLayout::Shape, i), i);
-        view = withArrayField(view, ArrayLayout::Strides,
-                              arrayField(array, ArrayLayout::Strides, i), i);
-      }
-      incref(view, resultType);
-      addTemporary(view, resultType);
-      return view;
-    }
-    if (name == "real")
-      return array;
-    llvm::Value *zeros =
-        allocateArray(types::array(dtype, ndim, 'C', false), arrayShape(array, arrayType));
-    assignIntoArray(zeros, types::array(dtype, ndim, 'C', false),
-                    llvm::Constant::getNullValue(valueType(context, dtype)), dtype);
-    return zeros;
-  }
-  throwUnsupported("the array attribute '" + name + "' is not supported", expr->location);
-}
-
-} // namespace taipan
-
-namespace taipan {
 
 const Type *FunctionLowering::arrayRowType(const Type *arrayType) {
   if (arrayType->ndim() == 1)

@@ -205,15 +205,10 @@ llvm::Value *FunctionLowering::lowerJitCall(Expr *expr, const CallBinding &bindi
 
 llvm::Value *FunctionLowering::lowerBuiltinCall(const std::string &name, Expr *expr) {
   auto library = function.libraryCalls.find(expr->id);
-  if (library != function.libraryCalls.end())
-    return lowerLibraryCall(library->second);
-  // NumPy's functions and array methods typed by ArrayTyping (a method's value comes first).
-  Expr *callee = expr->callee();
-  std::vector<Expr *> arguments(expr->operands.begin() + 1, expr->operands.end());
-  if (callee->kind == ExprKind::Attribute && !function.globals.count(callee->id) &&
-      typeOf(callee->operands[0])->isRuntimeValue())
-    arguments.insert(arguments.begin(), callee->operands[0]);
-  return lowerNumpyCall(name, expr, arguments);
+  if (library == function.libraryCalls.end())
+    throw CompileError(CompileErrorKind::Internal, "no library call recorded for " + name,
+                       expr->location);
+  return lowerLibraryCall(library->second);
 }
 
 void FunctionLowering::checkLibraryTarget(const LibraryCall &call) {
@@ -229,7 +224,7 @@ llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
   std::vector<llvm::Value *> values;
   if (!call.function->lowersArguments)
     for (Expr *argument : call.arguments)
-      values.push_back(lowerExpr(argument));
+      values.push_back(argument ? lowerExpr(argument) : nullptr);
   return call.function->lower(*this, call, values);
 }
 

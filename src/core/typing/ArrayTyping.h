@@ -1,5 +1,5 @@
-// Typing of NumPy arrays: indexing, attributes, methods, elementwise operators with broadcasting
-// and the numpy functions taipan implements (the ufuncs are library entries: library/Ufuncs.cpp).
+// Typing of NumPy arrays: indexing and elementwise operators with broadcasting. NumPy's
+// functions, ufuncs, array methods and attributes are library entries (library/).
 #pragma once
 
 #include "syntax/SyntaxTree.h"
@@ -27,12 +27,6 @@ classifyIndex(const Type *array, const std::vector<const Type *> &pieces, Source
 const Type *typeArrayIndex(const Type *array, const std::vector<const Type *> &pieces,
                            SourceLocation location);
 
-/// The type of an attribute of an array (shape, T, real...), or nullptr.
-const Type *typeArrayAttribute(const Type *array, const std::string &name);
-
-/// The builtin name a method call on an array is typed and lowered as ("array.sum"), or "".
-std::string arrayMethodName(const std::string &method);
-
 /// The result of an operator when either side is an array, or nullptr when neither is.
 /// A literal operand (`a + 1`) is weak, as in NumPy 2: it takes the array's dtype.
 const Type *typeElementwiseBinary(BinaryOp op, const Type *left, const Type *right,
@@ -44,20 +38,6 @@ const Type *typeElementwiseUnary(UnaryOp op, const Type *operand, SourceLocation
 
 /// NumPy's promote_types: the smallest dtype holding both (int8 and uint8 give int16).
 const Type *promoteDtypes(const Type *a, const Type *b);
-
-/// The result of a numpy function or array method ("numpy.zeros", "array.sum").
-const Type *typeNumpyCall(const std::string &name, const std::vector<const Type *> &arguments,
-                          const std::vector<Expr *> &argumentExprs,
-                          const std::vector<std::string> &keywords, SourceLocation location);
-
-/// Maps the parameters of a numpy function or array method (without its "numpy."/"array."
-/// prefix) to argument positions: entry i is the argument bound to parameter i, or -1.
-std::vector<int> bindNumpyArguments(const std::string &function, size_t positional,
-                                    const std::vector<std::string> &keywords,
-                                    SourceLocation location);
-
-/// Whether numpy.<function> is a numpy function taipan implements here (not a ufunc).
-bool isNumpyFunction(const std::string &function);
 
 /// The dtype a dtype argument names (np.float32, float, a.dtype), or nullptr.
 const Type *dtypeFromArgument(const Type *argument);

@@ -780,11 +780,9 @@ private:
       return types::builtin(qualified);
     }
     if (baseType->isArray()) {
-      if (const Type *attribute = typeArrayAttribute(baseType, expr->name))
-        return attribute;
-      std::string method = arrayMethodName(expr->name);
-      if (!method.empty())
-        return types::builtin(method);
+      // The library's array attributes and methods ("array.shape", "array.sum").
+      if (const LibraryFunction *entry = Library::get().find("array." + expr->name))
+        return entry->isAttribute ? typeLibraryAttribute(expr, entry) : types::builtin(entry->name);
     } else {
       if (const Type *attribute = typeValueAttribute(baseType, expr->name))
         return attribute;
@@ -862,7 +860,7 @@ private:
     call.arguments = Library::bindArguments(*entry, positional, expr->keywordNames, keywordValues,
                                             expr->location);
     for (Expr *argument : call.arguments)
-      call.argumentTypes.push_back(typeOf(argument));
+      call.argumentTypes.push_back(argument ? typeOf(argument) : nullptr);
     if (const std::optional<LibraryConstantArgument> &declared = entry->constantArgument) {
       std::optional<std::vector<int64_t>> values;
       if (declared->position < call.arguments.size())
@@ -872,6 +870,20 @@ private:
       call.constants = std::move(*values);
     }
     call.iteratedByLoop = loopIterables.count(expr->id) > 0;
+    call.resultType = entry->type(call);
+    const Type *result = call.resultType;
+    function.libraryCalls[expr->id] = std::move(call);
+    return result;
+  }
+
+  /// A read of a library attribute (`a.shape`): a call of its entry with the value, recorded
+  /// under the attribute expression.
+  const Type *typeLibraryAttribute(Expr *expr, const LibraryFunction *entry) {
+    LibraryCall call;
+    call.function = entry;
+    call.location = expr->location;
+    call.arguments = {expr->operands[0]};
+    call.argumentTypes = {typeOf(expr->operands[0])};
     call.resultType = entry->type(call);
     const Type *result = call.resultType;
     function.libraryCalls[expr->id] = std::move(call);
@@ -1006,16 +1018,6 @@ private:
       const std::string &name = calleeType->text();
       if (const LibraryFunction *entry = Library::get().find(name))
         return typeLibraryCall(expr, entry);
-      if (name.rfind("numpy.", 0) == 0 || name.rfind("array.", 0) == 0) {
-        std::vector<const Type *> positional = arguments;
-        std::vector<Expr *> positionalExprs = argumentExprs;
-        if (isMethodCall(callee)) {
-          // A method: the value it is called on is the first argument.
-          positional.insert(positional.begin(), typeOf(callee->operands[0]));
-          positionalExprs.insert(positionalExprs.begin(), callee->operands[0]);
-        }
-        return typeNumpyCall(name, positional, positionalExprs, expr->keywordNames, expr->location);
-      }
       // A name of a library module or namespace that the library lacks (math.isqrt).
       throwUnsupported(name + " is not supported", expr->location);
     }

@@ -38,6 +38,7 @@ struct TypedFunction {
   std::unordered_map<int, std::shared_ptr<FunctionSource>> overloadImplementations;
   std::unordered_map<int, IntrinsicBody> intrinsics; ///< Call expressions to intrinsics
   /// Calls of library functions (src/core/library/), bound and typed once; lowering reads them.
+  /// Reads of library attributes (`a.shape`) are calls too, under the attribute's id.
   std::unordered_map<int, LibraryCall> libraryCalls;
   /// Conditions of `if` statements and expressions decided from types alone (`x is None` for
   /// an argument x that is None...), by expression id: only the branch taken is typed and

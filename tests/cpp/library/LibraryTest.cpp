@@ -58,8 +58,35 @@ TEST(LibraryTest, BindsKeywordsByName) {
   EXPECT_EQ(bound[1], b);
   EXPECT_THROW(Library::bindArguments(function, {a}, {"a"}, {b}, {}), CompileError);
   EXPECT_THROW(Library::bindArguments(function, {a}, {"d"}, {b}, {}), CompileError);
-  // c given while b is left out cannot be passed as a trailing argument list.
-  EXPECT_THROW(Library::bindArguments(function, {a}, {"c"}, {b}, {}), CompileError);
+  // c given while b is left out: b is a null argument.
+  bound = Library::bindArguments(function, {a}, {"c"}, {b}, {});
+  ASSERT_EQ(bound.size(), 3u);
+  EXPECT_EQ(bound[1], nullptr);
+  EXPECT_EQ(bound[2], b);
+}
+
+TEST(LibraryTest, HoldsNumpyFunctionsMethodsAndAttributes) {
+  const Library &library = Library::get();
+  ASSERT_NE(library.find("numpy.sum"), nullptr);
+  ASSERT_NE(library.find("array.sum"), nullptr);
+  EXPECT_FALSE(library.find("array.sum")->isAttribute);
+  ASSERT_NE(library.find("array.shape"), nullptr);
+  EXPECT_TRUE(library.find("array.shape")->isAttribute);
+  EXPECT_EQ(library.find("numpy.random.rand")->targets, OnCpu);
+  const LibraryFunction *shape = library.find("array.shape");
+  LibraryCall call;
+  call.function = shape;
+  call.argumentTypes = {types::array(types::float32(), 2, 'C', false)};
+  EXPECT_EQ(shape->type(call), types::tuple({types::int64(), types::int64()}));
+  // np.zeros(3, dtype=None): a skipped dtype is float64; sum along an axis drops it.
+  const LibraryFunction *zeros = library.find("numpy.zeros");
+  call.function = zeros;
+  call.argumentTypes = {types::int64(), types::none()};
+  EXPECT_EQ(zeros->type(call), types::array(types::float64(), 1, 'C', false));
+  const LibraryFunction *sum = library.find("array.sum");
+  call.function = sum;
+  call.argumentTypes = {types::array(types::integer(32, true), 2, 'C', false), types::int64()};
+  EXPECT_EQ(sum->type(call), types::array(types::int64(), 1, 'C', false));
 }
 
 TEST(LibraryTest, HoldsPythonBuiltinsAndCudaIntrinsics) {

@@ -1,0 +1,313 @@
+// NumPy's array creation: empty, zeros, ones, full and their *_like forms, arange, linspace,
+// eye, identity, array and asarray; one library entry each, type rule beside lowering.
+#include "library/NumpySupport.h"
+
+#include "types/NumericPromotion.h"
+#include "typing/BuiltinTyping.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
+
+namespace taipan {
+namespace {
+
+/// empty, zeros, ones (shape, dtype=float64) and full (shape, fill_value, dtype).
+void addFromShape(Library &library, const std::string &name) {
+  bool isFull = name == "full";
+  std::vector<LibraryParameter> parameters = {{"shape"}};
+  if (isFull)
+    parameters.push_back({"fill_value"});
+  parameters.push_back({"dtype", true});
+  addNumpyFunction(
+      library, name, parameters,
+      [name, isFull](const LibraryCall &call) {
+        int ndim = shapeDimensions(call.argumentTypes[0]);
+        if (ndim < 0)
+          throwTypingError("the shape of numpy." + name +
+                               " must be an integer or a tuple of integers",
+                           call.location);
+        if (!isFull)
+          return newArrayType(dtypeArgument(call, 1, types::float64()), ndim);
+        const Type *fillValue = call.argumentTypes[1];
+        if (!fillValue->isNumber())
+          throwNoImplementation(call);
+        return newArrayType(
+            dtypeArgument(call, 2, fillValue->isBoolean() ? types::boolean() : fillValue), ndim);
+      },
+      [name](FunctionLowering &lowering, const LibraryCall &call,
+             const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *resultType = call.resultType;
+        llvm::Value *array = lowering.allocateArray(
+            resultType, shapeExtents(lowering, values[0], call.argumentTypes[0]));
+        if (name == "zeros")
+          builder.CreateMemSet(lowering.arrayField(array, ArrayLayout::Data), builder.getInt8(0),
+                               builder.CreateMul(lowering.arrayField(array, ArrayLayout::ItemCount),
+                                                 lowering.arrayField(array, ArrayLayout::ItemSize)),
+                               llvm::MaybeAlign(8));
+        else if (name == "ones")
+          lowering.assignIntoArray(array, resultType, builder.getInt64(1), types::int64());
+        else if (name == "full")
+          lowering.assignIntoArray(array, resultType, values[1], call.argumentTypes[1]);
+        return array;
+      });
+}
+
+/// empty_like, zeros_like, ones_like (a, dtype) and full_like (a, fill_value, dtype): the
+/// shape of `a`, its dtype unless one is given.
+void addLike(Library &library, const std::string &name) {
+  bool isFull = name == "full_like";
+  std::vector<LibraryParameter> parameters = {{"a"}};
+  if (isFull)
+    parameters.push_back({"fill_value"});
+  parameters.push_back({"dtype", true});
+  addNumpyFunction(
+      library, name, parameters,
+      [isFull](const LibraryCall &call) {
+        const Type *array = arrayArgument(call);
+        return newArrayType(dtypeArgument(call, isFull ? 2 : 1, array->dtype()), array->ndim());
+      },
+      [name](FunctionLowering &lowering, const LibraryCall &call,
+             const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *resultType = call.resultType;
+        llvm::Value *array = lowering.allocateArray(
+            resultType, lowering.arrayShape(values[0], call.argumentTypes[0]));
+        if (name == "zeros_like")
+          lowering.assignIntoArray(array, resultType, builder.getInt64(0), types::int64());
+        else if (name == "ones_like")
+          lowering.assignIntoArray(array, resultType, builder.getInt64(1), types::int64());
+        else if (name == "full_like")
+          lowering.assignIntoArray(array, resultType, values[1], call.argumentTypes[1]);
+        return array;
+      });
+}
+
+/// arange(stop), arange(start, stop[, step]): int64 for integers, else float64.
+const Type *typeArange(const LibraryCall &call) {
+  const Type *result = types::int64();
+  for (size_t i = 0; i < 3 && i < call.argumentTypes.size(); ++i) {
+    const Type *given = call.argumentTypes[i];
+    if (!given)
+      continue;
+    if (!given->isNumber() || given->isComplex())
+      throwNoImplementation(call);
+    result = given->isFloat() ? binaryResultType(BinaryOp::Add, result, given)
+                              : (result->isFloat() ? result : types::int64());
+  }
+  return newArrayType(dtypeArgument(call, 3, result), 1);
+}
+
+/// The length is ceil((stop - start) / step), at least 0.
+llvm::Value *lowerArange(FunctionLowering &lowering, const LibraryCall &call,
+                         const std::vector<llvm::Value *> &values) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  const Type *resultType = call.resultType;
+  const Type *dtype = resultType->dtype();
+  bool single = !isGiven(call, 1);
+  const Type *work = dtype->isInteger() ? types::int64() : types::float64();
+  auto get = [&](size_t parameter, double fallback) -> llvm::Value * {
+    if (!isGiven(call, parameter))
+      return work->isInteger()
+                 ? static_cast<llvm::Value *>(builder.getInt64(static_cast<int64_t>(fallback)))
+                 : llvm::ConstantFP::get(builder.getDoubleTy(), fallback);
+    return lowering.castValue(values[parameter], call.argumentTypes[parameter], work);
+  };
+  llvm::Value *start = single ? get(99, 0) : get(0, 0);
+  llvm::Value *stop = single ? get(0, 0) : get(1, 0);
+  llvm::Value *step = get(2, 1);
+  llvm::Value *length;
+  if (work->isInteger()) {
+    lowering.raiseIf(builder.CreateICmpEQ(step, builder.getInt64(0)), ValueErrorId,
+                     "Maximum allowed size exceeded");
+    llvm::Value *span = builder.CreateSub(stop, start);
+    llvm::Value *positive = builder.CreateICmpSGT(step, builder.getInt64(0));
+    llvm::Value *adjusted = builder.CreateAdd(
+        span, builder.CreateSelect(positive, builder.CreateSub(step, builder.getInt64(1)),
+                                   builder.CreateAdd(step, builder.getInt64(1))));
+    length = builder.CreateSDiv(adjusted, step);
+  } else {
+    length = builder.CreateFPToSI(
+        lowering.callIntrinsic(llvm::Intrinsic::ceil,
+                               {builder.CreateFDiv(builder.CreateFSub(stop, start), step)}),
+        builder.getInt64Ty());
+  }
+  length = builder.CreateSelect(builder.CreateICmpSGT(length, builder.getInt64(0)), length,
+                                builder.getInt64(0));
+  llvm::Value *array = lowering.allocateArray(resultType, {length});
+  lowering.forEachIndex({length}, [&](const std::vector<llvm::Value *> &at) {
+    llvm::Value *index = lowering.castValue(at[0], types::int64(), work);
+    llvm::Value *item = work->isInteger()
+                            ? builder.CreateAdd(start, builder.CreateMul(index, step))
+                            : builder.CreateFAdd(start, builder.CreateFMul(index, step));
+    lowering.storeElement(lowering.elementAddress(array, resultType, at),
+                          lowering.castValue(item, work, dtype), dtype);
+  });
+  return array;
+}
+
+/// linspace(start, stop, num=50, endpoint=True): float64; the last point is `stop` exactly.
+llvm::Value *lowerLinspace(FunctionLowering &lowering, const LibraryCall &call,
+                           const std::vector<llvm::Value *> &values) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  const Type *resultType = call.resultType;
+  const Type *f64 = types::float64();
+  llvm::Value *start = lowering.castValue(values[0], call.argumentTypes[0], f64);
+  llvm::Value *stop = lowering.castValue(values[1], call.argumentTypes[1], f64);
+  llvm::Value *count =
+      isGiven(call, 2) ? int64Argument(lowering, call, values, 2) : builder.getInt64(50);
+  llvm::Value *endpoint = isGiven(call, 3) ? lowering.truthValue(values[3], call.argumentTypes[3])
+                                           : builder.getInt1(true);
+  lowering.raiseIf(builder.CreateICmpSLT(count, builder.getInt64(0)), ValueErrorId,
+                   "Number of samples must be non-negative.");
+  llvm::Value *divisions =
+      builder.CreateSelect(endpoint, builder.CreateSub(count, builder.getInt64(1)), count);
+  // One point (or none) has no step: NumPy gives [start].
+  llvm::Value *step = builder.CreateSelect(
+      builder.CreateICmpSGT(divisions, builder.getInt64(0)),
+      builder.CreateFDiv(builder.CreateFSub(stop, start),
+                         builder.CreateSIToFP(divisions, builder.getDoubleTy())),
+      llvm::ConstantFP::get(builder.getDoubleTy(), 0.0));
+  llvm::Value *array = lowering.allocateArray(resultType, {count});
+  lowering.forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
+    llvm::Value *index = builder.CreateSIToFP(at[0], builder.getDoubleTy());
+    llvm::Value *item = builder.CreateFAdd(start, builder.CreateFMul(index, step));
+    llvm::Value *last = builder.CreateAnd(
+        endpoint, builder.CreateICmpEQ(at[0], builder.CreateSub(count, builder.getInt64(1))));
+    item = builder.CreateSelect(
+        builder.CreateAnd(last, builder.CreateICmpSGT(count, builder.getInt64(1))), stop, item);
+    lowering.storeElement(lowering.elementAddress(array, resultType, at), item, f64);
+  });
+  return array;
+}
+
+/// eye(N, M=N, k=0, dtype=float64) and identity(n, dtype=float64): ones on a diagonal.
+void addDiagonal(Library &library, const std::string &name) {
+  bool isEye = name == "eye";
+  std::vector<LibraryParameter> parameters =
+      isEye ? std::vector<LibraryParameter>{{"N"}, {"M", true}, {"k", true}, {"dtype", true}}
+            : std::vector<LibraryParameter>{{"n"}, {"dtype", true}};
+  addNumpyFunction(
+      library, name, parameters,
+      [isEye](const LibraryCall &call) {
+        return newArrayType(dtypeArgument(call, isEye ? 3 : 1, types::float64()), 2);
+      },
+      [isEye](FunctionLowering &lowering, const LibraryCall &call,
+              const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *resultType = call.resultType;
+        const Type *dtype = resultType->dtype();
+        llvm::Value *rows = int64Argument(lowering, call, values, 0);
+        llvm::Value *columns =
+            isEye && isGiven(call, 1) ? int64Argument(lowering, call, values, 1) : rows;
+        llvm::Value *diagonal = isEye && isGiven(call, 2) ? int64Argument(lowering, call, values, 2)
+                                                          : builder.getInt64(0);
+        llvm::Value *array = lowering.allocateArray(resultType, {rows, columns});
+        lowering.forEachIndex({rows, columns}, [&](const std::vector<llvm::Value *> &at) {
+          llvm::Value *onDiagonal = builder.CreateICmpEQ(builder.CreateSub(at[1], at[0]), diagonal);
+          lowering.storeElement(lowering.elementAddress(array, resultType, at),
+                                lowering.castValue(onDiagonal, types::boolean(), dtype), dtype);
+        });
+        return array;
+      });
+}
+
+/// array(object, dtype) and asarray(a, dtype) of an array, a number (0-d) or a flat tuple (a
+/// list literal, which typing turned into a tuple). asarray of an array of that dtype is the
+/// array itself.
+void addArrayConstructor(Library &library, const std::string &name, const std::string &first) {
+  bool isAsarray = name == "asarray";
+  addNumpyFunction(
+      library, name, {{first}, {"dtype", true}},
+      [name, isAsarray](const LibraryCall &call) {
+        const Type *source = call.argumentTypes[0];
+        if (source->isArray()) {
+          const Type *dtype = dtypeArgument(call, 1, source->dtype());
+          return isAsarray && dtype == source->dtype() ? source
+                                                       : newArrayType(dtype, source->ndim());
+        }
+        if (source->isNumber())
+          return newArrayType(dtypeArgument(call, 1, source), 0);
+        if (source->isTuple() && !source->elements().empty()) {
+          const Type *element = nullptr;
+          for (const Type *item : source->elements()) {
+            if (!item->isNumber())
+              throwUnsupported("numpy." + name + " takes a flat list or tuple of numbers",
+                               call.location);
+            element = element ? unifyTypes(element, item) : item;
+          }
+          return newArrayType(dtypeArgument(call, 1, element), 1);
+        }
+        throwNoImplementation(call);
+      },
+      [isAsarray](FunctionLowering &lowering, const LibraryCall &call,
+                  const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *resultType = call.resultType;
+        const Type *dtype = resultType->dtype();
+        const Type *source = call.argumentTypes[0];
+        if (source->isArray()) {
+          if (isAsarray && resultType == source)
+            return values[0];
+          llvm::Value *array =
+              lowering.allocateArray(resultType, lowering.arrayShape(values[0], source));
+          lowering.copyBroadcast(array, resultType, values[0], source);
+          return array;
+        }
+        if (!source->isTuple()) {
+          llvm::Value *array = lowering.allocateArray(resultType, {});
+          lowering.storeElement(lowering.arrayField(array, ArrayLayout::Data),
+                                lowering.castValue(values[0], source, dtype), dtype);
+          return array;
+        }
+        size_t count = source->elements().size();
+        llvm::Value *array = lowering.allocateArray(resultType, {builder.getInt64(count)});
+        for (size_t i = 0; i < count; ++i)
+          lowering.storeElement(
+              lowering.elementAddress(array, resultType, {builder.getInt64(i)}),
+              lowering.castValue(lowering.tupleElement(values[0], source, static_cast<unsigned>(i)),
+                                 source->elements()[i], dtype),
+              dtype);
+        return array;
+      });
+}
+
+/// ndindex, ndenumerate and nditer: only `for` loops use them (TypeInference types the loop,
+/// FunctionLowering emits it); any other call is an error at its line.
+void addLoopOnly(Library &library, const std::string &name) {
+  LibraryFunction function;
+  function.name = "numpy." + name;
+  function.variadic = true;
+  function.type = [name](const LibraryCall &call) -> const Type * {
+    throwUnsupported("np." + name + "() can only be iterated by a for loop in compiled code",
+                     call.location);
+  };
+  function.lower = [](FunctionLowering &, const LibraryCall &call,
+                      const std::vector<llvm::Value *> &) -> llvm::Value * {
+    throw CompileError(CompileErrorKind::Internal, call.function->name + " outside a for loop",
+                       call.location);
+  };
+  library.add(std::move(function));
+}
+
+} // namespace
+
+void registerNumpyCreationFunctions(Library &library) {
+  for (const char *name : {"empty", "zeros", "ones", "full"})
+    addFromShape(library, name);
+  for (const char *name : {"empty_like", "zeros_like", "ones_like", "full_like"})
+    addLike(library, name);
+  addNumpyFunction(library, "arange", {{"start"}, {"stop", true}, {"step", true}, {"dtype", true}},
+                   typeArange, lowerArange);
+  addNumpyFunction(
+      library, "linspace", {{"start"}, {"stop"}, {"num", true}, {"endpoint", true}},
+      [](const LibraryCall &) { return newArrayType(types::float64(), 1); }, lowerLinspace);
+  addDiagonal(library, "eye");
+  addDiagonal(library, "identity");
+  addArrayConstructor(library, "array", "object");
+  addArrayConstructor(library, "asarray", "a");
+  for (const char *name : {"ndindex", "ndenumerate", "nditer"})
+    addLoopOnly(library, name);
+}
+
+} // namespace taipan

@@ -1,0 +1,83 @@
+// np.dot (and the @ operator, which lowers through this entry): 1-D and 2-D float arrays; a
+// loop for two vectors, BLAS or the runtime's blocked kernel (runtime/Matmul) otherwise.
+#include "library/NumpySupport.h"
+
+#include "typing/BuiltinTyping.h"
+
+#include <llvm/IR/Constants.h>
+
+namespace taipan {
+namespace {
+
+const Type *typeDot(const LibraryCall &call) {
+  const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
+  if (!left->isArray() || !right->isArray() || left->ndim() > 2 || right->ndim() > 2 ||
+      left->ndim() == 0 || right->ndim() == 0 || !left->dtype()->isFloat() ||
+      left->dtype() != right->dtype())
+    throwTypingError("np.dot and @ take 1-D or 2-D float32 or float64 arrays of one dtype, not " +
+                         describeArgumentTypes(call.argumentTypes),
+                     call.location);
+  int ndim = left->ndim() + right->ndim() - 2;
+  return ndim == 0 ? left->dtype() : newArrayType(left->dtype(), ndim);
+}
+
+/// The product of two float arrays of one dtype, 1-D or 2-D.
+llvm::Value *lowerDot(FunctionLowering &lowering, llvm::Value *left, const Type *leftType,
+                      llvm::Value *right, const Type *rightType, const Type *resultType) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::LLVMContext &context = lowering.llvmContext();
+  const Type *dtype = leftType->dtype();
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::Value *inner = lowering.arrayField(left, ArrayLayout::Shape, leftType->ndim() - 1);
+  llvm::Value *rightInner = lowering.arrayField(right, ArrayLayout::Shape, 0);
+  lowering.raiseIf(builder.CreateICmpNE(inner, rightInner), ValueErrorId,
+                   "shapes not aligned: the inner dimensions of dot differ");
+  if (leftType->ndim() == 1 && rightType->ndim() == 1) {
+    llvm::AllocaInst *total = lowering.createEntryAlloca(valueType(context, dtype), "dot.total");
+    builder.CreateStore(llvm::ConstantFP::get(valueType(context, dtype), 0.0), total);
+    lowering.forEachIndex({inner}, [&](const std::vector<llvm::Value *> &at) {
+      llvm::Value *product = builder.CreateFMul(
+          lowering.loadElement(lowering.elementAddress(left, leftType, at), dtype),
+          lowering.loadElement(lowering.elementAddress(right, rightType, at), dtype));
+      builder.CreateStore(
+          builder.CreateFAdd(builder.CreateLoad(valueType(context, dtype), total), product), total);
+    });
+    return builder.CreateLoad(valueType(context, dtype), total);
+  }
+  // Matrix products go to BLAS (or the runtime's blocked kernel) on C-contiguous operands;
+  // a vector is a matrix with one row (on the left) or one column (on the right).
+  const Type *leftContiguousType = nullptr, *rightContiguousType = nullptr;
+  llvm::Value *a = contiguous(lowering, left, leftType, &leftContiguousType);
+  llvm::Value *b = contiguous(lowering, right, rightType, &rightContiguousType);
+  llvm::Value *rows =
+      leftType->ndim() == 2 ? lowering.arrayField(a, ArrayLayout::Shape, 0) : builder.getInt64(1);
+  llvm::Value *columns =
+      rightType->ndim() == 2 ? lowering.arrayField(b, ArrayLayout::Shape, 1) : builder.getInt64(1);
+  std::vector<llvm::Value *> shape;
+  if (leftType->ndim() == 2)
+    shape.push_back(rows);
+  if (rightType->ndim() == 2)
+    shape.push_back(columns);
+  llvm::Value *c = lowering.allocateArray(resultType, shape);
+  llvm::Type *pointer = builder.getPtrTy();
+  builder.CreateCall(
+      lowering.module().runtimeFunction(
+          dtype->bits() == 32 ? "taipan_matmul_f32" : "taipan_matmul_f64", builder.getVoidTy(),
+          {pointer, pointer, pointer, i64, i64, i64, i64, i64, i64}),
+      {lowering.arrayField(a, ArrayLayout::Data), lowering.arrayField(b, ArrayLayout::Data),
+       lowering.arrayField(c, ArrayLayout::Data), rows, columns, inner, inner, columns, columns});
+  return c;
+}
+
+} // namespace
+
+void registerNumpyLinalgFunctions(Library &library) {
+  addNumpyFunction(library, "dot", {{"a"}, {"b"}}, typeDot,
+                   [](FunctionLowering &lowering, const LibraryCall &call,
+                      const std::vector<llvm::Value *> &values) {
+                     return lowerDot(lowering, values[0], call.argumentTypes[0], values[1],
+                                     call.argumentTypes[1], call.resultType);
+                   });
+}
+
+} // namespace taipan

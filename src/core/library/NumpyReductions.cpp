@@ -1,0 +1,394 @@
+// NumPy's reductions (sum, prod, min, max, mean, std, var, argmin, argmax, any, all over the
+// whole array or one axis) and cumulative sums and products, as functions and array methods.
+#include "library/NumpySupport.h"
+
+#include "typing/BuiltinTyping.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
+
+namespace taipan {
+namespace {
+
+/// Reduces the whole array (axis < 0) or the line through `outerIndex` along `axis`.
+llvm::Value *reduceRange(FunctionLowering &lowering, const std::string &function,
+                         llvm::Value *array, const Type *arrayType,
+                         const std::vector<llvm::Value *> &outerIndex, int axis,
+                         const Type *resultType) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::LLVMContext &context = lowering.llvmContext();
+  const Type *dtype = arrayType->dtype();
+  llvm::Type *i64 = builder.getInt64Ty();
+  std::vector<llvm::Value *> shape = lowering.arrayShape(array, arrayType);
+  std::vector<llvm::Value *> loopShape = axis < 0 ? shape : std::vector<llvm::Value *>{shape[axis]};
+  llvm::Value *count = axis < 0 ? lowering.arrayField(array, ArrayLayout::ItemCount) : shape[axis];
+  auto fullIndex = [&](const std::vector<llvm::Value *> &at) {
+    if (axis < 0)
+      return at;
+    std::vector<llvm::Value *> index = outerIndex;
+    index.insert(index.begin() + axis, at[0]);
+    return index;
+  };
+  auto forEachItem = [&](const std::function<void(llvm::Value *, llvm::Value *)> &body) {
+    llvm::AllocaInst *position = lowering.createEntryAlloca(i64, "reduce.position");
+    builder.CreateStore(builder.getInt64(0), position);
+    if (axis < 0 && arrayType->layout() == 'C') {
+      // Contiguous: one flat loop.
+      lowering.forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
+        llvm::Value *address = builder.CreateInBoundsGEP(
+            memoryType(context, dtype), lowering.arrayField(array, ArrayLayout::Data), at[0]);
+        body(lowering.loadElement(address, dtype), at[0]);
+      });
+      return;
+    }
+    lowering.forEachIndex(loopShape, [&](const std::vector<llvm::Value *> &at) {
+      llvm::Value *index = builder.CreateLoad(i64, position);
+      body(lowering.loadElement(lowering.elementAddress(array, arrayType, fullIndex(at)), dtype),
+           index);
+      builder.CreateStore(builder.CreateAdd(index, builder.getInt64(1)), position);
+    });
+  };
+  if (function == "sum" || function == "prod" || function == "mean" || function == "var" ||
+      function == "std") {
+    bool isProduct = function == "prod";
+    const Type *accumulatorType = (function == "sum" || function == "prod") ? resultType
+                                  : dtype->isComplex()                      ? dtype
+                                                                            : types::float64();
+    llvm::Type *accumulatorLLVM = valueType(context, accumulatorType);
+    llvm::AllocaInst *total = lowering.createEntryAlloca(accumulatorLLVM, "reduce.total");
+    builder.CreateStore(
+        lowering.castValue(builder.getInt64(isProduct ? 1 : 0), types::int64(), accumulatorType),
+        total);
+    // Float sums may be reassociated: LLVM then keeps several partial sums in vector lanes, which
+    // is both faster and closer to NumPy's pairwise summation than one running total.
+    llvm::FastMathFlags saved = builder.getFastMathFlags();
+    llvm::FastMathFlags reassociate = saved;
+    reassociate.setAllowReassoc();
+    if (accumulatorType->isFloat() || accumulatorType->isComplex())
+      builder.setFastMathFlags(reassociate);
+    forEachItem([&](llvm::Value *item, llvm::Value *) {
+      builder.CreateStore(lowering.lowerBinary(isProduct ? BinaryOp::Mult : BinaryOp::Add,
+                                               builder.CreateLoad(accumulatorLLVM, total),
+                                               accumulatorType, item, dtype, accumulatorType),
+                          total);
+    });
+    builder.setFastMathFlags(saved);
+    llvm::Value *sum = builder.CreateLoad(accumulatorLLVM, total);
+    if (function == "sum" || function == "prod")
+      return sum;
+    bool savedContext = lowering.useNumpyArithmetic(true); // an empty mean is nan, as in NumPy
+    llvm::Value *mean = lowering.lowerBinary(BinaryOp::Div, sum, accumulatorType, count,
+                                             types::int64(), accumulatorType);
+    if (function == "mean") {
+      lowering.useNumpyArithmetic(savedContext);
+      return lowering.castValue(mean, accumulatorType, resultType);
+    }
+    llvm::AllocaInst *squares = lowering.createEntryAlloca(builder.getDoubleTy(), "reduce.squares");
+    builder.CreateStore(llvm::ConstantFP::get(builder.getDoubleTy(), 0.0), squares);
+    builder.setFastMathFlags(reassociate);
+    forEachItem([&](llvm::Value *item, llvm::Value *) {
+      llvm::Value *deviation =
+          lowering.lowerBinary(BinaryOp::Sub, item, dtype, mean, accumulatorType, accumulatorType);
+      llvm::Value *square;
+      if (accumulatorType->isComplex()) {
+        llvm::Value *imag;
+        llvm::Value *real = lowering.complexParts(
+            lowering.castValue(deviation, accumulatorType, types::complex128()), imag);
+        square = builder.CreateFAdd(builder.CreateFMul(real, real), builder.CreateFMul(imag, imag));
+      } else {
+        square = builder.CreateFMul(deviation, deviation);
+      }
+      builder.CreateStore(
+          builder.CreateFAdd(builder.CreateLoad(builder.getDoubleTy(), squares), square), squares);
+    });
+    builder.setFastMathFlags(saved);
+    llvm::Value *variance = builder.CreateFDiv(builder.CreateLoad(builder.getDoubleTy(), squares),
+                                               builder.CreateSIToFP(count, builder.getDoubleTy()));
+    lowering.useNumpyArithmetic(savedContext);
+    if (function == "std")
+      variance = lowering.callIntrinsic(llvm::Intrinsic::sqrt, {variance});
+    return lowering.castValue(variance, types::float64(), resultType);
+  }
+  if (function == "any" || function == "all") {
+    bool isAll = function == "all";
+    llvm::AllocaInst *state = lowering.createEntryAlloca(builder.getInt1Ty(), "reduce.truth");
+    builder.CreateStore(builder.getInt1(isAll), state);
+    forEachItem([&](llvm::Value *item, llvm::Value *) {
+      llvm::Value *truth = lowering.truthValue(item, dtype);
+      llvm::Value *current = builder.CreateLoad(builder.getInt1Ty(), state);
+      builder.CreateStore(
+          isAll ? builder.CreateAnd(current, truth) : builder.CreateOr(current, truth), state);
+    });
+    return builder.CreateLoad(builder.getInt1Ty(), state);
+  }
+  // min, max, argmin, argmax: NaN wins (NumPy propagates it), the first of equals is kept.
+  bool isMax = function == "max" || function == "argmax";
+  bool wantIndex = function == "argmin" || function == "argmax";
+  lowering.raiseIf(builder.CreateICmpEQ(count, builder.getInt64(0)), ValueErrorId,
+                   "zero-size array to reduction operation " +
+                       std::string(wantIndex ? function : (isMax ? "maximum" : "minimum")) +
+                       " which has no identity");
+  if (wantIndex && axis < 0 && arrayType->layout() == 'C' && !dtype->isComplex()) {
+    // Two passes beat one: the extreme value by a vectorised reduction, then the first index
+    // holding it (or the first NaN), a loop that stops early.
+    llvm::Value *extreme =
+        reduceRange(lowering, isMax ? "max" : "min", array, arrayType, {}, -1, dtype);
+    llvm::Value *lookForNaN =
+        dtype->isFloat() ? builder.CreateFCmpUNO(extreme, extreme) : builder.getInt1(false);
+    llvm::Value *data = lowering.arrayField(array, ArrayLayout::Data);
+    auto matches = [&](llvm::Value *position) {
+      llvm::Value *item = lowering.loadElement(
+          builder.CreateInBoundsGEP(memoryType(context, dtype), data, position), dtype);
+      llvm::Value *found = lowering.lowerComparison(CompareOp::Eq, item, dtype, extreme, dtype);
+      if (dtype->isFloat())
+        found = builder.CreateOr(found,
+                                 builder.CreateAnd(lookForNaN, builder.CreateFCmpUNO(item, item)));
+      return found;
+    };
+    // Skip whole blocks of 64 whose (vectorised) test finds nothing, then scan one by one.
+    constexpr int64_t Block = 64;
+    llvm::Value *blocks = builder.CreateSDiv(count, builder.getInt64(Block));
+    llvm::Value *tailStart = builder.CreateMul(blocks, builder.getInt64(Block));
+    llvm::BasicBlock *before = builder.GetInsertBlock();
+    llvm::BasicBlock *blockLoop = lowering.newBlock("argextreme.blocks");
+    llvm::BasicBlock *blockTest = lowering.newBlock("argextreme.block");
+    llvm::BasicBlock *scanStart = lowering.newBlock("argextreme.scan.start");
+    builder.CreateBr(blockLoop);
+    builder.SetInsertPoint(blockLoop);
+    llvm::PHINode *block = builder.CreatePHI(i64, 2);
+    block->addIncoming(builder.getInt64(0), before);
+    builder.CreateCondBr(builder.CreateICmpSLT(block, blocks), blockTest, scanStart);
+    builder.SetInsertPoint(blockTest);
+    llvm::Value *base = builder.CreateMul(block, builder.getInt64(Block));
+    llvm::AllocaInst *any = lowering.createEntryAlloca(builder.getInt1Ty(), "argextreme.any");
+    builder.CreateStore(builder.getInt1(false), any);
+    lowering.forEachIndex({builder.getInt64(Block)}, [&](const std::vector<llvm::Value *> &at) {
+      llvm::Value *found = matches(builder.CreateAdd(base, at[0]));
+      builder.CreateStore(builder.CreateOr(builder.CreateLoad(builder.getInt1Ty(), any), found),
+                          any);
+    });
+    llvm::Value *nextBlock = builder.CreateAdd(block, builder.getInt64(1));
+    llvm::BasicBlock *blockEnd = builder.GetInsertBlock();
+    block->addIncoming(nextBlock, blockEnd);
+    builder.CreateCondBr(builder.CreateLoad(builder.getInt1Ty(), any), scanStart, blockLoop);
+    builder.SetInsertPoint(scanStart);
+    llvm::PHINode *from = builder.CreatePHI(i64, 2);
+    from->addIncoming(tailStart, blockLoop);
+    from->addIncoming(base, blockEnd);
+    llvm::BasicBlock *scanBefore = builder.GetInsertBlock();
+    llvm::BasicBlock *loop = lowering.newBlock("argextreme.loop");
+    llvm::BasicBlock *done = lowering.newBlock("argextreme.done");
+    builder.CreateBr(loop);
+    builder.SetInsertPoint(loop);
+    llvm::PHINode *index = builder.CreatePHI(i64, 2);
+    index->addIncoming(from, scanBefore);
+    llvm::Value *found = matches(index);
+    llvm::Value *next = builder.CreateAdd(index, builder.getInt64(1));
+    index->addIncoming(next, loop);
+    // The extreme is in the array, so the loop ends by finding it; the bound is a safeguard.
+    builder.CreateCondBr(builder.CreateOr(found, builder.CreateICmpSGE(next, count)), done, loop);
+    builder.SetInsertPoint(done);
+    return index;
+  }
+  // Start from the identity (the largest value for min), so the loop needs no first-item case.
+  llvm::Type *elementLLVM = valueType(context, dtype);
+  llvm::Value *identity;
+  if (dtype->isFloat())
+    identity = llvm::ConstantFP::getInfinity(elementLLVM, isMax);
+  else if (dtype->isBoolean())
+    identity = builder.getInt1(!isMax);
+  else if (dtype->isInteger())
+    identity =
+        isMax
+            ? (dtype->isSigned() ? llvm::ConstantInt::get(
+                                       elementLLVM, llvm::APInt::getSignedMinValue(dtype->bits()))
+                                 : llvm::ConstantInt::get(elementLLVM, 0))
+            : (dtype->isSigned()
+                   ? llvm::ConstantInt::get(elementLLVM,
+                                            llvm::APInt::getSignedMaxValue(dtype->bits()))
+                   : llvm::ConstantInt::get(elementLLVM, llvm::APInt::getMaxValue(dtype->bits())));
+  else
+    throwUnsupported("min, max, argmin and argmax of complex arrays are not supported", {});
+  llvm::AllocaInst *best = lowering.createEntryAlloca(elementLLVM, "reduce.best");
+  llvm::AllocaInst *bestIndex = lowering.createEntryAlloca(i64, "reduce.index");
+  builder.CreateStore(identity, best);
+  builder.CreateStore(builder.getInt64(0), bestIndex);
+  forEachItem([&](llvm::Value *item, llvm::Value *index) {
+    llvm::Value *current = builder.CreateLoad(elementLLVM, best);
+    if (!wantIndex && dtype->isFloat()) {
+      // llvm.minimum/maximum propagate NaN like NumPy, and LLVM vectorises the reduction.
+      builder.CreateStore(
+          lowering.callIntrinsic(isMax ? llvm::Intrinsic::maximum : llvm::Intrinsic::minimum,
+                                 {current, item}),
+          best);
+      return;
+    }
+    llvm::Value *better = lowering.lowerComparison(isMax ? CompareOp::Gt : CompareOp::Lt, item,
+                                                   dtype, current, dtype);
+    if (dtype->isFloat()) {
+      // The first NaN wins and stays.
+      llvm::Value *itemIsNaN = builder.CreateFCmpUNO(item, item);
+      llvm::Value *bestIsNaN = builder.CreateFCmpUNO(current, current);
+      better = builder.CreateAnd(builder.CreateOr(better, itemIsNaN), builder.CreateNot(bestIsNaN));
+    }
+    builder.CreateStore(builder.CreateSelect(better, item, current), best);
+    if (wantIndex)
+      builder.CreateStore(builder.CreateSelect(better, index, builder.CreateLoad(i64, bestIndex)),
+                          bestIndex);
+  });
+  if (wantIndex)
+    return builder.CreateLoad(i64, bestIndex);
+  return lowering.castValue(builder.CreateLoad(elementLLVM, best), dtype, resultType);
+}
+
+/// A reduction over the whole array, or over `axis` (a run-time int64, or nullptr for none).
+llvm::Value *lowerReduction(FunctionLowering &lowering, const std::string &function,
+                            llvm::Value *array, const Type *arrayType, llvm::Value *axis,
+                            const Type *resultType) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  int ndim = arrayType->ndim();
+  if (!axis || ndim <= 1) {
+    if (axis)
+      lowering.raiseIf(builder.CreateAnd(builder.CreateICmpNE(axis, builder.getInt64(0)),
+                                         builder.CreateICmpNE(axis, builder.getInt64(-1))),
+                       ValueErrorId, "axis is out of bounds for array");
+    return reduceRange(lowering, function, array, arrayType, {}, -1, resultType);
+  }
+  axis = builder.CreateSelect(builder.CreateICmpSLT(axis, builder.getInt64(0)),
+                              builder.CreateAdd(axis, builder.getInt64(ndim)), axis);
+  lowering.raiseIf(builder.CreateICmpUGE(axis, builder.getInt64(ndim)), ValueErrorId,
+                   "axis is out of bounds for array");
+  // The result's shape is the array's without the axis; axis is a run-time value, so each
+  // extent is chosen with selects.
+  std::vector<llvm::Value *> shape = lowering.arrayShape(array, arrayType);
+  std::vector<llvm::Value *> resultShape;
+  for (int d = 0; d + 1 < ndim; ++d)
+    resultShape.push_back(builder.CreateSelect(builder.CreateICmpSLT(builder.getInt64(d), axis),
+                                               shape[d], shape[d + 1]));
+  llvm::Value *result = lowering.allocateArray(resultType, resultShape);
+  // Run-time axis: reduce with a loop for each possible axis, picked by a switch.
+  llvm::BasicBlock *done = lowering.newBlock("reduce.done");
+  llvm::SwitchInst *choice = builder.CreateSwitch(axis, done, ndim);
+  for (int candidate = 0; candidate < ndim; ++candidate) {
+    llvm::BasicBlock *block = lowering.newBlock("reduce.axis");
+    choice->addCase(builder.getInt64(candidate), block);
+    builder.SetInsertPoint(block);
+    lowering.forEachIndex(resultShape, [&](const std::vector<llvm::Value *> &at) {
+      llvm::Value *item =
+          reduceRange(lowering, function, array, arrayType, at, candidate, resultType->dtype());
+      lowering.storeElement(lowering.elementAddress(result, resultType, at), item,
+                            resultType->dtype());
+    });
+    builder.CreateBr(done);
+  }
+  builder.SetInsertPoint(done);
+  return result;
+}
+
+/// The integer type sums and products of `dtype` accumulate in (NumPy's: int64 or uint64).
+const Type *accumulatorType(const Type *dtype) {
+  return dtype->isIntegerLike() ? types::integer(64, dtype->isBoolean() || dtype->isSigned())
+                                : dtype;
+}
+
+/// The type of `name` (amin...) computing `reduction` (min...): its result for the whole array, an
+/// array of one dimension less with an integer axis.
+const Type *typeReduction(const std::string &name, const std::string &reduction,
+                          const LibraryCall &call) {
+  const Type *array = arrayArgument(call);
+  const Type *dtype = array->dtype();
+  bool isExtreme =
+      reduction == "min" || reduction == "max" || reduction == "argmin" || reduction == "argmax";
+  if (dtype->isComplex() && isExtreme)
+    throwUnsupported(name + " of a complex array is not supported", call.location);
+  const Type *result;
+  if (reduction == "sum" || reduction == "prod")
+    result = accumulatorType(dtype);
+  else if (reduction == "mean" || reduction == "std" || reduction == "var")
+    result = dtype->isComplex() && reduction == "mean" ? dtype
+             : dtype->isFloat() && dtype->bits() == 32 ? types::float32()
+                                                       : types::float64();
+  else if (reduction == "argmin" || reduction == "argmax")
+    result = types::int64();
+  else if (reduction == "any" || reduction == "all")
+    result = types::boolean();
+  else
+    result = dtype;
+  if (!isGiven(call, 1))
+    return result;
+  if (!call.argumentTypes[1]->isIntegerLike())
+    throwTypingError("axis must be an integer", call.location);
+  return array->ndim() == 1 ? result : newArrayType(result, array->ndim() - 1);
+}
+
+/// numpy.<name>(a, axis=None) computing `reduction` (amin is min), and its array method.
+void addReduction(Library &library, const std::string &name, const std::string &reduction,
+                  bool withMethod) {
+  addNumpyFunction(
+      library, name, {{"a"}, {"axis", true}},
+      [name, reduction](const LibraryCall &call) { return typeReduction(name, reduction, call); },
+      [reduction](FunctionLowering &lowering, const LibraryCall &call,
+                  const std::vector<llvm::Value *> &values) {
+        llvm::Value *axis = isGiven(call, 1) ? int64Argument(lowering, call, values, 1) : nullptr;
+        return lowerReduction(lowering, reduction, values[0], call.argumentTypes[0], axis,
+                              call.resultType);
+      },
+      withMethod);
+}
+
+/// cumsum and cumprod: the running totals of the flattened array, in the accumulator type.
+void addCumulative(Library &library, const std::string &name, bool isSum) {
+  addNumpyFunction(
+      library, name, {{"a"}},
+      [](const LibraryCall &call) {
+        return newArrayType(accumulatorType(arrayArgument(call)->dtype()), 1);
+      },
+      [isSum](FunctionLowering &lowering, const LibraryCall &call,
+              const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        llvm::LLVMContext &context = lowering.llvmContext();
+        llvm::Value *array = values[0];
+        const Type *arrayType = call.argumentTypes[0];
+        const Type *resultType = call.resultType;
+        const Type *dtype = resultType->dtype();
+        llvm::Value *result = lowering.allocateArray(
+            resultType, {lowering.arrayField(array, ArrayLayout::ItemCount)});
+        llvm::AllocaInst *total =
+            lowering.createEntryAlloca(valueType(context, dtype), "cumulative");
+        builder.CreateStore(
+            lowering.castValue(builder.getInt64(isSum ? 0 : 1), types::int64(), dtype), total);
+        llvm::AllocaInst *position =
+            lowering.createEntryAlloca(builder.getInt64Ty(), "cumulative.index");
+        builder.CreateStore(builder.getInt64(0), position);
+        lowering.forEachIndex(
+            lowering.arrayShape(array, arrayType), [&](const std::vector<llvm::Value *> &at) {
+              llvm::Value *item = lowering.loadElement(
+                  lowering.elementAddress(array, arrayType, at), arrayType->dtype());
+              llvm::Value *next =
+                  lowering.lowerBinary(isSum ? BinaryOp::Add : BinaryOp::Mult,
+                                       builder.CreateLoad(valueType(context, dtype), total), dtype,
+                                       item, arrayType->dtype(), dtype);
+              builder.CreateStore(next, total);
+              llvm::Value *index = builder.CreateLoad(builder.getInt64Ty(), position);
+              lowering.storeElement(lowering.elementAddress(result, resultType, {index}), next,
+                                    dtype);
+              builder.CreateStore(builder.CreateAdd(index, builder.getInt64(1)), position);
+            });
+        return result;
+      },
+      true);
+}
+
+} // namespace
+
+void registerNumpyReductions(Library &library) {
+  for (const char *reduction :
+       {"sum", "prod", "min", "max", "mean", "std", "var", "argmin", "argmax", "any", "all"})
+    addReduction(library, reduction, reduction, true);
+  addReduction(library, "amin", "min", false);
+  addReduction(library, "amax", "max", false);
+  addCumulative(library, "cumsum", true);
+  addCumulative(library, "cumprod", false);
+}
+
+} // namespace taipan

@@ -1,0 +1,142 @@
+// NumPy's copies and shape changes, as functions and array methods: copy, astype, fill,
+// ravel, flatten, transpose and reshape (views where NumPy gives one, else copies).
+#include "library/NumpySupport.h"
+
+#include "typing/BuiltinTyping.h"
+
+#include <llvm/IR/Constants.h>
+
+namespace taipan {
+namespace {
+
+/// copy and astype: a new C array of the array's shape (in the given dtype for astype).
+llvm::Value *lowerCopy(FunctionLowering &lowering, const LibraryCall &call,
+                       const std::vector<llvm::Value *> &values) {
+  const Type *arrayType = call.argumentTypes[0];
+  llvm::Value *copy =
+      lowering.allocateArray(call.resultType, lowering.arrayShape(values[0], arrayType));
+  lowering.copyBroadcast(copy, call.resultType, values[0], arrayType);
+  return copy;
+}
+
+/// a.flatten(): a C copy, seen as 1-D.
+llvm::Value *lowerFlatten(FunctionLowering &lowering, const LibraryCall &call,
+                          const std::vector<llvm::Value *> &values) {
+  const Type *arrayType = call.argumentTypes[0];
+  const Type *resultType = call.resultType;
+  const Type *copyType = types::array(arrayType->dtype(), arrayType->ndim(), 'C', false);
+  llvm::Value *copy = lowering.allocateArray(copyType, lowering.arrayShape(values[0], arrayType));
+  lowering.copyBroadcast(copy, copyType, values[0], arrayType);
+  llvm::Value *flat = llvm::UndefValue::get(valueType(lowering.llvmContext(), resultType));
+  for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount,
+                     ArrayLayout::ItemSize, ArrayLayout::Data})
+    flat = lowering.withArrayField(flat, field, lowering.arrayField(copy, field));
+  flat = lowering.withArrayField(flat, ArrayLayout::Shape,
+                                 lowering.arrayField(copy, ArrayLayout::ItemCount), 0);
+  flat = lowering.withArrayField(flat, ArrayLayout::Strides,
+                                 lowering.arrayField(copy, ArrayLayout::ItemSize), 0);
+  lowering.takeOwnership(copy, copyType); // flat takes it over
+  lowering.addTemporary(flat, resultType);
+  return flat;
+}
+
+/// reshape(a, shape) and a.reshape(shape) or a.reshape(d0, d1, ...): a view of a C array.
+const Type *typeReshape(const LibraryCall &call) {
+  const Type *array = arrayArgument(call);
+  const std::vector<const Type *> &arguments = call.argumentTypes;
+  int dimensions;
+  if (arguments.size() == 2) {
+    dimensions = shapeDimensions(arguments[1]);
+  } else {
+    dimensions = static_cast<int>(arguments.size()) - 1;
+    for (size_t i = 1; i < arguments.size(); ++i)
+      if (!arguments[i]->isIntegerLike())
+        dimensions = -1;
+  }
+  if (dimensions < 1)
+    throwTypingError("reshape takes a shape: integers or a tuple of integers", call.location);
+  return types::array(array->dtype(), dimensions, 'C', array->isReadonly());
+}
+
+llvm::Value *lowerReshape(FunctionLowering &lowering, const LibraryCall &call,
+                          const std::vector<llvm::Value *> &values) {
+  std::vector<llvm::Value *> extents;
+  if (values.size() == 2)
+    extents = shapeExtents(lowering, values[1], call.argumentTypes[1]);
+  else
+    for (size_t i = 1; i < values.size(); ++i)
+      extents.push_back(int64Argument(lowering, call, values, i));
+  return reshapeArray(lowering, values[0], call.argumentTypes[0], extents, call.resultType);
+}
+
+} // namespace
+
+void registerNumpyShapeFunctions(Library &library) {
+  addNumpyFunction(
+      library, "copy", {{"a"}},
+      [](const LibraryCall &call) {
+        const Type *array = arrayArgument(call);
+        return newArrayType(array->dtype(), array->ndim());
+      },
+      lowerCopy, true);
+  addNumpyFunction(
+      library, "astype", {{"a"}, {"dtype", true}},
+      [](const LibraryCall &call) {
+        const Type *array = arrayArgument(call);
+        return newArrayType(dtypeArgument(call, 1, array->dtype()), array->ndim());
+      },
+      lowerCopy, true);
+  LibraryFunction fill; // a.fill(value), in place
+  fill.name = "array.fill";
+  fill.parameters = {{"a"}, {"value"}};
+  fill.type = [](const LibraryCall &call) {
+    const Type *array = arrayArgument(call);
+    if (array->isReadonly())
+      throwTypingError("cannot modify a read-only array (fill)", call.location);
+    if (!call.argumentTypes[1]->isNumber())
+      throwNoImplementation(call);
+    return types::none();
+  };
+  fill.lower = [](FunctionLowering &lowering, const LibraryCall &call,
+                  const std::vector<llvm::Value *> &values) {
+    lowering.assignIntoArray(values[0], call.argumentTypes[0], values[1], call.argumentTypes[1]);
+    return noneValue(lowering);
+  };
+  library.add(std::move(fill));
+  auto flatType = [](const LibraryCall &call) {
+    return newArrayType(arrayArgument(call)->dtype(), 1);
+  };
+  addNumpyFunction(
+      library, "ravel", {{"a"}}, flatType,
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) {
+        return reshapeArray(lowering, values[0], call.argumentTypes[0],
+                            {lowering.irBuilder().getInt64(-1)}, call.resultType);
+      },
+      true);
+  LibraryFunction flatten;
+  flatten.name = "array.flatten";
+  flatten.parameters = {{"a"}};
+  flatten.type = flatType;
+  flatten.lower = lowerFlatten;
+  library.add(std::move(flatten));
+  addNumpyFunction(
+      library, "transpose", {{"a"}},
+      [](const LibraryCall &call) { return transposedType(arrayArgument(call)); },
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) {
+        return transposeArray(lowering, values[0], call.argumentTypes[0], call.resultType);
+      },
+      true);
+  for (const char *prefix : {"numpy.", "array."}) {
+    LibraryFunction reshape; // reshape(a, shape), a.reshape(d0, d1, ...)
+    reshape.name = prefix + std::string("reshape");
+    reshape.parameters = {{"a"}, {"shape"}};
+    reshape.variadic = true;
+    reshape.type = typeReshape;
+    reshape.lower = lowerReshape;
+    library.add(std::move(reshape));
+  }
+}
+
+} // namespace taipan

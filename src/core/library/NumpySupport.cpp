@@ -1,0 +1,183 @@
+// Helpers the NumPy families of the library share: registration of numpy.<name> with its
+// array.<name> twin, shape and dtype arguments, and views (reshape, transpose) and copies.
+#include "library/NumpySupport.h"
+
+#include "typing/ArrayTyping.h"
+#include "typing/BuiltinTyping.h"
+
+#include <llvm/IR/Constants.h>
+
+#include <algorithm>
+
+namespace taipan {
+
+void addNumpyFunction(Library &library, const std::string &name,
+                      std::vector<LibraryParameter> parameters, LibraryTypeRule type,
+                      LibraryLowerRule lower, bool withMethod) {
+  LibraryFunction function;
+  function.name = "numpy." + name;
+  function.parameters = std::move(parameters);
+  function.type = std::move(type);
+  function.lower = std::move(lower);
+  if (withMethod) {
+    LibraryFunction method = function;
+    method.name = "array." + name;
+    library.add(std::move(method));
+  }
+  library.add(std::move(function));
+}
+
+const Type *newArrayType(const Type *dtype, int ndim) {
+  return types::array(dtype, ndim, 'C', false);
+}
+
+int shapeDimensions(const Type *shape) {
+  if (shape->isIntegerLike())
+    return 1;
+  if (shape->isTuple() && std::all_of(shape->elements().begin(), shape->elements().end(),
+                                      [](const Type *t) { return t->isIntegerLike(); }))
+    return static_cast<int>(shape->elements().size());
+  return -1;
+}
+
+bool isGiven(const LibraryCall &call, size_t index) {
+  return index < call.argumentTypes.size() && call.argumentTypes[index] &&
+         !call.argumentTypes[index]->isNone();
+}
+
+const Type *dtypeArgument(const LibraryCall &call, size_t index, const Type *fallback) {
+  if (!isGiven(call, index))
+    return fallback;
+  const Type *given = call.argumentTypes[index];
+  const Type *dtype = dtypeFromArgument(given);
+  if (!dtype)
+    throwTypingError("dtype must be a NumPy scalar type such as np.float64, not " + given->name(),
+                     call.location);
+  return dtype;
+}
+
+const Type *transposedType(const Type *array) {
+  int ndim = array->ndim();
+  char layout = array->layout() == 'C' ? 'F' : array->layout() == 'F' ? 'C' : 'A';
+  return types::array(array->dtype(), ndim, ndim <= 1 ? array->layout() : layout,
+                      array->isReadonly());
+}
+
+void throwNoImplementation(const LibraryCall &call) {
+  std::vector<const Type *> given;
+  for (const Type *argument : call.argumentTypes)
+    if (argument)
+      given.push_back(argument);
+  throwNoOverload(call.function->name, given, call.location);
+}
+
+const Type *arrayArgument(const LibraryCall &call) {
+  if (call.argumentTypes.empty() || !call.argumentTypes[0]->isArray())
+    throwNoImplementation(call);
+  return call.argumentTypes[0];
+}
+
+llvm::Value *int64Argument(FunctionLowering &lowering, const LibraryCall &call,
+                           const std::vector<llvm::Value *> &values, size_t index) {
+  return lowering.castValue(values[index], call.argumentTypes[index], types::int64());
+}
+
+std::vector<llvm::Value *> shapeExtents(FunctionLowering &lowering, llvm::Value *shape,
+                                        const Type *shapeType) {
+  std::vector<llvm::Value *> extents;
+  if (!shapeType->isTuple())
+    return {lowering.castValue(shape, shapeType, types::int64())};
+  for (size_t i = 0; i < shapeType->elements().size(); ++i)
+    extents.push_back(
+        lowering.castValue(lowering.tupleElement(shape, shapeType, static_cast<unsigned>(i)),
+                           shapeType->elements()[i], types::int64()));
+  return extents;
+}
+
+llvm::Value *contiguous(FunctionLowering &lowering, llvm::Value *array, const Type *arrayType,
+                        const Type **resultType) {
+  if (arrayType->layout() == 'C') {
+    *resultType = arrayType;
+    return array;
+  }
+  *resultType = types::array(arrayType->dtype(), arrayType->ndim(), 'C', false);
+  llvm::Value *copy = lowering.allocateArray(*resultType, lowering.arrayShape(array, arrayType));
+  lowering.copyBroadcast(copy, *resultType, array, arrayType);
+  return copy;
+}
+
+llvm::Value *reshapeArray(FunctionLowering &lowering, llvm::Value *array, const Type *arrayType,
+                          std::vector<llvm::Value *> extents, const Type *resultType) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::LLVMContext &context = lowering.llvmContext();
+  // A non-contiguous source is copied first; a C-contiguous one is viewed.
+  llvm::Value *source = array;
+  if (arrayType->layout() != 'C') {
+    const Type *contiguous = types::array(arrayType->dtype(), arrayType->ndim(), 'C', false);
+    source = lowering.allocateArray(contiguous, lowering.arrayShape(array, arrayType));
+    lowering.copyBroadcast(source, contiguous, array, arrayType);
+  }
+  llvm::Value *count = lowering.arrayField(source, ArrayLayout::ItemCount);
+  // One extent may be -1: it is whatever makes the counts agree.
+  llvm::Value *known = builder.getInt64(1);
+  llvm::Value *unknownCount = builder.getInt64(0);
+  for (llvm::Value *extent : extents) {
+    llvm::Value *isUnknown = builder.CreateICmpEQ(extent, builder.getInt64(-1));
+    known = builder.CreateMul(known, builder.CreateSelect(isUnknown, builder.getInt64(1), extent));
+    unknownCount =
+        builder.CreateAdd(unknownCount, builder.CreateZExt(isUnknown, builder.getInt64Ty()));
+  }
+  lowering.raiseIf(builder.CreateICmpUGT(unknownCount, builder.getInt64(1)), ValueErrorId,
+                   "can only specify one unknown dimension");
+  llvm::Value *safeKnown = builder.CreateSelect(builder.CreateICmpEQ(known, builder.getInt64(0)),
+                                                builder.getInt64(1), known);
+  llvm::Value *inferred = builder.CreateSDiv(count, safeKnown);
+  for (llvm::Value *&extent : extents)
+    extent =
+        builder.CreateSelect(builder.CreateICmpEQ(extent, builder.getInt64(-1)), inferred, extent);
+  llvm::Value *product = builder.getInt64(1);
+  for (llvm::Value *extent : extents)
+    product = builder.CreateMul(product, extent);
+  lowering.raiseIf(builder.CreateICmpNE(product, count), ValueErrorId,
+                   "cannot reshape array into the requested shape");
+  llvm::Value *view = llvm::UndefValue::get(valueType(context, resultType));
+  for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount,
+                     ArrayLayout::ItemSize, ArrayLayout::Data})
+    view = lowering.withArrayField(view, field, lowering.arrayField(source, field));
+  llvm::Value *stride = lowering.arrayField(source, ArrayLayout::ItemSize);
+  for (size_t i = extents.size(); i-- > 0;) {
+    view = lowering.withArrayField(view, ArrayLayout::Shape, extents[i], static_cast<int>(i));
+    view = lowering.withArrayField(view, ArrayLayout::Strides, stride, static_cast<int>(i));
+    stride = builder.CreateMul(stride, extents[i]);
+  }
+  lowering.incref(view, resultType);
+  lowering.addTemporary(view, resultType);
+  return view;
+}
+
+llvm::Value *transposeArray(FunctionLowering &lowering, llvm::Value *array, const Type *arrayType,
+                            const Type *resultType) {
+  llvm::LLVMContext &context = lowering.llvmContext();
+  llvm::Value *result = llvm::UndefValue::get(valueType(context, resultType));
+  for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount,
+                     ArrayLayout::ItemSize, ArrayLayout::Data})
+    result = lowering.withArrayField(result, field, lowering.arrayField(array, field));
+  int ndim = arrayType->ndim();
+  for (int i = 0; i < ndim; ++i) {
+    result =
+        lowering.withArrayField(result, ArrayLayout::Shape,
+                                lowering.arrayField(array, ArrayLayout::Shape, ndim - 1 - i), i);
+    result =
+        lowering.withArrayField(result, ArrayLayout::Strides,
+                                lowering.arrayField(array, ArrayLayout::Strides, ndim - 1 - i), i);
+  }
+  lowering.incref(result, resultType);
+  lowering.addTemporary(result, resultType);
+  return result;
+}
+
+llvm::Value *noneValue(FunctionLowering &lowering) {
+  return llvm::UndefValue::get(valueType(lowering.llvmContext(), types::none()));
+}
+
+} // namespace taipan
