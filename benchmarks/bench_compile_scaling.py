@@ -210,7 +210,7 @@ def _scale(label, snippet, sizes, tmpdir, args) -> list[Row]:
         values, note = {}, []
         for lib in LIBS:
             if lib == "numba" and numba_gave_up:
-                times[lib].append(f"skipped (over {args.numba_limit:g} s at a smaller size)")
+                times[lib].append("skipped (failed or over the limit at a smaller size)")
                 continue
             code = snippet.format(
                 tmpdir=tmpdir, import_line=import_line(lib), module=MODULE, lib=lib, func=f"big_{n}"

@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ctest --test-dir build/wheel --output-on-failure -j2
-python3 -m pytest -q tests/python "$@"
+python3 -m pytest -q -n auto tests/python "$@"
