@@ -2,6 +2,7 @@
 // and the tuning differ between them.
 #include "target/PassPipeline.h"
 
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassInstrumentation.h>
 #include <llvm/Target/TargetMachine.h>
@@ -9,31 +10,48 @@
 namespace taipan {
 namespace {
 
-/// The group a pass's time is reported under: a handful of groups a reader can act on (which
-/// pass family grows with the function) rather than LLVM's ~100 pass names.
-const char *passGroup(llvm::StringRef pass) {
+/// The groups pass times are reported under: a handful a reader can act on (which pass
+/// family grows with the function) rather than LLVM's ~100 pass names.
+enum PassGroup : unsigned {
+  Inlining,
+  Vectorizers,
+  InstCombine,
+  ControlFlow,
+  Loops,
+  MemoryAndRedundancy,
+  OtherPasses,
+  PassGroupCount
+};
+
+const char *const passGroupNames[PassGroupCount] = {
+    "optimization: inlining",    "optimization: vectorizers",
+    "optimization: instcombine", "optimization: control flow",
+    "optimization: loops",       "optimization: memory and redundancy",
+    "optimization: other passes"};
+
+PassGroup classifyPass(llvm::StringRef pass) {
   if (pass.contains("Inliner") || pass.contains("Inline"))
-    return "optimization: inlining";
+    return Inlining;
   if (pass.contains("Vectorize") || pass.contains("SLP"))
-    return "optimization: vectorizers";
-  if (pass.contains("InstCombine") || pass.contains("AggressiveInstCombine"))
-    return "optimization: instcombine";
+    return Vectorizers;
+  if (pass.contains("InstCombine"))
+    return InstCombine;
   if (pass.contains("SimplifyCFG") || pass.contains("JumpThreading"))
-    return "optimization: control flow";
+    return ControlFlow;
   if (pass.contains("Loop") || pass.contains("LICM") || pass.contains("IndVar"))
-    return "optimization: loops";
+    return Loops;
   if (pass.contains("GVN") || pass.contains("SROA") || pass.contains("EarlyCSE") ||
       pass.contains("MemCpyOpt") || pass.contains("DSE") || pass.contains("MemorySSA"))
-    return "optimization: memory and redundancy";
-  return "optimization: other passes";
+    return MemoryAndRedundancy;
+  return OtherPasses;
 }
 
 /// Charges each pass its exclusive time: pass managers and adaptors run other passes, whose
-/// time is subtracted from theirs, so nothing is counted twice.
+/// time is subtracted from theirs, so nothing is counted twice. Runs thousands of times per
+/// module, so the group of a pass is looked up by the address of its (static) name, and times
+/// are summed per group and handed to StageTimes once, at the end.
 class PassTimer {
 public:
-  explicit PassTimer(StageTimes &times) : times(times) {}
-
   void attach(llvm::PassInstrumentationCallbacks &callbacks) {
     callbacks.registerBeforeNonSkippedPassCallback([this](llvm::StringRef, llvm::Any) {
       running.push_back({StageTimes::Clock::now(), 0});
@@ -42,6 +60,12 @@ public:
         [this](llvm::StringRef pass, llvm::Any, const llvm::PreservedAnalyses &) { finish(pass); });
     callbacks.registerAfterPassInvalidatedCallback(
         [this](llvm::StringRef pass, const llvm::PreservedAnalyses &) { finish(pass); });
+  }
+
+  void report(StageTimes &times) const {
+    for (unsigned group = 0; group < PassGroupCount; ++group)
+      if (seconds[group] > 0)
+        times.add(passGroupNames[group], seconds[group]);
   }
 
 private:
@@ -55,14 +79,18 @@ private:
       return;
     Running done = running.back();
     running.pop_back();
-    double seconds = std::chrono::duration<double>(StageTimes::Clock::now() - done.start).count();
-    times.add(passGroup(pass), seconds - done.nestedSeconds);
+    double elapsed = std::chrono::duration<double>(StageTimes::Clock::now() - done.start).count();
+    auto [entry, inserted] = groups.try_emplace(pass.data(), OtherPasses);
+    if (inserted)
+      entry->second = classifyPass(pass);
+    seconds[entry->second] += elapsed - done.nestedSeconds;
     if (!running.empty())
-      running.back().nestedSeconds += seconds;
+      running.back().nestedSeconds += elapsed;
   }
 
-  StageTimes &times;
   std::vector<Running> running;
+  llvm::DenseMap<const char *, PassGroup> groups;
+  double seconds[PassGroupCount] = {};
 };
 
 } // namespace
@@ -76,7 +104,7 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, int leve
   llvm::PassInstrumentationCallbacks callbacks;
   std::optional<PassTimer> timer;
   if (times)
-    timer.emplace(*times).attach(callbacks);
+    timer.emplace().attach(callbacks);
   llvm::PassBuilder passes(&machine, tuning, std::nullopt, &callbacks);
   passes.registerModuleAnalyses(modules);
   passes.registerCGSCCAnalyses(callGraph);
@@ -91,6 +119,8 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, int leve
                                          ? passes.buildO0DefaultPipeline(optimization)
                                          : passes.buildPerModuleDefaultPipeline(optimization);
   pipeline.run(module, modules);
+  if (timer)
+    timer->report(*times);
 }
 
 } // namespace taipan
