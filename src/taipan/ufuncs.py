@@ -117,6 +117,55 @@ class _LoopCompiler:
         )
 
 
+def _register_scalar_calls(target, compiler):
+    """Lets compiled code call ``target`` (a ufunc or DUFunc) on scalars, as Python calls it:
+    NumPy's loop selection (the first compiled loop the argument types cast to safely, else, for
+    a DUFunc, the argument types themselves), the arguments converted to the loop's types, the
+    scalar function called, and its result converted to the loop's output type. Array arguments
+    get a clear error (fusing ufunc calls into array expressions is not supported yet)."""
+    from taipan import njit, types
+    from taipan.extending import overload
+    from taipan.numpy_library._generate import python_function
+
+    np = _numpy()
+    py_func = compiler.py_func
+    kernel = njit(py_func, **compiler.compile_options)
+    parameters = [f"x{i}" for i in range(compiler.inputs)]
+    dynamic = isinstance(target, DUFunc)
+
+    def implementation(inputs, output):
+        converted = ", ".join(f"np.{t.name}({p})" for t, p in zip(inputs, parameters))
+        result = (
+            f"np.{output.name}(kernel({converted}))"
+            if output is not None
+            else f"kernel({converted})"
+        )
+        name = f"{py_func.__name__}_scalar_call"
+        source = f"def {name}({', '.join(parameters)}):\n    return {result}\n"
+        return python_function(name, source, {"kernel": kernel})
+
+    @overload(target)
+    def typer(*args):
+        if len(args) != compiler.inputs or not all(
+            isinstance(a, (types.Number, types.Boolean)) for a in args
+        ):
+            raise UnsupportedError(
+                f"compiled code calls the ufunc {py_func.__name__} on {compiler.inputs} numbers "
+                f"only, not on ({', '.join(str(a) for a in args)}); call it outside compiled "
+                "code for arrays"
+            )
+        for inputs, output, _ in compiler.loops:
+            if all(np.can_cast(a.name, t.name, "safe") for a, t in zip(args, inputs)):
+                return implementation(inputs, output)
+        if not dynamic or target._frozen:
+            raise TypingError(
+                f"the ufunc {py_func.__name__} has no loop for ({', '.join(map(str, args))})"
+            )
+        # The loop a call from Python would compile: the function typed for these arguments
+        # (compiled as this caller's callee; a loop cannot be compiled in the middle of typing).
+        return implementation(args, None)
+
+
 def _split_signature(signature):
     from taipan.types import Signature, parse_signature
 
@@ -144,6 +193,7 @@ class DUFunc:
         self.__module__ = py_func.__module__
         self.__doc__ = py_func.__doc__
         self.__wrapped__ = py_func
+        _register_scalar_calls(self, self._compiler)
 
     @property
     def ufunc(self):
@@ -250,7 +300,9 @@ def vectorize(ftylist_or_function=(), **options):
         compiler = _LoopCompiler(py_func, options)
         for signature in signatures:
             compiler.add(*_split_signature(signature))
-        return compiler.build()
+        ufunc = compiler.build()
+        _register_scalar_calls(ufunc, compiler)
+        return ufunc
 
     return decorate
 

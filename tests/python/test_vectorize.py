@@ -270,3 +270,36 @@ def test_bad_input_gets_clear_errors():
         vectorize(["float64(float64, float64)"])(add_ten)
     with pytest.raises(TypeError, match="loop"):  # NumPy's: no loop takes strings
         vectorize(add)(np.array(["a", "b"]), np.array(["c", "d"]))
+
+
+@vectorize(["float64(float64, float64)", "int64(int64, int64)"])
+def floor_half(x, y):
+    return (x - y) // 2
+
+
+@vectorize
+def dynamic_floor_half(x, y):
+    return (x - y) // 2
+
+
+def calls_ufuncs(a, b):
+    return floor_half(a, b), dynamic_floor_half(a, b), floor_half(True, 3)
+
+
+@pytest.mark.parametrize(
+    "a, b", [(7, 2), (-7, 2), (7.5, 2), (np.float32(1.5), 4), (2, np.int8(-3)), (np.nan, 1.0)]
+)
+def test_compiled_code_calls_ufuncs_on_scalars_as_python_does(a, b):
+    compiled = taipan.njit(calls_ufuncs)
+    for actual, expected in zip(compiled(a, b), calls_ufuncs(a, b)):
+        assert type(actual)(expected) == actual or (np.isnan(actual) and np.isnan(expected))
+        assert np.asarray(actual).dtype.kind == np.asarray(expected).dtype.kind
+
+
+def test_compiled_code_refuses_ufunc_calls_on_arrays():
+    @taipan.njit
+    def on_arrays(a):
+        return floor_half(a, a)
+
+    with pytest.raises(TypingError, match="on 2 numbers only"):
+        on_arrays(np.arange(3.0))
