@@ -134,6 +134,9 @@ import sys
 import time
 sys.path.insert(0, {tmpdir!r})
 {import_line}
+import numpy as np
+if not hasattr(np, "row_stack"):  # numba-cuda 0.30 still calls it; NumPy 2.5 removed it
+    np.row_stack = np.vstack
 from {lib} import cuda, float64, int64
 import {module} as gen
 
