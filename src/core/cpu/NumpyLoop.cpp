@@ -1,0 +1,68 @@
+// NumPy's inner-loop entry around a compiled root: the loop, the call and the failure exit.
+#include "cpu/NumpyLoop.h"
+
+#include "lower/FunctionLowering.h"
+
+#include <llvm/IR/Module.h>
+
+namespace taipan {
+
+std::string defineNumpyLoop(
+    ModuleLowering &lowering, TypedFunction &root, const std::string &suffix,
+    const std::function<NumpyLoopElement(llvm::IRBuilder<> &builder,
+                                         const NumpyLoopParameters &parameters)> &prepare) {
+  llvm::LLVMContext &context = lowering.context;
+  llvm::Function *callee = lowering.declare(root);
+  auto *pointer = llvm::PointerType::getUnqual(context);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                       {pointer, pointer, pointer, pointer}, false);
+  auto *loop = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                      root.symbolName + suffix, lowering.module);
+  llvm::BasicBlock *entry = llvm::BasicBlock::Create(context, "entry", loop);
+  llvm::BasicBlock *header = llvm::BasicBlock::Create(context, "loop", loop);
+  llvm::BasicBlock *body = llvm::BasicBlock::Create(context, "element", loop);
+  llvm::BasicBlock *failed = llvm::BasicBlock::Create(context, "failed", loop);
+  llvm::BasicBlock *next = llvm::BasicBlock::Create(context, "next", loop);
+  llvm::BasicBlock *done = llvm::BasicBlock::Create(context, "done", loop);
+  llvm::IRBuilder<> builder(entry);
+  lowering.describeWrapper(loop, callee, builder);
+
+  NumpyLoopElement element = prepare(builder, {loop->getArg(0), loop->getArg(1), loop->getArg(2)});
+  llvm::Value *count = loadEntry(builder, i64, loop->getArg(1), 0);
+  builder.CreateBr(header);
+
+  builder.SetInsertPoint(header);
+  llvm::PHINode *index = builder.CreatePHI(i64, 2, "i");
+  index->addIncoming(builder.getInt64(0), entry);
+  builder.CreateCondBr(builder.CreateICmpSLT(index, count), body, done);
+
+  builder.SetInsertPoint(body);
+  llvm::Value *status = builder.CreateCall(callee, element(builder, index));
+  builder.CreateCondBr(builder.CreateICmpNE(status, builder.getInt32(0)), failed, next);
+
+  builder.SetInsertPoint(failed);
+  builder.CreateCall(
+      lowering.runtimeFunction("taipan_ufunc_loop_failed", llvm::Type::getVoidTy(context), {}));
+  builder.CreateRetVoid();
+
+  builder.SetInsertPoint(next);
+  index->addIncoming(builder.CreateNSWAdd(index, builder.getInt64(1)), next);
+  builder.CreateBr(header);
+
+  builder.SetInsertPoint(done);
+  builder.CreateRetVoid();
+  return loop->getName().str();
+}
+
+llvm::Value *loadEntry(llvm::IRBuilder<> &builder, llvm::Type *element, llvm::Value *array,
+                       size_t index) {
+  return builder.CreateLoad(element, builder.CreateConstGEP1_64(element, array, index));
+}
+
+llvm::Value *elementAddress(llvm::IRBuilder<> &builder, llvm::Value *base, llvm::Value *step,
+                            llvm::Value *index) {
+  return builder.CreateGEP(builder.getInt8Ty(), base, builder.CreateMul(index, step));
+}
+
+} // namespace taipan
