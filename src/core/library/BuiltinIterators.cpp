@@ -15,21 +15,6 @@ namespace {
 /// The forms of len() its type rule chooses between (LibraryCall::form).
 enum LenForm : unsigned { LenOfTuple, LenOfRange, LenOfArray };
 
-[[noreturn]] void noOverload(const LibraryCall &call) {
-  throwNoOverload(call.function->name, call.argumentTypes, call.location);
-}
-
-void add(Library &library, const std::string &name, std::vector<LibraryParameter> parameters,
-         LibraryTypeRule type, LibraryLowerRule lower, bool variadic = false) {
-  LibraryFunction function;
-  function.name = name;
-  function.parameters = std::move(parameters);
-  function.variadic = variadic;
-  function.type = std::move(type);
-  function.lower = std::move(lower);
-  library.add(std::move(function));
-}
-
 /// range(stop), range(start, stop), range(start, stop, step): a (start, stop, step) value.
 llvm::Value *lowerRange(FunctionLowering &lowering, const LibraryCall &call,
                         const std::vector<llvm::Value *> &values) {
@@ -65,12 +50,12 @@ void addInStepIterator(Library &library, const std::string &name) {
   std::vector<LibraryParameter> parameters;
   if (counted)
     parameters.push_back({"iterable", false});
-  add(
-      library, name, parameters,
+  library.add(
+      name, parameters,
       [counted](LibraryCall &call) {
         const std::vector<const Type *> &arguments = call.argumentTypes;
         if (arguments.empty())
-          noOverload(call);
+          throwNoOverload(call);
         bool inStep = false;
         for (const Type *argument : arguments)
           inStep |= argument->isArray() || argument->kind() == TypeKind::Range;
@@ -118,19 +103,19 @@ void addInStepIterator(Library &library, const std::string &name) {
 } // namespace
 
 void registerBuiltinIterators(Library &library) {
-  add(
-      library, "range", {{"", false}, {"", true}, {"", true}},
+  library.add(
+      "range", {{"", false}, {"", true}, {"", true}},
       [](const LibraryCall &call) {
         for (const Type *argument : call.argumentTypes)
           if (!argument->isIntegerLike())
-            noOverload(call);
+            throwNoOverload(call);
         return types::range();
       },
       lowerRange);
   addInStepIterator(library, "enumerate");
   addInStepIterator(library, "zip");
-  add(
-      library, "len", {{"", false}},
+  library.add(
+      "len", {{"", false}},
       [](LibraryCall &call) {
         const Type *argument = call.argumentTypes[0];
         if (argument->isArray()) {
@@ -142,7 +127,7 @@ void registerBuiltinIterators(Library &library) {
         } else if (argument->isTuple()) {
           call.form = LenOfTuple;
         } else {
-          noOverload(call);
+          throwNoOverload(call);
         }
         return types::int64();
       },
@@ -159,17 +144,17 @@ void registerBuiltinIterators(Library &library) {
         }
       });
   // sum() of a tuple of numbers, from 0 as Python starts.
-  add(
-      library, "sum", {{"", false}},
+  library.add(
+      "sum", {{"", false}},
       [](const LibraryCall &call) {
         const Type *tuple = call.argumentTypes[0];
         if (!tuple->isTuple())
-          noOverload(call);
+          throwNoOverload(call);
         const Type *result = types::int64();
         for (const Type *element : tuple->elements()) {
           result = element->isNumber() ? binaryResultType(BinaryOp::Add, result, element) : nullptr;
           if (!result)
-            noOverload(call);
+            throwNoOverload(call);
         }
         return result;
       },

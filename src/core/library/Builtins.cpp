@@ -19,28 +19,12 @@ enum AbsForm : unsigned { AbsOfSigned, AbsOfUnsigned, AbsOfFloat, AbsOfComplex }
 /// The forms of min() and max(): of their arguments, or of the elements of one tuple.
 enum ExtremeForm : unsigned { ExtremeOfArguments, ExtremeOfTuple };
 
-/// A builtin called `name` with `parameters` (named where Python takes them by keyword).
-void add(Library &library, const std::string &name, std::vector<LibraryParameter> parameters,
-         LibraryTypeRule type, LibraryLowerRule lower, bool variadic = false) {
-  LibraryFunction function;
-  function.name = name;
-  function.parameters = std::move(parameters);
-  function.variadic = variadic;
-  function.type = std::move(type);
-  function.lower = std::move(lower);
-  library.add(std::move(function));
-}
-
 /// One positional-only parameter, `optional` or not.
 std::vector<LibraryParameter> positionalOnly(size_t count, size_t optional = 0) {
   std::vector<LibraryParameter> parameters;
   for (size_t i = 0; i < count; ++i)
     parameters.push_back({"", i >= count - optional});
   return parameters;
-}
-
-[[noreturn]] void noOverload(const LibraryCall &call) {
-  throwNoOverload(call.function->name, call.argumentTypes, call.location);
 }
 
 bool allNumbers(const LibraryCall &call) {
@@ -57,7 +41,7 @@ const Type *typeAbs(LibraryCall &call) {
     return call.function->type(call);
   }
   if (!argument->isNumber())
-    noOverload(call);
+    throwNoOverload(call);
   if (argument->isComplex()) {
     call.form = AbsOfComplex;
     return types::floating(argument->bits() / 2);
@@ -105,11 +89,11 @@ const Type *typeExtreme(LibraryCall &call) {
     values = arguments[0]->elements();
   }
   if (values.empty() || (arguments.size() == 1 && !arguments[0]->isTuple()))
-    noOverload(call);
+    throwNoOverload(call);
   const Type *result = nullptr;
   for (const Type *value : values) {
     if (!value->isReal())
-      noOverload(call);
+      throwNoOverload(call);
     result = result ? (value == result ? result : binaryOperandType(BinaryOp::Add, result, value))
                     : value;
   }
@@ -144,7 +128,7 @@ llvm::Value *lowerExtreme(FunctionLowering &lowering, const LibraryCall &call,
 const Type *typeRound(const LibraryCall &call) {
   const std::vector<const Type *> &arguments = call.argumentTypes;
   if (!arguments[0]->isReal() || (arguments.size() == 2 && !arguments[1]->isIntegerLike()))
-    noOverload(call);
+    throwNoOverload(call);
   if (arguments.size() == 2)
     return arguments[0]->isFloat() ? arguments[0] : types::int64();
   return types::int64();
@@ -190,8 +174,8 @@ void addConversion(Library &library, const std::string &name) {
   std::vector<LibraryParameter> parameters = positionalOnly(1, 1);
   if (name == "complex")
     parameters = {{"real", true}, {"imag", true}};
-  add(
-      library, name, parameters,
+  library.add(
+      name, parameters,
       [python](const LibraryCall &call) {
         const Type *target = scalarConstructorType(call.function->name);
         const std::vector<const Type *> &arguments = call.argumentTypes;
@@ -200,11 +184,11 @@ void addConversion(Library &library, const std::string &name) {
         if (arguments.size() == 2 && arguments[0]->isReal() && arguments[1]->isReal())
           return target; // complex(real, imag)
         if (arguments.size() != 1 || !arguments[0]->isNumber())
-          noOverload(call);
+          throwNoOverload(call);
         // Python's complex() and bool() take a complex number, so do NumPy's complex types.
         bool takesComplex = target->isComplex() || (python && target->isBoolean());
         if (arguments[0]->isComplex() && !takesComplex)
-          noOverload(call);
+          throwNoOverload(call);
         return target;
       },
       [](FunctionLowering &lowering, const LibraryCall &call,
@@ -250,10 +234,10 @@ llvm::Value *lowerPow(FunctionLowering &lowering, const LibraryCall &call,
 } // namespace
 
 void registerBuiltinFunctions(Library &library) {
-  add(library, "abs", positionalOnly(1), typeAbs, lowerAbs);
+  library.add("abs", positionalOnly(1), typeAbs, lowerAbs);
   for (const char *name : {"min", "max"})
-    add(library, name, {}, typeExtreme, lowerExtreme, /*variadic=*/true);
-  add(library, "round", {{"number", false}, {"ndigits", true}}, typeRound, lowerRound);
+    library.add(name, {}, typeExtreme, lowerExtreme, /*variadic=*/true);
+  library.add("round", {{"number", false}, {"ndigits", true}}, typeRound, lowerRound);
   for (const char *name : {"int", "float", "bool", "complex"})
     addConversion(library, name);
   // NumPy's scalar types, by every name scalarConstructorType knows them by.
@@ -264,15 +248,15 @@ void registerBuiltinFunctions(Library &library) {
         "f4",   "float64", "f8",    "double", "complex64", "c8",     "complex128", "c16",
         "bool", "boolean", "b1",    "bool_"})
     addConversion(library, std::string("numpy.") + name);
-  add(
-      library, "divmod", positionalOnly(2),
+  library.add(
+      "divmod", positionalOnly(2),
       [](const LibraryCall &call) {
         if (!allNumbers(call))
-          noOverload(call);
+          throwNoOverload(call);
         const Type *result =
             binaryOperandType(BinaryOp::FloorDiv, call.argumentTypes[0], call.argumentTypes[1]);
         if (!result)
-          noOverload(call);
+          throwNoOverload(call);
         return types::tuple({result, result});
       },
       [](FunctionLowering &lowering, const LibraryCall &call,
@@ -285,23 +269,23 @@ void registerBuiltinFunctions(Library &library) {
             lowering.lowerBinary(BinaryOp::Mod, values[0], types[0], values[1], types[1], part);
         return lowering.lowerTuple({quotient, remainder}, call.resultType);
       });
-  add(
-      library, "pow", {{"base", false}, {"exp", false}, {"mod", true}},
+  library.add(
+      "pow", {{"base", false}, {"exp", false}, {"mod", true}},
       [](const LibraryCall &call) {
         const std::vector<const Type *> &arguments = call.argumentTypes;
         if (arguments.size() == 3) {
           for (const Type *argument : arguments)
             if (!argument->isIntegerLike())
-              noOverload(call);
+              throwNoOverload(call);
           return types::int64();
         }
         if (!allNumbers(call))
-          noOverload(call);
+          throwNoOverload(call);
         return binaryResultType(BinaryOp::Pow, arguments[0], arguments[1]);
       },
       lowerPow);
-  add(
-      library, "method.conjugate", positionalOnly(1),
+  library.add(
+      "method.conjugate", positionalOnly(1),
       [](const LibraryCall &call) {
         const Type *value = call.argumentTypes[0];
         return value->isBoolean() ? types::int64() : value;

@@ -20,7 +20,7 @@ void add(Library &library, const std::string &name, const Type *result, LibraryL
   function.parameters = {{"", false}};
   function.type = [result](const LibraryCall &call) {
     if (call.argumentTypes.size() != 1 || !call.argumentTypes[0]->isNumber())
-      throwNoOverload(call.function->name, call.argumentTypes, call.location);
+      throwNoOverload(call);
     return result;
   };
   function.lower = std::move(lower);
@@ -109,7 +109,7 @@ void registerCmathFunctions(Library &library) {
   log.type = [](const LibraryCall &call) {
     for (const Type *argument : call.argumentTypes)
       if (!argument->isNumber())
-        throwNoOverload(call.function->name, call.argumentTypes, call.location);
+        throwNoOverload(call);
     return types::complex128();
   };
   log.lower = [](FunctionLowering &lowering, const LibraryCall &call,

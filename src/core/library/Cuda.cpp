@@ -19,10 +19,6 @@ using namespace llvm::Intrinsic;
 const Type *int32Type() { return types::integer(32, true); }
 const Type *uint32Type() { return types::integer(32, false); }
 
-[[noreturn]] void noOverload(const LibraryCall &call) {
-  throwNoOverload(call.function->name, call.argumentTypes, call.location);
-}
-
 /// cuda.<name>, on the GPU only, with `count` positional-only parameters (the last `optional`
 /// of them may be left out): Numba takes CUDA's intrinsics by position only.
 LibraryFunction gpuFunction(const std::string &name, size_t count, LibraryTypeRule type,
@@ -185,7 +181,7 @@ void addShuffle(Library &library, const std::string &name, ID id, unsigned clamp
       [](const LibraryCall &call) {
         const Type *value = call.argumentTypes[1];
         if (!value->isNumber() || value->isComplex())
-          noOverload(call);
+          throwNoOverload(call);
         return value->isBoolean() ? int32Type() : value;
       },
       [id, clamp](FunctionLowering &lowering, const LibraryCall &call,
@@ -234,7 +230,7 @@ void addBitIntrinsic(Library &library, const std::string &name, LibraryLowerRule
       [](const LibraryCall &call) {
         const Type *argument = call.argumentTypes[0];
         if (!argument->isInteger())
-          noOverload(call);
+          throwNoOverload(call);
         if (call.function->name == "cuda.brev")
           return argument->bits() > 32 ? types::uint64() : uint32Type();
         return int32Type();
@@ -309,7 +305,7 @@ void registerCudaFunctions(Library &library) {
       "syncwarp", 1,
       [](const LibraryCall &call) {
         if (call.argumentTypes.size() == 1 && !call.argumentTypes[0]->isIntegerLike())
-          noOverload(call);
+          throwNoOverload(call);
         return types::none();
       },
       [](FunctionLowering &lowering, const LibraryCall &call,
@@ -388,7 +384,7 @@ void registerCudaFunctions(Library &library) {
         const Type *common = binaryResultType(BinaryOp::Add, arguments[0], arguments[1]);
         common = common ? binaryResultType(BinaryOp::Add, common, arguments[2]) : nullptr;
         if (!common || !common->isFloat())
-          noOverload(call);
+          throwNoOverload(call);
         return common;
       },
       [](FunctionLowering &lowering, const LibraryCall &call,

@@ -1,6 +1,8 @@
 // The registry of library functions and Python's argument binding for them.
 #include "library/Library.h"
 
+#include "typing/BuiltinTyping.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -46,6 +48,21 @@ void Library::add(LibraryFunction function) {
 const LibraryValue *Library::findValue(const std::string &name) const {
   auto found = values.find(name);
   return found == values.end() ? nullptr : &found->second;
+}
+
+void Library::add(std::string name, std::vector<LibraryParameter> parameters, LibraryTypeRule type,
+                  LibraryLowerRule lower, bool variadic) {
+  LibraryFunction function;
+  function.name = std::move(name);
+  function.parameters = std::move(parameters);
+  function.variadic = variadic;
+  function.type = std::move(type);
+  function.lower = std::move(lower);
+  add(std::move(function));
+}
+
+void throwNoOverload(const LibraryCall &call) {
+  throwNoOverload(call.function->name, call.argumentTypes, call.location);
 }
 
 void Library::addValue(LibraryValue value) {

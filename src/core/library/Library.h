@@ -151,6 +151,10 @@ public:
   /// The function called `name`, or nullptr.
   const LibraryFunction *find(const std::string &name) const;
   void add(LibraryFunction function);
+  /// A function on every target with these parameters (named where Python takes them by
+  /// keyword) and rules; `variadic` ones take further positional arguments.
+  void add(std::string name, std::vector<LibraryParameter> parameters, LibraryTypeRule type,
+           LibraryLowerRule lower, bool variadic = false);
   /// The value called `name`, or nullptr.
   const LibraryValue *findValue(const std::string &name) const;
   void addValue(LibraryValue value);
@@ -194,6 +198,10 @@ void registerNumpySortFunctions(Library &library);
 void registerNumpyLinalgFunctions(Library &library);
 void registerNumpyRandomFunctions(Library &library);
 void registerArrayAttributes(Library &library);
+
+/// Throws the TypingError "no implementation of <function> for argument types (...)" for a
+/// call whose argument types its function does not take.
+[[noreturn]] void throwNoOverload(const LibraryCall &call);
 
 /// The name of a target set for error messages ("CPU", "GPU").
 std::string describeTargets(unsigned targets);

@@ -17,10 +17,10 @@ namespace {
 /// Checks that a call has `count` real arguments.
 void expectReals(const LibraryCall &call, size_t count) {
   if (call.argumentTypes.size() != count)
-    throwNoOverload(call.function->name, call.argumentTypes, call.location);
+    throwNoOverload(call);
   for (const Type *argument : call.argumentTypes)
     if (!argument->isReal())
-      throwNoOverload(call.function->name, call.argumentTypes, call.location);
+      throwNoOverload(call);
 }
 
 /// The arguments converted to the call's (float) result type.

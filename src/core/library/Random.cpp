@@ -24,7 +24,7 @@ void add(Library &library, const std::string &name, size_t count, size_t optiona
   function.type = [accept, result](const LibraryCall &call) {
     for (const Type *argument : call.argumentTypes)
       if (!(argument->*accept)())
-        throwNoOverload(call.function->name, call.argumentTypes, call.location);
+        throwNoOverload(call);
     return result;
   };
   function.lower = std::move(lower);

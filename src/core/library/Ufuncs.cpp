@@ -36,7 +36,7 @@ const Type *typeUfuncCall(LibraryCall &call) {
       std::all_of(elements.begin(), elements.end(), [](const Type *t) { return t->isNumber(); }))
     loop = kernel.selectLoop(elements);
   if (!loop)
-    throwNoOverload(call.function->name, call.argumentTypes, call.location);
+    throwNoOverload(call);
   call.loop = std::move(*loop);
   return anyArray ? types::array(call.loop.output, ndim, 'C', false) : call.loop.output;
 }
