@@ -31,16 +31,22 @@ _CO_VARARGS = 0x04
 _CO_VARKEYWORDS = 0x08
 
 
+def wrap_python_function(wrapper, py_func):
+    """Gives ``wrapper`` (a dispatcher, a DUFunc) the Python function it compiles: ``py_func``
+    and the function's name, qualified name, module and docstring, as functools.wraps does."""
+    wrapper.py_func = py_func
+    wrapper.__name__ = py_func.__name__
+    wrapper.__qualname__ = py_func.__qualname__
+    wrapper.__module__ = py_func.__module__
+    wrapper.__doc__ = py_func.__doc__
+    wrapper.__wrapped__ = py_func
+
+
 class CompiledFunction(_core.DispatcherBase):
     """What CPU and CUDA dispatchers share: the Python function, its options and its source."""
 
     def __init__(self, py_func, options):
-        self.py_func = py_func
-        self.__name__ = py_func.__name__
-        self.__qualname__ = py_func.__qualname__
-        self.__module__ = py_func.__module__
-        self.__doc__ = py_func.__doc__
-        self.__wrapped__ = py_func
+        wrap_python_function(self, py_func)
         self.targetoptions = dict(options)
         self._source = None
         self._front_end_seconds = 0.0  # charged to the first compilation, which paid it

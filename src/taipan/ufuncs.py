@@ -6,6 +6,7 @@ each new input type on call. ``target='parallel'`` splits each call over taipan'
 import threading
 
 from taipan import _core
+from taipan.dispatcher import wrap_python_function
 from taipan.errors import TypingError, UnsupportedError
 
 _TARGETS = ("cpu", "parallel")
@@ -86,18 +87,28 @@ class _LoopCompiler:
         """Compiles the loop for these argument types (the return type from a signature, or
         inferred); a tuple already compiled is not compiled again."""
         argument_types = tuple(argument_types)
+        self._check_arity(argument_types)
+        for known, _, _ in self.loops:
+            if known == argument_types:
+                return
+        self._check_types(argument_types)
+        self.loops.append((argument_types, *self._compile(argument_types, return_type)))
+
+    def _check_arity(self, argument_types):
         if len(argument_types) != self.inputs:
             raise TypeError(
                 f"{self.py_func.__name__} takes {self.inputs} arguments, the signature gives "
                 f"{len(argument_types)}"
             )
-        for known, _, _ in self.loops:
-            if known == argument_types:
-                return
+
+    def _check_types(self, argument_types):
         for argument in argument_types:
             _type_number(argument)  # raises TypingError for anything but numbers and booleans
+
+    def _compile(self, argument_types, return_type):
+        """(the loop's return type, the compiled loop)."""
         compiled = _core.compile(self.source(), list(argument_types), return_type, ufunc_loop=True)
-        self.loops.append((argument_types, compiled.return_type, compiled))
+        return compiled.return_type, compiled
 
     def build(self):
         """A numpy.ufunc over every loop compiled so far."""
@@ -183,17 +194,16 @@ class DUFunc:
     _METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
 
     def __init__(self, py_func, options):
-        self._compiler = _LoopCompiler(py_func, options)
+        self._take(_LoopCompiler(py_func, options))
+        _register_scalar_calls(self, self._compiler)
+
+    def _take(self, compiler):
+        """Starts with no loops, compiling them with ``compiler``."""
+        self._compiler = compiler
         self._lock = threading.RLock()
         self._ufunc = None
         self._frozen = False
-        self.py_func = py_func
-        self.__name__ = py_func.__name__
-        self.__qualname__ = py_func.__qualname__
-        self.__module__ = py_func.__module__
-        self.__doc__ = py_func.__doc__
-        self.__wrapped__ = py_func
-        _register_scalar_calls(self, self._compiler)
+        wrap_python_function(self, compiler.py_func)
 
     @property
     def ufunc(self):
@@ -343,16 +353,14 @@ class _GufuncCompiler(_LoopCompiler):
             )
         self.inputs = self.gufunc_inputs
 
-    def add(self, argument_types, return_type=None):
-        argument_types = tuple(argument_types)
+    def _check_arity(self, argument_types):
         if len(argument_types) != len(self.core_dimensions):
             raise TypeError(
                 f"the layout {self.layout!r} has {len(self.core_dimensions)} operands, the "
                 f"signature gives {len(argument_types)} types"
             )
-        for known, _, _ in self.loops:
-            if known == argument_types:
-                return
+
+    def _check_types(self, argument_types):
         for position, (argument, dims) in enumerate(zip(argument_types, self.core_dimensions)):
             is_array = argument.kind_name == "Array"
             if (is_array and argument.ndim not in (len(dims), 1 if not dims else -1)) or (
@@ -363,13 +371,12 @@ class _GufuncCompiler(_LoopCompiler):
                     f"{self.layout!r} but the signature gives {argument}"
                 )
             _type_number(argument.dtype if is_array else argument)
+
+    def _compile(self, argument_types, return_type):
         compiled = _core.compile(
-            self.source(),
-            list(argument_types),
-            None,
-            core_dimensions=self.core_dimensions,
+            self.source(), list(argument_types), None, core_dimensions=self.core_dimensions
         )
-        self.loops.append((argument_types, None, compiled))
+        return None, compiled  # a gufunc returns nothing: its outputs are operands
 
     def build(self):
         loop_types = [
@@ -399,16 +406,7 @@ class GUFunc(DUFunc):
     _METHODS = ()
 
     def __init__(self, py_func, layout, options):
-        self._compiler = _GufuncCompiler(py_func, layout, options)
-        self._lock = threading.RLock()
-        self._ufunc = None
-        self._frozen = False
-        self.py_func = py_func
-        self.__name__ = py_func.__name__
-        self.__qualname__ = py_func.__qualname__
-        self.__module__ = py_func.__module__
-        self.__doc__ = py_func.__doc__
-        self.__wrapped__ = py_func
+        self._take(_GufuncCompiler(py_func, layout, options))
 
     nout = property(lambda self: len(self._compiler.core_dimensions) - self._compiler.inputs)
     nargs = property(lambda self: len(self._compiler.core_dimensions))
