@@ -206,9 +206,13 @@ class _NotYetSupported(metaclass=_TypeClass):
 
     @classmethod
     def _make(cls, *args, **kwargs):
+        cls._refuse(cls.__name__)
+
+    @classmethod
+    def _refuse(cls, spelling):
         from taipan.errors import UnsupportedError
 
-        raise UnsupportedError(f"{cls.__name__}: {cls._what} are not supported yet")
+        raise UnsupportedError(f"{spelling}: {cls._what} are not supported yet")
 
 
 class NPDatetime(_NotYetSupported):
@@ -251,19 +255,17 @@ class _UnsupportedTypeInstance:
     """A placeholder for a Numba type instance such as ``unicode_type``: importing it works;
     using it in a signature raises UnsupportedError."""
 
-    def __init__(self, name, what):
-        self._name, self._what = name, what
+    def __init__(self, name, type_class):
+        self._name, self._type_class = name, type_class
 
     def __repr__(self):
         return self._name
 
     def __call__(self, *args):
-        from taipan.errors import UnsupportedError
-
-        raise UnsupportedError(f"{self._name}: {self._what} are not supported yet")
+        self._type_class._refuse(self._name)
 
 
-unicode_type = string = _UnsupportedTypeInstance("unicode_type", "strings")
+unicode_type = string = _UnsupportedTypeInstance("unicode_type", UnicodeType)
 
 
 def CPointer(dtype):
