@@ -72,18 +72,13 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
     return call != function.calls.end() ? lowerJitCall(expr, call->second) : lowerAttribute(expr);
   }
   case ExprKind::BinOp: {
+    auto dot = function.libraryCalls.find(expr->id); // `a @ b` of arrays: numpy.dot's entry
+    if (dot != function.libraryCalls.end())
+      return lowerLibraryCall(dot->second);
     Expr *left = expr->operands[0];
     Expr *right = expr->operands[1];
     llvm::Value *leftValue = lowerExpr(left);
     llvm::Value *rightValue = lowerExpr(right);
-    if (expr->binaryOp == BinaryOp::MatMult) { // numpy.dot's lowering, as typing used its rule
-      LibraryCall dot;
-      dot.function = Library::get().find("numpy.dot");
-      dot.argumentTypes = {typeOf(left), typeOf(right)};
-      dot.resultType = type;
-      dot.location = expr->location;
-      return dot.function->lower(*this, dot, {leftValue, rightValue});
-    }
     return lowerBinary(expr->binaryOp, leftValue, typeOf(left), rightValue, typeOf(right), type);
   }
   case ExprKind::UnaryOp:

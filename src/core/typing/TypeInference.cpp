@@ -605,6 +605,8 @@ private:
       const Type *right = typeExpr(expr->operands[1]);
       if (!left || !right)
         return nullptr;
+      if (expr->binaryOp == BinaryOp::MatMult && (left->isArray() || right->isArray()))
+        return typeLibraryOperands(expr, Library::get().find("numpy.dot"), expr->operands);
       if (const Type *array = typeElementwiseBinary(expr->binaryOp, left, right, expr->location,
                                                     isNumberLiteral(expr->operands[0]),
                                                     isNumberLiteral(expr->operands[1])))
@@ -879,11 +881,19 @@ private:
   /// A read of a library attribute (`a.shape`): a call of its entry with the value, recorded
   /// under the attribute expression.
   const Type *typeLibraryAttribute(Expr *expr, const LibraryFunction *entry) {
+    return typeLibraryOperands(expr, entry, {expr->operands[0]});
+  }
+
+  /// A library function applied to operands of an expression that is not a call (an attribute
+  /// read, the operator `@`), recorded under the expression as a call would be.
+  const Type *typeLibraryOperands(Expr *expr, const LibraryFunction *entry,
+                                  std::vector<Expr *> operands) {
     LibraryCall call;
     call.function = entry;
     call.location = expr->location;
-    call.arguments = {expr->operands[0]};
-    call.argumentTypes = {typeOf(expr->operands[0])};
+    call.arguments = std::move(operands);
+    for (Expr *operand : call.arguments)
+      call.argumentTypes.push_back(typeOf(operand));
     call.resultType = entry->type(call);
     const Type *result = call.resultType;
     function.libraryCalls[expr->id] = std::move(call);
