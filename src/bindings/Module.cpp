@@ -123,6 +123,7 @@ CompileOptions readOptions(nb::dict options) {
   }
   result.boundscheck = flag("boundscheck");
   result.nogil = flag("nogil");
+  result.parallel = flag("parallel"); // True, or a dict of Numba's parfor passes (all on)
   result.debug = flag("debug");
   result.lineInfo = flag("lineinfo") || flag("debug");
   result.inlineAlways = text("inline") == "always";
@@ -232,6 +233,23 @@ NB_MODULE(_core, module) {
                    [](const CompiledFunction &self) { return self.typeAnnotations; })
       .def_prop_ro("hash", [](const CompiledFunction &self) { return self.hash; })
       .def_prop_ro("stage_times", [](const CompiledFunction &self) { return self.times.stages(); })
+      .def_prop_ro("parallel_loops",
+                   [](const CompiledFunction &self) {
+                     nb::list loops;
+                     for (const ParallelLoopReport &loop : self.parallelLoops) {
+                       nb::dict entry;
+                       entry["function"] = loop.function;
+                       entry["filename"] = loop.filename;
+                       entry["line"] = loop.line;
+                       entry["parallel"] = loop.parallel;
+                       entry["reason"] = loop.reason;
+                       entry["privates"] = loop.privates;
+                       entry["shared"] = loop.shared;
+                       entry["reductions"] = loop.reductions;
+                       loops.append(entry);
+                     }
+                     return loops;
+                   })
       .def_prop_ro("address", [](const CompiledFunction &self) {
         return reinterpret_cast<uintptr_t>(self.entry);
       });

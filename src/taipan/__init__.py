@@ -7,6 +7,7 @@ _core.set_error_classes(TypingError, UnsupportedError, InternalError)
 
 from taipan import types
 from taipan.decorators import jit, njit
+from taipan.threads import get_num_threads, get_thread_id, prange, set_num_threads
 from taipan.typeof import typeof
 from taipan.types import (
     Tuple,
@@ -44,17 +45,8 @@ from taipan.types import (
     uintp,
     void,
 )
-from taipan.ufuncs import (
-    DUFunc,
-    GUFunc,
-    get_num_threads,
-    get_thread_id,
-    guvectorize,
-    set_num_threads,
-    vectorize,
-)
+from taipan.ufuncs import DUFunc, GUFunc, guvectorize, vectorize
 
-prange = range
 __version__ = "0.1.0"
 
 __all__ = [

@@ -104,9 +104,9 @@ class Dispatcher(CompiledFunction):
         generic = (
             bool(code.co_flags & (_CO_VARARGS | _CO_VARKEYWORDS)) or code.co_kwonlyargcount > 0
         )
-        _core.configure_dispatcher(
-            self, names, py_func.__defaults__, bool(options.get("nogil")), generic
-        )
+        # A parallel region releases the GIL, as nogil=True does for the whole call.
+        release_gil = bool(options.get("nogil") or options.get("parallel"))
+        _core.configure_dispatcher(self, names, py_func.__defaults__, release_gil, generic)
         for signature in signatures or ():
             self.compile(signature)
 
@@ -152,6 +152,7 @@ class Dispatcher(CompiledFunction):
             if compiled is None:
                 compiled = _core.compile(self._function_source(), list(argument_types), return_type)
                 self._record_times(argument_types, compiled.stage_times)
+                _warn_serial_loops(compiled.parallel_loops)
                 self._overloads[argument_types] = compiled
                 _core.add_overload(self, compiled, argument_types)
             return compiled
@@ -211,8 +212,55 @@ class Dispatcher(CompiledFunction):
         """The host assembly: one text, or a dict keyed by argument types."""
         return self._inspect("asm", signature)
 
+    def parallel_diagnostics(self, signature=None, level=1, file=None):
+        """Prints, for each compiled signature, how each prange loop of this parallel=True
+        function runs: on the thread pool (with its reduction, private and, from level 2, shared
+        variables) or serially, and why (Numba's parallel_diagnostics)."""
+        out = file or sys.stdout
+        for key in self._selected(signature):
+            print(_describe_parallel_loops(self, key, level), file=out)
+
     def __repr__(self):
         return f"CPUDispatcher({self.py_func!r})"
+
+
+def _warn_serial_loops(loops):
+    """A ParallelSafetyWarning at the line of each prange loop that must run serially."""
+    import warnings
+
+    from taipan.errors import ParallelSafetyWarning
+
+    for loop in loops:
+        if not loop["parallel"]:
+            warnings.warn_explicit(
+                f"prange loop in {loop['function']} runs serially: {loop['reason']}",
+                ParallelSafetyWarning,
+                loop["filename"],
+                loop["line"],
+            )
+
+
+def _describe_parallel_loops(dispatcher, key, level):
+    loops = dispatcher._overloads[key].parallel_loops
+    title = f"Parallel loops of {dispatcher.__qualname__}{_describe_key(key)}"
+    lines = [title, "=" * len(title)]
+    if not dispatcher.targetoptions.get("parallel"):
+        lines.append("compiled without parallel=True: prange loops run as range loops")
+    elif not loops:
+        lines.append("no prange loops")
+    for loop in loops:
+        where = f"{loop['filename']}, line {loop['line']}"
+        if not loop["parallel"]:
+            lines.append(f"- line {loop['line']}: serial ({where}): {loop['reason']}")
+            continue
+        lines.append(f"- line {loop['line']}: parallel on the thread pool ({where})")
+        details = [("reductions", loop["reductions"]), ("private", loop["privates"])]
+        if level >= 2:
+            details.append(("shared", loop["shared"]))
+        for label, names in details:
+            if names:
+                lines.append(f"    {label}: {', '.join(names)}")
+    return "\n".join(lines)
 
 
 _core.enable_vectorcall(Dispatcher)

@@ -17,4 +17,15 @@ class InternalError(TaipanError):
     """A bug in taipan itself; please report it with the code that triggered it."""
 
 
-NumbaError = TaipanError  # the spelling Numba users catch
+class TaipanWarning(Warning):
+    """Base of taipan's compile-time warnings."""
+
+
+class ParallelSafetyWarning(TaipanWarning):
+    """A prange loop of a parallel=True function runs serially, because running its iterations
+    on several threads could change the result (the warning says which variable)."""
+
+
+NumbaError = TaipanError  # the spellings Numba users catch
+NumbaWarning = TaipanWarning
+NumbaParallelSafetyWarning = ParallelSafetyWarning

@@ -481,18 +481,3 @@ def guvectorize(*args, **options):
         return compiler.build()
 
     return decorate
-
-
-def set_num_threads(count):
-    """Uses ``count`` threads for parallel code from now on (1 up to ``NUMBA_NUM_THREADS``)."""
-    _core.set_num_threads(int(count))
-
-
-def get_num_threads():
-    """The number of threads parallel code uses."""
-    return _core.get_num_threads()
-
-
-def get_thread_id():
-    """0 on the calling thread, 1.. on the pool's workers, inside parallel code."""
-    return _core.get_thread_id()

@@ -150,6 +150,7 @@ struct LoweredModule {
   std::string typeAnnotations;
   const Type *returnType = nullptr;
   std::string hash; ///< the job hash
+  std::vector<ParallelLoopReport> parallelLoops;
 };
 
 /// The optimisation level of a CPU job: opt when given, else TAIPAN_OPT (0-3, like NUMBA_OPT),
@@ -272,6 +273,7 @@ LoweredModule lowerModule(const CompileJob &job, const Target &target, StageTime
                        source->definitionLocation, source.get());
   result.typeAnnotations = annotateTypes(root);
   result.returnType = root.returnType;
+  result.parallelLoops = std::move(lowering.parallelLoops);
   return result;
 }
 
@@ -300,6 +302,7 @@ CompiledFunction compileFunction(const CompileJob &job) {
   compiled.returnType = lowered.returnType;
   compiled.typeAnnotations = std::move(lowered.typeAnnotations);
   compiled.hash = std::move(lowered.hash);
+  compiled.parallelLoops = std::move(lowered.parallelLoops);
   return compiled;
 }
 

@@ -2,6 +2,7 @@
 // and a target) to a callable entry point, PTX, or text (LLVM IR, assembly). No LLVM types here.
 #pragma once
 
+#include "support/ParallelLoopReport.h"
 #include "support/StageTimes.h"
 #include "syntax/SyntaxTree.h"
 #include "types/Type.h"
@@ -53,6 +54,8 @@ struct CompiledFunction {
   std::string hash;
   /// Where the compilation spent its time, stage by stage.
   StageTimes times;
+  /// How each prange loop of a parallel=True function runs (parallel_diagnostics).
+  std::vector<ParallelLoopReport> parallelLoops;
 };
 
 /// A kernel (or device function) compiled to PTX for one argument-type tuple.

@@ -24,6 +24,7 @@ public:
 
   void prepareModule(llvm::Module &module) const override;
   bool hasThreadHierarchy() const override { return false; }
+  bool hasThreadPool() const override { return true; }
   bool canCallForeignFunctions() const override { return false; }
   bool printsThroughDevicePrintf() const override { return false; }
   bool formatsMessagesAtRunTime() const override { return true; }

@@ -30,6 +30,7 @@ public:
   std::vector<std::string> identity() const override;
   void prepareModule(llvm::Module &module) const override;
   bool hasThreadHierarchy() const override { return true; }
+  bool hasThreadPool() const override { return false; }
   bool canCallForeignFunctions() const override { return true; }
   bool printsThroughDevicePrintf() const override { return true; }
   bool formatsMessagesAtRunTime() const override { return false; }

@@ -103,15 +103,18 @@ void addInStepIterator(Library &library, const std::string &name) {
 } // namespace
 
 void registerBuiltinIterators(Library &library) {
-  library.add(
-      "range", {{"", false}, {"", true}, {"", true}},
-      [](const LibraryCall &call) {
-        for (const Type *argument : call.argumentTypes)
-          if (!argument->isIntegerLike())
-            throwNoOverload(call);
-        return types::range();
-      },
-      lowerRange);
+  // prange is range to typing and to lowering's value; a for loop over it in a parallel=True
+  // function runs on the thread pool (typing/ParallelLoops decides how).
+  for (const char *name : {"range", "taipan.prange"})
+    library.add(
+        name, {{"", false}, {"", true}, {"", true}},
+        [](const LibraryCall &call) {
+          for (const Type *argument : call.argumentTypes)
+            if (!argument->isIntegerLike())
+              throwNoOverload(call);
+          return types::range();
+        },
+        lowerRange);
   addInStepIterator(library, "enumerate");
   addInStepIterator(library, "zip");
   library.add(

@@ -14,6 +14,7 @@ Library::Library() {
   registerRandomFunctions(*this);
   registerBuiltinFunctions(*this);
   registerBuiltinIterators(*this);
+  registerThreadFunctions(*this);
   registerPrint(*this);
   registerCudaFunctions(*this);
   registerCudaArrays(*this);

@@ -104,7 +104,7 @@ FunctionLowering::FunctionLowering(ModuleLowering &module, TypedFunction &functi
     : moduleLowering(module), function(function), options(function.source->options), target(target),
       context(module.context), builder(module.context) {}
 
-void FunctionLowering::lower() {
+void FunctionLowering::beginBody() {
   builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", target));
   scope = moduleLowering.debugScope(function, target);
   if (scope)
@@ -117,6 +117,10 @@ void FunctionLowering::lower() {
   for (auto &[name, type] : function.variableTypes)
     if (type && type->containsArray())
       builder.CreateStore(llvm::Constant::getNullValue(memoryType(context, type)), variable(name));
+}
+
+void FunctionLowering::lower() {
+  beginBody();
   const std::vector<Parameter> &parameters = function.source->parameters;
   for (size_t i = 0; i < parameters.size(); ++i) {
     llvm::Value *argument =
@@ -534,6 +538,8 @@ llvm::Value *FunctionLowering::rangeLength(llvm::Value *range) {
 }
 
 void FunctionLowering::lowerFor(Stmt *stmt) {
+  if (lowerParallelFor(stmt))
+    return;
   // enumerate() and zip() over arrays and ranges are iterated lazily, in step (their library
   // entries chose so while typing).
   std::vector<IterationSource> sources;

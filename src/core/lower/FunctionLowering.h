@@ -4,7 +4,9 @@
 
 #include "library/Library.h"
 #include "lower/LowerTypes.h"
+#include "support/ParallelLoopReport.h"
 #include "target/Target.h"
+#include "typing/ParallelLoops.h"
 #include "typing/TypeInference.h"
 
 #include <llvm/IR/DIBuilder.h>
@@ -48,6 +50,8 @@ public:
   llvm::Module &module;
   llvm::LLVMContext &context;
   const Target &target;
+  /// How each prange loop lowered so far runs (parallel_diagnostics).
+  std::vector<ParallelLoopReport> parallelLoops;
 
 private:
   std::unordered_map<TypedFunction *, llvm::Function *> functions;
@@ -63,6 +67,10 @@ class FunctionLowering {
 public:
   FunctionLowering(ModuleLowering &module, TypedFunction &function, llvm::Function *target);
   void lower();
+  /// Emits `target` as the outlined body of the prange loop `loop`, by `plan` (its arguments:
+  /// the environment the caller filled, the first and last iteration, the chunk's index).
+  void lowerParallelBody(Stmt *loop, const ParallelLoopPlan &plan,
+                         llvm::StructType *environmentType);
 
 private:
   struct LoopTargets {
@@ -95,6 +103,8 @@ private:
   /// its status; the block releases the variables and live temporaries, then returns it.
   llvm::BasicBlock *unwindBlock = nullptr;
   llvm::PHINode *unwindStatus = nullptr;
+  /// Inside an outlined prange body, further prange loops run serially on their thread.
+  bool insideParallelBody = false;
   /// Inside the loop of an array expression, arithmetic follows NumPy (no ZeroDivisionError).
   bool insideElementwise = false;
   bool numpyErrorModel() const { return options.errorModelNumpy || insideElementwise; }
@@ -124,6 +134,16 @@ public:
   void lowerIf(Stmt *stmt);
   void lowerWhile(Stmt *stmt);
   void lowerFor(Stmt *stmt);
+  /// Opens the entry block and the unwind block, and empties the array variables.
+  void beginBody();
+  /// A prange loop of a parallel=True function run on the thread pool (LowerParallelLoops.cpp):
+  /// false, emitting nothing, when it runs as a plain loop.
+  bool lowerParallelFor(Stmt *stmt);
+  /// The identity of a reduction for a value of `type` (a scalar; arrays are filled with it).
+  llvm::Value *reductionIdentity(ReductionKind kind, const Type *type);
+  /// `current` combined with a partial result `partial` (scalars of `type`).
+  llvm::Value *combineReduction(ReductionKind kind, llvm::Value *current, llvm::Value *partial,
+                                const Type *type);
   /// `for target in range(...)` with a short constant trip count and a small body, emitted as
   /// that many copies of the body; false (nothing emitted) when the loop does not qualify.
   bool lowerUnrolledRange(Stmt *stmt, llvm::Value *first, llvm::Value *limit, llvm::Value *step);

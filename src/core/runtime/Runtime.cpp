@@ -5,6 +5,7 @@
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
 #include "runtime/NumpyRandom.h"
+#include "runtime/ParallelLoops.h"
 #include "runtime/Sort.h"
 #include "runtime/UfuncLoops.h"
 
@@ -98,6 +99,10 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_print_end),
       TAIPAN_SYMBOL(taipan_raise_printed),
       TAIPAN_SYMBOL(taipan_ufunc_loop_failed),
+      TAIPAN_SYMBOL(taipan_parallel_for),
+      TAIPAN_SYMBOL(taipan_parallel_slot_count),
+      TAIPAN_SYMBOL(taipan_get_thread_id),
+      TAIPAN_SYMBOL(taipan_get_num_threads),
       TAIPAN_SYMBOL(taipan_nrt_allocate),
       TAIPAN_SYMBOL(taipan_nrt_allocate_with_destructor),
       TAIPAN_SYMBOL(taipan_nrt_allocate_array),

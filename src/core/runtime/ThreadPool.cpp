@@ -2,6 +2,10 @@
 // the caller runs the first chunk itself and waits for the rest.
 #include "runtime/ThreadPool.h"
 
+#include "runtime/Runtime.h"
+
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -30,16 +34,35 @@ int readMaximumThreads() {
 /// from different Python threads).
 class Pool {
 public:
+  /// The process's pool. Never destroyed: workers may outlive static destructors. A child
+  /// made by fork() has none of the parent's workers (and perhaps a mutex locked by one), so
+  /// it starts a fresh pool; the old one is left behind, as it cannot be taken apart safely.
   static Pool &get() {
-    static Pool *pool = new Pool(); // never destroyed: workers may outlive static destructors
+    static bool registered = [] {
+      pthread_atfork(nullptr, nullptr, [] { current.store(nullptr); });
+      return true;
+    }();
+    (void)registered;
+    Pool *pool = current.load();
+    if (!pool) {
+      Pool *fresh = new Pool();
+      if (current.compare_exchange_strong(pool, fresh))
+        pool = fresh;
+      else
+        delete fresh;
+    }
     return *pool;
   }
 
   const int maximum = readMaximumThreads();
   std::atomic<int> active{maximum};
 
-  void run(int64_t count, const std::function<void(int64_t, int64_t)> &body) {
-    std::lock_guard<std::mutex> serial(callers);
+  /// Runs `body` over the workers; false (running nothing) when another thread's job holds the
+  /// pool.
+  bool tryRun(int64_t count, const ChunkBody &body) {
+    std::unique_lock<std::mutex> serial(callers, std::try_to_lock);
+    if (!serial.owns_lock())
+      return false;
     int threads = static_cast<int>(std::min<int64_t>(active.load(), count));
     startWorkers(threads - 1);
     {
@@ -55,18 +78,18 @@ public:
     std::unique_lock<std::mutex> lock(mutex);
     done.wait(lock, [&] { return remaining == 0; });
     job = nullptr;
+    return true;
   }
 
 private:
-  static void runChunk(int index, const std::function<void(int64_t, int64_t)> &body, int64_t count,
-                       int threads) {
+  static void runChunk(int index, const ChunkBody &body, int64_t count, int threads) {
     int64_t begin = count * index / threads, end = count * (index + 1) / threads;
     bool outer = inRegion;
     int outerId = threadId;
     inRegion = true;
     threadId = index;
     if (begin < end)
-      body(begin, end);
+      body(begin, end, index);
     inRegion = outer;
     threadId = outerId;
   }
@@ -87,7 +110,7 @@ private:
       seen = generation;
       if (index >= jobThreads)
         continue; // this job uses fewer threads
-      const std::function<void(int64_t, int64_t)> *body = job;
+      const ChunkBody *body = job;
       int64_t count = jobCount;
       int threads = jobThreads;
       lock.unlock();
@@ -102,24 +125,47 @@ private:
   std::mutex mutex;
   std::condition_variable wake, done;
   std::vector<std::thread> workers;
-  const std::function<void(int64_t, int64_t)> *job = nullptr;
+  const ChunkBody *job = nullptr;
   int64_t jobCount = 0;
   int jobThreads = 0;
   int remaining = 0;
   uint64_t generation = 0;
+
+  static std::atomic<Pool *> current;
 };
+
+std::atomic<Pool *> Pool::current{nullptr};
 
 } // namespace
 
-void parallelFor(int64_t count, const std::function<void(int64_t, int64_t)> &body) {
+void parallelForChunks(int64_t count, const ChunkBody &body) {
   if (count <= 0)
     return;
   Pool &pool = Pool::get();
-  if (inRegion || pool.active.load() <= 1 || count == 1) {
-    body(0, count); // nested, or nothing to share: this thread does it all
-    return;
+  // Nested, nothing to share, or the pool busy with another thread's loop: this thread does it
+  // all, as chunk 0.
+  if (inRegion || pool.active.load() <= 1 || count == 1 || !pool.tryRun(count, body))
+    body(0, count, 0);
+}
+
+void parallelFor(int64_t count, const std::function<void(int64_t, int64_t)> &body) {
+  parallelForChunks(count, [&](int64_t begin, int64_t end, int) { body(begin, end); });
+}
+
+void ParallelFailure::recordPendingException() {
+  PendingException pending = takePendingException();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!failed) {
+    failed = true;
+    exceptionId = pending.exceptionId;
+    message = pending.message ? pending.message : "";
   }
-  pool.run(count, body);
+}
+
+bool ParallelFailure::raiseIfFailed() {
+  if (failed)
+    raiseWithMessage(exceptionId, message);
+  return failed;
 }
 
 int maximumThreadCount() { return Pool::get().maximum; }

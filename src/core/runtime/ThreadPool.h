@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <mutex>
+#include <string>
 
 namespace taipan::runtime {
 
@@ -11,6 +13,30 @@ namespace taipan::runtime {
 /// calling thread takes the first), and returns when every chunk is done. A call made from
 /// inside a chunk runs serially on its thread: nested parallel regions do not oversubscribe.
 void parallelFor(int64_t count, const std::function<void(int64_t begin, int64_t end)> &body);
+
+/// A chunk of parallelForChunks: its range and its index (0 for the caller's, then 1, 2...,
+/// always below maximumThreadCount()), so a chunk can keep partial results in a slot of its own.
+using ChunkBody = std::function<void(int64_t begin, int64_t end, int chunk)>;
+/// parallelFor, telling each chunk its index. When the pool is busy with another Python
+/// thread's loop, or the call is nested, the caller runs the whole range as chunk 0 rather than
+/// wait: parallel code composes with threads instead of queueing behind them.
+void parallelForChunks(int64_t count, const ChunkBody &body);
+
+/// The first failure of a parallel loop's chunks (an exception pending on a worker), kept
+/// until the loop is joined and then raised on the calling thread.
+class ParallelFailure {
+public:
+  /// Takes this thread's pending exception as the loop's failure, unless one came first.
+  void recordPendingException();
+  /// Makes the recorded failure pending on this thread; false when no chunk failed.
+  bool raiseIfFailed();
+
+private:
+  std::mutex mutex;
+  bool failed = false;
+  int32_t exceptionId = 0;
+  std::string message;
+};
 
 /// The threads parallelFor uses (workers plus the caller): TAIPAN_NUM_THREADS when set, else
 /// the machine's hardware threads.

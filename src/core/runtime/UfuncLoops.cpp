@@ -15,13 +15,7 @@ namespace {
 
 std::atomic<UfuncFailureSink> failureSink{nullptr};
 
-/// The first failure inside a parallel loop, taken from the worker that raised it.
-struct ParallelFailure {
-  std::mutex mutex;
-  bool failed = false;
-  int32_t exceptionId = 0;
-  std::string message;
-};
+/// The failure record of the parallel loop this thread runs a chunk of.
 thread_local ParallelFailure *currentFailure = nullptr;
 
 } // namespace
@@ -72,10 +66,8 @@ void parallelUfuncLoop(char **args, const int64_t *dimensions, const int64_t *st
     loop.serial(pointers.data(), sizes.data(), steps, nullptr);
     currentFailure = outer;
   });
-  if (failure.failed) {
-    raiseWithMessage(failure.exceptionId, failure.message);
+  if (failure.raiseIfFailed())
     taipan_ufunc_loop_failed();
-  }
 }
 
 } // namespace taipan::runtime
@@ -84,13 +76,7 @@ using namespace taipan::runtime;
 
 extern "C" void taipan_ufunc_loop_failed(void) {
   if (ParallelFailure *failure = currentFailure) {
-    PendingException pending = takePendingException();
-    std::lock_guard<std::mutex> lock(failure->mutex);
-    if (!failure->failed) {
-      failure->failed = true;
-      failure->exceptionId = pending.exceptionId;
-      failure->message = pending.message ? pending.message : "";
-    }
+    failure->recordPendingException();
     return;
   }
   if (UfuncFailureSink sink = failureSink.load())

@@ -32,6 +32,7 @@ std::string FunctionSource::lineText(int line) const {
 std::string CompileOptions::fingerprint() const {
   return "fastmath=" + std::to_string(fastmathFlags) + (fastmathApproximate ? "+approx" : "") +
          " boundscheck=" + std::to_string(boundscheck) + " nogil=" + std::to_string(nogil) +
+         " parallel=" + std::to_string(parallel) +
          " error_model_numpy=" + std::to_string(errorModelNumpy) +
          " inline=" + std::to_string(inlineAlways) + " debug=" + std::to_string(debug) +
          " lineinfo=" + std::to_string(lineInfo) + " opt=" + std::to_string(optimizationLevel) +

@@ -118,6 +118,9 @@ struct CompileOptions {
   bool fastmathApproximate = false;
   bool boundscheck = false;
   bool nogil = false;
+  /// parallel=True: prange loops run on the thread pool (typing/ParallelLoops), and calls
+  /// release the GIL.
+  bool parallel = false;
   bool errorModelNumpy = false; ///< error_model='numpy': float division by zero gives inf/nan
   bool inlineAlways = false;
   bool debug = false;

@@ -42,6 +42,9 @@ public:
   /// Whether code runs as a grid of GPU threads, so that thread and block indices, barriers,
   /// warp operations, atomics and shared memory (the cuda.* builtins) exist.
   virtual bool hasThreadHierarchy() const = 0;
+  /// Whether prange loops of parallel=True functions can run on the host's thread pool (the
+  /// runtime's taipan_parallel_for); elsewhere they run as range loops.
+  virtual bool hasThreadPool() const = 0;
   /// Whether calls of foreign device functions (cuda.declare_device) can be linked.
   virtual bool canCallForeignFunctions() const = 0;
   /// Whether print() formats on the device with vprintf, rather than through the runtime's

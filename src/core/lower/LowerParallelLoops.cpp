@@ -1,0 +1,277 @@
+// prange loops on the thread pool: the loop body outlined into a function of its own, called
+// by the runtime's taipan_parallel_for once per chunk, and the reductions' partial results
+// combined on the calling thread afterwards.
+#include "lower/FunctionLowering.h"
+
+#include "types/NumericPromotion.h"
+
+#include <llvm/IR/MDBuilder.h>
+
+namespace taipan {
+
+namespace {
+
+/// Fields of the environment a parallel loop's caller fills for its outlined body.
+enum EnvironmentField : unsigned { RangeStart, RangeStep, FirstVariable };
+
+/// Per reduction: the partial results' slots (one per chunk) and the variable before the loop.
+constexpr unsigned FieldsPerReduction = 2;
+
+ParallelLoopReport reportOf(const TypedFunction &function, const Stmt *loop,
+                            const ParallelLoopPlan &plan) {
+  ParallelLoopReport report;
+  report.function = function.source->qualifiedName;
+  report.filename = function.source->filename;
+  report.line = function.source->fileLine(loop->location.line);
+  report.parallel = plan.parallel;
+  report.reason = plan.reason;
+  report.privates = plan.privates;
+  report.shared = plan.shared;
+  for (const ParallelReduction &reduction : plan.reductions)
+    report.reductions.push_back(reduction.variable + " (" + reductionName(reduction.kind) + ")");
+  return report;
+}
+
+} // namespace
+
+llvm::Value *FunctionLowering::reductionIdentity(ReductionKind kind, const Type *type) {
+  if (kind == ReductionKind::Min || kind == ReductionKind::Max) {
+    bool min = kind == ReductionKind::Min;
+    if (type->isFloat())
+      return llvm::ConstantFP::getInfinity(valueType(context, type), !min);
+    unsigned bits = static_cast<unsigned>(type->bits());
+    llvm::APInt limit =
+        type->isSigned()
+            ? (min ? llvm::APInt::getSignedMaxValue(bits) : llvm::APInt::getSignedMinValue(bits))
+            : (min ? llvm::APInt::getMaxValue(bits) : llvm::APInt::getMinValue(bits));
+    return llvm::ConstantInt::get(context, limit);
+  }
+  int64_t identity = kind == ReductionKind::Multiply ? 1 : kind == ReductionKind::BitAnd ? -1 : 0;
+  return castValue(builder.getInt64(identity), types::int64(), type);
+}
+
+llvm::Value *FunctionLowering::combineReduction(ReductionKind kind, llvm::Value *current,
+                                                llvm::Value *partial, const Type *type) {
+  if (kind == ReductionKind::Min || kind == ReductionKind::Max) {
+    // As the builtins decide: the partial result replaces the value only when it is smaller
+    // (larger), so NaN never wins a comparison.
+    CompareOp op = kind == ReductionKind::Min ? CompareOp::Lt : CompareOp::Gt;
+    llvm::Value *replace = lowerComparison(op, partial, type, current, type);
+    return builder.CreateSelect(truthValue(replace, types::boolean()), partial, current);
+  }
+  BinaryOp op = kind == ReductionKind::Add        ? BinaryOp::Add
+                : kind == ReductionKind::Multiply ? BinaryOp::Mult
+                : kind == ReductionKind::BitOr    ? BinaryOp::BitOr
+                : kind == ReductionKind::BitAnd   ? BinaryOp::BitAnd
+                                                  : BinaryOp::BitXor;
+  const Type *resultType = binaryResultType(op, type, type);
+  return castValue(lowerBinary(op, current, type, partial, type, resultType), resultType, type);
+}
+
+bool FunctionLowering::lowerParallelFor(Stmt *stmt) {
+  if (insideParallelBody || !moduleLowering.target.hasThreadPool() ||
+      !isParallelLoop(function, stmt))
+    return false;
+  ParallelLoopPlan plan = planParallelLoop(function, stmt);
+  moduleLowering.parallelLoops.push_back(reportOf(function, stmt, plan));
+  if (!plan.parallel)
+    return false;
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::Type *pointer = builder.getPtrTy();
+
+  llvm::Value *range = lowerExpr(stmt->value);
+  llvm::Value *count = rangeLength(range);
+  std::vector<llvm::Type *> fields = {i64, i64};
+  fields.insert(fields.end(), plan.shared.size() + FieldsPerReduction * plan.reductions.size(),
+                pointer);
+  llvm::StructType *environmentType = llvm::StructType::get(context, fields);
+  llvm::AllocaInst *environment = createEntryAlloca(environmentType, "prange.environment");
+  auto field = [&](unsigned index) {
+    return builder.CreateStructGEP(environmentType, environment, index);
+  };
+  builder.CreateStore(builder.CreateExtractValue(range, 0), field(RangeStart));
+  builder.CreateStore(builder.CreateExtractValue(range, 2), field(RangeStep));
+  unsigned next = FirstVariable;
+  for (const std::string &name : plan.shared)
+    builder.CreateStore(variable(name), field(next++));
+
+  // One slot per chunk and reduction, on the stack for the loop's duration. Slots of arrays
+  // start null, so that a failed loop can release exactly the partial arrays it made.
+  llvm::Value *slotCount =
+      builder.CreateCall(moduleLowering.runtimeFunction("taipan_parallel_slot_count", i64, {}));
+  llvm::Value *stackMark = builder.CreateStackSave();
+  std::vector<llvm::Value *> slots;
+  for (const ParallelReduction &reduction : plan.reductions) {
+    const Type *type = function.variableTypes.at(reduction.variable);
+    llvm::Type *memory = memoryType(context, type);
+    llvm::Value *reductionSlots = builder.CreateAlloca(memory, slotCount, "prange.partials");
+    if (type->containsArray()) {
+      uint64_t size = moduleLowering.module.getDataLayout().getTypeAllocSize(memory);
+      builder.CreateMemSet(reductionSlots, builder.getInt8(0),
+                           builder.CreateMul(slotCount, builder.getInt64(size)),
+                           llvm::MaybeAlign());
+    }
+    slots.push_back(reductionSlots);
+    builder.CreateStore(reductionSlots, field(next++));
+    builder.CreateStore(variable(reduction.variable), field(next++));
+  }
+
+  auto *bodyType = llvm::FunctionType::get(builder.getInt32Ty(), {pointer, i64, i64, i64}, false);
+  llvm::Function *body =
+      llvm::Function::Create(bodyType, llvm::GlobalValue::InternalLinkage,
+                             target->getName() + ".prange", moduleLowering.module);
+  FunctionLowering(moduleLowering, function, body).lowerParallelBody(stmt, plan, environmentType);
+
+  llvm::AllocaInst *chunks = createEntryAlloca(i64, "prange.chunks");
+  llvm::Value *status =
+      builder.CreateCall(moduleLowering.runtimeFunction("taipan_parallel_for", builder.getInt32Ty(),
+                                                        {i64, pointer, pointer, pointer}),
+                         {count, body, environment, chunks});
+  llvm::Value *chunkCount = builder.CreateLoad(i64, chunks);
+  llvm::Value *failed = builder.CreateICmpNE(status, builder.getInt32(0));
+  llvm::BasicBlock *failedBlock = newBlock("prange.failed");
+  llvm::BasicBlock *combineBlock = newBlock("prange.combine");
+  builder.CreateCondBr(failed, failedBlock, combineBlock,
+                       llvm::MDBuilder(context).createBranchWeights(1, 1 << 20));
+
+  // After a failure, the partial arrays made so far are released and the error propagates.
+  builder.SetInsertPoint(failedBlock);
+  for (size_t r = 0; r < plan.reductions.size(); ++r) {
+    const Type *type = function.variableTypes.at(plan.reductions[r].variable);
+    if (!type->containsArray())
+      continue;
+    llvm::Type *memory = memoryType(context, type);
+    forEachIndex({chunkCount}, [&](const std::vector<llvm::Value *> &chunk) {
+      llvm::Value *slot = builder.CreateInBoundsGEP(memory, slots[r], chunk[0]);
+      decref(fromMemoryForm(builder, builder.CreateLoad(memory, slot), type), type);
+    });
+  }
+  builder.CreateStackRestore(stackMark);
+  exitFunction(status);
+
+  // Chunk by chunk, in order: integer results do not depend on the number of threads.
+  builder.SetInsertPoint(combineBlock);
+  for (size_t r = 0; r < plan.reductions.size(); ++r) {
+    const ParallelReduction &reduction = plan.reductions[r];
+    const Type *type = function.variableTypes.at(reduction.variable);
+    llvm::Type *memory = memoryType(context, type);
+    llvm::AllocaInst *slot = variable(reduction.variable);
+    forEachIndex({chunkCount}, [&](const std::vector<llvm::Value *> &chunk) {
+      llvm::Value *partial = fromMemoryForm(
+          builder,
+          builder.CreateLoad(memory, builder.CreateInBoundsGEP(memory, slots[r], chunk[0])), type);
+      llvm::Value *current = fromMemoryForm(builder, builder.CreateLoad(memory, slot), type);
+      if (!type->isArray()) {
+        builder.CreateStore(
+            toMemoryForm(builder, combineReduction(reduction.kind, current, partial, type), type),
+            slot);
+        return;
+      }
+      // The partial array has the variable's shape (it was made from it); combined in place.
+      const Type *dtype = type->dtype();
+      forEachIndex(arrayShape(current, type), [&](const std::vector<llvm::Value *> &at) {
+        llvm::Value *into = elementAddress(current, type, at);
+        llvm::Value *from = elementAddress(partial, type, at);
+        storeElement(into,
+                     combineReduction(reduction.kind, loadElement(into, dtype),
+                                      loadElement(from, dtype), dtype),
+                     dtype);
+      });
+      decref(partial, type);
+    });
+  }
+  builder.CreateStackRestore(stackMark);
+  // The loop's else clause runs after it, as it would serially (prange loops cannot break).
+  lowerBlock(stmt->orelse);
+  return true;
+}
+
+void FunctionLowering::lowerParallelBody(Stmt *loop, const ParallelLoopPlan &plan,
+                                         llvm::StructType *environmentType) {
+  insideParallelBody = true;
+  beginBody();
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::Type *pointer = builder.getPtrTy();
+  llvm::Value *environment = target->getArg(0);
+  llvm::Value *begin = target->getArg(1), *end = target->getArg(2), *chunk = target->getArg(3);
+  auto field = [&](unsigned index, llvm::Type *type) {
+    return builder.CreateLoad(type, builder.CreateStructGEP(environmentType, environment, index));
+  };
+  llvm::Value *start = field(RangeStart, i64);
+  llvm::Value *step = field(RangeStep, i64);
+
+  // Shared variables: this thread's copy of the caller's value, with a reference of its own.
+  unsigned next = FirstVariable;
+  for (const std::string &name : plan.shared) {
+    const Type *type = function.variableTypes.at(name);
+    llvm::Type *memory = memoryType(context, type);
+    llvm::Value *value = builder.CreateLoad(memory, field(next++, pointer));
+    incref(fromMemoryForm(builder, value, type), type);
+    builder.CreateStore(value, variable(name));
+  }
+  // Reduction variables start at the identity: a scalar, or an array of the variable's shape.
+  std::vector<llvm::Value *> slots;
+  for (const ParallelReduction &reduction : plan.reductions) {
+    const Type *type = function.variableTypes.at(reduction.variable);
+    llvm::Type *memory = memoryType(context, type);
+    slots.push_back(field(next++, pointer));
+    llvm::Value *outer = field(next++, pointer);
+    if (!type->isArray()) {
+      builder.CreateStore(toMemoryForm(builder, reductionIdentity(reduction.kind, type), type),
+                          variable(reduction.variable));
+      continue;
+    }
+    size_t mark = temporaries.size();
+    llvm::Value *before = fromMemoryForm(builder, builder.CreateLoad(memory, outer), type);
+    std::vector<llvm::Value *> shape = arrayShape(before, type);
+    const Type *fresh = types::array(type->dtype(), type->ndim(), 'C', false);
+    llvm::Value *array = allocateArray(fresh, shape);
+    llvm::Value *identity = reductionIdentity(reduction.kind, type->dtype());
+    forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
+      storeElement(elementAddress(array, fresh, at), identity, type->dtype());
+    });
+    llvm::Value *owned = takeOwnership(castValue(array, fresh, type), type);
+    builder.CreateStore(toMemoryForm(builder, owned, type), variable(reduction.variable));
+    releaseTemporaries(mark);
+  }
+
+  // The chunk's iterations, as a for loop over range(start + begin*step, ..., step) would run.
+  llvm::AllocaInst *counter = createEntryAlloca(i64, "prange.index");
+  builder.CreateStore(begin, counter);
+  llvm::BasicBlock *header = newBlock("prange.cond");
+  llvm::BasicBlock *bodyBlock = newBlock("prange.body");
+  llvm::BasicBlock *latch = newBlock("prange.next");
+  llvm::BasicBlock *done = newBlock("prange.done");
+  builder.CreateBr(header);
+  builder.SetInsertPoint(header);
+  llvm::Value *index = builder.CreateLoad(i64, counter);
+  builder.CreateCondBr(builder.CreateICmpSLT(index, end), bodyBlock, done);
+  builder.SetInsertPoint(bodyBlock);
+  lowerAssign(loop->targets[0], builder.CreateAdd(start, builder.CreateMul(index, step)),
+              types::int64());
+  loops.push_back({latch, done});
+  lowerBlock(loop->body);
+  loops.pop_back();
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(latch);
+  builder.SetInsertPoint(latch);
+  builder.CreateStore(builder.CreateNSWAdd(builder.CreateLoad(i64, counter), builder.getInt64(1)),
+                      counter);
+  builder.CreateBr(header);
+
+  // The partial results go to this chunk's slots; arrays move there with their reference.
+  builder.SetInsertPoint(done);
+  for (size_t r = 0; r < plan.reductions.size(); ++r) {
+    const Type *type = function.variableTypes.at(plan.reductions[r].variable);
+    llvm::Type *memory = memoryType(context, type);
+    llvm::AllocaInst *slot = variable(plan.reductions[r].variable);
+    builder.CreateStore(builder.CreateLoad(memory, slot),
+                        builder.CreateInBoundsGEP(memory, slots[r], chunk));
+    if (type->containsArray())
+      builder.CreateStore(llvm::Constant::getNullValue(memory), slot);
+  }
+  exitFunction(builder.getInt32(0));
+  emitUnwindBlock();
+}
+
+} // namespace taipan
