@@ -507,3 +507,44 @@ def test_fork_after_parallel_work_does_not_hang():
         check=False,
     )
     assert result.returncode == 0, result.stderr.decode()
+
+
+def expression(a, b, c):
+    return a * b + np.sin(c)
+
+
+def reductions(a, b):
+    return np.sum(a * b), a.sum(), np.prod(b[:50] + 0.5), a.mean()
+
+
+@pytest.mark.parametrize("n", [0, 7, 1 << 14, 100_003])
+def test_array_expressions_and_reductions_split_over_threads(threads, n):
+    rng = np.random.default_rng(10)
+    a, b, c = (rng.standard_normal(n) for _ in range(3))
+    f = njit(parallel=True)(expression)
+    with no_allocation_leak():
+        np.testing.assert_array_equal(f(a, b, c), expression(a, b, c))
+        np.testing.assert_array_equal(f(a[::2], b[::2], 1.5), expression(a[::2], b[::2], 1.5))
+        two = a[: n - n % 4].reshape(-1, 4) if n >= 4 else a.reshape(0, 4)[:0]
+        np.testing.assert_array_equal(f(two, two, two[:1]), expression(two, two, two[:1]))
+    g = njit(parallel=True)(reductions)
+    if n >= 50:
+        np.testing.assert_allclose(g(a, b), reductions(a, b), rtol=1e-9)
+    ints = np.arange(n, dtype=np.int64) - n // 2
+    h = njit(parallel=True)(lambda x: (x.sum(), np.sum(x * 3), np.prod(x[:5] + n)))
+    assert h(ints) == (ints.sum(), np.sum(ints * 3), np.prod(ints[:5] + n))
+    assert "taipan_parallel_for" in f.inspect_llvm(f.signatures[0])
+
+
+def test_array_expression_errors_follow_numpy_in_parallel():
+    @njit(parallel=True)
+    def divide(a, b):
+        return a // b, a / b
+
+    a = np.arange(1 << 15, dtype=np.int64)
+    b = np.zeros_like(a)
+    with np.errstate(all="ignore"):
+        expected = (a // b, a / b)
+    result = divide(a, b)
+    np.testing.assert_array_equal(result[0], expected[0])
+    np.testing.assert_array_equal(result[1], expected[1])

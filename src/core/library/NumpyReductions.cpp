@@ -66,14 +66,33 @@ llvm::Value *reduceRange(FunctionLowering &lowering, const std::string &function
     reassociate.setAllowReassoc();
     if (accumulatorType->isFloat() || accumulatorType->isComplex())
       builder.setFastMathFlags(reassociate);
-    forEachItem([&](llvm::Value *item, llvm::Value *) {
-      builder.CreateStore(lowering.lowerBinary(isProduct ? BinaryOp::Mult : BinaryOp::Add,
-                                               builder.CreateLoad(accumulatorLLVM, total),
-                                               accumulatorType, item, dtype, accumulatorType),
-                          total);
-    });
+    BinaryOp op = isProduct ? BinaryOp::Mult : BinaryOp::Add;
+    llvm::Value *sum;
+    if (axis < 0 && arrayType->layout() == 'C' && lowering.runsOnThreadPool()) {
+      // parallel=True: the items split over the thread pool, partial totals joined in order.
+      sum = lowering.reduceInParallel(
+          count, {array},
+          lowering.castValue(builder.getInt64(isProduct ? 1 : 0), types::int64(), accumulatorType),
+          [&](FunctionLowering &chunk, llvm::Value *accumulator, llvm::Value *index,
+              const std::vector<llvm::Value *> &values) {
+            llvm::Value *address = chunk.irBuilder().CreateInBoundsGEP(
+                memoryType(context, dtype), chunk.arrayField(values[0], ArrayLayout::Data), index);
+            return chunk.lowerBinary(op, accumulator, accumulatorType,
+                                     chunk.loadElement(address, dtype), dtype, accumulatorType);
+          },
+          [&](llvm::Value *left, llvm::Value *right) {
+            return lowering.lowerBinary(op, left, accumulatorType, right, accumulatorType,
+                                        accumulatorType);
+          });
+    } else {
+      forEachItem([&](llvm::Value *item, llvm::Value *) {
+        builder.CreateStore(lowering.lowerBinary(op, builder.CreateLoad(accumulatorLLVM, total),
+                                                 accumulatorType, item, dtype, accumulatorType),
+                            total);
+      });
+      sum = builder.CreateLoad(accumulatorLLVM, total);
+    }
     builder.setFastMathFlags(saved);
-    llvm::Value *sum = builder.CreateLoad(accumulatorLLVM, total);
     if (function == "sum" || function == "prod")
       return sum;
     bool savedContext = lowering.useNumpyArithmetic(true); // an empty mean is nan, as in NumPy

@@ -74,16 +74,24 @@ llvm::Value *FunctionLowering::lowerElementwise(Expr *expr) {
   const Type *dtype = resultType->dtype();
   bool savedContext = insideElementwise;
   insideElementwise = true;
-  auto evaluate = [&](const std::function<llvm::Value *(Expr *)> &addressOf,
-                      llvm::Value *resultAddress) {
-    std::map<const Expr *, llvm::Value *> scalars;
-    for (Expr *leaf : leaves)
-      scalars[leaf] = typeOf(leaf)->isArray() ? loadElement(addressOf(leaf), typeOf(leaf)->dtype())
-                                              : leafValues[leaf];
-    storeElement(resultAddress, castValue(elementwiseScalar(expr, scalars), dtype, dtype), dtype);
-  };
+  // One element: the leaves' elements (at the addresses `addressOf` gives; scalar leaves as they
+  // are), through the expression tree, stored at `resultAddress`. Emitted by `lowering`, this
+  // function or the outlined body of a parallel loop, with the leaves' values it holds.
+  auto evaluate =
+      [&](FunctionLowering &lowering, const std::map<const Expr *, llvm::Value *> &values,
+          const std::function<llvm::Value *(Expr *)> &addressOf, llvm::Value *resultAddress) {
+        std::map<const Expr *, llvm::Value *> scalars;
+        for (Expr *leaf : leaves)
+          scalars[leaf] = typeOf(leaf)->isArray()
+                              ? lowering.loadElement(addressOf(leaf), typeOf(leaf)->dtype())
+                              : values.at(leaf);
+        lowering.storeElement(
+            resultAddress,
+            lowering.castValue(lowering.elementwiseScalar(expr, scalars), dtype, dtype), dtype);
+      };
   // When every operand is C-contiguous with the result's shape, one flat loop over the items:
-  // addresses are base + i * itemsize, which LLVM vectorises.
+  // addresses are base + i * itemsize, which LLVM vectorises. In a parallel=True function the
+  // items are split over the thread pool.
   bool allContiguous = true;
   for (Expr *leaf : arrayLeaves)
     allContiguous &= typeOf(leaf)->layout() == 'C' && typeOf(leaf)->ndim() == ndim;
@@ -99,15 +107,25 @@ llvm::Value *FunctionLowering::lowerElementwise(Expr *expr) {
     llvm::BasicBlock *flat = newBlock("elementwise.flat");
     builder.CreateCondBr(sameShape, flat, general);
     builder.SetInsertPoint(flat);
-    forEachIndex({arrayField(result, ArrayLayout::ItemCount)},
-                 [&](const std::vector<llvm::Value *> &at) {
-                   auto linear = [&](llvm::Value *array, const Type *type) {
-                     return builder.CreateInBoundsGEP(memoryType(context, type->dtype()),
-                                                      arrayField(array, ArrayLayout::Data), at[0]);
-                   };
-                   evaluate([&](Expr *leaf) { return linear(leafValues[leaf], typeOf(leaf)); },
-                            linear(result, resultType));
-                 });
+    std::vector<llvm::Value *> captured = {result};
+    for (Expr *leaf : leaves)
+      captured.push_back(leafValues[leaf]);
+    forEachIndexInParallel(arrayField(result, ArrayLayout::ItemCount), captured,
+                           [&](FunctionLowering &lowering, llvm::Value *index,
+                               const std::vector<llvm::Value *> &values) {
+                             std::map<const Expr *, llvm::Value *> held;
+                             for (size_t k = 0; k < leaves.size(); ++k)
+                               held[leaves[k]] = values[k + 1];
+                             auto linear = [&](llvm::Value *array, const Type *type) {
+                               return lowering.irBuilder().CreateInBoundsGEP(
+                                   memoryType(context, type->dtype()),
+                                   lowering.arrayField(array, ArrayLayout::Data), index);
+                             };
+                             evaluate(
+                                 lowering, held,
+                                 [&](Expr *leaf) { return linear(held.at(leaf), typeOf(leaf)); },
+                                 linear(values[0], resultType));
+                           });
     builder.CreateBr(done);
   } else {
     builder.CreateBr(general);
@@ -115,6 +133,7 @@ llvm::Value *FunctionLowering::lowerElementwise(Expr *expr) {
   builder.SetInsertPoint(general);
   forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
     evaluate(
+        *this, leafValues,
         [&](Expr *leaf) {
           const Type *leafType = typeOf(leaf);
           llvm::Value *array = leafValues[leaf];

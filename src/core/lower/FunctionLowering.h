@@ -250,6 +250,28 @@ public:
   /// Wraps a negative index and, with boundscheck, raises IndexError naming the axis.
   llvm::Value *checkedIndex(llvm::Value *index, const Type *indexType, llvm::Value *extent,
                             int axis);
+  /// A loop body emitted by `lowering` for iteration `index`, given the values the loop
+  /// captured (as `lowering` holds them).
+  using ParallelLoopBody = std::function<void(FunctionLowering &lowering, llvm::Value *index,
+                                              const std::vector<llvm::Value *> &captured)>;
+  /// Runs `body` for each index in [0, count): on the thread pool in a parallel=True function
+  /// (outlined, for counts above a grain worth a thread's start), else as one loop here.
+  /// `captured` are this function's values the body needs; errors propagate.
+  void forEachIndexInParallel(llvm::Value *count, const std::vector<llvm::Value *> &captured,
+                              const ParallelLoopBody &body);
+  /// A reduction's step: the accumulator after folding in iteration `index`.
+  using ParallelReductionStep =
+      std::function<llvm::Value *(FunctionLowering &lowering, llvm::Value *accumulator,
+                                  llvm::Value *index, const std::vector<llvm::Value *> &captured)>;
+  /// Folds `step` over [0, count) from `identity`: on the thread pool in a parallel=True
+  /// function (each chunk from the identity, the chunks' results then joined in order by
+  /// `combine`, which this function emits), else as one loop here.
+  llvm::Value *
+  reduceInParallel(llvm::Value *count, const std::vector<llvm::Value *> &captured,
+                   llvm::Value *identity, const ParallelReductionStep &step,
+                   const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &combine);
+  /// Whether loops of this function may run on the thread pool.
+  bool runsOnThreadPool() const;
   /// Emits nested loops over every index of `shape` (row-major), calling `body` inside.
   void forEachIndex(const std::vector<llvm::Value *> &shape,
                     const std::function<void(const std::vector<llvm::Value *> &)> &body);

@@ -68,9 +68,161 @@ llvm::Value *FunctionLowering::combineReduction(ReductionKind kind, llvm::Value 
   return castValue(lowerBinary(op, current, type, partial, type, resultType), resultType, type);
 }
 
+bool FunctionLowering::runsOnThreadPool() const {
+  return options.parallel && !insideParallelBody && moduleLowering.target.hasThreadPool();
+}
+
+/// The outlined body of a parallel loop: `i32 body(ptr environment, i64 begin, i64 end, i64
+/// chunk)`, as taipan_parallel_for calls it.
+static llvm::Function *createOutlinedBody(ModuleLowering &module, llvm::Function *parent,
+                                          const char *suffix) {
+  llvm::IRBuilder<> builder(module.context);
+  llvm::Type *i64 = builder.getInt64Ty();
+  auto *type =
+      llvm::FunctionType::get(builder.getInt32Ty(), {builder.getPtrTy(), i64, i64, i64}, false);
+  return llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                                parent->getName() + suffix, module.module);
+}
+
+/// Calls the runtime's taipan_parallel_for; returns the status.
+static llvm::Value *callParallelFor(FunctionLowering &lowering, llvm::Value *count,
+                                    llvm::Function *body, llvm::Value *environment,
+                                    llvm::Value *chunks, int64_t grain) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::Type *i64 = builder.getInt64Ty(), *pointer = builder.getPtrTy();
+  return builder.CreateCall(
+      lowering.module().runtimeFunction("taipan_parallel_for", builder.getInt32Ty(),
+                                        {i64, pointer, pointer, pointer, i64}),
+      {count, body, environment, chunks, builder.getInt64(grain)});
+}
+
+void FunctionLowering::forEachIndexInParallel(llvm::Value *count,
+                                              const std::vector<llvm::Value *> &captured,
+                                              const ParallelLoopBody &body) {
+  if (!runsOnThreadPool()) {
+    forEachIndex({count},
+                 [&](const std::vector<llvm::Value *> &at) { body(*this, at[0], captured); });
+    return;
+  }
+  // Below this many iterations, waking the workers costs more than an array expression's
+  // elements: the caller runs them alone.
+  constexpr int64_t ElementsPerThreadStart = 1 << 14;
+  std::vector<llvm::Type *> fields;
+  for (llvm::Value *value : captured)
+    fields.push_back(value->getType());
+  llvm::StructType *environmentType = llvm::StructType::get(context, fields);
+  llvm::AllocaInst *environment = createEntryAlloca(environmentType, "parallel.environment");
+  for (size_t k = 0; k < captured.size(); ++k)
+    builder.CreateStore(captured[k], builder.CreateStructGEP(environmentType, environment,
+                                                             static_cast<unsigned>(k)));
+  llvm::Function *outlined = createOutlinedBody(moduleLowering, target, ".parallel");
+  {
+    FunctionLowering inner(moduleLowering, function, outlined);
+    inner.insideParallelBody = true;
+    inner.insideElementwise = insideElementwise;
+    inner.beginBody();
+    llvm::IRBuilder<> &innerBuilder = inner.builder;
+    std::vector<llvm::Value *> values;
+    for (size_t k = 0; k < captured.size(); ++k)
+      values.push_back(innerBuilder.CreateLoad(
+          fields[k], innerBuilder.CreateStructGEP(environmentType, outlined->getArg(0),
+                                                  static_cast<unsigned>(k))));
+    llvm::Value *begin = outlined->getArg(1);
+    llvm::Value *span = innerBuilder.CreateSub(outlined->getArg(2), begin);
+    inner.forEachIndex({span}, [&](const std::vector<llvm::Value *> &at) {
+      body(inner, innerBuilder.CreateAdd(begin, at[0]), values);
+    });
+    inner.exitFunction(innerBuilder.getInt32(0));
+    inner.emitUnwindBlock();
+  }
+  llvm::AllocaInst *chunks = createEntryAlloca(builder.getInt64Ty(), "parallel.chunks");
+  llvm::Value *status =
+      callParallelFor(*this, count, outlined, environment, chunks, ElementsPerThreadStart);
+  exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
+}
+
+llvm::Value *FunctionLowering::reduceInParallel(
+    llvm::Value *count, const std::vector<llvm::Value *> &captured, llvm::Value *identity,
+    const ParallelReductionStep &step,
+    const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &combine) {
+  llvm::Type *accumulatorType = identity->getType();
+  llvm::Type *i64 = builder.getInt64Ty();
+  if (!runsOnThreadPool()) {
+    llvm::AllocaInst *accumulator = createEntryAlloca(accumulatorType, "reduce.accumulator");
+    builder.CreateStore(identity, accumulator);
+    forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
+      builder.CreateStore(
+          step(*this, builder.CreateLoad(accumulatorType, accumulator), at[0], captured),
+          accumulator);
+    });
+    return builder.CreateLoad(accumulatorType, accumulator);
+  }
+  constexpr int64_t ElementsPerThreadStart = 1 << 14;
+  if (!llvm::isa<llvm::Constant>(identity)) // the outlined chunks start from it too
+    throw CompileError(CompileErrorKind::Internal,
+                       "a parallel reduction's identity must be a "
+                       "constant",
+                       function.source->definitionLocation);
+  llvm::Value *slotCount =
+      builder.CreateCall(moduleLowering.runtimeFunction("taipan_parallel_slot_count", i64, {}));
+  llvm::Value *stackMark = builder.CreateStackSave();
+  llvm::Value *slots = builder.CreateAlloca(accumulatorType, slotCount, "reduce.partials");
+  std::vector<llvm::Type *> fields = {builder.getPtrTy()};
+  for (llvm::Value *value : captured)
+    fields.push_back(value->getType());
+  llvm::StructType *environmentType = llvm::StructType::get(context, fields);
+  llvm::AllocaInst *environment = createEntryAlloca(environmentType, "reduce.environment");
+  builder.CreateStore(slots, builder.CreateStructGEP(environmentType, environment, 0));
+  for (size_t k = 0; k < captured.size(); ++k)
+    builder.CreateStore(captured[k], builder.CreateStructGEP(environmentType, environment,
+                                                             static_cast<unsigned>(k + 1)));
+  llvm::Function *outlined = createOutlinedBody(moduleLowering, target, ".reduce");
+  {
+    FunctionLowering inner(moduleLowering, function, outlined);
+    inner.insideParallelBody = true;
+    inner.insideElementwise = insideElementwise;
+    inner.beginBody();
+    llvm::IRBuilder<> &innerBuilder = inner.builder;
+    innerBuilder.setFastMathFlags(builder.getFastMathFlags()); // the caller's reassociation
+    auto load = [&](unsigned k) {
+      return innerBuilder.CreateLoad(
+          fields[k], innerBuilder.CreateStructGEP(environmentType, outlined->getArg(0), k));
+    };
+    std::vector<llvm::Value *> values;
+    for (size_t k = 0; k < captured.size(); ++k)
+      values.push_back(load(static_cast<unsigned>(k + 1)));
+    llvm::AllocaInst *accumulator = inner.createEntryAlloca(accumulatorType, "reduce.accumulator");
+    innerBuilder.CreateStore(identity, accumulator);
+    llvm::Value *begin = outlined->getArg(1);
+    llvm::Value *span = innerBuilder.CreateSub(outlined->getArg(2), begin);
+    inner.forEachIndex({span}, [&](const std::vector<llvm::Value *> &at) {
+      innerBuilder.CreateStore(step(inner, innerBuilder.CreateLoad(accumulatorType, accumulator),
+                                    innerBuilder.CreateAdd(begin, at[0]), values),
+                               accumulator);
+    });
+    innerBuilder.CreateStore(
+        innerBuilder.CreateLoad(accumulatorType, accumulator),
+        innerBuilder.CreateInBoundsGEP(accumulatorType, load(0), outlined->getArg(3)));
+    inner.exitFunction(innerBuilder.getInt32(0));
+    inner.emitUnwindBlock();
+  }
+  llvm::AllocaInst *chunks = createEntryAlloca(i64, "reduce.chunks");
+  llvm::Value *status =
+      callParallelFor(*this, count, outlined, environment, chunks, ElementsPerThreadStart);
+  exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
+  llvm::AllocaInst *result = createEntryAlloca(accumulatorType, "reduce.result");
+  builder.CreateStore(identity, result);
+  forEachIndex({builder.CreateLoad(i64, chunks)}, [&](const std::vector<llvm::Value *> &at) {
+    llvm::Value *partial = builder.CreateLoad(
+        accumulatorType, builder.CreateInBoundsGEP(accumulatorType, slots, at[0]));
+    builder.CreateStore(combine(builder.CreateLoad(accumulatorType, result), partial), result);
+  });
+  builder.CreateStackRestore(stackMark);
+  return builder.CreateLoad(accumulatorType, result);
+}
+
 bool FunctionLowering::lowerParallelFor(Stmt *stmt) {
-  if (insideParallelBody || !moduleLowering.target.hasThreadPool() ||
-      !isParallelLoop(function, stmt))
+  if (!runsOnThreadPool() || !isParallelLoop(function, stmt))
     return false;
   ParallelLoopPlan plan = planParallelLoop(function, stmt);
   moduleLowering.parallelLoops.push_back(reportOf(function, stmt, plan));
@@ -116,17 +268,12 @@ bool FunctionLowering::lowerParallelFor(Stmt *stmt) {
     builder.CreateStore(variable(reduction.variable), field(next++));
   }
 
-  auto *bodyType = llvm::FunctionType::get(builder.getInt32Ty(), {pointer, i64, i64, i64}, false);
-  llvm::Function *body =
-      llvm::Function::Create(bodyType, llvm::GlobalValue::InternalLinkage,
-                             target->getName() + ".prange", moduleLowering.module);
+  llvm::Function *body = createOutlinedBody(moduleLowering, target, ".prange");
   FunctionLowering(moduleLowering, function, body).lowerParallelBody(stmt, plan, environmentType);
 
+  // A prange loop always goes to the pool: the user said its iterations are worth it.
   llvm::AllocaInst *chunks = createEntryAlloca(i64, "prange.chunks");
-  llvm::Value *status =
-      builder.CreateCall(moduleLowering.runtimeFunction("taipan_parallel_for", builder.getInt32Ty(),
-                                                        {i64, pointer, pointer, pointer}),
-                         {count, body, environment, chunks});
+  llvm::Value *status = callParallelFor(*this, count, body, environment, chunks, 1);
   llvm::Value *chunkCount = builder.CreateLoad(i64, chunks);
   llvm::Value *failed = builder.CreateICmpNE(status, builder.getInt32(0));
   llvm::BasicBlock *failedBlock = newBlock("prange.failed");

@@ -9,7 +9,11 @@
 using namespace taipan::runtime;
 
 extern "C" int32_t taipan_parallel_for(int64_t count, taipan_parallel_body body, void *environment,
-                                       int64_t *chunks) {
+                                       int64_t *chunks, int64_t grain) {
+  if (count < grain) {
+    *chunks = count > 0 ? 1 : 0;
+    return count > 0 ? body(environment, 0, count, 0) : 0;
+  }
   ParallelFailure failure;
   std::atomic<int32_t> status{0};
   std::atomic<int> used{0};

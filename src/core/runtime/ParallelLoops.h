@@ -13,9 +13,10 @@ typedef int32_t (*taipan_parallel_body)(void *environment, int64_t begin, int64_
 /// Runs `body` over [0, count) on the thread pool, one contiguous chunk per thread, and
 /// returns once all are done. `*chunks` receives the number of chunk slots used (chunks are
 /// numbered from 0; some may be empty). A chunk that failed stops its own iterations; the
-/// first failure is raised on the calling thread, and its status returned.
+/// first failure is raised on the calling thread, and its status returned. Fewer than `grain`
+/// iterations run on the calling thread alone, as chunk 0.
 int32_t taipan_parallel_for(int64_t count, taipan_parallel_body body, void *environment,
-                            int64_t *chunks);
+                            int64_t *chunks, int64_t grain);
 
 /// taipan.get_thread_id() and get_num_threads() in compiled code.
 int64_t taipan_get_thread_id(void);
