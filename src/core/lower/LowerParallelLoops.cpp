@@ -344,8 +344,15 @@ void FunctionLowering::lowerParallelBody(Stmt *loop, const ParallelLoopPlan &pla
   auto field = [&](unsigned index, llvm::Type *type) {
     return builder.CreateLoad(type, builder.CreateStructGEP(environmentType, environment, index));
   };
-  llvm::Value *start = field(RangeStart, i64);
-  llvm::Value *step = field(RangeStep, i64);
+  // prange(n) and prange(a, b) start at 0 and step by 1: known here, LLVM sees that an index
+  // into an array never needs negative wraparound, as in a serial loop (chunks start at 0 or
+  // later); otherwise the values come from the caller.
+  const LibraryCall &range = function.libraryCalls.at(loop->value->id);
+  llvm::Value *start = range.arguments.size() == 1 ? static_cast<llvm::Value *>(builder.getInt64(0))
+                                                   : field(RangeStart, i64);
+  llvm::Value *step = range.arguments.size() < 3 ? static_cast<llvm::Value *>(builder.getInt64(1))
+                                                 : field(RangeStep, i64);
+  builder.CreateAssumption(builder.CreateICmpSGE(begin, builder.getInt64(0)));
 
   // Shared variables: this thread's copy of the caller's value, with a reference of its own.
   unsigned next = FirstVariable;
