@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 import pytest
-from numpy_checks import no_allocation_leak
+from numpy_checks import counting_allocations, no_allocation_leak
 
 import taipan
 from taipan import njit, prange
@@ -548,3 +548,32 @@ def test_array_expression_errors_follow_numpy_in_parallel():
     result = divide(a, b)
     np.testing.assert_array_equal(result[0], expected[0])
     np.testing.assert_array_equal(result[1], expected[1])
+
+
+def fused_sums(a, b, s):
+    return np.sum(a * b), (a - s).sum(), np.prod(a[:5] * 2 + s), np.sum(a * b, axis=0)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_sum_of_an_array_expression_makes_no_array(parallel):
+    f = njit(parallel=parallel)(fused_sums)
+    rng = np.random.default_rng(11)
+    for shape in [(0,), (5,), (100_003,), (300, 70)]:
+        a = rng.integers(-50, 50, shape)
+        b = rng.integers(-50, 50, shape)
+        result = f(a, b, 3)
+        expected = fused_sums(a, b, 3)
+        assert result[:3] == expected[:3]
+        np.testing.assert_array_equal(result[3], expected[3])
+        x, y = rng.standard_normal(shape), rng.standard_normal(shape)
+        np.testing.assert_allclose(f(x, y, 0.5)[0], fused_sums(x, y, 0.5)[0], rtol=1e-9, atol=1e-9)
+    # broadcasting and strided operands take the general path, with the same result
+    a = rng.integers(-50, 50, (40, 30))
+    g = njit(parallel=parallel)(lambda a, b: np.sum(a * b))
+    assert g(a, a[0]) == np.sum(a * a[0])
+    assert g(a[:, ::2], a[::-1, ::2]) == np.sum(a[:, ::2] * a[::-1, ::2])
+    with pytest.raises(ValueError, match="broadcast"):
+        g(a, a[:3])
+    with counting_allocations() as count:
+        g(a, a)
+    assert count.allocated == 0

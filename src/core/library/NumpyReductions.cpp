@@ -304,6 +304,36 @@ llvm::Value *lowerReduction(FunctionLowering &lowering, const std::string &funct
   return result;
 }
 
+/// np.sum or np.prod of the array expression `expr`, its items folded as they are computed.
+llvm::Value *reduceArrayExpression(FunctionLowering &lowering, bool isProduct, Expr *expr,
+                                   const Type *accumulatorType) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  const Type *dtype = lowering.typeOf(expr)->dtype();
+  BinaryOp op = isProduct ? BinaryOp::Mult : BinaryOp::Add;
+  bool reassociates = accumulatorType->isFloat() || accumulatorType->isComplex();
+  return lowering.reduceElementwise(
+      expr,
+      lowering.castValue(builder.getInt64(isProduct ? 1 : 0), types::int64(), accumulatorType),
+      [&](FunctionLowering &chunk, llvm::Value *accumulator, llvm::Value *item) {
+        // Only the running total may be reassociated (kept in vector lanes), as in the
+        // reduction of an array; the items are exactly the array expression's.
+        llvm::IRBuilder<> &chunkBuilder = chunk.irBuilder();
+        llvm::FastMathFlags saved = chunkBuilder.getFastMathFlags();
+        llvm::FastMathFlags reassociate = saved;
+        reassociate.setAllowReassoc();
+        if (reassociates)
+          chunkBuilder.setFastMathFlags(reassociate);
+        llvm::Value *next =
+            chunk.lowerBinary(op, accumulator, accumulatorType, item, dtype, accumulatorType);
+        chunkBuilder.setFastMathFlags(saved);
+        return next;
+      },
+      [&](llvm::Value *left, llvm::Value *right) {
+        return lowering.lowerBinary(op, left, accumulatorType, right, accumulatorType,
+                                    accumulatorType);
+      });
+}
+
 /// The integer type sums and products of `dtype` accumulate in (NumPy's: int64 or uint64).
 const Type *accumulatorType(const Type *dtype) {
   return dtype->isIntegerLike() ? types::integer(64, dtype->isBoolean() || dtype->isSigned())
@@ -343,16 +373,26 @@ const Type *typeReduction(const std::string &name, const std::string &reduction,
 /// numpy.<name>(a, axis=None) computing `reduction` (amin is min), and its array method.
 void addReduction(Library &library, const std::string &name, const std::string &reduction,
                   bool withMethod) {
+  // A sum or product of a whole array expression folds its items as they are computed, without
+  // making the array (np.sum(a * b)): those two lower their arguments themselves.
+  bool fuses = reduction == "sum" || reduction == "prod";
   addNumpyFunction(
       library, name, {{"a"}, {"axis", true}},
       [name, reduction](const LibraryCall &call) { return typeReduction(name, reduction, call); },
-      [reduction](FunctionLowering &lowering, const LibraryCall &call,
-                  const std::vector<llvm::Value *> &values) {
+      [reduction, fuses](FunctionLowering &lowering, const LibraryCall &call,
+                         const std::vector<llvm::Value *> &given) {
+        Expr *array = call.arguments[0];
+        if (fuses && !isGiven(call, 1) && lowering.isElementwise(array))
+          return reduceArrayExpression(lowering, reduction == "prod", array, call.resultType);
+        std::vector<llvm::Value *> values = given;
+        if (fuses)
+          for (Expr *argument : call.arguments)
+            values.push_back(argument ? lowering.lowerExpr(argument) : nullptr);
         llvm::Value *axis = isGiven(call, 1) ? int64Argument(lowering, call, values, 1) : nullptr;
         return lowerReduction(lowering, reduction, values[0], call.argumentTypes[0], axis,
                               call.resultType);
       },
-      withMethod);
+      withMethod, fuses);
 }
 
 /// cumsum and cumprod: the running totals of the flattened array, in the accumulator type.

@@ -13,9 +13,10 @@ namespace taipan {
 
 void addNumpyFunction(Library &library, const std::string &name,
                       std::vector<LibraryParameter> parameters, LibraryTypeRule type,
-                      LibraryLowerRule lower, bool withMethod) {
+                      LibraryLowerRule lower, bool withMethod, bool lowersArguments) {
   LibraryFunction function;
   function.name = "numpy." + name;
+  function.lowersArguments = lowersArguments;
   function.parameters = std::move(parameters);
   function.type = std::move(type);
   function.lower = std::move(lower);

@@ -8,10 +8,12 @@
 namespace taipan {
 
 /// Registers numpy.<name> and, with `withMethod`, its twin array.<name> (the array first),
-/// both with these parameters and rules.
+/// both with these parameters and rules; with `lowersArguments` the lowering rule lowers the
+/// arguments itself (it receives no values).
 void addNumpyFunction(Library &library, const std::string &name,
                       std::vector<LibraryParameter> parameters, LibraryTypeRule type,
-                      LibraryLowerRule lower, bool withMethod = false);
+                      LibraryLowerRule lower, bool withMethod = false,
+                      bool lowersArguments = false);
 
 // ---- typing ------------------------------------------------------------------------------
 

@@ -42,116 +42,174 @@ void FunctionLowering::collectElementwiseLeaves(Expr *expr, std::vector<Expr *> 
   }
 }
 
-llvm::Value *FunctionLowering::lowerElementwise(Expr *expr) {
-  const Type *resultType = typeOf(expr);
-  int ndim = resultType->ndim();
-  std::vector<Expr *> leaves;
-  collectElementwiseLeaves(expr, leaves);
-  std::map<const Expr *, llvm::Value *> leafValues;
-  std::vector<Expr *> arrayLeaves;
-  for (Expr *leaf : leaves) {
-    leafValues[leaf] = lowerExpr(leaf);
+FunctionLowering::ElementwiseOperands FunctionLowering::prepareElementwise(Expr *expr) {
+  ElementwiseOperands operands;
+  int ndim = typeOf(expr)->ndim();
+  collectElementwiseLeaves(expr, operands.leaves);
+  for (Expr *leaf : operands.leaves) {
+    operands.values[leaf] = lowerExpr(leaf);
     if (typeOf(leaf)->isArray())
-      arrayLeaves.push_back(leaf);
+      operands.arrays.push_back(leaf);
   }
   // The broadcast shape: trailing dimensions line up; an extent of 1 stretches.
-  std::vector<llvm::Value *> shape(ndim, builder.getInt64(1));
-  for (Expr *leaf : arrayLeaves) {
+  operands.shape.assign(ndim, builder.getInt64(1));
+  for (Expr *leaf : operands.arrays) {
     const Type *leafType = typeOf(leaf);
     int offset = ndim - leafType->ndim();
     for (int i = 0; i < leafType->ndim(); ++i) {
-      llvm::Value *extent = arrayField(leafValues[leaf], ArrayLayout::Shape, i);
-      llvm::Value *current = shape[offset + i];
+      llvm::Value *extent = arrayField(operands.values[leaf], ArrayLayout::Shape, i);
+      llvm::Value *current = operands.shape[offset + i];
       llvm::Value *merged =
           builder.CreateSelect(builder.CreateICmpEQ(current, builder.getInt64(1)), extent, current);
       raiseIf(builder.CreateAnd(builder.CreateICmpNE(extent, builder.getInt64(1)),
                                 builder.CreateICmpNE(extent, merged)),
               ValueErrorId, "operands could not be broadcast together");
-      shape[offset + i] = merged;
+      operands.shape[offset + i] = merged;
     }
   }
-  llvm::Value *result = allocateArray(resultType, shape);
+  operands.contiguous = true;
+  for (Expr *leaf : operands.arrays)
+    operands.contiguous &= typeOf(leaf)->layout() == 'C' && typeOf(leaf)->ndim() == ndim;
+  return operands;
+}
+
+llvm::Value *FunctionLowering::elementwiseFlatPath(const ElementwiseOperands &operands) {
+  llvm::Value *sameShape = builder.getInt1(operands.contiguous);
+  if (operands.contiguous)
+    for (Expr *leaf : operands.arrays)
+      for (size_t i = 0; i < operands.shape.size(); ++i)
+        sameShape = builder.CreateAnd(
+            sameShape, builder.CreateICmpEQ(arrayField(operands.values.at(leaf), ArrayLayout::Shape,
+                                                       static_cast<int>(i)),
+                                            operands.shape[i]));
+  return sameShape;
+}
+
+llvm::Value *
+FunctionLowering::elementwiseItem(Expr *expr, const ElementwiseOperands &operands,
+                                  const std::map<const Expr *, llvm::Value *> &held,
+                                  const std::function<llvm::Value *(Expr *)> &address) {
+  const Type *dtype = typeOf(expr)->dtype();
+  std::map<const Expr *, llvm::Value *> scalars;
+  for (Expr *leaf : operands.leaves)
+    scalars[leaf] =
+        typeOf(leaf)->isArray() ? loadElement(address(leaf), typeOf(leaf)->dtype()) : held.at(leaf);
+  bool saved = useNumpyArithmetic(true);
+  llvm::Value *item = castValue(elementwiseScalar(expr, scalars), dtype, dtype);
+  useNumpyArithmetic(saved);
+  return item;
+}
+
+llvm::Value *FunctionLowering::broadcastAddress(Expr *leaf, llvm::Value *array,
+                                                const std::vector<llvm::Value *> &at) {
+  const Type *leafType = typeOf(leaf);
+  int offset = static_cast<int>(at.size()) - leafType->ndim();
+  std::vector<llvm::Value *> index;
+  for (int i = 0; i < leafType->ndim(); ++i) {
+    llvm::Value *extent = arrayField(array, ArrayLayout::Shape, i);
+    index.push_back(builder.CreateSelect(builder.CreateICmpEQ(extent, builder.getInt64(1)),
+                                         builder.getInt64(0), at[offset + i]));
+  }
+  return elementAddress(array, leafType, index);
+}
+
+/// The address of item `index` of a C-contiguous array of `type`.
+static llvm::Value *flatAddress(FunctionLowering &lowering, llvm::Value *array, const Type *type,
+                                llvm::Value *index) {
+  return lowering.irBuilder().CreateInBoundsGEP(memoryType(lowering.llvmContext(), type->dtype()),
+                                                lowering.arrayField(array, ArrayLayout::Data),
+                                                index);
+}
+
+llvm::Value *FunctionLowering::lowerElementwise(Expr *expr) {
+  const Type *resultType = typeOf(expr);
   const Type *dtype = resultType->dtype();
-  bool savedContext = insideElementwise;
-  insideElementwise = true;
-  // One element: the leaves' elements (at the addresses `addressOf` gives; scalar leaves as they
-  // are), through the expression tree, stored at `resultAddress`. Emitted by `lowering`, this
-  // function or the outlined body of a parallel loop, with the leaves' values it holds.
-  auto evaluate =
-      [&](FunctionLowering &lowering, const std::map<const Expr *, llvm::Value *> &values,
-          const std::function<llvm::Value *(Expr *)> &addressOf, llvm::Value *resultAddress) {
-        std::map<const Expr *, llvm::Value *> scalars;
-        for (Expr *leaf : leaves)
-          scalars[leaf] = typeOf(leaf)->isArray()
-                              ? lowering.loadElement(addressOf(leaf), typeOf(leaf)->dtype())
-                              : values.at(leaf);
-        lowering.storeElement(
-            resultAddress,
-            lowering.castValue(lowering.elementwiseScalar(expr, scalars), dtype, dtype), dtype);
-      };
+  ElementwiseOperands operands = prepareElementwise(expr);
+  llvm::Value *result = allocateArray(resultType, operands.shape);
   // When every operand is C-contiguous with the result's shape, one flat loop over the items:
   // addresses are base + i * itemsize, which LLVM vectorises. In a parallel=True function the
-  // items are split over the thread pool.
-  bool allContiguous = true;
-  for (Expr *leaf : arrayLeaves)
-    allContiguous &= typeOf(leaf)->layout() == 'C' && typeOf(leaf)->ndim() == ndim;
+  // items are split over the thread pool (the loop outlined, the operands captured).
+  llvm::BasicBlock *flat = newBlock("elementwise.flat");
   llvm::BasicBlock *general = newBlock("elementwise.general");
   llvm::BasicBlock *done = newBlock("elementwise.done");
-  if (allContiguous) {
-    llvm::Value *sameShape = builder.getInt1(true);
-    for (Expr *leaf : arrayLeaves)
-      for (int i = 0; i < ndim; ++i)
-        sameShape = builder.CreateAnd(
-            sameShape,
-            builder.CreateICmpEQ(arrayField(leafValues[leaf], ArrayLayout::Shape, i), shape[i]));
-    llvm::BasicBlock *flat = newBlock("elementwise.flat");
-    builder.CreateCondBr(sameShape, flat, general);
-    builder.SetInsertPoint(flat);
+  builder.CreateCondBr(elementwiseFlatPath(operands), flat, general);
+  builder.SetInsertPoint(flat);
+  if (operands.contiguous) {
     std::vector<llvm::Value *> captured = {result};
-    for (Expr *leaf : leaves)
-      captured.push_back(leafValues[leaf]);
-    forEachIndexInParallel(arrayField(result, ArrayLayout::ItemCount), captured,
-                           [&](FunctionLowering &lowering, llvm::Value *index,
-                               const std::vector<llvm::Value *> &values) {
-                             std::map<const Expr *, llvm::Value *> held;
-                             for (size_t k = 0; k < leaves.size(); ++k)
-                               held[leaves[k]] = values[k + 1];
-                             auto linear = [&](llvm::Value *array, const Type *type) {
-                               return lowering.irBuilder().CreateInBoundsGEP(
-                                   memoryType(context, type->dtype()),
-                                   lowering.arrayField(array, ArrayLayout::Data), index);
-                             };
-                             evaluate(
-                                 lowering, held,
-                                 [&](Expr *leaf) { return linear(held.at(leaf), typeOf(leaf)); },
-                                 linear(values[0], resultType));
-                           });
-    builder.CreateBr(done);
-  } else {
-    builder.CreateBr(general);
+    for (Expr *leaf : operands.leaves)
+      captured.push_back(operands.values.at(leaf));
+    forEachIndexInParallel(
+        arrayField(result, ArrayLayout::ItemCount), captured,
+        [&](FunctionLowering &lowering, llvm::Value *index,
+            const std::vector<llvm::Value *> &values) {
+          std::map<const Expr *, llvm::Value *> held;
+          for (size_t k = 0; k < operands.leaves.size(); ++k)
+            held[operands.leaves[k]] = values[k + 1];
+          llvm::Value *item = lowering.elementwiseItem(expr, operands, held, [&](Expr *leaf) {
+            return flatAddress(lowering, held.at(leaf), typeOf(leaf), index);
+          });
+          lowering.storeElement(flatAddress(lowering, values[0], resultType, index), item, dtype);
+        });
   }
+  builder.CreateBr(done);
   builder.SetInsertPoint(general);
-  forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
-    evaluate(
-        *this, leafValues,
-        [&](Expr *leaf) {
-          const Type *leafType = typeOf(leaf);
-          llvm::Value *array = leafValues[leaf];
-          int offset = ndim - leafType->ndim();
-          std::vector<llvm::Value *> index;
-          for (int i = 0; i < leafType->ndim(); ++i) {
-            llvm::Value *extent = arrayField(array, ArrayLayout::Shape, i);
-            index.push_back(builder.CreateSelect(builder.CreateICmpEQ(extent, builder.getInt64(1)),
-                                                 builder.getInt64(0), at[offset + i]));
-          }
-          return elementAddress(array, leafType, index);
-        },
-        elementAddress(result, resultType, at));
+  forEachIndex(operands.shape, [&](const std::vector<llvm::Value *> &at) {
+    llvm::Value *item = elementwiseItem(expr, operands, operands.values, [&](Expr *leaf) {
+      return broadcastAddress(leaf, operands.values.at(leaf), at);
+    });
+    storeElement(elementAddress(result, resultType, at), item, dtype);
   });
   builder.CreateBr(done);
   builder.SetInsertPoint(done);
-  insideElementwise = savedContext;
   return result;
+}
+
+llvm::Value *FunctionLowering::reduceElementwise(
+    Expr *expr, llvm::Value *identity,
+    const std::function<llvm::Value *(FunctionLowering &, llvm::Value *, llvm::Value *)> &step,
+    const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &combine) {
+  ElementwiseOperands operands = prepareElementwise(expr);
+  llvm::AllocaInst *result = createEntryAlloca(identity->getType(), "elementwise.reduced");
+  llvm::BasicBlock *flat = newBlock("elementwise.flat");
+  llvm::BasicBlock *general = newBlock("elementwise.general");
+  llvm::BasicBlock *done = newBlock("elementwise.done");
+  builder.CreateCondBr(elementwiseFlatPath(operands), flat, general);
+  builder.SetInsertPoint(flat);
+  if (operands.contiguous) {
+    llvm::Value *count = builder.getInt64(1);
+    for (llvm::Value *extent : operands.shape)
+      count = builder.CreateMul(count, extent);
+    std::vector<llvm::Value *> captured;
+    for (Expr *leaf : operands.leaves)
+      captured.push_back(operands.values.at(leaf));
+    builder.CreateStore(
+        reduceInParallel(
+            count, captured, identity,
+            [&](FunctionLowering &lowering, llvm::Value *accumulator, llvm::Value *index,
+                const std::vector<llvm::Value *> &values) {
+              std::map<const Expr *, llvm::Value *> held;
+              for (size_t k = 0; k < operands.leaves.size(); ++k)
+                held[operands.leaves[k]] = values[k];
+              llvm::Value *item = lowering.elementwiseItem(expr, operands, held, [&](Expr *leaf) {
+                return flatAddress(lowering, held.at(leaf), typeOf(leaf), index);
+              });
+              return step(lowering, accumulator, item);
+            },
+            combine),
+        result);
+  }
+  builder.CreateBr(done);
+  builder.SetInsertPoint(general);
+  builder.CreateStore(identity, result);
+  forEachIndex(operands.shape, [&](const std::vector<llvm::Value *> &at) {
+    llvm::Value *item = elementwiseItem(expr, operands, operands.values, [&](Expr *leaf) {
+      return broadcastAddress(leaf, operands.values.at(leaf), at);
+    });
+    builder.CreateStore(step(*this, builder.CreateLoad(identity->getType(), result), item), result);
+  });
+  builder.CreateBr(done);
+  builder.SetInsertPoint(done);
+  return builder.CreateLoad(identity->getType(), result);
 }
 
 llvm::Value *

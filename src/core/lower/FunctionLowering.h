@@ -291,7 +291,33 @@ public:
   void copyBroadcast(llvm::Value *target, const Type *targetType, llvm::Value *source,
                      const Type *sourceType);
   bool isElementwise(const Expr *expr) const;
+  /// The operands (leaves) of an array expression, lowered, and the shape they broadcast to.
+  struct ElementwiseOperands {
+    std::vector<Expr *> leaves;
+    std::map<const Expr *, llvm::Value *> values;
+    std::vector<Expr *> arrays; ///< the leaves that are arrays
+    std::vector<llvm::Value *> shape;
+    bool contiguous = false; ///< every array leaf C-contiguous with the result's ndim
+  };
+  ElementwiseOperands prepareElementwise(Expr *expr);
+  /// Whether the items can be visited flat: contiguous operands all of the broadcast shape.
+  llvm::Value *elementwiseFlatPath(const ElementwiseOperands &operands);
+  /// One item of the expression (NumPy's arithmetic, cast to its dtype): array leaves read at
+  /// `address(leaf)`, scalar leaves as `held` gives them.
+  llvm::Value *elementwiseItem(Expr *expr, const ElementwiseOperands &operands,
+                               const std::map<const Expr *, llvm::Value *> &held,
+                               const std::function<llvm::Value *(Expr *)> &address);
+  /// The address in `array` (the value of `leaf`) of index `at` of the broadcast shape.
+  llvm::Value *broadcastAddress(Expr *leaf, llvm::Value *array,
+                                const std::vector<llvm::Value *> &at);
   llvm::Value *lowerElementwise(Expr *expr);
+  /// Folds the items of the array expression `expr` into an accumulator without making the
+  /// array (np.sum(a * b)): `step(lowering, accumulator, item)`, from the constant `identity`;
+  /// split over the thread pool like reduceInParallel when the items can be visited flat.
+  llvm::Value *reduceElementwise(
+      Expr *expr, llvm::Value *identity,
+      const std::function<llvm::Value *(FunctionLowering &, llvm::Value *, llvm::Value *)> &step,
+      const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &combine);
   llvm::Value *elementwiseScalar(Expr *expr, const std::map<const Expr *, llvm::Value *> &leaves);
   void collectElementwiseLeaves(Expr *expr, std::vector<Expr *> &leaves);
   /// One element of a ufunc call: `values` (of `types`) converted to the loop typing chose
