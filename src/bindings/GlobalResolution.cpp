@@ -5,6 +5,7 @@
 #include "ArrayBoxing.h"
 #include "Module.h"
 #include "TypeObjects.h"
+#include "Ufuncs.h"
 #include "typing/BuiltinNames.h"
 
 #include <nanobind/stl/shared_ptr.h>
@@ -149,6 +150,11 @@ static GlobalValue classifyCtypesFunction(nb::handle object) {
 GlobalValue classifyPythonObject(nb::handle object) {
   GlobalValue result;
   PyObject *value = object.ptr();
+  if (const std::string *ufunc = userUfuncName(value)) {
+    result.kind = GlobalValue::Kind::Builtin;
+    result.name = *ufunc;
+    return result;
+  }
   if (readConstant(object, result.constant)) {
     result.kind = GlobalValue::Kind::Constant;
     return result;

@@ -11,8 +11,14 @@
 #include <numpy/arrayobject.h>
 #include <numpy/ufuncobject.h>
 
+#include "TypeObjects.h"
+#include "compiler/UserUfuncs.h"
 #include "runtime/ThreadPool.h"
 #include "runtime/UfuncLoops.h"
+
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <unordered_map>
 
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -129,7 +135,52 @@ nb::object makeUfunc(const std::string &name, const std::string &doc, int inputs
 
 } // namespace
 
+/// The library name of each user ufunc compiled code may call, by the object Python code
+/// names (kept alive: a name must never be reused by another object at the same address).
+static std::unordered_map<PyObject *, std::string> &userUfuncNames() {
+  static auto *names = new std::unordered_map<PyObject *, std::string>();
+  return *names;
+}
+
+/// Registers `ufunc` (a numpy.ufunc or DUFunc taipan made) as a library function: `select`
+/// is Python's loop selection, called with the element types while typing.
+static void registerUserUfuncObject(nb::handle ufunc, const std::string &name, unsigned inputs,
+                             std::shared_ptr<FunctionSource> scalarFunction, nb::object select) {
+  UserUfunc entry;
+  entry.name = name;
+  entry.inputs = inputs;
+  entry.scalarFunction = std::move(scalarFunction);
+  // Owned for the rest of the process, as the library entry is: never released, since the
+  // library outlives the interpreter.
+  PyObject *callback = select.release().ptr();
+  entry.selectLoop = [callback](const std::vector<const Type *> &elements,
+                                std::vector<const Type *> &loopInputs, const Type *&output) {
+    nb::gil_scoped_acquire gil;
+    nb::list types;
+    for (const Type *element : elements)
+      types.append(nb::cast(TypeRef{element}));
+    nb::object found = nb::handle(callback)(types);
+    if (found.is_none())
+      return false;
+    auto [inputTypes, outputType] = nb::cast<std::pair<std::vector<TypeRef>, nb::object>>(found);
+    loopInputs.clear();
+    for (const TypeRef &input : inputTypes)
+      loopInputs.push_back(input.type);
+    output = outputType.is_none() ? nullptr : nb::cast<TypeRef>(outputType).type;
+    return true;
+  };
+  registerUserUfunc(std::move(entry));
+  userUfuncNames()[ufunc.inc_ref().ptr()] = name;
+}
+
+const std::string *userUfuncName(PyObject *object) {
+  auto found = userUfuncNames().find(object);
+  return found == userUfuncNames().end() ? nullptr : &found->second;
+}
+
 void defineUfuncBindings(nb::module_ &module) {
+  module.def("register_user_ufunc", &registerUserUfuncObject, nb::arg("ufunc"), nb::arg("name"),
+             nb::arg("inputs"), nb::arg("scalar_function"), nb::arg("select"));
   runtime::setUfuncFailureSink(reportFailedElement);
   module.def("make_ufunc", &makeUfunc, nb::arg("name"), nb::arg("doc"), nb::arg("inputs"),
              nb::arg("outputs"), nb::arg("loop_types"), nb::arg("addresses"),

@@ -4,7 +4,13 @@
 
 #include <nanobind/nanobind.h>
 
+#include <string>
+
 namespace taipan::bindings {
+
+/// The library name compiled code calls the user ufunc `object` by, or nullptr when it is
+/// not one (register_user_ufunc).
+const std::string *userUfuncName(PyObject *object);
 
 /// Registers make_ufunc and the thread functions on the module.
 void defineUfuncBindings(nanobind::module_ &module);

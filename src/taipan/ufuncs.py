@@ -128,53 +128,34 @@ class _LoopCompiler:
         )
 
 
-def _register_scalar_calls(target, compiler):
-    """Lets compiled code call ``target`` (a ufunc or DUFunc) on scalars, as Python calls it:
-    NumPy's loop selection (the first compiled loop the argument types cast to safely, else, for
-    a DUFunc, the argument types themselves), the arguments converted to the loop's types, the
-    scalar function called, and its result converted to the loop's output type. Array arguments
-    get a clear error (fusing ufunc calls into array expressions is not supported yet)."""
-    from taipan import njit, types
-    from taipan.extending import overload
-    from taipan.numpy_library._generate import python_function
+_library_names = set()
 
+
+def _register_compiled_calls(target, compiler):
+    """Lets compiled code call ``target`` (a ufunc or DUFunc) as Python calls it, on scalars and
+    on arrays, the calls on arrays fused into the array expressions around them: a library
+    function of the compiler whose element calls the scalar function. Loop selection is NumPy's
+    (the first compiled loop the argument types cast to safely; else, for a DUFunc, the argument
+    types themselves, the loop a call from Python would compile), the arguments are converted to
+    the loop's types and the result to its output type."""
     np = _numpy()
-    py_func = compiler.py_func
-    kernel = njit(py_func, **compiler.compile_options)
-    parameters = [f"x{i}" for i in range(compiler.inputs)]
     dynamic = isinstance(target, DUFunc)
 
-    def implementation(inputs, output):
-        converted = ", ".join(f"np.{t.name}({p})" for t, p in zip(inputs, parameters))
-        result = (
-            f"np.{output.name}(kernel({converted}))"
-            if output is not None
-            else f"kernel({converted})"
-        )
-        name = f"{py_func.__name__}_scalar_call"
-        source = f"def {name}({', '.join(parameters)}):\n    return {result}\n"
-        return python_function(name, source, {"kernel": kernel})
-
-    @overload(target)
-    def typer(*args):
-        if len(args) != compiler.inputs or not all(
-            isinstance(a, (types.Number, types.Boolean)) for a in args
-        ):
-            raise UnsupportedError(
-                f"compiled code calls the ufunc {py_func.__name__} on {compiler.inputs} numbers "
-                f"only, not on ({', '.join(str(a) for a in args)}); call it outside compiled "
-                "code for arrays"
-            )
+    def select(element_types):
         for inputs, output, _ in compiler.loops:
-            if all(np.can_cast(a.name, t.name, "safe") for a, t in zip(args, inputs)):
-                return implementation(inputs, output)
-        if not dynamic or target._frozen:
-            raise TypingError(
-                f"the ufunc {py_func.__name__} has no loop for ({', '.join(map(str, args))})"
-            )
-        # The loop a call from Python would compile: the function typed for these arguments
-        # (compiled as this caller's callee; a loop cannot be compiled in the middle of typing).
-        return implementation(args, None)
+            if all(np.can_cast(a.name, t.name, "safe") for a, t in zip(element_types, inputs)):
+                return list(inputs), output
+        if dynamic and not target._frozen:
+            return list(element_types), None
+        return None
+
+    base = compiler.py_func.__qualname__
+    name, copy = base, 1
+    while name in _library_names:
+        copy += 1
+        name = f"{base}#{copy}"
+    _library_names.add(name)
+    _core.register_user_ufunc(target, name, compiler.inputs, compiler.source(), select)
 
 
 def _split_signature(signature):
@@ -195,7 +176,7 @@ class DUFunc:
 
     def __init__(self, py_func, options):
         self._take(_LoopCompiler(py_func, options))
-        _register_scalar_calls(self, self._compiler)
+        _register_compiled_calls(self, self._compiler)
 
     def _take(self, compiler):
         """Starts with no loops, compiling them with ``compiler``."""
@@ -311,7 +292,7 @@ def vectorize(ftylist_or_function=(), **options):
         for signature in signatures:
             compiler.add(*_split_signature(signature))
         ufunc = compiler.build()
-        _register_scalar_calls(ufunc, compiler)
+        _register_compiled_calls(ufunc, compiler)
         return ufunc
 
     return decorate

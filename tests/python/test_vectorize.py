@@ -9,7 +9,7 @@ import pickle
 
 import numpy as np
 import pytest
-from numpy_checks import no_allocation_leak
+from numpy_checks import counting_allocations, no_allocation_leak
 
 import taipan
 from taipan import vectorize
@@ -296,10 +296,48 @@ def test_compiled_code_calls_ufuncs_on_scalars_as_python_does(a, b):
         assert np.asarray(actual).dtype.kind == np.asarray(expected).dtype.kind
 
 
-def test_compiled_code_refuses_ufunc_calls_on_arrays():
+def fused(a, b, c):
+    return a * floor_half(b, c) + c, dynamic_floor_half(a, b)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_compiled_code_calls_ufuncs_on_arrays_fused_into_array_expressions(parallel):
+    compiled = taipan.njit(parallel=parallel)(fused)
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal(40_000) * 10, rng.standard_normal(40_000) * 10
+    cases = [(a, b, 3.0), (a[::2], b[::2], 1.5), (a.reshape(-1, 5)[:, 1:], b[:4], 2.0)]
+    cases += [(a[:0], b[:0], 3.0), (a[:5], b[:5], -1.0)]
+    ints = rng.integers(-100, 100, 40_000)
+    cases += [(ints, ints[::-1], 7)]
+    with no_allocation_leak():
+        for arguments in cases:
+            for actual, expected in zip(compiled(*arguments), fused(*arguments)):
+                assert_same_array(actual, expected)
+        del actual, expected
+    # one loop: only the two results are allocated (no array for floor_half(b, c))
+    compiled(a, a, 1.0)
+    with counting_allocations() as count:
+        compiled(a, a, 1.0)
+    assert count.allocated == 2 and count.freed == 2
+
+
+def test_ufunc_errors_in_compiled_array_expressions():
+    @vectorize
+    def reciprocal_floor(x):
+        return 1 // x
+
     @taipan.njit
     def on_arrays(a):
+        return reciprocal_floor(a) + 1
+
+    with no_allocation_leak():
+        np.testing.assert_array_equal(on_arrays(np.array([1, 2, -1])), [2, 1, 0])
+        with pytest.raises(ZeroDivisionError, match="integer division or modulo by zero"):
+            on_arrays(np.array([1, 0, 3]))
+
+    @taipan.njit
+    def no_loop(a):
         return floor_half(a, a)
 
-    with pytest.raises(TypingError, match="on 2 numbers only"):
-        on_arrays(np.arange(3.0))
+    with pytest.raises(TypingError, match="floor_half"):
+        no_loop(np.array([1 + 2j]))

@@ -279,6 +279,8 @@ LoweredModule lowerModule(const CompileJob &job, const Target &target, StageTime
 
 } // namespace
 
+std::mutex &compilerLock() { return compileMutex; }
+
 CompiledFunction compileFunction(const CompileJob &job) {
   std::lock_guard<std::mutex> lock(compileMutex);
   std::unique_ptr<CpuTarget> cpu = cpuTargetFor(job);

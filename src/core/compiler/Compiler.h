@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,9 @@ inline std::string inspectFunction(const std::shared_ptr<FunctionSource> &source
 
 /// The job hash alone (types the job, lowers nothing).
 std::string hashJob(const CompileJob &job);
+
+/// The lock every compilation holds (the library and the JIT are shared by all of them).
+std::mutex &compilerLock();
 
 /// taipan's version, as pyproject.toml gives it (part of every job hash).
 const char *taipanVersion();

@@ -39,6 +39,10 @@ const LibraryFunction *Library::find(const std::string &name) const {
   return found == functions.end() ? nullptr : &found->second;
 }
 
+void Library::addAtRunTime(LibraryFunction function) {
+  const_cast<Library &>(get()).add(std::move(function));
+}
+
 void Library::add(LibraryFunction function) {
   std::string name = function.name;
   if (values.count(name) || !functions.emplace(name, std::move(function)).second)

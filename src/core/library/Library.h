@@ -21,6 +21,7 @@ namespace taipan {
 
 class FunctionLowering;
 struct LibraryFunction;
+struct TypedFunction;
 
 /// The targets a library function has an implementation for.
 enum LibraryTargets : unsigned { OnCpu = 1, OnGpu = 2, OnEveryTarget = OnCpu | OnGpu };
@@ -72,6 +73,8 @@ struct LibraryCall {
   /// (the call is then typed none and never lowered by itself).
   LibraryIteration iteration = LibraryIteration::OverResult;
   UfuncLoop loop; ///< the loop of a ufunc call (see UfuncKernel); empty for other functions
+  /// A user ufunc's scalar function typed for the loop (UfuncKernel::scalarFunction).
+  TypedFunction *elementCallee = nullptr;
 };
 
 /// The result type of a call; throws a TypingError (throwNoOverload) for argument types the
@@ -100,6 +103,10 @@ struct UfuncKernel {
   /// One element: `values` are already converted to `call.loop.inputs`; the result has type
   /// `call.loop.output`.
   LibraryLowerRule lowerElement;
+  /// A user's ufunc (@vectorize): the scalar function each element calls. Typing compiles it
+  /// for the loop's input types as the call's `elementCallee`; a loop whose output is nullptr
+  /// (a DUFunc meeting new types) gets the function's return type.
+  std::shared_ptr<FunctionSource> scalarFunction;
 };
 
 /// A function taipan implements in C++. `variadic` functions take any number of positional
@@ -142,12 +149,18 @@ struct LibraryValue {
 /// an operand is an array; the scalar lowering converts the arguments and runs the kernel.
 LibraryFunction makeUfunc(std::string name, UfuncKernel kernel,
                           std::vector<LibraryParameter> parameters = {});
+/// The type of a ufunc call once its loop's output is known: the output, or an array of it
+/// (the operands' largest ndim) when an operand is an array.
+const Type *ufuncResultType(const LibraryCall &call);
 
 /// Every LibraryFunction and LibraryValue, by name. Families register themselves in
 /// Library.cpp's constructor (one line per family); a family's file holds one entry per name.
 class Library {
 public:
   static const Library &get();
+  /// Adds a function while programs compile (a user's ufunc). Callers hold the compiler's
+  /// lock, which every reader of the library holds too; entries are never removed or moved.
+  static void addAtRunTime(LibraryFunction function);
   /// The function called `name`, or nullptr.
   const LibraryFunction *find(const std::string &name) const;
   void add(LibraryFunction function);

@@ -22,15 +22,8 @@ using LoopSelection = std::function<std::optional<UfuncLoop>(const std::vector<c
 const Type *typeUfuncCall(LibraryCall &call) {
   const UfuncKernel &kernel = *call.function->ufunc;
   std::vector<const Type *> elements;
-  bool anyArray = false;
-  int ndim = 0;
-  for (const Type *argument : call.argumentTypes) {
-    if (argument->isArray()) {
-      anyArray = true;
-      ndim = std::max(ndim, argument->ndim());
-    }
+  for (const Type *argument : call.argumentTypes)
     elements.push_back(argument->isArray() ? argument->dtype() : argument);
-  }
   std::optional<UfuncLoop> loop;
   if (elements.size() == kernel.inputs &&
       std::all_of(elements.begin(), elements.end(), [](const Type *t) { return t->isNumber(); }))
@@ -38,8 +31,20 @@ const Type *typeUfuncCall(LibraryCall &call) {
   if (!loop)
     throwNoOverload(call);
   call.loop = std::move(*loop);
-  return anyArray ? types::array(call.loop.output, ndim, 'C', false) : call.loop.output;
+  return call.loop.output ? ufuncResultType(call) : nullptr; // nullptr: the callee decides
 }
+
+} // namespace
+
+const Type *ufuncResultType(const LibraryCall &call) {
+  int ndim = -1;
+  for (const Type *argument : call.argumentTypes)
+    if (argument->isArray())
+      ndim = std::max(ndim, argument->ndim());
+  return ndim >= 0 ? types::array(call.loop.output, ndim, 'C', false) : call.loop.output;
+}
+
+namespace {
 
 /// The scalar lowering every ufunc shares (calls with an array operand are array expressions,
 /// which lower the kernel inside their loop).

@@ -181,22 +181,28 @@ llvm::Value *FunctionLowering::lowerIntrinsicCall(Expr *expr, const IntrinsicBod
 llvm::Value *FunctionLowering::lowerJitCall(Expr *expr, const CallBinding &binding) {
   TypedFunction &callee = *binding.callee;
   std::vector<llvm::Value *> arguments;
-  const Type *returnType = callee.returnType;
-  llvm::AllocaInst *result = createEntryAlloca(memoryType(context, returnType), "call.result");
-  arguments.push_back(result);
   for (size_t i = 0; i < binding.arguments.size(); ++i) {
     const Type *parameterType = callee.argumentTypes[i];
-    llvm::Value *value =
+    arguments.push_back(
         binding.arguments[i]
             ? lowerExprAs(binding.arguments[i], parameterType)
-            : lowerConstant(callee.source->parameters[i].defaultValue, parameterType);
-    arguments.push_back(toMemoryForm(builder, value, parameterType));
+            : lowerConstant(callee.source->parameters[i].defaultValue, parameterType));
   }
-  llvm::Value *status = builder.CreateCall(moduleLowering.declare(callee), arguments);
+  (void)expr;
+  return callTypedFunction(callee, arguments);
+}
+
+llvm::Value *FunctionLowering::callTypedFunction(TypedFunction &callee,
+                                                 const std::vector<llvm::Value *> &arguments) {
+  const Type *returnType = callee.returnType;
+  llvm::AllocaInst *result = createEntryAlloca(memoryType(context, returnType), "call.result");
+  std::vector<llvm::Value *> values = {result};
+  for (size_t i = 0; i < arguments.size(); ++i)
+    values.push_back(toMemoryForm(builder, arguments[i], callee.argumentTypes[i]));
+  llvm::Value *status = builder.CreateCall(moduleLowering.declare(callee), values);
   // A non-zero status means an exception is pending: unwind and hand it on to our caller.
   // Otherwise the callee returned a reference its caller owns.
   exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
-  (void)expr;
   llvm::Value *value = fromMemoryForm(
       builder, builder.CreateLoad(memoryType(context, returnType), result), returnType);
   addTemporary(value, returnType);

@@ -873,9 +873,27 @@ private:
     }
     call.iteratedByLoop = loopIterables.count(expr->id) > 0;
     call.resultType = entry->type(call);
+    if (entry->ufunc && entry->ufunc->scalarFunction)
+      typeUfuncElementCallee(call);
     const Type *result = call.resultType;
     function.libraryCalls[expr->id] = std::move(call);
     return result;
+  }
+
+  /// A user ufunc's call: its scalar function typed for the loop's input types, and a new
+  /// loop's output (a DUFunc's) taken from that function's return type once it is known.
+  void typeUfuncElementCallee(LibraryCall &call) {
+    call.elementCallee = callees.typeCallee(call.function->ufunc->scalarFunction.get(),
+                                            call.loop.inputs, call.location);
+    if (call.loop.output)
+      return;
+    const Type *returned = call.elementCallee->returnType;
+    if (returned && !returned->isNumber())
+      throwTypingError("the ufunc " + call.function->name +
+                           " returns a value that is not a number: " + describe(returned),
+                       call.location);
+    call.loop.output = returned; // nullptr while the callee's type is unknown (recursion)
+    call.resultType = returned ? ufuncResultType(call) : nullptr;
   }
 
   /// A read of a library attribute (`a.shape`): a call of its entry with the value, recorded
