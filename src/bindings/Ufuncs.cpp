@@ -145,7 +145,8 @@ static std::unordered_map<PyObject *, std::string> &userUfuncNames() {
 /// Registers `ufunc` (a numpy.ufunc or DUFunc taipan made) as a library function: `select`
 /// is Python's loop selection, called with the element types while typing.
 static void registerUserUfuncObject(nb::handle ufunc, const std::string &name, unsigned inputs,
-                             std::shared_ptr<FunctionSource> scalarFunction, nb::object select) {
+                                    std::shared_ptr<FunctionSource> scalarFunction,
+                                    nb::object select) {
   UserUfunc entry;
   entry.name = name;
   entry.inputs = inputs;

@@ -1,5 +1,6 @@
 // A user's ufunc (@vectorize) as compiled code sees it: a library function whose element is a
-// call of the scalar function, so jitted code calls it on scalars and fuses it into array expressions.
+// call of the scalar function, so jitted code calls it on scalars and fuses it into array
+// expressions.
 #pragma once
 
 #include "syntax/SyntaxTree.h"

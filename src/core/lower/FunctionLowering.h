@@ -330,7 +330,8 @@ public:
   llvm::Value *lowerJitCall(Expr *expr, const CallBinding &binding);
   /// Calls a typed function with `arguments` (of its argument types); its error propagates.
   /// The result (of its return type) is a temporary when it holds arrays.
-  llvm::Value *callTypedFunction(TypedFunction &callee, const std::vector<llvm::Value *> &arguments);
+  llvm::Value *callTypedFunction(TypedFunction &callee,
+                                 const std::vector<llvm::Value *> &arguments);
   /// A call of a cuda.declare_device function, by Numba's convention or the plain C one.
   llvm::Value *lowerExternalCall(Expr *expr, const Type *callee);
   llvm::Value *lowerIntrinsicCall(Expr *expr, const IntrinsicBody &body);
