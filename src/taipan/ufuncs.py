@@ -387,7 +387,10 @@ class GUFunc(DUFunc):
     _METHODS = ()
 
     def __init__(self, py_func, layout, options):
+        from taipan.gufunc_calls import register_gufunc_calls
+
         self._take(_GufuncCompiler(py_func, layout, options))
+        register_gufunc_calls(self, self._compiler, dynamic=True)
 
     nout = property(lambda self: len(self._compiler.core_dimensions) - self._compiler.inputs)
     nargs = property(lambda self: len(self._compiler.core_dimensions))
@@ -448,6 +451,8 @@ def guvectorize(*args, **options):
     if isinstance(signatures, str) or not isinstance(signatures, (list, tuple)):
         signatures = [signatures]
 
+    from taipan.gufunc_calls import register_gufunc_calls
+
     def decorate(py_func):
         if not signatures:
             return GUFunc(py_func, layout, options)
@@ -459,6 +464,8 @@ def guvectorize(*args, **options):
                     f"a gufunc signature returns void (its outputs are parameters): {signature}"
                 )
             compiler.add(argument_types)
-        return compiler.build()
+        gufunc = compiler.build()
+        register_gufunc_calls(gufunc, compiler, dynamic=False)
+        return gufunc
 
     return decorate

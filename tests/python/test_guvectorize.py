@@ -162,3 +162,68 @@ def test_bad_layouts_and_signatures_get_clear_errors():
         guvectorize(["void(float64[:,:], float64[:])"], "(n)->()")(l2_norm)
     with pytest.raises(TypingError, match="returns void"):
         guvectorize(["float64(float64[:], float64[:])"], "(n)->()")(l2_norm)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_compiled_code_calls_gufuncs_as_numpy_does(target):
+    norm = guvectorize(["void(float64[:], float64[:])"], "(n)->()", target=target)(l2_norm)
+    product = guvectorize(
+        ["void(float64[:,:], float64[:,:], float64[:,:])"], "(m,n),(n,p)->(m,p)", target=target
+    )(matmul)
+    mean = guvectorize(
+        ["void(float64[:], int64, float64[:])", "void(float32[:], int64, float32[:])"],
+        "(n),()->(n)",
+        target=target,
+    )(move_mean)
+
+    def calls(x, a, b, window):
+        return norm(x), product(a, b), mean(x, window), norm(x[0]), product(a[0], b)
+
+    compiled = taipan.njit(calls)
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((6, 9))
+    a, b = rng.standard_normal((5, 3, 4)), rng.standard_normal((4, 2))
+    with no_allocation_leak():
+        for actual, expected in zip(compiled(x, a, b, 3), calls(x, a, b, 3)):
+            np.testing.assert_allclose(actual, expected, rtol=1e-13)
+            assert np.shape(actual) == np.shape(expected)
+        for actual, expected in zip(
+            compiled(x[:, ::2], a[::2], b, 2), calls(x[:, ::2], a[::2], b, 2)
+        ):
+            np.testing.assert_allclose(actual, expected, rtol=1e-13)
+        # inputs of other dtypes are cast to the loop's; an int array takes the float64 loop
+        ints = np.arange(12).reshape(3, 4)
+        np.testing.assert_allclose(taipan.njit(lambda v: norm(v))(ints), norm(ints))
+        np.testing.assert_allclose(
+            taipan.njit(lambda v: mean(v, 2))(x.astype(np.float32)), mean(x.astype(np.float32), 2)
+        )
+        # outputs passed are written and returned
+        out = np.zeros(6)
+        result = taipan.njit(lambda v, o: norm(v, o))(x, out)
+        np.testing.assert_allclose(out, norm(x))
+        assert result is not None
+        del actual, expected, result
+
+
+def test_gufunc_calls_from_compiled_code_check_shapes():
+    product = guvectorize(["void(float64[:,:], float64[:,:], float64[:,:])"], "(m,n),(n,p)->(m,p)")(
+        matmul
+    )
+    call = taipan.njit(lambda a, b: product(a, b))
+    with pytest.raises(ValueError, match="core dimension"):
+        call(np.ones((2, 3)), np.ones((4, 2)))
+    with pytest.raises(ValueError, match="broadcast"):
+        call(np.ones((3, 2, 3)), np.ones((2, 3, 2)))
+    with pytest.raises(ValueError, match="wrong shape"):
+        taipan.njit(lambda a, b, o: product(a, b, o))(
+            np.ones((3, 2, 3)), np.ones((3, 2)), np.ones((2, 2, 2))
+        )
+    with pytest.raises(TypingError, match="no loop"):
+        call(np.ones((2, 2), np.complex128), np.ones((2, 2)))
+
+    dynamic = guvectorize("(n)->()")(total)
+    with pytest.raises(TypingError, match="pass the outputs"):
+        taipan.njit(lambda v: dynamic(v))(np.ones(3))
+    out = np.zeros(2)
+    taipan.njit(lambda v, o: dynamic(v, o))(np.ones((2, 3)), out)
+    np.testing.assert_array_equal(out, [3.0, 3.0])
