@@ -43,7 +43,7 @@ def main():
     print(f"threads available: taipan {maximum}, numba {numba.get_num_threads()}")
     for size in (10**5, 10**6, 10**7, 10**8):
         a = np.random.default_rng(0).random(size)
-        for threads in sorted({1, 4, maximum}):
+        for threads in sorted({1, min(4, maximum), maximum}):
             taipan.set_num_threads(threads)
             numba.set_num_threads(threads)
             tt, nn = best(t, a), best(n, a)

@@ -64,24 +64,58 @@ public:
     if (!serial.owns_lock())
       return false;
     int threads = static_cast<int>(std::min<int64_t>(active.load(), count));
+    // Every worker has seen the previous job (even those it did not use) before the job's
+    // fields change under them.
+    waitUntilZero(unacknowledged);
     startWorkers(threads - 1);
-    {
+    job = &body;
+    jobCount = count;
+    jobThreads = threads;
+    remaining.store(threads - 1);
+    unacknowledged.store(static_cast<int>(workers.size()));
+    generation.fetch_add(1); // publishes the fields above
+    if (sleepers.load() > 0) {
       std::lock_guard<std::mutex> lock(mutex);
-      job = &body;
-      jobCount = count;
-      jobThreads = threads;
-      remaining = threads - 1;
-      ++generation;
+      wake.notify_all();
     }
-    wake.notify_all();
     runChunk(0, body, count, threads);
-    std::unique_lock<std::mutex> lock(mutex);
-    done.wait(lock, [&] { return remaining == 0; });
-    job = nullptr;
+    waitUntilZero(remaining);
     return true;
   }
 
 private:
+  /// How long a thread spins on a change before it sleeps: back-to-back parallel loops (a
+  /// prange in a Python loop, small array expressions) then start without a wake-up, which
+  /// costs tens of microseconds per worker, as OpenMP and TBB runtimes also spin.
+  static constexpr int SpinIterations = 1 << 15;
+
+  static void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+  }
+
+  /// Waits (spinning, then sleeping on `done`) until `counter` is 0.
+  void waitUntilZero(std::atomic<int> &counter) {
+    for (int spin = 0; spin < SpinIterations; ++spin) {
+      if (counter.load() == 0)
+        return;
+      pause();
+    }
+    std::unique_lock<std::mutex> lock(mutex);
+    done.wait(lock, [&] { return counter.load() == 0; });
+  }
+
+  /// Counts down `counter`, waking the caller waiting for it when it reaches 0.
+  void countDown(std::atomic<int> &counter) {
+    if (counter.fetch_sub(1) == 1) {
+      std::lock_guard<std::mutex> lock(mutex);
+      done.notify_all();
+    }
+  }
+
   static void runChunk(int index, const ChunkBody &body, int64_t count, int threads) {
     int64_t begin = count * index / threads, end = count * (index + 1) / threads;
     bool outer = inRegion;
@@ -97,27 +131,32 @@ private:
   void startWorkers(int wanted) {
     while (static_cast<int>(workers.size()) < wanted) {
       int index = static_cast<int>(workers.size()) + 1;
-      workers.emplace_back([this, index] { work(index); });
+      uint64_t seen = generation.load();
+      workers.emplace_back([this, index, seen] { work(index, seen); });
       workers.back().detach();
     }
   }
 
-  void work(int index) {
-    uint64_t seen = 0;
+  void work(int index, uint64_t seen) {
     for (;;) {
-      std::unique_lock<std::mutex> lock(mutex);
-      wake.wait(lock, [&] { return generation != seen; });
-      seen = generation;
-      if (index >= jobThreads)
-        continue; // this job uses fewer threads
-      const ChunkBody *body = job;
-      int64_t count = jobCount;
-      int threads = jobThreads;
-      lock.unlock();
-      runChunk(index, *body, count, threads);
-      lock.lock();
-      if (--remaining == 0)
-        done.notify_one();
+      // The next job: spin for it a while, then sleep until the caller wakes us.
+      int spin = 0;
+      while (generation.load() == seen && spin < SpinIterations) {
+        pause();
+        ++spin;
+      }
+      if (generation.load() == seen) {
+        std::unique_lock<std::mutex> lock(mutex);
+        sleepers.fetch_add(1);
+        wake.wait(lock, [&] { return generation.load() != seen; });
+        sleepers.fetch_sub(1);
+      }
+      seen = generation.load();
+      if (index < jobThreads) {
+        runChunk(index, *job, jobCount, jobThreads);
+        countDown(remaining);
+      }
+      countDown(unacknowledged);
     }
   }
 
@@ -125,11 +164,14 @@ private:
   std::mutex mutex;
   std::condition_variable wake, done;
   std::vector<std::thread> workers;
+  // The job, written by the caller before `generation` changes and read by workers after.
   const ChunkBody *job = nullptr;
   int64_t jobCount = 0;
   int jobThreads = 0;
-  int remaining = 0;
-  uint64_t generation = 0;
+  std::atomic<uint64_t> generation{0};
+  std::atomic<int> remaining{0};      ///< chunks of the job still running on workers
+  std::atomic<int> unacknowledged{0}; ///< workers that have not finished with the job
+  std::atomic<int> sleepers{0};       ///< workers asleep on `wake`
 
   static std::atomic<Pool *> current;
 };

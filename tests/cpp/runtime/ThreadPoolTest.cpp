@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <thread>
 #include <vector>
 
 using namespace taipan::runtime;
@@ -52,4 +53,35 @@ TEST(ThreadPoolTest, ThreadCountStaysWithinTheMaximum) {
   parallelFor(1000, [&](int64_t, int64_t) { ++chunks; });
   EXPECT_EQ(chunks.load(), 1);
   EXPECT_TRUE(setThreadCount(before));
+}
+
+TEST(ThreadPoolTest, ChunksKnowTheirDistinctIndex) {
+  for (int round = 0; round < 2000; ++round) { // many back-to-back jobs: publication races
+    int64_t count = 1 + round % 37;
+    std::vector<std::atomic<int>> used(maximumThreadCount());
+    std::atomic<int64_t> covered{0};
+    parallelForChunks(count, [&](int64_t begin, int64_t end, int chunk) {
+      ASSERT_GE(chunk, 0);
+      ASSERT_LT(chunk, maximumThreadCount());
+      used[chunk].fetch_add(1);
+      covered += end - begin;
+    });
+    ASSERT_EQ(covered.load(), count);
+    for (auto &uses : used)
+      ASSERT_LE(uses.load(), 1);
+  }
+}
+
+TEST(ThreadPoolTest, CallersOnSeveralThreadsAllFinish) {
+  // A second caller finds the pool busy and runs its loop itself: every loop completes.
+  std::vector<std::thread> callers;
+  std::atomic<int64_t> total{0};
+  for (int t = 0; t < 4; ++t)
+    callers.emplace_back([&] {
+      for (int round = 0; round < 200; ++round)
+        parallelFor(1000, [&](int64_t begin, int64_t end) { total += end - begin; });
+    });
+  for (std::thread &caller : callers)
+    caller.join();
+  EXPECT_EQ(total.load(), 4 * 200 * 1000);
 }
