@@ -87,7 +87,10 @@ private:
   /// How long a thread spins on a change before it sleeps: back-to-back parallel loops (a
   /// prange in a Python loop, small array expressions) then start without a wake-up, which
   /// costs tens of microseconds per worker, as OpenMP and TBB runtimes also spin.
-  static constexpr int SpinIterations = 1 << 15;
+  const int SpinIterations = [] {
+    const char *text = std::getenv("TAIPAN_POOL_SPIN");
+    return text ? std::atoi(text) : 1 << 15;
+  }();
 
   static void pause() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -168,10 +171,11 @@ private:
   const ChunkBody *job = nullptr;
   int64_t jobCount = 0;
   int jobThreads = 0;
-  std::atomic<uint64_t> generation{0};
-  std::atomic<int> remaining{0};      ///< chunks of the job still running on workers
-  std::atomic<int> unacknowledged{0}; ///< workers that have not finished with the job
-  std::atomic<int> sleepers{0};       ///< workers asleep on `wake`
+  // Each on a cache line of its own: workers poll `generation` while others count down.
+  alignas(64) std::atomic<uint64_t> generation{0};
+  alignas(64) std::atomic<int> remaining{0};      ///< chunks of the job still running on workers
+  alignas(64) std::atomic<int> unacknowledged{0}; ///< workers that have not finished with the job
+  alignas(64) std::atomic<int> sleepers{0};       ///< workers asleep on `wake`
 
   static std::atomic<Pool *> current;
 };
