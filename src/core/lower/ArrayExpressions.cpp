@@ -152,16 +152,61 @@ llvm::Value *FunctionLowering::lowerElementwise(Expr *expr) {
         });
   }
   builder.CreateBr(done);
+  // Broadcast or strided operands: nested loops, the outermost split over the thread pool in a
+  // parallel=True function.
   builder.SetInsertPoint(general);
-  forEachIndex(operands.shape, [&](const std::vector<llvm::Value *> &at) {
-    llvm::Value *item = elementwiseItem(expr, operands, operands.values, [&](Expr *leaf) {
-      return broadcastAddress(leaf, operands.values.at(leaf), at);
-    });
-    storeElement(elementAddress(result, resultType, at), item, dtype);
-  });
+  std::vector<llvm::Value *> captured = {result};
+  for (Expr *leaf : operands.leaves)
+    captured.push_back(operands.values.at(leaf));
+  forEachOuterIndex(
+      operands.shape, captured,
+      [&](FunctionLowering &lowering, const std::vector<llvm::Value *> &at,
+          const std::vector<llvm::Value *> &values) {
+        std::map<const Expr *, llvm::Value *> held;
+        for (size_t k = 0; k < operands.leaves.size(); ++k)
+          held[operands.leaves[k]] = values[k + 1];
+        llvm::Value *item = lowering.elementwiseItem(expr, operands, held, [&](Expr *leaf) {
+          return lowering.broadcastAddress(leaf, held.at(leaf), at);
+        });
+        lowering.storeElement(lowering.elementAddress(values[0], resultType, at), item, dtype);
+      });
   builder.CreateBr(done);
   builder.SetInsertPoint(done);
   return result;
+}
+
+void FunctionLowering::forEachOuterIndex(
+    const std::vector<llvm::Value *> &shape, const std::vector<llvm::Value *> &captured,
+    const std::function<void(FunctionLowering &, const std::vector<llvm::Value *> &,
+                             const std::vector<llvm::Value *> &)> &body) {
+  if (shape.empty()) { // a 0-d result: one item
+    body(*this, {}, captured);
+    return;
+  }
+  // The inner extents travel with the captured values; a chunk of outer indices is worth a
+  // thread when it holds enough items.
+  std::vector<llvm::Value *> values = captured;
+  llvm::Value *innerItems = builder.getInt64(1);
+  for (size_t axis = 1; axis < shape.size(); ++axis) {
+    values.push_back(shape[axis]);
+    innerItems = builder.CreateMul(innerItems, shape[axis]);
+  }
+  llvm::Value *grain =
+      builder.CreateUDiv(builder.getInt64(ElementsPerThreadStart),
+                         builder.CreateSelect(builder.CreateICmpEQ(innerItems, builder.getInt64(0)),
+                                              builder.getInt64(1), innerItems));
+  forEachIndexInParallel(
+      shape[0], values,
+      [&](FunctionLowering &lowering, llvm::Value *first, const std::vector<llvm::Value *> &held) {
+        std::vector<llvm::Value *> inner(held.begin() + captured.size(), held.end());
+        std::vector<llvm::Value *> mine(held.begin(), held.begin() + captured.size());
+        lowering.forEachIndex(inner, [&](const std::vector<llvm::Value *> &rest) {
+          std::vector<llvm::Value *> at = {first};
+          at.insert(at.end(), rest.begin(), rest.end());
+          body(lowering, at, mine);
+        });
+      },
+      grain);
 }
 
 llvm::Value *FunctionLowering::reduceElementwise(
@@ -199,14 +244,55 @@ llvm::Value *FunctionLowering::reduceElementwise(
         result);
   }
   builder.CreateBr(done);
+  // Broadcast or strided operands: each chunk of the outermost axis folds its rows.
   builder.SetInsertPoint(general);
-  builder.CreateStore(identity, result);
-  forEachIndex(operands.shape, [&](const std::vector<llvm::Value *> &at) {
+  llvm::Type *accumulatorType = identity->getType();
+  if (operands.shape.empty()) {
     llvm::Value *item = elementwiseItem(expr, operands, operands.values, [&](Expr *leaf) {
-      return broadcastAddress(leaf, operands.values.at(leaf), at);
+      return broadcastAddress(leaf, operands.values.at(leaf), {});
     });
-    builder.CreateStore(step(*this, builder.CreateLoad(identity->getType(), result), item), result);
-  });
+    builder.CreateStore(step(*this, identity, item), result);
+  } else {
+    std::vector<llvm::Value *> captured;
+    for (Expr *leaf : operands.leaves)
+      captured.push_back(operands.values.at(leaf));
+    llvm::Value *innerItems = builder.getInt64(1);
+    for (size_t axis = 1; axis < operands.shape.size(); ++axis) {
+      captured.push_back(operands.shape[axis]);
+      innerItems = builder.CreateMul(innerItems, operands.shape[axis]);
+    }
+    llvm::Value *grain = builder.CreateUDiv(
+        builder.getInt64(ElementsPerThreadStart),
+        builder.CreateSelect(builder.CreateICmpEQ(innerItems, builder.getInt64(0)),
+                             builder.getInt64(1), innerItems));
+    size_t leafCount = operands.leaves.size();
+    builder.CreateStore(
+        reduceInParallel(
+            operands.shape[0], captured, identity,
+            [&](FunctionLowering &lowering, llvm::Value *accumulator, llvm::Value *first,
+                const std::vector<llvm::Value *> &values) {
+              std::map<const Expr *, llvm::Value *> held;
+              for (size_t k = 0; k < leafCount; ++k)
+                held[operands.leaves[k]] = values[k];
+              std::vector<llvm::Value *> inner(values.begin() + leafCount, values.end());
+              llvm::IRBuilder<> &rowBuilder = lowering.irBuilder();
+              llvm::AllocaInst *row =
+                  lowering.createEntryAlloca(accumulatorType, "elementwise.row");
+              rowBuilder.CreateStore(accumulator, row);
+              lowering.forEachIndex(inner, [&](const std::vector<llvm::Value *> &rest) {
+                std::vector<llvm::Value *> at = {first};
+                at.insert(at.end(), rest.begin(), rest.end());
+                llvm::Value *item = lowering.elementwiseItem(expr, operands, held, [&](Expr *leaf) {
+                  return lowering.broadcastAddress(leaf, held.at(leaf), at);
+                });
+                rowBuilder.CreateStore(
+                    step(lowering, rowBuilder.CreateLoad(accumulatorType, row), item), row);
+              });
+              return rowBuilder.CreateLoad(accumulatorType, row);
+            },
+            combine, grain),
+        result);
+  }
   builder.CreateBr(done);
   builder.SetInsertPoint(done);
   return builder.CreateLoad(identity->getType(), result);

@@ -258,7 +258,16 @@ public:
   /// (outlined, for counts above a grain worth a thread's start), else as one loop here.
   /// `captured` are this function's values the body needs; errors propagate.
   void forEachIndexInParallel(llvm::Value *count, const std::vector<llvm::Value *> &captured,
-                              const ParallelLoopBody &body);
+                              const ParallelLoopBody &body, llvm::Value *grain = nullptr);
+  /// Nested loops over every index of `shape`, the outermost axis split over the thread pool as
+  /// forEachIndexInParallel splits its range (grain: enough items per chunk); `body` gets the
+  /// index and the captured values as the lowering that emits it holds them.
+  void forEachOuterIndex(
+      const std::vector<llvm::Value *> &shape, const std::vector<llvm::Value *> &captured,
+      const std::function<void(FunctionLowering &lowering, const std::vector<llvm::Value *> &at,
+                               const std::vector<llvm::Value *> &captured)> &body);
+  /// Items worth waking the pool's workers for: fewer run on the calling thread alone.
+  static constexpr int64_t ElementsPerThreadStart = 1 << 14;
   /// A reduction's step: the accumulator after folding in iteration `index`.
   using ParallelReductionStep =
       std::function<llvm::Value *(FunctionLowering &lowering, llvm::Value *accumulator,
@@ -269,7 +278,8 @@ public:
   llvm::Value *
   reduceInParallel(llvm::Value *count, const std::vector<llvm::Value *> &captured,
                    llvm::Value *identity, const ParallelReductionStep &step,
-                   const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &combine);
+                   const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &combine,
+                   llvm::Value *grain = nullptr);
   /// Whether loops of this function may run on the thread pool.
   bool runsOnThreadPool() const;
   /// Emits nested loops over every index of `shape` (row-major), calling `body` inside.

@@ -87,26 +87,23 @@ static llvm::Function *createOutlinedBody(ModuleLowering &module, llvm::Function
 /// Calls the runtime's taipan_parallel_for; returns the status.
 static llvm::Value *callParallelFor(FunctionLowering &lowering, llvm::Value *count,
                                     llvm::Function *body, llvm::Value *environment,
-                                    llvm::Value *chunks, int64_t grain) {
+                                    llvm::Value *chunks, llvm::Value *grain) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Type *i64 = builder.getInt64Ty(), *pointer = builder.getPtrTy();
   return builder.CreateCall(
       lowering.module().runtimeFunction("taipan_parallel_for", builder.getInt32Ty(),
                                         {i64, pointer, pointer, pointer, i64}),
-      {count, body, environment, chunks, builder.getInt64(grain)});
+      {count, body, environment, chunks, grain});
 }
 
 void FunctionLowering::forEachIndexInParallel(llvm::Value *count,
                                               const std::vector<llvm::Value *> &captured,
-                                              const ParallelLoopBody &body) {
+                                              const ParallelLoopBody &body, llvm::Value *grain) {
   if (!runsOnThreadPool()) {
     forEachIndex({count},
                  [&](const std::vector<llvm::Value *> &at) { body(*this, at[0], captured); });
     return;
   }
-  // Below this many iterations, waking the workers costs more than an array expression's
-  // elements: the caller runs them alone.
-  constexpr int64_t ElementsPerThreadStart = 1 << 14;
   std::vector<llvm::Type *> fields;
   for (llvm::Value *value : captured)
     fields.push_back(value->getType());
@@ -136,15 +133,15 @@ void FunctionLowering::forEachIndexInParallel(llvm::Value *count,
     inner.emitUnwindBlock();
   }
   llvm::AllocaInst *chunks = createEntryAlloca(builder.getInt64Ty(), "parallel.chunks");
-  llvm::Value *status =
-      callParallelFor(*this, count, outlined, environment, chunks, ElementsPerThreadStart);
+  llvm::Value *status = callParallelFor(*this, count, outlined, environment, chunks,
+                                        grain ? grain : builder.getInt64(ElementsPerThreadStart));
   exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
 }
 
 llvm::Value *FunctionLowering::reduceInParallel(
     llvm::Value *count, const std::vector<llvm::Value *> &captured, llvm::Value *identity,
     const ParallelReductionStep &step,
-    const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &combine) {
+    const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &combine, llvm::Value *grain) {
   llvm::Type *accumulatorType = identity->getType();
   llvm::Type *i64 = builder.getInt64Ty();
   if (!runsOnThreadPool()) {
@@ -157,7 +154,6 @@ llvm::Value *FunctionLowering::reduceInParallel(
     });
     return builder.CreateLoad(accumulatorType, accumulator);
   }
-  constexpr int64_t ElementsPerThreadStart = 1 << 14;
   if (!llvm::isa<llvm::Constant>(identity)) // the outlined chunks start from it too
     throw CompileError(CompileErrorKind::Internal,
                        "a parallel reduction's identity must be a "
@@ -207,8 +203,8 @@ llvm::Value *FunctionLowering::reduceInParallel(
     inner.emitUnwindBlock();
   }
   llvm::AllocaInst *chunks = createEntryAlloca(i64, "reduce.chunks");
-  llvm::Value *status =
-      callParallelFor(*this, count, outlined, environment, chunks, ElementsPerThreadStart);
+  llvm::Value *status = callParallelFor(*this, count, outlined, environment, chunks,
+                                        grain ? grain : builder.getInt64(ElementsPerThreadStart));
   exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
   llvm::AllocaInst *result = createEntryAlloca(accumulatorType, "reduce.result");
   builder.CreateStore(identity, result);
@@ -273,7 +269,8 @@ bool FunctionLowering::lowerParallelFor(Stmt *stmt) {
 
   // A prange loop always goes to the pool: the user said its iterations are worth it.
   llvm::AllocaInst *chunks = createEntryAlloca(i64, "prange.chunks");
-  llvm::Value *status = callParallelFor(*this, count, body, environment, chunks, 1);
+  llvm::Value *status =
+      callParallelFor(*this, count, body, environment, chunks, builder.getInt64(1));
   llvm::Value *chunkCount = builder.CreateLoad(i64, chunks);
   llvm::Value *failed = builder.CreateICmpNE(status, builder.getInt32(0));
   llvm::BasicBlock *failedBlock = newBlock("prange.failed");
