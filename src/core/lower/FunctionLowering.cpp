@@ -115,7 +115,7 @@ void FunctionLowering::beginBody() {
   unwindStatus = llvm::PHINode::Create(builder.getInt32Ty(), 4, "status", unwindBlock);
   // Every variable holding arrays starts empty, so exits can release them all.
   for (auto &[name, type] : function.variableTypes)
-    if (type && type->containsArray())
+    if (type && type->containsArray() && !variablesBorrowed)
       builder.CreateStore(llvm::Constant::getNullValue(memoryType(context, type)), variable(name));
 }
 
@@ -132,7 +132,8 @@ void FunctionLowering::lower() {
     builder.CreateStore(toMemoryForm(builder, converted, variableType),
                         variable(parameters[i].name));
   }
-  lowerBlock(function.source->body);
+  if (!lowerInSegments(function.source->body))
+    lowerBlock(function.source->body);
   if (!builder.GetInsertBlock()->getTerminator())
     lowerReturn(nullptr, types::none());
   emitUnwindBlock();
@@ -159,7 +160,7 @@ void FunctionLowering::emitUnwindBlock() {
   // Variables hold a reference each (or null); so do the slots of the temporaries alive at the
   // exit that branched here. A return has taken its value over, so its slot is null already.
   for (auto &[name, type] : function.variableTypes)
-    if (type && type->containsArray())
+    if (type && type->containsArray() && !variablesBorrowed)
       decref(fromMemoryForm(builder, builder.CreateLoad(memoryType(context, type), variable(name)),
                             type),
              type);
@@ -196,7 +197,7 @@ llvm::AllocaInst *FunctionLowering::createEntryAlloca(llvm::Type *type, const st
   return entryBuilder.CreateAlloca(type, nullptr, name);
 }
 
-llvm::AllocaInst *FunctionLowering::variable(const std::string &name) {
+llvm::Value *FunctionLowering::variable(const std::string &name) {
   auto found = variables.find(name);
   if (found != variables.end())
     return found->second;
@@ -291,7 +292,7 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
   if (target->kind == ExprKind::Name) {
     const Type *variableType = function.variableTypes.at(target->name);
     llvm::Value *converted = takeOwnership(castValue(value, valueType, variableType), variableType);
-    llvm::AllocaInst *slot = variable(target->name);
+    llvm::Value *slot = variable(target->name);
     llvm::Value *old = nullptr;
     if (variableType->containsArray())
       old = fromMemoryForm(builder, builder.CreateLoad(memoryType(context, variableType), slot),
@@ -319,7 +320,7 @@ void FunctionLowering::lowerReturn(llvm::Value *value, const Type *type) {
     llvm::Value *converted = takeOwnership(castValue(value, type, returnType), returnType);
     builder.CreateStore(toMemoryForm(builder, converted, returnType), target->getArg(0));
   }
-  exitFunction(builder.getInt32(0));
+  exitFunction(builder.getInt32(variablesBorrowed ? ReturnedFromSegment : 0));
 }
 
 void FunctionLowering::lowerIf(Stmt *stmt) {

@@ -84,7 +84,12 @@ private:
   llvm::Function *target;
   llvm::LLVMContext &context;
   llvm::IRBuilder<> builder;
-  std::unordered_map<std::string, llvm::AllocaInst *> variables;
+  /// Each variable's slot: an entry-block alloca, or in a segment (FunctionSegments.cpp) the
+  /// address of its parent's.
+  std::unordered_map<std::string, llvm::Value *> variables;
+  /// Set in a segment of a long function: the variables belong to the parent, which made them
+  /// empty and releases them; a return hands its value to the parent.
+  bool variablesBorrowed = false;
   std::vector<LoopTargets> loops;
   llvm::DISubprogram *scope = nullptr; ///< set when the function emits line information
   std::map<std::pair<int, std::string>, llvm::BasicBlock *> raiseBlocks;
@@ -165,7 +170,13 @@ public:
   /// Starts a fresh block when the current one already ends in a terminator.
   void ensureOpenBlock();
   llvm::AllocaInst *createEntryAlloca(llvm::Type *type, const std::string &name);
-  llvm::AllocaInst *variable(const std::string &name);
+  llvm::Value *variable(const std::string &name);
+  /// A long function's body lowered in segments, each an outlined function of its own
+  /// (FunctionSegments.cpp); false, emitting nothing, when the body is short enough.
+  bool lowerInSegments(const std::vector<Stmt *> &body);
+  /// The status a segment returns when the function returned (its value in the result slot);
+  /// never an exception's (those are positive).
+  static constexpr int32_t ReturnedFromSegment = -1;
 
   // Expressions (LowerArithmetic.cpp).
   const Type *typeOf(const Expr *expr) const { return function.typeOf(expr); }

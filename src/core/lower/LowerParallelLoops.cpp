@@ -299,7 +299,7 @@ bool FunctionLowering::lowerParallelFor(Stmt *stmt) {
     const ParallelReduction &reduction = plan.reductions[r];
     const Type *type = function.variableTypes.at(reduction.variable);
     llvm::Type *memory = memoryType(context, type);
-    llvm::AllocaInst *slot = variable(reduction.variable);
+    llvm::Value *slot = variable(reduction.variable);
     forEachIndex({chunkCount}, [&](const std::vector<llvm::Value *> &chunk) {
       llvm::Value *partial = fromMemoryForm(
           builder,
@@ -415,7 +415,7 @@ void FunctionLowering::lowerParallelBody(Stmt *loop, const ParallelLoopPlan &pla
   for (size_t r = 0; r < plan.reductions.size(); ++r) {
     const Type *type = function.variableTypes.at(plan.reductions[r].variable);
     llvm::Type *memory = memoryType(context, type);
-    llvm::AllocaInst *slot = variable(plan.reductions[r].variable);
+    llvm::Value *slot = variable(plan.reductions[r].variable);
     builder.CreateStore(builder.CreateLoad(memory, slot),
                         builder.CreateInBoundsGEP(memory, slots[r], chunk));
     if (type->containsArray())
