@@ -91,6 +91,18 @@ class CompiledFunction(_core.DispatcherBase):
         return self.__qualname__
 
 
+def _reduce_by_reference_or_value(self):
+    from taipan.serialize import reduce_dispatcher
+
+    return reduce_dispatcher(self)
+
+
+def _set_state(self, state):
+    from taipan.serialize import restore_dispatcher
+
+    restore_dispatcher(self, state)
+
+
 class Dispatcher(CompiledFunction):
     """A jitted function: call it like the Python function it wraps."""
 
@@ -222,6 +234,10 @@ class Dispatcher(CompiledFunction):
 
     def __repr__(self):
         return f"CPUDispatcher({self.py_func!r})"
+
+    # By reference when the module's name finds it, else by value (taipan.serialize).
+    __reduce__ = _reduce_by_reference_or_value
+    __setstate__ = _set_state
 
 
 def _warn_serial_loops(loops):

@@ -401,8 +401,9 @@ def _unverified_error(py_func, code, looked_at):
     return UnsupportedError(f"cannot compile {name}: {reason}\n\n{where}")
 
 
-def read_function(py_func, options):
-    """The compiler's FunctionSource for ``py_func``, from source text proven to be its code."""
+def _verified_source(py_func):
+    """(the lines of the text holding ``py_func``'s definition, its verified node), or raises
+    UnsupportedError saying where the text was looked for."""
     code = py_func.__code__
     first_line = code.co_firstlineno
     looked_at = []
@@ -419,14 +420,28 @@ def read_function(py_func, options):
                 code, *_candidates_in_file(code.co_filename, lines, first_line), lines
             )
         if node is not None:
-            definition_lines = lines[first_line - 1 : node.end_lineno]
-            return _core.read_function(
-                py_func,
-                node,
-                [line.rstrip("\r\n") for line in definition_lines],
-                code.co_filename,
-                first_line,
-                0,
-                options,
-            )
+            return lines, node
     raise _unverified_error(py_func, code, looked_at)
+
+
+def source_lines(py_func):
+    """The text (lines of its file, a notebook cell, a ``python -c`` program) that holds
+    ``py_func``'s definition, as the front end found and verified it."""
+    return _verified_source(py_func)[0]
+
+
+def read_function(py_func, options):
+    """The compiler's FunctionSource for ``py_func``, from source text proven to be its code."""
+    code = py_func.__code__
+    first_line = code.co_firstlineno
+    lines, node = _verified_source(py_func)
+    definition_lines = lines[first_line - 1 : node.end_lineno]
+    return _core.read_function(
+        py_func,
+        node,
+        [line.rstrip("\r\n") for line in definition_lines],
+        code.co_filename,
+        first_line,
+        0,
+        options,
+    )

@@ -708,8 +708,10 @@ private:
       typeCondition(expr->operands[0]);
       const Type *body = typeExpr(expr->operands[1]);
       const Type *orelse = typeExpr(expr->operands[2]);
+      // One branch still unknown (a recursive call while its function is inferred): the other
+      // branch's type for now, as for a function's returns; later passes unify both.
       if (!body || !orelse)
-        return nullptr;
+        return body ? body : orelse;
       const Type *unified = unifyTypes(body, orelse);
       if (!unified)
         throwTypingError("the branches of the conditional expression have incompatible types " +

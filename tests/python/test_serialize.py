@@ -1,0 +1,147 @@
+"""Pickling jitted functions: by reference when their module's name finds them, by value with
+cloudpickle otherwise (functions defined in __main__ travel with their globals and source text,
+and compile again where they land), so Dask workers in other processes can run them."""
+
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import taipan
+
+SRC = os.path.join(os.path.dirname(__file__), "..", "..", "src")
+
+
+def run_script(text, timeout=300):
+    environment = dict(os.environ, PYTHONPATH=os.path.abspath(SRC))
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(text)],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+
+@taipan.njit
+def module_level(x):
+    return x + 1
+
+
+def test_importable_dispatchers_pickle_by_reference():
+    assert pickle.loads(pickle.dumps(module_level)) is module_level
+    cloudpickle = pytest.importorskip("cloudpickle")
+    assert cloudpickle.loads(cloudpickle.dumps(module_level)) is module_level
+
+
+def test_functions_from_main_travel_by_value_to_another_process():
+    pytest.importorskip("cloudpickle")
+    output = run_script(
+        """
+        import subprocess, sys
+        import cloudpickle
+        import numpy as np
+        from taipan import njit
+
+        SCALE = 3.0
+
+        @njit
+        def fib(n):
+            return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+        @njit
+        def scaled(a):
+            out = np.empty_like(a)
+            for i in range(a.size):
+                out[i] = a[i] * SCALE + fib(10)
+            return out
+
+        payload = cloudpickle.dumps(scaled)
+        child = subprocess.run(
+            [sys.executable, "-c",
+             "import pickle, sys, numpy as np; f = pickle.loads(sys.stdin.buffer.read()); "
+             "print(f(np.arange(3.0)).tolist(), type(f).__name__, f.py_func.__name__)"],
+            input=payload, capture_output=True, check=True)
+        print(child.stdout.decode())
+        """
+    )
+    assert "[55.0, 58.0, 61.0] Dispatcher scaled" in output
+
+
+def test_plain_pickle_of_a_main_function_fails_cleanly():
+    output = run_script(
+        """
+        import pickle
+        from taipan import njit
+
+        @njit
+        def f(x):
+            return x * 2
+
+        try:
+            pickle.dumps(f)
+        except pickle.PicklingError as error:
+            print("PicklingError", error)
+        """
+    )
+    assert "PicklingError" in output
+
+
+def test_dask_workers_in_other_processes_run_main_functions():
+    pytest.importorskip("dask.distributed")
+    output = run_script(
+        """
+        import numpy as np
+        import dask.array as da
+        from dask.distributed import Client, LocalCluster
+        from taipan import njit, prange
+
+        @njit
+        def chunk_total(seed):
+            rng_state = seed
+            s = 0.0
+            for i in range(1000):
+                rng_state = (rng_state * 1103515245 + 12345) % 2147483648
+                s += rng_state / 2147483648.0
+            return s
+
+        @njit(parallel=True)
+        def normalise(block):
+            out = np.empty_like(block)
+            for i in prange(block.shape[0]):
+                out[i] = block[i] / (1.0 + abs(block[i]))
+            return out
+
+        if __name__ == "__main__":
+            with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                              dashboard_address=None) as cluster, Client(cluster) as client:
+                totals = client.gather(client.map(chunk_total, range(64)))
+                assert totals == [chunk_total.py_func(seed) for seed in range(64)]
+                x = da.from_array(np.linspace(-5, 5, 10_000), chunks=1_000)
+                y = x.map_blocks(normalise, dtype=np.float64).compute()
+                assert np.allclose(y, normalise.py_func(np.linspace(-5, 5, 10_000)))
+                pids = client.run(lambda: __import__("os").getpid())
+                print("ok", len(set(pids.values())))
+        """,
+        timeout=300,
+    )
+    assert "ok 2" in output
+
+
+def test_unpickled_dispatcher_in_this_process_is_a_working_copy():
+    cloudpickle = pytest.importorskip("cloudpickle")
+
+    @taipan.njit
+    def local(a):
+        return a.sum() * 2
+
+    copy = cloudpickle.loads(cloudpickle.dumps(local))
+    assert copy is not local
+    assert copy(np.arange(4.0)) == 12.0
