@@ -233,6 +233,13 @@ NB_MODULE(_core, module) {
                    [](const CompiledFunction &self) { return self.typeAnnotations; })
       .def_prop_ro("hash", [](const CompiledFunction &self) { return self.hash; })
       .def_prop_ro("stage_times", [](const CompiledFunction &self) { return self.times.stages(); })
+      .def_prop_ro("object_code",
+                   [](const CompiledFunction &self) {
+                     return nb::bytes(self.objectCode.data(), self.objectCode.size());
+                   })
+      .def_prop_ro("entry_name", [](const CompiledFunction &self) { return self.entryName; })
+      .def_prop_ro("process_specific",
+                   [](const CompiledFunction &self) { return self.processSpecific; })
       .def_prop_ro("parallel_loops",
                    [](const CompiledFunction &self) {
                      nb::list loops;
@@ -275,7 +282,8 @@ NB_MODULE(_core, module) {
   module.def(
       "compile",
       [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::handle returnType,
-         bool ufuncLoop, std::optional<std::vector<std::vector<int>>> coreDimensions) {
+         bool ufuncLoop, std::optional<std::vector<std::vector<int>>> coreDimensions,
+         bool keepObject) {
         const Type *declared = returnType.is_none() ? nullptr : nb::cast<TypeRef>(returnType).type;
         CompileJob job{source, typeList(argumentTypes), declared,
                        coreDimensions ? JobTarget::GufuncLoop
@@ -283,10 +291,32 @@ NB_MODULE(_core, module) {
                                       : JobTarget::Cpu};
         if (coreDimensions)
           job.coreDimensions = std::move(*coreDimensions);
+        job.keepObjectCode = keepObject;
         return translateErrors([&] { return compileFunction(job); });
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("return_type").none(),
-      nb::arg("ufunc_loop") = false, nb::arg("core_dimensions").none() = nb::none());
+      nb::arg("ufunc_loop") = false, nb::arg("core_dimensions").none() = nb::none(),
+      nb::arg("keep_object") = false);
+
+  module.def(
+      "hash_job",
+      [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes) {
+        CompileJob job{source, typeList(argumentTypes), nullptr, JobTarget::Cpu};
+        return translateErrors([&] { return hashJob(job); });
+      },
+      nb::arg("source"), nb::arg("argument_types"));
+
+  module.def(
+      "load_compiled",
+      [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::bytes objectCode,
+         const std::string &entryName, const std::string &expectedHash) {
+        CompileJob job{source, typeList(argumentTypes), nullptr, JobTarget::Cpu};
+        std::string object(objectCode.c_str(), objectCode.size());
+        return translateErrors(
+            [&] { return loadCompiledFunction(job, object, entryName, expectedHash); });
+      },
+      nb::arg("source"), nb::arg("argument_types"), nb::arg("object_code"), nb::arg("entry_name"),
+      nb::arg("expected_hash"));
 
   module.def("can_convert", [](const TypeRef &from, const TypeRef &to) {
     return canConvertImplicitly(from.type, to.type);

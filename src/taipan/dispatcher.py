@@ -162,12 +162,42 @@ class Dispatcher(CompiledFunction):
         with _compile_lock:
             compiled = self._overloads.get(argument_types)
             if compiled is None:
-                compiled = _core.compile(self._function_source(), list(argument_types), return_type)
+                compiled = self._compile_or_load(argument_types, return_type)
                 self._record_times(argument_types, compiled.stage_times)
                 _warn_serial_loops(compiled.parallel_loops)
                 self._overloads[argument_types] = compiled
                 _core.add_overload(self, compiled, argument_types)
             return compiled
+
+    def _compile_or_load(self, argument_types, return_type):
+        """Compiles a specialisation, or with cache=True loads it from the disk cache (and
+        writes it there after compiling it)."""
+        source = self._function_source()
+        if not self.targetoptions.get("cache") or return_type is not None:
+            return _core.compile(source, list(argument_types), return_type)
+        compiled, job_hash = self._cache.load(source, argument_types)
+        if compiled is None:
+            compiled = _core.compile(source, list(argument_types), None, keep_object=True)
+            self._cache.save(compiled, job_hash)
+        return compiled
+
+    @property
+    def _cache(self):
+        cache = self.__dict__.get("_disk_cache")
+        if cache is None:
+            from taipan.caching import FunctionCache
+
+            cache = self.__dict__["_disk_cache"] = FunctionCache(self)
+        return cache
+
+    @property
+    def stats(self):
+        """Disk-cache hits and misses of this function in this process (cache=True)."""
+        return self._cache.stats
+
+    def cache_clear(self):
+        """Removes this function's disk-cache files."""
+        self._cache.clear()
 
     def compile(self, signature):
         """Compiles one specialisation now, from a signature string, Signature or type tuple."""

@@ -4,6 +4,7 @@
 #include "compiler/Compiler.h"
 
 #include "compiler/JobHash.h"
+#include "cpu/CpuJit.h"
 #include "cpu/CpuTarget.h"
 #include "cpu/GufuncLoopTarget.h"
 #include "cpu/UfuncLoopTarget.h"
@@ -151,6 +152,7 @@ struct LoweredModule {
   const Type *returnType = nullptr;
   std::string hash; ///< the job hash
   std::vector<ParallelLoopReport> parallelLoops;
+  std::string processSpecific;
 };
 
 /// The optimisation level of a CPU job: opt when given, else TAIPAN_OPT (0-3, like NUMBA_OPT),
@@ -274,6 +276,7 @@ LoweredModule lowerModule(const CompileJob &job, const Target &target, StageTime
   result.typeAnnotations = annotateTypes(root);
   result.returnType = root.returnType;
   result.parallelLoops = std::move(lowering.parallelLoops);
+  result.processSpecific = std::move(lowering.processSpecific);
   return result;
 }
 
@@ -297,8 +300,16 @@ CompiledFunction compileFunction(const CompileJob &job) {
   compiledEntryNames().insert(entryName);
   {
     StageTimes::Scope timing(&compiled.times, "code generation and loading");
-    compiled.entry = reinterpret_cast<CompiledFunction::EntryPoint>(
-        target.install(std::move(lowered.module), std::move(lowered.context), entryName));
+    if (job.keepObjectCode && job.target == JobTarget::Cpu) {
+      compiled.objectCode = target.emitObject(*lowered.module);
+      compiled.entryName = entryName;
+      compiled.processSpecific = lowered.processSpecific;
+      compiled.entry = reinterpret_cast<CompiledFunction::EntryPoint>(
+          CpuJit::get().addObjectAndLookup(compiled.objectCode, entryName));
+    } else {
+      compiled.entry = reinterpret_cast<CompiledFunction::EntryPoint>(
+          target.install(std::move(lowered.module), std::move(lowered.context), entryName));
+    }
   }
   compiled.argumentTypes = job.argumentTypes;
   compiled.returnType = lowered.returnType;
@@ -353,6 +364,36 @@ std::string inspectFunction(const CompileJob &job, InspectionKind kind) {
   llvm::raw_string_ostream stream(text);
   lowered.module->print(stream, nullptr);
   return text;
+}
+
+CompiledFunction loadCompiledFunction(const CompileJob &job, const std::string &objectCode,
+                                      const std::string &entryName,
+                                      const std::string &expectedHash) {
+  std::lock_guard<std::mutex> lock(compileMutex);
+  CompiledFunction compiled;
+  CompileSession session;
+  TypedFunction *root = nullptr;
+  {
+    StageTimes::Scope timing(&compiled.times, "type inference");
+    compiled.hash = typeJob(job, *targetFor(job), session, root);
+  }
+  if (compiled.hash != expectedHash)
+    throw CompileError(CompileErrorKind::Internal,
+                       "the cached code was compiled from another version of this function",
+                       job.source->definitionLocation, job.source.get());
+  StageTimes::Scope timing(&compiled.times, "loading cached code");
+  // The same code loaded (or compiled) before in this process is in the JIT already.
+  void *entry = compiledEntryNames().count(entryName)
+                    ? CpuJit::get().lookup(entryName)
+                    : CpuJit::get().addObjectAndLookup(objectCode, entryName);
+  compiledEntryNames().insert(entryName);
+  compiled.entry = reinterpret_cast<CompiledFunction::EntryPoint>(entry);
+  compiled.argumentTypes = job.argumentTypes;
+  compiled.returnType = root->returnType;
+  compiled.typeAnnotations = annotateTypes(*root);
+  compiled.objectCode = objectCode;
+  compiled.entryName = entryName;
+  return compiled;
 }
 
 std::string hashJob(const CompileJob &job) {

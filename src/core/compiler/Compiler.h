@@ -36,6 +36,8 @@ struct CompileJob {
   /// GufuncLoop: for each operand (inputs, then outputs), the indices of its core dimensions
   /// among the layout's distinct names ("(m,n),(n,p)->(m,p)" gives {0,1}, {1,2}, {0,2}).
   std::vector<std::vector<int>> coreDimensions;
+  /// Cpu jobs: also return the object code (CompiledFunction::objectCode) for the disk cache.
+  bool keepObjectCode = false;
 
   const CompileOptions &options() const { return source->options; }
 };
@@ -57,6 +59,11 @@ struct CompiledFunction {
   StageTimes times;
   /// How each prange loop of a parallel=True function runs (parallel_diagnostics).
   std::vector<ParallelLoopReport> parallelLoops;
+  /// With CompileJob::keepObjectCode: the object code and its entry symbol, and why it cannot
+  /// be used by another process (empty when it can: no per-process value is built in).
+  std::string objectCode;
+  std::string entryName;
+  std::string processSpecific;
 };
 
 /// A kernel (or device function) compiled to PTX for one argument-type tuple.
@@ -81,6 +88,13 @@ CompiledFunction compileFunction(const CompileJob &job);
 /// one pointer per argument) or a device function. `keepIR` also returns the optimised LLVM IR
 /// (inspect_llvm).
 CompiledKernel compileKernel(const CompileJob &job, bool keepIR = false);
+
+/// A CPU job whose object code a disk cache kept (CompiledFunction::objectCode, entryName):
+/// typed again (for its result type and hash, no LLVM), checked against `expectedHash`, and
+/// loaded into the JIT. Throws CompileError when the job no longer hashes to it.
+CompiledFunction loadCompiledFunction(const CompileJob &job, const std::string &objectCode,
+                                      const std::string &entryName,
+                                      const std::string &expectedHash);
 
 /// Compiles a CPU job again, returning the requested text rather than installing code.
 std::string inspectFunction(const CompileJob &job, InspectionKind kind);

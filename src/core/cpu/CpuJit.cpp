@@ -10,6 +10,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
@@ -98,6 +99,20 @@ void *CpuJit::addModuleAndLookup(std::unique_ptr<llvm::Module> module,
   llvm::orc::ThreadSafeModule safeModule(std::move(module), std::move(context));
   if (auto error = implementation->jit->addIRModule(std::move(safeModule)))
     fail("cannot add the module to the JIT", std::move(error));
+  auto address = check(implementation->jit->lookup(symbol), "cannot find " + symbol);
+  return address.toPtr<void *>();
+}
+
+void *CpuJit::lookup(const std::string &symbol) {
+  std::lock_guard<std::mutex> lock(implementation->mutex);
+  return check(implementation->jit->lookup(symbol), "cannot find " + symbol).toPtr<void *>();
+}
+
+void *CpuJit::addObjectAndLookup(const std::string &objectCode, const std::string &symbol) {
+  std::lock_guard<std::mutex> lock(implementation->mutex);
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(objectCode, symbol);
+  if (auto error = implementation->jit->addObjectFile(std::move(buffer)))
+    fail("cannot add the object code to the JIT", std::move(error));
   auto address = check(implementation->jit->lookup(symbol), "cannot find " + symbol);
   return address.toPtr<void *>();
 }

@@ -23,6 +23,10 @@ public:
   /// Hands an optimised module to the JIT and returns the address of `symbol`.
   void *addModuleAndLookup(std::unique_ptr<llvm::Module> module,
                            std::unique_ptr<llvm::LLVMContext> context, const std::string &symbol);
+  /// Adds compiled object code (the disk cache's) and returns the address of `symbol` in it.
+  void *addObjectAndLookup(const std::string &objectCode, const std::string &symbol);
+  /// The address of a symbol already in the JIT.
+  void *lookup(const std::string &symbol);
 
   ~CpuJit();
 

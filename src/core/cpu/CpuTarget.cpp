@@ -54,15 +54,23 @@ void CpuTarget::optimize(llvm::Module &module, StageTimes *times) const {
   optimizeModule(module, CpuJit::get().targetMachine(), optimizationLevel, tuning, times);
 }
 
-std::string CpuTarget::emitAssembly(llvm::Module &module) const {
+/// The module as host assembly or object code, from the JIT's target machine.
+static std::string emitFile(llvm::Module &module, llvm::CodeGenFileType kind) {
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream output(buffer);
   llvm::legacy::PassManager passes;
-  if (CpuJit::get().targetMachine().addPassesToEmitFile(passes, output, nullptr,
-                                                        llvm::CodeGenFileType::AssemblyFile))
-    throw std::runtime_error("the host target cannot emit assembly");
+  if (CpuJit::get().targetMachine().addPassesToEmitFile(passes, output, nullptr, kind))
+    throw std::runtime_error("the host target cannot emit this kind of file");
   passes.run(module);
   return std::string(buffer.begin(), buffer.end());
+}
+
+std::string CpuTarget::emitAssembly(llvm::Module &module) const {
+  return emitFile(module, llvm::CodeGenFileType::AssemblyFile);
+}
+
+std::string CpuTarget::emitObject(llvm::Module &module) const {
+  return emitFile(module, llvm::CodeGenFileType::ObjectFile);
 }
 
 void *CpuTarget::install(std::unique_ptr<llvm::Module> module,

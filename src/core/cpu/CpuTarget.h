@@ -43,6 +43,8 @@ public:
   /// Hands an optimised module to the process's JIT and returns the address of `entryName`.
   void *install(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
                 const std::string &entryName) const;
+  /// The host object code of an optimised module (what the disk cache keeps).
+  std::string emitObject(llvm::Module &module) const;
 
 private:
   int optimizationLevel;

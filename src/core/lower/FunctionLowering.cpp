@@ -828,6 +828,8 @@ void FunctionLowering::emitPrintedRaise(int exceptionId, const std::function<voi
     return;
   }
   print();
+  if (exceptionId >= FirstUserException)
+    moduleLowering.processSpecific = "it raises a user-defined exception class";
   builder.CreateCall(moduleLowering.runtimeFunction("taipan_raise_printed", builder.getVoidTy(),
                                                     {builder.getInt32Ty()}),
                      {builder.getInt32(exceptionId)});
@@ -855,6 +857,8 @@ void FunctionLowering::lowerAssert(Stmt *stmt) {
 }
 
 void FunctionLowering::emitRaise(int exceptionId, const std::string &message) {
+  if (exceptionId >= FirstUserException)
+    moduleLowering.processSpecific = "it raises a user-defined exception class";
   llvm::FunctionCallee raise = moduleLowering.runtimeFunction(
       "taipan_raise", builder.getVoidTy(), {builder.getInt32Ty(), builder.getPtrTy()});
   builder.CreateCall(raise,

@@ -52,6 +52,9 @@ public:
   const Target &target;
   /// How each prange loop lowered so far runs (parallel_diagnostics).
   std::vector<ParallelLoopReport> parallelLoops;
+  /// Why the code holds values valid in this process only (a user exception's registry id, a
+  /// ctypes function's address), so no other process may load it; empty when it holds none.
+  std::string processSpecific;
 
 private:
   std::unordered_map<TypedFunction *, llvm::Function *> functions;

@@ -52,6 +52,8 @@ static llvm::Attribute::AttrKind integerExtension(const Type *type) {
 llvm::Value *FunctionLowering::lowerExternalCall(Expr *expr, const Type *callee) {
   const std::string &symbol = callee->text();
   bool byAddress = callee->address() != 0; // a ctypes function: CPU only
+  if (byAddress)
+    moduleLowering.processSpecific = "it calls the ctypes function " + symbol + " by address";
   bool onDevice = moduleLowering.target.canCallForeignFunctions();
   if (byAddress && onDevice)
     throwUnsupported("the ctypes function " + symbol +

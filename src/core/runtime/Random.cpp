@@ -9,6 +9,8 @@
 #include <cmath>
 #include <random>
 
+#include <sys/random.h>
+
 // The distributions must round exactly like CPython's step-by-step evaluation; fusing
 // `mu + z * sigma` into an FMA would change the last bit.
 #if defined(__clang__)
@@ -82,10 +84,23 @@ void RandomState::seedFromInt(int64_t Seed) {
 }
 
 void RandomState::seedFromEntropy() {
-  std::random_device Device;
+  // CPython seeds from N words of OS entropy; read them in one go (getrandom), since
+  // std::random_device makes a system call per word: 624 of them took 12 ms, more than the
+  // rest of a first call.
   std::array<uint32_t, N> Key;
-  for (uint32_t &Word : Key)
-    Word = Device();
+  size_t Filled = 0;
+  char *Bytes = reinterpret_cast<char *>(Key.data());
+  while (Filled < sizeof(Key)) {
+    ssize_t Got = getrandom(Bytes + Filled, sizeof(Key) - Filled, 0);
+    if (Got <= 0)
+      break;
+    Filled += static_cast<size_t>(Got);
+  }
+  if (Filled < sizeof(Key)) {
+    std::random_device Device;
+    for (uint32_t &Word : Key)
+      Word = Device();
+  }
   seedFromArray(Key);
 }
 

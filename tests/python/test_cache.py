@@ -1,0 +1,166 @@
+"""cache=True: object code kept on disk by job hash and loaded by later processes without LLVM;
+invalidated by an edit of a callee in another file; safe with concurrent writers; a corrupt file
+is a miss that is written again; per-process code (user exceptions) is never cached; the
+directory follows TAIPAN_CACHE_DIR, else __pycache__, else the user cache directory."""
+
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "src"))
+
+CALLEE = """
+SCALE = {scale}
+
+from taipan import njit
+
+@njit
+def scale(x):
+    return x * SCALE
+"""
+
+CALLER = """
+import random
+from taipan import njit
+from callee import scale
+
+class Mistake(Exception):
+    pass
+
+@njit(cache=True)
+def total(n):
+    s = 0.0
+    for i in range(n):
+        s += scale(i)
+    return s
+
+@njit(cache=True)
+def raises_own(n):
+    if n < 0:
+        raise Mistake("negative")
+    return n
+
+if __name__ == "__main__":
+    import sys
+    print(total(10), total.stats.cache_hits, total.stats.cache_misses,
+          "loading cached code" in total.get_metadata(total.signatures[0])["timers"])
+    print(raises_own(3), raises_own.stats.cache_misses)
+"""
+
+
+def write_program(directory, scale=2.0):
+    (directory / "callee.py").write_text(CALLEE.format(scale=scale))
+    (directory / "caller.py").write_text(CALLER)
+
+
+def run(directory, **environment):
+    env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
+    env.update(PYTHONPATH=f"{SRC}{os.pathsep}{directory}", **environment)
+    result = subprocess.run(
+        [sys.executable, str(directory / "caller.py")],
+        cwd=directory,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    first, second = result.stdout.splitlines()[:2]
+    value, hits, misses, loaded = first.split()
+    return float(value), int(hits), int(misses), loaded == "True", second
+
+
+def cache_files(directory):
+    folder = directory / "__pycache__"
+    return sorted(p.name for p in folder.glob("*.taipan")) if folder.exists() else []
+
+
+def test_a_later_process_loads_the_code(tmp_path):
+    write_program(tmp_path)
+    assert run(tmp_path)[:4] == (90.0, 0, 1, False)
+    assert any(name.startswith("caller.total-") for name in cache_files(tmp_path))
+    assert run(tmp_path)[:4] == (90.0, 1, 0, True)
+
+
+def test_editing_a_callee_in_another_file_invalidates_the_caller(tmp_path):
+    write_program(tmp_path, scale=2.0)
+    assert run(tmp_path)[0] == 90.0
+    assert run(tmp_path)[1] == 1
+    write_program(tmp_path, scale=3.0)
+    value, hits, misses, loaded, _ = run(tmp_path)
+    assert (value, hits, misses, loaded) == (135.0, 0, 1, False)
+    assert run(tmp_path)[:2] == (135.0, 1)
+
+
+def test_concurrent_writers_leave_a_readable_file(tmp_path):
+    write_program(tmp_path)
+    env = dict(os.environ, PYTHONPATH=f"{SRC}{os.pathsep}{tmp_path}")
+    processes = [
+        subprocess.Popen(
+            [sys.executable, str(tmp_path / "caller.py")],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    for process in processes:
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == 0, err[-2000:]
+        assert out.split()[0] == "90.0"
+    assert not [p for p in (tmp_path / "__pycache__").iterdir() if p.suffix == ".tmp"]
+    assert run(tmp_path)[:2] == (90.0, 1)
+
+
+def test_a_corrupt_file_is_a_miss_and_is_written_again(tmp_path):
+    write_program(tmp_path)
+    run(tmp_path)
+    (path,) = [p for p in (tmp_path / "__pycache__").glob("caller.total-*.taipan")]
+    data = path.read_bytes()
+    for damaged in (data[: len(data) // 2], b"garbage", data[:40] + b"x" * (len(data) - 40)):
+        path.write_bytes(damaged)
+        assert run(tmp_path)[:3] == (90.0, 0, 1)
+        assert run(tmp_path)[:2] == (90.0, 1)
+
+
+def test_code_raising_user_exceptions_is_not_cached(tmp_path):
+    write_program(tmp_path)
+    assert run(tmp_path)[4] == "3 1"
+    assert run(tmp_path)[4] == "3 1"  # compiled again: a user class's id is per process
+    assert not any(name.startswith("caller.raises_own-") for name in cache_files(tmp_path))
+
+
+def test_cache_directory_choice(tmp_path):
+    write_program(tmp_path)
+    chosen = tmp_path / "chosen"
+    run(tmp_path, TAIPAN_CACHE_DIR=str(chosen))
+    assert any(p.name.startswith("caller.total-") for p in chosen.iterdir())
+    assert cache_files(tmp_path) == []
+    if os.geteuid() == 0:
+        pytest.skip("root writes to read-only folders")
+    (tmp_path / "__pycache__").mkdir()
+    (tmp_path / "__pycache__").chmod(stat.S_IRUSR | stat.S_IXUSR)
+    user = tmp_path / "user"
+    run(tmp_path, XDG_CACHE_HOME=str(user))
+    assert any(p.name.startswith("caller.total-") for p in (user / "taipan").iterdir())
+
+
+def test_cache_clear_removes_the_files(tmp_path):
+    write_program(tmp_path)
+    run(tmp_path)
+    script = textwrap.dedent(
+        """
+        from caller import total
+        total.cache_clear()
+        """
+    )
+    env = dict(os.environ, PYTHONPATH=f"{SRC}{os.pathsep}{tmp_path}")
+    subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, check=True)
+    assert not any(name.startswith("caller.total-") for name in cache_files(tmp_path))
