@@ -13,7 +13,10 @@ def _flag(name: str, default: bool = False) -> bool:
 
 
 BOUNDSCHECK = _flag("TAIPAN_BOUNDSCHECK")
-DISABLE_JIT = _flag("TAIPAN_DISABLE_JIT")
+# Runs the Python functions themselves (for debugging): @jit and @njit return them unchanged.
+DISABLE_JIT = _flag("TAIPAN_DISABLE_JIT") or _flag("NUMBA_DISABLE_JIT")
+# Where cache=True keeps compiled code when set (else __pycache__ beside the source file).
+CACHE_DIR = os.environ.get("TAIPAN_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR") or ""
 # Prints where each compilation spent its time (dispatcher.get_metadata(sig)["timers"]).
 TIMING = _flag("TAIPAN_TIMING")
 # The threads parallel code may use: TAIPAN_NUM_THREADS (or NUMBA_NUM_THREADS), else every

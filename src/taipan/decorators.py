@@ -72,6 +72,8 @@ def jit(signature_or_function=None, **options):
 
     options = _check_options(dict(options))
     if callable(signature_or_function) and not isinstance(signature_or_function, (Type, Signature)):
+        if config.DISABLE_JIT:
+            return signature_or_function
         return Dispatcher(signature_or_function, options)
     signatures = _signature_list(signature_or_function)
 
