@@ -11,7 +11,11 @@ import textwrap
 
 import pytest
 
-SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "src"))
+import taipan
+
+# The directory this process imported taipan from: `src` in a development tree, site-packages
+# where taipan is installed (CI), so the child processes run the same build.
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(taipan.__file__)))
 
 CALLEE = """
 SCALE = {scale}

@@ -13,11 +13,13 @@ import pytest
 
 import taipan
 
-SRC = os.path.join(os.path.dirname(__file__), "..", "..", "src")
+# The directory this process imported taipan from: `src` in a development tree, site-packages
+# where taipan is installed (CI), so the child processes run the same build.
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(taipan.__file__)))
 
 
 def run_script(text, timeout=300):
-    environment = dict(os.environ, PYTHONPATH=os.path.abspath(SRC))
+    environment = dict(os.environ, PYTHONPATH=SRC)
     result = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(text)],
         env=environment,
