@@ -84,6 +84,22 @@ std::vector<const Type *> typeList(nb::handle sequence) {
   return result;
 }
 
+using CoreDimensions = std::optional<std::vector<std::vector<int>>>;
+
+/// A CPU job as compile, hash_job and load_compiled take it: a function, a NumPy ufunc loop
+/// (`ufuncLoop`) or a gufunc loop (`coreDimensions` given).
+CompileJob cpuJob(std::shared_ptr<FunctionSource> source, nb::handle argumentTypes,
+                  nb::handle returnType, bool ufuncLoop, CoreDimensions coreDimensions) {
+  const Type *declared = returnType.is_none() ? nullptr : nb::cast<TypeRef>(returnType).type;
+  CompileJob job{std::move(source), typeList(argumentTypes), declared,
+                 coreDimensions ? JobTarget::GufuncLoop
+                 : ufuncLoop    ? JobTarget::UfuncLoop
+                                : JobTarget::Cpu};
+  if (coreDimensions)
+    job.coreDimensions = std::move(*coreDimensions);
+  return job;
+}
+
 /// Parses a decorator's options, the one place they are read: every compile job of the function
 /// (CPU or CUDA) takes them from its FunctionSource.
 CompileOptions readOptions(nb::dict options) {
@@ -282,15 +298,9 @@ NB_MODULE(_core, module) {
   module.def(
       "compile",
       [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::handle returnType,
-         bool ufuncLoop, std::optional<std::vector<std::vector<int>>> coreDimensions,
-         bool keepObject) {
-        const Type *declared = returnType.is_none() ? nullptr : nb::cast<TypeRef>(returnType).type;
-        CompileJob job{source, typeList(argumentTypes), declared,
-                       coreDimensions ? JobTarget::GufuncLoop
-                       : ufuncLoop    ? JobTarget::UfuncLoop
-                                      : JobTarget::Cpu};
-        if (coreDimensions)
-          job.coreDimensions = std::move(*coreDimensions);
+         bool ufuncLoop, CoreDimensions coreDimensions, bool keepObject) {
+        CompileJob job =
+            cpuJob(source, argumentTypes, returnType, ufuncLoop, std::move(coreDimensions));
         job.keepObjectCode = keepObject;
         return translateErrors([&] { return compileFunction(job); });
       },
@@ -300,23 +310,33 @@ NB_MODULE(_core, module) {
 
   module.def(
       "hash_job",
-      [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes) {
+      [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, int computeCapability,
+         bool device) {
+        // A compute capability (90 for sm_90) hashes a CUDA kernel or device function job.
         CompileJob job{source, typeList(argumentTypes), nullptr, JobTarget::Cpu};
+        if (computeCapability != 0) {
+          job.target = device ? JobTarget::CudaDevice : JobTarget::CudaKernel;
+          job.computeCapability = computeCapability;
+        }
         return translateErrors([&] { return hashJob(job); });
       },
-      nb::arg("source"), nb::arg("argument_types"));
+      nb::arg("source"), nb::arg("argument_types"), nb::arg("compute_capability") = 0,
+      nb::arg("device") = false);
 
   module.def(
       "load_compiled",
       [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::bytes objectCode,
-         const std::string &entryName, const std::string &expectedHash) {
-        CompileJob job{source, typeList(argumentTypes), nullptr, JobTarget::Cpu};
+         const std::string &entryName, const std::string &expectedHash, nb::handle returnType,
+         bool ufuncLoop, CoreDimensions coreDimensions) {
+        CompileJob job =
+            cpuJob(source, argumentTypes, returnType, ufuncLoop, std::move(coreDimensions));
         std::string object(objectCode.c_str(), objectCode.size());
         return translateErrors(
             [&] { return loadCompiledFunction(job, object, entryName, expectedHash); });
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("object_code"), nb::arg("entry_name"),
-      nb::arg("expected_hash"));
+      nb::arg("expected_hash"), nb::arg("return_type").none() = nb::none(),
+      nb::arg("ufunc_loop") = false, nb::arg("core_dimensions").none() = nb::none());
 
   module.def("can_convert", [](const TypeRef &from, const TypeRef &to) {
     return canConvertImplicitly(from.type, to.type);
@@ -361,7 +381,7 @@ NB_MODULE(_core, module) {
         return nb::make_tuple(kernel.ptx, kernel.name, TypeRef{kernel.returnType},
                               kernel.typeAnnotations, kernel.hash,
                               keepIR ? nb::object(nb::str(kernel.llvmIR.c_str())) : nb::none(),
-                              kernel.times.stages());
+                              kernel.times.stages(), kernel.processSpecific);
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("compute_capability"),
       nb::arg("device") = false, nb::arg("keep_llvm") = false);

@@ -6,7 +6,7 @@ import threading
 import time
 
 from taipan import _core, config
-from taipan.errors import TypingError
+from taipan.errors import TaipanError, TypingError
 from taipan.types import Signature, parse_signature
 
 _compile_lock = threading.RLock()
@@ -170,16 +170,39 @@ class Dispatcher(CompiledFunction):
             return compiled
 
     def _compile_or_load(self, argument_types, return_type):
-        """Compiles a specialisation, or with cache=True loads it from the disk cache (and
-        writes it there after compiling it)."""
+        """Compiles a specialisation, or loads the object code a pickle carried, or with
+        cache=True loads it from the disk cache (and writes it there after compiling it)."""
         source = self._function_source()
+        carried = self._carried_code(source, argument_types) if return_type is None else None
+        if carried is not None:
+            return carried
         if not self.targetoptions.get("cache") or return_type is not None:
-            return _core.compile(source, list(argument_types), return_type)
+            return _core.compile(source, list(argument_types), return_type, keep_object=True)
         compiled, job_hash = self._cache.load(source, argument_types)
         if compiled is None:
             compiled = _core.compile(source, list(argument_types), None, keep_object=True)
             self._cache.save(compiled, job_hash)
         return compiled
+
+    def _carried_code(self, source, argument_types):
+        """The specialisation a pickle carried for these types, loaded; None when there is none
+        or its job hash differs here (another CPU, taipan version or callee)."""
+        carried = self.__dict__.get("_carried")
+        if not carried:
+            return None
+        from taipan.serialize import carried_key
+
+        entry = carried.pop(carried_key(argument_types), None)
+        if entry is None:
+            return None
+        from taipan.caching import load_object_code
+
+        try:
+            return load_object_code(
+                source, argument_types, entry["code"], entry["entry"], entry["hash"]
+            )
+        except (RuntimeError, ValueError, TaipanError):
+            return None
 
     @property
     def _cache(self):

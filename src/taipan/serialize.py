@@ -3,8 +3,10 @@ reference, as functions do; one defined in ``__main__`` (a script, a notebook, `
 or not reachable by name pickles by value: the Python function (which ``cloudpickle`` carries
 with its globals, as Dask does for every task), the dispatcher's options and the text of the
 function's source file, which the receiving process registers with ``linecache`` so that the
-front end reads the very text the function was compiled from. The receiver compiles again on
-its first call."""
+front end reads the very text the function was compiled from. The specialisations compiled so
+far travel too, as object code (CPU) or PTX (CUDA kernels), keyed by the text of their argument
+types: a receiver with the same CPU features and taipan version types the function (to check
+the job hash) and loads the code without running LLVM; elsewhere it compiles again."""
 
 import linecache
 import sys
@@ -23,19 +25,56 @@ def _reachable_by_name(obj):
     return target is obj
 
 
+def function_state(py_func, options):
+    """What travels with a function pickled by value: the Python function (cloudpickle carries
+    its globals), its options, its file's name and the verified source text."""
+    from taipan.frontend import source_lines
+
+    return {
+        "py_func": py_func,
+        "options": dict(options),
+        "filename": py_func.__code__.co_filename,
+        "source_lines": source_lines(py_func),
+    }
+
+
+def restore_function(state):
+    """The Python function of a ``function_state``, with its source text registered with
+    linecache under its file's name, so the front end reads the text it was compiled from."""
+    py_func, filename = state["py_func"], state["filename"]
+    if py_func.__code__.co_filename != filename:
+        # cloudpickle 3.1 sends code objects as "<dynamic-code>": give the function back its
+        # file's name, under which its text is registered (and which errors name).
+        py_func.__code__ = py_func.__code__.replace(co_filename=filename)
+    if state["source_lines"]:
+        lines = state["source_lines"]
+        linecache.cache[filename] = (sum(map(len, lines)), None, lines, filename)
+    return py_func
+
+
+def carried_code(compiled):
+    """A compiled CPU specialisation as a pickle carries it, or None when it has no object code
+    or holds per-process values (a user exception's id, a ctypes address)."""
+    if not compiled.object_code or compiled.process_specific:
+        return None
+    return {"hash": compiled.hash, "entry": compiled.entry_name, "code": compiled.object_code}
+
+
+def carried_key(argument_types):
+    """How a pickle names a specialisation: the text of its argument types."""
+    return tuple(str(t) for t in argument_types)
+
+
 def reduce_dispatcher(dispatcher):
     """``__reduce__`` of a CPU dispatcher: by reference, or by value (see the module)."""
     if _reachable_by_name(dispatcher):
         return dispatcher.__qualname__
-    from taipan.frontend import source_lines
-
-    code = dispatcher.py_func.__code__
-    state = {
-        "py_func": dispatcher.py_func,
-        "options": dict(dispatcher.targetoptions),
-        "filename": code.co_filename,
-        "source_lines": source_lines(dispatcher.py_func),
+    state = function_state(dispatcher.py_func, dispatcher.targetoptions)
+    compiled = {
+        carried_key(key): carried_code(value)
+        for key, value in getattr(dispatcher, "_overloads", {}).items()
     }
+    state["compiled"] = {key: value for key, value in compiled.items() if value is not None}
     # The shell is made first and memoised, so a function that calls itself through its
     # global name (a recursive jitted function) pickles without an endless cycle.
     return (_dispatcher_shell, (type(dispatcher),), state)
@@ -46,8 +85,104 @@ def _dispatcher_shell(cls):
 
 
 def restore_dispatcher(dispatcher, state):
-    """``__setstate__``: the source text registered, then the dispatcher set up as new."""
-    if state["source_lines"]:
-        lines = state["source_lines"]
-        linecache.cache[state["filename"]] = (sum(map(len, lines)), None, lines, state["filename"])
-    type(dispatcher).__init__(dispatcher, state["py_func"], state["options"])
+    """``__setstate__``: the source text registered, then the dispatcher set up as new, with
+    the code the pickle carried kept for its first calls."""
+    type(dispatcher).__init__(dispatcher, restore_function(state), state["options"])
+    dispatcher._carried = dict(state.get("compiled") or {})
+
+
+def compiler_state(compiler):
+    """What travels with a vectorize or guvectorize ufunc pickled by value: its function state,
+    its layout (gufuncs) and each loop's argument types, declared return type and object code."""
+    state = function_state(compiler.py_func, compiler.options)
+    state["layout"] = getattr(compiler, "layout", None)
+    state["loops"] = [
+        (arguments, compiler.declared.get(arguments), carried_code(compiled))
+        for arguments, _, compiled in compiler.loops
+    ]
+    return state
+
+
+def restore_compiler(state):
+    """The loop compiler of a pickled ufunc, its loops loaded from the carried object code
+    (compiled again where the job hash differs here)."""
+    from taipan.ufuncs import _GufuncCompiler, _LoopCompiler
+
+    py_func = restore_function(state)
+    if state["layout"] is None:
+        compiler = _LoopCompiler(py_func, state["options"])
+    else:
+        compiler = _GufuncCompiler(py_func, state["layout"], state["options"])
+    compiler.carried = {arguments: code for arguments, _, code in state["loops"] if code}
+    for arguments, declared, _ in state["loops"]:
+        compiler.add(arguments, declared)
+    return compiler
+
+
+def reduce_dynamic_ufunc(ufunc):
+    """``__reduce__`` of a DUFunc or GUFunc: by reference, or by value with its loops."""
+    if _reachable_by_name(ufunc):
+        return ufunc.__qualname__
+    state = compiler_state(ufunc._compiler)
+    state["frozen"] = ufunc._frozen
+    return (_dispatcher_shell, (type(ufunc),), state)
+
+
+# numpy.ufunc objects built by @vectorize/@guvectorize with signatures, by id: NumPy pickles
+# ufuncs by module and name, which fails for one defined in __main__; those go by value.
+_built_ufuncs = {}
+_numpy_reduce_ufunc = None
+
+
+def remember_built_ufunc(ufunc, compiler):
+    """Records a numpy.ufunc taipan built, so that pickling it can carry it by value."""
+    global _numpy_reduce_ufunc
+    import copyreg
+
+    import numpy
+
+    if _numpy_reduce_ufunc is None:
+        _numpy_reduce_ufunc = copyreg.dispatch_table.get(numpy.ufunc, numpy.ufunc.__reduce__)
+        copyreg.pickle(numpy.ufunc, _reduce_numpy_ufunc)
+    _built_ufuncs[id(ufunc)] = (ufunc, compiler)
+
+
+def _module_holding(ufunc):
+    """The name of a module other than __main__ whose attribute ``ufunc.__name__`` is
+    ``ufunc``, or None."""
+    for name, module in list(sys.modules.items()):
+        if name in ("__main__", "__mp_main__") or module is None:
+            continue
+        if getattr(module, ufunc.__name__, None) is ufunc:
+            return name
+    return None
+
+
+def _reduce_numpy_ufunc(ufunc):
+    built = _built_ufuncs.get(id(ufunc))
+    if built is None or built[0] is not ufunc:
+        return _numpy_reduce_ufunc(ufunc)  # NumPy's own ufuncs, by name
+    module = _module_holding(ufunc)
+    if module is not None:
+        return _ufunc_from_module, (module, ufunc.__name__)
+    return _rebuild_numpy_ufunc, (compiler_state(built[1]),)
+
+
+def _ufunc_from_module(module, name):
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
+
+def _rebuild_numpy_ufunc(state):
+    from taipan.gufunc_calls import register_gufunc_calls
+    from taipan.ufuncs import _register_compiled_calls
+
+    compiler = restore_compiler(state)
+    ufunc = compiler.build()
+    if state["layout"] is None:
+        _register_compiled_calls(ufunc, compiler)
+    else:
+        register_gufunc_calls(ufunc, compiler, dynamic=False)
+    remember_built_ufunc(ufunc, compiler)
+    return ufunc

@@ -1,6 +1,7 @@
 """taipan's types, spelled as in Numba: ``float64``, ``int32``, ``UniTuple(int64, 3)``,
 ``float64[:, ::1]``; calling a type builds a signature: ``float64(float64, int32)``."""
 
+import copyreg
 import re
 
 from taipan import _core
@@ -275,6 +276,37 @@ def CPointer(dtype):
 
 
 voidptr = _core.pointer_type(None)
+
+
+# Rebuilt by Python functions, which pickles name by module (the extension's cannot be).
+def _rebuild_scalar(name):
+    return _core.scalar_type(name)
+
+
+def _rebuild_array(dtype, ndim, layout, readonly):
+    return _core.array_type(dtype.name, ndim, layout, readonly)
+
+
+def _rebuild_tuple(element_types):
+    return _core.tuple_type(list(element_types))
+
+
+def _reduce_type(t):
+    """Pickling of types (pickles of compiled code name their argument types): numbers, None,
+    arrays and tuples of them; other kinds refuse."""
+    kind = t.kind_name
+    if kind in ("Boolean", "Integer", "Float", "Complex", "NoneType"):
+        return _rebuild_scalar, ("none" if kind == "NoneType" else t.name,)
+    if kind == "Array":
+        return _rebuild_array, (t.dtype, t.ndim, t.layout, t.readonly)
+    if kind == "Tuple":
+        return _rebuild_tuple, (list(t.types),)
+    import pickle
+
+    raise pickle.PicklingError(f"taipan type {t} cannot be pickled")
+
+
+copyreg.pickle(Type, _reduce_type)
 
 
 def parse_signature(signature):

@@ -7,7 +7,7 @@ import threading
 
 from taipan import _core
 from taipan.dispatcher import wrap_python_function
-from taipan.errors import TypingError, UnsupportedError
+from taipan.errors import TaipanError, TypingError, UnsupportedError
 
 _TARGETS = ("cpu", "parallel")
 # Options that reach the scalar function's compilation (the rest are the ufunc's own).
@@ -73,7 +73,10 @@ class _LoopCompiler:
         self.parallel = _check_target(options) == "parallel"
         self.identity = options.get("identity")
         self.compile_options = {k: v for k, v in options.items() if k in _COMPILE_OPTIONS}
+        self.options = dict(options)
         self.loops = []  # (argument types, return type, compiled loop)
+        self.declared = {}  # the return type a signature gave, by argument types
+        self.carried = {}  # object code a pickle brought, by argument types (taipan.serialize)
         self._source = None
 
     def source(self):
@@ -93,6 +96,7 @@ class _LoopCompiler:
                 return
         self._check_types(argument_types)
         self.loops.append((argument_types, *self._compile(argument_types, return_type)))
+        self.declared[argument_types] = return_type
 
     def _check_arity(self, argument_types):
         if len(argument_types) != self.inputs:
@@ -107,8 +111,31 @@ class _LoopCompiler:
 
     def _compile(self, argument_types, return_type):
         """(the loop's return type, the compiled loop)."""
-        compiled = _core.compile(self.source(), list(argument_types), return_type, ufunc_loop=True)
+        compiled = self._compile_loop(argument_types, return_type, ufunc_loop=True)
         return compiled.return_type, compiled
+
+    def _compile_loop(self, argument_types, return_type, **target):
+        """A loop compiled (keeping its object code for pickles), or loaded from the object code
+        a pickle carried when its job hash matches here."""
+        carried = self.carried.pop(argument_types, None)
+        if carried is not None:
+            from taipan.caching import load_object_code
+
+            try:
+                return load_object_code(
+                    self.source(),
+                    argument_types,
+                    carried["code"],
+                    carried["entry"],
+                    carried["hash"],
+                    return_type=return_type,
+                    **target,
+                )
+            except (RuntimeError, ValueError, TaipanError):
+                pass  # compiled for another CPU or taipan: compiled again below
+        return _core.compile(
+            self.source(), list(argument_types), return_type, keep_object=True, **target
+        )
 
     def build(self):
         """A numpy.ufunc over every loop compiled so far."""
@@ -176,6 +203,9 @@ class DUFunc:
 
     def __init__(self, py_func, options):
         self._take(_LoopCompiler(py_func, options))
+        self._register_calls()
+
+    def _register_calls(self):
         _register_compiled_calls(self, self._compiler)
 
     def _take(self, compiler):
@@ -269,7 +299,17 @@ class DUFunc:
         return self._dispatch("at", arguments, {}, (a, a if b is None else b))
 
     def __reduce__(self):
-        return self.__qualname__  # by reference, like a module-level function
+        # By reference when its module's name finds it, else by value with its loops.
+        from taipan.serialize import reduce_dynamic_ufunc
+
+        return reduce_dynamic_ufunc(self)
+
+    def __setstate__(self, state):
+        from taipan.serialize import restore_compiler
+
+        self._take(restore_compiler(state))
+        self._register_calls()
+        self._frozen = state["frozen"]
 
     def __repr__(self):
         return f"<DUFunc '{self.__name__}'>"
@@ -293,6 +333,9 @@ def vectorize(ftylist_or_function=(), **options):
             compiler.add(*_split_signature(signature))
         ufunc = compiler.build()
         _register_compiled_calls(ufunc, compiler)
+        from taipan.serialize import remember_built_ufunc
+
+        remember_built_ufunc(ufunc, compiler)
         return ufunc
 
     return decorate
@@ -354,9 +397,7 @@ class _GufuncCompiler(_LoopCompiler):
             _type_number(argument.dtype if is_array else argument)
 
     def _compile(self, argument_types, return_type):
-        compiled = _core.compile(
-            self.source(), list(argument_types), None, core_dimensions=self.core_dimensions
-        )
+        compiled = self._compile_loop(argument_types, None, core_dimensions=self.core_dimensions)
         return None, compiled  # a gufunc returns nothing: its outputs are operands
 
     def build(self):
@@ -387,9 +428,12 @@ class GUFunc(DUFunc):
     _METHODS = ()
 
     def __init__(self, py_func, layout, options):
+        self._take(_GufuncCompiler(py_func, layout, options))
+        self._register_calls()
+
+    def _register_calls(self):
         from taipan.gufunc_calls import register_gufunc_calls
 
-        self._take(_GufuncCompiler(py_func, layout, options))
         register_gufunc_calls(self, self._compiler, dynamic=True)
 
     nout = property(lambda self: len(self._compiler.core_dimensions) - self._compiler.inputs)
@@ -452,6 +496,7 @@ def guvectorize(*args, **options):
         signatures = [signatures]
 
     from taipan.gufunc_calls import register_gufunc_calls
+    from taipan.serialize import remember_built_ufunc
 
     def decorate(py_func):
         if not signatures:
@@ -466,6 +511,7 @@ def guvectorize(*args, **options):
             compiler.add(argument_types)
         gufunc = compiler.build()
         register_gufunc_calls(gufunc, compiler, dynamic=False)
+        remember_built_ufunc(gufunc, compiler)
         return gufunc
 
     return decorate

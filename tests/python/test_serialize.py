@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import taipan
+from taipan import cuda
 
 # The directory this process imported taipan from: `src` in a development tree, site-packages
 # where taipan is installed (CI), so the child processes run the same build.
@@ -103,7 +104,7 @@ def test_dask_workers_in_other_processes_run_main_functions():
         import numpy as np
         import dask.array as da
         from dask.distributed import Client, LocalCluster
-        from taipan import njit, prange
+        from taipan import njit, prange, vectorize
 
         @njit
         def chunk_total(seed):
@@ -113,6 +114,10 @@ def test_dask_workers_in_other_processes_run_main_functions():
                 rng_state = (rng_state * 1103515245 + 12345) % 2147483648
                 s += rng_state / 2147483648.0
             return s
+
+        @vectorize(["float64(float64)"])
+        def softsign(x):
+            return x / (1.0 + abs(x))
 
         @njit(parallel=True)
         def normalise(block):
@@ -129,6 +134,8 @@ def test_dask_workers_in_other_processes_run_main_functions():
                 x = da.from_array(np.linspace(-5, 5, 10_000), chunks=1_000)
                 y = x.map_blocks(normalise, dtype=np.float64).compute()
                 assert np.allclose(y, normalise.py_func(np.linspace(-5, 5, 10_000)))
+                z = x.map_blocks(softsign, dtype=np.float64).compute()
+                assert np.array_equal(z, y)
                 pids = client.run(lambda: __import__("os").getpid())
                 print("ok", len(set(pids.values())))
         """,
@@ -147,3 +154,39 @@ def test_unpickled_dispatcher_in_this_process_is_a_working_copy():
     copy = cloudpickle.loads(cloudpickle.dumps(local))
     assert copy is not local
     assert copy(np.arange(4.0)) == 12.0
+
+
+GPU_COS = """
+import math
+import numpy as np
+from dask.distributed import Client, LocalCluster
+from taipan import cuda
+
+@cuda.jit
+def gpu_cos(x, out):
+    # The blog post's kernel: a grid-stride loop.
+    start = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    for i in range(start, x.shape[0], stride):
+        out[i] = math.cos(x[i])
+
+def do_cos():
+    x = np.linspace(0, 2 * math.pi, 100000, dtype=np.float32)
+    x_device = cuda.to_device(x)
+    out_device = cuda.device_array_like(x_device)
+    gpu_cos[64, 128](x_device, out_device)
+    return out_device.copy_to_host()
+
+if __name__ == "__main__":
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        result = client.submit(do_cos).result()
+        expected = np.cos(np.linspace(0, 2 * math.pi, 100000, dtype=np.float32))
+        print("ok", np.allclose(result, expected, atol=1e-6))
+"""
+
+
+@pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
+def test_the_blog_posts_gpu_cos_runs_on_a_dask_worker():
+    pytest.importorskip("dask.distributed")
+    assert "ok True" in run_script(GPU_COS, timeout=300)

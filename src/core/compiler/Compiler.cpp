@@ -300,7 +300,7 @@ CompiledFunction compileFunction(const CompileJob &job) {
   compiledEntryNames().insert(entryName);
   {
     StageTimes::Scope timing(&compiled.times, "code generation and loading");
-    if (job.keepObjectCode && job.target == JobTarget::Cpu) {
+    if (job.keepObjectCode) {
       compiled.objectCode = target.emitObject(*lowered.module);
       compiled.entryName = entryName;
       compiled.processSpecific = lowered.processSpecific;
@@ -347,6 +347,7 @@ CompiledKernel compileKernel(const CompileJob &job, bool keepIR) {
   kernel.returnType = lowered.returnType;
   kernel.typeAnnotations = std::move(lowered.typeAnnotations);
   kernel.hash = std::move(lowered.hash);
+  kernel.processSpecific = std::move(lowered.processSpecific);
   return kernel;
 }
 

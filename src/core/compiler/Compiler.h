@@ -36,7 +36,8 @@ struct CompileJob {
   /// GufuncLoop: for each operand (inputs, then outputs), the indices of its core dimensions
   /// among the layout's distinct names ("(m,n),(n,p)->(m,p)" gives {0,1}, {1,2}, {0,2}).
   std::vector<std::vector<int>> coreDimensions;
-  /// Cpu jobs: also return the object code (CompiledFunction::objectCode) for the disk cache.
+  /// CPU jobs: also return the object code (CompiledFunction::objectCode) for the disk cache
+  /// and pickles.
   bool keepObjectCode = false;
 
   const CompileOptions &options() const { return source->options; }
@@ -75,6 +76,9 @@ struct CompiledKernel {
   std::string llvmIR; ///< the optimised LLVM IR, when asked for
   std::string hash;   ///< the job hash
   StageTimes times;   ///< where the compilation spent its time
+  /// Why the PTX holds values of this process only (a user exception's id), or empty: such
+  /// kernels are not written to the disk cache nor carried by pickles.
+  std::string processSpecific;
 };
 
 /// What text to produce instead of code.

@@ -48,6 +48,8 @@ class Kernel:
         # The dispatcher's stage times for this specialisation: loading adds the driver's part.
         self.timers = {}
         self._cubins = {}  # by compute capability
+        self.disk_cache = None  # the FunctionCache keeping this kernel (cache=True)
+        self.process_specific = ""
         # cg.this_grid().sync() needs every block resident: a cooperative launch.
         self.cooperative = "taipan_grid_barrier" in ptx
         # Files to link: the dispatcher's link=, and those of the device functions and
@@ -66,6 +68,15 @@ class Kernel:
             self._cubins[key] = cubin
         return cubin
 
+    def _cached_cubin(self):
+        """The cubin for this GPU from the disk cache, or linked now and written there, so a
+        later process skips the driver's PTX compilation too."""
+        key = driver.current_compute_capability()
+        if key not in self._cubins:
+            self.cubin()
+            self.disk_cache.save_kernel(self, self._cubins)
+        return self._cubins[key]
+
     def function(self):
         key = (driver.current_device(), driver.context_generation())
         handle = self._handles.get(key)
@@ -77,7 +88,11 @@ class Kernel:
                     "defining them in @cuda.jit(link=[...]) or cuda.declare_device(link=[...])"
                 )
             start = time.perf_counter()
-            image = self.cubin() if self.links else self.ptx
+            image = self.ptx
+            if self.links:
+                image = self.cubin()
+            elif self.disk_cache is not None:
+                image = self._cached_cubin()
             handle = self._handles[key] = driver.load_function(image, self.name, self.max_registers)
             stage = "linking and loading (driver)"
             self.timers[stage] = self.timers.get(stage, 0.0) + time.perf_counter() - start
@@ -115,23 +130,135 @@ class CUDADispatcher(CompiledFunction):
         return driver.target_compute_capability()
 
     def specialize_for(self, argument_types):
-        """The compiled kernel for these argument types, compiling it on first use."""
+        """The compiled kernel for these argument types: from the kernels a pickle carried, the
+        disk cache (cache=True) or a compilation."""
         key = tuple(argument_types)
         with _lock:
             kernel = self._kernels.get(key)
             if kernel is None:
-                compiled = compiler.compile_source(
-                    self._function_source(), key, self._compute_capability(), device=self.device
-                )
-                kernel = Kernel(
-                    *compiled[:5],
-                    links=self.link_files(),
-                    python_name=self.__name__,
-                    max_registers=self.targetoptions.get("max_registers") or 0,
-                )
-                kernel.timers = self._record_times(key, compiled[6])
+                kernel = self._carried_kernel(key) or self._cached_kernel(key)
+                if kernel is None:
+                    kernel = self._compile_kernel(key)
                 self._kernels[key] = kernel
             return kernel
+
+    def _make_kernel(self, ptx, name, annotations, job_hash):
+        return Kernel(
+            ptx,
+            name,
+            None,
+            annotations,
+            job_hash,
+            links=self.link_files(),
+            python_name=self.__name__,
+            max_registers=self.targetoptions.get("max_registers") or 0,
+        )
+
+    def _compile_kernel(self, key):
+        compiled = compiler.compile_source(
+            self._function_source(), key, self._compute_capability(), device=self.device
+        )
+        ptx, name, return_type, annotations, job_hash = compiled[:5]
+        kernel = self._make_kernel(ptx, name, annotations, job_hash)
+        kernel.return_type = return_type
+        kernel.timers = self._record_times(key, compiled[6])
+        kernel.process_specific = compiled[7]
+        if self._caches_kernels() and not kernel.process_specific:
+            kernel.disk_cache = self._cache
+            self._cache.save_kernel(kernel)
+        return kernel
+
+    def _caches_kernels(self):
+        return bool(self.targetoptions.get("cache")) and not self.device
+
+    @property
+    def _cache(self):
+        cache = self.__dict__.get("_disk_cache")
+        if cache is None:
+            from taipan.caching import FunctionCache
+
+            cache = self.__dict__["_disk_cache"] = FunctionCache(self)
+        return cache
+
+    def _cached_kernel(self, key):
+        """The kernel from the disk cache (cache=True): its PTX, and the cubin for this GPU when
+        an earlier process linked one; None on a miss."""
+        if not self._caches_kernels():
+            return None
+        job_hash = _core.hash_job(
+            self._function_source(), list(key), self._compute_capability(), self.device
+        )
+        start = time.perf_counter()
+        record = self._cache.load_kernel(job_hash)
+        if record is None:
+            return None
+        header, blobs = record
+        try:
+            kernel = self._make_kernel(
+                blobs["ptx"].decode(), header["name"], header["annotations"], job_hash
+            )
+        except (KeyError, UnicodeDecodeError):
+            return None
+        for label, blob in blobs.items():
+            if label.startswith("cubin sm_"):
+                digits = label[len("cubin sm_") :]
+                kernel._cubins[(int(digits[:-1]), int(digits[-1]))] = blob
+        kernel.disk_cache = self._cache
+        kernel.timers = self._record_times(
+            key, [("loading cached code", time.perf_counter() - start)]
+        )
+        return kernel
+
+    @property
+    def stats(self):
+        """Disk-cache hits and misses of this kernel in this process (cache=True)."""
+        return self._cache.stats
+
+    def cache_clear(self):
+        """Removes this kernel's disk-cache files."""
+        self._cache.clear()
+
+    def _carried_kernel(self, key):
+        """A kernel whose PTX a pickle brought (see __reduce__), when it was compiled for this
+        argument types and a compute capability this GPU runs; None otherwise."""
+        carried = self.__dict__.get("_carried")
+        if not carried:
+            return None
+        entry = carried.pop(tuple(str(t) for t in key), None)
+        if entry is None or entry["cc"] > self._compute_capability():
+            return None
+        kernel = self._make_kernel(entry["ptx"], entry["name"], entry["annotations"], entry["hash"])
+        kernel.timers = self._record_times(key, [("loading pickled code", 0.0)])
+        return kernel
+
+    def __reduce__(self):
+        """By reference when the module's name finds the kernel; by value otherwise, with the
+        PTX of each specialisation compiled so far (not those holding per-process values): a
+        worker loads it through its driver (which compiles PTX for its own GPU) instead of
+        compiling the Python function again."""
+        from taipan.serialize import reduce_dispatcher
+
+        reduced = reduce_dispatcher(self)
+        if isinstance(reduced, tuple):
+            cc = self._compute_capability()
+            reduced[2]["kernels"] = {
+                tuple(str(t) for t in key): {
+                    "ptx": kernel.ptx,
+                    "name": kernel.name,
+                    "annotations": kernel.type_annotations,
+                    "hash": kernel.hash,
+                    "cc": cc,
+                }
+                for key, kernel in self._kernels.items()
+                if not kernel.process_specific
+            }
+        return reduced
+
+    def __setstate__(self, state):
+        from taipan.serialize import restore_dispatcher
+
+        restore_dispatcher(self, state)
+        self._carried = dict(state.get("kernels") or {})
 
     def link_files(self, seen=None):
         """This function's link= files and those of the device functions and declared foreign
