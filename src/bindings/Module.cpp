@@ -338,6 +338,20 @@ NB_MODULE(_core, module) {
       nb::arg("expected_hash"), nb::arg("return_type").none() = nb::none(),
       nb::arg("ufunc_loop") = false, nb::arg("core_dimensions").none() = nb::none());
 
+  module.def(
+      "load_object",
+      [](nb::handle argumentTypes, const TypeRef &returnType, nb::bytes objectCode,
+         const std::string &entryName, const std::string &hash,
+         const std::string &typeAnnotations) {
+        std::string object(objectCode.c_str(), objectCode.size());
+        return translateErrors([&] {
+          return loadObjectCode(typeList(argumentTypes), returnType.type, object, entryName, hash,
+                                typeAnnotations);
+        });
+      },
+      nb::arg("argument_types"), nb::arg("return_type"), nb::arg("object_code"),
+      nb::arg("entry_name"), nb::arg("hash"), nb::arg("type_annotations"));
+
   module.def("can_convert", [](const TypeRef &from, const TypeRef &to) {
     return canConvertImplicitly(from.type, to.type);
   });

@@ -9,15 +9,15 @@ renamed, so concurrent writers never leave a torn file; a file that does not rea
 ignored and written again. Code that holds per-process values (a user exception's registry id,
 a ctypes function's address) is not cached."""
 
+import ast
 import contextlib
-import json
 import os
 from collections import namedtuple
 
 from taipan import _core
 from taipan.errors import TaipanError
 
-_MAGIC = b"TAIPAN-CACHE-2\n"
+_MAGIC = b"TAIPAN-CACHE-3\n"
 CacheStats = namedtuple("CacheStats", ["cache_hits", "cache_misses"])
 
 
@@ -70,7 +70,7 @@ def _read_record(path, job_hash):
         if not data.startswith(_MAGIC):
             return None
         header_end = data.index(b"\n", len(_MAGIC))
-        header = json.loads(data[len(_MAGIC) : header_end])
+        header = ast.literal_eval(data[len(_MAGIC) : header_end].decode())
         if header.get("hash") != job_hash:
             return None
         blobs, offset = {}, header_end + 1
@@ -80,8 +80,8 @@ def _read_record(path, job_hash):
         if offset != len(data):
             return None
         return header, blobs
-    except (ValueError, KeyError, TypeError):  # damaged: a miss, written again
-        return None
+    except (ValueError, KeyError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None  # damaged: a miss, written again
 
 
 def _write_record(paths, header, blobs):
@@ -90,7 +90,7 @@ def _write_record(paths, header, blobs):
     import tempfile
 
     header = dict(header, blobs=[[name, len(blob)] for name, blob in blobs.items()])
-    data = _MAGIC + json.dumps(header).encode() + b"\n" + b"".join(blobs.values())
+    data = _MAGIC + repr(header).encode() + b"\n" + b"".join(blobs.values())
     for path in paths:
         directory = os.path.dirname(path)
         if not _writable(directory):
@@ -131,6 +131,52 @@ class FunctionCache:
                 return record
         self.misses += 1
         return None
+
+    def load_fast(self, argument_types):
+        """The cached CompiledFunction for these types found by the function's code key (no
+        front end, typing or LLVM), or None: and the code key, or None when the function's
+        globals are not all plain values the key can cover."""
+        key = code_key(self.dispatcher, argument_types)
+        if key is None:
+            return None, None
+        for path in self._paths(key):
+            record = _read_record(path, key)
+            if record is None:
+                continue
+            header, blobs = record
+            try:
+                from taipan.types import type_from_spec
+
+                compiled = _core.load_object(
+                    list(argument_types),
+                    type_from_spec(header["return_type"]),
+                    blobs["object"],
+                    header["entry"],
+                    header["job_hash"],
+                    header["annotations"],
+                )
+            except (KeyError, IndexError, TypeError, ValueError, RuntimeError, TaipanError):
+                continue  # damaged: a miss, written again
+            self.hits += 1
+            return compiled, key
+        return None, key
+
+    def save_fast(self, compiled, key):
+        """Writes the code-key record of a compiled specialisation (see ``code_key``)."""
+        from taipan.types import type_spec
+
+        return_type = type_spec(compiled.return_type)
+        if key is None or return_type is None or compiled.process_specific:
+            return
+        header = {
+            "kind": "cpu by code",
+            "hash": key,
+            "job_hash": compiled.hash,
+            "entry": compiled.entry_name,
+            "return_type": return_type,
+            "annotations": compiled.type_annotations,
+        }
+        _write_record(self._paths(key), header, {"object": compiled.object_code})
 
     def load(self, source, argument_types):
         """The cached CompiledFunction for these types, or None (a miss); and the job hash."""
@@ -193,6 +239,156 @@ class FunctionCache:
     @property
     def stats(self):
         return CacheStats(self.hits, self.misses)
+
+
+_PLAIN = (bool, int, float, complex, str, bytes, type(None))
+_host = None
+
+
+def _host_identity():
+    """The CPU, its features, taipan's version and this build of the extension (its file's
+    size and time), which a code key includes."""
+    global _host
+    if _host is None:
+        info = _core.system_info()
+        built = os.stat(_core.__file__)
+        _host = (
+            info["cpu_name"],
+            info["cpu_features"],
+            info["version"],
+            built.st_size,
+            built.st_mtime_ns,
+        )
+    return _host
+
+
+def _code_parts(code, parts):
+    """Everything that makes a code object the code it is, nested code objects included."""
+    parts.append(
+        (
+            code.co_name,
+            code.co_qualname if hasattr(code, "co_qualname") else "",
+            code.co_filename,
+            code.co_firstlineno,
+            code.co_flags,
+            code.co_argcount,
+            code.co_posonlyargcount,
+            code.co_kwonlyargcount,
+            code.co_code,
+            code.co_names,
+            code.co_varnames,
+            code.co_freevars,
+            code.co_cellvars,
+            getattr(code, "co_linetable", None) or code.co_lnotab,
+        )
+    )
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, type(code)):
+            names |= _code_parts(constant, parts)
+        else:
+            parts.append((type(constant).__name__, repr(constant)))
+    return names
+
+
+def _value_parts(value, parts, seen):
+    """Appends what identifies a global's value to the compiled code; False when the value is
+    not one a code key can cover (arrays, objects, classes...)."""
+    import builtins
+    import types
+
+    from taipan.dispatcher import Dispatcher
+
+    if isinstance(value, _PLAIN):
+        parts.append((type(value).__name__, repr(value)))
+    elif isinstance(value, tuple):
+        parts.append(("tuple", len(value)))
+        return all(_value_parts(item, parts, seen) for item in value)
+    elif isinstance(value, types.ModuleType):
+        parts.append(("module", value.__name__))
+    elif getattr(builtins, getattr(value, "__name__", ""), None) is value:
+        parts.append(("builtin", value.__name__))
+    elif isinstance(value, Dispatcher):
+        if id(value) in seen:
+            parts.append(("recursion", value.__qualname__))
+        else:
+            seen.add(id(value))
+            parts.append(("jitted", sorted(value.targetoptions.items(), key=str)))
+            return _function_parts(value.py_func, parts, seen)
+    else:
+        return False
+    return True
+
+
+def _function_parts(py_func, parts, seen):
+    names = _code_parts(py_func.__code__, parts)
+    scope = py_func.__globals__
+    import builtins
+
+    for name in sorted(names):
+        if name in scope:
+            value = scope[name]
+        elif hasattr(builtins, name):
+            value = getattr(builtins, name)
+        else:
+            continue  # an attribute name, or a global not defined yet
+        parts.append(("global", name))
+        if not _value_parts(value, parts, seen):
+            # An attribute of something else may share a global's name: only a name the
+            # function reads as a global must be coverable.
+            if name in _global_names(py_func.__code__):
+                return False
+            parts.pop()
+    for cell in py_func.__closure__ or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            return False
+        if not _value_parts(value, parts, seen):
+            return False
+    return all(_value_parts(value, parts, seen) for value in py_func.__defaults__ or ())
+
+
+def _global_names(code):
+    """The names ``code`` (and the code nested in it) reads as globals or builtins."""
+    import dis
+
+    names = {
+        instruction.argval
+        for instruction in dis.get_instructions(code)
+        if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME")
+    }
+    for constant in code.co_consts:
+        if isinstance(constant, type(code)):
+            names |= _global_names(constant)
+    return names
+
+
+def code_key(dispatcher, argument_types):
+    """A key of a specialisation computed without reading source text or typing: the
+    function's code objects, the values of the globals, closure variables and defaults it uses
+    (jitted callees recursively, by their code), its options, the argument types and the host
+    (see ``_host_identity``). None when a value the code uses is not a plain constant, module,
+    builtin or jitted function (an array, a class, a ufunc...): those functions are found by the
+    job hash, after typing. parallel=True functions too, whose loop reports need typing."""
+    if dispatcher.targetoptions.get("parallel"):
+        return None
+    try:  # CPython's own SHA-256, without loading OpenSSL through hashlib (2 ms)
+        from _sha2 import sha256
+    except ImportError:
+        try:
+            from _sha256 import sha256
+        except ImportError:
+            from hashlib import sha256
+
+    parts = [
+        _host_identity(),
+        sorted(dispatcher.targetoptions.items(), key=str),
+        [str(t) for t in argument_types],
+    ]
+    if not _function_parts(dispatcher.py_func, parts, {id(dispatcher)}):
+        return None
+    return sha256(repr(parts).encode()).hexdigest()
 
 
 def load_object_code(source, argument_types, code, entry, job_hash, **target):

@@ -141,7 +141,8 @@ class Dispatcher(CompiledFunction):
     def _compile_for_args(self, *args, **kwargs):
         if kwargs:
             raise TypeError(f"{self.__name__}() got unexpected keyword arguments {sorted(kwargs)}")
-        self._function_source()  # reports unsupported syntax before argument types
+        if not self.targetoptions.get("cache"):  # a cached function may need no source
+            self._function_source()  # reports unsupported syntax before argument types
         key = self._argument_types(args)
         with _compile_lock:
             if key in self._overloads:
@@ -172,16 +173,23 @@ class Dispatcher(CompiledFunction):
     def _compile_or_load(self, argument_types, return_type):
         """Compiles a specialisation, or loads the object code a pickle carried, or with
         cache=True loads it from the disk cache (and writes it there after compiling it)."""
+        caching = bool(self.targetoptions.get("cache")) and return_type is None
+        code_key = None
+        if caching:  # first by the code key: no source text, typing or LLVM (taipan.caching)
+            compiled, code_key = self._cache.load_fast(argument_types)
+            if compiled is not None:
+                return compiled
         source = self._function_source()
         carried = self._carried_code(source, argument_types) if return_type is None else None
         if carried is not None:
             return carried
-        if not self.targetoptions.get("cache") or return_type is not None:
+        if not caching:
             return _core.compile(source, list(argument_types), return_type, keep_object=True)
         compiled, job_hash = self._cache.load(source, argument_types)
         if compiled is None:
             compiled = _core.compile(source, list(argument_types), None, keep_object=True)
             self._cache.save(compiled, job_hash)
+        self._cache.save_fast(compiled, code_key)
         return compiled
 
     def _carried_code(self, source, argument_types):

@@ -278,32 +278,38 @@ def CPointer(dtype):
 voidptr = _core.pointer_type(None)
 
 
-# Rebuilt by Python functions, which pickles name by module (the extension's cannot be).
-def _rebuild_scalar(name):
-    return _core.scalar_type(name)
+def type_spec(t):
+    """A type as nested tuples of names and numbers (``repr`` and ``ast.literal_eval`` round-trip
+    it), for pickles and cache files: numbers, None, arrays and tuples of them; None for other
+    kinds."""
+    kind = t.kind_name
+    if kind in ("Boolean", "Integer", "Float", "Complex", "NoneType"):
+        return ("scalar", "none" if kind == "NoneType" else t.name)
+    if kind == "Array":
+        return ("array", t.dtype.name, t.ndim, t.layout, t.readonly)
+    if kind == "Tuple":
+        elements = [type_spec(element) for element in t.types]
+        return None if None in elements else ("tuple", *elements)
+    return None
 
 
-def _rebuild_array(dtype, ndim, layout, readonly):
-    return _core.array_type(dtype.name, ndim, layout, readonly)
-
-
-def _rebuild_tuple(element_types):
-    return _core.tuple_type(list(element_types))
+def type_from_spec(spec):
+    """The type a ``type_spec`` describes."""
+    if spec[0] == "scalar":
+        return _core.scalar_type(spec[1])
+    if spec[0] == "array":
+        return _core.array_type(*spec[1:])
+    return _core.tuple_type([type_from_spec(element) for element in spec[1:]])
 
 
 def _reduce_type(t):
-    """Pickling of types (pickles of compiled code name their argument types): numbers, None,
-    arrays and tuples of them; other kinds refuse."""
-    kind = t.kind_name
-    if kind in ("Boolean", "Integer", "Float", "Complex", "NoneType"):
-        return _rebuild_scalar, ("none" if kind == "NoneType" else t.name,)
-    if kind == "Array":
-        return _rebuild_array, (t.dtype, t.ndim, t.layout, t.readonly)
-    if kind == "Tuple":
-        return _rebuild_tuple, (list(t.types),)
-    import pickle
+    """Pickling of types (pickles of compiled code name their argument types)."""
+    spec = type_spec(t)
+    if spec is None:
+        import pickle
 
-    raise pickle.PicklingError(f"taipan type {t} cannot be pickled")
+        raise pickle.PicklingError(f"taipan type {t} cannot be pickled")
+    return type_from_spec, (spec,)
 
 
 copyreg.pickle(Type, _reduce_type)

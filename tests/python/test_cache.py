@@ -126,12 +126,64 @@ def test_concurrent_writers_leave_a_readable_file(tmp_path):
 def test_a_corrupt_file_is_a_miss_and_is_written_again(tmp_path):
     write_program(tmp_path)
     run(tmp_path)
-    (path,) = [p for p in (tmp_path / "__pycache__").glob("caller.total-*.taipan")]
-    data = path.read_bytes()
-    for damaged in (data[: len(data) // 2], b"garbage", data[:40] + b"x" * (len(data) - 40)):
-        path.write_bytes(damaged)
+    # Two files: one found by the code key, one by the job hash (see caching.code_key).
+    paths = sorted((tmp_path / "__pycache__").glob("caller.total-*.taipan"))
+    assert len(paths) == 2
+    originals = [path.read_bytes() for path in paths]
+    for cut in (lambda d: d[: len(d) // 2], lambda d: b"garbage", lambda d: d[:40] + b"x" * 99):
+        for path, data in zip(paths, originals):
+            path.write_bytes(cut(data))
         assert run(tmp_path)[:3] == (90.0, 0, 1)
         assert run(tmp_path)[:2] == (90.0, 1)
+
+
+def test_a_hit_by_code_key_reads_no_source_and_types_nothing(tmp_path):
+    write_program(tmp_path)
+    run(tmp_path)
+    (tmp_path / "probe.py").write_text(
+        "import caller\n"
+        "caller.total(10)\n"
+        "timers = caller.total.get_metadata(caller.total.signatures[0])['timers']\n"
+        "print(sorted(timers), caller.total._source is None)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
+    env["PYTHONPATH"] = f"{SRC}{os.pathsep}{tmp_path}"
+    output = subprocess.run(
+        [sys.executable, "probe.py"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert output.split("]")[0] == "['front end', 'loading cached code'"
+    assert output.strip().endswith("True")
+
+
+def test_a_function_reading_a_global_array_is_cached_by_job_hash_only(tmp_path):
+    (tmp_path / "arrays.py").write_text(
+        "import numpy as np\nfrom taipan import njit\nTABLE = np.arange(4.0)\n"
+        "@njit(cache=True)\ndef lookup(i):\n    return TABLE[i] * 2\n"
+    )
+    (tmp_path / "probe.py").write_text(
+        "import arrays\nprint(arrays.lookup(3), arrays.lookup.stats.cache_hits)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
+    env["PYTHONPATH"] = f"{SRC}{os.pathsep}{tmp_path}"
+
+    def probe():
+        return subprocess.run(
+            [sys.executable, "probe.py"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+
+    assert probe() == ["6.0", "0"]
+    assert probe() == ["6.0", "1"]
+    assert len(list((tmp_path / "__pycache__").glob("arrays.lookup-*.taipan"))) == 1
 
 
 def test_code_raising_user_exceptions_is_not_cached(tmp_path):

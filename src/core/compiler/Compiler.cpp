@@ -367,6 +367,24 @@ std::string inspectFunction(const CompileJob &job, InspectionKind kind) {
   return text;
 }
 
+namespace {
+
+/// Adds object code to the JIT (once per process: the same code loaded or compiled before is
+/// in the JIT already) and sets `compiled`'s entry point, object code and entry name.
+void installObjectCode(CompiledFunction &compiled, const std::string &objectCode,
+                       const std::string &entryName) {
+  StageTimes::Scope timing(&compiled.times, "loading cached code");
+  void *entry = compiledEntryNames().count(entryName)
+                    ? CpuJit::get().lookup(entryName)
+                    : CpuJit::get().addObjectAndLookup(objectCode, entryName);
+  compiledEntryNames().insert(entryName);
+  compiled.entry = reinterpret_cast<CompiledFunction::EntryPoint>(entry);
+  compiled.objectCode = objectCode;
+  compiled.entryName = entryName;
+}
+
+} // namespace
+
 CompiledFunction loadCompiledFunction(const CompileJob &job, const std::string &objectCode,
                                       const std::string &entryName,
                                       const std::string &expectedHash) {
@@ -382,18 +400,24 @@ CompiledFunction loadCompiledFunction(const CompileJob &job, const std::string &
     throw CompileError(CompileErrorKind::Internal,
                        "the cached code was compiled from another version of this function",
                        job.source->definitionLocation, job.source.get());
-  StageTimes::Scope timing(&compiled.times, "loading cached code");
-  // The same code loaded (or compiled) before in this process is in the JIT already.
-  void *entry = compiledEntryNames().count(entryName)
-                    ? CpuJit::get().lookup(entryName)
-                    : CpuJit::get().addObjectAndLookup(objectCode, entryName);
-  compiledEntryNames().insert(entryName);
-  compiled.entry = reinterpret_cast<CompiledFunction::EntryPoint>(entry);
+  installObjectCode(compiled, objectCode, entryName);
   compiled.argumentTypes = job.argumentTypes;
   compiled.returnType = root->returnType;
   compiled.typeAnnotations = annotateTypes(*root);
-  compiled.objectCode = objectCode;
-  compiled.entryName = entryName;
+  return compiled;
+}
+
+CompiledFunction loadObjectCode(const std::vector<const Type *> &argumentTypes,
+                                const Type *returnType, const std::string &objectCode,
+                                const std::string &entryName, const std::string &hash,
+                                const std::string &typeAnnotations) {
+  std::lock_guard<std::mutex> lock(compileMutex);
+  CompiledFunction compiled;
+  installObjectCode(compiled, objectCode, entryName);
+  compiled.argumentTypes = argumentTypes;
+  compiled.returnType = returnType;
+  compiled.hash = hash;
+  compiled.typeAnnotations = typeAnnotations;
   return compiled;
 }
 

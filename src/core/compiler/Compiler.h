@@ -100,6 +100,15 @@ CompiledFunction loadCompiledFunction(const CompileJob &job, const std::string &
                                       const std::string &entryName,
                                       const std::string &expectedHash);
 
+/// Object code a disk cache kept, loaded without typing or LLVM: the caller vouches that it is
+/// the code of the function it will call it for (taipan/caching.py keys it by the function's
+/// code objects, the values of the globals it reads, its options and the host), and gives the
+/// argument and result types it was compiled for.
+CompiledFunction loadObjectCode(const std::vector<const Type *> &argumentTypes,
+                                const Type *returnType, const std::string &objectCode,
+                                const std::string &entryName, const std::string &hash,
+                                const std::string &typeAnnotations);
+
 /// Compiles a CPU job again, returning the requested text rather than installing code.
 std::string inspectFunction(const CompileJob &job, InspectionKind kind);
 
