@@ -15,6 +15,7 @@
 #include "compiler/Compiler.h"
 #include "cpu/HostInfo.h"
 #include "cuda/CudaTarget.h"
+#include "runtime/Cfuncs.h"
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
 
@@ -87,13 +88,15 @@ std::vector<const Type *> typeList(nb::handle sequence) {
 using CoreDimensions = std::optional<std::vector<std::vector<int>>>;
 
 /// A CPU job as compile, hash_job and load_compiled take it: a function, a NumPy ufunc loop
-/// (`ufuncLoop`) or a gufunc loop (`coreDimensions` given).
+/// (`ufuncLoop`), a gufunc loop (`coreDimensions` given) or a C-callable function (`cfunc`).
 CompileJob cpuJob(std::shared_ptr<FunctionSource> source, nb::handle argumentTypes,
-                  nb::handle returnType, bool ufuncLoop, CoreDimensions coreDimensions) {
+                  nb::handle returnType, bool ufuncLoop, CoreDimensions coreDimensions,
+                  bool cfunc = false) {
   const Type *declared = returnType.is_none() ? nullptr : nb::cast<TypeRef>(returnType).type;
   CompileJob job{std::move(source), typeList(argumentTypes), declared,
                  coreDimensions ? JobTarget::GufuncLoop
                  : ufuncLoop    ? JobTarget::UfuncLoop
+                 : cfunc        ? JobTarget::Cfunc
                                 : JobTarget::Cpu};
   if (coreDimensions)
     job.coreDimensions = std::move(*coreDimensions);
@@ -198,6 +201,15 @@ void raisePendingException() {
     PyErr_SetNone(cls);
 }
 
+/// A cfunc's exception, which no Python code can catch (its caller is C): printed as
+/// unraisable on whichever thread called it, as ctypes does for its callbacks.
+void reportFailedCfunc() {
+  PyGILState_STATE state = PyGILState_Ensure();
+  raisePendingException();
+  PyErr_WriteUnraisable(nullptr);
+  PyGILState_Release(state);
+}
+
 void setCompileError(const CompileError &error) {
   std::string message = error.what();
   auto *source = static_cast<const FunctionSource *>(error.function);
@@ -225,6 +237,7 @@ NB_MODULE(_core, module) {
   nb::set_leak_warnings(false);
   registerBuiltinExceptions();
   runtime::setPrintSink(printToPythonStdout);
+  runtime::setCfuncFailureSink(reportFailedCfunc);
   defineTypeObjects(module);
   defineCudaBindings(module);
   defineCudaLinkingBindings(module);
@@ -298,15 +311,15 @@ NB_MODULE(_core, module) {
   module.def(
       "compile",
       [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::handle returnType,
-         bool ufuncLoop, CoreDimensions coreDimensions, bool keepObject) {
-        CompileJob job =
-            cpuJob(source, argumentTypes, returnType, ufuncLoop, std::move(coreDimensions));
+         bool ufuncLoop, CoreDimensions coreDimensions, bool keepObject, bool cfunc) {
+        CompileJob job = cpuJob(source, argumentTypes, returnType, ufuncLoop,
+                                std::move(coreDimensions), cfunc);
         job.keepObjectCode = keepObject;
         return translateErrors([&] { return compileFunction(job); });
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("return_type").none(),
       nb::arg("ufunc_loop") = false, nb::arg("core_dimensions").none() = nb::none(),
-      nb::arg("keep_object") = false);
+      nb::arg("keep_object") = false, nb::arg("cfunc") = false);
 
   module.def(
       "hash_job",
@@ -327,16 +340,17 @@ NB_MODULE(_core, module) {
       "load_compiled",
       [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::bytes objectCode,
          const std::string &entryName, const std::string &expectedHash, nb::handle returnType,
-         bool ufuncLoop, CoreDimensions coreDimensions) {
-        CompileJob job =
-            cpuJob(source, argumentTypes, returnType, ufuncLoop, std::move(coreDimensions));
+         bool ufuncLoop, CoreDimensions coreDimensions, bool cfunc) {
+        CompileJob job = cpuJob(source, argumentTypes, returnType, ufuncLoop,
+                                std::move(coreDimensions), cfunc);
         std::string object(objectCode.c_str(), objectCode.size());
         return translateErrors(
             [&] { return loadCompiledFunction(job, object, entryName, expectedHash); });
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("object_code"), nb::arg("entry_name"),
       nb::arg("expected_hash"), nb::arg("return_type").none() = nb::none(),
-      nb::arg("ufunc_loop") = false, nb::arg("core_dimensions").none() = nb::none());
+      nb::arg("ufunc_loop") = false, nb::arg("core_dimensions").none() = nb::none(),
+      nb::arg("cfunc") = false);
 
   module.def(
       "load_object",

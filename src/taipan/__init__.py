@@ -6,6 +6,7 @@ from taipan.errors import InternalError, TaipanError, TypingError, UnsupportedEr
 _core.set_error_classes(TypingError, UnsupportedError, InternalError)
 
 from taipan import types
+from taipan.cfunc import CFunc, carray, cfunc, farray
 from taipan.decorators import jit, njit
 from taipan.threads import get_num_threads, get_thread_id, prange, set_num_threads
 from taipan.typeof import typeof
@@ -50,6 +51,7 @@ from taipan.ufuncs import DUFunc, GUFunc, guvectorize, vectorize
 __version__ = "0.1.0"
 
 __all__ = [
+    "CFunc",
     "DUFunc",
     "GUFunc",
     "InternalError",
@@ -60,11 +62,14 @@ __all__ = [
     "UnsupportedError",
     "b1",
     "boolean",
+    "carray",
+    "cfunc",
     "complex64",
     "complex128",
     "double",
     "f4",
     "f8",
+    "farray",
     "float16",
     "float32",
     "float64",

@@ -186,3 +186,15 @@ def _rebuild_numpy_ufunc(state):
         register_gufunc_calls(ufunc, compiler, dynamic=False)
     remember_built_ufunc(ufunc, compiler)
     return ufunc
+
+
+def reduce_cfunc(cfunc):
+    """``__reduce__`` of a cfunc: by reference, or by value with its signature and object
+    code."""
+    if _reachable_by_name(cfunc):
+        return cfunc.__qualname__
+    state = function_state(cfunc.py_func, cfunc.targetoptions)
+    state["argument_types"] = cfunc.argument_types
+    state["return_type"] = cfunc.return_type
+    state["compiled"] = carried_code(cfunc._compile())
+    return (_dispatcher_shell, (type(cfunc),), state)

@@ -280,8 +280,8 @@ voidptr = _core.pointer_type(None)
 
 def type_spec(t):
     """A type as nested tuples of names and numbers (``repr`` and ``ast.literal_eval`` round-trip
-    it), for pickles and cache files: numbers, None, arrays and tuples of them; None for other
-    kinds."""
+    it), for pickles and cache files: numbers, None, arrays, pointers and tuples of them; None
+    for other kinds."""
     kind = t.kind_name
     if kind in ("Boolean", "Integer", "Float", "Complex", "NoneType"):
         return ("scalar", "none" if kind == "NoneType" else t.name)
@@ -290,6 +290,9 @@ def type_spec(t):
     if kind == "Tuple":
         elements = [type_spec(element) for element in t.types]
         return None if None in elements else ("tuple", *elements)
+    if kind == "Pointer":
+        pointee = None if t.dtype is None else type_spec(t.dtype)
+        return None if t.dtype is not None and pointee is None else ("pointer", pointee)
     return None
 
 
@@ -299,6 +302,8 @@ def type_from_spec(spec):
         return _core.scalar_type(spec[1])
     if spec[0] == "array":
         return _core.array_type(*spec[1:])
+    if spec[0] == "pointer":
+        return _core.pointer_type(None if spec[1] is None else type_from_spec(spec[1]))
     return _core.tuple_type([type_from_spec(element) for element in spec[1:]])
 
 

@@ -4,6 +4,7 @@
 #include "compiler/Compiler.h"
 
 #include "compiler/JobHash.h"
+#include "cpu/CfuncTarget.h"
 #include "cpu/CpuJit.h"
 #include "cpu/CpuTarget.h"
 #include "cpu/GufuncLoopTarget.h"
@@ -173,6 +174,8 @@ std::unique_ptr<CpuTarget> cpuTargetFor(const CompileJob &job) {
     return std::make_unique<UfuncLoopTarget>(level);
   if (job.target == JobTarget::GufuncLoop)
     return std::make_unique<GufuncLoopTarget>(level, job.coreDimensions);
+  if (job.target == JobTarget::Cfunc)
+    return std::make_unique<CfuncTarget>(level);
   return std::make_unique<CpuTarget>(level);
 }
 
@@ -182,6 +185,7 @@ std::unique_ptr<Target> targetFor(const CompileJob &job) {
   case JobTarget::Cpu:
   case JobTarget::UfuncLoop:
   case JobTarget::GufuncLoop:
+  case JobTarget::Cfunc:
     return cpuTargetFor(job);
   case JobTarget::CudaKernel:
     return std::make_unique<CudaTarget>(job.computeCapability, job.options(),

@@ -22,6 +22,7 @@ enum class JobTarget {
   CudaDevice, ///< a CUDA device function compiled on its own (compile_ptx(device=True))
   UfuncLoop,  ///< the host CPU, entered through NumPy's inner-loop signature (@vectorize)
   GufuncLoop, ///< the same for a generalized ufunc (@guvectorize): operands are array views
+  Cfunc,      ///< the host CPU, entered through a native C signature (@cfunc)
 };
 
 /// One compilation. Its options are the root function's, parsed once when the function was

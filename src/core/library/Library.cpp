@@ -27,6 +27,7 @@ Library::Library() {
   registerNumpyLinalgFunctions(*this);
   registerNumpyRandomFunctions(*this);
   registerArrayAttributes(*this);
+  registerCArrayFunctions(*this);
 }
 
 const Library &Library::get() {

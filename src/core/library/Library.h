@@ -212,6 +212,7 @@ void registerNumpySortFunctions(Library &library);
 void registerNumpyLinalgFunctions(Library &library);
 void registerNumpyRandomFunctions(Library &library);
 void registerArrayAttributes(Library &library);
+void registerCArrayFunctions(Library &library);
 
 /// Throws the TypingError "no implementation of <function> for argument types (...)" for a
 /// call whose argument types its function does not take.

@@ -249,6 +249,8 @@ public:
   void clearTemporarySlots(const Temporary &temporary);
   /// A global NumPy array frozen into the module as a read-only constant.
   llvm::Value *lowerConstantArray(const GlobalValue &value);
+  /// The address of `p[i]` for a subscript of a pointer (a cfunc's CPointer argument).
+  llvm::Value *pointerElementAddress(Expr *subscript);
   llvm::Value *arrayField(llvm::Value *array, ArrayLayout::Field field, int dimension = -1);
   llvm::Value *withArrayField(llvm::Value *array, ArrayLayout::Field field, llvm::Value *value,
                               int dimension = -1);

@@ -751,11 +751,20 @@ llvm::Value *FunctionLowering::lowerIfExp(Expr *expr) {
   return phi;
 }
 
+llvm::Value *FunctionLowering::pointerElementAddress(Expr *subscript) {
+  const Type *pointee = typeOf(subscript->operands[0])->pointee();
+  llvm::Value *pointer = lowerExpr(subscript->operands[0]);
+  llvm::Value *index = lowerExprAs(subscript->operands[1], types::int64());
+  return builder.CreateGEP(memoryType(context, pointee), pointer, index);
+}
+
 llvm::Value *FunctionLowering::lowerSubscript(Expr *expr) {
   Expr *base = expr->operands[0];
   Expr *index = expr->operands[1];
   if (typeOf(base)->isArray())
     return lowerArraySubscript(expr);
+  if (typeOf(base)->isPointer())
+    return loadElement(pointerElementAddress(expr), typeOf(expr));
   const Type *tupleType = typeOf(base);
   llvm::Value *tuple = lowerExpr(base);
   int64_t count = static_cast<int64_t>(tupleType->elements().size());

@@ -501,6 +501,11 @@ llvm::Value *FunctionLowering::lowerArraySubscript(Expr *expr) {
 }
 
 void FunctionLowering::lowerArrayStore(Expr *target, llvm::Value *value, const Type *valueType) {
+  if (typeOf(target->operands[0])->isPointer()) {
+    const Type *slotType = typeOf(target);
+    storeElement(pointerElementAddress(target), castValue(value, valueType, slotType), slotType);
+    return;
+  }
   const Type *indexType = typeOf(target->operands[1]);
   if (indexType->isArray()) {
     lowerSelectedStore(target, value, valueType);

@@ -7,6 +7,7 @@
 #include "runtime/NumpyRandom.h"
 #include "runtime/ParallelLoops.h"
 #include "runtime/Sort.h"
+#include "runtime/Cfuncs.h"
 #include "runtime/UfuncLoops.h"
 
 #include "runtime/PythonMath.h"
@@ -99,6 +100,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_print_end),
       TAIPAN_SYMBOL(taipan_raise_printed),
       TAIPAN_SYMBOL(taipan_ufunc_loop_failed),
+      TAIPAN_SYMBOL(taipan_cfunc_failed),
       TAIPAN_SYMBOL(taipan_parallel_for),
       TAIPAN_SYMBOL(taipan_parallel_slot_count),
       TAIPAN_SYMBOL(taipan_get_thread_id),

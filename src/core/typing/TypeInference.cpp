@@ -411,6 +411,13 @@ private:
   /// `array[index] = value`: a number into an element, or a number or array broadcast into a view.
   void checkArrayStore(Expr *target, const Type *slot, const Type *value) {
     const Type *base = typeOf(target->operands[0]);
+    if (base->isPointer()) {
+      if (!value->isNumber() || (value->isComplex() && !slot->isComplex()))
+        throwTypingError("cannot store a value of type " + describe(value) + " through " +
+                             describe(base),
+                         target->location);
+      return;
+    }
     if (!base->isArray())
       throwTypingError("cannot assign to an item of a value of type " + describe(base),
                        target->location);
@@ -1011,6 +1018,14 @@ private:
       if (index->kind == ExprKind::Tuple)
         record(index, types::tuple(pieces));
       return typeArrayIndex(base, pieces, expr->location);
+    }
+    if (base->isPointer() && base->pointee() && base->pointee()->isNumber()) {
+      // p[i] of a cfunc's CPointer(dtype) argument: the element at p + i, unchecked, as in C.
+      const Type *indexType = typeExpr(index);
+      if (indexType && !indexType->isInteger())
+        throwTypingError("a pointer's index must be an integer, not " + describe(indexType),
+                         index->location);
+      return indexType ? base->pointee() : nullptr;
     }
     throwTypingError("cannot index a value of type " + describe(base), expr->location);
   }
