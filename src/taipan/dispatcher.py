@@ -57,9 +57,13 @@ class CompiledFunction(_core.DispatcherBase):
             from taipan.frontend import read_function
 
             start = time.perf_counter()
-            self._source = read_function(self.py_func, self.targetoptions)
+            self._source = read_function(self.py_func, self._compile_options())
             self._front_end_seconds = time.perf_counter() - start
         return self._source
+
+    def _compile_options(self):
+        """The options the compiler reads the function with."""
+        return self.targetoptions
 
     def _record_times(self, key, stages):
         """Keeps one compilation's stage times ([(stage, seconds)] from the compiler, after the
@@ -121,6 +125,11 @@ class Dispatcher(CompiledFunction):
         _core.configure_dispatcher(self, names, py_func.__defaults__, release_gil, generic)
         for signature in signatures or ():
             self.compile(signature)
+
+    def _compile_options(self):
+        from taipan.decorators import cpu_compile_options
+
+        return cpu_compile_options(self.targetoptions)
 
     def _argument_types(self, args):
         types = []

@@ -80,7 +80,9 @@ class _LoopCompiler:
         if self._source is None:
             from taipan.frontend import read_function
 
-            self._source = read_function(self.py_func, self.compile_options)
+            from taipan.decorators import cpu_compile_options
+
+            self._source = read_function(self.py_func, cpu_compile_options(self.compile_options))
         return self._source
 
     def add(self, argument_types, return_type=None):
