@@ -79,6 +79,21 @@ class CompiledFunction(_core.DispatcherBase):
             print("\n".join(lines), file=sys.stderr)
         return timers
 
+    def _report_compilation(self, key):
+        """What the environment asks for after a compilation: TAIPAN_DUMP_ANNOTATION,
+        TAIPAN_PARALLEL_DIAGNOSTICS, TAIPAN_ANNOTATE_HTML (and ``python -m taipan annotate``)."""
+        if config.DUMP_ANNOTATION:
+            self.inspect_types(file=sys.stderr, signature=key)
+        if config.PARALLEL_DIAGNOSTICS and self.targetoptions.get("parallel"):
+            print(_describe_parallel_loops(self, key, config.PARALLEL_DIAGNOSTICS), file=sys.stderr)
+        from taipan import annotate
+
+        annotate.compiled(lambda: self._annotation(key, vectorization=True))
+
+    def _annotation(self, key, vectorization=False):
+        """The annotate.FunctionAnnotation of one compiled specialisation."""
+        raise NotImplementedError
+
     def get_metadata(self, signature=None):
         """Numba's compile metadata: ``{"timers": {stage: seconds}}`` for a signature (argument
         types), or a dict of them keyed by argument types."""
@@ -176,7 +191,17 @@ class Dispatcher(CompiledFunction):
                 _warn_serial_loops(compiled.parallel_loops)
                 self._overloads[argument_types] = compiled
                 _core.add_overload(self, compiled, argument_types)
+                self._report_compilation(argument_types)
             return compiled
+
+    def _annotation(self, key, vectorization=False):
+        from taipan import annotate
+
+        compiled = self._overloads[key]
+        loops = annotate.vectorized_loops(self, key) if vectorization else None
+        return annotate.FunctionAnnotation(
+            self.__qualname__, compiled.type_annotations, compiled.parallel_loops, loops
+        )
 
     def _compile_or_load(self, argument_types, return_type):
         """Compiles a specialisation, or with cache=True loads it from the disk cache (and
@@ -239,9 +264,20 @@ class Dispatcher(CompiledFunction):
         return [tuple(parse_signature(signature).args)]
 
     def inspect_types(self, file=None, signature=None, pretty=False):
-        """Prints the source annotated with the type of every variable, per signature."""
-        import sys
+        """Prints the source annotated with the type of every variable, per signature. With
+        ``pretty=True`` it returns an Annotation instead (as Numba does): each line of the source
+        with the types of the variables it assigns and notes on its prange loops and the loops
+        LLVM vectorized (found by compiling again with line information), as text (its repr, or
+        ``str()``) or HTML in a notebook; given a ``file``, it is also written there."""
+        if pretty:
+            from taipan.annotate import Annotation
 
+            annotation = Annotation(
+                self._annotation(key, vectorization=True) for key in self._selected(signature)
+            )
+            if file is not None:
+                print(annotation, file=file)
+            return annotation
         out = file or sys.stdout
         for key in self._selected(signature):
             print(self._overloads[key].type_annotations, file=out)

@@ -78,9 +78,8 @@ class _LoopCompiler:
 
     def source(self):
         if self._source is None:
-            from taipan.frontend import read_function
-
             from taipan.decorators import cpu_compile_options
+            from taipan.frontend import read_function
 
             self._source = read_function(self.py_func, cpu_compile_options(self.compile_options))
         return self._source
@@ -95,6 +94,22 @@ class _LoopCompiler:
                 return
         self._check_types(argument_types)
         self.loops.append((argument_types, *self._compile(argument_types, return_type)))
+        self._report_compilation(self.loops[-1][2])
+
+    def _report_compilation(self, compiled):
+        """TAIPAN_DUMP_ANNOTATION and TAIPAN_ANNOTATE_HTML (``python -m taipan annotate``) for a
+        loop just compiled (its types; not its vectorization, which inspect cannot show yet)."""
+        import sys
+
+        from taipan import annotate, config
+
+        if config.DUMP_ANNOTATION:
+            print(compiled.type_annotations, file=sys.stderr)
+        annotate.compiled(
+            lambda: annotate.FunctionAnnotation(
+                self.py_func.__qualname__, compiled.type_annotations
+            )
+        )
 
     def _check_arity(self, argument_types):
         if len(argument_types) != self.inputs:

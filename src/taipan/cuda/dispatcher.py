@@ -131,6 +131,7 @@ class CUDADispatcher(CompiledFunction):
                 )
                 kernel.timers = self._record_times(key, compiled[6])
                 self._kernels[key] = kernel
+                self._report_compilation(key)
             return kernel
 
     def link_files(self, seen=None):
@@ -246,11 +247,25 @@ class CUDADispatcher(CompiledFunction):
             lambda key: linking.disassemble(nvdisasm, self._kernels[key].cubin()), signature
         )
 
-    def inspect_types(self, file=None, signature=None):
+    def inspect_types(self, file=None, signature=None, pretty=False):
+        """Prints the source annotated with the type of every variable, per signature; with
+        ``pretty=True`` returns it as an annotate.Annotation (a per-line listing)."""
         import sys
 
+        if pretty:
+            from taipan.annotate import Annotation
+
+            annotation = Annotation(self._annotation(key) for key in self._selected(signature))
+            if file is not None:
+                print(annotation, file=file)
+            return annotation
         for key in self._selected(signature):
             print(self._kernels[key].type_annotations, file=file or sys.stdout)
+
+    def _annotation(self, key, vectorization=False):
+        from taipan.annotate import FunctionAnnotation
+
+        return FunctionAnnotation(self.__qualname__, self._kernels[key].type_annotations)
 
     def __repr__(self):
         kind = "device function" if self.device else "kernel"
