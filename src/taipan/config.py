@@ -9,7 +9,8 @@ at its default; ``python -m taipan`` prints them, and docs/configuration.md desc
 
 import os
 import warnings
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from taipan import _core
 
@@ -182,4 +183,3 @@ NUM_THREADS = NUMBA_NUM_THREADS = _core.maximum_threads()
 THREADING_LAYER = "taipan"
 
 del _option, _value, _source
-
