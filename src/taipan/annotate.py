@@ -430,6 +430,8 @@ def main(argv):
     split = argv.index("--") if "--" in argv else len(argv)
     options, script_arguments = parser.parse_known_args(argv[:split])
     script_arguments += argv[split + 1 :]
+    if not os.path.isfile(options.script):
+        parser.error(f"no such file: {options.script}")
     output = options.output or os.path.splitext(os.path.basename(options.script))[0] + ".html"
     start_recording()
     sys.argv = [options.script, *script_arguments]

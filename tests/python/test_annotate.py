@@ -272,9 +272,12 @@ def test_python_m_taipan_shows_the_environment(tmp_path):
     assert f"CACHE_DIR            : {cache!r} (from NUMBA_CACHE_DIR)" in result.stdout
 
 
-def test_python_m_taipan_rejects_unknown_commands(tmp_path):
+def test_python_m_taipan_rejects_unknown_commands_and_missing_scripts(tmp_path):
     result = run_taipan(["frobnicate"], tmp_path)
     assert result.returncode == 2 and "usage: python -m taipan" in result.stderr
+    result = run_taipan(["annotate", "missing.py"], tmp_path)
+    assert result.returncode == 2 and "no such file: missing.py" in result.stderr
+    assert not list(tmp_path.iterdir())
 
 
 def test_pretty_inspect_types_of_a_cuda_kernel():
