@@ -147,8 +147,17 @@ CompileOptions readOptions(nb::dict options) {
   result.lineInfo = flag("lineinfo") || flag("debug");
   result.inlineAlways = text("inline") == "always";
   result.errorModelNumpy = text("error_model") == "numpy";
-  if (given("opt"))
-    result.optimizationLevel = flag("opt") ? 3 : 0;
+  if (given("opt")) {
+    // True or False (a kernel's opt=), or a level 0-3 (TAIPAN_OPT, through taipan.config).
+    nb::object opt = options["opt"];
+    if (PyBool_Check(opt.ptr())) {
+      result.optimizationLevel = opt.ptr() == Py_True ? 3 : 0;
+    } else {
+      result.optimizationLevel = nb::cast<int>(nb::int_(opt));
+      if (result.optimizationLevel < 0 || result.optimizationLevel > 3)
+        throw nb::value_error("opt must be True, False or an optimisation level from 0 to 3");
+    }
+  }
   if (given("max_registers")) {
     result.maxRegisters = nb::cast<int>(options["max_registers"]);
     if (result.maxRegisters < 0)

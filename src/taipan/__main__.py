@@ -1,4 +1,7 @@
-"""``python -m taipan``: versions, the host CPU as LLVM sees it, and the CUDA driver and GPUs."""
+"""``python -m taipan``: versions, the host CPU as LLVM sees it, the CUDA driver and GPUs, the
+cache directory, the thread pool and the settings taken from environment variables.
+``python -m taipan annotate script.py [-o out.html]`` runs a script and writes the annotated
+source of every function it compiled (taipan.annotate)."""
 
 import ctypes
 import platform
@@ -31,9 +34,31 @@ def _cuda_summary():
     return "\n".join(lines)
 
 
-def main():
+def _configuration_lines():
+    """One line per setting of taipan.config: its value and the variable that set it."""
+    from taipan import config
+
+    lines = []
+    for option in config.OPTIONS:
+        value = getattr(config, option.attribute)
+        source = config.SOURCES.get(option.attribute)
+        where = f"from {source}" if source else f"default; set with {option.variable}"
+        lines.append(f"  {option.attribute:<21}: {value!r} ({where})")
+    return lines
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "annotate":
+        from taipan.annotate import main as annotate
+
+        return annotate(argv[1:])
+    if argv:
+        print("usage: python -m taipan [annotate SCRIPT [-o OUT.html] [ARGS...]]", file=sys.stderr)
+        return 2
     import taipan
-    from taipan import _core
+    from taipan import _core, config
+    from taipan.caching import describe_cache_location
 
     info = _core.system_info()
     try:
@@ -53,7 +78,16 @@ def main():
     print(f"Host CPU          : {info['cpu_name']}")
     print(f"CPU features      : {info['cpu_features']}")
     print(f"CUDA              : {_cuda_summary()}")
+    print(f"Cache directory   : {describe_cache_location()}")
+    threads = config.SOURCES.get("NUM_THREADS", "every hardware thread")
+    print(
+        f"Threading layer   : taipan's own thread pool, {config.NUM_THREADS} threads ({threads}), "
+        f"{taipan.get_num_threads()} in use"
+    )
+    print("Configuration (environment variables, read at import):")
+    print("\n".join(_configuration_lines()))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -14,7 +14,7 @@ import contextlib
 import os
 from collections import namedtuple
 
-from taipan import _core
+from taipan import _core, config
 from taipan.errors import TaipanError
 
 _MAGIC = b"TAIPAN-CACHE-3\n"
@@ -27,7 +27,18 @@ def _user_cache_directory():
 
 
 def _configured_directory():
-    return os.environ.get("TAIPAN_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
+    return config.CACHE_DIR
+
+
+def describe_cache_location():
+    """Where cache=True puts compiled code, in words (for ``python -m taipan``)."""
+    configured = _configured_directory()
+    if configured:
+        return f"{configured} ({config.SOURCES.get('CACHE_DIR', 'TAIPAN_CACHE_DIR')})"
+    return (
+        "__pycache__ beside each function's source file, else "
+        f"{_user_cache_directory()} (TAIPAN_CACHE_DIR unset)"
+    )
 
 
 def _writable(directory):
@@ -415,4 +426,10 @@ def clear_directory(directory=None):
                 pass
 
 
-__all__ = ["CacheStats", "FunctionCache", "cache_directories", "clear_directory"]
+__all__ = [
+    "CacheStats",
+    "FunctionCache",
+    "cache_directories",
+    "clear_directory",
+    "describe_cache_location",
+]

@@ -1,24 +1,185 @@
-"""Settings read from TAIPAN_* environment variables when taipan is imported."""
+"""Settings read from environment variables once, when taipan is imported.
+
+``OPTIONS`` is the one table of them: each row names the attribute of this module that holds
+the value, the ``TAIPAN_`` variable, the Numba variables accepted as aliases, how the text is
+read and the default. A ``TAIPAN_`` variable that is set (to anything but the empty string) wins
+over its Numba alias, even when it says ``0``. A value that cannot be read gives a
+RuntimeWarning and the default. ``SOURCES`` says which variable set each attribute that is not
+at its default; ``python -m taipan`` prints them, and docs/configuration.md describes them."""
 
 import os
+import warnings
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from taipan import _core
 
 
-def _flag(name: str, default: bool = False) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() not in ("", "0", "false", "no", "off")
+class Option(NamedTuple):
+    attribute: str
+    variable: str
+    aliases: tuple
+    read: Callable[[str], Any]  # the variable's text (stripped, not empty) to the value
+    default: Any
+    description: str
 
 
-BOUNDSCHECK = _flag("TAIPAN_BOUNDSCHECK")
-# Runs the Python functions themselves (for debugging): @jit and @njit return them unchanged.
-DISABLE_JIT = _flag("TAIPAN_DISABLE_JIT") or _flag("NUMBA_DISABLE_JIT")
-# Where cache=True keeps compiled code when set (else __pycache__ beside the source file).
-CACHE_DIR = os.environ.get("TAIPAN_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR") or ""
-# Prints where each compilation spent its time (dispatcher.get_metadata(sig)["timers"]).
-TIMING = _flag("TAIPAN_TIMING")
-# The threads parallel code may use: TAIPAN_NUM_THREADS (or NUMBA_NUM_THREADS), else every
-# hardware thread. set_num_threads() chooses how many of them run.
-NUMBA_NUM_THREADS = NUM_THREADS = _core.maximum_threads()
+def _flag(text: str) -> bool:
+    return text.lower() not in ("0", "false", "no", "off")
+
+
+def _optimisation_level(text: str) -> int:
+    if text.lower() == "max":  # Numba's level above 3: taipan's 3 is its highest
+        return 3
+    if text not in ("0", "1", "2", "3"):
+        raise ValueError("an optimisation level is 0, 1, 2, 3 or 'max'")
+    return int(text)
+
+
+def _thread_count(text: str) -> int:
+    count = int(text)
+    if count <= 0:
+        raise ValueError("the number of threads must be positive")
+    return count
+
+
+def _path(text: str) -> str:
+    # Made absolute now, so that a later os.chdir() does not move it (as Numba does).
+    return os.path.abspath(os.path.expanduser(text))
+
+
+def _diagnostics_level(text: str) -> int:
+    level = int(text)
+    if not 0 <= level <= 4:
+        raise ValueError("the level is 0 to 4")
+    return level
+
+
+OPTIONS = (
+    Option(
+        "DISABLE_JIT",
+        "TAIPAN_DISABLE_JIT",
+        ("NUMBA_DISABLE_JIT",),
+        _flag,
+        False,
+        "@jit and @njit return the Python function unchanged (for debugging)",
+    ),
+    Option(
+        "BOUNDSCHECK",
+        "TAIPAN_BOUNDSCHECK",
+        ("NUMBA_BOUNDSCHECK",),
+        _flag,
+        None,
+        "0 or 1 turns index checks off or on for every CPU function, overriding boundscheck=; "
+        "unset, each function's boundscheck= decides (default off)",
+    ),
+    Option(
+        "OPT",
+        "TAIPAN_OPT",
+        ("NUMBA_OPT",),
+        _optimisation_level,
+        3,
+        "LLVM optimisation level of CPU code, 0 to 3 ('max' is 3); loops vectorize from 2",
+    ),
+    Option(
+        "CACHE_DIR",
+        "TAIPAN_CACHE_DIR",
+        ("NUMBA_CACHE_DIR",),
+        _path,
+        "",
+        "where cache=True keeps compiled code (default: __pycache__ beside the source file, "
+        "else the user's cache directory)",
+    ),
+    Option(
+        "NUM_THREADS",
+        "TAIPAN_NUM_THREADS",
+        ("NUMBA_NUM_THREADS",),
+        _thread_count,
+        None,  # every hardware thread: the thread pool's own count, below
+        "threads of taipan's thread pool for parallel code (default: every hardware thread); "
+        "set_num_threads() chooses how many of them run",
+    ),
+    Option(
+        "TIMING",
+        "TAIPAN_TIMING",
+        (),
+        _flag,
+        False,
+        "prints where each compilation spent its time to stderr",
+    ),
+    Option(
+        "DUMP_ANNOTATION",
+        "TAIPAN_DUMP_ANNOTATION",
+        ("TAIPAN_DEBUG_TYPEINFER", "NUMBA_DUMP_ANNOTATION", "NUMBA_DEBUG_TYPEINFER"),
+        _flag,
+        False,
+        "prints each compiled function's source with its variables' types to stderr "
+        "(inspect_types) as it compiles",
+    ),
+    Option(
+        "ANNOTATE_HTML",
+        "TAIPAN_ANNOTATE_HTML",
+        ("NUMBA_DUMP_HTML",),
+        _path,
+        "",
+        "an HTML file rewritten after each compilation with every function compiled so far: "
+        "the source, each line's types, its parallel and vectorized loops",
+    ),
+    Option(
+        "PARALLEL_DIAGNOSTICS",
+        "TAIPAN_PARALLEL_DIAGNOSTICS",
+        ("NUMBA_PARALLEL_DIAGNOSTICS",),
+        _diagnostics_level,
+        0,
+        "1 to 4: prints parallel_diagnostics(level=) of each parallel=True function to stderr "
+        "as it compiles",
+    ),
+    Option(
+        "ENABLE_CUDASIM",
+        "TAIPAN_ENABLE_CUDASIM",
+        ("NUMBA_ENABLE_CUDASIM",),
+        _flag,
+        False,
+        "asks for the CUDA simulator, which taipan does not have yet: cuda.jit raises "
+        "CudaSupportError saying so",
+    ),
+)
+
+# The variable that set each attribute, for those not at their default.
+SOURCES: dict = {}
+
+
+def _read(option: Option, environ) -> tuple:
+    """(the option's value, the variable it came from or None for the default)."""
+    for name in (option.variable, *option.aliases):
+        text = environ.get(name, "").strip()
+        if not text:
+            continue
+        try:
+            return option.read(text), name
+        except ValueError as error:
+            warnings.warn(
+                f"taipan: {name}={text!r} is not understood ({error}); "
+                f"{option.attribute} keeps its default, {option.default!r}",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return option.default, None
+    return option.default, None
+
+
+for _option in OPTIONS:
+    _value, _source = _read(_option, os.environ)
+    globals()[_option.attribute] = _value
+    if _source is not None:
+        SOURCES[_option.attribute] = _source
+
+# The thread pool (C++) reads TAIPAN_NUM_THREADS / NUMBA_NUM_THREADS itself when it starts:
+# this is the count it found, every hardware thread when neither is set. NUMBA_NUM_THREADS is
+# Numba's name for this attribute.
+NUM_THREADS = NUMBA_NUM_THREADS = _core.maximum_threads()
+# taipan runs parallel code on its own thread pool (Numba's tbb, omp and workqueue layers have
+# no counterpart; NUMBA_THREADING_LAYER is ignored).
+THREADING_LAYER = "taipan"
+
+del _option, _value, _source

@@ -39,8 +39,17 @@ def _check_options(options):
     inline = options.get("inline", "never")
     if inline not in ("never", "always"):
         raise UnsupportedError("inline= takes 'never' or 'always' (cost models are not supported)")
-    if options.get("boundscheck") is None:
+    return options
+
+
+def cpu_compile_options(options):
+    """A CPU function's options as the compiler gets them: TAIPAN_BOUNDSCHECK, when set,
+    overrides boundscheck= (as NUMBA_BOUNDSCHECK does), and opt is TAIPAN_OPT unless given."""
+    options = dict(options)
+    if config.BOUNDSCHECK is not None:
         options["boundscheck"] = config.BOUNDSCHECK
+    if options.get("opt") is None:
+        options["opt"] = config.OPT
     return options
 
 

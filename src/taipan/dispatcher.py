@@ -57,9 +57,13 @@ class CompiledFunction(_core.DispatcherBase):
             from taipan.frontend import read_function
 
             start = time.perf_counter()
-            self._source = read_function(self.py_func, self.targetoptions)
+            self._source = read_function(self.py_func, self._compile_options())
             self._front_end_seconds = time.perf_counter() - start
         return self._source
+
+    def _compile_options(self):
+        """The options the compiler reads the function with."""
+        return self.targetoptions
 
     def _record_times(self, key, stages):
         """Keeps one compilation's stage times ([(stage, seconds)] from the compiler, after the
@@ -74,6 +78,21 @@ class CompiledFunction(_core.DispatcherBase):
             lines.append(f"  {'total':<38} {sum(timers.values()) * 1e3:9.3f} ms")
             print("\n".join(lines), file=sys.stderr)
         return timers
+
+    def _report_compilation(self, key):
+        """What the environment asks for after a compilation: TAIPAN_DUMP_ANNOTATION,
+        TAIPAN_PARALLEL_DIAGNOSTICS, TAIPAN_ANNOTATE_HTML (and ``python -m taipan annotate``)."""
+        if config.DUMP_ANNOTATION:
+            self.inspect_types(file=sys.stderr, signature=key)
+        if config.PARALLEL_DIAGNOSTICS and self.targetoptions.get("parallel"):
+            print(_describe_parallel_loops(self, key, config.PARALLEL_DIAGNOSTICS), file=sys.stderr)
+        from taipan import annotate
+
+        annotate.compiled(lambda: self._annotation(key, vectorization=True))
+
+    def _annotation(self, key, vectorization=False):
+        """The annotate.FunctionAnnotation of one compiled specialisation."""
+        raise NotImplementedError
 
     def get_metadata(self, signature=None):
         """Numba's compile metadata: ``{"timers": {stage: seconds}}`` for a signature (argument
@@ -122,6 +141,11 @@ class Dispatcher(CompiledFunction):
         for signature in signatures or ():
             self.compile(signature)
 
+    def _compile_options(self):
+        from taipan.decorators import cpu_compile_options
+
+        return cpu_compile_options(self.targetoptions)
+
     def _argument_types(self, args):
         types = []
         code = self.py_func.__code__
@@ -168,7 +192,17 @@ class Dispatcher(CompiledFunction):
                 _warn_serial_loops(compiled.parallel_loops)
                 self._overloads[argument_types] = compiled
                 _core.add_overload(self, compiled, argument_types)
+                self._report_compilation(argument_types)
             return compiled
+
+    def _annotation(self, key, vectorization=False):
+        from taipan import annotate
+
+        compiled = self._overloads[key]
+        loops = annotate.vectorized_loops(self, key) if vectorization else None
+        return annotate.FunctionAnnotation(
+            self.__qualname__, compiled.type_annotations, compiled.parallel_loops, loops
+        )
 
     def _compile_or_load(self, argument_types, return_type):
         """Compiles a specialisation, or loads the object code a pickle carried, or with
@@ -261,9 +295,20 @@ class Dispatcher(CompiledFunction):
         return [tuple(parse_signature(signature).args)]
 
     def inspect_types(self, file=None, signature=None, pretty=False):
-        """Prints the source annotated with the type of every variable, per signature."""
-        import sys
+        """Prints the source annotated with the type of every variable, per signature. With
+        ``pretty=True`` it returns an Annotation instead (as Numba does): each line of the source
+        with the types of the variables it assigns and notes on its prange loops and the loops
+        LLVM vectorized (found by compiling again with line information), as text (its repr, or
+        ``str()``) or HTML in a notebook; given a ``file``, it is also written there."""
+        if pretty:
+            from taipan.annotate import Annotation
 
+            annotation = Annotation(
+                self._annotation(key, vectorization=True) for key in self._selected(signature)
+            )
+            if file is not None:
+                print(annotation, file=file)
+            return annotation
         out = file or sys.stdout
         for key in self._selected(signature):
             print(self._overloads[key].type_annotations, file=out)

@@ -81,9 +81,10 @@ class _LoopCompiler:
 
     def source(self):
         if self._source is None:
+            from taipan.decorators import cpu_compile_options
             from taipan.frontend import read_function
 
-            self._source = read_function(self.py_func, self.compile_options)
+            self._source = read_function(self.py_func, cpu_compile_options(self.compile_options))
         return self._source
 
     def add(self, argument_types, return_type=None):
@@ -97,6 +98,22 @@ class _LoopCompiler:
         self._check_types(argument_types)
         self.loops.append((argument_types, *self._compile(argument_types, return_type)))
         self.declared[argument_types] = return_type
+        self._report_compilation(self.loops[-1][2])
+
+    def _report_compilation(self, compiled):
+        """TAIPAN_DUMP_ANNOTATION and TAIPAN_ANNOTATE_HTML (``python -m taipan annotate``) for a
+        loop just compiled (its types; not its vectorization, which inspect cannot show yet)."""
+        import sys
+
+        from taipan import annotate, config
+
+        if config.DUMP_ANNOTATION:
+            print(compiled.type_annotations, file=sys.stderr)
+        annotate.compiled(
+            lambda: annotate.FunctionAnnotation(
+                self.py_func.__qualname__, compiled.type_annotations
+            )
+        )
 
     def _check_arity(self, argument_types):
         if len(argument_types) != self.inputs:

@@ -156,15 +156,11 @@ struct LoweredModule {
   std::string processSpecific;
 };
 
-/// The optimisation level of a CPU job: opt when given, else TAIPAN_OPT (0-3, like NUMBA_OPT),
-/// 3 by default.
+/// The optimisation level of a CPU job: its opt (taipan.config.OPT, from TAIPAN_OPT, unless the
+/// options give one), 3 when none is given.
 int optimizationLevel(const CompileJob &job) {
-  static const int environmentLevel = [] {
-    const char *text = std::getenv("TAIPAN_OPT");
-    return text && *text >= '0' && *text <= '3' ? *text - '0' : 3;
-  }();
   int asked = job.options().optimizationLevel;
-  return asked >= 0 ? asked : environmentLevel;
+  return asked >= 0 ? asked : 3;
 }
 
 /// The host-CPU target of a CPU job: plain, or entered as a NumPy (generalized) ufunc loop.

@@ -19,7 +19,7 @@ namespace taipan {
 /// until optimisation.
 class CpuTarget : public Target {
 public:
-  /// `optimizationLevel` 0-3 (the job's opt, else TAIPAN_OPT).
+  /// `optimizationLevel` 0-3 (the job's opt: TAIPAN_OPT by default).
   explicit CpuTarget(int optimizationLevel = 3);
 
   void prepareModule(llvm::Module &module) const override;

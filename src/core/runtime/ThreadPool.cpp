@@ -21,8 +21,9 @@ thread_local int threadId = 0;
 thread_local bool inRegion = false;
 
 int readMaximumThreads() {
+  // The same variables, in the same order, as taipan.config (which reports this count).
   const char *text = std::getenv("TAIPAN_NUM_THREADS");
-  if (!text)
+  if (!text || !*text)
     text = std::getenv("NUMBA_NUM_THREADS");
   int count = text ? std::atoi(text) : 0;
   if (count <= 0)

@@ -140,6 +140,7 @@ class CUDADispatcher(CompiledFunction):
                 if kernel is None:
                     kernel = self._compile_kernel(key)
                 self._kernels[key] = kernel
+                self._report_compilation(key)
             return kernel
 
     def _make_kernel(self, ptx, name, annotations, job_hash):
@@ -373,11 +374,25 @@ class CUDADispatcher(CompiledFunction):
             lambda key: linking.disassemble(nvdisasm, self._kernels[key].cubin()), signature
         )
 
-    def inspect_types(self, file=None, signature=None):
+    def inspect_types(self, file=None, signature=None, pretty=False):
+        """Prints the source annotated with the type of every variable, per signature; with
+        ``pretty=True`` returns it as an annotate.Annotation (a per-line listing)."""
         import sys
 
+        if pretty:
+            from taipan.annotate import Annotation
+
+            annotation = Annotation(self._annotation(key) for key in self._selected(signature))
+            if file is not None:
+                print(annotation, file=file)
+            return annotation
         for key in self._selected(signature):
             print(self._kernels[key].type_annotations, file=file or sys.stdout)
+
+    def _annotation(self, key, vectorization=False):
+        from taipan.annotate import FunctionAnnotation
+
+        return FunctionAnnotation(self.__qualname__, self._kernels[key].type_annotations)
 
     def __repr__(self):
         kind = "device function" if self.device else "kernel"

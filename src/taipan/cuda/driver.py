@@ -106,6 +106,11 @@ def close():
 
 def detect():
     """Prints the GPUs found and returns whether there is a supported one."""
+    from taipan import config
+
+    if config.ENABLE_CUDASIM:
+        variable = config.SOURCES.get("ENABLE_CUDASIM", "TAIPAN_ENABLE_CUDASIM")
+        print(f"{variable} is set, but taipan has no CUDA simulator yet: cuda.jit refuses kernels")
     if not is_available():
         print(f"CUDA is not available: {_core.cuda_unavailable_reason()}")
         return False
