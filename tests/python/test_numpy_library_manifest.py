@@ -203,3 +203,43 @@ def test_user_overloads_stay_first_and_the_library_is_the_fallback():
         print("ok")
         """
     )
+
+
+def test_import_and_first_compile_import_no_costly_modules():
+    # python -S: nothing that site or .pth files import first (re, here) hides what taipan
+    # imports. NumPy imports re and ctypes itself; threading, subprocess, ctypes.util and glob
+    # are taipan's to avoid.
+    import numpy
+
+    paths = (SRC, os.path.dirname(os.path.dirname(os.path.abspath(numpy.__file__))))
+    source = textwrap.dedent(
+        """
+        import sys
+
+        import taipan
+
+        costly = ("re", "threading", "enum", "subprocess", "ctypes", "ctypes.util", "glob")
+        assert not [m for m in costly if m in sys.modules], [m for m in costly if m in sys.modules]
+
+        import numpy as np
+
+        @taipan.njit
+        def sum_of_squares(a):
+            return np.sum(a * a)
+
+        assert sum_of_squares(np.arange(4.0)) == 14.0
+        costly = ("threading", "subprocess", "ctypes.util", "glob")
+        assert not [m for m in costly if m in sys.modules], [m for m in costly if m in sys.modules]
+        print("ok")
+        """
+    )
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", source],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=240,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
