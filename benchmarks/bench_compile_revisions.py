@@ -1,7 +1,8 @@
 """First-call (compile) times of this tree's taipan against another build of taipan, in one run.
 
 Each measurement is a fresh process importing taipan and timing the first call of one of the
-scalar and array benchmark functions (``bench_scalar.py``, ``bench_arrays.py``); the two builds
+scalar and array benchmark functions (``bench_scalar.py``, ``bench_arrays.py``), or ``import
+taipan`` and the first calls of ``bench_import.py`` (np.median, np.sum(a * a)); the two builds
 alternate, and each figure is the best of ``--repeats``. The ratio is this tree over the
 baseline: at most 1.0 means compiling got no slower.
 
@@ -19,6 +20,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bench_arrays
+import bench_import
 import bench_scalar
 from common import Row, fmt_time, print_table, run_snippet
 
@@ -31,6 +33,7 @@ def snippets():
         )
     for name in bench_arrays.COMPILE_INPUTS:
         yield f"first call {name}", bench_arrays.compile_snippet("taipan", name)
+    yield from bench_import.COMPILE_ROWS.items()
 
 
 def timed(code, source_folder):

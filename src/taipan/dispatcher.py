@@ -1,15 +1,15 @@
 """The Python side of a jitted function: compilation on a miss, explicit signatures, and the
 inspection methods. Calls themselves run in the C++ base class."""
 
+import _thread
 import sys
-import threading
 import time
 
 from taipan import _core, config
 from taipan.errors import TaipanError, TypingError
 from taipan.types import Signature, parse_signature
 
-_compile_lock = threading.RLock()
+_compile_lock = _thread.RLock()
 _blas_searched = False
 
 

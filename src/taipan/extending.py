@@ -9,10 +9,10 @@ argument types compiles (``implement``), which methods and attributes a type has
 (``find_member``), and what an intrinsic's body is (``implement_intrinsic``).
 """
 
+import _thread
 import sys
-import threading
 
-from taipan import types
+from taipan import numpy_library, types
 from taipan.errors import TypingError
 from taipan.types import Signature
 
@@ -164,11 +164,10 @@ class _Registry:
     """Everything registered through this module, by the id the compiler holds."""
 
     def __init__(self):
-        self._lock = threading.RLock()
+        self._lock = _thread.RLock()
         self._entries = []  # registry id -> _Overload or _Intrinsic
         self._functions = {}  # Python object -> _Overload or _Intrinsic
         self._members = {}  # name -> [(type class, _Overload, is_attribute)]
-        self._library_loaded = False
 
     def _add(self, entry_factory):
         with self._lock:
@@ -204,7 +203,8 @@ class _Registry:
 
     def lookup(self, obj):
         """("overload" or "intrinsic", registry id, name) for a registered object, else None."""
-        self._load_library()
+        if "numpy" in sys.modules:
+            _load_library_function(obj)
         try:
             entry = self._functions.get(obj)
         except TypeError:  # unhashable
@@ -219,7 +219,8 @@ class _Registry:
         return self._entries[registry_id].implement(tuple(args), dict(kwargs), may_decline)
 
     def find_member(self, self_type, name):
-        self._load_library()
+        if "numpy" in sys.modules:
+            _load_library_member(name)
         for type_class, entry, is_attribute in self._members.get(name, ()):
             if isinstance(self_type, type_class):
                 return (entry.registry_id, is_attribute)
@@ -228,12 +229,24 @@ class _Registry:
     def implement_intrinsic(self, registry_id, args):
         return self._entries[registry_id].implement(args)
 
-    def _load_library(self):
-        # taipan's own NumPy functions register on first use, once the program uses NumPy, so
-        # that `import taipan` stays fast.
-        if not self._library_loaded and "numpy" in sys.modules:
-            self._library_loaded = True
-            import taipan.numpy_library  # noqa: F401
+
+# taipan's own NumPy functions (taipan.numpy_library) register lazily, one topic module at a time:
+# the first time the compiler asks about a NumPy function or an array member that the library's
+# manifest lists, its topic is imported (registering its overloads after any the user registered
+# for the same function, which are tried first). Nothing is loaded before the program imports
+# NumPy; `import taipan` imports neither this module nor the library.
+
+
+def _load_library_function(obj):
+    topic = numpy_library.topic_of(obj)
+    if topic is not None:
+        numpy_library.load(topic)
+
+
+def _load_library_member(name):
+    topic = numpy_library.MEMBERS.get(name)
+    if topic is not None:
+        numpy_library.load(topic)
 
 
 def _qualified_name(function):

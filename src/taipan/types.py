@@ -2,7 +2,6 @@
 ``float64[:, ::1]``; calling a type builds a signature: ``float64(float64, int32)``."""
 
 import copyreg
-import re
 
 from taipan import _core
 
@@ -329,8 +328,11 @@ def parse_signature(signature):
     if isinstance(signature, str):
         namespace = {name: value for name, value in globals().items() if not name.startswith("_")}
         for name, value in namespace.items():
-            if isinstance(value, _UnsupportedTypeInstance) and re.search(rf"\b{name}\b", signature):
-                value()  # raises UnsupportedError, naming what is missing
+            if isinstance(value, _UnsupportedTypeInstance) and name in signature:
+                import re  # only here: `import taipan` does not pay for re
+
+                if re.search(rf"\b{name}\b", signature):
+                    value()  # raises UnsupportedError, naming what is missing
         try:
             result = eval(signature, {"__builtins__": {}}, namespace)
         except (NameError, SyntaxError, TypeError, AttributeError) as error:

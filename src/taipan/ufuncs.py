@@ -3,7 +3,7 @@ With signatures it builds a real ``numpy.ufunc`` at once (NumPy's own type resol
 broadcasting, ``out=``, ``where=``, ``reduce``...); without, a ``DUFunc`` compiles a loop for
 each new input type on call. ``target='parallel'`` splits each call over taipan's threads."""
 
-import threading
+import _thread
 
 from taipan import _core
 from taipan.dispatcher import wrap_python_function
@@ -228,7 +228,7 @@ class DUFunc:
     def _take(self, compiler):
         """Starts with no loops, compiling them with ``compiler``."""
         self._compiler = compiler
-        self._lock = threading.RLock()
+        self._lock = _thread.RLock()
         self._ufunc = None
         self._frozen = False
         wrap_python_function(self, compiler.py_func)
