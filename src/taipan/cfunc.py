@@ -2,23 +2,22 @@
 directly (SciPy's ``LowLevelCallable``, ctypes, cffi), and ``carray``/``farray``, which view
 memory behind a pointer as an array inside it."""
 
-import ctypes
-
 from taipan import _core
 from taipan.dispatcher import wrap_python_function
 
-_CTYPES = {
-    "bool": ctypes.c_bool,
-    "int8": ctypes.c_int8,
-    "int16": ctypes.c_int16,
-    "int32": ctypes.c_int32,
-    "int64": ctypes.c_int64,
-    "uint8": ctypes.c_uint8,
-    "uint16": ctypes.c_uint16,
-    "uint32": ctypes.c_uint32,
-    "uint64": ctypes.c_uint64,
-    "float32": ctypes.c_float,
-    "float64": ctypes.c_double,
+# ctypes is imported on first use: `import taipan` stays free of it.
+_CTYPE_NAMES = {
+    "bool": "c_bool",
+    "int8": "c_int8",
+    "int16": "c_int16",
+    "int32": "c_int32",
+    "int64": "c_int64",
+    "uint8": "c_uint8",
+    "uint16": "c_uint16",
+    "uint32": "c_uint32",
+    "uint64": "c_uint64",
+    "float32": "c_float",
+    "float64": "c_double",
 }
 _C_NAMES = {
     "bool": "bool",
@@ -37,12 +36,14 @@ _C_NAMES = {
 
 def _ctype(t):
     """The ctypes type of a C signature's argument or result type (None: void)."""
+    import ctypes
+
     if t is None or t.kind_name == "NoneType":
         return None
     if t.kind_name == "Pointer":
         return ctypes.c_void_p if t.dtype is None else ctypes.POINTER(_ctype(t.dtype))
     try:
-        return _CTYPES[t.name]
+        return getattr(ctypes, _CTYPE_NAMES[t.name])
     except KeyError:
         from taipan.errors import TypingError
 
@@ -132,6 +133,8 @@ class CFunc:
     def ctypes(self):
         """A ctypes function pointer to the C function (``scipy.LowLevelCallable(f.ctypes)``)."""
         if self._ctypes is None:
+            import ctypes
+
             prototype = ctypes.CFUNCTYPE(
                 _ctype(self.return_type), *[_ctype(t) for t in self.argument_types]
             )
@@ -196,6 +199,8 @@ def cfunc(sig, locals=None, cache=False, pipeline_class=None, **options):
 
 
 def _as_pointer(ptr):
+    import ctypes
+
     if isinstance(ptr, int):
         return ptr
     return ctypes.cast(ptr, ctypes.c_void_p).value
@@ -214,6 +219,8 @@ def farray(ptr, shape, dtype=None):
 
 
 def _array_view(ptr, shape, dtype, order):
+    import ctypes
+
     import numpy as np
 
     if dtype is None:
