@@ -9,19 +9,16 @@ at its default; ``python -m taipan`` prints them, and docs/configuration.md desc
 
 import os
 import warnings
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from collections import namedtuple
 
 from taipan import _core
 
-
-class Option(NamedTuple):
-    attribute: str
-    variable: str
-    aliases: tuple
-    read: Callable[[str], Any]  # the variable's text (stripped, not empty) to the value
-    default: Any
-    description: str
+# One setting: its attribute here, its TAIPAN_ variable, Numba's names for it, `read` (the
+# variable's text, stripped and not empty, to the value), its default and what it does.
+# (collections.namedtuple, not typing.NamedTuple: typing imports re, which import taipan avoids.)
+Option = namedtuple(
+    "Option", ["attribute", "variable", "aliases", "read", "default", "description"]
+)
 
 
 def _flag(text: str) -> bool:
@@ -183,3 +180,12 @@ NUM_THREADS = NUMBA_NUM_THREADS = _core.maximum_threads()
 THREADING_LAYER = "taipan"
 
 del _option, _value, _source
+
+
+def annotating():
+    """Whether compilations are recorded for an HTML annotation: TAIPAN_ANNOTATE_HTML, or
+    ``python -m taipan annotate`` (which imported taipan.annotate). Checked before importing
+    taipan.annotate, whose imports (re, threading) a plain compile does without."""
+    import sys
+
+    return bool(globals()["ANNOTATE_HTML"]) or "taipan.annotate" in sys.modules

@@ -86,9 +86,10 @@ class CompiledFunction(_core.DispatcherBase):
             self.inspect_types(file=sys.stderr, signature=key)
         if config.PARALLEL_DIAGNOSTICS and self.targetoptions.get("parallel"):
             print(_describe_parallel_loops(self, key, config.PARALLEL_DIAGNOSTICS), file=sys.stderr)
-        from taipan import annotate
+        if config.annotating():
+            from taipan import annotate
 
-        annotate.compiled(lambda: self._annotation(key, vectorization=True))
+            annotate.compiled(lambda: self._annotation(key, vectorization=True))
 
     def _annotation(self, key, vectorization=False):
         """The annotate.FunctionAnnotation of one compiled specialisation."""

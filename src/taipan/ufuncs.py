@@ -105,15 +105,18 @@ class _LoopCompiler:
         loop just compiled (its types; not its vectorization, which inspect cannot show yet)."""
         import sys
 
-        from taipan import annotate, config
+        from taipan import config
 
         if config.DUMP_ANNOTATION:
             print(compiled.type_annotations, file=sys.stderr)
-        annotate.compiled(
-            lambda: annotate.FunctionAnnotation(
-                self.py_func.__qualname__, compiled.type_annotations
+        if config.annotating():
+            from taipan import annotate
+
+            annotate.compiled(
+                lambda: annotate.FunctionAnnotation(
+                    self.py_func.__qualname__, compiled.type_annotations
+                )
             )
-        )
 
     def _check_arity(self, argument_types):
         if len(argument_types) != self.inputs:
