@@ -321,8 +321,8 @@ NB_MODULE(_core, module) {
       "compile",
       [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::handle returnType,
          bool ufuncLoop, CoreDimensions coreDimensions, bool keepObject, bool cfunc) {
-        CompileJob job = cpuJob(source, argumentTypes, returnType, ufuncLoop,
-                                std::move(coreDimensions), cfunc);
+        CompileJob job =
+            cpuJob(source, argumentTypes, returnType, ufuncLoop, std::move(coreDimensions), cfunc);
         job.keepObjectCode = keepObject;
         return translateErrors([&] { return compileFunction(job); });
       },
@@ -350,8 +350,8 @@ NB_MODULE(_core, module) {
       [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::bytes objectCode,
          const std::string &entryName, const std::string &expectedHash, nb::handle returnType,
          bool ufuncLoop, CoreDimensions coreDimensions, bool cfunc) {
-        CompileJob job = cpuJob(source, argumentTypes, returnType, ufuncLoop,
-                                std::move(coreDimensions), cfunc);
+        CompileJob job =
+            cpuJob(source, argumentTypes, returnType, ufuncLoop, std::move(coreDimensions), cfunc);
         std::string object(objectCode.c_str(), objectCode.size());
         return translateErrors(
             [&] { return loadCompiledFunction(job, object, entryName, expectedHash); });
@@ -379,15 +379,20 @@ NB_MODULE(_core, module) {
     return canConvertImplicitly(from.type, to.type);
   });
 
-  module.def("inspect", [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes,
-                           const std::string &kind) {
-    std::vector<const Type *> types = typeList(argumentTypes);
-    InspectionKind inspection = kind == "asm"                ? InspectionKind::Assembly
-                                : kind == "llvm-unoptimized" ? InspectionKind::UnoptimizedIR
-                                                             : InspectionKind::OptimizedIR;
-    CompileJob job{source, types, nullptr, JobTarget::Cpu};
-    return translateErrors([&] { return inspectFunction(job, inspection); });
-  });
+  module.def(
+      "inspect",
+      [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, const std::string &kind,
+         nb::handle returnType, bool ufuncLoop, CoreDimensions coreDimensions, bool cfunc) {
+        InspectionKind inspection = kind == "asm"                ? InspectionKind::Assembly
+                                    : kind == "llvm-unoptimized" ? InspectionKind::UnoptimizedIR
+                                                                 : InspectionKind::OptimizedIR;
+        CompileJob job =
+            cpuJob(source, argumentTypes, returnType, ufuncLoop, std::move(coreDimensions), cfunc);
+        return translateErrors([&] { return inspectFunction(job, inspection); });
+      },
+      nb::arg("source"), nb::arg("argument_types"), nb::arg("kind"),
+      nb::arg("return_type").none() = nb::none(), nb::arg("ufunc_loop") = false,
+      nb::arg("core_dimensions").none() = nb::none(), nb::arg("cfunc") = false);
 
   module.def(
       "configure_dispatcher",

@@ -73,6 +73,9 @@ class _LoopCompiler:
         self.parallel = _check_target(options) == "parallel"
         self.identity = options.get("identity")
         self.compile_options = {k: v for k, v in options.items() if k in _COMPILE_OPTIONS}
+        # As Numba compiles ufunc loops: float division by zero gives inf/nan as in NumPy
+        # (a loop with no raising path also vectorises).
+        self.compile_options["error_model"] = "numpy"
         self.options = dict(options)
         self.loops = []  # (argument types, return type, compiled loop)
         self.declared = {}  # the return type a signature gave, by argument types

@@ -4,8 +4,11 @@ with the scalar Python function applied element by element (np.vectorize of py_f
 dtypes, NaN/-0.0/inf, empty and non-contiguous arrays, and NumPy's ufunc machinery (out=,
 where=, dtype=, casting=, reduce/accumulate/outer/at/reduceat)."""
 
+import itertools
 import math
 import pickle
+import platform
+import sys
 
 import numpy as np
 import pytest
@@ -208,19 +211,37 @@ def test_seed_examples():
     )
 
 
-def divide(a, b):
+def checked_divide(a, b):
+    if b == 0:
+        raise ValueError("zero divisor")
     return a // b
 
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("size", [5, 100_000])
 def test_an_element_that_raises_raises_the_python_exception(target, size):
-    ufunc = vectorize(["int64(int64, int64)"], target=target)(divide)
+    ufunc = vectorize(["int64(int64, int64)"], target=target)(checked_divide)
     b = np.ones(size, np.int64)
     b[size // 2] = 0
-    with pytest.raises(ZeroDivisionError, match="integer division or modulo by zero"):
+    with pytest.raises(ValueError, match="zero divisor"):
         ufunc(np.arange(size), b)
     assert ufunc(np.arange(size), 2).tolist() == (np.arange(size) // 2).tolist()
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_division_by_zero_follows_numpy_as_numba_ufuncs_do(target):
+    # Numba compiles ufunc loops with error_model='numpy': no ZeroDivisionError; integers give
+    # 0 and floats inf or nan, as NumPy's own ufuncs do.
+    floor_divide = vectorize(["int64(int64, int64)", "float64(float64, float64)"], target=target)(
+        lambda a, b: a // b
+    )
+    true_divide = vectorize(["float64(float64, float64)"], target=target)(lambda a, b: a / b)
+    with np.errstate(all="ignore"):
+        ints = np.array([3, -3, 0], np.int64)
+        assert floor_divide(ints, np.zeros(3, np.int64)).tolist() == [0, 0, 0]
+        floats = np.array([1.0, -1.0, 0.0])
+        assert_same_array(floor_divide(floats, 0.0), floats // 0.0)
+        assert_same_array(true_divide(floats, 0.0), floats / 0.0)
 
 
 def test_parallel_target_uses_the_threads_and_matches_cpu():
@@ -330,10 +351,22 @@ def test_ufunc_errors_in_compiled_array_expressions():
     def on_arrays(a):
         return reciprocal_floor(a) + 1
 
+    @vectorize
+    def checked_reciprocal(x):
+        if x == 0:
+            raise ValueError("zero")
+        return 1 // x
+
+    @taipan.njit
+    def checked_on_arrays(a):
+        return checked_reciprocal(a) + 1
+
     with no_allocation_leak():
         np.testing.assert_array_equal(on_arrays(np.array([1, 2, -1])), [2, 1, 0])
-        with pytest.raises(ZeroDivisionError, match="integer division or modulo by zero"):
-            on_arrays(np.array([1, 0, 3]))
+        # error_model='numpy' in ufuncs, as Numba: 1 // 0 is 0
+        np.testing.assert_array_equal(on_arrays(np.array([1, 0, 3])), [2, 1, 1])
+        with pytest.raises(ValueError, match="zero"):
+            checked_on_arrays(np.array([1, 0, 3]))
 
     @taipan.njit
     def no_loop(a):
@@ -341,3 +374,55 @@ def test_ufunc_errors_in_compiled_array_expressions():
 
     with pytest.raises(TypingError, match="floor_half"):
         no_loop(np.array([1 + 2j]))
+
+
+def three_way(x, m, s):
+    # t * t, not t ** 2: CPython's float power calls libm's pow, within an ulp of the product.
+    t = (x - m) / s
+    return math.exp(-0.5 * t * t) / s
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_every_mix_of_contiguous_broadcast_and_strided_operands_matches_python(target):
+    # The loop has a vectorisable copy for each mix of contiguous and broadcast-scalar inputs
+    # (and the general strided one): every mix computes exactly what the Python function does.
+    ufunc = vectorize(["float64(float64, float64, float64)"], target=target)(three_way)
+    rng = np.random.default_rng(5)
+    forms = {
+        "contiguous": lambda: rng.standard_normal(1001),
+        "scalar": lambda: np.float64(rng.uniform(0.5, 2.0)),
+        "strided": lambda: rng.standard_normal(2002)[::2],
+    }
+    for x_form, m_form, s_form in itertools.product(forms, repeat=3):
+        if x_form == m_form == s_form == "scalar":
+            continue
+        x, m, s = forms[x_form](), forms[m_form](), np.abs(forms[s_form]()) + 0.5
+        expected = np.vectorize(three_way, otypes=[np.float64])(x, m, s)
+        assert_same_array(ufunc(x, m, s), expected)
+        out = np.empty(4004)[::4]
+        ufunc(x, m, s, out=out)  # a strided output takes the general loop
+        assert_same_array(out, expected)
+
+
+def test_fastmath_loops_use_the_vector_math_library_and_stay_close():
+    @taipan.njit(fastmath=True)
+    def fast(x, out):
+        for i in range(x.size):
+            out[i] = math.exp(-0.5 * x[i] * x[i]) + math.sin(x[i])
+
+    @taipan.njit
+    def exact(x, out):
+        for i in range(x.size):
+            out[i] = math.exp(-0.5 * x[i] * x[i]) + math.sin(x[i])
+
+    x = np.linspace(-20.0, 20.0, 100_003)
+    fast_out, exact_out = np.empty_like(x), np.empty_like(x)
+    fast(x, fast_out)
+    exact(x, exact_out)
+    # Without fastmath, libm's own functions: exactly Python's math module.
+    reference = np.array([math.exp(-0.5 * v * v) + math.sin(v) for v in x])
+    assert_same_array(exact_out, reference)
+    np.testing.assert_allclose(fast_out, reference, rtol=1e-13, atol=1e-15)
+    if sys.platform.startswith("linux") and platform.machine() == "x86_64":
+        assert "_ZGV" in fast.inspect_llvm(fast.signatures[0])  # glibc's libmvec
+    assert "_ZGV" not in exact.inspect_llvm(exact.signatures[0])

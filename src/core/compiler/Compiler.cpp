@@ -166,13 +166,15 @@ int optimizationLevel(const CompileJob &job) {
 /// The host-CPU target of a CPU job: plain, or entered as a NumPy (generalized) ufunc loop.
 std::unique_ptr<CpuTarget> cpuTargetFor(const CompileJob &job) {
   int level = optimizationLevel(job);
+  // Approximate functions allowed (fastmath=True or 'afn'): vectorised loops may use libmvec.
+  bool vectorMath = job.options().fastmathFlags & FastmathApproximateFunctions;
   if (job.target == JobTarget::UfuncLoop)
-    return std::make_unique<UfuncLoopTarget>(level);
+    return std::make_unique<UfuncLoopTarget>(level, vectorMath);
   if (job.target == JobTarget::GufuncLoop)
-    return std::make_unique<GufuncLoopTarget>(level, job.coreDimensions);
+    return std::make_unique<GufuncLoopTarget>(level, vectorMath, job.coreDimensions);
   if (job.target == JobTarget::Cfunc)
-    return std::make_unique<CfuncTarget>(level);
-  return std::make_unique<CpuTarget>(level);
+    return std::make_unique<CfuncTarget>(level, vectorMath);
+  return std::make_unique<CpuTarget>(level, vectorMath);
 }
 
 /// The target a job compiles for: the one place that maps a JobTarget to its implementation.

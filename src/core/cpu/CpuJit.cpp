@@ -72,7 +72,9 @@ CpuJit::CpuJit() : implementation(std::make_unique<Implementation>()) {
 
   llvm::orc::JITDylib &library = implementation->jit->getMainJITDylib();
   const llvm::DataLayout &layout = implementation->jit->getDataLayout();
-  // libm and libc come from the process, which the interpreter has already linked.
+  // libm and libc come from the process, which the interpreter has already linked; libmvec
+  // is loaded now, before any code (compiled or cached) that calls it is linked.
+  hostHasVectorMath();
   library.addGenerator(check(
       llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(layout.getGlobalPrefix()),
       "cannot search the process for symbols"));

@@ -16,10 +16,11 @@
 
 namespace taipan {
 
-CpuTarget::CpuTarget(int optimizationLevel) : optimizationLevel(optimizationLevel) {}
+CpuTarget::CpuTarget(int optimizationLevel, bool vectorMath)
+    : optimizationLevel(optimizationLevel), vectorMath(vectorMath && hostHasVectorMath()) {}
 
 std::vector<std::string> CpuTarget::identity() const {
-  return {hostTargetTriple(), hostCpuName(), hostCpuFeatures()};
+  return {hostTargetTriple(), hostCpuName(), hostCpuFeatures(), vectorMath ? "libmvec" : "libm"};
 }
 
 void CpuTarget::prepareModule(llvm::Module &module) const {
@@ -51,7 +52,8 @@ void CpuTarget::optimize(llvm::Module &module, StageTimes *times) const {
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = optimizationLevel >= 2;
   tuning.SLPVectorization = optimizationLevel >= 2;
-  optimizeModule(module, CpuJit::get().targetMachine(), optimizationLevel, tuning, times);
+  optimizeModule(module, CpuJit::get().targetMachine(), optimizationLevel, tuning, times,
+                 vectorMath && optimizationLevel >= 2);
 }
 
 /// The module as host assembly or object code, from the JIT's target machine.

@@ -19,8 +19,9 @@ namespace taipan {
 /// until optimisation.
 class CpuTarget : public Target {
 public:
-  /// `optimizationLevel` 0-3 (the job's opt: TAIPAN_OPT by default).
-  explicit CpuTarget(int optimizationLevel = 3);
+  /// `optimizationLevel` 0-3 (the job's opt: TAIPAN_OPT by default); `vectorMath`: loops may
+  /// call libmvec's SIMD math functions, a few ulps from libm's (fastmath's 'afn' allows it).
+  explicit CpuTarget(int optimizationLevel = 3, bool vectorMath = false);
 
   void prepareModule(llvm::Module &module) const override;
   bool hasThreadHierarchy() const override { return false; }
@@ -48,6 +49,7 @@ public:
 
 private:
   int optimizationLevel;
+  bool vectorMath;
 };
 
 } // namespace taipan

@@ -10,9 +10,9 @@
 
 namespace taipan {
 
-GufuncLoopTarget::GufuncLoopTarget(int optimizationLevel,
+GufuncLoopTarget::GufuncLoopTarget(int optimizationLevel, bool vectorMath,
                                    std::vector<std::vector<int>> coreDimensions)
-    : CpuTarget(optimizationLevel), coreDimensions(std::move(coreDimensions)) {}
+    : CpuTarget(optimizationLevel, vectorMath), coreDimensions(std::move(coreDimensions)) {}
 
 std::vector<std::string> GufuncLoopTarget::identity() const {
   std::vector<std::string> fields = CpuTarget::identity();
@@ -84,7 +84,7 @@ static llvm::Value *operandView(llvm::IRBuilder<> &builder, const llvm::DataLayo
 std::string GufuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root) const {
   return defineNumpyLoop(
       lowering, root, "_gufunc",
-      [&](llvm::IRBuilder<> &builder, const NumpyLoopParameters &parameters) -> NumpyLoopElement {
+      [&](llvm::IRBuilder<> &builder, const NumpyLoopParameters &parameters) -> NumpyLoopBody {
         llvm::Type *i64 = builder.getInt64Ty();
         llvm::Value *ignored = builder.CreateAlloca(builder.getInt8Ty()); // the None result
         // Outer bases and steps, then each operand's core sizes and strides (NumPy lists the
@@ -101,8 +101,8 @@ std::string GufuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunctio
             strides[k].push_back(loadEntry(builder, i64, parameters.steps, coreStride++));
           }
         }
-        return [&root, &lowering, ignored, bases, steps, sizes, strides](llvm::IRBuilder<> &builder,
-                                                                         llvm::Value *index) {
+        return NumpyLoopBody{[&root, &lowering, ignored, bases, steps, sizes,
+                              strides](llvm::IRBuilder<> &builder, llvm::Value *index) {
           std::vector<llvm::Value *> arguments = {ignored};
           for (size_t k = 0; k < bases.size(); ++k) {
             llvm::Value *data = elementAddress(builder, bases[k], steps[k], index);
@@ -114,7 +114,7 @@ std::string GufuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunctio
                     : builder.CreateLoad(memoryType(builder.getContext(), operandType), data));
           }
           return arguments;
-        };
+        }};
       });
 }
 

@@ -15,7 +15,8 @@ class GufuncLoopTarget final : public CpuTarget {
 public:
   /// `coreDimensions`: per operand, the indices of its core dimensions among the layout's
   /// distinct names (CompileJob::coreDimensions).
-  GufuncLoopTarget(int optimizationLevel, std::vector<std::vector<int>> coreDimensions);
+  GufuncLoopTarget(int optimizationLevel, bool vectorMath,
+                   std::vector<std::vector<int>> coreDimensions);
 
   /// The host's identity plus the layout, which decides the entry's code.
   std::vector<std::string> identity() const override;

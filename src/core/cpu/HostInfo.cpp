@@ -3,7 +3,9 @@
 
 #include <llvm/ADT/StringMap.h>
 #include <llvm/Config/llvm-config.h>
+#include <llvm/Support/DynamicLibrary.h>
 #include <llvm/TargetParser/Host.h>
+#include <llvm/TargetParser/Triple.h>
 
 namespace taipan {
 
@@ -22,5 +24,16 @@ std::string hostCpuFeatures() {
 }
 
 std::string hostTargetTriple() { return llvm::sys::getProcessTriple(); }
+
+bool hostHasVectorMath() {
+  // Loaded with RTLD_GLOBAL, so the JIT's search of the process finds its symbols.
+  static const bool loaded = [] {
+    llvm::Triple triple(llvm::sys::getProcessTriple());
+    if (triple.getArch() != llvm::Triple::x86_64 || !triple.isOSLinux())
+      return false;
+    return !llvm::sys::DynamicLibrary::LoadLibraryPermanently("libmvec.so.1");
+  }();
+  return loaded;
+}
 
 } // namespace taipan

@@ -14,5 +14,9 @@ std::string hostCpuName();
 std::string hostCpuFeatures();
 /// The target triple of the host.
 std::string hostTargetTriple();
+/// Whether glibc's vector math library (libmvec) is loaded into the process (tried once, on
+/// x86-64 Linux): vectorised loops may then call its SIMD exp, sin, log... as clang's
+/// -fveclib=libmvec does. Part of the CPU target's identity, so cached code matches it.
+bool hostHasVectorMath();
 
 } // namespace taipan

@@ -9,8 +9,8 @@ namespace taipan {
 
 std::string defineNumpyLoop(
     ModuleLowering &lowering, TypedFunction &root, const std::string &suffix,
-    const std::function<NumpyLoopElement(llvm::IRBuilder<> &builder,
-                                         const NumpyLoopParameters &parameters)> &prepare) {
+    const std::function<NumpyLoopBody(llvm::IRBuilder<> &builder,
+                                      const NumpyLoopParameters &parameters)> &prepare) {
   llvm::LLVMContext &context = lowering.context;
   llvm::Function *callee = lowering.declare(root);
   auto *pointer = llvm::PointerType::getUnqual(context);
@@ -20,35 +20,46 @@ std::string defineNumpyLoop(
   auto *loop = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
                                       root.symbolName + suffix, lowering.module);
   llvm::BasicBlock *entry = llvm::BasicBlock::Create(context, "entry", loop);
-  llvm::BasicBlock *header = llvm::BasicBlock::Create(context, "loop", loop);
-  llvm::BasicBlock *body = llvm::BasicBlock::Create(context, "element", loop);
   llvm::BasicBlock *failed = llvm::BasicBlock::Create(context, "failed", loop);
-  llvm::BasicBlock *next = llvm::BasicBlock::Create(context, "next", loop);
   llvm::BasicBlock *done = llvm::BasicBlock::Create(context, "done", loop);
   llvm::IRBuilder<> builder(entry);
   lowering.describeWrapper(loop, callee, builder);
 
-  NumpyLoopElement element = prepare(builder, {loop->getArg(0), loop->getArg(1), loop->getArg(2)});
+  NumpyLoopBody body = prepare(builder, {loop->getArg(0), loop->getArg(1), loop->getArg(2)});
   llvm::Value *count = loadEntry(builder, i64, loop->getArg(1), 0);
-  builder.CreateBr(header);
 
-  builder.SetInsertPoint(header);
-  llvm::PHINode *index = builder.CreatePHI(i64, 2, "i");
-  index->addIncoming(builder.getInt64(0), entry);
-  builder.CreateCondBr(builder.CreateICmpSLT(index, count), body, done);
-
-  builder.SetInsertPoint(body);
-  llvm::Value *status = builder.CreateCall(callee, element(builder, index));
-  builder.CreateCondBr(builder.CreateICmpNE(status, builder.getInt32(0)), failed, next);
+  // One copy of the loop per element form: for (i = 0; i < count; ++i) call the root.
+  auto emitLoop = [&](const NumpyLoopElement &element, const char *name) {
+    llvm::BasicBlock *from = builder.GetInsertBlock();
+    llvm::BasicBlock *header = llvm::BasicBlock::Create(context, name, loop);
+    llvm::BasicBlock *call = llvm::BasicBlock::Create(context, "element", loop);
+    llvm::BasicBlock *next = llvm::BasicBlock::Create(context, "next", loop);
+    builder.CreateBr(header);
+    builder.SetInsertPoint(header);
+    llvm::PHINode *index = builder.CreatePHI(i64, 2, "i");
+    index->addIncoming(builder.getInt64(0), from);
+    builder.CreateCondBr(builder.CreateICmpSLT(index, count), call, done);
+    builder.SetInsertPoint(call);
+    llvm::Value *status = builder.CreateCall(callee, element(builder, index));
+    builder.CreateCondBr(builder.CreateICmpNE(status, builder.getInt32(0)), failed, next);
+    builder.SetInsertPoint(next);
+    index->addIncoming(builder.CreateNSWAdd(index, builder.getInt64(1)), next);
+    builder.CreateBr(header);
+  };
+  for (const NumpyLoopForm &form : body.forms) {
+    llvm::BasicBlock *special = llvm::BasicBlock::Create(context, "special", loop);
+    llvm::BasicBlock *otherwise = llvm::BasicBlock::Create(context, "otherwise", loop);
+    builder.CreateCondBr(form.condition, special, otherwise);
+    builder.SetInsertPoint(special);
+    emitLoop(form.element, "special.loop");
+    builder.SetInsertPoint(otherwise);
+  }
+  emitLoop(body.element, "loop");
 
   builder.SetInsertPoint(failed);
   builder.CreateCall(
       lowering.runtimeFunction("taipan_ufunc_loop_failed", llvm::Type::getVoidTy(context), {}));
   builder.CreateRetVoid();
-
-  builder.SetInsertPoint(next);
-  index->addIncoming(builder.CreateNSWAdd(index, builder.getInt64(1)), next);
-  builder.CreateBr(header);
 
   builder.SetInsertPoint(done);
   builder.CreateRetVoid();

@@ -24,15 +24,29 @@ struct NumpyLoopParameters {
 using NumpyLoopElement =
     std::function<std::vector<llvm::Value *>(llvm::IRBuilder<> &builder, llvm::Value *index)>;
 
+/// A copy of the loop for when `condition` (an i1 computed in the entry block) holds, such as
+/// every operand being contiguous or a broadcast scalar: it indexes typed pointers or reads
+/// loop-invariant values, which LLVM's vectoriser turns into SIMD code.
+struct NumpyLoopForm {
+  llvm::Value *condition;
+  NumpyLoopElement element;
+};
+
+/// What a target's `prepare` gives the loop: the arguments of any element, and the special
+/// forms tried first, in order.
+struct NumpyLoopBody {
+  NumpyLoopElement element;
+  std::vector<NumpyLoopForm> forms;
+};
+
 /// Emits `void <root><suffix>(ptr args, ptr dimensions, ptr steps, ptr data)`, which calls the
 /// root for each of the `dimensions[0]` elements and, when one raises, calls
 /// taipan_ufunc_loop_failed and returns. `prepare` runs once in the entry block, loading what
-/// every element needs, and returns the function that gives an element's arguments. Returns
-/// the entry's symbol.
-std::string defineNumpyLoop(
-    ModuleLowering &lowering, TypedFunction &root, const std::string &suffix,
-    const std::function<NumpyLoopElement(llvm::IRBuilder<> &builder,
-                                         const NumpyLoopParameters &parameters)> &prepare);
+/// every element needs, and returns the element forms. Returns the entry's symbol.
+std::string
+defineNumpyLoop(ModuleLowering &lowering, TypedFunction &root, const std::string &suffix,
+                const std::function<NumpyLoopBody(llvm::IRBuilder<> &builder,
+                                                  const NumpyLoopParameters &parameters)> &prepare);
 
 /// `array[index]` for an array of `element`s (loads the entry's parameter arrays).
 llvm::Value *loadEntry(llvm::IRBuilder<> &builder, llvm::Type *element, llvm::Value *array,

@@ -31,8 +31,7 @@ llvm::Value *lowerCArray(FunctionLowering &lowering, const LibraryCall &call,
   const Type *arrayType = call.resultType;
   std::vector<llvm::Value *> extents = shapeExtents(lowering, values[1], call.argumentTypes[1]);
   int64_t itemSize = static_cast<int64_t>(arrayType->dtype()->storageSize());
-  llvm::Value *array =
-      llvm::Constant::getNullValue(valueType(lowering.llvmContext(), arrayType));
+  llvm::Value *array = llvm::Constant::getNullValue(valueType(lowering.llvmContext(), arrayType));
   llvm::Value *count = builder.getInt64(1);
   for (llvm::Value *extent : extents)
     count = builder.CreateMul(count, extent);
@@ -45,8 +44,8 @@ llvm::Value *lowerCArray(FunctionLowering &lowering, const LibraryCall &call,
   llvm::Value *stride = builder.getInt64(itemSize);
   for (size_t step = 0; step < ndim; ++step) {
     size_t axis = fortran ? step : ndim - 1 - step;
-    array = lowering.withArrayField(array, ArrayLayout::Shape, extents[axis],
-                                    static_cast<int>(axis));
+    array =
+        lowering.withArrayField(array, ArrayLayout::Shape, extents[axis], static_cast<int>(axis));
     array = lowering.withArrayField(array, ArrayLayout::Strides, stride, static_cast<int>(axis));
     stride = builder.CreateMul(stride, extents[axis]);
   }

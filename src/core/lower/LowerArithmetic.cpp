@@ -9,6 +9,8 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 
+#include <algorithm>
+
 namespace taipan {
 
 llvm::Value *FunctionLowering::lowerExprAs(Expr *expr, const Type *type) {
@@ -847,8 +849,18 @@ llvm::Value *FunctionLowering::callLibm(const std::string &name,
   for (llvm::Value *argument : arguments)
     parameters.push_back(argument->getType());
   std::string symbol = floatType->bits() == 32 ? name + "f" : name;
-  return builder.CreateCall(moduleLowering.runtimeFunction(symbol, llvmType, parameters),
-                            arguments);
+  llvm::FunctionCallee callee = moduleLowering.runtimeFunction(symbol, llvmType, parameters);
+  // errno is never read, so a function of numbers alone is pure (clang's -fno-math-errno):
+  // loops calling it can vectorise (with a vector math library) and calls can be hoisted.
+  bool numbersOnly = std::all_of(parameters.begin(), parameters.end(),
+                                 [](llvm::Type *type) { return type->isFloatingPointTy(); });
+  if (auto *declared = llvm::dyn_cast<llvm::Function>(callee.getCallee());
+      declared && numbersOnly) {
+    declared->setDoesNotAccessMemory();
+    declared->setDoesNotThrow();
+    declared->setWillReturn();
+  }
+  return builder.CreateCall(callee, arguments);
 }
 
 } // namespace taipan

@@ -1,13 +1,13 @@
 // Exceptions and print() for compiled code, and the table of runtime symbols the JIT links.
 #include "runtime/Runtime.h"
 
+#include "runtime/Cfuncs.h"
 #include "runtime/FloatFormat.h"
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
 #include "runtime/NumpyRandom.h"
 #include "runtime/ParallelLoops.h"
 #include "runtime/Sort.h"
-#include "runtime/Cfuncs.h"
 #include "runtime/UfuncLoops.h"
 
 #include "runtime/PythonMath.h"

@@ -3,6 +3,7 @@
 #include "target/PassPipeline.h"
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassInstrumentation.h>
 #include <llvm/Target/TargetMachine.h>
@@ -96,7 +97,7 @@ private:
 } // namespace
 
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, int level,
-                    const llvm::PipelineTuningOptions &tuning, StageTimes *times) {
+                    const llvm::PipelineTuningOptions &tuning, StageTimes *times, bool vectorMath) {
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager callGraph;
@@ -106,6 +107,12 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, int leve
   if (times)
     timer.emplace().attach(callbacks);
   llvm::PassBuilder passes(&machine, tuning, std::nullopt, &callbacks);
+  llvm::Triple triple(module.getTargetTriple());
+  llvm::TargetLibraryInfoImpl library(triple);
+  if (vectorMath)
+    library.addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86, triple);
+  // Registered before the defaults, so the analysis managers use this library description.
+  functions.registerPass([&] { return llvm::TargetLibraryAnalysis(library); });
   passes.registerModuleAnalyses(modules);
   passes.registerCGSCCAnalyses(callGraph);
   passes.registerFunctionAnalyses(functions);

@@ -14,10 +14,12 @@ class TargetMachine;
 namespace taipan {
 
 /// Optimises `module` at `level` (0: the O0 pipeline, which still runs always-inline) for
-/// `machine`, with the target's `tuning` (the CPU enables both vectorisers from level 2). Each
-/// pass's own time (its nested passes excluded) goes to its group in `times` ("optimization:
-/// loops", ...) when `times` is given.
+/// `machine`, with the target's `tuning` (the CPU enables both vectorisers from level 2) and,
+/// with `vectorMath`, glibc's libmvec as the vectorisers' math library. Each pass's own time
+/// (its nested passes excluded) goes to its group in `times` ("optimization: loops", ...) when
+/// `times` is given.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, int level,
-                    const llvm::PipelineTuningOptions &tuning, StageTimes *times);
+                    const llvm::PipelineTuningOptions &tuning, StageTimes *times,
+                    bool vectorMath = false);
 
 } // namespace taipan
