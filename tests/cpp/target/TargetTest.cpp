@@ -217,8 +217,10 @@ TEST(TargetTest, AnswersToLowering) {
 TEST(TargetTest, IdentityNamesWhatDecidesTheCode) {
   EXPECT_EQ(CudaTarget(86, CompileOptions{}).identity(),
             (std::vector<std::string>{"nvptx64-nvidia-cuda", "86"}));
-  EXPECT_EQ(CpuTarget().identity(),
-            (std::vector<std::string>{hostTargetTriple(), hostCpuName(), hostCpuFeatures()}));
+  EXPECT_EQ(CpuTarget().identity(), (std::vector<std::string>{hostTargetTriple(), hostCpuName(),
+                                                              hostCpuFeatures(), "libm"}));
+  // fastmath's approximate functions may use libmvec where the host has it: another identity.
+  EXPECT_EQ(CpuTarget(3, true).identity().back(), hostHasVectorMath() ? "libmvec" : "libm");
 }
 
 TEST(TargetTest, OptimizationLevelOfCuda) {
