@@ -45,7 +45,18 @@ DRAWS = [
 
 
 def numba_random():
+    if not hasattr(np, "row_stack"):  # numba-cuda 0.30 still calls it; NumPy 2.5 removed it
+        np.row_stack = np.vstack
     return pytest.importorskip("numba.cuda.random")
+
+
+def numba_cuda_on_gpu():
+    """numba-cuda's cuda module and random module, or skip."""
+    nr = numba_random()
+    numba_cuda = pytest.importorskip("numba.cuda")
+    if not numba_cuda.is_available():
+        pytest.skip("numba-cuda sees no GPU")
+    return numba_cuda, nr
 
 
 def interpreted(module):
@@ -241,6 +252,20 @@ def compute_pi(rng_states, iterations, out):
 
 
 @cuda.jit
+def compute_pi_products(rng_states, iterations, out):
+    """compute_pi with x * x for x**2: taipan's kernels compute x**2 with libdevice's powf,
+    which can differ from Numba's x * x in the last place (see test_monte_carlo_pi...)."""
+    thread_id = cuda.grid(1)
+    inside = 0
+    for i in range(iterations):
+        x = xoroshiro128p_uniform_float32(rng_states, thread_id)
+        y = xoroshiro128p_uniform_float32(rng_states, thread_id)
+        if x * x + y * y <= 1.0:
+            inside += 1
+    out[thread_id] = 4.0 * inside / iterations
+
+
+@cuda.jit
 def random_3d(arr, rng_states):
     """Numba's documented 3-D example: one generator per thread of a 3-D grid."""
     startx, starty, startz = cuda.grid(3)
@@ -268,6 +293,7 @@ KERNELS = [
     (reseed, (STATES, int64[::1])),
     (reseed, (uint64[:, :], uint64[::1])),
     (compute_pi, (STATES, int64, float32[::1])),
+    (compute_pi_products, (STATES, int64, float32[::1])),
     (random_3d, (float32[:, :, ::1], STATES)),
 ]
 
@@ -348,15 +374,27 @@ def numba_kernels(numba_cuda, nr):
                 inside += 1
         out[thread_id] = 4.0 * inside / iterations
 
-    return {"draw_everything": numba_draw_everything, "compute_pi": numba_compute_pi}
+    @numba_cuda.jit
+    def numba_compute_pi_products(rng_states, iterations, out):
+        thread_id = numba_cuda.grid(1)
+        inside = 0
+        for i in range(iterations):
+            x = uniform32(rng_states, thread_id)
+            y = uniform32(rng_states, thread_id)
+            if x * x + y * y <= 1.0:
+                inside += 1
+        out[thread_id] = 4.0 * inside / iterations
+
+    return {
+        "draw_everything": numba_draw_everything,
+        "compute_pi": numba_compute_pi,
+        "compute_pi_products": numba_compute_pi_products,
+    }
 
 
 @needs_gpu
 def test_device_states_match_numba_cuda():
-    numba_cuda = pytest.importorskip("numba.cuda")
-    nr = numba_random()
-    if not numba_cuda.is_available():
-        pytest.skip("numba-cuda sees no GPU")
+    _, nr = numba_cuda_on_gpu()
     for n, seed, start in [(1, 0, 0), (1000, 1, 0), (257, 99, 5)]:
         ours = create_xoroshiro128p_states(n, seed, subsequence_start=start)
         theirs = nr.create_xoroshiro128p_states(n, seed, subsequence_start=start)
@@ -366,10 +404,7 @@ def test_device_states_match_numba_cuda():
 
 @needs_gpu
 def test_kernel_draws_match_numba_cuda_bit_for_bit():
-    numba_cuda = pytest.importorskip("numba.cuda")
-    nr = numba_random()
-    if not numba_cuda.is_available():
-        pytest.skip("numba-cuda sees no GPU")
+    numba_cuda, nr = numba_cuda_on_gpu()
 
     numba_draw_everything = numba_kernels(numba_cuda, nr)["draw_everything"]
 
@@ -398,7 +433,8 @@ def test_kernel_draws_match_numba_cuda_bit_for_bit():
 @needs_gpu
 def test_kernel_draws_match_the_python_code():
     """Uniforms and raw draws on the GPU equal the device functions' Python code; normals agree
-    to rounding (Python's math.log and math.cos work in double precision)."""
+    to the float32 logarithm's rounding (Python's math.log works in double precision, the
+    kernels, as Numba's, take logf of the float32 uniform)."""
     python = interpreted(trandom)
     n, draws = 16, 8
     states = create_xoroshiro128p_states(n, 5)
@@ -420,7 +456,7 @@ def test_kernel_draws_match_the_python_code():
                     python.xoroshiro128p_normal_float32(host, i), rel=1e-5, abs=1e-6
                 )
                 assert n64[i, j] == pytest.approx(
-                    python.xoroshiro128p_normal_float64(host, i), rel=1e-12, abs=1e-12
+                    python.xoroshiro128p_normal_float64(host, i), rel=1e-6, abs=1e-7
                 )
             python.xoroshiro128p_jump(host, i)
     assert np.array_equal(states.copy_to_host(), host)
@@ -449,16 +485,25 @@ def test_monte_carlo_pi_from_numbas_documentation():
     compute_pi[blocks, threads_per_block](rng_states, 10000, out)
     assert abs(out.mean() - math.pi) < 0.01
 
-    numba_cuda = pytest.importorskip("numba.cuda")
-    nr = numba_random()
-    if not numba_cuda.is_available():
-        pytest.skip("numba-cuda sees no GPU")
-    numba_pi = numba_kernels(numba_cuda, nr)["compute_pi"]
+    numba_cuda, nr = numba_cuda_on_gpu()
+    kernels = numba_kernels(numba_cuda, nr)
     theirs = np.zeros_like(out)
-    numba_pi[blocks, threads_per_block](
+    kernels["compute_pi"][blocks, threads_per_block](
         nr.create_xoroshiro128p_states(out.size, seed=1), 10000, theirs
     )
-    assert np.array_equal(out, theirs)
+    # The same random numbers; x**2 is powf in taipan's kernels and x * x in Numba's, which
+    # may move a point lying on the circle (within a rounding) in or out: a count apart at most.
+    assert np.abs(out - theirs).max() <= 4.0 / 10000 + 1e-6
+    assert np.count_nonzero(out != theirs) <= 3
+    # With the products written out, the results are Numba's exactly.
+    ours, theirs = np.zeros_like(out), np.zeros_like(out)
+    compute_pi_products[blocks, threads_per_block](
+        create_xoroshiro128p_states(out.size, seed=1), 10000, ours
+    )
+    kernels["compute_pi_products"][blocks, threads_per_block](
+        nr.create_xoroshiro128p_states(out.size, seed=1), 10000, theirs
+    )
+    assert np.array_equal(ours, theirs)
 
 
 @needs_gpu
