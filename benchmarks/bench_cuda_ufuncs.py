@@ -91,6 +91,7 @@ report(best(lambda: add_ufunc(x, y), ROUNDS, 50))
 """
 
 FIRST_CALL = """
+# first call
 import time
 x = cuda.to_device(np.arange(1000, dtype=np.float32))
 y = cuda.to_device(np.ones(1000, np.float32))
@@ -118,6 +119,7 @@ report(best(lambda: sum_reduce(d), ROUNDS, 200))
 """
 
 FIRST_REDUCE = """
+# first call
 import time
 d = cuda.to_device(np.arange(10_000, dtype=np.float64))
 cuda.synchronize()
@@ -164,8 +166,14 @@ report(result)
 """
 
 
+# First calls are measured with the driver's JIT cache off (both libraries), so the PTX is
+# compiled for the GPU as in a program's first run, not loaded from ~/.nv/ComputeCache.
+COLD = "import os\nos.environ['CUDA_CACHE_DISABLE'] = '1'\n"
+
+
 def snippet(lib, body, rounds):
-    return PRELUDE[lib] + UFUNCS + body.replace("ROUNDS", str(rounds))
+    cold = COLD if "# first call" in body else ""
+    return cold + PRELUDE[lib] + UFUNCS + body.replace("ROUNDS", str(rounds))
 
 
 def interpreter(lib):
@@ -191,6 +199,13 @@ def main(argv=None):
             results.append(measure(run))
         return results
 
+    def absolute(value, limit_us):
+        """A note judging a time against an absolute limit."""
+        if not isinstance(value, (int, float)):
+            return f"absolute target <= {limit_us} us"
+        verdict = "PASS" if value <= limit_us * 1e3 else "MISS"
+        return f"absolute target <= {limit_us} us: {verdict}"
+
     rows = []
     taipan, numba = both(DEVICE_IN_OUT)
     rows.append(
@@ -198,19 +213,28 @@ def main(argv=None):
             "CUDA ufunc 10^6 float32 device arrays in/out",
             taipan,
             numba,
-            target=0.1,
-            note="target <= 30 us absolute (launch + 12 MB at HBM speed)",
+            note=absolute(taipan, 30) + " (launch + 12 MB at HBM speed)",
         )
     )
     taipan, numba = both(DEVICE_ALLOCATING)
     rows.append(
-        Row("CUDA ufunc 10^6 float32 device arrays in, result allocated", taipan, numba, 0.1)
+        Row(
+            "CUDA ufunc 10^6 float32 device arrays in, result allocated",
+            taipan,
+            numba,
+            note="a cuMemAlloc and a deferred cuMemFree per call",
+        )
     )
     taipan, numba = both(HOST)
     rows.append(Row("CUDA ufunc 10^6 float32 host arrays", taipan, numba, target=0.5))
     taipan, numba = both(FIRST_CALL, repeats=1 if args.quick else 3)
     rows.append(
-        Row("CUDA ufunc first call (compile+launch) in a fresh process", taipan, numba, 0.1)
+        Row(
+            "CUDA ufunc first call (compile+launch) in a fresh process",
+            taipan,
+            numba,
+            note="driver JIT cache off",
+        )
     )
     taipan, numba = both(REDUCE)
     rows.append(
@@ -218,12 +242,19 @@ def main(argv=None):
             "cuda.reduce sum 2^24 float64 device array",
             taipan,
             numba,
-            target=0.5,
-            note="target <= 80 us absolute",
+            note=absolute(taipan, 80),
         )
     )
     taipan, numba = both(FIRST_REDUCE, repeats=1 if args.quick else 3)
-    rows.append(Row("first cuda.reduce call (compile+launch), fresh process", taipan, numba, 0.1))
+    rows.append(
+        Row(
+            "first cuda.reduce call (compile+launch), fresh process",
+            taipan,
+            numba,
+            target=0.1,
+            note="driver JIT cache off",
+        )
+    )
     size = 10**8
     body = HIDDEN_LAYER.replace("SIZE", str(size)).replace("ROUNDS", "2" if args.quick else "3")
     taipan, numba = both(body, timeout=600)

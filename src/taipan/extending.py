@@ -204,6 +204,10 @@ class _Registry:
 
     def lookup(self, obj):
         """("overload" or "intrinsic", registry id, name) for a registered object, else None."""
+        if hasattr(obj, "_taipan_builtin"):
+            # A CUDA builtin (cuda.grid...) is never registered: asking about one loads no
+            # library (which costs tens of milliseconds in a kernel's first compilation).
+            return None
         self._load_library()
         try:
             entry = self._functions.get(obj)

@@ -19,8 +19,10 @@ import threading
 
 import numpy as np
 
+from taipan import _core
 from taipan.cuda import devicearray, driver, kernelgen
 from taipan.cuda.devicearray import DeviceNDArray
+from taipan.cuda.streams import stream_handle
 from taipan.errors import TypingError, UnsupportedError
 
 _THREADS = 256
@@ -30,6 +32,11 @@ _PYTHON_SCALARS = frozenset((bool, int, float, complex))
 # Plans are kept per argument shape, so a program calling with ever new shapes would grow the
 # table: past this many it starts again (the kernels stay).
 _MAX_PLANS = 512
+# Device copies of host operands, and results on their way back to the host, live only during
+# a call: calls on the default stream reuse them (per thread; the stream orders the reuse)
+# instead of paying an allocation and a free each, for buffers up to this size.
+_POOLED_BYTES = 64 << 20
+_pool = threading.local()
 _COMPILE_OPTIONS = (
     "fastmath",
     "debug",
@@ -149,8 +156,10 @@ def vectorize_kernel_source(name, inputs, ndim):
     cast): a scalar argument is passed as it is; an array's element goes through ``cast{j}``
     first when ``cast`` is true (its dtype is not the signature's). ``ndim`` 0 gives the flat
     kernel (1-D arrays of the output's size), else the kernel over ``ndim``-dimensional views
-    of the broadcast shape. The globals are ``cuda``, ``core`` (the device function) and the
-    casts."""
+    of the broadcast shape. The globals are ``cuda``, ``core`` (the device function), the casts
+    and ``result``, the signature's result type: the value is rounded to it before it is stored
+    (into an output of another dtype too), as Numba's device function with the signature
+    does."""
     parameters = [f"a{j}" for j in range(len(inputs))] + ["out"]
     index = "i" if ndim == 0 else ", ".join(f"i{d}" for d in range(ndim))
     arguments = []
@@ -162,7 +171,7 @@ def vectorize_kernel_source(name, inputs, ndim):
         "    start = cuda.grid(1)",
         "    stride = cuda.gridsize(1)",
     ]
-    call = f"core({', '.join(arguments)})"
+    call = f"result(core({', '.join(arguments)}))"
     if ndim == 0:
         lines += [
             "    for i in range(start, out.shape[0], stride):",
@@ -302,6 +311,36 @@ def _classify(value, stream):
     if array.dtype.kind not in "biufc":
         raise TypeError(f"CUDA ufuncs take numbers and arrays of numbers, not {array.dtype}")
     return array, "host"
+
+
+def _temporary(shape, dtype, role, order="C"):
+    """A device array of the calling thread's buffer for ``role`` (an input position, or -1 for
+    the result): for the operands of a call on the default stream that never leave it."""
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if nbytes > _POOLED_BYTES:
+        return devicearray.device_array(shape, dtype, order=order)
+    buffers = getattr(_pool, "buffers", None)
+    if buffers is None:
+        buffers = _pool.buffers = {}
+    key = (_core.cuda_current_device(), driver.context_generation(), role)
+    buffer = buffers.get(key)
+    if buffer is None or buffer.size < nbytes:
+        buffer = buffers[key] = _core.cuda_allocate(max(nbytes, 1 << 16), 0, None)
+    strides = None
+    if order == "F":
+        strides = devicearray.c_strides(shape[::-1], dtype.itemsize)[::-1]
+    return DeviceNDArray(shape, strides, dtype, buffer)
+
+
+def _upload(host, stream, role):
+    """The device copy of a host operand: into the thread's buffer for ``role`` on the default
+    stream, else into new memory."""
+    if stream_handle(stream) not in (None, 1):
+        return devicearray.to_device(host, stream)
+    host = np.ascontiguousarray(host)
+    device = _temporary(host.shape, host.dtype, role)
+    _core.cuda_copy_to_device(device.device_ctypes_pointer, host, None)
+    return device
 
 
 def _scalar_description(value):
@@ -465,7 +504,12 @@ class CUDAUFunc:
         kernel = self._kernels.get(key)
         if kernel is not None:
             return kernel
-        spec, types, namespace = [], [], {"cuda": _cuda_module(), "core": self._core}
+        spec, types = [], []
+        namespace = {
+            "cuda": _cuda_module(),
+            "core": self._core,
+            "result": self._output_dtype(index).type,
+        }
         layout, dims = ("C", 1) if ndim == 0 else ("A", ndim)
         for j, ((is_scalar, dtype), formal) in enumerate(zip(inputs, formals)):
             cast = not is_scalar and dtype != formal
@@ -543,7 +587,7 @@ class CUDAUFunc:
                     continue
                 if where == "host":
                     driver.ready()
-                    value = devicearray.to_device(value, stream)
+                    value = _upload(value, stream, position)
                 else:
                     on_device = True
                 operands[position] = value
@@ -572,9 +616,13 @@ class CUDAUFunc:
             plan = self._plan(key, operands, device_out, host_out)
         result = device_out
         if result is None:
-            result = devicearray.device_array(
-                plan.shape, plan.dtype, order=plan.order, stream=stream
-            )
+            if (host_out is not None or not on_device) and stream_handle(stream) in (None, 1):
+                # Copied to the host before the call returns.
+                result = _temporary(plan.shape, plan.dtype, -1, plan.order)
+            else:
+                result = devicearray.device_array(
+                    plan.shape, plan.dtype, order=plan.order, stream=stream
+                )
         if plan.blocks:
             operands.append(result)
             values = [
