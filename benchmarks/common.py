@@ -51,14 +51,15 @@ def best_of(fn, repeats: int = 5, number: int = 1) -> float:
     return best
 
 
-def run_snippet(code: str, *, timeout: float = 600, as_file: bool = True):
+def run_snippet(code: str, *, timeout: float = 600, as_file: bool = True, python=None):
     """Run ``code`` in a fresh interpreter and return the JSON value it reports.
 
     The snippet reports with ``report(value)`` (injected helper).  With ``as_file`` the code is
     written to a ``.py`` file, so a compiler that reads function source (``inspect``) works;
-    otherwise it runs with ``python -c``.  Raises ``BenchError`` on a crash, timeout or missing
-    result.
+    otherwise it runs with ``python -c``.  ``python`` names another interpreter than this
+    one.  Raises ``BenchError`` on a crash, timeout or missing result.
     """
+    interpreter = python or sys.executable
     prelude = (
         "import json as _json\n"
         "def report(value):\n"
@@ -70,9 +71,9 @@ def run_snippet(code: str, *, timeout: float = 600, as_file: bool = True):
             path = os.path.join(tmp, "bench_snippet.py")
             with open(path, "w") as f:
                 f.write(source)
-            cmd = [sys.executable, path]
+            cmd = [interpreter, path]
         else:
-            cmd = [sys.executable, "-c", source]
+            cmd = [interpreter, "-c", source]
         try:
             proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired as exc:

@@ -203,6 +203,10 @@ class _Registry:
 
     def lookup(self, obj):
         """("overload" or "intrinsic", registry id, name) for a registered object, else None."""
+        if hasattr(obj, "_taipan_builtin"):
+            # A CUDA builtin (cuda.grid...) is never registered: asking about one loads no
+            # library (which costs tens of milliseconds in a kernel's first compilation).
+            return None
         if "numpy" in sys.modules:
             _load_library_function(obj)
         try:

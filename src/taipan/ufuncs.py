@@ -41,12 +41,16 @@ def _scalar_type(value):
     return getattr(types, "boolean" if dtype.kind == "b" else dtype.name)
 
 
+# NumbaPro's name for the CUDA target, which its slides use.
+_CUDA_TARGETS = ("cuda", "gpu")
+
+
+def _is_cuda(options):
+    return options.get("target", "cpu") in _CUDA_TARGETS
+
+
 def _check_target(options):
     target = options.get("target", "cpu")
-    if target == "cuda":
-        raise UnsupportedError(
-            "vectorize(target='cuda') is not supported yet; target='cpu' and 'parallel' are"
-        )
     if target not in _TARGETS:
         raise ValueError(f"vectorize target must be one of {_TARGETS + ('cuda',)}, not {target!r}")
     unknown = set(options) - set(_COMPILE_OPTIONS) - set(_UFUNC_OPTIONS)
@@ -341,12 +345,17 @@ class DUFunc:
 def vectorize(ftylist_or_function=(), **options):
     """Numba's ``@vectorize``: with signatures, a numpy.ufunc with one compiled loop per
     signature; without, a DUFunc compiling loops on demand. Options: ``target`` ('cpu' or
-    'parallel'), ``identity`` (for reduce), ``cache``, and the compile options of ``jit``."""
+    'parallel'), ``identity`` (for reduce), ``cache``, and the compile options of ``jit``.
+    ``target='cuda'`` gives a ufunc running on the GPU (taipan.cuda.ufuncs)."""
     if callable(ftylist_or_function):
         return DUFunc(ftylist_or_function, options)
     signatures = ftylist_or_function
     if isinstance(signatures, str) or not isinstance(signatures, (list, tuple)):
         signatures = [signatures]
+    if _is_cuda(options):
+        from taipan.cuda import ufuncs as cuda_ufuncs
+
+        return cuda_ufuncs.vectorize(signatures, options)
 
     def decorate(py_func):
         if not signatures:
@@ -508,7 +517,8 @@ def guvectorize(*args, **options):
     loop per signature (every operand typed, outputs last, ``void`` or no return type); or,
     given only the layout, a GUFunc compiling loops for the operand types of each call.
     Options: ``target`` ('cpu' or 'parallel'), ``writable_args``, ``cache``, and the compile
-    options of ``jit``."""
+    options of ``jit``. ``target='cuda'`` gives a gufunc running on the GPU
+    (taipan.cuda.ufuncs)."""
     if len(args) == 1 and isinstance(args[0], str):
         signatures, layout = (), args[0]
     elif len(args) == 2:
@@ -517,6 +527,10 @@ def guvectorize(*args, **options):
         raise TypeError("guvectorize takes (signatures, layout) or (layout)")
     if isinstance(signatures, str) or not isinstance(signatures, (list, tuple)):
         signatures = [signatures]
+    if _is_cuda(options):
+        from taipan.cuda import ufuncs as cuda_ufuncs
+
+        return cuda_ufuncs.guvectorize(signatures, layout, options)
 
     from taipan.gufunc_calls import register_gufunc_calls
     from taipan.serialize import remember_built_ufunc

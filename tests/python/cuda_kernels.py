@@ -4,6 +4,7 @@
 import math
 
 import numpy as np
+from numpy import rint
 
 from taipan import cuda, jit
 
@@ -279,3 +280,24 @@ def add_arrays(a, b, out):
     i = cuda.grid(1)
     if i < a.shape[0]:
         out[i] = a[i] + b[i]
+
+
+# The talk's forall example, borrowed from cuDF: round a column to some decimal places.
+@cuda.jit
+def gpu_round(in_col, out_col, decimal):
+    i = cuda.grid(1)
+    f = 10**decimal
+
+    if i < in_col.size:
+        ret = in_col[i] * f
+        ret = rint(ret)
+        tmp = ret / f
+        out_col[i] = tmp
+
+
+@cuda.jit
+def gpu_round_grid_stride(in_col, out_col, decimal):
+    # The same with a grid-stride loop: any launch size covers the column.
+    f = 10**decimal
+    for i in range(cuda.grid(1), in_col.size, cuda.gridsize(1)):
+        out_col[i] = rint(in_col[i] * f) / f

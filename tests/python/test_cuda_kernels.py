@@ -43,6 +43,9 @@ SIGNATURES = [
     (k.tuple_results, void(F32_1D, F32_2D)),
     (k.make_pulses, void(F32_1D, float64, float64, F32_1D)),
     (k.add_arrays, void(F32_1D, F32_1D, F32_1D)),
+    (k.gpu_round, void(float64[:], float64[:], int64)),
+    (k.gpu_round_grid_stride, void(float64[:], float64[:], int64)),
+    (k.gpu_round_grid_stride, void(F32_1D, F32_1D, int32)),
 ]
 
 
@@ -250,6 +253,26 @@ def test_forall():
     out = np.zeros_like(x)
     k.add_grid_stride.forall(1000)(x, x, out)
     np.testing.assert_array_equal(out, 2 * x)
+
+
+@pytest.mark.cuda
+@needs_gpu
+@pytest.mark.parametrize("kernel", [k.gpu_round, k.gpu_round_grid_stride])
+def test_forall_gpu_round(kernel):
+    # The cuDF UDF from the talk, on device arrays: round every element to 3 decimal places.
+    values = np.random.default_rng(4).uniform(-1000, 1000, 100_003)
+    in_data = cuda.to_device(values)
+    out_data = cuda.device_array_like(in_data)
+    nelems = len(in_data)
+    kernel.forall(nelems)(in_data, out_data, 3)
+    np.testing.assert_array_equal(out_data.copy_to_host(), np.rint(values * 1000) / 1000)
+    # forall with a block size of its own, on host arrays (copied both ways)
+    single = values.astype(np.float32)
+    out = np.zeros_like(single)
+    kernel.forall(single.size, tpb=128)(single, out, 1)
+    # float32 * int64 is a float64 product in Numba's typing
+    expected = (np.rint(single.astype(np.float64) * 10) / 10).astype(np.float32)
+    np.testing.assert_allclose(out, expected, rtol=1e-6)
 
 
 @needs_ptxas

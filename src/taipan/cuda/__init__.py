@@ -74,6 +74,7 @@ from taipan.cuda.intrinsics import (
     warpsize,
 )
 from taipan.cuda.linking import declare_device
+from taipan.cuda.reduction import Reduce, reduce
 from taipan.cuda.streams import (
     default_stream,
     event,
@@ -92,6 +93,7 @@ __all__ = [
     "MappedNDArray",
     "NvrtcCompilationError",
     "NvrtcError",
+    "Reduce",
     "activemask",
     "all_sync",
     "any_sync",
@@ -141,6 +143,7 @@ __all__ = [
     "pinned",
     "pinned_array",
     "popc",
+    "reduce",
     "select_device",
     "shared",
     "shfl_down_sync",

@@ -74,11 +74,16 @@ def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False, type
             result = device.copy_to_host(stream=stream)
             host[...] = result
     if debug:
-        raised = core.cuda_take_exception(handle)
-        if raised is not None:
-            code, tid, ctaid, message = raised
-            detail = message or _DEFAULT_MESSAGES.get(code, "exception in CUDA kernel")
-            raise core.exception_class(code)(f"tid={list(tid)} ctaid={list(ctaid)}: {detail}")
+        raise_kernel_exception(handle)
+
+
+def raise_kernel_exception(handle):
+    """After a debug kernel finished: raises the exception its first raising thread recorded."""
+    raised = _core.cuda_take_exception(handle)
+    if raised is not None:
+        code, tid, ctaid, message = raised
+        detail = message or _DEFAULT_MESSAGES.get(code, "exception in CUDA kernel")
+        raise _core.exception_class(code)(f"tid={list(tid)} ctaid={list(ctaid)}: {detail}")
 
 
 _DEFAULT_MESSAGES = {3: "index out of bounds", 4: "assertion failed"}
