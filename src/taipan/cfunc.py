@@ -167,8 +167,10 @@ class CFunc:
         return reduce_cfunc(self)
 
     def __setstate__(self, state):
-        from taipan.serialize import restore_function
+        from taipan.serialize import is_set_up, restore_function
 
+        if is_set_up(self):
+            return
         type(self).__init__(
             self,
             restore_function(state),

@@ -77,16 +77,50 @@ def reduce_dispatcher(dispatcher):
     state["compiled"] = {key: value for key, value in compiled.items() if value is not None}
     # The shell is made first and memoised, so a function that calls itself through its
     # global name (a recursive jitted function) pickles without an endless cycle.
-    return (_dispatcher_shell, (type(dispatcher),), state)
+    return (_dispatcher_shell, (type(dispatcher), pickle_id(dispatcher)), state)
 
 
-def _dispatcher_shell(cls):
-    return cls.__new__(cls)
+# Every object pickled by value carries an id, and a process unpickles one id into one object:
+# a Dask worker receiving the same function with each task (as Numba does with its dispatchers'
+# uuids) compiles or loads it once, and a round trip in the sending process gives the object
+# back. Dispatchers live until the process ends by design, so the table holds them strongly.
+_by_pickle_id = {}
+
+
+def pickle_id(obj):
+    """The id ``obj`` travels under (made on its first pickling)."""
+    identity = obj.__dict__.get("_pickle_id")
+    if identity is None:
+        import uuid
+
+        identity = obj.__dict__["_pickle_id"] = uuid.uuid4().hex
+        _by_pickle_id[identity] = obj
+    return identity
+
+
+def _dispatcher_shell(cls, identity=None):
+    """The object for ``identity``: the one this process already has (whose ``__setstate__``
+    then does nothing, see ``is_set_up``), else a new one to set up."""
+    existing = _by_pickle_id.get(identity)
+    if existing is not None and type(existing) is cls:
+        return existing
+    new = cls.__new__(cls)
+    if identity is not None:
+        new.__dict__["_pickle_id"] = identity
+        _by_pickle_id[identity] = new
+    return new
+
+
+def is_set_up(obj):
+    """Whether ``__setstate__`` meets an object this process already has (see _by_pickle_id)."""
+    return "py_func" in obj.__dict__
 
 
 def restore_dispatcher(dispatcher, state):
     """``__setstate__``: the source text registered, then the dispatcher set up as new, with
-    the code the pickle carried kept for its first calls."""
+    the code the pickle carried kept for its first calls (nothing for one already here)."""
+    if is_set_up(dispatcher):
+        return
     type(dispatcher).__init__(dispatcher, restore_function(state), state["options"])
     dispatcher._carried = dict(state.get("compiled") or {})
 
@@ -125,7 +159,7 @@ def reduce_dynamic_ufunc(ufunc):
         return ufunc.__qualname__
     state = compiler_state(ufunc._compiler)
     state["frozen"] = ufunc._frozen
-    return (_dispatcher_shell, (type(ufunc),), state)
+    return (_dispatcher_shell, (type(ufunc), pickle_id(ufunc)), state)
 
 
 # numpy.ufunc objects built by @vectorize/@guvectorize with signatures, by id: NumPy pickles
@@ -134,7 +168,7 @@ _built_ufuncs = {}
 _numpy_reduce_ufunc = None
 
 
-def remember_built_ufunc(ufunc, compiler):
+def remember_built_ufunc(ufunc, compiler, identity=None):
     """Records a numpy.ufunc taipan built, so that pickling it can carry it by value."""
     global _numpy_reduce_ufunc
     import copyreg
@@ -144,7 +178,11 @@ def remember_built_ufunc(ufunc, compiler):
     if _numpy_reduce_ufunc is None:
         _numpy_reduce_ufunc = copyreg.dispatch_table.get(numpy.ufunc, numpy.ufunc.__reduce__)
         copyreg.pickle(numpy.ufunc, _reduce_numpy_ufunc)
-    _built_ufuncs[id(ufunc)] = (ufunc, compiler)
+    import uuid
+
+    identity = identity or uuid.uuid4().hex
+    _built_ufuncs[id(ufunc)] = (ufunc, compiler, identity)
+    _by_pickle_id[identity] = ufunc
 
 
 def _module_holding(ufunc):
@@ -165,7 +203,9 @@ def _reduce_numpy_ufunc(ufunc):
     module = _module_holding(ufunc)
     if module is not None:
         return _ufunc_from_module, (module, ufunc.__name__)
-    return _rebuild_numpy_ufunc, (compiler_state(built[1]),)
+    state = compiler_state(built[1])
+    state["pickle_id"] = built[2]
+    return _rebuild_numpy_ufunc, (state,)
 
 
 def _ufunc_from_module(module, name):
@@ -175,6 +215,9 @@ def _ufunc_from_module(module, name):
 
 
 def _rebuild_numpy_ufunc(state):
+    existing = _by_pickle_id.get(state.get("pickle_id"))
+    if existing is not None:
+        return existing
     from taipan.gufunc_calls import register_gufunc_calls
     from taipan.ufuncs import _register_compiled_calls
 
@@ -184,7 +227,7 @@ def _rebuild_numpy_ufunc(state):
         _register_compiled_calls(ufunc, compiler)
     else:
         register_gufunc_calls(ufunc, compiler, dynamic=False)
-    remember_built_ufunc(ufunc, compiler)
+    remember_built_ufunc(ufunc, compiler, state.get("pickle_id"))
     return ufunc
 
 
@@ -197,4 +240,4 @@ def reduce_cfunc(cfunc):
     state["argument_types"] = cfunc.argument_types
     state["return_type"] = cfunc.return_type
     state["compiled"] = carried_code(cfunc._compile())
-    return (_dispatcher_shell, (type(cfunc),), state)
+    return (_dispatcher_shell, (type(cfunc), pickle_id(cfunc)), state)

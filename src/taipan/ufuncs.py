@@ -332,8 +332,10 @@ class DUFunc:
         return reduce_dynamic_ufunc(self)
 
     def __setstate__(self, state):
-        from taipan.serialize import restore_compiler
+        from taipan.serialize import is_set_up, restore_compiler
 
+        if is_set_up(self):
+            return
         self._take(restore_compiler(state))
         self._register_calls()
         self._frozen = state["frozen"]

@@ -211,34 +211,39 @@ def test_a_carried_specialisation_of_other_code_is_not_used():
         )
 
 
-def test_an_unpickled_kernel_uses_the_carried_ptx():
+def test_an_unpickled_kernel_uses_the_carried_ptx(tmp_path):
     pytest.importorskip("cloudpickle")
-    output = run_python(
-        [
-            "-c",
-            textwrap.dedent(
-                """
-                import pickle, cloudpickle
-                from taipan import cuda, float32, void
+    sender = textwrap.dedent(
+        """
+        import sys, cloudpickle
+        from taipan import cuda, float32, void
 
-                @cuda.jit
-                def fill(a, v):
-                    i = cuda.grid(1)
-                    if i < a.size:
-                        a[i] = v
+        @cuda.jit
+        def fill(a, v):
+            i = cuda.grid(1)
+            if i < a.size:
+                a[i] = v
 
-                signature = (float32[::1], float32)
-                k = fill.compile(signature)
-                copy = pickle.loads(cloudpickle.dumps(fill))
-                print(copy is not fill, copy.compile(signature).ptx == k.ptx,
-                      list(copy.get_metadata(signature)["timers"]))
-                """
-            ),
-        ],
-        os.getcwd(),
+        kernel = fill.compile((float32[::1], float32))
+        sys.stdout.buffer.write(cloudpickle.dumps((fill, kernel.ptx)))
+        """
     )
-    same, same_ptx, stages = output.split(maxsplit=2)
-    assert (same, same_ptx) == ("True", "True")
+    receiver = textwrap.dedent(
+        """
+        import pickle, sys
+        from taipan import float32
+        fill, ptx = pickle.loads(sys.stdin.buffer.read())
+        signature = (float32[::1], float32)
+        print(fill.compile(signature).ptx == ptx, list(fill.get_metadata(signature)["timers"]))
+        """
+    )
+    env = dict(os.environ, PYTHONPATH=SRC)
+    payload = subprocess.run(
+        [sys.executable, "-c", sender], env=env, capture_output=True, check=True
+    ).stdout
+    output = run_python(["-c", receiver], tmp_path, input=payload)
+    same_ptx, stages = output.split(maxsplit=1)
+    assert same_ptx == "True"
     assert "loading pickled code" in stages and "code generation (PTX)" not in stages
 
 

@@ -144,16 +144,48 @@ def test_dask_workers_in_other_processes_run_main_functions():
     assert "ok 2" in output
 
 
-def test_unpickled_dispatcher_in_this_process_is_a_working_copy():
+def test_a_round_trip_in_this_process_gives_the_dispatcher_back():
+    # As Numba's dispatchers (by their uuid): one object per pickled function and process.
     cloudpickle = pytest.importorskip("cloudpickle")
 
     @taipan.njit
     def local(a):
         return a.sum() * 2
 
-    copy = cloudpickle.loads(cloudpickle.dumps(local))
-    assert copy is not local
-    assert copy(np.arange(4.0)) == 12.0
+    payload = cloudpickle.dumps(local)
+    assert cloudpickle.loads(payload) is local
+    assert cloudpickle.loads(cloudpickle.dumps(local)) is local
+    assert local(np.arange(4.0)) == 12.0
+
+
+def test_a_process_unpickling_a_function_many_times_keeps_one_dispatcher():
+    pytest.importorskip("cloudpickle")
+    output = run_script(
+        """
+        import pickle, subprocess, sys
+        import cloudpickle
+        from taipan import njit, vectorize
+
+        @njit
+        def triple(x):
+            return 3 * x
+
+        @vectorize(["float64(float64)"])
+        def halve(x):
+            return x / 2
+
+        payloads = [cloudpickle.dumps((triple, halve)) for _ in range(3)]
+        child = subprocess.run(
+            [sys.executable, "-c",
+             "import pickle, sys; blobs = pickle.loads(sys.stdin.buffer.read()); "
+             "pairs = [pickle.loads(b) for b in blobs]; "
+             "print(len({id(p[0]) for p in pairs}), len({id(p[1]) for p in pairs}), "
+             "pairs[2][0](5), pairs[1][1](3.0))"],
+            input=pickle.dumps(payloads), capture_output=True, check=True)
+        print(child.stdout.decode())
+        """
+    )
+    assert "1 1 15 1.5" in output
 
 
 GPU_COS = """

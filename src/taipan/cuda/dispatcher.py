@@ -256,8 +256,10 @@ class CUDADispatcher(CompiledFunction):
         return reduced
 
     def __setstate__(self, state):
-        from taipan.serialize import restore_dispatcher
+        from taipan.serialize import is_set_up, restore_dispatcher
 
+        if is_set_up(self):
+            return
         restore_dispatcher(self, state)
         self._carried = dict(state.get("kernels") or {})
 
