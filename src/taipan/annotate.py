@@ -293,21 +293,29 @@ def _outermost_location(metadata, key):
 def vectorized_loops(dispatcher, key):
     """The vectorized loops of a CPU dispatcher's specialisation (None when they cannot be
     found): compiles it again with line information and reads the optimised IR."""
+    return vectorized_loops_of(dispatcher.py_func, dispatcher._compile_options(), key)
+
+
+def vectorized_loops_of(py_func, options, argument_types, **job):
+    """The vectorized loops of one compile job of ``py_func`` (``job``: return_type and
+    ufunc_loop or core_dimensions for a ufunc's loop), each place once; None when they cannot be
+    found."""
     from taipan import _core
     from taipan.errors import TaipanError
     from taipan.frontend import read_function
 
     try:
-        options = dict(dispatcher._compile_options(), lineinfo=True)
-        source = read_function(dispatcher.py_func, options)
-        return vectorized_loops_in_ir(_core.inspect(source, list(key), "llvm"))
+        source = read_function(py_func, dict(options, lineinfo=True))
+        loops = vectorized_loops_in_ir(_core.inspect(source, list(argument_types), "llvm", **job))
     except (TaipanError, RuntimeError, ValueError) as error:  # the types are still worth showing
         warnings.warn(
-            f"taipan: the vectorized loops of {dispatcher.__qualname__} are not known: {error}",
+            f"taipan: the vectorized loops of {py_func.__qualname__} are not known: {error}",
             RuntimeWarning,
             stacklevel=2,
         )
         return None
+    # A ufunc's loop has a copy per operand layout: one note per distinct loop.
+    return [dict(loop) for loop in dict.fromkeys(tuple(sorted(loop.items())) for loop in loops)]
 
 
 # Functions compiled in this process, for TAIPAN_ANNOTATE_HTML and ``python -m taipan annotate``.

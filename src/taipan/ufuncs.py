@@ -105,11 +105,15 @@ class _LoopCompiler:
         self._check_types(argument_types)
         self.loops.append((argument_types, *self._compile(argument_types, return_type)))
         self.declared[argument_types] = return_type
-        self._report_compilation(self.loops[-1][2])
+        self._report_compilation(argument_types, return_type, self.loops[-1][2])
 
-    def _report_compilation(self, compiled):
+    def _job(self, return_type):
+        """How _core.compile and _core.inspect name this compiler's loop jobs."""
+        return {"return_type": return_type, "ufunc_loop": True}
+
+    def _report_compilation(self, argument_types, return_type, compiled):
         """TAIPAN_DUMP_ANNOTATION and TAIPAN_ANNOTATE_HTML (``python -m taipan annotate``) for a
-        loop just compiled (its types; not its vectorization, which inspect cannot show yet)."""
+        loop just compiled: its types, and the loops LLVM vectorized in it."""
         import sys
 
         from taipan import config
@@ -119,11 +123,15 @@ class _LoopCompiler:
         if config.annotating():
             from taipan import annotate
 
-            annotate.compiled(
-                lambda: annotate.FunctionAnnotation(
-                    self.py_func.__qualname__, compiled.type_annotations
+            def annotation():
+                loops = annotate.vectorized_loops_of(
+                    self.py_func, self.compile_options, argument_types, **self._job(return_type)
                 )
-            )
+                return annotate.FunctionAnnotation(
+                    self.py_func.__qualname__, compiled.type_annotations, (), loops
+                )
+
+            annotate.compiled(annotation)
 
     def _check_arity(self, argument_types):
         if len(argument_types) != self.inputs:
@@ -138,7 +146,8 @@ class _LoopCompiler:
 
     def _compile(self, argument_types, return_type):
         """(the loop's return type, the compiled loop)."""
-        compiled = self._compile_loop(argument_types, return_type, ufunc_loop=True)
+        job = self._job(return_type)
+        compiled = self._compile_loop(argument_types, job.pop("return_type"), **job)
         return compiled.return_type, compiled
 
     def _compile_loop(self, argument_types, return_type, **target):
@@ -431,8 +440,12 @@ class _GufuncCompiler(_LoopCompiler):
             _type_number(argument.dtype if is_array else argument)
 
     def _compile(self, argument_types, return_type):
-        compiled = self._compile_loop(argument_types, None, core_dimensions=self.core_dimensions)
+        job = self._job(None)
+        compiled = self._compile_loop(argument_types, job.pop("return_type"), **job)
         return None, compiled  # a gufunc returns nothing: its outputs are operands
+
+    def _job(self, return_type):
+        return {"return_type": None, "core_dimensions": self.core_dimensions}
 
     def build(self):
         loop_types = [

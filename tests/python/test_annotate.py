@@ -295,3 +295,22 @@ def test_pretty_inspect_types_of_a_cuda_kernel():
     listed = lines_of(annotation.annotations[0])
     assert listed["i = cuda.grid(1)"].variables == (annotate.Variable("i", "int64"),)
     assert listed["def fill(a):"].variables == (annotate.Variable("a", "array(float32, 1d, A)"),)
+
+
+def test_ufunc_loops_report_their_vectorized_loops():
+    previous = annotate._recording
+    annotate.start_recording()
+    try:
+
+        @taipan.vectorize(["float64(float64, float64)"])
+        def scaled(x, y):
+            return x * 2.0 + y
+
+        notes = [str(note) for part in annotate.recorded() for note in _all_notes(part)]
+    finally:
+        annotate._recording = previous
+    assert any("vectorized by LLVM" in note and "x double>" in note for note in notes), notes
+
+
+def _all_notes(part):
+    return [note for line in part.lines for note in line.notes] + list(part.other_notes)
