@@ -29,7 +29,18 @@ std::string defineNumpyLoop(
   llvm::Value *count = loadEntry(builder, i64, loop->getArg(1), 0);
 
   // One copy of the loop per element form: for (i = 0; i < count; ++i) call the root.
-  auto emitLoop = [&](const NumpyLoopElement &element, const char *name) {
+  // The latch of a loop LLVM should not vectorise: the general loop's operands have run-time
+  // byte strides, so its vector form would gather and scatter, and compiling it costs more
+  // than it gains.
+  auto keepScalar = [&](llvm::Instruction *latch) {
+    llvm::Metadata *disable[] = {llvm::MDString::get(context, "llvm.loop.vectorize.enable"),
+                                 llvm::ConstantAsMetadata::get(builder.getFalse())};
+    llvm::MDNode *self =
+        llvm::MDNode::getDistinct(context, {nullptr, llvm::MDNode::get(context, disable)});
+    self->replaceOperandWith(0, self);
+    latch->setMetadata(llvm::LLVMContext::MD_loop, self);
+  };
+  auto emitLoop = [&](const NumpyLoopElement &element, const char *name, bool vectorise) {
     llvm::BasicBlock *from = builder.GetInsertBlock();
     llvm::BasicBlock *header = llvm::BasicBlock::Create(context, name, loop);
     llvm::BasicBlock *call = llvm::BasicBlock::Create(context, "element", loop);
@@ -44,17 +55,58 @@ std::string defineNumpyLoop(
     builder.CreateCondBr(builder.CreateICmpNE(status, builder.getInt32(0)), failed, next);
     builder.SetInsertPoint(next);
     index->addIncoming(builder.CreateNSWAdd(index, builder.getInt64(1)), next);
+    llvm::Instruction *latch = builder.CreateBr(header);
+    if (!vectorise)
+      keepScalar(latch);
+  };
+  // for (start = 0; start < count; start += n) { n = min(chunk, count - start);
+  //   beginChunk(start); for (j = 0; j < n; ++j) call the root }
+  auto emitChunkedLoop = [&](const NumpyLoopForm &form) {
+    llvm::BasicBlock *from = builder.GetInsertBlock();
+    llvm::BasicBlock *chunks = llvm::BasicBlock::Create(context, "chunks", loop);
+    llvm::BasicBlock *chunk = llvm::BasicBlock::Create(context, "chunk", loop);
+    llvm::BasicBlock *header = llvm::BasicBlock::Create(context, "chunk.loop", loop);
+    llvm::BasicBlock *call = llvm::BasicBlock::Create(context, "element", loop);
+    llvm::BasicBlock *next = llvm::BasicBlock::Create(context, "next", loop);
+    llvm::BasicBlock *chunkDone = llvm::BasicBlock::Create(context, "chunk.done", loop);
+    builder.CreateBr(chunks);
+    builder.SetInsertPoint(chunks);
+    llvm::PHINode *start = builder.CreatePHI(i64, 2, "start");
+    start->addIncoming(builder.getInt64(0), from);
+    builder.CreateCondBr(builder.CreateICmpSLT(start, count), chunk, done);
+    builder.SetInsertPoint(chunk);
+    llvm::Value *left = builder.CreateSub(count, start);
+    llvm::Value *size = builder.getInt64(form.chunk);
+    llvm::Value *n = builder.CreateSelect(builder.CreateICmpSLT(left, size), left, size);
+    form.beginChunk(builder, start);
+    llvm::BasicBlock *chunkStart = builder.GetInsertBlock();
     builder.CreateBr(header);
+    builder.SetInsertPoint(header);
+    llvm::PHINode *index = builder.CreatePHI(i64, 2, "j");
+    index->addIncoming(builder.getInt64(0), chunkStart);
+    builder.CreateCondBr(builder.CreateICmpSLT(index, n), call, chunkDone);
+    builder.SetInsertPoint(call);
+    llvm::Value *status = builder.CreateCall(callee, form.element(builder, index));
+    builder.CreateCondBr(builder.CreateICmpNE(status, builder.getInt32(0)), failed, next);
+    builder.SetInsertPoint(next);
+    index->addIncoming(builder.CreateNSWAdd(index, builder.getInt64(1)), next);
+    builder.CreateBr(header);
+    builder.SetInsertPoint(chunkDone);
+    start->addIncoming(builder.CreateNSWAdd(start, n), chunkDone);
+    builder.CreateBr(chunks);
   };
   for (const NumpyLoopForm &form : body.forms) {
     llvm::BasicBlock *special = llvm::BasicBlock::Create(context, "special", loop);
     llvm::BasicBlock *otherwise = llvm::BasicBlock::Create(context, "otherwise", loop);
     builder.CreateCondBr(form.condition, special, otherwise);
     builder.SetInsertPoint(special);
-    emitLoop(form.element, "special.loop");
+    if (form.chunk > 0)
+      emitChunkedLoop(form);
+    else
+      emitLoop(form.element, "special.loop", true);
     builder.SetInsertPoint(otherwise);
   }
-  emitLoop(body.element, "loop");
+  emitLoop(body.element, "loop", body.forms.empty());
 
   builder.SetInsertPoint(failed);
   builder.CreateCall(

@@ -25,11 +25,15 @@ using NumpyLoopElement =
     std::function<std::vector<llvm::Value *>(llvm::IRBuilder<> &builder, llvm::Value *index)>;
 
 /// A copy of the loop for when `condition` (an i1 computed in the entry block) holds, such as
-/// every operand being contiguous or a broadcast scalar: it indexes typed pointers or reads
-/// loop-invariant values, which LLVM's vectoriser turns into SIMD code.
+/// every operand being contiguous or a broadcast scalar: it indexes typed pointers, which
+/// LLVM's vectoriser turns into SIMD code. With a `chunk` size the loop runs over chunks of at
+/// most that many elements: `beginChunk` runs before each with the chunk's first index (to
+/// rebase the operands), and `element` gets the index within the chunk.
 struct NumpyLoopForm {
   llvm::Value *condition;
   NumpyLoopElement element;
+  int64_t chunk = 0;
+  std::function<void(llvm::IRBuilder<> &builder, llvm::Value *start)> beginChunk;
 };
 
 /// What a target's `prepare` gives the loop: the arguments of any element, and the special
