@@ -137,8 +137,8 @@ OPTIONS = (
         ("NUMBA_ENABLE_CUDASIM",),
         _flag,
         False,
-        "asks for the CUDA simulator, which taipan does not have yet: cuda.jit raises "
-        "CudaSupportError saying so",
+        "taipan.cuda becomes the CUDA simulator: kernels run on the CPU in the Python "
+        "interpreter, one Python thread per GPU thread of a block",
     ),
 )
 

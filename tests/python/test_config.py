@@ -392,22 +392,26 @@ def test_annotate_html_variable_writes_every_function_compiled(tmp_path, variabl
     assert int(rows[("square", "return x * x")]["number"]) == 14  # the line in the file
 
 
-def test_enable_cudasim_refuses_kernels_with_a_clear_error(tmp_path):
+def test_enable_cudasim_runs_kernels_in_the_simulator(tmp_path):
     script = """
+    import numpy as np
     from taipan import config, cuda
 
-    try:
-        @cuda.jit
-        def kernel(a):
-            a[0] = 1
-    except cuda.CudaSupportError as error:
-        print("refused:", error)
+    @cuda.jit
+    def kernel(a):
+        a[cuda.grid(1)] = cuda.threadIdx.x
+
+    print(type(kernel).__module__)
+    if config.ENABLE_CUDASIM:
+        a = np.zeros(4)
+        kernel[1, 4](a)
+        print("ran:", a.tolist())
     print(config.ENABLE_CUDASIM)
     """
     result = run(script, tmp_path, NUMBA_ENABLE_CUDASIM="1")
-    assert "refused: NUMBA_ENABLE_CUDASIM is set" in result.stdout
-    assert "simulator" in result.stdout and "not have yet" in result.stdout
+    assert result.stdout.split("\n")[0] == "taipan.cuda.simulator.launch"
+    assert "ran: [0.0, 1.0, 2.0, 3.0]" in result.stdout
     assert result.stdout.split()[-1] == "True"
     # TAIPAN_ENABLE_CUDASIM=0 wins over Numba's variable: kernels are compiled for the GPU.
     result = run(script, tmp_path, NUMBA_ENABLE_CUDASIM="1", TAIPAN_ENABLE_CUDASIM="0")
-    assert result.stdout.split() == ["False"]
+    assert result.stdout.split() == ["taipan.cuda.dispatcher", "False"]

@@ -16,29 +16,16 @@ _KNOWN_OPTIONS = {
 }
 
 
-def _refuse_simulation():
-    """TAIPAN_ENABLE_CUDASIM (or NUMBA_ENABLE_CUDASIM) asks for Numba's CUDA simulator, which
-    runs kernels on the CPU: taipan has none yet, so kernels are refused rather than compiled for
-    a GPU the user did not ask for."""
-    from taipan import config
-    from taipan.cuda.driver import CudaSupportError
-
-    variable = config.SOURCES.get("ENABLE_CUDASIM", "TAIPAN_ENABLE_CUDASIM")
-    raise CudaSupportError(
-        f"{variable} is set, asking for the CUDA simulator, which taipan does not have yet: "
-        "cuda.jit cannot run kernels on the CPU. Unset it (or set TAIPAN_ENABLE_CUDASIM=0) to "
-        "compile kernels for a GPU; cuda.compile_ptx needs no GPU."
-    )
-
-
 def jit(func_or_sig=None, device=False, **options):
     """Compiles a kernel, or with ``device=True`` a function kernels call."""
     from taipan import config
     from taipan.cuda.dispatcher import CUDADispatcher
     from taipan.types import Signature, Type
 
-    if config.ENABLE_CUDASIM:
-        _refuse_simulation()
+    if config.ENABLE_CUDASIM:  # taipan.cuda.jit is the simulator's then: this is too
+        from taipan.cuda.simulator.launch import jit as simulated_jit
+
+        return simulated_jit(func_or_sig, device=device, **options)
     unknown = set(options) - _KNOWN_OPTIONS
     if unknown:
         raise KeyError(f"Unrecognized options: {sorted(unknown)}")

@@ -1,0 +1,574 @@
+"""``cuda.jit`` in the simulator: kernels run on the CPU, in the Python interpreter.
+
+A launch runs the grid's blocks one after another. The threads of a block run concurrently,
+one Python thread each, taken from a pool of worker threads kept between blocks and launches,
+so that they can meet at ``cuda.syncthreads()`` and warp collectives. A kernel that cannot
+reach such a meeting point (none is named in its code, the device functions it names or the
+functions nested in them) runs its threads one after another in the launching thread instead,
+which gives the same results without a thread switch per GPU thread. A kernel that names
+``cuda.cg.this_grid()`` runs all its blocks at once (a cooperative launch), so that the grid can
+meet. Device functions are the Python functions themselves."""
+
+import bdb
+import functools
+import os
+import sys
+import threading
+import types
+from _thread import allocate_lock
+
+import numpy as np
+
+from taipan.cuda.driver import CudaDriverError
+from taipan.cuda.simulator import context, intrinsics
+from taipan.cuda.simulator.devicearray import DeviceNDArray, foreign_array
+from taipan.types import Signature, Type
+
+_KNOWN_OPTIONS = {
+    "device",
+    "inline",
+    "fastmath",
+    "debug",
+    "lineinfo",
+    "opt",
+    "max_registers",
+    "link",
+    "cache",
+    "lto",
+    "boundscheck",
+    "forceinline",
+}
+
+# Limits of the simulated device, checked as the driver checks a launch.
+MAX_THREADS_PER_BLOCK = 1024
+MAX_BLOCK_DIM = (1024, 1024, 64)
+MAX_GRID_DIM = (2**31 - 1, 65535, 65535)
+MAX_SHARED_MEMORY_PER_BLOCK = 48 * 1024
+# A cooperative grid runs all its threads at once, each a Python thread.
+MAX_COOPERATIVE_THREADS = 8192
+# Idle worker threads kept for later launches.
+MAX_IDLE_WORKERS = 1024
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def jit(func_or_sig=None, device=False, **options):
+    """A simulated kernel, or with ``device=True`` a device function (the Python function).
+    Signatures are accepted and ignored: arguments keep their Python and NumPy types."""
+    unknown = set(options) - _KNOWN_OPTIONS
+    if unknown:
+        raise KeyError(f"Unrecognized options: {sorted(unknown)}")
+    options = dict(options, device=device)
+    if callable(func_or_sig) and not isinstance(func_or_sig, (Type, Signature)):
+        return _make(func_or_sig, options)
+
+    def decorate(function):
+        return _make(function, options)
+
+    return decorate
+
+
+def _make(function, options):
+    if isinstance(function, Kernel):
+        function = function.py_func
+    function = getattr(function, "py_func", function)
+    if options.get("device"):
+        return _device_function(function, options)
+    return Kernel(function, options)
+
+
+def _device_function(function, options):
+    """A copy of the function (same code, globals and closure) that kernels and the host call
+    directly, with the attributes of a device function."""
+    copy = types.FunctionType(
+        function.__code__,
+        function.__globals__,
+        function.__name__,
+        function.__defaults__,
+        function.__closure__,
+    )
+    copy.__kwdefaults__ = function.__kwdefaults__
+    functools.update_wrapper(copy, function)
+    del copy.__wrapped__
+    copy.py_func = function
+    copy.device = True
+    copy.targetoptions = options
+    copy._taipan_simulated = True
+    return copy
+
+
+class Kernel:
+    """A kernel of the simulator, launched as ``kernel[griddim, blockdim, stream, sharedmem](...)``
+    like taipan's CUDADispatcher."""
+
+    def __init__(self, py_func, options):
+        self.py_func = py_func
+        self.targetoptions = options
+        functools.update_wrapper(self, py_func)
+        del self.__wrapped__
+        self._launchers = {}
+        self._plan = None  # (meets, cooperative), found at the first launch
+
+    @property
+    def device(self):
+        return False
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(
+            f"{self.__name__} is a CUDA kernel: launch it as {self.__name__}[griddim, blockdim](...)"
+        )
+
+    def __getitem__(self, configuration):
+        try:
+            launcher = self._launchers.get(configuration)
+        except TypeError:
+            launcher = None
+        if launcher is None:
+            launcher = self._configure(configuration)
+            if len(configuration) < 3 or isinstance(configuration[2], int):
+                try:
+                    self._launchers[configuration] = launcher
+                except TypeError:
+                    pass
+        return launcher
+
+    def _configure(self, configuration):
+        if not isinstance(configuration, tuple) or not 2 <= len(configuration) <= 4:
+            raise ValueError(
+                "launch configuration must be [griddim, blockdim[, stream[, sharedmem]]]"
+            )
+        griddim, blockdim, *rest = configuration
+        stream = rest[0] if rest else 0
+        sharedmem = rest[1] if len(rest) > 1 else 0
+        return _Launcher(
+            self,
+            _dimensions(griddim, "griddim"),
+            _dimensions(blockdim, "blockdim"),
+            stream,
+            int(sharedmem),
+        )
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A launcher covering `ntasks` threads."""
+        return _ForAll(self, int(ntasks), int(tpb), stream, int(sharedmem))
+
+    def plan(self):
+        """(whether threads can meet, whether the grid can) from the code the kernel reaches."""
+        if self._plan is None:
+            self._plan = _meeting_points(self.py_func)
+        return self._plan
+
+    def compile(self, signature):
+        """Nothing to compile in the simulator."""
+        return self
+
+    def specialize(self, *args):
+        return self
+
+    @property
+    def signatures(self):
+        return []
+
+    @property
+    def overloads(self):
+        return {}
+
+    def _no_code(self, *args, **kwargs):
+        raise NotImplementedError(
+            f"{self.__name__} runs in the CUDA simulator (TAIPAN_ENABLE_CUDASIM), which "
+            "compiles nothing: there is no PTX, LLVM IR or SASS to inspect"
+        )
+
+    inspect_asm = inspect_llvm = inspect_sass = inspect_types = _no_code
+
+    def __reduce__(self):
+        if "<locals>" in self.__qualname__:
+            raise TypeError(f"cannot pickle the simulated kernel {self.__qualname__}")
+        return (_find, (self.__module__, self.__qualname__))
+
+    def __repr__(self):
+        return f"<CUDA kernel {self.__qualname__} (CUDA simulator)>"
+
+
+def _find(module, qualname):
+    found = sys.modules[module]
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
+
+
+def _dimensions(value, what):
+    """A launch dimension (an int or a tuple of up to 3) as a 3-tuple, with the errors of the
+    GPU path (taipan.cuda.dispatcher)."""
+    if isinstance(value, int):
+        value = (value,)
+    try:
+        value = tuple(int(v) for v in value)
+    except TypeError:
+        raise TypeError(
+            f"{what} must be an int or a tuple of up to 3 ints, not {value!r}"
+        ) from None
+    if not 1 <= len(value) <= 3:
+        raise ValueError(f"{what} must have 1 to 3 dimensions, not {len(value)}")
+    if any(v <= 0 for v in value):
+        raise ValueError(f"{what} must be positive in every dimension, not {value}")
+    return value + (1,) * (3 - len(value))
+
+
+def _invalid(function):
+    return CudaDriverError(f"CUDA_ERROR_INVALID_VALUE: invalid argument (in {function})")
+
+
+def _check_limits(griddim, blockdim, sharedmem, cooperative):
+    """What the driver refuses at a launch, refused the same way."""
+    function = "cuLaunchCooperativeKernel" if cooperative else "cuLaunchKernel"
+    threads = blockdim[0] * blockdim[1] * blockdim[2]
+    if threads > MAX_THREADS_PER_BLOCK or any(b > m for b, m in zip(blockdim, MAX_BLOCK_DIM)):
+        raise _invalid(function)
+    if any(g > m for g, m in zip(griddim, MAX_GRID_DIM)):
+        raise _invalid(function)
+    if sharedmem > MAX_SHARED_MEMORY_PER_BLOCK or sharedmem < 0:
+        raise _invalid(function)
+    if cooperative and threads * griddim[0] * griddim[1] * griddim[2] > MAX_COOPERATIVE_THREADS:
+        raise CudaDriverError(
+            "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: too many blocks in cooperative launch "
+            f"(in {function}; the CUDA simulator runs at most {MAX_COOPERATIVE_THREADS} threads "
+            "of a cooperative grid)"
+        )
+
+
+class _Launcher:
+    def __init__(self, kernel, griddim, blockdim, stream, sharedmem):
+        self.kernel = kernel
+        self.griddim = griddim
+        self.blockdim = blockdim
+        self.stream = stream
+        self.sharedmem = sharedmem
+
+    def __call__(self, *args):
+        launch(self.kernel, self.griddim, self.blockdim, self.sharedmem, args)
+
+
+class _ForAll:
+    def __init__(self, kernel, ntasks, tpb, stream, sharedmem):
+        self.kernel = kernel
+        self.ntasks = ntasks
+        self.tpb = tpb
+        self.stream = stream
+        self.sharedmem = sharedmem
+
+    def __call__(self, *args):
+        if self.ntasks <= 0:
+            return
+        tpb = self.tpb or min(self.ntasks, 256)
+        blocks = (self.ntasks + tpb - 1) // tpb
+        launch(self.kernel, (blocks, 1, 1), (tpb, 1, 1), self.sharedmem, args)
+
+
+def _argument(value):
+    """What the kernel receives for an argument: device arrays as their NumPy array, host
+    arrays as they are (kernels write them in place, as the copy back would), except read-only
+    ones, whose writes the GPU path loses, so they get a copy."""
+    if type(value) is DeviceNDArray:
+        return value._array
+    if isinstance(value, np.ndarray):
+        return value if value.flags.writeable else value.copy()
+    if type(value) is float:
+        # Typed as the GPU path types them: NumPy promotes float32 with a Python float to
+        # float32, but with a float64 to float64, as compiled code does.
+        return np.float64(value)
+    if type(value) is int:
+        return np.int64(value) if -(2**63) <= value < 2**63 else value
+    if type(value) is complex:
+        return np.complex128(value)
+    if hasattr(value, "__cuda_array_interface__"):
+        return foreign_array(value)
+    return value
+
+
+def launch(kernel, griddim, blockdim, sharedmem, args):
+    meets, cooperative = kernel.plan()
+    _check_limits(griddim, blockdim, sharedmem, cooperative)
+    args = tuple(_argument(a) for a in args)
+    state = context.Launch(
+        kernel.__name__,
+        kernel.py_func,
+        args,
+        griddim,
+        blockdim,
+        sharedmem,
+        bool(kernel.targetoptions.get("debug")),
+    )
+    if state.debug:
+        with np.errstate(divide="raise"):
+            _run(state, meets, cooperative)
+    else:
+        _run(state, meets, cooperative)
+
+
+def _run(state, meets, cooperative):
+    if cooperative or (meets and state.threads_per_block > 1):
+        _run_threaded(state, cooperative)
+    else:
+        _run_sequential(state)
+
+
+def _run_sequential(state):
+    """Every thread of every block in turn, in this Python thread."""
+    function, args = state.function, state.args
+    bdx, bdy, bdz = state.blockdim
+    gdx, gdy, gdz = state.griddim
+    threadIdx, here = context.threadIdx, context.here
+    tx = ty = tz = 0
+    block = None
+    try:
+        for bz in range(gdz):
+            for by in range(gdy):
+                for bx in range(gdx):
+                    block = context.SequentialBlock(state, (bx, by, bz))
+                    context.enter(state, block, 0, 0, 0, 0)
+                    base_x = bx * bdx
+                    tid = 0
+                    for tz in range(bdz):
+                        threadIdx.z = tz
+                        here.gz = bz * bdz + tz
+                        for ty in range(bdy):
+                            threadIdx.y = ty
+                            here.gy = by * bdy + ty
+                            for tx in range(bdx):
+                                threadIdx.x = tx
+                                here.gx = base_x + tx
+                                here.tid = tid
+                                tid += 1
+                                function(*args)
+    except Exception as error:  # noqa: BLE001 (reported with the thread that raised it)
+        raise _located(state, error, error.__traceback__, (tx, ty, tz), block.index) from None
+    finally:
+        context.leave()
+
+
+# --- concurrent threads -------------------------------------------------------------------------
+
+
+class _Worker:
+    """A Python thread that runs simulated GPU threads when its `go` lock is released."""
+
+    __slots__ = ("block", "go", "next", "thread", "tid")
+
+    def __init__(self):
+        self.go = allocate_lock()
+        self.go.acquire()
+        self.block = None
+        self.tid = 0
+        self.next = None
+        self.thread = threading.Thread(target=self._loop, name="taipan-cudasim", daemon=True)
+        self.thread.start()
+
+    def _loop(self):
+        go = self.go
+        while True:
+            go.acquire()
+            block = self.block
+            if block is None:
+                return
+            following = self.next
+            if following is not None:  # starting threads one after another, not all at once
+                following.go.release()
+            _run_thread(block, self.tid)
+
+    def stop(self):
+        self.block = None
+        self.go.release()
+
+
+_idle = []
+_idle_lock = allocate_lock()
+
+
+def _take_workers(count):
+    with _idle_lock:
+        taken = _idle[len(_idle) - count :] if count <= len(_idle) else list(_idle)
+        del _idle[len(_idle) - len(taken) :]
+    while len(taken) < count:
+        taken.append(_Worker())
+    return taken
+
+
+def _return_workers(workers):
+    with _idle_lock:
+        _idle.extend(workers)
+        extra = _idle[MAX_IDLE_WORKERS:]
+        del _idle[MAX_IDLE_WORKERS:]
+    for worker in extra:
+        worker.stop()
+
+
+def _run_thread(block, tid):
+    """Runs simulated thread `tid` of `block` in the calling worker."""
+    state = block.launch
+    bdx, bdy, _ = state.blockdim
+    rest, tx = divmod(tid, bdx)
+    tz, ty = divmod(rest, bdy)
+    context.enter(state, block, tid, tx, ty, tz)
+    try:
+        if state.debug:
+            with np.errstate(divide="raise"):
+                state.function(*state.args)
+        else:
+            state.function(*state.args)
+    except context.Abort:
+        pass
+    except BaseException as error:  # noqa: BLE001 (reported by the launching thread)
+        state.fail(error, error.__traceback__, (tx, ty, tz), block.index)
+    finally:
+        context.leave()
+        block.finish(tid)
+
+
+def _run_threaded(state, cooperative):
+    """Runs the blocks one after another (all at once for a cooperative grid), with a Python
+    thread per simulated thread."""
+    gdx, gdy, gdz = state.griddim
+    indices = [(bx, by, bz) for bz in range(gdz) for by in range(gdy) for bx in range(gdx)]
+    rounds = [indices] if cooperative else [[index] for index in indices]
+    per_block = state.threads_per_block
+    workers = _take_workers(per_block * len(rounds[0]))
+    for worker, following in zip(workers, workers[1:] + [None]):
+        worker.next = following
+    try:
+        for round_indices in rounds:
+            blocks = [context.ThreadedBlock(state, index) for index in round_indices]
+            state.start_round(blocks)
+            number = 0
+            for block in blocks:
+                for tid in range(per_block):
+                    worker = workers[number]
+                    worker.block = block
+                    worker.tid = tid
+                    number += 1
+            workers[0].go.release()
+            state.done.acquire()
+            if state.failure is not None:
+                break
+    except BaseException:
+        # Interrupted while the threads run (Ctrl-C): they end at their next meeting, and
+        # these workers are not reused.
+        with state.mutex:
+            state._abort()
+        workers = []
+        raise
+    finally:
+        for worker in workers:
+            worker.block = None
+        _return_workers(workers)
+    if state.failure is not None:
+        error, traceback, tid, ctaid = state.failure
+        if tid is None:
+            raise error
+        raise _located(state, error, traceback, tid, ctaid) from None
+
+
+# --- errors ---------------------------------------------------------------------------------------
+
+_ZERO_DIVISION = {
+    "floor_divide": "integer division or modulo by zero",
+    "remainder": "integer division or modulo by zero",
+    "divmod": "integer division or modulo by zero",
+    "divide": "division by zero",
+}
+
+
+def _located(state, error, traceback, tid, ctaid):
+    """The exception a failed simulated thread reports: the same type, its message prefixed by
+    the thread's and block's indices as the GPU path's debug launches report them, and followed
+    by the kernel line that raised it."""
+    if not isinstance(error, Exception) or isinstance(error, bdb.BdbQuit):
+        return error.with_traceback(traceback)
+    kind = type(error)
+    message = str(error)
+    if kind is FloatingPointError and message.startswith("divide by zero encountered in scalar"):
+        # debug=True: NumPy's report of an integer division by zero, as Python words it.
+        operation = message.rsplit(" ", 1)[-1]
+        kind = ZeroDivisionError
+        message = _ZERO_DIVISION.get(operation, message)
+    text = (
+        f"tid={list(tid)} ctaid={list(ctaid)}: {message}"
+        if message
+        else (f"tid={list(tid)} ctaid={list(ctaid)}")
+    )
+    where = _kernel_line(traceback)
+    if where:
+        text += f" [{where}]"
+    try:
+        located = kind(text)
+    except Exception:  # noqa: BLE001 (an exception type that takes other arguments)
+        return error.with_traceback(traceback)
+    return located.with_traceback(traceback)
+
+
+def _kernel_line(traceback):
+    """'function at file:line: source' of the innermost frame of the kernel's own code."""
+    import linecache
+
+    found = None
+    while traceback is not None:
+        code = traceback.tb_frame.f_code
+        if not os.path.abspath(code.co_filename).startswith(_PACKAGE):
+            found = (code, traceback.tb_lineno)
+        traceback = traceback.tb_next
+    if found is None:
+        return ""
+    code, line = found
+    source = linecache.getline(code.co_filename, line).strip()
+    where = f"{code.co_name} at {code.co_filename}:{line}"
+    return f"{where}: {source}" if source else where
+
+
+# --- which kernels need their threads to run at once ----------------------------------------------
+
+_MEETING_NAMES = frozenset(function.__name__ for function in intrinsics.MEETING_POINTS)
+_MEETING_IDS = frozenset(id(function) for function in intrinsics.MEETING_POINTS)
+
+
+def _code_objects(code):
+    yield code
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            yield from _code_objects(constant)
+
+
+def _meeting_points(function):
+    """(whether the code reachable from `function` names a barrier or warp collective, whether
+    it names cuda.cg.this_grid()): the functions named in its code (device functions, other
+    Python functions), in their code and so on are searched, by name and by value."""
+    meets = cooperative = False
+    seen = set()
+    pending = [function]
+    while pending:
+        function = pending.pop()
+        code = getattr(function, "__code__", None)
+        if code is None or id(code) in seen:
+            continue
+        seen.add(id(code))
+        namespace = getattr(function, "__globals__", {})
+        cells = dict(zip(code.co_freevars, function.__closure__ or ()))
+        for inner in _code_objects(code):
+            for name in (*inner.co_names, *inner.co_freevars):
+                if name in _MEETING_NAMES:
+                    meets = True
+                    cooperative = cooperative or name == "this_grid"
+                value = namespace.get(name)
+                if name in cells:
+                    try:
+                        value = cells[name].cell_contents
+                    except ValueError:  # an empty cell
+                        continue
+                if id(value) in _MEETING_IDS:
+                    meets = True
+                    cooperative = cooperative or value is intrinsics.this_grid
+                elif isinstance(value, types.FunctionType):
+                    pending.append(value)
+        for default in (*(function.__defaults__ or ()), *(function.__kwdefaults__ or {}).values()):
+            if isinstance(default, types.FunctionType):
+                pending.append(default)
+    return meets, cooperative
