@@ -3,11 +3,21 @@ one lock, and returns the old value, as the GPU's atomics do."""
 
 import builtins
 import math
+import os
 from _thread import allocate_lock
 
 import numpy as np
 
 _lock = allocate_lock()
+
+
+def _after_fork():
+    # A thread of the parent may have held it.
+    global _lock
+    _lock = allocate_lock()
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 def _nan(value):

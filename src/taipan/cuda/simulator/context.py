@@ -254,13 +254,14 @@ class Launch:
                 self.blocked += 1
                 self.check_deadlock()
             else:
-                self._complete_grid(meeting)
+                self._complete_grid(meeting, meeting.arrived - 1)
                 return
         meeting.wait(self)
 
-    def _complete_grid(self, meeting):
+    def _complete_grid(self, meeting, waiting):
+        """Releases a grid barrier's `waiting` threads (mutex held)."""
         self.grid_meeting = None
-        self.blocked -= meeting.arrived - 1
+        self.blocked -= waiting
         meeting.release()
 
 
@@ -298,8 +299,10 @@ class _Block:
             self._dynamic_views[dtype] = view
         return view
 
-    def live_lanes(self, tid):
-        """The bit mask of the lanes of `tid`'s warp that the block has."""
+    def active_mask(self, tid):
+        """The bit mask of the lanes of `tid`'s warp that the block has: simulated threads do
+        not run in lock-step, so no lane is set aside; collectives leave out lanes that have
+        returned, so the mask is safe to pass them."""
         first = tid & ~31
         return (1 << min(32, self.launch.threads_per_block - first)) - 1
 
@@ -327,9 +330,6 @@ class SequentialBlock(_Block):
     def gather(self, tid, kind, mask, value, operand):
         self._alone(f"cuda.{_KIND_NAMES[kind]}()")
         return _single(kind, tid & 31, value, operand)
-
-    def active_mask(self, tid):
-        return self.live_lanes(tid)
 
     def grid_sync(self):
         if self.launch.griddim != (1, 1, 1):
@@ -371,14 +371,15 @@ class ThreadedBlock(_Block):
                 launch.blocked += 1
                 launch.check_deadlock()
             else:
-                self._complete_barrier(meeting)
+                self._complete_barrier(meeting, meeting.arrived - 1)
                 return meeting
         meeting.wait(launch)
         return meeting
 
-    def _complete_barrier(self, meeting):
+    def _complete_barrier(self, meeting, waiting):
+        """Releases the barrier's `waiting` threads (mutex held)."""
         self.meeting = None
-        self.launch.blocked -= meeting.arrived - 1
+        self.launch.blocked -= waiting
         meeting.release()
 
     def gather(self, tid, kind, mask, value, operand):
@@ -399,19 +400,18 @@ class ThreadedBlock(_Block):
                 launch.blocked += 1
                 launch.check_deadlock()
             else:
-                self._complete_gather(warp, mask, meeting)
+                self._complete_gather(warp, mask, meeting, len(meeting.values) - 1)
                 return lane_result(meeting, lane)
         meeting.wait(launch)
         return lane_result(meeting, lane)
 
-    def _complete_gather(self, warp, mask, meeting):
+    def _complete_gather(self, warp, mask, meeting, waiting):
+        """Computes a warp collective's results and releases its `waiting` lanes (mutex
+        held)."""
         del warp.pending[mask]
         meeting.result = _warp_result(meeting.kind, meeting.values, meeting.lanes)
-        self.launch.blocked -= len(meeting.values) - 1
+        self.launch.blocked -= waiting
         meeting.release()
-
-    def active_mask(self, tid):
-        return self.warps[tid >> 5].live
 
     def grid_sync(self):
         self.launch.grid_sync()
@@ -425,15 +425,16 @@ class ThreadedBlock(_Block):
             warp = self.warps[tid >> 5]
             warp.live &= ~(1 << (tid & 31))
             meeting = self.meeting
+            # Meetings it no longer holds up complete: every thread there was waiting.
             if meeting is not None and meeting.arrived >= self.live:
-                self._complete_barrier(meeting)
+                self._complete_barrier(meeting, meeting.arrived)
             for mask, pending in list(warp.pending.items()):
                 expected = mask & warp.live
                 if pending.lanes & expected == expected:
-                    self._complete_gather(warp, mask, pending)
+                    self._complete_gather(warp, mask, pending, len(pending.values))
             grid = launch.grid_meeting
             if grid is not None and grid.arrived >= launch.live:
-                launch._complete_grid(grid)
+                launch._complete_grid(grid, grid.arrived)
             if launch.live == 0:
                 launch.done.release()
             else:

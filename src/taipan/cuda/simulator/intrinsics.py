@@ -192,7 +192,8 @@ def syncwarp(mask=FULL_MASK):
 
 
 def activemask():
-    """The lanes of the warp still running (those that have not returned)."""
+    """The lanes of the calling thread's warp (every lane the block has: simulated threads do
+    not diverge)."""
     h = here
     return h.block.active_mask(h.tid)
 

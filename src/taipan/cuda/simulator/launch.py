@@ -403,6 +403,16 @@ def _return_workers(workers):
         worker.stop()
 
 
+def _after_fork():
+    # The workers are threads of the parent: a child makes its own.
+    global _idle_lock
+    _idle_lock = allocate_lock()
+    _idle.clear()
+
+
+os.register_at_fork(after_in_child=_after_fork)
+
+
 def _run_thread(block, tid):
     """Runs simulated thread `tid` of `block` in the calling worker."""
     state = block.launch
