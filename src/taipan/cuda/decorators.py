@@ -18,14 +18,9 @@ _KNOWN_OPTIONS = {
 
 def jit(func_or_sig=None, device=False, **options):
     """Compiles a kernel, or with ``device=True`` a function kernels call."""
-    from taipan import config
     from taipan.cuda.dispatcher import CUDADispatcher
     from taipan.types import Signature, Type
 
-    if config.ENABLE_CUDASIM:  # taipan.cuda.jit is the simulator's then: this is too
-        from taipan.cuda.simulator.launch import jit as simulated_jit
-
-        return simulated_jit(func_or_sig, device=device, **options)
     unknown = set(options) - _KNOWN_OPTIONS
     if unknown:
         raise KeyError(f"Unrecognized options: {sorted(unknown)}")

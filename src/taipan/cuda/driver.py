@@ -106,12 +106,6 @@ def close():
 
 def detect():
     """Prints the GPUs found and returns whether there is a supported one."""
-    from taipan import config
-
-    if config.ENABLE_CUDASIM:  # taipan.cuda.detect is the simulator's then: this is too
-        from taipan.cuda.simulator.api import detect as simulated_detect
-
-        return simulated_detect()
     if not is_available():
         print(f"CUDA is not available: {_core.cuda_unavailable_reason()}")
         return False
