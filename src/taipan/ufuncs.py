@@ -45,6 +45,17 @@ def _scalar_type(value):
 _CUDA_TARGETS = ("cuda", "gpu")
 
 
+def _cuda_ufuncs():
+    """taipan.cuda.ufuncs, or the CUDA simulator's when TAIPAN_ENABLE_CUDASIM is set."""
+    from taipan import config
+
+    if config.ENABLE_CUDASIM:
+        from taipan.cuda.simulator import ufuncs
+    else:
+        from taipan.cuda import ufuncs
+    return ufuncs
+
+
 def _is_cuda(options):
     return options.get("target", "cpu") in _CUDA_TARGETS
 
@@ -364,7 +375,7 @@ def vectorize(ftylist_or_function=(), **options):
     if isinstance(signatures, str) or not isinstance(signatures, (list, tuple)):
         signatures = [signatures]
     if _is_cuda(options):
-        from taipan.cuda import ufuncs as cuda_ufuncs
+        cuda_ufuncs = _cuda_ufuncs()
 
         return cuda_ufuncs.vectorize(signatures, options)
 
@@ -543,7 +554,7 @@ def guvectorize(*args, **options):
     if isinstance(signatures, str) or not isinstance(signatures, (list, tuple)):
         signatures = [signatures]
     if _is_cuda(options):
-        from taipan.cuda import ufuncs as cuda_ufuncs
+        cuda_ufuncs = _cuda_ufuncs()
 
         return cuda_ufuncs.guvectorize(signatures, layout, options)
 

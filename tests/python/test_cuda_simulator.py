@@ -56,20 +56,34 @@ def succeeds(code, tmp_path, **kwargs):
 
 # --- the GPU tests, in the simulator -----------------------------------------------------------
 
-# Each with the number of GPU tests it has at least (so that none is skipped unnoticed).
-GPU_TEST_FILES = {
-    "test_cuda_kernels.py": 21,
-    "test_cuda_host_api.py": 20,
-    "test_cuda_keywords.py": 3,
-    # The others need CuPy or PyTorch on a GPU.
-    "test_cuda_interop.py::test_raw_pointer_class_used_by_a_kernel": 1,
+# The GPU tests of each file that can run in the simulator, with how many there are at least
+# (so that none is skipped unnoticed). Left out: those needing CuPy or PyTorch on a GPU, a
+# private driver call (cuda_memset), the driver's cuFFT and cuBLAS (test_cuda_libraries.py),
+# foreign linking and several GPUs, and the Monte Carlo example (30 million draws in Python).
+GPU_TESTS = {
+    "kernels": ("test_cuda_kernels.py", ["-m", "cuda"], 23),
+    "host_api": ("test_cuda_host_api.py", ["-m", "cuda"], 20),
+    "keywords": ("test_cuda_keywords.py", ["-m", "cuda"], 3),
+    "interop": ("test_cuda_interop.py", ["-m", "cuda", "-k", "raw_pointer"], 1),
+    "reduce": (
+        "test_cuda_reduce.py",
+        ["-m", "cuda", "-k", "not cupy and not more_than_two_to_the_31"],
+        55,
+    ),
+    "ufuncs": ("test_cuda_ufuncs.py", ["-m", "cuda", "-k", "not cupy and not torch"], 50),
+    "random": (
+        "test_cuda_random.py",
+        ["-k", "python_code or reseeding_on_the_device or random_3d_from or states_on_a"],
+        4,
+    ),
 }
 
 
-@pytest.mark.parametrize("target", GPU_TEST_FILES)
-def test_gpu_tests_pass_in_the_simulator(target):
+@pytest.mark.parametrize("name", GPU_TESTS)
+def test_gpu_tests_pass_in_the_simulator(name):
+    target, selection, at_least = GPU_TESTS[name]
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "cuda"]
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *selection]
         + [os.path.join(TESTS, target)],
         cwd=os.path.dirname(os.path.dirname(TESTS)),
         env=environment(),
@@ -81,7 +95,7 @@ def test_gpu_tests_pass_in_the_simulator(target):
     summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     passed = re.search(r"(\d+) passed", summary)
-    assert passed and int(passed.group(1)) >= GPU_TEST_FILES[target], summary
+    assert passed and int(passed.group(1)) >= at_least, summary
     assert "skipped" not in summary and "failed" not in summary, summary
 
 
@@ -217,6 +231,13 @@ check(k.make_pulses, np.allclose(pulses, expected.astype(np.float32), rtol=1e-5,
 summed = np.zeros_like(t)
 k.add_arrays[4, 256](t, pulses, summed)
 check(k.add_arrays, np.array_equal(summed, t + pulses))
+
+rounded = rng.uniform(-1000, 1000, 10_003)
+for kernel in (k.gpu_round, k.gpu_round_grid_stride):
+    d_in = cuda.to_device(rounded)
+    d_out = cuda.device_array_like(d_in)
+    kernel.forall(len(d_in))(d_in, d_out, 3)
+    check(kernel, np.array_equal(d_out.copy_to_host(), np.rint(rounded * 1000) / 1000))
 
 defined = {
     name for name, value in vars(k).items()

@@ -66,7 +66,6 @@ from taipan.cuda.simulator.intrinsics import (
     grid,
     gridDim,
     gridsize,
-    install_print,
     lanemask_lt,
     local,
     match_any_sync,
@@ -89,6 +88,7 @@ from taipan.cuda.simulator.intrinsics import (
     warpsize,
 )
 from taipan.cuda.simulator.launch import jit
+from taipan.cuda.simulator.reduction import Reduce, reduce
 
 
 class _Placeholder:
@@ -118,9 +118,14 @@ laneid = _LANEID_OUTSIDE  # read through the module's property (see install)
 
 def install(module):
     """Makes `module` (taipan.cuda, which has imported these names) read ``laneid`` per
-    simulated thread, and print() in simulated threads write what the GPU would."""
+    simulated thread, and ``import taipan.cuda.random`` give the simulator's random module."""
+    import sys
+
+    from taipan.cuda.simulator import random
+
     module.__class__ = SimulatedCudaModule
-    install_print()
+    sys.modules["taipan.cuda.random"] = random
+    module.random = random
 
 
 __all__ = [
@@ -131,6 +136,7 @@ __all__ = [
     "MappedNDArray",
     "NvrtcCompilationError",
     "NvrtcError",
+    "Reduce",
     "activemask",
     "all_sync",
     "any_sync",
@@ -180,6 +186,7 @@ __all__ = [
     "pinned",
     "pinned_array",
     "popc",
+    "reduce",
     "select_device",
     "shared",
     "shfl_down_sync",

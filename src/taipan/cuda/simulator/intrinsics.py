@@ -331,24 +331,25 @@ def _device_text(value):
     return str(value)  # what compiled kernels cannot print: Python's text
 
 
-def install_print():
-    """Replaces builtins.print with one that, called by a simulated GPU thread without
-    keywords, writes the line the GPU would (numbers as printf formats them) in one piece, so
-    lines of concurrent threads do not mix; any other call is Python's print."""
+def device_print(*values, **keywords):
+    """print() as kernels and device functions see it in the simulator: called by a simulated
+    GPU thread without keywords, it writes the line the GPU's printf would (numbers as printf
+    formats them) in one piece, so that lines of concurrent threads do not mix; any other call
+    is Python's print."""
+    if keywords or "block" not in here.__dict__:
+        return print(*values, **keywords)
+    sys.stdout.write(" ".join(map(_device_text, values)) + "\n")
+    return None
+
+
+def _builtins():
     import builtins
 
-    python_print = builtins.print
-    if getattr(python_print, "_taipan_simulated", False):
-        return
+    return dict(vars(builtins), print=device_print)
 
-    def print(*values, **keywords):
-        if keywords or "block" not in here.__dict__:
-            return python_print(*values, **keywords)
-        sys.stdout.write(" ".join(map(_device_text, values)) + "\n")
 
-    print.__doc__ = python_print.__doc__
-    print._taipan_simulated = True
-    builtins.print = print
+# The builtins of the simulator's copies of kernels and device functions (launch.py).
+DEVICE_BUILTINS = _builtins()
 
 
 # The intrinsics a simulated thread can only complete together with others; a kernel that

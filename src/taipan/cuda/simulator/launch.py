@@ -77,19 +77,38 @@ def _make(function, options):
     return Kernel(function, options)
 
 
-def _device_function(function, options):
-    """A copy of the function (same code, globals and closure) that kernels and the host call
-    directly, with the attributes of a device function."""
-    copy = types.FunctionType(
-        function.__code__,
-        function.__globals__,
-        function.__name__,
-        function.__defaults__,
-        function.__closure__,
-    )
+def simulated_copy(function):
+    """A copy of `function` (its code, globals, defaults and closure) whose builtins are the
+    simulator's: print() writes what the GPU's printf would. The builtins of a function are
+    taken from its globals when it is made, so the module's ``__builtins__`` is swapped for
+    that moment; the module and every other function keep Python's."""
+    namespace = function.__globals__
+    missing = object()
+    saved = namespace.get("__builtins__", missing)
+    namespace["__builtins__"] = intrinsics.DEVICE_BUILTINS
+    try:
+        copy = types.FunctionType(
+            function.__code__,
+            namespace,
+            function.__name__,
+            function.__defaults__,
+            function.__closure__,
+        )
+    finally:
+        if saved is missing:
+            del namespace["__builtins__"]
+        else:
+            namespace["__builtins__"] = saved
     copy.__kwdefaults__ = function.__kwdefaults__
     functools.update_wrapper(copy, function)
     del copy.__wrapped__
+    return copy
+
+
+def _device_function(function, options):
+    """The function as kernels and the host call it: a copy (see simulated_copy) with the
+    attributes of a device function."""
+    copy = simulated_copy(function)
     copy.py_func = function
     copy.device = True
     copy.targetoptions = options
@@ -108,6 +127,7 @@ class Kernel:
         del self.__wrapped__
         self._launchers = {}
         self._plan = None  # (meets, cooperative), found at the first launch
+        self._function = simulated_copy(py_func)  # what launches run
 
     @property
     def device(self):
@@ -292,7 +312,7 @@ def launch(kernel, griddim, blockdim, sharedmem, args):
     args = tuple(_argument(a) for a in args)
     state = context.Launch(
         kernel.__name__,
-        kernel.py_func,
+        kernel._function,
         args,
         griddim,
         blockdim,
