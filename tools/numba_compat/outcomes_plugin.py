@@ -30,11 +30,10 @@ def _reason(report):
     crash = getattr(report.longrepr, "reprcrash", None)
     if crash is not None and crash.message:
         text = crash.message
-    else:
-        text = str(report.longrepr or "")
-        error_lines = [line[1:].strip() for line in text.splitlines() if line.startswith("E ")]
-        text = error_lines[0] if error_lines else text.strip().splitlines()[-1:] or [""]
-        text = text if isinstance(text, str) else text[0]
+    else:  # a report without a crash location: its "E   " lines, or its last line
+        lines = str(report.longrepr or "").strip().splitlines()
+        errors = [line[1:].strip() for line in lines if line.startswith("E ")]
+        text = errors[0] if errors else (lines[-1] if lines else "")
     first = text.strip().splitlines()[0] if text.strip() else ""
     head, sep, rest = first.partition(":")
     if sep and " " not in head:

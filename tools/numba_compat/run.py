@@ -375,6 +375,7 @@ def signal_name(returncode):
 def reason_key(reason):
     """Groups failure messages: quoted names and numbers are left out."""
     key = re.sub(r"^(\w+: cannot compile) \w+:", r"\1 …:", reason)  # taipan names the function
+    key = re.sub(r"argument (\d+) \(\w+\)", r"argument \1 (…)", key)
     key = re.sub(r"'[^']*'", "'…'", key)
     key = re.sub(r'"[^"]*"', '"…"', key)
     key = re.sub(r"(?<![\w.])[-+]?\d+(\.\d+)?(e[-+]?\d+)?j?\b", "N", key)
@@ -594,11 +595,33 @@ def parse_arguments(argv):
     parser.add_argument("--taipan-path", default=None, help="folder to import taipan from")
     parser.add_argument("--top", type=int, default=30, help="failure reasons listed")
     parser.add_argument("--keep", action="store_true", help="keep the temporary test tree")
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="write the report again from --out's results.json, running nothing",
+    )
     return parser.parse_args(argv)
+
+
+def write_report(out, modules, results, meta, top):
+    rows, failures, crashes = compare(results, modules)
+    report = render_report(rows, failures, crashes, meta, top)
+    (out / "report.md").write_text(report)
+    everything = {"meta": meta, "rows": rows, "failures": failures, "crashes": crashes}
+    everything["modules"] = results
+    (out / "results.json").write_text(json.dumps(everything, indent=1))
+    print(report)
+    log(f"written: {out / 'report.md'}, {out / 'results.json'}")
 
 
 def main(argv=None):
     options = parse_arguments(argv)
+    if options.report_only:
+        out = Path(options.out)
+        saved = json.loads((out / "results.json").read_text())
+        modules = [row["module"] for row in saved["rows"]]
+        write_report(out, modules, saved["modules"], saved["meta"], options.top)
+        return
     version = options.numba_version or installed_numba_version()
     if version is None and options.numba_tests is None:
         sys.exit("numba is not installed: give --numba-version (or --numba-tests)")
@@ -639,8 +662,6 @@ def main(argv=None):
             for future in [pool.submit(one, module, mode) for module, mode in jobs]:
                 future.result()
 
-        rows, failures, crashes = compare(results, modules)
-        numpy_version = importlib.metadata.version("numpy")
         meta = {
             "command": "python tools/numba_compat/run.py " + " ".join(argv or sys.argv[1:]),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -650,25 +671,12 @@ def main(argv=None):
             else str(tests_dir),
             "taipan": describe_taipan(taipan_path),
             "python": platform.python_version(),
-            "numpy": numpy_version,
+            "numpy": importlib.metadata.version("numpy"),
             "machine": f"{platform.machine()}, {os.cpu_count()} cores",
         }
-        report = render_report(rows, failures, crashes, meta, options.top)
-        (out / "report.md").write_text(report)
-        (out / "results.json").write_text(
-            json.dumps(
-                {
-                    "meta": meta,
-                    "rows": rows,
-                    "failures": failures,
-                    "crashes": crashes,
-                    "modules": results,
-                },
-                indent=1,
-            )
+        write_report(
+            out, modules, {module: results[module] for module in modules}, meta, options.top
         )
-        print(report)
-        log(f"written: {out / 'report.md'}, {out / 'results.json'}")
     finally:
         if options.keep:
             log(f"test tree kept in {workdir}")
