@@ -1,0 +1,1 @@
+"""``numba.cpython``: only ``unicode._MAX_UNICODE`` is mapped."""

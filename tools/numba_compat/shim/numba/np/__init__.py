@@ -1,0 +1,1 @@
+"""``numba.np``: ``numpy_support`` is mapped; the rest are placeholders."""
