@@ -174,3 +174,18 @@ def test_mandelbrot_into_fortran_and_view():
     create_fractal(-2.0, 1.0, -1.0, 1.0, big[::2, 4:20], 30)
     assert_array_same(big[::2, 4:20], expected)
     assert (big[1::2] == -1).all() and (big[:, :4] == -1).all() and (big[:, 20:] == -1).all()
+
+
+def test_in_place_matrix_product_is_refused_not_a_crash():
+    # Found by Numba's own test suite (test_imatmul_npm): this used to crash the interpreter.
+    from taipan import njit
+    from taipan.errors import UnsupportedError
+
+    @njit
+    def in_place(x, y):
+        x @= y
+        return x
+
+    for shape in ((3,), (2, 2)):
+        with pytest.raises(UnsupportedError, match=r"a @= b.*write a = a @ b"):
+            in_place(np.ones(shape, np.float32), np.ones(shape, np.float32))

@@ -182,6 +182,16 @@ private:
     }
     case StmtKind::AugAssign: {
       Expr *target = stmt->targets[0];
+      if (stmt->augmentedOp == BinaryOp::MatMult) {
+        // In place, a matrix product would overwrite operands it still reads (NumPy copies;
+        // Numba refuses): refused, with the spelling that works.
+        const Type *current = typeExpr(target);
+        const Type *value = typeExpr(stmt->value);
+        if ((current && current->isArray()) || (value && value->isArray()))
+          throwUnsupported("in-place matrix multiplication (a @= b) is not supported; write "
+                           "a = a @ b",
+                           stmt->location);
+      }
       if (target->kind == ExprKind::Subscript) {
         const Type *current = typeExpr(target);
         const Type *value = typeExpr(stmt->value);
