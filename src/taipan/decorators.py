@@ -29,10 +29,6 @@ def _check_options(options):
     unknown = set(options) - _KNOWN_OPTIONS
     if unknown:
         raise KeyError(f"Unrecognized options: {sorted(unknown)}")
-    if options.get("forceobj"):
-        raise UnsupportedError(
-            "object mode (forceobj=True) is not supported: taipan compiles in nopython mode only"
-        )
     error_model = options.get("error_model", "python")
     if error_model not in ("python", "numpy"):
         raise ValueError(f"error_model must be 'python' or 'numpy', not {error_model!r}")
@@ -75,23 +71,27 @@ def _signature_list(signature_or_function):
 
 
 def jit(signature_or_function=None, **options):
-    """Compiles a function to machine code on first call (or now, given signatures)."""
-    from taipan.dispatcher import Dispatcher
+    """Compiles a function to machine code on first call (or now, given signatures); with
+    ``forceobj=True``, in object mode (taipan.objectmode)."""
     from taipan.types import Signature, Type
 
     options = _check_options(dict(options))
-    if callable(signature_or_function) and not isinstance(signature_or_function, (Type, Signature)):
-        if config.DISABLE_JIT:
-            return signature_or_function
-        return Dispatcher(signature_or_function, options)
-    signatures = _signature_list(signature_or_function)
 
-    def decorate(function):
+    def make(function, signatures=None):
         if config.DISABLE_JIT:
             return function
+        if options.get("forceobj"):  # object mode compiles nothing per signature
+            from taipan.objectmode import ObjectModeFunction
+
+            return ObjectModeFunction(function, options)
+        from taipan.dispatcher import Dispatcher
+
         return Dispatcher(function, options, signatures)
 
-    return decorate
+    if callable(signature_or_function) and not isinstance(signature_or_function, (Type, Signature)):
+        return make(signature_or_function)
+    signatures = _signature_list(signature_or_function)
+    return lambda function: make(function, signatures)
 
 
 def njit(signature_or_function=None, **options):

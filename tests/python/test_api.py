@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import taipan
+import taipan.objectmode
 from taipan import float32, float64, int32, int64, jit, njit, types
 
 
@@ -94,12 +95,34 @@ def test_unknown_option_rejected():
         njit(not_an_option=True)(lambda x: x)
 
 
-def test_forceobj_raises():
-    def f(x):
-        return x
+def test_forceobj_runs_in_object_mode_with_cpythons_semantics():
+    # Object mode: Python objects throughout, so what nopython mode refuses (strings, dicts,
+    # arbitrary objects) works, with exactly py_func's results.
+    def describe(x, scale=2, **extra):
+        counts = {}
+        for word in str(x).split():
+            counts[word] = counts.get(word, 0) + scale
+        return sorted(counts.items()), extra
 
-    with pytest.raises(taipan.errors.UnsupportedError):
-        jit(forceobj=True)(f)
+    for decorated in (jit(forceobj=True)(describe), jit("f8(f8)", forceobj=True)(describe)):
+        assert isinstance(decorated, taipan.objectmode.ObjectModeFunction)
+        assert decorated.py_func is describe and decorated.__name__ == "describe"
+        assert decorated("a b a", scale=3, tag=1) == describe("a b a", scale=3, tag=1)
+        assert decorated.signatures == []
+
+    class Holder:
+        @jit(forceobj=True)
+        def twice(self, x):
+            return [x, x]
+
+    assert Holder().twice("y") == ["y", "y"]
+
+    @jit(forceobj=True)
+    def raises(x):
+        raise KeyError(x)
+
+    with pytest.raises(KeyError):
+        raises("k")
 
 
 def test_bad_error_model_and_inline():
