@@ -631,7 +631,7 @@ def test_launch_configuration_errors_are_those_of_the_gpu_path(tmp_path):
         """
         import numpy as np
         from taipan import cuda
-        from taipan.cuda import dispatcher  # the GPU path's own checks, for comparison
+        from taipan.cuda import launcher  # the GPU path's own checks, for comparison
 
         @cuda.jit
         def kernel(x):
@@ -651,8 +651,8 @@ def test_launch_configuration_errors_are_those_of_the_gpu_path(tmp_path):
         for configuration in [(0, 32), (1, 0), (1, (1, 2, 3, 4)), ("a", 1), (1, [2, 2, 2, 2])]:
             simulated = error_of(lambda: kernel[configuration])
             assert simulated is not None, configuration
-            expected = error_of(lambda: dispatcher._dimensions(configuration[0], "griddim")) or (
-                error_of(lambda: dispatcher._dimensions(configuration[1], "blockdim"))
+            expected = error_of(lambda: launcher.launch_dimensions(configuration[0], "griddim")) or (
+                error_of(lambda: launcher.launch_dimensions(configuration[1], "blockdim"))
             )
             assert simulated == expected, (configuration, simulated, expected)
         assert error_of(lambda: kernel[1,]) == (

@@ -7,28 +7,11 @@ import time
 
 from taipan import _core
 from taipan.cuda import compiler, driver, linking
-from taipan.cuda.launcher import argument_type, launch
+from taipan.cuda.launcher import argument_type, launch, launch_dimensions
 from taipan.cuda.streams import stream_handle
 from taipan.dispatcher import CompiledFunction
 
 _lock = threading.RLock()
-
-
-def _dimensions(value, what):
-    """A launch dimension (an int or a tuple of up to 3) as a 3-tuple."""
-    if isinstance(value, int):
-        value = (value,)
-    try:
-        value = tuple(int(v) for v in value)
-    except TypeError:
-        raise TypeError(
-            f"{what} must be an int or a tuple of up to 3 ints, not {value!r}"
-        ) from None
-    if not 1 <= len(value) <= 3:
-        raise ValueError(f"{what} must have 1 to 3 dimensions, not {len(value)}")
-    if any(v <= 0 for v in value):
-        raise ValueError(f"{what} must be positive in every dimension, not {value}")
-    return value + (1,) * (3 - len(value))
 
 
 class Kernel:
@@ -323,8 +306,8 @@ class CUDADispatcher(CompiledFunction):
         sharedmem = rest[1] if len(rest) > 1 else 0
         launcher = _Launcher(
             self,
-            _dimensions(griddim, "griddim"),
-            _dimensions(blockdim, "blockdim"),
+            launch_dimensions(griddim, "griddim"),
+            launch_dimensions(blockdim, "blockdim"),
             stream,
             int(sharedmem),
         )

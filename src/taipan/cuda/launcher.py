@@ -87,3 +87,21 @@ def raise_kernel_exception(handle):
 
 
 _DEFAULT_MESSAGES = {3: "index out of bounds", 4: "assertion failed"}
+
+
+def launch_dimensions(value, what):
+    """A launch dimension (an int or a tuple of up to 3) as a 3-tuple; the errors both the GPU
+    path and the simulator give for bad ones."""
+    if isinstance(value, int):
+        value = (value,)
+    try:
+        value = tuple(int(v) for v in value)
+    except TypeError:
+        raise TypeError(
+            f"{what} must be an int or a tuple of up to 3 ints, not {value!r}"
+        ) from None
+    if not 1 <= len(value) <= 3:
+        raise ValueError(f"{what} must have 1 to 3 dimensions, not {len(value)}")
+    if any(v <= 0 for v in value):
+        raise ValueError(f"{what} must be positive in every dimension, not {value}")
+    return value + (1,) * (3 - len(value))

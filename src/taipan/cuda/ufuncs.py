@@ -919,25 +919,7 @@ class CUDAGUFunc:
                 "gufuncs take out= and stream="
             )
         nin, nout = self.nin, self.nout
-        if len(args) == nin + nout:
-            if out is not None:
-                raise ValueError("cannot specify argument 'out' as both positional and keyword")
-            outputs = list(args[nin:])
-        elif len(args) == nin:
-            if out is None:
-                outputs = [None] * nout
-            else:
-                outputs = list(out) if isinstance(out, tuple) else [out]
-                if len(outputs) != nout:
-                    raise ValueError(
-                        f"{self.__name__} has {nout} outputs, out= gives {len(outputs)}"
-                    )
-        else:
-            raise TypeError(
-                f"{self.__name__}() takes {nin} positional argument{'s' * (nin != 1)} (when "
-                f"providing input only) or {nin + nout} (when providing input and output), got "
-                f"{len(args)}"
-            )
+        outputs = gufunc_outputs(self.__name__, nin, nout, args, out)
         inputs, kinds = [], []
         for value in args[:nin]:
             value, where = _classify(value, stream)
@@ -1060,3 +1042,23 @@ def guvectorize(signatures, layout, options):
         return CUDAGUFunc(py_func, signatures, layout, options)
 
     return decorate
+
+
+def gufunc_outputs(name, nin, nout, args, out):
+    """A CUDA gufunc call's outputs, given positionally after the ``nin`` inputs or as ``out=``
+    (None for each one to allocate); the GPU path and the simulator check calls alike."""
+    if len(args) == nin + nout:
+        if out is not None:
+            raise ValueError("cannot specify argument 'out' as both positional and keyword")
+        return list(args[nin:])
+    if len(args) != nin:
+        raise TypeError(
+            f"{name}() takes {nin} positional argument{'s' * (nin != 1)} (when providing input "
+            f"only) or {nin + nout} (when providing input and output), got {len(args)}"
+        )
+    if out is None:
+        return [None] * nout
+    outputs = list(out) if isinstance(out, tuple) else [out]
+    if len(outputs) != nout:
+        raise ValueError(f"{name} has {nout} outputs, out= gives {len(outputs)}")
+    return outputs

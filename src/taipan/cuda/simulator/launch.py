@@ -20,6 +20,7 @@ from _thread import allocate_lock
 import numpy as np
 
 from taipan.cuda.driver import CudaDriverError
+from taipan.cuda.launcher import launch_dimensions
 from taipan.cuda.simulator import context, intrinsics
 from taipan.cuda.simulator.devicearray import DeviceNDArray, foreign_array
 from taipan.types import Signature, Type
@@ -162,8 +163,8 @@ class Kernel:
         sharedmem = rest[1] if len(rest) > 1 else 0
         return _Launcher(
             self,
-            _dimensions(griddim, "griddim"),
-            _dimensions(blockdim, "blockdim"),
+            launch_dimensions(griddim, "griddim"),
+            launch_dimensions(blockdim, "blockdim"),
             stream,
             int(sharedmem),
         )
@@ -215,24 +216,6 @@ def _find(module, qualname):
     for part in qualname.split("."):
         found = getattr(found, part)
     return found
-
-
-def _dimensions(value, what):
-    """A launch dimension (an int or a tuple of up to 3) as a 3-tuple, with the errors of the
-    GPU path (taipan.cuda.dispatcher)."""
-    if isinstance(value, int):
-        value = (value,)
-    try:
-        value = tuple(int(v) for v in value)
-    except TypeError:
-        raise TypeError(
-            f"{what} must be an int or a tuple of up to 3 ints, not {value!r}"
-        ) from None
-    if not 1 <= len(value) <= 3:
-        raise ValueError(f"{what} must have 1 to 3 dimensions, not {len(value)}")
-    if any(v <= 0 for v in value):
-        raise ValueError(f"{what} must be positive in every dimension, not {value}")
-    return value + (1,) * (3 - len(value))
 
 
 def _invalid(function):

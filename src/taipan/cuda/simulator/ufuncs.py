@@ -292,25 +292,7 @@ class CUDAGUFunc(gpu.CUDAGUFunc):
                 "gufuncs take out= and stream="
             )
         nin, nout = self.nin, self.nout
-        if len(args) == nin + nout:
-            if out is not None:
-                raise ValueError("cannot specify argument 'out' as both positional and keyword")
-            outputs = list(args[nin:])
-        elif len(args) == nin:
-            if out is None:
-                outputs = [None] * nout
-            else:
-                outputs = list(out) if isinstance(out, tuple) else [out]
-                if len(outputs) != nout:
-                    raise ValueError(
-                        f"{self.__name__} has {nout} outputs, out= gives {len(outputs)}"
-                    )
-        else:
-            raise TypeError(
-                f"{self.__name__}() takes {nin} positional argument{'s' * (nin != 1)} (when "
-                f"providing input only) or {nin + nout} (when providing input and output), got "
-                f"{len(args)}"
-            )
+        outputs = gpu.gufunc_outputs(self.__name__, nin, nout, args, out)
         inputs, kinds = [], []
         for value in args[:nin]:
             value, kind = _classify(value)
