@@ -100,24 +100,12 @@ class CFunc:
         return self._compiled
 
     def _load_carried(self, source):
-        carried, self._carried = self._carried, None
-        if carried is None:
-            return None
-        from taipan.caching import load_object_code
-        from taipan.errors import TaipanError
+        from taipan.serialize import load_carried
 
-        try:
-            return load_object_code(
-                source,
-                self.argument_types,
-                carried["code"],
-                carried["entry"],
-                carried["hash"],
-                return_type=self.return_type,
-                cfunc=True,
-            )
-        except (RuntimeError, ValueError, TaipanError):
-            return None  # compiled for another CPU or taipan: compiled again
+        carried, self._carried = self._carried, None
+        return load_carried(
+            carried, source, self.argument_types, return_type=self.return_type, cfunc=True
+        )
 
     @property
     def address(self):

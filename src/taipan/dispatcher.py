@@ -6,7 +6,7 @@ import sys
 import time
 
 from taipan import _core, config
-from taipan.errors import TaipanError, TypingError
+from taipan.errors import TypingError
 from taipan.types import Signature, parse_signature
 
 _compile_lock = _thread.RLock()
@@ -228,24 +228,13 @@ class Dispatcher(CompiledFunction):
         return compiled
 
     def _carried_code(self, source, argument_types):
-        """The specialisation a pickle carried for these types, loaded; None when there is none
-        or its job hash differs here (another CPU, taipan version or callee)."""
+        """The specialisation a pickle carried for these types, loaded (or None)."""
         carried = self.__dict__.get("_carried")
         if not carried:
             return None
-        from taipan.serialize import carried_key
+        from taipan.serialize import carried_key, load_carried
 
-        entry = carried.pop(carried_key(argument_types), None)
-        if entry is None:
-            return None
-        from taipan.caching import load_object_code
-
-        try:
-            return load_object_code(
-                source, argument_types, entry["code"], entry["entry"], entry["hash"]
-            )
-        except (RuntimeError, ValueError, TaipanError):
-            return None
+        return load_carried(carried.pop(carried_key(argument_types), None), source, argument_types)
 
     @property
     def _cache(self):

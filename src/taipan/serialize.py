@@ -60,6 +60,23 @@ def carried_code(compiled):
     return {"hash": compiled.hash, "entry": compiled.entry_name, "code": compiled.object_code}
 
 
+def load_carried(carried, source, argument_types, **job):
+    """``carried`` (a carried_code entry, or None) loaded for these argument types (``job``:
+    return_type, ufunc_loop, core_dimensions or cfunc, as compiled), or None when there is none
+    or its job hash differs here (another CPU, taipan version or callee): then it compiles."""
+    if carried is None:
+        return None
+    from taipan.caching import load_object_code
+    from taipan.errors import TaipanError
+
+    try:
+        return load_object_code(
+            source, argument_types, carried["code"], carried["entry"], carried["hash"], **job
+        )
+    except (RuntimeError, ValueError, TaipanError):
+        return None
+
+
 def carried_key(argument_types):
     """How a pickle names a specialisation: the text of its argument types."""
     return tuple(str(t) for t in argument_types)

@@ -7,7 +7,7 @@ import _thread
 
 from taipan import _core
 from taipan.dispatcher import wrap_python_function
-from taipan.errors import TaipanError, TypingError, UnsupportedError
+from taipan.errors import TypingError, UnsupportedError
 
 _TARGETS = ("cpu", "parallel")
 # Options that reach the scalar function's compilation (the rest are the ufunc's own).
@@ -164,22 +164,17 @@ class _LoopCompiler:
     def _compile_loop(self, argument_types, return_type, **target):
         """A loop compiled (keeping its object code for pickles), or loaded from the object code
         a pickle carried when its job hash matches here."""
-        carried = self.carried.pop(argument_types, None)
-        if carried is not None:
-            from taipan.caching import load_object_code
+        from taipan.serialize import load_carried
 
-            try:
-                return load_object_code(
-                    self.source(),
-                    argument_types,
-                    carried["code"],
-                    carried["entry"],
-                    carried["hash"],
-                    return_type=return_type,
-                    **target,
-                )
-            except (RuntimeError, ValueError, TaipanError):
-                pass  # compiled for another CPU or taipan: compiled again below
+        loaded = load_carried(
+            self.carried.pop(argument_types, None),
+            self.source(),
+            argument_types,
+            return_type=return_type,
+            **target,
+        )
+        if loaded is not None:
+            return loaded
         return _core.compile(
             self.source(), list(argument_types), return_type, keep_object=True, **target
         )
