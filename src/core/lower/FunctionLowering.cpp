@@ -115,7 +115,7 @@ void FunctionLowering::beginBody() {
   unwindStatus = llvm::PHINode::Create(builder.getInt32Ty(), 4, "status", unwindBlock);
   // Every variable holding arrays starts empty, so exits can release them all.
   for (auto &[name, type] : function.variableTypes)
-    if (type && type->containsArray() && !variablesBorrowed)
+    if (type && type->holdsReferences() && !variablesBorrowed)
       builder.CreateStore(llvm::Constant::getNullValue(memoryType(context, type)), variable(name));
 }
 
@@ -160,7 +160,7 @@ void FunctionLowering::emitUnwindBlock() {
   // Variables hold a reference each (or null); so do the slots of the temporaries alive at the
   // exit that branched here. A return has taken its value over, so its slot is null already.
   for (auto &[name, type] : function.variableTypes)
-    if (type && type->containsArray() && !variablesBorrowed)
+    if (type && type->holdsReferences() && !variablesBorrowed)
       decref(fromMemoryForm(builder, builder.CreateLoad(memoryType(context, type), variable(name)),
                             type),
              type);
@@ -294,7 +294,7 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
     llvm::Value *converted = takeOwnership(castValue(value, valueType, variableType), variableType);
     llvm::Value *slot = variable(target->name);
     llvm::Value *old = nullptr;
-    if (variableType->containsArray())
+    if (variableType->holdsReferences())
       old = fromMemoryForm(builder, builder.CreateLoad(memoryType(context, variableType), slot),
                            variableType);
     builder.CreateStore(toMemoryForm(builder, converted, variableType), slot);

@@ -16,9 +16,11 @@ void FunctionLowering::collectBlocks(llvm::Value *value, const Type *type,
                                      std::vector<llvm::Value *> &blocks) {
   if (type->isArray()) {
     blocks.push_back(arrayField(value, ArrayLayout::MemInfo));
+  } else if (type->isBlockReference()) {
+    blocks.push_back(value);
   } else if (type->isTuple()) {
     for (size_t i = 0; i < type->elements().size(); ++i)
-      if (type->elements()[i]->containsArray())
+      if (type->elements()[i]->holdsReferences())
         collectBlocks(builder.CreateExtractValue(value, static_cast<unsigned>(i)),
                       type->elements()[i], blocks);
   }
@@ -82,7 +84,7 @@ void FunctionLowering::clearTemporarySlots(const Temporary &temporary) {
 }
 
 void FunctionLowering::addTemporary(llvm::Value *value, const Type *type) {
-  if (!type->containsArray())
+  if (!type->holdsReferences())
     return;
   Temporary temporary{value, type, {}};
   std::vector<llvm::Value *> blocks;
@@ -96,7 +98,7 @@ void FunctionLowering::addTemporary(llvm::Value *value, const Type *type) {
 }
 
 llvm::Value *FunctionLowering::takeOwnership(llvm::Value *value, const Type *type) {
-  if (!type->containsArray())
+  if (!type->holdsReferences())
     return value;
   for (auto it = temporaries.rbegin(); it != temporaries.rend(); ++it) {
     if (it->value == value) {

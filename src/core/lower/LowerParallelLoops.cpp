@@ -253,7 +253,7 @@ bool FunctionLowering::lowerParallelFor(Stmt *stmt) {
     const Type *type = function.variableTypes.at(reduction.variable);
     llvm::Type *memory = memoryType(context, type);
     llvm::Value *reductionSlots = builder.CreateAlloca(memory, slotCount, "prange.partials");
-    if (type->containsArray()) {
+    if (type->holdsReferences()) {
       uint64_t size = moduleLowering.module.getDataLayout().getTypeAllocSize(memory);
       builder.CreateMemSet(reductionSlots, builder.getInt8(0),
                            builder.CreateMul(slotCount, builder.getInt64(size)),
@@ -282,7 +282,7 @@ bool FunctionLowering::lowerParallelFor(Stmt *stmt) {
   builder.SetInsertPoint(failedBlock);
   for (size_t r = 0; r < plan.reductions.size(); ++r) {
     const Type *type = function.variableTypes.at(plan.reductions[r].variable);
-    if (!type->containsArray())
+    if (!type->holdsReferences())
       continue;
     llvm::Type *memory = memoryType(context, type);
     forEachIndex({chunkCount}, [&](const std::vector<llvm::Value *> &chunk) {
@@ -418,7 +418,7 @@ void FunctionLowering::lowerParallelBody(Stmt *loop, const ParallelLoopPlan &pla
     llvm::Value *slot = variable(plan.reductions[r].variable);
     builder.CreateStore(builder.CreateLoad(memory, slot),
                         builder.CreateInBoundsGEP(memory, slots[r], chunk));
-    if (type->containsArray())
+    if (type->holdsReferences())
       builder.CreateStore(llvm::Constant::getNullValue(memory), slot);
   }
   exitFunction(builder.getInt32(0));

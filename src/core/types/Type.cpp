@@ -133,12 +133,19 @@ bool Type::isRuntimeValue() const {
   }
 }
 
-bool Type::containsArray() const {
-  if (typeKind == TypeKind::Array)
+bool Type::isBlockReference() const {
+  switch (typeKind) {
+  default:
+    return false;
+  }
+}
+
+bool Type::holdsReferences() const {
+  if (typeKind == TypeKind::Array || isBlockReference())
     return true;
   return typeKind == TypeKind::Tuple &&
          std::any_of(elementTypes.begin(), elementTypes.end(),
-                     [](const Type *t) { return t->containsArray(); });
+                     [](const Type *t) { return t->holdsReferences(); });
 }
 
 bool Type::isUniformTuple() const {

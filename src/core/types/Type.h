@@ -53,8 +53,13 @@ public:
   bool isIntegerLike() const { return isBoolean() || isInteger(); }
   /// Types whose values exist at run time (the others are compile-time only).
   bool isRuntimeValue() const;
-  /// Arrays, and tuples holding arrays: values whose copies are reference counted.
-  bool containsArray() const;
+  /// Values that are one pointer to a reference-counted memory block (runtime/MemoryRuntime.h):
+  /// the kinds of lists, strings, dicts, sets and jitclass instances join here as they arrive.
+  /// Lowering increfs and decrefs such a value itself (FunctionLowering::collectBlocks).
+  bool isBlockReference() const;
+  /// Arrays, block references, and tuples holding either: values whose copies are reference
+  /// counted.
+  bool holdsReferences() const;
 
   /// Integer, float and complex width in bits (complex128 -> 128).
   int bits() const { return bitWidth; }
