@@ -12,7 +12,6 @@ import textwrap
 import pytest
 from child_processes import child_python_path
 
-
 CALLEE = """
 SCALE = {scale}
 
