@@ -412,7 +412,8 @@ void defineCudaBindings(nb::module_ &module) {
       [](size_t bytes, uintptr_t stream, nb::object owner) {
         auto buffer = std::make_unique<DeviceBuffer>();
         CudaDriver &driver = CudaDriver::get();
-        buffer->pointer = driverCall([&] { return driver.allocate(bytes); });
+        buffer->pointer =
+            driverCall([&] { return driver.allocate(bytes, reinterpret_cast<void *>(stream)); });
         buffer->size = bytes;
         buffer->device = driver.currentDevice();
         buffer->epoch = driver.contextEpoch();
