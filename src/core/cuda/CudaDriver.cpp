@@ -256,7 +256,11 @@ std::pair<size_t, size_t> CudaDriver::memoryInfo() {
   // Blocks kept for reuse are free memory as far as the user is concerned.
   if (retireIdleBlocks())
     flushDeferredFrees();
-  trimMemoryPools();
+  if (usesMemoryPool(selectedOrdinal())) {
+    // A pool gives back only blocks whose stream-ordered frees have run.
+    api->call(api->cuCtxSynchronize);
+    trimMemoryPools();
+  }
   size_t freeBytes = 0, totalBytes = 0;
   api->call(api->cuMemGetInfo, &freeBytes, &totalBytes);
   return {freeBytes, totalBytes};
