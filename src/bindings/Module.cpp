@@ -331,6 +331,23 @@ NB_MODULE(_core, module) {
       nb::arg("keep_object") = false, nb::arg("cfunc") = false);
 
   module.def(
+      "compile_all",
+      [](std::shared_ptr<FunctionSource> source, nb::list signatures, bool ufuncLoop,
+         CoreDimensions coreDimensions, bool keepObject) {
+        // One job per (argument types, return type or None): their code is generated in
+        // parallel (compileFunctions), the signatures of an eager @vectorize or @guvectorize.
+        std::vector<CompileJob> jobs;
+        for (nb::handle signature : signatures) {
+          nb::tuple pair = nb::cast<nb::tuple>(signature);
+          jobs.push_back(cpuJob(source, pair[0], pair[1], ufuncLoop, coreDimensions));
+          jobs.back().keepObjectCode = keepObject;
+        }
+        return translateErrors([&] { return compileFunctions(jobs); });
+      },
+      nb::arg("source"), nb::arg("signatures"), nb::arg("ufunc_loop") = false,
+      nb::arg("core_dimensions").none() = nb::none(), nb::arg("keep_object") = false);
+
+  module.def(
       "hash_job",
       [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, int computeCapability,
          bool device) {
