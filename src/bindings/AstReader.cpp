@@ -117,7 +117,11 @@ private:
     if (nodeKind(node) == "FunctionDef" &&
         nb::len(nb::object(node.attr("decorator_list"))) != 0)
       throwUnsupported("decorators on inner functions are not supported", where);
-    std::vector<std::string> captured = capturedNamesOf(node, localNamesOf(definitionNode));
+    // This function's variables include what it captured itself (its leading parameters).
+    std::set<std::string> scope = localNamesOf(definitionNode);
+    for (const Parameter &parameter : source.parameters)
+      scope.insert(parameter.name);
+    std::vector<std::string> captured = capturedNamesOf(node, scope);
     // Calling one of this function's closures from the inner function needs that closure's
     // captures too, so the inner function captures them as well.
     std::map<std::string, std::vector<std::string>> inherited;
