@@ -3,6 +3,7 @@
 #include "Boxing.h"
 
 #include "ArrayBoxing.h"
+#include "FunctionValues.h"
 
 #include <cstring>
 #include <mutex>
@@ -94,7 +95,7 @@ const Type *typeOfValue(PyObject *value) {
     return types::int64();
   if (PyFloat_Check(value))
     return types::float64();
-  return nullptr;
+  return typeOfFunctionValue(value);
 }
 
 bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified) {
@@ -177,6 +178,7 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     return true;
   }
   case TypeKind::None:
+  case TypeKind::JitFunction: // a function argument carries nothing at run time
     return true;
   case TypeKind::Array:
     return unboxArray(value, type, storage, verified);
