@@ -9,6 +9,9 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace nb = nanobind;
 
@@ -18,12 +21,11 @@ namespace {
 
 using FastFunction = PyObject *(*)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
 
-/// The original builtins and the Python callable remembering (code, text); set once, kept for
-/// the process's life (the wrappers may run until it ends).
+/// The original builtins; set once, kept for the process's life (the wrappers may run until it
+/// ends).
 PyObject *originalCompile = nullptr;
 PyObject *originalExec = nullptr;
 PyObject *originalEval = nullptr;
-PyObject *recorder = nullptr;
 
 /// "<frozen ", the start of the filenames of Python's frozen modules (importlib's among them).
 PyObject *frozenPrefix() {
@@ -47,17 +49,70 @@ PyObject *argument(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, P
   return nullptr;
 }
 
-/// Passes a code object compiled from `text` to the recorder. Remembering is best effort: an
-/// error in it (memory) must not change what the user's compile or exec does, so it is dropped
-/// (the front end then reports the function's text as not available).
-void remember(PyObject *code, PyObject *text) {
-  if (!recorder || !PyCode_Check(code))
+/// Each living code object compiled from text (nested ones included), by identity: a weak
+/// reference to it and its text (both owned). The weak reference's callback forgets the entry
+/// when the code object dies; `codeOfReference` finds the entry from the reference then.
+std::unordered_map<PyObject *, std::pair<PyObject *, PyObject *>> texts;
+std::unordered_map<PyObject *, PyObject *> codeOfReference;
+
+void forgetEntry(PyObject *code) {
+  auto found = texts.find(code);
+  if (found == texts.end())
     return;
-  PyObject *result = PyObject_CallFunctionObjArgs(recorder, code, text, nullptr);
-  if (result)
-    Py_DECREF(result);
-  else
+  auto [reference, text] = found->second;
+  texts.erase(found);
+  codeOfReference.erase(reference);
+  Py_DECREF(text);
+  Py_DECREF(reference); // as a WeakKeyDictionary drops its key: the callback holds no more use
+}
+
+PyObject *forget(PyObject *, PyObject *reference) {
+  auto found = codeOfReference.find(reference);
+  if (found != codeOfReference.end())
+    forgetEntry(found->second);
+  Py_RETURN_NONE;
+}
+
+PyMethodDef forgetDefinition = {"forget_source_text", forget, METH_O, nullptr};
+PyObject *forgetCallback = nullptr;
+
+/// Remembers `text` as the source of `code` and of the code objects nested in it. Remembering
+/// is best effort: an error in it (memory) must not change what the user's compile or exec
+/// does, so it is dropped (the front end then reports the function's text as not available).
+void remember(PyObject *code, PyObject *text) {
+  if (!PyCode_Check(code))
+    return;
+  nb::object kept = PyByteArray_Check(text) ? nb::steal(PyBytes_FromObject(text)) // mutable
+                                            : nb::borrow(text);
+  if (!kept.is_valid()) {
     PyErr_Clear();
+    return;
+  }
+  std::vector<PyObject *> pending{code};
+  while (!pending.empty()) {
+    PyObject *current = pending.back();
+    pending.pop_back();
+    forgetEntry(current);
+    PyObject *reference = PyWeakref_NewRef(current, forgetCallback);
+    if (!reference) {
+      PyErr_Clear();
+      return;
+    }
+    texts[current] = {reference, nb::object(kept).release().ptr()};
+    codeOfReference[reference] = current;
+    PyObject *constants = reinterpret_cast<PyCodeObject *>(current)->co_consts;
+    for (Py_ssize_t i = 0, n = PyTuple_GET_SIZE(constants); i < n; ++i)
+      if (PyCode_Check(PyTuple_GET_ITEM(constants, i)))
+        pending.push_back(PyTuple_GET_ITEM(constants, i));
+  }
+}
+
+/// The text `code` was compiled from by compile, exec or eval (str or bytes), or None.
+nb::object sourceText(nb::handle code) {
+  auto found = texts.find(code.ptr());
+  if (found == texts.end() || PyWeakref_GetObject(found->second.first) != code.ptr())
+    return nb::none();
+  return nb::borrow(found->second.second);
 }
 
 /// Whether the caller is Python's import system (importlib and zipimport, frozen modules),
@@ -163,16 +218,14 @@ PyMethodDef *definitionLike(PyObject *original, FastFunction function) {
   return definition;
 }
 
-/// Replaces builtins.compile, exec and eval (once per process; later calls change only the
-/// recorder).
-void install(nb::object callable) {
-  nb::module_ builtins = nb::module_::import_("builtins");
-  if (recorder) {
-    Py_XDECREF(recorder);
-    recorder = callable.release().ptr();
+/// Replaces builtins.compile, exec and eval (once per process).
+void install() {
+  if (originalCompile)
     return;
-  }
-  recorder = callable.release().ptr();
+  nb::module_ builtins = nb::module_::import_("builtins");
+  forgetCallback = PyCFunction_NewEx(&forgetDefinition, nullptr, nullptr);
+  if (!forgetCallback)
+    throw nb::python_error();
   originalCompile = nb::object(builtins.attr("compile")).release().ptr();
   originalExec = nb::object(builtins.attr("exec")).release().ptr();
   originalEval = nb::object(builtins.attr("eval")).release().ptr();
@@ -195,7 +248,10 @@ void install(nb::object callable) {
 void defineSourceTextBindings(nb::module_ &module) {
   module.def("install_source_recorder", &install,
              "Wraps builtins.compile, exec and eval so that each code object compiled from text "
-             "is passed with its text to the callable.");
+             "remembers it (source_text).");
+  module.def("source_text", &sourceText,
+             "The text (str or bytes) a living code object was compiled from by compile, exec "
+             "or eval, or None.");
 }
 
 } // namespace taipan::bindings

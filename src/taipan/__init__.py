@@ -5,9 +5,7 @@ from taipan.errors import InternalError, TaipanError, TypingError, UnsupportedEr
 
 _core.set_error_classes(TypingError, UnsupportedError, InternalError)
 
-from taipan import source_texts as _source_texts
-
-_core.install_source_recorder(_source_texts.remember)
+_core.install_source_recorder()  # exec'd functions keep their text (taipan.source_texts)
 
 from taipan import types
 from taipan.cfunc import CFunc, carray, cfunc, farray
