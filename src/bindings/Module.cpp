@@ -7,6 +7,7 @@
 #include "CudaBindings.h"
 #include "DLPack.h"
 #include "Ufuncs.h"
+#include "SourceTexts.h"
 
 #include "Dispatcher.h"
 #include "GlobalResolution.h"
@@ -252,6 +253,7 @@ NB_MODULE(_core, module) {
   defineCudaLinkingBindings(module);
   defineDLPackBindings(module);
   defineUfuncBindings(module);
+  defineSourceTextBindings(module);
 
   nb::class_<FunctionSource>(module, "FunctionSource")
       .def_prop_ro("name", [](const FunctionSource &self) { return self.name; })

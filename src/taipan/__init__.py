@@ -5,6 +5,8 @@ from taipan.errors import InternalError, TaipanError, TypingError, UnsupportedEr
 
 _core.set_error_classes(TypingError, UnsupportedError, InternalError)
 
+_core.install_source_recorder()  # exec'd functions keep their text (taipan.source_texts)
+
 from taipan import types
 from taipan.cfunc import CFunc, carray, cfunc, farray
 from taipan.decorators import jit, njit
