@@ -4,9 +4,12 @@
 
 #include "ArrayBoxing.h"
 #include "Module.h"
+#include "RecordBoxing.h"
 #include "TypeObjects.h"
 #include "Ufuncs.h"
 #include "typing/BuiltinNames.h"
+
+#include <cstring>
 
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
@@ -230,6 +233,14 @@ GlobalValue classifyPythonObject(nb::handle object) {
     result.kind = GlobalValue::Kind::Builtin;
     result.name = builtin;
     return result;
+  }
+  // A record dtype object (np.empty(n, dtype=rec)) is known by its type alone.
+  if (std::strcmp(Py_TYPE(value)->tp_name, "numpy.dtypes.VoidDType") == 0) {
+    if (const Type *record = recordTypeOfDescr(value)) {
+      result.kind = GlobalValue::Kind::DType;
+      result.functionType = types::dtypeValue(record);
+      return result;
+    }
   }
   // Global arrays are frozen as read-only constants, as Numba does.
   if (const Type *array = typeOfArray(value)) {
