@@ -244,6 +244,15 @@ GlobalValue classifyPythonObject(nb::handle object) {
   }
   // Global arrays are frozen as read-only constants, as Numba does.
   if (const Type *array = typeOfArray(value)) {
+    if (array->dtype()->isRecord()) {
+      // A frozen constant's records could be written through (r.x = v), which a constant
+      // cannot take: refused rather than crashing.
+      result.kind = GlobalValue::Kind::Unsupported;
+      result.name = "numpy.ndarray";
+      result.reason = "is a global array of records, which compiled code cannot freeze as a "
+                      "constant; pass it as an argument";
+      return result;
+    }
     nb::object numpy = nb::module_::import_("numpy");
     nb::object contiguous = numpy.attr("ascontiguousarray")(object);
     result.kind = GlobalValue::Kind::ConstantArray;

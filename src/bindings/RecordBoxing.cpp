@@ -118,22 +118,26 @@ const Type *recordTypeOfDescr(PyObject *descr, std::string *why) {
   PyObject *itemSize = attribute(descr, "itemsize");
   PyObject *aligned = attribute(descr, "isalignedstruct");
   const Type *record = nullptr;
-  if (names && PyTuple_Check(names) && fields && PyDict_Check(fields) && itemSize && aligned) {
+  if (names && PyTuple_Check(names) && fields && PyMapping_Check(fields) && itemSize && aligned) {
     std::vector<std::string> fieldNames;
     std::vector<const Type *> fieldTypes;
     std::vector<int64_t> offsets;
     bool supported = true;
     for (Py_ssize_t i = 0; supported && i < PyTuple_GET_SIZE(names); ++i) {
       PyObject *name = PyTuple_GET_ITEM(names, i);
-      PyObject *entry = PyDict_GetItem(fields, name); // (dtype, offset[, title])
-      const Type *type = entry ? fieldType(PyTuple_GET_ITEM(entry, 0), why) : nullptr;
+      // fields is a mappingproxy of name -> (dtype, offset[, title]).
+      PyObject *entry = PyObject_GetItem(fields, name);
+      const Type *type =
+          entry && PyTuple_Check(entry) ? fieldType(PyTuple_GET_ITEM(entry, 0), why) : nullptr;
       if (!type) {
+        Py_XDECREF(entry);
         supported = false;
         break;
       }
       fieldNames.push_back(PyUnicode_AsUTF8(name));
       fieldTypes.push_back(type);
       offsets.push_back(PyLong_AsLongLong(PyTuple_GET_ITEM(entry, 1)));
+      Py_DECREF(entry);
     }
     if (supported)
       record = types::record(fieldNames, fieldTypes, offsets,
