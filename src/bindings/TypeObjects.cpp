@@ -255,11 +255,11 @@ void defineTypeObjects(nb::module_ &module) {
       throw nb::type_error(("not a record type: " + type->name()).c_str());
     return nb::borrow(descr);
   });
-  module.def("array_type_of", [](nb::handle dtype, int ndim, const std::string &layout,
-                                 bool readonly) {
-    return TypeRef{
-        types::array(typeArgument(dtype), ndim, layout.empty() ? 'A' : layout[0], readonly)};
-  });
+  module.def("array_type_of",
+             [](nb::handle dtype, int ndim, const std::string &layout, bool readonly) {
+               return TypeRef{types::array(typeArgument(dtype), ndim,
+                                           layout.empty() ? 'A' : layout[0], readonly)};
+             });
   module.def("tuple_type", [](nb::handle elements) {
     std::vector<const Type *> types;
     for (nb::handle element : elements)

@@ -37,14 +37,16 @@ void addFromShape(Library &library, const std::string &name) {
                                " must be an integer or a tuple of integers",
                            call.location);
         if (!isFull)
-          return refuseRecordFill(name, newArrayType(dtypeArgument(call, 1, types::float64()), ndim), call);
+          return refuseRecordFill(
+              name, newArrayType(dtypeArgument(call, 1, types::float64()), ndim), call);
         const Type *fillValue = call.argumentTypes[1];
         if (!fillValue->isNumber())
           throwNoImplementation(call);
         return refuseRecordFill(
             name,
-            newArrayType(dtypeArgument(call, 2, fillValue->isBoolean() ? types::boolean() : fillValue),
-                         ndim),
+            newArrayType(
+                dtypeArgument(call, 2, fillValue->isBoolean() ? types::boolean() : fillValue),
+                ndim),
             call);
       },
       [name](FunctionLowering &lowering, const LibraryCall &call,

@@ -29,8 +29,7 @@ bool FunctionLowering::isRecordAccess(const Expr *expr) const {
   if (base->isRecord())
     return true;
   // An array attribute the library implements (a.shape) is a library call, never a field.
-  return typeRecordFieldView(base, name, expr->location) &&
-         !function.libraryCalls.count(expr->id);
+  return typeRecordFieldView(base, name, expr->location) && !function.libraryCalls.count(expr->id);
 }
 
 /// The address of field `index` of the record at `record`.
@@ -65,8 +64,8 @@ static llvm::Value *loadField(llvm::IRBuilder<> &builder, llvm::Value *address,
                               const Type *fieldType, llvm::Align alignment) {
   if (fieldType->isRecord())
     return address;
-  llvm::Value *loaded = builder.CreateAlignedLoad(
-      memoryType(builder.getContext(), fieldType), address, alignment);
+  llvm::Value *loaded =
+      builder.CreateAlignedLoad(memoryType(builder.getContext(), fieldType), address, alignment);
   return fromMemoryForm(builder, loaded, fieldType);
 }
 

@@ -72,9 +72,8 @@ public:
     return intern(std::move(type), name);
   }
 
-  const Type *record(const std::vector<std::string> &names,
-                     const std::vector<const Type *> &fields, const std::vector<int64_t> &offsets,
-                     size_t itemSize, bool aligned) {
+  const Type *record(const std::vector<std::string> &names, const std::vector<const Type *> &fields,
+                     const std::vector<int64_t> &offsets, size_t itemSize, bool aligned) {
     std::string name = "Record(";
     for (size_t i = 0; i < fields.size(); ++i)
       name += (i ? "," : "") + names[i] + "[type=" + fields[i]->name() +

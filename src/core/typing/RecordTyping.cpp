@@ -10,8 +10,7 @@ bool isStringField(const Type *field) {
 }
 
 /// Refuses a string field by name.
-static void refuseStringField(const Type *field, const std::string &name,
-                              SourceLocation location) {
+static void refuseStringField(const Type *field, const std::string &name, SourceLocation location) {
   if (isStringField(field))
     throwUnsupported("the record field '" + name + "' holds a fixed-length string (" +
                          field->name() + "), which compiled code cannot read or write yet",

@@ -845,7 +845,8 @@ private:
       // The library's array attributes and methods ("array.shape", "array.sum").
       if (const LibraryFunction *entry = Library::get().find("array." + expr->name))
         return entry->isAttribute ? typeLibraryAttribute(expr, entry) : types::builtin(entry->name);
-      if (const Type *view = typeRecordFieldView(baseType, expr->name, expr->location)) // a.x of records
+      if (const Type *view =
+              typeRecordFieldView(baseType, expr->name, expr->location)) // a.x of records
         return view;
     } else if (baseType->isRecord()) {
       return typeRecordField(baseType, expr->name, expr->location);
