@@ -4,6 +4,7 @@
 
 #include "ArrayBoxing.h"
 #include "FunctionValues.h"
+#include "RecordBoxing.h"
 
 #include <cstring>
 #include <mutex>
@@ -32,6 +33,8 @@ const Type *numpyScalarType(PyTypeObject *type) {
   if (std::strncmp(name, "numpy.", 6) != 0)
     return nullptr;
   std::string shortName = name + 6;
+  if (shortName == "void" || shortName == "record")
+    return nullptr; // record scalars: typeOfRecordScalar
   if (shortName == "longlong")
     return types::int64();
   if (shortName == "ulonglong")
@@ -85,6 +88,8 @@ const Type *typeOfValue(PyObject *value) {
     }
     return types::tuple(elements);
   }
+  if (const Type *record = typeOfRecordScalar(value))
+    return record;
   if (const Type *scalar = numpyScalarType(pythonType)) {
     cache[pythonType] = scalar;
     return scalar;
@@ -182,6 +187,8 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     return true;
   case TypeKind::Array:
     return unboxArray(value, type, storage, verified);
+  case TypeKind::Record:
+    return unboxRecord(value, type, storage);
   case TypeKind::Tuple: {
     if (!PyTuple_Check(value) ||
         PyTuple_GET_SIZE(value) != static_cast<Py_ssize_t>(type->elements().size())) {
@@ -233,6 +240,8 @@ PyObject *boxValue(const Type *type, const void *storage) {
                                  load<double>(static_cast<const char *>(storage) + 8));
   case TypeKind::Array:
     return boxArray(type, storage);
+  case TypeKind::Record:
+    return boxRecord(type, storage);
   case TypeKind::Tuple: {
     PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
     if (!tuple)

@@ -240,7 +240,8 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
   }
   case StmtKind::AugAssign: {
     Expr *target = stmt->targets[0];
-    if (target->kind == ExprKind::Subscript || typeOf(target)->isArray()) {
+    if (target->kind == ExprKind::Subscript || typeOf(target)->isArray() ||
+        isRecordAccess(target)) {
       lowerAugmentedStore(stmt);
       break;
     }
@@ -300,6 +301,10 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
     builder.CreateStore(toMemoryForm(builder, converted, variableType), slot);
     if (old)
       decref(old, variableType);
+    return;
+  }
+  if (isRecordAccess(target)) { // r.x = v, r['x'] = v
+    lowerRecordStore(target, value, valueType);
     return;
   }
   if (target->kind == ExprKind::Subscript) {

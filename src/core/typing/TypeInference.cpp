@@ -6,6 +6,7 @@
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 #include "typing/ConstantArguments.h"
+#include "typing/RecordTyping.h"
 
 #include <functional>
 #include <optional>
@@ -192,7 +193,7 @@ private:
                            "a = a @ b",
                            stmt->location);
       }
-      if (target->kind == ExprKind::Subscript) {
+      if (target->kind == ExprKind::Subscript || target->kind == ExprKind::Attribute) {
         const Type *current = typeExpr(target);
         const Type *value = typeExpr(stmt->value);
         if (current && value) {
@@ -415,12 +416,51 @@ private:
         checkArrayStore(target, slot, value);
       return;
     }
+    if (target->kind == ExprKind::Attribute) { // r.x = v, a[i].x = v: a record's field
+      const Type *slot = typeExpr(target);
+      const Type *base = typeOf(target->operands[0]);
+      if (slot && value)
+        checkRecordStore(target, base, slot, value);
+      return;
+    }
     throwUnsupported("cannot assign to this target", target->location);
+  }
+
+  /// `record.name = value` or `record['name'] = value`: a number into a number field, a record
+  /// into a nested record of its type (copied). Subarray fields are assigned per element.
+  void checkRecordStore(Expr *target, const Type *base, const Type *slot, const Type *value) {
+    if (!base || !base->isRecord())
+      throwUnsupported("cannot assign to an attribute of a value of type " + describe(base),
+                       target->location);
+    if (slot->isArray()) { // a subarray field takes a number or an array broadcast into it
+      const Type *element = value->isArray() ? value->dtype() : value;
+      if (!recordStoreAllowed(slot->dtype(), element) ||
+          (value->isArray() && value->ndim() > slot->ndim()))
+        throwTypingError("cannot store a value of type " + describe(value) + " into the " +
+                             "subarray field of type " + describe(slot),
+                         target->location);
+      return;
+    }
+    if (!recordStoreAllowed(slot, value))
+      throwTypingError("cannot store a value of type " + describe(value) + " into the field " +
+                           "of type " + describe(slot) + " of " + describe(base),
+                       target->location);
   }
 
   /// `array[index] = value`: a number into an element, or a number or array broadcast into a view.
   void checkArrayStore(Expr *target, const Type *slot, const Type *value) {
     const Type *base = typeOf(target->operands[0]);
+    if (base->isRecord() || target->kind == ExprKind::Attribute) { // r['x'] = v, r.x += v
+      checkRecordStore(target, base, slot, value);
+      return;
+    }
+    if (base->isArray() && slot->isRecord()) { // a[i] = r copies the record's bytes
+      if (base->isReadonly() || !recordStoreAllowed(slot, value))
+        throwTypingError("cannot store a value of type " + describe(value) + " into " +
+                             describe(base),
+                         target->location);
+      return;
+    }
     if (base->isPointer()) {
       if (!value->isNumber() || (value->isComplex() && !slot->isComplex()))
         throwTypingError("cannot store a value of type " + describe(value) + " through " +
@@ -592,6 +632,7 @@ private:
     case GlobalValue::Kind::ExceptionClass:
       return types::exceptionClass(value.exceptionId, value.name);
     case GlobalValue::Kind::ExternalFunction:
+    case GlobalValue::Kind::DType:
       return value.functionType;
     case GlobalValue::Kind::Overload:
       return types::overload(value.registryId, value.name);
@@ -804,6 +845,11 @@ private:
       // The library's array attributes and methods ("array.shape", "array.sum").
       if (const LibraryFunction *entry = Library::get().find("array." + expr->name))
         return entry->isAttribute ? typeLibraryAttribute(expr, entry) : types::builtin(entry->name);
+      if (const Type *view =
+              typeRecordFieldView(baseType, expr->name, expr->location)) // a.x of records
+        return view;
+    } else if (baseType->isRecord()) {
+      return typeRecordField(baseType, expr->name, expr->location);
     } else {
       if (const Type *attribute = typeValueAttribute(baseType, expr->name))
         return attribute;
@@ -973,6 +1019,18 @@ private:
     Expr *index = expr->operands[1];
     if (!base)
       return nullptr;
+    if (index->kind == ExprKind::Constant && index->constant.kind == Constant::Kind::String &&
+        (base->isRecord() || (base->isArray() && base->dtype()->isRecord()))) {
+      // r['x'] reads a field; a['x'] is the view a.x (Numba's spellings of the same).
+      typeExpr(index);
+      if (base->isRecord())
+        return typeRecordField(base, index->constant.text, index->location);
+      if (const Type *view = typeRecordFieldView(base, index->constant.text, index->location))
+        return view;
+      throwTypingError("the array's record dtype " + base->dtype()->name() + " has no field '" +
+                           index->constant.text + "'",
+                       index->location);
+    }
     if (base->isTuple()) {
       std::vector<int64_t> positions;
       if (index->kind == ExprKind::Slice) {
