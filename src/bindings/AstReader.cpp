@@ -114,8 +114,7 @@ private:
   /// name it is bound to. Its captured variables become leading parameters that each call
   /// passes (`name` is the variable it is assigned to, "" for a lambda used in place).
   std::string readLocalFunction(nb::handle node, const std::string &name, SourceLocation where) {
-    if (nodeKind(node) == "FunctionDef" &&
-        nb::len(nb::object(node.attr("decorator_list"))) != 0)
+    if (nodeKind(node) == "FunctionDef" && nb::len(nb::object(node.attr("decorator_list"))) != 0)
       throwUnsupported("decorators on inner functions are not supported", where);
     // This function's variables include what it captured itself (its leading parameters).
     std::set<std::string> scope = localNamesOf(definitionNode);
@@ -144,8 +143,8 @@ private:
       if (!captured.empty())
         inherited[name] = captured;
     }
-    std::string ownName = nodeKind(node) == "Lambda" ? "<lambda>"
-                                                     : nb::cast<std::string>(node.attr("name"));
+    std::string ownName =
+        nodeKind(node) == "Lambda" ? "<lambda>" : nb::cast<std::string>(node.attr("name"));
     inner->name = ownName;
     inner->qualifiedName = source.qualifiedName + ".<locals>." + ownName;
     inner->filename = source.filename;
@@ -225,8 +224,8 @@ private:
       nb::list targets = nb::cast<nb::list>(node.attr("targets"));
       if (targets.size() == 1 && nodeKind(targets[0]) == "Name" &&
           nodeKind(node.attr("value")) == "Lambda")
-        return bindLocalFunction(nb::cast<std::string>(targets[0].attr("id")),
-                                 node.attr("value"), where);
+        return bindLocalFunction(nb::cast<std::string>(targets[0].attr("id")), node.attr("value"),
+                                 where);
       Stmt *stmt = source.newStmt(StmtKind::Assign, where);
       for (nb::handle target : nb::cast<nb::list>(node.attr("targets")))
         stmt->targets.push_back(readExpr(target));

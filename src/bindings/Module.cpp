@@ -6,8 +6,8 @@
 #include "AstReader.h"
 #include "CudaBindings.h"
 #include "DLPack.h"
-#include "Ufuncs.h"
 #include "SourceTexts.h"
+#include "Ufuncs.h"
 
 #include "Dispatcher.h"
 #include "GlobalResolution.h"
