@@ -20,6 +20,7 @@
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
 
+#include "runtime/ExceptionHandling.h"
 #include "runtime/Runtime.h"
 
 #include "types/NumericPromotion.h"
@@ -202,6 +203,24 @@ PyObject *exceptionClassFor(int id) {
   return exceptionClasses[id];
 }
 
+/// Whether the registered exception class `raised` is `handler` or a subclass of it, for
+/// compiled except clauses. Python's hierarchy decides; each thread remembers the answers, so
+/// the GIL is taken only the first time a pair is asked about.
+static bool exceptionMatches(int32_t raised, int32_t handler) {
+  thread_local std::unordered_map<uint64_t, bool> answers;
+  uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(raised)) << 32) |
+                 static_cast<uint32_t>(handler);
+  auto found = answers.find(key);
+  if (found != answers.end())
+    return found->second;
+  PyGILState_STATE state = PyGILState_Ensure();
+  bool result = PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(exceptionClassFor(raised)),
+                                 reinterpret_cast<PyTypeObject *>(exceptionClassFor(handler)));
+  PyGILState_Release(state);
+  answers.emplace(key, result);
+  return result;
+}
+
 void raisePendingException() {
   runtime::PendingException pending = runtime::takePendingException();
   PyObject *cls = exceptionClassFor(pending.exceptionId);
@@ -247,6 +266,7 @@ NB_MODULE(_core, module) {
   nb::set_leak_warnings(false);
   registerBuiltinExceptions();
   runtime::setPrintSink(printToPythonStdout);
+  runtime::setExceptionMatcher(exceptionMatches);
   runtime::setCfuncFailureSink(reportFailedCfunc);
   defineTypeObjects(module);
   defineCudaBindings(module);

@@ -1,6 +1,7 @@
 // Type inference by fixpoint: each pass types every statement with the variable types known so
 // far, widening a variable's type when it is assigned something new, until a pass changes nothing.
 #include "typing/TypeInference.h"
+#include "typing/TryTyping.h"
 
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
@@ -116,6 +117,9 @@ private:
           addTarget(target);
         walk(stmt->body);
         walk(stmt->orelse);
+        for (ExceptHandler &handler : stmt->handlers)
+          walk(handler.body);
+        walk(stmt->finalbody);
       }
     };
     walk(source.body);
@@ -274,11 +278,32 @@ private:
       if (stmt->message)
         typeExceptionArgument(stmt->message);
       break;
+    case StmtKind::Try:
+      typeTry(stmt);
+      break;
     case StmtKind::Break:
     case StmtKind::Continue:
     case StmtKind::Pass:
       break;
     }
+  }
+
+  /// Every block of a try statement is typed: any statement of the body may raise, so each
+  /// handler is reachable. An except clause names exception classes only.
+  void typeTry(Stmt *stmt) {
+    typeBlock(stmt->body);
+    for (ExceptHandler &handler : stmt->handlers) {
+      for (Expr *named : handlerClasses(handler)) {
+        const Type *type = typeExpr(named);
+        if (type && type->kind() != TypeKind::ExceptionClass)
+          throwUnsupported("an except clause must name exception classes, not " + describe(type),
+                           named->location);
+      }
+      checkCaughtNameUnused(handler);
+      typeBlock(handler.body);
+    }
+    typeBlock(stmt->orelse);
+    typeBlock(stmt->finalbody);
   }
 
   /// The value of a condition when types alone decide it, recorded in staticConditions:
@@ -1259,6 +1284,14 @@ static bool containsBreak(const std::vector<Stmt *> &block) {
       return true;
     if (stmt->kind == StmtKind::If && (containsBreak(stmt->body) || containsBreak(stmt->orelse)))
       return true;
+    if (stmt->kind == StmtKind::Try) {
+      bool found = false;
+      forEachTryBlock(stmt, [&](const std::vector<Stmt *> &block) {
+        found = found || containsBreak(block);
+      });
+      if (found)
+        return true;
+    }
   }
   return false;
 }
@@ -1281,6 +1314,8 @@ bool statementCompletes(const TypedFunction &function, const Stmt *stmt) {
       return blockCompletes(function, decided->second ? stmt->body : stmt->orelse);
     return blockCompletes(function, stmt->body) || blockCompletes(function, stmt->orelse);
   }
+  case StmtKind::Try:
+    return tryStatementCompletes(function, stmt);
   case StmtKind::While: // `while True:` without a break never completes
     return !(stmt->test->kind == ExprKind::Constant &&
              stmt->test->constant.kind != Constant::Kind::None &&
