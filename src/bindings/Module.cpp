@@ -208,8 +208,8 @@ PyObject *exceptionClassFor(int id) {
 /// the GIL is taken only the first time a pair is asked about.
 static bool exceptionMatches(int32_t raised, int32_t handler) {
   thread_local std::unordered_map<uint64_t, bool> answers;
-  uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(raised)) << 32) |
-                 static_cast<uint32_t>(handler);
+  uint64_t key =
+      (static_cast<uint64_t>(static_cast<uint32_t>(raised)) << 32) | static_cast<uint32_t>(handler);
   auto found = answers.find(key);
   if (found != answers.end())
     return found->second;

@@ -42,11 +42,11 @@ def uses_fstring(x):
 
 
 @njit
-def uses_try_except(x):
-    try:  # <- error
+def uses_caught_exception(x):
+    try:
         y = 1 / x
-    except ZeroDivisionError:
-        y = 0.0
+    except ZeroDivisionError as e:
+        y = len(str(e))  # <- error
     return y
 
 
@@ -150,7 +150,7 @@ UNSUPPORTED = [
     uses_dict,
     uses_list_comprehension,
     uses_fstring,
-    uses_try_except,
+    uses_caught_exception,
     calls_unknown_function,
     calls_unknown_math_function,
     uses_set,
@@ -168,7 +168,13 @@ UNSUPPORTED = [
 ]
 
 # the constructs the brief singles out: their messages must carry the location
-CORE = [uses_dict, uses_list_comprehension, uses_fstring, uses_try_except, calls_unknown_function]
+CORE = [
+    uses_dict,
+    uses_list_comprehension,
+    uses_fstring,
+    uses_caught_exception,
+    calls_unknown_function,
+]
 
 
 def _name(fn):

@@ -892,8 +892,7 @@ void FunctionLowering::raiseIf(llvm::Value *condition, int exceptionId,
                                const std::string &message) {
   // One raise block per distinct exception in a function: checks repeat (every // and % has
   // one), and sharing their cold blocks keeps large functions small for LLVM.
-  llvm::BasicBlock *&raiseBlock =
-      raiseBlocks[{exceptionDestination().first, exceptionId, message}];
+  llvm::BasicBlock *&raiseBlock = raiseBlocks[{exceptionDestination().first, exceptionId, message}];
   if (!raiseBlock) {
     llvm::IRBuilderBase::InsertPointGuard guard(builder);
     raiseBlock = newBlock("raise");

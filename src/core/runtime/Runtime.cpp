@@ -89,8 +89,7 @@ PendingException takePendingException() {
 void setPrintSink(PrintSink sink) { printSink.store(sink); }
 
 const RuntimeSymbol *runtimeSymbols(size_t &count) {
-#define TAIPAN_SYMBOL(name)                                                                        \
-  { #name, reinterpret_cast < void *>(&name) }
+#define TAIPAN_SYMBOL(name) {#name, reinterpret_cast<void *>(&name)}
   static const RuntimeSymbol symbols[] = {
       TAIPAN_SYMBOL(taipan_raise),
       TAIPAN_SYMBOL(taipan_raise_index_error),

@@ -1286,9 +1286,8 @@ static bool containsBreak(const std::vector<Stmt *> &block) {
       return true;
     if (stmt->kind == StmtKind::Try) {
       bool found = false;
-      forEachTryBlock(stmt, [&](const std::vector<Stmt *> &block) {
-        found = found || containsBreak(block);
-      });
+      forEachTryBlock(
+          stmt, [&](const std::vector<Stmt *> &block) { found = found || containsBreak(block); });
       if (found)
         return true;
     }
