@@ -108,7 +108,7 @@ def test_hierarchy_tuple_bare_and_exception(b):
     def everything(a, b):
         try:
             x = divide(a, b)
-        except Exception:
+        except Exception:  # noqa: BLE001 - catching everything is what is tested
             x = -4
         return x
 
@@ -291,7 +291,7 @@ def test_return_in_finally_replaces_exception_and_value():
         try:
             return 1 // b
         finally:
-            return -5  # noqa: B012 - overriding in finally is the behaviour under test
+            return -5  # noqa: SIM107, B012 - overriding in finally is the behaviour under test
 
     check(f, 0)
     check(f, 1)
@@ -303,7 +303,7 @@ def test_bare_raise_reraises_the_handled_exception(b):
     def f(a, b):
         try:
             return a // b
-        except ZeroDivisionError:
+        except ZeroDivisionError:  # noqa: TRY203 - a bare re-raise is what is tested
             raise
 
     @njit
@@ -418,7 +418,7 @@ def test_unused_as_name_and_refusals():
 
     @njit
     def bare_raise():
-        raise
+        raise  # noqa: PLE0704 - refused at compile time, as tested
 
     with pytest.raises(UnsupportedError, match="bare 'raise'"):
         bare_raise()
