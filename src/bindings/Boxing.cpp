@@ -3,6 +3,7 @@
 #include "Boxing.h"
 
 #include "ArrayBoxing.h"
+#include "StringBoxing.h"
 
 #include <cstring>
 #include <mutex>
@@ -73,6 +74,8 @@ const Type *typeOfValue(PyObject *value) {
     }
     return nullptr;
   }
+  if (PyUnicode_Check(value))
+    return types::unicode();
   if (PyTuple_Check(value)) {
     std::vector<const Type *> elements;
     Py_ssize_t size = PyTuple_GET_SIZE(value);
@@ -180,6 +183,8 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     return true;
   case TypeKind::Array:
     return unboxArray(value, type, storage, verified);
+  case TypeKind::Unicode:
+    return unboxString(value, storage);
   case TypeKind::Tuple: {
     if (!PyTuple_Check(value) ||
         PyTuple_GET_SIZE(value) != static_cast<Py_ssize_t>(type->elements().size())) {
@@ -231,6 +236,8 @@ PyObject *boxValue(const Type *type, const void *storage) {
                                  load<double>(static_cast<const char *>(storage) + 8));
   case TypeKind::Array:
     return boxArray(type, storage);
+  case TypeKind::Unicode:
+    return boxString(storage);
   case TypeKind::Tuple: {
     PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
     if (!tuple)

@@ -6,6 +6,7 @@
 #include "AstReader.h"
 #include "CudaBindings.h"
 #include "DLPack.h"
+#include "StringBoxing.h"
 #include "Ufuncs.h"
 
 #include "Dispatcher.h"
@@ -246,6 +247,7 @@ NB_MODULE(_core, module) {
   nb::set_leak_warnings(false);
   registerBuiltinExceptions();
   runtime::setPrintSink(printToPythonStdout);
+  installStringHooks();
   runtime::setCfuncFailureSink(reportFailedCfunc);
   defineTypeObjects(module);
   defineCudaBindings(module);
