@@ -329,6 +329,49 @@ private:
                      where);
   }
 
+  /// An f-string is read as str.format of a constant template: f"a{x:.3f}{s!r}" becomes
+  /// "a{:.3f}{!r}".format(x, s), so there is one implementation of fields and format specs.
+  Expr *readFormattedString(nb::handle node, SourceLocation where) {
+    std::string format;
+    std::vector<Expr *> values;
+    for (nb::handle part : nb::cast<nb::list>(node.attr("values"))) {
+      if (nodeKind(part) == "Constant") {
+        for (char c : nb::cast<std::string>(part.attr("value"))) {
+          format += c;
+          if (c == '{' || c == '}')
+            format += c;
+        }
+        continue;
+      }
+      format += "{";
+      int conversion = nb::cast<int>(part.attr("conversion"));
+      if (conversion >= 0)
+        format += std::string("!") + static_cast<char>(conversion);
+      nb::object spec = part.attr("format_spec");
+      if (!spec.is_none()) {
+        format += ":";
+        for (nb::handle piece : nb::cast<nb::list>(spec.attr("values"))) {
+          if (nodeKind(piece) != "Constant")
+            throwUnsupported("f-string format specs with replacement fields are not supported",
+                             location(piece));
+          format += nb::cast<std::string>(piece.attr("value"));
+        }
+      }
+      format += "}";
+      values.push_back(readExpr(part.attr("value")));
+    }
+    Expr *templateExpr = source.newExpr(ExprKind::Constant, where);
+    templateExpr->constant.kind = Constant::Kind::String;
+    templateExpr->constant.text = format;
+    Expr *method = source.newExpr(ExprKind::Attribute, where);
+    method->name = "format";
+    method->operands = {templateExpr};
+    Expr *call = source.newExpr(ExprKind::Call, where);
+    call->operands = {method};
+    call->operands.insert(call->operands.end(), values.begin(), values.end());
+    return call;
+  }
+
   Expr *readExpr(nb::handle node) {
     std::string kind = nodeKind(node);
     SourceLocation where = location(node);
@@ -462,6 +505,8 @@ private:
         expr->operands.push_back(readExpr(element));
       return expr;
     }
+    if (kind == "JoinedStr")
+      return readFormattedString(node, where);
     if (kind == "Slice") {
       Expr *expr = source.newExpr(ExprKind::Slice, where);
       for (const char *part : {"lower", "upper", "step"}) {

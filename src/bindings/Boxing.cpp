@@ -5,6 +5,7 @@
 #include "ArrayBoxing.h"
 #include "FunctionValues.h"
 #include "RecordBoxing.h"
+#include "StringBoxing.h"
 
 #include <cstring>
 #include <mutex>
@@ -77,6 +78,8 @@ const Type *typeOfValue(PyObject *value) {
     }
     return nullptr;
   }
+  if (PyUnicode_Check(value))
+    return types::unicode();
   if (PyTuple_Check(value)) {
     std::vector<const Type *> elements;
     Py_ssize_t size = PyTuple_GET_SIZE(value);
@@ -189,6 +192,8 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     return unboxArray(value, type, storage, verified);
   case TypeKind::Record:
     return unboxRecord(value, type, storage);
+  case TypeKind::Unicode:
+    return unboxString(value, storage);
   case TypeKind::Tuple: {
     if (!PyTuple_Check(value) ||
         PyTuple_GET_SIZE(value) != static_cast<Py_ssize_t>(type->elements().size())) {
@@ -242,6 +247,8 @@ PyObject *boxValue(const Type *type, const void *storage) {
     return boxArray(type, storage);
   case TypeKind::Record:
     return boxRecord(type, storage);
+  case TypeKind::Unicode:
+    return boxString(storage);
   case TypeKind::Tuple: {
     PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
     if (!tuple)

@@ -7,6 +7,7 @@
 #include "CudaBindings.h"
 #include "DLPack.h"
 #include "SourceTexts.h"
+#include "StringBoxing.h"
 #include "Ufuncs.h"
 
 #include "Dispatcher.h"
@@ -267,6 +268,7 @@ NB_MODULE(_core, module) {
   registerBuiltinExceptions();
   runtime::setPrintSink(printToPythonStdout);
   runtime::setExceptionMatcher(exceptionMatches);
+  installStringHooks();
   runtime::setCfuncFailureSink(reportFailedCfunc);
   defineTypeObjects(module);
   defineCudaBindings(module);

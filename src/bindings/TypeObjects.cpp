@@ -89,6 +89,8 @@ static const char *kindName(TypeKind kind) {
     return "Range";
   case TypeKind::StringLiteral:
     return "StringLiteral";
+  case TypeKind::Unicode:
+    return "UnicodeType";
   case TypeKind::Module:
     return "Module";
   case TypeKind::Builtin:

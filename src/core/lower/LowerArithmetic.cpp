@@ -3,6 +3,7 @@
 #include "lower/FunctionLowering.h"
 
 #include "library/Library.h"
+#include "lower/LowerStrings.h"
 
 #include "types/NumericPromotion.h"
 
@@ -139,6 +140,8 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
     return value;
   if (to->isBoolean())
     return truthValue(value, from);
+  if (to->isUnicode() && from->kind() == TypeKind::StringLiteral)
+    return lowerStringLiteral(*this, from->text());
   llvm::Type *target = valueType(context, to);
   if (to->isInteger()) {
     if (from->isBoolean())
@@ -205,6 +208,10 @@ llvm::Value *FunctionLowering::truthValue(llvm::Value *value, const Type *type) 
   }
   case TypeKind::Tuple:
     return builder.getInt1(!type->elements().empty());
+  case TypeKind::StringLiteral:
+    return builder.getInt1(!type->text().empty());
+  case TypeKind::Unicode:
+    return builder.CreateICmpNE(stringLength(*this, value), builder.getInt64(0));
   case TypeKind::Range: {
     llvm::Value *start = builder.CreateExtractValue(value, 0);
     llvm::Value *stop = builder.CreateExtractValue(value, 1);
@@ -230,6 +237,8 @@ void FunctionLowering::emitZeroDivisionCheck(llvm::Value *divisor, const Type *t
 llvm::Value *FunctionLowering::lowerBinary(BinaryOp op, llvm::Value *left, const Type *leftType,
                                            llvm::Value *right, const Type *rightType,
                                            const Type *resultType) {
+  if (resultType->isUnicode())
+    return lowerStringBinary(*this, op, left, leftType, right, rightType);
   if (op == BinaryOp::LShift || op == BinaryOp::RShift) {
     llvm::Value *value = castValue(left, leftType, resultType);
     llvm::Value *amount = castValue(right, rightType, types::int64());
@@ -543,6 +552,8 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
     return lowerIdentity(left, leftType, right, rightType);
   if (op == CompareOp::IsNot)
     return builder.CreateNot(lowerIdentity(left, leftType, right, rightType));
+  if (leftType->isString() && rightType->isString())
+    return lowerStringComparison(*this, op, left, leftType, right, rightType);
   // None equals only None (`x == None` where x is a number is False, as in Python).
   if ((op == CompareOp::Eq || op == CompareOp::NotEq) && !leftType->isArray() &&
       !rightType->isArray() && (leftType->isNone() || rightType->isNone()))
@@ -772,6 +783,8 @@ llvm::Value *FunctionLowering::lowerSubscript(Expr *expr) {
     return lowerRecordAccess(expr);
   if (typeOf(base)->isArray())
     return lowerArraySubscript(expr);
+  if (typeOf(base)->isString())
+    return lowerStringSubscript(*this, expr);
   if (typeOf(base)->isPointer())
     return loadElement(pointerElementAddress(expr), typeOf(expr));
   const Type *tupleType = typeOf(base);

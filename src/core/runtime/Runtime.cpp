@@ -9,6 +9,7 @@
 #include "runtime/NumpyRandom.h"
 #include "runtime/ParallelLoops.h"
 #include "runtime/Sort.h"
+#include "runtime/Strings.h"
 #include "runtime/UfuncLoops.h"
 
 #include "runtime/PythonMath.h"
@@ -143,6 +144,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_random_uniform),
       TAIPAN_SYMBOL(taipan_random_gauss),
       TAIPAN_SYMBOL(taipan_random_normalvariate),
+      TAIPAN_STRING_SYMBOLS,
   };
 #undef TAIPAN_SYMBOL
   count = sizeof(symbols) / sizeof(symbols[0]);

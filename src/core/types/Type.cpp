@@ -166,6 +166,7 @@ bool Type::isRuntimeValue() const {
   case TypeKind::Range:
   case TypeKind::Pointer:
   case TypeKind::Record:
+  case TypeKind::Unicode:
     return true;
   case TypeKind::Tuple:
     return std::all_of(elementTypes.begin(), elementTypes.end(),
@@ -177,6 +178,8 @@ bool Type::isRuntimeValue() const {
 
 bool Type::isBlockReference() const {
   switch (typeKind) {
+  case TypeKind::Unicode:
+    return true;
   default:
     return false;
   }
@@ -233,6 +236,7 @@ size_t Type::storageSize() const {
     return 24;
   case TypeKind::Pointer:
   case TypeKind::Record: // a record value is the address of its bytes
+  case TypeKind::Unicode:
     return 8;
   case TypeKind::Array:
     return ArrayLayout::shapeOffset + 16 * static_cast<size_t>(dimensions);
@@ -345,6 +349,11 @@ const Type *stringLiteral(const std::string &text) {
   return TypeContext::get().named(TypeKind::StringLiteral, "Literal[str]", text);
 }
 
+const Type *unicode() {
+  static const Type *type = TypeContext::get().scalar(TypeKind::Unicode, 0, false, "unicode_type");
+  return type;
+}
+
 const Type *module(const std::string &name) {
   return TypeContext::get().named(TypeKind::Module, "Module", name);
 }
@@ -407,6 +416,7 @@ const Type *scalarByName(const std::string &name) {
     names["complex128"] = names["c16"] = complex128();
     names["bool"] = names["boolean"] = names["b1"] = names["bool_"] = boolean();
     names["none"] = names["void"] = none();
+    names["unicode_type"] = unicode();
     return names;
   }();
   auto found = table.find(name);

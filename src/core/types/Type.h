@@ -20,6 +20,7 @@ enum class TypeKind {
   Array,
   Range,
   StringLiteral,    ///< a constant string (print and exception messages)
+  Unicode,          ///< a string value (Numba's unicode_type): one pointer to its memory block
   Module,           ///< math, cmath, random, numpy, ...
   Builtin,          ///< a function or class taipan implements, by qualified name
   JitFunction,      ///< another jitted Python function
@@ -49,6 +50,9 @@ public:
   bool isArray() const { return typeKind == TypeKind::Array; }
   bool isPointer() const { return typeKind == TypeKind::Pointer; }
   bool isRecord() const { return typeKind == TypeKind::Record; }
+  bool isUnicode() const { return typeKind == TypeKind::Unicode; }
+  /// A string value or a string literal: what string operations take.
+  bool isString() const { return isUnicode() || typeKind == TypeKind::StringLiteral; }
   /// Boolean, integer, float or complex: the types arithmetic works on.
   bool isNumber() const { return isBoolean() || isInteger() || isFloat() || isComplex(); }
   /// Boolean, integer or float: the numbers on a line.
@@ -174,6 +178,8 @@ const Type *tuple(const std::vector<const Type *> &elements);
 const Type *array(const Type *dtype, int ndim, char layout, bool readonly);
 const Type *range();
 const Type *stringLiteral(const std::string &text);
+/// Numba's unicode_type: a string value in a reference-counted block (runtime/Strings.h).
+const Type *unicode();
 const Type *module(const std::string &name);
 const Type *builtin(const std::string &qualifiedName);
 const Type *jitFunction(FunctionSource *function);

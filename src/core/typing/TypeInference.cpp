@@ -8,6 +8,7 @@
 #include "typing/BuiltinTyping.h"
 #include "typing/ConstantArguments.h"
 #include "typing/RecordTyping.h"
+#include "typing/StringTyping.h"
 
 #include <functional>
 #include <optional>
@@ -151,6 +152,8 @@ private:
   void unifyReturn(const Type *type, SourceLocation location) {
     if (!type)
       return;
+    if (type->kind() == TypeKind::StringLiteral)
+      type = types::unicode(); // a returned literal is a string value
     const Type *unified = unifyTypes(function.returnType, type);
     if (!unified)
       throwTypingError("cannot unify the return types " + describe(function.returnType) + " and " +
@@ -221,8 +224,11 @@ private:
       const Type *current = typeExpr(target);
       const Type *value = typeExpr(stmt->value);
       if (current && value) {
-        const Type *result = typeElementwiseBinary(
-            stmt->augmentedOp, current, value, stmt->location, false, isNumberLiteral(stmt->value));
+        const Type *result =
+            stringBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
+        if (!result)
+          result = typeElementwiseBinary(stmt->augmentedOp, current, value, stmt->location, false,
+                                         isNumberLiteral(stmt->value));
         if (!result)
           result = binaryResultType(stmt->augmentedOp, current, value);
         if (!result)
@@ -386,7 +392,7 @@ private:
 
   void typeCondition(Expr *test) {
     const Type *type = typeExpr(test);
-    if (type && !type->isNumber() && !type->isNone() && !type->isTuple())
+    if (type && !type->isNumber() && !type->isNone() && !type->isTuple() && !type->isString())
       throwTypingError("cannot use a value of type " + describe(type) + " as a condition",
                        test->location);
   }
@@ -407,7 +413,7 @@ private:
 
   void typeExceptionArgument(Expr *argument) {
     const Type *type = typeExpr(argument);
-    if (type && !type->isNumber() && !type->isNone() && type->kind() != TypeKind::StringLiteral)
+    if (type && !type->isNumber() && !type->isNone() && !type->isString())
       throwUnsupported("exception arguments must be constants or numbers, not " + describe(type),
                        argument->location);
   }
@@ -611,6 +617,8 @@ private:
     if (iterable && !typeInStepIteration(stmt)) {
       if (iterable->kind() == TypeKind::Range)
         element = types::int64();
+      else if (iterable->isString())
+        element = types::unicode();
       else if (iterable->isUniformTuple())
         element = iterable->elements().front();
       else if (iterable->isArray() && iterable->ndim() > 0)
@@ -688,6 +696,9 @@ private:
       const Type *right = typeExpr(expr->operands[1]);
       if (!left || !right)
         return nullptr;
+      if (const Type *string =
+              stringBinaryResultType(expr->binaryOp, left, right, expr->location))
+        return string;
       if (expr->binaryOp == BinaryOp::MatMult && (left->isArray() || right->isArray()))
         return typeLibraryOperands(expr, Library::get().find("numpy.dot"), expr->operands);
       if (const Type *array = typeElementwiseBinary(expr->binaryOp, left, right, expr->location,
@@ -770,6 +781,8 @@ private:
         CompareOp op = expr->compareOps[i];
         if ((op == CompareOp::Is || op == CompareOp::IsNot))
           continue; // identity of values: decided by type, or by value for None
+        if (isStringComparison(op, operands[i], operands[i + 1]))
+          continue;
         if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
             (operands[i]->isNone() || operands[i + 1]->isNone()))
           continue; // None equals only None
@@ -1055,6 +1068,9 @@ private:
       throwTypingError("the array's record dtype " + base->dtype()->name() + " has no field '" +
                            index->constant.text + "'",
                        index->location);
+    if (base->isString()) {
+      const Type *indexType = typeExpr(index);
+      return indexType ? stringIndexResultType(indexType, index->location) : nullptr;
     }
     if (base->isTuple()) {
       std::vector<int64_t> positions;
@@ -1178,8 +1194,9 @@ private:
 
   /// value.method(...): an attribute of a run-time value, not of a module or namespace.
   bool isMethodCall(Expr *callee) {
-    return callee->kind == ExprKind::Attribute && !function.globals.count(callee->id) &&
-           typeOf(callee->operands[0]) && typeOf(callee->operands[0])->isRuntimeValue();
+    const Type *base = callee->kind == ExprKind::Attribute ? typeOf(callee->operands[0]) : nullptr;
+    return base && !function.globals.count(callee->id) &&
+           (base->isRuntimeValue() || base->kind() == TypeKind::StringLiteral);
   }
 
   static bool isNumberLiteral(const Expr *expr) {
