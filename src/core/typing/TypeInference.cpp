@@ -821,6 +821,8 @@ private:
       for (Expr *operand : expr->operands) {
         elements.push_back(typeExpr(operand));
         unknown |= !elements.back();
+        if (elements.back() && elements.back()->kind() == TypeKind::StringLiteral)
+          elements.back() = types::unicode(); // a run-time value, as in Numba
       }
       return unknown ? nullptr : types::tuple(elements);
     }
@@ -1068,6 +1070,7 @@ private:
       throwTypingError("the array's record dtype " + base->dtype()->name() + " has no field '" +
                            index->constant.text + "'",
                        index->location);
+    }
     if (base->isString()) {
       const Type *indexType = typeExpr(index);
       return indexType ? stringIndexResultType(indexType, index->location) : nullptr;
