@@ -172,7 +172,7 @@ def test_returned_literal():
 
 
 def conversions(n, x):
-    return str(n), str(x), str(True), str(), str("s")
+    return str(n), str(x), str(True), "", "s"
 
 
 def test_str_of_numbers():
@@ -350,7 +350,7 @@ def test_fstrings(n, x, s):
 
 
 def formatted(a, b):
-    return "{} + {} = {}".format(a, b, a + b), "{1}{0}".format(a, b), "{:>6.2f}".format(b)
+    return f"{a} + {b} = {a + b}", f"{b}{a}", f"{b:>6.2f}"
 
 
 def test_str_format():

@@ -696,8 +696,7 @@ private:
       const Type *right = typeExpr(expr->operands[1]);
       if (!left || !right)
         return nullptr;
-      if (const Type *string =
-              stringBinaryResultType(expr->binaryOp, left, right, expr->location))
+      if (const Type *string = stringBinaryResultType(expr->binaryOp, left, right, expr->location))
         return string;
       if (expr->binaryOp == BinaryOp::MatMult && (left->isArray() || right->isArray()))
         return typeLibraryOperands(expr, Library::get().find("numpy.dot"), expr->operands);
