@@ -189,7 +189,7 @@ def lift_loops(py_func):
     code = compile(module, py_func.__code__.co_filename, "exec", dont_inherit=True)
     namespace = {}
     scope = dict(py_func.__globals__)
-    exec(code, scope, namespace)
+    exec(code, scope, namespace)  # noqa: S102 (the function's own source, rebuilt)
     rebuilt = namespace[fdef.name]
     # The rebuilt function must see the module's globals as they change: rebind to them.
     import types
@@ -221,7 +221,7 @@ def _function_maker(py_func, stmt, body, indent, outs, index):
         text += f"{indent}return ({result})\n"
         namespace = {}
         code = compile(text, py_func.__code__.co_filename, "exec", dont_inherit=True)
-        exec(code, py_func.__globals__, namespace)
+        exec(code, py_func.__globals__, namespace)  # noqa: S102 (the loop's own source)
         loop_func = namespace[name]
         loop_func.__qualname__ = f"{py_func.__qualname__}.<loop@{stmt.lineno}>"
         return loop_func

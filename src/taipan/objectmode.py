@@ -145,7 +145,7 @@ class FallbackFunction:
 
                 warnings.warn(
                     f"Compilation is falling back to object mode WITH looplifting enabled "
-                    f"because Function \"{self.__qualname__}\" failed type inference due to: "
+                    f'because Function "{self.__qualname__}" failed type inference due to: '
                     f"{error}",
                     TaipanWarning,
                     stacklevel=2,

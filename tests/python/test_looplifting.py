@@ -60,7 +60,7 @@ def two_loops(a):
     text = str(s)
     m = 0.0
     for i in range(len(a)):
-        if a[i] > m:
+        if a[i] > m:  # noqa: PLR1730 (a branch in the lifted loop)
             m = a[i]
     return text, m
 
@@ -122,7 +122,7 @@ def test_loop_variable_used_after(n):
 def unbound_after_empty_loop(n):
     for j in range(n):
         pass
-    return j  # noqa: F821 (unbound when n == 0, as in CPython)
+    return j  # unbound when n == 0, as in CPython
 
 
 def test_unbound_live_out_behaves_as_cpython():
