@@ -76,11 +76,36 @@ class LiftedLoop:
             except TaipanError as error:  # the body does not type: interpreted, as in Numba
                 self.failed[names, key] = error
                 return False, None
+            if not self._keeps_types(dispatcher, names, key):
+                self.failed[names, key] = "a live-out changes type in the loop"
+                return False, None
         return True, dispatcher(*args)
+
+    def _keeps_types(self, dispatcher, names, key):
+        """Whether each live-out bound on entry leaves with the type it came in with. Numba
+        widens such a value (``s = 0`` then ``s += 0.5``: float64 even after no iteration);
+        the interpreter would keep the int, so such a loop stays interpreted."""
+        result = dispatcher._overloads[key].return_type
+        try:
+            out_types = list(result.types)
+        except (TypeError, AttributeError):
+            return False
+        if len(out_types) != len(self.outs):
+            return len(self.outs) == 0
+        for name, out_type in zip(self.outs, out_types):
+            if name in names and str(out_type) != str(key[names.index(name)]):
+                return False
+        return True
 
     @property
     def signatures(self):
-        return [key for d in self.dispatchers.values() for key in d._overloads]
+        """The live-in type sets for which the loop runs natively."""
+        return [
+            key
+            for names, d in self.dispatchers.items()
+            for key in d._overloads
+            if (names, key) not in self.failed
+        ]
 
 
 def _names(nodes, ctx):

@@ -214,3 +214,37 @@ def test_method_and_dedented_source():
             return s
 
     assert Box().total(np.arange(5)) == 10
+
+
+@jit(forceobj=True)
+def nested_breaks_and_widening(a, n):
+    marker = object()
+    found = -1
+    for i in range(n):
+        for j in range(n):
+            if a[i, j] > 5:
+                found = i * 10 + j
+                break
+        else:
+            continue
+        break
+    else:
+        found = -2
+    k = 0
+    while True:
+        k += 1
+        if k > 3:
+            break
+    s = 0
+    for _ in range(n):
+        s += 0.5
+    return found, k, s, type(s), type(marker).__name__
+
+
+@pytest.mark.parametrize("n", [0, 2, 4])
+def test_nested_breaks_and_a_live_out_that_changes_type(n):
+    a = np.arange(16).reshape(4, 4)
+    assert nested_breaks_and_widening(a, n) == nested_breaks_and_widening.py_func(a, n)
+    first, second, widening = nested_breaks_and_widening.lifted
+    assert first.signatures and second.signatures
+    assert not widening.signatures  # int in, float out: interpreted (keeps the int when n == 0)
