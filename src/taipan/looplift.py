@@ -148,10 +148,11 @@ class LiftedFunction:
 
 def lift_loops(py_func):
     """Rebuilds ``py_func`` with its liftable loops replaced by LiftedLoop calls."""
-    if py_func.__closure__ or py_func.__code__.co_flags & (
+    if py_func.__code__.co_flags & (
         inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
     ):
-        return LiftedFunction(py_func, [], "a closure or generator: no loop lifted")
+        return LiftedFunction(py_func, [], "a generator or coroutine: no loop lifted")
+    freevars = py_func.__code__.co_freevars
     try:
         lines, first = inspect.getsourcelines(py_func)
     except (OSError, TypeError):
@@ -175,7 +176,7 @@ def lift_loops(py_func):
     arguments = fdef.args
     params = [a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs]
     params += [a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None]
-    local_names = set(params) | set(_names(fdef.body, ast.Store))
+    local_names = set(params) | set(_names(fdef.body, ast.Store)) | set(freevars)
     loops = []
     new_body = []
     for stmt in fdef.body:
@@ -209,18 +210,37 @@ def lift_loops(py_func):
     if not loops:
         return LiftedFunction(py_func, [], "no loop could be lifted")
     fdef.body = new_body
-    module = ast.Module(body=[fdef], type_ignores=[])
+    if freevars:
+        # Nested in a function whose locals are the free variables, so that they stay free
+        # (cells); the rebuilt code then takes the original function's closure.
+        outer = ast.parse(
+            f"def __taipan_outer():\n    {'; '.join(f'{v} = None' for v in freevars)}"
+        )
+        outer.body[0].body.append(fdef)
+        outer.body[0].body.append(ast.Return(value=ast.Name(id=fdef.name, ctx=ast.Load())))
+        module = outer
+    else:
+        module = ast.Module(body=[fdef], type_ignores=[])
     ast.fix_missing_locations(module)
     code = compile(module, py_func.__code__.co_filename, "exec", dont_inherit=True)
     namespace = {}
     scope = dict(py_func.__globals__)
     exec(code, scope, namespace)  # noqa: S102 (the function's own source, rebuilt)
-    rebuilt = namespace[fdef.name]
+    if freevars:
+        rebuilt_code = namespace["__taipan_outer"]().__code__
+        if rebuilt_code.co_freevars != freevars:
+            return LiftedFunction(py_func, [], "closure variables differ: no loop lifted")
+    else:
+        rebuilt_code = namespace[fdef.name].__code__
     # The rebuilt function must see the module's globals as they change: rebind to them.
     import types
 
     rebuilt = types.FunctionType(
-        rebuilt.__code__, py_func.__globals__, py_func.__name__, py_func.__defaults__
+        rebuilt_code,
+        py_func.__globals__,
+        py_func.__name__,
+        py_func.__defaults__,
+        py_func.__closure__,
     )
     rebuilt.__kwdefaults__ = py_func.__kwdefaults__
     rebuilt.__taipan_lifted__ = loops

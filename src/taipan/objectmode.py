@@ -13,6 +13,7 @@ class ObjectModeFunction:
         wrap_python_function(self, py_func)
         self.targetoptions = dict(options)
         self._lifted = None  # the LiftedFunction, made on first call
+        self._seen = []  # the argument types it was called with (its signatures)
 
     def _runner(self):
         if self._lifted is None:
@@ -25,7 +26,15 @@ class ObjectModeFunction:
         return self._lifted.function
 
     def __call__(self, *args, **kwargs):
-        return self._runner()(*args, **kwargs)
+        runner = self._runner()
+        if not kwargs and len(self._seen) < 64:
+            # Numba lists an object-mode function's argument types as its signatures.
+            from taipan import _core
+
+            key = tuple(_core.typeof_or_none(a) for a in args)
+            if all(t is not None for t in key) and key not in self._seen:
+                self._seen.append(key)
+        return runner(*args, **kwargs)
 
     @property
     def lifted(self):
@@ -43,13 +52,14 @@ class ObjectModeFunction:
 
     @property
     def signatures(self):
-        return []
+        return list(self._seen)
 
     @property
     def overloads(self):
-        """Numba's ``overloads[sig].lifted``: one entry, keyed by the empty signature (object
-        mode has no argument types), whose ``lifted`` holds the lifted loops."""
-        return {(): _ObjectModeOverload(self.lifted)}
+        """Numba's ``overloads[sig].lifted``: per argument types it was called with (or the
+        empty signature before a call), the lifted loops (shared: one rebuilt function)."""
+        lifted = _ObjectModeOverload(self.lifted)
+        return {key: lifted for key in self._seen or [()]}
 
     def compile(self, signature):
         """Nothing to compile: object mode runs the interpreter's code."""
@@ -69,7 +79,7 @@ class ObjectModeFunction:
             return
         print(
             f"{self.__qualname__}: object mode: runs in the interpreter with Python objects; "
-            f"{len(loops)} loop(s) lifted",
+            f"{len(loops)} loop(s) lifted. The function contains lifted loops",
             file=out,
         )
         for loop in loops:

@@ -248,3 +248,21 @@ def test_nested_breaks_and_a_live_out_that_changes_type(n):
     first, second, widening = nested_breaks_and_widening.lifted
     assert first.signatures and second.signatures
     assert not widening.signatures  # int in, float out: interpreted (keeps the int when n == 0)
+
+
+def test_closure_variables_are_live_ins():
+    scale = 2.5
+
+    @jit(forceobj=True)
+    def f(a):
+        marker = object()
+        s = 0.0
+        for i in range(a.shape[0]):
+            s += a[i] * scale
+        return s, type(marker).__name__
+
+    a = np.arange(6.0)
+    assert f(a) == f.py_func(a)
+    assert f.lifted[0].signatures
+    assert len(f.signatures) == 1
+    assert f.overloads[f.signatures[0]].lifted == f.lifted
