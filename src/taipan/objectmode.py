@@ -84,7 +84,7 @@ class ObjectModeFunction:
         )
         for loop in loops:
             print(
-                f"# lifted loop at line {loop.lineno}: live values {loop.params}, "
+                f"# Loop at line {loop.lineno}: lifted; live values {loop.params}, "
                 f"live-outs {loop.outs}",
                 file=out,
             )

@@ -201,7 +201,7 @@ def test_inspect_types_names_lifted_loops(capsys):
     scale_in_place.inspect_types()
     out = capsys.readouterr().out
     assert "1 loop(s) lifted" in out
-    assert "lifted loop at line" in out
+    assert "Loop at line 18: lifted" in out
 
 
 def test_method_and_dedented_source():
