@@ -325,23 +325,6 @@ private:
       }
       return expr;
     }
-    if (kind == "Try") {
-      Stmt *stmt = source.newStmt(StmtKind::Try, where);
-      stmt->body = readBlock(node.attr("body"));
-      for (nb::handle clause : nb::cast<nb::list>(node.attr("handlers"))) {
-        ExceptHandler handler;
-        handler.location = location(clause);
-        if (!clause.attr("type").is_none())
-          handler.type = readExpr(clause.attr("type"));
-        if (!clause.attr("name").is_none())
-          handler.name = nb::cast<std::string>(clause.attr("name"));
-        handler.body = readBlock(clause.attr("body"));
-        stmt->handlers.push_back(std::move(handler));
-      }
-      stmt->orelse = readBlock(node.attr("orelse"));
-      stmt->finalbody = readBlock(node.attr("finalbody"));
-      return stmt;
-    }
     static const std::map<std::string, std::string> names = {
         {"Lambda", "lambda expressions inside compiled functions"},
         {"JoinedStr", "f-strings"},

@@ -25,15 +25,20 @@ def check(compiled, *args):
     """The compiled function gives what its Python function gives, several times, leaking no
     block and leaving nothing pending for the next call."""
     expected = outcome(compiled.py_func, *args)
-    assert outcome(compiled, *args) == expected  # compile outside the counted calls
+    assert_same(outcome(compiled, *args), expected)  # compile outside the counted calls
     with no_allocation_leak():
         for _ in range(3):
-            got = outcome(compiled, *args)
-            if expected[0] == "value" and isinstance(expected[1], np.ndarray):
-                assert np.array_equal(got[1], expected[1])
-            else:
-                assert got == expected
+            assert_same(outcome(compiled, *args), expected)
     return expected
+
+
+def assert_same(got, expected):
+    if expected[0] == "value" and isinstance(expected[1], np.ndarray):
+        assert got[0] == "value"
+        assert got[1].dtype == expected[1].dtype
+        assert np.array_equal(got[1], expected[1])
+    else:
+        assert got == expected
 
 
 class MyError(Exception):
