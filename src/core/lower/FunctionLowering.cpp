@@ -1,6 +1,7 @@
 // Statements and control flow: variables live in entry-block allocas, which SROA turns into
 // SSA registers; loops keep Python's semantics (for/while else, range with any step).
 #include "lower/FunctionLowering.h"
+#include "lower/LowerStrings.h"
 
 #include "runtime/FloatFormat.h"
 #include "types/NumericPromotion.h"
@@ -249,14 +250,17 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
   }
   case StmtKind::AugAssign: {
     Expr *target = stmt->targets[0];
-    if (target->kind == ExprKind::Subscript || typeOf(target)->isArray()) {
+    if (target->kind == ExprKind::Subscript || typeOf(target)->isArray() ||
+        isRecordAccess(target)) {
       lowerAugmentedStore(stmt);
       break;
     }
     llvm::Value *current = lowerExpr(target);
     llvm::Value *value = lowerExpr(stmt->value);
     const Type *resultType =
-        binaryResultType(stmt->augmentedOp, typeOf(target), typeOf(stmt->value));
+        typeOf(target)->isString() || typeOf(stmt->value)->isString()
+            ? types::unicode()
+            : binaryResultType(stmt->augmentedOp, typeOf(target), typeOf(stmt->value));
     llvm::Value *result = lowerBinary(stmt->augmentedOp, current, typeOf(target), value,
                                       typeOf(stmt->value), resultType);
     lowerAssign(target, result, resultType);
@@ -312,6 +316,10 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
     builder.CreateStore(toMemoryForm(builder, converted, variableType), slot);
     if (old)
       decref(old, variableType);
+    return;
+  }
+  if (isRecordAccess(target)) { // r.x = v, r['x'] = v
+    lowerRecordStore(target, value, valueType);
     return;
   }
   if (target->kind == ExprKind::Subscript) {
@@ -397,7 +405,10 @@ struct FunctionLowering::IterationSource {
 FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value *value,
                                                                      const Type *type) {
   IterationSource source{type, value};
-  if (type->isTuple()) {
+  if (type->isString()) {
+    source.value = asStringValue(*this, value, type);
+    source.type = types::unicode();
+  } else if (type->isTuple()) {
     // A tuple of one element type is read through a stack copy indexed by a counter.
     source.tupleCopy = createEntryAlloca(memoryType(context, type), "for.tuple");
     builder.CreateStore(value, source.tupleCopy);
@@ -477,6 +488,8 @@ llvm::Value *FunctionLowering::iterationLength(const IterationSource &source) {
     return arrayField(source.value, ArrayLayout::Shape, 0);
   if (source.type->isTuple())
     return builder.getInt64(source.type->elements().size());
+  if (source.type->isUnicode())
+    return stringLength(*this, source.value);
   return rangeLength(source.value);
 }
 
@@ -521,6 +534,10 @@ llvm::Value *FunctionLowering::iterationItem(const IterationSource &source, llvm
   if (source.type->isArray()) {
     *itemType = arrayRowType(source.type);
     return arrayRow(source.value, source.type, index);
+  }
+  if (source.type->isUnicode()) {
+    *itemType = types::unicode();
+    return stringItem(*this, source.value, index);
   }
   if (source.type->isTuple()) {
     const Type *element = source.type->elements().front();
@@ -887,8 +904,7 @@ void FunctionLowering::raiseIf(llvm::Value *condition, int exceptionId,
                                const std::string &message) {
   // One raise block per distinct exception in a function: checks repeat (every // and % has
   // one), and sharing their cold blocks keeps large functions small for LLVM.
-  llvm::BasicBlock *&raiseBlock =
-      raiseBlocks[{exceptionDestination().first, exceptionId, message}];
+  llvm::BasicBlock *&raiseBlock = raiseBlocks[{exceptionDestination().first, exceptionId, message}];
   if (!raiseBlock) {
     llvm::IRBuilderBase::InsertPointGuard guard(builder);
     raiseBlock = newBlock("raise");

@@ -390,6 +390,21 @@ public:
   llvm::Value *lowerUfuncElement(const LibraryCall &call, const std::vector<llvm::Value *> &values,
                                  const std::vector<const Type *> &types);
 
+  // Records (LowerRecords.cpp): a record value is the address of its bytes.
+  /// Whether `expr` reads a field of a record (`r.x`, `r['x']`) or views one across an array
+  /// of records (`a.x`, `a['x']`).
+  bool isRecordAccess(const Expr *expr) const;
+  llvm::Value *lowerRecordAccess(Expr *expr);
+  /// The address of the record field `target` names, or nullptr when it is no record field
+  /// (or a subarray field, which is read as a view).
+  llvm::Value *recordFieldAddress(Expr *target);
+  void lowerRecordStore(Expr *target, llvm::Value *value, const Type *valueType);
+  llvm::Value *loadRecordField(llvm::Value *address, const Type *fieldType);
+  void storeRecordField(llvm::Value *address, llvm::Value *value, const Type *fieldType);
+  llvm::Value *recordView(const Type *viewType, llvm::Value *owner, llvm::Value *data,
+                          const std::vector<llvm::Value *> &shape,
+                          const std::vector<llvm::Value *> &strides);
+
   // Calls (LowerBuiltins.cpp).
   llvm::Value *lowerCall(Expr *expr);
   llvm::Value *lowerJitCall(Expr *expr, const CallBinding &binding);

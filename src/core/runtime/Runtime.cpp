@@ -9,6 +9,7 @@
 #include "runtime/NumpyRandom.h"
 #include "runtime/ParallelLoops.h"
 #include "runtime/Sort.h"
+#include "runtime/Strings.h"
 #include "runtime/UfuncLoops.h"
 
 #include "runtime/PythonMath.h"
@@ -89,8 +90,7 @@ PendingException takePendingException() {
 void setPrintSink(PrintSink sink) { printSink.store(sink); }
 
 const RuntimeSymbol *runtimeSymbols(size_t &count) {
-#define TAIPAN_SYMBOL(name)                                                                        \
-  { #name, reinterpret_cast < void *>(&name) }
+#define TAIPAN_SYMBOL(name) {#name, reinterpret_cast<void *>(&name)}
   static const RuntimeSymbol symbols[] = {
       TAIPAN_SYMBOL(taipan_raise),
       TAIPAN_SYMBOL(taipan_raise_index_error),
@@ -144,6 +144,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_random_uniform),
       TAIPAN_SYMBOL(taipan_random_gauss),
       TAIPAN_SYMBOL(taipan_random_normalvariate),
+      TAIPAN_STRING_SYMBOLS,
   };
 #undef TAIPAN_SYMBOL
   count = sizeof(symbols) / sizeof(symbols[0]);

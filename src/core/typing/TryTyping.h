@@ -13,7 +13,8 @@ struct TypedFunction;
 
 /// Calls `visit` on every block a try statement holds: its body, each handler's body, the else
 /// and the finally blocks.
-void forEachTryBlock(const Stmt *stmt, const std::function<void(const std::vector<Stmt *> &)> &visit);
+void forEachTryBlock(const Stmt *stmt,
+                     const std::function<void(const std::vector<Stmt *> &)> &visit);
 
 /// Whether a try statement can complete (control reaches the statement after it).
 bool tryStatementCompletes(const TypedFunction &function, const Stmt *stmt);
