@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from numpy_checks import no_allocation_leak
 
-from taipan import njit
+from taipan import njit, prange
 from taipan.errors import UnsupportedError
 
 
@@ -393,6 +393,26 @@ def test_arrays_of_the_interrupted_statement_are_released(n):
 
     check(f, n)
     check(in_loop, n)
+
+
+@pytest.mark.parametrize("stop", [6, 20])
+def test_prange_loop_inside_try_runs_in_order(stop):
+    # The handler reads the loop variable and the elements written before the raise, so the loop
+    # runs in order under parallel=True (Numba's test_try_outside_prange_map).
+    def udt(arr, x):
+        out = arr.copy()
+        i = -7
+        try:
+            for i in prange(arr.size):
+                if i == x:
+                    raise ValueError
+                out[i] = arr[i] + i
+        except Exception:  # noqa: BLE001 - catching everything is what is tested
+            out[i] = -1
+        return out
+
+    check(njit(parallel=True)(udt), np.arange(10), stop)
+    check(njit(udt), np.arange(10), stop)
 
 
 def test_unused_as_name_and_refusals():
