@@ -415,6 +415,32 @@ def test_prange_loop_inside_try_runs_in_order(stop):
     check(njit(udt), np.arange(10), stop)
 
 
+def test_try_in_prange_body_runs_in_order():
+    # Numba's test_try_in_prange_map and test_try_in_prange_reduction.
+    def mapped(arr, x):
+        out = arr.copy()
+        for i in prange(arr.size):
+            try:
+                if i == x:
+                    raise ValueError
+                out[i] = arr[i] + i
+            except Exception:  # noqa: BLE001 - catching everything is what is tested
+                out[i] = -1
+        return out
+
+    def reduced(n):
+        c = 0
+        for _ in prange(n):
+            try:
+                c += 1
+            except Exception:  # noqa: BLE001 - catching everything is what is tested
+                c += 1
+        return c
+
+    check(njit(parallel=True)(mapped), np.arange(10), 6)
+    check(njit(parallel=True)(reduced), 10)
+
+
 def test_unused_as_name_and_refusals():
     @njit
     def named(b):

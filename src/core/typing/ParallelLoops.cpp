@@ -353,16 +353,16 @@ bool isParallelLoop(const TypedFunction &function, const Stmt *loop) {
 }
 
 ParallelLoopPlan planParallelLoop(const TypedFunction &function, const Stmt *loop) {
-  // The analyses below walk plain statements; a try statement's blocks are not among them.
-  if (containsTry(loop->body))
-    throwUnsupported("try statements are not supported in the body of a prange loop",
-                     loop->location);
   ParallelLoopPlan plan;
   auto serial = [&](std::string reason) {
     plan.parallel = false;
     plan.reason = std::move(reason);
     return plan;
   };
+  // The analyses below walk plain statements; a try statement's blocks are not among them, so
+  // a body holding one runs in order (exact, as any serial prange).
+  if (containsTry(loop->body))
+    return serial("its body holds a try statement");
   if (insideTry(function.source->body, loop, false))
     return serial("it is inside a try statement, whose handlers may read how far it got when an "
                   "exception interrupted it");
