@@ -441,6 +441,56 @@ def test_try_in_prange_body_runs_in_order():
     check(njit(parallel=True)(reduced), 10)
 
 
+class MyValueError(ValueError):
+    pass
+
+
+@njit
+def catching_callee(x):
+    try:
+        if x == 1:
+            raise MyValueError("m")
+        if x == 2:
+            raise KeyError("k")
+        return 10 // (x - 3)
+    except ZeroDivisionError:
+        return -3
+
+
+@pytest.mark.parametrize("n", [9, 20])
+def test_nested_try_in_while_with_continue_break_in_finally_and_handlers(n):
+    @njit
+    def f(n):
+        total = 0
+        i = 0
+        while i < n:
+            i += 1
+            try:
+                try:
+                    total += catching_callee(i % 5)
+                except ValueError:  # catches the subclass raised by the callee
+                    total += 100
+                    raise IndexError("again")
+                finally:
+                    total += 1000
+                    if i == 7:
+                        continue  # noqa: B012 - leaving a finally is what is tested
+            except IndexError:
+                total += 7
+            except KeyError:
+                total += 11
+                if i > 8:
+                    break
+            else:
+                total += 3
+            finally:
+                total *= 2
+                total %= 1000003
+        return total
+
+    check(f, n)
+
+
 def test_unused_as_name_and_refusals():
     @njit
     def named(b):
