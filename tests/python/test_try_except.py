@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from numpy_checks import no_allocation_leak
 
-from taipan import njit
+from taipan import njit, prange
 from taipan.errors import UnsupportedError
 
 
@@ -393,6 +393,102 @@ def test_arrays_of_the_interrupted_statement_are_released(n):
 
     check(f, n)
     check(in_loop, n)
+
+
+@pytest.mark.parametrize("stop", [6, 20])
+def test_prange_loop_inside_try_runs_in_order(stop):
+    # The handler reads the loop variable and the elements written before the raise, so the loop
+    # runs in order under parallel=True (Numba's test_try_outside_prange_map).
+    def udt(arr, x):
+        out = arr.copy()
+        i = -7
+        try:
+            for i in prange(arr.size):
+                if i == x:
+                    raise ValueError
+                out[i] = arr[i] + i
+        except Exception:  # noqa: BLE001 - catching everything is what is tested
+            out[i] = -1
+        return out
+
+    check(njit(parallel=True)(udt), np.arange(10), stop)
+    check(njit(udt), np.arange(10), stop)
+
+
+def test_try_in_prange_body_runs_in_order():
+    # Numba's test_try_in_prange_map and test_try_in_prange_reduction.
+    def mapped(arr, x):
+        out = arr.copy()
+        for i in prange(arr.size):
+            try:
+                if i == x:
+                    raise ValueError
+                out[i] = arr[i] + i
+            except Exception:  # noqa: BLE001 - catching everything is what is tested
+                out[i] = -1
+        return out
+
+    def reduced(n):
+        c = 0
+        for _ in prange(n):
+            try:
+                c += 1
+            except Exception:  # noqa: BLE001 - catching everything is what is tested
+                c += 1
+        return c
+
+    check(njit(parallel=True)(mapped), np.arange(10), 6)
+    check(njit(parallel=True)(reduced), 10)
+
+
+class MyValueError(ValueError):
+    pass
+
+
+@njit
+def catching_callee(x):
+    try:
+        if x == 1:
+            raise MyValueError("m")
+        if x == 2:
+            raise KeyError("k")
+        return 10 // (x - 3)
+    except ZeroDivisionError:
+        return -3
+
+
+@pytest.mark.parametrize("n", [9, 20])
+def test_nested_try_in_while_with_continue_break_in_finally_and_handlers(n):
+    @njit
+    def f(n):
+        total = 0
+        i = 0
+        while i < n:
+            i += 1
+            try:
+                try:
+                    total += catching_callee(i % 5)
+                except ValueError:  # catches the subclass raised by the callee
+                    total += 100
+                    raise IndexError("again")
+                finally:
+                    total += 1000
+                    if i == 7:
+                        continue  # noqa: B012 - leaving a finally is what is tested
+            except IndexError:
+                total += 7
+            except KeyError:
+                total += 11
+                if i > 8:
+                    break
+            else:
+                total += 3
+            finally:
+                total *= 2
+                total %= 1000003
+        return total
+
+    check(f, n)
 
 
 def test_unused_as_name_and_refusals():
