@@ -1065,7 +1065,8 @@ private:
       std::string field = accessedRecordField(expr, base, indexType, function.globals);
       if (base->isRecord() && field.empty() && indexType)
         throwTypingError("a record is indexed by a constant field name or position, not by a "
-                         "value of type " + describe(indexType),
+                         "value of type " +
+                             describe(indexType),
                          index->location);
       if (base->isRecord() && !field.empty())
         return typeRecordField(base, field, index->location);
