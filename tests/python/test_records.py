@@ -583,3 +583,21 @@ def test_global_array_of_records_is_refused_clearly():
 
     with pytest.raises(TypingError, match="global array of records"):
         f()
+
+
+def test_np_shape_and_size_of_subarray_fields_arrays_and_numbers():
+    @njit
+    def shapes(r, a, x):
+        return np.shape(r.m), np.size(r.m), np.shape(r.v), np.shape(a), np.size(a), np.shape(x)
+
+    records = filled(SUBARRAY)
+    with no_allocation_leak():
+        for a in (np.zeros(3), np.zeros((2, 3))[:, ::2], np.zeros((2, 3, 4), order="F")):
+            assert shapes(records[1], a, 2.5) == shapes.py_func(records[1], a, 2.5)
+
+    @njit
+    def of_tuple(t):
+        return np.size(t)
+
+    with pytest.raises(TypingError, match="takes an array or a number"):
+        of_tuple((1, 2))
