@@ -130,6 +130,40 @@ def test_read_fields_by_attribute_and_name(dtype):
             assert read(a, i) == read.py_func(a, i)
 
 
+FIELD_NAME = "b"
+
+
+@pytest.mark.parametrize("dtype", [PACKED, ALIGNED])
+def test_fields_named_by_constants_and_positions(dtype):
+    name = "c"
+
+    @njit
+    def read(a, i):
+        r = a[i]
+        return r[FIELD_NAME] + r[name] + r[0] * 3 + r[1], a[FIELD_NAME][i], a[name].sum()
+
+    a = filled(dtype)
+    with no_allocation_leak():
+        for i in range(len(a)):
+            assert read(a, i) == read.py_func(a, i)
+
+
+def test_record_index_out_of_range_or_not_constant_is_a_typing_error():
+    @njit
+    def past_end(a):
+        return a[0][4]
+
+    with pytest.raises(TypingError, match="record index 4 is out of range"):
+        past_end(filled(PACKED))
+
+    @njit
+    def by_value(a, j):
+        return a[0][j]
+
+    with pytest.raises(TypingError, match="constant field name or position"):
+        by_value(filled(PACKED), 1)
+
+
 @pytest.mark.parametrize("dtype", [PACKED, ALIGNED])
 def test_loop_over_fields(dtype):
     @njit
@@ -549,3 +583,21 @@ def test_global_array_of_records_is_refused_clearly():
 
     with pytest.raises(TypingError, match="global array of records"):
         f()
+
+
+def test_np_shape_and_size_of_subarray_fields_arrays_and_numbers():
+    @njit
+    def shapes(r, a, x):
+        return np.shape(r.m), np.size(r.m), np.shape(r.v), np.shape(a), np.size(a), np.shape(x)
+
+    records = filled(SUBARRAY)
+    with no_allocation_leak():
+        for a in (np.zeros(3), np.zeros((2, 3))[:, ::2], np.zeros((2, 3, 4), order="F")):
+            assert shapes(records[1], a, 2.5) == shapes.py_func(records[1], a, 2.5)
+
+    @njit
+    def of_tuple(t):
+        return np.size(t)
+
+    with pytest.raises(TypingError, match="takes an array or a number"):
+        of_tuple((1, 2))

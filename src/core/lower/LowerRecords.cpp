@@ -8,21 +8,18 @@
 
 namespace taipan {
 
-/// The field name an expression reads of a record or an array of records: `.name` or a
-/// constant string index; empty when it is neither.
-static std::string accessedField(const Expr *expr) {
-  if (expr->kind == ExprKind::Attribute)
-    return expr->name;
-  if (expr->kind == ExprKind::Subscript && expr->operands[1]->kind == ExprKind::Constant &&
-      expr->operands[1]->constant.kind == Constant::Kind::String)
-    return expr->operands[1]->constant.text;
-  return "";
+/// The field name an expression reads of a record or an array of records, as typing found it;
+/// empty when it reads none.
+static std::string accessedField(const Expr *expr, const TypedFunction &function) {
+  if (expr->kind != ExprKind::Attribute && expr->kind != ExprKind::Subscript)
+    return "";
+  const Type *indexType =
+      expr->kind == ExprKind::Subscript ? function.typeOf(expr->operands[1]) : nullptr;
+  return accessedRecordField(expr, function.typeOf(expr->operands[0]), indexType, function.globals);
 }
 
 bool FunctionLowering::isRecordAccess(const Expr *expr) const {
-  if (expr->kind != ExprKind::Attribute && expr->kind != ExprKind::Subscript)
-    return false;
-  std::string name = accessedField(expr);
+  std::string name = accessedField(expr, function);
   if (name.empty())
     return false;
   const Type *base = typeOf(expr->operands[0]);
@@ -45,7 +42,7 @@ llvm::Value *FunctionLowering::recordFieldAddress(Expr *target) {
   const Type *recordType = typeOf(target->operands[0]);
   if (!recordType->isRecord())
     return nullptr;
-  int index = recordType->fieldIndex(accessedField(target));
+  int index = recordType->fieldIndex(accessedField(target, function));
   if (recordType->fieldTypes()[static_cast<size_t>(index)]->kind() == TypeKind::NestedArray)
     return nullptr; // read as a view, updated through it
   return fieldAddress(builder, lowerExpr(target->operands[0]), recordType, index);
@@ -131,7 +128,7 @@ static void appendNested(llvm::IRBuilder<> &builder, const Type *nested,
 llvm::Value *FunctionLowering::lowerRecordAccess(Expr *expr) {
   Expr *base = expr->operands[0];
   const Type *baseType = typeOf(base);
-  std::string name = accessedField(expr);
+  std::string name = accessedField(expr, function);
   llvm::Value *value = lowerExpr(base);
   if (baseType->isRecord()) {
     int index = baseType->fieldIndex(name);

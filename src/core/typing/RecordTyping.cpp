@@ -2,6 +2,7 @@
 #include "typing/RecordTyping.h"
 
 #include "support/CompileError.h"
+#include "typing/ConstantArguments.h"
 
 namespace taipan {
 
@@ -50,6 +51,31 @@ const Type *typeRecordFieldView(const Type *array, const std::string &name,
   if (field->kind() == TypeKind::NestedArray)
     return types::array(field->dtype(), array->ndim() + field->ndim(), 'A', array->isReadonly());
   return types::array(field, array->ndim(), 'A', array->isReadonly());
+}
+
+std::string accessedRecordField(const Expr *expr, const Type *base, const Type *indexType,
+                                const std::unordered_map<int, GlobalValue> &globals) {
+  bool records = base->isRecord() || (base->isArray() && base->dtype()->isRecord());
+  if (!records)
+    return "";
+  if (expr->kind == ExprKind::Attribute)
+    return expr->name;
+  if (expr->kind != ExprKind::Subscript || !indexType)
+    return "";
+  if (indexType->kind() == TypeKind::StringLiteral)
+    return indexType->text();
+  if (!base->isRecord() || !indexType->isInteger())
+    return "";
+  std::optional<std::vector<int64_t>> position = constantIntegers(expr->operands[1], globals);
+  if (!position || position->size() != 1)
+    return "";
+  int64_t count = static_cast<int64_t>(base->fieldNames().size());
+  int64_t at = position->front();
+  if (at < 0 || at >= count)
+    throwTypingError("record index " + std::to_string(at) + " is out of range (the record has " +
+                         std::to_string(count) + " fields)",
+                     expr->operands[1]->location);
+  return base->fieldNames()[static_cast<size_t>(at)];
 }
 
 bool recordStoreAllowed(const Type *slot, const Type *value) {

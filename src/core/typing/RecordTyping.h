@@ -4,8 +4,10 @@
 
 #include "syntax/SyntaxTree.h"
 #include "types/Type.h"
+#include "typing/GlobalResolver.h"
 
 #include <string>
+#include <unordered_map>
 
 namespace taipan {
 
@@ -27,6 +29,13 @@ const Type *typeRecordField(const Type *record, const std::string &name, SourceL
 /// when `array` is not an array of records with that field.
 const Type *typeRecordFieldView(const Type *array, const std::string &name,
                                 SourceLocation location);
+
+/// The field `expr` names of `base`, a record or an array of records: `.name`, or an index
+/// that is a constant string (a literal, or a global or closure variable holding one, whose
+/// type is that string literal) or, of a record, a constant integer position (Numba's static
+/// getitem). Empty when it names none; a TypingError for a position out of range.
+std::string accessedRecordField(const Expr *expr, const Type *base, const Type *indexType,
+                                const std::unordered_map<int, GlobalValue> &globals);
 
 /// Whether `value` may be stored into a field (or an element) of type `slot`: numbers into
 /// numbers (complex only into complex), a record into the same record type.

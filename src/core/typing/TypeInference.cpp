@@ -1058,17 +1058,25 @@ private:
     Expr *index = expr->operands[1];
     if (!base)
       return nullptr;
-    if (index->kind == ExprKind::Constant && index->constant.kind == Constant::Kind::String &&
-        (base->isRecord() || (base->isArray() && base->dtype()->isRecord()))) {
-      // r['x'] reads a field; a['x'] is the view a.x (Numba's spellings of the same).
-      typeExpr(index);
-      if (base->isRecord())
-        return typeRecordField(base, index->constant.text, index->location);
-      if (const Type *view = typeRecordFieldView(base, index->constant.text, index->location))
-        return view;
-      throwTypingError("the array's record dtype " + base->dtype()->name() + " has no field '" +
-                           index->constant.text + "'",
-                       index->location);
+    if ((base->isRecord() || (base->isArray() && base->dtype()->isRecord())) &&
+        index->kind != ExprKind::Tuple) {
+      // r['x'] (or r[0]) reads a field; a['x'] is the view a.x (Numba's spellings of the same).
+      const Type *indexType = typeExpr(index);
+      std::string field = accessedRecordField(expr, base, indexType, function.globals);
+      if (base->isRecord() && field.empty() && indexType)
+        throwTypingError("a record is indexed by a constant field name or position, not by a "
+                         "value of type " +
+                             describe(indexType),
+                         index->location);
+      if (base->isRecord() && !field.empty())
+        return typeRecordField(base, field, index->location);
+      if (!field.empty()) {
+        if (const Type *view = typeRecordFieldView(base, field, index->location))
+          return view;
+        throwTypingError("the array's record dtype " + base->dtype()->name() + " has no field '" +
+                             field + "'",
+                         index->location);
+      }
     }
     if (base->isString()) {
       const Type *indexType = typeExpr(index);
