@@ -30,7 +30,7 @@ def dict_call():
 
 
 def dict_of_pairs():
-    d = dict([(1, 2.0)])
+    d = dict(((1, 2.0),))
     return len(d)
 
 
