@@ -5,9 +5,7 @@ Strings keep their C++ hash (library/Strings.cpp): this overload declines them."
 
 import math
 
-import numpy as np
-
-from taipan import types
+from taipan import int64, types, uint64
 from taipan.extending import overload
 
 # CPython's modulus for numeric hashes: the Mersenne prime 2**61 - 1 (sys.hash_info.modulus).
@@ -35,7 +33,7 @@ def _hash_signed(n):
 
 def _hash_unsigned(n):
     # The modulus as uint64: uint64 % int64 would be computed in float64, as in Numba.
-    return np.int64(n % np.uint64(_MODULUS))  # never -1
+    return int64(n % uint64(_MODULUS))  # never -1
 
 
 def _hash_float(v):
