@@ -1,4 +1,4 @@
-"""hash() of integers, booleans, floats and tuples of those in compiled code, equal to CPython's
+"""hash() of integers, booleans, floats, complex numbers and tuples of those in compiled code, equal to CPython's
 hash() (Objects/longobject.c, pyhash.c, tupleobject.c): the dict and set tables will hash keys
 with it, so that their behaviour (and, where Numba's does, iteration order) matches CPython's.
 Strings keep their C++ hash (library/Strings.cpp): this overload declines them."""
@@ -70,8 +70,17 @@ def _hash_float(v):
     return x
 
 
+def _hash_complex(v):
+    """complex_hash: hash(real) + 1000003 * hash(imag) in wrapping arithmetic, -1 becoming -2
+    (so hash(2+0j) == hash(2))."""
+    x = hash(v.real) + 1000003 * hash(v.imag)  # sys.hash_info.imag
+    if x == -1:
+        x = -2
+    return x
+
+
 def _hashable(t):
-    if isinstance(t, (types.Integer, types.Boolean, types.Float)):
+    if isinstance(t, (types.Integer, types.Boolean, types.Float, types.Complex)):
         return True
     return isinstance(t, types.BaseTuple) and all(_hashable(e) for e in t.types)
 
@@ -107,6 +116,8 @@ def _hash(value):
         return _hash_signed  # narrower unsigned values fit int64
     if isinstance(value, types.Float):
         return _hash_float
+    if isinstance(value, types.Complex):
+        return _hash_complex
     if isinstance(value, types.BaseTuple) and _hashable(value):
         return _tuple_hasher(value.count)
     return None  # strings and the rest: the C++ library's hash, or its error

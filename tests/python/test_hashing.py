@@ -51,6 +51,16 @@ def test_hash_of_uint64_beyond_int64():
         assert compiled(np.uint64(value)) == hash(value)
 
 
+@pytest.mark.parametrize(
+    "value", [0j, 1 + 2j, -1.5 - 0.25j, complex(1e30, -1e-30), complex(float("inf"), 1), 2 + 0j]
+)
+def test_hash_of_complex_equals_cpython(value):
+    compiled = njit(hashed)
+    assert compiled(value) == hash(value)
+    assert compiled(np.complex64(value)) == hash(complex(np.complex64(value)))
+    assert compiled((value, 1)) == hash((value, 1))
+
+
 def test_hash_of_nan_is_zero_as_in_numba():
     # CPython 3.10+ hashes a NaN by its object's identity, which a compiled value has not: 0,
     # as Numba (and CPython before 3.10) does. NaN never equals itself, so tables stay correct.
