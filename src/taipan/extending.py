@@ -209,6 +209,8 @@ class _Registry:
             return None
         if "numpy" in sys.modules:
             _load_library_function(obj)
+        if obj is hash:
+            import taipan.hashing  # noqa: F401 - registers hash() of numbers and tuples
         try:
             entry = self._functions.get(obj)
         except TypeError:  # unhashable
