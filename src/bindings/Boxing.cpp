@@ -3,6 +3,7 @@
 #include "Boxing.h"
 
 #include "ArrayBoxing.h"
+#include "ListBoxing.h"
 
 #include <cstring>
 #include <mutex>
@@ -84,6 +85,8 @@ const Type *typeOfValue(PyObject *value) {
     }
     return types::tuple(elements);
   }
+  if (PyList_Check(value))
+    return typeOfList(value);
   if (const Type *scalar = numpyScalarType(pythonType)) {
     cache[pythonType] = scalar;
     return scalar;
@@ -180,6 +183,8 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     return true;
   case TypeKind::Array:
     return unboxArray(value, type, storage, verified);
+  case TypeKind::List:
+    return unboxList(value, type, storage);
   case TypeKind::Tuple: {
     if (!PyTuple_Check(value) ||
         PyTuple_GET_SIZE(value) != static_cast<Py_ssize_t>(type->elements().size())) {
@@ -231,6 +236,8 @@ PyObject *boxValue(const Type *type, const void *storage) {
                                  load<double>(static_cast<const char *>(storage) + 8));
   case TypeKind::Array:
     return boxArray(type, storage);
+  case TypeKind::List:
+    return boxList(type, storage);
   case TypeKind::Tuple: {
     PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
     if (!tuple)

@@ -6,6 +6,7 @@
 #include "AstReader.h"
 #include "CudaBindings.h"
 #include "DLPack.h"
+#include "ListBoxing.h"
 #include "Ufuncs.h"
 
 #include "Dispatcher.h"
@@ -411,7 +412,10 @@ NB_MODULE(_core, module) {
   module.def("enable_vectorcall", [](nb::handle subclass) { enableVectorcall(subclass.ptr()); });
 
   module.def("describe_unsupported",
-             [](nb::handle value) { return describeUnsupportedArray(value.ptr()); });
+             [](nb::handle value) {
+               std::string list = describeUnsupportedList(value.ptr());
+               return list.empty() ? describeUnsupportedArray(value.ptr()) : list;
+             });
 
   module.def(
       "compile_kernel",

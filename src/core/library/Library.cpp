@@ -28,6 +28,7 @@ Library::Library() {
   registerNumpyRandomFunctions(*this);
   registerArrayAttributes(*this);
   registerCArrayFunctions(*this);
+  registerListFunctions(*this);
 }
 
 const Library &Library::get() {

@@ -28,6 +28,7 @@ enum class TypeKind {
   ExternalFunction, ///< a foreign function: cuda.declare_device's, or a ctypes function's
   Overload,         ///< a function implemented in Python for compiled code (taipan.extending)
   Intrinsic,        ///< a function written in LLVM IR text (taipan.extending.intrinsic)
+  List,             ///< a list: one pointer to a reference-counted block (runtime/Lists.h)
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -45,6 +46,7 @@ public:
   bool isTuple() const { return typeKind == TypeKind::Tuple; }
   bool isArray() const { return typeKind == TypeKind::Array; }
   bool isPointer() const { return typeKind == TypeKind::Pointer; }
+  bool isList() const { return typeKind == TypeKind::List; }
   /// Boolean, integer, float or complex: the types arithmetic works on.
   bool isNumber() const { return isBoolean() || isInteger() || isFloat() || isComplex(); }
   /// Boolean, integer or float: the numbers on a line.
@@ -74,6 +76,10 @@ public:
   int ndim() const { return dimensions; }
   char layout() const { return layoutCode; }
   bool isReadonly() const { return readonly; }
+
+  /// List: the item type, or null for an empty list whose items are not known yet (`[]` before
+  /// the appends that type it).
+  const Type *itemType() const { return elementType; }
 
   /// Pointer: the element type pointed to, or null for void*.
   const Type *pointee() const { return elementType; }
@@ -163,6 +169,12 @@ const Type *exceptionClass(int id, const std::string &name);
 /// bindings' registry id; `name` is what error messages call it.
 const Type *overload(int id, const std::string &name);
 const Type *intrinsic(int id, const std::string &name);
+/// list(item), Numba's reflected list; a null item gives the list whose item type is still
+/// unknown (`[]`), which unifies with any list.
+const Type *list(const Type *item);
+/// The byte offsets, inside a value of `type` in memory, of the memory-block pointers it holds
+/// (an array's MemInfo, a list's block): what a list releases and retains per item.
+std::vector<int64_t> referenceOffsets(const Type *type);
 /// CPointer(pointee); a null pointee gives void*.
 const Type *pointer(const Type *pointee);
 /// A foreign function `symbol` taking `parameters` and returning `result` (none for void),

@@ -60,6 +60,8 @@ const Type *typeValueAttribute(const Type *base, const std::string &attribute) {
 std::string methodBuiltinName(const Type *base, const std::string &method) {
   if (base->isNumber() && method == "conjugate")
     return "method.conjugate";
+  if (base->isList()) // the list methods of library/Lists.cpp
+    return "list." + method;
   return "";
 }
 
