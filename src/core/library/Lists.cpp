@@ -94,7 +94,8 @@ llvm::Value *findItem(FunctionLowering &lowering, llvm::Value *list, const Type 
     llvm::Value *equal =
         lowering.lowerComparison(CompareOp::Eq, item, listType->itemType(), value, valueType);
     llvm::Value *current = builder.CreateLoad(builder.getInt64Ty(), found);
-    llvm::Value *first = builder.CreateAnd(equal, builder.CreateICmpSLT(current, builder.getInt64(0)));
+    llvm::Value *first =
+        builder.CreateAnd(equal, builder.CreateICmpSLT(current, builder.getInt64(0)));
     builder.CreateStore(builder.CreateSelect(first, at[0], current), found);
   });
   return builder.CreateLoad(builder.getInt64Ty(), found);
@@ -135,8 +136,8 @@ llvm::Value *noValue(FunctionLowering &lowering) {
 }
 
 void registerMethods(Library &library) {
-  addCpu(library,
-      "list.append", {{"", false}, {"", false}},
+  addCpu(
+      library, "list.append", {{"", false}, {"", false}},
       [](LibraryCall &call) {
         const Type *list = listArgument(call);
         if (list->itemType() && !acceptsItem(list->itemType(), call.argumentTypes[1]))
@@ -155,8 +156,8 @@ void registerMethods(Library &library) {
                                call.argumentTypes[1]);
         return noValue(lowering);
       });
-  addCpu(library,
-      "list.extend", {{"", false}, {"", false}},
+  addCpu(
+      library, "list.extend", {{"", false}, {"", false}},
       [](LibraryCall &call) {
         const Type *list = listArgument(call);
         const Type *item = iterableItem(call.argumentTypes[1]);
@@ -170,8 +171,8 @@ void registerMethods(Library &library) {
         appendAll(lowering, values[0], call.argumentTypes[0], values[1], call.argumentTypes[1]);
         return noValue(lowering);
       });
-  addCpu(library,
-      "list.insert", {{"", false}, {"", false}, {"", false}},
+  addCpu(
+      library, "list.insert", {{"", false}, {"", false}, {"", false}},
       [](LibraryCall &call) {
         const Type *list = listArgument(call);
         if (!call.argumentTypes[1]->isIntegerLike() ||
@@ -196,8 +197,8 @@ void registerMethods(Library &library) {
                                call.argumentTypes[2]);
         return noValue(lowering);
       });
-  addCpu(library,
-      "list.pop", {{"", false}, {"", true}},
+  addCpu(
+      library, "list.pop", {{"", false}, {"", true}},
       [](LibraryCall &call) {
         const Type *list = listArgument(call);
         if (call.argumentTypes.size() > 1 && !call.argumentTypes[1]->isIntegerLike())
@@ -219,13 +220,14 @@ void registerMethods(Library &library) {
         // The item's reference passes to the result: one more, then the list drops its own.
         llvm::Value *item = lowering.loadListItem(values[0], listType, position);
         lowering.incref(item, listType->itemType());
-        lowering.listRuntime("taipan_list_erase", builder.getVoidTy(),
-                             {values[0], position, builder.CreateAdd(position, builder.getInt64(1))});
+        lowering.listRuntime(
+            "taipan_list_erase", builder.getVoidTy(),
+            {values[0], position, builder.CreateAdd(position, builder.getInt64(1))});
         lowering.addTemporary(item, listType->itemType());
         return item;
       });
-  addCpu(library,
-      "list.remove", {{"", false}, {"", false}},
+  addCpu(
+      library, "list.remove", {{"", false}, {"", false}},
       [](LibraryCall &call) {
         requireComparable(call, listArgument(call)->itemType(), call.argumentTypes[1]);
         return types::none();
@@ -240,8 +242,8 @@ void registerMethods(Library &library) {
                              {values[0], index, builder.CreateAdd(index, builder.getInt64(1))});
         return noValue(lowering);
       });
-  addCpu(library,
-      "list.index", {{"", false}, {"", false}},
+  addCpu(
+      library, "list.index", {{"", false}, {"", false}},
       [](LibraryCall &call) {
         requireComparable(call, listArgument(call)->itemType(), call.argumentTypes[1]);
         return types::int64();
@@ -249,12 +251,13 @@ void registerMethods(Library &library) {
       [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
         llvm::Value *index =
             findItem(lowering, values[0], call.argumentTypes[0], values[1], call.argumentTypes[1]);
-        lowering.raiseIf(lowering.irBuilder().CreateICmpSLT(index, lowering.irBuilder().getInt64(0)),
-                         ValueErrorId, "item not in list");
+        lowering.raiseIf(
+            lowering.irBuilder().CreateICmpSLT(index, lowering.irBuilder().getInt64(0)),
+            ValueErrorId, "item not in list");
         return index;
       });
-  addCpu(library,
-      "list.count", {{"", false}, {"", false}},
+  addCpu(
+      library, "list.count", {{"", false}, {"", false}},
       [](LibraryCall &call) {
         requireComparable(call, listArgument(call)->itemType(), call.argumentTypes[1]);
         return types::int64();
@@ -274,8 +277,8 @@ void registerMethods(Library &library) {
         });
         return static_cast<llvm::Value *>(builder.CreateLoad(builder.getInt64Ty(), count));
       });
-  addCpu(library,
-      "list.sort", {{"", false}, {"key", true}, {"reverse", true}},
+  addCpu(
+      library, "list.sort", {{"", false}, {"key", true}, {"reverse", true}},
       [](LibraryCall &call) {
         const Type *list = listArgument(call);
         if (call.arguments.size() > 1 && call.arguments[1] && !call.argumentTypes[1]->isNone())
@@ -288,15 +291,15 @@ void registerMethods(Library &library) {
       },
       [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
         if (call.argumentTypes[0]->itemType()) {
-          llvm::Value *descending =
-              values.size() > 2 ? lowering.truthValue(values[2], call.argumentTypes[2])
-                                : lowering.irBuilder().getInt1(false);
+          llvm::Value *descending = values.size() > 2
+                                        ? lowering.truthValue(values[2], call.argumentTypes[2])
+                                        : lowering.irBuilder().getInt1(false);
           sortList(lowering, values[0], call.argumentTypes[0], descending);
         }
         return noValue(lowering);
       });
-  addCpu(library,
-      "list.reverse", {{"", false}},
+  addCpu(
+      library, "list.reverse", {{"", false}},
       [](LibraryCall &call) {
         listArgument(call);
         return types::none();
@@ -305,21 +308,20 @@ void registerMethods(Library &library) {
         lowering.listRuntime("taipan_list_reverse", lowering.irBuilder().getVoidTy(), {values[0]});
         return noValue(lowering);
       });
-  addCpu(library,
-      "list.clear", {{"", false}},
+  addCpu(
+      library, "list.clear", {{"", false}},
       [](LibraryCall &call) {
         listArgument(call);
         return types::none();
       },
       [](FunctionLowering &lowering, const LibraryCall &, const Values &values) {
-        lowering.listRuntime("taipan_list_erase", lowering.irBuilder().getVoidTy(),
-                             {values[0], lowering.irBuilder().getInt64(0),
-                              lowering.listLength(values[0])});
+        lowering.listRuntime(
+            "taipan_list_erase", lowering.irBuilder().getVoidTy(),
+            {values[0], lowering.irBuilder().getInt64(0), lowering.listLength(values[0])});
         return noValue(lowering);
       });
-  addCpu(library,
-      "list.copy", {{"", false}},
-      [](LibraryCall &call) { return listArgument(call); },
+  addCpu(
+      library, "list.copy", {{"", false}}, [](LibraryCall &call) { return listArgument(call); },
       [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
         llvm::Value *copy = lowering.newList(call.resultType, lowering.irBuilder().getInt64(0));
         appendAll(lowering, copy, call.resultType, values[0], call.argumentTypes[0]);
@@ -353,8 +355,8 @@ void registerOperators(Library &library) {
     llvm::Value *length = lowering.listLength(list);
     Expr *index = call.arguments[1];
     if (index->kind != ExprKind::Slice) {
-      llvm::Value *position = lowering.listPosition(lowering.lowerExpr(index), call.argumentTypes[1],
-                                                    length, "list index out of range");
+      llvm::Value *position = lowering.listPosition(
+          lowering.lowerExpr(index), call.argumentTypes[1], length, "list index out of range");
       return lowering.loadListItem(list, listType, position);
     }
     FunctionLowering::ListSlice slice = lowering.listSlice(index, length);
@@ -366,8 +368,8 @@ void registerOperators(Library &library) {
   };
   library.add(std::move(subscript));
 
-  addCpu(library,
-      "list.+", {{"", false}, {"", false}},
+  addCpu(
+      library, "list.+", {{"", false}, {"", false}},
       [](LibraryCall &call) {
         const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
         const Type *unified = left->isList() && right->isList() ? unifyTypes(left, right) : nullptr;
@@ -382,8 +384,8 @@ void registerOperators(Library &library) {
         appendAll(lowering, result, call.resultType, values[1], call.argumentTypes[1]);
         return result;
       });
-  addCpu(library,
-      "list.*", {{"", false}, {"", false}},
+  addCpu(
+      library, "list.*", {{"", false}, {"", false}},
       [](LibraryCall &call) {
         const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
         if (left->isList() && right->isIntegerLike())
@@ -400,13 +402,14 @@ void registerOperators(Library &library) {
             lowering.castValue(values[1 - listAt], call.argumentTypes[1 - listAt], types::int64());
         llvm::Value *result = lowering.newList(call.resultType, lowering.irBuilder().getInt64(0));
         if (call.resultType->itemType())
-          lowering.exitUnlessZero(lowering.listRuntime(
-              "taipan_list_extend", lowering.irBuilder().getInt32Ty(), {result, values[listAt], count}));
+          lowering.exitUnlessZero(lowering.listRuntime("taipan_list_extend",
+                                                       lowering.irBuilder().getInt32Ty(),
+                                                       {result, values[listAt], count}));
         return result;
       });
   for (bool negated : {false, true})
-    addCpu(library,
-        negated ? "list.not in" : "list.in", {{"", false}, {"", false}},
+    addCpu(
+        library, negated ? "list.not in" : "list.in", {{"", false}, {"", false}},
         [](LibraryCall &call) {
           if (!call.argumentTypes[1]->isList())
             throwUnsupported("'in' is supported on tuples and lists only", call.location);
@@ -424,8 +427,8 @@ void registerOperators(Library &library) {
                          : builder.CreateICmpSGE(index, builder.getInt64(0));
         });
   for (bool negated : {false, true})
-    addCpu(library,
-        negated ? "list.!=" : "list.==", {{"", false}, {"", false}},
+    addCpu(
+        library, negated ? "list.!=" : "list.==", {{"", false}, {"", false}},
         [](LibraryCall &call) {
           const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
           if (!left->isList() || !right->isList())
@@ -460,8 +463,8 @@ void registerOperators(Library &library) {
 
 void registerBuiltins(Library &library) {
   // list() and list(iterable): a new list of the items.
-  addCpu(library,
-      "list", {{"", true}},
+  addCpu(
+      library, "list", {{"", true}},
       [](LibraryCall &call) {
         if (call.argumentTypes.empty())
           return types::list(nullptr);
@@ -476,8 +479,8 @@ void registerBuiltins(Library &library) {
           appendAll(lowering, result, call.resultType, values[0], call.argumentTypes[0]);
         return result;
       });
-  addCpu(library,
-      "sorted", {{"", false}, {"key", true}, {"reverse", true}},
+  addCpu(
+      library, "sorted", {{"", false}, {"key", true}, {"reverse", true}},
       [](LibraryCall &call) {
         const Type *item = iterableItem(call.argumentTypes[0]);
         if (!item)

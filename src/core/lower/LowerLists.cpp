@@ -12,7 +12,6 @@
 
 namespace taipan {
 
-
 llvm::Value *FunctionLowering::listRuntime(const char *name, llvm::Type *result,
                                            llvm::ArrayRef<llvm::Value *> arguments) {
   std::vector<llvm::Type *> parameters;
@@ -29,20 +28,18 @@ llvm::Value *FunctionLowering::newList(const Type *listType, llvm::Value *count)
   const Type *item = listType->itemType();
   std::vector<int64_t> offsets = types::referenceOffsets(item);
   if (static_cast<int64_t>(offsets.size()) > runtime::ListMaxReferences)
-    throwUnsupported("a list of " + item->name() + " holds too many arrays or lists per item",
-                     {});
+    throwUnsupported("a list of " + item->name() + " holds too many arrays or lists per item", {});
   llvm::Value *offsetTable = llvm::ConstantPointerNull::get(builder.getPtrTy());
   if (!offsets.empty()) {
     auto *table = llvm::ConstantDataArray::get(context, llvm::ArrayRef<int64_t>(offsets));
-    offsetTable = new llvm::GlobalVariable(moduleLowering.module, table->getType(), true,
-                                           llvm::GlobalValue::PrivateLinkage, table,
-                                           "list.references");
+    offsetTable =
+        new llvm::GlobalVariable(moduleLowering.module, table->getType(), true,
+                                 llvm::GlobalValue::PrivateLinkage, table, "list.references");
   }
   int64_t itemSize = item ? static_cast<int64_t>(item->storageSize()) : 0;
-  llvm::Value *list =
-      listRuntime("taipan_list_new", builder.getPtrTy(),
-                  {builder.getInt64(itemSize), count, offsetTable,
-                   builder.getInt64(static_cast<int64_t>(offsets.size()))});
+  llvm::Value *list = listRuntime("taipan_list_new", builder.getPtrTy(),
+                                  {builder.getInt64(itemSize), count, offsetTable,
+                                   builder.getInt64(static_cast<int64_t>(offsets.size()))});
   exitIf(builder.CreateIsNull(list), builder.getInt32(MemoryErrorId));
   addTemporary(list, listType);
   return list;
@@ -50,8 +47,8 @@ llvm::Value *FunctionLowering::newList(const Type *listType, llvm::Value *count)
 
 llvm::Value *FunctionLowering::listHeaderField(llvm::Value *list, size_t offset, llvm::Type *type) {
   llvm::Value *header = builder.CreateLoad(
-      builder.getPtrTy(), builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), list,
-                                                             runtime::MemInfoDataOffset));
+      builder.getPtrTy(),
+      builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), list, runtime::MemInfoDataOffset));
   return builder.CreateLoad(
       type, builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), header, offset));
 }
@@ -70,8 +67,8 @@ llvm::Value *FunctionLowering::loadListItem(llvm::Value *list, const Type *listT
                                             llvm::Value *index) {
   const Type *item = listType->itemType();
   return fromMemoryForm(
-      builder, builder.CreateLoad(memoryType(context, item), listItemAddress(list, listType, index)),
-      item);
+      builder,
+      builder.CreateLoad(memoryType(context, item), listItemAddress(list, listType, index)), item);
 }
 
 void FunctionLowering::storeListItem(llvm::Value *list, const Type *listType, llvm::Value *index,
@@ -124,10 +121,10 @@ FunctionLowering::ListSlice FunctionLowering::listSlice(Expr *slice, llvm::Value
       adjust(stopBound, builder.CreateSelect(negative, builder.getInt64(-1), length));
   llvm::Value *up = builder.CreateSDiv(
       builder.CreateAdd(builder.CreateSub(stop, result.start), builder.CreateSub(step, one)), step);
-  llvm::Value *down = builder.CreateSDiv(
-      builder.CreateAdd(builder.CreateSub(result.start, stop),
-                        builder.CreateSub(builder.CreateNeg(step), one)),
-      builder.CreateNeg(step));
+  llvm::Value *down =
+      builder.CreateSDiv(builder.CreateAdd(builder.CreateSub(result.start, stop),
+                                           builder.CreateSub(builder.CreateNeg(step), one)),
+                         builder.CreateNeg(step));
   llvm::Value *count = builder.CreateSelect(negative, down, up);
   result.count = builder.CreateSelect(builder.CreateICmpSGT(count, zero), count, zero);
   result.step = step;
@@ -169,8 +166,8 @@ void FunctionLowering::lowerListStore(Expr *target, llvm::Value *value, const Ty
   llvm::Value *list = lowerExpr(base);
   llvm::Value *length = listLength(list);
   if (index->kind != ExprKind::Slice) {
-    llvm::Value *position = listPosition(lowerExpr(index), typeOf(index), length,
-                                         "list assignment index out of range");
+    llvm::Value *position =
+        listPosition(lowerExpr(index), typeOf(index), length, "list assignment index out of range");
     listRuntime("taipan_list_release", builder.getVoidTy(),
                 {list, position, builder.CreateAdd(position, builder.getInt64(1))});
     storeListItem(list, listType, position, value, valueType);

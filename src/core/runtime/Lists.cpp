@@ -14,13 +14,11 @@ using taipan::runtime::MemInfo;
 
 namespace {
 
-char *itemAt(ListHeader *header, int64_t index) {
-  return header->items + index * header->itemSize;
-}
+char *itemAt(ListHeader *header, int64_t index) { return header->items + index * header->itemSize; }
 
 /// Calls `action` on every memory block the items in [from, to) hold.
-template <typename Action> void forEachReference(ListHeader *header, int64_t from, int64_t to,
-                                                 Action action) {
+template <typename Action>
+void forEachReference(ListHeader *header, int64_t from, int64_t to, Action action) {
   if (header->referenceCount == 0)
     return;
   for (int64_t i = from; i < to; ++i)
@@ -114,8 +112,8 @@ void taipan_list_release(MemInfo *list, int64_t from, int64_t to) {
 
 MemInfo *taipan_list_slice(MemInfo *list, int64_t start, int64_t step, int64_t count) {
   ListHeader *header = listHeader(list);
-  MemInfo *result = taipan_list_new(header->itemSize, count, header->referenceOffsets,
-                                    header->referenceCount);
+  MemInfo *result =
+      taipan_list_new(header->itemSize, count, header->referenceOffsets, header->referenceCount);
   if (!result)
     return nullptr;
   ListHeader *target = listHeader(result);
