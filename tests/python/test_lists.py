@@ -66,3 +66,61 @@ def test_argument_changes_are_reflected():
     with no_allocation_leak():
         assert compiled(mine) == append_to(theirs)
     assert mine == theirs
+
+
+def extend_insert_sort_reverse():
+    values = [3, 1]
+    values.extend([4, 5])
+    values.insert(0, 9)
+    values.sort()
+    first = values[0]
+    values.reverse()
+    return first * 100 + values[0] * 10 + len(values)
+
+
+def operators():
+    a = [1, 2] + [3]
+    b = [1, 2] * 3
+    return len(a) + len(b) + (2 in a) + ([1, 2] == [1, 2]) + a[1:3][0]
+
+
+def builtins_over_lists():
+    values = [3, 1, 2, 2]
+    return sorted(values)[0] + len(list(range(5))) + sum(values) + values.count(2) + values.index(1)
+
+
+def tuples_arrays_nested():
+    pairs = [(1, 2.0), (3, 4.0)]
+    nested = [[1, 2], [3]]
+    return pairs[1][1] + nested[1][0] + [1, 2].copy()[1]
+
+
+@pytest.mark.parametrize(
+    "function", [extend_insert_sort_reverse, operators, builtins_over_lists, tuples_arrays_nested]
+)
+def test_methods_and_operators(function):
+    compiled = njit(function)
+    with no_allocation_leak():
+        assert compiled() == function()
+
+
+def out_of_range():
+    return [1, 2][5]
+
+
+def test_index_error_matches_cpython():
+    with pytest.raises(IndexError, match="list index out of range"):
+        njit(out_of_range)()
+
+
+def length(values):
+    return len(values)
+
+
+def test_empty_and_heterogeneous_arguments_raise():
+    from taipan.errors import TypingError
+
+    with pytest.raises(TypingError, match="cannot type empty list"):
+        njit(length)([])
+    with pytest.raises(TypingError, match="heterogeneous"):
+        njit(length)([1, "a"])
