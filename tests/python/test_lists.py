@@ -126,3 +126,18 @@ def test_empty_and_heterogeneous_arguments_raise():
         njit(length)([])
     with pytest.raises(TypingError, match="heterogeneous"):
         njit(length)([1, "a"])
+
+
+def test_lists_on_the_gpu_are_unsupported():
+    import numpy as np
+
+    from taipan import cuda
+    from taipan.errors import UnsupportedError
+
+    @cuda.jit
+    def kernel(out):
+        values = [1, 2]
+        out[0] = values[0]
+
+    with pytest.raises(UnsupportedError, match="not supported on the GPU"):
+        kernel[1, 1](np.zeros(1))
