@@ -6,6 +6,7 @@
 #include "FunctionValues.h"
 #include "RecordBoxing.h"
 #include "StringBoxing.h"
+#include "ListBoxing.h"
 
 #include <cstring>
 #include <mutex>
@@ -93,6 +94,8 @@ const Type *typeOfValue(PyObject *value) {
   }
   if (const Type *record = typeOfRecordScalar(value))
     return record;
+  if (PyList_Check(value))
+    return typeOfList(value);
   if (const Type *scalar = numpyScalarType(pythonType)) {
     cache[pythonType] = scalar;
     return scalar;
@@ -194,6 +197,8 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     return unboxRecord(value, type, storage);
   case TypeKind::Unicode:
     return unboxString(value, storage);
+  case TypeKind::List:
+    return unboxList(value, type, storage);
   case TypeKind::Tuple: {
     if (!PyTuple_Check(value) ||
         PyTuple_GET_SIZE(value) != static_cast<Py_ssize_t>(type->elements().size())) {
@@ -249,6 +254,8 @@ PyObject *boxValue(const Type *type, const void *storage) {
     return boxRecord(type, storage);
   case TypeKind::Unicode:
     return boxString(storage);
+  case TypeKind::List:
+    return boxList(type, storage);
   case TypeKind::Tuple: {
     PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
     if (!tuple)

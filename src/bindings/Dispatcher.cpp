@@ -3,6 +3,7 @@
 #include "Dispatcher.h"
 
 #include "Boxing.h"
+#include "ListBoxing.h"
 #include "Module.h"
 #include "StringBoxing.h"
 
@@ -63,18 +64,30 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
     pointers = manyPointers.get();
   }
   char *cursor = storage;
-  // Strings are unboxed into blocks of their own, released once the call is over.
+  // Strings are unboxed into blocks of their own, released once the call is over; lists are
+  // copied in for the call and reflected back after it (ListBoxing.h).
   auto releaseArguments = [&](size_t unboxed) {
     for (size_t i = 0; i < unboxed; ++i)
       releaseUnboxed(compiled.argumentTypes[i], pointers[i]);
   };
+  bool anyLists = false;
+  auto finishLists = [&](size_t unboxed, bool reflect) {
+    bool ok = true;
+    for (size_t i = 0; i < unboxed && anyLists; ++i)
+      if (holdsLists(compiled.argumentTypes[i]))
+        ok &= finishListArgument(arguments[i], compiled.argumentTypes[i],
+                                 static_cast<char *>(pointers[i]), reflect && ok);
+    return ok;
+  };
   for (size_t i = 0; i < count; ++i) {
     const Type *type = compiled.argumentTypes[i];
+    pointers[i] = cursor;
     if (!unboxValue(arguments[i], type, cursor, overload.exact)) {
+      finishLists(i, false);
       releaseArguments(i);
       return nullptr;
     }
-    pointers[i] = cursor;
+    anyLists |= type->holdsReferences() && !type->isArray() && holdsLists(type);
     cursor += overload.slotSizes[i];
   }
   void *result = cursor;
@@ -87,10 +100,19 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
   }
   releaseArguments(count);
   if (status != 0) {
+    if (anyLists) {
+      PyObject *type, *value, *traceback;
+      PyErr_Fetch(&type, &value, &traceback);
+      finishLists(count, false);
+      PyErr_Restore(type, value, traceback);
+    }
     raisePendingException();
     return nullptr;
   }
-  return boxValue(compiled.returnType, result);
+  PyObject *boxed = boxValue(compiled.returnType, result);
+  if (anyLists && !finishLists(count, true))
+    Py_CLEAR(boxed);
+  return boxed;
 }
 
 /// Binds keyword arguments and defaults into `bound` (new references), Python-style.

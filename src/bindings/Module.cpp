@@ -8,6 +8,7 @@
 #include "DLPack.h"
 #include "SourceTexts.h"
 #include "StringBoxing.h"
+#include "ListBoxing.h"
 #include "Ufuncs.h"
 
 #include "Dispatcher.h"
@@ -452,7 +453,10 @@ NB_MODULE(_core, module) {
   module.def("enable_vectorcall", [](nb::handle subclass) { enableVectorcall(subclass.ptr()); });
 
   module.def("describe_unsupported",
-             [](nb::handle value) { return describeUnsupportedArray(value.ptr()); });
+             [](nb::handle value) {
+               std::string list = describeUnsupportedList(value.ptr());
+               return list.empty() ? describeUnsupportedArray(value.ptr()) : list;
+             });
 
   module.def(
       "compile_kernel",

@@ -14,7 +14,7 @@ namespace taipan {
 namespace {
 
 /// The forms of len() its type rule chooses between (LibraryCall::form).
-enum LenForm : unsigned { LenOfTuple, LenOfRange, LenOfArray, LenOfString };
+enum LenForm : unsigned { LenOfTuple, LenOfRange, LenOfArray, LenOfString, LenOfList };
 
 /// range(stop), range(start, stop), range(start, stop, step): a (start, stop, step) value.
 llvm::Value *lowerRange(FunctionLowering &lowering, const LibraryCall &call,
@@ -59,7 +59,8 @@ void addInStepIterator(Library &library, const std::string &name) {
           throwNoOverload(call);
         bool inStep = false;
         for (const Type *argument : arguments)
-          inStep |= argument->isArray() || argument->kind() == TypeKind::Range;
+          inStep |= argument->isArray() || argument->isList() ||
+                    argument->kind() == TypeKind::Range;
         if (inStep && call.iteratedByLoop) {
           call.iteration = counted ? LibraryIteration::CountedArgumentsInStep
                                    : LibraryIteration::ArgumentsInStep;
@@ -132,6 +133,8 @@ void registerBuiltinIterators(Library &library) {
           call.form = LenOfTuple;
         } else if (argument->isString()) {
           call.form = LenOfString;
+        } else if (argument->isList()) {
+          call.form = LenOfList;
         } else {
           throwNoOverload(call);
         }
@@ -146,6 +149,8 @@ void registerBuiltinIterators(Library &library) {
           return lowering.rangeLength(values[0]);
         case LenOfString:
           return stringLength(lowering, asStringValue(lowering, values[0], call.argumentTypes[0]));
+        case LenOfList:
+          return lowering.listLength(values[0]);
         default:
           return static_cast<llvm::Value *>(
               lowering.irBuilder().getInt64(call.argumentTypes[0]->elements().size()));
@@ -156,6 +161,13 @@ void registerBuiltinIterators(Library &library) {
       "sum", {{"", false}},
       [](const LibraryCall &call) {
         const Type *tuple = call.argumentTypes[0];
+        if (tuple->isList()) { // from 0: an int64 sum, or the items' type when wider
+          const Type *item = tuple->itemType() ? tuple->itemType() : types::int64();
+          const Type *result = item->isNumber() ? binaryResultType(BinaryOp::Add, types::int64(), item) : nullptr;
+          if (!result)
+            throwNoOverload(call);
+          return result;
+        }
         if (!tuple->isTuple())
           throwNoOverload(call);
         const Type *result = types::int64();
@@ -169,6 +181,21 @@ void registerBuiltinIterators(Library &library) {
       [](FunctionLowering &lowering, const LibraryCall &call,
          const std::vector<llvm::Value *> &values) {
         const Type *tupleType = call.argumentTypes[0];
+        if (tupleType->isList()) {
+          llvm::IRBuilder<> &builder = lowering.irBuilder();
+          llvm::AllocaInst *total =
+              lowering.createEntryAlloca(valueType(lowering.llvmContext(), call.resultType), "sum");
+          builder.CreateStore(lowering.castValue(builder.getInt64(0), types::int64(), call.resultType),
+                              total);
+          if (tupleType->itemType())
+            lowering.forEachItem(values[0], tupleType, [&](llvm::Value *item, const Type *type) {
+              llvm::Value *current = builder.CreateLoad(total->getAllocatedType(), total);
+              builder.CreateStore(lowering.lowerBinary(BinaryOp::Add, current, call.resultType,
+                                                       item, type, call.resultType),
+                                  total);
+            });
+          return static_cast<llvm::Value *>(builder.CreateLoad(total->getAllocatedType(), total));
+        }
         llvm::Value *total = lowering.irBuilder().getInt64(0);
         const Type *totalType = types::int64();
         for (size_t i = 0; i < tupleType->elements().size(); ++i) {

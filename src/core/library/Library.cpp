@@ -29,6 +29,7 @@ Library::Library() {
   registerArrayAttributes(*this);
   registerCArrayFunctions(*this);
   registerStringFunctions(*this);
+  registerListFunctions(*this);
 }
 
 const Library &Library::get() {

@@ -7,16 +7,6 @@
 namespace taipan {
 namespace {
 
-/// runtime/Sort.h's SortDtype for a real dtype.
-int sortDtypeCode(const Type *dtype) {
-  if (dtype->isBoolean())
-    return 0;
-  if (dtype->isFloat())
-    return dtype->bits() == 32 ? 9 : 10;
-  int base = dtype->bits() == 8 ? 1 : dtype->bits() == 16 ? 3 : dtype->bits() == 32 ? 5 : 7;
-  return base + (dtype->isSigned() ? 0 : 1);
-}
-
 /// A sortable array (real, and writable for a sort in place).
 const Type *sortedArgument(const LibraryCall &call, bool inPlace) {
   const Type *array = arrayArgument(call);

@@ -181,4 +181,13 @@ llvm::Value *noneValue(FunctionLowering &lowering) {
   return llvm::UndefValue::get(valueType(lowering.llvmContext(), types::none()));
 }
 
+int sortDtypeCode(const Type *dtype) {
+  if (dtype->isBoolean())
+    return 0;
+  if (dtype->isFloat())
+    return dtype->bits() == 32 ? 9 : 10;
+  int base = dtype->bits() == 8 ? 1 : dtype->bits() == 16 ? 3 : dtype->bits() == 32 ? 5 : 7;
+  return base + (dtype->isSigned() ? 0 : 1);
+}
+
 } // namespace taipan

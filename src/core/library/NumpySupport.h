@@ -53,4 +53,7 @@ llvm::Value *transposeArray(FunctionLowering &lowering, llvm::Value *array, cons
 /// The value of a call that returns None.
 llvm::Value *noneValue(FunctionLowering &lowering);
 
+/// runtime/Sort.h's SortDtype for a real type (float16 excepted): np.sort's and list.sort's.
+int sortDtypeCode(const Type *dtype);
+
 } // namespace taipan

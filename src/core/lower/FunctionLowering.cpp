@@ -323,7 +323,10 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
     return;
   }
   if (target->kind == ExprKind::Subscript) {
-    lowerArrayStore(target, value, valueType);
+    if (typeOf(target->operands[0])->isList())
+      lowerListStore(target, value, valueType);
+    else
+      lowerArrayStore(target, value, valueType);
     return;
   }
   // Tuple unpacking: the element values are taken before any target is written.
@@ -490,7 +493,22 @@ llvm::Value *FunctionLowering::iterationLength(const IterationSource &source) {
     return builder.getInt64(source.type->elements().size());
   if (source.type->isUnicode())
     return stringLength(*this, source.value);
+  if (source.type->isList())
+    return listLength(source.value);
   return rangeLength(source.value);
+}
+
+void FunctionLowering::forEachItem(
+    llvm::Value *iterable, const Type *type,
+    const std::function<void(llvm::Value *item, const Type *itemType)> &body) {
+  IterationSource source = prepareIteration(iterable, type);
+  forEachIndex({iterationLength(source)}, [&](const std::vector<llvm::Value *> &at) {
+    size_t mark = temporaries.size(); // an array's rows live for one item
+    const Type *itemType;
+    llvm::Value *item = iterationItem(source, at[0], &itemType);
+    body(item, itemType);
+    releaseTemporaries(mark);
+  });
 }
 
 llvm::Value *FunctionLowering::iterationItem(const IterationSource &source, llvm::Value *index,
@@ -538,6 +556,10 @@ llvm::Value *FunctionLowering::iterationItem(const IterationSource &source, llvm
   if (source.type->isUnicode()) {
     *itemType = types::unicode();
     return stringItem(*this, source.value, index);
+  }
+  if (source.type->isList()) {
+    *itemType = source.type->itemType();
+    return loadListItem(source.value, source.type, index);
   }
   if (source.type->isTuple()) {
     const Type *element = source.type->elements().front();

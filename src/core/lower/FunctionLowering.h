@@ -179,6 +179,10 @@ public:
   llvm::Value *iterationItem(const IterationSource &source, llvm::Value *index,
                              const Type **itemType);
   llvm::Value *rangeLength(llvm::Value *range);
+  /// Emits a loop calling `body` with each item of an iterable (range, uniform tuple, array,
+  /// list), as a for loop would visit them.
+  void forEachItem(llvm::Value *iterable, const Type *type,
+                   const std::function<void(llvm::Value *item, const Type *itemType)> &body);
   /// The library call a for loop iterates the arguments of in step (`for i, x in
   /// enumerate(a)`, `zip(a, b)` over arrays or ranges), or nullptr.
   const LibraryCall *inStepIteration(const Expr *iterable) const;
@@ -404,6 +408,37 @@ public:
   llvm::Value *recordView(const Type *viewType, llvm::Value *owner, llvm::Value *data,
                           const std::vector<llvm::Value *> &shape,
                           const std::vector<llvm::Value *> &strides);
+  // Lists (LowerLists.cpp): a list is one pointer to its block (runtime/Lists.h).
+  /// Calls the runtime function `name` with `arguments`.
+  llvm::Value *listRuntime(const char *name, llvm::Type *result,
+                           llvm::ArrayRef<llvm::Value *> arguments);
+  /// Leaves through the unwind block when a runtime call's status is not 0.
+  void exitUnlessZero(llvm::Value *status);
+  /// A new list of `count` zeroed items, owned by the current statement.
+  llvm::Value *newList(const Type *listType, llvm::Value *count);
+  llvm::Value *listHeaderField(llvm::Value *list, size_t offset, llvm::Type *type);
+  llvm::Value *listLength(llvm::Value *list);
+  llvm::Value *listItemAddress(llvm::Value *list, const Type *listType, llvm::Value *index);
+  /// The item at `index` (borrowed from the list).
+  llvm::Value *loadListItem(llvm::Value *list, const Type *listType, llvm::Value *index);
+  /// Stores `value` (converted, as a reference the list owns) into the slot at `index`, which
+  /// must hold nothing (new, or released).
+  void storeListItem(llvm::Value *list, const Type *listType, llvm::Value *index,
+                     llvm::Value *value, const Type *valueType);
+  /// A Python index into `length` items (negative ones wrap); IndexError with `message`
+  /// outside.
+  llvm::Value *listPosition(llvm::Value *index, const Type *indexType, llvm::Value *length,
+                            const char *message);
+  /// A slice's start, step, count and adjusted stop over `length` items (PySlice_AdjustIndices).
+  struct ListSlice {
+    llvm::Value *start, *stop, *step, *count;
+  };
+  ListSlice listSlice(Expr *slice, llvm::Value *length);
+  llvm::Value *lowerListLiteral(Expr *expr);
+  /// `[]` to a typed list, or a list of numbers to a list of another number type (a copy).
+  llvm::Value *convertList(llvm::Value *list, const Type *from, const Type *to);
+  /// `l[i] = x`, `l[a:b] = other`.
+  void lowerListStore(Expr *target, llvm::Value *value, const Type *valueType);
 
   // Calls (LowerBuiltins.cpp).
   llvm::Value *lowerCall(Expr *expr);

@@ -109,6 +109,8 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
     return lowerSubscript(expr);
   case ExprKind::Call:
     return lowerCall(expr);
+  case ExprKind::List:
+    return lowerListLiteral(expr);
   default:
     throwUnsupported("this expression is not supported", expr->location);
   }
@@ -178,6 +180,8 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
       return makeComplex(castValue(value, from, part),
                          llvm::ConstantFP::get(valueType(context, part), 0.0), to);
   }
+  if (to->isList() && from->isList())
+    return convertList(value, from, to);
   if (to->isTuple() && from->isTuple()) {
     std::vector<llvm::Value *> elements;
     for (size_t i = 0; i < to->elements().size(); ++i)
@@ -217,6 +221,8 @@ llvm::Value *FunctionLowering::truthValue(llvm::Value *value, const Type *type) 
     return builder.getInt1(!type->text().empty());
   case TypeKind::Unicode:
     return builder.CreateICmpNE(stringLength(*this, value), builder.getInt64(0));
+  case TypeKind::List:
+    return builder.CreateICmpNE(listLength(value), builder.getInt64(0));
   case TypeKind::Range: {
     llvm::Value *start = builder.CreateExtractValue(value, 0);
     llvm::Value *stop = builder.CreateExtractValue(value, 1);
@@ -690,6 +696,9 @@ llvm::Value *FunctionLowering::lowerTupleComparison(CompareOp op, llvm::Value *l
 }
 
 llvm::Value *FunctionLowering::lowerCompareChain(Expr *expr) {
+  auto list = function.libraryCalls.find(expr->id); // `x in l`, `a == b` of lists
+  if (list != function.libraryCalls.end())
+    return lowerLibraryCall(list->second);
   // a < b < c evaluates b once and stops at the first false comparison.
   llvm::BasicBlock *end = newBlock("cmp.end");
   std::vector<std::pair<llvm::Value *, llvm::BasicBlock *>> incoming;
@@ -783,6 +792,9 @@ llvm::Value *FunctionLowering::pointerElementAddress(Expr *subscript) {
 }
 
 llvm::Value *FunctionLowering::lowerSubscript(Expr *expr) {
+  auto list = function.libraryCalls.find(expr->id); // l[i], l[a:b] (library/Lists.cpp)
+  if (list != function.libraryCalls.end())
+    return lowerLibraryCall(list->second);
   Expr *base = expr->operands[0];
   Expr *index = expr->operands[1];
   if (isRecordAccess(expr))

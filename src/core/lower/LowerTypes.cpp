@@ -33,6 +33,7 @@ static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, 
   case TypeKind::Pointer:
   case TypeKind::Record:  // the address of the record's bytes
   case TypeKind::Unicode: // the string's memory block
+  case TypeKind::List:
     return llvm::PointerType::getUnqual(context);
   case TypeKind::Array: {
     llvm::Type *i64 = llvm::Type::getInt64Ty(context);

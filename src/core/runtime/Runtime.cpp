@@ -4,6 +4,7 @@
 #include "runtime/Cfuncs.h"
 #include "runtime/ExceptionHandling.h"
 #include "runtime/FloatFormat.h"
+#include "runtime/Lists.h"
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
 #include "runtime/NumpyRandom.h"
@@ -126,6 +127,15 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_np_random_interval),
       TAIPAN_SYMBOL(taipan_np_random_shuffle),
       TAIPAN_SYMBOL(taipan_sort),
+      TAIPAN_SYMBOL(taipan_list_new),
+      TAIPAN_SYMBOL(taipan_list_open),
+      TAIPAN_SYMBOL(taipan_list_erase),
+      TAIPAN_SYMBOL(taipan_list_retain),
+      TAIPAN_SYMBOL(taipan_list_release),
+      TAIPAN_SYMBOL(taipan_list_slice),
+      TAIPAN_SYMBOL(taipan_list_extend),
+      TAIPAN_SYMBOL(taipan_list_reverse),
+      TAIPAN_SYMBOL(taipan_list_sort),
       TAIPAN_SYMBOL(taipan_argsort),
       TAIPAN_SYMBOL(taipan_matmul_f64),
       TAIPAN_SYMBOL(taipan_matmul_f32),

@@ -71,6 +71,14 @@ const Type *unifyTypes(const Type *a, const Type *b) {
     // A C array and a strided one share the general layout, as in Numba.
     return types::array(a->dtype(), a->ndim(), a->layout() == b->layout() ? a->layout() : 'A',
                         a->isReadonly() || b->isReadonly());
+  if (a->isList() && b->isList()) {
+    // `[]` takes the items it is given later; lists of numbers unify their items, as Numba
+    // unifies a list's item type over the function (the literals are then built of it).
+    if (!a->itemType() || !b->itemType())
+      return a->itemType() ? a : b;
+    const Type *item = unifyTypes(a->itemType(), b->itemType());
+    return item ? types::list(item) : nullptr;
+  }
   if (a->isTuple() && b->isTuple() && a->elements().size() == b->elements().size()) {
     std::vector<const Type *> elements;
     for (size_t i = 0; i < a->elements().size(); ++i) {

@@ -125,6 +125,13 @@ public:
     return intern(std::move(type), key + "#" + std::to_string(id));
   }
 
+  const Type *list(const Type *item) {
+    std::string name = "list(" + (item ? item->name() : std::string("undefined")) + ")";
+    Type type = make(TypeKind::List, name);
+    type.elementType = item;
+    return intern(std::move(type), name);
+  }
+
   const Type *pointer(const Type *pointee) {
     std::string name = (pointee ? pointee->name() : std::string("void")) + "*";
     Type type = make(TypeKind::Pointer, name);
@@ -167,6 +174,7 @@ bool Type::isRuntimeValue() const {
   case TypeKind::Pointer:
   case TypeKind::Record:
   case TypeKind::Unicode:
+  case TypeKind::List:
     return true;
   case TypeKind::Tuple:
     return std::all_of(elementTypes.begin(), elementTypes.end(),
@@ -179,6 +187,7 @@ bool Type::isRuntimeValue() const {
 bool Type::isBlockReference() const {
   switch (typeKind) {
   case TypeKind::Unicode:
+  case TypeKind::List:
     return true;
   default:
     return false;
@@ -237,6 +246,7 @@ size_t Type::storageSize() const {
   case TypeKind::Pointer:
   case TypeKind::Record: // a record value is the address of its bytes
   case TypeKind::Unicode:
+  case TypeKind::List:
     return 8;
   case TypeKind::Array:
     return ArrayLayout::shapeOffset + 16 * static_cast<size_t>(dimensions);
@@ -376,6 +386,26 @@ const Type *overload(int id, const std::string &name) {
 
 const Type *intrinsic(int id, const std::string &name) {
   return TypeContext::get().named(TypeKind::Intrinsic, "Intrinsic", name, nullptr, id);
+}
+
+const Type *list(const Type *item) { return TypeContext::get().list(item); }
+
+static void collectReferenceOffsets(const Type *type, int64_t base, std::vector<int64_t> &offsets) {
+  if (type->isArray())
+    offsets.push_back(base + static_cast<int64_t>(ArrayLayout::memInfoOffset));
+  else if (type->isBlockReference())
+    offsets.push_back(base);
+  else if (type->isTuple())
+    for (size_t i = 0; i < type->elements().size(); ++i)
+      collectReferenceOffsets(type->elements()[i],
+                              base + static_cast<int64_t>(type->elementOffset(i)), offsets);
+}
+
+std::vector<int64_t> referenceOffsets(const Type *type) {
+  std::vector<int64_t> offsets;
+  if (type)
+    collectReferenceOffsets(type, 0, offsets);
+  return offsets;
 }
 
 const Type *pointer(const Type *pointee) { return TypeContext::get().pointer(pointee); }

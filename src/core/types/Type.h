@@ -32,6 +32,7 @@ enum class TypeKind {
   Record,           ///< a NumPy structured dtype; a value is the address of one record's bytes
   NestedArray,      ///< a fixed-shape subarray field of a record (`('v', 'f8', (3,))`)
   DType,            ///< a NumPy dtype object used as a value (`np.empty(n, dtype=rec)`)
+  List,             ///< a list: one pointer to a reference-counted block (runtime/Lists.h)
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -53,6 +54,7 @@ public:
   bool isUnicode() const { return typeKind == TypeKind::Unicode; }
   /// A string value or a string literal: what string operations take.
   bool isString() const { return isUnicode() || typeKind == TypeKind::StringLiteral; }
+  bool isList() const { return typeKind == TypeKind::List; }
   /// Boolean, integer, float or complex: the types arithmetic works on.
   bool isNumber() const { return isBoolean() || isInteger() || isFloat() || isComplex(); }
   /// Boolean, integer or float: the numbers on a line.
@@ -95,6 +97,9 @@ public:
   /// Bytes one element of an array of this dtype occupies: a record's itemsize, a subarray's
   /// whole extent, storageSize() for the other types.
   size_t itemSize() const;
+  /// List: the item type, or null for an empty list whose items are not known yet (`[]` before
+  /// the appends that type it).
+  const Type *itemType() const { return elementType; }
 
   /// Pointer: the element type pointed to, or null for void*.
   const Type *pointee() const { return elementType; }
@@ -188,6 +193,12 @@ const Type *exceptionClass(int id, const std::string &name);
 /// bindings' registry id; `name` is what error messages call it.
 const Type *overload(int id, const std::string &name);
 const Type *intrinsic(int id, const std::string &name);
+/// list(item), Numba's reflected list; a null item gives the list whose item type is still
+/// unknown (`[]`), which unifies with any list.
+const Type *list(const Type *item);
+/// The byte offsets, inside a value of `type` in memory, of the memory-block pointers it holds
+/// (an array's MemInfo, a list's block): what a list releases and retains per item.
+std::vector<int64_t> referenceOffsets(const Type *type);
 /// CPointer(pointee); a null pointee gives void*.
 const Type *pointer(const Type *pointee);
 /// A foreign function `symbol` taking `parameters` and returning `result` (none for void),

@@ -66,6 +66,8 @@ std::string methodBuiltinName(const Type *base, const std::string &method) {
     return "method.conjugate";
   if (base->isString() && Library::get().find("str." + method))
     return "str." + method;
+  if (base->isList()) // the list methods of library/Lists.cpp
+    return "list." + method;
   return "";
 }
 

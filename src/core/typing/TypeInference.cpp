@@ -499,6 +499,10 @@ private:
                          target->location);
       return;
     }
+    if (base->isList()) {
+      checkListStore(target, value);
+      return;
+    }
     if (!base->isArray())
       throwTypingError("cannot assign to an item of a value of type " + describe(base),
                        target->location);
@@ -522,6 +526,8 @@ private:
       return iterable->elements().front();
     if (iterable->isArray() && iterable->ndim() > 0)
       return typeArrayIndex(iterable, {types::int64()}, location);
+    if (iterable->isList())
+      return iterable->itemType();
     return nullptr;
   }
 
@@ -623,8 +629,8 @@ private:
         element = iterable->elements().front();
       else if (iterable->isArray() && iterable->ndim() > 0)
         element = typeArrayIndex(iterable, {types::int64()}, stmt->value->location);
-      else if (iterable->isTuple() && iterable->elements().empty())
-        element = nullptr;
+      else if (iterable->isList() || (iterable->isTuple() && iterable->elements().empty()))
+        element = iterable->isList() ? iterable->itemType() : nullptr;
       else
         throwTypingError("cannot iterate over a value of type " + describe(iterable) +
                              (iterable->isTuple() ? " (only tuples of one element type)" : ""),
@@ -700,6 +706,8 @@ private:
         return string;
       if (expr->binaryOp == BinaryOp::MatMult && (left->isArray() || right->isArray()))
         return typeLibraryOperands(expr, Library::get().find("numpy.dot"), expr->operands);
+      if (left->isList() || right->isList()) // list + list, list * n (library/Lists.cpp)
+        return typeListOperator(expr, binaryOpSymbol(expr->binaryOp), expr->operands);
       if (const Type *array = typeElementwiseBinary(expr->binaryOp, left, right, expr->location,
                                                     isNumberLiteral(expr->operands[0]),
                                                     isNumberLiteral(expr->operands[1])))
@@ -772,6 +780,11 @@ private:
                            expr->location);
       bool identity =
           expr->compareOps[0] == CompareOp::Is || expr->compareOps[0] == CompareOp::IsNot;
+      if (!identity && (operands[0]->isList() || operands.back()->isList())) {
+        if (expr->compareOps.size() != 1)
+          throwUnsupported("chained comparisons of lists are not supported", expr->location);
+        return typeListOperator(expr, compareOpSymbol(expr->compareOps[0]), expr->operands);
+      }
       if (expr->compareOps.size() == 1 && !identity)
         if (const Type *array = typeElementwiseCompare(expr->compareOps[0], operands[0],
                                                        operands[1], expr->location))
@@ -830,7 +843,7 @@ private:
     case ExprKind::Call:
       return typeCall(expr);
     case ExprKind::List:
-      throwUnsupported("lists are not supported yet", expr->location);
+      return typeListLiteral(expr);
     case ExprKind::Slice:
       for (Expr *part : expr->operands) {
         const Type *type = part ? typeExpr(part) : nullptr;
@@ -1006,6 +1019,77 @@ private:
     return typeLibraryOperands(expr, entry, {expr->operands[0]});
   }
 
+  /// `[a, b, c]`: a list of the items' unified type; `[]` is a list whose item type the
+  /// appends that follow give it (list(undefined) until then).
+  const Type *typeListLiteral(Expr *expr) {
+    const Type *item = nullptr;
+    for (Expr *operand : expr->operands) {
+      const Type *type = typeExpr(operand);
+      if (!type)
+        return nullptr;
+      if (!type->isRuntimeValue() || type->isNone())
+        throwTypingError("a list cannot hold a value of type " + describe(type),
+                         operand->location);
+      const Type *unified = unifyTypes(item, type);
+      if (!unified)
+        throwTypingError("cannot unify " + describe(item) + " and " + describe(type) +
+                             " in a list (lists hold items of one type)",
+                         operand->location);
+      item = unified;
+    }
+    return types::list(item);
+  }
+
+  /// An operator on lists (`+`, `*`, `in`, `==`, `[]`...), typed by its library entry
+  /// "list.<operator>" (library/Lists.cpp) and recorded under the expression.
+  const Type *typeListOperator(Expr *expr, const std::string &symbol,
+                               std::vector<Expr *> operands) {
+    const LibraryFunction *entry = Library::get().find("list." + symbol);
+    if (!entry) {
+      std::vector<const Type *> types;
+      for (Expr *operand : operands)
+        types.push_back(typeOf(operand));
+      throwTypingError("unsupported operand types for " + symbol + ": " +
+                           describeArgumentTypes(types),
+                       expr->location);
+    }
+    return typeLibraryOperands(expr, entry, std::move(operands));
+  }
+
+  /// `l.append(x)` (insert, extend) on a list variable widens the variable's item type, as
+  /// Numba unifies a list's item type over the function: `l = []` then `l.append(1.5)` makes l
+  /// a list(float64).
+  void widenListVariable(Expr *list, const std::string &method,
+                         const std::vector<const Type *> &arguments) {
+    if (list->kind != ExprKind::Name || !localNames.count(list->name) || arguments.empty())
+      return;
+    const Type *item = nullptr;
+    if (method == "list.append" || method == "list.insert")
+      item = arguments.back();
+    else if (method == "list.extend")
+      item = iterationItemType(arguments.back(), list->location);
+    if (item && (item->isRuntimeValue() && !item->isNone()))
+      if (const Type *widened = unifyTypes(typeOf(list), types::list(item)))
+        assignVariable(list->name, widened, list->location);
+  }
+
+  /// `l[i] = x` stores an item converted to the list's item type; `l[a:b] = other` a list.
+  void checkListStore(Expr *target, const Type *value) {
+    const Type *list = typeOf(target->operands[0]);
+    bool slice = target->operands[1]->kind == ExprKind::Slice;
+    const Type *expected = slice ? list : list->itemType();
+    bool accepted = slice ? value->isList() && (!value->itemType() ||
+                                                unifyTypes(list->itemType(), value->itemType()) ==
+                                                    list->itemType())
+                          : expected && unifyTypes(expected, value) == expected;
+    if (!accepted && expected && expected->isNumber() && value->isNumber())
+      accepted = !value->isComplex() || expected->isComplex();
+    if (!accepted)
+      throwTypingError("cannot store a value of type " + describe(value) + " into " +
+                           describe(list),
+                       target->location);
+  }
+
   /// A library function applied to operands of an expression that is not a call (an attribute
   /// read, the operator `@`), recorded under the expression as a call would be.
   const Type *typeLibraryOperands(Expr *expr, const LibraryFunction *entry,
@@ -1111,6 +1195,11 @@ private:
                          index->location);
       return nullptr;
     }
+    if (base->isList()) { // l[i], l[a:b] (library/Lists.cpp)
+      if (!typeExpr(index))
+        return nullptr;
+      return typeListOperator(expr, "[]", {expr->operands[0], index});
+    }
     if (base->isArray()) {
       if (index->kind != ExprKind::Tuple) {
         // a[t] with a tuple-valued t indexes with its integers.
@@ -1180,8 +1269,11 @@ private:
     switch (calleeType->kind()) {
     case TypeKind::Builtin: {
       const std::string &name = calleeType->text();
-      if (const LibraryFunction *entry = Library::get().find(name))
+      if (const LibraryFunction *entry = Library::get().find(name)) {
+        if (isMethodCall(callee) && typeOf(callee->operands[0])->isList())
+          widenListVariable(callee->operands[0], name, arguments);
         return typeLibraryCall(expr, entry);
+      }
       // A name of a library module or namespace that the library lacks (math.isqrt).
       throwUnsupported(name + " is not supported", expr->location);
     }

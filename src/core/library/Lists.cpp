@@ -1,0 +1,514 @@
+// Lists in compiled code, one library entry per operation: the methods ("list.append"...), the
+// operators typing records under their expressions ("list.[]", "list.+", "list.in"...), and
+// the builtins that make lists (list(), sorted()). Lowering helpers are in lower/LowerLists.cpp.
+#include "library/Library.h"
+
+#include "library/NumpySupport.h"
+#include "lower/FunctionLowering.h"
+#include "runtime/Runtime.h"
+#include "types/NumericPromotion.h"
+#include "typing/BuiltinTyping.h"
+
+#include <llvm/IR/Constants.h>
+
+namespace taipan {
+namespace {
+
+using Values = std::vector<llvm::Value *>;
+
+/// The item a for loop over `type` gives, for the iterables lists are made from: lists, ranges,
+/// uniform tuples and 1-d arrays; nullptr for others.
+const Type *iterableItem(const Type *type) {
+  if (type->isList())
+    return type->itemType();
+  if (type->kind() == TypeKind::Range)
+    return types::int64();
+  if (type->isUniformTuple())
+    return type->elements().front();
+  if (type->isArray() && type->ndim() == 1)
+    return type->dtype();
+  return nullptr;
+}
+
+/// The list the method is called on, with a known item type.
+const Type *listArgument(const LibraryCall &call) {
+  const Type *list = call.argumentTypes[0];
+  if (!list->isList())
+    throwNoOverload(call);
+  return list;
+}
+
+/// Whether a value of `value` may be stored into a list of `item` (converted as an assignment
+/// converts it).
+bool acceptsItem(const Type *item, const Type *value) {
+  if (!item)
+    return false;
+  if (unifyTypes(item, value) == item)
+    return true;
+  return item->isNumber() && value->isNumber() && (item->isComplex() || !value->isComplex());
+}
+
+/// The item type must be known by the time a method runs (`[]` given no item anywhere).
+void requireItemType(const LibraryCall &call) {
+  if (!call.argumentTypes[0]->itemType())
+    throwTypingError("cannot infer the item type of an empty list; append to it, or build it "
+                     "with items",
+                     call.location);
+}
+
+/// Items that `==` compares: numbers, booleans and tuples of them.
+void requireComparable(const LibraryCall &call, const Type *item, const Type *value) {
+  if (!item || !comparisonOperandType(CompareOp::Eq, item, value))
+    throwTypingError(call.function->name + "() cannot compare items of type " +
+                         (item ? item->name() : "undefined") + " with " + value->name(),
+                     call.location);
+}
+
+/// Appends the items of `iterable` to `list`: one copy when it is a list of the same type.
+void appendAll(FunctionLowering &lowering, llvm::Value *list, const Type *listType,
+               llvm::Value *iterable, const Type *iterableType) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  if (iterableType == listType) {
+    lowering.exitUnlessZero(lowering.listRuntime("taipan_list_extend", builder.getInt32Ty(),
+                                                 {list, iterable, builder.getInt64(1)}));
+    return;
+  }
+  if (iterableType->isList() && !iterableType->itemType())
+    return; // `[]`: nothing to add
+  lowering.forEachItem(iterable, iterableType, [&](llvm::Value *item, const Type *itemType) {
+    llvm::Value *length = lowering.listLength(list);
+    lowering.exitUnlessZero(lowering.listRuntime("taipan_list_open", builder.getInt32Ty(),
+                                                 {list, length, builder.getInt64(1)}));
+    lowering.storeListItem(list, listType, length, item, itemType);
+  });
+}
+
+/// The index of the first item equal to `value`, or -1.
+llvm::Value *findItem(FunctionLowering &lowering, llvm::Value *list, const Type *listType,
+                      llvm::Value *value, const Type *valueType) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::AllocaInst *found = lowering.createEntryAlloca(builder.getInt64Ty(), "list.found");
+  builder.CreateStore(builder.getInt64(-1), found);
+  lowering.forEachIndex({lowering.listLength(list)}, [&](const Values &at) {
+    llvm::Value *item = lowering.loadListItem(list, listType, at[0]);
+    llvm::Value *equal =
+        lowering.lowerComparison(CompareOp::Eq, item, listType->itemType(), value, valueType);
+    llvm::Value *current = builder.CreateLoad(builder.getInt64Ty(), found);
+    llvm::Value *first =
+        builder.CreateAnd(equal, builder.CreateICmpSLT(current, builder.getInt64(0)));
+    builder.CreateStore(builder.CreateSelect(first, at[0], current), found);
+  });
+  return builder.CreateLoad(builder.getInt64Ty(), found);
+}
+
+/// Sorts a list of real numbers in place, descending when `descending` (an i1) holds.
+void sortList(FunctionLowering &lowering, llvm::Value *list, const Type *listType,
+              llvm::Value *descending) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  lowering.listRuntime("taipan_list_sort", builder.getVoidTy(),
+                       {list, builder.getInt32(sortDtypeCode(listType->itemType())),
+                        builder.CreateZExt(descending, builder.getInt32Ty())});
+}
+
+/// Only lists of real numbers sort here (Python's comparison of tuples is not implemented).
+void requireSortable(const LibraryCall &call, const Type *item) {
+  if (!item || !item->isReal() || (item->isFloat() && item->bits() == 16))
+    throwUnsupported(call.function->name + "() of a list of " +
+                         (item ? item->name() : "undefined") +
+                         " is not supported (lists of integers, floats and booleans sort)",
+                     call.location);
+}
+
+/// Adds a list function, which runs on the CPU only (lists live in the CPU's memory runtime).
+void addCpu(Library &library, std::string name, std::vector<LibraryParameter> parameters,
+            LibraryTypeRule type, LibraryLowerRule lower) {
+  LibraryFunction function;
+  function.name = std::move(name);
+  function.parameters = std::move(parameters);
+  function.targets = OnCpu;
+  function.type = std::move(type);
+  function.lower = std::move(lower);
+  library.add(std::move(function));
+}
+
+llvm::Value *noValue(FunctionLowering &lowering) {
+  return llvm::UndefValue::get(valueType(lowering.llvmContext(), types::none()));
+}
+
+void registerMethods(Library &library) {
+  addCpu(
+      library, "list.append", {{"", false}, {"", false}},
+      [](LibraryCall &call) {
+        const Type *list = listArgument(call);
+        if (list->itemType() && !acceptsItem(list->itemType(), call.argumentTypes[1]))
+          throwTypingError("cannot append a value of type " + call.argumentTypes[1]->name() +
+                               " to a " + list->name(),
+                           call.location);
+        return types::none();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        requireItemType(call);
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        llvm::Value *length = lowering.listLength(values[0]);
+        lowering.exitUnlessZero(lowering.listRuntime("taipan_list_open", builder.getInt32Ty(),
+                                                     {values[0], length, builder.getInt64(1)}));
+        lowering.storeListItem(values[0], call.argumentTypes[0], length, values[1],
+                               call.argumentTypes[1]);
+        return noValue(lowering);
+      });
+  addCpu(
+      library, "list.extend", {{"", false}, {"", false}},
+      [](LibraryCall &call) {
+        const Type *list = listArgument(call);
+        const Type *item = iterableItem(call.argumentTypes[1]);
+        bool empty = call.argumentTypes[1]->isList() && !item;
+        if (!empty && (!item || (list->itemType() && !acceptsItem(list->itemType(), item))))
+          throwNoOverload(call);
+        return types::none();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        requireItemType(call);
+        appendAll(lowering, values[0], call.argumentTypes[0], values[1], call.argumentTypes[1]);
+        return noValue(lowering);
+      });
+  addCpu(
+      library, "list.insert", {{"", false}, {"", false}, {"", false}},
+      [](LibraryCall &call) {
+        const Type *list = listArgument(call);
+        if (!call.argumentTypes[1]->isIntegerLike() ||
+            (list->itemType() && !acceptsItem(list->itemType(), call.argumentTypes[2])))
+          throwNoOverload(call);
+        return types::none();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        requireItemType(call);
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        // Python clamps the position into [0, len].
+        llvm::Value *length = lowering.listLength(values[0]);
+        llvm::Value *index = lowering.castValue(values[1], call.argumentTypes[1], types::int64());
+        llvm::Value *zero = builder.getInt64(0);
+        llvm::Value *wrapped = builder.CreateAdd(index, length);
+        wrapped = builder.CreateSelect(builder.CreateICmpSLT(wrapped, zero), zero, wrapped);
+        index = builder.CreateSelect(builder.CreateICmpSLT(index, zero), wrapped, index);
+        index = builder.CreateSelect(builder.CreateICmpSGT(index, length), length, index);
+        lowering.exitUnlessZero(lowering.listRuntime("taipan_list_open", builder.getInt32Ty(),
+                                                     {values[0], index, builder.getInt64(1)}));
+        lowering.storeListItem(values[0], call.argumentTypes[0], index, values[2],
+                               call.argumentTypes[2]);
+        return noValue(lowering);
+      });
+  addCpu(
+      library, "list.pop", {{"", false}, {"", true}},
+      [](LibraryCall &call) {
+        const Type *list = listArgument(call);
+        if (call.argumentTypes.size() > 1 && !call.argumentTypes[1]->isIntegerLike())
+          throwNoOverload(call);
+        if (!list->itemType())
+          throwTypingError("cannot pop from a list whose item type is unknown", call.location);
+        return list->itemType();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *listType = call.argumentTypes[0];
+        llvm::Value *length = lowering.listLength(values[0]);
+        lowering.raiseIf(builder.CreateICmpEQ(length, builder.getInt64(0)), IndexErrorId,
+                         "pop from empty list");
+        llvm::Value *index = values.size() > 1 ? values[1] : builder.getInt64(-1);
+        const Type *indexType = values.size() > 1 ? call.argumentTypes[1] : types::int64();
+        llvm::Value *position =
+            lowering.listPosition(index, indexType, length, "pop index out of range");
+        // The item's reference passes to the result: one more, then the list drops its own.
+        llvm::Value *item = lowering.loadListItem(values[0], listType, position);
+        lowering.incref(item, listType->itemType());
+        lowering.listRuntime(
+            "taipan_list_erase", builder.getVoidTy(),
+            {values[0], position, builder.CreateAdd(position, builder.getInt64(1))});
+        lowering.addTemporary(item, listType->itemType());
+        return item;
+      });
+  addCpu(
+      library, "list.remove", {{"", false}, {"", false}},
+      [](LibraryCall &call) {
+        requireComparable(call, listArgument(call)->itemType(), call.argumentTypes[1]);
+        return types::none();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        llvm::Value *index =
+            findItem(lowering, values[0], call.argumentTypes[0], values[1], call.argumentTypes[1]);
+        lowering.raiseIf(builder.CreateICmpSLT(index, builder.getInt64(0)), ValueErrorId,
+                         "list.remove(x): x not in list");
+        lowering.listRuntime("taipan_list_erase", builder.getVoidTy(),
+                             {values[0], index, builder.CreateAdd(index, builder.getInt64(1))});
+        return noValue(lowering);
+      });
+  addCpu(
+      library, "list.index", {{"", false}, {"", false}},
+      [](LibraryCall &call) {
+        requireComparable(call, listArgument(call)->itemType(), call.argumentTypes[1]);
+        return types::int64();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::Value *index =
+            findItem(lowering, values[0], call.argumentTypes[0], values[1], call.argumentTypes[1]);
+        lowering.raiseIf(
+            lowering.irBuilder().CreateICmpSLT(index, lowering.irBuilder().getInt64(0)),
+            ValueErrorId, "item not in list");
+        return index;
+      });
+  addCpu(
+      library, "list.count", {{"", false}, {"", false}},
+      [](LibraryCall &call) {
+        requireComparable(call, listArgument(call)->itemType(), call.argumentTypes[1]);
+        return types::int64();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *listType = call.argumentTypes[0];
+        llvm::AllocaInst *count = lowering.createEntryAlloca(builder.getInt64Ty(), "list.count");
+        builder.CreateStore(builder.getInt64(0), count);
+        lowering.forEachIndex({lowering.listLength(values[0])}, [&](const Values &at) {
+          llvm::Value *equal = lowering.lowerComparison(
+              CompareOp::Eq, lowering.loadListItem(values[0], listType, at[0]),
+              listType->itemType(), values[1], call.argumentTypes[1]);
+          builder.CreateStore(builder.CreateAdd(builder.CreateLoad(builder.getInt64Ty(), count),
+                                                builder.CreateZExt(equal, builder.getInt64Ty())),
+                              count);
+        });
+        return static_cast<llvm::Value *>(builder.CreateLoad(builder.getInt64Ty(), count));
+      });
+  addCpu(
+      library, "list.sort", {{"", false}, {"key", true}, {"reverse", true}},
+      [](LibraryCall &call) {
+        const Type *list = listArgument(call);
+        if (call.arguments.size() > 1 && call.arguments[1] && !call.argumentTypes[1]->isNone())
+          throwUnsupported("list.sort() with a key is not supported", call.location);
+        if (call.arguments.size() > 2 && !call.argumentTypes[2]->isIntegerLike())
+          throwNoOverload(call);
+        if (list->itemType())
+          requireSortable(call, list->itemType());
+        return types::none();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        if (call.argumentTypes[0]->itemType()) {
+          llvm::Value *descending = values.size() > 2
+                                        ? lowering.truthValue(values[2], call.argumentTypes[2])
+                                        : lowering.irBuilder().getInt1(false);
+          sortList(lowering, values[0], call.argumentTypes[0], descending);
+        }
+        return noValue(lowering);
+      });
+  addCpu(
+      library, "list.reverse", {{"", false}},
+      [](LibraryCall &call) {
+        listArgument(call);
+        return types::none();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &, const Values &values) {
+        lowering.listRuntime("taipan_list_reverse", lowering.irBuilder().getVoidTy(), {values[0]});
+        return noValue(lowering);
+      });
+  addCpu(
+      library, "list.clear", {{"", false}},
+      [](LibraryCall &call) {
+        listArgument(call);
+        return types::none();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &, const Values &values) {
+        lowering.listRuntime(
+            "taipan_list_erase", lowering.irBuilder().getVoidTy(),
+            {values[0], lowering.irBuilder().getInt64(0), lowering.listLength(values[0])});
+        return noValue(lowering);
+      });
+  addCpu(
+      library, "list.copy", {{"", false}}, [](LibraryCall &call) { return listArgument(call); },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::Value *copy = lowering.newList(call.resultType, lowering.irBuilder().getInt64(0));
+        appendAll(lowering, copy, call.resultType, values[0], call.argumentTypes[0]);
+        return copy;
+      });
+}
+
+void registerOperators(Library &library) {
+  // l[i] (borrowed from the list) and l[a:b] (a new list). The slice is lowered here.
+  LibraryFunction subscript;
+  subscript.name = "list.[]";
+  subscript.parameters = {{"", false}, {"", false}};
+  subscript.lowersArguments = true;
+  subscript.targets = OnCpu;
+  subscript.type = [](LibraryCall &call) {
+    const Type *list = call.argumentTypes[0];
+    const Type *index = call.argumentTypes[1];
+    if (call.arguments[1]->kind == ExprKind::Slice)
+      return list;
+    if (!index->isIntegerLike())
+      throwTypingError("list indices must be integers or slices, not " + index->name(),
+                       call.location);
+    if (!list->itemType())
+      throwTypingError("cannot index a list whose item type is unknown", call.location);
+    return list->itemType();
+  };
+  subscript.lower = [](FunctionLowering &lowering, const LibraryCall &call, const Values &) {
+    llvm::IRBuilder<> &builder = lowering.irBuilder();
+    const Type *listType = call.argumentTypes[0];
+    llvm::Value *list = lowering.lowerExpr(call.arguments[0]);
+    llvm::Value *length = lowering.listLength(list);
+    Expr *index = call.arguments[1];
+    if (index->kind != ExprKind::Slice) {
+      llvm::Value *position = lowering.listPosition(
+          lowering.lowerExpr(index), call.argumentTypes[1], length, "list index out of range");
+      return lowering.loadListItem(list, listType, position);
+    }
+    FunctionLowering::ListSlice slice = lowering.listSlice(index, length);
+    llvm::Value *result = lowering.listRuntime("taipan_list_slice", builder.getPtrTy(),
+                                               {list, slice.start, slice.step, slice.count});
+    lowering.exitIf(builder.CreateIsNull(result), builder.getInt32(MemoryErrorId));
+    lowering.addTemporary(result, listType);
+    return result;
+  };
+  library.add(std::move(subscript));
+
+  addCpu(
+      library, "list.+", {{"", false}, {"", false}},
+      [](LibraryCall &call) {
+        const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
+        const Type *unified = left->isList() && right->isList() ? unifyTypes(left, right) : nullptr;
+        if (!unified)
+          throwTypingError("can only concatenate list (not \"" + right->name() + "\") to list",
+                           call.location);
+        return unified;
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::Value *result = lowering.newList(call.resultType, lowering.irBuilder().getInt64(0));
+        appendAll(lowering, result, call.resultType, values[0], call.argumentTypes[0]);
+        appendAll(lowering, result, call.resultType, values[1], call.argumentTypes[1]);
+        return result;
+      });
+  addCpu(
+      library, "list.*", {{"", false}, {"", false}},
+      [](LibraryCall &call) {
+        const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
+        if (left->isList() && right->isIntegerLike())
+          return left;
+        if (right->isList() && left->isIntegerLike())
+          return right;
+        throwTypingError("can't multiply sequence by non-int of type '" +
+                             (left->isList() ? right : left)->name() + "'",
+                         call.location);
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        unsigned listAt = call.argumentTypes[0]->isList() ? 0 : 1;
+        llvm::Value *count =
+            lowering.castValue(values[1 - listAt], call.argumentTypes[1 - listAt], types::int64());
+        llvm::Value *result = lowering.newList(call.resultType, lowering.irBuilder().getInt64(0));
+        if (call.resultType->itemType())
+          lowering.exitUnlessZero(lowering.listRuntime("taipan_list_extend",
+                                                       lowering.irBuilder().getInt32Ty(),
+                                                       {result, values[listAt], count}));
+        return result;
+      });
+  for (bool negated : {false, true})
+    addCpu(
+        library, negated ? "list.not in" : "list.in", {{"", false}, {"", false}},
+        [](LibraryCall &call) {
+          if (!call.argumentTypes[1]->isList())
+            throwUnsupported("'in' is supported on tuples and lists only", call.location);
+          if (call.argumentTypes[1]->itemType())
+            requireComparable(call, call.argumentTypes[1]->itemType(), call.argumentTypes[0]);
+          return types::boolean();
+        },
+        [negated](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+          llvm::IRBuilder<> &builder = lowering.irBuilder();
+          if (!call.argumentTypes[1]->itemType())
+            return static_cast<llvm::Value *>(builder.getInt1(negated));
+          llvm::Value *index = findItem(lowering, values[1], call.argumentTypes[1], values[0],
+                                        call.argumentTypes[0]);
+          return negated ? builder.CreateICmpSLT(index, builder.getInt64(0))
+                         : builder.CreateICmpSGE(index, builder.getInt64(0));
+        });
+  for (bool negated : {false, true})
+    addCpu(
+        library, negated ? "list.!=" : "list.==", {{"", false}, {"", false}},
+        [](LibraryCall &call) {
+          const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
+          if (!left->isList() || !right->isList())
+            return types::boolean(); // a list never equals a value of another type
+          if (left->itemType() && right->itemType())
+            requireComparable(call, left->itemType(), right->itemType());
+          return types::boolean();
+        },
+        [negated](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+          llvm::IRBuilder<> &builder = lowering.irBuilder();
+          const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
+          if (!left->isList() || !right->isList())
+            return static_cast<llvm::Value *>(builder.getInt1(negated));
+          llvm::Value *length = lowering.listLength(values[0]);
+          llvm::Value *sameLength = builder.CreateICmpEQ(length, lowering.listLength(values[1]));
+          llvm::AllocaInst *equal = lowering.createEntryAlloca(builder.getInt1Ty(), "list.equal");
+          builder.CreateStore(sameLength, equal);
+          if (left->itemType() && right->itemType()) {
+            llvm::Value *count = builder.CreateSelect(sameLength, length, builder.getInt64(0));
+            lowering.forEachIndex({count}, [&](const Values &at) {
+              llvm::Value *same = lowering.lowerComparison(
+                  CompareOp::Eq, lowering.loadListItem(values[0], left, at[0]), left->itemType(),
+                  lowering.loadListItem(values[1], right, at[0]), right->itemType());
+              builder.CreateStore(
+                  builder.CreateAnd(builder.CreateLoad(builder.getInt1Ty(), equal), same), equal);
+            });
+          }
+          llvm::Value *result = builder.CreateLoad(builder.getInt1Ty(), equal);
+          return negated ? builder.CreateNot(result) : result;
+        });
+}
+
+void registerBuiltins(Library &library) {
+  // list() and list(iterable): a new list of the items.
+  addCpu(
+      library, "list", {{"", true}},
+      [](LibraryCall &call) {
+        if (call.argumentTypes.empty())
+          return types::list(nullptr);
+        const Type *item = iterableItem(call.argumentTypes[0]);
+        if (!item && !call.argumentTypes[0]->isList())
+          throwNoOverload(call);
+        return types::list(item);
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::Value *result = lowering.newList(call.resultType, lowering.irBuilder().getInt64(0));
+        if (!values.empty())
+          appendAll(lowering, result, call.resultType, values[0], call.argumentTypes[0]);
+        return result;
+      });
+  addCpu(
+      library, "sorted", {{"", false}, {"key", true}, {"reverse", true}},
+      [](LibraryCall &call) {
+        const Type *item = iterableItem(call.argumentTypes[0]);
+        if (!item)
+          throwNoOverload(call);
+        if (call.arguments.size() > 1 && call.arguments[1] && !call.argumentTypes[1]->isNone())
+          throwUnsupported("sorted() with a key is not supported", call.location);
+        if (call.arguments.size() > 2 && !call.argumentTypes[2]->isIntegerLike())
+          throwNoOverload(call);
+        requireSortable(call, item);
+        return types::list(item);
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::Value *result = lowering.newList(call.resultType, lowering.irBuilder().getInt64(0));
+        appendAll(lowering, result, call.resultType, values[0], call.argumentTypes[0]);
+        llvm::Value *descending = values.size() > 2
+                                      ? lowering.truthValue(values[2], call.argumentTypes[2])
+                                      : lowering.irBuilder().getInt1(false);
+        sortList(lowering, result, call.resultType, descending);
+        return result;
+      });
+}
+
+} // namespace
+
+void registerListFunctions(Library &library) {
+  registerMethods(library);
+  registerOperators(library);
+  registerBuiltins(library);
+}
+
+} // namespace taipan

@@ -1,0 +1,143 @@
+"""Lists in compiled code (Numba's reflected lists): literals, appends, indexing, iteration,
+methods, lists returned to Python and lists passed in (changes reflected back)."""
+
+import pytest
+from numpy_checks import no_allocation_leak
+
+from taipan import njit
+
+
+def literal_len():
+    values = [1, 2, 3]
+    return len(values)
+
+
+def negative_index():
+    values = [1, 2, 3]
+    return values[-1] + values[0]
+
+
+def append_unifies():
+    values = []
+    values.append(1.5)
+    values.append(2)
+    return values[1]
+
+
+def iterate():
+    total = 0
+    for x in [1, 2, 3]:
+        total += x
+    return total
+
+
+def set_item():
+    values = [1, 2]
+    values[0] = 5
+    return values[0]
+
+
+def pop_last():
+    values = [1, 2, 3]
+    return values.pop() + len(values)
+
+
+def returned():
+    return [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    "function", [literal_len, negative_index, append_unifies, iterate, set_item, pop_last, returned]
+)
+def test_matches_python(function):
+    compiled = njit(function)
+    with no_allocation_leak():
+        assert compiled() == function()
+
+
+def append_to(values):
+    values.append(4)
+    return len(values)
+
+
+def test_argument_changes_are_reflected():
+    compiled = njit(append_to)
+    mine, theirs = [1, 2, 3], [1, 2, 3]
+    with no_allocation_leak():
+        assert compiled(mine) == append_to(theirs)
+    assert mine == theirs
+
+
+def extend_insert_sort_reverse():
+    values = [3, 1]
+    values.extend([4, 5])
+    values.insert(0, 9)
+    values.sort()
+    first = values[0]
+    values.reverse()
+    return first * 100 + values[0] * 10 + len(values)
+
+
+def operators():
+    a = [1, 2] + [3]
+    b = [1, 2] * 3
+    return len(a) + len(b) + (2 in a) + ([1, 2] == [1, 2]) + a[1:3][0]
+
+
+def builtins_over_lists():
+    values = [3, 1, 2, 2]
+    ordered = sorted(values)
+    return ordered[1] + len(list(range(5))) + sum(values) + values.count(2) + values.index(1)
+
+
+def tuples_arrays_nested():
+    pairs = [(1, 2.0), (3, 4.0)]
+    nested = [[1, 2], [3]]
+    return pairs[1][1] + nested[1][0] + [1, 2].copy()[1]
+
+
+@pytest.mark.parametrize(
+    "function", [extend_insert_sort_reverse, operators, builtins_over_lists, tuples_arrays_nested]
+)
+def test_methods_and_operators(function):
+    compiled = njit(function)
+    with no_allocation_leak():
+        assert compiled() == function()
+
+
+def out_of_range():
+    values = [1, 2]
+    return values[5]
+
+
+def test_index_error_matches_cpython():
+    with pytest.raises(IndexError, match="list index out of range"):
+        njit(out_of_range)()
+
+
+def length(values):
+    return len(values)
+
+
+def test_empty_and_heterogeneous_arguments_raise():
+    from taipan.errors import TypingError
+
+    with pytest.raises(TypingError, match="cannot type empty list"):
+        njit(length)([])
+    with pytest.raises(TypingError, match="heterogeneous"):
+        njit(length)([1, "a"])
+
+
+def test_lists_on_the_gpu_are_unsupported():
+    import numpy as np
+
+    from taipan import cuda
+    from taipan.errors import UnsupportedError
+
+    @cuda.jit
+    def kernel(out):
+        values = [1, 2]
+        out[0] = values[0]
+
+    with pytest.raises(UnsupportedError, match="not supported on the GPU"):
+        kernel[1, 1](np.zeros(1))
