@@ -245,10 +245,16 @@ class Record(_NotYetSupported):
     _what = "NumPy structured (record) dtypes"
 
 
-class UnicodeType(_NotYetSupported):
+class UnicodeType(metaclass=_TypeClass):
     """The class of ``unicode_type``, Python's str."""
 
-    _what = "strings"
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "UnicodeType"
+
+    @staticmethod
+    def _make():
+        return unicode_type
 
 
 class _UnsupportedTypeInstance:
@@ -265,7 +271,7 @@ class _UnsupportedTypeInstance:
         self._type_class._refuse(self._name)
 
 
-unicode_type = string = _UnsupportedTypeInstance("unicode_type", UnicodeType)
+unicode_type = string = _core.scalar_type("unicode_type")
 
 
 def CPointer(dtype):
@@ -282,6 +288,8 @@ def type_spec(t):
     it), for pickles and cache files: numbers, None, arrays, pointers and tuples of them; None
     for other kinds."""
     kind = t.kind_name
+    if kind == "UnicodeType":
+        return ("scalar", "unicode_type")
     if kind in ("Boolean", "Integer", "Float", "Complex", "NoneType"):
         return ("scalar", "none" if kind == "NoneType" else t.name)
     if kind == "Array":

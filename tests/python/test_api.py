@@ -625,8 +625,6 @@ def _length(text):
         (lambda: types.ListType(types.int64), "typed lists"),
         (lambda: types.DictType(types.int64, types.float64), "typed dicts"),
         (lambda: types.Record([], 0, False), "structured"),
-        (lambda: taipan.njit("float64(unicode_type)")(_length), "strings"),
-        (lambda: taipan.njit((types.unicode_type,))(_length), "strings"),
     ],
 )
 def test_type_classes_not_supported_yet_say_so(build, what):

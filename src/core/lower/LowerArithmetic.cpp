@@ -94,8 +94,13 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
     return lowerIfExp(expr);
   case ExprKind::Tuple: {
     std::vector<llvm::Value *> elements;
-    for (Expr *operand : expr->operands)
-      elements.push_back(takeOwnership(lowerExpr(operand), typeOf(operand)));
+    for (size_t i = 0; i < expr->operands.size(); ++i) {
+      // A string literal in a tuple is a string value (typing made the element unicode_type).
+      Expr *operand = expr->operands[i];
+      const Type *element = type->elements()[i];
+      elements.push_back(
+          takeOwnership(castValue(lowerExpr(operand), typeOf(operand), element), element));
+    }
     llvm::Value *tuple = lowerTuple(elements, type);
     addTemporary(tuple, type); // it owns the references of its array elements
     return tuple;
@@ -562,7 +567,8 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
     llvm::Value *found = builder.getInt1(false);
     for (size_t i = 0; i < rightType->elements().size(); ++i) {
       const Type *elementType = rightType->elements()[i];
-      if (!comparisonOperandType(CompareOp::Eq, leftType, elementType))
+      if (!comparisonOperandType(CompareOp::Eq, leftType, elementType) &&
+          !(leftType->isString() && elementType->isString()))
         continue;
       llvm::Value *element = tupleElement(right, rightType, static_cast<unsigned>(i));
       found = builder.CreateOr(

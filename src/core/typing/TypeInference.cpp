@@ -755,6 +755,8 @@ private:
       for (Expr *operand : expr->operands) {
         elements.push_back(typeExpr(operand));
         unknown |= !elements.back();
+        if (elements.back() && elements.back()->kind() == TypeKind::StringLiteral)
+          elements.back() = types::unicode(); // a run-time value, as in Numba
       }
       return unknown ? nullptr : types::tuple(elements);
     }
