@@ -3,6 +3,8 @@
 #include "Boxing.h"
 
 #include "ArrayBoxing.h"
+#include "FunctionValues.h"
+#include "RecordBoxing.h"
 #include "StringBoxing.h"
 
 #include <cstring>
@@ -32,6 +34,8 @@ const Type *numpyScalarType(PyTypeObject *type) {
   if (std::strncmp(name, "numpy.", 6) != 0)
     return nullptr;
   std::string shortName = name + 6;
+  if (shortName == "void" || shortName == "record")
+    return nullptr; // record scalars: typeOfRecordScalar
   if (shortName == "longlong")
     return types::int64();
   if (shortName == "ulonglong")
@@ -87,6 +91,8 @@ const Type *typeOfValue(PyObject *value) {
     }
     return types::tuple(elements);
   }
+  if (const Type *record = typeOfRecordScalar(value))
+    return record;
   if (const Type *scalar = numpyScalarType(pythonType)) {
     cache[pythonType] = scalar;
     return scalar;
@@ -97,7 +103,7 @@ const Type *typeOfValue(PyObject *value) {
     return types::int64();
   if (PyFloat_Check(value))
     return types::float64();
-  return nullptr;
+  return typeOfFunctionValue(value);
 }
 
 bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified) {
@@ -180,9 +186,12 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     return true;
   }
   case TypeKind::None:
+  case TypeKind::JitFunction: // a function argument carries nothing at run time
     return true;
   case TypeKind::Array:
     return unboxArray(value, type, storage, verified);
+  case TypeKind::Record:
+    return unboxRecord(value, type, storage);
   case TypeKind::Unicode:
     return unboxString(value, storage);
   case TypeKind::Tuple: {
@@ -236,6 +245,8 @@ PyObject *boxValue(const Type *type, const void *storage) {
                                  load<double>(static_cast<const char *>(storage) + 8));
   case TypeKind::Array:
     return boxArray(type, storage);
+  case TypeKind::Record:
+    return boxRecord(type, storage);
   case TypeKind::Unicode:
     return boxString(storage);
   case TypeKind::Tuple: {

@@ -3,8 +3,8 @@
 #include "Dispatcher.h"
 
 #include "Boxing.h"
-#include "StringBoxing.h"
 #include "Module.h"
+#include "StringBoxing.h"
 
 #include <cstring>
 #include <deque>

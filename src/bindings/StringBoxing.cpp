@@ -41,7 +41,7 @@ void forwardPythonError() {
     }
   }
   PyErr_Clear();
-  int32_t id = type && PyErr_GivenExceptionMatches(type, PyExc_ValueError) ? ValueErrorId
+  int32_t id = type && PyErr_GivenExceptionMatches(type, PyExc_ValueError)  ? ValueErrorId
                : type && PyErr_GivenExceptionMatches(type, PyExc_TypeError) ? TypeErrorId
                                                                             : RuntimeErrorId;
   Py_XDECREF(type);

@@ -90,8 +90,9 @@ void addMethod(Library &library, const std::string &name, std::vector<LibraryPar
   library.add(std::move(function));
 }
 
-void addFunction(Library &library, const std::string &name, std::vector<LibraryParameter> parameters,
-                 LibraryTypeRule type, LibraryLowerRule lower) {
+void addFunction(Library &library, const std::string &name,
+                 std::vector<LibraryParameter> parameters, LibraryTypeRule type,
+                 LibraryLowerRule lower) {
   LibraryFunction function;
   function.name = name;
   function.parameters = std::move(parameters);
@@ -305,34 +306,33 @@ void registerMethods(Library &library) {
   static const char *const caseMappings[] = {"upper", "lower",      "swapcase",
                                              "title", "capitalize", "casefold"};
   for (int32_t operation = 0; operation < 6; ++operation)
-    addMethod(library, caseMappings[operation], positional(1), "s", unicode,
-              [operation](FunctionLowering &lowering, const LibraryCall &call,
-                          const Values &values) {
-                return callStringFunction(
-                    lowering, "taipan_str_case",
-                    {stringArgument(lowering, call, values, 0),
-                     lowering.irBuilder().getInt32(operation)});
-              });
-  static const char *const predicates[] = {"isdigit", "isalpha",   "isspace",      "isupper",
-                                           "islower", "isalnum",   "isdecimal",    "isnumeric",
-                                           "istitle", "isascii",   "isidentifier", "isprintable"};
+    addMethod(
+        library, caseMappings[operation], positional(1), "s", unicode,
+        [operation](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+          return callStringFunction(lowering, "taipan_str_case",
+                                    {stringArgument(lowering, call, values, 0),
+                                     lowering.irBuilder().getInt32(operation)});
+        });
+  static const char *const predicates[] = {"isdigit", "isalpha", "isspace",      "isupper",
+                                           "islower", "isalnum", "isdecimal",    "isnumeric",
+                                           "istitle", "isascii", "isidentifier", "isprintable"};
   for (int32_t operation = 0; operation < 12; ++operation)
-    addMethod(library, predicates[operation], positional(1), "s", boolean,
-              [operation](FunctionLowering &lowering, const LibraryCall &call,
-                          const Values &values) {
-                return predicate(lowering, stringArgument(lowering, call, values, 0), operation);
-              });
+    addMethod(
+        library, predicates[operation], positional(1), "s", boolean,
+        [operation](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+          return predicate(lowering, stringArgument(lowering, call, values, 0), operation);
+        });
   static const std::pair<const char *, int32_t> strips[] = {
       {"strip", 3}, {"lstrip", 1}, {"rstrip", 2}};
   for (auto [name, sides] : strips)
-    addMethod(library, name, positional(1, 1), "sS", unicode,
-              [sides = sides](FunctionLowering &lowering, const LibraryCall &call,
-                              const Values &values) {
-                return callStringFunction(lowering, "taipan_str_strip",
-                                          {stringArgument(lowering, call, values, 0),
-                                           optionalString(lowering, call, values, 1),
-                                           lowering.irBuilder().getInt32(sides)});
-              });
+    addMethod(
+        library, name, positional(1, 1), "sS", unicode,
+        [sides = sides](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+          return callStringFunction(lowering, "taipan_str_strip",
+                                    {stringArgument(lowering, call, values, 0),
+                                     optionalString(lowering, call, values, 1),
+                                     lowering.irBuilder().getInt32(sides)});
+        });
   // find, rfind, index, rindex: the position, or -1 (find) or ValueError (index).
   for (const char *name : {"find", "rfind", "index", "rindex"})
     addMethod(library, name, positional(2, 2), "ssnn", int64,
@@ -340,13 +340,13 @@ void registerMethods(Library &library) {
                                          const Values &values) {
                 llvm::IRBuilder<> &builder = lowering.irBuilder();
                 bool reverse = name[0] == 'r';
-                llvm::Value *position = callStringRuntime(
-                    lowering, "taipan_str_find", builder.getInt64Ty(),
-                    {stringArgument(lowering, call, values, 0),
-                     stringArgument(lowering, call, values, 1),
-                     integerArgument(lowering, call, values, 2),
-                     integerArgument(lowering, call, values, 3), boundsGiven(lowering, call, 2),
-                     builder.getInt32(reverse)});
+                llvm::Value *position =
+                    callStringRuntime(lowering, "taipan_str_find", builder.getInt64Ty(),
+                                      {stringArgument(lowering, call, values, 0),
+                                       stringArgument(lowering, call, values, 1),
+                                       integerArgument(lowering, call, values, 2),
+                                       integerArgument(lowering, call, values, 3),
+                                       boundsGiven(lowering, call, 2), builder.getInt32(reverse)});
                 if (name.find("index") != std::string::npos)
                   lowering.raiseIf(builder.CreateICmpSLT(position, builder.getInt64(0)),
                                    ValueErrorId, "substring not found");
@@ -354,26 +354,25 @@ void registerMethods(Library &library) {
               });
   addMethod(library, "count", positional(2, 2), "ssnn", int64,
             [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-              return callStringRuntime(lowering, "taipan_str_count",
-                                       lowering.irBuilder().getInt64Ty(),
-                                       {stringArgument(lowering, call, values, 0),
-                                        stringArgument(lowering, call, values, 1),
-                                        integerArgument(lowering, call, values, 2),
-                                        integerArgument(lowering, call, values, 3),
-                                        boundsGiven(lowering, call, 2)});
+              return callStringRuntime(
+                  lowering, "taipan_str_count", lowering.irBuilder().getInt64Ty(),
+                  {stringArgument(lowering, call, values, 0),
+                   stringArgument(lowering, call, values, 1),
+                   integerArgument(lowering, call, values, 2),
+                   integerArgument(lowering, call, values, 3), boundsGiven(lowering, call, 2)});
             });
   for (const char *name : {"startswith", "endswith"})
     addMethod(library, name, positional(2, 2), "ssnn", boolean,
               [suffix = name[0] == 'e'](FunctionLowering &lowering, const LibraryCall &call,
                                         const Values &values) {
                 llvm::IRBuilder<> &builder = lowering.irBuilder();
-                llvm::Value *result = callStringRuntime(
-                    lowering, "taipan_str_startswith", builder.getInt8Ty(),
-                    {stringArgument(lowering, call, values, 0),
-                     stringArgument(lowering, call, values, 1),
-                     integerArgument(lowering, call, values, 2),
-                     integerArgument(lowering, call, values, 3), boundsGiven(lowering, call, 2),
-                     builder.getInt32(suffix)});
+                llvm::Value *result =
+                    callStringRuntime(lowering, "taipan_str_startswith", builder.getInt8Ty(),
+                                      {stringArgument(lowering, call, values, 0),
+                                       stringArgument(lowering, call, values, 1),
+                                       integerArgument(lowering, call, values, 2),
+                                       integerArgument(lowering, call, values, 3),
+                                       boundsGiven(lowering, call, 2), builder.getInt32(suffix)});
                 return builder.CreateICmpNE(result, builder.getInt8(0));
               });
   addMethod(library, "replace", positional(3, 1), "sssi", unicode,
@@ -426,9 +425,9 @@ void registerMethods(Library &library) {
     }
     Values pieces;
     for (size_t i = 0; i < items->elements().size(); ++i)
-      pieces.push_back(asStringValue(
-          lowering, lowering.tupleElement(values[1], items, static_cast<unsigned>(i)),
-          items->elements()[i]));
+      pieces.push_back(
+          asStringValue(lowering, lowering.tupleElement(values[1], items, static_cast<unsigned>(i)),
+                        items->elements()[i]));
     return joinValues(lowering, separator, pieces);
   };
   library.add(std::move(join));
@@ -450,8 +449,8 @@ void registerMethods(Library &library) {
     return types::unicode();
   };
   format.lower = [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-    std::vector<FormatPiece> pieces = parseTemplate(call.argumentTypes[0]->text(),
-                                                    call.argumentTypes.size() - 1, call.location);
+    std::vector<FormatPiece> pieces =
+        parseTemplate(call.argumentTypes[0]->text(), call.argumentTypes.size() - 1, call.location);
     Values parts;
     for (const FormatPiece &piece : pieces) {
       if (piece.argument < 0) {

@@ -785,6 +785,8 @@ llvm::Value *FunctionLowering::pointerElementAddress(Expr *subscript) {
 llvm::Value *FunctionLowering::lowerSubscript(Expr *expr) {
   Expr *base = expr->operands[0];
   Expr *index = expr->operands[1];
+  if (isRecordAccess(expr))
+    return lowerRecordAccess(expr);
   if (typeOf(base)->isArray())
     return lowerArraySubscript(expr);
   if (typeOf(base)->isString())
@@ -843,6 +845,8 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
       throwUnsupported(name + " is not supported", expr->location);
     return lowerLibraryValue(*libraryValue, expr->location);
   }
+  if (isRecordAccess(expr))
+    return lowerRecordAccess(expr);
   if (!type->isRuntimeValue() || type->kind() == TypeKind::Builtin)
     return llvm::UndefValue::get(valueType(context, type)); // a bound method, or a.dtype
   // An attribute the library implements (a.shape...): a call of its entry with the value.

@@ -54,8 +54,8 @@ llvm::Value *lowerStringLiteral(FunctionLowering &lowering, const std::string &t
   llvm::Type *i32 = llvm::Type::getInt32Ty(context);
   llvm::Type *ptr = llvm::PointerType::getUnqual(context);
   // MemInfo {references, data, size, destructor, payload}, then StringData.
-  auto *type = llvm::StructType::get(context, {i64, ptr, i64, ptr, ptr, i64, i32, i32, i64,
-                                               unitsType});
+  auto *type =
+      llvm::StructType::get(context, {i64, ptr, i64, ptr, ptr, i64, i32, i32, i64, unitsType});
   auto *global = new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::PrivateLinkage,
                                           nullptr, name);
   global->setAlignment(llvm::Align(16));
@@ -82,8 +82,8 @@ llvm::Value *asStringValue(FunctionLowering &lowering, llvm::Value *value, const
 
 llvm::Value *stringLength(FunctionLowering &lowering, llvm::Value *string) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
-  llvm::Value *dataAddress = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), string,
-                                                                runtime::MemInfoDataOffset);
+  llvm::Value *dataAddress =
+      builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), string, runtime::MemInfoDataOffset);
   llvm::Value *data = builder.CreateLoad(builder.getPtrTy(), dataAddress);
   return builder.CreateLoad(builder.getInt64Ty(), data);
 }
@@ -109,9 +109,9 @@ llvm::Value *callStringFunction(FunctionLowering &lowering, const char *name,
 llvm::Value *lowerStringBinary(FunctionLowering &lowering, BinaryOp op, llvm::Value *left,
                                const Type *leftType, llvm::Value *right, const Type *rightType) {
   if (op == BinaryOp::Add)
-    return callStringFunction(lowering, "taipan_str_concat",
-                              {asStringValue(lowering, left, leftType),
-                               asStringValue(lowering, right, rightType)});
+    return callStringFunction(
+        lowering, "taipan_str_concat",
+        {asStringValue(lowering, left, leftType), asStringValue(lowering, right, rightType)});
   // s * n or n * s.
   bool stringFirst = leftType->isString();
   llvm::Value *string = stringFirst ? asStringValue(lowering, left, leftType)
@@ -180,8 +180,7 @@ llvm::Value *lowerStringSubscript(FunctionLowering &lowering, Expr *expr) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   Expr *base = expr->operands[0];
   Expr *index = expr->operands[1];
-  llvm::Value *string =
-      asStringValue(lowering, lowering.lowerExpr(base), lowering.typeOf(base));
+  llvm::Value *string = asStringValue(lowering, lowering.lowerExpr(base), lowering.typeOf(base));
   if (lowering.typeOf(index) != sliceType())
     return stringItem(lowering, string, lowering.lowerExprAs(index, types::int64()));
   // s[a:b:c]: the bounds given, and a mask of which (None counts as not given).

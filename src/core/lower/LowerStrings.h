@@ -26,8 +26,7 @@ void requireHostForStrings(FunctionLowering &lowering, SourceLocation location);
 llvm::Value *lowerStringBinary(FunctionLowering &lowering, BinaryOp op, llvm::Value *left,
                                const Type *leftType, llvm::Value *right, const Type *rightType);
 llvm::Value *lowerStringComparison(FunctionLowering &lowering, CompareOp op, llvm::Value *left,
-                                   const Type *leftType, llvm::Value *right,
-                                   const Type *rightType);
+                                   const Type *leftType, llvm::Value *right, const Type *rightType);
 /// `s[i]` or `s[a:b:c]`.
 llvm::Value *lowerStringSubscript(FunctionLowering &lowering, Expr *expr);
 /// int(s), float(s) or bool(s) of a string (`target` int64, float64 or bool); ValueError for

@@ -297,9 +297,7 @@ MemInfo *padFormatted(const FormatSpec &spec, const std::string &prefix, const C
   return fromPoints(fill);
 }
 
-CodePoints asciiPoints(const std::string &text) {
-  return CodePoints(text.begin(), text.end());
-}
+CodePoints asciiPoints(const std::string &text) { return CodePoints(text.begin(), text.end()); }
 
 /// The sign prefix of a number by the spec's sign option.
 std::string signPrefix(bool negative, char sign) {
@@ -572,7 +570,8 @@ int32_t taipan_str_to_float64(MemInfo *block, double *out) {
   std::string cleaned;
   for (size_t i = 0; i < body.size(); ++i) {
     if (body[i] == '_') {
-      if (i == 0 || i + 1 == body.size() || !std::isdigit(static_cast<unsigned char>(body[i - 1])) ||
+      if (i == 0 || i + 1 == body.size() ||
+          !std::isdigit(static_cast<unsigned char>(body[i - 1])) ||
           !std::isdigit(static_cast<unsigned char>(body[i + 1])))
         cleaned = "x";
       else
@@ -595,7 +594,8 @@ int32_t taipan_str_to_float64(MemInfo *block, double *out) {
     *out = negative ? -value : value;
     return 0;
   }
-  bool valid = !unsigned_.empty() && unsigned_.find_first_not_of("0123456789.e+-") == std::string::npos &&
+  bool valid = !unsigned_.empty() &&
+               unsigned_.find_first_not_of("0123456789.e+-") == std::string::npos &&
                unsigned_.find_first_of("0123456789") != std::string::npos;
   char *parsedEnd = nullptr;
   double value = valid ? std::strtod(cleaned.c_str(), &parsedEnd) : 0.0;
@@ -648,9 +648,9 @@ MemInfo *taipan_str_case(MemInfo *block, int32_t operation) {
 }
 
 int32_t taipan_str_predicate(MemInfo *block, int32_t operation) {
-  static const char *const names[] = {"isdigit", "isalpha",   "isspace", "isupper",
-                                      "islower", "isalnum",   "isdecimal", "isnumeric",
-                                      "istitle", "isascii",   "isidentifier", "isprintable"};
+  static const char *const names[] = {"isdigit", "isalpha", "isspace",      "isupper",
+                                      "islower", "isalnum", "isdecimal",    "isnumeric",
+                                      "istitle", "isascii", "isidentifier", "isprintable"};
   const StringData *s = stringOf(block);
   if (operation == 9)
     return s->ascii;

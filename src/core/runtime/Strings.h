@@ -43,22 +43,23 @@ void setStringHashSecret(uint64_t k0, uint64_t k1);
 
 /// The symbols of the string runtime, for the JIT's table (runtime/Runtime.cpp).
 #define TAIPAN_STRING_SYMBOLS                                                                      \
-  TAIPAN_SYMBOL(taipan_str_from_utf8), TAIPAN_SYMBOL(taipan_str_getitem),                         \
-      TAIPAN_SYMBOL(taipan_str_slice), TAIPAN_SYMBOL(taipan_str_concat),                          \
-      TAIPAN_SYMBOL(taipan_str_repeat), TAIPAN_SYMBOL(taipan_str_compare),                        \
-      TAIPAN_SYMBOL(taipan_str_contains), TAIPAN_SYMBOL(taipan_str_hash),                         \
-      TAIPAN_SYMBOL(taipan_str_from_int64), TAIPAN_SYMBOL(taipan_str_from_uint64),                \
-      TAIPAN_SYMBOL(taipan_str_from_float64), TAIPAN_SYMBOL(taipan_str_to_int64),                 \
-      TAIPAN_SYMBOL(taipan_str_to_float64), TAIPAN_SYMBOL(taipan_str_case),                       \
-      TAIPAN_SYMBOL(taipan_str_predicate), TAIPAN_SYMBOL(taipan_str_strip),                       \
-      TAIPAN_SYMBOL(taipan_str_find), TAIPAN_SYMBOL(taipan_str_count),                            \
-      TAIPAN_SYMBOL(taipan_str_startswith), TAIPAN_SYMBOL(taipan_str_replace),                    \
-      TAIPAN_SYMBOL(taipan_str_zfill), TAIPAN_SYMBOL(taipan_str_pad),                             \
-      TAIPAN_SYMBOL(taipan_str_join), TAIPAN_SYMBOL(taipan_str_ord), TAIPAN_SYMBOL(taipan_str_chr), \
-      TAIPAN_SYMBOL(taipan_str_print), TAIPAN_SYMBOL(taipan_str_format_int),                      \
-      TAIPAN_SYMBOL(taipan_str_format_float), TAIPAN_SYMBOL(taipan_str_format_str),               \
-      TAIPAN_SYMBOL(taipan_str_repr), TAIPAN_SYMBOL(taipan_str_split_count),                      \
-      TAIPAN_SYMBOL(taipan_str_split), TAIPAN_SYMBOL(taipan_str_join_characters)
+  TAIPAN_SYMBOL(taipan_str_from_utf8), TAIPAN_SYMBOL(taipan_str_getitem),                          \
+      TAIPAN_SYMBOL(taipan_str_slice), TAIPAN_SYMBOL(taipan_str_concat),                           \
+      TAIPAN_SYMBOL(taipan_str_repeat), TAIPAN_SYMBOL(taipan_str_compare),                         \
+      TAIPAN_SYMBOL(taipan_str_contains), TAIPAN_SYMBOL(taipan_str_hash),                          \
+      TAIPAN_SYMBOL(taipan_str_from_int64), TAIPAN_SYMBOL(taipan_str_from_uint64),                 \
+      TAIPAN_SYMBOL(taipan_str_from_float64), TAIPAN_SYMBOL(taipan_str_to_int64),                  \
+      TAIPAN_SYMBOL(taipan_str_to_float64), TAIPAN_SYMBOL(taipan_str_case),                        \
+      TAIPAN_SYMBOL(taipan_str_predicate), TAIPAN_SYMBOL(taipan_str_strip),                        \
+      TAIPAN_SYMBOL(taipan_str_find), TAIPAN_SYMBOL(taipan_str_count),                             \
+      TAIPAN_SYMBOL(taipan_str_startswith), TAIPAN_SYMBOL(taipan_str_replace),                     \
+      TAIPAN_SYMBOL(taipan_str_zfill), TAIPAN_SYMBOL(taipan_str_pad),                              \
+      TAIPAN_SYMBOL(taipan_str_join), TAIPAN_SYMBOL(taipan_str_ord),                               \
+      TAIPAN_SYMBOL(taipan_str_chr), TAIPAN_SYMBOL(taipan_str_print),                              \
+      TAIPAN_SYMBOL(taipan_str_format_int), TAIPAN_SYMBOL(taipan_str_format_float),                \
+      TAIPAN_SYMBOL(taipan_str_format_str), TAIPAN_SYMBOL(taipan_str_repr),                        \
+      TAIPAN_SYMBOL(taipan_str_split_count), TAIPAN_SYMBOL(taipan_str_split),                      \
+      TAIPAN_SYMBOL(taipan_str_join_characters)
 
 extern "C" {
 using taipan::runtime::MemInfo;

@@ -12,8 +12,8 @@ const Type *stringBinaryResultType(BinaryOp op, const Type *left, const Type *ri
     return nullptr;
   if (op == BinaryOp::Add && left->isString() && right->isString())
     return types::unicode();
-  if (op == BinaryOp::Mult &&
-      ((left->isString() && right->isIntegerLike()) || (right->isString() && left->isIntegerLike())))
+  if (op == BinaryOp::Mult && ((left->isString() && right->isIntegerLike()) ||
+                               (right->isString() && left->isIntegerLike())))
     return types::unicode();
   throwTypingError(std::string("unsupported operand types for ") + binaryOpSymbol(op) + ": " +
                        (left->isString() ? "unicode_type" : left->name()) + " and " +
