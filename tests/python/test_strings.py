@@ -437,3 +437,26 @@ def test_typing_errors_name_the_line():
         njit(bad_index)("abc")
     with pytest.raises(taipan.errors.TypingError, match="unsupported operand"):
         njit(bad_add)("abc")
+
+
+def split_words(s):
+    return s.split()
+
+
+def split_once(s):
+    return s.rsplit(",", 1)
+
+
+def split_lines(s):
+    return s.splitlines()
+
+
+@pytest.mark.parametrize("f", [split_words, split_once, split_lines])
+def test_list_returning_methods_say_lists_are_not_supported_yet(f):
+    # Until typed lists land: an UnsupportedError naming the method and the user's line.
+    with pytest.raises(taipan.errors.UnsupportedError, match=r"str\..*split.*\(\) returns a list"):
+        njit(f)("a,b c")
+    try:
+        njit(f)("a,b c")
+    except taipan.errors.UnsupportedError as error:
+        assert "return s." in str(error)

@@ -464,6 +464,23 @@ void registerMethods(Library &library) {
     return joinValues(lowering, lowerStringLiteral(lowering, ""), parts);
   };
   library.add(std::move(format));
+  // Methods returning a list wait for typed lists: a clear error at the call, not "unknown
+  // attribute".
+  for (const char *name : {"split", "rsplit", "splitlines"}) {
+    LibraryFunction listMethod;
+    listMethod.name = std::string("str.") + name;
+    listMethod.parameters = positional(1, 2);
+    listMethod.targets = OnCpu;
+    listMethod.type = [name](LibraryCall &call) -> const Type * {
+      throwUnsupported(std::string("str.") + name +
+                           "() returns a list, and lists are not supported yet",
+                       call.location);
+    };
+    listMethod.lower = [](FunctionLowering &, const LibraryCall &, const Values &) {
+      return static_cast<llvm::Value *>(nullptr); // typing refuses every call
+    };
+    library.add(std::move(listMethod));
+  }
 }
 
 } // namespace
