@@ -460,3 +460,13 @@ def test_list_returning_methods_say_lists_are_not_supported_yet(f):
         njit(f)("a,b c")
     except taipan.errors.UnsupportedError as error:
         assert "return s." in str(error)
+
+
+def partitions(s, sep):
+    return s.partition(sep), s.rpartition(sep)
+
+
+@pytest.mark.parametrize("s", TEXTS)
+@pytest.mark.parametrize("sep", ["", ",", "l", "o w", "Ω", "😀", "zz", "hello world"])
+def test_partition(s, sep):
+    check(partitions, s, sep)  # an empty separator raises ValueError
