@@ -5,6 +5,8 @@
 #include "runtime/Strings.h"
 
 #include <cstring>
+#include <dlfcn.h>
+#include <string>
 
 namespace taipan::bindings {
 namespace {
@@ -117,7 +119,16 @@ void releaseUnboxed(const Type *type, void *storage) {
 }
 
 void installStringHooks() {
-  runtime::setStringHashSecret(_Py_HashSecret.siphash.k0, _Py_HashSecret.siphash.k1);
+  // The key is CPython's _Py_HashSecret (siphash.k0, .k1 first in the union), exported by
+  // every interpreter but declared only in internal headers from 3.13: found by name.
+  const auto *secret = static_cast<const uint64_t *>(dlsym(RTLD_DEFAULT, "_Py_HashSecret"));
+  std::string algorithm = PyHash_GetFuncDef()->name;
+  int compression = 0, finalization = 0;
+  if (secret && algorithm == "siphash13")
+    compression = 1, finalization = 3;
+  else if (secret && algorithm == "siphash24")
+    compression = 2, finalization = 4;
+  runtime::setStringHash(secret ? secret[0] : 0, secret ? secret[1] : 0, compression, finalization);
   runtime::setStringMethodHook(callStrMethod);
 }
 

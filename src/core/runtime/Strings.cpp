@@ -20,6 +20,9 @@ namespace {
 std::atomic<StringMethodHook> methodHook{nullptr};
 uint64_t hashKey0 = 0;
 uint64_t hashKey1 = 0;
+/// SipHash's rounds as the interpreter hashes strings; 0: an algorithm taipan does not have.
+int hashCompressionRounds = 1;
+int hashFinalizationRounds = 3;
 
 using CodePoints = std::vector<uint32_t>;
 
@@ -104,9 +107,11 @@ namespace taipan::runtime {
 
 void setStringMethodHook(StringMethodHook hook) { methodHook.store(hook); }
 
-void setStringHashSecret(uint64_t k0, uint64_t k1) {
+void setStringHash(uint64_t k0, uint64_t k1, int compressionRounds, int finalizationRounds) {
   hashKey0 = k0;
   hashKey1 = k1;
+  hashCompressionRounds = compressionRounds;
+  hashFinalizationRounds = finalizationRounds;
 }
 
 MemInfo *makeStringOfKind(const void *data, int64_t length, int kind) {
@@ -308,7 +313,10 @@ std::string signPrefix(bool negative, char sign) {
 
 /// Applies the zero-padding of '0' (align '=') over digits grouped with separators as CPython
 /// does: the grouped digits grow to fill the width.
-uint64_t siphash13(uint64_t k0, uint64_t k1, const unsigned char *in, size_t size) {
+/// SipHash-c-d of `in` with key (k0, k1): CPython's string hash is SipHash-1-3 from 3.11,
+/// SipHash-2-4 before.
+uint64_t siphash(uint64_t k0, uint64_t k1, const unsigned char *in, size_t size,
+                 int compressionRounds, int finalizationRounds) {
   auto rotate = [](uint64_t x, int b) { return (x << b) | (x >> (64 - b)); };
   uint64_t b = static_cast<uint64_t>(size) << 56;
   uint64_t v0 = k0 ^ 0x736f6d6570736575ULL;
@@ -333,19 +341,20 @@ uint64_t siphash13(uint64_t k0, uint64_t k1, const unsigned char *in, size_t siz
     in += 8;
     size -= 8;
     v3 ^= word;
-    round();
+    for (int i = 0; i < compressionRounds; ++i)
+      round();
     v0 ^= word;
   }
   uint64_t tail = 0;
   std::memcpy(&tail, in, size);
   b |= tail;
   v3 ^= b;
-  round();
+  for (int i = 0; i < compressionRounds; ++i)
+    round();
   v0 ^= b;
   v2 ^= 0xff;
-  round();
-  round();
-  round();
+  for (int i = 0; i < finalizationRounds; ++i)
+    round();
   return (v0 ^ v1) ^ (v2 ^ v3);
 }
 
@@ -458,9 +467,14 @@ int64_t taipan_str_hash(MemInfo *block) {
   if (s->hash != -1)
     return s->hash;
   int64_t hash = 0;
+  if (s->length && hashCompressionRounds == 0) {
+    taipan_raise(RuntimeErrorId, "hash() of a string needs an interpreter hashing with SipHash");
+    return -1;
+  }
   if (s->length) {
-    hash = static_cast<int64_t>(
-        siphash13(hashKey0, hashKey1, s->bytes, static_cast<size_t>(s->length * s->kind)));
+    hash = static_cast<int64_t>(siphash(hashKey0, hashKey1, s->bytes,
+                                        static_cast<size_t>(s->length * s->kind),
+                                        hashCompressionRounds, hashFinalizationRounds));
     if (hash == -1)
       hash = -2;
   }

@@ -36,8 +36,9 @@ std::string toUtf8(MemInfo *block);
 /// predicate, else 0 with `*result` a new string; -1 with the exception pending on failure.
 using StringMethodHook = int32_t (*)(const char *method, MemInfo *self, MemInfo **result);
 void setStringMethodHook(StringMethodHook hook);
-/// The process's siphash key (CPython's _Py_HashSecret), so that hash(s) agrees with CPython's.
-void setStringHashSecret(uint64_t k0, uint64_t k1);
+/// The interpreter's string hash, so that hash(s) agrees with CPython's: its SipHash key
+/// (_Py_HashSecret) and rounds (1-3 or 2-4; 0: not SipHash, and hash(s) raises).
+void setStringHash(uint64_t k0, uint64_t k1, int compressionRounds, int finalizationRounds);
 
 } // namespace taipan::runtime
 
