@@ -470,3 +470,12 @@ def partitions(s, sep):
 @pytest.mark.parametrize("sep", ["", ",", "l", "o w", "Ω", "😀", "zz", "hello world"])
 def test_partition(s, sep):
     check(partitions, s, sep)  # an empty separator raises ValueError
+
+
+def expand(s):
+    return s.expandtabs(), s.expandtabs(4), s.expandtabs(0), s.expandtabs(-3), s.expandtabs(1)
+
+
+@pytest.mark.parametrize("s", TEXTS + ["\t", "a\tbc\td", "Ω\t😀\n\tx\r\ty", "café\t\t|"])
+def test_expandtabs(s):
+    check(expand, s)

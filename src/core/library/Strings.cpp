@@ -389,6 +389,12 @@ void registerMethods(Library &library) {
                                         {stringArgument(lowering, call, values, 0),
                                          integerArgument(lowering, call, values, 1)});
             });
+  addMethod(library, "expandtabs", positional(1, 1), "si", unicode,
+            [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+              return callStringFunction(lowering, "taipan_str_expandtabs",
+                                        {stringArgument(lowering, call, values, 0),
+                                         integerArgument(lowering, call, values, 1, 8)});
+            });
   static const std::pair<const char *, int32_t> pads[] = {
       {"ljust", 0}, {"rjust", 1}, {"center", 2}};
   for (auto [name, alignment] : pads)
