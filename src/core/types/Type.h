@@ -28,6 +28,7 @@ enum class TypeKind {
   ExternalFunction, ///< a foreign function: cuda.declare_device's, or a ctypes function's
   Overload,         ///< a function implemented in Python for compiled code (taipan.extending)
   Intrinsic,        ///< a function written in LLVM IR text (taipan.extending.intrinsic)
+  Optional,         ///< a value of one type or None (Numba's Optional), decided at run time
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -45,6 +46,7 @@ public:
   bool isTuple() const { return typeKind == TypeKind::Tuple; }
   bool isArray() const { return typeKind == TypeKind::Array; }
   bool isPointer() const { return typeKind == TypeKind::Pointer; }
+  bool isOptional() const { return typeKind == TypeKind::Optional; }
   /// Boolean, integer, float or complex: the types arithmetic works on.
   bool isNumber() const { return isBoolean() || isInteger() || isFloat() || isComplex(); }
   /// Boolean, integer or float: the numbers on a line.
@@ -74,6 +76,11 @@ public:
   int ndim() const { return dimensions; }
   char layout() const { return layoutCode; }
   bool isReadonly() const { return readonly; }
+
+  /// Optional: the type of the value when it is not None.
+  const Type *optionalValue() const { return elementType; }
+  /// Optional: the byte offset of the value after the one-byte "is a value" flag.
+  size_t optionalValueOffset() const;
 
   /// Pointer: the element type pointed to, or null for void*.
   const Type *pointee() const { return elementType; }
@@ -163,6 +170,9 @@ const Type *exceptionClass(int id, const std::string &name);
 /// bindings' registry id; `name` is what error messages call it.
 const Type *overload(int id, const std::string &name);
 const Type *intrinsic(int id, const std::string &name);
+/// Optional(value): `value` or None. Its memory form is a flag byte (1: a value) followed by
+/// the value at its alignment.
+const Type *optional(const Type *value);
 /// CPointer(pointee); a null pointee gives void*.
 const Type *pointer(const Type *pointee);
 /// A foreign function `symbol` taking `parameters` and returning `result` (none for void),
