@@ -114,8 +114,7 @@ private:
   /// name it is bound to. Its captured variables become leading parameters that each call
   /// passes (`name` is the variable it is assigned to, "" for a lambda used in place).
   std::string readLocalFunction(nb::handle node, const std::string &name, SourceLocation where) {
-    if (nodeKind(node) == "FunctionDef" &&
-        nb::len(nb::object(node.attr("decorator_list"))) != 0)
+    if (nodeKind(node) == "FunctionDef" && nb::len(nb::object(node.attr("decorator_list"))) != 0)
       throwUnsupported("decorators on inner functions are not supported", where);
     // This function's variables include what it captured itself (its leading parameters).
     std::set<std::string> scope = localNamesOf(definitionNode);
@@ -144,8 +143,8 @@ private:
       if (!captured.empty())
         inherited[name] = captured;
     }
-    std::string ownName = nodeKind(node) == "Lambda" ? "<lambda>"
-                                                     : nb::cast<std::string>(node.attr("name"));
+    std::string ownName =
+        nodeKind(node) == "Lambda" ? "<lambda>" : nb::cast<std::string>(node.attr("name"));
     inner->name = ownName;
     inner->qualifiedName = source.qualifiedName + ".<locals>." + ownName;
     inner->filename = source.filename;
@@ -225,8 +224,8 @@ private:
       nb::list targets = nb::cast<nb::list>(node.attr("targets"));
       if (targets.size() == 1 && nodeKind(targets[0]) == "Name" &&
           nodeKind(node.attr("value")) == "Lambda")
-        return bindLocalFunction(nb::cast<std::string>(targets[0].attr("id")),
-                                 node.attr("value"), where);
+        return bindLocalFunction(nb::cast<std::string>(targets[0].attr("id")), node.attr("value"),
+                                 where);
       Stmt *stmt = source.newStmt(StmtKind::Assign, where);
       for (nb::handle target : nb::cast<nb::list>(node.attr("targets")))
         stmt->targets.push_back(readExpr(target));
@@ -298,10 +297,26 @@ private:
         stmt->message = readExpr(node.attr("msg"));
       return stmt;
     }
+    if (kind == "Try") {
+      Stmt *stmt = source.newStmt(StmtKind::Try, where);
+      stmt->body = readBlock(node.attr("body"));
+      for (nb::handle clause : nb::cast<nb::list>(node.attr("handlers"))) {
+        ExceptHandler handler;
+        handler.location = location(clause);
+        if (!clause.attr("type").is_none())
+          handler.type = readExpr(clause.attr("type"));
+        if (!clause.attr("name").is_none())
+          handler.name = nb::cast<std::string>(clause.attr("name"));
+        handler.body = readBlock(clause.attr("body"));
+        stmt->handlers.push_back(std::move(handler));
+      }
+      stmt->orelse = readBlock(node.attr("orelse"));
+      stmt->finalbody = readBlock(node.attr("finalbody"));
+      return stmt;
+    }
     static const std::map<std::string, std::string> names = {
         {"AsyncFunctionDef", "async functions"},
         {"ClassDef", "class definitions"},
-        {"Try", "try/except"},
         {"TryStar", "try/except*"},
         {"With", "with statements"},
         {"Delete", "del statements"},
@@ -312,6 +327,49 @@ private:
     throwUnsupported((found != names.end() ? found->second : "the statement " + kind) +
                          " are not supported in compiled code",
                      where);
+  }
+
+  /// An f-string is read as str.format of a constant template: f"a{x:.3f}{s!r}" becomes
+  /// "a{:.3f}{!r}".format(x, s), so there is one implementation of fields and format specs.
+  Expr *readFormattedString(nb::handle node, SourceLocation where) {
+    std::string format;
+    std::vector<Expr *> values;
+    for (nb::handle part : nb::cast<nb::list>(node.attr("values"))) {
+      if (nodeKind(part) == "Constant") {
+        for (char c : nb::cast<std::string>(part.attr("value"))) {
+          format += c;
+          if (c == '{' || c == '}')
+            format += c;
+        }
+        continue;
+      }
+      format += "{";
+      int conversion = nb::cast<int>(part.attr("conversion"));
+      if (conversion >= 0)
+        format += std::string("!") + static_cast<char>(conversion);
+      nb::object spec = part.attr("format_spec");
+      if (!spec.is_none()) {
+        format += ":";
+        for (nb::handle piece : nb::cast<nb::list>(spec.attr("values"))) {
+          if (nodeKind(piece) != "Constant")
+            throwUnsupported("f-string format specs with replacement fields are not supported",
+                             location(piece));
+          format += nb::cast<std::string>(piece.attr("value"));
+        }
+      }
+      format += "}";
+      values.push_back(readExpr(part.attr("value")));
+    }
+    Expr *templateExpr = source.newExpr(ExprKind::Constant, where);
+    templateExpr->constant.kind = Constant::Kind::String;
+    templateExpr->constant.text = format;
+    Expr *method = source.newExpr(ExprKind::Attribute, where);
+    method->name = "format";
+    method->operands = {templateExpr};
+    Expr *call = source.newExpr(ExprKind::Call, where);
+    call->operands = {method};
+    call->operands.insert(call->operands.end(), values.begin(), values.end());
+    return call;
   }
 
   Expr *readExpr(nb::handle node) {
@@ -447,6 +505,8 @@ private:
         expr->operands.push_back(readExpr(element));
       return expr;
     }
+    if (kind == "JoinedStr")
+      return readFormattedString(node, where);
     if (kind == "Slice") {
       Expr *expr = source.newExpr(ExprKind::Slice, where);
       for (const char *part : {"lower", "upper", "step"}) {

@@ -4,6 +4,8 @@
 
 #include "ArrayBoxing.h"
 #include "FunctionValues.h"
+#include "RecordBoxing.h"
+#include "StringBoxing.h"
 
 #include <cstring>
 #include <mutex>
@@ -32,6 +34,8 @@ const Type *numpyScalarType(PyTypeObject *type) {
   if (std::strncmp(name, "numpy.", 6) != 0)
     return nullptr;
   std::string shortName = name + 6;
+  if (shortName == "void" || shortName == "record")
+    return nullptr; // record scalars: typeOfRecordScalar
   if (shortName == "longlong")
     return types::int64();
   if (shortName == "ulonglong")
@@ -74,6 +78,8 @@ const Type *typeOfValue(PyObject *value) {
     }
     return nullptr;
   }
+  if (PyUnicode_Check(value))
+    return types::unicode();
   if (PyTuple_Check(value)) {
     std::vector<const Type *> elements;
     Py_ssize_t size = PyTuple_GET_SIZE(value);
@@ -85,6 +91,8 @@ const Type *typeOfValue(PyObject *value) {
     }
     return types::tuple(elements);
   }
+  if (const Type *record = typeOfRecordScalar(value))
+    return record;
   if (const Type *scalar = numpyScalarType(pythonType)) {
     cache[pythonType] = scalar;
     return scalar;
@@ -189,6 +197,10 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     store<uint8_t>(storage, 1);
     return unboxValue(value, type->optionalValue(),
                       static_cast<char *>(storage) + type->optionalValueOffset());
+  case TypeKind::Record:
+    return unboxRecord(value, type, storage);
+  case TypeKind::Unicode:
+    return unboxString(value, storage);
   case TypeKind::Tuple: {
     if (!PyTuple_Check(value) ||
         PyTuple_GET_SIZE(value) != static_cast<Py_ssize_t>(type->elements().size())) {
@@ -245,6 +257,10 @@ PyObject *boxValue(const Type *type, const void *storage) {
       Py_RETURN_NONE;
     return boxValue(type->optionalValue(),
                     static_cast<const char *>(storage) + type->optionalValueOffset());
+  case TypeKind::Record:
+    return boxRecord(type, storage);
+  case TypeKind::Unicode:
+    return boxString(storage);
   case TypeKind::Tuple: {
     PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
     if (!tuple)

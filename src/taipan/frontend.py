@@ -350,9 +350,15 @@ def _command_line_text():
 
 def _source_texts(code, module_globals):
     """The texts that may hold the function's definition, as (where, lines), most likely first:
-    what linecache holds now (the text seen when the module ran, or registered by an exec, a
-    notebook or the REPL), the file as it is now, and the ``python -c`` program. Lazily: the
-    linecache text is kept (not checked against the file) while it proves right."""
+    the text compile, exec or eval compiled the code from (``taipan.source_texts``), what
+    linecache holds now (the text seen when the module ran, or registered by a notebook or the
+    REPL), the file as it is now, and the ``python -c`` program. Lazily: the linecache text is
+    kept (not checked against the file) while it proves right."""
+    from taipan import source_texts
+
+    compiled_from = source_texts.lines_of(code)
+    if compiled_from is not None:
+        yield "the text compiled by exec, eval or compile", compiled_from
     filename = code.co_filename
     entry = linecache.cache.get(filename)
     if entry is not None and len(entry) == 4 and entry[2]:

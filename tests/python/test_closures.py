@@ -227,7 +227,7 @@ def test_closure_over_outer_python_closure():
 def test_lambda_assigned_and_called():
     @njit
     def f(n):
-        g = lambda a, b=2: a * b + n  # noqa: E731
+        g = lambda a, b=2: a * b + n
         return g(3), g(3, 4), g(b=5, a=1)
 
     assert_same(f, 7)
@@ -237,7 +237,7 @@ def test_lambda_assigned_and_called():
 def test_lambda_without_captures():
     @njit
     def f(x):
-        neg = lambda v: -v  # noqa: E731
+        neg = lambda v: -v
         return neg(x) + neg(1.5)
 
     assert_same(f, 2)
@@ -246,7 +246,7 @@ def test_lambda_without_captures():
 def test_recursive_lambda():
     @njit
     def f(n):
-        fib = lambda k: k if k < 2 else fib(k - 1) + fib(k - 2)  # noqa: E731
+        fib = lambda k: k if k < 2 else fib(k - 1) + fib(k - 2)
         return fib(n)
 
     assert_same(f, 15)

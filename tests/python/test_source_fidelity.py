@@ -396,9 +396,11 @@ a, b = lambda x: x - 1, lambda x: x * 9
 """
 
 
-def test_exec_of_unregistered_text_says_where_it_looked():
+def test_code_without_text_says_where_it_looked():
+    import ast
+
     namespace = {}
-    exec(EXEC_TEXT, namespace)  # noqa: S102
+    exec(compile(ast.parse(EXEC_TEXT), "<string>", "exec"), namespace)  # noqa: S102
     with pytest.raises(UnsupportedError) as error:
         njit(namespace["from_text"])(1)
     message = str(error.value)
@@ -419,15 +421,15 @@ def test_exec_of_text_registered_in_linecache():
         del linecache.cache[filename]
 
 
-def test_exec_of_text_registered_wrongly_is_refused():
+def test_exec_text_wins_over_wrong_linecache_text():
+    # The text compile() compiled is the code's own; a wrong linecache entry is never used.
     filename = f"<taipan-test-wrong-{id(EXEC_TEXT)}>"
     wrong = EXEC_TEXT.replace("x * 5 - 2", "x * 6 - 2")
     linecache.cache[filename] = (len(wrong), None, wrong.splitlines(True), filename)
     try:
         namespace = {}
         exec(compile(EXEC_TEXT, filename, "exec"), namespace)  # noqa: S102
-        with pytest.raises(UnsupportedError, match="no longer matches"):
-            njit(namespace["from_text"])(1)
+        assert_same_as_python(njit(namespace["from_text"]))
     finally:
         del linecache.cache[filename]
 
@@ -473,3 +475,119 @@ def test_asserts_rewritten_by_pytest_still_verify(tmp_path):
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# functions made by exec, eval and compile of text (taipan.source_texts)
+
+
+def test_exec_of_text_compiles_its_functions_and_lambdas():
+    namespace = {}
+    exec(EXEC_TEXT, namespace)  # noqa: S102
+    for name in ("from_text", "a", "b"):
+        assert_same_as_python(njit(namespace[name]))
+
+
+def test_exec_into_separate_locals_of_a_class_method():
+    text = textwrap.dedent(
+        """\
+        class Holder:
+            @staticmethod
+            def outer(x):
+                total = 0
+                for i in range(3):
+                    total += i * x
+                return total - 1
+        """
+    )
+    scope = {}
+    exec(text, {}, scope)  # noqa: S102
+    assert_same_as_python(njit(scope["Holder"].outer))
+
+
+def test_eval_of_a_lambda_with_leading_blanks():
+    f = eval("  \t lambda x: x * 2 - 7")
+    assert_same_as_python(njit(f))
+
+
+def test_compile_of_bytes_with_a_coding_line():
+    text = b"# -*- coding: latin-1 -*-\ndef f(x):\n    s = '\xe9'\n    return x + 1\n"
+    namespace = {}
+    exec(compile(text, "<bytes>", "exec"), namespace)  # noqa: S102
+    assert_same_as_python(njit(namespace["f"]))
+
+
+def test_same_text_compiled_twice_and_the_first_code_freed():
+    import gc
+
+    first = {}
+    exec(EXEC_TEXT, first)  # noqa: S102
+    second = {}
+    exec(EXEC_TEXT, second)  # noqa: S102
+    del first
+    gc.collect()
+    assert_same_as_python(njit(second["from_text"]))
+
+
+def test_exec_inherits_the_callers_future_flags():
+    # This module imports annotations from __future__: exec'd text inherits it, as before.
+    namespace = {}
+    exec("def f(x: not_defined_anywhere) -> int:\n    return x + 1\n", namespace)  # noqa: S102
+    assert namespace["f"].__annotations__ == {"x": "not_defined_anywhere", "return": "int"}
+    assert_same_as_python(njit(namespace["f"]))
+    code = compile("def g(x: int):\n    return x\n", "<t>", "exec", dont_inherit=True)
+    exec(code, namespace)  # noqa: S102
+    assert namespace["g"].__annotations__ == {"x": int}
+    assert_same_as_python(njit(namespace["g"]))
+
+
+def test_exec_and_eval_default_to_the_callers_namespaces():
+    def scope():
+        z = 5
+        exec("w = z + 1")  # noqa: S102
+        return eval("z * 2"), locals()["w"]
+
+    assert scope() == (10, 6)
+    with pytest.raises(TypeError, match="globals must be a dict"):
+        exec("1", [])  # noqa: S102
+    with pytest.raises(TypeError, match="closure can only be used"):
+        exec("1", {}, closure=())  # noqa: S102
+    assert eval(compile("3 + 4", "<t>", "eval")) == 7
+
+
+def test_wrappers_look_like_the_builtins():
+    import builtins
+    import inspect
+
+    for name in ("compile", "exec", "eval"):
+        function = getattr(builtins, name)
+        assert function.__name__ == name and function.__module__ == "builtins"
+        assert str(inspect.signature(function)).startswith("(source")
+        assert function.__doc__
+
+
+EXEC_PROGRAM = """\
+import inspect, sys, traceback
+{import_taipan}
+def run(text):
+    try:
+        exec(text, {{}})
+    except ZeroDivisionError:
+        traceback.print_exc(file=sys.stdout)
+run("def bad(x):\\n    return x / 0\\nbad(1)\\n")
+namespace = {{}}
+exec("def f(x):\\n    return x\\n", namespace)
+try:
+    inspect.getsource(namespace["f"])
+except OSError as error:
+    print("OSError", error)
+import linecache
+print(linecache.getlines("<string>"))
+"""
+
+
+def test_tracebacks_and_inspect_behave_as_without_taipan():
+    without = run_command(EXEC_PROGRAM.format(import_taipan=""))
+    with_taipan = run_command(EXEC_PROGRAM.format(import_taipan="import taipan"))
+    assert "ZeroDivisionError" in without and "OSError" in without
+    assert with_taipan == without

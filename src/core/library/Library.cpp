@@ -28,6 +28,7 @@ Library::Library() {
   registerNumpyRandomFunctions(*this);
   registerArrayAttributes(*this);
   registerCArrayFunctions(*this);
+  registerStringFunctions(*this);
 }
 
 const Library &Library::get() {

@@ -60,6 +60,8 @@ const Type *typeValueAttribute(const Type *base, const std::string &attribute) {
 std::string methodBuiltinName(const Type *base, const std::string &method) {
   if (base->isNumber() && method == "conjugate")
     return "method.conjugate";
+  if (base->isString() && Library::get().find("str." + method))
+    return "str." + method;
   return "";
 }
 

@@ -1,6 +1,7 @@
 // Planning prange loops: the variables of the loop body sorted into shared, private and
 // reduction variables, by the rules Numba's parfors follow, checked on the syntax tree.
 #include "typing/ParallelLoops.h"
+#include "typing/TryTyping.h"
 
 #include <algorithm>
 #include <set>
@@ -332,6 +333,10 @@ bool isParallelLoop(const TypedFunction &function, const Stmt *loop) {
 }
 
 ParallelLoopPlan planParallelLoop(const TypedFunction &function, const Stmt *loop) {
+  // The analyses below walk plain statements; a try statement's blocks are not among them.
+  if (containsTry(loop->body))
+    throwUnsupported("try statements are not supported in the body of a prange loop",
+                     loop->location);
   ParallelLoopPlan plan;
   auto serial = [&](std::string reason) {
     plan.parallel = false;
