@@ -74,9 +74,8 @@ def test_float_values():
 
 def test_use_without_narrowing_raises_type_error_when_none():
     assert unnarrowed(5) == 6
-    with no_allocation_leak():
-        with pytest.raises(TypeError):
-            unnarrowed(1)
+    with no_allocation_leak(), pytest.raises(TypeError):
+        unnarrowed(1)
 
 
 def test_optional_argument_from_signature():

@@ -67,9 +67,8 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
     }
     // An optional variable read as its value (typing decided) is checked for None here.
     auto declared = function.variableTypes.find(expr->name);
-    const Type *stored = declared != function.variableTypes.end() && declared->second
-                             ? declared->second
-                             : type;
+    const Type *stored =
+        declared != function.variableTypes.end() && declared->second ? declared->second : type;
     llvm::Value *loaded =
         builder.CreateLoad(memoryType(context, stored), variable(expr->name), expr->name);
     llvm::Value *value = fromMemoryForm(builder, loaded, stored);

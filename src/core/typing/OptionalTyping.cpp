@@ -24,8 +24,7 @@ const Type *unifyWithOptional(const Type *a, const Type *b) {
   }
   if (!a->isOptional())
     return unifyTypes(a, b);
-  const Type *value =
-      unifyTypes(a->optionalValue(), b->isOptional() ? b->optionalValue() : b);
+  const Type *value = unifyTypes(a->optionalValue(), b->isOptional() ? b->optionalValue() : b);
   return canBeOptional(value) ? types::optional(value) : nullptr;
 }
 
