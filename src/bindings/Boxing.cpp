@@ -193,6 +193,13 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     return true;
   case TypeKind::Array:
     return unboxArray(value, type, storage, verified);
+  case TypeKind::Optional: // a flag byte, then the value (or zeros for None)
+    std::memset(storage, 0, type->storageSize());
+    if (value == Py_None)
+      return true;
+    store<uint8_t>(storage, 1);
+    return unboxValue(value, type->optionalValue(),
+                      static_cast<char *>(storage) + type->optionalValueOffset());
   case TypeKind::Record:
     return unboxRecord(value, type, storage);
   case TypeKind::Unicode:
@@ -250,6 +257,11 @@ PyObject *boxValue(const Type *type, const void *storage) {
                                  load<double>(static_cast<const char *>(storage) + 8));
   case TypeKind::Array:
     return boxArray(type, storage);
+  case TypeKind::Optional:
+    if (!load<uint8_t>(storage))
+      Py_RETURN_NONE;
+    return boxValue(type->optionalValue(),
+                    static_cast<const char *>(storage) + type->optionalValueOffset());
   case TypeKind::Record:
     return boxRecord(type, storage);
   case TypeKind::Unicode:

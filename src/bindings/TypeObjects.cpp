@@ -1,6 +1,8 @@
 // Type and Signature objects for Python, and typeof.
 #include "TypeObjects.h"
 
+#include "typing/OptionalTyping.h"
+
 #include "Boxing.h"
 #include "RecordBoxing.h"
 
@@ -103,6 +105,8 @@ static const char *kindName(TypeKind kind) {
     return "ExceptionClass";
   case TypeKind::Pointer:
     return "Pointer";
+  case TypeKind::Optional:
+    return "Optional";
   case TypeKind::Record:
     return "Record";
   case TypeKind::NestedArray:
@@ -143,6 +147,13 @@ void defineTypeObjects(nb::module_ &module) {
                      if (!self.type->dtype())
                        return nb::none();
                      return nb::cast(TypeRef{self.type->dtype()});
+                   })
+      // Numba's Optional.type: the type of the value when it is not None.
+      .def_prop_ro("type",
+                   [](const TypeRef &self) -> nb::object {
+                     if (!self.type->isOptional())
+                       return nb::none();
+                     return nb::cast(TypeRef{self.type->optionalValue()});
                    })
       .def_prop_ro("types",
                    [](const TypeRef &self) {
@@ -267,6 +278,15 @@ void defineTypeObjects(nb::module_ &module) {
     for (nb::handle element : elements)
       types.push_back(typeArgument(element));
     return TypeRef{types::tuple(types)};
+  });
+  module.def("optional_type", [](nb::handle value) {
+    const Type *type = typeArgument(value);
+    if (type->isOptional() || type->isNone())
+      return TypeRef{type}; // Optional(Optional(T)) is Optional(T), as in Numba
+    if (!canBeOptional(type))
+      throw nb::type_error(
+          ("taipan supports Optional of numbers and tuples of them, not " + type->name()).c_str());
+    return TypeRef{types::optional(type)};
   });
   module.def(
       "pointer_type",

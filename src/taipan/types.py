@@ -148,18 +148,19 @@ class Array(metaclass=_TypeClass):
 
 
 class Optional(metaclass=_TypeClass):
-    """``Optional(T)``: T or None. taipan has no optional values yet (a variable that is None on
-    one path and a number on another is a TypingError), so no type is an instance of it."""
+    """``Optional(T)``: a value of type T or None, decided at run time (a variable that is None
+    on one path and a number on another, or an argument declared optional). ``.type`` is T."""
 
     @staticmethod
     def _matches(t):
-        return False
+        return t.kind_name == "Optional"
 
     @staticmethod
     def _make(t):
-        from taipan.errors import UnsupportedError
+        return _core.optional_type(t)
 
-        raise UnsupportedError("Optional types are not supported yet")
+
+optional = Optional
 
 
 class BaseTuple(metaclass=_TypeClass):
@@ -360,6 +361,9 @@ def type_spec(t):
         return ("nested", type_spec(t.dtype), tuple(t.shape))
     if kind == "Array" and t.dtype.kind_name == "Record":
         return ("array_of", type_spec(t.dtype), t.ndim, t.layout, t.readonly)
+    if kind == "Optional":
+        value = type_spec(t.type)
+        return None if value is None else ("optional", value)
     if kind == "Pointer":
         pointee = None if t.dtype is None else type_spec(t.dtype)
         return None if t.dtype is not None and pointee is None else ("pointer", pointee)
@@ -374,6 +378,8 @@ def type_from_spec(spec):
         return _core.array_type(*spec[1:])
     if spec[0] == "pointer":
         return _core.pointer_type(None if spec[1] is None else type_from_spec(spec[1]))
+    if spec[0] == "optional":
+        return _core.optional_type(type_from_spec(spec[1]))
     if spec[0] == "record":
         fields = [(name, {"type": type_from_spec(f), "offset": o}) for name, f, o in spec[1]]
         return Record(fields, spec[2], spec[3])

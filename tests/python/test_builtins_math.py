@@ -482,9 +482,6 @@ def test_min_max_mixed_int_float():
     assert min2(3, 2.5) == 2.5 and max2(3, 2.5) == 3
 
 
-@pytest.mark.xfail(
-    reason="missing: hash() of a scalar (Numba supports it, with CPython's values)", strict=True
-)
 @pytest.mark.parametrize("x", [1, -1, 0, 2**61, -(2**63), 1.5, -0.0, math.inf, 1e300, 1 + 2j, True])
 def test_hash(x):
     @njit

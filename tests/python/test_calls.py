@@ -233,12 +233,6 @@ def test_recursion_with_keyword_argument():
     assert_same(sum_to, 10, 5)
 
 
-@pytest.mark.xfail(
-    reason="missing: a function returning a value on one path and None on another "
-    "(Numba types it Optional(int64)) is a TypingError 'cannot unify the return "
-    "types int64 and none'",
-    strict=True,
-)
 def test_optional_return():
     @njit
     def positive_or_none(x):

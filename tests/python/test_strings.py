@@ -437,3 +437,45 @@ def test_typing_errors_name_the_line():
         njit(bad_index)("abc")
     with pytest.raises(taipan.errors.TypingError, match="unsupported operand"):
         njit(bad_add)("abc")
+
+
+def split_words(s):
+    return s.split()
+
+
+def split_once(s):
+    return s.rsplit(",", 1)
+
+
+def split_lines(s):
+    return s.splitlines()
+
+
+@pytest.mark.parametrize("f", [split_words, split_once, split_lines])
+def test_list_returning_methods_say_lists_are_not_supported_yet(f):
+    # Until typed lists land: an UnsupportedError naming the method and the user's line.
+    with pytest.raises(taipan.errors.UnsupportedError, match=r"str\..*split.*\(\) returns a list"):
+        njit(f)("a,b c")
+    try:
+        njit(f)("a,b c")
+    except taipan.errors.UnsupportedError as error:
+        assert "return s." in str(error)
+
+
+def partitions(s, sep):
+    return s.partition(sep), s.rpartition(sep)
+
+
+@pytest.mark.parametrize("s", TEXTS)
+@pytest.mark.parametrize("sep", ["", ",", "l", "o w", "Ω", "😀", "zz", "hello world"])
+def test_partition(s, sep):
+    check(partitions, s, sep)  # an empty separator raises ValueError
+
+
+def expand(s):
+    return s.expandtabs(), s.expandtabs(4), s.expandtabs(0), s.expandtabs(-3), s.expandtabs(1)
+
+
+@pytest.mark.parametrize("s", TEXTS + ["\t", "a\tbc\td", "Ω\t😀\n\tx\r\ty", "café\t\t|"])
+def test_expandtabs(s):
+    check(expand, s)

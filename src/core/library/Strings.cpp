@@ -389,6 +389,12 @@ void registerMethods(Library &library) {
                                         {stringArgument(lowering, call, values, 0),
                                          integerArgument(lowering, call, values, 1)});
             });
+  addMethod(library, "expandtabs", positional(1, 1), "si", unicode,
+            [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+              return callStringFunction(lowering, "taipan_str_expandtabs",
+                                        {stringArgument(lowering, call, values, 0),
+                                         integerArgument(lowering, call, values, 1, 8)});
+            });
   static const std::pair<const char *, int32_t> pads[] = {
       {"ljust", 0}, {"rjust", 1}, {"center", 2}};
   for (auto [name, alignment] : pads)
@@ -464,6 +470,69 @@ void registerMethods(Library &library) {
     return joinValues(lowering, lowerStringLiteral(lowering, ""), parts);
   };
   library.add(std::move(format));
+  // partition, rpartition: (head, sep, tail) from one find and two slices; when sep is absent,
+  // (s, "", "") or ("", "", s).
+  for (const char *name : {"partition", "rpartition"}) {
+    LibraryFunction partition;
+    partition.name = std::string("str.") + name;
+    partition.parameters = positional(2);
+    partition.targets = OnCpu;
+    partition.type = [](LibraryCall &call) -> const Type * {
+      expect(call, "ss");
+      return types::tuple({types::unicode(), types::unicode(), types::unicode()});
+    };
+    partition.lower = [reverse = name[0] == 'r'](FunctionLowering &lowering,
+                                                 const LibraryCall &call, const Values &values) {
+      llvm::IRBuilder<> &builder = lowering.irBuilder();
+      llvm::Value *string = stringArgument(lowering, call, values, 0);
+      llvm::Value *separator = stringArgument(lowering, call, values, 1);
+      llvm::Value *separatorLength = stringLength(lowering, separator);
+      lowering.raiseIf(builder.CreateICmpEQ(separatorLength, builder.getInt64(0)), ValueErrorId,
+                       "empty separator");
+      llvm::Value *zero = builder.getInt64(0);
+      llvm::Value *position = callStringRuntime(
+          lowering, "taipan_str_find", builder.getInt64Ty(),
+          {string, separator, zero, zero, builder.getInt32(0), builder.getInt32(reverse)});
+      llvm::Value *found = builder.CreateICmpSGE(position, zero);
+      llvm::Value *cut =
+          builder.CreateSelect(found, position, reverse ? zero : stringLength(lowering, string));
+      llvm::Value *middleLength = builder.CreateSelect(found, separatorLength, zero);
+      llvm::Value *middle =
+          builder.CreateSelect(found, separator, lowerStringLiteral(lowering, ""));
+      llvm::Value *head = callStringFunction(
+          lowering, "taipan_str_slice",
+          {string, zero, cut, builder.getInt64(1), builder.getInt32(2)}); // s[:cut]
+      llvm::Value *tail = callStringFunction(lowering, "taipan_str_slice",
+                                             {string, builder.CreateAdd(cut, middleLength), zero,
+                                              builder.getInt64(1), builder.getInt32(1)});
+      const Type *unicode = types::unicode();
+      const Type *type = types::tuple({unicode, unicode, unicode});
+      llvm::Value *tuple = lowering.lowerTuple({lowering.takeOwnership(head, unicode),
+                                                lowering.takeOwnership(middle, unicode),
+                                                lowering.takeOwnership(tail, unicode)},
+                                               type);
+      lowering.addTemporary(tuple, type); // it owns the references of its strings
+      return tuple;
+    };
+    library.add(std::move(partition));
+  }
+  // Methods returning a list wait for typed lists: a clear error at the call, not "unknown
+  // attribute".
+  for (const char *name : {"split", "rsplit", "splitlines"}) {
+    LibraryFunction listMethod;
+    listMethod.name = std::string("str.") + name;
+    listMethod.parameters = positional(1, 2);
+    listMethod.targets = OnCpu;
+    listMethod.type = [name](LibraryCall &call) -> const Type * {
+      throwUnsupported(std::string("str.") + name +
+                           "() returns a list, and lists are not supported yet",
+                       call.location);
+    };
+    listMethod.lower = [](FunctionLowering &, const LibraryCall &, const Values &) {
+      return static_cast<llvm::Value *>(nullptr); // typing refuses every call
+    };
+    library.add(std::move(listMethod));
+  }
 }
 
 } // namespace

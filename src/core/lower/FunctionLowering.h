@@ -256,6 +256,13 @@ public:
   llvm::Value *lowerTuple(const std::vector<llvm::Value *> &elements, const Type *type);
   llvm::Value *tupleElement(llvm::Value *tuple, const Type *tupleType, unsigned index);
   llvm::Value *castValue(llvm::Value *value, const Type *from, const Type *to);
+  /// Conversions to and from Optional (LowerOptional.cpp): a value or None into an optional,
+  /// an optional into another, or an optional into its value, raising TypeError when None.
+  llvm::Value *castOptional(llvm::Value *value, const Type *from, const Type *to);
+  /// `x is None`, `x is not None`, `x == None`, `x != None` of an optional; nullptr for other
+  /// comparisons, which compare its value.
+  llvm::Value *lowerOptionalComparison(CompareOp op, llvm::Value *left, const Type *leftType,
+                                       llvm::Value *right, const Type *rightType);
   llvm::Value *truthValue(llvm::Value *value, const Type *type);
   llvm::Value *complexParts(llvm::Value *value, llvm::Value *&imag);
   llvm::Value *makeComplex(llvm::Value *real, llvm::Value *imag, const Type *type);

@@ -65,9 +65,14 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
       }
       return llvm::UndefValue::get(valueType(context, type));
     }
+    // An optional variable read as its value (typing decided) is checked for None here.
+    auto declared = function.variableTypes.find(expr->name);
+    const Type *stored =
+        declared != function.variableTypes.end() && declared->second ? declared->second : type;
     llvm::Value *loaded =
-        builder.CreateLoad(memoryType(context, type), variable(expr->name), expr->name);
-    return fromMemoryForm(builder, loaded, type);
+        builder.CreateLoad(memoryType(context, stored), variable(expr->name), expr->name);
+    llvm::Value *value = fromMemoryForm(builder, loaded, stored);
+    return stored == type ? value : castValue(value, stored, type);
   }
   case ExprKind::Attribute: {
     // An attribute implemented in Python (overload_attribute) is a call of its implementation.
@@ -143,6 +148,8 @@ llvm::Value *FunctionLowering::makeComplex(llvm::Value *real, llvm::Value *imag,
 }
 
 llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, const Type *to) {
+  if (from != to && (from->isOptional() || to->isOptional()))
+    return castOptional(value, from, to);
   if (from == to)
     return value;
   if (to->isBoolean())
@@ -559,6 +566,9 @@ llvm::Value *FunctionLowering::lowerNegation(llvm::Value *value, const Type *typ
 llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
                                                const Type *leftType, llvm::Value *right,
                                                const Type *rightType) {
+  if (leftType->isOptional() || rightType->isOptional())
+    if (llvm::Value *result = lowerOptionalComparison(op, left, leftType, right, rightType))
+      return result;
   if (op == CompareOp::Is)
     return lowerIdentity(left, leftType, right, rightType);
   if (op == CompareOp::IsNot)

@@ -35,6 +35,9 @@ static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, 
   case TypeKind::Unicode: // the string's memory block
   case TypeKind::List:
     return llvm::PointerType::getUnqual(context);
+  case TypeKind::Optional: // {flag byte, value}, the value in memory form as in tuples
+    return llvm::StructType::get(context, {llvm::Type::getInt8Ty(context),
+                                           representation(context, type->optionalValue(), true)});
   case TypeKind::Array: {
     llvm::Type *i64 = llvm::Type::getInt64Ty(context);
     llvm::Type *pointer = llvm::PointerType::getUnqual(context);

@@ -859,6 +859,25 @@ MemInfo *taipan_str_zfill(MemInfo *block, int64_t width) {
   return fromPoints(points);
 }
 
+MemInfo *taipan_str_expandtabs(MemInfo *block, int64_t tabsize) {
+  // CPython's: a tab advances to the next multiple of tabsize; newlines restart the column.
+  CodePoints out;
+  int64_t column = 0;
+  for (uint32_t c : codePoints(stringOf(block))) {
+    if (c == '\t') {
+      if (tabsize > 0) {
+        int64_t spaces = tabsize - column % tabsize;
+        out.insert(out.end(), static_cast<size_t>(spaces), ' ');
+        column += spaces;
+      }
+    } else {
+      out.push_back(c);
+      column = c == '\n' || c == '\r' ? 0 : column + 1;
+    }
+  }
+  return fromPoints(out);
+}
+
 MemInfo *taipan_str_pad(MemInfo *block, int64_t width, MemInfo *fillBlock, int32_t alignment) {
   uint32_t fill = ' ';
   if (fillBlock) {

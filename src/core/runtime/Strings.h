@@ -60,7 +60,7 @@ void setStringHash(uint64_t k0, uint64_t k1, int compressionRounds, int finaliza
       TAIPAN_SYMBOL(taipan_str_format_int), TAIPAN_SYMBOL(taipan_str_format_float),                \
       TAIPAN_SYMBOL(taipan_str_format_str), TAIPAN_SYMBOL(taipan_str_repr),                        \
       TAIPAN_SYMBOL(taipan_str_split_count), TAIPAN_SYMBOL(taipan_str_split),                      \
-      TAIPAN_SYMBOL(taipan_str_join_characters)
+      TAIPAN_SYMBOL(taipan_str_join_characters), TAIPAN_SYMBOL(taipan_str_expandtabs)
 
 extern "C" {
 using taipan::runtime::MemInfo;
@@ -102,6 +102,8 @@ int8_t taipan_str_startswith(MemInfo *s, MemInfo *part, int64_t start, int64_t e
                              int32_t suffix);
 MemInfo *taipan_str_replace(MemInfo *s, MemInfo *old, MemInfo *replacement, int64_t count);
 MemInfo *taipan_str_zfill(MemInfo *s, int64_t width);
+/// s.expandtabs(tabsize): tabs to spaces up to the next multiple of tabsize (none if <= 0).
+MemInfo *taipan_str_expandtabs(MemInfo *s, int64_t tabsize);
 /// ljust (0), rjust (1), center (2) to `width` with `fill` (a one-character string, or null for
 /// a space; TypeError otherwise).
 MemInfo *taipan_str_pad(MemInfo *s, int64_t width, MemInfo *fill, int32_t alignment);

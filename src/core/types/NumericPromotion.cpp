@@ -208,6 +208,9 @@ const Type *unaryResultType(UnaryOp op, const Type *operand) {
 bool canConvertImplicitly(const Type *from, const Type *to) {
   if (from == to)
     return true;
+  if (to->isOptional()) // None, a value, or another optional (Optional.h's conversions)
+    return from->isNone() || canConvertImplicitly(from->isOptional() ? from->optionalValue() : from,
+                                                  to->optionalValue());
   if (from->isArray() && to->isArray())
     // Any layout fits 'A'; a writable array may be passed where read-only is declared.
     return from->dtype() == to->dtype() && from->ndim() == to->ndim() &&

@@ -132,6 +132,13 @@ public:
     return intern(std::move(type), name);
   }
 
+  const Type *optional(const Type *value) {
+    std::string name = "OptionalType(" + value->name() + ")";
+    Type type = make(TypeKind::Optional, name);
+    type.elementType = value;
+    return intern(std::move(type), name);
+  }
+
   const Type *pointer(const Type *pointee) {
     std::string name = (pointee ? pointee->name() : std::string("void")) + "*";
     Type type = make(TypeKind::Pointer, name);
@@ -176,6 +183,8 @@ bool Type::isRuntimeValue() const {
   case TypeKind::Unicode:
   case TypeKind::List:
     return true;
+  case TypeKind::Optional:
+    return elementType->isRuntimeValue();
   case TypeKind::Tuple:
     return std::all_of(elementTypes.begin(), elementTypes.end(),
                        [](const Type *t) { return t->isRuntimeValue(); });
@@ -250,6 +259,8 @@ size_t Type::storageSize() const {
     return 8;
   case TypeKind::Array:
     return ArrayLayout::shapeOffset + 16 * static_cast<size_t>(dimensions);
+  case TypeKind::Optional:
+    return alignTo(optionalValueOffset() + elementType->storageSize(), storageAlignment());
   case TypeKind::Tuple: {
     if (elementTypes.empty())
       return 0;
@@ -269,6 +280,8 @@ size_t Type::storageAlignment() const {
   case TypeKind::Array:
   case TypeKind::Record:
     return 8;
+  case TypeKind::Optional:
+    return elementType->storageAlignment();
   case TypeKind::Tuple: {
     size_t alignment = 1;
     for (const Type *element : elementTypes)
@@ -279,6 +292,8 @@ size_t Type::storageAlignment() const {
     return std::max<size_t>(1, storageSize());
   }
 }
+
+size_t Type::optionalValueOffset() const { return alignTo(1, elementType->storageAlignment()); }
 
 size_t Type::elementOffset(size_t index) const {
   size_t offset = 0;
@@ -371,6 +386,8 @@ const Type *module(const std::string &name) {
 const Type *builtin(const std::string &qualifiedName) {
   return TypeContext::get().named(TypeKind::Builtin, "Function", qualifiedName);
 }
+
+const Type *optional(const Type *value) { return TypeContext::get().optional(value); }
 
 const Type *jitFunction(FunctionSource *function) {
   return TypeContext::get().named(TypeKind::JitFunction, "Dispatcher", "", function);

@@ -29,6 +29,7 @@ enum class TypeKind {
   ExternalFunction, ///< a foreign function: cuda.declare_device's, or a ctypes function's
   Overload,         ///< a function implemented in Python for compiled code (taipan.extending)
   Intrinsic,        ///< a function written in LLVM IR text (taipan.extending.intrinsic)
+  Optional,         ///< a value of one type or None (Numba's Optional), decided at run time
   Record,           ///< a NumPy structured dtype; a value is the address of one record's bytes
   NestedArray,      ///< a fixed-shape subarray field of a record (`('v', 'f8', (3,))`)
   DType,            ///< a NumPy dtype object used as a value (`np.empty(n, dtype=rec)`)
@@ -50,6 +51,7 @@ public:
   bool isTuple() const { return typeKind == TypeKind::Tuple; }
   bool isArray() const { return typeKind == TypeKind::Array; }
   bool isPointer() const { return typeKind == TypeKind::Pointer; }
+  bool isOptional() const { return typeKind == TypeKind::Optional; }
   bool isRecord() const { return typeKind == TypeKind::Record; }
   bool isUnicode() const { return typeKind == TypeKind::Unicode; }
   /// A string value or a string literal: what string operations take.
@@ -85,6 +87,10 @@ public:
   char layout() const { return layoutCode; }
   bool isReadonly() const { return readonly; }
 
+  /// Optional: the type of the value when it is not None.
+  const Type *optionalValue() const { return elementType; }
+  /// Optional: the byte offset of the value after the one-byte "is a value" flag.
+  size_t optionalValueOffset() const;
   /// Record: the fields' names, types (elements()) and byte offsets, as NumPy lays them out;
   /// whether the dtype was made with align=True. fieldIndex is -1 for an unknown name.
   const std::vector<std::string> &fieldNames() const { return names; }
@@ -199,6 +205,9 @@ const Type *list(const Type *item);
 /// The byte offsets, inside a value of `type` in memory, of the memory-block pointers it holds
 /// (an array's MemInfo, a list's block): what a list releases and retains per item.
 std::vector<int64_t> referenceOffsets(const Type *type);
+/// Optional(value): `value` or None. Its memory form is a flag byte (1: a value) followed by
+/// the value at its alignment.
+const Type *optional(const Type *value);
 /// CPointer(pointee); a null pointee gives void*.
 const Type *pointer(const Type *pointee);
 /// A foreign function `symbol` taking `parameters` and returning `result` (none for void),

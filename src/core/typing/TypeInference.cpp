@@ -7,6 +7,7 @@
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 #include "typing/ConstantArguments.h"
+#include "typing/OptionalTyping.h"
 #include "typing/RecordTyping.h"
 #include "typing/StringTyping.h"
 
@@ -73,8 +74,10 @@ public:
   bool run() {
     if (function.expressionTypes.size() != static_cast<size_t>(source.expressionCount()))
       function.expressionTypes.assign(source.expressionCount(), nullptr);
-    if (localNames.empty())
+    if (localNames.empty()) {
       collectLocals();
+      keepsOptional = optionalPreservingUses(source);
+    }
     for (size_t i = 0; i < source.parameters.size(); ++i)
       assignVariable(source.parameters[i].name, function.argumentTypes[i],
                      source.definitionLocation);
@@ -98,6 +101,9 @@ private:
   bool changed = false;
   bool returnSeen = false;
   std::set<std::string> localNames;
+  /// Name expressions whose use keeps an Optional variable optional (OptionalTyping.h); other
+  /// uses read its value.
+  std::set<int> keepsOptional;
   /// The calls for loops iterate (`for x in zip(a, b)`), by expression id: their library
   /// entries may choose to iterate their arguments in step.
   std::set<int> loopIterables;
@@ -135,7 +141,7 @@ private:
                            "'",
                        location);
     const Type *&slot = function.variableTypes[name];
-    const Type *unified = unifyTypes(slot, type);
+    const Type *unified = unifyWithOptional(slot, type);
     if (!unified)
       throwTypingError("cannot unify " + describe(slot) + " and " + describe(type) +
                            " for variable '" + name + "'",
@@ -154,7 +160,7 @@ private:
       return;
     if (type->kind() == TypeKind::StringLiteral)
       type = types::unicode(); // a returned literal is a string value
-    const Type *unified = unifyTypes(function.returnType, type);
+    const Type *unified = unifyWithOptional(function.returnType, type);
     if (!unified)
       throwTypingError("cannot unify the return types " + describe(function.returnType) + " and " +
                            describe(type) + " of '" + source.name + "'",
@@ -362,8 +368,9 @@ private:
         return std::nullopt;
       const Type *left = typeExpr(expr->operands[0]);
       const Type *right = typeExpr(expr->operands[1]);
-      if (!left || !right || (!left->isNone() && !right->isNone()))
-        return std::nullopt;
+      if (!left || !right || (!left->isNone() && !right->isNone()) || left->isOptional() ||
+          right->isOptional())
+        return std::nullopt; // an optional value is None or not at run time
       if (left->isArray() || right->isArray())
         return std::nullopt; // `a == None` is elementwise in NumPy
       return (left->isNone() && right->isNone()) == identity;
@@ -820,7 +827,7 @@ private:
       // branch's type for now, as for a function's returns; later passes unify both.
       if (!body || !orelse)
         return body ? body : orelse;
-      const Type *unified = unifyTypes(body, orelse);
+      const Type *unified = unifyWithOptional(body, orelse);
       if (!unified)
         throwTypingError("the branches of the conditional expression have incompatible types " +
                              describe(body) + " and " + describe(orelse),
@@ -858,7 +865,11 @@ private:
   const Type *typeName(Expr *expr) {
     if (localNames.count(expr->name)) {
       auto found = function.variableTypes.find(expr->name);
-      return found == function.variableTypes.end() ? nullptr : found->second;
+      if (found == function.variableTypes.end())
+        return nullptr;
+      if (found->second && found->second->isOptional() && !keepsOptional.count(expr->id))
+        return found->second->optionalValue(); // read as a value: lowering checks for None
+      return found->second;
     }
     auto cached = function.globals.find(expr->id);
     if (cached == function.globals.end())
@@ -1241,6 +1252,11 @@ private:
   const Type *typeCall(Expr *expr) {
     Expr *callee = expr->callee();
     const Type *calleeType = typeExpr(callee);
+    // A jitted callee is specialised for an optional argument, as in Numba.
+    if (calleeType && calleeType->kind() == TypeKind::JitFunction)
+      for (size_t i = 1; i < expr->operands.size(); ++i)
+        if (expr->operands[i]->kind == ExprKind::Name)
+          keepsOptional.insert(expr->operands[i]->id);
     // np.array([1, 2, 3]): a list literal given to NumPy is just a sequence of numbers.
     if (calleeType && calleeType->kind() == TypeKind::Builtin &&
         (calleeType->text() == "numpy.array" || calleeType->text() == "numpy.asarray") &&

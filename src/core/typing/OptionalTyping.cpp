@@ -1,0 +1,78 @@
+// Unification with None and the uses that keep a value optional.
+#include "typing/OptionalTyping.h"
+
+#include "types/NumericPromotion.h"
+
+#include <functional>
+
+namespace taipan {
+
+bool canBeOptional(const Type *type) {
+  return type && type->isRuntimeValue() && !type->isNone() && !type->isOptional() &&
+         !type->holdsReferences();
+}
+
+const Type *unifyWithOptional(const Type *a, const Type *b) {
+  if (!a || !b || a == b)
+    return unifyTypes(a, b);
+  if (b->isNone() || b->isOptional())
+    std::swap(a, b); // None or the optional first
+  if (a->isNone()) {
+    if (b->isOptional())
+      return b;
+    return canBeOptional(b) ? types::optional(b) : nullptr;
+  }
+  if (!a->isOptional())
+    return unifyTypes(a, b);
+  const Type *value = unifyTypes(a->optionalValue(), b->isOptional() ? b->optionalValue() : b);
+  return canBeOptional(value) ? types::optional(value) : nullptr;
+}
+
+std::set<int> optionalPreservingUses(const FunctionSource &source) {
+  std::set<int> uses;
+  auto keep = [&](const Expr *expr) {
+    if (expr && expr->kind == ExprKind::Name)
+      uses.insert(expr->id);
+  };
+  auto isNone = [](const Expr *expr) {
+    return expr && expr->kind == ExprKind::Constant && expr->constant.kind == Constant::Kind::None;
+  };
+  std::function<void(const Expr *)> visitExpr = [&](const Expr *expr) {
+    if (!expr)
+      return;
+    if (expr->kind == ExprKind::IfExp) {
+      keep(expr->operands[1]);
+      keep(expr->operands[2]);
+    }
+    if (expr->kind == ExprKind::Compare && expr->compareOps.size() == 1) {
+      CompareOp op = expr->compareOps[0];
+      if (op == CompareOp::Is || op == CompareOp::IsNot || op == CompareOp::Eq ||
+          op == CompareOp::NotEq) {
+        if (isNone(expr->operands[1]))
+          keep(expr->operands[0]);
+        if (isNone(expr->operands[0]))
+          keep(expr->operands[1]);
+      }
+    }
+    for (const Expr *operand : expr->operands)
+      visitExpr(operand);
+  };
+  std::function<void(const std::vector<Stmt *> &)> visitBlock =
+      [&](const std::vector<Stmt *> &block) {
+        for (const Stmt *stmt : block) {
+          if (stmt->kind == StmtKind::Assign || stmt->kind == StmtKind::Return)
+            keep(stmt->value);
+          for (const Expr *target : stmt->targets)
+            visitExpr(target);
+          visitExpr(stmt->value);
+          visitExpr(stmt->test);
+          visitExpr(stmt->message);
+          visitBlock(stmt->body);
+          visitBlock(stmt->orelse);
+        }
+      };
+  visitBlock(source.body);
+  return uses;
+}
+
+} // namespace taipan
