@@ -51,7 +51,12 @@ CORE_HEADERS = {
 
 # What the bindings may use of libtaipan: whole folders, and single public headers of others.
 BINDINGS_FOLDERS = {"compiler", "support", "runtime", "syntax", "types", "cuda"}
-BINDINGS_HEADERS = {"cpu/HostInfo.h", "typing/GlobalResolver.h", "typing/BuiltinNames.h"}
+BINDINGS_HEADERS = {
+    "cpu/HostInfo.h",
+    "typing/GlobalResolver.h",
+    "typing/BuiltinNames.h",
+    "typing/OptionalTyping.h",  # types.Optional(T) shares the rule of which T may be optional
+}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 

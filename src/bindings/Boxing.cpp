@@ -4,9 +4,9 @@
 
 #include "ArrayBoxing.h"
 #include "FunctionValues.h"
+#include "ListBoxing.h"
 #include "RecordBoxing.h"
 #include "StringBoxing.h"
-#include "ListBoxing.h"
 
 #include <cstring>
 #include <mutex>

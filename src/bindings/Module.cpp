@@ -6,9 +6,9 @@
 #include "AstReader.h"
 #include "CudaBindings.h"
 #include "DLPack.h"
+#include "ListBoxing.h"
 #include "SourceTexts.h"
 #include "StringBoxing.h"
-#include "ListBoxing.h"
 #include "Ufuncs.h"
 
 #include "Dispatcher.h"
@@ -452,11 +452,10 @@ NB_MODULE(_core, module) {
 
   module.def("enable_vectorcall", [](nb::handle subclass) { enableVectorcall(subclass.ptr()); });
 
-  module.def("describe_unsupported",
-             [](nb::handle value) {
-               std::string list = describeUnsupportedList(value.ptr());
-               return list.empty() ? describeUnsupportedArray(value.ptr()) : list;
-             });
+  module.def("describe_unsupported", [](nb::handle value) {
+    std::string list = describeUnsupportedList(value.ptr());
+    return list.empty() ? describeUnsupportedArray(value.ptr()) : list;
+  });
 
   module.def(
       "compile_kernel",

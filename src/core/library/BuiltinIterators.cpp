@@ -59,8 +59,8 @@ void addInStepIterator(Library &library, const std::string &name) {
           throwNoOverload(call);
         bool inStep = false;
         for (const Type *argument : arguments)
-          inStep |= argument->isArray() || argument->isList() ||
-                    argument->kind() == TypeKind::Range;
+          inStep |=
+              argument->isArray() || argument->isList() || argument->kind() == TypeKind::Range;
         if (inStep && call.iteratedByLoop) {
           call.iteration = counted ? LibraryIteration::CountedArgumentsInStep
                                    : LibraryIteration::ArgumentsInStep;
@@ -163,7 +163,8 @@ void registerBuiltinIterators(Library &library) {
         const Type *tuple = call.argumentTypes[0];
         if (tuple->isList()) { // from 0: an int64 sum, or the items' type when wider
           const Type *item = tuple->itemType() ? tuple->itemType() : types::int64();
-          const Type *result = item->isNumber() ? binaryResultType(BinaryOp::Add, types::int64(), item) : nullptr;
+          const Type *result =
+              item->isNumber() ? binaryResultType(BinaryOp::Add, types::int64(), item) : nullptr;
           if (!result)
             throwNoOverload(call);
           return result;
@@ -185,8 +186,8 @@ void registerBuiltinIterators(Library &library) {
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           llvm::AllocaInst *total =
               lowering.createEntryAlloca(valueType(lowering.llvmContext(), call.resultType), "sum");
-          builder.CreateStore(lowering.castValue(builder.getInt64(0), types::int64(), call.resultType),
-                              total);
+          builder.CreateStore(
+              lowering.castValue(builder.getInt64(0), types::int64(), call.resultType), total);
           if (tupleType->itemType())
             lowering.forEachItem(values[0], tupleType, [&](llvm::Value *item, const Type *type) {
               llvm::Value *current = builder.CreateLoad(total->getAllocatedType(), total);

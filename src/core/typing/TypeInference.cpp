@@ -1039,8 +1039,7 @@ private:
       if (!type)
         return nullptr;
       if (!type->isRuntimeValue() || type->isNone())
-        throwTypingError("a list cannot hold a value of type " + describe(type),
-                         operand->location);
+        throwTypingError("a list cannot hold a value of type " + describe(type), operand->location);
       const Type *unified = unifyTypes(item, type);
       if (!unified)
         throwTypingError("cannot unify " + describe(item) + " and " + describe(type) +
@@ -1089,10 +1088,11 @@ private:
     const Type *list = typeOf(target->operands[0]);
     bool slice = target->operands[1]->kind == ExprKind::Slice;
     const Type *expected = slice ? list : list->itemType();
-    bool accepted = slice ? value->isList() && (!value->itemType() ||
-                                                unifyTypes(list->itemType(), value->itemType()) ==
-                                                    list->itemType())
-                          : expected && unifyTypes(expected, value) == expected;
+    bool accepted = slice
+                        ? value->isList() &&
+                              (!value->itemType() ||
+                               unifyTypes(list->itemType(), value->itemType()) == list->itemType())
+                        : expected && unifyTypes(expected, value) == expected;
     if (!accepted && expected && expected->isNumber() && value->isNumber())
       accepted = !value->isComplex() || expected->isComplex();
     if (!accepted)
