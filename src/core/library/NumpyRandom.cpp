@@ -130,9 +130,8 @@ void addTwoParameter(Library &library, const std::string &name, const char *firs
         llvm::Type *f64 = lowering.irBuilder().getDoubleTy();
         llvm::Value *a = doubleArgument(lowering, call, values, 0, 0.0);
         llvm::Value *b = doubleArgument(lowering, call, values, 1, 1.0);
-        return drawSized(lowering, call, sizeShape(lowering, call, values, 2), [&] {
-          return callRuntime(lowering, symbol, f64, {f64, f64}, {a, b});
-        });
+        return drawSized(lowering, call, sizeShape(lowering, call, values, 2),
+                         [&] { return callRuntime(lowering, symbol, f64, {f64, f64}, {a, b}); });
       });
 }
 

@@ -54,9 +54,8 @@ PassGroup classifyPass(llvm::StringRef pass) {
 class PassTimer {
 public:
   void attach(llvm::PassInstrumentationCallbacks &callbacks) {
-    callbacks.registerBeforeNonSkippedPassCallback([this](llvm::StringRef, llvm::Any) {
-      running.push_back({StageTimes::Clock::now(), 0});
-    });
+    callbacks.registerBeforeNonSkippedPassCallback(
+        [this](llvm::StringRef, llvm::Any) { running.push_back({StageTimes::Clock::now(), 0}); });
     callbacks.registerAfterPassCallback(
         [this](llvm::StringRef pass, llvm::Any, const llvm::PreservedAnalyses &) { finish(pass); });
     callbacks.registerAfterPassInvalidatedCallback(
