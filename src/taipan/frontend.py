@@ -309,7 +309,45 @@ def _same_code(candidate, code):
     first line and line table (CPython's code equality), whether or not they were nested."""
     if candidate is None or (candidate.co_flags ^ code.co_flags) & ~_CO_NESTED:
         return False
+    if sys.version_info < (3, 11):
+        candidate = _with_nested_qualnames_of(candidate, code)
     return candidate.replace(co_flags=code.co_flags) == code
+
+
+def _nested_qualname_prefix(code):
+    """Python 3.10 keeps a nested function's qualified name as the constant after its code
+    object (``outer.<locals>.inner``): the ``outer.<locals>.`` part, or None without one."""
+    constants = code.co_consts
+    for index, constant in enumerate(constants[:-1]):
+        name = constants[index + 1]
+        if isinstance(constant, type(code)) and isinstance(name, str):
+            suffix = ".<locals>." + constant.co_name
+            if name.endswith(suffix):
+                return name[: len(name) - len(constant.co_name)]
+    return None
+
+
+def _with_nested_qualnames_of(candidate, code):
+    """``candidate`` with the qualified names of its nested functions (Python 3.10 constants)
+    given ``code``'s prefix: the definition compiled alone names them ``f.<locals>.g`` where the
+    module's code has ``test.<locals>.f.<locals>.g``. Only the constant after each nested code
+    object changes, and only its prefix, so any other difference still fails the comparison."""
+    old, new = _nested_qualname_prefix(candidate), _nested_qualname_prefix(code)
+    if old is None or new is None or old == new:
+        return candidate
+
+    def renamed(current):
+        constants = list(current.co_consts)
+        for index, constant in enumerate(constants):
+            if not isinstance(constant, type(current)):
+                continue
+            constants[index] = renamed(constant)
+            following = constants[index + 1] if index + 1 < len(constants) else None
+            if isinstance(following, str) and following.startswith(old):
+                constants[index + 1] = new + following[len(old) :]
+        return current.replace(co_consts=tuple(constants))
+
+    return renamed(candidate)
 
 
 def _verified_definition(code, candidates, imports, lines=None):

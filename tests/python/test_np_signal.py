@@ -69,7 +69,11 @@ def test_mixed_dtypes_layouts_and_empty(f):
     check(f, a[::2], np.arange(3, dtype=np.int32))
     check(f, a[::-3], np.array([1j, 2.0]))
     check(f, np.arange(4, dtype=np.float32), np.ones(2, np.float32))
-    check(f, np.zeros(0), np.ones(3))
+    if np.lib.NumpyVersion(np.__version__) >= "2.4.0":
+        check(f, np.zeros(0), np.ones(3))
+    else:  # NumPy 2.2 names v for an empty a too, and taipan's message follows the NumPy it runs
+        with pytest.raises(ValueError, match="cannot be empty"):
+            f(np.zeros(0), np.ones(3))
     check(f, np.ones(3), np.zeros(0))
 
 
