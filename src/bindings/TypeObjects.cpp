@@ -113,6 +113,8 @@ static const char *kindName(TypeKind kind) {
     return "NestedArray";
   case TypeKind::DType:
     return "DType";
+  case TypeKind::List:
+    return "List";
   }
   return "Type";
 }
@@ -144,9 +146,12 @@ void defineTypeObjects(nb::module_ &module) {
                    [](const TypeRef &self) { return std::string(1, self.type->layout()); })
       .def_prop_ro("dtype",
                    [](const TypeRef &self) -> nb::object {
-                     if (!self.type->dtype())
+                     // Numba's List.dtype is the item type.
+                     const Type *dtype =
+                         self.type->isList() ? self.type->itemType() : self.type->dtype();
+                     if (!dtype)
                        return nb::none();
-                     return nb::cast(TypeRef{self.type->dtype()});
+                     return nb::cast(TypeRef{dtype});
                    })
       // Numba's Optional.type: the type of the value when it is not None.
       .def_prop_ro("type",
@@ -279,6 +284,7 @@ void defineTypeObjects(nb::module_ &module) {
       types.push_back(typeArgument(element));
     return TypeRef{types::tuple(types)};
   });
+  module.def("list_type", [](nb::handle item) { return TypeRef{types::list(typeArgument(item))}; });
   module.def("optional_type", [](nb::handle value) {
     const Type *type = typeArgument(value);
     if (type->isOptional() || type->isNone())

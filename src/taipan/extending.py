@@ -210,7 +210,9 @@ class _Registry:
         if "numpy" in sys.modules:
             _load_library_function(obj)
         if obj is hash:
-            import taipan.hashing  # noqa: F401 - registers hash() of numbers and tuples
+            import taipan.hashing  # registers hash() of numbers and tuples
+        elif getattr(obj, "__module__", None) in ("heapq", "_heapq"):
+            import taipan.heapq_library  # noqa: F401 - registers the heapq functions
         try:
             entry = self._functions.get(obj)
         except TypeError:  # unhashable

@@ -163,6 +163,19 @@ class Optional(metaclass=_TypeClass):
 optional = Optional
 
 
+class List(metaclass=_TypeClass):
+    """``List(dtype)``: a list of ``dtype`` items (Numba's reflected list: a Python list passed
+    in has the callee's changes afterwards). ``.dtype`` is the item type."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "List"
+
+    @staticmethod
+    def _make(dtype, reflected=False):
+        return _core.list_type(dtype)
+
+
 class BaseTuple(metaclass=_TypeClass):
     """Tuples, uniform or not."""
 
