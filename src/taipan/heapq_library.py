@@ -282,13 +282,37 @@ def _implementation(largest, sortable):
     return implementation
 
 
+@register_jitable
+def _list_of(items):
+    """A list of a uniform tuple's items."""
+    result = [items[0]]
+    result.pop()
+    for item in items:
+        result.append(item)  # noqa: PERF402 - list(tuple) is not compiled yet
+    return result
+
+
+def _best_of(iterable, largest, function):
+    """The implementation for a list, or for a uniform tuple through a list of its items (as
+    CPython takes any iterable; Numba takes lists and tuples)."""
+    if isinstance(iterable, types.UniTuple):
+        of_list = _implementation(largest, not isinstance(iterable.dtype, types.BaseTuple))
+        jitted = register_jitable(of_list)
+
+        def of_tuple(n, iterable):
+            return jitted(n, _list_of(iterable))
+
+        return of_tuple
+    if not isinstance(iterable, types.List):
+        raise TypingError(f"heapq.{function}() takes a list or a uniform tuple, not {iterable}")
+    return _implementation(largest, not isinstance(iterable.dtype, types.BaseTuple))
+
+
 @overload(heapq.nsmallest)
 def _nsmallest(n, iterable):
-    _require_list(iterable, "nsmallest")
-    return _implementation(False, not isinstance(iterable.dtype, types.BaseTuple))
+    return _best_of(iterable, False, "nsmallest")
 
 
 @overload(heapq.nlargest)
 def _nlargest(n, iterable):
-    _require_list(iterable, "nlargest")
-    return _implementation(True, not isinstance(iterable.dtype, types.BaseTuple))
+    return _best_of(iterable, True, "nlargest")

@@ -98,6 +98,13 @@ def test_nsmallest_and_nlargest_follow_cpython(values):
         assert same(got, expected), n
 
 
+def test_nsmallest_and_nlargest_take_uniform_tuples():
+    values = (5, 1, 4, 1, 3)
+    for n in (0, 1, 2, 5, 7):
+        with no_allocation_leak():
+            assert best(values, n) == best.py_func(values, n)
+
+
 def test_tuples_are_heap_items():
     values = [(3, 1.0), (1, 2.0), (3, 0.5), (2, 9.0), (1, 1.0)]
     with no_allocation_leak():

@@ -141,3 +141,46 @@ def test_lists_on_the_gpu_are_unsupported():
 
     with pytest.raises(UnsupportedError, match="not supported on the GPU"):
         kernel[1, 1](np.zeros(1))
+
+
+def strings_built_and_searched(n):
+    words = ["a", "bb"]
+    more = []
+    for i in range(n):
+        more.append("x" * i)
+    more.append("z")
+    words.extend(more)
+    words.remove("a")
+    words.insert(1, "ins")
+    return (
+        words,
+        len(words),
+        words[2],
+        "bb" in words,
+        "q" not in words,
+        words.index("z"),
+        words.count("x"),
+        words == ["bb"],
+        words.pop(),
+        words[::-1],
+    )
+
+
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_lists_of_strings_from_literals_and_appends(n):
+    compiled = njit(strings_built_and_searched)
+    with no_allocation_leak():
+        assert compiled(n) == strings_built_and_searched(n)
+
+
+def test_a_list_of_strings_passed_in_is_reflected():
+    def rename(words):
+        words.append("new")
+        words[0] = "first"
+        return words[0] + words[-1]
+
+    compiled = njit(rename)
+    ours, theirs = ["p", "q"], ["p", "q"]
+    with no_allocation_leak():
+        assert compiled(ours) == rename(theirs)
+    assert ours == theirs

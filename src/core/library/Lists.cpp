@@ -56,9 +56,10 @@ void requireItemType(const LibraryCall &call) {
                      call.location);
 }
 
-/// Items that `==` compares: numbers, booleans and tuples of them.
+/// Items that `==` compares: numbers, booleans, tuples of them, and strings.
 void requireComparable(const LibraryCall &call, const Type *item, const Type *value) {
-  if (!item || !comparisonOperandType(CompareOp::Eq, item, value))
+  bool strings = item && item->isString() && value->isString();
+  if (!item || (!strings && !comparisonOperandType(CompareOp::Eq, item, value)))
     throwTypingError(call.function->name + "() cannot compare items of type " +
                          (item ? item->name() : "undefined") + " with " + value->name(),
                      call.location);

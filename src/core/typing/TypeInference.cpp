@@ -1038,6 +1038,8 @@ private:
       const Type *type = typeExpr(operand);
       if (!type)
         return nullptr;
+      if (type->kind() == TypeKind::StringLiteral)
+        type = types::unicode(); // an item is a run-time value, as in Numba
       if (!type->isRuntimeValue() || type->isNone())
         throwTypingError("a list cannot hold a value of type " + describe(type), operand->location);
       const Type *unified = unifyTypes(item, type);
@@ -1076,6 +1078,8 @@ private:
     const Type *item = nullptr;
     if (method == "list.append" || method == "list.insert")
       item = arguments.back();
+    if (item && item->kind() == TypeKind::StringLiteral)
+      item = types::unicode();
     else if (method == "list.extend")
       item = iterationItemType(arguments.back(), list->location);
     if (item && (item->isRuntimeValue() && !item->isNone()))
