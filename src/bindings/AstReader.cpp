@@ -105,6 +105,22 @@ private:
   /// name (a recursive inner function calls itself without capturing itself).
   std::map<std::string, std::string> aliases;
 
+  /// What a comprehension's loop makes of its elements: a list, or a builtin's result.
+  enum class Accumulation { List, Sum, Any, All, Min, Max };
+  /// The variables of the comprehensions being read, innermost last: each user name bound by
+  /// a `for` clause, with the hidden name it is read as ("$3.i": no Python name has a '$').
+  std::vector<std::map<std::string, std::string>> comprehensionScopes;
+  int comprehensionCount = 0;
+
+  const std::string *comprehensionVariable(const std::string &name) const {
+    for (auto scope = comprehensionScopes.rbegin(); scope != comprehensionScopes.rend(); ++scope) {
+      auto found = scope->find(name);
+      if (found != scope->end())
+        return &found->second;
+    }
+    return nullptr;
+  }
+
   std::string aliased(const std::string &name) {
     auto found = aliases.find(name);
     return found == aliases.end() ? name : found->second;
@@ -329,6 +345,220 @@ private:
                      where);
   }
 
+  Expr *nameNode(const std::string &name, SourceLocation where) {
+    Expr *expr = source.newExpr(ExprKind::Name, where);
+    expr->name = name;
+    return expr;
+  }
+
+  Expr *constantNode(Constant::Kind kind, int64_t value, SourceLocation where) {
+    Expr *expr = source.newExpr(ExprKind::Constant, where);
+    expr->constant.kind = kind;
+    expr->constant.intValue = value;
+    return expr;
+  }
+
+  Expr *notNode(Expr *operand) {
+    Expr *expr = source.newExpr(ExprKind::UnaryOp, operand->location);
+    expr->unaryOp = UnaryOp::Not;
+    expr->operands = {operand};
+    return expr;
+  }
+
+  Stmt *assignNode(const std::string &name, Expr *value, SourceLocation where) {
+    Stmt *stmt = source.newStmt(StmtKind::Assign, where);
+    stmt->targets.push_back(nameNode(name, where));
+    stmt->value = value;
+    return stmt;
+  }
+
+  Stmt *ifNode(Expr *test, std::vector<Stmt *> body, std::vector<Stmt *> orelse = {}) {
+    Stmt *stmt = source.newStmt(StmtKind::If, test->location);
+    stmt->test = test;
+    stmt->body = std::move(body);
+    stmt->orelse = std::move(orelse);
+    return stmt;
+  }
+
+  /// Binds each name of a comprehension's `for` target (a name or nested tuples of names).
+  void bindComprehensionTarget(nb::handle target, const std::string &prefix,
+                               std::map<std::string, std::string> &names) {
+    std::string kind = nodeKind(target);
+    if (kind == "Name") {
+      std::string name = nb::cast<std::string>(target.attr("id"));
+      names[name] = prefix + name;
+    } else if (kind == "Tuple" || kind == "List") {
+      for (nb::handle element : nb::cast<nb::list>(target.attr("elts")))
+        bindComprehensionTarget(element, prefix, names);
+    } else {
+      throwUnsupported("a comprehension's for target must be a name or a tuple of names",
+                       location(target));
+    }
+  }
+
+  /// A list comprehension, or a generator expression consumed by a builtin, read as the loop
+  /// Python runs: `[e for x in a if c]` is `$1 = []; for $1.x in a: if c: $1.append(e)`, and
+  /// sum/any/all/min/max accumulate into `$1` instead (any and all stop at their answer).
+  /// Python 3 scoping: the targets are the comprehension's own (hidden) variables; the first
+  /// iterable is read in the enclosing scope, the rest inside. `consumer` is the builtin's
+  /// name, checked when typed.
+  Expr *readComprehension(nb::handle node, Accumulation accumulation, Expr *consumer, Expr *start) {
+    SourceLocation where = location(node);
+    std::string result = "$" + std::to_string(++comprehensionCount);
+    nb::list generators = nb::cast<nb::list>(node.attr("generators"));
+    Expr *firstIterable = readExpr(generators[0].attr("iter"));
+    std::map<std::string, std::string> names;
+    for (nb::handle generator : generators) {
+      if (nb::cast<int>(generator.attr("is_async")))
+        throwUnsupported("async comprehensions are not supported", where);
+      bindComprehensionTarget(generator.attr("target"), result + ".", names);
+    }
+    comprehensionScopes.push_back(names);
+    struct Clause {
+      Expr *target, *iterable;
+      std::vector<Expr *> conditions;
+    };
+    std::vector<Clause> clauses;
+    for (size_t i = 0; i < generators.size(); ++i) {
+      nb::handle generator = generators[i];
+      Clause clause{readExpr(generator.attr("target")),
+                    i == 0 ? firstIterable : readExpr(generator.attr("iter")),
+                    {}};
+      for (nb::handle condition : nb::cast<nb::list>(generator.attr("ifs")))
+        clause.conditions.push_back(readExpr(condition));
+      clauses.push_back(std::move(clause));
+    }
+    Expr *element = readExpr(node.attr("elt"));
+    comprehensionScopes.pop_back();
+
+    SourceLocation at = element->location;
+    std::vector<Stmt *> statements, body;
+    std::string item = result + ".item", seen = result + ".seen";
+    switch (accumulation) {
+    case Accumulation::List: {
+      statements.push_back(assignNode(result, source.newExpr(ExprKind::List, where), where));
+      Expr *append = source.newExpr(ExprKind::Attribute, at);
+      append->name = "append";
+      append->operands = {nameNode(result, at)};
+      Stmt *call = source.newStmt(StmtKind::ExprStmt, at);
+      call->value = source.newExpr(ExprKind::Call, at);
+      call->value->operands = {append, element};
+      body.push_back(call);
+      break;
+    }
+    case Accumulation::Sum: {
+      statements.push_back(
+          assignNode(result, start ? start : constantNode(Constant::Kind::Int, 0, where), where));
+      Expr *sum = source.newExpr(ExprKind::BinOp, at);
+      sum->binaryOp = BinaryOp::Add;
+      sum->operands = {nameNode(result, at), element};
+      body.push_back(assignNode(result, sum, at));
+      break;
+    }
+    case Accumulation::Any:
+    case Accumulation::All: {
+      bool isAny = accumulation == Accumulation::Any;
+      statements.push_back(
+          assignNode(result, constantNode(Constant::Kind::Bool, !isAny, where), where));
+      body.push_back(ifNode(isAny ? element : notNode(element),
+                            {assignNode(result, constantNode(Constant::Kind::Bool, isAny, at), at),
+                             source.newStmt(StmtKind::Break, at)}));
+      break;
+    }
+    case Accumulation::Min:
+    case Accumulation::Max: {
+      // Python's order: the first item, then each strictly smaller (larger) one.
+      statements.push_back(assignNode(seen, constantNode(Constant::Kind::Bool, 0, where), where));
+      body.push_back(assignNode(item, element, at));
+      Expr *better = source.newExpr(ExprKind::Compare, at);
+      better->compareOps = {accumulation == Accumulation::Min ? CompareOp::Lt : CompareOp::Gt};
+      better->operands = {nameNode(item, at), nameNode(result, at)};
+      body.push_back(ifNode(notNode(nameNode(seen, at)),
+                            {assignNode(result, nameNode(item, at), at),
+                             assignNode(seen, constantNode(Constant::Kind::Bool, 1, at), at)},
+                            {ifNode(better, {assignNode(result, nameNode(item, at), at)})}));
+      break;
+    }
+    }
+    // Nested for clauses, innermost first; any and all leave the outer loops once decided.
+    for (size_t i = clauses.size(); i-- > 0;) {
+      for (auto condition = clauses[i].conditions.rbegin();
+           condition != clauses[i].conditions.rend(); ++condition)
+        body = {ifNode(*condition, std::move(body))};
+      Stmt *loop = source.newStmt(StmtKind::For, clauses[i].iterable->location);
+      loop->targets.push_back(clauses[i].target);
+      loop->value = clauses[i].iterable;
+      loop->body = std::move(body);
+      body = {loop};
+      if (i > 0 && (accumulation == Accumulation::Any || accumulation == Accumulation::All)) {
+        Expr *decided = nameNode(result, loop->location);
+        body.push_back(ifNode(accumulation == Accumulation::Any ? decided : notNode(decided),
+                              {source.newStmt(StmtKind::Break, loop->location)}));
+      }
+    }
+    statements.insert(statements.end(), body.begin(), body.end());
+    if (accumulation == Accumulation::Min || accumulation == Accumulation::Max) {
+      Stmt *raise = source.newStmt(StmtKind::Raise, where);
+      Expr *message = source.newExpr(ExprKind::Constant, where);
+      message->constant.kind = Constant::Kind::String;
+      message->constant.text = std::string(accumulation == Accumulation::Min ? "min" : "max") +
+                               "() arg is an empty sequence";
+      raise->value = source.newExpr(ExprKind::Call, where);
+      raise->value->operands = {nameNode("ValueError", where), message};
+      statements.push_back(ifNode(notNode(nameNode(seen, where)), {raise}));
+    }
+    Expr *expr = source.newExpr(ExprKind::Comprehension, where);
+    expr->name = result;
+    expr->statements = std::move(statements);
+    if (consumer)
+      expr->operands = {consumer};
+    return expr;
+  }
+
+  /// `sum(x for x in a)` and the like: a generator expression that a builtin consumes whole is
+  /// read as a loop (readComprehension); sorted() sorts the list it would give. nullptr when
+  /// the call is not one of those.
+  Expr *readGeneratorConsumer(nb::handle call, SourceLocation where) {
+    static const std::map<std::string, Accumulation> consumers = {
+        {"sum", Accumulation::Sum},    {"any", Accumulation::Any}, {"all", Accumulation::All},
+        {"min", Accumulation::Min},    {"max", Accumulation::Max}, {"list", Accumulation::List},
+        {"sorted", Accumulation::List}};
+    nb::handle function = call.attr("func");
+    nb::list arguments = nb::cast<nb::list>(call.attr("args"));
+    if (nodeKind(function) != "Name" || arguments.size() == 0 ||
+        nodeKind(arguments[0]) != "GeneratorExp")
+      return nullptr;
+    std::string name = nb::cast<std::string>(function.attr("id"));
+    auto found = consumers.find(name);
+    if (found == consumers.end() || closures.count(name) || comprehensionVariable(name))
+      return nullptr;
+    bool sorted = name == "sorted";
+    size_t keywords = nb::len(nb::object(call.attr("keywords")));
+    if (arguments.size() > (name == "sum" ? 2u : 1u) || (keywords != 0 && !sorted))
+      return nullptr;
+    Expr *start = nullptr;
+    if (arguments.size() == 2) {
+      // A constant start keeps Python's order of evaluation (the generator is made first).
+      if (nodeKind(arguments[1]) != "Constant")
+        throwUnsupported("sum() of a generator expression takes a constant start value only",
+                         location(arguments[1]));
+      start = readExpr(arguments[1]);
+    }
+    Expr *consumer = nameNode(name, location(function));
+    Expr *result = readComprehension(arguments[0], found->second, consumer, start);
+    if (!sorted)
+      return result;
+    Expr *expr = source.newExpr(ExprKind::Call, where);
+    expr->operands = {readExpr(function), result};
+    for (nb::handle keyword : nb::cast<nb::list>(call.attr("keywords"))) {
+      if (keyword.attr("arg").is_none())
+        throwUnsupported("**kwargs in calls are not supported", where);
+      expr->keywordNames.push_back(nb::cast<std::string>(keyword.attr("arg")));
+      expr->operands.push_back(readExpr(keyword.attr("value")));
+    }
+    return expr;
+  }
+
   /// An f-string is read as str.format of a constant template: f"a{x:.3f}{s!r}" becomes
   /// "a{:.3f}{!r}".format(x, s), so there is one implementation of fields and format specs.
   Expr *readFormattedString(nb::handle node, SourceLocation where) {
@@ -378,6 +608,10 @@ private:
     if (kind == "Name") {
       Expr *expr = source.newExpr(ExprKind::Name, where);
       expr->name = nb::cast<std::string>(node.attr("id"));
+      if (const std::string *hidden = comprehensionVariable(expr->name)) {
+        expr->name = *hidden;
+        return expr;
+      }
       bool load = nodeKind(node.attr("ctx")) == "Load";
       if (closures.count(expr->name) && load && !aliases.count(expr->name))
         throwUnsupported("the inner function '" + expr->name +
@@ -454,6 +688,8 @@ private:
       return expr;
     }
     if (kind == "Call") {
+      if (Expr *consumed = readGeneratorConsumer(node, where))
+        return consumed;
       Expr *expr = source.newExpr(ExprKind::Call, where);
       nb::handle function = node.attr("func");
       auto closure = nodeKind(function) == "Name"
@@ -515,6 +751,18 @@ private:
       }
       return expr;
     }
+    if (kind == "ListComp")
+      return readComprehension(node, Accumulation::List, nullptr, nullptr);
+    if (kind == "GeneratorExp")
+      throwUnsupported("generator expressions are only supported as the argument of sum(), "
+                       "any(), all(), min(), max(), list() or sorted()",
+                       where);
+    if (kind == "SetComp" || kind == "DictComp")
+      throwUnsupported(std::string(kind == "SetComp" ? "set" : "dict") +
+                           " comprehensions are not supported yet (" +
+                           (kind == "SetComp" ? "sets" : "dicts") +
+                           " are not containers in compiled code); a list comprehension is",
+                       where);
     if (kind == "Lambda") {
       Expr *expr = source.newExpr(ExprKind::Name, where);
       expr->name = readLocalFunction(node, "", where);
@@ -522,10 +770,6 @@ private:
     }
     static const std::map<std::string, std::string> names = {
         {"JoinedStr", "f-strings"},
-        {"ListComp", "list comprehensions"},
-        {"SetComp", "set comprehensions"},
-        {"DictComp", "dict comprehensions"},
-        {"GeneratorExp", "generator expressions"},
         {"Dict", "dict literals"},
         {"Set", "set literals"},
         {"Yield", "generators"},
