@@ -6,6 +6,8 @@
 #include "LocalFunctions.h"
 #include "Module.h"
 
+#include "syntax/Comprehensions.h"
+
 #include <nanobind/stl/string.h>
 
 #include <algorithm>
@@ -105,8 +107,6 @@ private:
   /// name (a recursive inner function calls itself without capturing itself).
   std::map<std::string, std::string> aliases;
 
-  /// What a comprehension's loop makes of its elements: a list, or a builtin's result.
-  enum class Accumulation { List, Sum, Any, All, Min, Max };
   /// The variables of the comprehensions being read, innermost last: each user name bound by
   /// a `for` clause, with the hidden name it is read as ("$3.i": no Python name has a '$').
   std::vector<std::map<std::string, std::string>> comprehensionScopes;
@@ -345,41 +345,6 @@ private:
                      where);
   }
 
-  Expr *nameNode(const std::string &name, SourceLocation where) {
-    Expr *expr = source.newExpr(ExprKind::Name, where);
-    expr->name = name;
-    return expr;
-  }
-
-  Expr *constantNode(Constant::Kind kind, int64_t value, SourceLocation where) {
-    Expr *expr = source.newExpr(ExprKind::Constant, where);
-    expr->constant.kind = kind;
-    expr->constant.intValue = value;
-    return expr;
-  }
-
-  Expr *notNode(Expr *operand) {
-    Expr *expr = source.newExpr(ExprKind::UnaryOp, operand->location);
-    expr->unaryOp = UnaryOp::Not;
-    expr->operands = {operand};
-    return expr;
-  }
-
-  Stmt *assignNode(const std::string &name, Expr *value, SourceLocation where) {
-    Stmt *stmt = source.newStmt(StmtKind::Assign, where);
-    stmt->targets.push_back(nameNode(name, where));
-    stmt->value = value;
-    return stmt;
-  }
-
-  Stmt *ifNode(Expr *test, std::vector<Stmt *> body, std::vector<Stmt *> orelse = {}) {
-    Stmt *stmt = source.newStmt(StmtKind::If, test->location);
-    stmt->test = test;
-    stmt->body = std::move(body);
-    stmt->orelse = std::move(orelse);
-    return stmt;
-  }
-
   /// Binds each name of a comprehension's `for` target (a name or nested tuples of names).
   void bindComprehensionTarget(nb::handle target, const std::string &prefix,
                                std::map<std::string, std::string> &names) {
@@ -397,11 +362,9 @@ private:
   }
 
   /// A list comprehension, or a generator expression consumed by a builtin, read as the loop
-  /// Python runs: `[e for x in a if c]` is `$1 = []; for $1.x in a: if c: $1.append(e)`, and
-  /// sum/any/all/min/max accumulate into `$1` instead (any and all stop at their answer).
-  /// Python 3 scoping: the targets are the comprehension's own (hidden) variables; the first
-  /// iterable is read in the enclosing scope, the rest inside. `consumer` is the builtin's
-  /// name, checked when typed.
+  /// Python runs (syntax/Comprehensions.h). Python 3 scoping: the targets are the
+  /// comprehension's own variables, renamed to hidden names; the first iterable is read in the
+  /// enclosing scope, the rest inside. `consumer` is the builtin's name, checked when typed.
   Expr *readComprehension(nb::handle node, Accumulation accumulation, Expr *consumer, Expr *start) {
     SourceLocation where = location(node);
     std::string result = "$" + std::to_string(++comprehensionCount);
@@ -414,16 +377,12 @@ private:
       bindComprehensionTarget(generator.attr("target"), result + ".", names);
     }
     comprehensionScopes.push_back(names);
-    struct Clause {
-      Expr *target, *iterable;
-      std::vector<Expr *> conditions;
-    };
-    std::vector<Clause> clauses;
+    std::vector<ComprehensionClause> clauses;
     for (size_t i = 0; i < generators.size(); ++i) {
       nb::handle generator = generators[i];
-      Clause clause{readExpr(generator.attr("target")),
-                    i == 0 ? firstIterable : readExpr(generator.attr("iter")),
-                    {}};
+      ComprehensionClause clause{readExpr(generator.attr("target")),
+                                 i == 0 ? firstIterable : readExpr(generator.attr("iter")),
+                                 {}};
       for (nb::handle condition : nb::cast<nb::list>(generator.attr("ifs")))
         clause.conditions.push_back(readExpr(condition));
       clauses.push_back(std::move(clause));
@@ -431,88 +390,8 @@ private:
     Expr *element = readExpr(node.attr("elt"));
     comprehensionScopes.pop_back();
 
-    SourceLocation at = element->location;
-    std::vector<Stmt *> statements, body;
-    std::string item = result + ".item", seen = result + ".seen";
-    switch (accumulation) {
-    case Accumulation::List: {
-      statements.push_back(assignNode(result, source.newExpr(ExprKind::List, where), where));
-      Expr *append = source.newExpr(ExprKind::Attribute, at);
-      append->name = "append";
-      append->operands = {nameNode(result, at)};
-      Stmt *call = source.newStmt(StmtKind::ExprStmt, at);
-      call->value = source.newExpr(ExprKind::Call, at);
-      call->value->operands = {append, element};
-      body.push_back(call);
-      break;
-    }
-    case Accumulation::Sum: {
-      statements.push_back(
-          assignNode(result, start ? start : constantNode(Constant::Kind::Int, 0, where), where));
-      Expr *sum = source.newExpr(ExprKind::BinOp, at);
-      sum->binaryOp = BinaryOp::Add;
-      sum->operands = {nameNode(result, at), element};
-      body.push_back(assignNode(result, sum, at));
-      break;
-    }
-    case Accumulation::Any:
-    case Accumulation::All: {
-      bool isAny = accumulation == Accumulation::Any;
-      statements.push_back(
-          assignNode(result, constantNode(Constant::Kind::Bool, !isAny, where), where));
-      body.push_back(ifNode(isAny ? element : notNode(element),
-                            {assignNode(result, constantNode(Constant::Kind::Bool, isAny, at), at),
-                             source.newStmt(StmtKind::Break, at)}));
-      break;
-    }
-    case Accumulation::Min:
-    case Accumulation::Max: {
-      // Python's order: the first item, then each strictly smaller (larger) one.
-      statements.push_back(assignNode(seen, constantNode(Constant::Kind::Bool, 0, where), where));
-      body.push_back(assignNode(item, element, at));
-      Expr *better = source.newExpr(ExprKind::Compare, at);
-      better->compareOps = {accumulation == Accumulation::Min ? CompareOp::Lt : CompareOp::Gt};
-      better->operands = {nameNode(item, at), nameNode(result, at)};
-      body.push_back(ifNode(notNode(nameNode(seen, at)),
-                            {assignNode(result, nameNode(item, at), at),
-                             assignNode(seen, constantNode(Constant::Kind::Bool, 1, at), at)},
-                            {ifNode(better, {assignNode(result, nameNode(item, at), at)})}));
-      break;
-    }
-    }
-    // Nested for clauses, innermost first; any and all leave the outer loops once decided.
-    for (size_t i = clauses.size(); i-- > 0;) {
-      for (auto condition = clauses[i].conditions.rbegin();
-           condition != clauses[i].conditions.rend(); ++condition)
-        body = {ifNode(*condition, std::move(body))};
-      Stmt *loop = source.newStmt(StmtKind::For, clauses[i].iterable->location);
-      loop->targets.push_back(clauses[i].target);
-      loop->value = clauses[i].iterable;
-      loop->body = std::move(body);
-      body = {loop};
-      if (i > 0 && (accumulation == Accumulation::Any || accumulation == Accumulation::All)) {
-        Expr *decided = nameNode(result, loop->location);
-        body.push_back(ifNode(accumulation == Accumulation::Any ? decided : notNode(decided),
-                              {source.newStmt(StmtKind::Break, loop->location)}));
-      }
-    }
-    statements.insert(statements.end(), body.begin(), body.end());
-    if (accumulation == Accumulation::Min || accumulation == Accumulation::Max) {
-      Stmt *raise = source.newStmt(StmtKind::Raise, where);
-      Expr *message = source.newExpr(ExprKind::Constant, where);
-      message->constant.kind = Constant::Kind::String;
-      message->constant.text = std::string(accumulation == Accumulation::Min ? "min" : "max") +
-                               "() arg is an empty sequence";
-      raise->value = source.newExpr(ExprKind::Call, where);
-      raise->value->operands = {nameNode("ValueError", where), message};
-      statements.push_back(ifNode(notNode(nameNode(seen, where)), {raise}));
-    }
-    Expr *expr = source.newExpr(ExprKind::Comprehension, where);
-    expr->name = result;
-    expr->statements = std::move(statements);
-    if (consumer)
-      expr->operands = {consumer};
-    return expr;
+    return buildComprehension(source, where, result, accumulation, std::move(clauses), element,
+                              consumer, start);
   }
 
   /// `sum(x for x in a)` and the like: a generator expression that a builtin consumes whole is
@@ -544,7 +423,8 @@ private:
                          location(arguments[1]));
       start = readExpr(arguments[1]);
     }
-    Expr *consumer = nameNode(name, location(function));
+    Expr *consumer = source.newExpr(ExprKind::Name, location(function));
+    consumer->name = name;
     Expr *result = readComprehension(arguments[0], found->second, consumer, start);
     if (!sorted)
       return result;
@@ -692,7 +572,9 @@ private:
         return consumed;
       Expr *expr = source.newExpr(ExprKind::Call, where);
       nb::handle function = node.attr("func");
-      auto closure = nodeKind(function) == "Name"
+      // A comprehension's variable of the same name hides the closure.
+      auto closure = nodeKind(function) == "Name" &&
+                             !comprehensionVariable(nb::cast<std::string>(function.attr("id")))
                          ? closures.find(nb::cast<std::string>(function.attr("id")))
                          : closures.end();
       if (closure != closures.end()) {
