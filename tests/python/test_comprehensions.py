@@ -311,6 +311,27 @@ def test_in_parallel_loop():
         del result  # the returned array's block
 
 
+def any_all_of_values(a):
+    values = [x > 1 for x in a]
+    return (
+        any(values),
+        all(values),
+        any(a),
+        all(a),
+        any(range(0)),
+        all(range(3)),
+        any((0, 0, 1)),
+        all([x for x in a if x > 5]),  # noqa: C419 (of a list)
+    )
+
+
+def test_any_all_of_values():
+    compiled = njit(any_all_of_values)
+    for a in (np.array([0.0, 2.0, 3.0]), np.array([2.0, 3.0]), np.zeros(0)):
+        with no_allocation_leak():
+            assert compiled(a) == any_all_of_values(a)
+
+
 def test_min_max():
     a = np.array([3.0, -1.0, 2.5])
     compiled = njit(min_max)
