@@ -418,10 +418,10 @@ private:
     Expr *start = nullptr;
     if (arguments.size() == 2) {
       // A constant start keeps Python's order of evaluation (the generator is made first).
-      if (nodeKind(arguments[1]) != "Constant")
-        throwUnsupported("sum() of a generator expression takes a constant start value only",
-                         location(arguments[1]));
       start = readExpr(arguments[1]);
+      if (start->kind != ExprKind::Constant)
+        throwUnsupported("sum() of a generator expression takes a constant start value only",
+                         start->location);
     }
     Expr *consumer = source.newExpr(ExprKind::Name, location(function));
     consumer->name = name;

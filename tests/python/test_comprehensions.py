@@ -129,7 +129,7 @@ def sum_of_bools(n):
 
 
 def sum_with_start(n):
-    return sum((i for i in range(n)), 10)
+    return sum((i for i in range(n)), 10) + sum((i * 0.5 for i in range(n)), -1.5)
 
 
 def any_all(n):
@@ -365,6 +365,10 @@ def target_read_after(n):
     return i + len(values)  # noqa: F821 (the comprehension's i does not leak)
 
 
+def sum_with_variable_start(n):
+    return sum((i for i in range(n)), n)
+
+
 def sum_shadowed(n):
     sum = len
     return sum(i for i in range(n))
@@ -379,6 +383,7 @@ def sum_shadowed(n):
         (dict_comprehension, "dict comprehensions are not supported"),
         (sum_shadowed, "only supported as the argument of the builtin sum()"),
         (target_read_after, "name 'i' is not defined"),
+        (sum_with_variable_start, "takes a constant start value only"),
     ],
 )
 def test_unsupported(function, message):
