@@ -6,6 +6,8 @@
 #include "LocalFunctions.h"
 #include "Module.h"
 
+#include "syntax/Comprehensions.h"
+
 #include <nanobind/stl/string.h>
 
 #include <algorithm>
@@ -104,6 +106,20 @@ private:
   /// Names read as another: an inner function's own name, read in its body, is its synthetic
   /// name (a recursive inner function calls itself without capturing itself).
   std::map<std::string, std::string> aliases;
+
+  /// The variables of the comprehensions being read, innermost last: each user name bound by
+  /// a `for` clause, with the hidden name it is read as ("$3.i": no Python name has a '$').
+  std::vector<std::map<std::string, std::string>> comprehensionScopes;
+  int comprehensionCount = 0;
+
+  const std::string *comprehensionVariable(const std::string &name) const {
+    for (auto scope = comprehensionScopes.rbegin(); scope != comprehensionScopes.rend(); ++scope) {
+      auto found = scope->find(name);
+      if (found != scope->end())
+        return &found->second;
+    }
+    return nullptr;
+  }
 
   std::string aliased(const std::string &name) {
     auto found = aliases.find(name);
@@ -329,6 +345,100 @@ private:
                      where);
   }
 
+  /// Binds each name of a comprehension's `for` target (a name or nested tuples of names).
+  void bindComprehensionTarget(nb::handle target, const std::string &prefix,
+                               std::map<std::string, std::string> &names) {
+    std::string kind = nodeKind(target);
+    if (kind == "Name") {
+      std::string name = nb::cast<std::string>(target.attr("id"));
+      names[name] = prefix + name;
+    } else if (kind == "Tuple" || kind == "List") {
+      for (nb::handle element : nb::cast<nb::list>(target.attr("elts")))
+        bindComprehensionTarget(element, prefix, names);
+    } else {
+      throwUnsupported("a comprehension's for target must be a name or a tuple of names",
+                       location(target));
+    }
+  }
+
+  /// A list comprehension, or a generator expression consumed by a builtin, read as the loop
+  /// Python runs (syntax/Comprehensions.h). Python 3 scoping: the targets are the
+  /// comprehension's own variables, renamed to hidden names; the first iterable is read in the
+  /// enclosing scope, the rest inside. `consumer` is the builtin's name, checked when typed.
+  Expr *readComprehension(nb::handle node, Accumulation accumulation, Expr *consumer, Expr *start) {
+    SourceLocation where = location(node);
+    std::string result = "$" + std::to_string(++comprehensionCount);
+    nb::list generators = nb::cast<nb::list>(node.attr("generators"));
+    Expr *firstIterable = readExpr(generators[0].attr("iter"));
+    std::map<std::string, std::string> names;
+    for (nb::handle generator : generators) {
+      if (nb::cast<int>(generator.attr("is_async")))
+        throwUnsupported("async comprehensions are not supported", where);
+      bindComprehensionTarget(generator.attr("target"), result + ".", names);
+    }
+    comprehensionScopes.push_back(names);
+    std::vector<ComprehensionClause> clauses;
+    for (size_t i = 0; i < generators.size(); ++i) {
+      nb::handle generator = generators[i];
+      ComprehensionClause clause{readExpr(generator.attr("target")),
+                                 i == 0 ? firstIterable : readExpr(generator.attr("iter")),
+                                 {}};
+      for (nb::handle condition : nb::cast<nb::list>(generator.attr("ifs")))
+        clause.conditions.push_back(readExpr(condition));
+      clauses.push_back(std::move(clause));
+    }
+    Expr *element = readExpr(node.attr("elt"));
+    comprehensionScopes.pop_back();
+
+    return buildComprehension(source, where, result, accumulation, std::move(clauses), element,
+                              consumer, start);
+  }
+
+  /// `sum(x for x in a)` and the like: a generator expression that a builtin consumes whole is
+  /// read as a loop (readComprehension); sorted() sorts the list it would give. nullptr when
+  /// the call is not one of those.
+  Expr *readGeneratorConsumer(nb::handle call, SourceLocation where) {
+    static const std::map<std::string, Accumulation> consumers = {
+        {"sum", Accumulation::Sum},    {"any", Accumulation::Any}, {"all", Accumulation::All},
+        {"min", Accumulation::Min},    {"max", Accumulation::Max}, {"list", Accumulation::List},
+        {"sorted", Accumulation::List}};
+    nb::handle function = call.attr("func");
+    nb::list arguments = nb::cast<nb::list>(call.attr("args"));
+    if (nodeKind(function) != "Name" || arguments.size() == 0 ||
+        nodeKind(arguments[0]) != "GeneratorExp")
+      return nullptr;
+    std::string name = nb::cast<std::string>(function.attr("id"));
+    auto found = consumers.find(name);
+    if (found == consumers.end() || closures.count(name) || comprehensionVariable(name))
+      return nullptr;
+    bool sorted = name == "sorted";
+    size_t keywords = nb::len(nb::object(call.attr("keywords")));
+    if (arguments.size() > (name == "sum" ? 2u : 1u) || (keywords != 0 && !sorted))
+      return nullptr;
+    Expr *start = nullptr;
+    if (arguments.size() == 2) {
+      // A constant start keeps Python's order of evaluation (the generator is made first).
+      start = readExpr(arguments[1]);
+      if (start->kind != ExprKind::Constant)
+        throwUnsupported("sum() of a generator expression takes a constant start value only",
+                         start->location);
+    }
+    Expr *consumer = source.newExpr(ExprKind::Name, location(function));
+    consumer->name = name;
+    Expr *result = readComprehension(arguments[0], found->second, consumer, start);
+    if (!sorted)
+      return result;
+    Expr *expr = source.newExpr(ExprKind::Call, where);
+    expr->operands = {readExpr(function), result};
+    for (nb::handle keyword : nb::cast<nb::list>(call.attr("keywords"))) {
+      if (keyword.attr("arg").is_none())
+        throwUnsupported("**kwargs in calls are not supported", where);
+      expr->keywordNames.push_back(nb::cast<std::string>(keyword.attr("arg")));
+      expr->operands.push_back(readExpr(keyword.attr("value")));
+    }
+    return expr;
+  }
+
   /// An f-string is read as str.format of a constant template: f"a{x:.3f}{s!r}" becomes
   /// "a{:.3f}{!r}".format(x, s), so there is one implementation of fields and format specs.
   Expr *readFormattedString(nb::handle node, SourceLocation where) {
@@ -378,6 +488,10 @@ private:
     if (kind == "Name") {
       Expr *expr = source.newExpr(ExprKind::Name, where);
       expr->name = nb::cast<std::string>(node.attr("id"));
+      if (const std::string *hidden = comprehensionVariable(expr->name)) {
+        expr->name = *hidden;
+        return expr;
+      }
       bool load = nodeKind(node.attr("ctx")) == "Load";
       if (closures.count(expr->name) && load && !aliases.count(expr->name))
         throwUnsupported("the inner function '" + expr->name +
@@ -454,9 +568,13 @@ private:
       return expr;
     }
     if (kind == "Call") {
+      if (Expr *consumed = readGeneratorConsumer(node, where))
+        return consumed;
       Expr *expr = source.newExpr(ExprKind::Call, where);
       nb::handle function = node.attr("func");
-      auto closure = nodeKind(function) == "Name"
+      // A comprehension's variable of the same name hides the closure.
+      auto closure = nodeKind(function) == "Name" &&
+                             !comprehensionVariable(nb::cast<std::string>(function.attr("id")))
                          ? closures.find(nb::cast<std::string>(function.attr("id")))
                          : closures.end();
       if (closure != closures.end()) {
@@ -515,6 +633,18 @@ private:
       }
       return expr;
     }
+    if (kind == "ListComp")
+      return readComprehension(node, Accumulation::List, nullptr, nullptr);
+    if (kind == "GeneratorExp")
+      throwUnsupported("generator expressions are only supported as the argument of sum(), "
+                       "any(), all(), min(), max(), list() or sorted()",
+                       where);
+    if (kind == "SetComp" || kind == "DictComp")
+      throwUnsupported(std::string(kind == "SetComp" ? "set" : "dict") +
+                           " comprehensions are not supported yet (" +
+                           (kind == "SetComp" ? "sets" : "dicts") +
+                           " are not containers in compiled code); a list comprehension is",
+                       where);
     if (kind == "Lambda") {
       Expr *expr = source.newExpr(ExprKind::Name, where);
       expr->name = readLocalFunction(node, "", where);
@@ -522,10 +652,6 @@ private:
     }
     static const std::map<std::string, std::string> names = {
         {"JoinedStr", "f-strings"},
-        {"ListComp", "list comprehensions"},
-        {"SetComp", "set comprehensions"},
-        {"DictComp", "dict comprehensions"},
-        {"GeneratorExp", "generator expressions"},
         {"Dict", "dict literals"},
         {"Set", "set literals"},
         {"Yield", "generators"},

@@ -30,9 +30,9 @@ def uses_dict(x):
 
 
 @njit
-def uses_list_comprehension(n):
-    values = [i * i for i in range(n)]  # <- error
-    return values[0]
+def uses_generator_expression(n):
+    values = (i * i for i in range(n))  # <- error
+    return values
 
 
 @njit
@@ -149,7 +149,7 @@ def returns_incompatible_types(x):
 
 UNSUPPORTED = [
     uses_dict,
-    uses_list_comprehension,
+    uses_generator_expression,
     uses_del,
     uses_caught_exception,
     calls_unknown_function,
@@ -171,7 +171,7 @@ UNSUPPORTED = [
 # the constructs the brief singles out: their messages must carry the location
 CORE = [
     uses_dict,
-    uses_list_comprehension,
+    uses_generator_expression,
     uses_del,
     uses_caught_exception,
     calls_unknown_function,

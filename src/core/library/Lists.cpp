@@ -480,6 +480,32 @@ void registerBuiltins(Library &library) {
           appendAll(lowering, result, call.resultType, values[0], call.argumentTypes[0]);
         return result;
       });
+  // any() and all() of a list, range, uniform tuple or 1-D array. Of a generator expression
+  // they are loops that stop at the answer (syntax/Comprehensions.h).
+  for (const char *name : {"any", "all"})
+    addCpu(
+        library, name, {{"", false}},
+        [](LibraryCall &call) {
+          if (!iterableItem(call.argumentTypes[0]) && !call.argumentTypes[0]->isList())
+            throwNoOverload(call);
+          return types::boolean();
+        },
+        [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+          bool isAll = call.function->name == "all";
+          llvm::IRBuilder<> &builder = lowering.irBuilder();
+          llvm::AllocaInst *result = lowering.createEntryAlloca(builder.getInt1Ty(), "decided");
+          builder.CreateStore(builder.getInt1(isAll), result);
+          if (iterableItem(call.argumentTypes[0]))
+            lowering.forEachItem(
+                values[0], call.argumentTypes[0], [&](llvm::Value *item, const Type *itemType) {
+                  llvm::Value *truth = lowering.truthValue(item, itemType);
+                  llvm::Value *current = builder.CreateLoad(builder.getInt1Ty(), result);
+                  builder.CreateStore(isAll ? builder.CreateAnd(current, truth)
+                                            : builder.CreateOr(current, truth),
+                                      result);
+                });
+          return static_cast<llvm::Value *>(builder.CreateLoad(builder.getInt1Ty(), result));
+        });
   addCpu(
       library, "sorted", {{"", false}, {"key", true}, {"reverse", true}},
       [](LibraryCall &call) {

@@ -442,6 +442,9 @@ public:
   };
   ListSlice listSlice(Expr *slice, llvm::Value *length);
   llvm::Value *lowerListLiteral(Expr *expr);
+  /// A comprehension (SyntaxTree.h): its loop, then the value it built, which the hidden
+  /// variable hands over as a temporary.
+  llvm::Value *lowerComprehension(Expr *expr);
   /// `[]` to a typed list, or a list of numbers to a list of another number type (a copy).
   llvm::Value *convertList(llvm::Value *list, const Type *from, const Type *to);
   /// `l[i] = x`, `l[a:b] = other`.

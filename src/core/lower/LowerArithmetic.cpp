@@ -116,6 +116,8 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
     return lowerCall(expr);
   case ExprKind::List:
     return lowerListLiteral(expr);
+  case ExprKind::Comprehension:
+    return lowerComprehension(expr);
   default:
     throwUnsupported("this expression is not supported", expr->location);
   }

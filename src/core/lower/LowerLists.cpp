@@ -146,6 +146,22 @@ llvm::Value *FunctionLowering::lowerListLiteral(Expr *expr) {
   return list;
 }
 
+llvm::Value *FunctionLowering::lowerComprehension(Expr *expr) {
+  // The loop's statements release their own temporaries only: the enclosing statement's stay.
+  lowerBlock(expr->statements);
+  ensureOpenBlock();
+  const Type *type = typeOf(expr);
+  llvm::Type *stored = memoryType(context, type);
+  llvm::Value *slot = variable(expr->name);
+  llvm::Value *value = fromMemoryForm(builder, builder.CreateLoad(stored, slot, expr->name), type);
+  if (type->holdsReferences()) {
+    // The list moves out of the hidden variable, so it dies with the statement if unused.
+    builder.CreateStore(llvm::Constant::getNullValue(stored), slot);
+    addTemporary(value, type);
+  }
+  return value;
+}
+
 llvm::Value *FunctionLowering::convertList(llvm::Value *list, const Type *from, const Type *to) {
   // `[]` (no item type yet) becomes an empty list of the items it was later given; a list of
   // numbers becomes a new list of the unified item type (`l = [1]` then `l.append(2.5)`).

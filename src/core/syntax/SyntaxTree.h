@@ -41,7 +41,14 @@ enum class ExprKind {
   Tuple,     ///< operands are the elements
   List,      ///< operands are the elements
   Slice,     ///< operands: lower, upper, step (each may be null)
+  /// A list comprehension, or a generator expression a builtin consumes (`sum(x for x in a)`),
+  /// read as a loop that builds the result in a hidden variable: `statements` run, then the
+  /// value is variable `name`'s. operands: the consumer's name (a Name, checked to be that
+  /// builtin when typed), or none for a list comprehension.
+  Comprehension,
 };
+
+struct Stmt;
 
 /// One expression node. A single struct with a kind keeps the reader and the passes simple.
 struct Expr {
@@ -56,6 +63,7 @@ struct Expr {
   std::vector<CompareOp> compareOps;
   std::vector<Expr *> operands;
   std::vector<std::string> keywordNames; ///< Call: names of the trailing keyword operands
+  std::vector<Stmt *> statements;        ///< Comprehension: the loop building the value
 
   Expr *callee() const { return operands[0]; }
   size_t positionalCount() const { return operands.size() - 1 - keywordNames.size(); }

@@ -37,6 +37,8 @@ private:
       return;
     if (expr->kind == ExprKind::Name)
       reads.insert(expr->name);
+    if (expr->kind == ExprKind::Comprehension)
+      statements(expr->statements); // its loop assigns hidden variables (SyntaxTree.h)
     for (const Expr *operand : expr->operands)
       read(operand);
   }

@@ -118,10 +118,25 @@ private:
         for (Expr *element : target->operands)
           addTarget(element);
     };
-    std::function<void(const std::vector<Stmt *> &)> walk = [&](const std::vector<Stmt *> &block) {
+    std::function<void(const std::vector<Stmt *> &)> walk;
+    // A comprehension's loop assigns its hidden variables (SyntaxTree.h).
+    std::function<void(Expr *)> visit = [&](Expr *expr) {
+      if (!expr)
+        return;
+      if (expr->kind == ExprKind::Comprehension)
+        walk(expr->statements);
+      for (Expr *operand : expr->operands)
+        visit(operand);
+    };
+    walk = [&](const std::vector<Stmt *> &block) {
       for (Stmt *stmt : block) {
-        for (Expr *target : stmt->targets)
+        for (Expr *target : stmt->targets) {
           addTarget(target);
+          visit(target);
+        }
+        visit(stmt->value);
+        visit(stmt->test);
+        visit(stmt->message);
         walk(stmt->body);
         walk(stmt->orelse);
         for (ExceptHandler &handler : stmt->handlers)
@@ -851,6 +866,8 @@ private:
       return typeCall(expr);
     case ExprKind::List:
       return typeListLiteral(expr);
+    case ExprKind::Comprehension:
+      return typeComprehension(expr);
     case ExprKind::Slice:
       for (Expr *part : expr->operands) {
         const Type *type = part ? typeExpr(part) : nullptr;
@@ -1032,6 +1049,29 @@ private:
 
   /// `[a, b, c]`: a list of the items' unified type; `[]` is a list whose item type the
   /// appends that follow give it (list(undefined) until then).
+  /// A comprehension's loop is typed where it stands; its value is its hidden variable's. A
+  /// generator expression's consumer must be the builtin it was read as.
+  const Type *typeComprehension(Expr *expr) {
+    if (!expr->operands.empty()) {
+      Expr *consumer = expr->operands[0];
+      auto cached = function.globals.find(consumer->id);
+      if (!localNames.count(consumer->name) && cached == function.globals.end())
+        cached =
+            function.globals.emplace(consumer->id, source.resolver->resolveName(consumer->name))
+                .first;
+      if (localNames.count(consumer->name) || cached->second.kind != GlobalValue::Kind::Builtin ||
+          cached->second.name != consumer->name)
+        throwUnsupported("a generator expression is only supported as the argument of the "
+                         "builtin " +
+                             consumer->name + "(), and '" + consumer->name +
+                             "' here is another object",
+                         consumer->location);
+    }
+    typeBlock(expr->statements);
+    auto found = function.variableTypes.find(expr->name);
+    return found == function.variableTypes.end() ? nullptr : found->second;
+  }
+
   const Type *typeListLiteral(Expr *expr) {
     const Type *item = nullptr;
     for (Expr *operand : expr->operands) {

@@ -1,0 +1,145 @@
+// Comprehensions read as loops (ExprKind::Comprehension): the statements that build a list
+// comprehension's list, or a consumed generator expression's sum/any/all/min/max.
+#include "syntax/Comprehensions.h"
+
+namespace taipan {
+namespace {
+
+/// Makes the nodes of the loop; each new node takes the location it is given.
+class ComprehensionBuilder {
+public:
+  explicit ComprehensionBuilder(FunctionSource &source) : source(source) {}
+
+  Expr *nameNode(const std::string &name, SourceLocation where) {
+    Expr *expr = source.newExpr(ExprKind::Name, where);
+    expr->name = name;
+    return expr;
+  }
+
+  Expr *constantNode(Constant::Kind kind, int64_t value, SourceLocation where) {
+    Expr *expr = source.newExpr(ExprKind::Constant, where);
+    expr->constant.kind = kind;
+    expr->constant.intValue = value;
+    return expr;
+  }
+
+  Expr *notNode(Expr *operand) {
+    Expr *expr = source.newExpr(ExprKind::UnaryOp, operand->location);
+    expr->unaryOp = UnaryOp::Not;
+    expr->operands = {operand};
+    return expr;
+  }
+
+  Stmt *assignNode(const std::string &name, Expr *value, SourceLocation where) {
+    Stmt *stmt = source.newStmt(StmtKind::Assign, where);
+    stmt->targets.push_back(nameNode(name, where));
+    stmt->value = value;
+    return stmt;
+  }
+
+  Stmt *ifNode(Expr *test, std::vector<Stmt *> body, std::vector<Stmt *> orelse = {}) {
+    Stmt *stmt = source.newStmt(StmtKind::If, test->location);
+    stmt->test = test;
+    stmt->body = std::move(body);
+    stmt->orelse = std::move(orelse);
+    return stmt;
+  }
+
+  FunctionSource &source;
+};
+
+} // namespace
+
+Expr *buildComprehension(FunctionSource &source, SourceLocation where, const std::string &result,
+                         Accumulation accumulation, std::vector<ComprehensionClause> clauses,
+                         Expr *element, Expr *consumer, Expr *start) {
+  ComprehensionBuilder nodes(source);
+  SourceLocation at = element->location;
+  std::vector<Stmt *> statements, body;
+  std::string item = result + ".item", seen = result + ".seen";
+  switch (accumulation) {
+  case Accumulation::List: {
+    statements.push_back(nodes.assignNode(result, source.newExpr(ExprKind::List, where), where));
+    Expr *append = source.newExpr(ExprKind::Attribute, at);
+    append->name = "append";
+    append->operands = {nodes.nameNode(result, at)};
+    Stmt *call = source.newStmt(StmtKind::ExprStmt, at);
+    call->value = source.newExpr(ExprKind::Call, at);
+    call->value->operands = {append, element};
+    body.push_back(call);
+    break;
+  }
+  case Accumulation::Sum: {
+    statements.push_back(nodes.assignNode(
+        result, start ? start : nodes.constantNode(Constant::Kind::Int, 0, where), where));
+    Expr *sum = source.newExpr(ExprKind::BinOp, at);
+    sum->binaryOp = BinaryOp::Add;
+    sum->operands = {nodes.nameNode(result, at), element};
+    body.push_back(nodes.assignNode(result, sum, at));
+    break;
+  }
+  case Accumulation::Any:
+  case Accumulation::All: {
+    bool isAny = accumulation == Accumulation::Any;
+    statements.push_back(
+        nodes.assignNode(result, nodes.constantNode(Constant::Kind::Bool, !isAny, where), where));
+    body.push_back(nodes.ifNode(
+        isAny ? element : nodes.notNode(element),
+        {nodes.assignNode(result, nodes.constantNode(Constant::Kind::Bool, isAny, at), at),
+         source.newStmt(StmtKind::Break, at)}));
+    break;
+  }
+  case Accumulation::Min:
+  case Accumulation::Max: {
+    // Python's order: the first item, then each strictly smaller (larger) one.
+    statements.push_back(
+        nodes.assignNode(seen, nodes.constantNode(Constant::Kind::Bool, 0, where), where));
+    body.push_back(nodes.assignNode(item, element, at));
+    Expr *better = source.newExpr(ExprKind::Compare, at);
+    better->compareOps = {accumulation == Accumulation::Min ? CompareOp::Lt : CompareOp::Gt};
+    better->operands = {nodes.nameNode(item, at), nodes.nameNode(result, at)};
+    body.push_back(nodes.ifNode(
+        nodes.notNode(nodes.nameNode(seen, at)),
+        {nodes.assignNode(result, nodes.nameNode(item, at), at),
+         nodes.assignNode(seen, nodes.constantNode(Constant::Kind::Bool, 1, at), at)},
+        {nodes.ifNode(better, {nodes.assignNode(result, nodes.nameNode(item, at), at)})}));
+    break;
+  }
+  }
+  // Nested for clauses, innermost first; any and all leave the outer loops once decided.
+  for (size_t i = clauses.size(); i-- > 0;) {
+    for (auto condition = clauses[i].conditions.rbegin(); condition != clauses[i].conditions.rend();
+         ++condition)
+      body = {nodes.ifNode(*condition, std::move(body))};
+    Stmt *loop = source.newStmt(StmtKind::For, clauses[i].iterable->location);
+    loop->targets.push_back(clauses[i].target);
+    loop->value = clauses[i].iterable;
+    loop->body = std::move(body);
+    body = {loop};
+    if (i > 0 && (accumulation == Accumulation::Any || accumulation == Accumulation::All)) {
+      Expr *decided = nodes.nameNode(result, loop->location);
+      body.push_back(
+          nodes.ifNode(accumulation == Accumulation::Any ? decided : nodes.notNode(decided),
+                       {source.newStmt(StmtKind::Break, loop->location)}));
+    }
+  }
+  statements.insert(statements.end(), body.begin(), body.end());
+  if (accumulation == Accumulation::Min || accumulation == Accumulation::Max) {
+    Stmt *raise = source.newStmt(StmtKind::Raise, where);
+    Expr *message = source.newExpr(ExprKind::Constant, where);
+    message->constant.kind = Constant::Kind::String;
+    message->constant.text = std::string(accumulation == Accumulation::Min ? "min" : "max") +
+                             "() arg is an empty sequence";
+    raise->value = source.newExpr(ExprKind::Call, where);
+    raise->value->operands = {nodes.nameNode("ValueError", where), message};
+    statements.push_back(nodes.ifNode(nodes.notNode(nodes.nameNode(seen, where)), {raise}));
+  }
+  Expr *expr = source.newExpr(ExprKind::Comprehension, where);
+  expr->name = result;
+  expr->statements = std::move(statements);
+  if (consumer)
+    expr->operands = {consumer};
+  return expr;
+}
+
+} // namespace taipan
