@@ -28,6 +28,7 @@ Library::Library() {
   registerNumpyRandomFunctions(*this);
   registerArrayAttributes(*this);
   registerCArrayFunctions(*this);
+  registerIntrospection(*this);
 }
 
 const Library &Library::get() {
