@@ -5,6 +5,7 @@
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 
+#include "RecordBoxing.h"
 #include "runtime/MemoryRuntime.h"
 
 #include <cstring>
@@ -128,7 +129,19 @@ template <typename T> void setField(void *storage, size_t offset, T value) {
   std::memcpy(static_cast<char *>(storage) + offset, &value, sizeof(T));
 }
 
+/// The dtype object of arrays of `dtype`, a new reference.
+PyArray_Descr *descrOf(const Type *dtype) {
+  if (dtype->isRecord()) {
+    auto *descr = reinterpret_cast<PyArray_Descr *>(descrOfRecord(dtype));
+    Py_INCREF(descr);
+    return descr;
+  }
+  return PyArray_DescrFromType(typeNumberOf(dtype));
+}
+
 } // namespace
+
+bool ensureNumpyApi() { return ensureNumpy(); }
 
 const Type *typeOfArrayIfArray(PyObject *value) {
   if (!numpyReady || !PyArray_Check(value))
@@ -143,10 +156,19 @@ const Type *typeOfArray(PyObject *value) {
   PyArray_Descr *descr = PyArray_DESCR(array);
   if (PyArray_ISBYTESWAPPED(array))
     return nullptr;
+  int ndim = PyArray_NDIM(array);
+  if (descr->type_num == NPY_VOID) { // a structured dtype: arrays of records
+    const Type *record = recordTypeOfDescr(reinterpret_cast<PyObject *>(descr));
+    if (!record)
+      return nullptr;
+    char layout = PyArray_IS_C_CONTIGUOUS(array)                 ? 'C'
+                  : (ndim > 1 && PyArray_IS_F_CONTIGUOUS(array)) ? 'F'
+                                                                 : 'A';
+    return types::array(record, ndim, layout, !PyArray_ISWRITEABLE(array));
+  }
   const Type *dtype = dtypeType(descr->type_num);
   if (!dtype)
     return nullptr;
-  int ndim = PyArray_NDIM(array);
   int layout = PyArray_IS_C_CONTIGUOUS(array)                 ? 0
                : (ndim > 1 && PyArray_IS_F_CONTIGUOUS(array)) ? 1
                                                               : 2;
@@ -169,8 +191,12 @@ std::string describeUnsupportedArray(PyObject *value) {
   if (PyArray_ISBYTESWAPPED(array))
     return "array of non-native byte order (" + dtype + "): convert it with .astype(" +
            dtype.substr(1) + ") first";
-  if (PyArray_DESCR(array)->type_num == NPY_VOID)
-    return "array of record dtype " + dtype + " (structured dtypes are not supported yet)";
+  if (PyArray_DESCR(array)->type_num == NPY_VOID) {
+    std::string why;
+    recordTypeOfDescr(reinterpret_cast<PyObject *>(PyArray_DESCR(array)), &why);
+    return "array of record dtype " + dtype + " (" +
+           (why.empty() ? std::string("a structured dtype without fields") : why) + ")";
+  }
   return "array of dtype " + dtype + ", which compiled code does not support";
 }
 
@@ -214,18 +240,20 @@ PyObject *boxArray(const Type *type, const void *storage) {
     shape[i] = field<int64_t>(storage, ArrayLayout::shapeOffset + 8 * i);
     strides[i] = field<int64_t>(storage, ArrayLayout::stridesOffset(ndim) + 8 * i);
   }
+  PyArray_Descr *descr = descrOf(type->dtype());
   if (!block && parent) {
-    // A view of an argument: the argument itself when nothing changed, as Numba does.
+    // A view of an argument: the argument itself when nothing changed, as Numba does (a field
+    // view of records at offset 0 has the data but not the dtype of its parent).
     auto *source = reinterpret_cast<PyArrayObject *>(parent);
     if (PyArray_DATA(source) == data && PyArray_NDIM(source) == ndim &&
-        PyArray_DESCR(source)->type_num == typeNumberOf(type->dtype()) &&
+        PyArray_EquivTypes(PyArray_DESCR(source), descr) &&
         std::memcmp(PyArray_DIMS(source), shape, sizeof(npy_intp) * ndim) == 0 &&
         std::memcmp(PyArray_STRIDES(source), strides, sizeof(npy_intp) * ndim) == 0) {
+      Py_DECREF(descr);
       Py_INCREF(parent);
       return parent;
     }
   }
-  PyArray_Descr *descr = PyArray_DescrFromType(typeNumberOf(type->dtype()));
   int flags = type->isReadonly() ? 0 : NPY_ARRAY_WRITEABLE;
   PyObject *array =
       PyArray_NewFromDescr(&PyArray_Type, descr, ndim, shape, strides, data, flags, nullptr);

@@ -8,6 +8,9 @@
 
 namespace taipan::bindings {
 
+/// Loads NumPy's C API once NumPy is imported; false while it is not.
+bool ensureNumpyApi();
+
 /// The array type of an ndarray, or nullptr when `value` is none or its dtype is unsupported.
 /// Does not import NumPy: a process that never made an ndarray never pays for it.
 const Type *typeOfArray(PyObject *value);

@@ -3,10 +3,12 @@
 #include "AstReader.h"
 
 #include "GlobalResolution.h"
+#include "LocalFunctions.h"
 #include "Module.h"
 
 #include <nanobind/stl/string.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
@@ -25,9 +27,22 @@ std::string nodeKind(nb::handle node) {
 
 class AstReader {
 public:
-  AstReader(FunctionSource &source) : source(source) {}
+  AstReader(FunctionSource &source, std::shared_ptr<LocalFunctionResolver> localFunctions)
+      : source(source), localFunctions(std::move(localFunctions)) {}
 
-  void readDefinition(nb::handle function, nb::handle node) {
+  /// Reads a definition. `function` is the Python function (None for an inner function, whose
+  /// defaults are read from the tree); `captured` are the enclosing function's variables an
+  /// inner function reads, which become its leading parameters, and `enclosingClosures` the
+  /// captures of the enclosing function's closures among them.
+  void readDefinition(nb::handle function, nb::handle node,
+                      const std::vector<std::string> &captured = {},
+                      const std::map<std::string, std::vector<std::string>> &enclosingClosures = {},
+                      const std::map<std::string, std::string> &names = {}) {
+    definitionNode = node;
+    closures = enclosingClosures;
+    aliases = names;
+    for (const std::string &name : captured)
+      source.parameters.push_back({name, false, {}});
     source.definitionLocation = location(node);
     std::string kind = nodeKind(node);
     if (kind == "AsyncFunctionDef")
@@ -40,8 +55,23 @@ public:
     for (nb::handle group : {arguments.attr("posonlyargs"), arguments.attr("args")})
       for (nb::handle argument : nb::cast<nb::list>(group))
         source.parameters.push_back({nb::cast<std::string>(argument.attr("arg")), false, {}});
-    // Defaults are the values Python evaluated when the function was defined.
-    nb::object defaults = function.attr("__defaults__");
+    // Defaults are the values Python evaluated when the function was defined; an inner
+    // function's are read from its tree (constants only).
+    if (function.is_none()) {
+      nb::list defaults = nb::cast<nb::list>(arguments.attr("defaults"));
+      size_t first = source.parameters.size() - defaults.size();
+      for (size_t i = 0; i < defaults.size(); ++i) {
+        Parameter &parameter = source.parameters[first + i];
+        Expr *value = readExpr(defaults[i]);
+        if (value->kind != ExprKind::Constant)
+          throwUnsupported("the default value of parameter '" + parameter.name +
+                               "' of an inner function must be a constant",
+                           value->location);
+        parameter.defaultValue = value->constant;
+        parameter.hasDefault = true;
+      }
+    }
+    nb::object defaults = function.is_none() ? nb::none() : function.attr("__defaults__");
     if (!defaults.is_none()) {
       nb::tuple values = nb::cast<nb::tuple>(defaults);
       size_t first = source.parameters.size() - values.size();
@@ -66,6 +96,91 @@ public:
 private:
   FunctionSource &source;
   std::set<std::string> declaredOutside; ///< names of `global` and `nonlocal` statements
+  std::shared_ptr<LocalFunctionResolver> localFunctions;
+  nb::handle definitionNode;
+  /// This function's inner functions that capture variables, by the name they are bound to,
+  /// with the variables each call passes first.
+  std::map<std::string, std::vector<std::string>> closures;
+  /// Names read as another: an inner function's own name, read in its body, is its synthetic
+  /// name (a recursive inner function calls itself without capturing itself).
+  std::map<std::string, std::string> aliases;
+
+  std::string aliased(const std::string &name) {
+    auto found = aliases.find(name);
+    return found == aliases.end() ? name : found->second;
+  }
+
+  /// Reads an inner `def` or `lambda` into a function of its own and returns the synthetic
+  /// name it is bound to. Its captured variables become leading parameters that each call
+  /// passes (`name` is the variable it is assigned to, "" for a lambda used in place).
+  std::string readLocalFunction(nb::handle node, const std::string &name, SourceLocation where) {
+    if (nodeKind(node) == "FunctionDef" && nb::len(nb::object(node.attr("decorator_list"))) != 0)
+      throwUnsupported("decorators on inner functions are not supported", where);
+    // This function's variables include what it captured itself (its leading parameters).
+    std::set<std::string> scope = localNamesOf(definitionNode);
+    for (const Parameter &parameter : source.parameters)
+      scope.insert(parameter.name);
+    std::vector<std::string> captured = capturedNamesOf(node, scope);
+    // Calling one of this function's closures from the inner function needs that closure's
+    // captures too, so the inner function captures them as well.
+    std::map<std::string, std::vector<std::string>> inherited;
+    for (size_t i = 0; i < captured.size(); ++i) {
+      auto closure = closures.find(captured[i]);
+      if (closure == closures.end())
+        continue;
+      inherited.insert(*closure);
+      for (const std::string &variable : closure->second)
+        if (std::find(captured.begin(), captured.end(), variable) == captured.end())
+          captured.push_back(variable);
+    }
+    auto inner = std::make_shared<FunctionSource>();
+    std::string synthetic = localFunctions->add(inner);
+    std::map<std::string, std::string> innerAliases;
+    auto self = std::find(captured.begin(), captured.end(), name);
+    if (!name.empty() && self != captured.end()) {
+      captured.erase(self);
+      innerAliases[name] = synthetic;
+      if (!captured.empty())
+        inherited[name] = captured;
+    }
+    std::string ownName =
+        nodeKind(node) == "Lambda" ? "<lambda>" : nb::cast<std::string>(node.attr("name"));
+    inner->name = ownName;
+    inner->qualifiedName = source.qualifiedName + ".<locals>." + ownName;
+    inner->filename = source.filename;
+    inner->firstLine = source.firstLine;
+    inner->columnOffset = source.columnOffset;
+    inner->sourceLines = source.sourceLines;
+    inner->options = source.options;
+    inner->resolver = localFunctions;
+    AstReader(*inner, localFunctions)
+        .readDefinition(nb::none(), node, captured, inherited, innerAliases);
+    if (!captured.empty()) {
+      if (name.empty())
+        throwUnsupported("a lambda that reads variables of the enclosing function ('" +
+                             captured.front() + "') must be assigned to a name and called",
+                         where);
+      if (bindingCountsOf(definitionNode)[name] > 1 || declaredOutside.count(name))
+        throwUnsupported("the inner function '" + name +
+                             "' reads variables of the enclosing function and must be bound "
+                             "to its name only once",
+                         where);
+      closures[name] = captured;
+    }
+    return synthetic;
+  }
+
+  /// `name = <local function>`, the statement an inner definition becomes.
+  Stmt *bindLocalFunction(const std::string &name, nb::handle node, SourceLocation where) {
+    std::string synthetic = readLocalFunction(node, name, where);
+    Stmt *stmt = source.newStmt(StmtKind::Assign, where);
+    Expr *target = source.newExpr(ExprKind::Name, where);
+    target->name = name;
+    stmt->targets.push_back(target);
+    stmt->value = source.newExpr(ExprKind::Name, where);
+    stmt->value->name = synthetic;
+    return stmt;
+  }
 
   /// The node's position in the definition's text (the tree carries the file's line numbers).
   SourceLocation location(nb::handle node) {
@@ -103,7 +218,14 @@ private:
   Stmt *readStatement(nb::handle node) {
     std::string kind = nodeKind(node);
     SourceLocation where = location(node);
+    if (kind == "FunctionDef")
+      return bindLocalFunction(nb::cast<std::string>(node.attr("name")), node, where);
     if (kind == "Assign") {
+      nb::list targets = nb::cast<nb::list>(node.attr("targets"));
+      if (targets.size() == 1 && nodeKind(targets[0]) == "Name" &&
+          nodeKind(node.attr("value")) == "Lambda")
+        return bindLocalFunction(nb::cast<std::string>(targets[0].attr("id")), node.attr("value"),
+                                 where);
       Stmt *stmt = source.newStmt(StmtKind::Assign, where);
       for (nb::handle target : nb::cast<nb::list>(node.attr("targets")))
         stmt->targets.push_back(readExpr(target));
@@ -175,11 +297,26 @@ private:
         stmt->message = readExpr(node.attr("msg"));
       return stmt;
     }
+    if (kind == "Try") {
+      Stmt *stmt = source.newStmt(StmtKind::Try, where);
+      stmt->body = readBlock(node.attr("body"));
+      for (nb::handle clause : nb::cast<nb::list>(node.attr("handlers"))) {
+        ExceptHandler handler;
+        handler.location = location(clause);
+        if (!clause.attr("type").is_none())
+          handler.type = readExpr(clause.attr("type"));
+        if (!clause.attr("name").is_none())
+          handler.name = nb::cast<std::string>(clause.attr("name"));
+        handler.body = readBlock(clause.attr("body"));
+        stmt->handlers.push_back(std::move(handler));
+      }
+      stmt->orelse = readBlock(node.attr("orelse"));
+      stmt->finalbody = readBlock(node.attr("finalbody"));
+      return stmt;
+    }
     static const std::map<std::string, std::string> names = {
-        {"FunctionDef", "nested function definitions"},
         {"AsyncFunctionDef", "async functions"},
         {"ClassDef", "class definitions"},
-        {"Try", "try/except"},
         {"TryStar", "try/except*"},
         {"With", "with statements"},
         {"Delete", "del statements"},
@@ -192,12 +329,63 @@ private:
                      where);
   }
 
+  /// An f-string is read as str.format of a constant template: f"a{x:.3f}{s!r}" becomes
+  /// "a{:.3f}{!r}".format(x, s), so there is one implementation of fields and format specs.
+  Expr *readFormattedString(nb::handle node, SourceLocation where) {
+    std::string format;
+    std::vector<Expr *> values;
+    for (nb::handle part : nb::cast<nb::list>(node.attr("values"))) {
+      if (nodeKind(part) == "Constant") {
+        for (char c : nb::cast<std::string>(part.attr("value"))) {
+          format += c;
+          if (c == '{' || c == '}')
+            format += c;
+        }
+        continue;
+      }
+      format += "{";
+      int conversion = nb::cast<int>(part.attr("conversion"));
+      if (conversion >= 0)
+        format += std::string("!") + static_cast<char>(conversion);
+      nb::object spec = part.attr("format_spec");
+      if (!spec.is_none()) {
+        format += ":";
+        for (nb::handle piece : nb::cast<nb::list>(spec.attr("values"))) {
+          if (nodeKind(piece) != "Constant")
+            throwUnsupported("f-string format specs with replacement fields are not supported",
+                             location(piece));
+          format += nb::cast<std::string>(piece.attr("value"));
+        }
+      }
+      format += "}";
+      values.push_back(readExpr(part.attr("value")));
+    }
+    Expr *templateExpr = source.newExpr(ExprKind::Constant, where);
+    templateExpr->constant.kind = Constant::Kind::String;
+    templateExpr->constant.text = format;
+    Expr *method = source.newExpr(ExprKind::Attribute, where);
+    method->name = "format";
+    method->operands = {templateExpr};
+    Expr *call = source.newExpr(ExprKind::Call, where);
+    call->operands = {method};
+    call->operands.insert(call->operands.end(), values.begin(), values.end());
+    return call;
+  }
+
   Expr *readExpr(nb::handle node) {
     std::string kind = nodeKind(node);
     SourceLocation where = location(node);
     if (kind == "Name") {
       Expr *expr = source.newExpr(ExprKind::Name, where);
       expr->name = nb::cast<std::string>(node.attr("id"));
+      bool load = nodeKind(node.attr("ctx")) == "Load";
+      if (closures.count(expr->name) && load && !aliases.count(expr->name))
+        throwUnsupported("the inner function '" + expr->name +
+                             "' reads variables of the enclosing function, so it can only be "
+                             "called, not used as a value",
+                         where);
+      if (load)
+        expr->name = aliased(expr->name);
       // Globals are frozen constants in compiled code, so writing one cannot work.
       if (declaredOutside.count(expr->name) && nodeKind(node.attr("ctx")) == "Store")
         throwUnsupported("assigning to the global variable '" + expr->name +
@@ -267,7 +455,23 @@ private:
     }
     if (kind == "Call") {
       Expr *expr = source.newExpr(ExprKind::Call, where);
-      expr->operands.push_back(readExpr(node.attr("func")));
+      nb::handle function = node.attr("func");
+      auto closure = nodeKind(function) == "Name"
+                         ? closures.find(nb::cast<std::string>(function.attr("id")))
+                         : closures.end();
+      if (closure != closures.end()) {
+        // A closure's call passes the current values of the variables it reads first.
+        Expr *callee = source.newExpr(ExprKind::Name, location(function));
+        callee->name = aliased(closure->first);
+        expr->operands.push_back(callee);
+        for (const std::string &variable : closure->second) {
+          Expr *argument = source.newExpr(ExprKind::Name, where);
+          argument->name = variable;
+          expr->operands.push_back(argument);
+        }
+      } else {
+        expr->operands.push_back(readExpr(function));
+      }
       for (nb::handle argument : nb::cast<nb::list>(node.attr("args"))) {
         if (nodeKind(argument) == "Starred")
           throwUnsupported("*args in calls are not supported", location(argument));
@@ -301,6 +505,8 @@ private:
         expr->operands.push_back(readExpr(element));
       return expr;
     }
+    if (kind == "JoinedStr")
+      return readFormattedString(node, where);
     if (kind == "Slice") {
       Expr *expr = source.newExpr(ExprKind::Slice, where);
       for (const char *part : {"lower", "upper", "step"}) {
@@ -309,8 +515,12 @@ private:
       }
       return expr;
     }
+    if (kind == "Lambda") {
+      Expr *expr = source.newExpr(ExprKind::Name, where);
+      expr->name = readLocalFunction(node, "", where);
+      return expr;
+    }
     static const std::map<std::string, std::string> names = {
-        {"Lambda", "lambda expressions inside compiled functions"},
         {"JoinedStr", "f-strings"},
         {"ListComp", "list comprehensions"},
         {"SetComp", "set comprehensions"},
@@ -344,9 +554,11 @@ std::shared_ptr<FunctionSource> readFunction(nb::handle function, nb::handle nod
   source->columnOffset = columnOffset;
   source->sourceLines = std::move(lines);
   source->options = options;
-  source->resolver = std::make_shared<PythonGlobalResolver>(function);
+  auto localFunctions =
+      std::make_shared<LocalFunctionResolver>(std::make_shared<PythonGlobalResolver>(function));
+  source->resolver = localFunctions;
   try {
-    AstReader(*source).readDefinition(function, node);
+    AstReader(*source, localFunctions).readDefinition(function, node);
   } catch (CompileError &error) {
     // The FunctionSource dies with this frame, so the message is made while it lives.
     error.function = source.get();

@@ -3,6 +3,9 @@
 #include "Boxing.h"
 
 #include "ArrayBoxing.h"
+#include "FunctionValues.h"
+#include "RecordBoxing.h"
+#include "StringBoxing.h"
 
 #include <cstring>
 #include <mutex>
@@ -31,6 +34,8 @@ const Type *numpyScalarType(PyTypeObject *type) {
   if (std::strncmp(name, "numpy.", 6) != 0)
     return nullptr;
   std::string shortName = name + 6;
+  if (shortName == "void" || shortName == "record")
+    return nullptr; // record scalars: typeOfRecordScalar
   if (shortName == "longlong")
     return types::int64();
   if (shortName == "ulonglong")
@@ -73,6 +78,8 @@ const Type *typeOfValue(PyObject *value) {
     }
     return nullptr;
   }
+  if (PyUnicode_Check(value))
+    return types::unicode();
   if (PyTuple_Check(value)) {
     std::vector<const Type *> elements;
     Py_ssize_t size = PyTuple_GET_SIZE(value);
@@ -84,6 +91,8 @@ const Type *typeOfValue(PyObject *value) {
     }
     return types::tuple(elements);
   }
+  if (const Type *record = typeOfRecordScalar(value))
+    return record;
   if (const Type *scalar = numpyScalarType(pythonType)) {
     cache[pythonType] = scalar;
     return scalar;
@@ -94,7 +103,7 @@ const Type *typeOfValue(PyObject *value) {
     return types::int64();
   if (PyFloat_Check(value))
     return types::float64();
-  return nullptr;
+  return typeOfFunctionValue(value);
 }
 
 bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified) {
@@ -177,9 +186,14 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     return true;
   }
   case TypeKind::None:
+  case TypeKind::JitFunction: // a function argument carries nothing at run time
     return true;
   case TypeKind::Array:
     return unboxArray(value, type, storage, verified);
+  case TypeKind::Record:
+    return unboxRecord(value, type, storage);
+  case TypeKind::Unicode:
+    return unboxString(value, storage);
   case TypeKind::Tuple: {
     if (!PyTuple_Check(value) ||
         PyTuple_GET_SIZE(value) != static_cast<Py_ssize_t>(type->elements().size())) {
@@ -231,6 +245,10 @@ PyObject *boxValue(const Type *type, const void *storage) {
                                  load<double>(static_cast<const char *>(storage) + 8));
   case TypeKind::Array:
     return boxArray(type, storage);
+  case TypeKind::Record:
+    return boxRecord(type, storage);
+  case TypeKind::Unicode:
+    return boxString(storage);
   case TypeKind::Tuple: {
     PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
     if (!tuple)

@@ -115,7 +115,7 @@ void *streamHandle(nb::handle stream) {
 /// Fills one kernel argument: an array from (type, pointer, shape, strides), else a scalar.
 void fillArrayArgument(char *slot, const Type *type, uint64_t data, nb::handle shape,
                        nb::handle strides) {
-  int64_t itemSize = static_cast<int64_t>(type->dtype()->storageSize());
+  int64_t itemSize = static_cast<int64_t>(type->dtype()->itemSize());
   int64_t items = 1;
   int ndim = type->ndim();
   for (int d = 0; d < ndim; ++d) {
@@ -412,7 +412,8 @@ void defineCudaBindings(nb::module_ &module) {
       [](size_t bytes, uintptr_t stream, nb::object owner) {
         auto buffer = std::make_unique<DeviceBuffer>();
         CudaDriver &driver = CudaDriver::get();
-        buffer->pointer = driverCall([&] { return driver.allocate(bytes); });
+        buffer->pointer =
+            driverCall([&] { return driver.allocate(bytes, reinterpret_cast<void *>(stream)); });
         buffer->size = bytes;
         buffer->device = driver.currentDevice();
         buffer->epoch = driver.contextEpoch();
@@ -522,7 +523,7 @@ void defineCudaBindings(nb::module_ &module) {
             uint64_t data = nb::cast<uint64_t>(description[0]);
             nb::tuple shape = nb::cast<nb::tuple>(description[1]);
             nb::tuple strides = nb::cast<nb::tuple>(description[2]);
-            int64_t itemSize = static_cast<int64_t>(type->dtype()->storageSize());
+            int64_t itemSize = static_cast<int64_t>(type->dtype()->itemSize());
             int64_t items = 1;
             int ndim = type->ndim();
             for (int d = 0; d < ndim; ++d) {

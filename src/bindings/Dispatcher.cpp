@@ -4,6 +4,7 @@
 
 #include "Boxing.h"
 #include "Module.h"
+#include "StringBoxing.h"
 
 #include <cstring>
 #include <deque>
@@ -62,10 +63,17 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
     pointers = manyPointers.get();
   }
   char *cursor = storage;
+  // Strings are unboxed into blocks of their own, released once the call is over.
+  auto releaseArguments = [&](size_t unboxed) {
+    for (size_t i = 0; i < unboxed; ++i)
+      releaseUnboxed(compiled.argumentTypes[i], pointers[i]);
+  };
   for (size_t i = 0; i < count; ++i) {
     const Type *type = compiled.argumentTypes[i];
-    if (!unboxValue(arguments[i], type, cursor, overload.exact))
+    if (!unboxValue(arguments[i], type, cursor, overload.exact)) {
+      releaseArguments(i);
       return nullptr;
+    }
     pointers[i] = cursor;
     cursor += overload.slotSizes[i];
   }
@@ -77,6 +85,7 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
   } else {
     status = compiled.entry(pointers, result);
   }
+  releaseArguments(count);
   if (status != 0) {
     raisePendingException();
     return nullptr;

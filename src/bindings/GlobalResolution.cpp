@@ -4,9 +4,12 @@
 
 #include "ArrayBoxing.h"
 #include "Module.h"
+#include "RecordBoxing.h"
 #include "TypeObjects.h"
 #include "Ufuncs.h"
 #include "typing/BuiltinNames.h"
+
+#include <cstring>
 
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
@@ -255,8 +258,25 @@ static GlobalValue classifyObject(nb::handle object) {
     result.name = builtin;
     return result;
   }
+  // A record dtype object (np.empty(n, dtype=rec)) is known by its type alone.
+  if (std::strcmp(Py_TYPE(value)->tp_name, "numpy.dtypes.VoidDType") == 0) {
+    if (const Type *record = recordTypeOfDescr(value)) {
+      result.kind = GlobalValue::Kind::DType;
+      result.functionType = types::dtypeValue(record);
+      return result;
+    }
+  }
   // Global arrays are frozen as read-only constants, as Numba does.
   if (const Type *array = typeOfArray(value)) {
+    if (array->dtype()->isRecord()) {
+      // A frozen constant's records could be written through (r.x = v), which a constant
+      // cannot take: refused rather than crashing.
+      result.kind = GlobalValue::Kind::Unsupported;
+      result.name = "numpy.ndarray";
+      result.reason = "is a global array of records, which compiled code cannot freeze as a "
+                      "constant; pass it as an argument";
+      return result;
+    }
     nb::object numpy = nb::module_::import_("numpy");
     nb::object contiguous = numpy.attr("ascontiguousarray")(object);
     result.kind = GlobalValue::Kind::ConstantArray;

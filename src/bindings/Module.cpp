@@ -6,8 +6,9 @@
 #include "AstReader.h"
 #include "CudaBindings.h"
 #include "DLPack.h"
-#include "Ufuncs.h"
 #include "SourceTexts.h"
+#include "StringBoxing.h"
+#include "Ufuncs.h"
 
 #include "Dispatcher.h"
 #include "GlobalResolution.h"
@@ -20,6 +21,7 @@
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
 
+#include "runtime/ExceptionHandling.h"
 #include "runtime/Runtime.h"
 
 #include "types/NumericPromotion.h"
@@ -202,6 +204,24 @@ PyObject *exceptionClassFor(int id) {
   return exceptionClasses[id];
 }
 
+/// Whether the registered exception class `raised` is `handler` or a subclass of it, for
+/// compiled except clauses. Python's hierarchy decides; each thread remembers the answers, so
+/// the GIL is taken only the first time a pair is asked about.
+static bool exceptionMatches(int32_t raised, int32_t handler) {
+  thread_local std::unordered_map<uint64_t, bool> answers;
+  uint64_t key =
+      (static_cast<uint64_t>(static_cast<uint32_t>(raised)) << 32) | static_cast<uint32_t>(handler);
+  auto found = answers.find(key);
+  if (found != answers.end())
+    return found->second;
+  PyGILState_STATE state = PyGILState_Ensure();
+  bool result = PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(exceptionClassFor(raised)),
+                                 reinterpret_cast<PyTypeObject *>(exceptionClassFor(handler)));
+  PyGILState_Release(state);
+  answers.emplace(key, result);
+  return result;
+}
+
 void raisePendingException() {
   runtime::PendingException pending = runtime::takePendingException();
   PyObject *cls = exceptionClassFor(pending.exceptionId);
@@ -247,6 +267,8 @@ NB_MODULE(_core, module) {
   nb::set_leak_warnings(false);
   registerBuiltinExceptions();
   runtime::setPrintSink(printToPythonStdout);
+  runtime::setExceptionMatcher(exceptionMatches);
+  installStringHooks();
   runtime::setCfuncFailureSink(reportFailedCfunc);
   defineTypeObjects(module);
   defineCudaBindings(module);
@@ -331,6 +353,23 @@ NB_MODULE(_core, module) {
       nb::arg("source"), nb::arg("argument_types"), nb::arg("return_type").none(),
       nb::arg("ufunc_loop") = false, nb::arg("core_dimensions").none() = nb::none(),
       nb::arg("keep_object") = false, nb::arg("cfunc") = false);
+
+  module.def(
+      "compile_all",
+      [](std::shared_ptr<FunctionSource> source, nb::list signatures, bool ufuncLoop,
+         CoreDimensions coreDimensions, bool keepObject) {
+        // One job per (argument types, return type or None): their code is generated in
+        // parallel (compileFunctions), the signatures of an eager @vectorize or @guvectorize.
+        std::vector<CompileJob> jobs;
+        for (nb::handle signature : signatures) {
+          nb::tuple pair = nb::cast<nb::tuple>(signature);
+          jobs.push_back(cpuJob(source, pair[0], pair[1], ufuncLoop, coreDimensions));
+          jobs.back().keepObjectCode = keepObject;
+        }
+        return translateErrors([&] { return compileFunctions(jobs); });
+      },
+      nb::arg("source"), nb::arg("signatures"), nb::arg("ufunc_loop") = false,
+      nb::arg("core_dimensions").none() = nb::none(), nb::arg("keep_object") = false);
 
   module.def(
       "hash_job",

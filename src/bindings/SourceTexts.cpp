@@ -129,8 +129,7 @@ bool calledByImportSystem() {
   return frozen;
 }
 
-PyObject *recordingCompile(PyObject *, PyObject *const *args, Py_ssize_t nargs,
-                           PyObject *kwnames) {
+PyObject *recordingCompile(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
   // The original does all the work (its flag inheritance reads the caller's frame: there is no
   // frame of ours in between); the wrapper only looks at what it returns.
   PyObject *code = PyObject_Vectorcall(originalCompile, args, nargs, kwnames);
@@ -232,8 +231,7 @@ void install() {
   nb::object moduleName = nb::str("builtins");
   auto replace = [&](PyObject *original, FastFunction function) {
     PyMethodDef *definition = definitionLike(original, function);
-    nb::object wrapper =
-        nb::steal(PyCFunction_NewEx(definition, builtins.ptr(), moduleName.ptr()));
+    nb::object wrapper = nb::steal(PyCFunction_NewEx(definition, builtins.ptr(), moduleName.ptr()));
     if (!wrapper.is_valid())
       throw nb::python_error();
     builtins.attr(definition->ml_name) = wrapper;

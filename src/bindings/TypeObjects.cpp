@@ -2,6 +2,7 @@
 #include "TypeObjects.h"
 
 #include "Boxing.h"
+#include "RecordBoxing.h"
 
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -88,6 +89,8 @@ static const char *kindName(TypeKind kind) {
     return "Range";
   case TypeKind::StringLiteral:
     return "StringLiteral";
+  case TypeKind::Unicode:
+    return "UnicodeType";
   case TypeKind::Module:
     return "Module";
   case TypeKind::Builtin:
@@ -100,6 +103,12 @@ static const char *kindName(TypeKind kind) {
     return "ExceptionClass";
   case TypeKind::Pointer:
     return "Pointer";
+  case TypeKind::Record:
+    return "Record";
+  case TypeKind::NestedArray:
+    return "NestedArray";
+  case TypeKind::DType:
+    return "DType";
   }
   return "Type";
 }
@@ -143,6 +152,40 @@ void defineTypeObjects(nb::module_ &module) {
                      return elements;
                    })
       .def_prop_ro("count", [](const TypeRef &self) { return self.type->elements().size(); })
+      // Numba's Record.fields ({name: (type, offset)}), size and aligned.
+      .def_prop_ro("fields",
+                   [](const TypeRef &self) {
+                     nb::dict fields;
+                     for (size_t i = 0; i < self.type->fieldNames().size(); ++i)
+                       PyDict_SetItemString(fields.ptr(), self.type->fieldNames()[i].c_str(),
+                                            nb::make_tuple(TypeRef{self.type->fieldTypes()[i]},
+                                                           self.type->fieldOffset(i))
+                                                .ptr());
+                     return fields;
+                   })
+      .def_prop_ro("size", [](const TypeRef &self) { return self.type->itemSize(); })
+      .def("typeof",
+           [](const TypeRef &self, const std::string &name) {
+             int index = self.type->fieldIndex(name);
+             if (index < 0)
+               throw nb::key_error(name.c_str());
+             return TypeRef{self.type->fieldTypes()[static_cast<size_t>(index)]};
+           })
+      .def("offset",
+           [](const TypeRef &self, const std::string &name) {
+             int index = self.type->fieldIndex(name);
+             if (index < 0)
+               throw nb::key_error(name.c_str());
+             return self.type->fieldOffset(static_cast<size_t>(index));
+           })
+      .def_prop_ro("aligned", [](const TypeRef &self) { return self.type->isAligned(); })
+      .def_prop_ro("shape",
+                   [](const TypeRef &self) {
+                     nb::list shape;
+                     for (int64_t extent : self.type->nestedShape())
+                       shape.append(extent);
+                     return nb::tuple(shape);
+                   })
       .def("__len__",
            [](const TypeRef &self) {
              if (!self.type->isTuple())
@@ -197,6 +240,28 @@ void defineTypeObjects(nb::module_ &module) {
       throw nb::value_error(("unsupported dtype " + dtype).c_str());
     return TypeRef{types::array(element, ndim, layout.empty() ? 'A' : layout[0], readonly)};
   });
+  module.def("record_type", [](nb::handle dtype) {
+    std::string why;
+    const Type *record = recordTypeOfDescr(dtype.ptr(), &why);
+    if (!record)
+      throw nb::type_error(("cannot make a Record type of " +
+                            nb::cast<std::string>(nb::str(dtype)) +
+                            (why.empty() ? std::string(": it has no fields") : ": " + why))
+                               .c_str());
+    return TypeRef{record};
+  });
+  module.def("record_numpy_dtype", [](nb::handle record) {
+    const Type *type = typeArgument(record);
+    PyObject *descr = type->isRecord() ? descrOfRecord(type) : nullptr;
+    if (!descr)
+      throw nb::type_error(("not a record type: " + type->name()).c_str());
+    return nb::borrow(descr);
+  });
+  module.def("array_type_of",
+             [](nb::handle dtype, int ndim, const std::string &layout, bool readonly) {
+               return TypeRef{types::array(typeArgument(dtype), ndim,
+                                           layout.empty() ? 'A' : layout[0], readonly)};
+             });
   module.def("tuple_type", [](nb::handle elements) {
     std::vector<const Type *> types;
     for (nb::handle element : elements)

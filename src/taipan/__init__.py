@@ -11,7 +11,7 @@ from taipan import types
 from taipan.cfunc import CFunc, carray, cfunc, farray
 from taipan.decorators import jit, njit
 from taipan.threads import get_num_threads, get_thread_id, prange, set_num_threads
-from taipan.typeof import typeof
+from taipan.typeof import from_dtype, typeof
 from taipan.types import (
     Tuple,
     UniTuple,
@@ -75,6 +75,7 @@ __all__ = [
     "float16",
     "float32",
     "float64",
+    "from_dtype",
     "get_num_threads",
     "get_thread_id",
     "guvectorize",

@@ -86,6 +86,11 @@ def jit(signature_or_function=None, **options):
             return ObjectModeFunction(function, options)
         from taipan.dispatcher import Dispatcher
 
+        if options.get("nopython") is False and not signatures:
+            # Numba: nopython first, then object mode with loop lifting when typing fails.
+            from taipan.objectmode import FallbackFunction
+
+            return FallbackFunction(Dispatcher(function, dict(options, nopython=True)), options)
         return Dispatcher(function, options, signatures)
 
     if callable(signature_or_function) and not isinstance(signature_or_function, (Type, Signature)):

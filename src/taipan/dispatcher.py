@@ -6,7 +6,7 @@ import sys
 import time
 
 from taipan import _core, config
-from taipan.errors import TypingError
+from taipan.errors import TypingError, UnsupportedError
 from taipan.types import Signature, parse_signature
 
 _compile_lock = _thread.RLock()
@@ -155,10 +155,18 @@ class Dispatcher(CompiledFunction):
             if value_type is None:
                 name = code.co_varnames[index] if index < code.co_argcount else "?"
                 what = _core.describe_unsupported(value) or type(value).__name__
-                raise TypingError(
-                    f"cannot determine the type of argument {index} ({name}): "
-                    f'{what}\n\nFile "{code.co_filename}", line '
+                where = (
+                    f'\n\nFile "{code.co_filename}", line '
                     f"{code.co_firstlineno}, in {self.__qualname__}"
+                )
+                if isinstance(value, (set, frozenset, dict)):
+                    # Dicts and sets are not built yet (issue 13): say so rather than "no type".
+                    raise UnsupportedError(
+                        f"argument {index} ({name}) is a {type(value).__name__}: dicts and "
+                        f"sets are not supported in compiled code yet{where}"
+                    )
+                raise TypingError(
+                    f"cannot determine the type of argument {index} ({name}): {what}{where}"
                 )
             types.append(value_type)
         return tuple(types)

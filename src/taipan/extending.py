@@ -210,6 +210,8 @@ class _Registry:
         if "numpy" in sys.modules:
             _load_library_function(obj)
         _load_python_library(obj)
+        if obj is hash:
+            import taipan.hashing  # noqa: F401 - registers hash() of numbers and tuples
         try:
             entry = self._functions.get(obj)
         except TypeError:  # unhashable
@@ -268,7 +270,7 @@ def _load_python_library(obj):
         importlib.import_module(topic)
 
 
-_BUILTIN_LIBRARY_NAMES = frozenset(["callable", "getattr", "hash"])
+_BUILTIN_LIBRARY_NAMES = frozenset(["callable", "getattr"])
 
 
 def _load_library_member(name):

@@ -28,7 +28,6 @@ def lines_of(code):
             text = text.decode(encoding)
         except (SyntaxError, UnicodeDecodeError, LookupError):
             return None
-        if text.startswith("\ufeff"):
-            text = text[1:]
+        text = text.removeprefix("\ufeff")
     # Python's line ends only (str.splitlines would also split at form feeds).
     return io.StringIO(text, newline=None).readlines()

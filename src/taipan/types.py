@@ -133,6 +133,8 @@ class Array(metaclass=_TypeClass):
 
     @staticmethod
     def _make(dtype, ndim, layout="A", readonly=False):
+        if isinstance(dtype, Type) and dtype.kind_name == "Record" and layout in ("C", "F", "A"):
+            return _core.array_type_of(dtype, int(ndim), layout, bool(readonly))
         if not isinstance(dtype, Type) or dtype.kind_name not in (
             "Boolean",
             "Integer",
@@ -239,16 +241,72 @@ class DictType(_NotYetSupported):
     _what = "typed dicts"
 
 
-class Record(_NotYetSupported):
-    """``Record(fields, size, aligned)``: NumPy structured (record) dtypes."""
+class Record(metaclass=_TypeClass):
+    """Record types: the element type of a NumPy structured dtype, as ``from_dtype(dtype)`` and
+    ``typeof`` give it. ``Record(fields, size, aligned)`` builds one from Numba's spelling:
+    ``fields`` a list of ``(name, {"type": T, "offset": n})``."""
 
-    _what = "NumPy structured (record) dtypes"
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "Record"
+
+    @staticmethod
+    def _make(fields, size, aligned=False):
+        import numpy as np
+
+        names, formats, offsets = [], [], []
+        for name, info in fields:
+            names.append(name)
+            formats.append(_numpy_dtype(info["type"]))
+            offsets.append(info["offset"])
+        spec = {"names": names, "formats": formats, "offsets": offsets, "itemsize": size}
+        return _core.record_type(np.dtype(spec, align=bool(aligned)))
+
+    @classmethod
+    def make_c_struct(cls, name_types):
+        """A record laid out as a C struct (align=True) of ``(name, type)`` pairs."""
+        import numpy as np
+
+        spec = [(name, _numpy_dtype(t)) for name, t in name_types]
+        return _core.record_type(np.dtype(spec, align=True))
 
 
-class UnicodeType(_NotYetSupported):
+class NestedArray(metaclass=_TypeClass):
+    """A fixed-shape subarray field of a record (``('v', 'f8', (3,))``); reading the field
+    gives an array view."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "NestedArray"
+
+    @staticmethod
+    def _make(*args):
+        raise TypeError("NestedArray types come from record dtypes (from_dtype)")
+
+
+def _numpy_dtype(t):
+    """The NumPy dtype of a taipan element type (a number, a Record or a NestedArray)."""
+    import numpy as np
+
+    if t.kind_name == "Record":
+        return _core.record_numpy_dtype(t)
+    if t.kind_name == "NestedArray" and t.dtype.kind_name == "StringLiteral":
+        return np.dtype(("U" if t.dtype.literal_value == "unichr" else "S") + str(t.shape[0]))
+    if t.kind_name == "NestedArray":
+        return np.dtype((_numpy_dtype(t.dtype), t.shape))
+    return np.dtype("bool" if t.name == "bool" else t.name)
+
+
+class UnicodeType(metaclass=_TypeClass):
     """The class of ``unicode_type``, Python's str."""
 
-    _what = "strings"
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "UnicodeType"
+
+    @staticmethod
+    def _make():
+        return unicode_type
 
 
 class _UnsupportedTypeInstance:
@@ -265,7 +323,7 @@ class _UnsupportedTypeInstance:
         self._type_class._refuse(self._name)
 
 
-unicode_type = string = _UnsupportedTypeInstance("unicode_type", UnicodeType)
+unicode_type = string = _core.scalar_type("unicode_type")
 
 
 def CPointer(dtype):
@@ -282,13 +340,26 @@ def type_spec(t):
     it), for pickles and cache files: numbers, None, arrays, pointers and tuples of them; None
     for other kinds."""
     kind = t.kind_name
+    if kind == "UnicodeType":
+        return ("scalar", "unicode_type")
     if kind in ("Boolean", "Integer", "Float", "Complex", "NoneType"):
         return ("scalar", "none" if kind == "NoneType" else t.name)
-    if kind == "Array":
+    if kind == "Array" and t.dtype.kind_name != "Record":
         return ("array", t.dtype.name, t.ndim, t.layout, t.readonly)
     if kind == "Tuple":
         elements = [type_spec(element) for element in t.types]
         return None if None in elements else ("tuple", *elements)
+    if kind == "Record":
+        fields = tuple(
+            (name, type_spec(field), offset) for name, (field, offset) in t.fields.items()
+        )
+        return None if any(f[1] is None for f in fields) else ("record", fields, t.size, t.aligned)
+    if kind == "NestedArray" and t.dtype.kind_name == "StringLiteral":
+        return ("characters", t.dtype.literal_value, t.shape[0])
+    if kind == "NestedArray":
+        return ("nested", type_spec(t.dtype), tuple(t.shape))
+    if kind == "Array" and t.dtype.kind_name == "Record":
+        return ("array_of", type_spec(t.dtype), t.ndim, t.layout, t.readonly)
     if kind == "Pointer":
         pointee = None if t.dtype is None else type_spec(t.dtype)
         return None if t.dtype is not None and pointee is None else ("pointer", pointee)
@@ -303,6 +374,19 @@ def type_from_spec(spec):
         return _core.array_type(*spec[1:])
     if spec[0] == "pointer":
         return _core.pointer_type(None if spec[1] is None else type_from_spec(spec[1]))
+    if spec[0] == "record":
+        fields = [(name, {"type": type_from_spec(f), "offset": o}) for name, f, o in spec[1]]
+        return Record(fields, spec[2], spec[3])
+    if spec[0] in ("nested", "characters"):
+        import numpy as np
+
+        if spec[0] == "characters":
+            element = np.dtype(("U" if spec[1] == "unichr" else "S") + str(spec[2]))
+        else:
+            element = np.dtype((_numpy_dtype(type_from_spec(spec[1])), spec[2]))
+        return _core.record_type(np.dtype([("f", element)])).fields["f"][0]
+    if spec[0] == "array_of":
+        return _core.array_type_of(type_from_spec(spec[1]), *spec[2:])
     return _core.tuple_type([type_from_spec(element) for element in spec[1:]])
 
 

@@ -105,16 +105,20 @@ class _LoopCompiler:
             self._source = read_function(self.py_func, cpu_compile_options(self.compile_options))
         return self._source
 
-    def add(self, argument_types, return_type=None):
+    def add(self, argument_types, return_type=None, compiled=None):
         """Compiles the loop for these argument types (the return type from a signature, or
-        inferred); a tuple already compiled is not compiled again."""
+        inferred); a tuple already compiled is not compiled again. ``compiled``: the loop
+        add_all compiled for them."""
         argument_types = tuple(argument_types)
         self._check_arity(argument_types)
         for known, _, _ in self.loops:
             if known == argument_types:
                 return
         self._check_types(argument_types)
-        self.loops.append((argument_types, *self._compile(argument_types, return_type)))
+        if compiled is None:
+            job = self._job(return_type)
+            compiled = self._compile_loop(argument_types, job.pop("return_type"), **job)
+        self.loops.append((argument_types, self._result_type(compiled), compiled))
         self.declared[argument_types] = return_type
         self._report_compilation(argument_types, return_type, self.loops[-1][2])
 
@@ -155,11 +159,32 @@ class _LoopCompiler:
         for argument in argument_types:
             _type_number(argument)  # raises TypingError for anything but numbers and booleans
 
-    def _compile(self, argument_types, return_type):
-        """(the loop's return type, the compiled loop)."""
-        job = self._job(return_type)
-        compiled = self._compile_loop(argument_types, job.pop("return_type"), **job)
-        return compiled.return_type, compiled
+    def add_all(self, signatures):
+        """add() for each (argument types, return type or None) in order, the loops not yet
+        compiled nor carried by a pickle compiled together: their code is generated in
+        parallel, one thread per core (_core.compile_all)."""
+        signatures = [(tuple(arguments), result) for arguments, result in signatures]
+        fresh = {}
+        for arguments, result in signatures:
+            self._check_arity(arguments)
+            self._check_types(arguments)
+            known = any(known == arguments for known, _, _ in self.loops)
+            if not known and arguments not in fresh and arguments not in self.carried:
+                fresh[arguments] = result
+        compiled = {}
+        if len(fresh) > 1:
+            jobs = [self._job(result) for result in fresh.values()]
+            pairs = [
+                (list(arguments), job.pop("return_type")) for arguments, job in zip(fresh, jobs)
+            ]
+            loops = _core.compile_all(self.source(), pairs, keep_object=True, **jobs[0])
+            compiled = dict(zip(fresh, loops))
+        for arguments, result in signatures:
+            self.add(arguments, result, compiled.get(arguments))
+
+    def _result_type(self, compiled):
+        """The type a loop returns: its function's."""
+        return compiled.return_type
 
     def _compile_loop(self, argument_types, return_type, **target):
         """A loop compiled (keeping its object code for pickles), or loaded from the object code
@@ -378,8 +403,7 @@ def vectorize(ftylist_or_function=(), **options):
         if not signatures:
             return DUFunc(py_func, options)
         compiler = _LoopCompiler(py_func, options)
-        for signature in signatures:
-            compiler.add(*_split_signature(signature))
+        compiler.add_all(_split_signature(signature) for signature in signatures)
         ufunc = compiler.build()
         _register_compiled_calls(ufunc, compiler)
         from taipan.serialize import remember_built_ufunc
@@ -445,10 +469,8 @@ class _GufuncCompiler(_LoopCompiler):
                 )
             _type_number(argument.dtype if is_array else argument)
 
-    def _compile(self, argument_types, return_type):
-        job = self._job(None)
-        compiled = self._compile_loop(argument_types, job.pop("return_type"), **job)
-        return None, compiled  # a gufunc returns nothing: its outputs are operands
+    def _result_type(self, compiled):
+        return None  # a gufunc returns nothing: its outputs are operands
 
     def _job(self, return_type):
         return {"return_type": None, "core_dimensions": self.core_dimensions}
@@ -560,13 +582,15 @@ def guvectorize(*args, **options):
         if not signatures:
             return GUFunc(py_func, layout, options)
         compiler = _GufuncCompiler(py_func, layout, options)
+        loops = []
         for signature in signatures:
             argument_types, return_type = _split_signature(signature)
             if return_type is not None and not return_type.kind_name == "NoneType":
                 raise TypingError(
                     f"a gufunc signature returns void (its outputs are parameters): {signature}"
                 )
-            compiler.add(argument_types)
+            loops.append((argument_types, None))
+        compiler.add_all(loops)
         gufunc = compiler.build()
         register_gufunc_calls(gufunc, compiler, dynamic=False)
         remember_built_ufunc(gufunc, compiler)

@@ -624,9 +624,6 @@ def _length(text):
         (lambda: types.NPTimedelta("s"), "timedelta64"),
         (lambda: types.ListType(types.int64), "typed lists"),
         (lambda: types.DictType(types.int64, types.float64), "typed dicts"),
-        (lambda: types.Record([], 0, False), "structured"),
-        (lambda: taipan.njit("float64(unicode_type)")(_length), "strings"),
-        (lambda: taipan.njit((types.unicode_type,))(_length), "strings"),
     ],
 )
 def test_type_classes_not_supported_yet_say_so(build, what):
@@ -635,7 +632,7 @@ def test_type_classes_not_supported_yet_say_so(build, what):
 
 
 def test_type_classes_not_supported_yet_match_no_type():
-    for cls in (types.NPDatetime, types.NPTimedelta, types.ListType, types.DictType, types.Record):
+    for cls in (types.NPDatetime, types.NPTimedelta, types.ListType, types.DictType):
         assert not isinstance(types.int64, cls)
         assert not isinstance(types.Array(types.float64, 1, "C"), cls)
     assert repr(types.unicode_type) == "unicode_type"

@@ -230,7 +230,6 @@ def test_zero_strided_broadcast_view():
 @pytest.mark.parametrize(
     ("array", "mentions"),
     [
-        (np.zeros(3, dtype=[("x", "f8"), ("y", "i4")]), "record"),
         (np.zeros(3, dtype="M8[s]"), "datetime64"),
         (np.zeros(3, dtype="m8[s]"), "timedelta64"),
         (np.zeros(3, dtype=">f8"), "byte order"),
@@ -239,7 +238,6 @@ def test_zero_strided_broadcast_view():
         (np.zeros(3, dtype="U3"), "U3"),
     ],
     ids=[
-        "record",
         "datetime",
         "timedelta",
         "big-endian-f8",

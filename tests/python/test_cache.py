@@ -10,12 +10,7 @@ import sys
 import textwrap
 
 import pytest
-
-import taipan
-
-# The directory this process imported taipan from: `src` in a development tree, site-packages
-# where taipan is installed (CI), so the child processes run the same build.
-SRC = os.path.dirname(os.path.dirname(os.path.abspath(taipan.__file__)))
+from child_processes import child_python_path
 
 CALLEE = """
 SCALE = {scale}
@@ -63,7 +58,7 @@ def write_program(directory, scale=2.0):
 
 def run(directory, **environment):
     env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
-    env.update(PYTHONPATH=f"{SRC}{os.pathsep}{directory}", **environment)
+    env.update(PYTHONPATH=child_python_path(directory), **environment)
     result = subprocess.run(
         [sys.executable, str(directory / "caller.py")],
         cwd=directory,
@@ -103,7 +98,7 @@ def test_editing_a_callee_in_another_file_invalidates_the_caller(tmp_path):
 
 def test_concurrent_writers_leave_a_readable_file(tmp_path):
     write_program(tmp_path)
-    env = dict(os.environ, PYTHONPATH=f"{SRC}{os.pathsep}{tmp_path}")
+    env = dict(os.environ, PYTHONPATH=child_python_path(tmp_path))
     processes = [
         subprocess.Popen(
             [sys.executable, str(tmp_path / "caller.py")],
@@ -147,7 +142,7 @@ def test_a_hit_by_code_key_reads_no_source_and_types_nothing(tmp_path):
         "print(sorted(timers), caller.total._source is None)\n"
     )
     env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
-    env["PYTHONPATH"] = f"{SRC}{os.pathsep}{tmp_path}"
+    env["PYTHONPATH"] = child_python_path(tmp_path)
     output = subprocess.run(
         [sys.executable, "probe.py"],
         cwd=tmp_path,
@@ -169,7 +164,7 @@ def test_a_function_reading_a_global_array_is_cached_by_job_hash_only(tmp_path):
         "import arrays\nprint(arrays.lookup(3), arrays.lookup.stats.cache_hits)\n"
     )
     env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
-    env["PYTHONPATH"] = f"{SRC}{os.pathsep}{tmp_path}"
+    env["PYTHONPATH"] = child_python_path(tmp_path)
 
     def probe():
         return subprocess.run(
@@ -217,6 +212,6 @@ def test_cache_clear_removes_the_files(tmp_path):
         total.cache_clear()
         """
     )
-    env = dict(os.environ, PYTHONPATH=f"{SRC}{os.pathsep}{tmp_path}")
+    env = dict(os.environ, PYTHONPATH=child_python_path(tmp_path))
     subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, check=True)
     assert not any(name.startswith("caller.total-") for name in cache_files(tmp_path))

@@ -266,12 +266,6 @@ def test_functions_returning_none():
     assert_same(bare_return, 0)
 
 
-@pytest.mark.xfail(
-    reason="missing: a jitted function passed as an argument (Numba accepts "
-    "dispatchers as first-class function arguments): 'cannot determine the type "
-    "of argument 0 (fn): Dispatcher'",
-    strict=True,
-)
 def test_jitted_function_as_argument():
     @njit
     def apply(fn, x):
@@ -366,11 +360,6 @@ def test_closure_value_frozen_after_first_call():
     assert f(1) == 11
 
 
-@pytest.mark.xfail(
-    reason="missing: a def inside a jitted function is UnsupportedError (Numba "
-    "compiles inner functions that do not escape)",
-    strict=True,
-)
 def test_inner_function_defined_in_jitted_code():
     @njit
     def f(x):
@@ -417,10 +406,6 @@ def test_jitted_lambda_called_from_jitted_function():
 DOUBLE = njit(lambda x: 2 * x)
 
 
-@pytest.mark.xfail(
-    reason="missing: a lambda inside a jitted function is UnsupportedError (Numba supports it)",
-    strict=True,
-)
 def test_lambda_inside_jitted_function():
     @njit
     def f(x):

@@ -11,12 +11,12 @@ import textwrap
 
 import numpy as np
 import pytest
+from child_processes import child_python_path
 
 import taipan
 from taipan import carray, cfunc, farray, types
 from taipan.errors import TypingError
 
-SRC = os.path.dirname(os.path.dirname(os.path.abspath(taipan.__file__)))
 SPECIALS = [0.0, -0.0, 1.5, -2.25, math.inf, -math.inf, math.nan, 1e308, 5e-324]
 
 
@@ -186,7 +186,7 @@ def test_cfuncs_pickle_by_reference_and_by_value_with_their_code(tmp_path):
         print(cube(3.0), "loading cached code" in dict(cube._compile().stage_times))
         """
     )
-    env = dict(os.environ, PYTHONPATH=SRC)
+    env = dict(os.environ, PYTHONPATH=child_python_path())
     payload = subprocess.run(
         [sys.executable, "-c", sender], env=env, capture_output=True, check=True
     ).stdout

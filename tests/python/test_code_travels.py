@@ -9,13 +9,11 @@ import sys
 import textwrap
 
 import pytest
+from child_processes import child_python_path
 
 import taipan
 from taipan import cuda
 
-# The directory this process imported taipan from: `src` in a development tree, site-packages
-# where taipan is installed (CI), so the child processes run the same build.
-SRC = os.path.dirname(os.path.dirname(os.path.abspath(taipan.__file__)))
 GPU = cuda.is_available()
 
 KERNEL_MODULE = """
@@ -48,7 +46,7 @@ print(scale.stats.cache_hits, scale.stats.cache_misses, "loading cached code" in
 
 def run_python(arguments, cwd, input=None, **environment):
     env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
-    env.update(PYTHONPATH=f"{SRC}{os.pathsep}{cwd}", **environment)
+    env.update(PYTHONPATH=child_python_path(cwd), **environment)
     result = subprocess.run(
         [sys.executable, *arguments],
         cwd=cwd,
@@ -172,7 +170,7 @@ def test_pickles_carry_object_code_and_ptx_so_the_receiver_does_not_compile(tmp_
     (tmp_path / "sender.py").write_text(SENDER)
     (tmp_path / "receiver.py").write_text(RECEIVER)
     env = {k: v for k, v in os.environ.items()}
-    env["PYTHONPATH"] = SRC
+    env["PYTHONPATH"] = child_python_path()
     payload = subprocess.run(
         [sys.executable, "sender.py"], cwd=tmp_path, env=env, capture_output=True, check=True
     ).stdout
@@ -237,7 +235,7 @@ def test_an_unpickled_kernel_uses_the_carried_ptx(tmp_path):
         print(fill.compile(signature).ptx == ptx, list(fill.get_metadata(signature)["timers"]))
         """
     )
-    env = dict(os.environ, PYTHONPATH=SRC)
+    env = dict(os.environ, PYTHONPATH=child_python_path())
     payload = subprocess.run(
         [sys.executable, "-c", sender], env=env, capture_output=True, check=True
     ).stdout
@@ -301,7 +299,7 @@ def test_pickled_ufuncs_and_gufuncs_from_main_carry_their_loops(tmp_path):
     pytest.importorskip("cloudpickle")
     (tmp_path / "sender.py").write_text(UFUNC_SENDER)
     (tmp_path / "receiver.py").write_text(UFUNC_RECEIVER)
-    env = dict(os.environ, PYTHONPATH=SRC)
+    env = dict(os.environ, PYTHONPATH=child_python_path())
     payload = subprocess.run(
         [sys.executable, "sender.py"], cwd=tmp_path, env=env, capture_output=True, check=True
     ).stdout

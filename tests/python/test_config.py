@@ -11,13 +11,9 @@ import sys
 import textwrap
 
 import pytest
+from child_processes import child_python_path
 
-import taipan
 from taipan import config
-
-# The directory this process imported taipan from (src/ in a checkout, site-packages where
-# taipan is installed), so the child processes run the same build.
-SRC = os.path.dirname(os.path.dirname(os.path.abspath(taipan.__file__)))
 
 
 def clean_environment(**variables):
@@ -25,7 +21,7 @@ def clean_environment(**variables):
     environment = {
         key: value for key, value in os.environ.items() if not key.startswith(("TAIPAN_", "NUMBA_"))
     }
-    environment["PYTHONPATH"] = SRC
+    environment["PYTHONPATH"] = child_python_path()
     environment.update(variables)
     return environment
 

@@ -432,6 +432,28 @@ def test_transforms_on_a_stream():
 
 
 @needs_gpu
+@pytest.mark.parametrize("norm", [None, "ortho", "forward"])
+def test_repeated_calls_take_the_recorded_recipe_and_stay_right(norm):
+    # The second call of the same layout skips the argument checks (fft._Recipe): its results,
+    # new arrays or out=, scaled or not, batched or not, must be the first call's.
+    a = random((3, 64), np.complex64)
+    d_a = cuda.to_device(a)
+    out = cuda.device_array_like(d_a)
+    expected = np.fft.fft(a, norm=norm)
+    for _ in range(3):
+        close(cufft.fft(d_a, norm=norm).copy_to_host(), expected)
+        result = cufft.fft(d_a, out, norm=norm)
+        assert result is out
+        close(out.copy_to_host(), expected)
+        close(cufft.ifft(d_a, n=32, norm=norm).copy_to_host(), np.fft.ifft(a, n=32, norm=norm))
+    other = random((3, 64), np.complex64)
+    close(cufft.fft(cuda.to_device(other), norm=norm).copy_to_host(), np.fft.fft(other, norm=norm))
+    cufft.clear_plan_cache()
+    assert not cufft._recipes
+    close(cufft.fft(d_a, norm=norm).copy_to_host(), expected)
+
+
+@needs_gpu
 def test_large_single_precision_transform():
     a = random((1 << 20,), np.complex64)
     close(cufft.fft(a), np.fft.fft(a))

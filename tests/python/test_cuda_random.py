@@ -182,7 +182,9 @@ def test_public_names_match_numba():
     public = {
         name
         for name, value in vars(nr).items()
-        if not name.startswith("_") and getattr(value, "__module__", nr.__name__) == nr.__name__
+        if not name.startswith("_")
+        and callable(value)
+        and getattr(value, "__module__", nr.__name__) == nr.__name__
     }
     public -= {"math", "np", "config", "cuda", "jit"}
     public -= {"xoroshiro128p_type"}  # a Numba type of the record: taipan has no record type

@@ -16,10 +16,10 @@ import sys
 import textwrap
 
 import pytest
+from child_processes import child_python_path
 
 import taipan
 
-SRC = os.path.dirname(os.path.dirname(os.path.abspath(taipan.__file__)))
 TESTS = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -27,7 +27,7 @@ def environment(**variables):
     """os.environ without TAIPAN_/NUMBA_ variables, the simulator on unless `variables` say
     otherwise, and PYTHONPATH finding this taipan and the tests' helper modules."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TAIPAN_", "NUMBA_"))}
-    env["PYTHONPATH"] = os.pathsep.join([SRC, TESTS])
+    env["PYTHONPATH"] = child_python_path(TESTS)
     env.update(variables or {"TAIPAN_ENABLE_CUDASIM": "1"})
     return env
 

@@ -9,13 +9,12 @@ import sys
 import textwrap
 
 import pytest
+from child_processes import TAIPAN_DIRECTORY, child_python_path
 
-import taipan
 from taipan import numpy_library
 from taipan.extending import _qualified_name, _registry
 
 # The directory this process imported taipan from (src, or site-packages where installed).
-SRC = os.path.dirname(os.path.dirname(os.path.abspath(taipan.__file__)))
 PACKAGE = "taipan.numpy_library."
 
 
@@ -82,7 +81,7 @@ def test_load_rejects_unknown_topics():
 
 def run_fresh(body):
     """Runs PRELUDE then ``body`` in a new Python process."""
-    environment = dict(os.environ, PYTHONPATH=SRC)
+    environment = dict(os.environ, PYTHONPATH=child_python_path())
     result = subprocess.run(
         [sys.executable, "-c", PRELUDE + textwrap.dedent(body)],
         check=False,
@@ -211,7 +210,7 @@ def test_import_and_first_compile_import_no_costly_modules():
     # are taipan's to avoid.
     import numpy
 
-    paths = (SRC, os.path.dirname(os.path.dirname(os.path.abspath(numpy.__file__))))
+    paths = (TAIPAN_DIRECTORY, os.path.dirname(os.path.dirname(os.path.abspath(numpy.__file__))))
     source = textwrap.dedent(
         """
         import sys

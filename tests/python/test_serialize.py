@@ -10,17 +10,14 @@ import textwrap
 
 import numpy as np
 import pytest
+from child_processes import child_python_path
 
 import taipan
 from taipan import cuda
 
-# The directory this process imported taipan from: `src` in a development tree, site-packages
-# where taipan is installed (CI), so the child processes run the same build.
-SRC = os.path.dirname(os.path.dirname(os.path.abspath(taipan.__file__)))
-
 
 def run_script(text, timeout=300):
-    environment = dict(os.environ, PYTHONPATH=SRC)
+    environment = dict(os.environ, PYTHONPATH=child_python_path())
     result = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(text)],
         env=environment,

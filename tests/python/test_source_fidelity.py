@@ -506,7 +506,7 @@ def test_exec_into_separate_locals_of_a_class_method():
 
 
 def test_eval_of_a_lambda_with_leading_blanks():
-    f = eval("  \t lambda x: x * 2 - 7")  # noqa: S307 - eval strips leading blanks
+    f = eval("  \t lambda x: x * 2 - 7")
     assert_same_as_python(njit(f))
 
 
@@ -545,14 +545,14 @@ def test_exec_and_eval_default_to_the_callers_namespaces():
     def scope():
         z = 5
         exec("w = z + 1")  # noqa: S102
-        return eval("z * 2"), locals()["w"]  # noqa: S307
+        return eval("z * 2"), locals()["w"]
 
     assert scope() == (10, 6)
     with pytest.raises(TypeError, match="globals must be a dict"):
         exec("1", [])  # noqa: S102
     with pytest.raises(TypeError, match="closure can only be used"):
         exec("1", {}, closure=())  # noqa: S102
-    assert eval(compile("3 + 4", "<t>", "eval")) == 7  # noqa: S307
+    assert eval(compile("3 + 4", "<t>", "eval")) == 7
 
 
 def test_wrappers_look_like_the_builtins():

@@ -426,3 +426,26 @@ def test_fastmath_loops_use_the_vector_math_library_and_stay_close():
     if sys.platform.startswith("linux") and platform.machine() == "x86_64":
         assert "_ZGV" in fast.inspect_llvm(fast.signatures[0])  # glibc's libmvec
     assert "_ZGV" not in exact.inspect_llvm(exact.signatures[0])
+
+
+def test_signatures_compiled_together_keep_their_order_and_results():
+    # The eager signatures' loops are generated on several threads (_core.compile_all): each
+    # loop must still be its own signature's, in the order given (NumPy tries them in order).
+    def scaled_difference(a, b):
+        return a * b - a
+
+    signatures = [
+        "int32(int32, int32)",
+        "int64(int64, int64)",
+        "float32(float32, float32)",
+        "float64(float64, float64)",
+    ]
+    ufunc = vectorize(signatures)(scaled_difference)
+    assert ufunc.types == ["ii->i", "ll->l", "ff->f", "dd->d"]
+    for dtype in (np.int32, np.int64, np.float32, np.float64):
+        a = np.arange(-6, 6, dtype=dtype)
+        b = (np.arange(12, dtype=dtype) % 5).astype(dtype)
+        got = ufunc(a, b)
+        assert got.dtype == dtype
+        expected = np.array([scaled_difference(x, y) for x, y in zip(a, b)], dtype=dtype)
+        np.testing.assert_array_equal(got, expected)

@@ -18,12 +18,15 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <deque>
 #include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace taipan {
 namespace {
@@ -286,38 +289,116 @@ LoweredModule lowerModule(const CompileJob &job, const Target &target, StageTime
 
 std::mutex &compilerLock() { return compileMutex; }
 
-CompiledFunction compileFunction(const CompileJob &job) {
-  std::lock_guard<std::mutex> lock(compileMutex);
-  std::unique_ptr<CpuTarget> cpu = cpuTargetFor(job);
-  CpuTarget &target = *cpu;
+namespace {
+
+/// A CPU job between lowering and loading: its target, its module, and its result so far.
+struct PendingCpuJob {
+  std::unique_ptr<CpuTarget> target;
+  LoweredModule lowered;
   CompiledFunction compiled;
-  LoweredModule lowered = lowerModule(job, target, &compiled.times);
+  std::string entryName; ///< the entry wrapper's name, unique in the JIT
+};
+
+/// Types, lowers and finalises a CPU job, and names its entry uniquely in the JIT. Callers
+/// hold compileMutex: typing reads the interpreter and the library.
+PendingCpuJob lowerCpuJob(const CompileJob &job) {
+  PendingCpuJob pending;
+  pending.target = cpuTargetFor(job);
+  pending.lowered = lowerModule(job, *pending.target, &pending.compiled.times);
   {
-    StageTimes::Scope timing(&compiled.times, "target finalization");
-    target.finalizeModule(*lowered.module, lowered.entryName);
+    StageTimes::Scope timing(&pending.compiled.times, "target finalization");
+    pending.target->finalizeModule(*pending.lowered.module, pending.lowered.entryName);
   }
-  target.optimize(*lowered.module, &compiled.times);
-  std::string entryName = jitEntryName(lowered.entryName);
-  lowered.module->getFunction(lowered.entryName)->setName(entryName);
-  compiledEntryNames().insert(entryName);
+  pending.entryName = jitEntryName(pending.lowered.entryName);
+  pending.lowered.module->getFunction(pending.lowered.entryName)->setName(pending.entryName);
+  compiledEntryNames().insert(pending.entryName);
+  return pending;
+}
+
+/// Optimises a lowered job and, with `emitObject`, generates its object code. This touches
+/// nothing another job uses (with its target's own target machine), so jobs may run it side by
+/// side on threads.
+void generateCode(PendingCpuJob &pending, bool emitObject) {
+  pending.target->optimize(*pending.lowered.module, &pending.compiled.times);
+  if (emitObject) {
+    StageTimes::Scope timing(&pending.compiled.times, "code generation and loading");
+    pending.compiled.objectCode = pending.target->emitObject(*pending.lowered.module);
+  }
+}
+
+/// Loads a job's code into the JIT (its object code, or else its module) and completes its
+/// CompiledFunction; the object code stays only when the job asked for it.
+CompiledFunction installCpuJob(PendingCpuJob &pending, const CompileJob &job) {
+  CompiledFunction &compiled = pending.compiled;
   {
     StageTimes::Scope timing(&compiled.times, "code generation and loading");
-    if (job.keepObjectCode) {
-      compiled.objectCode = target.emitObject(*lowered.module);
-      compiled.entryName = entryName;
-      compiled.processSpecific = lowered.processSpecific;
-      compiled.entry = reinterpret_cast<CompiledFunction::EntryPoint>(
-          CpuJit::get().addObjectAndLookup(compiled.objectCode, entryName));
-    } else {
-      compiled.entry = reinterpret_cast<CompiledFunction::EntryPoint>(
-          target.install(std::move(lowered.module), std::move(lowered.context), entryName));
-    }
+    void *entry = nullptr;
+    if (!compiled.objectCode.empty())
+      entry = CpuJit::get().addObjectAndLookup(compiled.objectCode, pending.entryName);
+    else
+      entry = pending.target->install(std::move(pending.lowered.module),
+                                      std::move(pending.lowered.context), pending.entryName);
+    compiled.entry = reinterpret_cast<CompiledFunction::EntryPoint>(entry);
+  }
+  if (job.keepObjectCode) {
+    compiled.entryName = pending.entryName;
+    compiled.processSpecific = pending.lowered.processSpecific;
+  } else {
+    compiled.objectCode.clear();
   }
   compiled.argumentTypes = job.argumentTypes;
-  compiled.returnType = lowered.returnType;
-  compiled.typeAnnotations = std::move(lowered.typeAnnotations);
-  compiled.hash = std::move(lowered.hash);
-  compiled.parallelLoops = std::move(lowered.parallelLoops);
+  compiled.returnType = pending.lowered.returnType;
+  compiled.typeAnnotations = std::move(pending.lowered.typeAnnotations);
+  compiled.hash = std::move(pending.lowered.hash);
+  compiled.parallelLoops = std::move(pending.lowered.parallelLoops);
+  return std::move(compiled);
+}
+
+} // namespace
+
+CompiledFunction compileFunction(const CompileJob &job) {
+  std::lock_guard<std::mutex> lock(compileMutex);
+  PendingCpuJob pending = lowerCpuJob(job);
+  generateCode(pending, job.keepObjectCode);
+  return installCpuJob(pending, job);
+}
+
+std::vector<CompiledFunction> compileFunctions(const std::vector<CompileJob> &jobs) {
+  std::lock_guard<std::mutex> lock(compileMutex);
+  std::vector<PendingCpuJob> pending;
+  pending.reserve(jobs.size());
+  for (const CompileJob &job : jobs)
+    pending.push_back(lowerCpuJob(job));
+  // Optimisation and code generation are most of a compilation and need nothing shared:
+  // each job gets a target machine of its own and the jobs run on up to one thread per core.
+  size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  size_t workers = std::min(pending.size(), cores);
+  if (workers > 1)
+    for (PendingCpuJob &job : pending)
+      job.target->useOwnTargetMachine();
+  std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> failures(pending.size());
+  auto work = [&] {
+    for (size_t i; (i = next++) < pending.size();) {
+      try {
+        generateCode(pending[i], true);
+      } catch (...) {
+        failures[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (size_t worker = 1; worker < workers; ++worker)
+    threads.emplace_back(work);
+  work();
+  for (std::thread &thread : threads)
+    thread.join();
+  for (const std::exception_ptr &failure : failures)
+    if (failure)
+      std::rethrow_exception(failure);
+  std::vector<CompiledFunction> compiled;
+  for (size_t i = 0; i < pending.size(); ++i)
+    compiled.push_back(installCpuJob(pending[i], jobs[i]));
   return compiled;
 }
 

@@ -89,6 +89,11 @@ enum class InspectionKind { OptimizedIR, UnoptimizedIR, Assembly };
 /// `entry` is then a NumPy inner loop, runtime::UfuncLoop). Throws CompileError for bad input.
 CompiledFunction compileFunction(const CompileJob &job);
 
+/// Compiles several CPU jobs at once: typed and lowered in order, then optimised and turned into
+/// object code on up to one thread per core, then loaded. What one call of compileFunction per
+/// job would give (each keeps its object code only when its job asks), in less time.
+std::vector<CompiledFunction> compileFunctions(const std::vector<CompileJob> &jobs);
+
 /// Compiles a CUDA job to PTX: a kernel (`void`, all arguments in memory form, launched with
 /// one pointer per argument) or a device function. `keepIR` also returns the optimised LLVM IR
 /// (inspect_llvm).

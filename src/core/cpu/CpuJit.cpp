@@ -17,6 +17,7 @@
 #include <llvm/TargetParser/SubtargetFeature.h>
 
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 namespace taipan {
@@ -36,6 +37,7 @@ template <typename T> T check(llvm::Expected<T> value, const std::string &what) 
 struct CpuJit::Implementation {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<llvm::TargetMachine> targetMachine;
+  std::optional<llvm::orc::JITTargetMachineBuilder> machineBuilder;
   std::mutex mutex;
 };
 
@@ -64,8 +66,8 @@ CpuJit::CpuJit() : implementation(std::make_unique<Implementation>()) {
   machineBuilder.addFeatures(features.getFeatures());
   machineBuilder.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
 
-  implementation->targetMachine =
-      check(machineBuilder.createTargetMachine(), "cannot create the host target machine");
+  implementation->machineBuilder = machineBuilder;
+  implementation->targetMachine = createTargetMachine();
   implementation->jit =
       check(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(machineBuilder).create(),
             "cannot create the JIT");
@@ -93,6 +95,11 @@ CpuJit::CpuJit() : implementation(std::make_unique<Implementation>()) {
 CpuJit::~CpuJit() = default;
 
 llvm::TargetMachine &CpuJit::targetMachine() { return *implementation->targetMachine; }
+
+std::unique_ptr<llvm::TargetMachine> CpuJit::createTargetMachine() {
+  return check(implementation->machineBuilder->createTargetMachine(),
+               "cannot create the host target machine");
+}
 
 void *CpuJit::addModuleAndLookup(std::unique_ptr<llvm::Module> module,
                                  std::unique_ptr<llvm::LLVMContext> context,

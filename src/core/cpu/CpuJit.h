@@ -20,6 +20,9 @@ public:
 
   /// The host's target machine (its CPU and features), which code is generated for.
   llvm::TargetMachine &targetMachine();
+  /// A new target machine like targetMachine(), for a thread generating code beside others
+  /// (LLVM does not share one between threads).
+  std::unique_ptr<llvm::TargetMachine> createTargetMachine();
   /// Hands an optimised module to the JIT and returns the address of `symbol`.
   void *addModuleAndLookup(std::unique_ptr<llvm::Module> module,
                            std::unique_ptr<llvm::LLVMContext> context, const std::string &symbol);

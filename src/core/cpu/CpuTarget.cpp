@@ -19,6 +19,14 @@ namespace taipan {
 CpuTarget::CpuTarget(int optimizationLevel, bool vectorMath)
     : optimizationLevel(optimizationLevel), vectorMath(vectorMath && hostHasVectorMath()) {}
 
+CpuTarget::~CpuTarget() = default;
+
+void CpuTarget::useOwnTargetMachine() { ownMachine = CpuJit::get().createTargetMachine(); }
+
+llvm::TargetMachine &CpuTarget::machine() const {
+  return ownMachine ? *ownMachine : CpuJit::get().targetMachine();
+}
+
 std::vector<std::string> CpuTarget::identity() const {
   return {hostTargetTriple(), hostCpuName(), hostCpuFeatures(), vectorMath ? "libmvec" : "libm"};
 }
@@ -52,28 +60,25 @@ void CpuTarget::optimize(llvm::Module &module, StageTimes *times) const {
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = optimizationLevel >= 2;
   tuning.SLPVectorization = optimizationLevel >= 2;
-  optimizeModule(module, CpuJit::get().targetMachine(), optimizationLevel, tuning, times,
+  optimizeModule(module, machine(), optimizationLevel, tuning, times,
                  vectorMath && optimizationLevel >= 2);
 }
 
-/// The module as host assembly or object code, from the JIT's target machine.
-static std::string emitFile(llvm::Module &module, llvm::CodeGenFileType kind) {
+std::string CpuTarget::emitFile(llvm::Module &module, bool object) const {
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream output(buffer);
   llvm::legacy::PassManager passes;
-  if (CpuJit::get().targetMachine().addPassesToEmitFile(passes, output, nullptr, kind))
+  llvm::CodeGenFileType kind =
+      object ? llvm::CodeGenFileType::ObjectFile : llvm::CodeGenFileType::AssemblyFile;
+  if (machine().addPassesToEmitFile(passes, output, nullptr, kind))
     throw std::runtime_error("the host target cannot emit this kind of file");
   passes.run(module);
   return std::string(buffer.begin(), buffer.end());
 }
 
-std::string CpuTarget::emitAssembly(llvm::Module &module) const {
-  return emitFile(module, llvm::CodeGenFileType::AssemblyFile);
-}
+std::string CpuTarget::emitAssembly(llvm::Module &module) const { return emitFile(module, false); }
 
-std::string CpuTarget::emitObject(llvm::Module &module) const {
-  return emitFile(module, llvm::CodeGenFileType::ObjectFile);
-}
+std::string CpuTarget::emitObject(llvm::Module &module) const { return emitFile(module, true); }
 
 void *CpuTarget::install(std::unique_ptr<llvm::Module> module,
                          std::unique_ptr<llvm::LLVMContext> context,

@@ -10,6 +10,7 @@
 
 namespace llvm {
 class LLVMContext;
+class TargetMachine;
 } // namespace llvm
 
 namespace taipan {
@@ -22,6 +23,11 @@ public:
   /// `optimizationLevel` 0-3 (the job's opt: TAIPAN_OPT by default); `vectorMath`: loops may
   /// call libmvec's SIMD math functions, a few ulps from libm's (fastmath's 'afn' allows it).
   explicit CpuTarget(int optimizationLevel = 3, bool vectorMath = false);
+  ~CpuTarget() override;
+
+  /// Optimises and emits code with a target machine of its own rather than the JIT's, so that
+  /// several jobs can generate code at once, one per thread (compileFunctions).
+  void useOwnTargetMachine();
 
   void prepareModule(llvm::Module &module) const override;
   bool hasThreadHierarchy() const override { return false; }
@@ -48,8 +54,14 @@ public:
   std::string emitObject(llvm::Module &module) const;
 
 private:
+  /// The module as host assembly or object code.
+  std::string emitFile(llvm::Module &module, bool object) const;
+  /// The target machine code is generated with: the JIT's, or this target's own.
+  llvm::TargetMachine &machine() const;
+
   int optimizationLevel;
   bool vectorMath;
+  std::unique_ptr<llvm::TargetMachine> ownMachine;
 };
 
 } // namespace taipan

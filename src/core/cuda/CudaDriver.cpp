@@ -256,6 +256,11 @@ std::pair<size_t, size_t> CudaDriver::memoryInfo() {
   // Blocks kept for reuse are free memory as far as the user is concerned.
   if (retireIdleBlocks())
     flushDeferredFrees();
+  if (usesMemoryPool(selectedOrdinal())) {
+    // A pool gives back only blocks whose stream-ordered frees have run.
+    api->call(api->cuCtxSynchronize);
+    trimMemoryPools();
+  }
   size_t freeBytes = 0, totalBytes = 0;
   api->call(api->cuMemGetInfo, &freeBytes, &totalBytes);
   return {freeBytes, totalBytes};
@@ -275,6 +280,12 @@ void CudaDriver::closeAll() {
   // Staging buffers belong to the contexts; later copies make new ones. This never throws.
   releaseStagingAreas();
   std::lock_guard<std::mutex> lock(contextMutex);
+  // A pool with blocks still allocated goes once they are freed (cuMemPoolDestroy's rule).
+  for (void *pool : memoryPools)
+    if (pool)
+      api->invoke(api->cuMemPoolDestroy, static_cast<CUmemoryPool>(pool));
+  memoryPools.clear();
+  memoryPoolTried.clear();
   currentContext.store(nullptr, std::memory_order_release);
   selectedDevice.store(-1, std::memory_order_release);
   epoch.fetch_add(1, std::memory_order_acq_rel);

@@ -224,18 +224,30 @@ public:
   /// selects device 0 again. Memory, modules, streams and events of the contexts are gone.
   void closeAll();
 
-  /// Device memory of `bytes` bytes. 0 bytes gives address 0, which free() accepts, because the
-  /// driver refuses empty allocations and empty arrays are common.
-  uint64_t allocate(size_t bytes);
-  /// Frees memory from allocate() or allocateManaged().
+  /// Device memory of `bytes` bytes, for use on `stream` (null: the default streams). 0 bytes
+  /// gives address 0, which the frees accept, because the driver refuses empty allocations and
+  /// empty arrays are common. Where the device has memory pools (CUDA 11.2 on), the memory
+  /// comes from taipan's own stream-ordered pool of that device (memoryPool()): a block freed
+  /// with freeDeferred() is reused by later allocations in stream order, with no cuMemAlloc,
+  /// cuMemFree or wait for the device. Elsewhere it is cuMemAlloc's.
+  uint64_t allocate(size_t bytes, void *stream = nullptr);
+  /// Frees memory from allocate() or allocateManaged() at once, after the device's work (which
+  /// cuMemFree waits for itself, except for memory from a pool).
   void free(uint64_t address);
-  /// Frees memory from allocate() later, in batches: freeing right after allocating costs tens
-  /// of microseconds each, a batch about one. `device` is the ordinal the memory was allocated
-  /// on. With a `stream` (not a default stream), the memory stays until the work queued on the
-  /// stream so far has finished, which an event recorded now tells. Batches go when enough is
-  /// pending, when an allocation runs out of memory, and on synchronize(). A block of 256 MB
-  /// or more on a default stream, which would be freed at once, is instead kept idle for the
-  /// next allocation of its size, after the same wait for the device that cuMemFree makes.
+  /// Whether allocate() on device `ordinal` takes memory from a stream-ordered pool.
+  bool usesMemoryPool(int ordinal) { return memoryPool(ordinal, true) != nullptr; }
+  /// Frees memory from allocate(). `device` is the ordinal it was allocated on, and `stream`
+  /// the stream its work was queued on (null: the default streams, whose legacy stream orders
+  /// after the work of every blocking stream).
+  /// - With a memory pool, the block goes back to the pool once the work queued on `stream` so
+  ///   far has finished (cuMemFreeAsync): nothing waits.
+  /// - Without one, frees go in batches: freeing right after allocating costs tens of
+  ///   microseconds each, a batch about one. With a stream that is not a default one, the
+  ///   memory stays until the work queued on it so far has finished, which an event recorded
+  ///   now tells. Batches go when enough is pending, when an allocation runs out of memory, and
+  ///   on synchronize(). A block of 256 MB or more on a default stream, which would be freed at
+  ///   once, is instead kept idle for the next allocation of its size, after the same wait for
+  ///   the device that cuMemFree makes.
   void freeDeferred(uint64_t address, size_t bytes, int device, void *stream = nullptr);
   /// Frees what freeDeferred() holds whose streams are done with it; with `wait`, waits for
   /// them and frees everything.
@@ -390,6 +402,16 @@ private:
   std::atomic<unsigned> epoch{0};
   /// Primary contexts retained so far, by ordinal (null where not retained).
   std::vector<void *> primaryContexts;
+  /// The memory pool of device `ordinal` for allocate(), made at its first use when `make` is
+  /// set; null when the device or the driver has none, or it is not made yet. Keeps what is
+  /// freed (no release threshold), so that allocations after the first of a size cost
+  /// microseconds: CuPy's pool does the same. closeAll() destroys the pools.
+  void *memoryPool(int ordinal, bool make);
+  /// Gives the pools' unused memory back to the devices (memory information, out of memory).
+  void trimMemoryPools();
+  /// By ordinal, guarded by contextMutex: the pool, and whether making it was tried.
+  std::vector<void *> memoryPools;
+  std::vector<char> memoryPoolTried;
   std::atomic<int> selectedDevice{-1};
   std::atomic<void *> currentContext{nullptr};
 };

@@ -28,6 +28,23 @@ using CUstream = CUstream_st *;
 using CUevent = CUevent_st *;
 struct CUlinkState_st;
 using CUlinkState = CUlinkState_st *;
+struct CUmemPoolHandle_st;
+using CUmemoryPool = CUmemPoolHandle_st *;
+
+/// CUmemPoolProps as cuda.h lays it out (88 bytes): a pool of device memory on one device.
+struct CUmemPoolProps {
+  int allocType = 1;    // CU_MEM_ALLOCATION_TYPE_PINNED
+  int handleTypes = 0;  // CU_MEM_HANDLE_TYPE_NONE
+  int locationType = 1; // CU_MEM_LOCATION_TYPE_DEVICE
+  int locationId = 0;   // the device ordinal
+  void *win32SecurityAttributes = nullptr;
+  size_t maxSize = 0;
+  unsigned short usage = 0;
+  unsigned char reserved[54] = {};
+};
+static_assert(sizeof(CUmemPoolProps) == 88, "CUmemPoolProps must match cuda.h");
+constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
+constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
 
 // CUjit_option values, numbered as in cuda.h.
 constexpr int CU_JIT_MAX_REGISTERS = 0;
@@ -163,6 +180,12 @@ struct CudaDriver::Api {
   Entry<void *> cuMemHostUnregister;
   Entry<CUdeviceptr *, void *, unsigned> cuMemHostGetDevicePointer;
   Entry<CUdeviceptr *, size_t, unsigned> cuMemAllocManaged;
+  Entry<CUmemoryPool *, const CUmemPoolProps *> cuMemPoolCreate;
+  Entry<CUmemoryPool> cuMemPoolDestroy;
+  Entry<CUmemoryPool, int, void *> cuMemPoolSetAttribute;
+  Entry<CUmemoryPool, size_t> cuMemPoolTrimTo;
+  Entry<CUdeviceptr *, size_t, CUmemoryPool, CUstream> cuMemAllocFromPoolAsync;
+  Entry<CUdeviceptr, CUstream> cuMemFreeAsync;
   Entry<CUmodule *, const void *, unsigned, int *, void **> cuModuleLoadDataEx;
   Entry<CUmodule> cuModuleUnload;
   Entry<CUfunction *, CUmodule, const char *> cuModuleGetFunction;
@@ -239,6 +262,12 @@ struct CudaDriver::Api {
     resolve(cuMemHostUnregister, "cuMemHostUnregister");
     resolve(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer", "cuMemHostGetDevicePointer_v2");
     resolve(cuMemAllocManaged, "cuMemAllocManaged");
+    resolve(cuMemPoolCreate, "cuMemPoolCreate");
+    resolve(cuMemPoolDestroy, "cuMemPoolDestroy");
+    resolve(cuMemPoolSetAttribute, "cuMemPoolSetAttribute");
+    resolve(cuMemPoolTrimTo, "cuMemPoolTrimTo");
+    resolve(cuMemAllocFromPoolAsync, "cuMemAllocFromPoolAsync");
+    resolve(cuMemFreeAsync, "cuMemFreeAsync");
     resolve(cuModuleLoadDataEx, "cuModuleLoadDataEx");
     resolve(cuModuleUnload, "cuModuleUnload");
     resolve(cuModuleGetFunction, "cuModuleGetFunction");

@@ -18,10 +18,69 @@ constexpr size_t MaxIdleBlocks = 2;
 
 } // namespace
 
-uint64_t CudaDriver::allocate(size_t bytes) {
+void *CudaDriver::memoryPool(int ordinal, bool make) {
+  std::lock_guard<std::mutex> lock(contextMutex);
+  size_t index = static_cast<size_t>(ordinal);
+  if (memoryPools.size() <= index) {
+    memoryPools.resize(index + 1, nullptr);
+    memoryPoolTried.resize(index + 1, 0);
+  }
+  if (make && !memoryPoolTried[index]) {
+    memoryPoolTried[index] = 1;
+    int supported = 0;
+    bool present = api->cuMemPoolCreate.function && api->cuMemAllocFromPoolAsync.function &&
+                   api->cuMemFreeAsync.function && api->cuMemPoolTrimTo.function &&
+                   api->cuMemPoolSetAttribute.function && api->cuMemPoolDestroy.function;
+    if (present &&
+        api->invoke(api->cuDeviceGetAttribute, &supported,
+                    CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
+                    deviceHandle(ordinal)) == CUDA_SUCCESS &&
+        supported) {
+      CUmemPoolProps properties;
+      properties.locationId = ordinal;
+      CUmemoryPool pool = nullptr;
+      if (api->invoke(api->cuMemPoolCreate, &pool, &properties) == CUDA_SUCCESS) {
+        uint64_t keepEverything = UINT64_MAX;
+        api->invoke(api->cuMemPoolSetAttribute, pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                    static_cast<void *>(&keepEverything));
+        memoryPools[index] = pool;
+      }
+    }
+  }
+  return memoryPools[index];
+}
+
+void CudaDriver::trimMemoryPools() {
+  std::lock_guard<std::mutex> lock(contextMutex);
+  for (void *pool : memoryPools)
+    if (pool)
+      api->call(api->cuMemPoolTrimTo, static_cast<CUmemoryPool>(pool), size_t{0});
+}
+
+uint64_t CudaDriver::allocate(size_t bytes, void *stream) {
   ensureContext();
   if (bytes == 0)
     return 0;
+  if (void *pool = memoryPool(selectedOrdinal(), true)) {
+    CUdeviceptr address = 0;
+    auto take = [&] {
+      return api->invoke(api->cuMemAllocFromPoolAsync, &address, bytes,
+                         static_cast<CUmemoryPool>(pool), asStream(stream));
+    };
+    CUresult result = take();
+    if (result == cuda::CUDA_ERROR_OUT_OF_MEMORY) {
+      // Memory the pools keep, and blocks freed with cuMemFree's batches before, go back to
+      // the device once the work using them is done.
+      api->call(api->cuCtxSynchronize);
+      retireIdleBlocks();
+      flushDeferredFrees(true);
+      trimMemoryPools();
+      result = take();
+    }
+    if (result != CUDA_SUCCESS)
+      api->fail(result, api->cuMemAllocFromPoolAsync.name);
+    return address;
+  }
   if (bytes >= MaxPendingBytes)
     if (uint64_t idle = takeIdleBlock(bytes, selectedOrdinal()))
       return idle;
@@ -40,6 +99,21 @@ uint64_t CudaDriver::allocate(size_t bytes) {
 void CudaDriver::freeDeferred(uint64_t address, size_t bytes, int device, void *stream) {
   if (address == 0)
     return;
+  if (memoryPool(device, false)) {
+    // The block returns to its device's pool, in the order of `stream` (which belongs to that
+    // device), from that device's context. Blocks of an epoch before closeAll() find no pool
+    // and take the batched frees below.
+    void *current = ensureContext();
+    void *context = contextOf(device);
+    if (context != current)
+      api->call(api->cuCtxSetCurrent, static_cast<CUcontext>(context));
+    CUresult result = api->invoke(api->cuMemFreeAsync, CUdeviceptr{address}, asStream(stream));
+    if (context != current)
+      api->call(api->cuCtxSetCurrent, static_cast<CUcontext>(current));
+    if (result != CUDA_SUCCESS)
+      api->fail(result, api->cuMemFreeAsync.name);
+    return;
+  }
   if (isDefaultStream(stream) && bytes >= MaxPendingBytes && device == selectedOrdinal()) {
     // This block would be freed at once, and cuMemFree waits for the device: the same wait
     // here lets the block be used again without a free and an allocation.
@@ -152,6 +226,8 @@ void CudaDriver::free(uint64_t address) {
   if (address == 0)
     return;
   ensureContext();
+  if (memoryPool(selectedOrdinal(), false))
+    api->call(api->cuCtxSynchronize);
   api->call(api->cuMemFree, CUdeviceptr{address});
 }
 

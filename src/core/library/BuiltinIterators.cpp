@@ -3,6 +3,7 @@
 #include "library/Library.h"
 
 #include "lower/FunctionLowering.h"
+#include "lower/LowerStrings.h"
 #include "runtime/Runtime.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
@@ -13,7 +14,7 @@ namespace taipan {
 namespace {
 
 /// The forms of len() its type rule chooses between (LibraryCall::form).
-enum LenForm : unsigned { LenOfTuple, LenOfRange, LenOfArray };
+enum LenForm : unsigned { LenOfTuple, LenOfRange, LenOfArray, LenOfString };
 
 /// range(stop), range(start, stop), range(start, stop, step): a (start, stop, step) value.
 llvm::Value *lowerRange(FunctionLowering &lowering, const LibraryCall &call,
@@ -129,6 +130,8 @@ void registerBuiltinIterators(Library &library) {
           call.form = LenOfRange;
         } else if (argument->isTuple()) {
           call.form = LenOfTuple;
+        } else if (argument->isString()) {
+          call.form = LenOfString;
         } else {
           throwNoOverload(call);
         }
@@ -141,6 +144,8 @@ void registerBuiltinIterators(Library &library) {
           return lowering.arrayField(values[0], ArrayLayout::Shape, 0);
         case LenOfRange:
           return lowering.rangeLength(values[0]);
+        case LenOfString:
+          return stringLength(lowering, asStringValue(lowering, values[0], call.argumentTypes[0]));
         default:
           return static_cast<llvm::Value *>(
               lowering.irBuilder().getInt64(call.argumentTypes[0]->elements().size()));

@@ -3,6 +3,7 @@
 #include "library/Library.h"
 
 #include "lower/FunctionLowering.h"
+#include "lower/LowerStrings.h"
 #include "runtime/Runtime.h"
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
@@ -183,6 +184,9 @@ void addConversion(Library &library, const std::string &name) {
           return target;
         if (arguments.size() == 2 && arguments[0]->isReal() && arguments[1]->isReal())
           return target; // complex(real, imag)
+        if (python && arguments.size() == 1 && arguments[0]->isString() &&
+            (target->isInteger() || target->isFloat() || target->isBoolean()))
+          return target; // int(s), float(s), bool(s)
         if (arguments.size() != 1 || !arguments[0]->isNumber())
           throwNoOverload(call);
         // Python's complex() and bool() take a complex number, so do NumPy's complex types.
@@ -202,6 +206,8 @@ void addConversion(Library &library, const std::string &name) {
                                       lowering.castValue(values[1], call.argumentTypes[1], part),
                                       target);
         }
+        if (call.argumentTypes[0]->isString())
+          return parseString(lowering, values[0], call.argumentTypes[0], target);
         return lowering.castValue(values[0], call.argumentTypes[0], target);
       });
 }

@@ -30,7 +30,7 @@ llvm::Value *lowerCArray(FunctionLowering &lowering, const LibraryCall &call,
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   const Type *arrayType = call.resultType;
   std::vector<llvm::Value *> extents = shapeExtents(lowering, values[1], call.argumentTypes[1]);
-  int64_t itemSize = static_cast<int64_t>(arrayType->dtype()->storageSize());
+  int64_t itemSize = static_cast<int64_t>(arrayType->dtype()->itemSize());
   llvm::Value *array = llvm::Constant::getNullValue(valueType(lowering.llvmContext(), arrayType));
   llvm::Value *count = builder.getInt64(1);
   for (llvm::Value *extent : extents)

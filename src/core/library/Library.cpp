@@ -29,6 +29,7 @@ Library::Library() {
   registerArrayAttributes(*this);
   registerCArrayFunctions(*this);
   registerIntrospection(*this);
+  registerStringFunctions(*this);
 }
 
 const Library &Library::get() {

@@ -214,6 +214,7 @@ void registerNumpyRandomFunctions(Library &library);
 void registerArrayAttributes(Library &library);
 void registerCArrayFunctions(Library &library);
 void registerIntrospection(Library &library);
+void registerStringFunctions(Library &library);
 
 /// Throws the TypingError "no implementation of <function> for argument types (...)" for a
 /// call whose argument types its function does not take.

@@ -11,6 +11,16 @@
 namespace taipan {
 namespace {
 
+/// `result`, unless it is an array of records that `name` would fill with a number: only
+/// empty, zeros and empty_like make those.
+const Type *refuseRecordFill(const std::string &name, const Type *result, const LibraryCall &call) {
+  if (result->dtype()->isRecord() && name != "empty" && name != "zeros" && name != "empty_like")
+    throwUnsupported("numpy." + name + " of a record dtype is not supported (use np.empty or " +
+                         "np.zeros and assign the fields)",
+                     call.location);
+  return result;
+}
+
 /// empty, zeros, ones (shape, dtype=float64) and full (shape, fill_value, dtype).
 void addFromShape(Library &library, const std::string &name) {
   bool isFull = name == "full";
@@ -27,12 +37,17 @@ void addFromShape(Library &library, const std::string &name) {
                                " must be an integer or a tuple of integers",
                            call.location);
         if (!isFull)
-          return newArrayType(dtypeArgument(call, 1, types::float64()), ndim);
+          return refuseRecordFill(
+              name, newArrayType(dtypeArgument(call, 1, types::float64()), ndim), call);
         const Type *fillValue = call.argumentTypes[1];
         if (!fillValue->isNumber())
           throwNoImplementation(call);
-        return newArrayType(
-            dtypeArgument(call, 2, fillValue->isBoolean() ? types::boolean() : fillValue), ndim);
+        return refuseRecordFill(
+            name,
+            newArrayType(
+                dtypeArgument(call, 2, fillValue->isBoolean() ? types::boolean() : fillValue),
+                ndim),
+            call);
       },
       [name](FunctionLowering &lowering, const LibraryCall &call,
              const std::vector<llvm::Value *> &values) {
@@ -63,9 +78,11 @@ void addLike(Library &library, const std::string &name) {
   parameters.push_back({"dtype", true});
   addNumpyFunction(
       library, name, parameters,
-      [isFull](const LibraryCall &call) {
+      [name, isFull](const LibraryCall &call) {
         const Type *array = arrayArgument(call);
-        return newArrayType(dtypeArgument(call, isFull ? 2 : 1, array->dtype()), array->ndim());
+        return refuseRecordFill(
+            name, newArrayType(dtypeArgument(call, isFull ? 2 : 1, array->dtype()), array->ndim()),
+            call);
       },
       [name](FunctionLowering &lowering, const LibraryCall &call,
              const std::vector<llvm::Value *> &values) {

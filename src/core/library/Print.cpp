@@ -16,8 +16,7 @@ namespace {
 const Type *typePrint(const LibraryCall &call) {
   for (size_t i = 0; i < call.argumentTypes.size(); ++i) {
     const Type *type = call.argumentTypes[i];
-    bool printable = type->isNumber() || type->isNone() ||
-                     type->kind() == TypeKind::StringLiteral ||
+    bool printable = type->isNumber() || type->isNone() || type->isString() ||
                      (type->isTuple() &&
                       std::all_of(type->elements().begin(), type->elements().end(),
                                   [](const Type *t) { return t->isNumber() || t->isNone(); }));

@@ -1,6 +1,7 @@
 // Statements and control flow: variables live in entry-block allocas, which SROA turns into
 // SSA registers; loops keep Python's semantics (for/while else, range with any step).
 #include "lower/FunctionLowering.h"
+#include "lower/LowerStrings.h"
 
 #include "runtime/FloatFormat.h"
 #include "types/NumericPromotion.h"
@@ -140,14 +141,23 @@ void FunctionLowering::lower() {
 }
 
 void FunctionLowering::exitFunction(llvm::Value *status) {
-  unwindStatus->addIncoming(status, builder.GetInsertBlock());
-  builder.CreateBr(unwindBlock);
+  // A return (a constant status of 0 or below) runs the finally blocks it leaves; an exception
+  // goes to the innermost try's handlers (LowerTry.cpp).
+  auto *constant = llvm::dyn_cast<llvm::ConstantInt>(status);
+  if (constant && constant->getSExtValue() <= 0 && !routes.empty()) {
+    leaveByReturn(status);
+    return;
+  }
+  auto [destination, phi] = exceptionDestination();
+  phi->addIncoming(status, builder.GetInsertBlock());
+  builder.CreateBr(destination);
 }
 
 void FunctionLowering::exitIf(llvm::Value *condition, llvm::Value *status) {
   llvm::BasicBlock *continueBlock = newBlock("ok");
-  unwindStatus->addIncoming(status, builder.GetInsertBlock());
-  builder.CreateCondBr(condition, unwindBlock, continueBlock,
+  auto [destination, phi] = exceptionDestination();
+  phi->addIncoming(status, builder.GetInsertBlock());
+  builder.CreateCondBr(condition, destination, continueBlock,
                        llvm::MDBuilder(context).createBranchWeights(1, 1 << 20));
   builder.SetInsertPoint(continueBlock);
 }
@@ -240,14 +250,17 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
   }
   case StmtKind::AugAssign: {
     Expr *target = stmt->targets[0];
-    if (target->kind == ExprKind::Subscript || typeOf(target)->isArray()) {
+    if (target->kind == ExprKind::Subscript || typeOf(target)->isArray() ||
+        isRecordAccess(target)) {
       lowerAugmentedStore(stmt);
       break;
     }
     llvm::Value *current = lowerExpr(target);
     llvm::Value *value = lowerExpr(stmt->value);
     const Type *resultType =
-        binaryResultType(stmt->augmentedOp, typeOf(target), typeOf(stmt->value));
+        typeOf(target)->isString() || typeOf(stmt->value)->isString()
+            ? types::unicode()
+            : binaryResultType(stmt->augmentedOp, typeOf(target), typeOf(stmt->value));
     llvm::Value *result = lowerBinary(stmt->augmentedOp, current, typeOf(target), value,
                                       typeOf(stmt->value), resultType);
     lowerAssign(target, result, resultType);
@@ -272,10 +285,13 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
     lowerFor(stmt);
     break;
   case StmtKind::Break:
-    builder.CreateBr(loops.back().breakTarget);
+    leaveByJump(loops.back().breakTarget);
     break;
   case StmtKind::Continue:
-    builder.CreateBr(loops.back().continueTarget);
+    leaveByJump(loops.back().continueTarget);
+    break;
+  case StmtKind::Try:
+    lowerTry(stmt);
     break;
   case StmtKind::Pass:
     break;
@@ -300,6 +316,10 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
     builder.CreateStore(toMemoryForm(builder, converted, variableType), slot);
     if (old)
       decref(old, variableType);
+    return;
+  }
+  if (isRecordAccess(target)) { // r.x = v, r['x'] = v
+    lowerRecordStore(target, value, valueType);
     return;
   }
   if (target->kind == ExprKind::Subscript) {
@@ -385,7 +405,10 @@ struct FunctionLowering::IterationSource {
 FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value *value,
                                                                      const Type *type) {
   IterationSource source{type, value};
-  if (type->isTuple()) {
+  if (type->isString()) {
+    source.value = asStringValue(*this, value, type);
+    source.type = types::unicode();
+  } else if (type->isTuple()) {
     // A tuple of one element type is read through a stack copy indexed by a counter.
     source.tupleCopy = createEntryAlloca(memoryType(context, type), "for.tuple");
     builder.CreateStore(value, source.tupleCopy);
@@ -465,6 +488,8 @@ llvm::Value *FunctionLowering::iterationLength(const IterationSource &source) {
     return arrayField(source.value, ArrayLayout::Shape, 0);
   if (source.type->isTuple())
     return builder.getInt64(source.type->elements().size());
+  if (source.type->isUnicode())
+    return stringLength(*this, source.value);
   return rangeLength(source.value);
 }
 
@@ -509,6 +534,10 @@ llvm::Value *FunctionLowering::iterationItem(const IterationSource &source, llvm
   if (source.type->isArray()) {
     *itemType = arrayRowType(source.type);
     return arrayRow(source.value, source.type, index);
+  }
+  if (source.type->isUnicode()) {
+    *itemType = types::unicode();
+    return stringItem(*this, source.value, index);
   }
   if (source.type->isTuple()) {
     const Type *element = source.type->elements().front();
@@ -805,8 +834,13 @@ void FunctionLowering::printExceptionMessage(Expr *raised,
 }
 
 void FunctionLowering::lowerRaise(Stmt *stmt) {
-  if (!stmt->value)
-    throwUnsupported("a bare 'raise' is not supported", stmt->location);
+  if (!stmt->value) {
+    if (handlerDepth == 0)
+      throwUnsupported("a bare 'raise' is supported only inside an except block", stmt->location);
+    builder.CreateCall(exceptionRuntime("taipan_reraise"));
+    exitFunction(builder.getInt32(1));
+    return;
+  }
   Expr *raised = stmt->value;
   const Type *classType =
       raised->kind == ExprKind::Call ? typeOf(raised->callee()) : typeOf(raised);
@@ -870,7 +904,7 @@ void FunctionLowering::raiseIf(llvm::Value *condition, int exceptionId,
                                const std::string &message) {
   // One raise block per distinct exception in a function: checks repeat (every // and % has
   // one), and sharing their cold blocks keeps large functions small for LLVM.
-  llvm::BasicBlock *&raiseBlock = raiseBlocks[{exceptionId, message}];
+  llvm::BasicBlock *&raiseBlock = raiseBlocks[{exceptionDestination().first, exceptionId, message}];
   if (!raiseBlock) {
     llvm::IRBuilderBase::InsertPointGuard guard(builder);
     raiseBlock = newBlock("raise");

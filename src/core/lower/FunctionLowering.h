@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 
 namespace taipan {
@@ -95,7 +96,9 @@ private:
   bool variablesBorrowed = false;
   std::vector<LoopTargets> loops;
   llvm::DISubprogram *scope = nullptr; ///< set when the function emits line information
-  std::map<std::pair<int, std::string>, llvm::BasicBlock *> raiseBlocks;
+  /// Shared raise blocks, by where their exception goes (the unwind block or a try's handlers),
+  /// the exception and its message.
+  std::map<std::tuple<llvm::BasicBlock *, int, std::string>, llvm::BasicBlock *> raiseBlocks;
   /// A value holding references that a statement made and nobody took over yet. Its blocks are
   /// also stored in slots (entry-block allocas of one pointer, null while free), so the unwind
   /// block can release whatever is alive at any exit without the value dominating it.
@@ -111,6 +114,19 @@ private:
   /// its status; the block releases the variables and live temporaries, then returns it.
   llvm::BasicBlock *unwindBlock = nullptr;
   llvm::PHINode *unwindStatus = nullptr;
+  /// A try statement's hold on the exits that leave one of its parts (LowerTry.cpp): failing
+  /// statuses branch to `exceptionBlock` (the handlers, a finally's exceptional copy, the end
+  /// of a handler) with their status; returns, breaks and continues crossing it first emit
+  /// `cleanup` (the finally block, or the end of a handler) with only the outer routes active.
+  struct ExitRoute {
+    llvm::BasicBlock *exceptionBlock;
+    llvm::PHINode *exceptionStatus;
+    std::function<void()> cleanup; ///< empty: returns and jumps pass through
+    size_t loopDepth;              ///< loops.size() where the route began
+  };
+  std::vector<ExitRoute> routes;
+  /// How many except handlers enclose the statement being lowered (a bare `raise` re-raises).
+  int handlerDepth = 0;
   /// Inside an outlined prange body, further prange loops run serially on their thread.
   bool insideParallelBody = false;
   /// Inside the loop of an array expression, arithmetic follows NumPy (no ZeroDivisionError).
@@ -167,6 +183,29 @@ public:
   /// enumerate(a)`, `zip(a, b)` over arrays or ranges), or nullptr.
   const LibraryCall *inStepIteration(const Expr *iterable) const;
   void lowerRaise(Stmt *stmt);
+  // Try statements (LowerTry.cpp).
+  void lowerTry(Stmt *stmt);
+  /// The body, handlers and else block of a try statement (its finally is lowered around it).
+  void lowerTryExcept(Stmt *stmt);
+  /// Where a failing status goes from here: the innermost route's block, or the unwind block.
+  std::pair<llvm::BasicBlock *, llvm::PHINode *> exceptionDestination();
+  /// A return (`status` 0, or ReturnedFromSegment) leaving through the routes' cleanups.
+  void leaveByReturn(llvm::Value *status);
+  /// A break or continue to `destination` leaving through the routes it crosses.
+  void leaveByJump(llvm::BasicBlock *destination);
+  /// Emits route `index`'s cleanup with only the routes and loops outside it active, then
+  /// `then` (where the cleanup left the block open).
+  void emitCleanupOutside(size_t index, const std::function<void()> &then);
+  /// Enters an except handler (or a finally run for an exception): the exception is caught,
+  /// and every exit from what follows forgets it. Returns the route's index.
+  size_t beginHandler();
+  void endHandler(size_t route);
+  /// The temporary slots that hold values of statements enclosing the current one.
+  std::vector<unsigned> heldTemporarySlots() const;
+  /// Releases (and empties) every temporary slot but `kept`: what the statement an exception
+  /// interrupted had made.
+  void releaseTemporarySlotsExcept(const std::vector<unsigned> &kept);
+  llvm::FunctionCallee exceptionRuntime(const char *name);
   void lowerAssert(Stmt *stmt);
   void lowerReturn(llvm::Value *value, const Type *type);
   llvm::BasicBlock *newBlock(const char *name);
@@ -350,6 +389,21 @@ public:
   /// (`call.loop`), then the entry's kernel.
   llvm::Value *lowerUfuncElement(const LibraryCall &call, const std::vector<llvm::Value *> &values,
                                  const std::vector<const Type *> &types);
+
+  // Records (LowerRecords.cpp): a record value is the address of its bytes.
+  /// Whether `expr` reads a field of a record (`r.x`, `r['x']`) or views one across an array
+  /// of records (`a.x`, `a['x']`).
+  bool isRecordAccess(const Expr *expr) const;
+  llvm::Value *lowerRecordAccess(Expr *expr);
+  /// The address of the record field `target` names, or nullptr when it is no record field
+  /// (or a subarray field, which is read as a view).
+  llvm::Value *recordFieldAddress(Expr *target);
+  void lowerRecordStore(Expr *target, llvm::Value *value, const Type *valueType);
+  llvm::Value *loadRecordField(llvm::Value *address, const Type *fieldType);
+  void storeRecordField(llvm::Value *address, llvm::Value *value, const Type *fieldType);
+  llvm::Value *recordView(const Type *viewType, llvm::Value *owner, llvm::Value *data,
+                          const std::vector<llvm::Value *> &shape,
+                          const std::vector<llvm::Value *> &strides);
 
   // Calls (LowerBuiltins.cpp).
   llvm::Value *lowerCall(Expr *expr);

@@ -3,6 +3,7 @@
 #include "lower/FunctionLowering.h"
 
 #include "library/Library.h"
+#include "lower/LowerStrings.h"
 
 #include "types/NumericPromotion.h"
 
@@ -93,8 +94,13 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
     return lowerIfExp(expr);
   case ExprKind::Tuple: {
     std::vector<llvm::Value *> elements;
-    for (Expr *operand : expr->operands)
-      elements.push_back(takeOwnership(lowerExpr(operand), typeOf(operand)));
+    for (size_t i = 0; i < expr->operands.size(); ++i) {
+      // A string literal in a tuple is a string value (typing made the element unicode_type).
+      Expr *operand = expr->operands[i];
+      const Type *element = type->elements()[i];
+      elements.push_back(
+          takeOwnership(castValue(lowerExpr(operand), typeOf(operand), element), element));
+    }
     llvm::Value *tuple = lowerTuple(elements, type);
     addTemporary(tuple, type); // it owns the references of its array elements
     return tuple;
@@ -139,6 +145,8 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
     return value;
   if (to->isBoolean())
     return truthValue(value, from);
+  if (to->isUnicode() && from->kind() == TypeKind::StringLiteral)
+    return lowerStringLiteral(*this, from->text());
   llvm::Type *target = valueType(context, to);
   if (to->isInteger()) {
     if (from->isBoolean())
@@ -205,6 +213,10 @@ llvm::Value *FunctionLowering::truthValue(llvm::Value *value, const Type *type) 
   }
   case TypeKind::Tuple:
     return builder.getInt1(!type->elements().empty());
+  case TypeKind::StringLiteral:
+    return builder.getInt1(!type->text().empty());
+  case TypeKind::Unicode:
+    return builder.CreateICmpNE(stringLength(*this, value), builder.getInt64(0));
   case TypeKind::Range: {
     llvm::Value *start = builder.CreateExtractValue(value, 0);
     llvm::Value *stop = builder.CreateExtractValue(value, 1);
@@ -230,6 +242,8 @@ void FunctionLowering::emitZeroDivisionCheck(llvm::Value *divisor, const Type *t
 llvm::Value *FunctionLowering::lowerBinary(BinaryOp op, llvm::Value *left, const Type *leftType,
                                            llvm::Value *right, const Type *rightType,
                                            const Type *resultType) {
+  if (resultType->isUnicode())
+    return lowerStringBinary(*this, op, left, leftType, right, rightType);
   if (op == BinaryOp::LShift || op == BinaryOp::RShift) {
     llvm::Value *value = castValue(left, leftType, resultType);
     llvm::Value *amount = castValue(right, rightType, types::int64());
@@ -543,6 +557,8 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
     return lowerIdentity(left, leftType, right, rightType);
   if (op == CompareOp::IsNot)
     return builder.CreateNot(lowerIdentity(left, leftType, right, rightType));
+  if (leftType->isString() && rightType->isString())
+    return lowerStringComparison(*this, op, left, leftType, right, rightType);
   // None equals only None (`x == None` where x is a number is False, as in Python).
   if ((op == CompareOp::Eq || op == CompareOp::NotEq) && !leftType->isArray() &&
       !rightType->isArray() && (leftType->isNone() || rightType->isNone()))
@@ -551,7 +567,8 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
     llvm::Value *found = builder.getInt1(false);
     for (size_t i = 0; i < rightType->elements().size(); ++i) {
       const Type *elementType = rightType->elements()[i];
-      if (!comparisonOperandType(CompareOp::Eq, leftType, elementType))
+      if (!comparisonOperandType(CompareOp::Eq, leftType, elementType) &&
+          !(leftType->isString() && elementType->isString()))
         continue;
       llvm::Value *element = tupleElement(right, rightType, static_cast<unsigned>(i));
       found = builder.CreateOr(
@@ -768,8 +785,12 @@ llvm::Value *FunctionLowering::pointerElementAddress(Expr *subscript) {
 llvm::Value *FunctionLowering::lowerSubscript(Expr *expr) {
   Expr *base = expr->operands[0];
   Expr *index = expr->operands[1];
+  if (isRecordAccess(expr))
+    return lowerRecordAccess(expr);
   if (typeOf(base)->isArray())
     return lowerArraySubscript(expr);
+  if (typeOf(base)->isString())
+    return lowerStringSubscript(*this, expr);
   if (typeOf(base)->isPointer())
     return loadElement(pointerElementAddress(expr), typeOf(expr));
   const Type *tupleType = typeOf(base);
@@ -824,6 +845,8 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
       throwUnsupported(name + " is not supported", expr->location);
     return lowerLibraryValue(*libraryValue, expr->location);
   }
+  if (isRecordAccess(expr))
+    return lowerRecordAccess(expr);
   if (!type->isRuntimeValue() || type->kind() == TypeKind::Builtin)
     return llvm::UndefValue::get(valueType(context, type)); // a bound method, or a.dtype
   // An attribute the library implements (a.shape...): a call of its entry with the value.

@@ -153,7 +153,7 @@ std::vector<llvm::Value *> FunctionLowering::arrayShape(llvm::Value *array, cons
 llvm::Value *FunctionLowering::allocateArray(const Type *arrayType,
                                              const std::vector<llvm::Value *> &shape) {
   llvm::Type *i64 = builder.getInt64Ty();
-  int64_t itemSize = static_cast<int64_t>(arrayType->dtype()->storageSize());
+  int64_t itemSize = static_cast<int64_t>(arrayType->dtype()->itemSize());
   // The runtime checks the extents (negative, overflowing) and raises as NumPy does.
   llvm::Value *extents = llvm::ConstantPointerNull::get(builder.getPtrTy());
   if (!shape.empty()) {
@@ -196,7 +196,7 @@ llvm::Value *FunctionLowering::axisStride(llvm::Value *array, const Type *arrayT
                    : arrayType->layout() == 'F' ? axis == 0
                                                 : false;
   if (innermost)
-    return builder.getInt64(static_cast<int64_t>(arrayType->dtype()->storageSize()));
+    return builder.getInt64(static_cast<int64_t>(arrayType->dtype()->itemSize()));
   return arrayField(array, ArrayLayout::Strides, axis);
 }
 
@@ -210,10 +210,16 @@ llvm::Value *FunctionLowering::elementAddress(llvm::Value *array, const Type *ar
 }
 
 llvm::Value *FunctionLowering::loadElement(llvm::Value *address, const Type *dtype) {
+  if (dtype->isRecord())
+    return address; // a record is the address of its bytes
   return fromMemoryForm(builder, builder.CreateLoad(memoryType(context, dtype), address), dtype);
 }
 
 void FunctionLowering::storeElement(llvm::Value *address, llvm::Value *value, const Type *dtype) {
+  if (dtype->isRecord()) {
+    storeRecordField(address, value, dtype); // copies the record's bytes
+    return;
+  }
   builder.CreateStore(toMemoryForm(builder, value, dtype), address);
 }
 
@@ -279,7 +285,7 @@ llvm::Value *FunctionLowering::lowerConstantArray(const GlobalValue &value) {
       new llvm::GlobalVariable(moduleLowering.module, data->getType(), true,
                                llvm::GlobalValue::PrivateLinkage, data, "taipan_constant_array");
   global->setAlignment(llvm::Align(64));
-  int64_t itemSize = static_cast<int64_t>(arrayType->dtype()->storageSize());
+  int64_t itemSize = static_cast<int64_t>(arrayType->dtype()->itemSize());
   llvm::Value *array = llvm::Constant::getNullValue(valueType(context, arrayType));
   int64_t count = 1;
   for (int64_t extent : value.shape)
@@ -698,10 +704,17 @@ void FunctionLowering::lowerAugmentedStore(Stmt *stmt) {
   BinaryOp op = stmt->augmentedOp;
   llvm::Value *value = lowerExpr(stmt->value);
   const Type *valueType = typeOf(stmt->value);
+  const Type *slotType = typeOf(target);
+  if (llvm::Value *field = recordFieldAddress(target)) { // r.x += v
+    llvm::Value *current = loadRecordField(field, slotType);
+    const Type *resultType = binaryResultType(op, slotType, valueType);
+    llvm::Value *result = lowerBinary(op, current, slotType, value, valueType, resultType);
+    storeRecordField(field, castValue(result, resultType, slotType), slotType);
+    return;
+  }
   llvm::Value *address = nullptr;
   llvm::Value *view =
       target->kind == ExprKind::Subscript ? lowerArrayIndex(target, &address) : lowerExpr(target);
-  const Type *slotType = typeOf(target);
   if (!view) {
     llvm::Value *current = loadElement(address, slotType);
     const Type *resultType = binaryResultType(op, slotType, valueType);

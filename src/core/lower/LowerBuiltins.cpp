@@ -331,6 +331,8 @@ void FunctionLowering::printValue(llvm::Value *value, const Type *type) {
     return call("taipan_print_float64", types::float64());
   case TypeKind::Complex:
     return call("taipan_print_complex128", types::complex128());
+  case TypeKind::Unicode:
+    return call("taipan_str_print", type);
   case TypeKind::Tuple: {
     printText("(");
     for (size_t i = 0; i < type->elements().size(); ++i) {

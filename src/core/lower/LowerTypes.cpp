@@ -31,6 +31,8 @@ static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, 
     return llvm::StructType::get(context, {i64, i64, i64});
   }
   case TypeKind::Pointer:
+  case TypeKind::Record:  // the address of the record's bytes
+  case TypeKind::Unicode: // the string's memory block
     return llvm::PointerType::getUnqual(context);
   case TypeKind::Array: {
     llvm::Type *i64 = llvm::Type::getInt64Ty(context);

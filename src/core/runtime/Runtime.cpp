@@ -2,12 +2,14 @@
 #include "runtime/Runtime.h"
 
 #include "runtime/Cfuncs.h"
+#include "runtime/ExceptionHandling.h"
 #include "runtime/FloatFormat.h"
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
 #include "runtime/NumpyRandom.h"
 #include "runtime/ParallelLoops.h"
 #include "runtime/Sort.h"
+#include "runtime/Strings.h"
 #include "runtime/UfuncLoops.h"
 
 #include "runtime/PythonMath.h"
@@ -77,6 +79,8 @@ void raiseWithMessage(int32_t exceptionId, std::string message) {
   pending.message = pendingMessage.c_str();
 }
 
+PendingException pendingException() { return pending; }
+
 PendingException takePendingException() {
   PendingException result = pending;
   pending = PendingException{};
@@ -86,8 +90,7 @@ PendingException takePendingException() {
 void setPrintSink(PrintSink sink) { printSink.store(sink); }
 
 const RuntimeSymbol *runtimeSymbols(size_t &count) {
-#define TAIPAN_SYMBOL(name)                                                                        \
-  { #name, reinterpret_cast < void *>(&name) }
+#define TAIPAN_SYMBOL(name) {#name, reinterpret_cast<void *>(&name)}
   static const RuntimeSymbol symbols[] = {
       TAIPAN_SYMBOL(taipan_raise),
       TAIPAN_SYMBOL(taipan_raise_index_error),
@@ -99,6 +102,10 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_print_text),
       TAIPAN_SYMBOL(taipan_print_end),
       TAIPAN_SYMBOL(taipan_raise_printed),
+      TAIPAN_SYMBOL(taipan_exception_matches),
+      TAIPAN_SYMBOL(taipan_catch),
+      TAIPAN_SYMBOL(taipan_end_catch),
+      TAIPAN_SYMBOL(taipan_reraise),
       TAIPAN_SYMBOL(taipan_ufunc_loop_failed),
       TAIPAN_SYMBOL(taipan_cfunc_failed),
       TAIPAN_SYMBOL(taipan_parallel_for),
@@ -137,6 +144,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_random_uniform),
       TAIPAN_SYMBOL(taipan_random_gauss),
       TAIPAN_SYMBOL(taipan_random_normalvariate),
+      TAIPAN_STRING_SYMBOLS,
   };
 #undef TAIPAN_SYMBOL
   count = sizeof(symbols) / sizeof(symbols[0]);

@@ -59,6 +59,8 @@ void raiseWithMessage(int32_t exceptionId, std::string message);
 
 /// Takes (and clears) this thread's pending exception.
 PendingException takePendingException();
+/// This thread's pending exception, left pending.
+PendingException pendingException();
 
 /// Where print() output goes. The bindings install one that writes to sys.stdout.
 using PrintSink = void (*)(const char *text, size_t length);

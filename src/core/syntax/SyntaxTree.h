@@ -73,7 +73,18 @@ enum class StmtKind {
   Continue,
   Pass,
   Raise,
-  Assert
+  Assert,
+  Try ///< body, handlers, orelse (runs when the body raised nothing), finalbody
+};
+
+struct Stmt;
+
+/// One `except` clause of a try statement.
+struct ExceptHandler {
+  SourceLocation location;
+  Expr *type = nullptr; ///< the class, or a tuple of classes; null for a bare `except:`
+  std::string name;     ///< the name of `except ... as name`, or ""
+  std::vector<Stmt *> body;
 };
 
 /// One statement node.
@@ -87,6 +98,8 @@ struct Stmt {
   BinaryOp augmentedOp = BinaryOp::Add;
   std::vector<Stmt *> body;
   std::vector<Stmt *> orelse;
+  std::vector<ExceptHandler> handlers; ///< Try
+  std::vector<Stmt *> finalbody;       ///< Try
 };
 
 /// A parameter of the function: its name and, when it has one, its default value.

@@ -65,6 +65,8 @@ const Type *unifyTypes(const Type *a, const Type *b) {
       return (a->isFloat() || b->isFloat()) ? types::float64() : types::complex128();
     return numericCommon(a, b);
   }
+  if (a->isString() && b->isString())
+    return types::unicode(); // two different literals, or a literal and a string value
   if (a->isArray() && b->isArray() && a->dtype() == b->dtype() && a->ndim() == b->ndim())
     // A C array and a strided one share the general layout, as in Numba.
     return types::array(a->dtype(), a->ndim(), a->layout() == b->layout() ? a->layout() : 'A',

@@ -72,6 +72,47 @@ public:
     return intern(std::move(type), name);
   }
 
+  const Type *record(const std::vector<std::string> &names, const std::vector<const Type *> &fields,
+                     const std::vector<int64_t> &offsets, size_t itemSize, bool aligned) {
+    std::string name = "Record(";
+    for (size_t i = 0; i < fields.size(); ++i)
+      name += (i ? "," : "") + names[i] + "[type=" + fields[i]->name() +
+              ";offset=" + std::to_string(offsets[i]) + "]";
+    name += ";" + std::to_string(itemSize) + ";" + (aligned ? "True" : "False") + ")";
+    Type type = make(TypeKind::Record, name);
+    type.names = names;
+    type.elementTypes = fields;
+    type.extents = offsets;
+    type.addressValue = itemSize;
+    type.signedness = aligned;
+    return intern(std::move(type), name);
+  }
+
+  const Type *nestedArray(const Type *dtype, const std::vector<int64_t> &shape) {
+    std::string name;
+    if (dtype->kind() == TypeKind::StringLiteral) { // a fixed-length string field, as Numba
+      name = "[" + dtype->text() + " x " + std::to_string(shape.at(0)) + "]";
+    } else {
+      name = "nestedarray(" + dtype->name() + ", (";
+      for (size_t i = 0; i < shape.size(); ++i)
+        name += (i ? ", " : "") + std::to_string(shape[i]);
+      name += shape.size() == 1 ? ",))" : "))";
+    }
+    Type type = make(TypeKind::NestedArray, name);
+    type.elementType = dtype;
+    type.extents = shape;
+    type.dimensions = static_cast<int>(shape.size());
+    type.layoutCode = 'C';
+    return intern(std::move(type), name);
+  }
+
+  const Type *dtypeValue(const Type *dtype) {
+    std::string name = "dtype(" + dtype->name() + ")";
+    Type type = make(TypeKind::DType, name);
+    type.elementType = dtype;
+    return intern(std::move(type), name);
+  }
+
   const Type *named(TypeKind kind, const std::string &prefix, const std::string &text,
                     FunctionSource *function = nullptr, int id = 0) {
     std::string key = prefix + "(" + text + ")";
@@ -124,6 +165,8 @@ bool Type::isRuntimeValue() const {
   case TypeKind::Array:
   case TypeKind::Range:
   case TypeKind::Pointer:
+  case TypeKind::Record:
+  case TypeKind::Unicode:
     return true;
   case TypeKind::Tuple:
     return std::all_of(elementTypes.begin(), elementTypes.end(),
@@ -135,6 +178,8 @@ bool Type::isRuntimeValue() const {
 
 bool Type::isBlockReference() const {
   switch (typeKind) {
+  case TypeKind::Unicode:
+    return true;
   default:
     return false;
   }
@@ -154,6 +199,27 @@ bool Type::isUniformTuple() const {
                      [&](const Type *t) { return t == elementTypes.front(); });
 }
 
+int Type::fieldIndex(const std::string &name) const {
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name)
+      return static_cast<int>(i);
+  return -1;
+}
+
+size_t Type::itemSize() const {
+  if (typeKind == TypeKind::Record)
+    return static_cast<size_t>(addressValue);
+  if (typeKind == TypeKind::NestedArray) {
+    size_t count = 1;
+    for (int64_t extent : extents)
+      count *= static_cast<size_t>(extent);
+    if (elementType->kind() == TypeKind::StringLiteral) // UCS4 or byte characters
+      return count * (elementType->text() == "unichr" ? 4 : 1);
+    return count * elementType->itemSize();
+  }
+  return storageSize();
+}
+
 static size_t alignTo(size_t offset, size_t alignment) {
   return (offset + alignment - 1) / alignment * alignment;
 }
@@ -169,6 +235,8 @@ size_t Type::storageSize() const {
   case TypeKind::Range:
     return 24;
   case TypeKind::Pointer:
+  case TypeKind::Record: // a record value is the address of its bytes
+  case TypeKind::Unicode:
     return 8;
   case TypeKind::Array:
     return ArrayLayout::shapeOffset + 16 * static_cast<size_t>(dimensions);
@@ -189,6 +257,7 @@ size_t Type::storageAlignment() const {
     return static_cast<size_t>(bitWidth / 16);
   case TypeKind::Range:
   case TypeKind::Array:
+  case TypeKind::Record:
     return 8;
   case TypeKind::Tuple: {
     size_t alignment = 1;
@@ -280,6 +349,11 @@ const Type *stringLiteral(const std::string &text) {
   return TypeContext::get().named(TypeKind::StringLiteral, "Literal[str]", text);
 }
 
+const Type *unicode() {
+  static const Type *type = TypeContext::get().scalar(TypeKind::Unicode, 0, false, "unicode_type");
+  return type;
+}
+
 const Type *module(const std::string &name) {
   return TypeContext::get().named(TypeKind::Module, "Module", name);
 }
@@ -311,6 +385,17 @@ const Type *externalFunction(const std::string &symbol, const std::vector<const 
   return TypeContext::get().externalFunction(symbol, parameters, result, cConvention, address);
 }
 
+const Type *record(const std::vector<std::string> &names, const std::vector<const Type *> &fields,
+                   const std::vector<int64_t> &offsets, size_t itemSize, bool aligned) {
+  return TypeContext::get().record(names, fields, offsets, itemSize, aligned);
+}
+
+const Type *nestedArray(const Type *dtype, const std::vector<int64_t> &shape) {
+  return TypeContext::get().nestedArray(dtype, shape);
+}
+
+const Type *dtypeValue(const Type *dtype) { return TypeContext::get().dtypeValue(dtype); }
+
 const Type *scalarByName(const std::string &name) {
   static const std::map<std::string, const Type *> table = [] {
     std::map<std::string, const Type *> names;
@@ -331,6 +416,7 @@ const Type *scalarByName(const std::string &name) {
     names["complex128"] = names["c16"] = complex128();
     names["bool"] = names["boolean"] = names["b1"] = names["bool_"] = boolean();
     names["none"] = names["void"] = none();
+    names["unicode_type"] = unicode();
     return names;
   }();
   auto found = table.find(name);

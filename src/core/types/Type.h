@@ -20,6 +20,7 @@ enum class TypeKind {
   Array,
   Range,
   StringLiteral,    ///< a constant string (print and exception messages)
+  Unicode,          ///< a string value (Numba's unicode_type): one pointer to its memory block
   Module,           ///< math, cmath, random, numpy, ...
   Builtin,          ///< a function or class taipan implements, by qualified name
   JitFunction,      ///< another jitted Python function
@@ -28,6 +29,9 @@ enum class TypeKind {
   ExternalFunction, ///< a foreign function: cuda.declare_device's, or a ctypes function's
   Overload,         ///< a function implemented in Python for compiled code (taipan.extending)
   Intrinsic,        ///< a function written in LLVM IR text (taipan.extending.intrinsic)
+  Record,           ///< a NumPy structured dtype; a value is the address of one record's bytes
+  NestedArray,      ///< a fixed-shape subarray field of a record (`('v', 'f8', (3,))`)
+  DType,            ///< a NumPy dtype object used as a value (`np.empty(n, dtype=rec)`)
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -45,6 +49,10 @@ public:
   bool isTuple() const { return typeKind == TypeKind::Tuple; }
   bool isArray() const { return typeKind == TypeKind::Array; }
   bool isPointer() const { return typeKind == TypeKind::Pointer; }
+  bool isRecord() const { return typeKind == TypeKind::Record; }
+  bool isUnicode() const { return typeKind == TypeKind::Unicode; }
+  /// A string value or a string literal: what string operations take.
+  bool isString() const { return isUnicode() || typeKind == TypeKind::StringLiteral; }
   /// Boolean, integer, float or complex: the types arithmetic works on.
   bool isNumber() const { return isBoolean() || isInteger() || isFloat() || isComplex(); }
   /// Boolean, integer or float: the numbers on a line.
@@ -74,6 +82,19 @@ public:
   int ndim() const { return dimensions; }
   char layout() const { return layoutCode; }
   bool isReadonly() const { return readonly; }
+
+  /// Record: the fields' names, types (elements()) and byte offsets, as NumPy lays them out;
+  /// whether the dtype was made with align=True. fieldIndex is -1 for an unknown name.
+  const std::vector<std::string> &fieldNames() const { return names; }
+  const std::vector<const Type *> &fieldTypes() const { return elementTypes; }
+  size_t fieldOffset(size_t index) const { return static_cast<size_t>(extents[index]); }
+  int fieldIndex(const std::string &name) const;
+  bool isAligned() const { return signedness; }
+  /// NestedArray: the subarray's shape (its dtype() is the element type).
+  const std::vector<int64_t> &nestedShape() const { return extents; }
+  /// Bytes one element of an array of this dtype occupies: a record's itemsize, a subarray's
+  /// whole extent, storageSize() for the other types.
+  size_t itemSize() const;
 
   /// Pointer: the element type pointed to, or null for void*.
   const Type *pointee() const { return elementType; }
@@ -121,6 +142,8 @@ private:
   FunctionSource *functionSource = nullptr;
   int exceptionClassId = 0;
   uint64_t addressValue = 0;
+  std::vector<std::string> names;
+  std::vector<int64_t> extents; ///< record field offsets, or a subarray's shape
 };
 
 /// The in-memory layout of an array value (Numba's): the memory block that owns the data (null
@@ -155,6 +178,8 @@ const Type *tuple(const std::vector<const Type *> &elements);
 const Type *array(const Type *dtype, int ndim, char layout, bool readonly);
 const Type *range();
 const Type *stringLiteral(const std::string &text);
+/// Numba's unicode_type: a string value in a reference-counted block (runtime/Strings.h).
+const Type *unicode();
 const Type *module(const std::string &name);
 const Type *builtin(const std::string &qualifiedName);
 const Type *jitFunction(FunctionSource *function);
@@ -169,6 +194,16 @@ const Type *pointer(const Type *pointee);
 /// called by its symbol, or through `address` when it is not 0 (a ctypes function on the CPU).
 const Type *externalFunction(const std::string &symbol, const std::vector<const Type *> &parameters,
                              const Type *result, bool cConvention, uint64_t address = 0);
+
+/// A record dtype: fields in order with their byte offsets, the itemsize and NumPy's
+/// isalignedstruct flag. Shown as Numba shows it:
+/// `Record(a[type=int32;offset=0],b[type=float64;offset=8];16;False)`.
+const Type *record(const std::vector<std::string> &names, const std::vector<const Type *> &fields,
+                   const std::vector<int64_t> &offsets, size_t itemSize, bool aligned);
+/// A subarray field of a record: `shape` elements of `dtype`, C order.
+const Type *nestedArray(const Type *dtype, const std::vector<int64_t> &shape);
+/// The compile-time type of a NumPy dtype object for `dtype` (a record dtype global).
+const Type *dtypeValue(const Type *dtype);
 
 /// Looks a scalar type up by one of its names (int64, i8, float32, f4, bool, boolean, none,
 /// void, complex128, c16, intp, uintp...); nullptr when there is none.

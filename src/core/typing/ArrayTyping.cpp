@@ -244,6 +244,8 @@ const Type *typeElementwiseUnary(UnaryOp op, const Type *operand, SourceLocation
 }
 
 const Type *dtypeFromArgument(const Type *argument) {
+  if (argument->kind() == TypeKind::DType) // a dtype object global: a record dtype
+    return argument->dtype();
   if (argument->kind() != TypeKind::Builtin)
     return nullptr;
   const Type *scalar = scalarConstructorType(argument->text());

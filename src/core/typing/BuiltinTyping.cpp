@@ -41,6 +41,10 @@ bool isKnownBuiltin(const std::string &name) {
     return true;
   if (name.rfind("numpy.", 0) == 0)
     return false; // the library's NumPy names are found above
+  // Containers not built yet (issue 13): known, so that calling one is an UnsupportedError at
+  // the call's line rather than a TypingError about using a type as a value.
+  if (name == "set" || name == "dict" || name == "frozenset")
+    return true;
   // The rest of the library's modules: a function taipan lacks is reported where it is called.
   return name.rfind("math.", 0) == 0 || name.rfind("cmath.", 0) == 0 ||
          name.rfind("random.", 0) == 0;
@@ -60,6 +64,8 @@ const Type *typeValueAttribute(const Type *base, const std::string &attribute) {
 std::string methodBuiltinName(const Type *base, const std::string &method) {
   if (base->isNumber() && method == "conjugate")
     return "method.conjugate";
+  if (base->isString() && Library::get().find("str." + method))
+    return "str." + method;
   return "";
 }
 

@@ -24,6 +24,7 @@ struct GlobalValue {
     ExternalFunction, ///< a foreign device function; functionType is its ExternalFunction type
     Overload,         ///< a function implemented in Python; registryId names it to the resolver
     Intrinsic,        ///< a function written in LLVM IR; registryId names it to the resolver
+    DType,            ///< a NumPy dtype object (a record dtype); functionType is its DType type
     Unsupported,      ///< exists, but taipan cannot use it; name describes its Python type
     Missing,          ///< not defined anywhere
   };

@@ -1,6 +1,7 @@
 // Planning prange loops: the variables of the loop body sorted into shared, private and
 // reduction variables, by the rules Numba's parfors follow, checked on the syntax tree.
 #include "typing/ParallelLoops.h"
+#include "typing/TryTyping.h"
 
 #include <algorithm>
 #include <set>
@@ -238,6 +239,26 @@ bool leavesLoop(const std::vector<Stmt *> &block, bool nested) {
   return false;
 }
 
+/// Whether `wanted` lies in `block` inside some try statement's blocks. A handler or a finally
+/// block may read what an interrupted loop left behind (its variable, the elements it wrote), so
+/// such a loop must run in order, as Python runs it.
+bool insideTry(const std::vector<Stmt *> &block, const Stmt *wanted, bool inTry) {
+  for (const Stmt *stmt : block) {
+    if (stmt == wanted)
+      return inTry;
+    bool found = false;
+    if (stmt->kind == StmtKind::Try)
+      forEachTryBlock(stmt, [&](const std::vector<Stmt *> &inner) {
+        found = found || insideTry(inner, wanted, true);
+      });
+    else
+      found = insideTry(stmt->body, wanted, inTry) || insideTry(stmt->orelse, wanted, inTry);
+    if (found)
+      return true;
+  }
+  return false;
+}
+
 /// The statements of `block` (nested ones included) that mention `name`.
 void statementsMentioning(const std::vector<Stmt *> &block, const std::string &name,
                           std::vector<const Stmt *> &found) {
@@ -338,6 +359,13 @@ ParallelLoopPlan planParallelLoop(const TypedFunction &function, const Stmt *loo
     plan.reason = std::move(reason);
     return plan;
   };
+  // The analyses below walk plain statements; a try statement's blocks are not among them, so
+  // a body holding one runs in order (exact, as any serial prange).
+  if (containsTry(loop->body))
+    return serial("its body holds a try statement");
+  if (insideTry(function.source->body, loop, false))
+    return serial("it is inside a try statement, whose handlers may read how far it got when an "
+                  "exception interrupted it");
   const Expr *loopVariable = loop->targets[0];
   if (loopVariable->kind != ExprKind::Name)
     return serial("its loop variable is not a single name");

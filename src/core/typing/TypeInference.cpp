@@ -1,12 +1,15 @@
 // Type inference by fixpoint: each pass types every statement with the variable types known so
 // far, widening a variable's type when it is assigned something new, until a pass changes nothing.
 #include "typing/TypeInference.h"
+#include "typing/TryTyping.h"
 
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 #include "typing/ConstantArguments.h"
 #include "typing/Isinstance.h"
+#include "typing/RecordTyping.h"
+#include "typing/StringTyping.h"
 
 #include <functional>
 #include <optional>
@@ -116,6 +119,9 @@ private:
           addTarget(target);
         walk(stmt->body);
         walk(stmt->orelse);
+        for (ExceptHandler &handler : stmt->handlers)
+          walk(handler.body);
+        walk(stmt->finalbody);
       }
     };
     walk(source.body);
@@ -147,6 +153,8 @@ private:
   void unifyReturn(const Type *type, SourceLocation location) {
     if (!type)
       return;
+    if (type->kind() == TypeKind::StringLiteral)
+      type = types::unicode(); // a returned literal is a string value
     const Type *unified = unifyTypes(function.returnType, type);
     if (!unified)
       throwTypingError("cannot unify the return types " + describe(function.returnType) + " and " +
@@ -193,7 +201,7 @@ private:
                            "a = a @ b",
                            stmt->location);
       }
-      if (target->kind == ExprKind::Subscript) {
+      if (target->kind == ExprKind::Subscript || target->kind == ExprKind::Attribute) {
         const Type *current = typeExpr(target);
         const Type *value = typeExpr(stmt->value);
         if (current && value) {
@@ -217,8 +225,11 @@ private:
       const Type *current = typeExpr(target);
       const Type *value = typeExpr(stmt->value);
       if (current && value) {
-        const Type *result = typeElementwiseBinary(
-            stmt->augmentedOp, current, value, stmt->location, false, isNumberLiteral(stmt->value));
+        const Type *result =
+            stringBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
+        if (!result)
+          result = typeElementwiseBinary(stmt->augmentedOp, current, value, stmt->location, false,
+                                         isNumberLiteral(stmt->value));
         if (!result)
           result = binaryResultType(stmt->augmentedOp, current, value);
         if (!result)
@@ -274,11 +285,32 @@ private:
       if (stmt->message)
         typeExceptionArgument(stmt->message);
       break;
+    case StmtKind::Try:
+      typeTry(stmt);
+      break;
     case StmtKind::Break:
     case StmtKind::Continue:
     case StmtKind::Pass:
       break;
     }
+  }
+
+  /// Every block of a try statement is typed: any statement of the body may raise, so each
+  /// handler is reachable. An except clause names exception classes only.
+  void typeTry(Stmt *stmt) {
+    typeBlock(stmt->body);
+    for (ExceptHandler &handler : stmt->handlers) {
+      for (Expr *named : handlerClasses(handler)) {
+        const Type *type = typeExpr(named);
+        if (type && type->kind() != TypeKind::ExceptionClass)
+          throwUnsupported("an except clause must name exception classes, not " + describe(type),
+                           named->location);
+      }
+      checkCaughtNameUnused(handler);
+      typeBlock(handler.body);
+    }
+    typeBlock(stmt->orelse);
+    typeBlock(stmt->finalbody);
   }
 
   /// The value of a condition when types alone decide it, recorded in staticConditions:
@@ -424,7 +456,7 @@ private:
 
   void typeCondition(Expr *test) {
     const Type *type = typeExpr(test);
-    if (type && !type->isNumber() && !type->isNone() && !type->isTuple())
+    if (type && !type->isNumber() && !type->isNone() && !type->isTuple() && !type->isString())
       throwTypingError("cannot use a value of type " + describe(type) + " as a condition",
                        test->location);
   }
@@ -445,7 +477,7 @@ private:
 
   void typeExceptionArgument(Expr *argument) {
     const Type *type = typeExpr(argument);
-    if (type && !type->isNumber() && !type->isNone() && type->kind() != TypeKind::StringLiteral)
+    if (type && !type->isNumber() && !type->isNone() && !type->isString())
       throwUnsupported("exception arguments must be constants or numbers, not " + describe(type),
                        argument->location);
   }
@@ -479,12 +511,51 @@ private:
         checkArrayStore(target, slot, value);
       return;
     }
+    if (target->kind == ExprKind::Attribute) { // r.x = v, a[i].x = v: a record's field
+      const Type *slot = typeExpr(target);
+      const Type *base = typeOf(target->operands[0]);
+      if (slot && value)
+        checkRecordStore(target, base, slot, value);
+      return;
+    }
     throwUnsupported("cannot assign to this target", target->location);
+  }
+
+  /// `record.name = value` or `record['name'] = value`: a number into a number field, a record
+  /// into a nested record of its type (copied). Subarray fields are assigned per element.
+  void checkRecordStore(Expr *target, const Type *base, const Type *slot, const Type *value) {
+    if (!base || !base->isRecord())
+      throwUnsupported("cannot assign to an attribute of a value of type " + describe(base),
+                       target->location);
+    if (slot->isArray()) { // a subarray field takes a number or an array broadcast into it
+      const Type *element = value->isArray() ? value->dtype() : value;
+      if (!recordStoreAllowed(slot->dtype(), element) ||
+          (value->isArray() && value->ndim() > slot->ndim()))
+        throwTypingError("cannot store a value of type " + describe(value) + " into the " +
+                             "subarray field of type " + describe(slot),
+                         target->location);
+      return;
+    }
+    if (!recordStoreAllowed(slot, value))
+      throwTypingError("cannot store a value of type " + describe(value) + " into the field " +
+                           "of type " + describe(slot) + " of " + describe(base),
+                       target->location);
   }
 
   /// `array[index] = value`: a number into an element, or a number or array broadcast into a view.
   void checkArrayStore(Expr *target, const Type *slot, const Type *value) {
     const Type *base = typeOf(target->operands[0]);
+    if (base->isRecord() || target->kind == ExprKind::Attribute) { // r['x'] = v, r.x += v
+      checkRecordStore(target, base, slot, value);
+      return;
+    }
+    if (base->isArray() && slot->isRecord()) { // a[i] = r copies the record's bytes
+      if (base->isReadonly() || !recordStoreAllowed(slot, value))
+        throwTypingError("cannot store a value of type " + describe(value) + " into " +
+                             describe(base),
+                         target->location);
+      return;
+    }
     if (base->isPointer()) {
       if (!value->isNumber() || (value->isComplex() && !slot->isComplex()))
         throwTypingError("cannot store a value of type " + describe(value) + " through " +
@@ -610,6 +681,8 @@ private:
     if (iterable && !typeInStepIteration(stmt)) {
       if (iterable->kind() == TypeKind::Range)
         element = types::int64();
+      else if (iterable->isString())
+        element = types::unicode();
       else if (iterable->isUniformTuple())
         element = iterable->elements().front();
       else if (iterable->isArray() && iterable->ndim() > 0)
@@ -656,6 +729,7 @@ private:
     case GlobalValue::Kind::ExceptionClass:
       return types::exceptionClass(value.exceptionId, value.name);
     case GlobalValue::Kind::ExternalFunction:
+    case GlobalValue::Kind::DType:
       return value.functionType;
     case GlobalValue::Kind::Overload:
       return types::overload(value.registryId, value.name);
@@ -686,6 +760,8 @@ private:
       const Type *right = typeExpr(expr->operands[1]);
       if (!left || !right)
         return nullptr;
+      if (const Type *string = stringBinaryResultType(expr->binaryOp, left, right, expr->location))
+        return string;
       if (expr->binaryOp == BinaryOp::MatMult && (left->isArray() || right->isArray()))
         return typeLibraryOperands(expr, Library::get().find("numpy.dot"), expr->operands);
       if (const Type *array = typeElementwiseBinary(expr->binaryOp, left, right, expr->location,
@@ -768,6 +844,8 @@ private:
         CompareOp op = expr->compareOps[i];
         if ((op == CompareOp::Is || op == CompareOp::IsNot))
           continue; // identity of values: decided by type, or by value for None
+        if (isStringComparison(op, operands[i], operands[i + 1]))
+          continue;
         if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
             (operands[i]->isNone() || operands[i + 1]->isNone()))
           continue; // None equals only None
@@ -806,6 +884,8 @@ private:
       for (Expr *operand : expr->operands) {
         elements.push_back(typeExpr(operand));
         unknown |= !elements.back();
+        if (elements.back() && elements.back()->kind() == TypeKind::StringLiteral)
+          elements.back() = types::unicode(); // a run-time value, as in Numba
       }
       return unknown ? nullptr : types::tuple(elements);
     }
@@ -868,6 +948,11 @@ private:
       // The library's array attributes and methods ("array.shape", "array.sum").
       if (const LibraryFunction *entry = Library::get().find("array." + expr->name))
         return entry->isAttribute ? typeLibraryAttribute(expr, entry) : types::builtin(entry->name);
+      if (const Type *view =
+              typeRecordFieldView(baseType, expr->name, expr->location)) // a.x of records
+        return view;
+    } else if (baseType->isRecord()) {
+      return typeRecordField(baseType, expr->name, expr->location);
     } else {
       if (const Type *attribute = typeValueAttribute(baseType, expr->name))
         return attribute;
@@ -1037,6 +1122,30 @@ private:
     Expr *index = expr->operands[1];
     if (!base)
       return nullptr;
+    if ((base->isRecord() || (base->isArray() && base->dtype()->isRecord())) &&
+        index->kind != ExprKind::Tuple) {
+      // r['x'] (or r[0]) reads a field; a['x'] is the view a.x (Numba's spellings of the same).
+      const Type *indexType = typeExpr(index);
+      std::string field = accessedRecordField(expr, base, indexType, function.globals);
+      if (base->isRecord() && field.empty() && indexType)
+        throwTypingError("a record is indexed by a constant field name or position, not by a "
+                         "value of type " +
+                             describe(indexType),
+                         index->location);
+      if (base->isRecord() && !field.empty())
+        return typeRecordField(base, field, index->location);
+      if (!field.empty()) {
+        if (const Type *view = typeRecordFieldView(base, field, index->location))
+          return view;
+        throwTypingError("the array's record dtype " + base->dtype()->name() + " has no field '" +
+                             field + "'",
+                         index->location);
+      }
+    }
+    if (base->isString()) {
+      const Type *indexType = typeExpr(index);
+      return indexType ? stringIndexResultType(indexType, index->location) : nullptr;
+    }
     if (base->isTuple()) {
       std::vector<int64_t> positions;
       if (index->kind == ExprKind::Slice) {
@@ -1161,8 +1270,9 @@ private:
 
   /// value.method(...): an attribute of a run-time value, not of a module or namespace.
   bool isMethodCall(Expr *callee) {
-    return callee->kind == ExprKind::Attribute && !function.globals.count(callee->id) &&
-           typeOf(callee->operands[0]) && typeOf(callee->operands[0])->isRuntimeValue();
+    const Type *base = callee->kind == ExprKind::Attribute ? typeOf(callee->operands[0]) : nullptr;
+    return base && !function.globals.count(callee->id) &&
+           (base->isRuntimeValue() || base->kind() == TypeKind::StringLiteral);
   }
 
   static bool isNumberLiteral(const Expr *expr) {
@@ -1267,6 +1377,13 @@ static bool containsBreak(const std::vector<Stmt *> &block) {
       return true;
     if (stmt->kind == StmtKind::If && (containsBreak(stmt->body) || containsBreak(stmt->orelse)))
       return true;
+    if (stmt->kind == StmtKind::Try) {
+      bool found = false;
+      forEachTryBlock(
+          stmt, [&](const std::vector<Stmt *> &block) { found = found || containsBreak(block); });
+      if (found)
+        return true;
+    }
   }
   return false;
 }
@@ -1289,6 +1406,8 @@ bool statementCompletes(const TypedFunction &function, const Stmt *stmt) {
       return blockCompletes(function, decided->second ? stmt->body : stmt->orelse);
     return blockCompletes(function, stmt->body) || blockCompletes(function, stmt->orelse);
   }
+  case StmtKind::Try:
+    return tryStatementCompletes(function, stmt);
   case StmtKind::While: // `while True:` without a break never completes
     return !(stmt->test->kind == ExprKind::Constant &&
              stmt->test->constant.kind != Constant::Kind::None &&

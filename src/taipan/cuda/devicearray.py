@@ -30,7 +30,12 @@ def _array_type(dtype, ndim, layout, readonly):
     key = (dtype, ndim, layout, readonly)
     found = _array_types.get(key)
     if found is None:
-        found = _array_types[key] = _core.array_type(str(dtype), ndim, layout, readonly)
+        if dtype.fields is not None:  # arrays of records: the same lowering as on the CPU
+            element = _core.record_type(dtype)
+            found = _core.array_type_of(element, ndim, layout, readonly)
+        else:
+            found = _core.array_type(str(dtype), ndim, layout, readonly)
+        _array_types[key] = found
     return found
 
 

@@ -90,6 +90,8 @@ FUNCTIONS = {
     "numpy.column_stack": "shapes",
     "numpy.concatenate": "shapes",
     "numpy.flip": "shapes",
+    "numpy.shape": "shapes",
+    "numpy.size": "shapes",
     "numpy.hstack": "shapes",
     "numpy.meshgrid": "shapes",
     "numpy.repeat": "shapes",

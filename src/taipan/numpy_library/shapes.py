@@ -528,3 +528,29 @@ def _meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
         )
     source, namespace = _meshgrid_source(count, [numpy_dtype(x) for x in xi], value)
     return python_function("meshgrid", source, namespace)
+
+
+# ---------------------------------------------------------------------------------------------
+# shape and size (Numba's: of an array, or of a number taken as a 0-d array)
+
+
+def _shape_or_size_operand(name, a):
+    if isinstance(a, types.Array):
+        return True
+    if isinstance(a, (types.Number, types.Boolean)):
+        return False
+    raise TypingError(f"np.{name}() takes an array or a number, not {a}")
+
+
+@overload(np.shape)
+def _shape(a):
+    if _shape_or_size_operand("shape", a):
+        return lambda a: a.shape
+    return lambda a: ()
+
+
+@overload(np.size)
+def _size(a):
+    if _shape_or_size_operand("size", a):
+        return lambda a: a.size
+    return lambda a: 1

@@ -77,6 +77,38 @@ TEST(CompilerTest, SmallIntegerArgumentsWiden) {
   EXPECT_EQ(result, -129);
 }
 
+TEST(CompilerTest, JobsCompiledTogetherMatchJobsCompiledAlone) {
+  // compileFunctions generates code on several threads: each job must still get its own
+  // types, entry point and object code, in the order given.
+  auto source = binaryFunction("mul_all", BinaryOp::Mult);
+  std::vector<CompileJob> jobs;
+  for (const Type *type : {types::float64(), types::float32(), types::int64(), types::float64()})
+    jobs.push_back(CompileJob{source, {type, type}, nullptr, JobTarget::Cpu});
+  jobs[1].keepObjectCode = true;
+  std::vector<CompiledFunction> compiled = compileFunctions(jobs);
+  ASSERT_EQ(compiled.size(), jobs.size());
+  EXPECT_EQ(compiled[0].returnType, types::float64());
+  EXPECT_EQ(compiled[1].returnType, types::float32());
+  EXPECT_EQ(compiled[2].returnType, types::int64());
+  EXPECT_FALSE(compiled[1].objectCode.empty()) << "kept: the job asked for it";
+  EXPECT_TRUE(compiled[0].objectCode.empty()) << "not asked for";
+  EXPECT_EQ(compiled[0].hash, compiled[3].hash);
+  EXPECT_NE(compiled[0].entry, compiled[3].entry) << "each job loads its own code";
+  double wide = 0.0;
+  float narrow = 0.0f;
+  int64_t whole = 0;
+  EXPECT_EQ(call(compiled[0], wide, 1.5, -4.0), 0);
+  EXPECT_EQ(wide, -6.0);
+  EXPECT_EQ(call(compiled[1], narrow, 1.5f, 3.0f), 0);
+  EXPECT_EQ(narrow, 4.5f);
+  EXPECT_EQ(call(compiled[2], whole, int64_t{1} << 40, int64_t{3}), 0);
+  EXPECT_EQ(whole, int64_t{3} << 40);
+  EXPECT_EQ(call(compiled[3], wide, 0.25, 8.0), 0);
+  EXPECT_EQ(wide, 2.0);
+  CompiledFunction alone = compileFunction(jobs[1]);
+  EXPECT_EQ(alone.hash, compiled[1].hash);
+}
+
 TEST(CompilerTest, UnsignedArithmetic) {
   CompiledFunction compiled =
       compileFunction(binaryFunction("addu", BinaryOp::Add),

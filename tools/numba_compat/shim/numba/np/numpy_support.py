@@ -25,6 +25,10 @@ def from_dtype(dtype):
 
 def as_dtype(numba_type):
     """The NumPy dtype of a taipan scalar type."""
+    if getattr(numba_type, "kind_name", None) in ("Record", "NestedArray"):
+        from taipan.types import _numpy_dtype
+
+        return _numpy_dtype(numba_type)
     name = str(numba_type)  # a plain-Python mode proxy prints as its taipan type
     return np.dtype("bool" if name == "bool" or name == "boolean" else name)
 

@@ -4,7 +4,7 @@ plain-Python mode every type is wrapped so that no signature a test builds is re
 
 from numba import PLAIN_PYTHON
 from numba._missing import fill_missing
-from numba.core.types import functions  # noqa: F401
+from numba.core.types import containers, functions  # noqa: F401
 from taipan.types import *
 from taipan.types import (
     Array,

@@ -1,0 +1,16 @@
+// Functions as values passed from Python: a dispatcher given as an argument (first-class
+// functions, `apply(f, x)`), typed per function as Numba's dispatcher types are.
+#pragma once
+
+#include <Python.h>
+
+#include "types/Type.h"
+
+namespace taipan::bindings {
+
+/// The type of a taipan dispatcher passed as an argument: one type per function (its
+/// FunctionSource), so each function passed gets its own specialisation of the callee, and the
+/// value itself carries nothing at run time. nullptr when `value` is not a dispatcher.
+const Type *typeOfFunctionValue(PyObject *value);
+
+} // namespace taipan::bindings

@@ -1,0 +1,26 @@
+// What compiled try/except statements call: matching the pending exception against a handler's
+// class, and the thread's stack of exceptions being handled (for a bare `raise`).
+#pragma once
+
+#include <cstdint>
+
+extern "C" {
+/// 1 when the pending exception is an instance of the class `handlerId` (or a subclass), else 0.
+int32_t taipan_exception_matches(int32_t handlerId);
+/// Enters a handler: the pending exception moves onto the thread's stack of handled ones and
+/// nothing is pending any more.
+void taipan_catch(void);
+/// Leaves a handler, by any path: forgets the exception it handled.
+void taipan_end_catch(void);
+/// A bare `raise` in a handler: the handled exception becomes pending again, unchanged.
+void taipan_reraise(void);
+}
+
+namespace taipan::runtime {
+
+/// Whether exception class `raised` is `handler` or a subclass of it (registry ids). The
+/// bindings install it (the hierarchy is Python's); without one only equal ids match.
+using ExceptionMatcher = bool (*)(int32_t raised, int32_t handler);
+void setExceptionMatcher(ExceptionMatcher matcher);
+
+} // namespace taipan::runtime

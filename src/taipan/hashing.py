@@ -1,0 +1,123 @@
+"""hash() of integers, booleans, floats, complex numbers and tuples of those in compiled code, equal to CPython's
+hash() (Objects/longobject.c, pyhash.c, tupleobject.c): the dict and set tables will hash keys
+with it, so that their behaviour (and, where Numba's does, iteration order) matches CPython's.
+Strings keep their C++ hash (library/Strings.cpp): this overload declines them."""
+
+import math
+
+from taipan import int64, types, uint64
+from taipan.extending import overload
+
+# CPython's modulus for numeric hashes: the Mersenne prime 2**61 - 1 (sys.hash_info.modulus).
+_MODULUS = (1 << 61) - 1
+_BITS = 61
+_INF = 314159  # sys.hash_info.inf
+# xxHash's primes as CPython's tuple hash uses them, written as the int64 of the same bits:
+# compiled int64 arithmetic wraps as Py_uhash_t does.
+_PRIME_1 = 11400714785074694791 - (1 << 64)
+_PRIME_2 = 14029467366897019727 - (1 << 64)
+_PRIME_5 = 2870177450012600261
+_LOW_31 = (1 << 31) - 1
+
+
+def _hash_signed(n):
+    """CPython's hash of an int: sign(n) * (|n| mod M), -1 becoming -2; written without |n|,
+    which overflows for the smallest int64."""
+    r = n % _MODULUS  # Python's floor modulo: 0 <= r < M
+    if n < 0 and r != 0:
+        r = -(_MODULUS - r)
+    if r == -1:
+        r = -2
+    return r
+
+
+def _hash_unsigned(n):
+    # The modulus as uint64: uint64 % int64 would be computed in float64, as in Numba.
+    return int64(n % uint64(_MODULUS))  # never -1
+
+
+def _hash_float(v):
+    """_Py_HashDouble: the integer of the same value hashes the same (hash(2.0) == hash(2)).
+    NaN hashes to 0, as in CPython before 3.10 and in Numba: CPython 3.10+ hashes a NaN by its
+    object's identity, which a compiled value has not."""
+    if math.isnan(v):
+        return 0
+    if math.isinf(v):
+        return _INF if v > 0 else -_INF
+    m, e = math.frexp(v)
+    sign = 1
+    if m < 0:
+        sign = -1
+        m = -m
+    x = 0
+    while m != 0.0:
+        x = ((x << 28) & _MODULUS) | (x >> (_BITS - 28))
+        m *= 268435456.0  # 2**28
+        e -= 28
+        y = int(m)
+        m -= y
+        x += y
+        if x >= _MODULUS:
+            x -= _MODULUS
+    if e >= 0:
+        e = e % _BITS
+    else:
+        e = _BITS - 1 - ((-1 - e) % _BITS)
+    x = ((x << e) & _MODULUS) | (x >> (_BITS - e))
+    x = x * sign
+    if x == -1:
+        x = -2
+    return x
+
+
+def _hash_complex(v):
+    """complex_hash: hash(real) + 1000003 * hash(imag) in wrapping arithmetic, -1 becoming -2
+    (so hash(2+0j) == hash(2))."""
+    x = hash(v.real) + 1000003 * hash(v.imag)  # sys.hash_info.imag
+    if x == -1:
+        x = -2
+    return x
+
+
+def _hashable(t):
+    if isinstance(t, (types.Integer, types.Boolean, types.Float, types.Complex)):
+        return True
+    return isinstance(t, types.BaseTuple) and all(_hashable(e) for e in t.types)
+
+
+def _tuple_hasher(count):
+    """CPython's tuplehash (xxHash's round) for a tuple of ``count`` elements, unrolled."""
+    lines = ["def hash_tuple(t):", f"    acc = {_PRIME_5}"]
+    for i in range(count):
+        lines += [
+            f"    acc += hash(t[{i}]) * {_PRIME_2}",
+            f"    acc = (acc << 31) | ((acc >> 33) & {_LOW_31})",
+            f"    acc *= {_PRIME_1}",
+        ]
+    lines += [
+        f"    acc += {count ^ (_PRIME_5 ^ 3527539)}",
+        "    if acc == -1:",
+        "        return 1546275796",
+        "    return acc",
+    ]
+    namespace = {}
+    exec("\n".join(lines), namespace)  # noqa: S102 - code built from integers above
+    return namespace["hash_tuple"]
+
+
+@overload(hash)
+def _hash(value):
+    if isinstance(value, types.Boolean):
+        return lambda value: 1 if value else 0
+    if isinstance(value, types.Integer):
+        unsigned = str(value).startswith("u")
+        if unsigned and str(value) == "uint64":
+            return _hash_unsigned
+        return _hash_signed  # narrower unsigned values fit int64
+    if isinstance(value, types.Float):
+        return _hash_float
+    if isinstance(value, types.Complex):
+        return _hash_complex
+    if isinstance(value, types.BaseTuple) and _hashable(value):
+        return _tuple_hasher(value.count)
+    return None  # strings and the rest: the C++ library's hash, or its error
