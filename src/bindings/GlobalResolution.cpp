@@ -150,7 +150,30 @@ static GlobalValue classifyCtypesFunction(nb::handle object) {
   return result;
 }
 
+/// A class's qualified name as isinstance() reads it: "tuple" for builtins, "numpy.float64"
+/// for NumPy's classes (whatever submodule defines them), "module.Qualname" otherwise.
+static std::string qualifiedClassName(nb::handle type) {
+  nb::object module = nb::getattr(type, "__module__", nb::none());
+  nb::object name = nb::getattr(type, "__qualname__", nb::none());
+  if (!PyUnicode_Check(name.ptr()))
+    return "";
+  std::string moduleName = PyUnicode_Check(module.ptr()) ? nb::cast<std::string>(module) : "";
+  if (moduleName.rfind("numpy.", 0) == 0)
+    moduleName = "numpy";
+  std::string qualified = nb::cast<std::string>(name);
+  return moduleName.empty() || moduleName == "builtins" ? qualified : moduleName + "." + qualified;
+}
+
+static GlobalValue classifyObject(nb::handle object);
+
 GlobalValue classifyPythonObject(nb::handle object) {
+  GlobalValue result = classifyObject(object);
+  if (PyType_Check(object.ptr()))
+    result.className = qualifiedClassName(object);
+  return result;
+}
+
+static GlobalValue classifyObject(nb::handle object) {
   GlobalValue result;
   PyObject *value = object.ptr();
   if (const std::string *ufunc = userUfuncName(value)) {
@@ -322,6 +345,8 @@ GlobalValue PythonGlobalResolver::resolveAttribute(const GlobalValue &module,
     GlobalValue result;
     result.kind = GlobalValue::Kind::Builtin;
     result.name = qualified;
+    if (PyType_Check(value.ptr()))
+      result.className = qualifiedClassName(value);
     return result;
   }
   return classifyPythonObject(value);

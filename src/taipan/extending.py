@@ -209,6 +209,7 @@ class _Registry:
             return None
         if "numpy" in sys.modules:
             _load_library_function(obj)
+        _load_python_library(obj)
         if obj is hash:
             import taipan.hashing  # registers hash() of numbers and tuples
         elif getattr(obj, "__module__", None) in ("heapq", "_heapq"):
@@ -249,6 +250,29 @@ def _load_library_function(obj):
     topic = numpy_library.topic_of(obj)
     if topic is not None:
         numpy_library.load(topic)
+
+
+# Python's operator module and the builtins written in Python (taipan.operator_library,
+# taipan.builtin_library) load the first time the resolver asks about one of their functions.
+_python_library_loaded = set()
+
+
+def _load_python_library(obj):
+    module = getattr(obj, "__module__", None)
+    if module == "_operator":
+        topic = "taipan.operator_library"
+    elif module == "builtins" and getattr(obj, "__name__", None) in _BUILTIN_LIBRARY_NAMES:
+        topic = "taipan.builtin_library"
+    else:
+        return
+    if topic not in _python_library_loaded:
+        _python_library_loaded.add(topic)
+        import importlib
+
+        importlib.import_module(topic)
+
+
+_BUILTIN_LIBRARY_NAMES = frozenset(["callable", "getattr"])
 
 
 def _load_library_member(name):

@@ -28,6 +28,7 @@ Library::Library() {
   registerNumpyRandomFunctions(*this);
   registerArrayAttributes(*this);
   registerCArrayFunctions(*this);
+  registerIntrospection(*this);
   registerStringFunctions(*this);
   registerListFunctions(*this);
 }

@@ -213,6 +213,7 @@ void registerNumpyLinalgFunctions(Library &library);
 void registerNumpyRandomFunctions(Library &library);
 void registerArrayAttributes(Library &library);
 void registerCArrayFunctions(Library &library);
+void registerIntrospection(Library &library);
 void registerStringFunctions(Library &library);
 void registerListFunctions(Library &library);
 

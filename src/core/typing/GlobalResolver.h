@@ -33,6 +33,9 @@ struct GlobalValue {
   std::vector<Constant> items;
   std::string name;
   std::string reason; ///< Unsupported: why, when more can be said than the Python type
+  /// A class object, of whatever kind: its qualified name ("tuple", "numpy.ndarray",
+  /// "mymodule.Point"), which isinstance() reads; empty for other objects.
+  std::string className;
   std::shared_ptr<FunctionSource> function;
   int exceptionId = 0;
   int registryId = 0;

@@ -7,6 +7,7 @@
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 #include "typing/ConstantArguments.h"
+#include "typing/Isinstance.h"
 #include "typing/OptionalTyping.h"
 #include "typing/RecordTyping.h"
 #include "typing/StringTyping.h"
@@ -390,9 +391,72 @@ private:
         return std::nullopt; // `a == None` is elementwise in NumPy
       return (left->isNone() && right->isNone()) == identity;
     }
+    case ExprKind::Call:
+      if (isIsinstance(typeExpr(expr->callee())))
+        return decideIsinstance(expr);
+      return std::nullopt;
     default:
       return std::nullopt;
     }
+  }
+
+  static bool isIsinstance(const Type *callee) {
+    return callee && callee->kind() == TypeKind::Builtin && callee->text() == "isinstance";
+  }
+
+  /// isinstance(value, classes): decided from the value's type (typing/Isinstance.h) and
+  /// recorded as the library call's form and as a static condition, so that the branch it
+  /// rules out is pruned. Its classes are named, not typed as values; nullopt while the value's
+  /// type is unknown.
+  std::optional<bool> decideIsinstance(Expr *expr) {
+    if (expr->positionalCount() != 2 || !expr->keywordNames.empty())
+      throwTypingError("isinstance() takes 2 positional arguments", expr->location);
+    const Type *value = typeExpr(expr->operands[1]);
+    if (!value)
+      return std::nullopt;
+    bool decided = false;
+    for (const std::string &className : isinstanceClasses(expr->operands[2]))
+      decided |= isInstanceOf(value, className, expr->location);
+    LibraryCall call;
+    call.function = Library::get().find("isinstance");
+    call.location = expr->location;
+    call.arguments = {expr->operands[1]};
+    call.argumentTypes = {value};
+    call.resultType = types::boolean();
+    call.form = decided;
+    function.libraryCalls[expr->id] = std::move(call);
+    function.staticConditions[expr->id] = decided;
+    return decided;
+  }
+
+  /// The qualified names of the classes isinstance's second argument names: a global class,
+  /// a module's (np.float32), or a tuple of those, nested as isinstance allows.
+  std::vector<std::string> isinstanceClasses(Expr *classes) {
+    if (classes->kind == ExprKind::Tuple) {
+      std::vector<std::string> names;
+      for (Expr *item : classes->operands)
+        for (std::string &name : isinstanceClasses(item))
+          names.push_back(std::move(name));
+      return names;
+    }
+    auto cached = function.globals.find(classes->id);
+    if (cached == function.globals.end()) {
+      GlobalValue value;
+      if (classes->kind == ExprKind::Name && !localNames.count(classes->name)) {
+        value = source.resolver->resolveName(classes->name);
+      } else if (classes->kind == ExprKind::Attribute) {
+        const Type *base = typeExpr(classes->operands[0]);
+        if (base && base->kind() == TypeKind::Module)
+          value = source.resolver->resolveAttribute(function.globals.at(classes->operands[0]->id),
+                                                    classes->name);
+      }
+      cached = function.globals.emplace(classes->id, std::move(value)).first;
+    }
+    if (cached->second.className.empty())
+      throwTypingError("isinstance() arg 2 must be a class, or a tuple of classes, named by a "
+                       "global or a module attribute",
+                       classes->location);
+    return {cached->second.className};
   }
 
   static std::optional<bool> constantTruth(const Constant &constant) {
@@ -1296,6 +1360,8 @@ private:
   const Type *typeCall(Expr *expr) {
     Expr *callee = expr->callee();
     const Type *calleeType = typeExpr(callee);
+    if (isIsinstance(calleeType))
+      return decideIsinstance(expr) ? types::boolean() : nullptr;
     // A jitted callee is specialised for an optional argument, as in Numba.
     if (calleeType && calleeType->kind() == TypeKind::JitFunction)
       for (size_t i = 1; i < expr->operands.size(); ++i)
