@@ -252,6 +252,22 @@ private:
       stmt->value = readExpr(node.attr("value"));
       return stmt;
     }
+    if (kind == "Delete") {
+      // `del d[k]` is read as the call `d.__delitem__(k)`, which dicts implement
+      // (library/Dicts.cpp); other del statements stay unsupported.
+      nb::list targets = nb::cast<nb::list>(node.attr("targets"));
+      if (targets.size() == 1 && nodeKind(targets[0]) == "Subscript" &&
+          nodeKind(targets[0].attr("slice")) != "Slice") {
+        Expr *method = source.newExpr(ExprKind::Attribute, where);
+        method->name = "__delitem__";
+        method->operands = {readExpr(targets[0].attr("value"))};
+        Expr *call = source.newExpr(ExprKind::Call, where);
+        call->operands = {method, readExpr(targets[0].attr("slice"))};
+        Stmt *stmt = source.newStmt(StmtKind::ExprStmt, where);
+        stmt->value = call;
+        return stmt;
+      }
+    }
     if (kind == "Return") {
       Stmt *stmt = source.newStmt(StmtKind::Return, where);
       if (!node.attr("value").is_none())
@@ -319,7 +335,7 @@ private:
         {"ClassDef", "class definitions"},
         {"TryStar", "try/except*"},
         {"With", "with statements"},
-        {"Delete", "del statements"},
+        {"Delete", "del statements (but del d[key] of a dict)"},
         {"Import", "import statements"},
         {"ImportFrom", "import statements"},
         {"Match", "match statements"}};
@@ -505,6 +521,19 @@ private:
         expr->operands.push_back(readExpr(element));
       return expr;
     }
+    if (kind == "Dict") {
+      // {k: v, ...}: operands are the keys and values in turn; `{**d}` is not supported.
+      Expr *expr = source.newExpr(ExprKind::Dict, where);
+      nb::list keys = nb::cast<nb::list>(node.attr("keys"));
+      nb::list values = nb::cast<nb::list>(node.attr("values"));
+      for (size_t i = 0; i < keys.size(); ++i) {
+        if (keys[i].is_none())
+          throwUnsupported("unpacking (**) in dict literals is not supported", where);
+        expr->operands.push_back(readExpr(keys[i]));
+        expr->operands.push_back(readExpr(values[i]));
+      }
+      return expr;
+    }
     if (kind == "JoinedStr")
       return readFormattedString(node, where);
     if (kind == "Slice") {
@@ -526,7 +555,6 @@ private:
         {"SetComp", "set comprehensions"},
         {"DictComp", "dict comprehensions"},
         {"GeneratorExp", "generator expressions"},
-        {"Dict", "dict literals"},
         {"Set", "set literals"},
         {"Yield", "generators"},
         {"YieldFrom", "generators"},

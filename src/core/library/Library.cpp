@@ -30,6 +30,7 @@ Library::Library() {
   registerCArrayFunctions(*this);
   registerStringFunctions(*this);
   registerListFunctions(*this);
+  registerDictFunctions(*this);
 }
 
 const Library &Library::get() {
