@@ -37,7 +37,10 @@ def count_strings(tokens):
     counts = {{}}
     for t in tokens:
         w = str(t)
-        counts[w] = counts.get(w, 0) + 1
+        if w in counts:
+            counts[w] += 1
+        else:
+            counts[w] = 1
     return len(counts)
 
 rng = np.random.default_rng(0)
@@ -58,8 +61,10 @@ print("RESULT", json.dumps(results))
 def run(lib: str, tokens: int, repeats: int) -> dict:
     code = textwrap.dedent(SNIPPET.format(lib=lib, tokens=tokens, repeats=repeats))
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=600
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=False
     )
+    if out.returncode != 0:
+        raise SystemExit(f"{lib} failed:\n{out.stderr}")
     line = next(x for x in out.stdout.splitlines() if x.startswith("RESULT "))
     return json.loads(line[len("RESULT ") :])
 

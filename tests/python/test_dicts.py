@@ -169,6 +169,14 @@ def get_default():
     return d.get("a", 0), d.get("z", -1)
 
 
+def get_on_empty_types_the_dict(n):
+    d = {}
+    for i in range(n):
+        w = str(i % 5)
+        d[w] = d.get(w, 0) + 1
+    return d
+
+
 def get_optional(k):
     d = {1: 2.5}
     v = d.get(k)
@@ -287,6 +295,7 @@ def value_widening():
         (tuple_values, ()),
         (augmented, ()),
         (get_default, ()),
+        (get_on_empty_types_the_dict, (23,)),
         (get_optional, (1,)),
         (get_optional, (2,)),
         (setdefault_grows, ()),

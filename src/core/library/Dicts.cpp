@@ -43,9 +43,10 @@ void requireValue(const LibraryCall &call, const Type *dict, const Type *value) 
 /// The type of `d.get(k, default)`, `d.pop(k, default)`: the value type and the default's
 /// unified; a reference-holding value must match the default's type exactly.
 const Type *withDefault(const LibraryCall &call, const Type *dict, const Type *fallback) {
-  if (!dict->keyType())
-    return nullptr; // not known yet: the stores that type the dict come later
   const Type *normal = dictValueType(fallback);
+  if (!dict->keyType())
+    return normal; // for now: `counts[w] = counts.get(w, 0) + 1` then types the dict
+
   const Type *result = normal ? unifyTypes(dict->valueType(), normal) : nullptr;
   if (!result || (result->holdsReferences() && result != dict->valueType()))
     throwTypingError("the default of type " + fallback->name() +
