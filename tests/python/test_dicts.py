@@ -119,9 +119,9 @@ def many_keys(n):
     total = 0
     for i in range(0, n, 3):
         del d[i * 7919 % 100003]
-    for k in d:
-        total += k
-    return len(d), total
+    for k in d:  # noqa: PLC0206 - d[k] of every key is what is tested
+        total += k * d[k]
+    return len(d), total, d[7919], d.get(200000, -1)
 
 
 def string_values():
