@@ -401,6 +401,26 @@ def test_float_key_in_integer_dict_is_a_typing_error():
         njit(lookup)()
 
 
+def widened_alias():
+    d = {1: 1}
+    e = d
+    e[2] = 2.5  # Python: d sees it; a converted copy would not
+    return d
+
+
+def typed_alias():
+    d = {}
+    e = d
+    e[1] = 1  # the store types e only: d would stay an empty copy
+    return d
+
+
+@pytest.mark.parametrize("function", [widened_alias, typed_alias])
+def test_widening_a_second_name_is_a_typing_error(function):
+    with pytest.raises(TypingError, match="would copy"):
+        njit(function)()
+
+
 def test_empty_dict_never_typed_is_a_typing_error():
     def size():
         d = {}

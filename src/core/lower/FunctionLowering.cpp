@@ -243,6 +243,8 @@ llvm::Value *FunctionLowering::lowerCondition(Expr *test) {
 void FunctionLowering::lowerStatement(Stmt *stmt) {
   switch (stmt->kind) {
   case StmtKind::Assign: {
+    for (Expr *target : stmt->targets)
+      refuseAliasedDictCopy(target, stmt->value);
     llvm::Value *value = lowerExpr(stmt->value);
     for (Expr *target : stmt->targets)
       lowerAssign(target, value, typeOf(stmt->value));

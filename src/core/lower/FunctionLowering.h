@@ -470,6 +470,9 @@ public:
                         const std::function<void(llvm::Value *key, llvm::Value *value)> &body);
   /// `{}` to a typed dict, or a dict to one of wider key or value types (a copy).
   llvm::Value *convertDict(llvm::Value *dict, const Type *from, const Type *to);
+  /// A TypingError for `e = d` where e's type is a wider dict than d's: the conversion would
+  /// copy, and the two names would no longer share one dict as they do in Python.
+  void refuseAliasedDictCopy(Expr *target, Expr *value);
   /// `d[k] = v`.
   void lowerDictStore(Expr *target, llvm::Value *value, const Type *valueType);
 

@@ -173,6 +173,19 @@ llvm::Value *FunctionLowering::convertDict(llvm::Value *dict, const Type *from, 
   return result;
 }
 
+void FunctionLowering::refuseAliasedDictCopy(Expr *target, Expr *value) {
+  const Type *from = typeOf(value);
+  if (target->kind != ExprKind::Name || value->kind != ExprKind::Name || !from->isDict() ||
+      typeOf(target) == from)
+    return;
+  throwTypingError("'" + target->name + " = " + value->name + "' would copy the " + from->name() +
+                       " into a " + typeOf(target)->name() + " (later stores widen '" +
+                       target->name +
+                       "'), so changes through one name would not show through "
+                       "the other; store values of one type",
+                   target->location);
+}
+
 void FunctionLowering::lowerDictStore(Expr *target, llvm::Value *value, const Type *valueType) {
   Expr *base = target->operands[0];
   Expr *index = target->operands[1];
