@@ -268,6 +268,22 @@ private:
       stmt->value = readExpr(node.attr("value"));
       return stmt;
     }
+    if (kind == "Delete") {
+      // `del d[k]` is read as the call `d.__delitem__(k)`, which dicts implement
+      // (library/Dicts.cpp); other del statements stay unsupported.
+      nb::list targets = nb::cast<nb::list>(node.attr("targets"));
+      if (targets.size() == 1 && nodeKind(targets[0]) == "Subscript" &&
+          nodeKind(targets[0].attr("slice")) != "Slice") {
+        Expr *method = source.newExpr(ExprKind::Attribute, where);
+        method->name = "__delitem__";
+        method->operands = {readExpr(targets[0].attr("value"))};
+        Expr *call = source.newExpr(ExprKind::Call, where);
+        call->operands = {method, readExpr(targets[0].attr("slice"))};
+        Stmt *stmt = source.newStmt(StmtKind::ExprStmt, where);
+        stmt->value = call;
+        return stmt;
+      }
+    }
     if (kind == "Return") {
       Stmt *stmt = source.newStmt(StmtKind::Return, where);
       if (!node.attr("value").is_none())
@@ -335,7 +351,7 @@ private:
         {"ClassDef", "class definitions"},
         {"TryStar", "try/except*"},
         {"With", "with statements"},
-        {"Delete", "del statements"},
+        {"Delete", "del statements (but del d[key] of a dict)"},
         {"Import", "import statements"},
         {"ImportFrom", "import statements"},
         {"Match", "match statements"}};
@@ -623,6 +639,19 @@ private:
         expr->operands.push_back(readExpr(element));
       return expr;
     }
+    if (kind == "Dict") {
+      // {k: v, ...}: operands are the keys and values in turn; `{**d}` is not supported.
+      Expr *expr = source.newExpr(ExprKind::Dict, where);
+      nb::list keys = nb::cast<nb::list>(node.attr("keys"));
+      nb::list values = nb::cast<nb::list>(node.attr("values"));
+      for (size_t i = 0; i < keys.size(); ++i) {
+        if (keys[i].is_none())
+          throwUnsupported("unpacking (**) in dict literals is not supported", where);
+        expr->operands.push_back(readExpr(keys[i]));
+        expr->operands.push_back(readExpr(values[i]));
+      }
+      return expr;
+    }
     if (kind == "JoinedStr")
       return readFormattedString(node, where);
     if (kind == "Slice") {
@@ -639,11 +668,12 @@ private:
       throwUnsupported("generator expressions are only supported as the argument of sum(), "
                        "any(), all(), min(), max(), list() or sorted()",
                        where);
-    if (kind == "SetComp" || kind == "DictComp")
-      throwUnsupported(std::string(kind == "SetComp" ? "set" : "dict") +
-                           " comprehensions are not supported yet (" +
-                           (kind == "SetComp" ? "sets" : "dicts") +
-                           " are not containers in compiled code); a list comprehension is",
+    if (kind == "SetComp")
+      throwUnsupported("set comprehensions are not supported yet (sets are not containers in "
+                       "compiled code); a list comprehension is",
+                       where);
+    if (kind == "DictComp")
+      throwUnsupported("dict comprehensions are not supported yet; fill the dict in a for loop",
                        where);
     if (kind == "Lambda") {
       Expr *expr = source.newExpr(ExprKind::Name, where);
@@ -652,7 +682,6 @@ private:
     }
     static const std::map<std::string, std::string> names = {
         {"JoinedStr", "f-strings"},
-        {"Dict", "dict literals"},
         {"Set", "set literals"},
         {"Yield", "generators"},
         {"YieldFrom", "generators"},

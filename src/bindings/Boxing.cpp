@@ -3,6 +3,7 @@
 #include "Boxing.h"
 
 #include "ArrayBoxing.h"
+#include "DictBoxing.h"
 #include "FunctionValues.h"
 #include "ListBoxing.h"
 #include "RecordBoxing.h"
@@ -268,6 +269,8 @@ PyObject *boxValue(const Type *type, const void *storage) {
     return boxString(storage);
   case TypeKind::List:
     return boxList(type, storage);
+  case TypeKind::Dict:
+    return boxDict(type, storage);
   case TypeKind::Tuple: {
     PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
     if (!tuple)

@@ -35,6 +35,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cmath>
 #include <map>
 #include <unordered_map>
 
@@ -223,9 +224,36 @@ static bool exceptionMatches(int32_t raised, int32_t handler) {
   return result;
 }
 
+/// Raises `cls(key)` where `repr` is the key's repr (numbers, strings, tuples of them); false
+/// when it cannot be read back.
+static bool raiseKeyError(PyObject *cls, const char *repr) {
+  PyObject *key = nullptr;
+  PyObject *names = Py_BuildValue("{s:d,s:d}", "nan", std::nan(""), "inf", HUGE_VAL);
+  PyObject *globals = names ? Py_BuildValue("{s:{}}", "__builtins__") : nullptr;
+  if (globals)
+    key = PyRun_String(repr, Py_eval_input, globals, names);
+  Py_XDECREF(globals);
+  Py_XDECREF(names);
+  if (!key) {
+    PyErr_Clear();
+    return false;
+  }
+  PyObject *arguments = PyTuple_Pack(1, key);
+  Py_DECREF(key);
+  if (!arguments) {
+    PyErr_Clear();
+    return false;
+  }
+  PyErr_SetObject(cls, arguments);
+  Py_DECREF(arguments);
+  return true;
+}
+
 void raisePendingException() {
   runtime::PendingException pending = runtime::takePendingException();
   PyObject *cls = exceptionClassFor(pending.exceptionId);
+  if (pending.message && pending.message[0] == '\x01' && raiseKeyError(cls, pending.message + 1))
+    return; // KeyError(key), from the repr of a missing dict key (runtime/Dicts.cpp)
   if (pending.message && *pending.message)
     PyErr_SetString(cls, pending.message);
   else

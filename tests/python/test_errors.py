@@ -25,8 +25,8 @@ def undefined_helper_target(x):
 
 @njit
 def uses_dict(x):
-    d = {"a": x}  # <- error
-    return d["a"]
+    d = {i: x for i in range(3)}  # <- error
+    return d[0]
 
 
 @njit
@@ -264,7 +264,7 @@ def test_unsupported_is_typing_error_subclass():
 
 def test_errors_raised_at_call_not_at_decoration():
     def f(x):
-        return {x: 1}
+        return {x, 1}
 
     dispatcher = njit(f)  # no error yet
     with pytest.raises(TypingError):

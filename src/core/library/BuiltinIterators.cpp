@@ -133,7 +133,7 @@ void registerBuiltinIterators(Library &library) {
           call.form = LenOfTuple;
         } else if (argument->isString()) {
           call.form = LenOfString;
-        } else if (argument->isList()) {
+        } else if (argument->isList() || argument->isDict()) {
           call.form = LenOfList;
         } else {
           throwNoOverload(call);
@@ -150,7 +150,8 @@ void registerBuiltinIterators(Library &library) {
         case LenOfString:
           return stringLength(lowering, asStringValue(lowering, values[0], call.argumentTypes[0]));
         case LenOfList:
-          return lowering.listLength(values[0]);
+          return call.argumentTypes[0]->isDict() ? lowering.dictLength(values[0])
+                                                 : lowering.listLength(values[0]);
         default:
           return static_cast<llvm::Value *>(
               lowering.irBuilder().getInt64(call.argumentTypes[0]->elements().size()));

@@ -31,6 +31,7 @@ Library::Library() {
   registerIntrospection(*this);
   registerStringFunctions(*this);
   registerListFunctions(*this);
+  registerDictFunctions(*this);
 }
 
 const Library &Library::get() {

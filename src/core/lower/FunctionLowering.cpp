@@ -243,6 +243,8 @@ llvm::Value *FunctionLowering::lowerCondition(Expr *test) {
 void FunctionLowering::lowerStatement(Stmt *stmt) {
   switch (stmt->kind) {
   case StmtKind::Assign: {
+    for (Expr *target : stmt->targets)
+      refuseAliasedDictCopy(target, stmt->value);
     llvm::Value *value = lowerExpr(stmt->value);
     for (Expr *target : stmt->targets)
       lowerAssign(target, value, typeOf(stmt->value));
@@ -250,8 +252,10 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
   }
   case StmtKind::AugAssign: {
     Expr *target = stmt->targets[0];
-    if (target->kind == ExprKind::Subscript || typeOf(target)->isArray() ||
-        isRecordAccess(target)) {
+    bool dictItem = // d[k] += v reads d[k], then stores the result as d[k] = ... does
+        target->kind == ExprKind::Subscript && typeOf(target->operands[0])->isDict();
+    if (!dictItem && (target->kind == ExprKind::Subscript || typeOf(target)->isArray() ||
+                      isRecordAccess(target))) {
       lowerAugmentedStore(stmt);
       break;
     }
@@ -325,6 +329,8 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
   if (target->kind == ExprKind::Subscript) {
     if (typeOf(target->operands[0])->isList())
       lowerListStore(target, value, valueType);
+    else if (typeOf(target->operands[0])->isDict())
+      lowerDictStore(target, value, valueType);
     else
       lowerArrayStore(target, value, valueType);
     return;
@@ -411,6 +417,9 @@ FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value
   if (type->isString()) {
     source.value = asStringValue(*this, value, type);
     source.type = types::unicode();
+  } else if (type->isDict()) { // `for k in d` walks a list of the keys, made first
+    source.value = dictToList(value, type, 0);
+    source.type = dictListType(type, 0);
   } else if (type->isTuple()) {
     // A tuple of one element type is read through a stack copy indexed by a counter.
     source.tupleCopy = createEntryAlloca(memoryType(context, type), "for.tuple");

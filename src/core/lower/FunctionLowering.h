@@ -450,6 +450,35 @@ public:
   /// `l[i] = x`, `l[a:b] = other`.
   void lowerListStore(Expr *target, llvm::Value *value, const Type *valueType);
 
+  // Dicts (LowerDicts.cpp): a dict is one pointer to its block (runtime/Dicts.h); the runtime
+  // takes keys and values by the address of their memory form.
+  /// A new empty dict of `dictType`, owned by the current statement.
+  llvm::Value *newDict(const Type *dictType);
+  llvm::Value *dictLength(llvm::Value *dict);
+  /// A TypingError at `location` when the dict's key and value types are still unknown.
+  void requireDictTypes(const Type *dictType, SourceLocation location);
+  /// The address of a stack copy of `key` converted to the dict's key type (borrowed).
+  llvm::Value *dictKeyAddress(llvm::Value *key, const Type *keyType, const Type *dictType);
+  /// d[key] = value: the value is converted, and the dict owns a reference to it.
+  void storeDictItem(llvm::Value *dict, const Type *dictType, llvm::Value *key, const Type *keyType,
+                     llvm::Value *value, const Type *valueType);
+  /// The value at a value slot the runtime gave (borrowed from the dict).
+  llvm::Value *loadDictValue(llvm::Value *address, const Type *dictType);
+  /// A new list (a temporary) of the keys (`which` 0), values (1) or (key, value) items (2).
+  llvm::Value *dictToList(llvm::Value *dict, const Type *dictType, int which);
+  /// The list type dictToList gives.
+  static const Type *dictListType(const Type *dictType, int which);
+  /// Calls `body` with the key and value (borrowed) of every entry, in order.
+  void forEachDictEntry(llvm::Value *dict, const Type *dictType,
+                        const std::function<void(llvm::Value *key, llvm::Value *value)> &body);
+  /// `{}` to a typed dict, or a dict to one of wider key or value types (a copy).
+  llvm::Value *convertDict(llvm::Value *dict, const Type *from, const Type *to);
+  /// A TypingError for `e = d` where e's type is a wider dict than d's: the conversion would
+  /// copy, and the two names would no longer share one dict as they do in Python.
+  void refuseAliasedDictCopy(Expr *target, Expr *value);
+  /// `d[k] = v`.
+  void lowerDictStore(Expr *target, llvm::Value *value, const Type *valueType);
+
   // Calls (LowerBuiltins.cpp).
   llvm::Value *lowerCall(Expr *expr);
   llvm::Value *lowerJitCall(Expr *expr, const CallBinding &binding);

@@ -118,6 +118,8 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
     return lowerListLiteral(expr);
   case ExprKind::Comprehension:
     return lowerComprehension(expr);
+  case ExprKind::Dict: // {k: v, ...}: the "dict.{}" entry (library/Dicts.cpp)
+    return lowerLibraryCall(function.libraryCalls.at(expr->id));
   default:
     throwUnsupported("this expression is not supported", expr->location);
   }
@@ -191,6 +193,8 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
   }
   if (to->isList() && from->isList())
     return convertList(value, from, to);
+  if (to->isDict() && from->isDict())
+    return convertDict(value, from, to);
   if (to->isTuple() && from->isTuple()) {
     std::vector<llvm::Value *> elements;
     for (size_t i = 0; i < to->elements().size(); ++i)
@@ -232,6 +236,8 @@ llvm::Value *FunctionLowering::truthValue(llvm::Value *value, const Type *type) 
     return builder.CreateICmpNE(stringLength(*this, value), builder.getInt64(0));
   case TypeKind::List:
     return builder.CreateICmpNE(listLength(value), builder.getInt64(0));
+  case TypeKind::Dict:
+    return builder.CreateICmpNE(dictLength(value), builder.getInt64(0));
   case TypeKind::Range: {
     llvm::Value *start = builder.CreateExtractValue(value, 0);
     llvm::Value *stop = builder.CreateExtractValue(value, 1);

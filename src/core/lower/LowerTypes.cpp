@@ -34,6 +34,7 @@ static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, 
   case TypeKind::Record:  // the address of the record's bytes
   case TypeKind::Unicode: // the string's memory block
   case TypeKind::List:
+  case TypeKind::Dict:
     return llvm::PointerType::getUnqual(context);
   case TypeKind::Optional: // {flag byte, value}, the value in memory form as in tuples
     return llvm::StructType::get(context, {llvm::Type::getInt8Ty(context),

@@ -2,6 +2,7 @@
 #include "runtime/Runtime.h"
 
 #include "runtime/Cfuncs.h"
+#include "runtime/Dicts.h"
 #include "runtime/ExceptionHandling.h"
 #include "runtime/FloatFormat.h"
 #include "runtime/Lists.h"
@@ -155,6 +156,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_random_gauss),
       TAIPAN_SYMBOL(taipan_random_normalvariate),
       TAIPAN_STRING_SYMBOLS,
+      TAIPAN_DICT_SYMBOLS,
   };
 #undef TAIPAN_SYMBOL
   count = sizeof(symbols) / sizeof(symbols[0]);

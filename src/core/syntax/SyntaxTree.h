@@ -40,6 +40,7 @@ enum class ExprKind {
   Subscript, ///< operands[0][operands[1]]
   Tuple,     ///< operands are the elements
   List,      ///< operands are the elements
+  Dict,      ///< operands are the keys and values in turn: k0, v0, k1, v1, ...
   Slice,     ///< operands: lower, upper, step (each may be null)
   /// A list comprehension, or a generator expression a builtin consumes (`sum(x for x in a)`),
   /// read as a loop that builds the result in a hidden variable: `statements` run, then the

@@ -79,6 +79,15 @@ const Type *unifyTypes(const Type *a, const Type *b) {
     const Type *item = unifyTypes(a->itemType(), b->itemType());
     return item ? types::list(item) : nullptr;
   }
+  if (a->isDict() && b->isDict()) {
+    // `{}` takes the types of the stores that follow; otherwise keys and values unify as a
+    // list's items do.
+    if (!a->keyType() || !b->keyType())
+      return a->keyType() ? a : b;
+    const Type *key = unifyTypes(a->keyType(), b->keyType());
+    const Type *value = unifyTypes(a->valueType(), b->valueType());
+    return key && value ? types::dict(key, value) : nullptr;
+  }
   if (a->isTuple() && b->isTuple() && a->elements().size() == b->elements().size()) {
     std::vector<const Type *> elements;
     for (size_t i = 0; i < a->elements().size(); ++i) {

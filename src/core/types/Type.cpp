@@ -132,6 +132,15 @@ public:
     return intern(std::move(type), name);
   }
 
+  const Type *dict(const Type *key, const Type *value) {
+    std::string name = key && value ? "DictType[" + key->name() + "," + value->name() + "]"
+                                    : std::string("DictType[undefined,undefined]");
+    Type type = make(TypeKind::Dict, name);
+    if (key && value)
+      type.elementTypes = {key, value};
+    return intern(std::move(type), name);
+  }
+
   const Type *optional(const Type *value) {
     std::string name = "OptionalType(" + value->name() + ")";
     Type type = make(TypeKind::Optional, name);
@@ -182,6 +191,7 @@ bool Type::isRuntimeValue() const {
   case TypeKind::Record:
   case TypeKind::Unicode:
   case TypeKind::List:
+  case TypeKind::Dict:
     return true;
   case TypeKind::Optional:
     return elementType->isRuntimeValue();
@@ -197,6 +207,7 @@ bool Type::isBlockReference() const {
   switch (typeKind) {
   case TypeKind::Unicode:
   case TypeKind::List:
+  case TypeKind::Dict:
     return true;
   default:
     return false;
@@ -256,6 +267,7 @@ size_t Type::storageSize() const {
   case TypeKind::Record: // a record value is the address of its bytes
   case TypeKind::Unicode:
   case TypeKind::List:
+  case TypeKind::Dict:
     return 8;
   case TypeKind::Array:
     return ArrayLayout::shapeOffset + 16 * static_cast<size_t>(dimensions);
@@ -406,6 +418,7 @@ const Type *intrinsic(int id, const std::string &name) {
 }
 
 const Type *list(const Type *item) { return TypeContext::get().list(item); }
+const Type *dict(const Type *key, const Type *value) { return TypeContext::get().dict(key, value); }
 
 static void collectReferenceOffsets(const Type *type, int64_t base, std::vector<int64_t> &offsets) {
   if (type->isArray())

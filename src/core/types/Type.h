@@ -34,6 +34,7 @@ enum class TypeKind {
   NestedArray,      ///< a fixed-shape subarray field of a record (`('v', 'f8', (3,))`)
   DType,            ///< a NumPy dtype object used as a value (`np.empty(n, dtype=rec)`)
   List,             ///< a list: one pointer to a reference-counted block (runtime/Lists.h)
+  Dict,             ///< a dict: one pointer to a reference-counted block (runtime/Dicts.h)
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -57,6 +58,7 @@ public:
   /// A string value or a string literal: what string operations take.
   bool isString() const { return isUnicode() || typeKind == TypeKind::StringLiteral; }
   bool isList() const { return typeKind == TypeKind::List; }
+  bool isDict() const { return typeKind == TypeKind::Dict; }
   /// Boolean, integer, float or complex: the types arithmetic works on.
   bool isNumber() const { return isBoolean() || isInteger() || isFloat() || isComplex(); }
   /// Boolean, integer or float: the numbers on a line.
@@ -106,6 +108,10 @@ public:
   /// List: the item type, or null for an empty list whose items are not known yet (`[]` before
   /// the appends that type it).
   const Type *itemType() const { return elementType; }
+
+  /// Dict: the key and value types, both null for `{}` before the stores that type it.
+  const Type *keyType() const { return elementTypes.empty() ? nullptr : elementTypes[0]; }
+  const Type *valueType() const { return elementTypes.empty() ? nullptr : elementTypes[1]; }
 
   /// Pointer: the element type pointed to, or null for void*.
   const Type *pointee() const { return elementType; }
@@ -202,6 +208,9 @@ const Type *intrinsic(int id, const std::string &name);
 /// list(item), Numba's reflected list; a null item gives the list whose item type is still
 /// unknown (`[]`), which unifies with any list.
 const Type *list(const Type *item);
+/// DictType[key,value] (Numba's typed dict); null key and value give `{}`'s type before the
+/// stores that type it, which unifies with any dict.
+const Type *dict(const Type *key, const Type *value);
 /// The byte offsets, inside a value of `type` in memory, of the memory-block pointers it holds
 /// (an array's MemInfo, a list's block): what a list releases and retains per item.
 std::vector<int64_t> referenceOffsets(const Type *type);

@@ -43,7 +43,7 @@ bool isKnownBuiltin(const std::string &name) {
     return false; // the library's NumPy names are found above
   // Containers not built yet (issue 13): known, so that calling one is an UnsupportedError at
   // the call's line rather than a TypingError about using a type as a value.
-  if (name == "set" || name == "dict" || name == "frozenset")
+  if (name == "set" || name == "frozenset")
     return true;
   // The rest of the library's modules: a function taipan lacks is reported where it is called.
   return name.rfind("math.", 0) == 0 || name.rfind("cmath.", 0) == 0 ||
@@ -68,6 +68,8 @@ std::string methodBuiltinName(const Type *base, const std::string &method) {
     return "str." + method;
   if (base->isList()) // the list methods of library/Lists.cpp
     return "list." + method;
+  if (base->isDict()) // the dict methods of library/Dicts.cpp
+    return "dict." + method;
   return "";
 }
 

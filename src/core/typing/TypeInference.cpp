@@ -7,6 +7,7 @@
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 #include "typing/ConstantArguments.h"
+#include "typing/DictTyping.h"
 #include "typing/Isinstance.h"
 #include "typing/OptionalTyping.h"
 #include "typing/RecordTyping.h"
@@ -478,7 +479,8 @@ private:
 
   void typeCondition(Expr *test) {
     const Type *type = typeExpr(test);
-    if (type && !type->isNumber() && !type->isNone() && !type->isTuple() && !type->isString())
+    if (type && !type->isNumber() && !type->isNone() && !type->isTuple() && !type->isString() &&
+        !type->isDict())
       throwTypingError("cannot use a value of type " + describe(type) + " as a condition",
                        test->location);
   }
@@ -528,6 +530,13 @@ private:
       return;
     }
     if (target->kind == ExprKind::Subscript) {
+      const Type *base = typeExpr(target->operands[0]);
+      if (base && base->isDict()) { // d[k] = v, which may type `{}` (typeDictStore)
+        const Type *key = typeExpr(target->operands[1]);
+        if (key && value)
+          typeDictStore(target, key, value);
+        return;
+      }
       const Type *slot = typeExpr(target);
       if (slot && value)
         checkArrayStore(target, slot, value);
@@ -567,6 +576,10 @@ private:
   /// `array[index] = value`: a number into an element, or a number or array broadcast into a view.
   void checkArrayStore(Expr *target, const Type *slot, const Type *value) {
     const Type *base = typeOf(target->operands[0]);
+    if (base->isDict()) { // d[k] += v
+      typeDictStore(target, typeOf(target->operands[1]), value);
+      return;
+    }
     if (base->isRecord() || target->kind == ExprKind::Attribute) { // r['x'] = v, r.x += v
       checkRecordStore(target, base, slot, value);
       return;
@@ -614,6 +627,8 @@ private:
       return typeArrayIndex(iterable, {types::int64()}, location);
     if (iterable->isList())
       return iterable->itemType();
+    if (iterable->isDict())
+      return iterable->keyType();
     return nullptr;
   }
 
@@ -717,6 +732,8 @@ private:
         element = typeArrayIndex(iterable, {types::int64()}, stmt->value->location);
       else if (iterable->isList() || (iterable->isTuple() && iterable->elements().empty()))
         element = iterable->isList() ? iterable->itemType() : nullptr;
+      else if (iterable->isDict()) // the keys, in insertion order
+        element = iterable->keyType();
       else
         throwTypingError("cannot iterate over a value of type " + describe(iterable) +
                              (iterable->isTuple() ? " (only tuples of one element type)" : ""),
@@ -866,6 +883,11 @@ private:
                            expr->location);
       bool identity =
           expr->compareOps[0] == CompareOp::Is || expr->compareOps[0] == CompareOp::IsNot;
+      if (!identity && (operands[0]->isDict() || operands.back()->isDict())) {
+        if (expr->compareOps.size() != 1)
+          throwUnsupported("chained comparisons of dicts are not supported", expr->location);
+        return typeDictOperator(expr, compareOpSymbol(expr->compareOps[0]), expr->operands);
+      }
       if (!identity && (operands[0]->isList() || operands.back()->isList())) {
         if (expr->compareOps.size() != 1)
           throwUnsupported("chained comparisons of lists are not supported", expr->location);
@@ -932,6 +954,12 @@ private:
       return typeListLiteral(expr);
     case ExprKind::Comprehension:
       return typeComprehension(expr);
+    case ExprKind::Dict: { // {k: v, ...}: the "dict.{}" entry (library/Dicts.cpp)
+      bool unknown = false;
+      for (Expr *operand : expr->operands)
+        unknown |= !typeExpr(operand);
+      return unknown ? nullptr : typeDictOperator(expr, "{}", expr->operands);
+    }
     case ExprKind::Slice:
       for (Expr *part : expr->operands) {
         const Type *type = part ? typeExpr(part) : nullptr;
@@ -1191,6 +1219,54 @@ private:
         assignVariable(list->name, widened, list->location);
   }
 
+  /// An operator on dicts (`{}`, `[]`, `in`, `==`), typed by its library entry "dict.<operator>"
+  /// (library/Dicts.cpp) and recorded under the expression.
+  const Type *typeDictOperator(Expr *expr, const std::string &symbol,
+                               std::vector<Expr *> operands) {
+    const LibraryFunction *entry = Library::get().find("dict." + symbol);
+    if (!entry)
+      throwTypingError("unsupported operand types for " + symbol + ": " +
+                           describe(typeOf(operands[0])) + " and " + describe(typeOf(operands[1])),
+                       expr->location);
+    return typeLibraryOperands(expr, entry, std::move(operands));
+  }
+
+  /// `d[k] = v`: widens a dict variable's key and value types to take the store (so `{}` is
+  /// typed by the stores that follow, as in Numba), then checks the store fits.
+  void typeDictStore(Expr *target, const Type *key, const Type *value) {
+    Expr *base = target->operands[0];
+    const Type *dict = typeOf(base);
+    const Type *stored = dictTypeOfStore(key, value, target->location);
+    if (base->kind == ExprKind::Name && localNames.count(base->name)) {
+      const Type *widened = unifyTypes(dict, stored);
+      if (!widened)
+        throwTypingError("cannot store a key of type " + describe(key) + " and a value of type " +
+                             describe(value) + " into a " + describe(dict),
+                         target->location);
+      assignVariable(base->name, widened, base->location);
+      dict = widened;
+    }
+    if (!dict->keyType() || !dictAcceptsKey(dict, key) || !dictAcceptsValue(dict, value))
+      throwTypingError("cannot store a key of type " + describe(key) + " and a value of type " +
+                           describe(value) + " into a " + describe(dict),
+                       target->location);
+  }
+
+  /// `d.setdefault(k, v)` and `d.update(other)` widen a dict variable as a store does.
+  void widenDictVariable(Expr *dict, const std::string &method,
+                         const std::vector<const Type *> &arguments, SourceLocation location) {
+    if (dict->kind != ExprKind::Name || !localNames.count(dict->name))
+      return;
+    const Type *stored = nullptr;
+    if (method == "dict.setdefault" && arguments.size() == 2 && !arguments[1]->isNone())
+      stored = dictTypeOfStore(arguments[0], arguments[1], location);
+    else if (method == "dict.update" && arguments.size() == 1 && arguments[0]->isDict())
+      stored = arguments[0];
+    if (stored)
+      if (const Type *widened = unifyTypes(typeOf(dict), stored))
+        assignVariable(dict->name, widened, dict->location);
+  }
+
   /// `l[i] = x` stores an item converted to the list's item type; `l[a:b] = other` a list.
   void checkListStore(Expr *target, const Type *value) {
     const Type *list = typeOf(target->operands[0]);
@@ -1314,6 +1390,11 @@ private:
                          index->location);
       return nullptr;
     }
+    if (base->isDict()) { // d[k] (library/Dicts.cpp)
+      if (!typeExpr(index))
+        return nullptr;
+      return typeDictOperator(expr, "[]", {expr->operands[0], index});
+    }
     if (base->isList()) { // l[i], l[a:b] (library/Lists.cpp)
       if (!typeExpr(index))
         return nullptr;
@@ -1398,6 +1479,8 @@ private:
       if (const LibraryFunction *entry = Library::get().find(name)) {
         if (isMethodCall(callee) && typeOf(callee->operands[0])->isList())
           widenListVariable(callee->operands[0], name, arguments);
+        if (isMethodCall(callee) && typeOf(callee->operands[0])->isDict())
+          widenDictVariable(callee->operands[0], name, arguments, expr->location);
         return typeLibraryCall(expr, entry);
       }
       // A name of a library module or namespace that the library lacks (math.isqrt).

@@ -1,0 +1,458 @@
+// Dicts in compiled code, one library entry per operation: the literal ("dict.{}"), the operators
+// typing records under their expressions ("dict.[]", "dict.in", "dict.=="...), the methods
+// ("dict.get"...) and dict(). Lowering helpers are in lower/LowerDicts.cpp.
+#include "library/Library.h"
+
+#include "lower/FunctionLowering.h"
+#include "lower/LowerTypes.h"
+#include "runtime/Runtime.h"
+#include "types/NumericPromotion.h"
+#include "typing/BuiltinTyping.h"
+#include "typing/DictTyping.h"
+#include "typing/OptionalTyping.h"
+
+#include <llvm/IR/Constants.h>
+
+namespace taipan {
+namespace {
+
+using Values = std::vector<llvm::Value *>;
+
+/// The dict a method is called on.
+const Type *dictArgument(const LibraryCall &call) {
+  const Type *dict = call.argumentTypes[0];
+  if (!dict->isDict())
+    throwNoOverload(call);
+  return dict;
+}
+
+/// A key argument must convert to the dict's key type without changing its value.
+void requireKey(const LibraryCall &call, const Type *dict, const Type *key) {
+  if (dict->keyType() && !dictAcceptsKey(dict, key))
+    throwTypingError("a key of type " + key->name() + " does not match " + dict->name() +
+                         " (its keys are " + dict->keyType()->name() + ")",
+                     call.location);
+}
+
+void requireValue(const LibraryCall &call, const Type *dict, const Type *value) {
+  if (dict->keyType() && !dictAcceptsValue(dict, value))
+    throwTypingError("cannot store a value of type " + value->name() + " into a " + dict->name(),
+                     call.location);
+}
+
+/// The type of `d.get(k, default)`, `d.pop(k, default)`: the value type and the default's
+/// unified; a reference-holding value must match the default's type exactly.
+const Type *withDefault(const LibraryCall &call, const Type *dict, const Type *fallback) {
+  const Type *normal = dictValueType(fallback);
+  if (!dict->keyType())
+    return normal; // for now: `counts[w] = counts.get(w, 0) + 1` then types the dict
+
+  const Type *result = normal ? unifyTypes(dict->valueType(), normal) : nullptr;
+  if (!result || (result->holdsReferences() && result != dict->valueType()))
+    throwTypingError("the default of type " + fallback->name() +
+                         " does not match the values "
+                         "of " +
+                         dict->name(),
+                     call.location);
+  return result;
+}
+
+void addCpu(Library &library, std::string name, std::vector<LibraryParameter> parameters,
+            LibraryTypeRule type, LibraryLowerRule lower) {
+  LibraryFunction function;
+  function.name = std::move(name);
+  function.parameters = std::move(parameters);
+  function.targets = OnCpu;
+  function.type = std::move(type);
+  function.lower = std::move(lower);
+  library.add(std::move(function));
+}
+
+llvm::Value *noValue(FunctionLowering &lowering) {
+  return llvm::UndefValue::get(valueType(lowering.llvmContext(), types::none()));
+}
+
+/// The value slot of `key` in `dict`, or null.
+llvm::Value *findSlot(FunctionLowering &lowering, llvm::Value *dict, const Type *dictType,
+                      llvm::Value *key, const Type *keyType, llvm::Value **keyAddress = nullptr) {
+  llvm::Value *address = lowering.dictKeyAddress(key, keyType, dictType);
+  if (keyAddress)
+    *keyAddress = address;
+  return lowering.listRuntime("taipan_dict_get", lowering.irBuilder().getPtrTy(), {dict, address});
+}
+
+/// Raises KeyError(key) when `missing` holds, continuing where it does not.
+void raiseKeyErrorIf(FunctionLowering &lowering, llvm::Value *missing, llvm::Value *dict,
+                     llvm::Value *keyAddress) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::BasicBlock *raise = lowering.newBlock("dict.missing");
+  llvm::BasicBlock *found = lowering.newBlock("dict.found");
+  builder.CreateCondBr(missing, raise, found);
+  builder.SetInsertPoint(raise);
+  lowering.listRuntime("taipan_dict_key_error", builder.getVoidTy(), {dict, keyAddress});
+  lowering.exitFunction(builder.getInt32(KeyErrorId));
+  builder.SetInsertPoint(found);
+}
+
+/// The value at `slot`, or a zeroed stand-in when the slot is null (for selects).
+llvm::Value *loadOrZero(FunctionLowering &lowering, llvm::Value *slot, const Type *dictType) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::Type *memory = memoryType(lowering.llvmContext(), dictType->valueType());
+  llvm::AllocaInst *zero = lowering.createEntryAlloca(memory, "dict.zero");
+  builder.CreateStore(llvm::Constant::getNullValue(memory), zero);
+  llvm::Value *safe = builder.CreateSelect(builder.CreateIsNull(slot), zero, slot);
+  return lowering.loadDictValue(safe, dictType);
+}
+
+void registerOperators(Library &library) {
+  // {k0: v0, k1: v1, ...}: the keys and values unify, as Numba types a literal dict.
+  addCpu(
+      library, "dict.{}", {},
+      [](LibraryCall &call) -> const Type * {
+        const Type *dict = types::dict(nullptr, nullptr);
+        for (size_t i = 0; i + 1 < call.argumentTypes.size(); i += 2) {
+          const Type *pair = dictTypeOfStore(call.argumentTypes[i], call.argumentTypes[i + 1],
+                                             call.arguments[i]->location);
+          const Type *unified = unifyTypes(dict, pair);
+          if (!unified)
+            throwTypingError("cannot unify " + dict->name() + " and " + pair->name() +
+                                 " in a dict literal (dicts hold keys of one type and values "
+                                 "of one type)",
+                             call.arguments[i]->location);
+          dict = unified;
+        }
+        return dict;
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::Value *dict = lowering.newDict(call.resultType);
+        for (size_t i = 0; i + 1 < values.size(); i += 2)
+          lowering.storeDictItem(dict, call.resultType, values[i], call.argumentTypes[i],
+                                 values[i + 1], call.argumentTypes[i + 1]);
+        return dict;
+      });
+  // d[k]: the value (borrowed from the dict), or KeyError(k).
+  addCpu(
+      library, "dict.[]", {{"", false}, {"", false}},
+      [](LibraryCall &call) -> const Type * {
+        const Type *dict = call.argumentTypes[0];
+        requireKey(call, dict, call.argumentTypes[1]);
+        return dict->valueType(); // null while `{}` is not typed yet
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        const Type *dict = call.argumentTypes[0];
+        lowering.requireDictTypes(dict, call.location);
+        llvm::Value *keyAddress;
+        llvm::Value *slot =
+            findSlot(lowering, values[0], dict, values[1], call.argumentTypes[1], &keyAddress);
+        raiseKeyErrorIf(lowering, lowering.irBuilder().CreateIsNull(slot), values[0], keyAddress);
+        return lowering.loadDictValue(slot, dict);
+      });
+  for (bool negated : {false, true})
+    addCpu(
+        library, negated ? "dict.not in" : "dict.in", {{"", false}, {"", false}},
+        [](LibraryCall &call) {
+          if (!call.argumentTypes[1]->isDict())
+            throwUnsupported("'in' with a dict on its left is not supported", call.location);
+          requireKey(call, call.argumentTypes[1], call.argumentTypes[0]);
+          return types::boolean();
+        },
+        [negated](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+          llvm::IRBuilder<> &builder = lowering.irBuilder();
+          const Type *dict = call.argumentTypes[1];
+          if (!dict->keyType())
+            return static_cast<llvm::Value *>(builder.getInt1(negated));
+          llvm::Value *slot = findSlot(lowering, values[1], dict, values[0], call.argumentTypes[0]);
+          return negated ? builder.CreateIsNull(slot) : builder.CreateIsNotNull(slot);
+        });
+  for (bool negated : {false, true})
+    addCpu(
+        library, negated ? "dict.!=" : "dict.==", {{"", false}, {"", false}},
+        [](LibraryCall &call) {
+          const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
+          if (!left->isDict() || !right->isDict())
+            return types::boolean(); // a dict never equals a value of another type
+          if (left->keyType() && right->keyType() &&
+              (left->keyType() != right->keyType() ||
+               !comparisonOperandType(CompareOp::Eq, left->valueType(), right->valueType())))
+            throwTypingError("== of " + left->name() + " and " + right->name() +
+                                 " is not supported (the keys must have one type and the "
+                                 "values compare)",
+                             call.location);
+          return types::boolean();
+        },
+        [negated](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+          llvm::IRBuilder<> &builder = lowering.irBuilder();
+          const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
+          if (!left->isDict() || !right->isDict())
+            return static_cast<llvm::Value *>(builder.getInt1(negated));
+          llvm::Value *same =
+              builder.CreateICmpEQ(lowering.dictLength(values[0]), lowering.dictLength(values[1]));
+          llvm::AllocaInst *equal = lowering.createEntryAlloca(builder.getInt1Ty(), "dict.equal");
+          builder.CreateStore(same, equal);
+          if (left->keyType() && right->keyType())
+            lowering.forEachDictEntry(values[0], left, [&](llvm::Value *key, llvm::Value *value) {
+              llvm::Value *slot = findSlot(lowering, values[1], right, key, left->keyType());
+              llvm::Value *other = loadOrZero(lowering, slot, right);
+              llvm::Value *match = builder.CreateAnd(
+                  builder.CreateIsNotNull(slot),
+                  lowering.lowerComparison(CompareOp::Eq, value, left->valueType(), other,
+                                           right->valueType()));
+              builder.CreateStore(
+                  builder.CreateAnd(builder.CreateLoad(builder.getInt1Ty(), equal), match), equal);
+            });
+          llvm::Value *result = builder.CreateLoad(builder.getInt1Ty(), equal);
+          return negated ? builder.CreateNot(result) : result;
+        });
+}
+
+void registerLookups(Library &library) {
+  // d.get(k): Optional(value); d.get(k, default): the value or the default.
+  addCpu(
+      library, "dict.get", {{"", false}, {"", false}, {"default", true}},
+      [](LibraryCall &call) -> const Type * {
+        const Type *dict = dictArgument(call);
+        requireKey(call, dict, call.argumentTypes[1]);
+        if (call.argumentTypes.size() > 2 && !call.argumentTypes[2]->isNone())
+          return withDefault(call, dict, call.argumentTypes[2]);
+        if (!dict->keyType())
+          return nullptr;
+        if (!canBeOptional(dict->valueType()))
+          throwUnsupported("d.get(key) of a " + dict->name() +
+                               " is not supported (its values cannot be None in compiled "
+                               "code); give a default",
+                           call.location);
+        return types::optional(dict->valueType());
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *dict = call.argumentTypes[0];
+        lowering.requireDictTypes(dict, call.location);
+        llvm::Value *slot = findSlot(lowering, values[0], dict, values[1], call.argumentTypes[1]);
+        llvm::Value *value = lowering.castValue(loadOrZero(lowering, slot, dict), dict->valueType(),
+                                                call.resultType);
+        bool given = values.size() > 2 && !call.argumentTypes[2]->isNone();
+        llvm::Value *fallback =
+            given ? lowering.castValue(values[2], call.argumentTypes[2], call.resultType)
+                  : lowering.castValue(noValue(lowering), types::none(), call.resultType);
+        return builder.CreateSelect(builder.CreateIsNull(slot), fallback, value);
+      });
+  // d.setdefault(k, default): d[k], stored first when missing.
+  addCpu(
+      library, "dict.setdefault", {{"", false}, {"", false}, {"default", true}},
+      [](LibraryCall &call) -> const Type * {
+        const Type *dict = dictArgument(call);
+        if (call.argumentTypes.size() < 3)
+          throwUnsupported("d.setdefault(key) without a default is not supported (the value "
+                           "would be None)",
+                           call.location);
+        requireKey(call, dict, call.argumentTypes[1]);
+        requireValue(call, dict, call.argumentTypes[2]);
+        return dict->valueType();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *dict = call.argumentTypes[0];
+        lowering.requireDictTypes(dict, call.location);
+        llvm::Value *slot = findSlot(lowering, values[0], dict, values[1], call.argumentTypes[1]);
+        llvm::BasicBlock *store = lowering.newBlock("setdefault.store");
+        llvm::BasicBlock *done = lowering.newBlock("setdefault.done");
+        builder.CreateCondBr(builder.CreateIsNull(slot), store, done);
+        builder.SetInsertPoint(store);
+        lowering.storeDictItem(values[0], dict, values[1], call.argumentTypes[1], values[2],
+                               call.argumentTypes[2]);
+        builder.CreateBr(done);
+        builder.SetInsertPoint(done);
+        llvm::Value *stored = findSlot(lowering, values[0], dict, values[1], call.argumentTypes[1]);
+        return lowering.loadDictValue(stored, dict);
+      });
+  // d.pop(k) and d.pop(k, default): the value, moved out of the dict (owned by the statement).
+  addCpu(
+      library, "dict.pop", {{"", false}, {"", false}, {"default", true}},
+      [](LibraryCall &call) -> const Type * {
+        const Type *dict = dictArgument(call);
+        requireKey(call, dict, call.argumentTypes[1]);
+        if (call.argumentTypes.size() > 2)
+          return withDefault(call, dict, call.argumentTypes[2]);
+        return dict->valueType();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *dict = call.argumentTypes[0];
+        lowering.requireDictTypes(dict, call.location);
+        const Type *valueType = dict->valueType();
+        llvm::Type *memory = memoryType(lowering.llvmContext(), valueType);
+        llvm::Value *keyAddress = lowering.dictKeyAddress(values[1], call.argumentTypes[1], dict);
+        llvm::AllocaInst *out = lowering.createEntryAlloca(memory, "dict.popped");
+        builder.CreateStore(llvm::Constant::getNullValue(memory), out);
+        llvm::Value *found = lowering.listRuntime("taipan_dict_pop", builder.getInt32Ty(),
+                                                  {values[0], keyAddress, out});
+        llvm::Value *missing = builder.CreateICmpEQ(found, builder.getInt32(0));
+        const Type *result = call.resultType;
+        llvm::Value *value;
+        if (values.size() < 3) {
+          raiseKeyErrorIf(lowering, missing, values[0], keyAddress);
+          value = lowering.loadDictValue(out, dict);
+        } else {
+          // The default becomes owned like the popped value, so the result is one temporary.
+          llvm::Value *popped =
+              lowering.castValue(lowering.loadDictValue(out, dict), valueType, result);
+          llvm::Value *fallback = lowering.castValue(values[2], call.argumentTypes[2], result);
+          value = builder.CreateSelect(missing, fallback, popped);
+          if (result->holdsReferences()) {
+            llvm::BasicBlock *retain = lowering.newBlock("pop.default");
+            llvm::BasicBlock *done = lowering.newBlock("pop.done");
+            builder.CreateCondBr(missing, retain, done);
+            builder.SetInsertPoint(retain);
+            lowering.incref(fallback, result);
+            builder.CreateBr(done);
+            builder.SetInsertPoint(done);
+          }
+        }
+        if (result->holdsReferences())
+          lowering.addTemporary(value, result);
+        return value;
+      });
+  // d.popitem(): the last (key, value) inserted, or KeyError when empty.
+  addCpu(
+      library, "dict.popitem", {{"", false}},
+      [](LibraryCall &call) -> const Type * {
+        const Type *dict = dictArgument(call);
+        if (!dict->keyType())
+          return nullptr;
+        return types::tuple({dict->keyType(), dict->valueType()});
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *dict = call.argumentTypes[0];
+        lowering.requireDictTypes(dict, call.location);
+        llvm::LLVMContext &context = lowering.llvmContext();
+        llvm::AllocaInst *key =
+            lowering.createEntryAlloca(memoryType(context, dict->keyType()), "dict.popkey");
+        llvm::AllocaInst *value =
+            lowering.createEntryAlloca(memoryType(context, dict->valueType()), "dict.popvalue");
+        llvm::Value *found = lowering.listRuntime("taipan_dict_popitem", builder.getInt32Ty(),
+                                                  {values[0], key, value});
+        lowering.raiseIf(builder.CreateICmpEQ(found, builder.getInt32(0)), KeyErrorId,
+                         "popitem(): dictionary is empty");
+        const Type *keyType = dict->keyType();
+        llvm::Value *keyValue =
+            fromMemoryForm(builder, builder.CreateLoad(memoryType(context, keyType), key), keyType);
+        llvm::Value *item =
+            lowering.lowerTuple({keyValue, lowering.loadDictValue(value, dict)}, call.resultType);
+        if (call.resultType->holdsReferences())
+          lowering.addTemporary(item, call.resultType);
+        return item;
+      });
+}
+
+void registerMethods(Library &library) {
+  // keys(), values(), items(): lists of them in order (Numba gives views; a list iterates,
+  // indexes and converts alike).
+  const char *views[] = {"dict.keys", "dict.values", "dict.items"};
+  for (int which = 0; which < 3; ++which)
+    addCpu(
+        library, views[which], {{"", false}},
+        [which](LibraryCall &call) {
+          return FunctionLowering::dictListType(dictArgument(call), which);
+        },
+        [which](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+          return lowering.dictToList(values[0], call.argumentTypes[0], which);
+        });
+  addCpu(
+      library, "dict.__delitem__", {{"", false}, {"", false}},
+      [](LibraryCall &call) {
+        requireKey(call, dictArgument(call), call.argumentTypes[1]);
+        return types::none();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *dict = call.argumentTypes[0];
+        lowering.requireDictTypes(dict, call.location);
+        llvm::Value *keyAddress = lowering.dictKeyAddress(values[1], call.argumentTypes[1], dict);
+        llvm::Value *found = lowering.listRuntime(
+            "taipan_dict_pop", builder.getInt32Ty(),
+            {values[0], keyAddress, llvm::ConstantPointerNull::get(builder.getPtrTy())});
+        raiseKeyErrorIf(lowering, builder.CreateICmpEQ(found, builder.getInt32(0)), values[0],
+                        keyAddress);
+        return noValue(lowering);
+      });
+  addCpu(
+      library, "dict.clear", {{"", false}},
+      [](LibraryCall &call) {
+        dictArgument(call);
+        return types::none();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &, const Values &values) {
+        lowering.listRuntime("taipan_dict_clear", lowering.irBuilder().getVoidTy(), {values[0]});
+        return noValue(lowering);
+      });
+  addCpu(
+      library, "dict.copy", {{"", false}}, [](LibraryCall &call) { return dictArgument(call); },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        if (!call.resultType->keyType())
+          return lowering.newDict(call.resultType);
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        llvm::Value *copy =
+            lowering.listRuntime("taipan_dict_copy", builder.getPtrTy(), {values[0]});
+        lowering.exitIf(builder.CreateIsNull(copy), builder.getInt32(MemoryErrorId));
+        lowering.addTemporary(copy, call.resultType);
+        return copy;
+      });
+  addCpu(
+      library, "dict.update", {{"", false}, {"", false}},
+      [](LibraryCall &call) {
+        const Type *dict = dictArgument(call);
+        const Type *other = call.argumentTypes[1];
+        if (!other->isDict())
+          throwUnsupported("d.update() takes a dict here (iterables of pairs and keywords are "
+                           "not supported)",
+                           call.location);
+        if (dict->keyType() && other->keyType() && unifyTypes(dict, other) != dict)
+          throwTypingError("cannot update a " + dict->name() + " with a " + other->name(),
+                           call.location);
+        return types::none();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        const Type *dict = call.argumentTypes[0];
+        const Type *other = call.argumentTypes[1];
+        if (!other->keyType())
+          return noValue(lowering);
+        lowering.requireDictTypes(dict, call.location);
+        llvm::Value *source = lowering.castValue(values[1], other, dict);
+        lowering.exitUnlessZero(lowering.listRuntime(
+            "taipan_dict_update", lowering.irBuilder().getInt32Ty(), {values[0], source}));
+        return noValue(lowering);
+      });
+  // dict() and dict(d) (a copy); other forms are not supported.
+  addCpu(
+      library, "dict", {{"", true}},
+      [](LibraryCall &call) {
+        if (call.argumentTypes.empty())
+          return types::dict(nullptr, nullptr);
+        if (!call.argumentTypes[0]->isDict())
+          throwUnsupported("dict() of a " + call.argumentTypes[0]->name() +
+                               " is not supported (dict() and dict(d) of a dict are)",
+                           call.location);
+        return call.argumentTypes[0];
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        if (values.empty() || !call.resultType->keyType())
+          return lowering.newDict(call.resultType);
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        llvm::Value *copy =
+            lowering.listRuntime("taipan_dict_copy", builder.getPtrTy(), {values[0]});
+        lowering.exitIf(builder.CreateIsNull(copy), builder.getInt32(MemoryErrorId));
+        lowering.addTemporary(copy, call.resultType);
+        return copy;
+      });
+}
+
+} // namespace
+
+void registerDictFunctions(Library &library) {
+  registerOperators(library);
+  registerLookups(library);
+  registerMethods(library);
+}
+
+} // namespace taipan

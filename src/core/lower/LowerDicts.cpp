@@ -1,0 +1,198 @@
+// Dicts in compiled code: a dict value is one pointer to a reference-counted block whose data is
+// runtime::DictHeader. The runtime hashes, compares and stores keys and values given by address
+// (runtime/Dicts.h); these helpers convert values into those stack copies and read the slots
+// back. The dict operations themselves are library entries (library/Dicts.cpp).
+#include "lower/FunctionLowering.h"
+
+#include "lower/LowerTypes.h"
+#include "runtime/Dicts.h"
+#include "runtime/Runtime.h"
+#include "support/CompileError.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
+
+namespace taipan {
+namespace {
+
+/// Appends the runtime's description of a key of `type` at byte `offset` (runtime::DictKeyCode).
+void describeKey(const Type *type, int64_t offset, std::vector<int64_t> &description) {
+  if (type->isTuple()) {
+    description.push_back(runtime::DictKeyTuple);
+    description.push_back(static_cast<int64_t>(type->elements().size()));
+    for (size_t i = 0; i < type->elements().size(); ++i)
+      describeKey(type->elements()[i], offset + static_cast<int64_t>(type->elementOffset(i)),
+                  description);
+    return;
+  }
+  int64_t code = runtime::DictKeyString;
+  if (type->isBoolean())
+    code = runtime::DictKeyBool;
+  else if (type->isInteger())
+    code = type->isSigned() ? runtime::DictKeySigned : runtime::DictKeyUnsigned;
+  else if (type->isFloat())
+    code = runtime::DictKeyFloat;
+  description.push_back(code | static_cast<int64_t>(type->storageSize()));
+  description.push_back(offset);
+}
+
+} // namespace
+
+void FunctionLowering::requireDictTypes(const Type *dictType, SourceLocation location) {
+  if (!dictType->keyType())
+    throwTypingError("cannot infer the key and value types of an empty dict; store into it, or "
+                     "build it with items",
+                     location);
+}
+
+llvm::Value *FunctionLowering::newDict(const Type *dictType) {
+  if (moduleLowering.target.hasThreadHierarchy())
+    throwUnsupported("dicts are not supported on the GPU (they run on the CPU)", {});
+  const Type *key = dictType->keyType();
+  const Type *value = dictType->valueType();
+  std::vector<int64_t> layout = {key ? static_cast<int64_t>(key->storageSize()) : 0,
+                                 value ? static_cast<int64_t>(value->storageSize()) : 0};
+  std::vector<int64_t> keyReferences = types::referenceOffsets(key);
+  std::vector<int64_t> valueReferences = types::referenceOffsets(value);
+  std::vector<int64_t> description;
+  if (key)
+    describeKey(key, 0, description);
+  if (static_cast<int64_t>(keyReferences.size()) > runtime::DictMaxReferences ||
+      static_cast<int64_t>(valueReferences.size()) > runtime::DictMaxReferences ||
+      static_cast<int64_t>(description.size()) > runtime::DictMaxKeyDescription)
+    throwUnsupported("a " + dictType->name() +
+                         " holds too many arrays, strings or lists per "
+                         "entry",
+                     {});
+  for (const std::vector<int64_t> *part : {&keyReferences, &valueReferences, &description}) {
+    layout.push_back(static_cast<int64_t>(part->size()));
+    layout.insert(layout.end(), part->begin(), part->end());
+  }
+  auto *table = llvm::ConstantDataArray::get(context, llvm::ArrayRef<int64_t>(layout));
+  auto *global = new llvm::GlobalVariable(moduleLowering.module, table->getType(), true,
+                                          llvm::GlobalValue::PrivateLinkage, table, "dict.layout");
+  llvm::Value *dict = listRuntime("taipan_dict_new", builder.getPtrTy(), {global});
+  exitIf(builder.CreateIsNull(dict), builder.getInt32(MemoryErrorId));
+  addTemporary(dict, dictType);
+  return dict;
+}
+
+llvm::Value *FunctionLowering::dictLength(llvm::Value *dict) {
+  return listHeaderField(dict, runtime::DictSizeOffset, builder.getInt64Ty());
+}
+
+llvm::Value *FunctionLowering::dictKeyAddress(llvm::Value *key, const Type *keyType,
+                                              const Type *dictType) {
+  const Type *expected = dictType->keyType();
+  llvm::Value *converted = castValue(key, keyType, expected);
+  llvm::Value *slot = createEntryAlloca(memoryType(context, expected), "dict.key");
+  builder.CreateStore(toMemoryForm(builder, converted, expected), slot);
+  return slot;
+}
+
+void FunctionLowering::storeDictItem(llvm::Value *dict, const Type *dictType, llvm::Value *key,
+                                     const Type *keyType, llvm::Value *value,
+                                     const Type *valueType) {
+  const Type *expected = dictType->valueType();
+  llvm::Value *keySlot = dictKeyAddress(key, keyType, dictType);
+  llvm::Value *owned = takeOwnership(castValue(value, valueType, expected), expected);
+  llvm::Value *valueSlot = createEntryAlloca(memoryType(context, expected), "dict.value");
+  builder.CreateStore(toMemoryForm(builder, owned, expected), valueSlot);
+  exitUnlessZero(listRuntime("taipan_dict_set", builder.getInt32Ty(), {dict, keySlot, valueSlot}));
+}
+
+llvm::Value *FunctionLowering::loadDictValue(llvm::Value *address, const Type *dictType) {
+  const Type *value = dictType->valueType();
+  return fromMemoryForm(builder, builder.CreateLoad(memoryType(context, value), address), value);
+}
+
+const Type *FunctionLowering::dictListType(const Type *dictType, int which) {
+  const Type *key = dictType->keyType();
+  const Type *value = dictType->valueType();
+  if (!key)
+    return types::list(nullptr);
+  return types::list(which == 0 ? key : which == 1 ? value : types::tuple({key, value}));
+}
+
+llvm::Value *FunctionLowering::dictToList(llvm::Value *dict, const Type *dictType, int which) {
+  const Type *listType = dictListType(dictType, which);
+  const Type *item = listType->itemType();
+  if (!item)
+    return newList(listType, builder.getInt64(0));
+  int64_t keyAt = which == 0 ? 0 : which == 2 ? static_cast<int64_t>(item->elementOffset(0)) : -1;
+  int64_t valueAt = which == 1 ? 0 : which == 2 ? static_cast<int64_t>(item->elementOffset(1)) : -1;
+  std::vector<int64_t> offsets = types::referenceOffsets(item);
+  llvm::Value *offsetTable = llvm::ConstantPointerNull::get(builder.getPtrTy());
+  if (!offsets.empty()) {
+    auto *table = llvm::ConstantDataArray::get(context, llvm::ArrayRef<int64_t>(offsets));
+    offsetTable =
+        new llvm::GlobalVariable(moduleLowering.module, table->getType(), true,
+                                 llvm::GlobalValue::PrivateLinkage, table, "dict.references");
+  }
+  llvm::Value *list =
+      listRuntime("taipan_dict_to_list", builder.getPtrTy(),
+                  {dict, builder.getInt64(static_cast<int64_t>(item->storageSize())),
+                   builder.getInt64(keyAt), builder.getInt64(valueAt), offsetTable,
+                   builder.getInt64(static_cast<int64_t>(offsets.size()))});
+  exitIf(builder.CreateIsNull(list), builder.getInt32(MemoryErrorId));
+  addTemporary(list, listType);
+  return list;
+}
+
+void FunctionLowering::forEachDictEntry(
+    llvm::Value *dict, const Type *dictType,
+    const std::function<void(llvm::Value *key, llvm::Value *value)> &body) {
+  if (!dictType->keyType())
+    return;
+  llvm::Value *used = listHeaderField(dict, runtime::DictUsedOffset, builder.getInt64Ty());
+  forEachIndex({used}, [&](const std::vector<llvm::Value *> &at) {
+    llvm::Value *keyAddress =
+        listRuntime("taipan_dict_entry", builder.getPtrTy(), {dict, at[0], builder.getInt32(0)});
+    llvm::BasicBlock *live = newBlock("dict.live");
+    llvm::BasicBlock *next = newBlock("dict.next");
+    builder.CreateCondBr(builder.CreateIsNull(keyAddress), next, live);
+    builder.SetInsertPoint(live);
+    const Type *key = dictType->keyType();
+    llvm::Value *keyValue =
+        fromMemoryForm(builder, builder.CreateLoad(memoryType(context, key), keyAddress), key);
+    llvm::Value *valueAddress =
+        listRuntime("taipan_dict_entry", builder.getPtrTy(), {dict, at[0], builder.getInt32(1)});
+    size_t mark = temporaries.size(); // what one entry's body makes lives for that entry
+    body(keyValue, loadDictValue(valueAddress, dictType));
+    releaseTemporaries(mark);
+    builder.CreateBr(next);
+    builder.SetInsertPoint(next);
+  });
+}
+
+llvm::Value *FunctionLowering::convertDict(llvm::Value *dict, const Type *from, const Type *to) {
+  llvm::Value *result = newDict(to);
+  forEachDictEntry(dict, from, [&](llvm::Value *key, llvm::Value *value) {
+    storeDictItem(result, to, key, from->keyType(), value, from->valueType());
+  });
+  return result;
+}
+
+void FunctionLowering::refuseAliasedDictCopy(Expr *target, Expr *value) {
+  const Type *from = typeOf(value);
+  if (target->kind != ExprKind::Name || value->kind != ExprKind::Name || !from->isDict() ||
+      typeOf(target) == from)
+    return;
+  throwTypingError("'" + target->name + " = " + value->name + "' would copy the " + from->name() +
+                       " into a " + typeOf(target)->name() + " (later stores widen '" +
+                       target->name +
+                       "'), so changes through one name would not show through "
+                       "the other; store values of one type",
+                   target->location);
+}
+
+void FunctionLowering::lowerDictStore(Expr *target, llvm::Value *value, const Type *valueType) {
+  Expr *base = target->operands[0];
+  Expr *index = target->operands[1];
+  const Type *dictType = typeOf(base);
+  requireDictTypes(dictType, target->location);
+  llvm::Value *dict = lowerExpr(base);
+  storeDictItem(dict, dictType, lowerExpr(index), typeOf(index), value, valueType);
+}
+
+} // namespace taipan

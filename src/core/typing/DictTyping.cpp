@@ -1,0 +1,94 @@
+// Typing rules shared by dict inference and the dict library entries (typing/DictTyping.h).
+#include "typing/DictTyping.h"
+
+#include "support/CompileError.h"
+#include "types/NumericPromotion.h"
+
+namespace taipan {
+
+const Type *dictKeyType(const Type *key) {
+  if (!key)
+    return nullptr;
+  if (key->isBoolean() || key->isFloat())
+    return key->isFloat() && key->bits() == 16 ? nullptr : key;
+  if (key->isInteger())
+    return !key->isSigned() && key->bits() == 64 ? key : types::int64();
+  if (key->isString())
+    return types::unicode();
+  if (key->isTuple() && !key->elements().empty()) {
+    std::vector<const Type *> elements;
+    for (const Type *element : key->elements()) {
+      elements.push_back(dictKeyType(element));
+      if (!elements.back())
+        return nullptr;
+    }
+    return types::tuple(elements);
+  }
+  return nullptr;
+}
+
+const Type *dictValueType(const Type *value) {
+  if (value && value->isString())
+    return types::unicode();
+  if (!value || !value->isRuntimeValue() || value->isNone() || value->isOptional() ||
+      value->isRecord() || value->kind() == TypeKind::Pointer)
+    return nullptr;
+  if (value->isString())
+    return types::unicode();
+  if (value->isTuple()) {
+    std::vector<const Type *> elements;
+    for (const Type *element : value->elements()) {
+      elements.push_back(dictValueType(element));
+      if (!elements.back())
+        return nullptr;
+    }
+    return types::tuple(elements);
+  }
+  return value;
+}
+
+const Type *dictTypeOfStore(const Type *key, const Type *value, SourceLocation location) {
+  const Type *keyType = dictKeyType(key);
+  if (!keyType)
+    throwTypingError("a dict key of type " + key->name() +
+                         " is not supported (keys are integers, floats, booleans, strings and "
+                         "tuples of them)",
+                     location);
+  const Type *valueType = dictValueType(value);
+  if (!valueType)
+    throwTypingError("a dict cannot hold a value of type " + value->name(), location);
+  return types::dict(keyType, valueType);
+}
+
+bool dictAcceptsKey(const Type *dict, const Type *key) {
+  const Type *expected = dict->keyType();
+  const Type *normal = dictKeyType(key);
+  if (!expected || !normal)
+    return false;
+  if (normal == expected)
+    return true;
+  if (expected->isTuple())
+    return normal->isTuple() && normal->elements().size() == expected->elements().size() &&
+           unifyTypes(expected, normal) == expected;
+  // An integer or boolean into float keys keeps its value; a float into integer keys would not.
+  if (expected->isFloat())
+    return normal->isInteger() || normal->isBoolean() || normal->isFloat();
+  if (expected->isInteger())
+    return normal->isInteger() || normal->isBoolean();
+  return false;
+}
+
+bool dictAcceptsValue(const Type *dict, const Type *value) {
+  const Type *expected = dict->valueType();
+  if (!expected)
+    return false;
+  const Type *normal = dictValueType(value);
+  if (!normal)
+    return false;
+  if (normal == expected || unifyTypes(expected, normal) == expected)
+    return true;
+  return expected->isNumber() && normal->isNumber() &&
+         (expected->isComplex() || !normal->isComplex());
+}
+
+} // namespace taipan
