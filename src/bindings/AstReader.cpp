@@ -5,6 +5,7 @@
 #include "GlobalResolution.h"
 #include "LocalFunctions.h"
 #include "Module.h"
+#include "syntax/CaughtExceptions.h"
 
 #include <nanobind/stl/string.h>
 
@@ -91,6 +92,7 @@ public:
       return;
     }
     source.body = readBlock(node.attr("body"));
+    rewriteCaughtExceptions(source);
   }
 
 private:
