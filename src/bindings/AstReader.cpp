@@ -5,6 +5,7 @@
 #include "GlobalResolution.h"
 #include "LocalFunctions.h"
 #include "Module.h"
+#include "syntax/CaughtExceptions.h"
 
 #include "syntax/Comprehensions.h"
 
@@ -93,6 +94,7 @@ public:
       return;
     }
     source.body = readBlock(node.attr("body"));
+    rewriteCaughtExceptions(source);
   }
 
 private:

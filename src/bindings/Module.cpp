@@ -249,6 +249,36 @@ static bool raiseKeyError(PyObject *cls, const char *repr) {
   return true;
 }
 
+/// str() of the exception Python would make of a compiled raise (`cls(message)`, or `cls()` for
+/// no message), for `str(e)` in compiled handlers: a class may format its arguments (KeyError
+/// shows the key's repr) or define __str__. False when Python fails (the caller keeps the text).
+static bool exceptionText(int32_t id, const std::string &message, std::string &text) {
+  if (!message.empty() && message[0] == '\x01') {
+    text = message.substr(1); // a missing dict key's repr: str(KeyError(key)) is repr(key)
+    return true;
+  }
+  PyGILState_STATE state = PyGILState_Ensure();
+  PyObject *cls = exceptionClassFor(id);
+  PyObject *instance = nullptr;
+  if (message.empty()) {
+    instance = PyObject_CallNoArgs(cls);
+  } else if (PyObject *argument = PyUnicode_FromStringAndSize(message.data(), message.size())) {
+    instance = PyObject_CallOneArg(cls, argument);
+    Py_DECREF(argument);
+  }
+  PyObject *str = instance ? PyObject_Str(instance) : nullptr;
+  Py_ssize_t size = 0;
+  const char *utf8 = str ? PyUnicode_AsUTF8AndSize(str, &size) : nullptr;
+  if (utf8)
+    text.assign(utf8, static_cast<size_t>(size));
+  else
+    PyErr_Clear();
+  Py_XDECREF(str);
+  Py_XDECREF(instance);
+  PyGILState_Release(state);
+  return utf8 != nullptr;
+}
+
 void raisePendingException() {
   runtime::PendingException pending = runtime::takePendingException();
   PyObject *cls = exceptionClassFor(pending.exceptionId);
@@ -297,6 +327,7 @@ NB_MODULE(_core, module) {
   registerBuiltinExceptions();
   runtime::setPrintSink(printToPythonStdout);
   runtime::setExceptionMatcher(exceptionMatches);
+  runtime::setExceptionText(exceptionText);
   installStringHooks();
   runtime::setCfuncFailureSink(reportFailedCfunc);
   defineTypeObjects(module);

@@ -506,7 +506,7 @@ def test_unused_as_name_and_refusals():
         try:
             return 1 // b
         except ZeroDivisionError as e:
-            print(e)
+            print(e.args)
             return -1
 
     with pytest.raises(UnsupportedError, match="as e"):

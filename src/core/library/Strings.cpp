@@ -264,6 +264,20 @@ void registerConstructors(Library &library) {
           return lowerStringLiteral(lowering, "");
         return stringOf(lowering, values[0], call.argumentTypes[0]);
       });
+  // `except ... as e` (syntax/CaughtExceptions.h): the handled-stack index of the caught
+  // exception, and str(e).
+  addFunction(
+      library, "taipan.caught_index", positional(0), [](LibraryCall &) { return types::int64(); },
+      [](FunctionLowering &lowering, const LibraryCall &, const Values &) {
+        return callStringRuntime(lowering, "taipan_caught_index", lowering.irBuilder().getInt64Ty(),
+                                 {});
+      });
+  addFunction(
+      library, "taipan.caught_message", positional(1),
+      [](LibraryCall &) { return types::unicode(); },
+      [](FunctionLowering &lowering, const LibraryCall &, const Values &values) {
+        return callStringFunction(lowering, "taipan_caught_message", {values[0]});
+      });
   addFunction(
       library, "ord", positional(1),
       [](LibraryCall &call) {

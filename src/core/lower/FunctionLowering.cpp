@@ -4,6 +4,7 @@
 #include "lower/LowerStrings.h"
 
 #include "runtime/FloatFormat.h"
+#include "syntax/CaughtExceptions.h"
 #include "types/NumericPromotion.h"
 
 #include <llvm/IR/Constants.h>
@@ -873,6 +874,14 @@ void FunctionLowering::lowerRaise(Stmt *stmt) {
     return;
   }
   Expr *raised = stmt->value;
+  if (isCaughtExceptionName(raised)) { // `raise e` in `except ... as e`: its handled-stack index
+    llvm::Value *index = lowerExpr(raised);
+    builder.CreateCall(moduleLowering.runtimeFunction("taipan_reraise_at", builder.getVoidTy(),
+                                                      {builder.getInt64Ty()}),
+                       {index});
+    exitFunction(builder.getInt32(1));
+    return;
+  }
   const Type *classType =
       raised->kind == ExprKind::Call ? typeOf(raised->callee()) : typeOf(raised);
   std::vector<llvm::Value *> values;

@@ -3,6 +3,7 @@
 #include "runtime/ExceptionHandling.h"
 
 #include "runtime/Runtime.h"
+#include "runtime/Strings.h"
 
 #include <atomic>
 #include <string>
@@ -20,6 +21,24 @@ struct HandledException {
 };
 thread_local std::vector<HandledException> handled;
 std::atomic<ExceptionMatcher> matcher{nullptr};
+std::atomic<ExceptionText> textOf{nullptr};
+
+/// Classes whose str() of one argument is that argument (most of those compiled code raises).
+bool strIsMessage(int32_t id) {
+  switch (id) {
+  case taipan::ZeroDivisionErrorId:
+  case taipan::ValueErrorId:
+  case taipan::IndexErrorId:
+  case taipan::AssertionErrorId:
+  case taipan::OverflowErrorId:
+  case taipan::TypeErrorId:
+  case taipan::RuntimeErrorId:
+  case taipan::MemoryErrorId:
+    return true;
+  default:
+    return false;
+  }
+}
 } // namespace
 
 extern "C" {
@@ -42,6 +61,24 @@ void taipan_end_catch(void) {
     handled.pop_back();
 }
 
+int64_t taipan_caught_index(void) { return static_cast<int64_t>(handled.size()) - 1; }
+
+MemInfo *taipan_caught_message(int64_t index) {
+  const HandledException &caught = handled[static_cast<size_t>(index)];
+  std::string text;
+  ExceptionText python = textOf.load();
+  if (strIsMessage(caught.exceptionId) || !python ||
+      !python(caught.exceptionId, caught.message, text))
+    text = caught.message;
+  return taipan_str_from_utf8(text.data(), static_cast<int64_t>(text.size()));
+}
+
+void taipan_reraise_at(int64_t index) {
+  // Copied first: raising reuses the pending message's storage, not the handled stack's.
+  HandledException caught = handled[static_cast<size_t>(index)];
+  raiseWithMessage(caught.exceptionId, std::move(caught.message));
+}
+
 void taipan_reraise(void) {
   if (handled.empty()) {
     raiseWithMessage(taipan::RuntimeErrorId, "No active exception to reraise");
@@ -54,5 +91,7 @@ void taipan_reraise(void) {
 namespace taipan::runtime {
 
 void setExceptionMatcher(ExceptionMatcher isSubclass) { matcher.store(isSubclass); }
+
+void setExceptionText(ExceptionText text) { textOf.store(text); }
 
 } // namespace taipan::runtime

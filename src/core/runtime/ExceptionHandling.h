@@ -2,7 +2,10 @@
 // class, and the thread's stack of exceptions being handled (for a bare `raise`).
 #pragma once
 
+#include "runtime/MemoryRuntime.h"
+
 #include <cstdint>
+#include <string>
 
 extern "C" {
 /// 1 when the pending exception is an instance of the class `handlerId` (or a subclass), else 0.
@@ -14,6 +17,13 @@ void taipan_catch(void);
 void taipan_end_catch(void);
 /// A bare `raise` in a handler: the handled exception becomes pending again, unchanged.
 void taipan_reraise(void);
+/// `except ... as e`: the index of the exception this handler caught on the handled stack (read
+/// once, when the handler starts; deeper handlers push above it).
+int64_t taipan_caught_index(void);
+/// str(e) of the handled exception at `index`: a new string, or null with MemoryError pending.
+taipan::runtime::MemInfo *taipan_caught_message(int64_t index);
+/// `raise e`: the handled exception at `index` becomes pending again, class and message.
+void taipan_reraise_at(int64_t index);
 }
 
 namespace taipan::runtime {
@@ -22,5 +32,10 @@ namespace taipan::runtime {
 /// bindings install it (the hierarchy is Python's); without one only equal ids match.
 using ExceptionMatcher = bool (*)(int32_t raised, int32_t handler);
 void setExceptionMatcher(ExceptionMatcher matcher);
+
+/// str() of the exception of class `id` made from `message` (Python's, which a class may
+/// format); false to keep the message. The bindings install it.
+using ExceptionText = bool (*)(int32_t id, const std::string &message, std::string &text);
+void setExceptionText(ExceptionText text);
 
 } // namespace taipan::runtime

@@ -25,8 +25,4 @@ bool containsTry(const std::vector<Stmt *> &block);
 /// The classes an except clause names: its one class, or the elements of its tuple.
 std::vector<Expr *> handlerClasses(const ExceptHandler &handler);
 
-/// Throws UnsupportedError at the first use of the name an `except ... as name` binds: the
-/// caught exception is not a value compiled code can hold.
-void checkCaughtNameUnused(const ExceptHandler &handler);
-
 } // namespace taipan

@@ -3,6 +3,7 @@
 #include "typing/TypeInference.h"
 #include "typing/TryTyping.h"
 
+#include "syntax/CaughtExceptions.h"
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
@@ -328,7 +329,6 @@ private:
           throwUnsupported("an except clause must name exception classes, not " + describe(type),
                            named->location);
       }
-      checkCaughtNameUnused(handler);
       typeBlock(handler.body);
     }
     typeBlock(stmt->orelse);
@@ -487,6 +487,8 @@ private:
 
   void typeRaised(Expr *value) {
     const Type *type = typeExpr(value);
+    if (isCaughtExceptionName(value)) // `raise e` in `except ... as e`
+      return;
     if (type && type->kind() == TypeKind::ExceptionClass)
       return;
     if (value->kind == ExprKind::Call && value->callee()->kind != ExprKind::Attribute) {
@@ -972,6 +974,8 @@ private:
   }
 
   const Type *typeName(Expr *expr) {
+    if (expr->name == CaughtIndexCallee || expr->name == CaughtMessageCallee)
+      return types::builtin(expr->name.substr(1)); // made by rewriteCaughtExceptions
     if (localNames.count(expr->name)) {
       auto found = function.variableTypes.find(expr->name);
       if (found == function.variableTypes.end())
