@@ -47,7 +47,7 @@ def uses_caught_exception(x):
     try:
         y = 1 / x
     except ZeroDivisionError as e:
-        y = len(str(e))  # <- error
+        y = len(e.args)  # <- error
     return y
 
 

@@ -148,10 +148,15 @@ def test_isinstance_of_a_users_class_is_refused_at_the_line():
     assert "lambda x: isinstance(x, Mine)" in str(error.value)
 
 
+@njit
+def helper(x):
+    return x
+
+
 def test_callable_and_getattr():
-    f = njit(lambda a: (callable(a), callable(len), getattr(a, "ndim"), getattr(a, "size")))  # noqa: B009
+    f = njit(lambda a: (callable(a), callable(helper), getattr(a, "ndim"), getattr(a, "size")))  # noqa: B009
     a = np.ones((2, 3))
-    assert f(a) == f.py_func(a)
+    assert f(a) == f.py_func(a) == (False, True, 2, 6)
 
 
 def test_getattr_needs_a_constant_name():
