@@ -51,18 +51,30 @@ public:
     if (kind == "AsyncFunctionDef")
       throwUnsupported("async functions are not supported", source.definitionLocation);
     nb::handle arguments = node.attr("args");
-    if (nb::len(nb::object(arguments.attr("kwonlyargs"))) != 0 ||
-        !arguments.attr("vararg").is_none() || !arguments.attr("kwarg").is_none())
-      throwUnsupported("*args, **kwargs and keyword-only parameters are not supported",
+    if (!arguments.attr("kwarg").is_none())
+      throwUnsupported("**kwargs parameters are not supported in compiled code",
                        source.definitionLocation);
     for (nb::handle group : {arguments.attr("posonlyargs"), arguments.attr("args")})
       for (nb::handle argument : nb::cast<nb::list>(group))
         source.parameters.push_back({nb::cast<std::string>(argument.attr("arg")), false, {}});
+    size_t positionalEnd = source.parameters.size();
+    if (!arguments.attr("vararg").is_none()) {
+      Parameter star{nb::cast<std::string>(arguments.attr("vararg").attr("arg")), false, {}};
+      star.isStar = true;
+      source.parameters.push_back(star);
+    }
+    size_t keywordOnlyStart = source.parameters.size();
+    for (nb::handle argument : nb::cast<nb::list>(arguments.attr("kwonlyargs"))) {
+      Parameter parameter{nb::cast<std::string>(argument.attr("arg")), false, {}};
+      parameter.keywordOnly = true;
+      source.parameters.push_back(parameter);
+    }
+    readKeywordOnlyDefaults(function, arguments, keywordOnlyStart);
     // Defaults are the values Python evaluated when the function was defined; an inner
     // function's are read from its tree (constants only).
     if (function.is_none()) {
       nb::list defaults = nb::cast<nb::list>(arguments.attr("defaults"));
-      size_t first = source.parameters.size() - defaults.size();
+      size_t first = positionalEnd - defaults.size();
       for (size_t i = 0; i < defaults.size(); ++i) {
         Parameter &parameter = source.parameters[first + i];
         Expr *value = readExpr(defaults[i]);
@@ -77,7 +89,7 @@ public:
     nb::object defaults = function.is_none() ? nb::none() : function.attr("__defaults__");
     if (!defaults.is_none()) {
       nb::tuple values = nb::cast<nb::tuple>(defaults);
-      size_t first = source.parameters.size() - values.size();
+      size_t first = positionalEnd - values.size();
       for (size_t i = 0; i < values.size(); ++i) {
         Parameter &parameter = source.parameters[first + i];
         if (!readConstant(values[i], parameter.defaultValue))
@@ -98,6 +110,37 @@ public:
   }
 
 private:
+  /// The defaults of keyword-only parameters: the function's `__kwdefaults__`, or for an inner
+  /// function the constants of its tree.
+  void readKeywordOnlyDefaults(nb::handle function, nb::handle arguments, size_t start) {
+    nb::list inTree = nb::cast<nb::list>(arguments.attr("kw_defaults"));
+    nb::object values = function.is_none() ? nb::none() : function.attr("__kwdefaults__");
+    for (size_t i = start; i < source.parameters.size(); ++i) {
+      Parameter &parameter = source.parameters[i];
+      if (!function.is_none()) {
+        if (values.is_none() ||
+            !PyDict_Contains(values.ptr(), nb::str(parameter.name.c_str()).ptr()))
+          continue;
+        if (!readConstant(values[nb::str(parameter.name.c_str())], parameter.defaultValue))
+          throwUnsupported("the default value of parameter '" + parameter.name +
+                               "' must be a number, bool, None or str",
+                           source.definitionLocation);
+        parameter.hasDefault = true;
+        continue;
+      }
+      nb::handle node = inTree[i - start];
+      if (node.is_none())
+        continue;
+      Expr *value = readExpr(node);
+      if (value->kind != ExprKind::Constant)
+        throwUnsupported("the default value of parameter '" + parameter.name +
+                             "' of an inner function must be a constant",
+                         value->location);
+      parameter.defaultValue = value->constant;
+      parameter.hasDefault = true;
+    }
+  }
+
   FunctionSource &source;
   std::set<std::string> declaredOutside; ///< names of `global` and `nonlocal` statements
   std::shared_ptr<LocalFunctionResolver> localFunctions;
@@ -608,9 +651,22 @@ private:
       } else {
         expr->operands.push_back(readExpr(function));
       }
-      for (nb::handle argument : nb::cast<nb::list>(node.attr("args"))) {
-        if (nodeKind(argument) == "Starred")
-          throwUnsupported("*args in calls are not supported", location(argument));
+      nb::list arguments = nb::cast<nb::list>(node.attr("args"));
+      for (size_t i = 0; i < arguments.size(); ++i) {
+        nb::handle argument = arguments[i];
+        if (nodeKind(argument) == "Starred") {
+          // f(*t): typing spreads the tuple t into positional arguments (jitted callees only).
+          nb::handle value = argument.attr("value");
+          if (i + 1 != arguments.size() || expr->starredOperand != 0)
+            throwUnsupported("'*' in a call is supported only on its last positional argument",
+                             location(argument));
+          if (nodeKind(value) != "Name")
+            throwUnsupported("'*' in a call is supported only on a variable holding a tuple",
+                             location(argument));
+          expr->starredOperand = expr->operands.size();
+          expr->operands.push_back(readExpr(value));
+          continue;
+        }
         expr->operands.push_back(readExpr(argument));
       }
       for (nb::handle keyword : nb::cast<nb::list>(node.attr("keywords"))) {

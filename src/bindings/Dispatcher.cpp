@@ -30,6 +30,9 @@ struct DispatcherObject {
   std::deque<Overload> *overloads; // a deque keeps entries in place while others are added
   std::vector<std::string> *parameterNames;
   PyObject *defaults;
+  PyObject *keywordDefaults; ///< __kwdefaults__: a dict, or null
+  Py_ssize_t starIndex;      ///< the parameter `*args` binds, or -1
+  Py_ssize_t keywordOnlyCount;
   bool nogil;
   bool generic;
 };
@@ -115,24 +118,39 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
   return boxed;
 }
 
-/// Binds keyword arguments and defaults into `bound` (new references), Python-style.
+/// Binds keyword arguments and defaults into `bound` (borrowed references), Python-style. The
+/// extra positional arguments of a `*args` parameter go into a new tuple, `packed`, which the
+/// caller releases after the call.
 bool bindArguments(DispatcherObject *self, PyObject *const *arguments, Py_ssize_t positional,
-                   PyObject *keywordNames, std::vector<PyObject *> &bound) {
+                   PyObject *keywordNames, std::vector<PyObject *> &bound, PyObject *&packed) {
   const std::vector<std::string> &names = *self->parameterNames;
   Py_ssize_t count = static_cast<Py_ssize_t>(names.size());
-  if (positional > count) {
-    PyErr_Format(PyExc_TypeError, "takes %zd positional arguments but %zd were given", count,
-                 positional);
+  Py_ssize_t star = self->starIndex;
+  Py_ssize_t positionalCount = star >= 0 ? star : count - self->keywordOnlyCount;
+  if (positional > positionalCount && star < 0) {
+    PyErr_Format(PyExc_TypeError, "takes %zd positional arguments but %zd were given",
+                 positionalCount, positional);
     return false;
   }
   bound.assign(count, nullptr);
-  for (Py_ssize_t i = 0; i < positional; ++i)
+  for (Py_ssize_t i = 0; i < std::min(positional, positionalCount); ++i)
     bound[i] = arguments[i];
+  if (star >= 0) {
+    Py_ssize_t extra = std::max<Py_ssize_t>(0, positional - positionalCount);
+    packed = PyTuple_New(extra);
+    if (!packed)
+      return false;
+    for (Py_ssize_t j = 0; j < extra; ++j) {
+      Py_INCREF(arguments[positionalCount + j]);
+      PyTuple_SET_ITEM(packed, j, arguments[positionalCount + j]);
+    }
+    bound[star] = packed;
+  }
   Py_ssize_t keywordCount = keywordNames ? PyTuple_GET_SIZE(keywordNames) : 0;
   for (Py_ssize_t k = 0; k < keywordCount; ++k) {
     const char *keyword = PyUnicode_AsUTF8(PyTuple_GET_ITEM(keywordNames, k));
     Py_ssize_t index = 0;
-    while (index < count && names[index] != keyword)
+    while (index < count && (index == star || names[index] != keyword))
       ++index;
     if (index == count) {
       PyErr_Format(PyExc_TypeError, "got an unexpected keyword argument '%s'", keyword);
@@ -148,7 +166,19 @@ bool bindArguments(DispatcherObject *self, PyObject *const *arguments, Py_ssize_
   for (Py_ssize_t i = 0; i < count; ++i) {
     if (bound[i])
       continue;
-    Py_ssize_t defaultIndex = i - (count - defaultCount);
+    if (i >= positionalCount) { // keyword-only
+      PyObject *value = self->keywordDefaults
+                            ? PyDict_GetItemString(self->keywordDefaults, names[i].c_str())
+                            : nullptr;
+      if (!value) {
+        PyErr_Format(PyExc_TypeError, "missing required keyword-only argument '%s'",
+                     names[i].c_str());
+        return false;
+      }
+      bound[i] = value;
+      continue;
+    }
+    Py_ssize_t defaultIndex = i - (positionalCount - defaultCount);
     if (defaultIndex < 0) {
       PyErr_Format(PyExc_TypeError, "missing required argument '%s'", names[i].c_str());
       return false;
@@ -157,6 +187,12 @@ bool bindArguments(DispatcherObject *self, PyObject *const *arguments, Py_ssize_
   }
   return true;
 }
+
+/// Releases the tuple a `*args` call packed, when the call returns.
+struct PackedArguments {
+  PyObject *tuple = nullptr;
+  ~PackedArguments() { Py_XDECREF(tuple); }
+};
 
 PyObject *dispatcherVectorcall(PyObject *callable, PyObject *const *arguments, size_t flags,
                                PyObject *keywordNames) {
@@ -173,8 +209,10 @@ PyObject *dispatcherVectorcall(PyObject *callable, PyObject *const *arguments, s
   std::vector<PyObject *> bound;
   PyObject *const *actual = arguments;
   Py_ssize_t count = positional;
-  if (keywordNames || positional != static_cast<Py_ssize_t>(self->parameterNames->size())) {
-    if (!bindArguments(self, arguments, positional, keywordNames, bound))
+  PackedArguments packed;
+  if (keywordNames || positional != static_cast<Py_ssize_t>(self->parameterNames->size()) ||
+      self->starIndex >= 0 || self->keywordOnlyCount > 0) {
+    if (!bindArguments(self, arguments, positional, keywordNames, bound, packed.tuple))
       return nullptr;
     actual = bound.data();
     count = static_cast<Py_ssize_t>(bound.size());
@@ -223,6 +261,9 @@ PyObject *dispatcherNew(PyTypeObject *type, PyObject *, PyObject *) {
   self->overloads = new std::deque<Overload>();
   self->parameterNames = new std::vector<std::string>();
   self->defaults = nullptr;
+  self->keywordDefaults = nullptr;
+  self->starIndex = -1;
+  self->keywordOnlyCount = 0;
   self->nogil = false;
   self->generic = false;
   return reinterpret_cast<PyObject *>(self);
@@ -235,18 +276,21 @@ void dispatcherDealloc(PyObject *object) {
   delete self->overloads;
   delete self->parameterNames;
   Py_CLEAR(self->defaults);
+  Py_CLEAR(self->keywordDefaults);
   type->tp_free(object);
   Py_DECREF(type);
 }
 
 int dispatcherTraverse(PyObject *object, visitproc visit, void *arg) {
   Py_VISIT(reinterpret_cast<DispatcherObject *>(object)->defaults);
+  Py_VISIT(reinterpret_cast<DispatcherObject *>(object)->keywordDefaults);
   Py_VISIT(Py_TYPE(object));
   return 0;
 }
 
 int dispatcherClear(PyObject *object) {
   Py_CLEAR(reinterpret_cast<DispatcherObject *>(object)->defaults);
+  Py_CLEAR(reinterpret_cast<DispatcherObject *>(object)->keywordDefaults);
   return 0;
 }
 
@@ -274,7 +318,8 @@ PyTypeObject *createDispatcherType() {
 }
 
 void configureDispatcher(PyObject *dispatcher, const std::vector<std::string> &names,
-                         PyObject *defaults, bool nogil, bool generic) {
+                         PyObject *defaults, bool nogil, bool generic, Py_ssize_t starIndex,
+                         Py_ssize_t keywordOnlyCount, PyObject *keywordDefaults) {
   auto *self = reinterpret_cast<DispatcherObject *>(dispatcher);
   *self->parameterNames = names;
   Py_CLEAR(self->defaults);
@@ -282,6 +327,13 @@ void configureDispatcher(PyObject *dispatcher, const std::vector<std::string> &n
     Py_INCREF(defaults);
     self->defaults = defaults;
   }
+  Py_CLEAR(self->keywordDefaults);
+  if (keywordDefaults && keywordDefaults != Py_None) {
+    Py_INCREF(keywordDefaults);
+    self->keywordDefaults = keywordDefaults;
+  }
+  self->starIndex = starIndex;
+  self->keywordOnlyCount = keywordOnlyCount;
   self->nogil = nogil;
   self->generic = generic;
 }

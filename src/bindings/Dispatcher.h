@@ -14,11 +14,14 @@ namespace taipan::bindings {
 /// Creates the `DispatcherBase` type; Python's taipan.dispatcher.Dispatcher subclasses it.
 PyTypeObject *createDispatcherType();
 
-/// Sets the parameter names, defaults (tuple or None) and the nogil option of a dispatcher.
-/// A `generic` dispatcher (a function with *args, say) sends every call to Python's
-/// `_compile_for_args`, which reports what it cannot compile.
+/// Sets the parameter names (Python's order: positional, `*args`, keyword-only), defaults (tuple
+/// or None), keyword-only defaults (dict or None) and the nogil option of a dispatcher.
+/// `starIndex` is the parameter `*args` binds as a tuple, or -1. A `generic` dispatcher (a
+/// function with **kwargs) sends every call to Python's `_compile_for_args`, which reports what
+/// it cannot compile.
 void configureDispatcher(PyObject *dispatcher, const std::vector<std::string> &names,
-                         PyObject *defaults, bool nogil, bool generic);
+                         PyObject *defaults, bool nogil, bool generic, Py_ssize_t starIndex = -1,
+                         Py_ssize_t keywordOnlyCount = 0, PyObject *keywordDefaults = nullptr);
 
 /// Makes calls with arguments of types `key` run `compiled`.
 void addOverload(PyObject *dispatcher, const CompiledFunction &compiled,

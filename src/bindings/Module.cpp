@@ -498,11 +498,14 @@ NB_MODULE(_core, module) {
   module.def(
       "configure_dispatcher",
       [](nb::handle dispatcher, std::vector<std::string> names, nb::handle defaults, bool nogil,
-         bool generic) {
-        configureDispatcher(dispatcher.ptr(), names, defaults.ptr(), nogil, generic);
+         bool generic, Py_ssize_t starIndex, Py_ssize_t keywordOnlyCount,
+         nb::handle keywordDefaults) {
+        configureDispatcher(dispatcher.ptr(), names, defaults.ptr(), nogil, generic, starIndex,
+                            keywordOnlyCount, keywordDefaults.ptr());
       },
       nb::arg("dispatcher"), nb::arg("names"), nb::arg("defaults").none(), nb::arg("nogil"),
-      nb::arg("generic") = false);
+      nb::arg("generic") = false, nb::arg("star_index") = -1, nb::arg("keyword_only_count") = 0,
+      nb::arg("keyword_defaults").none() = nb::none());
 
   module.def("add_overload",
              [](nb::handle dispatcher, const CompiledFunction &compiled, nb::handle key) {

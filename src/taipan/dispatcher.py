@@ -131,14 +131,30 @@ class Dispatcher(CompiledFunction):
         self._overloads = {}
         self._explicit = bool(signatures)
         code = py_func.__code__
-        names = list(code.co_varnames[: code.co_argcount])
-        # *args, **kwargs and keyword-only parameters are reported when the first call compiles.
-        generic = (
-            bool(code.co_flags & (_CO_VARARGS | _CO_VARKEYWORDS)) or code.co_kwonlyargcount > 0
-        )
+        # Python's order: positional parameters, *args (bound to a tuple), keyword-only ones.
+        star = bool(code.co_flags & _CO_VARARGS)
+        count = code.co_argcount + code.co_kwonlyargcount + int(star)
+        names = list(code.co_varnames[:count])
+        if star:  # co_varnames puts *args after the keyword-only parameters
+            names = (
+                names[: code.co_argcount]
+                + [code.co_varnames[count - 1]]
+                + names[code.co_argcount : count - 1]
+            )
+        # **kwargs is reported when the first call compiles.
+        generic = bool(code.co_flags & _CO_VARKEYWORDS)
         # A parallel region releases the GIL, as nogil=True does for the whole call.
         release_gil = bool(options.get("nogil") or options.get("parallel"))
-        _core.configure_dispatcher(self, names, py_func.__defaults__, release_gil, generic)
+        _core.configure_dispatcher(
+            self,
+            names,
+            py_func.__defaults__,
+            release_gil,
+            generic,
+            code.co_argcount if star else -1,
+            code.co_kwonlyargcount,
+            py_func.__kwdefaults__,
+        )
         for signature in signatures or ():
             self.compile(signature)
 

@@ -8,6 +8,15 @@ namespace taipan {
 FunctionSource::FunctionSource() = default;
 FunctionSource::~FunctionSource() = default;
 
+Expr *FunctionSource::syntheticExpr(int owner, int index, ExprKind kind, SourceLocation location,
+                                    bool &made) {
+  Expr *&slot = synthetic[{owner, index}];
+  made = !slot;
+  if (!slot)
+    slot = newExpr(kind, location);
+  return slot;
+}
+
 Expr *FunctionSource::newExpr(ExprKind kind, SourceLocation location) {
   Expr &expr = expressions.emplace_back();
   expr.kind = kind;

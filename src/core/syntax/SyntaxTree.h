@@ -8,6 +8,7 @@
 #include <complex>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,6 +66,9 @@ struct Expr {
   std::vector<Expr *> operands;
   std::vector<std::string> keywordNames; ///< Call: names of the trailing keyword operands
   std::vector<Stmt *> statements;        ///< Comprehension: the loop building the value
+  /// Call: the operand passed as `*operand` (a tuple spread into positional arguments; the last
+  /// positional one), or 0 for none.
+  size_t starredOperand = 0;
 
   Expr *callee() const { return operands[0]; }
   size_t positionalCount() const { return operands.size() - 1 - keywordNames.size(); }
@@ -111,11 +115,15 @@ struct Stmt {
   std::vector<Stmt *> finalbody;       ///< Try
 };
 
-/// A parameter of the function: its name and, when it has one, its default value.
+/// A parameter of the function: its name and, when it has one, its default value. The order is
+/// Python's: positional parameters, then `*args` (isStar: a tuple of the extra positional
+/// arguments), then keyword-only ones.
 struct Parameter {
   std::string name;
   bool hasDefault = false;
   Constant defaultValue;
+  bool isStar = false;
+  bool keywordOnly = false;
 };
 
 /// fastmath=True, or the flags of a set such as {'nnan', 'ninf'}, as Numba accepts.
@@ -178,6 +186,10 @@ public:
   int fileLine(int parsedLine) const { return firstLine + parsedLine - 1; }
 
   Expr *newExpr(ExprKind kind, SourceLocation location);
+  /// An expression typing adds to the tree (the tuple a call packs for `*args`, the items of a
+  /// `*t` argument): made once per (owner expression, index) and then reused, so every
+  /// specialisation of the function sees the same node.
+  Expr *syntheticExpr(int owner, int index, ExprKind kind, SourceLocation location, bool &made);
   Stmt *newStmt(StmtKind kind, SourceLocation location);
   int expressionCount() const { return static_cast<int>(expressions.size()); }
 
@@ -186,6 +198,7 @@ public:
 
 private:
   std::deque<Expr> expressions;
+  std::map<std::pair<int, int>, Expr *> synthetic;
   std::deque<Stmt> statements;
 };
 

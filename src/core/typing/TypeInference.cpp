@@ -7,6 +7,7 @@
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
+#include "typing/CallArguments.h"
 #include "typing/ConstantArguments.h"
 #include "typing/DictTyping.h"
 #include "typing/Isinstance.h"
@@ -192,6 +193,8 @@ private:
   const Type *record(Expr *expr, const Type *type) {
     if (!type && reportUnknown)
       throwTypingError("cannot determine the type of this expression", expr->location);
+    if (static_cast<size_t>(expr->id) >= function.expressionTypes.size()) // a synthetic one
+      function.expressionTypes.resize(source.expressionCount(), nullptr);
     function.expressionTypes[expr->id] = type;
     return type;
   }
@@ -1467,6 +1470,10 @@ private:
     }
     if (!calleeType || unknown)
       return nullptr;
+    if (expr->starredOperand && calleeType->kind() != TypeKind::JitFunction)
+      throwUnsupported("'*' in a call is supported only when calling a jitted function, not " +
+                           describe(calleeType),
+                       expr->operands[expr->starredOperand]->location);
     if (calleeType->kind() == TypeKind::Overload) {
       // When every typing function declines, taipan's own implementation of the function (if
       // it has one) is tried, as Numba tries a function's other definitions.
@@ -1506,6 +1513,19 @@ private:
   }
 
   const Type *typeOf(Expr *expr) { return function.expressionTypes[expr->id]; }
+
+  /// The items of `*t` in a call, t a tuple variable: `t[0]`, `t[1]`, ... (typed).
+  std::vector<Expr *> spreadStarred(Expr *tuple) {
+    const Type *type = typeOf(tuple);
+    if (!type->isTuple())
+      throwTypingError("'*' in a call needs a tuple, not " + describe(type), tuple->location);
+    std::vector<Expr *> items;
+    for (size_t i = 0; i < type->elements().size(); ++i) {
+      items.push_back(tupleItem(source, tuple, static_cast<int>(i)));
+      typeExpr(items.back());
+    }
+    return items;
+  }
 
   /// value.method(...): an attribute of a run-time value, not of a module or namespace.
   bool isMethodCall(Expr *callee) {
@@ -1559,37 +1579,25 @@ private:
   /// callee's parameters and types the callee for them.
   const Type *typeJitCall(Expr *expr, FunctionSource *callee, Expr *self = nullptr) {
     const std::vector<Parameter> &parameters = callee->parameters;
+    std::vector<Expr *> positional;
+    if (self)
+      positional.push_back(self);
+    for (size_t i = 1; i <= expr->positionalCount(); ++i) {
+      if (i != expr->starredOperand) {
+        positional.push_back(expr->operands[i]);
+        continue;
+      }
+      std::vector<Expr *> items = spreadStarred(expr->operands[i]);
+      positional.insert(positional.end(), items.begin(), items.end());
+    }
     CallBinding binding;
-    binding.arguments.assign(parameters.size(), nullptr);
-    std::vector<bool> bound(parameters.size(), false);
-    size_t positional = expr->positionalCount();
-    size_t first = self ? 1 : 0;
-    if (first + positional > parameters.size())
-      throwTypingError(callee->name + "() takes " + std::to_string(parameters.size()) +
-                           " arguments but " + std::to_string(first + positional) + " were given",
-                       expr->location);
-    if (self) {
-      binding.arguments[0] = self;
-      bound[0] = true;
-    }
-    for (size_t i = 0; i < positional; ++i) {
-      binding.arguments[first + i] = expr->operands[1 + i];
-      bound[first + i] = true;
-    }
-    for (size_t k = 0; k < expr->keywordNames.size(); ++k) {
-      const std::string &keyword = expr->keywordNames[k];
-      size_t index = 0;
-      while (index < parameters.size() && parameters[index].name != keyword)
-        ++index;
-      if (index == parameters.size())
-        throwTypingError(callee->name + "() got an unexpected keyword argument '" + keyword + "'",
-                         expr->location);
-      if (bound[index])
-        throwTypingError(callee->name + "() got multiple values for argument '" + keyword + "'",
-                         expr->location);
-      binding.arguments[index] = expr->operands[1 + positional + k];
-      bound[index] = true;
-    }
+    binding.arguments = bindJitArguments(source, *callee, expr, positional);
+    for (size_t i = 0; i < parameters.size(); ++i)
+      if (parameters[i].isStar)
+        typeExpr(binding.arguments[i]); // the tuple the call packs
+    std::vector<bool> bound(parameters.size());
+    for (size_t i = 0; i < parameters.size(); ++i)
+      bound[i] = binding.arguments[i] != nullptr;
     std::vector<const Type *> parameterTypes;
     for (size_t i = 0; i < parameters.size(); ++i) {
       if (bound[i]) {

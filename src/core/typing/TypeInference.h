@@ -48,7 +48,10 @@ struct TypedFunction {
   std::string symbolName; ///< unique LLVM symbol, set by the compiler
   bool inProgress = false;
 
-  const Type *typeOf(const Expr *expr) const { return expressionTypes[expr->id]; }
+  const Type *typeOf(const Expr *expr) const {
+    return static_cast<size_t>(expr->id) < expressionTypes.size() ? expressionTypes[expr->id]
+                                                                   : nullptr;
+  }
 };
 
 /// Types calls to other jitted functions; implemented by the compiler's session, which owns
