@@ -50,7 +50,7 @@ struct TypedFunction {
 
   const Type *typeOf(const Expr *expr) const {
     return static_cast<size_t>(expr->id) < expressionTypes.size() ? expressionTypes[expr->id]
-                                                                   : nullptr;
+                                                                  : nullptr;
   }
 };
 
