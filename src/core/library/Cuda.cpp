@@ -38,15 +38,11 @@ LibraryTypeRule returns(const Type *result) {
   return [result](const LibraryCall &) { return result; };
 }
 
-llvm::Value *none(FunctionLowering &lowering) {
-  return llvm::UndefValue::get(valueType(lowering.llvmContext(), types::none()));
-}
-
 /// A function of no value: calls the NVVM intrinsic `id` with no arguments.
 LibraryLowerRule callsIntrinsic(ID id) {
   return [id](FunctionLowering &lowering, const LibraryCall &, const std::vector<llvm::Value *> &) {
     lowering.irBuilder().CreateIntrinsic(id, {}, {});
-    return none(lowering);
+    return noneValue(lowering);
   };
 }
 
@@ -157,7 +153,7 @@ llvm::Value *lowerGridSync(FunctionLowering &lowering, const LibraryCall &,
   builder.SetInsertPoint(done);
   builder.CreateIntrinsic(nvvm_membar_gl, {}, {});
   builder.CreateIntrinsic(nvvm_barrier0, {}, {});
-  return none(lowering);
+  return noneValue(lowering);
 }
 
 /// The barriers that also reduce a predicate over the block: count, and, or.
@@ -314,7 +310,7 @@ void registerCudaFunctions(Library &library) {
         llvm::Value *mask =
             values.empty() ? builder.getInt32(0xffffffff) : asUint32(lowering, call, values, 0);
         builder.CreateIntrinsic(nvvm_bar_warp_sync, {}, {mask});
-        return none(lowering);
+        return noneValue(lowering);
       },
       1));
   library.add(
@@ -326,14 +322,14 @@ void registerCudaFunctions(Library &library) {
   // A compile-time handle whose sync() is the grid barrier.
   library.add(gpuFunction("cg.this_grid", 0, returns(types::builtin("cuda.cg.grid_group")),
                           [](FunctionLowering &lowering, const LibraryCall &,
-                             const std::vector<llvm::Value *> &) { return none(lowering); }));
+                             const std::vector<llvm::Value *> &) { return noneValue(lowering); }));
   library.add(gpuFunction("cg.grid_group.sync", 0, returns(types::none()), lowerGridSync));
   library.add(gpuFunction("nanosleep", 1, returns(types::none()),
                           [](FunctionLowering &lowering, const LibraryCall &call,
                              const std::vector<llvm::Value *> &values) {
                             lowering.irBuilder().CreateIntrinsic(
                                 nvvm_nanosleep, {}, {asUint32(lowering, call, values, 0)});
-                            return none(lowering);
+                            return noneValue(lowering);
                           }));
 
   addShuffle(library, "shfl_sync", nvvm_shfl_sync_idx_i32, 0x1f);

@@ -57,21 +57,6 @@ const Type *withDefault(const LibraryCall &call, const Type *dict, const Type *f
   return result;
 }
 
-void addCpu(Library &library, std::string name, std::vector<LibraryParameter> parameters,
-            LibraryTypeRule type, LibraryLowerRule lower) {
-  LibraryFunction function;
-  function.name = std::move(name);
-  function.parameters = std::move(parameters);
-  function.targets = OnCpu;
-  function.type = std::move(type);
-  function.lower = std::move(lower);
-  library.add(std::move(function));
-}
-
-llvm::Value *noValue(FunctionLowering &lowering) {
-  return llvm::UndefValue::get(valueType(lowering.llvmContext(), types::none()));
-}
-
 /// The value slot of `key` in `dict`, or null.
 llvm::Value *findSlot(FunctionLowering &lowering, llvm::Value *dict, const Type *dictType,
                       llvm::Value *key, const Type *keyType, llvm::Value **keyAddress = nullptr) {
@@ -233,7 +218,7 @@ void registerLookups(Library &library) {
         bool given = values.size() > 2 && !call.argumentTypes[2]->isNone();
         llvm::Value *fallback =
             given ? lowering.castValue(values[2], call.argumentTypes[2], call.resultType)
-                  : lowering.castValue(noValue(lowering), types::none(), call.resultType);
+                  : lowering.castValue(noneValue(lowering), types::none(), call.resultType);
         return builder.CreateSelect(builder.CreateIsNull(slot), fallback, value);
       });
   // d.setdefault(k, default): d[k], stored first when missing.
@@ -374,7 +359,7 @@ void registerMethods(Library &library) {
             {values[0], keyAddress, llvm::ConstantPointerNull::get(builder.getPtrTy())});
         raiseKeyErrorIf(lowering, builder.CreateICmpEQ(found, builder.getInt32(0)), values[0],
                         keyAddress);
-        return noValue(lowering);
+        return noneValue(lowering);
       });
   addCpu(
       library, "dict.clear", {{"", false}},
@@ -384,7 +369,7 @@ void registerMethods(Library &library) {
       },
       [](FunctionLowering &lowering, const LibraryCall &, const Values &values) {
         lowering.listRuntime("taipan_dict_clear", lowering.irBuilder().getVoidTy(), {values[0]});
-        return noValue(lowering);
+        return noneValue(lowering);
       });
   addCpu(
       library, "dict.copy", {{"", false}}, [](LibraryCall &call) { return dictArgument(call); },
@@ -416,12 +401,12 @@ void registerMethods(Library &library) {
         const Type *dict = call.argumentTypes[0];
         const Type *other = call.argumentTypes[1];
         if (!other->keyType())
-          return noValue(lowering);
+          return noneValue(lowering);
         lowering.requireDictTypes(dict, call.location);
         llvm::Value *source = lowering.castValue(values[1], other, dict);
         lowering.exitUnlessZero(lowering.listRuntime(
             "taipan_dict_update", lowering.irBuilder().getInt32Ty(), {values[0], source}));
-        return noValue(lowering);
+        return noneValue(lowering);
       });
   // dict() and dict(d) (a copy); other forms are not supported.
   addCpu(

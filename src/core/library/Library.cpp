@@ -1,6 +1,9 @@
 // The registry of library functions and Python's argument binding for them.
 #include "library/Library.h"
 
+#include "lower/FunctionLowering.h"
+#include "lower/LowerTypes.h"
+
 #include "typing/BuiltinTyping.h"
 
 #include <algorithm>
@@ -69,6 +72,21 @@ void Library::add(std::string name, std::vector<LibraryParameter> parameters, Li
   function.type = std::move(type);
   function.lower = std::move(lower);
   add(std::move(function));
+}
+
+void addCpu(Library &library, std::string name, std::vector<LibraryParameter> parameters,
+            LibraryTypeRule type, LibraryLowerRule lower) {
+  LibraryFunction function;
+  function.name = std::move(name);
+  function.parameters = std::move(parameters);
+  function.targets = OnCpu;
+  function.type = std::move(type);
+  function.lower = std::move(lower);
+  library.add(std::move(function));
+}
+
+llvm::Value *noneValue(FunctionLowering &lowering) {
+  return llvm::UndefValue::get(valueType(lowering.llvmContext(), types::none()));
 }
 
 void throwNoOverload(const LibraryCall &call) {

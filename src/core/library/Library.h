@@ -222,6 +222,14 @@ void registerDictFunctions(Library &library);
 /// call whose argument types its function does not take.
 [[noreturn]] void throwNoOverload(const LibraryCall &call);
 
+/// Adds a function that runs on the CPU only (lists and dicts: they live in the CPU's memory
+/// runtime).
+void addCpu(Library &library, std::string name, std::vector<LibraryParameter> parameters,
+            LibraryTypeRule type, LibraryLowerRule lower);
+
+/// The value of a call that returns None.
+llvm::Value *noneValue(FunctionLowering &lowering);
+
 /// The name of a target set for error messages ("CPU", "GPU").
 std::string describeTargets(unsigned targets);
 /// The error for using `what` ("cuda.syncthreads()", "cuda.threadIdx.x") on a target it has no

@@ -120,22 +120,6 @@ void requireSortable(const LibraryCall &call, const Type *item) {
                      call.location);
 }
 
-/// Adds a list function, which runs on the CPU only (lists live in the CPU's memory runtime).
-void addCpu(Library &library, std::string name, std::vector<LibraryParameter> parameters,
-            LibraryTypeRule type, LibraryLowerRule lower) {
-  LibraryFunction function;
-  function.name = std::move(name);
-  function.parameters = std::move(parameters);
-  function.targets = OnCpu;
-  function.type = std::move(type);
-  function.lower = std::move(lower);
-  library.add(std::move(function));
-}
-
-llvm::Value *noValue(FunctionLowering &lowering) {
-  return llvm::UndefValue::get(valueType(lowering.llvmContext(), types::none()));
-}
-
 void registerMethods(Library &library) {
   addCpu(
       library, "list.append", {{"", false}, {"", false}},
@@ -155,7 +139,7 @@ void registerMethods(Library &library) {
                                                      {values[0], length, builder.getInt64(1)}));
         lowering.storeListItem(values[0], call.argumentTypes[0], length, values[1],
                                call.argumentTypes[1]);
-        return noValue(lowering);
+        return noneValue(lowering);
       });
   addCpu(
       library, "list.extend", {{"", false}, {"", false}},
@@ -170,7 +154,7 @@ void registerMethods(Library &library) {
       [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
         requireItemType(call);
         appendAll(lowering, values[0], call.argumentTypes[0], values[1], call.argumentTypes[1]);
-        return noValue(lowering);
+        return noneValue(lowering);
       });
   addCpu(
       library, "list.insert", {{"", false}, {"", false}, {"", false}},
@@ -196,7 +180,7 @@ void registerMethods(Library &library) {
                                                      {values[0], index, builder.getInt64(1)}));
         lowering.storeListItem(values[0], call.argumentTypes[0], index, values[2],
                                call.argumentTypes[2]);
-        return noValue(lowering);
+        return noneValue(lowering);
       });
   addCpu(
       library, "list.pop", {{"", false}, {"", true}},
@@ -241,7 +225,7 @@ void registerMethods(Library &library) {
                          "list.remove(x): x not in list");
         lowering.listRuntime("taipan_list_erase", builder.getVoidTy(),
                              {values[0], index, builder.CreateAdd(index, builder.getInt64(1))});
-        return noValue(lowering);
+        return noneValue(lowering);
       });
   addCpu(
       library, "list.index", {{"", false}, {"", false}},
@@ -297,7 +281,7 @@ void registerMethods(Library &library) {
                                         : lowering.irBuilder().getInt1(false);
           sortList(lowering, values[0], call.argumentTypes[0], descending);
         }
-        return noValue(lowering);
+        return noneValue(lowering);
       });
   addCpu(
       library, "list.reverse", {{"", false}},
@@ -307,7 +291,7 @@ void registerMethods(Library &library) {
       },
       [](FunctionLowering &lowering, const LibraryCall &, const Values &values) {
         lowering.listRuntime("taipan_list_reverse", lowering.irBuilder().getVoidTy(), {values[0]});
-        return noValue(lowering);
+        return noneValue(lowering);
       });
   addCpu(
       library, "list.clear", {{"", false}},
@@ -319,7 +303,7 @@ void registerMethods(Library &library) {
         lowering.listRuntime(
             "taipan_list_erase", lowering.irBuilder().getVoidTy(),
             {values[0], lowering.irBuilder().getInt64(0), lowering.listLength(values[0])});
-        return noValue(lowering);
+        return noneValue(lowering);
       });
   addCpu(
       library, "list.copy", {{"", false}}, [](LibraryCall &call) { return listArgument(call); },

@@ -177,10 +177,6 @@ llvm::Value *transposeArray(FunctionLowering &lowering, llvm::Value *array, cons
   return result;
 }
 
-llvm::Value *noneValue(FunctionLowering &lowering) {
-  return llvm::UndefValue::get(valueType(lowering.llvmContext(), types::none()));
-}
-
 int sortDtypeCode(const Type *dtype) {
   if (dtype->isBoolean())
     return 0;

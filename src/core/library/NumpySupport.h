@@ -50,8 +50,6 @@ llvm::Value *reshapeArray(FunctionLowering &lowering, llvm::Value *array, const 
 /// The view with the axes in reverse order (a.T).
 llvm::Value *transposeArray(FunctionLowering &lowering, llvm::Value *array, const Type *arrayType,
                             const Type *resultType);
-/// The value of a call that returns None.
-llvm::Value *noneValue(FunctionLowering &lowering);
 
 /// runtime/Sort.h's SortDtype for a real type (float16 excepted): np.sort's and list.sort's.
 int sortDtypeCode(const Type *dtype);
