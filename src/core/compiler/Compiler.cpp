@@ -321,7 +321,7 @@ PendingCpuJob lowerCpuJob(const CompileJob &job) {
 void generateCode(PendingCpuJob &pending, bool emitObject) {
   pending.target->optimize(*pending.lowered.module, &pending.compiled.times);
   if (emitObject) {
-    StageTimes::Scope timing(&pending.compiled.times, "code generation and loading");
+    StageTimes::Scope timing(&pending.compiled.times, "code generation");
     pending.compiled.objectCode = pending.target->emitObject(*pending.lowered.module);
   }
 }
@@ -331,7 +331,10 @@ void generateCode(PendingCpuJob &pending, bool emitObject) {
 CompiledFunction installCpuJob(PendingCpuJob &pending, const CompileJob &job) {
   CompiledFunction &compiled = pending.compiled;
   {
-    StageTimes::Scope timing(&compiled.times, "code generation and loading");
+    // Without object code this includes the JIT's own code generation.
+    StageTimes::Scope timing(&compiled.times, compiled.objectCode.empty()
+                                                  ? "code generation and loading"
+                                                  : "loading");
     void *entry = nullptr;
     if (!compiled.objectCode.empty())
       entry = CpuJit::get().addObjectAndLookup(compiled.objectCode, pending.entryName);
