@@ -332,9 +332,8 @@ CompiledFunction installCpuJob(PendingCpuJob &pending, const CompileJob &job) {
   CompiledFunction &compiled = pending.compiled;
   {
     // Without object code this includes the JIT's own code generation.
-    StageTimes::Scope timing(&compiled.times, compiled.objectCode.empty()
-                                                  ? "code generation and loading"
-                                                  : "loading");
+    StageTimes::Scope timing(
+        &compiled.times, compiled.objectCode.empty() ? "code generation and loading" : "loading");
     void *entry = nullptr;
     if (!compiled.objectCode.empty())
       entry = CpuJit::get().addObjectAndLookup(compiled.objectCode, pending.entryName);
