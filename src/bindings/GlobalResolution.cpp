@@ -248,6 +248,11 @@ static GlobalValue classifyObject(nb::handle object) {
       result.name = cast;
       return result;
     }
+    // Other type objects (types.unicode_type, types.float64[:], types.ListType(...)) are
+    // arguments that name a type, as in Dict.empty(key_type, value_type).
+    result.kind = GlobalValue::Kind::DType;
+    result.functionType = types::dtypeValue(nb::cast<TypeRef>(object).type);
+    return result;
   }
   if (lookupExtension(object, result))
     return result;

@@ -1214,6 +1214,9 @@ private:
                          const std::vector<const Type *> &arguments) {
     if (list->kind != ExprKind::Name || !localNames.count(list->name) || arguments.empty())
       return;
+    // A typed list's item type is fixed once known (its stores convert or are refused).
+    if (typeOf(list) && !typeOf(list)->isReflected() && typeOf(list)->itemType())
+      return;
     const Type *item = nullptr;
     if (method == "list.append" || method == "list.insert")
       item = arguments.back();
@@ -1222,7 +1225,7 @@ private:
     else if (method == "list.extend")
       item = iterationItemType(arguments.back(), list->location);
     if (item && (item->isRuntimeValue() && !item->isNone()))
-      if (const Type *widened = unifyTypes(typeOf(list), types::list(item)))
+      if (const Type *widened = unifyTypes(typeOf(list), types::listLike(typeOf(list), item)))
         assignVariable(list->name, widened, list->location);
   }
 
