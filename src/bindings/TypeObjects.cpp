@@ -238,11 +238,16 @@ void defineTypeObjects(nb::module_ &module) {
              return self.type->elements().size();
            })
       .def("__call__",
-           [](const TypeRef &self, nb::args arguments) {
+           [](const TypeRef &self, nb::args arguments) -> nb::object {
+             // int32(5) called on a value (not a type) in Python is NumPy's scalar, as in
+             // Numba; on types it builds a signature.
+             if (arguments.size() == 1 && self.type->isNumber() &&
+                 !nb::isinstance<TypeRef>(arguments[0]))
+               return nb::module_::import_("numpy").attr(self.type->name().c_str())(arguments[0]);
              SignatureRef signature{self.type, {}};
              for (nb::handle argument : arguments)
                signature.arguments.push_back(typeArgument(argument));
-             return signature;
+             return nb::cast(signature);
            })
       .def("__getitem__", [](const TypeRef &self, nb::handle index) {
         return TypeRef{arrayFromSubscript(self.type, index)};
@@ -321,6 +326,8 @@ void defineTypeObjects(nb::module_ &module) {
   });
   module.def("dict_type", [](nb::handle key, nb::handle value) {
     const Type *keyType = typeArgument(key);
+    if (keyType->isInteger() && dictKeyType(keyType))
+      keyType = dictKeyType(keyType); // integer keys are int64 (uint64 stays), as in a dict
     const Type *valueType = typeArgument(value);
     if (dictKeyType(keyType) != keyType)
       throw nb::type_error(("a typed dict cannot have keys of type " + keyType->name()).c_str());

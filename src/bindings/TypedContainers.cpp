@@ -127,9 +127,51 @@ const Type *typeFromArgument(PyObject *value, const char *what) {
   return nullptr;
 }
 
+/// Whether a number of type `actual` converts into `type` as a store into a NumPy array does
+/// without changing its kind: integers into any integer type (range-checked by fitsInteger),
+/// integers and floats into floats (float32 rounds), real numbers into complex ones.
+bool convertsNumber(const Type *type, const Type *actual) {
+  if (!actual || !actual->isNumber() || !type->isNumber() || type->isBoolean())
+    return false;
+  if (type->isInteger())
+    return actual->isIntegerLike();
+  if (type->isFloat())
+    return !actual->isComplex();
+  return true; // complex
+}
+
+/// Whether the integer `value` lies in the range of the integer type `type`; an OverflowError
+/// naming both when it does not.
+bool fitsInteger(PyObject *value, const Type *type) {
+  PyObject *integer = PyNumber_Index(value);
+  if (!integer)
+    return false;
+  int overflow = 0;
+  long long number = PyLong_AsLongLongAndOverflow(integer, &overflow);
+  bool fits;
+  if (type->isSigned()) {
+    long long limit = type->bits() == 64 ? 0 : 1LL << (type->bits() - 1);
+    fits = !overflow && (type->bits() == 64 || (number >= -limit && number < limit));
+  } else if (overflow > 0) {
+    PyLong_AsUnsignedLongLong(integer);
+    fits = type->bits() == 64 && !PyErr_Occurred();
+    PyErr_Clear();
+  } else {
+    fits = !overflow && number >= 0 &&
+           (type->bits() == 64 || static_cast<unsigned long long>(number) < (1ULL << type->bits()));
+  }
+  if (!fits)
+    PyErr_Format(PyExc_OverflowError, "%R does not fit in %s", integer, type->name().c_str());
+  Py_DECREF(integer);
+  return fits;
+}
+
 bool unboxOwnedValue(PyObject *value, const Type *type, void *slot, const Type *container) {
   const Type *actual = typeOfValue(value);
-  if (actual != type) {
+  if (actual != type && convertsNumber(type, actual)) {
+    if (type->isInteger() && !fitsInteger(value, type))
+      return false;
+  } else if (actual != type) {
     // Values that convert without loss (an int into a float64 item); anything else would
     // change the value or its kind.
     const Type *unified = actual ? unifyTypes(type, actual) : nullptr;

@@ -489,6 +489,8 @@ PyObject *dictEmpty(PyObject *cls, PyObject *args, PyObject *kwargs) {
   const Type *value = key ? typeFromArgument(valueType, "value type") : nullptr;
   if (!value)
     return nullptr;
+  if (dictKeyType(key) && key->isInteger())
+    key = dictKeyType(key); // integer keys are int64 (uint64 stays), as in compiled code
   if (dictKeyType(key) != key) {
     PyErr_Format(PyExc_TypeError,
                  "a typed Dict cannot have keys of type %s (keys are int64, "

@@ -595,13 +595,19 @@ PyObject *listEmpty(PyObject *cls, PyObject *args, PyObject *kwargs) {
 }
 
 PyObject *listTypeProperty(PyObject *object, void *) {
+  if (!asList(object)->block) {
+    PyErr_SetString(PyExc_TypeError, "invalid operation on untyped list");
+    return nullptr;
+  }
   return nb::cast(TypeRef{asList(object)->type}).release().ptr();
 }
 
 PyObject *listItemTypeProperty(PyObject *object, void *) {
   const Type *item = asList(object)->type->itemType();
-  if (!item)
-    Py_RETURN_NONE;
+  if (!item) {
+    PyErr_SetString(PyExc_RuntimeError, "invalid operation on untyped list");
+    return nullptr;
+  }
   return nb::cast(TypeRef{item}).release().ptr();
 }
 

@@ -2,6 +2,7 @@
 (for items of one type), are passed to compiled code without a copy (changes are seen on both
 sides), and come back from compiled code as typed containers. Every allocation is checked."""
 
+import heapq
 import math
 
 import numpy as np
@@ -442,3 +443,67 @@ def test_signatures_name_typed_containers():
     assert types.ListType(types.int64).item_type == types.int64
     assert types.DictType(types.int64, types.float64).value_type == types.float64
     assert typed.List is List and taipan.typed.Dict is Dict
+
+
+@njit
+def heap_operations(h):
+    heapq.heapify(h)
+    heapq.heappush(h, 0)
+    first = heapq.heappop(h)
+    return first, heapq.nsmallest(2, h), heapq.nlargest(3, h)
+
+
+def test_heapq_takes_typed_lists():
+    with no_allocation_leak():
+        tl = List([5, 3, 8, 1, 9])
+        python = [5, 3, 8, 1, 9]
+        assert heap_operations(tl) == heap_operations.py_func(python)
+        assert list(tl) == python  # the same heap layout, in the caller's typed list
+        del tl
+
+
+@njit
+def append_ints(lst, n):
+    for i in range(n):
+        lst.append(i)
+    return lst[-1] + 1.0
+
+
+def test_numbers_convert_into_narrower_items():
+    with no_allocation_leak():
+        small = List.empty_list(types.int32)
+        small.append(7)
+        small.append(np.int64(-8))
+        with pytest.raises(OverflowError, match="int32"):
+            small.append(2**31)
+        with pytest.raises(TypeError):
+            small.append(1.0)  # a float never becomes an integer
+        assert list(small) == [7, -8]
+        assert append_ints(small, 3) == append_ints.py_func([7, -8], 3)
+        assert list(small) == [7, -8, 0, 1, 2]
+        singles = List.empty_list(types.float32)
+        singles.append(0.1)
+        assert singles[0] == float(np.float32(0.1))
+        unsigned = List.empty_list(types.uint8)
+        with pytest.raises(OverflowError):
+            unsigned.append(-1)
+        assert types.int32(5) == 5 and type(types.int32(5)) is np.int32
+        with pytest.raises(RuntimeError, match="untyped list"):
+            _ = List()._dtype
+        del small, singles, unsigned
+
+
+@njit
+def add_to_array_value(d):
+    d[1] += 100
+    return d[1]
+
+
+def test_dict_of_arrays_updates_in_place():
+    with no_allocation_leak():
+        d = Dict.empty(types.int32, types.int64[:])
+        assert d._dict_type == types.DictType(types.int64, types.int64[:])  # int keys are int64
+        d[1] = np.arange(3, dtype=np.int64)
+        assert list(add_to_array_value(d)) == [100, 101, 102]
+        assert list(d[1]) == [100, 101, 102]
+        del d

@@ -49,8 +49,12 @@ bool acceptsItem(const Type *list, const Type *value) {
     return true;
   if (value->kind() == TypeKind::StringLiteral && item->isUnicode())
     return true;
-  return list->isReflected() && item->isNumber() && value->isNumber() &&
-         (item->isComplex() || !value->isComplex());
+  if (!item->isNumber() || !value->isNumber() || (value->isComplex() && !item->isComplex()))
+    return false;
+  // A typed list converts numbers as a store into a NumPy array does, but never a float into
+  // an integer (or anything into a boolean): that would change the value's kind.
+  return list->isReflected() || (item->isInteger() && value->isIntegerLike()) || item->isFloat() ||
+         item->isComplex();
 }
 
 /// The item type must be known by the time a method runs (`[]` given no item anywhere).

@@ -78,14 +78,14 @@ void registerTypedContainerFunctions(Library &library) {
       [](LibraryCall &call) {
         const Type *key = typeArgument(call, 0, "keys");
         const Type *value = typeArgument(call, 1, "values");
-        const Type *dictKey = dictKeyType(key);
-        if (dictKey != key)
+        const Type *dictKey = dictKeyType(key); // integer keys are int64, uint64 stays
+        if (!dictKey || (dictKey != key && !key->isInteger()))
           throwTypingError("a dict cannot have keys of type " + key->name() +
                                " (keys are numbers, strings and tuples of them)",
                            call.location);
         if (dictValueType(value) != value)
           throwTypingError("a dict cannot hold values of type " + value->name(), call.location);
-        return types::dict(key, value);
+        return types::dict(dictKey, value);
       },
       [](FunctionLowering &lowering, const LibraryCall &call, const Values &) {
         return lowering.newDict(call.resultType);
