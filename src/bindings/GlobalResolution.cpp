@@ -234,7 +234,8 @@ static GlobalValue classifyObject(nb::handle object) {
   if (isCtypesFunction(value))
     return classifyCtypesFunction(object);
   // Objects of taipan's own namespaces name their builtin (cuda.threadIdx, cuda.shared...).
-  if (PyObject_HasAttrString(value, "_taipan_builtin")) {
+  if (PyObject_HasAttrString(value, "_taipan_builtin") &&
+      PyUnicode_Check(object.attr("_taipan_builtin").ptr())) {
     result.kind = GlobalValue::Kind::Builtin;
     result.name = nb::cast<std::string>(object.attr("_taipan_builtin"));
     return result;

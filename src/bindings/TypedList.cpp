@@ -532,8 +532,9 @@ PyObject *listSort(PyObject *object, PyObject *args, PyObject *kwargs) {
   return result;
 }
 
+/// ==, != and the orderings, against typed Lists and lists: Python's, on the boxed items.
 PyObject *listRichCompare(PyObject *object, PyObject *other, int op) {
-  if ((op != Py_EQ && op != Py_NE) || (Py_TYPE(other) != typedListType && !PyList_Check(other)))
+  if (Py_TYPE(other) != typedListType && !PyList_Check(other))
     Py_RETURN_NOTIMPLEMENTED;
   PyObject *left = toPythonList(asList(object));
   PyObject *right =

@@ -507,3 +507,27 @@ def test_dict_of_arrays_updates_in_place():
         assert list(add_to_array_value(d)) == [100, 101, 102]
         assert list(d[1]) == [100, 101, 102]
         del d
+
+
+def test_typed_lists_order_as_lists():
+    with no_allocation_leak():
+        a, b = List([1, 2]), List([1, 3])
+        for x, y in ((a, b), (b, a), (a, a), (a, [1, 2, 0]), (a, [1])):
+            python = (list(x), list(y))
+            assert (x < y) == (python[0] < python[1])
+            assert (x <= y) == (python[0] <= python[1])
+            assert (x > y) == (python[0] > python[1])
+            assert (x >= y) == (python[0] >= python[1])
+        with pytest.raises(TypeError):
+            _ = a < 1
+        del a, b, x, y
+
+
+@njit
+def not_iterable(n):
+    return List(n)
+
+
+def test_typed_list_of_a_number_is_refused():
+    with pytest.raises(taipan.errors.TypingError, match="must be iterable"):
+        not_iterable(3)

@@ -49,6 +49,13 @@ void registerTypedContainerFunctions(Library &library) {
   addCpu(
       library, "taipan.typed.List", {{"", true}},
       [](LibraryCall &call) {
+        if (!call.argumentTypes.empty() && !call.argumentTypes[0]->isList() &&
+            call.argumentTypes[0]->kind() != TypeKind::Range &&
+            !call.argumentTypes[0]->isUniformTuple() && !call.argumentTypes[0]->isArray())
+          throwTypingError("List() argument must be iterable (a list, range, uniform tuple or "
+                           "1-d array), not " +
+                               call.argumentTypes[0]->name(),
+                           call.location);
         const Type *list = Library::get().find("list")->type(call);
         return types::typedList(list->itemType());
       },
