@@ -226,7 +226,8 @@ static GlobalValue classifyObject(nb::handle object) {
     return result;
   }
   // cuda.declare_device's descriptors carry their type.
-  if (PyObject_HasAttrString(value, "_taipan_external_function")) {
+  if (PyObject_HasAttrString(value, "_taipan_external_function") &&
+      nb::isinstance<TypeRef>(object.attr("_taipan_external_function"))) {
     result.kind = GlobalValue::Kind::ExternalFunction;
     result.functionType = nb::cast<TypeRef>(object.attr("_taipan_external_function")).type;
     return result;

@@ -531,3 +531,41 @@ def not_iterable(n):
 def test_typed_list_of_a_number_is_refused():
     with pytest.raises(taipan.errors.TypingError, match="must be iterable"):
         not_iterable(3)
+
+
+@njit
+def store_float(d):
+    d["b"] = 2.5
+    return len(d)
+
+
+@njit
+def store_float_item(lst):
+    lst[0] = 2.5
+
+
+@njit
+def store_int(d):
+    d["b"] = 2
+    d.setdefault("c", 3)
+    return len(d)
+
+
+def test_containers_passed_in_keep_their_types():
+    """A store that would widen a typed.Dict (or typed.List) passed in is refused: widening
+    would copy it, and the caller's container would silently miss the change."""
+    with no_allocation_leak():
+        d = Dict()
+        d["a"] = 1
+        with pytest.raises(taipan.errors.TypingError, match="keeps its types"):
+            store_float(d)
+        assert dict(d) == {"a": 1}
+        tl = List([1])
+        with pytest.raises(taipan.errors.TypingError):
+            store_float_item(tl)
+        assert list(tl) == [1]
+        floats = Dict.empty(types.unicode_type, types.float64)
+        python = {}
+        assert store_int(floats) == store_int.py_func(python)
+        assert dict(floats) == python  # ints stored into float values, converted
+        del d, tl, floats
