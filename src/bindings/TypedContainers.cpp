@@ -77,6 +77,11 @@ bool unboxTypedContainer(PyObject *value, const Type *type, void *storage) {
 
 PyObject *boxTypedContainer(const Type *type, const void *storage) {
   runtime::MemInfo *block = blockAt(storage);
+  if (!isTyped(type)) {
+    // `List()` or `Dict()` never stored into: empty, and untyped until Python stores into it.
+    taipan_nrt_decref(block);
+    block = nullptr;
+  }
   return type->isList() ? newTypedList(type, block) : newTypedDict(type, block);
 }
 

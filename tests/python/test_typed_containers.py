@@ -569,3 +569,35 @@ def test_containers_passed_in_keep_their_types():
         assert store_int(floats) == store_int.py_func(python)
         assert dict(floats) == python  # ints stored into float values, converted
         del d, tl, floats
+
+
+@njit
+def list_of_dicts():
+    lst = List.empty_list(Dict.empty(types.int64, types.float64))
+    d = Dict.empty(types.int64, types.float64)
+    d[1] = 2.0
+    lst.append(d)
+    return lst
+
+
+def test_a_container_value_names_the_item_type():
+    with no_allocation_leak():
+        lst = list_of_dicts()
+        assert lst._list_type == types.ListType(types.DictType(types.int64, types.float64))
+        assert dict(lst[0]) == {1: 2.0}
+        del lst
+
+
+@njit
+def untyped_containers():
+    return List(), Dict()
+
+
+def test_untyped_containers_come_back_untyped():
+    with no_allocation_leak():
+        lst, d = untyped_containers()
+        assert not lst._typed and not d._typed
+        lst.append("a")
+        d[1] = "b"
+        assert list(lst) == ["a"] and dict(d) == {1: "b"}
+        del lst, d

@@ -13,11 +13,16 @@ namespace {
 
 using Values = std::vector<llvm::Value *>;
 
-/// The type a type argument names: `types.int64`, `np.float64` (builtins), or a type object
-/// global (`types.unicode_type`, `types.float64[:]`, `types.ListType(...)`); null otherwise.
+/// The type a type argument names: `types.int64`, `np.float64` (builtins), a type object
+/// global (`types.unicode_type`, `types.float64[:]`, `types.ListType(...)`), or a typed
+/// container value; null otherwise.
 const Type *namedType(const Type *argument) {
   if (argument->kind() == TypeKind::DType)
     return argument->dtype();
+  // A typed container given as an example of the items (Numba's
+  // `List.empty_list(Dict.empty(k, v))`) names its own type.
+  if (argument->isDict() || (argument->isList() && !argument->isReflected()))
+    return argument->keyType() || argument->itemType() ? argument : nullptr;
   if (argument->kind() == TypeKind::Builtin) {
     const std::string &name = argument->text();
     if (name == "str")
