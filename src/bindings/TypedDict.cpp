@@ -539,6 +539,7 @@ PyMethodDef dictMethods[] = {
      "Stores the entries of a mapping, an iterable of pairs, or keywords."},
     {"clear", dictClear, METH_NOARGS, "Removes every entry."},
     {"copy", dictCopy, METH_NOARGS, "A shallow copy."},
+    {"__copy__", dictCopy, METH_NOARGS, "A shallow copy (copy.copy)."},
     {"empty", method(dictEmpty), METH_VARARGS | METH_KEYWORDS | METH_CLASS,
      "An empty typed Dict of the given key and value types."},
     {nullptr, nullptr, 0, nullptr}};

@@ -327,6 +327,14 @@ int listContains(PyObject *object, PyObject *value) {
   return found == -2 ? -1 : found >= 0;
 }
 
+/// `tl += iterable` extends the list in place, as a list's += does.
+PyObject *listInplaceAdd(PyObject *object, PyObject *iterable) {
+  if (!extendFrom(asList(object), iterable))
+    return nullptr;
+  Py_INCREF(object);
+  return object;
+}
+
 PyObject *listAppend(PyObject *object, PyObject *value) {
   if (!append(asList(object), value))
     return nullptr;
@@ -630,6 +638,7 @@ PyMethodDef listMethods[] = {
     {"reverse", listReverse, METH_NOARGS, "Reverses the items in place."},
     {"clear", listClear, METH_NOARGS, "Removes every item."},
     {"copy", listCopy, METH_NOARGS, "A shallow copy."},
+    {"__copy__", listCopy, METH_NOARGS, "A shallow copy (copy.copy)."},
     {"sort", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(listSort)),
      METH_VARARGS | METH_KEYWORDS, "Sorts the items in place (key and reverse as list.sort)."},
     {"empty_list", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(listEmpty)),
@@ -669,6 +678,7 @@ void defineTypedList(nb::module_ &module) {
       {Py_tp_hash, reinterpret_cast<void *>(PyObject_HashNotImplemented)},
       {Py_tp_methods, listMethods},
       {Py_tp_getset, listProperties},
+      {Py_nb_inplace_add, reinterpret_cast<void *>(listInplaceAdd)},
       {Py_sq_length, reinterpret_cast<void *>(listLength)},
       {Py_sq_item, reinterpret_cast<void *>(listItem)},
       {Py_sq_contains, reinterpret_cast<void *>(listContains)},

@@ -601,3 +601,22 @@ def test_untyped_containers_come_back_untyped():
         d[1] = "b"
         assert list(lst) == ["a"] and dict(d) == {1: "b"}
         del lst, d
+
+
+def test_copy_module_and_in_place_add():
+    import copy
+
+    with no_allocation_leak():
+        tl = List([1, 2])
+        python = [1, 2]
+        tl += [3]
+        python += [3]
+        assert list(tl) == python
+        duplicate = copy.copy(tl)
+        duplicate.append(4)
+        assert list(tl) == python and list(duplicate) == [*python, 4]
+        d = Dict({"a": 1})
+        other = copy.copy(d)
+        other["b"] = 2
+        assert dict(d) == {"a": 1} and dict(other) == {"a": 1, "b": 2}
+        del tl, duplicate, d, other
