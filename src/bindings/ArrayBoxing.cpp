@@ -119,6 +119,15 @@ PyTypeObject *ownerType() {
   return type;
 }
 
+/// The destructor of blockOwningObject's blocks.
+void releaseOwnedObject(void *, void *object) {
+  if (!Py_IsInitialized())
+    return;
+  PyGILState_STATE state = PyGILState_Ensure();
+  Py_DECREF(static_cast<PyObject *>(object));
+  PyGILState_Release(state);
+}
+
 template <typename T> T field(const void *storage, size_t offset) {
   T value;
   std::memcpy(&value, static_cast<const char *>(storage) + offset, sizeof(T));
@@ -241,7 +250,7 @@ PyObject *boxArray(const Type *type, const void *storage) {
     strides[i] = field<int64_t>(storage, ArrayLayout::stridesOffset(ndim) + 8 * i);
   }
   PyArray_Descr *descr = descrOf(type->dtype());
-  if (!block && parent) {
+  if ((!block || block->destructor == releaseOwnedObject) && parent) {
     // A view of an argument: the argument itself when nothing changed, as Numba does (a field
     // view of records at offset 0 has the data but not the dtype of its parent).
     auto *source = reinterpret_cast<PyArrayObject *>(parent);
@@ -251,6 +260,7 @@ PyObject *boxArray(const Type *type, const void *storage) {
         std::memcmp(PyArray_STRIDES(source), strides, sizeof(npy_intp) * ndim) == 0) {
       Py_DECREF(descr);
       Py_INCREF(parent);
+      taipan_nrt_decref(block); // boxing takes over the reference
       return parent;
     }
   }
@@ -280,6 +290,13 @@ PyObject *boxArray(const Type *type, const void *storage) {
     return nullptr;
   }
   return array;
+}
+
+runtime::MemInfo *blockOwningObject(PyObject *object) {
+  runtime::MemInfo *block = taipan_nrt_allocate_with_destructor(0, releaseOwnedObject, object);
+  if (block)
+    Py_INCREF(object);
+  return block;
 }
 
 } // namespace taipan::bindings

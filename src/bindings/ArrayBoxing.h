@@ -4,6 +4,7 @@
 
 #include <Python.h>
 
+#include "runtime/MemoryRuntime.h"
 #include "types/Type.h"
 
 namespace taipan::bindings {
@@ -26,6 +27,13 @@ std::string describeUnsupportedArray(PyObject *value);
 bool unboxArray(PyObject *value, const Type *type, void *storage, bool verified);
 
 /// A new ndarray for the array at `storage`, taking over its reference to the memory block.
+/// An array whose block only keeps a Python array alive (blockOwningObject) and that views it
+/// unchanged is that Python array.
 PyObject *boxArray(const Type *type, const void *storage);
+
+/// A new block (with no data) that holds a reference to `object` and releases it, under the
+/// GIL, when the block's last reference goes: how a typed container keeps an array it was
+/// given from Python.
+runtime::MemInfo *blockOwningObject(PyObject *object);
 
 } // namespace taipan::bindings

@@ -3,11 +3,11 @@
 #include "Boxing.h"
 
 #include "ArrayBoxing.h"
-#include "DictBoxing.h"
 #include "FunctionValues.h"
 #include "ListBoxing.h"
 #include "RecordBoxing.h"
 #include "StringBoxing.h"
+#include "TypedContainers.h"
 
 #include <cstring>
 #include <mutex>
@@ -97,6 +97,8 @@ const Type *typeOfValue(PyObject *value) {
     return record;
   if (PyList_Check(value))
     return typeOfList(value);
+  if (const Type *typed = typeOfTypedContainer(value))
+    return typed;
   if (const Type *scalar = numpyScalarType(pythonType)) {
     cache[pythonType] = scalar;
     return scalar;
@@ -206,7 +208,11 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
   case TypeKind::Unicode:
     return unboxString(value, storage);
   case TypeKind::List:
+    if (!type->isReflected())
+      return unboxTypedContainer(value, type, storage);
     return unboxList(value, type, storage);
+  case TypeKind::Dict:
+    return unboxTypedContainer(value, type, storage);
   case TypeKind::Tuple: {
     if (!PyTuple_Check(value) ||
         PyTuple_GET_SIZE(value) != static_cast<Py_ssize_t>(type->elements().size())) {
@@ -268,9 +274,11 @@ PyObject *boxValue(const Type *type, const void *storage) {
   case TypeKind::Unicode:
     return boxString(storage);
   case TypeKind::List:
+    if (!type->isReflected())
+      return boxTypedContainer(type, storage);
     return boxList(type, storage);
-  case TypeKind::Dict:
-    return boxDict(type, storage);
+  case TypeKind::Dict: // Numba returns a typed.Dict
+    return boxTypedContainer(type, storage);
   case TypeKind::Tuple: {
     PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
     if (!tuple)

@@ -226,7 +226,8 @@ static GlobalValue classifyObject(nb::handle object) {
     return result;
   }
   // cuda.declare_device's descriptors carry their type.
-  if (PyObject_HasAttrString(value, "_taipan_external_function")) {
+  if (PyObject_HasAttrString(value, "_taipan_external_function") &&
+      nb::isinstance<TypeRef>(object.attr("_taipan_external_function"))) {
     result.kind = GlobalValue::Kind::ExternalFunction;
     result.functionType = nb::cast<TypeRef>(object.attr("_taipan_external_function")).type;
     return result;
@@ -234,7 +235,8 @@ static GlobalValue classifyObject(nb::handle object) {
   if (isCtypesFunction(value))
     return classifyCtypesFunction(object);
   // Objects of taipan's own namespaces name their builtin (cuda.threadIdx, cuda.shared...).
-  if (PyObject_HasAttrString(value, "_taipan_builtin")) {
+  if (PyObject_HasAttrString(value, "_taipan_builtin") &&
+      PyUnicode_Check(object.attr("_taipan_builtin").ptr())) {
     result.kind = GlobalValue::Kind::Builtin;
     result.name = nb::cast<std::string>(object.attr("_taipan_builtin"));
     return result;
@@ -248,6 +250,11 @@ static GlobalValue classifyObject(nb::handle object) {
       result.name = cast;
       return result;
     }
+    // Other type objects (types.unicode_type, types.float64[:], types.ListType(...)) are
+    // arguments that name a type, as in Dict.empty(key_type, value_type).
+    result.kind = GlobalValue::Kind::DType;
+    result.functionType = types::dtypeValue(nb::cast<TypeRef>(object).type);
+    return result;
   }
   if (lookupExtension(object, result))
     return result;

@@ -54,7 +54,7 @@ std::string describeUnsupportedList(PyObject *value) {
 
 bool holdsLists(const Type *type) {
   if (type->isList())
-    return true;
+    return type->isReflected(); // a typed list is passed as its block, never copied
   if (!type->isTuple())
     return false;
   for (const Type *element : type->elements())

@@ -9,6 +9,7 @@
 #include "ListBoxing.h"
 #include "SourceTexts.h"
 #include "StringBoxing.h"
+#include "TypedContainers.h"
 #include "Ufuncs.h"
 
 #include "Dispatcher.h"
@@ -336,6 +337,7 @@ NB_MODULE(_core, module) {
   defineDLPackBindings(module);
   defineUfuncBindings(module);
   defineSourceTextBindings(module);
+  defineTypedContainers(module);
 
   nb::class_<FunctionSource>(module, "FunctionSource")
       .def_prop_ro("name", [](const FunctionSource &self) { return self.name; })
@@ -516,6 +518,8 @@ NB_MODULE(_core, module) {
 
   module.def("describe_unsupported", [](nb::handle value) {
     std::string list = describeUnsupportedList(value.ptr());
+    if (list.empty())
+      list = describeUntypedContainer(value.ptr());
     return list.empty() ? describeUnsupportedArray(value.ptr()) : list;
   });
 

@@ -109,8 +109,8 @@ PyObject *boxString(const void *storage) {
 }
 
 void releaseUnboxed(const Type *type, void *storage) {
-  if (type->isUnicode()) {
-    taipan_nrt_decref(loadBlock(storage));
+  if (type->isUnicode() || type->isDict() || (type->isList() && !type->isReflected())) {
+    taipan_nrt_decref(loadBlock(storage)); // strings and typed containers unbox a reference
   } else if (type->isTuple()) {
     for (size_t i = 0; i < type->elements().size(); ++i)
       if (type->elements()[i]->holdsReferences())

@@ -1,6 +1,7 @@
 // Type and Signature objects for Python, and typeof.
 #include "TypeObjects.h"
 
+#include "typing/DictTyping.h"
 #include "typing/OptionalTyping.h"
 
 #include "Boxing.h"
@@ -130,7 +131,34 @@ void defineTypeObjects(nb::module_ &module) {
            })
       .def("__hash__", [](const TypeRef &self) { return std::hash<const void *>()(self.type); })
       .def_prop_ro("kind", [](const TypeRef &self) { return static_cast<int>(self.type->kind()); })
-      .def_prop_ro("kind_name", [](const TypeRef &self) { return kindName(self.type->kind()); })
+      .def_prop_ro("kind_name",
+                   [](const TypeRef &self) -> const char * {
+                     if (self.type->isList() && !self.type->isReflected())
+                       return "ListType"; // Numba's typed list; "List" is its reflected list
+                     if (self.type->isDict())
+                       return "DictType";
+                     return kindName(self.type->kind());
+                   })
+      // Numba's ListType.item_type, DictType.key_type and value_type.
+      .def_prop_ro("item_type",
+                   [](const TypeRef &self) -> nb::object {
+                     if (!self.type->isList() || !self.type->itemType())
+                       return nb::none();
+                     return nb::cast(TypeRef{self.type->itemType()});
+                   })
+      .def_prop_ro("key_type",
+                   [](const TypeRef &self) -> nb::object {
+                     if (!self.type->isDict() || !self.type->keyType())
+                       return nb::none();
+                     return nb::cast(TypeRef{self.type->keyType()});
+                   })
+      .def_prop_ro("value_type",
+                   [](const TypeRef &self) -> nb::object {
+                     if (!self.type->isDict() || !self.type->valueType())
+                       return nb::none();
+                     return nb::cast(TypeRef{self.type->valueType()});
+                   })
+      .def_prop_ro("reflected", [](const TypeRef &self) { return self.type->isReflected(); })
       .def_prop_ro("readonly", [](const TypeRef &self) { return self.type->isReadonly(); })
       .def_prop_ro("bitwidth", [](const TypeRef &self) { return self.type->bits(); })
       .def_prop_ro("signed", [](const TypeRef &self) { return self.type->isSigned(); })
@@ -210,11 +238,16 @@ void defineTypeObjects(nb::module_ &module) {
              return self.type->elements().size();
            })
       .def("__call__",
-           [](const TypeRef &self, nb::args arguments) {
+           [](const TypeRef &self, nb::args arguments) -> nb::object {
+             // int32(5) called on a value (not a type) in Python is NumPy's scalar, as in
+             // Numba; on types it builds a signature.
+             if (arguments.size() == 1 && self.type->isNumber() &&
+                 !nb::isinstance<TypeRef>(arguments[0]))
+               return nb::module_::import_("numpy").attr(self.type->name().c_str())(arguments[0]);
              SignatureRef signature{self.type, {}};
              for (nb::handle argument : arguments)
                signature.arguments.push_back(typeArgument(argument));
-             return signature;
+             return nb::cast(signature);
            })
       .def("__getitem__", [](const TypeRef &self, nb::handle index) {
         return TypeRef{arrayFromSubscript(self.type, index)};
@@ -285,6 +318,24 @@ void defineTypeObjects(nb::module_ &module) {
     return TypeRef{types::tuple(types)};
   });
   module.def("list_type", [](nb::handle item) { return TypeRef{types::list(typeArgument(item))}; });
+  module.def("typed_list_type", [](nb::handle item) {
+    const Type *type = typeArgument(item);
+    if (!type->isRuntimeValue() || type->isNone() || (type->isList() && type->isReflected()))
+      throw nb::type_error(("a typed list cannot hold items of type " + type->name()).c_str());
+    return TypeRef{types::typedList(type)};
+  });
+  module.def("dict_type", [](nb::handle key, nb::handle value) {
+    const Type *keyType = typeArgument(key);
+    if (keyType->isInteger() && dictKeyType(keyType))
+      keyType = dictKeyType(keyType); // integer keys are int64 (uint64 stays), as in a dict
+    const Type *valueType = typeArgument(value);
+    if (dictKeyType(keyType) != keyType)
+      throw nb::type_error(("a typed dict cannot have keys of type " + keyType->name()).c_str());
+    if (dictValueType(valueType) != valueType || (valueType->isList() && valueType->isReflected()))
+      throw nb::type_error(
+          ("a typed dict cannot hold values of type " + valueType->name()).c_str());
+    return TypeRef{types::dict(keyType, valueType)};
+  });
   module.def("optional_type", [](nb::handle value) {
     const Type *type = typeArgument(value);
     if (type->isOptional() || type->isNone())

@@ -7,7 +7,7 @@ _core.set_error_classes(TypingError, UnsupportedError, InternalError)
 
 _core.install_source_recorder()  # exec'd functions keep their text (taipan.source_texts)
 
-from taipan import types
+from taipan import typed, types
 from taipan.cfunc import CFunc, carray, cfunc, farray
 from taipan.decorators import jit, njit
 from taipan.threads import get_num_threads, get_thread_id, prange, set_num_threads
@@ -94,6 +94,7 @@ __all__ = [
     "none",
     "prange",
     "set_num_threads",
+    "typed",
     "typeof",
     "types",
     "u1",

@@ -17,7 +17,7 @@ from taipan.extending import overload, register_jitable
 
 
 def _require_list(heap, function):
-    if not isinstance(heap, types.List):
+    if not isinstance(heap, (types.List, types.ListType)):  # reflected or typed
         raise TypingError(f"heapq.{function}() takes a list as its heap, not {heap}")
 
 
@@ -218,7 +218,8 @@ def _best(n, iterable, largest):
     """nsmallest(n, iterable), or nlargest with ``largest``, for 2 <= n, as CPython's."""
     size = len(iterable)
     n = min(n, size)
-    items = iterable[:n]
+    items = _empty_list_of(iterable)
+    items.extend(iterable[:n])
     orders = [0] * n
     for index in range(n):
         orders[index] = -index if largest else index
@@ -244,9 +245,16 @@ def _best(n, iterable, largest):
 
 
 @register_jitable
+def _empty_list_of(iterable):
+    """An empty (reflected) list of the items of ``iterable``, a reflected or typed list: the
+    results are lists either way, as ``sorted`` gives them."""
+    return [iterable[i] for i in range(0)]
+
+
+@register_jitable
 def _best_one(iterable, largest):
     """[min(iterable)] or [max(iterable)] (the first of equal ones), [] when empty."""
-    result = iterable[:0]
+    result = _empty_list_of(iterable)
     if len(iterable) != 0:
         best = iterable[0]
         for index in range(1, len(iterable)):
@@ -272,7 +280,7 @@ def _sorted_all(iterable, largest):
 def _implementation(largest, sortable):
     def implementation(n, iterable):
         if n <= 0:
-            return iterable[:0]
+            return _empty_list_of(iterable)
         if n == 1:
             return _best_one(iterable, largest)
         if sortable and n >= len(iterable):
@@ -303,7 +311,7 @@ def _best_of(iterable, largest, function):
             return jitted(n, _list_of(iterable))
 
         return of_tuple
-    if not isinstance(iterable, types.List):
+    if not isinstance(iterable, (types.List, types.ListType)):
         raise TypingError(f"heapq.{function}() takes a list or a uniform tuple, not {iterable}")
     return _implementation(largest, not isinstance(iterable.dtype, types.BaseTuple))
 

@@ -243,16 +243,30 @@ class NPTimedelta(_NotYetSupported):
     _what = "NumPy timedelta64 values"
 
 
-class ListType(_NotYetSupported):
-    """``ListType(item_type)``: typed lists."""
+class ListType(metaclass=_TypeClass):
+    """``ListType(item_type)``: the type of a ``taipan.typed.List`` (Numba's typed list), whose
+    ``item_type`` is fixed; ``List`` is the reflected list of a Python list argument."""
 
-    _what = "typed lists"
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "ListType"
+
+    @staticmethod
+    def _make(item_type):
+        return _core.typed_list_type(item_type)
 
 
-class DictType(_NotYetSupported):
-    """``DictType(key_type, value_type)``: typed dicts."""
+class DictType(metaclass=_TypeClass):
+    """``DictType(key_type, value_type)``: the type of a ``taipan.typed.Dict`` and of dicts made
+    in compiled code."""
 
-    _what = "typed dicts"
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "DictType"
+
+    @staticmethod
+    def _make(key_type, value_type):
+        return _core.dict_type(key_type, value_type)
 
 
 class Record(metaclass=_TypeClass):
@@ -377,6 +391,12 @@ def type_spec(t):
     if kind == "Optional":
         value = type_spec(t.type)
         return None if value is None else ("optional", value)
+    if kind == "ListType":
+        item = type_spec(t.item_type)
+        return None if item is None else ("typed_list", item)
+    if kind == "DictType" and t.key_type is not None:
+        key, value = type_spec(t.key_type), type_spec(t.value_type)
+        return None if key is None or value is None else ("dict", key, value)
     if kind == "Pointer":
         pointee = None if t.dtype is None else type_spec(t.dtype)
         return None if t.dtype is not None and pointee is None else ("pointer", pointee)
@@ -391,6 +411,10 @@ def type_from_spec(spec):
         return _core.array_type(*spec[1:])
     if spec[0] == "pointer":
         return _core.pointer_type(None if spec[1] is None else type_from_spec(spec[1]))
+    if spec[0] == "typed_list":
+        return _core.typed_list_type(type_from_spec(spec[1]))
+    if spec[0] == "dict":
+        return _core.dict_type(type_from_spec(spec[1]), type_from_spec(spec[2]))
     if spec[0] == "optional":
         return _core.optional_type(type_from_spec(spec[1]))
     if spec[0] == "record":

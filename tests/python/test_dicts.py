@@ -9,15 +9,26 @@ import numpy as np
 import pytest
 from numpy_checks import no_allocation_leak
 
-from taipan import cuda, float64, njit, void
+from taipan import cuda, float64, njit, typed, void
 from taipan.errors import TypingError, UnsupportedError
+
+
+def plain(value):
+    """A typed.Dict or typed.List result as the dict or list Python builds, recursively."""
+    if isinstance(value, typed.Dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, typed.List):
+        return [plain(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(plain(item) for item in value)
+    return value
 
 
 def check(function, *args):
     """The compiled result equals the Python one, with no memory block left behind."""
     compiled = njit(function)
     with no_allocation_leak():
-        got = compiled(*args)
+        got = plain(compiled(*args))  # a dict comes back as a typed.Dict, as in Numba
     expected = function(*args)
     both_nan = isinstance(got, float) and math.isnan(got) and math.isnan(expected)
     assert got == expected or both_nan, (got, expected)

@@ -38,14 +38,23 @@ const Type *listArgument(const LibraryCall &call) {
   return list;
 }
 
-/// Whether a value of `value` may be stored into a list of `item` (converted as an assignment
-/// converts it).
-bool acceptsItem(const Type *item, const Type *value) {
+/// Whether a value of `value` may be stored into `list` (converted as an assignment converts
+/// it). A typed list's item type is fixed, so it takes only values that convert without loss
+/// (an int into a list of floats, not a float into a list of ints).
+bool acceptsItem(const Type *list, const Type *value) {
+  const Type *item = list->itemType();
   if (!item)
     return false;
   if (unifyTypes(item, value) == item)
     return true;
-  return item->isNumber() && value->isNumber() && (item->isComplex() || !value->isComplex());
+  if (value->kind() == TypeKind::StringLiteral && item->isUnicode())
+    return true;
+  if (!item->isNumber() || !value->isNumber() || (value->isComplex() && !item->isComplex()))
+    return false;
+  // A typed list converts numbers as a store into a NumPy array does, but never a float into
+  // an integer (or anything into a boolean): that would change the value's kind.
+  return list->isReflected() || (item->isInteger() && value->isIntegerLike()) || item->isFloat() ||
+         item->isComplex();
 }
 
 /// The item type must be known by the time a method runs (`[]` given no item anywhere).
@@ -125,7 +134,7 @@ void registerMethods(Library &library) {
       library, "list.append", {{"", false}, {"", false}},
       [](LibraryCall &call) {
         const Type *list = listArgument(call);
-        if (list->itemType() && !acceptsItem(list->itemType(), call.argumentTypes[1]))
+        if (list->itemType() && !acceptsItem(list, call.argumentTypes[1]))
           throwTypingError("cannot append a value of type " + call.argumentTypes[1]->name() +
                                " to a " + list->name(),
                            call.location);
@@ -147,7 +156,7 @@ void registerMethods(Library &library) {
         const Type *list = listArgument(call);
         const Type *item = iterableItem(call.argumentTypes[1]);
         bool empty = call.argumentTypes[1]->isList() && !item;
-        if (!empty && (!item || (list->itemType() && !acceptsItem(list->itemType(), item))))
+        if (!empty && (!item || (list->itemType() && !acceptsItem(list, item))))
           throwNoOverload(call);
         return types::none();
       },
@@ -161,7 +170,7 @@ void registerMethods(Library &library) {
       [](LibraryCall &call) {
         const Type *list = listArgument(call);
         if (!call.argumentTypes[1]->isIntegerLike() ||
-            (list->itemType() && !acceptsItem(list->itemType(), call.argumentTypes[2])))
+            (list->itemType() && !acceptsItem(list, call.argumentTypes[2])))
           throwNoOverload(call);
         return types::none();
       },

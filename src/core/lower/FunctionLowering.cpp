@@ -255,8 +255,9 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
     Expr *target = stmt->targets[0];
     bool dictItem = // d[k] += v reads d[k], then stores the result as d[k] = ... does
         target->kind == ExprKind::Subscript && typeOf(target->operands[0])->isDict();
-    if (!dictItem && (target->kind == ExprKind::Subscript || typeOf(target)->isArray() ||
-                      isRecordAccess(target))) {
+    // An array value (a dict's too) is updated in place, as NumPy's `a += v` does.
+    if ((!dictItem && (target->kind == ExprKind::Subscript || isRecordAccess(target))) ||
+        typeOf(target)->isArray()) {
       lowerAugmentedStore(stmt);
       break;
     }

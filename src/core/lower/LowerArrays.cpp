@@ -714,7 +714,9 @@ void FunctionLowering::lowerAugmentedStore(Stmt *stmt) {
   }
   llvm::Value *address = nullptr;
   llvm::Value *view =
-      target->kind == ExprKind::Subscript ? lowerArrayIndex(target, &address) : lowerExpr(target);
+      target->kind == ExprKind::Subscript && !typeOf(target->operands[0])->isDict()
+          ? lowerArrayIndex(target, &address)
+          : lowerExpr(target); // a variable's array, or the array a dict holds (borrowed)
   if (!view) {
     llvm::Value *current = loadElement(address, slotType);
     const Type *resultType = binaryResultType(op, slotType, valueType);

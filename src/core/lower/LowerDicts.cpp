@@ -8,35 +8,12 @@
 #include "runtime/Dicts.h"
 #include "runtime/Runtime.h"
 #include "support/CompileError.h"
+#include "typing/DictTyping.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
 
 namespace taipan {
-namespace {
-
-/// Appends the runtime's description of a key of `type` at byte `offset` (runtime::DictKeyCode).
-void describeKey(const Type *type, int64_t offset, std::vector<int64_t> &description) {
-  if (type->isTuple()) {
-    description.push_back(runtime::DictKeyTuple);
-    description.push_back(static_cast<int64_t>(type->elements().size()));
-    for (size_t i = 0; i < type->elements().size(); ++i)
-      describeKey(type->elements()[i], offset + static_cast<int64_t>(type->elementOffset(i)),
-                  description);
-    return;
-  }
-  int64_t code = runtime::DictKeyString;
-  if (type->isBoolean())
-    code = runtime::DictKeyBool;
-  else if (type->isInteger())
-    code = type->isSigned() ? runtime::DictKeySigned : runtime::DictKeyUnsigned;
-  else if (type->isFloat())
-    code = runtime::DictKeyFloat;
-  description.push_back(code | static_cast<int64_t>(type->storageSize()));
-  description.push_back(offset);
-}
-
-} // namespace
 
 void FunctionLowering::requireDictTypes(const Type *dictType, SourceLocation location) {
   if (!dictType->keyType())
@@ -48,26 +25,12 @@ void FunctionLowering::requireDictTypes(const Type *dictType, SourceLocation loc
 llvm::Value *FunctionLowering::newDict(const Type *dictType) {
   if (moduleLowering.target.hasThreadHierarchy())
     throwUnsupported("dicts are not supported on the GPU (they run on the CPU)", {});
-  const Type *key = dictType->keyType();
-  const Type *value = dictType->valueType();
-  std::vector<int64_t> layout = {key ? static_cast<int64_t>(key->storageSize()) : 0,
-                                 value ? static_cast<int64_t>(value->storageSize()) : 0};
-  std::vector<int64_t> keyReferences = types::referenceOffsets(key);
-  std::vector<int64_t> valueReferences = types::referenceOffsets(value);
-  std::vector<int64_t> description;
-  if (key)
-    describeKey(key, 0, description);
-  if (static_cast<int64_t>(keyReferences.size()) > runtime::DictMaxReferences ||
-      static_cast<int64_t>(valueReferences.size()) > runtime::DictMaxReferences ||
-      static_cast<int64_t>(description.size()) > runtime::DictMaxKeyDescription)
+  std::vector<int64_t> layout = dictRuntimeLayout(dictType);
+  if (layout.empty())
     throwUnsupported("a " + dictType->name() +
                          " holds too many arrays, strings or lists per "
                          "entry",
                      {});
-  for (const std::vector<int64_t> *part : {&keyReferences, &valueReferences, &description}) {
-    layout.push_back(static_cast<int64_t>(part->size()));
-    layout.insert(layout.end(), part->begin(), part->end());
-  }
   auto *table = llvm::ConstantDataArray::get(context, llvm::ArrayRef<int64_t>(layout));
   auto *global = new llvm::GlobalVariable(moduleLowering.module, table->getType(), true,
                                           llvm::GlobalValue::PrivateLinkage, table, "dict.layout");
@@ -98,6 +61,10 @@ void FunctionLowering::storeDictItem(llvm::Value *dict, const Type *dictType, ll
   llvm::Value *owned = takeOwnership(castValue(value, valueType, expected), expected);
   llvm::Value *valueSlot = createEntryAlloca(memoryType(context, expected), "dict.value");
   builder.CreateStore(toMemoryForm(builder, owned, expected), valueSlot);
+  // The dict may outlive the call (a typed.Dict): an array borrowed from an argument gets a
+  // block.
+  if (types::holdsArray(expected))
+    listRuntime("taipan_dict_adopt", builder.getVoidTy(), {dict, valueSlot});
   exitUnlessZero(listRuntime("taipan_dict_set", builder.getInt32Ty(), {dict, keySlot, valueSlot}));
 }
 

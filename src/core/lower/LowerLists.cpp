@@ -76,6 +76,9 @@ void FunctionLowering::storeListItem(llvm::Value *list, const Type *listType, ll
   const Type *item = listType->itemType();
   llvm::Value *owned = takeOwnership(castValue(value, valueType, item), item);
   builder.CreateStore(toMemoryForm(builder, owned, item), listItemAddress(list, listType, index));
+  // A typed list may outlive the call: an array borrowed from an argument gets a block.
+  if (!listType->isReflected() && types::holdsArray(item))
+    listRuntime("taipan_list_adopt", builder.getVoidTy(), {list, index});
 }
 
 llvm::Value *FunctionLowering::listPosition(llvm::Value *index, const Type *indexType,
@@ -167,6 +170,11 @@ llvm::Value *FunctionLowering::convertList(llvm::Value *list, const Type *from, 
   // numbers becomes a new list of the unified item type (`l = [1]` then `l.append(2.5)`).
   if (!from->itemType())
     return newList(to, builder.getInt64(0));
+  if (!to->isReflected() || !from->isReflected())
+    // A copy would split one typed list into two (its other names keep the old one).
+    throwTypingError("cannot convert a " + from->name() + " to a " + to->name() +
+                         ": a typed list's item type is fixed",
+                     {});
   llvm::Value *length = listLength(list);
   llvm::Value *result = newList(to, length);
   forEachIndex({length}, [&](const std::vector<llvm::Value *> &at) {

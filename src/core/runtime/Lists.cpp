@@ -1,6 +1,7 @@
 // Lists in compiled code: allocation, growth and the release of held items (runtime/Lists.h).
 #include "runtime/Lists.h"
 
+#include "runtime/Dicts.h"
 #include "runtime/Runtime.h"
 #include "runtime/Sort.h"
 
@@ -59,9 +60,43 @@ template <typename T> void sortAs(ListHeader *header, bool descending) {
     std::stable_sort(items, items + header->size, [](T a, T b) { return a < b; });
 }
 
+taipan::runtime::AdoptArrayHook adoptArrayHook = nullptr;
+
 } // namespace
 
+namespace taipan::runtime {
+
+void setAdoptArrayHook(AdoptArrayHook hook) { adoptArrayHook = hook; }
+
+void adoptBorrowedArrays(char *value, const int64_t *offsets, int64_t count) {
+  for (int64_t k = 0; k < count && adoptArrayHook; ++k) {
+    MemInfo *block;
+    void *parent;
+    std::memcpy(&block, value + offsets[k], sizeof(block));
+    if (block)
+      continue; // strings, lists, dicts and owned arrays always have their block
+    std::memcpy(&parent, value + offsets[k] + sizeof(block), sizeof(parent));
+    if (!parent)
+      continue; // a constant array: its data lives as long as the code
+    block = adoptArrayHook(parent);
+    std::memcpy(value + offsets[k], &block, sizeof(block));
+  }
+}
+
+} // namespace taipan::runtime
+
 extern "C" {
+
+void taipan_list_adopt(MemInfo *list, int64_t index) {
+  ListHeader *header = listHeader(list);
+  taipan::runtime::adoptBorrowedArrays(itemAt(header, index), header->referenceOffsets,
+                                       header->referenceCount);
+}
+
+void taipan_dict_adopt(MemInfo *dict, char *value) {
+  taipan::runtime::DictHeader *header = taipan::runtime::dictHeader(dict);
+  taipan::runtime::adoptBorrowedArrays(value, header->valueReferences, header->valueReferenceCount);
+}
 
 MemInfo *taipan_list_new(int64_t itemSize, int64_t count, const int64_t *offsets,
                          int64_t offsetCount) {

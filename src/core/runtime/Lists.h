@@ -30,6 +30,15 @@ constexpr size_t ListItemsOffset = 8;
 /// The header of a list's block.
 inline ListHeader *listHeader(MemInfo *block) { return static_cast<ListHeader *>(block->data); }
 
+/// Makes a block that keeps the Python array `parent` alive (the bindings install it): how an
+/// array borrowed from a Python argument (no block of its own) is kept by a typed container
+/// that outlives the call.
+using AdoptArrayHook = MemInfo *(*)(void *parent);
+void setAdoptArrayHook(AdoptArrayHook hook);
+/// Gives each array at `offsets` inside `value` that has no memory block but a Python parent a
+/// block owning that parent (the array layout's MemInfo, then its parent, types/Type.h).
+void adoptBorrowedArrays(char *value, const int64_t *offsets, int64_t count);
+
 } // namespace taipan::runtime
 
 extern "C" {
@@ -52,6 +61,10 @@ taipan::runtime::MemInfo *taipan_list_slice(taipan::runtime::MemInfo *list, int6
 /// Appends `count` copies of the items of `source` to `list` (retained): extend, +, *.
 int32_t taipan_list_extend(taipan::runtime::MemInfo *list, taipan::runtime::MemInfo *source,
                            int64_t repeat);
+/// adoptBorrowedArrays for the item at `index`, just stored into a typed list.
+void taipan_list_adopt(taipan::runtime::MemInfo *list, int64_t index);
+/// adoptBorrowedArrays for a value about to be stored into a dict (its value slot).
+void taipan_dict_adopt(taipan::runtime::MemInfo *dict, char *value);
 /// Reverses the items in place.
 void taipan_list_reverse(taipan::runtime::MemInfo *list);
 /// Sorts a list of numbers in place (a SortDtype code), descending when `descending`.

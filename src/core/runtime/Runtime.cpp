@@ -136,6 +136,8 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_list_erase),
       TAIPAN_SYMBOL(taipan_list_retain),
       TAIPAN_SYMBOL(taipan_list_release),
+      TAIPAN_SYMBOL(taipan_list_adopt),
+      TAIPAN_SYMBOL(taipan_dict_adopt),
       TAIPAN_SYMBOL(taipan_list_slice),
       TAIPAN_SYMBOL(taipan_list_extend),
       TAIPAN_SYMBOL(taipan_list_reverse),

@@ -71,13 +71,13 @@ const Type *unifyTypes(const Type *a, const Type *b) {
     // A C array and a strided one share the general layout, as in Numba.
     return types::array(a->dtype(), a->ndim(), a->layout() == b->layout() ? a->layout() : 'A',
                         a->isReadonly() || b->isReadonly());
-  if (a->isList() && b->isList()) {
+  if (a->isList() && b->isList() && a->isReflected() == b->isReflected()) {
     // `[]` takes the items it is given later; lists of numbers unify their items, as Numba
     // unifies a list's item type over the function (the literals are then built of it).
     if (!a->itemType() || !b->itemType())
       return a->itemType() ? a : b;
     const Type *item = unifyTypes(a->itemType(), b->itemType());
-    return item ? types::list(item) : nullptr;
+    return item ? types::listLike(a, item) : nullptr;
   }
   if (a->isDict() && b->isDict()) {
     // `{}` takes the types of the stores that follow; otherwise keys and values unify as a

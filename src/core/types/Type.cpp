@@ -125,10 +125,12 @@ public:
     return intern(std::move(type), key + "#" + std::to_string(id));
   }
 
-  const Type *list(const Type *item) {
-    std::string name = "list(" + (item ? item->name() : std::string("undefined")) + ")";
+  const Type *list(const Type *item, bool typed) {
+    std::string itemName = item ? item->name() : std::string("undefined");
+    std::string name = typed ? "ListType[" + itemName + "]" : "list(" + itemName + ")";
     Type type = make(TypeKind::List, name);
     type.elementType = item;
+    type.typedList = typed;
     return intern(std::move(type), name);
   }
 
@@ -417,7 +419,11 @@ const Type *intrinsic(int id, const std::string &name) {
   return TypeContext::get().named(TypeKind::Intrinsic, "Intrinsic", name, nullptr, id);
 }
 
-const Type *list(const Type *item) { return TypeContext::get().list(item); }
+const Type *list(const Type *item) { return TypeContext::get().list(item, false); }
+const Type *typedList(const Type *item) { return TypeContext::get().list(item, true); }
+const Type *listLike(const Type *like, const Type *item) {
+  return like && like->isList() && !like->isReflected() ? typedList(item) : list(item);
+}
 const Type *dict(const Type *key, const Type *value) { return TypeContext::get().dict(key, value); }
 
 static void collectReferenceOffsets(const Type *type, int64_t base, std::vector<int64_t> &offsets) {
@@ -429,6 +435,13 @@ static void collectReferenceOffsets(const Type *type, int64_t base, std::vector<
     for (size_t i = 0; i < type->elements().size(); ++i)
       collectReferenceOffsets(type->elements()[i],
                               base + static_cast<int64_t>(type->elementOffset(i)), offsets);
+}
+
+bool holdsArray(const Type *type) {
+  if (type->isArray())
+    return true;
+  return type->isTuple() && std::any_of(type->elements().begin(), type->elements().end(),
+                                        [](const Type *t) { return holdsArray(t); });
 }
 
 std::vector<int64_t> referenceOffsets(const Type *type) {

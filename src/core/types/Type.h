@@ -108,6 +108,9 @@ public:
   /// List: the item type, or null for an empty list whose items are not known yet (`[]` before
   /// the appends that type it).
   const Type *itemType() const { return elementType; }
+  /// List: whether it is Numba's reflected list (a Python list argument, copied in and written
+  /// back) rather than a typed list (`taipan.typed.List`, Numba's ListType, passed as its block).
+  bool isReflected() const { return typeKind == TypeKind::List && !typedList; }
 
   /// Dict: the key and value types, both null for `{}` before the stores that type it.
   const Type *keyType() const { return elementTypes.empty() ? nullptr : elementTypes[0]; }
@@ -155,6 +158,7 @@ private:
   int dimensions = 0;
   char layoutCode = 'A';
   bool readonly = false;
+  bool typedList = false; ///< a List that is Numba's ListType (isReflected)
   std::string textValue;
   FunctionSource *functionSource = nullptr;
   int exceptionClassId = 0;
@@ -208,12 +212,20 @@ const Type *intrinsic(int id, const std::string &name);
 /// list(item), Numba's reflected list; a null item gives the list whose item type is still
 /// unknown (`[]`), which unifies with any list.
 const Type *list(const Type *item);
+/// ListType[item] (Numba's typed list, `taipan.typed.List`): the same block as list(item),
+/// boxed as a typed.List object instead of a Python list. A null item gives `List()`'s type
+/// before the appends that type it.
+const Type *typedList(const Type *item);
+/// A list of `item` of the same kind (reflected or typed) as the list type `like`.
+const Type *listLike(const Type *like, const Type *item);
 /// DictType[key,value] (Numba's typed dict); null key and value give `{}`'s type before the
 /// stores that type it, which unifies with any dict.
 const Type *dict(const Type *key, const Type *value);
 /// The byte offsets, inside a value of `type` in memory, of the memory-block pointers it holds
 /// (an array's MemInfo, a list's block): what a list releases and retains per item.
 std::vector<int64_t> referenceOffsets(const Type *type);
+/// Whether a value of `type` is an array or a tuple holding one.
+bool holdsArray(const Type *type);
 /// Optional(value): `value` or None. Its memory form is a flag byte (1: a value) followed by
 /// the value at its alignment.
 const Type *optional(const Type *value);

@@ -245,7 +245,8 @@ const Type *typeElementwiseUnary(UnaryOp op, const Type *operand, SourceLocation
 
 const Type *dtypeFromArgument(const Type *argument) {
   if (argument->kind() == TypeKind::DType) // a dtype object global: a record dtype
-    return argument->dtype();
+    return argument->dtype()->isRecord() || argument->dtype()->isNumber() ? argument->dtype()
+                                                                          : nullptr;
   if (argument->kind() != TypeKind::Builtin)
     return nullptr;
   const Type *scalar = scalarConstructorType(argument->text());

@@ -1,6 +1,8 @@
 // Typing rules shared by dict inference and the dict library entries (typing/DictTyping.h).
 #include "typing/DictTyping.h"
 
+#include "runtime/Dicts.h"
+
 #include "support/CompileError.h"
 #include "types/NumericPromotion.h"
 
@@ -89,6 +91,48 @@ bool dictAcceptsValue(const Type *dict, const Type *value) {
     return true;
   return expected->isNumber() && normal->isNumber() &&
          (expected->isComplex() || !normal->isComplex());
+}
+
+/// Appends the runtime's description of a key of `type` at byte `offset` (runtime::DictKeyCode).
+static void describeKey(const Type *type, int64_t offset, std::vector<int64_t> &description) {
+  if (type->isTuple()) {
+    description.push_back(runtime::DictKeyTuple);
+    description.push_back(static_cast<int64_t>(type->elements().size()));
+    for (size_t i = 0; i < type->elements().size(); ++i)
+      describeKey(type->elements()[i], offset + static_cast<int64_t>(type->elementOffset(i)),
+                  description);
+    return;
+  }
+  int64_t code = runtime::DictKeyString;
+  if (type->isBoolean())
+    code = runtime::DictKeyBool;
+  else if (type->isInteger())
+    code = type->isSigned() ? runtime::DictKeySigned : runtime::DictKeyUnsigned;
+  else if (type->isFloat())
+    code = runtime::DictKeyFloat;
+  description.push_back(code | static_cast<int64_t>(type->storageSize()));
+  description.push_back(offset);
+}
+
+std::vector<int64_t> dictRuntimeLayout(const Type *dict) {
+  const Type *key = dict->keyType();
+  const Type *value = dict->valueType();
+  std::vector<int64_t> layout = {key ? static_cast<int64_t>(key->storageSize()) : 0,
+                                 value ? static_cast<int64_t>(value->storageSize()) : 0};
+  std::vector<int64_t> keyReferences = types::referenceOffsets(key);
+  std::vector<int64_t> valueReferences = types::referenceOffsets(value);
+  std::vector<int64_t> description;
+  if (key)
+    describeKey(key, 0, description);
+  if (static_cast<int64_t>(keyReferences.size()) > runtime::DictMaxReferences ||
+      static_cast<int64_t>(valueReferences.size()) > runtime::DictMaxReferences ||
+      static_cast<int64_t>(description.size()) > runtime::DictMaxKeyDescription)
+    return {};
+  for (const std::vector<int64_t> *part : {&keyReferences, &valueReferences, &description}) {
+    layout.push_back(static_cast<int64_t>(part->size()));
+    layout.insert(layout.end(), part->begin(), part->end());
+  }
+  return layout;
 }
 
 } // namespace taipan

@@ -5,6 +5,9 @@
 #include "syntax/SyntaxTree.h"
 #include "types/Type.h"
 
+#include <cstdint>
+#include <vector>
+
 namespace taipan {
 
 /// The key type a dict takes from a key of type `key`, as Numba types it: integers become
@@ -23,5 +26,10 @@ bool dictAcceptsKey(const Type *dict, const Type *key);
 /// Whether a value of type `value` may be stored in a dict of `dict` (converted as an
 /// assignment converts it).
 bool dictAcceptsValue(const Type *dict, const Type *value);
+
+/// The layout taipan_dict_new takes for a dict of `dict` (runtime/Dicts.h): sizes, reference
+/// offsets and the key description; empty when an entry holds more references, or a key more
+/// parts, than the runtime keeps. Lowering and the bindings' typed.Dict share it.
+std::vector<int64_t> dictRuntimeLayout(const Type *dict);
 
 } // namespace taipan

@@ -1214,6 +1214,9 @@ private:
                          const std::vector<const Type *> &arguments) {
     if (list->kind != ExprKind::Name || !localNames.count(list->name) || arguments.empty())
       return;
+    // A typed list's item type is fixed once known (its stores convert or are refused).
+    if (typeOf(list) && !typeOf(list)->isReflected() && typeOf(list)->itemType())
+      return;
     const Type *item = nullptr;
     if (method == "list.append" || method == "list.insert")
       item = arguments.back();
@@ -1222,7 +1225,7 @@ private:
     else if (method == "list.extend")
       item = iterationItemType(arguments.back(), list->location);
     if (item && (item->isRuntimeValue() && !item->isNone()))
-      if (const Type *widened = unifyTypes(typeOf(list), types::list(item)))
+      if (const Type *widened = unifyTypes(typeOf(list), types::listLike(typeOf(list), item)))
         assignVariable(list->name, widened, list->location);
   }
 
@@ -1240,11 +1243,38 @@ private:
 
   /// `d[k] = v`: widens a dict variable's key and value types to take the store (so `{}` is
   /// typed by the stores that follow, as in Numba), then checks the store fits.
+  /// Whether `name` is one of the function's parameters: a dict or typed list passed in is the
+  /// caller's (a typed.Dict or typed.List), whose types are fixed, so stores never widen it (a
+  /// widened copy would leave the caller's container unchanged).
+  bool isParameter(const std::string &name) const {
+    for (const Parameter &parameter : source.parameters)
+      if (parameter.name == name)
+        return true;
+    return false;
+  }
+
+  /// A number stored into a container whose types are fixed must keep its kind: no float into
+  /// an integer slot, no complex into a real one, only booleans into booleans.
+  static bool keepsNumberKind(const Type *expected, const Type *value) {
+    if (!expected || !expected->isNumber() || !value->isNumber() || expected == value)
+      return true;
+    if (expected->isBoolean())
+      return value->isBoolean();
+    if (expected->isInteger())
+      return value->isIntegerLike();
+    return expected->isComplex() || !value->isComplex();
+  }
+
   void typeDictStore(Expr *target, const Type *key, const Type *value) {
     Expr *base = target->operands[0];
     const Type *dict = typeOf(base);
     const Type *stored = dictTypeOfStore(key, value, target->location);
-    if (base->kind == ExprKind::Name && localNames.count(base->name)) {
+    bool fixed = base->kind == ExprKind::Name && isParameter(base->name) && dict->keyType();
+    if (fixed && !keepsNumberKind(dict->valueType(), value))
+      throwTypingError("cannot store a value of type " + describe(value) + " into a " +
+                           describe(dict) + " (a dict passed in keeps its types)",
+                       target->location);
+    if (base->kind == ExprKind::Name && localNames.count(base->name) && !fixed) {
       const Type *widened = unifyTypes(dict, stored);
       if (!widened)
         throwTypingError("cannot store a key of type " + describe(key) + " and a value of type " +
@@ -1262,7 +1292,8 @@ private:
   /// `d.setdefault(k, v)` and `d.update(other)` widen a dict variable as a store does.
   void widenDictVariable(Expr *dict, const std::string &method,
                          const std::vector<const Type *> &arguments, SourceLocation location) {
-    if (dict->kind != ExprKind::Name || !localNames.count(dict->name))
+    if (dict->kind != ExprKind::Name || !localNames.count(dict->name) ||
+        (isParameter(dict->name) && typeOf(dict)->keyType()))
       return;
     const Type *stored = nullptr;
     if (method == "dict.setdefault" && arguments.size() == 2 && !arguments[1]->isNone())
@@ -1285,7 +1316,8 @@ private:
                                unifyTypes(list->itemType(), value->itemType()) == list->itemType())
                         : expected && unifyTypes(expected, value) == expected;
     if (!accepted && expected && expected->isNumber() && value->isNumber())
-      accepted = !value->isComplex() || expected->isComplex();
+      accepted = list->isReflected() ? !value->isComplex() || expected->isComplex()
+                                     : keepsNumberKind(expected, value); // fixed item type
     if (!accepted)
       throwTypingError("cannot store a value of type " + describe(value) + " into " +
                            describe(list),

@@ -1,38 +1,10 @@
-"""``numba.typed``: taipan has no typed containers, so ``List`` and ``Dict`` are pure-Python
-stand-ins with Numba's constructors (``List.empty_list(item_type)``, ``Dict.empty(key_type,
-value_type)``). Tests that use them in Python pass; compiled code given one fails to compile,
-as taipan does not know the type."""
+"""``numba.typed``: taipan's typed containers (``taipan.typed.List`` and ``taipan.typed.Dict``),
+which compiled code receives without a copy, as Numba's."""
 
 from numba._missing import fill_missing
+from numba.typed import dictobject, listobject
+from taipan.typed import Dict, List
 
-
-class List(list):
-    """A Python list with ``typed.List``'s constructors."""
-
-    def __init__(self, iterable=(), lsttype=None, allocated=None):
-        super().__init__(iterable)
-
-    @classmethod
-    def empty_list(cls, item_type=None, allocated=None):
-        return cls()
-
-    def copy(self):
-        return List(self)
-
-    def __getitem__(self, index):
-        result = super().__getitem__(index)
-        return List(result) if isinstance(index, slice) else result
-
-
-class Dict(dict):
-    """A Python dict with ``typed.Dict``'s constructor."""
-
-    @classmethod
-    def empty(cls, key_type=None, value_type=None, n_keys=0):
-        return cls()
-
-    def copy(self):
-        return Dict(self)
-
+__all__ = ["Dict", "List", "dictobject", "listobject"]
 
 __getattr__ = fill_missing(globals(), __name__)
