@@ -157,13 +157,34 @@ void registerBuiltinIterators(Library &library) {
               lowering.irBuilder().getInt64(call.argumentTypes[0]->elements().size()));
         }
       });
+  // next() of a generator: resumes it; StopIteration when it is exhausted.
+  addCpu(
+      library, "next", {{"", false}},
+      [](LibraryCall &call) {
+        if (!call.argumentTypes[0]->isGenerator())
+          throwNoOverload(call);
+        return call.argumentTypes[0]->yieldType();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        llvm::BasicBlock *exhausted = lowering.newBlock("next.exhausted");
+        llvm::BasicBlock *current = builder.GetInsertBlock();
+        builder.SetInsertPoint(exhausted);
+        lowering.emitRaise(StopIterationId, "");
+        builder.SetInsertPoint(current);
+        return lowering.nextGeneratorItem(values[0], call.argumentTypes[0], exhausted);
+      });
   // sum() of a tuple of numbers, from 0 as Python starts.
   library.add(
       "sum", {{"", false}},
       [](const LibraryCall &call) {
         const Type *tuple = call.argumentTypes[0];
-        if (tuple->isList()) { // from 0: an int64 sum, or the items' type when wider
-          const Type *item = tuple->itemType() ? tuple->itemType() : types::int64();
+        if (tuple->isList() ||
+            tuple->isGenerator()) { // from 0: an int64 sum, or the items' type when wider
+          const Type *item = tuple->isGenerator() ? tuple->yieldType()
+                             : tuple->itemType()  ? tuple->itemType()
+                                                  : types::int64();
           const Type *result =
               item->isNumber() ? binaryResultType(BinaryOp::Add, types::int64(), item) : nullptr;
           if (!result)
@@ -183,13 +204,13 @@ void registerBuiltinIterators(Library &library) {
       [](FunctionLowering &lowering, const LibraryCall &call,
          const std::vector<llvm::Value *> &values) {
         const Type *tupleType = call.argumentTypes[0];
-        if (tupleType->isList()) {
+        if (tupleType->isList() || tupleType->isGenerator()) {
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           llvm::AllocaInst *total =
               lowering.createEntryAlloca(valueType(lowering.llvmContext(), call.resultType), "sum");
           builder.CreateStore(
               lowering.castValue(builder.getInt64(0), types::int64(), call.resultType), total);
-          if (tupleType->itemType())
+          if (tupleType->isGenerator() || tupleType->itemType())
             lowering.forEachItem(values[0], tupleType, [&](llvm::Value *item, const Type *type) {
               llvm::Value *current = builder.CreateLoad(total->getAllocatedType(), total);
               builder.CreateStore(lowering.lowerBinary(BinaryOp::Add, current, call.resultType,

@@ -27,6 +27,8 @@ const Type *iterableItem(const Type *type) {
     return type->elements().front();
   if (type->isArray() && type->ndim() == 1)
     return type->dtype();
+  if (type->isGenerator()) // resumed until it is exhausted
+    return type->yieldType();
   return nullptr;
 }
 
@@ -470,7 +472,9 @@ void registerBuiltins(Library &library) {
     addCpu(
         library, name, {{"", false}},
         [](LibraryCall &call) {
-          if (!iterableItem(call.argumentTypes[0]) && !call.argumentTypes[0]->isList())
+          // Of a generator, any() and all() would have to stop resuming it at the answer.
+          if ((!iterableItem(call.argumentTypes[0]) && !call.argumentTypes[0]->isList()) ||
+              call.argumentTypes[0]->isGenerator())
             throwNoOverload(call);
           return types::boolean();
         },

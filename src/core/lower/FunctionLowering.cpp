@@ -122,6 +122,10 @@ void FunctionLowering::beginBody() {
 }
 
 void FunctionLowering::lower() {
+  if (function.source->isGenerator) {
+    lowerGeneratorFunction();
+    return;
+  }
   beginBody();
   const std::vector<Parameter> &parameters = function.source->parameters;
   for (size_t i = 0; i < parameters.size(); ++i) {
@@ -177,7 +181,19 @@ void FunctionLowering::emitUnwindBlock() {
              type);
   for (llvm::AllocaInst *slot : temporarySlots)
     decrefBlock(builder.CreateLoad(builder.getPtrTy(), slot));
-  builder.CreateRet(unwindStatus);
+  if (!coroutine) {
+    builder.CreateRet(unwindStatus);
+    return;
+  }
+  // A generator's body ended (returned or raised): keep the status for the resumer, then
+  // suspend for good. Destroyed while suspended: the frame goes.
+  llvm::BasicBlock *finished = newBlock("generator.finished");
+  builder.CreateCondBr(builder.CreateICmpEQ(unwindStatus, builder.getInt32(DestroyedGenerator)),
+                       coroutine->cleanup, finished);
+  builder.SetInsertPoint(finished);
+  builder.CreateStore(builder.CreateSExt(unwindStatus, builder.getInt64Ty()),
+                      builder.CreateStructGEP(coroutine->promiseType, coroutine->promise, 0));
+  suspendCoroutine(true);
 }
 
 void FunctionLowering::applyFastMath() {
@@ -275,10 +291,13 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
     lowerExpr(stmt->value);
     break;
   case StmtKind::Return:
-    if (stmt->value)
+    if (stmt->value && !coroutine) // a generator returns None (typing checked)
       lowerReturn(lowerExpr(stmt->value), typeOf(stmt->value));
     else
       lowerReturn(nullptr, types::none());
+    break;
+  case StmtKind::Yield:
+    lowerYield(stmt);
     break;
   case StmtKind::If:
     lowerIf(stmt);
@@ -511,6 +530,19 @@ llvm::Value *FunctionLowering::iterationLength(const IterationSource &source) {
 void FunctionLowering::forEachItem(
     llvm::Value *iterable, const Type *type,
     const std::function<void(llvm::Value *item, const Type *itemType)> &body) {
+  if (type->isGenerator()) { // resumed until it is exhausted
+    llvm::BasicBlock *header = newBlock("generator.next");
+    llvm::BasicBlock *end = newBlock("generator.end");
+    builder.CreateBr(header);
+    builder.SetInsertPoint(header);
+    size_t mark = temporaries.size();
+    llvm::Value *item = nextGeneratorItem(iterable, type, end);
+    body(item, type->yieldType());
+    releaseTemporaries(mark);
+    builder.CreateBr(header);
+    builder.SetInsertPoint(end);
+    return;
+  }
   IterationSource source = prepareIteration(iterable, type);
   forEachIndex({iterationLength(source)}, [&](const std::vector<llvm::Value *> &at) {
     size_t mark = temporaries.size(); // an array's rows live for one item
@@ -615,6 +647,9 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
     enumerated = call->iteration == LibraryIteration::CountedArgumentsInStep;
     for (Expr *argument : call->arguments)
       sources.push_back(prepareIteration(lowerExpr(argument), typeOf(argument)));
+  } else if (typeOf(iterable)->isGenerator()) {
+    lowerGeneratorFor(stmt, lowerExpr(iterable), typeOf(iterable));
+    return;
   } else {
     sources.push_back(prepareIteration(lowerExpr(iterable), typeOf(iterable)));
   }

@@ -132,6 +132,17 @@ private:
   /// Inside the loop of an array expression, arithmetic follows NumPy (no ZeroDivisionError).
   bool insideElementwise = false;
   bool numpyErrorModel() const { return options.errorModelNumpy || insideElementwise; }
+  /// A generator function's coroutine (LowerGenerators.cpp): its id, frame handle and promise
+  /// (the yielded value and the final status), and the blocks suspension and destruction end in.
+  struct Coroutine {
+    llvm::Value *id = nullptr;
+    llvm::Value *handle = nullptr;
+    llvm::AllocaInst *promise = nullptr;
+    llvm::StructType *promiseType = nullptr;
+    llvm::BasicBlock *suspended = nullptr; ///< returns to whoever started or resumed it
+    llvm::BasicBlock *cleanup = nullptr;   ///< frees nothing (the block owns the frame), ends it
+  };
+  std::optional<Coroutine> coroutine;
 
 public:
   // The lowering API, which library entries (src/core/library/) write their calls with.
@@ -158,6 +169,19 @@ public:
   void lowerIf(Stmt *stmt);
   void lowerWhile(Stmt *stmt);
   void lowerFor(Stmt *stmt);
+  // Generators (LowerGenerators.cpp).
+  /// The body of a generator function as an LLVM coroutine: the call returns the generator.
+  void lowerGeneratorFunction();
+  /// Suspends with `status` (a yielded value's 0, or an exception's) until resumed; a destroy
+  /// while suspended leaves through the unwind block, releasing the generator's locals.
+  void suspendCoroutine(bool final);
+  void lowerYield(Stmt *stmt);
+  /// Resumes `generator` once: its next item (owned, a temporary), or a branch to `exhausted`
+  /// when it returned. An exception it raised propagates.
+  llvm::Value *nextGeneratorItem(llvm::Value *generator, const Type *type,
+                                 llvm::BasicBlock *exhausted);
+  /// `for target in generator`: resumes it until it is exhausted.
+  void lowerGeneratorFor(Stmt *stmt, llvm::Value *generator, const Type *type);
   /// Opens the entry block and the unwind block, and empties the array variables.
   void beginBody();
   /// A prange loop of a parallel=True function run on the thread pool (LowerParallelLoops.cpp):
@@ -223,6 +247,8 @@ public:
   /// The status a segment returns when the function returned (its value in the result slot);
   /// never an exception's (those are positive).
   static constexpr int32_t ReturnedFromSegment = -1;
+  /// The status a suspended generator leaves through its unwind block with when destroyed.
+  static constexpr int32_t DestroyedGenerator = -2;
 
   // Expressions (LowerArithmetic.cpp).
   const Type *typeOf(const Expr *expr) const { return function.typeOf(expr); }

@@ -1,0 +1,508 @@
+"""Generators: functions with ``yield`` compiled as coroutines, consumed in compiled code (for
+loops, next(), list(), sum(), yield from) and returned to Python as iterators. Every result is
+compared with the Python function's; what stays unsupported (send(), yield as a value, return
+with a value, generators in CUDA kernels) is refused with an error naming the line."""
+
+import math
+
+import numpy as np
+import pytest
+from numpy_checks import no_allocation_leak
+
+from taipan import cuda, float64, njit, void
+from taipan.errors import TypingError, UnsupportedError
+
+# --- generator functions ------------------------------------------------------------------------
+
+
+def count_up(n):
+    for i in range(n):  # noqa: UP028 (a loop in the compiled generator)
+        yield i
+
+
+def nested_loops(n):
+    for i in range(n):
+        yield i
+        for j in range(1, 3):
+            yield i + j
+
+
+def mixed_numbers(x):
+    yield x
+    yield x + 1.5
+    yield x + 1j
+
+
+def floats(a):
+    for i in range(a.size):
+        yield a[i] * 0.5
+
+
+def special_floats():
+    yield -0.0
+    yield math.nan
+    yield math.inf
+    yield -1e308
+
+
+def pairs(n):
+    for i in range(n):
+        yield i, i * 2.5
+
+
+def rows(a):
+    for i in range(a.shape[0]):
+        yield a[i]
+
+
+def squares_array(n):
+    for i in range(n):
+        yield np.arange(i) ** 2
+
+
+def strings(n):
+    for i in range(n):
+        yield "x" * i
+
+
+def with_locals(a, b):
+    total = 0
+    count = a
+    while count < b:
+        total += count
+        yield total
+        count += 1
+
+
+def early_return(n):
+    for i in range(n):
+        if i == 3:
+            return
+        yield i
+    yield -1
+
+
+def bare_yields():
+    yield
+    yield None
+
+
+@njit
+def helper(x):
+    return x * x + 1
+
+
+def calls_helper(n):
+    for i in range(n):
+        yield helper(i)
+
+
+def raising(n):
+    for i in range(n):
+        if i == 2:
+            raise ValueError("two is too many")
+        yield i
+
+
+def infinite(a, b):
+    x = a + 1
+    while True:
+        yield x + b
+
+
+def booleans():
+    yield True
+    yield False
+
+
+def empty_generator(n):
+    if n <= 0:
+        return
+    yield n
+
+
+def negative_and_large():
+    yield -(2**63)
+    yield 2**63 - 1
+    yield -5
+
+
+def delegating(n):
+    yield from range(n)
+    yield from count_up_compiled(n)
+
+
+# --- consumers, written in compiled code -------------------------------------------------------
+
+count_up_compiled = njit(count_up)
+nested_compiled = njit(nested_loops)
+mixed_compiled = njit(mixed_numbers)
+strings_compiled = njit(strings)
+squares_compiled = njit(squares_array)
+raising_compiled = njit(raising)
+infinite_compiled = njit(infinite)
+pairs_compiled = njit(pairs)
+
+
+def python_of(function):
+    return getattr(function, "py_func", function)
+
+
+def check_returned(function, *args):
+    """The compiled generator returned to Python yields what CPython's does, then stops."""
+    compiled = njit(function)
+    expected = list(function(*args))
+    with no_allocation_leak():
+        generator = compiled(*args)
+        got = list(generator)
+        with pytest.raises(StopIteration):
+            next(generator)
+        assert len(got) == len(expected)
+        for pair in zip(got, expected):
+            assert_same(*pair)
+        pair = None
+        del generator, got  # returned arrays hold their blocks
+
+
+def assert_same(a, b):
+    if isinstance(b, np.generic):  # compiled code boxes NumPy scalars as Python numbers
+        b = b.item()
+    if isinstance(b, np.ndarray):
+        np.testing.assert_array_equal(a, b)
+    elif isinstance(b, tuple):
+        assert isinstance(a, tuple) and len(a) == len(b)
+        for x, y in zip(a, b):
+            assert_same(x, y)
+    elif isinstance(b, float) and math.isnan(b):
+        assert math.isnan(a)
+    else:
+        assert a == b and type(a) is type(b), (a, b)
+        if isinstance(b, float) and b == 0:
+            assert math.copysign(1, a) == math.copysign(1, b)
+
+
+@pytest.mark.parametrize(
+    "function, args",
+    [
+        (count_up, (8,)),
+        (count_up, (0,)),
+        (count_up, (-3,)),
+        (nested_loops, (5,)),
+        (floats, (np.linspace(-1, 1, 7),)),
+        (special_floats, ()),
+        (pairs, (4,)),
+        (strings, (4,)),
+        (with_locals, (3, 9)),
+        (early_return, (10,)),
+        (early_return, (2,)),
+        (bare_yields, ()),
+        (calls_helper, (5,)),
+        (booleans, ()),
+        (empty_generator, (0,)),
+        (negative_and_large, ()),
+        (delegating, (4,)),
+    ],
+)
+def test_returned_to_python(function, args):
+    check_returned(function, *args)
+
+
+def test_yield_types_are_unified():
+    # As in Numba, the items take the unified type of every yield (complex128 here).
+    with no_allocation_leak():
+        got = list(mixed_compiled(8))
+    assert got == list(mixed_numbers(8))
+    assert all(type(x) is complex for x in got)
+
+
+def test_yields_arrays_to_python():
+    check_returned(squares_array, 5)
+    a = np.arange(12.0).reshape(3, 4)
+    check_returned(rows, a)
+
+
+def test_array_argument_outlives_the_call():
+    compiled = njit(floats)
+    with no_allocation_leak():
+        generator = compiled(np.arange(5.0))  # the array's only reference is the generator's
+        assert list(generator) == list(floats(np.arange(5.0)))
+
+
+def test_next_from_python_and_infinite_generator():
+    compiled = njit(infinite)
+    with no_allocation_leak():
+        generator = compiled(5, 6)
+        assert [next(generator) for _ in range(3)] == [12, 12, 12]
+        del generator
+
+
+def test_unfinished_generator_is_released():
+    with no_allocation_leak():
+        generator = strings_compiled(10)
+        assert next(generator) == ""
+        assert next(generator) == "x"
+        del generator  # suspended with live references: destroying it releases them
+    with no_allocation_leak():
+        generator = squares_compiled(5)
+        del generator  # never started
+
+
+def test_exception_propagates_to_python():
+    with no_allocation_leak():
+        generator = raising_compiled(5)
+        assert next(generator) == 0
+        assert next(generator) == 1
+        with pytest.raises(ValueError, match="two is too many"):
+            next(generator)
+        with pytest.raises(StopIteration):  # a generator that raised is finished
+            next(generator)
+
+
+def test_generator_is_an_iterator():
+    generator = count_up_compiled(3)
+    assert iter(generator) is generator
+    assert [x for x in generator] == [0, 1, 2]
+
+
+# --- consumed in compiled code ------------------------------------------------------------------
+
+
+def check(function, *args):
+    compiled = njit(function)
+    with no_allocation_leak():
+        got = compiled(*args)
+    assert_same(got, function(*args))
+
+
+def consume_sum(n):
+    total = 0.0
+    for y in count_up_compiled(n):
+        total += y
+    return total
+
+
+def consume_nested(n):
+    total = 0
+    for y in nested_compiled(n):
+        total += y
+    return total
+
+
+def consume_mixed(x):
+    total = 0j
+    for y in mixed_compiled(x):
+        total += y
+    return total
+
+
+def consume_with_break(n):
+    seen = 0
+    for y in infinite_compiled(n, 1):
+        seen += y
+        if seen > 100:
+            break
+    return seen
+
+
+def consume_strings(n):
+    out = ""
+    for s in strings_compiled(n):
+        out += s + ","
+    return out
+
+
+def consume_arrays_break(n):
+    total = 0
+    for a in squares_compiled(n):
+        total += a.sum()
+        if total > 10:
+            break
+    return total
+
+
+def consume_next(n):
+    g = count_up_compiled(n)
+    a = next(g)
+    b = next(g)
+    return a * 10 + b
+
+
+def consume_next_exhausted(n):
+    g = count_up_compiled(n)
+    total = 0
+    for _ in range(n):
+        total += next(g)
+    try:
+        next(g)
+    except StopIteration:
+        return total
+    return -1
+
+
+def consume_list(n):
+    return list(count_up_compiled(n))
+
+
+def consume_sum_builtin(n):
+    return sum(nested_compiled(n))
+
+
+def consume_pairs(n):
+    total = 0.0
+    for i, x in pairs_compiled(n):
+        total += i * x
+    return total
+
+
+def consume_for_else(n):
+    for y in count_up_compiled(n):
+        if y == 100:
+            break
+    else:
+        return -1
+    return 1
+
+
+def consume_raising(n):
+    total = 0
+    try:
+        for y in raising_compiled(n):
+            total += y
+    except ValueError:
+        return -total
+    return total
+
+
+def outer_generator(n):
+    for y in count_up_compiled(n):
+        if y % 2 == 0:
+            yield y * 3
+
+
+outer_compiled = njit(outer_generator)
+
+
+def consume_outer(n):
+    total = 0
+    for y in outer_compiled(n):
+        total += y
+    return total
+
+
+def local_generator_variable(n):
+    g = nested_compiled(n)
+    first = next(g)
+    rest = 0
+    for y in g:
+        rest += y
+    return first, rest
+
+
+@pytest.mark.parametrize(
+    "function, args",
+    [
+        (consume_sum, (5,)),
+        (consume_sum, (0,)),
+        (consume_nested, (6,)),
+        (consume_mixed, (3,)),
+        (consume_with_break, (4,)),
+        (consume_strings, (4,)),
+        (consume_arrays_break, (6,)),
+        (consume_next, (3,)),
+        (consume_next_exhausted, (4,)),
+        (consume_list, (5,)),
+        (consume_list, (0,)),
+        (consume_sum_builtin, (4,)),
+        (consume_pairs, (4,)),
+        (consume_for_else, (5,)),
+        (consume_raising, (5,)),
+        (consume_raising, (2,)),
+        (consume_outer, (9,)),
+        (local_generator_variable, (4,)),
+    ],
+)
+def test_consumed_in_compiled_code(function, args):
+    check(function, *args)
+
+
+def test_exception_propagates_through_compiled_consumer():
+    def consumer(n):
+        total = 0
+        for y in raising_compiled(n):
+            total += y
+        return total
+
+    compiled = njit(consumer)
+    with no_allocation_leak():
+        assert compiled(2) == consumer(2)
+        with pytest.raises(ValueError, match="two is too many"):
+            compiled(5)
+
+
+def test_next_of_exhausted_generator_raises_stop_iteration():
+    def consumer():
+        g = count_up_compiled(1)
+        next(g)
+        return next(g)
+
+    with no_allocation_leak(), pytest.raises(StopIteration):
+        njit(consumer)()
+
+
+def test_generator_returned_from_compiled_code():
+    def make(n):
+        return nested_compiled(n)
+
+    compiled = njit(make)
+    with no_allocation_leak():
+        assert list(compiled(3)) == list(nested_loops(3))
+
+
+# --- unsupported --------------------------------------------------------------------------------
+
+
+def test_send_is_refused_at_its_line():
+    def receiver():
+        x = yield 1
+        yield x
+
+    with pytest.raises(UnsupportedError, match="yield is only supported as a statement"):
+        njit(receiver)()
+
+
+def test_return_value_is_refused():
+    def returns_value(n):
+        yield n
+        return n
+
+    with pytest.raises(UnsupportedError, match="return with a value in a generator"):
+        njit(returns_value)(1)
+
+
+def test_generator_without_yield_type():
+    def never_yields():
+        if 0:
+            yield 1
+
+    with pytest.raises(TypingError, match="does not yield any value"):
+        njit(never_yields)()
+
+
+def test_any_of_generator_is_refused():
+    def stops_early(n):
+        return any(count_up_compiled(n))
+
+    with pytest.raises(TypingError):
+        njit(stops_early)(3)
+
+
+def test_generators_refused_in_cuda_kernels():
+    def kernel(out):
+        total = 0
+        for y in device(3):
+            total += y
+        out[0] = total
+
+    device = cuda.jit(device=True)(count_up)
+    with pytest.raises(UnsupportedError, match="generators are not supported in CUDA"):
+        cuda.compile_ptx(kernel, void(float64[:]))
