@@ -269,9 +269,11 @@ def test_generator_is_an_iterator():
 
 def check(function, *args):
     compiled = njit(function)
+    expected = function(*args)
     with no_allocation_leak():
         got = compiled(*args)
-    assert_same(got, function(*args))
+        assert_same(got, expected)
+        del got  # a returned array holds its block
 
 
 def consume_sum(n):
@@ -398,9 +400,27 @@ def local_generator_variable(n):
     return first, rest
 
 
+def consume_enumerated(n):
+    points = np.zeros(n, dtype=np.complex128)
+    for i, c in enumerate(mixed_compiled(n)):
+        points[i] = c
+    return points
+
+
+def consume_enumerated_arrays(n):
+    total = 0
+    for i, a in enumerate(squares_compiled(n)):
+        total += i * a.sum()
+        if i == 3:
+            break
+    return total
+
+
 @pytest.mark.parametrize(
     "function, args",
     [
+        (consume_enumerated, (3,)),
+        (consume_enumerated_arrays, (6,)),
         (consume_sum, (5,)),
         (consume_sum, (0,)),
         (consume_nested, (6,)),
@@ -486,6 +506,17 @@ def test_generator_without_yield_type():
 
     with pytest.raises(TypingError, match="does not yield any value"):
         njit(never_yields)()
+
+
+def test_zip_of_generator_is_refused():
+    def zipped(n):
+        total = 0
+        for a, b in zip(count_up_compiled(n), range(n)):
+            total += a * b
+        return total
+
+    with pytest.raises(UnsupportedError, match="zip\\(\\) of a generator"):
+        njit(zipped)(3)
 
 
 def test_any_of_generator_is_refused():

@@ -58,9 +58,16 @@ void addInStepIterator(Library &library, const std::string &name) {
         if (arguments.empty())
           throwNoOverload(call);
         bool inStep = false;
-        for (const Type *argument : arguments)
-          inStep |=
-              argument->isArray() || argument->isList() || argument->kind() == TypeKind::Range;
+        for (const Type *argument : arguments) {
+          inStep |= argument->isArray() || argument->isList() ||
+                    argument->kind() == TypeKind::Range || argument->isGenerator();
+          // A for loop resumes enumerate()'s one generator (FunctionLowering::lowerFor).
+          if (argument->isGenerator() &&
+              (!counted || arguments.size() != 1 || !call.iteratedByLoop))
+            throwUnsupported(call.function->name + "() of a generator is supported only as "
+                                                   "`for i, x in enumerate(generator)`",
+                             call.location);
+        }
         if (inStep && call.iteratedByLoop) {
           call.iteration = counted ? LibraryIteration::CountedArgumentsInStep
                                    : LibraryIteration::ArgumentsInStep;

@@ -673,6 +673,8 @@ private:
       return iterable->itemType();
     if (iterable->isDict())
       return iterable->keyType();
+    if (iterable->isGenerator())
+      return iterable->yieldType();
     return nullptr;
   }
 
