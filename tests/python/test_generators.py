@@ -537,3 +537,81 @@ def test_generators_refused_in_cuda_kernels():
     device = cuda.jit(device=True)(count_up)
     with pytest.raises(UnsupportedError, match="generators are not supported in CUDA"):
         cuda.compile_ptx(kernel, void(float64[:]))
+
+
+# --- generators as values ----------------------------------------------------------------------
+
+
+def with_finally(out, n):
+    try:
+        for i in range(n):  # noqa: UP028 (a loop in the compiled generator)
+            yield i
+    finally:
+        out[0] += 1
+
+
+def test_finally_runs_when_finished_or_dropped():
+    compiled = njit(with_finally)
+    for function in (with_finally, compiled):
+        with no_allocation_leak():
+            out = np.zeros(1)
+            assert list(function(out, 3)) == [0, 1, 2]
+            assert out[0] == 1
+            generator = function(out, 5)
+            assert next(generator) == 0
+            del generator  # CPython closes it: the finally block runs
+            assert out[0] == 2
+            del out
+
+
+@njit
+def halves(n):
+    for i in range(n):
+        yield i * 0.5
+
+
+@njit
+def consume_argument(g):
+    total = 0.0
+    for x in g:
+        total += x
+    return total
+
+
+def test_generator_passed_to_a_jitted_function():
+    def driver(n):
+        return consume_argument(halves(n))
+
+    with no_allocation_leak():
+        assert njit(driver)(5) == consume_argument.py_func(halves.py_func(5))
+
+
+def test_recursive_generator():
+    @njit
+    def countdown(n):
+        if n > 0:
+            yield n
+            yield from countdown(n - 1)
+
+    with no_allocation_leak():
+        assert list(countdown(5)) == list(countdown.py_func(5))
+
+
+def test_generator_variable_from_either_branch():
+    def choose(flag, n):
+        g = halves(n) if flag else halves(n + 1)
+        return sum(g)
+
+    compiled = njit(choose)
+    with no_allocation_leak():
+        for flag in (True, False):
+            assert compiled(flag, 3) == sum(halves.py_func(3 if flag else 4))
+
+
+def test_list_argument_from_python_is_refused():
+    def appends(values):
+        values.append(1)
+        yield len(values)
+
+    with pytest.raises(UnsupportedError, match="cannot take a list argument"):
+        njit(appends)([1, 2])
