@@ -46,6 +46,13 @@ PyObject *generatorIterNext(PyObject *object) {
   return boxValue(self->yieldType, taipan_generator_value(self->block));
 }
 
+/// close(): an unfinished generator is destroyed now (its finally blocks run, its references
+/// go); later next() calls raise StopIteration, as after CPython's close().
+PyObject *generatorClose(PyObject *object, PyObject * /*unused*/) {
+  releaseBlock(reinterpret_cast<GeneratorObject *>(object));
+  Py_RETURN_NONE;
+}
+
 PyObject *generatorIter(PyObject *object) {
   Py_INCREF(object);
   return object;
@@ -61,7 +68,12 @@ void generatorDealloc(PyObject *object) {
 
 PyTypeObject *generatorType() {
   static PyTypeObject *type = [] {
+    static PyMethodDef methods[] = {
+        {"close", generatorClose, METH_NOARGS,
+         "Destroys the generator: its finally blocks run and what it holds is released."},
+        {nullptr, nullptr, 0, nullptr}};
     static PyType_Slot slots[] = {
+        {Py_tp_methods, methods},
         {Py_tp_dealloc, reinterpret_cast<void *>(generatorDealloc)},
         {Py_tp_iter, reinterpret_cast<void *>(generatorIter)},
         {Py_tp_iternext, reinterpret_cast<void *>(generatorIterNext)},

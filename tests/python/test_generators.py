@@ -615,3 +615,60 @@ def test_list_argument_from_python_is_refused():
 
     with pytest.raises(UnsupportedError, match="cannot take a list argument"):
         njit(appends)([1, 2])
+
+
+def test_close_from_python():
+    compiled = njit(with_finally)
+    for function in (with_finally, compiled):
+        with no_allocation_leak():
+            out = np.zeros(1)
+            generator = function(out, 5)
+            assert next(generator) == 0
+            generator.close()
+            assert out[0] == 1
+            with pytest.raises(StopIteration):
+                next(generator)
+            generator.close()  # closing twice does nothing
+            assert out[0] == 1
+            del generator, out
+
+
+def caught_inside(n):
+    for i in range(n):
+        try:
+            if i == 2:
+                raise ValueError("skip")
+            yield i
+        except ValueError:
+            pass
+    yield -1
+
+
+def test_try_inside_generator_body():
+    check_returned(caught_inside, 5)
+
+
+def consume_sorted(n):
+    return sorted(outer_compiled(n))
+
+
+def consume_extend(n):
+    values = [100]
+    values.extend(count_up_compiled(n))
+    return values
+
+
+def test_sorted_and_extend_of_generators():
+    check(consume_sorted, 9)
+    check(consume_extend, 4)
+
+
+def test_yield_in_except_handler_is_refused():
+    def in_handler(n):
+        try:
+            raise ValueError("x")
+        except ValueError:
+            yield n
+
+    with pytest.raises(UnsupportedError, match="yield inside an except handler"):
+        njit(in_handler)(1)

@@ -30,7 +30,7 @@ llvm::Function *ModuleLowering::declare(TypedFunction &function) {
   auto *result =
       llvm::Function::Create(type, llvm::Function::InternalLinkage, function.symbolName, module);
   result->addFnAttr(llvm::Attribute::NoUnwind);
-  if (function.source->options.inlineAlways)
+  if (function.source->options.inlineAlways && !function.source->isGenerator)
     result->addFnAttr(llvm::Attribute::AlwaysInline);
   functions.emplace(&function, result);
   return result;

@@ -125,12 +125,11 @@ void FunctionLowering::suspendCoroutine(bool final) {
 }
 
 void FunctionLowering::lowerYield(Stmt *stmt) {
-  if (!coroutine)
-    throwUnsupported("yield outside a generator function", stmt->location);
+  // Outside the coroutine only in the outlined body of a loop run on the thread pool.
+  if (!coroutine || insideParallelBody)
+    throwUnsupported("yield inside a prange loop is not supported", stmt->location);
   if (handlerDepth > 0)
     throwUnsupported("yield inside an except handler is not supported", stmt->location);
-  if (insideParallelBody)
-    throwUnsupported("yield inside a prange loop is not supported", stmt->location);
   const Type *yieldType = function.yieldType;
   llvm::Value *value;
   const Type *type;
