@@ -341,6 +341,18 @@ def consume_next_exhausted(n):
     return -1
 
 
+def consume_next_default(n):
+    g = count_up_compiled(n)
+    first = next(g, -1)
+    rest = 0.0
+    while True:
+        x = next(g, -1)
+        if x < 0:
+            break
+        rest += x
+    return first, rest, next(g, None) is None
+
+
 def consume_list(n):
     return list(count_up_compiled(n))
 
@@ -430,6 +442,8 @@ def consume_enumerated_arrays(n):
         (consume_arrays_break, (6,)),
         (consume_next, (3,)),
         (consume_next_exhausted, (4,)),
+        (consume_next_default, (0,)),
+        (consume_next_default, (4,)),
         (consume_list, (5,)),
         (consume_list, (0,)),
         (consume_sum_builtin, (4,)),

@@ -7,6 +7,7 @@
 #include "runtime/Runtime.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
+#include "typing/OptionalTyping.h"
 
 #include <llvm/IR/Constants.h>
 
@@ -164,23 +165,54 @@ void registerBuiltinIterators(Library &library) {
               lowering.irBuilder().getInt64(call.argumentTypes[0]->elements().size()));
         }
       });
-  // next() of a generator: resumes it; StopIteration when it is exhausted.
+  // next() of a generator: resumes it; StopIteration when it is exhausted, or the default.
   addCpu(
-      library, "next", {{"", false}},
+      library, "next", {{"", false}, {"", true}},
       [](LibraryCall &call) {
-        if (!call.argumentTypes[0]->isGenerator())
+        const Type *generator = call.argumentTypes[0];
+        if (!generator->isGenerator())
           throwNoOverload(call);
-        return call.argumentTypes[0]->yieldType();
+        if (call.argumentTypes.size() < 2 || !call.arguments[1])
+          return generator->yieldType();
+        const Type *fallback = call.argumentTypes[1];
+        if (fallback->kind() == TypeKind::StringLiteral)
+          fallback = types::unicode();
+        const Type *result = unifyWithOptional(generator->yieldType(), fallback);
+        if (!result)
+          throwTypingError("next(): cannot unify the items (" + generator->yieldType()->name() +
+                               ") with the default (" + fallback->name() + ")",
+                           call.location);
+        if (result->holdsReferences())
+          throwUnsupported("next() with a default is supported for generators of numbers, not " +
+                               result->name(),
+                           call.location);
+        return result;
       },
       [](FunctionLowering &lowering, const LibraryCall &call,
          const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *generator = call.argumentTypes[0];
         llvm::BasicBlock *exhausted = lowering.newBlock("next.exhausted");
-        llvm::BasicBlock *current = builder.GetInsertBlock();
+        if (values.size() < 2 || !call.arguments[1]) {
+          llvm::BasicBlock *current = builder.GetInsertBlock();
+          builder.SetInsertPoint(exhausted);
+          lowering.emitRaise(StopIterationId, "");
+          builder.SetInsertPoint(current);
+          return lowering.nextGeneratorItem(values[0], generator, exhausted);
+        }
+        llvm::AllocaInst *result = lowering.createEntryAlloca(
+            valueType(lowering.llvmContext(), call.resultType), "next.result");
+        llvm::BasicBlock *done = lowering.newBlock("next.done");
+        llvm::Value *item = lowering.nextGeneratorItem(values[0], generator, exhausted);
+        builder.CreateStore(lowering.castValue(item, generator->yieldType(), call.resultType),
+                            result);
+        builder.CreateBr(done);
         builder.SetInsertPoint(exhausted);
-        lowering.emitRaise(StopIterationId, "");
-        builder.SetInsertPoint(current);
-        return lowering.nextGeneratorItem(values[0], call.argumentTypes[0], exhausted);
+        builder.CreateStore(lowering.castValue(values[1], call.argumentTypes[1], call.resultType),
+                            result);
+        builder.CreateBr(done);
+        builder.SetInsertPoint(done);
+        return static_cast<llvm::Value *>(builder.CreateLoad(result->getAllocatedType(), result));
       });
   // sum() of a tuple of numbers, from 0 as Python starts.
   library.add(
