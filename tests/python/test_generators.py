@@ -428,9 +428,47 @@ def consume_enumerated_arrays(n):
     return total
 
 
+def consume_zip(n, m):
+    total = 0.0
+    for a, b, c in zip(count_up_compiled(n), range(m), halves(n + 1)):
+        total += a * 100 + b * 10 + c
+    return total
+
+
+def consume_zip_arrays(n, m):
+    # Stopping at the range drops the array the first generator had already yielded.
+    total = 0.0
+    for a, k in zip(squares_compiled(n), range(m)):
+        total += a.sum() * k
+    return total
+
+
+def consume_zip_strings(n):
+    out = ""
+    for s, t in zip(strings_compiled(n), strings_compiled(n - 1)):
+        out += s + "|" + t + ","
+    return out
+
+
+def consume_zip_list_tuple(n):
+    values = [1.5, 2.5, 3.5]
+    total = 0.0
+    for x, g, t in zip(values, count_up_compiled(n), (7, 8, 9, 10)):
+        total += x * g + t
+    return total
+
+
 @pytest.mark.parametrize(
     "function, args",
     [
+        (consume_zip, (4, 10)),
+        (consume_zip, (5, 2)),
+        (consume_zip, (0, 3)),
+        (consume_zip_arrays, (5, 3)),
+        (consume_zip_arrays, (3, 5)),
+        (consume_zip_strings, (4,)),
+        (consume_zip_list_tuple, (2,)),
+        (consume_zip_list_tuple, (6,)),
         (consume_enumerated, (3,)),
         (consume_enumerated_arrays, (6,)),
         (consume_sum, (5,)),
@@ -522,12 +560,9 @@ def test_generator_without_yield_type():
         njit(never_yields)()
 
 
-def test_zip_of_generator_is_refused():
+def test_zip_of_generator_outside_a_loop_is_refused():
     def zipped(n):
-        total = 0
-        for a, b in zip(count_up_compiled(n), range(n)):
-            total += a * b
-        return total
+        return list(zip(count_up_compiled(n), range(n)))
 
     with pytest.raises(UnsupportedError, match="zip\\(\\) of a generator"):
         njit(zipped)(3)

@@ -62,11 +62,11 @@ void addInStepIterator(Library &library, const std::string &name) {
         for (const Type *argument : arguments) {
           inStep |= argument->isArray() || argument->isList() ||
                     argument->kind() == TypeKind::Range || argument->isGenerator();
-          // A for loop resumes enumerate()'s one generator (FunctionLowering::lowerFor).
-          if (argument->isGenerator() &&
-              (!counted || arguments.size() != 1 || !call.iteratedByLoop))
-            throwUnsupported(call.function->name + "() of a generator is supported only as "
-                                                   "`for i, x in enumerate(generator)`",
+          // A for loop resumes generators in step (FunctionLowering::lowerInStepGeneratorFor).
+          if (argument->isGenerator() && !call.iteratedByLoop)
+            throwUnsupported(call.function->name +
+                                 "() of a generator is supported only as the iterable of a for "
+                                 "loop",
                              call.location);
         }
         if (inStep && call.iteratedByLoop) {

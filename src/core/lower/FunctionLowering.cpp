@@ -418,19 +418,6 @@ void FunctionLowering::lowerWhile(Stmt *stmt) {
   builder.SetInsertPoint(end);
 }
 
-/// How a for loop reads its items: a range, the rows of an array, a uniform tuple, or an index
-/// space in C order (np.ndindex, np.ndenumerate and np.nditer, by `indexing`).
-struct FunctionLowering::IterationSource {
-  const Type *type;
-  llvm::Value *value;
-  llvm::AllocaInst *tupleCopy = nullptr;
-  std::string indexing; ///< the builtin for an index space; `value` is its array, if any
-  std::vector<llvm::Value *> extents;
-  /// np.nditer: the element address of each axis's step, in the order it visits the axes.
-  std::vector<llvm::Value *> strides;
-  llvm::Value *first = nullptr; ///< np.nditer: the address it visits first
-};
-
 FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value *value,
                                                                      const Type *type) {
   IterationSource source{type, value};
@@ -644,35 +631,11 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
       isIndexIteration(typeOf(iterable->callee())->text())) {
     sources.push_back(prepareIndexIteration(iterable));
   } else if (const LibraryCall *call = inStepIteration(iterable)) {
-    if (call->argumentTypes[0]->isGenerator()) { // enumerate(generator): typing allowed no other
-      const Type *type = call->argumentTypes[0];
-      llvm::Value *generator = lowerExpr(call->arguments[0]);
-      llvm::AllocaInst *counter = createEntryAlloca(builder.getInt64Ty(), "enumerate.index");
-      builder.CreateStore(builder.getInt64(0), counter);
-      llvm::BasicBlock *header = newBlock("genfor.next");
-      llvm::BasicBlock *orelse = newBlock("genfor.else");
-      llvm::BasicBlock *end = newBlock("genfor.end");
-      builder.CreateBr(header);
-      builder.SetInsertPoint(header);
-      size_t mark = temporaries.size();
-      llvm::Value *item = nextGeneratorItem(generator, type, orelse);
-      llvm::Value *index = builder.CreateLoad(builder.getInt64Ty(), counter);
-      builder.CreateStore(builder.CreateAdd(index, builder.getInt64(1)), counter);
-      const Type *pairType = types::tuple({types::int64(), type->yieldType()});
-      lowerAssign(stmt->targets[0], lowerTuple({index, item}, pairType), pairType);
-      releaseTemporaries(mark);
-      loops.push_back({header, end});
-      lowerBlock(stmt->body);
-      loops.pop_back();
-      if (!builder.GetInsertBlock()->getTerminator())
-        builder.CreateBr(header);
-      builder.SetInsertPoint(orelse);
-      lowerBlock(stmt->orelse);
-      if (!builder.GetInsertBlock()->getTerminator())
-        builder.CreateBr(end);
-      builder.SetInsertPoint(end);
-      return;
-    }
+    for (const Type *argument : call->argumentTypes)
+      if (argument->isGenerator()) { // resumed in step (LowerGenerators.cpp)
+        lowerInStepGeneratorFor(stmt, *call);
+        return;
+      }
     enumerated = call->iteration == LibraryIteration::CountedArgumentsInStep;
     for (Expr *argument : call->arguments)
       sources.push_back(prepareIteration(lowerExpr(argument), typeOf(argument)));

@@ -182,6 +182,9 @@ public:
                                  llvm::BasicBlock *exhausted);
   /// `for target in generator`: resumes it until it is exhausted.
   void lowerGeneratorFor(Stmt *stmt, llvm::Value *generator, const Type *type);
+  /// `for ... in enumerate(g)` / `zip(a, g, ...)` where an argument is a generator: each step
+  /// takes the next item of each argument in order and stops at the first exhausted one.
+  void lowerInStepGeneratorFor(Stmt *stmt, const LibraryCall &call);
   /// Opens the entry block and the unwind block, and empties the array variables.
   void beginBody();
   /// A prange loop of a parallel=True function run on the thread pool (LowerParallelLoops.cpp):
@@ -195,7 +198,18 @@ public:
   /// `for target in range(...)` with a short constant trip count and a small body, emitted as
   /// that many copies of the body; false (nothing emitted) when the loop does not qualify.
   bool lowerUnrolledRange(Stmt *stmt, llvm::Value *first, llvm::Value *limit, llvm::Value *step);
-  struct IterationSource;
+  /// How a for loop reads its items: a range, the rows of an array, a uniform tuple, or an index
+  /// space in C order (np.ndindex, np.ndenumerate and np.nditer, by `indexing`).
+  struct IterationSource {
+    const Type *type;
+    llvm::Value *value;
+    llvm::AllocaInst *tupleCopy = nullptr;
+    std::string indexing; ///< the builtin for an index space; `value` is its array, if any
+    std::vector<llvm::Value *> extents;
+    /// np.nditer: the element address of each axis's step, in the order it visits the axes.
+    std::vector<llvm::Value *> strides;
+    llvm::Value *first = nullptr; ///< np.nditer: the address it visits first
+  };
   IterationSource prepareIteration(llvm::Value *value, const Type *type);
   IterationSource prepareIndexIteration(Expr *call);
   void orderByMemory(IterationSource &source);

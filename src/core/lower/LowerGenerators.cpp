@@ -58,8 +58,9 @@ void FunctionLowering::lowerGeneratorFunction() {
   builder.SetInsertPoint(noMemory);
   builder.CreateRet(builder.getInt32(MemoryErrorId));
   builder.SetInsertPoint(allocated);
-  llvm::Value *frameMemory = builder.CreateLoad(
-      pointer, builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), block, 8));
+  llvm::Value *frameMemory =
+      builder.CreateLoad(pointer, builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), block,
+                                                                     runtime::MemInfoDataOffset));
   state.handle = builder.CreateIntrinsic(llvm::Intrinsic::coro_begin, {}, {state.id, frameMemory});
   // The frame reaches the caller only through the block; LLVM 19's O2 and O3 pipelines drop the
   // ramp's stores into it (the resume and destroy functions, the spilled arguments) unless the
@@ -158,8 +159,9 @@ llvm::Value *FunctionLowering::nextGeneratorItem(llvm::Value *generator, const T
   builder.SetInsertPoint(more);
   exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
   const Type *yieldType = type->yieldType();
-  llvm::Value *frame = builder.CreateLoad(
-      pointer, builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), generator, 8));
+  llvm::Value *frame =
+      builder.CreateLoad(pointer, builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), generator,
+                                                                     runtime::MemInfoDataOffset));
   llvm::Value *address = builder.CreateConstInBoundsGEP1_64(
       builder.getInt8Ty(), frame, GeneratorPromiseOffset + GeneratorValueOffset);
   llvm::Value *item = fromMemoryForm(
@@ -179,6 +181,74 @@ void FunctionLowering::lowerGeneratorFor(Stmt *stmt, llvm::Value *generator, con
   size_t mark = temporaries.size();
   llvm::Value *item = nextGeneratorItem(generator, type, orelse);
   lowerAssign(stmt->targets[0], item, type->yieldType());
+  releaseTemporaries(mark);
+  loops.push_back({header, end});
+  lowerBlock(stmt->body);
+  loops.pop_back();
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(header);
+  builder.SetInsertPoint(orelse);
+  lowerBlock(stmt->orelse);
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(end);
+  builder.SetInsertPoint(end);
+}
+
+void FunctionLowering::lowerInStepGeneratorFor(Stmt *stmt, const LibraryCall &call) {
+  bool counted = call.iteration == LibraryIteration::CountedArgumentsInStep;
+  std::vector<IterationSource> sources;
+  std::vector<llvm::Value *> lengths;
+  for (size_t k = 0; k < call.arguments.size(); ++k) {
+    const Type *type = call.argumentTypes[k];
+    llvm::Value *value = lowerExpr(call.arguments[k]);
+    sources.push_back(type->isGenerator() ? IterationSource{type, value}
+                                          : prepareIteration(value, type));
+    lengths.push_back(type->isGenerator() ? nullptr : iterationLength(sources.back()));
+  }
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::AllocaInst *counter = createEntryAlloca(i64, "zip.index");
+  builder.CreateStore(builder.getInt64(0), counter);
+  llvm::BasicBlock *header = newBlock("zip.next");
+  llvm::BasicBlock *orelse = newBlock("zip.else");
+  llvm::BasicBlock *end = newBlock("zip.end");
+  builder.CreateBr(header);
+  builder.SetInsertPoint(header);
+  llvm::Value *index = builder.CreateLoad(i64, counter);
+  size_t mark = temporaries.size();
+  std::vector<llvm::Value *> parts;
+  std::vector<const Type *> partTypes;
+  if (counted) {
+    parts.push_back(index);
+    partTypes.push_back(types::int64());
+  }
+  for (size_t k = 0; k < sources.size(); ++k) {
+    // Stopping at argument k releases the items taken from the arguments before it (CPython's
+    // zip drops them too) and empties their slots, so the loop's exit holds nothing.
+    llvm::BasicBlock *stop = newBlock("zip.stop");
+    llvm::BasicBlock *here = builder.GetInsertBlock();
+    builder.SetInsertPoint(stop);
+    for (size_t t = mark; t < temporaries.size(); ++t) {
+      decref(temporaries[t].value, temporaries[t].type);
+      for (unsigned slot : temporaries[t].slots)
+        builder.CreateStore(llvm::Constant::getNullValue(builder.getPtrTy()), temporarySlots[slot]);
+    }
+    builder.CreateBr(orelse);
+    builder.SetInsertPoint(here);
+    const Type *itemType;
+    if (sources[k].type->isGenerator()) {
+      parts.push_back(nextGeneratorItem(sources[k].value, sources[k].type, stop));
+      itemType = sources[k].type->yieldType();
+    } else {
+      llvm::BasicBlock *more = newBlock("zip.more");
+      builder.CreateCondBr(builder.CreateICmpSLT(index, lengths[k]), more, stop);
+      builder.SetInsertPoint(more);
+      parts.push_back(iterationItem(sources[k], index, &itemType));
+    }
+    partTypes.push_back(itemType);
+  }
+  builder.CreateStore(builder.CreateAdd(index, builder.getInt64(1)), counter);
+  const Type *tupleType = types::tuple(partTypes);
+  lowerAssign(stmt->targets[0], lowerTuple(parts, tupleType), tupleType);
   releaseTemporaries(mark);
   loops.push_back({header, end});
   lowerBlock(stmt->body);
