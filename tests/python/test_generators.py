@@ -721,3 +721,27 @@ def test_yield_in_except_handler_is_refused():
 
     with pytest.raises(UnsupportedError, match="yield inside an except handler"):
         njit(in_handler)(1)
+
+
+def pairs_of(n):
+    inner = count_up_compiled(n)
+    while True:
+        a = next(inner)  # raises StopIteration inside this generator at the end
+        yield a + next(inner, 100)
+
+
+def test_stop_iteration_inside_a_generator_is_a_runtime_error():
+    # PEP 479: CPython turns it into RuntimeError instead of ending the generator quietly.
+    compiled = njit(pairs_of)
+
+    def consumer(n):
+        total = 0
+        for x in compiled(n):
+            total += x
+        return total
+
+    for function in (pairs_of, compiled):
+        with no_allocation_leak(), pytest.raises(RuntimeError, match="generator raised"):
+            list(function(3))
+    with no_allocation_leak(), pytest.raises(RuntimeError, match="generator raised"):
+        njit(consumer)(3)

@@ -1,6 +1,9 @@
 // Resuming and destroying generators through their coroutine frames.
 #include "runtime/Generators.h"
 
+#include "runtime/ExceptionHandling.h"
+#include "runtime/Runtime.h"
+
 using taipan::runtime::GeneratorExhausted;
 using taipan::runtime::GeneratorPromiseOffset;
 using taipan::runtime::MemInfo;
@@ -30,7 +33,15 @@ int32_t taipan_generator_resume(MemInfo *generator) {
   // The body ended: report its exception once; later resumes find it exhausted.
   int64_t status = promiseStatus(frame);
   promiseStatus(frame) = 0;
-  return status ? static_cast<int32_t>(status) : GeneratorExhausted;
+  if (!status)
+    return GeneratorExhausted;
+  // PEP 479: a StopIteration escaping the body (a next() of an exhausted generator inside it)
+  // must not read as the end of this one.
+  if (taipan_exception_matches(taipan::StopIterationId)) {
+    taipan_raise(taipan::RuntimeErrorId, "generator raised StopIteration");
+    return 1;
+  }
+  return static_cast<int32_t>(status);
 }
 
 void *taipan_generator_value(MemInfo *generator) {

@@ -25,7 +25,8 @@ extern "C" {
 /// Resumes the generator once: 0 when it yielded (the value is at
 /// taipan_generator_value, owned by the caller now), GeneratorExhausted when it returned or
 /// had already ended, or the status of the exception it raised (pending; the generator is
-/// exhausted afterwards, as in CPython).
+/// exhausted afterwards, as in CPython). A StopIteration leaving the body becomes
+/// RuntimeError("generator raised StopIteration"), as PEP 479 has it.
 int32_t taipan_generator_resume(taipan::runtime::MemInfo *generator);
 /// The address of the value the generator yielded last.
 void *taipan_generator_value(taipan::runtime::MemInfo *generator);
