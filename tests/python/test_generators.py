@@ -353,6 +353,21 @@ def consume_next_default(n):
     return first, rest, next(g, None) is None
 
 
+def consume_in(n):
+    g = count_up_compiled(n)
+    found = 3 in g
+    rest = 0
+    for x in g:  # what `in` left unread
+        rest += x
+    return found, rest, 2.5 not in strings_lengths(n), "xx" in strings_compiled(n)
+
+
+@njit
+def strings_lengths(n):
+    for s in strings_compiled(n):
+        yield len(s) + 0.5
+
+
 def consume_list(n):
     return list(count_up_compiled(n))
 
@@ -482,6 +497,8 @@ def consume_zip_list_tuple(n):
         (consume_next_exhausted, (4,)),
         (consume_next_default, (0,)),
         (consume_next_default, (4,)),
+        (consume_in, (6,)),
+        (consume_in, (2,)),
         (consume_list, (5,)),
         (consume_list, (0,)),
         (consume_sum_builtin, (4,)),

@@ -954,6 +954,15 @@ private:
         if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
             (operands[i]->isNone() || operands[i + 1]->isNone()))
           continue; // None equals only None
+        if ((op == CompareOp::In || op == CompareOp::NotIn) && operands[i + 1]->isGenerator()) {
+          const Type *item = operands[i + 1]->yieldType();
+          if (!comparisonOperandType(CompareOp::Eq, operands[i], item) &&
+              !isStringComparison(CompareOp::Eq, operands[i], item))
+            throwTypingError("cannot look for " + describe(operands[i]) + " among the items (" +
+                                 describe(item) + ") of a generator",
+                             expr->location);
+          continue;
+        }
         if (op == CompareOp::In || op == CompareOp::NotIn) {
           if (!operands[i + 1]->isTuple())
             throwUnsupported("'in' is supported on tuples only", expr->location);
