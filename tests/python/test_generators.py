@@ -142,6 +142,7 @@ squares_compiled = njit(squares_array)
 raising_compiled = njit(raising)
 infinite_compiled = njit(infinite)
 pairs_compiled = njit(pairs)
+special_compiled = njit(special_floats)
 
 
 def python_of(function):
@@ -368,6 +369,14 @@ def strings_lengths(n):
         yield len(s) + 0.5
 
 
+def consume_min_max(n):
+    return min(outer_compiled(n)), max(count_up_compiled(n)), max(special_compiled())
+
+
+def consume_min_of_nothing(n):
+    return min(count_up_compiled(n))
+
+
 def consume_list(n):
     return list(count_up_compiled(n))
 
@@ -499,6 +508,7 @@ def consume_zip_list_tuple(n):
         (consume_next_default, (4,)),
         (consume_in, (6,)),
         (consume_in, (2,)),
+        (consume_min_max, (7,)),
         (consume_list, (5,)),
         (consume_list, (0,)),
         (consume_sum_builtin, (4,)),
@@ -512,6 +522,13 @@ def consume_zip_list_tuple(n):
 )
 def test_consumed_in_compiled_code(function, args):
     check(function, *args)
+
+
+def test_min_of_empty_generator_raises():
+    with no_allocation_leak(), pytest.raises(ValueError, match="min\\(\\) arg is an empty"):
+        njit(consume_min_of_nothing)(0)
+    with pytest.raises(ValueError, match="min\\(\\) arg is an empty"):
+        consume_min_of_nothing(0)
 
 
 def test_exception_propagates_through_compiled_consumer():
