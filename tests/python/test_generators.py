@@ -602,9 +602,30 @@ def test_zip_of_generator_outside_a_loop_is_refused():
         njit(zipped)(3)
 
 
-def test_any_of_generator_is_refused():
+def counting(out, n):
+    for i in range(n):
+        out[0] += 1
+        yield i
+
+
+def test_any_and_all_stop_at_the_answer():
+    compiled_counting = njit(counting)
+
+    @njit
+    def compiled_decide(out, n):
+        return any(compiled_counting(out, n)), all(compiled_counting(out, n))
+
+    for n in (0, 1, 5):
+        expected_out, got_out = np.zeros(1), np.zeros(1)
+        expected = (any(counting(expected_out, n)), all(counting(expected_out, n)))
+        with no_allocation_leak():
+            assert compiled_decide(got_out, n) == expected
+        assert got_out[0] == expected_out[0]  # as many items resumed as CPython took
+
+
+def test_any_of_generator_of_strings_is_refused():
     def stops_early(n):
-        return any(count_up_compiled(n))
+        return any(strings_compiled(n))
 
     with pytest.raises(TypingError):
         njit(stops_early)(3)
