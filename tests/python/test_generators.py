@@ -800,3 +800,11 @@ def test_stop_iteration_inside_a_generator_is_a_runtime_error():
             list(function(3))
     with no_allocation_leak(), pytest.raises(RuntimeError, match="generator raised"):
         njit(consumer)(3)
+
+
+def test_generator_inside_a_returned_tuple_is_refused():
+    def both(n):
+        return count_up_compiled(n), n
+
+    with pytest.raises(UnsupportedError, match="must be the whole result"):
+        njit(both)(3)

@@ -48,7 +48,30 @@ static bool holdsReflectedLists(const Type *type) {
          std::any_of(type->elements().begin(), type->elements().end(), holdsReflectedLists);
 }
 
+/// Whether a value of `type` holds a generator (inside a tuple, list, dict or optional).
+static bool holdsGenerator(const Type *type) {
+  if (!type)
+    return false;
+  if (type->isGenerator())
+    return true;
+  if (type->isTuple())
+    return std::any_of(type->elements().begin(), type->elements().end(), holdsGenerator);
+  if (type->isList())
+    return holdsGenerator(type->itemType());
+  if (type->isDict())
+    return holdsGenerator(type->valueType());
+  if (type->isOptional())
+    return holdsGenerator(type->optionalValue());
+  return false;
+}
+
 std::string CpuTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root) const {
+  // The Python iterator keeps the call's arguments alive (a generator may read an array
+  // argument's memory), which only the dispatcher's boxing of a whole-result generator does.
+  if (!root.returnType->isGenerator() && holdsGenerator(root.returnType))
+    throwUnsupported("a generator returned to Python must be the whole result, not part of a " +
+                         root.returnType->name(),
+                     root.source->definitionLocation);
   // A generator runs after the call returned, so its changes to a list argument could not be
   // reflected into the caller's list: refused rather than silently lost.
   if (root.source->isGenerator)
