@@ -309,8 +309,34 @@ private:
       return stmt;
     }
     if (kind == "Expr") {
+      nb::handle value = node.attr("value");
+      std::string valueKind = nodeKind(value);
+      if (valueKind == "Yield") { // a generator function (lower/LowerGenerators.cpp)
+        source.isGenerator = true;
+        Stmt *stmt = source.newStmt(StmtKind::Yield, where);
+        if (!value.attr("value").is_none())
+          stmt->value = readExpr(value.attr("value"));
+        return stmt;
+      }
+      if (valueKind == "YieldFrom") {
+        // `yield from it` is `for $v in it: yield $v` for iteration (send() and throw() are not
+        // supported, so nothing else can pass through it).
+        source.isGenerator = true;
+        std::string hidden =
+            "$yield_from." + std::to_string(where.line) + "." + std::to_string(where.column);
+        Stmt *loop = source.newStmt(StmtKind::For, where);
+        Expr *target = source.newExpr(ExprKind::Name, where);
+        target->name = hidden;
+        loop->targets.push_back(target);
+        loop->value = readExpr(value.attr("value"));
+        Stmt *yield = source.newStmt(StmtKind::Yield, where);
+        yield->value = source.newExpr(ExprKind::Name, where);
+        yield->value->name = hidden;
+        loop->body.push_back(yield);
+        return loop;
+      }
       Stmt *stmt = source.newStmt(StmtKind::ExprStmt, where);
-      stmt->value = readExpr(node.attr("value"));
+      stmt->value = readExpr(value);
       return stmt;
     }
     if (kind == "Delete") {
@@ -738,11 +764,14 @@ private:
       expr->name = readLocalFunction(node, "", where);
       return expr;
     }
+    if (kind == "Yield" || kind == "YieldFrom")
+      throwUnsupported(std::string(kind == "Yield" ? "yield" : "yield from") +
+                           " is only supported as a statement: its value (what send() passes "
+                           "in, or a generator's return value) is not supported",
+                       where);
     static const std::map<std::string, std::string> names = {
         {"JoinedStr", "f-strings"},
         {"Set", "set literals"},
-        {"Yield", "generators"},
-        {"YieldFrom", "generators"},
         {"Await", "await"},
         {"NamedExpr", "assignment expressions"},
         {"Starred", "starred expressions"}};

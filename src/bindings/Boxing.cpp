@@ -4,6 +4,7 @@
 
 #include "ArrayBoxing.h"
 #include "FunctionValues.h"
+#include "GeneratorBoxing.h"
 #include "ListBoxing.h"
 #include "RecordBoxing.h"
 #include "StringBoxing.h"
@@ -279,6 +280,8 @@ PyObject *boxValue(const Type *type, const void *storage) {
     return boxList(type, storage);
   case TypeKind::Dict: // Numba returns a typed.Dict
     return boxTypedContainer(type, storage);
+  case TypeKind::Generator:
+    return boxGenerator(type, storage);
   case TypeKind::Tuple: {
     PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
     if (!tuple)

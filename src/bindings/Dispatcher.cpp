@@ -3,6 +3,7 @@
 #include "Dispatcher.h"
 
 #include "Boxing.h"
+#include "GeneratorBoxing.h"
 #include "ListBoxing.h"
 #include "Module.h"
 #include "StringBoxing.h"
@@ -113,6 +114,8 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
     return nullptr;
   }
   PyObject *boxed = boxValue(compiled.returnType, result);
+  if (boxed && compiled.returnType->isGenerator())
+    keepGeneratorArguments(boxed, arguments, count);
   if (anyLists && !finishLists(count, true))
     Py_CLEAR(boxed);
   return boxed;

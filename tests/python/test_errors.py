@@ -76,8 +76,9 @@ def uses_with(x):
 
 
 @njit
-def uses_generator(x):
-    yield x  # <- error
+def uses_generator_send(x):
+    y = yield x  # <- error
+    yield y
 
 
 @njit
@@ -156,7 +157,7 @@ UNSUPPORTED = [
     calls_unknown_math_function,
     uses_set,
     uses_with,
-    uses_generator,
+    uses_generator_send,
     adds_int_and_tuple,
     calls_python_function,
     bad_attribute,

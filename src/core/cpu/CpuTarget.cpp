@@ -5,6 +5,7 @@
 #include "cpu/CpuJit.h"
 #include "cpu/HostInfo.h"
 #include "lower/FunctionLowering.h"
+#include "support/CompileError.h"
 #include "target/PassPipeline.h"
 
 #include <llvm/IR/LegacyPassManager.h>
@@ -12,6 +13,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace taipan {
@@ -37,7 +39,49 @@ void CpuTarget::prepareModule(llvm::Module &module) const {
   module.setDataLayout(machine.createDataLayout());
 }
 
+/// Whether a value of `type` holds lists, which a call from Python copies in and reflects back
+/// when the call returns.
+static bool holdsReflectedLists(const Type *type) {
+  if (type->isList())
+    return true;
+  return type->isTuple() &&
+         std::any_of(type->elements().begin(), type->elements().end(), holdsReflectedLists);
+}
+
+/// Whether a value of `type` holds a generator (inside a tuple, list, dict or optional).
+static bool holdsGenerator(const Type *type) {
+  if (!type)
+    return false;
+  if (type->isGenerator())
+    return true;
+  if (type->isTuple())
+    return std::any_of(type->elements().begin(), type->elements().end(), holdsGenerator);
+  if (type->isList())
+    return holdsGenerator(type->itemType());
+  if (type->isDict())
+    return holdsGenerator(type->valueType());
+  if (type->isOptional())
+    return holdsGenerator(type->optionalValue());
+  return false;
+}
+
 std::string CpuTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root) const {
+  // The Python iterator keeps the call's arguments alive (a generator may read an array
+  // argument's memory), which only the dispatcher's boxing of a whole-result generator does.
+  if (!root.returnType->isGenerator() && holdsGenerator(root.returnType))
+    throwUnsupported("a generator returned to Python must be the whole result, not part of a " +
+                         root.returnType->name(),
+                     root.source->definitionLocation);
+  // A generator runs after the call returned, so its changes to a list argument could not be
+  // reflected into the caller's list: refused rather than silently lost.
+  if (root.source->isGenerator)
+    for (size_t i = 0; i < root.argumentTypes.size(); ++i)
+      if (holdsReflectedLists(root.argumentTypes[i]))
+        throwUnsupported("a generator function called from Python cannot take a list argument ('" +
+                             root.source->parameters[i].name +
+                             "'): its changes would not reach the caller's list; pass an array "
+                             "or a tuple",
+                         root.source->definitionLocation);
   llvm::LLVMContext &context = lowering.context;
   llvm::Function *callee = lowering.declare(root);
   auto *pointer = llvm::PointerType::getUnqual(context);

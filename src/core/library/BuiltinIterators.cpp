@@ -7,6 +7,7 @@
 #include "runtime/Runtime.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
+#include "typing/OptionalTyping.h"
 
 #include <llvm/IR/Constants.h>
 
@@ -58,9 +59,16 @@ void addInStepIterator(Library &library, const std::string &name) {
         if (arguments.empty())
           throwNoOverload(call);
         bool inStep = false;
-        for (const Type *argument : arguments)
-          inStep |=
-              argument->isArray() || argument->isList() || argument->kind() == TypeKind::Range;
+        for (const Type *argument : arguments) {
+          inStep |= argument->isArray() || argument->isList() ||
+                    argument->kind() == TypeKind::Range || argument->isGenerator();
+          // A for loop resumes generators in step (FunctionLowering::lowerInStepGeneratorFor).
+          if (argument->isGenerator() && !call.iteratedByLoop)
+            throwUnsupported(call.function->name +
+                                 "() of a generator is supported only as the iterable of a for "
+                                 "loop",
+                             call.location);
+        }
         if (inStep && call.iteratedByLoop) {
           call.iteration = counted ? LibraryIteration::CountedArgumentsInStep
                                    : LibraryIteration::ArgumentsInStep;
@@ -157,13 +165,65 @@ void registerBuiltinIterators(Library &library) {
               lowering.irBuilder().getInt64(call.argumentTypes[0]->elements().size()));
         }
       });
+  // next() of a generator: resumes it; StopIteration when it is exhausted, or the default.
+  addCpu(
+      library, "next", {{"", false}, {"", true}},
+      [](LibraryCall &call) {
+        const Type *generator = call.argumentTypes[0];
+        if (!generator->isGenerator())
+          throwNoOverload(call);
+        if (call.argumentTypes.size() < 2 || !call.arguments[1])
+          return generator->yieldType();
+        const Type *fallback = call.argumentTypes[1];
+        if (fallback->kind() == TypeKind::StringLiteral)
+          fallback = types::unicode();
+        const Type *result = unifyWithOptional(generator->yieldType(), fallback);
+        if (!result)
+          throwTypingError("next(): cannot unify the items (" + generator->yieldType()->name() +
+                               ") with the default (" + fallback->name() + ")",
+                           call.location);
+        if (result->holdsReferences())
+          throwUnsupported("next() with a default is supported for generators of numbers, not " +
+                               result->name(),
+                           call.location);
+        return result;
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *generator = call.argumentTypes[0];
+        llvm::BasicBlock *exhausted = lowering.newBlock("next.exhausted");
+        if (values.size() < 2 || !call.arguments[1]) {
+          llvm::BasicBlock *current = builder.GetInsertBlock();
+          builder.SetInsertPoint(exhausted);
+          lowering.emitRaise(StopIterationId, "");
+          builder.SetInsertPoint(current);
+          return lowering.nextGeneratorItem(values[0], generator, exhausted);
+        }
+        llvm::AllocaInst *result = lowering.createEntryAlloca(
+            valueType(lowering.llvmContext(), call.resultType), "next.result");
+        llvm::BasicBlock *done = lowering.newBlock("next.done");
+        llvm::Value *item = lowering.nextGeneratorItem(values[0], generator, exhausted);
+        builder.CreateStore(lowering.castValue(item, generator->yieldType(), call.resultType),
+                            result);
+        builder.CreateBr(done);
+        builder.SetInsertPoint(exhausted);
+        builder.CreateStore(lowering.castValue(values[1], call.argumentTypes[1], call.resultType),
+                            result);
+        builder.CreateBr(done);
+        builder.SetInsertPoint(done);
+        return static_cast<llvm::Value *>(builder.CreateLoad(result->getAllocatedType(), result));
+      });
   // sum() of a tuple of numbers, from 0 as Python starts.
   library.add(
       "sum", {{"", false}},
       [](const LibraryCall &call) {
         const Type *tuple = call.argumentTypes[0];
-        if (tuple->isList()) { // from 0: an int64 sum, or the items' type when wider
-          const Type *item = tuple->itemType() ? tuple->itemType() : types::int64();
+        if (tuple->isList() ||
+            tuple->isGenerator()) { // from 0: an int64 sum, or the items' type when wider
+          const Type *item = tuple->isGenerator() ? tuple->yieldType()
+                             : tuple->itemType()  ? tuple->itemType()
+                                                  : types::int64();
           const Type *result =
               item->isNumber() ? binaryResultType(BinaryOp::Add, types::int64(), item) : nullptr;
           if (!result)
@@ -183,13 +243,13 @@ void registerBuiltinIterators(Library &library) {
       [](FunctionLowering &lowering, const LibraryCall &call,
          const std::vector<llvm::Value *> &values) {
         const Type *tupleType = call.argumentTypes[0];
-        if (tupleType->isList()) {
+        if (tupleType->isList() || tupleType->isGenerator()) {
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           llvm::AllocaInst *total =
               lowering.createEntryAlloca(valueType(lowering.llvmContext(), call.resultType), "sum");
           builder.CreateStore(
               lowering.castValue(builder.getInt64(0), types::int64(), call.resultType), total);
-          if (tupleType->itemType())
+          if (tupleType->isGenerator() || tupleType->itemType())
             lowering.forEachItem(values[0], tupleType, [&](llvm::Value *item, const Type *type) {
               llvm::Value *current = builder.CreateLoad(total->getAllocatedType(), total);
               builder.CreateStore(lowering.lowerBinary(BinaryOp::Add, current, call.resultType,

@@ -17,8 +17,9 @@ namespace {
 
 /// The forms of abs() its type rule chooses between (LibraryCall::form).
 enum AbsForm : unsigned { AbsOfSigned, AbsOfUnsigned, AbsOfFloat, AbsOfComplex };
-/// The forms of min() and max(): of their arguments, or of the elements of one tuple.
-enum ExtremeForm : unsigned { ExtremeOfArguments, ExtremeOfTuple };
+/// The forms of min() and max(): of their arguments, of the elements of one tuple, or of the
+/// items of one generator.
+enum ExtremeForm : unsigned { ExtremeOfArguments, ExtremeOfTuple, ExtremeOfGenerator };
 
 /// One positional-only parameter, `optional` or not.
 std::vector<LibraryParameter> positionalOnly(size_t count, size_t optional = 0) {
@@ -89,6 +90,12 @@ const Type *typeExtreme(LibraryCall &call) {
     call.form = ExtremeOfTuple;
     values = arguments[0]->elements();
   }
+  if (arguments.size() == 1 && arguments[0]->isGenerator()) {
+    if (!arguments[0]->yieldType()->isReal())
+      throwNoOverload(call);
+    call.form = ExtremeOfGenerator;
+    return arguments[0]->yieldType();
+  }
   if (values.empty() || (arguments.size() == 1 && !arguments[0]->isTuple()))
     throwNoOverload(call);
   const Type *result = nullptr;
@@ -104,6 +111,31 @@ const Type *typeExtreme(LibraryCall &call) {
 llvm::Value *lowerExtreme(FunctionLowering &lowering, const LibraryCall &call,
                           const std::vector<llvm::Value *> &arguments) {
   bool isMax = call.function->name == "max";
+  if (call.form == ExtremeOfGenerator) { // the first item, then each strictly better one
+    llvm::IRBuilder<> &builder = lowering.irBuilder();
+    const Type *generator = call.argumentTypes[0];
+    const Type *result = call.resultType;
+    llvm::BasicBlock *empty = lowering.newBlock("extreme.empty");
+    llvm::BasicBlock *done = lowering.newBlock("extreme.done");
+    llvm::BasicBlock *start = builder.GetInsertBlock();
+    builder.SetInsertPoint(empty);
+    lowering.emitRaise(ValueErrorId, call.function->name + "() arg is an empty sequence");
+    builder.SetInsertPoint(start);
+    llvm::AllocaInst *best =
+        lowering.createEntryAlloca(valueType(lowering.llvmContext(), result), "extreme.best");
+    builder.CreateStore(lowering.nextGeneratorItem(arguments[0], generator, empty), best);
+    llvm::BasicBlock *header = lowering.newBlock("extreme.next");
+    builder.CreateBr(header);
+    builder.SetInsertPoint(header);
+    llvm::Value *candidate = lowering.nextGeneratorItem(arguments[0], generator, done);
+    llvm::Value *current = builder.CreateLoad(best->getAllocatedType(), best);
+    llvm::Value *better = lowering.lowerComparison(isMax ? CompareOp::Gt : CompareOp::Lt, candidate,
+                                                   result, current, result);
+    builder.CreateStore(builder.CreateSelect(better, candidate, current), best);
+    builder.CreateBr(header);
+    builder.SetInsertPoint(done);
+    return static_cast<llvm::Value *>(builder.CreateLoad(best->getAllocatedType(), best));
+  }
   std::vector<llvm::Value *> values = arguments;
   std::vector<const Type *> valueTypes = call.argumentTypes;
   if (call.form == ExtremeOfTuple) {

@@ -27,6 +27,8 @@ const Type *iterableItem(const Type *type) {
     return type->elements().front();
   if (type->isArray() && type->ndim() == 1)
     return type->dtype();
+  if (type->isGenerator()) // resumed until it is exhausted
+    return type->yieldType();
   return nullptr;
 }
 
@@ -479,7 +481,11 @@ void registerBuiltins(Library &library) {
     addCpu(
         library, name, {{"", false}},
         [](LibraryCall &call) {
-          if (!iterableItem(call.argumentTypes[0]) && !call.argumentTypes[0]->isList())
+          // Of a generator, they stop resuming it at the answer; its items must hold no
+          // references (each is dropped right after its test).
+          const Type *iterable = call.argumentTypes[0];
+          if ((!iterableItem(iterable) && !iterable->isList()) ||
+              (iterable->isGenerator() && iterable->yieldType()->holdsReferences()))
             throwNoOverload(call);
           return types::boolean();
         },
@@ -488,6 +494,23 @@ void registerBuiltins(Library &library) {
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           llvm::AllocaInst *result = lowering.createEntryAlloca(builder.getInt1Ty(), "decided");
           builder.CreateStore(builder.getInt1(isAll), result);
+          const Type *iterable = call.argumentTypes[0];
+          if (iterable->isGenerator()) {
+            llvm::BasicBlock *header = lowering.newBlock("decide.next");
+            llvm::BasicBlock *decided = lowering.newBlock("decide.decided");
+            llvm::BasicBlock *end = lowering.newBlock("decide.end");
+            builder.CreateBr(header);
+            builder.SetInsertPoint(header);
+            llvm::Value *item = lowering.nextGeneratorItem(values[0], iterable, end);
+            llvm::Value *truth = lowering.truthValue(item, iterable->yieldType());
+            // all() is decided by a false item, any() by a true one.
+            builder.CreateCondBr(truth, isAll ? header : decided, isAll ? decided : header);
+            builder.SetInsertPoint(decided);
+            builder.CreateStore(builder.getInt1(!isAll), result);
+            builder.CreateBr(end);
+            builder.SetInsertPoint(end);
+            return static_cast<llvm::Value *>(builder.CreateLoad(builder.getInt1Ty(), result));
+          }
           if (iterableItem(call.argumentTypes[0]))
             lowering.forEachItem(
                 values[0], call.argumentTypes[0], [&](llvm::Value *item, const Type *itemType) {

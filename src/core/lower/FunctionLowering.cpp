@@ -30,7 +30,7 @@ llvm::Function *ModuleLowering::declare(TypedFunction &function) {
   auto *result =
       llvm::Function::Create(type, llvm::Function::InternalLinkage, function.symbolName, module);
   result->addFnAttr(llvm::Attribute::NoUnwind);
-  if (function.source->options.inlineAlways)
+  if (function.source->options.inlineAlways && !function.source->isGenerator)
     result->addFnAttr(llvm::Attribute::AlwaysInline);
   functions.emplace(&function, result);
   return result;
@@ -122,6 +122,10 @@ void FunctionLowering::beginBody() {
 }
 
 void FunctionLowering::lower() {
+  if (function.source->isGenerator) {
+    lowerGeneratorFunction();
+    return;
+  }
   beginBody();
   const std::vector<Parameter> &parameters = function.source->parameters;
   for (size_t i = 0; i < parameters.size(); ++i) {
@@ -177,7 +181,19 @@ void FunctionLowering::emitUnwindBlock() {
              type);
   for (llvm::AllocaInst *slot : temporarySlots)
     decrefBlock(builder.CreateLoad(builder.getPtrTy(), slot));
-  builder.CreateRet(unwindStatus);
+  if (!coroutine) {
+    builder.CreateRet(unwindStatus);
+    return;
+  }
+  // A generator's body ended (returned or raised): keep the status for the resumer, then
+  // suspend for good. Destroyed while suspended: the frame goes.
+  llvm::BasicBlock *finished = newBlock("generator.finished");
+  builder.CreateCondBr(builder.CreateICmpEQ(unwindStatus, builder.getInt32(DestroyedGenerator)),
+                       coroutine->cleanup, finished);
+  builder.SetInsertPoint(finished);
+  builder.CreateStore(builder.CreateSExt(unwindStatus, builder.getInt64Ty()),
+                      builder.CreateStructGEP(coroutine->promiseType, coroutine->promise, 0));
+  suspendCoroutine(true);
 }
 
 void FunctionLowering::applyFastMath() {
@@ -276,10 +292,13 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
     lowerExpr(stmt->value);
     break;
   case StmtKind::Return:
-    if (stmt->value)
+    if (stmt->value && !coroutine) // a generator returns None (typing checked)
       lowerReturn(lowerExpr(stmt->value), typeOf(stmt->value));
     else
       lowerReturn(nullptr, types::none());
+    break;
+  case StmtKind::Yield:
+    lowerYield(stmt);
     break;
   case StmtKind::If:
     lowerIf(stmt);
@@ -400,19 +419,6 @@ void FunctionLowering::lowerWhile(Stmt *stmt) {
   builder.SetInsertPoint(end);
 }
 
-/// How a for loop reads its items: a range, the rows of an array, a uniform tuple, or an index
-/// space in C order (np.ndindex, np.ndenumerate and np.nditer, by `indexing`).
-struct FunctionLowering::IterationSource {
-  const Type *type;
-  llvm::Value *value;
-  llvm::AllocaInst *tupleCopy = nullptr;
-  std::string indexing; ///< the builtin for an index space; `value` is its array, if any
-  std::vector<llvm::Value *> extents;
-  /// np.nditer: the element address of each axis's step, in the order it visits the axes.
-  std::vector<llvm::Value *> strides;
-  llvm::Value *first = nullptr; ///< np.nditer: the address it visits first
-};
-
 FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value *value,
                                                                      const Type *type) {
   IterationSource source{type, value};
@@ -512,6 +518,19 @@ llvm::Value *FunctionLowering::iterationLength(const IterationSource &source) {
 void FunctionLowering::forEachItem(
     llvm::Value *iterable, const Type *type,
     const std::function<void(llvm::Value *item, const Type *itemType)> &body) {
+  if (type->isGenerator()) { // resumed until it is exhausted
+    llvm::BasicBlock *header = newBlock("generator.next");
+    llvm::BasicBlock *end = newBlock("generator.end");
+    builder.CreateBr(header);
+    builder.SetInsertPoint(header);
+    size_t mark = temporaries.size();
+    llvm::Value *item = nextGeneratorItem(iterable, type, end);
+    body(item, type->yieldType());
+    releaseTemporaries(mark);
+    builder.CreateBr(header);
+    builder.SetInsertPoint(end);
+    return;
+  }
   IterationSource source = prepareIteration(iterable, type);
   forEachIndex({iterationLength(source)}, [&](const std::vector<llvm::Value *> &at) {
     size_t mark = temporaries.size(); // an array's rows live for one item
@@ -613,9 +632,17 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
       isIndexIteration(typeOf(iterable->callee())->text())) {
     sources.push_back(prepareIndexIteration(iterable));
   } else if (const LibraryCall *call = inStepIteration(iterable)) {
+    for (const Type *argument : call->argumentTypes)
+      if (argument->isGenerator()) { // resumed in step (LowerGenerators.cpp)
+        lowerInStepGeneratorFor(stmt, *call);
+        return;
+      }
     enumerated = call->iteration == LibraryIteration::CountedArgumentsInStep;
     for (Expr *argument : call->arguments)
       sources.push_back(prepareIteration(lowerExpr(argument), typeOf(argument)));
+  } else if (typeOf(iterable)->isGenerator()) {
+    lowerGeneratorFor(stmt, lowerExpr(iterable), typeOf(iterable));
+    return;
   } else {
     sources.push_back(prepareIteration(lowerExpr(iterable), typeOf(iterable)));
   }

@@ -132,6 +132,17 @@ private:
   /// Inside the loop of an array expression, arithmetic follows NumPy (no ZeroDivisionError).
   bool insideElementwise = false;
   bool numpyErrorModel() const { return options.errorModelNumpy || insideElementwise; }
+  /// A generator function's coroutine (LowerGenerators.cpp): its id, frame handle and promise
+  /// (the yielded value and the final status), and the blocks suspension and destruction end in.
+  struct Coroutine {
+    llvm::Value *id = nullptr;
+    llvm::Value *handle = nullptr;
+    llvm::AllocaInst *promise = nullptr;
+    llvm::StructType *promiseType = nullptr;
+    llvm::BasicBlock *suspended = nullptr; ///< returns to whoever started or resumed it
+    llvm::BasicBlock *cleanup = nullptr;   ///< frees nothing (the block owns the frame), ends it
+  };
+  std::optional<Coroutine> coroutine;
 
 public:
   // The lowering API, which library entries (src/core/library/) write their calls with.
@@ -158,6 +169,22 @@ public:
   void lowerIf(Stmt *stmt);
   void lowerWhile(Stmt *stmt);
   void lowerFor(Stmt *stmt);
+  // Generators (LowerGenerators.cpp).
+  /// The body of a generator function as an LLVM coroutine: the call returns the generator.
+  void lowerGeneratorFunction();
+  /// Suspends with `status` (a yielded value's 0, or an exception's) until resumed; a destroy
+  /// while suspended leaves through the unwind block, releasing the generator's locals.
+  void suspendCoroutine(bool final);
+  void lowerYield(Stmt *stmt);
+  /// Resumes `generator` once: its next item (owned, a temporary), or a branch to `exhausted`
+  /// when it returned. An exception it raised propagates.
+  llvm::Value *nextGeneratorItem(llvm::Value *generator, const Type *type,
+                                 llvm::BasicBlock *exhausted);
+  /// `for target in generator`: resumes it until it is exhausted.
+  void lowerGeneratorFor(Stmt *stmt, llvm::Value *generator, const Type *type);
+  /// `for ... in enumerate(g)` / `zip(a, g, ...)` where an argument is a generator: each step
+  /// takes the next item of each argument in order and stops at the first exhausted one.
+  void lowerInStepGeneratorFor(Stmt *stmt, const LibraryCall &call);
   /// Opens the entry block and the unwind block, and empties the array variables.
   void beginBody();
   /// A prange loop of a parallel=True function run on the thread pool (LowerParallelLoops.cpp):
@@ -171,7 +198,18 @@ public:
   /// `for target in range(...)` with a short constant trip count and a small body, emitted as
   /// that many copies of the body; false (nothing emitted) when the loop does not qualify.
   bool lowerUnrolledRange(Stmt *stmt, llvm::Value *first, llvm::Value *limit, llvm::Value *step);
-  struct IterationSource;
+  /// How a for loop reads its items: a range, the rows of an array, a uniform tuple, or an index
+  /// space in C order (np.ndindex, np.ndenumerate and np.nditer, by `indexing`).
+  struct IterationSource {
+    const Type *type;
+    llvm::Value *value;
+    llvm::AllocaInst *tupleCopy = nullptr;
+    std::string indexing; ///< the builtin for an index space; `value` is its array, if any
+    std::vector<llvm::Value *> extents;
+    /// np.nditer: the element address of each axis's step, in the order it visits the axes.
+    std::vector<llvm::Value *> strides;
+    llvm::Value *first = nullptr; ///< np.nditer: the address it visits first
+  };
   IterationSource prepareIteration(llvm::Value *value, const Type *type);
   IterationSource prepareIndexIteration(Expr *call);
   void orderByMemory(IterationSource &source);
@@ -223,6 +261,8 @@ public:
   /// The status a segment returns when the function returned (its value in the result slot);
   /// never an exception's (those are positive).
   static constexpr int32_t ReturnedFromSegment = -1;
+  /// The status a suspended generator leaves through its unwind block with when destroyed.
+  static constexpr int32_t DestroyedGenerator = -2;
 
   // Expressions (LowerArithmetic.cpp).
   const Type *typeOf(const Expr *expr) const { return function.typeOf(expr); }

@@ -587,6 +587,29 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
   if ((op == CompareOp::Eq || op == CompareOp::NotEq) && !leftType->isArray() &&
       !rightType->isArray() && (leftType->isNone() || rightType->isNone()))
     return builder.getInt1((leftType->isNone() && rightType->isNone()) != (op == CompareOp::NotEq));
+  if ((op == CompareOp::In || op == CompareOp::NotIn) && rightType->isGenerator()) {
+    // Resumes the generator until an item equals `left` (what is left of it stays unread, as
+    // in CPython).
+    llvm::AllocaInst *found = createEntryAlloca(builder.getInt1Ty(), "in.found");
+    builder.CreateStore(builder.getFalse(), found);
+    llvm::BasicBlock *header = newBlock("in.next");
+    llvm::BasicBlock *hit = newBlock("in.hit");
+    llvm::BasicBlock *end = newBlock("in.end");
+    builder.CreateBr(header);
+    builder.SetInsertPoint(header);
+    size_t mark = temporaries.size();
+    const Type *itemType = rightType->yieldType();
+    llvm::Value *item = nextGeneratorItem(right, rightType, end);
+    llvm::Value *equal = lowerComparison(CompareOp::Eq, left, leftType, item, itemType);
+    releaseTemporaries(mark);
+    builder.CreateCondBr(equal, hit, header);
+    builder.SetInsertPoint(hit);
+    builder.CreateStore(builder.getTrue(), found);
+    builder.CreateBr(end);
+    builder.SetInsertPoint(end);
+    llvm::Value *result = builder.CreateLoad(builder.getInt1Ty(), found);
+    return op == CompareOp::In ? result : builder.CreateNot(result);
+  }
   if (op == CompareOp::In || op == CompareOp::NotIn) {
     llvm::Value *found = builder.getInt1(false);
     for (size_t i = 0; i < rightType->elements().size(); ++i) {

@@ -5,6 +5,7 @@
 #include "runtime/Dicts.h"
 #include "runtime/ExceptionHandling.h"
 #include "runtime/FloatFormat.h"
+#include "runtime/Generators.h"
 #include "runtime/Lists.h"
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
@@ -122,6 +123,9 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_nrt_allocate_array),
       TAIPAN_SYMBOL(taipan_nrt_incref),
       TAIPAN_SYMBOL(taipan_nrt_decref),
+      TAIPAN_SYMBOL(taipan_generator_resume),
+      TAIPAN_SYMBOL(taipan_generator_begin),
+      TAIPAN_SYMBOL(taipan_generator_destroy),
       TAIPAN_SYMBOL(taipan_np_random_seed),
       TAIPAN_SYMBOL(taipan_np_random_sample),
       TAIPAN_SYMBOL(taipan_np_random_uniform),

@@ -87,7 +87,8 @@ enum class StmtKind {
   Pass,
   Raise,
   Assert,
-  Try ///< body, handlers, orelse (runs when the body raised nothing), finalbody
+  Try,  ///< body, handlers, orelse (runs when the body raised nothing), finalbody
+  Yield ///< `yield value` as a statement (value null for a bare `yield`)
 };
 
 struct Stmt;
@@ -178,6 +179,8 @@ public:
   std::vector<std::string> sourceLines; ///< the original lines, for error messages
   std::vector<Parameter> parameters;
   std::vector<Stmt *> body;
+  /// The body holds a yield statement: calling the function makes a generator.
+  bool isGenerator = false;
   SourceLocation definitionLocation;
   CompileOptions options;
   std::shared_ptr<GlobalResolver> resolver;

@@ -143,6 +143,13 @@ public:
     return intern(std::move(type), name);
   }
 
+  const Type *generator(const Type *yield) {
+    std::string name = "Generator(" + yield->name() + ")";
+    Type type = make(TypeKind::Generator, name);
+    type.elementType = yield;
+    return intern(std::move(type), name);
+  }
+
   const Type *optional(const Type *value) {
     std::string name = "OptionalType(" + value->name() + ")";
     Type type = make(TypeKind::Optional, name);
@@ -194,6 +201,7 @@ bool Type::isRuntimeValue() const {
   case TypeKind::Unicode:
   case TypeKind::List:
   case TypeKind::Dict:
+  case TypeKind::Generator:
     return true;
   case TypeKind::Optional:
     return elementType->isRuntimeValue();
@@ -210,6 +218,7 @@ bool Type::isBlockReference() const {
   case TypeKind::Unicode:
   case TypeKind::List:
   case TypeKind::Dict:
+  case TypeKind::Generator:
     return true;
   default:
     return false;
@@ -270,6 +279,7 @@ size_t Type::storageSize() const {
   case TypeKind::Unicode:
   case TypeKind::List:
   case TypeKind::Dict:
+  case TypeKind::Generator:
     return 8;
   case TypeKind::Array:
     return ArrayLayout::shapeOffset + 16 * static_cast<size_t>(dimensions);
@@ -402,6 +412,8 @@ const Type *builtin(const std::string &qualifiedName) {
 }
 
 const Type *optional(const Type *value) { return TypeContext::get().optional(value); }
+
+const Type *generator(const Type *yield) { return TypeContext::get().generator(yield); }
 
 const Type *jitFunction(FunctionSource *function) {
   return TypeContext::get().named(TypeKind::JitFunction, "Dispatcher", "", function);

@@ -35,6 +35,7 @@ enum class TypeKind {
   DType,            ///< a NumPy dtype object used as a value (`np.empty(n, dtype=rec)`)
   List,             ///< a list: one pointer to a reference-counted block (runtime/Lists.h)
   Dict,             ///< a dict: one pointer to a reference-counted block (runtime/Dicts.h)
+  Generator, ///< a generator: one pointer to a block holding its coroutine (runtime/Generators.h)
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -59,6 +60,7 @@ public:
   bool isString() const { return isUnicode() || typeKind == TypeKind::StringLiteral; }
   bool isList() const { return typeKind == TypeKind::List; }
   bool isDict() const { return typeKind == TypeKind::Dict; }
+  bool isGenerator() const { return typeKind == TypeKind::Generator; }
   /// Boolean, integer, float or complex: the types arithmetic works on.
   bool isNumber() const { return isBoolean() || isInteger() || isFloat() || isComplex(); }
   /// Boolean, integer or float: the numbers on a line.
@@ -115,6 +117,9 @@ public:
   /// Dict: the key and value types, both null for `{}` before the stores that type it.
   const Type *keyType() const { return elementTypes.empty() ? nullptr : elementTypes[0]; }
   const Type *valueType() const { return elementTypes.empty() ? nullptr : elementTypes[1]; }
+
+  /// Generator: the type of the values it yields.
+  const Type *yieldType() const { return elementType; }
 
   /// Pointer: the element type pointed to, or null for void*.
   const Type *pointee() const { return elementType; }
@@ -221,6 +226,9 @@ const Type *listLike(const Type *like, const Type *item);
 /// DictType[key,value] (Numba's typed dict); null key and value give `{}`'s type before the
 /// stores that type it, which unifies with any dict.
 const Type *dict(const Type *key, const Type *value);
+/// A generator yielding values of `yield` (Numba's Generator type, without the function: the
+/// coroutine is resumed through its frame, so one type serves every generator function).
+const Type *generator(const Type *yield);
 /// The byte offsets, inside a value of `type` in memory, of the memory-block pointers it holds
 /// (an array's MemInfo, a list's block): what a list releases and retains per item.
 std::vector<int64_t> referenceOffsets(const Type *type);

@@ -171,6 +171,7 @@ private:
     case StmtKind::Raise:
     case StmtKind::Assert:
     case StmtKind::ExprStmt:
+    case StmtKind::Yield:
       if (mentions(stmt->value, name) || mentions(stmt->test, name) ||
           mentions(stmt->message, name))
         return Access::Read;

@@ -86,7 +86,15 @@ public:
       assignVariable(source.parameters[i].name, function.argumentTypes[i],
                      source.definitionLocation);
     typeBlock(source.body);
-    if (!returnSeen)
+    if (source.isGenerator) { // calling it makes a generator of what it yields
+      if (function.yieldType && function.returnType != types::generator(function.yieldType)) {
+        function.returnType = types::generator(function.yieldType);
+        changed = true;
+      }
+      if (reportUnknown && !function.yieldType)
+        throwTypingError("Cannot type generator: it does not yield any value",
+                         source.definitionLocation);
+    } else if (!returnSeen)
       unifyReturn(types::none(), source.definitionLocation);
     else if (blockCompletes(function, source.body))
       unifyReturn(types::none(), source.definitionLocation);
@@ -283,7 +291,18 @@ private:
       break;
     case StmtKind::Return:
       returnSeen = true;
+      if (source.isGenerator) { // ends the generator: StopIteration
+        const Type *value = stmt->value ? typeExpr(stmt->value) : types::none();
+        if (value && !value->isNone())
+          throwUnsupported("return with a value in a generator is not supported (the value of "
+                           "its StopIteration); use a bare return",
+                           stmt->location);
+        break;
+      }
       unifyReturn(stmt->value ? typeExpr(stmt->value) : types::none(), stmt->location);
+      break;
+    case StmtKind::Yield:
+      typeYield(stmt);
       break;
     case StmtKind::If:
       if (std::optional<bool> decided = decideCondition(stmt->test)) {
@@ -318,6 +337,26 @@ private:
     case StmtKind::Continue:
     case StmtKind::Pass:
       break;
+    }
+  }
+
+  /// `yield value`: the generator's items are the unification of every value it yields.
+  void typeYield(Stmt *stmt) {
+    const Type *type = stmt->value ? typeExpr(stmt->value) : types::none();
+    if (!type)
+      return;
+    if (type->kind() == TypeKind::StringLiteral)
+      type = types::unicode(); // a yielded literal is a string value
+    if (!type->isRuntimeValue())
+      throwTypingError("cannot yield a value of type " + describe(type), stmt->location);
+    const Type *unified = unifyWithOptional(function.yieldType, type);
+    if (!unified)
+      throwTypingError("Can't unify yield type from the following types: " +
+                           describe(function.yieldType) + ", " + describe(type),
+                       stmt->location);
+    if (unified != function.yieldType) {
+      function.yieldType = unified;
+      changed = true;
     }
   }
 
@@ -634,6 +673,8 @@ private:
       return iterable->itemType();
     if (iterable->isDict())
       return iterable->keyType();
+    if (iterable->isGenerator())
+      return iterable->yieldType();
     return nullptr;
   }
 
@@ -739,6 +780,8 @@ private:
         element = iterable->isList() ? iterable->itemType() : nullptr;
       else if (iterable->isDict()) // the keys, in insertion order
         element = iterable->keyType();
+      else if (iterable->isGenerator())
+        element = iterable->yieldType();
       else
         throwTypingError("cannot iterate over a value of type " + describe(iterable) +
                              (iterable->isTuple() ? " (only tuples of one element type)" : ""),
@@ -911,6 +954,15 @@ private:
         if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
             (operands[i]->isNone() || operands[i + 1]->isNone()))
           continue; // None equals only None
+        if ((op == CompareOp::In || op == CompareOp::NotIn) && operands[i + 1]->isGenerator()) {
+          const Type *item = operands[i + 1]->yieldType();
+          if (!comparisonOperandType(CompareOp::Eq, operands[i], item) &&
+              !isStringComparison(CompareOp::Eq, operands[i], item))
+            throwTypingError("cannot look for " + describe(operands[i]) + " among the items (" +
+                                 describe(item) + ") of a generator",
+                             expr->location);
+          continue;
+        }
         if (op == CompareOp::In || op == CompareOp::NotIn) {
           if (!operands[i + 1]->isTuple())
             throwUnsupported("'in' is supported on tuples only", expr->location);

@@ -29,6 +29,8 @@ struct TypedFunction {
   FunctionSource *source = nullptr;
   std::vector<const Type *> argumentTypes;
   const Type *returnType = nullptr;
+  /// A generator function: the unified type of its yields (its returnType is generator(that)).
+  const Type *yieldType = nullptr;
   std::map<std::string, const Type *> variableTypes;
   std::vector<const Type *> expressionTypes;    ///< indexed by Expr::id
   std::unordered_map<int, GlobalValue> globals; ///< Name/Attribute expressions that are globals

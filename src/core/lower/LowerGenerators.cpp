@@ -1,0 +1,265 @@
+// Generators: a generator function lowers to a switch-resumed LLVM coroutine whose frame lives
+// in a reference-counted block (runtime/Generators.h); consumers resume it through the runtime.
+#include "lower/FunctionLowering.h"
+
+#include "runtime/Generators.h"
+#include "runtime/Runtime.h"
+#include "support/CompileError.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
+
+namespace taipan {
+
+using runtime::GeneratorExhausted;
+using runtime::GeneratorPromiseOffset;
+using runtime::GeneratorValueOffset;
+
+void FunctionLowering::lowerGeneratorFunction() {
+  if (moduleLowering.target.hasThreadHierarchy())
+    throwUnsupported("generators are not supported in CUDA kernels or device functions",
+                     function.source->definitionLocation);
+  // CoroSplit (in LLVM's default pipelines) splits it into ramp, resume and destroy functions.
+  target->setPresplitCoroutine();
+  beginBody();
+  llvm::Type *pointer = builder.getPtrTy();
+  llvm::Type *i64 = builder.getInt64Ty();
+  Coroutine state;
+  // The promise: the status the body ended with, then the value yielded last (both read by
+  // the runtime at fixed offsets: LLVM puts the promise right after the frame's two function
+  // pointers).
+  state.promiseType =
+      llvm::StructType::get(context, {i64, memoryType(context, function.yieldType)});
+  const llvm::DataLayout &layout = moduleLowering.module.getDataLayout();
+  const llvm::StructLayout *promiseLayout = layout.getStructLayout(state.promiseType);
+  if (promiseLayout->getElementOffset(1) != GeneratorValueOffset ||
+      layout.getABITypeAlign(state.promiseType).value() > 16)
+    throwUnsupported("a generator cannot yield values of type " + function.yieldType->name(),
+                     function.source->definitionLocation);
+  state.promise = createEntryAlloca(state.promiseType, "generator.promise");
+  builder.CreateStore(llvm::Constant::getNullValue(state.promiseType), state.promise);
+  state.id = builder.CreateIntrinsic(
+      llvm::Intrinsic::coro_id, {},
+      {builder.getInt32(static_cast<uint32_t>(layout.getABITypeAlign(state.promiseType).value())),
+       state.promise, llvm::ConstantPointerNull::get(builder.getPtrTy()),
+       llvm::ConstantPointerNull::get(builder.getPtrTy())});
+  // The frame is the data of a block whose destructor destroys the coroutine, so a generator
+  // is reference counted like a list and an unfinished one releases what it holds.
+  llvm::Value *size = builder.CreateIntrinsic(llvm::Intrinsic::coro_size, {i64}, {});
+  llvm::FunctionCallee allocate = moduleLowering.runtimeFunction(
+      "taipan_nrt_allocate_with_destructor", pointer, {i64, pointer, pointer});
+  llvm::FunctionCallee destroy = moduleLowering.runtimeFunction(
+      "taipan_generator_destroy", builder.getVoidTy(), {pointer, pointer});
+  llvm::Value *block = builder.CreateCall(
+      allocate, {size, destroy.getCallee(), llvm::ConstantPointerNull::get(builder.getPtrTy())});
+  llvm::BasicBlock *noMemory = newBlock("generator.nomemory");
+  llvm::BasicBlock *allocated = newBlock("generator.allocated");
+  builder.CreateCondBr(builder.CreateIsNull(block), noMemory, allocated);
+  builder.SetInsertPoint(noMemory);
+  builder.CreateRet(builder.getInt32(MemoryErrorId));
+  builder.SetInsertPoint(allocated);
+  llvm::Value *frameMemory =
+      builder.CreateLoad(pointer, builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), block,
+                                                                     runtime::MemInfoDataOffset));
+  state.handle = builder.CreateIntrinsic(llvm::Intrinsic::coro_begin, {}, {state.id, frameMemory});
+  // The frame reaches the caller only through the block; LLVM 19's O2 and O3 pipelines drop the
+  // ramp's stores into it (the resume and destroy functions, the spilled arguments) unless the
+  // handle visibly escapes, which this opaque call does.
+  builder.CreateCall(
+      moduleLowering.runtimeFunction("taipan_generator_begin", builder.getVoidTy(), {pointer}),
+      {state.handle});
+  builder.CreateStore(block, target->getArg(0));
+
+  // Where every suspension returns to its resumer, and where destruction ends.
+  llvm::BasicBlock *body = builder.GetInsertBlock();
+  state.suspended = newBlock("generator.suspended");
+  builder.SetInsertPoint(state.suspended);
+  builder.CreateIntrinsic(
+      llvm::Intrinsic::coro_end, {},
+      {state.handle, builder.getFalse(), llvm::ConstantTokenNone::get(context)});
+  builder.CreateRet(builder.getInt32(0));
+  state.cleanup = newBlock("generator.cleanup");
+  builder.SetInsertPoint(state.cleanup);
+  // The block owns the frame's memory and frees it after its destructor (this) returns.
+  builder.CreateIntrinsic(llvm::Intrinsic::coro_free, {}, {state.id, state.handle});
+  builder.CreateBr(state.suspended);
+  builder.SetInsertPoint(body);
+  coroutine = state;
+
+  // The arguments are the generator's own: it outlives the call that made it.
+  const std::vector<Parameter> &parameters = function.source->parameters;
+  for (size_t i = 0; i < parameters.size(); ++i) {
+    llvm::Value *argument =
+        fromMemoryForm(builder, target->getArg(i + 1), function.argumentTypes[i]);
+    const Type *variableType = function.variableTypes.at(parameters[i].name);
+    llvm::Value *converted = castValue(argument, function.argumentTypes[i], variableType);
+    incref(converted, variableType);
+    builder.CreateStore(toMemoryForm(builder, converted, variableType),
+                        variable(parameters[i].name));
+  }
+  // Python runs nothing of the body until the first next().
+  suspendCoroutine(false);
+  lowerBlock(function.source->body);
+  if (!builder.GetInsertBlock()->getTerminator())
+    lowerReturn(nullptr, types::none());
+  emitUnwindBlock();
+}
+
+void FunctionLowering::suspendCoroutine(bool final) {
+  llvm::Value *suspend =
+      builder.CreateIntrinsic(llvm::Intrinsic::coro_suspend, {},
+                              {llvm::ConstantTokenNone::get(context), builder.getInt1(final)});
+  llvm::SwitchInst *choice = builder.CreateSwitch(suspend, coroutine->suspended, 2);
+  if (final) {
+    choice->addCase(builder.getInt8(1), coroutine->cleanup);
+    return;
+  }
+  llvm::BasicBlock *resumed = newBlock("generator.resumed");
+  llvm::BasicBlock *destroyed = newBlock("generator.destroyed");
+  choice->addCase(builder.getInt8(0), resumed);
+  choice->addCase(builder.getInt8(1), destroyed);
+  // Destroyed while suspended: leave as a return does (finally blocks run, as GeneratorExit
+  // runs them in CPython), releasing every variable and temporary on the way out.
+  builder.SetInsertPoint(destroyed);
+  exitFunction(builder.getInt32(DestroyedGenerator));
+  builder.SetInsertPoint(resumed);
+}
+
+void FunctionLowering::lowerYield(Stmt *stmt) {
+  // Outside the coroutine only in the outlined body of a loop run on the thread pool.
+  if (!coroutine || insideParallelBody)
+    throwUnsupported("yield inside a prange loop is not supported", stmt->location);
+  if (handlerDepth > 0)
+    throwUnsupported("yield inside an except handler is not supported", stmt->location);
+  const Type *yieldType = function.yieldType;
+  llvm::Value *value;
+  const Type *type;
+  if (stmt->value) {
+    value = lowerExpr(stmt->value);
+    type = typeOf(stmt->value);
+  } else {
+    value = llvm::Constant::getNullValue(valueType(context, types::none()));
+    type = types::none();
+  }
+  llvm::Value *owned = takeOwnership(castValue(value, type, yieldType), yieldType);
+  builder.CreateStore(toMemoryForm(builder, owned, yieldType),
+                      builder.CreateStructGEP(coroutine->promiseType, coroutine->promise, 1));
+  suspendCoroutine(false);
+}
+
+llvm::Value *FunctionLowering::nextGeneratorItem(llvm::Value *generator, const Type *type,
+                                                 llvm::BasicBlock *exhausted) {
+  llvm::Type *pointer = builder.getPtrTy();
+  llvm::Value *status = builder.CreateCall(
+      moduleLowering.runtimeFunction("taipan_generator_resume", builder.getInt32Ty(), {pointer}),
+      {generator});
+  llvm::BasicBlock *more = newBlock("generator.more");
+  builder.CreateCondBr(builder.CreateICmpEQ(status, builder.getInt32(GeneratorExhausted)),
+                       exhausted, more);
+  builder.SetInsertPoint(more);
+  exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
+  const Type *yieldType = type->yieldType();
+  llvm::Value *frame =
+      builder.CreateLoad(pointer, builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), generator,
+                                                                     runtime::MemInfoDataOffset));
+  llvm::Value *address = builder.CreateConstInBoundsGEP1_64(
+      builder.getInt8Ty(), frame, GeneratorPromiseOffset + GeneratorValueOffset);
+  llvm::Value *item = fromMemoryForm(
+      builder, builder.CreateLoad(memoryType(context, yieldType), address), yieldType);
+  // The generator handed its reference over.
+  if (yieldType->holdsReferences())
+    addTemporary(item, yieldType);
+  return item;
+}
+
+void FunctionLowering::lowerGeneratorFor(Stmt *stmt, llvm::Value *generator, const Type *type) {
+  llvm::BasicBlock *header = newBlock("genfor.next");
+  llvm::BasicBlock *orelse = newBlock("genfor.else");
+  llvm::BasicBlock *end = newBlock("genfor.end");
+  builder.CreateBr(header);
+  builder.SetInsertPoint(header);
+  size_t mark = temporaries.size();
+  llvm::Value *item = nextGeneratorItem(generator, type, orelse);
+  lowerAssign(stmt->targets[0], item, type->yieldType());
+  releaseTemporaries(mark);
+  loops.push_back({header, end});
+  lowerBlock(stmt->body);
+  loops.pop_back();
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(header);
+  builder.SetInsertPoint(orelse);
+  lowerBlock(stmt->orelse);
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(end);
+  builder.SetInsertPoint(end);
+}
+
+void FunctionLowering::lowerInStepGeneratorFor(Stmt *stmt, const LibraryCall &call) {
+  bool counted = call.iteration == LibraryIteration::CountedArgumentsInStep;
+  std::vector<IterationSource> sources;
+  std::vector<llvm::Value *> lengths;
+  for (size_t k = 0; k < call.arguments.size(); ++k) {
+    const Type *type = call.argumentTypes[k];
+    llvm::Value *value = lowerExpr(call.arguments[k]);
+    sources.push_back(type->isGenerator() ? IterationSource{type, value}
+                                          : prepareIteration(value, type));
+    lengths.push_back(type->isGenerator() ? nullptr : iterationLength(sources.back()));
+  }
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::AllocaInst *counter = createEntryAlloca(i64, "zip.index");
+  builder.CreateStore(builder.getInt64(0), counter);
+  llvm::BasicBlock *header = newBlock("zip.next");
+  llvm::BasicBlock *orelse = newBlock("zip.else");
+  llvm::BasicBlock *end = newBlock("zip.end");
+  builder.CreateBr(header);
+  builder.SetInsertPoint(header);
+  llvm::Value *index = builder.CreateLoad(i64, counter);
+  size_t mark = temporaries.size();
+  std::vector<llvm::Value *> parts;
+  std::vector<const Type *> partTypes;
+  if (counted) {
+    parts.push_back(index);
+    partTypes.push_back(types::int64());
+  }
+  for (size_t k = 0; k < sources.size(); ++k) {
+    // Stopping at argument k releases the items taken from the arguments before it (CPython's
+    // zip drops them too) and empties their slots, so the loop's exit holds nothing.
+    llvm::BasicBlock *stop = newBlock("zip.stop");
+    llvm::BasicBlock *here = builder.GetInsertBlock();
+    builder.SetInsertPoint(stop);
+    for (size_t t = mark; t < temporaries.size(); ++t) {
+      decref(temporaries[t].value, temporaries[t].type);
+      for (unsigned slot : temporaries[t].slots)
+        builder.CreateStore(llvm::Constant::getNullValue(builder.getPtrTy()), temporarySlots[slot]);
+    }
+    builder.CreateBr(orelse);
+    builder.SetInsertPoint(here);
+    const Type *itemType;
+    if (sources[k].type->isGenerator()) {
+      parts.push_back(nextGeneratorItem(sources[k].value, sources[k].type, stop));
+      itemType = sources[k].type->yieldType();
+    } else {
+      llvm::BasicBlock *more = newBlock("zip.more");
+      builder.CreateCondBr(builder.CreateICmpSLT(index, lengths[k]), more, stop);
+      builder.SetInsertPoint(more);
+      parts.push_back(iterationItem(sources[k], index, &itemType));
+    }
+    partTypes.push_back(itemType);
+  }
+  builder.CreateStore(builder.CreateAdd(index, builder.getInt64(1)), counter);
+  const Type *tupleType = types::tuple(partTypes);
+  lowerAssign(stmt->targets[0], lowerTuple(parts, tupleType), tupleType);
+  releaseTemporaries(mark);
+  loops.push_back({header, end});
+  lowerBlock(stmt->body);
+  loops.pop_back();
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(header);
+  builder.SetInsertPoint(orelse);
+  lowerBlock(stmt->orelse);
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(end);
+  builder.SetInsertPoint(end);
+}
+
+} // namespace taipan
