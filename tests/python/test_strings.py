@@ -439,27 +439,47 @@ def test_typing_errors_name_the_line():
         njit(bad_add)("abc")
 
 
-def split_words(s):
-    return s.split()
+def splits(s, sep, maxsplit):
+    return s.split(sep, maxsplit), s.rsplit(sep, maxsplit), s.split(sep), s.rsplit(sep)
 
 
-def split_once(s):
-    return s.rsplit(",", 1)
+def splits_on_whitespace(s, maxsplit):
+    return s.split(), s.rsplit(), s.split(None, maxsplit), s.rsplit(maxsplit=maxsplit)
 
 
 def split_lines(s):
-    return s.splitlines()
+    return s.splitlines(), s.splitlines(True), s.splitlines(keepends=False)
 
 
-@pytest.mark.parametrize("f", [split_words, split_once, split_lines])
-def test_list_returning_methods_say_lists_are_not_supported_yet(f):
-    # Until typed lists land: an UnsupportedError naming the method and the user's line.
-    with pytest.raises(taipan.errors.UnsupportedError, match=r"str\..*split.*\(\) returns a list"):
-        njit(f)("a,b c")
-    try:
-        njit(f)("a,b c")
-    except taipan.errors.UnsupportedError as error:
-        assert "return s." in str(error)
+def join_list(sep, s):
+    return sep.join(s.split()), sep.join([s, s]), sep.join(s.split(",")[:0])
+
+
+SPLIT_TEXTS = TEXTS + ["", "   ", " a  b\tc\n", "a\r\nb\rc\n\nd\x0be\x1cf\u2028g\x85", "\n"]
+
+
+@pytest.mark.parametrize("s", SPLIT_TEXTS)
+@pytest.mark.parametrize("sep", ["", ",", " ", "l", "o w", "Ω", "😀", "zz"])
+@pytest.mark.parametrize("maxsplit", [-1, 0, 1, 2])
+def test_split_and_rsplit(s, sep, maxsplit):
+    check(splits, s, sep, maxsplit)  # an empty separator raises ValueError
+
+
+@pytest.mark.parametrize("s", SPLIT_TEXTS)
+@pytest.mark.parametrize("maxsplit", [-1, 0, 1, 3])
+def test_split_on_whitespace(s, maxsplit):
+    check(splits_on_whitespace, s, maxsplit)
+
+
+@pytest.mark.parametrize("s", SPLIT_TEXTS)
+def test_splitlines(s):
+    check(split_lines, s)
+
+
+@pytest.mark.parametrize("s", SPLIT_TEXTS)
+@pytest.mark.parametrize("sep", ["", "-", "Ω😀"])
+def test_join_of_lists(s, sep):
+    check(join_list, sep, s)
 
 
 def partitions(s, sep):

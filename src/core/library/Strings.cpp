@@ -4,6 +4,7 @@
 
 #include "lower/FunctionLowering.h"
 #include "lower/LowerStrings.h"
+#include "runtime/Lists.h"
 #include "typing/BuiltinTyping.h"
 
 #include <llvm/IR/Constants.h>
@@ -431,7 +432,9 @@ void registerMethods(Library &library) {
     bool tupleOfStrings =
         items->isTuple() && std::all_of(items->elements().begin(), items->elements().end(),
                                         [](const Type *t) { return t->isString(); });
-    if (!call.argumentTypes[0]->isString() || (!tupleOfStrings && !items->isString()))
+    bool listOfStrings = items->isList() && (!items->itemType() || items->itemType()->isString());
+    if (!call.argumentTypes[0]->isString() ||
+        (!tupleOfStrings && !listOfStrings && !items->isString()))
       throwNoOverload(call);
     return types::unicode();
   };
@@ -442,6 +445,15 @@ void registerMethods(Library &library) {
       // The characters of a string, with the separator between them.
       llvm::Value *string = stringArgument(lowering, call, values, 1);
       return callStringFunction(lowering, "taipan_str_join_characters", {separator, string});
+    }
+    if (items->isList()) {
+      // The list's item buffer is an array of string blocks, as taipan_str_join takes them.
+      llvm::IRBuilder<> &builder = lowering.irBuilder();
+      return callStringFunction(
+          lowering, "taipan_str_join",
+          {separator,
+           lowering.listHeaderField(values[1], runtime::ListItemsOffset, builder.getPtrTy()),
+           lowering.listLength(values[1])});
     }
     Values pieces;
     for (size_t i = 0; i < items->elements().size(); ++i)
@@ -530,20 +542,37 @@ void registerMethods(Library &library) {
     };
     library.add(std::move(partition));
   }
-  // Methods returning a list wait for typed lists: a clear error at the call, not "unknown
-  // attribute".
-  for (const char *name : {"split", "rsplit", "splitlines"}) {
+  // split, rsplit and splitlines: a new list of strings, filled by the runtime in place.
+  for (int mode : {0, 1, 2}) {
     LibraryFunction listMethod;
-    listMethod.name = std::string("str.") + name;
-    listMethod.parameters = positional(1, 2);
+    listMethod.name = mode == 0 ? "str.split" : mode == 1 ? "str.rsplit" : "str.splitlines";
+    listMethod.parameters =
+        mode == 2 ? std::vector<LibraryParameter>{{"", false}, {"keepends", true}}
+                  : std::vector<LibraryParameter>{{"", false}, {"sep", true}, {"maxsplit", true}};
     listMethod.targets = OnCpu;
-    listMethod.type = [name](LibraryCall &call) -> const Type * {
-      throwUnsupported(std::string("str.") + name +
-                           "() returns a list, and lists are not supported yet",
-                       call.location);
+    listMethod.type = [mode](LibraryCall &call) -> const Type * {
+      expect(call, mode == 2 ? "si" : "sSi");
+      return types::list(types::unicode());
     };
-    listMethod.lower = [](FunctionLowering &, const LibraryCall &, const Values &) {
-      return static_cast<llvm::Value *>(nullptr); // typing refuses every call
+    listMethod.lower = [mode](FunctionLowering &lowering, const LibraryCall &call,
+                              const Values &values) {
+      llvm::IRBuilder<> &builder = lowering.irBuilder();
+      llvm::Value *string = stringArgument(lowering, call, values, 0);
+      llvm::Value *separator = mode == 2 ? llvm::ConstantPointerNull::get(builder.getPtrTy())
+                                         : optionalString(lowering, call, values, 1);
+      llvm::Value *limit = mode == 2 ? integerArgument(lowering, call, values, 1, 0)
+                                     : integerArgument(lowering, call, values, 2, -1);
+      llvm::Value *modeValue = builder.getInt32(mode);
+      llvm::Value *count =
+          callStringRuntime(lowering, "taipan_str_split_count", builder.getInt64Ty(),
+                            {string, separator, limit, modeValue});
+      lowering.exitIf(builder.CreateICmpSLT(count, builder.getInt64(0)), builder.getInt32(1));
+      llvm::Value *list = lowering.newList(call.resultType, count);
+      llvm::Value *items =
+          lowering.listHeaderField(list, runtime::ListItemsOffset, builder.getPtrTy());
+      lowering.exitUnlessZero(callStringRuntime(lowering, "taipan_str_split", builder.getInt32Ty(),
+                                                {string, separator, limit, modeValue, items}));
+      return list;
     };
     library.add(std::move(listMethod));
   }
