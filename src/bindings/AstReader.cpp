@@ -314,11 +314,11 @@ private:
       return stmt;
     }
     if (kind == "Delete") {
-      // `del d[k]` is read as the call `d.__delitem__(k)`, which dicts implement
-      // (library/Dicts.cpp); other del statements stay unsupported.
+      // `del d[k]`, `del l[i]` and `del l[a:b]` are read as the call `d.__delitem__(k)`, which
+      // dicts and lists implement (library/Dicts.cpp, Lists.cpp); other del statements stay
+      // unsupported.
       nb::list targets = nb::cast<nb::list>(node.attr("targets"));
-      if (targets.size() == 1 && nodeKind(targets[0]) == "Subscript" &&
-          nodeKind(targets[0].attr("slice")) != "Slice") {
+      if (targets.size() == 1 && nodeKind(targets[0]) == "Subscript") {
         Expr *method = source.newExpr(ExprKind::Attribute, where);
         method->name = "__delitem__";
         method->operands = {readExpr(targets[0].attr("value"))};
@@ -396,7 +396,7 @@ private:
         {"ClassDef", "class definitions"},
         {"TryStar", "try/except*"},
         {"With", "with statements"},
-        {"Delete", "del statements (but del d[key] of a dict)"},
+        {"Delete", "del statements (but del d[key] of a dict and del l[i] of a list)"},
         {"Import", "import statements"},
         {"ImportFrom", "import statements"},
         {"Match", "match statements"}};

@@ -446,6 +446,141 @@ void registerOperators(Library &library) {
         });
 }
 
+/// Python's list ordering: the first items that differ decide, else the lengths.
+void addOrdering(Library &library, const std::string &symbol, CompareOp op) {
+  addCpu(
+      library, "list." + symbol, {{"", false}, {"", false}},
+      [symbol](LibraryCall &call) {
+        const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
+        if (!left->isList() || !right->isList())
+          throwTypingError("'" + symbol + "' not supported between instances of '" + left->name() +
+                               "' and '" + right->name() + "'",
+                           call.location);
+        const Type *a = left->itemType(), *b = right->itemType();
+        if (a && b && !(a->isReal() && b->isReal()) && !(a->isString() && b->isString()))
+          throwUnsupported("ordering lists of " + a->name() + " and " + b->name() +
+                               " is not supported (lists of numbers or strings compare)",
+                           call.location);
+        return types::boolean();
+      },
+      [op](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
+        llvm::Value *leftLength = lowering.listLength(values[0]);
+        llvm::Value *rightLength = lowering.listLength(values[1]);
+        llvm::Value *lengthOrder =
+            lowering.lowerComparison(op, leftLength, types::int64(), rightLength, types::int64());
+        if (!left->itemType() || !right->itemType())
+          return lengthOrder;
+        llvm::AllocaInst *differs = lowering.createEntryAlloca(builder.getInt64Ty(), "differs");
+        builder.CreateStore(builder.getInt64(-1), differs);
+        llvm::Value *common = builder.CreateSelect(builder.CreateICmpSLT(leftLength, rightLength),
+                                                   leftLength, rightLength);
+        lowering.forEachIndex({common}, [&](const Values &at) {
+          llvm::Value *equal = lowering.lowerComparison(
+              CompareOp::Eq, lowering.loadListItem(values[0], left, at[0]), left->itemType(),
+              lowering.loadListItem(values[1], right, at[0]), right->itemType());
+          llvm::Value *current = builder.CreateLoad(builder.getInt64Ty(), differs);
+          llvm::Value *first = builder.CreateAnd(
+              builder.CreateNot(equal), builder.CreateICmpSLT(current, builder.getInt64(0)));
+          builder.CreateStore(builder.CreateSelect(first, at[0], current), differs);
+        });
+        llvm::AllocaInst *result = lowering.createEntryAlloca(builder.getInt1Ty(), "ordered");
+        builder.CreateStore(lengthOrder, result);
+        llvm::Value *at = builder.CreateLoad(builder.getInt64Ty(), differs);
+        llvm::Function *function = builder.GetInsertBlock()->getParent();
+        llvm::BasicBlock *byItem =
+            llvm::BasicBlock::Create(lowering.llvmContext(), "list.by_item", function);
+        llvm::BasicBlock *done =
+            llvm::BasicBlock::Create(lowering.llvmContext(), "list.ordered", function);
+        builder.CreateCondBr(builder.CreateICmpSGE(at, builder.getInt64(0)), byItem, done);
+        builder.SetInsertPoint(byItem);
+        builder.CreateStore(lowering.lowerComparison(
+                                op, lowering.loadListItem(values[0], left, at), left->itemType(),
+                                lowering.loadListItem(values[1], right, at), right->itemType()),
+                            result);
+        builder.CreateBr(done);
+        builder.SetInsertPoint(done);
+        return static_cast<llvm::Value *>(builder.CreateLoad(builder.getInt1Ty(), result));
+      });
+}
+
+/// l *= n (in place: n <= 0 empties the list) and del l[i], del l[a:b:c].
+void registerInPlaceOperators(Library &library) {
+  addCpu(
+      library, "list.*=", {{"", false}, {"", false}},
+      [](LibraryCall &call) {
+        listArgument(call);
+        if (!call.argumentTypes[1]->isIntegerLike())
+          throwTypingError("can't multiply sequence by non-int of type '" +
+                               call.argumentTypes[1]->name() + "'",
+                           call.location);
+        return types::none();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        if (!call.argumentTypes[0]->itemType())
+          return noneValue(lowering);
+        llvm::Value *count = lowering.castValue(values[1], call.argumentTypes[1], types::int64());
+        // taipan_list_extend reads the source's length first, so a list may extend itself.
+        lowering.exitUnlessZero(lowering.listRuntime(
+            "taipan_list_extend", builder.getInt32Ty(),
+            {values[0], values[0], builder.CreateSub(count, builder.getInt64(1))}));
+        llvm::Value *length = lowering.listLength(values[0]);
+        lowering.listRuntime(
+            "taipan_list_erase", builder.getVoidTy(),
+            {values[0], builder.getInt64(0),
+             builder.CreateSelect(builder.CreateICmpSLE(count, builder.getInt64(0)), length,
+                                  builder.getInt64(0))});
+        return noneValue(lowering);
+      });
+  // `del l[i]` and `del l[a:b:c]` (the reader makes them calls of __delitem__).
+  LibraryFunction remove;
+  remove.name = "list.__delitem__";
+  remove.parameters = {{"", false}, {"", false}};
+  remove.lowersArguments = true;
+  remove.targets = OnCpu;
+  remove.type = [](LibraryCall &call) {
+    listArgument(call);
+    if (call.arguments[1]->kind != ExprKind::Slice && !call.argumentTypes[1]->isIntegerLike())
+      throwTypingError("list indices must be integers or slices, not " +
+                           call.argumentTypes[1]->name(),
+                       call.location);
+    return types::none();
+  };
+  remove.lower = [](FunctionLowering &lowering, const LibraryCall &call, const Values &) {
+    llvm::IRBuilder<> &builder = lowering.irBuilder();
+    llvm::Value *list = lowering.lowerExpr(call.arguments[0]);
+    llvm::Value *length = lowering.listLength(list);
+    Expr *index = call.arguments[1];
+    auto erase = [&](llvm::Value *position) {
+      lowering.listRuntime("taipan_list_erase", builder.getVoidTy(),
+                           {list, position, builder.CreateAdd(position, builder.getInt64(1))});
+    };
+    if (index->kind != ExprKind::Slice) {
+      erase(lowering.listPosition(lowering.lowerExpr(index), call.argumentTypes[1], length,
+                                  "list assignment index out of range"));
+      return noneValue(lowering);
+    }
+    FunctionLowering::ListSlice slice = lowering.listSlice(index, length);
+    // Erase from the highest position down, so the positions still to erase do not move.
+    llvm::Value *negative = builder.CreateICmpSLT(slice.step, builder.getInt64(0));
+    llvm::Value *last = builder.CreateSub(slice.count, builder.getInt64(1));
+    llvm::Value *lowest = builder.CreateSelect(
+        negative, builder.CreateAdd(slice.start, builder.CreateMul(last, slice.step)), slice.start);
+    llvm::Value *stride = builder.CreateSelect(negative, builder.CreateNeg(slice.step), slice.step);
+    lowering.forEachIndex({slice.count}, [&](const Values &at) {
+      erase(builder.CreateAdd(lowest, builder.CreateMul(builder.CreateSub(last, at[0]), stride)));
+    });
+    return noneValue(lowering);
+  };
+  library.add(std::move(remove));
+  addOrdering(library, "<", CompareOp::Lt);
+  addOrdering(library, "<=", CompareOp::LtE);
+  addOrdering(library, ">", CompareOp::Gt);
+  addOrdering(library, ">=", CompareOp::GtE);
+}
+
 void registerBuiltins(Library &library) {
   // list() and list(iterable): a new list of the items.
   addCpu(
@@ -519,6 +654,7 @@ void registerBuiltins(Library &library) {
 void registerListFunctions(Library &library) {
   registerMethods(library);
   registerOperators(library);
+  registerInPlaceOperators(library);
   registerBuiltins(library);
 }
 

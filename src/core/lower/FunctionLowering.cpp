@@ -260,6 +260,13 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
       lowerAugmentedStore(stmt);
       break;
     }
+    // l += x, l *= n: the list entry typing recorded under the name (library/Lists.cpp)
+    auto inPlace = function.libraryCalls.find(target->id);
+    if (target->kind == ExprKind::Name && typeOf(target)->isList() &&
+        inPlace != function.libraryCalls.end()) {
+      lowerLibraryCall(inPlace->second);
+      break;
+    }
     llvm::Value *current = lowerExpr(target);
     llvm::Value *value = lowerExpr(stmt->value);
     const Type *resultType =

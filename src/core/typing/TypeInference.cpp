@@ -250,6 +250,10 @@ private:
                          target->location);
       const Type *current = typeExpr(target);
       const Type *value = typeExpr(stmt->value);
+      if (current && value && current->isList()) {
+        typeListInPlace(stmt, target, value);
+        break;
+      }
       if (current && value) {
         const Type *result =
             stringBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
@@ -1205,6 +1209,22 @@ private:
                        expr->location);
     }
     return typeLibraryOperands(expr, entry, std::move(operands));
+  }
+
+  /// `l += iterable` (list.extend) and `l *= n` (list.*=) change the list in place, as Python's
+  /// do (another name for the list sees the change); the call is recorded under the target.
+  void typeListInPlace(Stmt *stmt, Expr *target, const Type *value) {
+    std::string method = stmt->augmentedOp == BinaryOp::Add    ? "list.extend"
+                         : stmt->augmentedOp == BinaryOp::Mult ? "list.*="
+                                                               : "";
+    if (method.empty())
+      throwTypingError(std::string("unsupported operand types for ") +
+                           binaryOpSymbol(stmt->augmentedOp) + "=: " + describe(typeOf(target)) +
+                           " and " + describe(value),
+                       stmt->location);
+    if (method == "list.extend")
+      widenListVariable(target, method, {value});
+    typeLibraryOperands(target, Library::get().find(method), {target, stmt->value});
   }
 
   /// `l.append(x)` (insert, extend) on a list variable widens the variable's item type, as
