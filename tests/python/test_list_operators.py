@@ -193,3 +193,43 @@ def test_ordering_with_a_non_list_is_a_typing_error():
 
     with pytest.raises(TypingError, match="'<' not supported between instances"):
         mixed(1)
+
+
+@njit
+def index_between(n, item, start, stop):
+    items = [1, 2, 3, 1, 2, 3] * n
+    return items.index(item, start, stop)
+
+
+@njit
+def index_from(n, item, start):
+    items = [1.5, 2.5, 1.5] * n
+    return items.index(item, start)
+
+
+@pytest.mark.parametrize(
+    "start, stop", [(0, 6), (1, 5), (-4, 100), (-100, 3), (4, 5), (3, 3), (5, 2), (7, 9)]
+)
+@pytest.mark.parametrize("item", [1, 3])
+def test_index_between_bounds(item, start, stop):
+    for n in (1, 2):
+        expected = outcome(index_between.py_func, n, item, start, stop)
+        with no_allocation_leak():
+            got = outcome(index_between, n, item, start, stop)
+        # Not found: ValueError, with Numba's message ("item not in list") where CPython names it
+        assert got[0] == expected[0] and got[1] == expected[1]
+
+
+@pytest.mark.parametrize("start", [0, 1, -1, 2])
+def test_index_from(start):
+    check(index_from, 2, 1.5, start)
+
+
+@njit
+def truth_of_containers(n):
+    return bool([n] * n), bool((n, 1)), bool(()), bool(range(n)), bool({n: 1.5}), bool([])
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_bool_of_containers(n):
+    check(truth_of_containers, n)

@@ -482,6 +482,22 @@ def test_join_of_lists(s, sep):
     check(join_list, sep, s)
 
 
+def affix_tuples(s, a, b):
+    return (
+        s.startswith((a, b)),
+        s.endswith((a, b)),
+        s.startswith((a,), 1),
+        s.endswith((b, "z"), 0, 3),
+        s.startswith(()),
+    )
+
+
+@pytest.mark.parametrize("s", TEXTS + [""])
+@pytest.mark.parametrize("a, b", [("he", "x"), ("", "zz"), ("d", "ld"), ("Ω", "😀")])
+def test_startswith_endswith_tuple(s, a, b):
+    check(affix_tuples, s, a, b)
+
+
 def partitions(s, sep):
     return s.partition(sep), s.rpartition(sep)
 

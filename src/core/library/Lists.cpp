@@ -84,13 +84,21 @@ void appendAll(FunctionLowering &lowering, llvm::Value *list, const Type *listTy
   });
 }
 
-/// The index of the first item equal to `value`, or -1.
+/// The index of the first item equal to `value` (in [from, to) when given), or -1.
 llvm::Value *findItem(FunctionLowering &lowering, llvm::Value *list, const Type *listType,
-                      llvm::Value *value, const Type *valueType) {
+                      llvm::Value *value, const Type *valueType, llvm::Value *from = nullptr,
+                      llvm::Value *to = nullptr) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::AllocaInst *found = lowering.createEntryAlloca(builder.getInt64Ty(), "list.found");
   builder.CreateStore(builder.getInt64(-1), found);
-  lowering.forEachIndex({lowering.listLength(list)}, [&](const Values &at) {
+  llvm::Value *count = lowering.listLength(list);
+  if (from) {
+    count = builder.CreateSub(to, from);
+    count = builder.CreateSelect(builder.CreateICmpSGT(count, builder.getInt64(0)), count,
+                                 builder.getInt64(0));
+  }
+  lowering.forEachIndex({count}, [&](const Values &counted) {
+    Values at = {from ? builder.CreateAdd(from, counted[0]) : counted[0]};
     llvm::Value *item = lowering.loadListItem(list, listType, at[0]);
     llvm::Value *equal =
         lowering.lowerComparison(CompareOp::Eq, item, listType->itemType(), value, valueType);
@@ -228,14 +236,32 @@ void registerMethods(Library &library) {
         return noneValue(lowering);
       });
   addCpu(
-      library, "list.index", {{"", false}, {"", false}},
+      library, "list.index", {{"", false}, {"", false}, {"", true}, {"", true}},
       [](LibraryCall &call) {
         requireComparable(call, listArgument(call)->itemType(), call.argumentTypes[1]);
+        for (size_t i = 2; i < call.argumentTypes.size(); ++i)
+          if (!call.argumentTypes[i]->isIntegerLike())
+            throwNoOverload(call);
         return types::int64();
       },
       [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-        llvm::Value *index =
-            findItem(lowering, values[0], call.argumentTypes[0], values[1], call.argumentTypes[1]);
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        llvm::Value *length = lowering.listLength(values[0]);
+        // start and stop as slice bounds: negative ones count from the end, then clamped.
+        auto bound = [&](size_t i, llvm::Value *absent) -> llvm::Value * {
+          if (i >= values.size())
+            return absent;
+          llvm::Value *v = lowering.castValue(values[i], call.argumentTypes[i], types::int64());
+          llvm::Value *zero = builder.getInt64(0);
+          llvm::Value *wrapped = builder.CreateAdd(v, length);
+          wrapped = builder.CreateSelect(builder.CreateICmpSLT(wrapped, zero), zero, wrapped);
+          llvm::Value *clamped = builder.CreateSelect(builder.CreateICmpSGT(v, length), length, v);
+          return builder.CreateSelect(builder.CreateICmpSLT(v, zero), wrapped, clamped);
+        };
+        llvm::Value *from = values.size() > 2 ? bound(2, nullptr) : nullptr;
+        llvm::Value *to = from ? bound(3, length) : nullptr;
+        llvm::Value *index = findItem(lowering, values[0], call.argumentTypes[0], values[1],
+                                      call.argumentTypes[1], from, to);
         lowering.raiseIf(
             lowering.irBuilder().CreateICmpSLT(index, lowering.irBuilder().getInt64(0)),
             ValueErrorId, "item not in list");

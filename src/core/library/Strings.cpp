@@ -376,20 +376,47 @@ void registerMethods(Library &library) {
                    integerArgument(lowering, call, values, 2),
                    integerArgument(lowering, call, values, 3), boundsGiven(lowering, call, 2)});
             });
+  // startswith/endswith of a string, or of a tuple of strings (any of them).
   for (const char *name : {"startswith", "endswith"})
-    addMethod(library, name, positional(2, 2), "ssnn", boolean,
-              [suffix = name[0] == 'e'](FunctionLowering &lowering, const LibraryCall &call,
-                                        const Values &values) {
-                llvm::IRBuilder<> &builder = lowering.irBuilder();
-                llvm::Value *result =
-                    callStringRuntime(lowering, "taipan_str_startswith", builder.getInt8Ty(),
-                                      {stringArgument(lowering, call, values, 0),
-                                       stringArgument(lowering, call, values, 1),
-                                       integerArgument(lowering, call, values, 2),
-                                       integerArgument(lowering, call, values, 3),
-                                       boundsGiven(lowering, call, 2), builder.getInt32(suffix)});
-                return builder.CreateICmpNE(result, builder.getInt8(0));
-              });
+    addFunction(
+        library, std::string("str.") + name, positional(2, 2),
+        [](LibraryCall &call) {
+          const Type *affix = call.argumentTypes[1];
+          if (affix && affix->isTuple() &&
+              std::all_of(affix->elements().begin(), affix->elements().end(),
+                          [](const Type *t) { return t->isString(); })) {
+            LibraryCall rest = call;
+            rest.argumentTypes[1] = types::unicode();
+            expect(rest, "ssnn");
+          } else {
+            expect(call, "ssnn");
+          }
+          return types::boolean();
+        },
+        [suffix = name[0] == 'e'](FunctionLowering &lowering, const LibraryCall &call,
+                                  const Values &values) {
+          llvm::IRBuilder<> &builder = lowering.irBuilder();
+          auto test = [&](llvm::Value *affix) {
+            llvm::Value *result =
+                callStringRuntime(lowering, "taipan_str_startswith", builder.getInt8Ty(),
+                                  {stringArgument(lowering, call, values, 0), affix,
+                                   integerArgument(lowering, call, values, 2),
+                                   integerArgument(lowering, call, values, 3),
+                                   boundsGiven(lowering, call, 2), builder.getInt32(suffix)});
+            return builder.CreateICmpNE(result, builder.getInt8(0));
+          };
+          const Type *affixType = call.argumentTypes[1];
+          if (!affixType->isTuple())
+            return test(stringArgument(lowering, call, values, 1));
+          llvm::Value *any = builder.getInt1(false);
+          for (size_t i = 0; i < affixType->elements().size(); ++i)
+            any = builder.CreateOr(
+                any,
+                test(asStringValue(
+                    lowering, lowering.tupleElement(values[1], affixType, static_cast<unsigned>(i)),
+                    affixType->elements()[i])));
+          return any;
+        });
   addMethod(library, "replace", positional(3, 1), "sssi", unicode,
             [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
               return callStringFunction(lowering, "taipan_str_replace",
