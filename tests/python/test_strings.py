@@ -498,6 +498,25 @@ def test_startswith_endswith_tuple(s, a, b):
     check(affix_tuples, s, a, b)
 
 
+def mixed_equality(s, n, x):
+    return s == n, s != n, n == s, n != s, s == x, x != s
+
+
+def tuples_of_strings(s, t):
+    return (s,) < (t,), (s, 1) <= (t, 2), (s, t) > (t, s), (s, "a") >= (s,), (s,) == (t,)
+
+
+@pytest.mark.parametrize("s", ["", "1", "abc", "Ω"])
+def test_string_never_equals_a_number(s):
+    check(mixed_equality, s, 1, 1.0)
+
+
+@pytest.mark.parametrize("s", TEXTS[:4] + [""])
+@pytest.mark.parametrize("t", ["", "hello", "Ωmega", "a"])
+def test_tuples_of_strings_compare(s, t):
+    check(tuples_of_strings, s, t)
+
+
 def partitions(s, sep):
     return s.partition(sep), s.rpartition(sep)
 

@@ -183,6 +183,8 @@ const Type *comparisonOperandType(CompareOp op, const Type *left, const Type *ri
   }
   if (left->isNone() && right->isNone())
     return types::none();
+  if (left->isString() && right->isString()) // compared as strings (code point order)
+    return types::unicode();
   if (left->isTuple() && right->isTuple()) {
     // Lexicographic: every pair of elements both have must compare.
     size_t common = std::min(left->elements().size(), right->elements().size());

@@ -915,6 +915,10 @@ private:
         if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
             (operands[i]->isNone() || operands[i + 1]->isNone()))
           continue; // None equals only None
+        if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
+            ((operands[i]->isString() && operands[i + 1]->isNumber()) ||
+             (operands[i]->isNumber() && operands[i + 1]->isString())))
+          continue; // a string never equals a number
         if (op == CompareOp::In || op == CompareOp::NotIn) {
           if (!operands[i + 1]->isTuple())
             throwUnsupported("'in' is supported on tuples only", expr->location);
