@@ -422,6 +422,35 @@ private:
     }
   }
 
+  /// `(1, *a, x, *b)`: the concatenation `() + (1,) + a + (x,) + b`, which evaluates the items
+  /// in Python's order; typing checks that each starred value is a tuple (its length, so the
+  /// result's type, is then known).
+  Expr *readStarredTuple(nb::list elements, SourceLocation where) {
+    Expr *result = source.newExpr(ExprKind::Tuple, where);
+    Expr *pending = nullptr;
+    auto append = [&](Expr *piece) {
+      Expr *sum = source.newExpr(ExprKind::BinOp, where);
+      sum->binaryOp = BinaryOp::Add;
+      sum->operands = {result, piece};
+      result = sum;
+    };
+    for (nb::handle element : elements) {
+      if (nodeKind(element) != "Starred") {
+        if (!pending)
+          pending = source.newExpr(ExprKind::Tuple, where);
+        pending->operands.push_back(readExpr(element));
+        continue;
+      }
+      if (pending)
+        append(pending);
+      pending = nullptr;
+      append(readExpr(element.attr("value")));
+    }
+    if (pending)
+      append(pending);
+    return result;
+  }
+
   /// A list comprehension, or a generator expression consumed by a builtin, read as the loop
   /// Python runs (syntax/Comprehensions.h). Python 3 scoping: the targets are the
   /// comprehension's own variables, renamed to hidden names; the first iterable is read in the
@@ -692,8 +721,13 @@ private:
       return expr;
     }
     if (kind == "Tuple" || kind == "List") {
+      nb::list elements = nb::cast<nb::list>(node.attr("elts"));
+      if (kind == "Tuple")
+        for (nb::handle element : elements)
+          if (nodeKind(element) == "Starred")
+            return readStarredTuple(elements, where);
       Expr *expr = source.newExpr(kind == "Tuple" ? ExprKind::Tuple : ExprKind::List, where);
-      for (nb::handle element : nb::cast<nb::list>(node.attr("elts")))
+      for (nb::handle element : elements)
         expr->operands.push_back(readExpr(element));
       return expr;
     }

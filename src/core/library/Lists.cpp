@@ -384,6 +384,10 @@ void registerOperators(Library &library) {
       [](LibraryCall &call) {
         const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
         const Type *unified = left->isList() && right->isList() ? unifyTypes(left, right) : nullptr;
+        if (!unified && left->isTuple()) // `(*l,)` reads as `() + l`
+          throwTypingError("can only concatenate tuple (not \"" + right->name() +
+                               "\") to tuple: unpacking (*) into a tuple takes tuples only",
+                           call.location);
         if (!unified)
           throwTypingError("can only concatenate list (not \"" + right->name() + "\") to list",
                            call.location);
@@ -624,6 +628,23 @@ void registerBuiltins(Library &library) {
         if (!values.empty())
           appendAll(lowering, result, call.resultType, values[0], call.argumentTypes[0]);
         return result;
+      });
+  // tuple() and tuple(t) of a tuple (itself): a tuple's length must be known while compiling,
+  // so tuple() of a list or an array is a TypingError.
+  addCpu(
+      library, "tuple", {{"", true}},
+      [](LibraryCall &call) {
+        if (call.argumentTypes.empty())
+          return types::tuple({});
+        if (!call.argumentTypes[0]->isTuple())
+          throwTypingError("tuple() of " + call.argumentTypes[0]->name() +
+                               " is not supported: a tuple's length must be known while "
+                               "compiling (tuple() of a tuple is)",
+                           call.location);
+        return call.argumentTypes[0];
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        return values.empty() ? lowering.lowerTuple({}, call.resultType) : values[0];
       });
   // any() and all() of a list, range, uniform tuple or 1-D array. Of a generator expression
   // they are loops that stop at the answer (syntax/Comprehensions.h).
