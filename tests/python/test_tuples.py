@@ -375,7 +375,7 @@ def starred_displays(a, b):
 
 @njit
 def tuple_constructor(a):
-    return tuple(a), tuple(), tuple((a, 1))
+    return tuple(a), tuple(), tuple((a, 1))  # noqa: C408, C409 - the constructor under test
 
 
 @pytest.mark.parametrize("a", [(4, 5), (4, 5.5), (), ("x", -0.0)])
