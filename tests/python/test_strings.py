@@ -2,6 +2,8 @@
 its Python function gives, for empty, ASCII and non-ASCII text of all three kinds (1, 2 and 4
 bytes per code point), and frees every block it allocated."""
 
+import math
+
 import pytest
 from numpy_checks import no_allocation_leak
 
@@ -515,6 +517,26 @@ def test_string_never_equals_a_number(s):
 @pytest.mark.parametrize("t", ["", "hello", "Ωmega", "a"])
 def test_tuples_of_strings_compare(s, t):
     check(tuples_of_strings, s, t)
+
+
+def repr_of(x):
+    return repr(x)
+
+
+@pytest.mark.parametrize(
+    "x", ["abc", "", "é'\"\n", "😀", False, True, 0, -123, 2**63 - 1, -0.0, 1.5e300, 0.1, math.inf]
+)
+def test_repr(x):
+    check(repr_of, x)
+
+
+def keyword_forms(s):
+    return str(object=s), s.expandtabs(tabsize=4), s.expandtabs(2), s.expandtabs()
+
+
+@pytest.mark.parametrize("s", ["a\tb", "\t\tx\ty", ""])
+def test_keyword_forms(s):
+    check(keyword_forms, s)
 
 
 def partitions(s, sep):

@@ -252,8 +252,19 @@ llvm::Value *joinValues(FunctionLowering &lowering, llvm::Value *separator, cons
 }
 
 void registerConstructors(Library &library) {
+  // repr() of a number or a string: what f"{x!r}" gives.
   addFunction(
-      library, "str", positional(0, 1),
+      library, "repr", positional(1),
+      [](LibraryCall &call) {
+        if (!call.argumentTypes[0]->isReal() && !call.argumentTypes[0]->isString())
+          throwNoOverload(call);
+        return types::unicode();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        return formatField(lowering, values[0], call.argumentTypes[0], 'r', "");
+      });
+  addFunction(
+      library, "str", {{"object", true}},
       [](LibraryCall &call) {
         if (!call.argumentTypes.empty() && !call.argumentTypes[0]->isReal() &&
             !call.argumentTypes[0]->isString())
@@ -431,7 +442,7 @@ void registerMethods(Library &library) {
                                         {stringArgument(lowering, call, values, 0),
                                          integerArgument(lowering, call, values, 1)});
             });
-  addMethod(library, "expandtabs", positional(1, 1), "si", unicode,
+  addMethod(library, "expandtabs", {{"", false}, {"tabsize", true}}, "si", unicode,
             [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
               return callStringFunction(lowering, "taipan_str_expandtabs",
                                         {stringArgument(lowering, call, values, 0),
