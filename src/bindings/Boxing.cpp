@@ -97,6 +97,8 @@ const Type *typeOfValue(PyObject *value) {
     return record;
   if (PyList_Check(value))
     return typeOfList(value);
+  if (PySlice_Check(value))
+    return types::sliceValue();
   if (const Type *scalar = numpyScalarType(pythonType)) {
     cache[pythonType] = scalar;
     return scalar;
@@ -205,6 +207,19 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     return unboxRecord(value, type, storage);
   case TypeKind::Unicode:
     return unboxString(value, storage);
+  case TypeKind::Slice: { // CPython's PySlice_Unpack (ValueError for a zero step)
+    Py_ssize_t start, stop, step;
+    if (!PySlice_Check(value)) {
+      PyErr_SetString(PyExc_TypeError, "expected a slice");
+      return false;
+    }
+    if (PySlice_Unpack(value, &start, &stop, &step) < 0)
+      return false;
+    store<int64_t>(storage, start);
+    store<int64_t>(static_cast<char *>(storage) + 8, stop);
+    store<int64_t>(static_cast<char *>(storage) + 16, step);
+    return true;
+  }
   case TypeKind::List:
     return unboxList(value, type, storage);
   case TypeKind::Tuple: {

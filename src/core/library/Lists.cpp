@@ -350,7 +350,7 @@ void registerOperators(Library &library) {
   subscript.type = [](LibraryCall &call) {
     const Type *list = call.argumentTypes[0];
     const Type *index = call.argumentTypes[1];
-    if (call.arguments[1]->kind == ExprKind::Slice)
+    if (call.arguments[1]->kind == ExprKind::Slice || index == types::sliceValue())
       return list;
     if (!index->isIntegerLike())
       throwTypingError("list indices must be integers or slices, not " + index->name(),
@@ -365,12 +365,15 @@ void registerOperators(Library &library) {
     llvm::Value *list = lowering.lowerExpr(call.arguments[0]);
     llvm::Value *length = lowering.listLength(list);
     Expr *index = call.arguments[1];
-    if (index->kind != ExprKind::Slice) {
+    bool sliceObject = call.argumentTypes[1] == types::sliceValue();
+    if (index->kind != ExprKind::Slice && !sliceObject) {
       llvm::Value *position = lowering.listPosition(
           lowering.lowerExpr(index), call.argumentTypes[1], length, "list index out of range");
       return lowering.loadListItem(list, listType, position);
     }
-    FunctionLowering::ListSlice slice = lowering.listSlice(index, length);
+    FunctionLowering::ListSlice slice =
+        sliceObject ? lowering.listSliceOfValue(lowering.lowerExpr(index), length)
+                    : lowering.listSlice(index, length);
     llvm::Value *result = lowering.listRuntime("taipan_list_slice", builder.getPtrTy(),
                                                {list, slice.start, slice.step, slice.count});
     lowering.exitIf(builder.CreateIsNull(result), builder.getInt32(MemoryErrorId));
