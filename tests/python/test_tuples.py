@@ -399,3 +399,23 @@ def test_starred_list_in_a_tuple_display_is_a_typing_error():
 
     with pytest.raises(taipan.errors.TypingError, match="length must be known while compiling"):
         tuple_of_list([4, 5])
+
+
+@njit
+def unrolled_sum(t):
+    total = 0.0
+    for x in taipan.literal_unroll(t):
+        total += x
+    return total
+
+
+def test_literal_unroll_of_uniform_tuples():
+    for t in [(1, 2, 3), (0.5, -0.0), (7,)]:
+        assert unrolled_sum(t) == unrolled_sum.py_func(t)
+    assert taipan.literal_unroll((1, "a")) == (1, "a")
+
+
+def test_literal_unroll_of_heterogeneous_tuple_is_a_typing_error():
+    # Numba compiles the body once per element type; taipan does not unroll yet.
+    with pytest.raises(taipan.errors.TypingError, match="only tuples of one element type"):
+        unrolled_sum((1, 2.5))
