@@ -49,14 +49,22 @@ llvm::Value *lowerRange(FunctionLowering &lowering, const LibraryCall &call,
 void addInStepIterator(Library &library, const std::string &name) {
   bool counted = name == "enumerate";
   std::vector<LibraryParameter> parameters;
-  if (counted)
+  if (counted) {
     parameters.push_back({"iterable", false});
+    parameters.push_back({"start", true}); // the first count, 0 when left out
+  }
   library.add(
       name, parameters,
       [counted](LibraryCall &call) {
-        const std::vector<const Type *> &arguments = call.argumentTypes;
+        std::vector<const Type *> arguments = call.argumentTypes;
         if (arguments.empty())
           throwNoOverload(call);
+        if (counted && arguments.size() > 1) {
+          if (!arguments[1]->isIntegerLike())
+            throwTypingError("enumerate()'s start must be an integer, not " + arguments[1]->name(),
+                             call.location);
+          arguments.pop_back(); // the iterables are the rest
+        }
         bool inStep = false;
         for (const Type *argument : arguments)
           inStep |=
@@ -88,11 +96,17 @@ void addInStepIterator(Library &library, const std::string &name) {
                 const std::vector<llvm::Value *> &values) {
         const Type *result = call.resultType;
         std::vector<llvm::Value *> items;
+        size_t iterables = counted ? 1 : values.size();
+        llvm::Value *start =
+            counted && values.size() > 1
+                ? lowering.castValue(values[1], call.argumentTypes[1], types::int64())
+                : lowering.irBuilder().getInt64(0);
         for (size_t i = 0; i < result->elements().size(); ++i) {
           std::vector<llvm::Value *> parts;
           if (counted)
-            parts.push_back(lowering.irBuilder().getInt64(i));
-          for (size_t k = 0; k < values.size(); ++k)
+            parts.push_back(
+                lowering.irBuilder().CreateAdd(start, lowering.irBuilder().getInt64(i)));
+          for (size_t k = 0; k < iterables; ++k)
             parts.push_back(
                 lowering.tupleElement(values[k], call.argumentTypes[k], static_cast<unsigned>(i)));
           items.push_back(lowering.lowerTuple(parts, result->elements()[i]));

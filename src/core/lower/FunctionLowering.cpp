@@ -613,6 +613,7 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   // entries chose so while typing).
   std::vector<IterationSource> sources;
   bool enumerated = false;
+  llvm::Value *countStart = nullptr; // enumerate(a, start)
   Expr *iterable = stmt->value;
   if (iterable->kind == ExprKind::Call && typeOf(iterable)->isNone() &&
       typeOf(iterable->callee())->kind() == TypeKind::Builtin &&
@@ -620,8 +621,13 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
     sources.push_back(prepareIndexIteration(iterable));
   } else if (const LibraryCall *call = inStepIteration(iterable)) {
     enumerated = call->iteration == LibraryIteration::CountedArgumentsInStep;
-    for (Expr *argument : call->arguments)
-      sources.push_back(prepareIteration(lowerExpr(argument), typeOf(argument)));
+    for (size_t i = 0; i < call->arguments.size(); ++i) {
+      Expr *argument = call->arguments[i];
+      if (enumerated && i == 1) // enumerate's start, read once before the loop
+        countStart = castValue(lowerExpr(argument), typeOf(argument), types::int64());
+      else
+        sources.push_back(prepareIteration(lowerExpr(argument), typeOf(argument)));
+    }
   } else {
     sources.push_back(prepareIteration(lowerExpr(iterable), typeOf(iterable)));
   }
@@ -673,7 +679,7 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
     std::vector<llvm::Value *> parts;
     std::vector<const Type *> partTypes;
     if (enumerated) {
-      parts.push_back(index);
+      parts.push_back(countStart ? builder.CreateAdd(countStart, index) : index);
       partTypes.push_back(types::int64());
     }
     for (const IterationSource &source : sources) {

@@ -663,9 +663,11 @@ private:
       return false;
     const LibraryCall &iterated = library->second;
     std::vector<const Type *> parts;
-    if (iterated.iteration == LibraryIteration::CountedArgumentsInStep)
+    bool counted = iterated.iteration == LibraryIteration::CountedArgumentsInStep;
+    if (counted)
       parts.push_back(types::int64());
-    for (size_t i = 0; i < iterated.arguments.size(); ++i) {
+    // enumerate's second argument is its start, not an iterable
+    for (size_t i = 0; i < (counted ? 1 : iterated.arguments.size()); ++i) {
       const Type *item =
           iterationItemType(iterated.argumentTypes[i], iterated.arguments[i]->location);
       if (!item)
