@@ -43,6 +43,12 @@ llvm::Value *lowerRange(FunctionLowering &lowering, const LibraryCall &call,
   return builder.CreateInsertValue(range, step, 2);
 }
 
+/// sum() of a list, a 1-D array or a range: a loop adding each item (a tuple is unrolled).
+bool isSummedByLoop(const Type *type) {
+  return type->isList() || (type->isArray() && type->ndim() == 1) ||
+         type->kind() == TypeKind::Range;
+}
+
 /// enumerate() and zip(): iterated by a for loop over arrays or ranges, their arguments are
 /// iterated in step (nothing is built); over tuples, they build the tuple of tuples they
 /// would yield.
@@ -176,8 +182,11 @@ void registerBuiltinIterators(Library &library) {
       "sum", {{"", false}},
       [](const LibraryCall &call) {
         const Type *tuple = call.argumentTypes[0];
-        if (tuple->isList()) { // from 0: an int64 sum, or the items' type when wider
-          const Type *item = tuple->itemType() ? tuple->itemType() : types::int64();
+        if (isSummedByLoop(tuple)) { // from 0: an int64 sum, or the items' type when wider
+          const Type *item = tuple->isArray()                   ? tuple->dtype()
+                             : tuple->kind() == TypeKind::Range ? types::int64()
+                             : tuple->itemType()                ? tuple->itemType()
+                                                                : types::int64();
           const Type *result =
               item->isNumber() ? binaryResultType(BinaryOp::Add, types::int64(), item) : nullptr;
           if (!result)
@@ -197,13 +206,13 @@ void registerBuiltinIterators(Library &library) {
       [](FunctionLowering &lowering, const LibraryCall &call,
          const std::vector<llvm::Value *> &values) {
         const Type *tupleType = call.argumentTypes[0];
-        if (tupleType->isList()) {
+        if (isSummedByLoop(tupleType)) {
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           llvm::AllocaInst *total =
               lowering.createEntryAlloca(valueType(lowering.llvmContext(), call.resultType), "sum");
           builder.CreateStore(
               lowering.castValue(builder.getInt64(0), types::int64(), call.resultType), total);
-          if (tupleType->itemType())
+          if (!tupleType->isList() || tupleType->itemType())
             lowering.forEachItem(values[0], tupleType, [&](llvm::Value *item, const Type *type) {
               llvm::Value *current = builder.CreateLoad(total->getAllocatedType(), total);
               builder.CreateStore(lowering.lowerBinary(BinaryOp::Add, current, call.resultType,

@@ -1,5 +1,6 @@
 """enumerate(iterable, start) in for loops, over tuples (built), arrays, lists and ranges
-(iterated in step), compared with CPython; a start that is not an integer is a TypingError."""
+(iterated in step), and sum() of 1-D arrays and ranges, compared with CPython; a start that is
+not an integer, and sum() of a 2-D array, are TypingErrors."""
 
 import numpy as np
 import pytest
@@ -49,3 +50,40 @@ def test_non_integer_start_is_a_typing_error():
 
     with pytest.raises(TypingError, match="enumerate\\(\\)'s start must be an integer"):
         float_start()
+
+
+@njit
+def sum_of(a):
+    return sum(a)
+
+
+@njit
+def sum_of_ranges(n):
+    return sum(range(n)), sum(range(n, -n, -3))
+
+
+@pytest.mark.parametrize(
+    "a",
+    [
+        np.arange(5.0),
+        np.array([1, -2, 3], np.int32),
+        np.array([True, False, True]),
+        np.array([1 + 2j, -0.5j]),
+        np.arange(10.0)[::-3],
+        np.array([np.nan, 1.0]),
+    ],
+)
+def test_sum_of_arrays(a):
+    got, expected = sum_of(a), sum_of.py_func(a)
+    assert got == expected or (np.isnan(got) and np.isnan(expected))
+
+
+def test_sum_of_ranges_and_empty_array():
+    for n in (0, 1, 10):
+        assert sum_of_ranges(n) == sum_of_ranges.py_func(n)
+    assert sum_of(np.zeros(0)) == 0.0  # float over nothing: 0.0, as in Numba (Python: 0)
+
+
+def test_sum_of_2d_array_is_a_typing_error():
+    with pytest.raises(TypingError, match="no implementation of sum"):
+        sum_of(np.ones((2, 2)))
