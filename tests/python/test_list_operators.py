@@ -233,3 +233,14 @@ def truth_of_containers(n):
 @pytest.mark.parametrize("n", [0, 1, 3])
 def test_bool_of_containers(n):
     check(truth_of_containers, n)
+
+
+def test_identity_of_lists_is_a_typing_error():
+    # A list passed twice is two blocks in compiled code, so `is` could not answer as Python
+    # does: refused at compile time (was an internal error).
+    @njit
+    def same(a, b):
+        return a is b
+
+    with pytest.raises(TypingError, match="no object identity in compiled code"):
+        same([1], [2])

@@ -153,7 +153,10 @@ const Type *binaryResultType(BinaryOp op, const Type *left, const Type *right) {
 
 namespace {
 bool holdsValueWithoutIdentity(const Type *type) {
-  if (type->isArray() || type->kind() == TypeKind::Range)
+  // A list or dict passed twice is unboxed into two blocks, and strings are copied in: their
+  // identity in compiled code would not be Python's.
+  if (type->isArray() || type->kind() == TypeKind::Range || type->isList() || type->isDict() ||
+      type->isUnicode() || type->kind() == TypeKind::Slice)
     return true;
   return type->isTuple() &&
          std::any_of(type->elements().begin(), type->elements().end(), holdsValueWithoutIdentity);
