@@ -340,11 +340,11 @@ private:
       return stmt;
     }
     if (kind == "Delete") {
-      // `del d[k]` is read as the call `d.__delitem__(k)`, which dicts implement
-      // (library/Dicts.cpp); other del statements stay unsupported.
+      // `del d[k]`, `del l[i]` and `del l[a:b]` are read as the call `d.__delitem__(k)`, which
+      // dicts and lists implement (library/Dicts.cpp, Lists.cpp); other del statements stay
+      // unsupported.
       nb::list targets = nb::cast<nb::list>(node.attr("targets"));
-      if (targets.size() == 1 && nodeKind(targets[0]) == "Subscript" &&
-          nodeKind(targets[0].attr("slice")) != "Slice") {
+      if (targets.size() == 1 && nodeKind(targets[0]) == "Subscript") {
         Expr *method = source.newExpr(ExprKind::Attribute, where);
         method->name = "__delitem__";
         method->operands = {readExpr(targets[0].attr("value"))};
@@ -422,7 +422,7 @@ private:
         {"ClassDef", "class definitions"},
         {"TryStar", "try/except*"},
         {"With", "with statements"},
-        {"Delete", "del statements (but del d[key] of a dict)"},
+        {"Delete", "del statements (but del d[key] of a dict and del l[i] of a list)"},
         {"Import", "import statements"},
         {"ImportFrom", "import statements"},
         {"Match", "match statements"}};
@@ -446,6 +446,35 @@ private:
       throwUnsupported("a comprehension's for target must be a name or a tuple of names",
                        location(target));
     }
+  }
+
+  /// `(1, *a, x, *b)`: the concatenation `() + (1,) + a + (x,) + b`, which evaluates the items
+  /// in Python's order; typing checks that each starred value is a tuple (its length, so the
+  /// result's type, is then known).
+  Expr *readStarredTuple(nb::list elements, SourceLocation where) {
+    Expr *result = source.newExpr(ExprKind::Tuple, where);
+    Expr *pending = nullptr;
+    auto append = [&](Expr *piece) {
+      Expr *sum = source.newExpr(ExprKind::BinOp, where);
+      sum->binaryOp = BinaryOp::Add;
+      sum->operands = {result, piece};
+      result = sum;
+    };
+    for (nb::handle element : elements) {
+      if (nodeKind(element) != "Starred") {
+        if (!pending)
+          pending = source.newExpr(ExprKind::Tuple, where);
+        pending->operands.push_back(readExpr(element));
+        continue;
+      }
+      if (pending)
+        append(pending);
+      pending = nullptr;
+      append(readExpr(element.attr("value")));
+    }
+    if (pending)
+      append(pending);
+    return result;
   }
 
   /// A list comprehension, or a generator expression consumed by a builtin, read as the loop
@@ -718,8 +747,13 @@ private:
       return expr;
     }
     if (kind == "Tuple" || kind == "List") {
+      nb::list elements = nb::cast<nb::list>(node.attr("elts"));
+      if (kind == "Tuple")
+        for (nb::handle element : elements)
+          if (nodeKind(element) == "Starred")
+            return readStarredTuple(elements, where);
       Expr *expr = source.newExpr(kind == "Tuple" ? ExprKind::Tuple : ExprKind::List, where);
-      for (nb::handle element : nb::cast<nb::list>(node.attr("elts")))
+      for (nb::handle element : elements)
         expr->operands.push_back(readExpr(element));
       return expr;
     }

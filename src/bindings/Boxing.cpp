@@ -100,6 +100,8 @@ const Type *typeOfValue(PyObject *value) {
     return typeOfList(value);
   if (const Type *typed = typeOfTypedContainer(value))
     return typed;
+  if (PySlice_Check(value))
+    return types::sliceValue();
   if (const Type *scalar = numpyScalarType(pythonType)) {
     cache[pythonType] = scalar;
     return scalar;
@@ -208,6 +210,19 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     return unboxRecord(value, type, storage);
   case TypeKind::Unicode:
     return unboxString(value, storage);
+  case TypeKind::Slice: { // CPython's PySlice_Unpack (ValueError for a zero step)
+    Py_ssize_t start, stop, step;
+    if (!PySlice_Check(value)) {
+      PyErr_SetString(PyExc_TypeError, "expected a slice");
+      return false;
+    }
+    if (PySlice_Unpack(value, &start, &stop, &step) < 0)
+      return false;
+    store<int64_t>(storage, start);
+    store<int64_t>(static_cast<char *>(storage) + 8, stop);
+    store<int64_t>(static_cast<char *>(storage) + 16, step);
+    return true;
+  }
   case TypeKind::List:
     if (!type->isReflected())
       return unboxTypedContainer(value, type, storage);

@@ -90,6 +90,8 @@ static const char *kindName(TypeKind kind) {
     return "Array";
   case TypeKind::Range:
     return "Range";
+  case TypeKind::Slice:
+    return "SliceType";
   case TypeKind::StringLiteral:
     return "StringLiteral";
   case TypeKind::Unicode:

@@ -49,6 +49,7 @@ from taipan.types import (
     void,
 )
 from taipan.ufuncs import DUFunc, GUFunc, guvectorize, vectorize
+from taipan.unrolling import literal_unroll
 
 __version__ = "0.1.0"
 
@@ -90,6 +91,7 @@ __all__ = [
     "intc",
     "intp",
     "jit",
+    "literal_unroll",
     "njit",
     "none",
     "prange",

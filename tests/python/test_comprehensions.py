@@ -271,10 +271,11 @@ def test_over_arrays(function):
         assert compiled(a[:0]) == function(a[:0])
 
 
-def test_np_array_of_list_is_a_typing_error():
-    # np.array of a list is not implemented yet: a comprehension gives the same clear error
-    with pytest.raises(TypingError, match="no implementation of numpy.array"):
-        njit(into_array)(3)
+def test_np_array_of_comprehension():
+    compiled = njit(into_array)
+    for n in (0, 3):
+        with no_allocation_leak():
+            np.testing.assert_array_equal(compiled(n), into_array(n))
 
 
 @pytest.mark.parametrize("function", [any_stops_early, all_stops_early])

@@ -106,3 +106,19 @@ def test_optional_type_objects():
     assert t.type == types.int64
     assert not isinstance(types.int64, types.Optional)
     assert types.Optional(t) == t
+
+
+@njit
+def returns_optional_items(maybe):
+    found = None
+    if maybe:
+        found = 10
+    return 1, found, (found, 2.5)
+
+
+@pytest.mark.parametrize("maybe", [True, False])
+def test_returned_tuple_keeps_optional_items(maybe):
+    # `return 1, x` with x None or an int gives None to Python, not "expected int64, got None"
+    assert returns_optional_items(maybe) == returns_optional_items.py_func(maybe)
+    for _ in range(1000):  # boxing None many times (Numba issue #4058)
+        assert returns_optional_items(False)[1] is None

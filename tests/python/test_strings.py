@@ -2,6 +2,8 @@
 its Python function gives, for empty, ASCII and non-ASCII text of all three kinds (1, 2 and 4
 bytes per code point), and frees every block it allocated."""
 
+import math
+
 import pytest
 from numpy_checks import no_allocation_leak
 
@@ -439,27 +441,102 @@ def test_typing_errors_name_the_line():
         njit(bad_add)("abc")
 
 
-def split_words(s):
-    return s.split()
+def splits(s, sep, maxsplit):
+    return s.split(sep, maxsplit), s.rsplit(sep, maxsplit), s.split(sep), s.rsplit(sep)
 
 
-def split_once(s):
-    return s.rsplit(",", 1)
+def splits_on_whitespace(s, maxsplit):
+    return s.split(), s.rsplit(), s.split(None, maxsplit), s.rsplit(maxsplit=maxsplit)
 
 
 def split_lines(s):
-    return s.splitlines()
+    return s.splitlines(), s.splitlines(True), s.splitlines(keepends=False)
 
 
-@pytest.mark.parametrize("f", [split_words, split_once, split_lines])
-def test_list_returning_methods_say_lists_are_not_supported_yet(f):
-    # Until typed lists land: an UnsupportedError naming the method and the user's line.
-    with pytest.raises(taipan.errors.UnsupportedError, match=r"str\..*split.*\(\) returns a list"):
-        njit(f)("a,b c")
-    try:
-        njit(f)("a,b c")
-    except taipan.errors.UnsupportedError as error:
-        assert "return s." in str(error)
+def join_list(sep, s):
+    return sep.join(s.split()), sep.join([s, s]), sep.join(s.split(",")[:0])
+
+
+SPLIT_TEXTS = TEXTS + ["", "   ", " a  b\tc\n", "a\r\nb\rc\n\nd\x0be\x1cf\u2028g\x85", "\n"]
+
+
+@pytest.mark.parametrize("s", SPLIT_TEXTS)
+@pytest.mark.parametrize("sep", ["", ",", " ", "l", "o w", "Ω", "😀", "zz"])
+@pytest.mark.parametrize("maxsplit", [-1, 0, 1, 2])
+def test_split_and_rsplit(s, sep, maxsplit):
+    check(splits, s, sep, maxsplit)  # an empty separator raises ValueError
+
+
+@pytest.mark.parametrize("s", SPLIT_TEXTS)
+@pytest.mark.parametrize("maxsplit", [-1, 0, 1, 3])
+def test_split_on_whitespace(s, maxsplit):
+    check(splits_on_whitespace, s, maxsplit)
+
+
+@pytest.mark.parametrize("s", SPLIT_TEXTS)
+def test_splitlines(s):
+    check(split_lines, s)
+
+
+@pytest.mark.parametrize("s", SPLIT_TEXTS)
+@pytest.mark.parametrize("sep", ["", "-", "Ω😀"])
+def test_join_of_lists(s, sep):
+    check(join_list, sep, s)
+
+
+def affix_tuples(s, a, b):
+    return (
+        s.startswith((a, b)),
+        s.endswith((a, b)),
+        s.startswith((a,), 1),
+        s.endswith((b, "z"), 0, 3),
+        s.startswith(()),
+    )
+
+
+@pytest.mark.parametrize("s", TEXTS + [""])
+@pytest.mark.parametrize("a, b", [("he", "x"), ("", "zz"), ("d", "ld"), ("Ω", "😀")])
+def test_startswith_endswith_tuple(s, a, b):
+    check(affix_tuples, s, a, b)
+
+
+def mixed_equality(s, n, x):
+    return s == n, s != n, n == s, n != s, s == x, x != s
+
+
+def tuples_of_strings(s, t):
+    return (s,) < (t,), (s, 1) <= (t, 2), (s, t) > (t, s), (s, "a") >= (s,), (s,) == (t,)
+
+
+@pytest.mark.parametrize("s", ["", "1", "abc", "Ω"])
+def test_string_never_equals_a_number(s):
+    check(mixed_equality, s, 1, 1.0)
+
+
+@pytest.mark.parametrize("s", TEXTS[:4] + [""])
+@pytest.mark.parametrize("t", ["", "hello", "Ωmega", "a"])
+def test_tuples_of_strings_compare(s, t):
+    check(tuples_of_strings, s, t)
+
+
+def repr_of(x):
+    return repr(x)
+
+
+@pytest.mark.parametrize(
+    "x", ["abc", "", "é'\"\n", "😀", False, True, 0, -123, 2**63 - 1, -0.0, 1.5e300, 0.1, math.inf]
+)
+def test_repr(x):
+    check(repr_of, x)
+
+
+def keyword_forms(s):
+    return str(object=s), s.expandtabs(tabsize=4), s.expandtabs(2), s.expandtabs()
+
+
+@pytest.mark.parametrize("s", ["a\tb", "\t\tx\ty", ""])
+def test_keyword_forms(s):
+    check(keyword_forms, s)
 
 
 def partitions(s, sep):

@@ -366,3 +366,56 @@ def test_tuple_index_variable_out_of_range():
 
     assert_same(f, (10, 20, 30), 3)
     assert_same(f, (10, 20, 30), -4)
+
+
+@njit
+def starred_displays(a, b):
+    return (1, *a), (*a,), (1, *a, (1, 2), *b), (*a, *b), (*(), 2)
+
+
+@njit
+def tuple_constructor(a):
+    return tuple(a), tuple(), tuple((a, 1))  # noqa: C408, C409 - the constructor under test
+
+
+@pytest.mark.parametrize("a", [(4, 5), (4, 5.5), (), ("x", -0.0)])
+@pytest.mark.parametrize("b", [(1,), (), (2.5, (3, 4))])
+def test_starred_items_in_tuple_displays(a, b):
+    assert starred_displays(a, b) == starred_displays.py_func(a, b)
+    assert tuple_constructor(a) == tuple_constructor.py_func(a)
+
+
+def test_starred_list_in_a_tuple_display_is_a_typing_error():
+    @njit
+    def from_list(items):
+        return (*items,)
+
+    with pytest.raises(taipan.errors.TypingError, match="unpacking .* takes tuples only"):
+        from_list([4, 5])
+
+    @njit
+    def tuple_of_list(items):
+        return tuple(items)
+
+    with pytest.raises(taipan.errors.TypingError, match="length must be known while compiling"):
+        tuple_of_list([4, 5])
+
+
+@njit
+def unrolled_sum(t):
+    total = 0.0
+    for x in taipan.literal_unroll(t):
+        total += x
+    return total
+
+
+def test_literal_unroll_of_uniform_tuples():
+    for t in [(1, 2, 3), (0.5, -0.0), (7,)]:
+        assert unrolled_sum(t) == unrolled_sum.py_func(t)
+    assert taipan.literal_unroll((1, "a")) == (1, "a")
+
+
+def test_literal_unroll_of_heterogeneous_tuple_is_a_typing_error():
+    # Numba compiles the body once per element type; taipan does not unroll yet.
+    with pytest.raises(taipan.errors.TypingError, match="only tuples of one element type"):
+        unrolled_sum((1, 2.5))

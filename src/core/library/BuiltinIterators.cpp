@@ -44,20 +44,34 @@ llvm::Value *lowerRange(FunctionLowering &lowering, const LibraryCall &call,
   return builder.CreateInsertValue(range, step, 2);
 }
 
+/// sum() of a list, a 1-D array or a range: a loop adding each item (a tuple is unrolled).
+bool isSummedByLoop(const Type *type) {
+  return type->isList() || type->isGenerator() || (type->isArray() && type->ndim() == 1) ||
+         type->kind() == TypeKind::Range;
+}
+
 /// enumerate() and zip(): iterated by a for loop over arrays or ranges, their arguments are
 /// iterated in step (nothing is built); over tuples, they build the tuple of tuples they
 /// would yield.
 void addInStepIterator(Library &library, const std::string &name) {
   bool counted = name == "enumerate";
   std::vector<LibraryParameter> parameters;
-  if (counted)
+  if (counted) {
     parameters.push_back({"iterable", false});
+    parameters.push_back({"start", true}); // the first count, 0 when left out
+  }
   library.add(
       name, parameters,
       [counted](LibraryCall &call) {
-        const std::vector<const Type *> &arguments = call.argumentTypes;
+        std::vector<const Type *> arguments = call.argumentTypes;
         if (arguments.empty())
           throwNoOverload(call);
+        if (counted && arguments.size() > 1) {
+          if (!arguments[1]->isIntegerLike())
+            throwTypingError("enumerate()'s start must be an integer, not " + arguments[1]->name(),
+                             call.location);
+          arguments.pop_back(); // the iterables are the rest
+        }
         bool inStep = false;
         for (const Type *argument : arguments) {
           inStep |= argument->isArray() || argument->isList() ||
@@ -96,11 +110,17 @@ void addInStepIterator(Library &library, const std::string &name) {
                 const std::vector<llvm::Value *> &values) {
         const Type *result = call.resultType;
         std::vector<llvm::Value *> items;
+        size_t iterables = counted ? 1 : values.size();
+        llvm::Value *start =
+            counted && values.size() > 1
+                ? lowering.castValue(values[1], call.argumentTypes[1], types::int64())
+                : lowering.irBuilder().getInt64(0);
         for (size_t i = 0; i < result->elements().size(); ++i) {
           std::vector<llvm::Value *> parts;
           if (counted)
-            parts.push_back(lowering.irBuilder().getInt64(i));
-          for (size_t k = 0; k < values.size(); ++k)
+            parts.push_back(
+                lowering.irBuilder().CreateAdd(start, lowering.irBuilder().getInt64(i)));
+          for (size_t k = 0; k < iterables; ++k)
             parts.push_back(
                 lowering.tupleElement(values[k], call.argumentTypes[k], static_cast<unsigned>(i)));
           items.push_back(lowering.lowerTuple(parts, result->elements()[i]));
@@ -219,11 +239,12 @@ void registerBuiltinIterators(Library &library) {
       "sum", {{"", false}},
       [](const LibraryCall &call) {
         const Type *tuple = call.argumentTypes[0];
-        if (tuple->isList() ||
-            tuple->isGenerator()) { // from 0: an int64 sum, or the items' type when wider
-          const Type *item = tuple->isGenerator() ? tuple->yieldType()
-                             : tuple->itemType()  ? tuple->itemType()
-                                                  : types::int64();
+        if (isSummedByLoop(tuple)) { // from 0: an int64 sum, or the items' type when wider
+          const Type *item = tuple->isGenerator()               ? tuple->yieldType()
+                             : tuple->isArray()                   ? tuple->dtype()
+                             : tuple->kind() == TypeKind::Range ? types::int64()
+                             : tuple->itemType()                ? tuple->itemType()
+                                                                : types::int64();
           const Type *result =
               item->isNumber() ? binaryResultType(BinaryOp::Add, types::int64(), item) : nullptr;
           if (!result)
@@ -243,13 +264,13 @@ void registerBuiltinIterators(Library &library) {
       [](FunctionLowering &lowering, const LibraryCall &call,
          const std::vector<llvm::Value *> &values) {
         const Type *tupleType = call.argumentTypes[0];
-        if (tupleType->isList() || tupleType->isGenerator()) {
+        if (isSummedByLoop(tupleType)) {
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           llvm::AllocaInst *total =
               lowering.createEntryAlloca(valueType(lowering.llvmContext(), call.resultType), "sum");
           builder.CreateStore(
               lowering.castValue(builder.getInt64(0), types::int64(), call.resultType), total);
-          if (tupleType->isGenerator() || tupleType->itemType())
+          if (!tupleType->isList() || tupleType->itemType())
             lowering.forEachItem(values[0], tupleType, [&](llvm::Value *item, const Type *type) {
               llvm::Value *current = builder.CreateLoad(total->getAllocatedType(), total);
               builder.CreateStore(lowering.lowerBinary(BinaryOp::Add, current, call.resultType,

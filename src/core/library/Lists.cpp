@@ -95,13 +95,21 @@ void appendAll(FunctionLowering &lowering, llvm::Value *list, const Type *listTy
   });
 }
 
-/// The index of the first item equal to `value`, or -1.
+/// The index of the first item equal to `value` (in [from, to) when given), or -1.
 llvm::Value *findItem(FunctionLowering &lowering, llvm::Value *list, const Type *listType,
-                      llvm::Value *value, const Type *valueType) {
+                      llvm::Value *value, const Type *valueType, llvm::Value *from = nullptr,
+                      llvm::Value *to = nullptr) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::AllocaInst *found = lowering.createEntryAlloca(builder.getInt64Ty(), "list.found");
   builder.CreateStore(builder.getInt64(-1), found);
-  lowering.forEachIndex({lowering.listLength(list)}, [&](const Values &at) {
+  llvm::Value *count = lowering.listLength(list);
+  if (from) {
+    count = builder.CreateSub(to, from);
+    count = builder.CreateSelect(builder.CreateICmpSGT(count, builder.getInt64(0)), count,
+                                 builder.getInt64(0));
+  }
+  lowering.forEachIndex({count}, [&](const Values &counted) {
+    Values at = {from ? builder.CreateAdd(from, counted[0]) : counted[0]};
     llvm::Value *item = lowering.loadListItem(list, listType, at[0]);
     llvm::Value *equal =
         lowering.lowerComparison(CompareOp::Eq, item, listType->itemType(), value, valueType);
@@ -239,14 +247,32 @@ void registerMethods(Library &library) {
         return noneValue(lowering);
       });
   addCpu(
-      library, "list.index", {{"", false}, {"", false}},
+      library, "list.index", {{"", false}, {"", false}, {"", true}, {"", true}},
       [](LibraryCall &call) {
         requireComparable(call, listArgument(call)->itemType(), call.argumentTypes[1]);
+        for (size_t i = 2; i < call.argumentTypes.size(); ++i)
+          if (!call.argumentTypes[i]->isIntegerLike())
+            throwNoOverload(call);
         return types::int64();
       },
       [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-        llvm::Value *index =
-            findItem(lowering, values[0], call.argumentTypes[0], values[1], call.argumentTypes[1]);
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        llvm::Value *length = lowering.listLength(values[0]);
+        // start and stop as slice bounds: negative ones count from the end, then clamped.
+        auto bound = [&](size_t i, llvm::Value *absent) -> llvm::Value * {
+          if (i >= values.size())
+            return absent;
+          llvm::Value *v = lowering.castValue(values[i], call.argumentTypes[i], types::int64());
+          llvm::Value *zero = builder.getInt64(0);
+          llvm::Value *wrapped = builder.CreateAdd(v, length);
+          wrapped = builder.CreateSelect(builder.CreateICmpSLT(wrapped, zero), zero, wrapped);
+          llvm::Value *clamped = builder.CreateSelect(builder.CreateICmpSGT(v, length), length, v);
+          return builder.CreateSelect(builder.CreateICmpSLT(v, zero), wrapped, clamped);
+        };
+        llvm::Value *from = values.size() > 2 ? bound(2, nullptr) : nullptr;
+        llvm::Value *to = from ? bound(3, length) : nullptr;
+        llvm::Value *index = findItem(lowering, values[0], call.argumentTypes[0], values[1],
+                                      call.argumentTypes[1], from, to);
         lowering.raiseIf(
             lowering.irBuilder().CreateICmpSLT(index, lowering.irBuilder().getInt64(0)),
             ValueErrorId, "item not in list");
@@ -335,7 +361,7 @@ void registerOperators(Library &library) {
   subscript.type = [](LibraryCall &call) {
     const Type *list = call.argumentTypes[0];
     const Type *index = call.argumentTypes[1];
-    if (call.arguments[1]->kind == ExprKind::Slice)
+    if (call.arguments[1]->kind == ExprKind::Slice || index == types::sliceValue())
       return list;
     if (!index->isIntegerLike())
       throwTypingError("list indices must be integers or slices, not " + index->name(),
@@ -350,12 +376,15 @@ void registerOperators(Library &library) {
     llvm::Value *list = lowering.lowerExpr(call.arguments[0]);
     llvm::Value *length = lowering.listLength(list);
     Expr *index = call.arguments[1];
-    if (index->kind != ExprKind::Slice) {
+    bool sliceObject = call.argumentTypes[1] == types::sliceValue();
+    if (index->kind != ExprKind::Slice && !sliceObject) {
       llvm::Value *position = lowering.listPosition(
           lowering.lowerExpr(index), call.argumentTypes[1], length, "list index out of range");
       return lowering.loadListItem(list, listType, position);
     }
-    FunctionLowering::ListSlice slice = lowering.listSlice(index, length);
+    FunctionLowering::ListSlice slice =
+        sliceObject ? lowering.listSliceOfValue(lowering.lowerExpr(index), length)
+                    : lowering.listSlice(index, length);
     llvm::Value *result = lowering.listRuntime("taipan_list_slice", builder.getPtrTy(),
                                                {list, slice.start, slice.step, slice.count});
     lowering.exitIf(builder.CreateIsNull(result), builder.getInt32(MemoryErrorId));
@@ -369,6 +398,10 @@ void registerOperators(Library &library) {
       [](LibraryCall &call) {
         const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
         const Type *unified = left->isList() && right->isList() ? unifyTypes(left, right) : nullptr;
+        if (!unified && left->isTuple()) // `(*l,)` reads as `() + l`
+          throwTypingError("can only concatenate tuple (not \"" + right->name() +
+                               "\") to tuple: unpacking (*) into a tuple takes tuples only",
+                           call.location);
         if (!unified)
           throwTypingError("can only concatenate list (not \"" + right->name() + "\") to list",
                            call.location);
@@ -457,6 +490,141 @@ void registerOperators(Library &library) {
         });
 }
 
+/// Python's list ordering: the first items that differ decide, else the lengths.
+void addOrdering(Library &library, const std::string &symbol, CompareOp op) {
+  addCpu(
+      library, "list." + symbol, {{"", false}, {"", false}},
+      [symbol](LibraryCall &call) {
+        const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
+        if (!left->isList() || !right->isList())
+          throwTypingError("'" + symbol + "' not supported between instances of '" + left->name() +
+                               "' and '" + right->name() + "'",
+                           call.location);
+        const Type *a = left->itemType(), *b = right->itemType();
+        if (a && b && !(a->isReal() && b->isReal()) && !(a->isString() && b->isString()))
+          throwUnsupported("ordering lists of " + a->name() + " and " + b->name() +
+                               " is not supported (lists of numbers or strings compare)",
+                           call.location);
+        return types::boolean();
+      },
+      [op](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
+        llvm::Value *leftLength = lowering.listLength(values[0]);
+        llvm::Value *rightLength = lowering.listLength(values[1]);
+        llvm::Value *lengthOrder =
+            lowering.lowerComparison(op, leftLength, types::int64(), rightLength, types::int64());
+        if (!left->itemType() || !right->itemType())
+          return lengthOrder;
+        llvm::AllocaInst *differs = lowering.createEntryAlloca(builder.getInt64Ty(), "differs");
+        builder.CreateStore(builder.getInt64(-1), differs);
+        llvm::Value *common = builder.CreateSelect(builder.CreateICmpSLT(leftLength, rightLength),
+                                                   leftLength, rightLength);
+        lowering.forEachIndex({common}, [&](const Values &at) {
+          llvm::Value *equal = lowering.lowerComparison(
+              CompareOp::Eq, lowering.loadListItem(values[0], left, at[0]), left->itemType(),
+              lowering.loadListItem(values[1], right, at[0]), right->itemType());
+          llvm::Value *current = builder.CreateLoad(builder.getInt64Ty(), differs);
+          llvm::Value *first = builder.CreateAnd(
+              builder.CreateNot(equal), builder.CreateICmpSLT(current, builder.getInt64(0)));
+          builder.CreateStore(builder.CreateSelect(first, at[0], current), differs);
+        });
+        llvm::AllocaInst *result = lowering.createEntryAlloca(builder.getInt1Ty(), "ordered");
+        builder.CreateStore(lengthOrder, result);
+        llvm::Value *at = builder.CreateLoad(builder.getInt64Ty(), differs);
+        llvm::Function *function = builder.GetInsertBlock()->getParent();
+        llvm::BasicBlock *byItem =
+            llvm::BasicBlock::Create(lowering.llvmContext(), "list.by_item", function);
+        llvm::BasicBlock *done =
+            llvm::BasicBlock::Create(lowering.llvmContext(), "list.ordered", function);
+        builder.CreateCondBr(builder.CreateICmpSGE(at, builder.getInt64(0)), byItem, done);
+        builder.SetInsertPoint(byItem);
+        builder.CreateStore(lowering.lowerComparison(
+                                op, lowering.loadListItem(values[0], left, at), left->itemType(),
+                                lowering.loadListItem(values[1], right, at), right->itemType()),
+                            result);
+        builder.CreateBr(done);
+        builder.SetInsertPoint(done);
+        return static_cast<llvm::Value *>(builder.CreateLoad(builder.getInt1Ty(), result));
+      });
+}
+
+/// l *= n (in place: n <= 0 empties the list) and del l[i], del l[a:b:c].
+void registerInPlaceOperators(Library &library) {
+  addCpu(
+      library, "list.*=", {{"", false}, {"", false}},
+      [](LibraryCall &call) {
+        listArgument(call);
+        if (!call.argumentTypes[1]->isIntegerLike())
+          throwTypingError("can't multiply sequence by non-int of type '" +
+                               call.argumentTypes[1]->name() + "'",
+                           call.location);
+        return types::none();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        if (!call.argumentTypes[0]->itemType())
+          return noneValue(lowering);
+        llvm::Value *count = lowering.castValue(values[1], call.argumentTypes[1], types::int64());
+        // taipan_list_extend reads the source's length first, so a list may extend itself.
+        lowering.exitUnlessZero(lowering.listRuntime(
+            "taipan_list_extend", builder.getInt32Ty(),
+            {values[0], values[0], builder.CreateSub(count, builder.getInt64(1))}));
+        llvm::Value *length = lowering.listLength(values[0]);
+        lowering.listRuntime(
+            "taipan_list_erase", builder.getVoidTy(),
+            {values[0], builder.getInt64(0),
+             builder.CreateSelect(builder.CreateICmpSLE(count, builder.getInt64(0)), length,
+                                  builder.getInt64(0))});
+        return noneValue(lowering);
+      });
+  // `del l[i]` and `del l[a:b:c]` (the reader makes them calls of __delitem__).
+  LibraryFunction remove;
+  remove.name = "list.__delitem__";
+  remove.parameters = {{"", false}, {"", false}};
+  remove.lowersArguments = true;
+  remove.targets = OnCpu;
+  remove.type = [](LibraryCall &call) {
+    listArgument(call);
+    if (call.arguments[1]->kind != ExprKind::Slice && !call.argumentTypes[1]->isIntegerLike())
+      throwTypingError("list indices must be integers or slices, not " +
+                           call.argumentTypes[1]->name(),
+                       call.location);
+    return types::none();
+  };
+  remove.lower = [](FunctionLowering &lowering, const LibraryCall &call, const Values &) {
+    llvm::IRBuilder<> &builder = lowering.irBuilder();
+    llvm::Value *list = lowering.lowerExpr(call.arguments[0]);
+    llvm::Value *length = lowering.listLength(list);
+    Expr *index = call.arguments[1];
+    auto erase = [&](llvm::Value *position) {
+      lowering.listRuntime("taipan_list_erase", builder.getVoidTy(),
+                           {list, position, builder.CreateAdd(position, builder.getInt64(1))});
+    };
+    if (index->kind != ExprKind::Slice) {
+      erase(lowering.listPosition(lowering.lowerExpr(index), call.argumentTypes[1], length,
+                                  "list assignment index out of range"));
+      return noneValue(lowering);
+    }
+    FunctionLowering::ListSlice slice = lowering.listSlice(index, length);
+    // Erase from the highest position down, so the positions still to erase do not move.
+    llvm::Value *negative = builder.CreateICmpSLT(slice.step, builder.getInt64(0));
+    llvm::Value *last = builder.CreateSub(slice.count, builder.getInt64(1));
+    llvm::Value *lowest = builder.CreateSelect(
+        negative, builder.CreateAdd(slice.start, builder.CreateMul(last, slice.step)), slice.start);
+    llvm::Value *stride = builder.CreateSelect(negative, builder.CreateNeg(slice.step), slice.step);
+    lowering.forEachIndex({slice.count}, [&](const Values &at) {
+      erase(builder.CreateAdd(lowest, builder.CreateMul(builder.CreateSub(last, at[0]), stride)));
+    });
+    return noneValue(lowering);
+  };
+  library.add(std::move(remove));
+  addOrdering(library, "<", CompareOp::Lt);
+  addOrdering(library, "<=", CompareOp::LtE);
+  addOrdering(library, ">", CompareOp::Gt);
+  addOrdering(library, ">=", CompareOp::GtE);
+}
+
 void registerBuiltins(Library &library) {
   // list() and list(iterable): a new list of the items.
   addCpu(
@@ -474,6 +642,23 @@ void registerBuiltins(Library &library) {
         if (!values.empty())
           appendAll(lowering, result, call.resultType, values[0], call.argumentTypes[0]);
         return result;
+      });
+  // tuple() and tuple(t) of a tuple (itself): a tuple's length must be known while compiling,
+  // so tuple() of a list or an array is a TypingError.
+  addCpu(
+      library, "tuple", {{"", true}},
+      [](LibraryCall &call) {
+        if (call.argumentTypes.empty())
+          return types::tuple({});
+        if (!call.argumentTypes[0]->isTuple())
+          throwTypingError("tuple() of " + call.argumentTypes[0]->name() +
+                               " is not supported: a tuple's length must be known while "
+                               "compiling (tuple() of a tuple is)",
+                           call.location);
+        return call.argumentTypes[0];
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        return values.empty() ? lowering.lowerTuple({}, call.resultType) : values[0];
       });
   // any() and all() of a list, range, uniform tuple or 1-D array. Of a generator expression
   // they are loops that stop at the answer (syntax/Comprehensions.h).
@@ -551,6 +736,7 @@ void registerBuiltins(Library &library) {
 void registerListFunctions(Library &library) {
   registerMethods(library);
   registerOperators(library);
+  registerInPlaceOperators(library);
   registerBuiltins(library);
 }
 

@@ -1,6 +1,7 @@
 // NumPy's array creation: empty, zeros, ones, full and their *_like forms, arange, linspace,
 // eye, identity, array and asarray; one library entry each, type rule beside lowering.
 #include "library/NumpySupport.h"
+#include "library/SequenceArrays.h"
 
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
@@ -245,21 +246,18 @@ void addArrayConstructor(Library &library, const std::string &name, const std::s
         }
         if (source->isNumber())
           return newArrayType(dtypeArgument(call, 1, source), 0);
-        if (source->isTuple() && !source->elements().empty()) {
-          const Type *element = nullptr;
-          for (const Type *item : source->elements()) {
-            if (!item->isNumber())
-              throwUnsupported("numpy." + name + " takes a flat list or tuple of numbers",
-                               call.location);
-            element = element ? unifyTypes(element, item) : item;
-          }
-          return newArrayType(dtypeArgument(call, 1, element), 1);
-        }
+        if (const Type *fromSequence = sequenceArrayType(source))
+          return newArrayType(dtypeArgument(call, 1, fromSequence->dtype()), fromSequence->ndim());
+        if (source->isList() || source->isTuple())
+          throwUnsupported("numpy." + name +
+                               " takes nested lists, tuples and arrays of numbers with one depth "
+                               "throughout, not " +
+                               source->name(),
+                           call.location);
         throwNoImplementation(call);
       },
       [isAsarray](FunctionLowering &lowering, const LibraryCall &call,
                   const std::vector<llvm::Value *> &values) {
-        llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *resultType = call.resultType;
         const Type *dtype = resultType->dtype();
         const Type *source = call.argumentTypes[0];
@@ -271,20 +269,11 @@ void addArrayConstructor(Library &library, const std::string &name, const std::s
           lowering.copyBroadcast(array, resultType, values[0], source);
           return array;
         }
-        if (!source->isTuple()) {
-          llvm::Value *array = lowering.allocateArray(resultType, {});
-          lowering.storeElement(lowering.arrayField(array, ArrayLayout::Data),
-                                lowering.castValue(values[0], source, dtype), dtype);
-          return array;
-        }
-        size_t count = source->elements().size();
-        llvm::Value *array = lowering.allocateArray(resultType, {builder.getInt64(count)});
-        for (size_t i = 0; i < count; ++i)
-          lowering.storeElement(
-              lowering.elementAddress(array, resultType, {builder.getInt64(i)}),
-              lowering.castValue(lowering.tupleElement(values[0], source, static_cast<unsigned>(i)),
-                                 source->elements()[i], dtype),
-              dtype);
+        if (source->isList() || source->isTuple())
+          return lowerSequenceArray(lowering, values[0], source, resultType);
+        llvm::Value *array = lowering.allocateArray(resultType, {});
+        lowering.storeElement(lowering.arrayField(array, ArrayLayout::Data),
+                              lowering.castValue(values[0], source, dtype), dtype);
         return array;
       });
 }

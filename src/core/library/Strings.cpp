@@ -4,6 +4,7 @@
 
 #include "lower/FunctionLowering.h"
 #include "lower/LowerStrings.h"
+#include "runtime/Lists.h"
 #include "typing/BuiltinTyping.h"
 
 #include <llvm/IR/Constants.h>
@@ -251,8 +252,19 @@ llvm::Value *joinValues(FunctionLowering &lowering, llvm::Value *separator, cons
 }
 
 void registerConstructors(Library &library) {
+  // repr() of a number or a string: what f"{x!r}" gives.
   addFunction(
-      library, "str", positional(0, 1),
+      library, "repr", positional(1),
+      [](LibraryCall &call) {
+        if (!call.argumentTypes[0]->isReal() && !call.argumentTypes[0]->isString())
+          throwNoOverload(call);
+        return types::unicode();
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        return formatField(lowering, values[0], call.argumentTypes[0], 'r', "");
+      });
+  addFunction(
+      library, "str", {{"object", true}},
       [](LibraryCall &call) {
         if (!call.argumentTypes.empty() && !call.argumentTypes[0]->isReal() &&
             !call.argumentTypes[0]->isString())
@@ -375,20 +387,47 @@ void registerMethods(Library &library) {
                    integerArgument(lowering, call, values, 2),
                    integerArgument(lowering, call, values, 3), boundsGiven(lowering, call, 2)});
             });
+  // startswith/endswith of a string, or of a tuple of strings (any of them).
   for (const char *name : {"startswith", "endswith"})
-    addMethod(library, name, positional(2, 2), "ssnn", boolean,
-              [suffix = name[0] == 'e'](FunctionLowering &lowering, const LibraryCall &call,
-                                        const Values &values) {
-                llvm::IRBuilder<> &builder = lowering.irBuilder();
-                llvm::Value *result =
-                    callStringRuntime(lowering, "taipan_str_startswith", builder.getInt8Ty(),
-                                      {stringArgument(lowering, call, values, 0),
-                                       stringArgument(lowering, call, values, 1),
-                                       integerArgument(lowering, call, values, 2),
-                                       integerArgument(lowering, call, values, 3),
-                                       boundsGiven(lowering, call, 2), builder.getInt32(suffix)});
-                return builder.CreateICmpNE(result, builder.getInt8(0));
-              });
+    addFunction(
+        library, std::string("str.") + name, positional(2, 2),
+        [](LibraryCall &call) {
+          const Type *affix = call.argumentTypes[1];
+          if (affix && affix->isTuple() &&
+              std::all_of(affix->elements().begin(), affix->elements().end(),
+                          [](const Type *t) { return t->isString(); })) {
+            LibraryCall rest = call;
+            rest.argumentTypes[1] = types::unicode();
+            expect(rest, "ssnn");
+          } else {
+            expect(call, "ssnn");
+          }
+          return types::boolean();
+        },
+        [suffix = name[0] == 'e'](FunctionLowering &lowering, const LibraryCall &call,
+                                  const Values &values) {
+          llvm::IRBuilder<> &builder = lowering.irBuilder();
+          auto test = [&](llvm::Value *affix) {
+            llvm::Value *result =
+                callStringRuntime(lowering, "taipan_str_startswith", builder.getInt8Ty(),
+                                  {stringArgument(lowering, call, values, 0), affix,
+                                   integerArgument(lowering, call, values, 2),
+                                   integerArgument(lowering, call, values, 3),
+                                   boundsGiven(lowering, call, 2), builder.getInt32(suffix)});
+            return builder.CreateICmpNE(result, builder.getInt8(0));
+          };
+          const Type *affixType = call.argumentTypes[1];
+          if (!affixType->isTuple())
+            return test(stringArgument(lowering, call, values, 1));
+          llvm::Value *any = builder.getInt1(false);
+          for (size_t i = 0; i < affixType->elements().size(); ++i)
+            any = builder.CreateOr(
+                any,
+                test(asStringValue(
+                    lowering, lowering.tupleElement(values[1], affixType, static_cast<unsigned>(i)),
+                    affixType->elements()[i])));
+          return any;
+        });
   addMethod(library, "replace", positional(3, 1), "sssi", unicode,
             [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
               return callStringFunction(lowering, "taipan_str_replace",
@@ -403,7 +442,7 @@ void registerMethods(Library &library) {
                                         {stringArgument(lowering, call, values, 0),
                                          integerArgument(lowering, call, values, 1)});
             });
-  addMethod(library, "expandtabs", positional(1, 1), "si", unicode,
+  addMethod(library, "expandtabs", {{"", false}, {"tabsize", true}}, "si", unicode,
             [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
               return callStringFunction(lowering, "taipan_str_expandtabs",
                                         {stringArgument(lowering, call, values, 0),
@@ -431,7 +470,9 @@ void registerMethods(Library &library) {
     bool tupleOfStrings =
         items->isTuple() && std::all_of(items->elements().begin(), items->elements().end(),
                                         [](const Type *t) { return t->isString(); });
-    if (!call.argumentTypes[0]->isString() || (!tupleOfStrings && !items->isString()))
+    bool listOfStrings = items->isList() && (!items->itemType() || items->itemType()->isString());
+    if (!call.argumentTypes[0]->isString() ||
+        (!tupleOfStrings && !listOfStrings && !items->isString()))
       throwNoOverload(call);
     return types::unicode();
   };
@@ -442,6 +483,15 @@ void registerMethods(Library &library) {
       // The characters of a string, with the separator between them.
       llvm::Value *string = stringArgument(lowering, call, values, 1);
       return callStringFunction(lowering, "taipan_str_join_characters", {separator, string});
+    }
+    if (items->isList()) {
+      // The list's item buffer is an array of string blocks, as taipan_str_join takes them.
+      llvm::IRBuilder<> &builder = lowering.irBuilder();
+      return callStringFunction(
+          lowering, "taipan_str_join",
+          {separator,
+           lowering.listHeaderField(values[1], runtime::ListItemsOffset, builder.getPtrTy()),
+           lowering.listLength(values[1])});
     }
     Values pieces;
     for (size_t i = 0; i < items->elements().size(); ++i)
@@ -530,20 +580,37 @@ void registerMethods(Library &library) {
     };
     library.add(std::move(partition));
   }
-  // Methods returning a list wait for typed lists: a clear error at the call, not "unknown
-  // attribute".
-  for (const char *name : {"split", "rsplit", "splitlines"}) {
+  // split, rsplit and splitlines: a new list of strings, filled by the runtime in place.
+  for (int mode : {0, 1, 2}) {
     LibraryFunction listMethod;
-    listMethod.name = std::string("str.") + name;
-    listMethod.parameters = positional(1, 2);
+    listMethod.name = mode == 0 ? "str.split" : mode == 1 ? "str.rsplit" : "str.splitlines";
+    listMethod.parameters =
+        mode == 2 ? std::vector<LibraryParameter>{{"", false}, {"keepends", true}}
+                  : std::vector<LibraryParameter>{{"", false}, {"sep", true}, {"maxsplit", true}};
     listMethod.targets = OnCpu;
-    listMethod.type = [name](LibraryCall &call) -> const Type * {
-      throwUnsupported(std::string("str.") + name +
-                           "() returns a list, and lists are not supported yet",
-                       call.location);
+    listMethod.type = [mode](LibraryCall &call) -> const Type * {
+      expect(call, mode == 2 ? "si" : "sSi");
+      return types::list(types::unicode());
     };
-    listMethod.lower = [](FunctionLowering &, const LibraryCall &, const Values &) {
-      return static_cast<llvm::Value *>(nullptr); // typing refuses every call
+    listMethod.lower = [mode](FunctionLowering &lowering, const LibraryCall &call,
+                              const Values &values) {
+      llvm::IRBuilder<> &builder = lowering.irBuilder();
+      llvm::Value *string = stringArgument(lowering, call, values, 0);
+      llvm::Value *separator = mode == 2 ? llvm::ConstantPointerNull::get(builder.getPtrTy())
+                                         : optionalString(lowering, call, values, 1);
+      llvm::Value *limit = mode == 2 ? integerArgument(lowering, call, values, 1, 0)
+                                     : integerArgument(lowering, call, values, 2, -1);
+      llvm::Value *modeValue = builder.getInt32(mode);
+      llvm::Value *count =
+          callStringRuntime(lowering, "taipan_str_split_count", builder.getInt64Ty(),
+                            {string, separator, limit, modeValue});
+      lowering.exitIf(builder.CreateICmpSLT(count, builder.getInt64(0)), builder.getInt32(1));
+      llvm::Value *list = lowering.newList(call.resultType, count);
+      llvm::Value *items =
+          lowering.listHeaderField(list, runtime::ListItemsOffset, builder.getPtrTy());
+      lowering.exitUnlessZero(callStringRuntime(lowering, "taipan_str_split", builder.getInt32Ty(),
+                                                {string, separator, limit, modeValue, items}));
+      return list;
     };
     library.add(std::move(listMethod));
   }

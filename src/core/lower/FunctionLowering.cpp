@@ -277,6 +277,13 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
       lowerAugmentedStore(stmt);
       break;
     }
+    // l += x, l *= n: the list entry typing recorded under the name (library/Lists.cpp)
+    auto inPlace = function.libraryCalls.find(target->id);
+    if (target->kind == ExprKind::Name && typeOf(target)->isList() &&
+        inPlace != function.libraryCalls.end()) {
+      lowerLibraryCall(inPlace->second);
+      break;
+    }
     llvm::Value *current = lowerExpr(target);
     llvm::Value *value = lowerExpr(stmt->value);
     const Type *resultType =
@@ -626,6 +633,7 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   // entries chose so while typing).
   std::vector<IterationSource> sources;
   bool enumerated = false;
+  llvm::Value *countStart = nullptr; // enumerate(a, start)
   Expr *iterable = stmt->value;
   if (iterable->kind == ExprKind::Call && typeOf(iterable)->isNone() &&
       typeOf(iterable->callee())->kind() == TypeKind::Builtin &&
@@ -638,8 +646,13 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
         return;
       }
     enumerated = call->iteration == LibraryIteration::CountedArgumentsInStep;
-    for (Expr *argument : call->arguments)
-      sources.push_back(prepareIteration(lowerExpr(argument), typeOf(argument)));
+    for (size_t i = 0; i < call->arguments.size(); ++i) {
+      Expr *argument = call->arguments[i];
+      if (enumerated && i == 1) // enumerate's start, read once before the loop
+        countStart = castValue(lowerExpr(argument), typeOf(argument), types::int64());
+      else
+        sources.push_back(prepareIteration(lowerExpr(argument), typeOf(argument)));
+    }
   } else if (typeOf(iterable)->isGenerator()) {
     lowerGeneratorFor(stmt, lowerExpr(iterable), typeOf(iterable));
     return;
@@ -694,7 +707,7 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
     std::vector<llvm::Value *> parts;
     std::vector<const Type *> partTypes;
     if (enumerated) {
-      parts.push_back(index);
+      parts.push_back(countStart ? builder.CreateAdd(countStart, index) : index);
       partTypes.push_back(types::int64());
     }
     for (const IterationSource &source : sources) {

@@ -481,6 +481,11 @@ public:
     llvm::Value *start, *stop, *step, *count;
   };
   ListSlice listSlice(Expr *slice, llvm::Value *length);
+  /// The same for a slice object (types::sliceValue()), already unpacked.
+  ListSlice listSliceOfValue(llvm::Value *slice, llvm::Value *length);
+  /// Python's PySlice_AdjustIndices of the bounds given (null: None), at run time.
+  ListSlice adjustSlice(llvm::Value *startBound, llvm::Value *stopBound, llvm::Value *stepValue,
+                        llvm::Value *length);
   llvm::Value *lowerListLiteral(Expr *expr);
   /// A comprehension (SyntaxTree.h): its loop, then the value it built, which the hidden
   /// variable hands over as a temporary.

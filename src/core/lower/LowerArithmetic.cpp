@@ -583,6 +583,11 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
     return builder.CreateNot(lowerIdentity(left, leftType, right, rightType));
   if (leftType->isString() && rightType->isString())
     return lowerStringComparison(*this, op, left, leftType, right, rightType);
+  // A string never equals a number (`"1" == 1` is False, as in Python).
+  if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
+      ((leftType->isString() && rightType->isNumber()) ||
+       (leftType->isNumber() && rightType->isString())))
+    return builder.getInt1(op == CompareOp::NotEq);
   // None equals only None (`x == None` where x is a number is False, as in Python).
   if ((op == CompareOp::Eq || op == CompareOp::NotEq) && !leftType->isArray() &&
       !rightType->isArray() && (leftType->isNone() || rightType->isNone()))

@@ -198,9 +198,15 @@ void FunctionLowering::lowerInStepGeneratorFor(Stmt *stmt, const LibraryCall &ca
   bool counted = call.iteration == LibraryIteration::CountedArgumentsInStep;
   std::vector<IterationSource> sources;
   std::vector<llvm::Value *> lengths;
+  // enumerate(g, start): the start is read once before the loop and is not iterated.
+  llvm::Value *countStart = builder.getInt64(0);
   for (size_t k = 0; k < call.arguments.size(); ++k) {
     const Type *type = call.argumentTypes[k];
     llvm::Value *value = lowerExpr(call.arguments[k]);
+    if (counted && k == 1) {
+      countStart = castValue(value, type, types::int64());
+      continue;
+    }
     sources.push_back(type->isGenerator() ? IterationSource{type, value}
                                           : prepareIteration(value, type));
     lengths.push_back(type->isGenerator() ? nullptr : iterationLength(sources.back()));
@@ -218,7 +224,7 @@ void FunctionLowering::lowerInStepGeneratorFor(Stmt *stmt, const LibraryCall &ca
   std::vector<llvm::Value *> parts;
   std::vector<const Type *> partTypes;
   if (counted) {
-    parts.push_back(index);
+    parts.push_back(builder.CreateAdd(index, countStart));
     partTypes.push_back(types::int64());
   }
   for (size_t k = 0; k < sources.size(); ++k) {

@@ -91,9 +91,7 @@ llvm::Value *FunctionLowering::listPosition(llvm::Value *index, const Type *inde
 }
 
 FunctionLowering::ListSlice FunctionLowering::listSlice(Expr *slice, llvm::Value *length) {
-  // Python's PySlice_AdjustIndices, at run time.
   llvm::Value *zero = builder.getInt64(0);
-  llvm::Value *one = builder.getInt64(1);
   auto part = [&](int i) -> llvm::Value * {
     Expr *bound = slice->operands[i];
     if (!bound || typeOf(bound)->isNone())
@@ -101,9 +99,25 @@ FunctionLowering::ListSlice FunctionLowering::listSlice(Expr *slice, llvm::Value
     return castValue(lowerExpr(bound), typeOf(bound), types::int64());
   };
   llvm::Value *startBound = part(0), *stopBound = part(1), *stepValue = part(2);
-  llvm::Value *step = stepValue ? stepValue : one;
   if (stepValue)
-    raiseIf(builder.CreateICmpEQ(step, zero), ValueErrorId, "slice step cannot be zero");
+    raiseIf(builder.CreateICmpEQ(stepValue, zero), ValueErrorId, "slice step cannot be zero");
+  return adjustSlice(startBound, stopBound, stepValue, length);
+}
+
+FunctionLowering::ListSlice FunctionLowering::listSliceOfValue(llvm::Value *slice,
+                                                               llvm::Value *length) {
+  // Unboxing applied PySlice_Unpack: every bound is present, the step is never zero.
+  return adjustSlice(builder.CreateExtractValue(slice, 0), builder.CreateExtractValue(slice, 1),
+                     builder.CreateExtractValue(slice, 2), length);
+}
+
+FunctionLowering::ListSlice FunctionLowering::adjustSlice(llvm::Value *startBound,
+                                                          llvm::Value *stopBound,
+                                                          llvm::Value *stepValue,
+                                                          llvm::Value *length) {
+  llvm::Value *zero = builder.getInt64(0);
+  llvm::Value *one = builder.getInt64(1);
+  llvm::Value *step = stepValue ? stepValue : one;
   llvm::Value *negative = builder.CreateICmpSLT(step, zero);
   auto adjust = [&](llvm::Value *value, llvm::Value *fallback) {
     if (!value)

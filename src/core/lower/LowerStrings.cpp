@@ -181,6 +181,13 @@ llvm::Value *lowerStringSubscript(FunctionLowering &lowering, Expr *expr) {
   Expr *base = expr->operands[0];
   Expr *index = expr->operands[1];
   llvm::Value *string = asStringValue(lowering, lowering.lowerExpr(base), lowering.typeOf(base));
+  if (lowering.typeOf(index) == types::sliceValue()) { // s[sl] of a slice object passed in
+    llvm::Value *slice = lowering.lowerExpr(index);
+    return callStringFunction(lowering, "taipan_str_slice",
+                              {string, builder.CreateExtractValue(slice, 0),
+                               builder.CreateExtractValue(slice, 1),
+                               builder.CreateExtractValue(slice, 2), builder.getInt32(7)});
+  }
   if (lowering.typeOf(index) != sliceType())
     return stringItem(lowering, string, lowering.lowerExprAs(index, types::int64()));
   // s[a:b:c]: the bounds given, and a mask of which (None counts as not given).

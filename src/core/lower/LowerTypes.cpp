@@ -26,7 +26,8 @@ static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, 
       elements.push_back(representation(context, element, true));
     return llvm::StructType::get(context, elements);
   }
-  case TypeKind::Range: {
+  case TypeKind::Range:
+  case TypeKind::Slice: {
     llvm::Type *i64 = llvm::Type::getInt64Ty(context);
     return llvm::StructType::get(context, {i64, i64, i64});
   }

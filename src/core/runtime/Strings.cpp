@@ -1118,12 +1118,83 @@ MemInfo *taipan_str_repr(MemInfo *block) {
   return fromPoints(out);
 }
 
-/// The [start, end) ranges of s.split's pieces.
-static bool splitRanges(MemInfo *block, MemInfo *sepBlock, int64_t maxsplit,
+/// Python's line boundaries (str.splitlines).
+static bool isLineBreak(uint32_t c) {
+  return (c >= 0x0a && c <= 0x0d) || (c >= 0x1c && c <= 0x1e) || c == 0x85 || c == 0x2028 ||
+         c == 0x2029;
+}
+
+/// The [start, end) ranges of s.splitlines(keepends)'s pieces.
+static void lineRanges(const StringData *s, bool keepends,
+                       std::vector<std::pair<int64_t, int64_t>> &ranges) {
+  int64_t n = s->length;
+  for (int64_t i = 0; i < n;) {
+    int64_t start = i;
+    while (i < n && !isLineBreak(at(s, i)))
+      ++i;
+    int64_t end = i;
+    if (i < n)
+      i += (at(s, i) == '\r' && i + 1 < n && at(s, i + 1) == '\n') ? 2 : 1;
+    ranges.push_back({start, keepends ? i : end});
+  }
+}
+
+/// The [start, end) ranges of s.rsplit's pieces: split from the right, so maxsplit keeps the
+/// first pieces whole.
+static void rsplitRanges(const StringData *s, const StringData *sep, int64_t maxsplit,
+                         std::vector<std::pair<int64_t, int64_t>> &ranges) {
+  int64_t n = s->length;
+  if (!sep) {
+    int64_t i = n;
+    while (true) {
+      while (i > 0 && isSpace(at(s, i - 1)))
+        --i;
+      if (i <= 0)
+        break;
+      if (static_cast<int64_t>(ranges.size()) == maxsplit) {
+        ranges.push_back({0, i}); // the rest keeps its leading whitespace, as in CPython
+        break;
+      }
+      int64_t end = i;
+      while (i > 0 && !isSpace(at(s, i - 1)))
+        --i;
+      ranges.push_back({i, end});
+    }
+  } else {
+    int64_t end = n;
+    for (int64_t i = n - sep->length; i >= 0;) {
+      if (static_cast<int64_t>(ranges.size()) < maxsplit && matchesAt(s, i, sep)) {
+        ranges.push_back({i + sep->length, end});
+        end = i;
+        i -= sep->length;
+      } else {
+        --i;
+      }
+    }
+    ranges.push_back({0, end});
+  }
+  std::reverse(ranges.begin(), ranges.end());
+}
+
+/// The [start, end) ranges of s.split's (mode 0), s.rsplit's (1) or s.splitlines's (2, with
+/// `maxsplit` as keepends) pieces.
+static bool splitRanges(MemInfo *block, MemInfo *sepBlock, int64_t maxsplit, int32_t mode,
                         std::vector<std::pair<int64_t, int64_t>> &ranges) {
   const StringData *s = stringOf(block);
+  if (mode == 2) {
+    lineRanges(s, maxsplit != 0, ranges);
+    return true;
+  }
   if (maxsplit < 0)
     maxsplit = INT64_MAX;
+  if (sepBlock && stringOf(sepBlock)->length == 0) {
+    taipan_raise(ValueErrorId, "empty separator");
+    return false;
+  }
+  if (mode == 1) {
+    rsplitRanges(s, sepBlock ? stringOf(sepBlock) : nullptr, maxsplit, ranges);
+    return true;
+  }
   if (!sepBlock) {
     int64_t i = 0;
     int64_t n = s->length;
@@ -1133,10 +1204,7 @@ static bool splitRanges(MemInfo *block, MemInfo *sepBlock, int64_t maxsplit,
       if (i >= n)
         break;
       if (static_cast<int64_t>(ranges.size()) == maxsplit) {
-        int64_t end = n;
-        while (end > i && isSpace(at(s, end - 1)))
-          --end;
-        ranges.push_back({i, end});
+        ranges.push_back({i, n}); // the rest keeps its trailing whitespace, as in CPython
         break;
       }
       int64_t start = i;
@@ -1147,10 +1215,6 @@ static bool splitRanges(MemInfo *block, MemInfo *sepBlock, int64_t maxsplit,
     return true;
   }
   const StringData *sep = stringOf(sepBlock);
-  if (sep->length == 0) {
-    taipan_raise(ValueErrorId, "empty separator");
-    return false;
-  }
   int64_t start = 0;
   for (int64_t i = 0; i + sep->length <= s->length;) {
     if (static_cast<int64_t>(ranges.size()) < maxsplit && matchesAt(s, i, sep)) {
@@ -1165,20 +1229,23 @@ static bool splitRanges(MemInfo *block, MemInfo *sepBlock, int64_t maxsplit,
   return true;
 }
 
-int64_t taipan_str_split_count(MemInfo *s, MemInfo *sep, int64_t maxsplit) {
+int64_t taipan_str_split_count(MemInfo *s, MemInfo *sep, int64_t maxsplit, int32_t mode) {
   std::vector<std::pair<int64_t, int64_t>> ranges;
-  return splitRanges(s, sep, maxsplit, ranges) ? static_cast<int64_t>(ranges.size()) : -1;
+  return splitRanges(s, sep, maxsplit, mode, ranges) ? static_cast<int64_t>(ranges.size()) : -1;
 }
 
-int32_t taipan_str_split(MemInfo *block, MemInfo *sep, int64_t maxsplit, MemInfo **pieces) {
+int32_t taipan_str_split(MemInfo *block, MemInfo *sep, int64_t maxsplit, int32_t mode,
+                         MemInfo **pieces) {
   std::vector<std::pair<int64_t, int64_t>> ranges;
-  if (!splitRanges(block, sep, maxsplit, ranges))
+  if (!splitRanges(block, sep, maxsplit, mode, ranges))
     return 1;
   for (size_t i = 0; i < ranges.size(); ++i) {
     pieces[i] = fromPoints(codePoints(stringOf(block), ranges[i].first, ranges[i].second));
     if (!pieces[i]) {
-      for (size_t j = 0; j < i; ++j)
+      for (size_t j = 0; j < i; ++j) {
         taipan_nrt_decref(pieces[j]);
+        pieces[j] = nullptr;
+      }
       return 1;
     }
   }

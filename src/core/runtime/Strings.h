@@ -122,8 +122,11 @@ MemInfo *taipan_str_format_float(double value, MemInfo *spec);
 MemInfo *taipan_str_format_str(MemInfo *s, MemInfo *spec);
 /// repr(s).
 MemInfo *taipan_str_repr(MemInfo *s);
-/// The pieces s.split(sep, maxsplit) makes (sep null: runs of whitespace); -1 with ValueError
-/// pending for an empty separator. taipan_str_split stores them in `pieces` (that many slots).
-int64_t taipan_str_split_count(MemInfo *s, MemInfo *sep, int64_t maxsplit);
-int32_t taipan_str_split(MemInfo *s, MemInfo *sep, int64_t maxsplit, MemInfo **pieces);
+/// The pieces s.split(sep, maxsplit) (mode 0), s.rsplit(sep, maxsplit) (1) or
+/// s.splitlines(keepends) (2, keepends given as maxsplit) makes (sep null: runs of whitespace);
+/// -1 with ValueError pending for an empty separator. taipan_str_split stores them in `pieces`
+/// (that many slots); on failure (1, exception pending) it leaves them null.
+int64_t taipan_str_split_count(MemInfo *s, MemInfo *sep, int64_t maxsplit, int32_t mode);
+int32_t taipan_str_split(MemInfo *s, MemInfo *sep, int64_t maxsplit, int32_t mode,
+                         MemInfo **pieces);
 }

@@ -153,7 +153,10 @@ const Type *binaryResultType(BinaryOp op, const Type *left, const Type *right) {
 
 namespace {
 bool holdsValueWithoutIdentity(const Type *type) {
-  if (type->isArray() || type->kind() == TypeKind::Range)
+  // A list or dict passed twice is unboxed into two blocks, and strings are copied in: their
+  // identity in compiled code would not be Python's.
+  if (type->isArray() || type->kind() == TypeKind::Range || type->isList() || type->isDict() ||
+      type->isUnicode() || type->kind() == TypeKind::Slice)
     return true;
   return type->isTuple() &&
          std::any_of(type->elements().begin(), type->elements().end(), holdsValueWithoutIdentity);
@@ -183,6 +186,8 @@ const Type *comparisonOperandType(CompareOp op, const Type *left, const Type *ri
   }
   if (left->isNone() && right->isNone())
     return types::none();
+  if (left->isString() && right->isString()) // compared as strings (code point order)
+    return types::unicode();
   if (left->isTuple() && right->isTuple()) {
     // Lexicographic: every pair of elements both have must compare.
     size_t common = std::min(left->elements().size(), right->elements().size());

@@ -196,6 +196,7 @@ bool Type::isRuntimeValue() const {
   case TypeKind::None:
   case TypeKind::Array:
   case TypeKind::Range:
+  case TypeKind::Slice:
   case TypeKind::Pointer:
   case TypeKind::Record:
   case TypeKind::Unicode:
@@ -273,6 +274,7 @@ size_t Type::storageSize() const {
   case TypeKind::Complex:
     return static_cast<size_t>(bitWidth / 8);
   case TypeKind::Range:
+  case TypeKind::Slice:
     return 24;
   case TypeKind::Pointer:
   case TypeKind::Record: // a record value is the address of its bytes
@@ -301,6 +303,7 @@ size_t Type::storageAlignment() const {
   case TypeKind::Complex:
     return static_cast<size_t>(bitWidth / 16);
   case TypeKind::Range:
+  case TypeKind::Slice:
   case TypeKind::Array:
   case TypeKind::Record:
     return 8;
@@ -391,6 +394,11 @@ const Type *array(const Type *dtype, int ndim, char layout, bool readonly) {
 
 const Type *range() {
   static const Type *type = TypeContext::get().scalar(TypeKind::Range, 0, false, "range_state64");
+  return type;
+}
+
+const Type *sliceValue() {
+  static const Type *type = TypeContext::get().scalar(TypeKind::Slice, 0, false, "slice3_type");
   return type;
 }
 

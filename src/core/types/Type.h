@@ -36,6 +36,7 @@ enum class TypeKind {
   List,             ///< a list: one pointer to a reference-counted block (runtime/Lists.h)
   Dict,             ///< a dict: one pointer to a reference-counted block (runtime/Dicts.h)
   Generator, ///< a generator: one pointer to a block holding its coroutine (runtime/Generators.h)
+  Slice, ///< a slice object passed in: {start, stop, step} as CPython's PySlice_Unpack gives
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -203,6 +204,9 @@ const Type *none();
 const Type *tuple(const std::vector<const Type *> &elements);
 const Type *array(const Type *dtype, int ndim, char layout, bool readonly);
 const Type *range();
+/// A slice object as a value (Numba's slice3_type): three int64s, None bounds already replaced
+/// by CPython's PySlice_Unpack extremes, so PySlice_AdjustIndices gives Python's indices.
+const Type *sliceValue();
 const Type *stringLiteral(const std::string &text);
 /// Numba's unicode_type: a string value in a reference-counted block (runtime/Strings.h).
 const Type *unicode();

@@ -37,6 +37,15 @@ std::set<int> optionalPreservingUses(const FunctionSource &source) {
   auto isNone = [](const Expr *expr) {
     return expr && expr->kind == ExprKind::Constant && expr->constant.kind == Constant::Kind::None;
   };
+  // `return 1, x`: the items of a returned tuple display stay optional (None reaches Python).
+  std::function<void(const Expr *)> keepReturnedItems = [&](const Expr *expr) {
+    if (!expr || expr->kind != ExprKind::Tuple)
+      return;
+    for (const Expr *item : expr->operands) {
+      keep(item);
+      keepReturnedItems(item);
+    }
+  };
   std::function<void(const Expr *)> visitExpr = [&](const Expr *expr) {
     if (!expr)
       return;
@@ -62,6 +71,8 @@ std::set<int> optionalPreservingUses(const FunctionSource &source) {
         for (const Stmt *stmt : block) {
           if (stmt->kind == StmtKind::Assign || stmt->kind == StmtKind::Return)
             keep(stmt->value);
+          if (stmt->kind == StmtKind::Return)
+            keepReturnedItems(stmt->value);
           for (const Expr *target : stmt->targets)
             visitExpr(target);
           visitExpr(stmt->value);

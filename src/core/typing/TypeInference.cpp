@@ -258,6 +258,10 @@ private:
                          target->location);
       const Type *current = typeExpr(target);
       const Type *value = typeExpr(stmt->value);
+      if (current && value && current->isList()) {
+        typeListInPlace(stmt, target, value);
+        break;
+      }
       if (current && value) {
         const Type *result =
             stringBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
@@ -700,9 +704,11 @@ private:
       return false;
     const LibraryCall &iterated = library->second;
     std::vector<const Type *> parts;
-    if (iterated.iteration == LibraryIteration::CountedArgumentsInStep)
+    bool counted = iterated.iteration == LibraryIteration::CountedArgumentsInStep;
+    if (counted)
       parts.push_back(types::int64());
-    for (size_t i = 0; i < iterated.arguments.size(); ++i) {
+    // enumerate's second argument is its start, not an iterable
+    for (size_t i = 0; i < (counted ? 1 : iterated.arguments.size()); ++i) {
       const Type *item =
           iterationItemType(iterated.argumentTypes[i], iterated.arguments[i]->location);
       if (!item)
@@ -926,8 +932,8 @@ private:
             !identityIsDecidable(operands[i], operands[i + 1]))
           throwTypingError(std::string("'") + compareOpSymbol(expr->compareOps[i]) + "' between " +
                                describe(operands[i]) + " and " + describe(operands[i + 1]) +
-                               " is not supported: arrays and ranges have no object identity "
-                               "in compiled code",
+                               " is not supported: arrays, ranges, lists, dicts and strings have "
+                               "no object identity in compiled code",
                            expr->location);
       bool identity =
           expr->compareOps[0] == CompareOp::Is || expr->compareOps[0] == CompareOp::IsNot;
@@ -963,6 +969,10 @@ private:
                              expr->location);
           continue;
         }
+        if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
+            ((operands[i]->isString() && operands[i + 1]->isNumber()) ||
+             (operands[i]->isNumber() && operands[i + 1]->isString())))
+          continue; // a string never equals a number
         if (op == CompareOp::In || op == CompareOp::NotIn) {
           if (!operands[i + 1]->isTuple())
             throwUnsupported("'in' is supported on tuples only", expr->location);
@@ -1257,6 +1267,22 @@ private:
                        expr->location);
     }
     return typeLibraryOperands(expr, entry, std::move(operands));
+  }
+
+  /// `l += iterable` (list.extend) and `l *= n` (list.*=) change the list in place, as Python's
+  /// do (another name for the list sees the change); the call is recorded under the target.
+  void typeListInPlace(Stmt *stmt, Expr *target, const Type *value) {
+    std::string method = stmt->augmentedOp == BinaryOp::Add    ? "list.extend"
+                         : stmt->augmentedOp == BinaryOp::Mult ? "list.*="
+                                                               : "";
+    if (method.empty())
+      throwTypingError(std::string("unsupported operand types for ") +
+                           binaryOpSymbol(stmt->augmentedOp) + "=: " + describe(typeOf(target)) +
+                           " and " + describe(value),
+                       stmt->location);
+    if (method == "list.extend")
+      widenListVariable(target, method, {value});
+    typeLibraryOperands(target, Library::get().find(method), {target, stmt->value});
   }
 
   /// `l.append(x)` (insert, extend) on a list variable widens the variable's item type, as

@@ -201,6 +201,10 @@ def literal_unroll(container):
     return container
 
 
+if not PLAIN_PYTHON:  # callable from compiled code: taipan's (uniform tuples only)
+    literal_unroll = taipan.literal_unroll
+
+
 def literally(value):
     return value
 
