@@ -443,6 +443,13 @@ def consume_enumerated(n):
     return points
 
 
+def consume_enumerated_from(n):
+    total = 0
+    for i, c in enumerate(squares_compiled(n), -3):
+        total += i * 1000 + int(c.sum())
+    return total
+
+
 def consume_enumerated_arrays(n):
     total = 0
     for i, a in enumerate(squares_compiled(n)):
@@ -494,6 +501,7 @@ def consume_zip_list_tuple(n):
         (consume_zip_list_tuple, (2,)),
         (consume_zip_list_tuple, (6,)),
         (consume_enumerated, (3,)),
+        (consume_enumerated_from, (4,)),
         (consume_enumerated_arrays, (6,)),
         (consume_sum, (5,)),
         (consume_sum, (0,)),

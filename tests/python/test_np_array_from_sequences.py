@@ -130,18 +130,13 @@ def test_empty_one_dimensional(f):
     check_like_numpy(f, 0)
 
 
-@pytest.mark.parametrize(
-    "f, shape",
-    [(nested_comprehension, (0, 0)), (three_deep, (0, 0, 0)), (list_of_tuples, (0, 3))],
-)
-def test_empty_keeps_the_typed_depth(f, shape):
-    # NumPy sees an empty list and makes a 1-D float64 array; compiled code knows the depth and
-    # the item type (as Numba does), so the array has every axis, empty from the first on.
-    with no_allocation_leak():
-        a = f(0)
-        assert a.shape == shape
-        assert a.dtype == f(1).dtype
-        del a
+@pytest.mark.parametrize("f", [nested_comprehension, three_deep, list_of_tuples])
+def test_empty_nested_list_is_an_error(f):
+    # NumPy sees no items and makes a 1-D float64 array; the compiled array has the depth its
+    # type gives, so an empty outer list raises rather than returning a different shape.
+    assert f.py_func(0).shape == (0,)
+    with no_allocation_leak(), pytest.raises(ValueError, match="fewer dimensions"):
+        f(0)
 
 
 def test_literal_nested():

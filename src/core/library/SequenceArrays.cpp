@@ -66,7 +66,7 @@ public:
     }
   }
 
-  /// Records the extents the first item at each depth gives (0 below an empty sequence).
+  /// Records the extents the first item at each depth gives.
   void measure(llvm::Value *value, const Type *type, int axis) {
     if (type->isArray()) {
       std::vector<llvm::Value *> shape = lowering.arrayShape(value, type);
@@ -86,16 +86,14 @@ public:
     builder.CreateStore(length, extents[axis]);
     if (!type->itemType() || axis + 1 >= resultType->ndim())
       return;
-    llvm::Function *function = builder.GetInsertBlock()->getParent();
-    llvm::BasicBlock *first =
-        llvm::BasicBlock::Create(lowering.llvmContext(), "sequence.first", function);
-    llvm::BasicBlock *done =
-        llvm::BasicBlock::Create(lowering.llvmContext(), "sequence.measured", function);
-    builder.CreateCondBr(builder.CreateICmpSGT(length, builder.getInt64(0)), first, done);
-    builder.SetInsertPoint(first);
+    // NumPy stops at an empty list: np.array([]) is 1-D float64 whatever the list's item type
+    // says. The compiled array's dimensions are fixed, so that case is an error, not a
+    // different shape.
+    lowering.raiseIf(builder.CreateICmpSLE(length, builder.getInt64(0)), ValueErrorId,
+                     "np.array of an empty list nested " + std::to_string(resultType->ndim()) +
+                         " deep: NumPy would give fewer dimensions than the compiled " +
+                         std::to_string(resultType->ndim()) + "-d array");
     measure(lowering.loadListItem(value, type, builder.getInt64(0)), type->itemType(), axis + 1);
-    builder.CreateBr(done);
-    builder.SetInsertPoint(done);
   }
 
   llvm::Value *allocate() {
