@@ -1,19 +1,23 @@
-// The string runtime: CPython's str representation in reference-counted blocks and the
-// operations compiled code calls (indexing, slicing, search, case mapping, hashing, formatting).
+// The string runtime: CPython's str representation in reference-counted blocks, and the basic
+// operations compiled code calls (indexing, slicing, concatenation, comparison, hashing, parsing).
 #include "runtime/Strings.h"
 
 #include "runtime/FloatFormat.h"
 #include "runtime/Runtime.h"
+#include "runtime/StringCodePoints.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <utility>
 #include <vector>
 
 using namespace taipan;
 using namespace taipan::runtime;
+using namespace taipan::runtime::strings;
 
 namespace {
 
@@ -24,7 +28,54 @@ uint64_t hashKey1 = 0;
 int hashCompressionRounds = 1;
 int hashFinalizationRounds = 3;
 
-using CodePoints = std::vector<uint32_t>;
+/// SipHash-c-d of `in` with key (k0, k1): CPython's string hash is SipHash-1-3 from 3.11,
+/// SipHash-2-4 before.
+uint64_t siphash(uint64_t k0, uint64_t k1, const unsigned char *in, size_t size,
+                 int compressionRounds, int finalizationRounds) {
+  auto rotate = [](uint64_t x, int b) { return (x << b) | (x >> (64 - b)); };
+  uint64_t b = static_cast<uint64_t>(size) << 56;
+  uint64_t v0 = k0 ^ 0x736f6d6570736575ULL;
+  uint64_t v1 = k1 ^ 0x646f72616e646f6dULL;
+  uint64_t v2 = k0 ^ 0x6c7967656e657261ULL;
+  uint64_t v3 = k1 ^ 0x7465646279746573ULL;
+  auto round = [&] {
+    v0 += v1;
+    v2 += v3;
+    v1 = rotate(v1, 13) ^ v0;
+    v3 = rotate(v3, 16) ^ v2;
+    v0 = rotate(v0, 32);
+    v2 += v1;
+    v0 += v3;
+    v1 = rotate(v1, 17) ^ v2;
+    v3 = rotate(v3, 21) ^ v0;
+    v2 = rotate(v2, 32);
+  };
+  while (size >= 8) {
+    uint64_t word;
+    std::memcpy(&word, in, 8);
+    in += 8;
+    size -= 8;
+    v3 ^= word;
+    for (int i = 0; i < compressionRounds; ++i)
+      round();
+    v0 ^= word;
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, in, size);
+  b |= tail;
+  v3 ^= b;
+  for (int i = 0; i < compressionRounds; ++i)
+    round();
+  v0 ^= b;
+  v2 ^= 0xff;
+  for (int i = 0; i < finalizationRounds; ++i)
+    round();
+  return (v0 ^ v1) ^ (v2 ^ v3);
+}
+
+} // namespace
+
+namespace taipan::runtime::strings {
 
 uint32_t at(const StringData *s, int64_t i) {
   switch (s->kind) {
@@ -43,7 +94,7 @@ uint32_t at(const StringData *s, int64_t i) {
   }
 }
 
-CodePoints codePoints(const StringData *s, int64_t start = 0, int64_t end = -1) {
+CodePoints codePoints(const StringData *s, int64_t start, int64_t end) {
   if (end < 0)
     end = s->length;
   CodePoints points;
@@ -92,7 +143,7 @@ bool matchesAt(const StringData *s, int64_t position, const StringData *part) {
 }
 
 /// Runs the hook for a non-ASCII string; -1 with RuntimeError pending when none is installed.
-int32_t callHook(const char *method, MemInfo *s, MemInfo **result) {
+int32_t callMethodHook(const char *method, MemInfo *s, MemInfo **result) {
   StringMethodHook hook = methodHook.load();
   if (!hook) {
     taipan_raise(RuntimeErrorId, "non-ASCII string operations need the Python interpreter");
@@ -101,7 +152,7 @@ int32_t callHook(const char *method, MemInfo *s, MemInfo **result) {
   return hook(method, s, result);
 }
 
-} // namespace
+} // namespace taipan::runtime::strings
 
 namespace taipan::runtime {
 
@@ -187,178 +238,6 @@ std::string toUtf8(MemInfo *block) {
 }
 
 } // namespace taipan::runtime
-
-namespace {
-
-/// Python's format-spec mini-language: [[fill]align][sign][#][0][width][,|_][.precision][type].
-struct FormatSpec {
-  uint32_t fill = ' ';
-  char align = 0;
-  char sign = '-';
-  bool alternate = false;
-  int64_t width = -1;
-  char grouping = 0;
-  int64_t precision = -1;
-  char type = 0;
-};
-
-bool parseSpec(MemInfo *specBlock, FormatSpec &spec) {
-  CodePoints text = codePoints(stringOf(specBlock));
-  size_t i = 0;
-  auto isAlign = [](uint32_t c) { return c == '<' || c == '>' || c == '^' || c == '='; };
-  if (text.size() >= 2 && isAlign(text[1])) {
-    spec.fill = text[0];
-    spec.align = static_cast<char>(text[1]);
-    i = 2;
-  } else if (!text.empty() && isAlign(text[0])) {
-    spec.align = static_cast<char>(text[0]);
-    i = 1;
-  }
-  if (i < text.size() && (text[i] == '+' || text[i] == '-' || text[i] == ' '))
-    spec.sign = static_cast<char>(text[i++]);
-  if (i < text.size() && text[i] == '#') {
-    spec.alternate = true;
-    ++i;
-  }
-  if (i < text.size() && text[i] == '0') {
-    if (!spec.align) {
-      spec.fill = '0';
-      spec.align = '=';
-    }
-    ++i;
-  }
-  auto number = [&](int64_t &out) {
-    if (i >= text.size() || text[i] < '0' || text[i] > '9')
-      return;
-    out = 0;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9')
-      out = out * 10 + (text[i++] - '0');
-  };
-  number(spec.width);
-  if (i < text.size() && (text[i] == ',' || text[i] == '_'))
-    spec.grouping = static_cast<char>(text[i++]);
-  if (i < text.size() && text[i] == '.') {
-    ++i;
-    spec.precision = -2;
-    number(spec.precision);
-    if (spec.precision == -2) {
-      taipan_raise(ValueErrorId, "Format specifier missing precision");
-      return false;
-    }
-  }
-  if (i < text.size())
-    spec.type = static_cast<char>(text[i++]);
-  if (i != text.size()) {
-    taipan_raise(ValueErrorId, "Invalid format specifier");
-    return false;
-  }
-  return true;
-}
-
-std::string groupDigits(const std::string &digits, char separator) {
-  if (!separator)
-    return digits;
-  std::string grouped;
-  size_t count = digits.size();
-  for (size_t i = 0; i < count; ++i) {
-    grouped += digits[i];
-    size_t left = count - 1 - i;
-    if (left && left % 3 == 0)
-      grouped += separator;
-  }
-  return grouped;
-}
-
-/// Pads `body` (after `prefix`, the sign) to the spec's width by its alignment.
-MemInfo *padFormatted(const FormatSpec &spec, const std::string &prefix, const CodePoints &body,
-                      char defaultAlign) {
-  CodePoints out;
-  for (char c : prefix)
-    out.push_back(static_cast<unsigned char>(c));
-  int64_t length = static_cast<int64_t>(prefix.size() + body.size());
-  int64_t padding = std::max<int64_t>(0, spec.width - length);
-  char align = spec.align ? spec.align : defaultAlign;
-  CodePoints fill(static_cast<size_t>(padding), spec.fill);
-  CodePoints result;
-  if (align == '=') {
-    result = out;
-    result.insert(result.end(), fill.begin(), fill.end());
-    result.insert(result.end(), body.begin(), body.end());
-    return fromPoints(result);
-  }
-  out.insert(out.end(), body.begin(), body.end());
-  if (align == '<') {
-    out.insert(out.end(), fill.begin(), fill.end());
-    return fromPoints(out);
-  }
-  if (align == '^') {
-    int64_t left = padding / 2;
-    result.assign(fill.begin(), fill.begin() + left);
-    result.insert(result.end(), out.begin(), out.end());
-    result.insert(result.end(), fill.begin() + left, fill.end());
-    return fromPoints(result);
-  }
-  fill.insert(fill.end(), out.begin(), out.end());
-  return fromPoints(fill);
-}
-
-CodePoints asciiPoints(const std::string &text) { return CodePoints(text.begin(), text.end()); }
-
-/// The sign prefix of a number by the spec's sign option.
-std::string signPrefix(bool negative, char sign) {
-  if (negative)
-    return "-";
-  return sign == '+' ? "+" : sign == ' ' ? " " : "";
-}
-
-/// Applies the zero-padding of '0' (align '=') over digits grouped with separators as CPython
-/// does: the grouped digits grow to fill the width.
-/// SipHash-c-d of `in` with key (k0, k1): CPython's string hash is SipHash-1-3 from 3.11,
-/// SipHash-2-4 before.
-uint64_t siphash(uint64_t k0, uint64_t k1, const unsigned char *in, size_t size,
-                 int compressionRounds, int finalizationRounds) {
-  auto rotate = [](uint64_t x, int b) { return (x << b) | (x >> (64 - b)); };
-  uint64_t b = static_cast<uint64_t>(size) << 56;
-  uint64_t v0 = k0 ^ 0x736f6d6570736575ULL;
-  uint64_t v1 = k1 ^ 0x646f72616e646f6dULL;
-  uint64_t v2 = k0 ^ 0x6c7967656e657261ULL;
-  uint64_t v3 = k1 ^ 0x7465646279746573ULL;
-  auto round = [&] {
-    v0 += v1;
-    v2 += v3;
-    v1 = rotate(v1, 13) ^ v0;
-    v3 = rotate(v3, 16) ^ v2;
-    v0 = rotate(v0, 32);
-    v2 += v1;
-    v0 += v3;
-    v1 = rotate(v1, 17) ^ v2;
-    v3 = rotate(v3, 21) ^ v0;
-    v2 = rotate(v2, 32);
-  };
-  while (size >= 8) {
-    uint64_t word;
-    std::memcpy(&word, in, 8);
-    in += 8;
-    size -= 8;
-    v3 ^= word;
-    for (int i = 0; i < compressionRounds; ++i)
-      round();
-    v0 ^= word;
-  }
-  uint64_t tail = 0;
-  std::memcpy(&tail, in, size);
-  b |= tail;
-  v3 ^= b;
-  for (int i = 0; i < compressionRounds; ++i)
-    round();
-  v0 ^= b;
-  v2 ^= 0xff;
-  for (int i = 0; i < finalizationRounds; ++i)
-    round();
-  return (v0 ^ v1) ^ (v2 ^ v3);
-}
-
-} // namespace
 
 extern "C" {
 
@@ -489,7 +368,7 @@ MemInfo *taipan_str_from_float64(double value) { return fromAscii(formatPythonFl
 int32_t taipan_str_to_int64(MemInfo *block, int64_t base, int64_t *out) {
   MemInfo *ascii = nullptr;
   if (!stringOf(block)->ascii) {
-    if (callHook("int", block, &ascii) < 0)
+    if (callMethodHook("int", block, &ascii) < 0)
       return 1;
     block = ascii;
     base = 10;
@@ -565,7 +444,7 @@ int32_t taipan_str_to_int64(MemInfo *block, int64_t base, int64_t *out) {
 int32_t taipan_str_to_float64(MemInfo *block, double *out) {
   MemInfo *ascii = nullptr;
   if (!stringOf(block)->ascii) {
-    if (callHook("float", block, &ascii) < 0)
+    if (callMethodHook("float", block, &ascii) < 0)
       return 1;
     block = ascii;
   }
@@ -621,309 +500,6 @@ int32_t taipan_str_to_float64(MemInfo *block, double *out) {
   return 0;
 }
 
-MemInfo *taipan_str_case(MemInfo *block, int32_t operation) {
-  static const char *names[] = {"upper", "lower", "swapcase", "title", "capitalize", "casefold"};
-  const StringData *s = stringOf(block);
-  if (!s->ascii) {
-    MemInfo *result = nullptr;
-    return callHook(names[operation], block, &result) < 0 ? nullptr : result;
-  }
-  CodePoints points = codePoints(s);
-  auto isUpper = [](uint32_t c) { return c >= 'A' && c <= 'Z'; };
-  auto isLower = [](uint32_t c) { return c >= 'a' && c <= 'z'; };
-  auto toUpper = [&](uint32_t c) { return isLower(c) ? c - 32 : c; };
-  auto toLower = [&](uint32_t c) { return isUpper(c) ? c + 32 : c; };
-  bool previousCased = false;
-  for (size_t i = 0; i < points.size(); ++i) {
-    uint32_t &c = points[i];
-    switch (operation) {
-    case 0:
-      c = toUpper(c);
-      break;
-    case 1:
-    case 5:
-      c = toLower(c);
-      break;
-    case 2:
-      c = isUpper(c) ? toLower(c) : toUpper(c);
-      break;
-    case 3: {
-      bool cased = isUpper(c) || isLower(c);
-      c = previousCased ? toLower(c) : toUpper(c);
-      previousCased = cased;
-      break;
-    }
-    case 4:
-      c = i == 0 ? toUpper(c) : toLower(c);
-      break;
-    }
-  }
-  return fromPoints(points);
-}
-
-int32_t taipan_str_predicate(MemInfo *block, int32_t operation) {
-  static const char *const names[] = {"isdigit", "isalpha", "isspace",      "isupper",
-                                      "islower", "isalnum", "isdecimal",    "isnumeric",
-                                      "istitle", "isascii", "isidentifier", "isprintable"};
-  const StringData *s = stringOf(block);
-  if (operation == 9)
-    return s->ascii;
-  if (!s->ascii) {
-    if (operation == 2) { // whitespace is known here
-      if (!s->length)
-        return 0;
-      for (int64_t i = 0; i < s->length; ++i)
-        if (!isSpace(at(s, i)))
-          return 0;
-      return 1;
-    }
-    MemInfo *unused = nullptr;
-    return callHook(names[operation], block, &unused);
-  }
-  auto digit = [](uint32_t c) { return c >= '0' && c <= '9'; };
-  auto upper = [](uint32_t c) { return c >= 'A' && c <= 'Z'; };
-  auto lower = [](uint32_t c) { return c >= 'a' && c <= 'z'; };
-  auto alpha = [&](uint32_t c) { return upper(c) || lower(c); };
-  int64_t n = s->length;
-  auto all = [&](auto test) {
-    if (!n)
-      return 0;
-    for (int64_t i = 0; i < n; ++i)
-      if (!test(at(s, i)))
-        return 0;
-    return 1;
-  };
-  switch (operation) {
-  case 0:
-  case 6:
-  case 7:
-    return all(digit);
-  case 1:
-    return all(alpha);
-  case 2:
-    return all(isAsciiSpace);
-  case 3:
-  case 4: {
-    bool cased = false;
-    for (int64_t i = 0; i < n; ++i) {
-      uint32_t c = at(s, i);
-      if (operation == 3 ? lower(c) : upper(c))
-        return 0;
-      cased |= alpha(c);
-    }
-    return cased;
-  }
-  case 5:
-    return all([&](uint32_t c) { return alpha(c) || digit(c); });
-  case 8: {
-    bool cased = false;
-    bool previousCased = false;
-    for (int64_t i = 0; i < n; ++i) {
-      uint32_t c = at(s, i);
-      if (upper(c)) {
-        if (previousCased)
-          return 0;
-        previousCased = cased = true;
-      } else if (lower(c)) {
-        if (!previousCased)
-          return 0;
-        previousCased = cased = true;
-      } else {
-        previousCased = false;
-      }
-    }
-    return cased;
-  }
-  case 10: {
-    if (!n || digit(at(s, 0)))
-      return 0;
-    return all([&](uint32_t c) { return alpha(c) || digit(c) || c == '_'; });
-  }
-  case 11:
-    for (int64_t i = 0; i < n; ++i) {
-      uint32_t c = at(s, i);
-      if (c < 32 || c == 127)
-        return 0;
-    }
-    return 1;
-  }
-  return 0;
-}
-
-MemInfo *taipan_str_strip(MemInfo *block, MemInfo *chars, int32_t sides) {
-  const StringData *s = stringOf(block);
-  CodePoints set = chars ? codePoints(stringOf(chars)) : CodePoints{};
-  auto strip = [&](uint32_t c) {
-    return chars ? std::find(set.begin(), set.end(), c) != set.end() : isSpace(c);
-  };
-  int64_t start = 0;
-  int64_t end = s->length;
-  if (sides & 1)
-    while (start < end && strip(at(s, start)))
-      ++start;
-  if (sides & 2)
-    while (end > start && strip(at(s, end - 1)))
-      --end;
-  return fromPoints(codePoints(s, start, end));
-}
-
-int64_t taipan_str_find(MemInfo *block, MemInfo *subBlock, int64_t start, int64_t end,
-                        int32_t given, int32_t reverse) {
-  const StringData *s = stringOf(block);
-  const StringData *sub = stringOf(subBlock);
-  clampBounds(s->length, start, end, given);
-  if (start > s->length || end - start < sub->length)
-    return -1;
-  if (reverse) {
-    for (int64_t i = end - sub->length; i >= start; --i)
-      if (matchesAt(s, i, sub))
-        return i;
-  } else {
-    for (int64_t i = start; i + sub->length <= end; ++i)
-      if (matchesAt(s, i, sub))
-        return i;
-  }
-  return -1;
-}
-
-int64_t taipan_str_count(MemInfo *block, MemInfo *subBlock, int64_t start, int64_t end,
-                         int32_t given) {
-  const StringData *s = stringOf(block);
-  const StringData *sub = stringOf(subBlock);
-  clampBounds(s->length, start, end, given);
-  if (start > s->length || end - start < sub->length)
-    return 0;
-  if (sub->length == 0)
-    return end - start + 1;
-  int64_t count = 0;
-  for (int64_t i = start; i + sub->length <= end;) {
-    if (matchesAt(s, i, sub)) {
-      ++count;
-      i += sub->length;
-    } else {
-      ++i;
-    }
-  }
-  return count;
-}
-
-int8_t taipan_str_startswith(MemInfo *block, MemInfo *partBlock, int64_t start, int64_t end,
-                             int32_t given, int32_t suffix) {
-  const StringData *s = stringOf(block);
-  const StringData *part = stringOf(partBlock);
-  clampBounds(s->length, start, end, given);
-  if (start > s->length || end - start < part->length)
-    return 0;
-  return matchesAt(s, suffix ? end - part->length : start, part);
-}
-
-MemInfo *taipan_str_replace(MemInfo *block, MemInfo *oldBlock, MemInfo *newBlock, int64_t count) {
-  const StringData *s = stringOf(block);
-  const StringData *old = stringOf(oldBlock);
-  CodePoints replacement = codePoints(stringOf(newBlock));
-  CodePoints out;
-  if (count < 0)
-    count = INT64_MAX;
-  int64_t i = 0;
-  int64_t done = 0;
-  if (old->length == 0) {
-    for (; i <= s->length; ++i) {
-      if (done < count) {
-        out.insert(out.end(), replacement.begin(), replacement.end());
-        ++done;
-      }
-      if (i < s->length)
-        out.push_back(at(s, i));
-    }
-    return fromPoints(out);
-  }
-  while (i < s->length) {
-    if (done < count && i + old->length <= s->length && matchesAt(s, i, old)) {
-      out.insert(out.end(), replacement.begin(), replacement.end());
-      i += old->length;
-      ++done;
-    } else {
-      out.push_back(at(s, i++));
-    }
-  }
-  return fromPoints(out);
-}
-
-MemInfo *taipan_str_zfill(MemInfo *block, int64_t width) {
-  CodePoints points = codePoints(stringOf(block));
-  int64_t fill = width - static_cast<int64_t>(points.size());
-  if (fill <= 0)
-    return fromPoints(points);
-  size_t at = !points.empty() && (points[0] == '+' || points[0] == '-') ? 1 : 0;
-  points.insert(points.begin() + static_cast<std::ptrdiff_t>(at), static_cast<size_t>(fill), '0');
-  return fromPoints(points);
-}
-
-MemInfo *taipan_str_expandtabs(MemInfo *block, int64_t tabsize) {
-  // CPython's: a tab advances to the next multiple of tabsize; newlines restart the column.
-  CodePoints out;
-  int64_t column = 0;
-  for (uint32_t c : codePoints(stringOf(block))) {
-    if (c == '\t') {
-      if (tabsize > 0) {
-        int64_t spaces = tabsize - column % tabsize;
-        out.insert(out.end(), static_cast<size_t>(spaces), ' ');
-        column += spaces;
-      }
-    } else {
-      out.push_back(c);
-      column = c == '\n' || c == '\r' ? 0 : column + 1;
-    }
-  }
-  return fromPoints(out);
-}
-
-MemInfo *taipan_str_pad(MemInfo *block, int64_t width, MemInfo *fillBlock, int32_t alignment) {
-  uint32_t fill = ' ';
-  if (fillBlock) {
-    const StringData *f = stringOf(fillBlock);
-    if (f->length != 1) {
-      taipan_raise(TypeErrorId, "The fill character must be exactly one character long");
-      return nullptr;
-    }
-    fill = at(f, 0);
-  }
-  CodePoints points = codePoints(stringOf(block));
-  int64_t margin = width - static_cast<int64_t>(points.size());
-  if (margin <= 0)
-    return fromPoints(points);
-  // CPython's center: the odd extra goes left when the margin and the width are both odd.
-  int64_t left = alignment == 0 ? 0 : alignment == 1 ? margin : margin / 2 + (margin & width & 1);
-  CodePoints out(static_cast<size_t>(left), fill);
-  out.insert(out.end(), points.begin(), points.end());
-  out.insert(out.end(), static_cast<size_t>(margin - left), fill);
-  return fromPoints(out);
-}
-
-MemInfo *taipan_str_join(MemInfo *separator, MemInfo *const *items, int64_t count) {
-  CodePoints between = codePoints(stringOf(separator));
-  CodePoints out;
-  for (int64_t i = 0; i < count; ++i) {
-    if (i)
-      out.insert(out.end(), between.begin(), between.end());
-    CodePoints item = codePoints(stringOf(items[i]));
-    out.insert(out.end(), item.begin(), item.end());
-  }
-  return fromPoints(out);
-}
-
-MemInfo *taipan_str_join_characters(MemInfo *separator, MemInfo *block) {
-  CodePoints between = codePoints(stringOf(separator));
-  CodePoints points = codePoints(stringOf(block));
-  CodePoints out;
-  for (size_t i = 0; i < points.size(); ++i) {
-    if (i)
-      out.insert(out.end(), between.begin(), between.end());
-    out.push_back(points[i]);
-  }
-  return fromPoints(out);
-}
-
 int64_t taipan_str_ord(MemInfo *block) {
   const StringData *s = stringOf(block);
   if (s->length != 1) {
@@ -944,311 +520,4 @@ MemInfo *taipan_str_chr(int64_t codePoint) {
 }
 
 void taipan_str_print(MemInfo *block) { taipan_print_text(toUtf8(block).c_str()); }
-
-MemInfo *taipan_str_format_int(int64_t value, MemInfo *specBlock) {
-  FormatSpec spec;
-  if (!parseSpec(specBlock, spec))
-    return nullptr;
-  uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
-  std::string digits;
-  std::string prefix = signPrefix(value < 0, spec.sign);
-  switch (spec.type) {
-  case 0:
-  case 'd':
-  case 'n':
-    digits = formatPythonUInt(magnitude);
-    break;
-  case 'x':
-  case 'X':
-  case 'o':
-  case 'b': {
-    int base = spec.type == 'o' ? 8 : spec.type == 'b' ? 2 : 16;
-    const char *alphabet = spec.type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
-    do {
-      digits.insert(digits.begin(), alphabet[magnitude % static_cast<unsigned>(base)]);
-      magnitude /= static_cast<unsigned>(base);
-    } while (magnitude);
-    if (spec.alternate)
-      prefix += spec.type == 'o' ? "0o" : spec.type == 'b' ? "0b" : spec.type == 'X' ? "0X" : "0x";
-    break;
-  }
-  case 'c': {
-    uint32_t c = static_cast<uint32_t>(value);
-    return padFormatted(spec, "", CodePoints{c}, '<');
-  }
-  case 'e':
-  case 'E':
-  case 'f':
-  case 'F':
-  case 'g':
-  case 'G':
-  case '%':
-    return taipan_str_format_float(static_cast<double>(value), specBlock);
-  default:
-    raiseWithMessage(ValueErrorId, std::string("Unknown format code '") + spec.type +
-                                       "' for object of type 'int'");
-    return nullptr;
-  }
-  if (spec.grouping) {
-    if (spec.align == '=' && spec.fill == '0' && spec.width > 0) {
-      // Zero padding grows the grouped digits themselves ("{:010,d}").
-      int64_t target = spec.width - static_cast<int64_t>(prefix.size());
-      while (static_cast<int64_t>(groupDigits(digits, spec.grouping).size()) < target)
-        digits.insert(digits.begin(), '0');
-    }
-    digits = groupDigits(digits, spec.grouping);
-  }
-  return padFormatted(spec, prefix, asciiPoints(digits), '>');
-}
-
-MemInfo *taipan_str_format_float(double value, MemInfo *specBlock) {
-  FormatSpec spec;
-  if (!parseSpec(specBlock, spec))
-    return nullptr;
-  bool negative = std::signbit(value);
-  double magnitude = std::fabs(value);
-  std::string body;
-  char type = spec.type;
-  if (std::isnan(value) || std::isinf(value)) {
-    body = std::isnan(value) ? "nan" : "inf";
-    if (type == 'E' || type == 'F' || type == 'G')
-      body = std::isnan(value) ? "NAN" : "INF";
-    if (type == '%')
-      body += '%';
-  } else if (type == 0 && spec.precision < 0) {
-    body = formatPythonFloat(magnitude);
-  } else {
-    int64_t precision = spec.precision < 0 ? 6 : spec.precision;
-    char buffer[512];
-    std::string format = "%";
-    if (spec.alternate)
-      format += '#';
-    switch (type) {
-    case 'f':
-    case 'F':
-    case 'e':
-    case 'E':
-      std::snprintf(buffer, sizeof buffer, (format + ".*" + type).c_str(),
-                    static_cast<int>(precision), magnitude);
-      body = buffer;
-      break;
-    case '%':
-      std::snprintf(buffer, sizeof buffer, (format + ".*f").c_str(), static_cast<int>(precision),
-                    magnitude * 100);
-      body = std::string(buffer) + "%";
-      break;
-    case 'g':
-    case 'G':
-    case 0:
-    case 'n': {
-      if (precision == 0)
-        precision = 1;
-      std::snprintf(buffer, sizeof buffer, (format + ".*" + (type == 'G' ? 'G' : 'g')).c_str(),
-                    static_cast<int>(precision), magnitude);
-      body = buffer;
-      // Python's general format without a type keeps at least one digit after the point.
-      if (type == 0 && body.find_first_of(".eEn") == std::string::npos)
-        body += ".0";
-      break;
-    }
-    default:
-      raiseWithMessage(ValueErrorId, std::string("Unknown format code '") + type +
-                                         "' for object of type 'float'");
-      return nullptr;
-    }
-  }
-  if (spec.grouping) {
-    size_t digitsEnd = body.find_first_not_of("0123456789");
-    std::string integral = body.substr(0, digitsEnd);
-    body = groupDigits(integral, spec.grouping) +
-           (digitsEnd == std::string::npos ? "" : body.substr(digitsEnd));
-  }
-  return padFormatted(spec, signPrefix(negative && !std::isnan(value), spec.sign),
-                      asciiPoints(body), '>');
-}
-
-MemInfo *taipan_str_format_str(MemInfo *block, MemInfo *specBlock) {
-  FormatSpec spec;
-  if (!parseSpec(specBlock, spec))
-    return nullptr;
-  if (spec.type && spec.type != 's') {
-    raiseWithMessage(ValueErrorId, std::string("Unknown format code '") + spec.type +
-                                       "' for object of type 'str'");
-    return nullptr;
-  }
-  if (spec.align == '=') {
-    taipan_raise(ValueErrorId, "'=' alignment not allowed in string format specifier");
-    return nullptr;
-  }
-  CodePoints points = codePoints(stringOf(block));
-  if (spec.precision >= 0 && static_cast<int64_t>(points.size()) > spec.precision)
-    points.resize(static_cast<size_t>(spec.precision));
-  return padFormatted(spec, "", points, '<');
-}
-
-MemInfo *taipan_str_repr(MemInfo *block) {
-  const StringData *s = stringOf(block);
-  CodePoints points = codePoints(s);
-  bool hasSingle = std::find(points.begin(), points.end(), '\'') != points.end();
-  bool hasDouble = std::find(points.begin(), points.end(), '"') != points.end();
-  uint32_t quote = hasSingle && !hasDouble ? '"' : '\'';
-  if (!s->ascii) {
-    // Which characters are printable is CPython's (unicodedata) decision.
-    MemInfo *result = nullptr;
-    return callHook("__repr__", block, &result) < 0 ? nullptr : result;
-  }
-  CodePoints out{quote};
-  for (uint32_t c : points) {
-    if (c == quote || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (c == '\n' || c == '\r' || c == '\t') {
-      out.push_back('\\');
-      out.push_back(c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
-    } else if (c < 32 || c == 127) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\x%02x", c);
-      for (char *p = buffer; *p; ++p)
-        out.push_back(static_cast<unsigned char>(*p));
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back(quote);
-  return fromPoints(out);
-}
-
-/// Python's line boundaries (str.splitlines).
-static bool isLineBreak(uint32_t c) {
-  return (c >= 0x0a && c <= 0x0d) || (c >= 0x1c && c <= 0x1e) || c == 0x85 || c == 0x2028 ||
-         c == 0x2029;
-}
-
-/// The [start, end) ranges of s.splitlines(keepends)'s pieces.
-static void lineRanges(const StringData *s, bool keepends,
-                       std::vector<std::pair<int64_t, int64_t>> &ranges) {
-  int64_t n = s->length;
-  for (int64_t i = 0; i < n;) {
-    int64_t start = i;
-    while (i < n && !isLineBreak(at(s, i)))
-      ++i;
-    int64_t end = i;
-    if (i < n)
-      i += (at(s, i) == '\r' && i + 1 < n && at(s, i + 1) == '\n') ? 2 : 1;
-    ranges.push_back({start, keepends ? i : end});
-  }
-}
-
-/// The [start, end) ranges of s.rsplit's pieces: split from the right, so maxsplit keeps the
-/// first pieces whole.
-static void rsplitRanges(const StringData *s, const StringData *sep, int64_t maxsplit,
-                         std::vector<std::pair<int64_t, int64_t>> &ranges) {
-  int64_t n = s->length;
-  if (!sep) {
-    int64_t i = n;
-    while (true) {
-      while (i > 0 && isSpace(at(s, i - 1)))
-        --i;
-      if (i <= 0)
-        break;
-      if (static_cast<int64_t>(ranges.size()) == maxsplit) {
-        ranges.push_back({0, i}); // the rest keeps its leading whitespace, as in CPython
-        break;
-      }
-      int64_t end = i;
-      while (i > 0 && !isSpace(at(s, i - 1)))
-        --i;
-      ranges.push_back({i, end});
-    }
-  } else {
-    int64_t end = n;
-    for (int64_t i = n - sep->length; i >= 0;) {
-      if (static_cast<int64_t>(ranges.size()) < maxsplit && matchesAt(s, i, sep)) {
-        ranges.push_back({i + sep->length, end});
-        end = i;
-        i -= sep->length;
-      } else {
-        --i;
-      }
-    }
-    ranges.push_back({0, end});
-  }
-  std::reverse(ranges.begin(), ranges.end());
-}
-
-/// The [start, end) ranges of s.split's (mode 0), s.rsplit's (1) or s.splitlines's (2, with
-/// `maxsplit` as keepends) pieces.
-static bool splitRanges(MemInfo *block, MemInfo *sepBlock, int64_t maxsplit, int32_t mode,
-                        std::vector<std::pair<int64_t, int64_t>> &ranges) {
-  const StringData *s = stringOf(block);
-  if (mode == 2) {
-    lineRanges(s, maxsplit != 0, ranges);
-    return true;
-  }
-  if (maxsplit < 0)
-    maxsplit = INT64_MAX;
-  if (sepBlock && stringOf(sepBlock)->length == 0) {
-    taipan_raise(ValueErrorId, "empty separator");
-    return false;
-  }
-  if (mode == 1) {
-    rsplitRanges(s, sepBlock ? stringOf(sepBlock) : nullptr, maxsplit, ranges);
-    return true;
-  }
-  if (!sepBlock) {
-    int64_t i = 0;
-    int64_t n = s->length;
-    while (true) {
-      while (i < n && isSpace(at(s, i)))
-        ++i;
-      if (i >= n)
-        break;
-      if (static_cast<int64_t>(ranges.size()) == maxsplit) {
-        ranges.push_back({i, n}); // the rest keeps its trailing whitespace, as in CPython
-        break;
-      }
-      int64_t start = i;
-      while (i < n && !isSpace(at(s, i)))
-        ++i;
-      ranges.push_back({start, i});
-    }
-    return true;
-  }
-  const StringData *sep = stringOf(sepBlock);
-  int64_t start = 0;
-  for (int64_t i = 0; i + sep->length <= s->length;) {
-    if (static_cast<int64_t>(ranges.size()) < maxsplit && matchesAt(s, i, sep)) {
-      ranges.push_back({start, i});
-      i += sep->length;
-      start = i;
-    } else {
-      ++i;
-    }
-  }
-  ranges.push_back({start, s->length});
-  return true;
-}
-
-int64_t taipan_str_split_count(MemInfo *s, MemInfo *sep, int64_t maxsplit, int32_t mode) {
-  std::vector<std::pair<int64_t, int64_t>> ranges;
-  return splitRanges(s, sep, maxsplit, mode, ranges) ? static_cast<int64_t>(ranges.size()) : -1;
-}
-
-int32_t taipan_str_split(MemInfo *block, MemInfo *sep, int64_t maxsplit, int32_t mode,
-                         MemInfo **pieces) {
-  std::vector<std::pair<int64_t, int64_t>> ranges;
-  if (!splitRanges(block, sep, maxsplit, mode, ranges))
-    return 1;
-  for (size_t i = 0; i < ranges.size(); ++i) {
-    pieces[i] = fromPoints(codePoints(stringOf(block), ranges[i].first, ranges[i].second));
-    if (!pieces[i]) {
-      for (size_t j = 0; j < i; ++j) {
-        taipan_nrt_decref(pieces[j]);
-        pieces[j] = nullptr;
-      }
-      return 1;
-    }
-  }
-  return 0;
-}
 }

@@ -1,0 +1,35 @@
+// Code-point helpers shared by the string runtime's files (Strings.cpp, StringMethods.cpp,
+// StringFormat.cpp): reading a str of any kind, building one, whitespace and bounds rules.
+#pragma once
+
+#include "runtime/Strings.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace taipan::runtime::strings {
+
+using CodePoints = std::vector<uint32_t>;
+
+/// The code point at `i` of a string of kind 1, 2 or 4.
+uint32_t at(const StringData *s, int64_t i);
+/// The code points in [start, end) (`end` < 0: to the end).
+CodePoints codePoints(const StringData *s, int64_t start = 0, int64_t end = -1);
+/// A new string of these code points (null with MemoryError pending).
+MemInfo *fromPoints(const CodePoints &points);
+/// A new string of ASCII text.
+MemInfo *fromAscii(const std::string &text);
+bool isAsciiSpace(uint32_t c);
+/// CPython's whitespace (str.isspace and str.split()): ASCII's, and the Unicode spaces.
+bool isSpace(uint32_t c);
+/// Clamps [start, end) to a length as a slice would (negative counting from the end); bit 0
+/// of `given` says start was given, bit 1 end.
+void clampBounds(int64_t length, int64_t &start, int64_t &end, int32_t given);
+/// Whether `part` occurs in `s` at `position`.
+bool matchesAt(const StringData *s, int64_t position, const StringData *part);
+/// Runs the interpreter's method for a non-ASCII string; -1 with RuntimeError pending when no
+/// hook is installed.
+int32_t callMethodHook(const char *method, MemInfo *s, MemInfo **result);
+
+} // namespace taipan::runtime::strings
