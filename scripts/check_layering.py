@@ -56,6 +56,7 @@ BINDINGS_HEADERS = {
     "typing/GlobalResolver.h",
     "typing/BuiltinNames.h",
     "typing/OptionalTyping.h",  # types.Optional(T) shares the rule of which T may be optional
+    "typing/SetTyping.h",  # unboxing a set argument builds the table lowering would describe
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)

@@ -7,6 +7,7 @@
 #include "FunctionValues.h"
 #include "ListBoxing.h"
 #include "RecordBoxing.h"
+#include "SetBoxing.h"
 #include "StringBoxing.h"
 
 #include <cstring>
@@ -97,6 +98,8 @@ const Type *typeOfValue(PyObject *value) {
     return record;
   if (PyList_Check(value))
     return typeOfList(value);
+  if (PySet_CheckExact(value))
+    return typeOfSet(value);
   if (const Type *scalar = numpyScalarType(pythonType)) {
     cache[pythonType] = scalar;
     return scalar;
@@ -207,6 +210,8 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     return unboxString(value, storage);
   case TypeKind::List:
     return unboxList(value, type, storage);
+  case TypeKind::Set:
+    return unboxSet(value, type, storage);
   case TypeKind::Tuple: {
     if (!PyTuple_Check(value) ||
         PyTuple_GET_SIZE(value) != static_cast<Py_ssize_t>(type->elements().size())) {
@@ -271,6 +276,8 @@ PyObject *boxValue(const Type *type, const void *storage) {
     return boxList(type, storage);
   case TypeKind::Dict:
     return boxDict(type, storage);
+  case TypeKind::Set:
+    return boxSet(type, storage);
   case TypeKind::Tuple: {
     PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
     if (!tuple)

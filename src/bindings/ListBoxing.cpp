@@ -3,6 +3,7 @@
 #include "ListBoxing.h"
 
 #include "Boxing.h"
+#include "SetBoxing.h"
 #include "runtime/Lists.h"
 #include "types/NumericPromotion.h"
 
@@ -10,13 +11,7 @@
 #include <vector>
 
 namespace taipan::bindings {
-namespace {
 
-using runtime::ListHeader;
-using runtime::listHeader;
-using runtime::MemInfo;
-
-/// Raises taipan.errors.TypingError (TypeError if it cannot be had) with `message`.
 void raiseTypingError(const std::string &message) {
   PyObject *errors = PyImport_ImportModule("taipan.errors");
   PyObject *type = errors ? PyObject_GetAttrString(errors, "TypingError") : nullptr;
@@ -25,6 +20,12 @@ void raiseTypingError(const std::string &message) {
   PyErr_SetString(type ? type : PyExc_TypeError, message.c_str());
   Py_XDECREF(type);
 }
+
+namespace {
+
+using runtime::ListHeader;
+using runtime::listHeader;
+using runtime::MemInfo;
 
 MemInfo *blockAt(const void *storage) {
   MemInfo *block;
@@ -53,7 +54,7 @@ std::string describeUnsupportedList(PyObject *value) {
 }
 
 bool holdsLists(const Type *type) {
-  if (type->isList())
+  if (type->isList() || type->isSet())
     return true;
   if (!type->isTuple())
     return false;
@@ -129,6 +130,8 @@ bool finishListArgument(PyObject *value, const Type *type, void *storage, bool r
                                  reflect && ok);
     return ok;
   }
+  if (type->isSet())
+    return finishSetArgument(value, type, storage, reflect);
   MemInfo *list = blockAt(storage);
   if (!reflect) {
     taipan_nrt_decref(list);

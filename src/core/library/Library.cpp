@@ -35,6 +35,7 @@ Library::Library() {
   registerStringFunctions(*this);
   registerListFunctions(*this);
   registerDictFunctions(*this);
+  registerSetFunctions(*this);
 }
 
 const Library &Library::get() {

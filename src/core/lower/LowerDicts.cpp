@@ -8,35 +8,12 @@
 #include "runtime/Dicts.h"
 #include "runtime/Runtime.h"
 #include "support/CompileError.h"
+#include "typing/SetTyping.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
 
 namespace taipan {
-namespace {
-
-/// Appends the runtime's description of a key of `type` at byte `offset` (runtime::DictKeyCode).
-void describeKey(const Type *type, int64_t offset, std::vector<int64_t> &description) {
-  if (type->isTuple()) {
-    description.push_back(runtime::DictKeyTuple);
-    description.push_back(static_cast<int64_t>(type->elements().size()));
-    for (size_t i = 0; i < type->elements().size(); ++i)
-      describeKey(type->elements()[i], offset + static_cast<int64_t>(type->elementOffset(i)),
-                  description);
-    return;
-  }
-  int64_t code = runtime::DictKeyString;
-  if (type->isBoolean())
-    code = runtime::DictKeyBool;
-  else if (type->isInteger())
-    code = type->isSigned() ? runtime::DictKeySigned : runtime::DictKeyUnsigned;
-  else if (type->isFloat())
-    code = runtime::DictKeyFloat;
-  description.push_back(code | static_cast<int64_t>(type->storageSize()));
-  description.push_back(offset);
-}
-
-} // namespace
 
 void FunctionLowering::requireDictTypes(const Type *dictType, SourceLocation location) {
   if (!dictType->keyType())
@@ -56,7 +33,7 @@ llvm::Value *FunctionLowering::newDict(const Type *dictType) {
   std::vector<int64_t> valueReferences = types::referenceOffsets(value);
   std::vector<int64_t> description;
   if (key)
-    describeKey(key, 0, description);
+    description = hashedKeyDescription(key);
   if (static_cast<int64_t>(keyReferences.size()) > runtime::DictMaxReferences ||
       static_cast<int64_t>(valueReferences.size()) > runtime::DictMaxReferences ||
       static_cast<int64_t>(description.size()) > runtime::DictMaxKeyDescription)

@@ -3,6 +3,7 @@
 
 #include "runtime/Cfuncs.h"
 #include "runtime/Dicts.h"
+#include "runtime/Sets.h"
 #include "runtime/ExceptionHandling.h"
 #include "runtime/FloatFormat.h"
 #include "runtime/Lists.h"
@@ -160,6 +161,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_random_normalvariate),
       TAIPAN_STRING_SYMBOLS,
       TAIPAN_DICT_SYMBOLS,
+      TAIPAN_SET_SYMBOLS,
   };
 #undef TAIPAN_SYMBOL
   count = sizeof(symbols) / sizeof(symbols[0]);

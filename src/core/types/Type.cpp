@@ -141,6 +141,14 @@ public:
     return intern(std::move(type), name);
   }
 
+  const Type *set(const Type *key) {
+    std::string name = "reflected set(" + (key ? key->name() : std::string("undefined")) + ")";
+    Type type = make(TypeKind::Set, name);
+    if (key)
+      type.elementTypes = {key};
+    return intern(std::move(type), name);
+  }
+
   const Type *optional(const Type *value) {
     std::string name = "OptionalType(" + value->name() + ")";
     Type type = make(TypeKind::Optional, name);
@@ -192,6 +200,7 @@ bool Type::isRuntimeValue() const {
   case TypeKind::Unicode:
   case TypeKind::List:
   case TypeKind::Dict:
+  case TypeKind::Set:
     return true;
   case TypeKind::Optional:
     return elementType->isRuntimeValue();
@@ -208,6 +217,7 @@ bool Type::isBlockReference() const {
   case TypeKind::Unicode:
   case TypeKind::List:
   case TypeKind::Dict:
+  case TypeKind::Set:
     return true;
   default:
     return false;
@@ -268,6 +278,7 @@ size_t Type::storageSize() const {
   case TypeKind::Unicode:
   case TypeKind::List:
   case TypeKind::Dict:
+  case TypeKind::Set:
     return 8;
   case TypeKind::Array:
     return ArrayLayout::shapeOffset + 16 * static_cast<size_t>(dimensions);
@@ -419,6 +430,7 @@ const Type *intrinsic(int id, const std::string &name) {
 
 const Type *list(const Type *item) { return TypeContext::get().list(item); }
 const Type *dict(const Type *key, const Type *value) { return TypeContext::get().dict(key, value); }
+const Type *set(const Type *key) { return TypeContext::get().set(key); }
 
 static void collectReferenceOffsets(const Type *type, int64_t base, std::vector<int64_t> &offsets) {
   if (type->isArray())

@@ -35,6 +35,7 @@ enum class TypeKind {
   DType,            ///< a NumPy dtype object used as a value (`np.empty(n, dtype=rec)`)
   List,             ///< a list: one pointer to a reference-counted block (runtime/Lists.h)
   Dict,             ///< a dict: one pointer to a reference-counted block (runtime/Dicts.h)
+  Set,              ///< a set: one pointer to a reference-counted block (runtime/Sets.h)
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -59,6 +60,7 @@ public:
   bool isString() const { return isUnicode() || typeKind == TypeKind::StringLiteral; }
   bool isList() const { return typeKind == TypeKind::List; }
   bool isDict() const { return typeKind == TypeKind::Dict; }
+  bool isSet() const { return typeKind == TypeKind::Set; }
   /// Boolean, integer, float or complex: the types arithmetic works on.
   bool isNumber() const { return isBoolean() || isInteger() || isFloat() || isComplex(); }
   /// Boolean, integer or float: the numbers on a line.
@@ -109,9 +111,10 @@ public:
   /// the appends that type it).
   const Type *itemType() const { return elementType; }
 
-  /// Dict: the key and value types, both null for `{}` before the stores that type it.
+  /// Dict: the key and value types, both null for `{}` before the stores that type it. Set:
+  /// the key type (null for `set()` before the adds that type it); a set has no value type.
   const Type *keyType() const { return elementTypes.empty() ? nullptr : elementTypes[0]; }
-  const Type *valueType() const { return elementTypes.empty() ? nullptr : elementTypes[1]; }
+  const Type *valueType() const { return elementTypes.size() < 2 ? nullptr : elementTypes[1]; }
 
   /// Pointer: the element type pointed to, or null for void*.
   const Type *pointee() const { return elementType; }
@@ -211,6 +214,9 @@ const Type *list(const Type *item);
 /// DictType[key,value] (Numba's typed dict); null key and value give `{}`'s type before the
 /// stores that type it, which unifies with any dict.
 const Type *dict(const Type *key, const Type *value);
+/// set(K), shown as Numba shows it: `reflected set(int64)`; a null key for `set()` before the
+/// adds that type it.
+const Type *set(const Type *key);
 /// The byte offsets, inside a value of `type` in memory, of the memory-block pointers it holds
 /// (an array's MemInfo, a list's block): what a list releases and retains per item.
 std::vector<int64_t> referenceOffsets(const Type *type);
