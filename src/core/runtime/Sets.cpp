@@ -153,8 +153,8 @@ int32_t addEntry(SetHeader *header, const void *key, int64_t hash, bool retain =
       if (entryState(entry) == Active) {
         if (entryHash(entry) == hash && equalKeys(header, keyOf(entry), key))
           return 0; // already there
-      } else if (!freeSlot) {
-        freeSlot = entry;
+      } else {
+        freeSlot = entry; // the last dummy on the probe sequence, as CPython 3.11 finds it
       }
       entry += header->entrySize;
       if (probes-- == 0)
