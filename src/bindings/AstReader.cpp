@@ -460,8 +460,8 @@ private:
   /// the call is not one of those.
   Expr *readGeneratorConsumer(nb::handle call, SourceLocation where) {
     static const std::map<std::string, Accumulation> consumers = {
-        {"sum", Accumulation::Sum},    {"any", Accumulation::Any}, {"all", Accumulation::All},
-        {"min", Accumulation::Min},    {"max", Accumulation::Max}, {"list", Accumulation::List},
+        {"sum", Accumulation::Sum},     {"any", Accumulation::Any}, {"all", Accumulation::All},
+        {"min", Accumulation::Min},     {"max", Accumulation::Max}, {"list", Accumulation::List},
         {"sorted", Accumulation::List}, {"set", Accumulation::Set}};
     nb::handle function = call.attr("func");
     nb::list arguments = nb::cast<nb::list>(call.attr("args"));

@@ -141,8 +141,8 @@ bool unboxSet(PyObject *value, const Type *type, void *storage) {
     if (!actual || unifyTypes(key, actual) != key || !unboxValue(item, key, buffer.data())) {
       taipan_nrt_decref(set);
       if (!PyErr_Occurred() || actual)
-        raiseTypingError("cannot unbox a heterogeneous set: " + key->name() + " != " +
-                         (actual ? actual->name() : Py_TYPE(item)->tp_name));
+        raiseTypingError("cannot unbox a heterogeneous set: " + key->name() +
+                         " != " + (actual ? actual->name() : Py_TYPE(item)->tp_name));
       return false;
     }
     taipan_set_place(set, i, buffer.data()); // retains what it holds

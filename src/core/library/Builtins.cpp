@@ -187,6 +187,9 @@ void addConversion(Library &library, const std::string &name) {
         if (python && arguments.size() == 1 && arguments[0]->isString() &&
             (target->isInteger() || target->isFloat() || target->isBoolean()))
           return target; // int(s), float(s), bool(s)
+        if (python && target->isBoolean() && arguments.size() == 1 &&
+            (arguments[0]->isSet() || arguments[0]->isList() || arguments[0]->isDict()))
+          return target; // bool(container): whether it holds anything
         if (arguments.size() != 1 || !arguments[0]->isNumber())
           throwNoOverload(call);
         // Python's complex() and bool() take a complex number, so do NumPy's complex types.
@@ -208,6 +211,8 @@ void addConversion(Library &library, const std::string &name) {
         }
         if (call.argumentTypes[0]->isString())
           return parseString(lowering, values[0], call.argumentTypes[0], target);
+        if (target->isBoolean() && !call.argumentTypes[0]->isNumber())
+          return lowering.truthValue(values[0], call.argumentTypes[0]);
         return lowering.castValue(values[0], call.argumentTypes[0], target);
       });
 }

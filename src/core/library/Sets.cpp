@@ -40,8 +40,9 @@ void requireKey(const LibraryCall &call, const Type *set, const Type *key) {
 const Type *otherSetType(const LibraryCall &call, size_t index) {
   const Type *other = setOfIterable(call.argumentTypes[index]);
   if (!other)
-    throwTypingError(call.function->name.substr(4) + "() takes a set or an iterable of "
-                                                     "hashable items, not " +
+    throwTypingError(call.function->name.substr(4) +
+                         "() takes a set or an iterable of "
+                         "hashable items, not " +
                          call.argumentTypes[index]->name(),
                      call.location);
   return other;
@@ -53,8 +54,7 @@ const Type *combinedType(const LibraryCall &call, const Type *left, const Type *
     return left->keyType() ? left : right;
   const Type *key = unifyTypes(left->keyType(), right->keyType());
   if (!key || !dictKeyType(key) || dictKeyType(key) != key)
-    throwTypingError("cannot combine a " + left->name() + " and a " + right->name(),
-                     call.location);
+    throwTypingError("cannot combine a " + left->name() + " and a " + right->name(), call.location);
   return types::set(key);
 }
 
@@ -125,6 +125,9 @@ llvm::Value *lowerCombination(FunctionLowering &lowering, const LibraryCall &cal
   llvm::Value *a = values[0], *b = values[1];
   switch (operation) {
   case runtime::SetUnion: { // set_copy, then set_update_internal
+    if (bType->isSet())     // the runtime skips the update of `a | a`, as CPython does
+      return combine(lowering, lowering.asSet(a, aType, resultType),
+                     lowering.asSet(b, bType, resultType), operation, resultType);
     llvm::Value *left = lowering.asSet(a, aType, resultType);
     llvm::Value *result =
         lowering.listRuntime("taipan_set_copy", lowering.irBuilder().getPtrTy(), {left});
@@ -278,8 +281,7 @@ void registerElementMethods(Library &library) {
             llvm::BasicBlock *done = lowering.newBlock("set.removed");
             builder.CreateCondBr(builder.CreateICmpEQ(found, builder.getInt32(0)), missing, done);
             builder.SetInsertPoint(missing);
-            lowering.listRuntime("taipan_set_key_error", builder.getVoidTy(),
-                                 {values[0], address});
+            lowering.listRuntime("taipan_set_key_error", builder.getVoidTy(), {values[0], address});
             lowering.exitFunction(builder.getInt32(KeyErrorId));
             builder.SetInsertPoint(done);
           }
@@ -400,8 +402,8 @@ void registerOperators(Library &library) {
           if (!left->isSet() || !right->isSet()) {
             if (op == "==" || op == "!=")
               return types::boolean();
-            throwTypingError("'" + op + "' is not supported between a " + left->name() +
-                                 " and a " + right->name(),
+            throwTypingError("'" + op + "' is not supported between a " + left->name() + " and a " +
+                                 right->name(),
                              call.location);
           }
           combinedType(call, left, right);
@@ -426,10 +428,10 @@ void registerOperators(Library &library) {
             std::swap(a, b);
             std::swap(leftSize, rightSize);
           }
-          llvm::Value *subset = builder.CreateICmpNE(
-              lowering.listRuntime("taipan_set_relation", builder.getInt32Ty(),
-                                   {a, b, builder.getInt32(0)}),
-              builder.getInt32(0));
+          llvm::Value *subset =
+              builder.CreateICmpNE(lowering.listRuntime("taipan_set_relation", builder.getInt32Ty(),
+                                                        {a, b, builder.getInt32(0)}),
+                                   builder.getInt32(0));
           if (op == "==" || op == "!=") {
             llvm::Value *equal =
                 builder.CreateAnd(builder.CreateICmpEQ(leftSize, rightSize), subset);

@@ -3,7 +3,6 @@
 
 #include "runtime/Cfuncs.h"
 #include "runtime/Dicts.h"
-#include "runtime/Sets.h"
 #include "runtime/ExceptionHandling.h"
 #include "runtime/FloatFormat.h"
 #include "runtime/Lists.h"
@@ -11,6 +10,7 @@
 #include "runtime/MemoryRuntime.h"
 #include "runtime/NumpyRandom.h"
 #include "runtime/ParallelLoops.h"
+#include "runtime/Sets.h"
 #include "runtime/Sort.h"
 #include "runtime/Strings.h"
 #include "runtime/UfuncLoops.h"

@@ -367,8 +367,8 @@ void swapTables(SetHeader *a, SetHeader *b) {
 bool isSubset(const SetHeader *a, const SetHeader *b) {
   if (a->size > b->size)
     return false;
-  return forEachEntry(a,
-                      [&](char *entry) { return containsEntry(b, keyOf(entry), entryHash(entry)); });
+  return forEachEntry(
+      a, [&](char *entry) { return containsEntry(b, keyOf(entry), entryHash(entry)); });
 }
 
 } // namespace
@@ -450,7 +450,7 @@ MemInfo *taipan_set_combine(MemInfo *a, MemInfo *b, int32_t operation) {
   }
   default: {
     MemInfo *result = taipan_set_copy(a);
-    if (result && merge(setHeader(result), setHeader(b)) != 0) {
+    if (result && a != b && merge(setHeader(result), setHeader(b)) != 0) {
       taipan_nrt_decref(result);
       return nullptr;
     }
@@ -488,10 +488,9 @@ int32_t taipan_set_relation(MemInfo *a, MemInfo *b, int32_t relation) {
     return isSubset(left, right) ? 1 : 0;
   if (left->size > right->size)
     std::swap(left, right);
-  return forEachEntry(left,
-                      [&](char *entry) {
-                        return !containsEntry(right, keyOf(entry), entryHash(entry));
-                      })
+  return forEachEntry(
+             left,
+             [&](char *entry) { return !containsEntry(right, keyOf(entry), entryHash(entry)); })
              ? 1
              : 0;
 }

@@ -1260,8 +1260,7 @@ private:
 
   /// An operator on sets (`{a, b}`, `|`, `in`, `<=`...), typed by its library entry
   /// "set.<operator>" (library/Sets.cpp) and recorded under the expression.
-  const Type *typeSetOperator(Expr *expr, const std::string &symbol,
-                              std::vector<Expr *> operands) {
+  const Type *typeSetOperator(Expr *expr, const std::string &symbol, std::vector<Expr *> operands) {
     const LibraryFunction *entry = Library::get().find("set." + symbol);
     if (!entry)
       throwTypingError("unsupported operand types for " + symbol + ": " +
