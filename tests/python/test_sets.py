@@ -57,12 +57,12 @@ def set_of_iterable(items):
 
 
 def literal():
-    s = {3, 1, 2, 1}
+    s = {3, 1, 2, 1}  # noqa: B033 (a repeated key is added once)
     return s
 
 
 def literal_of_strings():
-    return {"b", "a", "c", "a"}
+    return {"b", "a", "c", "a"}  # noqa: B033
 
 
 def literal_of_tuples():
@@ -75,7 +75,7 @@ def comprehension(n):
 
 
 def set_from_generator(n):
-    return set(i * i for i in range(n))
+    return set(i * i for i in range(n))  # noqa: C401 (set() consuming a generator)
 
 
 def set_of_set(n):
@@ -231,8 +231,8 @@ def operators(a, b):
         x > y,
         x >= y,
         x == x.copy(),
-        x <= x,
-        x < x,
+        x <= x,  # noqa: PLR0124
+        x < x,  # noqa: PLR0124
     )
 
 
@@ -285,17 +285,14 @@ def test_methods_take_iterables(a, items):
 
 
 def test_missing_keys_raise_key_error():
-    with no_allocation_leak():
-        with pytest.raises(KeyError) as error:
-            njit(remove_missing)(5)
+    with no_allocation_leak(), pytest.raises(KeyError) as error:
+        njit(remove_missing)(5)
     assert error.value.args == (6,)
-    with no_allocation_leak():
-        with pytest.raises(KeyError) as error:
-            njit(remove_missing_string)("zz")
+    with no_allocation_leak(), pytest.raises(KeyError) as error:
+        njit(remove_missing_string)("zz")
     assert error.value.args == ("zz",)
-    with no_allocation_leak():
-        with pytest.raises(KeyError, match="pop from an empty set"):
-            njit(pop_empty)()
+    with no_allocation_leak(), pytest.raises(KeyError, match="pop from an empty set"):
+        njit(pop_empty)()
 
 
 # Iteration order ------------------------------------------------------------------------------
