@@ -130,8 +130,8 @@ bool finishListArgument(PyObject *value, const Type *type, void *storage, bool r
                                  reflect && ok);
     return ok;
   }
-  if (type->isSet())
-    return finishSetArgument(value, type, storage, reflect);
+  if (type->isSet()) // reflected after an exception too, as Numba does (when it changed)
+    return finishSetArgument(value, type, storage, true);
   MemInfo *list = blockAt(storage);
   if (!reflect) {
     taipan_nrt_decref(list);

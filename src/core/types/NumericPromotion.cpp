@@ -160,7 +160,8 @@ const Type *binaryResultType(BinaryOp op, const Type *left, const Type *right) {
 
 namespace {
 bool holdsValueWithoutIdentity(const Type *type) {
-  if (type->isArray() || type->kind() == TypeKind::Range)
+  // A set argument is a copy of the caller's set, so `a is b` of two would not be Python's.
+  if (type->isArray() || type->kind() == TypeKind::Range || type->isSet())
     return true;
   return type->isTuple() &&
          std::any_of(type->elements().begin(), type->elements().end(), holdsValueWithoutIdentity);

@@ -892,8 +892,8 @@ private:
             !identityIsDecidable(operands[i], operands[i + 1]))
           throwTypingError(std::string("'") + compareOpSymbol(expr->compareOps[i]) + "' between " +
                                describe(operands[i]) + " and " + describe(operands[i + 1]) +
-                               " is not supported: arrays and ranges have no object identity "
-                               "in compiled code",
+                               " is not supported: arrays, ranges and sets have no object "
+                               "identity in compiled code",
                            expr->location);
       bool identity =
           expr->compareOps[0] == CompareOp::Is || expr->compareOps[0] == CompareOp::IsNot;
