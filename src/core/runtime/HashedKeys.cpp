@@ -12,15 +12,7 @@ namespace {
 
 constexpr uint64_t HashModulus = (uint64_t{1} << 61) - 1;
 
-/// CPython's hash of an int.
-int64_t hashSigned(int64_t value) {
-  uint64_t magnitude =
-      value < 0 ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
-  int64_t hash = static_cast<int64_t>(magnitude % HashModulus);
-  if (value < 0)
-    hash = -hash;
-  return hash == -1 ? -2 : hash;
-}
+int64_t hashSigned(int64_t value) { return hashPythonInt(value); }
 
 /// CPython's _Py_HashDouble; NaN hashes to 0 as in taipan.hashing and Numba.
 int64_t hashDouble(double value) {

@@ -34,6 +34,22 @@ template <typename T> T readAt(const char *at) {
   return value;
 }
 
+/// CPython's hash() of an int (mod 2**61 - 1, -1 becoming -2).
+inline int64_t hashPythonInt(int64_t value) {
+  constexpr uint64_t modulus = (uint64_t{1} << 61) - 1;
+  uint64_t magnitude =
+      value < 0 ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+  auto hash = static_cast<int64_t>(magnitude % modulus);
+  if (value < 0)
+    hash = -hash;
+  return hash == -1 ? -2 : hash;
+}
+
+/// Whether a key description is one int64 at offset 0, the case hashed containers test first.
+inline bool isPlainInt64Key(const int64_t *description, int64_t length) {
+  return length == 2 && description[0] == (DictKeySigned | 8) && description[1] == 0;
+}
+
 /// CPython's hash() of the key part described at `description[at]`; `at` moves past it.
 int64_t hashKey(const int64_t *description, int64_t &at, const char *key);
 /// Python's == of two keys of one type (floats by value: -0.0 equals 0.0, NaN equals nothing);

@@ -38,11 +38,15 @@ void retainKey(const SetHeader *header, const char *key) {
 }
 
 int64_t hashOf(const SetHeader *header, const void *key) {
+  if (header->plainInt64)
+    return hashPythonInt(readAt<int64_t>(static_cast<const char *>(key)));
   int64_t at = 0;
   return hashKey(header->keyDescription, at, static_cast<const char *>(key));
 }
 
 bool equalKeys(const SetHeader *header, const char *a, const void *b) {
+  if (header->plainInt64)
+    return std::memcmp(a, b, 8) == 0;
   int64_t at = 0;
   return keysEqual(header->keyDescription, at, a, static_cast<const char *>(b));
 }
@@ -387,6 +391,7 @@ MemInfo *taipan_set_new(const int64_t *layout) {
   for (int64_t k = 0; k < model.keyDescriptionLength; ++k)
     model.keyDescription[k] = layout[at++];
   model.entrySize = SetEntryKeyOffset + (model.keySize + 7) / 8 * 8;
+  model.plainInt64 = isPlainInt64Key(model.keyDescription, model.keyDescriptionLength) ? 1 : 0;
   return newSetLike(&model);
 }
 

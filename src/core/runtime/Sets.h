@@ -21,6 +21,7 @@ struct SetHeader {
   int64_t finger; ///< where pop() looks first
   char *table;
   int64_t keySize, entrySize;
+  int64_t plainInt64; ///< 1 when the key is one int64 (hashed and compared inline)
   int64_t keyReferenceCount;
   int64_t keyReferences[DictMaxReferences];
   int64_t keyDescriptionLength;
