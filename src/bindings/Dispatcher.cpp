@@ -6,6 +6,7 @@
 #include "ListBoxing.h"
 #include "Module.h"
 #include "StringBoxing.h"
+#include "runtime/MemoryRuntime.h"
 
 #include <cstring>
 #include <deque>
@@ -14,6 +15,30 @@
 
 namespace taipan::bindings {
 namespace {
+
+/// A returned set that is a set argument's compiled copy gives back the caller's own set (a new
+/// reference; reflection then writes the changes into it), as Numba returns a reflected set's
+/// parent. Null when the result is no such set.
+template <typename Compiled>
+PyObject *returnedArgument(const Compiled &compiled, PyObject *const *arguments, void **pointers,
+                           size_t count, const void *result) {
+  if (!compiled.returnType->isSet())
+    return nullptr;
+  runtime::MemInfo *returned;
+  std::memcpy(&returned, result, sizeof(returned));
+  for (size_t i = 0; i < count; ++i) {
+    if (!compiled.argumentTypes[i]->isSet())
+      continue;
+    runtime::MemInfo *argument;
+    std::memcpy(&argument, pointers[i], sizeof(argument));
+    if (argument == returned) {
+      taipan_nrt_decref(returned); // the argument's copy keeps its own reference
+      Py_INCREF(arguments[i]);
+      return arguments[i];
+    }
+  }
+  return nullptr;
+}
 
 struct Overload {
   CompiledFunction compiled;
@@ -112,7 +137,9 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
     raisePendingException();
     return nullptr;
   }
-  PyObject *boxed = boxValue(compiled.returnType, result);
+  PyObject *boxed = returnedArgument(compiled, arguments, pointers, count, result);
+  if (!boxed)
+    boxed = boxValue(compiled.returnType, result);
   if (anyLists && !finishLists(count, true))
     Py_CLEAR(boxed);
   return boxed;

@@ -452,3 +452,26 @@ def test_sets_in_cuda_kernels_are_unsupported():
 
     with pytest.raises(UnsupportedError, match="set"):
         cuda.compile_ptx(kernel, void(float64[:]))
+
+
+def test_returning_a_set_argument_gives_back_the_callers_set():
+    def grow(s, k):
+        s.add(k)
+        return s
+
+    mine = {1.5, 2.5}
+    with no_allocation_leak():
+        got = njit(grow)(mine, 9.5)
+    assert got is mine and mine == {1.5, 2.5, 9.5}
+
+
+def test_adding_a_wider_key_to_a_typed_set_is_a_typing_error():
+    def aliased():
+        s = {1, 2}
+        t = s
+        t.add(2.5)
+        return len(s)
+
+    # Never a copy that `s` would not see: the key must fit the set's keys.
+    with pytest.raises(TypingError, match="does not match"):
+        njit(aliased)()
