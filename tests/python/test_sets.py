@@ -475,3 +475,27 @@ def test_adding_a_wider_key_to_a_typed_set_is_a_typing_error():
     # Never a copy that `s` would not see: the key must fit the set's keys.
     with pytest.raises(TypingError, match="does not match"):
         njit(aliased)()
+
+
+def tuples_of_strings(words):
+    s = {("a", "b"), ("c", "d")}
+    for w in words:
+        s.add((w, w + "x"))
+    s.discard(("a", "b"))
+    popped = s.pop()
+    u = s | {("zz", "y")}
+    return list(s), popped, list(u), ("c", "d") in s
+
+
+def test_keys_holding_strings_are_retained_and_released():
+    check(tuples_of_strings, ["p", "q", "c"])
+    mine, theirs = {"a", "b", "c"}, {"a", "b", "c"}
+    with no_allocation_leak():
+        assert njit(add_and_discard_string)(mine) == add_and_discard_string(theirs)
+    assert list(mine) == list(theirs)
+
+
+def add_and_discard_string(s):
+    s.add("new")
+    s.discard("a")
+    return len(s)
