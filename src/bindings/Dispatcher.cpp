@@ -18,11 +18,31 @@ namespace {
 
 /// A returned set that is a set argument's compiled copy gives back the caller's own set (a new
 /// reference; reflection then writes the changes into it), as Numba returns a reflected set's
-/// parent. Null when the result is no such set.
+/// parent; so does such a set inside a returned tuple. Null when the result holds no such set.
 template <typename Compiled>
 PyObject *returnedArgument(const Compiled &compiled, PyObject *const *arguments, void **pointers,
-                           size_t count, const void *result) {
-  if (!compiled.returnType->isSet())
+                           size_t count, const Type *type, const void *result) {
+  if (type->isTuple()) {
+    bool holdsSets = false;
+    for (const Type *element : type->elements())
+      holdsSets |= element->isSet();
+    if (!holdsSets)
+      return nullptr;
+    PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
+    for (size_t i = 0; tuple && i < type->elements().size(); ++i) {
+      const void *at = static_cast<const char *>(result) + type->elementOffset(i);
+      PyObject *element =
+          returnedArgument(compiled, arguments, pointers, count, type->elements()[i], at);
+      if (!element)
+        element = boxValue(type->elements()[i], at);
+      if (!element) // the elements not boxed yet are lost with the error
+        Py_CLEAR(tuple);
+      else
+        PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), element);
+    }
+    return tuple;
+  }
+  if (!type->isSet())
     return nullptr;
   runtime::MemInfo *returned;
   std::memcpy(&returned, result, sizeof(returned));
@@ -137,8 +157,9 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
     raisePendingException();
     return nullptr;
   }
-  PyObject *boxed = returnedArgument(compiled, arguments, pointers, count, result);
-  if (!boxed)
+  PyObject *boxed =
+      returnedArgument(compiled, arguments, pointers, count, compiled.returnType, result);
+  if (!boxed && !PyErr_Occurred())
     boxed = boxValue(compiled.returnType, result);
   if (anyLists && !finishLists(count, true))
     Py_CLEAR(boxed);
