@@ -515,9 +515,9 @@ private:
   /// the call is not one of those.
   Expr *readGeneratorConsumer(nb::handle call, SourceLocation where) {
     static const std::map<std::string, Accumulation> consumers = {
-        {"sum", Accumulation::Sum},    {"any", Accumulation::Any}, {"all", Accumulation::All},
-        {"min", Accumulation::Min},    {"max", Accumulation::Max}, {"list", Accumulation::List},
-        {"sorted", Accumulation::List}};
+        {"sum", Accumulation::Sum},     {"any", Accumulation::Any}, {"all", Accumulation::All},
+        {"min", Accumulation::Min},     {"max", Accumulation::Max}, {"list", Accumulation::List},
+        {"sorted", Accumulation::List}, {"set", Accumulation::Set}};
     nb::handle function = call.attr("func");
     nb::list arguments = nb::cast<nb::list>(call.attr("args"));
     if (nodeKind(function) != "Name" || arguments.size() == 0 ||
@@ -787,9 +787,13 @@ private:
                        "any(), all(), min(), max(), list() or sorted()",
                        where);
     if (kind == "SetComp")
-      throwUnsupported("set comprehensions are not supported yet (sets are not containers in "
-                       "compiled code); a list comprehension is",
-                       where);
+      return readComprehension(node, Accumulation::Set, nullptr, nullptr);
+    if (kind == "Set") { // {a, b, ...}: the keys in order
+      Expr *expr = source.newExpr(ExprKind::Set, where);
+      for (nb::handle element : nb::cast<nb::list>(node.attr("elts")))
+        expr->operands.push_back(readExpr(element));
+      return expr;
+    }
     if (kind == "DictComp")
       throwUnsupported("dict comprehensions are not supported yet; fill the dict in a for loop",
                        where);
@@ -805,7 +809,6 @@ private:
                        where);
     static const std::map<std::string, std::string> names = {
         {"JoinedStr", "f-strings"},
-        {"Set", "set literals"},
         {"Await", "await"},
         {"NamedExpr", "assignment expressions"},
         {"Starred", "starred expressions"}};

@@ -7,6 +7,7 @@
 #include "GeneratorBoxing.h"
 #include "ListBoxing.h"
 #include "RecordBoxing.h"
+#include "SetBoxing.h"
 #include "StringBoxing.h"
 #include "TypedContainers.h"
 
@@ -102,6 +103,8 @@ const Type *typeOfValue(PyObject *value) {
     return typed;
   if (PySlice_Check(value))
     return types::sliceValue();
+  if (PySet_CheckExact(value))
+    return typeOfSet(value);
   if (const Type *scalar = numpyScalarType(pythonType)) {
     cache[pythonType] = scalar;
     return scalar;
@@ -227,6 +230,8 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     if (!type->isReflected())
       return unboxTypedContainer(value, type, storage);
     return unboxList(value, type, storage);
+  case TypeKind::Set:
+    return unboxSet(value, type, storage);
   case TypeKind::Dict:
     return unboxTypedContainer(value, type, storage);
   case TypeKind::Tuple: {
@@ -297,6 +302,8 @@ PyObject *boxValue(const Type *type, const void *storage) {
     return boxTypedContainer(type, storage);
   case TypeKind::Generator:
     return boxGenerator(type, storage);
+  case TypeKind::Set:
+    return boxSet(type, storage);
   case TypeKind::Tuple: {
     PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
     if (!tuple)

@@ -7,6 +7,7 @@
 #include "ListBoxing.h"
 #include "Module.h"
 #include "StringBoxing.h"
+#include "runtime/MemoryRuntime.h"
 
 #include <cstring>
 #include <deque>
@@ -15,6 +16,50 @@
 
 namespace taipan::bindings {
 namespace {
+
+/// A returned set that is a set argument's compiled copy gives back the caller's own set (a new
+/// reference; reflection then writes the changes into it), as Numba returns a reflected set's
+/// parent; so does such a set inside a returned tuple. Null when the result holds no such set.
+template <typename Compiled>
+PyObject *returnedArgument(const Compiled &compiled, PyObject *const *arguments, void **pointers,
+                           size_t count, const Type *type, const void *result) {
+  if (type->isTuple()) {
+    bool holdsSets = false;
+    for (const Type *element : type->elements())
+      holdsSets |= element->isSet();
+    if (!holdsSets)
+      return nullptr;
+    PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
+    for (size_t i = 0; tuple && i < type->elements().size(); ++i) {
+      const void *at = static_cast<const char *>(result) + type->elementOffset(i);
+      PyObject *element =
+          returnedArgument(compiled, arguments, pointers, count, type->elements()[i], at);
+      if (!element)
+        element = boxValue(type->elements()[i], at);
+      if (!element) // the elements not boxed yet are lost with the error
+        Py_CLEAR(tuple);
+      else
+        PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), element);
+    }
+    return tuple;
+  }
+  if (!type->isSet())
+    return nullptr;
+  runtime::MemInfo *returned;
+  std::memcpy(&returned, result, sizeof(returned));
+  for (size_t i = 0; i < count; ++i) {
+    if (!compiled.argumentTypes[i]->isSet())
+      continue;
+    runtime::MemInfo *argument;
+    std::memcpy(&argument, pointers[i], sizeof(argument));
+    if (argument == returned) {
+      taipan_nrt_decref(returned); // the argument's copy keeps its own reference
+      Py_INCREF(arguments[i]);
+      return arguments[i];
+    }
+  }
+  return nullptr;
+}
 
 struct Overload {
   CompiledFunction compiled;
@@ -113,9 +158,13 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
     raisePendingException();
     return nullptr;
   }
-  PyObject *boxed = boxValue(compiled.returnType, result);
-  if (boxed && compiled.returnType->isGenerator())
-    keepGeneratorArguments(boxed, arguments, count);
+  PyObject *boxed =
+      returnedArgument(compiled, arguments, pointers, count, compiled.returnType, result);
+  if (!boxed && !PyErr_Occurred()) {
+    boxed = boxValue(compiled.returnType, result);
+    if (boxed && compiled.returnType->isGenerator())
+      keepGeneratorArguments(boxed, arguments, count);
+  }
   if (anyLists && !finishLists(count, true))
     Py_CLEAR(boxed);
   return boxed;

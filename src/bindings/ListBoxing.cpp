@@ -3,6 +3,7 @@
 #include "ListBoxing.h"
 
 #include "Boxing.h"
+#include "SetBoxing.h"
 #include "runtime/Lists.h"
 #include "types/NumericPromotion.h"
 
@@ -10,13 +11,7 @@
 #include <vector>
 
 namespace taipan::bindings {
-namespace {
 
-using runtime::ListHeader;
-using runtime::listHeader;
-using runtime::MemInfo;
-
-/// Raises taipan.errors.TypingError (TypeError if it cannot be had) with `message`.
 void raiseTypingError(const std::string &message) {
   PyObject *errors = PyImport_ImportModule("taipan.errors");
   PyObject *type = errors ? PyObject_GetAttrString(errors, "TypingError") : nullptr;
@@ -25,6 +20,12 @@ void raiseTypingError(const std::string &message) {
   PyErr_SetString(type ? type : PyExc_TypeError, message.c_str());
   Py_XDECREF(type);
 }
+
+namespace {
+
+using runtime::ListHeader;
+using runtime::listHeader;
+using runtime::MemInfo;
 
 MemInfo *blockAt(const void *storage) {
   MemInfo *block;
@@ -53,6 +54,8 @@ std::string describeUnsupportedList(PyObject *value) {
 }
 
 bool holdsLists(const Type *type) {
+  if (type->isSet())
+    return true;
   if (type->isList())
     return type->isReflected(); // a typed list is passed as its block, never copied
   if (!type->isTuple())
@@ -129,6 +132,8 @@ bool finishListArgument(PyObject *value, const Type *type, void *storage, bool r
                                  reflect && ok);
     return ok;
   }
+  if (type->isSet()) // reflected after an exception too, as Numba does (when it changed)
+    return finishSetArgument(value, type, storage, true);
   MemInfo *list = blockAt(storage);
   if (!reflect) {
     taipan_nrt_decref(list);

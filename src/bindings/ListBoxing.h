@@ -25,7 +25,9 @@ PyObject *boxList(const Type *type, const void *storage);
 /// when `reflect` (the function may have changed it), then releases the compiled list. Tuples
 /// holding lists are walked. Returns false with a Python exception set on failure.
 bool finishListArgument(PyObject *value, const Type *type, void *storage, bool reflect);
-/// Whether an argument of `type` holds lists that finishListArgument must release.
+/// Raises taipan.errors.TypingError (TypeError if it cannot be had) with `message`.
+void raiseTypingError(const std::string &message);
+/// Whether an argument of `type` holds lists (or sets) that finishListArgument must release.
 bool holdsLists(const Type *type);
 
 } // namespace taipan::bindings

@@ -175,11 +175,23 @@ class Dispatcher(CompiledFunction):
                     f'\n\nFile "{code.co_filename}", line '
                     f"{code.co_firstlineno}, in {self.__qualname__}"
                 )
-                if isinstance(value, (set, frozenset, dict)):
-                    # Dicts and sets are not built yet (issue 13): say so rather than "no type".
+                if isinstance(value, (frozenset, dict)):
+                    # Dicts and frozensets cannot be passed in (issue 13): say so rather than
+                    # "no type".
                     raise UnsupportedError(
                         f"argument {index} ({name}) is a {type(value).__name__}: dicts and "
-                        f"sets are not supported in compiled code yet{where}"
+                        f"frozensets are not supported as arguments of compiled code{where}"
+                    )
+                if isinstance(value, set):
+                    what = (
+                        "an empty set has no item type"
+                        if not value
+                        else "a set of items that do not hash in compiled code"
+                    )
+                    raise TypingError(
+                        f"cannot determine the type of argument {index} ({name}): {what} (sets "
+                        f"of integers, floats, booleans, strings and tuples of them are "
+                        f"supported){where}"
                     )
                 raise TypingError(
                     f"cannot determine the type of argument {index} ({name}): {what}{where}"

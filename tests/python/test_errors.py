@@ -64,7 +64,7 @@ def calls_unknown_math_function(x):
 
 @njit
 def uses_set(x):
-    s = {x, 1}  # <- error
+    s = frozenset((x, 1))  # <- error
     return len(s)
 
 
@@ -260,7 +260,7 @@ def test_unsupported_is_typing_error_subclass():
 
 def test_errors_raised_at_call_not_at_decoration():
     def f(x):
-        return {x, 1}
+        return frozenset((x, 1))
 
     dispatcher = njit(f)  # no error yet
     with pytest.raises(TypingError):

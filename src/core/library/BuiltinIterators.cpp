@@ -161,7 +161,7 @@ void registerBuiltinIterators(Library &library) {
           call.form = LenOfTuple;
         } else if (argument->isString()) {
           call.form = LenOfString;
-        } else if (argument->isList() || argument->isDict()) {
+        } else if (argument->isList() || argument->isDict() || argument->isSet()) {
           call.form = LenOfList;
         } else {
           throwNoOverload(call);
@@ -178,6 +178,9 @@ void registerBuiltinIterators(Library &library) {
         case LenOfString:
           return stringLength(lowering, asStringValue(lowering, values[0], call.argumentTypes[0]));
         case LenOfList:
+          if (call.argumentTypes[0]->isSet())
+            return call.argumentTypes[0]->keyType() ? lowering.setLength(values[0])
+                                                    : lowering.irBuilder().getInt64(0);
           return call.argumentTypes[0]->isDict() ? lowering.dictLength(values[0])
                                                  : lowering.listLength(values[0]);
         default:

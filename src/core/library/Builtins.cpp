@@ -220,8 +220,8 @@ void addConversion(Library &library, const std::string &name) {
             (target->isInteger() || target->isFloat() || target->isBoolean()))
           return target; // int(s), float(s), bool(s)
         if (python && target->isBoolean() && arguments.size() == 1 &&
-            (arguments[0]->isList() || arguments[0]->isTuple() || arguments[0]->isDict() ||
-             arguments[0]->kind() == TypeKind::Range))
+            (arguments[0]->isSet() || arguments[0]->isList() || arguments[0]->isTuple() ||
+             arguments[0]->isDict() || arguments[0]->kind() == TypeKind::Range))
           return target; // bool(container): whether it holds anything, as `if x:` asks
         if (arguments.size() != 1 || !arguments[0]->isNumber())
           throwNoOverload(call);
@@ -244,7 +244,7 @@ void addConversion(Library &library, const std::string &name) {
         }
         if (call.argumentTypes[0]->isString())
           return parseString(lowering, values[0], call.argumentTypes[0], target);
-        if (!call.argumentTypes[0]->isNumber())
+        if (target->isBoolean() && !call.argumentTypes[0]->isNumber())
           return lowering.truthValue(values[0], call.argumentTypes[0]);
         return lowering.castValue(values[0], call.argumentTypes[0], target);
       });

@@ -35,6 +35,7 @@ Library::Library() {
   registerStringFunctions(*this);
   registerListFunctions(*this);
   registerDictFunctions(*this);
+  registerSetFunctions(*this);
   registerTypedContainerFunctions(*this); // after lists, whose list() it reuses
 }
 

@@ -218,6 +218,7 @@ void registerStringFunctions(Library &library);
 void registerListFunctions(Library &library);
 void registerDictFunctions(Library &library);
 void registerTypedContainerFunctions(Library &library);
+void registerSetFunctions(Library &library);
 
 /// Throws the TypingError "no implementation of <function> for argument types (...)" for a
 /// call whose argument types its function does not take.

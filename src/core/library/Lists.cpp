@@ -21,6 +21,8 @@ using Values = std::vector<llvm::Value *>;
 const Type *iterableItem(const Type *type) {
   if (type->isList())
     return type->itemType();
+  if (type->isSet()) // its keys, in iteration order
+    return type->keyType();
   if (type->kind() == TypeKind::Range)
     return types::int64();
   if (type->isUniformTuple())

@@ -269,6 +269,10 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
   }
   case StmtKind::AugAssign: {
     Expr *target = stmt->targets[0];
+    if (target->kind == ExprKind::Name && typeOf(target)->isSet()) {
+      lowerSetAugmentedAssign(stmt); // s |= t changes the set in place
+      break;
+    }
     bool dictItem = // d[k] += v reads d[k], then stores the result as d[k] = ... does
         target->kind == ExprKind::Subscript && typeOf(target->operands[0])->isDict();
     // An array value (a dict's too) is updated in place, as NumPy's `a += v` does.
@@ -435,6 +439,9 @@ FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value
   } else if (type->isDict()) { // `for k in d` walks a list of the keys, made first
     source.value = dictToList(value, type, 0);
     source.type = dictListType(type, 0);
+  } else if (type->isSet()) { // `for k in s` walks a list of the keys in table order
+    source.value = setToList(value, type);
+    source.type = types::list(type->keyType());
   } else if (type->isTuple()) {
     // A tuple of one element type is read through a stack copy indexed by a counter.
     source.tupleCopy = createEntryAlloca(memoryType(context, type), "for.tuple");

@@ -513,6 +513,30 @@ public:
   llvm::Value *dictToList(llvm::Value *dict, const Type *dictType, int which);
   /// The list type dictToList gives.
   static const Type *dictListType(const Type *dictType, int which);
+
+  // Sets (LowerSets.cpp): a set is one pointer to its block (runtime/Sets.h); the runtime takes
+  // keys by the address of their memory form.
+  /// A new empty set of `setType`, owned by the current statement.
+  llvm::Value *newSet(const Type *setType);
+  llvm::Value *setLength(llvm::Value *set);
+  /// A TypingError at `location` when the set's key type is still unknown.
+  void requireSetType(const Type *setType, SourceLocation location);
+  /// The address of a stack copy of `key` converted to the set's key type (borrowed).
+  llvm::Value *setKeyAddress(llvm::Value *key, const Type *keyType, const Type *setType);
+  /// s.add(key): the key is converted; the set retains what it holds.
+  void addToSet(llvm::Value *set, const Type *setType, llvm::Value *key, const Type *keyType);
+  /// Adds each item of an iterable (a set, list, range, tuple, array or string), in order.
+  void addAllToSet(llvm::Value *set, const Type *setType, llvm::Value *iterable,
+                   const Type *iterableType);
+  /// A set of `setType` with the items of `iterable`: the iterable itself when it is already a
+  /// set of that type (borrowed), else a new temporary.
+  llvm::Value *asSet(llvm::Value *iterable, const Type *iterableType, const Type *setType);
+  /// A new list (a temporary) of the keys in iteration order.
+  llvm::Value *setToList(llvm::Value *set, const Type *setType);
+  /// `s |= t`, `&=`, `-=`, `^=` on a set variable: the set changes in place.
+  void lowerSetAugmentedAssign(Stmt *stmt);
+  /// A set of one key type as a set of another (a copy).
+  llvm::Value *convertSet(llvm::Value *set, const Type *from, const Type *to);
   /// Calls `body` with the key and value (borrowed) of every entry, in order.
   void forEachDictEntry(llvm::Value *dict, const Type *dictType,
                         const std::function<void(llvm::Value *key, llvm::Value *value)> &body);

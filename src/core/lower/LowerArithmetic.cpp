@@ -119,6 +119,7 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
   case ExprKind::Comprehension:
     return lowerComprehension(expr);
   case ExprKind::Dict: // {k: v, ...}: the "dict.{}" entry (library/Dicts.cpp)
+  case ExprKind::Set:  // {a, b, ...}: the "set.{}" entry (library/Sets.cpp)
     return lowerLibraryCall(function.libraryCalls.at(expr->id));
   default:
     throwUnsupported("this expression is not supported", expr->location);
@@ -195,6 +196,8 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
     return convertList(value, from, to);
   if (to->isDict() && from->isDict())
     return convertDict(value, from, to);
+  if (to->isSet() && from->isSet())
+    return convertSet(value, from, to);
   if (to->isTuple() && from->isTuple()) {
     std::vector<llvm::Value *> elements;
     for (size_t i = 0; i < to->elements().size(); ++i)
@@ -238,6 +241,8 @@ llvm::Value *FunctionLowering::truthValue(llvm::Value *value, const Type *type) 
     return builder.CreateICmpNE(listLength(value), builder.getInt64(0));
   case TypeKind::Dict:
     return builder.CreateICmpNE(dictLength(value), builder.getInt64(0));
+  case TypeKind::Set:
+    return builder.CreateICmpNE(setLength(value), builder.getInt64(0));
   case TypeKind::Range: {
     llvm::Value *start = builder.CreateExtractValue(value, 0);
     llvm::Value *stop = builder.CreateExtractValue(value, 1);

@@ -142,8 +142,8 @@ llvm::Value *FunctionLowering::convertDict(llvm::Value *dict, const Type *from, 
 
 void FunctionLowering::refuseAliasedDictCopy(Expr *target, Expr *value) {
   const Type *from = typeOf(value);
-  if (target->kind != ExprKind::Name || value->kind != ExprKind::Name || !from->isDict() ||
-      typeOf(target) == from)
+  if (target->kind != ExprKind::Name || value->kind != ExprKind::Name ||
+      !(from->isDict() || from->isSet()) || typeOf(target) == from)
     return;
   throwTypingError("'" + target->name + " = " + value->name + "' would copy the " + from->name() +
                        " into a " + typeOf(target)->name() + " (later stores widen '" +

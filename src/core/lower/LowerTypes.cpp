@@ -37,6 +37,7 @@ static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, 
   case TypeKind::List:
   case TypeKind::Dict:
   case TypeKind::Generator: // the block holding the coroutine frame
+  case TypeKind::Set:
     return llvm::PointerType::getUnqual(context);
   case TypeKind::Optional: // {flag byte, value}, the value in memory form as in tuples
     return llvm::StructType::get(context, {llvm::Type::getInt8Ty(context),

@@ -2,28 +2,12 @@
 // compact layout: an index table probed by hash, and an insertion-ordered entry array).
 #pragma once
 
+#include "runtime/HashedKeys.h"
 #include "runtime/MemoryRuntime.h"
 
 #include <cstdint>
 
 namespace taipan::runtime {
-
-/// The most reference-holding fields a key or a value may have.
-constexpr int64_t DictMaxReferences = 8;
-/// The longest key description (see DictKeyCode).
-constexpr int64_t DictMaxKeyDescription = 48;
-
-/// How a key is described to the runtime, which hashes, compares and prints keys itself: a
-/// preorder list of int64s, `[code, byte offset]` for a scalar and `[DictKeyTuple, count]`
-/// followed by the elements for a tuple. A scalar's code is its kind times 16 plus its size.
-enum DictKeyCode : int64_t {
-  DictKeySigned = 1 << 4,   ///< a signed integer of 1, 2, 4 or 8 bytes
-  DictKeyUnsigned = 2 << 4, ///< an unsigned integer
-  DictKeyFloat = 3 << 4,    ///< a float of 4 or 8 bytes
-  DictKeyBool = 4 << 4,     ///< one byte, 0 or 1
-  DictKeyString = 5 << 4,   ///< a string's memory block (runtime/Strings.h)
-  DictKeyTuple = 6 << 4,
-};
 
 /// The data of a dict's memory block. Lowering reads `size` inline, so it stays first. An entry
 /// is `{int64 hash, int64 live, key, value}`; deleted entries stay (not live) until the table

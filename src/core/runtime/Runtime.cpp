@@ -11,6 +11,7 @@
 #include "runtime/MemoryRuntime.h"
 #include "runtime/NumpyRandom.h"
 #include "runtime/ParallelLoops.h"
+#include "runtime/Sets.h"
 #include "runtime/Sort.h"
 #include "runtime/Strings.h"
 #include "runtime/UfuncLoops.h"
@@ -166,6 +167,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_random_normalvariate),
       TAIPAN_STRING_SYMBOLS,
       TAIPAN_DICT_SYMBOLS,
+      TAIPAN_SET_SYMBOLS,
   };
 #undef TAIPAN_SYMBOL
   count = sizeof(symbols) / sizeof(symbols[0]);

@@ -69,6 +69,17 @@ Expr *buildComprehension(FunctionSource &source, SourceLocation where, const std
     body.push_back(call);
     break;
   }
+  case Accumulation::Set: { // result = {}; ... result.add(e), with an empty set display
+    statements.push_back(nodes.assignNode(result, source.newExpr(ExprKind::Set, where), where));
+    Expr *add = source.newExpr(ExprKind::Attribute, at);
+    add->name = "add";
+    add->operands = {nodes.nameNode(result, at)};
+    Stmt *call = source.newStmt(StmtKind::ExprStmt, at);
+    call->value = source.newExpr(ExprKind::Call, at);
+    call->value->operands = {add, element};
+    body.push_back(call);
+    break;
+  }
   case Accumulation::Sum: {
     statements.push_back(nodes.assignNode(
         result, start ? start : nodes.constantNode(Constant::Kind::Int, 0, where), where));

@@ -10,7 +10,7 @@
 namespace taipan {
 
 /// What a comprehension's loop makes of its elements: a list, or a builtin's result.
-enum class Accumulation { List, Sum, Any, All, Min, Max };
+enum class Accumulation { List, Set, Sum, Any, All, Min, Max };
 
 /// One `for` clause: its target (naming the comprehension's hidden variables), its iterable
 /// and its `if` conditions.

@@ -42,6 +42,7 @@ enum class ExprKind {
   Tuple,     ///< operands are the elements
   List,      ///< operands are the elements
   Dict,      ///< operands are the keys and values in turn: k0, v0, k1, v1, ...
+  Set,       ///< operands are the keys: `{a, b}` (a set comprehension starts from none)
   Slice,     ///< operands: lower, upper, step (each may be null)
   /// A list comprehension, or a generator expression a builtin consumes (`sum(x for x in a)`),
   /// read as a loop that builds the result in a hidden variable: `statements` run, then the

@@ -88,6 +88,13 @@ const Type *unifyTypes(const Type *a, const Type *b) {
     const Type *value = unifyTypes(a->valueType(), b->valueType());
     return key && value ? types::dict(key, value) : nullptr;
   }
+  if (a->isSet() && b->isSet()) {
+    // `set()` takes the keys of the adds that follow; otherwise keys unify as a list's items do.
+    if (!a->keyType() || !b->keyType())
+      return a->keyType() ? a : b;
+    const Type *key = unifyTypes(a->keyType(), b->keyType());
+    return key ? types::set(key) : nullptr;
+  }
   if (a->isTuple() && b->isTuple() && a->elements().size() == b->elements().size()) {
     std::vector<const Type *> elements;
     for (size_t i = 0; i < a->elements().size(); ++i) {
@@ -153,10 +160,10 @@ const Type *binaryResultType(BinaryOp op, const Type *left, const Type *right) {
 
 namespace {
 bool holdsValueWithoutIdentity(const Type *type) {
-  // A list or dict passed twice is unboxed into two blocks, and strings are copied in: their
-  // identity in compiled code would not be Python's.
+  // A list, dict or set passed twice is unboxed into two blocks, and strings are copied in:
+  // their identity in compiled code would not be Python's.
   if (type->isArray() || type->kind() == TypeKind::Range || type->isList() || type->isDict() ||
-      type->isUnicode() || type->kind() == TypeKind::Slice)
+      type->isSet() || type->isUnicode() || type->kind() == TypeKind::Slice)
     return true;
   return type->isTuple() &&
          std::any_of(type->elements().begin(), type->elements().end(), holdsValueWithoutIdentity);

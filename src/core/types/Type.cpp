@@ -150,6 +150,14 @@ public:
     return intern(std::move(type), name);
   }
 
+  const Type *set(const Type *key) {
+    std::string name = "reflected set(" + (key ? key->name() : std::string("undefined")) + ")";
+    Type type = make(TypeKind::Set, name);
+    if (key)
+      type.elementTypes = {key};
+    return intern(std::move(type), name);
+  }
+
   const Type *optional(const Type *value) {
     std::string name = "OptionalType(" + value->name() + ")";
     Type type = make(TypeKind::Optional, name);
@@ -203,6 +211,7 @@ bool Type::isRuntimeValue() const {
   case TypeKind::List:
   case TypeKind::Dict:
   case TypeKind::Generator:
+  case TypeKind::Set:
     return true;
   case TypeKind::Optional:
     return elementType->isRuntimeValue();
@@ -220,6 +229,7 @@ bool Type::isBlockReference() const {
   case TypeKind::List:
   case TypeKind::Dict:
   case TypeKind::Generator:
+  case TypeKind::Set:
     return true;
   default:
     return false;
@@ -282,6 +292,7 @@ size_t Type::storageSize() const {
   case TypeKind::List:
   case TypeKind::Dict:
   case TypeKind::Generator:
+  case TypeKind::Set:
     return 8;
   case TypeKind::Array:
     return ArrayLayout::shapeOffset + 16 * static_cast<size_t>(dimensions);
@@ -445,6 +456,7 @@ const Type *listLike(const Type *like, const Type *item) {
   return like && like->isList() && !like->isReflected() ? typedList(item) : list(item);
 }
 const Type *dict(const Type *key, const Type *value) { return TypeContext::get().dict(key, value); }
+const Type *set(const Type *key) { return TypeContext::get().set(key); }
 
 static void collectReferenceOffsets(const Type *type, int64_t base, std::vector<int64_t> &offsets) {
   if (type->isArray())

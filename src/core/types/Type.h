@@ -37,6 +37,7 @@ enum class TypeKind {
   Dict,             ///< a dict: one pointer to a reference-counted block (runtime/Dicts.h)
   Generator, ///< a generator: one pointer to a block holding its coroutine (runtime/Generators.h)
   Slice, ///< a slice object passed in: {start, stop, step} as CPython's PySlice_Unpack gives
+  Set,              ///< a set: one pointer to a reference-counted block (runtime/Sets.h)
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -62,6 +63,7 @@ public:
   bool isList() const { return typeKind == TypeKind::List; }
   bool isDict() const { return typeKind == TypeKind::Dict; }
   bool isGenerator() const { return typeKind == TypeKind::Generator; }
+  bool isSet() const { return typeKind == TypeKind::Set; }
   /// Boolean, integer, float or complex: the types arithmetic works on.
   bool isNumber() const { return isBoolean() || isInteger() || isFloat() || isComplex(); }
   /// Boolean, integer or float: the numbers on a line.
@@ -115,9 +117,10 @@ public:
   /// back) rather than a typed list (`taipan.typed.List`, Numba's ListType, passed as its block).
   bool isReflected() const { return typeKind == TypeKind::List && !typedList; }
 
-  /// Dict: the key and value types, both null for `{}` before the stores that type it.
+  /// Dict: the key and value types, both null for `{}` before the stores that type it. Set:
+  /// the key type (null for `set()` before the adds that type it); a set has no value type.
   const Type *keyType() const { return elementTypes.empty() ? nullptr : elementTypes[0]; }
-  const Type *valueType() const { return elementTypes.empty() ? nullptr : elementTypes[1]; }
+  const Type *valueType() const { return elementTypes.size() < 2 ? nullptr : elementTypes[1]; }
 
   /// Generator: the type of the values it yields.
   const Type *yieldType() const { return elementType; }
@@ -233,6 +236,9 @@ const Type *dict(const Type *key, const Type *value);
 /// A generator yielding values of `yield` (Numba's Generator type, without the function: the
 /// coroutine is resumed through its frame, so one type serves every generator function).
 const Type *generator(const Type *yield);
+/// set(K), shown as Numba shows it: `reflected set(int64)`; a null key for `set()` before the
+/// adds that type it.
+const Type *set(const Type *key);
 /// The byte offsets, inside a value of `type` in memory, of the memory-block pointers it holds
 /// (an array's MemInfo, a list's block): what a list releases and retains per item.
 std::vector<int64_t> referenceOffsets(const Type *type);

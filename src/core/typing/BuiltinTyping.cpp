@@ -41,9 +41,9 @@ bool isKnownBuiltin(const std::string &name) {
     return true;
   if (name.rfind("numpy.", 0) == 0)
     return false; // the library's NumPy names are found above
-  // Containers not built yet (issue 13): known, so that calling one is an UnsupportedError at
-  // the call's line rather than a TypingError about using a type as a value.
-  if (name == "set" || name == "frozenset")
+  // Not built yet: known, so that calling it is an UnsupportedError at the call's line rather
+  // than a TypingError about using a type as a value.
+  if (name == "frozenset")
     return true;
   // The rest of the library's modules: a function taipan lacks is reported where it is called.
   return name.rfind("math.", 0) == 0 || name.rfind("cmath.", 0) == 0 ||
@@ -70,6 +70,8 @@ std::string methodBuiltinName(const Type *base, const std::string &method) {
     return "list." + method;
   if (base->isDict()) // the dict methods of library/Dicts.cpp
     return "dict." + method;
+  if (base->isSet()) // the set methods of library/Sets.cpp
+    return "set." + method;
   return "";
 }
 

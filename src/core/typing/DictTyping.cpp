@@ -114,6 +114,12 @@ static void describeKey(const Type *type, int64_t offset, std::vector<int64_t> &
   description.push_back(offset);
 }
 
+std::vector<int64_t> hashedKeyDescription(const Type *key) {
+  std::vector<int64_t> description;
+  describeKey(key, 0, description);
+  return description;
+}
+
 std::vector<int64_t> dictRuntimeLayout(const Type *dict) {
   const Type *key = dict->keyType();
   const Type *value = dict->valueType();

@@ -27,6 +27,10 @@ bool dictAcceptsKey(const Type *dict, const Type *key);
 /// assignment converts it).
 bool dictAcceptsValue(const Type *dict, const Type *value);
 
+/// The runtime's description of a key of type `key` (runtime/HashedKeys.h), by which dicts
+/// and sets hash, compare and print their keys.
+std::vector<int64_t> hashedKeyDescription(const Type *key);
+
 /// The layout taipan_dict_new takes for a dict of `dict` (runtime/Dicts.h): sizes, reference
 /// offsets and the key description; empty when an entry holds more references, or a key more
 /// parts, than the runtime keeps. Lowering and the bindings' typed.Dict share it.

@@ -13,6 +13,7 @@
 #include "typing/Isinstance.h"
 #include "typing/OptionalTyping.h"
 #include "typing/RecordTyping.h"
+#include "typing/SetTyping.h"
 #include "typing/StringTyping.h"
 
 #include <functional>
@@ -260,6 +261,10 @@ private:
       const Type *value = typeExpr(stmt->value);
       if (current && value && current->isList()) {
         typeListInPlace(stmt, target, value);
+        break;
+      }
+      if (current && value && current->isSet()) {
+        typeSetAugmentedAssign(stmt, current, value);
         break;
       }
       if (current && value) {
@@ -675,7 +680,7 @@ private:
       return typeArrayIndex(iterable, {types::int64()}, location);
     if (iterable->isList())
       return iterable->itemType();
-    if (iterable->isDict())
+    if (iterable->isDict() || iterable->isSet())
       return iterable->keyType();
     if (iterable->isGenerator())
       return iterable->yieldType();
@@ -788,6 +793,8 @@ private:
         element = iterable->keyType();
       else if (iterable->isGenerator())
         element = iterable->yieldType();
+      else if (iterable->isSet()) // the keys, in CPython's table order
+        element = iterable->keyType();
       else
         throwTypingError("cannot iterate over a value of type " + describe(iterable) +
                              (iterable->isTuple() ? " (only tuples of one element type)" : ""),
@@ -865,6 +872,8 @@ private:
         return typeLibraryOperands(expr, Library::get().find("numpy.dot"), expr->operands);
       if (left->isList() || right->isList()) // list + list, list * n (library/Lists.cpp)
         return typeListOperator(expr, binaryOpSymbol(expr->binaryOp), expr->operands);
+      if (left->isSet() || right->isSet()) // a | b, a & b, a - b, a ^ b (library/Sets.cpp)
+        return typeSetOperator(expr, binaryOpSymbol(expr->binaryOp), expr->operands);
       if (const Type *array = typeElementwiseBinary(expr->binaryOp, left, right, expr->location,
                                                     isNumberLiteral(expr->operands[0]),
                                                     isNumberLiteral(expr->operands[1])))
@@ -932,8 +941,8 @@ private:
             !identityIsDecidable(operands[i], operands[i + 1]))
           throwTypingError(std::string("'") + compareOpSymbol(expr->compareOps[i]) + "' between " +
                                describe(operands[i]) + " and " + describe(operands[i + 1]) +
-                               " is not supported: arrays, ranges, lists, dicts and strings have "
-                               "no object identity in compiled code",
+                               " is not supported: arrays, ranges, lists, dicts, sets and strings "
+                               "have no object identity in compiled code",
                            expr->location);
       bool identity =
           expr->compareOps[0] == CompareOp::Is || expr->compareOps[0] == CompareOp::IsNot;
@@ -941,6 +950,11 @@ private:
         if (expr->compareOps.size() != 1)
           throwUnsupported("chained comparisons of dicts are not supported", expr->location);
         return typeDictOperator(expr, compareOpSymbol(expr->compareOps[0]), expr->operands);
+      }
+      if (!identity && (operands[0]->isSet() || operands.back()->isSet())) {
+        if (expr->compareOps.size() != 1)
+          throwUnsupported("chained comparisons of sets are not supported", expr->location);
+        return typeSetOperator(expr, compareOpSymbol(expr->compareOps[0]), expr->operands);
       }
       if (!identity && (operands[0]->isList() || operands.back()->isList())) {
         if (expr->compareOps.size() != 1)
@@ -1026,6 +1040,12 @@ private:
       for (Expr *operand : expr->operands)
         unknown |= !typeExpr(operand);
       return unknown ? nullptr : typeDictOperator(expr, "{}", expr->operands);
+    }
+    case ExprKind::Set: { // {a, b, ...}: the "set.{}" entry (library/Sets.cpp)
+      bool unknown = false;
+      for (Expr *operand : expr->operands)
+        unknown |= !typeExpr(operand);
+      return unknown ? nullptr : typeSetOperator(expr, "{}", expr->operands);
     }
     case ExprKind::Slice:
       for (Expr *part : expr->operands) {
@@ -1319,6 +1339,56 @@ private:
     return typeLibraryOperands(expr, entry, std::move(operands));
   }
 
+  /// An operator on sets (`{a, b}`, `|`, `in`, `<=`...), typed by its library entry
+  /// "set.<operator>" (library/Sets.cpp) and recorded under the expression.
+  const Type *typeSetOperator(Expr *expr, const std::string &symbol, std::vector<Expr *> operands) {
+    const LibraryFunction *entry = Library::get().find("set." + symbol);
+    if (!entry)
+      throwTypingError("unsupported operand types for " + symbol + ": " +
+                           describe(typeOf(operands[0])) + " and " + describe(typeOf(operands[1])),
+                       expr->location);
+    return typeLibraryOperands(expr, entry, std::move(operands));
+  }
+
+  /// `s.add(x)` and `s.update(iterable)` on a set variable widen its key type, as appends
+  /// widen a list's: `s = set()` then `s.add(1.5)` makes s a set of float64.
+  void widenSetVariable(Expr *set, const std::string &method,
+                        const std::vector<const Type *> &arguments) {
+    if (set->kind != ExprKind::Name || !localNames.count(set->name) || arguments.size() != 1)
+      return;
+    const Type *stored = nullptr;
+    if (method == "set.add") {
+      if (const Type *key = dictKeyType(arguments[0]))
+        stored = types::set(key);
+    } else if (method == "set.update") {
+      stored = setOfIterable(arguments[0]);
+    }
+    if (stored)
+      if (const Type *widened = unifyTypes(typeOf(set), stored))
+        assignVariable(set->name, widened, set->location);
+  }
+
+  /// `s |= t`, `&=`, `-=`, `^=`: the set is updated in place (a `|=` may type `set()`).
+  void typeSetAugmentedAssign(Stmt *stmt, const Type *current, const Type *value) {
+    BinaryOp op = stmt->augmentedOp;
+    if ((op != BinaryOp::BitOr && op != BinaryOp::BitAnd && op != BinaryOp::Sub &&
+         op != BinaryOp::BitXor) ||
+        !value->isSet())
+      throwTypingError(std::string("unsupported operand types for ") + binaryOpSymbol(op) +
+                           "=: " + describe(current) + " and " + describe(value),
+                       stmt->location);
+    Expr *target = stmt->targets[0];
+    if (op == BinaryOp::BitOr)
+      if (const Type *widened = unifyTypes(current, value)) {
+        assignVariable(target->name, widened, target->location);
+        current = widened;
+      }
+    if (current->keyType() && value->keyType() && !dictAcceptsKey(current, value->keyType()))
+      throwTypingError(std::string("cannot update a ") + describe(current) + " with " +
+                           describe(value) + " (" + binaryOpSymbol(op) + "=)",
+                       stmt->location);
+  }
+
   /// `d[k] = v`: widens a dict variable's key and value types to take the store (so `{}` is
   /// typed by the stores that follow, as in Numba), then checks the store fits.
   /// Whether `name` is one of the function's parameters: a dict or typed list passed in is the
@@ -1602,6 +1672,8 @@ private:
           widenListVariable(callee->operands[0], name, arguments);
         if (isMethodCall(callee) && typeOf(callee->operands[0])->isDict())
           widenDictVariable(callee->operands[0], name, arguments, expr->location);
+        if (isMethodCall(callee) && typeOf(callee->operands[0])->isSet())
+          widenSetVariable(callee->operands[0], name, arguments);
         return typeLibraryCall(expr, entry);
       }
       // A name of a library module or namespace that the library lacks (math.isqrt).
