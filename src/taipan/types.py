@@ -231,16 +231,29 @@ class _NotYetSupported(metaclass=_TypeClass):
         raise UnsupportedError(f"{spelling}: {cls._what} are not supported yet")
 
 
-class NPDatetime(_NotYetSupported):
-    """``NPDatetime(unit)``: NumPy datetime64 values."""
+class NPDatetime(metaclass=_TypeClass):
+    """``NPDatetime(unit)``: NumPy datetime64 values of ``unit`` (``'ns'``, ``'D'``, ``''`` for
+    the generic unit), held as an int64 count with NaT as its smallest value."""
 
-    _what = "NumPy datetime64 values"
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "NPDatetime"
+
+    @staticmethod
+    def _make(unit=""):
+        return _core.datetime_type(True, unit)
 
 
-class NPTimedelta(_NotYetSupported):
-    """``NPTimedelta(unit)``: NumPy timedelta64 values."""
+class NPTimedelta(metaclass=_TypeClass):
+    """``NPTimedelta(unit)``: NumPy timedelta64 values of ``unit``."""
 
-    _what = "NumPy timedelta64 values"
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "NPTimedelta"
+
+    @staticmethod
+    def _make(unit=""):
+        return _core.datetime_type(False, unit)
 
 
 class ListType(_NotYetSupported):

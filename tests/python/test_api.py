@@ -620,8 +620,6 @@ def _length(text):
 @pytest.mark.parametrize(
     "build, what",
     [
-        (lambda: types.NPDatetime("ns"), "datetime64"),
-        (lambda: types.NPTimedelta("s"), "timedelta64"),
         (lambda: types.ListType(types.int64), "typed lists"),
         (lambda: types.DictType(types.int64, types.float64), "typed dicts"),
     ],

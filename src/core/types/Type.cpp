@@ -1,6 +1,8 @@
 // Type interning and the memory layout of values.
 #include "types/Type.h"
 
+#include "types/DatetimeUnits.h"
+
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -125,6 +127,17 @@ public:
     return intern(std::move(type), key + "#" + std::to_string(id));
   }
 
+  const Type *datetimeLike(TypeKind kind, int unit) {
+    std::string name = std::string(kind == TypeKind::Datetime ? "datetime64[" : "timedelta64[") +
+                       datetimeUnitName(unit) + "]";
+    Type type = make(kind, name);
+    type.bitWidth = 64;
+    type.signedness = true;
+    type.dimensions = unit;
+    type.textValue = datetimeUnitName(unit);
+    return intern(std::move(type), name);
+  }
+
   const Type *list(const Type *item) {
     std::string name = "list(" + (item ? item->name() : std::string("undefined")) + ")";
     Type type = make(TypeKind::List, name);
@@ -192,6 +205,8 @@ bool Type::isRuntimeValue() const {
   case TypeKind::Unicode:
   case TypeKind::List:
   case TypeKind::Dict:
+  case TypeKind::Datetime:
+  case TypeKind::Timedelta:
     return true;
   case TypeKind::Optional:
     return elementType->isRuntimeValue();
@@ -268,6 +283,8 @@ size_t Type::storageSize() const {
   case TypeKind::Unicode:
   case TypeKind::List:
   case TypeKind::Dict:
+  case TypeKind::Datetime:
+  case TypeKind::Timedelta:
     return 8;
   case TypeKind::Array:
     return ArrayLayout::shapeOffset + 16 * static_cast<size_t>(dimensions);
@@ -418,6 +435,12 @@ const Type *intrinsic(int id, const std::string &name) {
 }
 
 const Type *list(const Type *item) { return TypeContext::get().list(item); }
+
+const Type *datetime(int unit) { return TypeContext::get().datetimeLike(TypeKind::Datetime, unit); }
+
+const Type *timedelta(int unit) {
+  return TypeContext::get().datetimeLike(TypeKind::Timedelta, unit);
+}
 const Type *dict(const Type *key, const Type *value) { return TypeContext::get().dict(key, value); }
 
 static void collectReferenceOffsets(const Type *type, int64_t base, std::vector<int64_t> &offsets) {
