@@ -5,6 +5,7 @@
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 
+#include "DatetimeBoxing.h"
 #include "RecordBoxing.h"
 #include "runtime/MemoryRuntime.h"
 
@@ -145,6 +146,11 @@ PyArray_Descr *descrOf(const Type *dtype) {
     Py_INCREF(descr);
     return descr;
   }
+  if (dtype->isDatetimeLike()) {
+    auto *descr = reinterpret_cast<PyArray_Descr *>(descrOfDatetime(dtype));
+    Py_XINCREF(descr);
+    return descr;
+  }
   return PyArray_DescrFromType(typeNumberOf(dtype));
 }
 
@@ -174,6 +180,16 @@ const Type *typeOfArray(PyObject *value) {
                   : (ndim > 1 && PyArray_IS_F_CONTIGUOUS(array)) ? 'F'
                                                                  : 'A';
     return types::array(record, ndim, layout, !PyArray_ISWRITEABLE(array));
+  }
+  if (descr->type_num == NPY_DATETIME || descr->type_num == NPY_TIMEDELTA) {
+    // The unit is in the dtype's metadata, so these bypass the table below.
+    const Type *element = datetimeTypeOfDescr(reinterpret_cast<PyObject *>(descr));
+    if (!element)
+      return nullptr;
+    char layout = PyArray_IS_C_CONTIGUOUS(array)                 ? 'C'
+                  : (ndim > 1 && PyArray_IS_F_CONTIGUOUS(array)) ? 'F'
+                                                                 : 'A';
+    return types::array(element, ndim, layout, !PyArray_ISWRITEABLE(array));
   }
   const Type *dtype = dtypeType(descr->type_num);
   if (!dtype)

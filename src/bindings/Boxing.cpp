@@ -3,6 +3,7 @@
 #include "Boxing.h"
 
 #include "ArrayBoxing.h"
+#include "DatetimeBoxing.h"
 #include "FunctionValues.h"
 #include "GeneratorBoxing.h"
 #include "ListBoxing.h"
@@ -97,6 +98,9 @@ const Type *typeOfValue(PyObject *value) {
   }
   if (const Type *record = typeOfRecordScalar(value))
     return record;
+  if (const Type *datetime = typeOfDatetimeScalar(value))
+    return datetime; // not cached by Python type: the unit is the scalar's
+
   if (PyList_Check(value))
     return typeOfList(value);
   if (const Type *typed = typeOfTypedContainer(value))
@@ -211,6 +215,9 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
                       static_cast<char *>(storage) + type->optionalValueOffset());
   case TypeKind::Record:
     return unboxRecord(value, type, storage);
+  case TypeKind::Datetime:
+  case TypeKind::Timedelta:
+    return unboxDatetime(value, type, storage);
   case TypeKind::Unicode:
     return unboxString(value, storage);
   case TypeKind::Slice: { // CPython's PySlice_Unpack (ValueError for a zero step)
@@ -292,6 +299,9 @@ PyObject *boxValue(const Type *type, const void *storage) {
                     static_cast<const char *>(storage) + type->optionalValueOffset());
   case TypeKind::Record:
     return boxRecord(type, storage);
+  case TypeKind::Datetime:
+  case TypeKind::Timedelta:
+    return boxDatetime(type, storage);
   case TypeKind::Unicode:
     return boxString(storage);
   case TypeKind::List:

@@ -2,6 +2,7 @@
 #include "TypeObjects.h"
 
 #include "typing/DictTyping.h"
+#include "types/DatetimeUnits.h"
 #include "typing/OptionalTyping.h"
 
 #include "Boxing.h"
@@ -118,6 +119,10 @@ static const char *kindName(TypeKind kind) {
     return "DType";
   case TypeKind::List:
     return "List";
+  case TypeKind::Datetime:
+    return "NPDatetime";
+  case TypeKind::Timedelta:
+    return "NPTimedelta";
   }
   return "Type";
 }
@@ -165,6 +170,13 @@ void defineTypeObjects(nb::module_ &module) {
       .def_prop_ro("bitwidth", [](const TypeRef &self) { return self.type->bits(); })
       .def_prop_ro("signed", [](const TypeRef &self) { return self.type->isSigned(); })
       .def_prop_ro("ndim", [](const TypeRef &self) { return self.type->ndim(); })
+      // Numba's NPDatetime.unit / NPTimedelta.unit ("ns", "" for the generic unit).
+      .def_prop_ro("unit",
+                   [](const TypeRef &self) -> nb::object {
+                     if (!self.type->isDatetimeLike())
+                       return nb::none();
+                     return nb::str(self.type->text().c_str());
+                   })
       // Numba's StringLiteral.literal_value: what typing functions branch on (ord='fro').
       .def_prop_ro("literal_value",
                    [](const TypeRef &self) -> nb::object {
@@ -318,6 +330,12 @@ void defineTypeObjects(nb::module_ &module) {
     for (nb::handle element : elements)
       types.push_back(typeArgument(element));
     return TypeRef{types::tuple(types)};
+  });
+  module.def("datetime_type", [](bool isDatetime, const std::string &unit) {
+    int code = datetimeUnitCode(unit);
+    if (code < 0)
+      throw nb::value_error(("unknown datetime64 unit '" + unit + "'").c_str());
+    return TypeRef{isDatetime ? types::datetime(code) : types::timedelta(code)};
   });
   module.def("list_type", [](nb::handle item) { return TypeRef{types::list(typeArgument(item))}; });
   module.def("typed_list_type", [](nb::handle item) {

@@ -209,38 +209,29 @@ class Tuple(BaseTuple):
         return t.kind_name == "Tuple" and not UniTuple._matches(t)
 
 
-class _NotYetSupported(metaclass=_TypeClass):
-    """Numba type classes whose values taipan cannot compile yet: the class exists, so code
-    written for Numba imports and tests ``isinstance(t, types.ListType)``, and building one says
-    what is missing."""
-
-    _what = ""
+class NPDatetime(metaclass=_TypeClass):
+    """``NPDatetime(unit)``: NumPy datetime64 values of ``unit`` (``'ns'``, ``'D'``, ``''`` for
+    the generic unit), held as an int64 count with NaT as its smallest value."""
 
     @staticmethod
     def _matches(t):
-        return False  # no value taipan compiles has one of these types
+        return t.kind_name == "NPDatetime"
 
-    @classmethod
-    def _make(cls, *args, **kwargs):
-        cls._refuse(cls.__name__)
-
-    @classmethod
-    def _refuse(cls, spelling):
-        from taipan.errors import UnsupportedError
-
-        raise UnsupportedError(f"{spelling}: {cls._what} are not supported yet")
+    @staticmethod
+    def _make(unit=""):
+        return _core.datetime_type(True, unit)
 
 
-class NPDatetime(_NotYetSupported):
-    """``NPDatetime(unit)``: NumPy datetime64 values."""
+class NPTimedelta(metaclass=_TypeClass):
+    """``NPTimedelta(unit)``: NumPy timedelta64 values of ``unit``."""
 
-    _what = "NumPy datetime64 values"
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "NPTimedelta"
 
-
-class NPTimedelta(_NotYetSupported):
-    """``NPTimedelta(unit)``: NumPy timedelta64 values."""
-
-    _what = "NumPy timedelta64 values"
+    @staticmethod
+    def _make(unit=""):
+        return _core.datetime_type(False, unit)
 
 
 class ListType(metaclass=_TypeClass):

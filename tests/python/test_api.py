@@ -609,28 +609,13 @@ def test_taipan_scalar_types_are_casts_in_compiled_code():
         assert isinstance(got[0], float) and isinstance(got[1], int)
 
 
-# Numba's type classes for values taipan cannot compile yet exist (code written for Numba imports
-# them and tests isinstance), and building or using one raises a clear UnsupportedError.
+# Numba's type classes: isinstance of a taipan type against one matches only its own types.
 
 
-def _length(text):
-    return len(text)
-
-
-@pytest.mark.parametrize(
-    "build, what",
-    [
-        (lambda: types.NPDatetime("ns"), "datetime64"),
-        (lambda: types.NPTimedelta("s"), "timedelta64"),
-    ],
-)
-def test_type_classes_not_supported_yet_say_so(build, what):
-    with pytest.raises(taipan.errors.UnsupportedError, match=what):
-        build()
-
-
-def test_type_classes_not_supported_yet_match_no_type():
+def test_datetime_type_classes_match_only_their_types():
     for cls in (types.NPDatetime, types.NPTimedelta):
         assert not isinstance(types.int64, cls)
         assert not isinstance(types.Array(types.float64, 1, "C"), cls)
+    assert isinstance(types.NPDatetime("ns"), types.NPDatetime)
+    assert not isinstance(types.NPDatetime("ns"), types.NPTimedelta)
     assert repr(types.unicode_type) == "unicode_type"

@@ -42,6 +42,10 @@ const Type *typeAbs(LibraryCall &call) {
     call.function = Library::get().find("numpy.abs");
     return call.function->type(call);
   }
+  if (argument->isTimedelta()) { // abs(NaT) is NaT: -INT64_MIN wraps to itself
+    call.form = AbsOfSigned;
+    return argument;
+  }
   if (!argument->isNumber())
     throwNoOverload(call);
   if (argument->isComplex()) {

@@ -3,6 +3,7 @@
 #include "lower/FunctionLowering.h"
 
 #include "library/Library.h"
+#include "lower/LowerDatetime.h"
 #include "lower/LowerStrings.h"
 
 #include "types/NumericPromotion.h"
@@ -192,6 +193,8 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
       return makeComplex(castValue(value, from, part),
                          llvm::ConstantFP::get(valueType(context, part), 0.0), to);
   }
+  if (to->isDatetimeLike() && from->kind() == to->kind())
+    return convertDatetimeUnit(*this, value, from, to);
   if (to->isList() && from->isList())
     return convertList(value, from, to);
   if (to->isDict() && from->isDict())
@@ -243,6 +246,9 @@ llvm::Value *FunctionLowering::truthValue(llvm::Value *value, const Type *type) 
     return builder.CreateICmpNE(dictLength(value), builder.getInt64(0));
   case TypeKind::Set:
     return builder.CreateICmpNE(setLength(value), builder.getInt64(0));
+  case TypeKind::Datetime: // the count: NaT is true, as in NumPy
+  case TypeKind::Timedelta:
+    return builder.CreateICmpNE(value, builder.getInt64(0));
   case TypeKind::Range: {
     llvm::Value *start = builder.CreateExtractValue(value, 0);
     llvm::Value *stop = builder.CreateExtractValue(value, 1);
@@ -270,6 +276,8 @@ llvm::Value *FunctionLowering::lowerBinary(BinaryOp op, llvm::Value *left, const
                                            const Type *resultType) {
   if (resultType->isUnicode())
     return lowerStringBinary(*this, op, left, leftType, right, rightType);
+  if (leftType->isDatetimeLike() || rightType->isDatetimeLike())
+    return lowerDatetimeBinary(*this, op, left, leftType, right, rightType, resultType);
   if (op == BinaryOp::LShift || op == BinaryOp::RShift) {
     llvm::Value *value = castValue(left, leftType, resultType);
     llvm::Value *amount = castValue(right, rightType, types::int64());
@@ -567,7 +575,7 @@ llvm::Value *FunctionLowering::lowerUnary(Expr *expr) {
 }
 
 llvm::Value *FunctionLowering::lowerNegation(llvm::Value *value, const Type *type) {
-  if (type->isInteger())
+  if (type->isInteger() || type->isTimedelta()) // -NaT wraps to NaT
     return builder.CreateNeg(value);
   if (type->isFloat())
     return builder.CreateFNeg(value);
@@ -593,6 +601,9 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
       ((leftType->isString() && rightType->isNumber()) ||
        (leftType->isNumber() && rightType->isString())))
     return builder.getInt1(op == CompareOp::NotEq);
+  if (leftType->isDatetimeLike() && rightType->isDatetimeLike() && op != CompareOp::In &&
+      op != CompareOp::NotIn)
+    return lowerDatetimeComparison(*this, op, left, leftType, right, rightType);
   // None equals only None (`x == None` where x is a number is False, as in Python).
   if ((op == CompareOp::Eq || op == CompareOp::NotEq) && !leftType->isArray() &&
       !rightType->isArray() && (leftType->isNone() || rightType->isNone()))

@@ -10,6 +10,8 @@ static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, 
   case TypeKind::Boolean:
     return inMemory ? llvm::Type::getInt8Ty(context) : llvm::Type::getInt1Ty(context);
   case TypeKind::Integer:
+  case TypeKind::Datetime: // an int64 count of the unit
+  case TypeKind::Timedelta:
     return llvm::Type::getIntNTy(context, type->bits());
   case TypeKind::Float:
     return type->bits() == 16   ? llvm::Type::getHalfTy(context)

@@ -1,6 +1,8 @@
 // Type interning and the memory layout of values.
 #include "types/Type.h"
 
+#include "types/DatetimeUnits.h"
+
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -125,6 +127,17 @@ public:
     return intern(std::move(type), key + "#" + std::to_string(id));
   }
 
+  const Type *datetimeLike(TypeKind kind, int unit) {
+    std::string name = std::string(kind == TypeKind::Datetime ? "datetime64[" : "timedelta64[") +
+                       datetimeUnitName(unit) + "]";
+    Type type = make(kind, name);
+    type.bitWidth = 64;
+    type.signedness = true;
+    type.dimensions = unit;
+    type.textValue = datetimeUnitName(unit);
+    return intern(std::move(type), name);
+  }
+
   const Type *list(const Type *item, bool typed) {
     std::string itemName = item ? item->name() : std::string("undefined");
     std::string name = typed ? "ListType[" + itemName + "]" : "list(" + itemName + ")";
@@ -212,6 +225,8 @@ bool Type::isRuntimeValue() const {
   case TypeKind::Dict:
   case TypeKind::Generator:
   case TypeKind::Set:
+  case TypeKind::Datetime:
+  case TypeKind::Timedelta:
     return true;
   case TypeKind::Optional:
     return elementType->isRuntimeValue();
@@ -293,6 +308,8 @@ size_t Type::storageSize() const {
   case TypeKind::Dict:
   case TypeKind::Generator:
   case TypeKind::Set:
+  case TypeKind::Datetime:
+  case TypeKind::Timedelta:
     return 8;
   case TypeKind::Array:
     return ArrayLayout::shapeOffset + 16 * static_cast<size_t>(dimensions);
@@ -454,6 +471,12 @@ const Type *list(const Type *item) { return TypeContext::get().list(item, false)
 const Type *typedList(const Type *item) { return TypeContext::get().list(item, true); }
 const Type *listLike(const Type *like, const Type *item) {
   return like && like->isList() && !like->isReflected() ? typedList(item) : list(item);
+}
+
+const Type *datetime(int unit) { return TypeContext::get().datetimeLike(TypeKind::Datetime, unit); }
+
+const Type *timedelta(int unit) {
+  return TypeContext::get().datetimeLike(TypeKind::Timedelta, unit);
 }
 const Type *dict(const Type *key, const Type *value) { return TypeContext::get().dict(key, value); }
 const Type *set(const Type *key) { return TypeContext::get().set(key); }

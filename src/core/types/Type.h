@@ -38,6 +38,8 @@ enum class TypeKind {
   Generator, ///< a generator: one pointer to a block holding its coroutine (runtime/Generators.h)
   Slice, ///< a slice object passed in: {start, stop, step} as CPython's PySlice_Unpack gives
   Set,              ///< a set: one pointer to a reference-counted block (runtime/Sets.h)
+  Datetime,         ///< NumPy datetime64[unit]: an int64 count of units, NaT = INT64_MIN
+  Timedelta,        ///< NumPy timedelta64[unit]: an int64 count of units, NaT = INT64_MIN
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -64,6 +66,13 @@ public:
   bool isDict() const { return typeKind == TypeKind::Dict; }
   bool isGenerator() const { return typeKind == TypeKind::Generator; }
   bool isSet() const { return typeKind == TypeKind::Set; }
+  bool isDatetime() const { return typeKind == TypeKind::Datetime; }
+  bool isTimedelta() const { return typeKind == TypeKind::Timedelta; }
+  /// datetime64 or timedelta64 (types/DatetimeUnits.h has their unit rules).
+  bool isDatetimeLike() const { return isDatetime() || isTimedelta(); }
+  /// Datetime and Timedelta: the unit's NumPy code (NPY_DATETIMEUNIT: 0 years ... 13 attoseconds,
+  /// 14 generic); text() is its name ("ns", "" for generic).
+  int datetimeUnit() const { return dimensions; }
   /// Boolean, integer, float or complex: the types arithmetic works on.
   bool isNumber() const { return isBoolean() || isInteger() || isFloat() || isComplex(); }
   /// Boolean, integer or float: the numbers on a line.
@@ -263,6 +272,10 @@ const Type *record(const std::vector<std::string> &names, const std::vector<cons
 const Type *nestedArray(const Type *dtype, const std::vector<int64_t> &shape);
 /// The compile-time type of a NumPy dtype object for `dtype` (a record dtype global).
 const Type *dtypeValue(const Type *dtype);
+/// NumPy's datetime64[unit] and timedelta64[unit]; `unit` is one of DatetimeUnits.h's codes.
+/// Shown as Numba shows them: `datetime64[ns]`, `timedelta64[]` for the generic unit.
+const Type *datetime(int unit);
+const Type *timedelta(int unit);
 
 /// Looks a scalar type up by one of its names (int64, i8, float32, f4, bool, boolean, none,
 /// void, complex128, c16, intp, uintp...); nullptr when there is none.

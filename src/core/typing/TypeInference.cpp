@@ -4,11 +4,13 @@
 #include "typing/TryTyping.h"
 
 #include "syntax/CaughtExceptions.h"
+#include "types/DatetimeUnits.h"
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 #include "typing/CallArguments.h"
 #include "typing/ConstantArguments.h"
+#include "typing/DatetimeTyping.h"
 #include "typing/DictTyping.h"
 #include "typing/Isinstance.h"
 #include "typing/OptionalTyping.h"
@@ -245,6 +247,10 @@ private:
                   ? typeElementwiseBinary(stmt->augmentedOp, current, value, stmt->location, false,
                                           isNumberLiteral(stmt->value))
                   : binaryResultType(stmt->augmentedOp, current, value);
+          if (!current->isArray() && !value->isArray())
+            if (const Type *datetime =
+                    datetimeBinaryResultType(stmt->augmentedOp, current, value, stmt->location))
+              result = datetime;
           if (!result)
             throwTypingError(std::string("unsupported operand types for ") +
                                  binaryOpSymbol(stmt->augmentedOp) + "=: " + describe(current) +
@@ -270,6 +276,8 @@ private:
       if (current && value) {
         const Type *result =
             stringBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
+        if (!result)
+          result = datetimeBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
         if (!result)
           result = typeElementwiseBinary(stmt->augmentedOp, current, value, stmt->location, false,
                                          isNumberLiteral(stmt->value));
@@ -661,6 +669,15 @@ private:
     if (base->isReadonly())
       throwTypingError("cannot assign to an item of a read-only array", target->location);
     const Type *element = value->isArray() ? value->dtype() : value;
+    if (element->isDatetimeLike() || base->dtype()->isDatetimeLike()) {
+      // Same kind, and a unit that converts exactly to the array's (coarser or equal).
+      if (element->kind() != base->dtype()->kind() ||
+          !datetimeConversionFactor(element->datetimeUnit(), base->dtype()->datetimeUnit()))
+        throwTypingError("cannot store a value of type " + describe(value) + " into " +
+                             describe(base),
+                         target->location);
+      return;
+    }
     if (!element->isNumber() || (element->isComplex() && !base->dtype()->isComplex()))
       throwTypingError("cannot store a value of type " + describe(value) + " into " +
                            describe(base),
@@ -868,6 +885,9 @@ private:
         return nullptr;
       if (const Type *string = stringBinaryResultType(expr->binaryOp, left, right, expr->location))
         return string;
+      if (const Type *datetime =
+              datetimeBinaryResultType(expr->binaryOp, left, right, expr->location))
+        return datetime;
       if (expr->binaryOp == BinaryOp::MatMult && (left->isArray() || right->isArray()))
         return typeLibraryOperands(expr, Library::get().find("numpy.dot"), expr->operands);
       if (left->isList() || right->isList()) // list + list, list * n (library/Lists.cpp)
@@ -892,6 +912,8 @@ private:
         return nullptr;
       if (const Type *array = typeElementwiseUnary(expr->unaryOp, operand, expr->location))
         return array;
+      if (const Type *datetime = datetimeUnaryResultType(expr->unaryOp, operand, expr->location))
+        return datetime;
       const Type *result = unaryResultType(expr->unaryOp, operand);
       if (!result)
         throwTypingError("bad operand type for unary operator: " + describe(operand),
@@ -970,6 +992,8 @@ private:
         if ((op == CompareOp::Is || op == CompareOp::IsNot))
           continue; // identity of values: decided by type, or by value for None
         if (isStringComparison(op, operands[i], operands[i + 1]))
+          continue;
+        if (checkDatetimeComparison(op, operands[i], operands[i + 1], expr->location))
           continue;
         if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
             (operands[i]->isNone() || operands[i + 1]->isNone()))

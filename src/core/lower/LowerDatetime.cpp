@@ -1,0 +1,177 @@
+// Lowering of datetime64/timedelta64 operators, as NumPy computes them (NaT propagates,
+// division by zero gives NaT, float factors truncate toward zero).
+#include "lower/LowerDatetime.h"
+
+#include "lower/LowerTypes.h"
+#include "types/DatetimeUnits.h"
+#include "typing/DatetimeTyping.h"
+
+namespace taipan {
+
+namespace {
+
+llvm::Value *notATime(llvm::IRBuilder<> &builder) { return builder.getInt64(NotATime); }
+
+/// `value` scaled to `unit`, with NaT kept.
+llvm::Value *toUnit(FunctionLowering &lowering, llvm::Value *value, const Type *type, int unit) {
+  if (!type->isDatetimeLike())
+    return value;
+  const Type *target = type->isDatetime() ? types::datetime(unit) : types::timedelta(unit);
+  return convertDatetimeUnit(lowering, value, type, target);
+}
+
+/// A double as a timedelta count: NaN, infinities and values out of int64's range are NaT (what
+/// NumPy's cast gives on x86), others truncate toward zero.
+llvm::Value *countOfDouble(FunctionLowering &lowering, llvm::Value *real) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::Value *inRange = builder.CreateAnd(
+      builder.CreateFCmpOLT(real, llvm::ConstantFP::get(real->getType(), 9223372036854775808.0)),
+      builder.CreateFCmpOGE(real, llvm::ConstantFP::get(real->getType(), -9223372036854775808.0)));
+  llvm::Value *safe =
+      builder.CreateSelect(inRange, real, llvm::ConstantFP::get(real->getType(), 0.0));
+  return builder.CreateSelect(inRange, builder.CreateFPToSI(safe, builder.getInt64Ty()),
+                              notATime(builder));
+}
+
+llvm::Value *asDouble(FunctionLowering &lowering, llvm::Value *value, const Type *type) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  if (type->isFloat())
+    return builder.CreateFPCast(value, builder.getDoubleTy());
+  if (type->isInteger() && !type->isSigned())
+    return builder.CreateUIToFP(value, builder.getDoubleTy());
+  return builder.CreateSIToFP(value, builder.getDoubleTy());
+}
+
+llvm::Value *asInt64(FunctionLowering &lowering, llvm::Value *value, const Type *type) {
+  return lowering.irBuilder().CreateIntCast(value, lowering.irBuilder().getInt64Ty(),
+                                            type->isSigned());
+}
+
+/// A timedelta count times (or over) a number, NaT for a NaT count.
+llvm::Value *scaleByNumber(FunctionLowering &lowering, BinaryOp op, llvm::Value *count,
+                           llvm::Value *number, const Type *numberType) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::Value *isNaT = isNotATime(lowering, count);
+  llvm::Value *result;
+  if (numberType->isFloat()) {
+    llvm::Value *real = asDouble(lowering, count, types::int64());
+    llvm::Value *factor = asDouble(lowering, number, numberType);
+    result = countOfDouble(lowering, op == BinaryOp::Mult ? builder.CreateFMul(real, factor)
+                                                          : builder.CreateFDiv(real, factor));
+  } else {
+    llvm::Value *factor = asInt64(lowering, number, numberType);
+    if (op == BinaryOp::Mult) {
+      result = builder.CreateMul(count, factor);
+    } else {
+      // NumPy truncates (C division); a zero divisor gives NaT. INT64_MIN / -1 is NaT's count.
+      llvm::Value *zero = builder.CreateICmpEQ(factor, builder.getInt64(0));
+      llvm::Value *safe = builder.CreateSelect(zero, builder.getInt64(1), factor);
+      llvm::Value *quotient =
+          builder.CreateSDiv(builder.CreateSelect(isNaT, builder.getInt64(0), count), safe);
+      result = builder.CreateSelect(zero, notATime(builder), quotient);
+    }
+  }
+  return builder.CreateSelect(isNaT, notATime(builder), result);
+}
+
+} // namespace
+
+llvm::Value *isNotATime(FunctionLowering &lowering, llvm::Value *value) {
+  return lowering.irBuilder().CreateICmpEQ(value, notATime(lowering.irBuilder()));
+}
+
+llvm::Value *convertDatetimeUnit(FunctionLowering &lowering, llvm::Value *value, const Type *from,
+                                 const Type *to) {
+  std::optional<int64_t> factor =
+      datetimeConversionFactor(from->datetimeUnit(), to->datetimeUnit());
+  if (!factor || *factor == 1)
+    return value;
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  return builder.CreateSelect(isNotATime(lowering, value), value,
+                              builder.CreateMul(value, builder.getInt64(*factor)));
+}
+
+llvm::Value *lowerDatetimeBinary(FunctionLowering &lowering, BinaryOp op, llvm::Value *left,
+                                 const Type *leftType, llvm::Value *right, const Type *rightType,
+                                 const Type *resultType) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  if (op == BinaryOp::Mult ||
+      ((op == BinaryOp::Div || op == BinaryOp::FloorDiv) && !rightType->isDatetimeLike())) {
+    bool countOnLeft = leftType->isTimedelta();
+    return scaleByNumber(lowering, op, countOnLeft ? left : right, countOnLeft ? right : left,
+                         countOnLeft ? rightType : leftType);
+  }
+  int unit = datetimeOperationUnit(leftType, rightType);
+  llvm::Value *a = toUnit(lowering, left, leftType, unit);
+  llvm::Value *b = toUnit(lowering, right, rightType, unit);
+  llvm::Value *eitherNaT = builder.CreateOr(isNotATime(lowering, a), isNotATime(lowering, b));
+  switch (op) {
+  case BinaryOp::Add:
+    return builder.CreateSelect(eitherNaT, notATime(builder), builder.CreateAdd(a, b));
+  case BinaryOp::Sub:
+    return builder.CreateSelect(eitherNaT, notATime(builder), builder.CreateSub(a, b));
+  case BinaryOp::Div: { // timedelta / timedelta: a float, NaN for NaT
+    llvm::Value *quotient = builder.CreateFDiv(asDouble(lowering, a, types::int64()),
+                                               asDouble(lowering, b, types::int64()));
+    return builder.CreateSelect(eitherNaT, llvm::ConstantFP::getNaN(builder.getDoubleTy()),
+                                quotient);
+  }
+  case BinaryOp::FloorDiv:
+  case BinaryOp::Mod: {
+    // Python's floor division and modulo; NumPy gives 0 (//) or NaT (%) for NaT or a zero
+    // divisor.
+    llvm::Value *invalid =
+        builder.CreateOr(eitherNaT, builder.CreateICmpEQ(b, builder.getInt64(0)));
+    llvm::Value *safeA = builder.CreateSelect(invalid, builder.getInt64(0), a);
+    llvm::Value *safeB = builder.CreateSelect(invalid, builder.getInt64(1), b);
+    llvm::Value *quotient = builder.CreateSDiv(safeA, safeB);
+    llvm::Value *remainder = builder.CreateSRem(safeA, safeB);
+    // The quotient rounds toward minus infinity when the remainder's sign differs from b's.
+    llvm::Value *adjust = builder.CreateAnd(
+        builder.CreateICmpNE(remainder, builder.getInt64(0)),
+        builder.CreateICmpSLT(builder.CreateXor(remainder, safeB), builder.getInt64(0)));
+    if (op == BinaryOp::FloorDiv)
+      return builder.CreateSelect(adjust, builder.CreateSub(quotient, builder.getInt64(1)),
+                                  quotient);
+    llvm::Value *modulo =
+        builder.CreateSelect(adjust, builder.CreateAdd(remainder, safeB), remainder);
+    return builder.CreateSelect(invalid, notATime(builder), modulo);
+  }
+  default:
+    (void)resultType;
+    return notATime(builder); // typing refused the other operators
+  }
+}
+
+llvm::Value *lowerDatetimeComparison(FunctionLowering &lowering, CompareOp op, llvm::Value *left,
+                                     const Type *leftType, llvm::Value *right,
+                                     const Type *rightType) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  int unit = datetimeOperationUnit(leftType, rightType);
+  llvm::Value *a = toUnit(lowering, left, leftType, unit);
+  llvm::Value *b = toUnit(lowering, right, rightType, unit);
+  llvm::Value *eitherNaT = builder.CreateOr(isNotATime(lowering, a), isNotATime(lowering, b));
+  llvm::Value *ordered;
+  switch (op) {
+  case CompareOp::Eq:
+    ordered = builder.CreateICmpEQ(a, b);
+    break;
+  case CompareOp::NotEq:
+    return builder.CreateOr(eitherNaT, builder.CreateICmpNE(a, b));
+  case CompareOp::Lt:
+    ordered = builder.CreateICmpSLT(a, b);
+    break;
+  case CompareOp::LtE:
+    ordered = builder.CreateICmpSLE(a, b);
+    break;
+  case CompareOp::Gt:
+    ordered = builder.CreateICmpSGT(a, b);
+    break;
+  default:
+    ordered = builder.CreateICmpSGE(a, b);
+    break;
+  }
+  return builder.CreateAnd(builder.CreateNot(eitherNaT), ordered);
+}
+
+} // namespace taipan
