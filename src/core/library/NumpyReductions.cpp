@@ -227,7 +227,8 @@ llvm::Value *reduceRange(FunctionLowering &lowering, const std::string &function
                                             llvm::APInt::getSignedMaxValue(dtype->bits()))
                    : llvm::ConstantInt::get(elementLLVM, llvm::APInt::getMaxValue(dtype->bits())));
   else
-    throwUnsupported("min, max, argmin and argmax of complex arrays are not supported", {});
+    throwUnsupported(
+        "min, max, argmin and argmax of arrays of " + dtype->name() + " are not supported", {});
   llvm::AllocaInst *best = lowering.createEntryAlloca(elementLLVM, "reduce.best");
   llvm::AllocaInst *bestIndex = lowering.createEntryAlloca(i64, "reduce.index");
   builder.CreateStore(identity, best);
