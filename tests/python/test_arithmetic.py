@@ -336,6 +336,36 @@ def test_int64_wrap_examples():
     assert neg(INT64_MIN) == INT64_MIN
 
 
+CONSTANT_DIVISORS = [1, 2, 3, -2, -3, 7, -7, 1009, -1009, 2**62, -(2**62), INT64_MAX, INT64_MIN]
+
+
+def _floor_by_constant(divisor):
+    """`a // divisor` and `a % divisor` with the divisor a literal of the compiled text (a
+    constant divisor is lowered without a zero check or a select between computed values)."""
+    namespace = {}
+    exec(f"def f(a):\n    return a // ({divisor}), a % ({divisor})\n", namespace)
+    return njit(namespace["f"])
+
+
+@pytest.mark.parametrize("divisor", CONSTANT_DIVISORS)
+def test_int_floordiv_mod_by_constant(divisor):
+    f = _floor_by_constant(divisor)
+    for a in INTS:
+        assert f(a) == f.py_func(a), (a, divisor)
+
+
+@pytest.mark.parametrize("divisor", [3, -3, 100, -100])
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.uint8, np.uint32])
+def test_small_int_floordiv_mod_by_constant(divisor, dtype):
+    """NumPy scalars of narrower types: NumPy's own // and % are the reference."""
+    if divisor < 0 and np.dtype(dtype).kind == "u":
+        pytest.skip("a negative divisor of an unsigned scalar is NumPy's promotion question")
+    f = _floor_by_constant(divisor)
+    info = np.iinfo(dtype)
+    for a in {info.min, info.max, 0, 1, info.max // 2, max(info.min, -5)}:
+        assert [int(x) for x in f(dtype(a))] == [int(x) for x in f.py_func(dtype(a))], (a,)
+
+
 def test_int64_min_floordiv_minus_one():
     # Numba: INT64_MIN // -1 overflows and wraps to INT64_MIN; % gives 0.
     assert mod(INT64_MIN, -1) == 0

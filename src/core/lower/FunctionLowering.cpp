@@ -30,6 +30,12 @@ llvm::Function *ModuleLowering::declare(TypedFunction &function) {
   auto *result =
       llvm::Function::Create(type, llvm::Function::InternalLinkage, function.symbolName, module);
   result->addFnAttr(llvm::Attribute::NoUnwind);
+  // Arguments are whole values (callers never pass undef), and saying so spares LLVM's
+  // undef-or-poison queries a walk up the dominator tree for each one.
+  for (unsigned i = 1; i < parameters.size(); ++i)
+    if (parameters[i]->isIntegerTy() || parameters[i]->isFloatingPointTy() ||
+        parameters[i]->isPointerTy())
+      result->addParamAttr(i, llvm::Attribute::NoUndef);
   if (function.source->options.inlineAlways && !function.source->isGenerator)
     result->addFnAttr(llvm::Attribute::AlwaysInline);
   functions.emplace(&function, result);
@@ -990,6 +996,10 @@ void FunctionLowering::emitRaise(int exceptionId, const std::string &message) {
 
 void FunctionLowering::raiseIf(llvm::Value *condition, int exceptionId,
                                const std::string &message) {
+  // A check that cannot fail (a constant divisor's zero test) costs no block: every block
+  // deepens the dominator tree, which some of LLVM's analyses walk.
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(condition); constant && constant->isZero())
+    return;
   // One raise block per distinct exception in a function: checks repeat (every // and % has
   // one), and sharing their cold blocks keeps large functions small for LLVM.
   llvm::BasicBlock *&raiseBlock = raiseBlocks[{exceptionDestination().first, exceptionId, message}];

@@ -273,6 +273,9 @@ public:
                            const Type *rightType, const Type *resultType);
   llvm::Value *lowerIntegerBinary(BinaryOp op, llvm::Value *left, llvm::Value *right,
                                   const Type *type, bool checkZero = true);
+  /// Python's `//` or `%` of a signed integer by a constant that is neither 0 nor -1.
+  llvm::Value *lowerFloorByConstant(bool isDivision, llvm::Value *dividend,
+                                    llvm::ConstantInt *divisor);
   llvm::Value *lowerFloatBinary(BinaryOp op, llvm::Value *left, llvm::Value *right,
                                 const Type *type);
   llvm::Value *lowerComplexBinary(BinaryOp op, llvm::Value *left, llvm::Value *right,

@@ -319,6 +319,31 @@ llvm::Value *FunctionLowering::lowerBinary(BinaryOp op, llvm::Value *left, const
   return castValue(result, operandType, resultType);
 }
 
+llvm::Value *FunctionLowering::lowerFloorByConstant(bool isDivision, llvm::Value *dividend,
+                                                    llvm::ConstantInt *divisor) {
+  // With a constant divisor (neither 0 nor -1, which the caller handles) the floor fix-up needs
+  // no check of the divisor and no select between two computed values: a select whose arms are
+  // computed makes InstCombine ask whether each arm may be undef, and that query walks the
+  // dominator tree, so a function with many `%` and `//` compiled in time quadratic in its size.
+  llvm::Value *quotient = builder.CreateSDiv(dividend, divisor);
+  llvm::Value *remainder = builder.CreateSRem(dividend, divisor);
+  llvm::Type *type = dividend->getType();
+  if (divisor->isNegative()) {
+    // A negative divisor floors when the remainder is positive.
+    llvm::Value *positive = builder.CreateICmpSGT(remainder, llvm::ConstantInt::get(type, 0));
+    if (isDivision)
+      return builder.CreateSub(quotient, builder.CreateZExt(positive, type));
+    return builder.CreateAdd(
+        remainder, builder.CreateSelect(positive, divisor, llvm::ConstantInt::get(type, 0)));
+  }
+  // A positive divisor floors when the remainder is negative: its sign, spread over all bits,
+  // is -1 exactly then.
+  llvm::Value *negativeMask = builder.CreateAShr(remainder, type->getIntegerBitWidth() - 1);
+  if (isDivision)
+    return builder.CreateAdd(quotient, negativeMask);
+  return builder.CreateAdd(remainder, builder.CreateAnd(negativeMask, divisor));
+}
+
 llvm::Value *FunctionLowering::lowerIntegerBinary(BinaryOp op, llvm::Value *a, llvm::Value *b,
                                                   const Type *type, bool checkZero) {
   bool isSigned = type->isSigned();
@@ -355,6 +380,9 @@ llvm::Value *FunctionLowering::lowerIntegerBinary(BinaryOp op, llvm::Value *a, l
               isDivision ? "integer division or modulo by zero" : "integer modulo by zero");
     if (!isSigned)
       return isDivision ? builder.CreateUDiv(a, b) : builder.CreateURem(a, b);
+    if (auto *divisor = llvm::dyn_cast<llvm::ConstantInt>(b);
+        divisor && !divisor->isZero() && !divisor->isMinusOne())
+      return lowerFloorByConstant(isDivision, a, divisor);
     // INT_MIN // -1 overflows the hardware divide; Python's answer wraps to INT_MIN here.
     llvm::Value *minusOne = llvm::ConstantInt::getSigned(llvmType, -1);
     llvm::Value *isMinusOne = builder.CreateICmpEQ(b, minusOne);
@@ -370,7 +398,9 @@ llvm::Value *FunctionLowering::lowerIntegerBinary(BinaryOp op, llvm::Value *a, l
       llvm::Value *floored = builder.CreateSub(quotient, builder.CreateZExt(adjust, llvmType));
       return builder.CreateSelect(isMinusOne, builder.CreateNeg(a), floored);
     }
-    llvm::Value *modulo = builder.CreateSelect(adjust, builder.CreateAdd(remainder, b), remainder);
+    // remainder + (adjust ? b : 0) rather than adjust ? remainder + b : remainder: a select with
+    // a constant arm keeps InstCombine's known-bits queries on it cheap (see lowerFloorByConstant).
+    llvm::Value *modulo = builder.CreateAdd(remainder, builder.CreateSelect(adjust, b, zero));
     return builder.CreateSelect(isMinusOne, zero, modulo);
   }
   default:
