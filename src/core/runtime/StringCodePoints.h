@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace taipan::runtime::strings {
@@ -19,7 +20,7 @@ CodePoints codePoints(const StringData *s, int64_t start = 0, int64_t end = -1);
 /// A new string of these code points (null with MemoryError pending).
 MemInfo *fromPoints(const CodePoints &points);
 /// A new string of ASCII text.
-MemInfo *fromAscii(const std::string &text);
+MemInfo *fromAscii(std::string_view text);
 bool isAsciiSpace(uint32_t c);
 /// CPython's whitespace (str.isspace and str.split()): ASCII's, and the Unicode spaces.
 bool isSpace(uint32_t c);

@@ -8,10 +8,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -108,8 +110,21 @@ MemInfo *fromPoints(const CodePoints &points) {
   return makeString(points.data(), static_cast<int64_t>(points.size()));
 }
 
-MemInfo *fromAscii(const std::string &text) {
-  return taipan_str_from_utf8(text.data(), static_cast<int64_t>(text.size()));
+MemInfo *fromAscii(std::string_view text) {
+  // Straight into a block of kind 1: str(n) in a loop is common, and the detour through code
+  // points cost a vector allocation per string.
+  auto length = static_cast<int64_t>(text.size());
+  MemInfo *block = taipan_nrt_allocate(static_cast<int64_t>(sizeof(StringData)) + length + 1);
+  if (!block)
+    return nullptr;
+  StringData *s = stringOf(block);
+  s->length = length;
+  s->kind = 1;
+  s->ascii = 1;
+  s->hash = -1;
+  std::memcpy(s->bytes, text.data(), text.size());
+  s->bytes[length] = 0;
+  return block;
 }
 
 bool isAsciiSpace(uint32_t c) { return c == ' ' || (c >= 9 && c <= 13) || (c >= 28 && c <= 31); }
@@ -361,8 +376,16 @@ int64_t taipan_str_hash(MemInfo *block) {
   return hash;
 }
 
-MemInfo *taipan_str_from_int64(int64_t value) { return fromAscii(formatPythonInt(value)); }
-MemInfo *taipan_str_from_uint64(uint64_t value) { return fromAscii(formatPythonUInt(value)); }
+MemInfo *taipan_str_from_int64(int64_t value) {
+  char digits[24];
+  auto written = std::to_chars(digits, digits + sizeof digits, value);
+  return fromAscii(std::string_view(digits, written.ptr - digits));
+}
+MemInfo *taipan_str_from_uint64(uint64_t value) {
+  char digits[24];
+  auto written = std::to_chars(digits, digits + sizeof digits, value);
+  return fromAscii(std::string_view(digits, written.ptr - digits));
+}
 MemInfo *taipan_str_from_float64(double value) { return fromAscii(formatPythonFloat(value)); }
 
 int32_t taipan_str_to_int64(MemInfo *block, int64_t base, int64_t *out) {
