@@ -343,7 +343,7 @@ def _floor_by_constant(divisor):
     """`a // divisor` and `a % divisor` with the divisor a literal of the compiled text (a
     constant divisor is lowered without a zero check or a select between computed values)."""
     namespace = {}
-    exec(f"def f(a):\n    return a // ({divisor}), a % ({divisor})\n", namespace)
+    exec(f"def f(a):\n    return a // ({divisor}), a % ({divisor})\n", namespace)  # noqa: S102
     return njit(namespace["f"])
 
 
