@@ -6,6 +6,7 @@
 #include "GeneratorBoxing.h"
 #include "ListBoxing.h"
 #include "Module.h"
+#include "ObjectModeBlocks.h"
 #include "StringBoxing.h"
 #include "runtime/MemoryRuntime.h"
 
@@ -148,6 +149,8 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
     status = compiled.entry(pointers, result);
   }
   releaseArguments(count);
+  if (status == 0)
+    discardObjectModeException(); // one a with objmode(...) block raised was caught inside
   if (status != 0) {
     if (anyLists) {
       PyObject *type, *value, *traceback;

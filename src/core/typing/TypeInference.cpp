@@ -4,6 +4,7 @@
 #include "typing/TryTyping.h"
 
 #include "syntax/CaughtExceptions.h"
+#include "typing/ObjectModeBlocks.h"
 #include "types/DatetimeUnits.h"
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
@@ -1083,8 +1084,9 @@ private:
   }
 
   const Type *typeName(Expr *expr) {
-    if (expr->name == CaughtIndexCallee || expr->name == CaughtMessageCallee)
-      return types::builtin(expr->name.substr(1)); // made by rewriteCaughtExceptions
+    if (expr->name == CaughtIndexCallee || expr->name == CaughtMessageCallee ||
+        expr->name == ObjectModeCallee)
+      return types::builtin(expr->name.substr(1)); // made by rewriteCaughtExceptions, objmode
     if (localNames.count(expr->name)) {
       auto found = function.variableTypes.find(expr->name);
       if (found == function.variableTypes.end())

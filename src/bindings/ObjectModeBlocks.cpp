@@ -1,0 +1,216 @@
+// `with objmode(...)` blocks: the front end (taipan/objmode_blocks.py) compiles each block's
+// statements into a Python function and registers it here; compiled code calls it through
+// taipan_objmode_call, which lands in runObjectModeBlock: take the GIL, box the inputs as
+// borrowed values, call, unbox the declared outputs as values compiled code owns.
+#include "ObjectModeBlocks.h"
+
+#include "Boxing.h"
+#include "Module.h"
+#include "TypeObjects.h"
+#include "TypedContainers.h"
+#include "runtime/ObjectMode.h"
+#include "typing/ObjectModeBlocks.h"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <string>
+#include <vector>
+
+namespace nb = nanobind;
+
+namespace taipan::bindings {
+namespace {
+
+/// The Python function of each block, by block id (index id - 1). Read and written under the
+/// GIL; the functions live as long as the process, as compiled code may call them.
+std::vector<PyObject *> &blockFunctions() {
+  static auto *functions = new std::vector<PyObject *>();
+  return *functions;
+}
+
+/// The exception object the last failing block raised on this thread, with the class id and
+/// message compiled code knows it by: a propagating exception keeps its arguments and
+/// traceback, instead of being rebuilt from its message.
+struct RaisedInBlock {
+  PyObject *exception = nullptr;
+  int32_t id = 0;
+  std::string message;
+};
+thread_local RaisedInBlock raisedInBlock;
+
+std::string utf8Of(PyObject *object, bool repr) {
+  PyObject *text = repr ? PyObject_Repr(object) : PyObject_Str(object);
+  Py_ssize_t size = 0;
+  const char *data = text ? PyUnicode_AsUTF8AndSize(text, &size) : nullptr;
+  std::string result = data ? std::string(data, static_cast<size_t>(size)) : std::string();
+  if (!data)
+    PyErr_Clear();
+  Py_XDECREF(text);
+  return result;
+}
+
+/// Makes the current Python error the exception pending for compiled code (status 1): its
+/// class by registry id and its message as compiled code formats messages (a KeyError of one
+/// argument as the key's repr, marked as dict lookups mark it).
+int32_t pendFromPythonError() {
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  PyErr_NormalizeException(&type, &value, &traceback);
+  if (traceback && value)
+    PyException_SetTraceback(value, traceback);
+  int32_t id = exceptionIdFor(type);
+  std::string message;
+  PyObject *arguments = value ? PyObject_GetAttrString(value, "args") : nullptr;
+  if (!arguments)
+    PyErr_Clear();
+  if (arguments && PyTuple_Check(arguments) && PyTuple_GET_SIZE(arguments) == 1 &&
+      PyErr_GivenExceptionMatches(type, PyExc_KeyError))
+    message = "\x01" + utf8Of(PyTuple_GET_ITEM(arguments, 0), true);
+  else if (value)
+    message = utf8Of(value, false);
+  Py_XDECREF(arguments);
+  runtime::raiseWithMessage(id, message);
+  Py_XDECREF(raisedInBlock.exception);
+  raisedInBlock.exception = value; // takes the reference
+  raisedInBlock.id = id;
+  raisedInBlock.message = message;
+  Py_XDECREF(type);
+  Py_XDECREF(traceback);
+  return 1;
+}
+
+/// TypeError for an output the block gave a value its declared type cannot hold.
+int32_t pendWrongOutput(const ObjectModeBlock &block, size_t index, PyObject *value) {
+  PyObject *type, *problem, *traceback;
+  PyErr_Fetch(&type, &problem, &traceback);
+  std::string reason = problem ? utf8Of(problem, false) : std::string();
+  Py_XDECREF(type);
+  Py_XDECREF(problem);
+  Py_XDECREF(traceback);
+  const Type *actual = typeOfValue(value);
+  PyErr_Clear();
+  std::string message = "the output '" + block.outputNames[index] +
+                        "' of the with objmode(...) block at " + block.where + " is declared " +
+                        block.outputTypes[index]->name() + ", but the block left a value of type " +
+                        (actual ? actual->name() : std::string(Py_TYPE(value)->tp_name)) + " (" +
+                        utf8Of(value, true) + ")";
+  if (!reason.empty())
+    message += ": " + reason;
+  PyErr_SetString(PyExc_TypeError, message.c_str());
+  return pendFromPythonError();
+}
+
+int32_t callBlock(const ObjectModeSite &site, const ObjectModeBlock &block, PyObject *function,
+                  void **inputs, void *results) {
+  size_t count = site.argumentTypes.size();
+  PyObject *arguments = PyTuple_New(static_cast<Py_ssize_t>(count));
+  if (!arguments)
+    return pendFromPythonError();
+  for (size_t i = 0; i < count; ++i) {
+    PyObject *boxed = boxBorrowedValue(site.argumentTypes[i], inputs[i]);
+    if (!boxed) {
+      Py_DECREF(arguments);
+      return pendFromPythonError();
+    }
+    PyTuple_SET_ITEM(arguments, static_cast<Py_ssize_t>(i), boxed);
+  }
+  PyObject *returned = PyObject_Call(function, arguments, nullptr);
+  Py_DECREF(arguments);
+  if (!returned)
+    return pendFromPythonError();
+  size_t outputs = block.outputTypes.size();
+  if (outputs == 0) {
+    Py_DECREF(returned);
+    return 0;
+  }
+  const Type *tuple = types::tuple(block.outputTypes);
+  for (size_t i = 0; i < outputs; ++i) {
+    PyObject *value = PyTuple_GET_ITEM(returned, static_cast<Py_ssize_t>(i));
+    void *slot = static_cast<char *>(results) + tuple->elementOffset(i);
+    if (!unboxOwnedValue(value, block.outputTypes[i], slot, block.outputTypes[i])) {
+      for (size_t done = 0; done < i; ++done)
+        releaseValue(block.outputTypes[done], static_cast<char *>(results) + tuple->elementOffset(done));
+      int32_t status = pendWrongOutput(block, i, value);
+      Py_DECREF(returned);
+      return status;
+    }
+  }
+  Py_DECREF(returned);
+  return 0;
+}
+
+int32_t runObjectModeBlock(int64_t siteId, void **inputs, void *results) {
+  const ObjectModeSite *site = findObjectModeSite(siteId);
+  const ObjectModeBlock *block = site ? findObjectModeBlock(site->block) : nullptr;
+  if (!block) {
+    taipan_raise(RuntimeErrorId, "unknown with objmode(...) block");
+    return 1;
+  }
+  PyGILState_STATE state = PyGILState_Ensure();
+  int32_t status;
+  size_t index = static_cast<size_t>(site->block - 1);
+  if (index >= blockFunctions().size() || !blockFunctions()[index]) {
+    taipan_raise(RuntimeErrorId, "with objmode(...) block without its Python function");
+    status = 1;
+  } else {
+    status = callBlock(*site, *block, blockFunctions()[index], inputs, results);
+  }
+  PyGILState_Release(state);
+  return status;
+}
+
+} // namespace
+
+bool restoreObjectModeException(const runtime::PendingException &pending) {
+  RaisedInBlock &raised = raisedInBlock;
+  if (!raised.exception || pending.exceptionId != raised.id || !pending.message ||
+      raised.message != pending.message)
+    return false;
+  PyObject *exception = raised.exception;
+  raised.exception = nullptr;
+  raised.message.clear();
+  PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(exception)), exception);
+  Py_DECREF(exception);
+  return true;
+}
+
+bool objectModeExceptionText(int32_t id, const std::string &message, std::string &text) {
+  RaisedInBlock &raised = raisedInBlock;
+  if (!raised.exception || id != raised.id || raised.message != message)
+    return false;
+  text = utf8Of(raised.exception, false);
+  return true;
+}
+
+void discardObjectModeException() {
+  RaisedInBlock &raised = raisedInBlock;
+  if (!raised.exception)
+    return;
+  Py_CLEAR(raised.exception);
+  raised.message.clear();
+}
+
+void defineObjectModeBlocks(nb::module_ &module) {
+  runtime::setObjectModeHook(runObjectModeBlock);
+  module.def(
+      "register_objmode_block",
+      [](nb::handle function, std::vector<std::string> outputNames, nb::list outputTypes,
+         std::vector<std::string> inputNames, std::string where) {
+        ObjectModeBlock block;
+        block.outputNames = std::move(outputNames);
+        for (nb::handle type : outputTypes)
+          block.outputTypes.push_back(nb::cast<TypeRef>(type).type);
+        block.inputNames = std::move(inputNames);
+        block.where = std::move(where);
+        int id = registerObjectModeBlock(std::move(block));
+        std::vector<PyObject *> &functions = blockFunctions();
+        if (functions.size() < static_cast<size_t>(id))
+          functions.resize(static_cast<size_t>(id), nullptr);
+        functions[static_cast<size_t>(id - 1)] = function.inc_ref().ptr();
+        return id;
+      },
+      "Registers a with objmode(...) block's function and declared outputs; returns its id.");
+}
+
+} // namespace taipan::bindings

@@ -1,0 +1,26 @@
+// `with objmode(...)` blocks in the bindings: registering a block's Python function and
+// declared outputs, and the runtime hook that runs a block under the GIL.
+#pragma once
+
+#include <Python.h>
+#include <nanobind/nanobind.h>
+
+#include "runtime/Runtime.h"
+
+namespace taipan::bindings {
+
+/// Defines `_core.register_objmode_block` and installs the runtime's objmode hook.
+void defineObjectModeBlocks(nanobind::module_ &module);
+
+/// When the exception pending on this thread is the one an objmode block raised (same class
+/// and message), sets that very exception object (its arguments and traceback) as Python's
+/// error and returns true.
+bool restoreObjectModeException(const runtime::PendingException &pending);
+/// str() of the exception an objmode block raised, when `id` and `message` are that
+/// exception's; false otherwise. Needs the GIL.
+bool objectModeExceptionText(int32_t id, const std::string &message, std::string &text);
+/// Forgets the exception object an objmode block raised on this thread (compiled code caught
+/// it, and its call then returned normally), so that its traceback keeps nothing alive.
+void discardObjectModeException();
+
+} // namespace taipan::bindings
