@@ -130,7 +130,8 @@ int32_t callBlock(const ObjectModeSite &site, const ObjectModeBlock &block, PyOb
     void *slot = static_cast<char *>(results) + tuple->elementOffset(i);
     if (!unboxOwnedValue(value, block.outputTypes[i], slot, block.outputTypes[i])) {
       for (size_t done = 0; done < i; ++done)
-        releaseValue(block.outputTypes[done], static_cast<char *>(results) + tuple->elementOffset(done));
+        releaseValue(block.outputTypes[done],
+                     static_cast<char *>(results) + tuple->elementOffset(done));
       int32_t status = pendWrongOutput(block, i, value);
       Py_DECREF(returned);
       return status;

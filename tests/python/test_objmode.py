@@ -500,3 +500,97 @@ def bare_context(x):
 
 def test_bare_objmode_without_call():
     check(bare_context, np.zeros(4))
+
+
+@njit
+def doubled_in_block(i):
+    with objmode(r="int64"):
+        r = i * 2
+    return r
+
+
+@njit(parallel=True)
+def calls_block_in_prange(n):
+    out = np.zeros(n)
+    for i in prange(n):
+        out[i] = doubled_in_block(i)
+    return out
+
+
+def test_block_reached_from_a_prange_body_raises_instead_of_waiting():
+    if taipan.get_num_threads() < 2:
+        pytest.skip("the prange body runs on the caller's thread with one thread")
+    with pytest.raises(RuntimeError, match="parallel region"):
+        calls_block_in_prange(10_000)
+
+
+def test_block_in_a_cuda_device_function_is_refused():
+    from taipan import cuda
+
+    def device(x):
+        with objmode(r="int64"):
+            r = x * 2
+        return r
+
+    with pytest.raises(UnsupportedError, match="CUDA kernels and device functions"):
+        cuda.compile_ptx(device, (types.int64,), device=True)
+
+
+def test_block_in_an_overload_implementation():
+    from taipan.extending import overload
+
+    def plus_three(s):
+        return s + 3
+
+    @overload(plus_three)
+    def plus_three_overload(s):
+        def implementation(s):
+            with objmode(out="intp"):
+                out = s + 3
+            return out
+
+        return implementation
+
+    @njit
+    def calls_overload(n):
+        return plus_three(n)
+
+    check(calls_overload, 4)
+
+
+@njit
+def callee_raises(x):
+    with objmode(y="float64"):
+        y = 1.0 / x
+    return y
+
+
+@njit
+def caller_catches(x):
+    total = np.zeros(2)
+    try:
+        total[0] = callee_raises(x)
+    except ZeroDivisionError as error:
+        total[1] = len(str(error))
+    finally:
+        total += 1.0
+    return total
+
+
+def test_exception_from_a_callee_block_caught_by_the_caller():
+    check(caller_catches, 2.0)
+    check(caller_catches, 0.0)
+
+
+@njit(nogil=True)
+def raises_without_gil(x):
+    with objmode():
+        raise KeyError(x)
+    return x
+
+
+def test_exception_from_a_nogil_function_keeps_its_object():
+    with no_allocation_leak(), pytest.raises(KeyError) as caught:
+        raises_without_gil(7)
+    assert caught.value.args == (7,)
+    assert any("raise KeyError(x)" in str(entry.statement) for entry in caught.traceback)

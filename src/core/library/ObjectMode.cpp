@@ -1,8 +1,8 @@
 // `with objmode(...)` blocks: the library entry a rewritten block calls
 // (`outputs = $taipan.objmode_call(block, inputs...)`), typed by the block's declared outputs
 // and lowered as one call of the runtime's taipan_objmode_call.
-#include "library/Library.h"
 #include "library/ObjectMode.h"
+#include "library/Library.h"
 #include "lower/FunctionLowering.h"
 #include "lower/LowerTypes.h"
 #include "support/CompileError.h"
@@ -121,9 +121,8 @@ llvm::Value *lowerObjectModeCall(FunctionLowering &lowering, const LibraryCall &
   lowering.exitUnlessZero(builder.CreateCall(runtime, {builder.getInt64(site), pointers, results}));
   if (resultType->isNone())
     return llvm::UndefValue::get(valueType(context, resultType));
-  llvm::Value *outputs =
-      fromMemoryForm(builder, builder.CreateLoad(memoryType(context, resultType), results),
-                     resultType);
+  llvm::Value *outputs = fromMemoryForm(
+      builder, builder.CreateLoad(memoryType(context, resultType), results), resultType);
   lowering.addTemporary(outputs, resultType); // new references, unboxed for this call
   return outputs;
 }

@@ -4,7 +4,6 @@
 #include "typing/TryTyping.h"
 
 #include "syntax/CaughtExceptions.h"
-#include "typing/ObjectModeBlocks.h"
 #include "types/DatetimeUnits.h"
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
@@ -14,6 +13,7 @@
 #include "typing/DatetimeTyping.h"
 #include "typing/DictTyping.h"
 #include "typing/Isinstance.h"
+#include "typing/ObjectModeBlocks.h"
 #include "typing/OptionalTyping.h"
 #include "typing/RecordTyping.h"
 #include "typing/SetTyping.h"
