@@ -8,6 +8,7 @@
 #include "Module.h"
 #include "TypeObjects.h"
 #include "TypedContainers.h"
+#include "runtime/ExceptionArguments.h"
 #include "runtime/ObjectMode.h"
 #include "typing/ObjectModeBlocks.h"
 
@@ -161,6 +162,66 @@ int32_t runObjectModeBlock(int64_t siteId, void **inputs, void *results) {
   return status;
 }
 
+/// The type of the next value in a descriptor of exception arguments
+/// (runtime/ExceptionArguments.h); nullptr at its end or for an unknown name.
+const Type *describedType(const char *&cursor) {
+  while (*cursor == ' ')
+    ++cursor;
+  if (!*cursor || *cursor == ')')
+    return nullptr;
+  if (*cursor == '(') {
+    ++cursor;
+    std::vector<const Type *> elements;
+    while (const Type *element = describedType(cursor))
+      elements.push_back(element);
+    if (*cursor != ')')
+      return nullptr;
+    ++cursor;
+    return types::tuple(elements);
+  }
+  const char *start = cursor;
+  while (*cursor && *cursor != ' ')
+    ++cursor;
+  return types::scalarByName(std::string(start, cursor));
+}
+
+/// Makes the Python exception for the pending one from its arguments and keeps it, as an
+/// exception an objmode block raised is kept: Python then gets E(a, b) itself.
+void keepExceptionArguments(const char *descriptor, void **values) {
+  PyGILState_STATE state = PyGILState_Ensure();
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  runtime::PendingException pending = runtime::pendingException();
+  PyObject *arguments = PyList_New(0);
+  const char *cursor = descriptor;
+  size_t index = 0;
+  while (arguments) {
+    const Type *argumentType = describedType(cursor);
+    if (!argumentType)
+      break;
+    PyObject *boxed = boxBorrowedValue(argumentType, values[index++]);
+    if (!boxed || PyList_Append(arguments, boxed) < 0)
+      Py_CLEAR(arguments);
+    Py_XDECREF(boxed);
+  }
+  PyObject *tuple = arguments ? PyList_AsTuple(arguments) : nullptr;
+  PyObject *instance =
+      tuple ? PyObject_Call(exceptionClassFor(pending.exceptionId), tuple, nullptr) : nullptr;
+  if (instance && PyExceptionInstance_Check(instance) && pending.message) {
+    Py_XDECREF(raisedInBlock.exception);
+    raisedInBlock.exception = instance;
+    raisedInBlock.id = pending.exceptionId;
+    raisedInBlock.message = pending.message;
+  } else {
+    Py_XDECREF(instance);
+    PyErr_Clear(); // the message alone travels, as it would without arguments
+  }
+  Py_XDECREF(tuple);
+  Py_XDECREF(arguments);
+  PyErr_Restore(type, value, traceback);
+  PyGILState_Release(state);
+}
+
 } // namespace
 
 bool restoreObjectModeException(const runtime::PendingException &pending) {
@@ -194,6 +255,7 @@ void discardObjectModeException() {
 
 void defineObjectModeBlocks(nb::module_ &module) {
   runtime::setObjectModeHook(runObjectModeBlock);
+  runtime::setExceptionArgumentsHook(keepExceptionArguments);
   module.def(
       "register_objmode_block",
       [](nb::handle function, std::vector<std::string> outputNames, nb::list outputTypes,
