@@ -594,3 +594,60 @@ def test_exception_from_a_nogil_function_keeps_its_object():
         raises_without_gil(7)
     assert caught.value.args == (7,)
     assert any("raise KeyError(x)" in str(entry.statement) for entry in caught.traceback)
+
+
+@njit
+def optional_live_in(flag, n):
+    x = None if flag else n
+    with objmode(r="int64"):
+        r = -1 if x is None else x * 2
+    return r
+
+
+def test_optional_live_in_is_none_or_its_value():
+    check(optional_live_in, True, 3)
+    check(optional_live_in, False, 3)
+
+
+@njit
+def block_in_generator(n):
+    for i in range(n):
+        with objmode(v="float64"):
+            v = math.sqrt(i)
+        yield v
+
+
+def test_block_in_a_generator():
+    with no_allocation_leak():
+        assert list(block_in_generator(5)) == list(block_in_generator.py_func(5))
+
+
+@njit
+def block_decides_loop_exit(n):
+    total = 0
+    i = 0
+    while True:
+        with objmode(stop="boolean"):
+            stop = i >= n
+        if stop:
+            break
+        total += i
+        i += 1
+    return total
+
+
+def test_block_output_decides_a_loop():
+    check(block_decides_loop_exit, 0)
+    check(block_decides_loop_exit, 6)
+
+
+@njit
+def star_arguments(*args):
+    with objmode(s="int64"):
+        s = sum(args)
+    return s
+
+
+def test_star_arguments_are_a_live_tuple():
+    check(star_arguments, 1, 2, 3)
+    check(star_arguments)

@@ -1657,7 +1657,12 @@ private:
     if (isIsinstance(calleeType))
       return decideIsinstance(expr) ? types::boolean() : nullptr;
     // A jitted callee is specialised for an optional argument, as in Numba.
-    if (calleeType && calleeType->kind() == TypeKind::JitFunction)
+    // So are an objmode block's live-ins: the block sees None as None (ObjectModeBlocks.h).
+    bool keepsArguments =
+        calleeType &&
+        (calleeType->kind() == TypeKind::JitFunction ||
+         (calleeType->kind() == TypeKind::Builtin && calleeType->text() == ObjectModeCallee + 1));
+    if (keepsArguments)
       for (size_t i = 1; i < expr->operands.size(); ++i)
         if (expr->operands[i]->kind == ExprKind::Name)
           keepsOptional.insert(expr->operands[i]->id);
