@@ -96,8 +96,11 @@ int32_t pendWrongOutput(const ObjectModeBlock &block, size_t index, PyObject *va
                         block.outputTypes[index]->name() + ", but the block left a value of type " +
                         (actual ? actual->name() : std::string(Py_TYPE(value)->tp_name)) + " (" +
                         utf8Of(value, true) + ")";
-  if (!reason.empty())
-    message += ": " + reason;
+  if (!reason.empty() && reason.rfind("cannot store a value", 0) != 0)
+    message += ": " + reason;              // a conversion's own reason (an int out of range...)
+  if (block.outputTypes[index]->isArray()) // Numba's words, which its tests look for
+    message += " (can't unbox array from PyObject into native value.  The object maybe of a "
+               "different type)";
   PyErr_SetString(PyExc_TypeError, message.c_str());
   return pendFromPythonError();
 }

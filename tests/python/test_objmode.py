@@ -651,3 +651,17 @@ def star_arguments(*args):
 def test_star_arguments_are_a_live_tuple():
     check(star_arguments, 1, 2, 3)
     check(star_arguments)
+
+
+@njit
+def narrow_output(v):
+    with objmode(small="int8"):
+        small = v
+    return small
+
+
+def test_integer_outputs_are_range_checked():
+    check(narrow_output, -128)
+    check(narrow_output, 127)
+    with no_allocation_leak(), pytest.raises(TypeError, match=r"output 'small'.*declared int8"):
+        narrow_output(300)
