@@ -142,15 +142,15 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
   }
   void *result = cursor;
   int32_t status;
+  enterCompiledCall();
   if (self->nogil) {
     Py_BEGIN_ALLOW_THREADS status = compiled.entry(pointers, result);
     Py_END_ALLOW_THREADS
   } else {
     status = compiled.entry(pointers, result);
   }
+  leaveCompiledCall(status); // exceptions kept for Python (ObjectModeBlocks.h)
   releaseArguments(count);
-  if (status == 0)
-    discardObjectModeException(); // one a with objmode(...) block raised was caught inside
   if (status != 0) {
     if (anyLists) {
       PyObject *type, *value, *traceback;

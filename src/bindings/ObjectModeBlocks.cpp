@@ -15,6 +15,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -30,15 +31,38 @@ std::vector<PyObject *> &blockFunctions() {
   return *functions;
 }
 
-/// The exception object the last failing block raised on this thread, with the class id and
-/// message compiled code knows it by: a propagating exception keeps its arguments and
-/// traceback, instead of being rebuilt from its message.
-struct RaisedInBlock {
-  PyObject *exception = nullptr;
-  int32_t id = 0;
+/// A Python exception object kept for one compiled code knows by class id and message (one a
+/// block raised, or one made of a raise's arguments): a propagating exception keeps its
+/// arguments and traceback instead of being rebuilt from its message, and e.args reads them.
+struct KeptException {
+  PyObject *exception; ///< owned
+  int32_t id;
   std::string message;
 };
-thread_local RaisedInBlock raisedInBlock;
+/// This thread's kept exceptions, newest last; the oldest go beyond MaxKept, and all when a
+/// call from Python returns normally.
+thread_local std::vector<KeptException> keptExceptions;
+thread_local int compiledCallDepth = 0;
+constexpr size_t MaxKept = 32;
+
+/// Keeps `exception` (taking its reference) for class `id` and `message`.
+void keepException(PyObject *exception, int32_t id, const std::string &message) {
+  if (keptExceptions.size() >= MaxKept) {
+    Py_DECREF(keptExceptions.front().exception);
+    keptExceptions.erase(keptExceptions.begin());
+  }
+  keptExceptions.push_back(KeptException{exception, id, message});
+}
+
+/// The newest exception kept for `id` and `message`, or nullptr.
+KeptException *findKept(int32_t id, const char *message) {
+  if (!message)
+    return nullptr;
+  for (auto kept = keptExceptions.rbegin(); kept != keptExceptions.rend(); ++kept)
+    if (kept->id == id && kept->message == message)
+      return &*kept;
+  return nullptr;
+}
 
 std::string utf8Of(PyObject *object, bool repr) {
   PyObject *text = repr ? PyObject_Repr(object) : PyObject_Str(object);
@@ -72,10 +96,8 @@ int32_t pendFromPythonError() {
     message = utf8Of(value, false);
   Py_XDECREF(arguments);
   runtime::raiseWithMessage(id, message);
-  Py_XDECREF(raisedInBlock.exception);
-  raisedInBlock.exception = value; // takes the reference
-  raisedInBlock.id = id;
-  raisedInBlock.message = message;
+  if (value)
+    keepException(value, id, message); // takes the reference
   Py_XDECREF(type);
   Py_XDECREF(traceback);
   return 1;
@@ -211,10 +233,7 @@ void keepExceptionArguments(const char *descriptor, void **values) {
   PyObject *instance =
       tuple ? PyObject_Call(exceptionClassFor(pending.exceptionId), tuple, nullptr) : nullptr;
   if (instance && PyExceptionInstance_Check(instance) && pending.message) {
-    Py_XDECREF(raisedInBlock.exception);
-    raisedInBlock.exception = instance;
-    raisedInBlock.id = pending.exceptionId;
-    raisedInBlock.message = pending.message;
+    keepException(instance, pending.exceptionId, pending.message);
   } else {
     Py_XDECREF(instance);
     PyErr_Clear(); // the message alone travels, as it would without arguments
@@ -225,40 +244,97 @@ void keepExceptionArguments(const char *descriptor, void **values) {
   PyGILState_Release(state);
 }
 
+/// The arguments of the handled exception `id`/`message` as Python would have them: the kept
+/// exception's, else those its message stands for (none, the message, or a missing key).
+PyObject *argumentsOf(int32_t id, const char *message) {
+  if (KeptException *kept = findKept(id, message))
+    return PyObject_GetAttrString(kept->exception, "args");
+  if (!message || !*message)
+    return PyTuple_New(0);
+  if (message[0] == '\x01') { // a missing dict key's repr (runtime/Dicts.cpp)
+    PyObject *globals = Py_BuildValue("{s:{}}", "__builtins__");
+    PyObject *names = Py_BuildValue("{s:d,s:d}", "nan", std::nan(""), "inf", HUGE_VAL);
+    PyObject *key =
+        globals && names ? PyRun_String(message + 1, Py_eval_input, globals, names) : nullptr;
+    Py_XDECREF(globals);
+    Py_XDECREF(names);
+    if (!key)
+      return nullptr;
+    PyObject *arguments = PyTuple_Pack(1, key);
+    Py_DECREF(key);
+    return arguments;
+  }
+  PyObject *text = PyUnicode_FromString(message);
+  PyObject *arguments = text ? PyTuple_Pack(1, text) : nullptr;
+  Py_XDECREF(text);
+  return arguments;
+}
+
+/// e.args for compiled code: the arguments, unboxed as the tuple of the descriptor's types.
+int32_t caughtArguments(int32_t id, const char *message, const char *descriptor, void *result) {
+  PyGILState_STATE state = PyGILState_Ensure();
+  std::vector<const Type *> elements;
+  const char *cursor = descriptor;
+  while (const Type *element = describedType(cursor))
+    elements.push_back(element);
+  const Type *tuple = types::tuple(elements);
+  int32_t status = 0;
+  PyObject *arguments = argumentsOf(id, message);
+  if (!arguments) {
+    status = pendFromPythonError();
+  } else if (!unboxOwnedValue(arguments, tuple, result, tuple)) {
+    PyErr_Clear();
+    const Type *actual = typeOfValue(arguments);
+    PyErr_Clear();
+    std::string text = "e.args is " + utf8Of(arguments, true) + " (" +
+                       (actual ? actual->name() : std::string("a tuple")) +
+                       ") here, but the handler types it as " + tuple->name() +
+                       ", the arguments of the raise statements of its try body";
+    PyErr_SetString(PyExc_TypeError, text.c_str());
+    status = pendFromPythonError();
+  }
+  Py_XDECREF(arguments);
+  PyGILState_Release(state);
+  return status;
+}
+
 } // namespace
 
 bool restoreObjectModeException(const runtime::PendingException &pending) {
-  RaisedInBlock &raised = raisedInBlock;
-  if (!raised.exception || pending.exceptionId != raised.id || !pending.message ||
-      raised.message != pending.message)
+  KeptException *kept = findKept(pending.exceptionId, pending.message);
+  if (!kept)
     return false;
-  PyObject *exception = raised.exception;
-  raised.exception = nullptr;
-  raised.message.clear();
+  PyObject *exception = kept->exception;
+  keptExceptions.erase(keptExceptions.begin() + (kept - keptExceptions.data()));
   PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(exception)), exception);
   Py_DECREF(exception);
   return true;
 }
 
 bool objectModeExceptionText(int32_t id, const std::string &message, std::string &text) {
-  RaisedInBlock &raised = raisedInBlock;
-  if (!raised.exception || id != raised.id || raised.message != message)
+  KeptException *kept = findKept(id, message.c_str());
+  if (!kept)
     return false;
-  text = utf8Of(raised.exception, false);
+  text = utf8Of(kept->exception, false);
   return true;
 }
 
-void discardObjectModeException() {
-  RaisedInBlock &raised = raisedInBlock;
-  if (!raised.exception)
+void enterCompiledCall() { ++compiledCallDepth; }
+
+void leaveCompiledCall(int32_t status) {
+  if (--compiledCallDepth > 0 || status != 0 || keptExceptions.empty())
     return;
-  Py_CLEAR(raised.exception);
-  raised.message.clear();
+  // The outermost call returned normally: what compiled code caught is over.
+  std::vector<KeptException> kept = std::move(keptExceptions);
+  keptExceptions.clear();
+  for (KeptException &entry : kept)
+    Py_DECREF(entry.exception);
 }
 
 void defineObjectModeBlocks(nb::module_ &module) {
   runtime::setObjectModeHook(runObjectModeBlock);
   runtime::setExceptionArgumentsHook(keepExceptionArguments);
+  runtime::setCaughtArgumentsHook(caughtArguments);
   module.def(
       "register_objmode_block",
       [](nb::handle function, std::vector<std::string> outputNames, nb::list outputTypes,

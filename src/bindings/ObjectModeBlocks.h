@@ -19,8 +19,10 @@ bool restoreObjectModeException(const runtime::PendingException &pending);
 /// str() of the exception an objmode block raised, when `id` and `message` are that
 /// exception's; false otherwise. Needs the GIL.
 bool objectModeExceptionText(int32_t id, const std::string &message, std::string &text);
-/// Forgets the exception object an objmode block raised on this thread (compiled code caught
-/// it, and its call then returned normally), so that its traceback keeps nothing alive.
-void discardObjectModeException();
+/// Around each call of compiled code from Python: when the outermost call on this thread
+/// returns normally, the exception objects kept for it are forgotten (compiled code caught
+/// them), so that their tracebacks keep nothing alive.
+void enterCompiledCall();
+void leaveCompiledCall(int32_t status);
 
 } // namespace taipan::bindings

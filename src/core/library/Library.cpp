@@ -1,5 +1,6 @@
 // The registry of library functions and Python's argument binding for them.
 #include "library/Library.h"
+#include "library/ExceptionArguments.h"
 #include "library/ObjectMode.h"
 
 #include "lower/FunctionLowering.h"
@@ -39,6 +40,7 @@ Library::Library() {
   registerSetFunctions(*this);
   registerTypedContainerFunctions(*this); // after lists, whose list() it reuses
   registerObjectModeFunctions(*this);
+  registerExceptionArgumentFunctions(*this);
 }
 
 const Library &Library::get() {

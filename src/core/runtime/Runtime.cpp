@@ -115,6 +115,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_caught_index),
       TAIPAN_SYMBOL(taipan_objmode_call),
       TAIPAN_SYMBOL(taipan_keep_exception_arguments),
+      TAIPAN_SYMBOL(taipan_caught_args),
       TAIPAN_SYMBOL(taipan_caught_message),
       TAIPAN_SYMBOL(taipan_reraise_at),
       TAIPAN_SYMBOL(taipan_ufunc_loop_failed),

@@ -1084,9 +1084,8 @@ private:
   }
 
   const Type *typeName(Expr *expr) {
-    if (expr->name == CaughtIndexCallee || expr->name == CaughtMessageCallee ||
-        expr->name == ObjectModeCallee)
-      return types::builtin(expr->name.substr(1)); // made by rewriteCaughtExceptions, objmode
+    if (expr->name.rfind("$taipan.", 0) == 0) // made by rewriteCaughtExceptions, objmode
+      return types::builtin(expr->name.substr(1));
     if (localNames.count(expr->name)) {
       auto found = function.variableTypes.find(expr->name);
       if (found == function.variableTypes.end())
