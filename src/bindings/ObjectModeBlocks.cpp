@@ -9,6 +9,7 @@
 #include "TypeObjects.h"
 #include "TypedContainers.h"
 #include "runtime/ExceptionArguments.h"
+#include "runtime/MemoryRuntime.h"
 #include "runtime/ObjectMode.h"
 #include "typing/ObjectModeBlocks.h"
 
@@ -16,7 +17,10 @@
 #include <nanobind/stl/vector.h>
 
 #include <cmath>
+#include <cstring>
+#include <deque>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace nb = nanobind;
@@ -31,27 +35,87 @@ std::vector<PyObject *> &blockFunctions() {
   return *functions;
 }
 
-/// A Python exception object kept for one compiled code knows by class id and message (one a
-/// block raised, or one made of a raise's arguments): a propagating exception keeps its
-/// arguments and traceback instead of being rebuilt from its message, and e.args reads them.
+/// A Python exception kept for one compiled code knows by class id and message (one a block
+/// raised, or one made of a raise's arguments): a propagating exception keeps its arguments
+/// and traceback instead of being rebuilt from its message, and e.args reads them. A raise's
+/// arguments are kept as they are (their memory forms, with references) and made into the
+/// exception only when Python needs it, so raising costs no GIL.
 struct KeptException {
-  PyObject *exception; ///< owned
-  int32_t id;
+  PyObject *exception = nullptr; ///< owned; null while only the arguments are kept
+  int32_t id = 0;
   std::string message;
+  /// The types of the arguments not made into `exception` yet (describedTypes' cache), or null.
+  const std::vector<const Type *> *argumentTypes = nullptr;
+  std::string argumentBytes; ///< their memory forms one after another, owning their references
 };
 /// This thread's kept exceptions, newest last; the oldest go beyond MaxKept, and all when a
 /// call from Python returns normally.
-thread_local std::vector<KeptException> keptExceptions;
+thread_local std::deque<KeptException> keptExceptions;
 thread_local int compiledCallDepth = 0;
 constexpr size_t MaxKept = 32;
 
-/// Keeps `exception` (taking its reference) for class `id` and `message`.
-void keepException(PyObject *exception, int32_t id, const std::string &message) {
-  if (keptExceptions.size() >= MaxKept) {
-    Py_DECREF(keptExceptions.front().exception);
-    keptExceptions.erase(keptExceptions.begin());
+/// Releases the references of arguments not made into an exception yet (no GIL needed).
+void releaseKeptArguments(KeptException &kept) {
+  if (!kept.argumentTypes)
+    return;
+  size_t offset = 0;
+  for (const Type *type : *kept.argumentTypes) {
+    releaseValue(type, kept.argumentBytes.data() + offset);
+    offset += type->storageSize();
   }
-  keptExceptions.push_back(KeptException{exception, id, message});
+  kept.argumentTypes = nullptr;
+  kept.argumentBytes.clear();
+}
+
+/// Keeps `entry`; beyond MaxKept the oldest goes (one holding a Python object only when
+/// `holdingGil`).
+void keepException(KeptException entry, bool holdingGil) {
+  if (keptExceptions.size() >= MaxKept)
+    for (auto oldest = keptExceptions.begin(); oldest != keptExceptions.end(); ++oldest)
+      if (holdingGil || !oldest->exception) {
+        Py_XDECREF(oldest->exception);
+        releaseKeptArguments(*oldest);
+        keptExceptions.erase(oldest);
+        break;
+      }
+  keptExceptions.push_back(std::move(entry));
+}
+
+/// Makes the kept arguments into the exception (under the GIL); false when there is none.
+bool materialize(KeptException &kept) {
+  if (kept.exception || !kept.argumentTypes)
+    return kept.exception != nullptr;
+  const std::vector<const Type *> &argumentTypes = *kept.argumentTypes;
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  PyObject *arguments = PyTuple_New(static_cast<Py_ssize_t>(argumentTypes.size()));
+  bool boxed = arguments != nullptr;
+  size_t offset = 0;
+  for (size_t i = 0; i < argumentTypes.size(); ++i) {
+    const Type *argumentType = argumentTypes[i];
+    char *storage = kept.argumentBytes.data() + offset;
+    offset += argumentType->storageSize();
+    if (!boxed) {
+      releaseValue(argumentType, storage);
+      continue;
+    }
+    PyObject *item = boxValue(argumentType, storage); // takes over the references
+    if (item)
+      PyTuple_SET_ITEM(arguments, static_cast<Py_ssize_t>(i), item);
+    boxed = item != nullptr;
+  }
+  kept.argumentTypes = nullptr;
+  kept.argumentBytes.clear();
+  PyObject *instance =
+      boxed ? PyObject_Call(exceptionClassFor(kept.id), arguments, nullptr) : nullptr;
+  Py_XDECREF(arguments);
+  if (instance && PyExceptionInstance_Check(instance))
+    kept.exception = instance;
+  else
+    Py_XDECREF(instance); // the message alone stands for it, as without arguments
+  PyErr_Clear();
+  PyErr_Restore(type, value, traceback);
+  return kept.exception != nullptr;
 }
 
 /// The newest exception kept for `id` and `message`, or nullptr.
@@ -97,7 +161,7 @@ int32_t pendFromPythonError() {
   Py_XDECREF(arguments);
   runtime::raiseWithMessage(id, message);
   if (value)
-    keepException(value, id, message); // takes the reference
+    keepException(KeptException{value, id, message, nullptr, {}}, true); // takes the reference
   Py_XDECREF(type);
   Py_XDECREF(traceback);
   return 1;
@@ -210,44 +274,48 @@ const Type *describedType(const char *&cursor) {
   return types::scalarByName(std::string(start, cursor));
 }
 
-/// Makes the Python exception for the pending one from its arguments and keeps it, as an
-/// exception an objmode block raised is kept: Python then gets E(a, b) itself.
-void keepExceptionArguments(const char *descriptor, void **values) {
-  PyGILState_STATE state = PyGILState_Ensure();
-  PyObject *type, *value, *traceback;
-  PyErr_Fetch(&type, &value, &traceback);
-  runtime::PendingException pending = runtime::pendingException();
-  PyObject *arguments = PyList_New(0);
+/// The types a descriptor names, parsed once per descriptor on each thread (descriptors are
+/// constants of compiled code, which lives as long as the process).
+const std::vector<const Type *> &describedTypes(const char *descriptor) {
+  thread_local std::unordered_map<const char *, std::vector<const Type *>> parsed;
+  auto found = parsed.find(descriptor);
+  if (found != parsed.end())
+    return found->second;
+  std::vector<const Type *> types;
   const char *cursor = descriptor;
-  size_t index = 0;
-  while (arguments) {
-    const Type *argumentType = describedType(cursor);
-    if (!argumentType)
-      break;
-    PyObject *boxed = boxBorrowedValue(argumentType, values[index++]);
-    if (!boxed || PyList_Append(arguments, boxed) < 0)
-      Py_CLEAR(arguments);
-    Py_XDECREF(boxed);
+  while (const Type *type = describedType(cursor))
+    types.push_back(type);
+  return parsed.emplace(descriptor, std::move(types)).first->second;
+}
+
+/// Keeps a raise's arguments for the exception pending (copies of their memory forms, with
+/// new references): Python gets E(a, b) itself. No GIL: materialize makes the object later.
+void keepExceptionArguments(const char *descriptor, void **values) {
+  runtime::PendingException pending = runtime::pendingException();
+  if (!pending.message)
+    return;
+  KeptException kept;
+  kept.id = pending.exceptionId;
+  kept.message = pending.message;
+  kept.argumentTypes = &describedTypes(descriptor);
+  for (size_t i = 0; i < kept.argumentTypes->size(); ++i) {
+    const Type *type = (*kept.argumentTypes)[i];
+    const char *storage = static_cast<const char *>(values[i]);
+    kept.argumentBytes.append(storage, type->storageSize());
+    for (int64_t offset : types::referenceOffsets(type)) {
+      runtime::MemInfo *block;
+      std::memcpy(&block, storage + offset, sizeof(block));
+      taipan_nrt_incref(block);
+    }
   }
-  PyObject *tuple = arguments ? PyList_AsTuple(arguments) : nullptr;
-  PyObject *instance =
-      tuple ? PyObject_Call(exceptionClassFor(pending.exceptionId), tuple, nullptr) : nullptr;
-  if (instance && PyExceptionInstance_Check(instance) && pending.message) {
-    keepException(instance, pending.exceptionId, pending.message);
-  } else {
-    Py_XDECREF(instance);
-    PyErr_Clear(); // the message alone travels, as it would without arguments
-  }
-  Py_XDECREF(tuple);
-  Py_XDECREF(arguments);
-  PyErr_Restore(type, value, traceback);
-  PyGILState_Release(state);
+  keepException(std::move(kept), false);
 }
 
 /// The arguments of the handled exception `id`/`message` as Python would have them: the kept
 /// exception's, else those its message stands for (none, the message, or a missing key).
 PyObject *argumentsOf(int32_t id, const char *message) {
-  if (KeptException *kept = findKept(id, message))
+  KeptException *kept = findKept(id, message);
+  if (kept && materialize(*kept))
     return PyObject_GetAttrString(kept->exception, "args");
   if (!message || !*message)
     return PyTuple_New(0);
@@ -304,8 +372,15 @@ bool restoreObjectModeException(const runtime::PendingException &pending) {
   KeptException *kept = findKept(pending.exceptionId, pending.message);
   if (!kept)
     return false;
+  bool made = materialize(*kept);
   PyObject *exception = kept->exception;
-  keptExceptions.erase(keptExceptions.begin() + (kept - keptExceptions.data()));
+  for (auto entry = keptExceptions.begin(); entry != keptExceptions.end(); ++entry)
+    if (&*entry == kept) {
+      keptExceptions.erase(entry);
+      break;
+    }
+  if (!made)
+    return false;
   PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(exception)), exception);
   Py_DECREF(exception);
   return true;
@@ -313,7 +388,7 @@ bool restoreObjectModeException(const runtime::PendingException &pending) {
 
 bool objectModeExceptionText(int32_t id, const std::string &message, std::string &text) {
   KeptException *kept = findKept(id, message.c_str());
-  if (!kept)
+  if (!kept || !materialize(*kept))
     return false;
   text = utf8Of(kept->exception, false);
   return true;
@@ -325,10 +400,12 @@ void leaveCompiledCall(int32_t status) {
   if (--compiledCallDepth > 0 || status != 0 || keptExceptions.empty())
     return;
   // The outermost call returned normally: what compiled code caught is over.
-  std::vector<KeptException> kept = std::move(keptExceptions);
+  std::deque<KeptException> kept = std::move(keptExceptions);
   keptExceptions.clear();
-  for (KeptException &entry : kept)
-    Py_DECREF(entry.exception);
+  for (KeptException &entry : kept) {
+    Py_XDECREF(entry.exception);
+    releaseKeptArguments(entry);
+  }
 }
 
 void defineObjectModeBlocks(nb::module_ &module) {

@@ -605,3 +605,19 @@ def test_exceptions_of_taipan_checks_have_python_arguments():
         expected = raised(own_checks.py_func, which, a, n)
         got = raised(own_checks, which, a, n)
         assert got[0] is expected[0] and got[1] == expected[1], (got, expected)
+
+
+@njit
+def many_caught_with_arguments(n):
+    total = 0
+    for i in range(n):
+        try:
+            raise ValueError(str(i), i)  # a new string each time, kept with the exception
+        except ValueError:
+            total += i
+    return total
+
+
+def test_arguments_kept_for_caught_exceptions_are_released():
+    check(many_caught_with_arguments, 0)
+    check(many_caught_with_arguments, 100)  # beyond the 32 kept on a thread

@@ -95,8 +95,8 @@ llvm::Value *lowerCaughtArguments(FunctionLowering &lowering, const LibraryCall 
   llvm::FunctionCallee runtime = lowering.module().runtimeFunction(
       "taipan_caught_args", builder.getInt32Ty(),
       {builder.getInt64Ty(), builder.getPtrTy(), builder.getPtrTy()});
-  lowering.exitUnlessZero(builder.CreateCall(
-      runtime, {index, lowering.module().stringConstant(descriptor), result}));
+  lowering.exitUnlessZero(
+      builder.CreateCall(runtime, {index, lowering.module().stringConstant(descriptor), result}));
   llvm::Value *arguments = fromMemoryForm(
       builder, builder.CreateLoad(memoryType(context, call.resultType), result), call.resultType);
   lowering.addTemporary(arguments, call.resultType); // new references, unboxed for this read

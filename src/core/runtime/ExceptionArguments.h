@@ -6,9 +6,9 @@
 
 namespace taipan::runtime {
 
-/// Builds the Python exception for the exception pending on this thread from its arguments
-/// (described by `descriptor`, one pointer to each value's memory form) and keeps it with the
-/// pending class and message (bindings/ObjectModeBlocks.cpp).
+/// Keeps the arguments of the exception pending on this thread (described by `descriptor`,
+/// one pointer to each value's memory form) with its class and message, for the Python
+/// exception made of them when Python needs it (bindings/ObjectModeBlocks.cpp). No GIL.
 using ExceptionArgumentsHook = void (*)(const char *descriptor, void **values);
 void setExceptionArgumentsHook(ExceptionArgumentsHook hook);
 
