@@ -58,6 +58,7 @@ BINDINGS_HEADERS = {
     "typing/OptionalTyping.h",  # types.Optional(T) shares the rule of which T may be optional
     "typing/DictTyping.h",  # typed.Dict shares the key rules and the runtime layout of dicts
     "typing/SetTyping.h",  # unboxing a set argument builds the table lowering would describe
+    "typing/ObjectModeBlocks.h",  # objmode blocks: the front end registers, the hook reads
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)

@@ -6,6 +6,7 @@
 #include "GeneratorBoxing.h"
 #include "ListBoxing.h"
 #include "Module.h"
+#include "ObjectModeBlocks.h"
 #include "StringBoxing.h"
 #include "runtime/MemoryRuntime.h"
 
@@ -141,12 +142,14 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
   }
   void *result = cursor;
   int32_t status;
+  enterCompiledCall();
   if (self->nogil) {
     Py_BEGIN_ALLOW_THREADS status = compiled.entry(pointers, result);
     Py_END_ALLOW_THREADS
   } else {
     status = compiled.entry(pointers, result);
   }
+  leaveCompiledCall(status); // exceptions kept for Python (ObjectModeBlocks.h)
   releaseArguments(count);
   if (status != 0) {
     if (anyLists) {

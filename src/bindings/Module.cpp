@@ -7,6 +7,7 @@
 #include "CudaBindings.h"
 #include "DLPack.h"
 #include "ListBoxing.h"
+#include "ObjectModeBlocks.h"
 #include "SourceTexts.h"
 #include "StringBoxing.h"
 #include "TypedContainers.h"
@@ -259,6 +260,10 @@ static bool exceptionText(int32_t id, const std::string &message, std::string &t
     return true;
   }
   PyGILState_STATE state = PyGILState_Ensure();
+  if (objectModeExceptionText(id, message, text)) { // raised by a with objmode(...) block
+    PyGILState_Release(state);
+    return true;
+  }
   PyObject *cls = exceptionClassFor(id);
   PyObject *instance = nullptr;
   if (message.empty()) {
@@ -282,6 +287,8 @@ static bool exceptionText(int32_t id, const std::string &message, std::string &t
 
 void raisePendingException() {
   runtime::PendingException pending = runtime::takePendingException();
+  if (restoreObjectModeException(pending))
+    return; // the very exception a with objmode(...) block raised
   PyObject *cls = exceptionClassFor(pending.exceptionId);
   if (pending.message && pending.message[0] == '\x01' && raiseKeyError(cls, pending.message + 1))
     return; // KeyError(key), from the repr of a missing dict key (runtime/Dicts.cpp)
@@ -338,6 +345,7 @@ NB_MODULE(_core, module) {
   defineUfuncBindings(module);
   defineSourceTextBindings(module);
   defineTypedContainers(module);
+  defineObjectModeBlocks(module);
 
   nb::class_<FunctionSource>(module, "FunctionSource")
       .def_prop_ro("name", [](const FunctionSource &self) { return self.name; })

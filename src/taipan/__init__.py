@@ -10,6 +10,7 @@ _core.install_source_recorder()  # exec'd functions keep their text (taipan.sour
 from taipan import typed, types
 from taipan.cfunc import CFunc, carray, cfunc, farray
 from taipan.decorators import jit, njit
+from taipan.objmode_context import objmode
 from taipan.threads import get_num_threads, get_thread_id, prange, set_num_threads
 from taipan.typeof import from_dtype, typeof
 from taipan.types import (
@@ -94,6 +95,7 @@ __all__ = [
     "literal_unroll",
     "njit",
     "none",
+    "objmode",
     "prange",
     "set_num_threads",
     "typed",

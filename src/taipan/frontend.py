@@ -479,6 +479,9 @@ def read_function(py_func, options):
     code = py_func.__code__
     first_line = code.co_firstlineno
     lines, node = _verified_source(py_func)
+    from taipan.objmode_blocks import rewrite_objmode_blocks
+
+    node = rewrite_objmode_blocks(py_func, node, lines, options)
     definition_lines = lines[first_line - 1 : node.end_lineno]
     return _core.read_function(
         py_func,

@@ -1,7 +1,8 @@
 """``except E as e`` in compiled code: ``str(e)``, ``print(e)`` and ``raise e`` give what
 CPython gives for exceptions raised by the function, by jitted callees and by taipan's own
-checks. Other uses of the exception (``e.args``, storing it, the name outside its handler) are
-an UnsupportedError at the user's line. Results are compared with the Python function's."""
+checks; ``e.args`` is typed from the try body's raise statements and checked at run time.
+Other uses of the exception (other attributes, storing it, the name outside its handler) are an
+UnsupportedError at the user's line. Results are compared with the Python function's."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from numpy_checks import no_allocation_leak
 
 from taipan import njit
-from taipan.errors import UnsupportedError
+from taipan.errors import TypingError, UnsupportedError
 
 
 def outcome(function, *args):
@@ -175,15 +176,98 @@ def unsupported(function, match):
     assert "line" in str(info.value)
 
 
-def test_args_is_unsupported():
+@njit
+def args_of_raised(which, text, number):
+    try:
+        if which == 0:
+            raise ValueError(text, number)
+        if which == 1:
+            raise ValueError("constant", 7)
+        negative = -number
+        if which == 2:
+            raise KeyError(text, negative)
+        return ("", 0)
+    except (ValueError, KeyError) as e:
+        arguments = e.args
+        return arguments[0] + "!", arguments[1] * 2
+
+
+@njit
+def args_of_one(which, number):
+    try:
+        if which == 0:
+            raise ValueError(number)
+        if which == 1:
+            raise IndexError(3)
+        return -1
+    except Exception as e:  # noqa: BLE001 - every class is caught
+        return e.args[0] + len(e.args)
+
+
+@njit
+def args_of_message(which):
+    try:
+        if which == 0:
+            raise ValueError("bad")
+        found = {1: 2}[which]
+        return (str(found),)
+    except Exception as e:  # noqa: BLE001 - every class is caught
+        return e.args
+
+
+def test_args_of_raised_exceptions():
+    for which in range(4):
+        for text, number in (("a", 5), ("", -3), ("é", 2**40)):
+            check(args_of_raised, which, text, number)
+    for which in range(3):
+        check(args_of_one, which, 11)
+    check(args_of_message, 0)
+    check(args_of_message, 1)
+
+
+def test_args_of_another_type_is_a_clear_type_error():
+    # The try body's raise statements type e.args as (str,); the KeyError of the dict lookup
+    # has an int: a TypeError naming both, never a wrong value.
+    with no_allocation_leak(), pytest.raises(TypeError, match=r"e.args is \(5,\)"):
+        args_of_message(5)
+
+
+def test_args_refusals():
     @njit
-    def f(i):
+    def no_raise(i):
         try:
-            raise ValueError("x")
+            return 1 // i
+        except ZeroDivisionError as e:
+            return e.args
+
+    @njit
+    def computed_argument(i):
+        try:
+            raise ValueError(i + 1)
         except ValueError as e:
             return e.args
 
-    unsupported(f, r"'e.args' of the exception bound by 'except \.\.\. as e'")
+    @njit
+    def different_types(i):
+        try:
+            if i:
+                raise ValueError("x")
+            raise ValueError(1, 2)
+        except ValueError as e:
+            return e.args
+
+    @njit
+    def other_attribute(i):
+        try:
+            raise ValueError("x")
+        except ValueError as e:
+            return e.errno
+
+    unsupported(no_raise, r"'e.args' without a raise statement in the try body")
+    unsupported(computed_argument, r"other than names and constants")
+    with pytest.raises(TypingError, match="different types"):
+        different_types(1)
+    unsupported(other_attribute, r"'e.errno' of the exception bound by 'except \.\.\. as e'")
 
 
 def test_storing_the_exception_is_unsupported():

@@ -518,3 +518,106 @@ def test_unused_as_name_and_refusals():
 
     with pytest.raises(UnsupportedError, match="bare 'raise'"):
         bare_raise()
+
+
+class TwoArgumentError(Exception):
+    pass
+
+
+class ArgumentsToSuper(Exception):
+    def __init__(self, text, extra):
+        super().__init__(text)
+        self.extra = extra
+
+
+def raised(function, *args):
+    """The class, args and str() of what ``function(*args)`` raises."""
+    with pytest.raises(Exception) as caught:
+        function(*args)
+    return type(caught.value), caught.value.args, str(caught.value)
+
+
+@njit
+def raises_with_arguments(which, text, number):
+    if which == 0:
+        raise ValueError(text, number)
+    if which == 1:
+        raise TwoArgumentError(text, number, -0.0)
+    if which == 2:
+        raise np.linalg.LinAlgError(text, 3)
+    if which == 3:
+        raise ArgumentsToSuper(text, number)
+    if which == 4:
+        raise KeyError(number)
+    if which == 5:
+        raise IndexError("constant", 2, True)
+    raise ValueError(number)
+
+
+@pytest.mark.parametrize("which", range(7))
+def test_raised_exceptions_keep_their_arguments(which):
+    for text, number in (("hello", 5), ("", -1), ("é", 2**40)):
+        expected = raised(raises_with_arguments.py_func, which, text, number)
+        assert raised(raises_with_arguments, which, text, number) == expected
+        with no_allocation_leak():
+            assert raised(raises_with_arguments, which, text, number) == expected
+
+
+@njit
+def message_of_caught(which, number):
+    try:
+        raises_with_arguments(which, "x", number)
+    except Exception as error:  # noqa: BLE001 - every class is caught
+        return str(error)
+    return ""
+
+
+@njit
+def reraised_from_handler(number):
+    try:
+        raises_with_arguments(0, "again", number)
+    except ValueError:  # noqa: TRY203 - the bare re-raise is what is tested
+        raise
+    return 0
+
+
+def test_kept_arguments_in_compiled_handlers_and_reraise():
+    for which in range(7):
+        check(message_of_caught, which, 3)
+    assert raised(reraised_from_handler, 4) == raised(reraised_from_handler.py_func, 4)
+
+
+@njit(boundscheck=True)
+def own_checks(which, a, n):
+    d = {1: 2.0}
+    if which == 0:
+        return a[n]
+    if which == 1:
+        return d[n]
+    if which == 2:
+        return 1 // n
+    return [1, 2][n]
+
+
+def test_exceptions_of_taipan_checks_have_python_arguments():
+    a = np.arange(3.0)
+    for which, n in ((0, 7), (0, -4), (1, 5), (2, 0), (3, 2)):
+        expected = raised(own_checks.py_func, which, a, n)
+        got = raised(own_checks, which, a, n)
+        assert got[0] is expected[0] and got[1] == expected[1], (got, expected)
+
+
+@njit
+def many_caught_with_arguments(n):
+    total = 0
+    for i in range(n):
+        try:
+            raise ValueError(str(i), i)  # a new string each time, kept with the exception
+        except ValueError:
+            total += i
+    return total
+
+
+def test_arguments_kept_for_caught_exceptions_are_released():
+    check(many_caught_with_arguments, 0)
+    check(many_caught_with_arguments, 100)  # beyond the 32 kept on a thread

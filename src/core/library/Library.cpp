@@ -1,5 +1,7 @@
 // The registry of library functions and Python's argument binding for them.
 #include "library/Library.h"
+#include "library/ExceptionArguments.h"
+#include "library/ObjectMode.h"
 
 #include "lower/FunctionLowering.h"
 #include "lower/LowerTypes.h"
@@ -37,6 +39,8 @@ Library::Library() {
   registerDictFunctions(*this);
   registerSetFunctions(*this);
   registerTypedContainerFunctions(*this); // after lists, whose list() it reuses
+  registerObjectModeFunctions(*this);
+  registerExceptionArgumentFunctions(*this);
 }
 
 const Library &Library::get() {

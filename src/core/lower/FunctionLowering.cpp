@@ -3,6 +3,7 @@
 #include "lower/FunctionLowering.h"
 #include "lower/LowerStrings.h"
 
+#include "runtime/ExceptionArguments.h"
 #include "runtime/FloatFormat.h"
 #include "syntax/CaughtExceptions.h"
 #include "types/NumericPromotion.h"
@@ -919,6 +920,30 @@ void FunctionLowering::printExceptionMessage(Expr *raised,
     printText(")");
 }
 
+namespace {
+
+/// The names, in `taipan_keep_exception_arguments`' descriptor, of the values of `type`
+/// (numbers, None, strings, tuples of them), appended to `descriptor`; false for other types,
+/// whose exceptions travel as their message only.
+bool describeArgument(const Type *type, std::string &descriptor) {
+  if (type->kind() == TypeKind::StringLiteral)
+    type = types::unicode();
+  if (type->isTuple()) {
+    descriptor += "( ";
+    for (const Type *element : type->elements())
+      if (!describeArgument(element, descriptor))
+        return false;
+    descriptor += ") ";
+    return true;
+  }
+  if (types::scalarByName(type->name()) != type)
+    return false;
+  descriptor += type->name() + " ";
+  return true;
+}
+
+} // namespace
+
 void FunctionLowering::lowerRaise(Stmt *stmt) {
   if (!stmt->value) {
     if (handlerDepth == 0)
@@ -943,11 +968,51 @@ void FunctionLowering::lowerRaise(Stmt *stmt) {
     for (size_t i = 1; i < raised->operands.size(); ++i)
       values.push_back(lowerExpr(raised->operands[i]));
   std::optional<std::string> message = exceptionMessage(raised);
-  if (message) {
-    emitRaise(classType->exceptionId(), *message);
+  // Python gets the exception made of its arguments, unless they are one string (which the
+  // message rebuilds exactly) or cannot be described.
+  std::string descriptor;
+  bool keepArguments = !values.empty() && moduleLowering.target.formatsMessagesAtRunTime() &&
+                       !moduleLowering.target.hasThreadHierarchy() && !runsOnThreadPool();
+  if (keepArguments && values.size() == 1 && typeOf(raised->operands[1])->isString())
+    keepArguments = false;
+  for (size_t i = 1; keepArguments && i < raised->operands.size(); ++i)
+    keepArguments = describeArgument(typeOf(raised->operands[i]), descriptor);
+  if (!keepArguments) {
+    if (message) {
+      emitRaise(classType->exceptionId(), *message);
+      return;
+    }
+    emitPrintedRaise(classType->exceptionId(), [&] { printExceptionMessage(raised, values); });
     return;
   }
-  emitPrintedRaise(classType->exceptionId(), [&] { printExceptionMessage(raised, values); });
+  int exceptionId = classType->exceptionId();
+  if (exceptionId >= FirstUserException)
+    moduleLowering.processSpecific = "it raises a user-defined exception class";
+  if (message) {
+    builder.CreateCall(moduleLowering.runtimeFunction("taipan_raise", builder.getVoidTy(),
+                                                      {builder.getInt32Ty(), builder.getPtrTy()}),
+                       {builder.getInt32(exceptionId), moduleLowering.stringConstant(*message)});
+  } else {
+    printExceptionMessage(raised, values);
+    builder.CreateCall(moduleLowering.runtimeFunction("taipan_raise_printed", builder.getVoidTy(),
+                                                      {builder.getInt32Ty()}),
+                       {builder.getInt32(exceptionId)});
+  }
+  llvm::Type *pointer = builder.getPtrTy();
+  llvm::AllocaInst *pointers =
+      createEntryAlloca(llvm::ArrayType::get(pointer, values.size()), "raise.arguments");
+  for (size_t i = 0; i < values.size(); ++i) {
+    const Type *type = typeOf(raised->operands[i + 1]);
+    const Type *boxed = type->kind() == TypeKind::StringLiteral ? types::unicode() : type;
+    llvm::Value *value = castValue(values[i], type, boxed);
+    llvm::AllocaInst *slot = createEntryAlloca(memoryType(context, boxed), "raise.argument");
+    builder.CreateStore(toMemoryForm(builder, value, boxed), slot);
+    builder.CreateStore(slot, builder.CreateConstInBoundsGEP1_64(pointer, pointers, i));
+  }
+  builder.CreateCall(moduleLowering.runtimeFunction("taipan_keep_exception_arguments",
+                                                    builder.getVoidTy(), {pointer, pointer}),
+                     {moduleLowering.stringConstant(descriptor), pointers});
+  exitFunction(builder.getInt32(1));
 }
 
 void FunctionLowering::emitPrintedRaise(int exceptionId, const std::function<void()> &print) {

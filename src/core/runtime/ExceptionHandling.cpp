@@ -94,4 +94,9 @@ void setExceptionMatcher(ExceptionMatcher isSubclass) { matcher.store(isSubclass
 
 void setExceptionText(ExceptionText text) { textOf.store(text); }
 
+PendingException handledException(int64_t index) {
+  const HandledException &caught = handled[static_cast<size_t>(index)];
+  return PendingException{caught.exceptionId, caught.message.c_str()};
+}
+
 } // namespace taipan::runtime

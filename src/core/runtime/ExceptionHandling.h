@@ -3,6 +3,7 @@
 #pragma once
 
 #include "runtime/MemoryRuntime.h"
+#include "runtime/Runtime.h"
 
 #include <cstdint>
 #include <string>
@@ -32,6 +33,10 @@ namespace taipan::runtime {
 /// bindings install it (the hierarchy is Python's); without one only equal ids match.
 using ExceptionMatcher = bool (*)(int32_t raised, int32_t handler);
 void setExceptionMatcher(ExceptionMatcher matcher);
+
+/// The handled exception at `index` of this thread's handled stack (`except ... as e`):
+/// its class and message, the message valid until the handler ends.
+PendingException handledException(int64_t index);
 
 /// str() of the exception of class `id` made from `message` (Python's, which a class may
 /// format); false to keep the message. The bindings install it.

@@ -3,6 +3,7 @@
 
 #include "runtime/Cfuncs.h"
 #include "runtime/Dicts.h"
+#include "runtime/ExceptionArguments.h"
 #include "runtime/ExceptionHandling.h"
 #include "runtime/FloatFormat.h"
 #include "runtime/Generators.h"
@@ -10,6 +11,7 @@
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
 #include "runtime/NumpyRandom.h"
+#include "runtime/ObjectMode.h"
 #include "runtime/ParallelLoops.h"
 #include "runtime/Sets.h"
 #include "runtime/Sort.h"
@@ -111,6 +113,9 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_end_catch),
       TAIPAN_SYMBOL(taipan_reraise),
       TAIPAN_SYMBOL(taipan_caught_index),
+      TAIPAN_SYMBOL(taipan_objmode_call),
+      TAIPAN_SYMBOL(taipan_keep_exception_arguments),
+      TAIPAN_SYMBOL(taipan_caught_args),
       TAIPAN_SYMBOL(taipan_caught_message),
       TAIPAN_SYMBOL(taipan_reraise_at),
       TAIPAN_SYMBOL(taipan_ufunc_loop_failed),

@@ -9,6 +9,9 @@ namespace taipan {
 
 namespace {
 
+/// The library entry `e.args` becomes (library/ExceptionArguments.cpp).
+constexpr const char *CaughtArgumentsCallee = "$taipan.caught_args";
+
 std::string bindingText(const std::string &name) { return "'except ... as " + name + "'"; }
 
 /// Whether `target` (an assignment or loop target) binds `name`.
@@ -45,10 +48,80 @@ public:
       rewriteStmt(stmt);
   }
 
+  /// The try body whose raise statements give `e.args` its type.
+  void setTryBody(const std::vector<Stmt *> *body) { tryBody = body; }
+
 private:
   FunctionSource &source;
   const std::string &name;
   const std::string &hidden;
+  const std::vector<Stmt *> *tryBody = nullptr;
+
+  /// A copy of a raise argument that typing can type where `e.args` is read: a name (typed
+  /// function-wide) or a constant; nullptr for anything else.
+  Expr *copyArgument(const Expr *argument) {
+    if (argument->kind != ExprKind::Name && argument->kind != ExprKind::Constant)
+      return nullptr;
+    if (argument->kind == ExprKind::Name && argument->name.rfind("$", 0) == 0)
+      return nullptr;
+    Expr *copy = source.newExpr(argument->kind, argument->location);
+    copy->name = argument->name;
+    copy->constant = argument->constant;
+    return copy;
+  }
+
+  /// One tuple display per `raise E(...)` or `raise E` in `block` (nested blocks included):
+  /// the arguments each gives, copied. False when a raise's arguments cannot be copied.
+  bool collectRaiseSites(const std::vector<Stmt *> &block, std::vector<Expr *> &sites) {
+    for (const Stmt *stmt : block) {
+      if (stmt->kind == StmtKind::Raise && stmt->value &&
+          stmt->value->name.rfind("$", 0) != 0) { // not `raise e` (a caught exception)
+        Expr *site = source.newExpr(ExprKind::Tuple, stmt->location);
+        if (stmt->value->kind == ExprKind::Call) {
+          if (!stmt->value->keywordNames.empty())
+            return false;
+          for (size_t i = 1; i < stmt->value->operands.size(); ++i) {
+            Expr *copy = copyArgument(stmt->value->operands[i]);
+            if (!copy)
+              return false;
+            site->operands.push_back(copy);
+          }
+        }
+        sites.push_back(site);
+      }
+      if (!collectRaiseSites(stmt->body, sites) || !collectRaiseSites(stmt->orelse, sites) ||
+          !collectRaiseSites(stmt->finalbody, sites))
+        return false;
+      for (const ExceptHandler &handler : stmt->handlers)
+        if (!collectRaiseSites(handler.body, sites))
+          return false;
+    }
+    return true;
+  }
+
+  /// `e.args`: `$taipan.caught_args(index, (site arguments)...)`, typed from the try body's
+  /// raise statements and checked at run time (library/ExceptionArguments.cpp).
+  void rewriteArgs(Expr *expr) {
+    std::vector<Expr *> sites;
+    if (!tryBody || !collectRaiseSites(*tryBody, sites))
+      unsupported("'" + name +
+                      ".args' where a raise statement of the try body has arguments "
+                      "other than names and constants",
+                  expr->location);
+    if (sites.empty())
+      unsupported("'" + name +
+                      ".args' without a raise statement in the try body (its "
+                      "arguments' types come from those statements)",
+                  expr->location);
+    Expr *callee = source.newExpr(ExprKind::Name, expr->location);
+    callee->name = CaughtArgumentsCallee;
+    Expr *index = source.newExpr(ExprKind::Name, expr->location);
+    index->name = hidden;
+    expr->kind = ExprKind::Call;
+    expr->name.clear();
+    expr->operands = {callee, index};
+    expr->operands.insert(expr->operands.end(), sites.begin(), sites.end());
+  }
 
   void visitExpr(Expr *expr, const std::function<void(Expr *)> &visit) {
     if (!expr)
@@ -78,7 +151,7 @@ private:
   [[noreturn]] void unsupported(const std::string &what, SourceLocation location) {
     throwUnsupported(what + " of the exception bound by " + bindingText(name) +
                          " is not supported in compiled code (str(" + name + "), print(" + name +
-                         ") and 'raise " + name + "' are)",
+                         "), " + name + ".args and 'raise " + name + "' are)",
                      location);
   }
 
@@ -106,8 +179,12 @@ private:
       return;
     if (isOurName(expr))
       unsupported("using the value", expr->location);
-    if (expr->kind == ExprKind::Attribute && isOurName(expr->operands[0]))
-      unsupported("'" + name + "." + expr->name + "'", expr->location);
+    if (expr->kind == ExprKind::Attribute && isOurName(expr->operands[0])) {
+      if (expr->name != "args")
+        unsupported("'" + name + "." + expr->name + "'", expr->location);
+      rewriteArgs(expr);
+      return;
+    }
     if (isCallOf(expr, "str") && expr->operands.size() == 2 && expr->keywordNames.empty() &&
         isOurName(expr->operands[1])) {
       expr->callee()->name = CaughtMessageCallee;
@@ -161,6 +238,7 @@ void rewriteHandlers(FunctionSource &source, const std::vector<Stmt *> &block, i
         continue;
       std::string hidden = CaughtNamePrefix + handler.name + "." + std::to_string(counter++);
       HandlerRewrite rewrite(source, handler.name, hidden);
+      rewrite.setTryBody(&stmt->body);
       if (!rewrite.uses(handler.body))
         continue;
       rewrite.rewriteBlock(handler.body);

@@ -13,6 +13,7 @@
 #include "typing/DatetimeTyping.h"
 #include "typing/DictTyping.h"
 #include "typing/Isinstance.h"
+#include "typing/ObjectModeBlocks.h"
 #include "typing/OptionalTyping.h"
 #include "typing/RecordTyping.h"
 #include "typing/SetTyping.h"
@@ -1083,8 +1084,8 @@ private:
   }
 
   const Type *typeName(Expr *expr) {
-    if (expr->name == CaughtIndexCallee || expr->name == CaughtMessageCallee)
-      return types::builtin(expr->name.substr(1)); // made by rewriteCaughtExceptions
+    if (expr->name.rfind("$taipan.", 0) == 0) // made by rewriteCaughtExceptions, objmode
+      return types::builtin(expr->name.substr(1));
     if (localNames.count(expr->name)) {
       auto found = function.variableTypes.find(expr->name);
       if (found == function.variableTypes.end())
@@ -1655,7 +1656,12 @@ private:
     if (isIsinstance(calleeType))
       return decideIsinstance(expr) ? types::boolean() : nullptr;
     // A jitted callee is specialised for an optional argument, as in Numba.
-    if (calleeType && calleeType->kind() == TypeKind::JitFunction)
+    // So are an objmode block's live-ins: the block sees None as None (ObjectModeBlocks.h).
+    bool keepsArguments =
+        calleeType &&
+        (calleeType->kind() == TypeKind::JitFunction ||
+         (calleeType->kind() == TypeKind::Builtin && calleeType->text() == ObjectModeCallee + 1));
+    if (keepsArguments)
       for (size_t i = 1; i < expr->operands.size(); ++i)
         if (expr->operands[i]->kind == ExprKind::Name)
           keepsOptional.insert(expr->operands[i]->id);

@@ -183,20 +183,6 @@ def jit_module(**options):
 stencil = missing("numba.stencil")
 
 
-class objmode:
-    """``with objmode(x='int64'):``: a no-op context manager in Python (taipan has no object
-    mode, so compiled code that uses it does not compile)."""
-
-    def __init__(self, *args, **kwargs):
-        pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
 def literal_unroll(container):
     return container
 
