@@ -6,6 +6,7 @@
 #include "AstReader.h"
 #include "CudaBindings.h"
 #include "DLPack.h"
+#include "JitClassBoxing.h"
 #include "ListBoxing.h"
 #include "SourceTexts.h"
 #include "StringBoxing.h"
@@ -338,6 +339,7 @@ NB_MODULE(_core, module) {
   defineUfuncBindings(module);
   defineSourceTextBindings(module);
   defineTypedContainers(module);
+  defineJitClasses(module);
 
   nb::class_<FunctionSource>(module, "FunctionSource")
       .def_prop_ro("name", [](const FunctionSource &self) { return self.name; })

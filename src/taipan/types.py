@@ -328,6 +328,29 @@ class UnicodeType(metaclass=_TypeClass):
         return unicode_type
 
 
+class ClassInstanceType(metaclass=_TypeClass):
+    """The type of a jitclass's instances (Numba's ClassInstanceType):
+    ``Point.class_type.instance_type``, which signatures, ``typeof`` and other classes' fields
+    name. ``.struct`` maps the field names to their types, ``.class_type`` is the class's
+    ClassType."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "ClassInstanceType"
+
+    @staticmethod
+    def _make(*args):
+        raise TypeError("jitclass instance types come from Point.class_type.instance_type")
+
+
+def __getattr__(name):
+    if name == "ClassType":  # Numba's class of Point.class_type (taipan.jitclasses)
+        from taipan.jitclasses import ClassType
+
+        return ClassType
+    raise AttributeError(f"module 'taipan.types' has no attribute {name!r}")
+
+
 class _UnsupportedTypeInstance:
     """A placeholder for a Numba type instance such as ``unicode_type``: importing it works;
     using it in a signature raises UnsupportedError."""

@@ -11,6 +11,8 @@
 
 namespace taipan {
 
+void registerJitClassFunctions(Library &library); // library/JitClasses.cpp
+
 Library::Library() {
   registerMathFunctions(*this);
   registerCmathFunctions(*this);
@@ -36,6 +38,7 @@ Library::Library() {
   registerListFunctions(*this);
   registerDictFunctions(*this);
   registerSetFunctions(*this);
+  registerJitClassFunctions(*this);
   registerTypedContainerFunctions(*this); // after lists, whose list() it reuses
 }
 

@@ -1,6 +1,7 @@
 // Expressions: constants, names, operators with Python's semantics (floor division and modulo
 // take the divisor's sign, division by zero raises), comparisons, and conversions between types.
 #include "lower/FunctionLowering.h"
+#include "lower/LowerJitClasses.h"
 
 #include "library/Library.h"
 #include "lower/LowerDatetime.h"
@@ -44,6 +45,13 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
   const Type *type = typeOf(expr);
   if (isElementwise(expr))
     return lowerElementwise(expr);
+  if ((expr->kind == ExprKind::BinOp || expr->kind == ExprKind::Compare ||
+       expr->kind == ExprKind::Subscript) &&
+      isClassInstance(typeOf(expr->operands[0]))) {
+    auto method = function.calls.find(expr->id); // p + q, p == q, p[i]: the class's method
+    if (method != function.calls.end())
+      return lowerJitCall(expr, method->second);
+  }
   switch (expr->kind) {
   case ExprKind::Constant:
     return lowerConstant(expr->constant, type);
@@ -919,6 +927,8 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
       throwUnsupported(name + " is not supported", expr->location);
     return lowerLibraryValue(*libraryValue, expr->location);
   }
+  if (isClassFieldAccess(*this, expr)) // p.x of a jitclass instance
+    return lowerClassFieldLoad(*this, expr);
   if (isRecordAccess(expr))
     return lowerRecordAccess(expr);
   if (!type->isRuntimeValue() || type->kind() == TypeKind::Builtin)

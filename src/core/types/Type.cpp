@@ -1,6 +1,7 @@
 // Type interning and the memory layout of values.
 #include "types/Type.h"
 
+#include "types/ClassInstanceTypes.h"
 #include "types/DatetimeUnits.h"
 
 #include <algorithm>
@@ -171,6 +172,34 @@ public:
     return intern(std::move(type), name);
   }
 
+  const Type *classInstance(int classId, const std::string &className) {
+    std::string key = "jitclass#" + std::to_string(classId);
+    Type type = make(ClassInstanceKind,
+                     "instance.jitclass." + className + "#" + std::to_string(classId) + "<>");
+    type.textValue = className;
+    type.exceptionClassId = classId;
+    return intern(std::move(type), key);
+  }
+
+  bool defineClassFields(const Type *instance, const std::vector<std::string> &names,
+                         const std::vector<const Type *> &fields) {
+    const Type *layout = tuple(fields);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (instance->elementType)
+      return false;
+    Type *mutableType = const_cast<Type *>(instance); // owned here; fields are set only once
+    std::string name = "instance.jitclass." + instance->textValue + "#" +
+                       std::to_string(instance->exceptionClassId) + "<";
+    for (size_t i = 0; i < fields.size(); ++i)
+      name += (i ? "," : "") + names[i] + ":" +
+              (fields[i] == instance ? std::string("<self>") : fields[i]->name());
+    mutableType->displayName = name + ">";
+    mutableType->names = names;
+    mutableType->elementTypes = fields;
+    mutableType->elementType = layout;
+    return true;
+  }
+
   const Type *optional(const Type *value) {
     std::string name = "OptionalType(" + value->name() + ")";
     Type type = make(TypeKind::Optional, name);
@@ -209,6 +238,8 @@ private:
 };
 
 bool Type::isRuntimeValue() const {
+  if (typeKind == ClassInstanceKind)
+    return true;
   switch (typeKind) {
   case TypeKind::Boolean:
   case TypeKind::Integer:
@@ -239,6 +270,8 @@ bool Type::isRuntimeValue() const {
 }
 
 bool Type::isBlockReference() const {
+  if (typeKind == ClassInstanceKind)
+    return true;
   switch (typeKind) {
   case TypeKind::Unicode:
   case TypeKind::List:
@@ -291,6 +324,8 @@ static size_t alignTo(size_t offset, size_t alignment) {
 }
 
 size_t Type::storageSize() const {
+  if (typeKind == ClassInstanceKind)
+    return 8; // the block's address
   switch (typeKind) {
   case TypeKind::Boolean:
     return 1;
@@ -523,6 +558,15 @@ const Type *nestedArray(const Type *dtype, const std::vector<int64_t> &shape) {
 }
 
 const Type *dtypeValue(const Type *dtype) { return TypeContext::get().dtypeValue(dtype); }
+
+const Type *classInstance(int classId, const std::string &className) {
+  return TypeContext::get().classInstance(classId, className);
+}
+
+bool defineClassFields(const Type *instance, const std::vector<std::string> &names,
+                       const std::vector<const Type *> &fields) {
+  return TypeContext::get().defineClassFields(instance, names, fields);
+}
 
 const Type *scalarByName(const std::string &name) {
   static const std::map<std::string, const Type *> table = [] {
