@@ -246,18 +246,25 @@ def _parameter_text(signature, skip_first):
     if skip_first:
         parameters = parameters[1:]
     texts, passed, defaults = [], [], {}
+    keyword_only = False
     for parameter in parameters:
-        if parameter.kind not in (parameter.POSITIONAL_OR_KEYWORD, parameter.POSITIONAL_ONLY):
+        if parameter.kind not in (
+            parameter.POSITIONAL_OR_KEYWORD,
+            parameter.POSITIONAL_ONLY,
+            parameter.KEYWORD_ONLY,
+        ):
             raise UnsupportedError(
-                f"jitclass methods take plain parameters only, not {parameter} (*args, "
-                "keyword-only and **kwargs)"
+                f"jitclass methods with *args or **kwargs are not supported ({parameter})"
             )
+        if parameter.kind == parameter.KEYWORD_ONLY and not keyword_only:
+            keyword_only = True
+            texts.append("*")
         if parameter.default is parameter.empty:
             texts.append(parameter.name)
         else:
             texts.append(f"{parameter.name}=_default_{parameter.name}")
             defaults[f"_default_{parameter.name}"] = parameter.default
-        passed.append(parameter.name)
+        passed.append(f"{parameter.name}={parameter.name}" if keyword_only else parameter.name)
     return ", ".join(texts), ", ".join(passed), defaults
 
 
@@ -304,6 +311,36 @@ def _make_ne(class_type):
     return _njit(_exec_function(source, {}, "__ne__"))
 
 
+# Python's fallbacks for bool(), complex(), float() and int() of an object whose class lacks
+# the method: (method, the methods it falls back to in order, the body with `_m` the one found).
+_FALLBACKS = [
+    ("__bool__", ["__len__", None], {"__len__": "return len(self) != 0", None: "return True"}),
+    (
+        "__complex__",
+        ["__float__", "__index__"],
+        {"__float__": "return complex(_m(self))", "__index__": "return complex(_m(self))"},
+    ),
+    ("__float__", ["__index__"], {"__index__": "return float(_m(self))"}),
+    ("__int__", ["__index__"], {"__index__": "return _m(self)"}),
+]
+
+
+def _conversion_fallbacks(jit_methods):
+    """The compiled methods bool(p), complex(p), float(p) and int(p) use when the class lacks
+    the one Python would call first, as CPython falls back (``__len__`` for truth...)."""
+    made = {}
+    for method, candidates, bodies in _FALLBACKS:
+        if method in jit_methods:
+            continue
+        for candidate in candidates:
+            if candidate is None or candidate in jit_methods:
+                source = f"def {method}(self):\n    {bodies[candidate]}\n"
+                namespace = {"_m": jit_methods.get(candidate)}
+                made[method] = _njit(_exec_function(source, namespace, method))
+                break
+    return made
+
+
 def _make_checked_len(dispatcher):
     """``len(p)`` in compiled code: the class's ``__len__``, refused when negative, as
     CPython's len() refuses it."""
@@ -344,6 +381,8 @@ def _register_members(class_type):
             add(name, dispatcher, False)
     if "__eq__" in class_type.jit_methods and "__ne__" not in class_type.jit_methods:
         add("__ne__", _make_ne(class_type), False)
+    for name, dispatcher in _conversion_fallbacks(class_type.jit_methods).items():
+        add(name, dispatcher, False)
     for name, accessors in class_type.jit_props.items():
         if "get" in accessors:
             add(name, accessors["get"], True)
@@ -425,7 +464,7 @@ class JitClassType(type):
             return class_type.constructor()
         bound = signature.bind(None, *args, **kwargs)
         bound.apply_defaults()
-        return class_type.constructor(*bound.args[1:])
+        return class_type.constructor(*bound.args[1:], **bound.kwargs)
 
 
 def _register_class(cls, spec):

@@ -193,6 +193,27 @@ class Counter:
         return self.counts[word]
 
 
+@jitclass([("v", int64)])
+class Number:
+    def __init__(self, v, *, scale=1):
+        self.v = v * scale
+
+    def __neg__(self):
+        return Number(-self.v)
+
+    def __invert__(self):
+        return ~self.v
+
+    def __contains__(self, x):
+        return 0 <= x < self.v
+
+    def __index__(self):
+        return self.v
+
+    def __len__(self):
+        return self.v
+
+
 # --- Python boxes -------------------------------------------------------------------------------
 
 
@@ -625,3 +646,31 @@ def test_plain_base_class_members_are_copied():
         d = Derived(21)
         assert d.double() == 42
         del d
+
+
+def test_unary_operators_contains_and_conversion_fallbacks():
+    plain = Number.class_type.class_def
+
+    @njit
+    def use(n, x):
+        return (-n).v, ~n, x in n, x not in n, bool(n), int(n), float(n), complex(n)
+
+    with no_allocation_leak():
+        for v, x in [(3, 1), (0, 0), (5, 7), (-2, -1)]:
+            n, ref = Number(v), plain(v)
+            assert outcome(use, n, x) == outcome(use.py_func, ref, x)
+        n = Number(2, scale=3)
+        assert n.v == 6 and Number(v=2).v == 2
+        with pytest.raises(TypeError):
+            Number(1, 2)  # scale is keyword-only, as in Python
+        del n
+
+
+def test_missing_operator_method_is_a_typing_error():
+    @njit
+    def negate(p):
+        return -p
+
+    with pytest.raises(TypingError, match="__neg__"):
+        negate(Point(1.0, 2.0))
+

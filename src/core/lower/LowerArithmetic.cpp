@@ -46,11 +46,18 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
   if (isElementwise(expr))
     return lowerElementwise(expr);
   if ((expr->kind == ExprKind::BinOp || expr->kind == ExprKind::Compare ||
-       expr->kind == ExprKind::Subscript) &&
-      isClassInstance(typeOf(expr->operands[0]))) {
-    auto method = function.calls.find(expr->id); // p + q, p == q, p[i]: the class's method
-    if (method != function.calls.end())
-      return lowerJitCall(expr, method->second);
+       expr->kind == ExprKind::Subscript || expr->kind == ExprKind::UnaryOp) &&
+      (isClassInstance(typeOf(expr->operands[0])) ||
+       (expr->kind == ExprKind::Compare && isClassInstance(typeOf(expr->operands.back()))))) {
+    auto method = function.calls.find(expr->id); // p + q, p == q, p[i], -p, x in p: a method
+    if (method != function.calls.end()) {
+      llvm::Value *result = lowerJitCall(expr, method->second);
+      if (expr->kind == ExprKind::Compare && expr->compareOps[0] == CompareOp::NotIn)
+        return builder.CreateNot(truthValue(result, method->second.callee->returnType));
+      if (expr->kind == ExprKind::Compare && expr->compareOps[0] == CompareOp::In)
+        return truthValue(result, method->second.callee->returnType);
+      return result;
+    }
   }
   switch (expr->kind) {
   case ExprKind::Constant:

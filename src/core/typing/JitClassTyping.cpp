@@ -76,10 +76,23 @@ std::string binaryOperatorMethod(BinaryOp op) {
 }
 
 std::string builtinClassMethod(const std::string &builtin) {
-  for (const char *name : {"len", "hash", "str", "bool", "abs", "int", "float"})
+  for (const char *name : {"len", "hash", "str", "bool", "abs", "int", "float", "complex"})
     if (builtin == name)
       return "__" + builtin + "__";
   return "";
+}
+
+std::string unaryOperatorMethod(UnaryOp op) {
+  switch (op) {
+  case UnaryOp::Neg:
+    return "__neg__";
+  case UnaryOp::Pos:
+    return "__pos__";
+  case UnaryOp::Invert:
+    return "__invert__";
+  default:
+    return "";
+  }
 }
 
 std::string comparisonMethod(CompareOp op) {

@@ -36,8 +36,10 @@ inline std::string propertySetterName(const std::string &name) { return "$setter
 /// (`__add__`, `__eq__`...); empty for `is`, `in` and their negations.
 std::string binaryOperatorMethod(BinaryOp op);
 std::string comparisonMethod(CompareOp op);
+/// The method `-p`, `+p` and `~p` call (`__neg__`, `__pos__`, `__invert__`); empty for `not`.
+std::string unaryOperatorMethod(UnaryOp op);
 /// The method a builtin of one argument calls on a jitclass instance (`len` -> `__len__`,
-/// `hash`, `str`, `bool`, `abs`, `int`, `float`); empty for other builtins.
+/// `hash`, `str`, `bool`, `abs`, `int`, `float`, `complex`); empty for other builtins.
 std::string builtinClassMethod(const std::string &builtin);
 
 } // namespace taipan

@@ -637,6 +637,25 @@ private:
     return typeOverloadCall(expr, types::overload(member.registryId, method), expr->operands[0]);
   }
 
+  /// `x in p` / `x not in p` of a jitclass instance: a call of its __contains__(self, x), bound
+  /// to the operands in that order (lowering negates it for `not in`).
+  const Type *typeClassContains(Expr *expr, const Type *instance, const Type *item) {
+    OverloadMember member = source.resolver->findMember(instance, "__contains__");
+    if (member.registryId < 0 || member.isAttribute)
+      throwTypingError("jitclass " + instance->text() +
+                           " does not support 'in' (it defines no __contains__)",
+                       expr->location);
+    std::vector<const Type *> arguments = {instance, item};
+    std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(
+        member.registryId, arguments, {}, {}, false, expr->location);
+    CallBinding binding;
+    binding.arguments = {expr->operands[1], expr->operands[0]};
+    binding.callee = callees.typeCallee(implementation.get(), arguments, expr->location);
+    function.calls[expr->id] = binding;
+    function.overloadImplementations[expr->id] = std::move(implementation);
+    return binding.callee->returnType ? types::boolean() : nullptr;
+  }
+
   /// `p[i] = value` of a jitclass instance: a call of its __setitem__(self, i, value), recorded
   /// under attributeSetterKey as a property's setter is.
   void typeClassItemStore(Expr *target, const Type *instance, const Type *value) {
@@ -1001,6 +1020,9 @@ private:
       const Type *operand = typeExpr(expr->operands[0]);
       if (!operand)
         return nullptr;
+      if (isClassInstance(operand) && !unaryOperatorMethod(expr->unaryOp).empty()) // -p, ~p
+        return typeClassOperator(expr, unaryOperatorMethod(expr->unaryOp),
+                                 unaryOperatorMethod(expr->unaryOp));
       if (const Type *array = typeElementwiseUnary(expr->unaryOp, operand, expr->location))
         return array;
       if (const Type *datetime = datetimeUnaryResultType(expr->unaryOp, operand, expr->location))
@@ -1049,6 +1071,9 @@ private:
       }
       if (unknown)
         return nullptr;
+      if (expr->compareOps.size() == 1 && isClassInstance(operands[1]) &&
+          (expr->compareOps[0] == CompareOp::In || expr->compareOps[0] == CompareOp::NotIn))
+        return typeClassContains(expr, operands[1], operands[0]); // x in p: its __contains__
       if (isClassInstance(operands[0]) && expr->compareOps.size() == 1 &&
           !comparisonMethod(expr->compareOps[0]).empty()) // p == q: the class's __eq__
         return typeClassOperator(expr, comparisonMethod(expr->compareOps[0]),
