@@ -133,7 +133,9 @@ void defineJitClasses(nb::module_ &module) {
   module.attr("JitClassInstance") = nb::handle(reinterpret_cast<PyObject *>(baseType));
   module.def(
       "jitclass_type",
-      [](int classId, const std::string &name) { return TypeRef{types::classInstance(classId, name)}; },
+      [](int classId, const std::string &name) {
+        return TypeRef{types::classInstance(classId, name)};
+      },
       "The instance type of jitclass `class_id` (its fields given later).");
   module.def(
       "define_jitclass_fields",

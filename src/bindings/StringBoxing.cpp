@@ -2,8 +2,8 @@
 #include "StringBoxing.h"
 
 #include "runtime/Runtime.h"
-#include "types/ClassInstanceTypes.h"
 #include "runtime/Strings.h"
+#include "types/ClassInstanceTypes.h"
 
 #include <cstring>
 #include <dlfcn.h>

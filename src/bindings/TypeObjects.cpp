@@ -2,8 +2,8 @@
 #include "TypeObjects.h"
 
 #include "types/ClassInstanceTypes.h"
-#include "typing/DictTyping.h"
 #include "types/DatetimeUnits.h"
+#include "typing/DictTyping.h"
 #include "typing/OptionalTyping.h"
 
 #include "Boxing.h"

@@ -674,3 +674,65 @@ def test_missing_operator_method_is_a_typing_error():
     with pytest.raises(TypingError, match="__neg__"):
         negate(Point(1.0, 2.0))
 
+
+def test_identity_of_instances():
+    @njit
+    def same(p, q):
+        r = p
+        return p is q, p is not q, r is p
+
+    with no_allocation_leak():
+        p, q = Point(1.0, 2.0), Point(1.0, 2.0)
+        assert same(p, q) == same.py_func(p, q) == (False, True, True)
+        assert same(p, p) == same.py_func(p, p) == (True, False, True)
+        del p, q
+
+
+def test_unsupported_uses_are_errors():
+    @njit
+    def truth(p):
+        return 1 if p else 0
+
+    @njit
+    def as_key(p):
+        return len({p: 1})
+
+    with no_allocation_leak():
+        p = Point(1.0, 2.0)
+        with pytest.raises(TypingError, match="condition"):
+            truth(p)
+        with pytest.raises(TypingError, match="dict key"):
+            as_key(p)
+        del p
+
+
+PointType = Point.class_type.instance_type
+
+
+@njit
+def points_by_name(p):
+    d = typed.Dict.empty(types.unicode_type, PointType)
+    d["given"] = p
+    d["made"] = Point(2.0, 0.0)
+    return d
+
+
+def test_typed_containers_of_instances():
+    @njit
+    def total_x(points):
+        total = 0.0
+        for p in points:
+            total += p.x
+        return total
+
+    with no_allocation_leak():
+        p = Point(3.0, 0.0)
+        d = points_by_name(p)
+        assert d["given"].x == 3.0 and d["made"].x == 2.0 and len(d) == 2
+        d["given"].x = 9.0  # the dict holds the caller's instance
+        assert p.x == 9.0
+        items = typed.List.empty_list(PointType)
+        items.append(Point(1.5, 0.0))
+        items.append(p)
+        assert total_x(items) == 10.5
+        del p, d, items

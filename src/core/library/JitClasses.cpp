@@ -13,8 +13,7 @@ void registerJitClassFunctions(Library &library) {
       library, "taipan.jitclass.allocate", {{"instance_type", false}},
       [](LibraryCall &call) -> const Type * {
         const Type *argument = call.argumentTypes.empty() ? nullptr : call.argumentTypes[0];
-        if (!argument || argument->kind() != TypeKind::DType ||
-            !isClassInstance(argument->dtype()))
+        if (!argument || argument->kind() != TypeKind::DType || !isClassInstance(argument->dtype()))
           throwNoOverload(call);
         const Type *instance = argument->dtype();
         if (!classFieldsLayout(instance))

@@ -277,8 +277,8 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
       break;
     }
     bool dictItem = // d[k] += v reads d[k], then stores the result as d[k] = ... does
-        target->kind == ExprKind::Subscript && (typeOf(target->operands[0])->isDict() ||
-                                                isClassInstance(typeOf(target->operands[0])));
+        target->kind == ExprKind::Subscript &&
+        (typeOf(target->operands[0])->isDict() || isClassInstance(typeOf(target->operands[0])));
     // An array value (a dict's too) is updated in place, as NumPy's `a += v` does.
     if ((!dictItem && (target->kind == ExprKind::Subscript || isRecordAccess(target))) ||
         typeOf(target)->isArray()) {

@@ -715,6 +715,9 @@ llvm::Value *FunctionLowering::lowerIdentity(llvm::Value *left, const Type *left
     return builder.getInt1(leftType == rightType);
   if (leftType->isPointer() && rightType->isPointer())
     return builder.CreateICmpEQ(left, right);
+  // jitclass instances are their blocks: the same block is the same instance.
+  if (isClassInstance(leftType) && leftType == rightType)
+    return builder.CreateICmpEQ(left, right);
   // Values of different types are different objects. Numbers of one type compare by value, as
   // in Numba (CPython's answer for equal numbers depends on its caches); tuples item by item.
   if (leftType != rightType)

@@ -14,9 +14,7 @@ namespace taipan {
 constexpr TypeKind ClassInstanceKind =
     static_cast<TypeKind>(static_cast<int>(TypeKind::Timedelta) + 1);
 
-inline bool isClassInstance(const Type *type) {
-  return type && type->kind() == ClassInstanceKind;
-}
+inline bool isClassInstance(const Type *type) { return type && type->kind() == ClassInstanceKind; }
 /// The class's registry id (taipan.jitclasses's table); its name is text(), its fields
 /// fieldNames() and fieldTypes() (fieldIndex() finds one) once defineClassFields gave them.
 inline int classIdOf(const Type *instance) { return instance->exceptionId(); }

@@ -690,16 +690,14 @@ private:
       record(target, field);
       return;
     }
-    OverloadMember setter =
-        source.resolver->findMember(instance, propertySetterName(target->name));
+    OverloadMember setter = source.resolver->findMember(instance, propertySetterName(target->name));
     if (setter.registryId < 0) {
       OverloadMember getter = source.resolver->findMember(instance, target->name);
-      throwTypingError(getter.registryId >= 0 ? "cannot set attribute '" + target->name +
-                                                    "' of jitclass " + instance->text() +
-                                                    ": it is a property without a setter"
-                                              : "jitclass " + instance->text() +
-                                                    " has no field or property '" + target->name +
-                                                    "' to set",
+      throwTypingError(getter.registryId >= 0
+                           ? "cannot set attribute '" + target->name + "' of jitclass " +
+                                 instance->text() + ": it is a property without a setter"
+                           : "jitclass " + instance->text() + " has no field or property '" +
+                                 target->name + "' to set",
                        target->location);
     }
     std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(
