@@ -53,6 +53,9 @@ _FIELD_KINDS = frozenset(
     ]
 )
 
+# What an Optional field may hold: None or a number, a boolean or a jitclass instance.
+_OPTIONAL_KINDS = frozenset(["Boolean", "Integer", "Float", "Complex", "ClassInstanceType"])
+
 _PYTHON_TYPES = {
     int: "int64",
     float: "float64",
@@ -105,11 +108,14 @@ def _annotation_type(value):
 
 
 def _field_type(class_name, field, value, annotated):
-    """The taipan type a spec entry or annotation names, or an error naming the field."""
+    """The taipan type a spec entry or annotation names, or an error naming the field; a
+    deferred type (or an optional of one) is kept as it is, resolved once it is defined."""
     if annotated:
         value = _annotation_type(value)
     if isinstance(value, ClassType):
         return value.instance_type
+    if isinstance(value, (types.DeferredType, types._DeferredOptional)):
+        return value
     if not isinstance(value, types.Type):
         raise TypeError(
             f"spec values should be Numba type instances, got {value!r} (field '{field}' of "
@@ -124,6 +130,8 @@ def _check_field_type(class_name, field, t):
     if kind == "Tuple":
         for element in t.types:
             _check_field_type(class_name, field, element)
+        return
+    if kind == "Optional" and t.type.kind_name in _OPTIONAL_KINDS:
         return
     if kind in _FIELD_KINDS:
         if kind == "ListType" and t.item_type is None:
@@ -467,6 +475,31 @@ class JitClassType(type):
         return class_type.constructor(*bound.args[1:], **bound.kwargs)
 
 
+def _define_fields_when_known(class_type, fields):
+    """Gives the instance type its fields now, or once every deferred type among them is
+    defined (a class holding itself: its own instance type exists only after decoration)."""
+    pending = [
+        value
+        for value in fields.values()
+        if isinstance(value, (types.DeferredType, types._DeferredOptional))
+    ]
+    undefined = [
+        value.deferred if isinstance(value, types._DeferredOptional) else value for value in pending
+    ]
+    undefined = [deferred for deferred in undefined if deferred._defined is None]
+    if undefined:
+        undefined[0]._waiting.append(lambda: _define_fields_when_known(class_type, fields))
+        return
+    resolved = {}
+    for name, value in fields.items():
+        if isinstance(value, (types.DeferredType, types._DeferredOptional)):
+            value = value.get()
+            _check_field_type(class_type.name, name, value)
+        resolved[name] = value
+    class_type.struct = resolved
+    _core.define_jitclass_fields(class_type.instance_type, list(resolved), list(resolved.values()))
+
+
 def _register_class(cls, spec):
     if isinstance(cls, JitClassType):
         raise TypeError("cannot subclass from a jitclass")
@@ -487,7 +520,7 @@ def _register_class(cls, spec):
         class_type.class_id = class_id
         _class_types.append(class_type)
         _by_instance_type[instance_type] = class_type
-    _core.define_jitclass_fields(instance_type, list(fields), list(fields.values()))
+    _define_fields_when_known(class_type, fields)
     class_type.methods = dict(methods)
     class_type.methods.update(static_methods)
     class_type.jit_methods = {name: _njit(function) for name, function in methods.items()}

@@ -214,6 +214,34 @@ class Number:
         return self.v
 
 
+# Numba's linked list: a node holding an optional node of its own class, through a deferred type.
+node_type = types.deferred_type()
+
+
+@jitclass([("data", int64), ("next", types.optional(node_type))])
+class LinkedNode:
+    def __init__(self, data, next):
+        self.data = data
+        self.next = next
+
+    def append_to_tail(self, other):
+        cur = self
+        while cur.next is not None:
+            cur = cur.next
+        cur.next = other
+
+    def total(self):
+        cur = self
+        total = 0
+        while cur is not None:
+            total += cur.data
+            cur = cur.next
+        return total
+
+
+node_type.define(LinkedNode.class_type.instance_type)
+
+
 # --- Python boxes -------------------------------------------------------------------------------
 
 
@@ -603,8 +631,8 @@ def test_unsupported_spec_types_and_members():
 
     with pytest.raises(UnsupportedError, match="field 'o'"):
 
-        @jitclass([("o", types.Optional(int64))])
-        class WithOptional:
+        @jitclass([("o", types.voidptr)])
+        class WithPointer:
             pass
 
     with pytest.raises(TypeError, match="spec values"):
@@ -736,3 +764,39 @@ def test_typed_containers_of_instances():
         items.append(p)
         assert total_x(items) == 10.5
         del p, d, items
+
+
+def test_linked_list_through_a_deferred_type():
+    plain = LinkedNode.class_type.class_def
+
+    @njit
+    def build(n):
+        head = LinkedNode(0, None)
+        for i in range(1, n):
+            head.append_to_tail(LinkedNode(i, None))
+        return head.total(), head
+
+    @njit
+    def second_data(node):
+        return node.next.data
+
+    with no_allocation_leak():
+        first = LinkedNode(123, None)
+        assert first.data == 123 and first.next is None
+        second = LinkedNode(321, first)
+        assert second.next.data == 123 and second_data(second) == 123
+        second.append_to_tail(LinkedNode(567, None))
+        assert first.next.data == 567 and first.next.next is None
+        ref = plain(321, plain(123, None))
+        ref.append_to_tail(plain(567, None))
+        assert second.total() == ref.total() == 321 + 123 + 567
+        with pytest.raises(TypeError, match="got None"):
+            second_data(first.next)
+        for n in (1, 2, 10):
+            total, head = build(n)
+            assert total == n * (n - 1) // 2
+            assert head.total() == total
+        del first, second, head
+        assert LinkedNode.class_type.struct["next"] == types.optional(
+            LinkedNode.class_type.instance_type
+        )

@@ -358,11 +358,12 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
       decref(old, variableType);
     return;
   }
-  if (target->kind == ExprKind::Attribute && isClassInstance(typeOf(target->operands[0]))) {
+  if (target->kind == ExprKind::Attribute && classInstanceOf(typeOf(target->operands[0]))) {
     auto setter = function.calls.find(attributeSetterKey(target));
     if (setter != function.calls.end()) { // p.prop = v: the property's setter(self, value)
       TypedFunction &callee = *setter->second.callee;
-      llvm::Value *self = lowerExpr(target->operands[0]);
+      llvm::Value *self = castValue(lowerExpr(target->operands[0]), typeOf(target->operands[0]),
+                                    callee.argumentTypes[0]); // an optional instance: checked
       callTypedFunction(callee, {self, castValue(value, valueType, callee.argumentTypes[1])});
     } else {
       storeClassField(*this, target, value, valueType); // p.x = v

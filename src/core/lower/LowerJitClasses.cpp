@@ -62,15 +62,23 @@ llvm::Value *newClassInstance(FunctionLowering &lowering, const Type *instanceTy
 
 bool isClassFieldAccess(const FunctionLowering &lowering, const Expr *expr) {
   return expr->kind == ExprKind::Attribute &&
-         classFieldType(lowering.typeOf(expr->operands[0]), expr->name) != nullptr;
+         classFieldType(classInstanceOf(lowering.typeOf(expr->operands[0])), expr->name) != nullptr;
+}
+
+/// The instance `base` evaluates to; an optional one raises TypeError when it is None.
+static llvm::Value *lowerInstance(FunctionLowering &lowering, Expr *base) {
+  const Type *type = lowering.typeOf(base);
+  llvm::Value *value = lowering.lowerExpr(base);
+  return type->isOptional() ? lowering.castValue(value, type, type->optionalValue()) : value;
 }
 
 llvm::Value *lowerClassFieldLoad(FunctionLowering &lowering, Expr *expr) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   Expr *base = expr->operands[0];
-  const Type *instanceType = lowering.typeOf(base);
+  const Type *instanceType = classInstanceOf(lowering.typeOf(base));
   const Type *field = classFieldType(instanceType, expr->name);
-  llvm::Value *address = fieldAddress(builder, lowering.lowerExpr(base), instanceType, expr->name);
+  llvm::Value *address =
+      fieldAddress(builder, lowerInstance(lowering, base), instanceType, expr->name);
   llvm::Value *value = fromMemoryForm(
       builder, builder.CreateLoad(memoryType(lowering.llvmContext(), field), address), field);
   const Type *type = lowering.typeOf(expr);
@@ -81,12 +89,13 @@ void storeClassField(FunctionLowering &lowering, Expr *target, llvm::Value *valu
                      const Type *valueType) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   Expr *base = target->operands[0];
-  const Type *instanceType = lowering.typeOf(base);
+  const Type *instanceType = classInstanceOf(lowering.typeOf(base));
   const Type *field = classFieldType(instanceType, target->name);
   if (!field)
-    throwTypingError("cannot set attribute '" + target->name + "' of " + instanceType->name(),
+    throwTypingError("cannot set attribute '" + target->name + "' of " +
+                         lowering.typeOf(base)->name(),
                      target->location);
-  llvm::Value *instance = lowering.lowerExpr(base);
+  llvm::Value *instance = lowerInstance(lowering, base);
   llvm::Value *owned = lowering.takeOwnership(lowering.castValue(value, valueType, field), field);
   llvm::Value *address = fieldAddress(builder, instance, instanceType, target->name);
   llvm::Type *memory = memoryType(lowering.llvmContext(), field);

@@ -287,6 +287,8 @@ bool Type::isBlockReference() const {
 bool Type::holdsReferences() const {
   if (typeKind == TypeKind::Array || isBlockReference())
     return true;
+  if (typeKind == TypeKind::Optional) // a jitclass instance or None (a null block)
+    return isClassInstance(elementType);
   return typeKind == TypeKind::Tuple &&
          std::any_of(elementTypes.begin(), elementTypes.end(),
                      [](const Type *t) { return t->holdsReferences(); });
@@ -521,6 +523,8 @@ static void collectReferenceOffsets(const Type *type, int64_t base, std::vector<
     offsets.push_back(base + static_cast<int64_t>(ArrayLayout::memInfoOffset));
   else if (type->isBlockReference())
     offsets.push_back(base);
+  else if (type->isOptional() && isClassInstance(type->optionalValue()))
+    offsets.push_back(base + static_cast<int64_t>(type->optionalValueOffset()));
   else if (type->isTuple())
     for (size_t i = 0; i < type->elements().size(); ++i)
       collectReferenceOffsets(type->elements()[i],

@@ -38,6 +38,10 @@ bool classFieldAccepts(const Type *field, const Type *value) {
       return value->isIntegerLike();
     return field->isComplex() || !value->isComplex();
   }
+  if (field->isOptional()) // None, the value's type, or an optional of it
+    return value->isNone() || classFieldAccepts(field->optionalValue(), value) ||
+           (value->isOptional() &&
+            classFieldAccepts(field->optionalValue(), value->optionalValue()));
   if (isClassInstance(field) || isClassInstance(value))
     return false;
   return unifyTypes(field, value) == field;

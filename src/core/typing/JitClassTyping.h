@@ -10,6 +10,14 @@
 
 namespace taipan {
 
+/// The class instance type of a value of `type`: the instance type itself, or the value type of
+/// an Optional of one (whose fields are read after checking it is not None); else nullptr.
+inline const Type *classInstanceOf(const Type *type) {
+  if (type && type->isOptional())
+    type = type->optionalValue();
+  return isClassInstance(type) ? type : nullptr;
+}
+
 /// The field of `instance` that `name` names in the class's methods: `name` itself, or for a
 /// private name (`__x`) the name CPython mangles it to in the class's code (`_Point__x`), which
 /// the reader keeps unmangled. Empty when there is no such field (or no fields defined yet).

@@ -610,8 +610,8 @@ private:
       return;
     }
     if (target->kind == ExprKind::Attribute) { // r.x = v, a[i].x = v: a record's field
-      const Type *instance = typeExpr(target->operands[0]);
-      if (instance && isClassInstance(instance)) { // p.x = v, p.prop = v
+      const Type *instance = classInstanceOf(typeExpr(target->operands[0]));
+      if (instance) { // p.x = v, p.prop = v (p may be an optional instance, checked)
         if (value)
           typeClassAttributeStore(target, instance, value);
         return;
@@ -734,8 +734,8 @@ private:
   /// `array[index] = value`: a number into an element, or a number or array broadcast into a view.
   void checkArrayStore(Expr *target, const Type *slot, const Type *value) {
     const Type *base = typeOf(target->operands[0]);
-    if (target->kind == ExprKind::Attribute && isClassInstance(base)) { // p.x += v
-      typeClassAttributeStore(target, base, value);
+    if (target->kind == ExprKind::Attribute && classInstanceOf(base)) { // p.x += v
+      typeClassAttributeStore(target, classInstanceOf(base), value);
       return;
     }
     if (target->kind == ExprKind::Subscript && isClassInstance(base)) { // p[i] += v
@@ -1253,8 +1253,8 @@ private:
         return view;
     } else if (baseType->isRecord()) {
       return typeRecordField(baseType, expr->name, expr->location);
-    } else if (isClassInstance(baseType)) {
-      if (const Type *field = classFieldType(baseType, expr->name)) // p.x
+    } else if (classInstanceOf(baseType)) {
+      if (const Type *field = classFieldType(classInstanceOf(baseType), expr->name)) // p.x
         return field;
     } else {
       if (const Type *attribute = typeValueAttribute(baseType, expr->name))
