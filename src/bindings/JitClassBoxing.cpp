@@ -133,8 +133,8 @@ void defineJitClasses(nb::module_ &module) {
   module.attr("JitClassInstance") = nb::handle(reinterpret_cast<PyObject *>(baseType));
   module.def(
       "jitclass_type",
-      [](int classId, const std::string &name) {
-        return TypeRef{types::classInstance(classId, name)};
+      [](int classId, const std::string &name, const std::string &displayName) {
+        return TypeRef{types::classInstance(classId, name, displayName)};
       },
       "The instance type of jitclass `class_id` (its fields given later).");
   module.def(

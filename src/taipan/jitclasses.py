@@ -475,6 +475,19 @@ class JitClassType(type):
         return class_type.constructor(*bound.args[1:], **bound.kwargs)
 
 
+def _display_name(cls, class_id, fields):
+    """Numba's name of an instance type, ``instance.jitclass.Point#0<x:float64,y:float64>``,
+    fixed when the type is made (a deferred field shows as ``deferred``)."""
+
+    def text(t):
+        if isinstance(t, types._DeferredOptional):
+            return "OptionalType(deferred)"
+        return "deferred" if isinstance(t, types.DeferredType) else str(t)
+
+    shown = ",".join(f"{name}:{text(t)}" for name, t in fields.items())
+    return f"instance.jitclass.{cls.__name__}#{class_id}<{shown}>"
+
+
 def _define_fields_when_known(class_type, fields):
     """Gives the instance type its fields now, or once every deferred type among them is
     defined (a class holding itself: its own instance type exists only after decoration)."""
@@ -515,7 +528,9 @@ def _register_class(cls, spec):
         raise NameError(f"name shadowing: {', '.join(sorted(shadowed))}")
     with _lock:
         class_id = len(_class_types)
-        instance_type = _core.jitclass_type(class_id, cls.__name__)
+        instance_type = _core.jitclass_type(
+            class_id, cls.__name__, _display_name(cls, class_id, fields)
+        )
         class_type = ClassType(cls, cls.__name__, instance_type, fields)
         class_type.class_id = class_id
         _class_types.append(class_type)

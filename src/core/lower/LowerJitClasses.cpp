@@ -33,6 +33,13 @@ llvm::Value *offsetTable(FunctionLowering &lowering, const std::vector<int64_t> 
                                   llvm::GlobalValue::PrivateLinkage, table, name);
 }
 
+/// Marks the module as valid in this process only: a jitclass's instance type is known by its
+/// registry id, which another process gives another class.
+void markProcessSpecific(FunctionLowering &lowering) {
+  if (lowering.module().processSpecific.empty())
+    lowering.module().processSpecific = "it uses a jitclass, which exists in this process only";
+}
+
 /// The address of field `name` in the block of `instance`.
 llvm::Value *fieldAddress(llvm::IRBuilder<> &builder, llvm::Value *instance,
                           const Type *instanceType, const std::string &name) {
@@ -48,6 +55,7 @@ llvm::Value *fieldAddress(llvm::IRBuilder<> &builder, llvm::Value *instance,
 
 llvm::Value *newClassInstance(FunctionLowering &lowering, const Type *instanceType) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
+  markProcessSpecific(lowering);
   const Type *layout = classFieldsLayout(instanceType);
   std::vector<int64_t> offsets = types::referenceOffsets(layout);
   llvm::Value *instance =
@@ -74,6 +82,7 @@ static llvm::Value *lowerInstance(FunctionLowering &lowering, Expr *base) {
 
 llvm::Value *lowerClassFieldLoad(FunctionLowering &lowering, Expr *expr) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
+  markProcessSpecific(lowering);
   Expr *base = expr->operands[0];
   const Type *instanceType = classInstanceOf(lowering.typeOf(base));
   const Type *field = classFieldType(instanceType, expr->name);
@@ -88,6 +97,7 @@ llvm::Value *lowerClassFieldLoad(FunctionLowering &lowering, Expr *expr) {
 void storeClassField(FunctionLowering &lowering, Expr *target, llvm::Value *value,
                      const Type *valueType) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
+  markProcessSpecific(lowering);
   Expr *base = target->operands[0];
   const Type *instanceType = classInstanceOf(lowering.typeOf(base));
   const Type *field = classFieldType(instanceType, target->name);

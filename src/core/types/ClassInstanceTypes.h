@@ -22,10 +22,12 @@ inline int classIdOf(const Type *instance) { return instance->exceptionId(); }
 inline const Type *classFieldsLayout(const Type *instance) { return instance->yieldType(); }
 
 namespace types {
-/// The instance type of jitclass `classId`, shown as Numba shows it:
-/// `instance.jitclass.Point#<id><x:float64,y:float64>`. Its fields come later, from
+/// The instance type of jitclass `classId` named `className`, shown as `displayName` (Numba's
+/// `instance.jitclass.Point#<id><x:float64,y:float64>`), which never changes: types made from
+/// it (an Optional, a tuple) are interned by name. Its fields come later, from
 /// defineClassFields, so that a field may hold an instance of the class itself.
-const Type *classInstance(int classId, const std::string &className);
+const Type *classInstance(int classId, const std::string &className,
+                          const std::string &displayName);
 /// Gives a class instance type its fields, once: false, changing nothing, when it has them.
 bool defineClassFields(const Type *instance, const std::vector<std::string> &names,
                        const std::vector<const Type *> &fields);

@@ -172,10 +172,10 @@ public:
     return intern(std::move(type), name);
   }
 
-  const Type *classInstance(int classId, const std::string &className) {
+  const Type *classInstance(int classId, const std::string &className,
+                            const std::string &displayName) {
     std::string key = "jitclass#" + std::to_string(classId);
-    Type type = make(ClassInstanceKind,
-                     "instance.jitclass." + className + "#" + std::to_string(classId) + "<>");
+    Type type = make(ClassInstanceKind, displayName);
     type.textValue = className;
     type.exceptionClassId = classId;
     return intern(std::move(type), key);
@@ -188,12 +188,6 @@ public:
     if (instance->elementType)
       return false;
     Type *mutableType = const_cast<Type *>(instance); // owned here; fields are set only once
-    std::string name = "instance.jitclass." + instance->textValue + "#" +
-                       std::to_string(instance->exceptionClassId) + "<";
-    for (size_t i = 0; i < fields.size(); ++i)
-      name += (i ? "," : "") + names[i] + ":" +
-              (fields[i] == instance ? std::string("<self>") : fields[i]->name());
-    mutableType->displayName = name + ">";
     mutableType->names = names;
     mutableType->elementTypes = fields;
     mutableType->elementType = layout;
@@ -563,8 +557,9 @@ const Type *nestedArray(const Type *dtype, const std::vector<int64_t> &shape) {
 
 const Type *dtypeValue(const Type *dtype) { return TypeContext::get().dtypeValue(dtype); }
 
-const Type *classInstance(int classId, const std::string &className) {
-  return TypeContext::get().classInstance(classId, className);
+const Type *classInstance(int classId, const std::string &className,
+                          const std::string &displayName) {
+  return TypeContext::get().classInstance(classId, className, displayName);
 }
 
 bool defineClassFields(const Type *instance, const std::vector<std::string> &names,
