@@ -230,9 +230,10 @@ class _Registry:
     def find_member(self, self_type, name):
         kind = self_type.kind_name
         if kind == "ClassInstanceType" or (
-            kind == "Function" and "taipan.jitclasses" in sys.modules
+            kind in ("Function", "Optional") and "taipan.jitclasses" in sys.modules
         ):
-            # A jitclass's methods and properties, and its static methods (Point.sm).
+            # A jitclass's methods and properties (also of an optional instance), and its
+            # static methods (Point.sm).
             from taipan.jitclasses import _find_member
 
             found = _find_member(self_type, name)

@@ -80,6 +80,8 @@ class ClassType:
         self.jit_static_methods = {}  # name -> dispatcher
         self.members = {}  # name -> (registry id, is attribute) for compiled code
         self.class_members = {}  # static methods read from the class (Point.sm) -> registry id
+        self.member_dispatchers = {}  # member name -> the dispatcher implementing it
+        self.optional_members = {}  # member name -> (registry id, is attribute) on Optional(T)
         self.class_id = None
         self.box_class = None
         self.constructor = None  # the dispatcher making an instance from __init__'s arguments
@@ -381,6 +383,7 @@ def _register_members(class_type):
         entry = _registry._add(lambda i: _Overload(i, f"{class_type.name}.{name}", {}))
         entry.typers.append(lambda *args, **kwargs: dispatcher)
         class_type.members[name] = (entry.registry_id, is_attribute)
+        class_type.member_dispatchers[name] = dispatcher
 
     for name, dispatcher in class_type.jit_methods.items():
         if name == "__len__":
@@ -604,6 +607,9 @@ def _find_member(self_type, name):
     if self_type.kind_name == "Function":
         class_type = _by_class_type_name.get(self_type.name)
         return None if class_type is None else class_type.class_members.get(name)
+    if self_type.kind_name == "Optional":
+        class_type = _by_instance_type.get(self_type.type)
+        return None if class_type is None else _optional_member(class_type, name)
     class_type = _by_instance_type.get(self_type)
     if class_type is None:
         return None
@@ -612,6 +618,42 @@ def _find_member(self_type, name):
         # The reader keeps `self.__m` unmangled; the class's code means `_Point__m`.
         found = class_type.members.get(_mangle(class_type.name, name))
     return found
+
+
+def _optional_member(class_type, name):
+    """``x.m(...)`` or ``x.prop`` where x may be None (a field or expression of type
+    Optional(instance)): the member, called after raising Python's AttributeError for None."""
+    if name in class_type.optional_members:
+        return class_type.optional_members[name]
+    member = class_type.members.get(name)
+    if member is None and name.startswith("__") and not name.endswith("__"):
+        name = _mangle(class_type.name, name)
+        member = class_type.members.get(name)
+    if member is None or name.startswith("$"):
+        return None
+    is_attribute = member[1]
+    function = class_type.methods.get(name)
+    if is_attribute or function is None or name in class_type.jit_static_methods:
+        parameters, passed = "", ""
+    else:
+        parameters, passed, defaults = _parameter_text(inspect.signature(function), True)
+    namespace = {"_member": class_type.member_dispatchers[name]}
+    if parameters:
+        namespace.update(defaults)
+    message = repr(f"'NoneType' object has no attribute '{name}'")
+    source = (
+        f"def _optional_member(self{', ' if parameters else ''}{parameters}):\n"
+        "    if self is None:\n"
+        f"        raise AttributeError({message})\n"
+        f"    return _member(self{', ' if passed else ''}{passed})\n"
+    )
+    dispatcher = _njit(_exec_function(source, namespace, "_optional_member"))
+    from taipan.extending import _Overload, _registry
+
+    entry = _registry._add(lambda i: _Overload(i, f"{class_type.name}.{name}", {}))
+    entry.typers.append(lambda *args, **kwargs: dispatcher)
+    class_type.optional_members[name] = (entry.registry_id, is_attribute)
+    return class_type.optional_members[name]
 
 
 def _instance_type_attribute(self, name):

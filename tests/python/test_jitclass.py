@@ -766,6 +766,11 @@ def test_typed_containers_of_instances():
         del p, d, items
 
 
+@njit
+def next_total(node):
+    return node.next.total()
+
+
 def test_linked_list_through_a_deferred_type():
     plain = LinkedNode.class_type.class_def
 
@@ -797,6 +802,9 @@ def test_linked_list_through_a_deferred_type():
             assert total == n * (n - 1) // 2
             assert head.total() == total
         del first, second, head
+        assert next_total(LinkedNode(1, LinkedNode(2, None))) == 2
+        with pytest.raises(AttributeError, match="'NoneType' object has no attribute 'total'"):
+            next_total(LinkedNode(1, None))
         assert LinkedNode.class_type.struct["next"] == types.optional(
             LinkedNode.class_type.instance_type
         )
