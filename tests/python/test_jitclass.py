@@ -716,19 +716,32 @@ def test_identity_of_instances():
         del p, q
 
 
-def test_unsupported_uses_are_errors():
+def test_truth_value_of_instances():
     @njit
     def truth(p):
-        return 1 if p else 0
+        count = 1 if p else 0
+        if p:
+            count += 10
+        while p:
+            count += 100
+            break
+        return count
 
+    with no_allocation_leak():
+        for v in (0, 3):  # __len__ decides: Number has no __bool__
+            assert truth(Number(v)) == truth.py_func(Number.class_type.class_def(v))
+        assert truth(Point(0.0, 0.0)) == truth.py_func(Point.class_type.class_def(0.0, 0.0))
+        with pytest.raises(ValueError, match="should return >= 0"):
+            truth(Number(-1))
+
+
+def test_unsupported_uses_are_errors():
     @njit
     def as_key(p):
         return len({p: 1})
 
     with no_allocation_leak():
         p = Point(1.0, 2.0)
-        with pytest.raises(TypingError, match="condition"):
-            truth(p)
         with pytest.raises(TypingError, match="dict key"):
             as_key(p)
         del p

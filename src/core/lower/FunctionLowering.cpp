@@ -255,7 +255,14 @@ void FunctionLowering::lowerBlock(const std::vector<Stmt *> &block) {
 llvm::Value *FunctionLowering::lowerCondition(Expr *test) {
   // Temporaries of a condition die before the branch it decides.
   size_t mark = temporaries.size();
-  llvm::Value *condition = truthValue(lowerExpr(test), typeOf(test));
+  llvm::Value *value = lowerExpr(test);
+  const Type *type = typeOf(test);
+  auto truth = function.calls.find(attributeSetterKey(test)); // `if p:` of a jitclass instance
+  if (truth != function.calls.end()) {
+    value = callTypedFunction(*truth->second.callee, {value});
+    type = truth->second.callee->returnType;
+  }
+  llvm::Value *condition = truthValue(value, type);
   releaseTemporaries(mark);
   return condition;
 }

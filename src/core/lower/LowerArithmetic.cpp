@@ -2,6 +2,7 @@
 // take the divisor's sign, division by zero raises), comparisons, and conversions between types.
 #include "lower/FunctionLowering.h"
 #include "lower/LowerJitClasses.h"
+#include "typing/JitClassTyping.h"
 
 #include "library/Library.h"
 #include "lower/LowerDatetime.h"
@@ -844,7 +845,14 @@ llvm::Value *FunctionLowering::lowerIfExp(Expr *expr) {
   auto decided = function.staticConditions.find(expr->operands[0]->id);
   if (decided != function.staticConditions.end()) // the other branch was never typed
     return lowerExprAs(expr->operands[decided->second ? 1 : 2], resultType);
-  llvm::Value *condition = truthValue(lowerExpr(expr->operands[0]), typeOf(expr->operands[0]));
+  llvm::Value *test = lowerExpr(expr->operands[0]);
+  const Type *testType = typeOf(expr->operands[0]);
+  auto truth = function.calls.find(attributeSetterKey(expr->operands[0])); // `x if p else y`
+  if (truth != function.calls.end()) {
+    test = callTypedFunction(*truth->second.callee, {test});
+    testType = truth->second.callee->returnType;
+  }
+  llvm::Value *condition = truthValue(test, testType);
   llvm::BasicBlock *thenBlock = newBlock("ifexp.then");
   llvm::BasicBlock *elseBlock = newBlock("ifexp.else");
   llvm::BasicBlock *end = newBlock("ifexp.end");

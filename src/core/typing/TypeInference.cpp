@@ -539,6 +539,21 @@ private:
 
   void typeCondition(Expr *test) {
     const Type *type = typeExpr(test);
+    if (isClassInstance(type)) { // `if p:`: bool(p), the class's __bool__ (or its fallbacks)
+      OverloadMember member = source.resolver->findMember(type, "__bool__");
+      if (member.registryId < 0 || member.isAttribute)
+        throwTypingError("jitclass " + type->text() + " has no truth value (__bool__)",
+                         test->location);
+      std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(
+          member.registryId, {type}, {}, {}, false, test->location);
+      CallBinding binding;
+      binding.arguments = {test};
+      binding.callee = callees.typeCallee(implementation.get(), {type}, test->location);
+      int key = attributeSetterKey(test); // a condition is never an assignment target
+      function.calls[key] = binding;
+      function.overloadImplementations[key] = std::move(implementation);
+      return;
+    }
     if (type && !type->isNumber() && !type->isNone() && !type->isTuple() && !type->isString() &&
         !type->isDict())
       throwTypingError("cannot use a value of type " + describe(type) + " as a condition",
