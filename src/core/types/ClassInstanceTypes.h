@@ -10,9 +10,10 @@
 namespace taipan {
 
 /// The kind of jitclass instance types: one pointer to a reference-counted block of the
-/// instance's fields (runtime/JitClasses.h), a block reference like a list.
-constexpr TypeKind ClassInstanceKind =
-    static_cast<TypeKind>(static_cast<int>(TypeKind::Timedelta) + 1);
+/// instance's fields (runtime/JitClasses.h), a block reference like a list. Numbered well apart
+/// from the kinds Type.h lists, so that a kind added there never takes its number; it belongs
+/// in that enumeration the next time Type.h changes for other reasons.
+constexpr TypeKind ClassInstanceKind = static_cast<TypeKind>(100);
 
 inline bool isClassInstance(const Type *type) { return type && type->kind() == ClassInstanceKind; }
 /// The class's registry id (taipan.jitclasses's table); its name is text(), its fields
