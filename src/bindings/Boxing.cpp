@@ -6,6 +6,7 @@
 #include "DatetimeBoxing.h"
 #include "FunctionValues.h"
 #include "GeneratorBoxing.h"
+#include "JitClassBoxing.h"
 #include "ListBoxing.h"
 #include "RecordBoxing.h"
 #include "SetBoxing.h"
@@ -105,6 +106,8 @@ const Type *typeOfValue(PyObject *value) {
     return typeOfList(value);
   if (const Type *typed = typeOfTypedContainer(value))
     return typed;
+  if (const Type *instance = typeOfJitClassInstance(value))
+    return instance;
   if (PySlice_Check(value))
     return types::sliceValue();
   if (PySet_CheckExact(value))
@@ -123,6 +126,8 @@ const Type *typeOfValue(PyObject *value) {
 }
 
 bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified) {
+  if (isClassInstance(type))
+    return unboxJitClassInstance(value, type, storage);
   switch (type->kind()) {
   case TypeKind::Boolean: {
     int truth = PyObject_IsTrue(value);
@@ -262,6 +267,8 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
 }
 
 PyObject *boxValue(const Type *type, const void *storage) {
+  if (isClassInstance(type))
+    return boxJitClassInstance(type, storage);
   switch (type->kind()) {
   case TypeKind::Boolean:
     return PyBool_FromLong(load<uint8_t>(storage));

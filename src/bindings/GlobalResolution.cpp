@@ -113,7 +113,9 @@ static std::string qualifiedBuiltinName(nb::handle object) {
 /// taipan's C++ implementation of the same function.
 static bool lookupExtension(nb::handle object, GlobalValue &result) {
   PyObject *value = object.ptr();
-  if (!PyCallable_Check(value) || PyType_Check(value) || PyModule_Check(value))
+  // A jitclass is a class whose construction in compiled code is an overload (taipan.jitclass).
+  bool jitclass = PyType_Check(value) && PyObject_HasAttrString(value, "_taipan_jitclass");
+  if (!PyCallable_Check(value) || (PyType_Check(value) && !jitclass) || PyModule_Check(value))
     return false;
   nb::object found = extendingRegistry().attr("lookup")(object);
   if (found.is_none())

@@ -6,6 +6,7 @@
 #include "AstReader.h"
 #include "CudaBindings.h"
 #include "DLPack.h"
+#include "JitClassBoxing.h"
 #include "ListBoxing.h"
 #include "ObjectModeBlocks.h"
 #include "SourceTexts.h"
@@ -346,6 +347,7 @@ NB_MODULE(_core, module) {
   defineSourceTextBindings(module);
   defineTypedContainers(module);
   defineObjectModeBlocks(module);
+  defineJitClasses(module);
 
   nb::class_<FunctionSource>(module, "FunctionSource")
       .def_prop_ro("name", [](const FunctionSource &self) { return self.name; })

@@ -3,6 +3,7 @@
 
 #include "runtime/Runtime.h"
 #include "runtime/Strings.h"
+#include "types/ClassInstanceTypes.h"
 
 #include <cstring>
 #include <dlfcn.h>
@@ -109,8 +110,11 @@ PyObject *boxString(const void *storage) {
 }
 
 void releaseUnboxed(const Type *type, void *storage) {
-  if (type->isUnicode() || type->isDict() || (type->isList() && !type->isReflected())) {
-    taipan_nrt_decref(loadBlock(storage)); // strings and typed containers unbox a reference
+  if (type->isUnicode() || type->isDict() || isClassInstance(type) ||
+      (type->isList() && !type->isReflected())) {
+    taipan_nrt_decref(loadBlock(storage)); // strings, typed containers, instances: a reference
+  } else if (type->isOptional() && type->holdsReferences()) { // an instance or None
+    taipan_nrt_decref(loadBlock(static_cast<char *>(storage) + type->optionalValueOffset()));
   } else if (type->isTuple()) {
     for (size_t i = 0; i < type->elements().size(); ++i)
       if (type->elements()[i]->holdsReferences())

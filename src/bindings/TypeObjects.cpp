@@ -1,8 +1,9 @@
 // Type and Signature objects for Python, and typeof.
 #include "TypeObjects.h"
 
-#include "typing/DictTyping.h"
+#include "types/ClassInstanceTypes.h"
 #include "types/DatetimeUnits.h"
+#include "typing/DictTyping.h"
 #include "typing/OptionalTyping.h"
 
 #include "Boxing.h"
@@ -74,6 +75,8 @@ const Type *typeOfOrRaise(nb::handle value) {
 
 /// The name of a type's kind, which taipan.types's classes test (isinstance(t, types.Array)).
 static const char *kindName(TypeKind kind) {
+  if (kind == ClassInstanceKind)
+    return "ClassInstanceType"; // a jitclass instance (types/ClassInstanceTypes.h)
   switch (kind) {
   case TypeKind::Boolean:
     return "Boolean";

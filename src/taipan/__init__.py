@@ -54,6 +54,14 @@ from taipan.unrolling import literal_unroll
 
 __version__ = "0.1.0"
 
+
+def jitclass(cls_or_spec=None, spec=None):
+    """Numba's ``jitclass`` (``taipan.jitclasses``, imported on first use)."""
+    from taipan.jitclasses import jitclass as make
+
+    return make(cls_or_spec, spec)
+
+
 __all__ = [
     "CFunc",
     "DUFunc",
@@ -92,6 +100,7 @@ __all__ = [
     "intc",
     "intp",
     "jit",
+    "jitclass",
     "literal_unroll",
     "njit",
     "none",

@@ -228,6 +228,17 @@ class _Registry:
         return self._entries[registry_id].implement(tuple(args), dict(kwargs), may_decline)
 
     def find_member(self, self_type, name):
+        kind = self_type.kind_name
+        if kind == "ClassInstanceType" or (
+            kind in ("Function", "Optional") and "taipan.jitclasses" in sys.modules
+        ):
+            # A jitclass's methods and properties (also of an optional instance), and its
+            # static methods (Point.sm).
+            from taipan.jitclasses import _find_member
+
+            found = _find_member(self_type, name)
+            if found is not None:
+                return found
         if "numpy" in sys.modules:
             _load_library_member(name)
         for type_class, entry, is_attribute in self._members.get(name, ()):

@@ -157,10 +157,59 @@ class Optional(metaclass=_TypeClass):
 
     @staticmethod
     def _make(t):
+        if isinstance(t, DeferredType):
+            return _DeferredOptional(t)
         return _core.optional_type(t)
 
 
 optional = Optional
+
+
+class DeferredType:
+    """A type named before it exists (Numba's ``deferred_type()``), for a jitclass field that
+    holds the class itself: ``node_type = deferred_type()``, the spec names
+    ``optional(node_type)``, then ``node_type.define(Node.class_type.instance_type)`` gives it
+    (and the class its fields)."""
+
+    def __init__(self):
+        self._defined = None
+        self._waiting = []  # callbacks run once it is defined
+
+    def define(self, t):
+        if self._defined is not None:
+            raise TypeError("deferred type already defined")
+        if not isinstance(t, Type):
+            raise TypeError(f"a deferred type is defined as a taipan type, not {t!r}")
+        self._defined = t
+        waiting, self._waiting = self._waiting, []
+        for callback in waiting:
+            callback()
+
+    def get(self):
+        if self._defined is None:
+            raise RuntimeError("deferred type not defined")
+        return self._defined
+
+    def __repr__(self):
+        return f"DeferredType#{id(self):x}"
+
+
+class _DeferredOptional:
+    """``optional(deferred)``: Optional of a type defined later."""
+
+    def __init__(self, deferred):
+        self.deferred = deferred
+
+    def get(self):
+        return _core.optional_type(self.deferred.get())
+
+    def __repr__(self):
+        return f"OptionalType({self.deferred!r})"
+
+
+def deferred_type():
+    """A type to be defined later (``.define(t)``): Numba's ``deferred_type``."""
+    return DeferredType()
 
 
 class List(metaclass=_TypeClass):
@@ -326,6 +375,29 @@ class UnicodeType(metaclass=_TypeClass):
     @staticmethod
     def _make():
         return unicode_type
+
+
+class ClassInstanceType(metaclass=_TypeClass):
+    """The type of a jitclass's instances (Numba's ClassInstanceType):
+    ``Point.class_type.instance_type``, which signatures, ``typeof`` and other classes' fields
+    name. ``.struct`` maps the field names to their types, ``.class_type`` is the class's
+    ClassType."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "ClassInstanceType"
+
+    @staticmethod
+    def _make(*args):
+        raise TypeError("jitclass instance types come from Point.class_type.instance_type")
+
+
+def __getattr__(name):
+    if name == "ClassType":  # Numba's class of Point.class_type (taipan.jitclasses)
+        from taipan.jitclasses import ClassType
+
+        return ClassType
+    raise AttributeError(f"module 'taipan.types' has no attribute {name!r}")
 
 
 class _UnsupportedTypeInstance:

@@ -13,6 +13,8 @@
 
 namespace taipan {
 
+void registerJitClassFunctions(Library &library); // library/JitClasses.cpp
+
 Library::Library() {
   registerMathFunctions(*this);
   registerCmathFunctions(*this);
@@ -38,6 +40,7 @@ Library::Library() {
   registerListFunctions(*this);
   registerDictFunctions(*this);
   registerSetFunctions(*this);
+  registerJitClassFunctions(*this);
   registerTypedContainerFunctions(*this); // after lists, whose list() it reuses
   registerObjectModeFunctions(*this);
   registerExceptionArgumentFunctions(*this);

@@ -1,7 +1,10 @@
 // Statements and control flow: variables live in entry-block allocas, which SROA turns into
 // SSA registers; loops keep Python's semantics (for/while else, range with any step).
 #include "lower/FunctionLowering.h"
+
+#include "lower/LowerJitClasses.h"
 #include "lower/LowerStrings.h"
+#include "typing/JitClassTyping.h"
 
 #include "runtime/ExceptionArguments.h"
 #include "runtime/FloatFormat.h"
@@ -259,7 +262,14 @@ void FunctionLowering::lowerBlock(const std::vector<Stmt *> &block) {
 llvm::Value *FunctionLowering::lowerCondition(Expr *test) {
   // Temporaries of a condition die before the branch it decides.
   size_t mark = temporaries.size();
-  llvm::Value *condition = truthValue(lowerExpr(test), typeOf(test));
+  llvm::Value *value = lowerExpr(test);
+  const Type *type = typeOf(test);
+  auto truth = function.calls.find(attributeSetterKey(test)); // `if p:` of a jitclass instance
+  if (truth != function.calls.end()) {
+    value = callTypedFunction(*truth->second.callee, {value});
+    type = truth->second.callee->returnType;
+  }
+  llvm::Value *condition = truthValue(value, type);
   releaseTemporaries(mark);
   return condition;
 }
@@ -281,7 +291,8 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
       break;
     }
     bool dictItem = // d[k] += v reads d[k], then stores the result as d[k] = ... does
-        target->kind == ExprKind::Subscript && typeOf(target->operands[0])->isDict();
+        target->kind == ExprKind::Subscript &&
+        (typeOf(target->operands[0])->isDict() || isClassInstance(typeOf(target->operands[0])));
     // An array value (a dict's too) is updated in place, as NumPy's `a += v` does.
     if ((!dictItem && (target->kind == ExprKind::Subscript || isRecordAccess(target))) ||
         typeOf(target)->isArray()) {
@@ -361,8 +372,29 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
       decref(old, variableType);
     return;
   }
+  if (target->kind == ExprKind::Attribute && classInstanceOf(typeOf(target->operands[0]))) {
+    auto setter = function.calls.find(attributeSetterKey(target));
+    if (setter != function.calls.end()) { // p.prop = v: the property's setter(self, value)
+      TypedFunction &callee = *setter->second.callee;
+      llvm::Value *self = castValue(lowerExpr(target->operands[0]), typeOf(target->operands[0]),
+                                    callee.argumentTypes[0]); // an optional instance: checked
+      callTypedFunction(callee, {self, castValue(value, valueType, callee.argumentTypes[1])});
+    } else {
+      storeClassField(*this, target, value, valueType); // p.x = v
+    }
+    return;
+  }
   if (isRecordAccess(target)) { // r.x = v, r['x'] = v
     lowerRecordStore(target, value, valueType);
+    return;
+  }
+  if (target->kind == ExprKind::Subscript && isClassInstance(typeOf(target->operands[0]))) {
+    TypedFunction &setter = *function.calls.at(attributeSetterKey(target)).callee;
+    llvm::Value *self = lowerExpr(target->operands[0]);
+    llvm::Value *index = lowerExpr(target->operands[1]);
+    callTypedFunction(setter,
+                      {self, castValue(index, typeOf(target->operands[1]), setter.argumentTypes[1]),
+                       castValue(value, valueType, setter.argumentTypes[2])});
     return;
   }
   if (target->kind == ExprKind::Subscript) {

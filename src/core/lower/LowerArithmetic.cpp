@@ -1,6 +1,8 @@
 // Expressions: constants, names, operators with Python's semantics (floor division and modulo
 // take the divisor's sign, division by zero raises), comparisons, and conversions between types.
 #include "lower/FunctionLowering.h"
+#include "lower/LowerJitClasses.h"
+#include "typing/JitClassTyping.h"
 
 #include "library/Library.h"
 #include "lower/LowerDatetime.h"
@@ -44,6 +46,20 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
   const Type *type = typeOf(expr);
   if (isElementwise(expr))
     return lowerElementwise(expr);
+  if ((expr->kind == ExprKind::BinOp || expr->kind == ExprKind::Compare ||
+       expr->kind == ExprKind::Subscript || expr->kind == ExprKind::UnaryOp) &&
+      (isClassInstance(typeOf(expr->operands[0])) ||
+       (expr->kind == ExprKind::Compare && isClassInstance(typeOf(expr->operands.back()))))) {
+    auto method = function.calls.find(expr->id); // p + q, p == q, p[i], -p, x in p: a method
+    if (method != function.calls.end()) {
+      llvm::Value *result = lowerJitCall(expr, method->second);
+      if (expr->kind == ExprKind::Compare && expr->compareOps[0] == CompareOp::NotIn)
+        return builder.CreateNot(truthValue(result, method->second.callee->returnType));
+      if (expr->kind == ExprKind::Compare && expr->compareOps[0] == CompareOp::In)
+        return truthValue(result, method->second.callee->returnType);
+      return result;
+    }
+  }
   switch (expr->kind) {
   case ExprKind::Constant:
     return lowerConstant(expr->constant, type);
@@ -730,6 +746,9 @@ llvm::Value *FunctionLowering::lowerIdentity(llvm::Value *left, const Type *left
     return builder.getInt1(leftType == rightType);
   if (leftType->isPointer() && rightType->isPointer())
     return builder.CreateICmpEQ(left, right);
+  // jitclass instances are their blocks: the same block is the same instance.
+  if (isClassInstance(leftType) && leftType == rightType)
+    return builder.CreateICmpEQ(left, right);
   // Values of different types are different objects. Numbers of one type compare by value, as
   // in Numba (CPython's answer for equal numbers depends on its caches); tuples item by item.
   if (leftType != rightType)
@@ -856,7 +875,14 @@ llvm::Value *FunctionLowering::lowerIfExp(Expr *expr) {
   auto decided = function.staticConditions.find(expr->operands[0]->id);
   if (decided != function.staticConditions.end()) // the other branch was never typed
     return lowerExprAs(expr->operands[decided->second ? 1 : 2], resultType);
-  llvm::Value *condition = truthValue(lowerExpr(expr->operands[0]), typeOf(expr->operands[0]));
+  llvm::Value *test = lowerExpr(expr->operands[0]);
+  const Type *testType = typeOf(expr->operands[0]);
+  auto truth = function.calls.find(attributeSetterKey(expr->operands[0])); // `x if p else y`
+  if (truth != function.calls.end()) {
+    test = callTypedFunction(*truth->second.callee, {test});
+    testType = truth->second.callee->returnType;
+  }
+  llvm::Value *condition = truthValue(test, testType);
   llvm::BasicBlock *thenBlock = newBlock("ifexp.then");
   llvm::BasicBlock *elseBlock = newBlock("ifexp.else");
   llvm::BasicBlock *end = newBlock("ifexp.end");
@@ -949,6 +975,8 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
       throwUnsupported(name + " is not supported", expr->location);
     return lowerLibraryValue(*libraryValue, expr->location);
   }
+  if (isClassFieldAccess(*this, expr)) // p.x of a jitclass instance
+    return lowerClassFieldLoad(*this, expr);
   if (isRecordAccess(expr))
     return lowerRecordAccess(expr);
   if (!type->isRuntimeValue() || type->kind() == TypeKind::Builtin)

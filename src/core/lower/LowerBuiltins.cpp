@@ -31,8 +31,12 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
     return lowerIntrinsicCall(expr, function.intrinsics.at(expr->id));
   case TypeKind::ExternalFunction:
     return lowerExternalCall(expr, calleeType);
-  case TypeKind::Builtin:
+  case TypeKind::Builtin: {
+    auto method = function.calls.find(expr->id); // len(p) of a jitclass instance: its __len__
+    if (method != function.calls.end())
+      return lowerJitCall(expr, method->second);
     return lowerBuiltinCall(calleeType->text(), expr);
+  }
   default:
     // An exception instance: only `raise` uses it, and reads its arguments itself.
     return llvm::UndefValue::get(valueType(context, typeOf(expr)));

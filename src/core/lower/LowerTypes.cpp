@@ -1,11 +1,15 @@
 // LLVM representation of taipan types.
 #include "lower/LowerTypes.h"
 
+#include "types/ClassInstanceTypes.h"
+
 #include <llvm/IR/DerivedTypes.h>
 
 namespace taipan {
 
 static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, bool inMemory) {
+  if (isClassInstance(type)) // the block holding the instance's fields
+    return llvm::PointerType::getUnqual(context);
   switch (type->kind()) {
   case TypeKind::Boolean:
     return inMemory ? llvm::Type::getInt8Ty(context) : llvm::Type::getInt1Ty(context);

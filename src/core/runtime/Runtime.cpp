@@ -7,6 +7,7 @@
 #include "runtime/ExceptionHandling.h"
 #include "runtime/FloatFormat.h"
 #include "runtime/Generators.h"
+#include "runtime/JitClasses.h"
 #include "runtime/Lists.h"
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
@@ -148,6 +149,8 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_list_release),
       TAIPAN_SYMBOL(taipan_list_adopt),
       TAIPAN_SYMBOL(taipan_dict_adopt),
+      TAIPAN_SYMBOL(taipan_jitclass_new),
+      TAIPAN_SYMBOL(taipan_jitclass_adopt),
       TAIPAN_SYMBOL(taipan_list_slice),
       TAIPAN_SYMBOL(taipan_list_extend),
       TAIPAN_SYMBOL(taipan_list_reverse),

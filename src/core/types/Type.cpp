@@ -1,6 +1,7 @@
 // Type interning and the memory layout of values.
 #include "types/Type.h"
 
+#include "types/ClassInstanceTypes.h"
 #include "types/DatetimeUnits.h"
 
 #include <algorithm>
@@ -171,6 +172,28 @@ public:
     return intern(std::move(type), name);
   }
 
+  const Type *classInstance(int classId, const std::string &className,
+                            const std::string &displayName) {
+    std::string key = "jitclass#" + std::to_string(classId);
+    Type type = make(ClassInstanceKind, displayName);
+    type.textValue = className;
+    type.exceptionClassId = classId;
+    return intern(std::move(type), key);
+  }
+
+  bool defineClassFields(const Type *instance, const std::vector<std::string> &names,
+                         const std::vector<const Type *> &fields) {
+    const Type *layout = tuple(fields);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (instance->elementType)
+      return false;
+    Type *mutableType = const_cast<Type *>(instance); // owned here; fields are set only once
+    mutableType->names = names;
+    mutableType->elementTypes = fields;
+    mutableType->elementType = layout;
+    return true;
+  }
+
   const Type *optional(const Type *value) {
     std::string name = "OptionalType(" + value->name() + ")";
     Type type = make(TypeKind::Optional, name);
@@ -209,6 +232,8 @@ private:
 };
 
 bool Type::isRuntimeValue() const {
+  if (typeKind == ClassInstanceKind)
+    return true;
   switch (typeKind) {
   case TypeKind::Boolean:
   case TypeKind::Integer:
@@ -239,6 +264,8 @@ bool Type::isRuntimeValue() const {
 }
 
 bool Type::isBlockReference() const {
+  if (typeKind == ClassInstanceKind)
+    return true;
   switch (typeKind) {
   case TypeKind::Unicode:
   case TypeKind::List:
@@ -254,6 +281,8 @@ bool Type::isBlockReference() const {
 bool Type::holdsReferences() const {
   if (typeKind == TypeKind::Array || isBlockReference())
     return true;
+  if (typeKind == TypeKind::Optional) // a jitclass instance or None (a null block)
+    return isClassInstance(elementType);
   return typeKind == TypeKind::Tuple &&
          std::any_of(elementTypes.begin(), elementTypes.end(),
                      [](const Type *t) { return t->holdsReferences(); });
@@ -291,6 +320,8 @@ static size_t alignTo(size_t offset, size_t alignment) {
 }
 
 size_t Type::storageSize() const {
+  if (typeKind == ClassInstanceKind)
+    return 8; // the block's address
   switch (typeKind) {
   case TypeKind::Boolean:
     return 1;
@@ -486,6 +517,8 @@ static void collectReferenceOffsets(const Type *type, int64_t base, std::vector<
     offsets.push_back(base + static_cast<int64_t>(ArrayLayout::memInfoOffset));
   else if (type->isBlockReference())
     offsets.push_back(base);
+  else if (type->isOptional() && isClassInstance(type->optionalValue()))
+    offsets.push_back(base + static_cast<int64_t>(type->optionalValueOffset()));
   else if (type->isTuple())
     for (size_t i = 0; i < type->elements().size(); ++i)
       collectReferenceOffsets(type->elements()[i],
@@ -523,6 +556,16 @@ const Type *nestedArray(const Type *dtype, const std::vector<int64_t> &shape) {
 }
 
 const Type *dtypeValue(const Type *dtype) { return TypeContext::get().dtypeValue(dtype); }
+
+const Type *classInstance(int classId, const std::string &className,
+                          const std::string &displayName) {
+  return TypeContext::get().classInstance(classId, className, displayName);
+}
+
+bool defineClassFields(const Type *instance, const std::vector<std::string> &names,
+                       const std::vector<const Type *> &fields) {
+  return TypeContext::get().defineClassFields(instance, names, fields);
+}
 
 const Type *scalarByName(const std::string &name) {
   static const std::map<std::string, const Type *> table = [] {

@@ -1,6 +1,8 @@
 // Unification with None and the uses that keep a value optional.
 #include "typing/OptionalTyping.h"
 
+#include "types/ClassInstanceTypes.h"
+
 #include "types/NumericPromotion.h"
 
 #include <functional>
@@ -8,8 +10,9 @@
 namespace taipan {
 
 bool canBeOptional(const Type *type) {
+  // A jitclass instance's None is a null block, which reference counting skips.
   return type && type->isRuntimeValue() && !type->isNone() && !type->isOptional() &&
-         !type->holdsReferences();
+         (!type->holdsReferences() || isClassInstance(type));
 }
 
 const Type *unifyWithOptional(const Type *a, const Type *b) {

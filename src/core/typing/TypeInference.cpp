@@ -13,6 +13,7 @@
 #include "typing/DatetimeTyping.h"
 #include "typing/DictTyping.h"
 #include "typing/Isinstance.h"
+#include "typing/JitClassTyping.h"
 #include "typing/ObjectModeBlocks.h"
 #include "typing/OptionalTyping.h"
 #include "typing/RecordTyping.h"
@@ -539,6 +540,21 @@ private:
 
   void typeCondition(Expr *test) {
     const Type *type = typeExpr(test);
+    if (isClassInstance(type)) { // `if p:`: bool(p), the class's __bool__ (or its fallbacks)
+      OverloadMember member = source.resolver->findMember(type, "__bool__");
+      if (member.registryId < 0 || member.isAttribute)
+        throwTypingError("jitclass " + type->text() + " has no truth value (__bool__)",
+                         test->location);
+      std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(
+          member.registryId, {type}, {}, {}, false, test->location);
+      CallBinding binding;
+      binding.arguments = {test};
+      binding.callee = callees.typeCallee(implementation.get(), {type}, test->location);
+      int key = attributeSetterKey(test); // a condition is never an assignment target
+      function.calls[key] = binding;
+      function.overloadImplementations[key] = std::move(implementation);
+      return;
+    }
     if (type && !type->isNumber() && !type->isNone() && !type->isTuple() && !type->isString() &&
         !type->isDict())
       throwTypingError("cannot use a value of type " + describe(type) + " as a condition",
@@ -593,6 +609,11 @@ private:
     }
     if (target->kind == ExprKind::Subscript) {
       const Type *base = typeExpr(target->operands[0]);
+      if (base && isClassInstance(base)) { // p[i] = v: the class's __setitem__
+        if (value)
+          typeClassItemStore(target, base, value);
+        return;
+      }
       if (base && base->isDict()) { // d[k] = v, which may type `{}` (typeDictStore)
         const Type *key = typeExpr(target->operands[1]);
         if (key && value)
@@ -605,6 +626,12 @@ private:
       return;
     }
     if (target->kind == ExprKind::Attribute) { // r.x = v, a[i].x = v: a record's field
+      const Type *instance = classInstanceOf(typeExpr(target->operands[0]));
+      if (instance) { // p.x = v, p.prop = v (p may be an optional instance, checked)
+        if (value)
+          typeClassAttributeStore(target, instance, value);
+        return;
+      }
       const Type *slot = typeExpr(target);
       const Type *base = typeOf(target->operands[0]);
       if (slot && value)
@@ -612,6 +639,91 @@ private:
       return;
     }
     throwUnsupported("cannot assign to this target", target->location);
+  }
+
+  /// `p[i]`, `p + q`, `p == q` with a jitclass instance `p` on the left (its operands typed):
+  /// a call of the class's method (`__getitem__`, `__add__`, `__eq__`), self first.
+  const Type *typeClassOperator(Expr *expr, const std::string &method, const std::string &what) {
+    const Type *self = typeOf(expr->operands[0]);
+    OverloadMember member = source.resolver->findMember(self, method);
+    if (member.registryId < 0 || member.isAttribute)
+      throwTypingError("jitclass " + self->text() + " does not support '" + what +
+                           "' (it defines no " + method + ")",
+                       expr->location);
+    return typeOverloadCall(expr, types::overload(member.registryId, method), expr->operands[0]);
+  }
+
+  /// `x in p` / `x not in p` of a jitclass instance: a call of its __contains__(self, x), bound
+  /// to the operands in that order (lowering negates it for `not in`).
+  const Type *typeClassContains(Expr *expr, const Type *instance, const Type *item) {
+    OverloadMember member = source.resolver->findMember(instance, "__contains__");
+    if (member.registryId < 0 || member.isAttribute)
+      throwTypingError("jitclass " + instance->text() +
+                           " does not support 'in' (it defines no __contains__)",
+                       expr->location);
+    std::vector<const Type *> arguments = {instance, item};
+    std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(
+        member.registryId, arguments, {}, {}, false, expr->location);
+    CallBinding binding;
+    binding.arguments = {expr->operands[1], expr->operands[0]};
+    binding.callee = callees.typeCallee(implementation.get(), arguments, expr->location);
+    function.calls[expr->id] = binding;
+    function.overloadImplementations[expr->id] = std::move(implementation);
+    return binding.callee->returnType ? types::boolean() : nullptr;
+  }
+
+  /// `p[i] = value` of a jitclass instance: a call of its __setitem__(self, i, value), recorded
+  /// under attributeSetterKey as a property's setter is.
+  void typeClassItemStore(Expr *target, const Type *instance, const Type *value) {
+    const Type *index = typeExpr(target->operands[1]);
+    if (!index)
+      return;
+    OverloadMember setter = source.resolver->findMember(instance, "__setitem__");
+    if (setter.registryId < 0 || setter.isAttribute)
+      throwTypingError("jitclass " + instance->text() +
+                           " does not support item assignment (it defines no __setitem__)",
+                       target->location);
+    std::vector<const Type *> arguments = {instance, index, value};
+    std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(
+        setter.registryId, arguments, {}, {}, false, target->location);
+    CallBinding binding;
+    binding.arguments = {target->operands[0], target->operands[1]};
+    binding.callee = callees.typeCallee(implementation.get(), arguments, target->location);
+    int key = attributeSetterKey(target);
+    function.calls[key] = binding;
+    function.overloadImplementations[key] = std::move(implementation);
+  }
+
+  /// `p.name = value` of a jitclass instance: into a field (converted as classFieldAccepts
+  /// allows), or a call of the property's setter, recorded under attributeSetterKey.
+  void typeClassAttributeStore(Expr *target, const Type *instance, const Type *value) {
+    if (const Type *field = classFieldType(instance, target->name)) {
+      if (!classFieldAccepts(field, value))
+        throwTypingError("cannot store a value of type " + describe(value) + " into the field '" +
+                             target->name + "' of type " + describe(field) + " of jitclass " +
+                             instance->text(),
+                         target->location);
+      record(target, field);
+      return;
+    }
+    OverloadMember setter = source.resolver->findMember(instance, propertySetterName(target->name));
+    if (setter.registryId < 0) {
+      OverloadMember getter = source.resolver->findMember(instance, target->name);
+      throwTypingError(getter.registryId >= 0
+                           ? "cannot set attribute '" + target->name + "' of jitclass " +
+                                 instance->text() + ": it is a property without a setter"
+                           : "jitclass " + instance->text() + " has no field or property '" +
+                                 target->name + "' to set",
+                       target->location);
+    }
+    std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(
+        setter.registryId, {instance, value}, {}, {}, false, target->location);
+    CallBinding binding;
+    binding.arguments = {target->operands[0]};
+    binding.callee = callees.typeCallee(implementation.get(), {instance, value}, target->location);
+    int key = attributeSetterKey(target);
+    function.calls[key] = binding;
+    function.overloadImplementations[key] = std::move(implementation);
   }
 
   /// `record.name = value` or `record['name'] = value`: a number into a number field, a record
@@ -638,6 +750,14 @@ private:
   /// `array[index] = value`: a number into an element, or a number or array broadcast into a view.
   void checkArrayStore(Expr *target, const Type *slot, const Type *value) {
     const Type *base = typeOf(target->operands[0]);
+    if (target->kind == ExprKind::Attribute && classInstanceOf(base)) { // p.x += v
+      typeClassAttributeStore(target, classInstanceOf(base), value);
+      return;
+    }
+    if (target->kind == ExprKind::Subscript && isClassInstance(base)) { // p[i] += v
+      typeClassItemStore(target, base, value);
+      return;
+    }
     if (base->isDict()) { // d[k] += v
       typeDictStore(target, typeOf(target->operands[1]), value);
       return;
@@ -884,6 +1004,9 @@ private:
       const Type *right = typeExpr(expr->operands[1]);
       if (!left || !right)
         return nullptr;
+      if (isClassInstance(left)) // p + q: the class's __add__
+        return typeClassOperator(expr, binaryOperatorMethod(expr->binaryOp),
+                                 binaryOpSymbol(expr->binaryOp));
       if (const Type *string = stringBinaryResultType(expr->binaryOp, left, right, expr->location))
         return string;
       if (const Type *datetime =
@@ -911,6 +1034,9 @@ private:
       const Type *operand = typeExpr(expr->operands[0]);
       if (!operand)
         return nullptr;
+      if (isClassInstance(operand) && !unaryOperatorMethod(expr->unaryOp).empty()) // -p, ~p
+        return typeClassOperator(expr, unaryOperatorMethod(expr->unaryOp),
+                                 unaryOperatorMethod(expr->unaryOp));
       if (const Type *array = typeElementwiseUnary(expr->unaryOp, operand, expr->location))
         return array;
       if (const Type *datetime = datetimeUnaryResultType(expr->unaryOp, operand, expr->location))
@@ -959,6 +1085,13 @@ private:
       }
       if (unknown)
         return nullptr;
+      if (expr->compareOps.size() == 1 && isClassInstance(operands[1]) &&
+          (expr->compareOps[0] == CompareOp::In || expr->compareOps[0] == CompareOp::NotIn))
+        return typeClassContains(expr, operands[1], operands[0]); // x in p: its __contains__
+      if (isClassInstance(operands[0]) && expr->compareOps.size() == 1 &&
+          !comparisonMethod(expr->compareOps[0]).empty()) // p == q: the class's __eq__
+        return typeClassOperator(expr, comparisonMethod(expr->compareOps[0]),
+                                 compareOpSymbol(expr->compareOps[0]));
       for (size_t i = 0; i < expr->compareOps.size(); ++i)
         if ((expr->compareOps[i] == CompareOp::Is || expr->compareOps[i] == CompareOp::IsNot) &&
             !identityIsDecidable(operands[i], operands[i + 1]))
@@ -1136,6 +1269,9 @@ private:
         return view;
     } else if (baseType->isRecord()) {
       return typeRecordField(baseType, expr->name, expr->location);
+    } else if (classInstanceOf(baseType)) {
+      if (const Type *field = classFieldType(classInstanceOf(baseType), expr->name)) // p.x
+        return field;
     } else {
       if (const Type *attribute = typeValueAttribute(baseType, expr->name))
         return attribute;
@@ -1145,6 +1281,11 @@ private:
     }
     if (const Type *member = typeMemberOverload(expr, baseType))
       return member;
+    if (baseType->kind() == TypeKind::Overload) { // Point.static_method of a jitclass
+      OverloadMember member = source.resolver->findMember(baseType, expr->name);
+      if (member.registryId >= 0 && !member.isAttribute)
+        return types::overload(member.registryId, expr->name);
+    }
     throwTypingError("unknown attribute '" + expr->name + "' of type " + describe(baseType),
                      expr->location);
   }
@@ -1549,6 +1690,11 @@ private:
     Expr *index = expr->operands[1];
     if (!base)
       return nullptr;
+    if (isClassInstance(base)) { // p[i]: the class's __getitem__
+      if (!typeExpr(index))
+        return nullptr;
+      return typeClassOperator(expr, "__getitem__", "[]");
+    }
     if ((base->isRecord() || (base->isArray() && base->dtype()->isRecord())) &&
         index->kind != ExprKind::Tuple) {
       // r['x'] (or r[0]) reads a field; a['x'] is the view a.x (Numba's spellings of the same).
@@ -1697,6 +1843,16 @@ private:
     switch (calleeType->kind()) {
     case TypeKind::Builtin: {
       const std::string &name = calleeType->text();
+      std::string method = builtinClassMethod(name);
+      if (!method.empty() && arguments.size() == 1 && expr->keywordNames.empty() &&
+          isClassInstance(arguments[0])) { // len(p): the class's __len__
+        OverloadMember member = source.resolver->findMember(arguments[0], method);
+        if (member.registryId < 0 || member.isAttribute)
+          throwTypingError(name + "() of jitclass " + arguments[0]->text() + " needs its " +
+                               method + " method",
+                           expr->location);
+        return typeOverloadCall(expr, types::overload(member.registryId, method), nullptr);
+      }
       if (const LibraryFunction *entry = Library::get().find(name)) {
         if (isMethodCall(callee) && typeOf(callee->operands[0])->isList())
           widenListVariable(callee->operands[0], name, arguments);

@@ -80,6 +80,8 @@ literal_unroll = _decorators.literal_unroll
 literally = _decorators.literally
 prange = range if PLAIN_PYTHON else _taipan.prange
 pndindex = _decorators.pndindex
+deferred_type = _taipan.types.deferred_type
+optional = _taipan.types.optional
 carray = _taipan.carray
 farray = _taipan.farray
 if PLAIN_PYTHON:
