@@ -7,6 +7,7 @@
 #include "FunctionValues.h"
 #include "GeneratorBoxing.h"
 #include "ListBoxing.h"
+#include "NamedTupleBoxing.h"
 #include "RecordBoxing.h"
 #include "SetBoxing.h"
 #include "StringBoxing.h"
@@ -94,6 +95,9 @@ const Type *typeOfValue(PyObject *value) {
         return nullptr;
       elements.push_back(element);
     }
+    if (!PyTuple_CheckExact(value))
+      if (const Type *named = namedTupleInstanceType(value, elements))
+        return named;
     return types::tuple(elements);
   }
   if (const Type *record = typeOfRecordScalar(value))
@@ -326,6 +330,13 @@ PyObject *boxValue(const Type *type, const void *storage) {
         return nullptr;
       }
       PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), element);
+    }
+    if (type->isNamedTuple())
+      return boxNamedTuple(type, tuple);
+    if (type->isLiteralList()) { // a list of the items, as Python's literal makes
+      PyObject *list = PySequence_List(tuple);
+      Py_DECREF(tuple);
+      return list;
     }
     return tuple;
   }

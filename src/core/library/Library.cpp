@@ -36,6 +36,8 @@ Library::Library() {
   registerListFunctions(*this);
   registerDictFunctions(*this);
   registerSetFunctions(*this);
+  registerLiteralUnroll(*this);
+  registerTupleMethods(*this);
   registerTypedContainerFunctions(*this); // after lists, whose list() it reuses
 }
 

@@ -634,6 +634,8 @@ llvm::Value *FunctionLowering::rangeLength(llvm::Value *range) {
 }
 
 void FunctionLowering::lowerFor(Stmt *stmt) {
+  if (lowerUnrolledLoop(stmt))
+    return;
   if (lowerParallelFor(stmt))
     return;
   // enumerate() and zip() over arrays and ranges are iterated lazily, in step (their library

@@ -33,6 +33,8 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
     return lowerExternalCall(expr, calleeType);
   case TypeKind::Builtin:
     return lowerBuiltinCall(calleeType->text(), expr);
+  case TypeKind::DType: // a named tuple class called: namedtuple.new (library/Tuples.cpp)
+    return lowerBuiltinCall(calleeType->name(), expr);
   default:
     // An exception instance: only `raise` uses it, and reads its arguments itself.
     return llvm::UndefValue::get(valueType(context, typeOf(expr)));

@@ -95,6 +95,11 @@ const Type *unifyTypes(const Type *a, const Type *b) {
     const Type *key = unifyTypes(a->keyType(), b->keyType());
     return key ? types::set(key) : nullptr;
   }
+  if (a->isLiteralList() || b->isLiteralList())
+    return nullptr; // equal ones returned above; Numba does not unify others either
+  if (a->isNamedTuple() != b->isNamedTuple() ||
+      (a->isNamedTuple() && a->namedTupleClass() != b->namedTupleClass()))
+    return nullptr;
   if (a->isTuple() && b->isTuple() && a->elements().size() == b->elements().size()) {
     std::vector<const Type *> elements;
     for (size_t i = 0; i < a->elements().size(); ++i) {
@@ -103,6 +108,8 @@ const Type *unifyTypes(const Type *a, const Type *b) {
         return nullptr;
       elements.push_back(element);
     }
+    if (a->isNamedTuple())
+      return types::namedTuple(a->text(), a->namedTupleClass(), a->fieldNames(), elements);
     return types::tuple(elements);
   }
   return nullptr;

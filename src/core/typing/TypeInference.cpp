@@ -4,6 +4,7 @@
 #include "typing/TryTyping.h"
 
 #include "syntax/CaughtExceptions.h"
+#include "syntax/LoopUnrolling.h"
 #include "types/DatetimeUnits.h"
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
@@ -13,6 +14,8 @@
 #include "typing/DatetimeTyping.h"
 #include "typing/DictTyping.h"
 #include "typing/Isinstance.h"
+#include "typing/LiteralUnroll.h"
+#include "typing/NamedTupleTyping.h"
 #include "typing/OptionalTyping.h"
 #include "typing/RecordTyping.h"
 #include "typing/SetTyping.h"
@@ -122,10 +125,17 @@ private:
   /// The calls for loops iterate (`for x in zip(a, b)`), by expression id: their library
   /// entries may choose to iterate their arguments in step.
   std::set<int> loopIterables;
+  /// The locals assigned once (typing/LiteralUnroll.h), found when first needed.
+  std::optional<SingleAssignments> singleAssignments;
 
   void collectLocals() {
     for (const Parameter &parameter : source.parameters)
       localNames.insert(parameter.name);
+    collectLocalsIn(source.body);
+  }
+
+  /// Adds the names `block` assigns to localNames.
+  void collectLocalsIn(const std::vector<Stmt *> &block) {
     std::function<void(Expr *)> addTarget = [&](Expr *target) {
       if (target->kind == ExprKind::Name)
         localNames.insert(target->name);
@@ -159,7 +169,7 @@ private:
         walk(stmt->finalbody);
       }
     };
-    walk(source.body);
+    walk(block);
   }
 
   void assignVariable(const std::string &name, const Type *type, SourceLocation location) {
@@ -592,6 +602,9 @@ private:
     }
     if (target->kind == ExprKind::Subscript) {
       const Type *base = typeExpr(target->operands[0]);
+      if (base && base->isLiteralList())
+        throwTypingError("Cannot mutate a literal list (a list of items of different types)",
+                         target->location);
       if (base && base->isDict()) { // d[k] = v, which may type `{}` (typeDictStore)
         const Type *key = typeExpr(target->operands[1]);
         if (key && value)
@@ -793,6 +806,8 @@ private:
     }
     loopIterables.insert(stmt->value->id);
     const Type *iterable = typeExpr(stmt->value);
+    if (typeUnrolledLoop(stmt, iterable))
+      return;
     const Type *element = nullptr;
     // An in-step iteration types its target itself (the call is none).
     if (iterable && !typeInStepIteration(stmt)) {
@@ -823,6 +838,61 @@ private:
     typeBlock(stmt->orelse);
   }
 
+  /// `for x in literal_unroll(t)` over a tuple of items of different types (or string
+  /// literals): each copy of the body (syntax/LoopUnrolling.h) is typed with its item's type.
+  /// False when the loop is an ordinary one.
+  bool typeUnrolledLoop(Stmt *stmt, const Type *iterable) {
+    Expr *call = stmt->value;
+    bool unrollCall = call->kind == ExprKind::Call && call->positionalCount() == 1 &&
+                      call->keywordNames.empty() && !call->starredOperand;
+    const Type *callee = unrollCall ? function.typeOf(call->callee()) : nullptr;
+    if (!callee || callee->kind() != TypeKind::Builtin || callee->text() != "taipan.literal_unroll")
+      return false;
+    if (!iterable || !iterable->isTuple()) {
+      function.unrolledLoops.erase(stmt);
+      return !iterable; // unknown yet: its body waits for the next pass
+    }
+    if (!singleAssignments)
+      singleAssignments = findSingleAssignments(source);
+    ConstantStringContext context{function.globals, *singleAssignments, function.expressionTypes};
+    std::vector<const Type *> items = unrolledItemTypes(iterable, call->operands[1], context);
+    if (items.empty() && !iterable->elements().empty()) { // an ordinary loop
+      function.unrolledLoops.erase(stmt);
+      return false;
+    }
+    UnrolledLoop &loop = function.unrolledLoops[stmt];
+    loop.container = call->operands[1];
+    loop.itemTypes = items;
+    loop.copies.clear();
+    for (size_t i = 0; i < items.size(); ++i) {
+      const UnrolledLoopCopy &copy = unrolledLoopCopy(source, stmt, i);
+      loop.copies.push_back(&copy);
+      collectLocalsIn(copy.body);
+      addLocalTarget(copy.target);
+      std::set<int> optionalUses = optionalPreservingUses(copy.body);
+      keepsOptional.insert(optionalUses.begin(), optionalUses.end());
+      assignTarget(copy.target, items[i]);
+      typeBlock(copy.body);
+    }
+    typeBlock(stmt->orelse);
+    return true;
+  }
+
+  /// The string `expr` always holds, when compiling knows it (typing/LiteralUnroll.h).
+  std::optional<std::string> knownString(const Expr *expr) {
+    if (!singleAssignments)
+      singleAssignments = findSingleAssignments(source);
+    return constantString(expr, {function.globals, *singleAssignments, function.expressionTypes});
+  }
+
+  void addLocalTarget(Expr *target) {
+    if (target->kind == ExprKind::Name)
+      localNames.insert(target->name);
+    else if (target->kind == ExprKind::Tuple || target->kind == ExprKind::List)
+      for (Expr *element : target->operands)
+        addLocalTarget(element);
+  }
+
   const Type *typeExpr(Expr *expr) {
     if (!expr)
       return nullptr;
@@ -837,8 +907,9 @@ private:
       return value.arrayType;
     case GlobalValue::Kind::ConstantTuple: {
       std::vector<const Type *> elements;
-      for (const Constant &item : value.items)
-        elements.push_back(constantType(item));
+      for (const Constant &item : value.items) // strings as run-time values, as in a literal
+        elements.push_back(item.kind == Constant::Kind::String ? types::unicode()
+                                                               : constantType(item));
       return types::tuple(elements);
     }
     case GlobalValue::Kind::Module:
@@ -1135,7 +1206,11 @@ private:
         return view;
     } else if (baseType->isRecord()) {
       return typeRecordField(baseType, expr->name, expr->location);
+    } else if (baseType->isNamedTuple() && baseType->fieldIndex(expr->name) >= 0) {
+      return baseType->elements()[static_cast<size_t>(baseType->fieldIndex(expr->name))];
     } else {
+      if (baseType->isLiteralList())
+        refuseLiteralListMutation(expr->name, expr->location);
       if (const Type *attribute = typeValueAttribute(baseType, expr->name))
         return attribute;
       std::string method = methodBuiltinName(baseType, expr->name);
@@ -1146,6 +1221,17 @@ private:
       return member;
     throwTypingError("unknown attribute '" + expr->name + "' of type " + describe(baseType),
                      expr->location);
+  }
+
+  /// The list methods that change a list, refused on a LiteralList, which cannot change.
+  static void refuseLiteralListMutation(const std::string &method, SourceLocation location) {
+    static const std::set<std::string> mutating = {"append", "extend", "insert", "remove",
+                                                   "pop",    "clear",  "sort",   "reverse"};
+    if (mutating.count(method))
+      throwTypingError("Cannot mutate a literal list (a list of items of different types): "
+                       "list." +
+                           method + "() is not supported on it",
+                       location);
   }
 
   /// `value.name` implemented in Python (overload_method, overload_attribute): a method is an
@@ -1277,8 +1363,12 @@ private:
     return found == function.variableTypes.end() ? nullptr : found->second;
   }
 
+  /// `[a, b, ...]`: a list of the items' unified type, or, when they do not unify
+  /// (`[1, 'a']`), Numba's LiteralList: the tuple of the items, which cannot change.
   const Type *typeListLiteral(Expr *expr) {
     const Type *item = nullptr;
+    std::vector<const Type *> items;
+    bool unifies = true;
     for (Expr *operand : expr->operands) {
       const Type *type = typeExpr(operand);
       if (!type)
@@ -1287,14 +1377,15 @@ private:
         type = types::unicode(); // an item is a run-time value, as in Numba
       if (!type->isRuntimeValue() || type->isNone())
         throwTypingError("a list cannot hold a value of type " + describe(type), operand->location);
+      items.push_back(type);
+      if (!unifies)
+        continue;
       const Type *unified = unifyTypes(item, type);
       if (!unified)
-        throwTypingError("cannot unify " + describe(item) + " and " + describe(type) +
-                             " in a list (lists hold items of one type)",
-                         operand->location);
+        unifies = false;
       item = unified;
     }
-    return types::list(item);
+    return unifies ? types::list(item) : types::literalList(items);
   }
 
   /// An operator on lists (`+`, `*`, `in`, `==`, `[]`...), typed by its library entry
@@ -1552,6 +1643,9 @@ private:
         index->kind != ExprKind::Tuple) {
       // r['x'] (or r[0]) reads a field; a['x'] is the view a.x (Numba's spellings of the same).
       const Type *indexType = typeExpr(index);
+      if (indexType && indexType->isUnicode()) // a name bound to a constant string: r[f]
+        if (std::optional<std::string> text = knownString(index))
+          indexType = record(index, types::stringLiteral(*text));
       std::string field = accessedRecordField(expr, base, indexType, function.globals);
       if (base->isRecord() && field.empty() && indexType)
         throwTypingError("a record is indexed by a constant field name or position, not by a "
@@ -1572,6 +1666,11 @@ private:
       const Type *indexType = typeExpr(index);
       return indexType ? stringIndexResultType(indexType, index->location) : nullptr;
     }
+    if (base->isLiteralList() &&
+        !(index->kind == ExprKind::Constant && index->constant.kind == Constant::Kind::Int))
+      throwTypingError("Cannot __getitem__ on a literal list, return type cannot be statically "
+                       "determined (index it with a constant integer)",
+                       index->location);
     if (base->isTuple()) {
       std::vector<int64_t> positions;
       if (index->kind == ExprKind::Slice) {
@@ -1713,6 +1812,18 @@ private:
       for (Expr *argument : argumentExprs)
         typeExceptionArgument(argument);
       return calleeType;
+    case TypeKind::DType:
+      if (calleeType->dtype()->isNamedTuple()) { // Point(1, y=2) (library/Tuples.cpp)
+        LibraryCall call;
+        call.function = Library::get().find("namedtuple.new");
+        call.location = expr->location;
+        call.resultType = bindNamedTupleCall(expr, calleeType->dtype(), arguments, call.arguments,
+                                             call.argumentTypes);
+        const Type *result = call.resultType;
+        function.libraryCalls[expr->id] = std::move(call);
+        return result;
+      }
+      [[fallthrough]];
     default:
       throwTypingError("cannot call a value of type " + describe(calleeType), expr->location);
     }
