@@ -207,6 +207,8 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
   }
   case TypeKind::None:
   case TypeKind::JitFunction: // a function argument carries nothing at run time
+  case TypeKind::Builtin:     // nor does a class or builtin function (FunctionValues.h)
+  case TypeKind::DType:
     return true;
   case TypeKind::Array:
     return unboxArray(value, type, storage, verified);

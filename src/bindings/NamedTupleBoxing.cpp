@@ -22,16 +22,26 @@ NamedTupleRegistry &registry() {
   return *instance;
 }
 
-std::string qualifiedName(PyObject *namedClass) {
-  PyObject *name = PyObject_GetAttrString(namedClass, "__qualname__");
-  if (!name) {
+/// The text of attribute `name` of `object` when it is a string, else "".
+std::string stringAttribute(PyObject *object, const char *name) {
+  PyObject *value = PyObject_GetAttrString(object, name);
+  if (!value) {
     PyErr_Clear();
-    return reinterpret_cast<PyTypeObject *>(namedClass)->tp_name;
+    return "";
   }
-  const char *text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : nullptr;
-  std::string result = text ? text : reinterpret_cast<PyTypeObject *>(namedClass)->tp_name;
-  Py_DECREF(name);
+  const char *text = PyUnicode_Check(value) ? PyUnicode_AsUTF8(value) : nullptr;
+  std::string result = text ? text : "";
+  Py_DECREF(value);
   return result;
+}
+
+/// "module.Qualname", as the resolver names classes for isinstance().
+std::string qualifiedName(PyObject *namedClass) {
+  std::string name = stringAttribute(namedClass, "__qualname__");
+  if (name.empty())
+    name = reinterpret_cast<PyTypeObject *>(namedClass)->tp_name;
+  std::string module = stringAttribute(namedClass, "__module__");
+  return module.empty() || module == "builtins" ? name : module + "." + name;
 }
 
 } // namespace

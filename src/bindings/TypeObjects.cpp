@@ -1,8 +1,8 @@
 // Type and Signature objects for Python, and typeof.
 #include "TypeObjects.h"
 
-#include "typing/DictTyping.h"
 #include "types/DatetimeUnits.h"
+#include "typing/DictTyping.h"
 #include "typing/OptionalTyping.h"
 
 #include "Boxing.h"
@@ -142,6 +142,8 @@ void defineTypeObjects(nb::module_ &module) {
                    [](const TypeRef &self) -> const char * {
                      if (self.type->isList() && !self.type->isReflected())
                        return "ListType"; // Numba's typed list; "List" is its reflected list
+                     if (self.type->isLiteralList())
+                       return "LiteralList"; // stored as a tuple, but not one (Numba's too)
                      if (self.type->isDict())
                        return "DictType";
                      return kindName(self.type->kind());

@@ -182,3 +182,35 @@ def test_construction_errors():
 
     with pytest.raises(TypingError, match="takes 3 positional arguments but 4"):
         too_many(1)
+
+
+def test_isinstance():
+    @njit
+    def check(p):
+        return isinstance(p, Point), isinstance(p, tuple), isinstance(p, list)
+
+    assert check(Point(1, 2, 3)) == (True, True, False)
+
+    @njit
+    def literal_list():
+        return isinstance([1, "a"], list), isinstance([1, "a"], tuple)
+
+    assert literal_list() == (True, False)
+
+
+def test_type_of_named_tuple_with_starred_arguments():
+    @njit
+    def rebuild(p, *args):
+        return type(p)(*args)
+
+    for args in [(4, 5, 6), (4, 5.5, 6j)]:
+        same(rebuild(Point(1, 2, 3), *args), Point(*args))
+
+
+def test_class_passed_as_an_argument():
+    @njit
+    def make(cls, a, b):
+        return cls(a, b)
+
+    same(make(Rect, 1, 2.5), Rect(1, 2.5))
+    same(make(Pair, 1, 2.5), Pair(1, 2.5))

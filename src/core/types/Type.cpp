@@ -82,7 +82,7 @@ public:
     bool uniform = plain->isUniformTuple();
     std::string name = (uniform ? "NamedUniTuple(" : "NamedTuple(") +
                        shown.substr(shown.find('(') + 1, shown.size() - shown.find('(') - 2) +
-                       ", " + className + ")";
+                       ", " + className.substr(className.rfind('.') + 1) + ")";
     Type type = make(TypeKind::Tuple, name);
     type.elementTypes = elements;
     type.names = fields;

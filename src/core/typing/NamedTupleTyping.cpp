@@ -7,24 +7,24 @@
 namespace taipan {
 
 const Type *bindNamedTupleCall(const Expr *call, const Type *namedClass,
-                               const std::vector<const Type *> &argumentTypes,
+                               const std::vector<Expr *> &positional,
+                               const std::vector<const Type *> &positionalTypes,
+                               const std::vector<const Type *> &keywordTypes,
                                std::vector<Expr *> &bound, std::vector<const Type *> &boundTypes) {
   const std::vector<std::string> &fields = namedClass->fieldNames();
-  const std::string &name = namedClass->text();
-  size_t positional = call->positionalCount();
-  if (call->starredOperand)
-    throwUnsupported("'*' in a call of the named tuple class " + name + " is not supported",
-                     call->location);
-  if (positional > fields.size())
+  std::string name = namedClass->text().substr(namedClass->text().rfind('.') + 1);
+  if (positional.size() > fields.size())
     throwTypingError(name + "() takes " + std::to_string(fields.size()) +
-                         " positional arguments but " + std::to_string(positional) + " were given",
+                         " positional arguments but " + std::to_string(positional.size()) +
+                         " were given",
                      call->location);
   bound.assign(fields.size(), nullptr);
   boundTypes.assign(fields.size(), nullptr);
-  for (size_t i = 0; i < positional; ++i) {
-    bound[i] = call->operands[1 + i];
-    boundTypes[i] = argumentTypes[i];
+  for (size_t i = 0; i < positional.size(); ++i) {
+    bound[i] = positional[i];
+    boundTypes[i] = positionalTypes[i];
   }
+  size_t keywordStart = call->operands.size() - call->keywordNames.size();
   for (size_t k = 0; k < call->keywordNames.size(); ++k) {
     const std::string &keyword = call->keywordNames[k];
     int field = namedClass->fieldIndex(keyword);
@@ -34,8 +34,8 @@ const Type *bindNamedTupleCall(const Expr *call, const Type *namedClass,
     if (bound[static_cast<size_t>(field)])
       throwTypingError(name + "() got multiple values for argument '" + keyword + "'",
                        call->location);
-    bound[static_cast<size_t>(field)] = call->operands[1 + positional + k];
-    boundTypes[static_cast<size_t>(field)] = argumentTypes[positional + k];
+    bound[static_cast<size_t>(field)] = call->operands[keywordStart + k];
+    boundTypes[static_cast<size_t>(field)] = keywordTypes[k];
   }
   std::vector<const Type *> items;
   for (size_t i = 0; i < fields.size(); ++i) {

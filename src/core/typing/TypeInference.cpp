@@ -176,7 +176,8 @@ private:
     if (!type)
       return;
     if (!type->isRuntimeValue() && type->kind() != TypeKind::StringLiteral &&
-        type->kind() != TypeKind::JitFunction && type->kind() != TypeKind::Builtin)
+        type->kind() != TypeKind::JitFunction && type->kind() != TypeKind::Builtin &&
+        type->kind() != TypeKind::DType)
       throwTypingError("cannot assign a value of type " + describe(type) + " to variable '" + name +
                            "'",
                        location);
@@ -1773,6 +1774,8 @@ private:
     }
     if (!calleeType || unknown)
       return nullptr;
+    if (calleeType->kind() == TypeKind::DType && calleeType->dtype()->isNamedTuple())
+      return typeNamedTupleCall(expr, calleeType->dtype(), arguments);
     if (expr->starredOperand && calleeType->kind() != TypeKind::JitFunction)
       throwUnsupported("'*' in a call is supported only when calling a jitted function, not " +
                            describe(calleeType),
@@ -1812,24 +1815,42 @@ private:
       for (Expr *argument : argumentExprs)
         typeExceptionArgument(argument);
       return calleeType;
-    case TypeKind::DType:
-      if (calleeType->dtype()->isNamedTuple()) { // Point(1, y=2) (library/Tuples.cpp)
-        LibraryCall call;
-        call.function = Library::get().find("namedtuple.new");
-        call.location = expr->location;
-        call.resultType = bindNamedTupleCall(expr, calleeType->dtype(), arguments, call.arguments,
-                                             call.argumentTypes);
-        const Type *result = call.resultType;
-        function.libraryCalls[expr->id] = std::move(call);
-        return result;
-      }
-      [[fallthrough]];
     default:
       throwTypingError("cannot call a value of type " + describe(calleeType), expr->location);
     }
   }
 
   const Type *typeOf(Expr *expr) { return function.expressionTypes[expr->id]; }
+
+  /// `Point(1, y=2)`, `type(p)(*t)`: a named tuple class called; its arguments bound to the
+  /// fields (typing/NamedTupleTyping.h) make the call of "namedtuple.new" (library/Tuples.cpp).
+  const Type *typeNamedTupleCall(Expr *expr, const Type *namedClass,
+                                 const std::vector<const Type *> &arguments) {
+    size_t positionalCount = expr->positionalCount();
+    std::vector<Expr *> positional;
+    std::vector<const Type *> positionalTypes;
+    for (size_t i = 0; i < positionalCount; ++i) {
+      Expr *operand = expr->operands[1 + i];
+      if (expr->starredOperand == 1 + i) { // *t: its items, in order
+        for (Expr *item : spreadStarred(operand)) {
+          positional.push_back(item);
+          positionalTypes.push_back(typeOf(item));
+        }
+        continue;
+      }
+      positional.push_back(operand);
+      positionalTypes.push_back(arguments[i]);
+    }
+    std::vector<const Type *> keywordTypes(arguments.begin() + positionalCount, arguments.end());
+    LibraryCall call;
+    call.function = Library::get().find("namedtuple.new");
+    call.location = expr->location;
+    call.resultType = bindNamedTupleCall(expr, namedClass, positional, positionalTypes,
+                                         keywordTypes, call.arguments, call.argumentTypes);
+    const Type *result = call.resultType;
+    function.libraryCalls[expr->id] = std::move(call);
+    return result;
+  }
 
   /// The items of `*t` in a call, t a tuple variable: `t[0]`, `t[1]`, ... (typed).
   std::vector<Expr *> spreadStarred(Expr *tuple) {
