@@ -214,3 +214,16 @@ def test_class_passed_as_an_argument():
 
     same(make(Rect, 1, 2.5), Rect(1, 2.5))
     same(make(Pair, 1, 2.5), Pair(1, 2.5))
+
+
+def test_replace():
+    @njit
+    def replaced(p, v):
+        q = p._replace(y=v)
+        return q, p._replace(z=v, x=-1)
+
+    for v in (7, 2.5):
+        got = replaced(Point(1, 2, 3), v)
+        expected = replaced.py_func(Point(1, 2, 3), v)
+        same(got[0], expected[0])
+        same(got[1], expected[1])

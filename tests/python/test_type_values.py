@@ -46,3 +46,18 @@ def test_unsupported_type_is_a_typing_error():
 
     with pytest.raises(TypingError, match="type\\(\\) of a value of type array"):
         of_array(np.zeros(2))
+
+
+def test_getattr_of_a_module():
+    @njit
+    def constants():
+        return getattr(np, "pi"), getattr(math, "e")
+
+    assert constants() == constants.py_func()
+
+    @njit
+    def module_in_a_variable(x):
+        m = np
+        return m.sqrt(x)
+
+    assert module_in_a_variable(16.0) == 4.0

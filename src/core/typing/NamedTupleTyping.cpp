@@ -25,7 +25,7 @@ const Type *bindNamedTupleCall(const Expr *call, const Type *namedClass,
     boundTypes[i] = positionalTypes[i];
   }
   size_t keywordStart = call->operands.size() - call->keywordNames.size();
-  for (size_t k = 0; k < call->keywordNames.size(); ++k) {
+  for (size_t k = 0; k < keywordTypes.size(); ++k) {
     const std::string &keyword = call->keywordNames[k];
     int field = namedClass->fieldIndex(keyword);
     if (field < 0)

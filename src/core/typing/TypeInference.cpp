@@ -177,7 +177,7 @@ private:
       return;
     if (!type->isRuntimeValue() && type->kind() != TypeKind::StringLiteral &&
         type->kind() != TypeKind::JitFunction && type->kind() != TypeKind::Builtin &&
-        type->kind() != TypeKind::DType)
+        type->kind() != TypeKind::DType && type->kind() != TypeKind::Module)
       throwTypingError("cannot assign a value of type " + describe(type) + " to variable '" + name +
                            "'",
                        location);
@@ -1179,7 +1179,15 @@ private:
     if (baseType->kind() == TypeKind::Module) {
       auto cached = function.globals.find(expr->id);
       if (cached == function.globals.end()) {
-        const GlobalValue &module = function.globals.at(base->id);
+        // A module global, or a variable or parameter holding one (getattr(np, 'pi')).
+        GlobalValue module;
+        auto global = function.globals.find(base->id);
+        if (global != function.globals.end()) {
+          module = global->second;
+        } else {
+          module.kind = GlobalValue::Kind::Module;
+          module.name = baseType->text();
+        }
         GlobalValue value = source.resolver->resolveAttribute(module, expr->name);
         if (value.kind == GlobalValue::Kind::Missing)
           throwTypingError("module '" + module.name + "' has no attribute '" + expr->name + "'",
@@ -1209,6 +1217,8 @@ private:
       return typeRecordField(baseType, expr->name, expr->location);
     } else if (baseType->isNamedTuple() && baseType->fieldIndex(expr->name) >= 0) {
       return baseType->elements()[static_cast<size_t>(baseType->fieldIndex(expr->name))];
+    } else if (baseType->isNamedTuple() && expr->name == "_replace") {
+      return types::builtin("namedtuple._replace"); // typeNamedTupleReplace types the call
     } else {
       if (baseType->isLiteralList())
         refuseLiteralListMutation(expr->name, expr->location);
@@ -1776,6 +1786,8 @@ private:
       return nullptr;
     if (calleeType->kind() == TypeKind::DType && calleeType->dtype()->isNamedTuple())
       return typeNamedTupleCall(expr, calleeType->dtype(), arguments);
+    if (calleeType->kind() == TypeKind::Builtin && calleeType->text() == "namedtuple._replace")
+      return typeNamedTupleReplace(expr, arguments);
     if (expr->starredOperand && calleeType->kind() != TypeKind::JitFunction)
       throwUnsupported("'*' in a call is supported only when calling a jitted function, not " +
                            describe(calleeType),
@@ -1821,6 +1833,43 @@ private:
   }
 
   const Type *typeOf(Expr *expr) { return function.expressionTypes[expr->id]; }
+
+  /// `p._replace(x=1)`: a new instance of p's class, the named items replaced and the others
+  /// p's (read as `p[i]`, so p must be a variable: it is read once per item).
+  const Type *typeNamedTupleReplace(Expr *expr, const std::vector<const Type *> &arguments) {
+    Expr *base = expr->callee()->operands[0];
+    const Type *named = typeOf(base);
+    if (expr->positionalCount() != 0 || expr->starredOperand)
+      throwTypingError("_replace() takes keyword arguments only", expr->location);
+    if (base->kind != ExprKind::Name)
+      throwUnsupported("_replace() is supported on a variable holding the named tuple",
+                       expr->location);
+    std::vector<Expr *> items;
+    std::vector<const Type *> itemTypes;
+    for (size_t i = 0; i < named->elements().size(); ++i) {
+      items.push_back(tupleItem(source, base, static_cast<int>(i)));
+      itemTypes.push_back(typeExpr(items.back()));
+    }
+    size_t keywordStart = expr->operands.size() - expr->keywordNames.size();
+    for (size_t k = 0; k < expr->keywordNames.size(); ++k) {
+      int field = named->fieldIndex(expr->keywordNames[k]);
+      if (field < 0)
+        throwTypingError("_replace() got an unexpected field name '" + expr->keywordNames[k] + "'",
+                         expr->location);
+      items[static_cast<size_t>(field)] = expr->operands[keywordStart + k];
+      itemTypes[static_cast<size_t>(field)] = arguments[k];
+    }
+    LibraryCall call;
+    call.function = Library::get().find("namedtuple.new");
+    call.location = expr->location;
+    const Type *shape = types::namedTuple(named->text(), named->namedTupleClass(),
+                                          named->fieldNames(), {});
+    call.resultType = bindNamedTupleCall(expr, shape, items, itemTypes, {}, call.arguments,
+                                         call.argumentTypes);
+    const Type *result = call.resultType;
+    function.libraryCalls[expr->id] = std::move(call);
+    return result;
+  }
 
   /// `Point(1, y=2)`, `type(p)(*t)`: a named tuple class called; its arguments bound to the
   /// fields (typing/NamedTupleTyping.h) make the call of "namedtuple.new" (library/Tuples.cpp).
