@@ -51,7 +51,7 @@ def test_unsupported_type_is_a_typing_error():
 def test_getattr_of_a_module():
     @njit
     def constants():
-        return getattr(np, "pi"), getattr(math, "e")
+        return getattr(np, "pi"), getattr(math, "e")  # noqa: B009 (getattr is the test)
 
     assert constants() == constants.py_func()
 

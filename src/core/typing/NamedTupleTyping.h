@@ -12,8 +12,9 @@ namespace taipan {
 /// Binds the arguments of a call of the named tuple class `namedClass` (a namedTuple type,
 /// whose element types are not used) in field order into `bound`: the positional ones given
 /// (`positional`, the items of a `*t` already spread) and the call's keyword arguments
-/// (`keywordTypes`, none to bind no keywords). Returns the instance type, its items of the arguments' types (a string
-/// literal becomes a string value). A TypingError names a missing, repeated or unknown field.
+/// (`keywordTypes`, none to bind no keywords). Returns the instance type, its items of the
+/// arguments' types (a string literal becomes a string value). A TypingError names a missing,
+/// repeated or unknown field.
 const Type *bindNamedTupleCall(const Expr *call, const Type *namedClass,
                                const std::vector<Expr *> &positional,
                                const std::vector<const Type *> &positionalTypes,

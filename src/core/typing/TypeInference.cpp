@@ -1862,10 +1862,10 @@ private:
     LibraryCall call;
     call.function = Library::get().find("namedtuple.new");
     call.location = expr->location;
-    const Type *shape = types::namedTuple(named->text(), named->namedTupleClass(),
-                                          named->fieldNames(), {});
-    call.resultType = bindNamedTupleCall(expr, shape, items, itemTypes, {}, call.arguments,
-                                         call.argumentTypes);
+    const Type *shape =
+        types::namedTuple(named->text(), named->namedTupleClass(), named->fieldNames(), {});
+    call.resultType =
+        bindNamedTupleCall(expr, shape, items, itemTypes, {}, call.arguments, call.argumentTypes);
     const Type *result = call.resultType;
     function.libraryCalls[expr->id] = std::move(call);
     return result;
