@@ -119,6 +119,8 @@ static const char *kindName(TypeKind kind) {
     return "DType";
   case TypeKind::List:
     return "List";
+  case TypeKind::Generator:
+    return "Generator";
   case TypeKind::Datetime:
     return "NPDatetime";
   case TypeKind::Timedelta:

@@ -94,3 +94,39 @@ def _filter(function, iterable):
     if function.kind_name == "NoneType":
         return _truthy
     return _filtered
+
+
+# zip() of iterators outside a for loop (`list(zip(range(n), it))`): a generator taking one item
+# of each iterable in turn and stopping at the first exhausted one, the items already taken from
+# the others dropped, as CPython's zip does (`for item in it: break ... else: return` takes one
+# item, leaving the iterator where it was). Other zips decline to taipan's own
+# (library/BuiltinIterators.cpp: in step in for loops, tuples of tuples).
+
+_zip_functions = {}
+
+
+def _zip_text(count):
+    lines = [f"def zip_generator({', '.join(f'iterable{i}' for i in range(count))}):"]
+    lines += [f"    iterator{i} = iter(iterable{i})" for i in range(count)]
+    lines.append("    while True:")
+    for i in range(count):
+        lines += [
+            f"        for item{i} in iterator{i}:",
+            "            break",
+            "        else:",
+            "            return",
+        ]
+    lines.append(f"        yield ({''.join(f'item{i}, ' for i in range(count))})")
+    return "\n".join(lines) + "\n"
+
+
+@overload(builtins.zip)
+def _zip(*iterables):
+    if not iterables or not any(t.kind_name == "Generator" for t in iterables):
+        return None
+    function = _zip_functions.get(len(iterables))
+    if function is None:
+        namespace = {}
+        exec(_zip_text(len(iterables)), namespace)  # noqa: S102 - generated names only
+        function = _zip_functions[len(iterables)] = namespace["zip_generator"]
+    return function

@@ -145,3 +145,16 @@ def test_map_and_filter_results_as_values():
         assert mapped(a) == mapped.py_func(a)
         assert filtered(a) == filtered.py_func(a)
         assert filtered([0, 1, 2]) == [1, 2]
+
+
+def test_zip_of_an_iterator_as_a_value():
+    @njit
+    def first_exhausted(n):
+        it = iter(range(7))
+        front = list(zip(range(n), it))  # zip takes from range(n) first, so nothing is lost
+        back = list(it)
+        return front, back
+
+    with no_allocation_leak():
+        for n in (0, 3, 9):
+            assert first_exhausted(n) == first_exhausted.py_func(n)
