@@ -437,3 +437,23 @@ def test_literal_list_refusals():
 
     with pytest.raises(TypingError, match="LiteralList"):
         not_unified(100)
+
+
+def test_loops_over_nothing():
+    # The body of a loop over an empty tuple never runs, so it is neither typed nor lowered.
+    @njit
+    def empty_loops(t):
+        n = 0
+        for x in ():
+            n += x
+        for i in zip():
+            n += 100
+        else:
+            n += 1
+        for x in literal_unroll(t):
+            n += len(x)
+        else:
+            n += 10
+        return n
+
+    assert empty_loops(()) == empty_loops.py_func(()) == 11

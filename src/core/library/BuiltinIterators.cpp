@@ -64,6 +64,8 @@ void addInStepIterator(Library &library, const std::string &name) {
       name, parameters,
       [counted](LibraryCall &call) {
         std::vector<const Type *> arguments = call.argumentTypes;
+        if (arguments.empty() && !counted)
+          return types::tuple({}); // zip() yields nothing
         if (arguments.empty())
           throwNoOverload(call);
         if (counted && arguments.size() > 1) {

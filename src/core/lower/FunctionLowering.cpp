@@ -665,6 +665,10 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   } else if (typeOf(iterable)->isGenerator()) {
     lowerGeneratorFor(stmt, lowerExpr(iterable), typeOf(iterable));
     return;
+  } else if (typeOf(iterable)->isTuple() && typeOf(iterable)->elements().empty()) {
+    lowerExpr(iterable); // `for x in ()`: evaluated, then the else block (typing skipped the body)
+    lowerBlock(stmt->orelse);
+    return;
   } else {
     sources.push_back(prepareIteration(lowerExpr(iterable), typeOf(iterable)));
   }

@@ -809,6 +809,10 @@ private:
     const Type *iterable = typeExpr(stmt->value);
     if (typeUnrolledLoop(stmt, iterable))
       return;
+    if (iterable && iterable->isTuple() && iterable->elements().empty()) {
+      typeBlock(stmt->orelse); // `for x in ()`, `zip()`: the body never runs
+      return;
+    }
     const Type *element = nullptr;
     // An in-step iteration types its target itself (the call is none).
     if (iterable && !typeInStepIteration(stmt)) {
