@@ -448,10 +448,14 @@ def test_loops_over_nothing():
             n += x
         for i in zip():
             n += 100
+            if i:
+                break
         else:
             n += 1
         for x in literal_unroll(t):
             n += len(x)
+            if n:
+                break
         else:
             n += 10
         return n
