@@ -36,10 +36,10 @@ enum class TypeKind {
   List,             ///< a list: one pointer to a reference-counted block (runtime/Lists.h)
   Dict,             ///< a dict: one pointer to a reference-counted block (runtime/Dicts.h)
   Generator, ///< a generator: one pointer to a block holding its coroutine (runtime/Generators.h)
-  Slice, ///< a slice object passed in: {start, stop, step} as CPython's PySlice_Unpack gives
-  Set,              ///< a set: one pointer to a reference-counted block (runtime/Sets.h)
-  Datetime,         ///< NumPy datetime64[unit]: an int64 count of units, NaT = INT64_MIN
-  Timedelta,        ///< NumPy timedelta64[unit]: an int64 count of units, NaT = INT64_MIN
+  Slice,     ///< a slice object passed in: {start, stop, step} as CPython's PySlice_Unpack gives
+  Set,       ///< a set: one pointer to a reference-counted block (runtime/Sets.h)
+  Datetime,  ///< NumPy datetime64[unit]: an int64 count of units, NaT = INT64_MIN
+  Timedelta, ///< NumPy timedelta64[unit]: an int64 count of units, NaT = INT64_MIN
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -184,7 +184,7 @@ private:
   int dimensions = 0;
   char layoutCode = 'A';
   bool readonly = false;
-  bool typedList = false; ///< a List that is Numba's ListType (isReflected)
+  bool typedList = false;   ///< a List that is Numba's ListType (isReflected)
   bool literalList = false; ///< a Tuple that is a LiteralList
   bool namedTuple = false;  ///< a Tuple that is a named tuple
   std::string textValue;
