@@ -461,3 +461,20 @@ def test_loops_over_nothing():
         return n
 
     assert empty_loops(()) == empty_loops.py_func(()) == 11
+
+
+def test_literal_lists_add_as_lists():
+    @njit
+    def added():
+        return ["a", 1] + ["b", 2.5]
+
+    with no_allocation_leak():
+        got = added()
+        assert type(got) is list and got == ["a", 1, "b", 2.5]
+
+    @njit
+    def with_a_tuple():
+        return ["a", 1] + (2.5,)
+
+    with pytest.raises(TypingError):
+        with_a_tuple()

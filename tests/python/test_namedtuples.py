@@ -227,3 +227,19 @@ def test_replace():
         expected = replaced.py_func(Point(1, 2, 3), v)
         same(got[0], expected[0])
         same(got[1], expected[1])
+
+
+def test_named_tuples_in_containers_keep_their_class():
+    @njit
+    def containers():
+        d = {1: Rect(1, 2.5)}
+        k = {Rect(3, 4): 1.5}
+        l = [Rect(5, 6.0)]
+        return d, k, l
+
+    with no_allocation_leak():
+        d, k, l = containers()
+        same(d[1], Rect(1, 2.5))
+        assert [type(key) for key in k] == [Rect]
+        same(l[0], Rect(5, 6.0))
+        del d, k, l

@@ -158,9 +158,12 @@ const Type *binaryOperandType(BinaryOp op, const Type *left, const Type *right) 
 
 const Type *binaryResultType(BinaryOp op, const Type *left, const Type *right) {
   if (op == BinaryOp::Add && left->isTuple() && right->isTuple()) {
+    // A LiteralList is a list: it adds to another (a list, as Python's is), never to a tuple.
+    if (left->isLiteralList() != right->isLiteralList())
+      return nullptr;
     std::vector<const Type *> elements = left->elements();
     elements.insert(elements.end(), right->elements().begin(), right->elements().end());
-    return types::tuple(elements);
+    return left->isLiteralList() ? types::literalList(elements) : types::tuple(elements);
   }
   return binaryOperandType(op, left, right);
 }

@@ -8,6 +8,16 @@
 
 namespace taipan {
 
+/// A tuple type of `elements` of the same kind as `like`: a named tuple of its class, a
+/// LiteralList, or a plain tuple.
+static const Type *tupleLike(const Type *like, const std::vector<const Type *> &elements) {
+  if (like->isNamedTuple())
+    return types::namedTuple(like->text(), like->namedTupleClass(), like->fieldNames(), elements);
+  if (like->isLiteralList())
+    return types::literalList(elements);
+  return types::tuple(elements);
+}
+
 const Type *dictKeyType(const Type *key) {
   if (!key)
     return nullptr;
@@ -24,7 +34,7 @@ const Type *dictKeyType(const Type *key) {
       if (!elements.back())
         return nullptr;
     }
-    return types::tuple(elements);
+    return tupleLike(key, elements);
   }
   return nullptr;
 }
@@ -44,7 +54,7 @@ const Type *dictValueType(const Type *value) {
       if (!elements.back())
         return nullptr;
     }
-    return types::tuple(elements);
+    return tupleLike(value, elements);
   }
   return value;
 }
