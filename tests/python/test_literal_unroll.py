@@ -478,3 +478,30 @@ def test_literal_lists_add_as_lists():
 
     with pytest.raises(TypingError):
         with_a_tuple()
+
+
+def test_literal_lists_are_not_tuples():
+    @njit
+    def as_tuple():
+        return tuple(["a", 1])
+
+    @njit
+    def compared():
+        return ["a", 1] == ["a", 1], ["a", 1] < ["a", 2], ["a", 1] != ["b", 1]
+
+    assert as_tuple() == ("a", 1) and type(as_tuple()) is tuple
+    assert compared() == compared.py_func()
+
+    @njit
+    def against_a_tuple():
+        return ["a", 1] == ("a", 1)  # False in Python: refused rather than compared as tuples
+
+    with pytest.raises(TypingError, match="cannot compare"):
+        against_a_tuple()
+
+    @njit
+    def printed():
+        print(["a", 1])
+
+    with pytest.raises(TypingError, match="cannot print"):
+        printed()

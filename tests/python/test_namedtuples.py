@@ -243,3 +243,19 @@ def test_named_tuples_in_containers_keep_their_class():
         assert [type(key) for key in k] == [Rect]
         same(l[0], Rect(5, 6.0))
         del d, k, l
+
+
+def test_tuple_of_a_named_tuple_is_a_tuple_and_print_is_refused():
+    @njit
+    def plain(p):
+        return tuple(p)
+
+    got = plain(Rect(1, 2))
+    assert type(got) is tuple and got == (1, 2)
+
+    @njit
+    def printed(p):
+        print(p)  # would need the class and field names: refused rather than printed as a tuple
+
+    with pytest.raises(TypingError, match="cannot print"):
+        printed(Rect(1, 2))

@@ -206,6 +206,8 @@ const Type *comparisonOperandType(CompareOp op, const Type *left, const Type *ri
   if (left->isString() && right->isString()) // compared as strings (code point order)
     return types::unicode();
   if (left->isTuple() && right->isTuple()) {
+    if (left->isLiteralList() != right->isLiteralList())
+      return nullptr; // a list and a tuple: Python's == is False, < a TypeError; refused here
     // Lexicographic: every pair of elements both have must compare.
     size_t common = std::min(left->elements().size(), right->elements().size());
     for (size_t i = 0; i < common; ++i)
