@@ -483,7 +483,7 @@ def test_literal_lists_add_as_lists():
 def test_literal_lists_are_not_tuples():
     @njit
     def as_tuple():
-        return tuple(["a", 1])
+        return tuple(["a", 1])  # noqa: C409 (tuple() of a literal list is the test)
 
     @njit
     def compared():
