@@ -505,3 +505,12 @@ def test_literal_lists_are_not_tuples():
 
     with pytest.raises(TypingError, match="cannot print"):
         printed()
+
+
+def test_literal_lists_are_unhashable():
+    @njit
+    def as_key():
+        return {["a", 1]: 1}
+
+    with pytest.raises(TypingError):
+        as_key()

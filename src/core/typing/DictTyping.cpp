@@ -27,6 +27,8 @@ const Type *dictKeyType(const Type *key) {
     return !key->isSigned() && key->bits() == 64 ? key : types::int64();
   if (key->isString())
     return types::unicode();
+  if (key->isLiteralList())
+    return nullptr; // a list: unhashable, as in Python
   if (key->isTuple() && !key->elements().empty()) {
     std::vector<const Type *> elements;
     for (const Type *element : key->elements()) {
