@@ -245,7 +245,7 @@ def test_named_tuples_in_containers_keep_their_class():
         del d, k, l
 
 
-def test_tuple_of_a_named_tuple_is_a_tuple_and_print_is_refused():
+def test_tuple_of_a_named_tuple_is_a_tuple():
     @njit
     def plain(p):
         return tuple(p)
@@ -253,9 +253,13 @@ def test_tuple_of_a_named_tuple_is_a_tuple_and_print_is_refused():
     got = plain(Rect(1, 2))
     assert type(got) is tuple and got == (1, 2)
 
-    @njit
-    def printed(p):
-        print(p)  # would need the class and field names: refused rather than printed as a tuple
 
-    with pytest.raises(TypingError, match="cannot print"):
-        printed(Rect(1, 2))
+def test_print_shows_the_class_and_fields(capsys):
+    @njit
+    def printed(p, q):
+        print(p, q, Rect(3, -0.5))
+
+    printed(Rect(1, 2.5), Pair(7, 1e300))
+    printed.py_func(Rect(1, 2.5), Pair(7, 1e300))
+    compiled, python = capsys.readouterr().out.splitlines()
+    assert compiled == python
