@@ -8,6 +8,7 @@
 #include "GeneratorBoxing.h"
 #include "JitClassBoxing.h"
 #include "ListBoxing.h"
+#include "NamedTupleBoxing.h"
 #include "RecordBoxing.h"
 #include "SetBoxing.h"
 #include "StringBoxing.h"
@@ -95,6 +96,9 @@ const Type *typeOfValue(PyObject *value) {
         return nullptr;
       elements.push_back(element);
     }
+    if (!PyTuple_CheckExact(value))
+      if (const Type *named = namedTupleInstanceType(value, elements))
+        return named;
     return types::tuple(elements);
   }
   if (const Type *record = typeOfRecordScalar(value))
@@ -208,6 +212,8 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
   }
   case TypeKind::None:
   case TypeKind::JitFunction: // a function argument carries nothing at run time
+  case TypeKind::Builtin:     // nor does a class or builtin function (FunctionValues.h)
+  case TypeKind::DType:
     return true;
   case TypeKind::Array:
     return unboxArray(value, type, storage, verified);
@@ -333,6 +339,13 @@ PyObject *boxValue(const Type *type, const void *storage) {
         return nullptr;
       }
       PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), element);
+    }
+    if (type->isNamedTuple())
+      return boxNamedTuple(type, tuple);
+    if (type->isLiteralList()) { // a list of the items, as Python's literal makes
+      PyObject *list = PySequence_List(tuple);
+      Py_DECREF(tuple);
+      return list;
     }
     return tuple;
   }

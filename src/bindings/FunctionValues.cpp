@@ -11,9 +11,25 @@ namespace nb = nanobind;
 
 namespace taipan::bindings {
 
+/// A class or builtin function compiled code knows by name (`float`, `np.float32`,
+/// `math.sqrt`) is a compile-time value of its builtin's type; a named tuple class is its
+/// class's type. nullptr for anything else.
+static const Type *typeOfKnownCallable(PyObject *value) {
+  if (!PyType_Check(value) && !PyCFunction_Check(value))
+    return nullptr;
+  GlobalValue known = classifyPythonObject(nb::handle(value));
+  if (PyErr_Occurred())
+    PyErr_Clear();
+  if (known.kind == GlobalValue::Kind::Builtin)
+    return types::builtin(known.name);
+  if (known.kind == GlobalValue::Kind::DType && known.functionType->dtype()->isNamedTuple())
+    return known.functionType;
+  return nullptr;
+}
+
 const Type *typeOfFunctionValue(PyObject *value) {
   if (!dispatcherBaseType || !PyObject_TypeCheck(value, dispatcherBaseType))
-    return nullptr;
+    return typeOfKnownCallable(value);
   // The dispatcher owns its FunctionSource for as long as it lives, and a specialisation
   // keyed by this type keeps the dispatcher's module alive, as a global callee does.
   PyObject *source = PyObject_CallMethod(value, "_function_source", nullptr);

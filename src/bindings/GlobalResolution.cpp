@@ -4,6 +4,7 @@
 
 #include "ArrayBoxing.h"
 #include "Module.h"
+#include "NamedTupleBoxing.h"
 #include "RecordBoxing.h"
 #include "TypeObjects.h"
 #include "Ufuncs.h"
@@ -115,8 +116,15 @@ static bool lookupExtension(nb::handle object, GlobalValue &result) {
   PyObject *value = object.ptr();
   // A jitclass is a class whose construction in compiled code is an overload (taipan.jitclass).
   bool jitclass = PyType_Check(value) && PyObject_HasAttrString(value, "_taipan_jitclass");
-  if (!PyCallable_Check(value) || (PyType_Check(value) && !jitclass) || PyModule_Check(value))
+  if (!PyCallable_Check(value) || PyModule_Check(value))
     return false;
+  // Classes are not functions, except Python's builtin classes used as functions (map and
+  // filter, written in Python in taipan.builtin_library): static types without a module dot.
+  if (PyType_Check(value) && !jitclass) {
+    auto *type = reinterpret_cast<PyTypeObject *>(value);
+    if ((type->tp_flags & Py_TPFLAGS_HEAPTYPE) || std::strchr(type->tp_name, '.'))
+      return false;
+  }
   nb::object found = extendingRegistry().attr("lookup")(object);
   if (found.is_none())
     return false;
@@ -191,9 +199,9 @@ static GlobalValue classifyObject(nb::handle object) {
     result.kind = GlobalValue::Kind::ConstantTuple;
     for (nb::handle item : nb::borrow<nb::tuple>(object)) {
       Constant constant;
-      if (!readConstant(item, constant) || constant.kind == Constant::Kind::String) {
+      if (!readConstant(item, constant) || constant.kind == Constant::Kind::Ellipsis) {
         result.kind = GlobalValue::Kind::Unsupported;
-        result.name = "tuple of non-numbers";
+        result.name = "tuple of values other than numbers and strings";
         return result;
       }
       result.items.push_back(constant);
@@ -218,6 +226,15 @@ static GlobalValue classifyObject(nb::handle object) {
     result.kind = GlobalValue::Kind::JitFunction;
     result.function = nb::cast<std::shared_ptr<FunctionSource>>(object.attr("_function_source")());
     return result;
+  }
+  // A named tuple class makes instances when called (typing/NamedTupleTyping.h).
+  if (isNamedTupleClass(value)) {
+    if (const Type *namedClass = namedTupleClassType(value)) {
+      result.kind = GlobalValue::Kind::DType;
+      result.functionType = types::dtypeValue(namedClass);
+      return result;
+    }
+    PyErr_Clear();
   }
   if (PyType_Check(value) &&
       PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(value),

@@ -122,6 +122,8 @@ static const char *kindName(TypeKind kind) {
     return "DType";
   case TypeKind::List:
     return "List";
+  case TypeKind::Generator:
+    return "Generator";
   case TypeKind::Datetime:
     return "NPDatetime";
   case TypeKind::Timedelta:
@@ -145,6 +147,8 @@ void defineTypeObjects(nb::module_ &module) {
                    [](const TypeRef &self) -> const char * {
                      if (self.type->isList() && !self.type->isReflected())
                        return "ListType"; // Numba's typed list; "List" is its reflected list
+                     if (self.type->isLiteralList())
+                       return "LiteralList"; // stored as a tuple, but not one (Numba's too)
                      if (self.type->isDict())
                        return "DictType";
                      return kindName(self.type->kind());

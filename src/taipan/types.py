@@ -258,6 +258,15 @@ class Tuple(BaseTuple):
         return t.kind_name == "Tuple" and not UniTuple._matches(t)
 
 
+class LiteralList(metaclass=_TypeClass):
+    """``[1, 'a', 2.5]``: a list literal whose items differ in type (Numba's LiteralList),
+    immutable, stored as the tuple of its items but not a tuple. ``.types`` are the items'."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "LiteralList"
+
+
 class NPDatetime(metaclass=_TypeClass):
     """``NPDatetime(unit)``: NumPy datetime64 values of ``unit`` (``'ns'``, ``'D'``, ``''`` for
     the generic unit), held as an int64 count with NaT as its smallest value."""

@@ -415,7 +415,7 @@ def test_literal_unroll_of_uniform_tuples():
     assert taipan.literal_unroll((1, "a")) == (1, "a")
 
 
-def test_literal_unroll_of_heterogeneous_tuple_is_a_typing_error():
-    # Numba compiles the body once per element type; taipan does not unroll yet.
-    with pytest.raises(taipan.errors.TypingError, match="only tuples of one element type"):
-        unrolled_sum((1, 2.5))
+def test_literal_unroll_of_heterogeneous_tuple():
+    # One copy of the body per item (tests/python/test_literal_unroll.py has the rest).
+    for t in [(1, 2.5), (True, 3, -0.5)]:
+        assert unrolled_sum(t) == unrolled_sum.py_func(t)

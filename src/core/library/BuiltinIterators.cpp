@@ -64,6 +64,8 @@ void addInStepIterator(Library &library, const std::string &name) {
       name, parameters,
       [counted](LibraryCall &call) {
         std::vector<const Type *> arguments = call.argumentTypes;
+        if (arguments.empty() && !counted)
+          return types::tuple({}); // zip() yields nothing
         if (arguments.empty())
           throwNoOverload(call);
         if (counted && arguments.size() > 1) {
@@ -244,7 +246,7 @@ void registerBuiltinIterators(Library &library) {
         const Type *tuple = call.argumentTypes[0];
         if (isSummedByLoop(tuple)) { // from 0: an int64 sum, or the items' type when wider
           const Type *item = tuple->isGenerator()               ? tuple->yieldType()
-                             : tuple->isArray()                   ? tuple->dtype()
+                             : tuple->isArray()                 ? tuple->dtype()
                              : tuple->kind() == TypeKind::Range ? types::int64()
                              : tuple->itemType()                ? tuple->itemType()
                                                                 : types::int64();

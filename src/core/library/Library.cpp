@@ -41,6 +41,8 @@ Library::Library() {
   registerDictFunctions(*this);
   registerSetFunctions(*this);
   registerJitClassFunctions(*this);
+  registerLiteralUnroll(*this);
+  registerTupleMethods(*this);
   registerTypedContainerFunctions(*this); // after lists, whose list() it reuses
   registerObjectModeFunctions(*this);
   registerExceptionArgumentFunctions(*this);

@@ -219,6 +219,8 @@ void registerListFunctions(Library &library);
 void registerDictFunctions(Library &library);
 void registerTypedContainerFunctions(Library &library);
 void registerSetFunctions(Library &library);
+void registerLiteralUnroll(Library &library);
+void registerTupleMethods(Library &library);
 
 /// Throws the TypingError "no implementation of <function> for argument types (...)" for a
 /// call whose argument types its function does not take.

@@ -657,7 +657,8 @@ void registerBuiltins(Library &library) {
                                " is not supported: a tuple's length must be known while "
                                "compiling (tuple() of a tuple is)",
                            call.location);
-        return call.argumentTypes[0];
+        // A plain tuple of the items, of a named tuple or a LiteralList too (same layout).
+        return types::tuple(call.argumentTypes[0]->elements());
       },
       [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
         return values.empty() ? lowering.lowerTuple({}, call.resultType) : values[0];

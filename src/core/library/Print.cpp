@@ -12,12 +12,13 @@
 namespace taipan {
 namespace {
 
-/// Numbers, None, constant strings and tuples of numbers and None.
+/// Numbers, None, constant strings and tuples (named ones too) of numbers and None; not
+/// literal lists, which would print as lists.
 const Type *typePrint(const LibraryCall &call) {
   for (size_t i = 0; i < call.argumentTypes.size(); ++i) {
     const Type *type = call.argumentTypes[i];
     bool printable = type->isNumber() || type->isNone() || type->isString() ||
-                     (type->isTuple() &&
+                     (type->isTuple() && !type->isLiteralList() &&
                       std::all_of(type->elements().begin(), type->elements().end(),
                                   [](const Type *t) { return t->isNumber() || t->isNone(); }));
     if (!printable)

@@ -673,6 +673,8 @@ llvm::Value *FunctionLowering::rangeLength(llvm::Value *range) {
 }
 
 void FunctionLowering::lowerFor(Stmt *stmt) {
+  if (lowerUnrolledLoop(stmt))
+    return;
   if (lowerParallelFor(stmt))
     return;
   // enumerate() and zip() over arrays and ranges are iterated lazily, in step (their library
@@ -701,6 +703,10 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
     }
   } else if (typeOf(iterable)->isGenerator()) {
     lowerGeneratorFor(stmt, lowerExpr(iterable), typeOf(iterable));
+    return;
+  } else if (typeOf(iterable)->isTuple() && typeOf(iterable)->elements().empty()) {
+    lowerExpr(iterable); // `for x in ()`: evaluated, then the else block (typing skipped the body)
+    lowerBlock(stmt->orelse);
     return;
   } else {
     sources.push_back(prepareIteration(lowerExpr(iterable), typeOf(iterable)));

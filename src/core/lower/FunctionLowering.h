@@ -169,6 +169,9 @@ public:
   void lowerIf(Stmt *stmt);
   void lowerWhile(Stmt *stmt);
   void lowerFor(Stmt *stmt);
+  /// `for x in literal_unroll(t)` unrolled by typing: each copy of the body in turn
+  /// (LowerUnrolledLoops.cpp). False for any other loop.
+  bool lowerUnrolledLoop(Stmt *stmt);
   // Generators (LowerGenerators.cpp).
   /// The body of a generator function as an LLVM coroutine: the call returns the generator.
   void lowerGeneratorFunction();

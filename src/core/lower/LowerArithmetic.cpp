@@ -77,7 +77,9 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
       if (value.kind == GlobalValue::Kind::ConstantTuple) {
         std::vector<llvm::Value *> elements;
         for (size_t i = 0; i < value.items.size(); ++i)
-          elements.push_back(lowerConstant(value.items[i], type->elements()[i]));
+          elements.push_back(value.items[i].kind == Constant::Kind::String
+                                 ? lowerStringLiteral(*this, value.items[i].text)
+                                 : lowerConstant(value.items[i], type->elements()[i]));
         return lowerTuple(elements, type);
       }
       return llvm::UndefValue::get(valueType(context, type));
@@ -114,6 +116,10 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
     return lowerCompareChain(expr);
   case ExprKind::IfExp:
     return lowerIfExp(expr);
+  case ExprKind::List: // a LiteralList ([1, 'a']) is the tuple of its items
+    if (!type->isLiteralList())
+      return lowerListLiteral(expr);
+    [[fallthrough]];
   case ExprKind::Tuple: {
     std::vector<llvm::Value *> elements;
     for (size_t i = 0; i < expr->operands.size(); ++i) {
@@ -131,8 +137,6 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
     return lowerSubscript(expr);
   case ExprKind::Call:
     return lowerCall(expr);
-  case ExprKind::List:
-    return lowerListLiteral(expr);
   case ExprKind::Comprehension:
     return lowerComprehension(expr);
   case ExprKind::Dict: // {k: v, ...}: the "dict.{}" entry (library/Dicts.cpp)
@@ -979,6 +983,9 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
     return lowerClassFieldLoad(*this, expr);
   if (isRecordAccess(expr))
     return lowerRecordAccess(expr);
+  if (baseType->isNamedTuple() && baseType->fieldIndex(expr->name) >= 0) // p.x: an item
+    return tupleElement(lowerExpr(base), baseType,
+                        static_cast<unsigned>(baseType->fieldIndex(expr->name)));
   if (!type->isRuntimeValue() || type->kind() == TypeKind::Builtin)
     return llvm::UndefValue::get(valueType(context, type)); // a bound method, or a.dtype
   // An attribute the library implements (a.shape...): a call of its entry with the value.

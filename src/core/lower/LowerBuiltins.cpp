@@ -37,6 +37,8 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
       return lowerJitCall(expr, method->second);
     return lowerBuiltinCall(calleeType->text(), expr);
   }
+  case TypeKind::DType: // a named tuple class called: namedtuple.new (library/Tuples.cpp)
+    return lowerBuiltinCall(calleeType->name(), expr);
   default:
     // An exception instance: only `raise` uses it, and reads its arguments itself.
     return llvm::UndefValue::get(valueType(context, typeOf(expr)));
@@ -338,13 +340,17 @@ void FunctionLowering::printValue(llvm::Value *value, const Type *type) {
   case TypeKind::Unicode:
     return call("taipan_str_print", type);
   case TypeKind::Tuple: {
-    printText("(");
+    // A named tuple prints as its repr: `Point(x=1, y=2.5)`, named by its class's __name__.
+    bool named = type->isNamedTuple();
+    printText(named ? type->text().substr(type->text().rfind('.') + 1) + "(" : "(");
     for (size_t i = 0; i < type->elements().size(); ++i) {
       if (i)
         printText(", ");
+      if (named)
+        printText(type->fieldNames()[i] + "=");
       printValue(tupleElement(value, type, static_cast<unsigned>(i)), type->elements()[i]);
     }
-    printText(type->elements().size() == 1 ? ",)" : ")");
+    printText(type->elements().size() == 1 && !named ? ",)" : ")");
     return;
   }
   default:

@@ -17,6 +17,7 @@ namespace taipan {
 
 class GlobalResolver;
 struct CompileOptions;
+struct UnrolledLoopCopies;
 
 /// A literal from the source, or a value frozen from a global or closure variable.
 struct Constant {
@@ -185,6 +186,8 @@ public:
   SourceLocation definitionLocation;
   CompileOptions options;
   std::shared_ptr<GlobalResolver> resolver;
+  /// The copies of loop bodies `literal_unroll` made (syntax/LoopUnrolling.h), or null.
+  std::shared_ptr<UnrolledLoopCopies> unrolledLoops;
 
   /// The line in `filename` of line `parsedLine` of the parsed text.
   int fileLine(int parsedLine) const { return firstLine + parsedLine - 1; }

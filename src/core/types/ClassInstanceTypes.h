@@ -1,5 +1,5 @@
-// jitclass instance types (Numba's ClassInstanceType): a kind of its own after the kinds
-// Type.h lists, with the class's registry id, name and fields kept in Type's existing members.
+// jitclass instance types (Numba's ClassInstanceType): TypeKind::ClassInstance, with the
+// class's registry id, name and fields kept in Type's existing members.
 #pragma once
 
 #include "types/Type.h"
@@ -10,10 +10,8 @@
 namespace taipan {
 
 /// The kind of jitclass instance types: one pointer to a reference-counted block of the
-/// instance's fields (runtime/JitClasses.h), a block reference like a list. Numbered well apart
-/// from the kinds Type.h lists, so that a kind added there never takes its number; it belongs
-/// in that enumeration the next time Type.h changes for other reasons.
-constexpr TypeKind ClassInstanceKind = static_cast<TypeKind>(100);
+/// instance's fields (runtime/JitClasses.h), a block reference like a list.
+constexpr TypeKind ClassInstanceKind = TypeKind::ClassInstance;
 
 inline bool isClassInstance(const Type *type) { return type && type->kind() == ClassInstanceKind; }
 /// The class's registry id (taipan.jitclasses's table); its name is text(), its fields

@@ -95,6 +95,11 @@ const Type *unifyTypes(const Type *a, const Type *b) {
     const Type *key = unifyTypes(a->keyType(), b->keyType());
     return key ? types::set(key) : nullptr;
   }
+  if (a->isLiteralList() || b->isLiteralList())
+    return nullptr; // equal ones returned above; Numba does not unify others either
+  if (a->isNamedTuple() != b->isNamedTuple() ||
+      (a->isNamedTuple() && a->namedTupleClass() != b->namedTupleClass()))
+    return nullptr;
   if (a->isTuple() && b->isTuple() && a->elements().size() == b->elements().size()) {
     std::vector<const Type *> elements;
     for (size_t i = 0; i < a->elements().size(); ++i) {
@@ -103,6 +108,8 @@ const Type *unifyTypes(const Type *a, const Type *b) {
         return nullptr;
       elements.push_back(element);
     }
+    if (a->isNamedTuple())
+      return types::namedTuple(a->text(), a->namedTupleClass(), a->fieldNames(), elements);
     return types::tuple(elements);
   }
   return nullptr;
@@ -151,9 +158,12 @@ const Type *binaryOperandType(BinaryOp op, const Type *left, const Type *right) 
 
 const Type *binaryResultType(BinaryOp op, const Type *left, const Type *right) {
   if (op == BinaryOp::Add && left->isTuple() && right->isTuple()) {
+    // A LiteralList is a list: it adds to another (a list, as Python's is), never to a tuple.
+    if (left->isLiteralList() != right->isLiteralList())
+      return nullptr;
     std::vector<const Type *> elements = left->elements();
     elements.insert(elements.end(), right->elements().begin(), right->elements().end());
-    return types::tuple(elements);
+    return left->isLiteralList() ? types::literalList(elements) : types::tuple(elements);
   }
   return binaryOperandType(op, left, right);
 }
@@ -196,6 +206,8 @@ const Type *comparisonOperandType(CompareOp op, const Type *left, const Type *ri
   if (left->isString() && right->isString()) // compared as strings (code point order)
     return types::unicode();
   if (left->isTuple() && right->isTuple()) {
+    if (left->isLiteralList() != right->isLiteralList())
+      return nullptr; // a list and a tuple: Python's == is False, < a TypeError; refused here
     // Lexicographic: every pair of elements both have must compare.
     size_t common = std::min(left->elements().size(), right->elements().size());
     for (size_t i = 0; i < common; ++i)

@@ -64,6 +64,35 @@ public:
     return intern(std::move(type), name);
   }
 
+  const Type *literalList(const std::vector<const Type *> &items) {
+    std::string name = "LiteralList((";
+    for (size_t i = 0; i < items.size(); ++i)
+      name += (i ? ", " : "") + items[i]->name();
+    name += "))";
+    Type type = make(TypeKind::Tuple, name);
+    type.elementTypes = items;
+    type.literalList = true;
+    return intern(std::move(type), name);
+  }
+
+  const Type *namedTuple(const std::string &className, int classId,
+                         const std::vector<std::string> &fields,
+                         const std::vector<const Type *> &elements) {
+    const Type *plain = tuple(elements);
+    std::string shown = plain->name();
+    bool uniform = plain->isUniformTuple();
+    std::string name = (uniform ? "NamedUniTuple(" : "NamedTuple(") +
+                       shown.substr(shown.find('(') + 1, shown.size() - shown.find('(') - 2) +
+                       ", " + className.substr(className.rfind('.') + 1) + ")";
+    Type type = make(TypeKind::Tuple, name);
+    type.elementTypes = elements;
+    type.names = fields;
+    type.textValue = className;
+    type.exceptionClassId = classId;
+    type.namedTuple = true;
+    return intern(std::move(type), name + "#" + std::to_string(classId));
+  }
+
   const Type *array(const Type *dtype, int ndim, char layout, bool readonly) {
     std::string name = std::string(readonly ? "readonly " : "") + "array(" + dtype->name() + ", " +
                        std::to_string(ndim) + "d, " + layout + ")";
@@ -445,6 +474,16 @@ const Type *none() {
 
 const Type *tuple(const std::vector<const Type *> &elements) {
   return TypeContext::get().tuple(elements);
+}
+
+const Type *literalList(const std::vector<const Type *> &items) {
+  return TypeContext::get().literalList(items);
+}
+
+const Type *namedTuple(const std::string &className, int classId,
+                       const std::vector<std::string> &fields,
+                       const std::vector<const Type *> &elements) {
+  return TypeContext::get().namedTuple(className, classId, fields, elements);
 }
 
 const Type *array(const Type *dtype, int ndim, char layout, bool readonly) {

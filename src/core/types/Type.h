@@ -36,10 +36,12 @@ enum class TypeKind {
   List,             ///< a list: one pointer to a reference-counted block (runtime/Lists.h)
   Dict,             ///< a dict: one pointer to a reference-counted block (runtime/Dicts.h)
   Generator, ///< a generator: one pointer to a block holding its coroutine (runtime/Generators.h)
-  Slice, ///< a slice object passed in: {start, stop, step} as CPython's PySlice_Unpack gives
-  Set,              ///< a set: one pointer to a reference-counted block (runtime/Sets.h)
-  Datetime,         ///< NumPy datetime64[unit]: an int64 count of units, NaT = INT64_MIN
-  Timedelta,        ///< NumPy timedelta64[unit]: an int64 count of units, NaT = INT64_MIN
+  Slice,     ///< a slice object passed in: {start, stop, step} as CPython's PySlice_Unpack gives
+  Set,       ///< a set: one pointer to a reference-counted block (runtime/Sets.h)
+  Datetime,  ///< NumPy datetime64[unit]: an int64 count of units, NaT = INT64_MIN
+  Timedelta, ///< NumPy timedelta64[unit]: an int64 count of units, NaT = INT64_MIN
+  ClassInstance, ///< a jitclass instance: one pointer to a block of its fields
+                 ///< (types/ClassInstanceTypes.h, runtime/JitClasses.h)
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -96,6 +98,14 @@ public:
   /// Tuple elements; a tuple whose elements are all equal is a UniTuple.
   const std::vector<const Type *> &elements() const { return elementTypes; }
   bool isUniformTuple() const;
+  /// A tuple that is Numba's LiteralList: a list literal whose items differ in type, stored
+  /// as a tuple of them and immutable (types::literalList).
+  bool isLiteralList() const { return typeKind == TypeKind::Tuple && literalList; }
+  /// A tuple that is an instance of a named tuple class (collections.namedtuple or
+  /// typing.NamedTuple): fieldNames() names its items, text() is the class's qualified name
+  /// and namedTupleClass() the bindings' registry id of the class (types::namedTuple).
+  bool isNamedTuple() const { return typeKind == TypeKind::Tuple && namedTuple; }
+  int namedTupleClass() const { return exceptionClassId; }
 
   /// Array dtype, ndim, layout ('C', 'F' or 'A') and whether it is read-only.
   const Type *dtype() const { return elementType; }
@@ -176,7 +186,9 @@ private:
   int dimensions = 0;
   char layoutCode = 'A';
   bool readonly = false;
-  bool typedList = false; ///< a List that is Numba's ListType (isReflected)
+  bool typedList = false;   ///< a List that is Numba's ListType (isReflected)
+  bool literalList = false; ///< a Tuple that is a LiteralList
+  bool namedTuple = false;  ///< a Tuple that is a named tuple
   std::string textValue;
   FunctionSource *functionSource = nullptr;
   int exceptionClassId = 0;
@@ -214,6 +226,14 @@ const Type *complex(int bits);
 const Type *complex128();
 const Type *none();
 const Type *tuple(const std::vector<const Type *> &elements);
+/// Numba's LiteralList: `[1, 'a', 2.5]`, a list literal whose items differ in type, stored as
+/// the tuple of its items (a Tuple that isLiteralList); it cannot change.
+const Type *literalList(const std::vector<const Type *> &items);
+/// An instance of a named tuple class (`className`, the bindings' registry id `classId`): a
+/// Tuple of `elements` whose items `fields` name, boxed back into its class.
+const Type *namedTuple(const std::string &className, int classId,
+                       const std::vector<std::string> &fields,
+                       const std::vector<const Type *> &elements);
 const Type *array(const Type *dtype, int ndim, char layout, bool readonly);
 const Type *range();
 /// A slice object as a value (Numba's slice3_type): three int64s, None bounds already replaced

@@ -72,6 +72,8 @@ std::string methodBuiltinName(const Type *base, const std::string &method) {
     return "dict." + method;
   if (base->isSet()) // the set methods of library/Sets.cpp
     return "set." + method;
+  if (base->isTuple() && Library::get().find("tuple." + method)) // library/Tuples.cpp
+    return "tuple." + method;
   return "";
 }
 

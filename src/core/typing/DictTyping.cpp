@@ -8,6 +8,16 @@
 
 namespace taipan {
 
+/// A tuple type of `elements` of the same kind as `like`: a named tuple of its class, a
+/// LiteralList, or a plain tuple.
+static const Type *tupleLike(const Type *like, const std::vector<const Type *> &elements) {
+  if (like->isNamedTuple())
+    return types::namedTuple(like->text(), like->namedTupleClass(), like->fieldNames(), elements);
+  if (like->isLiteralList())
+    return types::literalList(elements);
+  return types::tuple(elements);
+}
+
 const Type *dictKeyType(const Type *key) {
   if (!key)
     return nullptr;
@@ -17,6 +27,8 @@ const Type *dictKeyType(const Type *key) {
     return !key->isSigned() && key->bits() == 64 ? key : types::int64();
   if (key->isString())
     return types::unicode();
+  if (key->isLiteralList())
+    return nullptr; // a list: unhashable, as in Python
   if (key->isTuple() && !key->elements().empty()) {
     std::vector<const Type *> elements;
     for (const Type *element : key->elements()) {
@@ -24,7 +36,7 @@ const Type *dictKeyType(const Type *key) {
       if (!elements.back())
         return nullptr;
     }
-    return types::tuple(elements);
+    return tupleLike(key, elements);
   }
   return nullptr;
 }
@@ -44,7 +56,7 @@ const Type *dictValueType(const Type *value) {
       if (!elements.back())
         return nullptr;
     }
-    return types::tuple(elements);
+    return tupleLike(value, elements);
   }
   return value;
 }

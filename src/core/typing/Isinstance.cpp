@@ -53,7 +53,9 @@ bool classesOf(const Type *value, std::set<std::string> &classes) {
     classes.insert("NoneType");
     return true;
   case TypeKind::Tuple:
-    classes.insert("tuple");
+    classes.insert(value->isLiteralList() ? "list" : "tuple");
+    if (value->isNamedTuple())
+      classes.insert(value->text()); // its class, as the resolver names classes
     return true;
   case TypeKind::Array:
     classes.insert("numpy.ndarray");

@@ -32,6 +32,10 @@ const Type *unifyWithOptional(const Type *a, const Type *b) {
 }
 
 std::set<int> optionalPreservingUses(const FunctionSource &source) {
+  return optionalPreservingUses(source.body);
+}
+
+std::set<int> optionalPreservingUses(const std::vector<Stmt *> &body) {
   std::set<int> uses;
   auto keep = [&](const Expr *expr) {
     if (expr && expr->kind == ExprKind::Name)
@@ -85,7 +89,7 @@ std::set<int> optionalPreservingUses(const FunctionSource &source) {
           visitBlock(stmt->orelse);
         }
       };
-  visitBlock(source.body);
+  visitBlock(body);
   return uses;
 }
 

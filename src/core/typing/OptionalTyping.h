@@ -25,5 +25,7 @@ const Type *unifyWithOptional(const Type *a, const Type *b);
 /// casts Optional(T) to T; inside `if x is not None:` that check never fails, which gives
 /// Numba's narrowing without typing branches differently.
 std::set<int> optionalPreservingUses(const FunctionSource &source);
+/// The same for the statements of `block` (the copies of an unrolled loop's body).
+std::set<int> optionalPreservingUses(const std::vector<Stmt *> &block);
 
 } // namespace taipan

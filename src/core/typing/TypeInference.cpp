@@ -4,6 +4,7 @@
 #include "typing/TryTyping.h"
 
 #include "syntax/CaughtExceptions.h"
+#include "syntax/LoopUnrolling.h"
 #include "types/DatetimeUnits.h"
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
@@ -14,6 +15,8 @@
 #include "typing/DictTyping.h"
 #include "typing/Isinstance.h"
 #include "typing/JitClassTyping.h"
+#include "typing/LiteralUnroll.h"
+#include "typing/NamedTupleTyping.h"
 #include "typing/ObjectModeBlocks.h"
 #include "typing/OptionalTyping.h"
 #include "typing/RecordTyping.h"
@@ -124,10 +127,17 @@ private:
   /// The calls for loops iterate (`for x in zip(a, b)`), by expression id: their library
   /// entries may choose to iterate their arguments in step.
   std::set<int> loopIterables;
+  /// The locals assigned once (typing/LiteralUnroll.h), found when first needed.
+  std::optional<SingleAssignments> singleAssignments;
 
   void collectLocals() {
     for (const Parameter &parameter : source.parameters)
       localNames.insert(parameter.name);
+    collectLocalsIn(source.body);
+  }
+
+  /// Adds the names `block` assigns to localNames.
+  void collectLocalsIn(const std::vector<Stmt *> &block) {
     std::function<void(Expr *)> addTarget = [&](Expr *target) {
       if (target->kind == ExprKind::Name)
         localNames.insert(target->name);
@@ -161,14 +171,15 @@ private:
         walk(stmt->finalbody);
       }
     };
-    walk(source.body);
+    walk(block);
   }
 
   void assignVariable(const std::string &name, const Type *type, SourceLocation location) {
     if (!type)
       return;
     if (!type->isRuntimeValue() && type->kind() != TypeKind::StringLiteral &&
-        type->kind() != TypeKind::JitFunction && type->kind() != TypeKind::Builtin)
+        type->kind() != TypeKind::JitFunction && type->kind() != TypeKind::Builtin &&
+        type->kind() != TypeKind::DType && type->kind() != TypeKind::Module)
       throwTypingError("cannot assign a value of type " + describe(type) + " to variable '" + name +
                            "'",
                        location);
@@ -614,6 +625,9 @@ private:
           typeClassItemStore(target, base, value);
         return;
       }
+      if (base && base->isLiteralList())
+        throwTypingError("Cannot mutate a literal list (a list of items of different types)",
+                         target->location);
       if (base && base->isDict()) { // d[k] = v, which may type `{}` (typeDictStore)
         const Type *key = typeExpr(target->operands[1]);
         if (key && value)
@@ -914,6 +928,12 @@ private:
     }
     loopIterables.insert(stmt->value->id);
     const Type *iterable = typeExpr(stmt->value);
+    if (typeUnrolledLoop(stmt, iterable))
+      return;
+    if (iterable && iterable->isTuple() && iterable->elements().empty()) {
+      typeBlock(stmt->orelse); // `for x in ()`, `zip()`: the body never runs
+      return;
+    }
     const Type *element = nullptr;
     // An in-step iteration types its target itself (the call is none).
     if (iterable && !typeInStepIteration(stmt)) {
@@ -944,6 +964,61 @@ private:
     typeBlock(stmt->orelse);
   }
 
+  /// `for x in literal_unroll(t)` over a tuple of items of different types (or string
+  /// literals): each copy of the body (syntax/LoopUnrolling.h) is typed with its item's type.
+  /// False when the loop is an ordinary one.
+  bool typeUnrolledLoop(Stmt *stmt, const Type *iterable) {
+    Expr *call = stmt->value;
+    bool unrollCall = call->kind == ExprKind::Call && call->positionalCount() == 1 &&
+                      call->keywordNames.empty() && !call->starredOperand;
+    const Type *callee = unrollCall ? function.typeOf(call->callee()) : nullptr;
+    if (!callee || callee->kind() != TypeKind::Builtin || callee->text() != "taipan.literal_unroll")
+      return false;
+    if (!iterable || !iterable->isTuple()) {
+      function.unrolledLoops.erase(stmt);
+      return !iterable; // unknown yet: its body waits for the next pass
+    }
+    if (!singleAssignments)
+      singleAssignments = findSingleAssignments(source);
+    ConstantStringContext context{function.globals, *singleAssignments, function.expressionTypes};
+    std::vector<const Type *> items = unrolledItemTypes(iterable, call->operands[1], context);
+    if (items.empty() && !iterable->elements().empty()) { // an ordinary loop
+      function.unrolledLoops.erase(stmt);
+      return false;
+    }
+    UnrolledLoop &loop = function.unrolledLoops[stmt];
+    loop.container = call->operands[1];
+    loop.itemTypes = items;
+    loop.copies.clear();
+    for (size_t i = 0; i < items.size(); ++i) {
+      const UnrolledLoopCopy &copy = unrolledLoopCopy(source, stmt, i);
+      loop.copies.push_back(&copy);
+      collectLocalsIn(copy.body);
+      addLocalTarget(copy.target);
+      std::set<int> optionalUses = optionalPreservingUses(copy.body);
+      keepsOptional.insert(optionalUses.begin(), optionalUses.end());
+      assignTarget(copy.target, items[i]);
+      typeBlock(copy.body);
+    }
+    typeBlock(stmt->orelse);
+    return true;
+  }
+
+  /// The string `expr` always holds, when compiling knows it (typing/LiteralUnroll.h).
+  std::optional<std::string> knownString(const Expr *expr) {
+    if (!singleAssignments)
+      singleAssignments = findSingleAssignments(source);
+    return constantString(expr, {function.globals, *singleAssignments, function.expressionTypes});
+  }
+
+  void addLocalTarget(Expr *target) {
+    if (target->kind == ExprKind::Name)
+      localNames.insert(target->name);
+    else if (target->kind == ExprKind::Tuple || target->kind == ExprKind::List)
+      for (Expr *element : target->operands)
+        addLocalTarget(element);
+  }
+
   const Type *typeExpr(Expr *expr) {
     if (!expr)
       return nullptr;
@@ -958,8 +1033,9 @@ private:
       return value.arrayType;
     case GlobalValue::Kind::ConstantTuple: {
       std::vector<const Type *> elements;
-      for (const Constant &item : value.items)
-        elements.push_back(constantType(item));
+      for (const Constant &item : value.items) // strings as run-time values, as in a literal
+        elements.push_back(item.kind == Constant::Kind::String ? types::unicode()
+                                                               : constantType(item));
       return types::tuple(elements);
     }
     case GlobalValue::Kind::Module:
@@ -1241,7 +1317,15 @@ private:
     if (baseType->kind() == TypeKind::Module) {
       auto cached = function.globals.find(expr->id);
       if (cached == function.globals.end()) {
-        const GlobalValue &module = function.globals.at(base->id);
+        // A module global, or a variable or parameter holding one (getattr(np, 'pi')).
+        GlobalValue module;
+        auto global = function.globals.find(base->id);
+        if (global != function.globals.end()) {
+          module = global->second;
+        } else {
+          module.kind = GlobalValue::Kind::Module;
+          module.name = baseType->text();
+        }
         GlobalValue value = source.resolver->resolveAttribute(module, expr->name);
         if (value.kind == GlobalValue::Kind::Missing)
           throwTypingError("module '" + module.name + "' has no attribute '" + expr->name + "'",
@@ -1272,7 +1356,13 @@ private:
     } else if (classInstanceOf(baseType)) {
       if (const Type *field = classFieldType(classInstanceOf(baseType), expr->name)) // p.x
         return field;
+    } else if (baseType->isNamedTuple() && baseType->fieldIndex(expr->name) >= 0) {
+      return baseType->elements()[static_cast<size_t>(baseType->fieldIndex(expr->name))];
+    } else if (baseType->isNamedTuple() && expr->name == "_replace") {
+      return types::builtin("namedtuple._replace"); // typeNamedTupleReplace types the call
     } else {
+      if (baseType->isLiteralList())
+        refuseLiteralListMutation(expr->name, expr->location);
       if (const Type *attribute = typeValueAttribute(baseType, expr->name))
         return attribute;
       std::string method = methodBuiltinName(baseType, expr->name);
@@ -1288,6 +1378,17 @@ private:
     }
     throwTypingError("unknown attribute '" + expr->name + "' of type " + describe(baseType),
                      expr->location);
+  }
+
+  /// The list methods that change a list, refused on a LiteralList, which cannot change.
+  static void refuseLiteralListMutation(const std::string &method, SourceLocation location) {
+    static const std::set<std::string> mutating = {"append", "extend", "insert", "remove",
+                                                   "pop",    "clear",  "sort",   "reverse"};
+    if (mutating.count(method))
+      throwTypingError("Cannot mutate a literal list (a list of items of different types): "
+                       "list." +
+                           method + "() is not supported on it",
+                       location);
   }
 
   /// `value.name` implemented in Python (overload_method, overload_attribute): a method is an
@@ -1419,8 +1520,12 @@ private:
     return found == function.variableTypes.end() ? nullptr : found->second;
   }
 
+  /// `[a, b, ...]`: a list of the items' unified type, or, when they do not unify
+  /// (`[1, 'a']`), Numba's LiteralList: the tuple of the items, which cannot change.
   const Type *typeListLiteral(Expr *expr) {
     const Type *item = nullptr;
+    std::vector<const Type *> items;
+    bool unifies = true;
     for (Expr *operand : expr->operands) {
       const Type *type = typeExpr(operand);
       if (!type)
@@ -1429,14 +1534,15 @@ private:
         type = types::unicode(); // an item is a run-time value, as in Numba
       if (!type->isRuntimeValue() || type->isNone())
         throwTypingError("a list cannot hold a value of type " + describe(type), operand->location);
+      items.push_back(type);
+      if (!unifies)
+        continue;
       const Type *unified = unifyTypes(item, type);
       if (!unified)
-        throwTypingError("cannot unify " + describe(item) + " and " + describe(type) +
-                             " in a list (lists hold items of one type)",
-                         operand->location);
+        unifies = false;
       item = unified;
     }
-    return types::list(item);
+    return unifies ? types::list(item) : types::literalList(items);
   }
 
   /// An operator on lists (`+`, `*`, `in`, `==`, `[]`...), typed by its library entry
@@ -1699,6 +1805,9 @@ private:
         index->kind != ExprKind::Tuple) {
       // r['x'] (or r[0]) reads a field; a['x'] is the view a.x (Numba's spellings of the same).
       const Type *indexType = typeExpr(index);
+      if (indexType && indexType->isUnicode()) // a name bound to a constant string: r[f]
+        if (std::optional<std::string> text = knownString(index))
+          indexType = record(index, types::stringLiteral(*text));
       std::string field = accessedRecordField(expr, base, indexType, function.globals);
       if (base->isRecord() && field.empty() && indexType)
         throwTypingError("a record is indexed by a constant field name or position, not by a "
@@ -1719,6 +1828,11 @@ private:
       const Type *indexType = typeExpr(index);
       return indexType ? stringIndexResultType(indexType, index->location) : nullptr;
     }
+    if (base->isLiteralList() &&
+        !(index->kind == ExprKind::Constant && index->constant.kind == Constant::Kind::Int))
+      throwTypingError("Cannot __getitem__ on a literal list, return type cannot be statically "
+                       "determined (index it with a constant integer)",
+                       index->location);
     if (base->isTuple()) {
       std::vector<int64_t> positions;
       if (index->kind == ExprKind::Slice) {
@@ -1826,6 +1940,10 @@ private:
     }
     if (!calleeType || unknown)
       return nullptr;
+    if (calleeType->kind() == TypeKind::DType && calleeType->dtype()->isNamedTuple())
+      return typeNamedTupleCall(expr, calleeType->dtype(), arguments);
+    if (calleeType->kind() == TypeKind::Builtin && calleeType->text() == "namedtuple._replace")
+      return typeNamedTupleReplace(expr, arguments);
     if (expr->starredOperand && calleeType->kind() != TypeKind::JitFunction)
       throwUnsupported("'*' in a call is supported only when calling a jitted function, not " +
                            describe(calleeType),
@@ -1881,6 +1999,73 @@ private:
   }
 
   const Type *typeOf(Expr *expr) { return function.expressionTypes[expr->id]; }
+
+  /// `p._replace(x=1)`: a new instance of p's class, the named items replaced and the others
+  /// p's (read as `p[i]`, so p must be a variable: it is read once per item).
+  const Type *typeNamedTupleReplace(Expr *expr, const std::vector<const Type *> &arguments) {
+    Expr *base = expr->callee()->operands[0];
+    const Type *named = typeOf(base);
+    if (expr->positionalCount() != 0 || expr->starredOperand)
+      throwTypingError("_replace() takes keyword arguments only", expr->location);
+    if (base->kind != ExprKind::Name)
+      throwUnsupported("_replace() is supported on a variable holding the named tuple",
+                       expr->location);
+    std::vector<Expr *> items;
+    std::vector<const Type *> itemTypes;
+    for (size_t i = 0; i < named->elements().size(); ++i) {
+      items.push_back(tupleItem(source, base, static_cast<int>(i)));
+      itemTypes.push_back(typeExpr(items.back()));
+    }
+    size_t keywordStart = expr->operands.size() - expr->keywordNames.size();
+    for (size_t k = 0; k < expr->keywordNames.size(); ++k) {
+      int field = named->fieldIndex(expr->keywordNames[k]);
+      if (field < 0)
+        throwTypingError("_replace() got an unexpected field name '" + expr->keywordNames[k] + "'",
+                         expr->location);
+      items[static_cast<size_t>(field)] = expr->operands[keywordStart + k];
+      itemTypes[static_cast<size_t>(field)] = arguments[k];
+    }
+    LibraryCall call;
+    call.function = Library::get().find("namedtuple.new");
+    call.location = expr->location;
+    const Type *shape =
+        types::namedTuple(named->text(), named->namedTupleClass(), named->fieldNames(), {});
+    call.resultType =
+        bindNamedTupleCall(expr, shape, items, itemTypes, {}, call.arguments, call.argumentTypes);
+    const Type *result = call.resultType;
+    function.libraryCalls[expr->id] = std::move(call);
+    return result;
+  }
+
+  /// `Point(1, y=2)`, `type(p)(*t)`: a named tuple class called; its arguments bound to the
+  /// fields (typing/NamedTupleTyping.h) make the call of "namedtuple.new" (library/Tuples.cpp).
+  const Type *typeNamedTupleCall(Expr *expr, const Type *namedClass,
+                                 const std::vector<const Type *> &arguments) {
+    size_t positionalCount = expr->positionalCount();
+    std::vector<Expr *> positional;
+    std::vector<const Type *> positionalTypes;
+    for (size_t i = 0; i < positionalCount; ++i) {
+      Expr *operand = expr->operands[1 + i];
+      if (expr->starredOperand == 1 + i) { // *t: its items, in order
+        for (Expr *item : spreadStarred(operand)) {
+          positional.push_back(item);
+          positionalTypes.push_back(typeOf(item));
+        }
+        continue;
+      }
+      positional.push_back(operand);
+      positionalTypes.push_back(arguments[i]);
+    }
+    std::vector<const Type *> keywordTypes(arguments.begin() + positionalCount, arguments.end());
+    LibraryCall call;
+    call.function = Library::get().find("namedtuple.new");
+    call.location = expr->location;
+    call.resultType = bindNamedTupleCall(expr, namedClass, positional, positionalTypes,
+                                         keywordTypes, call.arguments, call.argumentTypes);
+    const Type *result = call.resultType;
+    function.libraryCalls[expr->id] = std::move(call);
+    return result;
+  }
 
   /// The items of `*t` in a call, t a tuple variable: `t[0]`, `t[1]`, ... (typed).
   std::vector<Expr *> spreadStarred(Expr *tuple) {

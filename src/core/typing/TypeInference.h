@@ -15,6 +15,16 @@
 namespace taipan {
 
 struct TypedFunction;
+struct UnrolledLoopCopy;
+
+/// `for x in literal_unroll(t)` over a tuple whose items differ in type (or are string
+/// literals), unrolled: one copy of the body per item (syntax/LoopUnrolling.h), each typed with
+/// its item's type.
+struct UnrolledLoop {
+  Expr *container = nullptr; ///< literal_unroll's argument
+  std::vector<const Type *> itemTypes;
+  std::vector<const UnrolledLoopCopy *> copies;
+};
 
 /// How a call to another jitted function binds its arguments to the callee's parameters.
 struct CallBinding {
@@ -46,6 +56,8 @@ struct TypedFunction {
   /// an argument x that is None...), by expression id: only the branch taken is typed and
   /// lowered, as Numba prunes dead branches, so code for the other types need not type-check.
   std::unordered_map<int, bool> staticConditions;
+  /// The unrolled `for x in literal_unroll(t)` loops, by statement; lowered copy by copy.
+  std::unordered_map<const Stmt *, UnrolledLoop> unrolledLoops;
   std::map<int, std::vector<std::string>> assignmentsByLine; ///< for inspect_types
   std::string symbolName; ///< unique LLVM symbol, set by the compiler
   bool inProgress = false;

@@ -187,7 +187,7 @@ def literal_unroll(container):
     return container
 
 
-if not PLAIN_PYTHON:  # callable from compiled code: taipan's (uniform tuples only)
+if not PLAIN_PYTHON:  # callable from compiled code: taipan's
     literal_unroll = taipan.literal_unroll
 
 

@@ -1,0 +1,27 @@
+// taipan.literal_unroll (Numba's numba.literal_unroll) called as a function: the container
+// itself. A for loop over it is typed by TypeInference (copies of the body for a tuple of
+// items of different types, typing/LiteralUnroll.h) and lowered by lower/LowerUnrolledLoops.
+#include "library/Library.h"
+
+#include "lower/FunctionLowering.h"
+
+namespace taipan {
+
+void registerLiteralUnroll(Library &library) {
+  library.add(
+      "taipan.literal_unroll", {{"container", false}},
+      [](LibraryCall &call) -> const Type * {
+        const Type *container = call.argumentTypes[0];
+        if (container->kind() == TypeKind::StringLiteral)
+          return types::unicode();
+        if (!container->isRuntimeValue())
+          throwNoOverload(call);
+        return container;
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &arguments) -> llvm::Value * {
+        return lowering.castValue(arguments[0], call.argumentTypes[0], call.resultType);
+      });
+}
+
+} // namespace taipan
