@@ -75,9 +75,9 @@ const Type *typeOfOrRaise(nb::handle value) {
 
 /// The name of a type's kind, which taipan.types's classes test (isinstance(t, types.Array)).
 static const char *kindName(TypeKind kind) {
-  if (kind == ClassInstanceKind)
-    return "ClassInstanceType"; // a jitclass instance (types/ClassInstanceTypes.h)
   switch (kind) {
+  case TypeKind::ClassInstance: // a jitclass instance (types/ClassInstanceTypes.h)
+    return "ClassInstanceType";
   case TypeKind::Boolean:
     return "Boolean";
   case TypeKind::Integer:
