@@ -161,7 +161,8 @@ void registerBuiltinIterators(Library &library) {
           call.form = LenOfTuple;
         } else if (argument->isString()) {
           call.form = LenOfString;
-        } else if (argument->isList() || argument->isDict() || argument->isSet()) {
+        } else if (argument->isList() || argument->isDict() || argument->isSet() ||
+                   argument->isDictView()) {
           call.form = LenOfList;
         } else {
           throwNoOverload(call);
@@ -180,6 +181,9 @@ void registerBuiltinIterators(Library &library) {
         case LenOfList:
           if (call.argumentTypes[0]->isSet())
             return call.argumentTypes[0]->keyType() ? lowering.setLength(values[0])
+                                                    : lowering.irBuilder().getInt64(0);
+          if (call.argumentTypes[0]->isDictView()) // the dict's length now
+            return call.argumentTypes[0]->keyType() ? lowering.dictLength(values[0])
                                                     : lowering.irBuilder().getInt64(0);
           return call.argumentTypes[0]->isDict() ? lowering.dictLength(values[0])
                                                  : lowering.listLength(values[0]);

@@ -35,6 +35,8 @@ Library::Library() {
   registerStringFunctions(*this);
   registerListFunctions(*this);
   registerDictFunctions(*this);
+  registerDictViewFunctions(*this);
+  registerGeneratorMethods(*this);
   registerSetFunctions(*this);
   registerTypedContainerFunctions(*this); // after lists, whose list() it reuses
 }

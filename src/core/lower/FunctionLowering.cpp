@@ -436,9 +436,12 @@ FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value
   if (type->isString()) {
     source.value = asStringValue(*this, value, type);
     source.type = types::unicode();
-  } else if (type->isDict()) { // `for k in d` walks a list of the keys, made first
+  } else if (type->isDict()) { // zip(d, ...) walks a list of the keys, made first
     source.value = dictToList(value, type, 0);
     source.type = dictListType(type, 0);
+  } else if (type->isDictView()) { // a list of the view's items, made first
+    source.value = dictToList(value, type->viewedDict(), type->viewKind());
+    source.type = dictListType(type->viewedDict(), type->viewKind());
   } else if (type->isSet()) { // `for k in s` walks a list of the keys in table order
     source.value = setToList(value, type);
     source.type = types::list(type->keyType());
@@ -662,6 +665,9 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
     }
   } else if (typeOf(iterable)->isGenerator()) {
     lowerGeneratorFor(stmt, lowerExpr(iterable), typeOf(iterable));
+    return;
+  } else if (typeOf(iterable)->isDict() || typeOf(iterable)->isDictView()) {
+    lowerDictFor(stmt, lowerExpr(iterable), typeOf(iterable));
     return;
   } else {
     sources.push_back(prepareIteration(lowerExpr(iterable), typeOf(iterable)));

@@ -72,6 +72,8 @@ std::string methodBuiltinName(const Type *base, const std::string &method) {
     return "dict." + method;
   if (base->isSet()) // the set methods of library/Sets.cpp
     return "set." + method;
+  if (base->isGenerator()) // send, throw and close (library/GeneratorMethods.cpp)
+    return "generator." + method;
   return "";
 }
 

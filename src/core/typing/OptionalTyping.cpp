@@ -3,13 +3,38 @@
 
 #include "types/NumericPromotion.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace taipan {
 
+/// Whether the references `type` holds are of kinds reference counting finds by their type
+/// alone (not a generator's frame or a dict view).
+static bool holdsCountedReferences(const Type *type) {
+  if (type->isTuple())
+    return std::all_of(type->elements().begin(), type->elements().end(), holdsCountedReferences);
+  return !type->holdsReferences() || type->isArray() || type->isUnicode() || type->isList() ||
+         type->isDict() || type->isSet();
+}
+
 bool canBeOptional(const Type *type) {
   return type && type->isRuntimeValue() && !type->isNone() && !type->isOptional() &&
-         !type->holdsReferences();
+         holdsCountedReferences(type);
+}
+
+const Type *generatorSentType(const Type *yield) {
+  if (!yield || yield->holdsReferences())
+    return nullptr;
+  if (yield->isOptional() || yield->isNone())
+    return yield->isNone() ? nullptr : yield;
+  return canBeOptional(yield) ? types::optional(yield) : nullptr;
+}
+
+const Type *generatorPromiseType(const Type *yield) {
+  std::vector<const Type *> fields = {types::int64(), types::int64(), yield};
+  if (const Type *sent = generatorSentType(yield))
+    fields.push_back(sent);
+  return types::tuple(fields);
 }
 
 const Type *unifyWithOptional(const Type *a, const Type *b) {
@@ -17,6 +42,8 @@ const Type *unifyWithOptional(const Type *a, const Type *b) {
     return unifyTypes(a, b);
   if (b->isNone() || b->isOptional())
     std::swap(a, b); // None or the optional first
+  if ((a->isNone() || a->isOptional()) && b->kind() == TypeKind::StringLiteral)
+    b = types::unicode(); // a literal that may be None is a string value
   if (a->isNone()) {
     if (b->isOptional())
       return b;
