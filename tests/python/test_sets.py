@@ -421,14 +421,12 @@ def frozen():
     return len(s)
 
 
-def test_frozenset_is_unsupported_at_its_line():
-    with pytest.raises(UnsupportedError, match="frozenset is not supported") as error:
-        njit(frozen)()
-    line = frozen.__code__.co_firstlineno + 1
-    assert f"line {line}" in str(error.value)
+def test_frozenset_compiles():
+    # (test_frozenset.py covers it in depth)
+    assert njit(frozen)() == 0
 
 
-@pytest.mark.parametrize("value", [set(), frozenset({3})])
+@pytest.mark.parametrize("value", [set(), frozenset()])
 def test_untypable_set_arguments_are_refused(value):
     def size(s):
         return len(s)
