@@ -46,7 +46,7 @@ def of_list(items):
 def of_literal(x):
     # A set display with a variable: CPython builds it item by item (a display of constants
     # is a folded constant whose order CPython's compiler rebuilds).
-    return frozenset({5, x, 9, 1, -3})  # noqa: B033 - a repeated key is added once
+    return frozenset({5, x, 9, 1, -3})
 
 
 def of_string(s):
