@@ -561,10 +561,10 @@ private:
   /// the call is not one of those.
   Expr *readGeneratorConsumer(nb::handle call, SourceLocation where) {
     static const std::map<std::string, Accumulation> consumers = {
-        {"sum", Accumulation::Sum},     {"any", Accumulation::Any}, {"all", Accumulation::All},
-        {"min", Accumulation::Min},     {"max", Accumulation::Max}, {"list", Accumulation::List},
-        {"sorted", Accumulation::List}, {"set", Accumulation::Set},
-        {"dict", Accumulation::Dict},   {"frozenset", Accumulation::Set}};
+        {"sum", Accumulation::Sum},      {"any", Accumulation::Any}, {"all", Accumulation::All},
+        {"min", Accumulation::Min},      {"max", Accumulation::Max}, {"list", Accumulation::List},
+        {"sorted", Accumulation::List},  {"set", Accumulation::Set}, {"dict", Accumulation::Dict},
+        {"frozenset", Accumulation::Set}};
     nb::handle function = call.attr("func");
     nb::list arguments = nb::cast<nb::list>(call.attr("args"));
     if (Expr *pairs = readDictOfPairs(call, where))

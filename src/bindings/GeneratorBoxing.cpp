@@ -102,8 +102,7 @@ PyObject *generatorThrow(PyObject *object, PyObject *const *args, Py_ssize_t cou
     instance = Py_NewRef(thrown);
   } else if (PyExceptionClass_Check(thrown)) {
     exceptionClass = thrown;
-    instance = value == Py_None ? PyObject_CallNoArgs(thrown)
-                                : PyObject_CallOneArg(thrown, value);
+    instance = value == Py_None ? PyObject_CallNoArgs(thrown) : PyObject_CallOneArg(thrown, value);
     if (!instance)
       return nullptr;
   } else {

@@ -1,8 +1,8 @@
 // Type and Signature objects for Python, and typeof.
 #include "TypeObjects.h"
 
-#include "typing/DictTyping.h"
 #include "types/DatetimeUnits.h"
+#include "typing/DictTyping.h"
 #include "typing/OptionalTyping.h"
 
 #include "Boxing.h"

@@ -248,7 +248,7 @@ void registerBuiltinIterators(Library &library) {
         const Type *tuple = call.argumentTypes[0];
         if (isSummedByLoop(tuple)) { // from 0: an int64 sum, or the items' type when wider
           const Type *item = tuple->isGenerator()               ? tuple->yieldType()
-                             : tuple->isArray()                   ? tuple->dtype()
+                             : tuple->isArray()                 ? tuple->dtype()
                              : tuple->kind() == TypeKind::Range ? types::int64()
                              : tuple->itemType()                ? tuple->itemType()
                                                                 : types::int64();

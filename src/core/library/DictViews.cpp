@@ -29,9 +29,9 @@ llvm::Value *lowerViewContains(FunctionLowering &lowering, const LibraryCall &ca
   if (!dict->keyType())
     return builder.getInt1(false);
   if (viewType->viewKind() == 0)
-    return builder.CreateIsNotNull(lowering.listRuntime(
-        "taipan_dict_get", builder.getPtrTy(),
-        {view, lowering.dictKeyAddress(item, itemType, dict)}));
+    return builder.CreateIsNotNull(
+        lowering.listRuntime("taipan_dict_get", builder.getPtrTy(),
+                             {view, lowering.dictKeyAddress(item, itemType, dict)}));
   if (viewType->viewKind() == 1) {
     llvm::AllocaInst *found = lowering.createEntryAlloca(builder.getInt1Ty(), "view.found");
     builder.CreateStore(builder.getInt1(false), found);

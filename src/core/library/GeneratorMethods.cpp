@@ -79,8 +79,8 @@ void registerGeneratorMethods(Library &library) {
           llvm::Value *converted = lowering.castValue(values[1], value, sent);
           builder.CreateStore(toMemoryForm(builder, converted, sent),
                               sentSlot(lowering, values[0], generator));
-          hasValue = builder.CreateZExt(builder.CreateExtractValue(converted, 0),
-                                        builder.getInt32Ty());
+          hasValue =
+              builder.CreateZExt(builder.CreateExtractValue(converted, 0), builder.getInt32Ty());
         }
         llvm::Value *status = lowering.listRuntime("taipan_generator_send", builder.getInt32Ty(),
                                                    {values[0], hasValue});

@@ -138,9 +138,9 @@ void FunctionLowering::suspendCoroutine(bool final, bool delegating) {
     raiseIf(thrown, RuntimeErrorId,
             "throw() into a generator suspended in 'yield from' is not supported");
     if (coroutine->promiseType->getNumElements() > 3) {
-      llvm::Value *sent = builder.CreateLoad(
-          builder.getInt8Ty(),
-          builder.CreateStructGEP(coroutine->promiseType, coroutine->promise, 3));
+      llvm::Value *sent =
+          builder.CreateLoad(builder.getInt8Ty(), builder.CreateStructGEP(coroutine->promiseType,
+                                                                          coroutine->promise, 3));
       raiseIf(builder.CreateICmpNE(sent, builder.getInt8(0)), RuntimeErrorId,
               "send() of a value into a generator suspended in 'yield from' is not supported");
     }

@@ -43,9 +43,9 @@ llvm::Value *FunctionLowering::castOptional(llvm::Value *value, const Type *from
     } else {
       converted = toMemoryForm(builder, castValue(data, from, target), target);
       if (from != target && !llvm::isa<llvm::ConstantInt>(present)) // a cast of no value is unused
-        converted = builder.CreateSelect(builder.CreateICmpNE(present, builder.getInt8(0)),
-                                         converted,
-                                         llvm::Constant::getNullValue(converted->getType()));
+        converted =
+            builder.CreateSelect(builder.CreateICmpNE(present, builder.getInt8(0)), converted,
+                                 llvm::Constant::getNullValue(converted->getType()));
     }
     llvm::Value *result = builder.CreateInsertValue(none, present, 0);
     return builder.CreateInsertValue(result, converted, 1);

@@ -60,7 +60,7 @@ void FunctionLowering::addAllToSet(llvm::Value *set, const Type *setType, llvm::
                                    const Type *iterableType) {
   if ((iterableType->isSet() && !iterableType->keyType()) ||
       (iterableType->isList() && !iterableType->itemType()))
-    return;                      // `set()` or `[]`: nothing to add
+    return; // `set()` or `[]`: nothing to add
   if (iterableType->isSet() && iterableType->keyType() == setType->keyType()) { // set_merge
     exitUnlessZero(listRuntime("taipan_set_combine_into", builder.getInt32Ty(),
                                {set, iterable, builder.getInt32(runtime::SetUnion)}));

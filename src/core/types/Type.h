@@ -36,11 +36,12 @@ enum class TypeKind {
   List,             ///< a list: one pointer to a reference-counted block (runtime/Lists.h)
   Dict,             ///< a dict: one pointer to a reference-counted block (runtime/Dicts.h)
   Generator, ///< a generator: one pointer to a block holding its coroutine (runtime/Generators.h)
-  Slice, ///< a slice object passed in: {start, stop, step} as CPython's PySlice_Unpack gives
-  Set,              ///< a set: one pointer to a reference-counted block (runtime/Sets.h)
-  Datetime,         ///< NumPy datetime64[unit]: an int64 count of units, NaT = INT64_MIN
-  Timedelta,        ///< NumPy timedelta64[unit]: an int64 count of units, NaT = INT64_MIN
-  DictView,         ///< d.keys(), d.values() or d.items(): the dict's block (a live view)
+  Slice,     ///< a slice object passed in: {start, stop, step} as CPython's PySlice_Unpack gives
+  Set,       ///< a set: one pointer to a reference-counted block (runtime/Sets.h)
+  Datetime,  ///< NumPy datetime64[unit]: an int64 count of units, NaT = INT64_MIN
+  Timedelta, ///< NumPy timedelta64[unit]: an int64 count of units, NaT = INT64_MIN
+  /// d.keys(), d.values() or d.items(): one pointer to the dict's block (a live view)
+  DictView,
 };
 
 /// A type. Created only through the factory functions below, which intern it.

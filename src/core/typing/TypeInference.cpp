@@ -988,7 +988,8 @@ private:
           throwUnsupported("chained comparisons with 'in' a dict view are not supported",
                            expr->location);
         return typeLibraryOperands(
-            expr, Library::get().find("dictview." + std::string(compareOpSymbol(expr->compareOps[0]))),
+            expr,
+            Library::get().find("dictview." + std::string(compareOpSymbol(expr->compareOps[0]))),
             expr->operands);
       }
       if (!identity && (operands[0]->isDict() || operands.back()->isDict())) {
