@@ -218,6 +218,8 @@ def dict_of_generator_function(n):
         (dict_of_list_of_pairs, (5,)),
         (dict_of_zip, (np.arange(4), np.linspace(0, 1, 6))),
         (dict_of_zip, ([3, 1, 3], [1.5, 2.5, 3.5])),
+        (dict_of_zip, ([1, 2, 3], "abc")),
+        (dict_of_zip, ([1, 2, 3, 4], "abc")),
         (dict_of_enumerate, (np.array([2.5, np.nan, -0.0]),)),
         (dict_of_generator, (6,)),
         (dict_of_tuple_of_pairs, ()),

@@ -106,6 +106,13 @@ def dict_get_array(n):
     return got, missing is None
 
 
+def pop_with_none_default(n):
+    d = {i: i * 0.5 for i in range(n)}
+    got = d.pop(1, None)
+    missing = d.pop(n + 1, None)
+    return got, missing, len(d)
+
+
 def conditional_expression(n):
     s = "value" if n > 0 else None
     return s
@@ -130,6 +137,7 @@ def conditional_expression(n):
         (read_none_raises, (3,)),
         (attribute_of_optional, (5, True)),
         (dict_get_array, (4,)),
+        (pop_with_none_default, (3,)),
         (conditional_expression, (1,)),
         (conditional_expression, (0,)),
     ],
@@ -199,3 +207,16 @@ def test_optional_of_generator_is_refused():
 
     with pytest.raises(TypingError):
         njit(f)(1)
+
+
+def test_optional_tuple_unpacks_narrowed():
+    # Numba's test_optional::test_optional_unpack
+    def pyfunc(x):
+        if x is None:
+            return None
+        a, b = x
+        return a, b
+
+    cfunc = njit("(optional(UniTuple(int64, 2)),)")(pyfunc)
+    assert cfunc(None) is None
+    assert cfunc((1, 2)) == (1, 2)

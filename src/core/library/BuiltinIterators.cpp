@@ -75,7 +75,8 @@ void addInStepIterator(Library &library, const std::string &name) {
         bool inStep = false;
         for (const Type *argument : arguments) {
           inStep |= argument->isArray() || argument->isList() ||
-                    argument->kind() == TypeKind::Range || argument->isGenerator();
+                    argument->kind() == TypeKind::Range || argument->isGenerator() ||
+                    argument->isString() || argument->isDict() || argument->isSet();
           // A for loop resumes generators in step (FunctionLowering::lowerInStepGeneratorFor).
           if (argument->isGenerator() && !call.iteratedByLoop)
             throwUnsupported(call.function->name +

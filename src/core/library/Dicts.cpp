@@ -46,6 +46,8 @@ const Type *withDefault(const LibraryCall &call, const Type *dict, const Type *f
   const Type *normal = dictValueType(fallback);
   if (!dict->keyType())
     return normal; // for now: `counts[w] = counts.get(w, 0) + 1` then types the dict
+  if (fallback->isNone() && canBeOptional(dict->valueType()))
+    return types::optional(dict->valueType()); // d.pop(k, None): the value or None
 
   const Type *result = normal ? unifyTypes(dict->valueType(), normal) : nullptr;
   if (!result || (result->holdsReferences() && result != dict->valueType()))

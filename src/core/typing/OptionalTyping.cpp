@@ -96,7 +96,11 @@ std::set<int> optionalPreservingUses(const FunctionSource &source) {
   std::function<void(const std::vector<Stmt *> &)> visitBlock =
       [&](const std::vector<Stmt *> &block) {
         for (const Stmt *stmt : block) {
-          if (stmt->kind == StmtKind::Assign || stmt->kind == StmtKind::Return)
+          // An unpacking assignment (`a, b = x`) reads the value, so it narrows an optional.
+          bool unpacks = std::any_of(stmt->targets.begin(), stmt->targets.end(), [](Expr *t) {
+            return t->kind == ExprKind::Tuple || t->kind == ExprKind::List;
+          });
+          if ((stmt->kind == StmtKind::Assign && !unpacks) || stmt->kind == StmtKind::Return)
             keep(stmt->value);
           if (stmt->kind == StmtKind::Return)
             keepReturnedItems(stmt->value);

@@ -713,6 +713,8 @@ private:
       return iterable->viewItemType();
     if (iterable->isGenerator())
       return iterable->yieldType();
+    if (iterable->isString()) // its characters
+      return types::unicode();
     return nullptr;
   }
 
