@@ -258,10 +258,37 @@ def test_typed_dict_views_from_python_are_live():
             del d[k]
 
 
-def test_set_operators_on_views_are_refused_clearly():
+def keys_view_operators(n, m):
+    d = {i * 7 % 11: i for i in range(n)}
+    e = {i * 3 % 13: 1.0 for i in range(m)}
+    s = {i * 5 % 9 for i in range(m)}
+    k, ek = d.keys(), e.keys()
+    return (
+        list(k | s),
+        list(k & s),
+        list(k - s),
+        list(k ^ s),
+        list(s | k),
+        list(s & k),
+        list(s - k),
+        list(s ^ k),
+        list(k & ek),
+        list(ek & k),
+        list(k | ek),
+        list(k - [1, 2, 3]),
+        list(k & [5, 1, 5, 100]),
+    )
+
+
+@pytest.mark.parametrize("n, m", [(0, 3), (5, 2), (6, 9), (12, 4)])
+def test_keys_view_set_operators(n, m):
+    check(keys_view_operators, n, m)
+
+
+def test_set_operators_on_values_views_are_refused():
     def f(n):
         d = {i: i for i in range(n)}
-        return d.keys() & {1}
+        return d.values() & {1}
 
     with pytest.raises((TypingError, UnsupportedError)):
         njit(f)(3)

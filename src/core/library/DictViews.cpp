@@ -1,5 +1,5 @@
 // Dict views in compiled code: d.keys(), d.values() and d.items() as live views of the dict
-// (the view is the dict's block), `in` on them and the set operators of a keys view. `len`,
+// (the view is the dict's block), `in` on them and the set operators of keys views. `len`,
 // truth and for loops over a view read the dict as it is then (lower/LowerDicts.cpp); every
 // other use takes a list of the view's items made at that moment.
 #include "library/Library.h"
@@ -94,9 +94,150 @@ void typeViewContains(const LibraryCall &call) {
   }
 }
 
+/// The type of an operand of a keys view's set operator as CPython iterates it: a keys view
+/// is its dict's keys (a list of them, made when the operator runs), anything else is itself.
+const Type *asIterable(const Type *operand) {
+  if (operand->isDictView())
+    return FunctionLowering::dictListType(operand->viewedDict(), 0);
+  return operand;
+}
+
+/// The key type of `view op other` (or `other op view`): both sides' items unify into a key.
+const Type *operatorKeyType(const LibraryCall &call) {
+  const Type *key = nullptr;
+  for (const Type *operand : call.argumentTypes) {
+    if (operand->isDictView() && operand->viewKind() != 0)
+      throwUnsupported("set operators on " + operand->name() +
+                           " are not supported (on keys views they are)",
+                       call.location);
+    const Type *set = setOfIterable(asIterable(operand));
+    if (!set)
+      throwTypingError("unsupported operand types for " + call.function->name.substr(9) + ": " +
+                           call.argumentTypes[0]->name() + " and " + call.argumentTypes[1]->name(),
+                       call.location);
+    if (!set->keyType())
+      continue;
+    // One key type: CPython's algorithm (which operand is walked) then needs no conversion.
+    if (key && key != set->keyType())
+      throwTypingError("set operators of " + call.argumentTypes[0]->name() + " and " +
+                           call.argumentTypes[1]->name() +
+                           " are supported for items of one type (convert one side first)",
+                       call.location);
+    key = set->keyType();
+  }
+  return key;
+}
+
+/// Calls the set library's entry `name` on `values` as if typed for `types`.
+llvm::Value *callSetEntry(FunctionLowering &lowering, const std::string &name,
+                          std::vector<const Type *> types, const Values &values,
+                          const Type *resultType, SourceLocation location) {
+  LibraryCall call;
+  call.function = Library::get().find(name);
+  call.argumentTypes = std::move(types);
+  call.resultType = resultType;
+  call.location = location;
+  return call.function->lower(lowering, call, values);
+}
+
+/// `view | x`, `view - x`, `view ^ x` (and with the view on the right): CPython's dictviews_or,
+/// _sub and _xor make a set of the left operand and update it with the right one
+/// (`update`, `difference_update`, `symmetric_difference_update`); `&` is
+/// _PyDictView_Intersect: a set's own intersection when the set is the larger operand, else a
+/// walk of the other operand (the smaller view) keeping what the view holds.
+llvm::Value *lowerViewOperator(FunctionLowering &lowering, const LibraryCall &call,
+                               const Values &values) {
+  const Type *setType = call.resultType;
+  if (!setType->keyType())
+    return lowering.newSet(setType);
+  std::string op = call.function->name.substr(9);
+  std::vector<llvm::Value *> operands;
+  std::vector<const Type *> operandTypes;
+  for (size_t i = 0; i < 2; ++i) {
+    const Type *type = call.argumentTypes[i];
+    operands.push_back(type->isDictView() ? lowering.dictToList(values[i], type->viewedDict(), 0)
+                                          : values[i]);
+    operandTypes.push_back(asIterable(type));
+  }
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  if (op != "&") {
+    llvm::Value *result = lowering.newSet(setType);
+    lowering.addAllToSet(result, setType, operands[0], operandTypes[0]);
+    const char *update = op == "|"   ? "set.update"
+                         : op == "-" ? "set.difference_update"
+                                     : "set.symmetric_difference_update";
+    callSetEntry(lowering, update, {setType, operandTypes[1]}, {result, operands[1]}, types::none(),
+                 call.location);
+    return result;
+  }
+  // `&`: the view is `self` (CPython swaps the operands when the view is on the right).
+  size_t self = call.argumentTypes[0]->isDictView() ? 0 : 1, other = 1 - self;
+  const Type *otherType = call.argumentTypes[other];
+  llvm::Value *selfLength = lowering.dictLength(values[self]);
+  llvm::AllocaInst *resultSlot = lowering.createEntryAlloca(builder.getPtrTy(), "view.and");
+  llvm::BasicBlock *done = lowering.newBlock("view.and.done");
+  if (otherType->isSet() && !otherType->isFrozen()) { // PySet_CheckExact
+    // other.intersection(view), when the set is at least as large.
+    llvm::BasicBlock *bySet = lowering.newBlock("view.and.set");
+    llvm::BasicBlock *byWalk = lowering.newBlock("view.and.walk");
+    builder.CreateCondBr(builder.CreateICmpSLE(selfLength, lowering.setLength(values[other])),
+                         bySet, byWalk);
+    builder.SetInsertPoint(bySet);
+    builder.CreateStore(callSetEntry(lowering, "set.intersection", {otherType, operandTypes[self]},
+                                     {values[other], operands[self]}, setType, call.location),
+                        resultSlot);
+    builder.CreateBr(done);
+    builder.SetInsertPoint(byWalk);
+  }
+  // A walk of the other operand; of two views, the smaller one is walked.
+  llvm::Value *walked = operands[other];
+  llvm::Value *kept = values[self];
+  const Type *keptDict = call.argumentTypes[self]->viewedDict();
+  llvm::Value *result = lowering.newSet(setType);
+  auto walk = [&](llvm::Value *iterable, const Type *iterableType, llvm::Value *dict,
+                  const Type *dictType) {
+    lowering.forEachItem(iterable, iterableType, [&](llvm::Value *item, const Type *itemType) {
+      llvm::Value *slot =
+          lowering.listRuntime("taipan_dict_get", builder.getPtrTy(),
+                               {dict, lowering.dictKeyAddress(item, itemType, dictType)});
+      llvm::BasicBlock *add = lowering.newBlock("view.and.add");
+      llvm::BasicBlock *next = lowering.newBlock("view.and.next");
+      builder.CreateCondBr(builder.CreateIsNotNull(slot), add, next);
+      builder.SetInsertPoint(add);
+      lowering.addToSet(result, setType, item, itemType);
+      builder.CreateBr(next);
+      builder.SetInsertPoint(next);
+    });
+  };
+  if (otherType->isDictView()) {
+    llvm::BasicBlock *swap = lowering.newBlock("view.and.swap");
+    llvm::BasicBlock *keep = lowering.newBlock("view.and.keep");
+    llvm::BasicBlock *walked2 = lowering.newBlock("view.and.walked");
+    builder.CreateCondBr(builder.CreateICmpSGT(lowering.dictLength(values[other]), selfLength),
+                         swap, keep);
+    builder.SetInsertPoint(swap); // walk self, keep what the other view holds
+    walk(operands[self], operandTypes[self], values[other], otherType->viewedDict());
+    builder.CreateBr(walked2);
+    builder.SetInsertPoint(keep);
+    walk(walked, operandTypes[other], kept, keptDict);
+    builder.CreateBr(walked2);
+    builder.SetInsertPoint(walked2);
+  } else {
+    walk(walked, operandTypes[other], kept, keptDict);
+  }
+  builder.CreateStore(result, resultSlot);
+  builder.CreateBr(done);
+  builder.SetInsertPoint(done);
+  return builder.CreateLoad(builder.getPtrTy(), resultSlot);
+}
+
 } // namespace
 
 void registerDictViewFunctions(Library &library) {
+  for (const char *symbol : {"|", "&", "-", "^"})
+    addCpu(
+        library, std::string("dictview.") + symbol, {{"", false}, {"", false}},
+        [](LibraryCall &call) { return types::set(operatorKeyType(call)); }, lowerViewOperator);
   // keys(), values(), items(): views of the dict (the view holds a reference to its block).
   const char *views[] = {"dict.keys", "dict.values", "dict.items"};
   for (int which = 0; which < 3; ++which)

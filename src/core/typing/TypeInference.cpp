@@ -906,6 +906,12 @@ private:
         return datetime;
       if (expr->binaryOp == BinaryOp::MatMult && (left->isArray() || right->isArray()))
         return typeLibraryOperands(expr, Library::get().find("numpy.dot"), expr->operands);
+      if ((left->isDictView() || right->isDictView()) &&
+          (expr->binaryOp == BinaryOp::BitOr || expr->binaryOp == BinaryOp::BitAnd ||
+           expr->binaryOp == BinaryOp::Sub || expr->binaryOp == BinaryOp::BitXor))
+        return typeLibraryOperands( // d.keys() & s (library/DictViews.cpp)
+            expr, Library::get().find(std::string("dictview.") + binaryOpSymbol(expr->binaryOp)),
+            expr->operands);
       if (left->isList() || right->isList()) // list + list, list * n (library/Lists.cpp)
         return typeListOperator(expr, binaryOpSymbol(expr->binaryOp), expr->operands);
       if (left->isSet() || right->isSet()) // a | b, a & b, a - b, a ^ b (library/Sets.cpp)
