@@ -220,3 +220,34 @@ def test_optional_tuple_unpacks_narrowed():
     cfunc = njit("(optional(UniTuple(int64, 2)),)")(pyfunc)
     assert cfunc(None) is None
     assert cfunc((1, 2)) == (1, 2)
+
+
+def bare_return(x):
+    if x is None:
+        return
+    else:
+        a, b = x
+        return a, b
+
+
+def falls_off_the_end(n):
+    if n > 0:
+        return np.arange(n)
+
+
+def test_bare_return_of_an_optional_function_is_none():
+    # Numba's test_optional_unpack: a bare `return` once gave the result slot's garbage.
+    cfunc = njit("(optional(UniTuple(int64, 2)),)")(bare_return)
+    assert cfunc(None) is None
+    assert cfunc((1, 2)) == (1, 2)
+    check(falls_off_the_end, 0)
+    check(falls_off_the_end, 3)
+
+    @njit
+    def scalar(x):
+        if x < 0:
+            return
+        return x
+
+    assert scalar(-1) is None
+    assert scalar(3) == 3

@@ -1,7 +1,7 @@
 """Sets in compiled code (Numba's reflected sets): set(), set(iterable), literals,
 comprehensions, every method and operator, sets passed in (changes show in the caller's set)
 and returned. The table follows CPython's setobject.c, so iteration order is compared with
-CPython's, not only the contents. frozenset and sets in CUDA kernels stay refused."""
+CPython's, not only the contents. Sets in CUDA kernels stay refused (frozenset: test_frozenset.py)."""
 
 import math
 import random

@@ -380,6 +380,11 @@ void FunctionLowering::lowerReturn(llvm::Value *value, const Type *type) {
   if (value && returnType->isRuntimeValue() && !returnType->isNone()) {
     llvm::Value *converted = takeOwnership(castValue(value, type, returnType), returnType);
     builder.CreateStore(toMemoryForm(builder, converted, returnType), target->getArg(0));
+  } else if (!value && returnType->isOptional()) {
+    // A bare `return` (or the end of the body) of a function that returns a value elsewhere
+    // returns None: the optional's flag and payload are zero.
+    builder.CreateStore(llvm::Constant::getNullValue(memoryType(context, returnType)),
+                        target->getArg(0));
   }
   exitFunction(builder.getInt32(variablesBorrowed ? ReturnedFromSegment : 0));
 }
