@@ -251,3 +251,36 @@ def test_bare_return_of_an_optional_function_is_none():
 
     assert scalar(-1) is None
     assert scalar(3) == 3
+
+
+@njit
+def optional_length(s):
+    if s is None:
+        return 0
+    return len(s)
+
+
+def reassigned_in_loops(n):
+    s = None
+    total = 0
+    for i in range(n):
+        if i % 3 == 0:
+            s = None
+        else:
+            s = "x" * i
+        total += optional_length(s)
+    items = None
+    for i in range(n):
+        if i % 2:
+            items = [i, i + 1]
+        else:
+            items = None
+    pair = None
+    if n > 2:
+        pair = (np.ones(2), "ab")
+    return total, items, pair is None
+
+
+@pytest.mark.parametrize("n", [0, 2, 7])
+def test_optional_references_in_loops_and_callees(n):
+    check(reassigned_in_loops, n)
