@@ -177,6 +177,18 @@ def view_of_strings(n):
     return out
 
 
+def rebinds_the_dict(n):
+    d = {i: i for i in range(n)}
+    out = []
+    for k, v in d.items():
+        d = {100 + k: v}
+        out.append(k + v)
+    for k in d:
+        d = {-1: 0}
+        out.append(k)
+    return out, len(d)
+
+
 def comprehension_over_items(n):
     d = {i: i * i for i in range(n)}
     return [k + v for k, v in d.items() if v % 2 == 0]
@@ -200,6 +212,7 @@ def comprehension_over_items(n):
         (empty_dict_views, ()),
         (view_of_strings, (3,)),
         (comprehension_over_items, (6,)),
+        (rebinds_the_dict, (4,)),
     ],
 )
 def test_dict_view(function, args):
@@ -303,3 +316,22 @@ def test_arrays_as_values():
         return total, len(d.values())
 
     check(f, 5)
+
+
+def rebinds_the_iterated_list_and_array(n):
+    items = [i * 1.5 for i in range(n)]
+    out = []
+    for x in items:
+        items = [0.0] * 50
+        out.append(x)
+    a = np.arange(float(n))
+    for x in a:
+        a = np.zeros(50)
+        out.append(x)
+    return out, len(items), len(a)
+
+
+def test_loops_hold_what_they_iterate():
+    # A loop over a list or an array whose name the body rebinds walks the original, as in
+    # CPython (it once walked freed memory).
+    check(rebinds_the_iterated_list_and_array, 5)

@@ -437,6 +437,12 @@ void FunctionLowering::lowerWhile(Stmt *stmt) {
 
 FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value *value,
                                                                      const Type *type) {
+  // The loop holds what it iterates (the body may rebind the name it came from, which would
+  // free a list or an array still being walked), released with the statement's temporaries.
+  if (type->holdsReferences()) {
+    incref(value, type);
+    addTemporary(value, type);
+  }
   IterationSource source{type, value};
   if (type->isString()) {
     source.value = asStringValue(*this, value, type);

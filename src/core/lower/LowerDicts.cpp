@@ -135,6 +135,10 @@ void FunctionLowering::forEachDictEntry(
 void FunctionLowering::lowerDictFor(Stmt *stmt, llvm::Value *dict, const Type *type) {
   const Type *dictType = type->isDict() ? type : type->viewedDict();
   int which = type->isDict() ? 0 : type->viewKind();
+  // The loop holds the dict (the body may rebind the name it came from), as CPython's iterator
+  // does; released with the statement's temporaries.
+  incref(dict, type);
+  addTemporary(dict, type);
   llvm::BasicBlock *orelse = newBlock("dictfor.else");
   llvm::BasicBlock *end = newBlock("dictfor.end");
   if (!dictType->keyType()) { // `{}` never stored into: no items

@@ -212,6 +212,8 @@ llvm::Value *FunctionLowering::nextGeneratorItem(llvm::Value *generator, const T
 }
 
 void FunctionLowering::lowerGeneratorFor(Stmt *stmt, llvm::Value *generator, const Type *type) {
+  incref(generator, type); // held by the loop, as prepareIteration holds other iterables
+  addTemporary(generator, type);
   llvm::BasicBlock *header = newBlock("genfor.next");
   llvm::BasicBlock *orelse = newBlock("genfor.else");
   llvm::BasicBlock *end = newBlock("genfor.end");
