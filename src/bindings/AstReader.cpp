@@ -287,6 +287,17 @@ private:
           nodeKind(node.attr("value")) == "Lambda")
         return bindLocalFunction(nb::cast<std::string>(targets[0].attr("id")), node.attr("value"),
                                  where);
+      if (targets.size() == 1 && nodeKind(node.attr("value")) == "Yield") {
+        // `x = yield v`: the yield statement with a target, which takes what send() passes
+        // (lower/LowerGenerators.cpp).
+        source.isGenerator = true;
+        Stmt *stmt = source.newStmt(StmtKind::Yield, where);
+        nb::handle yielded = node.attr("value").attr("value");
+        if (!yielded.is_none())
+          stmt->value = readExpr(yielded);
+        stmt->targets.push_back(readExpr(targets[0]));
+        return stmt;
+      }
       Stmt *stmt = source.newStmt(StmtKind::Assign, where);
       for (nb::handle target : nb::cast<nb::list>(node.attr("targets")))
         stmt->targets.push_back(readExpr(target));
@@ -319,8 +330,9 @@ private:
         return stmt;
       }
       if (valueKind == "YieldFrom") {
-        // `yield from it` is `for $v in it: yield $v` for iteration (send() and throw() are not
-        // supported, so nothing else can pass through it).
+        // `yield from it` is `for $v in it: yield $v` for iteration; send() of a value and
+        // throw() into a generator suspended there raise instead of being passed on (the
+        // hidden name marks the yield, lower/LowerGenerators.cpp).
         source.isGenerator = true;
         std::string hidden =
             "$yield_from." + std::to_string(where.line) + "." + std::to_string(where.column);
@@ -503,23 +515,60 @@ private:
         clause.conditions.push_back(readExpr(condition));
       clauses.push_back(std::move(clause));
     }
-    Expr *element = readExpr(node.attr("elt"));
+    bool dictDisplay = nodeKind(node) == "DictComp"; // {k: v for ...}: key, then value
+    Expr *element = readExpr(node.attr(dictDisplay ? "key" : "elt"));
+    Expr *value = dictDisplay ? readExpr(node.attr("value")) : nullptr;
     comprehensionScopes.pop_back();
 
     return buildComprehension(source, where, result, accumulation, std::move(clauses), element,
-                              consumer, start);
+                              consumer, start, value);
+  }
+
+  /// `dict(zip(a, b))` and `dict(enumerate(a))`: read as `{k: v for k, v in zip(a, b)}`, whose
+  /// loop iterates the arguments in step (zip() and enumerate() of arrays, lists and ranges are
+  /// values only inside a for loop). nullptr for other calls.
+  Expr *readDictOfPairs(nb::handle call, SourceLocation where) {
+    nb::handle function = call.attr("func");
+    nb::list arguments = nb::cast<nb::list>(call.attr("args"));
+    if (nodeKind(function) != "Name" || nb::cast<std::string>(function.attr("id")) != "dict" ||
+        arguments.size() != 1 || nb::len(nb::object(call.attr("keywords"))) != 0 ||
+        closures.count("dict") || comprehensionVariable("dict"))
+      return nullptr;
+    nb::handle inner = arguments[0];
+    if (nodeKind(inner) != "Call" || nodeKind(inner.attr("func")) != "Name")
+      return nullptr;
+    std::string iterator = nb::cast<std::string>(inner.attr("func").attr("id"));
+    if ((iterator != "zip" && iterator != "enumerate") || closures.count(iterator) ||
+        comprehensionVariable(iterator))
+      return nullptr;
+    std::string result = "$" + std::to_string(++comprehensionCount);
+    auto hidden = [&](const std::string &name) {
+      Expr *expr = source.newExpr(ExprKind::Name, where);
+      expr->name = result + "." + name;
+      return expr;
+    };
+    ComprehensionClause clause{source.newExpr(ExprKind::Tuple, where), readExpr(inner), {}};
+    clause.target->operands = {hidden("k"), hidden("v")};
+    Expr *consumer = source.newExpr(ExprKind::Name, location(function));
+    consumer->name = "dict";
+    return buildComprehension(source, where, result, Accumulation::Dict, {clause}, hidden("k"),
+                              consumer, nullptr, hidden("v"));
   }
 
   /// `sum(x for x in a)` and the like: a generator expression that a builtin consumes whole is
-  /// read as a loop (readComprehension); sorted() sorts the list it would give. nullptr when
+  /// read as a loop (readComprehension); sorted() sorts the list it would give, frozenset()
+  /// freezes the set. nullptr when
   /// the call is not one of those.
   Expr *readGeneratorConsumer(nb::handle call, SourceLocation where) {
     static const std::map<std::string, Accumulation> consumers = {
-        {"sum", Accumulation::Sum},     {"any", Accumulation::Any}, {"all", Accumulation::All},
-        {"min", Accumulation::Min},     {"max", Accumulation::Max}, {"list", Accumulation::List},
-        {"sorted", Accumulation::List}, {"set", Accumulation::Set}};
+        {"sum", Accumulation::Sum},      {"any", Accumulation::Any}, {"all", Accumulation::All},
+        {"min", Accumulation::Min},      {"max", Accumulation::Max}, {"list", Accumulation::List},
+        {"sorted", Accumulation::List},  {"set", Accumulation::Set}, {"dict", Accumulation::Dict},
+        {"frozenset", Accumulation::Set}};
     nb::handle function = call.attr("func");
     nb::list arguments = nb::cast<nb::list>(call.attr("args"));
+    if (Expr *pairs = readDictOfPairs(call, where))
+      return pairs;
     if (nodeKind(function) != "Name" || arguments.size() == 0 ||
         nodeKind(arguments[0]) != "GeneratorExp")
       return nullptr;
@@ -527,7 +576,7 @@ private:
     auto found = consumers.find(name);
     if (found == consumers.end() || closures.count(name) || comprehensionVariable(name))
       return nullptr;
-    bool sorted = name == "sorted";
+    bool sorted = name == "sorted", wrapped = sorted || name == "frozenset";
     size_t keywords = nb::len(nb::object(call.attr("keywords")));
     if (arguments.size() > (name == "sum" ? 2u : 1u) || (keywords != 0 && !sorted))
       return nullptr;
@@ -542,7 +591,7 @@ private:
     Expr *consumer = source.newExpr(ExprKind::Name, location(function));
     consumer->name = name;
     Expr *result = readComprehension(arguments[0], found->second, consumer, start);
-    if (!sorted)
+    if (!wrapped) // sorted() sorts the list, frozenset() freezes the set
       return result;
     Expr *expr = source.newExpr(ExprKind::Call, where);
     expr->operands = {readExpr(function), result};
@@ -784,7 +833,8 @@ private:
       return readComprehension(node, Accumulation::List, nullptr, nullptr);
     if (kind == "GeneratorExp")
       throwUnsupported("generator expressions are only supported as the argument of sum(), "
-                       "any(), all(), min(), max(), list() or sorted()",
+                       "any(), all(), min(), max(), list(), set(), frozenset(), dict() or "
+                       "sorted()",
                        where);
     if (kind == "SetComp")
       return readComprehension(node, Accumulation::Set, nullptr, nullptr);
@@ -795,8 +845,7 @@ private:
       return expr;
     }
     if (kind == "DictComp")
-      throwUnsupported("dict comprehensions are not supported yet; fill the dict in a for loop",
-                       where);
+      return readComprehension(node, Accumulation::Dict, nullptr, nullptr);
     if (kind == "Lambda") {
       Expr *expr = source.newExpr(ExprKind::Name, where);
       expr->name = readLocalFunction(node, "", where);
@@ -804,8 +853,8 @@ private:
     }
     if (kind == "Yield" || kind == "YieldFrom")
       throwUnsupported(std::string(kind == "Yield" ? "yield" : "yield from") +
-                           " is only supported as a statement: its value (what send() passes "
-                           "in, or a generator's return value) is not supported",
+                           " is only supported as a statement or as `x = yield v` (the value "
+                           "send() passes in); other uses of its value are not supported",
                        where);
     static const std::map<std::string, std::string> names = {
         {"JoinedStr", "f-strings"},

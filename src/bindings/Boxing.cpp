@@ -116,6 +116,10 @@ const Type *typeOfValue(PyObject *value) {
     return types::sliceValue();
   if (PySet_CheckExact(value))
     return typeOfSet(value);
+  if (PyFrozenSet_CheckExact(value)) {
+    const Type *set = typeOfSet(value);
+    return set ? types::frozenset(set->keyType()) : nullptr;
+  }
   if (const Type *scalar = numpyScalarType(pythonType)) {
     cache[pythonType] = scalar;
     return scalar;
@@ -323,6 +327,13 @@ PyObject *boxValue(const Type *type, const void *storage) {
     return boxList(type, storage);
   case TypeKind::Dict: // Numba returns a typed.Dict
     return boxTypedContainer(type, storage);
+  case TypeKind::DictView: { // the same view of the typed.Dict over the dict's block
+    static const char *const methods[] = {"keys", "values", "items"};
+    PyObject *dict = boxTypedContainer(type->viewedDict(), storage);
+    PyObject *view = dict ? PyObject_CallMethod(dict, methods[type->viewKind()], nullptr) : nullptr;
+    Py_XDECREF(dict);
+    return view;
+  }
   case TypeKind::Generator:
     return boxGenerator(type, storage);
   case TypeKind::Set:

@@ -6,6 +6,8 @@
 
 #include "runtime/Generators.h"
 #include "runtime/MemoryRuntime.h"
+#include "runtime/Runtime.h"
+#include "typing/OptionalTyping.h"
 
 #include <cstring>
 
@@ -28,11 +30,9 @@ void releaseBlock(GeneratorObject *self) {
   Py_CLEAR(self->arguments);
 }
 
-PyObject *generatorIterNext(PyObject *object) {
-  auto *self = reinterpret_cast<GeneratorObject *>(object);
-  if (!self->block)
-    return nullptr; // exhausted: StopIteration
-  int32_t status = taipan_generator_resume(self->block);
+/// What a resume gave Python: the yielded value, StopIteration (null with nothing set) when the
+/// generator ended, or the exception it raised.
+PyObject *resumed(GeneratorObject *self, int32_t status) {
   if (status == runtime::GeneratorExhausted) {
     releaseBlock(self);
     return nullptr;
@@ -46,10 +46,99 @@ PyObject *generatorIterNext(PyObject *object) {
   return boxValue(self->yieldType, taipan_generator_value(self->block));
 }
 
+PyObject *generatorIterNext(PyObject *object) {
+  auto *self = reinterpret_cast<GeneratorObject *>(object);
+  if (!self->block)
+    return nullptr; // exhausted: StopIteration
+  return resumed(self, taipan_generator_resume(self->block));
+}
+
+/// send(value): the value of the yield expression the generator is suspended at (None for a
+/// plain next()); StopIteration when it ends.
+PyObject *generatorSend(PyObject *object, PyObject *value) {
+  auto *self = reinterpret_cast<GeneratorObject *>(object);
+  if (!self->block) {
+    PyErr_SetNone(PyExc_StopIteration);
+    return nullptr;
+  }
+  bool hasValue = value != Py_None;
+  if (hasValue) {
+    const Type *sent = generatorSentType(self->yieldType);
+    if (!sent) {
+      PyErr_Format(PyExc_TypeError,
+                   "send() of a value into a compiled generator yielding %s is not supported "
+                   "(only generators of numbers or tuples of them take sent values)",
+                   self->yieldType->name().c_str());
+      return nullptr;
+    }
+    size_t offset = generatorPromiseType(self->yieldType)->elementOffset(3);
+    char *slot = static_cast<char *>(self->block->data) + runtime::GeneratorPromiseOffset + offset;
+    if (!unboxValue(value, sent, slot))
+      return nullptr;
+  }
+  PyObject *result = resumed(self, taipan_generator_send(self->block, hasValue ? 1 : 0));
+  if (!result && !PyErr_Occurred())
+    PyErr_SetNone(PyExc_StopIteration);
+  return result;
+}
+
+/// throw(type[, value]) or throw(instance): the exception is raised where the generator is
+/// suspended; the next value it yields, StopIteration when it ends, or what it raises.
+PyObject *generatorThrow(PyObject *object, PyObject *const *args, Py_ssize_t count) {
+  auto *self = reinterpret_cast<GeneratorObject *>(object);
+  if (count < 1 || count > 3) {
+    PyErr_SetString(PyExc_TypeError, "throw expected at least 1 argument, at most 3");
+    return nullptr;
+  }
+  PyObject *thrown = args[0], *value = count > 1 ? args[1] : Py_None;
+  PyObject *exceptionClass;
+  PyObject *instance;
+  if (PyExceptionInstance_Check(thrown)) {
+    if (value != Py_None) {
+      PyErr_SetString(PyExc_TypeError, "instance exception may not have a separate value");
+      return nullptr;
+    }
+    exceptionClass = reinterpret_cast<PyObject *>(Py_TYPE(thrown));
+    instance = Py_NewRef(thrown);
+  } else if (PyExceptionClass_Check(thrown)) {
+    exceptionClass = thrown;
+    instance = value == Py_None ? PyObject_CallNoArgs(thrown) : PyObject_CallOneArg(thrown, value);
+    if (!instance)
+      return nullptr;
+  } else {
+    PyErr_Format(PyExc_TypeError,
+                 "exceptions must be classes or instances deriving from BaseException, not %s",
+                 Py_TYPE(thrown)->tp_name);
+    return nullptr;
+  }
+  if (!self->block) { // an exhausted generator raises it, as CPython's does
+    PyErr_SetObject(exceptionClass, instance);
+    Py_DECREF(instance);
+    return nullptr;
+  }
+  PyObject *text = PyObject_Str(instance);
+  Py_DECREF(instance);
+  const char *message = text ? PyUnicode_AsUTF8(text) : nullptr;
+  if (!message) {
+    Py_XDECREF(text);
+    return nullptr;
+  }
+  int id = exceptionIdFor(exceptionClass);
+  runtime::raiseWithMessage(id, message);
+  Py_DECREF(text);
+  PyObject *result = resumed(self, taipan_generator_throw(self->block, id));
+  if (!result && !PyErr_Occurred())
+    PyErr_SetNone(PyExc_StopIteration);
+  return result;
+}
+
 /// close(): an unfinished generator is destroyed now (its finally blocks run, its references
 /// go); later next() calls raise StopIteration, as after CPython's close().
 PyObject *generatorClose(PyObject *object, PyObject * /*unused*/) {
-  releaseBlock(reinterpret_cast<GeneratorObject *>(object));
+  auto *self = reinterpret_cast<GeneratorObject *>(object);
+  if (self->block) // finished now, even where compiled code holds it too
+    taipan_generator_close(self->block);
+  releaseBlock(self);
   Py_RETURN_NONE;
 }
 
@@ -71,6 +160,10 @@ PyTypeObject *generatorType() {
     static PyMethodDef methods[] = {
         {"close", generatorClose, METH_NOARGS,
          "Destroys the generator: its finally blocks run and what it holds is released."},
+        {"send", generatorSend, METH_O,
+         "Resumes the generator with a value for the yield expression it is suspended at."},
+        {"throw", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(generatorThrow)),
+         METH_FASTCALL, "Raises an exception where the generator is suspended."},
         {nullptr, nullptr, 0, nullptr}};
     static PyType_Slot slots[] = {
         {Py_tp_methods, methods},

@@ -113,8 +113,9 @@ const Type *typeOfSet(PyObject *value) {
 }
 
 bool unboxSet(PyObject *value, const Type *type, void *storage) {
-  if (!PySet_Check(value)) {
-    PyErr_Format(PyExc_TypeError, "expected a set, not %s", Py_TYPE(value)->tp_name);
+  if (type->isFrozen() ? !PyFrozenSet_Check(value) : !PySet_Check(value)) {
+    PyErr_Format(PyExc_TypeError, "expected a %s, not %s", type->isFrozen() ? "frozenset" : "set",
+                 Py_TYPE(value)->tp_name);
     return false;
   }
   std::vector<int64_t> layout = setLayout(type);
@@ -155,7 +156,8 @@ bool unboxSet(PyObject *value, const Type *type, void *storage) {
 
 PyObject *boxSet(const Type *type, const void *storage) {
   MemInfo *set = blockAt(storage);
-  PyObject *result = PySet_New(nullptr);
+  // A new frozenset has one reference, so PySet_Add may fill it (as CPython's own code does).
+  PyObject *result = type->isFrozen() ? PyFrozenSet_New(nullptr) : PySet_New(nullptr);
   if (result && type->keyType() && !copyLayout(result, type, set) && !addKeys(result, type, set))
     Py_CLEAR(result);
   taipan_nrt_decref(set);
@@ -165,7 +167,7 @@ PyObject *boxSet(const Type *type, const void *storage) {
 bool finishSetArgument(PyObject *value, const Type *type, void *storage, bool reflect) {
   MemInfo *set = blockAt(storage);
   bool ok = true;
-  if (reflect && type->keyType()) {
+  if (reflect && type->keyType() && !type->isFrozen()) {
     // Unchanged when the sizes agree and every compiled key is in the caller's set.
     bool changed = PySet_GET_SIZE(value) != setHeader(set)->size;
     SetHeader *header = setHeader(set);

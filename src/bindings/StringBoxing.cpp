@@ -119,6 +119,9 @@ void releaseUnboxed(const Type *type, void *storage) {
     for (size_t i = 0; i < type->elements().size(); ++i)
       if (type->elements()[i]->holdsReferences())
         releaseUnboxed(type->elements()[i], static_cast<char *>(storage) + type->elementOffset(i));
+  } else if (type->isOptional() && type->holdsReferences()) { // None's payload is null
+    releaseUnboxed(type->optionalValue(),
+                   static_cast<char *>(storage) + type->optionalValueOffset());
   }
 }
 

@@ -9,6 +9,8 @@
 #include "Boxing.h"
 #include "RecordBoxing.h"
 
+#include <algorithm>
+#include <functional>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -369,7 +371,22 @@ void defineTypeObjects(nb::module_ &module) {
       return TypeRef{type}; // Optional(Optional(T)) is Optional(T), as in Numba
     if (!canBeOptional(type))
       throw nb::type_error(
-          ("taipan supports Optional of numbers and tuples of them, not " + type->name()).c_str());
+          ("taipan supports Optional of numbers, arrays, strings, lists, dicts, sets and "
+           "tuples of them, not " +
+           type->name())
+              .c_str());
+    // A reflected list or set argument is copied in and written back after the call, which an
+    // optional argument does not do.
+    std::function<bool(const Type *)> reflected = [&](const Type *t) {
+      if (t->isTuple())
+        return std::any_of(t->elements().begin(), t->elements().end(), reflected);
+      return t->isReflected() || t->isSet();
+    };
+    if (reflected(type))
+      throw nb::type_error(("an Optional of " + type->name() +
+                            " is not supported (a reflected list or set is written back to the "
+                            "caller's; use a typed List)")
+                               .c_str());
     return TypeRef{types::optional(type)};
   });
   module.def(

@@ -312,18 +312,73 @@ int dictContains(PyObject *object, PyObject *key) {
   return failed ? -1 : slot != nullptr;
 }
 
+/// An iterator over a typed Dict's keys, live as CPython's dict_keyiterator: it walks the entry
+/// array from its position, and raises RuntimeError when the dict changed size since it began
+/// (or yields more keys than it had: keys changed).
+struct KeyIterator {
+  PyObject_HEAD PyObject *dict;
+  int64_t position;
+  int64_t initialSize; ///< -1 once it raised: it raises again, as CPython's does
+  int64_t remaining;
+};
+
+PyTypeObject *keyIteratorType = nullptr;
+
 PyObject *dictIter(PyObject *object) {
-  PyObject *keys = entries(asDict(object), 0);
-  if (!keys)
+  auto *iterator = PyObject_New(KeyIterator, keyIteratorType);
+  if (!iterator)
     return nullptr;
-  PyObject *iterator = PyObject_GetIter(keys);
-  Py_DECREF(keys);
-  return iterator;
+  Py_INCREF(object);
+  iterator->dict = object;
+  iterator->position = 0;
+  iterator->initialSize = iterator->remaining = sizeOf(asDict(object));
+  return reinterpret_cast<PyObject *>(iterator);
 }
 
-PyObject *dictKeys(PyObject *object, PyObject *) { return entries(asDict(object), 0); }
-PyObject *dictValues(PyObject *object, PyObject *) { return entries(asDict(object), 1); }
-PyObject *dictItems(PyObject *object, PyObject *) { return entries(asDict(object), 2); }
+void keyIteratorDealloc(PyObject *object) {
+  auto *iterator = reinterpret_cast<KeyIterator *>(object);
+  Py_XDECREF(iterator->dict);
+  PyTypeObject *type = Py_TYPE(object);
+  PyObject_Free(object);
+  Py_DECREF(type);
+}
+
+PyObject *keyIteratorNext(PyObject *object) {
+  auto *iterator = reinterpret_cast<KeyIterator *>(object);
+  Dict *self = asDict(iterator->dict);
+  if (sizeOf(self) != iterator->initialSize) {
+    PyErr_SetString(PyExc_RuntimeError, "dictionary changed size during iteration");
+    iterator->initialSize = -1;
+    return nullptr;
+  }
+  if (!self->block)
+    return nullptr;
+  while (iterator->position < dictHeader(self->block)->used) {
+    char *key = taipan_dict_entry(self->block, iterator->position++, 0);
+    if (!key)
+      continue;
+    if (iterator->remaining-- <= 0) {
+      PyErr_SetString(PyExc_RuntimeError, "dictionary keys changed during iteration");
+      return nullptr;
+    }
+    return boxBorrowedValue(self->type->keyType(), key);
+  }
+  return nullptr;
+}
+
+/// keys(), values() and items(): views of the dict, live as CPython's (their length, `in` and
+/// iteration read the dict when asked), as Numba's typed.Dict gives them: the
+/// collections.abc views over the mapping.
+PyObject *view(PyObject *object, const char *name) {
+  static PyObject *abc = PyImport_ImportModule("collections.abc");
+  if (!abc)
+    return nullptr;
+  return PyObject_CallMethod(abc, name, "O", object);
+}
+
+PyObject *dictKeys(PyObject *object, PyObject *) { return view(object, "KeysView"); }
+PyObject *dictValues(PyObject *object, PyObject *) { return view(object, "ValuesView"); }
+PyObject *dictItems(PyObject *object, PyObject *) { return view(object, "ItemsView"); }
 
 PyObject *dictGet(PyObject *object, PyObject *const *args, Py_ssize_t count) {
   if (count < 1 || count > 2) {
@@ -527,9 +582,9 @@ template <typename F> PyCFunction method(F function) {
 }
 
 PyMethodDef dictMethods[] = {
-    {"keys", dictKeys, METH_NOARGS, "The keys, in insertion order (a list)."},
-    {"values", dictValues, METH_NOARGS, "The values, in insertion order (a list)."},
-    {"items", dictItems, METH_NOARGS, "The (key, value) pairs, in insertion order (a list)."},
+    {"keys", dictKeys, METH_NOARGS, "A live view of the keys, in insertion order."},
+    {"values", dictValues, METH_NOARGS, "A live view of the values, in insertion order."},
+    {"items", dictItems, METH_NOARGS, "A live view of the (key, value) pairs, in order."},
     {"get", method(dictGet), METH_FASTCALL, "The value of a key, or a default."},
     {"setdefault", method(dictSetdefault), METH_FASTCALL,
      "The value of a key, storing the default first when the key is absent."},
@@ -587,6 +642,16 @@ void defineTypedDict(nb::module_ &module) {
   static PyType_Spec spec = {"taipan.typed.Dict", sizeof(Dict), 0, Py_TPFLAGS_DEFAULT, slots};
   typedDictType = reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&spec));
   if (!typedDictType)
+    throw nb::python_error();
+  static PyType_Slot iteratorSlots[] = {
+      {Py_tp_dealloc, reinterpret_cast<void *>(keyIteratorDealloc)},
+      {Py_tp_iter, reinterpret_cast<void *>(PyObject_SelfIter)},
+      {Py_tp_iternext, reinterpret_cast<void *>(keyIteratorNext)},
+      {0, nullptr}};
+  static PyType_Spec iteratorSpec = {"taipan.typed.dict_keyiterator", sizeof(KeyIterator), 0,
+                                     Py_TPFLAGS_DEFAULT, iteratorSlots};
+  keyIteratorType = reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&iteratorSpec));
+  if (!keyIteratorType)
     throw nb::python_error();
   module.attr("TypedDict") = nb::handle(reinterpret_cast<PyObject *>(typedDictType));
 }

@@ -77,7 +77,8 @@ void addInStepIterator(Library &library, const std::string &name) {
         bool inStep = false;
         for (const Type *argument : arguments) {
           inStep |= argument->isArray() || argument->isList() ||
-                    argument->kind() == TypeKind::Range || argument->isGenerator();
+                    argument->kind() == TypeKind::Range || argument->isGenerator() ||
+                    argument->isString() || argument->isDict() || argument->isSet();
           // A for loop resumes generators in step (FunctionLowering::lowerInStepGeneratorFor).
           if (argument->isGenerator() && !call.iteratedByLoop)
             throwUnsupported(call.function->name +
@@ -163,7 +164,8 @@ void registerBuiltinIterators(Library &library) {
           call.form = LenOfTuple;
         } else if (argument->isString()) {
           call.form = LenOfString;
-        } else if (argument->isList() || argument->isDict() || argument->isSet()) {
+        } else if (argument->isList() || argument->isDict() || argument->isSet() ||
+                   argument->isDictView()) {
           call.form = LenOfList;
         } else {
           throwNoOverload(call);
@@ -182,6 +184,9 @@ void registerBuiltinIterators(Library &library) {
         case LenOfList:
           if (call.argumentTypes[0]->isSet())
             return call.argumentTypes[0]->keyType() ? lowering.setLength(values[0])
+                                                    : lowering.irBuilder().getInt64(0);
+          if (call.argumentTypes[0]->isDictView()) // the dict's length now
+            return call.argumentTypes[0]->keyType() ? lowering.dictLength(values[0])
                                                     : lowering.irBuilder().getInt64(0);
           return call.argumentTypes[0]->isDict() ? lowering.dictLength(values[0])
                                                  : lowering.listLength(values[0]);

@@ -46,6 +46,8 @@ const Type *withDefault(const LibraryCall &call, const Type *dict, const Type *f
   const Type *normal = dictValueType(fallback);
   if (!dict->keyType())
     return normal; // for now: `counts[w] = counts.get(w, 0) + 1` then types the dict
+  if (fallback->isNone() && canBeOptional(dict->valueType()))
+    return types::optional(dict->valueType()); // d.pop(k, None): the value or None
 
   const Type *result = normal ? unifyTypes(dict->valueType(), normal) : nullptr;
   if (!result || (result->holdsReferences() && result != dict->valueType()))
@@ -55,6 +57,20 @@ const Type *withDefault(const LibraryCall &call, const Type *dict, const Type *f
                          dict->name(),
                      call.location);
   return result;
+}
+
+/// The item type of an iterable of (key, value) pairs that dict() takes, or null.
+const Type *pairIterableItem(const Type *iterable) {
+  const Type *item = nullptr;
+  if (iterable->isList())
+    item = iterable->itemType();
+  else if (iterable->isSet())
+    item = iterable->keyType();
+  else if (iterable->isUniformTuple())
+    item = iterable->elements().front();
+  else if (iterable->isGenerator())
+    item = iterable->yieldType();
+  return item && item->isTuple() && item->elements().size() == 2 ? item : nullptr;
 }
 
 /// The value slot of `key` in `dict`, or null.
@@ -331,18 +347,6 @@ void registerLookups(Library &library) {
 }
 
 void registerMethods(Library &library) {
-  // keys(), values(), items(): lists of them in order (Numba gives views; a list iterates,
-  // indexes and converts alike).
-  const char *views[] = {"dict.keys", "dict.values", "dict.items"};
-  for (int which = 0; which < 3; ++which)
-    addCpu(
-        library, views[which], {{"", false}},
-        [which](LibraryCall &call) {
-          return FunctionLowering::dictListType(dictArgument(call), which);
-        },
-        [which](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-          return lowering.dictToList(values[0], call.argumentTypes[0], which);
-        });
   addCpu(
       library, "dict.__delitem__", {{"", false}, {"", false}},
       [](LibraryCall &call) {
@@ -408,27 +412,48 @@ void registerMethods(Library &library) {
             "taipan_dict_update", lowering.irBuilder().getInt32Ty(), {values[0], source}));
         return noneValue(lowering);
       });
-  // dict() and dict(d) (a copy); other forms are not supported.
+  // dict(), dict(d) (a copy) and dict(iterable of pairs), as Numba has them; dict(**kw) is not
+  // supported (Numba refuses it too). dict(zip(...)) and dict(<generator expression>) are read as
+  // comprehensions (syntax/Comprehensions.h).
   addCpu(
       library, "dict", {{"", true}},
-      [](LibraryCall &call) {
+      [](LibraryCall &call) -> const Type * {
         if (call.argumentTypes.empty())
           return types::dict(nullptr, nullptr);
-        if (!call.argumentTypes[0]->isDict())
-          throwUnsupported("dict() of a " + call.argumentTypes[0]->name() +
-                               " is not supported (dict() and dict(d) of a dict are)",
+        const Type *iterable = call.argumentTypes[0];
+        if (iterable->isDict())
+          return iterable;
+        if ((iterable->isList() && !iterable->itemType()) ||
+            (iterable->isTuple() && iterable->elements().empty()))
+          return types::dict(nullptr, nullptr); // dict([]) and dict(())
+        const Type *pair = pairIterableItem(iterable);
+        if (!pair)
+          throwTypingError("dict() of a " + iterable->name() +
+                               " is not supported (dict() takes a dict, or an iterable of "
+                               "(key, value) pairs: a list, uniform tuple, set or generator of "
+                               "2-tuples)",
                            call.location);
-        return call.argumentTypes[0];
+        return dictTypeOfStore(pair->elements()[0], pair->elements()[1], call.location);
       },
       [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
         if (values.empty() || !call.resultType->keyType())
           return lowering.newDict(call.resultType);
         llvm::IRBuilder<> &builder = lowering.irBuilder();
-        llvm::Value *copy =
-            lowering.listRuntime("taipan_dict_copy", builder.getPtrTy(), {values[0]});
-        lowering.exitIf(builder.CreateIsNull(copy), builder.getInt32(MemoryErrorId));
-        lowering.addTemporary(copy, call.resultType);
-        return copy;
+        const Type *iterable = call.argumentTypes[0];
+        if (iterable->isDict()) {
+          llvm::Value *copy =
+              lowering.listRuntime("taipan_dict_copy", builder.getPtrTy(), {values[0]});
+          lowering.exitIf(builder.CreateIsNull(copy), builder.getInt32(MemoryErrorId));
+          lowering.addTemporary(copy, call.resultType);
+          return copy;
+        }
+        llvm::Value *dict = lowering.newDict(call.resultType);
+        lowering.forEachItem(values[0], iterable, [&](llvm::Value *pair, const Type *pairType) {
+          lowering.storeDictItem(dict, call.resultType, lowering.tupleElement(pair, pairType, 0),
+                                 pairType->elements()[0], lowering.tupleElement(pair, pairType, 1),
+                                 pairType->elements()[1]);
+        });
+        return dict;
       });
 }
 

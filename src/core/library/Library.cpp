@@ -39,6 +39,8 @@ Library::Library() {
   registerStringFunctions(*this);
   registerListFunctions(*this);
   registerDictFunctions(*this);
+  registerDictViewFunctions(*this);
+  registerGeneratorMethods(*this);
   registerSetFunctions(*this);
   registerJitClassFunctions(*this);
   registerLiteralUnroll(*this);

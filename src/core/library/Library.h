@@ -217,6 +217,8 @@ void registerIntrospection(Library &library);
 void registerStringFunctions(Library &library);
 void registerListFunctions(Library &library);
 void registerDictFunctions(Library &library);
+void registerDictViewFunctions(Library &library);
+void registerGeneratorMethods(Library &library);
 void registerTypedContainerFunctions(Library &library);
 void registerSetFunctions(Library &library);
 void registerLiteralUnroll(Library &library);

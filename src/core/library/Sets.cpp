@@ -28,6 +28,17 @@ const Type *setArgument(const LibraryCall &call) {
   return set;
 }
 
+/// The set a method changing it is called on: a frozenset has no such method, as in CPython
+/// (where calling it is an AttributeError).
+const Type *mutableSetArgument(const LibraryCall &call) {
+  const Type *set = setArgument(call);
+  if (set->isFrozen())
+    throwTypingError("'frozenset' object has no attribute '" + call.function->name.substr(4) +
+                         "' (a frozenset cannot change; " + set->name() + ")",
+                     call.location);
+  return set;
+}
+
 /// A key argument must convert to the set's key type without changing its value.
 void requireKey(const LibraryCall &call, const Type *set, const Type *key) {
   if (set->keyType() && !dictAcceptsKey(set, key))
@@ -48,14 +59,15 @@ const Type *otherSetType(const LibraryCall &call, size_t index) {
   return other;
 }
 
-/// The set type two sets combine into (their keys unified), or a TypingError.
+/// The set type two sets combine into (their keys unified), or a TypingError. The result is a
+/// frozenset when the left one is, as CPython's set operations give the left operand's type.
 const Type *combinedType(const LibraryCall &call, const Type *left, const Type *right) {
   if (!left->keyType() || !right->keyType())
-    return left->keyType() ? left : right;
+    return types::setLike(left, left->keyType() ? left->keyType() : right->keyType());
   const Type *key = unifyTypes(left->keyType(), right->keyType());
   if (!key || !dictKeyType(key) || dictKeyType(key) != key)
     throwTypingError("cannot combine a " + left->name() + " and a " + right->name(), call.location);
-  return types::set(key);
+  return types::setLike(left, key);
 }
 
 /// A method updating the set in place takes keys that convert into its own.
@@ -216,6 +228,32 @@ void registerConstruction(Library &library) {
           lowering.addAllToSet(set, call.resultType, values[0], call.argumentTypes[0]);
         return set;
       });
+  // frozenset() and frozenset(iterable): a set that cannot change, built as set() builds it.
+  addCpu(
+      library, "frozenset", {{"", true}},
+      [](LibraryCall &call) {
+        if (call.argumentTypes.empty())
+          return types::frozenset(nullptr);
+        const Type *set = setOfIterable(call.argumentTypes[0]);
+        if (!set)
+          throwTypingError("frozenset() of a " + call.argumentTypes[0]->name() +
+                               " is not supported (frozenset() takes an iterable of integers, "
+                               "floats, booleans, strings or tuples of them)",
+                           call.location);
+        return types::frozenset(set->keyType());
+      },
+      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        const Type *argument = values.empty() ? nullptr : call.argumentTypes[0];
+        if (argument && argument->isFrozen() && argument == call.resultType) {
+          lowering.incref(values[0], argument); // frozenset(f) is f, as in CPython
+          lowering.addTemporary(values[0], argument);
+          return values[0];
+        }
+        llvm::Value *set = lowering.newSet(call.resultType);
+        if (argument && call.resultType->keyType())
+          lowering.addAllToSet(set, call.resultType, values[0], argument);
+        return set;
+      });
   // {a, b, ...}: the keys unify; each is added in order, as CPython's BUILD_SET does.
   addCpu(
       library, "set.{}", {},
@@ -246,7 +284,7 @@ void registerElementMethods(Library &library) {
   addCpu(
       library, "set.add", {{"", false}, {"", false}},
       [](LibraryCall &call) {
-        const Type *set = setArgument(call);
+        const Type *set = mutableSetArgument(call);
         if (!dictKeyType(call.argumentTypes[1]))
           throwTypingError("a set cannot hold a " + call.argumentTypes[1]->name(), call.location);
         requireKey(call, set, call.argumentTypes[1]);
@@ -261,7 +299,7 @@ void registerElementMethods(Library &library) {
     addCpu(
         library, name, {{"", false}, {"", false}},
         [](LibraryCall &call) {
-          requireKey(call, setArgument(call), call.argumentTypes[1]);
+          requireKey(call, mutableSetArgument(call), call.argumentTypes[1]);
           return types::none();
         },
         [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
@@ -289,7 +327,7 @@ void registerElementMethods(Library &library) {
         });
   addCpu(
       library, "set.pop", {{"", false}},
-      [](LibraryCall &call) { return setArgument(call)->keyType(); },
+      [](LibraryCall &call) { return mutableSetArgument(call)->keyType(); },
       [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
         const Type *set = call.argumentTypes[0];
         lowering.requireSetType(set, call.location);
@@ -307,7 +345,7 @@ void registerElementMethods(Library &library) {
   addCpu(
       library, "set.clear", {{"", false}},
       [](LibraryCall &call) {
-        setArgument(call);
+        mutableSetArgument(call);
         return types::none();
       },
       [](FunctionLowering &lowering, const LibraryCall &, const Values &values) {
@@ -342,7 +380,7 @@ void registerSetMethods(Library &library) {
     addCpu(
         library, std::string("set.") + method, {{"", false}, {"", false}},
         [](LibraryCall &call) {
-          requireUpdate(call, setArgument(call), otherSetType(call, 1));
+          requireUpdate(call, mutableSetArgument(call), otherSetType(call, 1));
           return types::none();
         },
         [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {

@@ -419,6 +419,11 @@ void FunctionLowering::lowerReturn(llvm::Value *value, const Type *type) {
   if (value && returnType->isRuntimeValue() && !returnType->isNone()) {
     llvm::Value *converted = takeOwnership(castValue(value, type, returnType), returnType);
     builder.CreateStore(toMemoryForm(builder, converted, returnType), target->getArg(0));
+  } else if (!value && returnType->isOptional()) {
+    // A bare `return` (or the end of the body) of a function that returns a value elsewhere
+    // returns None: the optional's flag and payload are zero.
+    builder.CreateStore(llvm::Constant::getNullValue(memoryType(context, returnType)),
+                        target->getArg(0));
   }
   exitFunction(builder.getInt32(variablesBorrowed ? ReturnedFromSegment : 0));
 }
@@ -471,13 +476,22 @@ void FunctionLowering::lowerWhile(Stmt *stmt) {
 
 FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value *value,
                                                                      const Type *type) {
+  // The loop holds what it iterates (the body may rebind the name it came from, which would
+  // free a list or an array still being walked), released with the statement's temporaries.
+  if (type->holdsReferences()) {
+    incref(value, type);
+    addTemporary(value, type);
+  }
   IterationSource source{type, value};
   if (type->isString()) {
     source.value = asStringValue(*this, value, type);
     source.type = types::unicode();
-  } else if (type->isDict()) { // `for k in d` walks a list of the keys, made first
+  } else if (type->isDict()) { // zip(d, ...) walks a list of the keys, made first
     source.value = dictToList(value, type, 0);
     source.type = dictListType(type, 0);
+  } else if (type->isDictView()) { // a list of the view's items, made first
+    source.value = dictToList(value, type->viewedDict(), type->viewKind());
+    source.type = dictListType(type->viewedDict(), type->viewKind());
   } else if (type->isSet()) { // `for k in s` walks a list of the keys in table order
     source.value = setToList(value, type);
     source.type = types::list(type->keyType());
@@ -707,6 +721,9 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   } else if (typeOf(iterable)->isTuple() && typeOf(iterable)->elements().empty()) {
     lowerExpr(iterable); // `for x in ()`: evaluated, then the else block (typing skipped the body)
     lowerBlock(stmt->orelse);
+    return;
+  } else if (typeOf(iterable)->isDict() || typeOf(iterable)->isDictView()) {
+    lowerDictFor(stmt, lowerExpr(iterable), typeOf(iterable));
     return;
   } else {
     sources.push_back(prepareIteration(lowerExpr(iterable), typeOf(iterable)));

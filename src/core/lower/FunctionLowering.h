@@ -176,15 +176,22 @@ public:
   /// The body of a generator function as an LLVM coroutine: the call returns the generator.
   void lowerGeneratorFunction();
   /// Suspends with `status` (a yielded value's 0, or an exception's) until resumed; a destroy
-  /// while suspended leaves through the unwind block, releasing the generator's locals.
-  void suspendCoroutine(bool final);
+  /// while suspended leaves through the unwind block, releasing the generator's locals. Once
+  /// resumed, an exception thrown in (throw()) is raised there; `delegating` (a `yield from`'s
+  /// yield) refuses throw() and send() of a value instead of passing them on.
+  void suspendCoroutine(bool final, bool delegating = false);
   void lowerYield(Stmt *stmt);
   /// Resumes `generator` once: its next item (owned, a temporary), or a branch to `exhausted`
-  /// when it returned. An exception it raised propagates.
+  /// when it returned. An exception it raised propagates. With `status`, the generator was
+  /// resumed already (send(), throw()) and that is the resume's result.
   llvm::Value *nextGeneratorItem(llvm::Value *generator, const Type *type,
-                                 llvm::BasicBlock *exhausted);
+                                 llvm::BasicBlock *exhausted, llvm::Value *status = nullptr);
   /// `for target in generator`: resumes it until it is exhausted.
   void lowerGeneratorFor(Stmt *stmt, llvm::Value *generator, const Type *type);
+  /// `for x in d` or over a view of d (`d.items()`): the dict's entries as they are when each
+  /// is reached, raising RuntimeError when the dict changed size since the loop began, as
+  /// CPython's dict iterators do (lower/LowerDicts.cpp).
+  void lowerDictFor(Stmt *stmt, llvm::Value *dict, const Type *type);
   /// `for ... in enumerate(g)` / `zip(a, g, ...)` where an argument is a generator: each step
   /// takes the next item of each argument in order and stops at the first exhausted one.
   void lowerInStepGeneratorFor(Stmt *stmt, const LibraryCall &call);

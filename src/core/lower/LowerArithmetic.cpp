@@ -263,6 +263,7 @@ llvm::Value *FunctionLowering::truthValue(llvm::Value *value, const Type *type) 
   case TypeKind::List:
     return builder.CreateICmpNE(listLength(value), builder.getInt64(0));
   case TypeKind::Dict:
+  case TypeKind::DictView: // the dict's block
     return builder.CreateICmpNE(dictLength(value), builder.getInt64(0));
   case TypeKind::Set:
     return builder.CreateICmpNE(setLength(value), builder.getInt64(0));

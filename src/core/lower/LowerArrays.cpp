@@ -25,6 +25,11 @@ void FunctionLowering::collectBlocks(llvm::Value *value, const Type *type,
       if (type->elements()[i]->holdsReferences())
         collectBlocks(builder.CreateExtractValue(value, static_cast<unsigned>(i)),
                       type->elements()[i], blocks);
+  } else if (type->isOptional() && type->holdsReferences()) {
+    // None's payload is zero: its blocks are null, which reference counting skips.
+    collectBlocks(
+        fromMemoryForm(builder, builder.CreateExtractValue(value, 1), type->optionalValue()),
+        type->optionalValue(), blocks);
   }
 }
 

@@ -237,8 +237,14 @@ llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
   checkLibraryTarget(call);
   std::vector<llvm::Value *> values;
   if (!call.function->lowersArguments)
-    for (Expr *argument : call.arguments)
-      values.push_back(argument ? lowerExpr(argument) : nullptr);
+    for (size_t i = 0; i < call.arguments.size(); ++i) {
+      Expr *argument = call.arguments[i];
+      llvm::Value *value = argument ? lowerExpr(argument) : nullptr;
+      // A dict view the function takes as a list of its items (TypeInference's viewAsList).
+      if (value && typeOf(argument)->isDictView() && call.argumentTypes[i]->isList())
+        value = dictToList(value, typeOf(argument)->viewedDict(), typeOf(argument)->viewKind());
+      values.push_back(value);
+    }
   return call.function->lower(*this, call, values);
 }
 

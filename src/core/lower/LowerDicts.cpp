@@ -132,6 +132,77 @@ void FunctionLowering::forEachDictEntry(
   });
 }
 
+void FunctionLowering::lowerDictFor(Stmt *stmt, llvm::Value *dict, const Type *type) {
+  const Type *dictType = type->isDict() ? type : type->viewedDict();
+  int which = type->isDict() ? 0 : type->viewKind();
+  // The loop holds the dict (the body may rebind the name it came from), as CPython's iterator
+  // does; released with the statement's temporaries.
+  incref(dict, type);
+  addTemporary(dict, type);
+  llvm::BasicBlock *orelse = newBlock("dictfor.else");
+  llvm::BasicBlock *end = newBlock("dictfor.end");
+  if (!dictType->keyType()) { // `{}` never stored into: no items
+    builder.CreateBr(orelse);
+  } else {
+    llvm::Type *i64 = builder.getInt64Ty();
+    // CPython's dictiterobject: the position in the entry array, the size at the start, and
+    // how many items are still expected (more means keys changed during the iteration).
+    llvm::AllocaInst *position = createEntryAlloca(i64, "dictfor.position");
+    llvm::AllocaInst *remaining = createEntryAlloca(i64, "dictfor.remaining");
+    llvm::Value *initialSize = dictLength(dict);
+    builder.CreateStore(builder.getInt64(0), position);
+    builder.CreateStore(initialSize, remaining);
+    llvm::BasicBlock *header = newBlock("dictfor.next");
+    llvm::BasicBlock *look = newBlock("dictfor.look");
+    llvm::BasicBlock *found = newBlock("dictfor.found");
+    builder.CreateBr(header);
+    builder.SetInsertPoint(header);
+    raiseIf(builder.CreateICmpNE(dictLength(dict), initialSize), RuntimeErrorId,
+            "dictionary changed size during iteration");
+    builder.CreateBr(look);
+    builder.SetInsertPoint(look); // skips deleted entries
+    llvm::Value *index = builder.CreateLoad(i64, position);
+    llvm::Value *used = listHeaderField(dict, runtime::DictUsedOffset, i64);
+    llvm::BasicBlock *entry = newBlock("dictfor.entry");
+    builder.CreateCondBr(builder.CreateICmpSGE(index, used), orelse, entry);
+    builder.SetInsertPoint(entry);
+    builder.CreateStore(builder.CreateAdd(index, builder.getInt64(1)), position);
+    llvm::Value *keyAddress =
+        listRuntime("taipan_dict_entry", builder.getPtrTy(), {dict, index, builder.getInt32(0)});
+    builder.CreateCondBr(builder.CreateIsNull(keyAddress), look, found);
+    builder.SetInsertPoint(found);
+    llvm::Value *left = builder.CreateLoad(i64, remaining);
+    raiseIf(builder.CreateICmpSLE(left, builder.getInt64(0)), RuntimeErrorId,
+            "dictionary keys changed during iteration");
+    builder.CreateStore(builder.CreateSub(left, builder.getInt64(1)), remaining);
+    const Type *key = dictType->keyType();
+    llvm::Value *keyValue =
+        fromMemoryForm(builder, builder.CreateLoad(memoryType(context, key), keyAddress), key);
+    llvm::Value *item = keyValue;
+    const Type *itemType = key;
+    if (which != 0) {
+      llvm::Value *valueAddress =
+          listRuntime("taipan_dict_entry", builder.getPtrTy(), {dict, index, builder.getInt32(1)});
+      llvm::Value *value = loadDictValue(valueAddress, dictType);
+      itemType = which == 1 ? dictType->valueType() : type->viewItemType();
+      item = which == 1 ? value : lowerTuple({keyValue, value}, itemType);
+    }
+    size_t mark = temporaries.size();
+    lowerAssign(stmt->targets[0], item, itemType); // retains what it keeps of the entry
+    releaseTemporaries(mark);
+    loops.push_back({header, end});
+    lowerBlock(stmt->body);
+    loops.pop_back();
+    if (!builder.GetInsertBlock()->getTerminator())
+      builder.CreateBr(header);
+  }
+  builder.SetInsertPoint(orelse);
+  lowerBlock(stmt->orelse);
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(end);
+  builder.SetInsertPoint(end);
+}
+
 llvm::Value *FunctionLowering::convertDict(llvm::Value *dict, const Type *from, const Type *to) {
   llvm::Value *result = newDict(to);
   forEachDictEntry(dict, from, [&](llvm::Value *key, llvm::Value *value) {

@@ -5,6 +5,7 @@
 #include "runtime/Generators.h"
 #include "runtime/Runtime.h"
 #include "support/CompileError.h"
+#include "typing/OptionalTyping.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
@@ -25,14 +26,16 @@ void FunctionLowering::lowerGeneratorFunction() {
   llvm::Type *pointer = builder.getPtrTy();
   llvm::Type *i64 = builder.getInt64Ty();
   Coroutine state;
-  // The promise: the status the body ended with, then the value yielded last (both read by
-  // the runtime at fixed offsets: LLVM puts the promise right after the frame's two function
-  // pointers).
-  state.promiseType =
-      llvm::StructType::get(context, {i64, memoryType(context, function.yieldType)});
+  // The promise: the status, the resumer's control word, the value yielded last and what
+  // send() passed (runtime/Generators.h; read at fixed offsets: LLVM puts the promise right
+  // after the frame's two function pointers).
+  std::vector<llvm::Type *> promiseFields = {i64, i64, memoryType(context, function.yieldType)};
+  if (const Type *sent = generatorSentType(function.yieldType)) // as generatorPromiseType lays it
+    promiseFields.push_back(memoryType(context, sent));
+  state.promiseType = llvm::StructType::get(context, promiseFields);
   const llvm::DataLayout &layout = moduleLowering.module.getDataLayout();
   const llvm::StructLayout *promiseLayout = layout.getStructLayout(state.promiseType);
-  if (promiseLayout->getElementOffset(1) != GeneratorValueOffset ||
+  if (promiseLayout->getElementOffset(2) != GeneratorValueOffset ||
       layout.getABITypeAlign(state.promiseType).value() > 16)
     throwUnsupported("a generator cannot yield values of type " + function.yieldType->name(),
                      function.source->definitionLocation);
@@ -105,7 +108,7 @@ void FunctionLowering::lowerGeneratorFunction() {
   emitUnwindBlock();
 }
 
-void FunctionLowering::suspendCoroutine(bool final) {
+void FunctionLowering::suspendCoroutine(bool final, bool delegating) {
   llvm::Value *suspend =
       builder.CreateIntrinsic(llvm::Intrinsic::coro_suspend, {},
                               {llvm::ConstantTokenNone::get(context), builder.getInt1(final)});
@@ -123,6 +126,28 @@ void FunctionLowering::suspendCoroutine(bool final) {
   builder.SetInsertPoint(destroyed);
   exitFunction(builder.getInt32(DestroyedGenerator));
   builder.SetInsertPoint(resumed);
+  // Started: send() of a value is allowed from now on (the status word, runtime/Generators.h).
+  llvm::Type *i64 = builder.getInt64Ty();
+  builder.CreateStore(builder.getInt64(1),
+                      builder.CreateStructGEP(coroutine->promiseType, coroutine->promise, 0));
+  llvm::Value *control = builder.CreateLoad(
+      i64, builder.CreateStructGEP(coroutine->promiseType, coroutine->promise, 1));
+  llvm::Value *thrown = builder.CreateICmpNE(control, builder.getInt64(0));
+  if (delegating) {
+    // CPython passes them on to the generator `yield from` iterates, which this loop cannot.
+    raiseIf(thrown, RuntimeErrorId,
+            "throw() into a generator suspended in 'yield from' is not supported");
+    if (coroutine->promiseType->getNumElements() > 3) {
+      llvm::Value *sent =
+          builder.CreateLoad(builder.getInt8Ty(), builder.CreateStructGEP(coroutine->promiseType,
+                                                                          coroutine->promise, 3));
+      raiseIf(builder.CreateICmpNE(sent, builder.getInt8(0)), RuntimeErrorId,
+              "send() of a value into a generator suspended in 'yield from' is not supported");
+    }
+    return;
+  }
+  // throw(): the exception is pending; raising it here lets the body's try statements see it.
+  exitIf(thrown, builder.CreateTrunc(control, builder.getInt32Ty()));
 }
 
 void FunctionLowering::lowerYield(Stmt *stmt) {
@@ -143,16 +168,30 @@ void FunctionLowering::lowerYield(Stmt *stmt) {
   }
   llvm::Value *owned = takeOwnership(castValue(value, type, yieldType), yieldType);
   builder.CreateStore(toMemoryForm(builder, owned, yieldType),
-                      builder.CreateStructGEP(coroutine->promiseType, coroutine->promise, 1));
-  suspendCoroutine(false);
+                      builder.CreateStructGEP(coroutine->promiseType, coroutine->promise, 2));
+  // `yield from`'s yields are `yield $yield_from...` (AstReader).
+  bool delegating = stmt->value && stmt->value->kind == ExprKind::Name &&
+                    stmt->value->name.rfind("$yield_from.", 0) == 0;
+  suspendCoroutine(false, delegating);
+  if (coroutine->promiseType->getNumElements() < 4)
+    return; // no yield expression has a value: nothing is ever sent
+  // What send() passed (None after next()), read once: the slot is cleared for the next resume.
+  const Type *sentType = generatorSentType(yieldType);
+  llvm::Value *slot = builder.CreateStructGEP(coroutine->promiseType, coroutine->promise, 3);
+  llvm::Type *memory = memoryType(context, sentType);
+  llvm::Value *sent = fromMemoryForm(builder, builder.CreateLoad(memory, slot), sentType);
+  builder.CreateStore(llvm::Constant::getNullValue(memory), slot);
+  if (!stmt->targets.empty())
+    lowerAssign(stmt->targets[0], sent, sentType);
 }
 
 llvm::Value *FunctionLowering::nextGeneratorItem(llvm::Value *generator, const Type *type,
-                                                 llvm::BasicBlock *exhausted) {
+                                                 llvm::BasicBlock *exhausted, llvm::Value *status) {
   llvm::Type *pointer = builder.getPtrTy();
-  llvm::Value *status = builder.CreateCall(
-      moduleLowering.runtimeFunction("taipan_generator_resume", builder.getInt32Ty(), {pointer}),
-      {generator});
+  if (!status)
+    status = builder.CreateCall(
+        moduleLowering.runtimeFunction("taipan_generator_resume", builder.getInt32Ty(), {pointer}),
+        {generator});
   llvm::BasicBlock *more = newBlock("generator.more");
   builder.CreateCondBr(builder.CreateICmpEQ(status, builder.getInt32(GeneratorExhausted)),
                        exhausted, more);
@@ -173,6 +212,8 @@ llvm::Value *FunctionLowering::nextGeneratorItem(llvm::Value *generator, const T
 }
 
 void FunctionLowering::lowerGeneratorFor(Stmt *stmt, llvm::Value *generator, const Type *type) {
+  incref(generator, type); // held by the loop, as prepareIteration holds other iterables
+  addTemporary(generator, type);
   llvm::BasicBlock *header = newBlock("genfor.next");
   llvm::BasicBlock *orelse = newBlock("genfor.else");
   llvm::BasicBlock *end = newBlock("genfor.end");

@@ -23,10 +23,30 @@ llvm::Value *FunctionLowering::castOptional(llvm::Value *value, const Type *from
       data = fromMemoryForm(builder, builder.CreateExtractValue(value, 1), from->optionalValue());
       from = from->optionalValue();
     }
-    llvm::Value *converted = toMemoryForm(builder, castValue(data, from, target), target);
-    if (from != target && !llvm::isa<llvm::ConstantInt>(present)) // a cast of no value is unused
-      converted = builder.CreateSelect(builder.CreateICmpNE(present, builder.getInt8(0)), converted,
-                                       llvm::Constant::getNullValue(converted->getType()));
+    llvm::Value *converted;
+    if (from != target && from->holdsReferences() && !llvm::isa<llvm::ConstantInt>(present)) {
+      // Converting a reference (a list copied into another item type) reads it: only when
+      // there is one. None's payload stays zero (null references).
+      llvm::BasicBlock *convert = newBlock("optional.convert");
+      llvm::BasicBlock *done = newBlock("optional.converted");
+      llvm::BasicBlock *before = builder.GetInsertBlock();
+      builder.CreateCondBr(builder.CreateICmpNE(present, builder.getInt8(0)), convert, done);
+      builder.SetInsertPoint(convert);
+      llvm::Value *value = toMemoryForm(builder, castValue(data, from, target), target);
+      llvm::BasicBlock *converting = builder.GetInsertBlock();
+      builder.CreateBr(done);
+      builder.SetInsertPoint(done);
+      llvm::PHINode *phi = builder.CreatePHI(value->getType(), 2);
+      phi->addIncoming(llvm::Constant::getNullValue(value->getType()), before);
+      phi->addIncoming(value, converting);
+      converted = phi;
+    } else {
+      converted = toMemoryForm(builder, castValue(data, from, target), target);
+      if (from != target && !llvm::isa<llvm::ConstantInt>(present)) // a cast of no value is unused
+        converted =
+            builder.CreateSelect(builder.CreateICmpNE(present, builder.getInt8(0)), converted,
+                                 llvm::Constant::getNullValue(converted->getType()));
+    }
     llvm::Value *result = builder.CreateInsertValue(none, present, 0);
     return builder.CreateInsertValue(result, converted, 1);
   }

@@ -60,8 +60,8 @@ void FunctionLowering::addAllToSet(llvm::Value *set, const Type *setType, llvm::
                                    const Type *iterableType) {
   if ((iterableType->isSet() && !iterableType->keyType()) ||
       (iterableType->isList() && !iterableType->itemType()))
-    return;                      // `set()` or `[]`: nothing to add
-  if (iterableType == setType) { // set_merge
+    return; // `set()` or `[]`: nothing to add
+  if (iterableType->isSet() && iterableType->keyType() == setType->keyType()) { // set_merge
     exitUnlessZero(listRuntime("taipan_set_combine_into", builder.getInt32Ty(),
                                {set, iterable, builder.getInt32(runtime::SetUnion)}));
     return;
@@ -73,8 +73,8 @@ void FunctionLowering::addAllToSet(llvm::Value *set, const Type *setType, llvm::
 
 llvm::Value *FunctionLowering::asSet(llvm::Value *iterable, const Type *iterableType,
                                      const Type *setType) {
-  if (iterableType == setType)
-    return iterable;
+  if (iterableType->isSet() && iterableType->keyType() == setType->keyType())
+    return iterable; // a set or a frozenset of the keys: the same block
   llvm::Value *set = newSet(setType);
   addAllToSet(set, setType, iterable, iterableType);
   return set;
@@ -116,6 +116,15 @@ void FunctionLowering::lowerSetAugmentedAssign(Stmt *stmt) {
   else if (stmt->augmentedOp == BinaryOp::BitXor)
     operation = runtime::SetSymmetricDifference;
   llvm::Value *other = asSet(value, valueType, setType);
+  if (setType->isFrozen()) {
+    // A frozenset cannot change: `f |= s` is `f = f | s`, a new frozenset, as in CPython.
+    llvm::Value *result = listRuntime("taipan_set_combine", builder.getPtrTy(),
+                                      {set, other, builder.getInt32(operation)});
+    exitIf(builder.CreateIsNull(result), builder.getInt32(MemoryErrorId));
+    addTemporary(result, setType);
+    lowerAssign(target, result, setType);
+    return;
+  }
   exitUnlessZero(listRuntime("taipan_set_combine_into", builder.getInt32Ty(),
                              {set, other, builder.getInt32(operation)}));
 }

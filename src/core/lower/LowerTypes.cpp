@@ -44,6 +44,7 @@ static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, 
   case TypeKind::Dict:
   case TypeKind::Generator: // the block holding the coroutine frame
   case TypeKind::Set:
+  case TypeKind::DictView: // the dict's block
     return llvm::PointerType::getUnqual(context);
   case TypeKind::Optional: // {flag byte, value}, the value in memory form as in tuples
     return llvm::StructType::get(context, {llvm::Type::getInt8Ty(context),

@@ -13,9 +13,15 @@ namespace taipan::runtime {
 /// (the resume function is null once it reached its final suspension), then the promise, at
 /// the offset `llvm.coro.promise` computes for an alignment of at most 16.
 constexpr size_t GeneratorPromiseOffset = 16;
-/// The promise holds the status the body ended with (an int64: 0, or a pending exception's)
-/// and then, at this offset, the value it yielded last in memory form (at most 8-aligned).
-constexpr size_t GeneratorValueOffset = 8;
+/// The promise is `{int64 status, int64 control, T value, Optional(T) sent}`. `status`: while the
+/// body is suspended, 0 before its first resume and 1 after (how send() knows a just-started
+/// generator); once it ended, the status it ended with (0, or a pending exception's). `control`,
+/// written by the resumer before each resume: 0, or the status of an exception thrown into the
+/// body (throw(): pending, raised at the yield). `value` (at this offset, at most 8-aligned): the
+/// value yielded last, in memory form. `sent` (generators whose yield expressions have values,
+/// `x = yield v`): what send() passed, None for next(); the body clears it when it reads it.
+constexpr size_t GeneratorControlOffset = 8;
+constexpr size_t GeneratorValueOffset = 16;
 /// What resuming an exhausted generator gives (never an exception's status, which is positive).
 constexpr int32_t GeneratorExhausted = -1;
 
@@ -30,6 +36,17 @@ extern "C" {
 int32_t taipan_generator_resume(taipan::runtime::MemInfo *generator);
 /// The address of the value the generator yielded last.
 void *taipan_generator_value(taipan::runtime::MemInfo *generator);
+/// send(): resumes as taipan_generator_resume does, after the caller stored the value in the
+/// promise's `sent`; `sentValue` says it is not None. A just-started generator takes only None:
+/// TypeError otherwise, as in CPython, and it stays unstarted.
+int32_t taipan_generator_send(taipan::runtime::MemInfo *generator, int32_t sentValue);
+/// throw(): the exception (pending, of status `status`) is raised in the body where it is
+/// suspended; the result is the resume's. An exhausted or just-started generator raises it
+/// without running anything (the just-started one is finished then), as in CPython.
+int32_t taipan_generator_throw(taipan::runtime::MemInfo *generator, int32_t status);
+/// close(): a suspended generator is destroyed now (its finally blocks run, its references go);
+/// afterwards it is exhausted. Does nothing to an exhausted one.
+void taipan_generator_close(taipan::runtime::MemInfo *generator);
 /// Called by a generator's ramp with its frame, once the coroutine began; does nothing. An
 /// opaque use of the frame, so LLVM keeps the ramp's stores into it (lower/LowerGenerators.cpp).
 void taipan_generator_begin(void *frame);

@@ -52,7 +52,7 @@ public:
 
 Expr *buildComprehension(FunctionSource &source, SourceLocation where, const std::string &result,
                          Accumulation accumulation, std::vector<ComprehensionClause> clauses,
-                         Expr *element, Expr *consumer, Expr *start) {
+                         Expr *element, Expr *consumer, Expr *start, Expr *value) {
   ComprehensionBuilder nodes(source);
   SourceLocation at = element->location;
   std::vector<Stmt *> statements, body;
@@ -78,6 +78,30 @@ Expr *buildComprehension(FunctionSource &source, SourceLocation where, const std
     call->value = source.newExpr(ExprKind::Call, at);
     call->value->operands = {add, element};
     body.push_back(call);
+    break;
+  }
+  case Accumulation::Dict: {
+    // result = {}; ...: result.key = k; result.value = v; result[result.key] = result.value
+    // (named first, so the key is evaluated before the value, as Python 3.8 does).
+    statements.push_back(nodes.assignNode(result, source.newExpr(ExprKind::Dict, where), where));
+    std::string key = result + ".key", stored = result + ".value";
+    if (value) {
+      body.push_back(nodes.assignNode(key, element, at));
+      body.push_back(nodes.assignNode(stored, value, value->location));
+    } else { // dict(<generator of pairs>): `result.key, result.value = pair`
+      Stmt *unpack = source.newStmt(StmtKind::Assign, at);
+      Expr *pair = source.newExpr(ExprKind::Tuple, at);
+      pair->operands = {nodes.nameNode(key, at), nodes.nameNode(stored, at)};
+      unpack->targets.push_back(pair);
+      unpack->value = element;
+      body.push_back(unpack);
+    }
+    Stmt *store = source.newStmt(StmtKind::Assign, at);
+    Expr *slot = source.newExpr(ExprKind::Subscript, at);
+    slot->operands = {nodes.nameNode(result, at), nodes.nameNode(key, at)};
+    store->targets.push_back(slot);
+    store->value = nodes.nameNode(stored, at);
+    body.push_back(store);
     break;
   }
   case Accumulation::Sum: {

@@ -90,10 +90,13 @@ const Type *unifyTypes(const Type *a, const Type *b) {
   }
   if (a->isSet() && b->isSet()) {
     // `set()` takes the keys of the adds that follow; otherwise keys unify as a list's items do.
+    // A set and a frozenset stay apart (one name holding either is not supported).
+    if (a->isFrozen() != b->isFrozen())
+      return nullptr;
     if (!a->keyType() || !b->keyType())
       return a->keyType() ? a : b;
     const Type *key = unifyTypes(a->keyType(), b->keyType());
-    return key ? types::set(key) : nullptr;
+    return key ? types::setLike(a, key) : nullptr;
   }
   if (a->isLiteralList() || b->isLiteralList())
     return nullptr; // equal ones returned above; Numba does not unify others either

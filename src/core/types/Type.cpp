@@ -186,6 +186,16 @@ public:
     return intern(std::move(type), name);
   }
 
+  const Type *dictView(const Type *dict, int which) {
+    static const char *const prefixes[] = {"dict_keys[", "dict_values[", "dict_items["};
+    std::string name = prefixes[which] + dict->name() + "]";
+    Type type = make(TypeKind::DictView, name);
+    type.elementType = dict;
+    type.elementTypes = dict->elements();
+    type.dimensions = which;
+    return intern(std::move(type), name);
+  }
+
   const Type *generator(const Type *yield) {
     std::string name = "Generator(" + yield->name() + ")";
     Type type = make(TypeKind::Generator, name);
@@ -193,11 +203,13 @@ public:
     return intern(std::move(type), name);
   }
 
-  const Type *set(const Type *key) {
-    std::string name = "reflected set(" + (key ? key->name() : std::string("undefined")) + ")";
+  const Type *set(const Type *key, bool frozen) {
+    std::string name = (frozen ? "frozenset(" : "reflected set(") +
+                       (key ? key->name() : std::string("undefined")) + ")";
     Type type = make(TypeKind::Set, name);
     if (key)
       type.elementTypes = {key};
+    type.typedList = frozen;
     return intern(std::move(type), name);
   }
 
@@ -279,6 +291,7 @@ bool Type::isRuntimeValue() const {
   case TypeKind::Dict:
   case TypeKind::Generator:
   case TypeKind::Set:
+  case TypeKind::DictView:
   case TypeKind::Datetime:
   case TypeKind::Timedelta:
     return true;
@@ -293,14 +306,14 @@ bool Type::isRuntimeValue() const {
 }
 
 bool Type::isBlockReference() const {
-  if (typeKind == ClassInstanceKind)
-    return true;
   switch (typeKind) {
+  case TypeKind::ClassInstance:
   case TypeKind::Unicode:
   case TypeKind::List:
   case TypeKind::Dict:
   case TypeKind::Generator:
   case TypeKind::Set:
+  case TypeKind::DictView:
     return true;
   default:
     return false;
@@ -310,11 +323,19 @@ bool Type::isBlockReference() const {
 bool Type::holdsReferences() const {
   if (typeKind == TypeKind::Array || isBlockReference())
     return true;
-  if (typeKind == TypeKind::Optional) // a jitclass instance or None (a null block)
-    return isClassInstance(elementType);
+  if (typeKind == TypeKind::Optional) // None's payload is null pointers
+    return elementType->holdsReferences();
   return typeKind == TypeKind::Tuple &&
          std::any_of(elementTypes.begin(), elementTypes.end(),
                      [](const Type *t) { return t->holdsReferences(); });
+}
+
+const Type *Type::viewItemType() const {
+  if (!keyType())
+    return nullptr;
+  if (dimensions == 2)
+    return types::tuple({keyType(), valueType()});
+  return dimensions == 0 ? keyType() : valueType();
 }
 
 bool Type::isUniformTuple() const {
@@ -368,6 +389,7 @@ size_t Type::storageSize() const {
   case TypeKind::Dict:
   case TypeKind::Generator:
   case TypeKind::Set:
+  case TypeKind::DictView:
   case TypeKind::Datetime:
   case TypeKind::Timedelta:
     return 8;
@@ -549,7 +571,14 @@ const Type *timedelta(int unit) {
   return TypeContext::get().datetimeLike(TypeKind::Timedelta, unit);
 }
 const Type *dict(const Type *key, const Type *value) { return TypeContext::get().dict(key, value); }
-const Type *set(const Type *key) { return TypeContext::get().set(key); }
+const Type *dictView(const Type *dict, int which) {
+  return TypeContext::get().dictView(dict, which);
+}
+const Type *set(const Type *key) { return TypeContext::get().set(key, false); }
+const Type *frozenset(const Type *key) { return TypeContext::get().set(key, true); }
+const Type *setLike(const Type *like, const Type *key) {
+  return like && like->isFrozen() ? frozenset(key) : set(key);
+}
 
 static void collectReferenceOffsets(const Type *type, int64_t base, std::vector<int64_t> &offsets) {
   if (type->isArray())
@@ -562,11 +591,16 @@ static void collectReferenceOffsets(const Type *type, int64_t base, std::vector<
     for (size_t i = 0; i < type->elements().size(); ++i)
       collectReferenceOffsets(type->elements()[i],
                               base + static_cast<int64_t>(type->elementOffset(i)), offsets);
+  else if (type->isOptional()) // null when None
+    collectReferenceOffsets(type->optionalValue(),
+                            base + static_cast<int64_t>(type->optionalValueOffset()), offsets);
 }
 
 bool holdsArray(const Type *type) {
   if (type->isArray())
     return true;
+  if (type->isOptional())
+    return holdsArray(type->optionalValue());
   return type->isTuple() && std::any_of(type->elements().begin(), type->elements().end(),
                                         [](const Type *t) { return holdsArray(t); });
 }

@@ -42,6 +42,8 @@ enum class TypeKind {
   Timedelta, ///< NumPy timedelta64[unit]: an int64 count of units, NaT = INT64_MIN
   ClassInstance, ///< a jitclass instance: one pointer to a block of its fields
                  ///< (types/ClassInstanceTypes.h, runtime/JitClasses.h)
+  /// d.keys(), d.values() or d.items(): one pointer to the dict's block (a live view)
+  DictView,
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -68,6 +70,7 @@ public:
   bool isDict() const { return typeKind == TypeKind::Dict; }
   bool isGenerator() const { return typeKind == TypeKind::Generator; }
   bool isSet() const { return typeKind == TypeKind::Set; }
+  bool isDictView() const { return typeKind == TypeKind::DictView; }
   bool isDatetime() const { return typeKind == TypeKind::Datetime; }
   bool isTimedelta() const { return typeKind == TypeKind::Timedelta; }
   /// datetime64 or timedelta64 (types/DatetimeUnits.h has their unit rules).
@@ -140,6 +143,14 @@ public:
   /// the key type (null for `set()` before the adds that type it); a set has no value type.
   const Type *keyType() const { return elementTypes.empty() ? nullptr : elementTypes[0]; }
   const Type *valueType() const { return elementTypes.size() < 2 ? nullptr : elementTypes[1]; }
+  /// DictView: the dict it views (keyType() and valueType() are the dict's), and which view
+  /// it is: 0 keys, 1 values, 2 items.
+  const Type *viewedDict() const { return elementType; }
+  int viewKind() const { return dimensions; }
+  /// DictView: the type of the items iterating it gives (a key, a value or a (key, value) pair).
+  const Type *viewItemType() const;
+  /// Set: whether it is a frozenset (the same block; methods that change it are refused).
+  bool isFrozen() const { return typeKind == TypeKind::Set && typedList; }
 
   /// Generator: the type of the values it yields.
   const Type *yieldType() const { return elementType; }
@@ -186,7 +197,7 @@ private:
   int dimensions = 0;
   char layoutCode = 'A';
   bool readonly = false;
-  bool typedList = false;   ///< a List that is Numba's ListType (isReflected)
+  bool typedList = false;   ///< a List that is Numba's ListType (isReflected); a frozenset
   bool literalList = false; ///< a Tuple that is a LiteralList
   bool namedTuple = false;  ///< a Tuple that is a named tuple
   std::string textValue;
@@ -268,6 +279,13 @@ const Type *generator(const Type *yield);
 /// set(K), shown as Numba shows it: `reflected set(int64)`; a null key for `set()` before the
 /// adds that type it.
 const Type *set(const Type *key);
+/// The view `which` (0 keys, 1 values, 2 items) of a dict of type `dict`, shown as Numba shows
+/// it: `dict_keys[DictType[int64,float64]]`.
+const Type *dictView(const Type *dict, int which);
+/// frozenset(K): a set that cannot change (the same block and runtime as set(K)).
+const Type *frozenset(const Type *key);
+/// A set of `key` of the same kind (set or frozenset) as the set type `like`.
+const Type *setLike(const Type *like, const Type *key);
 /// The byte offsets, inside a value of `type` in memory, of the memory-block pointers it holds
 /// (an array's MemInfo, a list's block): what a list releases and retains per item.
 std::vector<int64_t> referenceOffsets(const Type *type);

@@ -74,6 +74,8 @@ std::string methodBuiltinName(const Type *base, const std::string &method) {
     return "set." + method;
   if (base->isTuple() && Library::get().find("tuple." + method)) // library/Tuples.cpp
     return "tuple." + method;
+  if (base->isGenerator()) // send, throw and close (library/GeneratorMethods.cpp)
+    return "generator." + method;
   return "";
 }
 

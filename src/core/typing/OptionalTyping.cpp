@@ -5,14 +5,39 @@
 
 #include "types/NumericPromotion.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace taipan {
 
+/// Whether the references `type` holds are of kinds reference counting finds by their type
+/// alone (not a generator's frame or a dict view).
+static bool holdsCountedReferences(const Type *type) {
+  if (type->isTuple())
+    return std::all_of(type->elements().begin(), type->elements().end(), holdsCountedReferences);
+  return !type->holdsReferences() || type->isArray() || type->isUnicode() || type->isList() ||
+         type->isDict() || type->isSet();
+}
+
 bool canBeOptional(const Type *type) {
   // A jitclass instance's None is a null block, which reference counting skips.
   return type && type->isRuntimeValue() && !type->isNone() && !type->isOptional() &&
-         (!type->holdsReferences() || isClassInstance(type));
+         (holdsCountedReferences(type) || isClassInstance(type));
+}
+
+const Type *generatorSentType(const Type *yield) {
+  if (!yield || yield->holdsReferences())
+    return nullptr;
+  if (yield->isOptional() || yield->isNone())
+    return yield->isNone() ? nullptr : yield;
+  return canBeOptional(yield) ? types::optional(yield) : nullptr;
+}
+
+const Type *generatorPromiseType(const Type *yield) {
+  std::vector<const Type *> fields = {types::int64(), types::int64(), yield};
+  if (const Type *sent = generatorSentType(yield))
+    fields.push_back(sent);
+  return types::tuple(fields);
 }
 
 const Type *unifyWithOptional(const Type *a, const Type *b) {
@@ -20,6 +45,8 @@ const Type *unifyWithOptional(const Type *a, const Type *b) {
     return unifyTypes(a, b);
   if (b->isNone() || b->isOptional())
     std::swap(a, b); // None or the optional first
+  if ((a->isNone() || a->isOptional()) && b->kind() == TypeKind::StringLiteral)
+    b = types::unicode(); // a literal that may be None is a string value
   if (a->isNone()) {
     if (b->isOptional())
       return b;
@@ -76,7 +103,11 @@ std::set<int> optionalPreservingUses(const std::vector<Stmt *> &body) {
   std::function<void(const std::vector<Stmt *> &)> visitBlock =
       [&](const std::vector<Stmt *> &block) {
         for (const Stmt *stmt : block) {
-          if (stmt->kind == StmtKind::Assign || stmt->kind == StmtKind::Return)
+          // An unpacking assignment (`a, b = x`) reads the value, so it narrows an optional.
+          bool unpacks = std::any_of(stmt->targets.begin(), stmt->targets.end(), [](Expr *t) {
+            return t->kind == ExprKind::Tuple || t->kind == ExprKind::List;
+          });
+          if ((stmt->kind == StmtKind::Assign && !unpacks) || stmt->kind == StmtKind::Return)
             keep(stmt->value);
           if (stmt->kind == StmtKind::Return)
             keepReturnedItems(stmt->value);

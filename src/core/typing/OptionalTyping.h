@@ -9,10 +9,22 @@
 
 namespace taipan {
 
-/// Whether `type` may be the value of an Optional: a run-time value that is not None, not
-/// already optional and holds no references (arrays stay non-optional, as the unwind and
-/// reference counting paths know nothing of a maybe-absent array).
+/// Whether `type` may be the value of an Optional: a run-time value that is not None and not
+/// already optional: a number, a tuple, or a value holding references (an array, a string, a
+/// list, dict or set, tuples of them). None's payload is all zero, so the references an absent
+/// value "holds" are null pointers, which reference counting skips: variables, temporaries and
+/// the unwind block release an Optional(array) as they release an array.
 bool canBeOptional(const Type *type);
+
+/// The type of the value a yield expression gives in a generator yielding `yield`
+/// (`x = yield v`): what send() passes, None for next(), so Optional(T) of the yielded type T
+/// (T itself when it is optional already); null when T holds references (send() then is not
+/// supported) or is not known yet.
+const Type *generatorSentType(const Type *yield);
+
+/// The promise of a generator yielding `yield` as a tuple type whose memory form is its layout
+/// (runtime/Generators.h): status, control, the value, and the sent value where there is one.
+const Type *generatorPromiseType(const Type *yield);
 
 /// unifyTypes, extended with None: T and None unify to Optional(T), Optional(T) and U to
 /// Optional(unify(T, U)). nullptr when there is no common type.

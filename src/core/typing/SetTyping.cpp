@@ -41,6 +41,10 @@ const Type *setIterableItem(const Type *type) {
     return type->dtype();
   if (type->isString())
     return types::unicode();
+  if (type->isGenerator()) // resumed until it is exhausted
+    return type->yieldType();
+  if (type->isDict()) // its keys, in insertion order
+    return type->keyType();
   return nullptr;
 }
 

@@ -388,6 +388,16 @@ private:
       function.yieldType = unified;
       changed = true;
     }
+    if (stmt->targets.empty())
+      return;
+    // `x = yield v`: x is what send() passes, None after next() (runtime/Generators.h).
+    const Type *sent = generatorSentType(function.yieldType);
+    if (!sent)
+      throwUnsupported("the value of a yield expression (send()) is supported in generators "
+                       "yielding numbers or tuples of them, not " +
+                           describe(function.yieldType),
+                       stmt->location);
+    assignTarget(stmt->targets[0], sent);
   }
 
   /// Every block of a try statement is typed: any statement of the body may raise, so each
@@ -834,8 +844,12 @@ private:
       return iterable->itemType();
     if (iterable->isDict() || iterable->isSet())
       return iterable->keyType();
+    if (iterable->isDictView())
+      return iterable->viewItemType();
     if (iterable->isGenerator())
       return iterable->yieldType();
+    if (iterable->isString()) // its characters
+      return types::unicode();
     return nullptr;
   }
 
@@ -949,6 +963,8 @@ private:
         element = iterable->isList() ? iterable->itemType() : nullptr;
       else if (iterable->isDict()) // the keys, in insertion order
         element = iterable->keyType();
+      else if (iterable->isDictView()) // keys, values or (key, value) pairs, in order
+        element = iterable->viewItemType();
       else if (iterable->isGenerator())
         element = iterable->yieldType();
       else if (iterable->isSet()) // the keys, in CPython's table order
@@ -1090,6 +1106,12 @@ private:
         return datetime;
       if (expr->binaryOp == BinaryOp::MatMult && (left->isArray() || right->isArray()))
         return typeLibraryOperands(expr, Library::get().find("numpy.dot"), expr->operands);
+      if ((left->isDictView() || right->isDictView()) &&
+          (expr->binaryOp == BinaryOp::BitOr || expr->binaryOp == BinaryOp::BitAnd ||
+           expr->binaryOp == BinaryOp::Sub || expr->binaryOp == BinaryOp::BitXor))
+        return typeLibraryOperands( // d.keys() & s (library/DictViews.cpp)
+            expr, Library::get().find(std::string("dictview.") + binaryOpSymbol(expr->binaryOp)),
+            expr->operands);
       if (left->isList() || right->isList()) // list + list, list * n (library/Lists.cpp)
         return typeListOperator(expr, binaryOpSymbol(expr->binaryOp), expr->operands);
       if (left->isSet() || right->isSet()) // a | b, a & b, a - b, a ^ b (library/Sets.cpp)
@@ -1178,6 +1200,16 @@ private:
                            expr->location);
       bool identity =
           expr->compareOps[0] == CompareOp::Is || expr->compareOps[0] == CompareOp::IsNot;
+      if (!identity && operands.back()->isDictView() &&
+          (expr->compareOps[0] == CompareOp::In || expr->compareOps[0] == CompareOp::NotIn)) {
+        if (expr->compareOps.size() != 1)
+          throwUnsupported("chained comparisons with 'in' a dict view are not supported",
+                           expr->location);
+        return typeLibraryOperands(
+            expr,
+            Library::get().find("dictview." + std::string(compareOpSymbol(expr->compareOps[0]))),
+            expr->operands);
+      }
       if (!identity && (operands[0]->isDict() || operands.back()->isDict())) {
         if (expr->compareOps.size() != 1)
           throwUnsupported("chained comparisons of dicts are not supported", expr->location);
@@ -1455,7 +1487,7 @@ private:
     call.arguments = Library::bindArguments(*entry, positional, expr->keywordNames, keywordValues,
                                             expr->location);
     for (Expr *argument : call.arguments)
-      call.argumentTypes.push_back(argument ? typeOf(argument) : nullptr);
+      call.argumentTypes.push_back(argument ? viewAsList(typeOf(argument), entry) : nullptr);
     if (const std::optional<LibraryConstantArgument> &declared = entry->constantArgument) {
       std::optional<std::vector<int64_t>> values;
       if (declared->position < call.arguments.size())
@@ -1471,6 +1503,17 @@ private:
     const Type *result = call.resultType;
     function.libraryCalls[expr->id] = std::move(call);
     return result;
+  }
+
+  /// A dict view passed to a library function is a list of its items made at the call
+  /// (`sorted(d.items())`, `list(d.keys())`, `enumerate(d.values())`; lowering converts it,
+  /// FunctionLowering::lowerLibraryCall), except to the functions that read the dict itself
+  /// (`len`, `in`, the view's own entries) and those lowering their own arguments.
+  static const Type *viewAsList(const Type *type, const LibraryFunction *entry) {
+    if (!type || !type->isDictView() || entry->lowersArguments || entry->name == "len" ||
+        entry->name.rfind("dictview.", 0) == 0)
+      return type;
+    return types::list(type->viewItemType());
   }
 
   /// A user ufunc's call: its scalar function typed for the loop's input types, and a new
