@@ -515,3 +515,39 @@ def test_a_set_argument_inside_a_returned_tuple_is_the_callers_set():
         expected = maybe_replace(theirs, other)
         assert got == expected and mine == theirs
         assert (got[0] is mine) == (expected[0] is theirs)
+
+
+def _set_literal_order_functions():
+    """Literals whose items collide in an 8-slot table, so the order depends on how the set is
+    built: CPython makes a literal of three or more constants from a frozenset constant."""
+
+    def constants_collide():
+        return list({5, 1, 9, -3})
+
+    def folded_constants_collide():
+        return list({1 + 4, 1, 3 * 3, -3, 17})
+
+    def tuples_collide():
+        return list({(1, 2), (9, 1), (1, 9), (17, 1)})
+
+    def two_constants():
+        return list({9, 1})
+
+    return [constants_collide, folded_constants_collide, tuples_collide, two_constants]
+
+
+@pytest.mark.parametrize("function", _set_literal_order_functions(), ids=lambda f: f.__name__)
+def test_set_literal_iteration_order_matches_cpython(function):
+    compiled = njit(function)
+    with no_allocation_leak():
+        assert compiled() == function()
+
+
+def test_set_literal_with_a_name_keeps_the_order_of_adding():
+    def names_are_not_constants(a):
+        return list({5, a, 9, -3, 17})
+
+    compiled = njit(names_are_not_constants)
+    with no_allocation_leak():
+        for a in (1, 25, -11, 0):
+            assert compiled(a) == names_are_not_constants(a)

@@ -14,11 +14,29 @@
 
 #include <llvm/IR/Constants.h>
 
+#include <algorithm>
+
 namespace taipan {
 namespace {
 
 using Values = std::vector<llvm::Value *>;
 using runtime::SetOperation;
+
+/// Whether CPython's AST optimiser turns `expr` into a constant: a literal, or unary and binary
+/// operators and tuples of such.
+bool isFoldedConstant(const Expr *expr) {
+  switch (expr->kind) {
+  case ExprKind::Constant:
+    return true;
+  case ExprKind::UnaryOp:
+  case ExprKind::BinOp:
+  case ExprKind::Tuple:
+    return std::all_of(expr->operands.begin(), expr->operands.end(),
+                       [](const Expr *operand) { return operand && isFoldedConstant(operand); });
+  default:
+    return false;
+  }
+}
 
 /// The set a method is called on.
 const Type *setArgument(const LibraryCall &call) {
@@ -273,9 +291,26 @@ void registerConstruction(Library &library) {
         return set;
       },
       [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-        llvm::Value *set = lowering.newSet(call.resultType);
+        // CPython compiles a literal of three or more constants into a frozenset constant,
+        // which its constant merging rebuilds from the first frozenset's iteration order, and
+        // an empty set is updated with that. Collisions make each step's order differ, so the
+        // same steps run here (each new block is a temporary of the statement).
+        bool frozenConstant =
+            values.size() > 2 &&
+            std::all_of(call.arguments.begin(), call.arguments.end(), isFoldedConstant);
+        llvm::Value *items = lowering.newSet(call.resultType);
         for (size_t i = 0; i < values.size(); ++i)
-          lowering.addToSet(set, call.resultType, values[i], call.argumentTypes[i]);
+          lowering.addToSet(items, call.resultType, values[i], call.argumentTypes[i]);
+        if (!frozenConstant)
+          return items;
+        llvm::Value *merged = lowering.newSet(call.resultType);
+        const Type *orderType = types::list(call.resultType->keyType());
+        llvm::Value *order = lowering.setToList(items, call.resultType);
+        lowering.forEachItem(order, orderType, [&](llvm::Value *item, const Type *type) {
+          lowering.addToSet(merged, call.resultType, item, type);
+        });
+        llvm::Value *set = lowering.newSet(call.resultType);
+        combineInto(lowering, set, merged, runtime::SetUnion);
         return set;
       });
 }

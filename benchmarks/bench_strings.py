@@ -1,0 +1,90 @@
+"""String-building benchmark, taipan vs numba side by side (issue 13's "string-building loop").
+
+Three kernels, each compiled with ``njit`` in a fresh subprocess per library (each library has
+its own LLVM): ``s += str(i % 10)`` in a loop (a new string per step in both libraries),
+``'-'.join`` of a list of ``str(i)``, and an f-string with a format spec per item joined at the
+end. Reported: the steady-state time of one call (best of ``--repeats`` after a warm-up call that
+compiles) and the length of the result, which must agree.
+
+Usage: python benchmarks/bench_strings.py [--n 100000] [--repeats 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import textwrap
+
+SNIPPET = """
+import json, time
+import {lib}
+
+
+@{lib}.njit
+def concatenate(n):
+    s = ''
+    for i in range(n):
+        s += str(i % 10)
+    return len(s)
+
+
+@{lib}.njit
+def join_numbers(n):
+    parts = [str(i) for i in range(n)]
+    return len('-'.join(parts))
+
+
+@{lib}.njit
+def format_items(n):
+    parts = []
+    for i in range(n):
+        parts.append(f"{{i:>6}}:{{i * 0.5}}")
+    return len(','.join(parts))
+
+
+results = {{}}
+for name, function, n in (("s += str(i % 10)", concatenate, {n} // 10),
+                          ("'-'.join(str(i))", join_numbers, {n}),
+                          ("f-string per item", format_items, {n})):
+    length = function(n)
+    best = float("inf")
+    for _ in range({repeats}):
+        start = time.perf_counter()
+        function(n)
+        best = min(best, time.perf_counter() - start)
+    results[name] = (best, length)
+print("RESULT", json.dumps(results))
+"""
+
+
+def run(lib: str, n: int, repeats: int) -> dict:
+    code = textwrap.dedent(SNIPPET.format(lib=lib, n=n, repeats=repeats))
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=False
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"{lib} failed:\n{out.stderr}")
+    line = next(x for x in out.stdout.splitlines() if x.startswith("RESULT "))
+    return json.loads(line[len("RESULT ") :])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    results = {lib: run(lib, args.n, args.repeats) for lib in ("taipan", "numba")}
+    print(f"string building, n = {args.n} (best of {args.repeats})")
+    print(f"{'kernel':<20}{'taipan ms':>12}{'numba ms':>12}{'ratio':>9}{'length':>10}")
+    for name in results["taipan"]:
+        (ours, length), (theirs, their_length) = results["taipan"][name], results["numba"][name]
+        assert length == their_length, (name, length, their_length)
+        print(
+            f"{name:<20}{ours * 1e3:>12.2f}{theirs * 1e3:>12.2f}{ours / theirs:>9.2f}{length:>10}"
+        )
+
+
+if __name__ == "__main__":
+    main()
