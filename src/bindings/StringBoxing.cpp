@@ -113,8 +113,6 @@ void releaseUnboxed(const Type *type, void *storage) {
   if (type->isUnicode() || type->isDict() || isClassInstance(type) ||
       (type->isList() && !type->isReflected())) {
     taipan_nrt_decref(loadBlock(storage)); // strings, typed containers, instances: a reference
-  } else if (type->isOptional() && type->holdsReferences()) { // an instance or None
-    taipan_nrt_decref(loadBlock(static_cast<char *>(storage) + type->optionalValueOffset()));
   } else if (type->isTuple()) {
     for (size_t i = 0; i < type->elements().size(); ++i)
       if (type->elements()[i]->holdsReferences())

@@ -357,10 +357,6 @@ def set_comprehension(n):
     return {i for i in range(n)}
 
 
-def dict_comprehension(n):
-    return {i: i for i in range(n)}
-
-
 def target_read_after(n):
     values = [i for i in range(n)]
     return i + len(values)  # noqa: F821 (the comprehension's i does not leak)
@@ -380,7 +376,6 @@ def sum_shadowed(n):
     [
         (generator_as_value, "generator expressions are only supported as the argument of"),
         (tuple_of_generator, "generator expressions are only supported as the argument of"),
-        (dict_comprehension, "dict comprehensions are not supported"),
         (sum_shadowed, "only supported as the argument of the builtin sum()"),
         (target_read_after, "name 'i' is not defined"),
         (sum_with_variable_start, "takes a constant start value only"),

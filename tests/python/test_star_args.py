@@ -110,11 +110,9 @@ def test_iteration_over_homogeneous_args(args):
     check(total, *args)
 
 
-def test_iteration_over_no_args_is_a_typing_error():
-    # A loop over an empty tuple leaves its variable without a type (as for an empty tuple
-    # argument): a TypingError at the line, never a different result.
-    with pytest.raises(TypingError, match="cannot determine the type"):
-        total()
+def test_iteration_over_no_args_skips_the_body():
+    # A loop over an empty tuple runs no iteration: the result is the start value, as in Python.
+    check(total)
 
 
 def test_leading_parameter():

@@ -18,8 +18,6 @@ void FunctionLowering::collectBlocks(llvm::Value *value, const Type *type,
     blocks.push_back(arrayField(value, ArrayLayout::MemInfo));
   } else if (type->isBlockReference()) {
     blocks.push_back(value);
-  } else if (type->isOptional() && type->holdsReferences()) {
-    blocks.push_back(builder.CreateExtractValue(value, 1)); // null for None
   } else if (type->isTuple()) {
     for (size_t i = 0; i < type->elements().size(); ++i)
       if (type->elements()[i]->holdsReferences())

@@ -585,8 +585,6 @@ static void collectReferenceOffsets(const Type *type, int64_t base, std::vector<
     offsets.push_back(base + static_cast<int64_t>(ArrayLayout::memInfoOffset));
   else if (type->isBlockReference())
     offsets.push_back(base);
-  else if (type->isOptional() && isClassInstance(type->optionalValue()))
-    offsets.push_back(base + static_cast<int64_t>(type->optionalValueOffset()));
   else if (type->isTuple())
     for (size_t i = 0; i < type->elements().size(); ++i)
       collectReferenceOffsets(type->elements()[i],
