@@ -556,3 +556,27 @@ def expand(s):
 @pytest.mark.parametrize("s", TEXTS + ["\t", "a\tbc\td", "Ω\t😀\n\tx\r\ty", "café\t\t|"])
 def test_expandtabs(s):
     check(expand, s)
+
+
+def _join_and_concatenate(sep, a, b, c):
+    return sep.join([a, b, c]), a + b + c, sep.join([a]), sep.join([a, a][:0]), a + sep
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("-", "ab", "c", "d"),
+        ("é", "ab", "c", "𝄞x"),
+        ("", "ÿ", "ā", "z"),
+        ("\u1234", "", "", ""),
+        ("x", "𝄞", "é", "a"),
+    ],
+)
+def test_join_and_concatenation_mix_kinds_as_cpython(args):
+    """join and + copy bytes into the widest kind of their parts: results equal (and hash as)
+    CPython's, whichever part is widest."""
+    compiled = njit(_join_and_concatenate)
+    with no_allocation_leak():
+        got = compiled(*args)
+    assert got == _join_and_concatenate(*args)
+    assert [hash(x) for x in got] == [hash(x) for x in _join_and_concatenate(*args)]

@@ -21,6 +21,12 @@ CodePoints codePoints(const StringData *s, int64_t start = 0, int64_t end = -1);
 MemInfo *fromPoints(const CodePoints &points);
 /// A new string of ASCII text.
 MemInfo *fromAscii(std::string_view text);
+/// A new string of `length` code points of `kind` (canonical for them: the caller's promise),
+/// its terminator written and its code points left to fill; null with MemoryError pending.
+MemInfo *newStringOfKind(int64_t length, int kind, bool ascii);
+/// Copies `source`'s code points into `target`, of `kind` (at least the source's); returns the
+/// end of what it wrote.
+unsigned char *copyWidened(unsigned char *target, int kind, const StringData *source);
 bool isAsciiSpace(uint32_t c);
 /// CPython's whitespace (str.isspace and str.split()): ASCII's, and the Unicode spaces.
 bool isSpace(uint32_t c);

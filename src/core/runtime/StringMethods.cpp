@@ -299,15 +299,27 @@ MemInfo *taipan_str_pad(MemInfo *block, int64_t width, MemInfo *fillBlock, int32
 }
 
 MemInfo *taipan_str_join(MemInfo *separator, MemInfo *const *items, int64_t count) {
-  CodePoints between = codePoints(stringOf(separator));
-  CodePoints out;
+  // One pass for the length and the widest kind, one to copy the bytes.
+  const StringData *between = stringOf(separator);
+  int kind = count > 1 ? between->kind : 1;
+  bool ascii = count <= 1 || between->ascii;
+  int64_t length = count > 1 ? between->length * (count - 1) : 0;
+  for (int64_t i = 0; i < count; ++i) {
+    const StringData *item = stringOf(items[i]);
+    kind = std::max(kind, item->kind);
+    ascii = ascii && item->ascii;
+    length += item->length;
+  }
+  MemInfo *block = newStringOfKind(length, kind, ascii);
+  if (!block)
+    return nullptr;
+  unsigned char *out = stringOf(block)->bytes;
   for (int64_t i = 0; i < count; ++i) {
     if (i)
-      out.insert(out.end(), between.begin(), between.end());
-    CodePoints item = codePoints(stringOf(items[i]));
-    out.insert(out.end(), item.begin(), item.end());
+      out = copyWidened(out, kind, between);
+    out = copyWidened(out, kind, stringOf(items[i]));
   }
-  return fromPoints(out);
+  return block;
 }
 
 MemInfo *taipan_str_join_characters(MemInfo *separator, MemInfo *block) {

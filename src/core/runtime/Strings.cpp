@@ -110,20 +110,43 @@ MemInfo *fromPoints(const CodePoints &points) {
   return makeString(points.data(), static_cast<int64_t>(points.size()));
 }
 
-MemInfo *fromAscii(std::string_view text) {
-  // Straight into a block of kind 1: str(n) in a loop is common, and the detour through code
-  // points cost a vector allocation per string.
-  auto length = static_cast<int64_t>(text.size());
-  MemInfo *block = taipan_nrt_allocate(static_cast<int64_t>(sizeof(StringData)) + length + 1);
+MemInfo *newStringOfKind(int64_t length, int kind, bool ascii) {
+  MemInfo *block =
+      taipan_nrt_allocate(static_cast<int64_t>(sizeof(StringData)) + (length + 1) * kind);
   if (!block)
     return nullptr;
   StringData *s = stringOf(block);
   s->length = length;
-  s->kind = 1;
-  s->ascii = 1;
+  s->kind = kind;
+  s->ascii = ascii;
   s->hash = -1;
-  std::memcpy(s->bytes, text.data(), text.size());
-  s->bytes[length] = 0;
+  std::memset(s->bytes + length * kind, 0, static_cast<size_t>(kind));
+  return block;
+}
+
+unsigned char *copyWidened(unsigned char *target, int kind, const StringData *source) {
+  if (source->kind == kind) {
+    std::memcpy(target, source->bytes, static_cast<size_t>(source->length * kind));
+  } else {
+    for (int64_t i = 0; i < source->length; ++i) {
+      uint32_t c = at(source, i);
+      if (kind == 2) {
+        auto unit = static_cast<uint16_t>(c);
+        std::memcpy(target + 2 * i, &unit, 2);
+      } else {
+        std::memcpy(target + 4 * i, &c, 4);
+      }
+    }
+  }
+  return target + source->length * kind;
+}
+
+MemInfo *fromAscii(std::string_view text) {
+  // Straight into a block of kind 1: str(n) in a loop is common, and the detour through code
+  // points cost a vector allocation per string.
+  MemInfo *block = newStringOfKind(static_cast<int64_t>(text.size()), 1, true);
+  if (block)
+    std::memcpy(stringOf(block)->bytes, text.data(), text.size());
   return block;
 }
 
@@ -321,10 +344,16 @@ MemInfo *taipan_str_slice(MemInfo *block, int64_t start, int64_t stop, int64_t s
 }
 
 MemInfo *taipan_str_concat(MemInfo *a, MemInfo *b) {
-  CodePoints points = codePoints(stringOf(a));
-  CodePoints right = codePoints(stringOf(b));
-  points.insert(points.end(), right.begin(), right.end());
-  return fromPoints(points);
+  // Both are canonical, so the wider kind is the result's: bytes are copied, not decoded (a
+  // loop of `s += t` copies each string once per step, as CPython and Numba do).
+  const StringData *left = stringOf(a), *right = stringOf(b);
+  int kind = std::max(left->kind, right->kind);
+  MemInfo *block = newStringOfKind(left->length + right->length, kind, left->ascii && right->ascii);
+  if (!block)
+    return nullptr;
+  unsigned char *out = copyWidened(stringOf(block)->bytes, kind, left);
+  copyWidened(out, kind, right);
+  return block;
 }
 
 MemInfo *taipan_str_repeat(MemInfo *block, int64_t count) {
