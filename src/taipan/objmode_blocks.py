@@ -27,7 +27,13 @@ _LOOPS = (ast.For, ast.While, ast.AsyncFor)
 def _with_opcodes():
     import dis
 
-    return {dis.opmap[name] for name in ("BEFORE_WITH", "SETUP_WITH") if name in dis.opmap}
+    # From 3.12 SETUP_WITH is a pseudo-instruction (numbered from 256) that never reaches
+    # co_code: only real opcodes are looked for.
+    return {
+        dis.opmap[name]
+        for name in ("BEFORE_WITH", "SETUP_WITH")
+        if name in dis.opmap and dis.opmap[name] < 256
+    }
 
 
 _WITH_OPCODES = None
