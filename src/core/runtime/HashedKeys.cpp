@@ -129,8 +129,23 @@ bool keysEqual(const int64_t *description, int64_t &at, const char *a, const cha
     MemInfo *left = readAt<MemInfo *>(a + offset), *right = readAt<MemInfo *>(b + offset);
     return left == right || taipan_str_compare(left, right) == 0;
   }
-  default:
-    return std::memcmp(a + offset, b + offset, static_cast<size_t>(code & 15)) == 0;
+  default: {
+    // Integers and booleans: their bytes. Each width is its own fixed-size compare, which the
+    // compiler inlines (a memcmp call of a run-time size was 15% of an int-keyed word count).
+    const char *left = a + offset, *right = b + offset;
+    switch (code & 15) {
+    case 8:
+      return readAt<uint64_t>(left) == readAt<uint64_t>(right);
+    case 4:
+      return readAt<uint32_t>(left) == readAt<uint32_t>(right);
+    case 2:
+      return readAt<uint16_t>(left) == readAt<uint16_t>(right);
+    case 1:
+      return readAt<uint8_t>(left) == readAt<uint8_t>(right);
+    default:
+      return std::memcmp(left, right, static_cast<size_t>(code & 15)) == 0;
+    }
+  }
   }
 }
 
