@@ -12,13 +12,12 @@ Usage: python benchmarks/bench_dicts.py [--tokens 1000000] [--repeats 5]
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
-import textwrap
+
+# benchmarks/ is sys.path[0] when this file is run as a script.
+from common import compare_kernels
 
 SNIPPET = """
-import json, time
+import time
 import numpy as np
 import {lib}
 
@@ -54,19 +53,8 @@ for name, function in (("int tokens", count_ints), ("string tokens", count_strin
         function(tokens)
         best = min(best, time.perf_counter() - start)
     results[name] = (best, keys)
-print("RESULT", json.dumps(results))
+report(results)
 """
-
-
-def run(lib: str, tokens: int, repeats: int) -> dict:
-    code = textwrap.dedent(SNIPPET.format(lib=lib, tokens=tokens, repeats=repeats))
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=False
-    )
-    if out.returncode != 0:
-        raise SystemExit(f"{lib} failed:\n{out.stderr}")
-    line = next(x for x in out.stdout.splitlines() if x.startswith("RESULT "))
-    return json.loads(line[len("RESULT ") :])
 
 
 def main() -> None:
@@ -74,13 +62,13 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    results = {lib: run(lib, args.tokens, args.repeats) for lib in ("taipan", "numba")}
-    print(f"word count over {args.tokens} tokens (best of {args.repeats})")
-    print(f"{'kernel':<16}{'taipan ms':>12}{'numba ms':>12}{'ratio':>9}{'keys':>8}")
-    for name in results["taipan"]:
-        (ours, keys), (theirs, their_keys) = results["taipan"][name], results["numba"][name]
-        assert keys == their_keys, (name, keys, their_keys)
-        print(f"{name:<16}{ours * 1e3:>12.2f}{theirs * 1e3:>12.2f}{ours / theirs:>9.2f}{keys:>8}")
+    compare_kernels(
+        SNIPPET,
+        f"word count over {args.tokens} tokens (best of {args.repeats})",
+        "keys",
+        tokens=args.tokens,
+        repeats=args.repeats,
+    )
 
 
 if __name__ == "__main__":

@@ -12,13 +12,12 @@ Usage: python benchmarks/bench_sets.py [--items 1000000] [--repeats 5]
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
-import textwrap
+
+# benchmarks/ is sys.path[0] when this file is run as a script.
+from common import compare_kernels
 
 SNIPPET = """
-import json, time
+import time
 import numpy as np
 import {lib}
 
@@ -59,19 +58,8 @@ for name, function in (
         function(values)
         best = min(best, time.perf_counter() - start)
     results[name] = (best, answer)
-print("RESULT", json.dumps(results))
+report(results)
 """
-
-
-def run(lib: str, items: int, repeats: int) -> dict:
-    code = textwrap.dedent(SNIPPET.format(lib=lib, items=items, repeats=repeats))
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=False
-    )
-    if out.returncode != 0:
-        raise SystemExit(f"{lib} failed:\n{out.stderr}")
-    line = next(x for x in out.stdout.splitlines() if x.startswith("RESULT "))
-    return json.loads(line[len("RESULT ") :])
 
 
 def main() -> None:
@@ -79,13 +67,13 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    results = {lib: run(lib, args.items, args.repeats) for lib in ("taipan", "numba")}
-    print(f"sets over {args.items} items (best of {args.repeats})")
-    print(f"{'kernel':<20}{'taipan ms':>12}{'numba ms':>12}{'ratio':>9}{'result':>9}")
-    for name in results["taipan"]:
-        (ours, answer), (theirs, their_answer) = results["taipan"][name], results["numba"][name]
-        assert answer == their_answer, (name, answer, their_answer)
-        print(f"{name:<20}{ours * 1e3:>12.2f}{theirs * 1e3:>12.2f}{ours / theirs:>9.2f}{answer:>9}")
+    compare_kernels(
+        SNIPPET,
+        f"sets over {args.items} items (best of {args.repeats})",
+        "result",
+        items=args.items,
+        repeats=args.repeats,
+    )
 
 
 if __name__ == "__main__":

@@ -12,13 +12,12 @@ Usage: python benchmarks/bench_strings.py [--n 100000] [--repeats 5]
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
-import textwrap
+
+# benchmarks/ is sys.path[0] when this file is run as a script.
+from common import compare_kernels
 
 SNIPPET = """
-import json, time
+import time
 import {lib}
 
 
@@ -55,19 +54,8 @@ for name, function, n in (("s += str(i % 10)", concatenate, {n} // 10),
         function(n)
         best = min(best, time.perf_counter() - start)
     results[name] = (best, length)
-print("RESULT", json.dumps(results))
+report(results)
 """
-
-
-def run(lib: str, n: int, repeats: int) -> dict:
-    code = textwrap.dedent(SNIPPET.format(lib=lib, n=n, repeats=repeats))
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=False
-    )
-    if out.returncode != 0:
-        raise SystemExit(f"{lib} failed:\n{out.stderr}")
-    line = next(x for x in out.stdout.splitlines() if x.startswith("RESULT "))
-    return json.loads(line[len("RESULT ") :])
 
 
 def main() -> None:
@@ -75,15 +63,13 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    results = {lib: run(lib, args.n, args.repeats) for lib in ("taipan", "numba")}
-    print(f"string building, n = {args.n} (best of {args.repeats})")
-    print(f"{'kernel':<20}{'taipan ms':>12}{'numba ms':>12}{'ratio':>9}{'length':>10}")
-    for name in results["taipan"]:
-        (ours, length), (theirs, their_length) = results["taipan"][name], results["numba"][name]
-        assert length == their_length, (name, length, their_length)
-        print(
-            f"{name:<20}{ours * 1e3:>12.2f}{theirs * 1e3:>12.2f}{ours / theirs:>9.2f}{length:>10}"
-        )
+    compare_kernels(
+        SNIPPET,
+        f"string building, n = {args.n} (best of {args.repeats})",
+        "length",
+        n=args.n,
+        repeats=args.repeats,
+    )
 
 
 if __name__ == "__main__":

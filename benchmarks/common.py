@@ -95,6 +95,28 @@ def fresh_best(code: str, repeats: int, **kwargs) -> float:
     return min(run_snippet(code, **kwargs) for _ in range(repeats))
 
 
+def compare_kernels(snippet: str, title: str, value_label: str, **fields) -> None:
+    """Runs ``snippet`` once per library (taipan, then numba), each in a fresh interpreter with
+    ``{lib}`` and ``fields`` formatted in, and prints the two side by side. The snippet reports
+    a dict of kernel name to ``(best seconds, value)``; the values must agree between the
+    libraries (the kernels computed the same thing)."""
+    results = {}
+    for lib in ("taipan", "numba"):
+        try:
+            results[lib] = run_snippet(snippet.format(lib=lib, **fields), as_file=False)
+        except BenchError as exc:
+            raise SystemExit(f"{lib} failed: {exc}") from exc
+    width = max(len(name) for name in results["taipan"]) + 2
+    print(title)
+    print(f"{'kernel':<{width}}{'taipan ms':>12}{'numba ms':>12}{'ratio':>9}{value_label:>10}")
+    for name in results["taipan"]:
+        (ours, value), (theirs, their_value) = results["taipan"][name], results["numba"][name]
+        assert value == their_value, (name, value, their_value)
+        print(
+            f"{name:<{width}}{ours * 1e3:>12.2f}{theirs * 1e3:>12.2f}{ours / theirs:>9.2f}{value:>10}"
+        )
+
+
 # -- reporting ---------------------------------------------------------------------------------
 
 
