@@ -24,6 +24,8 @@ MemInfo *fromAscii(std::string_view text);
 /// A new string of `length` code points of `kind` (canonical for them: the caller's promise),
 /// its terminator written and its code points left to fill; null with MemoryError pending.
 MemInfo *newStringOfKind(int64_t length, int kind, bool ascii);
+/// Stores code point `c` at index `i` of `bytes`, a string's data of `kind`.
+void putCodePoint(unsigned char *bytes, int kind, int64_t i, uint32_t c);
 /// Copies `source`'s code points into `target`, of `kind` (at least the source's); returns the
 /// end of what it wrote.
 unsigned char *copyWidened(unsigned char *target, int kind, const StringData *source);

@@ -124,20 +124,23 @@ MemInfo *newStringOfKind(int64_t length, int kind, bool ascii) {
   return block;
 }
 
-unsigned char *copyWidened(unsigned char *target, int kind, const StringData *source) {
-  if (source->kind == kind) {
-    std::memcpy(target, source->bytes, static_cast<size_t>(source->length * kind));
+void putCodePoint(unsigned char *bytes, int kind, int64_t i, uint32_t c) {
+  if (kind == 1) {
+    bytes[i] = static_cast<unsigned char>(c);
+  } else if (kind == 2) {
+    auto unit = static_cast<uint16_t>(c);
+    std::memcpy(bytes + 2 * i, &unit, 2);
   } else {
-    for (int64_t i = 0; i < source->length; ++i) {
-      uint32_t c = at(source, i);
-      if (kind == 2) {
-        auto unit = static_cast<uint16_t>(c);
-        std::memcpy(target + 2 * i, &unit, 2);
-      } else {
-        std::memcpy(target + 4 * i, &c, 4);
-      }
-    }
+    std::memcpy(bytes + 4 * i, &c, 4);
   }
+}
+
+unsigned char *copyWidened(unsigned char *target, int kind, const StringData *source) {
+  if (source->kind == kind)
+    std::memcpy(target, source->bytes, static_cast<size_t>(source->length * kind));
+  else
+    for (int64_t i = 0; i < source->length; ++i)
+      putCodePoint(target, kind, i, at(source, i));
   return target + source->length * kind;
 }
 
@@ -227,26 +230,12 @@ MemInfo *makeString(const uint32_t *points, int64_t length) {
   for (int64_t i = 0; i < length; ++i)
     largest = std::max(largest, points[i]);
   int kind = largest < 256 ? 1 : largest < 65536 ? 2 : 4;
-  MemInfo *block =
-      taipan_nrt_allocate(static_cast<int64_t>(sizeof(StringData)) + (length + 1) * kind);
+  MemInfo *block = newStringOfKind(length, kind, largest < 128);
   if (!block)
     return nullptr;
-  StringData *s = stringOf(block);
-  s->length = length;
-  s->kind = kind;
-  s->ascii = largest < 128;
-  s->hash = -1;
-  for (int64_t i = 0; i < length; ++i) {
-    if (kind == 1) {
-      s->bytes[i] = static_cast<unsigned char>(points[i]);
-    } else if (kind == 2) {
-      uint16_t unit = static_cast<uint16_t>(points[i]);
-      std::memcpy(s->bytes + 2 * i, &unit, 2);
-    } else {
-      std::memcpy(s->bytes + 4 * i, &points[i], 4);
-    }
-  }
-  std::memset(s->bytes + length * kind, 0, static_cast<size_t>(kind));
+  unsigned char *bytes = stringOf(block)->bytes;
+  for (int64_t i = 0; i < length; ++i)
+    putCodePoint(bytes, kind, i, points[i]);
   return block;
 }
 
