@@ -71,6 +71,30 @@ def test_exceptions_in_later_segments_release_arrays():
             compiled(5, 0.25)
 
 
+def test_references_and_functions_cross_segments():
+    """Lists, dicts, strings, arrays and a lambda bound in one segment, rebound and read in
+    later ones; an exception raised after a segment rebound them must still release each."""
+    lines = ["s = 0.0", "k = a % 7", "names = [str(a)]", "d = {0: 1.5}", "t = np.zeros(3)"]
+    lines += ["g = lambda y: y * 0.5 + k"]
+    for i in range(2600):
+        if i % 450 == 0:
+            lines += [f"names.append(str({i}) + names[-1])", f"d[{i}] = s", "t = t + x"]
+            lines += ["try:", "    s = s / (k - 3)", "except ZeroDivisionError:", "    s = -s"]
+        elif i % 600 == 1:
+            lines += [f"names = names + ['{i}']", "s = g(s)"]
+        else:
+            lines.append(f"s = s * 0.75 + x * {(i % 9) - 4} + k")
+    lines += ["if a == 5:", "    raise ValueError(len(names))"]
+    lines += ["return s + t.sum() + len(names) + len(d) + d[0] + len(names[-2])"]
+    function = generated("references_across", lines)
+    compiled = taipan.njit(function)
+    with no_allocation_leak():
+        for a, x in ((3, 0.5), (10, -2.0), (4, 0.0)):
+            assert compiled(a, x) == pytest.approx(function(a, x), rel=1e-12)
+        with pytest.raises(ValueError, match="12"):
+            compiled(5, 0.25)
+
+
 def test_prange_inside_a_segmented_function():
     lines = arithmetic(2200)[:-1] + [
         "total = 0.0",

@@ -70,14 +70,34 @@ bool FunctionLowering::lowerInSegments(const std::vector<Stmt *> &body) {
       segment.variablesBorrowed = true;
       segment.beginBody();
       llvm::IRBuilder<> &segmentBuilder = segment.builder;
-      for (size_t i = 0; i < names.size(); ++i)
-        segment.variables[names[i]] = segmentBuilder.CreateLoad(
+      // The segment works on local copies of the variables, taken from the frame on entry and
+      // written back at its exit. Through the frame's addresses, which LLVM cannot tell apart,
+      // every store would clobber every variable: no value would stay in a register from one
+      // statement to the next, and the optimised segments were twice the size of the same
+      // statements in one function.
+      std::vector<std::pair<llvm::AllocaInst *, llvm::Value *>> copies;
+      for (size_t i = 0; i < names.size(); ++i) {
+        llvm::Value *shared = segmentBuilder.CreateLoad(
             pointer, segmentBuilder.CreateConstInBoundsGEP2_32(frameType, outlined->getArg(1), 0,
                                                                static_cast<unsigned>(i)));
+        llvm::Type *stored = memoryType(context, function.variableTypes.at(names[i]));
+        llvm::AllocaInst *local = segment.createEntryAlloca(stored, names[i]);
+        segmentBuilder.CreateStore(segmentBuilder.CreateLoad(stored, shared), local);
+        segment.variables[names[i]] = local;
+        copies.emplace_back(local, shared);
+      }
       segment.lowerBlock(segments[index]);
       if (!segmentBuilder.GetInsertBlock()->getTerminator())
         segment.exitFunction(segmentBuilder.getInt32(0));
       segment.emitUnwindBlock();
+      // Every exit (end, return, exception) leaves through a return: the variables, with the
+      // references they hold, go back to the frame before each.
+      for (llvm::BasicBlock &block : *outlined)
+        if (auto *exit = llvm::dyn_cast<llvm::ReturnInst>(block.getTerminator())) {
+          llvm::IRBuilder<> writeBack(exit);
+          for (auto &[local, shared] : copies)
+            writeBack.CreateStore(writeBack.CreateLoad(local->getAllocatedType(), local), shared);
+        }
     }
     ensureOpenBlock();
     llvm::Value *status = builder.CreateCall(outlined, {target->getArg(0), frame});
