@@ -70,6 +70,19 @@ def test_without_fastmath_true_division_and_sqrt_are_correctly_rounded(fastmath,
     ptxas(ptx, tmp_path)
 
 
+def test_pooled_target_machines_keep_each_compilation_s_options():
+    """Target machines are pooled by configuration (target/TargetMachinePool): compilations
+    alternating between fastmath and exact arithmetic, and between opt levels, must each get
+    their own options, whatever machine the previous one returned."""
+    for _ in range(3):
+        fast = instructions(cuda.compile_ptx(divide_and_root, SIGNATURE, fastmath=True)[0])
+        exact = instructions(cuda.compile_ptx(divide_and_root, SIGNATURE)[0])
+        flags = instructions(cuda.compile_ptx(divide_and_root, SIGNATURE, fastmath={"nnan"})[0])
+        assert "div.approx.ftz.f32" in fast and "div.rn.f32" not in fast
+        assert "div.rn.f32" in exact and not any("approx" in op for op in exact)
+        assert "div.rn.f32" in flags and not any("approx" in op for op in flags)
+
+
 def test_kernel_decorator_fastmath_reaches_the_ptx():
     fast = cuda.jit(SIGNATURE, fastmath=True)(divide_and_root)
     exact = cuda.jit(SIGNATURE)(divide_and_root)

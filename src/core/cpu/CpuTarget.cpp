@@ -23,7 +23,10 @@ CpuTarget::CpuTarget(int optimizationLevel, bool vectorMath)
 
 CpuTarget::~CpuTarget() = default;
 
-void CpuTarget::useOwnTargetMachine() { ownMachine = CpuJit::get().createTargetMachine(); }
+void CpuTarget::useOwnTargetMachine() {
+  // The JIT's machine settings never change in a process: one configuration.
+  ownMachine = leaseTargetMachine("host", [] { return CpuJit::get().createTargetMachine(); });
+}
 
 llvm::TargetMachine &CpuTarget::machine() const {
   return ownMachine ? *ownMachine : CpuJit::get().targetMachine();

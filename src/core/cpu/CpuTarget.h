@@ -3,6 +3,7 @@
 #pragma once
 
 #include "target/Target.h"
+#include "target/TargetMachinePool.h"
 
 #include <memory>
 #include <string>
@@ -61,7 +62,7 @@ private:
 
   int optimizationLevel;
   bool vectorMath;
-  std::unique_ptr<llvm::TargetMachine> ownMachine;
+  LeasedTargetMachine ownMachine;
 };
 
 } // namespace taipan

@@ -257,7 +257,11 @@ std::string libdevicePath() {
 
 CudaTarget::CudaTarget(int computeCapability, const CompileOptions &options, Entry entry)
     : computeCapability(computeCapability), options(options), entry(entry),
-      machine(createTargetMachine(computeCapability, options, optimizationLevel())) {}
+      machine(leaseTargetMachine(
+          "nvptx sm_" + std::to_string(computeCapability) + " level " +
+              std::to_string(optimizationLevel()) +
+              (options.fastmathApproximate ? " approximate" : ""),
+          [&] { return createTargetMachine(computeCapability, options, optimizationLevel()); })) {}
 
 CudaTarget::~CudaTarget() = default;
 

@@ -4,6 +4,7 @@
 
 #include "syntax/SyntaxTree.h"
 #include "target/Target.h"
+#include "target/TargetMachinePool.h"
 
 #include <memory>
 #include <string>
@@ -59,7 +60,7 @@ private:
   int computeCapability;
   CompileOptions options;
   Entry entry;
-  std::unique_ptr<llvm::TargetMachine> machine;
+  LeasedTargetMachine machine;
 };
 
 namespace cuda {
