@@ -359,8 +359,10 @@ def _verified_definition(code, candidates, imports, lines=None):
         source = "".join(lines)
     plausible = [(n, c) for n, c in candidates if _parameters_match(n, code)]
     # Innermost first among the nodes that hold every instruction's position: a lambda holding
-    # another lambda holds its positions too.
-    plausible.sort(key=lambda pair: (not _positions_inside(pair[0], code), _span(pair[0])))
+    # another lambda holds its positions too. (Walking the positions of a long function costs
+    # milliseconds, so a single candidate is not sorted.)
+    if len(plausible) > 1:
+        plausible.sort(key=lambda pair: (not _positions_inside(pair[0], code), _span(pair[0])))
     for node, class_name in plausible:
         if _same_code(_compiled_alone(node, class_name, imports, code, source), code):
             return node
