@@ -25,6 +25,25 @@ MemInfo *blockAt(const void *storage) {
   return block;
 }
 
+/// CPython's marker for a deleted slot. Python 3.13 moved `_PySet_Dummy` out of the public
+/// headers, so it is read once from a set whose only key was discarded: the slot keeps it.
+PyObject *deletedSetKey() {
+  static PyObject *const dummy = [] {
+    PyObject *set = PySet_New(nullptr);
+    PyObject *key = PyLong_FromLong(0);
+    PyObject *found = nullptr;
+    if (set && key && PySet_Add(set, key) == 0 && PySet_Discard(set, key) == 1) {
+      auto *so = reinterpret_cast<PySetObject *>(set);
+      for (Py_ssize_t i = 0; i <= so->mask && !found; ++i)
+        found = so->table[i].key;
+    }
+    Py_XDECREF(key);
+    Py_XDECREF(set);
+    return found; // immortal in CPython: it outlives every set
+  }();
+  return dummy;
+}
+
 /// Boxes the key at `key` (the set keeps its own references).
 PyObject *boxKey(const Type *type, const SetHeader *header, const char *key) {
   forEachReference(header->keyReferences, header->keyReferenceCount, key, taipan_nrt_incref);
@@ -83,8 +102,9 @@ bool copyLayout(PyObject *into, const Type *type, MemInfo *set) {
       table[i].key = key; // the set takes over the reference
       table[i].hash = runtime::setSlotHash(header, i);
     } else if (runtime::setSlotState(header, i) == 2) {
-      Py_INCREF(_PySet_Dummy);
-      table[i].key = _PySet_Dummy;
+      PyObject *dummy = deletedSetKey();
+      Py_INCREF(dummy);
+      table[i].key = dummy;
       table[i].hash = -1;
     }
   }
@@ -134,7 +154,7 @@ bool unboxSet(PyObject *value, const Type *type, void *storage) {
     PyObject *item = so->table[i].key;
     if (!item)
       continue;
-    if (item == _PySet_Dummy) {
+    if (item == deletedSetKey()) {
       taipan_set_place(set, i, nullptr);
       continue;
     }
