@@ -2,6 +2,7 @@
 // SSA registers; loops keep Python's semantics (for/while else, range with any step).
 #include "lower/FunctionLowering.h"
 
+#include "lower/ExceptionDescriptors.h"
 #include "lower/LowerJitClasses.h"
 #include "lower/LowerStrings.h"
 #include "typing/JitClassTyping.h"
@@ -975,30 +976,6 @@ void FunctionLowering::printExceptionMessage(Expr *raised,
     printText(")");
 }
 
-namespace {
-
-/// The names, in `taipan_keep_exception_arguments`' descriptor, of the values of `type`
-/// (numbers, None, strings, tuples of them), appended to `descriptor`; false for other types,
-/// whose exceptions travel as their message only.
-bool describeArgument(const Type *type, std::string &descriptor) {
-  if (type->kind() == TypeKind::StringLiteral)
-    type = types::unicode();
-  if (type->isTuple()) {
-    descriptor += "( ";
-    for (const Type *element : type->elements())
-      if (!describeArgument(element, descriptor))
-        return false;
-    descriptor += ") ";
-    return true;
-  }
-  if (types::scalarByName(type->name()) != type)
-    return false;
-  descriptor += type->name() + " ";
-  return true;
-}
-
-} // namespace
-
 void FunctionLowering::lowerRaise(Stmt *stmt) {
   if (!stmt->value) {
     if (handlerDepth == 0)
@@ -1031,7 +1008,7 @@ void FunctionLowering::lowerRaise(Stmt *stmt) {
   if (keepArguments && values.size() == 1 && typeOf(raised->operands[1])->isString())
     keepArguments = false;
   for (size_t i = 1; keepArguments && i < raised->operands.size(); ++i)
-    keepArguments = describeArgument(typeOf(raised->operands[i]), descriptor);
+    keepArguments = describeExceptionArgument(typeOf(raised->operands[i]), descriptor);
   if (!keepArguments) {
     if (message) {
       emitRaise(classType->exceptionId(), *message);
