@@ -453,6 +453,25 @@ void FunctionLowering::lowerIf(Stmt *stmt) {
   builder.SetInsertPoint(endBlock);
 }
 
+void FunctionLowering::lowerLoopBody(const std::vector<Stmt *> &body, llvm::BasicBlock *next,
+                                     llvm::BasicBlock *end) {
+  loops.push_back({next, end});
+  lowerBlock(body);
+  loops.pop_back();
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(next);
+}
+
+void FunctionLowering::lowerLoopElse(const std::vector<Stmt *> &orelse, llvm::BasicBlock *elseBlock,
+                                     llvm::BasicBlock *end) {
+  if (elseBlock)
+    builder.SetInsertPoint(elseBlock);
+  lowerBlock(orelse);
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(end);
+  builder.SetInsertPoint(end);
+}
+
 void FunctionLowering::lowerWhile(Stmt *stmt) {
   llvm::BasicBlock *header = newBlock("while.cond");
   llvm::BasicBlock *body = newBlock("while.body");
@@ -463,16 +482,8 @@ void FunctionLowering::lowerWhile(Stmt *stmt) {
   llvm::Value *condition = lowerCondition(stmt->test);
   builder.CreateCondBr(condition, body, orelse);
   builder.SetInsertPoint(body);
-  loops.push_back({header, end});
-  lowerBlock(stmt->body);
-  loops.pop_back();
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(header);
-  builder.SetInsertPoint(orelse);
-  lowerBlock(stmt->orelse);
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(end);
-  builder.SetInsertPoint(end);
+  lowerLoopBody(stmt->body, header, end);
+  lowerLoopElse(stmt->orelse, orelse, end);
 }
 
 FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value *value,
@@ -789,21 +800,13 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
     lowerAssign(stmt->targets[0], lowerTuple(parts, tupleType), tupleType);
   }
   releaseTemporaries(mark);
-  loops.push_back({latch, end});
-  lowerBlock(stmt->body);
-  loops.pop_back();
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(latch);
+  lowerLoopBody(stmt->body, latch, end);
   builder.SetInsertPoint(latch);
   // No signed wrap: Python's integers do not wrap, and the flag lets LLVM prove a counter that
   // starts at 0 (or at cuda.grid()) stays non-negative, dropping negative-index wraparound.
   builder.CreateStore(builder.CreateNSWAdd(builder.CreateLoad(i64, counter), step), counter);
   builder.CreateBr(header);
-  builder.SetInsertPoint(orelse);
-  lowerBlock(stmt->orelse);
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(end);
-  builder.SetInsertPoint(end);
+  lowerLoopElse(stmt->orelse, orelse, end);
 }
 
 /// The statements in `block`, nested ones included; -1 when it holds a loop (copies of a loop
@@ -850,17 +853,10 @@ bool FunctionLowering::lowerUnrolledRange(Stmt *stmt, llvm::Value *first, llvm::
   for (int64_t trip = 0; trip < trips; ++trip) {
     llvm::BasicBlock *next = newBlock("for.next");
     lowerAssign(stmt->targets[0], builder.getInt64(from + trip * by), types::int64());
-    loops.push_back({next, end});
-    lowerBlock(stmt->body);
-    loops.pop_back();
-    if (!builder.GetInsertBlock()->getTerminator())
-      builder.CreateBr(next);
+    lowerLoopBody(stmt->body, next, end);
     builder.SetInsertPoint(next);
   }
-  lowerBlock(stmt->orelse); // reached only when no copy broke out
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(end);
-  builder.SetInsertPoint(end);
+  lowerLoopElse(stmt->orelse, nullptr, end); // reached only when no copy broke out
   return true;
 }
 
