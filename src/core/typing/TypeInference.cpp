@@ -1,32 +1,11 @@
 // Type inference by fixpoint: each pass types every statement with the variable types known so
 // far, widening a variable's type when it is assigned something new, until a pass changes nothing.
 #include "typing/TypeInference.h"
-#include "typing/InferencePass.h"
-#include "typing/TryTyping.h"
 
-#include "syntax/CaughtExceptions.h"
-#include "syntax/LoopUnrolling.h"
-#include "types/DatetimeUnits.h"
-#include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
-#include "typing/BuiltinTyping.h"
-#include "typing/CallArguments.h"
-#include "typing/ConstantArguments.h"
-#include "typing/DatetimeTyping.h"
-#include "typing/DictTyping.h"
-#include "typing/Isinstance.h"
-#include "typing/JitClassTyping.h"
-#include "typing/LiteralUnroll.h"
-#include "typing/NamedTupleTyping.h"
-#include "typing/ObjectModeBlocks.h"
+#include "typing/InferencePass.h"
 #include "typing/OptionalTyping.h"
-#include "typing/RecordTyping.h"
-#include "typing/SetTyping.h"
-#include "typing/StringTyping.h"
-
-#include <functional>
-#include <optional>
-#include <set>
+#include "typing/TryTyping.h"
 
 namespace taipan {
 
