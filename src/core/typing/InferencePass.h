@@ -124,8 +124,6 @@ private:
   const Type *computeType(Expr *expr);
   const Type *typeName(Expr *expr);
   const Type *typeAttribute(Expr *expr);
-  /// `[a, b, c]`: a list of the items' unified type; `[]` is a list whose item type the
-  /// appends that follow give it (list(undefined) until then).
   /// A comprehension's loop is typed where it stands; its value is its hidden variable's. A
   /// generator expression's consumer must be the builtin it was read as.
   const Type *typeComprehension(Expr *expr);
@@ -192,8 +190,9 @@ private:
   // (typing/InferContainers.cpp).
   /// The list methods that change a list, refused on a LiteralList, which cannot change.
   static void refuseLiteralListMutation(const std::string &method, SourceLocation location);
-  /// `[a, b, ...]`: a list of the items' unified type, or, when they do not unify
-  /// (`[1, 'a']`), Numba's LiteralList: the tuple of the items, which cannot change.
+  /// `[a, b, ...]`: a list of the items' unified type (`[]` a list whose item type the appends
+  /// that follow give it, list(undefined) until then), or, when they do not unify (`[1, 'a']`),
+  /// Numba's LiteralList: the tuple of the items, which cannot change.
   const Type *typeListLiteral(Expr *expr);
   /// An operator on lists (`+`, `*`, `in`, `==`, `[]`...), typed by its library entry
   /// "list.<operator>" (library/Lists.cpp) and recorded under the expression.
@@ -218,8 +217,6 @@ private:
                         const std::vector<const Type *> &arguments);
   /// `s |= t`, `&=`, `-=`, `^=`: the set is updated in place (a `|=` may type `set()`).
   void typeSetAugmentedAssign(Stmt *stmt, const Type *current, const Type *value);
-  /// `d[k] = v`: widens a dict variable's key and value types to take the store (so `{}` is
-  /// typed by the stores that follow, as in Numba), then checks the store fits.
   /// Whether `name` is one of the function's parameters: a dict or typed list passed in is the
   /// caller's (a typed.Dict or typed.List), whose types are fixed, so stores never widen it (a
   /// widened copy would leave the caller's container unchanged).
@@ -227,6 +224,8 @@ private:
   /// A number stored into a container whose types are fixed must keep its kind: no float into
   /// an integer slot, no complex into a real one, only booleans into booleans.
   static bool keepsNumberKind(const Type *expected, const Type *value);
+  /// `d[k] = v`: widens a dict variable's key and value types to take the store (so `{}` is
+  /// typed by the stores that follow, as in Numba), then checks the store fits.
   void typeDictStore(Expr *target, const Type *key, const Type *value);
   /// `d.setdefault(k, v)` and `d.update(other)` widen a dict variable as a store does.
   void widenDictVariable(Expr *dict, const std::string &method,
