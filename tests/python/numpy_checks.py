@@ -1,16 +1,18 @@
-"""Shared checks of the NumPy library's tests: compiled results against NumPy's (values, or the
-same exception and message), and the runtime's allocation counters (every block freed)."""
+"""Shared checks of the tests: compiled results against NumPy's or CPython's (values, or the same
+exception and message), and the runtime's allocation counters (every block freed)."""
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import math
 import warnings
 
 import numpy as np
 import pytest
 from array_helpers import assert_array_same, assert_value_same
 
+from taipan import njit, typed
 from taipan.runtime import get_allocation_stats
 
 
@@ -76,3 +78,73 @@ def check_like_numpy(f, *args, rtol=0.0, **kwargs):
         else:
             assert_value_same(actual, expected, rtol=rtol)
         del actual
+
+
+def outcome(function, *args, **kwargs):
+    """What a call gives: ``("value", result)``, or ``("raised", class, message)`` of the
+    exception it raised."""
+    try:
+        return ("value", function(*args, **kwargs))
+    except Exception as error:  # noqa: BLE001 - the exception is the outcome compared
+        return ("raised", type(error), str(error))
+
+
+def plain(value):
+    """A result in Python's terms, comparable with ``==``: a typed.Dict as a dict (its order
+    kept), an array as its dtype and items, a NumPy scalar as its Python number, inside
+    containers too."""
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.str, value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (typed.Dict, dict)):
+        return {plain(k): plain(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return tuple(plain(v) for v in value)
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+def check_outcome(function, *args, reference=None):
+    """``njit(function)`` gives what ``reference`` (``function`` itself by default) gives in
+    Python: the same value in plain terms, or the same exception and message; and every block
+    it allocated is freed. Returns the compiled outcome."""
+    compiled = njit(function)
+    with no_allocation_leak():
+        got = plain(outcome(compiled, *args))
+    expected = plain(outcome(reference or function, *args))
+    assert got == expected, (got, expected)
+    return got
+
+
+def same_in_order(got, expected):
+    """Equal values of the same type, NaN matching NaN; dicts, sets, lists and tuples also in
+    the same order (CPython's iteration order of a set), element by element."""
+    if isinstance(expected, np.generic):
+        expected = expected.item()
+    if isinstance(expected, float) and math.isnan(expected):
+        return isinstance(got, float) and math.isnan(got)
+    if type(got) is not type(expected):
+        return False
+    if isinstance(expected, dict):
+        return list(got) == list(expected) and all(
+            same_in_order(got[k], expected[k]) for k in expected
+        )
+    if isinstance(expected, (set, frozenset)):
+        return got == expected and list(got) == list(expected)
+    if isinstance(expected, (list, tuple)):
+        return len(got) == len(expected) and all(map(same_in_order, got, expected))
+    return got == expected
+
+
+def check_in_order(function, *args):
+    """``njit(function)`` returns what ``function`` returns, in plain terms and in the same
+    order (``same_in_order``), and every block it allocated is freed. Returns the compiled
+    result."""
+    compiled = njit(function)
+    with no_allocation_leak():
+        got = plain(compiled(*args))
+    expected = plain(function(*args))
+    assert same_in_order(got, expected), (got, expected)
+    return got

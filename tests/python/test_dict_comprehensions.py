@@ -2,55 +2,12 @@
 and set() of every iterable in compiled code, compared with CPython (contents and insertion
 order), with no memory block left behind."""
 
-import math
-
 import numpy as np
 import pytest
-from numpy_checks import no_allocation_leak
+from numpy_checks import check_in_order as check
 
-from taipan import njit, typed
+from taipan import njit
 from taipan.errors import TypingError, UnsupportedError
-
-
-def _plain(value):
-    """A compiled result in Python's terms: a typed.Dict as a dict (its order kept)."""
-    if isinstance(value, (typed.Dict, dict)):
-        return {_plain(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, tuple):
-        return tuple(_plain(v) for v in value)
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
-def _same(got, expected):
-    if isinstance(expected, float) and math.isnan(expected):
-        return isinstance(got, float) and math.isnan(got)
-    if isinstance(expected, dict):
-        return (
-            isinstance(got, dict)
-            and list(got) == list(expected)
-            and all(_same(got[k], expected[k]) for k in expected)
-        )
-    if isinstance(expected, (set, frozenset)):
-        return type(got) is type(expected) and got == expected and list(got) == list(expected)
-    if isinstance(expected, (list, tuple)):
-        return len(got) == len(expected) and all(map(_same, got, expected))
-    return got == expected and type(got) is type(expected)
-
-
-def check(function, *args):
-    compiled = njit(function)
-    with no_allocation_leak():
-        got = _plain(compiled(*args))
-    expected = _plain(function(*args))
-    assert _same(got, expected), (got, expected)
-    return got
-
 
 # Dict comprehensions --------------------------------------------------------------------------
 

@@ -5,37 +5,11 @@ block left behind."""
 
 import numpy as np
 import pytest
+from numpy_checks import check_outcome as check
 from numpy_checks import no_allocation_leak
 
 from taipan import njit, typed, types
 from taipan.errors import TypingError, UnsupportedError
-
-
-def outcome(function, *args):
-    """The result, or the class and message of the exception raised."""
-    try:
-        return function(*args)
-    except Exception as error:  # noqa: BLE001 - the exception is the outcome compared
-        return type(error), str(error)
-
-
-def plain(value):
-    if isinstance(value, typed.Dict):
-        return dict(value.items())
-    if isinstance(value, tuple):
-        return tuple(plain(v) for v in value)
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    return value
-
-
-def check(function, *args):
-    compiled = njit(function)
-    with no_allocation_leak():
-        got = plain(outcome(compiled, *args))
-    expected = plain(outcome(function, *args))
-    assert got == expected, (got, expected)
-    return got
 
 
 def length_follows(n):

@@ -8,18 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from numpy_checks import no_allocation_leak
+from numpy_checks import no_allocation_leak, outcome
 
 from taipan import njit
 from taipan.errors import TypingError, UnsupportedError
-
-
-def outcome(function, *args):
-    """What ``function(*args)`` gives: its value, or the class and message of what it raised."""
-    try:
-        return ("value", function(*args))
-    except Exception as error:  # noqa: BLE001 - any exception is an outcome to compare
-        return ("raised", type(error), str(error))
 
 
 def check(function, *args):

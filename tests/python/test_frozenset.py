@@ -5,29 +5,10 @@ would change one are TypingErrors, as CPython has no such attribute."""
 
 import numpy as np
 import pytest
-from numpy_checks import no_allocation_leak
+from numpy_checks import check_in_order as check
 
 from taipan import njit
 from taipan.errors import TypingError
-
-
-def check(function, *args):
-    compiled = njit(function)
-    with no_allocation_leak():
-        got = compiled(*args)
-    expected = function(*args)
-    assert _same(got, expected), (got, expected)
-    return got
-
-
-def _same(got, expected):
-    if type(got) is not type(expected):
-        return False
-    if isinstance(expected, (set, frozenset)):
-        return got == expected and list(got) == list(expected)
-    if isinstance(expected, (list, tuple)):
-        return len(got) == len(expected) and all(map(_same, got, expected))
-    return got == expected
 
 
 def empty():

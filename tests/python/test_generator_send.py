@@ -6,17 +6,10 @@ import types
 
 import numpy as np
 import pytest
-from numpy_checks import no_allocation_leak
+from numpy_checks import check_outcome, no_allocation_leak
 
 from taipan import njit
 from taipan.errors import TypingError, UnsupportedError
-
-
-def outcome(function, *args):
-    try:
-        return function(*args)
-    except Exception as error:  # noqa: BLE001 - the exception is the outcome compared
-        return type(error), str(error)
 
 
 def in_python(function):
@@ -27,12 +20,7 @@ def in_python(function):
 
 
 def check(function, *args):
-    compiled = njit(function)
-    with no_allocation_leak():
-        got = outcome(compiled, *args)
-    expected = outcome(in_python(function), *args)
-    assert got == expected, (got, expected)
-    return got
+    return check_outcome(function, *args, reference=in_python(function))
 
 
 def averager():

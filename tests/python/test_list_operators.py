@@ -6,17 +6,10 @@ change, and a list passed in is changed for the caller), ``del l[i]``, ``del l[a
 import copy
 
 import pytest
-from numpy_checks import no_allocation_leak
+from numpy_checks import no_allocation_leak, outcome
 
 from taipan import njit
 from taipan.errors import TypingError
-
-
-def outcome(function, *args):
-    try:
-        return ("value", function(*args))
-    except Exception as error:  # noqa: BLE001 - compared, not swallowed
-        return ("error", type(error), str(error))
 
 
 def check(compiled, *args):

@@ -4,36 +4,11 @@ others. `is None` narrows, None or a value reaches Python, and nothing leaks on 
 
 import numpy as np
 import pytest
+from numpy_checks import check_outcome as check
 from numpy_checks import no_allocation_leak
 
-from taipan import njit, typed
+from taipan import njit
 from taipan.errors import TypingError
-
-
-def outcome(function, *args):
-    try:
-        return function(*args)
-    except Exception as error:  # noqa: BLE001 - the exception is the outcome compared
-        return type(error), str(error)
-
-
-def plain(value):
-    if isinstance(value, np.ndarray):
-        return ("array", value.dtype.str, value.tolist())
-    if isinstance(value, typed.Dict):
-        return dict(value.items())
-    if isinstance(value, (list, tuple)):
-        return type(value)(plain(v) for v in value)
-    return value
-
-
-def check(function, *args):
-    compiled = njit(function)
-    with no_allocation_leak():
-        got = plain(outcome(compiled, *args))
-    expected = plain(outcome(function, *args))
-    assert got == expected, (got, expected)
-    return got
 
 
 def array_or_none(n):

@@ -3,41 +3,15 @@ comprehensions, every method and operator, sets passed in (changes show in the c
 and returned. The table follows CPython's setobject.c, so iteration order is compared with
 CPython's, not only the contents. Sets in CUDA kernels stay refused (frozenset: test_frozenset.py)."""
 
-import math
 import random
 
 import numpy as np
 import pytest
+from numpy_checks import check_in_order as check
 from numpy_checks import no_allocation_leak
 
 from taipan import cuda, float64, njit, void
 from taipan.errors import TypingError, UnsupportedError
-
-
-def check(function, *args):
-    """The compiled result equals the Python one (sets and lists in CPython's order), with no
-    memory block left behind."""
-    compiled = njit(function)
-    with no_allocation_leak():
-        got = compiled(*args)
-    expected = function(*args)
-    assert _same(got, expected), (got, expected)
-    return got
-
-
-def _same(got, expected):
-    if isinstance(expected, np.generic):
-        expected = expected.item()
-    if isinstance(expected, float) and math.isnan(expected):
-        return isinstance(got, float) and math.isnan(got)
-    if type(got) is not type(expected):
-        return False
-    if isinstance(expected, set):
-        return got == expected and list(got) == list(expected)
-    if isinstance(expected, (list, tuple)):
-        return len(got) == len(expected) and all(map(_same, got, expected))
-    return got == expected
-
 
 # Construction ---------------------------------------------------------------------------------
 

@@ -7,17 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from numpy_checks import no_allocation_leak
+from numpy_checks import no_allocation_leak, outcome
 
 from taipan import njit
 from taipan.errors import TypingError, UnsupportedError
-
-
-def outcome(function, *args, **kwargs):
-    try:
-        return ("value", function(*args, **kwargs))
-    except Exception as error:  # noqa: BLE001 - any exception is an outcome to compare
-        return ("raised", type(error))
 
 
 def check(function, *args, **kwargs):

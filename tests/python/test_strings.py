@@ -5,7 +5,7 @@ bytes per code point), and frees every block it allocated."""
 import math
 
 import pytest
-from numpy_checks import no_allocation_leak
+from numpy_checks import no_allocation_leak, outcome
 
 import taipan
 from taipan import njit, types
@@ -22,14 +22,6 @@ TEXTS = [
     "12345",
     "a,b,,c",
 ]
-
-
-def outcome(function, *args):
-    """The result of a call, or the exception's type and message."""
-    try:
-        return ("value", function(*args))
-    except Exception as error:  # noqa: BLE001 - compared, not swallowed
-        return ("error", type(error), str(error))
 
 
 def check(f, *args):

@@ -4,6 +4,7 @@
 // that type (runtime/ExceptionArguments.h).
 #include "library/ExceptionArguments.h"
 #include "library/Library.h"
+#include "lower/ExceptionDescriptors.h"
 #include "lower/FunctionLowering.h"
 #include "lower/LowerTypes.h"
 #include "support/CompileError.h"
@@ -24,23 +25,6 @@ const Type *asValue(const Type *type) {
   for (const Type *element : type->elements())
     elements.push_back(asValue(element));
   return types::tuple(elements);
-}
-
-/// Appends the descriptor names of `type` (runtime/ExceptionArguments.h); false for a type
-/// the descriptor cannot name.
-bool describe(const Type *type, std::string &descriptor) {
-  if (type->isTuple()) {
-    descriptor += "( ";
-    for (const Type *element : type->elements())
-      if (!describe(element, descriptor))
-        return false;
-    descriptor += ") ";
-    return true;
-  }
-  if (types::scalarByName(type->name()) != type)
-    return false;
-  descriptor += type->name() + " ";
-  return true;
 }
 
 const Type *unifySites(const Type *a, const Type *b) {
@@ -74,7 +58,7 @@ const Type *typeCaughtArguments(LibraryCall &call) {
     result = unified;
   }
   std::string descriptor;
-  if (!result || !describe(result, descriptor))
+  if (!result || !describeExceptionArgument(result, descriptor))
     throwUnsupported("e.args: compiled code reads exception arguments that are numbers, None, "
                      "strings or tuples of them, not " +
                          (result ? result->name() : std::string("nothing")),
@@ -89,7 +73,7 @@ llvm::Value *lowerCaughtArguments(FunctionLowering &lowering, const LibraryCall 
   llvm::Value *index = lowering.lowerExpr(call.arguments[0]);
   std::string descriptor;
   for (const Type *element : call.resultType->elements())
-    describe(element, descriptor);
+    describeExceptionArgument(element, descriptor);
   llvm::AllocaInst *result =
       lowering.createEntryAlloca(memoryType(context, call.resultType), "caught.args");
   llvm::FunctionCallee runtime = lowering.module().runtimeFunction(

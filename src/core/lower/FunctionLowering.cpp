@@ -2,6 +2,7 @@
 // SSA registers; loops keep Python's semantics (for/while else, range with any step).
 #include "lower/FunctionLowering.h"
 
+#include "lower/ExceptionDescriptors.h"
 #include "lower/LowerJitClasses.h"
 #include "lower/LowerStrings.h"
 #include "typing/JitClassTyping.h"
@@ -452,6 +453,25 @@ void FunctionLowering::lowerIf(Stmt *stmt) {
   builder.SetInsertPoint(endBlock);
 }
 
+void FunctionLowering::lowerLoopBody(const std::vector<Stmt *> &body, llvm::BasicBlock *next,
+                                     llvm::BasicBlock *end) {
+  loops.push_back({next, end});
+  lowerBlock(body);
+  loops.pop_back();
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(next);
+}
+
+void FunctionLowering::lowerLoopElse(const std::vector<Stmt *> &orelse, llvm::BasicBlock *elseBlock,
+                                     llvm::BasicBlock *end) {
+  if (elseBlock)
+    builder.SetInsertPoint(elseBlock);
+  lowerBlock(orelse);
+  if (!builder.GetInsertBlock()->getTerminator())
+    builder.CreateBr(end);
+  builder.SetInsertPoint(end);
+}
+
 void FunctionLowering::lowerWhile(Stmt *stmt) {
   llvm::BasicBlock *header = newBlock("while.cond");
   llvm::BasicBlock *body = newBlock("while.body");
@@ -462,16 +482,8 @@ void FunctionLowering::lowerWhile(Stmt *stmt) {
   llvm::Value *condition = lowerCondition(stmt->test);
   builder.CreateCondBr(condition, body, orelse);
   builder.SetInsertPoint(body);
-  loops.push_back({header, end});
-  lowerBlock(stmt->body);
-  loops.pop_back();
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(header);
-  builder.SetInsertPoint(orelse);
-  lowerBlock(stmt->orelse);
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(end);
-  builder.SetInsertPoint(end);
+  lowerLoopBody(stmt->body, header, end);
+  lowerLoopElse(stmt->orelse, orelse, end);
 }
 
 FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value *value,
@@ -788,21 +800,13 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
     lowerAssign(stmt->targets[0], lowerTuple(parts, tupleType), tupleType);
   }
   releaseTemporaries(mark);
-  loops.push_back({latch, end});
-  lowerBlock(stmt->body);
-  loops.pop_back();
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(latch);
+  lowerLoopBody(stmt->body, latch, end);
   builder.SetInsertPoint(latch);
   // No signed wrap: Python's integers do not wrap, and the flag lets LLVM prove a counter that
   // starts at 0 (or at cuda.grid()) stays non-negative, dropping negative-index wraparound.
   builder.CreateStore(builder.CreateNSWAdd(builder.CreateLoad(i64, counter), step), counter);
   builder.CreateBr(header);
-  builder.SetInsertPoint(orelse);
-  lowerBlock(stmt->orelse);
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(end);
-  builder.SetInsertPoint(end);
+  lowerLoopElse(stmt->orelse, orelse, end);
 }
 
 /// The statements in `block`, nested ones included; -1 when it holds a loop (copies of a loop
@@ -849,17 +853,10 @@ bool FunctionLowering::lowerUnrolledRange(Stmt *stmt, llvm::Value *first, llvm::
   for (int64_t trip = 0; trip < trips; ++trip) {
     llvm::BasicBlock *next = newBlock("for.next");
     lowerAssign(stmt->targets[0], builder.getInt64(from + trip * by), types::int64());
-    loops.push_back({next, end});
-    lowerBlock(stmt->body);
-    loops.pop_back();
-    if (!builder.GetInsertBlock()->getTerminator())
-      builder.CreateBr(next);
+    lowerLoopBody(stmt->body, next, end);
     builder.SetInsertPoint(next);
   }
-  lowerBlock(stmt->orelse); // reached only when no copy broke out
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(end);
-  builder.SetInsertPoint(end);
+  lowerLoopElse(stmt->orelse, nullptr, end); // reached only when no copy broke out
   return true;
 }
 
@@ -975,30 +972,6 @@ void FunctionLowering::printExceptionMessage(Expr *raised,
     printText(")");
 }
 
-namespace {
-
-/// The names, in `taipan_keep_exception_arguments`' descriptor, of the values of `type`
-/// (numbers, None, strings, tuples of them), appended to `descriptor`; false for other types,
-/// whose exceptions travel as their message only.
-bool describeArgument(const Type *type, std::string &descriptor) {
-  if (type->kind() == TypeKind::StringLiteral)
-    type = types::unicode();
-  if (type->isTuple()) {
-    descriptor += "( ";
-    for (const Type *element : type->elements())
-      if (!describeArgument(element, descriptor))
-        return false;
-    descriptor += ") ";
-    return true;
-  }
-  if (types::scalarByName(type->name()) != type)
-    return false;
-  descriptor += type->name() + " ";
-  return true;
-}
-
-} // namespace
-
 void FunctionLowering::lowerRaise(Stmt *stmt) {
   if (!stmt->value) {
     if (handlerDepth == 0)
@@ -1031,7 +1004,7 @@ void FunctionLowering::lowerRaise(Stmt *stmt) {
   if (keepArguments && values.size() == 1 && typeOf(raised->operands[1])->isString())
     keepArguments = false;
   for (size_t i = 1; keepArguments && i < raised->operands.size(); ++i)
-    keepArguments = describeArgument(typeOf(raised->operands[i]), descriptor);
+    keepArguments = describeExceptionArgument(typeOf(raised->operands[i]), descriptor);
   if (!keepArguments) {
     if (message) {
       emitRaise(classType->exceptionId(), *message);

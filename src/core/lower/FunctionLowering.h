@@ -168,6 +168,15 @@ public:
   llvm::Value *lowerCondition(Expr *test);
   void lowerIf(Stmt *stmt);
   void lowerWhile(Stmt *stmt);
+  /// A loop's body, where `continue` goes to `next` and `break` to `end`; a body that falls off
+  /// its end goes on to `next`. Every kind of loop (lowerFor, dicts, generators, prange, the
+  /// unrolled copies) lowers its body so.
+  void lowerLoopBody(const std::vector<Stmt *> &body, llvm::BasicBlock *next,
+                     llvm::BasicBlock *end);
+  /// A loop's else block, lowered in `elseBlock` (where the builder is, when null), then `end`,
+  /// where lowering goes on.
+  void lowerLoopElse(const std::vector<Stmt *> &orelse, llvm::BasicBlock *elseBlock,
+                     llvm::BasicBlock *end);
   void lowerFor(Stmt *stmt);
   /// `for x in literal_unroll(t)` unrolled by typing: each copy of the body in turn
   /// (LowerUnrolledLoops.cpp). False for any other loop.

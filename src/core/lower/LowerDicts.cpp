@@ -190,17 +190,9 @@ void FunctionLowering::lowerDictFor(Stmt *stmt, llvm::Value *dict, const Type *t
     size_t mark = temporaries.size();
     lowerAssign(stmt->targets[0], item, itemType); // retains what it keeps of the entry
     releaseTemporaries(mark);
-    loops.push_back({header, end});
-    lowerBlock(stmt->body);
-    loops.pop_back();
-    if (!builder.GetInsertBlock()->getTerminator())
-      builder.CreateBr(header);
+    lowerLoopBody(stmt->body, header, end);
   }
-  builder.SetInsertPoint(orelse);
-  lowerBlock(stmt->orelse);
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(end);
-  builder.SetInsertPoint(end);
+  lowerLoopElse(stmt->orelse, orelse, end);
 }
 
 llvm::Value *FunctionLowering::convertDict(llvm::Value *dict, const Type *from, const Type *to) {

@@ -223,16 +223,8 @@ void FunctionLowering::lowerGeneratorFor(Stmt *stmt, llvm::Value *generator, con
   llvm::Value *item = nextGeneratorItem(generator, type, orelse);
   lowerAssign(stmt->targets[0], item, type->yieldType());
   releaseTemporaries(mark);
-  loops.push_back({header, end});
-  lowerBlock(stmt->body);
-  loops.pop_back();
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(header);
-  builder.SetInsertPoint(orelse);
-  lowerBlock(stmt->orelse);
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(end);
-  builder.SetInsertPoint(end);
+  lowerLoopBody(stmt->body, header, end);
+  lowerLoopElse(stmt->orelse, orelse, end);
 }
 
 void FunctionLowering::lowerInStepGeneratorFor(Stmt *stmt, const LibraryCall &call) {
@@ -297,16 +289,8 @@ void FunctionLowering::lowerInStepGeneratorFor(Stmt *stmt, const LibraryCall &ca
   const Type *tupleType = types::tuple(partTypes);
   lowerAssign(stmt->targets[0], lowerTuple(parts, tupleType), tupleType);
   releaseTemporaries(mark);
-  loops.push_back({header, end});
-  lowerBlock(stmt->body);
-  loops.pop_back();
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(header);
-  builder.SetInsertPoint(orelse);
-  lowerBlock(stmt->orelse);
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(end);
-  builder.SetInsertPoint(end);
+  lowerLoopBody(stmt->body, header, end);
+  lowerLoopElse(stmt->orelse, orelse, end);
 }
 
 } // namespace taipan

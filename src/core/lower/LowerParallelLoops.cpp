@@ -400,11 +400,7 @@ void FunctionLowering::lowerParallelBody(Stmt *loop, const ParallelLoopPlan &pla
   builder.SetInsertPoint(bodyBlock);
   lowerAssign(loop->targets[0], builder.CreateAdd(start, builder.CreateMul(index, step)),
               types::int64());
-  loops.push_back({latch, done});
-  lowerBlock(loop->body);
-  loops.pop_back();
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(latch);
+  lowerLoopBody(loop->body, latch, done);
   builder.SetInsertPoint(latch);
   builder.CreateStore(builder.CreateNSWAdd(builder.CreateLoad(i64, counter), builder.getInt64(1)),
                       counter);

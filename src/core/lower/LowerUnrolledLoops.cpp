@@ -24,17 +24,10 @@ bool FunctionLowering::lowerUnrolledLoop(Stmt *stmt) {
       const Type *itemType = tupleType->elements()[i];
       lowerAssign(copy.target, tupleElement(tuple, tupleType, static_cast<unsigned>(i)), itemType);
     }
-    loops.push_back({next, end});
-    lowerBlock(copy.body);
-    loops.pop_back();
-    if (!builder.GetInsertBlock()->getTerminator())
-      builder.CreateBr(next);
+    lowerLoopBody(copy.body, next, end);
     builder.SetInsertPoint(next);
   }
-  lowerBlock(stmt->orelse); // reached only when no copy broke out
-  if (!builder.GetInsertBlock()->getTerminator())
-    builder.CreateBr(end);
-  builder.SetInsertPoint(end);
+  lowerLoopElse(stmt->orelse, nullptr, end); // reached only when no copy broke out
   return true;
 }
 

@@ -1,0 +1,399 @@
+// Type inference of calls: library functions and attributes, overloads written in Python,
+// intrinsics, foreign functions, named tuple classes and other jitted functions.
+#include "typing/InferencePass.h"
+
+#include "typing/BuiltinNames.h"
+#include "typing/CallArguments.h"
+#include "typing/ConstantArguments.h"
+#include "typing/JitClassTyping.h"
+#include "typing/NamedTupleTyping.h"
+#include "typing/ObjectModeBlocks.h"
+
+namespace taipan {
+
+const Type *InferencePass::typeMemberOverload(Expr *expr, const Type *baseType) {
+  if (!baseType->isRuntimeValue())
+    return nullptr;
+  OverloadMember member = source.resolver->findMember(baseType, expr->name);
+  if (member.registryId < 0)
+    return nullptr;
+  const Type *overload = types::overload(member.registryId, expr->name);
+  if (!member.isAttribute)
+    return overload;
+  return typeOverloadCall(expr, overload, expr->operands[0]);
+}
+
+const Type *InferencePass::typeOverloadCall(Expr *expr, const Type *overload, Expr *self,
+                                            bool *declined) {
+  std::vector<const Type *> positional;
+  if (self)
+    positional.push_back(typeOf(self));
+  size_t keywordStart = expr->operands.size() - expr->keywordNames.size();
+  for (size_t i = 1; i < keywordStart; ++i)
+    positional.push_back(typeOf(expr->operands[i]));
+  std::vector<const Type *> keywordTypes;
+  for (size_t i = keywordStart; i < expr->operands.size(); ++i)
+    keywordTypes.push_back(typeOf(expr->operands[i]));
+  bool mayDecline = declined && !self && isKnownBuiltin(overload->text());
+  std::shared_ptr<FunctionSource> implementation =
+      source.resolver->implementOverload(overload->registryId(), positional, expr->keywordNames,
+                                         keywordTypes, mayDecline, expr->location);
+  if (!implementation) {
+    *declined = true;
+    function.calls.erase(expr->id);
+    function.overloadImplementations.erase(expr->id);
+    return nullptr;
+  }
+  FunctionSource *callee = implementation.get();
+  function.overloadImplementations[expr->id] = std::move(implementation);
+  return typeJitCall(expr, callee, self);
+}
+
+const Type *InferencePass::typeLibraryCall(Expr *expr, const LibraryFunction *entry) {
+  Expr *callee = expr->callee();
+  std::vector<Expr *> positional;
+  if (isMethodCall(callee))
+    positional.push_back(callee->operands[0]);
+  size_t keywordStart = expr->operands.size() - expr->keywordNames.size();
+  positional.insert(positional.end(), expr->operands.begin() + 1,
+                    expr->operands.begin() + keywordStart);
+  std::vector<Expr *> keywordValues(expr->operands.begin() + keywordStart, expr->operands.end());
+  LibraryCall call;
+  call.function = entry;
+  call.location = expr->location;
+  call.arguments =
+      Library::bindArguments(*entry, positional, expr->keywordNames, keywordValues, expr->location);
+  for (Expr *argument : call.arguments)
+    call.argumentTypes.push_back(argument ? viewAsList(typeOf(argument), entry) : nullptr);
+  if (const std::optional<LibraryConstantArgument> &declared = entry->constantArgument) {
+    std::optional<std::vector<int64_t>> values;
+    if (declared->position < call.arguments.size())
+      values = constantIntegers(call.arguments[declared->position], function.globals);
+    if (!values)
+      throwTypingError(entry->name + declared->requirement, expr->location);
+    call.constants = std::move(*values);
+  }
+  call.iteratedByLoop = loopIterables.count(expr->id) > 0;
+  call.resultType = entry->type(call);
+  if (entry->ufunc && entry->ufunc->scalarFunction)
+    typeUfuncElementCallee(call);
+  const Type *result = call.resultType;
+  function.libraryCalls[expr->id] = std::move(call);
+  return result;
+}
+
+const Type *InferencePass::viewAsList(const Type *type, const LibraryFunction *entry) {
+  if (!type || !type->isDictView() || entry->lowersArguments || entry->name == "len" ||
+      entry->name.rfind("dictview.", 0) == 0)
+    return type;
+  return types::list(type->viewItemType());
+}
+
+void InferencePass::typeUfuncElementCallee(LibraryCall &call) {
+  call.elementCallee = callees.typeCallee(call.function->ufunc->scalarFunction.get(),
+                                          call.loop.inputs, call.location);
+  if (call.loop.output)
+    return;
+  const Type *returned = call.elementCallee->returnType;
+  if (returned && !returned->isNumber())
+    throwTypingError("the ufunc " + call.function->name +
+                         " returns a value that is not a number: " + describe(returned),
+                     call.location);
+  call.loop.output = returned; // nullptr while the callee's type is unknown (recursion)
+  call.resultType = returned ? ufuncResultType(call) : nullptr;
+}
+
+const Type *InferencePass::typeLibraryAttribute(Expr *expr, const LibraryFunction *entry) {
+  return typeLibraryOperands(expr, entry, {expr->operands[0]});
+}
+
+const Type *InferencePass::typeLibraryOperands(Expr *expr, const LibraryFunction *entry,
+                                               std::vector<Expr *> operands) {
+  LibraryCall call;
+  call.function = entry;
+  call.location = expr->location;
+  call.arguments = std::move(operands);
+  for (Expr *operand : call.arguments)
+    call.argumentTypes.push_back(typeOf(operand));
+  call.resultType = entry->type(call);
+  const Type *result = call.resultType;
+  function.libraryCalls[expr->id] = std::move(call);
+  return result;
+}
+
+const Type *InferencePass::typeIntrinsicCall(Expr *expr, const Type *intrinsic,
+                                             const std::vector<const Type *> &arguments) {
+  if (!expr->keywordNames.empty())
+    throwTypingError("keyword arguments to the intrinsic " + intrinsic->text() +
+                         " are not supported",
+                     expr->location);
+  IntrinsicBody body =
+      source.resolver->implementIntrinsic(intrinsic->registryId(), arguments, expr->location);
+  if (body.parameterTypes.size() != arguments.size())
+    throwTypingError("the intrinsic " + intrinsic->text() + " takes " +
+                         std::to_string(body.parameterTypes.size()) + " arguments but " +
+                         std::to_string(arguments.size()) + " were given",
+                     expr->location);
+  for (size_t i = 0; i < arguments.size(); ++i)
+    if (!arguments[i]->isNumber() || !body.parameterTypes[i]->isNumber() ||
+        (arguments[i]->isComplex() && !body.parameterTypes[i]->isComplex()))
+      throwTypingError("argument " + std::to_string(i) + " of the intrinsic " + intrinsic->text() +
+                           " is " + describe(arguments[i]) + ", which does not convert to " +
+                           describe(body.parameterTypes[i]),
+                       expr->location);
+  if (!body.returnType->isNumber() && !body.returnType->isNone())
+    throwTypingError("the intrinsic " + intrinsic->text() + " must return a number or None, not " +
+                         describe(body.returnType),
+                     expr->location);
+  const Type *result = body.returnType;
+  function.intrinsics[expr->id] = std::move(body);
+  return result;
+}
+
+const Type *InferencePass::typeCall(Expr *expr) {
+  Expr *callee = expr->callee();
+  const Type *calleeType = typeExpr(callee);
+  if (isIsinstance(calleeType))
+    return decideIsinstance(expr) ? types::boolean() : nullptr;
+  // A jitted callee is specialised for an optional argument, as in Numba.
+  // So are an objmode block's live-ins: the block sees None as None (ObjectModeBlocks.h).
+  bool keepsArguments =
+      calleeType &&
+      (calleeType->kind() == TypeKind::JitFunction ||
+       (calleeType->kind() == TypeKind::Builtin && calleeType->text() == ObjectModeCallee + 1));
+  if (keepsArguments)
+    for (size_t i = 1; i < expr->operands.size(); ++i)
+      if (expr->operands[i]->kind == ExprKind::Name)
+        keepsOptional.insert(expr->operands[i]->id);
+  // np.array([1, 2, 3]): a list literal given to NumPy is just a sequence of numbers.
+  if (calleeType && calleeType->kind() == TypeKind::Builtin &&
+      (calleeType->text() == "numpy.array" || calleeType->text() == "numpy.asarray") &&
+      expr->operands.size() > 1 && expr->operands[1]->kind == ExprKind::List)
+    expr->operands[1]->kind = ExprKind::Tuple;
+  std::vector<const Type *> arguments;
+  std::vector<Expr *> argumentExprs;
+  bool unknown = false;
+  for (size_t i = 1; i < expr->operands.size(); ++i) {
+    arguments.push_back(typeExpr(expr->operands[i]));
+    argumentExprs.push_back(expr->operands[i]);
+    unknown |= !arguments.back();
+  }
+  if (!calleeType || unknown)
+    return nullptr;
+  if (calleeType->kind() == TypeKind::DType && calleeType->dtype()->isNamedTuple())
+    return typeNamedTupleCall(expr, calleeType->dtype(), arguments);
+  if (calleeType->kind() == TypeKind::Builtin && calleeType->text() == "namedtuple._replace")
+    return typeNamedTupleReplace(expr, arguments);
+  if (expr->starredOperand && calleeType->kind() != TypeKind::JitFunction)
+    throwUnsupported("'*' in a call is supported only when calling a jitted function, not " +
+                         describe(calleeType),
+                     expr->operands[expr->starredOperand]->location);
+  if (calleeType->kind() == TypeKind::Overload) {
+    // When every typing function declines, taipan's own implementation of the function (if
+    // it has one) is tried, as Numba tries a function's other definitions.
+    bool declined = false;
+    Expr *self = isMethodCall(callee) ? callee->operands[0] : nullptr;
+    const Type *result = typeOverloadCall(expr, calleeType, self, &declined);
+    if (!declined)
+      return result;
+    calleeType = types::builtin(calleeType->text());
+  }
+  switch (calleeType->kind()) {
+  case TypeKind::Builtin: {
+    const std::string &name = calleeType->text();
+    std::string method = builtinClassMethod(name);
+    if (!method.empty() && arguments.size() == 1 && expr->keywordNames.empty() &&
+        isClassInstance(arguments[0])) { // len(p): the class's __len__
+      OverloadMember member = source.resolver->findMember(arguments[0], method);
+      if (member.registryId < 0 || member.isAttribute)
+        throwTypingError(name + "() of jitclass " + arguments[0]->text() + " needs its " + method +
+                             " method",
+                         expr->location);
+      return typeOverloadCall(expr, types::overload(member.registryId, method), nullptr);
+    }
+    if (const LibraryFunction *entry = Library::get().find(name)) {
+      if (isMethodCall(callee) && typeOf(callee->operands[0])->isList())
+        widenListVariable(callee->operands[0], name, arguments);
+      if (isMethodCall(callee) && typeOf(callee->operands[0])->isDict())
+        widenDictVariable(callee->operands[0], name, arguments, expr->location);
+      if (isMethodCall(callee) && typeOf(callee->operands[0])->isSet())
+        widenSetVariable(callee->operands[0], name, arguments);
+      return typeLibraryCall(expr, entry);
+    }
+    // A name of a library module or namespace that the library lacks (math.isqrt).
+    throwUnsupported(name + " is not supported", expr->location);
+  }
+  case TypeKind::JitFunction:
+    return typeJitCall(expr, calleeType->function());
+  case TypeKind::Intrinsic:
+    return typeIntrinsicCall(expr, calleeType, arguments);
+  case TypeKind::ExternalFunction:
+    return typeExternalCall(expr, calleeType, arguments);
+  case TypeKind::ExceptionClass:
+    for (Expr *argument : argumentExprs)
+      typeExceptionArgument(argument);
+    return calleeType;
+  default:
+    throwTypingError("cannot call a value of type " + describe(calleeType), expr->location);
+  }
+}
+
+const Type *InferencePass::typeNamedTupleReplace(Expr *expr,
+                                                 const std::vector<const Type *> &arguments) {
+  Expr *base = expr->callee()->operands[0];
+  const Type *named = typeOf(base);
+  if (expr->positionalCount() != 0 || expr->starredOperand)
+    throwTypingError("_replace() takes keyword arguments only", expr->location);
+  if (base->kind != ExprKind::Name)
+    throwUnsupported("_replace() is supported on a variable holding the named tuple",
+                     expr->location);
+  std::vector<Expr *> items;
+  std::vector<const Type *> itemTypes;
+  for (size_t i = 0; i < named->elements().size(); ++i) {
+    items.push_back(tupleItem(source, base, static_cast<int>(i)));
+    itemTypes.push_back(typeExpr(items.back()));
+  }
+  size_t keywordStart = expr->operands.size() - expr->keywordNames.size();
+  for (size_t k = 0; k < expr->keywordNames.size(); ++k) {
+    int field = named->fieldIndex(expr->keywordNames[k]);
+    if (field < 0)
+      throwTypingError("_replace() got an unexpected field name '" + expr->keywordNames[k] + "'",
+                       expr->location);
+    items[static_cast<size_t>(field)] = expr->operands[keywordStart + k];
+    itemTypes[static_cast<size_t>(field)] = arguments[k];
+  }
+  LibraryCall call;
+  call.function = Library::get().find("namedtuple.new");
+  call.location = expr->location;
+  const Type *shape =
+      types::namedTuple(named->text(), named->namedTupleClass(), named->fieldNames(), {});
+  call.resultType =
+      bindNamedTupleCall(expr, shape, items, itemTypes, {}, call.arguments, call.argumentTypes);
+  const Type *result = call.resultType;
+  function.libraryCalls[expr->id] = std::move(call);
+  return result;
+}
+
+const Type *InferencePass::typeNamedTupleCall(Expr *expr, const Type *namedClass,
+                                              const std::vector<const Type *> &arguments) {
+  size_t positionalCount = expr->positionalCount();
+  std::vector<Expr *> positional;
+  std::vector<const Type *> positionalTypes;
+  for (size_t i = 0; i < positionalCount; ++i) {
+    Expr *operand = expr->operands[1 + i];
+    if (expr->starredOperand == 1 + i) { // *t: its items, in order
+      for (Expr *item : spreadStarred(operand)) {
+        positional.push_back(item);
+        positionalTypes.push_back(typeOf(item));
+      }
+      continue;
+    }
+    positional.push_back(operand);
+    positionalTypes.push_back(arguments[i]);
+  }
+  std::vector<const Type *> keywordTypes(arguments.begin() + positionalCount, arguments.end());
+  LibraryCall call;
+  call.function = Library::get().find("namedtuple.new");
+  call.location = expr->location;
+  call.resultType = bindNamedTupleCall(expr, namedClass, positional, positionalTypes, keywordTypes,
+                                       call.arguments, call.argumentTypes);
+  const Type *result = call.resultType;
+  function.libraryCalls[expr->id] = std::move(call);
+  return result;
+}
+
+std::vector<Expr *> InferencePass::spreadStarred(Expr *tuple) {
+  const Type *type = typeOf(tuple);
+  if (!type->isTuple())
+    throwTypingError("'*' in a call needs a tuple, not " + describe(type), tuple->location);
+  std::vector<Expr *> items;
+  for (size_t i = 0; i < type->elements().size(); ++i) {
+    items.push_back(tupleItem(source, tuple, static_cast<int>(i)));
+    typeExpr(items.back());
+  }
+  return items;
+}
+
+bool InferencePass::isMethodCall(Expr *callee) {
+  const Type *base = callee->kind == ExprKind::Attribute ? typeOf(callee->operands[0]) : nullptr;
+  return base && !function.globals.count(callee->id) &&
+         (base->isRuntimeValue() || base->kind() == TypeKind::StringLiteral);
+}
+
+bool InferencePass::isNumberLiteral(const Expr *expr) {
+  if (expr->kind != ExprKind::Constant)
+    return false;
+  Constant::Kind kind = expr->constant.kind;
+  return kind == Constant::Kind::Int || kind == Constant::Kind::Float ||
+         kind == Constant::Kind::Complex || kind == Constant::Kind::Bool;
+}
+
+const Type *InferencePass::typeExternalCall(Expr *expr, const Type *callee,
+                                            const std::vector<const Type *> &arguments) {
+  const std::vector<const Type *> &parameters = callee->parameterTypes();
+  const std::string &name = callee->text();
+  if (!expr->keywordNames.empty())
+    throwTypingError("keyword arguments to the foreign function " + name + " are not supported",
+                     expr->location);
+  if (arguments.size() != parameters.size())
+    throwTypingError(name + "() takes " + std::to_string(parameters.size()) + " arguments but " +
+                         std::to_string(arguments.size()) + " were given",
+                     expr->location);
+  for (size_t i = 0; i < parameters.size(); ++i) {
+    const Type *parameter = parameters[i];
+    const Type *argument = arguments[i];
+    bool accepted = false;
+    if (parameter->isPointer())
+      accepted = argument == parameter ||
+                 (argument->isArray() &&
+                  (!parameter->pointee() || argument->dtype() == parameter->pointee())) ||
+                 (argument->isPointer() && !parameter->pointee());
+    else // numbers convert as they would through a signature, but complex stays complex
+      accepted = parameter->isNumber() && argument->isNumber() &&
+                 (parameter->isComplex() || !argument->isComplex());
+    if (!accepted)
+      throwTypingError("argument " + std::to_string(i + 1) + " of " + name + "() must be " +
+                           parameter->name() + ", not " + describe(argument),
+                       expr->operands[1 + i]->location);
+  }
+  return callee->resultType();
+}
+
+const Type *InferencePass::typeJitCall(Expr *expr, FunctionSource *callee, Expr *self) {
+  const std::vector<Parameter> &parameters = callee->parameters;
+  std::vector<Expr *> positional;
+  if (self)
+    positional.push_back(self);
+  for (size_t i = 1; i <= expr->positionalCount(); ++i) {
+    if (i != expr->starredOperand) {
+      positional.push_back(expr->operands[i]);
+      continue;
+    }
+    std::vector<Expr *> items = spreadStarred(expr->operands[i]);
+    positional.insert(positional.end(), items.begin(), items.end());
+  }
+  CallBinding binding;
+  binding.arguments = bindJitArguments(source, *callee, expr, positional);
+  for (size_t i = 0; i < parameters.size(); ++i)
+    if (parameters[i].isStar)
+      typeExpr(binding.arguments[i]); // the tuple the call packs
+  std::vector<bool> bound(parameters.size());
+  for (size_t i = 0; i < parameters.size(); ++i)
+    bound[i] = binding.arguments[i] != nullptr;
+  std::vector<const Type *> parameterTypes;
+  for (size_t i = 0; i < parameters.size(); ++i) {
+    if (bound[i]) {
+      parameterTypes.push_back(typeOf(binding.arguments[i]));
+    } else if (parameters[i].hasDefault) {
+      parameterTypes.push_back(constantType(parameters[i].defaultValue));
+    } else {
+      throwTypingError(callee->name + "() missing required argument '" + parameters[i].name + "'",
+                       expr->location);
+    }
+  }
+  binding.callee = callees.typeCallee(callee, parameterTypes, expr->location);
+  function.calls[expr->id] = binding;
+  return binding.callee->returnType;
+}
+
+} // namespace taipan

@@ -1,0 +1,221 @@
+// Type inference of lists, dicts and sets: literals and operators through their library entries,
+// and variables whose item types widen with what is appended or stored into them.
+#include "typing/InferencePass.h"
+
+#include "types/NumericPromotion.h"
+#include "typing/BuiltinTyping.h"
+#include "typing/DictTyping.h"
+#include "typing/SetTyping.h"
+
+namespace taipan {
+
+void InferencePass::refuseLiteralListMutation(const std::string &method, SourceLocation location) {
+  static const std::set<std::string> mutating = {"append", "extend", "insert", "remove",
+                                                 "pop",    "clear",  "sort",   "reverse"};
+  if (mutating.count(method))
+    throwTypingError("Cannot mutate a literal list (a list of items of different types): "
+                     "list." +
+                         method + "() is not supported on it",
+                     location);
+}
+
+const Type *InferencePass::typeListLiteral(Expr *expr) {
+  const Type *item = nullptr;
+  std::vector<const Type *> items;
+  bool unifies = true;
+  for (Expr *operand : expr->operands) {
+    const Type *type = typeExpr(operand);
+    if (!type)
+      return nullptr;
+    if (type->kind() == TypeKind::StringLiteral)
+      type = types::unicode(); // an item is a run-time value, as in Numba
+    if (!type->isRuntimeValue() || type->isNone())
+      throwTypingError("a list cannot hold a value of type " + describe(type), operand->location);
+    items.push_back(type);
+    if (!unifies)
+      continue;
+    const Type *unified = unifyTypes(item, type);
+    if (!unified)
+      unifies = false;
+    item = unified;
+  }
+  return unifies ? types::list(item) : types::literalList(items);
+}
+
+const Type *InferencePass::typeListOperator(Expr *expr, const std::string &symbol,
+                                            std::vector<Expr *> operands) {
+  const LibraryFunction *entry = Library::get().find("list." + symbol);
+  if (!entry) {
+    std::vector<const Type *> types;
+    for (Expr *operand : operands)
+      types.push_back(typeOf(operand));
+    throwTypingError("unsupported operand types for " + symbol + ": " +
+                         describeArgumentTypes(types),
+                     expr->location);
+  }
+  return typeLibraryOperands(expr, entry, std::move(operands));
+}
+
+void InferencePass::typeListInPlace(Stmt *stmt, Expr *target, const Type *value) {
+  std::string method = stmt->augmentedOp == BinaryOp::Add    ? "list.extend"
+                       : stmt->augmentedOp == BinaryOp::Mult ? "list.*="
+                                                             : "";
+  if (method.empty())
+    throwTypingError(std::string("unsupported operand types for ") +
+                         binaryOpSymbol(stmt->augmentedOp) + "=: " + describe(typeOf(target)) +
+                         " and " + describe(value),
+                     stmt->location);
+  if (method == "list.extend")
+    widenListVariable(target, method, {value});
+  typeLibraryOperands(target, Library::get().find(method), {target, stmt->value});
+}
+
+void InferencePass::widenListVariable(Expr *list, const std::string &method,
+                                      const std::vector<const Type *> &arguments) {
+  if (list->kind != ExprKind::Name || !localNames.count(list->name) || arguments.empty())
+    return;
+  // A typed list's item type is fixed once known (its stores convert or are refused).
+  if (typeOf(list) && !typeOf(list)->isReflected() && typeOf(list)->itemType())
+    return;
+  const Type *item = nullptr;
+  if (method == "list.append" || method == "list.insert")
+    item = arguments.back();
+  if (item && item->kind() == TypeKind::StringLiteral)
+    item = types::unicode();
+  else if (method == "list.extend")
+    item = iterationItemType(arguments.back(), list->location);
+  if (item && (item->isRuntimeValue() && !item->isNone()))
+    if (const Type *widened = unifyTypes(typeOf(list), types::listLike(typeOf(list), item)))
+      assignVariable(list->name, widened, list->location);
+}
+
+const Type *InferencePass::typeDictOperator(Expr *expr, const std::string &symbol,
+                                            std::vector<Expr *> operands) {
+  const LibraryFunction *entry = Library::get().find("dict." + symbol);
+  if (!entry)
+    throwTypingError("unsupported operand types for " + symbol + ": " +
+                         describe(typeOf(operands[0])) + " and " + describe(typeOf(operands[1])),
+                     expr->location);
+  return typeLibraryOperands(expr, entry, std::move(operands));
+}
+
+const Type *InferencePass::typeSetOperator(Expr *expr, const std::string &symbol,
+                                           std::vector<Expr *> operands) {
+  const LibraryFunction *entry = Library::get().find("set." + symbol);
+  if (!entry)
+    throwTypingError("unsupported operand types for " + symbol + ": " +
+                         describe(typeOf(operands[0])) + " and " + describe(typeOf(operands[1])),
+                     expr->location);
+  return typeLibraryOperands(expr, entry, std::move(operands));
+}
+
+void InferencePass::widenSetVariable(Expr *set, const std::string &method,
+                                     const std::vector<const Type *> &arguments) {
+  if (set->kind != ExprKind::Name || !localNames.count(set->name) || arguments.size() != 1)
+    return;
+  const Type *stored = nullptr;
+  if (method == "set.add") {
+    if (const Type *key = dictKeyType(arguments[0]))
+      stored = types::set(key);
+  } else if (method == "set.update") {
+    stored = setOfIterable(arguments[0]);
+  }
+  if (stored)
+    if (const Type *widened = unifyTypes(typeOf(set), stored))
+      assignVariable(set->name, widened, set->location);
+}
+
+void InferencePass::typeSetAugmentedAssign(Stmt *stmt, const Type *current, const Type *value) {
+  BinaryOp op = stmt->augmentedOp;
+  if ((op != BinaryOp::BitOr && op != BinaryOp::BitAnd && op != BinaryOp::Sub &&
+       op != BinaryOp::BitXor) ||
+      !value->isSet())
+    throwTypingError(std::string("unsupported operand types for ") + binaryOpSymbol(op) +
+                         "=: " + describe(current) + " and " + describe(value),
+                     stmt->location);
+  Expr *target = stmt->targets[0];
+  if (op == BinaryOp::BitOr)
+    if (const Type *widened = unifyTypes(current, value)) {
+      assignVariable(target->name, widened, target->location);
+      current = widened;
+    }
+  if (current->keyType() && value->keyType() && !dictAcceptsKey(current, value->keyType()))
+    throwTypingError(std::string("cannot update a ") + describe(current) + " with " +
+                         describe(value) + " (" + binaryOpSymbol(op) + "=)",
+                     stmt->location);
+}
+
+bool InferencePass::isParameter(const std::string &name) const {
+  for (const Parameter &parameter : source.parameters)
+    if (parameter.name == name)
+      return true;
+  return false;
+}
+
+bool InferencePass::keepsNumberKind(const Type *expected, const Type *value) {
+  if (!expected || !expected->isNumber() || !value->isNumber() || expected == value)
+    return true;
+  if (expected->isBoolean())
+    return value->isBoolean();
+  if (expected->isInteger())
+    return value->isIntegerLike();
+  return expected->isComplex() || !value->isComplex();
+}
+
+void InferencePass::typeDictStore(Expr *target, const Type *key, const Type *value) {
+  Expr *base = target->operands[0];
+  const Type *dict = typeOf(base);
+  const Type *stored = dictTypeOfStore(key, value, target->location);
+  bool fixed = base->kind == ExprKind::Name && isParameter(base->name) && dict->keyType();
+  if (fixed && !keepsNumberKind(dict->valueType(), value))
+    throwTypingError("cannot store a value of type " + describe(value) + " into a " +
+                         describe(dict) + " (a dict passed in keeps its types)",
+                     target->location);
+  if (base->kind == ExprKind::Name && localNames.count(base->name) && !fixed) {
+    const Type *widened = unifyTypes(dict, stored);
+    if (!widened)
+      throwTypingError("cannot store a key of type " + describe(key) + " and a value of type " +
+                           describe(value) + " into a " + describe(dict),
+                       target->location);
+    assignVariable(base->name, widened, base->location);
+    dict = widened;
+  }
+  if (!dict->keyType() || !dictAcceptsKey(dict, key) || !dictAcceptsValue(dict, value))
+    throwTypingError("cannot store a key of type " + describe(key) + " and a value of type " +
+                         describe(value) + " into a " + describe(dict),
+                     target->location);
+}
+
+void InferencePass::widenDictVariable(Expr *dict, const std::string &method,
+                                      const std::vector<const Type *> &arguments,
+                                      SourceLocation location) {
+  if (dict->kind != ExprKind::Name || !localNames.count(dict->name) ||
+      (isParameter(dict->name) && typeOf(dict)->keyType()))
+    return;
+  const Type *stored = nullptr;
+  if (method == "dict.setdefault" && arguments.size() == 2 && !arguments[1]->isNone())
+    stored = dictTypeOfStore(arguments[0], arguments[1], location);
+  else if (method == "dict.update" && arguments.size() == 1 && arguments[0]->isDict())
+    stored = arguments[0];
+  if (stored)
+    if (const Type *widened = unifyTypes(typeOf(dict), stored))
+      assignVariable(dict->name, widened, dict->location);
+}
+
+void InferencePass::checkListStore(Expr *target, const Type *value) {
+  const Type *list = typeOf(target->operands[0]);
+  bool slice = target->operands[1]->kind == ExprKind::Slice;
+  const Type *expected = slice ? list : list->itemType();
+  bool accepted = slice ? value->isList() &&
+                              (!value->itemType() ||
+                               unifyTypes(list->itemType(), value->itemType()) == list->itemType())
+                        : expected && unifyTypes(expected, value) == expected;
+  if (!accepted && expected && expected->isNumber() && value->isNumber())
+    accepted = list->isReflected() ? !value->isComplex() || expected->isComplex()
+                                   : keepsNumberKind(expected, value); // fixed item type
+  if (!accepted)
+    throwTypingError("cannot store a value of type " + describe(value) + " into " + describe(list),
+                     target->location);
+}
+
+} // namespace taipan

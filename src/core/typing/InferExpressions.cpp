@@ -1,0 +1,558 @@
+// Type inference of expressions: names, globals, attributes, subscripts, operators, literals
+// and comprehensions, each typed once a pass and recorded under its expression.
+#include "typing/InferencePass.h"
+
+#include "syntax/CaughtExceptions.h"
+#include "types/NumericPromotion.h"
+#include "typing/ArrayTyping.h"
+#include "typing/BuiltinTyping.h"
+#include "typing/DatetimeTyping.h"
+#include "typing/JitClassTyping.h"
+#include "typing/OptionalTyping.h"
+#include "typing/RecordTyping.h"
+#include "typing/StringTyping.h"
+
+namespace taipan {
+
+const Type *InferencePass::typeClassOperator(Expr *expr, const std::string &method,
+                                             const std::string &what) {
+  const Type *self = typeOf(expr->operands[0]);
+  OverloadMember member = source.resolver->findMember(self, method);
+  if (member.registryId < 0 || member.isAttribute)
+    throwTypingError("jitclass " + self->text() + " does not support '" + what +
+                         "' (it defines no " + method + ")",
+                     expr->location);
+  return typeOverloadCall(expr, types::overload(member.registryId, method), expr->operands[0]);
+}
+
+const Type *InferencePass::typeClassContains(Expr *expr, const Type *instance, const Type *item) {
+  OverloadMember member = source.resolver->findMember(instance, "__contains__");
+  if (member.registryId < 0 || member.isAttribute)
+    throwTypingError("jitclass " + instance->text() +
+                         " does not support 'in' (it defines no __contains__)",
+                     expr->location);
+  std::vector<const Type *> arguments = {instance, item};
+  std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(
+      member.registryId, arguments, {}, {}, false, expr->location);
+  CallBinding binding;
+  binding.arguments = {expr->operands[1], expr->operands[0]};
+  binding.callee = callees.typeCallee(implementation.get(), arguments, expr->location);
+  function.calls[expr->id] = binding;
+  function.overloadImplementations[expr->id] = std::move(implementation);
+  return binding.callee->returnType ? types::boolean() : nullptr;
+}
+
+const Type *InferencePass::typeExpr(Expr *expr) {
+  if (!expr)
+    return nullptr;
+  return record(expr, computeType(expr));
+}
+
+const Type *InferencePass::globalType(Expr *expr, const GlobalValue &value) {
+  switch (value.kind) {
+  case GlobalValue::Kind::Constant:
+    return constantType(value.constant);
+  case GlobalValue::Kind::ConstantArray:
+    return value.arrayType;
+  case GlobalValue::Kind::ConstantTuple: {
+    std::vector<const Type *> elements;
+    for (const Constant &item : value.items) // strings as run-time values, as in a literal
+      elements.push_back(item.kind == Constant::Kind::String ? types::unicode()
+                                                             : constantType(item));
+    return types::tuple(elements);
+  }
+  case GlobalValue::Kind::Module:
+    return types::module(value.name);
+  case GlobalValue::Kind::Builtin:
+    if (const LibraryValue *libraryValue = Library::get().findValue(value.name))
+      return libraryValue->type; // cuda.laneid, cuda.warpsize
+    return types::builtin(value.name);
+  case GlobalValue::Kind::JitFunction:
+    return types::jitFunction(value.function.get());
+  case GlobalValue::Kind::ExceptionClass:
+    return types::exceptionClass(value.exceptionId, value.name);
+  case GlobalValue::Kind::ExternalFunction:
+  case GlobalValue::Kind::DType:
+    return value.functionType;
+  case GlobalValue::Kind::Overload:
+    return types::overload(value.registryId, value.name);
+  case GlobalValue::Kind::Intrinsic:
+    return types::intrinsic(value.registryId, value.name);
+  case GlobalValue::Kind::Unsupported:
+    throwTypingError("'" + expr->name + "' " +
+                         (value.reason.empty() ? "is a value of type " + value.name +
+                                                     ", which compiled code cannot use"
+                                               : value.reason),
+                     expr->location);
+  case GlobalValue::Kind::Missing:
+    throwTypingError("name '" + expr->name + "' is not defined", expr->location);
+  }
+  return nullptr;
+}
+
+const Type *InferencePass::computeType(Expr *expr) {
+  switch (expr->kind) {
+  case ExprKind::Constant:
+    return constantType(expr->constant);
+  case ExprKind::Name:
+    return typeName(expr);
+  case ExprKind::Attribute:
+    return typeAttribute(expr);
+  case ExprKind::BinOp: {
+    const Type *left = typeExpr(expr->operands[0]);
+    const Type *right = typeExpr(expr->operands[1]);
+    if (!left || !right)
+      return nullptr;
+    if (isClassInstance(left)) // p + q: the class's __add__
+      return typeClassOperator(expr, binaryOperatorMethod(expr->binaryOp),
+                               binaryOpSymbol(expr->binaryOp));
+    if (const Type *string = stringBinaryResultType(expr->binaryOp, left, right, expr->location))
+      return string;
+    if (const Type *datetime =
+            datetimeBinaryResultType(expr->binaryOp, left, right, expr->location))
+      return datetime;
+    if (expr->binaryOp == BinaryOp::MatMult && (left->isArray() || right->isArray()))
+      return typeLibraryOperands(expr, Library::get().find("numpy.dot"), expr->operands);
+    if ((left->isDictView() || right->isDictView()) &&
+        (expr->binaryOp == BinaryOp::BitOr || expr->binaryOp == BinaryOp::BitAnd ||
+         expr->binaryOp == BinaryOp::Sub || expr->binaryOp == BinaryOp::BitXor))
+      return typeLibraryOperands( // d.keys() & s (library/DictViews.cpp)
+          expr, Library::get().find(std::string("dictview.") + binaryOpSymbol(expr->binaryOp)),
+          expr->operands);
+    if (left->isList() || right->isList()) // list + list, list * n (library/Lists.cpp)
+      return typeListOperator(expr, binaryOpSymbol(expr->binaryOp), expr->operands);
+    if (left->isSet() || right->isSet()) // a | b, a & b, a - b, a ^ b (library/Sets.cpp)
+      return typeSetOperator(expr, binaryOpSymbol(expr->binaryOp), expr->operands);
+    if (const Type *array = typeElementwiseBinary(expr->binaryOp, left, right, expr->location,
+                                                  isNumberLiteral(expr->operands[0]),
+                                                  isNumberLiteral(expr->operands[1])))
+      return array;
+    const Type *result = binaryResultType(expr->binaryOp, left, right);
+    if (!result)
+      throwTypingError(std::string("unsupported operand types for ") +
+                           binaryOpSymbol(expr->binaryOp) + ": " + describe(left) + " and " +
+                           describe(right),
+                       expr->location);
+    return result;
+  }
+  case ExprKind::UnaryOp: {
+    const Type *operand = typeExpr(expr->operands[0]);
+    if (!operand)
+      return nullptr;
+    if (isClassInstance(operand) && !unaryOperatorMethod(expr->unaryOp).empty()) // -p, ~p
+      return typeClassOperator(expr, unaryOperatorMethod(expr->unaryOp),
+                               unaryOperatorMethod(expr->unaryOp));
+    if (const Type *array = typeElementwiseUnary(expr->unaryOp, operand, expr->location))
+      return array;
+    if (const Type *datetime = datetimeUnaryResultType(expr->unaryOp, operand, expr->location))
+      return datetime;
+    const Type *result = unaryResultType(expr->unaryOp, operand);
+    if (!result)
+      throwTypingError("bad operand type for unary operator: " + describe(operand), expr->location);
+    return result;
+  }
+  case ExprKind::BoolOp: {
+    const Type *result = nullptr;
+    bool unknown = false;
+    for (Expr *operand : expr->operands) {
+      // An operand whose truth types decide, and which ends the evaluation (false for
+      // `and`, true for `or`), leaves the operands after it dead: they are not typed.
+      std::optional<bool> truth =
+          operand == expr->operands.back() ? std::nullopt : staticTruth(operand);
+      bool shortCircuits = truth && *truth != expr->isAnd;
+      if (shortCircuits)
+        function.staticConditions[operand->id] = *truth;
+      else
+        function.staticConditions.erase(operand->id);
+      const Type *type = typeExpr(operand);
+      if (!type) {
+        unknown = true;
+        continue;
+      }
+      const Type *unified = unifyTypes(result, type);
+      if (!unified)
+        throwTypingError("the operands of and/or have incompatible types " + describe(result) +
+                             " and " + describe(type),
+                         operand->location);
+      result = unified;
+      if (shortCircuits)
+        break;
+    }
+    return unknown ? nullptr : result;
+  }
+  case ExprKind::Compare: {
+    bool unknown = false;
+    std::vector<const Type *> operands;
+    for (Expr *operand : expr->operands) {
+      operands.push_back(typeExpr(operand));
+      unknown |= !operands.back();
+    }
+    if (unknown)
+      return nullptr;
+    if (expr->compareOps.size() == 1 && isClassInstance(operands[1]) &&
+        (expr->compareOps[0] == CompareOp::In || expr->compareOps[0] == CompareOp::NotIn))
+      return typeClassContains(expr, operands[1], operands[0]); // x in p: its __contains__
+    if (isClassInstance(operands[0]) && expr->compareOps.size() == 1 &&
+        !comparisonMethod(expr->compareOps[0]).empty()) // p == q: the class's __eq__
+      return typeClassOperator(expr, comparisonMethod(expr->compareOps[0]),
+                               compareOpSymbol(expr->compareOps[0]));
+    for (size_t i = 0; i < expr->compareOps.size(); ++i)
+      if ((expr->compareOps[i] == CompareOp::Is || expr->compareOps[i] == CompareOp::IsNot) &&
+          !identityIsDecidable(operands[i], operands[i + 1]))
+        throwTypingError(std::string("'") + compareOpSymbol(expr->compareOps[i]) + "' between " +
+                             describe(operands[i]) + " and " + describe(operands[i + 1]) +
+                             " is not supported: arrays, ranges, lists, dicts, sets and strings "
+                             "have no object identity in compiled code",
+                         expr->location);
+    bool identity = expr->compareOps[0] == CompareOp::Is || expr->compareOps[0] == CompareOp::IsNot;
+    if (!identity && operands.back()->isDictView() &&
+        (expr->compareOps[0] == CompareOp::In || expr->compareOps[0] == CompareOp::NotIn)) {
+      if (expr->compareOps.size() != 1)
+        throwUnsupported("chained comparisons with 'in' a dict view are not supported",
+                         expr->location);
+      return typeLibraryOperands(
+          expr,
+          Library::get().find("dictview." + std::string(compareOpSymbol(expr->compareOps[0]))),
+          expr->operands);
+    }
+    if (!identity && (operands[0]->isDict() || operands.back()->isDict())) {
+      if (expr->compareOps.size() != 1)
+        throwUnsupported("chained comparisons of dicts are not supported", expr->location);
+      return typeDictOperator(expr, compareOpSymbol(expr->compareOps[0]), expr->operands);
+    }
+    if (!identity && (operands[0]->isSet() || operands.back()->isSet())) {
+      if (expr->compareOps.size() != 1)
+        throwUnsupported("chained comparisons of sets are not supported", expr->location);
+      return typeSetOperator(expr, compareOpSymbol(expr->compareOps[0]), expr->operands);
+    }
+    if (!identity && (operands[0]->isList() || operands.back()->isList())) {
+      if (expr->compareOps.size() != 1)
+        throwUnsupported("chained comparisons of lists are not supported", expr->location);
+      return typeListOperator(expr, compareOpSymbol(expr->compareOps[0]), expr->operands);
+    }
+    if (expr->compareOps.size() == 1 && !identity)
+      if (const Type *array =
+              typeElementwiseCompare(expr->compareOps[0], operands[0], operands[1], expr->location))
+        return array;
+    for (size_t i = 0; i < expr->compareOps.size(); ++i) {
+      CompareOp op = expr->compareOps[i];
+      if ((op == CompareOp::Is || op == CompareOp::IsNot))
+        continue; // identity of values: decided by type, or by value for None
+      if (isStringComparison(op, operands[i], operands[i + 1]))
+        continue;
+      if (checkDatetimeComparison(op, operands[i], operands[i + 1], expr->location))
+        continue;
+      if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
+          (operands[i]->isNone() || operands[i + 1]->isNone()))
+        continue; // None equals only None
+      if ((op == CompareOp::In || op == CompareOp::NotIn) && operands[i + 1]->isGenerator()) {
+        const Type *item = operands[i + 1]->yieldType();
+        if (!comparisonOperandType(CompareOp::Eq, operands[i], item) &&
+            !isStringComparison(CompareOp::Eq, operands[i], item))
+          throwTypingError("cannot look for " + describe(operands[i]) + " among the items (" +
+                               describe(item) + ") of a generator",
+                           expr->location);
+        continue;
+      }
+      if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
+          ((operands[i]->isString() && operands[i + 1]->isNumber()) ||
+           (operands[i]->isNumber() && operands[i + 1]->isString())))
+        continue; // a string never equals a number
+      if (op == CompareOp::In || op == CompareOp::NotIn) {
+        if (!operands[i + 1]->isTuple())
+          throwUnsupported("'in' is supported on tuples only", expr->location);
+        continue;
+      }
+      if (!comparisonOperandType(op, operands[i], operands[i + 1]))
+        throwTypingError(std::string("cannot compare ") + describe(operands[i]) + " " +
+                             compareOpSymbol(op) + " " + describe(operands[i + 1]),
+                         expr->location);
+    }
+    return types::boolean();
+  }
+  case ExprKind::IfExp: {
+    if (std::optional<bool> decided = decideCondition(expr->operands[0]))
+      return typeExpr(expr->operands[*decided ? 1 : 2]);
+    typeCondition(expr->operands[0]);
+    const Type *body = typeExpr(expr->operands[1]);
+    const Type *orelse = typeExpr(expr->operands[2]);
+    // One branch still unknown (a recursive call while its function is inferred): the other
+    // branch's type for now, as for a function's returns; later passes unify both.
+    if (!body || !orelse)
+      return body ? body : orelse;
+    const Type *unified = unifyWithOptional(body, orelse);
+    if (!unified)
+      throwTypingError("the branches of the conditional expression have incompatible types " +
+                           describe(body) + " and " + describe(orelse),
+                       expr->location);
+    return unified;
+  }
+  case ExprKind::Tuple: {
+    std::vector<const Type *> elements;
+    bool unknown = false;
+    for (Expr *operand : expr->operands) {
+      elements.push_back(typeExpr(operand));
+      unknown |= !elements.back();
+      if (elements.back() && elements.back()->kind() == TypeKind::StringLiteral)
+        elements.back() = types::unicode(); // a run-time value, as in Numba
+    }
+    return unknown ? nullptr : types::tuple(elements);
+  }
+  case ExprKind::Subscript:
+    return typeSubscript(expr);
+  case ExprKind::Call:
+    return typeCall(expr);
+  case ExprKind::List:
+    return typeListLiteral(expr);
+  case ExprKind::Comprehension:
+    return typeComprehension(expr);
+  case ExprKind::Dict: { // {k: v, ...}: the "dict.{}" entry (library/Dicts.cpp)
+    bool unknown = false;
+    for (Expr *operand : expr->operands)
+      unknown |= !typeExpr(operand);
+    return unknown ? nullptr : typeDictOperator(expr, "{}", expr->operands);
+  }
+  case ExprKind::Set: { // {a, b, ...}: the "set.{}" entry (library/Sets.cpp)
+    bool unknown = false;
+    for (Expr *operand : expr->operands)
+      unknown |= !typeExpr(operand);
+    return unknown ? nullptr : typeSetOperator(expr, "{}", expr->operands);
+  }
+  case ExprKind::Slice:
+    for (Expr *part : expr->operands) {
+      const Type *type = part ? typeExpr(part) : nullptr;
+      if (type && !type->isInteger() && !type->isBoolean() && !type->isNone())
+        throwTypingError("slice bounds must be integers, not " + describe(type), part->location);
+    }
+    return sliceType();
+  }
+  return nullptr;
+}
+
+const Type *InferencePass::typeName(Expr *expr) {
+  if (expr->name.rfind("$taipan.", 0) == 0) // made by rewriteCaughtExceptions, objmode
+    return types::builtin(expr->name.substr(1));
+  if (localNames.count(expr->name)) {
+    auto found = function.variableTypes.find(expr->name);
+    if (found == function.variableTypes.end())
+      return nullptr;
+    if (found->second && found->second->isOptional() && !keepsOptional.count(expr->id))
+      return found->second->optionalValue(); // read as a value: lowering checks for None
+    return found->second;
+  }
+  auto cached = function.globals.find(expr->id);
+  if (cached == function.globals.end())
+    cached = function.globals.emplace(expr->id, source.resolver->resolveName(expr->name)).first;
+  return globalType(expr, cached->second);
+}
+
+const Type *InferencePass::typeAttribute(Expr *expr) {
+  Expr *base = expr->operands[0];
+  const Type *baseType = typeExpr(base);
+  if (!baseType)
+    return nullptr;
+  if (baseType->kind() == TypeKind::Module) {
+    auto cached = function.globals.find(expr->id);
+    if (cached == function.globals.end()) {
+      // A module global, or a variable or parameter holding one (getattr(np, 'pi')).
+      GlobalValue module;
+      auto global = function.globals.find(base->id);
+      if (global != function.globals.end()) {
+        module = global->second;
+      } else {
+        module.kind = GlobalValue::Kind::Module;
+        module.name = baseType->text();
+      }
+      GlobalValue value = source.resolver->resolveAttribute(module, expr->name);
+      if (value.kind == GlobalValue::Kind::Missing)
+        throwTypingError("module '" + module.name + "' has no attribute '" + expr->name + "'",
+                         expr->location);
+      cached = function.globals.emplace(expr->id, std::move(value)).first;
+    }
+    return globalType(expr, cached->second);
+  }
+  if (baseType->kind() == TypeKind::Builtin) {
+    // Namespaces of builtins: cuda.threadIdx.x, cuda.shared.array, cuda.atomic.add...
+    std::string qualified = baseType->text() + "." + expr->name;
+    if (const LibraryValue *libraryValue = Library::get().findValue(qualified))
+      return libraryValue->type;
+    if (!isKnownBuiltin(qualified))
+      throwTypingError("unknown attribute '" + expr->name + "' of " + baseType->text(),
+                       expr->location);
+    return types::builtin(qualified);
+  }
+  if (baseType->isArray()) {
+    // The library's array attributes and methods ("array.shape", "array.sum").
+    if (const LibraryFunction *entry = Library::get().find("array." + expr->name))
+      return entry->isAttribute ? typeLibraryAttribute(expr, entry) : types::builtin(entry->name);
+    if (const Type *view =
+            typeRecordFieldView(baseType, expr->name, expr->location)) // a.x of records
+      return view;
+  } else if (baseType->isRecord()) {
+    return typeRecordField(baseType, expr->name, expr->location);
+  } else if (classInstanceOf(baseType)) {
+    if (const Type *field = classFieldType(classInstanceOf(baseType), expr->name)) // p.x
+      return field;
+  } else if (baseType->isNamedTuple() && baseType->fieldIndex(expr->name) >= 0) {
+    return baseType->elements()[static_cast<size_t>(baseType->fieldIndex(expr->name))];
+  } else if (baseType->isNamedTuple() && expr->name == "_replace") {
+    return types::builtin("namedtuple._replace"); // typeNamedTupleReplace types the call
+  } else {
+    if (baseType->isLiteralList())
+      refuseLiteralListMutation(expr->name, expr->location);
+    if (const Type *attribute = typeValueAttribute(baseType, expr->name))
+      return attribute;
+    std::string method = methodBuiltinName(baseType, expr->name);
+    if (!method.empty())
+      return types::builtin(method);
+  }
+  if (const Type *member = typeMemberOverload(expr, baseType))
+    return member;
+  if (baseType->kind() == TypeKind::Overload) { // Point.static_method of a jitclass
+    OverloadMember member = source.resolver->findMember(baseType, expr->name);
+    if (member.registryId >= 0 && !member.isAttribute)
+      return types::overload(member.registryId, expr->name);
+  }
+  throwTypingError("unknown attribute '" + expr->name + "' of type " + describe(baseType),
+                   expr->location);
+}
+
+const Type *InferencePass::typeComprehension(Expr *expr) {
+  if (!expr->operands.empty()) {
+    Expr *consumer = expr->operands[0];
+    auto cached = function.globals.find(consumer->id);
+    if (!localNames.count(consumer->name) && cached == function.globals.end())
+      cached = function.globals.emplace(consumer->id, source.resolver->resolveName(consumer->name))
+                   .first;
+    if (localNames.count(consumer->name) || cached->second.kind != GlobalValue::Kind::Builtin ||
+        cached->second.name != consumer->name)
+      throwUnsupported("a generator expression is only supported as the argument of the "
+                       "builtin " +
+                           consumer->name + "(), and '" + consumer->name +
+                           "' here is another object",
+                       consumer->location);
+  }
+  typeBlock(expr->statements);
+  auto found = function.variableTypes.find(expr->name);
+  return found == function.variableTypes.end() ? nullptr : found->second;
+}
+
+const Type *InferencePass::typeSubscript(Expr *expr) {
+  const Type *base = typeExpr(expr->operands[0]);
+  Expr *index = expr->operands[1];
+  if (!base)
+    return nullptr;
+  if (isClassInstance(base)) { // p[i]: the class's __getitem__
+    if (!typeExpr(index))
+      return nullptr;
+    return typeClassOperator(expr, "__getitem__", "[]");
+  }
+  if ((base->isRecord() || (base->isArray() && base->dtype()->isRecord())) &&
+      index->kind != ExprKind::Tuple) {
+    // r['x'] (or r[0]) reads a field; a['x'] is the view a.x (Numba's spellings of the same).
+    const Type *indexType = typeExpr(index);
+    if (indexType && indexType->isUnicode()) // a name bound to a constant string: r[f]
+      if (std::optional<std::string> text = knownString(index))
+        indexType = record(index, types::stringLiteral(*text));
+    std::string field = accessedRecordField(expr, base, indexType, function.globals);
+    if (base->isRecord() && field.empty() && indexType)
+      throwTypingError("a record is indexed by a constant field name or position, not by a "
+                       "value of type " +
+                           describe(indexType),
+                       index->location);
+    if (base->isRecord() && !field.empty())
+      return typeRecordField(base, field, index->location);
+    if (!field.empty()) {
+      if (const Type *view = typeRecordFieldView(base, field, index->location))
+        return view;
+      throwTypingError("the array's record dtype " + base->dtype()->name() + " has no field '" +
+                           field + "'",
+                       index->location);
+    }
+  }
+  if (base->isString()) {
+    const Type *indexType = typeExpr(index);
+    return indexType ? stringIndexResultType(indexType, index->location) : nullptr;
+  }
+  if (base->isLiteralList() &&
+      !(index->kind == ExprKind::Constant && index->constant.kind == Constant::Kind::Int))
+    throwTypingError("Cannot __getitem__ on a literal list, return type cannot be statically "
+                     "determined (index it with a constant integer)",
+                     index->location);
+  if (base->isTuple()) {
+    std::vector<int64_t> positions;
+    if (index->kind == ExprKind::Slice) {
+      if (!constantSliceIndices(index, static_cast<int64_t>(base->elements().size()), positions))
+        throwUnsupported("tuples can only be sliced with constant bounds", index->location);
+      std::vector<const Type *> elements;
+      for (int64_t position : positions)
+        elements.push_back(base->elements()[position]);
+      return types::tuple(elements);
+    }
+    if (index->kind == ExprKind::Constant && index->constant.kind == Constant::Kind::Int) {
+      int64_t count = static_cast<int64_t>(base->elements().size());
+      int64_t position = index->constant.intValue;
+      if (position < 0)
+        position += count;
+      if (position < 0 || position >= count)
+        throwTypingError("tuple index out of range", index->location);
+      typeExpr(index);
+      return base->elements()[position];
+    }
+    const Type *indexType = typeExpr(index);
+    if (indexType && base->isUniformTuple() && (indexType->isInteger() || indexType->isBoolean()))
+      return base->elements().front();
+    if (indexType)
+      throwTypingError("a tuple of type " + describe(base) +
+                           " can only be indexed with a constant integer",
+                       index->location);
+    return nullptr;
+  }
+  if (base->isDict()) { // d[k] (library/Dicts.cpp)
+    if (!typeExpr(index))
+      return nullptr;
+    return typeDictOperator(expr, "[]", {expr->operands[0], index});
+  }
+  if (base->isList()) { // l[i], l[a:b] (library/Lists.cpp)
+    if (!typeExpr(index))
+      return nullptr;
+    return typeListOperator(expr, "[]", {expr->operands[0], index});
+  }
+  if (base->isArray()) {
+    if (index->kind != ExprKind::Tuple) {
+      // a[t] with a tuple-valued t indexes with its integers.
+      const Type *indexType = typeExpr(index);
+      if (!indexType)
+        return nullptr;
+      if (indexType->isTuple()) {
+        for (const Type *element : indexType->elements())
+          if (!element->isInteger())
+            throwTypingError("an array index tuple must hold integers, not " + describe(indexType),
+                             index->location);
+        return typeArrayIndex(base, indexType->elements(), expr->location);
+      }
+    }
+    std::vector<const Type *> pieces;
+    std::vector<Expr *> pieceExprs =
+        index->kind == ExprKind::Tuple ? index->operands : std::vector<Expr *>{index};
+    for (Expr *piece : pieceExprs) {
+      pieces.push_back(typeExpr(piece));
+      if (!pieces.back())
+        return nullptr;
+    }
+    if (index->kind == ExprKind::Tuple)
+      record(index, types::tuple(pieces));
+    return typeArrayIndex(base, pieces, expr->location);
+  }
+  if (base->isPointer() && base->pointee() && base->pointee()->isNumber()) {
+    // p[i] of a cfunc's CPointer(dtype) argument: the element at p + i, unchecked, as in C.
+    const Type *indexType = typeExpr(index);
+    if (indexType && !indexType->isInteger())
+      throwTypingError("a pointer's index must be an integer, not " + describe(indexType),
+                       index->location);
+    return indexType ? base->pointee() : nullptr;
+  }
+  throwTypingError("cannot index a value of type " + describe(base), expr->location);
+}
+
+} // namespace taipan

@@ -1,0 +1,429 @@
+// Type inference of statements: blocks, assignments to every kind of target, yield, raise, try,
+// and the stores into arrays, records and jitclass instances they check.
+#include "typing/InferencePass.h"
+
+#include "syntax/CaughtExceptions.h"
+#include "types/DatetimeUnits.h"
+#include "types/NumericPromotion.h"
+#include "typing/ArrayTyping.h"
+#include "typing/DatetimeTyping.h"
+#include "typing/JitClassTyping.h"
+#include "typing/OptionalTyping.h"
+#include "typing/RecordTyping.h"
+#include "typing/StringTyping.h"
+#include "typing/TryTyping.h"
+
+namespace taipan {
+
+void InferencePass::typeBlock(const std::vector<Stmt *> &block) {
+  for (Stmt *stmt : block) {
+    typeStatement(stmt);
+    if (!statementCompletes(function, stmt))
+      break; // what follows is dead code, as Numba removes it
+  }
+}
+
+void InferencePass::typeStatement(Stmt *stmt) {
+  switch (stmt->kind) {
+  case StmtKind::Assign: {
+    const Type *value = typeExpr(stmt->value);
+    for (Expr *target : stmt->targets)
+      assignTarget(target, value);
+    break;
+  }
+  case StmtKind::AugAssign: {
+    Expr *target = stmt->targets[0];
+    if (stmt->augmentedOp == BinaryOp::MatMult) {
+      // In place, a matrix product would overwrite operands it still reads (NumPy copies;
+      // Numba refuses): refused, with the spelling that works.
+      const Type *current = typeExpr(target);
+      const Type *value = typeExpr(stmt->value);
+      if ((current && current->isArray()) || (value && value->isArray()))
+        throwUnsupported("in-place matrix multiplication (a @= b) is not supported; write "
+                         "a = a @ b",
+                         stmt->location);
+    }
+    if (target->kind == ExprKind::Subscript || target->kind == ExprKind::Attribute) {
+      const Type *current = typeExpr(target);
+      const Type *value = typeExpr(stmt->value);
+      if (current && value) {
+        const Type *result =
+            current->isArray() || value->isArray()
+                ? typeElementwiseBinary(stmt->augmentedOp, current, value, stmt->location, false,
+                                        isNumberLiteral(stmt->value))
+                : binaryResultType(stmt->augmentedOp, current, value);
+        if (!current->isArray() && !value->isArray())
+          if (const Type *datetime =
+                  datetimeBinaryResultType(stmt->augmentedOp, current, value, stmt->location))
+            result = datetime;
+        if (!result)
+          throwTypingError(std::string("unsupported operand types for ") +
+                               binaryOpSymbol(stmt->augmentedOp) + "=: " + describe(current) +
+                               " and " + describe(value),
+                           stmt->location);
+        checkArrayStore(target, current, result);
+      }
+      break;
+    }
+    if (target->kind != ExprKind::Name)
+      throwUnsupported("augmented assignment to this target is not supported yet",
+                       target->location);
+    const Type *current = typeExpr(target);
+    const Type *value = typeExpr(stmt->value);
+    if (current && value && current->isList()) {
+      typeListInPlace(stmt, target, value);
+      break;
+    }
+    if (current && value && current->isSet()) {
+      typeSetAugmentedAssign(stmt, current, value);
+      break;
+    }
+    if (current && value) {
+      const Type *result =
+          stringBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
+      if (!result)
+        result = datetimeBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
+      if (!result)
+        result = typeElementwiseBinary(stmt->augmentedOp, current, value, stmt->location, false,
+                                       isNumberLiteral(stmt->value));
+      if (!result)
+        result = binaryResultType(stmt->augmentedOp, current, value);
+      if (!result)
+        throwTypingError(std::string("unsupported operand types for ") +
+                             binaryOpSymbol(stmt->augmentedOp) + "=: " + describe(current) +
+                             " and " + describe(value),
+                         stmt->location);
+      if (current->isArray()) {
+        // a += b updates the array in place: its type stays, its dtype takes the result.
+        if (current->isReadonly())
+          throwTypingError("cannot modify a read-only array in place (" +
+                               std::string(binaryOpSymbol(stmt->augmentedOp)) + "=)",
+                           stmt->location);
+        if (value->isArray() && value->ndim() > current->ndim())
+          throwTypingError("cannot broadcast " + describe(value) + " into " + describe(current),
+                           stmt->location);
+      } else {
+        assignVariable(target->name, result, stmt->location);
+      }
+    }
+    break;
+  }
+  case StmtKind::ExprStmt:
+    typeExpr(stmt->value);
+    break;
+  case StmtKind::Return:
+    returnSeen = true;
+    if (source.isGenerator) { // ends the generator: StopIteration
+      const Type *value = stmt->value ? typeExpr(stmt->value) : types::none();
+      if (value && !value->isNone())
+        throwUnsupported("return with a value in a generator is not supported (the value of "
+                         "its StopIteration); use a bare return",
+                         stmt->location);
+      break;
+    }
+    unifyReturn(stmt->value ? typeExpr(stmt->value) : types::none(), stmt->location);
+    break;
+  case StmtKind::Yield:
+    typeYield(stmt);
+    break;
+  case StmtKind::If:
+    if (std::optional<bool> decided = decideCondition(stmt->test)) {
+      typeBlock(*decided ? stmt->body : stmt->orelse);
+      break;
+    }
+    typeCondition(stmt->test);
+    typeBlock(stmt->body);
+    typeBlock(stmt->orelse);
+    break;
+  case StmtKind::While:
+    typeCondition(stmt->test);
+    typeBlock(stmt->body);
+    typeBlock(stmt->orelse);
+    break;
+  case StmtKind::For:
+    typeFor(stmt);
+    break;
+  case StmtKind::Raise:
+    if (stmt->value)
+      typeRaised(stmt->value);
+    break;
+  case StmtKind::Assert:
+    typeCondition(stmt->test);
+    if (stmt->message)
+      typeExceptionArgument(stmt->message);
+    break;
+  case StmtKind::Try:
+    typeTry(stmt);
+    break;
+  case StmtKind::Break:
+  case StmtKind::Continue:
+  case StmtKind::Pass:
+    break;
+  }
+}
+
+void InferencePass::typeYield(Stmt *stmt) {
+  const Type *type = stmt->value ? typeExpr(stmt->value) : types::none();
+  if (!type)
+    return;
+  if (type->kind() == TypeKind::StringLiteral)
+    type = types::unicode(); // a yielded literal is a string value
+  if (!type->isRuntimeValue())
+    throwTypingError("cannot yield a value of type " + describe(type), stmt->location);
+  const Type *unified = unifyWithOptional(function.yieldType, type);
+  if (!unified)
+    throwTypingError("Can't unify yield type from the following types: " +
+                         describe(function.yieldType) + ", " + describe(type),
+                     stmt->location);
+  if (unified != function.yieldType) {
+    function.yieldType = unified;
+    changed = true;
+  }
+  if (stmt->targets.empty())
+    return;
+  // `x = yield v`: x is what send() passes, None after next() (runtime/Generators.h).
+  const Type *sent = generatorSentType(function.yieldType);
+  if (!sent)
+    throwUnsupported("the value of a yield expression (send()) is supported in generators "
+                     "yielding numbers or tuples of them, not " +
+                         describe(function.yieldType),
+                     stmt->location);
+  assignTarget(stmt->targets[0], sent);
+}
+
+void InferencePass::typeTry(Stmt *stmt) {
+  typeBlock(stmt->body);
+  for (ExceptHandler &handler : stmt->handlers) {
+    for (Expr *named : handlerClasses(handler)) {
+      const Type *type = typeExpr(named);
+      if (type && type->kind() != TypeKind::ExceptionClass)
+        throwUnsupported("an except clause must name exception classes, not " + describe(type),
+                         named->location);
+    }
+    typeBlock(handler.body);
+  }
+  typeBlock(stmt->orelse);
+  typeBlock(stmt->finalbody);
+}
+
+void InferencePass::typeRaised(Expr *value) {
+  const Type *type = typeExpr(value);
+  if (isCaughtExceptionName(value)) // `raise e` in `except ... as e`
+    return;
+  if (type && type->kind() == TypeKind::ExceptionClass)
+    return;
+  if (value->kind == ExprKind::Call && value->callee()->kind != ExprKind::Attribute) {
+    const Type *calleeType = function.expressionTypes[value->callee()->id];
+    if (calleeType && calleeType->kind() == TypeKind::ExceptionClass)
+      return;
+  }
+  throwUnsupported("can only raise an exception class, or an instance built from constant "
+                   "arguments",
+                   value->location);
+}
+
+void InferencePass::typeExceptionArgument(Expr *argument) {
+  const Type *type = typeExpr(argument);
+  if (type && !type->isNumber() && !type->isNone() && !type->isString())
+    throwUnsupported("exception arguments must be constants or numbers, not " + describe(type),
+                     argument->location);
+}
+
+void InferencePass::assignTarget(Expr *target, const Type *value) {
+  if (target->kind == ExprKind::Name) {
+    assignVariable(target->name, value, target->location);
+    record(target, function.variableTypes[target->name]);
+    return;
+  }
+  if (target->kind == ExprKind::Tuple || target->kind == ExprKind::List) {
+    if (!value) {
+      for (Expr *element : target->operands)
+        assignTarget(element, nullptr);
+      return;
+    }
+    if (!value->isTuple())
+      throwTypingError("cannot unpack a value of type " + describe(value), target->location);
+    if (value->elements().size() != target->operands.size())
+      throwTypingError("cannot unpack " + std::to_string(value->elements().size()) +
+                           " values into " + std::to_string(target->operands.size()) + " targets",
+                       target->location);
+    for (size_t i = 0; i < target->operands.size(); ++i)
+      assignTarget(target->operands[i], value->elements()[i]);
+    record(target, value);
+    return;
+  }
+  if (target->kind == ExprKind::Subscript) {
+    const Type *base = typeExpr(target->operands[0]);
+    if (base && isClassInstance(base)) { // p[i] = v: the class's __setitem__
+      if (value)
+        typeClassItemStore(target, base, value);
+      return;
+    }
+    if (base && base->isLiteralList())
+      throwTypingError("Cannot mutate a literal list (a list of items of different types)",
+                       target->location);
+    if (base && base->isDict()) { // d[k] = v, which may type `{}` (typeDictStore)
+      const Type *key = typeExpr(target->operands[1]);
+      if (key && value)
+        typeDictStore(target, key, value);
+      return;
+    }
+    const Type *slot = typeExpr(target);
+    if (slot && value)
+      checkArrayStore(target, slot, value);
+    return;
+  }
+  if (target->kind == ExprKind::Attribute) { // r.x = v, a[i].x = v: a record's field
+    const Type *instance = classInstanceOf(typeExpr(target->operands[0]));
+    if (instance) { // p.x = v, p.prop = v (p may be an optional instance, checked)
+      if (value)
+        typeClassAttributeStore(target, instance, value);
+      return;
+    }
+    const Type *slot = typeExpr(target);
+    const Type *base = typeOf(target->operands[0]);
+    if (slot && value)
+      checkRecordStore(target, base, slot, value);
+    return;
+  }
+  throwUnsupported("cannot assign to this target", target->location);
+}
+
+void InferencePass::typeClassItemStore(Expr *target, const Type *instance, const Type *value) {
+  const Type *index = typeExpr(target->operands[1]);
+  if (!index)
+    return;
+  OverloadMember setter = source.resolver->findMember(instance, "__setitem__");
+  if (setter.registryId < 0 || setter.isAttribute)
+    throwTypingError("jitclass " + instance->text() +
+                         " does not support item assignment (it defines no __setitem__)",
+                     target->location);
+  std::vector<const Type *> arguments = {instance, index, value};
+  std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(
+      setter.registryId, arguments, {}, {}, false, target->location);
+  CallBinding binding;
+  binding.arguments = {target->operands[0], target->operands[1]};
+  binding.callee = callees.typeCallee(implementation.get(), arguments, target->location);
+  int key = attributeSetterKey(target);
+  function.calls[key] = binding;
+  function.overloadImplementations[key] = std::move(implementation);
+}
+
+void InferencePass::typeClassAttributeStore(Expr *target, const Type *instance, const Type *value) {
+  if (const Type *field = classFieldType(instance, target->name)) {
+    if (!classFieldAccepts(field, value))
+      throwTypingError("cannot store a value of type " + describe(value) + " into the field '" +
+                           target->name + "' of type " + describe(field) + " of jitclass " +
+                           instance->text(),
+                       target->location);
+    record(target, field);
+    return;
+  }
+  OverloadMember setter = source.resolver->findMember(instance, propertySetterName(target->name));
+  if (setter.registryId < 0) {
+    OverloadMember getter = source.resolver->findMember(instance, target->name);
+    throwTypingError(getter.registryId >= 0
+                         ? "cannot set attribute '" + target->name + "' of jitclass " +
+                               instance->text() + ": it is a property without a setter"
+                         : "jitclass " + instance->text() + " has no field or property '" +
+                               target->name + "' to set",
+                     target->location);
+  }
+  std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(
+      setter.registryId, {instance, value}, {}, {}, false, target->location);
+  CallBinding binding;
+  binding.arguments = {target->operands[0]};
+  binding.callee = callees.typeCallee(implementation.get(), {instance, value}, target->location);
+  int key = attributeSetterKey(target);
+  function.calls[key] = binding;
+  function.overloadImplementations[key] = std::move(implementation);
+}
+
+void InferencePass::checkRecordStore(Expr *target, const Type *base, const Type *slot,
+                                     const Type *value) {
+  if (!base || !base->isRecord())
+    throwUnsupported("cannot assign to an attribute of a value of type " + describe(base),
+                     target->location);
+  if (slot->isArray()) { // a subarray field takes a number or an array broadcast into it
+    const Type *element = value->isArray() ? value->dtype() : value;
+    if (!recordStoreAllowed(slot->dtype(), element) ||
+        (value->isArray() && value->ndim() > slot->ndim()))
+      throwTypingError("cannot store a value of type " + describe(value) + " into the " +
+                           "subarray field of type " + describe(slot),
+                       target->location);
+    return;
+  }
+  if (!recordStoreAllowed(slot, value))
+    throwTypingError("cannot store a value of type " + describe(value) + " into the field " +
+                         "of type " + describe(slot) + " of " + describe(base),
+                     target->location);
+}
+
+void InferencePass::checkArrayStore(Expr *target, const Type *slot, const Type *value) {
+  const Type *base = typeOf(target->operands[0]);
+  if (target->kind == ExprKind::Attribute && classInstanceOf(base)) { // p.x += v
+    typeClassAttributeStore(target, classInstanceOf(base), value);
+    return;
+  }
+  if (target->kind == ExprKind::Subscript && isClassInstance(base)) { // p[i] += v
+    typeClassItemStore(target, base, value);
+    return;
+  }
+  if (base->isDict()) { // d[k] += v
+    typeDictStore(target, typeOf(target->operands[1]), value);
+    return;
+  }
+  if (base->isRecord() || target->kind == ExprKind::Attribute) { // r['x'] = v, r.x += v
+    checkRecordStore(target, base, slot, value);
+    return;
+  }
+  if (base->isArray() && slot->isRecord()) { // a[i] = r copies the record's bytes
+    if (base->isReadonly() || !recordStoreAllowed(slot, value))
+      throwTypingError("cannot store a value of type " + describe(value) + " into " +
+                           describe(base),
+                       target->location);
+    return;
+  }
+  if (base->isPointer()) {
+    if (!value->isNumber() || (value->isComplex() && !slot->isComplex()))
+      throwTypingError("cannot store a value of type " + describe(value) + " through " +
+                           describe(base),
+                       target->location);
+    return;
+  }
+  if (base->isList()) {
+    checkListStore(target, value);
+    return;
+  }
+  if (!base->isArray())
+    throwTypingError("cannot assign to an item of a value of type " + describe(base),
+                     target->location);
+  if (base->isReadonly())
+    throwTypingError("cannot assign to an item of a read-only array", target->location);
+  const Type *element = value->isArray() ? value->dtype() : value;
+  if (element->isDatetimeLike() || base->dtype()->isDatetimeLike()) {
+    // Same kind, and a unit that converts exactly to the array's (coarser or equal).
+    if (element->kind() != base->dtype()->kind() ||
+        !datetimeConversionFactor(element->datetimeUnit(), base->dtype()->datetimeUnit()))
+      throwTypingError("cannot store a value of type " + describe(value) + " into " +
+                           describe(base),
+                       target->location);
+    return;
+  }
+  if (!element->isNumber() || (element->isComplex() && !base->dtype()->isComplex()))
+    throwTypingError("cannot store a value of type " + describe(value) + " into " + describe(base),
+                     target->location);
+  if (value->isArray() && (!slot->isArray() || value->ndim() > slot->ndim()))
+    throwTypingError("cannot broadcast " + describe(value) + " into " + describe(slot),
+                     target->location);
+}
+
+void InferencePass::addLocalTarget(Expr *target) {
+  if (target->kind == ExprKind::Name)
+    localNames.insert(target->name);
+  else if (target->kind == ExprKind::Tuple || target->kind == ExprKind::List)
+    for (Expr *element : target->operands)
+      addLocalTarget(element);
+}
+
+} // namespace taipan

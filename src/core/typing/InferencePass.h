@@ -1,0 +1,237 @@
+// One pass of type inference over a function: the visitor that types each statement and
+// expression, its members defined in typing/TypeInference.cpp and the typing/Infer*.cpp files.
+#pragma once
+
+#include "typing/LiteralUnroll.h"
+#include "typing/TypeInference.h"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace taipan {
+
+/// One inference pass over a function.
+class InferencePass {
+public:
+  InferencePass(TypedFunction &function, CalleeTyper &callees, bool reportUnknown)
+      : function(function), source(*function.source), callees(callees),
+        reportUnknown(reportUnknown) {}
+
+  /// Types every statement once with the types known so far; whether any type changed.
+  bool run();
+
+private:
+  TypedFunction &function;
+  FunctionSource &source;
+  CalleeTyper &callees;
+  bool reportUnknown;
+  bool changed = false;
+  bool returnSeen = false;
+  std::set<std::string> localNames;
+  /// Name expressions whose use keeps an Optional variable optional (OptionalTyping.h); other
+  /// uses read its value.
+  std::set<int> keepsOptional;
+  /// The calls for loops iterate (`for x in zip(a, b)`), by expression id: their library
+  /// entries may choose to iterate their arguments in step.
+  std::set<int> loopIterables;
+  /// The locals assigned once (typing/LiteralUnroll.h), found when first needed.
+  std::optional<SingleAssignments> singleAssignments;
+
+  // The pass itself (typing/TypeInference.cpp): the function's locals, variables widened by
+  // unification at joins, the return type, and the names of types in error messages.
+  /// Describes a type for error messages, using the Python spelling of compile-time objects.
+  static std::string describe(const Type *type);
+  static const Type *constantType(const Constant &constant);
+  void collectLocals();
+  /// Adds the names `block` assigns to localNames.
+  void collectLocalsIn(const std::vector<Stmt *> &block);
+  void assignVariable(const std::string &name, const Type *type, SourceLocation location);
+  void unifyReturn(const Type *type, SourceLocation location);
+  const Type *record(Expr *expr, const Type *type);
+  const Type *typeOf(Expr *expr) { return function.expressionTypes[expr->id]; }
+
+  // Statements, assignments and stores (typing/InferStatements.cpp).
+  void typeBlock(const std::vector<Stmt *> &block);
+  void typeStatement(Stmt *stmt);
+  /// `yield value`: the generator's items are the unification of every value it yields.
+  void typeYield(Stmt *stmt);
+  /// Every block of a try statement is typed: any statement of the body may raise, so each
+  /// handler is reachable. An except clause names exception classes only.
+  void typeTry(Stmt *stmt);
+  void typeRaised(Expr *value);
+  void typeExceptionArgument(Expr *argument);
+  void assignTarget(Expr *target, const Type *value);
+  /// `p[i] = value` of a jitclass instance: a call of its __setitem__(self, i, value), recorded
+  /// under attributeSetterKey as a property's setter is.
+  void typeClassItemStore(Expr *target, const Type *instance, const Type *value);
+  /// `p.name = value` of a jitclass instance: into a field (converted as classFieldAccepts
+  /// allows), or a call of the property's setter, recorded under attributeSetterKey.
+  void typeClassAttributeStore(Expr *target, const Type *instance, const Type *value);
+  /// `record.name = value` or `record['name'] = value`: a number into a number field, a record
+  /// into a nested record of its type (copied). Subarray fields are assigned per element.
+  void checkRecordStore(Expr *target, const Type *base, const Type *slot, const Type *value);
+  /// `array[index] = value`: a number into an element, or a number or array broadcast into a view.
+  void checkArrayStore(Expr *target, const Type *slot, const Type *value);
+  void addLocalTarget(Expr *target);
+
+  // Conditions decided from types, and loops (typing/InferControlFlow.cpp).
+  /// The value of a condition when types alone decide it, recorded in staticConditions:
+  /// comparisons of None with a value (`x is None`, `x is not None`, `x == None`, `ord == 2`
+  /// when ord is None), constants, and `not`/`and`/`or` of those. Otherwise nothing.
+  std::optional<bool> decideCondition(Expr *test);
+  std::optional<bool> staticTruth(Expr *expr);
+  static bool isIsinstance(const Type *callee);
+  /// isinstance(value, classes): decided from the value's type (typing/Isinstance.h) and
+  /// recorded as the library call's form and as a static condition, so that the branch it
+  /// rules out is pruned. Its classes are named, not typed as values; nullopt while the value's
+  /// type is unknown.
+  std::optional<bool> decideIsinstance(Expr *expr);
+  /// The qualified names of the classes isinstance's second argument names: a global class,
+  /// a module's (np.float32), or a tuple of those, nested as isinstance allows.
+  std::vector<std::string> isinstanceClasses(Expr *classes);
+  static std::optional<bool> constantTruth(const Constant &constant);
+  void typeCondition(Expr *test);
+  /// The item type of iterating over `iterable`, or nullptr when it is not iterable.
+  static const Type *iterationItemType(const Type *iterable, SourceLocation location);
+  /// A for loop over np.ndindex, np.ndenumerate or np.nditer: typed by typeIndexIteration.
+  bool typeIndexIterationLoop(Stmt *stmt);
+  /// `for ... in enumerate(a)` / `zip(a, b)` whose library entry chose to iterate the arguments
+  /// in step (some is an array or a range): the item is the tuple of their items, after the
+  /// index for enumerate. False when the loop iterates a value.
+  bool typeInStepIteration(Stmt *stmt);
+  /// `for index in np.ndindex(shape)`, `for index, value in np.ndenumerate(a)` and `for x in
+  /// np.nditer(a)`: a loop over an index space in C order (the call itself is typed as none).
+  bool typeIndexIteration(Stmt *stmt, const std::string &name);
+  void typeFor(Stmt *stmt);
+  /// `for x in literal_unroll(t)` over a tuple of items of different types (or string
+  /// literals): each copy of the body (syntax/LoopUnrolling.h) is typed with its item's type.
+  /// False when the loop is an ordinary one.
+  bool typeUnrolledLoop(Stmt *stmt, const Type *iterable);
+  /// The string `expr` always holds, when compiling knows it (typing/LiteralUnroll.h).
+  std::optional<std::string> knownString(const Expr *expr);
+
+  // Expressions (typing/InferExpressions.cpp).
+  /// `p[i]`, `p + q`, `p == q` with a jitclass instance `p` on the left (its operands typed):
+  /// a call of the class's method (`__getitem__`, `__add__`, `__eq__`), self first.
+  const Type *typeClassOperator(Expr *expr, const std::string &method, const std::string &what);
+  /// `x in p` / `x not in p` of a jitclass instance: a call of its __contains__(self, x), bound
+  /// to the operands in that order (lowering negates it for `not in`).
+  const Type *typeClassContains(Expr *expr, const Type *instance, const Type *item);
+  const Type *typeExpr(Expr *expr);
+  const Type *globalType(Expr *expr, const GlobalValue &value);
+  const Type *computeType(Expr *expr);
+  const Type *typeName(Expr *expr);
+  const Type *typeAttribute(Expr *expr);
+  /// A comprehension's loop is typed where it stands; its value is its hidden variable's. A
+  /// generator expression's consumer must be the builtin it was read as.
+  const Type *typeComprehension(Expr *expr);
+  const Type *typeSubscript(Expr *expr);
+
+  // Calls: library functions, overloads, intrinsics, foreign and jitted functions, named tuple
+  // classes (typing/InferCalls.cpp).
+  /// `value.name` implemented in Python (overload_method, overload_attribute): a method is an
+  /// Overload the call binds the value to; an attribute is a call of its implementation with
+  /// the value. nullptr when there is neither.
+  const Type *typeMemberOverload(Expr *expr, const Type *baseType);
+  /// A call of a function implemented in Python: its typing functions choose an implementation
+  /// for the argument types (`self` first, for a method or attribute), which is then typed as
+  /// a call of that jitted function.
+  /// With `declined`, a function taipan also implements itself may decline: then it is set
+  /// and nothing is recorded.
+  const Type *typeOverloadCall(Expr *expr, const Type *overload, Expr *self,
+                               bool *declined = nullptr);
+  /// A call of a library function: its arguments bound to its parameters (the value a method
+  /// is called on first), its constant argument evaluated, then its type rule; the binding and
+  /// what the rule decided are kept for lowering.
+  const Type *typeLibraryCall(Expr *expr, const LibraryFunction *entry);
+  /// A dict view passed to a library function is a list of its items made at the call
+  /// (`sorted(d.items())`, `list(d.keys())`, `enumerate(d.values())`; lowering converts it,
+  /// FunctionLowering::lowerLibraryCall), except to the functions that read the dict itself
+  /// (`len`, `in`, the view's own entries) and those lowering their own arguments.
+  static const Type *viewAsList(const Type *type, const LibraryFunction *entry);
+  /// A user ufunc's call: its scalar function typed for the loop's input types, and a new
+  /// loop's output (a DUFunc's) taken from that function's return type once it is known.
+  void typeUfuncElementCallee(LibraryCall &call);
+  /// A read of a library attribute (`a.shape`): a call of its entry with the value, recorded
+  /// under the attribute expression.
+  const Type *typeLibraryAttribute(Expr *expr, const LibraryFunction *entry);
+  /// A library function applied to operands of an expression that is not a call (an attribute
+  /// read, the operator `@`), recorded under the expression as a call would be.
+  const Type *typeLibraryOperands(Expr *expr, const LibraryFunction *entry,
+                                  std::vector<Expr *> operands);
+  /// A call of an intrinsic: its typing function gives the signature and the LLVM IR body;
+  /// numbers convert to the parameter types as they would through a signature.
+  const Type *typeIntrinsicCall(Expr *expr, const Type *intrinsic,
+                                const std::vector<const Type *> &arguments);
+  const Type *typeCall(Expr *expr);
+  /// `p._replace(x=1)`: a new instance of p's class, the named items replaced and the others
+  /// p's (read as `p[i]`, so p must be a variable: it is read once per item).
+  const Type *typeNamedTupleReplace(Expr *expr, const std::vector<const Type *> &arguments);
+  /// `Point(1, y=2)`, `type(p)(*t)`: a named tuple class called; its arguments bound to the
+  /// fields (typing/NamedTupleTyping.h) make the call of "namedtuple.new" (library/Tuples.cpp).
+  const Type *typeNamedTupleCall(Expr *expr, const Type *namedClass,
+                                 const std::vector<const Type *> &arguments);
+  /// The items of `*t` in a call, t a tuple variable: `t[0]`, `t[1]`, ... (typed).
+  std::vector<Expr *> spreadStarred(Expr *tuple);
+  /// value.method(...): an attribute of a run-time value, not of a module or namespace.
+  bool isMethodCall(Expr *callee);
+  static bool isNumberLiteral(const Expr *expr);
+  /// A call of a foreign function: arguments convert to the declared parameter types as for a
+  /// signature, and an array passes its data to a pointer parameter of its dtype (or void*).
+  const Type *typeExternalCall(Expr *expr, const Type *callee,
+                               const std::vector<const Type *> &arguments);
+  /// Binds the call's arguments (after `self`, when a method's value comes first) to the
+  /// callee's parameters and types the callee for them.
+  const Type *typeJitCall(Expr *expr, FunctionSource *callee, Expr *self = nullptr);
+
+  // Lists, dicts and sets: literals, operators, and variables widened by what is stored into them
+  // (typing/InferContainers.cpp).
+  /// The list methods that change a list, refused on a LiteralList, which cannot change.
+  static void refuseLiteralListMutation(const std::string &method, SourceLocation location);
+  /// `[a, b, ...]`: a list of the items' unified type (`[]` a list whose item type the appends
+  /// that follow give it, list(undefined) until then), or, when they do not unify (`[1, 'a']`),
+  /// Numba's LiteralList: the tuple of the items, which cannot change.
+  const Type *typeListLiteral(Expr *expr);
+  /// An operator on lists (`+`, `*`, `in`, `==`, `[]`...), typed by its library entry
+  /// "list.<operator>" (library/Lists.cpp) and recorded under the expression.
+  const Type *typeListOperator(Expr *expr, const std::string &symbol, std::vector<Expr *> operands);
+  /// `l += iterable` (list.extend) and `l *= n` (list.*=) change the list in place, as Python's
+  /// do (another name for the list sees the change); the call is recorded under the target.
+  void typeListInPlace(Stmt *stmt, Expr *target, const Type *value);
+  /// `l.append(x)` (insert, extend) on a list variable widens the variable's item type, as
+  /// Numba unifies a list's item type over the function: `l = []` then `l.append(1.5)` makes l
+  /// a list(float64).
+  void widenListVariable(Expr *list, const std::string &method,
+                         const std::vector<const Type *> &arguments);
+  /// An operator on dicts (`{}`, `[]`, `in`, `==`), typed by its library entry "dict.<operator>"
+  /// (library/Dicts.cpp) and recorded under the expression.
+  const Type *typeDictOperator(Expr *expr, const std::string &symbol, std::vector<Expr *> operands);
+  /// An operator on sets (`{a, b}`, `|`, `in`, `<=`...), typed by its library entry
+  /// "set.<operator>" (library/Sets.cpp) and recorded under the expression.
+  const Type *typeSetOperator(Expr *expr, const std::string &symbol, std::vector<Expr *> operands);
+  /// `s.add(x)` and `s.update(iterable)` on a set variable widen its key type, as appends
+  /// widen a list's: `s = set()` then `s.add(1.5)` makes s a set of float64.
+  void widenSetVariable(Expr *set, const std::string &method,
+                        const std::vector<const Type *> &arguments);
+  /// `s |= t`, `&=`, `-=`, `^=`: the set is updated in place (a `|=` may type `set()`).
+  void typeSetAugmentedAssign(Stmt *stmt, const Type *current, const Type *value);
+  /// Whether `name` is one of the function's parameters: a dict or typed list passed in is the
+  /// caller's (a typed.Dict or typed.List), whose types are fixed, so stores never widen it (a
+  /// widened copy would leave the caller's container unchanged).
+  bool isParameter(const std::string &name) const;
+  /// A number stored into a container whose types are fixed must keep its kind: no float into
+  /// an integer slot, no complex into a real one, only booleans into booleans.
+  static bool keepsNumberKind(const Type *expected, const Type *value);
+  /// `d[k] = v`: widens a dict variable's key and value types to take the store (so `{}` is
+  /// typed by the stores that follow, as in Numba), then checks the store fits.
+  void typeDictStore(Expr *target, const Type *key, const Type *value);
+  /// `d.setdefault(k, v)` and `d.update(other)` widen a dict variable as a store does.
+  void widenDictVariable(Expr *dict, const std::string &method,
+                         const std::vector<const Type *> &arguments, SourceLocation location);
+  /// `l[i] = x` stores an item converted to the list's item type; `l[a:b] = other` a list.
+  void checkListStore(Expr *target, const Type *value);
+};
+
+} // namespace taipan
