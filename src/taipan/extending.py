@@ -283,7 +283,7 @@ def _load_python_library(obj):
         importlib.import_module(topic)
 
 
-_BUILTIN_LIBRARY_NAMES = frozenset(["callable", "getattr", "iter", "map", "filter", "zip"])
+_BUILTIN_LIBRARY_NAMES = frozenset(["callable", "iter", "map", "filter", "zip"])
 
 
 def _load_library_member(name):

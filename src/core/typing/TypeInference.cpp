@@ -474,10 +474,15 @@ private:
         return std::nullopt; // `a == None` is elementwise in NumPy
       return (left->isNone() && right->isNone()) == identity;
     }
-    case ExprKind::Call:
-      if (isIsinstance(typeExpr(expr->callee())))
+    case ExprKind::Call: {
+      const Type *callee = typeExpr(expr->callee());
+      if (isIsinstance(callee))
         return decideIsinstance(expr);
+      if (callee && callee->kind() == TypeKind::Builtin && callee->text() == "hasattr" &&
+          typeExpr(expr))
+        return function.libraryCalls.at(expr->id).form != 0;
       return std::nullopt;
+    }
     default:
       return std::nullopt;
     }
@@ -488,28 +493,39 @@ private:
   }
 
   /// isinstance(value, classes): decided from the value's type (typing/Isinstance.h) and
-  /// recorded as the library call's form and as a static condition, so that the branch it
-  /// rules out is pruned. Its classes are named, not typed as values; nullopt while the value's
-  /// type is unknown.
-  std::optional<bool> decideIsinstance(Expr *expr) {
+  /// recorded as the library call's form and, when known while compiling, as a static
+  /// condition, so that the branch it rules out is pruned. Its classes are named, not typed as
+  /// values; nullopt while the value's type is unknown.
+  std::optional<IsinstanceAnswer> typeIsinstance(Expr *expr) {
     if (expr->positionalCount() != 2 || !expr->keywordNames.empty())
       throwTypingError("isinstance() takes 2 positional arguments", expr->location);
+    if (expr->operands[1]->kind == ExprKind::Name) // an optional variable is None or not
+      keepsOptional.insert(expr->operands[1]->id);
     const Type *value = typeExpr(expr->operands[1]);
     if (!value)
       return std::nullopt;
-    bool decided = false;
-    for (const std::string &className : isinstanceClasses(expr->operands[2]))
-      decided |= isInstanceOf(value, className, expr->location);
+    IsinstanceAnswer answer =
+        isinstanceAnswer(value, isinstanceClasses(expr->operands[2]), expr->location);
     LibraryCall call;
     call.function = Library::get().find("isinstance");
     call.location = expr->location;
     call.arguments = {expr->operands[1]};
     call.argumentTypes = {value};
     call.resultType = types::boolean();
-    call.form = decided;
+    call.form = static_cast<unsigned>(answer);
     function.libraryCalls[expr->id] = std::move(call);
-    function.staticConditions[expr->id] = decided;
-    return decided;
+    if (answer == IsinstanceAnswer::True || answer == IsinstanceAnswer::False)
+      function.staticConditions[expr->id] = answer == IsinstanceAnswer::True;
+    return answer;
+  }
+
+  /// isinstance(...) as a condition: its answer when known while compiling.
+  std::optional<bool> decideIsinstance(Expr *expr) {
+    std::optional<IsinstanceAnswer> answer = typeIsinstance(expr);
+    if (!answer || *answer == IsinstanceAnswer::WhenNotNone ||
+        *answer == IsinstanceAnswer::WhenNone)
+      return std::nullopt;
+    return *answer == IsinstanceAnswer::True;
   }
 
   /// The qualified names of the classes isinstance's second argument names: a global class,
@@ -1957,7 +1973,7 @@ private:
     Expr *callee = expr->callee();
     const Type *calleeType = typeExpr(callee);
     if (isIsinstance(calleeType))
-      return decideIsinstance(expr) ? types::boolean() : nullptr;
+      return typeIsinstance(expr) ? types::boolean() : nullptr;
     // A jitted callee is specialised for an optional argument, as in Numba.
     // So are an objmode block's live-ins: the block sees None as None (ObjectModeBlocks.h).
     bool keepsArguments =
@@ -1983,6 +1999,8 @@ private:
     }
     if (!calleeType || unknown)
       return nullptr;
+    if (isAttributeQuery(calleeType))
+      return typeAttributeQuery(expr, calleeType->text(), arguments);
     if (calleeType->kind() == TypeKind::DType && calleeType->dtype()->isNamedTuple())
       return typeNamedTupleCall(expr, calleeType->dtype(), arguments);
     if (calleeType->kind() == TypeKind::Builtin && calleeType->text() == "namedtuple._replace")
@@ -2045,6 +2063,67 @@ private:
 
   /// `p._replace(x=1)`: a new instance of p's class, the named items replaced and the others
   /// p's (read as `p[i]`, so p must be a variable: it is read once per item).
+  static bool isAttributeQuery(const Type *callee) {
+    return callee && callee->kind() == TypeKind::Builtin &&
+           (callee->text() == "getattr" || callee->text() == "hasattr");
+  }
+
+  /// getattr(value, 'name'[, default]) and hasattr(value, 'name'): `value.name` typed as if
+  /// written so (a synthetic Attribute expression, made once per call). With a default, and for
+  /// hasattr, an attribute the value's type lacks is no error: the call is then the default, or
+  /// False. Decided per specialisation, as Numba does, and recorded as a library call whose one
+  /// argument is the expression chosen (library/Introspection.cpp); hasattr's answer is also a
+  /// static condition.
+  const Type *typeAttributeQuery(Expr *expr, const std::string &builtin,
+                                 const std::vector<const Type *> &arguments) {
+    bool isHasattr = builtin == "hasattr";
+    size_t count = expr->positionalCount();
+    if (!expr->keywordNames.empty() || count < 2 || count > (isHasattr ? 2u : 3u))
+      throwTypingError(builtin + "() takes " + (isHasattr ? "2" : "2 or 3") +
+                           " positional arguments",
+                       expr->location);
+    if (arguments[1]->kind() != TypeKind::StringLiteral)
+      throwTypingError(builtin + "(): argument 'name' must be a literal string in compiled code",
+                       expr->operands[2]->location);
+    bool made = false;
+    Expr *attribute = source.syntheticExpr(expr->id, 0, ExprKind::Attribute, expr->location, made);
+    if (made) {
+      attribute->operands = {expr->operands[1]};
+      attribute->name = arguments[1]->text();
+    }
+    const Type *found = nullptr;
+    bool missing = false;
+    if (count == 2 && !isHasattr) {
+      found = typeExpr(attribute);
+    } else {
+      try {
+        found = typeExpr(attribute);
+      } catch (const CompileError &error) {
+        if (error.kind == CompileErrorKind::Internal)
+          throw;
+        missing = true; // the value's type has no such attribute
+      }
+    }
+    if (!found && !missing)
+      return nullptr;
+    LibraryCall call;
+    call.function = Library::get().find(builtin);
+    call.location = expr->location;
+    if (isHasattr) {
+      call.resultType = types::boolean();
+      call.form = missing ? 0 : 1;
+      function.staticConditions[expr->id] = !missing;
+    } else {
+      Expr *chosen = missing ? expr->operands[3] : attribute;
+      call.arguments = {chosen};
+      call.argumentTypes = {typeOf(chosen)};
+      call.resultType = typeOf(chosen);
+    }
+    const Type *result = call.resultType;
+    function.libraryCalls[expr->id] = std::move(call);
+    return result;
+  }
+
   const Type *typeNamedTupleReplace(Expr *expr, const std::vector<const Type *> &arguments) {
     Expr *base = expr->callee()->operands[0];
     const Type *named = typeOf(base);
