@@ -1424,6 +1424,15 @@ private:
       if (member.registryId >= 0 && !member.isAttribute)
         return types::overload(member.registryId, expr->name);
     }
+    if (baseType->kind() == TypeKind::DType && baseType->dtype()->isNamedTuple()) {
+      // P._fields, P._make(...): a named tuple class's members (taipan.namedtuples), which
+      // take no instance.
+      OverloadMember member = source.resolver->findMember(baseType, expr->name);
+      if (member.registryId >= 0) {
+        const Type *overload = types::overload(member.registryId, expr->name);
+        return member.isAttribute ? typeOverloadCall(expr, overload, nullptr) : overload;
+      }
+    }
     throwTypingError("unknown attribute '" + expr->name + "' of type " + describe(baseType),
                      expr->location);
   }
@@ -2179,6 +2188,14 @@ private:
       positionalTypes.push_back(arguments[i]);
     }
     std::vector<const Type *> keywordTypes(arguments.begin() + positionalCount, arguments.end());
+    if (positional.size() + keywordTypes.size() < namedClass->fieldNames().size() &&
+        !expr->starredOperand) {
+      // Fields left out: the class's constructor with its field defaults (taipan.namedtuples),
+      // when it has defaults.
+      OverloadMember constructor = source.resolver->findMember(namedClass, "__new__");
+      if (constructor.registryId >= 0)
+        return typeOverloadCall(expr, types::overload(constructor.registryId, "__new__"), nullptr);
+    }
     LibraryCall call;
     call.function = Library::get().find("namedtuple.new");
     call.location = expr->location;
