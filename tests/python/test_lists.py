@@ -184,3 +184,30 @@ def test_a_list_of_strings_passed_in_is_reflected():
     with no_allocation_leak():
         assert compiled(ours) == rename(theirs)
     assert ours == theirs
+
+
+# A list, set, dict view or range as a condition: true when not empty, as in Python.
+
+
+@njit
+def containers_as_conditions(n):
+    items = list(range(n))
+    seen = set(items)
+    count = 0
+    while items:
+        items.pop()
+        count += 1
+    return (
+        bool(items),
+        (1 if seen else 0),
+        (1 if range(n) else 0),
+        (1 if {1: n}.keys() else 0),
+        count,
+        not seen,
+    )
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_containers_as_conditions(n):
+    with no_allocation_leak():
+        assert containers_as_conditions(n) == containers_as_conditions.py_func(n)

@@ -592,8 +592,12 @@ private:
       function.overloadImplementations[key] = std::move(implementation);
       return;
     }
+    static const std::set<TypeKind> containers = {
+        TypeKind::List,  TypeKind::Dict,     TypeKind::DictView, TypeKind::Set,
+        TypeKind::Range, TypeKind::Datetime, TypeKind::Timedelta};
+    // Containers are true when not empty (lowering's truthValue), as in Python.
     if (type && !type->isNumber() && !type->isNone() && !type->isTuple() && !type->isString() &&
-        !type->isDict())
+        !containers.count(type->kind()))
       throwTypingError("cannot use a value of type " + describe(type) + " as a condition",
                        test->location);
   }
