@@ -211,3 +211,57 @@ def containers_as_conditions(n):
 def test_containers_as_conditions(n):
     with no_allocation_leak():
         assert containers_as_conditions(n) == containers_as_conditions.py_func(n)
+
+
+# Reflection of a list argument: its changes reach the caller's list after an exception too, a
+# returned argument is the caller's own list, and items the call left alone keep their identity.
+
+
+@njit
+def append_then_raise(items):
+    items.append(42)
+    raise ZeroDivisionError
+
+
+def test_a_list_argument_is_reflected_after_an_exception():
+    ours, theirs = [1, 2, 3], [1, 2, 3]
+    with pytest.raises(ZeroDivisionError):
+        append_then_raise.py_func(theirs)
+    with no_allocation_leak(), pytest.raises(ZeroDivisionError):
+        append_then_raise(ours)
+    assert ours == theirs == [1, 2, 3, 42]
+
+
+@njit
+def maybe_replaced(items, other):
+    if other[0]:
+        items = [11.0, 22.0, 33.0]
+    items.pop()
+    items[0] = 42.0
+    return items, other
+
+
+@pytest.mark.parametrize("flag", [0.0, 1.0])
+def test_a_returned_list_argument_is_the_callers_list(flag):
+    ours, theirs = [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]
+    other = [flag]
+    expected = maybe_replaced.py_func(theirs, other)
+    with no_allocation_leak():
+        got = maybe_replaced(ours, other)
+        assert got == expected and ours == theirs
+        assert (got[0] is ours) == (expected[0] is theirs)
+        assert got[1] is other
+        del got
+
+
+@njit
+def untouched(items):
+    return len(items)
+
+
+@pytest.mark.parametrize("items", [[12.5j, -1j], [1.5, 2.5], ["text", "more"], [10**15, 7]])
+def test_items_the_call_left_alone_keep_their_identity(items):
+    identities = [id(x) for x in items]
+    with no_allocation_leak():
+        untouched(items)
+    assert [id(x) for x in items] == identities
