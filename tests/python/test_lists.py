@@ -265,3 +265,30 @@ def test_items_the_call_left_alone_keep_their_identity(items):
     with no_allocation_leak():
         untouched(items)
     assert [id(x) for x in items] == identities
+
+
+# l[i] op= v: the item read, combined and stored back (numbers and strings), as in Python.
+
+
+@njit
+def augmented_items(n, step):
+    counts = [0] * n
+    for i in range(3 * n):
+        counts[i % n] += i
+    counts[-1] *= 2
+    floats = [1.0, 2.0]
+    floats[0] -= 0.5
+    floats[1] /= 4
+    words = ["a", "b"]
+    words[0] += "x"
+    words[1] *= 3
+    strided = list(range(10))[1:9:step]
+    for i in range(len(strided)):
+        strided[i] += 100
+    return counts, floats, words, strided
+
+
+@pytest.mark.parametrize("step", [1, 2, -3])
+def test_augmented_assignment_of_list_items(step):
+    with no_allocation_leak():
+        assert augmented_items(4, step) == augmented_items.py_func(4, step)

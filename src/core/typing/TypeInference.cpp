@@ -264,6 +264,8 @@ private:
             if (const Type *datetime =
                     datetimeBinaryResultType(stmt->augmentedOp, current, value, stmt->location))
               result = datetime;
+          if (!result) // l[i] += 'x' of strings
+            result = stringBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
           if (!result)
             throwTypingError(std::string("unsupported operand types for ") +
                                  binaryOpSymbol(stmt->augmentedOp) + "=: " + describe(current) +
