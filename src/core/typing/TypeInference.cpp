@@ -2098,7 +2098,8 @@ private:
                            " positional arguments",
                        expr->location);
     if (arguments[1]->kind() != TypeKind::StringLiteral)
-      throwTypingError(builtin + "(): argument 'name' must be a literal string in compiled code",
+      throwTypingError(builtin + "() needs a constant attribute name in compiled code (argument "
+                                 "'name' must be a literal string)",
                        expr->operands[2]->location);
     bool made = false;
     Expr *attribute = source.syntheticExpr(expr->id, 0, ExprKind::Attribute, expr->location, made);
