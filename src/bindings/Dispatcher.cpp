@@ -18,16 +18,22 @@
 namespace taipan::bindings {
 namespace {
 
-/// A returned set that is a set argument's compiled copy gives back the caller's own set (a new
-/// reference; reflection then writes the changes into it), as Numba returns a reflected set's
-/// parent; so does such a set inside a returned tuple. Null when the result holds no such set.
+/// Whether a value of this type is a copy of a caller's set or list, reflected into it.
+bool reflectsIntoArgument(const Type *type) {
+  return type->isSet() || (type->isList() && type->isReflected());
+}
+
+/// A returned set or list that is such an argument's compiled copy gives back the caller's own
+/// object (a new reference; reflection then writes the changes into it), as Numba returns a
+/// reflected container's parent; so does one inside a returned tuple. Null when the result
+/// holds none.
 template <typename Compiled>
 PyObject *returnedArgument(const Compiled &compiled, PyObject *const *arguments, void **pointers,
                            size_t count, const Type *type, const void *result) {
   if (type->isTuple()) {
     bool holdsSets = false;
     for (const Type *element : type->elements())
-      holdsSets |= element->isSet();
+      holdsSets |= reflectsIntoArgument(element);
     if (!holdsSets)
       return nullptr;
     PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
@@ -44,12 +50,12 @@ PyObject *returnedArgument(const Compiled &compiled, PyObject *const *arguments,
     }
     return tuple;
   }
-  if (!type->isSet())
+  if (!reflectsIntoArgument(type))
     return nullptr;
   runtime::MemInfo *returned;
   std::memcpy(&returned, result, sizeof(returned));
   for (size_t i = 0; i < count; ++i) {
-    if (!compiled.argumentTypes[i]->isSet())
+    if (!reflectsIntoArgument(compiled.argumentTypes[i]))
       continue;
     runtime::MemInfo *argument;
     std::memcpy(&argument, pointers[i], sizeof(argument));
@@ -155,7 +161,7 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
     if (anyLists) {
       PyObject *type, *value, *traceback;
       PyErr_Fetch(&type, &value, &traceback);
-      finishLists(count, false);
+      finishLists(count, true); // the changes made before the exception, as Numba keeps them
       PyErr_Restore(type, value, traceback);
     }
     raisePendingException();

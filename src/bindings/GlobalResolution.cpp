@@ -161,8 +161,11 @@ static GlobalValue classifyCtypesFunction(nb::handle object) {
 }
 
 /// A class's qualified name as isinstance() reads it: "tuple" for builtins, "numpy.float64"
-/// for NumPy's classes (whatever submodule defines them), "module.Qualname" otherwise.
+/// for NumPy's classes (whatever submodule defines them), "jitclass#<id>" for a jitclass (its
+/// registry id, which two classes of one name never share), "module.Qualname" otherwise.
 static std::string qualifiedClassName(nb::handle type) {
+  if (PyObject_HasAttrString(type.ptr(), "_taipan_jitclass"))
+    return "jitclass#" + std::to_string(nb::cast<int>(type.attr("class_type").attr("class_id")));
   nb::object module = nb::getattr(type, "__module__", nb::none());
   nb::object name = nb::getattr(type, "__qualname__", nb::none());
   if (!PyUnicode_Check(name.ptr()))
@@ -361,8 +364,11 @@ GlobalValue PythonGlobalResolver::resolveAttribute(const GlobalValue &module,
     return GlobalValue{};
   nb::object value = moduleObject.attr(attribute.c_str());
   GlobalValue extension;
-  if (lookupExtension(value, extension))
+  if (lookupExtension(value, extension)) {
+    if (PyType_Check(value.ptr())) // a jitclass, which isinstance() may name
+      extension.className = qualifiedClassName(value);
     return extension;
+  }
   std::string qualified = module.name + "." + attribute;
   // CUDA's names include values and namespaces (threadIdx, shared), not only functions.
   bool builtin = isKnownBuiltin(qualified) && module.name != "builtins" &&

@@ -7,6 +7,7 @@
 #include "runtime/Lists.h"
 #include "types/NumericPromotion.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -122,6 +123,29 @@ PyObject *boxList(const Type *type, const void *storage) {
   return result;
 }
 
+/// Whether two objects are numbers or strings of one class holding the same value, bit for bit
+/// (-0.0 is not 0.0, a NaN is its own payload); containers and arrays are never compared, which
+/// would cost a walk each.
+static bool sameScalar(PyObject *before, PyObject *after) {
+  if (Py_TYPE(before) != Py_TYPE(after))
+    return false;
+  if (PyFloat_CheckExact(after)) {
+    double x = PyFloat_AS_DOUBLE(before), y = PyFloat_AS_DOUBLE(after);
+    return std::memcmp(&x, &y, sizeof(double)) == 0;
+  }
+  if (PyComplex_CheckExact(after)) {
+    Py_complex x = PyComplex_AsCComplex(before), y = PyComplex_AsCComplex(after);
+    return std::memcmp(&x.real, &y.real, sizeof(double)) == 0 &&
+           std::memcmp(&x.imag, &y.imag, sizeof(double)) == 0;
+  }
+  if (!PyLong_CheckExact(after) && !PyBool_Check(after) && !PyUnicode_CheckExact(after))
+    return false;
+  int same = PyObject_RichCompareBool(before, after, Py_EQ);
+  if (same < 0)
+    PyErr_Clear();
+  return same == 1;
+}
+
 bool finishListArgument(PyObject *value, const Type *type, void *storage, bool reflect) {
   if (type->isTuple()) {
     bool ok = true;
@@ -139,10 +163,22 @@ bool finishListArgument(PyObject *value, const Type *type, void *storage, bool r
     taipan_nrt_decref(list);
     return true;
   }
-  // boxList takes over the list's reference; the caller's list gets the items in place.
+  // boxList takes over the list's reference; the caller's list gets the items in place,
+  // keeping its own item objects where the value did not change (a list the call left alone
+  // keeps its items' identities, as in Python).
   PyObject *items = boxList(type, storage);
   if (!items)
     return false;
+  Py_ssize_t kept = std::min(PyList_GET_SIZE(items), PyList_GET_SIZE(value));
+  for (Py_ssize_t i = 0; i < kept; ++i) {
+    PyObject *before = PyList_GET_ITEM(value, i);
+    PyObject *after = PyList_GET_ITEM(items, i);
+    if (sameScalar(before, after)) {
+      Py_INCREF(before);
+      PyList_SET_ITEM(items, i, before);
+      Py_DECREF(after);
+    }
+  }
   int status = PyList_SetSlice(value, 0, PyList_GET_SIZE(value), items);
   Py_DECREF(items);
   return status == 0;

@@ -100,6 +100,14 @@ const Type *namedTupleInstanceType(PyObject *value, const std::vector<const Type
   return types::namedTuple(shape->text(), shape->namedTupleClass(), shape->fieldNames(), items);
 }
 
+PyObject *namedTupleClassObject(const Type *type) {
+  if (!type->isNamedTuple())
+    return nullptr;
+  NamedTupleRegistry &classes = registry();
+  std::lock_guard<std::mutex> lock(classes.mutex);
+  return classes.classes.at(static_cast<size_t>(type->namedTupleClass()));
+}
+
 PyObject *boxNamedTuple(const Type *type, PyObject *items) {
   NamedTupleRegistry &classes = registry();
   PyObject *namedClass;

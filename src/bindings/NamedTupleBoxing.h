@@ -19,6 +19,10 @@ const Type *namedTupleClassType(PyObject *namedClass);
 /// For an instance of a named tuple class, its type with items of `items`; null otherwise.
 const Type *namedTupleInstanceType(PyObject *value, const std::vector<const Type *> &items);
 
+/// The class of `type` (a named tuple type, or the class's template), borrowed; null for other
+/// types.
+PyObject *namedTupleClassObject(const Type *type);
+
 /// A new instance of the class of `type` (a named tuple type) holding `items` (a new tuple,
 /// whose reference this steals), or null with a Python exception set.
 PyObject *boxNamedTuple(const Type *type, PyObject *items);

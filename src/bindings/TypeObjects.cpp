@@ -7,6 +7,7 @@
 #include "typing/OptionalTyping.h"
 
 #include "Boxing.h"
+#include "NamedTupleBoxing.h"
 #include "RecordBoxing.h"
 
 #include <algorithm>
@@ -203,6 +204,12 @@ void defineTypeObjects(nb::module_ &module) {
                      if (!dtype)
                        return nb::none();
                      return nb::cast(TypeRef{dtype});
+                   })
+      // Numba's NamedTuple.instance_class: the class of a named tuple type.
+      .def_prop_ro("instance_class",
+                   [](const TypeRef &self) -> nb::object {
+                     PyObject *namedClass = namedTupleClassObject(self.type);
+                     return namedClass ? nb::borrow(namedClass) : nb::none();
                    })
       // Numba's Optional.type: the type of the value when it is not None.
       .def_prop_ro("type",

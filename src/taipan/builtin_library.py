@@ -1,15 +1,12 @@
 """Python builtins for compiled code written in Python: ``callable`` (decided from the type, as
-Numba does), ``getattr`` with a constant attribute name (the attribute itself), and ``iter``,
-``map`` and ``filter`` (generators over the iterable, which ``next``, ``for``, ``list`` and the
-other consumers of generators advance); ``hash`` is
-taipan.hashing's. Registered with ``taipan.extending``'s
-``overload`` and loaded the first time the resolver meets one of these builtins
-(``extending._load_python_library``)."""
+Numba does), and ``iter``, ``map`` and ``filter`` (generators over the iterable, which ``next``,
+``for``, ``list`` and the other consumers of generators advance); ``hash`` is taipan.hashing's,
+``getattr`` and ``hasattr`` are typed by type inference (library/Introspection.cpp). Registered
+with ``taipan.extending``'s ``overload`` and loaded the first time the resolver meets one of
+these builtins (``extending._load_python_library``)."""
 
 import builtins
-import keyword
 
-from taipan.errors import TypingError
 from taipan.extending import overload
 
 # ---------------------------------------------------------------------------------------------
@@ -21,28 +18,6 @@ from taipan.extending import overload
 def _callable(value):
     decided = value.kind_name == "Function"  # every kind of function, and builtin classes
     return lambda value: decided
-
-
-# ---------------------------------------------------------------------------------------------
-# getattr with a constant attribute name: the attribute itself.
-
-_getattr_functions = {}
-
-
-@overload(builtins.getattr)
-def _getattr(value, name):
-    if name.kind_name != "StringLiteral":
-        raise TypingError("getattr() needs a constant attribute name in compiled code")
-    attribute = name.literal_value
-    if not attribute.isidentifier() or keyword.iskeyword(attribute):
-        raise TypingError(f"getattr(): {attribute!r} is not an attribute name")
-    function = _getattr_functions.get(attribute)
-    if function is None:
-        namespace = {}
-        text = f"def getattr_constant(value, name):\n    return value.{attribute}\n"
-        exec(text, namespace)  # noqa: S102 - an identifier, checked above
-        function = _getattr_functions[attribute] = namespace["getattr_constant"]
-    return function
 
 
 # ---------------------------------------------------------------------------------------------

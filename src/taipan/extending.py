@@ -239,6 +239,13 @@ class _Registry:
             found = _find_member(self_type, name)
             if found is not None:
                 return found
+        if kind in ("Tuple", "DType") and name in _NAMEDTUPLE_MEMBERS:
+            # A named tuple's, or its class's, members (taipan.namedtuples).
+            from taipan.namedtuples import find_member
+
+            found = find_member(self_type, name)
+            if found is not None:
+                return found
         if "numpy" in sys.modules:
             _load_library_member(name)
         for type_class, entry, is_attribute in self._members.get(name, ()):
@@ -283,7 +290,9 @@ def _load_python_library(obj):
         importlib.import_module(topic)
 
 
-_BUILTIN_LIBRARY_NAMES = frozenset(["callable", "getattr", "iter", "map", "filter", "zip"])
+_NAMEDTUPLE_MEMBERS = frozenset(["__new__", "_fields", "_make", "_asdict"])
+
+_BUILTIN_LIBRARY_NAMES = frozenset(["callable", "iter", "map", "filter", "zip"])
 
 
 def _load_library_member(name):

@@ -1,5 +1,6 @@
-"""hash() of integers, booleans, floats, complex numbers and tuples of those in compiled code, equal to CPython's
-hash() (Objects/longobject.c, pyhash.c, tupleobject.c): the dict and set tables will hash keys
+"""hash() of integers, booleans, floats, complex numbers, tuples of those and strings, and
+frozensets in compiled code, equal to CPython's hash() (Objects/longobject.c, pyhash.c,
+tupleobject.c, setobject.c): the dict and set tables will hash keys
 with it, so that their behaviour (and, where Numba's does, iteration order) matches CPython's.
 Strings keep their C++ hash (library/Strings.cpp): this overload declines them."""
 
@@ -80,9 +81,27 @@ def _hash_complex(v):
 
 
 def _hashable(t):
-    if isinstance(t, (types.Integer, types.Boolean, types.Float, types.Complex)):
-        return True
+    if isinstance(t, (types.Integer, types.Boolean, types.Float, types.Complex, types.UnicodeType)):
+        return True  # a string's hash is the C++ library's, CPython's own
     return isinstance(t, types.BaseTuple) and all(_hashable(e) for e in t.types)
+
+
+# CPython's frozenset_hash (Objects/setobject.c) in Py_uhash_t arithmetic: the xor of every
+# item's shuffled hash (the table's empty and dummy slots cancel out), mixed with the size.
+_UINT64_MAX = (1 << 64) - 1
+
+
+def _hash_frozenset(s):
+    h = uint64(0)
+    for item in s:
+        bits = uint64(hash(item))  # _shuffle_bits of the item's hash
+        h ^= ((bits ^ uint64(89869747)) ^ (bits << uint64(16))) * uint64(3644798167)
+    h ^= (uint64(len(s)) + uint64(1)) * uint64(1927868237)
+    h ^= (h >> uint64(11)) ^ (h >> uint64(25))
+    h = h * uint64(69069) + uint64(907133923)
+    if h == uint64(_UINT64_MAX):
+        h = uint64(590923713)
+    return int64(h)
 
 
 def _tuple_hasher(count):
@@ -120,4 +139,6 @@ def _hash(value):
         return _hash_complex
     if isinstance(value, types.BaseTuple) and _hashable(value):
         return _tuple_hasher(value.count)
+    if str(value).startswith("frozenset("):
+        return _hash_frozenset
     return None  # strings and the rest: the C++ library's hash, or its error

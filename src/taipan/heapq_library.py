@@ -6,7 +6,7 @@ with ``<``), so a heap holds its items in the same places as CPython's would, Na
 (but for one difference of objects and values: a tuple comparison in CPython takes the same NaN
 object twice as equal, where two NaN values are not). As in
 Numba, the heap is a list whose item type is known: heapify of a list built from ``[]`` alone is
-a typing error; nsmallest and nlargest take a list. Imported by taipan.extending the first time a
+a typing error; nsmallest and nlargest take a list, a uniform tuple or a 1-d array. Imported by taipan.extending the first time a
 compiled function refers to a heapq function."""
 
 import heapq
@@ -300,19 +300,29 @@ def _list_of(items):
     return result
 
 
+@register_jitable
+def _list_of_array(items):
+    """A list of a 1-d array's items."""
+    return [items[i] for i in range(len(items))]
+
+
 def _best_of(iterable, largest, function):
-    """The implementation for a list, or for a uniform tuple through a list of its items (as
-    CPython takes any iterable; Numba takes lists and tuples)."""
-    if isinstance(iterable, types.UniTuple):
+    """The implementation for a list, or for a uniform tuple or a 1-d array through a list of
+    its items (as CPython takes any iterable; Numba takes lists, tuples and arrays)."""
+    array = isinstance(iterable, types.Array) and iterable.ndim == 1
+    if isinstance(iterable, types.UniTuple) or array:
         of_list = _implementation(largest, not isinstance(iterable.dtype, types.BaseTuple))
         jitted = register_jitable(of_list)
+        items_of = _list_of_array if array else _list_of
 
-        def of_tuple(n, iterable):
-            return jitted(n, _list_of(iterable))
+        def of_items(n, iterable):
+            return jitted(n, items_of(iterable))
 
-        return of_tuple
+        return of_items
     if not isinstance(iterable, (types.List, types.ListType)):
-        raise TypingError(f"heapq.{function}() takes a list or a uniform tuple, not {iterable}")
+        raise TypingError(
+            f"heapq.{function}() takes a list, a uniform tuple or a 1-d array, not {iterable}"
+        )
     return _implementation(largest, not isinstance(iterable.dtype, types.BaseTuple))
 
 

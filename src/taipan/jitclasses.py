@@ -251,21 +251,23 @@ def _exec_function(source, namespace, name):
 def _parameter_text(signature, skip_first):
     """The parameter list of ``signature`` (without ``self`` when ``skip_first``) as source,
     with defaults named ``_default_<name>`` (values taken from the function), and the names as
-    a call passes them on. Only positional-or-keyword parameters with constant defaults."""
+    a call passes them on (``*args`` spread again). Parameters with constant defaults, and
+    ``*args``; ``**kwargs`` is refused."""
     parameters = list(signature.parameters.values())
     if skip_first:
         parameters = parameters[1:]
     texts, passed, defaults = [], [], {}
     keyword_only = False
     for parameter in parameters:
-        if parameter.kind not in (
-            parameter.POSITIONAL_OR_KEYWORD,
-            parameter.POSITIONAL_ONLY,
-            parameter.KEYWORD_ONLY,
-        ):
+        if parameter.kind == parameter.VAR_KEYWORD:
             raise UnsupportedError(
-                f"jitclass methods with *args or **kwargs are not supported ({parameter})"
+                f"jitclass methods with **kwargs are not supported ({parameter})"
             )
+        if parameter.kind == parameter.VAR_POSITIONAL:
+            keyword_only = True  # the parameters after *args are keyword-only
+            texts.append(f"*{parameter.name}")
+            passed.append(f"*{parameter.name}")
+            continue
         if parameter.kind == parameter.KEYWORD_ONLY and not keyword_only:
             keyword_only = True
             texts.append("*")

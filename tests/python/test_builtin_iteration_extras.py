@@ -87,3 +87,44 @@ def test_sum_of_ranges_and_empty_array():
 def test_sum_of_2d_array_is_a_typing_error():
     with pytest.raises(TypingError, match="no implementation of sum"):
         sum_of(np.ones((2, 2)))
+
+
+# sum(iterable, start) and min()/max() of a range.
+
+
+@njit
+def sums_from_a_start(n, start):
+    a = np.arange(n) * 0.5
+    return (
+        sum(range(n), start),
+        sum(range(n), start=start),
+        sum([1, 2, 3], start),
+        sum((1, 2.5, 3), start),
+        sum(a, start),
+        sum((), start),
+    )
+
+
+@pytest.mark.parametrize(("n", "start"), [(0, 5), (4, 5), (4, 1.5), (7, -2)])
+def test_sum_with_a_start(n, start):
+    with no_allocation_leak():
+        assert sums_from_a_start(n, start) == sums_from_a_start.py_func(n, start)
+
+
+@njit
+def range_extremes(start, stop, step):
+    r = range(start, stop, step)
+    return min(r), max(r)
+
+
+@pytest.mark.parametrize("step", [-4, -3, -1, 1, 2, 5])
+def test_min_and_max_of_a_range(step):
+    for start in range(-6, 7):
+        for stop in range(-6, 7):
+            try:
+                expected = range_extremes.py_func(start, stop, step)
+            except ValueError:
+                with pytest.raises(ValueError, match="empty sequence"):
+                    range_extremes(start, stop, step)
+                continue
+            assert range_extremes(start, stop, step) == expected

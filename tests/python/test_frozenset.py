@@ -209,3 +209,37 @@ def test_set_and_frozenset_do_not_share_a_name():
 
     with pytest.raises(TypingError):
         njit(f)(3)
+
+
+# hash(frozenset) is CPython's frozenset_hash exactly (Objects/setobject.c): the xor of the
+# items' shuffled hashes mixed with the size, so it equals hash() of the same frozenset in Python.
+
+
+def hash_of(items):
+    return hash(frozenset(items))
+
+
+def hash_of_range(n):
+    return hash(frozenset(range(n)))
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        (1, 2, 3),
+        (1, 1, 2),
+        (-1, -2, 2**62, 5),
+        (1.5, 2.0, -0.0),
+        ("a", "bc", ""),
+        ("é", "ß", "漢字"),
+        ((1, "x"), (2, "y")),
+        ((1, 2), (3, 4), (1, 2)),
+    ],
+)
+def test_hash_equals_cpythons(items):
+    check(hash_of, items)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 100, 1000])
+def test_hash_of_empty_and_large_frozensets(n):
+    check(hash_of_range, n)

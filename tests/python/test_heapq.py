@@ -152,3 +152,13 @@ def test_list_types_are_numbas_list_class():
     assert isinstance(t, types.List) and t.dtype == types.float64
     assert types.List(types.int64).dtype == types.int64
     assert not isinstance(typeof(np.ones(2)), types.List)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+def test_nsmallest_and_nlargest_take_one_dimensional_arrays(dtype):
+    values = np.array([5, 1, 9, 3, 7, 3], dtype=dtype)
+    for n in (0, 1, 2, 6, 8):
+        with no_allocation_leak():
+            got = best(values, n)
+        expected = best.py_func(values, n)  # NumPy scalars in CPython, numbers here
+        assert same(got, tuple([x.item() for x in items] for items in expected))

@@ -184,3 +184,111 @@ def test_a_list_of_strings_passed_in_is_reflected():
     with no_allocation_leak():
         assert compiled(ours) == rename(theirs)
     assert ours == theirs
+
+
+# A list, set, dict view or range as a condition: true when not empty, as in Python.
+
+
+@njit
+def containers_as_conditions(n):
+    items = list(range(n))
+    seen = set(items)
+    count = 0
+    while items:
+        items.pop()
+        count += 1
+    return (
+        bool(items),
+        (1 if seen else 0),
+        (1 if range(n) else 0),
+        (1 if {1: n}.keys() else 0),
+        count,
+        not seen,
+    )
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_containers_as_conditions(n):
+    with no_allocation_leak():
+        assert containers_as_conditions(n) == containers_as_conditions.py_func(n)
+
+
+# Reflection of a list argument: its changes reach the caller's list after an exception too, a
+# returned argument is the caller's own list, and items the call left alone keep their identity.
+
+
+@njit
+def append_then_raise(items):
+    items.append(42)
+    raise ZeroDivisionError
+
+
+def test_a_list_argument_is_reflected_after_an_exception():
+    ours, theirs = [1, 2, 3], [1, 2, 3]
+    with pytest.raises(ZeroDivisionError):
+        append_then_raise.py_func(theirs)
+    with no_allocation_leak(), pytest.raises(ZeroDivisionError):
+        append_then_raise(ours)
+    assert ours == theirs == [1, 2, 3, 42]
+
+
+@njit
+def maybe_replaced(items, other):
+    if other[0]:
+        items = [11.0, 22.0, 33.0]
+    items.pop()
+    items[0] = 42.0
+    return items, other
+
+
+@pytest.mark.parametrize("flag", [0.0, 1.0])
+def test_a_returned_list_argument_is_the_callers_list(flag):
+    ours, theirs = [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]
+    other = [flag]
+    expected = maybe_replaced.py_func(theirs, other)
+    with no_allocation_leak():
+        got = maybe_replaced(ours, other)
+        assert got == expected and ours == theirs
+        assert (got[0] is ours) == (expected[0] is theirs)
+        assert got[1] is other
+        del got
+
+
+@njit
+def untouched(items):
+    return len(items)
+
+
+@pytest.mark.parametrize("items", [[12.5j, -1j], [1.5, 2.5], ["text", "more"], [10**15, 7]])
+def test_items_the_call_left_alone_keep_their_identity(items):
+    identities = [id(x) for x in items]
+    with no_allocation_leak():
+        untouched(items)
+    assert [id(x) for x in items] == identities
+
+
+# l[i] op= v: the item read, combined and stored back (numbers and strings), as in Python.
+
+
+@njit
+def augmented_items(n, step):
+    counts = [0] * n
+    for i in range(3 * n):
+        counts[i % n] += i
+    counts[-1] *= 2
+    floats = [1.0, 2.0]
+    floats[0] -= 0.5
+    floats[1] /= 4
+    words = ["a", "b"]
+    words[0] += "x"
+    words[1] *= 3
+    strided = list(range(10))[1:9:step]
+    for i in range(len(strided)):
+        strided[i] += 100
+    return counts, floats, words, strided
+
+
+@pytest.mark.parametrize("step", [1, 2, -3])
+def test_augmented_assignment_of_list_items(step):
+    with no_allocation_leak():
+        assert augmented_items(4, step) == augmented_items.py_func(4, step)

@@ -161,3 +161,49 @@ def test_kwargs_is_unsupported():
 
     with pytest.raises(UnsupportedError, match=r"\*\*kwargs"):
         f()
+
+
+# *args in a jitclass's constructor and static methods: the extra arguments arrive as a tuple,
+# from Python and from compiled code alike.
+
+
+def _summing_class():
+    from taipan import float64, jitclass
+
+    @jitclass([("total", float64), ("count", float64)])
+    class Summing:
+        def __init__(self, first, *rest):
+            self.total = first
+            for x in rest:
+                self.total += x
+            self.count = 1 + len(rest)
+
+        @staticmethod
+        def add_all(*args):
+            s = 0
+            for x in args:
+                s += x
+            return s
+
+        def mean(self):
+            return self.total / self.count
+
+    return Summing
+
+
+Summing = _summing_class()
+
+
+@njit
+def build_and_read(a, b, c):
+    s = Summing(a, b, c)
+    return s.total, s.count, s.mean(), Summing.add_all(a, b), s.add_all(), Summing(a).count
+
+
+def test_jitclass_constructor_and_static_method_with_star_args():
+    check(build_and_read, 1.0, 2.0, 4.5)
+    with no_allocation_leak():
+        made = Summing(1.0, 2.0, 3.0)  # from Python: bound by the constructor's signature
+        assert (made.total, made.count) == (6.0, 3.0)
+        assert Summing.add_all(1, 2, 3) == 6
+        del made

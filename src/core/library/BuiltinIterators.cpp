@@ -244,26 +244,30 @@ void registerBuiltinIterators(Library &library) {
         builder.SetInsertPoint(done);
         return static_cast<llvm::Value *>(builder.CreateLoad(result->getAllocatedType(), result));
       });
-  // sum() of a tuple of numbers, from 0 as Python starts.
+  // sum(iterable, start=0) of numbers: a tuple's items added one by one, another iterable's by
+  // a loop, from `start` as Python starts.
   library.add(
-      "sum", {{"", false}},
+      "sum", {{"", false}, {"start", true}},
       [](const LibraryCall &call) {
         const Type *tuple = call.argumentTypes[0];
-        if (isSummedByLoop(tuple)) { // from 0: an int64 sum, or the items' type when wider
+        const Type *start = call.argumentTypes.size() > 1 ? call.argumentTypes[1] : types::int64();
+        if (!start->isNumber())
+          throwNoOverload(call);
+        if (isSummedByLoop(tuple)) { // the start's type, or the items' type when wider
           const Type *item = tuple->isGenerator()               ? tuple->yieldType()
                              : tuple->isArray()                 ? tuple->dtype()
                              : tuple->kind() == TypeKind::Range ? types::int64()
                              : tuple->itemType()                ? tuple->itemType()
                                                                 : types::int64();
           const Type *result =
-              item->isNumber() ? binaryResultType(BinaryOp::Add, types::int64(), item) : nullptr;
+              item->isNumber() ? binaryResultType(BinaryOp::Add, start, item) : nullptr;
           if (!result)
             throwNoOverload(call);
           return result;
         }
         if (!tuple->isTuple())
           throwNoOverload(call);
-        const Type *result = types::int64();
+        const Type *result = start;
         for (const Type *element : tuple->elements()) {
           result = element->isNumber() ? binaryResultType(BinaryOp::Add, result, element) : nullptr;
           if (!result)
@@ -273,13 +277,15 @@ void registerBuiltinIterators(Library &library) {
       },
       [](FunctionLowering &lowering, const LibraryCall &call,
          const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *tupleType = call.argumentTypes[0];
+        bool hasStart = call.argumentTypes.size() > 1;
+        llvm::Value *start = hasStart ? values[1] : builder.getInt64(0);
+        const Type *startType = hasStart ? call.argumentTypes[1] : types::int64();
         if (isSummedByLoop(tupleType)) {
-          llvm::IRBuilder<> &builder = lowering.irBuilder();
           llvm::AllocaInst *total =
               lowering.createEntryAlloca(valueType(lowering.llvmContext(), call.resultType), "sum");
-          builder.CreateStore(
-              lowering.castValue(builder.getInt64(0), types::int64(), call.resultType), total);
+          builder.CreateStore(lowering.castValue(start, startType, call.resultType), total);
           if (!tupleType->isList() || tupleType->itemType())
             lowering.forEachItem(values[0], tupleType, [&](llvm::Value *item, const Type *type) {
               llvm::Value *current = builder.CreateLoad(total->getAllocatedType(), total);
@@ -289,8 +295,8 @@ void registerBuiltinIterators(Library &library) {
             });
           return static_cast<llvm::Value *>(builder.CreateLoad(total->getAllocatedType(), total));
         }
-        llvm::Value *total = lowering.irBuilder().getInt64(0);
-        const Type *totalType = types::int64();
+        llvm::Value *total = start;
+        const Type *totalType = startType;
         for (size_t i = 0; i < tupleType->elements().size(); ++i) {
           const Type *elementType = tupleType->elements()[i];
           const Type *next = binaryResultType(BinaryOp::Add, totalType, elementType);

@@ -19,7 +19,12 @@ namespace {
 enum AbsForm : unsigned { AbsOfSigned, AbsOfUnsigned, AbsOfFloat, AbsOfComplex };
 /// The forms of min() and max(): of their arguments, of the elements of one tuple, or of the
 /// items of one generator.
-enum ExtremeForm : unsigned { ExtremeOfArguments, ExtremeOfTuple, ExtremeOfGenerator };
+enum ExtremeForm : unsigned {
+  ExtremeOfArguments,
+  ExtremeOfTuple,
+  ExtremeOfGenerator,
+  ExtremeOfRange
+};
 
 /// One positional-only parameter, `optional` or not.
 std::vector<LibraryParameter> positionalOnly(size_t count, size_t optional = 0) {
@@ -94,6 +99,10 @@ const Type *typeExtreme(LibraryCall &call) {
     call.form = ExtremeOfTuple;
     values = arguments[0]->elements();
   }
+  if (arguments.size() == 1 && arguments[0]->kind() == TypeKind::Range) {
+    call.form = ExtremeOfRange;
+    return types::int64();
+  }
   if (arguments.size() == 1 && arguments[0]->isGenerator()) {
     if (!arguments[0]->yieldType()->isReal())
       throwNoOverload(call);
@@ -139,6 +148,24 @@ llvm::Value *lowerExtreme(FunctionLowering &lowering, const LibraryCall &call,
     builder.CreateBr(header);
     builder.SetInsertPoint(done);
     return static_cast<llvm::Value *>(builder.CreateLoad(best->getAllocatedType(), best));
+  }
+  if (call.form == ExtremeOfRange) { // its first or last item: no loop
+    llvm::IRBuilder<> &builder = lowering.irBuilder();
+    llvm::Value *start = builder.CreateExtractValue(arguments[0], 0);
+    llvm::Value *stop = builder.CreateExtractValue(arguments[0], 1);
+    llvm::Value *step = builder.CreateExtractValue(arguments[0], 2);
+    llvm::Value *rising = builder.CreateICmpSGT(step, builder.getInt64(0));
+    llvm::Value *empty = builder.CreateSelect(rising, builder.CreateICmpSGE(start, stop),
+                                              builder.CreateICmpSLE(start, stop));
+    lowering.raiseIf(empty, ValueErrorId, call.function->name + "() arg is an empty sequence");
+    // The last item: start + ((stop - start - sign(step)) / step) * step, the division exact
+    // toward zero as both have the step's sign.
+    llvm::Value *sign = builder.CreateSelect(rising, builder.getInt64(1), builder.getInt64(-1));
+    llvm::Value *span = builder.CreateSub(builder.CreateSub(stop, start), sign);
+    llvm::Value *last =
+        builder.CreateAdd(start, builder.CreateMul(builder.CreateSDiv(span, step), step));
+    bool wantsStart = !isMax;
+    return builder.CreateSelect(rising, wantsStart ? start : last, wantsStart ? last : start);
   }
   std::vector<llvm::Value *> values = arguments;
   std::vector<const Type *> valueTypes = call.argumentTypes;

@@ -291,9 +291,10 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
       lowerSetAugmentedAssign(stmt); // s |= t changes the set in place
       break;
     }
-    bool dictItem = // d[k] += v reads d[k], then stores the result as d[k] = ... does
+    bool dictItem = // d[k] += v (l[i] += v) reads d[k], then stores the result as d[k] = ... does
         target->kind == ExprKind::Subscript &&
-        (typeOf(target->operands[0])->isDict() || isClassInstance(typeOf(target->operands[0])));
+        (typeOf(target->operands[0])->isDict() || isClassInstance(typeOf(target->operands[0])) ||
+         (typeOf(target->operands[0])->isList() && target->operands[1]->kind != ExprKind::Slice));
     // An array value (a dict's too) is updated in place, as NumPy's `a += v` does.
     if ((!dictItem && (target->kind == ExprKind::Subscript || isRecordAccess(target))) ||
         typeOf(target)->isArray()) {

@@ -37,8 +37,12 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
       return lowerJitCall(expr, method->second);
     return lowerBuiltinCall(calleeType->text(), expr);
   }
-  case TypeKind::DType: // a named tuple class called: namedtuple.new (library/Tuples.cpp)
+  case TypeKind::DType: { // a named tuple class called: namedtuple.new (library/Tuples.cpp)
+    auto constructor = function.calls.find(expr->id); // or its constructor with defaults
+    if (constructor != function.calls.end())
+      return lowerJitCall(expr, constructor->second);
     return lowerBuiltinCall(calleeType->name(), expr);
+  }
   default:
     // An exception instance: only `raise` uses it, and reads its arguments itself.
     return llvm::UndefValue::get(valueType(context, typeOf(expr)));

@@ -29,7 +29,21 @@ public:
     const Type *result = owned.get();
     storage.push_back(std::move(owned));
     byKey.emplace(key, result);
+    keys.emplace(result, key);
     return result;
+  }
+
+  /// The keys of types already made, for the key of a type made of them: display names may
+  /// agree where types differ (two named tuple classes called Point, or their classes), and a
+  /// tuple, list or optional of each must stay apart too.
+  std::string keysOf(const std::vector<const Type *> &components) {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::string joined;
+    for (const Type *component : components) {
+      auto found = component ? keys.find(component) : keys.end();
+      joined += (found != keys.end() ? found->second : std::string("undefined")) + ";";
+    }
+    return joined;
   }
 
   static Type make(TypeKind kind, std::string name) {
@@ -61,7 +75,7 @@ public:
     }
     Type type = make(TypeKind::Tuple, name);
     type.elementTypes = elements;
-    return intern(std::move(type), name);
+    return intern(std::move(type), name + "|" + keysOf(elements));
   }
 
   const Type *literalList(const std::vector<const Type *> &items) {
@@ -72,7 +86,7 @@ public:
     Type type = make(TypeKind::Tuple, name);
     type.elementTypes = items;
     type.literalList = true;
-    return intern(std::move(type), name);
+    return intern(std::move(type), name + "|" + keysOf(items));
   }
 
   const Type *namedTuple(const std::string &className, int classId,
@@ -90,7 +104,7 @@ public:
     type.textValue = className;
     type.exceptionClassId = classId;
     type.namedTuple = true;
-    return intern(std::move(type), name + "#" + std::to_string(classId));
+    return intern(std::move(type), name + "#" + std::to_string(classId) + "|" + keysOf(elements));
   }
 
   const Type *array(const Type *dtype, int ndim, char layout, bool readonly) {
@@ -101,7 +115,7 @@ public:
     type.dimensions = ndim;
     type.layoutCode = layout;
     type.readonly = readonly;
-    return intern(std::move(type), name);
+    return intern(std::move(type), name + "|" + keysOf({dtype}));
   }
 
   const Type *record(const std::vector<std::string> &names, const std::vector<const Type *> &fields,
@@ -135,14 +149,14 @@ public:
     type.extents = shape;
     type.dimensions = static_cast<int>(shape.size());
     type.layoutCode = 'C';
-    return intern(std::move(type), name);
+    return intern(std::move(type), name + "|" + keysOf({dtype}));
   }
 
   const Type *dtypeValue(const Type *dtype) {
     std::string name = "dtype(" + dtype->name() + ")";
     Type type = make(TypeKind::DType, name);
     type.elementType = dtype;
-    return intern(std::move(type), name);
+    return intern(std::move(type), name + "|" + keysOf({dtype}));
   }
 
   const Type *named(TypeKind kind, const std::string &prefix, const std::string &text,
@@ -174,7 +188,7 @@ public:
     Type type = make(TypeKind::List, name);
     type.elementType = item;
     type.typedList = typed;
-    return intern(std::move(type), name);
+    return intern(std::move(type), name + "|" + keysOf({item}));
   }
 
   const Type *dict(const Type *key, const Type *value) {
@@ -183,7 +197,7 @@ public:
     Type type = make(TypeKind::Dict, name);
     if (key && value)
       type.elementTypes = {key, value};
-    return intern(std::move(type), name);
+    return intern(std::move(type), name + "|" + keysOf({key, value}));
   }
 
   const Type *dictView(const Type *dict, int which) {
@@ -193,14 +207,14 @@ public:
     type.elementType = dict;
     type.elementTypes = dict->elements();
     type.dimensions = which;
-    return intern(std::move(type), name);
+    return intern(std::move(type), name + "|" + keysOf({dict}));
   }
 
   const Type *generator(const Type *yield) {
     std::string name = "Generator(" + yield->name() + ")";
     Type type = make(TypeKind::Generator, name);
     type.elementType = yield;
-    return intern(std::move(type), name);
+    return intern(std::move(type), name + "|" + keysOf({yield}));
   }
 
   const Type *set(const Type *key, bool frozen) {
@@ -210,7 +224,7 @@ public:
     if (key)
       type.elementTypes = {key};
     type.typedList = frozen;
-    return intern(std::move(type), name);
+    return intern(std::move(type), name + "|" + keysOf({key}));
   }
 
   const Type *classInstance(int classId, const std::string &className,
@@ -239,14 +253,14 @@ public:
     std::string name = "OptionalType(" + value->name() + ")";
     Type type = make(TypeKind::Optional, name);
     type.elementType = value;
-    return intern(std::move(type), name);
+    return intern(std::move(type), name + "|" + keysOf({value}));
   }
 
   const Type *pointer(const Type *pointee) {
     std::string name = (pointee ? pointee->name() : std::string("void")) + "*";
     Type type = make(TypeKind::Pointer, name);
     type.elementType = pointee;
-    return intern(std::move(type), name);
+    return intern(std::move(type), name + "|" + keysOf({pointee}));
   }
 
   const Type *externalFunction(const std::string &symbol,
@@ -268,6 +282,7 @@ public:
 
 private:
   std::mutex mutex;
+  std::unordered_map<const Type *, std::string> keys; ///< each type's key in byKey
   std::vector<std::unique_ptr<Type>> storage;
   std::unordered_map<std::string, const Type *> byKey;
 };

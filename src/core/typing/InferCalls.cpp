@@ -154,7 +154,7 @@ const Type *InferencePass::typeCall(Expr *expr) {
   Expr *callee = expr->callee();
   const Type *calleeType = typeExpr(callee);
   if (isIsinstance(calleeType))
-    return decideIsinstance(expr) ? types::boolean() : nullptr;
+    return typeIsinstance(expr) ? types::boolean() : nullptr;
   // A jitted callee is specialised for an optional argument, as in Numba.
   // So are an objmode block's live-ins: the block sees None as None (ObjectModeBlocks.h).
   bool keepsArguments =
@@ -180,6 +180,8 @@ const Type *InferencePass::typeCall(Expr *expr) {
   }
   if (!calleeType || unknown)
     return nullptr;
+  if (isAttributeQuery(calleeType))
+    return typeAttributeQuery(expr, calleeType->text(), arguments);
   if (calleeType->kind() == TypeKind::DType && calleeType->dtype()->isNamedTuple())
     return typeNamedTupleCall(expr, calleeType->dtype(), arguments);
   if (calleeType->kind() == TypeKind::Builtin && calleeType->text() == "namedtuple._replace")
@@ -238,6 +240,73 @@ const Type *InferencePass::typeCall(Expr *expr) {
   }
 }
 
+bool InferencePass::isAttributeQuery(const Type *callee) {
+  return callee && callee->kind() == TypeKind::Builtin &&
+         (callee->text() == "getattr" || callee->text() == "hasattr");
+}
+
+/// A variable, a constant or attributes of them: evaluating it has no effect of its own.
+static bool readsOnly(const Expr *expr) {
+  if (expr->kind == ExprKind::Name || expr->kind == ExprKind::Constant)
+    return true;
+  return expr->kind == ExprKind::Attribute && readsOnly(expr->operands[0]);
+}
+
+const Type *InferencePass::typeAttributeQuery(Expr *expr, const std::string &builtin,
+                                              const std::vector<const Type *> &arguments) {
+  bool isHasattr = builtin == "hasattr";
+  size_t count = expr->positionalCount();
+  if (!expr->keywordNames.empty() || count < 2 || count > (isHasattr ? 2u : 3u))
+    throwTypingError(builtin + "() takes " + (isHasattr ? "2" : "2 or 3") + " positional arguments",
+                     expr->location);
+  if (arguments[1]->kind() != TypeKind::StringLiteral)
+    throwTypingError(builtin + "() needs a constant attribute name in compiled code (argument "
+                               "'name' must be a literal string)",
+                     expr->operands[2]->location);
+  if (!readsOnly(expr->operands[1]))
+    throwUnsupported(builtin + "() of an expression other than a variable or its attributes is "
+                               "not supported (compiled code may not evaluate it): assign the "
+                               "value to a variable first",
+                     expr->operands[1]->location);
+  bool made = false;
+  Expr *attribute = source.syntheticExpr(expr->id, 0, ExprKind::Attribute, expr->location, made);
+  if (made) {
+    attribute->operands = {expr->operands[1]};
+    attribute->name = arguments[1]->text();
+  }
+  const Type *found = nullptr;
+  bool missing = false;
+  if (count == 2 && !isHasattr) {
+    found = typeExpr(attribute);
+  } else {
+    try {
+      found = typeExpr(attribute);
+    } catch (const CompileError &error) {
+      if (error.kind == CompileErrorKind::Internal)
+        throw;
+      missing = true; // the value's type has no such attribute
+    }
+  }
+  if (!found && !missing)
+    return nullptr;
+  LibraryCall call;
+  call.function = Library::get().find(builtin);
+  call.location = expr->location;
+  if (isHasattr) {
+    call.resultType = types::boolean();
+    call.form = missing ? 0 : 1;
+    function.staticConditions[expr->id] = !missing;
+  } else {
+    Expr *chosen = missing ? expr->operands[3] : attribute;
+    call.arguments = {chosen};
+    call.argumentTypes = {typeOf(chosen)};
+    call.resultType = typeOf(chosen);
+  }
+  const Type *result = call.resultType;
+  function.libraryCalls[expr->id] = std::move(call);
+  return result;
+}
+
 const Type *InferencePass::typeNamedTupleReplace(Expr *expr,
                                                  const std::vector<const Type *> &arguments) {
   Expr *base = expr->callee()->operands[0];
@@ -292,6 +361,14 @@ const Type *InferencePass::typeNamedTupleCall(Expr *expr, const Type *namedClass
     positionalTypes.push_back(arguments[i]);
   }
   std::vector<const Type *> keywordTypes(arguments.begin() + positionalCount, arguments.end());
+  if (positional.size() + keywordTypes.size() < namedClass->fieldNames().size() &&
+      !expr->starredOperand) {
+    // Fields left out: the class's constructor with its field defaults (taipan.namedtuples),
+    // when it has defaults.
+    OverloadMember constructor = source.resolver->findMember(namedClass, "__new__");
+    if (constructor.registryId >= 0)
+      return typeOverloadCall(expr, types::overload(constructor.registryId, "__new__"), nullptr);
+  }
   LibraryCall call;
   call.function = Library::get().find("namedtuple.new");
   call.location = expr->location;

@@ -66,10 +66,15 @@ std::optional<bool> InferencePass::staticTruth(Expr *expr) {
       return std::nullopt; // `a == None` is elementwise in NumPy
     return (left->isNone() && right->isNone()) == identity;
   }
-  case ExprKind::Call:
-    if (isIsinstance(typeExpr(expr->callee())))
+  case ExprKind::Call: {
+    const Type *callee = typeExpr(expr->callee());
+    if (isIsinstance(callee))
       return decideIsinstance(expr);
+    if (callee && callee->kind() == TypeKind::Builtin && callee->text() == "hasattr" &&
+        typeExpr(expr))
+      return function.libraryCalls.at(expr->id).form != 0;
     return std::nullopt;
+  }
   default:
     return std::nullopt;
   }
@@ -79,25 +84,34 @@ bool InferencePass::isIsinstance(const Type *callee) {
   return callee && callee->kind() == TypeKind::Builtin && callee->text() == "isinstance";
 }
 
-std::optional<bool> InferencePass::decideIsinstance(Expr *expr) {
+std::optional<IsinstanceAnswer> InferencePass::typeIsinstance(Expr *expr) {
   if (expr->positionalCount() != 2 || !expr->keywordNames.empty())
     throwTypingError("isinstance() takes 2 positional arguments", expr->location);
+  if (expr->operands[1]->kind == ExprKind::Name) // an optional variable is None or not
+    keepsOptional.insert(expr->operands[1]->id);
   const Type *value = typeExpr(expr->operands[1]);
   if (!value)
     return std::nullopt;
-  bool decided = false;
-  for (const std::string &className : isinstanceClasses(expr->operands[2]))
-    decided |= isInstanceOf(value, className, expr->location);
+  IsinstanceAnswer answer =
+      isinstanceAnswer(value, isinstanceClasses(expr->operands[2]), expr->location);
   LibraryCall call;
   call.function = Library::get().find("isinstance");
   call.location = expr->location;
   call.arguments = {expr->operands[1]};
   call.argumentTypes = {value};
   call.resultType = types::boolean();
-  call.form = decided;
+  call.form = static_cast<unsigned>(answer);
   function.libraryCalls[expr->id] = std::move(call);
-  function.staticConditions[expr->id] = decided;
-  return decided;
+  if (answer == IsinstanceAnswer::True || answer == IsinstanceAnswer::False)
+    function.staticConditions[expr->id] = answer == IsinstanceAnswer::True;
+  return answer;
+}
+
+std::optional<bool> InferencePass::decideIsinstance(Expr *expr) {
+  std::optional<IsinstanceAnswer> answer = typeIsinstance(expr);
+  if (!answer || *answer == IsinstanceAnswer::WhenNotNone || *answer == IsinstanceAnswer::WhenNone)
+    return std::nullopt;
+  return *answer == IsinstanceAnswer::True;
 }
 
 std::vector<std::string> InferencePass::isinstanceClasses(Expr *classes) {
@@ -162,8 +176,12 @@ void InferencePass::typeCondition(Expr *test) {
     function.overloadImplementations[key] = std::move(implementation);
     return;
   }
+  static const std::set<TypeKind> containers = {
+      TypeKind::List,  TypeKind::Dict,     TypeKind::DictView, TypeKind::Set,
+      TypeKind::Range, TypeKind::Datetime, TypeKind::Timedelta};
+  // Containers are true when not empty (lowering's truthValue), as in Python.
   if (type && !type->isNumber() && !type->isNone() && !type->isTuple() && !type->isString() &&
-      !type->isDict())
+      !containers.count(type->kind()))
     throwTypingError("cannot use a value of type " + describe(type) + " as a condition",
                      test->location);
 }

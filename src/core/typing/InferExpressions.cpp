@@ -413,6 +413,15 @@ const Type *InferencePass::typeAttribute(Expr *expr) {
     if (member.registryId >= 0 && !member.isAttribute)
       return types::overload(member.registryId, expr->name);
   }
+  if (baseType->kind() == TypeKind::DType && baseType->dtype()->isNamedTuple()) {
+    // P._fields, P._make(...): a named tuple class's members (taipan.namedtuples), which
+    // take no instance.
+    OverloadMember member = source.resolver->findMember(baseType, expr->name);
+    if (member.registryId >= 0) {
+      const Type *overload = types::overload(member.registryId, expr->name);
+      return member.isAttribute ? typeOverloadCall(expr, overload, nullptr) : overload;
+    }
+  }
   throwTypingError("unknown attribute '" + expr->name + "' of type " + describe(baseType),
                    expr->location);
 }

@@ -56,6 +56,8 @@ void InferencePass::typeStatement(Stmt *stmt) {
           if (const Type *datetime =
                   datetimeBinaryResultType(stmt->augmentedOp, current, value, stmt->location))
             result = datetime;
+        if (!result) // l[i] += 'x' of strings
+          result = stringBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
         if (!result)
           throwTypingError(std::string("unsupported operand types for ") +
                                binaryOpSymbol(stmt->augmentedOp) + "=: " + describe(current) +

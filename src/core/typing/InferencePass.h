@@ -2,6 +2,7 @@
 // expression, its members defined in typing/TypeInference.cpp and the typing/Infer*.cpp files.
 #pragma once
 
+#include "typing/Isinstance.h"
 #include "typing/LiteralUnroll.h"
 #include "typing/TypeInference.h"
 
@@ -84,9 +85,11 @@ private:
   std::optional<bool> staticTruth(Expr *expr);
   static bool isIsinstance(const Type *callee);
   /// isinstance(value, classes): decided from the value's type (typing/Isinstance.h) and
-  /// recorded as the library call's form and as a static condition, so that the branch it
-  /// rules out is pruned. Its classes are named, not typed as values; nullopt while the value's
-  /// type is unknown.
+  /// recorded as the library call's form and, when known while compiling, as a static
+  /// condition, so that the branch it rules out is pruned. Its classes are named, not typed as
+  /// values; nullopt while the value's type is unknown.
+  std::optional<IsinstanceAnswer> typeIsinstance(Expr *expr);
+  /// isinstance(...) as a condition: its answer when known while compiling.
   std::optional<bool> decideIsinstance(Expr *expr);
   /// The qualified names of the classes isinstance's second argument names: a global class,
   /// a module's (np.float32), or a tuple of those, nested as isinstance allows.
@@ -166,6 +169,16 @@ private:
   const Type *typeIntrinsicCall(Expr *expr, const Type *intrinsic,
                                 const std::vector<const Type *> &arguments);
   const Type *typeCall(Expr *expr);
+  static bool isAttributeQuery(const Type *callee);
+  /// getattr(value, 'name'[, default]) and hasattr(value, 'name'): `value.name` typed as if
+  /// written so (a synthetic Attribute expression, made once per call). With a default, and for
+  /// hasattr, an attribute the value's type lacks is no error: the call is then the default, or
+  /// False. Decided per specialisation, as Numba does, and recorded as a library call whose one
+  /// argument is the expression chosen (library/Introspection.cpp); hasattr's answer is also a
+  /// static condition. The value must be a variable or its attributes: the call may not
+  /// evaluate it, so one with effects of its own (a call) is refused.
+  const Type *typeAttributeQuery(Expr *expr, const std::string &builtin,
+                                 const std::vector<const Type *> &arguments);
   /// `p._replace(x=1)`: a new instance of p's class, the named items replaced and the others
   /// p's (read as `p[i]`, so p must be a variable: it is read once per item).
   const Type *typeNamedTupleReplace(Expr *expr, const std::vector<const Type *> &arguments);

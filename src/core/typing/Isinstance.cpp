@@ -2,6 +2,8 @@
 // Numba does, so that the branch not taken is pruned (never typed nor lowered).
 #include "typing/Isinstance.h"
 
+#include "types/ClassInstanceTypes.h"
+
 #include <set>
 
 namespace taipan {
@@ -68,7 +70,16 @@ bool classesOf(const Type *value, std::set<std::string> &classes) {
     classes.insert("str");
     return true;
   case TypeKind::List:
-    classes.insert("list");
+    if (value->isReflected()) // a typed.List is no list
+      classes.insert("list");
+    return true;
+  case TypeKind::Set:
+    classes.insert(value->isFrozen() ? "frozenset" : "set");
+    return true;
+  case TypeKind::ClassInstance:
+    // A jitclass's boxes derive from no class the user wrote (a jitclass cannot be
+    // subclassed), so no other class holds them.
+    classes.insert("jitclass#" + std::to_string(classIdOf(value)));
     return true;
   default:
     return false;
@@ -78,24 +89,47 @@ bool classesOf(const Type *value, std::set<std::string> &classes) {
   return true;
 }
 
-} // namespace
-
-bool isInstanceOf(const Type *value, const std::string &className, SourceLocation location) {
+/// Whether a value of type `value` (not an optional) is an instance of one of `classNames`.
+bool isInstanceOfAny(const Type *value, const std::vector<std::string> &classNames,
+                     SourceLocation location) {
   std::set<std::string> classes;
   if (!classesOf(value, classes))
     throwUnsupported("isinstance() of a value of type " + value->name() +
                          " is not supported in compiled code",
                      location);
-  if (classes.count(className))
-    return true;
-  // Python's other builtin classes (str, list, dict...) and NumPy's other classes have no
-  // instances among compiled values; a user's class might (a subclass of int or tuple).
-  bool builtin = className.find('.') == std::string::npos;
-  if (builtin || className.rfind("numpy.", 0) == 0)
-    return false;
-  throwUnsupported("isinstance() with the class " + className +
-                       " is not supported in compiled code (only builtin and NumPy classes)",
-                   location);
+  bool found = false;
+  for (const std::string &className : classNames) {
+    if (classes.count(className)) {
+      found = true;
+      continue;
+    }
+    // Python's other builtin classes (str, list, dict...), NumPy's other classes and other
+    // jitclasses have no instances among compiled values, nor has a user's class among
+    // jitclass instances and None; it might among others (a subclass of int or tuple).
+    bool builtin = className.find('.') == std::string::npos;
+    if (!builtin && className.rfind("numpy.", 0) != 0 && !isClassInstance(value) &&
+        !value->isNone())
+      throwUnsupported("isinstance() with the class " + className +
+                           " is not supported in compiled code (only builtin, NumPy and "
+                           "jitclass classes)",
+                       location);
+  }
+  return found;
+}
+
+} // namespace
+
+IsinstanceAnswer isinstanceAnswer(const Type *value, const std::vector<std::string> &classNames,
+                                  SourceLocation location) {
+  if (!value->isOptional())
+    return isInstanceOfAny(value, classNames, location) ? IsinstanceAnswer::True
+                                                        : IsinstanceAnswer::False;
+  // An optional is None or its value at run time: the answer for each, then the test of which.
+  bool whenValue = isInstanceOfAny(value->optionalValue(), classNames, location);
+  bool whenNone = isInstanceOfAny(types::none(), classNames, location);
+  if (whenValue == whenNone)
+    return whenValue ? IsinstanceAnswer::True : IsinstanceAnswer::False;
+  return whenValue ? IsinstanceAnswer::WhenNotNone : IsinstanceAnswer::WhenNone;
 }
 
 } // namespace taipan

@@ -40,9 +40,7 @@ const Type *bindNamedTupleCall(const Expr *call, const Type *namedClass,
   std::vector<const Type *> items;
   for (size_t i = 0; i < fields.size(); ++i) {
     if (!bound[i])
-      throwTypingError(name + "() missing required argument: '" + fields[i] +
-                           "' (field defaults are not supported in compiled code)",
-                       call->location);
+      throwTypingError(name + "() missing required argument: '" + fields[i] + "'", call->location);
     const Type *item = boundTypes[i];
     if (item->kind() == TypeKind::StringLiteral)
       item = types::unicode();

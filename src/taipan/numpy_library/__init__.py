@@ -59,6 +59,9 @@ FUNCTIONS = {
     "numpy.linalg.lstsq": "linalg_svd",
     "numpy.linalg.svd": "linalg_svd",
     "numpy.linalg.svdvals": "linalg_svd",
+    # methods
+    "numpy.imag": "methods",
+    "numpy.real": "methods",
     # nanfunctions (and cumsum/cumprod with an axis)
     "numpy.cumprod": "nanfunctions",
     "numpy.cumsum": "nanfunctions",

@@ -1,7 +1,10 @@
-"""Array methods written in Python (``overload_method`` on ``types.Array``)."""
+"""Array methods written in Python (``overload_method`` on ``types.Array``), and the functions
+that read the same attributes (``np.real``, ``np.imag``)."""
+
+import numpy as np
 
 from taipan import types
-from taipan.extending import overload_method
+from taipan.extending import overload, overload_method
 
 
 @overload_method(types.Array, "item")
@@ -12,3 +15,17 @@ def _item(a):
         return a.ravel()[0]
 
     return impl
+
+
+@overload(np.real)
+def _real(value):
+    if isinstance(value, (types.Number, types.Boolean, types.Array)):
+        return lambda value: value.real
+    return None
+
+
+@overload(np.imag)
+def _imag(value):
+    if isinstance(value, (types.Number, types.Boolean, types.Array)):
+        return lambda value: value.imag
+    return None
