@@ -145,6 +145,8 @@ private:
   std::set<std::string> declaredOutside; ///< names of `global` and `nonlocal` statements
   std::shared_ptr<LocalFunctionResolver> localFunctions;
   nb::handle definitionNode;
+  /// Statements the statement being read needs run before it (readAugmentedTarget).
+  std::vector<Stmt *> statementsBefore;
   /// This function's inner functions that capture variables, by the name they are bound to,
   /// with the variables each call passes first.
   std::map<std::string, std::vector<std::string>> closures;
@@ -255,10 +257,66 @@ private:
 
   std::vector<Stmt *> readBlock(nb::handle statements) {
     std::vector<Stmt *> block;
-    for (nb::handle statement : nb::cast<nb::list>(statements))
-      if (Stmt *stmt = readStatement(statement))
+    for (nb::handle statement : nb::cast<nb::list>(statements)) {
+      Stmt *stmt = readStatement(statement);
+      // Statements the one just read needs before it (hoistedIndex), in order.
+      block.insert(block.end(), statementsBefore.begin(), statementsBefore.end());
+      statementsBefore.clear();
+      if (stmt)
         block.push_back(stmt);
+    }
     return block;
+  }
+
+  /// Whether evaluating the ast expression `node` may have effects of its own: it holds a
+  /// call, an assignment expression, a yield or an await.
+  static bool mayHaveEffects(nb::handle node) {
+    for (nb::handle inner : nb::module_::import_("ast").attr("walk")(node)) {
+      std::string kind = nodeKind(inner);
+      if (kind == "Call" || kind == "NamedExpr" || kind == "Yield" || kind == "YieldFrom" ||
+          kind == "Await")
+        return true;
+    }
+    return false;
+  }
+
+  /// `d[k()] += v` evaluates `k()` once in Python, but the statement reads the item and then
+  /// stores it, each evaluating the subscript: an index with effects of its own is evaluated
+  /// into a hidden variable by a statement before it, and the subscript reads that variable.
+  /// A container with effects of its own is refused (it could not be hoisted: an array's
+  /// element would become a copy). Returns the target to use.
+  Expr *readAugmentedTarget(nb::handle target) {
+    if (nodeKind(target) != "Subscript")
+      return readExpr(target);
+    if (mayHaveEffects(target.attr("value")))
+      throwUnsupported("an augmented assignment to an item of an expression with effects of its "
+                       "own (a call) is not supported: assign the container to a variable first",
+                       location(target));
+    nb::handle index = target.attr("slice");
+    if (nodeKind(index) == "Index") // Python 3.8's wrapper
+      index = index.attr("value");
+    bool slices = nodeKind(index) == "Slice";
+    if (nodeKind(index) == "Tuple")
+      for (nb::handle item : nb::cast<nb::list>(index.attr("elts")))
+        slices |= nodeKind(item) == "Slice";
+    if (!mayHaveEffects(index))
+      return readExpr(target);
+    SourceLocation where = location(target);
+    if (slices)
+      throwUnsupported("an augmented assignment to a slice whose bounds have effects of their "
+                       "own (a call) is not supported: compute the bounds into variables first",
+                       where);
+    Stmt *assign = source.newStmt(StmtKind::Assign, where);
+    Expr *hidden = source.newExpr(ExprKind::Name, where);
+    hidden->name = "$index." + std::to_string(where.line) + "." + std::to_string(where.column);
+    assign->targets.push_back(hidden);
+    assign->value = readExpr(index);
+    statementsBefore.push_back(assign);
+    Expr *subscript = source.newExpr(ExprKind::Subscript, where);
+    Expr *read = source.newExpr(ExprKind::Name, where);
+    read->name = hidden->name;
+    subscript->operands = {readExpr(target.attr("value")), read};
+    return subscript;
   }
 
   static BinaryOp binaryOp(const std::string &name, SourceLocation where) {
@@ -314,7 +372,7 @@ private:
     }
     if (kind == "AugAssign") {
       Stmt *stmt = source.newStmt(StmtKind::AugAssign, where);
-      stmt->targets.push_back(readExpr(node.attr("target")));
+      stmt->targets.push_back(readAugmentedTarget(node.attr("target")));
       stmt->augmentedOp = binaryOp(nodeKind(node.attr("op")), where);
       stmt->value = readExpr(node.attr("value"));
       return stmt;

@@ -3,6 +3,7 @@
 #include "GlobalResolution.h"
 
 #include "ArrayBoxing.h"
+#include "Boxing.h"
 #include "Module.h"
 #include "NamedTupleBoxing.h"
 #include "RecordBoxing.h"
@@ -315,12 +316,17 @@ static GlobalValue classifyObject(nb::handle object) {
       result.shape.push_back(nb::cast<int64_t>(extent));
     return result;
   }
-  // NumPy scalar values (np.float32(2.0)) freeze as numbers.
+  // NumPy scalar values (np.float32(2.0)) freeze as numbers of their own type: a float32
+  // global times a float32 is a float32 product, as in NumPy.
   if (PyObject_HasAttrString(value, "dtype") && PyObject_HasAttrString(value, "item") &&
       !PyType_Check(value)) {
     nb::object item = object.attr("item")();
     if (readConstant(item, result.constant)) {
       result.kind = GlobalValue::Kind::Constant;
+      const Type *scalar = typeOfValue(value);
+      if (scalar && (scalar->isNumber() || scalar->isBoolean()))
+        result.scalarType = scalar;
+      PyErr_Clear();
       return result;
     }
   }

@@ -64,6 +64,7 @@ void addGlobal(Digest &digest, const GlobalValue &value) {
   for (const Constant &item : value.items)
     addConstant(digest, item);
   addType(digest, value.arrayType);
+  addType(digest, value.scalarType);
   addType(digest, value.functionType);
   digest.add(static_cast<int64_t>(value.shape.size()));
   for (int64_t extent : value.shape)

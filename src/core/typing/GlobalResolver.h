@@ -40,6 +40,9 @@ struct GlobalValue {
   int exceptionId = 0;
   int registryId = 0;
   const Type *arrayType = nullptr;
+  /// A Constant read from a NumPy scalar (np.float32(2.5)): its type, which the value keeps
+  /// in compiled code as it does in NumPy's arithmetic; null for a Python number.
+  const Type *scalarType = nullptr;
   const Type *functionType = nullptr;
   std::vector<int64_t> shape;
   std::string bytes;

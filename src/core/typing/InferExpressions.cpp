@@ -51,7 +51,7 @@ const Type *InferencePass::typeExpr(Expr *expr) {
 const Type *InferencePass::globalType(Expr *expr, const GlobalValue &value) {
   switch (value.kind) {
   case GlobalValue::Kind::Constant:
-    return constantType(value.constant);
+    return value.scalarType ? value.scalarType : constantType(value.constant);
   case GlobalValue::Kind::ConstantArray:
     return value.arrayType;
   case GlobalValue::Kind::ConstantTuple: {
