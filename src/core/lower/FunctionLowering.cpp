@@ -910,11 +910,6 @@ static std::optional<std::string> constantText(const Expr *argument, const Type 
     auto global = function.globals.find(argument->id);
     if (global != function.globals.end() && global->second.kind == GlobalValue::Kind::Constant)
       constant = &global->second.constant;
-    // np.float32(0.1) prints as its own type's shortest text, not as the double it holds.
-    if (constant && type &&
-        ((type->isFloat() && type != types::float64()) ||
-         (type->isComplex() && type != types::complex128())))
-      return std::nullopt;
   }
   if (!constant)
     return std::nullopt;
