@@ -108,7 +108,8 @@ def ratio(x, out):
 
 @pytest.mark.parametrize("x", [np.float32(3.3), np.float32(-0.0), np.float32(np.inf)])
 def test_float32_globals_stay_float32(x):
-    got = njit(times_scale)(x)
+    with no_allocation_leak():
+        got = njit(times_scale)(x)
     expected = times_scale(x)
     assert np.float32(got) == expected or (np.isnan(got) and np.isnan(expected))
     assert np.float32(got).tobytes() == expected.tobytes()
@@ -120,7 +121,8 @@ def test_numpy_scalar_globals_keep_their_type_in_arithmetic():
         return x / SCALE32, k * OFFSET32, HALF64 * 3
 
     x, k = np.float32(0.7), np.int32(5)
-    got = mixed(x, k)
+    with no_allocation_leak():
+        got = mixed(x, k)
     expected = mixed.py_func(x, k)
     assert np.float32(got[0]).tobytes() == expected[0].tobytes()
     assert got[1] == expected[1] == -35
@@ -142,4 +144,6 @@ def test_an_f_string_of_a_float32_global_matches_python():
     def text():
         return f"{SCALE32}", f"{SCALE32:.3f}"
 
-    assert text() == (f"{SCALE32}", f"{SCALE32:.3f}")
+    with no_allocation_leak():
+        got = text()
+    assert got == (f"{SCALE32}", f"{SCALE32:.3f}")
