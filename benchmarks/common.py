@@ -51,13 +51,17 @@ def best_of(fn, repeats: int = 5, number: int = 1) -> float:
     return best
 
 
-def run_snippet(code: str, *, timeout: float = 600, as_file: bool = True, python=None):
+def run_snippet(
+    code: str, *, timeout: float = 600, as_file: bool = True, python=None, directory=None
+):
     """Run ``code`` in a fresh interpreter and return the JSON value it reports.
 
     The snippet reports with ``report(value)`` (injected helper).  With ``as_file`` the code is
     written to a ``.py`` file, so a compiler that reads function source (``inspect``) works;
     otherwise it runs with ``python -c``.  ``python`` names another interpreter than this
-    one.  Raises ``BenchError`` on a crash, timeout or missing result.
+    one.  With ``directory`` the file is written there, so runs of the same code share one
+    path, as a program run again does (otherwise each run gets a fresh temporary folder).
+    Raises ``BenchError`` on a crash, timeout or missing result.
     """
     interpreter = python or sys.executable
     prelude = (
@@ -68,7 +72,7 @@ def run_snippet(code: str, *, timeout: float = 600, as_file: bool = True, python
     source = prelude + textwrap.dedent(code)
     with tempfile.TemporaryDirectory(prefix="taipan-bench-") as tmp:
         if as_file:
-            path = os.path.join(tmp, "bench_snippet.py")
+            path = os.path.join(directory or tmp, "bench_snippet.py")
             with open(path, "w") as f:
                 f.write(source)
             cmd = [interpreter, path]

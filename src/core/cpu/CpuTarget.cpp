@@ -6,15 +6,14 @@
 #include "cpu/HostInfo.h"
 #include "lower/FunctionLowering.h"
 #include "support/CompileError.h"
+#include "target/CodeEmitter.h"
 #include "target/PassPipeline.h"
 
-#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace taipan {
 
@@ -112,17 +111,8 @@ void CpuTarget::optimize(llvm::Module &module, StageTimes *times) const {
 }
 
 std::string CpuTarget::emitFile(llvm::Module &module, bool object) const {
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream output(buffer);
-  llvm::legacy::PassManager passes;
-  llvm::CodeGenFileType kind =
-      object ? llvm::CodeGenFileType::ObjectFile : llvm::CodeGenFileType::AssemblyFile;
-  // The module was verified when lowering ended, as clang does it once (its release builds
-  // skip code generation's verifier): two more verifier runs were 1-2% of generating code.
-  if (machine().addPassesToEmitFile(passes, output, nullptr, kind, /*DisableVerify=*/true))
-    throw std::runtime_error("the host target cannot emit this kind of file");
-  passes.run(module);
-  return std::string(buffer.begin(), buffer.end());
+  return emitCode(machine(), module,
+                  object ? llvm::CodeGenFileType::ObjectFile : llvm::CodeGenFileType::AssemblyFile);
 }
 
 std::string CpuTarget::emitAssembly(llvm::Module &module) const { return emitFile(module, false); }

@@ -5,13 +5,13 @@
 #include "lower/FunctionLowering.h"
 #include "runtime/Runtime.h"
 #include "support/CompileError.h"
+#include "target/CodeEmitter.h"
 #include "target/PassPipeline.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
-#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
@@ -211,12 +211,18 @@ void defineDeviceRuntime(llvm::Module &module) {
 }
 
 /// libm names (sin, expf, ...) become the target's (libdevice's __nv_sin, __nv_expf, ...).
+/// Whether libdevice must define `function`: a declaration of a math function, by its C name
+/// (renamed to libdevice's below) or by libdevice's own `__nv_` name.
+bool needsLibdevice(const llvm::Function &function) {
+  llvm::StringRef name = function.getName();
+  return function.isDeclaration() && !function.isIntrinsic() &&
+         !function.hasFnAttribute(ForeignFunctionAttribute) && !name.starts_with("taipan_") &&
+         !name.starts_with("llvm.") && name != "vprintf";
+}
+
 void renameToLibdevice(llvm::Module &module, llvm::Module &libdevice, const Target &target) {
   for (llvm::Function &function : llvm::make_early_inc_range(module.functions())) {
-    if (!function.isDeclaration() || function.isIntrinsic() ||
-        function.hasFnAttribute(ForeignFunctionAttribute) ||
-        function.getName().starts_with("taipan_") || function.getName().starts_with("llvm.") ||
-        function.getName().starts_with("__nv_") || function.getName() == "vprintf")
+    if (!needsLibdevice(function) || function.getName().starts_with("__nv_"))
       continue;
     std::string name = target.mathFunctionName(function.getName().str());
     if (name.empty() || !libdevice.getFunction(name))
@@ -342,12 +348,15 @@ void CudaTarget::finalizeModule(llvm::Module &module, const std::string &entryNa
   }
 
   defineDeviceRuntime(module);
-  std::unique_ptr<llvm::Module> libdevice = loadLibdevice(context);
-  renameToLibdevice(module, *libdevice, *this);
-  libdevice->setTargetTriple(Triple);
-  libdevice->setDataLayout(module.getDataLayout());
-  if (llvm::Linker::linkModules(module, std::move(libdevice), llvm::Linker::LinkOnlyNeeded))
-    throw CompileError(CompileErrorKind::Internal, "linking libdevice failed", {});
+  // Reading libdevice's symbol table is most of this stage: a kernel calling no math skips it.
+  if (llvm::any_of(module.functions(), needsLibdevice)) {
+    std::unique_ptr<llvm::Module> libdevice = loadLibdevice(context);
+    renameToLibdevice(module, *libdevice, *this);
+    libdevice->setTargetTriple(Triple);
+    libdevice->setDataLayout(module.getDataLayout());
+    if (llvm::Linker::linkModules(module, std::move(libdevice), llvm::Linker::LinkOnlyNeeded))
+      throw CompileError(CompileErrorKind::Internal, "linking libdevice failed", {});
+  }
   // Everything but the entry point (and the exception flag the host reads) is internal, so
   // LLVM inlines and deletes freely.
   llvm::internalizeModule(module, [&](const llvm::GlobalValue &value) {
@@ -369,15 +378,7 @@ void CudaTarget::optimize(llvm::Module &module, StageTimes *times) const {
 }
 
 std::string CudaTarget::emitAssembly(llvm::Module &module) const {
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream output(buffer);
-  llvm::legacy::PassManager emit;
-  // Verified when lowering ended (as CpuTarget::emitFile says).
-  if (machine->addPassesToEmitFile(emit, output, nullptr, llvm::CodeGenFileType::AssemblyFile,
-                                   /*DisableVerify=*/true))
-    throw CompileError(CompileErrorKind::Internal, "NVPTX cannot emit PTX", {});
-  emit.run(module);
-  return std::string(buffer.begin(), buffer.end());
+  return emitCode(*machine, module, llvm::CodeGenFileType::AssemblyFile);
 }
 
 } // namespace taipan

@@ -1,6 +1,8 @@
 // Idle LLVM target machines kept by configuration, leased to one compilation at a time.
 #include "target/TargetMachinePool.h"
 
+#include "target/CodeEmitter.h"
+
 #include <llvm/Target/TargetMachine.h>
 
 #include <map>
@@ -35,6 +37,8 @@ void TargetMachineReturn::operator()(llvm::TargetMachine *machine) const {
   std::vector<std::unique_ptr<llvm::TargetMachine>> &idle = machines.idle[configuration];
   if (idle.size() < idleLimit())
     idle.push_back(std::move(owned));
+  else
+    forgetCodeEmitters(machine);
 }
 
 LeasedTargetMachine
