@@ -3,6 +3,7 @@
 #include "cpu/CpuTarget.h"
 
 #include "cpu/CpuJit.h"
+#include "cpu/GlibcExpf.h"
 #include "cpu/HostInfo.h"
 #include "lower/FunctionLowering.h"
 #include "support/CompileError.h"
@@ -33,7 +34,8 @@ llvm::TargetMachine &CpuTarget::machine() const {
 }
 
 std::vector<std::string> CpuTarget::identity() const {
-  return {hostTargetTriple(), hostCpuName(), hostCpuFeatures(), vectorMath ? "libmvec" : "libm"};
+  return {hostTargetTriple(), hostCpuName(), hostCpuFeatures(), vectorMath ? "libmvec" : "libm",
+          hostExpfIsGlibcFma() ? "expf:glibc-fma" : "expf:libm"};
 }
 
 void CpuTarget::prepareModule(llvm::Module &module) const {
@@ -101,6 +103,11 @@ std::string CpuTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root
   }
   builder.CreateRet(builder.CreateCall(callee, arguments));
   return wrapper->getName().str();
+}
+
+void CpuTarget::finalizeModule(llvm::Module &module, const std::string &) const {
+  if (hostExpfIsGlibcFma())
+    inlineGlibcExpf(module);
 }
 
 void CpuTarget::optimize(llvm::Module &module, StageTimes *times) const {

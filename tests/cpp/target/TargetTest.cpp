@@ -5,6 +5,7 @@
 #include "../testing/SyntaxBuilder.h"
 
 #include "cpu/CpuTarget.h"
+#include "cpu/GlibcExpf.h"
 #include "cpu/HostInfo.h"
 #include "cuda/CudaTarget.h"
 #include "lower/FunctionLowering.h"
@@ -12,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -217,10 +219,43 @@ TEST(TargetTest, AnswersToLowering) {
 TEST(TargetTest, IdentityNamesWhatDecidesTheCode) {
   EXPECT_EQ(CudaTarget(86, CompileOptions{}).identity(),
             (std::vector<std::string>{"nvptx64-nvidia-cuda", "86"}));
+  std::string expf = hostExpfIsGlibcFma() ? "expf:glibc-fma" : "expf:libm";
   EXPECT_EQ(CpuTarget().identity(), (std::vector<std::string>{hostTargetTriple(), hostCpuName(),
-                                                              hostCpuFeatures(), "libm"}));
+                                                              hostCpuFeatures(), "libm", expf}));
   // fastmath's approximate functions may use libmvec where the host has it: another identity.
-  EXPECT_EQ(CpuTarget(3, true).identity().back(), hostHasVectorMath() ? "libmvec" : "libm");
+  EXPECT_EQ(CpuTarget(3, true).identity()[3], hostHasVectorMath() ? "libmvec" : "libm");
+}
+
+TEST(TargetTest, ExpfCallsWithoutApproximateFunctionsBecomeGlibcsInlinedAlgorithm) {
+  llvm::LLVMContext context;
+  llvm::Module module("expf", context);
+  llvm::Type *floatType = llvm::Type::getFloatTy(context);
+  auto *type = llvm::FunctionType::get(floatType, {floatType}, false);
+  llvm::FunctionCallee libm = module.getOrInsertFunction("expf", type);
+  auto *caller = llvm::Function::Create(type, llvm::Function::ExternalLinkage, "f", module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", caller));
+  llvm::CallInst *exact = builder.CreateCall(libm, {caller->getArg(0)});
+  llvm::FastMathFlags approximate;
+  approximate.setApproxFunc();
+  builder.setFastMathFlags(approximate);
+  llvm::CallInst *fast = builder.CreateCall(libm, {exact});
+  builder.CreateRet(fast);
+  inlineGlibcExpf(module);
+  EXPECT_FALSE(llvm::verifyModule(module, &llvm::errs()));
+  EXPECT_EQ(exact->getCalledFunction()->getName(), "taipan.glibc_expf");
+  EXPECT_TRUE(exact->getCalledFunction()->hasFnAttribute(llvm::Attribute::AlwaysInline));
+  EXPECT_EQ(fast->getCalledFunction()->getName(), "expf"); // libmvec's SIMD expf may serve it
+  // The CPU target does it in finalizeModule where the host's expf is glibc's FMA variant.
+  llvm::Module other("other", context);
+  llvm::FunctionCallee otherLibm = other.getOrInsertFunction("expf", type);
+  auto *otherCaller = llvm::Function::Create(type, llvm::Function::ExternalLinkage, "g", other);
+  builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", otherCaller));
+  builder.clearFastMathFlags();
+  llvm::CallInst *call = builder.CreateCall(otherLibm, {otherCaller->getArg(0)});
+  builder.CreateRet(call);
+  CpuTarget().finalizeModule(other, "g");
+  EXPECT_EQ(call->getCalledFunction()->getName(),
+            hostExpfIsGlibcFma() ? "taipan.glibc_expf" : "expf");
 }
 
 TEST(TargetTest, OptimizationLevelOfCuda) {
