@@ -3,6 +3,7 @@
 #include "cpu/CpuTarget.h"
 
 #include "cpu/CpuJit.h"
+#include "cpu/GlibcExp.h"
 #include "cpu/GlibcExpf.h"
 #include "cpu/HostInfo.h"
 #include "lower/FunctionLowering.h"
@@ -34,8 +35,12 @@ llvm::TargetMachine &CpuTarget::machine() const {
 }
 
 std::vector<std::string> CpuTarget::identity() const {
-  return {hostTargetTriple(), hostCpuName(), hostCpuFeatures(), vectorMath ? "libmvec" : "libm",
-          hostExpfIsGlibcFma() ? "expf:glibc-fma" : "expf:libm"};
+  return {hostTargetTriple(),
+          hostCpuName(),
+          hostCpuFeatures(),
+          vectorMath ? "libmvec" : "libm",
+          hostExpfIsGlibcFma() ? "expf:glibc-fma" : "expf:libm",
+          hostExpIsGlibcFma() ? "exp:glibc-fma" : "exp:libm"};
 }
 
 void CpuTarget::prepareModule(llvm::Module &module) const {
@@ -108,6 +113,8 @@ std::string CpuTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root
 void CpuTarget::finalizeModule(llvm::Module &module, const std::string &) const {
   if (hostExpfIsGlibcFma())
     inlineGlibcExpf(module);
+  if (hostExpIsGlibcFma())
+    inlineGlibcExp(module);
 }
 
 void CpuTarget::optimize(llvm::Module &module, StageTimes *times) const {

@@ -43,8 +43,9 @@ public:
   /// the `arguments` array (memory form): the one entry point the dispatcher calls.
   std::string defineEntry(ModuleLowering &lowering, TypedFunction &root) const override;
   std::string mathFunctionName(const std::string &libmName) const override { return libmName; }
-  /// Calls of `expf` without fastmath's 'afn' become glibc's algorithm inlined (cpu/GlibcExpf)
-  /// where the host's expf is glibc's FMA variant: the same bits, and loops can vectorise.
+  /// Calls of `expf` and `exp` without fastmath's 'afn' become glibc's algorithms inlined
+  /// (cpu/GlibcExpf, cpu/GlibcExp) where the host's libm is glibc's FMA variant: the same bits,
+  /// and loops can vectorise.
   void finalizeModule(llvm::Module &module, const std::string &entryName) const override;
   /// The pipeline at the job's level, with both vectorisers from level 2.
   void optimize(llvm::Module &module, StageTimes *times) const override;

@@ -156,8 +156,9 @@ bool hostExpfIsGlibcFma() {
   return matches;
 }
 
-void inlineGlibcExpf(llvm::Module &module) {
-  llvm::Function *libm = module.getFunction("expf");
+void redirectExactLibmCalls(llvm::Module &module, llvm::StringRef libmName,
+                            llvm::Function *(*define)(llvm::Module &)) {
+  llvm::Function *libm = module.getFunction(libmName);
   if (!libm)
     return;
   llvm::Function *inlined = nullptr;
@@ -166,9 +167,13 @@ void inlineGlibcExpf(llvm::Module &module) {
     if (!call || call->getCalledFunction() != libm || call->hasApproxFunc())
       continue;
     if (!inlined)
-      inlined = defineGlibcExpf(module);
+      inlined = define(module);
     call->setCalledFunction(inlined);
   }
+}
+
+void inlineGlibcExpf(llvm::Module &module) {
+  redirectExactLibmCalls(module, "expf", defineGlibcExpf);
 }
 
 } // namespace taipan

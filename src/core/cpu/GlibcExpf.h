@@ -2,7 +2,10 @@
 // in a form the loop vectoriser widens, and the check that the host's expf is that algorithm.
 #pragma once
 
+#include <llvm/ADT/StringRef.h>
+
 namespace llvm {
+class Function;
 class Module;
 } // namespace llvm
 
@@ -18,5 +21,11 @@ bool hostExpfIsGlibcFma();
 /// 'afn', which keeps libmvec's SIMD expf) call an always-inlined private copy of glibc's
 /// algorithm instead, which the loop vectoriser can widen. Call only where hostExpfIsGlibcFma().
 void inlineGlibcExpf(llvm::Module &module);
+
+/// Makes every call of the libm function `libmName` in `module` whose call site does not allow
+/// approximate functions ('afn') call the function `define` adds to the module (once, on the
+/// first such call) instead: how glibc's exp and expf are inlined.
+void redirectExactLibmCalls(llvm::Module &module, llvm::StringRef libmName,
+                            llvm::Function *(*define)(llvm::Module &));
 
 } // namespace taipan

@@ -5,6 +5,7 @@
 #include "../testing/SyntaxBuilder.h"
 
 #include "cpu/CpuTarget.h"
+#include "cpu/GlibcExp.h"
 #include "cpu/GlibcExpf.h"
 #include "cpu/HostInfo.h"
 #include "cuda/CudaTarget.h"
@@ -220,18 +221,25 @@ TEST(TargetTest, IdentityNamesWhatDecidesTheCode) {
   EXPECT_EQ(CudaTarget(86, CompileOptions{}).identity(),
             (std::vector<std::string>{"nvptx64-nvidia-cuda", "86"}));
   std::string expf = hostExpfIsGlibcFma() ? "expf:glibc-fma" : "expf:libm";
-  EXPECT_EQ(CpuTarget().identity(), (std::vector<std::string>{hostTargetTriple(), hostCpuName(),
-                                                              hostCpuFeatures(), "libm", expf}));
+  std::string exp = hostExpIsGlibcFma() ? "exp:glibc-fma" : "exp:libm";
+  EXPECT_EQ(CpuTarget().identity(),
+            (std::vector<std::string>{hostTargetTriple(), hostCpuName(), hostCpuFeatures(), "libm",
+                                      expf, exp}));
   // fastmath's approximate functions may use libmvec where the host has it: another identity.
   EXPECT_EQ(CpuTarget(3, true).identity()[3], hostHasVectorMath() ? "libmvec" : "libm");
 }
 
-TEST(TargetTest, ExpfCallsWithoutApproximateFunctionsBecomeGlibcsInlinedAlgorithm) {
+/// Checks that `inlineGlibc` makes calls of `libmName` (of `valueType` to itself) without 'afn'
+/// call the always-inline `inlinedName`, leaves 'afn' calls alone, and that the CPU target's
+/// finalizeModule does the same where `hostMatches`.
+void expectExactCallsInlined(const char *libmName, llvm::Type *(*valueType)(llvm::LLVMContext &),
+                             void (*inlineGlibc)(llvm::Module &), const char *inlinedName,
+                             bool hostMatches) {
   llvm::LLVMContext context;
-  llvm::Module module("expf", context);
-  llvm::Type *floatType = llvm::Type::getFloatTy(context);
-  auto *type = llvm::FunctionType::get(floatType, {floatType}, false);
-  llvm::FunctionCallee libm = module.getOrInsertFunction("expf", type);
+  llvm::Module module(libmName, context);
+  llvm::Type *realType = valueType(context);
+  auto *type = llvm::FunctionType::get(realType, {realType}, false);
+  llvm::FunctionCallee libm = module.getOrInsertFunction(libmName, type);
   auto *caller = llvm::Function::Create(type, llvm::Function::ExternalLinkage, "f", module);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", caller));
   llvm::CallInst *exact = builder.CreateCall(libm, {caller->getArg(0)});
@@ -240,22 +248,32 @@ TEST(TargetTest, ExpfCallsWithoutApproximateFunctionsBecomeGlibcsInlinedAlgorith
   builder.setFastMathFlags(approximate);
   llvm::CallInst *fast = builder.CreateCall(libm, {exact});
   builder.CreateRet(fast);
-  inlineGlibcExpf(module);
+  inlineGlibc(module);
   EXPECT_FALSE(llvm::verifyModule(module, &llvm::errs()));
-  EXPECT_EQ(exact->getCalledFunction()->getName(), "taipan.glibc_expf");
+  EXPECT_EQ(exact->getCalledFunction()->getName(), inlinedName);
   EXPECT_TRUE(exact->getCalledFunction()->hasFnAttribute(llvm::Attribute::AlwaysInline));
-  EXPECT_EQ(fast->getCalledFunction()->getName(), "expf"); // libmvec's SIMD expf may serve it
-  // The CPU target does it in finalizeModule where the host's expf is glibc's FMA variant.
+  EXPECT_EQ(fast->getCalledFunction()->getName(), libmName); // libmvec's SIMD one may serve it
+  // The CPU target does it in finalizeModule where the host's libm is glibc's FMA variant.
   llvm::Module other("other", context);
-  llvm::FunctionCallee otherLibm = other.getOrInsertFunction("expf", type);
+  llvm::FunctionCallee otherLibm = other.getOrInsertFunction(libmName, type);
   auto *otherCaller = llvm::Function::Create(type, llvm::Function::ExternalLinkage, "g", other);
   builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", otherCaller));
   builder.clearFastMathFlags();
   llvm::CallInst *call = builder.CreateCall(otherLibm, {otherCaller->getArg(0)});
   builder.CreateRet(call);
   CpuTarget().finalizeModule(other, "g");
-  EXPECT_EQ(call->getCalledFunction()->getName(),
-            hostExpfIsGlibcFma() ? "taipan.glibc_expf" : "expf");
+  EXPECT_FALSE(llvm::verifyModule(other, &llvm::errs()));
+  EXPECT_EQ(call->getCalledFunction()->getName(), hostMatches ? inlinedName : libmName);
+}
+
+TEST(TargetTest, ExpfCallsWithoutApproximateFunctionsBecomeGlibcsInlinedAlgorithm) {
+  expectExactCallsInlined("expf", llvm::Type::getFloatTy, inlineGlibcExpf, "taipan.glibc_expf",
+                          hostExpfIsGlibcFma());
+}
+
+TEST(TargetTest, ExpCallsWithoutApproximateFunctionsBecomeGlibcsInlinedAlgorithm) {
+  expectExactCallsInlined("exp", llvm::Type::getDoubleTy, inlineGlibcExp, "taipan.glibc_exp",
+                          hostExpIsGlibcFma());
 }
 
 TEST(TargetTest, OptimizationLevelOfCuda) {
