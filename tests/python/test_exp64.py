@@ -1,8 +1,9 @@
 """Double-precision exp (math.exp and np.exp on float64) gives exactly the bits of the system
-libm's ``exp``, called through ctypes. Where the host's exp is glibc's FMA variant, taipan
-inlines that algorithm (src/core/cpu/GlibcExp.cpp) so loops vectorise; these tests hold on every
-host, and check the vectorisation where the CPU has FMA and AVX2. fastmath=True keeps libmvec's
-approximate SIMD exp.
+libm's ``exp``, called through ctypes. Where the host's exp is glibc's FMA variant, taipan gives
+the loop vectoriser that algorithm on vectors as the call's vector variant
+(src/core/cpu/GlibcExp.cpp, cpu/ExactVectorVariants.cpp) so loops vectorise, while scalar calls
+stay libm's; these tests hold on every host, and check the vectorisation where the CPU has FMA
+and AVX2. fastmath=True keeps libmvec's approximate SIMD exp.
 
 A larger random comparison (10^8 inputs) runs with TAIPAN_SLOW_TESTS=1."""
 
@@ -182,14 +183,107 @@ def test_special_values():
     assert out[9] == 1.0
 
 
+VECTOR_FMA = re.compile(r"vfmadd\d+pd\s[^\n]*%ymm")
+
+
+def assert_vectorised_exactly(asm: str) -> None:
+    """The loop runs glibc's algorithm on vectors, inlined (no call of a variant is left)."""
+    assert VECTOR_FMA.search(asm), "no vector FMA: the loop did not vectorise"
+    assert "taipan_exact" not in asm, "a vector variant of exp was called, not inlined"
+
+
+def assert_calls_libm(asm: str) -> None:
+    """A loop that does not vectorise calls libm's exp (glibc's scalar code, with its predicted
+    branches, is faster there than the branch-free variant)."""
+    assert re.search(r"\bexp\b", asm), "exp is not a libm call"
+    assert "glibc_exp.table" not in asm and not VECTOR_FMA.search(asm)
+
+
 def test_float64_exp_loop_vectorises():
     if not INLINES_EXP:
         pytest.skip("the host's exp is not glibc's FMA variant: it stays a libm call")
     x = np.ones(64)
     math_exp_loop(x, np.empty_like(x))
-    asm = math_exp_loop.inspect_asm(math_exp_loop.signatures[0])
-    assert not re.search(r"\bexp\b", asm), "exp is still a libm call"
-    assert re.search(r"vfmadd\d+pd\s[^\n]*%ymm", asm), "no vector FMA: the loop did not vectorise"
+    assert_vectorised_exactly(math_exp_loop.inspect_asm(math_exp_loop.signatures[0]))
+
+
+@njit
+def exp_chain(n, start):
+    acc = start
+    for _ in range(n):
+        acc = math.exp(-acc) + 1e-3
+    return acc
+
+
+@njit
+def exp_sum_until(x, limit):
+    total = 0.0
+    for i in range(x.shape[0]):
+        total += math.exp(x[i])
+        if total > limit:
+            break
+    return total
+
+
+def test_loops_that_do_not_vectorise_call_libm():
+    x = np.random.default_rng(5).uniform(-700.0, 20.0, 100_001)
+    with no_allocation_leak():
+        assert bits(exp_chain(100_000, 0.5)) == bits(exp_chain.py_func(100_000, 0.5))
+        assert bits(exp_sum_until(x, 1e300)) == bits(exp_sum_until.py_func(x, 1e300))
+        assert bits(exp_sum_until(x, 1e6)) == bits(exp_sum_until.py_func(x, 1e6))
+    for function in (exp_chain, exp_sum_until):
+        assert_calls_libm(function.inspect_asm(function.signatures[0]))
+
+
+@njit
+def capped_exp_loop(x, out):
+    for i in range(x.shape[0]):
+        if x[i] < 700.0:
+            out[i] = math.exp(x[i])
+
+
+@njit
+def capped_libm_exp_loop(x, out):
+    for i in range(x.shape[0]):
+        if x[i] < 700.0:
+            out[i] = c_exp(x[i])
+
+
+@vectorize(["float64(float64)"])
+def capped_exp_ufunc(x):
+    if x < 700.0:
+        return math.exp(x)
+    return 0.0
+
+
+@vectorize(["float64(float64)"])
+def capped_libm_exp_ufunc(x):
+    if x < 700.0:
+        return c_exp(x)
+    return 0.0
+
+
+def test_conditional_exp_vectorises_with_libm_bits_and_flags(sample):
+    """A conditional call runs the masked variant: lanes where the condition is false compute
+    exp(0), so a skipped exp(800) raises no overflow."""
+    x, _ = sample
+    out, expected = np.zeros_like(x), np.zeros_like(x)
+    with no_allocation_leak():
+        capped_exp_loop(x, out)
+    capped_libm_exp_loop(x, expected)
+    assert_bits_equal(out, expected, x)
+    # No NaN: x86's vector compare (vcmpltpd) raises invalid for a quiet NaN where the scalar
+    # one (ucomisd) does not, in any vectorised loop that compares.
+    kinds = [1.0, 800.0, -720.0, 600.0, 2000.0, -2000.0, np.inf, -np.inf, -600.0, 1e-300]
+    rng = np.random.default_rng(4)
+    for size in (4, 8, 64):
+        for _ in range(30):
+            lanes = rng.choice(kinds, size)
+            assert raised_flags(capped_exp_ufunc, lanes) == raised_flags(
+                capped_libm_exp_ufunc, lanes
+            ), lanes
+    if INLINES_EXP:
+        assert_vectorised_exactly(capped_exp_loop.inspect_asm(capped_exp_loop.signatures[0]))
 
 
 SQRT_2PI = np.float32((2 * math.pi) ** 0.5)
@@ -223,9 +317,7 @@ def test_gaussian_pdf_vectorises_and_gives_libm_bits():
     assert_bits_equal(gaussian_pdf(x, mean, sigma).astype(np.float64), out.astype(np.float64), x)
     if not INLINES_EXP:
         pytest.skip("the host's exp is not glibc's FMA variant: it stays a libm call")
-    asm = gaussian_pdf_loop.inspect_asm(gaussian_pdf_loop.signatures[0])
-    assert not re.search(r"\bexp\b", asm), "exp is still a libm call"
-    assert re.search(r"vfmadd\d+pd\s[^\n]*%ymm", asm), "no vector FMA: the loop did not vectorise"
+    assert_vectorised_exactly(gaussian_pdf_loop.inspect_asm(gaussian_pdf_loop.signatures[0]))
 
 
 def test_fastmath_float64_exp_stays_close():
@@ -239,7 +331,7 @@ def test_fastmath_float64_exp_stays_close():
     fast_exp_loop(x, out)
     np.testing.assert_allclose(out, libm_exp(x), rtol=1e-15, atol=0)
     asm = fast_exp_loop.inspect_asm(fast_exp_loop.signatures[0])
-    assert "glibc_exp" not in asm
+    assert "glibc_exp" not in asm and "taipan_exact" not in asm
 
 
 def raised_flags(ufunc, x):

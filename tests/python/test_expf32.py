@@ -1,8 +1,9 @@
 """Single-precision exp (math.exp and np.exp on float32) gives exactly the bits of the system
 libm's ``expf``, called through ctypes. Where the host's expf is glibc's FMA variant, taipan
-inlines that algorithm (src/core/cpu/GlibcExpf.cpp) so loops vectorise; these tests hold on
-every host, and check the vectorisation where the CPU has FMA and AVX2. fastmath=True keeps
-libmvec's approximate SIMD expf; float64 exp is test_exp64.py's.
+gives the loop vectoriser that algorithm on vectors as the call's vector variant
+(src/core/cpu/GlibcExpf.cpp, cpu/ExactVectorVariants.cpp) so loops vectorise, while scalar calls
+stay libm's; these tests hold on every host, and check the vectorisation where the CPU has FMA
+and AVX2. fastmath=True keeps libmvec's approximate SIMD expf; float64 exp is test_exp64.py's.
 
 The comparison over all 2^32 float32 bit patterns runs with TAIPAN_SLOW_TESTS=1 (a minute or
 two)."""
@@ -172,14 +173,75 @@ def test_special_values():
     assert out[7] == np.float32(2.0**-149) and out[8] == 0.0
 
 
+VECTOR_FMA = re.compile(r"vfmadd\d+pd\s+%ymm")
+
+
+def assert_vectorised_exactly(asm: str) -> None:
+    """The loop runs glibc's algorithm on vectors, inlined (no call of a variant is left)."""
+    assert VECTOR_FMA.search(asm), "no vector FMA: the loop did not vectorise"
+    assert "taipan_exact" not in asm, "a vector variant of expf was called, not inlined"
+
+
 def test_float32_exp_loop_vectorises():
     if not INLINES_EXPF:
         pytest.skip("the host's expf is not glibc's FMA variant: it stays a libm call")
     x = np.ones(64, np.float32)
     math_exp_loop(x, np.empty_like(x))
-    asm = math_exp_loop.inspect_asm(math_exp_loop.signatures[0])
-    assert not re.search(r"\bexpf\b", asm), "expf is still a libm call"
-    assert re.search(r"vfmadd\d+pd\s+%ymm", asm), "no vector FMA: the loop did not vectorise"
+    assert_vectorised_exactly(math_exp_loop.inspect_asm(math_exp_loop.signatures[0]))
+
+
+STEP = np.float32(1e-3)
+
+
+@njit
+def expf_chain(n, start):
+    acc = start
+    for _ in range(n):
+        acc = math.exp(-acc) + STEP
+    return acc
+
+
+@njit
+def libm_expf_chain(n, start):
+    acc = start
+    for _ in range(n):
+        acc = c_expf(-acc) + STEP
+    return acc
+
+
+def test_loop_that_does_not_vectorise_calls_libm():
+    """glibc's scalar code, with its predicted branches, is faster there than the variant."""
+    start = np.float32(0.5)
+    assert bits(expf_chain(100_000, start)) == bits(libm_expf_chain(100_000, start))
+    asm = expf_chain.inspect_asm(expf_chain.signatures[0])
+    assert re.search(r"\bexpf\b", asm), "expf is not a libm call"
+    assert "glibc_expf.table" not in asm and not VECTOR_FMA.search(asm)
+
+
+@njit
+def capped_exp_loop(x, out):
+    for i in range(x.shape[0]):
+        if x[i] < np.float32(80.0):
+            out[i] = math.exp(x[i])
+
+
+@njit
+def capped_libm_expf_loop(x, out):
+    for i in range(x.shape[0]):
+        if x[i] < np.float32(80.0):
+            out[i] = c_expf(x[i])
+
+
+def test_conditional_exp_vectorises_with_libm_bits(sample):
+    """A conditional call runs the masked variant (lanes where the condition is false compute
+    expf(0), raising nothing: test_exp64.py checks the flags)."""
+    x, _ = sample
+    out, expected = np.zeros_like(x), np.zeros_like(x)
+    capped_exp_loop(x, out)
+    capped_libm_expf_loop(x, expected)
+    assert_bits_equal(out, expected, x)
+    if INLINES_EXPF:
+        assert_vectorised_exactly(capped_exp_loop.inspect_asm(capped_exp_loop.signatures[0]))
 
 
 def test_float64_exp_is_not_expf():

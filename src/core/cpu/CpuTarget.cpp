@@ -3,6 +3,7 @@
 #include "cpu/CpuTarget.h"
 
 #include "cpu/CpuJit.h"
+#include "cpu/ExactVectorVariants.h"
 #include "cpu/GlibcExp.h"
 #include "cpu/GlibcExpf.h"
 #include "cpu/HostInfo.h"
@@ -112,17 +113,19 @@ std::string CpuTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root
 
 void CpuTarget::finalizeModule(llvm::Module &module, const std::string &) const {
   if (hostExpfIsGlibcFma())
-    inlineGlibcExpf(module);
+    offerGlibcExpfVariants(module);
   if (hostExpIsGlibcFma())
-    inlineGlibcExp(module);
+    offerGlibcExpVariants(module);
 }
 
 void CpuTarget::optimize(llvm::Module &module, StageTimes *times) const {
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = optimizationLevel >= 2;
   tuning.SLPVectorization = optimizationLevel >= 2;
-  optimizeModule(module, machine(), optimizationLevel, tuning, times,
-                 vectorMath && optimizationLevel >= 2);
+  optimizeModule(
+      module, machine(), optimizationLevel, tuning, times, vectorMath && optimizationLevel >= 2,
+      [](llvm::FunctionPassManager &passes) { passes.addPass(InterleaveExactVariantLoopsOnce()); });
+  inlineExactVectorVariants(module);
 }
 
 std::string CpuTarget::emitFile(llvm::Module &module, bool object) const {

@@ -19,7 +19,7 @@
 // of inputs and then equals glibc's build without FMA (GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA).
 #include "cpu/GlibcExp.h"
 
-#include "cpu/GlibcExpf.h"
+#include "cpu/ExactVectorVariants.h"
 
 #include <llvm/ADT/StringMap.h>
 #include <llvm/IR/Constants.h>
@@ -31,6 +31,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <string>
 
 namespace taipan {
 namespace {
@@ -131,38 +132,23 @@ constexpr FingerprintValue Fingerprint[] = {
     {0xc071bd891e11280b, 0x265693db71db7665},
 };
 
-/// The private always-inline function `double taipan.glibc_exp(double)`, defined once per
-/// module. Special cases are selects after the main path, so a loop calling it has no branches
-/// to stop vectorisation.
-llvm::Function *defineGlibcExp(llvm::Module &module) {
-  const char *name = "taipan.glibc_exp";
-  if (llvm::Function *defined = module.getFunction(name))
-    return defined;
+/// glibc's exp on `lanes` doubles at once, the private function `<lanes x double>
+/// taipan_exact_exp_v<lanes>(<lanes x double>)` (its table shared between widths).
+/// Special cases are selects after the main path, computed for every lane.
+llvm::Function *defineGlibcExpVariant(llvm::Module &module, unsigned lanes) {
   llvm::LLVMContext &context = module.getContext();
-  llvm::Type *doubleType = llvm::Type::getDoubleTy(context);
-  llvm::Type *wordType = llvm::Type::getInt64Ty(context);
-  auto *function = llvm::Function::Create(llvm::FunctionType::get(doubleType, {doubleType}, false),
-                                          llvm::Function::PrivateLinkage, name, module);
-  function->addFnAttr(llvm::Attribute::AlwaysInline);
-  function->setDoesNotThrow();
-  function->setWillReturn();
-  auto *tableType = llvm::ArrayType::get(wordType, 256);
-  auto *table = new llvm::GlobalVariable(
-      module, tableType, /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
-      llvm::ConstantDataArray::get(context, llvm::ArrayRef<uint64_t>(Table)),
-      "taipan.glibc_exp.table");
-  table->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  llvm::Type *doubleType = llvm::FixedVectorType::get(llvm::Type::getDoubleTy(context), lanes);
+  llvm::Type *wordType = llvm::FixedVectorType::get(llvm::Type::getInt64Ty(context), lanes);
+  llvm::Function *function = createVariantFunction(
+      module, variantName("exp", lanes), llvm::FunctionType::get(doubleType, {doubleType}, false));
+  llvm::GlobalVariable *table = constantTable(module, "taipan.glibc_exp.table", Table);
 
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", function));
   auto real = [&](double value) { return llvm::ConstantFP::get(doubleType, value); };
-  auto word = [&](uint64_t value) { return builder.getInt64(value); };
+  auto word = [&](uint64_t value) { return llvm::ConstantInt::get(wordType, value); };
   auto bitsOf = [&](double value) { return word(std::bit_cast<uint64_t>(value)); };
   auto fma = [&](llvm::Value *a, llvm::Value *b, llvm::Value *c) {
     return builder.CreateIntrinsic(llvm::Intrinsic::fma, {doubleType}, {a, b, c});
-  };
-  auto tableEntry = [&](llvm::Value *index) {
-    return builder.CreateLoad(wordType,
-                              builder.CreateInBoundsGEP(tableType, table, {word(0), index}));
   };
   llvm::Value *x = function->getArg(0);
   // Cases are told apart on x's bits, as glibc does: comparisons of doubles may raise invalid
@@ -195,9 +181,9 @@ llvm::Function *defineGlibcExp(llvm::Module &module) {
   r = fma(kd, real(NegLn2loN), r);
   // 2^(k/128) ~= scale * (1 + tail), from the table entries for k % 128.
   llvm::Value *index = builder.CreateShl(builder.CreateAnd(ki, 127), 1);
-  llvm::Value *tail = builder.CreateBitCast(tableEntry(index), doubleType);
-  llvm::Value *scaleBits =
-      builder.CreateAdd(tableEntry(builder.CreateOr(index, 1)), builder.CreateShl(ki, 45));
+  llvm::SmallVector<llvm::Value *, 2> entries = readLaneByLane(builder, table, index, 2);
+  llvm::Value *tail = builder.CreateBitCast(entries[0], doubleType);
+  llvm::Value *scaleBits = builder.CreateAdd(entries[1], builder.CreateShl(ki, 45));
   // tmp = tail + exp(r) - 1, so that exp(x) ~= scale + scale * tmp.
   llvm::Value *r2 = builder.CreateFMul(r, r);
   llvm::Value *tmp = fma(fma(r, real(C3), real(C2)), r2, builder.CreateFAdd(tail, r));
@@ -258,6 +244,9 @@ bool hostExpIsGlibcFma() {
   return matches;
 }
 
-void inlineGlibcExp(llvm::Module &module) { redirectExactLibmCalls(module, "exp", defineGlibcExp); }
+void offerGlibcExpVariants(llvm::Module &module) {
+  static constexpr unsigned Lanes[] = {2, 4, 8};
+  offerExactVectorVariants(module, {"exp", Lanes, defineGlibcExpVariant});
+}
 
 } // namespace taipan

@@ -1,5 +1,5 @@
-// glibc's double-precision exp written as LLVM IR: the bits the host's libm call gives, in a
-// form the loop vectoriser widens, and the check that the host's exp is that algorithm.
+// glibc's double-precision exp written as vector LLVM IR: the bits the host's libm call gives,
+// offered to the loop vectoriser, and the check that the host's exp is that algorithm.
 #pragma once
 
 namespace llvm {
@@ -15,9 +15,10 @@ namespace taipan {
 /// correctly rounded ones). Checked once.
 bool hostExpIsGlibcFma();
 
-/// Makes every call of `exp` in `module` that does not allow approximate functions (fastmath's
-/// 'afn', which keeps libmvec's SIMD exp) call an always-inlined private copy of glibc's
-/// algorithm instead, which the loop vectoriser can widen. Call only where hostExpIsGlibcFma().
-void inlineGlibcExp(llvm::Module &module);
+/// Offers the loop vectoriser glibc's algorithm on 2, 4 and 8 doubles as the exact vector
+/// variants (cpu/ExactVectorVariants) of every call of `exp` in `module` that does not allow
+/// approximate functions (fastmath's 'afn' keeps libmvec's SIMD exp). Call only where
+/// hostExpIsGlibcFma().
+void offerGlibcExpVariants(llvm::Module &module);
 
 } // namespace taipan

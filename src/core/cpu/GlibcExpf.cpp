@@ -13,6 +13,8 @@
 // gives for all 2^32; the fingerprint below tells the two builds apart by those 2 inputs.
 #include "cpu/GlibcExpf.h"
 
+#include "cpu/ExactVectorVariants.h"
+
 #include <llvm/ADT/StringMap.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -23,6 +25,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <string>
 
 namespace taipan {
 namespace {
@@ -63,28 +66,19 @@ constexpr FingerprintValue Fingerprint[] = {
     {0xbfc0012e, 0x3e647a21}, {0x4202422f, 0x56fc9f1c}, {0xc27c65d9, 0x11fa2993},
 };
 
-/// The private always-inline function `float taipan.glibc_expf(float)`, defined once per module.
-/// Special cases are selects after the main path, so a loop calling it has no branches to stop
-/// vectorisation.
-llvm::Function *defineGlibcExpf(llvm::Module &module) {
-  const char *name = "taipan.glibc_expf";
-  if (llvm::Function *defined = module.getFunction(name))
-    return defined;
+/// glibc's expf on `lanes` floats at once, the private function `<lanes x float>
+/// taipan_exact_expf_v<lanes>(<lanes x float>)` (its table shared between widths).
+/// Special cases are selects after the main path, computed for every lane.
+llvm::Function *defineGlibcExpfVariant(llvm::Module &module, unsigned lanes) {
   llvm::LLVMContext &context = module.getContext();
-  llvm::Type *floatType = llvm::Type::getFloatTy(context);
-  llvm::Type *doubleType = llvm::Type::getDoubleTy(context);
-  llvm::Type *wordType = llvm::Type::getInt64Ty(context);
-  auto *function = llvm::Function::Create(llvm::FunctionType::get(floatType, {floatType}, false),
-                                          llvm::Function::PrivateLinkage, name, module);
-  function->addFnAttr(llvm::Attribute::AlwaysInline);
-  function->setDoesNotThrow();
-  function->setWillReturn();
-  auto *tableType = llvm::ArrayType::get(wordType, 32);
-  auto *table = new llvm::GlobalVariable(
-      module, tableType, /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
-      llvm::ConstantDataArray::get(context, llvm::ArrayRef<uint64_t>(Table)),
-      "taipan.glibc_expf.table");
-  table->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  auto vector = [&](llvm::Type *element) { return llvm::FixedVectorType::get(element, lanes); };
+  llvm::Type *floatType = vector(llvm::Type::getFloatTy(context));
+  llvm::Type *doubleType = vector(llvm::Type::getDoubleTy(context));
+  llvm::Type *wordType = vector(llvm::Type::getInt64Ty(context));
+  llvm::Type *floatBitsType = vector(llvm::Type::getInt32Ty(context));
+  llvm::Function *function = createVariantFunction(
+      module, variantName("expf", lanes), llvm::FunctionType::get(floatType, {floatType}, false));
+  llvm::GlobalVariable *table = constantTable(module, "taipan.glibc_expf.table", Table);
 
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", function));
   auto real = [&](double value) { return llvm::ConstantFP::get(doubleType, value); };
@@ -92,14 +86,17 @@ llvm::Function *defineGlibcExpf(llvm::Module &module) {
     return builder.CreateIntrinsic(llvm::Intrinsic::fma, {doubleType}, {a, b, c});
   };
   auto single = [&](float value) { return llvm::ConstantFP::get(floatType, value); };
-  auto bitsOf = [&](float value) { return builder.getInt32(std::bit_cast<uint32_t>(value)); };
+  auto bitsOf = [&](float value) {
+    return llvm::ConstantInt::get(floatBitsType, std::bit_cast<uint32_t>(value));
+  };
   llvm::Value *x = function->getArg(0);
   // Cases are told apart on x's bits, as glibc does: comparisons of floats may raise invalid
   // for a quiet NaN (x86's vector compares and min/max do), which glibc never does.
-  llvm::Value *word = builder.CreateBitCast(x, builder.getInt32Ty());
+  llvm::Value *word = builder.CreateBitCast(x, floatBitsType);
   llvm::Value *magnitude = builder.CreateAnd(word, 0x7fffffff);
-  llvm::Value *isNaN = builder.CreateICmpUGT(magnitude, builder.getInt32(0x7f800000));
-  llvm::Value *nonFinite = builder.CreateICmpUGE(magnitude, builder.getInt32(0x7f800000));
+  llvm::Value *infinityBits = llvm::ConstantInt::get(floatBitsType, 0x7f800000);
+  llvm::Value *isNaN = builder.CreateICmpUGT(magnitude, infinityBits);
+  llvm::Value *nonFinite = builder.CreateICmpUGE(magnitude, infinityBits);
   // Positive floats order as signed integers; negative ones as unsigned, by magnitude.
   auto above = [&](float bound) { return builder.CreateICmpSGT(word, bitsOf(bound)); };
   auto below = [&](float bound) { return builder.CreateICmpUGT(word, bitsOf(bound)); };
@@ -118,8 +115,7 @@ llvm::Function *defineGlibcExpf(llvm::Module &module) {
   llvm::Value *r = fma(real(InvLn2N), xd, builder.CreateFNeg(kd));
   // s = 2^(k/32) from the table entry for k % 32, its exponent raised by k / 32.
   llvm::Value *index = builder.CreateAnd(ki, 31);
-  llvm::Value *entry = builder.CreateLoad(
-      wordType, builder.CreateInBoundsGEP(tableType, table, {builder.getInt64(0), index}));
+  llvm::Value *entry = readLaneByLane(builder, table, index)[0];
   llvm::Value *s =
       builder.CreateBitCast(builder.CreateAdd(entry, builder.CreateShl(ki, 47)), doubleType);
   llvm::Value *z = fma(real(C0), r, real(C1));
@@ -156,24 +152,9 @@ bool hostExpfIsGlibcFma() {
   return matches;
 }
 
-void redirectExactLibmCalls(llvm::Module &module, llvm::StringRef libmName,
-                            llvm::Function *(*define)(llvm::Module &)) {
-  llvm::Function *libm = module.getFunction(libmName);
-  if (!libm)
-    return;
-  llvm::Function *inlined = nullptr;
-  for (llvm::User *user : llvm::make_early_inc_range(libm->users())) {
-    auto *call = llvm::dyn_cast<llvm::CallInst>(user);
-    if (!call || call->getCalledFunction() != libm || call->hasApproxFunc())
-      continue;
-    if (!inlined)
-      inlined = define(module);
-    call->setCalledFunction(inlined);
-  }
-}
-
-void inlineGlibcExpf(llvm::Module &module) {
-  redirectExactLibmCalls(module, "expf", defineGlibcExpf);
+void offerGlibcExpfVariants(llvm::Module &module) {
+  static constexpr unsigned Lanes[] = {4, 8};
+  offerExactVectorVariants(module, {"expf", Lanes, defineGlibcExpfVariant});
 }
 
 } // namespace taipan

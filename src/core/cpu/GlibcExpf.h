@@ -1,11 +1,8 @@
-// glibc's single-precision exp (expf) written as LLVM IR: the bits the host's libm call gives,
-// in a form the loop vectoriser widens, and the check that the host's expf is that algorithm.
+// glibc's single-precision exp (expf) written as vector LLVM IR: the bits the host's libm call
+// gives, offered to the loop vectoriser, and the check that the host's expf is that algorithm.
 #pragma once
 
-#include <llvm/ADT/StringRef.h>
-
 namespace llvm {
-class Function;
 class Module;
 } // namespace llvm
 
@@ -17,15 +14,10 @@ namespace taipan {
 /// fingerprint that refuses older glibcs, musl and correctly rounded libms). Checked once.
 bool hostExpfIsGlibcFma();
 
-/// Makes every call of `expf` in `module` that does not allow approximate functions (fastmath's
-/// 'afn', which keeps libmvec's SIMD expf) call an always-inlined private copy of glibc's
-/// algorithm instead, which the loop vectoriser can widen. Call only where hostExpfIsGlibcFma().
-void inlineGlibcExpf(llvm::Module &module);
-
-/// Makes every call of the libm function `libmName` in `module` whose call site does not allow
-/// approximate functions ('afn') call the function `define` adds to the module (once, on the
-/// first such call) instead: how glibc's exp and expf are inlined.
-void redirectExactLibmCalls(llvm::Module &module, llvm::StringRef libmName,
-                            llvm::Function *(*define)(llvm::Module &));
+/// Offers the loop vectoriser glibc's algorithm on 4 and 8 floats as the exact vector
+/// variants (cpu/ExactVectorVariants) of every call of `expf` in `module` that does not allow
+/// approximate functions (fastmath's 'afn' keeps libmvec's SIMD expf). Call only where
+/// hostExpfIsGlibcFma().
+void offerGlibcExpfVariants(llvm::Module &module);
 
 } // namespace taipan

@@ -5,6 +5,7 @@
 #include "../testing/SyntaxBuilder.h"
 
 #include "cpu/CpuTarget.h"
+#include "cpu/ExactVectorVariants.h"
 #include "cpu/GlibcExp.h"
 #include "cpu/GlibcExpf.h"
 #include "cpu/HostInfo.h"
@@ -15,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -229,12 +231,14 @@ TEST(TargetTest, IdentityNamesWhatDecidesTheCode) {
   EXPECT_EQ(CpuTarget(3, true).identity()[3], hostHasVectorMath() ? "libmvec" : "libm");
 }
 
-/// Checks that `inlineGlibc` makes calls of `libmName` (of `valueType` to itself) without 'afn'
-/// call the always-inline `inlinedName`, leaves 'afn' calls alone, and that the CPU target's
-/// finalizeModule does the same where `hostMatches`.
-void expectExactCallsInlined(const char *libmName, llvm::Type *(*valueType)(llvm::LLVMContext &),
-                             void (*inlineGlibc)(llvm::Module &), const char *inlinedName,
-                             bool hostMatches) {
+/// Checks that `offerGlibc` gives calls of `libmName` (of `valueType` to itself) without 'afn'
+/// exact vector variants of `lanes` lanes (masked and not) and leaves them libm calls, leaves
+/// 'afn' calls alone, that inlineExactVectorVariants inlines a vectorised call of the variant
+/// and removes the variants and their table, and that the CPU target's finalizeModule offers
+/// them where `hostMatches`.
+void expectExactVariantsOffered(const char *libmName, llvm::Type *(*valueType)(llvm::LLVMContext &),
+                                void (*offerGlibc)(llvm::Module &), unsigned lanes,
+                                bool hostMatches) {
   llvm::LLVMContext context;
   llvm::Module module(libmName, context);
   llvm::Type *realType = valueType(context);
@@ -248,12 +252,38 @@ void expectExactCallsInlined(const char *libmName, llvm::Type *(*valueType)(llvm
   builder.setFastMathFlags(approximate);
   llvm::CallInst *fast = builder.CreateCall(libm, {exact});
   builder.CreateRet(fast);
-  inlineGlibc(module);
+  offerGlibc(module);
   EXPECT_FALSE(llvm::verifyModule(module, &llvm::errs()));
-  EXPECT_EQ(exact->getCalledFunction()->getName(), inlinedName);
-  EXPECT_TRUE(exact->getCalledFunction()->hasFnAttribute(llvm::Attribute::AlwaysInline));
-  EXPECT_EQ(fast->getCalledFunction()->getName(), libmName); // libmvec's SIMD one may serve it
-  // The CPU target does it in finalizeModule where the host's libm is glibc's FMA variant.
+  std::string variant = variantName(libmName, lanes);
+  std::string mappings = exact->getFnAttr("vector-function-abi-variant").getValueAsString().str();
+  EXPECT_NE(
+      mappings.find("_ZGV_LLVM_N" + std::to_string(lanes) + "v_" + libmName + "(" + variant + ")"),
+      std::string::npos)
+      << mappings;
+  EXPECT_NE(mappings.find("_ZGV_LLVM_M" + std::to_string(lanes) + "v_"), std::string::npos)
+      << mappings;
+  EXPECT_EQ(exact->getCalledFunction()->getName(), libmName);
+  EXPECT_FALSE(fast->hasFnAttr("vector-function-abi-variant")); // libmvec's SIMD one may serve it
+  llvm::Function *vectorVariant = module.getFunction(variant);
+  ASSERT_NE(vectorVariant, nullptr);
+
+  // What the vectoriser makes of a call: the variant's call, inlined after the pipeline.
+  auto *vectorType = vectorVariant->getReturnType();
+  auto *vectorised =
+      llvm::Function::Create(llvm::FunctionType::get(vectorType, {vectorType}, false),
+                             llvm::Function::ExternalLinkage, "v", module);
+  builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", vectorised));
+  builder.CreateRet(builder.CreateCall(vectorVariant, {vectorised->getArg(0)}));
+  inlineExactVectorVariants(module);
+  EXPECT_FALSE(llvm::verifyModule(module, &llvm::errs()));
+  for (llvm::Function &function : module)
+    EXPECT_FALSE(function.getName().starts_with("taipan_exact")) << function.getName().str();
+  EXPECT_EQ(module.getNamedGlobal("llvm.compiler.used"), nullptr);
+  for (llvm::Instruction &instruction : vectorised->getEntryBlock())
+    EXPECT_FALSE(llvm::isa<llvm::CallBase>(instruction) &&
+                 !llvm::isa<llvm::IntrinsicInst>(instruction));
+
+  // The CPU target offers them in finalizeModule where the host's libm is glibc's FMA variant.
   llvm::Module other("other", context);
   llvm::FunctionCallee otherLibm = other.getOrInsertFunction(libmName, type);
   auto *otherCaller = llvm::Function::Create(type, llvm::Function::ExternalLinkage, "g", other);
@@ -263,17 +293,22 @@ void expectExactCallsInlined(const char *libmName, llvm::Type *(*valueType)(llvm
   builder.CreateRet(call);
   CpuTarget().finalizeModule(other, "g");
   EXPECT_FALSE(llvm::verifyModule(other, &llvm::errs()));
-  EXPECT_EQ(call->getCalledFunction()->getName(), hostMatches ? inlinedName : libmName);
+  EXPECT_EQ(call->getCalledFunction()->getName(), libmName);
+  EXPECT_EQ(call->hasFnAttr("vector-function-abi-variant"), hostMatches);
+  // Unused variants and their table are gone after optimisation.
+  CpuTarget().optimize(other, nullptr);
+  EXPECT_EQ(other.getFunction(variant), nullptr);
+  EXPECT_EQ(other.global_size(), 0u);
 }
 
-TEST(TargetTest, ExpfCallsWithoutApproximateFunctionsBecomeGlibcsInlinedAlgorithm) {
-  expectExactCallsInlined("expf", llvm::Type::getFloatTy, inlineGlibcExpf, "taipan.glibc_expf",
-                          hostExpfIsGlibcFma());
+TEST(TargetTest, ExpfCallsWithoutApproximateFunctionsGetGlibcsAlgorithmAsVectorVariants) {
+  expectExactVariantsOffered("expf", llvm::Type::getFloatTy, offerGlibcExpfVariants, 8,
+                             hostExpfIsGlibcFma());
 }
 
-TEST(TargetTest, ExpCallsWithoutApproximateFunctionsBecomeGlibcsInlinedAlgorithm) {
-  expectExactCallsInlined("exp", llvm::Type::getDoubleTy, inlineGlibcExp, "taipan.glibc_exp",
-                          hostExpIsGlibcFma());
+TEST(TargetTest, ExpCallsWithoutApproximateFunctionsGetGlibcsAlgorithmAsVectorVariants) {
+  expectExactVariantsOffered("exp", llvm::Type::getDoubleTy, offerGlibcExpVariants, 4,
+                             hostExpIsGlibcFma());
 }
 
 TEST(TargetTest, OptimizationLevelOfCuda) {

@@ -1,0 +1,209 @@
+// Exact vector variants of libm calls: offered to the vectoriser through the calls'
+// `vector-function-abi-variant` attribute, interleaving kept at 1, inlined after the pipeline.
+#include "cpu/ExactVectorVariants.h"
+
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
+
+#include <algorithm>
+
+namespace taipan {
+namespace {
+
+/// Marks the call sites given exact variants (the loops InterleaveExactVariantLoopsOnce looks
+/// for) and, as a function attribute, the variants themselves (what inlineExactVectorVariants
+/// inlines).
+constexpr const char *ExactVariantsAttribute = "taipan-exact-variants";
+
+bool callsExactVariants(const llvm::Loop &loop) {
+  for (llvm::BasicBlock *block : loop.blocks())
+    for (llvm::Instruction &instruction : *block)
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+          call && call->hasFnAttr(ExactVariantsAttribute))
+        return true;
+  return false;
+}
+
+} // namespace
+
+llvm::Function *createVariantFunction(llvm::Module &module, const std::string &name,
+                                      llvm::FunctionType *type) {
+  auto *function = llvm::Function::Create(type, llvm::Function::PrivateLinkage, name, module);
+  function->setDoesNotThrow();
+  function->setWillReturn();
+  function->setDoesNotAccessMemory();
+  return function;
+}
+
+llvm::GlobalVariable *constantTable(llvm::Module &module, llvm::StringRef name,
+                                    llvm::ArrayRef<uint64_t> words) {
+  if (llvm::GlobalVariable *table = module.getNamedGlobal(name))
+    return table;
+  auto *table = new llvm::GlobalVariable(
+      module, llvm::ArrayType::get(llvm::Type::getInt64Ty(module.getContext()), words.size()),
+      /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
+      llvm::ConstantDataArray::get(module.getContext(), words), name);
+  table->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  return table;
+}
+
+std::string variantName(llvm::StringRef libmName, unsigned lanes) {
+  return "taipan_exact_" + libmName.str() + "_v" + std::to_string(lanes);
+}
+
+namespace {
+
+std::string maskedVariantName(llvm::StringRef libmName, unsigned lanes) {
+  return "taipan_exact_" + libmName.str() + "_m" + std::to_string(lanes);
+}
+
+/// The masked form of `variant` (the vectoriser's call where the scalar call is conditional):
+/// lanes whose mask bit is clear compute the function of +0 instead, so that they raise no
+/// floating-point exception the scalar loop would not (a lane skipping exp(800) must not raise
+/// overflow, which NumPy's ufunc loops report).
+llvm::Function *defineMaskedVariant(llvm::Module &module, llvm::Function *variant,
+                                    const std::string &name) {
+  llvm::Type *valueType = variant->getReturnType();
+  auto *maskType =
+      llvm::FixedVectorType::get(llvm::Type::getInt1Ty(module.getContext()),
+                                 llvm::cast<llvm::FixedVectorType>(valueType)->getNumElements());
+  llvm::Function *masked = createVariantFunction(
+      module, name, llvm::FunctionType::get(valueType, {valueType, maskType}, false));
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(module.getContext(), "entry", masked));
+  llvm::Value *input = builder.CreateSelect(masked->getArg(1), masked->getArg(0),
+                                            llvm::Constant::getNullValue(valueType));
+  builder.CreateRet(builder.CreateCall(variant, {input}));
+  return masked;
+}
+
+} // namespace
+
+void offerExactVectorVariants(llvm::Module &module, const ExactVectorVariants &variants) {
+  llvm::Function *libm = module.getFunction(variants.libmName);
+  if (!libm)
+    return;
+  // The vector function ABI's names for LLVM's own variants: _ZGV_LLVM_<N or M><lanes>v_<libm>,
+  // M for the masked ones.
+  std::string mappings;
+  for (unsigned lanes : variants.lanes)
+    for (bool masked : {false, true})
+      mappings += (mappings.empty() ? "_ZGV_LLVM_" : ",_ZGV_LLVM_") +
+                  ((masked ? "M" : "N") + std::to_string(lanes)) + "v_" + variants.libmName.str() +
+                  "(" + (masked ? maskedVariantName : variantName)(variants.libmName, lanes) + ")";
+  bool offered = false;
+  for (llvm::User *user : libm->users()) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+    if (!call || call->getCalledFunction() != libm || call->hasApproxFunc())
+      continue;
+    call->addFnAttr(
+        llvm::Attribute::get(module.getContext(), "vector-function-abi-variant", mappings));
+    call->addFnAttr(llvm::Attribute::get(module.getContext(), ExactVariantsAttribute));
+    offered = true;
+  }
+  if (!offered || module.getFunction(variantName(variants.libmName, variants.lanes.front())))
+    return;
+  llvm::SmallVector<llvm::GlobalValue *, 8> defined;
+  for (unsigned lanes : variants.lanes) {
+    llvm::Function *variant = variants.define(module, lanes);
+    llvm::Function *masked =
+        defineMaskedVariant(module, variant, maskedVariantName(variants.libmName, lanes));
+    for (llvm::Function *function : {variant, masked}) {
+      function->addFnAttr(ExactVariantsAttribute);
+      defined.push_back(function);
+    }
+  }
+  llvm::appendToCompilerUsed(module, defined);
+}
+
+llvm::SmallVector<llvm::Value *, 2> readLaneByLane(llvm::IRBuilderBase &builder,
+                                                   llvm::GlobalVariable *table,
+                                                   llvm::Value *indices, unsigned count) {
+  auto *indexType = llvm::cast<llvm::FixedVectorType>(indices->getType());
+  llvm::Type *entryType = table->getValueType()->getArrayElementType();
+  llvm::SmallVector<llvm::Value *, 2> entries(
+      count,
+      llvm::PoisonValue::get(llvm::FixedVectorType::get(entryType, indexType->getNumElements())));
+  for (unsigned lane = 0; lane < indexType->getNumElements(); ++lane) {
+    llvm::Value *index = builder.CreateExtractElement(indices, lane);
+    for (unsigned offset = 0; offset < count; ++offset) {
+      llvm::Value *address = builder.CreateInBoundsGEP(
+          table->getValueType(), table,
+          {builder.getInt64(0), builder.CreateAdd(index, builder.getInt64(offset))});
+      entries[offset] = builder.CreateInsertElement(entries[offset],
+                                                    builder.CreateLoad(entryType, address), lane);
+    }
+  }
+  return entries;
+}
+
+llvm::PreservedAnalyses
+InterleaveExactVariantLoopsOnce::run(llvm::Function &function,
+                                     llvm::FunctionAnalysisManager &analyses) {
+  llvm::LoopInfo &loops = analyses.getResult<llvm::LoopAnalysis>(function);
+  for (llvm::Loop *loop : loops.getLoopsInPreorder())
+    if (loop->isInnermost() && callsExactVariants(*loop) &&
+        !llvm::findStringMetadataForLoop(loop, "llvm.loop.interleave.count"))
+      llvm::addStringMetadataToLoop(loop, "llvm.loop.interleave.count", 1);
+  // Loop metadata is no part of any analysis.
+  return llvm::PreservedAnalyses::all();
+}
+
+void inlineExactVectorVariants(llvm::Module &module) {
+  llvm::SmallVector<llvm::Function *, 8> variants;
+  for (llvm::Function &function : module)
+    if (function.hasFnAttribute(ExactVariantsAttribute))
+      variants.push_back(&function);
+  if (variants.empty())
+    return;
+  // Until none is left: a masked variant's body calls the unmasked one where the pipeline did
+  // not inline it.
+  for (bool inlined = true; inlined;) {
+    llvm::SmallVector<llvm::CallBase *, 8> calls;
+    for (llvm::Function *variant : variants)
+      for (llvm::User *user : variant->users())
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(user);
+            call && call->getCalledFunction() == variant &&
+            !call->getFunction()->hasFnAttribute(ExactVariantsAttribute))
+          calls.push_back(call);
+    inlined = !calls.empty();
+    for (llvm::CallBase *call : calls) {
+      llvm::InlineFunctionInfo info;
+      llvm::InlineFunction(*call, info);
+    }
+  }
+  llvm::removeFromUsedLists(
+      module, [&](llvm::Constant *value) { return llvm::is_contained(variants, value); });
+  for (llvm::Function *variant : variants)
+    variant->removeDeadConstantUsers(); // the old llvm.compiler.used array
+  // Masked variants first: their bodies may call the others.
+  std::stable_partition(variants.begin(), variants.end(),
+                        [](llvm::Function *variant) { return variant->arg_size() == 2; });
+  llvm::SmallPtrSet<llvm::GlobalVariable *, 2> tables;
+  for (llvm::Function *variant : variants) {
+    if (!variant->use_empty())
+      continue;
+    for (llvm::Instruction &instruction : llvm::instructions(*variant))
+      for (llvm::Value *operand : instruction.operands())
+        if (auto *table = llvm::dyn_cast<llvm::GlobalVariable>(operand))
+          tables.insert(table);
+    variant->eraseFromParent();
+  }
+  // Their tables, unless inlined code reads them.
+  for (llvm::GlobalVariable *table : tables) {
+    table->removeDeadConstantUsers();
+    if (table->use_empty())
+      table->eraseFromParent();
+  }
+}
+
+} // namespace taipan
