@@ -286,6 +286,41 @@ def test_conditional_exp_vectorises_with_libm_bits_and_flags(sample):
         assert_vectorised_exactly(capped_exp_loop.inspect_asm(capped_exp_loop.signatures[0]))
 
 
+@njit
+def exp_of_float32_loop(x, out):
+    for i in range(x.shape[0]):
+        out[i] = math.exp(np.float64(x[i]))
+
+
+@njit
+def libm_exp_of_float32_loop(x, out):
+    for i in range(x.shape[0]):
+        out[i] = c_exp(np.float64(x[i]))
+
+
+def test_exp_of_float32_inputs_gives_libm_bits():
+    """Loads of float32 make the vectoriser pick the 8-lane variant (two vectors of doubles)."""
+    rng = np.random.default_rng(32)
+    x = np.concatenate(
+        [
+            rng.integers(0, 2**32, 1_000_000, dtype=np.uint64).astype(np.uint32).view(np.float32),
+            rng.uniform(-746.0, 710.0, 1_000_000).astype(np.float32),
+            np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45], np.float32),
+        ]
+    )
+    out, expected = np.empty(x.shape), np.empty(x.shape)
+    exp_of_float32_loop(x, out)
+    libm_exp_of_float32_loop(x, expected)
+    with np.errstate(invalid="ignore"):  # signalling NaNs among the random patterns
+        assert_bits_equal(out, expected, x.astype(np.float64))
+    if INLINES_EXP:
+        ir = exp_of_float32_loop.inspect_llvm(exp_of_float32_loop.signatures[0])
+        assert "load <8 x float>" in ir, "the 8-lane variant was not used"
+        assert_vectorised_exactly(
+            exp_of_float32_loop.inspect_asm(exp_of_float32_loop.signatures[0])
+        )
+
+
 SQRT_2PI = np.float32((2 * math.pi) ** 0.5)
 
 
