@@ -111,11 +111,23 @@ std::string CpuTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root
   return wrapper->getName().str();
 }
 
+/// The libm functions whose exact vector variants this host can offer: glibc's expf and exp
+/// where its libm is glibc's FMA build.
+static const std::vector<const ExactVectorVariants *> &hostExactVariants() {
+  static const std::vector<const ExactVectorVariants *> variants = [] {
+    std::vector<const ExactVectorVariants *> offered;
+    if (hostExpfIsGlibcFma())
+      offered.push_back(&glibcExpfVariants());
+    if (hostExpIsGlibcFma())
+      offered.push_back(&glibcExpVariants());
+    return offered;
+  }();
+  return variants;
+}
+
 void CpuTarget::finalizeModule(llvm::Module &module, const std::string &) const {
-  if (hostExpfIsGlibcFma())
-    offerGlibcExpfVariants(module);
-  if (hostExpIsGlibcFma())
-    offerGlibcExpVariants(module);
+  for (const ExactVectorVariants *variants : hostExactVariants())
+    offerExactVectorVariants(module, *variants);
 }
 
 void CpuTarget::optimize(llvm::Module &module, StageTimes *times) const {
@@ -125,7 +137,7 @@ void CpuTarget::optimize(llvm::Module &module, StageTimes *times) const {
   optimizeModule(
       module, machine(), optimizationLevel, tuning, times, vectorMath && optimizationLevel >= 2,
       [](llvm::FunctionPassManager &passes) { passes.addPass(InterleaveExactVariantLoopsOnce()); });
-  inlineExactVectorVariants(module);
+  inlineExactVectorVariants(module, hostExactVariants());
 }
 
 std::string CpuTarget::emitFile(llvm::Module &module, bool object) const {

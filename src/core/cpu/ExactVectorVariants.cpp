@@ -36,9 +36,9 @@ bool callsExactVariants(const llvm::Loop &loop) {
 
 } // namespace
 
-llvm::Function *createVariantFunction(llvm::Module &module, const std::string &name,
-                                      llvm::FunctionType *type) {
-  auto *function = llvm::Function::Create(type, llvm::Function::PrivateLinkage, name, module);
+llvm::Function *declareVariant(llvm::Module &module, const std::string &name,
+                               llvm::FunctionType *type) {
+  auto *function = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
   function->setDoesNotThrow();
   function->setWillReturn();
   function->setDoesNotAccessMemory();
@@ -67,23 +67,29 @@ std::string maskedVariantName(llvm::StringRef libmName, unsigned lanes) {
   return "taipan_exact_" + libmName.str() + "_m" + std::to_string(lanes);
 }
 
-/// The masked form of `variant` (the vectoriser's call where the scalar call is conditional):
-/// lanes whose mask bit is clear compute the function of +0 instead, so that they raise no
-/// floating-point exception the scalar loop would not (a lane skipping exp(800) must not raise
-/// overflow, which NumPy's ufunc loops report).
-llvm::Function *defineMaskedVariant(llvm::Module &module, llvm::Function *variant,
-                                    const std::string &name) {
-  llvm::Type *valueType = variant->getReturnType();
-  auto *maskType =
-      llvm::FixedVectorType::get(llvm::Type::getInt1Ty(module.getContext()),
-                                 llvm::cast<llvm::FixedVectorType>(valueType)->getNumElements());
-  llvm::Function *masked = createVariantFunction(
-      module, name, llvm::FunctionType::get(valueType, {valueType, maskType}, false));
-  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(module.getContext(), "entry", masked));
-  llvm::Value *input = builder.CreateSelect(masked->getArg(1), masked->getArg(0),
-                                            llvm::Constant::getNullValue(valueType));
-  builder.CreateRet(builder.CreateCall(variant, {input}));
-  return masked;
+/// The body of the masked form of `variant` (the vectoriser's call where the scalar call is
+/// conditional): lanes whose mask bit is clear compute the function of +0 instead, so that they
+/// raise no floating-point exception the scalar loop would not (a lane skipping exp(800) must
+/// not raise overflow, which NumPy's ufunc loops report).
+void defineMaskedBody(llvm::Function &masked, llvm::Function &variant) {
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(masked.getContext(), "entry", &masked));
+  llvm::Value *input = builder.CreateSelect(masked.getArg(1), masked.getArg(0),
+                                            llvm::Constant::getNullValue(variant.getReturnType()));
+  builder.CreateRet(builder.CreateCall(&variant, {input}));
+}
+
+/// Inlines every call of `function` into functions other than the variants.
+void inlineCalls(llvm::Function &function) {
+  llvm::SmallVector<llvm::CallBase *, 8> calls;
+  for (llvm::User *user : function.users())
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(user);
+        call && call->getCalledFunction() == &function &&
+        !call->getFunction()->hasFnAttribute(ExactVariantsAttribute))
+      calls.push_back(call);
+  for (llvm::CallBase *call : calls) {
+    llvm::InlineFunctionInfo info;
+    llvm::InlineFunction(*call, info);
+  }
 }
 
 } // namespace
@@ -112,17 +118,21 @@ void offerExactVectorVariants(llvm::Module &module, const ExactVectorVariants &v
   }
   if (!offered || module.getFunction(variantName(variants.libmName, variants.lanes.front())))
     return;
-  llvm::SmallVector<llvm::GlobalValue *, 8> defined;
+  llvm::Type *scalarType = libm->getReturnType();
+  llvm::SmallVector<llvm::GlobalValue *, 8> declared;
   for (unsigned lanes : variants.lanes) {
-    llvm::Function *variant = variants.define(module, lanes);
-    llvm::Function *masked =
-        defineMaskedVariant(module, variant, maskedVariantName(variants.libmName, lanes));
-    for (llvm::Function *function : {variant, masked}) {
-      function->addFnAttr(ExactVariantsAttribute);
-      defined.push_back(function);
-    }
+    llvm::Type *vectorType = llvm::FixedVectorType::get(scalarType, lanes);
+    llvm::Type *maskType =
+        llvm::FixedVectorType::get(llvm::Type::getInt1Ty(module.getContext()), lanes);
+    declared.push_back(declareVariant(module, variantName(variants.libmName, lanes),
+                                      llvm::FunctionType::get(vectorType, {vectorType}, false)));
+    declared.push_back(
+        declareVariant(module, maskedVariantName(variants.libmName, lanes),
+                       llvm::FunctionType::get(vectorType, {vectorType, maskType}, false)));
   }
-  llvm::appendToCompilerUsed(module, defined);
+  for (llvm::GlobalValue *variant : declared)
+    llvm::cast<llvm::Function>(variant)->addFnAttr(ExactVariantsAttribute);
+  llvm::appendToCompilerUsed(module, declared);
 }
 
 llvm::SmallVector<llvm::Value *, 2> readLaneByLane(llvm::IRBuilderBase &builder,
@@ -158,46 +168,50 @@ InterleaveExactVariantLoopsOnce::run(llvm::Function &function,
   return llvm::PreservedAnalyses::all();
 }
 
-void inlineExactVectorVariants(llvm::Module &module) {
+void inlineExactVectorVariants(llvm::Module &module,
+                               llvm::ArrayRef<const ExactVectorVariants *> offered) {
   llvm::SmallVector<llvm::Function *, 8> variants;
   for (llvm::Function &function : module)
     if (function.hasFnAttribute(ExactVariantsAttribute))
       variants.push_back(&function);
   if (variants.empty())
     return;
-  // Until none is left: a masked variant's body calls the unmasked one where the pipeline did
-  // not inline it.
-  for (bool inlined = true; inlined;) {
-    llvm::SmallVector<llvm::CallBase *, 8> calls;
-    for (llvm::Function *variant : variants)
-      for (llvm::User *user : variant->users())
-        if (auto *call = llvm::dyn_cast<llvm::CallBase>(user);
-            call && call->getCalledFunction() == variant &&
-            !call->getFunction()->hasFnAttribute(ExactVariantsAttribute))
-          calls.push_back(call);
-    inlined = !calls.empty();
-    for (llvm::CallBase *call : calls) {
-      llvm::InlineFunctionInfo info;
-      llvm::InlineFunction(*call, info);
-    }
-  }
   llvm::removeFromUsedLists(
       module, [&](llvm::Constant *value) { return llvm::is_contained(variants, value); });
   for (llvm::Function *variant : variants)
     variant->removeDeadConstantUsers(); // the old llvm.compiler.used array
+  for (const ExactVectorVariants *described : offered)
+    for (unsigned lanes : described->lanes) {
+      llvm::Function *variant = module.getFunction(variantName(described->libmName, lanes));
+      llvm::Function *masked = module.getFunction(maskedVariantName(described->libmName, lanes));
+      if (!variant || !masked)
+        continue;
+      // The masked form first: its body calls the other, inlined next with the rest.
+      if (!masked->use_empty()) {
+        masked->setLinkage(llvm::GlobalValue::PrivateLinkage);
+        defineMaskedBody(*masked, *variant);
+        inlineCalls(*masked);
+      }
+      if (!variant->use_empty()) {
+        variant->setLinkage(llvm::GlobalValue::PrivateLinkage);
+        described->defineBody(*variant);
+        inlineCalls(*variant);
+      }
+    }
+  llvm::SmallPtrSet<llvm::GlobalVariable *, 2> tables;
   // Masked variants first: their bodies may call the others.
   std::stable_partition(variants.begin(), variants.end(),
                         [](llvm::Function *variant) { return variant->arg_size() == 2; });
-  llvm::SmallPtrSet<llvm::GlobalVariable *, 2> tables;
   for (llvm::Function *variant : variants) {
-    if (!variant->use_empty())
-      continue;
     for (llvm::Instruction &instruction : llvm::instructions(*variant))
       for (llvm::Value *operand : instruction.operands())
         if (auto *table = llvm::dyn_cast<llvm::GlobalVariable>(operand))
           tables.insert(table);
-    variant->eraseFromParent();
+    variant->dropAllReferences();
   }
+  for (llvm::Function *variant : variants)
+    if (variant->use_empty())
+      variant->eraseFromParent();
   // Their tables, unless inlined code reads them.
   for (llvm::GlobalVariable *table : tables) {
     table->removeDeadConstantUsers();

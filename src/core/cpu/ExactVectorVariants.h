@@ -21,29 +21,30 @@ class Value;
 
 namespace taipan {
 
-/// A libm function with vector variants bit-identical to it (glibc's exp, expf): `define`
-/// adds to a module, once, the private function computing `lanes` calls at once, named
-/// `variantName(libmName, lanes)`; `lanes` lists the widths the vectoriser may choose.
+/// A libm function with vector variants bit-identical to it (glibc's exp, expf): `lanes` lists
+/// the widths the vectoriser may choose, and `defineBody` writes the body of the variant
+/// declared as `<lanes x T> (<lanes x T>)`, computing `lanes` calls at once.
 struct ExactVectorVariants {
   llvm::StringRef libmName;
   llvm::ArrayRef<unsigned> lanes;
-  llvm::Function *(*define)(llvm::Module &module, unsigned lanes);
+  void (*defineBody)(llvm::Function &variant);
 };
 
 /// The name of the variant of `libmName` with `lanes` lanes: `taipan_exact_<libm>_v<lanes>`.
 std::string variantName(llvm::StringRef libmName, unsigned lanes);
 
 /// Gives every call of `variants.libmName` in `module` whose call site does not allow
-/// approximate functions (fastmath's 'afn', which keeps libmvec's SIMD functions) the variants
-/// as its `vector-function-abi-variant`s, defined and kept in `llvm.compiler.used` until
-/// inlineExactVectorVariants. The calls themselves stay libm's: a loop that does not vectorise
-/// runs glibc's scalar code, with its predicted branches, rather than the branch-free variant.
+/// approximate functions (fastmath's 'afn', which keeps libmvec's SIMD functions) the variants,
+/// masked and not, as its `vector-function-abi-variant`s: declarations, kept in
+/// `llvm.compiler.used` until inlineExactVectorVariants gives the called ones their bodies. The
+/// calls themselves stay libm's: a loop that does not vectorise runs glibc's scalar code, with
+/// its predicted branches, rather than the branch-free variant.
 void offerExactVectorVariants(llvm::Module &module, const ExactVectorVariants &variants);
 
-/// A new private function `name` of `type` for a variant's body: it throws nothing, returns,
-/// and reads no mutable memory (its tables are constants).
-llvm::Function *createVariantFunction(llvm::Module &module, const std::string &name,
-                                      llvm::FunctionType *type);
+/// Declares the variant `name` of `type`: it throws nothing, returns, and reads no mutable
+/// memory (its tables are constants). External until inlineExactVectorVariants defines it.
+llvm::Function *declareVariant(llvm::Module &module, const std::string &name,
+                               llvm::FunctionType *type);
 
 /// The module's private constant array of 64-bit `words` called `name`, added on first use.
 llvm::GlobalVariable *constantTable(llvm::Module &module, llvm::StringRef name,
@@ -69,10 +70,13 @@ struct InterleaveExactVariantLoopsOnce : llvm::PassInfoMixin<InterleaveExactVari
   llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses);
 };
 
-/// Inlines every call of an exact variant (what the vectorisers made of the libm calls) and
-/// removes the variants: run after the optimisation pipeline, which has no inliner after the
-/// vectorisers. The variants were optimised as functions in the pipeline, so what is inlined is
-/// already clean; code generation hoists its constants out of the loop.
-void inlineExactVectorVariants(llvm::Module &module);
+/// Defines the variants of `offered` that the vectorisers called (what they made of the libm
+/// calls), inlines those calls, and removes the variants: run after the optimisation pipeline,
+/// which has no inliner after the vectorisers. Bodies are only written here, for the widths
+/// used: defined before the pipeline, all of them were optimised as functions whether called or
+/// not, which tripled the compile time of a loop calling exp (13 -> 40 ms); code generation
+/// cleans up what is inlined and hoists its constants out of the loop.
+void inlineExactVectorVariants(llvm::Module &module,
+                               llvm::ArrayRef<const ExactVectorVariants *> offered);
 
 } // namespace taipan

@@ -132,25 +132,24 @@ constexpr FingerprintValue Fingerprint[] = {
     {0xc071bd891e11280b, 0x265693db71db7665},
 };
 
-/// glibc's exp on `lanes` doubles at once, the private function `<lanes x double>
+/// glibc's exp on `lanes` doubles at once: the body of `<lanes x double>
 /// taipan_exact_exp_v<lanes>(<lanes x double>)` (its table shared between widths).
 /// Special cases are selects after the main path, computed for every lane.
-llvm::Function *defineGlibcExpVariant(llvm::Module &module, unsigned lanes) {
+void defineGlibcExpBody(llvm::Function &function) {
+  llvm::Module &module = *function.getParent();
   llvm::LLVMContext &context = module.getContext();
-  llvm::Type *doubleType = llvm::FixedVectorType::get(llvm::Type::getDoubleTy(context), lanes);
-  llvm::Type *wordType = llvm::FixedVectorType::get(llvm::Type::getInt64Ty(context), lanes);
-  llvm::Function *function = createVariantFunction(
-      module, variantName("exp", lanes), llvm::FunctionType::get(doubleType, {doubleType}, false));
+  llvm::Type *doubleType = function.getReturnType();
+  llvm::Type *wordType = llvm::VectorType::getInteger(llvm::cast<llvm::VectorType>(doubleType));
   llvm::GlobalVariable *table = constantTable(module, "taipan.glibc_exp.table", Table);
 
-  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", function));
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", &function));
   auto real = [&](double value) { return llvm::ConstantFP::get(doubleType, value); };
   auto word = [&](uint64_t value) { return llvm::ConstantInt::get(wordType, value); };
   auto bitsOf = [&](double value) { return word(std::bit_cast<uint64_t>(value)); };
   auto fma = [&](llvm::Value *a, llvm::Value *b, llvm::Value *c) {
     return builder.CreateIntrinsic(llvm::Intrinsic::fma, {doubleType}, {a, b, c});
   };
-  llvm::Value *x = function->getArg(0);
+  llvm::Value *x = function.getArg(0);
   // Cases are told apart on x's bits, as glibc does: comparisons of doubles may raise invalid
   // for a quiet NaN (x86's vector compares do), which glibc never does.
   llvm::Value *bits = builder.CreateBitCast(x, wordType);
@@ -224,7 +223,6 @@ llvm::Function *defineGlibcExpVariant(llvm::Module &module, unsigned lanes) {
                                               real(0.0), builder.CreateFAdd(x, real(1.0)));
   result = builder.CreateSelect(onePlusX, special, result);
   builder.CreateRet(result);
-  return function;
 }
 
 } // namespace
@@ -244,9 +242,10 @@ bool hostExpIsGlibcFma() {
   return matches;
 }
 
-void offerGlibcExpVariants(llvm::Module &module) {
+const ExactVectorVariants &glibcExpVariants() {
   static constexpr unsigned Lanes[] = {2, 4, 8};
-  offerExactVectorVariants(module, {"exp", Lanes, defineGlibcExpVariant});
+  static const ExactVectorVariants variants{"exp", Lanes, defineGlibcExpBody};
+  return variants;
 }
 
 } // namespace taipan

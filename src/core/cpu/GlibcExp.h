@@ -2,11 +2,9 @@
 // offered to the loop vectoriser, and the check that the host's exp is that algorithm.
 #pragma once
 
-namespace llvm {
-class Module;
-} // namespace llvm
-
 namespace taipan {
+
+struct ExactVectorVariants;
 
 /// Whether this host's `exp` is glibc's FMA variant, which glibcExp's IR reproduces bit for bit:
 /// the CPU has FMA and AVX2 (glibc's ifunc then picks __exp_fma) and the process's exp gives
@@ -15,10 +13,8 @@ namespace taipan {
 /// correctly rounded ones). Checked once.
 bool hostExpIsGlibcFma();
 
-/// Offers the loop vectoriser glibc's algorithm on 2, 4 and 8 doubles as the exact vector
-/// variants (cpu/ExactVectorVariants) of every call of `exp` in `module` that does not allow
-/// approximate functions (fastmath's 'afn' keeps libmvec's SIMD exp). Call only where
-/// hostExpIsGlibcFma().
-void offerGlibcExpVariants(llvm::Module &module);
+/// glibc's algorithm on 2, 4 and 8 doubles: the exact vector variants (cpu/ExactVectorVariants) of
+/// `exp` the CPU target offers the loop vectoriser where hostExpIsGlibcFma().
+const ExactVectorVariants &glibcExpVariants();
 
 } // namespace taipan

@@ -66,21 +66,21 @@ constexpr FingerprintValue Fingerprint[] = {
     {0xbfc0012e, 0x3e647a21}, {0x4202422f, 0x56fc9f1c}, {0xc27c65d9, 0x11fa2993},
 };
 
-/// glibc's expf on `lanes` floats at once, the private function `<lanes x float>
+/// glibc's expf on `lanes` floats at once: the body of `<lanes x float>
 /// taipan_exact_expf_v<lanes>(<lanes x float>)` (its table shared between widths).
 /// Special cases are selects after the main path, computed for every lane.
-llvm::Function *defineGlibcExpfVariant(llvm::Module &module, unsigned lanes) {
+void defineGlibcExpfBody(llvm::Function &function) {
+  llvm::Module &module = *function.getParent();
   llvm::LLVMContext &context = module.getContext();
+  llvm::Type *floatType = function.getReturnType();
+  unsigned lanes = llvm::cast<llvm::FixedVectorType>(floatType)->getNumElements();
   auto vector = [&](llvm::Type *element) { return llvm::FixedVectorType::get(element, lanes); };
-  llvm::Type *floatType = vector(llvm::Type::getFloatTy(context));
   llvm::Type *doubleType = vector(llvm::Type::getDoubleTy(context));
   llvm::Type *wordType = vector(llvm::Type::getInt64Ty(context));
   llvm::Type *floatBitsType = vector(llvm::Type::getInt32Ty(context));
-  llvm::Function *function = createVariantFunction(
-      module, variantName("expf", lanes), llvm::FunctionType::get(floatType, {floatType}, false));
   llvm::GlobalVariable *table = constantTable(module, "taipan.glibc_expf.table", Table);
 
-  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", function));
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", &function));
   auto real = [&](double value) { return llvm::ConstantFP::get(doubleType, value); };
   auto fma = [&](llvm::Value *a, llvm::Value *b, llvm::Value *c) {
     return builder.CreateIntrinsic(llvm::Intrinsic::fma, {doubleType}, {a, b, c});
@@ -89,7 +89,7 @@ llvm::Function *defineGlibcExpfVariant(llvm::Module &module, unsigned lanes) {
   auto bitsOf = [&](float value) {
     return llvm::ConstantInt::get(floatBitsType, std::bit_cast<uint32_t>(value));
   };
-  llvm::Value *x = function->getArg(0);
+  llvm::Value *x = function.getArg(0);
   // Cases are told apart on x's bits, as glibc does: comparisons of floats may raise invalid
   // for a quiet NaN (x86's vector compares and min/max do), which glibc never does.
   llvm::Value *word = builder.CreateBitCast(x, floatBitsType);
@@ -132,7 +132,6 @@ llvm::Function *defineGlibcExpfVariant(llvm::Module &module, unsigned lanes) {
   llvm::Value *nan = builder.CreateSelect(isNaN, x, single(0.0f));
   result = builder.CreateSelect(isNaN, builder.CreateFAdd(nan, single(0.0f)), result);
   builder.CreateRet(result);
-  return function;
 }
 
 } // namespace
@@ -152,9 +151,10 @@ bool hostExpfIsGlibcFma() {
   return matches;
 }
 
-void offerGlibcExpfVariants(llvm::Module &module) {
+const ExactVectorVariants &glibcExpfVariants() {
   static constexpr unsigned Lanes[] = {4, 8};
-  offerExactVectorVariants(module, {"expf", Lanes, defineGlibcExpfVariant});
+  static const ExactVectorVariants variants{"expf", Lanes, defineGlibcExpfBody};
+  return variants;
 }
 
 } // namespace taipan

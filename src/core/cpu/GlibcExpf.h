@@ -2,11 +2,9 @@
 // gives, offered to the loop vectoriser, and the check that the host's expf is that algorithm.
 #pragma once
 
-namespace llvm {
-class Module;
-} // namespace llvm
-
 namespace taipan {
+
+struct ExactVectorVariants;
 
 /// Whether this host's `expf` is glibc's FMA variant, which glibcExpf's IR reproduces bit for
 /// bit: the CPU has FMA and AVX2 (glibc's ifunc then picks __expf_fma) and the process's expf
@@ -14,10 +12,8 @@ namespace taipan {
 /// fingerprint that refuses older glibcs, musl and correctly rounded libms). Checked once.
 bool hostExpfIsGlibcFma();
 
-/// Offers the loop vectoriser glibc's algorithm on 4 and 8 floats as the exact vector
-/// variants (cpu/ExactVectorVariants) of every call of `expf` in `module` that does not allow
-/// approximate functions (fastmath's 'afn' keeps libmvec's SIMD expf). Call only where
-/// hostExpfIsGlibcFma().
-void offerGlibcExpfVariants(llvm::Module &module);
+/// glibc's algorithm on 4 and 8 floats: the exact vector variants (cpu/ExactVectorVariants) of
+/// `expf` the CPU target offers the loop vectoriser where hostExpfIsGlibcFma().
+const ExactVectorVariants &glibcExpfVariants();
 
 } // namespace taipan

@@ -231,13 +231,13 @@ TEST(TargetTest, IdentityNamesWhatDecidesTheCode) {
   EXPECT_EQ(CpuTarget(3, true).identity()[3], hostHasVectorMath() ? "libmvec" : "libm");
 }
 
-/// Checks that `offerGlibc` gives calls of `libmName` (of `valueType` to itself) without 'afn'
-/// exact vector variants of `lanes` lanes (masked and not) and leaves them libm calls, leaves
+/// Checks that offering `variants` gives calls of `libmName` (of `valueType` to itself) without
+/// 'afn' exact vector variants of `lanes` lanes (masked and not) and leaves them libm calls, leaves
 /// 'afn' calls alone, that inlineExactVectorVariants inlines a vectorised call of the variant
 /// and removes the variants and their table, and that the CPU target's finalizeModule offers
 /// them where `hostMatches`.
 void expectExactVariantsOffered(const char *libmName, llvm::Type *(*valueType)(llvm::LLVMContext &),
-                                void (*offerGlibc)(llvm::Module &), unsigned lanes,
+                                const ExactVectorVariants &variants, unsigned lanes,
                                 bool hostMatches) {
   llvm::LLVMContext context;
   llvm::Module module(libmName, context);
@@ -252,7 +252,7 @@ void expectExactVariantsOffered(const char *libmName, llvm::Type *(*valueType)(l
   builder.setFastMathFlags(approximate);
   llvm::CallInst *fast = builder.CreateCall(libm, {exact});
   builder.CreateRet(fast);
-  offerGlibc(module);
+  offerExactVectorVariants(module, variants);
   EXPECT_FALSE(llvm::verifyModule(module, &llvm::errs()));
   std::string variant = variantName(libmName, lanes);
   std::string mappings = exact->getFnAttr("vector-function-abi-variant").getValueAsString().str();
@@ -274,7 +274,7 @@ void expectExactVariantsOffered(const char *libmName, llvm::Type *(*valueType)(l
                              llvm::Function::ExternalLinkage, "v", module);
   builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", vectorised));
   builder.CreateRet(builder.CreateCall(vectorVariant, {vectorised->getArg(0)}));
-  inlineExactVectorVariants(module);
+  inlineExactVectorVariants(module, {&variants});
   EXPECT_FALSE(llvm::verifyModule(module, &llvm::errs()));
   for (llvm::Function &function : module)
     EXPECT_FALSE(function.getName().starts_with("taipan_exact")) << function.getName().str();
@@ -302,12 +302,12 @@ void expectExactVariantsOffered(const char *libmName, llvm::Type *(*valueType)(l
 }
 
 TEST(TargetTest, ExpfCallsWithoutApproximateFunctionsGetGlibcsAlgorithmAsVectorVariants) {
-  expectExactVariantsOffered("expf", llvm::Type::getFloatTy, offerGlibcExpfVariants, 8,
+  expectExactVariantsOffered("expf", llvm::Type::getFloatTy, glibcExpfVariants(), 8,
                              hostExpfIsGlibcFma());
 }
 
 TEST(TargetTest, ExpCallsWithoutApproximateFunctionsGetGlibcsAlgorithmAsVectorVariants) {
-  expectExactVariantsOffered("exp", llvm::Type::getDoubleTy, offerGlibcExpVariants, 4,
+  expectExactVariantsOffered("exp", llvm::Type::getDoubleTy, glibcExpVariants(), 4,
                              hostExpIsGlibcFma());
 }
 
