@@ -15,8 +15,6 @@
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
-#include <algorithm>
-
 namespace taipan {
 namespace {
 
@@ -34,8 +32,8 @@ bool callsExactVariants(const llvm::Loop &loop) {
   return false;
 }
 
-} // namespace
-
+/// Declares the variant `name` of `type`: it throws nothing, returns, and reads no mutable
+/// memory (its tables are constants). External until inlineExactVectorVariants defines it.
 llvm::Function *declareVariant(llvm::Module &module, const std::string &name,
                                llvm::FunctionType *type) {
   auto *function = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
@@ -44,24 +42,6 @@ llvm::Function *declareVariant(llvm::Module &module, const std::string &name,
   function->setDoesNotAccessMemory();
   return function;
 }
-
-llvm::GlobalVariable *constantTable(llvm::Module &module, llvm::StringRef name,
-                                    llvm::ArrayRef<uint64_t> words) {
-  if (llvm::GlobalVariable *table = module.getNamedGlobal(name))
-    return table;
-  auto *table = new llvm::GlobalVariable(
-      module, llvm::ArrayType::get(llvm::Type::getInt64Ty(module.getContext()), words.size()),
-      /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
-      llvm::ConstantDataArray::get(module.getContext(), words), name);
-  table->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
-  return table;
-}
-
-std::string variantName(llvm::StringRef libmName, unsigned lanes) {
-  return "taipan_exact_" + libmName.str() + "_v" + std::to_string(lanes);
-}
-
-namespace {
 
 std::string maskedVariantName(llvm::StringRef libmName, unsigned lanes) {
   return "taipan_exact_" + libmName.str() + "_m" + std::to_string(lanes);
@@ -93,6 +73,22 @@ void inlineCalls(llvm::Function &function) {
 }
 
 } // namespace
+
+llvm::GlobalVariable *constantTable(llvm::Module &module, llvm::StringRef name,
+                                    llvm::ArrayRef<uint64_t> words) {
+  if (llvm::GlobalVariable *table = module.getNamedGlobal(name))
+    return table;
+  auto *table = new llvm::GlobalVariable(
+      module, llvm::ArrayType::get(llvm::Type::getInt64Ty(module.getContext()), words.size()),
+      /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
+      llvm::ConstantDataArray::get(module.getContext(), words), name);
+  table->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  return table;
+}
+
+std::string variantName(llvm::StringRef libmName, unsigned lanes) {
+  return "taipan_exact_" + libmName.str() + "_v" + std::to_string(lanes);
+}
 
 void offerExactVectorVariants(llvm::Module &module, const ExactVectorVariants &variants) {
   llvm::Function *libm = module.getFunction(variants.libmName);
@@ -176,6 +172,15 @@ void inlineExactVectorVariants(llvm::Module &module,
       variants.push_back(&function);
   if (variants.empty())
     return;
+  // The libm calls left (scalar loops, remainders) lose the offer: it names removed functions.
+  for (const ExactVectorVariants *described : offered)
+    if (llvm::Function *libm = module.getFunction(described->libmName))
+      for (llvm::User *user : libm->users())
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(user);
+            call && call->hasFnAttr(ExactVariantsAttribute)) {
+          call->removeFnAttr(ExactVariantsAttribute);
+          call->removeFnAttr("vector-function-abi-variant");
+        }
   llvm::removeFromUsedLists(
       module, [&](llvm::Constant *value) { return llvm::is_contained(variants, value); });
   for (llvm::Function *variant : variants)
@@ -198,10 +203,8 @@ void inlineExactVectorVariants(llvm::Module &module,
         inlineCalls(*variant);
       }
     }
+  // Every variant goes, with the tables only their bodies read (masked bodies call the others).
   llvm::SmallPtrSet<llvm::GlobalVariable *, 2> tables;
-  // Masked variants first: their bodies may call the others.
-  std::stable_partition(variants.begin(), variants.end(),
-                        [](llvm::Function *variant) { return variant->arg_size() == 2; });
   for (llvm::Function *variant : variants) {
     for (llvm::Instruction &instruction : llvm::instructions(*variant))
       for (llvm::Value *operand : instruction.operands())
@@ -212,7 +215,6 @@ void inlineExactVectorVariants(llvm::Module &module,
   for (llvm::Function *variant : variants)
     if (variant->use_empty())
       variant->eraseFromParent();
-  // Their tables, unless inlined code reads them.
   for (llvm::GlobalVariable *table : tables) {
     table->removeDeadConstantUsers();
     if (table->use_empty())

@@ -12,7 +12,6 @@
 
 namespace llvm {
 class Function;
-class FunctionType;
 class GlobalVariable;
 class IRBuilderBase;
 class Module;
@@ -40,11 +39,6 @@ std::string variantName(llvm::StringRef libmName, unsigned lanes);
 /// calls themselves stay libm's: a loop that does not vectorise runs glibc's scalar code, with
 /// its predicted branches, rather than the branch-free variant.
 void offerExactVectorVariants(llvm::Module &module, const ExactVectorVariants &variants);
-
-/// Declares the variant `name` of `type`: it throws nothing, returns, and reads no mutable
-/// memory (its tables are constants). External until inlineExactVectorVariants defines it.
-llvm::Function *declareVariant(llvm::Module &module, const std::string &name,
-                               llvm::FunctionType *type);
 
 /// The module's private constant array of 64-bit `words` called `name`, added on first use.
 llvm::GlobalVariable *constantTable(llvm::Module &module, llvm::StringRef name,

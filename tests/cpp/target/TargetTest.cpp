@@ -279,6 +279,7 @@ void expectExactVariantsOffered(const char *libmName, llvm::Type *(*valueType)(l
   for (llvm::Function &function : module)
     EXPECT_FALSE(function.getName().starts_with("taipan_exact")) << function.getName().str();
   EXPECT_EQ(module.getNamedGlobal("llvm.compiler.used"), nullptr);
+  EXPECT_FALSE(exact->hasFnAttr("vector-function-abi-variant")); // it names removed functions
   for (llvm::Instruction &instruction : vectorised->getEntryBlock())
     EXPECT_FALSE(llvm::isa<llvm::CallBase>(instruction) &&
                  !llvm::isa<llvm::IntrinsicInst>(instruction));
