@@ -3,6 +3,9 @@
 #include "cpu/CpuTarget.h"
 
 #include "cpu/CpuJit.h"
+#include "cpu/ExactVectorVariants.h"
+#include "cpu/GlibcExp.h"
+#include "cpu/GlibcExpf.h"
 #include "cpu/HostInfo.h"
 #include "lower/FunctionLowering.h"
 #include "support/CompileError.h"
@@ -32,7 +35,12 @@ llvm::TargetMachine &CpuTarget::machine() const {
 }
 
 std::vector<std::string> CpuTarget::identity() const {
-  return {hostTargetTriple(), hostCpuName(), hostCpuFeatures(), vectorMath ? "libmvec" : "libm"};
+  return {hostTargetTriple(),
+          hostCpuName(),
+          hostCpuFeatures(),
+          vectorMath ? "libmvec" : "libm",
+          hostExpfIsGlibcFma() ? "expf:glibc-fma" : "expf:libm",
+          hostExpIsGlibcFma() ? "exp:glibc-fma" : "exp:libm"};
 }
 
 void CpuTarget::prepareModule(llvm::Module &module) const {
@@ -102,12 +110,33 @@ std::string CpuTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root
   return wrapper->getName().str();
 }
 
+/// The libm functions whose exact vector variants this host can offer: glibc's expf and exp
+/// where its libm is glibc's FMA build.
+static const std::vector<const ExactVectorVariants *> &hostExactVariants() {
+  static const std::vector<const ExactVectorVariants *> variants = [] {
+    std::vector<const ExactVectorVariants *> offered;
+    if (hostExpfIsGlibcFma())
+      offered.push_back(&glibcExpfVariants());
+    if (hostExpIsGlibcFma())
+      offered.push_back(&glibcExpVariants());
+    return offered;
+  }();
+  return variants;
+}
+
+void CpuTarget::finalizeModule(llvm::Module &module, const std::string &) const {
+  for (const ExactVectorVariants *variants : hostExactVariants())
+    offerExactVectorVariants(module, *variants);
+}
+
 void CpuTarget::optimize(llvm::Module &module, StageTimes *times) const {
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = optimizationLevel >= 2;
   tuning.SLPVectorization = optimizationLevel >= 2;
-  optimizeModule(module, machine(), optimizationLevel, tuning, times,
-                 vectorMath && optimizationLevel >= 2);
+  optimizeModule(
+      module, machine(), optimizationLevel, tuning, times, vectorMath && optimizationLevel >= 2,
+      [](llvm::FunctionPassManager &passes) { passes.addPass(InterleaveExactVariantLoopsOnce()); });
+  inlineExactVectorVariants(module, hostExactVariants());
 }
 
 std::string CpuTarget::emitFile(llvm::Module &module, bool object) const {

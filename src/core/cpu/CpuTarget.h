@@ -43,8 +43,12 @@ public:
   /// the `arguments` array (memory form): the one entry point the dispatcher calls.
   std::string defineEntry(ModuleLowering &lowering, TypedFunction &root) const override;
   std::string mathFunctionName(const std::string &libmName) const override { return libmName; }
-  void finalizeModule(llvm::Module &, const std::string &) const override {}
-  /// The pipeline at the job's level, with both vectorisers from level 2.
+  /// Calls of `expf` and `exp` without fastmath's 'afn' get glibc's algorithms on vectors
+  /// (cpu/GlibcExpf, cpu/GlibcExp) as their vector variants where the host's libm is glibc's
+  /// FMA variant: loops can vectorise with libm's bits, scalar calls stay libm's.
+  void finalizeModule(llvm::Module &module, const std::string &entryName) const override;
+  /// The pipeline at the job's level, with both vectorisers from level 2, then the exact
+  /// vector variants the vectorisers chose inlined (cpu/ExactVectorVariants).
   void optimize(llvm::Module &module, StageTimes *times) const override;
   std::string emitAssembly(llvm::Module &module) const override;
 

@@ -96,7 +96,8 @@ private:
 } // namespace
 
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, int level,
-                    const llvm::PipelineTuningOptions &tuning, StageTimes *times, bool vectorMath) {
+                    const llvm::PipelineTuningOptions &tuning, StageTimes *times, bool vectorMath,
+                    const std::function<void(llvm::FunctionPassManager &)> &beforeVectorizers) {
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager callGraph;
@@ -106,6 +107,11 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, int leve
   if (times)
     timer.emplace().attach(callbacks);
   llvm::PassBuilder passes(&machine, tuning, std::nullopt, &callbacks);
+  if (beforeVectorizers)
+    passes.registerVectorizerStartEPCallback(
+        [&](llvm::FunctionPassManager &functionPasses, llvm::OptimizationLevel) {
+          beforeVectorizers(functionPasses);
+        });
   llvm::Triple triple(module.getTargetTriple());
   llvm::TargetLibraryInfoImpl library(triple);
   if (vectorMath)

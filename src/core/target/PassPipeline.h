@@ -6,6 +6,8 @@
 
 #include <llvm/Passes/PassBuilder.h>
 
+#include <functional>
+
 namespace llvm {
 class Module;
 class TargetMachine;
@@ -17,9 +19,11 @@ namespace taipan {
 /// `machine`, with the target's `tuning` (the CPU enables both vectorisers from level 2) and,
 /// with `vectorMath`, glibc's libmvec as the vectorisers' math library. Each pass's own time
 /// (its nested passes excluded) goes to its group in `times` ("optimization: loops", ...) when
-/// `times` is given.
+/// `times` is given. `beforeVectorizers` adds the target's own function passes just before
+/// the loop vectoriser (levels 1-3).
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, int level,
                     const llvm::PipelineTuningOptions &tuning, StageTimes *times,
-                    bool vectorMath = false);
+                    bool vectorMath = false,
+                    const std::function<void(llvm::FunctionPassManager &)> &beforeVectorizers = {});
 
 } // namespace taipan

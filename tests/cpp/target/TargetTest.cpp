@@ -5,6 +5,9 @@
 #include "../testing/SyntaxBuilder.h"
 
 #include "cpu/CpuTarget.h"
+#include "cpu/ExactVectorVariants.h"
+#include "cpu/GlibcExp.h"
+#include "cpu/GlibcExpf.h"
 #include "cpu/HostInfo.h"
 #include "cuda/CudaTarget.h"
 #include "lower/FunctionLowering.h"
@@ -12,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -217,10 +222,94 @@ TEST(TargetTest, AnswersToLowering) {
 TEST(TargetTest, IdentityNamesWhatDecidesTheCode) {
   EXPECT_EQ(CudaTarget(86, CompileOptions{}).identity(),
             (std::vector<std::string>{"nvptx64-nvidia-cuda", "86"}));
-  EXPECT_EQ(CpuTarget().identity(), (std::vector<std::string>{hostTargetTriple(), hostCpuName(),
-                                                              hostCpuFeatures(), "libm"}));
+  std::string expf = hostExpfIsGlibcFma() ? "expf:glibc-fma" : "expf:libm";
+  std::string exp = hostExpIsGlibcFma() ? "exp:glibc-fma" : "exp:libm";
+  EXPECT_EQ(CpuTarget().identity(),
+            (std::vector<std::string>{hostTargetTriple(), hostCpuName(), hostCpuFeatures(), "libm",
+                                      expf, exp}));
   // fastmath's approximate functions may use libmvec where the host has it: another identity.
-  EXPECT_EQ(CpuTarget(3, true).identity().back(), hostHasVectorMath() ? "libmvec" : "libm");
+  EXPECT_EQ(CpuTarget(3, true).identity()[3], hostHasVectorMath() ? "libmvec" : "libm");
+}
+
+/// Checks that offering `variants` gives calls of `libmName` (of `valueType` to itself) without
+/// 'afn' exact vector variants of `lanes` lanes (masked and not) and leaves them libm calls, leaves
+/// 'afn' calls alone, that inlineExactVectorVariants inlines a vectorised call of the variant
+/// and removes the variants and their table, and that the CPU target's finalizeModule offers
+/// them where `hostMatches`.
+void expectExactVariantsOffered(const char *libmName, llvm::Type *(*valueType)(llvm::LLVMContext &),
+                                const ExactVectorVariants &variants, unsigned lanes,
+                                bool hostMatches) {
+  llvm::LLVMContext context;
+  llvm::Module module(libmName, context);
+  llvm::Type *realType = valueType(context);
+  auto *type = llvm::FunctionType::get(realType, {realType}, false);
+  llvm::FunctionCallee libm = module.getOrInsertFunction(libmName, type);
+  auto *caller = llvm::Function::Create(type, llvm::Function::ExternalLinkage, "f", module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", caller));
+  llvm::CallInst *exact = builder.CreateCall(libm, {caller->getArg(0)});
+  llvm::FastMathFlags approximate;
+  approximate.setApproxFunc();
+  builder.setFastMathFlags(approximate);
+  llvm::CallInst *fast = builder.CreateCall(libm, {exact});
+  builder.CreateRet(fast);
+  offerExactVectorVariants(module, variants);
+  EXPECT_FALSE(llvm::verifyModule(module, &llvm::errs()));
+  std::string variant = variantName(libmName, lanes);
+  std::string mappings = exact->getFnAttr("vector-function-abi-variant").getValueAsString().str();
+  EXPECT_NE(
+      mappings.find("_ZGV_LLVM_N" + std::to_string(lanes) + "v_" + libmName + "(" + variant + ")"),
+      std::string::npos)
+      << mappings;
+  EXPECT_NE(mappings.find("_ZGV_LLVM_M" + std::to_string(lanes) + "v_"), std::string::npos)
+      << mappings;
+  EXPECT_EQ(exact->getCalledFunction()->getName(), libmName);
+  EXPECT_FALSE(fast->hasFnAttr("vector-function-abi-variant")); // libmvec's SIMD one may serve it
+  llvm::Function *vectorVariant = module.getFunction(variant);
+  ASSERT_NE(vectorVariant, nullptr);
+
+  // What the vectoriser makes of a call: the variant's call, inlined after the pipeline.
+  auto *vectorType = vectorVariant->getReturnType();
+  auto *vectorised =
+      llvm::Function::Create(llvm::FunctionType::get(vectorType, {vectorType}, false),
+                             llvm::Function::ExternalLinkage, "v", module);
+  builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", vectorised));
+  builder.CreateRet(builder.CreateCall(vectorVariant, {vectorised->getArg(0)}));
+  inlineExactVectorVariants(module, {&variants});
+  EXPECT_FALSE(llvm::verifyModule(module, &llvm::errs()));
+  for (llvm::Function &function : module)
+    EXPECT_FALSE(function.getName().starts_with("taipan_exact")) << function.getName().str();
+  EXPECT_EQ(module.getNamedGlobal("llvm.compiler.used"), nullptr);
+  EXPECT_FALSE(exact->hasFnAttr("vector-function-abi-variant")); // it names removed functions
+  for (llvm::Instruction &instruction : vectorised->getEntryBlock())
+    EXPECT_FALSE(llvm::isa<llvm::CallBase>(instruction) &&
+                 !llvm::isa<llvm::IntrinsicInst>(instruction));
+
+  // The CPU target offers them in finalizeModule where the host's libm is glibc's FMA variant.
+  llvm::Module other("other", context);
+  llvm::FunctionCallee otherLibm = other.getOrInsertFunction(libmName, type);
+  auto *otherCaller = llvm::Function::Create(type, llvm::Function::ExternalLinkage, "g", other);
+  builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", otherCaller));
+  builder.clearFastMathFlags();
+  llvm::CallInst *call = builder.CreateCall(otherLibm, {otherCaller->getArg(0)});
+  builder.CreateRet(call);
+  CpuTarget().finalizeModule(other, "g");
+  EXPECT_FALSE(llvm::verifyModule(other, &llvm::errs()));
+  EXPECT_EQ(call->getCalledFunction()->getName(), libmName);
+  EXPECT_EQ(call->hasFnAttr("vector-function-abi-variant"), hostMatches);
+  // Unused variants and their table are gone after optimisation.
+  CpuTarget().optimize(other, nullptr);
+  EXPECT_EQ(other.getFunction(variant), nullptr);
+  EXPECT_EQ(other.global_size(), 0u);
+}
+
+TEST(TargetTest, ExpfCallsWithoutApproximateFunctionsGetGlibcsAlgorithmAsVectorVariants) {
+  expectExactVariantsOffered("expf", llvm::Type::getFloatTy, glibcExpfVariants(), 8,
+                             hostExpfIsGlibcFma());
+}
+
+TEST(TargetTest, ExpCallsWithoutApproximateFunctionsGetGlibcsAlgorithmAsVectorVariants) {
+  expectExactVariantsOffered("exp", llvm::Type::getDoubleTy, glibcExpVariants(), 4,
+                             hostExpIsGlibcFma());
 }
 
 TEST(TargetTest, OptimizationLevelOfCuda) {
