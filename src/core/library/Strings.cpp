@@ -126,6 +126,9 @@ llvm::Value *stringOf(FunctionLowering &lowering, llvm::Value *value, const Type
                                     {lowering.castValue(value, type, types::int64())})
                : callStringFunction(lowering, "taipan_str_from_uint64",
                                     {lowering.castValue(value, type, types::uint64())});
+  // str() of a float32 is NumPy's ('1.1'), not the double's ('1.100000023841858').
+  if (type == types::float32())
+    return callStringFunction(lowering, "taipan_str_from_float32", {value});
   return callStringFunction(lowering, "taipan_str_from_float64",
                             {lowering.castValue(value, type, types::float64())});
 }
@@ -140,6 +143,9 @@ llvm::Value *formatField(FunctionLowering &lowering, llvm::Value *value, const T
     value = stringOf(lowering, value, type);
     type = types::unicode();
   }
+  // format(x, '') of a NumPy float32 formats float(x): '1.100000023841858', not str()'s '1.1'.
+  if (spec.empty() && type == types::float32())
+    return stringOf(lowering, lowering.castValue(value, type, types::float64()), types::float64());
   if (spec.empty())
     return stringOf(lowering, value, type);
   llvm::Value *specValue = lowerStringLiteral(lowering, spec);

@@ -919,7 +919,9 @@ static std::optional<std::string> constantText(const Expr *argument, const Type 
   case Constant::Kind::UInt:
     return runtime::formatPythonUInt(static_cast<uint64_t>(constant->intValue));
   case Constant::Kind::Float:
-    return runtime::formatPythonFloat(constant->floatValue);
+    return type == types::float32()
+               ? runtime::formatNumpyFloat32(static_cast<float>(constant->floatValue))
+               : runtime::formatPythonFloat(constant->floatValue);
   case Constant::Kind::Complex:
     return runtime::formatPythonComplex(constant->floatValue, constant->imagValue);
   case Constant::Kind::Bool:

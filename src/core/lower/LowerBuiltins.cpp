@@ -344,7 +344,9 @@ void FunctionLowering::printValue(llvm::Value *value, const Type *type) {
     return type->isSigned() ? call("taipan_print_int64", types::int64())
                             : call("taipan_print_uint64", types::uint64());
   case TypeKind::Float:
-    return call("taipan_print_float64", types::float64());
+    // print() writes str(): a float32 as NumPy prints its scalars, not as the double it holds.
+    return type == types::float32() ? call("taipan_print_float32", type)
+                                    : call("taipan_print_float64", types::float64());
   case TypeKind::Complex:
     return call("taipan_print_complex128", types::complex128());
   case TypeKind::Unicode:

@@ -57,6 +57,7 @@ void taipan_raise_index_error(int64_t index, int64_t axis, int64_t size) {
 void taipan_print_int64(int64_t value) { printLine += formatPythonInt(value); }
 void taipan_print_uint64(uint64_t value) { printLine += formatPythonUInt(value); }
 void taipan_print_float64(double value) { printLine += formatPythonFloat(value); }
+void taipan_print_float32(float value) { printLine += formatNumpyFloat32(value); }
 void taipan_print_complex128(double real, double imag) {
   printLine += formatPythonComplex(real, imag);
 }
@@ -104,6 +105,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_print_int64),
       TAIPAN_SYMBOL(taipan_print_uint64),
       TAIPAN_SYMBOL(taipan_print_float64),
+      TAIPAN_SYMBOL(taipan_print_float32),
       TAIPAN_SYMBOL(taipan_print_complex128),
       TAIPAN_SYMBOL(taipan_print_bool),
       TAIPAN_SYMBOL(taipan_print_text),

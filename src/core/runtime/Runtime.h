@@ -37,6 +37,7 @@ void taipan_raise_index_error(int64_t index, int64_t axis, int64_t size);
 void taipan_print_int64(int64_t value);
 void taipan_print_uint64(uint64_t value);
 void taipan_print_float64(double value);
+void taipan_print_float32(float value);
 void taipan_print_complex128(double real, double imag);
 void taipan_print_bool(int8_t value);
 void taipan_print_text(const char *text);

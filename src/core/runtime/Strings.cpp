@@ -405,6 +405,7 @@ MemInfo *taipan_str_from_uint64(uint64_t value) {
   return fromAscii(std::string_view(digits, written.ptr - digits));
 }
 MemInfo *taipan_str_from_float64(double value) { return fromAscii(formatPythonFloat(value)); }
+MemInfo *taipan_str_from_float32(float value) { return fromAscii(formatNumpyFloat32(value)); }
 
 int32_t taipan_str_to_int64(MemInfo *block, int64_t base, int64_t *out) {
   MemInfo *ascii = nullptr;

@@ -49,18 +49,19 @@ void setStringHash(uint64_t k0, uint64_t k1, int compressionRounds, int finaliza
       TAIPAN_SYMBOL(taipan_str_repeat), TAIPAN_SYMBOL(taipan_str_compare),                         \
       TAIPAN_SYMBOL(taipan_str_contains), TAIPAN_SYMBOL(taipan_str_hash),                          \
       TAIPAN_SYMBOL(taipan_str_from_int64), TAIPAN_SYMBOL(taipan_str_from_uint64),                 \
-      TAIPAN_SYMBOL(taipan_str_from_float64), TAIPAN_SYMBOL(taipan_str_to_int64),                  \
-      TAIPAN_SYMBOL(taipan_str_to_float64), TAIPAN_SYMBOL(taipan_str_case),                        \
-      TAIPAN_SYMBOL(taipan_str_predicate), TAIPAN_SYMBOL(taipan_str_strip),                        \
-      TAIPAN_SYMBOL(taipan_str_find), TAIPAN_SYMBOL(taipan_str_count),                             \
-      TAIPAN_SYMBOL(taipan_str_startswith), TAIPAN_SYMBOL(taipan_str_replace),                     \
-      TAIPAN_SYMBOL(taipan_str_zfill), TAIPAN_SYMBOL(taipan_str_pad),                              \
-      TAIPAN_SYMBOL(taipan_str_join), TAIPAN_SYMBOL(taipan_str_ord),                               \
-      TAIPAN_SYMBOL(taipan_str_chr), TAIPAN_SYMBOL(taipan_str_print),                              \
-      TAIPAN_SYMBOL(taipan_str_format_int), TAIPAN_SYMBOL(taipan_str_format_float),                \
-      TAIPAN_SYMBOL(taipan_str_format_str), TAIPAN_SYMBOL(taipan_str_repr),                        \
-      TAIPAN_SYMBOL(taipan_str_split_count), TAIPAN_SYMBOL(taipan_str_split),                      \
-      TAIPAN_SYMBOL(taipan_str_join_characters), TAIPAN_SYMBOL(taipan_str_expandtabs)
+      TAIPAN_SYMBOL(taipan_str_from_float64), TAIPAN_SYMBOL(taipan_str_from_float32),              \
+      TAIPAN_SYMBOL(taipan_str_to_int64), TAIPAN_SYMBOL(taipan_str_to_float64),                    \
+      TAIPAN_SYMBOL(taipan_str_case), TAIPAN_SYMBOL(taipan_str_predicate),                         \
+      TAIPAN_SYMBOL(taipan_str_strip), TAIPAN_SYMBOL(taipan_str_find),                             \
+      TAIPAN_SYMBOL(taipan_str_count), TAIPAN_SYMBOL(taipan_str_startswith),                       \
+      TAIPAN_SYMBOL(taipan_str_replace), TAIPAN_SYMBOL(taipan_str_zfill),                          \
+      TAIPAN_SYMBOL(taipan_str_pad), TAIPAN_SYMBOL(taipan_str_join),                               \
+      TAIPAN_SYMBOL(taipan_str_ord), TAIPAN_SYMBOL(taipan_str_chr),                                \
+      TAIPAN_SYMBOL(taipan_str_print), TAIPAN_SYMBOL(taipan_str_format_int),                       \
+      TAIPAN_SYMBOL(taipan_str_format_float), TAIPAN_SYMBOL(taipan_str_format_str),                \
+      TAIPAN_SYMBOL(taipan_str_repr), TAIPAN_SYMBOL(taipan_str_split_count),                       \
+      TAIPAN_SYMBOL(taipan_str_split), TAIPAN_SYMBOL(taipan_str_join_characters),                  \
+      TAIPAN_SYMBOL(taipan_str_expandtabs)
 
 extern "C" {
 using taipan::runtime::MemInfo;
@@ -82,6 +83,8 @@ MemInfo *taipan_str_from_int64(int64_t value);
 MemInfo *taipan_str_from_uint64(uint64_t value);
 /// str(float): CPython's repr.
 MemInfo *taipan_str_from_float64(double value);
+/// str() of a float32 as NumPy prints its scalars ('1.1', '1e+07').
+MemInfo *taipan_str_from_float32(float value);
 /// int(s, base) and float(s): 0 with `*out` set, else 1 with ValueError pending.
 int32_t taipan_str_to_int64(MemInfo *s, int64_t base, int64_t *out);
 int32_t taipan_str_to_float64(MemInfo *s, double *out);
