@@ -50,16 +50,60 @@ void GufuncLoopTarget::checkEntry(const TypedFunction &root) const {
                      where);
 }
 
+std::vector<std::vector<const Type *>>
+GufuncLoopTarget::entryVariants(const TypedFunction &root) const {
+  if (root.argumentTypes.size() != coreDimensions.size())
+    return {}; // checkEntry refuses it
+  std::vector<const Type *> contiguous = root.argumentTypes;
+  bool differs = false;
+  for (size_t k = 0; k < contiguous.size(); ++k) {
+    const Type *type = contiguous[k];
+    if (!type->isArray() || type->layout() == 'C')
+      continue;
+    // An operand without core dimensions is a one-element array, contiguous either way.
+    differs |= !coreDimensions[k].empty();
+    contiguous[k] = types::array(type->dtype(), type->ndim(), 'C', type->isReadonly());
+  }
+  if (!differs)
+    return {};
+  return {contiguous};
+}
+
+/// Whether a core of extents `shape` and byte strides `stride` is C-contiguous for items of
+/// `itemSize` bytes, as NumPy decides it: each stride is the item size times the extents
+/// inside it, except that a dimension of extent 1 may have any stride and an empty core is
+/// contiguous.
+static llvm::Value *isContiguousCore(llvm::IRBuilder<> &builder, uint64_t itemSize,
+                                     const std::vector<llvm::Value *> &shape,
+                                     const std::vector<llvm::Value *> &stride) {
+  llvm::Value *expected = builder.getInt64(itemSize);
+  llvm::Value *packed = builder.getTrue();
+  llvm::Value *empty = builder.getFalse();
+  for (size_t d = shape.size(); d-- > 0;) {
+    llvm::Value *single = builder.CreateICmpEQ(shape[d], builder.getInt64(1));
+    llvm::Value *fits = builder.CreateICmpEQ(stride[d], expected);
+    packed = builder.CreateAnd(packed, builder.CreateOr(single, fits));
+    empty = builder.CreateOr(empty, builder.CreateICmpEQ(shape[d], builder.getInt64(0)));
+    expected = builder.CreateMul(expected, shape[d]);
+  }
+  return builder.CreateOr(packed, empty);
+}
+
+/// The size in bytes of an array's items.
+static uint64_t itemSizeOf(const llvm::Module &module, const Type *arrayType) {
+  llvm::Type *item = memoryType(module.getContext(), arrayType->dtype());
+  return module.getDataLayout().getTypeAllocSize(item).getFixedValue();
+}
+
 /// An operand's array view at `data`: no memory block of its own (NumPy owns the data, as for
 /// arrays from Python), the core sizes and strides, or for an operand without core dimensions a
 /// one-element 1-D array.
-static llvm::Value *operandView(llvm::IRBuilder<> &builder, const llvm::DataLayout &dataLayout,
+static llvm::Value *operandView(llvm::IRBuilder<> &builder, const llvm::Module &module,
                                 const Type *arrayType, llvm::Value *data,
                                 std::vector<llvm::Value *> shape,
                                 std::vector<llvm::Value *> stride) {
   llvm::LLVMContext &context = builder.getContext();
-  uint64_t itemSize =
-      dataLayout.getTypeAllocSize(memoryType(context, arrayType->dtype())).getFixedValue();
+  uint64_t itemSize = itemSizeOf(module, arrayType);
   if (shape.empty()) {
     shape.push_back(builder.getInt64(1));
     stride.push_back(builder.getInt64(static_cast<int64_t>(itemSize)));
@@ -81,7 +125,8 @@ static llvm::Value *operandView(llvm::IRBuilder<> &builder, const llvm::DataLayo
   return view;
 }
 
-std::string GufuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root) const {
+std::string GufuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root,
+                                          const std::vector<TypedFunction *> &variants) const {
   return defineNumpyLoop(
       lowering, root, "_gufunc",
       [&](llvm::IRBuilder<> &builder, const NumpyLoopParameters &parameters) -> NumpyLoopBody {
@@ -101,20 +146,41 @@ std::string GufuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunctio
             strides[k].push_back(loadEntry(builder, i64, parameters.steps, coreStride++));
           }
         }
-        return NumpyLoopBody{[&root, &lowering, ignored, bases, steps, sizes,
-                              strides](llvm::IRBuilder<> &builder, llvm::Value *index) {
-          std::vector<llvm::Value *> arguments = {ignored};
-          for (size_t k = 0; k < bases.size(); ++k) {
-            llvm::Value *data = elementAddress(builder, bases[k], steps[k], index);
-            const Type *operandType = root.argumentTypes[k];
-            arguments.push_back(
-                operandType->isArray()
-                    ? operandView(builder, lowering.module.getDataLayout(), operandType, data,
-                                  sizes[k], strides[k])
-                    : builder.CreateLoad(memoryType(builder.getContext(), operandType), data));
-          }
-          return arguments;
-        }};
+        // The arguments of an element of `function` (the root or its contiguous variant).
+        auto element = [&lowering, ignored, bases, steps, sizes,
+                        strides](const TypedFunction &function) -> NumpyLoopElement {
+          return [&function, &lowering, ignored, bases, steps, sizes,
+                  strides](llvm::IRBuilder<> &builder, llvm::Value *index) {
+            std::vector<llvm::Value *> arguments = {ignored};
+            for (size_t k = 0; k < bases.size(); ++k) {
+              llvm::Value *data = elementAddress(builder, bases[k], steps[k], index);
+              const Type *operandType = function.argumentTypes[k];
+              arguments.push_back(
+                  operandType->isArray()
+                      ? operandView(builder, lowering.module, operandType, data, sizes[k],
+                                    strides[k])
+                      : builder.CreateLoad(memoryType(builder.getContext(), operandType), data));
+            }
+            return arguments;
+          };
+        };
+        NumpyLoopBody body{element(root), {}};
+        TypedFunction *contiguous = variants.empty() ? nullptr : variants.front();
+        if (contiguous) {
+          llvm::Value *condition = builder.getTrue();
+          for (size_t k = 0; k < operands; ++k)
+            if (root.argumentTypes[k]->isArray() && !sizes[k].empty())
+              condition = builder.CreateAnd(
+                  condition,
+                  isContiguousCore(builder, itemSizeOf(lowering.module, root.argumentTypes[k]),
+                                   sizes[k], strides[k]));
+          NumpyLoopForm form;
+          form.condition = condition;
+          form.element = element(*contiguous);
+          form.function = contiguous;
+          body.forms.push_back(std::move(form));
+        }
+        return body;
       });
 }
 

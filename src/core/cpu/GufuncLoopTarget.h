@@ -23,11 +23,18 @@ public:
   /// Arrays whose dimensions match their operand's core dimensions, scalars without any, and a
   /// function returning None (outputs are written in place).
   void checkEntry(const TypedFunction &root) const override;
+  /// The root with every array operand C-contiguous ('C' layout), when some operand with core
+  /// dimensions is not typed so: its indexing needs no run-time strides, so LLVM can vectorise
+  /// and strength-reduce the loops over core dimensions.
+  std::vector<std::vector<const Type *>> entryVariants(const TypedFunction &root) const override;
   /// `void <root>_gufunc(ptr args, ptr dimensions, ptr steps, ptr data)`: for each of the
   /// `dimensions[0]` outer elements, builds each operand's view from `args[k] + i * steps[k]`,
   /// the core sizes in `dimensions[1...]` and the core strides after the outer steps, and calls
-  /// the root; an element that raises stops the loop (taipan_ufunc_loop_failed).
-  std::string defineEntry(ModuleLowering &lowering, TypedFunction &root) const override;
+  /// the root; an element that raises stops the loop (taipan_ufunc_loop_failed). When the core
+  /// strides describe C-contiguous cores for every array operand (they are the same for all
+  /// elements, so this is decided once per call), the elements call the contiguous variant.
+  std::string defineEntry(ModuleLowering &lowering, TypedFunction &root,
+                          const std::vector<TypedFunction *> &variants) const override;
 
 private:
   std::vector<std::vector<int>> coreDimensions;
