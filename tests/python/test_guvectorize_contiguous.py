@@ -197,7 +197,7 @@ def kernel_copies(gufunc, argument_types):
     return sum(
         1
         for line in ir.splitlines()
-        if line.startswith("define") and "_matmul_" in line and "_gufunc(" not in line
+        if line.startswith("define") and "_matmul_" in line and "_gufunc" not in line
     )
 
 

@@ -125,63 +125,97 @@ static llvm::Value *operandView(llvm::IRBuilder<> &builder, const llvm::Module &
   return view;
 }
 
+/// Each operand's core sizes and strides, read from the entry's `dimensions` and `steps` (NumPy
+/// lists the core strides operand by operand after the outer steps).
+struct CoreShapes {
+  std::vector<std::vector<llvm::Value *>> sizes, strides;
+};
+
+static CoreShapes loadCoreShapes(llvm::IRBuilder<> &builder,
+                                 const std::vector<std::vector<int>> &coreDimensions,
+                                 llvm::Value *dimensions, llvm::Value *steps) {
+  size_t operands = coreDimensions.size();
+  CoreShapes core{std::vector<std::vector<llvm::Value *>>(operands),
+                  std::vector<std::vector<llvm::Value *>>(operands)};
+  size_t coreStride = operands;
+  for (size_t k = 0; k < operands; ++k)
+    for (int dimension : coreDimensions[k]) {
+      core.sizes[k].push_back(loadEntry(builder, builder.getInt64Ty(), dimensions, 1 + dimension));
+      core.strides[k].push_back(loadEntry(builder, builder.getInt64Ty(), steps, coreStride++));
+    }
+  return core;
+}
+
+std::string GufuncLoopTarget::defineLoop(ModuleLowering &lowering, TypedFunction &function,
+                                         const std::string &suffix) const {
+  return defineNumpyLoop(
+      lowering, function, suffix,
+      [&](llvm::IRBuilder<> &builder, const NumpyLoopParameters &parameters) -> NumpyLoopBody {
+        llvm::Value *ignored = builder.CreateAlloca(builder.getInt8Ty()); // the None result
+        std::vector<llvm::Value *> bases, steps;
+        for (size_t k = 0; k < coreDimensions.size(); ++k) {
+          bases.push_back(loadEntry(builder, builder.getPtrTy(), parameters.operands, k));
+          steps.push_back(loadEntry(builder, builder.getInt64Ty(), parameters.steps, k));
+        }
+        CoreShapes core =
+            loadCoreShapes(builder, coreDimensions, parameters.dimensions, parameters.steps);
+        return NumpyLoopBody{[&function, &lowering, ignored, bases, steps,
+                              core](llvm::IRBuilder<> &builder, llvm::Value *index) {
+          std::vector<llvm::Value *> arguments = {ignored};
+          for (size_t k = 0; k < bases.size(); ++k) {
+            llvm::Value *data = elementAddress(builder, bases[k], steps[k], index);
+            const Type *operandType = function.argumentTypes[k];
+            arguments.push_back(
+                operandType->isArray()
+                    ? operandView(builder, lowering.module, operandType, data, core.sizes[k],
+                                  core.strides[k])
+                    : builder.CreateLoad(memoryType(builder.getContext(), operandType), data));
+          }
+          return arguments;
+        }};
+      });
+}
+
 std::string GufuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root,
                                           const std::vector<TypedFunction *> &variants) const {
-  return defineNumpyLoop(
-      lowering, root, "_gufunc",
-      [&](llvm::IRBuilder<> &builder, const NumpyLoopParameters &parameters) -> NumpyLoopBody {
-        llvm::Type *i64 = builder.getInt64Ty();
-        llvm::Value *ignored = builder.CreateAlloca(builder.getInt8Ty()); // the None result
-        // Outer bases and steps, then each operand's core sizes and strides (NumPy lists the
-        // core strides operand by operand after the outer steps).
-        size_t operands = coreDimensions.size();
-        std::vector<llvm::Value *> bases, steps;
-        std::vector<std::vector<llvm::Value *>> sizes(operands), strides(operands);
-        size_t coreStride = operands;
-        for (size_t k = 0; k < operands; ++k) {
-          bases.push_back(loadEntry(builder, builder.getPtrTy(), parameters.operands, k));
-          steps.push_back(loadEntry(builder, i64, parameters.steps, k));
-          for (int dimension : coreDimensions[k]) {
-            sizes[k].push_back(loadEntry(builder, i64, parameters.dimensions, 1 + dimension));
-            strides[k].push_back(loadEntry(builder, i64, parameters.steps, coreStride++));
-          }
-        }
-        // The arguments of an element of `function` (the root or its contiguous variant).
-        auto element = [&lowering, ignored, bases, steps, sizes,
-                        strides](const TypedFunction &function) -> NumpyLoopElement {
-          return [&function, &lowering, ignored, bases, steps, sizes,
-                  strides](llvm::IRBuilder<> &builder, llvm::Value *index) {
-            std::vector<llvm::Value *> arguments = {ignored};
-            for (size_t k = 0; k < bases.size(); ++k) {
-              llvm::Value *data = elementAddress(builder, bases[k], steps[k], index);
-              const Type *operandType = function.argumentTypes[k];
-              arguments.push_back(
-                  operandType->isArray()
-                      ? operandView(builder, lowering.module, operandType, data, sizes[k],
-                                    strides[k])
-                      : builder.CreateLoad(memoryType(builder.getContext(), operandType), data));
-            }
-            return arguments;
-          };
-        };
-        NumpyLoopBody body{element(root), {}};
-        TypedFunction *contiguous = variants.empty() ? nullptr : variants.front();
-        if (contiguous) {
-          llvm::Value *condition = builder.getTrue();
-          for (size_t k = 0; k < operands; ++k)
-            if (root.argumentTypes[k]->isArray() && !sizes[k].empty())
-              condition = builder.CreateAnd(
-                  condition,
-                  isContiguousCore(builder, itemSizeOf(lowering.module, root.argumentTypes[k]),
-                                   sizes[k], strides[k]));
-          NumpyLoopForm form;
-          form.condition = condition;
-          form.element = element(*contiguous);
-          form.function = contiguous;
-          body.forms.push_back(std::move(form));
-        }
-        return body;
-      });
+  TypedFunction *contiguous = variants.empty() ? nullptr : variants.front();
+  if (!contiguous)
+    return defineLoop(lowering, root, "_gufunc");
+  // Each copy's loop is a function of its own, so that neither's registers are allocated
+  // around the other's; the entry picks one per call.
+  llvm::Module &module = lowering.module;
+  llvm::Function *loops[2];
+  const char *suffixes[2] = {"_gufunc_strided", "_gufunc_contiguous"};
+  TypedFunction *functions[2] = {&root, contiguous};
+  for (int copy = 0; copy < 2; ++copy) {
+    loops[copy] = module.getFunction(defineLoop(lowering, *functions[copy], suffixes[copy]));
+    loops[copy]->setLinkage(llvm::GlobalValue::InternalLinkage);
+    loops[copy]->addFnAttr(llvm::Attribute::NoInline);
+  }
+  llvm::LLVMContext &context = lowering.context;
+  auto *entry = llvm::Function::Create(loops[0]->getFunctionType(), llvm::Function::ExternalLinkage,
+                                       root.symbolName + "_gufunc", module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", entry));
+  lowering.describeWrapper(entry, loops[0], builder);
+  CoreShapes core = loadCoreShapes(builder, coreDimensions, entry->getArg(1), entry->getArg(2));
+  llvm::Value *packed = builder.getTrue();
+  for (size_t k = 0; k < coreDimensions.size(); ++k)
+    if (root.argumentTypes[k]->isArray() && !core.sizes[k].empty())
+      packed = builder.CreateAnd(packed, isContiguousCore(builder,
+                                                          itemSizeOf(module, root.argumentTypes[k]),
+                                                          core.sizes[k], core.strides[k]));
+  std::vector<llvm::Value *> arguments;
+  for (llvm::Argument &argument : entry->args())
+    arguments.push_back(&argument);
+  llvm::BasicBlock *strided = llvm::BasicBlock::Create(context, "strided", entry);
+  llvm::BasicBlock *packedCall = llvm::BasicBlock::Create(context, "contiguous", entry);
+  builder.CreateCondBr(packed, packedCall, strided);
+  for (int copy = 0; copy < 2; ++copy) {
+    builder.SetInsertPoint(copy ? packedCall : strided);
+    builder.CreateCall(loops[copy], arguments);
+    builder.CreateRetVoid();
+  }
+  return entry->getName().str();
 }
 
 } // namespace taipan

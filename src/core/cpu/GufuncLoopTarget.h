@@ -32,11 +32,17 @@ public:
   /// the core sizes in `dimensions[1...]` and the core strides after the outer steps, and calls
   /// the root; an element that raises stops the loop (taipan_ufunc_loop_failed). When the core
   /// strides describe C-contiguous cores for every array operand (they are the same for all
-  /// elements, so this is decided once per call), the elements call the contiguous variant.
+  /// elements, so this is decided once per call), the loop over the contiguous variant runs
+  /// instead: each copy's loop is a function of its own, which the entry calls.
   std::string defineEntry(ModuleLowering &lowering, TypedFunction &root,
                           const std::vector<TypedFunction *> &variants) const override;
 
 private:
+  /// The NumPy loop calling `function` (the root or its contiguous copy) for every element,
+  /// named `<function>suffix`; returns its name.
+  std::string defineLoop(ModuleLowering &lowering, TypedFunction &function,
+                         const std::string &suffix) const;
+
   std::vector<std::vector<int>> coreDimensions;
 };
 

@@ -40,8 +40,7 @@ std::string defineNumpyLoop(
     self->replaceOperandWith(0, self);
     latch->setMetadata(llvm::LLVMContext::MD_loop, self);
   };
-  auto emitLoop = [&](const NumpyLoopElement &element, llvm::Function *called, const char *name,
-                      bool vectorise) {
+  auto emitLoop = [&](const NumpyLoopElement &element, const char *name, bool vectorise) {
     llvm::BasicBlock *from = builder.GetInsertBlock();
     llvm::BasicBlock *header = llvm::BasicBlock::Create(context, name, loop);
     llvm::BasicBlock *call = llvm::BasicBlock::Create(context, "element", loop);
@@ -52,7 +51,7 @@ std::string defineNumpyLoop(
     index->addIncoming(builder.getInt64(0), from);
     builder.CreateCondBr(builder.CreateICmpSLT(index, count), call, done);
     builder.SetInsertPoint(call);
-    llvm::Value *status = builder.CreateCall(called, element(builder, index));
+    llvm::Value *status = builder.CreateCall(callee, element(builder, index));
     builder.CreateCondBr(builder.CreateICmpNE(status, builder.getInt32(0)), failed, next);
     builder.SetInsertPoint(next);
     index->addIncoming(builder.CreateNSWAdd(index, builder.getInt64(1)), next);
@@ -62,7 +61,7 @@ std::string defineNumpyLoop(
   };
   // for (start = 0; start < count; start += n) { n = min(chunk, count - start);
   //   beginChunk(start); for (j = 0; j < n; ++j) call the root }
-  auto emitChunkedLoop = [&](const NumpyLoopForm &form, llvm::Function *called) {
+  auto emitChunkedLoop = [&](const NumpyLoopForm &form) {
     llvm::BasicBlock *from = builder.GetInsertBlock();
     llvm::BasicBlock *chunks = llvm::BasicBlock::Create(context, "chunks", loop);
     llvm::BasicBlock *chunk = llvm::BasicBlock::Create(context, "chunk", loop);
@@ -87,7 +86,7 @@ std::string defineNumpyLoop(
     index->addIncoming(builder.getInt64(0), chunkStart);
     builder.CreateCondBr(builder.CreateICmpSLT(index, n), call, chunkDone);
     builder.SetInsertPoint(call);
-    llvm::Value *status = builder.CreateCall(called, form.element(builder, index));
+    llvm::Value *status = builder.CreateCall(callee, form.element(builder, index));
     builder.CreateCondBr(builder.CreateICmpNE(status, builder.getInt32(0)), failed, next);
     builder.SetInsertPoint(next);
     index->addIncoming(builder.CreateNSWAdd(index, builder.getInt64(1)), next);
@@ -101,14 +100,13 @@ std::string defineNumpyLoop(
     llvm::BasicBlock *otherwise = llvm::BasicBlock::Create(context, "otherwise", loop);
     builder.CreateCondBr(form.condition, special, otherwise);
     builder.SetInsertPoint(special);
-    llvm::Function *called = form.function ? lowering.declare(*form.function) : callee;
     if (form.chunk > 0)
-      emitChunkedLoop(form, called);
+      emitChunkedLoop(form);
     else
-      emitLoop(form.element, called, "special.loop", true);
+      emitLoop(form.element, "special.loop", true);
     builder.SetInsertPoint(otherwise);
   }
-  emitLoop(body.element, callee, "loop", body.forms.empty());
+  emitLoop(body.element, "loop", body.forms.empty());
 
   builder.SetInsertPoint(failed);
   builder.CreateCall(

@@ -26,16 +26,14 @@ using NumpyLoopElement =
 
 /// A copy of the loop for when `condition` (an i1 computed in the entry block) holds, such as
 /// every operand being contiguous or a broadcast scalar: it indexes typed pointers, which
-/// LLVM's vectoriser turns into SIMD code, or calls `function`, a copy of the root typed for
-/// such operands (Target::entryVariants), instead of the root. With a `chunk` size the loop runs
-/// over chunks of at most that many elements: `beginChunk` runs before each with the chunk's first
-/// index (to rebase the operands), and `element` gets the index within the chunk.
+/// LLVM's vectoriser turns into SIMD code. With a `chunk` size the loop runs over chunks of at
+/// most that many elements: `beginChunk` runs before each with the chunk's first index (to
+/// rebase the operands), and `element` gets the index within the chunk.
 struct NumpyLoopForm {
   llvm::Value *condition;
   NumpyLoopElement element;
   int64_t chunk = 0;
   std::function<void(llvm::IRBuilder<> &builder, llvm::Value *start)> beginChunk;
-  TypedFunction *function = nullptr; ///< the function each element calls; null: the root
 };
 
 /// What a target's `prepare` gives the loop: the arguments of any element, and the special
