@@ -1,6 +1,7 @@
 """@guvectorize's copy of the kernel for C-contiguous cores: the loop runs it when every array
-operand's core strides describe a C-contiguous core (NumPy's rule) and the A-layout kernel
-otherwise. Both must give the bits the other gives and the Python function's: contiguous,
+operand's core strides describe a C-contiguous core (NumPy's rule) and some core extent is at
+least 8, and the A-layout kernel otherwise (the shapes below have an extent of 8 or more where
+they mean to reach the contiguous copy). Both must give the bits the other gives and the Python function's: contiguous,
 transposed, reversed, broadcast (stride 0), extent-1 and empty cores, scalar operands and
 outputs passed non-contiguous."""
 
@@ -109,12 +110,12 @@ def test_contiguous_cores(typed_matmul):
     dtype, gufunc = typed_matmul
     for n in (1, 3, 4, 5, 16):
         check_matmul(gufunc, *operands(dtype, (9, n, n), (9, n, n)))
-    check_matmul(gufunc, *operands(dtype, (7, 3, 4), (7, 4, 5)))
+    check_matmul(gufunc, *operands(dtype, (7, 3, 4), (7, 4, 9)))
 
 
 def test_transposed_and_reversed_cores(typed_matmul):
     dtype, gufunc = typed_matmul
-    a, b = operands(dtype, (6, 4, 3), (6, 4, 5))
+    a, b = operands(dtype, (6, 4, 3), (6, 4, 9))
     transposed = np.swapaxes(a, 1, 2)
     check_matmul(gufunc, transposed, b)
     check_matmul(gufunc, transposed[:, ::-1, :], b[:, :, ::-1])
@@ -124,19 +125,19 @@ def test_transposed_and_reversed_cores(typed_matmul):
 
 def test_broadcast_operands(typed_matmul):
     dtype, gufunc = typed_matmul
-    a, b = operands(dtype, (6, 3, 4), (4, 5))
+    a, b = operands(dtype, (6, 3, 4), (4, 9))
     check_matmul(gufunc, a, b)  # stride 0 on the outer dimension: cores still contiguous
-    row = operands(dtype, (1, 5))[0]
-    check_matmul(gufunc, a, np.broadcast_to(row, (4, 5)))  # stride 0 on a core dimension
+    row = operands(dtype, (1, 9))[0]
+    check_matmul(gufunc, a, np.broadcast_to(row, (4, 9)))  # stride 0 on a core dimension
     column = operands(dtype, (4, 1))[0]
-    check_matmul(gufunc, a, np.broadcast_to(column, (4, 5)))
+    check_matmul(gufunc, a, np.broadcast_to(column, (4, 9)))
 
 
 def test_extent_one_and_empty_cores(typed_matmul):
     dtype, gufunc = typed_matmul
-    a, b = operands(dtype, (5, 3, 4), (5, 4, 6))
-    check_matmul(gufunc, a[:, :1, :], b)  # extent 1 with a stride that is not 4 items
-    check_matmul(gufunc, a, b[:, :, 2:3])  # (4, 1) core: stride 6 items where 1 is packed
+    a, b = operands(dtype, (5, 3, 8), (5, 8, 9))
+    check_matmul(gufunc, a[:, :1, :], b)  # extent 1 with a stride that is not 8 items
+    check_matmul(gufunc, a, b[:, :, 2:3])  # (8, 1) core: stride 9 items where 1 is packed
     check_matmul(gufunc, a[:, :, :1], b[:, :1, ::2])
     check_matmul(gufunc, a[:, :0, :], b)  # empty cores, contiguous by NumPy's rule
     check_matmul(gufunc, a[:, :, :0], b[:, :0, :])
@@ -145,12 +146,12 @@ def test_extent_one_and_empty_cores(typed_matmul):
 
 def test_outputs_passed_non_contiguous(typed_matmul):
     dtype, gufunc = typed_matmul
-    a, b = operands(dtype, (4, 3, 4), (4, 4, 5))
-    out = np.zeros((4, 5, 3), dtype).transpose(0, 2, 1)
+    a, b = operands(dtype, (4, 3, 4), (4, 4, 9))
+    out = np.zeros((4, 9, 3), dtype).transpose(0, 2, 1)
     check_matmul(gufunc, a, b, out)
-    out = np.zeros((4, 3, 10), dtype)[:, :, ::2]
+    out = np.zeros((4, 3, 18), dtype)[:, :, ::2]
     check_matmul(gufunc, a, b, out)
-    out = np.zeros((4, 3, 5), dtype)
+    out = np.zeros((4, 3, 9), dtype)
     check_matmul(gufunc, a, b, out)
 
 
@@ -175,7 +176,7 @@ def test_seed_kernels_on_both_copies():
     expected = np.sqrt((a.astype(np.float64) ** 2).sum(1)).astype(np.float32)
     np.testing.assert_allclose(result, expected, rtol=1e-6)
     mean = guvectorize(["void(float64[:], int64, float64[:])"], "(n),()->(n)")(move_mean)
-    x = np.arange(30.0).reshape(3, 10) ** 1.5
+    x = np.arange(30.0).reshape(3, 10) ** 1.5  # cores of 10: the contiguous copy runs
     for window in (1, 3, 10):
         expected = np.zeros_like(x)
         for row, target in zip(x, expected):

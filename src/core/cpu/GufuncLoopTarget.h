@@ -31,7 +31,8 @@ public:
   /// `dimensions[0]` outer elements, builds each operand's view from `args[k] + i * steps[k]`,
   /// the core sizes in `dimensions[1...]` and the core strides after the outer steps, and calls
   /// the root; an element that raises stops the loop (taipan_ufunc_loop_failed). When the core
-  /// strides describe C-contiguous cores for every array operand (they are the same for all
+  /// strides describe C-contiguous cores for every array operand and some core extent is large
+  /// enough for vectorised loops to run (MinimumContiguousExtent; strides are the same for all
   /// elements, so this is decided once per call), the loop over the contiguous variant runs
   /// instead: each copy's loop is a function of its own, which the entry calls.
   std::string defineEntry(ModuleLowering &lowering, TypedFunction &root,
