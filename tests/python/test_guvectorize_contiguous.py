@@ -195,17 +195,36 @@ def kernel_copies(gufunc, argument_types):
     job = compiler._job(None)
     job.pop("return_type")
     ir = _core.inspect(compiler.source(), list(argument_types), "llvm-unoptimized", **job)
+    name = f"_{compiler.py_func.__name__}_"
     return sum(
         1
         for line in ir.splitlines()
-        if line.startswith("define") and "_matmul_" in line and "_gufunc" not in line
+        if line.startswith("define") and name in line and "_gufunc" not in line
     )
 
 
-def test_a_contiguous_copy_only_where_it_differs():
+def add(x, y, out):
+    out[0] = x + y
+
+
+def test_a_contiguous_and_a_strided_copy_where_operands_have_cores():
     gufunc = guvectorize("(m,n),(n,p)->(m,p)")(matmul)
     any_layout, contiguous = Array(float64, 2, "A"), Array(float64, 2, "C")
     assert kernel_copies(gufunc, [any_layout] * 3) == 2
-    assert kernel_copies(gufunc, [contiguous] * 3) == 1
+    assert kernel_copies(gufunc, [contiguous] * 3) == 2
     integers = Array(int64, 2, "A")
     assert kernel_copies(gufunc, [integers, any_layout, any_layout]) == 2
+    scalars = guvectorize("(),()->()")(add)  # no core dimensions: one copy
+    assert kernel_copies(scalars, [float64, float64, Array(float64, 1, "A")]) == 1
+
+
+def test_a_signature_typed_contiguous_still_takes_strided_operands():
+    """An operand typed 'C' by the signature that NumPy passes strided runs the 'A' copy (it was
+    read as contiguous before, a silently wrong result, as in Numba 0.68)."""
+    signature = "void(float64[:,::1], float64[:,::1], float64[:,::1])"
+    gufunc = guvectorize([signature], "(m,n),(n,p)->(m,p)")(matmul)
+    gufunc.py_func = matmul
+    a, b = operands(np.dtype(np.float64), (5, 9, 4), (5, 9, 9))
+    check_matmul(gufunc, np.swapaxes(a, 1, 2), b)
+    check_matmul(gufunc, np.ascontiguousarray(np.swapaxes(a, 1, 2)), b)
+    check_matmul(gufunc, np.swapaxes(a, 1, 2)[:, :, :3], b[:, :3, :3])  # small cores

@@ -54,19 +54,20 @@ std::vector<std::vector<const Type *>>
 GufuncLoopTarget::entryVariants(const TypedFunction &root) const {
   if (root.argumentTypes.size() != coreDimensions.size())
     return {}; // checkEntry refuses it
-  std::vector<const Type *> contiguous = root.argumentTypes;
-  bool differs = false;
-  for (size_t k = 0; k < contiguous.size(); ++k) {
-    const Type *type = contiguous[k];
-    if (!type->isArray() || type->layout() == 'C')
-      continue;
-    // An operand without core dimensions is a one-element array, contiguous either way.
-    differs |= !coreDimensions[k].empty();
-    contiguous[k] = types::array(type->dtype(), type->ndim(), 'C', type->isReadonly());
-  }
-  if (!differs)
+  // Operands without core dimensions are scalars or one-element arrays, contiguous either way.
+  bool hasCores = false;
+  for (size_t k = 0; k < coreDimensions.size(); ++k)
+    hasCores |= root.argumentTypes[k]->isArray() && !coreDimensions[k].empty();
+  if (!hasCores)
     return {};
-  return {contiguous};
+  auto withLayout = [&](char layout) {
+    std::vector<const Type *> types = root.argumentTypes;
+    for (const Type *&type : types)
+      if (type->isArray())
+        type = types::array(type->dtype(), type->ndim(), layout, type->isReadonly());
+    return types;
+  };
+  return {withLayout('C'), withLayout('A')};
 }
 
 /// Whether a core of extents `shape` and byte strides `stride` is C-contiguous for items of
@@ -184,15 +185,18 @@ constexpr int64_t MinimumContiguousExtent = 8;
 
 std::string GufuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root,
                                           const std::vector<TypedFunction *> &variants) const {
-  TypedFunction *contiguous = variants.empty() ? nullptr : variants.front();
+  // Either copy may be the root itself (typed so by its signature). Without an `A` copy (one
+  // that did not type) the root serves strided operands, as it did before there were copies.
+  TypedFunction *contiguous = variants.empty() ? nullptr : variants[0];
+  TypedFunction *strided = variants.size() > 1 && variants[1] ? variants[1] : &root;
   if (!contiguous)
-    return defineLoop(lowering, root, "_gufunc");
+    return defineLoop(lowering, *strided, "_gufunc");
   // Each copy's loop is a function of its own, so that neither's registers are allocated
   // around the other's; the entry picks one per call.
   llvm::Module &module = lowering.module;
   llvm::Function *loops[2];
   const char *suffixes[2] = {"_gufunc_strided", "_gufunc_contiguous"};
-  TypedFunction *functions[2] = {&root, contiguous};
+  TypedFunction *functions[2] = {strided, contiguous};
   for (int copy = 0; copy < 2; ++copy) {
     loops[copy] = module.getFunction(defineLoop(lowering, *functions[copy], suffixes[copy]));
     loops[copy]->setLinkage(llvm::GlobalValue::InternalLinkage);
@@ -220,11 +224,11 @@ std::string GufuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunctio
   std::vector<llvm::Value *> arguments;
   for (llvm::Argument &argument : entry->args())
     arguments.push_back(&argument);
-  llvm::BasicBlock *strided = llvm::BasicBlock::Create(context, "strided", entry);
-  llvm::BasicBlock *packedCall = llvm::BasicBlock::Create(context, "contiguous", entry);
-  builder.CreateCondBr(packed, packedCall, strided);
+  llvm::BasicBlock *calls[2] = {llvm::BasicBlock::Create(context, "strided", entry),
+                                llvm::BasicBlock::Create(context, "contiguous", entry)};
+  builder.CreateCondBr(packed, calls[1], calls[0]);
   for (int copy = 0; copy < 2; ++copy) {
-    builder.SetInsertPoint(copy ? packedCall : strided);
+    builder.SetInsertPoint(calls[copy]);
     builder.CreateCall(loops[copy], arguments);
     builder.CreateRetVoid();
   }

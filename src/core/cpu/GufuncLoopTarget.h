@@ -23,18 +23,19 @@ public:
   /// Arrays whose dimensions match their operand's core dimensions, scalars without any, and a
   /// function returning None (outputs are written in place).
   void checkEntry(const TypedFunction &root) const override;
-  /// The root with every array operand C-contiguous ('C' layout), when some operand with core
-  /// dimensions is not typed so: its indexing needs no run-time strides, so LLVM can vectorise
-  /// and strength-reduce the loops over core dimensions.
+  /// When some operand has core dimensions: the root with every array operand C-contiguous
+  /// ('C' layout), whose indexing needs no run-time innermost stride, so LLVM can vectorise and
+  /// strength-reduce the loops over core dimensions; then the root with every array operand
+  /// 'A', for any strides (a signature may type an operand 'C' that NumPy passes strided).
   std::vector<std::vector<const Type *>> entryVariants(const TypedFunction &root) const override;
   /// `void <root>_gufunc(ptr args, ptr dimensions, ptr steps, ptr data)`: for each of the
   /// `dimensions[0]` outer elements, builds each operand's view from `args[k] + i * steps[k]`,
   /// the core sizes in `dimensions[1...]` and the core strides after the outer steps, and calls
-  /// the root; an element that raises stops the loop (taipan_ufunc_loop_failed). When the core
-  /// strides describe C-contiguous cores for every array operand and some core extent is large
-  /// enough for vectorised loops to run (MinimumContiguousExtent; strides are the same for all
-  /// elements, so this is decided once per call), the loop over the contiguous variant runs
-  /// instead: each copy's loop is a function of its own, which the entry calls.
+  /// the root; an element that raises stops the loop (taipan_ufunc_loop_failed). With variants
+  /// it calls the contiguous copy when the core strides describe C-contiguous cores for every
+  /// array operand and some core extent is large enough for vectorised loops to run
+  /// (MinimumContiguousExtent), else the `A` copy: strides are the same for all elements, so
+  /// this is decided once per call. Each copy's loop is a function of its own.
   std::string defineEntry(ModuleLowering &lowering, TypedFunction &root,
                           const std::vector<TypedFunction *> &variants) const override;
 
