@@ -95,9 +95,9 @@ public:
     return *function;
   }
 
-  /// Types a copy of `root` for other argument types (Target::entryVariants) and what it calls;
-  /// null, with the session as it was, when the copy does not type: the root's own argument
-  /// types typed, so the entry can always fall back on the root.
+  /// Types a copy of `root` for other argument types (Target::entryVariants) and what it calls
+  /// (the root itself for its own types). When the copy does not type, returns null and leaves
+  /// the session as it was, so the root still compiles and the entry falls back on it.
   TypedFunction *typeVariant(FunctionSource *root, const std::vector<const Type *> &argumentTypes) {
     size_t typed = functions.size();
     int savedDepth = depth;

@@ -62,9 +62,10 @@ public:
   /// Refuses a root function the entry point cannot wrap (a kernel returning a value), before
   /// anything is lowered. Throws CompileError.
   virtual void checkEntry(const TypedFunction &root) const = 0;
-  /// Other argument types the entry point may call the root's function with, each typed and
-  /// lowered beside the root as a copy of it (GufuncLoopTarget: C-contiguous core arrays, for
-  /// the loop to choose at run time); none by default.
+  /// Argument types the entry point may call the root's function with instead of the root's
+  /// own, each typed and lowered beside the root as a copy of it (GufuncLoopTarget: all array
+  /// operands 'C', then all 'A', for the loop to choose by the strides at run time); a list
+  /// equal to the root's types gives the root itself. None by default.
   virtual std::vector<std::vector<const Type *>> entryVariants(const TypedFunction &root) const {
     (void)root;
     return {};
