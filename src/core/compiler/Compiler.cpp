@@ -95,6 +95,24 @@ public:
     return *function;
   }
 
+  /// Types a copy of `root` for other argument types (Target::entryVariants) and what it calls
+  /// (the root itself for its own types). When the copy does not type, returns null and leaves
+  /// the session as it was, so the root still compiles and the entry falls back on it.
+  TypedFunction *typeVariant(FunctionSource *root, const std::vector<const Type *> &argumentTypes) {
+    size_t typed = functions.size();
+    int savedDepth = depth;
+    try {
+      return &typeRoot(root, argumentTypes);
+    } catch (CompileError &) {
+      while (functions.size() > typed) {
+        instances.erase(std::make_pair(functions.back().source, functions.back().argumentTypes));
+        functions.pop_back();
+      }
+      depth = savedDepth;
+      return nullptr;
+    }
+  }
+
   /// Names every function after its digest (the root's first: recursion is cut where the
   /// traversal from the root meets a function again), and returns the root's digest.
   std::string nameFunctions(TypedFunction &root) {
@@ -199,9 +217,11 @@ std::unique_ptr<Target> targetFor(const CompileJob &job) {
   throw CompileError(CompileErrorKind::Internal, "unknown compile target", {});
 }
 
-/// Types the job's functions and names them after their digests; returns the job hash.
+/// Types the job's functions and names them after their digests; returns the job hash. With
+/// `variants`, also types the root's copies for the target's entryVariants into it (lowering
+/// needs them; the hash does not: they follow from the root and the target's identity).
 std::string typeJob(const CompileJob &job, const Target &target, CompileSession &session,
-                    TypedFunction *&rootOut) {
+                    TypedFunction *&rootOut, std::vector<TypedFunction *> *variants = nullptr) {
   const std::shared_ptr<FunctionSource> &source = job.source;
   const std::vector<const Type *> &argumentTypes = job.argumentTypes;
   if (argumentTypes.size() != source->parameters.size())
@@ -237,6 +257,9 @@ std::string typeJob(const CompileJob &job, const Target &target, CompileSession 
     throwUnsupported("returning a slice object from compiled code is not supported",
                      source->definitionLocation);
   rootOut = &root;
+  if (variants)
+    for (const std::vector<const Type *> &types : target.entryVariants(root))
+      variants->push_back(session.typeVariant(source.get(), types));
   return jobHash(job, target, session.nameFunctions(root));
 }
 
@@ -262,10 +285,11 @@ LoweredModule lowerModule(const CompileJob &job, const Target &target, StageTime
   const std::shared_ptr<FunctionSource> &source = job.source;
   CompileSession session;
   TypedFunction *rootPointer = nullptr;
+  std::vector<TypedFunction *> variants;
   LoweredModule result;
   {
     StageTimes::Scope timing(times, "type inference");
-    result.hash = typeJob(job, target, session, rootPointer);
+    result.hash = typeJob(job, target, session, rootPointer, &variants);
   }
   StageTimes::Scope timing(times, "lowering");
   TypedFunction &root = *rootPointer;
@@ -283,7 +307,7 @@ LoweredModule lowerModule(const CompileJob &job, const Target &target, StageTime
       throw;
     }
   }
-  result.entryName = target.defineEntry(lowering, root);
+  result.entryName = target.defineEntry(lowering, root, variants);
   lowering.finishDebugInfo();
   std::string problems;
   llvm::raw_string_ostream stream(problems);

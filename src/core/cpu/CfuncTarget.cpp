@@ -26,7 +26,8 @@ void CfuncTarget::checkEntry(const TypedFunction &root) const {
                      root.source->definitionLocation);
 }
 
-std::string CfuncTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root) const {
+std::string CfuncTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root,
+                                     const std::vector<TypedFunction *> &) const {
   llvm::LLVMContext &context = lowering.context;
   llvm::Function *callee = lowering.declare(root);
   bool returnsNothing = root.returnType->isNone();

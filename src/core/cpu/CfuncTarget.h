@@ -18,7 +18,8 @@ public:
   /// returns its result. An exception nothing can catch is reported through
   /// taipan_cfunc_failed (printed as unraisable, as ctypes does for its callbacks) and the
   /// result is zero.
-  std::string defineEntry(ModuleLowering &lowering, TypedFunction &root) const override;
+  std::string defineEntry(ModuleLowering &lowering, TypedFunction &root,
+                          const std::vector<TypedFunction *> &variants) const override;
 };
 
 } // namespace taipan

@@ -75,7 +75,8 @@ static bool holdsGenerator(const Type *type) {
   return false;
 }
 
-std::string CpuTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root) const {
+std::string CpuTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root,
+                                   const std::vector<TypedFunction *> &) const {
   // The Python iterator keeps the call's arguments alive (a generator may read an array
   // argument's memory), which only the dispatcher's boxing of a whole-result generator does.
   if (!root.returnType->isGenerator() && holdsGenerator(root.returnType))

@@ -41,7 +41,8 @@ public:
   void checkEntry(const TypedFunction &) const override {}
   /// `i32 <root>_entry(ptr arguments, ptr result)`, reading each argument through a pointer in
   /// the `arguments` array (memory form): the one entry point the dispatcher calls.
-  std::string defineEntry(ModuleLowering &lowering, TypedFunction &root) const override;
+  std::string defineEntry(ModuleLowering &lowering, TypedFunction &root,
+                          const std::vector<TypedFunction *> &variants) const override;
   std::string mathFunctionName(const std::string &libmName) const override { return libmName; }
   /// Calls of `expf` and `exp` without fastmath's 'afn' get glibc's algorithms on vectors
   /// (cpu/GlibcExpf, cpu/GlibcExp) as their vector variants where the host's libm is glibc's

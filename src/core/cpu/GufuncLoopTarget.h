@@ -23,13 +23,28 @@ public:
   /// Arrays whose dimensions match their operand's core dimensions, scalars without any, and a
   /// function returning None (outputs are written in place).
   void checkEntry(const TypedFunction &root) const override;
+  /// When some operand has core dimensions: the root with every array operand C-contiguous
+  /// ('C' layout), whose indexing needs no run-time innermost stride, so LLVM can vectorise and
+  /// strength-reduce the loops over core dimensions; then the root with every array operand
+  /// 'A', for any strides (a signature may type an operand 'C' that NumPy passes strided).
+  std::vector<std::vector<const Type *>> entryVariants(const TypedFunction &root) const override;
   /// `void <root>_gufunc(ptr args, ptr dimensions, ptr steps, ptr data)`: for each of the
   /// `dimensions[0]` outer elements, builds each operand's view from `args[k] + i * steps[k]`,
   /// the core sizes in `dimensions[1...]` and the core strides after the outer steps, and calls
-  /// the root; an element that raises stops the loop (taipan_ufunc_loop_failed).
-  std::string defineEntry(ModuleLowering &lowering, TypedFunction &root) const override;
+  /// the root; an element that raises stops the loop (taipan_ufunc_loop_failed). With variants
+  /// it calls the contiguous copy when the core strides describe C-contiguous cores for every
+  /// array operand and some core extent is large enough for vectorised loops to run
+  /// (MinimumContiguousExtent), else the `A` copy: strides are the same for all elements, so
+  /// this is decided once per call. Each copy's loop is a function of its own.
+  std::string defineEntry(ModuleLowering &lowering, TypedFunction &root,
+                          const std::vector<TypedFunction *> &variants) const override;
 
 private:
+  /// The NumPy loop calling `function` (the root or its contiguous copy) for every element,
+  /// named `<function>suffix`; returns its name.
+  std::string defineLoop(ModuleLowering &lowering, TypedFunction &function,
+                         const std::string &suffix) const;
+
   std::vector<std::vector<int>> coreDimensions;
 };
 

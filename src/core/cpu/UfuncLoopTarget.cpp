@@ -25,7 +25,8 @@ void UfuncLoopTarget::checkEntry(const TypedFunction &root) const {
 /// this many elements once per call, so every operand is contiguous within a chunk.
 constexpr int64_t SplatChunk = 512;
 
-std::string UfuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root) const {
+std::string UfuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root,
+                                         const std::vector<TypedFunction *> &) const {
   return defineNumpyLoop(
       lowering, root, "_ufunc",
       [&](llvm::IRBuilder<> &builder, const NumpyLoopParameters &parameters) -> NumpyLoopBody {

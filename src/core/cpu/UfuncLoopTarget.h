@@ -18,7 +18,8 @@ public:
   /// `dimensions[0]` elements, reads every input at `args[k] + i * steps[k]` and has the root
   /// write its result at the output's address. An element that raises stops the loop and calls
   /// taipan_ufunc_loop_failed (runtime/UfuncLoops.h).
-  std::string defineEntry(ModuleLowering &lowering, TypedFunction &root) const override;
+  std::string defineEntry(ModuleLowering &lowering, TypedFunction &root,
+                          const std::vector<TypedFunction *> &variants) const override;
 };
 
 } // namespace taipan

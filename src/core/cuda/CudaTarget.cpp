@@ -291,7 +291,8 @@ void CudaTarget::checkEntry(const TypedFunction &root) const {
                      root.source->definitionLocation);
 }
 
-std::string CudaTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root) const {
+std::string CudaTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root,
+                                    const std::vector<TypedFunction *> &) const {
   llvm::Function *callee = lowering.declare(root);
   if (entry == Entry::DeviceFunction) {
     callee->setLinkage(llvm::GlobalValue::ExternalLinkage);

@@ -41,7 +41,8 @@ public:
   /// A kernel: `void <root>_kernel(args...)` with every argument in memory form, calling the
   /// root and dropping its status (the device runtime records an exception for debug
   /// launches). A device function: the root itself, made external.
-  std::string defineEntry(ModuleLowering &lowering, TypedFunction &root) const override;
+  std::string defineEntry(ModuleLowering &lowering, TypedFunction &root,
+                          const std::vector<TypedFunction *> &variants) const override;
   /// libdevice's function (`sin` gives `__nv_sin`), or under fastmath=True the fast float32
   /// variant numba-cuda uses where there is one (`sinf` gives `__nv_fast_sinf`).
   std::string mathFunctionName(const std::string &libmName) const override;

@@ -14,6 +14,7 @@ class Module;
 namespace taipan {
 
 class ModuleLowering;
+class Type;
 struct TypedFunction;
 
 /// The attribute lowering gives declarations of foreign functions (cuda.declare_device): they
@@ -61,9 +62,19 @@ public:
   /// Refuses a root function the entry point cannot wrap (a kernel returning a value), before
   /// anything is lowered. Throws CompileError.
   virtual void checkEntry(const TypedFunction &root) const = 0;
+  /// Argument types the entry point may call the root's function with instead of the root's
+  /// own, each typed and lowered beside the root as a copy of it (GufuncLoopTarget: all array
+  /// operands 'C', then all 'A', for the loop to choose by the strides at run time); a list
+  /// equal to the root's types gives the root itself. None by default.
+  virtual std::vector<std::vector<const Type *>> entryVariants(const TypedFunction &root) const {
+    (void)root;
+    return {};
+  }
   /// Emits the entry point through which the job's root is called (after every function is
-  /// lowered) and returns its symbol.
-  virtual std::string defineEntry(ModuleLowering &lowering, TypedFunction &root) const = 0;
+  /// lowered) and returns its symbol. `variants`: the root's copies typed for entryVariants, in
+  /// its order (a variant that did not type is null).
+  virtual std::string defineEntry(ModuleLowering &lowering, TypedFunction &root,
+                                  const std::vector<TypedFunction *> &variants) const = 0;
 
   // Code generation.
 

@@ -67,7 +67,7 @@ struct LoweredJob {
     target.checkEntry(function);
     ModuleLowering lowering(*module, target);
     lowering.define(function);
-    entryName = target.defineEntry(lowering, function);
+    entryName = target.defineEntry(lowering, function, {});
     lowering.finishDebugInfo();
   }
 
