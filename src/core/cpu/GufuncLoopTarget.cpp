@@ -55,10 +55,16 @@ GufuncLoopTarget::entryVariants(const TypedFunction &root) const {
   if (root.argumentTypes.size() != coreDimensions.size())
     return {}; // checkEntry refuses it
   // Operands without core dimensions are scalars or one-element arrays, contiguous either way.
-  bool hasCores = false;
-  for (size_t k = 0; k < coreDimensions.size(); ++k)
-    hasCores |= root.argumentTypes[k]->isArray() && !coreDimensions[k].empty();
-  if (!hasCores)
+  // Only a signature that types a core operand with a layout ('C', 'F') gets the two copies: it
+  // needs the 'A' copy for operands NumPy passes strided, and then the 'C' copy costs little
+  // more. An all-'A' signature (`float64[:, :]`) keeps its one kernel: a second copy doubled
+  // its compile time (25 -> 70 ms for a matmul) for 10-25% on cores of 8 and more.
+  bool declaresLayout = false;
+  for (size_t k = 0; k < coreDimensions.size(); ++k) {
+    const Type *type = root.argumentTypes[k];
+    declaresLayout |= type->isArray() && !coreDimensions[k].empty() && type->layout() != 'A';
+  }
+  if (!declaresLayout)
     return {};
   auto withLayout = [&](char layout) {
     std::vector<const Type *> types = root.argumentTypes;

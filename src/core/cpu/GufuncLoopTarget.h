@@ -23,10 +23,11 @@ public:
   /// Arrays whose dimensions match their operand's core dimensions, scalars without any, and a
   /// function returning None (outputs are written in place).
   void checkEntry(const TypedFunction &root) const override;
-  /// When some operand has core dimensions: the root with every array operand C-contiguous
-  /// ('C' layout), whose indexing needs no run-time innermost stride, so LLVM can vectorise and
-  /// strength-reduce the loops over core dimensions; then the root with every array operand
-  /// 'A', for any strides (a signature may type an operand 'C' that NumPy passes strided).
+  /// When the signature types some operand with core dimensions 'C' or 'F': the root with
+  /// every array operand C-contiguous ('C' layout), whose indexing needs no run-time innermost
+  /// stride, so LLVM can vectorise and strength-reduce the loops over core dimensions; then the
+  /// root with every array operand 'A', for the strided operands NumPy passes such a signature
+  /// without copying. An all-'A' signature keeps its one kernel.
   std::vector<std::vector<const Type *>> entryVariants(const TypedFunction &root) const override;
   /// `void <root>_gufunc(ptr args, ptr dimensions, ptr steps, ptr data)`: for each of the
   /// `dimensions[0]` outer elements, builds each operand's view from `args[k] + i * steps[k]`,
