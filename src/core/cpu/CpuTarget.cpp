@@ -105,7 +105,14 @@ std::string CpuTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root
   for (size_t i = 0; i < root.argumentTypes.size(); ++i) {
     llvm::Value *slot = builder.CreateConstGEP1_64(pointer, wrapper->getArg(0), i);
     llvm::Value *address = builder.CreateLoad(pointer, slot);
-    arguments.push_back(builder.CreateLoad(memoryType(context, root.argumentTypes[i]), address));
+    llvm::LoadInst *argument =
+        builder.CreateLoad(memoryType(context, root.argumentTypes[i]), address);
+    // The dispatcher unboxed every argument completely. Said of the loads, it survives the
+    // root being inlined here, where its parameters' noundef (see ModuleLowering::declare) is
+    // lost; aggregates may hold padding, so only scalars say it.
+    if (!argument->getType()->isAggregateType())
+      argument->setMetadata(llvm::LLVMContext::MD_noundef, llvm::MDNode::get(context, {}));
+    arguments.push_back(argument);
   }
   builder.CreateRet(builder.CreateCall(callee, arguments));
   return wrapper->getName().str();
