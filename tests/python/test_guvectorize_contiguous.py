@@ -1,29 +1,17 @@
 """@guvectorize's copy of the kernel for C-contiguous cores: the loop runs it when every array
 operand's core strides describe a C-contiguous core (NumPy's rule) and some core extent is at
 least 8, and the A-layout kernel otherwise (the shapes below have an extent of 8 or more where
-they mean to reach the contiguous copy). Both must give the bits the other gives and the Python function's: contiguous,
-transposed, reversed, broadcast (stride 0), extent-1 and empty cores, scalar operands and
-outputs passed non-contiguous."""
-
-import math
+they mean to reach the contiguous copy). Both must give the bits the other gives and the Python
+function's: contiguous, transposed, reversed, broadcast (stride 0), extent-1 and empty cores,
+scalar operands and outputs passed non-contiguous."""
 
 import numpy as np
 import pytest
 from numpy_checks import no_allocation_leak
+from test_guvectorize import l2_norm, matmul, move_mean
 
 from taipan import _core, guvectorize
 from taipan.types import Array, float64, int64
-
-
-def matmul(a, b, out):
-    m, n = a.shape
-    p = b.shape[1]
-    for i in range(m):
-        for j in range(p):
-            s = 0.0
-            for k in range(n):
-                s += a[i, k] * b[k, j]
-            out[i, j] = s
 
 
 def integer_matmul(a, b, out):
@@ -38,22 +26,6 @@ def integer_matmul(a, b, out):
 def axpy(a, b, out):
     for i in range(a.shape[0]):
         out[i] = 2.5 * a[i] + b[i]
-
-
-def l2_norm(vec, out):
-    acc = 0.0
-    for value in vec:
-        acc += value**2
-    out[0] = math.sqrt(acc)
-
-
-def move_mean(a, window, out):
-    s = 0.0
-    for i in range(a.shape[0]):
-        s += a[i]
-        if i >= window:
-            s -= a[i - window]
-        out[i] = s / min(i + 1, window)
 
 
 def strided_copy(x):
