@@ -14,13 +14,12 @@
 #include "cpu/GlibcExpf.h"
 
 #include "cpu/ExactVectorVariants.h"
+#include "cpu/HostInfo.h"
 
-#include <llvm/ADT/StringMap.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
-#include <llvm/TargetParser/Host.h>
 
 #include <bit>
 #include <cmath>
@@ -138,8 +137,7 @@ void defineGlibcExpfBody(llvm::Function &function) {
 
 bool hostExpfIsGlibcFma() {
   static const bool matches = [] {
-    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-    if (!features.lookup("fma") || !features.lookup("avx2"))
+    if (!hostHasFmaAndAvx2())
       return false;
     // Through a volatile pointer, so the compiler cannot fold the calls with its own expf.
     float (*volatile libmExpf)(float) = ::expf;

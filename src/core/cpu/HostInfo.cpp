@@ -23,6 +23,14 @@ std::string hostCpuFeatures() {
   return features;
 }
 
+bool hostHasFmaAndAvx2() {
+  static const bool has = [] {
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    return features.lookup("fma") && features.lookup("avx2");
+  }();
+  return has;
+}
+
 std::string hostTargetTriple() { return llvm::sys::getProcessTriple(); }
 
 bool hostHasVectorMath() {

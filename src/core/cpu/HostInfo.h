@@ -12,6 +12,9 @@ std::string llvmVersion();
 std::string hostCpuName();
 /// The host CPU features LLVM detected, as "+avx2,+fma,...".
 std::string hostCpuFeatures();
+/// Whether the host CPU has FMA and AVX2, which glibc's fused libm builds (the exact exp and
+/// expf variants copy them) need.
+bool hostHasFmaAndAvx2();
 /// The target triple of the host.
 std::string hostTargetTriple();
 /// Whether glibc's vector math library (libmvec) is loaded into the process (tried once, on
