@@ -89,19 +89,10 @@ void InferencePass::widenListVariable(Expr *list, const std::string &method,
       assignVariable(list->name, widened, list->location);
 }
 
-const Type *InferencePass::typeDictOperator(Expr *expr, const std::string &symbol,
-                                            std::vector<Expr *> operands) {
-  const LibraryFunction *entry = Library::get().find("dict." + symbol);
-  if (!entry)
-    throwTypingError("unsupported operand types for " + symbol + ": " +
-                         describe(typeOf(operands[0])) + " and " + describe(typeOf(operands[1])),
-                     expr->location);
-  return typeLibraryOperands(expr, entry, std::move(operands));
-}
-
-const Type *InferencePass::typeSetOperator(Expr *expr, const std::string &symbol,
-                                           std::vector<Expr *> operands) {
-  const LibraryFunction *entry = Library::get().find("set." + symbol);
+const Type *InferencePass::typeContainerOperator(Expr *expr, const char *container,
+                                                 const std::string &symbol,
+                                                 std::vector<Expr *> operands) {
+  const LibraryFunction *entry = Library::get().find(std::string(container) + "." + symbol);
   if (!entry)
     throwTypingError("unsupported operand types for " + symbol + ": " +
                          describe(typeOf(operands[0])) + " and " + describe(typeOf(operands[1])),

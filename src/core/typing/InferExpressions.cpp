@@ -122,7 +122,7 @@ const Type *InferencePass::computeType(Expr *expr) {
     if (left->isList() || right->isList()) // list + list, list * n (library/Lists.cpp)
       return typeListOperator(expr, binaryOpSymbol(expr->binaryOp), expr->operands);
     if (left->isSet() || right->isSet()) // a | b, a & b, a - b, a ^ b (library/Sets.cpp)
-      return typeSetOperator(expr, binaryOpSymbol(expr->binaryOp), expr->operands);
+      return typeContainerOperator(expr, "set", binaryOpSymbol(expr->binaryOp), expr->operands);
     if (const Type *array = typeElementwiseBinary(expr->binaryOp, left, right, expr->location,
                                                   isNumberLiteral(expr->operands[0]),
                                                   isNumberLiteral(expr->operands[1])))
@@ -218,12 +218,14 @@ const Type *InferencePass::computeType(Expr *expr) {
     if (!identity && (operands[0]->isDict() || operands.back()->isDict())) {
       if (expr->compareOps.size() != 1)
         throwUnsupported("chained comparisons of dicts are not supported", expr->location);
-      return typeDictOperator(expr, compareOpSymbol(expr->compareOps[0]), expr->operands);
+      return typeContainerOperator(expr, "dict", compareOpSymbol(expr->compareOps[0]),
+                                   expr->operands);
     }
     if (!identity && (operands[0]->isSet() || operands.back()->isSet())) {
       if (expr->compareOps.size() != 1)
         throwUnsupported("chained comparisons of sets are not supported", expr->location);
-      return typeSetOperator(expr, compareOpSymbol(expr->compareOps[0]), expr->operands);
+      return typeContainerOperator(expr, "set", compareOpSymbol(expr->compareOps[0]),
+                                   expr->operands);
     }
     if (!identity && (operands[0]->isList() || operands.back()->isList())) {
       if (expr->compareOps.size() != 1)
@@ -310,13 +312,13 @@ const Type *InferencePass::computeType(Expr *expr) {
     bool unknown = false;
     for (Expr *operand : expr->operands)
       unknown |= !typeExpr(operand);
-    return unknown ? nullptr : typeDictOperator(expr, "{}", expr->operands);
+    return unknown ? nullptr : typeContainerOperator(expr, "dict", "{}", expr->operands);
   }
   case ExprKind::Set: { // {a, b, ...}: the "set.{}" entry (library/Sets.cpp)
     bool unknown = false;
     for (Expr *operand : expr->operands)
       unknown |= !typeExpr(operand);
-    return unknown ? nullptr : typeSetOperator(expr, "{}", expr->operands);
+    return unknown ? nullptr : typeContainerOperator(expr, "set", "{}", expr->operands);
   }
   case ExprKind::Slice:
     for (Expr *part : expr->operands) {
@@ -520,7 +522,7 @@ const Type *InferencePass::typeSubscript(Expr *expr) {
   if (base->isDict()) { // d[k] (library/Dicts.cpp)
     if (!typeExpr(index))
       return nullptr;
-    return typeDictOperator(expr, "[]", {expr->operands[0], index});
+    return typeContainerOperator(expr, "dict", "[]", {expr->operands[0], index});
   }
   if (base->isList()) { // l[i], l[a:b] (library/Lists.cpp)
     if (!typeExpr(index))

@@ -218,12 +218,11 @@ private:
   /// a list(float64).
   void widenListVariable(Expr *list, const std::string &method,
                          const std::vector<const Type *> &arguments);
-  /// An operator on dicts (`{}`, `[]`, `in`, `==`), typed by its library entry "dict.<operator>"
-  /// (library/Dicts.cpp) and recorded under the expression.
-  const Type *typeDictOperator(Expr *expr, const std::string &symbol, std::vector<Expr *> operands);
-  /// An operator on sets (`{a, b}`, `|`, `in`, `<=`...), typed by its library entry
-  /// "set.<operator>" (library/Sets.cpp) and recorded under the expression.
-  const Type *typeSetOperator(Expr *expr, const std::string &symbol, std::vector<Expr *> operands);
+  /// An operator on dicts (`{}`, `[]`, `in`, `==`; `container` "dict", library/Dicts.cpp) or
+  /// sets (`{a, b}`, `|`, `in`, `<=`...; "set", library/Sets.cpp), typed by its library entry
+  /// "<container>.<operator>" and recorded under the expression.
+  const Type *typeContainerOperator(Expr *expr, const char *container, const std::string &symbol,
+                                    std::vector<Expr *> operands);
   /// `s.add(x)` and `s.update(iterable)` on a set variable widen its key type, as appends
   /// widen a list's: `s = set()` then `s.add(1.5)` makes s a set of float64.
   void widenSetVariable(Expr *set, const std::string &method,
