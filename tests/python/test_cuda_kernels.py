@@ -6,10 +6,12 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 import cuda_kernels as k
 import numpy as np
 import pytest
+from child_processes import child_python_path
 
 from taipan import cuda, float16, float32, float64, int32, int64, uint32, void
 
@@ -70,6 +72,35 @@ def test_kernel_ptx_passes_ptxas(kernel, signature, tmp_path):
     assert ".entry" in ptx and ".target sm_90" in ptx
     assert str(return_type) == "none"
     ptxas(ptx, tmp_path)
+
+
+CROSS_MODULE_SCRIPT = """
+import cuda_kernels as k
+from taipan import cuda, float32, float64, void
+
+matrix = float32[:, :]
+
+for _ in range(100):
+    lookup = cuda.compile_ptx(k.constant_lookup.py_func, void(float64[:]), cc=(9, 0))[0]
+    shared = cuda.compile_ptx(k.matmul_shared.py_func, void(matrix, matrix, matrix), cc=(9, 0))[0]
+    assert "demoted" in shared and "demoted" not in lookup, lookup
+print("ok")
+"""
+
+
+def test_kernel_ptx_never_holds_an_earlier_modules_variables(tmp_path):
+    """LLVM's NVPTX printer keeps the shared arrays it demotes into functions in a map keyed by
+    the function's address and never cleared. When one code-generation pipeline served every
+    module, a kernel whose function took the address of an earlier kernel's printed that kernel's
+    freed variables and crashed the interpreter; each module now gets its own pipeline. A child
+    process, since the failure is a crash."""
+    script = tmp_path / "cross_module.py"
+    script.write_text(CROSS_MODULE_SCRIPT)
+    env = dict(os.environ, PYTHONPATH=child_python_path(os.path.dirname(k.__file__)))
+    result = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, check=False
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-2000:]
 
 
 @needs_ptxas

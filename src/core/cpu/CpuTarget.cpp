@@ -149,7 +149,9 @@ void CpuTarget::optimize(llvm::Module &module, StageTimes *times) const {
 
 std::string CpuTarget::emitFile(llvm::Module &module, bool object) const {
   return emitCode(machine(), module,
-                  object ? llvm::CodeGenFileType::ObjectFile : llvm::CodeGenFileType::AssemblyFile);
+                  object ? llvm::CodeGenFileType::ObjectFile : llvm::CodeGenFileType::AssemblyFile,
+                  machine().getTargetTriple().isX86() ? PipelineReuse::Reuse
+                                                      : PipelineReuse::BuildPerModule);
 }
 
 std::string CpuTarget::emitAssembly(llvm::Module &module) const { return emitFile(module, false); }

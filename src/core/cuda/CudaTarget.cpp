@@ -379,7 +379,8 @@ void CudaTarget::optimize(llvm::Module &module, StageTimes *times) const {
 }
 
 std::string CudaTarget::emitAssembly(llvm::Module &module) const {
-  return emitCode(*machine, module, llvm::CodeGenFileType::AssemblyFile);
+  return emitCode(*machine, module, llvm::CodeGenFileType::AssemblyFile,
+                  PipelineReuse::BuildPerModule);
 }
 
 } // namespace taipan

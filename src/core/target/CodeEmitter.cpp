@@ -38,23 +38,27 @@ EmitterTable &table() {
   return *instance;
 }
 
-/// The emitter of `machine` for `kind`, built on first use.
-Emitter &emitterFor(llvm::TargetMachine &machine, llvm::CodeGenFileType kind) {
+/// A new emitter of `machine` for `kind`.
+std::unique_ptr<Emitter> buildEmitter(llvm::TargetMachine &machine, llvm::CodeGenFileType kind) {
+  auto built = std::make_unique<Emitter>();
+  // The module was verified when lowering ended, as clang does it once (its release builds
+  // skip code generation's verifier): two more verifier runs were 1-2% of generating code.
+  if (machine.addPassesToEmitFile(built->passes, built->stream, nullptr, kind,
+                                  /*DisableVerify=*/true)) {
+    const char *what = kind == llvm::CodeGenFileType::ObjectFile ? "object files" : "assembly";
+    throw CompileError(CompileErrorKind::Internal, std::string("the target cannot emit ") + what,
+                       {});
+  }
+  return built;
+}
+
+/// The kept emitter of `machine` for `kind`, built on first use.
+Emitter &keptEmitterFor(llvm::TargetMachine &machine, llvm::CodeGenFileType kind) {
   EmitterTable &emitters = table();
   std::lock_guard<std::mutex> lock(emitters.mutex);
   std::unique_ptr<Emitter> &slot = emitters.emitters[{&machine, static_cast<int>(kind)}];
-  if (!slot) {
-    auto built = std::make_unique<Emitter>();
-    // The module was verified when lowering ended, as clang does it once (its release builds
-    // skip code generation's verifier): two more verifier runs were 1-2% of generating code.
-    if (machine.addPassesToEmitFile(built->passes, built->stream, nullptr, kind,
-                                    /*DisableVerify=*/true)) {
-      const char *what = kind == llvm::CodeGenFileType::ObjectFile ? "object files" : "assembly";
-      throw CompileError(CompileErrorKind::Internal, std::string("the target cannot emit ") + what,
-                         {});
-    }
-    slot = std::move(built);
-  }
+  if (!slot)
+    slot = buildEmitter(machine, kind);
   return *slot;
 }
 
@@ -66,9 +70,14 @@ void forget(const EmitterKey &key) {
 
 } // namespace
 
-std::string emitCode(llvm::TargetMachine &machine, llvm::Module &module,
-                     llvm::CodeGenFileType kind) {
-  Emitter &emitter = emitterFor(machine, kind);
+std::string emitCode(llvm::TargetMachine &machine, llvm::Module &module, llvm::CodeGenFileType kind,
+                     PipelineReuse reuse) {
+  if (reuse == PipelineReuse::BuildPerModule) {
+    std::unique_ptr<Emitter> emitter = buildEmitter(machine, kind);
+    emitter->passes.run(module);
+    return std::string(emitter->buffer.begin(), emitter->buffer.end());
+  }
+  Emitter &emitter = keptEmitterFor(machine, kind);
   emitter.buffer.clear();
   try {
     emitter.passes.run(module);
