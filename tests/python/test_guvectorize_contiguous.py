@@ -206,3 +206,27 @@ def test_a_signature_typed_contiguous_still_takes_strided_operands():
     check_matmul(gufunc, np.swapaxes(a, 1, 2), b)
     check_matmul(gufunc, np.ascontiguousarray(np.swapaxes(a, 1, 2)), b)
     check_matmul(gufunc, np.swapaxes(a, 1, 2)[:, :, :3], b[:, :3, :3])  # small cores
+
+
+def shuffled_copy(x, out):
+    for i in range(x.shape[0]):
+        out[i] = x[i]
+    np.random.shuffle(out)  # types only for C-contiguous arrays: there is no 'A' copy
+
+
+def test_a_kernel_without_a_strided_copy_refuses_strided_operands():
+    """A signature typed 'C' whose 'A' copy does not type keeps one kernel, which would read a
+    strided operand as contiguous: the loop runs it on contiguous cores and raises ValueError
+    for any other, instead of a silently wrong result."""
+    gufunc = guvectorize(["void(float64[::1], float64[::1])"], "(n)->(n)")(shuffled_copy)
+    x = np.arange(24.0).reshape(3, 8)
+    with no_allocation_leak():
+        out = gufunc(x)
+        np.testing.assert_array_equal(np.sort(out, axis=1), x)  # each row a permutation
+        single = np.zeros((3, 1))
+        gufunc(x[:, ::8], single)  # extent 1: any stride is contiguous
+        np.testing.assert_array_equal(single, x[:, ::8])
+        gufunc(x[:, :0])  # empty cores
+        for strided, given in [(x[:, ::2], None), (x[:, :4], strided_copy(np.zeros((3, 4))))]:
+            with pytest.raises(ValueError, match=r"shuffled_copy\(\) is typed for contiguous"):
+                gufunc(strided) if given is None else gufunc(strided, given)

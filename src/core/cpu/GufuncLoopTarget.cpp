@@ -4,6 +4,7 @@
 #include "cpu/NumpyLoop.h"
 #include "lower/FunctionLowering.h"
 #include "lower/LowerTypes.h"
+#include "runtime/Runtime.h"
 #include "support/CompileError.h"
 
 #include <llvm/IR/Module.h>
@@ -76,17 +77,18 @@ GufuncLoopTarget::entryVariants(const TypedFunction &root) const {
   return {withLayout('C'), withLayout('A')};
 }
 
-/// Whether a core of extents `shape` and byte strides `stride` is C-contiguous for items of
-/// `itemSize` bytes, as NumPy decides it: each stride is the item size times the extents
-/// inside it, except that a dimension of extent 1 may have any stride and an empty core is
-/// contiguous.
+/// Whether a core of extents `shape` and byte strides `stride` is contiguous in `order` ('C':
+/// last dimension fastest, 'F': first) for items of `itemSize` bytes, as NumPy decides it: each
+/// stride is the item size times the extents inside it, except that a dimension of extent 1 may
+/// have any stride and an empty core is contiguous.
 static llvm::Value *isContiguousCore(llvm::IRBuilder<> &builder, uint64_t itemSize,
                                      const std::vector<llvm::Value *> &shape,
-                                     const std::vector<llvm::Value *> &stride) {
+                                     const std::vector<llvm::Value *> &stride, char order = 'C') {
   llvm::Value *expected = builder.getInt64(itemSize);
   llvm::Value *packed = builder.getTrue();
   llvm::Value *empty = builder.getFalse();
-  for (size_t d = shape.size(); d-- > 0;) {
+  for (size_t step = 0; step < shape.size(); ++step) {
+    size_t d = order == 'F' ? step : shape.size() - 1 - step;
     llvm::Value *single = builder.CreateICmpEQ(shape[d], builder.getInt64(1));
     llvm::Value *fits = builder.CreateICmpEQ(stride[d], expected);
     packed = builder.CreateAnd(packed, builder.CreateOr(single, fits));
@@ -191,10 +193,14 @@ constexpr int64_t MinimumContiguousExtent = 8;
 
 std::string GufuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root,
                                           const std::vector<TypedFunction *> &variants) const {
-  // Either copy may be the root itself (typed so by its signature). Without an `A` copy (one
-  // that did not type) the root serves strided operands, as it did before there were copies.
-  TypedFunction *contiguous = variants.empty() ? nullptr : variants[0];
-  TypedFunction *strided = variants.size() > 1 && variants[1] ? variants[1] : &root;
+  // Either copy may be the root itself (typed so by its signature). A copy that did not type is
+  // null: without the `A` copy only operands in the signature's layouts may run.
+  if (variants.empty())
+    return defineLoop(lowering, root, "_gufunc");
+  if (!variants[1])
+    return defineLayoutCheckedEntry(lowering, root);
+  TypedFunction *contiguous = variants[0];
+  TypedFunction *strided = variants[1];
   if (!contiguous)
     return defineLoop(lowering, *strided, "_gufunc");
   // Each copy's loop is a function of its own, so that neither's registers are allocated
@@ -238,6 +244,49 @@ std::string GufuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunctio
     builder.CreateCall(loops[copy], arguments);
     builder.CreateRetVoid();
   }
+  return entry->getName().str();
+}
+
+std::string GufuncLoopTarget::defineLayoutCheckedEntry(ModuleLowering &lowering,
+                                                       TypedFunction &root) const {
+  llvm::Module &module = lowering.module;
+  llvm::Function *loop = module.getFunction(defineLoop(lowering, root, "_gufunc_declared"));
+  loop->setLinkage(llvm::GlobalValue::InternalLinkage);
+  llvm::LLVMContext &context = lowering.context;
+  auto *entry = llvm::Function::Create(loop->getFunctionType(), llvm::Function::ExternalLinkage,
+                                       root.symbolName + "_gufunc", module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", entry));
+  lowering.describeWrapper(entry, loop, builder);
+  CoreShapes core = loadCoreShapes(builder, coreDimensions, entry->getArg(1), entry->getArg(2));
+  llvm::Value *fits = builder.getTrue();
+  for (size_t k = 0; k < coreDimensions.size(); ++k) {
+    const Type *type = root.argumentTypes[k];
+    if (type->isArray() && !core.sizes[k].empty() && type->layout() != 'A')
+      fits =
+          builder.CreateAnd(fits, isContiguousCore(builder, itemSizeOf(module, type), core.sizes[k],
+                                                   core.strides[k], type->layout()));
+  }
+  std::vector<llvm::Value *> arguments;
+  for (llvm::Argument &argument : entry->args())
+    arguments.push_back(&argument);
+  llvm::BasicBlock *run = llvm::BasicBlock::Create(context, "run", entry);
+  llvm::BasicBlock *refuse = llvm::BasicBlock::Create(context, "refuse", entry);
+  builder.CreateCondBr(fits, run, refuse);
+  builder.SetInsertPoint(run);
+  builder.CreateCall(loop, arguments);
+  builder.CreateRetVoid();
+  builder.SetInsertPoint(refuse);
+  std::string message =
+      root.source->name +
+      "() is typed for contiguous core operands (its signature's layouts) "
+      "and does not compile for strided ones; pass contiguous arrays (np.ascontiguousarray) or "
+      "type the operands 'A' (float64[:, :])";
+  builder.CreateCall(lowering.runtimeFunction("taipan_raise", builder.getVoidTy(),
+                                              {builder.getInt32Ty(), builder.getPtrTy()}),
+                     {builder.getInt32(ValueErrorId), lowering.stringConstant(message)});
+  builder.CreateCall(
+      lowering.runtimeFunction("taipan_ufunc_loop_failed", llvm::Type::getVoidTy(context), {}));
+  builder.CreateRetVoid();
   return entry->getName().str();
 }
 

@@ -45,6 +45,10 @@ private:
   /// named `<function>suffix`; returns its name.
   std::string defineLoop(ModuleLowering &lowering, TypedFunction &function,
                          const std::string &suffix) const;
+  /// The entry when the signature declares core layouts and the root's `A` copy does not type:
+  /// it runs the root only when every core operand typed 'C' or 'F' is contiguous so (the
+  /// root would read any other as if it were), and otherwise raises ValueError.
+  std::string defineLayoutCheckedEntry(ModuleLowering &lowering, TypedFunction &root) const;
 
   std::vector<std::vector<int>> coreDimensions;
 };
