@@ -12,6 +12,7 @@
 #include <numpy/ufuncobject.h>
 
 #include "TypeObjects.h"
+#include "UfuncFastCall.h"
 #include "compiler/UserUfuncs.h"
 #include "runtime/ThreadPool.h"
 #include "runtime/UfuncLoops.h"
@@ -42,10 +43,11 @@ struct UfuncStorage {
   std::vector<void *> data;
   std::vector<char> types;
   std::deque<runtime::ParallelUfuncLoop> parallel; // stable addresses for `data`
+  UfuncFastCall fast;
 };
 
 void releaseStorage(PyObject *capsule) {
-  delete static_cast<UfuncStorage *>(PyCapsule_GetPointer(capsule, "taipan.ufunc"));
+  delete static_cast<UfuncStorage *>(PyCapsule_GetPointer(capsule, nullptr));
 }
 
 /// Sets the Python exception from the failed element's pending one, on whichever thread ran
@@ -55,6 +57,15 @@ void reportFailedElement() {
   if (!PyErr_Occurred())
     raisePendingException();
   PyGILState_Release(state);
+}
+
+/// The vectorcall of a ufunc with one output and no core dimensions: its direct path
+/// (UfuncFastCall), which hands NumPy every call it does not take.
+PyObject *callDirectly(PyObject *ufunc, PyObject *const *arguments, size_t count,
+                       PyObject *keywordNames) {
+  auto *storage = static_cast<UfuncStorage *>(
+      PyCapsule_GetPointer(reinterpret_cast<PyUFuncObject *>(ufunc)->obj, nullptr));
+  return callUfunc(storage->fast, ufunc, arguments, count, keywordNames);
 }
 
 bool ufuncApiReady() {
@@ -123,13 +134,26 @@ nb::object makeUfunc(const std::string &name, const std::string &doc, int inputs
       identityValue);
   if (!ufunc)
     throw nb::python_error();
-  PyObject *capsule = PyCapsule_New(storage.get(), "taipan.ufunc", releaseStorage);
+  // Unnamed: the direct path reads it on every call, and a name costs a string comparison.
+  PyObject *capsule = PyCapsule_New(storage.get(), nullptr, releaseStorage);
   if (!capsule) {
     Py_DECREF(ufunc);
     throw nb::python_error();
   }
+  auto *object = reinterpret_cast<PyUFuncObject *>(ufunc);
+  if (signature.empty() && outputs == 1 && directCallsAvailable()) {
+    // NumPy calls a ufunc through this field (the type's vectorcall offset): the direct path
+    // takes the plain calls and hands it back the rest.
+    UfuncFastCall &fast = storage->fast;
+    fast.numpyCall = reinterpret_cast<vectorcallfunc>(object->vectorcall);
+    fast.inputs = inputs;
+    fast.loopTypes = loopTypes;
+    fast.loops.assign(storage->loops.begin(), storage->loops.end());
+    fast.data = storage->data;
+    object->vectorcall = reinterpret_cast<decltype(object->vectorcall)>(&callDirectly);
+  }
   storage.release();
-  reinterpret_cast<PyUFuncObject *>(ufunc)->obj = capsule;
+  object->obj = capsule;
   return nb::steal(ufunc);
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cfenv>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -55,7 +56,14 @@ void parallelUfuncLoop(char **args, const int64_t *dimensions, const int64_t *st
     return;
   }
   ParallelFailure failure;
+  // NumPy reports the floating-point exceptions the calling thread's status holds after the
+  // loop: each chunk's are collected (from a clean status) and raised there, as if one thread
+  // had run every element.
+  constexpr int reported = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
+  std::atomic<int> raised{0};
   parallelFor(dimensions[0], [&](int64_t begin, int64_t end) {
+    if (std::fetestexcept(reported))
+      std::feclearexcept(reported);
     std::vector<char *> pointers(loop.operandCount);
     for (int i = 0; i < loop.operandCount; ++i)
       pointers[i] = args[i] + begin * steps[i];
@@ -65,7 +73,10 @@ void parallelUfuncLoop(char **args, const int64_t *dimensions, const int64_t *st
     currentFailure = &failure;
     loop.serial(pointers.data(), sizes.data(), steps, nullptr);
     currentFailure = outer;
+    raised.fetch_or(std::fetestexcept(reported));
   });
+  if (int flags = raised.load())
+    std::feraiseexcept(flags);
   if (failure.raiseIfFailed())
     taipan_ufunc_loop_failed();
 }
