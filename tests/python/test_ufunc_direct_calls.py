@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
-from numpy_checks import no_allocation_leak
+from test_vectorize import scaled_difference
 
 from taipan import vectorize
 
@@ -28,10 +28,6 @@ def assert_identical(actual, expected):
     np.testing.assert_array_equal(actual, expected)
     if expected.dtype.kind == "f":
         assert np.array_equal(np.signbit(actual), np.signbit(expected))
-
-
-def scaled_difference(x, y):
-    return (x - y) * 0.5
 
 
 SIGNATURES = [
@@ -152,26 +148,6 @@ def test_floating_point_errors_follow_errstate(target):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ufunc(a, np.ones(3))
-
-
-def checked_divide(a, b):
-    if b == 0:
-        raise ValueError("zero divisor")
-    return a // b
-
-
-@pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize("size", [5, 100_000])
-def test_an_element_that_raises_raises_on_the_direct_path(target, size):
-    ufunc = vectorize(["int64(int64, int64)"], target=target)(checked_divide)
-    b = np.ones(size, np.int64)
-    b[size // 2] = 0
-    a = np.arange(size, dtype=np.int64)
-    with no_allocation_leak():
-        for _ in range(3):
-            with pytest.raises(ValueError, match="zero divisor"):
-                ufunc(a, b)
-        np.testing.assert_array_equal(ufunc(a, np.full(size, 2, np.int64)), a // 2)
 
 
 def test_no_reference_is_leaked():
