@@ -64,8 +64,9 @@ private:
   llvm::DICompileUnit *compileUnit = nullptr;
 };
 
-/// Emits the body of one function. Statements are in FunctionLowering.cpp, operators and
-/// conversions in LowerArithmetic.cpp, calls in LowerBuiltins.cpp; the library's functions
+/// Emits the body of one function. Statements are in FunctionLowering.cpp, loops in
+/// LowerLoops.cpp, raise and assert in LowerRaise.cpp, operators and conversions in
+/// LowerArithmetic.cpp, calls in LowerBuiltins.cpp; the library's functions
 /// (src/core/library/) are written with the public lowering API below.
 class FunctionLowering {
 public:

@@ -1,0 +1,258 @@
+// raise and assert: exception messages built from constants or formatted at run time, and the
+// shared raise blocks every check in a function branches to.
+#include "lower/FunctionLowering.h"
+
+#include "lower/ExceptionDescriptors.h"
+#include "runtime/ExceptionArguments.h"
+#include "runtime/FloatFormat.h"
+#include "syntax/CaughtExceptions.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/MDBuilder.h>
+
+#include <cstdio>
+#include <optional>
+
+namespace taipan {
+
+static std::string pythonStringRepr(const std::string &text) {
+  char quote =
+      text.find('\'') != std::string::npos && text.find('"') == std::string::npos ? '"' : '\'';
+  std::string result(1, quote);
+  for (unsigned char c : text) {
+    if (c == '\\' || c == static_cast<unsigned char>(quote)) {
+      result += '\\';
+      result += static_cast<char>(c);
+    } else if (c == '\n') {
+      result += "\\n";
+    } else if (c == '\t') {
+      result += "\\t";
+    } else if (c == '\r') {
+      result += "\\r";
+    } else if (c < 0x20 || c == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      result += escaped;
+    } else {
+      result += static_cast<char>(c);
+    }
+  }
+  return result + quote;
+}
+
+/// str() of a value known while compiling (a literal, a frozen global or a string literal's
+/// type); `quoted` gives repr() instead, as a tuple of arguments shows them. nullopt when the
+/// value is only known at run time.
+static std::optional<std::string> constantText(const Expr *argument, const Type *type,
+                                               const TypedFunction &function, bool quoted) {
+  if (type && type->kind() == TypeKind::StringLiteral)
+    return quoted ? pythonStringRepr(type->text()) : type->text();
+  const Constant *constant = nullptr;
+  if (argument->kind == ExprKind::Constant) {
+    constant = &argument->constant;
+  } else {
+    auto global = function.globals.find(argument->id);
+    if (global != function.globals.end() && global->second.kind == GlobalValue::Kind::Constant)
+      constant = &global->second.constant;
+  }
+  if (!constant)
+    return std::nullopt;
+  switch (constant->kind) {
+  case Constant::Kind::Int:
+    return runtime::formatPythonInt(constant->intValue);
+  case Constant::Kind::UInt:
+    return runtime::formatPythonUInt(static_cast<uint64_t>(constant->intValue));
+  case Constant::Kind::Float:
+    return type == types::float32()
+               ? runtime::formatNumpyFloat32(static_cast<float>(constant->floatValue))
+               : runtime::formatPythonFloat(constant->floatValue);
+  case Constant::Kind::Complex:
+    return runtime::formatPythonComplex(constant->floatValue, constant->imagValue);
+  case Constant::Kind::Bool:
+    return std::string(constant->intValue ? "True" : "False");
+  case Constant::Kind::None:
+    return std::string("None");
+  case Constant::Kind::String:
+    return quoted ? pythonStringRepr(constant->text) : constant->text;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<std::string> FunctionLowering::exceptionMessage(Expr *raised) {
+  if (raised->kind != ExprKind::Call)
+    return std::string();
+  // str() of an exception: its one argument's str(), or the repr() of the tuple of them.
+  size_t count = raised->operands.size() - 1;
+  std::vector<std::string> parts;
+  for (size_t i = 1; i <= count; ++i) {
+    Expr *argument = raised->operands[i];
+    std::optional<std::string> text = constantText(argument, typeOf(argument), function, count > 1);
+    if (!text)
+      return std::nullopt;
+    parts.push_back(*text);
+  }
+  if (count == 1)
+    return parts[0];
+  std::string joined;
+  for (const std::string &part : parts)
+    joined += (joined.empty() ? "" : ", ") + part;
+  return count == 0 ? "" : "(" + joined + ")";
+}
+
+void FunctionLowering::printExceptionMessage(Expr *raised,
+                                             const std::vector<llvm::Value *> &values) {
+  size_t count = raised->operands.size() - 1;
+  if (count > 1)
+    printText("(");
+  for (size_t i = 1; i <= count; ++i) {
+    Expr *argument = raised->operands[i];
+    const Type *type = typeOf(argument);
+    if (i > 1)
+      printText(", ");
+    if (std::optional<std::string> text = constantText(argument, type, function, count > 1))
+      printText(*text);
+    else
+      printValue(values[i - 1], type);
+  }
+  if (count > 1)
+    printText(")");
+}
+
+void FunctionLowering::lowerRaise(Stmt *stmt) {
+  if (!stmt->value) {
+    if (handlerDepth == 0)
+      throwUnsupported("a bare 'raise' is supported only inside an except block", stmt->location);
+    builder.CreateCall(exceptionRuntime("taipan_reraise"));
+    exitFunction(builder.getInt32(1));
+    return;
+  }
+  Expr *raised = stmt->value;
+  if (isCaughtExceptionName(raised)) { // `raise e` in `except ... as e`: its handled-stack index
+    llvm::Value *index = lowerExpr(raised);
+    builder.CreateCall(moduleLowering.runtimeFunction("taipan_reraise_at", builder.getVoidTy(),
+                                                      {builder.getInt64Ty()}),
+                       {index});
+    exitFunction(builder.getInt32(1));
+    return;
+  }
+  const Type *classType =
+      raised->kind == ExprKind::Call ? typeOf(raised->callee()) : typeOf(raised);
+  std::vector<llvm::Value *> values;
+  if (raised->kind == ExprKind::Call)
+    for (size_t i = 1; i < raised->operands.size(); ++i)
+      values.push_back(lowerExpr(raised->operands[i]));
+  std::optional<std::string> message = exceptionMessage(raised);
+  // Python gets the exception made of its arguments, unless they are one string (which the
+  // message rebuilds exactly) or cannot be described.
+  std::string descriptor;
+  bool keepArguments = !values.empty() && moduleLowering.target.formatsMessagesAtRunTime() &&
+                       !moduleLowering.target.hasThreadHierarchy() && !runsOnThreadPool();
+  if (keepArguments && values.size() == 1 && typeOf(raised->operands[1])->isString())
+    keepArguments = false;
+  for (size_t i = 1; keepArguments && i < raised->operands.size(); ++i)
+    keepArguments = describeExceptionArgument(typeOf(raised->operands[i]), descriptor);
+  if (!keepArguments) {
+    if (message) {
+      emitRaise(classType->exceptionId(), *message);
+      return;
+    }
+    emitPrintedRaise(classType->exceptionId(), [&] { printExceptionMessage(raised, values); });
+    return;
+  }
+  int exceptionId = classType->exceptionId();
+  if (exceptionId >= FirstUserException)
+    moduleLowering.processSpecific = "it raises a user-defined exception class";
+  if (message) {
+    builder.CreateCall(moduleLowering.runtimeFunction("taipan_raise", builder.getVoidTy(),
+                                                      {builder.getInt32Ty(), builder.getPtrTy()}),
+                       {builder.getInt32(exceptionId), moduleLowering.stringConstant(*message)});
+  } else {
+    printExceptionMessage(raised, values);
+    builder.CreateCall(moduleLowering.runtimeFunction("taipan_raise_printed", builder.getVoidTy(),
+                                                      {builder.getInt32Ty()}),
+                       {builder.getInt32(exceptionId)});
+  }
+  llvm::Type *pointer = builder.getPtrTy();
+  llvm::AllocaInst *pointers =
+      createEntryAlloca(llvm::ArrayType::get(pointer, values.size()), "raise.arguments");
+  for (size_t i = 0; i < values.size(); ++i) {
+    const Type *type = typeOf(raised->operands[i + 1]);
+    const Type *boxed = type->kind() == TypeKind::StringLiteral ? types::unicode() : type;
+    llvm::Value *value = castValue(values[i], type, boxed);
+    llvm::AllocaInst *slot = createEntryAlloca(memoryType(context, boxed), "raise.argument");
+    builder.CreateStore(toMemoryForm(builder, value, boxed), slot);
+    builder.CreateStore(slot, builder.CreateConstInBoundsGEP1_64(pointer, pointers, i));
+  }
+  builder.CreateCall(moduleLowering.runtimeFunction("taipan_keep_exception_arguments",
+                                                    builder.getVoidTy(), {pointer, pointer}),
+                     {moduleLowering.stringConstant(descriptor), pointers});
+  exitFunction(builder.getInt32(1));
+}
+
+void FunctionLowering::emitPrintedRaise(int exceptionId, const std::function<void()> &print) {
+  if (!moduleLowering.target.formatsMessagesAtRunTime()) {
+    emitRaise(exceptionId, "<message made at run time>");
+    return;
+  }
+  print();
+  if (exceptionId >= FirstUserException)
+    moduleLowering.processSpecific = "it raises a user-defined exception class";
+  builder.CreateCall(moduleLowering.runtimeFunction("taipan_raise_printed", builder.getVoidTy(),
+                                                    {builder.getInt32Ty()}),
+                     {builder.getInt32(exceptionId)});
+  exitFunction(builder.getInt32(1));
+}
+
+void FunctionLowering::lowerAssert(Stmt *stmt) {
+  llvm::Value *condition = lowerCondition(stmt->test);
+  std::optional<std::string> message = std::string();
+  if (stmt->message)
+    message = constantText(stmt->message, typeOf(stmt->message), function, false);
+  if (message) {
+    raiseIf(builder.CreateNot(condition), AssertionErrorId, *message);
+    return;
+  }
+  // A message made at run time is evaluated only when the assertion fails, as in Python.
+  llvm::BasicBlock *failed = newBlock("assert.failed");
+  llvm::BasicBlock *passed = newBlock("assert.ok");
+  builder.CreateCondBr(condition, passed, failed,
+                       llvm::MDBuilder(context).createBranchWeights(1 << 20, 1));
+  builder.SetInsertPoint(failed);
+  emitPrintedRaise(AssertionErrorId,
+                   [&] { printValue(lowerExpr(stmt->message), typeOf(stmt->message)); });
+  builder.SetInsertPoint(passed);
+}
+
+void FunctionLowering::emitRaise(int exceptionId, const std::string &message) {
+  if (exceptionId >= FirstUserException)
+    moduleLowering.processSpecific = "it raises a user-defined exception class";
+  llvm::FunctionCallee raise = moduleLowering.runtimeFunction(
+      "taipan_raise", builder.getVoidTy(), {builder.getInt32Ty(), builder.getPtrTy()});
+  builder.CreateCall(raise,
+                     {builder.getInt32(exceptionId), moduleLowering.stringConstant(message)});
+  exitFunction(builder.getInt32(1));
+}
+
+void FunctionLowering::raiseIf(llvm::Value *condition, int exceptionId,
+                               const std::string &message) {
+  // A check that cannot fail (a constant divisor's zero test) costs no block: every block
+  // deepens the dominator tree, which some of LLVM's analyses walk.
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(condition); constant && constant->isZero())
+    return;
+  // One raise block per distinct exception in a function: checks repeat (every // and % has
+  // one), and sharing their cold blocks keeps large functions small for LLVM.
+  llvm::BasicBlock *&raiseBlock = raiseBlocks[{exceptionDestination().first, exceptionId, message}];
+  if (!raiseBlock) {
+    llvm::IRBuilderBase::InsertPointGuard guard(builder);
+    raiseBlock = newBlock("raise");
+    builder.SetInsertPoint(raiseBlock);
+    emitRaise(exceptionId, message);
+  }
+  llvm::BasicBlock *continueBlock = newBlock("ok");
+  builder.CreateCondBr(condition, raiseBlock, continueBlock,
+                       llvm::MDBuilder(context).createBranchWeights(1, 1 << 20));
+  builder.SetInsertPoint(continueBlock);
+}
+
+} // namespace taipan
