@@ -210,7 +210,6 @@ void defineDeviceRuntime(llvm::Module &module) {
   }
 }
 
-/// libm names (sin, expf, ...) become the target's (libdevice's __nv_sin, __nv_expf, ...).
 /// Whether libdevice must define `function`: a declaration of a math function, by its C name
 /// (renamed to libdevice's below) or by libdevice's own `__nv_` name.
 bool needsLibdevice(const llvm::Function &function) {
@@ -220,6 +219,7 @@ bool needsLibdevice(const llvm::Function &function) {
          !name.starts_with("llvm.") && name != "vprintf";
 }
 
+/// libm names (sin, expf, ...) become the target's (libdevice's __nv_sin, __nv_expf, ...).
 void renameToLibdevice(llvm::Module &module, llvm::Module &libdevice, const Target &target) {
   for (llvm::Function &function : llvm::make_early_inc_range(module.functions())) {
     if (!needsLibdevice(function) || function.getName().starts_with("__nv_"))

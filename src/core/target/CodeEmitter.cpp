@@ -1,4 +1,5 @@
-// Code generation pipelines kept per target machine and file kind, reused for every module.
+// Code generation pipelines: kept per target machine and file kind and reused where the target
+// allows it (CodeEmitter.h says which), else built for each module.
 #include "target/CodeEmitter.h"
 
 #include "support/CompileError.h"
@@ -16,9 +17,9 @@
 namespace taipan {
 namespace {
 
-/// One machine's pipeline for one file kind, writing into its own buffer. The pipeline's
-/// finalisation resets everything a module left behind (the machine-code context, the streamer,
-/// the per-module handlers), as LLVM's AsmPrinter does for the next module.
+/// One machine's pipeline for one file kind, writing into its own buffer. The base AsmPrinter's
+/// finalisation resets what a module left behind (the machine-code context, the streamer, the
+/// per-module handlers); whether the target's own printer does too is PipelineReuse's question.
 struct Emitter {
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream stream{buffer};
