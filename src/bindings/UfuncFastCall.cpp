@@ -3,6 +3,7 @@
 #include "UfuncFastCall.h"
 
 #include "ArrayBoxing.h"
+#include "runtime/UfuncLoops.h"
 
 #define PY_ARRAY_UNIQUE_SYMBOL taipan_ARRAY_API
 #define PY_UFUNC_UNIQUE_SYMBOL taipan_UFUNC_API
@@ -29,7 +30,7 @@ constexpr npy_intp ReleaseGilElements = 500;
 /// The floating-point exceptions NumPy reports, as this thread's status has them, in NumPy's
 /// UFUNC_FPE_* bits (its own check reads the same status the same way).
 int floatingPointErrors() {
-  int raised = std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
+  int raised = runtime::raisedUfuncExceptions();
   return ((raised & FE_DIVBYZERO) ? UFUNC_FPE_DIVIDEBYZERO : 0) |
          ((raised & FE_OVERFLOW) ? UFUNC_FPE_OVERFLOW : 0) |
          ((raised & FE_UNDERFLOW) ? UFUNC_FPE_UNDERFLOW : 0) |
@@ -87,8 +88,8 @@ int resolvedLoop(UfuncFastCall &fast, PyObject *ufunc, const InputTypes &types) 
       operation.push_back(native ? reinterpret_cast<PyArray_Descr *>(descriptor)->type_num : -1);
     }
     bool uncast = std::equal(types.begin(), types.begin() + fast.inputs, operation.begin());
-    for (size_t k = 0; uncast && loop < 0 && k < fast.loopTypes.size(); ++k)
-      if (fast.loopTypes[k] == operation)
+    for (size_t k = 0; uncast && loop < 0 && k < fast.loops.size(); ++k)
+      if (std::equal(operation.begin(), operation.end(), &fast.types[k * (fast.inputs + 1)]))
         loop = static_cast<int>(k);
   }
   Py_XDECREF(resolution);
@@ -100,7 +101,8 @@ int resolvedLoop(UfuncFastCall &fast, PyObject *ufunc, const InputTypes &types) 
 /// Runs loop `loop` over the same-shaped contiguous `arguments` into a new array.
 PyObject *runDirectly(UfuncFastCall &fast, PyObject *ufunc, PyObject *const *arguments, int loop) {
   auto *first = reinterpret_cast<PyArrayObject *>(arguments[0]);
-  PyArray_Descr *outputType = PyArray_DescrFromType(fast.loopTypes[loop][fast.inputs]);
+  PyArray_Descr *outputType =
+      PyArray_DescrFromType(fast.types[loop * (fast.inputs + 1) + fast.inputs]);
   PyObject *output = outputType
                          ? PyArray_NewFromDescr(&PyArray_Type, outputType, PyArray_NDIM(first),
                                                 PyArray_DIMS(first), nullptr, nullptr, 0, nullptr)
@@ -116,10 +118,7 @@ PyObject *runDirectly(UfuncFastCall &fast, PyObject *ufunc, PyObject *const *arg
     }
     pointers[fast.inputs] = PyArray_BYTES(reinterpret_cast<PyArrayObject *>(output));
     steps[fast.inputs] = PyArray_ITEMSIZE(reinterpret_cast<PyArrayObject *>(output));
-    // Clearing costs more than the loop on small arrays (glibc saves and reloads the x87
-    // environment), so only flags that are set are cleared.
-    if (floatingPointErrors())
-      std::feclearexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
+    runtime::clearUfuncExceptions();
     if (size >= ReleaseGilElements) {
       PyThreadState *state = PyEval_SaveThread();
       fast.loops[loop](pointers, &size, steps, fast.data[loop]);

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -21,10 +22,11 @@ struct UfuncFastCall {
 
   vectorcallfunc numpyCall = nullptr;
   int inputs = 0;
-  /// Each loop's NumPy type numbers: the inputs, then the one output.
-  std::vector<std::vector<int>> loopTypes;
-  std::vector<void (*)(char **, const intptr_t *, const intptr_t *, void *)> loops;
-  std::vector<void *> data;
+  /// The loops as NumPy holds them (views of the ufunc's storage): loop k's NumPy type numbers,
+  /// the inputs then the one output, at `types[k * (inputs + 1)...]`, its function and its data.
+  std::span<const char> types;
+  std::span<void (*const)(char **, const intptr_t *, const intptr_t *, void *)> loops;
+  std::span<void *const> data;
   /// Input type numbers and the loop NumPy runs for them without casting, or -1 when NumPy
   /// would cast or finds no loop (its own path then runs and says so).
   std::vector<std::pair<InputTypes, int>> resolved;

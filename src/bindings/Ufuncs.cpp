@@ -147,8 +147,8 @@ nb::object makeUfunc(const std::string &name, const std::string &doc, int inputs
     UfuncFastCall &fast = storage->fast;
     fast.numpyCall = reinterpret_cast<vectorcallfunc>(object->vectorcall);
     fast.inputs = inputs;
-    fast.loopTypes = loopTypes;
-    fast.loops.assign(storage->loops.begin(), storage->loops.end());
+    fast.types = storage->types;
+    fast.loops = storage->loops;
     fast.data = storage->data;
     object->vectorcall = reinterpret_cast<decltype(object->vectorcall)>(&callDirectly);
   }

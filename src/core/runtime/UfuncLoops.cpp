@@ -48,6 +48,16 @@ static bool elementsAreIndependent(char **args, const int64_t *dimensions, const
   return true;
 }
 
+/// The exceptions of ufuncs' floating-point status.
+constexpr int UfuncExceptions = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
+
+int raisedUfuncExceptions() { return std::fetestexcept(UfuncExceptions); }
+
+void clearUfuncExceptions() {
+  if (raisedUfuncExceptions())
+    std::feclearexcept(UfuncExceptions);
+}
+
 void parallelUfuncLoop(char **args, const int64_t *dimensions, const int64_t *steps, void *data) {
   const auto &loop = *static_cast<const ParallelUfuncLoop *>(data);
   if (loop.coreDimensions == 0 &&
@@ -59,11 +69,9 @@ void parallelUfuncLoop(char **args, const int64_t *dimensions, const int64_t *st
   // NumPy reports the floating-point exceptions the calling thread's status holds after the
   // loop: each chunk's are collected (from a clean status) and raised there, as if one thread
   // had run every element.
-  constexpr int reported = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
   std::atomic<int> raised{0};
   parallelFor(dimensions[0], [&](int64_t begin, int64_t end) {
-    if (std::fetestexcept(reported))
-      std::feclearexcept(reported);
+    clearUfuncExceptions();
     std::vector<char *> pointers(loop.operandCount);
     for (int i = 0; i < loop.operandCount; ++i)
       pointers[i] = args[i] + begin * steps[i];
@@ -73,7 +81,7 @@ void parallelUfuncLoop(char **args, const int64_t *dimensions, const int64_t *st
     currentFailure = &failure;
     loop.serial(pointers.data(), sizes.data(), steps, nullptr);
     currentFailure = outer;
-    raised.fetch_or(std::fetestexcept(reported));
+    raised.fetch_or(raisedUfuncExceptions());
   });
   if (int flags = raised.load())
     std::feraiseexcept(flags);

@@ -29,6 +29,15 @@ struct ParallelUfuncLoop {
 /// outer dimension; an element that raised is reported once all parts are done.
 void parallelUfuncLoop(char **args, const int64_t *dimensions, const int64_t *steps, void *data);
 
+/// The floating-point exceptions NumPy reports after a ufunc loop (FE_DIVBYZERO, FE_OVERFLOW,
+/// FE_UNDERFLOW, FE_INVALID) that this thread's status holds.
+int raisedUfuncExceptions();
+
+/// Clears those exceptions from this thread's status before a loop runs, as NumPy does. Only
+/// when some are set: glibc's feclearexcept saves and reloads the x87 environment, which cost
+/// more than a loop over 10 elements.
+void clearUfuncExceptions();
+
 /// The host's handler for a failed loop: the bindings set the Python exception (taking the
 /// GIL) from takePendingException().
 using UfuncFailureSink = void (*)();
