@@ -9,6 +9,8 @@
 
 #include <llvm/IR/Module.h>
 
+#include <functional>
+
 namespace taipan {
 
 GufuncLoopTarget::GufuncLoopTarget(int optimizationLevel, bool vectorMath,
@@ -191,6 +193,38 @@ std::string GufuncLoopTarget::defineLoop(ModuleLowering &lowering, TypedFunction
 /// and 16x16 it was 10-20% faster; docs/performance.md).
 constexpr int64_t MinimumContiguousExtent = 8;
 
+/// Emits an entry with `loop`'s signature (`void <root>_gufunc(ptr args, ptr dimensions, ptr
+/// steps, ptr data)`) that evaluates `choose` on the core shapes once per call (NumPy passes
+/// the same core strides for every element), runs `whenTrue` or `whenFalse` with the entry's
+/// arguments, and returns. Returns the entry's name.
+static std::string defineChoosingEntry(
+    ModuleLowering &lowering, const TypedFunction &root, llvm::Function *loop,
+    const std::vector<std::vector<int>> &coreDimensions,
+    const std::function<llvm::Value *(llvm::IRBuilder<> &, const CoreShapes &)> &choose,
+    const std::function<void(llvm::IRBuilder<> &, llvm::ArrayRef<llvm::Value *>)> &whenTrue,
+    const std::function<void(llvm::IRBuilder<> &, llvm::ArrayRef<llvm::Value *>)> &whenFalse) {
+  llvm::LLVMContext &context = lowering.context;
+  auto *entry = llvm::Function::Create(loop->getFunctionType(), llvm::Function::ExternalLinkage,
+                                       root.symbolName + "_gufunc", lowering.module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", entry));
+  lowering.describeWrapper(entry, loop, builder);
+  CoreShapes core = loadCoreShapes(builder, coreDimensions, entry->getArg(1), entry->getArg(2));
+  llvm::Value *condition = choose(builder, core);
+  std::vector<llvm::Value *> arguments;
+  for (llvm::Argument &argument : entry->args())
+    arguments.push_back(&argument);
+  llvm::BasicBlock *chosen = llvm::BasicBlock::Create(context, "chosen", entry);
+  llvm::BasicBlock *otherwise = llvm::BasicBlock::Create(context, "otherwise", entry);
+  builder.CreateCondBr(condition, chosen, otherwise);
+  builder.SetInsertPoint(chosen);
+  whenTrue(builder, arguments);
+  builder.CreateRetVoid();
+  builder.SetInsertPoint(otherwise);
+  whenFalse(builder, arguments);
+  builder.CreateRetVoid();
+  return entry->getName().str();
+}
+
 std::string GufuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root,
                                           const std::vector<TypedFunction *> &variants) const {
   // Either copy may be the root itself (typed so by its signature). A copy that did not type is
@@ -214,37 +248,29 @@ std::string GufuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunctio
     loops[copy]->setLinkage(llvm::GlobalValue::InternalLinkage);
     loops[copy]->addFnAttr(llvm::Attribute::NoInline);
   }
-  llvm::LLVMContext &context = lowering.context;
-  auto *entry = llvm::Function::Create(loops[0]->getFunctionType(), llvm::Function::ExternalLinkage,
-                                       root.symbolName + "_gufunc", module);
-  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", entry));
-  lowering.describeWrapper(entry, loops[0], builder);
-  CoreShapes core = loadCoreShapes(builder, coreDimensions, entry->getArg(1), entry->getArg(2));
-  llvm::Value *packed = builder.getTrue();
-  llvm::Value *wide = builder.getFalse();
-  for (size_t k = 0; k < coreDimensions.size(); ++k) {
-    if (!root.argumentTypes[k]->isArray() || core.sizes[k].empty())
-      continue;
-    packed = builder.CreateAnd(packed,
-                               isContiguousCore(builder, itemSizeOf(module, root.argumentTypes[k]),
-                                                core.sizes[k], core.strides[k]));
-    for (llvm::Value *extent : core.sizes[k])
-      wide = builder.CreateOr(
-          wide, builder.CreateICmpSGE(extent, builder.getInt64(MinimumContiguousExtent)));
-  }
-  packed = builder.CreateAnd(packed, wide);
-  std::vector<llvm::Value *> arguments;
-  for (llvm::Argument &argument : entry->args())
-    arguments.push_back(&argument);
-  llvm::BasicBlock *calls[2] = {llvm::BasicBlock::Create(context, "strided", entry),
-                                llvm::BasicBlock::Create(context, "contiguous", entry)};
-  builder.CreateCondBr(packed, calls[1], calls[0]);
-  for (int copy = 0; copy < 2; ++copy) {
-    builder.SetInsertPoint(calls[copy]);
-    builder.CreateCall(loops[copy], arguments);
-    builder.CreateRetVoid();
-  }
-  return entry->getName().str();
+  return defineChoosingEntry(
+      lowering, root, loops[0], coreDimensions,
+      [&](llvm::IRBuilder<> &builder, const CoreShapes &core) {
+        llvm::Value *packed = builder.getTrue();
+        llvm::Value *wide = builder.getFalse();
+        for (size_t k = 0; k < coreDimensions.size(); ++k) {
+          const Type *type = root.argumentTypes[k];
+          if (!type->isArray() || core.sizes[k].empty())
+            continue;
+          packed = builder.CreateAnd(packed, isContiguousCore(builder, itemSizeOf(module, type),
+                                                              core.sizes[k], core.strides[k]));
+          for (llvm::Value *extent : core.sizes[k])
+            wide = builder.CreateOr(
+                wide, builder.CreateICmpSGE(extent, builder.getInt64(MinimumContiguousExtent)));
+        }
+        return builder.CreateAnd(packed, wide);
+      },
+      [&](llvm::IRBuilder<> &builder, llvm::ArrayRef<llvm::Value *> arguments) {
+        builder.CreateCall(loops[1], arguments);
+      },
+      [&](llvm::IRBuilder<> &builder, llvm::ArrayRef<llvm::Value *> arguments) {
+        builder.CreateCall(loops[0], arguments);
+      });
 }
 
 std::string GufuncLoopTarget::defineLayoutCheckedEntry(ModuleLowering &lowering,
@@ -252,42 +278,33 @@ std::string GufuncLoopTarget::defineLayoutCheckedEntry(ModuleLowering &lowering,
   llvm::Module &module = lowering.module;
   llvm::Function *loop = module.getFunction(defineLoop(lowering, root, "_gufunc_declared"));
   loop->setLinkage(llvm::GlobalValue::InternalLinkage);
-  llvm::LLVMContext &context = lowering.context;
-  auto *entry = llvm::Function::Create(loop->getFunctionType(), llvm::Function::ExternalLinkage,
-                                       root.symbolName + "_gufunc", module);
-  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", entry));
-  lowering.describeWrapper(entry, loop, builder);
-  CoreShapes core = loadCoreShapes(builder, coreDimensions, entry->getArg(1), entry->getArg(2));
-  llvm::Value *fits = builder.getTrue();
-  for (size_t k = 0; k < coreDimensions.size(); ++k) {
-    const Type *type = root.argumentTypes[k];
-    if (type->isArray() && !core.sizes[k].empty() && type->layout() != 'A')
-      fits =
-          builder.CreateAnd(fits, isContiguousCore(builder, itemSizeOf(module, type), core.sizes[k],
-                                                   core.strides[k], type->layout()));
-  }
-  std::vector<llvm::Value *> arguments;
-  for (llvm::Argument &argument : entry->args())
-    arguments.push_back(&argument);
-  llvm::BasicBlock *run = llvm::BasicBlock::Create(context, "run", entry);
-  llvm::BasicBlock *refuse = llvm::BasicBlock::Create(context, "refuse", entry);
-  builder.CreateCondBr(fits, run, refuse);
-  builder.SetInsertPoint(run);
-  builder.CreateCall(loop, arguments);
-  builder.CreateRetVoid();
-  builder.SetInsertPoint(refuse);
-  std::string message =
-      root.source->name +
-      "() is typed for contiguous core operands (its signature's layouts) "
-      "and does not compile for strided ones; pass contiguous arrays (np.ascontiguousarray) or "
-      "type the operands 'A' (float64[:, :])";
-  builder.CreateCall(lowering.runtimeFunction("taipan_raise", builder.getVoidTy(),
-                                              {builder.getInt32Ty(), builder.getPtrTy()}),
-                     {builder.getInt32(ValueErrorId), lowering.stringConstant(message)});
-  builder.CreateCall(
-      lowering.runtimeFunction("taipan_ufunc_loop_failed", llvm::Type::getVoidTy(context), {}));
-  builder.CreateRetVoid();
-  return entry->getName().str();
+  std::string message = root.source->name +
+                        "() is typed for contiguous core operands (its signature's layouts) "
+                        "and does not compile for strided ones; pass contiguous arrays "
+                        "(np.ascontiguousarray) or type the operands 'A' (float64[:, :])";
+  return defineChoosingEntry(
+      lowering, root, loop, coreDimensions,
+      [&](llvm::IRBuilder<> &builder, const CoreShapes &core) {
+        llvm::Value *fits = builder.getTrue();
+        for (size_t k = 0; k < coreDimensions.size(); ++k) {
+          const Type *type = root.argumentTypes[k];
+          if (type->isArray() && !core.sizes[k].empty() && type->layout() != 'A')
+            fits = builder.CreateAnd(fits, isContiguousCore(builder, itemSizeOf(module, type),
+                                                            core.sizes[k], core.strides[k],
+                                                            type->layout()));
+        }
+        return fits;
+      },
+      [&](llvm::IRBuilder<> &builder, llvm::ArrayRef<llvm::Value *> arguments) {
+        builder.CreateCall(loop, arguments);
+      },
+      [&](llvm::IRBuilder<> &builder, llvm::ArrayRef<llvm::Value *>) {
+        builder.CreateCall(lowering.runtimeFunction("taipan_raise", builder.getVoidTy(),
+                                                    {builder.getInt32Ty(), builder.getPtrTy()}),
+                           {builder.getInt32(ValueErrorId), lowering.stringConstant(message)});
+        builder.CreateCall(
+            lowering.runtimeFunction("taipan_ufunc_loop_failed", builder.getVoidTy(), {}));
+      });
 }
 
 } // namespace taipan
