@@ -5,7 +5,8 @@ Each number comes from a fresh subprocess per library (results checked against N
     ``target='parallel'`` (best of repeats after a warm-up call);
   * the compile time of a @vectorize with two signatures (right after importing the library);
   * the call overhead of an eager ufunc on a 10-element array;
-  * a @guvectorize batched 4x4 matmul over 10**6 matrices (``target='cpu'``).
+  * a @guvectorize batched 4x4 matmul over 10**6 matrices (``target='cpu'``), best of six
+    calls, with taipan's copies for the call's core sizes and without (the generic loop).
 
 Run the parallel row on the GPU host's 16 cores as well as here (the thread count is printed).
 
@@ -82,8 +83,10 @@ report(best)
 """
 
 GU_MATMUL = """
+import os
 import time
 import numpy as np
+os.environ["TAIPAN_GUFUNC_SPECIALIZE_MS"] = {copies!r}
 {import_line}
 
 @{lib}.guvectorize(["void(float64[:,:], float64[:,:], float64[:,:])"], "(m,n),(n,p)->(m,p)")
@@ -150,10 +153,18 @@ def main(argv=None) -> list[Row]:
     values = _both(OVERHEAD, repeats, processes)
     rows.append(Row("ufunc call on a 10-element array", values["taipan"], values["numba"], 0.5))
     count = 10**5 if args.quick else 10**6
-    values = _both(GU_MATMUL, repeats, processes, count=count)
-    rows.append(
-        Row(f"guvectorize 4x4 matmul over {count:.0e}", values["taipan"], values["numba"], 1.0)
-    )
+    # taipan's loop compiles a copy for the core sizes it meets once its generic loop has run
+    # 20 ms on them (TAIPAN_GUFUNC_SPECIALIZE_MS): six calls reach the steady state either way.
+    for copies, label in (("20", ""), ("off", ", generic loop only")):
+        values = _both(GU_MATMUL, max(repeats, 6), processes, count=count, copies=copies)
+        rows.append(
+            Row(
+                f"guvectorize 4x4 matmul over {count:.0e}{label}",
+                values["taipan"],
+                values["numba"],
+                1.0,
+            )
+        )
     print_table("ufuncs: @vectorize and @guvectorize", rows)
     return rows
 

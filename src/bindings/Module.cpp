@@ -99,7 +99,7 @@ using CoreDimensions = std::optional<std::vector<std::vector<int>>>;
 /// (`ufuncLoop`), a gufunc loop (`coreDimensions` given) or a C-callable function (`cfunc`).
 CompileJob cpuJob(std::shared_ptr<FunctionSource> source, nb::handle argumentTypes,
                   nb::handle returnType, bool ufuncLoop, CoreDimensions coreDimensions,
-                  bool cfunc = false) {
+                  bool cfunc = false, std::vector<int64_t> coreSizes = {}) {
   const Type *declared = returnType.is_none() ? nullptr : nb::cast<TypeRef>(returnType).type;
   CompileJob job{std::move(source), typeList(argumentTypes), declared,
                  coreDimensions ? JobTarget::GufuncLoop
@@ -108,6 +108,7 @@ CompileJob cpuJob(std::shared_ptr<FunctionSource> source, nb::handle argumentTyp
                                 : JobTarget::Cpu};
   if (coreDimensions)
     job.coreDimensions = std::move(*coreDimensions);
+  job.coreSizes = std::move(coreSizes);
   return job;
 }
 
@@ -416,15 +417,17 @@ NB_MODULE(_core, module) {
   module.def(
       "compile",
       [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::handle returnType,
-         bool ufuncLoop, CoreDimensions coreDimensions, bool keepObject, bool cfunc) {
-        CompileJob job =
-            cpuJob(source, argumentTypes, returnType, ufuncLoop, std::move(coreDimensions), cfunc);
+         bool ufuncLoop, CoreDimensions coreDimensions, bool keepObject, bool cfunc,
+         std::vector<int64_t> coreSizes) {
+        CompileJob job = cpuJob(source, argumentTypes, returnType, ufuncLoop,
+                                std::move(coreDimensions), cfunc, std::move(coreSizes));
         job.keepObjectCode = keepObject;
         return translateErrors([&] { return compileFunction(job); });
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("return_type").none(),
       nb::arg("ufunc_loop") = false, nb::arg("core_dimensions").none() = nb::none(),
-      nb::arg("keep_object") = false, nb::arg("cfunc") = false);
+      nb::arg("keep_object") = false, nb::arg("cfunc") = false,
+      nb::arg("core_sizes") = std::vector<int64_t>{});
 
   module.def(
       "compile_all",

@@ -14,6 +14,7 @@
 #include "TypeObjects.h"
 #include "UfuncFastCall.h"
 #include "compiler/UserUfuncs.h"
+#include "runtime/GufuncSpecialization.h"
 #include "runtime/ThreadPool.h"
 #include "runtime/UfuncLoops.h"
 
@@ -42,12 +43,44 @@ struct UfuncStorage {
   std::vector<PyUFuncGenericFunction> loops;
   std::vector<void *> data;
   std::vector<char> types;
-  std::deque<runtime::ParallelUfuncLoop> parallel; // stable addresses for `data`
+  std::deque<runtime::ParallelUfuncLoop> parallel;          // stable addresses for `data`
+  std::deque<runtime::SpecializingGufuncLoop> specializing; // the same, for gufunc loops
+  PyObject *compileCopy = nullptr; ///< the Python callable compiling gufunc copies (owned)
   UfuncFastCall fast;
 };
 
 void releaseStorage(PyObject *capsule) {
-  delete static_cast<UfuncStorage *>(PyCapsule_GetPointer(capsule, nullptr));
+  auto *storage = static_cast<UfuncStorage *>(PyCapsule_GetPointer(capsule, nullptr));
+  Py_XDECREF(storage->compileCopy);
+  delete storage;
+}
+
+/// Calls `compileCopy(loop, sizes)` for a gufunc loop's copy, from inside the loop (NumPy may
+/// have released the GIL around it; an exception NumPy already holds is kept). The callable
+/// returns the copy's address, or 0 when it could not compile it.
+runtime::UfuncLoop compileGufuncCopy(PyObject *compileCopy, size_t loop,
+                                     const std::vector<int64_t> &sizes) {
+  PyGILState_STATE state = PyGILState_Ensure();
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  runtime::UfuncLoop copy = nullptr;
+  PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(sizes.size()));
+  for (size_t d = 0; tuple && d < sizes.size(); ++d)
+    PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(d), PyLong_FromLongLong(sizes[d]));
+  PyObject *address =
+      tuple ? PyObject_CallFunction(compileCopy, "nO", static_cast<Py_ssize_t>(loop), tuple)
+            : nullptr;
+  if (address && PyLong_Check(address))
+    copy = reinterpret_cast<runtime::UfuncLoop>(PyLong_AsUnsignedLongLong(address));
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    copy = nullptr;
+  }
+  Py_XDECREF(address);
+  Py_XDECREF(tuple);
+  PyErr_Restore(type, value, traceback);
+  PyGILState_Release(state);
+  return copy;
 }
 
 /// Sets the Python exception from the failed element's pending one, on whichever thread ran
@@ -96,11 +129,14 @@ int identityKind(nb::handle identity, PyObject **value) {
 
 /// A numpy.ufunc over compiled loops: `loopTypes[i]` lists loop i's NumPy type numbers (inputs
 /// then outputs) and `addresses[i]` its runtime::UfuncLoop. `parallel` splits each call over
-/// the thread pool; `signature` makes a generalized ufunc ("(n),(n)->()").
+/// the thread pool; `signature` makes a generalized ufunc ("(n),(n)->()"). A gufunc given
+/// `compileCopy` (a callable: loop index, core sizes -> address or 0) runs its loops as
+/// runtime::SpecializingGufuncLoop, compiling copies after `copyAfterMs` of generic runs.
 nb::object makeUfunc(const std::string &name, const std::string &doc, int inputs, int outputs,
                      const std::vector<std::vector<int>> &loopTypes,
                      const std::vector<uintptr_t> &addresses, nb::handle identity, bool parallel,
-                     const std::string &signature, int coreDimensions) {
+                     const std::string &signature, int coreDimensions, nb::handle compileCopy,
+                     double copyAfterMs) {
   if (!ufuncApiReady())
     throw nb::python_error();
   if (loopTypes.size() != addresses.size())
@@ -109,13 +145,27 @@ nb::object makeUfunc(const std::string &name, const std::string &doc, int inputs
   storage->name = name;
   storage->doc = doc;
   storage->signature = signature;
+  bool specializing = !signature.empty() && !compileCopy.is_none();
+  if (specializing)
+    storage->compileCopy = compileCopy.inc_ref().ptr();
   for (size_t i = 0; i < addresses.size(); ++i) {
     if (static_cast<int>(loopTypes[i].size()) != inputs + outputs)
       throw nb::value_error("each loop needs a type for every input and output");
     for (int type : loopTypes[i])
       storage->types.push_back(static_cast<char>(type));
     auto serial = reinterpret_cast<runtime::UfuncLoop>(addresses[i]);
-    if (parallel) {
+    if (specializing) {
+      PyObject *callable = storage->compileCopy;
+      storage->specializing.emplace_back(
+          runtime::ParallelUfuncLoop{serial, inputs, inputs + outputs, coreDimensions}, parallel,
+          static_cast<int64_t>(copyAfterMs * 1e6),
+          [callable, i](const std::vector<int64_t> &sizes) {
+            return compileGufuncCopy(callable, i, sizes);
+          });
+      storage->loops.push_back(
+          reinterpret_cast<PyUFuncGenericFunction>(&runtime::specializingGufuncLoop));
+      storage->data.push_back(&storage->specializing.back());
+    } else if (parallel) {
       storage->parallel.push_back({serial, inputs, inputs + outputs, coreDimensions});
       storage->loops.push_back(
           reinterpret_cast<PyUFuncGenericFunction>(&runtime::parallelUfuncLoop));
@@ -155,6 +205,22 @@ nb::object makeUfunc(const std::string &name, const std::string &doc, int inputs
   storage.release();
   object->obj = capsule;
   return nb::steal(ufunc);
+}
+
+/// The core sizes of the copies each loop of a gufunc made by makeUfunc has compiled so far
+/// (one list per loop; empty lists for a gufunc that compiles none).
+std::vector<std::vector<std::vector<int64_t>>> gufuncCopies(nb::handle ufunc) {
+  PyObject *capsule = PyObject_TypeCheck(ufunc.ptr(), &PyUFunc_Type)
+                          ? reinterpret_cast<PyUFuncObject *>(ufunc.ptr())->obj
+                          : nullptr;
+  if (!capsule || !PyCapsule_CheckExact(capsule) || PyCapsule_GetName(capsule) != nullptr)
+    throw nb::type_error("gufunc_copies takes a gufunc taipan built");
+  auto *storage = static_cast<UfuncStorage *>(PyCapsule_GetPointer(capsule, nullptr));
+  std::vector<std::vector<std::vector<int64_t>>> copies;
+  for (const runtime::SpecializingGufuncLoop &loop : storage->specializing)
+    copies.push_back(loop.compiledSizes());
+  copies.resize(storage->loops.size());
+  return copies;
 }
 
 } // namespace
@@ -210,7 +276,9 @@ void defineUfuncBindings(nb::module_ &module) {
   module.def("make_ufunc", &makeUfunc, nb::arg("name"), nb::arg("doc"), nb::arg("inputs"),
              nb::arg("outputs"), nb::arg("loop_types"), nb::arg("addresses"),
              nb::arg("identity").none(), nb::arg("parallel") = false, nb::arg("signature") = "",
-             nb::arg("core_dimensions") = 0);
+             nb::arg("core_dimensions") = 0, nb::arg("compile_copy").none() = nb::none(),
+             nb::arg("copy_after_ms") = 0.0);
+  module.def("gufunc_copies", &gufuncCopies, nb::arg("ufunc"));
   module.def("get_num_threads", [] { return runtime::threadCount(); });
   module.def("set_num_threads", [](int count) {
     if (!runtime::setThreadCount(count))

@@ -45,6 +45,15 @@ def _path(text: str) -> str:
     return os.path.abspath(os.path.expanduser(text))
 
 
+def _milliseconds_or_off(text: str):
+    if text.lower() in ("off", "no", "false"):
+        return None
+    value = float(text)
+    if value < 0:
+        raise ValueError("a time in milliseconds is not negative; 'off' turns it off")
+    return value
+
+
 def _diagnostics_level(text: str) -> int:
     level = int(text)
     if not 0 <= level <= 4:
@@ -130,6 +139,16 @@ OPTIONS = (
         0,
         "1 to 4: prints parallel_diagnostics(level=) of each parallel=True function to stderr "
         "as it compiles",
+    ),
+    Option(
+        "GUFUNC_SPECIALIZE_MS",
+        "TAIPAN_GUFUNC_SPECIALIZE_MS",
+        (),
+        _milliseconds_or_off,
+        20.0,
+        "a @guvectorize loop compiles a copy for core sizes 1 to 16 once its generic loop has "
+        "run this many milliseconds on them (the copy's loops have constant trip counts); "
+        "'off' never does",
     ),
     Option(
         "ENABLE_CUDASIM",

@@ -475,12 +475,33 @@ class _GufuncCompiler(_LoopCompiler):
     def _job(self, return_type):
         return {"return_type": None, "core_dimensions": self.core_dimensions}
 
+    def compile_copy(self, index, sizes):
+        """The address of loop ``index`` compiled for calls whose distinct core sizes are
+        ``sizes`` (runtime/GufuncSpecialization calls it from inside the loop), or 0 when it
+        cannot be compiled: the generic loop then keeps running those sizes."""
+        try:
+            arguments, _, _ = self.loops[index]
+            job = self._job(None)
+            compiled = _core.compile(
+                self.source(),
+                list(arguments),
+                job.pop("return_type"),
+                core_sizes=list(sizes),
+                **job,
+            )
+        except Exception:  # noqa: BLE001 (a copy is an optimisation: the generic loop is right)
+            return 0
+        return compiled.address
+
     def build(self):
+        from taipan import config
+
         loop_types = [
             [_type_number(t.dtype if t.kind_name == "Array" else t) for t in arguments]
             for arguments, _, _ in self.loops
         ]
         operands = len(self.core_dimensions)
+        copy_after_ms = config.GUFUNC_SPECIALIZE_MS
         return _core.make_ufunc(
             self.py_func.__name__,
             self.py_func.__doc__ or "",
@@ -492,6 +513,8 @@ class _GufuncCompiler(_LoopCompiler):
             parallel=self.parallel,
             signature=self.layout,
             core_dimensions=self.distinct,
+            compile_copy=None if copy_after_ms is None or not self.distinct else self.compile_copy,
+            copy_after_ms=copy_after_ms or 0.0,
         )
 
 

@@ -193,7 +193,7 @@ std::unique_ptr<CpuTarget> cpuTargetFor(const CompileJob &job) {
   if (job.target == JobTarget::UfuncLoop)
     return std::make_unique<UfuncLoopTarget>(level, vectorMath);
   if (job.target == JobTarget::GufuncLoop)
-    return std::make_unique<GufuncLoopTarget>(level, vectorMath, job.coreDimensions);
+    return std::make_unique<GufuncLoopTarget>(level, vectorMath, job.coreDimensions, job.coreSizes);
   if (job.target == JobTarget::Cfunc)
     return std::make_unique<CfuncTarget>(level, vectorMath);
   return std::make_unique<CpuTarget>(level, vectorMath);

@@ -37,6 +37,9 @@ struct CompileJob {
   /// GufuncLoop: for each operand (inputs, then outputs), the indices of its core dimensions
   /// among the layout's distinct names ("(m,n),(n,p)->(m,p)" gives {0,1}, {1,2}, {0,2}).
   std::vector<std::vector<int>> coreDimensions;
+  /// GufuncLoop: the layout's distinct core sizes when the loop is a copy for calls of those
+  /// sizes only (runtime/GufuncSpecialization); empty: the loop reads them at run time.
+  std::vector<int64_t> coreSizes;
   /// CPU jobs: also return the object code (CompiledFunction::objectCode) for the disk cache
   /// and pickles.
   bool keepObjectCode = false;

@@ -14,8 +14,10 @@
 namespace taipan {
 
 GufuncLoopTarget::GufuncLoopTarget(int optimizationLevel, bool vectorMath,
-                                   std::vector<std::vector<int>> coreDimensions)
-    : CpuTarget(optimizationLevel, vectorMath), coreDimensions(std::move(coreDimensions)) {}
+                                   std::vector<std::vector<int>> coreDimensions,
+                                   std::vector<int64_t> coreSizes)
+    : CpuTarget(optimizationLevel, vectorMath), coreDimensions(std::move(coreDimensions)),
+      coreSizes(std::move(coreSizes)) {}
 
 std::vector<std::string> GufuncLoopTarget::identity() const {
   std::vector<std::string> fields = CpuTarget::identity();
@@ -26,6 +28,8 @@ std::vector<std::string> GufuncLoopTarget::identity() const {
       layout += std::to_string(dimension) + ",";
     layout += ")";
   }
+  for (int64_t size : coreSizes)
+    layout += "=" + std::to_string(size);
   fields.push_back(layout);
   return fields;
 }
@@ -38,6 +42,12 @@ void GufuncLoopTarget::checkEntry(const TypedFunction &root) const {
                          std::to_string(root.argumentTypes.size()) + " types",
                      where);
   for (size_t k = 0; k < coreDimensions.size(); ++k) {
+    for (int dimension : coreDimensions[k])
+      if (!coreSizes.empty() &&
+          (dimension < 0 || static_cast<size_t>(dimension) >= coreSizes.size()))
+        throwTypingError("the core sizes name " + std::to_string(coreSizes.size()) +
+                             " dimensions, the layout more",
+                         where);
     const Type *type = root.argumentTypes[k];
     int core = static_cast<int>(coreDimensions[k].size());
     bool fits = type->isArray() ? type->ndim() == core || (core == 0 && type->ndim() == 1)
@@ -137,21 +147,25 @@ static llvm::Value *operandView(llvm::IRBuilder<> &builder, const llvm::Module &
 }
 
 /// Each operand's core sizes and strides, read from the entry's `dimensions` and `steps` (NumPy
-/// lists the core strides operand by operand after the outer steps).
+/// lists the core strides operand by operand after the outer steps), or for a copy compiled
+/// for given sizes (`coreSizes` not empty) those sizes as constants.
 struct CoreShapes {
   std::vector<std::vector<llvm::Value *>> sizes, strides;
 };
 
 static CoreShapes loadCoreShapes(llvm::IRBuilder<> &builder,
                                  const std::vector<std::vector<int>> &coreDimensions,
-                                 llvm::Value *dimensions, llvm::Value *steps) {
+                                 const std::vector<int64_t> &coreSizes, llvm::Value *dimensions,
+                                 llvm::Value *steps) {
   size_t operands = coreDimensions.size();
   CoreShapes core{std::vector<std::vector<llvm::Value *>>(operands),
                   std::vector<std::vector<llvm::Value *>>(operands)};
   size_t coreStride = operands;
   for (size_t k = 0; k < operands; ++k)
     for (int dimension : coreDimensions[k]) {
-      core.sizes[k].push_back(loadEntry(builder, builder.getInt64Ty(), dimensions, 1 + dimension));
+      core.sizes[k].push_back(
+          coreSizes.empty() ? loadEntry(builder, builder.getInt64Ty(), dimensions, 1 + dimension)
+                            : builder.getInt64(coreSizes[dimension]));
       core.strides[k].push_back(loadEntry(builder, builder.getInt64Ty(), steps, coreStride++));
     }
   return core;
@@ -168,8 +182,8 @@ std::string GufuncLoopTarget::defineLoop(ModuleLowering &lowering, TypedFunction
           bases.push_back(loadEntry(builder, builder.getPtrTy(), parameters.operands, k));
           steps.push_back(loadEntry(builder, builder.getInt64Ty(), parameters.steps, k));
         }
-        CoreShapes core =
-            loadCoreShapes(builder, coreDimensions, parameters.dimensions, parameters.steps);
+        CoreShapes core = loadCoreShapes(builder, coreDimensions, coreSizes, parameters.dimensions,
+                                         parameters.steps);
         return NumpyLoopBody{[&function, &lowering, ignored, bases, steps,
                               core](llvm::IRBuilder<> &builder, llvm::Value *index) {
           std::vector<llvm::Value *> arguments = {ignored};
@@ -199,7 +213,7 @@ constexpr int64_t MinimumContiguousExtent = 8;
 /// arguments, and returns. Returns the entry's name.
 static std::string defineChoosingEntry(
     ModuleLowering &lowering, const TypedFunction &root, llvm::Function *loop,
-    const std::vector<std::vector<int>> &coreDimensions,
+    const std::vector<std::vector<int>> &coreDimensions, const std::vector<int64_t> &coreSizes,
     const std::function<llvm::Value *(llvm::IRBuilder<> &, const CoreShapes &)> &choose,
     const std::function<void(llvm::IRBuilder<> &, llvm::ArrayRef<llvm::Value *>)> &whenTrue,
     const std::function<void(llvm::IRBuilder<> &, llvm::ArrayRef<llvm::Value *>)> &whenFalse) {
@@ -208,7 +222,8 @@ static std::string defineChoosingEntry(
                                        root.symbolName + "_gufunc", lowering.module);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", entry));
   lowering.describeWrapper(entry, loop, builder);
-  CoreShapes core = loadCoreShapes(builder, coreDimensions, entry->getArg(1), entry->getArg(2));
+  CoreShapes core =
+      loadCoreShapes(builder, coreDimensions, coreSizes, entry->getArg(1), entry->getArg(2));
   llvm::Value *condition = choose(builder, core);
   std::vector<llvm::Value *> arguments;
   for (llvm::Argument &argument : entry->args())
@@ -249,7 +264,7 @@ std::string GufuncLoopTarget::defineEntry(ModuleLowering &lowering, TypedFunctio
     loops[copy]->addFnAttr(llvm::Attribute::NoInline);
   }
   return defineChoosingEntry(
-      lowering, root, loops[0], coreDimensions,
+      lowering, root, loops[0], coreDimensions, coreSizes,
       [&](llvm::IRBuilder<> &builder, const CoreShapes &core) {
         llvm::Value *packed = builder.getTrue();
         llvm::Value *wide = builder.getFalse();
@@ -283,7 +298,7 @@ std::string GufuncLoopTarget::defineLayoutCheckedEntry(ModuleLowering &lowering,
                         "and does not compile for strided ones; pass contiguous arrays "
                         "(np.ascontiguousarray) or type the operands 'A' (float64[:, :])";
   return defineChoosingEntry(
-      lowering, root, loop, coreDimensions,
+      lowering, root, loop, coreDimensions, coreSizes,
       [&](llvm::IRBuilder<> &builder, const CoreShapes &core) {
         llvm::Value *fits = builder.getTrue();
         for (size_t k = 0; k < coreDimensions.size(); ++k) {

@@ -4,6 +4,7 @@
 
 #include "cpu/CpuTarget.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace taipan {
@@ -14,11 +15,13 @@ namespace taipan {
 class GufuncLoopTarget final : public CpuTarget {
 public:
   /// `coreDimensions`: per operand, the indices of its core dimensions among the layout's
-  /// distinct names (CompileJob::coreDimensions).
+  /// distinct names (CompileJob::coreDimensions); `coreSizes`: constant sizes for those names,
+  /// or empty to read them from each call (CompileJob::coreSizes).
   GufuncLoopTarget(int optimizationLevel, bool vectorMath,
-                   std::vector<std::vector<int>> coreDimensions);
+                   std::vector<std::vector<int>> coreDimensions, std::vector<int64_t> coreSizes);
 
-  /// The host's identity plus the layout, which decides the entry's code.
+  /// The host's identity plus the layout and the constant core sizes, which decide the
+  /// entry's code.
   std::vector<std::string> identity() const override;
   /// Arrays whose dimensions match their operand's core dimensions, scalars without any, and a
   /// function returning None (outputs are written in place).
@@ -51,6 +54,7 @@ private:
   std::string defineLayoutCheckedEntry(ModuleLowering &lowering, TypedFunction &root) const;
 
   std::vector<std::vector<int>> coreDimensions;
+  std::vector<int64_t> coreSizes;
 };
 
 } // namespace taipan
