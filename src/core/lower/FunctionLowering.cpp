@@ -306,6 +306,12 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
         typeOf(target)->isString() || typeOf(stmt->value)->isString()
             ? types::unicode()
             : binaryResultType(stmt->augmentedOp, typeOf(target), typeOf(stmt->value));
+    llvm::IRBuilderBase::FastMathFlagGuard keepFlags(builder);
+    if (target->kind == ExprKind::Name && reassociatedReductions.count(target->name)) {
+      llvm::FastMathFlags flags = builder.getFastMathFlags();
+      flags.setAllowReassoc(); // only the update: `value` was computed as written
+      builder.setFastMathFlags(flags);
+    }
     llvm::Value *result = lowerBinary(stmt->augmentedOp, current, typeOf(target), value,
                                       typeOf(stmt->value), resultType);
     lowerAssign(target, result, resultType);

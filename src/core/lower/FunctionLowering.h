@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -130,6 +131,10 @@ private:
   int handlerDepth = 0;
   /// Inside an outlined prange body, further prange loops run serially on their thread.
   bool insideParallelBody = false;
+  /// Inside an outlined prange body: its scalar float `+=`/`-=` and `*=` reductions, whose
+  /// updates may be reassociated (a thread's chunk is summed in vector lanes, as the chunks
+  /// already are summed in another order than the serial loop's).
+  std::set<std::string> reassociatedReductions;
   /// Inside the loop of an array expression, arithmetic follows NumPy (no ZeroDivisionError).
   bool insideElementwise = false;
   bool numpyErrorModel() const { return options.errorModelNumpy || insideElementwise; }

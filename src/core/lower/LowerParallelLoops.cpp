@@ -370,6 +370,9 @@ void FunctionLowering::lowerParallelBody(Stmt *loop, const ParallelLoopPlan &pla
     if (!type->isArray()) {
       builder.CreateStore(toMemoryForm(builder, reductionIdentity(reduction.kind, type), type),
                           variable(reduction.variable));
+      if ((type->isFloat() || type->isComplex()) &&
+          (reduction.kind == ReductionKind::Add || reduction.kind == ReductionKind::Multiply))
+        reassociatedReductions.insert(reduction.variable);
       continue;
     }
     size_t mark = temporaries.size();
