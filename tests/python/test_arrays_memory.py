@@ -454,3 +454,20 @@ def test_no_leak_returning_tuples_to_python():
 
     allocated, freed = live_delta(run)
     assert allocated == freed
+
+
+@njit
+def large_arrays(n):
+    a = np.arange(n) * 2.0  # 8n bytes: asks for huge pages from 4 MiB up
+    b = a[1:] + a[:-1]
+    return a, b
+
+
+def test_large_arrays_asking_for_huge_pages_hold_their_values_and_balance():
+    for n in (524_287, 524_288, 3_000_001):  # one item either side of 4 MiB, and 24 MB
+        allocated, freed = live_delta(large_arrays, n)
+        assert allocated == freed >= 2
+        a, b = large_arrays(n)
+        np.testing.assert_array_equal(a, np.arange(n) * 2.0)
+        np.testing.assert_array_equal(b, a[1:] + a[:-1])
+        assert a.ctypes.data % 64 == 0 and b.ctypes.data % 64 == 0

@@ -8,6 +8,10 @@
 #include <new>
 #include <string>
 
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
 namespace taipan::runtime {
 namespace {
 std::atomic<uint64_t> allocationCount{0};
@@ -86,6 +90,25 @@ SmallBlockCache *threadCache() {
 /// The bytes a block of `dataSize` takes: the header, room to align the data, the data.
 size_t blockBytes(size_t dataSize) { return sizeof(MemInfo) + DataAlignment + dataSize; }
 
+/// Blocks from this size up ask Linux for transparent huge pages, as NumPy does for its arrays
+/// (4 MiB, NumPy's threshold): where THP is `madvise` (the default of many distributions) a
+/// fresh 80 MB array otherwise takes 20,000 page faults on its first writes instead of 40.
+constexpr size_t HugePageThreshold = size_t(1) << 22;
+
+/// Advises the kernel to back the whole pages of [memory, memory + bytes) with huge pages.
+void adviseHugePages(void *memory, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr uintptr_t Page = 4096;
+  uintptr_t start = (reinterpret_cast<uintptr_t>(memory) + Page - 1) / Page * Page;
+  uintptr_t end = reinterpret_cast<uintptr_t>(memory) + bytes;
+  if (end > start)
+    madvise(reinterpret_cast<void *>(start), end - start, MADV_HUGEPAGE); // advice only
+#else
+  (void)memory;
+  (void)bytes;
+#endif
+}
+
 MemInfo *allocateBlock(int64_t bytes, MemInfoDestructor destructor, void *payload) {
   size_t size = bytes > 0 ? static_cast<size_t>(bytes) : 0;
   void *memory = nullptr;
@@ -96,6 +119,8 @@ MemInfo *allocateBlock(int64_t bytes, MemInfoDestructor destructor, void *payloa
       // Plain malloc (faster than aligned_alloc in glibc), with the data aligned by hand after
       // the header.
       memory = std::malloc(total);
+      if (memory && size >= HugePageThreshold)
+        adviseHugePages(memory, total);
     } else {
       SmallBlockCache *cache = threadCache();
       memory = cache ? cache->take(sizeClass) : nullptr;
