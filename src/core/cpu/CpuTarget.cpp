@@ -142,7 +142,7 @@ void CpuTarget::optimize(llvm::Module &module, StageTimes *times) const {
   tuning.LoopVectorization = optimizationLevel >= 2;
   tuning.SLPVectorization = optimizationLevel >= 2;
   optimizeModule(
-      module, machine(), optimizationLevel, tuning, times, vectorMath && optimizationLevel >= 2,
+      module, machine(), pipelineLevel(), tuning, times, vectorMath && optimizationLevel >= 2,
       [](llvm::FunctionPassManager &passes) { passes.addPass(InterleaveExactVariantLoopsOnce()); });
   inlineExactVectorVariants(module, hostExactVariants());
 }

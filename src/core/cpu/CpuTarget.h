@@ -59,6 +59,10 @@ public:
   /// The host object code of an optimised module (what the disk cache keeps).
   std::string emitObject(llvm::Module &module) const;
 
+protected:
+  /// The level of LLVM's pass pipeline `optimize` runs: the job's level here.
+  virtual int pipelineLevel() const { return optimizationLevel; }
+
 private:
   /// The module as host assembly or object code.
   std::string emitFile(llvm::Module &module, bool object) const;
