@@ -23,10 +23,11 @@ UfuncLoop SpecializingGufuncLoop::loopFor(const Sizes &sizes) const {
   return nullptr;
 }
 
-bool SpecializingGufuncLoop::mayCompile(const int64_t *dimensions) const {
-  if (!compile || published.load(std::memory_order_relaxed) >= MaximumCopies)
+bool SpecializingGufuncLoop::hasSmallCore(const int64_t *dimensions) const {
+  int core = generic.coreDimensions;
+  if (!compile || core < 1 || core > MaximumCoreDimensions)
     return false;
-  for (int d = 0; d < generic.coreDimensions; ++d)
+  for (int d = 0; d < core; ++d)
     if (dimensions[1 + d] < 1 || dimensions[1 + d] > MaximumSize)
       return false;
   return true;
@@ -43,61 +44,60 @@ void SpecializingGufuncLoop::runWith(UfuncLoop loop, char **args, const int64_t 
   parallelUfuncLoop(args, dimensions, steps, &chosen);
 }
 
-void SpecializingGufuncLoop::run(char **args, const int64_t *dimensions, const int64_t *steps) {
-  int core = generic.coreDimensions;
-  if (core < 1 || core > MaximumCoreDimensions) {
-    runWith(generic.serial, args, dimensions, steps);
-    return;
-  }
-  Sizes sizes{};
-  std::copy(dimensions + 1, dimensions + 1 + core, sizes.begin());
-  if (UfuncLoop known = loopFor(sizes)) {
-    runWith(known, args, dimensions, steps);
-    return;
-  }
+UfuncLoop SpecializingGufuncLoop::choose(const Sizes &sizes, bool &timed) {
+  if (UfuncLoop known = loopFor(sizes))
+    return known;
   std::unique_lock<std::mutex> guard(lock, std::try_to_lock);
-  if (!guard.owns_lock() || !mayCompile(dimensions)) {
-    if (guard.owns_lock())
-      guard.unlock();
-    runWith(generic.serial, args, dimensions, steps);
-    return;
-  }
-  // Another thread may have published these sizes since loopFor looked (copies are published
-  // under the lock).
-  if (UfuncLoop known = loopFor(sizes)) {
-    guard.unlock();
-    runWith(known, args, dimensions, steps);
-    return;
-  }
+  if (!guard.owns_lock())
+    return generic.serial;
+  // Another thread may have published these sizes, or the last copy, since loopFor looked
+  // (copies are published under the lock).
+  if (UfuncLoop known = loopFor(sizes))
+    return known;
+  int slot = published.load(std::memory_order_relaxed);
+  if (slot >= MaximumCopies)
+    return generic.serial;
   auto candidate = std::find_if(candidates.begin(), candidates.end(),
                                 [&](const Candidate &known) { return known.sizes == sizes; });
-  if (candidate != candidates.end() && candidate->nanoseconds >= compileAfterNanoseconds) {
-    UfuncLoop compiled = compile(std::vector<int64_t>(sizes.begin(), sizes.begin() + core));
-    int slot = published.load(std::memory_order_relaxed);
-    copies[slot] = Copy{sizes, compiled};
-    published.store(slot + 1, std::memory_order_release);
-    candidates.erase(candidate);
-    guard.unlock();
-    runWith(compiled ? compiled : generic.serial, args, dimensions, steps);
-    return;
+  if (candidate == candidates.end() || candidate->nanoseconds < compileAfterNanoseconds) {
+    timed = candidate != candidates.end() || candidates.size() < MaximumCandidates;
+    if (candidate == candidates.end() && timed)
+      candidates.push_back(Candidate{sizes, 0});
+    return generic.serial;
   }
-  bool tracked = candidate != candidates.end() || candidates.size() < MaximumCandidates;
-  if (candidate == candidates.end() && tracked)
-    candidates.push_back(Candidate{sizes, 0});
-  guard.unlock();
-  auto start = std::chrono::steady_clock::now();
-  runWith(generic.serial, args, dimensions, steps);
-  if (!tracked)
-    return;
-  int64_t spent =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
-          .count();
+  int core = generic.coreDimensions;
+  UfuncLoop compiled = compile(std::vector<int64_t>(sizes.begin(), sizes.begin() + core));
+  copies[slot] = Copy{sizes, compiled};
+  published.store(slot + 1, std::memory_order_release);
+  candidates.erase(candidate);
+  return compiled ? compiled : generic.serial;
+}
+
+void SpecializingGufuncLoop::record(const Sizes &sizes, int64_t nanoseconds) {
   // A measurement lost to a busy lock only delays the copy.
-  if (!guard.try_lock())
+  std::unique_lock<std::mutex> guard(lock, std::try_to_lock);
+  if (!guard.owns_lock())
     return;
   for (Candidate &known : candidates)
     if (known.sizes == sizes)
-      known.nanoseconds += spent;
+      known.nanoseconds += nanoseconds;
+}
+
+void SpecializingGufuncLoop::run(char **args, const int64_t *dimensions, const int64_t *steps) {
+  Sizes sizes{};
+  bool timed = false;
+  UfuncLoop loop = generic.serial;
+  if (hasSmallCore(dimensions)) {
+    std::copy(dimensions + 1, dimensions + 1 + generic.coreDimensions, sizes.begin());
+    loop = choose(sizes, timed);
+  }
+  // The clock is read only for runs that count towards a copy.
+  auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  runWith(loop, args, dimensions, steps);
+  if (timed)
+    record(sizes, std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now() - start)
+                      .count());
 }
 
 std::vector<std::vector<int64_t>> SpecializingGufuncLoop::compiledSizes() const {

@@ -50,10 +50,17 @@ private:
     int64_t nanoseconds = 0; ///< spent in the generic loop on these sizes so far
   };
 
-  /// The loop for a call with these core sizes: a copy's, or the generic one.
+  /// The copy's loop for these core sizes (the generic one when compiling it failed), or null
+  /// when there is no copy for them.
   UfuncLoop loopFor(const Sizes &sizes) const;
-  /// Whether `sizes` may get a copy: every size small, and room for another copy.
-  bool mayCompile(const int64_t *dimensions) const;
+  /// Whether a call's core sizes may have a copy: a compiler, and every size small. Calls of
+  /// other sizes run the generic loop without taking the lock.
+  bool hasSmallCore(const int64_t *dimensions) const;
+  /// The loop for a call of these small core sizes: a copy's (compiled now when its sizes are
+  /// due), or the generic one; `timed` says the generic run counts towards a copy.
+  UfuncLoop choose(const Sizes &sizes, bool &timed);
+  /// Adds a generic run's time to the candidate of its core sizes.
+  void record(const Sizes &sizes, int64_t nanoseconds);
   /// Runs `loop` over the call, on the pool when the loop is parallel.
   void runWith(UfuncLoop loop, char **args, const int64_t *dimensions, const int64_t *steps);
 
