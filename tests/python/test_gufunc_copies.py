@@ -122,8 +122,9 @@ def test_at_most_four_copies_a_loop(copies_at_once):
     gufunc = build(matmul, MATMUL_SIGNATURES[:1], "(m,n),(n,p)->(m,p)")
     for n in range(1, 8):
         a, b = operands("float64", (5, n, n), (5, n, n))
-        for _ in range(2):
-            np.testing.assert_array_equal(gufunc(a, b), python_matmul(gufunc, a, b))
+        with no_allocation_leak():
+            for _ in range(2):
+                np.testing.assert_array_equal(gufunc(a, b), python_matmul(gufunc, a, b))
     assert copies(gufunc) == [[(1, 1, 1), (2, 2, 2), (3, 3, 3), (4, 4, 4)]]
 
 
@@ -155,11 +156,15 @@ def test_scalar_operands_and_one_core_dimension(copies_at_once):
 def test_a_copy_of_a_layout_checked_loop_still_refuses_strided_operands(copies_at_once):
     gufunc = build(shuffled_copy, ["void(float64[::1], float64[::1])"], "(n)->(n)")
     x = np.arange(24.0).reshape(3, 8)
-    for _ in range(3):
-        np.testing.assert_array_equal(np.sort(gufunc(x), axis=1), x)
+    with no_allocation_leak():
+        for _ in range(3):
+            np.testing.assert_array_equal(np.sort(gufunc(x), axis=1), x)
     assert copies(gufunc) == [[(8,)]]
     wide = np.arange(48.0).reshape(3, 16)[:, ::2]
-    with pytest.raises(ValueError, match=r"shuffled_copy\(\) is typed for contiguous"):
+    with (
+        no_allocation_leak(),
+        pytest.raises(ValueError, match=r"shuffled_copy\(\) is typed for contiguous"),
+    ):
         gufunc(wide)
 
 
@@ -173,8 +178,9 @@ def checked_inverse(x, out):
 def test_an_exception_raised_in_the_copy(copies_at_once):
     gufunc = build(checked_inverse, ["void(int64[:], int64[:])"], "(n)->(n)")
     good = np.arange(1, 13, dtype=np.int64).reshape(3, 4)
-    for _ in range(3):
-        np.testing.assert_array_equal(gufunc(good), 1 // good)
+    with no_allocation_leak():
+        for _ in range(3):
+            np.testing.assert_array_equal(gufunc(good), 1 // good)
     assert copies(gufunc) == [[(4,)]]
     bad = good.copy()
     bad[1, 2] = 0
@@ -197,10 +203,11 @@ def test_calls_from_several_threads(copies_at_once):
                 failures.append(index)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    with no_allocation_leak():
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
     assert failures == []
     assert sorted(copies(gufunc)[0]) == [(2, 2, 2), (3, 3, 3), (4, 4, 4)]
 
@@ -212,8 +219,9 @@ def test_off_and_the_default_threshold(monkeypatch):
     monkeypatch.setattr(config, "GUFUNC_SPECIALIZE_MS", 1e9)
     late = build(matmul, MATMUL_SIGNATURES[:1], "(m,n),(n,p)->(m,p)")
     for gufunc in (off, late):
-        for _ in range(5):
-            np.testing.assert_array_equal(gufunc(a, b), python_matmul(gufunc, a, b))
+        with no_allocation_leak():
+            for _ in range(5):
+                np.testing.assert_array_equal(gufunc(a, b), python_matmul(gufunc, a, b))
         assert copies(gufunc) == [[]]
 
 
@@ -221,9 +229,10 @@ def test_dynamic_gufuncs_make_copies_too(copies_at_once):
     gufunc = guvectorize("(m,n),(n,p)->(m,p)")(matmul)
     a, b = operands("float64", (7, 3, 3), (7, 3, 3))
     out = np.zeros((7, 3, 3))
-    for _ in range(3):
-        gufunc(a, b, out)
-        np.testing.assert_array_equal(out, python_matmul(gufunc, a, b))
+    with no_allocation_leak():
+        for _ in range(3):
+            gufunc(a, b, out)
+            np.testing.assert_array_equal(out, python_matmul(gufunc, a, b))
     assert copies(gufunc.ufunc) == [[(3, 3, 3)]]
 
 
