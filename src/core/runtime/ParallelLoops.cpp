@@ -32,7 +32,7 @@ extern "C" int32_t taipan_parallel_for(int64_t count, taipan_parallel_body body,
   return status.load();
 }
 
-extern "C" int64_t taipan_parallel_slot_count(void) { return maximumThreadCount(); }
+extern "C" int64_t taipan_parallel_slot_count(void) { return maximumChunkCount(); }
 
 extern "C" int64_t taipan_get_thread_id(void) { return currentThreadId(); }
 

@@ -10,7 +10,7 @@ extern "C" {
 typedef int32_t (*taipan_parallel_body)(void *environment, int64_t begin, int64_t end,
                                         int64_t chunk);
 
-/// Runs `body` over [0, count) on the thread pool, one contiguous chunk per thread, and
+/// Runs `body` over [0, count) on the thread pool, in contiguous chunks (runtime/ThreadPool), and
 /// returns once all are done. `*chunks` receives the number of chunk slots used (chunks are
 /// numbered from 0; some may be empty). A chunk that failed stops its own iterations; the
 /// first failure is raised on the calling thread, and its status returned. Fewer than `grain`
@@ -22,6 +22,6 @@ int32_t taipan_parallel_for(int64_t count, taipan_parallel_body body, void *envi
 int64_t taipan_get_thread_id(void);
 int64_t taipan_get_num_threads(void);
 
-/// How many chunk slots a loop needs at most (the pool's maximum thread count).
+/// How many chunk slots a loop needs at most (the pool's maximumChunkCount()).
 int64_t taipan_parallel_slot_count(void);
 }

@@ -1,5 +1,5 @@
 // A fixed pool of worker threads that wait on a condition variable for the next parallelFor;
-// the caller runs the first chunk itself and waits for the rest.
+// each thread runs its own chunks, then takes those others have not started.
 #include "runtime/ThreadPool.h"
 
 #include "runtime/Runtime.h"
@@ -10,6 +10,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -65,6 +66,7 @@ public:
     if (!serial.owns_lock())
       return false;
     int threads = static_cast<int>(std::min<int64_t>(active.load(), count));
+    int perThread = static_cast<int>(std::min<int64_t>(count / threads, ChunksPerThread));
     // Every worker has seen the previous job (even those it did not use) before the job's
     // fields change under them.
     waitUntilZero(unacknowledged);
@@ -72,6 +74,10 @@ public:
     job = &body;
     jobCount = count;
     jobThreads = threads;
+    jobChunksPerThread = perThread;
+    jobChunks = threads * perThread;
+    for (int t = 0; t < threads; ++t)
+      cursors[t].next.store(0, std::memory_order_relaxed);
     remaining.store(threads - 1);
     unacknowledged.store(static_cast<int>(workers.size()));
     generation.fetch_add(1); // publishes the fields above
@@ -79,7 +85,7 @@ public:
       std::lock_guard<std::mutex> lock(mutex);
       wake.notify_all();
     }
-    runChunk(0, body, count, threads);
+    runShare(0);
     waitUntilZero(remaining);
     return true;
   }
@@ -120,14 +126,31 @@ private:
     }
   }
 
-  static void runChunk(int index, const ChunkBody &body, int64_t count, int threads) {
-    int64_t begin = count * index / threads, end = count * (index + 1) / threads;
+  /// Runs chunk `chunk` of the job: its share of [0, jobCount), fixed by the chunk count alone.
+  void runChunk(int chunk) {
+    int64_t begin = static_cast<int64_t>(static_cast<__int128>(jobCount) * chunk / jobChunks);
+    int64_t end = static_cast<int64_t>(static_cast<__int128>(jobCount) * (chunk + 1) / jobChunks);
+    if (begin < end)
+      (*job)(begin, end, chunk);
+  }
+
+  /// Thread `self`'s part of the job: its own chunks in order, then whatever chunks the other
+  /// threads have not yet started, taken from the front of their shares.
+  void runShare(int self) {
     bool outer = inRegion;
     int outerId = threadId;
     inRegion = true;
-    threadId = index;
-    if (begin < end)
-      body(begin, end, index);
+    threadId = self;
+    for (int k = 0; k < jobThreads; ++k) {
+      int owner = (self + k) % jobThreads;
+      std::atomic<int> &next = cursors[owner].next;
+      while (next.load(std::memory_order_relaxed) < jobChunksPerThread) {
+        int local = next.fetch_add(1);
+        if (local >= jobChunksPerThread)
+          break;
+        runChunk(owner * jobChunksPerThread + local);
+      }
+    }
     inRegion = outer;
     threadId = outerId;
   }
@@ -157,7 +180,7 @@ private:
       }
       seen = generation.load();
       if (index < jobThreads) {
-        runChunk(index, *job, jobCount, jobThreads);
+        runShare(index);
         countDown(remaining);
       }
       countDown(unacknowledged);
@@ -172,9 +195,16 @@ private:
   const ChunkBody *job = nullptr;
   int64_t jobCount = 0;
   int jobThreads = 0;
+  int jobChunksPerThread = 0;
+  int jobChunks = 0;
+  /// Per thread of the job, the next of its own chunks not yet started (by it or a thief).
+  struct alignas(64) Cursor {
+    std::atomic<int> next{0};
+  };
+  std::unique_ptr<Cursor[]> cursors{new Cursor[maximum]};
   // Each on a cache line of its own: workers poll `generation` while others count down.
   alignas(64) std::atomic<uint64_t> generation{0};
-  alignas(64) std::atomic<int> remaining{0};      ///< chunks of the job still running on workers
+  alignas(64) std::atomic<int> remaining{0};      ///< workers still running their part of the job
   alignas(64) std::atomic<int> unacknowledged{0}; ///< workers that have not finished with the job
   alignas(64) std::atomic<int> sleepers{0};       ///< workers asleep on `wake`
 
@@ -216,6 +246,8 @@ bool ParallelFailure::raiseIfFailed() {
 }
 
 int maximumThreadCount() { return Pool::get().maximum; }
+
+int maximumChunkCount() { return Pool::get().maximum * ChunksPerThread; }
 
 int threadCount() { return Pool::get().active.load(); }
 

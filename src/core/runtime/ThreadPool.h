@@ -9,13 +9,20 @@
 
 namespace taipan::runtime {
 
-/// Runs `body(begin, end)` over [0, count) split into contiguous chunks, one per thread (the
-/// calling thread takes the first), and returns when every chunk is done. A call made from
-/// inside a chunk runs serially on its thread: nested parallel regions do not oversubscribe.
+/// How many contiguous chunks each thread of a parallel loop owns. Each thread runs its own in
+/// order, then takes chunks the others have not started, so a thread slowed by the machine
+/// (another process on its core, a remote memory node) hands its last chunks to idle ones.
+constexpr int ChunksPerThread = 4;
+
+/// Runs `body(begin, end)` over [0, count) split into contiguous chunks, ChunksPerThread per
+/// thread (the calling thread is one of them), and returns when every chunk is done. A call made
+/// from inside a chunk runs serially on its thread: nested parallel regions do not oversubscribe.
 void parallelFor(int64_t count, const std::function<void(int64_t begin, int64_t end)> &body);
 
-/// A chunk of parallelForChunks: its range and its index (0 for the caller's, then 1, 2...,
-/// always below maximumThreadCount()), so a chunk can keep partial results in a slot of its own.
+/// A chunk of parallelForChunks: its range and its index (0, 1, 2... in the order of the ranges,
+/// always below maximumChunkCount()), so a chunk can keep partial results in a slot of its own.
+/// The ranges depend only on the count and the thread count, never on which thread ran what, so
+/// partial results combined in chunk order are the same from run to run.
 using ChunkBody = std::function<void(int64_t begin, int64_t end, int chunk)>;
 /// parallelFor, telling each chunk its index. When the pool is busy with another Python
 /// thread's loop, or the call is nested, the caller runs the whole range as chunk 0 rather than
@@ -41,6 +48,8 @@ private:
 /// The threads parallelFor uses (workers plus the caller): TAIPAN_NUM_THREADS when set, else
 /// the machine's hardware threads.
 int maximumThreadCount();
+/// The most chunks one parallelForChunks call makes (maximumThreadCount() * ChunksPerThread).
+int maximumChunkCount();
 /// How many of them parallelFor uses now (1..maximumThreadCount(), set_num_threads).
 int threadCount();
 /// Sets threadCount(); returns false (changing nothing) outside 1..maximumThreadCount().

@@ -1,11 +1,12 @@
 // ThreadPoolTest.cpp - runtime/ThreadPool.h: parallelFor covers its range exactly once, nested
-// calls run serially, and the thread count is bounded.
+// calls run serially, chunk ranges are fixed, idle threads take a slow one's chunks.
 
 #include "runtime/ThreadPool.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -58,11 +59,11 @@ TEST(ThreadPoolTest, ThreadCountStaysWithinTheMaximum) {
 TEST(ThreadPoolTest, ChunksKnowTheirDistinctIndex) {
   for (int round = 0; round < 2000; ++round) { // many back-to-back jobs: publication races
     int64_t count = 1 + round % 37;
-    std::vector<std::atomic<int>> used(maximumThreadCount());
+    std::vector<std::atomic<int>> used(maximumChunkCount());
     std::atomic<int64_t> covered{0};
     parallelForChunks(count, [&](int64_t begin, int64_t end, int chunk) {
       ASSERT_GE(chunk, 0);
-      ASSERT_LT(chunk, maximumThreadCount());
+      ASSERT_LT(chunk, maximumChunkCount());
       used[chunk].fetch_add(1);
       covered += end - begin;
     });
@@ -84,4 +85,38 @@ TEST(ThreadPoolTest, CallersOnSeveralThreadsAllFinish) {
   for (std::thread &caller : callers)
     caller.join();
   EXPECT_EQ(total.load(), 4 * 200 * 1000);
+}
+
+TEST(ThreadPoolTest, ChunkRangesDependOnlyOnTheCountAndThreadCount) {
+  // Partial results combined in chunk order are reproducible only if chunk k always covers
+  // the same range, whichever thread runs it.
+  int threads = threadCount();
+  int64_t count = 1000003;
+  int chunks = threads * ChunksPerThread;
+  for (int round = 0; round < 20; ++round) {
+    std::vector<std::pair<int64_t, int64_t>> ranges(maximumChunkCount(), {-1, -1});
+    parallelForChunks(count,
+                      [&](int64_t begin, int64_t end, int chunk) { ranges[chunk] = {begin, end}; });
+    for (int k = 0; k < (threads > 1 ? chunks : 1); ++k) {
+      int64_t begin = threads > 1 ? count * k / chunks : 0;
+      int64_t end = threads > 1 ? count * (k + 1) / chunks : count;
+      ASSERT_EQ(ranges[k], std::make_pair(begin, end)) << "chunk " << k;
+    }
+  }
+}
+
+TEST(ThreadPoolTest, ASlowThreadsChunksAreTakenByTheOthers) {
+  if (threadCount() < 2)
+    GTEST_SKIP() << "one thread";
+  // Whichever thread runs chunk 0 (the caller's first, unless a worker took it before the
+  // caller started) stalls there; the chunks after it in the caller's share must not wait for
+  // it, but run on another thread.
+  std::vector<std::atomic<int>> ranBy(maximumChunkCount());
+  parallelForChunks(threadCount() * ChunksPerThread, [&](int64_t, int64_t, int chunk) {
+    ranBy[chunk] = currentThreadId();
+    if (chunk == 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  });
+  for (int k = 1; k < ChunksPerThread; ++k)
+    EXPECT_NE(ranBy[k].load(), ranBy[0].load()) << "chunk " << k << " waited for chunk 0";
 }
