@@ -256,6 +256,70 @@ def test_each_optimisation_level_has_its_own_job_hash(tmp_path):
     assert run(OPT_SCRIPT, tmp_path).stdout.split()[1] == hashes["3"]
 
 
+LEVELS_SCRIPT = """
+import math
+import numpy as np
+from taipan import njit
+
+@njit
+def arithmetic(a, b, x, y):
+    return (a // 7, a % 7, a // b, a % b, a * b, x / y, x // y, x % y, math.copysign(1.0, x * y),
+            min(x, y), max(x, y), abs(x), x ** 2, int(a > b))
+
+@njit
+def scaled(values, factor):
+    out = np.empty_like(values)
+    total = 0.0
+    for i in range(values.shape[0]):
+        out[i] = values[i] * factor
+        total += out[i]
+    return out, total
+
+@njit
+def divide(a, b):
+    return a // b
+
+ints = [0, 1, -1, 7, -7, 13, -13, 2**62, -(2**63), 2**63 - 1]
+floats = [0.0, -0.0, 1.5, -2.25, math.inf, -math.inf, math.nan, 1e308, 5e-324]
+for a in ints:
+    for b in ints:
+        if b == 0:
+            continue
+        for x, y in zip(floats, floats[::-1]):
+            if y == 0.0:
+                continue
+            got = arithmetic(a, b, x, y)
+            want = arithmetic.py_func(a, b, x, y)
+            want = tuple(w if not isinstance(w, int) or -(2**63) <= w < 2**63
+                         else (w + 2**63) % 2**64 - 2**63 for w in want)
+            assert all(g == w or (g != g and w != w) for g, w in zip(got, want)), (a, b, x, y)
+values = np.linspace(-3.0, 3.0, 1001)[::3]
+out, total = scaled(values, -0.5)
+assert (out == values * -0.5).all() and total == sum(values * -0.5)
+try:
+    divide(1, 0)
+except ZeroDivisionError as error:
+    print("raised", type(error).__name__)
+asm = list(divide.inspect_asm().values())[0] + list(arithmetic.inspect_asm().values())[0]
+print("idiv-by-constant", asm.count("idiv"))
+"""
+
+
+@pytest.mark.parametrize("level", ["0", "1", "2", "3"])
+def test_each_level_generates_code_that_computes_what_python_does(tmp_path, level):
+    # Code generation follows the level too, as NUMBA_OPT sets llvmlite's target machine: at 0
+    # instruction selection is FastISel (fast to compile; it divides by constants with idiv).
+    words = run(LEVELS_SCRIPT, tmp_path, TAIPAN_OPT=level).stdout.split()
+    assert words[:2] == ["raised", "ZeroDivisionError"]
+    idivs = int(words[-1])
+    # a // b and a % b (runtime divisors) always divide; only level 0 also divides by the
+    # constant 7 rather than multiplying by its inverse.
+    if level == "0":
+        assert idivs > 2
+    else:
+        assert idivs <= 2
+
+
 def test_numba_cache_dir_alias(tmp_path):
     cache = tmp_path / "cache"
     run(

@@ -352,12 +352,12 @@ PendingCpuJob lowerCpuJob(const CompileJob &job) {
   return pending;
 }
 
-/// Optimises a lowered job and, with `emitObject`, generates its object code. This touches
-/// nothing another job uses (with its target's own target machine), so jobs may run it side by
-/// side on threads.
+/// Optimises a lowered job and, with `emitObject` or a target that generates its code itself,
+/// generates its object code. This touches nothing another job uses (with its target's own
+/// target machine), so jobs may run it side by side on threads.
 void generateCode(PendingCpuJob &pending, bool emitObject) {
   pending.target->optimize(*pending.lowered.module, &pending.compiled.times);
-  if (emitObject) {
+  if (emitObject || pending.target->generatesCodeItself()) {
     StageTimes::Scope timing(&pending.compiled.times, "code generation");
     pending.compiled.objectCode = pending.target->emitObject(*pending.lowered.module);
   }

@@ -147,10 +147,28 @@ void CpuTarget::optimize(llvm::Module &module, StageTimes *times) const {
   inlineExactVectorVariants(module, hostExactVariants());
 }
 
+llvm::CodeGenOptLevel CpuTarget::codeGenerationLevel() const {
+  return optimizationLevel <= 0   ? llvm::CodeGenOptLevel::None
+         : optimizationLevel == 1 ? llvm::CodeGenOptLevel::Less
+         : optimizationLevel == 2 ? llvm::CodeGenOptLevel::Default
+                                  : llvm::CodeGenOptLevel::Aggressive;
+}
+
 std::string CpuTarget::emitFile(llvm::Module &module, bool object) const {
-  return emitCode(machine(), module,
+  // Below opt 3 a machine of the job's level, leased for this module: the JIT's own machine is
+  // at level 3. At opt 0 instruction selection is FastISel, a fifth of SelectionDAG's time on
+  // long functions, for the user who asked for compile speed (NUMBA_OPT=0 in Numba does so).
+  LeasedTargetMachine leveled;
+  if (generatesCodeItself())
+    leveled = leaseTargetMachine("host-codegen-" + std::to_string(optimizationLevel), [this] {
+      std::unique_ptr<llvm::TargetMachine> created = CpuJit::get().createTargetMachine();
+      created->setOptLevel(codeGenerationLevel());
+      return created;
+    });
+  llvm::TargetMachine &generator = leveled ? *leveled : machine();
+  return emitCode(generator, module,
                   object ? llvm::CodeGenFileType::ObjectFile : llvm::CodeGenFileType::AssemblyFile,
-                  machine().getTargetTriple().isX86() ? PipelineReuse::Reuse
+                  generator.getTargetTriple().isX86() ? PipelineReuse::Reuse
                                                       : PipelineReuse::BuildPerModule);
 }
 

@@ -5,6 +5,8 @@
 #include "target/Target.h"
 #include "target/TargetMachinePool.h"
 
+#include <llvm/Support/CodeGen.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,6 +60,9 @@ public:
                 const std::string &entryName) const;
   /// The host object code of an optimised module (what the disk cache keeps).
   std::string emitObject(llvm::Module &module) const;
+  /// Whether code generation runs at another level than the JIT's own (opt 0 to 2): such a job
+  /// emits its object code itself rather than hand its module to the JIT.
+  bool generatesCodeItself() const { return optimizationLevel < 3; }
 
 protected:
   /// The level of LLVM's pass pipeline `optimize` runs: the job's level here.
@@ -68,6 +73,9 @@ private:
   std::string emitFile(llvm::Module &module, bool object) const;
   /// The target machine code is generated with: the JIT's, or this target's own.
   llvm::TargetMachine &machine() const;
+  /// The code-generation level of the job's opt, as Numba's NUMBA_OPT sets llvmlite's target
+  /// machine: 0 None (FastISel, the fast register allocator), 1 Less, 2 Default, 3 Aggressive.
+  llvm::CodeGenOptLevel codeGenerationLevel() const;
 
   int optimizationLevel;
   bool vectorMath;
