@@ -74,6 +74,9 @@ struct Overload {
   std::vector<size_t> slotSizes; ///< bytes each argument takes in the buffer, 16-aligned
   size_t bufferSize;             ///< arguments and result together
   bool exact;                    ///< the key is the compiled argument types (not a conversion)
+  /// A first tier's calls left before it is compiled again, shared by every key that runs it
+  /// (read and written with the GIL held); null for code that is final.
+  std::shared_ptr<int64_t> callsBeforeTierUp;
 };
 
 size_t slotSize(const Type *type) { return (type->storageSize() + 15) / 16 * 16; }
@@ -250,6 +253,17 @@ bool bindArguments(DispatcherObject *self, PyObject *const *arguments, Py_ssize_
 }
 
 /// Releases the tuple a `*args` call packed, when the call returns.
+/// Asks Python to compile a first tier's job again at its level (`_tier_up(address)`), which
+/// replaces the overloads that ran it (replaceOverloads); false with the error set when that
+/// call raised.
+bool tierUp(PyObject *callable, const Overload &overload) {
+  PyObject *address = PyLong_FromVoidPtr(reinterpret_cast<void *>(overload.compiled.entry));
+  PyObject *outcome = address ? PyObject_CallMethod(callable, "_tier_up", "O", address) : nullptr;
+  Py_XDECREF(address);
+  Py_XDECREF(outcome);
+  return outcome != nullptr;
+}
+
 struct PackedArguments {
   PyObject *tuple = nullptr;
   ~PackedArguments() { Py_XDECREF(tuple); }
@@ -311,6 +325,9 @@ PyObject *dispatcherVectorcall(PyObject *callable, PyObject *const *arguments, s
       return nullptr;
     }
   }
+  if (overload->callsBeforeTierUp && --*overload->callsBeforeTierUp == 0 &&
+      !tierUp(callable, *overload))
+    return nullptr;
   return invoke(self, *overload, actual);
 }
 
@@ -400,7 +417,7 @@ void configureDispatcher(PyObject *dispatcher, const std::vector<std::string> &n
 }
 
 void addOverload(PyObject *dispatcher, const CompiledFunction &compiled,
-                 const std::vector<const Type *> &key) {
+                 const std::vector<const Type *> &key, int64_t tierUpAfter) {
   auto *self = reinterpret_cast<DispatcherObject *>(dispatcher);
   Overload overload{
       compiled, key, {}, slotSize(compiled.returnType) + 16, key == compiled.argumentTypes};
@@ -408,7 +425,23 @@ void addOverload(PyObject *dispatcher, const CompiledFunction &compiled,
     overload.slotSizes.push_back(slotSize(type));
     overload.bufferSize += overload.slotSizes.back();
   }
+  // Another key of the same code (an explicit signature's conversion) shares its count.
+  for (const Overload &existing : *self->overloads)
+    if (existing.compiled.entry == compiled.entry)
+      overload.callsBeforeTierUp = existing.callsBeforeTierUp;
+  if (!overload.callsBeforeTierUp && compiled.firstTier && tierUpAfter > 0)
+    overload.callsBeforeTierUp = std::make_shared<int64_t>(tierUpAfter);
   self->overloads->push_back(std::move(overload));
+}
+
+void replaceOverloads(PyObject *dispatcher, const CompiledFunction &replaced,
+                      const CompiledFunction &compiled) {
+  auto *self = reinterpret_cast<DispatcherObject *>(dispatcher);
+  for (Overload &overload : *self->overloads)
+    if (overload.compiled.entry == replaced.entry) {
+      overload.compiled = compiled;
+      overload.callsBeforeTierUp.reset();
+    }
 }
 
 void enableVectorcall(PyObject *subclass) {

@@ -23,9 +23,17 @@ void configureDispatcher(PyObject *dispatcher, const std::vector<std::string> &n
                          PyObject *defaults, bool nogil, bool generic, Py_ssize_t starIndex = -1,
                          Py_ssize_t keywordOnlyCount = 0, PyObject *keywordDefaults = nullptr);
 
-/// Makes calls with arguments of types `key` run `compiled`.
+/// Makes calls with arguments of types `key` run `compiled`. A first tier
+/// (CompiledFunction::firstTier) takes `tierUpAfter` > 0: after that many calls, counted over
+/// every key that runs it, the dispatcher calls its Python `_tier_up(address)` once, before the
+/// call that reached the count.
 void addOverload(PyObject *dispatcher, const CompiledFunction &compiled,
-                 const std::vector<const Type *> &key);
+                 const std::vector<const Type *> &key, int64_t tierUpAfter = 0);
+
+/// Makes every key that ran `replaced` run `compiled` (the same job's level-3 code), and stops
+/// counting its calls.
+void replaceOverloads(PyObject *dispatcher, const CompiledFunction &replaced,
+                      const CompiledFunction &compiled);
 
 /// Gives a Python subclass of DispatcherBase the vectorcall protocol (inherited only from 3.12).
 void enableVectorcall(PyObject *subclass);

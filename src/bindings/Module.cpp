@@ -392,6 +392,7 @@ NB_MODULE(_core, module) {
                      }
                      return loops;
                    })
+      .def_prop_ro("first_tier", [](const CompiledFunction &self) { return self.firstTier; })
       .def_prop_ro("address", [](const CompiledFunction &self) {
         return reinterpret_cast<uintptr_t>(self.entry);
       });
@@ -418,16 +419,17 @@ NB_MODULE(_core, module) {
       "compile",
       [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, nb::handle returnType,
          bool ufuncLoop, CoreDimensions coreDimensions, bool keepObject, bool cfunc,
-         std::vector<int64_t> coreSizes) {
+         std::vector<int64_t> coreSizes, bool firstTier) {
         CompileJob job = cpuJob(source, argumentTypes, returnType, ufuncLoop,
                                 std::move(coreDimensions), cfunc, std::move(coreSizes));
         job.keepObjectCode = keepObject;
+        job.allowFirstTier = firstTier;
         return translateErrors([&] { return compileFunction(job); });
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("return_type").none(),
       nb::arg("ufunc_loop") = false, nb::arg("core_dimensions").none() = nb::none(),
       nb::arg("keep_object") = false, nb::arg("cfunc") = false,
-      nb::arg("core_sizes") = std::vector<int64_t>{});
+      nb::arg("core_sizes") = std::vector<int64_t>{}, nb::arg("first_tier") = false);
 
   module.def(
       "compile_all",
@@ -522,10 +524,18 @@ NB_MODULE(_core, module) {
       nb::arg("generic") = false, nb::arg("star_index") = -1, nb::arg("keyword_only_count") = 0,
       nb::arg("keyword_defaults").none() = nb::none());
 
-  module.def("add_overload",
-             [](nb::handle dispatcher, const CompiledFunction &compiled, nb::handle key) {
-               addOverload(dispatcher.ptr(), compiled, typeList(key));
-             });
+  module.def(
+      "add_overload",
+      [](nb::handle dispatcher, const CompiledFunction &compiled, nb::handle key,
+         int64_t tierUpAfter) {
+        addOverload(dispatcher.ptr(), compiled, typeList(key), tierUpAfter);
+      },
+      nb::arg("dispatcher"), nb::arg("compiled"), nb::arg("key"), nb::arg("tier_up_after") = 0);
+
+  module.def("replace_overloads", [](nb::handle dispatcher, const CompiledFunction &replaced,
+                                     const CompiledFunction &compiled) {
+    replaceOverloads(dispatcher.ptr(), replaced, compiled);
+  });
 
   module.def("enable_vectorcall", [](nb::handle subclass) { enableVectorcall(subclass.ptr()); });
 

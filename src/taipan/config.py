@@ -54,6 +54,13 @@ def _milliseconds_or_off(text: str):
     return value
 
 
+def _call_count(text: str) -> int:
+    count = int(text)
+    if count < 0:
+        raise ValueError("a number of calls is not negative; 0 turns it off")
+    return count
+
+
 def _diagnostics_level(text: str) -> int:
     level = int(text)
     if not 0 <= level <= 4:
@@ -104,6 +111,16 @@ OPTIONS = (
         None,  # every hardware thread: the thread pool's own count, below
         "threads of taipan's thread pool for parallel code (default: every hardware thread); "
         "set_num_threads() chooses how many of them run",
+    ),
+    Option(
+        "TIER_UP_CALLS",
+        "TAIPAN_TIER_UP_CALLS",
+        (),
+        _call_count,
+        100_000,
+        "tiered compilation: a long function without loops or recursion runs level-0 code "
+        "(compiled about 4x faster) until this many calls, then its level-3 code; 0 compiles "
+        "at level 3 from the first call",
     ),
     Option(
         "TIMING",

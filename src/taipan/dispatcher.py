@@ -6,7 +6,7 @@ import sys
 import time
 
 from taipan import _core, config
-from taipan.errors import TypingError, UnsupportedError
+from taipan.errors import TaipanError, TypingError, UnsupportedError
 from taipan.types import Signature, parse_signature
 
 _compile_lock = _thread.RLock()
@@ -228,9 +228,32 @@ class Dispatcher(CompiledFunction):
                 self._record_times(argument_types, compiled.stage_times)
                 _warn_serial_loops(compiled.parallel_loops)
                 self._overloads[argument_types] = compiled
-                _core.add_overload(self, compiled, argument_types)
+                _core.add_overload(
+                    self, compiled, argument_types, tier_up_after=config.TIER_UP_CALLS
+                )
                 self._report_compilation(argument_types)
             return compiled
+
+    def _tier_up(self, address):
+        """Called by the dispatcher once a first tier (level-0 code of a function without loops,
+        compiler/TieredCompilation) has run TIER_UP_CALLS calls: compiles the same job at its
+        level and makes every key that ran the first tier run that code. A failure leaves the
+        first tier in place: it computes the same results."""
+        with _compile_lock:
+            for argument_types, compiled in self._overloads.items():
+                if compiled.address == address and compiled.first_tier:
+                    break
+            else:
+                return
+            try:
+                final = _core.compile(
+                    self._function_source(), list(argument_types), None, keep_object=True
+                )
+            except TaipanError:
+                return
+            self._record_times(argument_types, final.stage_times)
+            self._overloads[argument_types] = final
+            _core.replace_overloads(self, compiled, final)
 
     def _annotation(self, key, vectorization=False):
         from taipan import annotate
@@ -254,8 +277,14 @@ class Dispatcher(CompiledFunction):
         carried = self._carried_code(source, argument_types) if return_type is None else None
         if carried is not None:
             return carried
-        if not caching:
-            return _core.compile(source, list(argument_types), return_type, keep_object=True)
+        if not caching:  # (code a cache keeps is always final: no first tier)
+            return _core.compile(
+                source,
+                list(argument_types),
+                return_type,
+                keep_object=True,
+                first_tier=config.TIER_UP_CALLS > 0,
+            )
         compiled, job_hash = self._cache.load(source, argument_types)
         if compiled is None:
             compiled = _core.compile(source, list(argument_types), None, keep_object=True)

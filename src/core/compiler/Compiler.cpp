@@ -4,6 +4,7 @@
 #include "compiler/Compiler.h"
 
 #include "compiler/JobHash.h"
+#include "compiler/TieredCompilation.h"
 #include "cpu/CfuncTarget.h"
 #include "cpu/CpuJit.h"
 #include "cpu/CpuTarget.h"
@@ -395,9 +396,21 @@ CompiledFunction installCpuJob(PendingCpuJob &pending, const CompileJob &job) {
 
 } // namespace
 
+/// Switches a lowered job that asked for it and qualifies to a level-0 target: the first tier
+/// of tiered compilation (TieredCompilation.h). Lowering does not depend on the level, so the
+/// module is the one the job's own level would optimise.
+void chooseFirstTier(PendingCpuJob &pending, const CompileJob &job) {
+  if (!job.allowFirstTier || job.target != JobTarget::Cpu || optimizationLevel(job) < 3 ||
+      job.options().fastmathFlags != 0 || !qualifiesForFirstTier(*pending.lowered.module))
+    return;
+  pending.target = std::make_unique<CpuTarget>(0, false);
+  pending.compiled.firstTier = true;
+}
+
 CompiledFunction compileFunction(const CompileJob &job) {
   std::lock_guard<std::mutex> lock(compileMutex);
   PendingCpuJob pending = lowerCpuJob(job);
+  chooseFirstTier(pending, job);
   generateCode(pending, job.keepObjectCode);
   return installCpuJob(pending, job);
 }

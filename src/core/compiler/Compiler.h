@@ -43,6 +43,10 @@ struct CompileJob {
   /// CPU jobs: also return the object code (CompiledFunction::objectCode) for the disk cache
   /// and pickles.
   bool keepObjectCode = false;
+  /// A plain CPU job at level 3 without fastmath whose module qualifies (compiler/
+  /// TieredCompilation) is compiled at level 0 as a first tier; CompiledFunction::firstTier
+  /// says whether it was. The same job without this flag gives the level-3 code.
+  bool allowFirstTier = false;
 
   const CompileOptions &options() const { return source->options; }
 };
@@ -69,6 +73,9 @@ struct CompiledFunction {
   std::string objectCode;
   std::string entryName;
   std::string processSpecific;
+  /// Compiled at level 0 as a first tier (CompileJob::allowFirstTier): the same computation as
+  /// the job's level-3 code, slower, for the caller to replace once calls have paid for it.
+  bool firstTier = false;
 };
 
 /// A kernel (or device function) compiled to PTX for one argument-type tuple.
