@@ -10,6 +10,10 @@ Numba is skipped at larger sizes once it takes over 2 minutes.  Also printed: th
 between consecutive sizes next to n*log(n)'s, and taipan's three largest compile stages
 (get_metadata()["timers"]).  Target: taipan/numba <= 0.05 at every size.
 
+The generated functions have no loops after lowering, so taipan compiles their first call as a
+first tier at level 0 (tiered compilation, TAIPAN_TIER_UP_CALLS; the level-3 code replaces it
+after 100,000 calls).  Run with TAIPAN_TIER_UP_CALLS=0 to time the level-3 compile instead.
+
 Usage: python benchmarks/bench_compile_scaling.py [--sizes 25,100,400,1600,6400] [--modes cpu,cuda]
 
 TAIPAN_BENCH_STANDIN=numba makes the "taipan" side import numba.  It exists ONLY to validate
