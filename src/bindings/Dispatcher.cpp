@@ -252,7 +252,6 @@ bool bindArguments(DispatcherObject *self, PyObject *const *arguments, Py_ssize_
   return true;
 }
 
-/// Releases the tuple a `*args` call packed, when the call returns.
 /// Asks Python to compile a first tier's job again at its level (`_tier_up(address)`), which
 /// replaces the overloads that ran it (replaceOverloads); false with the error set when that
 /// call raised.
@@ -264,6 +263,7 @@ bool tierUp(PyObject *callable, const Overload &overload) {
   return outcome != nullptr;
 }
 
+/// Releases the tuple a `*args` call packed, when the call returns.
 struct PackedArguments {
   PyObject *tuple = nullptr;
   ~PackedArguments() { Py_XDECREF(tuple); }

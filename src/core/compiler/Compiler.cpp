@@ -394,8 +394,6 @@ CompiledFunction installCpuJob(PendingCpuJob &pending, const CompileJob &job) {
   return std::move(compiled);
 }
 
-} // namespace
-
 /// Switches a lowered job that asked for it and qualifies to a level-0 target: the first tier
 /// of tiered compilation (TieredCompilation.h). Lowering does not depend on the level, so the
 /// module is the one the job's own level would optimise.
@@ -406,6 +404,8 @@ void chooseFirstTier(PendingCpuJob &pending, const CompileJob &job) {
   pending.target = std::make_unique<CpuTarget>(0, false);
   pending.compiled.firstTier = true;
 }
+
+} // namespace
 
 CompiledFunction compileFunction(const CompileJob &job) {
   std::lock_guard<std::mutex> lock(compileMutex);

@@ -75,7 +75,6 @@ public:
     jobCount = count;
     jobThreads = threads;
     jobChunksPerThread = perThread;
-    jobChunks = threads * perThread;
     for (int t = 0; t < threads; ++t)
       cursors[t].next.store(0, std::memory_order_relaxed);
     remaining.store(threads - 1);
@@ -128,8 +127,9 @@ private:
 
   /// Runs chunk `chunk` of the job: its share of [0, jobCount), fixed by the chunk count alone.
   void runChunk(int chunk) {
-    int64_t begin = static_cast<int64_t>(static_cast<__int128>(jobCount) * chunk / jobChunks);
-    int64_t end = static_cast<int64_t>(static_cast<__int128>(jobCount) * (chunk + 1) / jobChunks);
+    int chunks = jobThreads * jobChunksPerThread;
+    int64_t begin = static_cast<int64_t>(static_cast<__int128>(jobCount) * chunk / chunks);
+    int64_t end = static_cast<int64_t>(static_cast<__int128>(jobCount) * (chunk + 1) / chunks);
     if (begin < end)
       (*job)(begin, end, chunk);
   }
@@ -196,7 +196,6 @@ private:
   int64_t jobCount = 0;
   int jobThreads = 0;
   int jobChunksPerThread = 0;
-  int jobChunks = 0;
   /// Per thread of the job, the next of its own chunks not yet started (by it or a thief).
   struct alignas(64) Cursor {
     std::atomic<int> next{0};

@@ -29,6 +29,14 @@ char runCall(SpecializingGufuncLoop &loop, int64_t m, int64_t n) {
 
 ParallelUfuncLoop twoCoreDimensions() { return {&genericLoop, 1, 2, 2}; }
 
+/// A compiler that counts its calls in `compiles` and gives `result` (null: a failed compile).
+SpecializingGufuncLoop::Compile countingCompiler(int &compiles, UfuncLoop result) {
+  return [&compiles, result](const std::vector<int64_t> &) {
+    ++compiles;
+    return result;
+  };
+}
+
 } // namespace
 
 TEST(GufuncSpecializationTest, CompilesOnTheSecondCallAtAThresholdOfZero) {
@@ -49,10 +57,7 @@ TEST(GufuncSpecializationTest, CompilesOnTheSecondCallAtAThresholdOfZero) {
 TEST(GufuncSpecializationTest, WaitsForTheThreshold) {
   int compiles = 0;
   SpecializingGufuncLoop loop(twoCoreDimensions(), false, int64_t{1} << 60,
-                              [&](const std::vector<int64_t> &) {
-                                ++compiles;
-                                return &copyLoop;
-                              });
+                              countingCompiler(compiles, &copyLoop));
   for (int call = 0; call < 100; ++call)
     EXPECT_EQ(runCall(loop, 2, 2), 'g');
   EXPECT_EQ(compiles, 0);
@@ -60,10 +65,7 @@ TEST(GufuncSpecializationTest, WaitsForTheThreshold) {
 
 TEST(GufuncSpecializationTest, NoCopyForLargeOrEmptySizes) {
   int compiles = 0;
-  SpecializingGufuncLoop loop(twoCoreDimensions(), false, 0, [&](const std::vector<int64_t> &) {
-    ++compiles;
-    return &copyLoop;
-  });
+  SpecializingGufuncLoop loop(twoCoreDimensions(), false, 0, countingCompiler(compiles, &copyLoop));
   for (int call = 0; call < 3; ++call) {
     EXPECT_EQ(runCall(loop, SpecializingGufuncLoop::MaximumSize + 1, 2), 'g');
     EXPECT_EQ(runCall(loop, 0, 2), 'g');
@@ -73,10 +75,7 @@ TEST(GufuncSpecializationTest, NoCopyForLargeOrEmptySizes) {
 
 TEST(GufuncSpecializationTest, AFailedCompileRunsTheGenericLoopForGood) {
   int compiles = 0;
-  SpecializingGufuncLoop loop(twoCoreDimensions(), false, 0, [&](const std::vector<int64_t> &) {
-    ++compiles;
-    return static_cast<UfuncLoop>(nullptr);
-  });
+  SpecializingGufuncLoop loop(twoCoreDimensions(), false, 0, countingCompiler(compiles, nullptr));
   for (int call = 0; call < 5; ++call)
     EXPECT_EQ(runCall(loop, 4, 4), 'g');
   EXPECT_EQ(compiles, 1);
@@ -85,10 +84,7 @@ TEST(GufuncSpecializationTest, AFailedCompileRunsTheGenericLoopForGood) {
 
 TEST(GufuncSpecializationTest, AtMostMaximumCopies) {
   int compiles = 0;
-  SpecializingGufuncLoop loop(twoCoreDimensions(), false, 0, [&](const std::vector<int64_t> &) {
-    ++compiles;
-    return &copyLoop;
-  });
+  SpecializingGufuncLoop loop(twoCoreDimensions(), false, 0, countingCompiler(compiles, &copyLoop));
   for (int64_t n = 1; n <= SpecializingGufuncLoop::MaximumCopies + 3; ++n) {
     runCall(loop, n, n);
     char second = runCall(loop, n, n);
