@@ -4,7 +4,9 @@ Generates functions of N statements (default N = 25, 100, 400, 1600, 6400; arith
 float/int locals, if/else, short ``for`` loops over ``range(3)``) into a ``.py`` file in a temp
 dir.  For each size and library, a fresh process imports the library, compiles a tiny warm-up
 function, then times (cpu) the first call (compile + run) of the generated function and (cuda)
-compiling it as a CUDA device function to PTX for sm_90.  A crash, timeout or exception (numba
+compiling it as a CUDA device function to PTX for sm_90.  Each point is the best of --repeats
+(3) such processes, every process's time in the note: one process's time moves by up to x1.5
+on a loaded machine, and a fresh host's first process also reads the compiler's code from disk.  A crash, timeout or exception (numba
 may hit RecursionError on big functions) is reported for that size instead of aborting the run;
 Numba is skipped at larger sizes once it takes over 2 minutes.  Also printed: the growth factor
 between consecutive sizes next to n*log(n)'s, and taipan's three largest compile stages
@@ -192,7 +194,12 @@ def main(argv=None) -> list[Row]:
         default=NUMBA_LIMIT_S,
         help="skip Numba at larger sizes once it takes longer than this (s)",
     )
-    ap.add_argument("--repeats", type=int, default=1, help="fresh processes per point (best of)")
+    ap.add_argument(
+        "--repeats",
+        type=int,
+        default=3,
+        help="fresh processes per point, best of (default %(default)s)",
+    )
     ap.add_argument("--modes", default="cpu,cuda", help="cpu, cuda or both (default %(default)s)")
     args = ap.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
@@ -227,6 +234,9 @@ def _scale(label, snippet, sizes, tmpdir, args) -> list[Row]:
             def one(code=code, lib=lib, timeout=timeout, values=values, note=note):
                 result = fresh_best_result(code, args.repeats, timeout)
                 values[lib] = (result["value"], result["expected"])
+                if len(result["all_ns"]) > 1:  # the spread the best was taken from
+                    runs = "/".join(f"{ns / 1e6:.1f}" for ns in result["all_ns"])
+                    note.append(f"{lib} runs {runs} ms")
                 if result["stages"]:
                     note.append("taipan: " + _stage_summary(result["stages"]))
                 return result["ns"]
@@ -262,9 +272,12 @@ def _scale(label, snippet, sizes, tmpdir, args) -> list[Row]:
 
 
 def fresh_best_result(code: str, repeats: int, timeout: float) -> dict:
-    """Best of ``repeats`` fresh processes of a snippet that reports a dict with ``ns``."""
+    """Best of ``repeats`` fresh processes of a snippet that reports a dict with ``ns``; its
+    ``all_ns`` holds every process's time."""
     results = [run_snippet(code, timeout=timeout) for _ in range(max(repeats, 1))]
-    return min(results, key=lambda r: r["ns"])
+    best = dict(min(results, key=lambda r: r["ns"]))
+    best["all_ns"] = [r["ns"] for r in results]
+    return best
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ def main(argv=None) -> int:
     scalar_argv = ["--timeout", str(args.timeout)] + (["--quick"] if args.quick else [])
     sizes = args.sizes or ("25,100" if args.quick else None)
     scaling_argv = ["--timeout", str(args.timeout)] + (["--sizes", sizes] if sizes else [])
+    scaling_argv += ["--repeats", "1"] if args.quick else []
 
     rows = bench_scalar.main(scalar_argv)
     rows += bench_arrays.main(scalar_argv)
