@@ -66,9 +66,10 @@ private:
 };
 
 /// Emits the body of one function. Statements are in FunctionLowering.cpp, loops in
-/// LowerLoops.cpp, raise and assert in LowerRaise.cpp, operators and conversions in
-/// LowerArithmetic.cpp, calls in LowerBuiltins.cpp; the library's functions
-/// (src/core/library/) are written with the public lowering API below.
+/// LowerLoops.cpp, raise and assert in LowerRaise.cpp, expressions and conversions in
+/// LowerExpressions.cpp, operators in LowerArithmetic.cpp and LowerComparisons.cpp, calls in
+/// LowerBuiltins.cpp; the library's functions (src/core/library/) are written with the public
+/// lowering API below.
 class FunctionLowering {
 public:
   FunctionLowering(ModuleLowering &module, TypedFunction &function, llvm::Function *target);
@@ -289,7 +290,8 @@ public:
   /// The status a suspended generator leaves through its unwind block with when destroyed.
   static constexpr int32_t DestroyedGenerator = -2;
 
-  // Expressions (LowerArithmetic.cpp).
+  // Expressions (LowerExpressions.cpp), arithmetic (LowerArithmetic.cpp) and comparisons
+  // (LowerComparisons.cpp).
   const Type *typeOf(const Expr *expr) const { return function.typeOf(expr); }
   llvm::Value *lowerExpr(Expr *expr);
   llvm::Value *lowerExprAs(Expr *expr, const Type *type);

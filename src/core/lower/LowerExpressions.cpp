@@ -1,0 +1,431 @@
+// Expressions: constants, names, tuples, subscripts, attributes, `and`/`or` and `if`-`else`, the
+// truth of values and conversions between types (operators: LowerArithmetic, LowerComparisons).
+#include "lower/FunctionLowering.h"
+#include "lower/LowerJitClasses.h"
+#include "typing/JitClassTyping.h"
+
+#include "library/Library.h"
+#include "lower/LowerDatetime.h"
+#include "lower/LowerStrings.h"
+
+#include <llvm/IR/Constants.h>
+
+namespace taipan {
+
+llvm::Value *FunctionLowering::lowerExprAs(Expr *expr, const Type *type) {
+  return castValue(lowerExpr(expr), typeOf(expr), type);
+}
+
+llvm::Value *FunctionLowering::lowerConstant(const Constant &constant, const Type *type) {
+  llvm::Type *llvmType = valueType(context, type);
+  switch (constant.kind) {
+  case Constant::Kind::Int:
+  case Constant::Kind::UInt:
+    return llvm::ConstantInt::get(llvmType, static_cast<uint64_t>(constant.intValue));
+  case Constant::Kind::Bool:
+    return builder.getInt1(constant.intValue != 0);
+  case Constant::Kind::Float:
+    return llvm::ConstantFP::get(llvmType, constant.floatValue);
+  case Constant::Kind::Complex: {
+    llvm::Type *part = llvmType->getStructElementType(0);
+    return llvm::ConstantStruct::get(llvm::cast<llvm::StructType>(llvmType),
+                                     {llvm::ConstantFP::get(part, constant.floatValue),
+                                      llvm::ConstantFP::get(part, constant.imagValue)});
+  }
+  default:
+    return llvm::UndefValue::get(llvmType);
+  }
+}
+
+llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
+  const Type *type = typeOf(expr);
+  if (isElementwise(expr))
+    return lowerElementwise(expr);
+  if ((expr->kind == ExprKind::BinOp || expr->kind == ExprKind::Compare ||
+       expr->kind == ExprKind::Subscript || expr->kind == ExprKind::UnaryOp) &&
+      (isClassInstance(typeOf(expr->operands[0])) ||
+       (expr->kind == ExprKind::Compare && isClassInstance(typeOf(expr->operands.back()))))) {
+    auto method = function.calls.find(expr->id); // p + q, p == q, p[i], -p, x in p: a method
+    if (method != function.calls.end()) {
+      llvm::Value *result = lowerJitCall(expr, method->second);
+      if (expr->kind == ExprKind::Compare && expr->compareOps[0] == CompareOp::NotIn)
+        return builder.CreateNot(truthValue(result, method->second.callee->returnType));
+      if (expr->kind == ExprKind::Compare && expr->compareOps[0] == CompareOp::In)
+        return truthValue(result, method->second.callee->returnType);
+      return result;
+    }
+  }
+  switch (expr->kind) {
+  case ExprKind::Constant:
+    return lowerConstant(expr->constant, type);
+  case ExprKind::Name: {
+    auto global = function.globals.find(expr->id);
+    if (global != function.globals.end()) {
+      const GlobalValue &value = global->second;
+      if (value.kind == GlobalValue::Kind::Constant)
+        return lowerConstant(value.constant, type);
+      if (value.kind == GlobalValue::Kind::Builtin)
+        if (const LibraryValue *libraryValue = Library::get().findValue(value.name))
+          return lowerLibraryValue(*libraryValue, expr->location); // cuda.laneid
+      if (value.kind == GlobalValue::Kind::ConstantArray)
+        return lowerConstantArray(value);
+      if (value.kind == GlobalValue::Kind::ConstantTuple) {
+        std::vector<llvm::Value *> elements;
+        for (size_t i = 0; i < value.items.size(); ++i)
+          elements.push_back(value.items[i].kind == Constant::Kind::String
+                                 ? lowerStringLiteral(*this, value.items[i].text)
+                                 : lowerConstant(value.items[i], type->elements()[i]));
+        return lowerTuple(elements, type);
+      }
+      return llvm::UndefValue::get(valueType(context, type));
+    }
+    // An optional variable read as its value (typing decided) is checked for None here.
+    auto declared = function.variableTypes.find(expr->name);
+    const Type *stored =
+        declared != function.variableTypes.end() && declared->second ? declared->second : type;
+    llvm::Value *loaded =
+        builder.CreateLoad(memoryType(context, stored), variable(expr->name), expr->name);
+    llvm::Value *value = fromMemoryForm(builder, loaded, stored);
+    return stored == type ? value : castValue(value, stored, type);
+  }
+  case ExprKind::Attribute: {
+    // An attribute implemented in Python (overload_attribute) is a call of its implementation.
+    auto call = function.calls.find(expr->id);
+    return call != function.calls.end() ? lowerJitCall(expr, call->second) : lowerAttribute(expr);
+  }
+  case ExprKind::BinOp: {
+    auto dot = function.libraryCalls.find(expr->id); // `a @ b` of arrays: numpy.dot's entry
+    if (dot != function.libraryCalls.end())
+      return lowerLibraryCall(dot->second);
+    Expr *left = expr->operands[0];
+    Expr *right = expr->operands[1];
+    llvm::Value *leftValue = lowerExpr(left);
+    llvm::Value *rightValue = lowerExpr(right);
+    return lowerBinary(expr->binaryOp, leftValue, typeOf(left), rightValue, typeOf(right), type);
+  }
+  case ExprKind::UnaryOp:
+    return lowerUnary(expr);
+  case ExprKind::BoolOp:
+    return lowerBoolOp(expr);
+  case ExprKind::Compare:
+    return lowerCompareChain(expr);
+  case ExprKind::IfExp:
+    return lowerIfExp(expr);
+  case ExprKind::List: // a LiteralList ([1, 'a']) is the tuple of its items
+    if (!type->isLiteralList())
+      return lowerListLiteral(expr);
+    [[fallthrough]];
+  case ExprKind::Tuple: {
+    std::vector<llvm::Value *> elements;
+    for (size_t i = 0; i < expr->operands.size(); ++i) {
+      // A string literal in a tuple is a string value (typing made the element unicode_type).
+      Expr *operand = expr->operands[i];
+      const Type *element = type->elements()[i];
+      elements.push_back(
+          takeOwnership(castValue(lowerExpr(operand), typeOf(operand), element), element));
+    }
+    llvm::Value *tuple = lowerTuple(elements, type);
+    addTemporary(tuple, type); // it owns the references of its array elements
+    return tuple;
+  }
+  case ExprKind::Subscript:
+    return lowerSubscript(expr);
+  case ExprKind::Call:
+    return lowerCall(expr);
+  case ExprKind::Comprehension:
+    return lowerComprehension(expr);
+  case ExprKind::Dict: // {k: v, ...}: the "dict.{}" entry (library/Dicts.cpp)
+  case ExprKind::Set:  // {a, b, ...}: the "set.{}" entry (library/Sets.cpp)
+    return lowerLibraryCall(function.libraryCalls.at(expr->id));
+  default:
+    throwUnsupported("this expression is not supported", expr->location);
+  }
+}
+
+llvm::Value *FunctionLowering::lowerTuple(const std::vector<llvm::Value *> &elements,
+                                          const Type *type) {
+  llvm::Value *tuple = llvm::UndefValue::get(memoryType(context, type));
+  for (size_t i = 0; i < elements.size(); ++i)
+    tuple = builder.CreateInsertValue(
+        tuple, toMemoryForm(builder, elements[i], type->elements()[i]), static_cast<unsigned>(i));
+  return tuple;
+}
+
+llvm::Value *FunctionLowering::tupleElement(llvm::Value *tuple, const Type *tupleType,
+                                            unsigned index) {
+  return fromMemoryForm(builder, builder.CreateExtractValue(tuple, index),
+                        tupleType->elements()[index]);
+}
+
+llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, const Type *to) {
+  if (from != to && (from->isOptional() || to->isOptional()))
+    return castOptional(value, from, to);
+  if (from == to)
+    return value;
+  if (to->isBoolean())
+    return truthValue(value, from);
+  if (to->isUnicode() && from->kind() == TypeKind::StringLiteral)
+    return lowerStringLiteral(*this, from->text());
+  llvm::Type *target = valueType(context, to);
+  if (to->isInteger()) {
+    if (from->isBoolean())
+      return builder.CreateZExt(value, target);
+    if (from->isInteger())
+      return builder.CreateIntCast(value, target, from->isSigned());
+    if (from->isFloat())
+      return to->isSigned() ? builder.CreateFPToSI(value, target)
+                            : builder.CreateFPToUI(value, target);
+  }
+  if (to->isFloat()) {
+    if (from->isBoolean())
+      return builder.CreateUIToFP(value, target);
+    if (from->isInteger())
+      return from->isSigned() ? builder.CreateSIToFP(value, target)
+                              : builder.CreateUIToFP(value, target);
+    if (from->isFloat())
+      return builder.CreateFPCast(value, target);
+  }
+  if (to->isComplex()) {
+    const Type *part = types::floating(to->bits() / 2);
+    if (from->isComplex()) {
+      llvm::Value *imag;
+      llvm::Value *real = complexParts(value, imag);
+      const Type *fromPart = types::floating(from->bits() / 2);
+      return makeComplex(castValue(real, fromPart, part), castValue(imag, fromPart, part), to);
+    }
+    if (from->isNumber())
+      return makeComplex(castValue(value, from, part),
+                         llvm::ConstantFP::get(valueType(context, part), 0.0), to);
+  }
+  if (to->isDatetimeLike() && from->kind() == to->kind())
+    return convertDatetimeUnit(*this, value, from, to);
+  if (to->isList() && from->isList())
+    return convertList(value, from, to);
+  if (to->isDict() && from->isDict())
+    return convertDict(value, from, to);
+  if (to->isSet() && from->isSet())
+    return convertSet(value, from, to);
+  if (to->isTuple() && from->isTuple()) {
+    std::vector<llvm::Value *> elements;
+    for (size_t i = 0; i < to->elements().size(); ++i)
+      elements.push_back(castValue(tupleElement(value, from, static_cast<unsigned>(i)),
+                                   from->elements()[i], to->elements()[i]));
+    return lowerTuple(elements, to);
+  }
+  // A C or F array where an A array is expected (a variable assigned both): the same value,
+  // whose layout is no longer promised.
+  if (from->isArray() && to->isArray() && from->dtype() == to->dtype() &&
+      from->ndim() == to->ndim() && (to->layout() == 'A' || to->layout() == from->layout()) &&
+      (to->isReadonly() || !from->isReadonly()))
+    return value;
+  if (!from->isRuntimeValue() || !to->isRuntimeValue() || to->isNone())
+    return llvm::UndefValue::get(target);
+  throw CompileError(CompileErrorKind::Internal,
+                     "cannot convert " + from->name() + " to " + to->name(), {});
+}
+
+llvm::Value *FunctionLowering::truthValue(llvm::Value *value, const Type *type) {
+  switch (type->kind()) {
+  case TypeKind::Boolean:
+    return value;
+  case TypeKind::Integer:
+    return builder.CreateICmpNE(value, llvm::ConstantInt::get(value->getType(), 0));
+  case TypeKind::Float:
+    return builder.CreateFCmpUNE(value, llvm::ConstantFP::get(value->getType(), 0.0));
+  case TypeKind::Complex: {
+    llvm::Value *imag;
+    llvm::Value *real = complexParts(value, imag);
+    llvm::Value *zero = llvm::ConstantFP::get(real->getType(), 0.0);
+    return builder.CreateOr(builder.CreateFCmpUNE(real, zero), builder.CreateFCmpUNE(imag, zero));
+  }
+  case TypeKind::Tuple:
+    return builder.getInt1(!type->elements().empty());
+  case TypeKind::StringLiteral:
+    return builder.getInt1(!type->text().empty());
+  case TypeKind::Unicode:
+    return builder.CreateICmpNE(stringLength(*this, value), builder.getInt64(0));
+  case TypeKind::List:
+    return builder.CreateICmpNE(listLength(value), builder.getInt64(0));
+  case TypeKind::Dict:
+  case TypeKind::DictView: // the dict's block
+    return builder.CreateICmpNE(dictLength(value), builder.getInt64(0));
+  case TypeKind::Set:
+    return builder.CreateICmpNE(setLength(value), builder.getInt64(0));
+  case TypeKind::Datetime: // the count: NaT is true, as in NumPy
+  case TypeKind::Timedelta:
+    return builder.CreateICmpNE(value, builder.getInt64(0));
+  case TypeKind::Range: {
+    llvm::Value *start = builder.CreateExtractValue(value, 0);
+    llvm::Value *stop = builder.CreateExtractValue(value, 1);
+    llvm::Value *step = builder.CreateExtractValue(value, 2);
+    return builder.CreateSelect(builder.CreateICmpSGT(step, builder.getInt64(0)),
+                                builder.CreateICmpSLT(start, stop),
+                                builder.CreateICmpSGT(start, stop));
+  }
+  default:
+    return builder.getInt1(false);
+  }
+}
+
+llvm::Value *FunctionLowering::lowerBoolOp(Expr *expr) {
+  // `a and b` is a if a is false, else b; `or` the other way round. The value, not a bool.
+  const Type *resultType = typeOf(expr);
+  llvm::BasicBlock *end = newBlock("boolop.end");
+  std::vector<std::pair<llvm::Value *, llvm::BasicBlock *>> incoming;
+  for (size_t i = 0; i < expr->operands.size(); ++i) {
+    Expr *operand = expr->operands[i];
+    llvm::Value *value = lowerExpr(operand);
+    llvm::Value *converted = castValue(value, typeOf(operand), resultType);
+    // The last operand, or one whose truth types decided to end the evaluation (the operands
+    // after it were not typed).
+    if (i + 1 == expr->operands.size() || function.staticConditions.count(operand->id)) {
+      incoming.push_back({converted, builder.GetInsertBlock()});
+      builder.CreateBr(end);
+      break;
+    }
+    llvm::Value *truth = truthValue(value, typeOf(operand));
+    llvm::BasicBlock *next = newBlock("boolop.next");
+    incoming.push_back({converted, builder.GetInsertBlock()});
+    if (expr->isAnd)
+      builder.CreateCondBr(truth, next, end);
+    else
+      builder.CreateCondBr(truth, end, next);
+    builder.SetInsertPoint(next);
+  }
+  builder.SetInsertPoint(end);
+  llvm::PHINode *phi = builder.CreatePHI(valueType(context, resultType), incoming.size());
+  for (auto &[value, block] : incoming)
+    phi->addIncoming(value, block);
+  return phi;
+}
+
+llvm::Value *FunctionLowering::lowerIfExp(Expr *expr) {
+  const Type *resultType = typeOf(expr);
+  auto decided = function.staticConditions.find(expr->operands[0]->id);
+  if (decided != function.staticConditions.end()) // the other branch was never typed
+    return lowerExprAs(expr->operands[decided->second ? 1 : 2], resultType);
+  llvm::Value *test = lowerExpr(expr->operands[0]);
+  const Type *testType = typeOf(expr->operands[0]);
+  auto truth = function.calls.find(attributeSetterKey(expr->operands[0])); // `x if p else y`
+  if (truth != function.calls.end()) {
+    test = callTypedFunction(*truth->second.callee, {test});
+    testType = truth->second.callee->returnType;
+  }
+  llvm::Value *condition = truthValue(test, testType);
+  llvm::BasicBlock *thenBlock = newBlock("ifexp.then");
+  llvm::BasicBlock *elseBlock = newBlock("ifexp.else");
+  llvm::BasicBlock *end = newBlock("ifexp.end");
+  builder.CreateCondBr(condition, thenBlock, elseBlock);
+  builder.SetInsertPoint(thenBlock);
+  llvm::Value *thenValue = lowerExprAs(expr->operands[1], resultType);
+  llvm::BasicBlock *thenEnd = builder.GetInsertBlock();
+  builder.CreateBr(end);
+  builder.SetInsertPoint(elseBlock);
+  llvm::Value *elseValue = lowerExprAs(expr->operands[2], resultType);
+  llvm::BasicBlock *elseEnd = builder.GetInsertBlock();
+  builder.CreateBr(end);
+  builder.SetInsertPoint(end);
+  llvm::PHINode *phi = builder.CreatePHI(valueType(context, resultType), 2);
+  phi->addIncoming(thenValue, thenEnd);
+  phi->addIncoming(elseValue, elseEnd);
+  return phi;
+}
+
+llvm::Value *FunctionLowering::pointerElementAddress(Expr *subscript) {
+  const Type *pointee = typeOf(subscript->operands[0])->pointee();
+  llvm::Value *pointer = lowerExpr(subscript->operands[0]);
+  llvm::Value *index = lowerExprAs(subscript->operands[1], types::int64());
+  return builder.CreateGEP(memoryType(context, pointee), pointer, index);
+}
+
+llvm::Value *FunctionLowering::lowerSubscript(Expr *expr) {
+  auto list = function.libraryCalls.find(expr->id); // l[i], l[a:b] (library/Lists.cpp)
+  if (list != function.libraryCalls.end())
+    return lowerLibraryCall(list->second);
+  Expr *base = expr->operands[0];
+  Expr *index = expr->operands[1];
+  if (isRecordAccess(expr))
+    return lowerRecordAccess(expr);
+  if (typeOf(base)->isArray())
+    return lowerArraySubscript(expr);
+  if (typeOf(base)->isString())
+    return lowerStringSubscript(*this, expr);
+  if (typeOf(base)->isPointer())
+    return loadElement(pointerElementAddress(expr), typeOf(expr));
+  const Type *tupleType = typeOf(base);
+  llvm::Value *tuple = lowerExpr(base);
+  int64_t count = static_cast<int64_t>(tupleType->elements().size());
+  std::vector<int64_t> positions;
+  if (constantSliceIndices(index, count, positions)) {
+    std::vector<llvm::Value *> elements;
+    for (int64_t position : positions)
+      elements.push_back(tupleElement(tuple, tupleType, static_cast<unsigned>(position)));
+    return lowerTuple(elements, typeOf(expr));
+  }
+  if (index->kind == ExprKind::Constant && index->constant.kind == Constant::Kind::Int) {
+    int64_t position = index->constant.intValue;
+    return tupleElement(tuple, tupleType,
+                        static_cast<unsigned>(position < 0 ? position + count : position));
+  }
+  // A uniform tuple indexed at run time: through a stack copy, with Python's negative indices.
+  llvm::Value *position = lowerExprAs(index, types::int64());
+  position = builder.CreateSelect(builder.CreateICmpSLT(position, builder.getInt64(0)),
+                                  builder.CreateAdd(position, builder.getInt64(count)), position);
+  raiseIf(builder.CreateICmpUGE(position, builder.getInt64(count)), IndexErrorId,
+          "tuple index out of range");
+  const Type *elementType = tupleType->elements().front();
+  llvm::AllocaInst *slot = createEntryAlloca(memoryType(context, tupleType), "tuple.copy");
+  builder.CreateStore(tuple, slot);
+  llvm::Value *address =
+      builder.CreateInBoundsGEP(memoryType(context, elementType), slot, position);
+  return fromMemoryForm(builder, builder.CreateLoad(memoryType(context, elementType), address),
+                        elementType);
+}
+
+llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
+  const Type *type = typeOf(expr);
+  if (function.globals.count(expr->id)) {
+    const GlobalValue &value = function.globals.at(expr->id);
+    if (value.kind == GlobalValue::Kind::Constant)
+      return lowerConstant(value.constant, type);
+    if (value.kind == GlobalValue::Kind::Builtin)
+      if (const LibraryValue *libraryValue = Library::get().findValue(value.name))
+        return lowerLibraryValue(*libraryValue, expr->location);
+    if (value.kind == GlobalValue::Kind::ConstantArray)
+      return lowerConstantArray(value);
+    return llvm::UndefValue::get(valueType(context, type));
+  }
+  Expr *base = expr->operands[0];
+  const Type *baseType = typeOf(base);
+  if (baseType->kind() == TypeKind::Builtin) { // cuda.threadIdx.x and friends
+    std::string name = baseType->text() + "." + expr->name;
+    const LibraryValue *libraryValue = Library::get().findValue(name);
+    if (!libraryValue)
+      throwUnsupported(name + " is not supported", expr->location);
+    return lowerLibraryValue(*libraryValue, expr->location);
+  }
+  if (isClassFieldAccess(*this, expr)) // p.x of a jitclass instance
+    return lowerClassFieldLoad(*this, expr);
+  if (isRecordAccess(expr))
+    return lowerRecordAccess(expr);
+  if (baseType->isNamedTuple() && baseType->fieldIndex(expr->name) >= 0) // p.x: an item
+    return tupleElement(lowerExpr(base), baseType,
+                        static_cast<unsigned>(baseType->fieldIndex(expr->name)));
+  if (!type->isRuntimeValue() || type->kind() == TypeKind::Builtin)
+    return llvm::UndefValue::get(valueType(context, type)); // a bound method, or a.dtype
+  // An attribute the library implements (a.shape...): a call of its entry with the value.
+  auto library = function.libraryCalls.find(expr->id);
+  if (library != function.libraryCalls.end())
+    return lowerLibraryCall(library->second);
+  llvm::Value *value = lowerExpr(base);
+  if (baseType->isComplex()) {
+    llvm::Value *imag;
+    llvm::Value *real = complexParts(value, imag);
+    return expr->name == "real" ? real : imag;
+  }
+  if (expr->name == "real")
+    return castValue(value, baseType, type);
+  return llvm::Constant::getNullValue(valueType(context, type));
+}
+
+} // namespace taipan
