@@ -162,7 +162,7 @@ class CUDAGUFunc:
             )
         self._options, self.identity = _options(options, gufunc=True)
         self._debug = bool(self._options.get("debug"))
-        self._core = kernelgen.device_function(py_func, self._options)
+        self._core = self._core_function(py_func)
         self._lock = threading.RLock()
         self._kernels = {}
         self._signatures = []  # (operand dtypes, operand modes)
@@ -177,6 +177,11 @@ class CUDAGUFunc:
 
     signature = property(lambda self: self.layout)
     nargs = property(lambda self: len(self._core_names))
+
+    def _core_function(self, py_func):
+        """What computes one loop index: the function as a CUDA device function (the
+        simulator runs it in the interpreter instead)."""
+        return kernelgen.device_function(py_func, self._options)
 
     def __repr__(self):
         return f"<CUDA gufunc '{self.__name__}' {self.layout}>"

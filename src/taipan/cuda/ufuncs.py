@@ -194,7 +194,7 @@ class CUDAUFunc:
         wrap_python_function(self, py_func)
         self._options, self.identity = _options(options, gufunc=False)
         self._debug = bool(self._options.get("debug"))
-        self._core = kernelgen.device_function(py_func, self._options)
+        self._core = self._core_function(py_func)
         self._signatures = []  # (input dtypes, output dtype or None until inferred)
         self._dynamic = not signatures
         self._lock = threading.RLock()
@@ -205,6 +205,11 @@ class CUDAUFunc:
             self._add(signature)
 
     nout = 1
+
+    def _core_function(self, py_func):
+        """What computes one element: the function as a CUDA device function (the simulator
+        runs it in the interpreter instead)."""
+        return kernelgen.device_function(py_func, self._options)
 
     @property
     def nargs(self):

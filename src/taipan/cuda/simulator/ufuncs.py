@@ -7,14 +7,11 @@ replaced: the scalar function runs in the interpreter, once per element (NumPy's
 broadcasts it) or once per loop index of a gufunc, on the NumPy arrays behind device arrays.
 Host inputs give host results and device inputs device results, as on the GPU."""
 
-import threading
-
 import numpy as np
 
 from taipan.cuda import ufuncs as gpu
 from taipan.cuda.simulator.devicearray import DeviceNDArray, _register, foreign_array
 from taipan.cuda.simulator.reduction import Reduce, scalar_function
-from taipan.errors import TypingError, UnsupportedError
 
 
 def _classify(value):
@@ -72,25 +69,11 @@ class CUDAUFunc(gpu.CUDAUFunc):
     run the scalar function in the interpreter."""
 
     def __init__(self, py_func, signatures, options):
-        from taipan.dispatcher import wrap_python_function
-
         self._call = scalar_function(py_func, "vectorize(target='cuda')")
-        py_func = getattr(py_func, "py_func", py_func)
-        self.nin = gpu._check_function(py_func, "vectorize(target='cuda')")
-        if self.nin < 1:
-            raise TypingError(f"a ufunc needs at least one input: {py_func.__qualname__}")
-        wrap_python_function(self, py_func)
-        self._options, self.identity = gpu._options(options, gufunc=False)
-        self._debug = bool(self._options.get("debug"))
-        self._core = self._call
-        self._signatures = []
-        self._dynamic = not signatures
-        self._lock = threading.RLock()
-        self._kernels = {}
-        self._plans = {}
-        self._reducer = None
-        for signature in signatures:
-            self._add(signature)
+        super().__init__(py_func, signatures, options)
+
+    def _core_function(self, py_func):
+        return self._call
 
     def __repr__(self):
         return f"<CUDA ufunc '{self.__name__}' (CUDA simulator)>"
@@ -241,40 +224,11 @@ class CUDAGUFunc(gpu.CUDAGUFunc):
     function runs in the interpreter once per index of the loop dimensions."""
 
     def __init__(self, py_func, signatures, layout, options):
-        from taipan.cuda.compiler import split_signature
-        from taipan.dispatcher import wrap_python_function
-
         self._call = scalar_function(py_func, "guvectorize(target='cuda')")
-        py_func = getattr(py_func, "py_func", py_func)
-        parameters = gpu._check_function(py_func, "guvectorize(target='cuda')")
-        wrap_python_function(self, py_func)
-        self.layout = layout
-        self.nin, self._core_names = gpu.parse_layout(layout)
-        self.nout = len(self._core_names) - self.nin
-        if parameters != len(self._core_names):
-            raise TypingError(
-                f"{py_func.__name__} takes {parameters} parameters but the layout {layout!r} "
-                f"has {len(self._core_names)} operands (its inputs, then its outputs)"
-            )
-        if not signatures:
-            raise UnsupportedError(
-                "guvectorize(target='cuda') needs signatures: give the operand types, as "
-                "guvectorize(['void(float32[:], float32[:])'], '(n)->()', target='cuda')"
-            )
-        self._options, self.identity = gpu._options(options, gufunc=True)
-        self._debug = bool(self._options.get("debug"))
-        self._core = self._call
-        self._lock = threading.RLock()
-        self._kernels = {}
-        self._signatures = []
-        for signature in signatures:
-            arguments, result = split_signature(signature)
-            if result is not None and result.kind_name != "NoneType":
-                raise TypeError(
-                    f"guvectorized functions cannot return values: signature {signature} "
-                    f"specifies {result} return type"
-                )
-            self._signatures.append(self._operand_modes(signature, arguments))
+        super().__init__(py_func, signatures, layout, options)
+
+    def _core_function(self, py_func):
+        return self._call
 
     def __repr__(self):
         return f"<CUDA gufunc '{self.__name__}' {self.layout} (CUDA simulator)>"
