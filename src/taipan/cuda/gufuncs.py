@@ -178,6 +178,19 @@ class CUDAGUFunc:
     signature = property(lambda self: self.layout)
     nargs = property(lambda self: len(self._core_names))
 
+    def _signature_index(self, inputs, kinds):
+        """The index of the signature that takes these inputs (their kinds as _classify gives
+        them); TypeError when none does. Called with the lock held."""
+        descriptions = [
+            ("array", v.dtype) if k != "scalar" else _scalar_description(v)
+            for v, k in zip(inputs, kinds)
+        ]
+        index = select_signature([d[: self.nin] for d, _ in self._signatures], descriptions)
+        if index is None:
+            given = ", ".join(str(d) for _, d in descriptions)
+            raise TypeError(f"{self.__name__}: no signature takes inputs of types ({given})")
+        return index
+
     def _core_function(self, py_func):
         """What computes one loop index: the function as a CUDA device function (the
         simulator runs it in the interpreter instead)."""
@@ -278,14 +291,7 @@ class CUDAGUFunc:
         to_host = "device" not in kinds and "device" not in output_kinds
         driver.ready()
         with self._lock:
-            descriptions = [
-                ("array", v.dtype) if k != "scalar" else _scalar_description(v)
-                for v, k in zip(inputs, kinds)
-            ]
-            index = select_signature([d[: self.nin] for d, _ in self._signatures], descriptions)
-            if index is None:
-                given = ", ".join(str(d) for _, d in descriptions)
-                raise TypeError(f"{self.__name__}: no signature takes inputs of types ({given})")
+            index = self._signature_index(inputs, kinds)
             dtypes, modes = self._signatures[index]
             modes = list(modes)
             for position, (value, kind) in enumerate(zip(inputs, kinds)):

@@ -268,15 +268,7 @@ class CUDAGUFunc(gpu.CUDAGUFunc):
                 given_kinds.append(kind)
         to_host = "device" not in kinds and "device" not in given_kinds
         with self._lock:
-            descriptions = [
-                ("array", v.dtype) if k != "scalar" else gpu._scalar_description(v)
-                for v, k in zip(inputs, kinds)
-            ]
-            index = gpu.select_signature([d[:nin] for d, _ in self._signatures], descriptions)
-            if index is None:
-                text = ", ".join(str(d) for _, d in descriptions)
-                raise TypeError(f"{self.__name__}: no signature takes inputs of types ({text})")
-            dtypes, modes = self._signatures[index]
+            dtypes, modes = self._signatures[self._signature_index(inputs, kinds)]
         modes = list(modes)
         for position, (value, kind) in enumerate(zip(inputs, kinds)):
             formal = dtypes[position]
