@@ -26,6 +26,7 @@
 #include "runtime/MemoryRuntime.h"
 
 #include "runtime/ExceptionHandling.h"
+#include "runtime/FloatFormat.h"
 #include "runtime/Runtime.h"
 
 #include "types/NumericPromotion.h"
@@ -562,6 +563,9 @@ NB_MODULE(_core, module) {
       nb::arg("device") = false, nb::arg("keep_llvm") = false);
 
   module.def("set_libdevice", [](const std::string &path) { cuda::setLibdevicePath(path); });
+
+  module.def("set_float32_positional_limit",
+             [](float limit) { runtime::setNumpyFloat32PositionalLimit(limit); });
 
   module.def("register_blas",
              [](const std::string &path) { return runtime::findBlasInLibrary(path.c_str()); });

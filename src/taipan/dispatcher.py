@@ -10,17 +10,23 @@ from taipan.errors import TaipanError, TypingError, UnsupportedError
 from taipan.types import Signature, parse_signature
 
 _compile_lock = _thread.RLock()
-_blas_searched = False
+_adapted_to_numpy = False
 
 
-def _find_blas_once():
-    """Looks for a BLAS once NumPy is loaded (matrix products in compiled code use it)."""
-    global _blas_searched
-    if not _blas_searched and "numpy" in sys.modules:
-        _blas_searched = True
+def adapt_to_numpy_once():
+    """Once NumPy is loaded: finds the BLAS that matrix products in compiled code call, and
+    tells the runtime how this NumPy prints float32 scalars (with an exponent from 1e6 up since
+    NumPy 2.3, from 1e16 up before), so that str() and print() in compiled code give its text.
+    Called before each compilation; costs a dictionary lookup after the first."""
+    global _adapted_to_numpy
+    if not _adapted_to_numpy and "numpy" in sys.modules:
+        _adapted_to_numpy = True
+        import numpy
+
         from taipan.blas import find_blas
 
         find_blas()
+        _core.set_float32_positional_limit(1e6 if "e" in str(numpy.float32(1e6)) else 1e16)
 
 
 def _describe_key(key):
@@ -220,7 +226,7 @@ class Dispatcher(CompiledFunction):
             self._compile_types(key, None)
 
     def _compile_types(self, argument_types, return_type):
-        _find_blas_once()
+        adapt_to_numpy_once()
         with _compile_lock:
             compiled = self._overloads.get(argument_types)
             if compiled is None:

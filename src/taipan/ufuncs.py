@@ -6,7 +6,7 @@ each new input type on call. ``target='parallel'`` splits each call over taipan'
 import _thread
 
 from taipan import _core
-from taipan.dispatcher import wrap_python_function
+from taipan.dispatcher import adapt_to_numpy_once, wrap_python_function
 from taipan.errors import TypingError, UnsupportedError
 
 _TARGETS = ("cpu", "parallel")
@@ -103,6 +103,7 @@ class _LoopCompiler:
             from taipan.frontend import read_function
 
             self._source = read_function(self.py_func, cpu_compile_options(self.compile_options))
+        adapt_to_numpy_once()  # before every loop compiled from the source
         return self._source
 
     def add(self, argument_types, return_type=None, compiled=None):

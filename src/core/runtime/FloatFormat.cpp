@@ -3,6 +3,7 @@
 
 #include "runtime/FloatFormat.h"
 
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -97,9 +98,17 @@ std::string formatRepr(double Value, bool AddDot0, bool AlwaysSign) {
   return Out + positional(Digits, Exponent, AddDot0);
 }
 
+/// From this magnitude up, a float32 prints with an exponent (setNumpyFloat32PositionalLimit).
+/// Relaxed atomics: it is set once NumPy is loaded, before compiled code prints float32 text.
+std::atomic<float> NumpyFloat32PositionalLimit{1e6f};
+
 } // namespace
 
 std::string formatPythonFloat(double Value) { return formatRepr(Value, true, false); }
+
+void setNumpyFloat32PositionalLimit(float Limit) {
+  NumpyFloat32PositionalLimit.store(Limit, std::memory_order_relaxed);
+}
 
 std::string formatNumpyFloat32(float Value) {
   // NumPy, like CPython, ignores the sign bit of a NaN.
@@ -113,7 +122,8 @@ std::string formatNumpyFloat32(float Value) {
   std::string Digits = shortestDigits(Magnitude, Exponent);
   // NumPy's layout rule for float32 scalars (numpy.float32.__str__), which test_float32_text.py
   // checks on random bit patterns and the boundaries.
-  if (Magnitude == 0.0f || (Magnitude >= 1e-4 && Magnitude < 1e6))
+  if (Magnitude == 0.0f || (Magnitude >= 1e-4 && Magnitude < NumpyFloat32PositionalLimit.load(
+                                                                 std::memory_order_relaxed)))
     return Out + positional(Digits, Exponent, true);
   return Out + scientific(Digits, Exponent);
 }

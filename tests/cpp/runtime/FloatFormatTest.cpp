@@ -227,3 +227,21 @@ TEST(FloatFormatTest, IntMatchesCPythonRepr) {
 }
 
 } // namespace
+
+// python3 -c "import numpy as np; print(str(np.float32(x)))" under NumPy 2.4 (limit 1e6) and
+// NumPy 2.2 (limit 1e16), for x = 999999.94, 1e6, 1234567.0, 1e15, 1e16.
+TEST(FloatFormatTest, Float32FollowsTheNumpyInUse) {
+  using taipan::runtime::formatNumpyFloat32;
+  using taipan::runtime::setNumpyFloat32PositionalLimit;
+  setNumpyFloat32PositionalLimit(1e16f);
+  EXPECT_EQ(formatNumpyFloat32(999999.94f), "999999.94");
+  EXPECT_EQ(formatNumpyFloat32(1e6f), "1000000.0");
+  EXPECT_EQ(formatNumpyFloat32(-1234567.0f), "-1234567.0");
+  EXPECT_EQ(formatNumpyFloat32(1e15f), "1000000000000000.0");
+  EXPECT_EQ(formatNumpyFloat32(1e16f), "1e+16");
+  setNumpyFloat32PositionalLimit(1e6f); // the default, which the rest of the tests expect
+  EXPECT_EQ(formatNumpyFloat32(999999.94f), "999999.94");
+  EXPECT_EQ(formatNumpyFloat32(1e6f), "1e+06");
+  EXPECT_EQ(formatNumpyFloat32(-1234567.0f), "-1.234567e+06");
+  EXPECT_EQ(formatNumpyFloat32(1e15f), "1e+15");
+}
