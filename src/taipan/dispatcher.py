@@ -135,6 +135,9 @@ class Dispatcher(CompiledFunction):
     def __init__(self, py_func, options, signatures=None):
         super().__init__(py_func, options)
         self._overloads = {}
+        # The return type a signature declared for a first tier's argument types (None when it
+        # was inferred): its level-3 code is compiled to return the same type.
+        self._first_tier_returns = {}
         self._explicit = bool(signatures)
         code = py_func.__code__
         # Python's order: positional parameters, *args (bound to a tuple), keyword-only ones.
@@ -234,6 +237,8 @@ class Dispatcher(CompiledFunction):
                 self._record_times(argument_types, compiled.stage_times)
                 _warn_serial_loops(compiled.parallel_loops)
                 self._overloads[argument_types] = compiled
+                if compiled.first_tier:
+                    self._first_tier_returns[argument_types] = return_type
                 _core.add_overload(
                     self, compiled, argument_types, tier_up_after=config.TIER_UP_CALLS
                 )
@@ -253,7 +258,10 @@ class Dispatcher(CompiledFunction):
                 return
             try:
                 final = _core.compile(
-                    self._function_source(), list(argument_types), None, keep_object=True
+                    self._function_source(),
+                    list(argument_types),
+                    self._first_tier_returns.pop(argument_types, None),
+                    keep_object=True,
                 )
             except TaipanError:
                 return

@@ -180,6 +180,29 @@ def test_an_explicit_signatures_conversions_count_towards_the_same_code(tier_up_
     assert same(function(np.int32(5), 3, 1.0, 2.0), straight_line(5, 3, 1.0, 2.0))
 
 
+def sum_of_line(a, b, x, y):
+    k, f, g = line(a, b, x, y)
+    return f + g + k
+
+
+def python_sum_of_line(a, b, x, y):
+    k, f, g = straight_line(a, b, x, y)
+    return f + g + k
+
+
+def test_a_declared_return_type_holds_in_both_tiers(tier_up_after):
+    # float32 rounds the sum: the level-3 code must return a float32 too, not the inferred
+    # float64 (this is the value py_func's result takes through the signature's return type).
+    tier_up_after(3)
+    function = njit("float32(int64, int64, float64, float64)")(sum_of_line)
+    assert first_tier(function)
+    want = [float(np.float32(python_sum_of_line(a, 3, 1.0, 2.0))) for a in (5, 6)]
+    assert want[0] != python_sum_of_line(5, 3, 1.0, 2.0)  # the rounding shows
+    for _ in range(4):
+        assert [function(a, 3, 1.0, 2.0) for a in (5, 6)] == want
+    assert not first_tier(function)
+
+
 def build_array(a, x):
     out = np.empty(4)
     out[0] = line(a, 3, x, 1.0)[1]
