@@ -17,7 +17,7 @@ def adapt_to_numpy_once():
     """Once NumPy is loaded: finds the BLAS that matrix products in compiled code call, and
     tells the runtime how this NumPy prints float32 scalars (with an exponent from 1e6 up since
     NumPy 2.3, from 1e16 up before), so that str() and print() in compiled code give its text.
-    Called before each compilation; costs a dictionary lookup after the first."""
+    Called before each compilation; once done, it costs the test of one flag."""
     global _adapted_to_numpy
     if not _adapted_to_numpy and "numpy" in sys.modules:
         _adapted_to_numpy = True
