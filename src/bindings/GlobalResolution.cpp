@@ -346,7 +346,7 @@ GlobalValue PythonGlobalResolver::resolveName(const std::string &name) {
     PyObject *contents = PyCell_Get(closure[i].ptr());
     if (!contents) {
       PyErr_Clear();
-      return GlobalValue{};
+      return dispatcherBeingDefined(name);
     }
     return classifyPythonObject(nb::steal(contents));
   }
@@ -357,7 +357,16 @@ GlobalValue PythonGlobalResolver::resolveName(const std::string &name) {
   nb::object builtins = nb::module_::import_("builtins");
   if (PyObject_HasAttrString(builtins.ptr(), name.c_str()))
     return classifyPythonObject(builtins.attr(name.c_str()));
-  return GlobalValue{};
+  return dispatcherBeingDefined(name);
+}
+
+GlobalValue PythonGlobalResolver::dispatcherBeingDefined(const std::string &name) {
+  nb::object ownName = nb::getattr(function, "__name__", nb::none());
+  if (!PyUnicode_Check(ownName.ptr()) || nb::cast<std::string>(ownName) != name)
+    return GlobalValue{};
+  nb::object dispatcher =
+      nb::module_::import_("taipan.dispatcher").attr("dispatcher_being_defined")(function);
+  return dispatcher.is_none() ? GlobalValue{} : classifyPythonObject(dispatcher);
 }
 
 GlobalValue PythonGlobalResolver::resolveAttribute(const GlobalValue &module,

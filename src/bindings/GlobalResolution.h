@@ -26,6 +26,10 @@ public:
                                    SourceLocation location) override;
 
 private:
+  /// The function's own dispatcher for its own name while its decorator still compiles its
+  /// explicit signatures (the name is bound only when the decorator returns), else unknown.
+  GlobalValue dispatcherBeingDefined(const std::string &name);
+
   nanobind::object function;
 };
 

@@ -48,6 +48,19 @@ def wrap_python_function(wrapper, py_func):
     wrapper.__wrapped__ = py_func
 
 
+# Dispatchers compiling their explicit signatures inside their decorator, by Python function:
+# the function's own name is bound only when the decorator returns, so a recursive call
+# (`@jit("i8(i8)") def fib(n): ... fib(n - 1)`) finds its dispatcher here (the resolver asks
+# for a name it cannot find, bindings/GlobalResolution.cpp), as Numba's typeinfer asks its
+# _temporary_dispatcher_map.
+_being_defined = {}
+
+
+def dispatcher_being_defined(py_func):
+    """The dispatcher compiling ``py_func``'s explicit signatures now, else None."""
+    return _being_defined.get(py_func)
+
+
 class CompiledFunction(_core.DispatcherBase):
     """What CPU and CUDA dispatchers share: the Python function, its options and its source."""
 
@@ -70,6 +83,20 @@ class CompiledFunction(_core.DispatcherBase):
     def _compile_options(self):
         """The options the compiler reads the function with."""
         return self.targetoptions
+
+    def _compile_signatures(self, signatures):
+        """Compiles the decorator's explicit signatures, the function's own name meaning this
+        dispatcher meanwhile (dispatcher_being_defined)."""
+        previous = _being_defined.get(self.py_func)
+        _being_defined[self.py_func] = self
+        try:
+            for signature in signatures:
+                self.compile(signature)
+        finally:
+            if previous is None:
+                del _being_defined[self.py_func]
+            else:
+                _being_defined[self.py_func] = previous
 
     def _record_times(self, key, stages):
         """Keeps one compilation's stage times ([(stage, seconds)] from the compiler, after the
@@ -164,8 +191,7 @@ class Dispatcher(CompiledFunction):
             code.co_kwonlyargcount,
             py_func.__kwdefaults__,
         )
-        for signature in signatures or ():
-            self.compile(signature)
+        self._compile_signatures(signatures or ())
 
     def _compile_options(self):
         from taipan.decorators import cpu_compile_options

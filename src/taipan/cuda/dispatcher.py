@@ -93,8 +93,7 @@ class CUDADispatcher(CompiledFunction):
         self._launchers = {}
         # Every call from Python goes to _compile_for_args, which explains how to launch.
         _core.configure_dispatcher(self, [], None, False, True)
-        for signature in signatures or ():
-            self.compile(signature)
+        self._compile_signatures(signatures or ())
 
     @property
     def device(self):
