@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <string>
 
 namespace nb = nanobind;
@@ -43,6 +44,121 @@ void AstReader::bindComprehensionTarget(nb::handle target, const std::string &pr
     throwUnsupported("a comprehension's for target must be a name or a tuple of names",
                      location(target));
   }
+}
+
+bool AstReader::constantValue(nb::handle node, Expr *expr, nb::object &value) {
+  auto folded = foldedValues.find(expr);
+  if (folded != foldedValues.end()) {
+    value = folded->second.value;
+    return true;
+  }
+  if (expr->kind == ExprKind::Constant) {
+    if (nodeKind(node) == "Constant") {
+      value = node.attr("value");
+      return true;
+    }
+    if (expr->constant.kind == Constant::Kind::Int) // negated in place by readExpr
+      value = nb::steal(PyLong_FromLongLong(expr->constant.intValue));
+    else if (expr->constant.kind == Constant::Kind::Float)
+      value = nb::steal(PyFloat_FromDouble(expr->constant.floatValue));
+    return value.is_valid();
+  }
+  if (expr->kind != ExprKind::Tuple || nodeKind(node) != "Tuple")
+    return false;
+  nb::list elements = nb::cast<nb::list>(node.attr("elts"));
+  if (elements.size() != expr->operands.size())
+    return false;
+  nb::list values;
+  for (size_t i = 0; i < elements.size(); ++i) {
+    nb::object element;
+    if (!constantValue(elements[i], expr->operands[i], element))
+      return false;
+    values.append(element);
+  }
+  value = nb::tuple(values);
+  return true;
+}
+
+Expr *AstReader::foldConstant(nb::handle node, const std::vector<nb::handle> &operandNodes,
+                              Expr *unfolded) {
+  // The cheap test first: most operators have an operand that is no constant.
+  for (Expr *operand : unfolded->operands)
+    if (operand->kind != ExprKind::Constant && operand->kind != ExprKind::Tuple &&
+        !foldedValues.count(operand))
+      return unfolded;
+  nb::list values;
+  for (size_t i = 0; i < operandNodes.size(); ++i) {
+    nb::object value;
+    if (!constantValue(operandNodes[i], unfolded->operands[i], value))
+      return unfolded;
+    values.append(value);
+  }
+  nb::object folded = nb::module_::import_("taipan.constant_folding").attr("fold")(node, values);
+  if (folded.is_none())
+    return unfolded; // CPython runs it: it raises (1 / 0) or its result is too large to fold
+  Expr *result = foldedExpr(nb::tuple(folded)[0], unfolded->location);
+  if (!result)
+    return unfolded;
+  for (Expr *operand : unfolded->operands)
+    forgetFolded(operand);
+  return result;
+}
+
+Expr *AstReader::foldedExpr(nb::handle value, SourceLocation where) {
+  Expr *expr = nullptr;
+  bool tooLarge = false;
+  Constant constant;
+  if (readConstant(value, constant)) {
+    expr = source.newExpr(ExprKind::Constant, where);
+    expr->constant = constant;
+  } else if (PyTuple_Check(value.ptr())) {
+    expr = source.newExpr(ExprKind::Tuple, where);
+    for (nb::handle element : nb::borrow<nb::tuple>(value)) {
+      Expr *item = foldedExpr(element, where);
+      if (!item) {
+        forgetFolded(expr);
+        return nullptr;
+      }
+      expr->operands.push_back(item);
+    }
+  } else if (PyLong_Check(value.ptr())) { // beyond uint64: a name no Python code can spell
+    expr = source.newExpr(ExprKind::Name, where);
+    expr->name = "$int too large";
+    tooLarge = true;
+  } else {
+    return nullptr;
+  }
+  foldedValues[expr] = {nb::borrow(value), tooLarge};
+  return expr;
+}
+
+void AstReader::forgetFolded(Expr *expr) {
+  foldedValues.erase(expr);
+  if (expr->kind == ExprKind::Tuple)
+    for (Expr *element : expr->operands)
+      forgetFolded(element);
+}
+
+void AstReader::reportUnfoldedIntegers() {
+  const Expr *first = nullptr;
+  nb::handle value;
+  for (const auto &[expr, folded] : foldedValues)
+    if (folded.tooLarge &&
+        (!first || std::pair(expr->location.line, expr->location.column) <
+                       std::pair(first->location.line, first->location.column))) {
+      first = expr;
+      value = folded.value;
+    }
+  if (!first)
+    return;
+  // Numba's message (typeof of the constant); past str()'s digit limit, its size in bits.
+  std::string digits;
+  try {
+    digits = nb::cast<std::string>(nb::str(value));
+  } catch (nb::python_error &) {
+    digits = "an int of " + nb::cast<std::string>(nb::str(value.attr("bit_length")())) + " bits";
+  }
+  throwTypingError("Int value is too large: " + digits, first->location);
 }
 
 Expr *AstReader::readStarredTuple(nb::list elements, SourceLocation where) {
@@ -244,15 +360,20 @@ Expr *AstReader::readExpr(nb::handle node) {
   }
   if (kind == "Constant") {
     Expr *expr = source.newExpr(ExprKind::Constant, where);
-    if (!readConstant(node.attr("value"), expr->constant))
+    nb::object value = node.attr("value");
+    if (!readConstant(value, expr->constant)) {
+      if (PyLong_Check(value.ptr())) // beyond uint64: an enclosing operator may fold it
+        return foldedExpr(value, where);
       throwUnsupported("this constant is not supported in compiled code", where);
+    }
     return expr;
   }
   if (kind == "BinOp") {
     Expr *expr = source.newExpr(ExprKind::BinOp, where);
     expr->binaryOp = binaryOp(nodeKind(node.attr("op")), where);
-    expr->operands = {readExpr(node.attr("left")), readExpr(node.attr("right"))};
-    return expr;
+    nb::object left = node.attr("left"), right = node.attr("right");
+    expr->operands = {readExpr(left), readExpr(right)};
+    return foldConstant(node, {left, right}, expr);
   }
   if (kind == "UnaryOp") {
     Expr *expr = source.newExpr(ExprKind::UnaryOp, where);
@@ -261,19 +382,21 @@ Expr *AstReader::readExpr(nb::handle node) {
                     : op == "UAdd"   ? UnaryOp::Pos
                     : op == "Invert" ? UnaryOp::Invert
                                      : UnaryOp::Not;
-    expr->operands = {readExpr(node.attr("operand"))};
-    // Fold -1 and -2.5 into constants, so t[-1] indexes a tuple with a constant.
+    nb::object operandNode = node.attr("operand");
+    expr->operands = {readExpr(operandNode)};
+    // -1 and -2.5, the common folds, negate in place (constantValue reads them back).
     Expr *operand = expr->operands[0];
     if (expr->unaryOp == UnaryOp::Neg && operand->kind == ExprKind::Constant &&
         (operand->constant.kind == Constant::Kind::Int ||
          operand->constant.kind == Constant::Kind::Float) &&
         operand->constant.intValue != INT64_MIN) {
+      foldedValues.erase(operand); // its value is no longer the operand's
       operand->location = where;
       operand->constant.intValue = -operand->constant.intValue;
       operand->constant.floatValue = -operand->constant.floatValue;
       return operand;
     }
-    return expr;
+    return foldConstant(node, {operandNode}, expr);
   }
   if (kind == "BoolOp") {
     Expr *expr = source.newExpr(ExprKind::BoolOp, where);
@@ -362,8 +485,9 @@ Expr *AstReader::readExpr(nb::handle node) {
     nb::handle slice = node.attr("slice");
     if (nodeKind(slice) == "Index") // Python 3.8's wrapper
       slice = slice.attr("value");
-    expr->operands = {readExpr(node.attr("value")), readExpr(slice)};
-    return expr;
+    nb::object container = node.attr("value");
+    expr->operands = {readExpr(container), readExpr(slice)};
+    return foldConstant(node, {container, slice}, expr);
   }
   if (kind == "Tuple" || kind == "List") {
     nb::list elements = nb::cast<nb::list>(node.attr("elts"));

@@ -110,6 +110,30 @@ private:
   /// "a{:.3f}{!r}".format(x, s), so there is one implementation of fields and format specs.
   Expr *readFormattedString(nanobind::handle node, SourceLocation where);
   Expr *readExpr(nanobind::handle node);
+
+  // CPython's constant folding (bindings/AstExpressions.cpp, taipan/constant_folding.py).
+  /// A folded constant's value, kept while an enclosing operator may fold it further. An int
+  /// beyond uint64 (`tooLarge`) is an error only if nothing folds it back into range
+  /// (`2 ** 64 - 1`): reportUnfoldedIntegers checks once the definition is read.
+  struct FoldedValue {
+    nanobind::object value;
+    bool tooLarge;
+  };
+  std::map<Expr *, FoldedValue> foldedValues;
+  /// The Python value of operand `expr` (read from `node`) when it is a constant or a tuple of
+  /// constants.
+  bool constantValue(nanobind::handle node, Expr *expr, nanobind::object &value);
+  /// `unfolded` (an operator or a subscript, whose operands were read from `operandNodes`) as
+  /// the constant CPython's compiler folds it into, or `unfolded` where CPython leaves it to run.
+  Expr *foldConstant(nanobind::handle node, const std::vector<nanobind::handle> &operandNodes,
+                     Expr *unfolded);
+  /// The tree of a folded value: a constant, a tuple of them, a placeholder for an int beyond
+  /// uint64; nullptr for a value the tree cannot hold (bytes...).
+  Expr *foldedExpr(nanobind::handle value, SourceLocation where);
+  /// Forgets the folded values of `expr` and its tuple's elements: an enclosing fold used them.
+  void forgetFolded(Expr *expr);
+  /// Numba's TypingError for an int constant beyond uint64 that no enclosing expression folded.
+  void reportUnfoldedIntegers();
 };
 
 } // namespace taipan::bindings

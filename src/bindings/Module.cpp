@@ -494,8 +494,12 @@ NB_MODULE(_core, module) {
       nb::arg("argument_types"), nb::arg("return_type"), nb::arg("object_code"),
       nb::arg("entry_name"), nb::arg("hash"), nb::arg("type_annotations"));
 
-  module.def("can_convert", [](const TypeRef &from, const TypeRef &to) {
-    return canConvertImplicitly(from.type, to.type);
+  // Numba's conversion kind (exact 1, promote 2, safe 3, unsafe 4), or None: no conversion.
+  module.def("conversion_kind", [](const TypeRef &from, const TypeRef &to) -> nb::object {
+    Conversion kind = conversionKind(from.type, to.type);
+    if (kind == Conversion::Impossible)
+      return nb::none();
+    return nb::int_(static_cast<int>(kind) + 1);
   });
 
   module.def(

@@ -206,12 +206,11 @@ llvm::Value *roundValue(FunctionLowering &lowering, llvm::Value *value, const Ty
     llvm::Value *integer = lowering.castValue(value, type, types::int64());
     if (!digits)
       return integer;
-    // round(int, n) only changes the value for negative n: go through float64.
-    llvm::Value *asFloat = lowering.castValue(integer, types::int64(), types::float64());
-    llvm::Value *rounded =
-        roundValue(lowering, asFloat, types::float64(), digits, types::float64());
-    return builder.CreateSelect(builder.CreateICmpSGE(digits, builder.getInt64(0)), integer,
-                                lowering.castValue(rounded, types::float64(), types::int64()));
+    // In integers, as CPython: through a float64 (53 bits) a larger int lost its low digits.
+    llvm::Type *i64 = builder.getInt64Ty();
+    return builder.CreateCall(
+        lowering.module().runtimeFunction("taipan_round_int_ndigits", i64, {i64, i64}),
+        {integer, digits});
   }
   if (!digits)
     return lowering.castValue(lowering.callIntrinsic(llvm::Intrinsic::rint, {value}), type, result);

@@ -161,6 +161,24 @@ double taipan_round_ndigits(double x, int64_t ndigits) {
   return std::strtod(buffer, nullptr);
 }
 
+int64_t taipan_round_int_ndigits(int64_t x, int64_t ndigits) {
+  if (ndigits >= 0)
+    return x;
+  if (ndigits < -19) // |x| < 10**19 / 2: nearer to 0 than to any multiple of 10**20
+    return 0;
+  __int128 unit = 1;
+  for (int64_t digit = 0; digit < -ndigits; ++digit)
+    unit *= 10;
+  __int128 quotient = x / unit, remainder = x % unit;
+  if (remainder < 0) { // floor division, as CPython's divmod
+    remainder += unit;
+    quotient -= 1;
+  }
+  if (2 * remainder > unit || (2 * remainder == unit && (quotient & 1)))
+    quotient += 1;
+  return static_cast<int64_t>(static_cast<uint64_t>(quotient * unit));
+}
+
 int32_t taipan_cmath_rect(double r, double phi, double *result) {
   if (!std::isfinite(r) || !std::isfinite(phi)) {
     if (std::isinf(r) && std::isfinite(phi) && phi != 0.0) {

@@ -3,6 +3,8 @@
 #include "types/NumericPromotion.h"
 
 #include <algorithm>
+#include <array>
+#include <utility>
 
 namespace taipan {
 
@@ -241,35 +243,108 @@ const Type *unaryResultType(UnaryOp op, const Type *operand) {
   return operand;
 }
 
-bool canConvertImplicitly(const Type *from, const Type *to) {
+namespace {
+
+/// The scalars of Numba's casting graph: boolean, int8..int64, uint8..uint64, float16..float64,
+/// complex64, complex128.
+constexpr int scalarCount = 14;
+
+int scalarIndex(const Type *type) {
+  if (type->isBoolean())
+    return 0;
+  int width = type->bits() == 8 ? 0 : type->bits() == 16 ? 1 : type->bits() == 32 ? 2 : 3;
+  if (type->isInteger())
+    return (type->isSigned() ? 1 : 5) + width;
+  if (type->isFloat())
+    return 8 + width;
+  if (type->isComplex())
+    return type->bits() == 64 ? 12 : 13;
+  return -1;
+}
+
+using ScalarTable = std::array<std::array<Conversion, scalarCount>, scalarCount>;
+
+/// Numba's rules (rules.py), closed over paths as its castgraph propagates them.
+ScalarTable scalarConversions() {
+  enum { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F16, F32, F64, C64, C128 };
+  ScalarTable table;
+  for (int from = 0; from < scalarCount; ++from)
+    for (int to = 0; to < scalarCount; ++to)
+      table[from][to] = from == to ? Conversion::Exact : Conversion::Impossible;
+  auto rule = [&](int from, int to, Conversion forward, Conversion backward) {
+    table[from][to] = std::min(table[from][to], forward);
+    table[to][from] = std::min(table[to][from], backward);
+  };
+  const Conversion promote = Conversion::Promote, safe = Conversion::Safe,
+                   unsafe = Conversion::Unsafe, none = Conversion::Impossible;
+  rule(Bool, I8, safe, unsafe);
+  rule(Bool, U8, safe, unsafe);
+  for (auto [narrow, wide] : {std::pair{I8, I16},
+                              {U8, U16},
+                              {I16, I32},
+                              {U16, U32},
+                              {I32, I64},
+                              {U32, U64},
+                              {F16, F32},
+                              {F32, F64},
+                              {C64, C128}})
+    rule(narrow, wide, promote, unsafe);
+  for (auto [from, to] : {std::pair{U8, I16},
+                          {U16, I32},
+                          {U32, I64},
+                          {I8, F16},
+                          {I16, F32},
+                          {I32, F64},
+                          {I64, F64},
+                          {U64, F64}})
+    rule(from, to, safe, unsafe);
+  rule(I16, F16, unsafe, unsafe);
+  rule(I32, F32, unsafe, unsafe);
+  rule(F32, C64, safe, none);
+  rule(F64, C128, safe, none);
+  for (int via = 0; via < scalarCount; ++via) // best paths, each as bad as its worst step
+    for (int from = 0; from < scalarCount; ++from)
+      for (int to = 0; to < scalarCount; ++to)
+        table[from][to] = std::min(table[from][to], std::max(table[from][via], table[via][to]));
+  return table;
+}
+
+} // namespace
+
+Conversion conversionKind(const Type *from, const Type *to) {
   if (from == to)
-    return true;
-  if (to->isOptional()) // None, a value, or another optional (Optional.h's conversions)
-    return from->isNone() || canConvertImplicitly(from->isOptional() ? from->optionalValue() : from,
-                                                  to->optionalValue());
-  if (from->isArray() && to->isArray())
+    return Conversion::Exact;
+  if (to->isOptional()) { // None, a value, or another optional (Optional.h's conversions)
+    if (from->isNone())
+      return Conversion::Promote;
+    if (from->isOptional())
+      return conversionKind(from->optionalValue(), to->optionalValue());
+    Conversion value = conversionKind(from, to->optionalValue());
+    return value == Conversion::Impossible ? value : std::max(value, Conversion::Safe);
+  }
+  if (from->isArray() && to->isArray()) {
     // Any layout fits 'A'; a writable array may be passed where read-only is declared.
-    return from->dtype() == to->dtype() && from->ndim() == to->ndim() &&
-           (to->layout() == 'A' || to->layout() == from->layout()) &&
-           (to->isReadonly() || !from->isReadonly());
-  if (from->isNumber() && to->isNumber()) {
-    if (to->isComplex())
-      return true;
-    if (from->isComplex())
-      return false;
-    if (to->isFloat())
-      return true;
-    if (from->isFloat())
-      return false;
-    return to->isInteger() || from->isBoolean();
+    bool fits = from->dtype() == to->dtype() && from->ndim() == to->ndim() &&
+                (to->layout() == 'A' || to->layout() == from->layout()) &&
+                (to->isReadonly() || !from->isReadonly());
+    return fits ? Conversion::Safe : Conversion::Impossible;
+  }
+  int fromIndex = scalarIndex(from), toIndex = scalarIndex(to);
+  if (fromIndex >= 0 && toIndex >= 0) {
+    static const ScalarTable table = scalarConversions();
+    return table[fromIndex][toIndex];
   }
   if (from->isTuple() && to->isTuple() && from->elements().size() == to->elements().size()) {
+    Conversion worst = Conversion::Exact;
     for (size_t i = 0; i < from->elements().size(); ++i)
-      if (!canConvertImplicitly(from->elements()[i], to->elements()[i]))
-        return false;
-    return true;
+      worst = std::max(worst, conversionKind(from->elements()[i], to->elements()[i]));
+    return worst;
   }
-  return false;
+  return Conversion::Impossible;
+}
+
+bool canConvertImplicitly(const Type *from, const Type *to) {
+  return conversionKind(from, to) != Conversion::Impossible;
 }
 
 const Type *realMathType(const Type *type) {

@@ -33,8 +33,17 @@ bool identityIsDecidable(const Type *left, const Type *right);
 /// The result type of a unary operator, or nullptr.
 const Type *unaryResultType(UnaryOp op, const Type *operand);
 
-/// Whether a value of `from` converts implicitly to `to` without a cast the user would notice
-/// (used to pick an overload among explicit signatures).
+/// Numba's kinds of conversion (numba.core.typeconv.Conversion), best first.
+enum class Conversion { Exact, Promote, Safe, Unsafe, Impossible };
+
+/// How a value of `from` converts to `to` by Numba's rules: the scalar casting graph of
+/// numba/core/typeconv/rules.py closed over paths (a path is as bad as its worst step, and the
+/// best path counts), arrays to a wider layout or to read-only (safe), tuples element by element
+/// (the worst element's kind), and values or None into an optional. A dispatcher with explicit
+/// signatures ranks them by these kinds (Dispatcher._best_signature).
+Conversion conversionKind(const Type *from, const Type *to);
+
+/// Whether a value of `from` converts to `to` at all (conversionKind is not Impossible).
 bool canConvertImplicitly(const Type *from, const Type *to);
 
 } // namespace taipan
