@@ -332,6 +332,18 @@ void setCompileError(const CompileError &error) {
 using namespace taipan;
 using namespace taipan::bindings;
 
+/// The compiler lock's wait hooks: a thread that must wait for the lock lets go of the GIL
+/// first and takes it back once it holds the lock, so the lock's holder can always run Python.
+void *releaseGilForCompilerLock() { return PyGILState_Check() ? PyEval_SaveThread() : nullptr; }
+
+void takeGilAfterCompilerLock(void *state) {
+  if (state)
+    PyEval_RestoreThread(static_cast<PyThreadState *>(state));
+}
+
+/// taipan.dispatcher's `compiler_lock`: the one lock of every compilation, for Python's `with`.
+struct PythonCompilerLock {};
+
 NB_MODULE(_core, module) {
   // Dispatchers and their compiled code live until the process ends, by design.
   nb::set_leak_warnings(false);
@@ -350,6 +362,13 @@ NB_MODULE(_core, module) {
   defineTypedContainers(module);
   defineObjectModeBlocks(module);
   defineJitClasses(module);
+  CompilerLock::setWaitHooks(releaseGilForCompilerLock, takeGilAfterCompilerLock);
+  nb::class_<PythonCompilerLock>(module, "CompilerLock")
+      .def("__enter__", [](PythonCompilerLock &) { CompilerLock::acquire(); })
+      .def("__exit__", [](PythonCompilerLock &, nb::args) { CompilerLock::release(); })
+      .def("acquire", [](PythonCompilerLock &) { CompilerLock::acquire(); })
+      .def("release", [](PythonCompilerLock &) { CompilerLock::release(); });
+  module.attr("compiler_lock") = nb::cast(PythonCompilerLock{});
 
   nb::class_<FunctionSource>(module, "FunctionSource")
       .def_prop_ro("name", [](const FunctionSource &self) { return self.name; })

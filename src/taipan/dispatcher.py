@@ -1,7 +1,6 @@
 """The Python side of a jitted function: compilation on a miss, explicit signatures, and the
 inspection methods. Calls themselves run in the C++ base class."""
 
-import _thread
 import sys
 import time
 
@@ -9,7 +8,9 @@ from taipan import _core, config
 from taipan.errors import TaipanError, TypingError, UnsupportedError
 from taipan.types import Signature, parse_signature
 
-_compile_lock = _thread.RLock()
+# The one lock of every compilation (C++'s CompilerLock): re-entrant, and a thread waits for it
+# with the GIL released, so its holder can always run Python (docs/architecture.md, "Locks").
+_compile_lock = _core.compiler_lock
 _adapted_to_numpy = False
 
 

@@ -264,9 +264,11 @@ std::string typeJob(const CompileJob &job, const Target &target, CompileSession 
   return jobHash(job, target, session.nameFunctions(root));
 }
 
-std::mutex compileMutex;
+std::recursive_mutex compileMutex;
+CompilerLock::BeforeWait beforeCompilerLockWait = nullptr;
+CompilerLock::AfterWait afterCompilerLockWait = nullptr;
 
-/// Entry symbols already in the JIT; guarded by compileMutex.
+/// Entry symbols already in the JIT; guarded by the compiler lock.
 std::set<std::string> &compiledEntryNames() {
   static std::set<std::string> names;
   return names;
@@ -325,7 +327,21 @@ LoweredModule lowerModule(const CompileJob &job, const Target &target, StageTime
 
 } // namespace
 
-std::mutex &compilerLock() { return compileMutex; }
+void CompilerLock::acquire() {
+  if (compileMutex.try_lock())
+    return;
+  void *state = beforeCompilerLockWait ? beforeCompilerLockWait() : nullptr;
+  compileMutex.lock();
+  if (afterCompilerLockWait)
+    afterCompilerLockWait(state);
+}
+
+void CompilerLock::release() { compileMutex.unlock(); }
+
+void CompilerLock::setWaitHooks(BeforeWait beforeWait, AfterWait afterWait) {
+  beforeCompilerLockWait = beforeWait;
+  afterCompilerLockWait = afterWait;
+}
 
 namespace {
 
@@ -408,7 +424,7 @@ void chooseFirstTier(PendingCpuJob &pending, const CompileJob &job) {
 } // namespace
 
 CompiledFunction compileFunction(const CompileJob &job) {
-  std::lock_guard<std::mutex> lock(compileMutex);
+  CompilerLock lock;
   PendingCpuJob pending = lowerCpuJob(job);
   chooseFirstTier(pending, job);
   generateCode(pending, job.keepObjectCode);
@@ -416,7 +432,7 @@ CompiledFunction compileFunction(const CompileJob &job) {
 }
 
 std::vector<CompiledFunction> compileFunctions(const std::vector<CompileJob> &jobs) {
-  std::lock_guard<std::mutex> lock(compileMutex);
+  CompilerLock lock;
   std::vector<PendingCpuJob> pending;
   pending.reserve(jobs.size());
   for (const CompileJob &job : jobs)
@@ -455,7 +471,7 @@ std::vector<CompiledFunction> compileFunctions(const std::vector<CompileJob> &jo
 }
 
 CompiledKernel compileKernel(const CompileJob &job, bool keepIR) {
-  std::lock_guard<std::mutex> lock(compileMutex);
+  CompilerLock lock;
   std::unique_ptr<Target> target = targetFor(job);
   CompiledKernel kernel;
   LoweredModule lowered = lowerModule(job, *target, &kernel.times);
@@ -487,7 +503,7 @@ CompiledKernel compileKernel(const CompileJob &job, bool keepIR) {
 }
 
 std::string inspectFunction(const CompileJob &job, InspectionKind kind) {
-  std::lock_guard<std::mutex> lock(compileMutex);
+  CompilerLock lock;
   std::unique_ptr<Target> target = targetFor(job);
   LoweredModule lowered = lowerModule(job, *target, nullptr);
   if (kind != InspectionKind::UnoptimizedIR) {
@@ -523,7 +539,7 @@ void installObjectCode(CompiledFunction &compiled, const std::string &objectCode
 CompiledFunction loadCompiledFunction(const CompileJob &job, const std::string &objectCode,
                                       const std::string &entryName,
                                       const std::string &expectedHash) {
-  std::lock_guard<std::mutex> lock(compileMutex);
+  CompilerLock lock;
   CompiledFunction compiled;
   CompileSession session;
   TypedFunction *root = nullptr;
@@ -546,7 +562,7 @@ CompiledFunction loadObjectCode(const std::vector<const Type *> &argumentTypes,
                                 const Type *returnType, const std::string &objectCode,
                                 const std::string &entryName, const std::string &hash,
                                 const std::string &typeAnnotations) {
-  std::lock_guard<std::mutex> lock(compileMutex);
+  CompilerLock lock;
   CompiledFunction compiled;
   installObjectCode(compiled, objectCode, entryName);
   compiled.argumentTypes = argumentTypes;
@@ -557,7 +573,7 @@ CompiledFunction loadObjectCode(const std::vector<const Type *> &argumentTypes,
 }
 
 std::string hashJob(const CompileJob &job) {
-  std::lock_guard<std::mutex> lock(compileMutex);
+  CompilerLock lock;
   CompileSession session;
   TypedFunction *root = nullptr;
   return typeJob(job, *targetFor(job), session, root);

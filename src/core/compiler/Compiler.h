@@ -143,8 +143,26 @@ inline std::string inspectFunction(const std::shared_ptr<FunctionSource> &source
 /// The job hash alone (types the job, lowers nothing).
 std::string hashJob(const CompileJob &job);
 
-/// The lock every compilation holds (the library and the JIT are shared by all of them).
-std::mutex &compilerLock();
+/// The lock every compilation holds (the library and the JIT are shared by all of them). It is
+/// re-entrant (a compilation may start another one on its thread: a callee's overload, a
+/// jitclass), and a thread that finds it taken runs the wait hooks around its wait: the
+/// bindings release the GIL there, so a thread never waits for this lock while holding the GIL
+/// that the lock's holder may need (docs/architecture.md, "Locks").
+class CompilerLock {
+public:
+  CompilerLock() { acquire(); }
+  ~CompilerLock() { release(); }
+  CompilerLock(const CompilerLock &) = delete;
+  CompilerLock &operator=(const CompilerLock &) = delete;
+
+  static void acquire();
+  static void release();
+  /// `beforeWait` runs before a blocking wait and returns what `afterWait` gets once the lock
+  /// is held; both run on the waiting thread.
+  using BeforeWait = void *(*)();
+  using AfterWait = void (*)(void *);
+  static void setWaitHooks(BeforeWait beforeWait, AfterWait afterWait);
+};
 
 /// taipan's version, as pyproject.toml gives it (part of every job hash).
 const char *taipanVersion();

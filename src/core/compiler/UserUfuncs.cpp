@@ -29,7 +29,7 @@ void registerUserUfunc(UserUfunc ufunc) {
     return lowering.castValue(lowering.callTypedFunction(callee, values), callee.returnType,
                               call.loop.output);
   };
-  std::lock_guard<std::mutex> lock(compilerLock());
+  CompilerLock lock;
   Library::addAtRunTime(makeUfunc(ufunc.name, std::move(kernel)));
 }
 

@@ -376,17 +376,19 @@ void registerOperators(Library &library) {
     llvm::IRBuilder<> &builder = lowering.irBuilder();
     const Type *listType = call.argumentTypes[0];
     llvm::Value *list = lowering.lowerExpr(call.arguments[0]);
-    llvm::Value *length = lowering.listLength(list);
     Expr *index = call.arguments[1];
     bool sliceObject = call.argumentTypes[1] == types::sliceValue();
+    // CPython's order: the list, the index, then the lookup at the list's length by then.
     if (index->kind != ExprKind::Slice && !sliceObject) {
+      llvm::Value *at = lowering.lowerExpr(index);
       llvm::Value *position = lowering.listPosition(
-          lowering.lowerExpr(index), call.argumentTypes[1], length, "list index out of range");
+          at, call.argumentTypes[1], lowering.listLength(list), "list index out of range");
       return lowering.loadListItem(list, listType, position);
     }
+    llvm::Value *sliceValue = sliceObject ? lowering.lowerExpr(index) : nullptr;
     FunctionLowering::ListSlice slice =
-        sliceObject ? lowering.listSliceOfValue(lowering.lowerExpr(index), length)
-                    : lowering.listSlice(index, length);
+        sliceObject ? lowering.listSliceOfValue(sliceValue, lowering.listLength(list))
+                    : lowering.listSlice(index, list);
     llvm::Value *result = lowering.listRuntime("taipan_list_slice", builder.getPtrTy(),
                                                {list, slice.start, slice.step, slice.count});
     lowering.exitIf(builder.CreateIsNull(result), builder.getInt32(MemoryErrorId));
@@ -597,18 +599,18 @@ void registerInPlaceOperators(Library &library) {
   remove.lower = [](FunctionLowering &lowering, const LibraryCall &call, const Values &) {
     llvm::IRBuilder<> &builder = lowering.irBuilder();
     llvm::Value *list = lowering.lowerExpr(call.arguments[0]);
-    llvm::Value *length = lowering.listLength(list);
     Expr *index = call.arguments[1];
     auto erase = [&](llvm::Value *position) {
       lowering.listRuntime("taipan_list_erase", builder.getVoidTy(),
                            {list, position, builder.CreateAdd(position, builder.getInt64(1))});
     };
     if (index->kind != ExprKind::Slice) {
-      erase(lowering.listPosition(lowering.lowerExpr(index), call.argumentTypes[1], length,
+      llvm::Value *at = lowering.lowerExpr(index);
+      erase(lowering.listPosition(at, call.argumentTypes[1], lowering.listLength(list),
                                   "list assignment index out of range"));
       return noneValue(lowering);
     }
-    FunctionLowering::ListSlice slice = lowering.listSlice(index, length);
+    FunctionLowering::ListSlice slice = lowering.listSlice(index, list);
     // Erase from the highest position down, so the positions still to erase do not move.
     llvm::Value *negative = builder.CreateICmpSLT(slice.step, builder.getInt64(0));
     llvm::Value *last = builder.CreateSub(slice.count, builder.getInt64(1));

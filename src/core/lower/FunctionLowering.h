@@ -54,8 +54,9 @@ public:
   const Target &target;
   /// How each prange loop lowered so far runs (parallel_diagnostics).
   std::vector<ParallelLoopReport> parallelLoops;
-  /// Why the code holds values valid in this process only (a user exception's registry id, a
-  /// ctypes function's address), so no other process may load it; empty when it holds none.
+  /// Why the code holds values valid in this process only (an objmode block, a jitclass, an
+  /// exception class or ctypes function that no load-time symbol names), so no other process
+  /// may load it; empty when it holds none.
   std::string processSpecific;
 
 private:
@@ -235,11 +236,19 @@ public:
     /// np.nditer: the element address of each axis's step, in the order it visits the axes.
     std::vector<llvm::Value *> strides;
     llvm::Value *first = nullptr; ///< np.nditer: the address it visits first
+    /// A set walked through a list of its keys: the set and its size when the walk began, so
+    /// each step can raise Python's RuntimeError when the body changed the set's size.
+    llvm::Value *watchedSet = nullptr;
+    llvm::Value *watchedSetSize = nullptr;
   };
   IterationSource prepareIteration(llvm::Value *value, const Type *type);
   IterationSource prepareIndexIteration(Expr *call);
   void orderByMemory(IterationSource &source);
+  /// The number of items left to walk, read afresh at each step: a list the loop body grows or
+  /// shrinks is walked to its current end, as CPython's list iterator does.
   llvm::Value *iterationLength(const IterationSource &source);
+  /// Raises RuntimeError when a set being walked changed size since the walk began.
+  void checkIterationSource(const IterationSource &source);
   llvm::Value *iterationItem(const IterationSource &source, llvm::Value *index,
                              const Type **itemType);
   llvm::Value *rangeLength(llvm::Value *range);
@@ -339,6 +348,11 @@ public:
   /// Raises `exceptionId` when `condition` is true, continuing in a new block otherwise.
   void raiseIf(llvm::Value *condition, int exceptionId, const std::string &message);
   void emitRaise(int exceptionId, const std::string &message);
+  /// Exception class `exceptionId`'s registry id as code holds it: a constant for the builtin
+  /// classes; for a user class, read from its load-time symbol (runtime/LoadTimeSymbols) where
+  /// the target resolves them and another process finds the class by name, else the constant,
+  /// which marks the module process-specific.
+  llvm::Value *exceptionIdValue(int exceptionId);
   /// Leaves the function through the unwind block with `status` (0: returning normally).
   void exitFunction(llvm::Value *status);
   /// Leaves through the unwind block with `status` when `condition` holds (the exception is
@@ -510,7 +524,8 @@ public:
   struct ListSlice {
     llvm::Value *start, *stop, *step, *count;
   };
-  ListSlice listSlice(Expr *slice, llvm::Value *length);
+  /// The positions a slice expression selects in `list`, its bounds evaluated before the length.
+  ListSlice listSlice(Expr *slice, llvm::Value *list);
   /// The same for a slice object (types::sliceValue()), already unpacked.
   ListSlice listSliceOfValue(llvm::Value *slice, llvm::Value *length);
   /// Python's PySlice_AdjustIndices of the bounds given (null: None), at run time.

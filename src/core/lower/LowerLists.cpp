@@ -90,7 +90,7 @@ llvm::Value *FunctionLowering::listPosition(llvm::Value *index, const Type *inde
   return position;
 }
 
-FunctionLowering::ListSlice FunctionLowering::listSlice(Expr *slice, llvm::Value *length) {
+FunctionLowering::ListSlice FunctionLowering::listSlice(Expr *slice, llvm::Value *list) {
   llvm::Value *zero = builder.getInt64(0);
   auto part = [&](int i) -> llvm::Value * {
     Expr *bound = slice->operands[i];
@@ -101,7 +101,8 @@ FunctionLowering::ListSlice FunctionLowering::listSlice(Expr *slice, llvm::Value
   llvm::Value *startBound = part(0), *stopBound = part(1), *stepValue = part(2);
   if (stepValue)
     raiseIf(builder.CreateICmpEQ(stepValue, zero), ValueErrorId, "slice step cannot be zero");
-  return adjustSlice(startBound, stopBound, stepValue, length);
+  // The length after the bounds: a bound's own effects (an append) count, as in CPython.
+  return adjustSlice(startBound, stopBound, stepValue, listLength(list));
 }
 
 FunctionLowering::ListSlice FunctionLowering::listSliceOfValue(llvm::Value *slice,
@@ -202,17 +203,18 @@ void FunctionLowering::lowerListStore(Expr *target, llvm::Value *value, const Ty
   Expr *index = target->operands[1];
   const Type *listType = typeOf(base);
   llvm::Value *list = lowerExpr(base);
-  llvm::Value *length = listLength(list);
   if (index->kind != ExprKind::Slice) {
+    // The index first, then the length it is checked against (the index may change the list).
+    llvm::Value *at = lowerExpr(index);
     llvm::Value *position =
-        listPosition(lowerExpr(index), typeOf(index), length, "list assignment index out of range");
+        listPosition(at, typeOf(index), listLength(list), "list assignment index out of range");
     listRuntime("taipan_list_release", builder.getVoidTy(),
                 {list, position, builder.CreateAdd(position, builder.getInt64(1))});
     storeListItem(list, listType, position, value, valueType);
     return;
   }
   // l[a:b] = other: the items of a copy of other (it may be l itself) replace the slice.
-  ListSlice slice = listSlice(index, length);
+  ListSlice slice = listSlice(index, list);
   llvm::Value *source;
   if (valueType != listType) {
     source = convertList(value, valueType, listType);

@@ -60,6 +60,8 @@ FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value
     source.value = dictToList(value, type->viewedDict(), type->viewKind());
     source.type = dictListType(type->viewedDict(), type->viewKind());
   } else if (type->isSet()) { // `for k in s` walks a list of the keys in table order
+    source.watchedSet = value;
+    source.watchedSetSize = setLength(value);
     source.value = setToList(value, type);
     source.type = types::list(type->keyType());
   } else if (type->isTuple()) {
@@ -149,6 +151,12 @@ llvm::Value *FunctionLowering::iterationLength(const IterationSource &source) {
   return rangeLength(source.value);
 }
 
+void FunctionLowering::checkIterationSource(const IterationSource &source) {
+  if (source.watchedSet)
+    raiseIf(builder.CreateICmpNE(setLength(source.watchedSet), source.watchedSetSize),
+            RuntimeErrorId, "Set changed size during iteration");
+}
+
 void FunctionLowering::forEachItem(
     llvm::Value *iterable, const Type *type,
     const std::function<void(llvm::Value *item, const Type *itemType)> &body) {
@@ -166,13 +174,26 @@ void FunctionLowering::forEachItem(
     return;
   }
   IterationSource source = prepareIteration(iterable, type);
-  forEachIndex({iterationLength(source)}, [&](const std::vector<llvm::Value *> &at) {
-    size_t mark = temporaries.size(); // an array's rows live for one item
-    const Type *itemType;
-    llvm::Value *item = iterationItem(source, at[0], &itemType);
-    body(item, itemType);
-    releaseTemporaries(mark);
-  });
+  // The length is read at each step, not once: the body may change a list it walks.
+  llvm::BasicBlock *before = builder.GetInsertBlock();
+  llvm::BasicBlock *header = newBlock("items.next");
+  llvm::BasicBlock *bodyBlock = newBlock("items.body");
+  llvm::BasicBlock *end = newBlock("items.end");
+  builder.CreateBr(header);
+  builder.SetInsertPoint(header);
+  llvm::PHINode *index = builder.CreatePHI(builder.getInt64Ty(), 2);
+  index->addIncoming(builder.getInt64(0), before);
+  checkIterationSource(source);
+  builder.CreateCondBr(builder.CreateICmpSLT(index, iterationLength(source)), bodyBlock, end);
+  builder.SetInsertPoint(bodyBlock);
+  size_t mark = temporaries.size(); // an array's rows live for one item
+  const Type *itemType;
+  llvm::Value *item = iterationItem(source, index, &itemType);
+  body(item, itemType);
+  releaseTemporaries(mark);
+  index->addIncoming(builder.CreateAdd(index, builder.getInt64(1)), builder.GetInsertBlock());
+  builder.CreateBr(header);
+  builder.SetInsertPoint(end);
 }
 
 llvm::Value *FunctionLowering::iterationItem(const IterationSource &source, llvm::Value *index,
@@ -300,20 +321,14 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   // matters in grid-stride loops on GPUs); everything else counts an index to a length.
   bool plainRange = sources.size() == 1 && !enumerated && sources[0].indexing.empty() &&
                     sources[0].type->kind() == TypeKind::Range;
-  llvm::Value *first = builder.getInt64(0), *step = builder.getInt64(1), *limit;
+  llvm::Value *first = builder.getInt64(0), *step = builder.getInt64(1), *limit = nullptr;
   if (plainRange) {
     first = builder.CreateExtractValue(sources[0].value, 0);
     limit = builder.CreateExtractValue(sources[0].value, 1);
     step = builder.CreateExtractValue(sources[0].value, 2);
-  } else {
-    limit = iterationLength(sources[0]);
-    for (size_t i = 1; i < sources.size(); ++i) {
-      llvm::Value *length = iterationLength(sources[i]);
-      limit = builder.CreateSelect(builder.CreateICmpSLT(length, limit), length, limit);
-    }
+    if (lowerUnrolledRange(stmt, first, limit, step))
+      return;
   }
-  if (plainRange && lowerUnrolledRange(stmt, first, limit, step))
-    return;
   llvm::AllocaInst *counter = createEntryAlloca(i64, "for.index");
   builder.CreateStore(first, counter);
   llvm::BasicBlock *header = newBlock("for.cond");
@@ -324,6 +339,17 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   builder.CreateBr(header);
   builder.SetInsertPoint(header);
   llvm::Value *index = builder.CreateLoad(i64, counter);
+  if (!plainRange) {
+    // Read at each step (CPython's iterators do): a list the body appends to is walked to its
+    // new end, one it shrinks stops at the new end instead of reading freed items.
+    for (const IterationSource &source : sources)
+      checkIterationSource(source);
+    limit = iterationLength(sources[0]);
+    for (size_t i = 1; i < sources.size(); ++i) {
+      llvm::Value *length = iterationLength(sources[i]);
+      limit = builder.CreateSelect(builder.CreateICmpSLT(length, limit), length, limit);
+    }
+  }
   llvm::Value *more = plainRange
                           ? builder.CreateSelect(builder.CreateICmpSGT(step, builder.getInt64(0)),
                                                  builder.CreateICmpSLT(index, limit),

@@ -10,7 +10,7 @@ namespace taipan {
 std::string describeArgumentTypes(const std::vector<const Type *> &arguments) {
   std::string text = "(";
   for (size_t i = 0; i < arguments.size(); ++i)
-    text += (i ? ", " : "") + arguments[i]->name();
+    text += (i ? ", " : "") + (arguments[i] ? arguments[i]->name() : std::string("omitted"));
   return text + ")";
 }
 

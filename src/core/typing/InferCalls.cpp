@@ -2,6 +2,7 @@
 // intrinsics, foreign functions, named tuple classes and other jitted functions.
 #include "typing/InferencePass.h"
 
+#include "types/NumericPromotion.h"
 #include "typing/BuiltinNames.h"
 #include "typing/CallArguments.h"
 #include "typing/ConstantArguments.h"
@@ -73,6 +74,9 @@ const Type *InferencePass::typeLibraryCall(Expr *expr, const LibraryFunction *en
       throwTypingError(entry->name + declared->requirement, expr->location);
     call.constants = std::move(*values);
   }
+  if ((entry->name == "len" || entry->name == "bool") && call.arguments.size() == 1 &&
+      call.arguments[0])
+    itemFreeReads.insert(call.arguments[0]->id); // the size alone
   call.iteratedByLoop = loopIterables.count(expr->id) > 0;
   call.resultType = entry->type(call);
   if (entry->ufunc && entry->ufunc->scalarFunction)
@@ -470,7 +474,37 @@ const Type *InferencePass::typeJitCall(Expr *expr, FunctionSource *callee, Expr 
   }
   binding.callee = callees.typeCallee(callee, parameterTypes, expr->location);
   function.calls[expr->id] = binding;
+  refineSharedContainers(binding.arguments, *callee, *binding.callee);
   return binding.callee->returnType;
+}
+
+void InferencePass::refineSharedContainers(const std::vector<Expr *> &arguments,
+                                           const FunctionSource &callee,
+                                           const TypedFunction &typed) {
+  // `acc = []` filled by a closure (or any callee) through its parameter: the callee gave the
+  // items a type, which the caller's variable takes too, so both name one list (no copy into a
+  // list of another type at the call).
+  for (size_t i = 0; i < arguments.size() && i < callee.parameters.size(); ++i) {
+    Expr *argument = arguments[i];
+    if (!argument || argument->kind != ExprKind::Name || !holdsUndefinedItems(typeOf(argument)))
+      continue;
+    auto inCallee = typed.variableTypes.find(callee.parameters[i].name);
+    if (inCallee == typed.variableTypes.end() || !inCallee->second ||
+        holdsUndefinedItems(inCallee->second))
+      continue;
+    if (unifyTypes(typeOf(argument), inCallee->second) == inCallee->second)
+      assignVariable(argument->name, inCallee->second, argument->location);
+  }
+}
+
+bool InferencePass::holdsUndefinedItems(const Type *type) {
+  if (!type)
+    return false;
+  if (type->isList())
+    return !type->itemType();
+  if (type->isSet() || type->isDict())
+    return !type->keyType();
+  return false;
 }
 
 } // namespace taipan

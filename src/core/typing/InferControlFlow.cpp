@@ -161,6 +161,8 @@ std::optional<bool> InferencePass::constantTruth(const Constant &constant) {
 
 void InferencePass::typeCondition(Expr *test) {
   const Type *type = typeExpr(test);
+  // A truth test reads a container's size, not its items.
+  itemFreeReads.insert(test->id);
   if (isClassInstance(type)) { // `if p:`: bool(p), the class's __bool__ (or its fallbacks)
     OverloadMember member = source.resolver->findMember(type, "__bool__");
     if (member.registryId < 0 || member.isAttribute)

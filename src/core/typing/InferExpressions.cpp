@@ -139,6 +139,8 @@ const Type *InferencePass::computeType(Expr *expr) {
     const Type *operand = typeExpr(expr->operands[0]);
     if (!operand)
       return nullptr;
+    if (expr->unaryOp == UnaryOp::Not)
+      itemFreeReads.insert(expr->operands[0]->id);
     if (isClassInstance(operand) && !unaryOperatorMethod(expr->unaryOp).empty()) // -p, ~p
       return typeClassOperator(expr, unaryOperatorMethod(expr->unaryOp),
                                unaryOperatorMethod(expr->unaryOp));
@@ -340,6 +342,8 @@ const Type *InferencePass::typeName(Expr *expr) {
       return nullptr;
     if (found->second && found->second->isOptional() && !keepsOptional.count(expr->id))
       return found->second->optionalValue(); // read as a value: lowering checks for None
+    if (reportUnknown && holdsUndefinedItems(found->second))
+      undefinedItemReads.push_back(expr); // checked once the pass is over (checkItemTypes)
     return found->second;
   }
   auto cached = function.globals.find(expr->id);

@@ -44,6 +44,19 @@ private:
   // unification at joins, the return type, and the names of types in error messages.
   /// Describes a type for error messages, using the Python spelling of compile-time objects.
   static std::string describe(const Type *type);
+  /// The final pass's reads of variables whose items never got a type, and the reads that
+  /// need no item type (len(), bool(), truth tests): such a container is always empty.
+  std::vector<Expr *> undefinedItemReads;
+  std::set<int> itemFreeReads;
+  /// The one check of undefined item types, once types are final: a TypingError at the first
+  /// read that needs the items' type, so no library entry or lowering sees such a type.
+  void checkItemTypes();
+  /// Whether `type` is a list, set or dict whose items have no type yet (`[]`, `{}`, `set()`).
+  static bool holdsUndefinedItems(const Type *type);
+  /// Gives a caller's variables passed as `arguments` the item types `typed` (the callee)
+  /// found for them: a container is shared with the callee, never copied.
+  void refineSharedContainers(const std::vector<Expr *> &arguments, const FunctionSource &callee,
+                              const TypedFunction &typed);
   static const Type *constantType(const Constant &constant);
   void collectLocals();
   /// Adds the names `block` assigns to localNames.

@@ -80,7 +80,18 @@ bool InferencePass::run() {
     throwTypingError("cannot determine the return type of '" + source.name +
                          "' (recursion without a base case?)",
                      source.definitionLocation);
+  if (reportUnknown)
+    checkItemTypes();
   return changed;
+}
+
+void InferencePass::checkItemTypes() {
+  for (Expr *read : undefinedItemReads)
+    if (!itemFreeReads.count(read->id))
+      throwTypingError("Cannot infer the type of variable '" + read->name +
+                           "', have imprecise type: " + describe(typeOf(read)) +
+                           " (nothing gives its items a type)",
+                       read->location);
 }
 
 void InferencePass::collectLocals() {
