@@ -226,23 +226,30 @@ TEST(NumericPromotionTest, TuplesUnifyElementwise) {
   EXPECT_EQ(unifyTypes(intFloat, types::tuple({i64(), types::none()})), nullptr);
 }
 
-TEST(NumericPromotionTest, ImplicitConversions) {
-  EXPECT_TRUE(canConvertImplicitly(i64(), i64()));
-  EXPECT_TRUE(canConvertImplicitly(i64(), f64()));
-  EXPECT_TRUE(canConvertImplicitly(i32(), i64()));
-  EXPECT_TRUE(canConvertImplicitly(b1(), i64()));
-  EXPECT_TRUE(canConvertImplicitly(f32(), f64()));
-  EXPECT_TRUE(canConvertImplicitly(i64(), c128()));
-  EXPECT_TRUE(canConvertImplicitly(f64(), c128()));
-  EXPECT_FALSE(canConvertImplicitly(f64(), i64()));
-  EXPECT_FALSE(canConvertImplicitly(f32(), i32()));
-  EXPECT_FALSE(canConvertImplicitly(c128(), f64()));
-  EXPECT_FALSE(canConvertImplicitly(f64(), b1()));
-  EXPECT_FALSE(canConvertImplicitly(i64(), types::none()));
-  EXPECT_FALSE(canConvertImplicitly(i64(), types::tuple({i64()})));
-  EXPECT_TRUE(canConvertImplicitly(types::tuple({i32(), f32()}), types::tuple({i64(), f64()})));
-  EXPECT_FALSE(canConvertImplicitly(types::tuple({f64(), i64()}), types::tuple({i64(), i64()})));
+TEST(NumericPromotionTest, ConversionKinds) {
+  // Numba's casting graph (numba/core/typeconv/rules.py), closed over paths: a path is as bad
+  // as its worst step, the best path counts.
+  EXPECT_EQ(conversionKind(i64(), i64()), Conversion::Exact);
+  EXPECT_EQ(conversionKind(i32(), i64()), Conversion::Promote);
+  EXPECT_EQ(conversionKind(f32(), f64()), Conversion::Promote);
+  EXPECT_EQ(conversionKind(i64(), f64()), Conversion::Safe);
+  EXPECT_EQ(conversionKind(b1(), i64()), Conversion::Safe);
+  EXPECT_EQ(conversionKind(i64(), c128()), Conversion::Safe);
+  EXPECT_EQ(conversionKind(f64(), c128()), Conversion::Safe);
+  EXPECT_EQ(conversionKind(i64(), f32()), Conversion::Unsafe);
+  EXPECT_EQ(conversionKind(f64(), i64()), Conversion::Unsafe);
+  EXPECT_EQ(conversionKind(f32(), i32()), Conversion::Unsafe);
+  EXPECT_EQ(conversionKind(f64(), b1()), Conversion::Unsafe);
+  EXPECT_EQ(conversionKind(c128(), f64()), Conversion::Impossible);
+  EXPECT_EQ(conversionKind(i64(), types::none()), Conversion::Impossible);
+  EXPECT_EQ(conversionKind(i64(), types::tuple({i64()})), Conversion::Impossible);
+  EXPECT_EQ(conversionKind(types::tuple({i32(), f32()}), types::tuple({i64(), f64()})),
+            Conversion::Promote);
+  EXPECT_EQ(conversionKind(types::tuple({f64(), i64()}), types::tuple({i64(), i64()})),
+            Conversion::Unsafe);
+  EXPECT_EQ(conversionKind(types::tuple({c128()}), types::tuple({f64()})), Conversion::Impossible);
   EXPECT_FALSE(canConvertImplicitly(types::tuple({i64()}), types::tuple({i64(), i64()})));
+  EXPECT_TRUE(canConvertImplicitly(f64(), i64()));
 }
 
 } // namespace
