@@ -12,6 +12,7 @@ from conftest import assert_same, same
 
 from taipan import njit
 from taipan.errors import TypingError
+from taipan.runtime import live_blocks
 
 LEAVES = [
     "0",
@@ -122,7 +123,13 @@ def test_the_generated_set_covers_each_case():
 def test_folded_values_are_cpythons(batch):
     expressions = [e for e, _ in batch]
     compiled = njit(_function(expressions))
+    compiled()  # compiles first: the check below counts the call's blocks only
+    before = live_blocks()
     results = compiled()
+    del results
+    assert live_blocks() == before
+    results = compiled()
+    assert len(results) == len(batch)
     for (expression, value), result in zip(batch, results):
         assert same(result, value), f"{expression}: CPython folds {value!r}, taipan {result!r}"
 
