@@ -27,6 +27,7 @@
 
 #include "runtime/ExceptionHandling.h"
 #include "runtime/FloatFormat.h"
+#include "runtime/LoadTimeSymbols.h"
 #include "runtime/Runtime.h"
 
 #include "types/NumericPromotion.h"
@@ -39,6 +40,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -194,6 +196,75 @@ template <typename Function> auto translateErrors(Function &&function) {
 
 } // namespace
 
+/// The exception class at `module`.`qualifiedName` in this process, or an invalid object; the
+/// module is imported when `import` (loading code that names the class), else only looked up.
+static nb::object exceptionClassAt(const std::string &module, const std::string &qualifiedName,
+                                   bool import) {
+  if (module.empty() || qualifiedName.empty() || qualifiedName.find('<') != std::string::npos)
+    return {}; // "f.<locals>.E": a class made by a call, which no path finds again
+  try {
+    nb::object target;
+    if (import) {
+      target = nb::module_::import_(module.c_str());
+    } else {
+      PyObject *loaded = PyImport_GetModule(nb::str(module.c_str()).ptr());
+      if (!loaded) {
+        PyErr_Clear();
+        return {};
+      }
+      target = nb::steal(loaded);
+    }
+    size_t start = 0;
+    while (start <= qualifiedName.size()) {
+      size_t dot = std::min(qualifiedName.find('.', start), qualifiedName.size());
+      target = nb::getattr(target, qualifiedName.substr(start, dot - start).c_str(), nb::none());
+      if (target.is_none())
+        return {};
+      start = dot + 1;
+    }
+    if (!PyType_Check(target.ptr()) ||
+        !PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(target.ptr()),
+                          reinterpret_cast<PyTypeObject *>(PyExc_BaseException)))
+      return {};
+    return target;
+  } catch (nb::python_error &) { // an import that failed: the class is not found
+    return {};
+  }
+}
+
+/// Tells the runtime where another process finds user exception class `id` again (its module
+/// and qualified name), and whether that path leads to this very class.
+static void describeUserExceptionClass(int id, PyObject *exceptionClass) {
+  nb::handle cls(exceptionClass);
+  nb::object module = nb::getattr(cls, "__module__", nb::none());
+  nb::object name = nb::getattr(cls, "__qualname__", nb::none());
+  if (!PyUnicode_Check(module.ptr()) || !PyUnicode_Check(name.ptr())) {
+    runtime::describeExceptionClass(id, "", reinterpret_cast<PyTypeObject *>(cls.ptr())->tp_name,
+                                    false);
+    return;
+  }
+  std::string moduleName = nb::cast<std::string>(module),
+              qualifiedName = nb::cast<std::string>(name);
+  nb::object found = exceptionClassAt(moduleName, qualifiedName, false);
+  runtime::describeExceptionClass(id, moduleName, qualifiedName,
+                                  found.is_valid() && found.ptr() == exceptionClass);
+}
+
+/// The runtime's ExceptionClassFinder: code loaded in this process names a user exception
+/// class by its module and qualified name.
+static int findExceptionClassForLoading(const std::string &module,
+                                        const std::string &qualifiedName) {
+  PyGILState_STATE state = PyGILState_Ensure();
+  int id = -1;
+  {
+    nb::object found = exceptionClassAt(module, qualifiedName, true);
+    if (found.is_valid())
+      id = exceptionIdFor(found.ptr());
+  }
+  PyGILState_Release(state);
+  return id;
+}
+
 int exceptionIdFor(PyObject *exceptionClass) {
   auto found = exceptionIds.find(exceptionClass);
   if (found != exceptionIds.end())
@@ -202,6 +273,7 @@ int exceptionIdFor(PyObject *exceptionClass) {
   int id = static_cast<int>(exceptionClasses.size());
   exceptionClasses.push_back(exceptionClass);
   exceptionIds[exceptionClass] = id;
+  describeUserExceptionClass(id, exceptionClass);
   return id;
 }
 
@@ -348,6 +420,7 @@ NB_MODULE(_core, module) {
   // Dispatchers and their compiled code live until the process ends, by design.
   nb::set_leak_warnings(false);
   registerBuiltinExceptions();
+  runtime::setExceptionClassFinder(findExceptionClassForLoading);
   runtime::setPrintSink(printToPythonStdout);
   runtime::setExceptionMatcher(exceptionMatches);
   runtime::setExceptionText(exceptionText);

@@ -1,6 +1,7 @@
 // Type and Signature objects for Python, and typeof.
 #include "TypeObjects.h"
 
+#include "runtime/LoadTimeSymbols.h"
 #include "types/ClassInstanceTypes.h"
 #include "types/DatetimeUnits.h"
 #include "typing/DictTyping.h"
@@ -424,7 +425,11 @@ void defineTypeObjects(nb::module_ &module) {
         if (!returned->isNumber() && !returned->isNone() && !returned->isPointer())
           throw nb::type_error(
               ("a foreign function cannot return a value of type " + returned->name()).c_str());
-        return TypeRef{types::externalFunction(symbol, types, returned, cConvention, address)};
+        // A function a library exports is called by a name each process resolves when it
+        // loads the code (so the code may be cached and sent to other processes).
+        std::string loadSymbol = address ? runtime::foreignFunctionSymbol(address, symbol) : "";
+        return TypeRef{
+            types::externalFunction(symbol, types, returned, cConvention, address, loadSymbol)};
       },
       nb::arg("symbol"), nb::arg("parameters"), nb::arg("result"), nb::arg("c_convention"),
       nb::arg("address") = 0);

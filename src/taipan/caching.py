@@ -6,16 +6,21 @@ function's file, or ``TAIPAN_CACHE_DIR`` (``NUMBA_CACHE_DIR``), or the user's ca
 neither is writable. A later process types the function again (for the hash, a millisecond or
 two) and loads the code instead of running LLVM. Files are written to a temporary name and
 renamed, so concurrent writers never leave a torn file; a file that does not read back is
-ignored and written again. Code that holds per-process values (a user exception's registry id,
-a ctypes function's address) is not cached."""
+ignored and written again. Values each process has its own of (a user exception class's id, a
+ctypes function's address) are named in the code by load-time symbols each process resolves
+when it loads it; code that must still hold such a value (an objmode block, a jitclass, an
+exception class defined in a function) is not cached, and a warning says why, once per
+function. A TAIPAN_CACHE_DIR that cannot be written falls back, with a warning, to the user's
+cache directory."""
 
 import ast
 import contextlib
 import os
+import warnings
 from collections import namedtuple
 
 from taipan import _core, config
-from taipan.errors import TaipanError
+from taipan.errors import TaipanError, TaipanWarning
 
 _MAGIC = b"TAIPAN-CACHE-3\n"
 CacheStats = namedtuple("CacheStats", ["cache_hits", "cache_misses"])
@@ -26,8 +31,43 @@ def _user_cache_directory():
     return os.path.join(base, "taipan")
 
 
+# TAIPAN_CACHE_DIR values already checked: the directory, or None when it cannot be written
+# (warned about once).
+_checked_configured = {}
+
+
 def _configured_directory():
-    return config.CACHE_DIR
+    """TAIPAN_CACHE_DIR (NUMBA_CACHE_DIR) when it is set and can be written; else None, with a
+    warning the first time, and the user's cache directory is used instead (see
+    cache_directories)."""
+    configured = config.CACHE_DIR
+    if not configured:
+        return None
+    if configured not in _checked_configured:
+        problem = _unwritable_because(configured)
+        _checked_configured[configured] = None if problem else configured
+        if problem:
+            warnings.warn(
+                f"Cannot cache compiled code in TAIPAN_CACHE_DIR={configured!r} ({problem}): "
+                f"using {_user_cache_directory()!r} instead",
+                TaipanWarning,
+                stacklevel=2,
+            )
+    return _checked_configured[configured]
+
+
+def _unwritable_because(directory):
+    """Why files cannot be written in ``directory`` (made if missing), or None when they can.
+    A file is made and removed there: os.access says yes to root on a read-only mount."""
+    import tempfile
+
+    try:
+        os.makedirs(directory, exist_ok=True)
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
 
 
 def describe_cache_location():
@@ -35,6 +75,8 @@ def describe_cache_location():
     configured = _configured_directory()
     if configured:
         return f"{configured} ({config.SOURCES.get('CACHE_DIR', 'TAIPAN_CACHE_DIR')})"
+    if config.CACHE_DIR:
+        return f"{_user_cache_directory()} ({config.CACHE_DIR} cannot be written)"
     return (
         "__pycache__ beside each function's source file, else "
         f"{_user_cache_directory()} (TAIPAN_CACHE_DIR unset)"
@@ -54,6 +96,8 @@ def cache_directories(py_func):
     configured = _configured_directory()
     if configured:
         return [configured]
+    if config.CACHE_DIR:  # set, but it cannot be written
+        return [_user_cache_directory()]
     filename = py_func.__code__.co_filename
     directories = []
     if os.path.isfile(filename):
@@ -126,6 +170,25 @@ class FunctionCache:
         self.dispatcher = dispatcher
         self.hits = 0
         self.misses = 0
+        self._refused = False
+
+    def cacheable(self, process_specific):
+        """Whether code may be cached: not when it holds a value of this process only
+        (``process_specific`` says which), which is warned about once per function, as Numba
+        warns of what it cannot cache."""
+        if not process_specific:
+            return True
+        if not self._refused:
+            self._refused = True
+            code = self.dispatcher.py_func.__code__
+            warnings.warn_explicit(  # at the function's definition
+                f'Cannot cache compiled function "{self.dispatcher.py_func.__qualname__}" as '
+                f"{process_specific}",
+                TaipanWarning,
+                code.co_filename,
+                code.co_firstlineno,
+            )
+        return False
 
     def _paths(self, job_hash):
         name = f"{_file_stem(self.dispatcher.py_func)}-{job_hash[:32]}.taipan"
@@ -176,8 +239,10 @@ class FunctionCache:
         """Writes the code-key record of a compiled specialisation (see ``code_key``)."""
         from taipan.types import type_spec
 
+        if not self.cacheable(compiled.process_specific):
+            return
         return_type = type_spec(compiled.return_type)
-        if key is None or return_type is None or compiled.process_specific:
+        if key is None or return_type is None:
             return
         header = {
             "kind": "cpu by code",
@@ -211,7 +276,7 @@ class FunctionCache:
 
     def save(self, compiled, job_hash):
         """Writes a compiled specialisation, unless it holds per-process values."""
-        if compiled.process_specific or not compiled.object_code:
+        if not self.cacheable(compiled.process_specific) or not compiled.object_code:
             return
         header = {"kind": "cpu", "hash": job_hash, "entry": compiled.entry_name}
         _write_record(self._paths(job_hash), header, {"object": compiled.object_code})

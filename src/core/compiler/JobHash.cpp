@@ -2,6 +2,7 @@
 // (addresses, registry ids of user exception classes, counters) never enter it.
 #include "compiler/JobHash.h"
 
+#include "runtime/LoadTimeSymbols.h"
 #include "runtime/Runtime.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -71,10 +72,18 @@ void addGlobal(Digest &digest, const GlobalValue &value) {
     digest.add(extent);
   digest.add(value.bytes);
   // Builtin exception classes have fixed ids; a user class's id is its place in this process's
-  // registry, so its name stands for it (the code raising it embeds the id: a cache across
-  // processes must map ids when it loads code).
-  if (value.kind == GlobalValue::Kind::ExceptionClass && value.exceptionId < FirstUserException)
-    digest.add(value.exceptionId);
+  // registry, so its load-time symbol stands for it (its module and qualified name, which each
+  // process loading the code resolves to its own id). A class that name does not find (made in
+  // a function, or sent by value in a pickle) hashes apart: code naming it finds another class.
+  if (value.kind == GlobalValue::Kind::ExceptionClass) {
+    if (value.exceptionId < FirstUserException) {
+      digest.add(value.exceptionId);
+    } else {
+      std::string symbol = runtime::exceptionClassSymbol(value.exceptionId);
+      digest.add(symbol.empty() ? "unfindable " + runtime::exceptionClassName(value.exceptionId)
+                                : symbol);
+    }
+  }
   if (value.kind == GlobalValue::Kind::JitFunction && value.function)
     addSource(digest, *value.function);
 }

@@ -2,6 +2,7 @@
 #include "cpu/CpuJit.h"
 
 #include "cpu/HostInfo.h"
+#include "runtime/LoadTimeSymbols.h"
 #include "runtime/Runtime.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -9,6 +10,7 @@
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
+#include <llvm/Object/ObjectFile.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
@@ -16,9 +18,12 @@
 #include <llvm/TargetParser/Host.h>
 #include <llvm/TargetParser/SubtargetFeature.h>
 
+#include <algorithm>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <stdexcept>
+#include <vector>
 
 namespace taipan {
 
@@ -39,6 +44,68 @@ struct CpuJit::Implementation {
   std::unique_ptr<llvm::TargetMachine> targetMachine;
   std::optional<llvm::orc::JITTargetMachineBuilder> machineBuilder;
   std::mutex mutex;
+  /// The load-time symbols defined so far (guarded by `mutex`).
+  std::set<std::string> loadTimeSymbols;
+
+  /// Defines, once per process, the load-time symbols among `names` (runtime/LoadTimeSymbols),
+  /// each resolved in this process, before code naming them is added: one that cannot be
+  /// resolved throws, leaving the JIT as it was (a cache or a pickle then compiles instead).
+  void defineLoadTimeSymbols(const std::vector<std::string> &names) {
+    llvm::orc::SymbolMap symbols;
+    llvm::orc::MangleAndInterner mangle(jit->getExecutionSession(), jit->getDataLayout());
+    std::vector<std::string> added;
+    for (const std::string &name : names) {
+      if (loadTimeSymbols.count(name) || std::find(added.begin(), added.end(), name) != added.end())
+        continue;
+      void *address = runtime::resolveLoadTimeSymbol(name);
+      if (!address)
+        throw std::runtime_error("the code uses " + name + ", which this process cannot find");
+      symbols[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                               llvm::JITSymbolFlags::Exported};
+      added.push_back(name);
+    }
+    if (symbols.empty())
+      return;
+    if (auto error = jit->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(symbols))))
+      fail("cannot define the load-time symbols", std::move(error));
+    loadTimeSymbols.insert(added.begin(), added.end());
+  }
+
+  /// The load-time symbols a module declares.
+  static std::vector<std::string> loadTimeSymbolsOf(const llvm::Module &module) {
+    std::vector<std::string> names;
+    for (const llvm::GlobalValue &value : module.global_values())
+      if (value.isDeclaration() && value.getName().starts_with(runtime::LoadTimeSymbolPrefix))
+        names.push_back(value.getName().str());
+    return names;
+  }
+
+  /// The load-time symbols object code leaves undefined (without the platform's prefix).
+  std::vector<std::string> loadTimeSymbolsOf(const llvm::MemoryBuffer &objectCode) {
+    std::vector<std::string> names;
+    auto object = llvm::object::ObjectFile::createObjectFile(objectCode.getMemBufferRef());
+    if (!object) { // addObjectFile reports it
+      llvm::consumeError(object.takeError());
+      return names;
+    }
+    char globalPrefix = jit->getDataLayout().getGlobalPrefix();
+    for (const llvm::object::SymbolRef &symbol : (*object)->symbols()) {
+      llvm::Expected<uint32_t> flags = symbol.getFlags();
+      llvm::Expected<llvm::StringRef> name = symbol.getName();
+      if (!flags || !name) {
+        llvm::consumeError(flags.takeError());
+        llvm::consumeError(name.takeError());
+        continue;
+      }
+      llvm::StringRef text = *name;
+      if (globalPrefix && text.starts_with(llvm::StringRef(&globalPrefix, 1)))
+        text = text.drop_front();
+      if ((*flags & llvm::object::SymbolRef::SF_Undefined) &&
+          text.starts_with(runtime::LoadTimeSymbolPrefix))
+        names.push_back(text.str());
+    }
+    return names;
+  }
 };
 
 CpuJit &CpuJit::get() {
@@ -105,6 +172,7 @@ void *CpuJit::addModuleAndLookup(std::unique_ptr<llvm::Module> module,
                                  std::unique_ptr<llvm::LLVMContext> context,
                                  const std::string &symbol) {
   std::lock_guard<std::mutex> lock(implementation->mutex);
+  implementation->defineLoadTimeSymbols(Implementation::loadTimeSymbolsOf(*module));
   llvm::orc::ThreadSafeModule safeModule(std::move(module), std::move(context));
   if (auto error = implementation->jit->addIRModule(std::move(safeModule)))
     fail("cannot add the module to the JIT", std::move(error));
@@ -120,6 +188,7 @@ void *CpuJit::lookup(const std::string &symbol) {
 void *CpuJit::addObjectAndLookup(const std::string &objectCode, const std::string &symbol) {
   std::lock_guard<std::mutex> lock(implementation->mutex);
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(objectCode, symbol);
+  implementation->defineLoadTimeSymbols(implementation->loadTimeSymbolsOf(*buffer));
   if (auto error = implementation->jit->addObjectFile(std::move(buffer)))
     fail("cannot add the object code to the JIT", std::move(error));
   auto address = check(implementation->jit->lookup(symbol), "cannot find " + symbol);

@@ -36,6 +36,7 @@ public:
   bool hasThreadHierarchy() const override { return false; }
   bool hasThreadPool() const override { return true; }
   bool canCallForeignFunctions() const override { return false; }
+  bool resolvesSymbolsAtLoad() const override { return true; }
   bool printsThroughDevicePrintf() const override { return false; }
   bool formatsMessagesAtRunTime() const override { return true; }
   unsigned dwarfVersion() const override { return 4; }

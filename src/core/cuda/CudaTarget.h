@@ -33,6 +33,7 @@ public:
   bool hasThreadHierarchy() const override { return true; }
   bool hasThreadPool() const override { return false; }
   bool canCallForeignFunctions() const override { return true; }
+  bool resolvesSymbolsAtLoad() const override { return false; }
   bool printsThroughDevicePrintf() const override { return true; }
   bool formatsMessagesAtRunTime() const override { return false; }
   unsigned dwarfVersion() const override { return 2; }

@@ -108,13 +108,12 @@ void registerGeneratorMethods(Library &library) {
       throwUnsupported("throw() of an exception whose message is made at run time is not "
                        "supported",
                        call.location);
-    int exceptionId = call.argumentTypes[1]->exceptionId();
+    llvm::Value *exceptionId = lowering.exceptionIdValue(call.argumentTypes[1]->exceptionId());
     llvm::Value *generator = lowering.lowerExpr(call.arguments[0]);
-    lowering.listRuntime(
-        "taipan_raise", builder.getVoidTy(),
-        {builder.getInt32(exceptionId), builder.CreateGlobalString(*message, "throw.message")});
+    lowering.listRuntime("taipan_raise", builder.getVoidTy(),
+                         {exceptionId, builder.CreateGlobalString(*message, "throw.message")});
     llvm::Value *status = lowering.listRuntime("taipan_generator_throw", builder.getInt32Ty(),
-                                               {generator, builder.getInt32(exceptionId)});
+                                               {generator, exceptionId});
     return itemOrStopIteration(lowering, generator, call.argumentTypes[0], status);
   };
   library.add(std::move(thrower));

@@ -62,8 +62,13 @@ static llvm::Attribute::AttrKind integerExtension(const Type *type) {
 llvm::Value *FunctionLowering::lowerExternalCall(Expr *expr, const Type *callee) {
   const std::string &symbol = callee->text();
   bool byAddress = callee->address() != 0; // a ctypes function: CPU only
-  if (byAddress)
-    moduleLowering.processSpecific = "it calls the ctypes function " + symbol + " by address";
+  // A function its library exports is called by a load-time symbol (runtime/LoadTimeSymbols)
+  // that each process loading the code resolves; only an address baked in ties code to one.
+  bool byLoadSymbol =
+      byAddress && !callee->loadSymbol().empty() && moduleLowering.target.resolvesSymbolsAtLoad();
+  if (byAddress && !byLoadSymbol)
+    moduleLowering.processSpecific = "it calls the ctypes function " + symbol +
+                                     " by its address (no library exports it by name)";
   bool onDevice = moduleLowering.target.canCallForeignFunctions();
   if (byAddress && onDevice)
     throwUnsupported("the ctypes function " + symbol +
@@ -105,9 +110,12 @@ llvm::Value *FunctionLowering::lowerExternalCall(Expr *expr, const Type *callee)
                                               : memoryType(context, result);
   auto *type = llvm::FunctionType::get(returnType, parameterTypes, false);
   if (byAddress) {
-    // ctypes knows the function by address only; a symbol would not resolve in the JIT.
-    llvm::Value *address = llvm::ConstantExpr::getIntToPtr(builder.getInt64(callee->address()),
-                                                           llvm::PointerType::getUnqual(context));
+    // ctypes knows the function by address; its symbol alone would not resolve in the JIT.
+    llvm::Value *address =
+        byLoadSymbol
+            ? moduleLowering.module.getOrInsertFunction(callee->loadSymbol(), type).getCallee()
+            : llvm::ConstantExpr::getIntToPtr(builder.getInt64(callee->address()),
+                                              llvm::PointerType::getUnqual(context));
     llvm::CallInst *call = builder.CreateCall(type, address, arguments);
     for (size_t i = 0; i < callee->parameterTypes().size(); ++i)
       if (auto extension = integerExtension(callee->parameterTypes()[i]))

@@ -5,6 +5,7 @@
 #include "lower/ExceptionDescriptors.h"
 #include "runtime/ExceptionArguments.h"
 #include "runtime/FloatFormat.h"
+#include "runtime/LoadTimeSymbols.h"
 #include "syntax/CaughtExceptions.h"
 
 #include <llvm/IR/Constants.h>
@@ -160,18 +161,16 @@ void FunctionLowering::lowerRaise(Stmt *stmt) {
     emitPrintedRaise(classType->exceptionId(), [&] { printExceptionMessage(raised, values); });
     return;
   }
-  int exceptionId = classType->exceptionId();
-  if (exceptionId >= FirstUserException)
-    moduleLowering.processSpecific = "it raises a user-defined exception class";
+  llvm::Value *exceptionId = exceptionIdValue(classType->exceptionId());
   if (message) {
     builder.CreateCall(moduleLowering.runtimeFunction("taipan_raise", builder.getVoidTy(),
                                                       {builder.getInt32Ty(), builder.getPtrTy()}),
-                       {builder.getInt32(exceptionId), moduleLowering.stringConstant(*message)});
+                       {exceptionId, moduleLowering.stringConstant(*message)});
   } else {
     printExceptionMessage(raised, values);
     builder.CreateCall(moduleLowering.runtimeFunction("taipan_raise_printed", builder.getVoidTy(),
                                                       {builder.getInt32Ty()}),
-                       {builder.getInt32(exceptionId)});
+                       {exceptionId});
   }
   llvm::Type *pointer = builder.getPtrTy();
   llvm::AllocaInst *pointers =
@@ -196,11 +195,9 @@ void FunctionLowering::emitPrintedRaise(int exceptionId, const std::function<voi
     return;
   }
   print();
-  if (exceptionId >= FirstUserException)
-    moduleLowering.processSpecific = "it raises a user-defined exception class";
   builder.CreateCall(moduleLowering.runtimeFunction("taipan_raise_printed", builder.getVoidTy(),
                                                     {builder.getInt32Ty()}),
-                     {builder.getInt32(exceptionId)});
+                     {exceptionIdValue(exceptionId)});
   exitFunction(builder.getInt32(1));
 }
 
@@ -225,13 +222,35 @@ void FunctionLowering::lowerAssert(Stmt *stmt) {
 }
 
 void FunctionLowering::emitRaise(int exceptionId, const std::string &message) {
-  if (exceptionId >= FirstUserException)
-    moduleLowering.processSpecific = "it raises a user-defined exception class";
   llvm::FunctionCallee raise = moduleLowering.runtimeFunction(
       "taipan_raise", builder.getVoidTy(), {builder.getInt32Ty(), builder.getPtrTy()});
   builder.CreateCall(raise,
-                     {builder.getInt32(exceptionId), moduleLowering.stringConstant(message)});
+                     {exceptionIdValue(exceptionId), moduleLowering.stringConstant(message)});
   exitFunction(builder.getInt32(1));
+}
+
+llvm::Value *FunctionLowering::exceptionIdValue(int exceptionId) {
+  if (exceptionId < FirstUserException)
+    return builder.getInt32(exceptionId);
+  bool byName = moduleLowering.target.resolvesSymbolsAtLoad();
+  std::string symbol = byName ? runtime::exceptionClassSymbol(exceptionId) : "";
+  if (symbol.empty()) { // the id of this process, baked in
+    std::string name = runtime::exceptionClassName(exceptionId);
+    if (name.empty())
+      name = "#" + std::to_string(exceptionId);
+    moduleLowering.processSpecific =
+        "it uses the exception class " + name +
+        (byName ? ", which another process cannot find by its name (define it at the top level "
+                  "of a module)"
+                : ", whose id this process gave it");
+    return builder.getInt32(exceptionId);
+  }
+  // The cell each process that loads the code fills with the class's id there.
+  llvm::GlobalVariable *cell = moduleLowering.module.getGlobalVariable(symbol);
+  if (!cell)
+    cell = new llvm::GlobalVariable(moduleLowering.module, builder.getInt32Ty(), true,
+                                    llvm::GlobalValue::ExternalLinkage, nullptr, symbol);
+  return builder.CreateLoad(builder.getInt32Ty(), cell, "exception.id");
 }
 
 void FunctionLowering::raiseIf(llvm::Value *condition, int exceptionId,

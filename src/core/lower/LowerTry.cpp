@@ -174,11 +174,8 @@ void FunctionLowering::lowerTryExcept(Stmt *stmt) {
   for (const ExceptHandler &handler : stmt->handlers) {
     llvm::Value *matches = nullptr;
     for (Expr *named : handlerClasses(handler)) {
-      int classId = typeOf(named)->exceptionId();
-      if (classId >= FirstUserException) // registered by this process, like raising one
-        moduleLowering.processSpecific = "it catches an exception class registered at run time";
       llvm::Value *call = builder.CreateCall(exceptionRuntime("taipan_exception_matches"),
-                                             {builder.getInt32(classId)});
+                                             {exceptionIdValue(typeOf(named)->exceptionId())});
       llvm::Value *match = builder.CreateICmpNE(call, builder.getInt32(0));
       matches = matches ? builder.CreateOr(matches, match) : match;
     }

@@ -48,6 +48,11 @@ public:
   virtual bool hasThreadPool() const = 0;
   /// Whether calls of foreign device functions (cuda.declare_device) can be linked.
   virtual bool canCallForeignFunctions() const = 0;
+  /// Whether code may name the values each process has its own of (a user exception class's
+  /// registry id, a ctypes function's address) by load-time symbols (runtime/LoadTimeSymbols),
+  /// which the loader resolves in each process; elsewhere such code bakes the values in and is
+  /// marked process-specific (never cached nor sent to another process).
+  virtual bool resolvesSymbolsAtLoad() const = 0;
   /// Whether print() formats on the device with vprintf, rather than through the runtime's
   /// print functions (which write to sys.stdout).
   virtual bool printsThroughDevicePrintf() const = 0;

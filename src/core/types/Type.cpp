@@ -265,17 +265,20 @@ public:
 
   const Type *externalFunction(const std::string &symbol,
                                const std::vector<const Type *> &parameters, const Type *result,
-                               bool cConvention, uint64_t address) {
+                               bool cConvention, uint64_t address, const std::string &loadSymbol) {
     std::string name = "ExternalFunction(" + symbol + ": " + result->name() + "(";
     for (size_t i = 0; i < parameters.size(); ++i)
       name += (i ? ", " : "") + parameters[i]->name();
-    name += std::string(")") + (cConvention ? ", C" : "") + ")";
+    // The load symbol names the library: code (and so the job hash) differs with it.
+    name += std::string(")") + (cConvention ? ", C" : "") +
+            (loadSymbol.empty() ? "" : ", " + loadSymbol) + ")";
     Type type = make(TypeKind::ExternalFunction, name);
     type.textValue = symbol;
     type.elementTypes = parameters;
     type.elementType = result;
     type.signedness = cConvention;
     type.addressValue = address;
+    type.loadSymbolValue = loadSymbol;
     // Two ctypes functions may share a name and signature but not an address.
     return intern(std::move(type), name + "@" + std::to_string(address));
   }
@@ -628,8 +631,10 @@ std::vector<int64_t> referenceOffsets(const Type *type) {
 const Type *pointer(const Type *pointee) { return TypeContext::get().pointer(pointee); }
 
 const Type *externalFunction(const std::string &symbol, const std::vector<const Type *> &parameters,
-                             const Type *result, bool cConvention, uint64_t address) {
-  return TypeContext::get().externalFunction(symbol, parameters, result, cConvention, address);
+                             const Type *result, bool cConvention, uint64_t address,
+                             const std::string &loadSymbol) {
+  return TypeContext::get().externalFunction(symbol, parameters, result, cConvention, address,
+                                             loadSymbol);
 }
 
 const Type *record(const std::vector<std::string> &names, const std::vector<const Type *> &fields,

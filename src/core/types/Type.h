@@ -167,6 +167,9 @@ public:
   /// ExternalFunction: the machine address CPU code calls (a ctypes function), or 0 for a
   /// function linked by its symbol (cuda.declare_device).
   uint64_t address() const { return addressValue; }
+  /// ExternalFunction at an address: the load-time symbol (runtime/LoadTimeSymbols) that finds
+  /// the function in each process loading the code, or "" when only its address does.
+  const std::string &loadSymbol() const { return loadSymbolValue; }
 
   /// StringLiteral text, Module name, Builtin qualified name, exception class name or the
   /// symbol of an ExternalFunction.
@@ -204,6 +207,7 @@ private:
   FunctionSource *functionSource = nullptr;
   int exceptionClassId = 0;
   uint64_t addressValue = 0;
+  std::string loadSymbolValue;
   std::vector<std::string> names;
   std::vector<int64_t> extents; ///< record field offsets, or a subarray's shape
 };
@@ -298,8 +302,11 @@ const Type *optional(const Type *value);
 const Type *pointer(const Type *pointee);
 /// A foreign function `symbol` taking `parameters` and returning `result` (none for void),
 /// called by its symbol, or through `address` when it is not 0 (a ctypes function on the CPU).
+/// `loadSymbol`: the name that finds the function at `address` again in another process (the
+/// library and the name it exports it under), or "" when none does; part of the type's name.
 const Type *externalFunction(const std::string &symbol, const std::vector<const Type *> &parameters,
-                             const Type *result, bool cConvention, uint64_t address = 0);
+                             const Type *result, bool cConvention, uint64_t address = 0,
+                             const std::string &loadSymbol = "");
 
 /// A record dtype: fields in order with their byte offsets, the itemsize and NumPy's
 /// isalignedstruct flag. Shown as Numba shows it:

@@ -146,7 +146,7 @@ class CUDADispatcher(CompiledFunction):
         kernel.return_type = return_type
         kernel.timers = self._record_times(key, compiled[6])
         kernel.process_specific = compiled[7]
-        if self._caches_kernels() and not kernel.process_specific:
+        if self._caches_kernels() and self._cache.cacheable(kernel.process_specific):
             kernel.disk_cache = self._cache
             self._cache.save_kernel(kernel)
         return kernel
