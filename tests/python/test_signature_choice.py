@@ -96,7 +96,8 @@ def test_numba_table_is_the_closure_of_its_rules():
 
     from taipan import _core
 
-    for source, target in itertools.product(KINDS, KINDS):
+    kinds = KINDS + ["float16"]
+    for source, target in itertools.product(kinds, kinds):
         expected = default_type_manager.check_compatible(
             getattr(numba.types, source), getattr(numba.types, target)
         )
