@@ -3,6 +3,7 @@ double, an int above 2**53 came back with its low digits changed."""
 
 import itertools
 
+import numpy as np
 from conftest import assert_same
 
 from taipan import njit
@@ -44,3 +45,20 @@ def test_ties_go_to_even():
     for value in range(-1000, 1001, 5):
         assert_same(round_digits, value, -1)
         assert_same(round_digits, value * 10, -2)
+
+
+def test_a_uint64_above_int64_keeps_its_value():
+    """round(uint64) is a uint64: as an int64 the values above 2**63 wrapped to negatives."""
+
+    @njit
+    def round_plain(i):
+        return round(i)
+
+    values = [2**63 + 15, 2**63 + 25, 2**64 - 1, 2**64 - 6, 18_446_744_073_709_551_605, 12345]
+    for value in values:
+        assert round_plain(np.uint64(value)) == value
+        for ndigits in [-1, -2, -5, -18, -19, -20, -21, 0, 2]:
+            expected = round(value, ndigits)
+            if expected < 2**64:  # beyond uint64 the compiled result wraps
+                result = round_digits(np.uint64(value), ndigits)
+                assert result == expected, (value, ndigits, result)

@@ -189,13 +189,19 @@ llvm::Value *lowerExtreme(FunctionLowering &lowering, const LibraryCall &call,
   return best;
 }
 
+static bool isUnsigned64(const Type *type) {
+  return type->isInteger() && !type->isSigned() && type->bits() == 64;
+}
+
 const Type *typeRound(const LibraryCall &call) {
   const std::vector<const Type *> &arguments = call.argumentTypes;
   if (!arguments[0]->isReal() || (arguments.size() == 2 && !arguments[1]->isIntegerLike()))
     throwNoOverload(call);
-  if (arguments.size() == 2)
-    return arguments[0]->isFloat() ? arguments[0] : types::int64();
-  return types::int64();
+  if (arguments.size() == 2 && arguments[0]->isFloat())
+    return arguments[0];
+  // An int rounds to an int: int64, or uint64 for a uint64, whose values above int64's range
+  // would wrap in an int64.
+  return isUnsigned64(arguments[0]) ? arguments[0] : types::int64();
 }
 
 /// round(value) or round(value, digits) (`digits` an int64, or nullptr).
@@ -203,14 +209,16 @@ llvm::Value *roundValue(FunctionLowering &lowering, llvm::Value *value, const Ty
                         llvm::Value *digits, const Type *result) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   if (!type->isFloat()) {
-    llvm::Value *integer = lowering.castValue(value, type, types::int64());
+    bool unsignedResult = isUnsigned64(type);
+    llvm::Value *integer = lowering.castValue(value, type, unsignedResult ? type : types::int64());
     if (!digits)
       return integer;
     // In integers, as CPython: through a float64 (53 bits) a larger int lost its low digits.
     llvm::Type *i64 = builder.getInt64Ty();
-    return builder.CreateCall(
-        lowering.module().runtimeFunction("taipan_round_int_ndigits", i64, {i64, i64}),
-        {integer, digits});
+    const char *function =
+        unsignedResult ? "taipan_round_uint_ndigits" : "taipan_round_int_ndigits";
+    return builder.CreateCall(lowering.module().runtimeFunction(function, i64, {i64, i64}),
+                              {integer, digits});
   }
   if (!digits)
     return lowering.castValue(lowering.callIntrinsic(llvm::Intrinsic::rint, {value}), type, result);

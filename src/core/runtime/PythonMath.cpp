@@ -161,10 +161,10 @@ double taipan_round_ndigits(double x, int64_t ndigits) {
   return std::strtod(buffer, nullptr);
 }
 
-int64_t taipan_round_int_ndigits(int64_t x, int64_t ndigits) {
-  if (ndigits >= 0)
-    return x;
-  if (ndigits < -19) // |x| < 10**19 / 2: nearer to 0 than to any multiple of 10**20
+/// `x` rounded to a multiple of 10**-ndigits (ndigits < 0), half to even: CPython's
+/// int.__round__ (floor division, then the remainder against half the unit).
+static __int128 roundToDecimalUnit(__int128 x, int64_t ndigits) {
+  if (ndigits < -20) // |x| < 2**64 < 10**20 / 2: nearer to 0 than to any multiple of 10**21
     return 0;
   __int128 unit = 1;
   for (int64_t digit = 0; digit < -ndigits; ++digit)
@@ -176,7 +176,19 @@ int64_t taipan_round_int_ndigits(int64_t x, int64_t ndigits) {
   }
   if (2 * remainder > unit || (2 * remainder == unit && (quotient & 1)))
     quotient += 1;
-  return static_cast<int64_t>(static_cast<uint64_t>(quotient * unit));
+  return quotient * unit;
+}
+
+int64_t taipan_round_int_ndigits(int64_t x, int64_t ndigits) {
+  if (ndigits >= 0)
+    return x;
+  return static_cast<int64_t>(static_cast<uint64_t>(roundToDecimalUnit(x, ndigits)));
+}
+
+uint64_t taipan_round_uint_ndigits(uint64_t x, int64_t ndigits) {
+  if (ndigits >= 0)
+    return x;
+  return static_cast<uint64_t>(roundToDecimalUnit(x, ndigits));
 }
 
 int32_t taipan_cmath_rect(double r, double phi, double *result) {

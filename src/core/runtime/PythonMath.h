@@ -17,6 +17,8 @@ double taipan_round_ndigits(double x, int64_t ndigits);
 /// round(x, ndigits) of an int, exactly, as CPython's int.__round__ (half to even); a result
 /// beyond int64 wraps, as int64 arithmetic does.
 int64_t taipan_round_int_ndigits(int64_t x, int64_t ndigits);
+/// The same for a uint64 (a result beyond uint64 wraps).
+uint64_t taipan_round_uint_ndigits(uint64_t x, int64_t ndigits);
 /// cmath.rect(r, phi), including CPython's special values for infinities and NaNs. Returns
 /// ValueErrorId for CPython's domain errors, else 0.
 int32_t taipan_cmath_rect(double r, double phi, double *result);
