@@ -332,6 +332,13 @@ static GlobalValue classifyObject(nb::handle object) {
   }
   result.kind = GlobalValue::Kind::Unsupported;
   result.name = Py_TYPE(value)->tp_name;
+  if (PyLong_Check(value)) { // beyond uint64 (readConstant takes the rest): Numba's words
+    nb::object digits = nb::steal(PyObject_Str(value));
+    if (!digits) // past str()'s digit limit
+      PyErr_Clear();
+    result.reason = "is an int beyond uint64: Int value is too large" +
+                    (digits ? ": " + nb::cast<std::string>(digits) : std::string());
+  }
   return result;
 }
 

@@ -201,3 +201,15 @@ def test_a_too_large_int_names_its_line():
 
     with pytest.raises(TypingError, match=r"Int value is too large: 18446744073709551616"):
         f(1)
+
+
+BEYOND_UINT64 = 2**64
+
+
+def test_a_global_int_beyond_uint64_says_so():
+    @njit
+    def f(x):
+        return x + BEYOND_UINT64
+
+    with pytest.raises(TypingError, match="Int value is too large: 18446744073709551616"):
+        f(1)
