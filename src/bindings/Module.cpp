@@ -481,6 +481,7 @@ NB_MODULE(_core, module) {
                        entry["privates"] = loop.privates;
                        entry["shared"] = loop.shared;
                        entry["reductions"] = loop.reductions;
+                       entry["notes"] = loop.notes;
                        loops.append(entry);
                      }
                      return loops;

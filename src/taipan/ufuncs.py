@@ -3,8 +3,6 @@ With signatures it builds a real ``numpy.ufunc`` at once (NumPy's own type resol
 broadcasting, ``out=``, ``where=``, ``reduce``...); without, a ``DUFunc`` compiles a loop for
 each new input type on call. ``target='parallel'`` splits each call over taipan's threads."""
 
-import _thread
-
 from taipan import _core
 from taipan.dispatcher import adapt_to_numpy_once, wrap_python_function
 from taipan.errors import TypingError, UnsupportedError
@@ -279,7 +277,7 @@ class DUFunc:
     def _take(self, compiler):
         """Starts with no loops, compiling them with ``compiler``."""
         self._compiler = compiler
-        self._lock = _thread.RLock()
+        self._lock = _core.compiler_lock  # what it guards ends in a compilation
         self._ufunc = None
         self._frozen = False
         wrap_python_function(self, compiler.py_func)

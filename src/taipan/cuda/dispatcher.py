@@ -2,7 +2,6 @@
 launched with ``kernel[griddim, blockdim, stream, sharedmem](args)``."""
 
 import contextlib
-import threading
 import time
 
 from taipan import _core
@@ -11,7 +10,7 @@ from taipan.cuda.launcher import argument_type, launch, launch_dimensions
 from taipan.cuda.streams import stream_handle
 from taipan.dispatcher import CompiledFunction
 
-_lock = threading.RLock()
+_lock = _core.compiler_lock  # kernels compile under it: the one compiler lock
 
 
 class Kernel:

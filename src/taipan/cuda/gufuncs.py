@@ -6,10 +6,9 @@ each operand's part of that element: a scalar, one element, or a view of its cor
 Host inputs give host results, device inputs device results; outputs are allocated or given
 (positionally or as ``out=``). taipan.cuda.ufuncs re-exports the public names."""
 
-import threading
-
 import numpy as np
 
+from taipan import _core
 from taipan.cuda import devicearray, driver, kernelgen
 from taipan.cuda.devicearray import DeviceNDArray
 from taipan.cuda.ufunc_common import (
@@ -163,7 +162,7 @@ class CUDAGUFunc:
         self._options, self.identity = _options(options, gufunc=True)
         self._debug = bool(self._options.get("debug"))
         self._core = self._core_function(py_func)
-        self._lock = threading.RLock()
+        self._lock = _core.compiler_lock  # what it guards ends in a compilation
         self._kernels = {}
         self._signatures = []  # (operand dtypes, operand modes)
         for signature in signatures:

@@ -197,7 +197,7 @@ class CUDAUFunc:
         self._core = self._core_function(py_func)
         self._signatures = []  # (input dtypes, output dtype or None until inferred)
         self._dynamic = not signatures
-        self._lock = threading.RLock()
+        self._lock = _core.compiler_lock  # what it guards ends in a compilation
         self._kernels = {}
         self._plans = {}
         self._reducer = None
