@@ -10,7 +10,6 @@
 
 #include <cstdint>
 #include <map>
-#include <utility>
 #include <string>
 
 namespace nb = nanobind;
@@ -49,7 +48,7 @@ void AstReader::bindComprehensionTarget(nb::handle target, const std::string &pr
 bool AstReader::constantValue(nb::handle node, Expr *expr, nb::object &value) {
   auto folded = foldedValues.find(expr);
   if (folded != foldedValues.end()) {
-    value = folded->second.value;
+    value = folded->second;
     return true;
   }
   if (expr->kind == ExprKind::Constant) {
@@ -106,7 +105,6 @@ Expr *AstReader::foldConstant(nb::handle node, const std::vector<nb::handle> &op
 
 Expr *AstReader::foldedExpr(nb::handle value, SourceLocation where) {
   Expr *expr = nullptr;
-  bool tooLarge = false;
   Constant constant;
   if (readConstant(value, constant)) {
     expr = source.newExpr(ExprKind::Constant, where);
@@ -122,13 +120,17 @@ Expr *AstReader::foldedExpr(nb::handle value, SourceLocation where) {
       expr->operands.push_back(item);
     }
   } else if (PyLong_Check(value.ptr())) { // beyond uint64: a name no Python code can spell
+    nb::object digits = nb::steal(PyObject_Str(value.ptr()));
+    if (!digits) { // past str()'s digit limit; hex has none
+      PyErr_Clear();
+      digits = nb::steal(PyNumber_ToBase(value.ptr(), 16));
+    }
     expr = source.newExpr(ExprKind::Name, where);
-    expr->name = "$int too large";
-    tooLarge = true;
+    expr->name = nb::cast<std::string>(digits);
   } else {
     return nullptr;
   }
-  foldedValues[expr] = {nb::borrow(value), tooLarge};
+  foldedValues[expr] = nb::borrow(value);
   return expr;
 }
 
@@ -137,28 +139,6 @@ void AstReader::forgetFolded(Expr *expr) {
   if (expr->kind == ExprKind::Tuple)
     for (Expr *element : expr->operands)
       forgetFolded(element);
-}
-
-void AstReader::reportUnfoldedIntegers() {
-  const Expr *first = nullptr;
-  nb::handle value;
-  for (const auto &[expr, folded] : foldedValues)
-    if (folded.tooLarge &&
-        (!first || std::pair(expr->location.line, expr->location.column) <
-                       std::pair(first->location.line, first->location.column))) {
-      first = expr;
-      value = folded.value;
-    }
-  if (!first)
-    return;
-  // Numba's message (typeof of the constant); past str()'s digit limit, its size in bits.
-  std::string digits;
-  try {
-    digits = nb::cast<std::string>(nb::str(value));
-  } catch (nb::python_error &) {
-    digits = "an int of " + nb::cast<std::string>(nb::str(value.attr("bit_length")())) + " bits";
-  }
-  throwTypingError("Int value is too large: " + digits, first->location);
 }
 
 Expr *AstReader::readStarredTuple(nb::list elements, SourceLocation where) {

@@ -91,11 +91,9 @@ void AstReader::readDefinition(
     Stmt *ret = source.newStmt(StmtKind::Return, location(node.attr("body")));
     ret->value = readExpr(node.attr("body"));
     source.body.push_back(ret);
-    reportUnfoldedIntegers();
     return;
   }
   source.body = readBlock(node.attr("body"));
-  reportUnfoldedIntegers();
   rewriteCaughtExceptions(source);
 }
 

@@ -112,14 +112,8 @@ private:
   Expr *readExpr(nanobind::handle node);
 
   // CPython's constant folding (bindings/AstExpressions.cpp, taipan/constant_folding.py).
-  /// A folded constant's value, kept while an enclosing operator may fold it further. An int
-  /// beyond uint64 (`tooLarge`) is an error only if nothing folds it back into range
-  /// (`2 ** 64 - 1`): reportUnfoldedIntegers checks once the definition is read.
-  struct FoldedValue {
-    nanobind::object value;
-    bool tooLarge;
-  };
-  std::map<Expr *, FoldedValue> foldedValues;
+  /// The values of folded constants, kept while an enclosing operator may fold them further.
+  std::map<Expr *, nanobind::object> foldedValues;
   /// The Python value of operand `expr` (read from `node`) when it is a constant or a tuple of
   /// constants.
   bool constantValue(nanobind::handle node, Expr *expr, nanobind::object &value);
@@ -127,13 +121,14 @@ private:
   /// the constant CPython's compiler folds it into, or `unfolded` where CPython leaves it to run.
   Expr *foldConstant(nanobind::handle node, const std::vector<nanobind::handle> &operandNodes,
                      Expr *unfolded);
-  /// The tree of a folded value: a constant, a tuple of them, a placeholder for an int beyond
-  /// uint64; nullptr for a value the tree cannot hold (bytes...).
+  /// The tree of a folded value: a constant, a tuple of them; nullptr for a value the tree
+  /// cannot hold (bytes...). An int beyond uint64, which an enclosing operator may still fold
+  /// back into range (`2 ** 64 - 1`), is a name spelled with its digits: typed (only where the
+  /// code is live, as Numba types CPython's constant), the resolver refuses it with Numba's
+  /// "Int value is too large".
   Expr *foldedExpr(nanobind::handle value, SourceLocation where);
   /// Forgets the folded values of `expr` and its tuple's elements: an enclosing fold used them.
   void forgetFolded(Expr *expr);
-  /// Numba's TypingError for an int constant beyond uint64 that no enclosing expression folded.
-  void reportUnfoldedIntegers();
 };
 
 } // namespace taipan::bindings

@@ -11,6 +11,7 @@
 #include "Ufuncs.h"
 #include "typing/BuiltinNames.h"
 
+#include <cctype>
 #include <cstring>
 
 #include <nanobind/stl/shared_ptr.h>
@@ -336,13 +337,22 @@ static GlobalValue classifyObject(nb::handle object) {
     nb::object digits = nb::steal(PyObject_Str(value));
     if (!digits) // past str()'s digit limit
       PyErr_Clear();
-    result.reason = "is an int beyond uint64: Int value is too large" +
+    result.reason = "is an int that neither int64 nor uint64 holds: Int value is too large" +
                     (digits ? ": " + nb::cast<std::string>(digits) : std::string());
   }
   return result;
 }
 
 GlobalValue PythonGlobalResolver::resolveName(const std::string &name) {
+  if (!name.empty() && (std::isdigit(static_cast<unsigned char>(name[0])) || name[0] == '-')) {
+    // An int constant beyond uint64, read as a name of its digits (AstReader::foldedExpr).
+    GlobalValue result;
+    result.kind = GlobalValue::Kind::Unsupported;
+    result.name = "int";
+    result.reason =
+        "is an int that neither int64 nor uint64 holds: Int value is too large: " + name;
+    return result;
+  }
   nb::gil_scoped_acquire gil;
   nb::object code = function.attr("__code__");
   nb::tuple freeVariables = code.attr("co_freevars");

@@ -213,3 +213,18 @@ def test_a_global_int_beyond_uint64_says_so():
 
     with pytest.raises(TypingError, match="Int value is too large: 18446744073709551616"):
         f(1)
+
+
+def test_an_int_beyond_uint64_in_code_that_never_runs_compiles():
+    """Numba types only the code CPython emits and its branch pruning keeps: CPython drops
+    ``if False:`` blocks, and a branch that types decide is pruned before typing."""
+
+    @njit
+    def f(x):
+        if False:
+            return 2**64
+        if x is None:
+            return 10**30
+        return x + 1
+
+    assert f(1) == 2
