@@ -227,6 +227,32 @@ Expr *AstReader::readDictOfPairs(nb::handle call, SourceLocation where) {
                             consumer, nullptr, hidden("v"));
 }
 
+/// A tuple or list display without starred items: `(a, b)`, `[a, b]`.
+static bool isPlainDisplay(nb::handle node) {
+  std::string kind = nodeKind(node);
+  if (kind != "Tuple" && kind != "List")
+    return false;
+  for (nb::handle element : nb::cast<nb::list>(node.attr("elts")))
+    if (nodeKind(element) == "Starred")
+      return false;
+  return true;
+}
+
+Expr *AstReader::readJoinOfGenerator(nb::handle call, SourceLocation where) {
+  nb::handle function = call.attr("func");
+  nb::list arguments = nb::cast<nb::list>(call.attr("args"));
+  if (nodeKind(function) != "Attribute" || nb::cast<std::string>(function.attr("attr")) != "join" ||
+      arguments.size() != 1 || nodeKind(arguments[0]) != "GeneratorExp" ||
+      nb::len(nb::object(call.attr("keywords"))) != 0)
+    return nullptr;
+  // str.join makes a list of its argument first (PySequence_Fast), so joining a generator
+  // expression is joining the list comprehension of the same clauses.
+  Expr *expr = source.newExpr(ExprKind::Call, where);
+  expr->operands = {readExpr(function),
+                    readComprehension(arguments[0], Accumulation::List, nullptr, nullptr)};
+  return expr;
+}
+
 Expr *AstReader::readGeneratorConsumer(nb::handle call, SourceLocation where) {
   static const std::map<std::string, Accumulation> consumers = {
       {"sum", Accumulation::Sum},      {"any", Accumulation::Any}, {"all", Accumulation::All},
@@ -237,6 +263,8 @@ Expr *AstReader::readGeneratorConsumer(nb::handle call, SourceLocation where) {
   nb::list arguments = nb::cast<nb::list>(call.attr("args"));
   if (Expr *pairs = readDictOfPairs(call, where))
     return pairs;
+  if (Expr *joined = readJoinOfGenerator(call, where))
+    return joined;
   if (nodeKind(function) != "Name" || arguments.size() == 0 ||
       nodeKind(arguments[0]) != "GeneratorExp")
     return nullptr;
@@ -244,9 +272,13 @@ Expr *AstReader::readGeneratorConsumer(nb::handle call, SourceLocation where) {
   auto found = consumers.find(name);
   if (found == consumers.end() || closures.count(name) || comprehensionVariable(name))
     return nullptr;
-  bool sorted = name == "sorted", wrapped = sorted || name == "frozenset";
   size_t keywords = nb::len(nb::object(call.attr("keywords")));
-  if (arguments.size() > (name == "sum" ? 2u : 1u) || (keywords != 0 && !sorted))
+  // min() and max() with key= or default= take the list of the items, made first (their
+  // accumulation loop knows neither keyword); only the order of the key's calls relative to
+  // the generator's own effects differs from CPython's.
+  bool listed = keywords != 0 && (name == "min" || name == "max");
+  bool sorted = name == "sorted", wrapped = sorted || listed || name == "frozenset";
+  if (arguments.size() > (name == "sum" ? 2u : 1u) || (keywords != 0 && !sorted && !listed))
     return nullptr;
   Expr *start = nullptr;
   if (arguments.size() == 2) {
@@ -258,7 +290,8 @@ Expr *AstReader::readGeneratorConsumer(nb::handle call, SourceLocation where) {
   }
   Expr *consumer = source.newExpr(ExprKind::Name, location(function));
   consumer->name = name;
-  Expr *result = readComprehension(arguments[0], found->second, consumer, start);
+  Expr *result =
+      readComprehension(arguments[0], listed ? Accumulation::List : found->second, consumer, start);
   if (!wrapped) // sorted() sorts the list, frozenset() freezes the set
     return result;
   Expr *expr = source.newExpr(ExprKind::Call, where);
@@ -431,6 +464,13 @@ Expr *AstReader::readExpr(nb::handle node) {
     nb::list arguments = nb::cast<nb::list>(node.attr("args"));
     for (size_t i = 0; i < arguments.size(); ++i) {
       nb::handle argument = arguments[i];
+      if (nodeKind(argument) == "Starred" && isPlainDisplay(argument.attr("value"))) {
+        // f(*(a, b)) and f(*[a, b]) are f(a, b): Python evaluates the items in order, then
+        // calls, so they are ordinary positional arguments of any callee.
+        for (nb::handle element : nb::cast<nb::list>(argument.attr("value").attr("elts")))
+          expr->operands.push_back(readExpr(element));
+        continue;
+      }
       if (nodeKind(argument) == "Starred") {
         // f(*t): typing spreads the tuple t into positional arguments (jitted callees only).
         nb::handle value = argument.attr("value");

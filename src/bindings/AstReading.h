@@ -106,6 +106,9 @@ private:
   /// freezes the set. nullptr when
   /// the call is not one of those.
   Expr *readGeneratorConsumer(nanobind::handle call, SourceLocation where);
+  /// `sep.join(x for x in a)`: read as `sep.join([x for x in a])`, the list str.join makes
+  /// first. nullptr for other calls.
+  Expr *readJoinOfGenerator(nanobind::handle call, SourceLocation where);
   /// An f-string is read as str.format of a constant template: f"a{x:.3f}{s!r}" becomes
   /// "a{:.3f}{!r}".format(x, s), so there is one implementation of fields and format specs.
   Expr *readFormattedString(nanobind::handle node, SourceLocation where);

@@ -128,6 +128,8 @@ static const char *kindName(TypeKind kind) {
     return "List";
   case TypeKind::Generator:
     return "Generator";
+  case TypeKind::Set:
+    return "Set";
   case TypeKind::Datetime:
     return "NPDatetime";
   case TypeKind::Timedelta:
@@ -166,7 +168,8 @@ void defineTypeObjects(nb::module_ &module) {
                    })
       .def_prop_ro("key_type",
                    [](const TypeRef &self) -> nb::object {
-                     if (!self.type->isDict() || !self.type->keyType())
+                     // A set's items are its keys.
+                     if (!(self.type->isDict() || self.type->isSet()) || !self.type->keyType())
                        return nb::none();
                      return nb::cast(TypeRef{self.type->keyType()});
                    })

@@ -10,6 +10,7 @@ argument types compiles (``implement``), which methods and attributes a type has
 """
 
 import _thread
+import builtins
 import sys
 
 from taipan import numpy_library, types
@@ -248,6 +249,8 @@ class _Registry:
                 return found
         if "numpy" in sys.modules:
             _load_library_member(name)
+        if name in _BUILTIN_LIBRARY_MEMBERS.get(kind, ()):
+            _load_python_library(builtins.sorted)  # loads taipan.builtin_library
         for type_class, entry, is_attribute in self._members.get(name, ()):
             if isinstance(self_type, type_class):
                 return (entry.registry_id, is_attribute)
@@ -292,7 +295,12 @@ def _load_python_library(obj):
 
 _NAMEDTUPLE_MEMBERS = frozenset(["__new__", "_fields", "_make", "_asdict"])
 
-_BUILTIN_LIBRARY_NAMES = frozenset(["callable", "iter", "map", "filter", "zip"])
+_BUILTIN_LIBRARY_NAMES = frozenset(
+    ["callable", "iter", "map", "filter", "zip", "enumerate", "min", "max", "sorted", "reversed"]
+)
+
+# Methods of Python's containers written in taipan.builtin_library, by container kind.
+_BUILTIN_LIBRARY_MEMBERS = {"List": ("sort",), "ListType": ("sort",)}
 
 
 def _load_library_member(name):

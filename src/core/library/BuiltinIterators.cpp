@@ -46,8 +46,8 @@ llvm::Value *lowerRange(FunctionLowering &lowering, const LibraryCall &call,
 
 /// sum() of a list, a 1-D array or a range: a loop adding each item (a tuple is unrolled).
 bool isSummedByLoop(const Type *type) {
-  return type->isList() || type->isGenerator() || (type->isArray() && type->ndim() == 1) ||
-         type->kind() == TypeKind::Range;
+  return type->isList() || type->isSet() || type->isGenerator() ||
+         (type->isArray() && type->ndim() == 1) || type->kind() == TypeKind::Range;
 }
 
 /// enumerate() and zip(): iterated by a for loop over arrays or ranges, their arguments are
@@ -60,82 +60,96 @@ void addInStepIterator(Library &library, const std::string &name) {
     parameters.push_back({"iterable", false});
     parameters.push_back({"start", true}); // the first count, 0 when left out
   }
-  library.add(
-      name, parameters,
-      [counted](LibraryCall &call) {
-        std::vector<const Type *> arguments = call.argumentTypes;
-        if (arguments.empty() && !counted)
-          return types::tuple({}); // zip() yields nothing
-        if (arguments.empty())
-          throwNoOverload(call);
-        if (counted && arguments.size() > 1) {
-          if (!arguments[1]->isIntegerLike())
-            throwTypingError("enumerate()'s start must be an integer, not " + arguments[1]->name(),
-                             call.location);
-          arguments.pop_back(); // the iterables are the rest
-        }
-        bool inStep = false;
-        for (const Type *argument : arguments) {
-          inStep |= argument->isArray() || argument->isList() ||
-                    argument->kind() == TypeKind::Range || argument->isGenerator() ||
-                    argument->isString() || argument->isDict() || argument->isSet();
-          // A for loop resumes generators in step (FunctionLowering::lowerInStepGeneratorFor).
-          if (argument->isGenerator() && !call.iteratedByLoop)
-            throwUnsupported(call.function->name +
-                                 "() of a generator is supported only as the iterable of a for "
-                                 "loop",
-                             call.location);
-        }
-        if (inStep && call.iteratedByLoop) {
-          call.iteration = counted ? LibraryIteration::CountedArgumentsInStep
-                                   : LibraryIteration::ArgumentsInStep;
-          return types::none();
-        }
-        size_t count = SIZE_MAX;
-        for (const Type *argument : arguments) {
-          if (!argument->isTuple())
-            throwUnsupported(call.function->name + "() is supported over tuples only",
-                             call.location);
-          count = std::min(count, argument->elements().size());
-        }
-        std::vector<const Type *> items;
-        for (size_t i = 0; i < count; ++i) {
-          std::vector<const Type *> parts;
-          if (counted)
-            parts.push_back(types::int64());
-          for (const Type *argument : arguments)
-            parts.push_back(argument->elements()[i]);
-          items.push_back(types::tuple(parts));
-        }
-        return types::tuple(items);
-      },
-      [counted](FunctionLowering &lowering, const LibraryCall &call,
-                const std::vector<llvm::Value *> &values) {
-        const Type *result = call.resultType;
-        std::vector<llvm::Value *> items;
-        size_t iterables = counted ? 1 : values.size();
-        llvm::Value *start =
-            counted && values.size() > 1
-                ? lowering.castValue(values[1], call.argumentTypes[1], types::int64())
-                : lowering.irBuilder().getInt64(0);
-        for (size_t i = 0; i < result->elements().size(); ++i) {
-          std::vector<llvm::Value *> parts;
-          if (counted)
-            parts.push_back(
-                lowering.irBuilder().CreateAdd(start, lowering.irBuilder().getInt64(i)));
-          for (size_t k = 0; k < iterables; ++k)
-            parts.push_back(
-                lowering.tupleElement(values[k], call.argumentTypes[k], static_cast<unsigned>(i)));
-          items.push_back(lowering.lowerTuple(parts, result->elements()[i]));
-        }
-        return lowering.lowerTuple(items, result);
-      },
-      /*variadic=*/!counted);
+  LibraryFunction function;
+  function.name = name;
+  function.parameters = std::move(parameters);
+  function.variadic = !counted;
+  function.iteratesInStep = true;
+  function.type = [counted](LibraryCall &call) {
+    std::vector<const Type *> arguments = call.argumentTypes;
+    if (arguments.empty() && !counted)
+      return types::tuple({}); // zip() yields nothing
+    if (arguments.empty())
+      throwNoOverload(call);
+    if (counted && arguments.size() > 1) {
+      if (!arguments[1]->isIntegerLike())
+        throwTypingError("enumerate()'s start must be an integer, not " + arguments[1]->name(),
+                         call.location);
+      arguments.pop_back(); // the iterables are the rest
+    }
+    bool inStep = false;
+    for (const Type *argument : arguments) {
+      inStep |= argument->isArray() || argument->isList() || argument->kind() == TypeKind::Range ||
+                argument->isGenerator() || argument->isString() || argument->isDict() ||
+                argument->isSet();
+      // A for loop resumes generators in step (FunctionLowering::lowerInStepGeneratorFor).
+      if (argument->isGenerator() && !call.iteratedByLoop)
+        throwUnsupported(call.function->name +
+                             "() of a generator is supported only as the iterable of a for "
+                             "loop",
+                         call.location);
+    }
+    if (inStep && call.iteratedByLoop) {
+      call.iteration =
+          counted ? LibraryIteration::CountedArgumentsInStep : LibraryIteration::ArgumentsInStep;
+      return types::none();
+    }
+    size_t count = SIZE_MAX;
+    for (const Type *argument : arguments) {
+      if (!argument->isTuple())
+        throwUnsupported(call.function->name + "() is supported over tuples only", call.location);
+      count = std::min(count, argument->elements().size());
+    }
+    std::vector<const Type *> items;
+    for (size_t i = 0; i < count; ++i) {
+      std::vector<const Type *> parts;
+      if (counted)
+        parts.push_back(types::int64());
+      for (const Type *argument : arguments)
+        parts.push_back(argument->elements()[i]);
+      items.push_back(types::tuple(parts));
+    }
+    return types::tuple(items);
+  };
+  function.lower = [counted](FunctionLowering &lowering, const LibraryCall &call,
+                             const std::vector<llvm::Value *> &values) {
+    const Type *result = call.resultType;
+    std::vector<llvm::Value *> items;
+    size_t iterables = counted ? 1 : values.size();
+    llvm::Value *start = counted && values.size() > 1
+                             ? lowering.castValue(values[1], call.argumentTypes[1], types::int64())
+                             : lowering.irBuilder().getInt64(0);
+    for (size_t i = 0; i < result->elements().size(); ++i) {
+      std::vector<llvm::Value *> parts;
+      if (counted)
+        parts.push_back(lowering.irBuilder().CreateAdd(start, lowering.irBuilder().getInt64(i)));
+      for (size_t k = 0; k < iterables; ++k)
+        parts.push_back(
+            lowering.tupleElement(values[k], call.argumentTypes[k], static_cast<unsigned>(i)));
+      items.push_back(lowering.lowerTuple(parts, result->elements()[i]));
+    }
+    return lowering.lowerTuple(items, result);
+  };
+  library.add(std::move(function));
 }
 
 } // namespace
 
 void registerBuiltinIterators(Library &library) {
+  // r.start, r.stop and r.step of a range: its three fields, as it was made.
+  const char *rangeFields[] = {"start", "stop", "step"};
+  for (unsigned field = 0; field < 3; ++field) {
+    LibraryFunction attribute;
+    attribute.name = std::string("range.") + rangeFields[field];
+    attribute.parameters = {{"self"}};
+    attribute.isAttribute = true;
+    attribute.type = [](const LibraryCall &) { return types::int64(); };
+    attribute.lower = [field](FunctionLowering &lowering, const LibraryCall &,
+                              const std::vector<llvm::Value *> &values) {
+      return lowering.irBuilder().CreateExtractValue(values[0], field);
+    };
+    library.add(std::move(attribute));
+  }
   // prange is range to typing and to lowering's value; a for loop over it in a parallel=True
   // function runs on the thread pool (typing/ParallelLoops decides how).
   for (const char *name : {"range", "taipan.prange"})
@@ -254,11 +268,12 @@ void registerBuiltinIterators(Library &library) {
         if (!start->isNumber())
           throwNoOverload(call);
         if (isSummedByLoop(tuple)) { // the start's type, or the items' type when wider
-          const Type *item = tuple->isGenerator()               ? tuple->yieldType()
-                             : tuple->isArray()                 ? tuple->dtype()
-                             : tuple->kind() == TypeKind::Range ? types::int64()
-                             : tuple->itemType()                ? tuple->itemType()
-                                                                : types::int64();
+          const Type *item = tuple->isGenerator()                 ? tuple->yieldType()
+                             : tuple->isArray()                   ? tuple->dtype()
+                             : tuple->kind() == TypeKind::Range   ? types::int64()
+                             : tuple->isSet() && tuple->keyType() ? tuple->keyType()
+                             : tuple->itemType()                  ? tuple->itemType()
+                                                                  : types::int64();
           const Type *result =
               item->isNumber() ? binaryResultType(BinaryOp::Add, start, item) : nullptr;
           if (!result)
@@ -286,7 +301,8 @@ void registerBuiltinIterators(Library &library) {
           llvm::AllocaInst *total =
               lowering.createEntryAlloca(valueType(lowering.llvmContext(), call.resultType), "sum");
           builder.CreateStore(lowering.castValue(start, startType, call.resultType), total);
-          if (!tupleType->isList() || tupleType->itemType())
+          if (tupleType->isList() ? tupleType->itemType() != nullptr
+                                  : !tupleType->isSet() || tupleType->keyType())
             lowering.forEachItem(values[0], tupleType, [&](llvm::Value *item, const Type *type) {
               llvm::Value *current = builder.CreateLoad(total->getAllocatedType(), total);
               builder.CreateStore(lowering.lowerBinary(BinaryOp::Add, current, call.resultType,

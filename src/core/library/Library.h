@@ -129,6 +129,10 @@ struct LibraryFunction {
   /// no values: print formats each argument as it lowers it; a shared array's shape is
   /// constant and never lowered.
   bool lowersArguments = false;
+  /// A for loop iterating a call of it walks the arguments in step (enumerate, zip): typing
+  /// then takes this entry before any overload written in Python, whose forms (generators)
+  /// serve the calls no loop iterates.
+  bool iteratesInStep = false;
   LibraryTypeRule type;
   LibraryLowerRule lower;
   std::optional<UfuncKernel> ufunc; ///< set for ufuncs (made by makeUfunc)

@@ -255,6 +255,8 @@ llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
       // A dict view the function takes as a list of its items (TypeInference's viewAsList).
       if (value && typeOf(argument)->isDictView() && call.argumentTypes[i]->isList())
         value = dictToList(value, typeOf(argument)->viewedDict(), typeOf(argument)->viewKind());
+      else if (value && typeOf(argument)->isDict() && call.argumentTypes[i]->isList())
+        value = dictToList(value, typeOf(argument), 0); // its keys (viewAsList)
       values.push_back(value);
     }
   return call.function->lower(*this, call, values);

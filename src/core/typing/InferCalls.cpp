@@ -10,6 +10,8 @@
 #include "typing/NamedTupleTyping.h"
 #include "typing/ObjectModeBlocks.h"
 
+#include <set>
+
 namespace taipan {
 
 const Type *InferencePass::typeMemberOverload(Expr *expr, const Type *baseType) {
@@ -35,7 +37,7 @@ const Type *InferencePass::typeOverloadCall(Expr *expr, const Type *overload, Ex
   std::vector<const Type *> keywordTypes;
   for (size_t i = keywordStart; i < expr->operands.size(); ++i)
     keywordTypes.push_back(typeOf(expr->operands[i]));
-  bool mayDecline = declined && !self && isKnownBuiltin(overload->text());
+  bool mayDecline = declined && (self || isKnownBuiltin(overload->text()));
   std::shared_ptr<FunctionSource> implementation =
       source.resolver->implementOverload(overload->registryId(), positional, expr->keywordNames,
                                          keywordTypes, mayDecline, expr->location);
@@ -87,6 +89,9 @@ const Type *InferencePass::typeLibraryCall(Expr *expr, const LibraryFunction *en
 }
 
 const Type *InferencePass::viewAsList(const Type *type, const LibraryFunction *entry) {
+  static const std::set<std::string> consumers = {"list", "sorted", "sum", "any", "all"};
+  if (type && type->isDict() && type->keyType() && consumers.count(entry->name))
+    return types::list(type->keyType());
   if (!type || !type->isDictView() || entry->lowersArguments || entry->name == "len" ||
       entry->name.rfind("dictview.", 0) == 0)
     return type;
@@ -194,12 +199,18 @@ const Type *InferencePass::typeCall(Expr *expr) {
     throwUnsupported("'*' in a call is supported only when calling a jitted function, not " +
                          describe(calleeType),
                      expr->operands[expr->starredOperand]->location);
+  const LibraryFunction *inStep =
+      calleeType->kind() == TypeKind::Overload && loopIterables.count(expr->id)
+          ? Library::get().find(calleeType->text())
+          : nullptr;
+  if (inStep && inStep->iteratesInStep) // `for i, x in enumerate(a)`: in step, nothing built
+    calleeType = types::builtin(calleeType->text());
   if (calleeType->kind() == TypeKind::Overload) {
     // When every typing function declines, taipan's own implementation of the function (if
     // it has one) is tried, as Numba tries a function's other definitions.
     bool declined = false;
     Expr *self = isMethodCall(callee) ? callee->operands[0] : nullptr;
-    const Type *result = typeOverloadCall(expr, calleeType, self, &declined);
+    const Type *result = typeOverloadCall(expr, calleeType, self, self ? nullptr : &declined);
     if (!declined)
       return result;
     calleeType = types::builtin(calleeType->text());
@@ -218,6 +229,21 @@ const Type *InferencePass::typeCall(Expr *expr) {
       return typeOverloadCall(expr, types::overload(member.registryId, method), nullptr);
     }
     if (const LibraryFunction *entry = Library::get().find(name)) {
+      if (isMethodCall(callee)) {
+        // A method registered in Python for the value's type (overload_method) is tried
+        // first, as an overload of a builtin function is: list.sort(key=...) is written in
+        // Python, list.sort() of numbers stays the library's.
+        OverloadMember member =
+            source.resolver->findMember(typeOf(callee->operands[0]), callee->name);
+        if (member.registryId >= 0 && !member.isAttribute) {
+          bool declined = false;
+          const Type *result =
+              typeOverloadCall(expr, types::overload(member.registryId, callee->name),
+                               callee->operands[0], &declined);
+          if (!declined)
+            return result;
+        }
+      }
       if (isMethodCall(callee) && typeOf(callee->operands[0])->isList())
         widenListVariable(callee->operands[0], name, arguments);
       if (isMethodCall(callee) && typeOf(callee->operands[0])->isDict())

@@ -394,6 +394,10 @@ const Type *InferencePass::typeAttribute(Expr *expr) {
     if (const Type *view =
             typeRecordFieldView(baseType, expr->name, expr->location)) // a.x of records
       return view;
+  } else if (baseType->kind() == TypeKind::Range) {
+    const LibraryFunction *entry = Library::get().find("range." + expr->name); // r.start
+    if (entry && entry->isAttribute)
+      return typeLibraryAttribute(expr, entry);
   } else if (baseType->isRecord()) {
     return typeRecordField(baseType, expr->name, expr->location);
   } else if (classInstanceOf(baseType)) {
@@ -439,8 +443,12 @@ const Type *InferencePass::typeComprehension(Expr *expr) {
     if (!localNames.count(consumer->name) && cached == function.globals.end())
       cached = function.globals.emplace(consumer->id, source.resolver->resolveName(consumer->name))
                    .first;
-    if (localNames.count(consumer->name) || cached->second.kind != GlobalValue::Kind::Builtin ||
-        cached->second.name != consumer->name)
+    // The builtin, or the builtin with overloads written in Python (min, max, sorted: their
+    // accumulation loop is built in, so the overloads' other forms do not apply).
+    bool builtin =
+        !localNames.count(consumer->name) && (cached->second.kind == GlobalValue::Kind::Builtin ||
+                                              cached->second.kind == GlobalValue::Kind::Overload);
+    if (!builtin || cached->second.name != consumer->name)
       throwUnsupported("a generator expression is only supported as the argument of the "
                        "builtin " +
                            consumer->name + "(), and '" + consumer->name +

@@ -154,8 +154,8 @@ private:
   /// A call of a function implemented in Python: its typing functions choose an implementation
   /// for the argument types (`self` first, for a method or attribute), which is then typed as
   /// a call of that jitted function.
-  /// With `declined`, a function taipan also implements itself may decline: then it is set
-  /// and nothing is recorded.
+  /// With `declined`, a function taipan also implements itself (a builtin, or with `self` a
+  /// method of the library) may decline: then it is set and nothing is recorded.
   const Type *typeOverloadCall(Expr *expr, const Type *overload, Expr *self,
                                bool *declined = nullptr);
   /// A call of a library function: its arguments bound to its parameters (the value a method
@@ -165,7 +165,9 @@ private:
   /// A dict view passed to a library function is a list of its items made at the call
   /// (`sorted(d.items())`, `list(d.keys())`, `enumerate(d.values())`; lowering converts it,
   /// FunctionLowering::lowerLibraryCall), except to the functions that read the dict itself
-  /// (`len`, `in`, the view's own entries) and those lowering their own arguments.
+  /// (`len`, `in`, the view's own entries) and those lowering their own arguments. A dict
+  /// passed to a function that consumes an iterable whole (list, sorted, sum, any, all) is the
+  /// list of its keys, as iterating it gives them.
   static const Type *viewAsList(const Type *type, const LibraryFunction *entry);
   /// A user ufunc's call: its scalar function typed for the loop's input types, and a new
   /// loop's output (a DUFunc's) taken from that function's return type once it is known.

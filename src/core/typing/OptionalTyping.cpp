@@ -62,6 +62,26 @@ std::set<int> optionalPreservingUses(const FunctionSource &source) {
   return optionalPreservingUses(source.body);
 }
 
+/// The branch of conditional expression `expr` that reads a variable its test proves is not
+/// None (`x if x is not None else d`, `d if x is None else x`), or null.
+template <typename IsNone>
+static const Expr *narrowedBranch(const Expr *expr, const IsNone &isNone) {
+  const Expr *test = expr->operands[0];
+  if (test->kind != ExprKind::Compare || test->compareOps.size() != 1)
+    return nullptr;
+  const Expr *tested = isNone(test->operands[1])   ? test->operands[0]
+                       : isNone(test->operands[0]) ? test->operands[1]
+                                                   : nullptr;
+  if (!tested || tested->kind != ExprKind::Name)
+    return nullptr;
+  CompareOp op = test->compareOps[0];
+  const Expr *branch = op == CompareOp::IsNot || op == CompareOp::NotEq ? expr->operands[1]
+                       : op == CompareOp::Is || op == CompareOp::Eq     ? expr->operands[2]
+                                                                        : nullptr;
+  return branch && branch->kind == ExprKind::Name && branch->name == tested->name ? branch
+                                                                                  : nullptr;
+}
+
 std::set<int> optionalPreservingUses(const std::vector<Stmt *> &body) {
   std::set<int> uses;
   auto keep = [&](const Expr *expr) {
@@ -84,8 +104,12 @@ std::set<int> optionalPreservingUses(const std::vector<Stmt *> &body) {
     if (!expr)
       return;
     if (expr->kind == ExprKind::IfExp) {
-      keep(expr->operands[1]);
-      keep(expr->operands[2]);
+      // `x if x is not None else d`: the branch the test proves holds a value reads x as that
+      // value (narrowed, its flag check never fails), as `if x is not None: x` does.
+      const Expr *narrowed = narrowedBranch(expr, isNone);
+      for (const Expr *branch : {expr->operands[1], expr->operands[2]})
+        if (branch != narrowed)
+          keep(branch);
     }
     if (expr->kind == ExprKind::Compare && expr->compareOps.size() == 1) {
       CompareOp op = expr->compareOps[0];
