@@ -123,3 +123,28 @@ def test_a_failing_signature_releases_the_name():
             return bad(n) + "text"
 
     assert not _being_defined
+
+
+def test_cuda_device_function_with_an_explicit_signature_calls_itself():
+    # numba-cuda's form: the device function compiles (to PTX) inside its decorator.
+    import numpy as np
+
+    from taipan import cuda
+
+    @cuda.jit("i8(i8)", device=True)
+    def device_fib(n):
+        if n < 2:
+            return n
+        return device_fib(n - 1) + device_fib(n=n - 2)
+
+    @cuda.jit
+    def fill(out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = device_fib(i)
+
+    if not cuda.is_available():
+        pytest.skip("no CUDA driver or GPU to run the kernel")
+    out = np.zeros(12, np.int64)
+    fill[1, 32](out)
+    assert out.tolist() == [cases.fib1(i) for i in range(12)]
