@@ -33,6 +33,7 @@ bool ensureNumpy() {
     return false;
   }
   numpyReady = true;
+  ndarrayType = &PyArray_Type;
   return true;
 }
 
@@ -158,52 +159,61 @@ PyArray_Descr *descrOf(const Type *dtype) {
 
 bool ensureNumpyApi() { return ensureNumpy(); }
 
-const Type *typeOfArrayIfArray(PyObject *value) {
-  if (!numpyReady || !PyArray_Check(value))
-    return nullptr;
-  return typeOfArray(value);
-}
+PyTypeObject *ndarrayType = nullptr;
 
-const Type *typeOfArray(PyObject *value) {
-  if (!ensureNumpy() || !PyArray_Check(value))
-    return nullptr;
+namespace {
+/// The array types of plain dtypes seen so far, by dtype number, dimensions, layout (C, F, A)
+/// and read-only flag (NPY_HALF is the largest dtype number of the table).
+const Type *arrayTypes[NPY_HALF + 1][NPY_MAXDIMS + 1][3][2];
+} // namespace
+
+const Type *typeOfNdarray(PyObject *value) {
   auto *array = reinterpret_cast<PyArrayObject *>(value);
   PyArray_Descr *descr = PyArray_DESCR(array);
+  int ndim = PyArray_NDIM(array);
+  int flags = PyArray_FLAGS(array);
+  int layout = (flags & NPY_ARRAY_C_CONTIGUOUS)                 ? 0
+               : (ndim > 1 && (flags & NPY_ARRAY_F_CONTIGUOUS)) ? 1
+                                                                : 2;
+  bool readonly = !(flags & NPY_ARRAY_WRITEABLE);
+  // The fingerprint of an array argument is a table lookup once its kind has been seen.
+  if (descr->type_num >= 0 && descr->type_num <= NPY_HALF && !PyArray_ISBYTESWAPPED(array))
+    if (const Type *seen = arrayTypes[descr->type_num][ndim][layout][readonly])
+      return seen;
   if (PyArray_ISBYTESWAPPED(array))
     return nullptr;
-  int ndim = PyArray_NDIM(array);
   if (descr->type_num == NPY_VOID) { // a structured dtype: arrays of records
     const Type *record = recordTypeOfDescr(reinterpret_cast<PyObject *>(descr));
     if (!record)
       return nullptr;
-    char layout = PyArray_IS_C_CONTIGUOUS(array)                 ? 'C'
-                  : (ndim > 1 && PyArray_IS_F_CONTIGUOUS(array)) ? 'F'
-                                                                 : 'A';
-    return types::array(record, ndim, layout, !PyArray_ISWRITEABLE(array));
+    return types::array(record, ndim, "CFA"[layout], readonly);
   }
   if (descr->type_num == NPY_DATETIME || descr->type_num == NPY_TIMEDELTA) {
     // The unit is in the dtype's metadata, so these bypass the table below.
     const Type *element = datetimeTypeOfDescr(reinterpret_cast<PyObject *>(descr));
     if (!element)
       return nullptr;
-    char layout = PyArray_IS_C_CONTIGUOUS(array)                 ? 'C'
-                  : (ndim > 1 && PyArray_IS_F_CONTIGUOUS(array)) ? 'F'
-                                                                 : 'A';
-    return types::array(element, ndim, layout, !PyArray_ISWRITEABLE(array));
+    return types::array(element, ndim, "CFA"[layout], readonly);
   }
   const Type *dtype = dtypeType(descr->type_num);
   if (!dtype)
     return nullptr;
-  int layout = PyArray_IS_C_CONTIGUOUS(array)                 ? 0
-               : (ndim > 1 && PyArray_IS_F_CONTIGUOUS(array)) ? 1
-                                                              : 2;
-  bool readonly = !PyArray_ISWRITEABLE(array);
-  // The fingerprint of an array argument is a table lookup once its kind has been seen.
-  static const Type *cache[NPY_HALF + 1][NPY_MAXDIMS + 1][3][2]; // NPY_HALF is the largest we use
-  const Type *&cached = cache[descr->type_num][ndim][layout][readonly];
+  const Type *&cached = arrayTypes[descr->type_num][ndim][layout][readonly];
   if (!cached)
     cached = types::array(dtype, ndim, "CFA"[layout], readonly);
   return cached;
+}
+
+const Type *typeOfArrayIfArray(PyObject *value) {
+  if (!numpyReady || !PyArray_Check(value))
+    return nullptr;
+  return typeOfNdarray(value);
+}
+
+const Type *typeOfArray(PyObject *value) {
+  if (!ensureNumpy() || !PyArray_Check(value))
+    return nullptr;
+  return typeOfNdarray(value);
 }
 
 std::string describeUnsupportedArray(PyObject *value) {
@@ -237,15 +247,17 @@ bool unboxArray(PyObject *value, const Type *type, void *storage, bool verified)
   }
   auto *array = reinterpret_cast<PyArrayObject *>(value);
   int ndim = type->ndim();
-  setField<void *>(storage, ArrayLayout::memInfoOffset, nullptr);
-  setField<void *>(storage, ArrayLayout::parentOffset, value);
-  setField<int64_t>(storage, ArrayLayout::itemCountOffset, PyArray_SIZE(array));
-  setField<int64_t>(storage, ArrayLayout::itemSizeOffset, PyArray_ITEMSIZE(array));
-  setField<void *>(storage, ArrayLayout::dataOffset, PyArray_DATA(array));
+  int64_t items = 1; // PyArray_SIZE, without a call into NumPy
   for (int i = 0; i < ndim; ++i) {
+    items *= PyArray_DIM(array, i);
     setField<int64_t>(storage, ArrayLayout::shapeOffset + 8 * i, PyArray_DIM(array, i));
     setField<int64_t>(storage, ArrayLayout::stridesOffset(ndim) + 8 * i, PyArray_STRIDE(array, i));
   }
+  setField<void *>(storage, ArrayLayout::memInfoOffset, nullptr);
+  setField<void *>(storage, ArrayLayout::parentOffset, value);
+  setField<int64_t>(storage, ArrayLayout::itemCountOffset, items);
+  setField<int64_t>(storage, ArrayLayout::itemSizeOffset, PyArray_ITEMSIZE(array));
+  setField<void *>(storage, ArrayLayout::dataOffset, PyArray_DATA(array));
   return true;
 }
 

@@ -20,6 +20,11 @@ const Type *typeOfArray(PyObject *value);
 /// not an ndarray.
 const Type *typeOfArrayIfArray(PyObject *value);
 
+/// numpy.ndarray once NumPy's C API is loaded (null before): the call path's test for an array.
+extern PyTypeObject *ndarrayType;
+/// typeOfArray of an ndarray (of ndarrayType or a subclass).
+const Type *typeOfNdarray(PyObject *value);
+
 /// Why an ndarray has no taipan type (its dtype, byte order...), for error messages.
 std::string describeUnsupportedArray(PyObject *value);
 

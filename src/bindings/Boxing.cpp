@@ -63,20 +63,16 @@ template <typename T> T load(const void *storage) {
 
 const Type *typeOfValue(PyObject *value) {
   PyTypeObject *pythonType = Py_TYPE(value);
-  // The common cases first, without a hash lookup.
+  // The common cases first, without a hash lookup (every call from Python passes here).
+  static const Type *const float64Type = types::float64();
+  static const Type *const int64Type = types::int64();
   if (pythonType == &PyFloat_Type)
-    return types::float64();
-  if (const Type *array = typeOfArrayIfArray(value))
-    return array;
-  auto &cache = scalarTypeCache();
-  auto found = cache.find(pythonType);
-  if (found != cache.end())
-    return found->second;
-  if (PyLong_CheckExact(value)) {
+    return float64Type;
+  if (pythonType == &PyLong_Type) { // (neither an array nor a key of the cache below)
     int overflow = 0;
     PyLong_AsLongLongAndOverflow(value, &overflow);
     if (!overflow)
-      return types::int64();
+      return int64Type;
     if (overflow > 0) {
       PyLong_AsUnsignedLongLong(value);
       if (!PyErr_Occurred())
@@ -85,6 +81,12 @@ const Type *typeOfValue(PyObject *value) {
     }
     return nullptr;
   }
+  if (const Type *array = typeOfArrayIfArray(value))
+    return array;
+  auto &cache = scalarTypeCache();
+  auto found = cache.find(pythonType);
+  if (found != cache.end())
+    return found->second;
   if (PyUnicode_Check(value))
     return types::unicode();
   if (PyTuple_Check(value)) {

@@ -2,6 +2,7 @@
 // unbox into a stack buffer, call the entry point, box the result. Only a miss enters Python.
 #include "Dispatcher.h"
 
+#include "ArrayBoxing.h"
 #include "Boxing.h"
 #include "GeneratorBoxing.h"
 #include "ListBoxing.h"
@@ -10,6 +11,7 @@
 #include "StringBoxing.h"
 #include "runtime/MemoryRuntime.h"
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -68,6 +70,10 @@ PyObject *returnedArgument(const Compiled &compiled, PyObject *const *arguments,
   return nullptr;
 }
 
+/// How the plain call path (invokePlain) converts an argument or the result: the common forms
+/// inline, any other through unboxValue and boxValue.
+enum class ValueForm : uint8_t { Float64, Int64, Array, Other };
+
 struct Overload {
   CompiledFunction compiled;
   std::vector<const Type *> key;
@@ -77,13 +83,18 @@ struct Overload {
   /// A first tier's calls left before it is compiled again, shared by every key that runs it
   /// (read and written with the GIL held); null for code that is final.
   std::shared_ptr<int64_t> callsBeforeTierUp;
+  /// Whether invokePlain runs it (describeCall): its arguments need nothing after the call.
+  bool plain = false;
+  std::vector<ValueForm> argumentForms;
+  ValueForm resultForm = ValueForm::Other;
 };
 
 size_t slotSize(const Type *type) { return (type->storageSize() + 15) / 16 * 16; }
 
 struct DispatcherObject {
   PyObject_HEAD vectorcallfunc vectorcall;
-  std::deque<Overload> *overloads; // a deque keeps entries in place while others are added
+  std::deque<Overload> *overloads;       // a deque keeps entries in place while others are added
+  std::vector<const Overload *> *lookup; ///< the same overloads, for the call path's search
   std::vector<std::string> *parameterNames;
   PyObject *defaults;
   PyObject *keywordDefaults; ///< __kwdefaults__: a dict, or null
@@ -91,14 +102,27 @@ struct DispatcherObject {
   Py_ssize_t keywordOnlyCount;
   bool nogil;
   bool generic;
+  /// Not generic, and the parameters are positional ones only (no `*args`, no keyword-only): a
+  /// call with that many positional arguments binds them as they are.
+  bool bindsAsGiven;
+  Py_ssize_t parameterCount;
 };
 
 constexpr Py_ssize_t MaxFastArguments = 16;
+/// The bytes of arguments and result invoke keeps on the stack.
+constexpr size_t StackBufferSize = 512;
 
-const Overload *findOverload(DispatcherObject *self, const Type *const *key, size_t count) {
-  for (const Overload &overload : *self->overloads)
-    if (overload.key.size() == count && std::equal(overload.key.begin(), overload.key.end(), key))
-      return &overload;
+inline const Overload *findOverload(DispatcherObject *self, const Type *const *key, size_t count) {
+  for (const Overload *overload : *self->lookup) {
+    if (overload->key.size() != count)
+      continue;
+    const Type *const *candidate = overload->key.data();
+    size_t i = 0;
+    while (i < count && candidate[i] == key[i])
+      ++i;
+    if (i == count)
+      return overload;
+  }
   return nullptr;
 }
 
@@ -106,7 +130,7 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
   const CompiledFunction &compiled = overload.compiled;
   size_t count = compiled.argumentTypes.size();
   // Arguments and result live on the stack unless they are unusually large.
-  alignas(16) char stackStorage[512];
+  alignas(16) char stackStorage[StackBufferSize];
   std::unique_ptr<char[]> heapStorage;
   size_t needed = overload.bufferSize;
   char *storage = stackStorage;
@@ -151,14 +175,14 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
   }
   void *result = cursor;
   int32_t status;
-  enterCompiledCall();
+  CompiledCallState &callState = enterCompiledCall();
   if (self->nogil) {
     Py_BEGIN_ALLOW_THREADS status = compiled.entry(pointers, result);
     Py_END_ALLOW_THREADS
   } else {
     status = compiled.entry(pointers, result);
   }
-  leaveCompiledCall(status); // exceptions kept for Python (ObjectModeBlocks.h)
+  leaveCompiledCall(callState, status); // exceptions kept for Python (ObjectModeBlocks.h)
   releaseArguments(count);
   if (status != 0) {
     if (anyLists) {
@@ -180,6 +204,126 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
   if (anyLists && !finishLists(count, true))
     Py_CLEAR(boxed);
   return boxed;
+}
+
+/// Whether a value of `type` passes to compiled code as plain memory: nothing of it is
+/// released, reflected or given back after the call (numbers, arrays, tuples of them).
+bool passesPlainly(const Type *type) {
+  switch (type->kind()) {
+  case TypeKind::Boolean:
+  case TypeKind::Integer:
+  case TypeKind::Float:
+  case TypeKind::Complex:
+  case TypeKind::None:
+  case TypeKind::Array:
+    return true;
+  case TypeKind::Tuple:
+    return std::all_of(type->elements().begin(), type->elements().end(), passesPlainly);
+  default:
+    return false;
+  }
+}
+
+ValueForm valueForm(const Type *type) {
+  if (type == types::float64())
+    return ValueForm::Float64;
+  if (type == types::int64())
+    return ValueForm::Int64;
+  return type->isArray() ? ValueForm::Array : ValueForm::Other;
+}
+
+/// Sets what the call path of `overload` needs to know of its types: whether invokePlain runs
+/// it, and the forms of its arguments and result. invoke does everything invokePlain does, and
+/// also releases unboxed strings and containers, reflects lists and sets, gives back a
+/// returned argument and keeps a generator's arguments alive.
+void describeCall(Overload &overload) {
+  const CompiledFunction &compiled = overload.compiled;
+  overload.argumentForms.clear();
+  for (const Type *type : compiled.argumentTypes)
+    overload.argumentForms.push_back(valueForm(type));
+  overload.resultForm = valueForm(compiled.returnType);
+  overload.plain =
+      compiled.argumentTypes.size() <= static_cast<size_t>(MaxFastArguments) &&
+      overload.bufferSize <= StackBufferSize &&
+      std::all_of(compiled.argumentTypes.begin(), compiled.argumentTypes.end(), passesPlainly) &&
+      !holdsLists(compiled.returnType) && !compiled.returnType->isGenerator();
+}
+
+/// Unboxes one argument of a plain call: a float or an int as they are, an array without its
+/// checks when the dispatcher found it to be of the type (`verified`), anything else through
+/// unboxValue, which converts these forms the same way.
+inline bool unboxPlainArgument(PyObject *value, ValueForm form, const Type *type, void *storage,
+                               bool verified) {
+  switch (form) {
+  case ValueForm::Float64:
+    if (PyFloat_CheckExact(value)) {
+      double real = PyFloat_AS_DOUBLE(value);
+      std::memcpy(storage, &real, sizeof(real));
+      return true;
+    }
+    break;
+  case ValueForm::Int64:
+    if (PyLong_CheckExact(value)) {
+      long long integer = PyLong_AsLongLong(value);
+      if (integer == -1 && PyErr_Occurred())
+        return false;
+      int64_t bits = integer;
+      std::memcpy(storage, &bits, sizeof(bits));
+      return true;
+    }
+    break;
+  case ValueForm::Array:
+    return unboxArray(value, type, storage, verified);
+  case ValueForm::Other:
+    break;
+  }
+  return unboxValue(value, type, storage, verified);
+}
+
+/// The call of a plain overload (describeCall): unbox into a stack buffer, call, box the result.
+/// Its arguments hold no references, so a failed unboxing leaves nothing to release.
+inline PyObject *invokePlain(DispatcherObject *self, const Overload &overload,
+                             PyObject *const *arguments) {
+  const CompiledFunction &compiled = overload.compiled;
+  size_t count = overload.argumentForms.size();
+  alignas(16) char storage[StackBufferSize];
+  void *pointers[MaxFastArguments];
+  char *cursor = storage;
+  for (size_t i = 0; i < count; ++i) {
+    pointers[i] = cursor;
+    if (!unboxPlainArgument(arguments[i], overload.argumentForms[i], compiled.argumentTypes[i],
+                            cursor, overload.exact))
+      return nullptr;
+    cursor += overload.slotSizes[i];
+  }
+  // Read before the call: compiled code may run Python that replaces this overload's code.
+  const Type *returnType = compiled.returnType;
+  ValueForm resultForm = overload.resultForm;
+  CompiledFunction::EntryPoint entry = compiled.entry;
+  int32_t status;
+  CompiledCallState &callState = enterCompiledCall();
+  if (self->nogil) {
+    Py_BEGIN_ALLOW_THREADS status = entry(pointers, cursor);
+    Py_END_ALLOW_THREADS
+  } else {
+    status = entry(pointers, cursor);
+  }
+  leaveCompiledCall(callState, status);
+  if (status != 0) {
+    raisePendingException();
+    return nullptr;
+  }
+  if (resultForm == ValueForm::Float64) {
+    double real;
+    std::memcpy(&real, cursor, sizeof(real));
+    return PyFloat_FromDouble(real);
+  }
+  if (resultForm == ValueForm::Int64) {
+    int64_t integer;
+    std::memcpy(&integer, cursor, sizeof(integer));
+    return PyLong_FromLongLong(integer);
+  }
+  return boxValue(returnType, cursor);
 }
 
 /// Binds keyword arguments and defaults into `bound` (borrowed references), Python-style. The
@@ -269,8 +413,11 @@ struct PackedArguments {
   ~PackedArguments() { Py_XDECREF(tuple); }
 };
 
-PyObject *dispatcherVectorcall(PyObject *callable, PyObject *const *arguments, size_t flags,
-                               PyObject *keywordNames) {
+/// Every call dispatcherVectorcall does not run itself: keyword arguments, defaults, `*args`,
+/// a generic dispatcher, a miss (compiled by Python), a first tier counting its calls, and
+/// overloads with references to release or containers to reflect.
+[[gnu::noinline]] PyObject *dispatchCall(PyObject *callable, PyObject *const *arguments,
+                                         size_t flags, PyObject *keywordNames) {
   auto *self = reinterpret_cast<DispatcherObject *>(callable);
   Py_ssize_t positional = PyVectorcall_NARGS(flags);
   if (self->generic) {
@@ -285,8 +432,7 @@ PyObject *dispatcherVectorcall(PyObject *callable, PyObject *const *arguments, s
   PyObject *const *actual = arguments;
   Py_ssize_t count = positional;
   PackedArguments packed;
-  if (keywordNames || positional != static_cast<Py_ssize_t>(self->parameterNames->size()) ||
-      self->starIndex >= 0 || self->keywordOnlyCount > 0) {
+  if (keywordNames || positional != self->parameterCount || !self->bindsAsGiven) {
     if (!bindArguments(self, arguments, positional, keywordNames, bound, packed.tuple))
       return nullptr;
     actual = bound.data();
@@ -328,7 +474,41 @@ PyObject *dispatcherVectorcall(PyObject *callable, PyObject *const *arguments, s
   if (overload->callsBeforeTierUp && --*overload->callsBeforeTierUp == 0 &&
       !tierUp(callable, *overload))
     return nullptr;
+  if (overload->plain)
+    return invokePlain(self, *overload, actual);
   return invoke(self, *overload, actual);
+}
+
+/// The fingerprint of an argument (typeOfValue), a float's or an array's without a call.
+inline const Type *fingerprint(PyObject *value) {
+  static const Type *const float64Type = types::float64();
+  PyTypeObject *type = Py_TYPE(value);
+  if (type == &PyFloat_Type)
+    return float64Type;
+  if (type == ndarrayType) // null until NumPy is loaded
+    return typeOfNdarray(value);
+  return typeOfValue(value);
+}
+
+/// The call path. It runs the common call itself: as many positional arguments as parameters,
+/// of types a plain overload takes (invokePlain), that code final; dispatchCall does the rest.
+PyObject *dispatcherVectorcall(PyObject *callable, PyObject *const *arguments, size_t flags,
+                               PyObject *keywordNames) {
+  auto *self = reinterpret_cast<DispatcherObject *>(callable);
+  Py_ssize_t count = PyVectorcall_NARGS(flags);
+  if (!keywordNames && count == self->parameterCount && self->bindsAsGiven &&
+      count <= MaxFastArguments) {
+    const Type *key[MaxFastArguments];
+    Py_ssize_t typed = 0;
+    while (typed < count && (key[typed] = fingerprint(arguments[typed])))
+      ++typed;
+    if (typed == count) {
+      const Overload *overload = findOverload(self, key, static_cast<size_t>(count));
+      if (overload && overload->plain && !overload->callsBeforeTierUp)
+        return invokePlain(self, *overload, arguments);
+    }
+  }
+  return dispatchCall(callable, arguments, flags, keywordNames);
 }
 
 PyObject *dispatcherNew(PyTypeObject *type, PyObject *, PyObject *) {
@@ -337,6 +517,7 @@ PyObject *dispatcherNew(PyTypeObject *type, PyObject *, PyObject *) {
     return nullptr;
   self->vectorcall = dispatcherVectorcall;
   self->overloads = new std::deque<Overload>();
+  self->lookup = new std::vector<const Overload *>();
   self->parameterNames = new std::vector<std::string>();
   self->defaults = nullptr;
   self->keywordDefaults = nullptr;
@@ -344,6 +525,8 @@ PyObject *dispatcherNew(PyTypeObject *type, PyObject *, PyObject *) {
   self->keywordOnlyCount = 0;
   self->nogil = false;
   self->generic = false;
+  self->bindsAsGiven = true;
+  self->parameterCount = 0;
   return reinterpret_cast<PyObject *>(self);
 }
 
@@ -352,6 +535,7 @@ void dispatcherDealloc(PyObject *object) {
   PyTypeObject *type = Py_TYPE(object);
   PyObject_GC_UnTrack(object);
   delete self->overloads;
+  delete self->lookup;
   delete self->parameterNames;
   Py_CLEAR(self->defaults);
   Py_CLEAR(self->keywordDefaults);
@@ -414,6 +598,8 @@ void configureDispatcher(PyObject *dispatcher, const std::vector<std::string> &n
   self->keywordOnlyCount = keywordOnlyCount;
   self->nogil = nogil;
   self->generic = generic;
+  self->bindsAsGiven = !generic && starIndex < 0 && keywordOnlyCount == 0;
+  self->parameterCount = static_cast<Py_ssize_t>(names.size());
 }
 
 void addOverload(PyObject *dispatcher, const CompiledFunction &compiled,
@@ -431,7 +617,9 @@ void addOverload(PyObject *dispatcher, const CompiledFunction &compiled,
       overload.callsBeforeTierUp = existing.callsBeforeTierUp;
   if (!overload.callsBeforeTierUp && compiled.firstTier && tierUpAfter > 0)
     overload.callsBeforeTierUp = std::make_shared<int64_t>(tierUpAfter);
+  describeCall(overload);
   self->overloads->push_back(std::move(overload));
+  self->lookup->push_back(&self->overloads->back());
 }
 
 void replaceOverloads(PyObject *dispatcher, const CompiledFunction &replaced,
@@ -441,6 +629,7 @@ void replaceOverloads(PyObject *dispatcher, const CompiledFunction &replaced,
     if (overload.compiled.entry == replaced.entry) {
       overload.compiled = compiled;
       overload.callsBeforeTierUp.reset();
+      describeCall(overload);
     }
 }
 

@@ -19,6 +19,7 @@
 #include "TypeObjects.h"
 
 #include "compiler/Compiler.h"
+#include "compiler/JobHash.h"
 #include "cpu/HostInfo.h"
 #include "cuda/CudaTarget.h"
 #include "runtime/Cfuncs.h"
@@ -683,4 +684,9 @@ NB_MODULE(_core, module) {
     info["version"] = std::string(taipanVersion());
     return info;
   });
+
+  module.def(
+      "sha256_hex",
+      [](nb::bytes data) { return sha256Hex(std::string(data.c_str(), data.size())); },
+      nb::arg("data"), "The SHA-256 of `data` in hex, as hashlib's hexdigest gives it.");
 }

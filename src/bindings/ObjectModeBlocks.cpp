@@ -51,7 +51,7 @@ struct KeptException {
 /// This thread's kept exceptions, newest last; the oldest go beyond MaxKept, and all when a
 /// call from Python returns normally.
 thread_local std::deque<KeptException> keptExceptions;
-thread_local int compiledCallDepth = 0;
+thread_local CompiledCallState callState = {0, false};
 constexpr size_t MaxKept = 32;
 
 /// Releases the references of arguments not made into an exception yet (no GIL needed).
@@ -79,6 +79,7 @@ void keepException(KeptException entry, bool holdingGil) {
         break;
       }
   keptExceptions.push_back(std::move(entry));
+  callState.mayHoldKept = true;
 }
 
 /// Makes the kept arguments into the exception (under the GIL); false when there is none.
@@ -394,12 +395,15 @@ bool objectModeExceptionText(int32_t id, const std::string &message, std::string
   return true;
 }
 
-void enterCompiledCall() { ++compiledCallDepth; }
+CompiledCallState &enterCompiledCall() {
+  CompiledCallState &state = callState;
+  ++state.depth;
+  return state;
+}
 
-void leaveCompiledCall(int32_t status) {
-  if (--compiledCallDepth > 0 || status != 0 || keptExceptions.empty())
-    return;
+void forgetKeptExceptions(CompiledCallState &state) {
   // The outermost call returned normally: what compiled code caught is over.
+  state.mayHoldKept = false;
   std::deque<KeptException> kept = std::move(keptExceptions);
   keptExceptions.clear();
   for (KeptException &entry : kept) {

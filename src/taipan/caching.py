@@ -13,8 +13,8 @@ exception class defined in a function) is not cached, and a warning says why, on
 function. A TAIPAN_CACHE_DIR that cannot be written falls back, with a warning, to the user's
 cache directory."""
 
-import ast
 import contextlib
+import marshal
 import os
 import warnings
 from collections import namedtuple
@@ -22,7 +22,10 @@ from collections import namedtuple
 from taipan import _core, config
 from taipan.errors import TaipanError, TaipanWarning
 
-_MAGIC = b"TAIPAN-CACHE-3\n"
+# A cache file: _MAGIC, the header's length (8 bytes, little-endian), the header (a dict, as
+# marshal writes it: a built-in module, so reading one imports nothing), then the blobs it lists.
+_MAGIC = b"TAIPAN-CACHE-4\n"
+_LENGTH_BYTES = 8
 CacheStats = namedtuple("CacheStats", ["cache_hits", "cache_misses"])
 
 
@@ -124,18 +127,21 @@ def _read_record(path, job_hash):
     try:
         if not data.startswith(_MAGIC):
             return None
-        header_end = data.index(b"\n", len(_MAGIC))
-        header = ast.literal_eval(data[len(_MAGIC) : header_end].decode())
-        if header.get("hash") != job_hash:
+        header_start = len(_MAGIC) + _LENGTH_BYTES
+        header_end = header_start + int.from_bytes(data[len(_MAGIC) : header_start], "little")
+        if header_end > len(data):
             return None
-        blobs, offset = {}, header_end + 1
+        header = marshal.loads(data[header_start:header_end])
+        if not isinstance(header, dict) or header.get("hash") != job_hash:
+            return None
+        blobs, offset = {}, header_end
         for name, size in header["blobs"]:
             blobs[name] = data[offset : offset + size]
             offset += size
         if offset != len(data):
             return None
         return header, blobs
-    except (ValueError, KeyError, TypeError, SyntaxError, MemoryError, RecursionError):
+    except (ValueError, KeyError, TypeError, EOFError, MemoryError, RecursionError):
         return None  # damaged: a miss, written again
 
 
@@ -145,7 +151,9 @@ def _write_record(paths, header, blobs):
     import tempfile
 
     header = dict(header, blobs=[[name, len(blob)] for name, blob in blobs.items()])
-    data = _MAGIC + repr(header).encode() + b"\n" + b"".join(blobs.values())
+    encoded = marshal.dumps(header)
+    data = _MAGIC + len(encoded).to_bytes(_LENGTH_BYTES, "little") + encoded
+    data += b"".join(blobs.values())
     for path in paths:
         directory = os.path.dirname(path)
         if not _writable(directory):
@@ -415,6 +423,8 @@ def _function_parts(py_func, parts, seen):
             if name in _global_names(py_func.__code__):
                 return False
             parts.pop()
+    if not _module_attribute_parts(names, scope, parts, seen):
+        return False
     for cell in py_func.__closure__ or ():
         try:
             value = cell.cell_contents
@@ -423,6 +433,36 @@ def _function_parts(py_func, parts, seen):
         if not _value_parts(value, parts, seen):
             return False
     return all(_value_parts(value, parts, seen) for value in py_func.__defaults__ or ())
+
+
+def _module_attribute_parts(names, scope, parts, seen):
+    """Appends the attributes the code may read of the modules among its globals
+    (``helpers.scale(x)``, ``settings.N``): a jitted function or a plain value there is covered as
+    a global is, so that changing it in its own module changes the key. Other attributes (library
+    functions, classes) are left out, as before; False when one is a tuple the key cannot cover."""
+    import types
+
+    from taipan.dispatcher import Dispatcher
+
+    modules = [
+        scope[name] for name in sorted(names) if isinstance(scope.get(name), types.ModuleType)
+    ]
+    visited = set()
+    while modules:
+        module = modules.pop()
+        if id(module) in visited:
+            continue
+        visited.add(id(module))
+        attributes = vars(module)  # not getattr: a module's __getattr__ may warn or import
+        for name in sorted(names):
+            value = attributes.get(name)
+            if isinstance(value, types.ModuleType):
+                modules.append(value)
+            elif isinstance(value, (Dispatcher, tuple, *_PLAIN)) and value is not None:
+                parts.append(("attribute", module.__name__, name))
+                if not _value_parts(value, parts, seen):
+                    return False
+    return True
 
 
 def _global_names(code):
@@ -449,14 +489,6 @@ def code_key(dispatcher, argument_types):
     job hash, after typing. parallel=True functions too, whose loop reports need typing."""
     if dispatcher.targetoptions.get("parallel"):
         return None
-    try:  # CPython's own SHA-256, without loading OpenSSL through hashlib (2 ms)
-        from _sha2 import sha256
-    except ImportError:
-        try:
-            from _sha256 import sha256
-        except ImportError:
-            from hashlib import sha256
-
     parts = [
         _host_identity(),
         sorted(dispatcher.targetoptions.items(), key=str),
@@ -464,7 +496,8 @@ def code_key(dispatcher, argument_types):
     ]
     if not _function_parts(dispatcher.py_func, parts, {id(dispatcher)}):
         return None
-    return sha256(repr(parts).encode()).hexdigest()
+    # SHA-256 by the extension: importing CPython's _sha256 takes about 0.2 ms of a first call.
+    return _core.sha256_hex(repr(parts).encode())
 
 
 def load_object_code(source, argument_types, code, entry, job_hash, **target):

@@ -96,6 +96,61 @@ def test_editing_a_callee_in_another_file_invalidates_the_caller(tmp_path):
     assert run(tmp_path)[:2] == (135.0, 1)
 
 
+ATTRIBUTE_CALLER = """
+from taipan import njit
+import callee
+
+@njit(cache=True)
+def total(n):
+    s = 0.0
+    for i in range(n):
+        s += callee.scale(i) + callee.SCALE
+    return s
+
+print(total(10), total.stats.cache_hits, total.stats.cache_misses)
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("SCALE = 2.0", "SCALE = 3.0", 165.0),
+        ("return x * SCALE", "return x * SCALE + 1.0", 120.0),
+    ],
+    ids=["constant", "function"],
+)
+def test_editing_what_the_caller_reads_through_a_module_invalidates_it(
+    tmp_path, old, new, expected
+):
+    # callee.scale(i) and callee.SCALE: attributes of a module global, which the code key
+    # (found without typing) must cover as it covers globals; a stale hit returned 110.0.
+    write_program(tmp_path, scale=2.0)
+    (tmp_path / "caller.py").write_text(ATTRIBUTE_CALLER)
+
+    def outcome():
+        env = {
+            k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")
+        }
+        env["PYTHONPATH"] = child_python_path(tmp_path)
+        output = subprocess.run(
+            [sys.executable, "caller.py"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout.split()
+        return float(output[0]), int(output[1]), int(output[2])
+
+    assert outcome() == (110.0, 0, 1)
+    assert outcome() == (110.0, 1, 0)
+    callee = tmp_path / "callee.py"
+    callee.write_text(callee.read_text().replace(old, new))
+    assert outcome() == (expected, 0, 1)
+    assert outcome() == (expected, 1, 0)
+
+
 def test_concurrent_writers_leave_a_readable_file(tmp_path):
     write_program(tmp_path)
     env = dict(os.environ, PYTHONPATH=child_python_path(tmp_path))

@@ -157,6 +157,13 @@ std::string symbolFor(const std::string &name, const std::string &digest) {
   return "taipan_" + clean + "_" + digest.substr(0, 16);
 }
 
+std::string sha256Hex(const std::string &bytes) {
+  llvm::SHA256 hasher;
+  hasher.update(llvm::StringRef(bytes));
+  std::array<uint8_t, 32> digest = hasher.final();
+  return llvm::toHex(llvm::ArrayRef<uint8_t>(digest.data(), digest.size()), true);
+}
+
 const char *taipanVersion() { return TAIPAN_VERSION; }
 
 } // namespace taipan

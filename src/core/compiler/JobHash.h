@@ -33,4 +33,8 @@ std::string jobHash(const CompileJob &job, const Target &target, const std::stri
 /// function compiles to the same symbol in any process.
 std::string symbolFor(const std::string &name, const std::string &digest);
 
+/// The SHA-256 of `bytes` in lowercase hex (as hashlib's hexdigest gives it): the disk cache's
+/// code keys, hashed without Python importing a hash module on a cached first call.
+std::string sha256Hex(const std::string &bytes);
+
 } // namespace taipan

@@ -5,6 +5,7 @@
 #include "runtime/LoadTimeSymbols.h"
 #include "runtime/Runtime.h"
 
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -15,7 +16,6 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
-#include <llvm/TargetParser/Host.h>
 #include <llvm/TargetParser/SubtargetFeature.h>
 
 #include <algorithm>
@@ -37,6 +37,34 @@ template <typename T> T check(llvm::Expected<T> value, const std::string &what) 
     fail(what, value.takeError());
   return std::move(*value);
 }
+
+/// The prefix of glibc's vector math functions (the vector function ABI's names, _ZGVdN4v_exp).
+constexpr llvm::StringLiteral VectorMathPrefix = "_ZGV";
+
+/// LLJIT's compiler of IR modules, which creates its target machine for the first module it
+/// compiles: a process that only loads cached object code never pays for it (about 0.15 ms).
+class LazyIRCompiler : public llvm::orc::IRCompileLayer::IRCompiler {
+public:
+  explicit LazyIRCompiler(llvm::orc::JITTargetMachineBuilder builder)
+      : IRCompiler(llvm::orc::irManglingOptionsFromTargetOptions(builder.getOptions())),
+        builder(std::move(builder)) {}
+
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> operator()(llvm::Module &module) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!compiler) {
+      auto machine = builder.createTargetMachine();
+      if (!machine)
+        return machine.takeError();
+      compiler = std::make_unique<llvm::orc::TMOwningSimpleCompiler>(std::move(*machine));
+    }
+    return (*compiler)(module);
+  }
+
+private:
+  llvm::orc::JITTargetMachineBuilder builder;
+  std::mutex mutex;
+  std::unique_ptr<llvm::orc::TMOwningSimpleCompiler> compiler;
+};
 } // namespace
 
 struct CpuJit::Implementation {
@@ -55,7 +83,8 @@ struct CpuJit::Implementation {
     llvm::orc::MangleAndInterner mangle(jit->getExecutionSession(), jit->getDataLayout());
     std::vector<std::string> added;
     for (const std::string &name : names) {
-      if (loadTimeSymbols.count(name) || std::find(added.begin(), added.end(), name) != added.end())
+      if (!llvm::StringRef(name).starts_with(runtime::LoadTimeSymbolPrefix) ||
+          loadTimeSymbols.count(name) || std::find(added.begin(), added.end(), name) != added.end())
         continue;
       void *address = runtime::resolveLoadTimeSymbol(name);
       if (!address)
@@ -71,16 +100,28 @@ struct CpuJit::Implementation {
     loadTimeSymbols.insert(added.begin(), added.end());
   }
 
-  /// The load-time symbols a module declares.
+  /// Loads libmvec (hostHasVectorMath) before code calling one of `names` is linked, which
+  /// the JIT's search of the process then finds: only code that calls it pays for loading it.
+  static void loadVectorMathFor(const std::vector<std::string> &names) {
+    for (const std::string &name : names)
+      if (llvm::StringRef(name).starts_with(VectorMathPrefix)) {
+        hostHasVectorMath();
+        return;
+      }
+  }
+
+  /// The load-time symbols and vector math functions a module declares.
   static std::vector<std::string> loadTimeSymbolsOf(const llvm::Module &module) {
     std::vector<std::string> names;
     for (const llvm::GlobalValue &value : module.global_values())
-      if (value.isDeclaration() && value.getName().starts_with(runtime::LoadTimeSymbolPrefix))
+      if (value.isDeclaration() && (value.getName().starts_with(runtime::LoadTimeSymbolPrefix) ||
+                                    value.getName().starts_with(VectorMathPrefix)))
         names.push_back(value.getName().str());
     return names;
   }
 
-  /// The load-time symbols object code leaves undefined (without the platform's prefix).
+  /// The load-time symbols and vector math functions object code leaves undefined (without the
+  /// platform's prefix).
   std::vector<std::string> loadTimeSymbolsOf(const llvm::MemoryBuffer &objectCode) {
     std::vector<std::string> names;
     auto object = llvm::object::ObjectFile::createObjectFile(objectCode.getMemBufferRef());
@@ -101,7 +142,7 @@ struct CpuJit::Implementation {
       if (globalPrefix && text.starts_with(llvm::StringRef(&globalPrefix, 1)))
         text = text.drop_front();
       if ((*flags & llvm::object::SymbolRef::SF_Undefined) &&
-          text.starts_with(runtime::LoadTimeSymbolPrefix))
+          (text.starts_with(runtime::LoadTimeSymbolPrefix) || text.starts_with(VectorMathPrefix)))
         names.push_back(text.str());
     }
     return names;
@@ -128,22 +169,31 @@ CpuJit::CpuJit() : implementation(std::make_unique<Implementation>()) {
   llvm::orc::JITTargetMachineBuilder machineBuilder{llvm::Triple(hostTargetTriple())};
   machineBuilder.setCPU(hostCpuName());
   llvm::SubtargetFeatures features;
-  for (const auto &feature : llvm::sys::getHostCPUFeatures())
-    features.AddFeature(feature.first(), feature.second);
+  for (const auto &[feature, present] : hostCpuFeatureFlags())
+    features.AddFeature(feature, present);
   machineBuilder.addFeatures(features.getFeatures());
   machineBuilder.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
 
   implementation->machineBuilder = machineBuilder;
   implementation->targetMachine = createTargetMachine();
+  // The data layout is the target machine's (LLJIT would make a target machine to find it),
+  // and the compiler of IR modules makes its own when it first compiles one.
   implementation->jit =
-      check(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(machineBuilder).create(),
+      check(llvm::orc::LLJITBuilder()
+                .setJITTargetMachineBuilder(machineBuilder)
+                .setDataLayout(implementation->targetMachine->createDataLayout())
+                .setCompileFunctionCreator(
+                    [](llvm::orc::JITTargetMachineBuilder builder)
+                        -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                      return std::make_unique<LazyIRCompiler>(std::move(builder));
+                    })
+                .create(),
             "cannot create the JIT");
 
   llvm::orc::JITDylib &library = implementation->jit->getMainJITDylib();
   const llvm::DataLayout &layout = implementation->jit->getDataLayout();
   // libm and libc come from the process, which the interpreter has already linked; libmvec
-  // is loaded now, before any code (compiled or cached) that calls it is linked.
-  hostHasVectorMath();
+  // is loaded before the first code that calls it is linked (loadVectorMathFor).
   library.addGenerator(check(
       llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(layout.getGlobalPrefix()),
       "cannot search the process for symbols"));
@@ -172,7 +222,9 @@ void *CpuJit::addModuleAndLookup(std::unique_ptr<llvm::Module> module,
                                  std::unique_ptr<llvm::LLVMContext> context,
                                  const std::string &symbol) {
   std::lock_guard<std::mutex> lock(implementation->mutex);
-  implementation->defineLoadTimeSymbols(Implementation::loadTimeSymbolsOf(*module));
+  std::vector<std::string> names = Implementation::loadTimeSymbolsOf(*module);
+  Implementation::loadVectorMathFor(names);
+  implementation->defineLoadTimeSymbols(names);
   llvm::orc::ThreadSafeModule safeModule(std::move(module), std::move(context));
   if (auto error = implementation->jit->addIRModule(std::move(safeModule)))
     fail("cannot add the module to the JIT", std::move(error));
@@ -188,7 +240,9 @@ void *CpuJit::lookup(const std::string &symbol) {
 void *CpuJit::addObjectAndLookup(const std::string &objectCode, const std::string &symbol) {
   std::lock_guard<std::mutex> lock(implementation->mutex);
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(objectCode, symbol);
-  implementation->defineLoadTimeSymbols(implementation->loadTimeSymbolsOf(*buffer));
+  std::vector<std::string> names = implementation->loadTimeSymbolsOf(*buffer);
+  Implementation::loadVectorMathFor(names);
+  implementation->defineLoadTimeSymbols(names);
   if (auto error = implementation->jit->addObjectFile(std::move(buffer)))
     fail("cannot add the object code to the JIT", std::move(error));
   auto address = check(implementation->jit->lookup(symbol), "cannot find " + symbol);

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace taipan {
 
@@ -10,8 +12,12 @@ namespace taipan {
 std::string llvmVersion();
 /// The host CPU as LLVM names it ("znver3", "sapphirerapids", ...).
 std::string hostCpuName();
-/// The host CPU features LLVM detected, as "+avx2,+fma,...".
+/// The host CPU features LLVM detected, as "+avx2,+fma,...". Each of these facts is read once
+/// per process: in a virtual machine every CPUID instruction is a trip to the hypervisor (about
+/// 0.1 ms for the features), which a cached function's first call would pay again.
 std::string hostCpuFeatures();
+/// The same features, each with whether the CPU has it.
+const std::vector<std::pair<std::string, bool>> &hostCpuFeatureFlags();
 /// Whether the host CPU has FMA and AVX2, which glibc's fused libm builds (the exact exp and
 /// expf variants copy them) need.
 bool hostHasFmaAndAvx2();
