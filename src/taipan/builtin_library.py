@@ -407,6 +407,9 @@ overload_method(types.List, "sort")(_list_sort)
 overload_method(types.ListType, "sort")(_list_sort)
 
 
+_INT64_MIN = -(2**63)
+_INT64_MAX = 2**63 - 1
+
 # ---------------------------------------------------------------------------------------------
 # reversed(): a range of the same items backwards; for lists, strings, uniform tuples and arrays
 # a generator reading from the last index down, which stops, as CPython's reversed iterator
@@ -417,16 +420,13 @@ def _reversed_range(sequence):
     start = sequence.start
     step = sequence.step
     count = len(sequence)
-    if count == 0:
-        return range(0)
-    # The new stop is one past the first item going backwards: start - 1 or start + 1.
-    if step > 0:
-        if start == -9223372036854775807 - 1:
-            raise OverflowError("reversed() of a range starting at the smallest int64")
-        return range(start + (count - 1) * step, start - 1, -step)
-    if start == 9223372036854775807:
-        raise OverflowError("reversed() of a range starting at the largest int64")
-    return range(start + (count - 1) * step, start + 1, -step)
+    # The reversed range ends one step past `start`, which must be an int64 (CPython's ints
+    # never wrap): refused within one step of the limits rather than wrapping around.
+    if (step > 0 and start < _INT64_MIN + step) or (step < 0 and start > _INT64_MAX + step):
+        raise OverflowError("reversed() of a range within one step of the int64 limits")
+    stop = start - step
+    first = start + (count - 1) * step if count > 0 else stop
+    return range(first, stop, -step)
 
 
 def _reversed_sequence(sequence):

@@ -321,6 +321,25 @@ def test_reversed_range(no_leak):
     assert_same(loop, 0)
 
 
+def test_reversed_range_at_the_int64_limits_raises_rather_than_wraps():
+    @njit
+    def backwards(start, stop, step):
+        return [x for x in reversed(range(start, stop, step))]
+
+    smallest, largest = -(2**63), 2**63 - 1
+    assert_same(backwards, smallest + 3, smallest + 9, 3)  # one step inside the limit
+    assert_same(backwards, largest - 3, largest - 9, -3)
+    # CPython's ints do not wrap; one step past the start would: refused, never wrong.
+    for arguments in [
+        (smallest, smallest + 3, 1),
+        (smallest + 2, smallest + 9, 3),
+        (largest, largest - 3, -1),
+        (largest - 2, largest - 9, -3),
+    ]:
+        with pytest.raises(OverflowError):
+            backwards(*arguments)
+
+
 def test_reversed_sequences(no_leak):
     @njit
     def backwards(items, text, pair, a):
