@@ -282,8 +282,8 @@ inline bool unboxPlainArgument(PyObject *value, ValueForm form, const Type *type
 
 /// The call of a plain overload (describeCall): unbox into a stack buffer, call, box the result.
 /// Its arguments hold no references, so a failed unboxing leaves nothing to release.
-inline PyObject *invokePlain(DispatcherObject *self, const Overload &overload,
-                             PyObject *const *arguments) {
+[[gnu::always_inline]] inline PyObject *
+invokePlain(DispatcherObject *self, const Overload &overload, PyObject *const *arguments) {
   const CompiledFunction &compiled = overload.compiled;
   size_t count = overload.argumentForms.size();
   alignas(16) char storage[StackBufferSize];
@@ -479,9 +479,11 @@ struct PackedArguments {
   return invoke(self, *overload, actual);
 }
 
+/// types::float64(), read once the dispatcher type exists (createDispatcherType).
+const Type *float64Type = nullptr;
+
 /// The fingerprint of an argument (typeOfValue), a float's or an array's without a call.
 inline const Type *fingerprint(PyObject *value) {
-  static const Type *const float64Type = types::float64();
   PyTypeObject *type = Py_TYPE(value);
   if (type == &PyFloat_Type)
     return float64Type;
@@ -563,6 +565,7 @@ PyMemberDef dispatcherMembers[] = {
 } // namespace
 
 PyTypeObject *createDispatcherType() {
+  float64Type = types::float64();
   static PyType_Slot slots[] = {
       {Py_tp_new, reinterpret_cast<void *>(dispatcherNew)},
       {Py_tp_dealloc, reinterpret_cast<void *>(dispatcherDealloc)},
