@@ -126,6 +126,19 @@ inline const Overload *findOverload(DispatcherObject *self, const Type *const *k
   return nullptr;
 }
 
+/// The slot of an earlier argument that is the same Python list or set as argument `index`,
+/// unboxed already, or null: such an argument shares that compiled container.
+const void *reflectedEarlier(const CompiledFunction &compiled, PyObject *const *arguments,
+                             void *const *pointers, size_t index) {
+  const Type *type = compiled.argumentTypes[index];
+  if (!reflectsIntoArgument(type))
+    return nullptr;
+  for (size_t earlier = 0; earlier < index; ++earlier)
+    if (arguments[earlier] == arguments[index] && compiled.argumentTypes[earlier] == type)
+      return pointers[earlier];
+  return nullptr;
+}
+
 PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *const *arguments) {
   const CompiledFunction &compiled = overload.compiled;
   size_t count = compiled.argumentTypes.size();
@@ -165,6 +178,15 @@ PyObject *invoke(DispatcherObject *self, const Overload &overload, PyObject *con
   for (size_t i = 0; i < count; ++i) {
     const Type *type = compiled.argumentTypes[i];
     pointers[i] = cursor;
+    if (const void *shared = reflectedEarlier(compiled, arguments, pointers, i)) {
+      // One Python object is one compiled container: f(l, l) sees its own appends through
+      // both names, as CPython and Numba do. The slot holds the block; it takes a reference.
+      std::memcpy(cursor, shared, sizeof(void *));
+      taipan_nrt_incref(*static_cast<runtime::MemInfo *const *>(shared));
+      anyLists = true;
+      cursor += overload.slotSizes[i];
+      continue;
+    }
     if (!unboxValue(arguments[i], type, cursor, overload.exact)) {
       finishLists(i, false);
       releaseArguments(i);
