@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 
-from common import LIBS, Row, fmt_time, import_line, print_table, run_snippet
+from common import LIBS, BenchError, Row, fmt_time, import_line, print_table, run_snippet
 
 TARGET_SCALAR = 0.35
 TARGET_ARRAYS = 0.4
@@ -189,9 +189,17 @@ def main(argv=None) -> list[Row]:
         args.rounds, args.repeats, args.calls, args.processes = 1, 3, 50_000, 3
 
     best: dict[str, dict[str, float]] = {lib: {} for lib in LIBS}
+    failed: dict[str, str] = {}
     for _ in range(args.rounds):  # the libraries alternate, so load shifts hit both
         for lib in LIBS:
-            for name, value in call_overhead(lib, args.calls, args.repeats).items():
+            if lib in failed:
+                continue
+            try:
+                measured = call_overhead(lib, args.calls, args.repeats)
+            except BenchError as error:  # shown in the table; the other library still runs
+                failed[lib] = str(error)
+                continue
+            for name, value in measured.items():
                 best[lib][name] = min(best[lib].get(name, value), value)
 
     folder = tempfile.mkdtemp(prefix="taipan-call-bench-")
@@ -206,10 +214,12 @@ def main(argv=None) -> list[Row]:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
+    for lib, error in failed.items():
+        best[lib] = dict.fromkeys(("scalar", "one array", "three arrays"), error)
     references = "; ".join(
         f"{name}: {fmt_time(best['taipan'][name])}"
         for name in ("math.hypot", "empty Python function")
-        if name in best["taipan"]
+        if isinstance(best["taipan"].get(name), float)
     )
     rows = [
         Row(
