@@ -438,8 +438,9 @@ def _function_parts(py_func, parts, seen):
 def _module_attribute_parts(names, scope, parts, seen):
     """Appends the attributes the code may read of the modules among its globals
     (``helpers.scale(x)``, ``settings.N``): a jitted function or a plain value there is covered as
-    a global is, so that changing it in its own module changes the key. Other attributes (library
-    functions, classes) are left out, as before; False when one is a tuple the key cannot cover."""
+    a global is, so that changing it in its own module changes the key. Functions and classes
+    (the library's) are left out; False for other data (an array, a tuple the key cannot cover),
+    which only the job hash, after typing, covers."""
     import types
 
     from taipan.dispatcher import Dispatcher
@@ -462,6 +463,8 @@ def _module_attribute_parts(names, scope, parts, seen):
                 parts.append(("attribute", module.__name__, name))
                 if not _value_parts(value, parts, seen):
                     return False
+            elif value is not None and not callable(value):
+                return False  # data the code may hold frozen (an array...): found by job hash
     return True
 
 

@@ -151,6 +151,37 @@ def test_editing_what_the_caller_reads_through_a_module_invalidates_it(
     assert outcome() == (expected, 1, 0)
 
 
+def test_an_array_read_through_a_module_is_found_by_job_hash(tmp_path):
+    # The code key cannot cover an array's values: a function reading one through a module
+    # global (tables.TABLE[i]) is typed and found by job hash, which covers them.
+    (tmp_path / "tables.py").write_text("import numpy as np\nTABLE = np.arange(4.0)\n")
+    (tmp_path / "caller.py").write_text(
+        "from taipan import njit\nimport tables\n\n"
+        "@njit(cache=True)\ndef pick(i):\n    return tables.TABLE[i]\n\n"
+        "print(pick(1), pick.stats.cache_hits, pick.stats.cache_misses)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
+    env["PYTHONPATH"] = child_python_path(tmp_path)
+
+    def outcome():
+        output = subprocess.run(
+            [sys.executable, "caller.py"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout.split()
+        return float(output[0]), int(output[1]), int(output[2])
+
+    assert outcome() == (1.0, 0, 1)
+    assert outcome() == (1.0, 1, 0)
+    (tmp_path / "tables.py").write_text("import numpy as np\nTABLE = np.arange(4.0) * 10\n")
+    assert outcome() == (10.0, 0, 1)  # a stale hit returned 1.0
+    assert outcome() == (10.0, 1, 0)
+
+
 def test_concurrent_writers_leave_a_readable_file(tmp_path):
     write_program(tmp_path)
     env = dict(os.environ, PYTHONPATH=child_python_path(tmp_path))
