@@ -495,6 +495,7 @@ def _describe_parallel_loops(dispatcher, key, level):
         for label, names in details:
             if names:
                 lines.append(f"    {label}: {', '.join(names)}")
+        lines.extend(f"    note: {note}" for note in loop["notes"])
     return "\n".join(lines)
 
 

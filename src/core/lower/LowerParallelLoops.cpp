@@ -27,6 +27,7 @@ ParallelLoopReport reportOf(const TypedFunction &function, const Stmt *loop,
   report.reason = plan.reason;
   report.privates = plan.privates;
   report.shared = plan.shared;
+  report.notes = plan.notes;
   for (const ParallelReduction &reduction : plan.reductions)
     report.reductions.push_back(reduction.variable + " (" + reductionName(reduction.kind) + ")");
   return report;

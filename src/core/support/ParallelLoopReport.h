@@ -16,6 +16,7 @@ struct ParallelLoopReport {
   std::string reason; ///< why it runs serially (empty when parallel)
   std::vector<std::string> privates, shared;
   std::vector<std::string> reductions; ///< "s (+=)", "m (min)"
+  std::vector<std::string> notes;      ///< array accesses not proven independent
 };
 
 } // namespace taipan

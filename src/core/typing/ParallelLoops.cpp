@@ -1,6 +1,7 @@
 // Planning prange loops: the variables of the loop body sorted into shared, private and
 // reduction variables, by the rules Numba's parfors follow, checked on the syntax tree.
 #include "typing/ParallelLoops.h"
+#include "typing/ArrayDependences.h"
 #include "typing/TryTyping.h"
 
 #include <algorithm>
@@ -414,6 +415,10 @@ ParallelLoopPlan planParallelLoop(const TypedFunction &function, const Stmt *loo
     if (readAfter(function, loop, name))
       return serial("variable '" + name +
                     "' is assigned in the loop and its value is read after the loop");
+  ArrayDependences arrays = findArrayDependences(function, loop);
+  if (!arrays.dependence.empty())
+    return serial(arrays.dependence);
+  plan.notes = std::move(arrays.undecided);
   for (const std::string &name : uses.reads)
     if (isVariable(name) && !uses.assigned.count(name) && name != loopVariable->name)
       plan.shared.push_back(name);

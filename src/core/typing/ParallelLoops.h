@@ -31,6 +31,8 @@ struct ParallelLoopPlan {
   /// before it is read in every iteration, and none is read after the loop.
   std::vector<std::string> privates;
   std::vector<ParallelReduction> reductions;
+  /// Array accesses whose independence the analysis could not decide (typing/ArrayDependences).
+  std::vector<std::string> notes;
 };
 
 /// Whether `loop` iterates a prange() call in a function compiled with parallel=True.
