@@ -139,6 +139,33 @@ def reads_written_first_element(a):
     return a
 
 
+def adds_previous_in_place(a):
+    for i in prange(1, a.shape[0]):
+        a[i] += a[i - 1]
+    return a
+
+
+def runs_backwards(a):
+    for i in prange(a.shape[0] - 1, 0, -1):
+        a[i] = a[i - 1] + 1
+    return a
+
+
+def record_field_from_previous(a):
+    for i in prange(1, a.shape[0]):
+        a[i]["x"] = a[i - 1]["y"] + 1
+    return a
+
+
+def even_view_reads_next_even(a):
+    evens = a[::2]
+    for i in prange(evens.shape[0] - 1):
+        evens[i] = a[2 * i + 2] + 1
+    return a
+
+
+RECORD = np.dtype([("x", np.int64), ("y", np.int64)])
+
 DEPENDENT = [
     (issue_example, (200,), "a[i - 1] (read at line"),
     (copies_previous, (np.arange(300),), "a[i - 1] (read at line"),
@@ -152,6 +179,10 @@ DEPENDENT = [
     (reads_whole_array, (np.ones(50, dtype=np.int64),), "a (read at line"),
     (same_element_every_iteration, (np.zeros(100, dtype=np.int64),), "a[0] (written at line"),
     (reads_written_first_element, (np.arange(100),), "a[0] (read at line"),
+    (adds_previous_in_place, (np.arange(100),), "a[i - 1] (read at line"),
+    (runs_backwards, (np.arange(100),), "a[i - 1] (read at line"),
+    (record_field_from_previous, (np.ones(30, RECORD),), "a[i - 1] (read at line"),
+    (even_view_reads_next_even, (np.arange(101),), "a[2*i + 2] (read at line"),
 ]
 
 
@@ -252,6 +283,19 @@ def transposed_access(a):
     return a
 
 
+def odd_view_from_even_view(a):
+    evens, odds = a[::2], a[1::2]
+    for i in prange(odds.shape[0]):
+        odds[i] = evens[i] * 3
+    return a
+
+
+def record_fields_of_own_element(a):
+    for i in prange(a.shape[0]):
+        a[i]["x"] = a[i]["y"] * 2
+    return a
+
+
 INDEPENDENT = [
     (odd_from_even, (np.arange(100),)),
     (each_row_a_recurrence, (np.arange(120).reshape(12, 10),)),
@@ -262,6 +306,8 @@ INDEPENDENT = [
     (own_row_views, (np.arange(60).reshape(6, 10),)),
     (private_scratch_array, (np.arange(50.0),)),
     (transposed_access, (np.arange(40).reshape(8, 5),)),
+    (odd_view_from_even_view, (np.arange(101),)),
+    (record_fields_of_own_element, (np.ones(30, RECORD),)),
 ]
 
 

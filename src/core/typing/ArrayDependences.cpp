@@ -74,11 +74,16 @@ using Bindings = std::map<std::string, std::vector<Binding>>;
 
 void bindTarget(const Expr *target, const Stmt *stmt, const Expr *value, bool simple,
                 Bindings &into) {
-  if (target->kind == ExprKind::Name)
+  if (target->kind == ExprKind::Name) {
     into[target->name].push_back({stmt, value, simple});
-  else if (target->kind == ExprKind::Tuple || target->kind == ExprKind::List)
-    for (const Expr *element : target->operands)
-      bindTarget(element, stmt, value, false, into);
+  } else if (target->kind == ExprKind::Tuple || target->kind == ExprKind::List) {
+    // `x, y = a[::2], a[1::2]` binds each name to its own value.
+    bool pairwise = simple && value &&
+                    (value->kind == ExprKind::Tuple || value->kind == ExprKind::List) &&
+                    value->operands.size() == target->operands.size();
+    for (size_t i = 0; i < target->operands.size(); ++i)
+      bindTarget(target->operands[i], stmt, pairwise ? value->operands[i] : value, pairwise, into);
+  }
 }
 
 void collectBindings(const std::vector<Stmt *> &block, Bindings &into);
