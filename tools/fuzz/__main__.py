@@ -1,0 +1,7 @@
+"""``python3 -m tools.fuzz``: see ``tools/fuzz/run.py``."""
+
+import sys
+
+from tools.fuzz.run import main
+
+sys.exit(main())
