@@ -5,7 +5,8 @@ the failures and print a report.
     python3 -m tools.fuzz --seed 1 --count 500 [--jobs 1] [--timeout 60] [--json out.json]
 
 ``--features`` picks the feature families and switches (default: all but the known-bug
-switches of ``program.KNOWN_BUG_SWITCHES``; ``--with-known-bugs`` adds them). The exit status
+switches of ``program.KNOWN_BUG_SWITCHES``; ``--with-known-bugs`` adds them, ``--with`` and
+``--without`` add or remove single ones). The exit status
 is 1 when a program mismatched, crashed, hung or leaked.
 """
 
@@ -126,6 +127,7 @@ def parse_features(args) -> frozenset[str]:
         features = {f.strip() for f in args.features.split(",") if f.strip()}
     if args.with_known_bugs:
         features |= set(KNOWN_BUG_SWITCHES)
+    features |= {name.strip() for name in (args.with_ or "").split(",") if name.strip()}
     for name in (args.without or "").split(","):
         features.discard(name.strip())
     unknown = features - ALL_FEATURES
@@ -142,6 +144,7 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per program")
     parser.add_argument("--features", help="comma-separated features (default: all but bugs)")
+    parser.add_argument("--with", dest="with_", help="comma-separated features to add")
     parser.add_argument("--without", help="comma-separated features to leave out")
     parser.add_argument("--with-known-bugs", action="store_true")
     parser.add_argument("--no-minimise", action="store_true")

@@ -26,6 +26,8 @@ import types
 
 import numpy as np
 
+from tools.fuzz.deviations import KNOWN_DEVIATIONS
+
 if os.environ.get("TAIPAN_FUZZ_STANDIN") == "numba":
     import numba as compiler
     from numba.core.errors import TypingError, UnsupportedError
@@ -159,24 +161,24 @@ def compare(program: dict, source: str) -> dict:
             return {"outcome": "refused", "refusal": refusal_text(actual_error)}
         if isinstance(actual_error, COMPILER_FAILURES):
             return {"outcome": "crash", "detail": f"{where}\ntaipan raised {actual_error!r}"}
-        if expected_error is not None:
-            if type(actual_error) is not type(expected_error):
-                got = repr(actual_error) if actual_error is not None else f"returned {actual!r}"
-                return {
-                    "outcome": "mismatch",
-                    "detail": f"{where}\nCPython raised {expected_error!r}, taipan {got}",
-                }
-            continue
-        if actual_error is not None:
+        if expected_error is not None and type(actual_error) is not type(expected_error):
+            got = repr(actual_error) if actual_error is not None else f"returned {actual!r}"
+            return {
+                "outcome": "mismatch",
+                "detail": f"{where}\nCPython raised {expected_error!r}, taipan {got}",
+            }
+        if expected_error is None and actual_error is not None:
             return {
                 "outcome": "mismatch",
                 "detail": f"{where}\nCPython returned {expected!r}, taipan raised {actual_error!r}",
             }
-        if not deep_same(actual, expected):
+        if expected_error is None and not deep_same(actual, expected):
             return {
                 "outcome": "mismatch",
                 "detail": f"{where}\nCPython returned {expected!r}\ntaipan returned  {actual!r}",
             }
+        # the arguments' final state, after an exception too: taipan writes reflected lists
+        # and sets back then, as they stand when the exception left the function
         for name, (after_py, after_jit) in enumerate(zip(py_args, jit_args)):
             if isinstance(after_py, (list, dict, set, np.ndarray)) and not deep_same(
                 state(after_jit), after_py
@@ -192,6 +194,9 @@ def compare(program: dict, source: str) -> dict:
 def neutralise(source: str) -> tuple[str, list[str]]:
     """``source`` with each deviation-marked right side replaced by its neutral form."""
     names = [m.group(2) for m in DEVIATION_MARK.finditer(source)]
+    unknown = set(names) - set(KNOWN_DEVIATIONS)
+    if unknown:
+        raise ValueError(f"deviation markers not in KNOWN_DEVIATIONS: {sorted(unknown)}")
     return DEVIATION_MARK.sub(lambda m: f"= {m.group(3)}", source), sorted(set(names))
 
 
