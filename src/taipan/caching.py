@@ -134,6 +134,8 @@ def _read_record(path, job_hash):
         header = marshal.loads(data[header_start:header_end])
         if not isinstance(header, dict) or header.get("hash") != job_hash:
             return None
+        if header.get("build") != list(_host_identity()):
+            return None  # another build of the compiler made it: its code may differ
         blobs, offset = {}, header_end
         for name, size in header["blobs"]:
             blobs[name] = data[offset : offset + size]
@@ -150,7 +152,11 @@ def _write_record(paths, header, blobs):
     renamed over the final one, so a reader never sees a torn file."""
     import tempfile
 
-    header = dict(header, blobs=[[name, len(blob)] for name, blob in blobs.items()])
+    header = dict(
+        header,
+        build=list(_host_identity()),
+        blobs=[[name, len(blob)] for name, blob in blobs.items()],
+    )
     encoded = marshal.dumps(header)
     data = _MAGIC + len(encoded).to_bytes(_LENGTH_BYTES, "little") + encoded
     data += b"".join(blobs.values())

@@ -267,6 +267,40 @@ def test_a_function_reading_a_global_array_is_cached_by_job_hash_only(tmp_path):
     assert len(list((tmp_path / "__pycache__").glob("arrays.lookup-*.taipan"))) == 1
 
 
+def test_code_another_build_of_the_compiler_wrote_is_a_miss(tmp_path):
+    """A rebuilt compiler of the same version may generate other code (a fixed bug): files
+    written by another build are misses, by code key and by job hash alike."""
+    (tmp_path / "arrays.py").write_text(
+        "import numpy as np\nfrom taipan import njit\nTABLE = np.arange(4.0)\n"
+        "@njit(cache=True)\ndef lookup(i):\n    return TABLE[i] * 2\n"
+        "@njit(cache=True)\ndef twice(i):\n    return i * 2\n"
+    )
+    (tmp_path / "probe.py").write_text(
+        "import sys\nfrom taipan import caching\n"
+        "if len(sys.argv) > 1:\n"
+        "    caching._host = caching._host_identity()[:-1] + (int(sys.argv[1]),)\n"
+        "import arrays\n"
+        "print(arrays.lookup(3), arrays.lookup.stats.cache_hits, arrays.twice(4),"
+        " arrays.twice.stats.cache_hits)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
+    env["PYTHONPATH"] = child_python_path(tmp_path)
+
+    def probe(*build):
+        return subprocess.run(
+            [sys.executable, "probe.py", *build],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+
+    assert probe() == ["6.0", "0", "8", "0"]
+    assert probe() == ["6.0", "1", "8", "1"]
+    assert probe("12345") == ["6.0", "0", "8", "0"]  # another build: compiled again
+
+
 def test_code_raising_a_module_level_user_exception_is_cached(tmp_path):
     write_program(tmp_path)
     assert run(tmp_path)[4] == "3 1"
