@@ -90,8 +90,12 @@ def _apply(tree, edit):
     return _Replace(node, children[detail]).visit(tree)
 
 
-def minimise(program: dict, outcome: str, timeout: float, source: str | None = None) -> str:
-    """The smallest source found that still gives ``outcome``."""
+def minimise(
+    program: dict, outcome: str, timeout: float, source: str | None = None, signature=None
+) -> str:
+    """The smallest source found that still gives ``outcome`` (and, for a mismatch, the same
+    ``signature``: what differs, so that shrinking cannot wander off to another difference,
+    such as an index left out of bounds once its ``% len(a)`` was simplified away)."""
     worker = Worker()
     started = time.monotonic()
     trials = 0
@@ -100,7 +104,8 @@ def minimise(program: dict, outcome: str, timeout: float, source: str | None = N
         nonlocal trials
         trials += 1
         candidate = dict(program, source=candidate_source, args=args)
-        return worker.run(candidate, timeout)["outcome"] == outcome
+        result = worker.run(candidate, timeout)
+        return result["outcome"] == outcome and result.get("signature") == signature
 
     source = source or program["source"]
     args = program["args"]

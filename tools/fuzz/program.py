@@ -61,6 +61,7 @@ KNOWN_BUG_SWITCHES = {
         "x ** 2 and x ** 0.5 of floats compile to x * x and sqrt(x) where CPython calls libm's "
         "pow(): one ulp apart for about 1 input in 1,000"
     ),
+    "math_hypot": "math.hypot: C's hypot() in compiled code, CPython's more accurate own one",
 }
 
 DEFAULT_FEATURES = frozenset(FAMILIES + MODIFIERS)

@@ -197,7 +197,13 @@ def main(argv=None) -> int:
 
         for program, result in failures[: args.max_minimise]:
             # a mismatch found after neutralising deviations is minimised in that form
-            small = minimise(program, result["outcome"], args.timeout, result.get("source"))
+            small = minimise(
+                program,
+                result["outcome"],
+                args.timeout,
+                result.get("source"),
+                result.get("signature"),
+            )
             minimised.append(
                 {
                     "index": program["index"],

@@ -161,21 +161,27 @@ def compare(program: dict, source: str) -> dict:
             return {"outcome": "refused", "refusal": refusal_text(actual_error)}
         if isinstance(actual_error, COMPILER_FAILURES):
             return {"outcome": "crash", "detail": f"{where}\ntaipan raised {actual_error!r}"}
+        # what differs, in a form the minimiser keeps fixed while it shrinks the program
+        signature = f"{_kind(expected, expected_error)} -> {_kind(actual, actual_error)}"
         if expected_error is not None and type(actual_error) is not type(expected_error):
             got = repr(actual_error) if actual_error is not None else f"returned {actual!r}"
             return {
                 "outcome": "mismatch",
+                "signature": signature,
                 "detail": f"{where}\nCPython raised {expected_error!r}, taipan {got}",
             }
         if expected_error is None and actual_error is not None:
             return {
                 "outcome": "mismatch",
+                "signature": signature,
                 "detail": f"{where}\nCPython returned {expected!r}, taipan raised {actual_error!r}",
             }
         if expected_error is None and not deep_same(actual, expected):
             return {
                 "outcome": "mismatch",
-                "detail": f"{where}\nCPython returned {expected!r}\ntaipan returned  {actual!r}",
+                "signature": "value differs",
+                "detail": f"{where}\nCPython returned {expected!r}\ntaipan returned  {actual!r}"
+                + _first_difference(actual, expected),
             }
         # the arguments' final state, after an exception too: taipan writes reflected lists
         # and sets back then, as they stand when the exception left the function
@@ -185,10 +191,33 @@ def compare(program: dict, source: str) -> dict:
             ):
                 return {
                     "outcome": "mismatch",
+                    "signature": f"argument {name} differs",
                     "detail": f"{where}\nargument {name} after the call: CPython "
                     f"{after_py!r}, taipan {state(after_jit)!r}",
                 }
     return {"outcome": "pass"}
+
+
+def _kind(value, error) -> str:
+    return "value" if error is None else type(error).__name__
+
+
+def _first_difference(actual, expected, path: str = "result") -> str:
+    """Where two results first differ, with both items' repr (floats to all digits)."""
+    if isinstance(expected, (tuple, list)) and isinstance(actual, (tuple, list)):
+        for i, (a, e) in enumerate(zip(actual, expected)):
+            if not deep_same(a, e):
+                return _first_difference(a, e, f"{path}[{i}]")
+    if (
+        isinstance(expected, np.ndarray)
+        and isinstance(actual, np.ndarray)
+        and (actual.shape, actual.dtype) == (expected.shape, expected.dtype)
+    ):
+        pairs = zip(actual.ravel().tolist(), expected.ravel().tolist())
+        for i, (a, e) in enumerate(pairs):
+            if not same(a, e):
+                return f"\nfirst difference: {path}.flat[{i}]: CPython {e!r}, taipan {a!r}"
+    return f"\nfirst difference: {path}: CPython {expected!r}, taipan {actual!r}"
 
 
 def neutralise(source: str) -> tuple[str, list[str]]:
