@@ -327,14 +327,20 @@ class DUFunc:
     def _dispatch(self, method, arguments, keywords, compile_arguments):
         """Runs the ufunc's `method`; when NumPy finds no loop, compiles one for the inputs
         and runs it again."""
-        target = self.ufunc if method is None else getattr(self.ufunc, method)
+        ufunc = self.ufunc
+        target = ufunc if method is None else getattr(ufunc, method)
         try:
             return target(*arguments, **keywords)
         except TypeError:
-            if self._frozen or not self._missing_loop(compile_arguments):
+            if self._frozen:
                 raise
-        self._compile_for_args(compile_arguments)
-        target = self.ufunc if method is None else getattr(self.ufunc, method)
+            if self._missing_loop(compile_arguments):
+                self._compile_for_args(compile_arguments)
+            elif self.ufunc is ufunc:
+                raise  # the ufunc called had the loop: the TypeError is of another kind
+            # else another thread added the loop after this one took the ufunc: run it again
+        ufunc = self.ufunc
+        target = ufunc if method is None else getattr(ufunc, method)
         return target(*arguments, **keywords)
 
     def _missing_loop(self, arguments):
