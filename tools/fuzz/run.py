@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import importlib.util
 import json
 import os
 import select
@@ -30,6 +31,15 @@ FAILURES = ("mismatch", "crash", "hang", "leak", "generator-bug")
 RESTART_EVERY = 300  # programs per worker process: bounds its memory
 
 
+def _taipan_directory() -> str:
+    """Where the workers import taipan from: the directory this interpreter finds it in (an
+    installed wheel, or src/ on PYTHONPATH), else this checkout's src/."""
+    spec = importlib.util.find_spec("taipan")
+    if spec is not None and spec.origin:
+        return os.path.dirname(os.path.dirname(spec.origin))
+    return os.path.join(ROOT, "src")
+
+
 class Worker:
     """One worker subprocess; ``run`` sends a program and waits for its outcome."""
 
@@ -41,7 +51,7 @@ class Worker:
         env = dict(os.environ)
         # TAIPAN_FUZZ_TAIPAN_PATH: a directory holding a snapshot of the taipan package, so a
         # long run is not disturbed by rebuilds of the shared tree
-        taipan_path = env.get("TAIPAN_FUZZ_TAIPAN_PATH", os.path.join(ROOT, "src"))
+        taipan_path = env.get("TAIPAN_FUZZ_TAIPAN_PATH") or _taipan_directory()
         env["PYTHONPATH"] = os.pathsep.join(
             [taipan_path, ROOT, *filter(None, [env.get("PYTHONPATH")])]
         )
