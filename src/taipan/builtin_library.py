@@ -420,13 +420,18 @@ def _reversed_range(sequence):
     start = sequence.start
     step = sequence.step
     count = len(sequence)
-    # The reversed range ends one step past `start`, which must be an int64 (CPython's ints
-    # never wrap): refused within one step of the limits rather than wrapping around.
-    if (step > 0 and start < _INT64_MIN + step) or (step < 0 and start > _INT64_MAX + step):
-        raise OverflowError("reversed() of a range within one step of the int64 limits")
-    stop = start - step
+    # The reversed range ends just past `start`, which must be an int64 (CPython's ints never
+    # wrap): refused only for a start at the limit itself. Loops over ranges never step past
+    # their stop (lowerFor), so a stop one item away from the limit is safe.
+    if count > 0 and ((step > 0 and start == _INT64_MIN) or (step < 0 and start == _INT64_MAX)):
+        raise OverflowError("reversed() of a range whose first item is an int64 limit")
+    # -step is no int64 for a step of -2**63; one item (or none) needs no particular step.
+    if step == _INT64_MIN and count > 1:
+        raise OverflowError("reversed() of a range stepping by -2**63")
+    back = -step if step != _INT64_MIN else 1
+    stop = start - 1 if step > 0 else start + 1
     first = start + (count - 1) * step if count > 0 else stop
-    return range(first, stop, -step)
+    return range(first, stop, back)
 
 
 def _reversed_sequence(sequence):

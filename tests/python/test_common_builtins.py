@@ -329,12 +329,15 @@ def test_reversed_range_at_the_int64_limits_raises_rather_than_wraps():
     smallest, largest = -(2**63), 2**63 - 1
     assert_same(backwards, smallest + 3, smallest + 9, 3)  # one step inside the limit
     assert_same(backwards, largest - 3, largest - 9, -3)
-    # CPython's ints do not wrap; one step past the start would: refused, never wrong.
+    assert_same(backwards, smallest + 2, smallest + 9, 3)  # loops never step past their stop
+    assert_same(backwards, largest - 2, largest - 9, -3)
+    # CPython's ints do not wrap; a stop just past a start at the limit would: refused, never
+    # wrong.
     for arguments in [
         (smallest, smallest + 3, 1),
-        (smallest + 2, smallest + 9, 3),
+        (smallest, smallest + 9, 3),
         (largest, largest - 3, -1),
-        (largest - 2, largest - 9, -3),
+        (largest, largest - 9, -3),
     ]:
         with pytest.raises(OverflowError):
             backwards(*arguments)

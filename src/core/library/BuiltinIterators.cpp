@@ -191,8 +191,13 @@ void registerBuiltinIterators(Library &library) {
         switch (call.form) {
         case LenOfArray:
           return lowering.arrayField(values[0], ArrayLayout::Shape, 0);
-        case LenOfRange:
-          return lowering.rangeLength(values[0]);
+        case LenOfRange: { // CPython's len() refuses a length above sys.maxsize likewise
+          llvm::Value *count = lowering.rangeItemCount(values[0]);
+          lowering.raiseIf(
+              lowering.irBuilder().CreateICmpSLT(count, lowering.irBuilder().getInt64(0)),
+              OverflowErrorId, "Python int too large to convert to C ssize_t");
+          return count;
+        }
         case LenOfString:
           return stringLength(lowering, asStringValue(lowering, values[0], call.argumentTypes[0]));
         case LenOfList:

@@ -158,12 +158,11 @@ llvm::Value *lowerExtreme(FunctionLowering &lowering, const LibraryCall &call,
     llvm::Value *empty = builder.CreateSelect(rising, builder.CreateICmpSGE(start, stop),
                                               builder.CreateICmpSLE(start, stop));
     lowering.raiseIf(empty, ValueErrorId, call.function->name + "() arg is an empty sequence");
-    // The last item: start + ((stop - start - sign(step)) / step) * step, the division exact
-    // toward zero as both have the step's sign.
-    llvm::Value *sign = builder.CreateSelect(rising, builder.getInt64(1), builder.getInt64(-1));
-    llvm::Value *span = builder.CreateSub(builder.CreateSub(stop, start), sign);
-    llvm::Value *last =
-        builder.CreateAdd(start, builder.CreateMul(builder.CreateSDiv(span, step), step));
+    // The last item, start + (count - 1) * step: the product may wrap (count is a uint64) but
+    // the sum, an item, is exact.
+    llvm::Value *count = lowering.rangeItemCount(arguments[0]);
+    llvm::Value *last = builder.CreateAdd(
+        start, builder.CreateMul(builder.CreateSub(count, builder.getInt64(1)), step));
     bool wantsStart = !isMax;
     return builder.CreateSelect(rising, wantsStart ? start : last, wantsStart ? last : start);
   }

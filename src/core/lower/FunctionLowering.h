@@ -251,6 +251,10 @@ public:
   void checkIterationSource(const IterationSource &source);
   llvm::Value *iterationItem(const IterationSource &source, llvm::Value *index,
                              const Type **itemType);
+  /// The number of items of a range, exact as a uint64 (above 2**63 - 1 only for ranges
+  /// spanning both signs).
+  llvm::Value *rangeItemCount(llvm::Value *range);
+  /// rangeItemCount held to 2**63 - 1, for walks counting an int64 index.
   llvm::Value *rangeLength(llvm::Value *range);
   /// Emits a loop calling `body` with each item of an iterable (range, uniform tuple, array,
   /// list), as a for loop would visit them.

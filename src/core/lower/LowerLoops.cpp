@@ -5,6 +5,8 @@
 #include "lower/LowerStrings.h"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
 
 namespace taipan {
 
@@ -259,19 +261,39 @@ llvm::Value *FunctionLowering::iterationItem(const IterationSource &source, llvm
                            builder.CreateMul(index, builder.CreateExtractValue(source.value, 2)));
 }
 
-llvm::Value *FunctionLowering::rangeLength(llvm::Value *range) {
+llvm::Value *FunctionLowering::rangeItemCount(llvm::Value *range) {
+  // stop - start (or start - stop) taken as a uint64 is exact whenever the range is non-empty,
+  // and so is the step's magnitude (2**63 for a step of -2**63): no int64 sum here can wrap.
   llvm::Value *start = builder.CreateExtractValue(range, 0);
   llvm::Value *stop = builder.CreateExtractValue(range, 1);
   llvm::Value *step = builder.CreateExtractValue(range, 2);
-  llvm::Value *zero = builder.getInt64(0);
+  llvm::Value *rising = builder.CreateICmpSGT(step, builder.getInt64(0));
+  llvm::Value *nonEmpty = builder.CreateSelect(rising, builder.CreateICmpSLT(start, stop),
+                                               builder.CreateICmpSGT(start, stop));
+  llvm::Value *distance =
+      builder.CreateSelect(rising, builder.CreateSub(stop, start), builder.CreateSub(start, stop));
+  llvm::Value *magnitude = builder.CreateSelect(rising, step, builder.CreateNeg(step));
   llvm::Value *one = builder.getInt64(1);
-  llvm::Value *up = builder.CreateSDiv(
-      builder.CreateAdd(builder.CreateSub(stop, start), builder.CreateSub(step, one)), step);
-  llvm::Value *down = builder.CreateSDiv(
-      builder.CreateSub(builder.CreateSub(start, stop), builder.CreateAdd(step, one)),
-      builder.CreateNeg(step));
-  llvm::Value *count = builder.CreateSelect(builder.CreateICmpSGT(step, zero), up, down);
-  return builder.CreateSelect(builder.CreateICmpSGT(count, zero), count, zero);
+  llvm::Value *count =
+      builder.CreateAdd(builder.CreateUDiv(builder.CreateSub(distance, one), magnitude), one);
+  return builder.CreateSelect(nonEmpty, count, builder.getInt64(0));
+}
+
+llvm::Value *FunctionLowering::rangeLength(llvm::Value *range) {
+  // Above 2**63 - 1 items (only ranges spanning both signs) no walk can reach the end anyway.
+  llvm::Value *count = rangeItemCount(range);
+  return builder.CreateSelect(builder.CreateICmpSLT(count, builder.getInt64(0)),
+                              builder.getInt64(INT64_MAX), count);
+}
+
+/// Field `index` of a range value (0 start, 1 stop, 2 step), read from the range() call that
+/// built it when there is one, so that a constant step is seen as one while lowering.
+static llvm::Value *rangeField(llvm::IRBuilder<> &builder, llvm::Value *range, unsigned index) {
+  for (auto *insert = llvm::dyn_cast<llvm::InsertValueInst>(range); insert;
+       insert = llvm::dyn_cast<llvm::InsertValueInst>(insert->getAggregateOperand()))
+    if (insert->getIndices()[0] == index)
+      return insert->getInsertedValueOperand();
+  return builder.CreateExtractValue(range, index);
 }
 
 void FunctionLowering::lowerFor(Stmt *stmt) {
@@ -322,13 +344,43 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   bool plainRange = sources.size() == 1 && !enumerated && sources[0].indexing.empty() &&
                     sources[0].type->kind() == TypeKind::Range;
   llvm::Value *first = builder.getInt64(0), *step = builder.getInt64(1), *limit = nullptr;
+  // A step other than a constant +1 or -1 could carry the value past an int64 limit after the
+  // last item (range(2**63 - 3, 2**63 - 1, 2)): such loops test in the latch whether the next
+  // value is still before the limit, i.e. whether the value is before limit - step, a
+  // difference held to the int64 limits, where no next item exists.
+  bool unitStep = false;
+  llvm::Value *nextLimit = nullptr;
   if (plainRange) {
-    first = builder.CreateExtractValue(sources[0].value, 0);
-    limit = builder.CreateExtractValue(sources[0].value, 1);
-    step = builder.CreateExtractValue(sources[0].value, 2);
+    first = rangeField(builder, sources[0].value, 0);
+    limit = rangeField(builder, sources[0].value, 1);
+    step = rangeField(builder, sources[0].value, 2);
     if (lowerUnrolledRange(stmt, first, limit, step))
       return;
+    auto *constantStep = llvm::dyn_cast<llvm::ConstantInt>(step);
+    unitStep = constantStep && (constantStep->isOne() || constantStep->isMinusOne());
+    if (!unitStep) {
+      // limit - step held to the int64 limits, as max(limit, MIN + step) - step when rising:
+      // unlike ssub.sat, LLVM's scalar evolution sees its range, so that it still proves the
+      // value cannot wrap and computes the trip count (unrolling, vectorizing).
+      llvm::Value *rising = builder.CreateICmpSGT(step, builder.getInt64(0));
+      llvm::Value *lowest = builder.CreateBinaryIntrinsic(
+          llvm::Intrinsic::smax, limit, builder.CreateAdd(builder.getInt64(INT64_MIN), step));
+      llvm::Value *highest = builder.CreateBinaryIntrinsic(
+          llvm::Intrinsic::smin, limit, builder.CreateAdd(builder.getInt64(INT64_MAX), step));
+      nextLimit = builder.CreateNSWSub(builder.CreateSelect(rising, lowest, highest), step);
+    }
   }
+  // Emits `value` before `bound` in the range's direction (a select when the step's sign is
+  // only known at run time).
+  auto before = [&](llvm::Value *value, llvm::Value *bound) -> llvm::Value * {
+    auto *constantStep = llvm::dyn_cast<llvm::ConstantInt>(step);
+    if (constantStep)
+      return constantStep->isNegative() ? builder.CreateICmpSGT(value, bound)
+                                        : builder.CreateICmpSLT(value, bound);
+    return builder.CreateSelect(builder.CreateICmpSGT(step, builder.getInt64(0)),
+                                builder.CreateICmpSLT(value, bound),
+                                builder.CreateICmpSGT(value, bound));
+  };
   llvm::AllocaInst *counter = createEntryAlloca(i64, "for.index");
   builder.CreateStore(first, counter);
   llvm::BasicBlock *header = newBlock("for.cond");
@@ -350,17 +402,14 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
       limit = builder.CreateSelect(builder.CreateICmpSLT(length, limit), length, limit);
     }
   }
-  llvm::Value *more = plainRange
-                          ? builder.CreateSelect(builder.CreateICmpSGT(step, builder.getInt64(0)),
-                                                 builder.CreateICmpSLT(index, limit),
-                                                 builder.CreateICmpSGT(index, limit))
-                          : builder.CreateICmpSLT(index, limit);
+  llvm::Value *more = plainRange ? before(index, limit) : builder.CreateICmpSLT(index, limit);
   builder.CreateCondBr(more, body, orelse);
   builder.SetInsertPoint(body);
   // Items made for this iteration (array rows) die once assigned to the target.
   size_t mark = temporaries.size();
   if (plainRange) {
-    lowerAssign(stmt->targets[0], index, types::int64());
+    // Read here, not in the header, which a latch testing its own limit goes around.
+    lowerAssign(stmt->targets[0], builder.CreateLoad(i64, counter), types::int64());
   } else if (sources.size() == 1 && !enumerated) {
     const Type *itemType;
     llvm::Value *item = iterationItem(sources[0], index, &itemType);
@@ -385,8 +434,13 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   builder.SetInsertPoint(latch);
   // No signed wrap: Python's integers do not wrap, and the flag lets LLVM prove a counter that
   // starts at 0 (or at cuda.grid()) stays non-negative, dropping negative-index wraparound.
-  builder.CreateStore(builder.CreateNSWAdd(builder.CreateLoad(i64, counter), step), counter);
-  builder.CreateBr(header);
+  // With nextLimit the sum is used only when it is before the limit, so it cannot wrap either.
+  llvm::Value *current = builder.CreateLoad(i64, counter);
+  builder.CreateStore(builder.CreateNSWAdd(current, step), counter);
+  if (nextLimit)
+    builder.CreateCondBr(before(current, nextLimit), body, orelse);
+  else
+    builder.CreateBr(header);
   lowerLoopElse(stmt->orelse, orelse, end);
 }
 
@@ -421,19 +475,22 @@ bool FunctionLowering::lowerUnrolledRange(Stmt *stmt, llvm::Value *first, llvm::
   if (!start || !stop || !stride || stride->isZero() || options.optimizationLevel == 0 ||
       options.debug)
     return false;
+  // In uint64, as rangeItemCount counts: to - from may not fit an int64, nor may -by.
   int64_t from = start->getSExtValue(), to = stop->getSExtValue(), by = stride->getSExtValue();
-  int64_t span = by > 0 ? to - from : from - to;
-  int64_t magnitude = by > 0 ? by : -by;
-  if (span > maxTrips * magnitude) // also keeps the arithmetic below far from overflow
+  bool nonEmpty = by > 0 ? from < to : from > to;
+  uint64_t span = by > 0 ? uint64_t(to) - uint64_t(from) : uint64_t(from) - uint64_t(to);
+  uint64_t magnitude = by > 0 ? uint64_t(by) : 0 - uint64_t(by);
+  uint64_t trips = nonEmpty ? (span - 1) / magnitude + 1 : 0;
+  if (trips > maxTrips)
     return false;
-  int64_t trips = span <= 0 ? 0 : (span + magnitude - 1) / magnitude;
   int bodySize = countUnrollableStatements(stmt->body, maxCopiedStatements);
-  if (bodySize < 0 || bodySize * trips > maxCopiedStatements)
+  if (bodySize < 0 || uint64_t(bodySize) * trips > maxCopiedStatements)
     return false;
   llvm::BasicBlock *end = newBlock("for.end");
-  for (int64_t trip = 0; trip < trips; ++trip) {
+  for (uint64_t trip = 0; trip < trips; ++trip) {
     llvm::BasicBlock *next = newBlock("for.next");
-    lowerAssign(stmt->targets[0], builder.getInt64(from + trip * by), types::int64());
+    lowerAssign(stmt->targets[0], builder.getInt64(uint64_t(from) + trip * uint64_t(by)),
+                types::int64());
     lowerLoopBody(stmt->body, next, end);
     builder.SetInsertPoint(next);
   }
