@@ -25,6 +25,7 @@
 #include "runtime/Cfuncs.h"
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
+#include "runtime/PythonMath.h"
 
 #include "runtime/ExceptionHandling.h"
 #include "runtime/FloatFormat.h"
@@ -427,6 +428,7 @@ NB_MODULE(_core, module) {
   runtime::setExceptionText(exceptionText);
   installStringHooks();
   runtime::setCfuncFailureSink(reportFailedCfunc);
+  runtime::setPythonVersionForMath(PY_MAJOR_VERSION, PY_MINOR_VERSION);
   defineTypeObjects(module);
   defineCudaBindings(module);
   defineCudaLinkingBindings(module);

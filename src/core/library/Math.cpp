@@ -193,6 +193,26 @@ llvm::Value *lowerSplit(FunctionLowering &lowering, const LibraryCall &call,
   return lowering.lowerTuple({first, second}, call.resultType);
 }
 
+/// math.hypot: CPython's own algorithm for a float64 (taipan_math_hypot), which rounds some
+/// results differently from C's hypot. A float32 keeps C's hypotf, and a GPU thread (without the
+/// host runtime) libdevice's hypot.
+llvm::Value *lowerHypot(FunctionLowering &lowering, const LibraryCall &call,
+                        const std::vector<llvm::Value *> &values) {
+  std::vector<llvm::Value *> xy = asResult(lowering, call, values);
+  if (call.resultType->bits() != 64 || lowering.module().target.hasThreadHierarchy())
+    return lowering.callLibm("hypot", xy, call.resultType);
+  llvm::Type *f64 = lowering.irBuilder().getDoubleTy();
+  llvm::FunctionCallee hypot =
+      lowering.module().runtimeFunction("taipan_math_hypot", f64, {f64, f64});
+  // A function of its numbers alone, as libm's: loops calling it can hoist it.
+  if (auto *declared = llvm::dyn_cast<llvm::Function>(hypot.getCallee())) {
+    declared->setDoesNotAccessMemory();
+    declared->setDoesNotThrow();
+    declared->setWillReturn();
+  }
+  return lowering.irBuilder().CreateCall(hypot, xy);
+}
+
 } // namespace
 
 void registerMathFunctions(Library &library) {
@@ -230,8 +250,17 @@ void registerMathFunctions(Library &library) {
   for (const char *name : {"isnan", "isinf", "isfinite"})
     addClassification(library, name);
   addBinary(library, "copysign", llvm::Intrinsic::copysign);
-  for (const char *name : {"atan2", "hypot", "pow", "fmod", "nextafter"})
+  for (const char *name : {"atan2", "pow", "fmod", "nextafter"})
     addBinary(library, name);
+  add(
+      library, "hypot", 2,
+      [](const LibraryCall &call) {
+        expectReals(call, 2);
+        const Type *common =
+            binaryOperandType(BinaryOp::Add, call.argumentTypes[0], call.argumentTypes[1]);
+        return realMathType(common->isInteger() ? types::float64() : common);
+      },
+      lowerHypot);
   add(
       library, "gcd", 2,
       [](const LibraryCall &call) {

@@ -386,8 +386,13 @@ void addBinaryFunctions(Library &library) {
                return integerFmod(lowering, values[0], values[1], type);
              return lowerThrough(mathFmod, lowering, values, {type, type}, type);
            });
-  for (auto [ufunc, math] : {std::pair{"arctan2", "atan2"}, std::pair{"hypot", "hypot"},
-                             std::pair{"copysign", "copysign"}}) {
+  // np.hypot is C's hypot, as NumPy's loop (math.hypot follows CPython's own algorithm).
+  addUfunc(library, "hypot", 2, promotedLoop(floatLoopType, false),
+           [](FunctionLowering &lowering, const LibraryCall &call,
+              const std::vector<llvm::Value *> &values) {
+             return lowering.callLibm("hypot", values, call.loop.output);
+           });
+  for (auto [ufunc, math] : {std::pair{"arctan2", "atan2"}, std::pair{"copysign", "copysign"}}) {
     const LibraryFunction *real = entry(library, std::string("math.") + math);
     addUfunc(library, ufunc, 2, promotedLoop(floatLoopType, false),
              [real](FunctionLowering &lowering, const LibraryCall &call,

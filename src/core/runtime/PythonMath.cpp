@@ -3,6 +3,7 @@
 
 #include "runtime/Runtime.h"
 
+#include <atomic>
 #include <complex>
 
 #include <cmath>
@@ -191,6 +192,109 @@ uint64_t taipan_round_uint_ndigits(uint64_t x, int64_t ndigits) {
   return static_cast<uint64_t>(roundToDecimalUnit(x, ndigits));
 }
 
+// math.hypot's error-free steps need every product and sum rounded on its own: no contraction
+// of a * b + c into one fma (which -ffp-contract=fast would do on an FMA-capable -march).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+namespace {
+
+/// hi + lo, exactly, with |lo| at most half an ulp of hi.
+struct DoubleLength {
+  double hi, lo;
+};
+
+/// x * y exactly: the rounded product and its rounding error (which fma computes exactly).
+DoubleLength exactProduct(double x, double y) {
+  double product = x * y;
+  return {product, std::fma(x, y, -product)};
+}
+
+/// a + b exactly, for |a| >= |b| (Dekker's fast two-sum).
+DoubleLength exactOrderedSum(double a, double b) {
+  double sum = a + b;
+  return {sum, (a - sum) + b};
+}
+
+/// Whether math.hypot rounds as CPython 3.10 and 3.11 do (they differ from 3.12 on for
+/// subnormal results only); set once from the interpreter's version.
+std::atomic<bool> hypotBefore312{false};
+
+/// CPython 3.10 and 3.11's norm when the largest value is below 2**-1024: the values divided by
+/// it, their squares summed onto 1.0 with the sum's rounding errors summed apart, times it.
+double tinyNormBefore312(double x, double y, double largest) {
+  double sum = 1.0, sumErrors = 0.0;
+  for (double value : {x, y}) {
+    double ratio = value / largest;
+    DoubleLength added = exactOrderedSum(sum, ratio * ratio);
+    sum = added.hi;
+    sumErrors += added.lo;
+  }
+  return largest * std::sqrt(sum - 1.0 + sumErrors);
+}
+
+/// sqrt(x**2 + y**2) for finite 0 <= x, y <= largest = max(x, y) > 0, rounded as CPython's
+/// vector_norm rounds it: both values scaled by the power of two that brings `largest` into
+/// [0.5, 1), the squares summed exactly onto 1.0 (which keeps the sum the larger operand of
+/// every addition) with their rounding errors summed apart, a square root, and one Newton
+/// correction from the exact residual of that root's square.
+double scaledNorm(double x, double y, double largest) {
+  int exponent;
+  std::frexp(largest, &exponent);
+  if (exponent < -1023) {
+    // 2**-exponent would overflow. CPython 3.10 and 3.11 divide by the largest value instead;
+    // 3.12 on scale the subnormals up by 1 / DBL_MIN first (exactly).
+    if (hypotBefore312.load(std::memory_order_relaxed))
+      return tinyNormBefore312(x, y, largest);
+    constexpr double smallestNormal = 0x1p-1022;
+    return smallestNormal *
+           scaledNorm(x / smallestNormal, y / smallestNormal, largest / smallestNormal);
+  }
+  double scale = std::ldexp(1.0, -exponent);
+  double sum = 1.0, productErrors = 0.0, sumErrors = 0.0;
+  for (double value : {x, y}) {
+    double scaled = value * scale; // exact: a power of two
+    DoubleLength square = exactProduct(scaled, scaled);
+    DoubleLength added = exactOrderedSum(sum, square.hi);
+    sum = added.hi;
+    productErrors += square.lo;
+    sumErrors += added.lo;
+  }
+  double root = std::sqrt(sum - 1.0 + (productErrors + sumErrors));
+  DoubleLength square = exactProduct(-root, root);
+  DoubleLength added = exactOrderedSum(sum, square.hi);
+  sum = added.hi;
+  productErrors += square.lo;
+  sumErrors += added.lo;
+  double residual = sum - 1.0 + (productErrors + sumErrors);
+  root += residual / (2.0 * root);
+  return root / scale;
+}
+
+} // namespace
+
+double taipan_math_hypot(double x, double y) {
+  x = std::fabs(x);
+  y = std::fabs(y);
+  // CPython's order: an infinity wins over a NaN, then a NaN, then a zero largest value.
+  double largest = x > y ? x : y; // a NaN is never the larger
+  if (std::isinf(x) || std::isinf(y))
+    return INFINITY;
+  if (std::isnan(x) || std::isnan(y))
+    return NAN;
+  if (largest == 0.0)
+    return 0.0;
+  return scaledNorm(x, y, largest);
+}
+
+#if !defined(__clang__) && defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+
 int32_t taipan_cmath_rect(double r, double phi, double *result) {
   if (!std::isfinite(r) || !std::isfinite(phi)) {
     if (std::isinf(r) && std::isfinite(phi) && phi != 0.0) {
@@ -351,3 +455,9 @@ int32_t taipan_cmath_unary(int32_t function, double real, double imag, double *r
   return 0;
 }
 }
+
+namespace taipan::runtime {
+void setPythonVersionForMath(int major, int minor) {
+  hypotBefore312.store(major == 3 && minor < 12, std::memory_order_relaxed);
+}
+} // namespace taipan::runtime

@@ -1,8 +1,14 @@
 // Numeric functions whose Python semantics need more than a few instructions: modular power,
-// complex power, correctly rounded round(x, n), cmath.rect's special values.
+// complex power, correctly rounded round(x, n), math.hypot, cmath.rect's special values.
 #pragma once
 
 #include <cstdint>
+
+namespace taipan::runtime {
+/// Tells math.hypot which CPython to round as (3.10 and 3.11 round some subnormal results
+/// differently from 3.12 on); the bindings call it once with the interpreter's version.
+void setPythonVersionForMath(int major, int minor);
+} // namespace taipan::runtime
 
 extern "C" {
 /// pow(base, exponent, modulus) for int64 with Python's result sign; *error set to 1 for a zero
@@ -19,6 +25,9 @@ double taipan_round_ndigits(double x, int64_t ndigits);
 int64_t taipan_round_int_ndigits(int64_t x, int64_t ndigits);
 /// The same for a uint64 (a result beyond uint64 wraps).
 uint64_t taipan_round_uint_ndigits(uint64_t x, int64_t ndigits);
+/// math.hypot(x, y) as CPython 3.10+ computes it (its own accurate algorithm, not C's hypot):
+/// an infinity beats a NaN; no overflow or underflow for huge, tiny and subnormal values.
+double taipan_math_hypot(double x, double y);
 /// cmath.rect(r, phi), including CPython's special values for infinities and NaNs. Returns
 /// ValueErrorId for CPython's domain errors, else 0.
 int32_t taipan_cmath_rect(double r, double phi, double *result);

@@ -166,6 +166,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_powmod),
       TAIPAN_SYMBOL(taipan_complex_pow),
       TAIPAN_SYMBOL(taipan_round_ndigits),
+      TAIPAN_SYMBOL(taipan_math_hypot),
       TAIPAN_SYMBOL(taipan_round_int_ndigits),
       TAIPAN_SYMBOL(taipan_round_uint_ndigits),
       TAIPAN_SYMBOL(taipan_cmath_rect),
