@@ -16,7 +16,7 @@ import sys
 CORE_RULES = {
     "support": set(),
     "runtime": set(),
-    "syntax": {"support"},
+    "syntax": {"support", "runtime"},  # runtime/PythonDialect: what the Python in use does
     "types": {"support"},
     "typing": {"support", "runtime", "syntax", "types"},
     "target": {"support"},

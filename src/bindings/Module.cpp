@@ -25,6 +25,7 @@
 #include "runtime/Cfuncs.h"
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
+#include "runtime/PythonDialect.h"
 #include "runtime/PythonMath.h"
 
 #include "runtime/ExceptionHandling.h"
@@ -428,7 +429,6 @@ NB_MODULE(_core, module) {
   runtime::setExceptionText(exceptionText);
   installStringHooks();
   runtime::setCfuncFailureSink(reportFailedCfunc);
-  runtime::setPythonVersionForMath(PY_MAJOR_VERSION, PY_MINOR_VERSION);
   defineTypeObjects(module);
   defineCudaBindings(module);
   defineCudaLinkingBindings(module);
@@ -439,6 +439,7 @@ NB_MODULE(_core, module) {
   defineObjectModeBlocks(module);
   defineJitClasses(module);
   CompilerLock::setWaitHooks(releaseGilForCompilerLock, takeGilAfterCompilerLock);
+  python::setMinorVersion(PY_MINOR_VERSION); // the Python this extension is built for
   nb::class_<PythonCompilerLock>(module, "CompilerLock")
       .def("__enter__", [](PythonCompilerLock &) { CompilerLock::acquire(); })
       .def("__exit__", [](PythonCompilerLock &, nb::args) { CompilerLock::release(); })

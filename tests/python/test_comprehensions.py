@@ -2,6 +2,8 @@
 in compiled code, compared with the interpreter (``f.py_func``): element types, filters, nested
 clauses and comprehensions, Python 3 scoping, and the constructs that stay unsupported."""
 
+import re
+
 import numpy as np
 import pytest
 from numpy_checks import no_allocation_leak
@@ -338,9 +340,9 @@ def test_min_max():
     compiled = njit(min_max)
     with no_allocation_leak():
         assert compiled(a) == min_max(a)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError) as expected:  # 3.12 words it "iterable argument is empty"
         min_max(a[:0])
-    with no_allocation_leak(), pytest.raises(ValueError, match="min\\(\\) arg is an empty"):
+    with no_allocation_leak(), pytest.raises(ValueError, match=re.escape(str(expected.value))):
         compiled(a[:0])
 
 

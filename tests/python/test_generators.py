@@ -533,11 +533,12 @@ def test_consumed_in_compiled_code(function, args):
 
 
 def test_min_of_empty_generator_raises():
-    with no_allocation_leak(), pytest.raises(ValueError, match="min\\(\\) arg is an empty"):
-        njit(consume_min_of_nothing)(0)
-    # CPython 3.12 words it "min() iterable argument is empty".
-    with pytest.raises(ValueError, match="min\\(\\) (arg is an empty|iterable argument is empty)"):
+    # In the running CPython's words ("min() iterable argument is empty" from 3.12).
+    with pytest.raises(ValueError) as expected:
         consume_min_of_nothing(0)
+    with no_allocation_leak(), pytest.raises(ValueError) as actual:
+        njit(consume_min_of_nothing)(0)
+    assert str(actual.value) == str(expected.value)
 
 
 def test_exception_propagates_through_compiled_consumer():

@@ -4,12 +4,14 @@
 
 #include "lower/FunctionLowering.h"
 #include "lower/LowerStrings.h"
+#include "runtime/PythonDialect.h"
 #include "runtime/Runtime.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
 #include "typing/OptionalTyping.h"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
 
 namespace taipan {
 namespace {
@@ -48,6 +50,50 @@ llvm::Value *lowerRange(FunctionLowering &lowering, const LibraryCall &call,
 bool isSummedByLoop(const Type *type) {
   return type->isList() || type->isSet() || type->isGenerator() ||
          (type->isArray() && type->ndim() == 1) || type->kind() == TypeKind::Range;
+}
+
+/// CPython's sum() of floats from 3.12 on is Neumaier's compensated sum: each `total + item` of
+/// two float64 values (`sum`) adds its rounding error to the compensation, when `counted` (an
+/// i1: false for the plain first addition after an int start). Items of other types (ints),
+/// and NumPy's float64 scalars (an array's items), are added plainly, as CPython does.
+llvm::Value *compensationAfter(FunctionLowering &lowering, llvm::Value *total, llvm::Value *item,
+                               llvm::Value *sum, llvm::Value *compensation, llvm::Value *counted) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::Value *totalIsLarger =
+      builder.CreateFCmpOGE(builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, total),
+                            builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, item));
+  llvm::Value *error =
+      builder.CreateSelect(totalIsLarger, builder.CreateFAdd(builder.CreateFSub(total, sum), item),
+                           builder.CreateFAdd(builder.CreateFSub(item, sum), total));
+  return builder.CreateSelect(counted, builder.CreateFAdd(compensation, error), compensation);
+}
+
+llvm::Value *addCompensated(FunctionLowering &lowering, llvm::Value *total, llvm::Value *item,
+                            llvm::AllocaInst *compensation, llvm::Value *counted) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::Value *sum = builder.CreateFAdd(total, item);
+  llvm::Value *kept = builder.CreateLoad(builder.getDoubleTy(), compensation);
+  builder.CreateStore(compensationAfter(lowering, total, item, sum, kept, counted), compensation);
+  return sum;
+}
+
+/// The compensated sum's result: the compensation added when it is non-zero and finite (it
+/// keeps -0.0's sign and never turns an infinite sum into a NaN).
+llvm::Value *finishCompensated(FunctionLowering &lowering, llvm::Value *total,
+                               llvm::Value *compensation) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::Value *finite =
+      builder.CreateFCmpOLT(builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, compensation),
+                            llvm::ConstantFP::getInfinity(builder.getDoubleTy()));
+  llvm::Value *used = builder.CreateAnd(
+      finite, builder.CreateFCmpUNE(compensation, llvm::ConstantFP::get(builder.getDoubleTy(), 0)));
+  return builder.CreateSelect(used, builder.CreateFAdd(total, compensation), total);
+}
+
+/// Whether sum() of `iterable`'s items of `itemType` into a `resultType` total compensates.
+bool sumCompensates(const Type *iterable, const Type *itemType, const Type *resultType) {
+  return python::sumCompensatesFloats() && resultType == types::float64() &&
+         itemType == types::float64() && !iterable->isArray();
 }
 
 /// enumerate() and zip(): iterated by a for loop over arrays or ranges, their arguments are
@@ -162,6 +208,39 @@ void registerBuiltinIterators(Library &library) {
           return types::range();
         },
         lowerRange);
+  // The steps of a consumed generator expression's compensated sum (syntax/Comprehensions):
+  // whether the start is a float (then the first addition counts), the compensation after
+  // `total + item`, and the total with its compensation.
+  library.add(
+      "taipan.sum_counts", {{"", false}}, [](const LibraryCall &) { return types::boolean(); },
+      [](FunctionLowering &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &) {
+        return static_cast<llvm::Value *>(
+            lowering.irBuilder().getInt1(call.argumentTypes[0] == types::float64()));
+      });
+  library.add(
+      "taipan.sum_compensation", {{"", false}, {"", false}, {"", false}, {"", false}},
+      [](const LibraryCall &) { return types::float64(); },
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) {
+        llvm::Value *compensation =
+            lowering.castValue(values[1], call.argumentTypes[1], types::float64());
+        if (call.argumentTypes[0] != types::float64() || call.argumentTypes[2] != types::float64())
+          return compensation; // an int total or item is added plainly
+        llvm::Value *sum = lowering.irBuilder().CreateFAdd(values[0], values[2]);
+        return compensationAfter(lowering, values[0], values[2], sum, compensation,
+                                 lowering.truthValue(values[3], call.argumentTypes[3]));
+      });
+  library.add(
+      "taipan.sum_finish", {{"", false}, {"", false}},
+      [](const LibraryCall &call) { return call.argumentTypes[0]; },
+      [](FunctionLowering &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &values) {
+        if (call.argumentTypes[0] != types::float64())
+          return values[0];
+        return finishCompensated(
+            lowering, values[0],
+            lowering.castValue(values[1], call.argumentTypes[1], types::float64()));
+      });
   addInStepIterator(library, "enumerate");
   addInStepIterator(library, "zip");
   library.add(
@@ -306,27 +385,68 @@ void registerBuiltinIterators(Library &library) {
           llvm::AllocaInst *total =
               lowering.createEntryAlloca(valueType(lowering.llvmContext(), call.resultType), "sum");
           builder.CreateStore(lowering.castValue(start, startType, call.resultType), total);
+          // From 3.12 a float total compensates its rounding; after an int start, CPython adds
+          // the first float plainly (in its loop over ints), then compensates (`compensating`).
+          const Type *item = tupleType->isGenerator() ? tupleType->yieldType()
+                             : tupleType->isSet()     ? tupleType->keyType()
+                             : tupleType->isList()    ? tupleType->itemType()
+                                                      : nullptr;
+          llvm::AllocaInst *compensation = nullptr, *compensating = nullptr;
+          if (sumCompensates(tupleType, item, call.resultType)) {
+            compensation = lowering.createEntryAlloca(builder.getDoubleTy(), "sum.compensation");
+            builder.CreateStore(llvm::ConstantFP::get(builder.getDoubleTy(), 0.0), compensation);
+            compensating = lowering.createEntryAlloca(builder.getInt1Ty(), "sum.compensating");
+            builder.CreateStore(builder.getInt1(startType == types::float64()), compensating);
+          }
           if (tupleType->isList() ? tupleType->itemType() != nullptr
                                   : !tupleType->isSet() || tupleType->keyType())
             lowering.forEachItem(values[0], tupleType, [&](llvm::Value *item, const Type *type) {
               llvm::Value *current = builder.CreateLoad(total->getAllocatedType(), total);
-              builder.CreateStore(lowering.lowerBinary(BinaryOp::Add, current, call.resultType,
-                                                       item, type, call.resultType),
-                                  total);
+              llvm::Value *next =
+                  compensation
+                      ? addCompensated(lowering, current, item, compensation,
+                                       builder.CreateLoad(builder.getInt1Ty(), compensating))
+                      : lowering.lowerBinary(BinaryOp::Add, current, call.resultType, item, type,
+                                             call.resultType);
+              if (compensating)
+                builder.CreateStore(builder.getInt1(true), compensating);
+              builder.CreateStore(next, total);
             });
-          return static_cast<llvm::Value *>(builder.CreateLoad(total->getAllocatedType(), total));
+          llvm::Value *sum = builder.CreateLoad(total->getAllocatedType(), total);
+          if (compensation)
+            sum = finishCompensated(lowering, sum,
+                                    builder.CreateLoad(builder.getDoubleTy(), compensation));
+          return sum;
         }
         llvm::Value *total = start;
         const Type *totalType = startType;
+        // A float item onto a float total compensates from 3.12 (addCompensated), except the
+        // first float addition after an int start, which CPython's loop over ints makes.
+        llvm::AllocaInst *compensation = nullptr;
+        bool compensating = startType == types::float64();
         for (size_t i = 0; i < tupleType->elements().size(); ++i) {
           const Type *elementType = tupleType->elements()[i];
           const Type *next = binaryResultType(BinaryOp::Add, totalType, elementType);
-          total = lowering.lowerBinary(
-              BinaryOp::Add, total, totalType,
-              lowering.tupleElement(values[0], tupleType, static_cast<unsigned>(i)), elementType,
-              next);
+          llvm::Value *element =
+              lowering.tupleElement(values[0], tupleType, static_cast<unsigned>(i));
+          if (python::sumCompensatesFloats() && totalType == types::float64() &&
+              elementType == types::float64()) {
+            if (!compensation) {
+              compensation = lowering.createEntryAlloca(builder.getDoubleTy(), "sum.compensation");
+              builder.CreateStore(llvm::ConstantFP::get(builder.getDoubleTy(), 0.0), compensation);
+            }
+            total = addCompensated(lowering, total, element, compensation,
+                                   builder.getInt1(compensating));
+          } else {
+            total =
+                lowering.lowerBinary(BinaryOp::Add, total, totalType, element, elementType, next);
+          }
+          compensating = compensating || next == types::float64();
           totalType = next;
         }
+        if (compensation)
+          total = finishCompensated(lowering, total,
+                                    builder.CreateLoad(builder.getDoubleTy(), compensation));
         return lowering.castValue(total, totalType, call.resultType);
       });
 }

@@ -4,6 +4,7 @@
 
 #include "lower/FunctionLowering.h"
 #include "lower/LowerStrings.h"
+#include "runtime/PythonDialect.h"
 #include "runtime/Runtime.h"
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
@@ -132,7 +133,7 @@ llvm::Value *lowerExtreme(FunctionLowering &lowering, const LibraryCall &call,
     llvm::BasicBlock *done = lowering.newBlock("extreme.done");
     llvm::BasicBlock *start = builder.GetInsertBlock();
     builder.SetInsertPoint(empty);
-    lowering.emitRaise(ValueErrorId, call.function->name + "() arg is an empty sequence");
+    lowering.emitRaise(ValueErrorId, python::emptyExtremumMessage(call.function->name));
     builder.SetInsertPoint(start);
     llvm::AllocaInst *best =
         lowering.createEntryAlloca(valueType(lowering.llvmContext(), result), "extreme.best");
@@ -157,7 +158,7 @@ llvm::Value *lowerExtreme(FunctionLowering &lowering, const LibraryCall &call,
     llvm::Value *rising = builder.CreateICmpSGT(step, builder.getInt64(0));
     llvm::Value *empty = builder.CreateSelect(rising, builder.CreateICmpSGE(start, stop),
                                               builder.CreateICmpSLE(start, stop));
-    lowering.raiseIf(empty, ValueErrorId, call.function->name + "() arg is an empty sequence");
+    lowering.raiseIf(empty, ValueErrorId, python::emptyExtremumMessage(call.function->name));
     // The last item, start + (count - 1) * step: the product may wrap (count is a uint64) but
     // the sum, an item, is exact.
     llvm::Value *count = lowering.rangeItemCount(arguments[0]);

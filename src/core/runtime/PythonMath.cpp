@@ -1,6 +1,7 @@
 // Python-exact numerics for compiled code (see PythonMath.h).
 #include "runtime/PythonMath.h"
 
+#include "runtime/PythonDialect.h"
 #include "runtime/Runtime.h"
 
 #include <atomic>
@@ -220,10 +221,6 @@ DoubleLength exactOrderedSum(double a, double b) {
   return {sum, (a - sum) + b};
 }
 
-/// Whether math.hypot rounds as CPython 3.10 and 3.11 do (they differ from 3.12 on for
-/// subnormal results only); set once from the interpreter's version.
-std::atomic<bool> hypotBefore312{false};
-
 /// CPython 3.10 and 3.11's norm when the largest value is below 2**-1024: the values divided by
 /// it, their squares summed onto 1.0 with the sum's rounding errors summed apart, times it.
 double tinyNormBefore312(double x, double y, double largest) {
@@ -248,7 +245,7 @@ double scaledNorm(double x, double y, double largest) {
   if (exponent < -1023) {
     // 2**-exponent would overflow. CPython 3.10 and 3.11 divide by the largest value instead;
     // 3.12 on scale the subnormals up by 1 / DBL_MIN first (exactly).
-    if (hypotBefore312.load(std::memory_order_relaxed))
+    if (taipan::python::minorVersion() < 12)
       return tinyNormBefore312(x, y, largest);
     constexpr double smallestNormal = 0x1p-1022;
     return smallestNormal *
@@ -455,9 +452,3 @@ int32_t taipan_cmath_unary(int32_t function, double real, double imag, double *r
   return 0;
 }
 }
-
-namespace taipan::runtime {
-void setPythonVersionForMath(int major, int minor) {
-  hypotBefore312.store(major == 3 && minor < 12, std::memory_order_relaxed);
-}
-} // namespace taipan::runtime

@@ -4,12 +4,6 @@
 
 #include <cstdint>
 
-namespace taipan::runtime {
-/// Tells math.hypot which CPython to round as (3.10 and 3.11 round some subnormal results
-/// differently from 3.12 on); the bindings call it once with the interpreter's version.
-void setPythonVersionForMath(int major, int minor);
-} // namespace taipan::runtime
-
 extern "C" {
 /// pow(base, exponent, modulus) for int64 with Python's result sign; *error set to 1 for a zero
 /// modulus and 2 for a negative exponent without a modular inverse (ValueError).

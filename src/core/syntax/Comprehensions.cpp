@@ -2,6 +2,8 @@
 // comprehension's list, or a consumed generator expression's sum/any/all/min/max.
 #include "syntax/Comprehensions.h"
 
+#include "runtime/PythonDialect.h"
+
 namespace taipan {
 namespace {
 
@@ -105,11 +107,50 @@ Expr *buildComprehension(FunctionSource &source, SourceLocation where, const std
     break;
   }
   case Accumulation::Sum: {
+    Expr *first = start ? start : nodes.constantNode(Constant::Kind::Int, 0, where);
+    if (!python::sumCompensatesFloats()) {
+      statements.push_back(nodes.assignNode(result, first, where));
+      Expr *sum = source.newExpr(ExprKind::BinOp, at);
+      sum->binaryOp = BinaryOp::Add;
+      sum->operands = {nodes.nameNode(result, at), element};
+      body.push_back(nodes.assignNode(result, sum, at));
+      break;
+    }
+    // From 3.12, CPython's compensated float sum (library/BuiltinIterators):
+    //   result.start = start; result = result.start; result.compensation = 0.0
+    //   result.counting = $taipan.sum_counts(result.start)      (a float start counts)
+    //   for ...: result.item = element
+    //            result.compensation = $taipan.sum_compensation(result, result.compensation,
+    //                                                           result.item, result.counting)
+    //            result.counting = True; result = result + result.item
+    //   result = $taipan.sum_finish(result, result.compensation)
+    std::string startName = result + ".start", compensation = result + ".compensation",
+                counting = result + ".counting";
+    auto call = [&](const char *callee, std::vector<Expr *> arguments, SourceLocation location) {
+      Expr *expr = source.newExpr(ExprKind::Call, location);
+      expr->operands = {nodes.nameNode(callee, location)};
+      expr->operands.insert(expr->operands.end(), arguments.begin(), arguments.end());
+      return expr;
+    };
+    Expr *zero = nodes.constantNode(Constant::Kind::Float, 0, where);
+    zero->constant.floatValue = 0.0;
+    statements.push_back(nodes.assignNode(startName, first, where));
+    statements.push_back(nodes.assignNode(result, nodes.nameNode(startName, where), where));
+    statements.push_back(nodes.assignNode(compensation, zero, where));
     statements.push_back(nodes.assignNode(
-        result, start ? start : nodes.constantNode(Constant::Kind::Int, 0, where), where));
+        counting, call("$taipan.sum_counts", {nodes.nameNode(startName, where)}, where), where));
+    body.push_back(nodes.assignNode(item, element, at));
+    body.push_back(
+        nodes.assignNode(compensation,
+                         call("$taipan.sum_compensation",
+                              {nodes.nameNode(result, at), nodes.nameNode(compensation, at),
+                               nodes.nameNode(item, at), nodes.nameNode(counting, at)},
+                              at),
+                         at));
+    body.push_back(nodes.assignNode(counting, nodes.constantNode(Constant::Kind::Bool, 1, at), at));
     Expr *sum = source.newExpr(ExprKind::BinOp, at);
     sum->binaryOp = BinaryOp::Add;
-    sum->operands = {nodes.nameNode(result, at), element};
+    sum->operands = {nodes.nameNode(result, at), nodes.nameNode(item, at)};
     body.push_back(nodes.assignNode(result, sum, at));
     break;
   }
@@ -159,12 +200,18 @@ Expr *buildComprehension(FunctionSource &source, SourceLocation where, const std
     }
   }
   statements.insert(statements.end(), body.begin(), body.end());
+  if (accumulation == Accumulation::Sum && python::sumCompensatesFloats()) {
+    Expr *finish = source.newExpr(ExprKind::Call, where);
+    finish->operands = {nodes.nameNode("$taipan.sum_finish", where), nodes.nameNode(result, where),
+                        nodes.nameNode(result + ".compensation", where)};
+    statements.push_back(nodes.assignNode(result, finish, where));
+  }
   if (accumulation == Accumulation::Min || accumulation == Accumulation::Max) {
     Stmt *raise = source.newStmt(StmtKind::Raise, where);
     Expr *message = source.newExpr(ExprKind::Constant, where);
     message->constant.kind = Constant::Kind::String;
-    message->constant.text = std::string(accumulation == Accumulation::Min ? "min" : "max") +
-                             "() arg is an empty sequence";
+    message->constant.text =
+        python::emptyExtremumMessage(accumulation == Accumulation::Min ? "min" : "max");
     raise->value = source.newExpr(ExprKind::Call, where);
     raise->value->operands = {nodes.nameNode("ValueError", where), message};
     statements.push_back(nodes.ifNode(nodes.notNode(nodes.nameNode(seen, where)), {raise}));
