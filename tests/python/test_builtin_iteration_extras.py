@@ -123,8 +123,9 @@ def test_min_and_max_of_a_range(step):
         for stop in range(-6, 7):
             try:
                 expected = range_extremes.py_func(start, stop, step)
-            except ValueError:
-                with pytest.raises(ValueError, match="empty sequence"):
+            except ValueError as error:  # in the running CPython's words (changed in 3.12)
+                with pytest.raises(ValueError) as raised:
                     range_extremes(start, stop, step)
+                assert str(raised.value) == str(error)
                 continue
             assert range_extremes(start, stop, step) == expected
