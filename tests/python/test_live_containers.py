@@ -384,3 +384,46 @@ def test_empty_containers_need_no_item_type_for_their_size():
     assert njit(sizes)() == sizes()
     with pytest.raises(TypingError, match="Cannot infer the type of variable 'items'"):
         njit(returned_untyped)()
+
+
+def continue_from_for_else(s):
+    found = 0
+    for i in range(6):
+        for j in range(sum(s) * i % 3):  # sum(s) walks a list made of the set's keys
+            found += j
+        else:  # noqa: PLW0120 - the else's jump is what is tested
+            continue
+    return found
+
+
+def break_from_for_else(s):
+    found = 0
+    for i in range(6):
+        for j in sorted(s):
+            found += j
+        else:  # noqa: PLW0120 - the else's jump is what is tested
+            break
+    return found
+
+
+def break_under_a_test_that_made_a_list(items):
+    total = 0
+    for x in items:
+        if len(sorted(items)) > x:
+            break
+        total += x
+    return total
+
+
+@pytest.mark.parametrize(
+    "function, argument",
+    [
+        (continue_from_for_else, {2, 13, 23}),
+        (break_from_for_else, {4, 5}),
+        (break_under_a_test_that_made_a_list, [5, 1, 9]),
+    ],
+)
+def test_break_and_continue_release_what_unfinished_statements_made(function, argument):
+    # Found by tools/fuzz (seed 2026, program 84008): a continue in a for-else's else left the
+    # inner loop's list of set keys alive.
+    check_with_mutations(function, argument)

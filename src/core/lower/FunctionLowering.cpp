@@ -339,9 +339,11 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
     lowerFor(stmt);
     break;
   case StmtKind::Break:
+    releaseTemporariesOnJump(loops.back().temporaryMark);
     leaveByJump(loops.back().breakTarget);
     break;
   case StmtKind::Continue:
+    releaseTemporariesOnJump(loops.back().temporaryMark);
     leaveByJump(loops.back().continueTarget);
     break;
   case StmtKind::Try:

@@ -84,6 +84,9 @@ private:
   struct LoopTargets {
     llvm::BasicBlock *continueTarget;
     llvm::BasicBlock *breakTarget;
+    /// The temporaries pending when the body began: a break or continue releases those made
+    /// since (by the statements it leaves unfinished, a for-else's loop included).
+    size_t temporaryMark;
   };
 
   ModuleLowering &moduleLowering;
@@ -381,6 +384,10 @@ public:
   llvm::Value *takeOwnership(llvm::Value *value, const Type *type);
   /// Drops the temporaries made since `mark`.
   void releaseTemporaries(size_t mark);
+  /// On a path that jumps out of the statements holding them (break, continue): releases the
+  /// temporaries above `mark` and empties their slots, leaving the statements' own releases
+  /// for their other paths.
+  void releaseTemporariesOnJump(size_t mark);
   /// A free temporary slot (null at this point of the function), made on first need.
   unsigned acquireTemporarySlot();
   /// Forgets a temporary's slots (storing null) and frees them for later temporaries.

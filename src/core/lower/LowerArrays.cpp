@@ -130,6 +130,14 @@ void FunctionLowering::releaseTemporaries(size_t mark) {
   temporaries.resize(mark);
 }
 
+void FunctionLowering::releaseTemporariesOnJump(size_t mark) {
+  for (size_t i = mark; i < temporaries.size(); ++i)
+    for (unsigned slot : temporaries[i].slots) {
+      decrefBlock(builder.CreateLoad(builder.getPtrTy(), temporarySlots[slot]));
+      builder.CreateStore(llvm::ConstantPointerNull::get(builder.getPtrTy()), temporarySlots[slot]);
+    }
+}
+
 // ---- the array value ------------------------------------------------------------------------
 
 llvm::Value *FunctionLowering::arrayField(llvm::Value *array, ArrayLayout::Field field,

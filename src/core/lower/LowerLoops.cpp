@@ -12,7 +12,7 @@ namespace taipan {
 
 void FunctionLowering::lowerLoopBody(const std::vector<Stmt *> &body, llvm::BasicBlock *next,
                                      llvm::BasicBlock *end) {
-  loops.push_back({next, end});
+  loops.push_back({next, end, temporaries.size()});
   lowerBlock(body);
   loops.pop_back();
   if (!builder.GetInsertBlock()->getTerminator())
