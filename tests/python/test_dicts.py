@@ -437,7 +437,9 @@ def test_empty_dict_never_typed_is_a_typing_error():
         d = {}
         return d[1]
 
-    with pytest.raises(TypingError, match="cannot determine the type|Cannot infer the type of variable .d."):
+    with pytest.raises(
+        TypingError, match="cannot determine the type|Cannot infer the type of variable .d."
+    ):
         njit(size)()
 
 
