@@ -56,9 +56,28 @@ def write_program(directory, scale=2.0):
     (directory / "caller.py").write_text(CALLER)
 
 
-def run(directory, **environment):
+def child_environment(directory, **environment):
+    """A child's environment: taipan and `directory` on its path, the cache in __pycache__."""
     env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
     env.update(PYTHONPATH=child_python_path(directory), **environment)
+    return env
+
+
+def script_words(directory, script, *arguments):
+    """What `script` of `directory`, run in a fresh process, prints, split into words."""
+    return subprocess.run(
+        [sys.executable, script, *arguments],
+        cwd=directory,
+        env=child_environment(directory),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout.split()
+
+
+def run(directory, **environment):
+    env = child_environment(directory, **environment)
     result = subprocess.run(
         [sys.executable, str(directory / "caller.py")],
         cwd=directory,
@@ -128,19 +147,7 @@ def test_editing_what_the_caller_reads_through_a_module_invalidates_it(
     (tmp_path / "caller.py").write_text(ATTRIBUTE_CALLER)
 
     def outcome():
-        env = {
-            k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")
-        }
-        env["PYTHONPATH"] = child_python_path(tmp_path)
-        output = subprocess.run(
-            [sys.executable, "caller.py"],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=True,
-        ).stdout.split()
+        output = script_words(tmp_path, "caller.py")
         return float(output[0]), int(output[1]), int(output[2])
 
     assert outcome() == (110.0, 0, 1)
@@ -160,19 +167,9 @@ def test_an_array_read_through_a_module_is_found_by_job_hash(tmp_path):
         "@njit(cache=True)\ndef pick(i):\n    return tables.TABLE[i]\n\n"
         "print(pick(1), pick.stats.cache_hits, pick.stats.cache_misses)\n"
     )
-    env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
-    env["PYTHONPATH"] = child_python_path(tmp_path)
 
     def outcome():
-        output = subprocess.run(
-            [sys.executable, "caller.py"],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=True,
-        ).stdout.split()
+        output = script_words(tmp_path, "caller.py")
         return float(output[0]), int(output[1]), int(output[2])
 
     assert outcome() == (1.0, 0, 1)
@@ -249,21 +246,8 @@ def test_a_function_reading_a_global_array_is_cached_by_job_hash_only(tmp_path):
     (tmp_path / "probe.py").write_text(
         "import arrays\nprint(arrays.lookup(3), arrays.lookup.stats.cache_hits)\n"
     )
-    env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
-    env["PYTHONPATH"] = child_python_path(tmp_path)
-
-    def probe():
-        return subprocess.run(
-            [sys.executable, "probe.py"],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
-
-    assert probe() == ["6.0", "0"]
-    assert probe() == ["6.0", "1"]
+    assert script_words(tmp_path, "probe.py") == ["6.0", "0"]
+    assert script_words(tmp_path, "probe.py") == ["6.0", "1"]
     assert len(list((tmp_path / "__pycache__").glob("arrays.lookup-*.taipan"))) == 1
 
 
@@ -283,18 +267,9 @@ def test_code_another_build_of_the_compiler_wrote_is_a_miss(tmp_path):
         "print(arrays.lookup(3), arrays.lookup.stats.cache_hits, arrays.twice(4),"
         " arrays.twice.stats.cache_hits)\n"
     )
-    env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
-    env["PYTHONPATH"] = child_python_path(tmp_path)
 
     def probe(*build):
-        return subprocess.run(
-            [sys.executable, "probe.py", *build],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
+        return script_words(tmp_path, "probe.py", *build)
 
     assert probe() == ["6.0", "0", "8", "0"]
     assert probe() == ["6.0", "1", "8", "1"]
