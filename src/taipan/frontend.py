@@ -8,8 +8,10 @@ import gc
 import linecache
 import sys
 
-from taipan import _core
+from taipan import _core, source_texts
 from taipan.errors import UnsupportedError
+from taipan.objmode_blocks import rewrite_objmode_blocks
+from taipan.source_texts import FUTURE_FLAGS
 
 _CO_NESTED = 0x10
 _CO_VARARGS = 0x04
@@ -19,18 +21,6 @@ _FILE_CACHE_SIZE = 8
 _DEEP_TREE_RECURSION_LIMIT = 20_000
 # filename -> (lines, {first line: [(node, enclosing class name)]}, names imports bind)
 _file_definitions = {}
-
-
-def _future_flags():
-    import __future__
-
-    flags = 0
-    for name in __future__.all_feature_names:
-        flags |= getattr(__future__, name).compiler_flag
-    return flags
-
-
-_FUTURE_FLAGS = _future_flags()
 
 
 def _first_line(node):
@@ -287,7 +277,7 @@ def _compiled_alone(node, class_name, imports, code, source=None):
 def _compile_tree(module, code):
     """Compiles ``module`` as Python compiled the code's text (same future imports); None if it
     does not compile."""
-    flags = code.co_flags & _FUTURE_FLAGS
+    flags = code.co_flags & FUTURE_FLAGS
     try:
         return compile(module, code.co_filename, "exec", flags=flags, dont_inherit=True)
     except RecursionError:
@@ -396,8 +386,6 @@ def _source_texts(code, module_globals):
     linecache holds now (the text seen when the module ran, or registered by a notebook or the
     REPL), the file as it is now, and the ``python -c`` program. Lazily: the linecache text is
     kept (not checked against the file) while it proves right."""
-    from taipan import source_texts
-
     compiled_from = source_texts.lines_of(code)
     if compiled_from is not None:
         yield "the text compiled by exec, eval or compile", compiled_from
@@ -499,8 +487,6 @@ def read_function(py_func, options):
     first_line = code.co_firstlineno
     with _garbage_collection_paused():
         lines, node = _verified_source(py_func)
-        from taipan.objmode_blocks import rewrite_objmode_blocks
-
         node = rewrite_objmode_blocks(py_func, node, lines, options)
         definition_lines = lines[first_line - 1 : node.end_lineno]
         return _core.read_function(

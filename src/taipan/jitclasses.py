@@ -19,6 +19,7 @@ import inspect
 
 from taipan import _core, types
 from taipan.errors import TypingError, UnsupportedError
+from taipan.types import ClassType
 
 __all__ = ["ClassType", "JitClassType", "jitclass"]
 
@@ -62,33 +63,6 @@ _PYTHON_TYPES = {
     bool: "boolean",
     complex: "complex128",
 }
-
-
-class ClassType:
-    """Numba's ``ClassType``: what ``Point.class_type`` is. ``instance_type`` is the type of
-    instances (for signatures, ``typeof`` and other classes' fields), ``class_def`` the
-    original Python class, ``struct`` the fields (name -> type)."""
-
-    def __init__(self, class_def, name, instance_type, struct):
-        self.class_def = class_def
-        self.name = name
-        self.instance_type = instance_type
-        self.struct = struct
-        self.methods = {}  # name -> Python function
-        self.jit_methods = {}  # name -> dispatcher
-        self.jit_props = {}  # name -> {"get": dispatcher, "set": dispatcher}
-        self.jit_static_methods = {}  # name -> dispatcher
-        self.members = {}  # name -> (registry id, is attribute) for compiled code
-        self.class_members = {}  # static methods read from the class (Point.sm) -> registry id
-        self.member_dispatchers = {}  # member name -> the dispatcher implementing it
-        self.optional_members = {}  # member name -> (registry id, is attribute) on Optional(T)
-        self.class_id = None
-        self.box_class = None
-        self.constructor = None  # the dispatcher making an instance from __init__'s arguments
-        self.init_signature = None
-
-    def __repr__(self):
-        return f"jitclass.{self.name}#{self.instance_type.name}"
 
 
 def _annotation_type(value):

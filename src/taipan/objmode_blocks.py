@@ -15,9 +15,10 @@ import ast
 import copy
 import types as _pytypes
 
-from taipan import _core
+from taipan import _core, types
 from taipan.errors import TypingError, UnsupportedError
 from taipan.objmode_context import objmode
+from taipan.source_texts import FUTURE_FLAGS
 
 OBJMODE_CALLEE = "$taipan.objmode_call"
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -318,8 +319,6 @@ def _parameters(definition):
 def _declared_type(context, name, value):
     """The taipan type an objmode keyword declares (Numba's rules and messages: a string, or a
     global, closure variable or attribute chain holding a type)."""
-    from taipan import types
-
     prefix = f"Error handling objmode argument {name!r}."
     if isinstance(value, ast.Constant) and isinstance(value.value, str):
         namespace = {k: v for k, v in vars(types).items() if not k.startswith("_")}
@@ -398,13 +397,11 @@ def _block_function(context, with_node, parameters, outputs, free):
         top = definition
     module = ast.Module(body=[top], type_ignores=[])
     ast.fix_missing_locations(module)
-    from taipan.frontend import _FUTURE_FLAGS
-
     code = compile(
         module,
         context.code.co_filename,
         "exec",
-        flags=context.code.co_flags & _FUTURE_FLAGS,
+        flags=context.code.co_flags & FUTURE_FLAGS,
         dont_inherit=True,
     )
     block_code = next(c for c in code.co_consts if isinstance(c, _pytypes.CodeType))

@@ -9,7 +9,15 @@ function's ``__code__`` and verifies it, as it verifies every text, by compiling
 and comparing the code. Nothing else is compiled, and linecache is left alone.
 """
 
+import __future__
+
 from taipan import _core
+
+# The compiler flags of every __future__ feature: compiling a function's text again (to verify
+# it, or an objmode block's body) keeps exactly the features its code object was compiled with.
+FUTURE_FLAGS = 0
+for _feature in __future__.all_feature_names:
+    FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
 
 
 def lines_of(code):
