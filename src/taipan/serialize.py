@@ -148,6 +148,7 @@ def compiler_state(compiler):
     """What travels with a vectorize or guvectorize ufunc pickled by value: its function state,
     its layout (gufuncs) and each loop's argument types, declared return type and object code."""
     state = function_state(compiler.py_func, compiler.options)
+    state["compiler_class"] = type(compiler)  # taipan.ufuncs' loop or gufunc compiler
     state["layout"] = getattr(compiler, "layout", None)
     state["loops"] = [
         (arguments, compiler.declared.get(arguments), carried_code(compiled))
@@ -159,13 +160,7 @@ def compiler_state(compiler):
 def restore_compiler(state):
     """The loop compiler of a pickled ufunc, its loops loaded from the carried object code
     (compiled again where the job hash differs here)."""
-    from taipan.ufuncs import _GufuncCompiler, _LoopCompiler
-
-    py_func = restore_function(state)
-    if state["layout"] is None:
-        compiler = _LoopCompiler(py_func, state["options"])
-    else:
-        compiler = _GufuncCompiler(py_func, state["layout"], state["options"])
+    compiler = state["compiler_class"].restored(restore_function(state), state)
     compiler.carried = {arguments: code for arguments, _, code in state["loops"] if code}
     for arguments, declared, _ in state["loops"]:
         compiler.add(arguments, declared)
@@ -237,15 +232,9 @@ def _rebuild_numpy_ufunc(state):
     existing = _by_pickle_id.get(state.get("pickle_id"))
     if existing is not None:
         return existing
-    from taipan.gufunc_calls import register_gufunc_calls
-    from taipan.ufuncs import _register_compiled_calls
-
     compiler = restore_compiler(state)
     ufunc = compiler.build()
-    if state["layout"] is None:
-        _register_compiled_calls(ufunc, compiler)
-    else:
-        register_gufunc_calls(ufunc, compiler, dynamic=False)
+    compiler.register_built_calls(ufunc)
     remember_built_ufunc(ufunc, compiler, state.get("pickle_id"))
     return ufunc
 

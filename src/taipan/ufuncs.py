@@ -95,6 +95,15 @@ class _LoopCompiler:
         self.carried = {}  # object code a pickle brought, by argument types (taipan.serialize)
         self._source = None
 
+    @classmethod
+    def restored(cls, py_func, state):
+        """The compiler of a pickled ufunc (taipan.serialize.compiler_state), without loops."""
+        return cls(py_func, state["options"])
+
+    def register_built_calls(self, ufunc):
+        """Lets compiled code call ``ufunc``, a numpy.ufunc built from these loops."""
+        _register_compiled_calls(ufunc, self)
+
     def source(self):
         if self._source is None:
             from taipan.decorators import cpu_compile_options
@@ -454,6 +463,15 @@ class _GufuncCompiler(_LoopCompiler):
                 f"has {operands} operands (its inputs, then its outputs)"
             )
         self.inputs = self.gufunc_inputs
+
+    @classmethod
+    def restored(cls, py_func, state):
+        return cls(py_func, state["layout"], state["options"])
+
+    def register_built_calls(self, ufunc):
+        from taipan.gufunc_calls import register_gufunc_calls
+
+        register_gufunc_calls(ufunc, self, dynamic=False)
 
     def _check_arity(self, argument_types):
         if len(argument_types) != len(self.core_dimensions):
