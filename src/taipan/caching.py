@@ -381,13 +381,17 @@ def _code_parts(code, parts):
     return names
 
 
+def _is_jitted(value):
+    """Whether ``value`` is a jitted function, which the key covers by its options and code: its
+    class (taipan.dispatcher.Dispatcher) says so, as this module sits below the dispatcher."""
+    return getattr(type(value), "covered_by_code_key", False)
+
+
 def _value_parts(value, parts, seen):
     """Appends what identifies a global's value to the compiled code; False when the value is
     not one a code key can cover (arrays, objects, classes...)."""
     import builtins
     import types
-
-    from taipan.dispatcher import Dispatcher
 
     if isinstance(value, _PLAIN):
         parts.append((type(value).__name__, repr(value)))
@@ -398,7 +402,7 @@ def _value_parts(value, parts, seen):
         parts.append(("module", value.__name__))
     elif getattr(builtins, getattr(value, "__name__", ""), None) is value:
         parts.append(("builtin", value.__name__))
-    elif isinstance(value, Dispatcher):
+    elif _is_jitted(value):
         if id(value) in seen:
             parts.append(("recursion", value.__qualname__))
         else:
@@ -449,8 +453,6 @@ def _module_attribute_parts(names, scope, parts, seen):
     which only the job hash, after typing, covers."""
     import types
 
-    from taipan.dispatcher import Dispatcher
-
     modules = [
         scope[name] for name in sorted(names) if isinstance(scope.get(name), types.ModuleType)
     ]
@@ -465,7 +467,7 @@ def _module_attribute_parts(names, scope, parts, seen):
             value = attributes.get(name)
             if isinstance(value, types.ModuleType):
                 modules.append(value)
-            elif isinstance(value, (Dispatcher, tuple, *_PLAIN)) and value is not None:
+            elif (_is_jitted(value) or isinstance(value, (tuple, *_PLAIN))) and value is not None:
                 parts.append(("attribute", module.__name__, name))
                 if not _value_parts(value, parts, seen):
                     return False

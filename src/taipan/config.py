@@ -225,3 +225,14 @@ def annotating():
     import sys
 
     return bool(globals()["ANNOTATE_HTML"]) or "taipan.annotate" in sys.modules
+
+
+def cpu_compile_options(options):
+    """A CPU function's options as the compiler gets them: TAIPAN_BOUNDSCHECK, when set,
+    overrides boundscheck= (as NUMBA_BOUNDSCHECK does), and opt is TAIPAN_OPT unless given."""
+    options = dict(options)
+    if globals()["BOUNDSCHECK"] is not None:
+        options["boundscheck"] = globals()["BOUNDSCHECK"]
+    if options.get("opt") is None:
+        options["opt"] = globals()["OPT"]
+    return options

@@ -38,17 +38,6 @@ def _check_options(options):
     return options
 
 
-def cpu_compile_options(options):
-    """A CPU function's options as the compiler gets them: TAIPAN_BOUNDSCHECK, when set,
-    overrides boundscheck= (as NUMBA_BOUNDSCHECK does), and opt is TAIPAN_OPT unless given."""
-    options = dict(options)
-    if config.BOUNDSCHECK is not None:
-        options["boundscheck"] = config.BOUNDSCHECK
-    if options.get("opt") is None:
-        options["opt"] = config.OPT
-    return options
-
-
 def _signature_list(signature_or_function):
     from taipan.types import Signature, Type
 

@@ -160,6 +160,10 @@ def _set_state(self, state):
 class Dispatcher(CompiledFunction):
     """A jitted function: call it like the Python function it wraps."""
 
+    # A global naming one is covered in a caller's code key by its options and its function's
+    # code (taipan.caching).
+    covered_by_code_key = True
+
     def __init__(self, py_func, options, signatures=None):
         super().__init__(py_func, options)
         self._overloads = {}
@@ -195,9 +199,7 @@ class Dispatcher(CompiledFunction):
         self._compile_signatures(signatures or ())
 
     def _compile_options(self):
-        from taipan.decorators import cpu_compile_options
-
-        return cpu_compile_options(self.targetoptions)
+        return config.cpu_compile_options(self.targetoptions)
 
     def _argument_types(self, args):
         types = []

@@ -106,7 +106,7 @@ class _LoopCompiler:
 
     def source(self):
         if self._source is None:
-            from taipan.decorators import cpu_compile_options
+            from taipan.config import cpu_compile_options
             from taipan.frontend import read_function
 
             self._source = read_function(self.py_func, cpu_compile_options(self.compile_options))
