@@ -1,56 +1,67 @@
 """Axis arguments of the NumPy functions written in Python: normalising an axis with NumPy's
 AxisError, lanes along an axis, and the shape of a reduction's result with the axis kept.
 
-Where the array's number of dimensions is known when compiling, the normaliser is generated as
-Python source per ndim (numpy_library/_generate.py): that is what lets each error message be a
-string literal naming the axis, as NumPy's does, and lets a shape tuple with a run-time axis
-have a type (a tuple of ndim integers)."""
-
-import itertools
+All are ordinary compiled functions. Where the array's number of dimensions is known when
+compiling, ``axis_normalizer(ndim)`` binds it, so the message names the axis and the number of
+dimensions exactly as NumPy's does (compiled code formats integers into f-strings)."""
 
 from numpy.exceptions import AxisError
 
+from taipan.decorators import njit
 from taipan.extending import register_jitable
-from taipan.numpy_library._generate import jitted
 from taipan.numpy_library.support import is_none
+from taipan.unsafe import tuple_setitem
 
-# Axes within this distance of the valid range get NumPy's exact message ("axis 3 is out of
-# bounds for array of dimension 2"); further ones a message without the value, since compiled
-# code cannot format an integer into a string.
-_NAMED_OUT_OF_RANGE = 8
+
+@register_jitable
+def normalize_axis_of(axis, ndim):
+    """``axis`` in [0, ndim) for an array of ``ndim`` dimensions, with NumPy's AxisError (and
+    message) for an axis out of range."""
+    if axis < -ndim or axis >= ndim:
+        raise AxisError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    if axis < 0:
+        return axis + ndim
+    return axis
+
+
+_normalizers = {}
 
 
 def axis_normalizer(ndim):
     """A compiled ``(axis) -> axis in [0, ndim)`` for arrays of ``ndim`` dimensions, raising
-    AxisError with NumPy's message for an axis out of range."""
-    lines = [f"def normalize_axis(axis):\n    if axis < -{ndim} or axis >= {ndim}:\n"]
-    for axis in itertools.chain(
-        range(-ndim - _NAMED_OUT_OF_RANGE, -ndim), range(ndim, ndim + _NAMED_OUT_OF_RANGE)
-    ):
-        lines.append(
-            f"        if axis == {axis}:\n            raise AxisError("
-            f"'axis {axis} is out of bounds for array of dimension {ndim}')\n"
-        )
-    lines.append(
-        f"        raise AxisError('axis is out of bounds for array of dimension {ndim}')\n"
-        f"    if axis < 0:\n        return axis + {ndim}\n    return axis\n"
-    )
-    return jitted("normalize_axis", "".join(lines))
+    AxisError with NumPy's message for an axis out of range (one per ndim)."""
+    normalizer = _normalizers.get(ndim)
+    if normalizer is None:
+
+        def normalize_axis(axis):
+            return normalize_axis_of(axis, ndim)
+
+        normalizer = _normalizers[ndim] = njit(normalize_axis)
+    return normalizer
+
+
+@njit
+def _ignore_axis(axis):
+    return 0
 
 
 def axis_checker(ndim, axis):
     """For a function's ``axis`` argument of type ``axis``: a compiled function that validates
     it (AxisError) and returns it normalised, or for an omitted axis returns 0."""
     if is_none(axis):
-        return jitted("ignore_axis", "def ignore_axis(axis):\n    return 0\n")
+        return _ignore_axis
     return axis_normalizer(ndim)
+
+
+@njit
+def _keepdims_shape(shape, axis):
+    return tuple_setitem(shape, axis, 1)
 
 
 def keepdims_shape(ndim):
     """A compiled function ``(shape, axis) -> shape`` with 1 at the (normalised) ``axis``: the
     shape of a reduction over that axis with keepdims=True, to broadcast it back."""
-    items = "".join(f"1 if axis == {d} else shape[{d}], " for d in range(ndim))
-    return jitted("keepdims_shape", f"def keepdims_shape(shape, axis):\n    return ({items})\n")
+    return _keepdims_shape
 
 
 # Compiled helpers for implementations written for any number of dimensions (ndim is then a

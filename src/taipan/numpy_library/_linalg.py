@@ -18,9 +18,9 @@ import functools
 import numpy as np
 
 from taipan import types
+from taipan.decorators import njit
 from taipan.errors import TypingError
 from taipan.extending import register_jitable
-from taipan.numpy_library._generate import jitted
 from taipan.numpy_library.lapack import find_lapack
 from taipan.numpy_library.support import string_value
 
@@ -107,8 +107,23 @@ def converter(source, target):
     """A compiled function returning an array of dtype ``source`` as ``target``: itself when
     they are equal, else a copy (single-precision results of double-precision LAPACK)."""
     if source == target:
-        return jitted("unchanged", "def unchanged(x):\n    return x\n")
-    return jitted("narrowed", "def narrowed(x):\n    return x.astype(target)\n", {"target": target})
+        return _unchanged
+    narrowed = _narrowers.get(target)
+    if narrowed is None:
+
+        def narrowed(x):
+            return x.astype(target)
+
+        narrowed = _narrowers[target] = njit(narrowed)
+    return narrowed
+
+
+@njit
+def _unchanged(x):
+    return x
+
+
+_narrowers = {}  # target dtype -> its compiled narrowing copy
 
 
 # ---------------------------------------------------------------------------------------------

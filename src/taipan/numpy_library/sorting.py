@@ -4,9 +4,9 @@ NaN last)."""
 import numpy as np
 
 from taipan import types
+from taipan.decorators import njit
 from taipan.extending import overload, register_jitable
 from taipan.numpy_library._axis import check_axis, check_no_axis, lane_geometry, normalize_axis
-from taipan.numpy_library._generate import jitted
 from taipan.numpy_library.support import is_integer_scalar, is_none, is_real_array, string_value
 
 # ---------------------------------------------------------------------------------------------
@@ -222,7 +222,18 @@ def unique(
 def _unique_outputs(want_index, want_inverse, want_counts):
     """A compiled ``(values, index, inverse, counts)`` returning the outputs wanted, in NumPy's
     order (values first)."""
-    wanted = zip(("index", "inverse", "counts"), (want_index, want_inverse, want_counts))
-    returned = ", ".join(["values"] + [name for name, want in wanted if want])
-    source = f"def unique_outputs(values, index, inverse, counts):\n    return {returned}\n"
-    return jitted("unique_outputs", source)
+    return _UNIQUE_OUTPUTS[(want_index, want_inverse, want_counts)]
+
+
+# (index, inverse, counts wanted) -> the outputs returned; values alone has its own function.
+_UNIQUE_OUTPUTS = {
+    (True, False, False): njit(lambda values, index, inverse, counts: (values, index)),
+    (False, True, False): njit(lambda values, index, inverse, counts: (values, inverse)),
+    (False, False, True): njit(lambda values, index, inverse, counts: (values, counts)),
+    (True, True, False): njit(lambda values, index, inverse, counts: (values, index, inverse)),
+    (True, False, True): njit(lambda values, index, inverse, counts: (values, index, counts)),
+    (False, True, True): njit(lambda values, index, inverse, counts: (values, inverse, counts)),
+    (True, True, True): njit(
+        lambda values, index, inverse, counts: (values, index, inverse, counts)
+    ),
+}
