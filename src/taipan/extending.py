@@ -169,6 +169,17 @@ class _Registry:
         self._entries = []  # registry id -> _Overload or _Intrinsic
         self._functions = {}  # Python object -> _Overload or _Intrinsic
         self._members = {}  # name -> [(type class, _Overload, is_attribute)]
+        # Members that a library module finds itself (a jitclass's, a named tuple's), by the
+        # kinds of types (and names, None for any) it answers for:
+        # [(kind names, member names, finder(self_type, name))].
+        self._member_finders = []
+
+    def add_member_finder(self, kinds, finder, names=None):
+        """Lets ``finder(self_type, name)`` answer for members ``names`` (None: any) of types of
+        these kinds: it gives (registry id, is attribute) or None. Library modules register one
+        when imported."""
+        with self._lock:
+            self._member_finders.append((frozenset(kinds), names, finder))
 
     def _add(self, entry_factory):
         with self._lock:
@@ -211,10 +222,6 @@ class _Registry:
         if "numpy" in sys.modules:
             _load_library_function(obj)
         _load_python_library(obj)
-        if obj is hash:
-            import taipan.hashing  # registers hash() of numbers and tuples
-        elif getattr(obj, "__module__", None) in ("heapq", "_heapq"):
-            import taipan.heapq_library  # noqa: F401 - registers the heapq functions
         try:
             entry = self._functions.get(obj)
         except TypeError:  # unhashable
@@ -230,23 +237,13 @@ class _Registry:
 
     def find_member(self, self_type, name):
         kind = self_type.kind_name
-        if kind == "ClassInstanceType" or (
-            kind in ("Function", "Optional") and "taipan.jitclasses" in sys.modules
-        ):
-            # A jitclass's methods and properties (also of an optional instance), and its
-            # static methods (Point.sm).
-            from taipan.jitclasses import _find_member
-
-            found = _find_member(self_type, name)
-            if found is not None:
-                return found
         if kind in ("Tuple", "DType") and name in _NAMEDTUPLE_MEMBERS:
-            # A named tuple's, or its class's, members (taipan.namedtuples).
-            from taipan.namedtuples import find_member
-
-            found = find_member(self_type, name)
-            if found is not None:
-                return found
+            _load_module("taipan.namedtuples")
+        for kinds, names, finder in self._member_finders:
+            if kind in kinds and (names is None or name in names):
+                found = finder(self_type, name)
+                if found is not None:
+                    return found
         if "numpy" in sys.modules:
             _load_library_member(name)
         if name in _BUILTIN_LIBRARY_MEMBERS.get(kind, ()):
@@ -273,24 +270,32 @@ def _load_library_function(obj):
         numpy_library.load(topic)
 
 
-# Python's operator module and the builtins written in Python (taipan.operator_library,
-# taipan.builtin_library) load the first time the resolver asks about one of their functions.
+# Python's operator module, the builtins, hash() and heapq written in Python
+# (taipan.operator_library, taipan.builtin_library, taipan.hashing, taipan.heapq_library) and
+# named tuples' members (taipan.namedtuples) load the first time the resolver asks about one.
 _python_library_loaded = set()
 
 
 def _load_python_library(obj):
     module = getattr(obj, "__module__", None)
     if module == "_operator":
-        topic = "taipan.operator_library"
+        _load_module("taipan.operator_library")
     elif module == "builtins" and getattr(obj, "__name__", None) in _BUILTIN_LIBRARY_NAMES:
-        topic = "taipan.builtin_library"
-    else:
-        return
-    if topic not in _python_library_loaded:
-        _python_library_loaded.add(topic)
+        _load_module("taipan.builtin_library")
+    elif obj is hash:
+        _load_module("taipan.hashing")  # hash() of numbers and tuples
+    elif module in ("heapq", "_heapq"):
+        _load_module("taipan.heapq_library")
+
+
+def _load_module(name):
+    """Imports one of the library modules written in Python, which register themselves here
+    (this module sits below them and names them only in this manifest)."""
+    if name not in _python_library_loaded:
+        _python_library_loaded.add(name)
         import importlib
 
-        importlib.import_module(topic)
+        importlib.import_module(name)
 
 
 _NAMEDTUPLE_MEMBERS = frozenset(["__new__", "_fields", "_make", "_asdict"])

@@ -168,7 +168,7 @@ class _Call:
 def register_gufunc_calls(target, compiler, dynamic):
     """Lets compiled code call the gufunc ``target`` (made by ``compiler``); a dynamic GUFunc
     needs its outputs passed, as from Python, since their types choose the loop."""
-    from taipan import njit
+    from taipan.decorators import njit
     from taipan.extending import overload
     from taipan.numpy_library._generate import python_function
 

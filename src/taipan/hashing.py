@@ -6,8 +6,9 @@ Strings keep their C++ hash (library/Strings.cpp): this overload declines them."
 
 import math
 
-from taipan import int64, types, uint64
+from taipan import types
 from taipan.extending import overload
+from taipan.types import int64, uint64
 
 # CPython's modulus for numeric hashes: the Mersenne prime 2**61 - 1 (sys.hash_info.modulus).
 _MODULUS = (1 << 61) - 1

@@ -19,6 +19,7 @@ import inspect
 
 from taipan import _core, types
 from taipan.errors import TypingError, UnsupportedError
+from taipan.extending import _Overload, _registry
 from taipan.types import ClassType
 
 __all__ = ["ClassType", "JitClassType", "jitclass"]
@@ -353,7 +354,6 @@ def _make_accessors(field):
 def _register_members(class_type):
     """Each method, property and static method of the class as a member of its instance type in
     taipan.extending's registry (compiled code's ``p.m(...)``, ``p.prop``, ``p.prop = v``)."""
-    from taipan.extending import _Overload, _registry
 
     def add(name, dispatcher, is_attribute):
         entry = _registry._add(lambda i: _Overload(i, f"{class_type.name}.{name}", {}))
@@ -624,8 +624,6 @@ def _optional_member(class_type, name):
         f"    return _member(self{', ' if passed else ''}{passed})\n"
     )
     dispatcher = _njit(_exec_function(source, namespace, "_optional_member"))
-    from taipan.extending import _Overload, _registry
-
     entry = _registry._add(lambda i: _Overload(i, f"{class_type.name}.{name}", {}))
     entry.typers.append(lambda *args, **kwargs: dispatcher)
     class_type.optional_members[name] = (entry.registry_id, is_attribute)
@@ -651,3 +649,8 @@ _core.Type.__getattr__ = _instance_type_attribute
 def class_type_of(instance_type):
     """The ClassType of a jitclass instance type, or None."""
     return _by_instance_type.get(instance_type)
+
+
+# A jitclass's methods and properties (also of an optional instance), and its static methods
+# (Point.sm), for the compiler's member lookups.
+_registry.add_member_finder(("ClassInstanceType", "Function", "Optional"), _find_member)

@@ -9,6 +9,7 @@ or of its class as a value)."""
 import threading
 
 from taipan.errors import TypingError
+from taipan.extending import _NAMEDTUPLE_MEMBERS, _Overload, _registry
 
 _lock = threading.Lock()
 _members = {}  # (class, name, of the class) -> (registry id, is attribute)
@@ -111,10 +112,11 @@ def find_member(self_type, name):
         typer = _dict_maker(cls)
     if typer is None:
         return None
-    from taipan.extending import _Overload, _registry
-
     entry = _registry._add(lambda i: _Overload(i, f"{cls.__name__}.{name}", {}))
     entry.typers.append(typer)
     with _lock:
         found = _members.setdefault(key, (entry.registry_id, name == "_fields"))
     return found
+
+
+_registry.add_member_finder(("Tuple", "DType"), find_member, _NAMEDTUPLE_MEMBERS)

@@ -37,7 +37,7 @@ def python_function(name, source, namespace=None):
 
 def jitted(name, source, namespace=None):
     """``python_function`` compiled with taipan, for calling from other implementations."""
-    from taipan import njit
+    from taipan.decorators import njit
 
     function = python_function(name, source, namespace)
     key = ("jitted", function)
