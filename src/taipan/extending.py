@@ -358,24 +358,22 @@ def _check_type_class(type_class):
 def overload_method(typ, attr, **kwargs):
     """Registers a typing function for the method ``attr`` of values whose type is an instance
     of the type class ``typ`` (``types.Array``...). The implementation takes the value first."""
-    _check_type_class(typ)
-    options = dict(kwargs.get("jit_options") or {})
-
-    def decorate(typer):
-        _registry.member_entry(typ, attr, False, options).typers.append(typer)
-        return typer
-
-    return decorate
+    return _member_decorator(typ, attr, False, kwargs)
 
 
 def overload_attribute(typ, attr, **kwargs):
     """Registers a typing function for the attribute ``attr`` of values of type class ``typ``;
     the implementation takes the value and returns the attribute's value."""
+    return _member_decorator(typ, attr, True, kwargs)
+
+
+def _member_decorator(typ, attr, is_attribute, kwargs):
+    """The decorator registering a typing function for member ``attr`` of type class ``typ``."""
     _check_type_class(typ)
     options = dict(kwargs.get("jit_options") or {})
 
     def decorate(typer):
-        _registry.member_entry(typ, attr, True, options).typers.append(typer)
+        _registry.member_entry(typ, attr, is_attribute, options).typers.append(typer)
         return typer
 
     return decorate

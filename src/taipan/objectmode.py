@@ -3,10 +3,21 @@ CPython's exactly, so the function runs in the interpreter, except that with ``l
 (the default) each outermost loop whose body types in nopython mode runs as a native function
 (taipan.looplift), as in Numba."""
 
+import types
+
 from taipan.dispatcher import wrap_python_function
 
 
-class ObjectModeFunction:
+class _BoundAsMethod:
+    """A function object that a class attribute binds as a method, as the function it wraps."""
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        return types.MethodType(self, instance)
+
+
+class ObjectModeFunction(_BoundAsMethod):
     """A function compiled in object mode: called as the Python function it wraps."""
 
     def __init__(self, py_func, options):
@@ -41,14 +52,6 @@ class ObjectModeFunction:
         """The lifted loops (taipan.looplift.LiftedLoop), each with its ``dispatcher``."""
         self._runner()
         return tuple(self._lifted.loops)
-
-    def __get__(self, instance, owner=None):
-        # A method: bound like the function it wraps.
-        if instance is None:
-            return self
-        import types
-
-        return types.MethodType(self, instance)
 
     @property
     def signatures(self):
@@ -124,7 +127,7 @@ class _ObjectModeOverload:
         self.objectmode = True
 
 
-class FallbackFunction:
+class FallbackFunction(_BoundAsMethod):
     """``@jit(nopython=False)``: nopython mode first; for argument types that do not type, a
     warning and object mode with loop lifting (as Numba 0.59+)."""
 
@@ -164,13 +167,6 @@ class FallbackFunction:
         if key is None:
             return self._object(*args)
         return self._dispatcher(*args)
-
-    def __get__(self, instance, owner=None):
-        if instance is None:
-            return self
-        import types
-
-        return types.MethodType(self, instance)
 
     @property
     def signatures(self):
