@@ -408,9 +408,10 @@ public:
                               const std::vector<llvm::Value *> &indices);
   llvm::Value *loadElement(llvm::Value *address, const Type *dtype);
   void storeElement(llvm::Value *address, llvm::Value *value, const Type *dtype);
-  /// Wraps a negative index and, with boundscheck, raises IndexError naming the axis.
+  /// Wraps a negative index and, with boundscheck (or `alwaysCheck`: fancy indexing checks
+  /// whatever the option says), raises IndexError naming the axis.
   llvm::Value *checkedIndex(llvm::Value *index, const Type *indexType, llvm::Value *extent,
-                            int axis);
+                            int axis, bool alwaysCheck = false);
   /// A loop body emitted by `lowering` for iteration `index`, given the values the loop
   /// captured (as `lowering` holds them).
   using ParallelLoopBody = std::function<void(FunctionLowering &lowering, llvm::Value *index,

@@ -237,12 +237,12 @@ void FunctionLowering::storeElement(llvm::Value *address, llvm::Value *value, co
 }
 
 llvm::Value *FunctionLowering::checkedIndex(llvm::Value *index, const Type *indexType,
-                                            llvm::Value *extent, int axis) {
+                                            llvm::Value *extent, int axis, bool alwaysCheck) {
   llvm::Value *position = castValue(index, indexType, types::int64());
   if (!indexType->isInteger() || indexType->isSigned())
     position = builder.CreateSelect(builder.CreateICmpSLT(position, builder.getInt64(0)),
                                     builder.CreateAdd(position, extent), position);
-  if (options.boundscheck) {
+  if (alwaysCheck || options.boundscheck) {
     llvm::BasicBlock *failure = newBlock("index.error");
     llvm::BasicBlock *fine = newBlock("index.ok");
     builder.CreateCondBr(builder.CreateICmpUGE(position, extent), failure, fine,
@@ -505,10 +505,8 @@ llvm::Value *FunctionLowering::lowerArraySubscript(Expr *expr) {
     forEachIndex({selectorExtent}, [&](const std::vector<llvm::Value *> &at) {
       llvm::Value *position =
           loadElement(elementAddress(selector, indexType, at), indexType->dtype());
-      bool saved = options.boundscheck;
-      const_cast<CompileOptions &>(options).boundscheck = true; // fancy indexing always checks
-      position = checkedIndex(position, indexType->dtype(), extent, 0);
-      const_cast<CompileOptions &>(options).boundscheck = saved;
+      // fancy indexing always checks
+      position = checkedIndex(position, indexType->dtype(), extent, 0, /*alwaysCheck=*/true);
       storeElement(elementAddress(result, resultType, at),
                    loadElement(elementAddress(array, arrayType, {position}), dtype), dtype);
     });
@@ -570,10 +568,8 @@ void FunctionLowering::lowerSelectedStore(Expr *target, llvm::Value *value, cons
     if (isMask) {
       builder.CreateCondBr(item, store, next);
     } else {
-      bool saved = options.boundscheck;
-      const_cast<CompileOptions &>(options).boundscheck = true; // fancy indices always check
-      position = checkedIndex(item, selectorType->dtype(), extent, 0);
-      const_cast<CompileOptions &>(options).boundscheck = saved;
+      // fancy indices always check
+      position = checkedIndex(item, selectorType->dtype(), extent, 0, /*alwaysCheck=*/true);
       builder.CreateBr(store);
     }
     builder.SetInsertPoint(store);
