@@ -504,33 +504,4 @@ const Type *InferencePass::typeJitCall(Expr *expr, FunctionSource *callee, Expr 
   return binding.callee->returnType;
 }
 
-void InferencePass::refineSharedContainers(const std::vector<Expr *> &arguments,
-                                           const FunctionSource &callee,
-                                           const TypedFunction &typed) {
-  // `acc = []` filled by a closure (or any callee) through its parameter: the callee gave the
-  // items a type, which the caller's variable takes too, so both name one list (no copy into a
-  // list of another type at the call).
-  for (size_t i = 0; i < arguments.size() && i < callee.parameters.size(); ++i) {
-    Expr *argument = arguments[i];
-    if (!argument || argument->kind != ExprKind::Name || !holdsUndefinedItems(typeOf(argument)))
-      continue;
-    auto inCallee = typed.variableTypes.find(callee.parameters[i].name);
-    if (inCallee == typed.variableTypes.end() || !inCallee->second ||
-        holdsUndefinedItems(inCallee->second))
-      continue;
-    if (unifyTypes(typeOf(argument), inCallee->second) == inCallee->second)
-      assignVariable(argument->name, inCallee->second, argument->location);
-  }
-}
-
-bool InferencePass::holdsUndefinedItems(const Type *type) {
-  if (!type)
-    return false;
-  if (type->isList())
-    return !type->itemType();
-  if (type->isSet() || type->isDict())
-    return !type->keyType();
-  return false;
-}
-
 } // namespace taipan

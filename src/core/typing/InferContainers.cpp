@@ -136,13 +136,6 @@ void InferencePass::typeSetAugmentedAssign(Stmt *stmt, const Type *current, cons
                      stmt->location);
 }
 
-bool InferencePass::isParameter(const std::string &name) const {
-  for (const Parameter &parameter : source.parameters)
-    if (parameter.name == name)
-      return true;
-  return false;
-}
-
 bool InferencePass::keepsNumberKind(const Type *expected, const Type *value) {
   if (!expected || !expected->isNumber() || !value->isNumber() || expected == value)
     return true;

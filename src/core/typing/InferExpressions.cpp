@@ -42,12 +42,6 @@ const Type *InferencePass::typeClassContains(Expr *expr, const Type *instance, c
   return binding.callee->returnType ? types::boolean() : nullptr;
 }
 
-const Type *InferencePass::typeExpr(Expr *expr) {
-  if (!expr)
-    return nullptr;
-  return record(expr, computeType(expr));
-}
-
 const Type *InferencePass::globalType(Expr *expr, const GlobalValue &value) {
   switch (value.kind) {
   case GlobalValue::Kind::Constant:

@@ -15,14 +15,6 @@
 
 namespace taipan {
 
-void InferencePass::typeBlock(const std::vector<Stmt *> &block) {
-  for (Stmt *stmt : block) {
-    typeStatement(stmt);
-    if (!statementCompletes(function, stmt))
-      break; // what follows is dead code, as Numba removes it
-  }
-}
-
 void InferencePass::typeStatement(Stmt *stmt) {
   switch (stmt->kind) {
   case StmtKind::Assign: {
@@ -418,14 +410,6 @@ void InferencePass::checkArrayStore(Expr *target, const Type *slot, const Type *
   if (value->isArray() && (!slot->isArray() || value->ndim() > slot->ndim()))
     throwTypingError("cannot broadcast " + describe(value) + " into " + describe(slot),
                      target->location);
-}
-
-void InferencePass::addLocalTarget(Expr *target) {
-  if (target->kind == ExprKind::Name)
-    localNames.insert(target->name);
-  else if (target->kind == ExprKind::Tuple || target->kind == ExprKind::List)
-    for (Expr *element : target->operands)
-      addLocalTarget(element);
 }
 
 } // namespace taipan

@@ -23,13 +23,17 @@ public:
   /// Types every statement once with the types known so far; whether any type changed.
   bool run();
 
-private:
+  // The function being typed and the state of this pass, which the rooms read and update.
   TypedFunction &function;
   FunctionSource &source;
   CalleeTyper &callees;
+  /// The last pass: a type still unknown is an error.
   bool reportUnknown;
+  /// Whether this pass widened any type (another pass follows).
   bool changed = false;
+  /// Whether a return statement was typed (otherwise the function returns None).
   bool returnSeen = false;
+  /// The names the function assigns (its parameters included): its local variables.
   std::set<std::string> localNames;
   /// Name expressions whose use keeps an Optional variable optional (OptionalTyping.h); other
   /// uses read its value.
@@ -39,35 +43,39 @@ private:
   std::set<int> loopIterables;
   /// The locals assigned once (typing/LiteralUnroll.h), found when first needed.
   std::optional<SingleAssignments> singleAssignments;
-
-  // The pass itself (typing/TypeInference.cpp): the function's locals, variables widened by
-  // unification at joins, the return type, and the names of types in error messages.
-  /// Describes a type for error messages, using the Python spelling of compile-time objects.
-  static std::string describe(const Type *type);
   /// The final pass's reads of variables whose items never got a type, and the reads that
   /// need no item type (len(), bool(), truth tests): such a container is always empty.
   std::vector<Expr *> undefinedItemReads;
   std::set<int> itemFreeReads;
-  /// The one check of undefined item types, once types are final: a TypingError at the first
-  /// read that needs the items' type, so no library entry or lowering sees such a type.
-  void checkItemTypes();
-  /// Whether `type` is a list, set or dict whose items have no type yet (`[]`, `{}`, `set()`).
-  static bool holdsUndefinedItems(const Type *type);
-  /// Gives a caller's variables passed as `arguments` the item types `typed` (the callee)
-  /// found for them: a container is shared with the callee, never copied.
-  void refineSharedContainers(const std::vector<Expr *> &arguments, const FunctionSource &callee,
-                              const TypedFunction &typed);
-  static const Type *constantType(const Constant &constant);
-  void collectLocals();
-  /// Adds the names `block` assigns to localNames.
-  void collectLocalsIn(const std::vector<Stmt *> &block);
+
+  // The variable environment and unification (typing/InferencePass.cpp).
   void assignVariable(const std::string &name, const Type *type, SourceLocation location);
   void unifyReturn(const Type *type, SourceLocation location);
   const Type *record(Expr *expr, const Type *type);
   const Type *typeOf(Expr *expr) { return function.expressionTypes[expr->id]; }
+  /// Gives a caller's variables passed as `arguments` the item types `typed` (the callee)
+  /// found for them: a container is shared with the callee, never copied.
+  void refineSharedContainers(const std::vector<Expr *> &arguments, const FunctionSource &callee,
+                              const TypedFunction &typed);
+  /// Whether `type` is a list, set or dict whose items have no type yet (`[]`, `{}`, `set()`).
+  static bool holdsUndefinedItems(const Type *type);
+  /// Whether `name` is one of the function's parameters: a dict or typed list passed in is the
+  /// caller's (a typed.Dict or typed.List), whose types are fixed, so stores never widen it (a
+  /// widened copy would leave the caller's container unchanged).
+  bool isParameter(const std::string &name) const;
+  void addLocalTarget(Expr *target);
+
+  // The walk over the function: each room's statements and expressions are typed through
+  // these two (typing/InferencePass.cpp).
+  void typeBlock(const std::vector<Stmt *> &block);
+  const Type *typeExpr(Expr *expr);
+
+  // Errors and constants.
+  /// Describes a type for error messages, using the Python spelling of compile-time objects.
+  static std::string describe(const Type *type);
+  static const Type *constantType(const Constant &constant);
 
   // Statements, assignments and stores (typing/InferStatements.cpp).
-  void typeBlock(const std::vector<Stmt *> &block);
   void typeStatement(Stmt *stmt);
   /// `yield value`: the generator's items are the unification of every value it yields.
   void typeYield(Stmt *stmt);
@@ -88,7 +96,6 @@ private:
   void checkRecordStore(Expr *target, const Type *base, const Type *slot, const Type *value);
   /// `array[index] = value`: a number into an element, or a number or array broadcast into a view.
   void checkArrayStore(Expr *target, const Type *slot, const Type *value);
-  void addLocalTarget(Expr *target);
 
   // Conditions decided from types, and loops (typing/InferControlFlow.cpp).
   /// The value of a condition when types alone decide it, recorded in staticConditions:
@@ -135,7 +142,6 @@ private:
   /// `x in p` / `x not in p` of a jitclass instance: a call of its __contains__(self, x), bound
   /// to the operands in that order (lowering negates it for `not in`).
   const Type *typeClassContains(Expr *expr, const Type *instance, const Type *item);
-  const Type *typeExpr(Expr *expr);
   const Type *globalType(Expr *expr, const GlobalValue &value);
   const Type *computeType(Expr *expr);
   const Type *typeName(Expr *expr);
@@ -244,10 +250,6 @@ private:
                         const std::vector<const Type *> &arguments);
   /// `s |= t`, `&=`, `-=`, `^=`: the set is updated in place (a `|=` may type `set()`).
   void typeSetAugmentedAssign(Stmt *stmt, const Type *current, const Type *value);
-  /// Whether `name` is one of the function's parameters: a dict or typed list passed in is the
-  /// caller's (a typed.Dict or typed.List), whose types are fixed, so stores never widen it (a
-  /// widened copy would leave the caller's container unchanged).
-  bool isParameter(const std::string &name) const;
   /// A number stored into a container whose types are fixed must keep its kind: no float into
   /// an integer slot, no complex into a real one, only booleans into booleans.
   static bool keepsNumberKind(const Type *expected, const Type *value);
@@ -259,6 +261,17 @@ private:
                          const std::vector<const Type *> &arguments, SourceLocation location);
   /// `l[i] = x` stores an item converted to the list's item type; `l[a:b] = other` a list.
   void checkListStore(Expr *target, const Type *value);
+
+private:
+  void collectLocals();
+  /// Adds the names `block` assigns to localNames.
+  void collectLocalsIn(const std::vector<Stmt *> &block);
+  /// The one check of undefined item types, once types are final: a TypingError at the first
+  /// read that needs the items' type, so no library entry or lowering sees such a type.
+  void checkItemTypes();
+
+public:
+  // The rooms beside the core, each holding a reference to it.
 };
 
 } // namespace taipan
