@@ -7,11 +7,12 @@ result's dtype), so integer overflow wraps and floating-point results agree bit 
 import numpy as np
 
 from taipan import types
+from taipan.decorators import njit
 from taipan.errors import TypingError
-from taipan.extending import overload
-from taipan.numpy_library._axis import axis_normalizer
-from taipan.numpy_library._generate import index_at, jitted, python_function, raiser
+from taipan.extending import overload, register_jitable
+from taipan.numpy_library._axis import axis_normalizer, lane_geometry
 from taipan.numpy_library.support import is_integer, is_none, numpy_dtype, scalar_class
+from taipan.unsafe import tuple_setitem
 
 # NumPy's TypeError for subtracting booleans, raised when compiling.
 _BOOLEAN_SUBTRACT = (
@@ -23,45 +24,55 @@ _BOOLEAN_SUBTRACT = (
 # triu and tril
 
 
-def _triangle_source(name, ndim):
-    """Copies ``m`` and zeroes the elements above (tril) or below (triu) diagonal ``k`` of each
-    matrix of its last two axes; a 1-D ``m`` is the row repeated into a square matrix."""
-    lines = [f"def {name}(m, k=0):"]
-    if ndim == 1:
-        lines.append("    out = np.empty((m.shape[0], m.shape[0]), m.dtype)")
-        lines.append("    out[...] = m")
-        ndim = 2
-    else:
-        lines.append("    out = m.copy()")
-    batch = " * ".join([f"out.shape[{d}]" for d in range(ndim - 2)] or ["1"])
-    lines.append(f"    rows = out.shape[{ndim - 2}]")
-    lines.append(f"    cols = out.shape[{ndim - 1}]")
-    lines.append(f"    matrices = out.reshape(({batch}, rows, cols))")
-    lines.append("    for b in range(matrices.shape[0]):")
-    lines.append("        for i in range(rows):")
-    if name == "tril":
-        lines.append("            for j in range(max(i + k + 1, 0), cols):")
-    else:
-        lines.append("            for j in range(min(i + k, cols)):")
-    lines.append("                matrices[b, i, j] = 0")
-    lines.append("    return out")
-    return "\n".join(lines) + "\n"
+@register_jitable
+def _zero_triangle(out, k, lower):
+    """Zeroes, in each matrix of the last two axes of ``out``, the elements above (``lower``:
+    tril) or below (triu) diagonal ``k``; returns ``out``."""
+    rows = out.shape[-2]
+    cols = out.shape[-1]
+    batch = 1
+    for d in range(out.ndim - 2):
+        batch *= out.shape[d]
+    matrices = out.reshape((batch, rows, cols))
+    for b in range(matrices.shape[0]):
+        for i in range(rows):
+            if lower:
+                start, stop = max(i + k + 1, 0), cols
+            else:
+                start, stop = 0, min(i + k, cols)
+            for j in range(start, stop):
+                matrices[b, i, j] = 0
+    return out
 
 
-def _triangle(name, m, k):
+def _triangle(lower, m, k):
+    """tril (``lower``) or triu of ``m``: a copy with the other triangle zeroed; a 1-D ``m`` is
+    the row repeated into a square matrix."""
     if not isinstance(m, types.Array) or m.ndim == 0 or not is_integer(k):
         return None
-    return python_function(name, _triangle_source(name, m.ndim))
+    if m.ndim == 1:
+
+        def triangle_of_row(m, k=0):
+            out = np.empty((m.shape[0], m.shape[0]), m.dtype)
+            out[...] = m
+            return _zero_triangle(out, k, lower)
+
+        return triangle_of_row
+
+    def triangle(m, k=0):
+        return _zero_triangle(m.copy(), k, lower)
+
+    return triangle
 
 
 @overload(np.tril)
 def _tril(m, k=0):
-    return _triangle("tril", m, k)
+    return _triangle(True, m, k)
 
 
 @overload(np.triu)
 def _triu(m, k=0):
-    return _triangle("triu", m, k)
+    return _triangle(False, m, k)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -73,33 +84,35 @@ def _vander(x, N=None, increasing=False):
     if not isinstance(x, types.Array):
         return None
     if x.ndim != 1:
-        return raiser(
-            "vander",
-            "x, N=None, increasing=False",
-            "ValueError",
-            "x must be a one-dimensional array or sequence.",
-        )
+
+        def vander_of_other_dimensions(x, N=None, increasing=False):
+            raise ValueError("x must be a one-dimensional array or sequence.")
+
+        return vander_of_other_dimensions
     if not (is_none(N) or is_integer(N)):
         return None
     # NumPy: np.empty((len(x), N), dtype=np.promote_types(x.dtype, int)), then a cumulative
     # product of the columns in that dtype.
     dtype = scalar_class(np.promote_types(numpy_dtype(x), np.int64))
-    columns = "x.shape[0]" if is_none(N) else "N"
-    source = f"""def vander(x, N=None, increasing=False):
-    cols = {columns}
-    out = np.empty((x.shape[0], cols), dtype)
-    if cols > 0:
-        if increasing:
-            out[:, 0] = 1
-            for j in range(1, cols):
-                out[:, j] = out[:, j - 1] * x
+
+    def vander(x, N=None, increasing=False):
+        if N is None:
+            cols = x.shape[0]
         else:
-            out[:, cols - 1] = 1
-            for j in range(cols - 2, -1, -1):
-                out[:, j] = out[:, j + 1] * x
-    return out
-"""
-    return python_function("vander", source, {"dtype": dtype})
+            cols = N
+        out = np.empty((x.shape[0], cols), dtype)
+        if cols > 0:
+            if increasing:
+                out[:, 0] = 1
+                for j in range(1, cols):
+                    out[:, j] = out[:, j - 1] * x
+            else:
+                out[:, cols - 1] = 1
+                for j in range(cols - 2, -1, -1):
+                    out[:, j] = out[:, j + 1] * x
+        return out
+
+    return vander
 
 
 @overload(np.outer)
@@ -135,16 +148,41 @@ def _kron(a, b):
     # Seen with shapes (a0, 1, a1, 1...) and (1, b0, 1, b1...), the product's elements are in
     # the Kronecker product's order; NumPy pads the shorter shape with leading ones.
     ndim = max(a.ndim, b.ndim)
-    a_sizes = ["1"] * (ndim - a.ndim) + [f"a.shape[{d}]" for d in range(a.ndim)]
-    b_sizes = ["1"] * (ndim - b.ndim) + [f"b.shape[{d}]" for d in range(b.ndim)]
-    a_view = ", ".join(f"{s}, 1" for s in a_sizes)
-    b_view = ", ".join(f"1, {s}" for s in b_sizes)
-    shape = ", ".join(f"{x} * {y}" for x, y in zip(a_sizes, b_sizes))
-    source = f"""def kron(a, b):
-    product = a.reshape(({a_view})) * b.reshape(({b_view}))
-    return product.reshape(({shape},))
-"""
-    return python_function("kron", source)
+    a_padding = (1,) * (ndim - a.ndim)
+    b_padding = (1,) * (ndim - b.ndim)
+    ones = (1,) * ndim
+
+    def kron(a, b):
+        a_sizes = a_padding + a.shape
+        b_sizes = b_padding + b.shape
+        product = a.reshape(interleave(a_sizes, ones)) * b.reshape(interleave(ones, b_sizes))
+        return product.reshape(multiply_items(a_sizes, b_sizes))
+
+    return kron
+
+
+def interleave(x, y):
+    """``(x[0], y[0], x[1], y[1]...)`` of two tuples of one length."""
+    return tuple(item for pair in zip(x, y) for item in pair)
+
+
+def multiply_items(x, y):
+    """``(x[0] * y[0], x[1] * y[1]...)`` of two tuples of one length."""
+    return tuple(p * q for p, q in zip(x, y))
+
+
+@overload(interleave)
+def _interleave(x, y):
+    if not x.types:
+        return lambda x, y: ()
+    return lambda x, y: (x[0], y[0]) + interleave(x[1:], y[1:])
+
+
+@overload(multiply_items)
+def _multiply_items(x, y):
+    if not x.types:
+        return lambda x, y: ()
+    return lambda x, y: (x[0] * y[0],) + multiply_items(x[1:], y[1:])
 
 
 def _sum_dtype(dtype):
@@ -163,8 +201,11 @@ def _trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     if not (axis1 == 0 and axis2 == 1 and is_none(dtype) and is_none(out)):
         return None
     if a.ndim < 2:
-        message = "diag requires an array of at least two dimensions"
-        return raiser("trace", "a, offset=0", "ValueError", message)
+
+        def trace_of_fewer_dimensions(a, offset=0):
+            raise ValueError("diag requires an array of at least two dimensions")
+
+        return trace_of_fewer_dimensions
     if a.ndim > 2:
         raise TypingError("numpy.trace is supported for 2-D arrays only")
     accumulator = _sum_dtype(numpy_dtype(a))
@@ -209,27 +250,32 @@ def _numpy_cross_rules():
 
 
 _CROSS_TAKES_TWO, _CROSS_LENGTH_MESSAGE = _numpy_cross_rules()
-# Lengths up to this one get NumPy's message with their numbers (messages are literals).
-_NAMED_CROSS_LENGTHS = 6
+_cross_checks = {}  # (takes two, message) -> the compiled check
 
 
 def _cross_length_check():
-    """A compiled check of the two vector lengths raising NumPy's ValueError."""
-    allowed = (
-        "(na == 2 or na == 3) and (nb == 2 or nb == 3)"
-        if _CROSS_TAKES_TWO
-        else ("na == 3 and nb == 3")
-    )
-    lines = ["def check_lengths(na, nb):", f"    if {allowed}:", "        return"]
-    if "{}" in _CROSS_LENGTH_MESSAGE:
-        for na in range(_NAMED_CROSS_LENGTHS + 1):
-            for nb in range(_NAMED_CROSS_LENGTHS + 1):
-                text = _CROSS_LENGTH_MESSAGE.format(na, nb)
-                lines.append(f"    if na == {na} and nb == {nb}:")
-                lines.append(f"        raise ValueError({text!r})")
-    general = _CROSS_LENGTH_MESSAGE.replace(", but they are {} and {} dimensional instead", "")
-    lines.append(f"    raise ValueError({general!r})")
-    return jitted("check_lengths", "\n".join(lines) + "\n")
+    """A compiled ``check_lengths(na, nb)`` raising NumPy's ValueError unless the vector
+    lengths are allowed, by the rules of ``_CROSS_TAKES_TWO`` and ``_CROSS_LENGTH_MESSAGE``."""
+    key = (_CROSS_TAKES_TWO, _CROSS_LENGTH_MESSAGE)
+    check = _cross_checks.get(key)
+    if check is not None:
+        return check
+    takes_two, message = key
+    names_lengths = "{}" in message
+    before, between, after = (message.split("{}") + ["", ""])[:3]
+
+    def check_lengths(na, nb):
+        if takes_two:
+            if (na == 2 or na == 3) and (nb == 2 or nb == 3):
+                return
+        elif na == 3 and nb == 3:
+            return
+        if names_lengths:
+            raise ValueError(before + str(na) + between + str(nb) + after)
+        raise ValueError(message)
+
+    check = _cross_checks[key] = njit(check_lengths)
+    return check
 
 
 @overload(np.cross)
@@ -289,29 +335,28 @@ def _cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 # ---------------------------------------------------------------------------------------------
 # diff and ediff1d
 
-# Orders within this range get NumPy's exact message ("order must be non-negative but got -1").
-_NAMED_NEGATIVE_ORDERS = 8
+
+@register_jitable
+def _lanes_and_shortened_shape(a, axis):
+    """``a`` seen as lanes (outer, length, inner) along ``axis`` (a copy when its layout does
+    not allow that view), and its shape one shorter along ``axis``."""
+    outer, length, inner = lane_geometry(a.shape, axis)
+    shape = tuple_setitem(a.shape, axis, max(length - 1, 0))
+    return a.reshape((outer, length, inner)), shape
 
 
-def _diff_source(ndim, boolean, returns_input):
-    difference = "{hi} != {lo}" if boolean else "{hi} - {lo}"
-    lines = ["def diff(a, n=1, axis=-1):", "    if n < 0:"]
-    for order in range(-_NAMED_NEGATIVE_ORDERS, 0):
-        lines.append(f"        if n == {order}:")
-        lines.append(f"            raise ValueError('order must be non-negative but got {order}')")
-    lines.append("        raise ValueError('order must be non-negative')")
-    lines.append("    ax = normalize_axis(axis)")
-    lines.append("    if n == 0:")
-    lines.append("        return a" if returns_input else "        return a.copy()")
-    for d in range(ndim):
-        hi = index_at(ndim, d, "1:")
-        lo = index_at(ndim, d, ":-1")
-        lines.append(f"    {'if' if d == 0 else 'elif'} ax == {d}:")
-        lines.append(f"        r = {difference.format(hi=f'a[{hi}]', lo=f'a[{lo}]')}")
-        lines.append("        for _ in range(n - 1):")
-        lines.append(f"            r = {difference.format(hi=f'r[{hi}]', lo=f'r[{lo}]')}")
-    lines.append("    return r")
-    return "\n".join(lines) + "\n"
+@register_jitable
+def _differences(a, axis):
+    """The first differences of ``a`` along ``axis`` (normalised): ``a[1:] - a[:-1]``."""
+    lanes, shape = _lanes_and_shortened_shape(a, axis)
+    return (lanes[:, 1:, :] - lanes[:, :-1, :]).reshape(shape)
+
+
+@register_jitable
+def _changes(a, axis):
+    """The first differences of a boolean ``a`` along ``axis``: ``a[1:] != a[:-1]``."""
+    lanes, shape = _lanes_and_shortened_shape(a, axis)
+    return (lanes[:, 1:, :] != lanes[:, :-1, :]).reshape(shape)
 
 
 @overload(np.diff)
@@ -321,34 +366,32 @@ def _diff(a, n=1, axis=-1, prepend=None, append=None):
     if not (is_none(prepend) and is_none(append)):
         return None
     if a.ndim == 0:
-        message = "diff requires input that is at least one dimensional"
-        return raiser("diff", "a, n=1, axis=-1", "ValueError", message)
+
+        def diff_of_0d(a, n=1, axis=-1):
+            raise ValueError("diff requires input that is at least one dimensional")
+
+        return diff_of_0d
     # n == 0 gives back `a` itself, as NumPy does, when its type is the result's (a C array);
     # otherwise a copy (compiled code cannot return a strided view and a new array from one
     # function).
     returns_input = a.layout == "C"
-    source = _diff_source(a.ndim, isinstance(a.dtype, types.Boolean), returns_input)
-    return python_function("diff", source, {"normalize_axis": axis_normalizer(a.ndim)})
+    differences = _changes if isinstance(a.dtype, types.Boolean) else _differences
+    normalize_axis = axis_normalizer(a.ndim)
 
+    def diff(a, n=1, axis=-1):
+        if n < 0:
+            raise ValueError(f"order must be non-negative but got {n}")
+        ax = normalize_axis(axis)
+        if n == 0:
+            if returns_input:
+                return a
+            return a.copy()
+        r = differences(a, ax)
+        for _ in range(n - 1):
+            r = differences(r, ax)
+        return r
 
-def _ediff1d_source(has_end, has_begin):
-    parameters = "ary, to_end=None, to_begin=None"
-    lines = [f"def ediff1d({parameters}):", "    flat = ary.ravel()"]
-    lines.append("    count = max(flat.size - 1, 0)")
-    for name, present in (("begin", has_begin), ("end", has_end)):
-        if present:
-            lines.append(f"    {name} = np.asarray(to_{name}).ravel()")
-            lines.append(f"    {name}_size = {name}.size")
-        else:
-            lines.append(f"    {name}_size = 0")
-    lines.append("    out = np.empty(begin_size + count + end_size, dtype)")
-    if has_begin:
-        lines.append("    out[:begin_size] = begin")
-    lines.append("    out[begin_size:begin_size + count] = flat[1:] - flat[:-1]")
-    if has_end:
-        lines.append("    out[begin_size + count:] = end")
-    lines.append("    return out")
-    return "\n".join(lines) + "\n"
+    return diff
 
 
 def _ediff1d_operand(t):
@@ -375,6 +418,35 @@ def _ediff1d(ary, to_end=None, to_begin=None):
             message = (
                 f"dtype of `{name}` must be compatible with input `ary` under the `same_kind` rule."
             )
-            return raiser("ediff1d", "ary, to_end=None, to_begin=None", "TypeError", message)
-    source = _ediff1d_source(not is_none(to_end), not is_none(to_begin))
-    return python_function("ediff1d", source, {"dtype": scalar_class(dtype)})
+            return _ediff1d_refusal(message)
+    dtype = scalar_class(dtype)
+
+    def ediff1d(ary, to_end=None, to_begin=None):
+        flat = ary.ravel()
+        count = max(flat.size - 1, 0)
+        if to_begin is None:
+            begin_size = 0
+        else:
+            begin = np.asarray(to_begin).ravel()
+            begin_size = begin.size
+        if to_end is None:
+            end_size = 0
+        else:
+            end = np.asarray(to_end).ravel()
+            end_size = end.size
+        out = np.empty(begin_size + count + end_size, dtype)
+        if to_begin is not None:
+            out[:begin_size] = begin
+        out[begin_size : begin_size + count] = flat[1:] - flat[:-1]
+        if to_end is not None:
+            out[begin_size + count :] = end
+        return out
+
+    return ediff1d
+
+
+def _ediff1d_refusal(message):
+    def ediff1d_of_incompatible_dtype(ary, to_end=None, to_begin=None):
+        raise TypeError(message)
+
+    return ediff1d_of_incompatible_dtype
