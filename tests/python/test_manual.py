@@ -1,0 +1,184 @@
+"""The user manual (docs/manual): every Python example in it runs on taipan and prints what the
+manual says it prints, and the built HTML renders in a headless browser.
+
+Conventions of the manual's Markdown sources, which this file reads:
+- a ```` ```python ```` block is a complete program; it runs in a fresh process (the CUDA
+  guide's under the CUDA simulator, TAIPAN_ENABLE_CUDASIM=1, except those that call
+  ``cuda.compile_ptx``, which needs no GPU and is refused by the simulator), from a temporary
+  directory;
+- a ```` ```text ```` block right after it is that program's exact standard output;
+- a ```` ```{code-block} python ```` block is shown but not run (it needs a GPU, a cluster or a
+  file the reader has); the text around it says why.
+
+The HTML comes from build/manual/html when scripts/test.sh has just built it there (newer than
+every source of the manual and of taipan's Python package), otherwise it is built here, with
+warnings as errors as in CI.
+"""
+
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+from child_processes import child_python_path
+
+REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
+MANUAL = REPOSITORY / "docs" / "manual"
+BUILT_HTML = REPOSITORY / "build" / "manual" / "html"
+PACKAGE = REPOSITORY / "src" / "taipan"
+
+# Pages whose examples run under the CUDA simulator, so that they run without a GPU.
+SIMULATED_PAGES = {"cuda.md"}
+
+FENCE = re.compile(r"^```(?P<info>[^\n`]*)\n(?P<body>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+
+
+def manual_examples():
+    """(page, index, source, expected output or None) of every runnable block, in page order."""
+    examples = []
+    for page in sorted(MANUAL.glob("*.md")):
+        text = page.read_text()
+        fences = list(FENCE.finditer(text))
+        number = 0
+        for position, fence in enumerate(fences):
+            if fence.group("info").strip() != "python":
+                continue
+            expected = None
+            if position + 1 < len(fences):
+                following = fences[position + 1]
+                between = text[fence.end() : following.start()]
+                if following.group("info").strip() == "text" and not between.strip():
+                    expected = following.group("body")
+            number += 1
+            examples.append((page.name, number, fence.group("body"), expected))
+    return examples
+
+
+EXAMPLES = manual_examples()
+
+
+def test_the_manual_has_examples_on_every_guide_page():
+    pages_with_examples = {page for page, _, _, _ in EXAMPLES}
+    guides = {page.name for page in MANUAL.glob("*.md")} - {"index.md"}
+    assert guides, "docs/manual has no chapters"
+    assert guides <= pages_with_examples, (
+        f"chapters without a runnable example: {guides - pages_with_examples}"
+    )
+
+
+@pytest.mark.parametrize(
+    "page, number, source, expected",
+    EXAMPLES,
+    ids=[f"{page[:-3]}-{number}" for page, number, _, _ in EXAMPLES],
+)
+def test_manual_example_runs(tmp_path, page, number, source, expected):
+    script = tmp_path / f"{page[:-3]}_example_{number}.py"
+    script.write_text(source)
+    environment = {
+        key: value for key, value in os.environ.items() if not key.startswith(("TAIPAN_", "NUMBA_"))
+    }
+    environment["PYTHONPATH"] = child_python_path()
+    if page in SIMULATED_PAGES and "compile_ptx" not in source:
+        environment["TAIPAN_ENABLE_CUDASIM"] = "1"
+    completed = subprocess.run(
+        [sys.executable, script.name],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=240,
+    )
+    assert completed.returncode == 0, (
+        f"{page} example {number} failed:\n{source}\n--- stderr ---\n{completed.stderr}"
+    )
+    if expected is not None:
+        assert completed.stdout == expected, f"{page} example {number} printed something else"
+
+
+def newest_source_time():
+    sources = [*MANUAL.rglob("*.md"), *MANUAL.rglob("*.rst"), *MANUAL.rglob("*.py")]
+    sources += list(PACKAGE.rglob("*.py"))
+    return max(path.stat().st_mtime for path in sources)
+
+
+@pytest.fixture(scope="module")
+def built_manual(tmp_path_factory):
+    """The manual's HTML folder: build/manual/html when it is current, else a fresh build."""
+    stamp = BUILT_HTML / "index.html"
+    if stamp.exists() and stamp.stat().st_mtime >= newest_source_time():
+        return BUILT_HTML
+    pytest.importorskip("sphinx", reason="Sphinx is not installed (scripts/setup.sh installs it)")
+    pytest.importorskip("myst_parser", reason="myst-parser is not installed (scripts/setup.sh)")
+    output = tmp_path_factory.mktemp("manual") / "html"
+    environment = dict(os.environ, PYTHONPATH=child_python_path())
+    completed = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html"]
+        + [str(MANUAL), str(output)],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert completed.returncode == 0, f"sphinx-build failed:\n{completed.stderr}"
+    return output
+
+
+def browser():
+    for name in ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.skip("no headless Chromium here (scripts/setup.sh apt-installs chromium-headless-shell)")
+
+
+def rendered_dom(page: pathlib.Path) -> str:
+    """The page's DOM after the browser loaded it and ran its scripts."""
+    completed = subprocess.run(
+        [browser(), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", page.as_uri()],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    return completed.stdout
+
+
+CHAPTERS = sorted(page.stem for page in MANUAL.glob("*.md"))
+API_PAGES = sorted(f"api/{page.stem}" for page in (MANUAL / "api").glob("*.rst"))
+
+
+@pytest.mark.parametrize("name", CHAPTERS + API_PAGES)
+def test_manual_page_renders_in_a_browser(built_manual, name):
+    dom = rendered_dom(built_manual / f"{name}.html")
+    title = re.search(r"<title>(.*?)</title>", dom, re.DOTALL)
+    assert title and "taipan" in title.group(1), f"{name}: no title in the rendered page"
+    heading = re.search(r"<h1>(.*?)<a class=\"headerlink\"", dom, re.DOTALL)
+    assert heading and heading.group(1).strip(), f"{name}: no page heading"
+    # The sidebar's navigation lists every chapter and the API reference.
+    navigation = dom[dom.index('class="sphinxsidebar"') :]
+    for chapter in CHAPTERS:
+        if chapter not in ("index", name):  # the page's own entry links to "#"
+            assert f'{chapter}.html"' in navigation, f"{name}: navigation lacks {chapter}"
+    assert 'api/index.html"' in navigation or 'index.html"' in navigation
+    # Markers Sphinx and docutils leave where a reference or a directive failed.
+    for marker in ('class="system-message"', "problematic", "Unknown directive", "??"):
+        assert marker not in dom, f"{name}: {marker!r} in the rendered page"
+    if name in CHAPTERS and name != "index":
+        assert 'class="highlight-python' in dom, f"{name}: no highlighted Python example"
+    if name.startswith("api/") and name != "api/index":
+        assert 'class="sig sig-object py"' in dom, f"{name}: no documented object"
+
+
+def test_manual_code_blocks_render_as_in_the_source(built_manual):
+    """The first example of the getting-started chapter reaches the page, highlighted."""
+    _, _, source, _ = next(example for example in EXAMPLES if example[0] == "getting_started.md")
+    dom = rendered_dom(built_manual / "getting_started.html")
+    text_of_code = re.sub(r"<[^>]+>", "", dom)
+    first_line = next(line for line in source.splitlines() if line.strip())
+    assert first_line.replace("<", "&lt;").replace(">", "&gt;") in text_of_code
