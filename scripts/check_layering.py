@@ -11,26 +11,41 @@ import re
 import sys
 
 # Folder -> the folders it may include. One direction of dependency: support and runtime at the
-# bottom, then syntax and types, typing, the target interface, lowering, the targets (which never
-# include each other), and the compiler driver on top.
+# bottom, then syntax and types, the library registry, typing, the target interface, lowering,
+# the library's families, the targets (which never include each other), and the compiler driver
+# on top. The folder graph has no cycle (checked below), and no folder may include a single
+# header of a folder above it.
 CORE_RULES = {
     "support": set(),
     "runtime": set(),
     "syntax": {"support", "runtime"},  # runtime/PythonDialect: what the Python in use does
     "types": {"support"},
-    "typing": {"support", "runtime", "syntax", "types"},
+    # The registry of library functions (what typing and lowering look up by name): the entry
+    # types and their lookup, below typing and lowering; the families that fill it are above.
+    "registry": {"support", "syntax", "types"},
+    "typing": {"support", "runtime", "syntax", "types", "registry"},
     "target": {"support"},
+    "lower": {"support", "runtime", "syntax", "types", "registry", "typing", "target"},
     # The library's families write each function's type rule next to its lowering, so they sit
-    # above lowering; typing and lowering reach the registry through its interface header only.
-    "library": {"support", "runtime", "syntax", "types", "typing", "target", "lower"},
-    "lower": {"support", "runtime", "syntax", "types", "typing", "target"},
-    "cpu": {"support", "runtime", "syntax", "types", "typing", "target", "lower"},
-    "cuda": {"support", "runtime", "syntax", "types", "typing", "target", "lower"},
+    # above typing and lowering.
+    "library": {
+        "support",
+        "runtime",
+        "syntax",
+        "types",
+        "registry",
+        "typing",
+        "target",
+        "lower",
+    },
+    "cpu": {"support", "runtime", "syntax", "types", "registry", "typing", "target", "lower"},
+    "cuda": {"support", "runtime", "syntax", "types", "registry", "typing", "target", "lower"},
     "compiler": {
         "support",
         "runtime",
         "syntax",
         "types",
+        "registry",
         "typing",
         "target",
         "lower",
@@ -40,14 +55,31 @@ CORE_RULES = {
     },
 }
 
-# Single headers a folder may include from a folder above it: the library registry's interface
-# (it includes only syntax/ and types/).
-CORE_HEADERS = {
-    "typing": {"library/Library.h"},
-    "lower": {"library/Library.h"},
-    "cpu": {"library/Library.h"},
-    "cuda": {"library/Library.h"},
-}
+
+def folder_cycle(rules):
+    """A cycle among the folders' rules (a list of folders, first repeated last), or None."""
+    state = {}
+
+    def visit(folder, path):
+        state[folder] = "open"
+        for below in sorted(rules.get(folder, ())):
+            if state.get(below) == "open":
+                trail = path + [folder]
+                return trail[trail.index(below) :] + [below]
+            if below not in state:
+                found = visit(below, path + [folder])
+                if found:
+                    return found
+        state[folder] = "done"
+        return None
+
+    for folder in sorted(rules):
+        if folder not in state:
+            found = visit(folder, [])
+            if found:
+                return found
+    return None
+
 
 # What the bindings may use of libtaipan: whole folders, and single public headers of others.
 BINDINGS_FOLDERS = {"compiler", "support", "runtime", "syntax", "types", "cuda"}
@@ -70,13 +102,14 @@ def included(path):
 
 def violations(root):
     found = []
+    cycle = folder_cycle(CORE_RULES)
+    if cycle:
+        found.append("the folder rules have a cycle: " + " -> ".join(cycle))
     core = root / "src" / "core"
     for folder, allowed in CORE_RULES.items():
         for path in sorted((core / folder).glob("*.[ch]*")):
             for header in included(path):
                 target = header.split("/")[0] if "/" in header else folder
-                if header in CORE_HEADERS.get(folder, ()):
-                    continue
                 if target != folder and target not in allowed:
                     found.append(f"{path.relative_to(root)}: {folder}/ may not include {header}")
     known = set(CORE_RULES)

@@ -3,7 +3,7 @@
 #include "compiler/UserUfuncs.h"
 
 #include "compiler/Compiler.h"
-#include "library/Library.h"
+#include "library/Families.h"
 #include "lower/FunctionLowering.h"
 
 #include <mutex>

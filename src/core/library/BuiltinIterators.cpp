@@ -1,6 +1,6 @@
 // Python's builtins over iterables, one library entry per function: range, enumerate, zip, len
 // and sum. A for loop over enumerate() or zip() of arrays or ranges iterates them in step.
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "lower/LowerStrings.h"

@@ -1,6 +1,6 @@
 // Python's builtins on numbers, one library entry per function: abs, min, max, round, divmod,
 // pow, the conversions (int, float, bool, complex, NumPy's scalar types) and conjugate().
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "lower/LowerStrings.h"

@@ -1,6 +1,6 @@
 // Python's cmath module: one library entry per function. Values compute in complex128; the
 // runtime (runtime/PythonMath) reproduces CPython's special values and its errors.
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "runtime/PythonMath.h"

@@ -1,6 +1,6 @@
 // CUDA's thread hierarchy and intrinsics, one library entry per name (all on the GPU only): the
 // index registers (values), grid(), barriers, fences, warp votes and shuffles, bit intrinsics.
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "types/NumericPromotion.h"

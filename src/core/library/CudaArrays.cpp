@@ -1,6 +1,6 @@
 // CUDA's memory spaces as arrays, one library entry per function (GPU only): cuda.shared.array
 // (an addrspace(3) global), cuda.local.array (a stack array) and cuda.const.array_like.
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "typing/ArrayTyping.h"

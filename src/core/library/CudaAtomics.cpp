@@ -1,6 +1,6 @@
 // CUDA's atomic operations on array elements, one library entry per function (GPU only):
 // cuda.atomic.add, sub, max, min, inc, dec, exch, and_, or_, xor (atomicrmw) and cas (cmpxchg).
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "typing/BuiltinTyping.h"

@@ -2,7 +2,7 @@
 // (the view is the dict's block), `in` on them and the set operators of keys views. `len`,
 // truth and for loops over a view read the dict as it is then (lower/LowerDicts.cpp); every
 // other use takes a list of the view's items made at that moment.
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "lower/LowerTypes.h"

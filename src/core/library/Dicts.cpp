@@ -1,7 +1,7 @@
 // Dicts in compiled code, one library entry per operation: the literal ("dict.{}"), the operators
 // typing records under their expressions ("dict.[]", "dict.in", "dict.=="...), the methods
 // ("dict.get"...) and dict(). Lowering helpers are in lower/LowerDicts.cpp.
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "lower/LowerTypes.h"

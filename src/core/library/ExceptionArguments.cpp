@@ -3,7 +3,7 @@
 // numeric promotion) and read at run time from the exception Python would see, checked against
 // that type (runtime/ExceptionArguments.h).
 #include "library/ExceptionArguments.h"
-#include "library/Library.h"
+#include "library/Families.h"
 #include "lower/ExceptionDescriptors.h"
 #include "lower/FunctionLowering.h"
 #include "lower/LowerTypes.h"

@@ -1,7 +1,7 @@
 // The methods of generators in compiled code: send(), throw() and close(), with CPython's
 // semantics over the coroutine protocol of runtime/Generators.h (the resumer writes the promise's
 // control word and sent value, the body reads them where it resumes, lower/LowerGenerators.cpp).
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "lower/LowerTypes.h"

@@ -4,7 +4,7 @@
 // classes, which are not values) and prunes `if isinstance(...)` and `if hasattr(...)`.
 // type(x) is the class as a compile-time value: the conversion builtin of a number or string
 // (`type(x)(3)` is float(3) for a float x), or a named tuple's class.
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "lower/LowerTypes.h"

@@ -1,6 +1,6 @@
 // jitclass instances made in compiled code: `taipan.jitclass.allocate(instance_type)`, which
 // a class's constructor (written in Python by taipan.jitclass) calls before its __init__.
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/LowerJitClasses.h"
 

@@ -1,7 +1,7 @@
 // Lists in compiled code, one library entry per operation: the methods ("list.append"...), the
 // operators typing records under their expressions ("list.[]", "list.+", "list.in"...), and
 // the builtins that make lists (list(), sorted()). Lowering helpers are in lower/LowerLists.cpp.
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "library/NumpySupport.h"
 #include "lower/FunctionLowering.h"

@@ -1,7 +1,7 @@
 // taipan.literal_unroll (Numba's numba.literal_unroll) called as a function: the container
 // itself. A for loop over it is typed by TypeInference (copies of the body for a tuple of
 // items of different types, typing/LiteralUnroll.h) and lowered by lower/LowerUnrolledLoops.
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 

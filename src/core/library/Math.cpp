@@ -1,6 +1,6 @@
 // Python's math module: one library entry per function, its type rule (Numba's: float32 stays
 // float32, other reals compute in float64) next to its lowering (LLVM intrinsics or libm).
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "types/NumericPromotion.h"

@@ -2,7 +2,7 @@
 // twin, typing shape and dtype arguments, and the array views and copies several entries emit.
 #pragma once
 
-#include "library/Library.h"
+#include "library/Families.h"
 #include "lower/FunctionLowering.h"
 
 namespace taipan {

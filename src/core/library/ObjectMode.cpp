@@ -2,7 +2,7 @@
 // (`outputs = $taipan.objmode_call(block, inputs...)`), typed by the block's declared outputs
 // and lowered as one call of the runtime's taipan_objmode_call.
 #include "library/ObjectMode.h"
-#include "library/Library.h"
+#include "library/Families.h"
 #include "lower/FunctionLowering.h"
 #include "lower/LowerTypes.h"
 #include "support/CompileError.h"

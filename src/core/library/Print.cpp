@@ -1,6 +1,6 @@
 // Python's print(), one library entry: through the runtime's printing functions on the CPU, and
 // as one vprintf per call on targets that print through the device's printf (CUDA).
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "typing/BuiltinTyping.h"

@@ -1,7 +1,7 @@
 // Python's random module, one library entry per function: CPython's Mersenne Twister in the
 // runtime (runtime/Random), seeded and drawn as CPython does. CPU only: a GPU thread has no
 // generator state (kernels use cuda.random).
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "runtime/Runtime.h"

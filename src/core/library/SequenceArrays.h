@@ -2,7 +2,7 @@
 // depth (`np.array([[1, 2], [3, 4]])`, `np.array([np.arange(3) for _ in range(n)])`).
 #pragma once
 
-#include "library/Library.h"
+#include "library/Families.h"
 #include "lower/FunctionLowering.h"
 
 namespace taipan {

@@ -2,7 +2,7 @@
 // operators typing records under their expressions ("set.|", "set.in", "set.<="...) and the
 // methods ("set.add"...). Each computes what CPython's setobject.c computes, in its order, so
 // the tables (and iteration order) match. Lowering helpers are in lower/LowerSets.cpp.
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "lower/LowerTypes.h"

@@ -1,6 +1,6 @@
 // Python's str in compiled code: the str() constructor, ord, chr, hash, and the methods of
 // strings ("str.upper", ...), each lowered to a call of the string runtime (runtime/Strings.h).
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "lower/LowerStrings.h"

@@ -1,6 +1,6 @@
 // taipan's thread-pool functions called from compiled code: get_thread_id() and
 // get_num_threads(), read from the runtime (CPU only; a GPU has its own thread indices).
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 

@@ -2,7 +2,7 @@
 // immutable list of items of different types, stored as a tuple). Items are compared with x as
 // `==` compares them: an item of a type that never equals x (a string and a number) counts as
 // unequal without being compared.
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "runtime/Runtime.h"

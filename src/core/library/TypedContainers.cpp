@@ -2,7 +2,7 @@
 // `List.empty_list(item_type)`, `taipan.typed.Dict()` and `Dict.empty(key_type, value_type)`.
 // A typed list is the block of a reflected list (types::typedList); a dict is already Numba's
 // DictType. These entries only choose the type and reuse the list and dict lowerings.
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "typing/BuiltinTyping.h"

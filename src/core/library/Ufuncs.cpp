@@ -1,6 +1,6 @@
 // Ufuncs: the type rule and scalar lowering every ufunc entry shares (makeUfunc), and NumPy's
 // ufuncs, each its loop selection (NumPy's inner-loop types) next to its element lowering.
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include "lower/FunctionLowering.h"
 #include "typing/ArrayTyping.h"
@@ -33,18 +33,6 @@ const Type *typeUfuncCall(LibraryCall &call) {
   call.loop = std::move(*loop);
   return call.loop.output ? ufuncResultType(call) : nullptr; // nullptr: the callee decides
 }
-
-} // namespace
-
-const Type *ufuncResultType(const LibraryCall &call) {
-  int ndim = -1;
-  for (const Type *argument : call.argumentTypes)
-    if (argument->isArray())
-      ndim = std::max(ndim, argument->ndim());
-  return ndim >= 0 ? types::array(call.loop.output, ndim, 'C', false) : call.loop.output;
-}
-
-namespace {
 
 /// The scalar lowering every ufunc shares (calls with an array operand are array expressions,
 /// which lower the kernel inside their loop).

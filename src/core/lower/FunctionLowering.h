@@ -2,8 +2,8 @@
 // declarations, string constants); FunctionLowering emits one function body.
 #pragma once
 
-#include "library/Library.h"
 #include "lower/LowerTypes.h"
+#include "registry/Library.h"
 #include "support/ParallelLoopReport.h"
 #include "target/Target.h"
 #include "typing/ParallelLoops.h"

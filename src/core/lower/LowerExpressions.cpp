@@ -4,9 +4,9 @@
 #include "lower/LowerJitClasses.h"
 #include "typing/JitClassTyping.h"
 
-#include "library/Library.h"
 #include "lower/LowerDatetime.h"
 #include "lower/LowerStrings.h"
+#include "registry/Library.h"
 
 #include <llvm/IR/Constants.h>
 

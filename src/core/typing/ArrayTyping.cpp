@@ -2,7 +2,7 @@
 // scalar rules of NumericPromotion on the dtypes; broadcasting gives the larger ndim.
 #include "typing/ArrayTyping.h"
 
-#include "library/Library.h"
+#include "registry/Library.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
 

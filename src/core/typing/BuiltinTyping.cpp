@@ -2,7 +2,7 @@
 // error for argument types a builtin does not take, attributes and methods of numbers.
 #include "typing/BuiltinTyping.h"
 
-#include "library/Library.h"
+#include "registry/Library.h"
 #include "typing/ArrayTyping.h"
 
 namespace taipan {

@@ -2,7 +2,7 @@
 // unifying the types each variable is assigned until nothing changes (a fixpoint).
 #pragma once
 
-#include "library/Library.h"
+#include "registry/Library.h"
 #include "syntax/SyntaxTree.h"
 #include "types/Type.h"
 #include "typing/GlobalResolver.h"

@@ -1,6 +1,6 @@
 // Tests of the library registry: lookup, Python's argument binding for library functions, the
 // type rules of registered entries and the loops ufunc entries select.
-#include "library/Library.h"
+#include "library/Families.h"
 
 #include <gtest/gtest.h>
 

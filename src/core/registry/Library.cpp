@@ -1,54 +1,14 @@
 // The registry of library functions and Python's argument binding for them.
-#include "library/Library.h"
-#include "library/ExceptionArguments.h"
-#include "library/ObjectMode.h"
+#include "registry/Library.h"
 
-#include "lower/FunctionLowering.h"
-#include "lower/LowerTypes.h"
-
-#include "typing/BuiltinTyping.h"
+#include "support/CompileError.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 namespace taipan {
 
-void registerJitClassFunctions(Library &library); // library/JitClasses.cpp
-
-Library::Library() {
-  registerMathFunctions(*this);
-  registerCmathFunctions(*this);
-  registerRandomFunctions(*this);
-  registerBuiltinFunctions(*this);
-  registerBuiltinIterators(*this);
-  registerThreadFunctions(*this);
-  registerPrint(*this);
-  registerCudaFunctions(*this);
-  registerCudaArrays(*this);
-  registerCudaAtomics(*this);
-  registerUfuncs(*this); // after math and cmath, whose entries the ufuncs lower through
-  registerNumpyCreationFunctions(*this);
-  registerNumpyShapeFunctions(*this);
-  registerNumpyReductions(*this);
-  registerNumpySortFunctions(*this);
-  registerNumpyLinalgFunctions(*this);
-  registerNumpyRandomFunctions(*this);
-  registerArrayAttributes(*this);
-  registerCArrayFunctions(*this);
-  registerIntrospection(*this);
-  registerStringFunctions(*this);
-  registerListFunctions(*this);
-  registerDictFunctions(*this);
-  registerDictViewFunctions(*this);
-  registerGeneratorMethods(*this);
-  registerSetFunctions(*this);
-  registerJitClassFunctions(*this);
-  registerLiteralUnroll(*this);
-  registerTupleMethods(*this);
-  registerTypedContainerFunctions(*this); // after lists, whose list() it reuses
-  registerObjectModeFunctions(*this);
-  registerExceptionArgumentFunctions(*this);
-}
+Library::Library() { registerLibraryFamilies(*this); }
 
 const Library &Library::get() {
   static const Library library;
@@ -85,25 +45,6 @@ void Library::add(std::string name, std::vector<LibraryParameter> parameters, Li
   function.type = std::move(type);
   function.lower = std::move(lower);
   add(std::move(function));
-}
-
-void addCpu(Library &library, std::string name, std::vector<LibraryParameter> parameters,
-            LibraryTypeRule type, LibraryLowerRule lower) {
-  LibraryFunction function;
-  function.name = std::move(name);
-  function.parameters = std::move(parameters);
-  function.targets = OnCpu;
-  function.type = std::move(type);
-  function.lower = std::move(lower);
-  library.add(std::move(function));
-}
-
-llvm::Value *noneValue(FunctionLowering &lowering) {
-  return llvm::UndefValue::get(valueType(lowering.llvmContext(), types::none()));
-}
-
-void throwNoOverload(const LibraryCall &call) {
-  throwNoOverload(call.function->name, call.argumentTypes, call.location);
 }
 
 void Library::addValue(LibraryValue value) {
@@ -165,6 +106,14 @@ std::vector<Expr *> Library::bindArguments(const LibraryFunction &function,
   while (!bound.empty() && !bound.back())
     bound.pop_back();
   return bound;
+}
+
+const Type *ufuncResultType(const LibraryCall &call) {
+  int ndim = -1;
+  for (const Type *argument : call.argumentTypes)
+    if (argument->isArray())
+      ndim = std::max(ndim, argument->ndim());
+  return ndim >= 0 ? types::array(call.loop.output, ndim, 'C', false) : call.loop.output;
 }
 
 std::string describeTargets(unsigned targets) {

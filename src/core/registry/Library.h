@@ -1,5 +1,8 @@
 // The library registry: every function taipan implements in C++ is one LibraryFunction (its
 // parameters, the targets it runs on, its type rule and its lowering), found by qualified name.
+//
+// The registry sits below typing and lowering (it includes only support/, syntax/ and types/);
+// the families that fill it (src/core/library/, declared in library/Families.h) sit above both.
 #pragma once
 
 #include "syntax/SyntaxTree.h"
@@ -147,18 +150,12 @@ struct LibraryValue {
   std::function<llvm::Value *(FunctionLowering &lowering)> lower;
 };
 
-/// A ufunc entry: `parameters` (positional-only when names are empty) for the kernel's
-/// inputs, and the type rule and scalar lowering every ufunc shares. The type rule records the
-/// kernel's loop in the call and gives its output, or an array of it (the broadcast ndim) when
-/// an operand is an array; the scalar lowering converts the arguments and runs the kernel.
-LibraryFunction makeUfunc(std::string name, UfuncKernel kernel,
-                          std::vector<LibraryParameter> parameters = {});
 /// The type of a ufunc call once its loop's output is known: the output, or an array of it
 /// (the operands' largest ndim) when an operand is an array.
 const Type *ufuncResultType(const LibraryCall &call);
 
 /// Every LibraryFunction and LibraryValue, by name. Families register themselves in
-/// Library.cpp's constructor (one line per family); a family's file holds one entry per name.
+/// library/Families.cpp (one line per family); a family's file holds one entry per name.
 class Library {
 public:
   static const Library &get();
@@ -197,48 +194,10 @@ private:
   std::set<std::string> namespaces;
 };
 
-/// Registration of each family (library/<Family>.cpp).
-void registerMathFunctions(Library &library);
-void registerCmathFunctions(Library &library);
-void registerRandomFunctions(Library &library);
-void registerBuiltinFunctions(Library &library);
-void registerBuiltinIterators(Library &library);
-void registerThreadFunctions(Library &library);
-void registerPrint(Library &library);
-void registerCudaFunctions(Library &library);
-void registerCudaArrays(Library &library);
-void registerCudaAtomics(Library &library);
-void registerUfuncs(Library &library);
-void registerNumpyCreationFunctions(Library &library);
-void registerNumpyShapeFunctions(Library &library);
-void registerNumpyReductions(Library &library);
-void registerNumpySortFunctions(Library &library);
-void registerNumpyLinalgFunctions(Library &library);
-void registerNumpyRandomFunctions(Library &library);
-void registerArrayAttributes(Library &library);
-void registerCArrayFunctions(Library &library);
-void registerIntrospection(Library &library);
-void registerStringFunctions(Library &library);
-void registerListFunctions(Library &library);
-void registerDictFunctions(Library &library);
-void registerDictViewFunctions(Library &library);
-void registerGeneratorMethods(Library &library);
-void registerTypedContainerFunctions(Library &library);
-void registerSetFunctions(Library &library);
-void registerLiteralUnroll(Library &library);
-void registerTupleMethods(Library &library);
-
-/// Throws the TypingError "no implementation of <function> for argument types (...)" for a
-/// call whose argument types its function does not take.
-[[noreturn]] void throwNoOverload(const LibraryCall &call);
-
-/// Adds a function that runs on the CPU only (lists and dicts: they live in the CPU's memory
-/// runtime).
-void addCpu(Library &library, std::string name, std::vector<LibraryParameter> parameters,
-            LibraryTypeRule type, LibraryLowerRule lower);
-
-/// The value of a call that returns None.
-llvm::Value *noneValue(FunctionLowering &lowering);
+/// Registers every family of library functions (defined in library/Families.cpp). The
+/// registry names the families only through this one hook: they sit above typing and lowering,
+/// the registry below both.
+void registerLibraryFamilies(Library &library);
 
 /// The name of a target set for error messages ("CPU", "GPU").
 std::string describeTargets(unsigned targets);
