@@ -1,11 +1,6 @@
-// Kernel arguments are laid out exactly as on the CPU (Type::storageSize; arrays as the array
-// layout with a device data pointer) and handed to cuLaunchKernel as one pointer each.
+// The CUDA driver from Python: devices, contexts, memory, streams, events and loaded modules.
+// Kernel launches are in CudaLaunch.cpp.
 #include "CudaBindings.h"
-#include "ForeignArrays.h"
-
-#include "Boxing.h"
-#include "Module.h"
-#include "TypeObjects.h"
 
 #include "cuda/CudaDriver.h"
 
@@ -27,8 +22,6 @@ using cuda::CudaError;
 
 PyObject *cudaSupportErrorClass = nullptr;
 PyObject *cudaDriverErrorClass = nullptr;
-/// taipan.cuda's DeviceNDArray, whose instances carry their launch description in `_launch`.
-PyTypeObject *deviceArrayType = nullptr;
 
 } // namespace
 
@@ -36,6 +29,12 @@ void raiseCudaError(const CudaError &error) {
   PyObject *cls = error.unavailable() ? cudaSupportErrorClass : cudaDriverErrorClass;
   PyErr_SetString(cls ? cls : PyExc_RuntimeError, error.what());
   throw nb::python_error();
+}
+
+void *streamHandle(nb::handle stream) {
+  if (stream.is_none())
+    return nullptr;
+  return reinterpret_cast<void *>(nb::cast<uintptr_t>(stream));
 }
 
 std::string bytesOrText(nb::handle value) {
@@ -106,30 +105,6 @@ private:
   PyThreadState *state;
 };
 
-void *streamHandle(nb::handle stream) {
-  if (stream.is_none())
-    return nullptr;
-  return reinterpret_cast<void *>(nb::cast<uintptr_t>(stream));
-}
-
-/// Fills one kernel argument: an array from (type, pointer, shape, strides), else a scalar.
-void fillArrayArgument(char *slot, const Type *type, uint64_t data, nb::handle shape,
-                       nb::handle strides) {
-  int64_t itemSize = static_cast<int64_t>(type->dtype()->itemSize());
-  int64_t items = 1;
-  int ndim = type->ndim();
-  for (int d = 0; d < ndim; ++d) {
-    int64_t extent = PyLong_AsLongLong(PyTuple_GET_ITEM(shape.ptr(), d));
-    int64_t stride = PyLong_AsLongLong(PyTuple_GET_ITEM(strides.ptr(), d));
-    std::memcpy(slot + ArrayLayout::shapeOffset + 8 * d, &extent, 8);
-    std::memcpy(slot + ArrayLayout::stridesOffset(ndim) + 8 * d, &stride, 8);
-    items *= extent;
-  }
-  std::memcpy(slot + ArrayLayout::itemCountOffset, &items, 8);
-  std::memcpy(slot + ArrayLayout::itemSizeOffset, &itemSize, 8);
-  std::memcpy(slot + ArrayLayout::dataOffset, &data, 8);
-}
-
 /// Page-locked, mapped or managed host memory behind a NumPy array from cuda.pinned_array and
 /// friends; freed when the last array using it is collected.
 struct HostAllocation {
@@ -151,154 +126,10 @@ struct HostAllocation {
   }
 };
 
-/// A configured launch (kernel[grid, block, stream, shared]) with the argument path in C++:
-/// device arrays carry a `_launch` tuple (type, pointer, shape, strides), scalars are
-/// fingerprinted as on the CPU, and a known fingerprint launches without running Python.
-/// Anything else (NumPy arrays, a first launch, debug kernels) goes to the Python fallback,
-/// which returns (function handle, argument types) when the launch may be cached.
-struct CudaLauncher {
-  unsigned grid[3];
-  unsigned block[3];
-  unsigned shared;
-  void *stream;
-  nb::object fallback;
-  /// A kernel handle for argument types, valid on one device until cuda.close().
-  struct Entry {
-    std::vector<const Type *> key;
-    void *function;
-    int device;
-    unsigned epoch;
-  };
-  std::vector<Entry> entries;
-
-  nb::object call(nb::args arguments) {
-    static PyObject *launchName = PyUnicode_InternFromString("_launch");
-    static PyObject *interfaceName = PyUnicode_InternFromString("__cuda_array_interface__");
-    size_t count = arguments.size();
-    constexpr size_t Inline = 8;
-    const Type *keyStorage[Inline];
-    std::vector<const Type *> keyHeap;
-    const Type **key = count <= Inline ? keyStorage : (keyHeap.resize(count), keyHeap.data());
-    PyObject *launches[Inline] = {};
-    std::vector<PyObject *> launchHeap(count > Inline ? count : 0, nullptr);
-    PyObject **launch = count <= Inline ? launches : launchHeap.data();
-    bool known = true;
-    for (size_t i = 0; i < count && known; ++i) {
-      PyObject *value = arguments[i].ptr();
-      // Only taipan's device arrays carry `_launch`: other arguments skip the failing lookup.
-      PyObject *description = deviceArrayType && PyObject_TypeCheck(value, deviceArrayType)
-                                  ? optionalAttribute(value, launchName)
-                                  : nullptr;
-      if (description) {
-        launch[i] = description; // released below
-        key[i] = nb::cast<TypeRef>(nb::handle(PyTuple_GET_ITEM(description, 0))).type;
-        continue;
-      }
-      // CuPy arrays and PyTorch tensors, read directly: their interface properties cost a
-      // large share of the whole launch (PyTorch's more than all of it).
-      if (!PyLong_CheckExact(value) && !PyFloat_CheckExact(value)) {
-        PyObject *foreign = describeCupyArray(value, stream, &key[i]);
-        if (!foreign)
-          foreign = describeTorchTensor(value, &key[i]);
-        if (foreign) {
-          launch[i] = foreign;
-          continue;
-        }
-      }
-      // Any other library's device array: its interface read here, without Python.
-      if (PyObject *interface = optionalAttribute(value, interfaceName)) {
-        launch[i] = describeInterface(interface, stream, &key[i]);
-        Py_DECREF(interface);
-        known = launch[i] != nullptr;
-        continue;
-      }
-      PyErr_Clear();
-      key[i] = typeOfValue(value);
-      known = key[i] && !key[i]->isArray(); // host arrays are copied by Python
-    }
-    const Entry *entry = nullptr;
-    CudaDriver &driver = CudaDriver::get();
-    if (known && !entries.empty()) {
-      int device = driver.selectedOrdinal();
-      unsigned epoch = driver.contextEpoch();
-      for (const Entry &candidate : entries)
-        if (candidate.device == device && candidate.epoch == epoch &&
-            candidate.key.size() == count &&
-            std::equal(candidate.key.begin(), candidate.key.end(), key))
-          entry = &candidate;
-    }
-    if (!entry) {
-      for (size_t i = 0; i < count; ++i)
-        Py_XDECREF(launch[i]);
-      nb::object outcome = fallback(*arguments);
-      if (known && !outcome.is_none()) {
-        nb::tuple pair = nb::cast<nb::tuple>(outcome);
-        void *function = reinterpret_cast<void *>(nb::cast<uintptr_t>(nb::tuple(pair[0])[1]));
-        unsigned epoch = driver.contextEpoch();
-        std::erase_if(entries, [&](const Entry &stale) { return stale.epoch != epoch; });
-        entries.push_back({std::vector<const Type *>(key, key + count), function,
-                           driver.selectedOrdinal(), epoch});
-      }
-      return nb::none();
-    }
-    alignas(16) char storage[Inline * 64];
-    std::unique_ptr<char[]> heap;
-    size_t needed = 0;
-    for (size_t i = 0; i < count; ++i)
-      needed += (std::max<size_t>(key[i]->storageSize(), 8) + 15) / 16 * 16;
-    char *cursor = storage;
-    if (needed > sizeof storage) {
-      heap.reset(new char[needed]);
-      cursor = heap.get();
-    }
-    void *pointerStorage[Inline];
-    std::vector<void *> pointerHeap(count > Inline ? count : 0);
-    void **pointers = count <= Inline ? pointerStorage : pointerHeap.data();
-    bool failed = false;
-    for (size_t i = 0; i < count; ++i) {
-      const Type *type = key[i];
-      std::memset(cursor, 0, type->storageSize());
-      if (launch[i]) {
-        fillArrayArgument(cursor, type, PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(launch[i], 1)),
-                          PyTuple_GET_ITEM(launch[i], 2), PyTuple_GET_ITEM(launch[i], 3));
-        Py_DECREF(launch[i]);
-      } else if (!failed && !unboxValue(arguments[i].ptr(), type, cursor)) {
-        failed = true;
-      }
-      pointers[i] = cursor;
-      cursor += (std::max<size_t>(type->storageSize(), 8) + 15) / 16 * 16;
-    }
-    if (failed)
-      throw nb::python_error();
-    driverCall([&] {
-      driver.launch(entry->function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                    shared, stream, pointers);
-    });
-    return nb::none();
-  }
-};
-
 } // namespace
 
 void defineCudaBindings(nb::module_ &module) {
-  nb::class_<CudaLauncher>(module, "CudaLauncher")
-      .def(
-          "__init__",
-          [](CudaLauncher *self, nb::tuple grid, nb::tuple block, unsigned shared,
-             nb::handle stream, nb::object fallback) {
-            new (self) CudaLauncher();
-            for (int d = 0; d < 3; ++d) {
-              self->grid[d] = nb::cast<unsigned>(grid[d]);
-              self->block[d] = nb::cast<unsigned>(block[d]);
-            }
-            self->shared = shared;
-            self->stream = streamHandle(stream);
-            self->fallback = std::move(fallback);
-          },
-          nb::arg("grid"), nb::arg("block"), nb::arg("shared"), nb::arg("stream").none(),
-          nb::arg("fallback"))
-      .def("__call__", &CudaLauncher::call);
-
+  defineCudaLaunchBindings(module);
   nb::class_<DeviceBuffer>(module, "DeviceBuffer")
       .def_ro("pointer", &DeviceBuffer::pointer)
       .def_ro("size", &DeviceBuffer::size)
@@ -307,9 +138,6 @@ void defineCudaBindings(nb::module_ &module) {
   module.def("cuda_set_error_classes", [](nb::handle support, nb::handle driver) {
     cudaSupportErrorClass = support.inc_ref().ptr();
     cudaDriverErrorClass = driver.inc_ref().ptr();
-  });
-  module.def("cuda_set_device_array_type", [](nb::handle type) {
-    deviceArrayType = reinterpret_cast<PyTypeObject *>(type.inc_ref().ptr());
   });
   module.def("cuda_available", [] { return CudaDriver::get().available(); });
   module.def("cuda_unavailable_reason", [] { return CudaDriver::get().unavailableReason(); });
@@ -503,65 +331,6 @@ void defineCudaBindings(nb::module_ &module) {
                             nb::make_tuple(where[3], where[4], where[5]), message);
     });
   });
-
-  module.def(
-      "cuda_launch",
-      [](nb::tuple handle, nb::tuple grid, nb::tuple block, size_t shared, nb::handle stream,
-         nb::list arguments, nb::list argumentTypes, bool cooperative) {
-        void *function = reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[1]));
-        size_t count = arguments.size();
-        std::vector<std::unique_ptr<char[]>> storage;
-        std::vector<void *> pointers;
-        for (size_t i = 0; i < count; ++i) {
-          const Type *type = nb::cast<TypeRef>(argumentTypes[i]).type;
-          storage.emplace_back(new char[std::max<size_t>(type->storageSize(), 16)]());
-          char *slot = storage.back().get();
-          nb::handle value = arguments[i];
-          if (type->isArray()) {
-            // A device array: (pointer, shape, strides, itemsize) from Python.
-            nb::tuple description = nb::cast<nb::tuple>(value);
-            uint64_t data = nb::cast<uint64_t>(description[0]);
-            nb::tuple shape = nb::cast<nb::tuple>(description[1]);
-            nb::tuple strides = nb::cast<nb::tuple>(description[2]);
-            int64_t itemSize = static_cast<int64_t>(type->dtype()->itemSize());
-            int64_t items = 1;
-            int ndim = type->ndim();
-            for (int d = 0; d < ndim; ++d) {
-              int64_t extent = nb::cast<int64_t>(shape[d]);
-              int64_t stride = nb::cast<int64_t>(strides[d]);
-              std::memcpy(slot + ArrayLayout::shapeOffset + 8 * d, &extent, 8);
-              std::memcpy(slot + ArrayLayout::stridesOffset(ndim) + 8 * d, &stride, 8);
-              items *= extent;
-            }
-            std::memcpy(slot + ArrayLayout::itemCountOffset, &items, 8);
-            std::memcpy(slot + ArrayLayout::itemSizeOffset, &itemSize, 8);
-            std::memcpy(slot + ArrayLayout::dataOffset, &data, 8);
-          } else if (!unboxValue(value.ptr(), type, slot)) {
-            throw nb::python_error();
-          }
-          pointers.push_back(slot);
-        }
-        unsigned g[3], b[3];
-        for (int d = 0; d < 3; ++d) {
-          g[d] = nb::cast<unsigned>(grid[d]);
-          b[d] = nb::cast<unsigned>(block[d]);
-        }
-        driverCall([&] {
-          CudaDriver &driver = CudaDriver::get();
-          if (shared > 48 * 1024)
-            driver.setMaxDynamicSharedMemory(function, static_cast<int>(shared));
-          if (cooperative)
-            driver.launchCooperative(function, g[0], g[1], g[2], b[0], b[1], b[2],
-                                     static_cast<unsigned>(shared), streamHandle(stream),
-                                     pointers.data());
-          else
-            driver.launch(function, g[0], g[1], g[2], b[0], b[1], b[2],
-                          static_cast<unsigned>(shared), streamHandle(stream), pointers.data());
-        });
-      },
-      nb::arg("handle"), nb::arg("grid"), nb::arg("block"), nb::arg("shared"),
-      nb::arg("stream").none(), nb::arg("arguments"), nb::arg("argument_types"),
-      nb::arg("cooperative") = false);
 }
 
 } // namespace taipan::bindings

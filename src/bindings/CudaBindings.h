@@ -23,11 +23,18 @@ template <typename Function> auto driverCall(Function &&function) {
   }
 }
 
+/// The CUDA stream handle a Python int names (None: the default stream).
+void *streamHandle(nanobind::handle stream);
+
 /// The contents of a bytes object, or the UTF-8 of a str (PTX may come as either).
 std::string bytesOrText(nanobind::handle value);
 
 /// Registers the cuda_* functions and the DeviceBuffer class on the module.
 void defineCudaBindings(nanobind::module_ &module);
+
+/// Registers the launch path (CudaLaunch.cpp): CudaLauncher, cuda_launch and
+/// cuda_set_device_array_type.
+void defineCudaLaunchBindings(nanobind::module_ &module);
 
 /// Registers cuda_link and the nvrtc_* functions (CudaLinking.cpp): foreign code for link=.
 void defineCudaLinkingBindings(nanobind::module_ &module);

@@ -1,12 +1,11 @@
 """The dispatcher of ``@cuda.jit`` functions: one PTX specialisation per argument-type tuple,
 launched with ``kernel[griddim, blockdim, stream, sharedmem](args)``."""
 
-import contextlib
 import time
 
 from taipan import _core
-from taipan.cuda import compiler, driver, linking
-from taipan.cuda.launcher import argument_type, launch, launch_dimensions
+from taipan.cuda import api, compiler, driver, linking
+from taipan.cuda.launcher import argument_type, launch
 from taipan.cuda.streams import stream_handle
 from taipan.dispatcher import CompiledFunction
 
@@ -81,7 +80,7 @@ class Kernel:
         return handle
 
 
-class CUDADispatcher(CompiledFunction):
+class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
     """A kernel or device function."""
 
     def __init__(self, py_func, options, signatures=None):
@@ -99,13 +98,7 @@ class CUDADispatcher(CompiledFunction):
         return bool(self.targetoptions.get("device"))
 
     def _compile_for_args(self, *args, **kwargs):
-        if self.device:
-            raise TypeError(
-                f"{self.__name__} is a CUDA device function: call it from a kernel, not from Python"
-            )
-        raise TypeError(
-            f"{self.__name__} is a CUDA kernel: launch it as {self.__name__}[griddim, blockdim](...)"
-        )
+        raise api.called_from_python(self)
 
     def _compute_capability(self):
         return driver.target_compute_capability()
@@ -277,48 +270,15 @@ class CUDADispatcher(CompiledFunction):
     def overloads(self):
         return dict(self._kernels)
 
-    def __getitem__(self, configuration):
-        try:
-            launcher = self._launchers.get(configuration)
-        except TypeError:  # a list among the dimensions: configured afresh each time
-            launcher = None
-        if launcher is not None:
-            return launcher
-        launcher = self._configure(configuration)
-        # Configurations naming a stream object are not kept: the cache would keep the stream
-        # alive, and a program making a stream per step would grow it without end.
-        if len(configuration) < 3 or isinstance(configuration[2], int):
-            with contextlib.suppress(TypeError):
-                self._launchers[configuration] = launcher
-        return launcher
-
-    def _configure(self, configuration):
-        if self.device:
-            raise TypeError(f"{self.__name__} is a device function and cannot be launched")
-        if not isinstance(configuration, tuple) or not 2 <= len(configuration) <= 4:
-            raise ValueError(
-                "launch configuration must be [griddim, blockdim[, stream[, sharedmem]]]"
-            )
-        griddim, blockdim, *rest = configuration
-        stream = rest[0] if rest else 0
-        sharedmem = rest[1] if len(rest) > 1 else 0
-        launcher = _Launcher(
-            self,
-            launch_dimensions(griddim, "griddim"),
-            launch_dimensions(blockdim, "blockdim"),
-            stream,
-            int(sharedmem),
-        )
+    def _launcher(self, griddim, blockdim, stream, sharedmem):
+        launcher = _Launcher(self, griddim, blockdim, stream, sharedmem)
         if self.targetoptions.get("debug"):
             return launcher
-        # Known argument types launch from C++; the rest falls back to the Python launcher.
-        return _core.CudaLauncher(
-            launcher.griddim, launcher.blockdim, launcher.sharedmem, stream_handle(stream), launcher
-        )
+        # Device arrays and scalars launch from C++; the rest falls back to the Python launcher.
+        return _core.CudaLauncher(griddim, blockdim, sharedmem, stream_handle(stream), launcher)
 
-    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
-        """A launcher covering `ntasks` threads, sized by the kernel's occupancy."""
-        return _ForAll(self, int(ntasks), int(tpb), stream, int(sharedmem))
+    def _for_all(self, ntasks, tpb, stream, sharedmem):
+        return _ForAll(self, ntasks, tpb, stream, sharedmem)
 
     def _selected(self, signature):
         if signature is None:
@@ -385,45 +345,31 @@ class CUDADispatcher(CompiledFunction):
 _core.enable_vectorcall(CUDADispatcher)
 
 
-class _Launcher:
-    def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
-        self.dispatcher = dispatcher
-        self.griddim = griddim
-        self.blockdim = blockdim
-        self.stream = stream
-        self.sharedmem = sharedmem
-
+class _Launcher(api.Launcher):
     def __call__(self, *args):
+        """A launch the C++ launcher leaves to Python (NumPy arguments, producer streams to
+        wait for), and every launch of a debug kernel."""
+        dispatcher = self.kernel
         types = [argument_type(a) for a in args]
-        kernel = self.dispatcher._kernels.get(tuple(types))
+        kernel = dispatcher._kernels.get(tuple(types))
         if kernel is None:
-            kernel = self.dispatcher.specialize_for(types)
-        launch(
-            kernel,
-            self.griddim,
-            self.blockdim,
-            self.stream,
-            self.sharedmem,
-            args,
-            debug=bool(self.dispatcher.targetoptions.get("debug")),
-            types=types,
-        )
-        # Cooperative kernels always launch from here (the C++ path launches plainly).
-        return None if kernel.cooperative else (kernel.function(), types)
+            kernel = dispatcher.specialize_for(types)
+        debug = bool(dispatcher.targetoptions.get("debug"))
+        launch(kernel, self.griddim, self.blockdim, self.stream, self.sharedmem, args, debug=debug)
+
+    def specialize(self, types):
+        """What the C++ launcher launches for argument types it has not seen: (function
+        handle, cooperative) of the kernel, compiled now if it is new."""
+        kernel = self.kernel._kernels.get(tuple(types))
+        if kernel is None:
+            kernel = self.kernel.specialize_for(types)
+        driver.ready()
+        return kernel.function()[1], kernel.cooperative
 
 
-class _ForAll:
-    def __init__(self, dispatcher, ntasks, tpb, stream, sharedmem):
-        self.dispatcher = dispatcher
-        self.ntasks = ntasks
-        self.tpb = tpb
-        self.stream = stream
-        self.sharedmem = sharedmem
-
-    def __call__(self, *args):
-        if self.ntasks <= 0:
-            return
-        kernel = self.dispatcher.specialize_for([argument_type(a) for a in args])
+class _ForAll(api.ForAll):
+    def _launch(self, args):
+        kernel = self.kernel.specialize_for([argument_type(a) for a in args])
         tpb = self.tpb or driver.suggested_block_size(kernel, self.sharedmem)
-        blocks = (self.ntasks + tpb - 1) // tpb
-        launch(kernel, (blocks, 1, 1), (tpb, 1, 1), self.stream, self.sharedmem, args)
+        griddim, blockdim = self.dimensions(tpb)
+        launch(kernel, griddim, blockdim, self.stream, self.sharedmem, args)

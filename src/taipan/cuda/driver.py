@@ -1,30 +1,16 @@
 """The CUDA driver as the rest of taipan.cuda sees it: availability, the current device and
 loading PTX (launches are in launcher.py). The driver library is opened by the extension on
-first use."""
+first use. The exception classes are taipan.cuda.api's, which the extension raises."""
 
 from taipan import _core
+from taipan.cuda import api
 
-
-class CudaSupportError(RuntimeError):
-    """No CUDA driver or device: raised when a kernel is launched or device memory is used."""
-
-
-class CudaDriverError(RuntimeError):
-    """The CUDA driver refused a call; the message carries its reason."""
-
-
-class LinkerError(RuntimeError):
-    """The driver's linker could not join a kernel with its link= files; the message carries
-    the linker's log."""
-
-
-class NvrtcError(RuntimeError):
-    """NVRTC failed."""
-
-
-class NvrtcCompilationError(NvrtcError):
-    """NVRTC rejected a .cu file; the message carries its log."""
-
+# The exception classes, here too as before (taipan.cuda.api.errors defines them).
+CudaSupportError = api.CudaSupportError
+CudaDriverError = api.CudaDriverError
+LinkerError = api.LinkerError
+NvrtcError = api.NvrtcError
+NvrtcCompilationError = api.NvrtcCompilationError
 
 _core.cuda_set_error_classes(CudaSupportError, CudaDriverError)
 _core.nvrtc_set_error_class(NvrtcCompilationError)

@@ -7,6 +7,7 @@ device-array object per operand."""
 import itertools
 import linecache
 import re
+import sys
 
 import numpy as np
 
@@ -25,6 +26,12 @@ def identifier(text):
     """``text`` made a Python identifier (a lambda's ``<lambda>`` becomes ``_lambda_``)."""
     name = re.sub(r"\W", "_", text)
     return name if name and not name[0].isdigit() else f"_{name}"
+
+
+def cuda_package():
+    """The ``taipan.cuda`` module, which generated kernels name ``cuda`` (``cuda.grid(1)``):
+    the package this module belongs to, so Python has imported it before this module."""
+    return sys.modules["taipan.cuda"]
 
 
 def generated_function(name, source, namespace, origin):

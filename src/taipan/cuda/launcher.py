@@ -1,12 +1,13 @@
 """Kernel launches: the type of each argument, and the launch itself. Device arrays and objects
 exporting ``__cuda_array_interface__`` go as they are; NumPy arrays are copied to the device
 before the launch and back after it, as Numba does. The C++ launcher (``_core.CudaLauncher``)
-takes the cached path and calls back here for the rest."""
+launches device arrays and scalars itself, asking the dispatcher only for the kernel of new
+argument types, and calls back here for the rest; arguments are laid out in C++ either way."""
 
 import numpy as np
 
 from taipan import _core
-from taipan.cuda import devicearray, driver
+from taipan.cuda import api, devicearray, driver
 from taipan.cuda.streams import stream_handle, wait_for_producer
 from taipan.errors import TypingError
 
@@ -35,33 +36,22 @@ def _describe(value, stream):
     return (int(interface["data"][0]), shape, tuple(strides))
 
 
-def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False, types=None):
-    """Launches `kernel`, copying NumPy arguments in and back out; `types` are the arguments'
-    types when the caller knows them."""
+def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False):
+    """Launches `kernel` from Python (what the C++ launcher leaves here: NumPy arguments, which
+    are copied in and back out, producer streams to wait for, debug kernels): the arguments are
+    described here and laid out in C++ (cuda_launch)."""
     core = driver.ready()
-    values, copies = None, []
-    if types is not None and not debug and not kernel.cooperative:
-        # The common case: device arrays and scalars only, types already known.
-        values = []
-        for value in args:
-            if type(value) is devicearray.DeviceNDArray:
-                value = value.kernel_argument()[1]
-            elif isinstance(value, np.ndarray) or hasattr(value, "__cuda_array_interface__"):
-                values = None
-                break
-            values.append(value)
-    if values is None:
-        values, types = [], []
-        for value in args:
-            value_type = argument_type(value)
-            if isinstance(value, np.ndarray) and not hasattr(value, "__cuda_array_interface__"):
-                device = devicearray.to_device(value, stream)
-                copies.append((value, device))
-                value = device
-            if value_type.ndim or hasattr(value, "__cuda_array_interface__"):
-                value = _describe(value, stream)
-            values.append(value)
-            types.append(value_type)
+    values, types, copies = [], [], []
+    for value in args:
+        value_type = argument_type(value)
+        if isinstance(value, np.ndarray) and not hasattr(value, "__cuda_array_interface__"):
+            device = devicearray.to_device(value, stream)
+            copies.append((value, device))
+            value = device
+        if value_type.ndim or hasattr(value, "__cuda_array_interface__"):
+            value = _describe(value, stream)
+        values.append(value)
+        types.append(value_type)
     handle = kernel.function()
     launch_stream = stream_handle(stream)
     core.cuda_launch(
@@ -86,22 +76,7 @@ def raise_kernel_exception(handle):
         raise _core.exception_class(code)(f"tid={list(tid)} ctaid={list(ctaid)}: {detail}")
 
 
+launch_dimensions = api.launch_dimensions  # here too, as before
+
+
 _DEFAULT_MESSAGES = {3: "index out of bounds", 4: "assertion failed"}
-
-
-def launch_dimensions(value, what):
-    """A launch dimension (an int or a tuple of up to 3) as a 3-tuple; the errors both the GPU
-    path and the simulator give for bad ones."""
-    if isinstance(value, int):
-        value = (value,)
-    try:
-        value = tuple(int(v) for v in value)
-    except TypeError:
-        raise TypeError(
-            f"{what} must be an int or a tuple of up to 3 ints, not {value!r}"
-        ) from None
-    if not 1 <= len(value) <= 3:
-        raise ValueError(f"{what} must have 1 to 3 dimensions, not {len(value)}")
-    if any(v <= 0 for v in value):
-        raise ValueError(f"{what} must be positive in every dimension, not {value}")
-    return value + (1,) * (3 - len(value))

@@ -24,8 +24,8 @@ import math
 
 import numpy as np
 
-from taipan import njit
 from taipan.cuda.decorators import jit as _cuda_jit
+from taipan.decorators import njit
 
 # Numba's record dtype of one state, for converting states to and from numba-cuda's; taipan's
 # own states are (n, 2) uint64 arrays (see the module's documentation).

@@ -99,12 +99,11 @@ class Reduce:
         return kernel
 
     def _compile(self, dtype, layout, out_dtype):
-        from taipan import cuda
         from taipan.cuda.decorators import jit
 
         name = f"cuda_reduce_{kernelgen.identifier(self.__name__)}"
         namespace = {
-            "cuda": cuda,
+            "cuda": kernelgen.cuda_package(),
             "op": self._op,
             "THREADS": THREADS,
             "DTYPE": dtype.type,

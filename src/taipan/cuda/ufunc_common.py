@@ -139,10 +139,7 @@ def _options(options, gufunc):
     return compile_options, identity
 
 
-def _cuda_module():
-    import taipan.cuda
-
-    return taipan.cuda
+_cuda_module = kernelgen.cuda_package
 
 
 def _check_function(py_func, what):

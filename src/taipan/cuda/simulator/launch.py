@@ -19,26 +19,9 @@ from _thread import allocate_lock
 
 import numpy as np
 
-from taipan.cuda.driver import CudaDriverError
-from taipan.cuda.launcher import launch_dimensions
+from taipan.cuda import api
 from taipan.cuda.simulator import context, intrinsics
 from taipan.cuda.simulator.devicearray import DeviceNDArray, foreign_array
-from taipan.types import Signature, Type
-
-_KNOWN_OPTIONS = {
-    "device",
-    "inline",
-    "fastmath",
-    "debug",
-    "lineinfo",
-    "opt",
-    "max_registers",
-    "link",
-    "cache",
-    "lto",
-    "boundscheck",
-    "forceinline",
-}
 
 # Limits of the simulated device, checked as the driver checks a launch.
 MAX_THREADS_PER_BLOCK = 1024
@@ -56,20 +39,10 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 def jit(func_or_sig=None, device=False, **options):
     """A simulated kernel, or with ``device=True`` a device function (the Python function).
     Signatures are accepted and ignored: arguments keep their Python and NumPy types."""
-    unknown = set(options) - _KNOWN_OPTIONS
-    if unknown:
-        raise KeyError(f"Unrecognized options: {sorted(unknown)}")
-    options = dict(options, device=device)
-    if callable(func_or_sig) and not isinstance(func_or_sig, (Type, Signature)):
-        return _make(func_or_sig, options)
-
-    def decorate(function):
-        return _make(function, options)
-
-    return decorate
+    return api.jit_front(_make, func_or_sig, device, options)
 
 
-def _make(function, options):
+def _make(function, options, signatures=None):
     if isinstance(function, Kernel):
         function = function.py_func
     function = getattr(function, "py_func", function)
@@ -117,7 +90,7 @@ def _device_function(function, options):
     return copy
 
 
-class Kernel:
+class Kernel(api.LaunchableKernel):
     """A kernel of the simulator, launched as ``kernel[griddim, blockdim, stream, sharedmem](...)``
     like taipan's CUDADispatcher."""
 
@@ -135,43 +108,13 @@ class Kernel:
         return False
 
     def __call__(self, *args, **kwargs):
-        raise TypeError(
-            f"{self.__name__} is a CUDA kernel: launch it as {self.__name__}[griddim, blockdim](...)"
-        )
+        raise api.called_from_python(self)
 
-    def __getitem__(self, configuration):
-        try:
-            launcher = self._launchers.get(configuration)
-        except TypeError:
-            launcher = None
-        if launcher is None:
-            launcher = self._configure(configuration)
-            if len(configuration) < 3 or isinstance(configuration[2], int):
-                try:
-                    self._launchers[configuration] = launcher
-                except TypeError:
-                    pass
-        return launcher
+    def _launcher(self, griddim, blockdim, stream, sharedmem):
+        return _Launcher(self, griddim, blockdim, stream, sharedmem)
 
-    def _configure(self, configuration):
-        if not isinstance(configuration, tuple) or not 2 <= len(configuration) <= 4:
-            raise ValueError(
-                "launch configuration must be [griddim, blockdim[, stream[, sharedmem]]]"
-            )
-        griddim, blockdim, *rest = configuration
-        stream = rest[0] if rest else 0
-        sharedmem = rest[1] if len(rest) > 1 else 0
-        return _Launcher(
-            self,
-            launch_dimensions(griddim, "griddim"),
-            launch_dimensions(blockdim, "blockdim"),
-            stream,
-            int(sharedmem),
-        )
-
-    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
-        """A launcher covering `ntasks` threads."""
-        return _ForAll(self, int(ntasks), int(tpb), stream, int(sharedmem))
+    def _for_all(self, ntasks, tpb, stream, sharedmem):
+        return _ForAll(self, ntasks, tpb, stream, sharedmem)
 
     def plan(self):
         """(whether threads can meet, whether the grid can) from the code the kernel reaches."""
@@ -219,7 +162,7 @@ def _find(module, qualname):
 
 
 def _invalid(function):
-    return CudaDriverError(f"CUDA_ERROR_INVALID_VALUE: invalid argument (in {function})")
+    return api.CudaDriverError(f"CUDA_ERROR_INVALID_VALUE: invalid argument (in {function})")
 
 
 def _check_limits(griddim, blockdim, sharedmem, cooperative):
@@ -233,39 +176,22 @@ def _check_limits(griddim, blockdim, sharedmem, cooperative):
     if sharedmem > MAX_SHARED_MEMORY_PER_BLOCK or sharedmem < 0:
         raise _invalid(function)
     if cooperative and threads * griddim[0] * griddim[1] * griddim[2] > MAX_COOPERATIVE_THREADS:
-        raise CudaDriverError(
+        raise api.CudaDriverError(
             "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: too many blocks in cooperative launch "
             f"(in {function}; the CUDA simulator runs at most {MAX_COOPERATIVE_THREADS} threads "
             "of a cooperative grid)"
         )
 
 
-class _Launcher:
-    def __init__(self, kernel, griddim, blockdim, stream, sharedmem):
-        self.kernel = kernel
-        self.griddim = griddim
-        self.blockdim = blockdim
-        self.stream = stream
-        self.sharedmem = sharedmem
-
+class _Launcher(api.Launcher):
     def __call__(self, *args):
         launch(self.kernel, self.griddim, self.blockdim, self.sharedmem, args)
 
 
-class _ForAll:
-    def __init__(self, kernel, ntasks, tpb, stream, sharedmem):
-        self.kernel = kernel
-        self.ntasks = ntasks
-        self.tpb = tpb
-        self.stream = stream
-        self.sharedmem = sharedmem
-
-    def __call__(self, *args):
-        if self.ntasks <= 0:
-            return
-        tpb = self.tpb or min(self.ntasks, 256)
-        blocks = (self.ntasks + tpb - 1) // tpb
-        launch(self.kernel, (blocks, 1, 1), (tpb, 1, 1), self.sharedmem, args)
+class _ForAll(api.ForAll):
+    def _launch(self, args):
+        griddim, blockdim = self.dimensions(self.tpb or min(self.ntasks, 256))
+        launch(self.kernel, griddim, blockdim, self.sharedmem, args)
 
 
 def _argument(value):

@@ -12,6 +12,7 @@ import numpy as np
 from taipan.cuda import ufuncs as gpu
 from taipan.cuda.simulator.devicearray import DeviceNDArray, _register, foreign_array
 from taipan.cuda.simulator.reduction import Reduce, scalar_function
+from taipan.decorators import njit
 
 
 def _classify(value):
@@ -54,8 +55,6 @@ def _cast(values, dtype):
 def _result_dtype(py_func, inputs):
     """The result dtype of the scalar function for these input dtypes: as compiled code types
     it when taipan's CPU compiler can type the function, else that of a call on ones."""
-    from taipan import njit
-
     try:
         dispatcher = njit(py_func)
         dispatcher.compile(tuple(gpu.kernelgen.scalar_type(d) for d in inputs))

@@ -6,7 +6,7 @@ import contextlib
 import itertools
 import time
 
-from taipan.cuda.driver import CudaDriverError, CudaSupportError
+from taipan.cuda.api import CudaDriverError, CudaSupportError
 
 NAME = "taipan CUDA simulator"
 COMPUTE_CAPABILITY = (9, 0)

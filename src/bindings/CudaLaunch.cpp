@@ -1,0 +1,339 @@
+// CudaLaunch.cpp - Kernel launches from Python: KernelArguments, the one place kernel arguments
+// are laid out; the configured launcher (kernel[grid, block](...)) and cuda_launch.
+//
+// Kernel arguments are laid out exactly as on the CPU (Type::storageSize; arrays as the array
+// layout with a device data pointer) and handed to cuLaunchKernel as one pointer each.
+#include "CudaBindings.h"
+#include "ForeignArrays.h"
+
+#include "Boxing.h"
+#include "TypeObjects.h"
+
+#include "cuda/CudaDriver.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace nb = nanobind;
+
+namespace taipan::bindings {
+namespace {
+
+using cuda::CudaDriver;
+
+/// taipan.cuda's DeviceNDArray, whose instances carry their launch description in `_launch`.
+PyTypeObject *deviceArrayType = nullptr;
+
+/// Launches of up to this many arguments use no heap memory.
+constexpr size_t InlineArguments = 8;
+
+/// The bytes one argument takes in the argument block: its storage, at least 8 bytes, rounded
+/// up to 16 so that every argument is aligned for any element type.
+size_t slotSize(const Type *type) {
+  return (std::max<size_t>(type->storageSize(), 8) + 15) / 16 * 16;
+}
+
+/// The argument block of one launch: each argument laid out as compiled code reads it, and the
+/// pointer to each that cuLaunchKernel takes.
+class KernelArguments {
+public:
+  KernelArguments(const Type *const *types, size_t count) : types(types) {
+    size_t needed = 0;
+    for (size_t i = 0; i < count; ++i)
+      needed += slotSize(types[i]);
+    char *cursor = inlineStorage;
+    if (needed > sizeof inlineStorage) {
+      heapStorage.reset(new char[needed]);
+      cursor = heapStorage.get();
+    }
+    if (count > InlineArguments)
+      heapSlots.resize(count);
+    slots = count > InlineArguments ? heapSlots.data() : inlineSlots;
+    for (size_t i = 0; i < count; ++i) {
+      std::memset(cursor, 0, types[i]->storageSize());
+      slots[i] = cursor;
+      cursor += slotSize(types[i]);
+    }
+  }
+  KernelArguments(const KernelArguments &) = delete;
+  KernelArguments &operator=(const KernelArguments &) = delete;
+
+  /// Argument `i`, an array: its device data pointer, shape and byte strides (tuples of ints,
+  /// as many as the array type's dimensions). False with a Python error set when one is not
+  /// an int.
+  bool setArray(size_t i, PyObject *data, PyObject *shape, PyObject *strides) {
+    char *slot = static_cast<char *>(slots[i]);
+    const Type *type = types[i];
+    uint64_t pointer = PyLong_AsUnsignedLongLong(data);
+    int64_t itemSize = static_cast<int64_t>(type->dtype()->itemSize());
+    int64_t items = 1;
+    int ndim = type->ndim();
+    for (int d = 0; d < ndim; ++d) {
+      int64_t extent = PyLong_AsLongLong(PyTuple_GET_ITEM(shape, d));
+      int64_t stride = PyLong_AsLongLong(PyTuple_GET_ITEM(strides, d));
+      std::memcpy(slot + ArrayLayout::shapeOffset + 8 * d, &extent, 8);
+      std::memcpy(slot + ArrayLayout::stridesOffset(ndim) + 8 * d, &stride, 8);
+      items *= extent;
+    }
+    std::memcpy(slot + ArrayLayout::itemCountOffset, &items, 8);
+    std::memcpy(slot + ArrayLayout::itemSizeOffset, &itemSize, 8);
+    std::memcpy(slot + ArrayLayout::dataOffset, &pointer, 8);
+    return !PyErr_Occurred();
+  }
+
+  /// Argument `i`, a scalar (or other value) unboxed as its type. False with a Python error set
+  /// when it does not convert.
+  bool setValue(size_t i, PyObject *value) { return unboxValue(value, types[i], slots[i]); }
+
+  void **pointers() { return slots; }
+
+private:
+  const Type *const *types;
+  alignas(16) char inlineStorage[InlineArguments * 64];
+  std::unique_ptr<char[]> heapStorage;
+  void *inlineSlots[InlineArguments];
+  std::vector<void *> heapSlots;
+  void **slots;
+};
+
+/// Launches `function` with a laid-out argument block: cooperatively (every block resident,
+/// for grid-wide synchronisation) when `cooperative`. Dynamic shared memory over the 48 KiB
+/// default is opted into first when `raiseSharedLimit` (once per loaded function suffices).
+void launchFunction(void *function, const unsigned grid[3], const unsigned block[3],
+                    unsigned shared, void *stream, bool cooperative, bool raiseSharedLimit,
+                    void **arguments) {
+  driverCall([&] {
+    CudaDriver &driver = CudaDriver::get();
+    if (raiseSharedLimit && shared > 48 * 1024)
+      driver.setMaxDynamicSharedMemory(function, static_cast<int>(shared));
+    if (cooperative)
+      driver.launchCooperative(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                               shared, stream, arguments);
+    else
+      driver.launch(function, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared,
+                    stream, arguments);
+  });
+}
+
+/// Reads one launch argument without running Python: taipan's device arrays (their `_launch`
+/// tuple), CuPy arrays and PyTorch tensors (their attributes) and any other
+/// __cuda_array_interface__ give a new reference to (type or None, pointer, shape, strides) in
+/// `description`; scalars leave it null. Sets `type`; false when Python must handle the value
+/// (a host array, a producer stream to wait for, a value of no kernel type).
+bool describeArgument(PyObject *value, void *stream, const Type **type, PyObject **description) {
+  static PyObject *launchName = PyUnicode_InternFromString("_launch");
+  static PyObject *interfaceName = PyUnicode_InternFromString("__cuda_array_interface__");
+  *description = nullptr;
+  // Only taipan's device arrays carry `_launch`: other arguments skip the failing lookup.
+  if (deviceArrayType && PyObject_TypeCheck(value, deviceArrayType)) {
+    if ((*description = optionalAttribute(value, launchName))) {
+      *type = nb::cast<TypeRef>(nb::handle(PyTuple_GET_ITEM(*description, 0))).type;
+      return true;
+    }
+  }
+  // CuPy arrays and PyTorch tensors, read directly: their interface properties cost a large
+  // share of the whole launch (PyTorch's more than all of it).
+  if (!PyLong_CheckExact(value) && !PyFloat_CheckExact(value)) {
+    *description = describeCupyArray(value, stream, type);
+    if (!*description)
+      *description = describeTorchTensor(value, type);
+    if (*description)
+      return true;
+  }
+  // Any other library's device array: its interface read here, without Python.
+  if (PyObject *interface = optionalAttribute(value, interfaceName)) {
+    *description = describeInterface(interface, stream, type);
+    Py_DECREF(interface);
+    return *description != nullptr;
+  }
+  PyErr_Clear();
+  *type = typeOfValue(value);
+  return *type && !(*type)->isArray(); // host arrays are copied by Python
+}
+
+/// Owns the descriptions describeArgument made for one launch.
+class Descriptions {
+public:
+  explicit Descriptions(size_t count) : heap(count > InlineArguments ? count : 0, nullptr) {
+    items = count > InlineArguments ? heap.data() : inlineItems;
+    std::fill(items, items + std::min(count, InlineArguments), nullptr);
+    this->count = count;
+  }
+  ~Descriptions() {
+    for (size_t i = 0; i < count; ++i)
+      Py_XDECREF(items[i]);
+  }
+  Descriptions(const Descriptions &) = delete;
+  Descriptions &operator=(const Descriptions &) = delete;
+  PyObject *&operator[](size_t i) { return items[i]; }
+
+private:
+  PyObject *inlineItems[InlineArguments];
+  std::vector<PyObject *> heap;
+  PyObject **items;
+  size_t count;
+};
+
+/// A configured launch (kernel[grid, block, stream, shared]) with the argument path in C++:
+/// arguments are described without Python (describeArgument), and a known list of argument
+/// types launches its cached kernel. A new list of types asks the Python launcher's
+/// `specialize(types)` for the kernel (compiled on a first use) as (function handle,
+/// cooperative) and launches it here the same way. Arguments Python must handle (NumPy arrays,
+/// which are copied in and out, or values of no kernel type) go to the Python launcher's
+/// __call__, which launches through cuda_launch.
+struct CudaLauncher {
+  unsigned grid[3];
+  unsigned block[3];
+  unsigned shared;
+  void *stream;
+  nb::object fallback;
+  /// A kernel handle for argument types, valid on one device until cuda.close().
+  struct Entry {
+    std::vector<const Type *> key;
+    void *function;
+    bool cooperative;
+    int device;
+    unsigned epoch;
+  };
+  std::vector<Entry> entries;
+
+  nb::object call(nb::args arguments) {
+    size_t count = arguments.size();
+    const Type *keyStorage[InlineArguments];
+    std::vector<const Type *> keyHeap;
+    const Type **key =
+        count <= InlineArguments ? keyStorage : (keyHeap.resize(count), keyHeap.data());
+    Descriptions descriptions(count);
+    bool known = true;
+    for (size_t i = 0; i < count && known; ++i)
+      known = describeArgument(arguments[i].ptr(), stream, &key[i], &descriptions[i]);
+    if (!known) {
+      fallback(*arguments);
+      return nb::none();
+    }
+    CudaDriver &driver = CudaDriver::get();
+    const Entry *entry = nullptr;
+    if (!entries.empty()) {
+      int device = driver.selectedOrdinal();
+      unsigned epoch = driver.contextEpoch();
+      for (const Entry &candidate : entries)
+        if (candidate.device == device && candidate.epoch == epoch &&
+            candidate.key.size() == count &&
+            std::equal(candidate.key.begin(), candidate.key.end(), key))
+          entry = &candidate;
+    }
+    void *function;
+    bool cooperative;
+    bool firstLaunch = !entry;
+    if (entry) {
+      function = entry->function;
+      cooperative = entry->cooperative;
+    } else {
+      nb::list types;
+      for (size_t i = 0; i < count; ++i)
+        types.append(nb::cast(TypeRef{key[i]}));
+      nb::tuple specialized = nb::cast<nb::tuple>(fallback.attr("specialize")(types));
+      function = reinterpret_cast<void *>(nb::cast<uintptr_t>(specialized[0]));
+      cooperative = nb::cast<bool>(specialized[1]);
+      unsigned epoch = driver.contextEpoch();
+      std::erase_if(entries, [&](const Entry &stale) { return stale.epoch != epoch; });
+      entries.push_back({std::vector<const Type *>(key, key + count), function, cooperative,
+                         driver.selectedOrdinal(), epoch});
+    }
+    KernelArguments argumentBlock(key, count);
+    for (size_t i = 0; i < count; ++i) {
+      PyObject *description = descriptions[i];
+      bool filled = description ? argumentBlock.setArray(i, PyTuple_GET_ITEM(description, 1),
+                                                         PyTuple_GET_ITEM(description, 2),
+                                                         PyTuple_GET_ITEM(description, 3))
+                                : argumentBlock.setValue(i, arguments[i].ptr());
+      if (!filled)
+        throw nb::python_error();
+    }
+    launchFunction(function, grid, block, shared, stream, cooperative, firstLaunch,
+                   argumentBlock.pointers());
+    return nb::none();
+  }
+};
+
+/// `value` as a tuple with at least `length` items (a description's shape or strides).
+nb::object checkedTuple(nb::handle value, int length, const char *what) {
+  nb::object tuple = nb::steal(PyTuple_Check(value.ptr()) ? nb::handle(value).inc_ref().ptr()
+                                                          : PySequence_Tuple(value.ptr()));
+  if (!tuple.is_valid())
+    throw nb::python_error();
+  if (PyTuple_GET_SIZE(tuple.ptr()) < length)
+    throw nb::value_error(
+        (std::string("a kernel array argument's ") + what + " has too few dimensions").c_str());
+  return tuple;
+}
+
+} // namespace
+
+void defineCudaLaunchBindings(nb::module_ &module) {
+  nb::class_<CudaLauncher>(module, "CudaLauncher")
+      .def(
+          "__init__",
+          [](CudaLauncher *self, nb::tuple grid, nb::tuple block, unsigned shared,
+             nb::handle stream, nb::object fallback) {
+            new (self) CudaLauncher();
+            for (int d = 0; d < 3; ++d) {
+              self->grid[d] = nb::cast<unsigned>(grid[d]);
+              self->block[d] = nb::cast<unsigned>(block[d]);
+            }
+            self->shared = shared;
+            self->stream = streamHandle(stream);
+            self->fallback = std::move(fallback);
+          },
+          nb::arg("grid"), nb::arg("block"), nb::arg("shared"), nb::arg("stream").none(),
+          nb::arg("fallback"))
+      .def("__call__", &CudaLauncher::call);
+
+  module.def("cuda_set_device_array_type", [](nb::handle type) {
+    deviceArrayType = reinterpret_cast<PyTypeObject *>(type.inc_ref().ptr());
+  });
+
+  // What Python launches (host arrays copied in, debug kernels, kernels taipan writes):
+  // arrays come described as (pointer, shape, strides), scalars as they are.
+  module.def(
+      "cuda_launch",
+      [](nb::tuple handle, nb::tuple grid, nb::tuple block, size_t shared, nb::handle stream,
+         nb::list arguments, nb::list argumentTypes, bool cooperative) {
+        void *function = reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[1]));
+        size_t count = arguments.size();
+        std::vector<const Type *> types(count);
+        for (size_t i = 0; i < count; ++i)
+          types[i] = nb::cast<TypeRef>(argumentTypes[i]).type;
+        KernelArguments argumentBlock(types.data(), count);
+        for (size_t i = 0; i < count; ++i) {
+          nb::handle value = arguments[i];
+          bool filled;
+          if (types[i]->isArray()) {
+            nb::tuple description = nb::cast<nb::tuple>(value);
+            int ndim = types[i]->ndim();
+            nb::object shape = checkedTuple(description[1], ndim, "shape");
+            nb::object strides = checkedTuple(description[2], ndim, "strides");
+            nb::int_ data(description[0]);
+            filled = argumentBlock.setArray(i, data.ptr(), shape.ptr(), strides.ptr());
+          } else {
+            filled = argumentBlock.setValue(i, value.ptr());
+          }
+          if (!filled)
+            throw nb::python_error();
+        }
+        unsigned dimensions[2][3];
+        for (int d = 0; d < 3; ++d) {
+          dimensions[0][d] = nb::cast<unsigned>(grid[d]);
+          dimensions[1][d] = nb::cast<unsigned>(block[d]);
+        }
+        launchFunction(function, dimensions[0], dimensions[1], static_cast<unsigned>(shared),
+                       streamHandle(stream), cooperative, true, argumentBlock.pointers());
+      },
+      nb::arg("handle"), nb::arg("grid"), nb::arg("block"), nb::arg("shared"),
+      nb::arg("stream").none(), nb::arg("arguments"), nb::arg("argument_types"),
+      nb::arg("cooperative") = false);
+}
+
+} // namespace taipan::bindings

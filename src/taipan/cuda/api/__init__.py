@@ -1,0 +1,54 @@
+"""What the GPU path and the CUDA simulator share: everything of ``taipan.cuda`` except how a
+kernel runs. The GPU modules (taipan.cuda.*) and the simulator (taipan.cuda.simulator.*) each
+import from here and supply their execution backend; this package imports neither.
+
+- errors: the exception classes both raise.
+- exports: the names ``taipan.cuda`` exports, whichever backend provides them.
+- decorators: ``cuda.jit``'s front (option checks, signatures), given a backend's factory.
+- launching: launch configurations (``kernel[griddim, blockdim, stream, sharedmem]``), the
+  launcher cache and ``forall``, and the device limits a launch is checked against.
+- devicearray: the device-array front (shapes, strides, views, reshapes).
+- ufuncs: CUDA ufuncs' and gufuncs' front (signatures, layouts, operand checks, broadcasting).
+- reduction: ``cuda.reduce``'s front.
+"""
+
+from taipan.cuda.api import decorators, errors, exports, launching
+from taipan.cuda.api.decorators import KNOWN_OPTIONS, jit_front
+from taipan.cuda.api.errors import (
+    CudaDriverError,
+    CudaSupportError,
+    LinkerError,
+    NvrtcCompilationError,
+    NvrtcError,
+)
+from taipan.cuda.api.exports import NAMES, resolve
+from taipan.cuda.api.launching import (
+    ForAll,
+    LaunchableKernel,
+    Launcher,
+    called_from_python,
+    launch_configuration,
+    launch_dimensions,
+)
+
+__all__ = [
+    "KNOWN_OPTIONS",
+    "NAMES",
+    "CudaDriverError",
+    "CudaSupportError",
+    "ForAll",
+    "LaunchableKernel",
+    "Launcher",
+    "LinkerError",
+    "NvrtcCompilationError",
+    "NvrtcError",
+    "called_from_python",
+    "decorators",
+    "errors",
+    "exports",
+    "jit_front",
+    "launch_configuration",
+    "launch_dimensions",
+    "launching",
+    "resolve",
+]

@@ -1,0 +1,45 @@
+"""``cuda.jit``'s front, the same on the GPU path and in the simulator: the options it takes
+and the forms it is called in (``@cuda.jit``, ``@cuda.jit(signature or [signatures],
+**options)``); the backend makes the kernel or device function."""
+
+from taipan.types import Signature, Type
+
+KNOWN_OPTIONS = {
+    "device",
+    "inline",
+    "fastmath",
+    "debug",
+    "lineinfo",
+    "opt",
+    "max_registers",
+    "link",
+    "cache",
+    "lto",
+    "boundscheck",
+    "forceinline",
+}
+
+
+def jit_front(make, func_or_sig, device, options, prepare=None):
+    """What ``cuda.jit(func_or_sig, device=device, **options)`` returns: ``make(function,
+    options, signatures)`` (signatures None when none were given) for a function, else the
+    decorator that makes it. ``prepare`` may check and rewrite the options first."""
+    unknown = set(options) - KNOWN_OPTIONS
+    if unknown:
+        raise KeyError(f"Unrecognized options: {sorted(unknown)}")
+    if prepare is not None:
+        options = prepare(options)
+    options = dict(options, device=device)
+    if callable(func_or_sig) and not isinstance(func_or_sig, (Type, Signature)):
+        return make(func_or_sig, options, None)
+    if func_or_sig is None:
+        signatures = None
+    elif isinstance(func_or_sig, list):
+        signatures = func_or_sig
+    else:
+        signatures = [func_or_sig]
+
+    def decorate(function):
+        return make(function, options, signatures)
+
+    return decorate

@@ -1,0 +1,114 @@
+"""Launch configurations, the same on the GPU path and in the simulator: the checks of
+``kernel[griddim, blockdim, stream, sharedmem]`` (the errors both give), the launcher cache of
+a kernel, and ``forall``. A backend's kernel class supplies ``_launcher`` (how one
+configuration launches) and ``_for_all``."""
+
+import contextlib
+
+
+def launch_dimensions(value, what):
+    """A launch dimension (an int or a tuple of up to 3) as a 3-tuple; the errors both the GPU
+    path and the simulator give for bad ones."""
+    if isinstance(value, int):
+        value = (value,)
+    try:
+        value = tuple(int(v) for v in value)
+    except TypeError:
+        raise TypeError(
+            f"{what} must be an int or a tuple of up to 3 ints, not {value!r}"
+        ) from None
+    if not 1 <= len(value) <= 3:
+        raise ValueError(f"{what} must have 1 to 3 dimensions, not {len(value)}")
+    if any(v <= 0 for v in value):
+        raise ValueError(f"{what} must be positive in every dimension, not {value}")
+    return value + (1,) * (3 - len(value))
+
+
+def launch_configuration(configuration):
+    """(griddim, blockdim, stream, sharedmem) of ``[griddim, blockdim[, stream[,
+    sharedmem]]]``, the dimensions as 3-tuples."""
+    if not isinstance(configuration, tuple) or not 2 <= len(configuration) <= 4:
+        raise ValueError("launch configuration must be [griddim, blockdim[, stream[, sharedmem]]]")
+    griddim, blockdim, *rest = configuration
+    stream = rest[0] if rest else 0
+    sharedmem = rest[1] if len(rest) > 1 else 0
+    return (
+        launch_dimensions(griddim, "griddim"),
+        launch_dimensions(blockdim, "blockdim"),
+        stream,
+        int(sharedmem),
+    )
+
+
+def called_from_python(kernel):
+    """The error calling a kernel or device function like a Python function gives."""
+    if kernel.device:
+        return TypeError(
+            f"{kernel.__name__} is a CUDA device function: call it from a kernel, not from Python"
+        )
+    return TypeError(
+        f"{kernel.__name__} is a CUDA kernel: launch it as {kernel.__name__}[griddim, blockdim](...)"
+    )
+
+
+class LaunchableKernel:
+    """The launch front of a kernel class: ``kernel[configuration]`` gives a launcher, made by
+    the backend's ``_launcher(griddim, blockdim, stream, sharedmem)`` and kept per
+    configuration in ``self._launchers`` (a dict the subclass makes); ``kernel.forall(n)``
+    one from ``_for_all(ntasks, tpb, stream, sharedmem)``."""
+
+    def __getitem__(self, configuration):
+        try:
+            launcher = self._launchers.get(configuration)
+        except TypeError:  # a list among the dimensions: configured afresh each time
+            launcher = None
+        if launcher is not None:
+            return launcher
+        launcher = self._configure(configuration)
+        # Configurations naming a stream object are not kept: the cache would keep the stream
+        # alive, and a program making a stream per step would grow it without end.
+        if len(configuration) < 3 or isinstance(configuration[2], int):
+            with contextlib.suppress(TypeError):
+                self._launchers[configuration] = launcher
+        return launcher
+
+    def _configure(self, configuration):
+        if self.device:
+            raise TypeError(f"{self.__name__} is a device function and cannot be launched")
+        return self._launcher(*launch_configuration(configuration))
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A launcher covering `ntasks` threads (blocks of `tpb`, or as many as the backend
+        chooses)."""
+        return self._for_all(int(ntasks), int(tpb), stream, int(sharedmem))
+
+
+class Launcher:
+    """One configuration of a kernel: ``kernel[griddim, blockdim, stream, sharedmem]``."""
+
+    def __init__(self, kernel, griddim, blockdim, stream, sharedmem):
+        self.kernel = kernel
+        self.griddim = griddim
+        self.blockdim = blockdim
+        self.stream = stream
+        self.sharedmem = sharedmem
+
+
+class ForAll:
+    """``kernel.forall(ntasks, tpb, stream, sharedmem)``: one thread per task, in blocks of
+    `tpb` threads (0: the backend's ``_block_size`` chooses)."""
+
+    def __init__(self, kernel, ntasks, tpb, stream, sharedmem):
+        self.kernel = kernel
+        self.ntasks = ntasks
+        self.tpb = tpb
+        self.stream = stream
+        self.sharedmem = sharedmem
+
+    def __call__(self, *args):
+        if self.ntasks > 0:
+            self._launch(args)
+
+    def dimensions(self, tpb):
+        """(griddim, blockdim) covering the tasks with blocks of `tpb` threads."""
+        return ((self.ntasks + tpb - 1) // tpb, 1, 1), (tpb, 1, 1)

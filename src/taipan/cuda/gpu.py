@@ -1,0 +1,23 @@
+"""The GPU backend of ``taipan.cuda``: the modules its exported names (taipan.cuda.api.exports)
+come from when the simulator is off. Kernels compile to PTX and run through the CUDA driver."""
+
+from taipan.cuda import (
+    api,
+    compiler,
+    decorators,
+    devicearray,
+    devices,
+    driver,
+    hostmemory,
+    interop,
+    intrinsics,
+    linking,
+    reduction,
+    streams,
+)
+
+
+def exports():
+    """{name: object} of everything ``taipan.cuda`` exports, from the GPU path's modules."""
+    modules = (api.errors, compiler, decorators, devicearray, devices, driver, hostmemory, interop)
+    return api.resolve("GPU", (*modules, intrinsics, linking, reduction, streams))
