@@ -61,5 +61,5 @@ html_theme_options = {
     "show_relbars": True,
 }
 html_sidebars = {"**": ["about.html", "navigation.html", "relations.html", "searchbox.html"]}
-# The manual has no images or static files of its own.
-html_static_path = []
+html_static_path = ["_static"]
+html_css_files = ["manual.css"]

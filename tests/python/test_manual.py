@@ -169,6 +169,11 @@ def test_manual_page_renders_in_a_browser(built_manual, name):
     # Markers Sphinx and docutils leave where a reference or a directive failed.
     for marker in ('class="system-message"', "problematic", "Unknown directive", "??"):
         assert marker not in dom, f"{name}: {marker!r} in the rendered page"
+    # Every local file the page links to or loads (stylesheets, scripts, other pages) exists.
+    page_folder = (built_manual / f"{name}.html").parent
+    for target in re.findall(r'(?:href|src)="([^"#?]+)[^"]*"', dom):
+        if "://" not in target and not target.startswith("mailto:"):
+            assert (page_folder / target).exists(), f"{name}: {target} is missing"
     if name in CHAPTERS and name != "index":
         assert 'class="highlight-python' in dom, f"{name}: no highlighted Python example"
     if name.startswith("api/") and name != "api/index":
@@ -182,3 +187,21 @@ def test_manual_code_blocks_render_as_in_the_source(built_manual):
     text_of_code = re.sub(r"<[^>]+>", "", dom)
     first_line = next(line for line in source.splitlines() if line.strip())
     assert first_line.replace("<", "&lt;").replace(">", "&gt;") in text_of_code
+
+
+def test_manual_screenshot_is_not_blank(built_manual, tmp_path):
+    """The browser paints the start page: a blank 1200x900 page is a PNG of about 5 KB, the
+    start page (sidebar, text, highlighted code) about 150 KB."""
+    shot = tmp_path / "index.png"
+    command = [browser(), "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1200,900"]
+    completed = subprocess.run(
+        [*command, f"--screenshot={shot}", (built_manual / "index.html").as_uri()],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    picture = shot.read_bytes()
+    assert picture.startswith(b"\x89PNG"), "the screenshot is not a PNG"
+    assert len(picture) > 40_000, f"the start page looks blank ({len(picture)} bytes)"
