@@ -113,8 +113,8 @@ CompileJob cpuJob(std::shared_ptr<FunctionSource> source, nb::handle argumentTyp
                  : cfunc        ? JobTarget::Cfunc
                                 : JobTarget::Cpu};
   if (coreDimensions)
-    job.coreDimensions = std::move(*coreDimensions);
-  job.coreSizes = std::move(coreSizes);
+    job.target.coreDimensions = std::move(*coreDimensions);
+  job.target.coreSizes = std::move(coreSizes);
   return job;
 }
 
@@ -552,10 +552,8 @@ NB_MODULE(_core, module) {
          bool device) {
         // A compute capability (90 for sm_90) hashes a CUDA kernel or device function job.
         CompileJob job{source, typeList(argumentTypes), nullptr, JobTarget::Cpu};
-        if (computeCapability != 0) {
-          job.target = device ? JobTarget::CudaDevice : JobTarget::CudaKernel;
-          job.computeCapability = computeCapability;
-        }
+        if (computeCapability != 0)
+          job.target = {device ? JobTarget::CudaDevice : JobTarget::CudaKernel, computeCapability};
         return translateErrors([&] { return hashJob(job); });
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("compute_capability") = 0,
@@ -608,7 +606,8 @@ NB_MODULE(_core, module) {
                                                                  : InspectionKind::OptimizedIR;
         CompileJob job =
             cpuJob(source, argumentTypes, returnType, ufuncLoop, std::move(coreDimensions), cfunc);
-        return translateErrors([&] { return inspectFunction(job, inspection); });
+        job.product = inspection;
+        return translateErrors([&] { return compileFunction(job).text; });
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("kind"),
       nb::arg("return_type").none() = nb::none(), nb::arg("ufunc_loop") = false,
@@ -652,12 +651,15 @@ NB_MODULE(_core, module) {
       "compile_kernel",
       [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, int computeCapability,
          bool device, bool keepIR) {
-        CompileJob job{source, typeList(argumentTypes), nullptr,
-                       device ? JobTarget::CudaDevice : JobTarget::CudaKernel, computeCapability};
-        CompiledKernel kernel = translateErrors([&] { return compileKernel(job, keepIR); });
-        return nb::make_tuple(kernel.ptx, kernel.name, TypeRef{kernel.returnType},
+        TargetDescription target{device ? JobTarget::CudaDevice : JobTarget::CudaKernel,
+                                 computeCapability};
+        CompileJob job{source, typeList(argumentTypes), nullptr, target};
+        job.product = Product::Assembly;
+        job.keepOptimizedIR = keepIR;
+        CompiledFunction kernel = translateErrors([&] { return compileFunction(job); });
+        return nb::make_tuple(kernel.text, kernel.entryName, TypeRef{kernel.returnType},
                               kernel.typeAnnotations, kernel.hash,
-                              keepIR ? nb::object(nb::str(kernel.llvmIR.c_str())) : nb::none(),
+                              keepIR ? nb::object(nb::str(kernel.optimizedIR.c_str())) : nb::none(),
                               kernel.times.stages(), kernel.processSpecific);
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("compute_capability"),

@@ -144,7 +144,8 @@ std::string jobHash(const CompileJob &job, const Target &target, const std::stri
   Digest digest;
   digest.add(taipanVersion()).add(rootDigest);
   addType(digest, job.declaredReturnType);
-  digest.add(static_cast<int64_t>(job.target));
+  // The entry kind by its number, fixed forever: the disk cache keys by this hash.
+  digest.add(static_cast<int64_t>(job.target.entry));
   for (const std::string &field : target.identity())
     digest.add(field);
   return digest.hex();

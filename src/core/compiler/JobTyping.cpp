@@ -1,0 +1,181 @@
+// Typing a compile job: the session that types the root and its callees until nothing changes
+// (recursion included), the checks of the root's result against the job, and the job hash.
+#include "compiler/JobTyping.h"
+
+#include "compiler/JobHash.h"
+#include "types/NumericPromotion.h"
+
+#include <algorithm>
+#include <functional>
+#include <sstream>
+
+namespace taipan {
+namespace {
+
+/// How many scalar leaves a type has, stopping early once it is large.
+size_t typeSize(const Type *type) {
+  if (!type->isTuple())
+    return 1;
+  size_t size = 0;
+  for (const Type *element : type->elements()) {
+    size += typeSize(element);
+    if (size > 4096)
+      break;
+  }
+  return size;
+}
+
+} // namespace
+
+TypedFunction *CompileSession::typeCallee(FunctionSource *callee,
+                                          const std::vector<const Type *> &argumentTypes,
+                                          SourceLocation location) {
+  auto key = std::make_pair(callee, argumentTypes);
+  auto found = instances.find(key);
+  if (found != instances.end())
+    return found->second;
+  if (++depth > 200)
+    throwTypingError("calls between jitted functions nest too deeply", location);
+  // Recursion that builds ever larger argument types (f((x, x), n - 1)) never settles.
+  for (const Type *argument : argumentTypes)
+    if (typeSize(argument) > 1024)
+      throwTypingError("the argument types of " + callee->name +
+                           "() grow without bound through recursion (" +
+                           argument->name().substr(0, 80) + "...)",
+                       location);
+  TypedFunction &function = functions.emplace_back();
+  function.source = callee;
+  function.argumentTypes = argumentTypes;
+  instances.emplace(key, &function);
+  function.inProgress = true;
+  try {
+    inferTypes(function, *this);
+  } catch (CompileError &error) {
+    if (!error.function)
+      error.function = callee;
+    throw;
+  }
+  function.inProgress = false;
+  --depth;
+  return &function;
+}
+
+TypedFunction &CompileSession::typeRoot(FunctionSource *root,
+                                        const std::vector<const Type *> &argumentTypes) {
+  TypedFunction *function = typeCallee(root, argumentTypes, root->definitionLocation);
+  for (int round = 0; round < 64; ++round) {
+    bool changed = false;
+    for (size_t i = 0; i < functions.size(); ++i)
+      changed |= runAttributed(functions[i], false);
+    if (!changed)
+      break;
+  }
+  for (size_t i = 0; i < functions.size(); ++i)
+    runAttributed(functions[i], true);
+  return *function;
+}
+
+TypedFunction *CompileSession::typeVariant(FunctionSource *root,
+                                           const std::vector<const Type *> &argumentTypes) {
+  size_t typed = functions.size();
+  int savedDepth = depth;
+  try {
+    return &typeRoot(root, argumentTypes);
+  } catch (CompileError &) {
+    while (functions.size() > typed) {
+      instances.erase(std::make_pair(functions.back().source, functions.back().argumentTypes));
+      functions.pop_back();
+    }
+    depth = savedDepth;
+    return nullptr;
+  }
+}
+
+std::string CompileSession::nameFunctions(TypedFunction &root) {
+  FunctionDigests digests;
+  std::string rootDigest = digests.of(root);
+  for (TypedFunction &function : functions)
+    function.symbolName = symbolFor(function.source->name, digests.of(function));
+  return rootDigest;
+}
+
+bool CompileSession::runAttributed(TypedFunction &function, bool reportUnknown) {
+  try {
+    return inferTypesOnce(function, *this, reportUnknown);
+  } catch (CompileError &error) {
+    if (!error.function)
+      error.function = function.source;
+    throw;
+  }
+}
+
+std::string annotateTypes(const TypedFunction &function) {
+  const FunctionSource &source = *function.source;
+  std::ostringstream text;
+  text << source.name << " (";
+  for (size_t i = 0; i < function.argumentTypes.size(); ++i)
+    text << (i ? ", " : "") << function.argumentTypes[i]->name();
+  text << ") -> " << function.returnType->name() << "\n"
+       << std::string(80, '-') << "\n# File: " << source.filename << "\n";
+  for (size_t line = 1; line <= source.sourceLines.size(); ++line) {
+    text << "# --- LINE " << source.fileLine(static_cast<int>(line)) << " --- \n";
+    auto assigned = function.assignmentsByLine.find(static_cast<int>(line));
+    if (line == static_cast<size_t>(source.definitionLocation.line))
+      for (size_t i = 0; i < source.parameters.size(); ++i)
+        text << "#   " << source.parameters[i].name << " = arg(" << i
+             << ", name=" << source.parameters[i].name
+             << ")  :: " << function.argumentTypes[i]->name() << "\n";
+    bool isDefinition = line == static_cast<size_t>(source.definitionLocation.line);
+    if (assigned != function.assignmentsByLine.end() && !isDefinition)
+      for (const std::string &name : assigned->second)
+        text << "#   " << name << "  :: " << function.variableTypes.at(name)->name() << "\n";
+    text << "\n" << source.sourceLines[line - 1] << "\n\n";
+  }
+  text << std::string(80, '=') << "\n";
+  return text.str();
+}
+
+std::string typeJob(const CompileJob &job, const Target &target, CompileSession &session,
+                    TypedFunction *&rootOut, std::vector<TypedFunction *> *variants) {
+  const std::shared_ptr<FunctionSource> &source = job.source;
+  const std::vector<const Type *> &argumentTypes = job.argumentTypes;
+  if (argumentTypes.size() != source->parameters.size())
+    throwTypingError(source->name + "() takes " + std::to_string(source->parameters.size()) +
+                         " arguments but " + std::to_string(argumentTypes.size()) + " were given",
+                     source->definitionLocation);
+  TypedFunction &root = session.typeRoot(source.get(), argumentTypes);
+  const Type *declaredReturnType = job.declaredReturnType;
+  if (declaredReturnType && declaredReturnType != root.returnType) {
+    bool convertible = (declaredReturnType->isNumber() && root.returnType->isNumber()) ||
+                       canConvertImplicitly(root.returnType, declaredReturnType) ||
+                       declaredReturnType->isNone();
+    if (!convertible)
+      throwTypingError("the function returns " + root.returnType->name() +
+                           ", which does not convert to the declared return type " +
+                           declaredReturnType->name(),
+                       source->definitionLocation);
+    root.returnType = declaredReturnType;
+  }
+  if (!root.returnType->isRuntimeValue())
+    throwTypingError("cannot return a value of type " + root.returnType->name(),
+                     source->definitionLocation);
+  // A slice object is kept unpacked (None bounds replaced), so it cannot be rebuilt for Python.
+  std::function<bool(const Type *)> holdsSlice = [&](const Type *type) {
+    if (type->kind() == TypeKind::Slice)
+      return true;
+    if (type->isOptional())
+      return holdsSlice(type->optionalValue());
+    return type->isTuple() &&
+           std::any_of(type->elements().begin(), type->elements().end(), holdsSlice);
+  };
+  if (holdsSlice(root.returnType))
+    throwUnsupported("returning a slice object from compiled code is not supported",
+                     source->definitionLocation);
+  rootOut = &root;
+  if (variants)
+    for (const std::vector<const Type *> &types : target.entryVariants(root))
+      variants->push_back(session.typeVariant(source.get(), types));
+  return jobHash(job, target, session.nameFunctions(root));
+}
+
+} // namespace taipan
