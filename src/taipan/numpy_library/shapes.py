@@ -9,10 +9,11 @@ number of arrays and dimensions, with one branch per axis (see ``_generate``).""
 import numpy as np
 
 from taipan import types
+from taipan.decorators import njit
 from taipan.errors import TypingError
-from taipan.extending import overload
-from taipan.numpy_library._axis import axis_normalizer
-from taipan.numpy_library._generate import index_at, jitted, python_function, raiser, shape_with
+from taipan.extending import overload, register_jitable
+from taipan.numpy_library._axis import axis_normalizer, lane_geometry, normalize_axis_of
+from taipan.numpy_library._generate import index_at, jitted, python_function, raiser
 from taipan.numpy_library.support import (
     array_tuple,
     integer_tuple,
@@ -23,6 +24,8 @@ from taipan.numpy_library.support import (
     scalar_class,
     string_value,
 )
+from taipan.unrolling import literal_unroll
+from taipan.unsafe import interleave, multiply_items, tuple_insert, tuple_setitem
 
 
 def _plain_join(out, dtype, casting):
@@ -39,64 +42,71 @@ def _result_dtype(arrays):
 # concatenate and stack
 
 
-def _checked_arrays_lines(name, count, ndim, except_axis, message):
-    """The first lines of ``name(arrays, axis=0)`` joining ``count`` arrays of ``ndim``
-    dimensions: the arrays as a0, a1..., the axis normalised as ax, and a ValueError with
-    ``message(i, d)`` when dimension d of array i differs from array 0's (``except_axis``: on
-    the other dimensions than ax only)."""
-    lines = [f"def {name}(arrays, axis=0):"]
-    lines += [f"    a{i} = arrays[{i}]" for i in range(count)]
-    lines.append("    ax = normalize_axis(axis)")
-    for i in range(1, count):
-        for d in range(ndim):
-            condition = f"a{i}.shape[{d}] != a0.shape[{d}]"
-            lines.append(
-                f"    if ax != {d} and {condition}:" if except_axis else f"    if {condition}:"
+@register_jitable
+def _joined_lanes(out, axis, length):
+    """``out`` seen as lanes (outer, ``length``, inner) along ``axis``: the view the arrays
+    joined along ``axis`` are copied into, each a slice of the middle axis."""
+    outer, _, inner = lane_geometry(out.shape, axis)
+    return out.reshape((outer, length, inner))
+
+
+def _refusal(message):
+    """An implementation of ``name(arrays, axis=0)`` raising ValueError(message)."""
+
+    def refuse_to_join(arrays, axis=0):
+        raise ValueError(message)
+
+    return refuse_to_join
+
+
+def _concatenate_along(ndim, dtype):
+    """concatenate(arrays, axis) for a tuple of arrays of ``ndim`` dimensions (at least 1):
+    checks the other dimensions agree, then copies each array into its slice."""
+
+    def concatenate(arrays, axis=0):
+        ax = normalize_axis_of(axis, ndim)
+        first = arrays[0]
+        total = 0
+        index = 0
+        for a in literal_unroll(arrays):
+            for d in range(ndim):
+                if d != ax and a.shape[d] != first.shape[d]:
+                    raise ValueError(
+                        "all the input array dimensions except for the concatenation axis must "
+                        f"match exactly, but along dimension {d}, the array at index 0 and the "
+                        f"array at index {index} have different sizes"
+                    )
+            total += a.shape[ax]
+            index += 1  # noqa: SIM113 - a literal_unroll loop is not enumerated
+        out = np.empty(tuple_setitem(first.shape, ax, total), dtype)
+        lanes = _joined_lanes(out, ax, total)
+        start = 0
+        for piece in literal_unroll(arrays):  # (one name per unrolled loop)
+            count = piece.shape[ax]
+            lanes[:, start : start + count, :] = piece.reshape(
+                (lanes.shape[0], count, lanes.shape[2])
             )
-            lines.append(f"        raise ValueError({message(i, d)!r})")
-    return lines
+            start += count
+        return out
+
+    return concatenate
 
 
-def _concatenate_source(elements):
-    """concatenate(arrays, axis) for a tuple of arrays of ``elements`` types, all of one ndim
-    (at least 1): checks the other dimensions agree, then copies each array into its slice."""
-    ndim = elements[0].ndim
-    count = len(elements)
-    lines = _checked_arrays_lines(
-        "concatenate",
-        count,
-        ndim,
-        True,
-        lambda i, d: (
-            "all the input array dimensions except for the concatenation axis must "
-            f"match exactly, but along dimension {d}, the array at index 0 and the array at index "
-            f"{i} have different sizes"
-        ),
-    )
-    total = " + ".join(f"a{i}.shape[ax]" for i in range(count))
-    lines.append(f"    out = np.empty({shape_with(ndim, 'a0.shape', 'ax', total)}, dtype)")
-    lines.append("    start = 0")
-    for d in range(ndim):
-        lines.append(f"    {'if' if d == 0 else 'elif'} ax == {d}:")
-        for i in range(count):
-            target = index_at(ndim, d, f"start:start + a{i}.shape[{d}]")
-            lines.append(f"        out[{target}] = a{i}")
-            lines.append(f"        start += a{i}.shape[{d}]")
-    lines.append("    return out")
-    return "\n".join(lines) + "\n"
-
-
-def _concatenate_flat_source(count):
+def _concatenate_flat(dtype):
     """concatenate(arrays, axis=None): the arrays flattened, one after the other."""
-    lines = ["def concatenate(arrays, axis=None):"]
-    total = " + ".join(f"arrays[{i}].size" for i in range(count))
-    lines.append(f"    out = np.empty({total}, dtype)")
-    lines.append("    start = 0")
-    for i in range(count):
-        lines.append(f"    out[start:start + arrays[{i}].size] = arrays[{i}].ravel()")
-        lines.append(f"    start += arrays[{i}].size")
-    lines.append("    return out")
-    return "\n".join(lines) + "\n"
+
+    def concatenate(arrays, axis=None):
+        total = 0
+        for a in literal_unroll(arrays):
+            total += a.size
+        out = np.empty(total, dtype)
+        start = 0
+        for piece in literal_unroll(arrays):  # (one name per unrolled loop)
+            out[start : start + piece.size] = piece.ravel()
+            start += piece.size
+        return out
+
+    return concatenate
 
 
 @overload(np.concatenate)
@@ -107,65 +117,42 @@ def _concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
     if not (is_none(axis) or is_integer(axis)):
         return None
     if not elements:
-        return raiser(
-            "concatenate", "arrays, axis=0", "ValueError", "need at least one array to concatenate"
-        )
-    namespace = {"dtype": _result_dtype(elements)}
+        return _refusal("need at least one array to concatenate")
+    dtype = _result_dtype(elements)
     if is_none(axis):
-        return python_function("concatenate", _concatenate_flat_source(len(elements)), namespace)
+        return _concatenate_flat(dtype)
     ndims = [a.ndim for a in elements]
     if ndims[0] == 0:
-        return raiser(
-            "concatenate",
-            "arrays, axis=0",
-            "ValueError",
-            "zero-dimensional arrays cannot be concatenated",
-        )
+        return _refusal("zero-dimensional arrays cannot be concatenated")
     for index, ndim in enumerate(ndims):
         if ndim != ndims[0]:
-            return raiser(
-                "concatenate",
-                "arrays, axis=0",
-                "ValueError",
+            return _refusal(
                 "all the input arrays must have same number of dimensions, but the array at "
                 f"index 0 has {ndims[0]} dimension(s) and the array at index {index} has "
-                f"{ndim} dimension(s)",
+                f"{ndim} dimension(s)"
             )
-    namespace["normalize_axis"] = axis_normalizer(ndims[0])
-    return python_function("concatenate", _concatenate_source(elements), namespace)
+    return _concatenate_along(ndims[0], dtype)
 
 
-def _inserted_shape(ndim, shape, axis, value):
-    """The text of ``shape`` (a tuple of ``ndim``) with ``value`` inserted at ``axis``."""
-    items = []
-    for d in range(ndim + 1):
-        before = f"{shape}[{d}]" if d < ndim else None
-        after = f"{shape}[{d - 1}]" if d > 0 else None
-        other = (
-            before
-            if after is None
-            else after
-            if before is None
-            else (f"({before} if {d} < {axis} else {after})")
-        )
-        items.append(value if other is None else f"({value} if {axis} == {d} else {other})")
-    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+def _stack_along(ndim, count, dtype):
+    """stack(arrays, axis) of ``count`` arrays of one number of dimensions: checks their shapes
+    agree, then copies each array into its place along the new axis."""
 
+    def stack(arrays, axis=0):
+        ax = normalize_axis_of(axis, ndim + 1)
+        first = arrays[0]
+        for a in literal_unroll(arrays):
+            if a.shape != first.shape:
+                raise ValueError("all input arrays must have the same shape")
+        out = np.empty(tuple_insert(first.shape, ax, count), dtype)
+        lanes = _joined_lanes(out, ax, count)
+        index = 0
+        for piece in literal_unroll(arrays):  # (one name per unrolled loop)
+            lanes[:, index, :] = piece.reshape((lanes.shape[0], lanes.shape[2]))
+            index += 1  # noqa: SIM113 - a literal_unroll loop is not enumerated
+        return out
 
-def _stack_source(count, ndim):
-    lines = _checked_arrays_lines(
-        "stack", count, ndim, False, lambda i, d: "all input arrays must have the same shape"
-    )
-    lines.append(
-        f"    out = np.empty({_inserted_shape(ndim, 'a0.shape', 'ax', str(count))}, dtype)"
-    )
-    for d in range(ndim + 1):
-        lines.append(f"    {'if' if d == 0 else 'elif'} ax == {d}:")
-        for i in range(count):
-            value = f"a{i}[()]" if ndim == 0 else f"a{i}"  # a 0-d array's element
-            lines.append(f"        out[{index_at(ndim + 1, d, str(i))}] = {value}")
-    lines.append("    return out")
-    return "\n".join(lines) + "\n"
+    return stack
 
 
 @overload(np.stack)
@@ -174,30 +161,72 @@ def _stack(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
     if elements is None or not _plain_join(out, dtype, casting) or not is_integer(axis):
         return None
     if not elements:
-        return raiser("stack", "arrays, axis=0", "ValueError", "need at least one array to stack")
+        return _refusal("need at least one array to stack")
     ndim = elements[0].ndim
     if any(a.ndim != ndim for a in elements):
-        return raiser(
-            "stack", "arrays, axis=0", "ValueError", "all input arrays must have the same shape"
-        )
-    namespace = {"dtype": _result_dtype(elements), "normalize_axis": axis_normalizer(ndim + 1)}
-    return python_function("stack", _stack_source(len(elements), ndim), namespace)
+        return _refusal("all input arrays must have the same shape")
+    return _stack_along(ndim, len(elements), _result_dtype(elements))
 
 
-def _joined(name, parameter, views, axis):
-    """An implementation of ``name(parameter)`` concatenating, along ``axis``, the texts of
-    ``views`` of the tuple's arrays (views with dimensions added)."""
-    items = ", ".join(views) + ("," if len(views) == 1 else "")
-    source = f"def {name}({parameter}):\n    return np.concatenate(({items}), {axis})\n"
-    return python_function(name, source)
+def views_mapped(view):
+    """A function ``(tup) -> tuple of view(item) for each item`` of a tuple of arrays, compiled
+    by recursion on the tuple's type (each item's view may differ in type)."""
+
+    def map_views(tup):
+        return tuple(view(a) for a in tup)
+
+    @overload(map_views)
+    def _map_views(tup):
+        if not tup.types:
+            return lambda tup: ()
+        return lambda tup: (view(tup[0]),) + map_views(tup[1:])
+
+    return map_views
 
 
-def _at_least(ndim, name, wanted):
-    """The text of a view of ``name`` (an array of ``ndim`` dimensions) with at least
-    ``wanted`` (1 or 2) dimensions, new ones in front as in np.atleast_1d/np.atleast_2d."""
-    if ndim >= wanted:
-        return name
-    return f"{name}[{', '.join(['None'] * (wanted - ndim) + [':'] * ndim)}]"
+def at_least_1d(a):
+    """np.atleast_1d of one array: a 0-d array as a 1-D view."""
+    return a[None] if a.ndim == 0 else a
+
+
+def at_least_2d(a):
+    """np.atleast_2d of one array: new axes in front."""
+    return a[None, None] if a.ndim == 0 else a[None, :] if a.ndim == 1 else a
+
+
+def as_column(a):
+    """np.column_stack's view of one array: a 1-D array as a column."""
+    return a[None, None] if a.ndim == 0 else a[:, None] if a.ndim == 1 else a
+
+
+@overload(at_least_1d)
+def _at_least_1d(a):
+    if a.ndim == 0:
+        return lambda a: a[None]
+    return lambda a: a
+
+
+@overload(at_least_2d)
+def _at_least_2d(a):
+    if a.ndim == 0:
+        return lambda a: a[None, None]
+    if a.ndim == 1:
+        return lambda a: a[None, :]
+    return lambda a: a
+
+
+@overload(as_column)
+def _as_column(a):
+    if a.ndim == 0:
+        return lambda a: a[None, None]
+    if a.ndim == 1:
+        return lambda a: a[:, None]
+    return lambda a: a
+
+
+_rows_of = views_mapped(at_least_2d)
+_pieces_of = views_mapped(at_least_1d)
+_columns_of = views_mapped(as_column)
 
 
 @overload(np.vstack)
@@ -205,8 +234,7 @@ def _vstack(tup, dtype=None, casting="same_kind"):
     elements = array_tuple(tup)
     if elements is None or not _plain_join(None, dtype, casting):
         return None
-    views = [_at_least(a.ndim, f"tup[{i}]", 2) for i, a in enumerate(elements)]
-    return _joined("vstack", "tup", views, 0)
+    return lambda tup: np.concatenate(_rows_of(tup), 0)
 
 
 @overload(np.hstack)
@@ -214,9 +242,9 @@ def _hstack(tup, dtype=None, casting="same_kind"):
     elements = array_tuple(tup)
     if elements is None or not _plain_join(None, dtype, casting):
         return None
-    views = [_at_least(a.ndim, f"tup[{i}]", 1) for i, a in enumerate(elements)]
-    axis = 0 if elements and elements[0].ndim <= 1 else 1
-    return _joined("hstack", "tup", views, axis)
+    if elements and elements[0].ndim > 1:
+        return lambda tup: np.concatenate(_pieces_of(tup), 1)
+    return lambda tup: np.concatenate(_pieces_of(tup), 0)
 
 
 @overload(np.column_stack)
@@ -224,101 +252,102 @@ def _column_stack(tup):
     elements = array_tuple(tup)
     if elements is None:
         return None
-    views = []
-    for i, a in enumerate(elements):
-        name = f"tup[{i}]"
-        views.append({0: f"{name}[None, None]", 1: f"{name}[:, None]"}.get(a.ndim, name))
-    return _joined("column_stack", "tup", views, 1)
+    return lambda tup: np.concatenate(_columns_of(tup), 1)
 
 
 # ---------------------------------------------------------------------------------------------
 # tile and repeat
 
 
-def _tile_source(ndim, reps):
-    """tile(A, reps) as a broadcast copy into the result seen with shape (r0, s0, r1, s1...);
-    ``reps`` are the texts of the repetition counts."""
-    total = max(ndim, len(reps))
-    if total == 0:
-        return "def tile(A, reps):\n    return A.copy()\n"
-    reps = ["1"] * (total - len(reps)) + reps
-    sizes = ["1"] * (total - ndim) + [f"A.shape[{i}]" for i in range(ndim)]
-    lines = ["def tile(A, reps):"]
-    for r in reps:
-        if r != "1":
-            lines.append(f"    if {r} < 0:")
-            lines.append("        raise ValueError('negative dimensions are not allowed')")
-    shape = ", ".join(f"{r} * {s}" for r, s in zip(reps, sizes))
-    lines.append(f"    out = np.empty(({shape},), dtype)")
-    interleaved = ", ".join(f"{r}, {s}" for r, s in zip(reps, sizes))
-    source_shape = ", ".join(f"1, {s}" for s in sizes)
-    lines.append(f"    blocks = out.reshape(({interleaved}))")
-    lines.append(f"    blocks[...] = A.reshape(({source_shape}))")
-    lines.append("    return out")
-    return "\n".join(lines) + "\n"
+@register_jitable
+def _check_repetitions(reps):
+    for r in literal_unroll(reps):
+        if r < 0:
+            raise ValueError("negative dimensions are not allowed")
 
 
 @overload(np.tile)
 def _tile(A, reps):
+    """tile(A, reps) as a broadcast copy into the result seen with shape (r0, s0, r1, s1...)."""
     if not isinstance(A, types.Array):
         return None
     if is_integer(reps):
-        names = ["reps"]
+        count = 1
+        as_tuple = _one_item_tuple
     elif integer_tuple(reps):
-        names = [f"reps[{i}]" for i in range(len(reps.types))]
+        count = len(reps.types)
+        as_tuple = _same_tuple
     else:
         return None
-    source = _tile_source(A.ndim, names)
-    return python_function("tile", source, {"dtype": scalar_class(numpy_dtype(A))})
+    total = max(A.ndim, count)
+    if total == 0:
+        return lambda A, reps: A.copy()
+    reps_padding = (1,) * (total - count)
+    sizes_padding = (1,) * (total - A.ndim)
+    ones = (1,) * total
+    dtype = scalar_class(numpy_dtype(A))
+
+    def tile(A, reps):
+        repetitions = reps_padding + as_tuple(reps)
+        _check_repetitions(as_tuple(reps))
+        sizes = sizes_padding + A.shape
+        out = np.empty(multiply_items(repetitions, sizes), dtype)
+        blocks = out.reshape(interleave(repetitions, sizes))
+        blocks[...] = A.reshape(interleave(ones, sizes))
+        return out
+
+    return tile
 
 
-_REPEAT_COUNTS = """
-def repeat_counts(repeats, n):
-    # The repetition count of each of n items, from an array of counts (one, or one per item).
+@register_jitable
+def _one_item_tuple(value):
+    return (value,)
+
+
+@register_jitable
+def _same_tuple(value):
+    return value
+
+
+@register_jitable
+def _repeat_counts(repeats, n):
+    """The repetition count of each of n items, from an array of counts (one, or one per
+    item)."""
     counts = repeats.ravel()
     if counts.size != 1 and counts.size != n:
-        raise ValueError('operands could not be broadcast together: repeats must be a single '
-                         'count or one count per item')
+        raise ValueError(
+            "operands could not be broadcast together: repeats must be a single "
+            "count or one count per item"
+        )
     out = np.empty(n, np.int64)
     for i in range(n):
         c = counts[0] if counts.size == 1 else counts[i]
         if c < 0:
-            raise ValueError('repeats may not contain negative values.')
+            raise ValueError("repeats may not contain negative values.")
         out[i] = c
+    return out, out.sum()
+
+
+@register_jitable
+def _scalar_repeat_counts(repeats, n):
+    """The repetition count of each of n items repeated ``repeats`` times, and the total."""
+    if repeats < 0:
+        raise ValueError("negative dimensions are not allowed")
+    return np.full(n, repeats, np.int64), n * repeats
+
+
+@register_jitable
+def _repeat_into(out, src, axis, counts):
+    """Fills ``out`` with each item of ``src`` along ``axis`` repeated ``counts`` times."""
+    outer, n, inner = lane_geometry(src.shape, axis)
+    source = src.reshape((outer, n, inner))
+    target = out.reshape((outer, out.shape[axis], inner))
+    j = 0
+    for i in range(n):
+        for _ in range(counts[i]):
+            target[:, j, :] = source[:, i, :]
+            j += 1
     return out
-"""
-
-
-def _repeat_source(ndim, scalar_repeats, flat):
-    lines = ["def repeat(a, repeats, axis=None):"]
-    if flat:
-        lines.append("    src = a.ravel()")
-        ndim = 1
-        lines.append("    ax = 0")
-    else:
-        lines.append("    src = a")
-        lines.append("    ax = normalize_axis(axis)")
-    lines.append("    n = src.shape[ax]")
-    if scalar_repeats:
-        lines.append("    if repeats < 0:")
-        lines.append("        raise ValueError('negative dimensions are not allowed')")
-        lines.append("    counts = np.full(n, repeats, np.int64)")
-        lines.append("    total = n * repeats")
-    else:
-        lines.append("    counts = repeat_counts(repeats, n)")
-        lines.append("    total = counts.sum()")
-    lines.append(f"    out = np.empty({shape_with(ndim, 'src.shape', 'ax', 'total')}, dtype)")
-    lines.append("    j = 0")
-    for d in range(ndim):
-        lines.append(f"    {'if' if d == 0 else 'elif'} ax == {d}:")
-        lines.append("        for i in range(n):")
-        lines.append("            for _ in range(counts[i]):")
-        lines.append(
-            f"                out[{index_at(ndim, d, 'j')}] = src[{index_at(ndim, d, 'i')}]"
-        )
-        lines.append("                j += 1")
-    lines.append("    return out")
-    return "\n".join(lines) + "\n"
 
 
 @overload(np.repeat)
@@ -326,23 +355,33 @@ def _repeat(a, repeats, axis=None):
     if not isinstance(a, types.Array):
         return None
     if is_integer(repeats) or isinstance(repeats, types.Boolean):
-        scalar_repeats = True
+        counts_of = _scalar_repeat_counts
     elif isinstance(repeats, types.Array) and isinstance(
         repeats.dtype, (types.Integer, types.Boolean)
     ):
-        scalar_repeats = False
+        counts_of = _repeat_counts
     else:
         return None
     if not (is_none(axis) or is_integer(axis)):
         return None
-    flat = is_none(axis)
-    namespace = {
-        "dtype": scalar_class(numpy_dtype(a)),
-        "repeat_counts": jitted("repeat_counts", _REPEAT_COUNTS),
-    }
-    if not flat:
-        namespace["normalize_axis"] = axis_normalizer(a.ndim)
-    return python_function("repeat", _repeat_source(a.ndim, scalar_repeats, flat), namespace)
+    dtype = scalar_class(numpy_dtype(a))
+    if is_none(axis):
+
+        def repeat_flat(a, repeats, axis=None):
+            src = a.ravel()
+            counts, total = counts_of(repeats, src.shape[0])
+            return _repeat_into(np.empty(total, dtype), src, 0, counts)
+
+        return repeat_flat
+    ndim = a.ndim
+
+    def repeat(a, repeats, axis=None):
+        ax = normalize_axis_of(axis, ndim)
+        counts, total = counts_of(repeats, a.shape[ax])
+        out = np.empty(tuple_setitem(a.shape, ax, total), dtype)
+        return _repeat_into(out, a, ax, counts)
+
+    return repeat
 
 
 # ---------------------------------------------------------------------------------------------
@@ -393,34 +432,78 @@ def _flip(m, axis=None):
     return python_function("flip", "\n".join(lines) + "\n", namespace)
 
 
-def _roll_axis_source(ndim):
-    lines = ["def roll_axis(a, shift, axis):"]
-    if ndim == 0:
-        return lines[0] + "\n    normalize_axis(axis)\n    return a.copy()\n"
-    lines.append("    out = np.empty(a.shape, a.dtype)")
-    lines.append("    ax = normalize_axis(axis)")
-    lines.append("    n = a.shape[ax]")
-    lines.append("    if n == 0:\n        return out")
-    lines.append("    s = shift % n")
-    for d in range(ndim):
-        lines.append(f"    {'if' if d == 0 else 'elif'} ax == {d}:")
-        lines.append(f"        out[{index_at(ndim, d, 's:')}] = a[{index_at(ndim, d, ':n - s')}]")
-        lines.append(f"        out[{index_at(ndim, d, ':s')}] = a[{index_at(ndim, d, 'n - s:')}]")
-    lines.append("    return out")
-    return "\n".join(lines) + "\n"
+@register_jitable
+def _rolled(a, shift, axis):
+    """A copy of ``a`` (1+ dimensions) rolled by ``shift`` along the normalised ``axis``."""
+    out = np.empty(a.shape, a.dtype)
+    outer, n, inner = lane_geometry(a.shape, axis)
+    if n == 0:
+        return out
+    s = shift % n
+    source = a.reshape((outer, n, inner))
+    target = out.reshape((outer, n, inner))
+    target[:, s:, :] = source[:, : n - s, :]
+    target[:, :s, :] = source[:, n - s :, :]
+    return out
 
 
-_ROLL_FLAT = """
-def roll(a, shift, axis=None):
+@register_jitable
+def _roll_flat(a, shift, axis=None):
     flat = a.ravel()
     n = flat.size
     out = np.empty(n, flat.dtype)
     if n > 0:
         s = shift % n
-        out[s:] = flat[:n - s]
-        out[:s] = flat[n - s:]
+        out[s:] = flat[: n - s]
+        out[:s] = flat[n - s :]
     return out.reshape(a.shape)
-"""
+
+
+_roll_axes = {}  # ndim -> its compiled roll_axis
+
+
+def _roll_axis(ndim):
+    """A compiled ``roll_axis(a, shift, axis)`` for arrays of ``ndim`` dimensions."""
+    roll_axis = _roll_axes.get(ndim)
+    if roll_axis is not None:
+        return roll_axis
+    if ndim == 0:
+
+        def roll_axis(a, shift, axis):
+            normalize_axis_of(axis, 0)
+            return a.copy()
+
+    else:
+
+        def roll_axis(a, shift, axis):
+            return _rolled(a, shift, normalize_axis_of(axis, ndim))
+
+    roll_axis = _roll_axes[ndim] = njit(roll_axis)
+    return roll_axis
+
+
+@register_jitable
+def _the_value(values, i):
+    return values
+
+
+@register_jitable
+def _item(values, i):
+    return values[i]
+
+
+@register_jitable
+def _first_item(values, i):
+    return values[0]
+
+
+def _broadcast_item(values):
+    """How the i-th of broadcast shifts or axes is read from ``values`` (an integer or a tuple
+    of them), and how many there are."""
+    if is_integer(values):
+        return _the_value, 1
+    count = len(values.types)
+    return (_first_item if count == 1 else _item), count
 
 
 @overload(np.roll)
@@ -432,40 +515,48 @@ def _roll(a, shift, axis=None):
         if not is_integer(shift):
             return None
         if ndim == 0:
-            return python_function("roll", "def roll(a, shift, axis=None):\n    return a.copy()\n")
-        return python_function("roll", _ROLL_FLAT)
-    roll_axis = jitted(
-        "roll_axis", _roll_axis_source(ndim), {"normalize_axis": axis_normalizer(ndim)}
-    )
+            return lambda a, shift, axis=None: a.copy()
+        return _roll_flat
+    roll_axis = _roll_axis(ndim)
     if is_integer(axis) and is_integer(shift):
-        source = "def roll(a, shift, axis=None):\n    return roll_axis(a, shift, axis)\n"
-        return python_function("roll", source, {"roll_axis": roll_axis})
+        return lambda a, shift, axis=None: roll_axis(a, shift, axis)
     # Tuples: shift and axis broadcast against each other; each pair rolls once.
-    axes = [f"axis[{i}]" for i in range(len(axis.types))] if integer_tuple(axis) else ["axis"]
-    shifts = [f"shift[{i}]" for i in range(len(shift.types))] if integer_tuple(shift) else None
-    if (not integer_tuple(axis) and not is_integer(axis)) or (
-        shifts is None and not is_integer(shift)
+    if not (integer_tuple(axis) or is_integer(axis)) or not (
+        integer_tuple(shift) or is_integer(shift)
     ):
         return None
-    shifts = shifts if shifts is not None else ["shift"]
-    if len(axes) != len(shifts) and 1 not in (len(axes), len(shifts)):
-        return raiser(
-            "roll",
-            "a, shift, axis=None",
-            "ValueError",
+    axis_at, axes = _broadcast_item(axis)
+    shift_at, shifts = _broadcast_item(shift)
+    if axes != shifts and 1 not in (axes, shifts):
+        message = (
             "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between "
-            f"arg 0 with shape ({len(shifts)},) and arg 1 with shape ({len(axes)},).",
+            f"arg 0 with shape ({shifts},) and arg 1 with shape ({axes},)."
         )
-    count = max(len(axes), len(shifts))
-    axes = axes * count if len(axes) == 1 else axes
-    shifts = shifts * count if len(shifts) == 1 else shifts
-    lines = ["def roll(a, shift, axis=None):", "    out = roll_axis(a, 0, 0)"]
-    if ndim == 0 or count == 0:
-        lines = ["def roll(a, shift, axis=None):", "    out = a.copy()"]
-    for s, ax in zip(shifts, axes):
-        lines.append(f"    out = roll_axis(out, {s}, {ax})")
-    lines.append("    return out")
-    return python_function("roll", "\n".join(lines) + "\n", {"roll_axis": roll_axis})
+
+        def roll_of_mismatched(a, shift, axis=None):
+            raise ValueError(message)
+
+        return roll_of_mismatched
+    count = max(axes, shifts)
+    if count == 0:
+        return lambda a, shift, axis=None: a.copy()
+    if ndim == 0:
+
+        def roll_copy(a, shift, axis=None):
+            out = a.copy()
+            for i in range(count):
+                out = roll_axis(out, shift_at(shift, i), axis_at(axis, i))
+            return out
+
+        return roll_copy
+
+    def roll(a, shift, axis=None):
+        out = roll_axis(a, 0, 0)
+        for i in range(count):
+            out = roll_axis(out, shift_at(shift, i), axis_at(axis, i))
+        return out
+
+    return roll
 
 
 # ---------------------------------------------------------------------------------------------

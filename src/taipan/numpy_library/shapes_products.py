@@ -10,9 +10,9 @@ from taipan import types
 from taipan.decorators import njit
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
-from taipan.numpy_library._axis import axis_normalizer, lane_geometry
+from taipan.numpy_library._axis import lane_geometry, normalize_axis_of
 from taipan.numpy_library.support import is_integer, is_none, numpy_dtype, scalar_class
-from taipan.unsafe import tuple_setitem
+from taipan.unsafe import interleave, multiply_items, tuple_setitem
 
 # NumPy's TypeError for subtracting booleans, raised when compiling.
 _BOOLEAN_SUBTRACT = (
@@ -159,30 +159,6 @@ def _kron(a, b):
         return product.reshape(multiply_items(a_sizes, b_sizes))
 
     return kron
-
-
-def interleave(x, y):
-    """``(x[0], y[0], x[1], y[1]...)`` of two tuples of one length."""
-    return tuple(item for pair in zip(x, y) for item in pair)
-
-
-def multiply_items(x, y):
-    """``(x[0] * y[0], x[1] * y[1]...)`` of two tuples of one length."""
-    return tuple(p * q for p, q in zip(x, y))
-
-
-@overload(interleave)
-def _interleave(x, y):
-    if not x.types:
-        return lambda x, y: ()
-    return lambda x, y: (x[0], y[0]) + interleave(x[1:], y[1:])
-
-
-@overload(multiply_items)
-def _multiply_items(x, y):
-    if not x.types:
-        return lambda x, y: ()
-    return lambda x, y: (x[0] * y[0],) + multiply_items(x[1:], y[1:])
 
 
 def _sum_dtype(dtype):
@@ -376,12 +352,12 @@ def _diff(a, n=1, axis=-1, prepend=None, append=None):
     # function).
     returns_input = a.layout == "C"
     differences = _changes if isinstance(a.dtype, types.Boolean) else _differences
-    normalize_axis = axis_normalizer(a.ndim)
+    ndim = a.ndim
 
     def diff(a, n=1, axis=-1):
         if n < 0:
             raise ValueError(f"order must be non-negative but got {n}")
-        ax = normalize_axis(axis)
+        ax = normalize_axis_of(axis, ndim)
         if n == 0:
             if returns_input:
                 return a
