@@ -9,7 +9,8 @@
    (Section)) in those files and in src/, scripts/, benchmarks/ and tests/ names a heading or an
    emphasised label (`**Label**`, `*Label*`) of that page, so moving a section cannot leave a
    comment pointing nowhere.
-Prints each broken link and exits with 1. Usage: check_doc_links.py [repository root]
+Prints each broken link and exits with 1 (tests/python/test_doc_links.py runs it).
+Usage: check_doc_links.py [repository root]
 """
 
 import pathlib
@@ -21,8 +22,8 @@ FENCE = re.compile(r"^\s*(```|~~~)")
 HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 LABEL = re.compile(r"\*\*([^*\n]+?)\*\*|(?<![*\w])\*([^*\n]+?)\*(?![*\w])")
 SECTION_REFERENCE = re.compile(
-    r"(architecture|performance|configuration|compatibility|distributed)\.md"
-    r"[,:]?\s*(?:section\s+|under\s+)?"
+    r"(architecture|performance|configuration|compatibility|distributed)\.md`?"
+    r"(?:[,:]\s*(?:section\s+|under\s+)?|\s+(?:section|under)\s+|\s*(?=\())"
     r"(?:\"([^\"\n]+)\"|'([^'\n]+)'|\*([^*\n]+)\*|\(([^)\n]+)\))"
 )
 MARKDOWN_ROOTS = ("docs", "benchmarks", "tools")
@@ -118,8 +119,9 @@ def broken_section_references(root, path, pages):
     return found
 
 
-def main():
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parents[1])
+def main(argv=None):
+    argv = sys.argv if argv is None else argv
+    root = pathlib.Path(argv[1] if len(argv) > 1 else pathlib.Path(__file__).parents[1])
     root = root.resolve()
     found = []
     for path in markdown_files(root):
