@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from taipan import _core
+from taipan.cuda import api
 from taipan.cuda.streams import owned_stream, stream_handle, wait_for_producer
 
 # DLPack's device and type codes.
@@ -13,14 +14,7 @@ DLPACK_CUDA, DLPACK_CUDA_HOST, DLPACK_CUDA_MANAGED = 2, 3, 13
 _DLPACK_KINDS = {"i": 0, "u": 1, "f": 2, "c": 5, "b": 6}
 
 
-def c_strides(shape, itemsize):
-    strides = []
-    step = itemsize
-    for extent in reversed(shape):
-        strides.append(step)
-        step *= extent
-    return tuple(reversed(strides))
-
+c_strides = api.devicearray.c_strides  # here too: the launch path and ufuncs use it
 
 _array_types = {}
 
@@ -52,7 +46,7 @@ def array_interface(shape, strides, dtype, pointer, stream=0):
     }
 
 
-class DeviceNDArray:
+class DeviceNDArray(api.DeviceArrayFront):
     """An array in GPU memory, freed when the object is collected."""
 
     def __init__(self, shape, strides, dtype, buffer, offset=0, stream=0):
@@ -85,9 +79,6 @@ class DeviceNDArray:
     def nbytes(self):
         return self.size * self.dtype.itemsize
 
-    def __len__(self):
-        return self.shape[0]
-
     def kernel_argument(self):
         """(type, (pointer, shape, strides)) as kernel launches pass it; computed once."""
         if self._kernel_type is None:
@@ -95,9 +86,6 @@ class DeviceNDArray:
             self._kernel_type = _array_type(self.dtype, self.ndim, layout, False)
             self._description = (self.device_ctypes_pointer, self.shape, self.strides)
         return self._kernel_type, self._description
-
-    def is_c_contiguous(self):
-        return self.strides == c_strides(self.shape, self.dtype.itemsize)
 
     @property
     def __cuda_array_interface__(self):
@@ -121,19 +109,11 @@ class DeviceNDArray:
     def __dlpack_device__(self):
         return (2, self.device_id)  # kDLCUDA
 
-    def is_f_contiguous(self):
-        reversed_strides = c_strides(tuple(reversed(self.shape)), self.dtype.itemsize)
-        return self.strides == tuple(reversed(reversed_strides))
-
     def copy_to_host(self, ary=None, stream=0):
         """The data as a NumPy array (into `ary` when given); asynchronous on a stream."""
         if ary is None:
             ary = np.empty(self.shape, self.dtype, order="F" if self._fortran_only() else "C")
-        if ary.shape != self.shape or ary.dtype != self.dtype:
-            raise ValueError(
-                f"copy_to_host into an array of {ary.shape} {ary.dtype}, not {self.shape} "
-                f"{self.dtype}"
-            )
+        self._check_copy_target(ary)
         if self._fortran_only() and ary.flags.f_contiguous:
             _core.cuda_copy_to_host(ary.T, self.device_ctypes_pointer, stream_handle(stream))
         elif self.is_c_contiguous() and ary.flags.c_contiguous:
@@ -152,12 +132,7 @@ class DeviceNDArray:
 
     def copy_to_device(self, ary, stream=0):
         """Copies a host array of the same shape (or one that broadcasts) into this array."""
-        host = np.asarray(ary, dtype=self.dtype)
-        if host.shape != self.shape:
-            try:
-                host = np.broadcast_to(host, self.shape)
-            except ValueError:
-                raise ValueError(f"shape mismatch: {host.shape} into {self.shape}") from None
+        host = api.devicearray.host_operand(ary, self.dtype, self.shape)
         if self._fortran_only():
             host = np.asfortranarray(host)
             _core.cuda_copy_to_device(self.device_ctypes_pointer, host.T, stream_handle(stream))
@@ -173,9 +148,6 @@ class DeviceNDArray:
                 flat[start : start + count],
                 stream_handle(stream),
             )
-
-    def _fortran_only(self):
-        return self.ndim > 1 and not self.is_c_contiguous() and self.is_f_contiguous()
 
     def _runs(self):
         """(device byte offset, first element in C order, element count) of each contiguous run
@@ -204,15 +176,7 @@ class DeviceNDArray:
 
     def _view(self, key):
         """The device array `self[key]` for basic indexing (ints, slices, Ellipsis, None)."""
-        key = key if isinstance(key, tuple) else (key,)
-        if sum(k is Ellipsis for k in key) > 1:
-            raise IndexError("an index can only have a single ellipsis ('...')")
-        named = sum(k is not None and k is not Ellipsis for k in key)
-        if named > self.ndim:
-            raise IndexError(
-                f"too many indices for device array: it is {self.ndim}-dimensional, "
-                f"but {named} were indexed"
-            )
+        key, named = api.devicearray.basic_index(key, self.ndim)
         if Ellipsis in key:
             at = key.index(Ellipsis)
             key = key[:at] + (slice(None),) * (self.ndim - named) + key[at + 1 :]
@@ -238,42 +202,12 @@ class DeviceNDArray:
                     )
                 offset += (index % extent) * stride
             else:
-                raise IndexError(
-                    f"device arrays take integers, slices, '...' and None as indices, "
-                    f"not {type(item).__name__}"
-                )
+                raise api.devicearray.bad_index_item(item)
             axis += 1
         return DeviceNDArray(shape, strides, self.dtype, self._buffer, offset, self.stream)
 
-    def reshape(self, *newshape, order="C"):
-        """A view with another shape; the array must be C-contiguous (as in Numba)."""
-        if len(newshape) == 1 and not isinstance(newshape[0], int):
-            newshape = tuple(newshape[0])
-        if order != "C" or not self.is_c_contiguous():
-            raise NotImplementedError("reshape needs a C-contiguous device array and order='C'")
-        newshape = [int(n) for n in newshape]
-        if newshape.count(-1) > 1:
-            raise ValueError("can only specify one unknown dimension")
-        if -1 in newshape:
-            known = math.prod(n for n in newshape if n != -1)
-            newshape[newshape.index(-1)] = self.size // known if known else 0
-        if math.prod(newshape) != self.size:
-            raise ValueError(
-                f"cannot reshape array of size {self.size} into shape {tuple(newshape)}"
-            )
+    def _reshaped(self, newshape):
         return DeviceNDArray(newshape, None, self.dtype, self._buffer, self._offset, self.stream)
-
-    def ravel(self, order="C"):
-        """A one-dimensional view of a C-contiguous array."""
-        return self.reshape(self.size, order=order)
-
-    def __repr__(self):
-        return (
-            f"<taipan DeviceNDArray shape={self.shape} dtype={self.dtype} "
-            f"at {self.device_ctypes_pointer:#x}>"
-        )
-
-    __str__ = __repr__
 
 
 _core.cuda_set_device_array_type(DeviceNDArray)

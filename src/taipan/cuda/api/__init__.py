@@ -12,8 +12,9 @@ import from here and supply their execution backend; this package imports neithe
 - reduction: ``cuda.reduce``'s front.
 """
 
-from taipan.cuda.api import decorators, errors, exports, launching
+from taipan.cuda.api import decorators, devicearray, errors, exports, launching
 from taipan.cuda.api.decorators import KNOWN_OPTIONS, jit_front
+from taipan.cuda.api.devicearray import DeviceArrayFront
 from taipan.cuda.api.errors import (
     CudaDriverError,
     CudaSupportError,
@@ -36,6 +37,7 @@ __all__ = [
     "NAMES",
     "CudaDriverError",
     "CudaSupportError",
+    "DeviceArrayFront",
     "ForAll",
     "LaunchableKernel",
     "Launcher",
@@ -44,6 +46,7 @@ __all__ = [
     "NvrtcError",
     "called_from_python",
     "decorators",
+    "devicearray",
     "errors",
     "exports",
     "jit_front",

@@ -9,6 +9,8 @@ import weakref
 
 import numpy as np
 
+from taipan.cuda import api
+
 # The simulated device's memory is the host's: its size is the host's physical memory, and
 # what simulator arrays hold is what is not free. Each allocation is registered by address, so
 # that an object exporting __cuda_array_interface__ that points into one (a view another
@@ -71,20 +73,12 @@ def view_of_interface(obj):
     return None
 
 
-def c_strides(shape, itemsize):
-    strides = []
-    step = itemsize
-    for extent in reversed(shape):
-        strides.append(step)
-        step *= extent
-    return tuple(reversed(strides))
-
-
-class DeviceNDArray:
+class DeviceNDArray(api.DeviceArrayFront):
     """An array in (simulated) GPU memory: a NumPy array the host reaches only through copies,
     as it would a GPU's."""
 
     __slots__ = ("__weakref__", "_array", "stream")
+    _REPR_SUFFIX = " (CUDA simulator)"
 
     def __init__(self, shape, strides, dtype, buffer=None, offset=0, stream=0):
         shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(int(s) for s in shape)
@@ -118,28 +112,11 @@ class DeviceNDArray:
     def device_id(self):
         return 0
 
-    def __len__(self):
-        return self._array.shape[0]
-
-    def is_c_contiguous(self):
-        return self.strides == c_strides(self.shape, self.dtype.itemsize)
-
-    def is_f_contiguous(self):
-        reversed_strides = c_strides(tuple(reversed(self.shape)), self.dtype.itemsize)
-        return self.strides == tuple(reversed(reversed_strides))
-
-    def _fortran_only(self):
-        return self.ndim > 1 and not self.is_c_contiguous() and self.is_f_contiguous()
-
     def copy_to_host(self, ary=None, stream=0):
         """The data as a NumPy array (into `ary` when given)."""
         if ary is None:
             return np.array(self._array, order="F" if self._fortran_only() else "C")
-        if ary.shape != self.shape or ary.dtype != self.dtype:
-            raise ValueError(
-                f"copy_to_host into an array of {ary.shape} {ary.dtype}, not {self.shape} "
-                f"{self.dtype}"
-            )
+        self._check_copy_target(ary)
         ary[...] = self._array
         return ary
 
@@ -147,13 +124,7 @@ class DeviceNDArray:
         """Copies a host array of the same shape (or one that broadcasts) into this array."""
         if isinstance(ary, DeviceNDArray):
             ary = ary._array
-        host = np.asarray(ary, dtype=self.dtype)
-        if host.shape != self.shape:
-            try:
-                host = np.broadcast_to(host, self.shape)
-            except ValueError:
-                raise ValueError(f"shape mismatch: {host.shape} into {self.shape}") from None
-        self._array[...] = host
+        self._array[...] = api.devicearray.host_operand(ary, self.dtype, self.shape)
 
     def __getitem__(self, key):
         view = self._array[_basic_index(key, self.ndim)]
@@ -168,55 +139,18 @@ class DeviceNDArray:
         else:
             self._array[key] = value
 
-    def reshape(self, *newshape, order="C"):
-        """A view with another shape; the array must be C-contiguous (as in Numba)."""
-        if len(newshape) == 1 and not isinstance(newshape[0], int):
-            newshape = tuple(newshape[0])
-        if order != "C" or not self.is_c_contiguous():
-            raise NotImplementedError("reshape needs a C-contiguous device array and order='C'")
-        newshape = [int(n) for n in newshape]
-        if newshape.count(-1) > 1:
-            raise ValueError("can only specify one unknown dimension")
-        if -1 in newshape:
-            known = math.prod(n for n in newshape if n != -1)
-            newshape[newshape.index(-1)] = self.size // known if known else 0
-        if math.prod(newshape) != self.size:
-            raise ValueError(
-                f"cannot reshape array of size {self.size} into shape {tuple(newshape)}"
-            )
+    def _reshaped(self, newshape):
         return DeviceNDArray._wrap(self._array.reshape(newshape), self.stream)
-
-    def ravel(self, order="C"):
-        """A one-dimensional view of a C-contiguous array."""
-        return self.reshape(self.size, order=order)
-
-    def __repr__(self):
-        return (
-            f"<taipan DeviceNDArray shape={self.shape} dtype={self.dtype} "
-            f"at {self.device_ctypes_pointer:#x} (CUDA simulator)>"
-        )
-
-    __str__ = __repr__
 
 
 def _basic_index(key, ndim):
     """`key` when it is basic indexing (ints, slices, '...' and None), as device arrays take."""
-    items = key if isinstance(key, tuple) else (key,)
-    if sum(k is Ellipsis for k in items) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    named = sum(k is not None and k is not Ellipsis for k in items)
-    if named > ndim:
-        raise IndexError(
-            f"too many indices for device array: it is {ndim}-dimensional, but {named} were indexed"
-        )
+    items, _ = api.devicearray.basic_index(key, ndim)
     for item in items:
         if not (
             item is None or item is Ellipsis or isinstance(item, (slice, int, np.integer))
         ) or isinstance(item, bool):
-            raise IndexError(
-                f"device arrays take integers, slices, '...' and None as indices, "
-                f"not {type(item).__name__}"
-            )
+            raise api.devicearray.bad_index_item(item)
     return key
 
 
