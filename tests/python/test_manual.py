@@ -5,7 +5,7 @@ Conventions of the manual's Markdown sources, which this file reads:
 - a ```` ```python ```` block is a complete program; it runs in a fresh process (the CUDA
   guide's under the CUDA simulator, TAIPAN_ENABLE_CUDASIM=1, except those that call
   ``cuda.compile_ptx``, which needs no GPU and is refused by the simulator), from a temporary
-  directory;
+  directory; where a GPU is present, the CUDA guide's examples run on it too;
 - a ```` ```text ```` block right after it is that program's exact standard output;
 - a ```` ```{code-block} python ```` block is shown but not run (it needs a GPU, a cluster or a
   file the reader has); the text around it says why.
@@ -24,6 +24,8 @@ import sys
 
 import pytest
 from child_processes import child_python_path
+
+from taipan import config, cuda
 
 REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
 MANUAL = REPOSITORY / "docs" / "manual"
@@ -69,19 +71,14 @@ def test_the_manual_has_examples_on_every_guide_page():
     )
 
 
-@pytest.mark.parametrize(
-    "page, number, source, expected",
-    EXAMPLES,
-    ids=[f"{page[:-3]}-{number}" for page, number, _, _ in EXAMPLES],
-)
-def test_manual_example_runs(tmp_path, page, number, source, expected):
+def run_example(tmp_path, page, number, source, expected, simulate):
     script = tmp_path / f"{page[:-3]}_example_{number}.py"
     script.write_text(source)
     environment = {
         key: value for key, value in os.environ.items() if not key.startswith(("TAIPAN_", "NUMBA_"))
     }
     environment["PYTHONPATH"] = child_python_path()
-    if page in SIMULATED_PAGES and "compile_ptx" not in source:
+    if simulate:
         environment["TAIPAN_ENABLE_CUDASIM"] = "1"
     completed = subprocess.run(
         [sys.executable, script.name],
@@ -97,6 +94,36 @@ def test_manual_example_runs(tmp_path, page, number, source, expected):
     )
     if expected is not None:
         assert completed.stdout == expected, f"{page} example {number} printed something else"
+
+
+@pytest.mark.parametrize(
+    "page, number, source, expected",
+    EXAMPLES,
+    ids=[f"{page[:-3]}-{number}" for page, number, _, _ in EXAMPLES],
+)
+def test_manual_example_runs(tmp_path, page, number, source, expected):
+    simulate = page in SIMULATED_PAGES and "compile_ptx" not in source
+    run_example(tmp_path, page, number, source, expected, simulate)
+
+
+GPU_EXAMPLES = [
+    example
+    for example in EXAMPLES
+    if example[0] in SIMULATED_PAGES and "compile_ptx" not in example[2]
+]
+
+
+@pytest.mark.skipif(
+    config.ENABLE_CUDASIM or not cuda.is_available(), reason="no CUDA driver or GPU"
+)
+@pytest.mark.parametrize(
+    "page, number, source, expected",
+    GPU_EXAMPLES,
+    ids=[f"{page[:-3]}-{number}" for page, number, _, _ in GPU_EXAMPLES],
+)
+def test_manual_cuda_example_runs_on_the_gpu(tmp_path, page, number, source, expected):
+    """Where a GPU is present, the CUDA guide's examples also run on it, not simulated."""
+    run_example(tmp_path, page, number, source, expected, simulate=False)
 
 
 def newest_source_time():
