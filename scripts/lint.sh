@@ -7,3 +7,4 @@ python3 -m ruff check --quiet .
 python3 -m ruff format --check --quiet .
 git ls-files -z '*.cpp' '*.h' | xargs -0 clang-format-19 --dry-run --Werror
 python3 scripts/check_layering.py
+python3 scripts/check_imports.py
