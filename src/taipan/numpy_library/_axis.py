@@ -90,6 +90,32 @@ def check_no_axis(a, axis):
 
 
 @register_jitable
+def lanes_of(a, axis):
+    """``a`` seen as lanes (outer, length, inner) along ``axis``: a view of a C-ordered array,
+    a C-ordered copy of another."""
+    return a.reshape(lane_geometry(a.shape, axis))
+
+
+@register_jitable
+def copy_lanes(target, target_start, source, source_start, count):
+    """Copies lanes ``source_start`` to ``source_start + count`` of ``source`` to lanes
+    ``target_start``... of ``target``, both seen as (outer, length, inner) and ``target``
+    C-ordered (the lanes of a new array: its ravel() is a view), converting each element to
+    ``target``'s dtype. Flat element loops rather than a slice assignment: a function with a
+    slice assignment takes about three times longer to compile, one with 3-D indexing twice."""
+    written = target.ravel()
+    read = source.ravel()
+    outer, target_length, inner = target.shape
+    source_length = source.shape[1]
+    for o in range(outer):
+        for j in range(count):
+            to = (o * target_length + target_start + j) * inner
+            at = (o * source_length + source_start + j) * inner
+            for i in range(inner):
+                written[to + i] = read[at + i]
+
+
+@register_jitable
 def lane_geometry(shape, axis):
     """(outer, length, inner) of the lanes along ``axis`` of a C-ordered array of ``shape``:
     lane (o, i) holds the flat elements o * length * inner + i + j * inner for j < length."""

@@ -12,7 +12,13 @@ from taipan import types
 from taipan.decorators import njit
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
-from taipan.numpy_library._axis import axis_normalizer, lane_geometry, normalize_axis_of
+from taipan.numpy_library._axis import (
+    axis_normalizer,
+    copy_lanes,
+    lane_geometry,
+    lanes_of,
+    normalize_axis_of,
+)
 from taipan.numpy_library._generate import index_at, jitted, python_function, raiser
 from taipan.numpy_library.support import (
     array_tuple,
@@ -83,9 +89,7 @@ def _concatenate_along(ndim, dtype):
         start = 0
         for piece in literal_unroll(arrays):  # (one name per unrolled loop)
             count = piece.shape[ax]
-            lanes[:, start : start + count, :] = piece.reshape(
-                (lanes.shape[0], count, lanes.shape[2])
-            )
+            copy_lanes(lanes, start, lanes_of(piece, ax), 0, count)
             start += count
         return out
 
@@ -102,7 +106,9 @@ def _concatenate_flat(dtype):
         out = np.empty(total, dtype)
         start = 0
         for piece in literal_unroll(arrays):  # (one name per unrolled loop)
-            out[start : start + piece.size] = piece.ravel()
+            flat = piece.ravel()
+            for k in range(flat.size):
+                out[start + k] = flat[k]
             start += piece.size
         return out
 
@@ -148,7 +154,7 @@ def _stack_along(ndim, count, dtype):
         lanes = _joined_lanes(out, ax, count)
         index = 0
         for piece in literal_unroll(arrays):  # (one name per unrolled loop)
-            lanes[:, index, :] = piece.reshape((lanes.shape[0], lanes.shape[2]))
+            copy_lanes(lanes, index, piece.reshape((lanes.shape[0], 1, lanes.shape[2])), 0, 1)
             index += 1  # noqa: SIM113 - a literal_unroll loop is not enumerated
         return out
 
@@ -345,7 +351,7 @@ def _repeat_into(out, src, axis, counts):
     j = 0
     for i in range(n):
         for _ in range(counts[i]):
-            target[:, j, :] = source[:, i, :]
+            copy_lanes(target, j, source, i, 1)
             j += 1
     return out
 
@@ -442,8 +448,8 @@ def _rolled(a, shift, axis):
     s = shift % n
     source = a.reshape((outer, n, inner))
     target = out.reshape((outer, n, inner))
-    target[:, s:, :] = source[:, : n - s, :]
-    target[:, :s, :] = source[:, n - s :, :]
+    copy_lanes(target, s, source, 0, n - s)
+    copy_lanes(target, 0, source, n - s, s)
     return out
 
 
