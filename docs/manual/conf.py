@@ -47,7 +47,8 @@ exclude_patterns = ["_build", "_ext"]
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 
-autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": False}
+# Options are given per directive: a default "members" here would override explicit lists.
+autodoc_default_options = {}
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"
 napoleon_google_docstring = True

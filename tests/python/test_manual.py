@@ -15,6 +15,8 @@ every source of the manual and of taipan's Python package), otherwise it is buil
 warnings as errors as in CI.
 """
 
+import importlib
+import inspect
 import os
 import pathlib
 import re
@@ -205,6 +207,33 @@ def test_manual_page_renders_in_a_browser(built_manual, name):
         assert 'class="highlight-python' in dom, f"{name}: no highlighted Python example"
     if name.startswith("api/") and name != "api/index":
         assert 'class="sig sig-object py"' in dom, f"{name}: no documented object"
+
+
+# API pages and the module whose public names (``__all__``) each must list.
+API_MODULES = {
+    "api/taipan": "taipan",
+    "api/cuda": "taipan.cuda",
+    "api/cuda_random": "taipan.cuda.random",
+    "api/typed": "taipan.typed",
+    "api/extending": "taipan.extending",
+    "api/experimental": "taipan.experimental",
+}
+
+
+@pytest.mark.parametrize("name, module_name", sorted(API_MODULES.items()))
+def test_api_reference_lists_every_public_name(built_manual, name, module_name):
+    """Each name of the module's ``__all__`` (modules aside) is documented on its page: by
+    autodoc (an anchor ``module.name``) or in the table of values (``module.name`` as code)."""
+    module = importlib.import_module(module_name)
+    page = (built_manual / f"{name}.html").read_text()
+    missing = [
+        public
+        for public in module.__all__
+        if not inspect.ismodule(getattr(module, public))
+        and f'id="{module_name}.{public}"' not in page
+        and f">{module_name}.{public}<" not in page
+    ]
+    assert not missing, f"{name}.html lacks {missing}"
 
 
 def test_manual_code_blocks_render_as_in_the_source(built_manual):
