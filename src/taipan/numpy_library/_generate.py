@@ -1,9 +1,11 @@
-"""Python source generated per case and compiled by taipan, for NumPy functions whose
-implementation depends on a number of dimensions or of arrays known only when compiling.
+"""Python source generated per case and compiled by taipan: the two places left that need it.
 
-Generated source is the way around what compiled code cannot do: iterate over a tuple of arrays
-of different types, index with a run-time number of slices, or format a number into a message
-(messages that name an axis are string literals, one per value near the valid range)."""
+np.flip returns a view reversed along axes chosen at run time, which needs an index whose
+``::-1`` sits at a run-time position (Numba builds it with tuple_setitem on a tuple of slices;
+taipan's compiled code has no slice values in an index tuple), so its implementation is one
+branch of constant indices per axis, as text. taipan.gufunc_calls writes the loop nest of a
+gufunc called from compiled code the same way. Everything else in the NumPy library is ordinary
+Python: see taipan/unsafe.py for the tuple primitives and literal_unroll for tuples of arrays."""
 
 import itertools
 import linecache
@@ -46,22 +48,7 @@ def jitted(name, source, namespace=None):
     return _compiled[key]
 
 
-def raiser(name, parameters, exception, message):
-    """An implementation ``name(parameters)`` that raises ``exception(message)``: for errors
-    that NumPy raises and that the argument types alone decide. The message is a literal of the
-    source (compiled code keeps only literal messages)."""
-    source = f"def {name}({parameters}):\n    raise {exception}({message!r})\n"
-    return python_function(name, source)
-
-
 def index_at(ndim, axis, piece):
     """The text of an index of ``ndim`` dimensions taking ``piece`` on ``axis`` and everything
     on the others: ``index_at(3, 1, "i")`` is ``":, i, :"``."""
     return ", ".join(piece if d == axis else ":" for d in range(ndim))
-
-
-def shape_with(ndim, shape, axis, value):
-    """The text of a shape tuple equal to ``shape`` (text of a tuple expression) except
-    ``value`` on the run-time ``axis`` (text of an integer expression)."""
-    items = [f"({value} if {axis} == {d} else {shape}[{d}])" for d in range(ndim)]
-    return "(" + ", ".join(items) + ("," if ndim == 1 else "") + ")"

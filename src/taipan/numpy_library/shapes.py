@@ -1,10 +1,11 @@
 """NumPy's functions that join, repeat and rearrange arrays: concatenate, stack, vstack, hstack,
 column_stack, tile, repeat, flip, roll and meshgrid.
 
-Sequences of arrays are tuples (taipan compiles no lists of arrays). Tuples of arrays of
-different types cannot be iterated in compiled code, and an axis known only at run time cannot
-choose where a slice goes in an index, so most implementations are Python source generated per
-number of arrays and dimensions, with one branch per axis (see ``_generate``)."""
+Sequences of arrays are tuples (taipan compiles no lists of arrays), iterated with
+literal_unroll or mapped by overloads that recurse on the tuple's type. Along an axis known only
+at run time, arrays are seen as lanes (outer, length, inner) and copied lane by lane
+(``_axis.copy_lanes``); result shapes come from taipan.unsafe's tuple_setitem/tuple_insert.
+np.flip alone is generated source (see ``_generate``): it returns a view."""
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from taipan.numpy_library._axis import (
     lanes_of,
     normalize_axis_of,
 )
-from taipan.numpy_library._generate import index_at, jitted, python_function, raiser
+from taipan.numpy_library._generate import index_at, jitted, python_function
 from taipan.numpy_library.support import (
     array_tuple,
     integer_tuple,
@@ -569,35 +570,56 @@ def _roll(a, shift, axis=None):
 # meshgrid
 
 
-def _meshgrid_source(count, dtypes, indexing):
-    parameters = ", ".join([f"x{i}" for i in range(count)] + ["copy=True", "sparse=False"])
-    lines = [f"def meshgrid({parameters}, indexing=None):"]
-    lines.append("    if not copy:")
-    lines.append(
-        "        raise NotImplementedError('numpy.meshgrid(copy=False) returns views with "
-        "broadcast strides, which taipan cannot make: pass copy=True')"
-    )
-    # Output axis of each input: with 'xy' the first two are swapped.
-    placed = list(range(count))
-    if indexing == "xy" and count >= 2:
-        placed[0], placed[1] = 1, 0
-    lengths = [f"f{i}.size" for i in range(count)]
-    for i in range(count):
-        lines.append(f"    f{i} = x{i}.ravel()")
-    shape_items = [lengths[placed.index(d)] for d in range(count)]
-    shape = "(" + ", ".join(shape_items) + ("," if count == 1 else "") + ")"
-    results = []
-    for i in range(count):
-        view = ", ".join(":" if d == placed[i] else "None" for d in range(count))
-        lines.append("    if sparse:")
-        lines.append(f"        o{i} = f{i}[{view}].copy()")
-        lines.append("    else:")
-        lines.append(f"        o{i} = np.empty({shape}, dtype{i})")
-        lines.append(f"        o{i}[...] = f{i}[{view}]")
-        results.append(f"o{i}")
-    lines.append("    return (" + ", ".join(results) + ("," if count == 1 else "") + ")")
-    namespace = {f"dtype{i}": scalar_class(d) for i, d in enumerate(dtypes)}
-    return "\n".join(lines) + "\n", namespace
+def sizes_of(arrays):
+    """The sizes of a tuple of arrays, as a tuple."""
+    return tuple(a.size for a in arrays)
+
+
+@overload(sizes_of)
+def _sizes_of(arrays):
+    if not arrays.types:
+        return lambda arrays: ()
+    return lambda arrays: (arrays[0].size,) + sizes_of(arrays[1:])
+
+
+def grids_of(vectors, shape, index, sparse, swapped):
+    """np.meshgrid's outputs for ``vectors`` (the inputs from number ``index`` on)."""
+    return tuple(_grid(x, shape, index + k, sparse, swapped) for k, x in enumerate(vectors))
+
+
+@overload(grids_of)
+def _grids_of(vectors, shape, index, sparse, swapped):
+    if not vectors.types:
+        return lambda vectors, shape, index, sparse, swapped: ()
+
+    def grids(vectors, shape, index, sparse, swapped):
+        first = _grid(vectors[0], shape, index, sparse, swapped)
+        return (first,) + grids_of(vectors[1:], shape, index + 1, sparse, swapped)
+
+    return grids
+
+
+@register_jitable
+def _grid(x, shape, index, sparse, swapped):
+    """Input number ``index`` of np.meshgrid spread along its output axis (the first two
+    ``swapped`` for indexing='xy'): an array of ``shape``, or with ``sparse`` of ones but
+    along that axis."""
+    axis = 1 - index if swapped and index < 2 else index
+    flat = x.ravel()
+    if sparse:
+        ones = shape
+        for d in range(len(shape)):
+            ones = tuple_setitem(ones, d, 1)
+        return flat.reshape(tuple_setitem(ones, axis, flat.size)).copy()
+    out = np.empty(shape, flat.dtype)
+    outer, length, inner = lane_geometry(shape, axis)
+    written = out.ravel()
+    for o in range(outer):
+        for j in range(length):
+            at = (o * length + j) * inner
+            for i in range(inner):
+                written[at + i] = flat[j]
+    return out
 
 
 @overload(np.meshgrid)
@@ -610,21 +632,29 @@ def _meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     value = string_value(indexing)
     if value is None:
         raise TypingError("numpy.meshgrid's indexing= must be a string constant, 'xy' or 'ij'")
-    count = len(xi)
-    parameters = ", ".join([f"x{i}" for i in range(count)] + ["copy=True", "sparse=False"])
     if value not in ("xy", "ij"):
-        return raiser(
-            "meshgrid",
-            parameters + ", indexing=None",
-            "ValueError",
-            "Valid values for `indexing` are 'xy' and 'ij'.",
-        )
-    if count == 0:
-        return python_function(
-            "meshgrid", "def meshgrid(copy=True, sparse=False, indexing=None):\n    return ()\n"
-        )
-    source, namespace = _meshgrid_source(count, [numpy_dtype(x) for x in xi], value)
-    return python_function("meshgrid", source, namespace)
+
+        def meshgrid_of_bad_indexing(*xi, copy=True, sparse=False, indexing=None):
+            raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+
+        return meshgrid_of_bad_indexing
+    if not xi:
+        return lambda copy=True, sparse=False, indexing=None: ()
+    # Output axis of each input: with 'xy' the first two are swapped.
+    swapped = value == "xy" and len(xi) >= 2
+
+    def meshgrid(*xi, copy=True, sparse=False, indexing=None):
+        if not copy:
+            raise NotImplementedError(
+                "numpy.meshgrid(copy=False) returns views with broadcast strides, which taipan "
+                "cannot make: pass copy=True"
+            )
+        shape = sizes_of(xi)
+        if swapped:
+            shape = tuple_setitem(tuple_setitem(shape, 0, shape[1]), 1, shape[0])
+        return grids_of(xi, shape, 0, sparse, swapped)
+
+    return meshgrid
 
 
 # ---------------------------------------------------------------------------------------------
