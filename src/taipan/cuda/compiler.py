@@ -2,9 +2,10 @@
 kernel dispatchers share."""
 
 from taipan import _core
-from taipan.types import Signature, parse_signature
+from taipan.cuda import api
 
 _DEFAULT_CC = (9, 0)
+split_signature = api.split_signature  # here too: the dispatcher and compile_ptx use it
 _libdevice_searched = False
 
 
@@ -25,14 +26,6 @@ def _find_libdevice():
     for path in wheel_paths("nvvm", "libdevice", "libdevice.10.bc"):
         _core.set_libdevice(path)
         return
-
-
-def split_signature(signature):
-    """(argument types, declared return type or None) of a signature string or object."""
-    if isinstance(signature, (tuple, list)) and not isinstance(signature, Signature):
-        return tuple(signature), None
-    parsed = parse_signature(signature)
-    return tuple(parsed.args), parsed.return_type
 
 
 def compile_source(source, argument_types, cc, device=False, keep_llvm=False):

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 
 from taipan import _core
-from taipan.cuda import devicearray
+from taipan.cuda import api, devicearray
 from taipan.cuda.devicearray import DeviceNDArray
 from taipan.cuda.interop import ForeignMemory, from_dlpack
 from taipan.cuda.launcher import raise_kernel_exception
@@ -93,9 +93,7 @@ def foreign_view(value, stream):
     return None
 
 
-def scalar_type(dtype):
-    """The taipan type of a NumPy scalar dtype."""
-    return _core.scalar_type(np.dtype(dtype).name)
+scalar_type = api.ufuncs.scalar_type
 
 
 def array_type(dtype, ndim, layout):

@@ -15,40 +15,38 @@ result stays on the GPU), CuPy arrays, PyTorch tensors and other objects exporti
 Array Interface or DLPack (viewed in place), scalars, ``out=`` (host or device) and
 ``stream=``.
 
-The generalized ufuncs (CUDAGUFunc, guvectorize) are in taipan.cuda.gufuncs, and what both
-share (broadcasting, signature choice, operands, options) in taipan.cuda.ufunc_common; this module
-re-exports their names that the simulator, taipan.ufuncs and the tests take from here."""
+The generalized ufuncs (CUDAGUFunc, guvectorize) are in taipan.cuda.gufuncs, and the front both
+share with the simulator (broadcasting, signature choice, operands, options, the classes less
+how they run) in taipan.cuda.api.ufuncs; this module re-exports the names that taipan.ufuncs
+and the tests take from here."""
 
 import threading
 
 import numpy as np
 
 from taipan import _core
-from taipan.cuda import devicearray, driver, kernelgen
+from taipan.cuda import api, devicearray, driver, kernelgen
 from taipan.cuda.devicearray import DeviceNDArray
 from taipan.cuda.gufuncs import (  # noqa: F401 - re-exported: the generalized ufuncs
     CUDAGUFunc,
+    classify,
     gufunc_kernel_source,
-    gufunc_outputs,
-    gufunc_schedule,
     guvectorize,
-    parse_layout,
 )
+from taipan.cuda.reduction import Reduce
 from taipan.cuda.streams import stream_handle
-from taipan.cuda.ufunc_common import (
-    _PYTHON_SCALARS,
-    _check_function,
-    _classify,
-    _cuda_module,
-    _dtype_of,
-    _options,
-    _scalar_description,
-    _shape_text,
-    broadcast_shapes,
-    broadcast_strides,
-    select_signature,
-)
-from taipan.errors import TypingError
+
+# The front's helpers, here too as taipan.ufuncs and the tests take them.
+broadcast_shapes = api.ufuncs.broadcast_shapes
+broadcast_strides = api.ufuncs.broadcast_strides
+select_signature = api.ufuncs.select_signature
+gufunc_outputs = api.ufuncs.gufunc_outputs
+gufunc_schedule = api.ufuncs.gufunc_schedule
+parse_layout = api.ufuncs.parse_layout
+_PYTHON_SCALARS = api.ufuncs._PYTHON_SCALARS
+_dtype_of = api.ufuncs._dtype_of
+_scalar_description = api.ufuncs._scalar_description
+_shape_text = api.ufuncs._shape_text
 
 _THREADS = 256
 _BLOCKS_PER_MULTIPROCESSOR = 32
@@ -180,78 +178,16 @@ class _Plan:
     __slots__ = ("blocks", "debug", "describe", "dtype", "kernel", "order", "shape", "types")
 
 
-class CUDAUFunc:
+class CUDAUFunc(api.UFuncFront):
     """A ufunc running on the GPU (``@vectorize(signatures, target='cuda')``): call it with
     host or device arrays and scalars; ``out=`` and ``stream=`` as in numba-cuda."""
 
-    def __init__(self, py_func, signatures, options):
-        from taipan.dispatcher import wrap_python_function
-
-        py_func = getattr(py_func, "py_func", py_func)
-        self.nin = _check_function(py_func, "vectorize(target='cuda')")
-        if self.nin < 1:
-            raise TypingError(f"a ufunc needs at least one input: {py_func.__qualname__}")
-        wrap_python_function(self, py_func)
-        self._options, self.identity = _options(options, gufunc=False)
-        self._debug = bool(self._options.get("debug"))
-        self._core = self._core_function(py_func)
-        self._signatures = []  # (input dtypes, output dtype or None until inferred)
-        self._dynamic = not signatures
-        self._lock = _core.compiler_lock  # what it guards ends in a compilation
-        self._kernels = {}
-        self._plans = {}
-        self._reducer = None
-        for signature in signatures:
-            self._add(signature)
-
-    nout = 1
-
     def _core_function(self, py_func):
-        """What computes one element: the function as a CUDA device function (the simulator
-        runs it in the interpreter instead)."""
+        """What computes one element: the function as a CUDA device function."""
         return kernelgen.device_function(py_func, self._options)
 
-    @property
-    def nargs(self):
-        return self.nin + 1
-
-    @property
-    def ntypes(self):
-        return len(self._signatures)
-
-    @property
-    def types(self):
-        """The signatures as NumPy spells ufunc loops ('ff->f')."""
-        return [
-            "".join(d.char for d in inputs) + "->" + (output.char if output else "?")
-            for inputs, output in self._signatures
-        ]
-
-    def __repr__(self):
-        return f"<CUDA ufunc '{self.__name__}'>"
-
-    def _add(self, signature):
-        from taipan.cuda.compiler import split_signature
-        from taipan.types import Type, parse_signature
-
-        if isinstance(signature, Type) or (isinstance(signature, str) and "(" not in signature):
-            # NumbaPro's [float32]: every argument and the result of that type.
-            text = str(signature)
-            parsed = parse_signature(f"{text}({', '.join([text] * self.nin)})")
-            arguments, result = tuple(parsed.args), parsed.return_type
-        else:
-            arguments, result = split_signature(signature)
-        if len(arguments) != self.nin:
-            raise TypeError(
-                f"{self.__name__} takes {self.nin} arguments, the signature {signature!r} gives "
-                f"{len(arguments)}"
-            )
-        inputs = tuple(_dtype_of(t, "arguments") for t in arguments)
-        output = None
-        if result is not None and result.kind_name != "NoneType":
-            output = _dtype_of(result, "results")
-        if all(known != inputs for known, _ in self._signatures):
-            self._signatures.append((inputs, output))
+    def _classify(self, value, stream):
+        return classify(value, stream)
 
     def _output_dtype(self, index):
         """The signature's result dtype, inferred from the device function when not given."""
@@ -261,24 +197,6 @@ class CUDAUFunc:
             output = _dtype_of(compiled.return_type, "results")
             self._signatures[index] = (inputs, output)
         return output
-
-    def _select(self, descriptions):
-        """The signature index for the inputs' (kind, dtype); a dynamic ufunc adds one."""
-        formals = [inputs for inputs, _ in self._signatures]
-        index = select_signature(formals, descriptions)
-        if index is not None and (
-            not self._dynamic or formals[index] == tuple(d for _, d in descriptions)
-        ):
-            return index
-        if self._dynamic:
-            self._signatures.append((tuple(d for _, d in descriptions), None))
-            return len(self._signatures) - 1
-        given = ", ".join(f"{d}" + (" scalar" if k != "array" else "") for k, d in descriptions)
-        known = "; ".join(", ".join(str(d) for d in f) for f in formals)
-        raise TypeError(
-            f"{self.__name__}: no signature takes ({given}); the signatures take ({known}). "
-            "Arrays must have these dtypes or cast safely to them"
-        )
 
     # --- kernels --------------------------------------------------------------------------
 
@@ -292,7 +210,7 @@ class CUDAUFunc:
             return kernel
         spec, types = [], []
         namespace = {
-            "cuda": _cuda_module(),
+            "cuda": kernelgen.cuda_package(),
             "core": self._core,
             "result": self._output_dtype(index).type,
         }
@@ -343,19 +261,8 @@ class CUDAUFunc:
     # --- calls ----------------------------------------------------------------------------
 
     def __call__(self, *args, out=None, stream=0, **keywords):
-        if keywords:
-            raise TypeError(
-                f"{self.__name__}() got unexpected keyword argument(s) {sorted(keywords)}: CUDA "
-                "ufuncs take out= and stream="
-            )
-        if len(args) != self.nin:
-            if len(args) == self.nin + 1 and out is None:
-                *args, out = args
-            else:
-                raise TypeError(
-                    f"{self.__name__}() takes {self.nin} input argument"
-                    f"{'s' * (self.nin != 1)}, got {len(args)}"
-                )
+        api.ufuncs.check_keywords(self.__name__, keywords, "ufuncs")
+        args, out = api.ufuncs.ufunc_arguments(self.__name__, self.nin, args, out)
         operands = list(args)
         key = []
         on_device = False
@@ -367,7 +274,7 @@ class CUDAUFunc:
                 key.append(kind)
                 continue
             else:
-                value, where = _classify(value, stream)
+                value, where = classify(value, stream)
                 if where == "scalar":
                     key.append(type(value))
                     continue
@@ -519,65 +426,22 @@ class CUDAUFunc:
 
     # --- reduce ---------------------------------------------------------------------------
 
-    def reduce(self, array, axis=0, stream=0):
-        """Reduces along axis 0 (or over all elements, axis=None) with the ufunc, as numba-cuda's
-        ``reduce``: a 1-D array (or axis=None) gives a scalar, through one tree-reduction kernel;
-        an n-dimensional array gives an array of its other dimensions (on the device when the
-        input was), through ufunc calls on halves."""
-        if self.nin != 2:
-            raise ValueError("reduce only supported for binary functions")
-        value, where = _classify(array, stream)
-        if where == "scalar":
-            raise TypeError("reduce needs an array, not a scalar")
-        if axis is None:
-            if value.ndim != 1:
-                if where == "host":
-                    value = value.reshape(-1)
-                elif value.is_c_contiguous():
-                    value = value.reshape(value.size)
-                else:
-                    raise NotImplementedError("reduce(axis=None) needs a C-contiguous device array")
-        elif axis not in (0, -value.ndim if value.ndim else 0):
-            raise NotImplementedError(
-                f"CUDA ufunc reduce works along axis 0 (or axis=None), not axis {axis}"
-            )
-        if value.ndim == 0:
-            raise TypeError("reduce needs an array of at least one dimension")
-        with self._lock:
-            index = select_signature(
-                [inputs for inputs, _ in self._signatures], [("array", value.dtype)] * 2
-            )
-            if index is None or self._signatures[index][0] != (value.dtype,) * 2:
-                if self._dynamic:
-                    self._select([("array", value.dtype)] * 2)
-                else:
-                    raise TypeError(
-                        f"{self.__name__}.reduce: no signature takes two {value.dtype} values"
-                    )
-        count = value.shape[0]
-        if count == 0:
-            if self.identity is None or self.identity == "reorderable":
-                raise TypeError("Reduction on an empty array.")
-            identity = value.dtype.type(self.identity)
-            return identity if value.ndim == 1 else np.full(value.shape[1:], identity)
-        if value.ndim == 1:
-            if self._reducer is None:
-                from taipan.cuda.reduction import Reduce
+    def _flattened(self, value, where):
+        """A host or C-contiguous device array as 1-D, for reduce(axis=None)."""
+        if where == "host":
+            return value.reshape(-1)
+        if value.is_c_contiguous():
+            return value.reshape(value.size)
+        raise api.ufuncs.c_contiguous_only()
 
-                self._reducer = Reduce(self._core)
-            return self._reducer._reduce(value, None, None, None, stream)
+    def _make_reducer(self):
+        return Reduce(self._core)
+
+    def _reduce_rows(self, value, where, stream):
         driver.ready()
         if where == "host":
             value = devicearray.to_device(value, stream)
-        leftovers = []
-        while value.shape[0] > 1:
-            half = value.shape[0] // 2
-            if value.shape[0] % 2:
-                leftovers.append(value[2 * half])
-            value = self(value[:half], value[half : 2 * half], stream=stream)
-        value = value[0]
-        for row in leftovers:
-            value = self(value, row, stream=stream)
+        value = api.ufuncs.fold_rows(value, lambda a, b: self(a, b, stream=stream))
         return value.copy_to_host(stream=stream) if where == "host" else value
 
 

@@ -12,8 +12,8 @@ import from here and supply their execution backend; this package imports neithe
 - reduction: ``cuda.reduce``'s front.
 """
 
-from taipan.cuda.api import decorators, devicearray, errors, exports, launching
-from taipan.cuda.api.decorators import KNOWN_OPTIONS, jit_front
+from taipan.cuda.api import decorators, devicearray, errors, exports, launching, ufuncs
+from taipan.cuda.api.decorators import KNOWN_OPTIONS, jit_front, split_signature
 from taipan.cuda.api.devicearray import DeviceArrayFront
 from taipan.cuda.api.errors import (
     CudaDriverError,
@@ -31,6 +31,7 @@ from taipan.cuda.api.launching import (
     launch_configuration,
     launch_dimensions,
 )
+from taipan.cuda.api.ufuncs import GUFuncFront, UFuncFront
 
 __all__ = [
     "KNOWN_OPTIONS",
@@ -39,11 +40,13 @@ __all__ = [
     "CudaSupportError",
     "DeviceArrayFront",
     "ForAll",
+    "GUFuncFront",
     "LaunchableKernel",
     "Launcher",
     "LinkerError",
     "NvrtcCompilationError",
     "NvrtcError",
+    "UFuncFront",
     "called_from_python",
     "decorators",
     "devicearray",
@@ -54,4 +57,6 @@ __all__ = [
     "launch_dimensions",
     "launching",
     "resolve",
+    "split_signature",
+    "ufuncs",
 ]

@@ -2,7 +2,7 @@
 and the forms it is called in (``@cuda.jit``, ``@cuda.jit(signature or [signatures],
 **options)``); the backend makes the kernel or device function."""
 
-from taipan.types import Signature, Type
+from taipan.types import Signature, Type, parse_signature
 
 KNOWN_OPTIONS = {
     "device",
@@ -43,3 +43,11 @@ def jit_front(make, func_or_sig, device, options, prepare=None):
         return make(function, options, signatures)
 
     return decorate
+
+
+def split_signature(signature):
+    """(argument types, declared return type or None) of a signature string or object."""
+    if isinstance(signature, (tuple, list)) and not isinstance(signature, Signature):
+        return tuple(signature), None
+    parsed = parse_signature(signature)
+    return tuple(parsed.args), parsed.return_type

@@ -1,45 +1,36 @@
 """CUDA ufuncs and gufuncs in the simulator (``@vectorize(..., target='cuda')`` and
 ``@guvectorize(..., target='cuda')`` with TAIPAN_ENABLE_CUDASIM set).
 
-The classes are the GPU path's (taipan.cuda.ufuncs), which parse the signatures and layouts,
-choose a signature for a call and check its operands, with the parts that compile and launch
-replaced: the scalar function runs in the interpreter, once per element (NumPy's frompyfunc
-broadcasts it) or once per loop index of a gufunc, on the NumPy arrays behind device arrays.
-Host inputs give host results and device inputs device results, as on the GPU."""
+The classes take the front the GPU path's take (taipan.cuda.api.ufuncs), which parses the
+signatures and layouts, chooses a signature for a call and checks its operands; what runs is
+the simulator's: the scalar function runs in the interpreter, once per element (NumPy's
+frompyfunc broadcasts it) or once per loop index of a gufunc, on the NumPy arrays behind device
+arrays. Host inputs give host results and device inputs device results, as on the GPU."""
 
 import numpy as np
 
-from taipan.cuda import ufuncs as gpu
+from taipan.cuda import api
 from taipan.cuda.simulator.devicearray import DeviceNDArray, _register, foreign_array
 from taipan.cuda.simulator.reduction import Reduce, scalar_function
 from taipan.decorators import njit
 
 
+def _array_of(value):
+    return value._array
+
+
+def _foreign(value):
+    return foreign_array(value) if hasattr(value, "__cuda_array_interface__") else None
+
+
 def _classify(value):
     """(operand, 'device' | 'host' | 'scalar'), device operands as their NumPy arrays."""
-    if type(value) is DeviceNDArray:
-        return value._array, "device"
-    if type(value) in gpu._PYTHON_SCALARS or isinstance(value, np.generic):
-        return value, "scalar"
-    if type(value) is np.ndarray and value.dtype.kind in "biufc":
-        return value, "host"
-    if hasattr(value, "__cuda_array_interface__"):
-        return foreign_array(value), "device"
-    array = np.asarray(value)
-    if array.dtype.kind not in "biufc":
-        raise TypeError(f"CUDA ufuncs take numbers and arrays of numbers, not {array.dtype}")
-    return array, "host"
+    return api.ufuncs.classify_operand(value, DeviceNDArray, _array_of, _foreign)
 
 
-def _output(value):
-    """(array, 'device' | 'host') of an out= operand."""
-    if type(value) is DeviceNDArray:
-        return value._array, "device"
-    if isinstance(value, np.ndarray) and not hasattr(value, "__cuda_array_interface__"):
-        return value, "host"
-    if hasattr(value, "__cuda_array_interface__"):
-        return foreign_array(value), "device"
-    raise TypeError(f"out= takes a host or device array, not {type(value).__name__}")
+def _output(value, refusal):
+    """(array, 'device' | 'host') of an output operand."""
+    return api.ufuncs.output_operand(value, DeviceNDArray, _array_of, _foreign, refusal)
 
 
 def _cast(values, dtype):
@@ -57,15 +48,17 @@ def _result_dtype(py_func, inputs):
     it when taipan's CPU compiler can type the function, else that of a call on ones."""
     try:
         dispatcher = njit(py_func)
-        dispatcher.compile(tuple(gpu.kernelgen.scalar_type(d) for d in inputs))
-        return gpu._dtype_of(dispatcher.nopython_signatures[-1].return_type, "results")
+        dispatcher.compile(tuple(api.ufuncs.scalar_type(d) for d in inputs))
+        return api.ufuncs._dtype_of(dispatcher.nopython_signatures[-1].return_type, "results")
     except Exception:  # noqa: BLE001 (untypeable on the CPU: ask Python)
         return np.asarray(py_func(*(d.type(1) for d in inputs))).dtype
 
 
-class CUDAUFunc(gpu.CUDAUFunc):
+class CUDAUFunc(api.UFuncFront):
     """A CUDA ufunc of the simulator: the GPU path's signatures, checks and attributes; calls
     run the scalar function in the interpreter."""
+
+    _REPR_SUFFIX = " (CUDA simulator)"
 
     def __init__(self, py_func, signatures, options):
         self._call = scalar_function(py_func, "vectorize(target='cuda')")
@@ -73,9 +66,6 @@ class CUDAUFunc(gpu.CUDAUFunc):
 
     def _core_function(self, py_func):
         return self._call
-
-    def __repr__(self):
-        return f"<CUDA ufunc '{self.__name__}' (CUDA simulator)>"
 
     def _output_dtype(self, index):
         inputs, output = self._signatures[index]
@@ -91,19 +81,8 @@ class CUDAUFunc(gpu.CUDAUFunc):
         raise NotImplementedError("the CUDA simulator compiles no PTX")
 
     def __call__(self, *args, out=None, stream=0, **keywords):
-        if keywords:
-            raise TypeError(
-                f"{self.__name__}() got unexpected keyword argument(s) {sorted(keywords)}: CUDA "
-                "ufuncs take out= and stream="
-            )
-        if len(args) != self.nin:
-            if len(args) == self.nin + 1 and out is None:
-                *args, out = args
-            else:
-                raise TypeError(
-                    f"{self.__name__}() takes {self.nin} input argument"
-                    f"{'s' * (self.nin != 1)}, got {len(args)}"
-                )
+        api.ufuncs.check_keywords(self.__name__, keywords, "ufuncs")
+        args, out = api.ufuncs.ufunc_arguments(self.__name__, self.nin, args, out)
         operands, kinds = [], []
         for value in args:
             value, kind = _classify(value)
@@ -114,10 +93,10 @@ class CUDAUFunc(gpu.CUDAUFunc):
         if out is not None:
             if isinstance(out, tuple) and len(out) == 1:
                 out = out[0]
-            target, _ = _output(out)
+            target, _ = _output(out, "out= takes a host or device array")
         with self._lock:
             descriptions = [
-                ("array", v.dtype) if k != "scalar" else gpu._scalar_description(v)
+                ("array", v.dtype) if k != "scalar" else api.ufuncs._scalar_description(v)
                 for v, k in zip(operands, kinds)
             ]
             index = self._select(descriptions)
@@ -125,11 +104,11 @@ class CUDAUFunc(gpu.CUDAUFunc):
             formals = self._signatures[index][0]
         shapes = [v.shape for v, k in zip(operands, kinds) if k != "scalar"]
         if target is not None:
-            shape = gpu.broadcast_shapes(*shapes, target.shape) if shapes else target.shape
+            shape = api.ufuncs.broadcast_shapes(*shapes, target.shape) if shapes else target.shape
             if shape != target.shape:
                 raise ValueError(
-                    f"non-broadcastable output operand with shape {gpu._shape_text(target.shape)}"
-                    f" doesn't match the broadcast shape {gpu._shape_text(shape)}"
+                    f"non-broadcastable output operand with shape {api.ufuncs._shape_text(target.shape)}"
+                    f" doesn't match the broadcast shape {api.ufuncs._shape_text(shape)}"
                 )
             if not np.can_cast(result_dtype, target.dtype, "same_kind"):
                 raise TypeError(
@@ -137,7 +116,9 @@ class CUDAUFunc(gpu.CUDAUFunc):
                     f"{target.dtype!r} with casting rule 'same_kind'"
                 )
         else:
-            shape = gpu.broadcast_shapes(*shapes) if shapes else (1,)  # numba: scalars give (1,)
+            shape = (
+                api.ufuncs.broadcast_shapes(*shapes) if shapes else (1,)
+            )  # numba: scalars give (1,)
         values = [
             formal.type(v) if k == "scalar" else v.astype(formal, copy=False)
             for v, k, formal in zip(operands, kinds, formals)
@@ -157,55 +138,20 @@ class CUDAUFunc(gpu.CUDAUFunc):
         elementwise = np.frompyfunc(self._call, self.nin, 1)
         return np.ascontiguousarray(np.broadcast_to(_cast(elementwise(*values), dtype), shape))
 
-    def reduce(self, array, axis=0, stream=0):
-        """Reduces along axis 0 (or over all elements, axis=None), as numba-cuda's ``reduce``."""
-        if self.nin != 2:
-            raise ValueError("reduce only supported for binary functions")
-        value, where = _classify(array)
-        if where == "scalar":
-            raise TypeError("reduce needs an array, not a scalar")
-        if axis is None:
-            if value.ndim != 1:
-                if where == "device" and not value.flags.c_contiguous:
-                    raise NotImplementedError("reduce(axis=None) needs a C-contiguous device array")
-                value = value.reshape(-1)
-        elif axis not in (0, -value.ndim if value.ndim else 0):
-            raise NotImplementedError(
-                f"CUDA ufunc reduce works along axis 0 (or axis=None), not axis {axis}"
-            )
-        if value.ndim == 0:
-            raise TypeError("reduce needs an array of at least one dimension")
-        with self._lock:
-            index = gpu.select_signature(
-                [inputs for inputs, _ in self._signatures], [("array", value.dtype)] * 2
-            )
-            if index is None or self._signatures[index][0] != (value.dtype,) * 2:
-                if self._dynamic:
-                    self._select([("array", value.dtype)] * 2)
-                else:
-                    raise TypeError(
-                        f"{self.__name__}.reduce: no signature takes two {value.dtype} values"
-                    )
-        count = value.shape[0]
-        if count == 0:
-            if self.identity is None or self.identity == "reorderable":
-                raise TypeError("Reduction on an empty array.")
-            identity = value.dtype.type(self.identity)
-            return identity if value.ndim == 1 else np.full(value.shape[1:], identity)
-        if value.ndim == 1:
-            if self._reducer is None:
-                self._reducer = Reduce(self._call)
-            return self._reducer._reduce(value, None, None, None, stream)
-        leftovers = []
-        while value.shape[0] > 1:
-            half = value.shape[0] // 2
-            if value.shape[0] % 2:
-                leftovers.append(value[2 * half])
-            value = self(value[:half], value[half : 2 * half])
-        value = value[0]
-        for row in leftovers:
-            value = self(value, row)
-        value = np.asarray(value)
+    def _classify(self, value, stream):
+        return _classify(value)
+
+    def _flattened(self, value, where):
+        """The NumPy array behind a host or C-contiguous device array, as 1-D."""
+        if where == "device" and not value.flags.c_contiguous:
+            raise api.ufuncs.c_contiguous_only()
+        return value.reshape(-1)
+
+    def _make_reducer(self):
+        return Reduce(self._call)
+
+    def _reduce_rows(self, value, where, stream):
+        value = np.asarray(api.ufuncs.fold_rows(value, self))
         return DeviceNDArray._wrap(_register(value.copy()), stream) if where == "device" else value
 
 
@@ -218,9 +164,11 @@ def vectorize(signatures, options):
     return decorate
 
 
-class CUDAGUFunc(gpu.CUDAGUFunc):
+class CUDAGUFunc(api.GUFuncFront):
     """A CUDA gufunc of the simulator: the GPU path's layout, signatures and checks; the
     function runs in the interpreter once per index of the loop dimensions."""
+
+    _REPR_SUFFIX = " (CUDA simulator)"
 
     def __init__(self, py_func, signatures, layout, options):
         self._call = scalar_function(py_func, "guvectorize(target='cuda')")
@@ -229,9 +177,6 @@ class CUDAGUFunc(gpu.CUDAGUFunc):
     def _core_function(self, py_func):
         return self._call
 
-    def __repr__(self):
-        return f"<CUDA gufunc '{self.__name__}' {self.layout} (CUDA simulator)>"
-
     def _kernel(self, *args, **kwargs):
         raise NotImplementedError("the CUDA simulator compiles no kernels")
 
@@ -239,13 +184,9 @@ class CUDAGUFunc(gpu.CUDAGUFunc):
         raise NotImplementedError("the CUDA simulator compiles no PTX")
 
     def __call__(self, *args, out=None, stream=0, **keywords):
-        if keywords:
-            raise TypeError(
-                f"{self.__name__}() got unexpected keyword argument(s) {sorted(keywords)}: CUDA "
-                "gufuncs take out= and stream="
-            )
+        api.ufuncs.check_keywords(self.__name__, keywords, "gufuncs")
         nin, nout = self.nin, self.nout
-        outputs = gpu.gufunc_outputs(self.__name__, nin, nout, args, out)
+        outputs = api.ufuncs.gufunc_outputs(self.__name__, nin, nout, args, out)
         inputs, kinds = [], []
         for value in args[:nin]:
             value, kind = _classify(value)
@@ -258,7 +199,7 @@ class CUDAGUFunc(gpu.CUDAGUFunc):
                 given_kinds.append(None)
             else:
                 try:
-                    array, kind = _output(value)
+                    array, kind = _output(value, "a gufunc output is an array")
                 except TypeError:
                     raise TypeError(
                         f"a gufunc output is an array, not {type(value).__name__}"
@@ -288,7 +229,7 @@ class CUDAGUFunc(gpu.CUDAGUFunc):
             inputs[position] = value
             kinds[position] = "array"
         shapes = [v.shape if k == "array" else () for v, k in zip(inputs, kinds)]
-        loop, full = gpu.gufunc_schedule(
+        loop, full = api.ufuncs.gufunc_schedule(
             self.layout,
             self._core_names,
             nin,
