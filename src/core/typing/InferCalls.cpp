@@ -245,11 +245,11 @@ const Type *InferencePass::typeCall(Expr *expr) {
         }
       }
       if (isMethodCall(callee) && typeOf(callee->operands[0])->isList())
-        widenListVariable(callee->operands[0], name, arguments);
+        containers.widenListVariable(callee->operands[0], name, arguments);
       if (isMethodCall(callee) && typeOf(callee->operands[0])->isDict())
-        widenDictVariable(callee->operands[0], name, arguments, expr->location);
+        containers.widenDictVariable(callee->operands[0], name, arguments, expr->location);
       if (isMethodCall(callee) && typeOf(callee->operands[0])->isSet())
-        widenSetVariable(callee->operands[0], name, arguments);
+        containers.widenSetVariable(callee->operands[0], name, arguments);
       return typeLibraryCall(expr, entry);
     }
     // A name of a library module or namespace that the library lacks (math.isqrt).

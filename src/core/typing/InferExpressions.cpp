@@ -114,9 +114,10 @@ const Type *InferencePass::computeType(Expr *expr) {
           expr, Library::get().find(std::string("dictview.") + binaryOpSymbol(expr->binaryOp)),
           expr->operands);
     if (left->isList() || right->isList()) // list + list, list * n (library/Lists.cpp)
-      return typeListOperator(expr, binaryOpSymbol(expr->binaryOp), expr->operands);
+      return containers.typeListOperator(expr, binaryOpSymbol(expr->binaryOp), expr->operands);
     if (left->isSet() || right->isSet()) // a | b, a & b, a - b, a ^ b (library/Sets.cpp)
-      return typeContainerOperator(expr, "set", binaryOpSymbol(expr->binaryOp), expr->operands);
+      return containers.typeContainerOperator(expr, "set", binaryOpSymbol(expr->binaryOp),
+                                              expr->operands);
     if (const Type *array = typeElementwiseBinary(expr->binaryOp, left, right, expr->location,
                                                   isNumberLiteral(expr->operands[0]),
                                                   isNumberLiteral(expr->operands[1])))
@@ -214,19 +215,20 @@ const Type *InferencePass::computeType(Expr *expr) {
     if (!identity && (operands[0]->isDict() || operands.back()->isDict())) {
       if (expr->compareOps.size() != 1)
         throwUnsupported("chained comparisons of dicts are not supported", expr->location);
-      return typeContainerOperator(expr, "dict", compareOpSymbol(expr->compareOps[0]),
-                                   expr->operands);
+      return containers.typeContainerOperator(expr, "dict", compareOpSymbol(expr->compareOps[0]),
+                                              expr->operands);
     }
     if (!identity && (operands[0]->isSet() || operands.back()->isSet())) {
       if (expr->compareOps.size() != 1)
         throwUnsupported("chained comparisons of sets are not supported", expr->location);
-      return typeContainerOperator(expr, "set", compareOpSymbol(expr->compareOps[0]),
-                                   expr->operands);
+      return containers.typeContainerOperator(expr, "set", compareOpSymbol(expr->compareOps[0]),
+                                              expr->operands);
     }
     if (!identity && (operands[0]->isList() || operands.back()->isList())) {
       if (expr->compareOps.size() != 1)
         throwUnsupported("chained comparisons of lists are not supported", expr->location);
-      return typeListOperator(expr, compareOpSymbol(expr->compareOps[0]), expr->operands);
+      return containers.typeListOperator(expr, compareOpSymbol(expr->compareOps[0]),
+                                         expr->operands);
     }
     if (expr->compareOps.size() == 1 && !identity)
       if (const Type *array =
@@ -301,20 +303,20 @@ const Type *InferencePass::computeType(Expr *expr) {
   case ExprKind::Call:
     return typeCall(expr);
   case ExprKind::List:
-    return typeListLiteral(expr);
+    return containers.typeListLiteral(expr);
   case ExprKind::Comprehension:
     return typeComprehension(expr);
   case ExprKind::Dict: { // {k: v, ...}: the "dict.{}" entry (library/Dicts.cpp)
     bool unknown = false;
     for (Expr *operand : expr->operands)
       unknown |= !typeExpr(operand);
-    return unknown ? nullptr : typeContainerOperator(expr, "dict", "{}", expr->operands);
+    return unknown ? nullptr : containers.typeContainerOperator(expr, "dict", "{}", expr->operands);
   }
   case ExprKind::Set: { // {a, b, ...}: the "set.{}" entry (library/Sets.cpp)
     bool unknown = false;
     for (Expr *operand : expr->operands)
       unknown |= !typeExpr(operand);
-    return unknown ? nullptr : typeContainerOperator(expr, "set", "{}", expr->operands);
+    return unknown ? nullptr : containers.typeContainerOperator(expr, "set", "{}", expr->operands);
   }
   case ExprKind::Slice:
     for (Expr *part : expr->operands) {
@@ -403,7 +405,7 @@ const Type *InferencePass::typeAttribute(Expr *expr) {
     return types::builtin("namedtuple._replace"); // typeNamedTupleReplace types the call
   } else {
     if (baseType->isLiteralList())
-      refuseLiteralListMutation(expr->name, expr->location);
+      ContainerInference::refuseLiteralListMutation(expr->name, expr->location);
     if (const Type *attribute = typeValueAttribute(baseType, expr->name))
       return attribute;
     std::string method = methodBuiltinName(baseType, expr->name);
@@ -528,12 +530,12 @@ const Type *InferencePass::typeSubscript(Expr *expr) {
   if (base->isDict()) { // d[k] (library/Dicts.cpp)
     if (!typeExpr(index))
       return nullptr;
-    return typeContainerOperator(expr, "dict", "[]", {expr->operands[0], index});
+    return containers.typeContainerOperator(expr, "dict", "[]", {expr->operands[0], index});
   }
   if (base->isList()) { // l[i], l[a:b] (library/Lists.cpp)
     if (!typeExpr(index))
       return nullptr;
-    return typeListOperator(expr, "[]", {expr->operands[0], index});
+    return containers.typeListOperator(expr, "[]", {expr->operands[0], index});
   }
   if (base->isArray()) {
     if (index->kind != ExprKind::Tuple) {

@@ -65,11 +65,11 @@ void InferencePass::typeStatement(Stmt *stmt) {
     const Type *current = typeExpr(target);
     const Type *value = typeExpr(stmt->value);
     if (current && value && current->isList()) {
-      typeListInPlace(stmt, target, value);
+      containers.typeListInPlace(stmt, target, value);
       break;
     }
     if (current && value && current->isSet()) {
-      typeSetAugmentedAssign(stmt, current, value);
+      containers.typeSetAugmentedAssign(stmt, current, value);
       break;
     }
     if (current && value) {
@@ -259,7 +259,7 @@ void InferencePass::assignTarget(Expr *target, const Type *value) {
     if (base && base->isDict()) { // d[k] = v, which may type `{}` (typeDictStore)
       const Type *key = typeExpr(target->operands[1]);
       if (key && value)
-        typeDictStore(target, key, value);
+        containers.typeDictStore(target, key, value);
       return;
     }
     const Type *slot = typeExpr(target);
@@ -364,7 +364,7 @@ void InferencePass::checkArrayStore(Expr *target, const Type *slot, const Type *
     return;
   }
   if (base->isDict()) { // d[k] += v
-    typeDictStore(target, typeOf(target->operands[1]), value);
+    containers.typeDictStore(target, typeOf(target->operands[1]), value);
     return;
   }
   if (base->isRecord() || target->kind == ExprKind::Attribute) { // r['x'] = v, r.x += v
@@ -386,7 +386,7 @@ void InferencePass::checkArrayStore(Expr *target, const Type *slot, const Type *
     return;
   }
   if (base->isList()) {
-    checkListStore(target, value);
+    containers.checkListStore(target, value);
     return;
   }
   if (!base->isArray())

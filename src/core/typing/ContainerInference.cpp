@@ -1,5 +1,7 @@
 // Type inference of lists, dicts and sets: literals and operators through their library entries,
 // and variables whose item types widen with what is appended or stored into them.
+#include "typing/ContainerInference.h"
+
 #include "typing/InferencePass.h"
 
 #include "types/NumericPromotion.h"
@@ -9,7 +11,10 @@
 
 namespace taipan {
 
-void InferencePass::refuseLiteralListMutation(const std::string &method, SourceLocation location) {
+ContainerInference::ContainerInference(InferencePass &pass) : pass(pass) {}
+
+void ContainerInference::refuseLiteralListMutation(const std::string &method,
+                                                   SourceLocation location) {
   static const std::set<std::string> mutating = {"append", "extend", "insert", "remove",
                                                  "pop",    "clear",  "sort",   "reverse"};
   if (mutating.count(method))
@@ -19,18 +24,19 @@ void InferencePass::refuseLiteralListMutation(const std::string &method, SourceL
                      location);
 }
 
-const Type *InferencePass::typeListLiteral(Expr *expr) {
+const Type *ContainerInference::typeListLiteral(Expr *expr) {
   const Type *item = nullptr;
   std::vector<const Type *> items;
   bool unifies = true;
   for (Expr *operand : expr->operands) {
-    const Type *type = typeExpr(operand);
+    const Type *type = pass.typeExpr(operand);
     if (!type)
       return nullptr;
     if (type->kind() == TypeKind::StringLiteral)
       type = types::unicode(); // an item is a run-time value, as in Numba
     if (!type->isRuntimeValue() || type->isNone())
-      throwTypingError("a list cannot hold a value of type " + describe(type), operand->location);
+      throwTypingError("a list cannot hold a value of type " + InferencePass::describe(type),
+                       operand->location);
     items.push_back(type);
     if (!unifies)
       continue;
@@ -42,40 +48,41 @@ const Type *InferencePass::typeListLiteral(Expr *expr) {
   return unifies ? types::list(item) : types::literalList(items);
 }
 
-const Type *InferencePass::typeListOperator(Expr *expr, const std::string &symbol,
-                                            std::vector<Expr *> operands) {
+const Type *ContainerInference::typeListOperator(Expr *expr, const std::string &symbol,
+                                                 std::vector<Expr *> operands) {
   const LibraryFunction *entry = Library::get().find("list." + symbol);
   if (!entry) {
     std::vector<const Type *> types;
     for (Expr *operand : operands)
-      types.push_back(typeOf(operand));
+      types.push_back(pass.typeOf(operand));
     throwTypingError("unsupported operand types for " + symbol + ": " +
                          describeArgumentTypes(types),
                      expr->location);
   }
-  return typeLibraryOperands(expr, entry, std::move(operands));
+  return pass.typeLibraryOperands(expr, entry, std::move(operands));
 }
 
-void InferencePass::typeListInPlace(Stmt *stmt, Expr *target, const Type *value) {
+void ContainerInference::typeListInPlace(Stmt *stmt, Expr *target, const Type *value) {
   std::string method = stmt->augmentedOp == BinaryOp::Add    ? "list.extend"
                        : stmt->augmentedOp == BinaryOp::Mult ? "list.*="
                                                              : "";
   if (method.empty())
     throwTypingError(std::string("unsupported operand types for ") +
-                         binaryOpSymbol(stmt->augmentedOp) + "=: " + describe(typeOf(target)) +
-                         " and " + describe(value),
+                         binaryOpSymbol(stmt->augmentedOp) +
+                         "=: " + InferencePass::describe(pass.typeOf(target)) + " and " +
+                         InferencePass::describe(value),
                      stmt->location);
   if (method == "list.extend")
     widenListVariable(target, method, {value});
-  typeLibraryOperands(target, Library::get().find(method), {target, stmt->value});
+  pass.typeLibraryOperands(target, Library::get().find(method), {target, stmt->value});
 }
 
-void InferencePass::widenListVariable(Expr *list, const std::string &method,
-                                      const std::vector<const Type *> &arguments) {
-  if (list->kind != ExprKind::Name || !localNames.count(list->name) || arguments.empty())
+void ContainerInference::widenListVariable(Expr *list, const std::string &method,
+                                           const std::vector<const Type *> &arguments) {
+  if (list->kind != ExprKind::Name || !pass.localNames.count(list->name) || arguments.empty())
     return;
   // A typed list's item type is fixed once known (its stores convert or are refused).
-  if (typeOf(list) && !typeOf(list)->isReflected() && typeOf(list)->itemType())
+  if (pass.typeOf(list) && !pass.typeOf(list)->isReflected() && pass.typeOf(list)->itemType())
     return;
   const Type *item = nullptr;
   if (method == "list.append" || method == "list.insert")
@@ -83,26 +90,28 @@ void InferencePass::widenListVariable(Expr *list, const std::string &method,
   if (item && item->kind() == TypeKind::StringLiteral)
     item = types::unicode();
   else if (method == "list.extend")
-    item = iterationItemType(arguments.back(), list->location);
+    item = InferencePass::iterationItemType(arguments.back(), list->location);
   if (item && (item->isRuntimeValue() && !item->isNone()))
-    if (const Type *widened = unifyTypes(typeOf(list), types::listLike(typeOf(list), item)))
-      assignVariable(list->name, widened, list->location);
+    if (const Type *widened =
+            unifyTypes(pass.typeOf(list), types::listLike(pass.typeOf(list), item)))
+      pass.assignVariable(list->name, widened, list->location);
 }
 
-const Type *InferencePass::typeContainerOperator(Expr *expr, const char *container,
-                                                 const std::string &symbol,
-                                                 std::vector<Expr *> operands) {
+const Type *ContainerInference::typeContainerOperator(Expr *expr, const char *container,
+                                                      const std::string &symbol,
+                                                      std::vector<Expr *> operands) {
   const LibraryFunction *entry = Library::get().find(std::string(container) + "." + symbol);
   if (!entry)
     throwTypingError("unsupported operand types for " + symbol + ": " +
-                         describe(typeOf(operands[0])) + " and " + describe(typeOf(operands[1])),
+                         InferencePass::describe(pass.typeOf(operands[0])) + " and " +
+                         InferencePass::describe(pass.typeOf(operands[1])),
                      expr->location);
-  return typeLibraryOperands(expr, entry, std::move(operands));
+  return pass.typeLibraryOperands(expr, entry, std::move(operands));
 }
 
-void InferencePass::widenSetVariable(Expr *set, const std::string &method,
-                                     const std::vector<const Type *> &arguments) {
-  if (set->kind != ExprKind::Name || !localNames.count(set->name) || arguments.size() != 1)
+void ContainerInference::widenSetVariable(Expr *set, const std::string &method,
+                                          const std::vector<const Type *> &arguments) {
+  if (set->kind != ExprKind::Name || !pass.localNames.count(set->name) || arguments.size() != 1)
     return;
   const Type *stored = nullptr;
   if (method == "set.add") {
@@ -112,31 +121,33 @@ void InferencePass::widenSetVariable(Expr *set, const std::string &method,
     stored = setOfIterable(arguments[0]);
   }
   if (stored)
-    if (const Type *widened = unifyTypes(typeOf(set), stored))
-      assignVariable(set->name, widened, set->location);
+    if (const Type *widened = unifyTypes(pass.typeOf(set), stored))
+      pass.assignVariable(set->name, widened, set->location);
 }
 
-void InferencePass::typeSetAugmentedAssign(Stmt *stmt, const Type *current, const Type *value) {
+void ContainerInference::typeSetAugmentedAssign(Stmt *stmt, const Type *current,
+                                                const Type *value) {
   BinaryOp op = stmt->augmentedOp;
   if ((op != BinaryOp::BitOr && op != BinaryOp::BitAnd && op != BinaryOp::Sub &&
        op != BinaryOp::BitXor) ||
       !value->isSet())
     throwTypingError(std::string("unsupported operand types for ") + binaryOpSymbol(op) +
-                         "=: " + describe(current) + " and " + describe(value),
+                         "=: " + InferencePass::describe(current) + " and " +
+                         InferencePass::describe(value),
                      stmt->location);
   Expr *target = stmt->targets[0];
   if (op == BinaryOp::BitOr)
     if (const Type *widened = unifyTypes(current, value)) {
-      assignVariable(target->name, widened, target->location);
+      pass.assignVariable(target->name, widened, target->location);
       current = widened;
     }
   if (current->keyType() && value->keyType() && !dictAcceptsKey(current, value->keyType()))
-    throwTypingError(std::string("cannot update a ") + describe(current) + " with " +
-                         describe(value) + " (" + binaryOpSymbol(op) + "=)",
+    throwTypingError(std::string("cannot update a ") + InferencePass::describe(current) + " with " +
+                         InferencePass::describe(value) + " (" + binaryOpSymbol(op) + "=)",
                      stmt->location);
 }
 
-bool InferencePass::keepsNumberKind(const Type *expected, const Type *value) {
+bool ContainerInference::keepsNumberKind(const Type *expected, const Type *value) {
   if (!expected || !expected->isNumber() || !value->isNumber() || expected == value)
     return true;
   if (expected->isBoolean())
@@ -146,35 +157,37 @@ bool InferencePass::keepsNumberKind(const Type *expected, const Type *value) {
   return expected->isComplex() || !value->isComplex();
 }
 
-void InferencePass::typeDictStore(Expr *target, const Type *key, const Type *value) {
+void ContainerInference::typeDictStore(Expr *target, const Type *key, const Type *value) {
   Expr *base = target->operands[0];
-  const Type *dict = typeOf(base);
+  const Type *dict = pass.typeOf(base);
   const Type *stored = dictTypeOfStore(key, value, target->location);
-  bool fixed = base->kind == ExprKind::Name && isParameter(base->name) && dict->keyType();
+  bool fixed = base->kind == ExprKind::Name && pass.isParameter(base->name) && dict->keyType();
   if (fixed && !keepsNumberKind(dict->valueType(), value))
-    throwTypingError("cannot store a value of type " + describe(value) + " into a " +
-                         describe(dict) + " (a dict passed in keeps its types)",
+    throwTypingError("cannot store a value of type " + InferencePass::describe(value) + " into a " +
+                         InferencePass::describe(dict) + " (a dict passed in keeps its types)",
                      target->location);
-  if (base->kind == ExprKind::Name && localNames.count(base->name) && !fixed) {
+  if (base->kind == ExprKind::Name && pass.localNames.count(base->name) && !fixed) {
     const Type *widened = unifyTypes(dict, stored);
     if (!widened)
-      throwTypingError("cannot store a key of type " + describe(key) + " and a value of type " +
-                           describe(value) + " into a " + describe(dict),
+      throwTypingError("cannot store a key of type " + InferencePass::describe(key) +
+                           " and a value of type " + InferencePass::describe(value) + " into a " +
+                           InferencePass::describe(dict),
                        target->location);
-    assignVariable(base->name, widened, base->location);
+    pass.assignVariable(base->name, widened, base->location);
     dict = widened;
   }
   if (!dict->keyType() || !dictAcceptsKey(dict, key) || !dictAcceptsValue(dict, value))
-    throwTypingError("cannot store a key of type " + describe(key) + " and a value of type " +
-                         describe(value) + " into a " + describe(dict),
+    throwTypingError("cannot store a key of type " + InferencePass::describe(key) +
+                         " and a value of type " + InferencePass::describe(value) + " into a " +
+                         InferencePass::describe(dict),
                      target->location);
 }
 
-void InferencePass::widenDictVariable(Expr *dict, const std::string &method,
-                                      const std::vector<const Type *> &arguments,
-                                      SourceLocation location) {
-  if (dict->kind != ExprKind::Name || !localNames.count(dict->name) ||
-      (isParameter(dict->name) && typeOf(dict)->keyType()))
+void ContainerInference::widenDictVariable(Expr *dict, const std::string &method,
+                                           const std::vector<const Type *> &arguments,
+                                           SourceLocation location) {
+  if (dict->kind != ExprKind::Name || !pass.localNames.count(dict->name) ||
+      (pass.isParameter(dict->name) && pass.typeOf(dict)->keyType()))
     return;
   const Type *stored = nullptr;
   if (method == "dict.setdefault" && arguments.size() == 2 && !arguments[1]->isNone())
@@ -182,12 +195,12 @@ void InferencePass::widenDictVariable(Expr *dict, const std::string &method,
   else if (method == "dict.update" && arguments.size() == 1 && arguments[0]->isDict())
     stored = arguments[0];
   if (stored)
-    if (const Type *widened = unifyTypes(typeOf(dict), stored))
-      assignVariable(dict->name, widened, dict->location);
+    if (const Type *widened = unifyTypes(pass.typeOf(dict), stored))
+      pass.assignVariable(dict->name, widened, dict->location);
 }
 
-void InferencePass::checkListStore(Expr *target, const Type *value) {
-  const Type *list = typeOf(target->operands[0]);
+void ContainerInference::checkListStore(Expr *target, const Type *value) {
+  const Type *list = pass.typeOf(target->operands[0]);
   bool slice = target->operands[1]->kind == ExprKind::Slice;
   const Type *expected = slice ? list : list->itemType();
   bool accepted = slice ? value->isList() &&
@@ -198,7 +211,8 @@ void InferencePass::checkListStore(Expr *target, const Type *value) {
     accepted = list->isReflected() ? !value->isComplex() || expected->isComplex()
                                    : keepsNumberKind(expected, value); // fixed item type
   if (!accepted)
-    throwTypingError("cannot store a value of type " + describe(value) + " into " + describe(list),
+    throwTypingError("cannot store a value of type " + InferencePass::describe(value) + " into " +
+                         InferencePass::describe(list),
                      target->location);
 }
 
