@@ -203,6 +203,10 @@ def test_manual_page_renders_in_a_browser(built_manual, name):
     for target in re.findall(r'(?:href|src)="([^"#?]+)[^"]*"', dom):
         if "://" not in target and not target.startswith("mailto:"):
             assert (page_folder / target).exists(), f"{name}: {target} is missing"
+    # Every link to a place in a page (page.html#id, #id) finds that id there.
+    for target, anchor in re.findall(r'href="([^"#:]*)#([^"]+)"', dom):
+        linked = (page_folder / target).read_text() if target else dom
+        assert f'id="{anchor}"' in linked, f"{name}: {target}#{anchor} leads nowhere"
     if name in CHAPTERS and name != "index":
         assert 'class="highlight-python' in dom, f"{name}: no highlighted Python example"
     if name.startswith("api/") and name != "api/index":
