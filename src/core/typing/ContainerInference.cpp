@@ -59,7 +59,7 @@ const Type *ContainerInference::typeListOperator(Expr *expr, const std::string &
                          describeArgumentTypes(types),
                      expr->location);
   }
-  return pass.typeLibraryOperands(expr, entry, std::move(operands));
+  return pass.calls.typeLibraryOperands(expr, entry, std::move(operands));
 }
 
 void ContainerInference::typeListInPlace(Stmt *stmt, Expr *target, const Type *value) {
@@ -74,7 +74,7 @@ void ContainerInference::typeListInPlace(Stmt *stmt, Expr *target, const Type *v
                      stmt->location);
   if (method == "list.extend")
     widenListVariable(target, method, {value});
-  pass.typeLibraryOperands(target, Library::get().find(method), {target, stmt->value});
+  pass.calls.typeLibraryOperands(target, Library::get().find(method), {target, stmt->value});
 }
 
 void ContainerInference::widenListVariable(Expr *list, const std::string &method,
@@ -106,7 +106,7 @@ const Type *ContainerInference::typeContainerOperator(Expr *expr, const char *co
                          InferencePass::describe(pass.typeOf(operands[0])) + " and " +
                          InferencePass::describe(pass.typeOf(operands[1])),
                      expr->location);
-  return pass.typeLibraryOperands(expr, entry, std::move(operands));
+  return pass.calls.typeLibraryOperands(expr, entry, std::move(operands));
 }
 
 void ContainerInference::widenSetVariable(Expr *set, const std::string &method,

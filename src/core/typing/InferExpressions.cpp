@@ -22,7 +22,8 @@ const Type *InferencePass::typeClassOperator(Expr *expr, const std::string &meth
     throwTypingError("jitclass " + self->text() + " does not support '" + what +
                          "' (it defines no " + method + ")",
                      expr->location);
-  return typeOverloadCall(expr, types::overload(member.registryId, method), expr->operands[0]);
+  return calls.typeOverloadCall(expr, types::overload(member.registryId, method),
+                                expr->operands[0]);
 }
 
 const Type *InferencePass::typeClassContains(Expr *expr, const Type *instance, const Type *item) {
@@ -106,11 +107,11 @@ const Type *InferencePass::computeType(Expr *expr) {
             datetimeBinaryResultType(expr->binaryOp, left, right, expr->location))
       return datetime;
     if (expr->binaryOp == BinaryOp::MatMult && (left->isArray() || right->isArray()))
-      return typeLibraryOperands(expr, Library::get().find("numpy.dot"), expr->operands);
+      return calls.typeLibraryOperands(expr, Library::get().find("numpy.dot"), expr->operands);
     if ((left->isDictView() || right->isDictView()) &&
         (expr->binaryOp == BinaryOp::BitOr || expr->binaryOp == BinaryOp::BitAnd ||
          expr->binaryOp == BinaryOp::Sub || expr->binaryOp == BinaryOp::BitXor))
-      return typeLibraryOperands( // d.keys() & s (library/DictViews.cpp)
+      return calls.typeLibraryOperands( // d.keys() & s (library/DictViews.cpp)
           expr, Library::get().find(std::string("dictview.") + binaryOpSymbol(expr->binaryOp)),
           expr->operands);
     if (left->isList() || right->isList()) // list + list, list * n (library/Lists.cpp)
@@ -118,9 +119,10 @@ const Type *InferencePass::computeType(Expr *expr) {
     if (left->isSet() || right->isSet()) // a | b, a & b, a - b, a ^ b (library/Sets.cpp)
       return containers.typeContainerOperator(expr, "set", binaryOpSymbol(expr->binaryOp),
                                               expr->operands);
-    if (const Type *array = typeElementwiseBinary(expr->binaryOp, left, right, expr->location,
-                                                  isNumberLiteral(expr->operands[0]),
-                                                  isNumberLiteral(expr->operands[1])))
+    if (const Type *array =
+            typeElementwiseBinary(expr->binaryOp, left, right, expr->location,
+                                  CallInference::isNumberLiteral(expr->operands[0]),
+                                  CallInference::isNumberLiteral(expr->operands[1])))
       return array;
     const Type *result = binaryResultType(expr->binaryOp, left, right);
     if (!result)
@@ -207,7 +209,7 @@ const Type *InferencePass::computeType(Expr *expr) {
       if (expr->compareOps.size() != 1)
         throwUnsupported("chained comparisons with 'in' a dict view are not supported",
                          expr->location);
-      return typeLibraryOperands(
+      return calls.typeLibraryOperands(
           expr,
           Library::get().find("dictview." + std::string(compareOpSymbol(expr->compareOps[0]))),
           expr->operands);
@@ -301,7 +303,7 @@ const Type *InferencePass::computeType(Expr *expr) {
   case ExprKind::Subscript:
     return typeSubscript(expr);
   case ExprKind::Call:
-    return typeCall(expr);
+    return calls.typeCall(expr);
   case ExprKind::List:
     return containers.typeListLiteral(expr);
   case ExprKind::Comprehension:
@@ -386,14 +388,15 @@ const Type *InferencePass::typeAttribute(Expr *expr) {
   if (baseType->isArray()) {
     // The library's array attributes and methods ("array.shape", "array.sum").
     if (const LibraryFunction *entry = Library::get().find("array." + expr->name))
-      return entry->isAttribute ? typeLibraryAttribute(expr, entry) : types::builtin(entry->name);
+      return entry->isAttribute ? calls.typeLibraryAttribute(expr, entry)
+                                : types::builtin(entry->name);
     if (const Type *view =
             typeRecordFieldView(baseType, expr->name, expr->location)) // a.x of records
       return view;
   } else if (baseType->kind() == TypeKind::Range) {
     const LibraryFunction *entry = Library::get().find("range." + expr->name); // r.start
     if (entry && entry->isAttribute)
-      return typeLibraryAttribute(expr, entry);
+      return calls.typeLibraryAttribute(expr, entry);
   } else if (baseType->isRecord()) {
     return typeRecordField(baseType, expr->name, expr->location);
   } else if (classInstanceOf(baseType)) {
@@ -412,7 +415,7 @@ const Type *InferencePass::typeAttribute(Expr *expr) {
     if (!method.empty())
       return types::builtin(method);
   }
-  if (const Type *member = typeMemberOverload(expr, baseType))
+  if (const Type *member = calls.typeMemberOverload(expr, baseType))
     return member;
   if (baseType->kind() == TypeKind::Overload) { // Point.static_method of a jitclass
     OverloadMember member = source.resolver->findMember(baseType, expr->name);
@@ -425,7 +428,7 @@ const Type *InferencePass::typeAttribute(Expr *expr) {
     OverloadMember member = source.resolver->findMember(baseType, expr->name);
     if (member.registryId >= 0) {
       const Type *overload = types::overload(member.registryId, expr->name);
-      return member.isAttribute ? typeOverloadCall(expr, overload, nullptr) : overload;
+      return member.isAttribute ? calls.typeOverloadCall(expr, overload, nullptr) : overload;
     }
   }
   throwTypingError("unknown attribute '" + expr->name + "' of type " + describe(baseType),

@@ -42,7 +42,7 @@ void InferencePass::typeStatement(Stmt *stmt) {
         const Type *result =
             current->isArray() || value->isArray()
                 ? typeElementwiseBinary(stmt->augmentedOp, current, value, stmt->location, false,
-                                        isNumberLiteral(stmt->value))
+                                        CallInference::isNumberLiteral(stmt->value))
                 : binaryResultType(stmt->augmentedOp, current, value);
         if (!current->isArray() && !value->isArray())
           if (const Type *datetime =
@@ -79,7 +79,7 @@ void InferencePass::typeStatement(Stmt *stmt) {
         result = datetimeBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
       if (!result)
         result = typeElementwiseBinary(stmt->augmentedOp, current, value, stmt->location, false,
-                                       isNumberLiteral(stmt->value));
+                                       CallInference::isNumberLiteral(stmt->value));
       if (!result)
         result = binaryResultType(stmt->augmentedOp, current, value);
       if (!result)

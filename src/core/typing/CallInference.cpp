@@ -1,5 +1,7 @@
 // Type inference of calls: library functions and attributes, overloads written in Python,
 // intrinsics, foreign functions, named tuple classes and other jitted functions.
+#include "typing/CallInference.h"
+
 #include "typing/InferencePass.h"
 
 #include "types/NumericPromotion.h"
@@ -14,7 +16,10 @@
 
 namespace taipan {
 
-const Type *InferencePass::typeMemberOverload(Expr *expr, const Type *baseType) {
+CallInference::CallInference(InferencePass &pass)
+    : pass(pass), function(pass.function), source(pass.source), callees(pass.callees) {}
+
+const Type *CallInference::typeMemberOverload(Expr *expr, const Type *baseType) {
   if (!baseType->isRuntimeValue())
     return nullptr;
   OverloadMember member = source.resolver->findMember(baseType, expr->name);
@@ -26,17 +31,17 @@ const Type *InferencePass::typeMemberOverload(Expr *expr, const Type *baseType) 
   return typeOverloadCall(expr, overload, expr->operands[0]);
 }
 
-const Type *InferencePass::typeOverloadCall(Expr *expr, const Type *overload, Expr *self,
+const Type *CallInference::typeOverloadCall(Expr *expr, const Type *overload, Expr *self,
                                             bool *declined) {
   std::vector<const Type *> positional;
   if (self)
-    positional.push_back(typeOf(self));
+    positional.push_back(pass.typeOf(self));
   size_t keywordStart = expr->operands.size() - expr->keywordNames.size();
   for (size_t i = 1; i < keywordStart; ++i)
-    positional.push_back(typeOf(expr->operands[i]));
+    positional.push_back(pass.typeOf(expr->operands[i]));
   std::vector<const Type *> keywordTypes;
   for (size_t i = keywordStart; i < expr->operands.size(); ++i)
-    keywordTypes.push_back(typeOf(expr->operands[i]));
+    keywordTypes.push_back(pass.typeOf(expr->operands[i]));
   bool mayDecline = declined && (self || isKnownBuiltin(overload->text()));
   std::shared_ptr<FunctionSource> implementation =
       source.resolver->implementOverload(overload->registryId(), positional, expr->keywordNames,
@@ -52,7 +57,7 @@ const Type *InferencePass::typeOverloadCall(Expr *expr, const Type *overload, Ex
   return typeJitCall(expr, callee, self);
 }
 
-const Type *InferencePass::typeLibraryCall(Expr *expr, const LibraryFunction *entry) {
+const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *entry) {
   Expr *callee = expr->callee();
   std::vector<Expr *> positional;
   if (isMethodCall(callee))
@@ -67,7 +72,7 @@ const Type *InferencePass::typeLibraryCall(Expr *expr, const LibraryFunction *en
   call.arguments =
       Library::bindArguments(*entry, positional, expr->keywordNames, keywordValues, expr->location);
   for (Expr *argument : call.arguments)
-    call.argumentTypes.push_back(argument ? viewAsList(typeOf(argument), entry) : nullptr);
+    call.argumentTypes.push_back(argument ? viewAsList(pass.typeOf(argument), entry) : nullptr);
   if (const std::optional<LibraryConstantArgument> &declared = entry->constantArgument) {
     std::optional<std::vector<int64_t>> values;
     if (declared->position < call.arguments.size())
@@ -78,8 +83,8 @@ const Type *InferencePass::typeLibraryCall(Expr *expr, const LibraryFunction *en
   }
   if ((entry->name == "len" || entry->name == "bool") && call.arguments.size() == 1 &&
       call.arguments[0])
-    itemFreeReads.insert(call.arguments[0]->id); // the size alone
-  call.iteratedByLoop = loopIterables.count(expr->id) > 0;
+    pass.itemFreeReads.insert(call.arguments[0]->id); // the size alone
+  call.iteratedByLoop = pass.loopIterables.count(expr->id) > 0;
   call.resultType = entry->type(call);
   if (entry->ufunc && entry->ufunc->scalarFunction)
     typeUfuncElementCallee(call);
@@ -88,7 +93,7 @@ const Type *InferencePass::typeLibraryCall(Expr *expr, const LibraryFunction *en
   return result;
 }
 
-const Type *InferencePass::viewAsList(const Type *type, const LibraryFunction *entry) {
+const Type *CallInference::viewAsList(const Type *type, const LibraryFunction *entry) {
   static const std::set<std::string> consumers = {"list", "sorted", "sum", "any", "all"};
   if (type && type->isDict() && type->keyType() && consumers.count(entry->name))
     return types::list(type->keyType());
@@ -98,39 +103,40 @@ const Type *InferencePass::viewAsList(const Type *type, const LibraryFunction *e
   return types::list(type->viewItemType());
 }
 
-void InferencePass::typeUfuncElementCallee(LibraryCall &call) {
+void CallInference::typeUfuncElementCallee(LibraryCall &call) {
   call.elementCallee = callees.typeCallee(call.function->ufunc->scalarFunction.get(),
                                           call.loop.inputs, call.location);
   if (call.loop.output)
     return;
   const Type *returned = call.elementCallee->returnType;
   if (returned && !returned->isNumber())
-    throwTypingError("the ufunc " + call.function->name +
-                         " returns a value that is not a number: " + describe(returned),
-                     call.location);
+    throwTypingError(
+        "the ufunc " + call.function->name +
+            " returns a value that is not a number: " + InferencePass::describe(returned),
+        call.location);
   call.loop.output = returned; // nullptr while the callee's type is unknown (recursion)
   call.resultType = returned ? ufuncResultType(call) : nullptr;
 }
 
-const Type *InferencePass::typeLibraryAttribute(Expr *expr, const LibraryFunction *entry) {
+const Type *CallInference::typeLibraryAttribute(Expr *expr, const LibraryFunction *entry) {
   return typeLibraryOperands(expr, entry, {expr->operands[0]});
 }
 
-const Type *InferencePass::typeLibraryOperands(Expr *expr, const LibraryFunction *entry,
+const Type *CallInference::typeLibraryOperands(Expr *expr, const LibraryFunction *entry,
                                                std::vector<Expr *> operands) {
   LibraryCall call;
   call.function = entry;
   call.location = expr->location;
   call.arguments = std::move(operands);
   for (Expr *operand : call.arguments)
-    call.argumentTypes.push_back(typeOf(operand));
+    call.argumentTypes.push_back(pass.typeOf(operand));
   call.resultType = entry->type(call);
   const Type *result = call.resultType;
   function.libraryCalls[expr->id] = std::move(call);
   return result;
 }
 
-const Type *InferencePass::typeIntrinsicCall(Expr *expr, const Type *intrinsic,
+const Type *CallInference::typeIntrinsicCall(Expr *expr, const Type *intrinsic,
                                              const std::vector<const Type *> &arguments) {
   if (!expr->keywordNames.empty())
     throwTypingError("keyword arguments to the intrinsic " + intrinsic->text() +
@@ -147,23 +153,24 @@ const Type *InferencePass::typeIntrinsicCall(Expr *expr, const Type *intrinsic,
     if (!arguments[i]->isNumber() || !body.parameterTypes[i]->isNumber() ||
         (arguments[i]->isComplex() && !body.parameterTypes[i]->isComplex()))
       throwTypingError("argument " + std::to_string(i) + " of the intrinsic " + intrinsic->text() +
-                           " is " + describe(arguments[i]) + ", which does not convert to " +
-                           describe(body.parameterTypes[i]),
+                           " is " + InferencePass::describe(arguments[i]) +
+                           ", which does not convert to " +
+                           InferencePass::describe(body.parameterTypes[i]),
                        expr->location);
   if (!body.returnType->isNumber() && !body.returnType->isNone())
     throwTypingError("the intrinsic " + intrinsic->text() + " must return a number or None, not " +
-                         describe(body.returnType),
+                         InferencePass::describe(body.returnType),
                      expr->location);
   const Type *result = body.returnType;
   function.intrinsics[expr->id] = std::move(body);
   return result;
 }
 
-const Type *InferencePass::typeCall(Expr *expr) {
+const Type *CallInference::typeCall(Expr *expr) {
   Expr *callee = expr->callee();
-  const Type *calleeType = typeExpr(callee);
-  if (isIsinstance(calleeType))
-    return typeIsinstance(expr) ? types::boolean() : nullptr;
+  const Type *calleeType = pass.typeExpr(callee);
+  if (InferencePass::isIsinstance(calleeType))
+    return pass.typeIsinstance(expr) ? types::boolean() : nullptr;
   // A jitted callee is specialised for an optional argument, as in Numba.
   // So are an objmode block's live-ins: the block sees None as None (ObjectModeBlocks.h).
   bool keepsArguments =
@@ -173,7 +180,7 @@ const Type *InferencePass::typeCall(Expr *expr) {
   if (keepsArguments)
     for (size_t i = 1; i < expr->operands.size(); ++i)
       if (expr->operands[i]->kind == ExprKind::Name)
-        keepsOptional.insert(expr->operands[i]->id);
+        pass.keepsOptional.insert(expr->operands[i]->id);
   // np.array([1, 2, 3]): a list literal given to NumPy is just a sequence of numbers.
   if (calleeType && calleeType->kind() == TypeKind::Builtin &&
       (calleeType->text() == "numpy.array" || calleeType->text() == "numpy.asarray") &&
@@ -183,7 +190,7 @@ const Type *InferencePass::typeCall(Expr *expr) {
   std::vector<Expr *> argumentExprs;
   bool unknown = false;
   for (size_t i = 1; i < expr->operands.size(); ++i) {
-    arguments.push_back(typeExpr(expr->operands[i]));
+    arguments.push_back(pass.typeExpr(expr->operands[i]));
     argumentExprs.push_back(expr->operands[i]);
     unknown |= !arguments.back();
   }
@@ -197,10 +204,10 @@ const Type *InferencePass::typeCall(Expr *expr) {
     return typeNamedTupleReplace(expr, arguments);
   if (expr->starredOperand && calleeType->kind() != TypeKind::JitFunction)
     throwUnsupported("'*' in a call is supported only when calling a jitted function, not " +
-                         describe(calleeType),
+                         InferencePass::describe(calleeType),
                      expr->operands[expr->starredOperand]->location);
   const LibraryFunction *inStep =
-      calleeType->kind() == TypeKind::Overload && loopIterables.count(expr->id)
+      calleeType->kind() == TypeKind::Overload && pass.loopIterables.count(expr->id)
           ? Library::get().find(calleeType->text())
           : nullptr;
   if (inStep && inStep->iteratesInStep) // `for i, x in enumerate(a)`: in step, nothing built
@@ -234,7 +241,7 @@ const Type *InferencePass::typeCall(Expr *expr) {
         // first, as an overload of a builtin function is: list.sort(key=...) is written in
         // Python, list.sort() of numbers stays the library's.
         OverloadMember member =
-            source.resolver->findMember(typeOf(callee->operands[0]), callee->name);
+            source.resolver->findMember(pass.typeOf(callee->operands[0]), callee->name);
         if (member.registryId >= 0 && !member.isAttribute) {
           bool declined = false;
           const Type *result =
@@ -244,12 +251,12 @@ const Type *InferencePass::typeCall(Expr *expr) {
             return result;
         }
       }
-      if (isMethodCall(callee) && typeOf(callee->operands[0])->isList())
-        containers.widenListVariable(callee->operands[0], name, arguments);
-      if (isMethodCall(callee) && typeOf(callee->operands[0])->isDict())
-        containers.widenDictVariable(callee->operands[0], name, arguments, expr->location);
-      if (isMethodCall(callee) && typeOf(callee->operands[0])->isSet())
-        containers.widenSetVariable(callee->operands[0], name, arguments);
+      if (isMethodCall(callee) && pass.typeOf(callee->operands[0])->isList())
+        pass.containers.widenListVariable(callee->operands[0], name, arguments);
+      if (isMethodCall(callee) && pass.typeOf(callee->operands[0])->isDict())
+        pass.containers.widenDictVariable(callee->operands[0], name, arguments, expr->location);
+      if (isMethodCall(callee) && pass.typeOf(callee->operands[0])->isSet())
+        pass.containers.widenSetVariable(callee->operands[0], name, arguments);
       return typeLibraryCall(expr, entry);
     }
     // A name of a library module or namespace that the library lacks (math.isqrt).
@@ -263,14 +270,15 @@ const Type *InferencePass::typeCall(Expr *expr) {
     return typeExternalCall(expr, calleeType, arguments);
   case TypeKind::ExceptionClass:
     for (Expr *argument : argumentExprs)
-      typeExceptionArgument(argument);
+      pass.typeExceptionArgument(argument);
     return calleeType;
   default:
-    throwTypingError("cannot call a value of type " + describe(calleeType), expr->location);
+    throwTypingError("cannot call a value of type " + InferencePass::describe(calleeType),
+                     expr->location);
   }
 }
 
-bool InferencePass::isAttributeQuery(const Type *callee) {
+bool CallInference::isAttributeQuery(const Type *callee) {
   return callee && callee->kind() == TypeKind::Builtin &&
          (callee->text() == "getattr" || callee->text() == "hasattr");
 }
@@ -282,7 +290,7 @@ static bool readsOnly(const Expr *expr) {
   return expr->kind == ExprKind::Attribute && readsOnly(expr->operands[0]);
 }
 
-const Type *InferencePass::typeAttributeQuery(Expr *expr, const std::string &builtin,
+const Type *CallInference::typeAttributeQuery(Expr *expr, const std::string &builtin,
                                               const std::vector<const Type *> &arguments) {
   bool isHasattr = builtin == "hasattr";
   size_t count = expr->positionalCount();
@@ -307,10 +315,10 @@ const Type *InferencePass::typeAttributeQuery(Expr *expr, const std::string &bui
   const Type *found = nullptr;
   bool missing = false;
   if (count == 2 && !isHasattr) {
-    found = typeExpr(attribute);
+    found = pass.typeExpr(attribute);
   } else {
     try {
-      found = typeExpr(attribute);
+      found = pass.typeExpr(attribute);
     } catch (const CompileError &error) {
       if (error.kind == CompileErrorKind::Internal)
         throw;
@@ -329,18 +337,18 @@ const Type *InferencePass::typeAttributeQuery(Expr *expr, const std::string &bui
   } else {
     Expr *chosen = missing ? expr->operands[3] : attribute;
     call.arguments = {chosen};
-    call.argumentTypes = {typeOf(chosen)};
-    call.resultType = typeOf(chosen);
+    call.argumentTypes = {pass.typeOf(chosen)};
+    call.resultType = pass.typeOf(chosen);
   }
   const Type *result = call.resultType;
   function.libraryCalls[expr->id] = std::move(call);
   return result;
 }
 
-const Type *InferencePass::typeNamedTupleReplace(Expr *expr,
+const Type *CallInference::typeNamedTupleReplace(Expr *expr,
                                                  const std::vector<const Type *> &arguments) {
   Expr *base = expr->callee()->operands[0];
-  const Type *named = typeOf(base);
+  const Type *named = pass.typeOf(base);
   if (expr->positionalCount() != 0 || expr->starredOperand)
     throwTypingError("_replace() takes keyword arguments only", expr->location);
   if (base->kind != ExprKind::Name)
@@ -350,7 +358,7 @@ const Type *InferencePass::typeNamedTupleReplace(Expr *expr,
   std::vector<const Type *> itemTypes;
   for (size_t i = 0; i < named->elements().size(); ++i) {
     items.push_back(tupleItem(source, base, static_cast<int>(i)));
-    itemTypes.push_back(typeExpr(items.back()));
+    itemTypes.push_back(pass.typeExpr(items.back()));
   }
   size_t keywordStart = expr->operands.size() - expr->keywordNames.size();
   for (size_t k = 0; k < expr->keywordNames.size(); ++k) {
@@ -373,7 +381,7 @@ const Type *InferencePass::typeNamedTupleReplace(Expr *expr,
   return result;
 }
 
-const Type *InferencePass::typeNamedTupleCall(Expr *expr, const Type *namedClass,
+const Type *CallInference::typeNamedTupleCall(Expr *expr, const Type *namedClass,
                                               const std::vector<const Type *> &arguments) {
   size_t positionalCount = expr->positionalCount();
   std::vector<Expr *> positional;
@@ -383,7 +391,7 @@ const Type *InferencePass::typeNamedTupleCall(Expr *expr, const Type *namedClass
     if (expr->starredOperand == 1 + i) { // *t: its items, in order
       for (Expr *item : spreadStarred(operand)) {
         positional.push_back(item);
-        positionalTypes.push_back(typeOf(item));
+        positionalTypes.push_back(pass.typeOf(item));
       }
       continue;
     }
@@ -409,25 +417,27 @@ const Type *InferencePass::typeNamedTupleCall(Expr *expr, const Type *namedClass
   return result;
 }
 
-std::vector<Expr *> InferencePass::spreadStarred(Expr *tuple) {
-  const Type *type = typeOf(tuple);
+std::vector<Expr *> CallInference::spreadStarred(Expr *tuple) {
+  const Type *type = pass.typeOf(tuple);
   if (!type->isTuple())
-    throwTypingError("'*' in a call needs a tuple, not " + describe(type), tuple->location);
+    throwTypingError("'*' in a call needs a tuple, not " + InferencePass::describe(type),
+                     tuple->location);
   std::vector<Expr *> items;
   for (size_t i = 0; i < type->elements().size(); ++i) {
     items.push_back(tupleItem(source, tuple, static_cast<int>(i)));
-    typeExpr(items.back());
+    pass.typeExpr(items.back());
   }
   return items;
 }
 
-bool InferencePass::isMethodCall(Expr *callee) {
-  const Type *base = callee->kind == ExprKind::Attribute ? typeOf(callee->operands[0]) : nullptr;
+bool CallInference::isMethodCall(Expr *callee) {
+  const Type *base =
+      callee->kind == ExprKind::Attribute ? pass.typeOf(callee->operands[0]) : nullptr;
   return base && !function.globals.count(callee->id) &&
          (base->isRuntimeValue() || base->kind() == TypeKind::StringLiteral);
 }
 
-bool InferencePass::isNumberLiteral(const Expr *expr) {
+bool CallInference::isNumberLiteral(const Expr *expr) {
   if (expr->kind != ExprKind::Constant)
     return false;
   Constant::Kind kind = expr->constant.kind;
@@ -435,7 +445,7 @@ bool InferencePass::isNumberLiteral(const Expr *expr) {
          kind == Constant::Kind::Complex || kind == Constant::Kind::Bool;
 }
 
-const Type *InferencePass::typeExternalCall(Expr *expr, const Type *callee,
+const Type *CallInference::typeExternalCall(Expr *expr, const Type *callee,
                                             const std::vector<const Type *> &arguments) {
   const std::vector<const Type *> &parameters = callee->parameterTypes();
   const std::string &name = callee->text();
@@ -460,13 +470,13 @@ const Type *InferencePass::typeExternalCall(Expr *expr, const Type *callee,
                  (parameter->isComplex() || !argument->isComplex());
     if (!accepted)
       throwTypingError("argument " + std::to_string(i + 1) + " of " + name + "() must be " +
-                           parameter->name() + ", not " + describe(argument),
+                           parameter->name() + ", not " + InferencePass::describe(argument),
                        expr->operands[1 + i]->location);
   }
   return callee->resultType();
 }
 
-const Type *InferencePass::typeJitCall(Expr *expr, FunctionSource *callee, Expr *self) {
+const Type *CallInference::typeJitCall(Expr *expr, FunctionSource *callee, Expr *self) {
   const std::vector<Parameter> &parameters = callee->parameters;
   std::vector<Expr *> positional;
   if (self)
@@ -483,16 +493,16 @@ const Type *InferencePass::typeJitCall(Expr *expr, FunctionSource *callee, Expr 
   binding.arguments = bindJitArguments(source, *callee, expr, positional);
   for (size_t i = 0; i < parameters.size(); ++i)
     if (parameters[i].isStar)
-      typeExpr(binding.arguments[i]); // the tuple the call packs
+      pass.typeExpr(binding.arguments[i]); // the tuple the call packs
   std::vector<bool> bound(parameters.size());
   for (size_t i = 0; i < parameters.size(); ++i)
     bound[i] = binding.arguments[i] != nullptr;
   std::vector<const Type *> parameterTypes;
   for (size_t i = 0; i < parameters.size(); ++i) {
     if (bound[i]) {
-      parameterTypes.push_back(typeOf(binding.arguments[i]));
+      parameterTypes.push_back(pass.typeOf(binding.arguments[i]));
     } else if (parameters[i].hasDefault) {
-      parameterTypes.push_back(constantType(parameters[i].defaultValue));
+      parameterTypes.push_back(InferencePass::constantType(parameters[i].defaultValue));
     } else {
       throwTypingError(callee->name + "() missing required argument '" + parameters[i].name + "'",
                        expr->location);
@@ -500,7 +510,7 @@ const Type *InferencePass::typeJitCall(Expr *expr, FunctionSource *callee, Expr 
   }
   binding.callee = callees.typeCallee(callee, parameterTypes, expr->location);
   function.calls[expr->id] = binding;
-  refineSharedContainers(binding.arguments, *callee, *binding.callee);
+  pass.refineSharedContainers(binding.arguments, *callee, *binding.callee);
   return binding.callee->returnType;
 }
 
