@@ -17,7 +17,7 @@ import threading
 import numpy as np
 
 from taipan import _core
-from taipan.cuda import devicearray, driver, kernelgen
+from taipan.cuda import api, devicearray, driver, kernelgen
 from taipan.cuda.devicearray import DeviceNDArray
 from taipan.cuda.streams import stream_handle
 
@@ -70,23 +70,18 @@ def passes(size, blocks_cap):
     return max(1, min(-(-size // (THREADS * _ITEMS_PER_THREAD)), blocks_cap))
 
 
-class Reduce:
+class Reduce(api.ReduceFront):
     """A reduction with a binary function, compiled as a device function (``@cuda.reduce``).
     Calling it reduces a host or device array: ``r(arr, size=None, res=None, init=0,
     stream=0)``."""
 
     def __init__(self, functor):
-        from taipan.dispatcher import wrap_python_function
-
-        self._functor = functor
-        self._op = kernelgen.device_function(functor, {})
-        wrap_python_function(self, getattr(functor, "py_func", functor))
-        self._kernels = {}
+        super().__init__(functor)
         self._lock = threading.Lock()
         self._scratch = threading.local()
 
-    def __repr__(self):
-        return f"<CUDA reduction '{self.__name__}'>"
+    def _scalar_function(self, functor):
+        return kernelgen.device_function(functor, {})
 
     def _kernel(self, dtype, layout, out_dtype):
         key = (dtype, layout, out_dtype)
@@ -127,28 +122,12 @@ class Reduce:
         dtype = np.dtype(dtype)
         return self._kernel(dtype, layout, dtype).ptx
 
-    def __call__(self, arr, size=None, res=None, init=0, stream=0):
-        """Reduces ``arr`` (its first ``size`` elements) to one value: returned as a NumPy
-        scalar, or, with ``res`` (a device array), written to ``res[0]`` on the device and
-        None returned. ``init`` enters the reduction once; an empty array gives ``init``."""
-        return self._reduce(arr, size, res, init, stream)
+    def _operand(self, arr, stream):
+        return arr if type(arr) is DeviceNDArray else _operand(arr, stream)
 
-    def _reduce(self, arr, size, res, init, stream):
-        """The reduction; ``init`` None reduces without an initial value (ufunc.reduce)."""
-        if type(arr) is not DeviceNDArray:
-            arr = _operand(arr, stream)
-        if arr.ndim != 1:
-            raise TypeError("only support 1D array")
-        if size is not None:
-            arr = arr[: int(size)]
+    def _reduce_values(self, arr, res, init, stream):
         dtype = arr.dtype
-        if init is not None:
-            init = dtype.type(init)
         count = arr.shape[0]
-        if count == 0:
-            if init is None:
-                raise TypeError("Reduction on an empty array.")
-            return init
         if isinstance(arr, np.ndarray):
             driver.ready()
             arr = devicearray.to_device(arr, stream)

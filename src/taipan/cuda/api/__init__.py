@@ -10,9 +10,18 @@ import from here and supply their execution backend; this package imports neithe
 - devicearray: the device-array front (shapes, strides, views, reshapes).
 - ufuncs: CUDA ufuncs' and gufuncs' front (signatures, layouts, operand checks, broadcasting).
 - reduction: ``cuda.reduce``'s front.
+- signatures are split by decorators.split_signature.
 """
 
-from taipan.cuda.api import decorators, devicearray, errors, exports, launching, ufuncs
+from taipan.cuda.api import (
+    decorators,
+    devicearray,
+    errors,
+    exports,
+    launching,
+    reduction,
+    ufuncs,
+)
 from taipan.cuda.api.decorators import KNOWN_OPTIONS, jit_front, split_signature
 from taipan.cuda.api.devicearray import DeviceArrayFront
 from taipan.cuda.api.errors import (
@@ -31,6 +40,7 @@ from taipan.cuda.api.launching import (
     launch_configuration,
     launch_dimensions,
 )
+from taipan.cuda.api.reduction import ReduceFront
 from taipan.cuda.api.ufuncs import GUFuncFront, UFuncFront
 
 __all__ = [
@@ -46,6 +56,7 @@ __all__ = [
     "LinkerError",
     "NvrtcCompilationError",
     "NvrtcError",
+    "ReduceFront",
     "UFuncFront",
     "called_from_python",
     "decorators",
@@ -56,6 +67,7 @@ __all__ = [
     "launch_configuration",
     "launch_dimensions",
     "launching",
+    "reduction",
     "resolve",
     "split_signature",
     "ufuncs",

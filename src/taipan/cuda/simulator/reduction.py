@@ -4,14 +4,14 @@ them elementwise, else one pair of elements at a time."""
 
 import numpy as np
 
+from taipan.cuda import api
 from taipan.cuda.simulator.devicearray import DeviceNDArray, foreign_array
+from taipan.cuda.simulator.launch import Kernel
 
 
 def scalar_function(functor, what):
     """The Python callable behind a reduction's or CUDA ufunc's function: a device function or
     Python function as it is, a CPU ``@jit`` function as it is; a kernel is refused."""
-    from taipan.cuda.simulator.launch import Kernel
-
     if isinstance(functor, Kernel):
         raise TypeError(
             f"{functor.__name__} is a CUDA kernel: give a scalar Python function or a device "
@@ -22,44 +22,25 @@ def scalar_function(functor, what):
     return functor
 
 
-class Reduce:
-    """A reduction with a binary function (``@cuda.reduce``). Calling it reduces a host or
-    device array: ``r(arr, size=None, res=None, init=0, stream=0)``."""
+class Reduce(api.ReduceFront):
+    """A reduction with a binary function (``@cuda.reduce``), folding on the host. Calling it
+    reduces a host or device array: ``r(arr, size=None, res=None, init=0, stream=0)``. How
+    each dtype folds is kept in ``_kernels``: "arrays" (the function took whole arrays) or
+    "pairs"."""
 
-    def __init__(self, functor):
-        from taipan.dispatcher import wrap_python_function
+    _REPR_SUFFIX = " (CUDA simulator)"
 
-        self._functor = functor
-        self._op = scalar_function(functor, "cuda.reduce")
-        wrap_python_function(self, getattr(functor, "py_func", functor))
-        # How each dtype folds: "arrays" (the function took whole arrays) or "pairs".
-        self._kernels = {}
+    def _scalar_function(self, functor):
+        return scalar_function(functor, "cuda.reduce")
 
-    def __repr__(self):
-        return f"<CUDA reduction '{self.__name__}' (CUDA simulator)>"
+    def _operand(self, arr, stream):
+        return _operand(arr)
 
     def inspect_asm(self, dtype, layout="C"):
         raise NotImplementedError("the CUDA simulator compiles no PTX")
 
-    def __call__(self, arr, size=None, res=None, init=0, stream=0):
-        """Reduces ``arr`` (its first ``size`` elements) to one value: returned as a NumPy
-        scalar, or, with ``res`` (a device array), written to ``res[0]`` and None returned.
-        ``init`` enters the reduction once; an empty array gives ``init``."""
-        return self._reduce(arr, size, res, init, stream)
-
-    def _reduce(self, arr, size, res, init, stream):
-        values = _operand(arr)
-        if values.ndim != 1:
-            raise TypeError("only support 1D array")
-        if size is not None:
-            values = values[: int(size)]
+    def _reduce_values(self, values, res, init, stream):
         dtype = values.dtype
-        if init is not None:
-            init = dtype.type(init)
-        if values.shape[0] == 0:
-            if init is None:
-                raise TypeError("Reduction on an empty array.")
-            return init
         result = self._fold(values)
         if init is not None:
             result = dtype.type(self._op(result, init))
