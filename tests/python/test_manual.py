@@ -6,7 +6,8 @@ Conventions of the manual's Markdown sources, which this file reads:
   guide's under the CUDA simulator, TAIPAN_ENABLE_CUDASIM=1, except those that call
   ``cuda.compile_ptx``, which needs no GPU and is refused by the simulator), from a temporary
   directory; where a GPU is present, the CUDA guide's examples run on it too;
-- a ```` ```text ```` block right after it is that program's exact standard output;
+- a ```` ```text ```` block right after it is that program's exact standard output; once the
+  program's names are dropped, no memory block of compiled code may stay alive;
 - a ```` ```{code-block} python ```` block is shown but not run (it needs a GPU, a cluster or a
   file the reader has); the text around it says why.
 
@@ -73,9 +74,25 @@ def test_the_manual_has_examples_on_every_guide_page():
     )
 
 
+# Appended to each example: drop every name the program made, collect, and report the blocks of
+# compiled code still alive (a fresh process starts with none), as every test that allocates
+# checks the runtime's counters. The program stays __main__, so process pools still import it.
+LIVE_BLOCKS_CHECK = """
+import gc as _gc
+import sys as _sys
+
+from taipan.runtime import live_blocks as _live_blocks
+
+for _name in [name for name in globals() if not name.startswith("_")]:
+    del globals()[_name]
+_gc.collect()
+print("live blocks:", _live_blocks(), file=_sys.stderr)
+"""
+
+
 def run_example(tmp_path, page, number, source, expected, simulate):
     script = tmp_path / f"{page[:-3]}_example_{number}.py"
-    script.write_text(source)
+    script.write_text(source + LIVE_BLOCKS_CHECK)
     environment = {
         key: value for key, value in os.environ.items() if not key.startswith(("TAIPAN_", "NUMBA_"))
     }
@@ -96,6 +113,9 @@ def run_example(tmp_path, page, number, source, expected, simulate):
     )
     if expected is not None:
         assert completed.stdout == expected, f"{page} example {number} printed something else"
+    assert completed.stderr.splitlines()[-1] == "live blocks: 0", (
+        f"{page} example {number} left memory of compiled code alive:\n{completed.stderr}"
+    )
 
 
 @pytest.mark.parametrize(
