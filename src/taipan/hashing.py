@@ -9,6 +9,7 @@ import math
 from taipan import types
 from taipan.extending import overload
 from taipan.types import int64, uint64
+from taipan.unrolling import literal_unroll
 
 # CPython's modulus for numeric hashes: the Mersenne prime 2**61 - 1 (sys.hash_info.modulus).
 _MODULUS = (1 << 61) - 1
@@ -105,24 +106,18 @@ def _hash_frozenset(s):
     return int64(h)
 
 
-def _tuple_hasher(count):
-    """CPython's tuplehash (xxHash's round) for a tuple of ``count`` elements, unrolled."""
-    lines = ["def hash_tuple(t):", f"    acc = {_PRIME_5}"]
-    for i in range(count):
-        lines += [
-            f"    acc += hash(t[{i}]) * {_PRIME_2}",
-            f"    acc = (acc << 31) | ((acc >> 33) & {_LOW_31})",
-            f"    acc *= {_PRIME_1}",
-        ]
-    lines += [
-        f"    acc += {count ^ (_PRIME_5 ^ 3527539)}",
-        "    if acc == -1:",
-        "        return 1546275796",
-        "    return acc",
-    ]
-    namespace = {}
-    exec("\n".join(lines), namespace)  # noqa: S102 - code built from integers above
-    return namespace["hash_tuple"]
+def _hash_tuple(t):
+    """CPython's tuplehash (xxHash's round) over the items' hashes, the loop unrolled over a
+    tuple whose items differ in type."""
+    acc = _PRIME_5
+    for item in literal_unroll(t):
+        acc += hash(item) * _PRIME_2
+        acc = (acc << 31) | ((acc >> 33) & _LOW_31)
+        acc *= _PRIME_1
+    acc += len(t) ^ (_PRIME_5 ^ 3527539)
+    if acc == -1:
+        return 1546275796
+    return acc
 
 
 @overload(hash)
@@ -139,7 +134,7 @@ def _hash(value):
     if isinstance(value, types.Complex):
         return _hash_complex
     if isinstance(value, types.BaseTuple) and _hashable(value):
-        return _tuple_hasher(value.count)
+        return _hash_tuple
     if str(value).startswith("frozenset("):
         return _hash_frozenset
     return None  # strings and the rest: the C++ library's hash, or its error
