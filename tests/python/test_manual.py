@@ -17,6 +17,7 @@ warnings as errors as in CI.
 """
 
 import importlib
+import importlib.util
 import inspect
 import os
 import pathlib
@@ -154,14 +155,22 @@ def newest_source_time():
     return max(path.stat().st_mtime for path in sources)
 
 
+def missing(what):
+    """Skips where a tool is absent locally; fails in CI (CI=true), whose set-up installs it."""
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(what)
+    pytest.skip(what)
+
+
 @pytest.fixture(scope="module")
 def built_manual(tmp_path_factory):
     """The manual's HTML folder: build/manual/html when it is current, else a fresh build."""
     stamp = BUILT_HTML / "index.html"
     if stamp.exists() and stamp.stat().st_mtime >= newest_source_time():
         return BUILT_HTML
-    pytest.importorskip("sphinx", reason="Sphinx is not installed (scripts/setup.sh installs it)")
-    pytest.importorskip("myst_parser", reason="myst-parser is not installed (scripts/setup.sh)")
+    for module in ("sphinx", "myst_parser"):
+        if importlib.util.find_spec(module) is None:
+            missing(f"{module} is not installed (scripts/setup.sh pip-installs it)")
     output = tmp_path_factory.mktemp("manual") / "html"
     environment = dict(os.environ, PYTHONPATH=child_python_path())
     completed = subprocess.run(
@@ -182,7 +191,7 @@ def browser():
         path = shutil.which(name)
         if path:
             return path
-    pytest.skip("no headless Chromium here (scripts/setup.sh apt-installs chromium-headless-shell)")
+    missing("no headless Chromium here (scripts/setup.sh apt-installs chromium-headless-shell)")
 
 
 def rendered_dom(page: pathlib.Path) -> str:
