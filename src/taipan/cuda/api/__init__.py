@@ -9,6 +9,7 @@ import from here and supply their execution backend; this package imports neithe
   launcher cache and ``forall``, and the device limits a launch is checked against.
 - devicearray: the device-array front (shapes, strides, views, reshapes).
 - ufuncs: CUDA ufuncs' and gufuncs' front (signatures, layouts, operand checks, broadcasting).
+- random: the xoroshiro128+ generator of ``cuda.random``, made each backend's.
 - reduction: ``cuda.reduce``'s front.
 - signatures are split by decorators.split_signature.
 """
@@ -19,6 +20,7 @@ from taipan.cuda.api import (
     errors,
     exports,
     launching,
+    random,
     reduction,
     ufuncs,
 )
@@ -67,6 +69,7 @@ __all__ = [
     "launch_configuration",
     "launch_dimensions",
     "launching",
+    "random",
     "reduction",
     "resolve",
     "split_signature",
