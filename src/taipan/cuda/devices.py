@@ -1,9 +1,7 @@
 """The GPUs of this process (``cuda.gpus``, ``get_current_device``, ``select_device``) and the
 current context's queries (``cuda.current_context().get_memory_info()``)."""
 
-import collections
-
-from taipan.cuda import driver
+from taipan.cuda import api, driver
 
 # CUdevice_attribute numbers of the attributes Numba's Device exposes by name.
 _ATTRIBUTES = {
@@ -89,7 +87,7 @@ def select_device(device_id):
     return get_current_device()
 
 
-class _DeviceList:
+class _DeviceList(api.devices.DeviceListFront):
     """``cuda.gpus``: every GPU of the process, indexable, with ``.current``."""
 
     def __len__(self):
@@ -103,37 +101,26 @@ class _DeviceList:
             raise IndexError(f"GPU {index} does not exist; this process has {count}")
         return Device(index % count)
 
-    def __iter__(self):
-        return (self[i] for i in range(len(self)))
-
-    @property
-    def current(self):
+    def _current_device(self):
         return get_current_device()
-
-    def __repr__(self):
-        return f"<GPUs {list(self)}>"
 
 
 gpus = _DeviceList()
 
-MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
+MemoryInfo = api.devices.MemoryInfo
 
 
-class Context:
+class Context(api.devices.ContextFront):
     """The current device's primary context, for the queries Numba puts there."""
 
-    def __init__(self):
-        self.device = get_current_device()
+    def _current_device(self):
+        return get_current_device()
 
-    def get_memory_info(self):
-        """(free, total) bytes of the device's memory."""
-        return MemoryInfo(*driver._driver().cuda_memory_info())
+    def _memory_info(self):
+        return driver._driver().cuda_memory_info()
 
     def synchronize(self):
         driver.synchronize()
-
-    def __repr__(self):
-        return f"<CUDA context on {self.device}>"
 
 
 def current_context():

@@ -7,6 +7,7 @@ import from here and supply their execution backend; this package imports neithe
 - decorators: ``cuda.jit``'s front (option checks, signatures), given a backend's factory.
 - launching: launch configurations (``kernel[griddim, blockdim, stream, sharedmem]``), the
   launcher cache and ``forall``, and the device limits a launch is checked against.
+- devices: the front of ``cuda.gpus`` and ``cuda.current_context()``.
 - devicearray: the device-array front (shapes, strides, views, reshapes).
 - ufuncs: CUDA ufuncs' and gufuncs' front (signatures, layouts, operand checks, broadcasting).
 - random: the xoroshiro128+ generator of ``cuda.random``, made each backend's.
@@ -17,6 +18,7 @@ import from here and supply their execution backend; this package imports neithe
 from taipan.cuda.api import (
     decorators,
     devicearray,
+    devices,
     errors,
     exports,
     launching,
@@ -63,6 +65,7 @@ __all__ = [
     "called_from_python",
     "decorators",
     "devicearray",
+    "devices",
     "errors",
     "exports",
     "jit_front",

@@ -1,12 +1,13 @@
 """The host API of the simulator: one simulated device, streams and events (work runs at once,
 so they order nothing), and what needs a real GPU or toolkit, which says so."""
 
-import collections
 import contextlib
 import itertools
 import time
 
+from taipan.cuda import api
 from taipan.cuda.api import CudaDriverError, CudaSupportError
+from taipan.cuda.simulator.devicearray import free_memory, total_memory
 
 NAME = "taipan CUDA simulator"
 COMPUTE_CAPABILITY = (9, 0)
@@ -96,7 +97,7 @@ def select_device(device_id):
     return Device(int(device_id))
 
 
-class _DeviceList:
+class _DeviceList(api.devices.DeviceListFront):
     """``cuda.gpus``: the simulated device."""
 
     def __len__(self):
@@ -109,40 +110,28 @@ class _DeviceList:
             raise IndexError(f"GPU {index} does not exist; this process has 1")
         return Device(0)
 
-    def __iter__(self):
-        return iter([Device(0)])
-
-    @property
-    def current(self):
+    def _current_device(self):
         return Device(0)
-
-    def __repr__(self):
-        return f"<GPUs {list(self)}>"
 
 
 gpus = _DeviceList()
 
-MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
+MemoryInfo = api.devices.MemoryInfo
 
 
-class Context:
+class Context(api.devices.ContextFront):
     """The simulated device's context."""
 
-    def __init__(self):
-        self.device = Device(0)
+    def _current_device(self):
+        return Device(0)
 
-    def get_memory_info(self):
+    def _memory_info(self):
         """(free, total) bytes of the simulated device: the host's physical memory, less what
         simulated arrays hold."""
-        from taipan.cuda.simulator.devicearray import free_memory, total_memory
-
-        return MemoryInfo(free_memory(), total_memory())
+        return free_memory(), total_memory()
 
     def synchronize(self):
         pass
-
-    def __repr__(self):
-        return f"<CUDA context on {self.device}>"
 
 
 def current_context():
