@@ -120,23 +120,15 @@ class CUDAGUFunc(api.GUFuncFront):
             index = self._signature_index(inputs, kinds)
             dtypes, modes = self._signatures[index]
             modes = list(modes)
-            for position, (value, kind) in enumerate(zip(inputs, kinds)):
-                formal = dtypes[position]
-                if kind == "scalar":
-                    if modes[position] == "value":
-                        continue
-                    value, kind = np.asarray(value, formal), "host"
-                if kind == "host":
-                    value = devicearray.to_device(value.astype(formal, copy=False), stream)
-                elif value.dtype != formal:
-                    raise TypeError(
-                        f"{self.__name__}: input {position} is a device array of {value.dtype}; "
-                        f"the signature needs {formal} (device arrays are not cast)"
-                    )
-                if modes[position] == "value":
-                    modes[position] = "element"  # an array where the signature has a scalar
-                inputs[position] = value
-                kinds[position] = "device"
+            self._cast_inputs(
+                inputs,
+                kinds,
+                dtypes,
+                modes,
+                lambda value, formal: value,
+                lambda host: devicearray.to_device(host, stream),
+                "device",
+            )
             shapes = [v.shape if k == "device" else None for v, k in zip(inputs, kinds)]
             shapes = [s if s is not None else () for s in shapes]
             loop, full = api.ufuncs.gufunc_schedule(

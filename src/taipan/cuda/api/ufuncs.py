@@ -498,6 +498,31 @@ class GUFuncFront:
     def __repr__(self):
         return f"<CUDA gufunc '{self.__name__}' {self.layout}{self._REPR_SUFFIX}>"
 
+    def _cast_inputs(self, inputs, kinds, dtypes, modes, scalar, host, kind):
+        """Makes a call's inputs (lists, changed in place) what the loop passes the core
+        function, for a signature's operand `dtypes` and `modes`: a scalar where the signature
+        has a value as ``scalar(value, formal dtype)``; elsewhere an array of the formal dtype
+        of kind `kind` (host arrays, and scalars where the signature has an array, through
+        ``host(array)``; device arrays must have that dtype), a value mode becoming 'element'."""
+        for position, (value, where) in enumerate(zip(inputs, kinds)):
+            formal = dtypes[position]
+            if where == "scalar":
+                if modes[position] == "value":
+                    inputs[position] = scalar(value, formal)
+                    continue
+                value, where = np.asarray(value, formal), "host"
+            if where == "host":
+                value = host(value.astype(formal, copy=False))
+            elif value.dtype != formal:
+                raise TypeError(
+                    f"{self.__name__}: input {position} is a device array of {value.dtype}; "
+                    f"the signature needs {formal} (device arrays are not cast)"
+                )
+            if modes[position] == "value":
+                modes[position] = "element"  # an array where the signature has a scalar
+            inputs[position] = value
+            kinds[position] = kind
+
     def _operand_modes(self, signature, arguments):
         if len(arguments) != len(self._core_names):
             raise TypeError(

@@ -210,24 +210,15 @@ class CUDAGUFunc(api.GUFuncFront):
         with self._lock:
             dtypes, modes = self._signatures[self._signature_index(inputs, kinds)]
         modes = list(modes)
-        for position, (value, kind) in enumerate(zip(inputs, kinds)):
-            formal = dtypes[position]
-            if kind == "scalar":
-                if modes[position] == "value":
-                    inputs[position] = formal.type(value)
-                    continue
-                value, kind = np.asarray(value, formal), "host"
-            if kind == "host":
-                value = value.astype(formal, copy=False)
-            elif value.dtype != formal:
-                raise TypeError(
-                    f"{self.__name__}: input {position} is a device array of {value.dtype}; "
-                    f"the signature needs {formal} (device arrays are not cast)"
-                )
-            if modes[position] == "value":
-                modes[position] = "element"  # an array where the signature has a scalar
-            inputs[position] = value
-            kinds[position] = "array"
+        self._cast_inputs(
+            inputs,
+            kinds,
+            dtypes,
+            modes,
+            lambda value, formal: formal.type(value),
+            lambda host: host,
+            "array",
+        )
         shapes = [v.shape if k == "array" else () for v, k in zip(inputs, kinds)]
         loop, full = api.ufuncs.gufunc_schedule(
             self.layout,
