@@ -34,55 +34,68 @@ def _is_uniform(tup):
 
 # Short tuples (shapes of up to 4 dimensions, nearly all of them) in one function each: every
 # compiled function costs about half a millisecond of compile time, recursion one per item.
-_SHORT_SETITEMS = {
-    1: lambda tup, index, value: (value if index == 0 else tup[0],),
-    2: lambda tup, index, value: (
-        value if index == 0 else tup[0],
-        value if index == 1 else tup[1],
-    ),
-    3: lambda tup, index, value: (
+# (Functions are defs, not lambdas: the front end finds a lambda's text by parsing its file.)
+
+
+def _set_in_empty(tup, index, value):
+    return ()
+
+
+def _set_in_1(tup, index, value):
+    return (value if index == 0 else tup[0],)
+
+
+def _set_in_2(tup, index, value):
+    return (value if index == 0 else tup[0], value if index == 1 else tup[1])
+
+
+def _set_in_3(tup, index, value):
+    return (
         value if index == 0 else tup[0],
         value if index == 1 else tup[1],
         value if index == 2 else tup[2],
-    ),
-    4: lambda tup, index, value: (
+    )
+
+
+def _set_in_4(tup, index, value):
+    return (
         value if index == 0 else tup[0],
         value if index == 1 else tup[1],
         value if index == 2 else tup[2],
         value if index == 3 else tup[3],
-    ),
-}
+    )
+
+
+def _set_in_longer(tup, index, value):
+    return tuple_setitem(tup[:4], index, value) + tuple_setitem(tup[4:], index - 4, value)
+
+
+_SETITEM_BY_LENGTH = (_set_in_empty, _set_in_1, _set_in_2, _set_in_3, _set_in_4)
 
 
 @overload(tuple_setitem)
 def _tuple_setitem(tup, index, value):
     if not _is_uniform(tup):
         return None
-    if not tup.types:
-        return lambda tup, index, value: ()
-    short = _SHORT_SETITEMS.get(len(tup.types))
-    if short is not None:
-        return short
+    count = len(tup.types)
+    return _SETITEM_BY_LENGTH[count] if count < len(_SETITEM_BY_LENGTH) else _set_in_longer
 
-    def tuple_setitem_impl(tup, index, value):
-        return tuple_setitem(tup[:4], index, value) + tuple_setitem(tup[4:], index - 4, value)
 
-    return tuple_setitem_impl
+def _insert_in_empty(tup, index, value):
+    return (value,)
+
+
+def _insert_in_tuple(tup, index, value):
+    if index <= 0:
+        return (value,) + tup
+    return (tup[0],) + tuple_insert(tup[1:], index - 1, value)
 
 
 @overload(tuple_insert)
 def _tuple_insert(tup, index, value):
     if not _is_uniform(tup):
         return None
-    if not tup.types:
-        return lambda tup, index, value: (value,)
-
-    def tuple_insert_impl(tup, index, value):
-        if index <= 0:
-            return (value,) + tup
-        return (tup[0],) + tuple_insert(tup[1:], index - 1, value)
-
-    return tuple_insert_impl
+    return _insert_in_tuple if tup.types else _insert_in_empty
 
 
 def interleave(x, y):
@@ -96,19 +109,31 @@ def multiply_items(x, y):
     return tuple(p * q for p, q in zip(x, y))
 
 
+def _no_items(x, y):
+    return ()
+
+
+def _interleave_items(x, y):
+    return (x[0], y[0]) + interleave(x[1:], y[1:])
+
+
+def _multiply_first_items(x, y):
+    return (x[0] * y[0],) + multiply_items(x[1:], y[1:])
+
+
+def _pairs(x, y):
+    return isinstance(x, types.BaseTuple) and isinstance(y, types.BaseTuple)
+
+
 @overload(interleave)
 def _interleave(x, y):
-    if not (isinstance(x, types.BaseTuple) and isinstance(y, types.BaseTuple)):
+    if not _pairs(x, y):
         return None
-    if not x.types:
-        return lambda x, y: ()
-    return lambda x, y: (x[0], y[0]) + interleave(x[1:], y[1:])
+    return _interleave_items if x.types else _no_items
 
 
 @overload(multiply_items)
 def _multiply_items(x, y):
-    if not (isinstance(x, types.BaseTuple) and isinstance(y, types.BaseTuple)):
+    if not _pairs(x, y):
         return None
-    if not x.types:
-        return lambda x, y: ()
-    return lambda x, y: (x[0] * y[0],) + multiply_items(x[1:], y[1:])
+    return _multiply_first_items if x.types else _no_items

@@ -182,11 +182,15 @@ def views_mapped(view):
     def map_views(tup):
         return tuple(view(a) for a in tup)
 
+    def no_views(tup):
+        return ()
+
+    def views(tup):
+        return (view(tup[0]),) + map_views(tup[1:])
+
     @overload(map_views)
     def _map_views(tup):
-        if not tup.types:
-            return lambda tup: ()
-        return lambda tup: (view(tup[0]),) + map_views(tup[1:])
+        return views if tup.types else no_views
 
     return map_views
 
@@ -206,29 +210,39 @@ def as_column(a):
     return a[None, None] if a.ndim == 0 else a[:, None] if a.ndim == 1 else a
 
 
+def _itself(a):
+    return a
+
+
+def _vector_of_0d(a):
+    return a[None]
+
+
+def _matrix_of_0d(a):
+    return a[None, None]
+
+
+def _row_of_vector(a):
+    return a[None, :]
+
+
+def _column_of_vector(a):
+    return a[:, None]
+
+
 @overload(at_least_1d)
 def _at_least_1d(a):
-    if a.ndim == 0:
-        return lambda a: a[None]
-    return lambda a: a
+    return _vector_of_0d if a.ndim == 0 else _itself
 
 
 @overload(at_least_2d)
 def _at_least_2d(a):
-    if a.ndim == 0:
-        return lambda a: a[None, None]
-    if a.ndim == 1:
-        return lambda a: a[None, :]
-    return lambda a: a
+    return (_matrix_of_0d, _row_of_vector)[a.ndim] if a.ndim < 2 else _itself
 
 
 @overload(as_column)
 def _as_column(a):
-    if a.ndim == 0:
-        return lambda a: a[None, None]
-    if a.ndim == 1:
-        return lambda a: a[:, None]
-    return lambda a: a
+    return (_matrix_of_0d, _column_of_vector)[a.ndim] if a.ndim < 2 else _itself
 
 
 _rows_of = views_mapped(at_least_2d)
@@ -236,12 +250,28 @@ _pieces_of = views_mapped(at_least_1d)
 _columns_of = views_mapped(as_column)
 
 
+def _stacked_rows(tup):
+    return np.concatenate(_rows_of(tup), 0)
+
+
+def _joined_pieces(tup):
+    return np.concatenate(_pieces_of(tup), 0)
+
+
+def _joined_pieces_along_1(tup):
+    return np.concatenate(_pieces_of(tup), 1)
+
+
+def _stacked_columns(tup):
+    return np.concatenate(_columns_of(tup), 1)
+
+
 @overload(np.vstack)
 def _vstack(tup, dtype=None, casting="same_kind"):
     elements = array_tuple(tup)
     if elements is None or not _plain_join(None, dtype, casting):
         return None
-    return lambda tup: np.concatenate(_rows_of(tup), 0)
+    return _stacked_rows
 
 
 @overload(np.hstack)
@@ -250,8 +280,8 @@ def _hstack(tup, dtype=None, casting="same_kind"):
     if elements is None or not _plain_join(None, dtype, casting):
         return None
     if elements and elements[0].ndim > 1:
-        return lambda tup: np.concatenate(_pieces_of(tup), 1)
-    return lambda tup: np.concatenate(_pieces_of(tup), 0)
+        return _joined_pieces_along_1
+    return _joined_pieces
 
 
 @overload(np.column_stack)
@@ -259,7 +289,7 @@ def _column_stack(tup):
     elements = array_tuple(tup)
     if elements is None:
         return None
-    return lambda tup: np.concatenate(_columns_of(tup), 1)
+    return _stacked_columns
 
 
 # ---------------------------------------------------------------------------------------------
@@ -288,7 +318,7 @@ def _tile(A, reps):
         return None
     total = max(A.ndim, count)
     if total == 0:
-        return lambda A, reps: A.copy()
+        return _copy_of_array
     reps_padding = (1,) * (total - count)
     sizes_padding = (1,) * (total - A.ndim)
     ones = (1,) * total
@@ -304,6 +334,10 @@ def _tile(A, reps):
         return out
 
     return tile
+
+
+def _copy_of_array(A, reps):
+    return A.copy()
 
 
 @register_jitable
@@ -439,6 +473,10 @@ def _flip(m, axis=None):
     return python_function("flip", "\n".join(lines) + "\n", namespace)
 
 
+def _copy_rolled_by_nothing(a, shift, axis=None):
+    return a.copy()
+
+
 @register_jitable
 def _rolled(a, shift, axis):
     """A copy of ``a`` (1+ dimensions) rolled by ``shift`` along the normalised ``axis``."""
@@ -522,11 +560,11 @@ def _roll(a, shift, axis=None):
         if not is_integer(shift):
             return None
         if ndim == 0:
-            return lambda a, shift, axis=None: a.copy()
+            return _copy_rolled_by_nothing
         return _roll_flat
     roll_axis = _roll_axis(ndim)
     if is_integer(axis) and is_integer(shift):
-        return lambda a, shift, axis=None: roll_axis(a, shift, axis)
+        return roll_axis
     # Tuples: shift and axis broadcast against each other; each pair rolls once.
     if not (integer_tuple(axis) or is_integer(axis)) or not (
         integer_tuple(shift) or is_integer(shift)
@@ -546,7 +584,7 @@ def _roll(a, shift, axis=None):
         return roll_of_mismatched
     count = max(axes, shifts)
     if count == 0:
-        return lambda a, shift, axis=None: a.copy()
+        return _copy_rolled_by_nothing
     if ndim == 0:
 
         def roll_copy(a, shift, axis=None):
@@ -577,9 +615,15 @@ def sizes_of(arrays):
 
 @overload(sizes_of)
 def _sizes_of(arrays):
-    if not arrays.types:
-        return lambda arrays: ()
-    return lambda arrays: (arrays[0].size,) + sizes_of(arrays[1:])
+    return _sizes if arrays.types else _no_sizes
+
+
+def _no_sizes(arrays):
+    return ()
+
+
+def _sizes(arrays):
+    return (arrays[0].size,) + sizes_of(arrays[1:])
 
 
 def grids_of(vectors, shape, index, sparse, swapped):
@@ -590,13 +634,17 @@ def grids_of(vectors, shape, index, sparse, swapped):
 @overload(grids_of)
 def _grids_of(vectors, shape, index, sparse, swapped):
     if not vectors.types:
-        return lambda vectors, shape, index, sparse, swapped: ()
+        return _no_grids
 
     def grids(vectors, shape, index, sparse, swapped):
         first = _grid(vectors[0], shape, index, sparse, swapped)
         return (first,) + grids_of(vectors[1:], shape, index + 1, sparse, swapped)
 
     return grids
+
+
+def _no_grids(vectors, shape, index, sparse, swapped):
+    return ()
 
 
 @register_jitable
@@ -622,6 +670,10 @@ def _grid(x, shape, index, sparse, swapped):
     return out
 
 
+def _no_meshgrid(copy=True, sparse=False, indexing=None):
+    return ()
+
+
 @overload(np.meshgrid)
 def _meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     if not all(isinstance(x, types.Array) for x in xi):
@@ -639,7 +691,7 @@ def _meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
 
         return meshgrid_of_bad_indexing
     if not xi:
-        return lambda copy=True, sparse=False, indexing=None: ()
+        return _no_meshgrid
     # Output axis of each input: with 'xy' the first two are swapped.
     swapped = value == "xy" and len(xi) >= 2
 
@@ -672,12 +724,28 @@ def _shape_or_size_operand(name, a):
 @overload(np.shape)
 def _shape(a):
     if _shape_or_size_operand("shape", a):
-        return lambda a: a.shape
-    return lambda a: ()
+        return _shape_of_array
+    return _shape_of_number
 
 
 @overload(np.size)
 def _size(a):
     if _shape_or_size_operand("size", a):
-        return lambda a: a.size
-    return lambda a: 1
+        return _size_of_array
+    return _size_of_number
+
+
+def _shape_of_array(a):
+    return a.shape
+
+
+def _shape_of_number(a):
+    return ()
+
+
+def _size_of_array(a):
+    return a.size
+
+
+def _size_of_number(a):
+    return 1

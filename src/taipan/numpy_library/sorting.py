@@ -225,15 +225,42 @@ def _unique_outputs(want_index, want_inverse, want_counts):
     return _UNIQUE_OUTPUTS[(want_index, want_inverse, want_counts)]
 
 
+def _values_index(values, index, inverse, counts):
+    return values, index
+
+
+def _values_inverse(values, index, inverse, counts):
+    return values, inverse
+
+
+def _values_counts(values, index, inverse, counts):
+    return values, counts
+
+
+def _values_index_inverse(values, index, inverse, counts):
+    return values, index, inverse
+
+
+def _values_index_counts(values, index, inverse, counts):
+    return values, index, counts
+
+
+def _values_inverse_counts(values, index, inverse, counts):
+    return values, inverse, counts
+
+
+def _all_outputs(values, index, inverse, counts):
+    return values, index, inverse, counts
+
+
 # (index, inverse, counts wanted) -> the outputs returned; values alone has its own function.
+# (def, not lambda: the front end finds a lambda's text by parsing its whole file.)
 _UNIQUE_OUTPUTS = {
-    (True, False, False): njit(lambda values, index, inverse, counts: (values, index)),
-    (False, True, False): njit(lambda values, index, inverse, counts: (values, inverse)),
-    (False, False, True): njit(lambda values, index, inverse, counts: (values, counts)),
-    (True, True, False): njit(lambda values, index, inverse, counts: (values, index, inverse)),
-    (True, False, True): njit(lambda values, index, inverse, counts: (values, index, counts)),
-    (False, True, True): njit(lambda values, index, inverse, counts: (values, inverse, counts)),
-    (True, True, True): njit(
-        lambda values, index, inverse, counts: (values, index, inverse, counts)
-    ),
+    (True, False, False): njit(_values_index),
+    (False, True, False): njit(_values_inverse),
+    (False, False, True): njit(_values_counts),
+    (True, True, False): njit(_values_index_inverse),
+    (True, False, True): njit(_values_index_counts),
+    (False, True, True): njit(_values_inverse_counts),
+    (True, True, True): njit(_all_outputs),
 }
