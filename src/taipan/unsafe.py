@@ -113,27 +113,55 @@ def _no_items(x, y):
     return ()
 
 
-def _interleave_items(x, y):
-    return (x[0], y[0]) + interleave(x[1:], y[1:])
+def _interleave_1(x, y):
+    return (x[0], y[0])
 
 
-def _multiply_first_items(x, y):
-    return (x[0] * y[0],) + multiply_items(x[1:], y[1:])
+def _interleave_2(x, y):
+    return (x[0], y[0], x[1], y[1])
 
 
-def _pairs(x, y):
-    return isinstance(x, types.BaseTuple) and isinstance(y, types.BaseTuple)
+def _interleave_3(x, y):
+    return (x[0], y[0], x[1], y[1], x[2], y[2])
+
+
+def _interleave_longer(x, y):
+    return (x[0], y[0], x[1], y[1], x[2], y[2]) + interleave(x[3:], y[3:])
+
+
+def _multiply_1(x, y):
+    return (x[0] * y[0],)
+
+
+def _multiply_2(x, y):
+    return (x[0] * y[0], x[1] * y[1])
+
+
+def _multiply_3(x, y):
+    return (x[0] * y[0], x[1] * y[1], x[2] * y[2])
+
+
+def _multiply_longer(x, y):
+    return (x[0] * y[0], x[1] * y[1], x[2] * y[2]) + multiply_items(x[3:], y[3:])
+
+
+# By length: up to 3 items in one function (no recursion), longer ones 3 at a time.
+_INTERLEAVE_BY_LENGTH = (_no_items, _interleave_1, _interleave_2, _interleave_3)
+_MULTIPLY_BY_LENGTH = (_no_items, _multiply_1, _multiply_2, _multiply_3)
+
+
+def _by_length(table, longer, x, y):
+    if not (isinstance(x, types.BaseTuple) and isinstance(y, types.BaseTuple)):
+        return None
+    count = len(x.types)
+    return table[count] if count < len(table) else longer
 
 
 @overload(interleave)
 def _interleave(x, y):
-    if not _pairs(x, y):
-        return None
-    return _interleave_items if x.types else _no_items
+    return _by_length(_INTERLEAVE_BY_LENGTH, _interleave_longer, x, y)
 
 
 @overload(multiply_items)
 def _multiply_items(x, y):
-    if not _pairs(x, y):
-        return None
-    return _multiply_first_items if x.types else _no_items
+    return _by_length(_MULTIPLY_BY_LENGTH, _multiply_longer, x, y)
