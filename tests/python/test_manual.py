@@ -195,16 +195,19 @@ def browser():
 
 
 def rendered_dom(page: pathlib.Path) -> str:
-    """The page's DOM after the browser loaded it and ran its scripts."""
-    completed = subprocess.run(
-        [browser(), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", page.as_uri()],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
+    """The page's DOM after the browser loaded it and ran its scripts. A browser process that
+    dies (it can, on a loaded machine) is started once more; what it renders is not retried."""
+    command = [browser(), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"]
+    for _ in range(2):
+        completed = subprocess.run(
+            [*command, page.as_uri()], capture_output=True, text=True, check=False, timeout=120
+        )
+        if completed.returncode == 0 and "</html>" in completed.stdout:
+            return completed.stdout
+    raise AssertionError(
+        f"the browser did not render {page} (exit {completed.returncode}):\n"
+        f"{completed.stderr[-2000:]}"
     )
-    assert completed.returncode == 0, completed.stderr[-2000:]
-    return completed.stdout
 
 
 CHAPTERS = sorted(page.stem for page in MANUAL.glob("*.md"))
