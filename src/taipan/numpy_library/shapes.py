@@ -371,10 +371,30 @@ def _repeat_counts(repeats, n):
 
 @register_jitable
 def _scalar_repeat_counts(repeats, n):
-    """The repetition count of each of n items repeated ``repeats`` times, and the total."""
+    """The repetition count of each of n items, one for all (see ``_count_at``), and the
+    total."""
     if repeats < 0:
         raise ValueError("negative dimensions are not allowed")
-    return np.full(n, repeats, np.int64), n * repeats
+    return repeats, n * repeats
+
+
+def _count_at(counts, i):
+    """Item ``i``'s repetition count: ``counts[i]``, or ``counts`` itself when it is one
+    number for all."""
+    return counts if isinstance(counts, int) else counts[i]
+
+
+def _same_count(counts, i):
+    return counts
+
+
+def _count_of_item(counts, i):
+    return counts[i]
+
+
+@overload(_count_at)
+def _count_at_typer(counts, i):
+    return _count_of_item if isinstance(counts, types.Array) else _same_count
 
 
 @register_jitable
@@ -385,7 +405,7 @@ def _repeat_into(out, src, axis, counts):
     target = out.reshape((outer, out.shape[axis], inner))
     j = 0
     for i in range(n):
-        for _ in range(counts[i]):
+        for _ in range(_count_at(counts, i)):
             copy_lanes(target, j, source, i, 1)
             j += 1
     return out
