@@ -66,6 +66,12 @@ class CUDAGUFunc(api.GUFuncFront):
         """What computes one loop index: the function as a CUDA device function."""
         return kernelgen.device_function(py_func, self._options)
 
+    def _classify(self, value, stream):
+        return classify(value, stream)
+
+    def _output_operand(self, value, stream):
+        return output_operand(value, stream)
+
     def _kernel(self, index, modes, loop_ndim):
         key = (index, modes, loop_ndim)
         kernel = self._kernels.get(key)
@@ -97,58 +103,21 @@ class CUDAGUFunc(api.GUFuncFront):
             return self._kernel(signature, self._signatures[signature][1], loop_ndim).ptx
 
     def __call__(self, *args, out=None, stream=0, **keywords):
-        api.ufuncs.check_keywords(self.__name__, keywords, "gufuncs")
-        nin, nout = self.nin, self.nout
-        outputs = api.ufuncs.gufunc_outputs(self.__name__, nin, nout, args, out)
-        inputs, kinds = [], []
-        for value in args[:nin]:
-            value, where = classify(value, stream)
-            inputs.append(value)
-            kinds.append(where)
-        user_outputs, output_kinds = [], []
-        for value in outputs:
-            if value is None:
-                user_outputs.append(None)
-                output_kinds.append(None)
-                continue
-            value, kind = output_operand(value, stream)
-            user_outputs.append(value)
-            output_kinds.append(kind)
+        outputs, inputs, kinds, user_outputs, output_kinds = self._call_operands(
+            args, out, keywords, stream
+        )
         to_host = "device" not in kinds and "device" not in output_kinds
         driver.ready()
         with self._lock:
             index = self._signature_index(inputs, kinds)
             dtypes, modes = self._signatures[index]
             modes = list(modes)
-            self._cast_inputs(
-                inputs,
-                kinds,
-                dtypes,
-                modes,
-                lambda value, formal: value,
-                lambda host: devicearray.to_device(host, stream),
-                "device",
+            upload = lambda host: devicearray.to_device(host, stream)
+            self._cast_inputs(inputs, kinds, dtypes, modes, _as_given, upload, "device")
+            allocate = lambda shape, dtype: devicearray.device_array(shape, dtype, stream=stream)
+            loop, device_outputs = self._schedule(
+                inputs, kinds, "device", user_outputs, output_kinds, dtypes, allocate
             )
-            shapes = [v.shape if k == "device" else None for v, k in zip(inputs, kinds)]
-            shapes = [s if s is not None else () for s in shapes]
-            loop, full = api.ufuncs.gufunc_schedule(
-                self.layout,
-                self._core_names,
-                nin,
-                shapes + [None if v is None else v.shape for v in user_outputs],
-            )
-            device_outputs = []
-            for position, (value, kind, shape) in enumerate(zip(user_outputs, output_kinds, full)):
-                formal = dtypes[nin + position]
-                if kind == "device":
-                    if value.dtype != formal:
-                        raise TypeError(
-                            f"{self.__name__}: output {position} is a device array of "
-                            f"{value.dtype}; the signature needs {formal}"
-                        )
-                    device_outputs.append(value)
-                else:
-                    device_outputs.append(devicearray.device_array(shape, formal, stream=stream))
             loop_shape = loop or (1,)
             loop_ndim = len(loop_shape)
             kernel = self._kernel(index, tuple(modes), loop_ndim)
@@ -203,6 +172,10 @@ def guvectorize(signatures, layout, options):
 
 
 def _same(value):
+    return value
+
+
+def _as_given(value, formal):
     return value
 
 

@@ -498,6 +498,49 @@ class GUFuncFront:
     def __repr__(self):
         return f"<CUDA gufunc '{self.__name__}' {self.layout}{self._REPR_SUFFIX}>"
 
+    def _call_operands(self, args, out, keywords, stream):
+        """(outputs as given, inputs, input kinds, outputs, output kinds) of a call: the
+        inputs sorted by the backend's ``_classify``, the outputs (given positionally or as
+        out=) by its ``_output_operand``, None and kind None for each one to allocate."""
+        check_keywords(self.__name__, keywords, "gufuncs")
+        outputs = gufunc_outputs(self.__name__, self.nin, self.nout, args, out)
+        inputs, kinds = [], []
+        for value in args[: self.nin]:
+            value, kind = self._classify(value, stream)
+            inputs.append(value)
+            kinds.append(kind)
+        given, given_kinds = [], []
+        for value in outputs:
+            value, kind = (None, None) if value is None else self._output_operand(value, stream)
+            given.append(value)
+            given_kinds.append(kind)
+        return outputs, inputs, kinds, given, given_kinds
+
+    def _schedule(self, inputs, kinds, array_kind, outputs, output_kinds, dtypes, allocate):
+        """(loop shape, output arrays) of a call whose inputs _cast_inputs made arrays of kind
+        `array_kind`: the outputs are the given device arrays (of the signature's dtypes), the
+        others ``allocate(shape, dtype)``."""
+        shapes = [v.shape if k == array_kind else () for v, k in zip(inputs, kinds)]
+        loop, full = gufunc_schedule(
+            self.layout,
+            self._core_names,
+            self.nin,
+            shapes + [None if v is None else v.shape for v in outputs],
+        )
+        arrays = []
+        for position, (value, kind, shape) in enumerate(zip(outputs, output_kinds, full)):
+            formal = dtypes[self.nin + position]
+            if kind != "device":
+                arrays.append(allocate(shape, formal))
+            elif value.dtype != formal:
+                raise TypeError(
+                    f"{self.__name__}: output {position} is a device array of {value.dtype}; "
+                    f"the signature needs {formal}"
+                )
+            else:
+                arrays.append(value)
+        return loop, arrays
+
     def _cast_inputs(self, inputs, kinds, dtypes, modes, scalar, host, kind):
         """Makes a call's inputs (lists, changed in place) what the loop passes the core
         function, for a signature's operand `dtypes` and `modes`: a scalar where the signature

@@ -19,6 +19,14 @@ def _array_of(value):
     return value._array
 
 
+def _same(value):
+    return value
+
+
+def _as_formal(value, formal):
+    return formal.type(value)
+
+
 def _foreign(value):
     return foreign_array(value) if hasattr(value, "__cuda_array_interface__") else None
 
@@ -170,6 +178,15 @@ class CUDAGUFunc(api.GUFuncFront):
 
     _REPR_SUFFIX = " (CUDA simulator)"
 
+    def _classify(self, value, stream):
+        return _classify(value)
+
+    def _output_operand(self, value, stream):
+        try:
+            return _output(value, "a gufunc output is an array")
+        except TypeError:
+            raise TypeError(f"a gufunc output is an array, not {type(value).__name__}") from None
+
     def __init__(self, py_func, signatures, layout, options):
         self._call = scalar_function(py_func, "guvectorize(target='cuda')")
         super().__init__(py_func, signatures, layout, options)
@@ -184,57 +201,15 @@ class CUDAGUFunc(api.GUFuncFront):
         raise NotImplementedError("the CUDA simulator compiles no PTX")
 
     def __call__(self, *args, out=None, stream=0, **keywords):
-        api.ufuncs.check_keywords(self.__name__, keywords, "gufuncs")
-        nin, nout = self.nin, self.nout
-        outputs = api.ufuncs.gufunc_outputs(self.__name__, nin, nout, args, out)
-        inputs, kinds = [], []
-        for value in args[:nin]:
-            value, kind = _classify(value)
-            inputs.append(value)
-            kinds.append(kind)
-        given, given_kinds = [], []
-        for value in outputs:
-            if value is None:
-                given.append(None)
-                given_kinds.append(None)
-            else:
-                try:
-                    array, kind = _output(value, "a gufunc output is an array")
-                except TypeError:
-                    raise TypeError(
-                        f"a gufunc output is an array, not {type(value).__name__}"
-                    ) from None
-                given.append(array)
-                given_kinds.append(kind)
+        outputs, inputs, kinds, given, given_kinds = self._call_operands(
+            args, out, keywords, stream
+        )
         to_host = "device" not in kinds and "device" not in given_kinds
         with self._lock:
             dtypes, modes = self._signatures[self._signature_index(inputs, kinds)]
         modes = list(modes)
-        self._cast_inputs(
-            inputs,
-            kinds,
-            dtypes,
-            modes,
-            lambda value, formal: formal.type(value),
-            lambda host: host,
-            "array",
-        )
-        shapes = [v.shape if k == "array" else () for v, k in zip(inputs, kinds)]
-        loop, full = api.ufuncs.gufunc_schedule(
-            self.layout,
-            self._core_names,
-            nin,
-            shapes + [None if v is None else v.shape for v in given],
-        )
-        results = []
-        for position, (value, kind, shape) in enumerate(zip(given, given_kinds, full)):
-            formal = dtypes[nin + position]
-            if kind == "device" and value.dtype != formal:
-                raise TypeError(
-                    f"{self.__name__}: output {position} is a device array of {value.dtype}; "
-                    f"the signature needs {formal}"
-                )
-            results.append(value if kind == "device" else np.empty(shape, formal))
+        self._cast_inputs(inputs, kinds, dtypes, modes, _as_formal, _same, "array")
+        loop, results = self._schedule(inputs, kinds, "array", given, given_kinds, dtypes, np.empty)
         operands = []
         for value, names, mode in zip(inputs + results, self._core_names, modes):
             if mode == "value":
