@@ -9,6 +9,7 @@
 #include "JitClassBoxing.h"
 #include "ListBoxing.h"
 #include "ObjectModeBlocks.h"
+#include "OptionConversion.h"
 #include "SourceTexts.h"
 #include "StringBoxing.h"
 #include "TypedContainers.h"
@@ -116,69 +117,6 @@ CompileJob cpuJob(std::shared_ptr<FunctionSource> source, nb::handle argumentTyp
     job.target.coreDimensions = std::move(*coreDimensions);
   job.target.coreSizes = std::move(coreSizes);
   return job;
-}
-
-/// Parses a decorator's options, the one place they are read: every compile job of the function
-/// (CPU or CUDA) takes them from its FunctionSource.
-CompileOptions readOptions(nb::dict options) {
-  CompileOptions result;
-  auto given = [&](const char *name) {
-    return options.contains(name) && !nb::object(options[name]).is_none();
-  };
-  auto flag = [&](const char *name) {
-    return given(name) && PyObject_IsTrue(nb::object(options[name]).ptr()) == 1;
-  };
-  auto text = [&](const char *name) {
-    return given(name) ? nb::cast<std::string>(nb::str(options[name])) : std::string();
-  };
-  if (given("fastmath")) {
-    nb::object fastmath = options["fastmath"];
-    if (PyAnySet_Check(fastmath.ptr()) || PyList_Check(fastmath.ptr()) ||
-        PyTuple_Check(fastmath.ptr())) {
-      static const std::map<std::string, unsigned> names = {{"nnan", FastmathNoNaNs},
-                                                            {"ninf", FastmathNoInfs},
-                                                            {"nsz", FastmathNoSignedZeros},
-                                                            {"arcp", FastmathAllowReciprocal},
-                                                            {"contract", FastmathAllowContract},
-                                                            {"afn", FastmathApproximateFunctions},
-                                                            {"reassoc", FastmathAllowReassociation},
-                                                            {"fast", FastmathAll}};
-      for (nb::handle item : fastmath) {
-        auto found = names.find(nb::cast<std::string>(nb::str(item)));
-        if (found == names.end())
-          throw nb::value_error(
-              ("unknown fastmath flag " + nb::cast<std::string>(nb::str(item))).c_str());
-        result.fastmathFlags |= found->second;
-      }
-    } else if (flag("fastmath")) {
-      result.fastmathFlags = FastmathAll;
-      result.fastmathApproximate = true;
-    }
-  }
-  result.boundscheck = flag("boundscheck");
-  result.nogil = flag("nogil");
-  result.parallel = flag("parallel"); // True, or a dict of Numba's parfor passes (all on)
-  result.debug = flag("debug");
-  result.lineInfo = flag("lineinfo") || flag("debug");
-  result.inlineAlways = text("inline") == "always";
-  result.errorModelNumpy = text("error_model") == "numpy";
-  if (given("opt")) {
-    // True or False (a kernel's opt=), or a level 0-3 (TAIPAN_OPT, through taipan.config).
-    nb::object opt = options["opt"];
-    if (PyBool_Check(opt.ptr())) {
-      result.optimizationLevel = opt.ptr() == Py_True ? 3 : 0;
-    } else {
-      result.optimizationLevel = nb::cast<int>(nb::int_(opt));
-      if (result.optimizationLevel < 0 || result.optimizationLevel > 3)
-        throw nb::value_error("opt must be True, False or an optimisation level from 0 to 3");
-    }
-  }
-  if (given("max_registers")) {
-    result.maxRegisters = nb::cast<int>(options["max_registers"]);
-    if (result.maxRegisters < 0)
-      throw nb::value_error("max_registers must be a positive number of registers");
-  }
-  return result;
 }
 
 /// Runs a compiler entry point, turning its errors into taipan's Python exceptions.
@@ -506,6 +444,7 @@ NB_MODULE(_core, module) {
                internalErrorClass = internal.inc_ref().ptr();
              });
 
+  registerOptionTable(module);
   module.def("read_function",
              [](nb::handle function, nb::handle node, std::vector<std::string> lines,
                 const std::string &filename, int firstLine, int columnOffset, nb::dict options) {

@@ -19,7 +19,7 @@ import os
 import warnings
 from collections import namedtuple
 
-from taipan import _core, config
+from taipan import _core, compile_options, config
 from taipan.errors import TaipanError, TaipanWarning
 
 # A cache file: _MAGIC, the header's length (8 bytes, little-endian), the header (a dict, as
@@ -407,7 +407,7 @@ def _value_parts(value, parts, seen):
             parts.append(("recursion", value.__qualname__))
         else:
             seen.add(id(value))
-            parts.append(("jitted", sorted(value.targetoptions.items(), key=str)))
+            parts.append(("jitted", compile_options.cache_key_items(value.targetoptions)))
             return _function_parts(value.py_func, parts, seen)
     else:
         return False
@@ -502,7 +502,7 @@ def code_key(dispatcher, argument_types):
         return None
     parts = [
         _host_identity(),
-        sorted(dispatcher.targetoptions.items(), key=str),
+        compile_options.cache_key_items(dispatcher.targetoptions),
         [str(t) for t in argument_types],
     ]
     if not _function_parts(dispatcher.py_func, parts, {id(dispatcher)}):

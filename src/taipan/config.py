@@ -11,7 +11,7 @@ import os
 import warnings
 from collections import namedtuple
 
-from taipan import _core
+from taipan import _core, compile_options
 
 # One setting: its attribute here, its TAIPAN_ variable, Numba's names for it, `read` (the
 # variable's text, stripped and not empty, to the value), its default and what it does.
@@ -228,11 +228,14 @@ def annotating():
 
 
 def cpu_compile_options(options):
-    """A CPU function's options as the compiler gets them: TAIPAN_BOUNDSCHECK, when set,
-    overrides boundscheck= (as NUMBA_BOUNDSCHECK does), and opt is TAIPAN_OPT unless given."""
+    """A CPU function's options as the compiler gets them, with the settings above that the
+    options table links to an option (its ``config`` column): an 'override' setting, when set,
+    wins over the keyword (TAIPAN_BOUNDSCHECK over boundscheck=, as NUMBA_BOUNDSCHECK does); a
+    'default' one gives the keyword's value when it is not given (TAIPAN_OPT for opt=)."""
     options = dict(options)
-    if globals()["BOUNDSCHECK"] is not None:
-        options["boundscheck"] = globals()["BOUNDSCHECK"]
-    if options.get("opt") is None:
-        options["opt"] = globals()["OPT"]
+    for name, rule, attribute in compile_options.CONFIGURED:
+        value = globals()[attribute]
+        overrides = rule == "override" and value is not None
+        if overrides or (rule == "default" and options.get(name) is None):
+            options[name] = value
     return options

@@ -1,34 +1,12 @@
 """``jit`` and ``njit`` with Numba's options."""
 
 from taipan import config
+from taipan.compile_options import check_known
 from taipan.errors import UnsupportedError
-
-_KNOWN_OPTIONS = {
-    "nopython",
-    "nogil",
-    "cache",
-    "fastmath",
-    "boundscheck",
-    "error_model",
-    "inline",
-    "parallel",
-    "debug",
-    "forceobj",
-    "looplift",
-    "locals",
-    "no_cpython_wrapper",
-    "no_cfunc_wrapper",
-    "no_rewrites",
-    "_nrt",
-    "target",
-    "pipeline_class",
-}
 
 
 def _check_options(options):
-    unknown = set(options) - _KNOWN_OPTIONS
-    if unknown:
-        raise KeyError(f"Unrecognized options: {sorted(unknown)}")
+    check_known(options, "jit")
     error_model = options.get("error_model", "python")
     if error_model not in ("python", "numpy"):
         raise ValueError(f"error_model must be 'python' or 'numpy', not {error_model!r}")

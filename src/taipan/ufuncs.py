@@ -3,14 +3,13 @@ With signatures it builds a real ``numpy.ufunc`` at once (NumPy's own type resol
 broadcasting, ``out=``, ``where=``, ``reduce``...); without, a ``DUFunc`` compiles a loop for
 each new input type on call. ``target='parallel'`` splits each call over taipan's threads."""
 
-from taipan import _core
+from taipan import _core, compile_options
 from taipan.dispatcher import adapt_to_numpy_once, wrap_python_function
 from taipan.errors import TypingError, UnsupportedError
 
 _TARGETS = ("cpu", "parallel")
 # Options that reach the scalar function's compilation (the rest are the ufunc's own).
-_COMPILE_OPTIONS = ("fastmath", "error_model", "boundscheck", "debug", "opt", "inline")
-_UFUNC_OPTIONS = ("identity", "target", "cache", "nopython", "forceobj", "writable_args")
+_COMPILE_OPTIONS = compile_options.compiled("vectorize")
 
 
 def _numpy():
@@ -62,9 +61,7 @@ def _check_target(options):
     target = options.get("target", "cpu")
     if target not in _TARGETS:
         raise ValueError(f"vectorize target must be one of {_TARGETS + ('cuda',)}, not {target!r}")
-    unknown = set(options) - set(_COMPILE_OPTIONS) - set(_UFUNC_OPTIONS)
-    if unknown:
-        raise KeyError(f"Unrecognized options: {sorted(unknown)}")
+    compile_options.check_known(options, "vectorize")
     if options.get("forceobj"):
         raise UnsupportedError("object mode (forceobj=True) is not supported by vectorize")
     return target

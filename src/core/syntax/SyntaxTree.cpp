@@ -38,16 +38,6 @@ std::string FunctionSource::lineText(int line) const {
   return sourceLines[line - 1];
 }
 
-std::string CompileOptions::fingerprint() const {
-  return "fastmath=" + std::to_string(fastmathFlags) + (fastmathApproximate ? "+approx" : "") +
-         " boundscheck=" + std::to_string(boundscheck) + " nogil=" + std::to_string(nogil) +
-         " parallel=" + std::to_string(parallel) +
-         " error_model_numpy=" + std::to_string(errorModelNumpy) +
-         " inline=" + std::to_string(inlineAlways) + " debug=" + std::to_string(debug) +
-         " lineinfo=" + std::to_string(lineInfo) + " opt=" + std::to_string(optimizationLevel) +
-         " max_registers=" + std::to_string(maxRegisters);
-}
-
 bool constantSliceIndices(const Expr *slice, int64_t length, std::vector<int64_t> &indices) {
   if (slice->kind != ExprKind::Slice)
     return false;

@@ -4,6 +4,7 @@
 
 #include "support/CompileError.h"
 #include "support/Operators.h"
+#include "syntax/CompileOptions.h"
 
 #include <complex>
 #include <cstdint>
@@ -16,7 +17,6 @@
 namespace taipan {
 
 class GlobalResolver;
-struct CompileOptions;
 struct UnrolledLoopCopies;
 
 /// A literal from the source, or a value frozen from a global or closure variable.
@@ -127,43 +127,6 @@ struct Parameter {
   Constant defaultValue;
   bool isStar = false;
   bool keywordOnly = false;
-};
-
-/// fastmath=True, or the flags of a set such as {'nnan', 'ninf'}, as Numba accepts.
-enum FastmathFlag : unsigned {
-  FastmathNoNaNs = 1,
-  FastmathNoInfs = 2,
-  FastmathNoSignedZeros = 4,
-  FastmathAllowReciprocal = 8,
-  FastmathAllowContract = 16,
-  FastmathApproximateFunctions = 32,
-  FastmathAllowReassociation = 64,
-  FastmathAll = 127,
-};
-
-/// The decorator's options, parsed once (bindings/Module.cpp readOptions) and carried by the
-/// FunctionSource into every compile job of the function; each target honours those it has.
-struct CompileOptions {
-  /// LLVM fast-math flags: FastmathAll, or a combination of the Fastmath* bits.
-  unsigned fastmathFlags = 0;
-  /// fastmath=True (not a flag set): the target may also use its approximate forms (on CUDA
-  /// div.approx/sqrt.approx, flushing float32 denormals, libdevice's __nv_fast_* functions).
-  bool fastmathApproximate = false;
-  bool boundscheck = false;
-  bool nogil = false;
-  /// parallel=True: prange loops run on the thread pool (typing/ParallelLoops), and calls
-  /// release the GIL.
-  bool parallel = false;
-  bool errorModelNumpy = false; ///< error_model='numpy': float division by zero gives inf/nan
-  bool inlineAlways = false;
-  bool debug = false;
-  bool lineInfo = false; ///< emit source lines (lineinfo=True, or debug=True on the GPU)
-  /// The optimisation level asked for (opt=False gives 0), or -1 for the target's default.
-  int optimizationLevel = -1;
-  int maxRegisters = 0; ///< CUDA max_registers (0: no limit), given to the driver's JIT
-
-  /// A canonical text of every option, for the job hash.
-  std::string fingerprint() const;
 };
 
 /// Everything the compiler knows about one Python function: its tree, where it came from,

@@ -2,31 +2,18 @@
 and the forms it is called in (``@cuda.jit``, ``@cuda.jit(signature or [signatures],
 **options)``); the backend makes the kernel or device function."""
 
+from taipan import compile_options
 from taipan.types import Signature, Type, parse_signature
 
-KNOWN_OPTIONS = {
-    "device",
-    "inline",
-    "fastmath",
-    "debug",
-    "lineinfo",
-    "opt",
-    "max_registers",
-    "link",
-    "cache",
-    "lto",
-    "boundscheck",
-    "forceinline",
-}
+# The keywords cuda.jit takes (the options table, taipan.compile_options).
+KNOWN_OPTIONS = compile_options.accepted("cuda.jit")
 
 
 def jit_front(make, func_or_sig, device, options, prepare=None):
     """What ``cuda.jit(func_or_sig, device=device, **options)`` returns: ``make(function,
     options, signatures)`` (signatures None when none were given) for a function, else the
     decorator that makes it. ``prepare`` may check and rewrite the options first."""
-    unknown = set(options) - KNOWN_OPTIONS
-    if unknown:
-        raise KeyError(f"Unrecognized options: {sorted(unknown)}")
+    compile_options.check_known(options, "cuda.jit")
     if prepare is not None:
         options = prepare(options)
     options = dict(options, device=device)
