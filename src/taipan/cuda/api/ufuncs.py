@@ -12,22 +12,15 @@ UFuncFront.reduce)."""
 
 import numpy as np
 
-from taipan import _core
+from taipan import _core, compile_options
 from taipan.cuda.api.decorators import split_signature
 from taipan.dispatcher import wrap_python_function
 from taipan.errors import TypingError, UnsupportedError
 from taipan.types import Type, parse_signature
 
 _PYTHON_SCALARS = frozenset((bool, int, float, complex))
-_COMPILE_OPTIONS = (
-    "fastmath",
-    "debug",
-    "lineinfo",
-    "opt",
-    "boundscheck",
-    "max_registers",
-    "inline",
-)
+# The keywords that reach the kernel's compilation (the options table: the same for gufuncs).
+_COMPILE_OPTIONS = compile_options.compiled("cuda.vectorize")
 # What a Python scalar may become without changing kind (NumPy 2's rule for Python scalars).
 _PYTHON_KINDS = {"b": "biufc", "i": "iufc", "u": "iufc", "f": "fc", "c": "c"}
 
