@@ -296,24 +296,16 @@ def _column_stack(tup):
 # tile and repeat
 
 
-@register_jitable
-def _check_repetitions(reps):
-    for r in literal_unroll(reps):
-        if r < 0:
-            raise ValueError("negative dimensions are not allowed")
-
-
 @overload(np.tile)
 def _tile(A, reps):
     """tile(A, reps) as a broadcast copy into the result seen with shape (r0, s0, r1, s1...)."""
     if not isinstance(A, types.Array):
         return None
-    if is_integer(reps):
+    one_count = is_integer(reps)
+    if one_count:
         count = 1
-        as_tuple = _one_item_tuple
     elif integer_tuple(reps):
         count = len(reps.types)
-        as_tuple = _same_tuple
     else:
         return None
     total = max(A.ndim, count)
@@ -325,8 +317,14 @@ def _tile(A, reps):
     dtype = scalar_class(numpy_dtype(A))
 
     def tile(A, reps):
-        repetitions = reps_padding + as_tuple(reps)
-        _check_repetitions(as_tuple(reps))
+        if one_count:  # (a constant: the branch not taken is not compiled)
+            given = (reps,)
+        else:
+            given = reps
+        for r in literal_unroll(given):
+            if r < 0:
+                raise ValueError("negative dimensions are not allowed")
+        repetitions = reps_padding + given
         sizes = sizes_padding + A.shape
         out = np.empty(multiply_items(repetitions, sizes), dtype)
         blocks = out.reshape(interleave(repetitions, sizes))
@@ -338,16 +336,6 @@ def _tile(A, reps):
 
 def _copy_of_array(A, reps):
     return A.copy()
-
-
-@register_jitable
-def _one_item_tuple(value):
-    return (value,)
-
-
-@register_jitable
-def _same_tuple(value):
-    return value
 
 
 @register_jitable
