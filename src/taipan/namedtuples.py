@@ -44,10 +44,18 @@ def _constructor(cls):
 
 
 def _fields_reader(cls, of_class):
-    names = repr(tuple(cls._fields))
-    source = f"def _fields({'' if of_class else 'self'}):\n    return {names}\n"
-    function = _exec(source, {}, "_fields")
-    return lambda *args, **kwargs: function
+    names = tuple(cls._fields)
+    if of_class:
+
+        def _fields():
+            return names
+
+    else:
+
+        def _fields(self):
+            return names
+
+    return lambda *args, **kwargs: _fields
 
 
 def _maker(cls, of_class):
