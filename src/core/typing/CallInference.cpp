@@ -169,8 +169,8 @@ const Type *CallInference::typeIntrinsicCall(Expr *expr, const Type *intrinsic,
 const Type *CallInference::typeCall(Expr *expr) {
   Expr *callee = expr->callee();
   const Type *calleeType = pass.typeExpr(callee);
-  if (InferencePass::isIsinstance(calleeType))
-    return pass.typeIsinstance(expr) ? types::boolean() : nullptr;
+  if (ConditionInference::isIsinstance(calleeType))
+    return pass.conditions.typeIsinstance(expr) ? types::boolean() : nullptr;
   // A jitted callee is specialised for an optional argument, as in Numba.
   // So are an objmode block's live-ins: the block sees None as None (ObjectModeBlocks.h).
   bool keepsArguments =
@@ -270,7 +270,7 @@ const Type *CallInference::typeCall(Expr *expr) {
     return typeExternalCall(expr, calleeType, arguments);
   case TypeKind::ExceptionClass:
     for (Expr *argument : argumentExprs)
-      pass.typeExceptionArgument(argument);
+      pass.statements.typeExceptionArgument(argument);
     return calleeType;
   default:
     throwTypingError("cannot call a value of type " + InferencePass::describe(calleeType),

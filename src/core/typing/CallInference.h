@@ -35,7 +35,9 @@ public:
   /// read, the operator `@`), recorded under the expression as a call would be.
   const Type *typeLibraryOperands(Expr *expr, const LibraryFunction *entry,
                                   std::vector<Expr *> operands);
+  /// A call of any callee: its arguments typed, then the call typed by what is called.
   const Type *typeCall(Expr *expr);
+  /// Whether `expr` is a literal number (int, float, complex or bool).
   static bool isNumberLiteral(const Expr *expr);
 
 private:
@@ -57,6 +59,7 @@ private:
   /// numbers convert to the parameter types as they would through a signature.
   const Type *typeIntrinsicCall(Expr *expr, const Type *intrinsic,
                                 const std::vector<const Type *> &arguments);
+  /// Whether `callee` is the builtin getattr or hasattr.
   static bool isAttributeQuery(const Type *callee);
   /// getattr(value, 'name'[, default]) and hasattr(value, 'name'): `value.name` typed as if
   /// written so (a synthetic Attribute expression, made once per call). With a default, and for

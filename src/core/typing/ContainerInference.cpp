@@ -90,7 +90,7 @@ void ContainerInference::widenListVariable(Expr *list, const std::string &method
   if (item && item->kind() == TypeKind::StringLiteral)
     item = types::unicode();
   else if (method == "list.extend")
-    item = InferencePass::iterationItemType(arguments.back(), list->location);
+    item = LoopInference::iterationItemType(arguments.back(), list->location);
   if (item && (item->isRuntimeValue() && !item->isNone()))
     if (const Type *widened =
             unifyTypes(pass.typeOf(list), types::listLike(pass.typeOf(list), item)))

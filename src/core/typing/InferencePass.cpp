@@ -191,7 +191,7 @@ const Type *InferencePass::record(Expr *expr, const Type *type) {
 
 void InferencePass::typeBlock(const std::vector<Stmt *> &block) {
   for (Stmt *stmt : block) {
-    typeStatement(stmt);
+    statements.typeStatement(stmt);
     if (!statementCompletes(function, stmt))
       break; // what follows is dead code, as Numba removes it
   }
@@ -208,7 +208,7 @@ void InferencePass::addLocalTarget(Expr *target) {
 const Type *InferencePass::typeExpr(Expr *expr) {
   if (!expr)
     return nullptr;
-  return record(expr, computeType(expr));
+  return record(expr, expressions.computeType(expr));
 }
 
 bool InferencePass::isParameter(const std::string &name) const {

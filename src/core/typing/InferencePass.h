@@ -1,11 +1,14 @@
-// One pass of type inference over a function: the visitor that types each statement and
-// expression, its members defined in typing/TypeInference.cpp and the typing/Infer*.cpp files.
+// One pass of type inference over a function: the core (variable environment, unification,
+// the walk over the body, errors) and the rooms beside it that type each kind of code.
 #pragma once
 
 #include "typing/CallInference.h"
+#include "typing/ConditionInference.h"
 #include "typing/ContainerInference.h"
-#include "typing/Isinstance.h"
+#include "typing/ExpressionInference.h"
 #include "typing/LiteralUnroll.h"
+#include "typing/LoopInference.h"
+#include "typing/StatementInference.h"
 #include "typing/TypeInference.h"
 
 #include <optional>
@@ -15,7 +18,11 @@
 
 namespace taipan {
 
-/// One inference pass over a function.
+/// One inference pass over a function. The core keeps what every room shares: the function's
+/// variable types (assignVariable unifies each assignment into them), the return type, the
+/// expression types (typeExpr asks ExpressionInference and records the answer) and the state of
+/// the pass; the rooms (public members below) type statements, conditions, loops, expressions,
+/// calls and containers, each through a reference to this core.
 class InferencePass {
 public:
   InferencePass(TypedFunction &function, CalleeTyper &callees, bool reportUnknown)
@@ -51,9 +58,15 @@ public:
   std::set<int> itemFreeReads;
 
   // The variable environment and unification (typing/InferencePass.cpp).
+  /// Unifies `type` into the variable `name` (an Optional when None meets a value); a type
+  /// that does not unify, or that is no run-time value, is a TypingError at `location`.
   void assignVariable(const std::string &name, const Type *type, SourceLocation location);
+  /// Unifies a returned value's type into the function's return type (a literal string
+  /// returns a string value).
   void unifyReturn(const Type *type, SourceLocation location);
+  /// Records `type` as the type of `expr` (nullptr on the last pass is a TypingError).
   const Type *record(Expr *expr, const Type *type);
+  /// The type recorded for `expr` in this pass or an earlier one.
   const Type *typeOf(Expr *expr) { return function.expressionTypes[expr->id]; }
   /// Gives a caller's variables passed as `arguments` the item types `typed` (the callee)
   /// found for them: a container is shared with the callee, never copied.
@@ -65,112 +78,46 @@ public:
   /// caller's (a typed.Dict or typed.List), whose types are fixed, so stores never widen it (a
   /// widened copy would leave the caller's container unchanged).
   bool isParameter(const std::string &name) const;
+  /// Adds the names an assignment target binds (nested tuples and lists too) to localNames.
   void addLocalTarget(Expr *target);
+  /// Adds the names `block` assigns to localNames.
+  void collectLocalsIn(const std::vector<Stmt *> &block);
 
   // The walk over the function: each room's statements and expressions are typed through
   // these two (typing/InferencePass.cpp).
+  /// Types the statements of `block` in order, up to the first after which control cannot
+  /// pass (the rest is dead code, as Numba removes it).
   void typeBlock(const std::vector<Stmt *> &block);
+  /// Types `expr` (ExpressionInference::computeType) and records its type; nullptr for none.
   const Type *typeExpr(Expr *expr);
 
   // Errors and constants.
   /// Describes a type for error messages, using the Python spelling of compile-time objects.
   static std::string describe(const Type *type);
+  /// The type of a literal constant: int64, float64, complex128, a string literal...
   static const Type *constantType(const Constant &constant);
 
-  // Statements, assignments and stores (typing/InferStatements.cpp).
-  void typeStatement(Stmt *stmt);
-  /// `yield value`: the generator's items are the unification of every value it yields.
-  void typeYield(Stmt *stmt);
-  /// Every block of a try statement is typed: any statement of the body may raise, so each
-  /// handler is reachable. An except clause names exception classes only.
-  void typeTry(Stmt *stmt);
-  void typeRaised(Expr *value);
-  void typeExceptionArgument(Expr *argument);
-  void assignTarget(Expr *target, const Type *value);
-  /// `p[i] = value` of a jitclass instance: a call of its __setitem__(self, i, value), recorded
-  /// under attributeSetterKey as a property's setter is.
-  void typeClassItemStore(Expr *target, const Type *instance, const Type *value);
-  /// `p.name = value` of a jitclass instance: into a field (converted as classFieldAccepts
-  /// allows), or a call of the property's setter, recorded under attributeSetterKey.
-  void typeClassAttributeStore(Expr *target, const Type *instance, const Type *value);
-  /// `record.name = value` or `record['name'] = value`: a number into a number field, a record
-  /// into a nested record of its type (copied). Subarray fields are assigned per element.
-  void checkRecordStore(Expr *target, const Type *base, const Type *slot, const Type *value);
-  /// `array[index] = value`: a number into an element, or a number or array broadcast into a view.
-  void checkArrayStore(Expr *target, const Type *slot, const Type *value);
-
-  // Conditions decided from types, and loops (typing/InferControlFlow.cpp).
-  /// The value of a condition when types alone decide it, recorded in staticConditions:
-  /// comparisons of None with a value (`x is None`, `x is not None`, `x == None`, `ord == 2`
-  /// when ord is None), constants, and `not`/`and`/`or` of those. Otherwise nothing.
-  std::optional<bool> decideCondition(Expr *test);
-  std::optional<bool> staticTruth(Expr *expr);
-  static bool isIsinstance(const Type *callee);
-  /// isinstance(value, classes): decided from the value's type (typing/Isinstance.h) and
-  /// recorded as the library call's form and, when known while compiling, as a static
-  /// condition, so that the branch it rules out is pruned. Its classes are named, not typed as
-  /// values; nullopt while the value's type is unknown.
-  std::optional<IsinstanceAnswer> typeIsinstance(Expr *expr);
-  /// isinstance(...) as a condition: its answer when known while compiling.
-  std::optional<bool> decideIsinstance(Expr *expr);
-  /// The qualified names of the classes isinstance's second argument names: a global class,
-  /// a module's (np.float32), or a tuple of those, nested as isinstance allows.
-  std::vector<std::string> isinstanceClasses(Expr *classes);
-  static std::optional<bool> constantTruth(const Constant &constant);
-  void typeCondition(Expr *test);
-  /// The item type of iterating over `iterable`, or nullptr when it is not iterable.
-  static const Type *iterationItemType(const Type *iterable, SourceLocation location);
-  /// A for loop over np.ndindex, np.ndenumerate or np.nditer: typed by typeIndexIteration.
-  bool typeIndexIterationLoop(Stmt *stmt);
-  /// `for ... in enumerate(a)` / `zip(a, b)` whose library entry chose to iterate the arguments
-  /// in step (some is an array or a range): the item is the tuple of their items, after the
-  /// index for enumerate. False when the loop iterates a value.
-  bool typeInStepIteration(Stmt *stmt);
-  /// `for index in np.ndindex(shape)`, `for index, value in np.ndenumerate(a)` and `for x in
-  /// np.nditer(a)`: a loop over an index space in C order (the call itself is typed as none).
-  bool typeIndexIteration(Stmt *stmt, const std::string &name);
-  void typeFor(Stmt *stmt);
-  /// `for x in literal_unroll(t)` over a tuple of items of different types (or string
-  /// literals): each copy of the body (syntax/LoopUnrolling.h) is typed with its item's type.
-  /// False when the loop is an ordinary one.
-  bool typeUnrolledLoop(Stmt *stmt, const Type *iterable);
-  /// The string `expr` always holds, when compiling knows it (typing/LiteralUnroll.h).
-  std::optional<std::string> knownString(const Expr *expr);
-
-  // Expressions (typing/InferExpressions.cpp).
-  /// `p[i]`, `p + q`, `p == q` with a jitclass instance `p` on the left (its operands typed):
-  /// a call of the class's method (`__getitem__`, `__add__`, `__eq__`), self first.
-  const Type *typeClassOperator(Expr *expr, const std::string &method, const std::string &what);
-  /// `x in p` / `x not in p` of a jitclass instance: a call of its __contains__(self, x), bound
-  /// to the operands in that order (lowering negates it for `not in`).
-  const Type *typeClassContains(Expr *expr, const Type *instance, const Type *item);
-  const Type *globalType(Expr *expr, const GlobalValue &value);
-  const Type *computeType(Expr *expr);
-  const Type *typeName(Expr *expr);
-  const Type *typeAttribute(Expr *expr);
-  /// A comprehension's loop is typed where it stands; its value is its hidden variable's. A
-  /// generator expression's consumer must be the builtin it was read as.
-  const Type *typeComprehension(Expr *expr);
-  const Type *typeSubscript(Expr *expr);
-
-  // Calls: library functions, overloads, intrinsics, foreign and jitted functions, named tuple
-  // classes (typing/InferCalls.cpp).
-
-  // Lists, dicts and sets: literals, operators, and variables widened by what is stored into them
-  // (typing/InferContainers.cpp).
-
 private:
+  /// Fills localNames with the parameters and every name the body assigns.
   void collectLocals();
-  /// Adds the names `block` assigns to localNames.
-  void collectLocalsIn(const std::vector<Stmt *> &block);
   /// The one check of undefined item types, once types are final: a TypingError at the first
   /// read that needs the items' type, so no library entry or lowering sees such a type.
   void checkItemTypes();
 
 public:
-  // The rooms beside the core, each holding a reference to it.
-  ContainerInference containers{*this};
+  // The rooms beside the core, each holding a reference to it and typing one kind of code.
+  /// Statements, assignments to every kind of target, stores (typing/StatementInference.h).
+  StatementInference statements{*this};
+  /// Conditions, and those decided from types alone (typing/ConditionInference.h).
+  ConditionInference conditions{*this};
+  /// For loops over every kind of iterable (typing/LoopInference.h).
+  LoopInference loops{*this};
+  /// Names, attributes, subscripts, operators, literals (typing/ExpressionInference.h).
+  ExpressionInference expressions{*this};
+  /// Calls of every kind of callee (typing/CallInference.h).
   CallInference calls{*this};
+  /// List, dict and set literals, operators and widening (typing/ContainerInference.h).
+  ContainerInference containers{*this};
 };
 
 } // namespace taipan

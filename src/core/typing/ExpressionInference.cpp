@@ -1,5 +1,7 @@
 // Type inference of expressions: names, globals, attributes, subscripts, operators, literals
 // and comprehensions, each typed once a pass and recorded under its expression.
+#include "typing/ExpressionInference.h"
+
 #include "typing/InferencePass.h"
 
 #include "syntax/CaughtExceptions.h"
@@ -14,19 +16,23 @@
 
 namespace taipan {
 
-const Type *InferencePass::typeClassOperator(Expr *expr, const std::string &method,
-                                             const std::string &what) {
-  const Type *self = typeOf(expr->operands[0]);
+ExpressionInference::ExpressionInference(InferencePass &pass)
+    : pass(pass), function(pass.function), source(pass.source), callees(pass.callees) {}
+
+const Type *ExpressionInference::typeClassOperator(Expr *expr, const std::string &method,
+                                                   const std::string &what) {
+  const Type *self = pass.typeOf(expr->operands[0]);
   OverloadMember member = source.resolver->findMember(self, method);
   if (member.registryId < 0 || member.isAttribute)
     throwTypingError("jitclass " + self->text() + " does not support '" + what +
                          "' (it defines no " + method + ")",
                      expr->location);
-  return calls.typeOverloadCall(expr, types::overload(member.registryId, method),
-                                expr->operands[0]);
+  return pass.calls.typeOverloadCall(expr, types::overload(member.registryId, method),
+                                     expr->operands[0]);
 }
 
-const Type *InferencePass::typeClassContains(Expr *expr, const Type *instance, const Type *item) {
+const Type *ExpressionInference::typeClassContains(Expr *expr, const Type *instance,
+                                                   const Type *item) {
   OverloadMember member = source.resolver->findMember(instance, "__contains__");
   if (member.registryId < 0 || member.isAttribute)
     throwTypingError("jitclass " + instance->text() +
@@ -43,17 +49,17 @@ const Type *InferencePass::typeClassContains(Expr *expr, const Type *instance, c
   return binding.callee->returnType ? types::boolean() : nullptr;
 }
 
-const Type *InferencePass::globalType(Expr *expr, const GlobalValue &value) {
+const Type *ExpressionInference::globalType(Expr *expr, const GlobalValue &value) {
   switch (value.kind) {
   case GlobalValue::Kind::Constant:
-    return value.scalarType ? value.scalarType : constantType(value.constant);
+    return value.scalarType ? value.scalarType : InferencePass::constantType(value.constant);
   case GlobalValue::Kind::ConstantArray:
     return value.arrayType;
   case GlobalValue::Kind::ConstantTuple: {
     std::vector<const Type *> elements;
     for (const Constant &item : value.items) // strings as run-time values, as in a literal
       elements.push_back(item.kind == Constant::Kind::String ? types::unicode()
-                                                             : constantType(item));
+                                                             : InferencePass::constantType(item));
     return types::tuple(elements);
   }
   case GlobalValue::Kind::Module:
@@ -85,17 +91,17 @@ const Type *InferencePass::globalType(Expr *expr, const GlobalValue &value) {
   return nullptr;
 }
 
-const Type *InferencePass::computeType(Expr *expr) {
+const Type *ExpressionInference::computeType(Expr *expr) {
   switch (expr->kind) {
   case ExprKind::Constant:
-    return constantType(expr->constant);
+    return InferencePass::constantType(expr->constant);
   case ExprKind::Name:
     return typeName(expr);
   case ExprKind::Attribute:
     return typeAttribute(expr);
   case ExprKind::BinOp: {
-    const Type *left = typeExpr(expr->operands[0]);
-    const Type *right = typeExpr(expr->operands[1]);
+    const Type *left = pass.typeExpr(expr->operands[0]);
+    const Type *right = pass.typeExpr(expr->operands[1]);
     if (!left || !right)
       return nullptr;
     if (isClassInstance(left)) // p + q: the class's __add__
@@ -107,18 +113,18 @@ const Type *InferencePass::computeType(Expr *expr) {
             datetimeBinaryResultType(expr->binaryOp, left, right, expr->location))
       return datetime;
     if (expr->binaryOp == BinaryOp::MatMult && (left->isArray() || right->isArray()))
-      return calls.typeLibraryOperands(expr, Library::get().find("numpy.dot"), expr->operands);
+      return pass.calls.typeLibraryOperands(expr, Library::get().find("numpy.dot"), expr->operands);
     if ((left->isDictView() || right->isDictView()) &&
         (expr->binaryOp == BinaryOp::BitOr || expr->binaryOp == BinaryOp::BitAnd ||
          expr->binaryOp == BinaryOp::Sub || expr->binaryOp == BinaryOp::BitXor))
-      return calls.typeLibraryOperands( // d.keys() & s (library/DictViews.cpp)
+      return pass.calls.typeLibraryOperands( // d.keys() & s (library/DictViews.cpp)
           expr, Library::get().find(std::string("dictview.") + binaryOpSymbol(expr->binaryOp)),
           expr->operands);
     if (left->isList() || right->isList()) // list + list, list * n (library/Lists.cpp)
-      return containers.typeListOperator(expr, binaryOpSymbol(expr->binaryOp), expr->operands);
+      return pass.containers.typeListOperator(expr, binaryOpSymbol(expr->binaryOp), expr->operands);
     if (left->isSet() || right->isSet()) // a | b, a & b, a - b, a ^ b (library/Sets.cpp)
-      return containers.typeContainerOperator(expr, "set", binaryOpSymbol(expr->binaryOp),
-                                              expr->operands);
+      return pass.containers.typeContainerOperator(expr, "set", binaryOpSymbol(expr->binaryOp),
+                                                   expr->operands);
     if (const Type *array =
             typeElementwiseBinary(expr->binaryOp, left, right, expr->location,
                                   CallInference::isNumberLiteral(expr->operands[0]),
@@ -127,17 +133,17 @@ const Type *InferencePass::computeType(Expr *expr) {
     const Type *result = binaryResultType(expr->binaryOp, left, right);
     if (!result)
       throwTypingError(std::string("unsupported operand types for ") +
-                           binaryOpSymbol(expr->binaryOp) + ": " + describe(left) + " and " +
-                           describe(right),
+                           binaryOpSymbol(expr->binaryOp) + ": " + InferencePass::describe(left) +
+                           " and " + InferencePass::describe(right),
                        expr->location);
     return result;
   }
   case ExprKind::UnaryOp: {
-    const Type *operand = typeExpr(expr->operands[0]);
+    const Type *operand = pass.typeExpr(expr->operands[0]);
     if (!operand)
       return nullptr;
     if (expr->unaryOp == UnaryOp::Not)
-      itemFreeReads.insert(expr->operands[0]->id);
+      pass.itemFreeReads.insert(expr->operands[0]->id);
     if (isClassInstance(operand) && !unaryOperatorMethod(expr->unaryOp).empty()) // -p, ~p
       return typeClassOperator(expr, unaryOperatorMethod(expr->unaryOp),
                                unaryOperatorMethod(expr->unaryOp));
@@ -147,7 +153,8 @@ const Type *InferencePass::computeType(Expr *expr) {
       return datetime;
     const Type *result = unaryResultType(expr->unaryOp, operand);
     if (!result)
-      throwTypingError("bad operand type for unary operator: " + describe(operand), expr->location);
+      throwTypingError("bad operand type for unary operator: " + InferencePass::describe(operand),
+                       expr->location);
     return result;
   }
   case ExprKind::BoolOp: {
@@ -157,21 +164,22 @@ const Type *InferencePass::computeType(Expr *expr) {
       // An operand whose truth types decide, and which ends the evaluation (false for
       // `and`, true for `or`), leaves the operands after it dead: they are not typed.
       std::optional<bool> truth =
-          operand == expr->operands.back() ? std::nullopt : staticTruth(operand);
+          operand == expr->operands.back() ? std::nullopt : pass.conditions.staticTruth(operand);
       bool shortCircuits = truth && *truth != expr->isAnd;
       if (shortCircuits)
         function.staticConditions[operand->id] = *truth;
       else
         function.staticConditions.erase(operand->id);
-      const Type *type = typeExpr(operand);
+      const Type *type = pass.typeExpr(operand);
       if (!type) {
         unknown = true;
         continue;
       }
       const Type *unified = unifyTypes(result, type);
       if (!unified)
-        throwTypingError("the operands of and/or have incompatible types " + describe(result) +
-                             " and " + describe(type),
+        throwTypingError("the operands of and/or have incompatible types " +
+                             InferencePass::describe(result) + " and " +
+                             InferencePass::describe(type),
                          operand->location);
       result = unified;
       if (shortCircuits)
@@ -183,7 +191,7 @@ const Type *InferencePass::computeType(Expr *expr) {
     bool unknown = false;
     std::vector<const Type *> operands;
     for (Expr *operand : expr->operands) {
-      operands.push_back(typeExpr(operand));
+      operands.push_back(pass.typeExpr(operand));
       unknown |= !operands.back();
     }
     if (unknown)
@@ -199,7 +207,8 @@ const Type *InferencePass::computeType(Expr *expr) {
       if ((expr->compareOps[i] == CompareOp::Is || expr->compareOps[i] == CompareOp::IsNot) &&
           !identityIsDecidable(operands[i], operands[i + 1]))
         throwTypingError(std::string("'") + compareOpSymbol(expr->compareOps[i]) + "' between " +
-                             describe(operands[i]) + " and " + describe(operands[i + 1]) +
+                             InferencePass::describe(operands[i]) + " and " +
+                             InferencePass::describe(operands[i + 1]) +
                              " is not supported: arrays, ranges, lists, dicts, sets and strings "
                              "have no object identity in compiled code",
                          expr->location);
@@ -209,7 +218,7 @@ const Type *InferencePass::computeType(Expr *expr) {
       if (expr->compareOps.size() != 1)
         throwUnsupported("chained comparisons with 'in' a dict view are not supported",
                          expr->location);
-      return calls.typeLibraryOperands(
+      return pass.calls.typeLibraryOperands(
           expr,
           Library::get().find("dictview." + std::string(compareOpSymbol(expr->compareOps[0]))),
           expr->operands);
@@ -217,20 +226,20 @@ const Type *InferencePass::computeType(Expr *expr) {
     if (!identity && (operands[0]->isDict() || operands.back()->isDict())) {
       if (expr->compareOps.size() != 1)
         throwUnsupported("chained comparisons of dicts are not supported", expr->location);
-      return containers.typeContainerOperator(expr, "dict", compareOpSymbol(expr->compareOps[0]),
-                                              expr->operands);
+      return pass.containers.typeContainerOperator(
+          expr, "dict", compareOpSymbol(expr->compareOps[0]), expr->operands);
     }
     if (!identity && (operands[0]->isSet() || operands.back()->isSet())) {
       if (expr->compareOps.size() != 1)
         throwUnsupported("chained comparisons of sets are not supported", expr->location);
-      return containers.typeContainerOperator(expr, "set", compareOpSymbol(expr->compareOps[0]),
-                                              expr->operands);
+      return pass.containers.typeContainerOperator(
+          expr, "set", compareOpSymbol(expr->compareOps[0]), expr->operands);
     }
     if (!identity && (operands[0]->isList() || operands.back()->isList())) {
       if (expr->compareOps.size() != 1)
         throwUnsupported("chained comparisons of lists are not supported", expr->location);
-      return containers.typeListOperator(expr, compareOpSymbol(expr->compareOps[0]),
-                                         expr->operands);
+      return pass.containers.typeListOperator(expr, compareOpSymbol(expr->compareOps[0]),
+                                              expr->operands);
     }
     if (expr->compareOps.size() == 1 && !identity)
       if (const Type *array =
@@ -251,8 +260,9 @@ const Type *InferencePass::computeType(Expr *expr) {
         const Type *item = operands[i + 1]->yieldType();
         if (!comparisonOperandType(CompareOp::Eq, operands[i], item) &&
             !isStringComparison(CompareOp::Eq, operands[i], item))
-          throwTypingError("cannot look for " + describe(operands[i]) + " among the items (" +
-                               describe(item) + ") of a generator",
+          throwTypingError("cannot look for " + InferencePass::describe(operands[i]) +
+                               " among the items (" + InferencePass::describe(item) +
+                               ") of a generator",
                            expr->location);
         continue;
       }
@@ -266,18 +276,19 @@ const Type *InferencePass::computeType(Expr *expr) {
         continue;
       }
       if (!comparisonOperandType(op, operands[i], operands[i + 1]))
-        throwTypingError(std::string("cannot compare ") + describe(operands[i]) + " " +
-                             compareOpSymbol(op) + " " + describe(operands[i + 1]),
+        throwTypingError(std::string("cannot compare ") + InferencePass::describe(operands[i]) +
+                             " " + compareOpSymbol(op) + " " +
+                             InferencePass::describe(operands[i + 1]),
                          expr->location);
     }
     return types::boolean();
   }
   case ExprKind::IfExp: {
-    if (std::optional<bool> decided = decideCondition(expr->operands[0]))
-      return typeExpr(expr->operands[*decided ? 1 : 2]);
-    typeCondition(expr->operands[0]);
-    const Type *body = typeExpr(expr->operands[1]);
-    const Type *orelse = typeExpr(expr->operands[2]);
+    if (std::optional<bool> decided = pass.conditions.decideCondition(expr->operands[0]))
+      return pass.typeExpr(expr->operands[*decided ? 1 : 2]);
+    pass.conditions.typeCondition(expr->operands[0]);
+    const Type *body = pass.typeExpr(expr->operands[1]);
+    const Type *orelse = pass.typeExpr(expr->operands[2]);
     // One branch still unknown (a recursive call while its function is inferred): the other
     // branch's type for now, as for a function's returns; later passes unify both.
     if (!body || !orelse)
@@ -285,7 +296,8 @@ const Type *InferencePass::computeType(Expr *expr) {
     const Type *unified = unifyWithOptional(body, orelse);
     if (!unified)
       throwTypingError("the branches of the conditional expression have incompatible types " +
-                           describe(body) + " and " + describe(orelse),
+                           InferencePass::describe(body) + " and " +
+                           InferencePass::describe(orelse),
                        expr->location);
     return unified;
   }
@@ -293,7 +305,7 @@ const Type *InferencePass::computeType(Expr *expr) {
     std::vector<const Type *> elements;
     bool unknown = false;
     for (Expr *operand : expr->operands) {
-      elements.push_back(typeExpr(operand));
+      elements.push_back(pass.typeExpr(operand));
       unknown |= !elements.back();
       if (elements.back() && elements.back()->kind() == TypeKind::StringLiteral)
         elements.back() = types::unicode(); // a run-time value, as in Numba
@@ -303,45 +315,48 @@ const Type *InferencePass::computeType(Expr *expr) {
   case ExprKind::Subscript:
     return typeSubscript(expr);
   case ExprKind::Call:
-    return calls.typeCall(expr);
+    return pass.calls.typeCall(expr);
   case ExprKind::List:
-    return containers.typeListLiteral(expr);
+    return pass.containers.typeListLiteral(expr);
   case ExprKind::Comprehension:
     return typeComprehension(expr);
   case ExprKind::Dict: { // {k: v, ...}: the "dict.{}" entry (library/Dicts.cpp)
     bool unknown = false;
     for (Expr *operand : expr->operands)
-      unknown |= !typeExpr(operand);
-    return unknown ? nullptr : containers.typeContainerOperator(expr, "dict", "{}", expr->operands);
+      unknown |= !pass.typeExpr(operand);
+    return unknown ? nullptr
+                   : pass.containers.typeContainerOperator(expr, "dict", "{}", expr->operands);
   }
   case ExprKind::Set: { // {a, b, ...}: the "set.{}" entry (library/Sets.cpp)
     bool unknown = false;
     for (Expr *operand : expr->operands)
-      unknown |= !typeExpr(operand);
-    return unknown ? nullptr : containers.typeContainerOperator(expr, "set", "{}", expr->operands);
+      unknown |= !pass.typeExpr(operand);
+    return unknown ? nullptr
+                   : pass.containers.typeContainerOperator(expr, "set", "{}", expr->operands);
   }
   case ExprKind::Slice:
     for (Expr *part : expr->operands) {
-      const Type *type = part ? typeExpr(part) : nullptr;
+      const Type *type = part ? pass.typeExpr(part) : nullptr;
       if (type && !type->isInteger() && !type->isBoolean() && !type->isNone())
-        throwTypingError("slice bounds must be integers, not " + describe(type), part->location);
+        throwTypingError("slice bounds must be integers, not " + InferencePass::describe(type),
+                         part->location);
     }
     return sliceType();
   }
   return nullptr;
 }
 
-const Type *InferencePass::typeName(Expr *expr) {
+const Type *ExpressionInference::typeName(Expr *expr) {
   if (expr->name.rfind("$taipan.", 0) == 0) // made by rewriteCaughtExceptions, objmode
     return types::builtin(expr->name.substr(1));
-  if (localNames.count(expr->name)) {
+  if (pass.localNames.count(expr->name)) {
     auto found = function.variableTypes.find(expr->name);
     if (found == function.variableTypes.end())
       return nullptr;
-    if (found->second && found->second->isOptional() && !keepsOptional.count(expr->id))
+    if (found->second && found->second->isOptional() && !pass.keepsOptional.count(expr->id))
       return found->second->optionalValue(); // read as a value: lowering checks for None
-    if (reportUnknown && holdsUndefinedItems(found->second))
-      undefinedItemReads.push_back(expr); // checked once the pass is over (checkItemTypes)
+    if (pass.reportUnknown && InferencePass::holdsUndefinedItems(found->second))
+      pass.undefinedItemReads.push_back(expr); // checked once the pass is over (checkItemTypes)
     return found->second;
   }
   auto cached = function.globals.find(expr->id);
@@ -350,9 +365,9 @@ const Type *InferencePass::typeName(Expr *expr) {
   return globalType(expr, cached->second);
 }
 
-const Type *InferencePass::typeAttribute(Expr *expr) {
+const Type *ExpressionInference::typeAttribute(Expr *expr) {
   Expr *base = expr->operands[0];
-  const Type *baseType = typeExpr(base);
+  const Type *baseType = pass.typeExpr(base);
   if (!baseType)
     return nullptr;
   if (baseType->kind() == TypeKind::Module) {
@@ -388,7 +403,7 @@ const Type *InferencePass::typeAttribute(Expr *expr) {
   if (baseType->isArray()) {
     // The library's array attributes and methods ("array.shape", "array.sum").
     if (const LibraryFunction *entry = Library::get().find("array." + expr->name))
-      return entry->isAttribute ? calls.typeLibraryAttribute(expr, entry)
+      return entry->isAttribute ? pass.calls.typeLibraryAttribute(expr, entry)
                                 : types::builtin(entry->name);
     if (const Type *view =
             typeRecordFieldView(baseType, expr->name, expr->location)) // a.x of records
@@ -396,7 +411,7 @@ const Type *InferencePass::typeAttribute(Expr *expr) {
   } else if (baseType->kind() == TypeKind::Range) {
     const LibraryFunction *entry = Library::get().find("range." + expr->name); // r.start
     if (entry && entry->isAttribute)
-      return calls.typeLibraryAttribute(expr, entry);
+      return pass.calls.typeLibraryAttribute(expr, entry);
   } else if (baseType->isRecord()) {
     return typeRecordField(baseType, expr->name, expr->location);
   } else if (classInstanceOf(baseType)) {
@@ -415,7 +430,7 @@ const Type *InferencePass::typeAttribute(Expr *expr) {
     if (!method.empty())
       return types::builtin(method);
   }
-  if (const Type *member = calls.typeMemberOverload(expr, baseType))
+  if (const Type *member = pass.calls.typeMemberOverload(expr, baseType))
     return member;
   if (baseType->kind() == TypeKind::Overload) { // Point.static_method of a jitclass
     OverloadMember member = source.resolver->findMember(baseType, expr->name);
@@ -428,25 +443,26 @@ const Type *InferencePass::typeAttribute(Expr *expr) {
     OverloadMember member = source.resolver->findMember(baseType, expr->name);
     if (member.registryId >= 0) {
       const Type *overload = types::overload(member.registryId, expr->name);
-      return member.isAttribute ? calls.typeOverloadCall(expr, overload, nullptr) : overload;
+      return member.isAttribute ? pass.calls.typeOverloadCall(expr, overload, nullptr) : overload;
     }
   }
-  throwTypingError("unknown attribute '" + expr->name + "' of type " + describe(baseType),
+  throwTypingError("unknown attribute '" + expr->name + "' of type " +
+                       InferencePass::describe(baseType),
                    expr->location);
 }
 
-const Type *InferencePass::typeComprehension(Expr *expr) {
+const Type *ExpressionInference::typeComprehension(Expr *expr) {
   if (!expr->operands.empty()) {
     Expr *consumer = expr->operands[0];
     auto cached = function.globals.find(consumer->id);
-    if (!localNames.count(consumer->name) && cached == function.globals.end())
+    if (!pass.localNames.count(consumer->name) && cached == function.globals.end())
       cached = function.globals.emplace(consumer->id, source.resolver->resolveName(consumer->name))
                    .first;
     // The builtin, or the builtin with overloads written in Python (min, max, sorted: their
     // accumulation loop is built in, so the overloads' other forms do not apply).
-    bool builtin =
-        !localNames.count(consumer->name) && (cached->second.kind == GlobalValue::Kind::Builtin ||
-                                              cached->second.kind == GlobalValue::Kind::Overload);
+    bool builtin = !pass.localNames.count(consumer->name) &&
+                   (cached->second.kind == GlobalValue::Kind::Builtin ||
+                    cached->second.kind == GlobalValue::Kind::Overload);
     if (!builtin || cached->second.name != consumer->name)
       throwUnsupported("a generator expression is only supported as the argument of the "
                        "builtin " +
@@ -454,33 +470,33 @@ const Type *InferencePass::typeComprehension(Expr *expr) {
                            "' here is another object",
                        consumer->location);
   }
-  typeBlock(expr->statements);
+  pass.typeBlock(expr->statements);
   auto found = function.variableTypes.find(expr->name);
   return found == function.variableTypes.end() ? nullptr : found->second;
 }
 
-const Type *InferencePass::typeSubscript(Expr *expr) {
-  const Type *base = typeExpr(expr->operands[0]);
+const Type *ExpressionInference::typeSubscript(Expr *expr) {
+  const Type *base = pass.typeExpr(expr->operands[0]);
   Expr *index = expr->operands[1];
   if (!base)
     return nullptr;
   if (isClassInstance(base)) { // p[i]: the class's __getitem__
-    if (!typeExpr(index))
+    if (!pass.typeExpr(index))
       return nullptr;
     return typeClassOperator(expr, "__getitem__", "[]");
   }
   if ((base->isRecord() || (base->isArray() && base->dtype()->isRecord())) &&
       index->kind != ExprKind::Tuple) {
     // r['x'] (or r[0]) reads a field; a['x'] is the view a.x (Numba's spellings of the same).
-    const Type *indexType = typeExpr(index);
+    const Type *indexType = pass.typeExpr(index);
     if (indexType && indexType->isUnicode()) // a name bound to a constant string: r[f]
-      if (std::optional<std::string> text = knownString(index))
-        indexType = record(index, types::stringLiteral(*text));
+      if (std::optional<std::string> text = pass.loops.knownString(index))
+        indexType = pass.record(index, types::stringLiteral(*text));
     std::string field = accessedRecordField(expr, base, indexType, function.globals);
     if (base->isRecord() && field.empty() && indexType)
       throwTypingError("a record is indexed by a constant field name or position, not by a "
                        "value of type " +
-                           describe(indexType),
+                           InferencePass::describe(indexType),
                        index->location);
     if (base->isRecord() && !field.empty())
       return typeRecordField(base, field, index->location);
@@ -493,7 +509,7 @@ const Type *InferencePass::typeSubscript(Expr *expr) {
     }
   }
   if (base->isString()) {
-    const Type *indexType = typeExpr(index);
+    const Type *indexType = pass.typeExpr(index);
     return indexType ? stringIndexResultType(indexType, index->location) : nullptr;
   }
   if (base->isLiteralList() &&
@@ -518,38 +534,39 @@ const Type *InferencePass::typeSubscript(Expr *expr) {
         position += count;
       if (position < 0 || position >= count)
         throwTypingError("tuple index out of range", index->location);
-      typeExpr(index);
+      pass.typeExpr(index);
       return base->elements()[position];
     }
-    const Type *indexType = typeExpr(index);
+    const Type *indexType = pass.typeExpr(index);
     if (indexType && base->isUniformTuple() && (indexType->isInteger() || indexType->isBoolean()))
       return base->elements().front();
     if (indexType)
-      throwTypingError("a tuple of type " + describe(base) +
+      throwTypingError("a tuple of type " + InferencePass::describe(base) +
                            " can only be indexed with a constant integer",
                        index->location);
     return nullptr;
   }
   if (base->isDict()) { // d[k] (library/Dicts.cpp)
-    if (!typeExpr(index))
+    if (!pass.typeExpr(index))
       return nullptr;
-    return containers.typeContainerOperator(expr, "dict", "[]", {expr->operands[0], index});
+    return pass.containers.typeContainerOperator(expr, "dict", "[]", {expr->operands[0], index});
   }
   if (base->isList()) { // l[i], l[a:b] (library/Lists.cpp)
-    if (!typeExpr(index))
+    if (!pass.typeExpr(index))
       return nullptr;
-    return containers.typeListOperator(expr, "[]", {expr->operands[0], index});
+    return pass.containers.typeListOperator(expr, "[]", {expr->operands[0], index});
   }
   if (base->isArray()) {
     if (index->kind != ExprKind::Tuple) {
       // a[t] with a tuple-valued t indexes with its integers.
-      const Type *indexType = typeExpr(index);
+      const Type *indexType = pass.typeExpr(index);
       if (!indexType)
         return nullptr;
       if (indexType->isTuple()) {
         for (const Type *element : indexType->elements())
           if (!element->isInteger())
-            throwTypingError("an array index tuple must hold integers, not " + describe(indexType),
+            throwTypingError("an array index tuple must hold integers, not " +
+                                 InferencePass::describe(indexType),
                              index->location);
         return typeArrayIndex(base, indexType->elements(), expr->location);
       }
@@ -558,23 +575,24 @@ const Type *InferencePass::typeSubscript(Expr *expr) {
     std::vector<Expr *> pieceExprs =
         index->kind == ExprKind::Tuple ? index->operands : std::vector<Expr *>{index};
     for (Expr *piece : pieceExprs) {
-      pieces.push_back(typeExpr(piece));
+      pieces.push_back(pass.typeExpr(piece));
       if (!pieces.back())
         return nullptr;
     }
     if (index->kind == ExprKind::Tuple)
-      record(index, types::tuple(pieces));
+      pass.record(index, types::tuple(pieces));
     return typeArrayIndex(base, pieces, expr->location);
   }
   if (base->isPointer() && base->pointee() && base->pointee()->isNumber()) {
     // p[i] of a cfunc's CPointer(dtype) argument: the element at p + i, unchecked, as in C.
-    const Type *indexType = typeExpr(index);
+    const Type *indexType = pass.typeExpr(index);
     if (indexType && !indexType->isInteger())
-      throwTypingError("a pointer's index must be an integer, not " + describe(indexType),
+      throwTypingError("a pointer's index must be an integer, not " +
+                           InferencePass::describe(indexType),
                        index->location);
     return indexType ? base->pointee() : nullptr;
   }
-  throwTypingError("cannot index a value of type " + describe(base), expr->location);
+  throwTypingError("cannot index a value of type " + InferencePass::describe(base), expr->location);
 }
 
 } // namespace taipan

@@ -1,5 +1,7 @@
 // Type inference of statements: blocks, assignments to every kind of target, yield, raise, try,
 // and the stores into arrays, records and jitclass instances they check.
+#include "typing/StatementInference.h"
+
 #include "typing/InferencePass.h"
 
 #include "syntax/CaughtExceptions.h"
@@ -15,10 +17,13 @@
 
 namespace taipan {
 
-void InferencePass::typeStatement(Stmt *stmt) {
+StatementInference::StatementInference(InferencePass &pass)
+    : pass(pass), function(pass.function), source(pass.source), callees(pass.callees) {}
+
+void StatementInference::typeStatement(Stmt *stmt) {
   switch (stmt->kind) {
   case StmtKind::Assign: {
-    const Type *value = typeExpr(stmt->value);
+    const Type *value = pass.typeExpr(stmt->value);
     for (Expr *target : stmt->targets)
       assignTarget(target, value);
     break;
@@ -28,16 +33,16 @@ void InferencePass::typeStatement(Stmt *stmt) {
     if (stmt->augmentedOp == BinaryOp::MatMult) {
       // In place, a matrix product would overwrite operands it still reads (NumPy copies;
       // Numba refuses): refused, with the spelling that works.
-      const Type *current = typeExpr(target);
-      const Type *value = typeExpr(stmt->value);
+      const Type *current = pass.typeExpr(target);
+      const Type *value = pass.typeExpr(stmt->value);
       if ((current && current->isArray()) || (value && value->isArray()))
         throwUnsupported("in-place matrix multiplication (a @= b) is not supported; write "
                          "a = a @ b",
                          stmt->location);
     }
     if (target->kind == ExprKind::Subscript || target->kind == ExprKind::Attribute) {
-      const Type *current = typeExpr(target);
-      const Type *value = typeExpr(stmt->value);
+      const Type *current = pass.typeExpr(target);
+      const Type *value = pass.typeExpr(stmt->value);
       if (current && value) {
         const Type *result =
             current->isArray() || value->isArray()
@@ -52,8 +57,9 @@ void InferencePass::typeStatement(Stmt *stmt) {
           result = stringBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
         if (!result)
           throwTypingError(std::string("unsupported operand types for ") +
-                               binaryOpSymbol(stmt->augmentedOp) + "=: " + describe(current) +
-                               " and " + describe(value),
+                               binaryOpSymbol(stmt->augmentedOp) +
+                               "=: " + InferencePass::describe(current) + " and " +
+                               InferencePass::describe(value),
                            stmt->location);
         checkArrayStore(target, current, result);
       }
@@ -62,14 +68,14 @@ void InferencePass::typeStatement(Stmt *stmt) {
     if (target->kind != ExprKind::Name)
       throwUnsupported("augmented assignment to this target is not supported yet",
                        target->location);
-    const Type *current = typeExpr(target);
-    const Type *value = typeExpr(stmt->value);
+    const Type *current = pass.typeExpr(target);
+    const Type *value = pass.typeExpr(stmt->value);
     if (current && value && current->isList()) {
-      containers.typeListInPlace(stmt, target, value);
+      pass.containers.typeListInPlace(stmt, target, value);
       break;
     }
     if (current && value && current->isSet()) {
-      containers.typeSetAugmentedAssign(stmt, current, value);
+      pass.containers.typeSetAugmentedAssign(stmt, current, value);
       break;
     }
     if (current && value) {
@@ -83,10 +89,10 @@ void InferencePass::typeStatement(Stmt *stmt) {
       if (!result)
         result = binaryResultType(stmt->augmentedOp, current, value);
       if (!result)
-        throwTypingError(std::string("unsupported operand types for ") +
-                             binaryOpSymbol(stmt->augmentedOp) + "=: " + describe(current) +
-                             " and " + describe(value),
-                         stmt->location);
+        throwTypingError(
+            std::string("unsupported operand types for ") + binaryOpSymbol(stmt->augmentedOp) +
+                "=: " + InferencePass::describe(current) + " and " + InferencePass::describe(value),
+            stmt->location);
       if (current->isArray()) {
         // a += b updates the array in place: its type stays, its dtype takes the result.
         if (current->isReadonly())
@@ -94,55 +100,56 @@ void InferencePass::typeStatement(Stmt *stmt) {
                                std::string(binaryOpSymbol(stmt->augmentedOp)) + "=)",
                            stmt->location);
         if (value->isArray() && value->ndim() > current->ndim())
-          throwTypingError("cannot broadcast " + describe(value) + " into " + describe(current),
+          throwTypingError("cannot broadcast " + InferencePass::describe(value) + " into " +
+                               InferencePass::describe(current),
                            stmt->location);
       } else {
-        assignVariable(target->name, result, stmt->location);
+        pass.assignVariable(target->name, result, stmt->location);
       }
     }
     break;
   }
   case StmtKind::ExprStmt:
-    typeExpr(stmt->value);
+    pass.typeExpr(stmt->value);
     break;
   case StmtKind::Return:
-    returnSeen = true;
+    pass.returnSeen = true;
     if (source.isGenerator) { // ends the generator: StopIteration
-      const Type *value = stmt->value ? typeExpr(stmt->value) : types::none();
+      const Type *value = stmt->value ? pass.typeExpr(stmt->value) : types::none();
       if (value && !value->isNone())
         throwUnsupported("return with a value in a generator is not supported (the value of "
                          "its StopIteration); use a bare return",
                          stmt->location);
       break;
     }
-    unifyReturn(stmt->value ? typeExpr(stmt->value) : types::none(), stmt->location);
+    pass.unifyReturn(stmt->value ? pass.typeExpr(stmt->value) : types::none(), stmt->location);
     break;
   case StmtKind::Yield:
     typeYield(stmt);
     break;
   case StmtKind::If:
-    if (std::optional<bool> decided = decideCondition(stmt->test)) {
-      typeBlock(*decided ? stmt->body : stmt->orelse);
+    if (std::optional<bool> decided = pass.conditions.decideCondition(stmt->test)) {
+      pass.typeBlock(*decided ? stmt->body : stmt->orelse);
       break;
     }
-    typeCondition(stmt->test);
-    typeBlock(stmt->body);
-    typeBlock(stmt->orelse);
+    pass.conditions.typeCondition(stmt->test);
+    pass.typeBlock(stmt->body);
+    pass.typeBlock(stmt->orelse);
     break;
   case StmtKind::While:
-    typeCondition(stmt->test);
-    typeBlock(stmt->body);
-    typeBlock(stmt->orelse);
+    pass.conditions.typeCondition(stmt->test);
+    pass.typeBlock(stmt->body);
+    pass.typeBlock(stmt->orelse);
     break;
   case StmtKind::For:
-    typeFor(stmt);
+    pass.loops.typeFor(stmt);
     break;
   case StmtKind::Raise:
     if (stmt->value)
       typeRaised(stmt->value);
     break;
   case StmtKind::Assert:
-    typeCondition(stmt->test);
+    pass.conditions.typeCondition(stmt->test);
     if (stmt->message)
       typeExceptionArgument(stmt->message);
     break;
@@ -156,22 +163,24 @@ void InferencePass::typeStatement(Stmt *stmt) {
   }
 }
 
-void InferencePass::typeYield(Stmt *stmt) {
-  const Type *type = stmt->value ? typeExpr(stmt->value) : types::none();
+void StatementInference::typeYield(Stmt *stmt) {
+  const Type *type = stmt->value ? pass.typeExpr(stmt->value) : types::none();
   if (!type)
     return;
   if (type->kind() == TypeKind::StringLiteral)
     type = types::unicode(); // a yielded literal is a string value
   if (!type->isRuntimeValue())
-    throwTypingError("cannot yield a value of type " + describe(type), stmt->location);
+    throwTypingError("cannot yield a value of type " + InferencePass::describe(type),
+                     stmt->location);
   const Type *unified = unifyWithOptional(function.yieldType, type);
   if (!unified)
     throwTypingError("Can't unify yield type from the following types: " +
-                         describe(function.yieldType) + ", " + describe(type),
+                         InferencePass::describe(function.yieldType) + ", " +
+                         InferencePass::describe(type),
                      stmt->location);
   if (unified != function.yieldType) {
     function.yieldType = unified;
-    changed = true;
+    pass.changed = true;
   }
   if (stmt->targets.empty())
     return;
@@ -180,28 +189,29 @@ void InferencePass::typeYield(Stmt *stmt) {
   if (!sent)
     throwUnsupported("the value of a yield expression (send()) is supported in generators "
                      "yielding numbers or tuples of them, not " +
-                         describe(function.yieldType),
+                         InferencePass::describe(function.yieldType),
                      stmt->location);
   assignTarget(stmt->targets[0], sent);
 }
 
-void InferencePass::typeTry(Stmt *stmt) {
-  typeBlock(stmt->body);
+void StatementInference::typeTry(Stmt *stmt) {
+  pass.typeBlock(stmt->body);
   for (ExceptHandler &handler : stmt->handlers) {
     for (Expr *named : handlerClasses(handler)) {
-      const Type *type = typeExpr(named);
+      const Type *type = pass.typeExpr(named);
       if (type && type->kind() != TypeKind::ExceptionClass)
-        throwUnsupported("an except clause must name exception classes, not " + describe(type),
+        throwUnsupported("an except clause must name exception classes, not " +
+                             InferencePass::describe(type),
                          named->location);
     }
-    typeBlock(handler.body);
+    pass.typeBlock(handler.body);
   }
-  typeBlock(stmt->orelse);
-  typeBlock(stmt->finalbody);
+  pass.typeBlock(stmt->orelse);
+  pass.typeBlock(stmt->finalbody);
 }
 
-void InferencePass::typeRaised(Expr *value) {
-  const Type *type = typeExpr(value);
+void StatementInference::typeRaised(Expr *value) {
+  const Type *type = pass.typeExpr(value);
   if (isCaughtExceptionName(value)) // `raise e` in `except ... as e`
     return;
   if (type && type->kind() == TypeKind::ExceptionClass)
@@ -216,17 +226,18 @@ void InferencePass::typeRaised(Expr *value) {
                    value->location);
 }
 
-void InferencePass::typeExceptionArgument(Expr *argument) {
-  const Type *type = typeExpr(argument);
+void StatementInference::typeExceptionArgument(Expr *argument) {
+  const Type *type = pass.typeExpr(argument);
   if (type && !type->isNumber() && !type->isNone() && !type->isString())
-    throwUnsupported("exception arguments must be constants or numbers, not " + describe(type),
+    throwUnsupported("exception arguments must be constants or numbers, not " +
+                         InferencePass::describe(type),
                      argument->location);
 }
 
-void InferencePass::assignTarget(Expr *target, const Type *value) {
+void StatementInference::assignTarget(Expr *target, const Type *value) {
   if (target->kind == ExprKind::Name) {
-    assignVariable(target->name, value, target->location);
-    record(target, function.variableTypes[target->name]);
+    pass.assignVariable(target->name, value, target->location);
+    pass.record(target, function.variableTypes[target->name]);
     return;
   }
   if (target->kind == ExprKind::Tuple || target->kind == ExprKind::List) {
@@ -236,18 +247,19 @@ void InferencePass::assignTarget(Expr *target, const Type *value) {
       return;
     }
     if (!value->isTuple())
-      throwTypingError("cannot unpack a value of type " + describe(value), target->location);
+      throwTypingError("cannot unpack a value of type " + InferencePass::describe(value),
+                       target->location);
     if (value->elements().size() != target->operands.size())
       throwTypingError("cannot unpack " + std::to_string(value->elements().size()) +
                            " values into " + std::to_string(target->operands.size()) + " targets",
                        target->location);
     for (size_t i = 0; i < target->operands.size(); ++i)
       assignTarget(target->operands[i], value->elements()[i]);
-    record(target, value);
+    pass.record(target, value);
     return;
   }
   if (target->kind == ExprKind::Subscript) {
-    const Type *base = typeExpr(target->operands[0]);
+    const Type *base = pass.typeExpr(target->operands[0]);
     if (base && isClassInstance(base)) { // p[i] = v: the class's __setitem__
       if (value)
         typeClassItemStore(target, base, value);
@@ -257,25 +269,25 @@ void InferencePass::assignTarget(Expr *target, const Type *value) {
       throwTypingError("Cannot mutate a literal list (a list of items of different types)",
                        target->location);
     if (base && base->isDict()) { // d[k] = v, which may type `{}` (typeDictStore)
-      const Type *key = typeExpr(target->operands[1]);
+      const Type *key = pass.typeExpr(target->operands[1]);
       if (key && value)
-        containers.typeDictStore(target, key, value);
+        pass.containers.typeDictStore(target, key, value);
       return;
     }
-    const Type *slot = typeExpr(target);
+    const Type *slot = pass.typeExpr(target);
     if (slot && value)
       checkArrayStore(target, slot, value);
     return;
   }
   if (target->kind == ExprKind::Attribute) { // r.x = v, a[i].x = v: a record's field
-    const Type *instance = classInstanceOf(typeExpr(target->operands[0]));
+    const Type *instance = classInstanceOf(pass.typeExpr(target->operands[0]));
     if (instance) { // p.x = v, p.prop = v (p may be an optional instance, checked)
       if (value)
         typeClassAttributeStore(target, instance, value);
       return;
     }
-    const Type *slot = typeExpr(target);
-    const Type *base = typeOf(target->operands[0]);
+    const Type *slot = pass.typeExpr(target);
+    const Type *base = pass.typeOf(target->operands[0]);
     if (slot && value)
       checkRecordStore(target, base, slot, value);
     return;
@@ -283,8 +295,8 @@ void InferencePass::assignTarget(Expr *target, const Type *value) {
   throwUnsupported("cannot assign to this target", target->location);
 }
 
-void InferencePass::typeClassItemStore(Expr *target, const Type *instance, const Type *value) {
-  const Type *index = typeExpr(target->operands[1]);
+void StatementInference::typeClassItemStore(Expr *target, const Type *instance, const Type *value) {
+  const Type *index = pass.typeExpr(target->operands[1]);
   if (!index)
     return;
   OverloadMember setter = source.resolver->findMember(instance, "__setitem__");
@@ -303,14 +315,15 @@ void InferencePass::typeClassItemStore(Expr *target, const Type *instance, const
   function.overloadImplementations[key] = std::move(implementation);
 }
 
-void InferencePass::typeClassAttributeStore(Expr *target, const Type *instance, const Type *value) {
+void StatementInference::typeClassAttributeStore(Expr *target, const Type *instance,
+                                                 const Type *value) {
   if (const Type *field = classFieldType(instance, target->name)) {
     if (!classFieldAccepts(field, value))
-      throwTypingError("cannot store a value of type " + describe(value) + " into the field '" +
-                           target->name + "' of type " + describe(field) + " of jitclass " +
-                           instance->text(),
+      throwTypingError("cannot store a value of type " + InferencePass::describe(value) +
+                           " into the field '" + target->name + "' of type " +
+                           InferencePass::describe(field) + " of jitclass " + instance->text(),
                        target->location);
-    record(target, field);
+    pass.record(target, field);
     return;
   }
   OverloadMember setter = source.resolver->findMember(instance, propertySetterName(target->name));
@@ -333,28 +346,30 @@ void InferencePass::typeClassAttributeStore(Expr *target, const Type *instance, 
   function.overloadImplementations[key] = std::move(implementation);
 }
 
-void InferencePass::checkRecordStore(Expr *target, const Type *base, const Type *slot,
-                                     const Type *value) {
+void StatementInference::checkRecordStore(Expr *target, const Type *base, const Type *slot,
+                                          const Type *value) {
   if (!base || !base->isRecord())
-    throwUnsupported("cannot assign to an attribute of a value of type " + describe(base),
+    throwUnsupported("cannot assign to an attribute of a value of type " +
+                         InferencePass::describe(base),
                      target->location);
   if (slot->isArray()) { // a subarray field takes a number or an array broadcast into it
     const Type *element = value->isArray() ? value->dtype() : value;
     if (!recordStoreAllowed(slot->dtype(), element) ||
         (value->isArray() && value->ndim() > slot->ndim()))
-      throwTypingError("cannot store a value of type " + describe(value) + " into the " +
-                           "subarray field of type " + describe(slot),
+      throwTypingError("cannot store a value of type " + InferencePass::describe(value) +
+                           " into the " + "subarray field of type " + InferencePass::describe(slot),
                        target->location);
     return;
   }
   if (!recordStoreAllowed(slot, value))
-    throwTypingError("cannot store a value of type " + describe(value) + " into the field " +
-                         "of type " + describe(slot) + " of " + describe(base),
+    throwTypingError("cannot store a value of type " + InferencePass::describe(value) +
+                         " into the field " + "of type " + InferencePass::describe(slot) + " of " +
+                         InferencePass::describe(base),
                      target->location);
 }
 
-void InferencePass::checkArrayStore(Expr *target, const Type *slot, const Type *value) {
-  const Type *base = typeOf(target->operands[0]);
+void StatementInference::checkArrayStore(Expr *target, const Type *slot, const Type *value) {
+  const Type *base = pass.typeOf(target->operands[0]);
   if (target->kind == ExprKind::Attribute && classInstanceOf(base)) { // p.x += v
     typeClassAttributeStore(target, classInstanceOf(base), value);
     return;
@@ -364,7 +379,7 @@ void InferencePass::checkArrayStore(Expr *target, const Type *slot, const Type *
     return;
   }
   if (base->isDict()) { // d[k] += v
-    containers.typeDictStore(target, typeOf(target->operands[1]), value);
+    pass.containers.typeDictStore(target, pass.typeOf(target->operands[1]), value);
     return;
   }
   if (base->isRecord() || target->kind == ExprKind::Attribute) { // r['x'] = v, r.x += v
@@ -373,24 +388,24 @@ void InferencePass::checkArrayStore(Expr *target, const Type *slot, const Type *
   }
   if (base->isArray() && slot->isRecord()) { // a[i] = r copies the record's bytes
     if (base->isReadonly() || !recordStoreAllowed(slot, value))
-      throwTypingError("cannot store a value of type " + describe(value) + " into " +
-                           describe(base),
+      throwTypingError("cannot store a value of type " + InferencePass::describe(value) + " into " +
+                           InferencePass::describe(base),
                        target->location);
     return;
   }
   if (base->isPointer()) {
     if (!value->isNumber() || (value->isComplex() && !slot->isComplex()))
-      throwTypingError("cannot store a value of type " + describe(value) + " through " +
-                           describe(base),
+      throwTypingError("cannot store a value of type " + InferencePass::describe(value) +
+                           " through " + InferencePass::describe(base),
                        target->location);
     return;
   }
   if (base->isList()) {
-    containers.checkListStore(target, value);
+    pass.containers.checkListStore(target, value);
     return;
   }
   if (!base->isArray())
-    throwTypingError("cannot assign to an item of a value of type " + describe(base),
+    throwTypingError("cannot assign to an item of a value of type " + InferencePass::describe(base),
                      target->location);
   if (base->isReadonly())
     throwTypingError("cannot assign to an item of a read-only array", target->location);
@@ -399,16 +414,18 @@ void InferencePass::checkArrayStore(Expr *target, const Type *slot, const Type *
     // Same kind, and a unit that converts exactly to the array's (coarser or equal).
     if (element->kind() != base->dtype()->kind() ||
         !datetimeConversionFactor(element->datetimeUnit(), base->dtype()->datetimeUnit()))
-      throwTypingError("cannot store a value of type " + describe(value) + " into " +
-                           describe(base),
+      throwTypingError("cannot store a value of type " + InferencePass::describe(value) + " into " +
+                           InferencePass::describe(base),
                        target->location);
     return;
   }
   if (!element->isNumber() || (element->isComplex() && !base->dtype()->isComplex()))
-    throwTypingError("cannot store a value of type " + describe(value) + " into " + describe(base),
+    throwTypingError("cannot store a value of type " + InferencePass::describe(value) + " into " +
+                         InferencePass::describe(base),
                      target->location);
   if (value->isArray() && (!slot->isArray() || value->ndim() > slot->ndim()))
-    throwTypingError("cannot broadcast " + describe(value) + " into " + describe(slot),
+    throwTypingError("cannot broadcast " + InferencePass::describe(value) + " into " +
+                         InferencePass::describe(slot),
                      target->location);
 }
 

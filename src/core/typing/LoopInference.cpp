@@ -1,0 +1,204 @@
+// Type inference of for loops over every kind of iterable: ranges, containers, arrays, index
+// spaces (np.ndindex...), zip/enumerate in step, and literal_unroll's copies of the body.
+#include "typing/LoopInference.h"
+
+#include "typing/InferencePass.h"
+
+#include "syntax/LoopUnrolling.h"
+#include "typing/ArrayTyping.h"
+#include "typing/BuiltinTyping.h"
+#include "typing/LiteralUnroll.h"
+#include "typing/OptionalTyping.h"
+
+namespace taipan {
+
+LoopInference::LoopInference(InferencePass &pass)
+    : pass(pass), function(pass.function), source(pass.source) {}
+
+const Type *LoopInference::iterationItemType(const Type *iterable, SourceLocation location) {
+  if (iterable->kind() == TypeKind::Range)
+    return types::int64();
+  if (iterable->isUniformTuple())
+    return iterable->elements().front();
+  if (iterable->isArray() && iterable->ndim() > 0)
+    return typeArrayIndex(iterable, {types::int64()}, location);
+  if (iterable->isList())
+    return iterable->itemType();
+  if (iterable->isDict() || iterable->isSet())
+    return iterable->keyType();
+  if (iterable->isDictView())
+    return iterable->viewItemType();
+  if (iterable->isGenerator())
+    return iterable->yieldType();
+  if (iterable->isString()) // its characters
+    return types::unicode();
+  return nullptr;
+}
+
+bool LoopInference::typeIndexIterationLoop(Stmt *stmt) {
+  Expr *call = stmt->value;
+  if (call->kind != ExprKind::Call || !call->keywordNames.empty())
+    return false;
+  const Type *callee = pass.typeExpr(call->callee());
+  if (callee && callee->kind() == TypeKind::Builtin && isIndexIteration(callee->text()))
+    return typeIndexIteration(stmt, callee->text());
+  return false;
+}
+
+bool LoopInference::typeInStepIteration(Stmt *stmt) {
+  Expr *call = stmt->value;
+  auto library = function.libraryCalls.find(call->id);
+  if (call->kind != ExprKind::Call || library == function.libraryCalls.end() ||
+      library->second.iteration == LibraryIteration::OverResult)
+    return false;
+  const LibraryCall &iterated = library->second;
+  std::vector<const Type *> parts;
+  bool counted = iterated.iteration == LibraryIteration::CountedArgumentsInStep;
+  if (counted)
+    parts.push_back(types::int64());
+  // enumerate's second argument is its start, not an iterable
+  for (size_t i = 0; i < (counted ? 1 : iterated.arguments.size()); ++i) {
+    const Type *item =
+        iterationItemType(iterated.argumentTypes[i], iterated.arguments[i]->location);
+    if (!item)
+      throwTypingError("cannot iterate over a value of type " +
+                           InferencePass::describe(iterated.argumentTypes[i]),
+                       iterated.arguments[i]->location);
+    parts.push_back(item);
+  }
+  pass.statements.assignTarget(stmt->targets[0], types::tuple(parts));
+  return true;
+}
+
+bool LoopInference::typeIndexIteration(Stmt *stmt, const std::string &name) {
+  Expr *call = stmt->value;
+  std::vector<const Type *> arguments;
+  for (size_t i = 1; i < call->operands.size(); ++i) {
+    arguments.push_back(pass.typeExpr(call->operands[i]));
+    if (!arguments.back())
+      return true; // not known yet: the next pass decides
+  }
+  const Type *item = nullptr;
+  if (name == "numpy.ndindex") {
+    // ndindex(3, 4) or ndindex((3, 4)): integers, or one tuple of integers.
+    std::vector<const Type *> extents = arguments;
+    if (arguments.size() == 1 && arguments[0]->isTuple())
+      extents = arguments[0]->elements();
+    for (const Type *extent : extents)
+      if (!extent->isInteger())
+        throwTypingError("np.ndindex() takes integers or a tuple of integers, not " +
+                             describeArgumentTypes(arguments),
+                         call->location);
+    item = types::tuple(std::vector<const Type *>(extents.size(), types::int64()));
+  } else {
+    if (arguments.size() != 1 || !arguments[0]->isArray())
+      throwTypingError(name.substr(6) + "() takes one array, not " +
+                           describeArgumentTypes(arguments),
+                       call->location);
+    const Type *array = arguments[0];
+    if (name == "numpy.nditer") {
+      item = types::array(array->dtype(), 0, 'C', array->isReadonly());
+    } else {
+      const Type *index = types::tuple(std::vector<const Type *>(array->ndim(), types::int64()));
+      item = types::tuple({index, array->dtype()});
+    }
+  }
+  pass.record(call, types::none());
+  pass.statements.assignTarget(stmt->targets[0], item);
+  pass.typeBlock(stmt->body);
+  pass.typeBlock(stmt->orelse);
+  return true;
+}
+
+void LoopInference::typeFor(Stmt *stmt) {
+  if (typeIndexIterationLoop(stmt)) {
+    pass.typeBlock(stmt->body);
+    pass.typeBlock(stmt->orelse);
+    return;
+  }
+  pass.loopIterables.insert(stmt->value->id);
+  const Type *iterable = pass.typeExpr(stmt->value);
+  if (typeUnrolledLoop(stmt, iterable))
+    return;
+  if (iterable && iterable->isTuple() && iterable->elements().empty()) {
+    pass.typeBlock(stmt->orelse); // `for x in ()`, `zip()`: the body never runs
+    return;
+  }
+  const Type *element = nullptr;
+  // An in-step iteration types its target itself (the call is none).
+  if (iterable && !typeInStepIteration(stmt)) {
+    if (iterable->kind() == TypeKind::Range)
+      element = types::int64();
+    else if (iterable->isString())
+      element = types::unicode();
+    else if (iterable->isUniformTuple())
+      element = iterable->elements().front();
+    else if (iterable->isArray() && iterable->ndim() > 0)
+      element = typeArrayIndex(iterable, {types::int64()}, stmt->value->location);
+    else if (iterable->isList() || (iterable->isTuple() && iterable->elements().empty()))
+      element = iterable->isList() ? iterable->itemType() : nullptr;
+    else if (iterable->isDict()) // the keys, in insertion order
+      element = iterable->keyType();
+    else if (iterable->isDictView()) // keys, values or (key, value) pairs, in order
+      element = iterable->viewItemType();
+    else if (iterable->isGenerator())
+      element = iterable->yieldType();
+    else if (iterable->isSet()) // the keys, in CPython's table order
+      element = iterable->keyType();
+    else
+      throwTypingError("cannot iterate over a value of type " + InferencePass::describe(iterable) +
+                           (iterable->isTuple() ? " (only tuples of one element type)" : ""),
+                       stmt->value->location);
+  }
+  if (element)
+    pass.statements.assignTarget(stmt->targets[0], element);
+  pass.typeBlock(stmt->body);
+  pass.typeBlock(stmt->orelse);
+}
+
+bool LoopInference::typeUnrolledLoop(Stmt *stmt, const Type *iterable) {
+  Expr *call = stmt->value;
+  bool unrollCall = call->kind == ExprKind::Call && call->positionalCount() == 1 &&
+                    call->keywordNames.empty() && !call->starredOperand;
+  const Type *callee = unrollCall ? function.typeOf(call->callee()) : nullptr;
+  if (!callee || callee->kind() != TypeKind::Builtin || callee->text() != "taipan.literal_unroll")
+    return false;
+  if (!iterable || !iterable->isTuple()) {
+    function.unrolledLoops.erase(stmt);
+    return !iterable; // unknown yet: its body waits for the next pass
+  }
+  if (!pass.singleAssignments)
+    pass.singleAssignments = findSingleAssignments(source);
+  ConstantStringContext context{function.globals, *pass.singleAssignments,
+                                function.expressionTypes};
+  std::vector<const Type *> items = unrolledItemTypes(iterable, call->operands[1], context);
+  if (items.empty() && !iterable->elements().empty()) { // an ordinary loop
+    function.unrolledLoops.erase(stmt);
+    return false;
+  }
+  UnrolledLoop &loop = function.unrolledLoops[stmt];
+  loop.container = call->operands[1];
+  loop.itemTypes = items;
+  loop.copies.clear();
+  for (size_t i = 0; i < items.size(); ++i) {
+    const UnrolledLoopCopy &copy = unrolledLoopCopy(source, stmt, i);
+    loop.copies.push_back(&copy);
+    pass.collectLocalsIn(copy.body);
+    pass.addLocalTarget(copy.target);
+    std::set<int> optionalUses = optionalPreservingUses(copy.body);
+    pass.keepsOptional.insert(optionalUses.begin(), optionalUses.end());
+    pass.statements.assignTarget(copy.target, items[i]);
+    pass.typeBlock(copy.body);
+  }
+  pass.typeBlock(stmt->orelse);
+  return true;
+}
+
+std::optional<std::string> LoopInference::knownString(const Expr *expr) {
+  if (!pass.singleAssignments)
+    pass.singleAssignments = findSingleAssignments(source);
+  return constantString(expr,
+                        {function.globals, *pass.singleAssignments, function.expressionTypes});
+}
+
+} // namespace taipan
