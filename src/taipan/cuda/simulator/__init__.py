@@ -1,7 +1,9 @@
 """The CUDA simulator: with TAIPAN_ENABLE_CUDASIM=1 (or NUMBA_ENABLE_CUDASIM=1) set before
 taipan is imported, ``taipan.cuda`` exports these objects instead of the GPU path's, and
 ``cuda.jit`` kernels run on the CPU in the Python interpreter, one Python thread per GPU thread
-of a block (launch.py). The names are those of the GPU path (``__all__`` is the same list)."""
+of a block (launch.py). The names are those of the GPU path (taipan.cuda.api.exports), taken
+by exports() from the simulator's modules; the fronts they share with the GPU path are in
+taipan.cuda.api, and the simulator imports nothing else of taipan.cuda."""
 
 import sys
 import types
