@@ -40,8 +40,16 @@ def _converter(t, inexact):
     from taipan import njit
 
     if isinstance(t, types.Array):
-        return njit(lambda v: v.astype(inexact))
-    return njit(lambda v: inexact(v))
+
+        def implementation(v):
+            return v.astype(inexact)
+
+        return njit(implementation)
+
+    def implementation(v):
+        return inexact(v)
+
+    return njit(implementation)
 
 
 @overload(np.isclose)
@@ -107,7 +115,11 @@ def _array_equal(a1, a2, equal_nan=False):
     ndim1 = a1.ndim if isinstance(a1, types.Array) else 0
     ndim2 = a2.ndim if isinstance(a2, types.Array) else 0
     if ndim1 != ndim2:
-        return lambda a1, a2, equal_nan=False: False
+
+        def implementation(a1, a2, equal_nan=False):
+            return False
+
+        return implementation
     nan_possible = all(isinstance(_element_type(t), (types.Float, types.Complex)) for t in (a1, a2))
 
     if ndim1 == 0 and not isinstance(a1, types.Array) and not isinstance(a2, types.Array):

@@ -62,8 +62,16 @@ def _inexact(x):
 @overload(_inexact)
 def _inexact_typer(x):
     if x.dtype.kind_name in ("Integer", "Boolean"):
-        return lambda x: x.astype(np.float64)
-    return lambda x: x
+
+        def implementation(x):
+            return x.astype(np.float64)
+
+        return implementation
+
+    def implementation(x):
+        return x
+
+    return implementation
 
 
 @overload(np.linalg.norm)

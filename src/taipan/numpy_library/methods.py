@@ -20,12 +20,20 @@ def _item(a):
 @overload(np.real)
 def _real(value):
     if isinstance(value, (types.Number, types.Boolean, types.Array)):
-        return lambda value: value.real
+
+        def implementation(value):
+            return value.real
+
+        return implementation
     return None
 
 
 @overload(np.imag)
 def _imag(value):
     if isinstance(value, (types.Number, types.Boolean, types.Array)):
-        return lambda value: value.imag
+
+        def implementation(value):
+            return value.imag
+
+        return implementation
     return None

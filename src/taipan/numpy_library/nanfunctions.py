@@ -53,8 +53,16 @@ def _nan_replacing_reduction(reduce, identity):
         check = axis_checker(a.ndim, axis)
         if not _can_hold_nan(a.dtype):
             if _is_along(a, axis):
-                return lambda a, axis=None, dtype=None, out=None: reduce(a, check(axis))
-            return lambda a, axis=None, dtype=None, out=None: reduce(a) + 0 * check(axis)
+
+                def implementation(a, axis=None, dtype=None, out=None):
+                    return reduce(a, check(axis))
+
+                return implementation
+
+            def implementation(a, axis=None, dtype=None, out=None):
+                return reduce(a) + 0 * check(axis)
+
+            return implementation
         scalar = numpy_dtype(a.dtype).type
         if _is_along(a, axis):
 
@@ -87,8 +95,16 @@ def _nanmean(a, axis=None, dtype=None, out=None):
     check = axis_checker(a.ndim, axis)
     if not _can_hold_nan(a.dtype):
         if _is_along(a, axis):
-            return lambda a, axis=None, dtype=None, out=None: np.mean(a, check(axis))
-        return lambda a, axis=None, dtype=None, out=None: np.mean(a) + 0 * check(axis)
+
+            def implementation(a, axis=None, dtype=None, out=None):
+                return np.mean(a, check(axis))
+
+            return implementation
+
+        def implementation(a, axis=None, dtype=None, out=None):
+            return np.mean(a) + 0 * check(axis)
+
+        return implementation
     scalar = numpy_dtype(a.dtype).type
     if _is_along(a, axis):
 
@@ -125,13 +141,29 @@ def _nanvar_implementation(a, axis):
     check = axis_checker(a.ndim, axis)
     keepdims = keepdims_shape(a.ndim)
     if isinstance(a.dtype, types.Complex):
-        squares = njit(lambda d: d.real * d.real + d.imag * d.imag)
+
+        def squares(d):
+            return d.real * d.real + d.imag * d.imag
+
+        squares = njit(squares)
     else:
-        squares = njit(lambda d: d * d)
+
+        def squares(d):
+            return d * d
+
+        squares = njit(squares)
     if ordinary:
-        inexact = njit(lambda v: v.astype(np.float64))
+
+        def inexact(v):
+            return v.astype(np.float64)
+
+        inexact = njit(inexact)
     else:
-        inexact = njit(lambda v: v[...])
+
+        def inexact(v):
+            return v[...]
+
+        inexact = njit(inexact)
 
     if _is_along(a, axis):
 
@@ -231,7 +263,11 @@ def _nan_extreme(is_min):
             return None if along else _complex_nan_extreme(check, is_min)
         if not _can_hold_nan(a.dtype):
             if along:
-                return lambda a, axis=None, out=None: reduce(a, check(axis))
+
+                def implementation(a, axis=None, out=None):
+                    return reduce(a, check(axis))
+
+                return implementation
 
             def ordinary(a, axis=None, out=None):
                 check(axis)
@@ -310,7 +346,11 @@ def _nan_arg_extreme(is_min):
         can_hold_nan = _can_hold_nan(a.dtype)
         if _is_along(a, axis):
             if not can_hold_nan:
-                return lambda a, axis=None, out=None: reduce(a, check(axis))
+
+                def implementation(a, axis=None, out=None):
+                    return reduce(a, check(axis))
+
+                return implementation
 
             def along_axis(a, axis=None, out=None):
                 axis = check(axis)
@@ -414,7 +454,11 @@ def _nan_cumulative(is_sum):
         if not _accepts(a, axis, ("dtype", dtype), ("out", out)):
             return None
         if not _can_hold_nan(a.dtype):
-            return lambda a, axis=None, dtype=None, out=None: cumulate(a, axis)
+
+            def implementation(a, axis=None, dtype=None, out=None):
+                return cumulate(a, axis)
+
+            return implementation
         scalar = numpy_dtype(a.dtype).type
 
         def replacing_nan(a, axis=None, dtype=None, out=None):
