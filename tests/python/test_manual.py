@@ -25,6 +25,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import pytest
 from child_processes import child_python_path
@@ -194,14 +195,25 @@ def browser():
     missing("no headless Chromium here (scripts/setup.sh apt-installs chromium-headless-shell)")
 
 
+def run_browser(*arguments):
+    """Headless Chromium with a profile of its own, so that browsers started at once by
+    parallel test workers never share one."""
+    with tempfile.TemporaryDirectory(prefix="taipan-manual-browser-") as profile:
+        command = [browser(), "--headless", "--no-sandbox", "--disable-gpu"]
+        return subprocess.run(
+            [*command, f"--user-data-dir={profile}", *arguments],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+
+
 def rendered_dom(page: pathlib.Path) -> str:
     """The page's DOM after the browser loaded it and ran its scripts. A browser process that
     dies (it can, on a loaded machine) is started once more; what it renders is not retried."""
-    command = [browser(), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"]
     for _ in range(2):
-        completed = subprocess.run(
-            [*command, page.as_uri()], capture_output=True, text=True, check=False, timeout=120
-        )
+        completed = run_browser("--dump-dom", page.as_uri())
         if completed.returncode == 0 and "</html>" in completed.stdout:
             return completed.stdout
     raise AssertionError(
@@ -285,13 +297,8 @@ def test_manual_screenshot_is_not_blank(built_manual, tmp_path):
     """The browser paints the start page: a blank 1200x900 page is a PNG of about 5 KB, the
     start page (sidebar, text, highlighted code) about 150 KB."""
     shot = tmp_path / "index.png"
-    command = [browser(), "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1200,900"]
-    completed = subprocess.run(
-        [*command, f"--screenshot={shot}", (built_manual / "index.html").as_uri()],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
+    completed = run_browser(
+        "--window-size=1200,900", f"--screenshot={shot}", (built_manual / "index.html").as_uri()
     )
     assert completed.returncode == 0, completed.stderr[-2000:]
     picture = shot.read_bytes()
