@@ -17,23 +17,25 @@ def _item(a):
     return impl
 
 
-@overload(np.real)
-def _real(value):
+def _real_part(value):
+    return value.real
+
+
+def _imaginary_part(value):
+    return value.imag
+
+
+def _part(value, implementation):
     if isinstance(value, (types.Number, types.Boolean, types.Array)):
-
-        def implementation(value):
-            return value.real
-
         return implementation
     return None
+
+
+@overload(np.real)
+def _real(value):
+    return _part(value, _real_part)
 
 
 @overload(np.imag)
 def _imag(value):
-    if isinstance(value, (types.Number, types.Boolean, types.Array)):
-
-        def implementation(value):
-            return value.imag
-
-        return implementation
-    return None
+    return _part(value, _imaginary_part)

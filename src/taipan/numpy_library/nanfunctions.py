@@ -40,6 +40,22 @@ def _accepts(a, axis, *unsupported):
     return is_none(axis) or (isinstance(axis, types.Integer) and a.ndim >= 1)
 
 
+def _ordinary_reduction(reduce, check, along):
+    """``reduce`` itself (np.sum, np.prod, np.mean) for arrays that hold no NaN, with the axis
+    checked: along it when ``along``, else over the whole array."""
+    if along:
+
+        def reduce_along(a, axis=None, dtype=None, out=None):
+            return reduce(a, check(axis))
+
+        return reduce_along
+
+    def reduce_whole(a, axis=None, dtype=None, out=None):
+        return reduce(a) + 0 * check(axis)
+
+    return reduce_whole
+
+
 # ---------------------------------------------------------------------------------------------
 # nansum, nanprod
 
@@ -52,17 +68,7 @@ def _nan_replacing_reduction(reduce, identity):
             return None
         check = axis_checker(a.ndim, axis)
         if not _can_hold_nan(a.dtype):
-            if _is_along(a, axis):
-
-                def implementation(a, axis=None, dtype=None, out=None):
-                    return reduce(a, check(axis))
-
-                return implementation
-
-            def implementation(a, axis=None, dtype=None, out=None):
-                return reduce(a) + 0 * check(axis)
-
-            return implementation
+            return _ordinary_reduction(reduce, check, _is_along(a, axis))
         scalar = numpy_dtype(a.dtype).type
         if _is_along(a, axis):
 
@@ -94,17 +100,7 @@ def _nanmean(a, axis=None, dtype=None, out=None):
         return None
     check = axis_checker(a.ndim, axis)
     if not _can_hold_nan(a.dtype):
-        if _is_along(a, axis):
-
-            def implementation(a, axis=None, dtype=None, out=None):
-                return np.mean(a, check(axis))
-
-            return implementation
-
-        def implementation(a, axis=None, dtype=None, out=None):
-            return np.mean(a) + 0 * check(axis)
-
-        return implementation
+        return _ordinary_reduction(np.mean, check, _is_along(a, axis))
     scalar = numpy_dtype(a.dtype).type
     if _is_along(a, axis):
 
