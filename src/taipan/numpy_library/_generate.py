@@ -12,6 +12,8 @@ import linecache
 
 import numpy as np
 
+from taipan.decorators import njit
+
 _compiled = {}
 _counter = itertools.count()
 
@@ -39,8 +41,6 @@ def python_function(name, source, namespace=None):
 
 def jitted(name, source, namespace=None):
     """``python_function`` compiled with taipan, for calling from other implementations."""
-    from taipan.decorators import njit
-
     function = python_function(name, source, namespace)
     key = ("jitted", function)
     if key not in _compiled:

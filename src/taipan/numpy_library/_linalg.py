@@ -223,7 +223,6 @@ def set_identity(buffer):
 def square_solver(dtype):
     """A compiled ``(factors, solutions) -> info`` solving in place by LAPACK's gesv: factors is
     an n x n matrix in column order, solutions one row per right-hand side (also column order)."""
-    from taipan import njit
 
     gesv = routine(dtype, "gesv", 8)
 

@@ -4,6 +4,7 @@ for arrays (broadcast) and scalars, after numpy/_core/numeric.py."""
 import numpy as np
 
 from taipan import types
+from taipan.decorators import njit
 from taipan.errors import TypingError
 from taipan.extending import overload
 from taipan.numpy_library.support import numpy_dtype
@@ -37,7 +38,6 @@ def _inexact_type(a, b):
 def _converter(t, inexact):
     """A compiled function converting a value of type ``t`` (array or scalar) to ``inexact``:
     NumPy compares integers as floats, so that x - y cannot overflow."""
-    from taipan import njit
 
     if isinstance(t, types.Array):
 

@@ -10,6 +10,7 @@ be omitted, None or an integer (AxisError when out of range)."""
 import numpy as np
 
 from taipan import types
+from taipan.decorators import njit
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
 from taipan.numpy_library._axis import axis_checker, keepdims_shape
@@ -129,7 +130,6 @@ def _nanvar_implementation(a, axis):
     values, then the sum of squared deviations (|d|² for complex) divided by count - ddof, NaN
     where that is not positive. Integers and booleans hold no NaN and go to NumPy's np.var,
     which computes the same in float64 but divides by max(count - ddof, 0) (inf, not NaN)."""
-    from taipan import njit
 
     ordinary = not _can_hold_nan(a.dtype)
     scalar = np.float64 if ordinary else numpy_dtype(a.dtype).type

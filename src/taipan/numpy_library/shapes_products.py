@@ -4,6 +4,8 @@ trace, cross, diff and ediff1d, written in Python for taipan to compile.
 Values are computed the way NumPy computes them (the same products and differences, in the
 result's dtype), so integer overflow wraps and floating-point results agree bit for bit."""
 
+import warnings
+
 import numpy as np
 
 from taipan import types
@@ -208,7 +210,6 @@ def _numpy_cross_rules():
     """How the installed NumPy treats vector lengths in np.cross, asked of NumPy itself: whether
     it takes 2-element vectors (NumPy 2.5 refuses them), and its message for bad lengths (with
     ``{}`` where NumPy names the two lengths)."""
-    import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -4,6 +4,7 @@
 import numpy as np
 
 from taipan import types
+from taipan.decorators import njit
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
 from taipan.numpy_library.support import numpy_dtype, string_value
@@ -98,7 +99,6 @@ def _correlation_typer(name, default_mode, is_convolve):
         # Booleans accumulate as integers (NumPy's boolean dot is a logical or of ands).
         accumulate = np.int64 if result is np.bool_ else result
         conjugate = not is_convolve and isinstance(v.dtype, types.Complex)
-        from taipan import njit
 
         core = njit(_correlation(_mode(mode), accumulate, conjugate))
         if is_convolve:
