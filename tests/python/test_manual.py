@@ -92,7 +92,15 @@ print("live blocks:", _live_blocks(), file=_sys.stderr)
 """
 
 
+# Packages some examples import that taipan does not need; scripts/setup.sh installs them.
+OPTIONAL_PACKAGES = ("dask", "scipy")
+
+
 def run_example(tmp_path, page, number, source, expected, simulate):
+    for package in OPTIONAL_PACKAGES:
+        imported = re.search(rf"^(?:import|from) {package}\b", source, re.MULTILINE)
+        if imported and importlib.util.find_spec(package) is None:
+            missing(f"{package} is not installed (scripts/setup.sh pip-installs it)")
     script = tmp_path / f"{page[:-3]}_example_{number}.py"
     script.write_text(source + LIVE_BLOCKS_CHECK)
     environment = {
