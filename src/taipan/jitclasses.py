@@ -56,7 +56,9 @@ _FIELD_KINDS = frozenset(
 )
 
 # What an Optional field may hold: None or a number, a boolean or a jitclass instance.
-_OPTIONAL_KINDS = frozenset(["Boolean", "Integer", "Float", "Complex", "ClassInstanceType"])
+_OPTIONAL_KINDS = frozenset(
+    ["Boolean", "Integer", "Float", "Complex", "ClassInstanceType"]
+)
 
 _PYTHON_TYPES = {
     int: "int64",
@@ -80,7 +82,9 @@ def _annotation_type(value):
     if origin is list and len(arguments) == 1:
         return types.ListType(_annotation_type(arguments[0]))
     if origin is dict and len(arguments) == 2:
-        return types.DictType(_annotation_type(arguments[0]), _annotation_type(arguments[1]))
+        return types.DictType(
+            _annotation_type(arguments[0]), _annotation_type(arguments[1])
+        )
     return value
 
 
@@ -112,7 +116,9 @@ def _check_field_type(class_name, field, t):
         return
     if kind in _FIELD_KINDS:
         if kind == "ListType" and t.item_type is None:
-            raise TypingError(f"jitclass {class_name}: field '{field}' needs the list's item type")
+            raise TypingError(
+                f"jitclass {class_name}: field '{field}' needs the list's item type"
+            )
         return
     if kind == "List":
         raise UnsupportedError(
@@ -198,7 +204,9 @@ def _normalise_spec(cls, spec):
         try:
             pairs = [tuple(entry) for entry in spec]
         except TypeError:
-            raise TypeError(f"spec must be a list of (name, type) pairs or a dict, not {spec!r}")
+            raise TypeError(
+                f"spec must be a list of (name, type) pairs or a dict, not {spec!r}"
+            )
         if any(len(entry) != 2 for entry in pairs):
             raise TypeError(f"spec must be a list of (name, type) pairs, not {spec!r}")
     fields = {}
@@ -251,7 +259,9 @@ def _parameter_text(signature, skip_first):
         else:
             texts.append(f"{parameter.name}=_default_{parameter.name}")
             defaults[f"_default_{parameter.name}"] = parameter.default
-        passed.append(f"{parameter.name}={parameter.name}" if keyword_only else parameter.name)
+        passed.append(
+            f"{parameter.name}={parameter.name}" if keyword_only else parameter.name
+        )
     return ", ".join(texts), ", ".join(passed), defaults
 
 
@@ -294,36 +304,68 @@ def _make_static_wrapper(class_type, name, function):
 def _make_ne(class_type):
     """``!=`` of a class defining ``__eq__`` only: ``not (self == other)``, as Python's
     object.__ne__ does."""
-    source = "def __ne__(self, other):\n    return not (self == other)\n"
-    return _njit(_exec_function(source, {}, "__ne__"))
+
+    def __ne__(self, other):
+        return not (self == other)
+
+    return _njit(__ne__)
 
 
 # Python's fallbacks for bool(), complex(), float() and int() of an object whose class lacks
-# the method: (method, the methods it falls back to in order, the body with `_m` the one found).
+# the method: (method, the methods it falls back to in order); _fallback_body gives the body.
 _FALLBACKS = [
-    ("__bool__", ["__len__", None], {"__len__": "return len(self) != 0", None: "return True"}),
-    (
-        "__complex__",
-        ["__float__", "__index__"],
-        {"__float__": "return complex(_m(self))", "__index__": "return complex(_m(self))"},
-    ),
-    ("__float__", ["__index__"], {"__index__": "return float(_m(self))"}),
-    ("__int__", ["__index__"], {"__index__": "return _m(self)"}),
+    ("__bool__", ["__len__", None]),
+    ("__complex__", ["__float__", "__index__"]),
+    ("__float__", ["__index__"]),
+    ("__int__", ["__index__"]),
 ]
+
+
+def _fallback_body(method, candidate, found):
+    """``method`` of an instance computed as CPython's fallback through ``candidate`` (the
+    compiled method ``found``; None: no method at all, bool() is then True)."""
+    if method == "__bool__":
+        if candidate is None:
+
+            def __bool__(self):
+                return True
+
+            return __bool__
+
+        def __bool__(self):
+            return len(self) != 0
+
+        return __bool__
+    if method == "__complex__":
+
+        def __complex__(self):
+            return complex(found(self))
+
+        return __complex__
+    if method == "__float__":
+
+        def __float__(self):
+            return float(found(self))
+
+        return __float__
+
+    def __int__(self):
+        return found(self)
+
+    return __int__
 
 
 def _conversion_fallbacks(jit_methods):
     """The compiled methods bool(p), complex(p), float(p) and int(p) use when the class lacks
     the one Python would call first, as CPython falls back (``__len__`` for truth...)."""
     made = {}
-    for method, candidates, bodies in _FALLBACKS:
+    for method, candidates in _FALLBACKS:
         if method in jit_methods:
             continue
         for candidate in candidates:
             if candidate is None or candidate in jit_methods:
-                source = f"def {method}(self):\n    {bodies[candidate]}\n"
-                namespace = {"_m": jit_methods.get(candidate)}
-                made[method] = _njit(_exec_function(source, namespace, method))
+                found = jit_methods.get(candidate)
+                made[method] = _njit(_fallback_body(method, candidate, found))
                 break
     return made
 
@@ -331,14 +373,14 @@ def _conversion_fallbacks(jit_methods):
 def _make_checked_len(dispatcher):
     """``len(p)`` in compiled code: the class's ``__len__``, refused when negative, as
     CPython's len() refuses it."""
-    source = (
-        "def __len__(self):\n"
-        "    n = _len(self)\n"
-        "    if n < 0:\n"
-        '        raise ValueError("__len__() should return >= 0")\n'
-        "    return n\n"
-    )
-    return _njit(_exec_function(source, {"_len": dispatcher}, "__len__"))
+
+    def __len__(self):
+        n = dispatcher(self)
+        if n < 0:
+            raise ValueError("__len__() should return >= 0")
+        return n
+
+    return _njit(__len__)
 
 
 def _make_accessors(field):
@@ -389,7 +431,9 @@ def _register_members(class_type):
     for name, dispatcher in class_type.jit_static_methods.items():
         label = f"{class_type.name}.{name}"
         static = _registry._add(lambda i, _label=label: _Overload(i, _label, {}))
-        static.typers.append(lambda *args, _dispatcher=dispatcher, **kwargs: _dispatcher)
+        static.typers.append(
+            lambda *args, _dispatcher=dispatcher, **kwargs: _dispatcher
+        )
         class_type.class_members[name] = (static.registry_id, False)
 
 
@@ -476,11 +520,14 @@ def _define_fields_when_known(class_type, fields):
         if isinstance(value, (types.DeferredType, types._DeferredOptional))
     ]
     undefined = [
-        value.deferred if isinstance(value, types._DeferredOptional) else value for value in pending
+        value.deferred if isinstance(value, types._DeferredOptional) else value
+        for value in pending
     ]
     undefined = [deferred for deferred in undefined if deferred._defined is None]
     if undefined:
-        undefined[0]._waiting.append(lambda: _define_fields_when_known(class_type, fields))
+        undefined[0]._waiting.append(
+            lambda: _define_fields_when_known(class_type, fields)
+        )
         return
     resolved = {}
     for name, value in fields.items():
@@ -489,7 +536,9 @@ def _define_fields_when_known(class_type, fields):
             _check_field_type(class_type.name, name, value)
         resolved[name] = value
     class_type.struct = resolved
-    _core.define_jitclass_fields(class_type.instance_type, list(resolved), list(resolved.values()))
+    _core.define_jitclass_fields(
+        class_type.instance_type, list(resolved), list(resolved.values())
+    )
 
 
 def _register_class(cls, spec):
@@ -517,7 +566,9 @@ def _register_class(cls, spec):
     _define_fields_when_known(class_type, fields)
     class_type.methods = dict(methods)
     class_type.methods.update(static_methods)
-    class_type.jit_methods = {name: _njit(function) for name, function in methods.items()}
+    class_type.jit_methods = {
+        name: _njit(function) for name, function in methods.items()
+    }
     class_type.jit_props = {}
     for name, prop in props.items():
         accessors = {}
@@ -612,7 +663,9 @@ def _optional_member(class_type, name):
     if is_attribute or function is None or name in class_type.jit_static_methods:
         parameters, passed = "", ""
     else:
-        parameters, passed, defaults = _parameter_text(inspect.signature(function), True)
+        parameters, passed, defaults = _parameter_text(
+            inspect.signature(function), True
+        )
     namespace = {"_member": class_type.member_dispatchers[name]}
     if parameters:
         namespace.update(defaults)
@@ -637,7 +690,9 @@ def _instance_type_attribute(self, name):
     if not name.startswith("__") and self.kind_name == "ClassInstanceType":
         class_type = _by_instance_type.get(self)
     if class_type is None:
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute {name!r}")
+        raise AttributeError(
+            f"'{type(self).__name__}' object has no attribute {name!r}"
+        )
     if name == "class_type":
         return class_type
     return getattr(class_type, name)
