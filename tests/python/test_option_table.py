@@ -68,6 +68,16 @@ DECORATORS = {
 }
 
 
+def test_each_keyword_and_alias_is_declared_once():
+    rows = [row for row in _core.compile_option_table() if row["kind"] != "derived"]
+    spellings = [name for row in rows for name in (row["name"], *row["aliases"])]
+    assert (
+        len(spellings) == len(set(spellings)) == sum(1 + len(o.aliases) for o in OPTIONS.values())
+    )
+    fields = [row["field"] for row in _core.compile_option_table() if row["field"]]
+    assert len(fields) == len(set(fields))
+
+
 def test_the_decorators_of_the_table_are_those_tested():
     assert set(DECORATORS) == set(compile_options.DECORATORS)
     for option in OPTIONS.values():
