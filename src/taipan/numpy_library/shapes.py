@@ -15,6 +15,7 @@ from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
 from taipan.numpy_library._axis import (
     axis_normalizer,
+    copy_lane_elements,
     copy_lanes,
     lane_geometry,
     lanes_of,
@@ -394,7 +395,7 @@ def _repeat_into(out, src, axis, counts):
     j = 0
     for i in range(n):
         for _ in range(_count_at(counts, i)):
-            copy_lanes(target, j, source, i, 1)
+            copy_lane_elements(target, j, source, i, 1)
             j += 1
     return out
 
