@@ -56,6 +56,13 @@ CORE_RULES = {
 }
 
 
+# Headers a folder may not include although their folder is allowed: library entries see lowering
+# through lower/LoweringApi.h and the room headers, never the core class itself.
+FORBIDDEN_HEADERS = {
+    "library": {"lower/FunctionLowering.h"},
+}
+
+
 def folder_cycle(rules):
     """A cycle among the folders' rules (a list of folders, first repeated last), or None."""
     state = {}
@@ -112,6 +119,11 @@ def violations(root):
                 target = header.split("/")[0] if "/" in header else folder
                 if target != folder and target not in allowed:
                     found.append(f"{path.relative_to(root)}: {folder}/ may not include {header}")
+                elif header in FORBIDDEN_HEADERS.get(folder, ()):
+                    found.append(
+                        f"{path.relative_to(root)}: {folder}/ may not include {header} "
+                        "(library entries use lower/LoweringApi.h and the room headers)"
+                    )
     known = set(CORE_RULES)
     for path in sorted(core.iterdir()):
         if path.is_dir() and path.name not in known:

@@ -4,7 +4,7 @@
 
 #include "compiler/Compiler.h"
 #include "library/Families.h"
-#include "lower/FunctionLowering.h"
+#include "lower/LoweringApi.h"
 
 #include <mutex>
 
@@ -23,7 +23,7 @@ void registerUserUfunc(UserUfunc ufunc) {
     return loop;
   };
   // The scalar function returns its own type; the element converts it to the loop's output.
-  kernel.lowerElement = [](FunctionLowering &lowering, const LibraryCall &call,
+  kernel.lowerElement = [](LoweringApi &lowering, const LibraryCall &call,
                            const std::vector<llvm::Value *> &values) {
     TypedFunction &callee = *call.elementCallee;
     return lowering.castValue(lowering.callTypedFunction(callee, values), callee.returnType,

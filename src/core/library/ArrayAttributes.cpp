@@ -1,6 +1,8 @@
 // The attributes of arrays (a.shape, a.T, a.real...), one library entry each: reading
 // `a.<name>` is a call of "array.<name>" with the array.
 #include "library/NumpySupport.h"
+#include "lower/ArrayLowering.h"
+#include "lower/LoweringApi.h"
 
 #include <llvm/IR/Constants.h>
 
@@ -11,14 +13,13 @@ namespace {
 /// (given the array and the attribute's type).
 void addAttribute(
     Library &library, const std::string &name, std::function<const Type *(const Type *)> type,
-    std::function<llvm::Value *(FunctionLowering &, llvm::Value *, const Type *, const Type *)>
-        lower) {
+    std::function<llvm::Value *(LoweringApi &, llvm::Value *, const Type *, const Type *)> lower) {
   LibraryFunction function;
   function.name = "array." + name;
   function.parameters = {{"self"}};
   function.isAttribute = true;
   function.type = [type](const LibraryCall &call) { return type(call.argumentTypes[0]); };
-  function.lower = [lower](FunctionLowering &lowering, const LibraryCall &call,
+  function.lower = [lower](LoweringApi &lowering, const LibraryCall &call,
                            const std::vector<llvm::Value *> &values) {
     return lower(lowering, values[0], call.argumentTypes[0], call.resultType);
   };
@@ -33,11 +34,11 @@ const Type *dimensionTuple(const Type *array) {
 /// shape and strides: a tuple of one array field per dimension.
 void addDimensionTuple(Library &library, const std::string &name, ArrayLayout::Field field) {
   addAttribute(library, name, dimensionTuple,
-               [field](FunctionLowering &lowering, llvm::Value *array, const Type *arrayType,
+               [field](LoweringApi &lowering, llvm::Value *array, const Type *arrayType,
                        const Type *resultType) {
                  std::vector<llvm::Value *> values;
                  for (int i = 0; i < arrayType->ndim(); ++i)
-                   values.push_back(lowering.arrayField(array, field, i));
+                   values.push_back(lowering.arrays().arrayField(array, field, i));
                  return lowering.lowerTuple(values, resultType);
                });
 }
@@ -55,7 +56,7 @@ void addComplexPart(Library &library, const std::string &name) {
                               array->isReadonly());
         return isImag ? types::array(dtype, array->ndim(), 'C', true) : array;
       },
-      [isImag](FunctionLowering &lowering, llvm::Value *array, const Type *arrayType,
+      [isImag](LoweringApi &lowering, llvm::Value *array, const Type *arrayType,
                const Type *resultType) -> llvm::Value * {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *dtype = arrayType->dtype();
@@ -64,19 +65,22 @@ void addComplexPart(Library &library, const std::string &name) {
           // A view of every other float, starting at the real or the imaginary part.
           llvm::Value *view = llvm::UndefValue::get(valueType(lowering.llvmContext(), resultType));
           for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount})
-            view = lowering.withArrayField(view, field, lowering.arrayField(array, field));
-          view = lowering.withArrayField(view, ArrayLayout::ItemSize,
-                                         builder.getInt64(dtype->bits() / 16));
-          llvm::Value *data = lowering.arrayField(array, ArrayLayout::Data);
+            view = lowering.arrays().withArrayField(view, field,
+                                                    lowering.arrays().arrayField(array, field));
+          view = lowering.arrays().withArrayField(view, ArrayLayout::ItemSize,
+                                                  builder.getInt64(dtype->bits() / 16));
+          llvm::Value *data = lowering.arrays().arrayField(array, ArrayLayout::Data);
           if (isImag)
             data =
                 builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), data, dtype->bits() / 16);
-          view = lowering.withArrayField(view, ArrayLayout::Data, data);
+          view = lowering.arrays().withArrayField(view, ArrayLayout::Data, data);
           for (int i = 0; i < ndim; ++i) {
-            view = lowering.withArrayField(view, ArrayLayout::Shape,
-                                           lowering.arrayField(array, ArrayLayout::Shape, i), i);
-            view = lowering.withArrayField(view, ArrayLayout::Strides,
-                                           lowering.arrayField(array, ArrayLayout::Strides, i), i);
+            view = lowering.arrays().withArrayField(
+                view, ArrayLayout::Shape,
+                lowering.arrays().arrayField(array, ArrayLayout::Shape, i), i);
+            view = lowering.arrays().withArrayField(
+                view, ArrayLayout::Strides,
+                lowering.arrays().arrayField(array, ArrayLayout::Strides, i), i);
           }
           lowering.incref(view, resultType);
           lowering.addTemporary(view, resultType);
@@ -85,9 +89,9 @@ void addComplexPart(Library &library, const std::string &name) {
         if (!isImag)
           return array;
         const Type *zerosType = types::array(dtype, ndim, 'C', false);
-        llvm::Value *zeros =
-            lowering.allocateArray(zerosType, lowering.arrayShape(array, arrayType));
-        lowering.assignIntoArray(
+        llvm::Value *zeros = lowering.arrays().allocateArray(
+            zerosType, lowering.arrays().arrayShape(array, arrayType));
+        lowering.arrays().assignIntoArray(
             zeros, zerosType,
             llvm::Constant::getNullValue(valueType(lowering.llvmContext(), dtype)), dtype);
         return zeros;
@@ -101,35 +105,34 @@ void registerArrayAttributes(Library &library) {
   addDimensionTuple(library, "strides", ArrayLayout::Strides);
   auto int64Type = [](const Type *) { return types::int64(); };
   addAttribute(library, "ndim", int64Type,
-               [](FunctionLowering &lowering, llvm::Value *, const Type *arrayType, const Type *)
+               [](LoweringApi &lowering, llvm::Value *, const Type *arrayType, const Type *)
                    -> llvm::Value * { return lowering.irBuilder().getInt64(arrayType->ndim()); });
   addAttribute(library, "size", int64Type,
-               [](FunctionLowering &lowering, llvm::Value *array, const Type *, const Type *) {
-                 return lowering.arrayField(array, ArrayLayout::ItemCount);
+               [](LoweringApi &lowering, llvm::Value *array, const Type *, const Type *) {
+                 return lowering.arrays().arrayField(array, ArrayLayout::ItemCount);
                });
   addAttribute(library, "itemsize", int64Type,
-               [](FunctionLowering &lowering, llvm::Value *array, const Type *, const Type *) {
-                 return lowering.arrayField(array, ArrayLayout::ItemSize);
+               [](LoweringApi &lowering, llvm::Value *array, const Type *, const Type *) {
+                 return lowering.arrays().arrayField(array, ArrayLayout::ItemSize);
                });
   addAttribute(library, "nbytes", int64Type,
-               [](FunctionLowering &lowering, llvm::Value *array, const Type *, const Type *) {
+               [](LoweringApi &lowering, llvm::Value *array, const Type *, const Type *) {
                  return lowering.irBuilder().CreateMul(
-                     lowering.arrayField(array, ArrayLayout::ItemCount),
-                     lowering.arrayField(array, ArrayLayout::ItemSize));
+                     lowering.arrays().arrayField(array, ArrayLayout::ItemCount),
+                     lowering.arrays().arrayField(array, ArrayLayout::ItemSize));
                });
   // a.dtype is a compile-time value (np.float64...), for dtype arguments: nothing to emit.
   addAttribute(
       library, "dtype",
       [](const Type *array) { return types::builtin("numpy." + array->dtype()->name()); },
-      [](FunctionLowering &lowering, llvm::Value *, const Type *, const Type *resultType) {
+      [](LoweringApi &lowering, llvm::Value *, const Type *, const Type *resultType) {
         return llvm::UndefValue::get(valueType(lowering.llvmContext(), resultType));
       });
   // a.flat is iterated and indexed like the raveled array.
   addAttribute(
       library, "flat",
       [](const Type *array) { return types::array(array->dtype(), 1, 'C', array->isReadonly()); },
-      [](FunctionLowering &lowering, llvm::Value *array, const Type *arrayType,
-         const Type *resultType) {
+      [](LoweringApi &lowering, llvm::Value *array, const Type *arrayType, const Type *resultType) {
         return reshapeArray(lowering, array, arrayType, {lowering.irBuilder().getInt64(-1)},
                             resultType);
       });

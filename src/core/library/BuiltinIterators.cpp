@@ -2,8 +2,14 @@
 // and sum. A for loop over enumerate() or zip() of arrays or ranges iterates them in step.
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
-#include "lower/LowerStrings.h"
+#include "lower/ArrayLowering.h"
+#include "lower/ContainerLowering.h"
+#include "lower/ExceptionLowering.h"
+#include "lower/GeneratorLowering.h"
+#include "lower/LoopLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/OperatorLowering.h"
+#include "lower/StringLowering.h"
 #include "runtime/PythonDialect.h"
 #include "runtime/Runtime.h"
 #include "types/NumericPromotion.h"
@@ -20,7 +26,7 @@ namespace {
 enum LenForm : unsigned { LenOfTuple, LenOfRange, LenOfArray, LenOfString, LenOfList };
 
 /// range(stop), range(start, stop), range(start, stop, step): a (start, stop, step) value.
-llvm::Value *lowerRange(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerRange(LoweringApi &lowering, const LibraryCall &call,
                         const std::vector<llvm::Value *> &values) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   auto asInt64 = [&](size_t i) {
@@ -36,8 +42,8 @@ llvm::Value *lowerRange(FunctionLowering &lowering, const LibraryCall &call,
     stop = asInt64(1);
     if (values.size() == 3) {
       step = asInt64(2);
-      lowering.raiseIf(builder.CreateICmpEQ(step, builder.getInt64(0)), ValueErrorId,
-                       "range() arg 3 must not be zero");
+      lowering.exceptions().raiseIf(builder.CreateICmpEQ(step, builder.getInt64(0)), ValueErrorId,
+                                    "range() arg 3 must not be zero");
     }
   }
   llvm::Value *range = llvm::UndefValue::get(valueType(lowering.llvmContext(), call.resultType));
@@ -56,7 +62,7 @@ bool isSummedByLoop(const Type *type) {
 /// two float64 values (`sum`) adds its rounding error to the compensation, when `counted` (an
 /// i1: false for the plain first addition after an int start). Items of other types (ints),
 /// and NumPy's float64 scalars (an array's items), are added plainly, as CPython does.
-llvm::Value *compensationAfter(FunctionLowering &lowering, llvm::Value *total, llvm::Value *item,
+llvm::Value *compensationAfter(LoweringApi &lowering, llvm::Value *total, llvm::Value *item,
                                llvm::Value *sum, llvm::Value *compensation, llvm::Value *counted) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Value *totalIsLarger =
@@ -68,7 +74,7 @@ llvm::Value *compensationAfter(FunctionLowering &lowering, llvm::Value *total, l
   return builder.CreateSelect(counted, builder.CreateFAdd(compensation, error), compensation);
 }
 
-llvm::Value *addCompensated(FunctionLowering &lowering, llvm::Value *total, llvm::Value *item,
+llvm::Value *addCompensated(LoweringApi &lowering, llvm::Value *total, llvm::Value *item,
                             llvm::AllocaInst *compensation, llvm::Value *counted) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Value *sum = builder.CreateFAdd(total, item);
@@ -79,7 +85,7 @@ llvm::Value *addCompensated(FunctionLowering &lowering, llvm::Value *total, llvm
 
 /// The compensated sum's result: the compensation added when it is non-zero and finite (it
 /// keeps -0.0's sign and never turns an infinite sum into a NaN).
-llvm::Value *finishCompensated(FunctionLowering &lowering, llvm::Value *total,
+llvm::Value *finishCompensated(LoweringApi &lowering, llvm::Value *total,
                                llvm::Value *compensation) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Value *finite =
@@ -157,7 +163,7 @@ void addInStepIterator(Library &library, const std::string &name) {
     }
     return types::tuple(items);
   };
-  function.lower = [counted](FunctionLowering &lowering, const LibraryCall &call,
+  function.lower = [counted](LoweringApi &lowering, const LibraryCall &call,
                              const std::vector<llvm::Value *> &values) {
     const Type *result = call.resultType;
     std::vector<llvm::Value *> items;
@@ -190,7 +196,7 @@ void registerBuiltinIterators(Library &library) {
     attribute.parameters = {{"self"}};
     attribute.isAttribute = true;
     attribute.type = [](const LibraryCall &) { return types::int64(); };
-    attribute.lower = [field](FunctionLowering &lowering, const LibraryCall &,
+    attribute.lower = [field](LoweringApi &lowering, const LibraryCall &,
                               const std::vector<llvm::Value *> &values) {
       return lowering.irBuilder().CreateExtractValue(values[0], field);
     };
@@ -213,15 +219,14 @@ void registerBuiltinIterators(Library &library) {
   // `total + item`, and the total with its compensation.
   library.add(
       "taipan.sum_counts", {{"", false}}, [](const LibraryCall &) { return types::boolean(); },
-      [](FunctionLowering &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &) {
         return static_cast<llvm::Value *>(
             lowering.irBuilder().getInt1(call.argumentTypes[0] == types::float64()));
       });
   library.add(
       "taipan.sum_compensation", {{"", false}, {"", false}, {"", false}, {"", false}},
       [](const LibraryCall &) { return types::float64(); },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::Value *compensation =
             lowering.castValue(values[1], call.argumentTypes[1], types::float64());
         if (call.argumentTypes[0] != types::float64() || call.argumentTypes[2] != types::float64())
@@ -233,8 +238,7 @@ void registerBuiltinIterators(Library &library) {
   library.add(
       "taipan.sum_finish", {{"", false}, {"", false}},
       [](const LibraryCall &call) { return call.argumentTypes[0]; },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         if (call.argumentTypes[0] != types::float64())
           return values[0];
         return finishCompensated(
@@ -265,29 +269,29 @@ void registerBuiltinIterators(Library &library) {
         }
         return types::int64();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         switch (call.form) {
         case LenOfArray:
-          return lowering.arrayField(values[0], ArrayLayout::Shape, 0);
+          return lowering.arrays().arrayField(values[0], ArrayLayout::Shape, 0);
         case LenOfRange: { // CPython's len() refuses a length above sys.maxsize likewise
-          llvm::Value *count = lowering.rangeItemCount(values[0]);
-          lowering.raiseIf(
+          llvm::Value *count = lowering.loops().rangeItemCount(values[0]);
+          lowering.exceptions().raiseIf(
               lowering.irBuilder().CreateICmpSLT(count, lowering.irBuilder().getInt64(0)),
               OverflowErrorId, "Python int too large to convert to C ssize_t");
           return count;
         }
         case LenOfString:
-          return stringLength(lowering, asStringValue(lowering, values[0], call.argumentTypes[0]));
+          return lowering.strings().stringLength(
+              lowering.strings().asStringValue(values[0], call.argumentTypes[0]));
         case LenOfList:
           if (call.argumentTypes[0]->isSet())
-            return call.argumentTypes[0]->keyType() ? lowering.setLength(values[0])
+            return call.argumentTypes[0]->keyType() ? lowering.containers().setLength(values[0])
                                                     : lowering.irBuilder().getInt64(0);
           if (call.argumentTypes[0]->isDictView()) // the dict's length now
-            return call.argumentTypes[0]->keyType() ? lowering.dictLength(values[0])
+            return call.argumentTypes[0]->keyType() ? lowering.containers().dictLength(values[0])
                                                     : lowering.irBuilder().getInt64(0);
-          return call.argumentTypes[0]->isDict() ? lowering.dictLength(values[0])
-                                                 : lowering.listLength(values[0]);
+          return call.argumentTypes[0]->isDict() ? lowering.containers().dictLength(values[0])
+                                                 : lowering.containers().listLength(values[0]);
         default:
           return static_cast<llvm::Value *>(
               lowering.irBuilder().getInt64(call.argumentTypes[0]->elements().size()));
@@ -316,22 +320,22 @@ void registerBuiltinIterators(Library &library) {
                            call.location);
         return result;
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *generator = call.argumentTypes[0];
         llvm::BasicBlock *exhausted = lowering.newBlock("next.exhausted");
         if (values.size() < 2 || !call.arguments[1]) {
           llvm::BasicBlock *current = builder.GetInsertBlock();
           builder.SetInsertPoint(exhausted);
-          lowering.emitRaise(StopIterationId, "");
+          lowering.exceptions().emitRaise(StopIterationId, "");
           builder.SetInsertPoint(current);
-          return lowering.nextGeneratorItem(values[0], generator, exhausted);
+          return lowering.generators().nextGeneratorItem(values[0], generator, exhausted);
         }
         llvm::AllocaInst *result = lowering.createEntryAlloca(
             valueType(lowering.llvmContext(), call.resultType), "next.result");
         llvm::BasicBlock *done = lowering.newBlock("next.done");
-        llvm::Value *item = lowering.nextGeneratorItem(values[0], generator, exhausted);
+        llvm::Value *item =
+            lowering.generators().nextGeneratorItem(values[0], generator, exhausted);
         builder.CreateStore(lowering.castValue(item, generator->yieldType(), call.resultType),
                             result);
         builder.CreateBr(done);
@@ -374,8 +378,7 @@ void registerBuiltinIterators(Library &library) {
         }
         return result;
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *tupleType = call.argumentTypes[0];
         bool hasStart = call.argumentTypes.size() > 1;
@@ -400,18 +403,20 @@ void registerBuiltinIterators(Library &library) {
           }
           if (tupleType->isList() ? tupleType->itemType() != nullptr
                                   : !tupleType->isSet() || tupleType->keyType())
-            lowering.forEachItem(values[0], tupleType, [&](llvm::Value *item, const Type *type) {
-              llvm::Value *current = builder.CreateLoad(total->getAllocatedType(), total);
-              llvm::Value *next =
-                  compensation
-                      ? addCompensated(lowering, current, item, compensation,
-                                       builder.CreateLoad(builder.getInt1Ty(), compensating))
-                      : lowering.lowerBinary(BinaryOp::Add, current, call.resultType, item, type,
-                                             call.resultType);
-              if (compensating)
-                builder.CreateStore(builder.getInt1(true), compensating);
-              builder.CreateStore(next, total);
-            });
+            lowering.loops().forEachItem(
+                values[0], tupleType, [&](llvm::Value *item, const Type *type) {
+                  llvm::Value *current = builder.CreateLoad(total->getAllocatedType(), total);
+                  llvm::Value *next =
+                      compensation
+                          ? addCompensated(lowering, current, item, compensation,
+                                           builder.CreateLoad(builder.getInt1Ty(), compensating))
+                          : lowering.operators().lowerBinary(BinaryOp::Add, current,
+                                                             call.resultType, item, type,
+                                                             call.resultType);
+                  if (compensating)
+                    builder.CreateStore(builder.getInt1(true), compensating);
+                  builder.CreateStore(next, total);
+                });
           llvm::Value *sum = builder.CreateLoad(total->getAllocatedType(), total);
           if (compensation)
             sum = finishCompensated(lowering, sum,
@@ -438,8 +443,8 @@ void registerBuiltinIterators(Library &library) {
             total = addCompensated(lowering, total, element, compensation,
                                    builder.getInt1(compensating));
           } else {
-            total =
-                lowering.lowerBinary(BinaryOp::Add, total, totalType, element, elementType, next);
+            total = lowering.operators().lowerBinary(BinaryOp::Add, total, totalType, element,
+                                                     elementType, next);
           }
           compensating = compensating || next == types::float64();
           totalType = next;

@@ -2,8 +2,13 @@
 // pow, the conversions (int, float, bool, complex, NumPy's scalar types) and conjugate().
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
-#include "lower/LowerStrings.h"
+#include "lower/ExceptionLowering.h"
+#include "lower/GeneratorLowering.h"
+#include "lower/LoopLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/ModuleLowering.h"
+#include "lower/OperatorLowering.h"
+#include "lower/StringLowering.h"
 #include "runtime/PythonDialect.h"
 #include "runtime/Runtime.h"
 #include "types/NumericPromotion.h"
@@ -66,14 +71,14 @@ const Type *typeAbs(LibraryCall &call) {
   return argument->isBoolean() ? types::int64() : argument;
 }
 
-llvm::Value *lowerAbs(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerAbs(LoweringApi &lowering, const LibraryCall &call,
                       const std::vector<llvm::Value *> &values) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   const Type *argument = call.argumentTypes[0];
   switch (call.form) {
   case AbsOfComplex: {
     llvm::Value *imag;
-    llvm::Value *real = lowering.complexParts(values[0], imag);
+    llvm::Value *real = lowering.operators().complexParts(values[0], imag);
     return lowering.callLibm("hypot", {real, imag}, call.resultType);
   }
   case AbsOfFloat:
@@ -122,7 +127,7 @@ const Type *typeExtreme(LibraryCall &call) {
   return result;
 }
 
-llvm::Value *lowerExtreme(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerExtreme(LoweringApi &lowering, const LibraryCall &call,
                           const std::vector<llvm::Value *> &arguments) {
   bool isMax = call.function->name == "max";
   if (call.form == ExtremeOfGenerator) { // the first item, then each strictly better one
@@ -133,18 +138,20 @@ llvm::Value *lowerExtreme(FunctionLowering &lowering, const LibraryCall &call,
     llvm::BasicBlock *done = lowering.newBlock("extreme.done");
     llvm::BasicBlock *start = builder.GetInsertBlock();
     builder.SetInsertPoint(empty);
-    lowering.emitRaise(ValueErrorId, python::emptyExtremumMessage(call.function->name));
+    lowering.exceptions().emitRaise(ValueErrorId,
+                                    python::emptyExtremumMessage(call.function->name));
     builder.SetInsertPoint(start);
     llvm::AllocaInst *best =
         lowering.createEntryAlloca(valueType(lowering.llvmContext(), result), "extreme.best");
-    builder.CreateStore(lowering.nextGeneratorItem(arguments[0], generator, empty), best);
+    builder.CreateStore(lowering.generators().nextGeneratorItem(arguments[0], generator, empty),
+                        best);
     llvm::BasicBlock *header = lowering.newBlock("extreme.next");
     builder.CreateBr(header);
     builder.SetInsertPoint(header);
-    llvm::Value *candidate = lowering.nextGeneratorItem(arguments[0], generator, done);
+    llvm::Value *candidate = lowering.generators().nextGeneratorItem(arguments[0], generator, done);
     llvm::Value *current = builder.CreateLoad(best->getAllocatedType(), best);
-    llvm::Value *better = lowering.lowerComparison(isMax ? CompareOp::Gt : CompareOp::Lt, candidate,
-                                                   result, current, result);
+    llvm::Value *better = lowering.operators().lowerComparison(
+        isMax ? CompareOp::Gt : CompareOp::Lt, candidate, result, current, result);
     builder.CreateStore(builder.CreateSelect(better, candidate, current), best);
     builder.CreateBr(header);
     builder.SetInsertPoint(done);
@@ -158,10 +165,11 @@ llvm::Value *lowerExtreme(FunctionLowering &lowering, const LibraryCall &call,
     llvm::Value *rising = builder.CreateICmpSGT(step, builder.getInt64(0));
     llvm::Value *empty = builder.CreateSelect(rising, builder.CreateICmpSGE(start, stop),
                                               builder.CreateICmpSLE(start, stop));
-    lowering.raiseIf(empty, ValueErrorId, python::emptyExtremumMessage(call.function->name));
+    lowering.exceptions().raiseIf(empty, ValueErrorId,
+                                  python::emptyExtremumMessage(call.function->name));
     // The last item, start + (count - 1) * step: the product may wrap (count is a uint64) but
     // the sum, an item, is exact.
-    llvm::Value *count = lowering.rangeItemCount(arguments[0]);
+    llvm::Value *count = lowering.loops().rangeItemCount(arguments[0]);
     llvm::Value *last = builder.CreateAdd(
         start, builder.CreateMul(builder.CreateSub(count, builder.getInt64(1)), step));
     bool wantsStart = !isMax;
@@ -182,8 +190,8 @@ llvm::Value *lowerExtreme(FunctionLowering &lowering, const LibraryCall &call,
   llvm::Value *best = lowering.castValue(values[0], valueTypes[0], result);
   for (size_t i = 1; i < values.size(); ++i) {
     llvm::Value *candidate = lowering.castValue(values[i], valueTypes[i], result);
-    llvm::Value *better = lowering.lowerComparison(isMax ? CompareOp::Gt : CompareOp::Lt, candidate,
-                                                   result, best, result);
+    llvm::Value *better = lowering.operators().lowerComparison(
+        isMax ? CompareOp::Gt : CompareOp::Lt, candidate, result, best, result);
     best = lowering.irBuilder().CreateSelect(better, candidate, best);
   }
   return best;
@@ -205,7 +213,7 @@ const Type *typeRound(const LibraryCall &call) {
 }
 
 /// round(value) or round(value, digits) (`digits` an int64, or nullptr).
-llvm::Value *roundValue(FunctionLowering &lowering, llvm::Value *value, const Type *type,
+llvm::Value *roundValue(LoweringApi &lowering, llvm::Value *value, const Type *type,
                         llvm::Value *digits, const Type *result) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   if (!type->isFloat()) {
@@ -230,7 +238,7 @@ llvm::Value *roundValue(FunctionLowering &lowering, llvm::Value *value, const Ty
   return lowering.castValue(rounded, types::float64(), result);
 }
 
-llvm::Value *lowerRound(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerRound(LoweringApi &lowering, const LibraryCall &call,
                         const std::vector<llvm::Value *> &values) {
   llvm::Value *digits = values.size() > 1
                             ? lowering.castValue(values[1], call.argumentTypes[1], types::int64())
@@ -269,19 +277,19 @@ void addConversion(Library &library, const std::string &name) {
           throwNoOverload(call);
         return target;
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
+      [](LoweringApi &lowering, const LibraryCall &call,
          const std::vector<llvm::Value *> &values) -> llvm::Value * {
         const Type *target = call.resultType;
         if (values.empty())
           return llvm::Constant::getNullValue(valueType(lowering.llvmContext(), target));
         if (values.size() == 2) {
           const Type *part = types::float64();
-          return lowering.makeComplex(lowering.castValue(values[0], call.argumentTypes[0], part),
-                                      lowering.castValue(values[1], call.argumentTypes[1], part),
-                                      target);
+          return lowering.operators().makeComplex(
+              lowering.castValue(values[0], call.argumentTypes[0], part),
+              lowering.castValue(values[1], call.argumentTypes[1], part), target);
         }
         if (call.argumentTypes[0]->isString())
-          return parseString(lowering, values[0], call.argumentTypes[0], target);
+          return lowering.strings().parseString(values[0], call.argumentTypes[0], target);
         if (target->isBoolean() && !call.argumentTypes[0]->isNumber())
           return lowering.truthValue(values[0], call.argumentTypes[0]);
         return lowering.castValue(values[0], call.argumentTypes[0], target);
@@ -289,12 +297,12 @@ void addConversion(Library &library, const std::string &name) {
 }
 
 /// pow(base, exp) as `**`; pow(base, exp, mod) of integers through the runtime.
-llvm::Value *lowerPow(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerPow(LoweringApi &lowering, const LibraryCall &call,
                       const std::vector<llvm::Value *> &values) {
   const std::vector<const Type *> &types = call.argumentTypes;
   if (values.size() == 2)
-    return lowering.lowerBinary(BinaryOp::Pow, values[0], types[0], values[1], types[1],
-                                call.resultType);
+    return lowering.operators().lowerBinary(BinaryOp::Pow, values[0], types[0], values[1], types[1],
+                                            call.resultType);
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Type *i64 = builder.getInt64Ty();
   std::vector<llvm::Value *> operands;
@@ -306,10 +314,10 @@ llvm::Value *lowerPow(FunctionLowering &lowering, const LibraryCall &call,
       lowering.module().runtimeFunction("taipan_powmod", i64, {i64, i64, i64, builder.getPtrTy()}),
       operands);
   llvm::Value *code = builder.CreateLoad(builder.getInt32Ty(), error);
-  lowering.raiseIf(builder.CreateICmpEQ(code, builder.getInt32(1)), ValueErrorId,
-                   "pow() 3rd argument cannot be 0");
-  lowering.raiseIf(builder.CreateICmpEQ(code, builder.getInt32(2)), ValueErrorId,
-                   "base is not invertible for the given modulus");
+  lowering.exceptions().raiseIf(builder.CreateICmpEQ(code, builder.getInt32(1)), ValueErrorId,
+                                "pow() 3rd argument cannot be 0");
+  lowering.exceptions().raiseIf(builder.CreateICmpEQ(code, builder.getInt32(2)), ValueErrorId,
+                                "base is not invertible for the given modulus");
   return result;
 }
 
@@ -341,14 +349,13 @@ void registerBuiltinFunctions(Library &library) {
           throwNoOverload(call);
         return types::tuple({result, result});
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         const std::vector<const Type *> &types = call.argumentTypes;
         const Type *part = call.resultType->elements()[0];
-        llvm::Value *quotient = lowering.lowerBinary(BinaryOp::FloorDiv, values[0], types[0],
-                                                     values[1], types[1], part);
-        llvm::Value *remainder =
-            lowering.lowerBinary(BinaryOp::Mod, values[0], types[0], values[1], types[1], part);
+        llvm::Value *quotient = lowering.operators().lowerBinary(
+            BinaryOp::FloorDiv, values[0], types[0], values[1], types[1], part);
+        llvm::Value *remainder = lowering.operators().lowerBinary(
+            BinaryOp::Mod, values[0], types[0], values[1], types[1], part);
         return lowering.lowerTuple({quotient, remainder}, call.resultType);
       });
   library.add(
@@ -372,15 +379,15 @@ void registerBuiltinFunctions(Library &library) {
         const Type *value = call.argumentTypes[0];
         return value->isBoolean() ? types::int64() : value;
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         const Type *result = call.resultType;
         llvm::Value *value = lowering.castValue(values[0], call.argumentTypes[0], result);
         if (!result->isComplex())
           return value;
         llvm::Value *imag;
-        llvm::Value *real = lowering.complexParts(value, imag);
-        return lowering.makeComplex(real, lowering.irBuilder().CreateFNeg(imag), result);
+        llvm::Value *real = lowering.operators().complexParts(value, imag);
+        return lowering.operators().makeComplex(real, lowering.irBuilder().CreateFNeg(imag),
+                                                result);
       });
 }
 

@@ -1,6 +1,8 @@
 // carray and farray: an array view of memory a C caller owns (a cfunc's pointer arguments),
 // C- or Fortran-ordered, borrowing the memory (no block, nothing released).
 #include "library/NumpySupport.h"
+#include "lower/ArrayLowering.h"
+#include "lower/LoweringApi.h"
 
 namespace taipan {
 
@@ -25,7 +27,7 @@ const Type *typeCArray(const LibraryCall &call, char layout) {
   return types::array(dtype, ndim, layout, false);
 }
 
-llvm::Value *lowerCArray(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerCArray(LoweringApi &lowering, const LibraryCall &call,
                          const std::vector<llvm::Value *> &values) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   const Type *arrayType = call.resultType;
@@ -35,18 +37,20 @@ llvm::Value *lowerCArray(FunctionLowering &lowering, const LibraryCall &call,
   llvm::Value *count = builder.getInt64(1);
   for (llvm::Value *extent : extents)
     count = builder.CreateMul(count, extent);
-  array = lowering.withArrayField(array, ArrayLayout::ItemCount, count);
-  array = lowering.withArrayField(array, ArrayLayout::ItemSize, builder.getInt64(itemSize));
-  array = lowering.withArrayField(array, ArrayLayout::Data, values[0]);
+  array = lowering.arrays().withArrayField(array, ArrayLayout::ItemCount, count);
+  array =
+      lowering.arrays().withArrayField(array, ArrayLayout::ItemSize, builder.getInt64(itemSize));
+  array = lowering.arrays().withArrayField(array, ArrayLayout::Data, values[0]);
   // Strides: C order runs the last axis fastest, Fortran order the first.
   bool fortran = arrayType->layout() == 'F';
   size_t ndim = extents.size();
   llvm::Value *stride = builder.getInt64(itemSize);
   for (size_t step = 0; step < ndim; ++step) {
     size_t axis = fortran ? step : ndim - 1 - step;
-    array =
-        lowering.withArrayField(array, ArrayLayout::Shape, extents[axis], static_cast<int>(axis));
-    array = lowering.withArrayField(array, ArrayLayout::Strides, stride, static_cast<int>(axis));
+    array = lowering.arrays().withArrayField(array, ArrayLayout::Shape, extents[axis],
+                                             static_cast<int>(axis));
+    array = lowering.arrays().withArrayField(array, ArrayLayout::Strides, stride,
+                                             static_cast<int>(axis));
     stride = builder.CreateMul(stride, extents[axis]);
   }
   return array;

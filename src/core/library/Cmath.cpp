@@ -2,7 +2,10 @@
 // runtime (runtime/PythonMath) reproduces CPython's special values and its errors.
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/ExceptionLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/ModuleLowering.h"
+#include "lower/OperatorLowering.h"
 #include "runtime/PythonMath.h"
 #include "runtime/Runtime.h"
 #include "typing/BuiltinTyping.h"
@@ -29,7 +32,7 @@ void add(Library &library, const std::string &name, const Type *result, LibraryL
 
 /// A complex result the runtime writes through a pointer, raising CPython's ValueError or
 /// OverflowError when its status says so.
-llvm::Value *complexFromRuntime(FunctionLowering &lowering, const char *symbol,
+llvm::Value *complexFromRuntime(LoweringApi &lowering, const char *symbol,
                                 llvm::ArrayRef<llvm::Type *> parameters,
                                 std::vector<llvm::Value *> values) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
@@ -40,27 +43,27 @@ llvm::Value *complexFromRuntime(FunctionLowering &lowering, const char *symbol,
   values.push_back(out);
   llvm::Value *status = builder.CreateCall(
       lowering.module().runtimeFunction(symbol, builder.getInt32Ty(), types), values);
-  lowering.raiseIf(builder.CreateICmpEQ(status, builder.getInt32(ValueErrorId)), ValueErrorId,
-                   "math domain error");
-  lowering.raiseIf(builder.CreateICmpEQ(status, builder.getInt32(OverflowErrorId)), OverflowErrorId,
-                   "math range error");
-  return lowering.makeComplex(
+  lowering.exceptions().raiseIf(builder.CreateICmpEQ(status, builder.getInt32(ValueErrorId)),
+                                ValueErrorId, "math domain error");
+  lowering.exceptions().raiseIf(builder.CreateICmpEQ(status, builder.getInt32(OverflowErrorId)),
+                                OverflowErrorId, "math range error");
+  return lowering.operators().makeComplex(
       builder.CreateLoad(f64, out),
       builder.CreateLoad(f64, builder.CreateConstInBoundsGEP1_64(f64, out, 1)),
       types::complex128());
 }
 
 /// The real and imaginary parts of the argument, as complex128.
-llvm::Value *parts(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *parts(LoweringApi &lowering, const LibraryCall &call,
                    const std::vector<llvm::Value *> &values, llvm::Value *&imag) {
   llvm::Value *value = lowering.castValue(values[0], call.argumentTypes[0], types::complex128());
-  return lowering.complexParts(value, imag);
+  return lowering.operators().complexParts(value, imag);
 }
 
 /// exp, log, sqrt, sin...: CPython's algorithms in the runtime.
 void addUnary(Library &library, const std::string &name, CmathFunction which) {
   add(library, name, types::complex128(),
-      [which](FunctionLowering &lowering, const LibraryCall &call,
+      [which](LoweringApi &lowering, const LibraryCall &call,
               const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         llvm::Value *imag;
@@ -74,7 +77,7 @@ void addUnary(Library &library, const std::string &name, CmathFunction which) {
 /// isinf and isfinite: from the magnitudes of both parts.
 void addInfinityTest(Library &library, const std::string &name) {
   add(library, name, types::boolean(),
-      [name](FunctionLowering &lowering, const LibraryCall &call,
+      [name](LoweringApi &lowering, const LibraryCall &call,
              const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         llvm::Value *imag;
@@ -112,35 +115,33 @@ void registerCmathFunctions(Library &library) {
         throwNoOverload(call);
     return types::complex128();
   };
-  log.lower = [](FunctionLowering &lowering, const LibraryCall &call,
+  log.lower = [](LoweringApi &lowering, const LibraryCall &call,
                  const std::vector<llvm::Value *> &values) {
     llvm::IRBuilder<> &builder = lowering.irBuilder();
     llvm::Type *f64 = builder.getDoubleTy();
     auto logOf = [&](llvm::Value *value, const Type *type) {
       llvm::Value *imag;
-      llvm::Value *re =
-          lowering.complexParts(lowering.castValue(value, type, types::complex128()), imag);
+      llvm::Value *re = lowering.operators().complexParts(
+          lowering.castValue(value, type, types::complex128()), imag);
       return complexFromRuntime(lowering, "taipan_cmath_unary", {builder.getInt32Ty(), f64, f64},
                                 {builder.getInt32(CmathLog), re, imag});
     };
     llvm::Value *result = logOf(values[0], call.argumentTypes[0]);
     if (values.size() == 1)
       return result;
-    return lowering.lowerComplexBinary(
+    return lowering.operators().lowerComplexBinary(
         BinaryOp::Div, result, logOf(values[1], call.argumentTypes[1]), types::complex128());
   };
   library.add(std::move(log));
 
   add(library, "phase", types::float64(),
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::Value *imag;
         llvm::Value *re = parts(lowering, call, values, imag);
         return lowering.callLibm("atan2", {imag, re}, types::float64());
       });
   add(library, "polar", types::tuple({types::float64(), types::float64()}),
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::Value *imag;
         llvm::Value *re = parts(lowering, call, values, imag);
         const Type *real = types::float64();
@@ -149,8 +150,7 @@ void registerCmathFunctions(Library &library) {
                                    call.resultType);
       });
   add(library, "isnan", types::boolean(),
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         llvm::Value *imag;
         llvm::Value *re = parts(lowering, call, values, imag);
@@ -169,7 +169,7 @@ void registerCmathFunctions(Library &library) {
       throwNoOverload(call.function->name, arguments, call.location);
     return types::complex128();
   };
-  rect.lower = [](FunctionLowering &lowering, const LibraryCall &call,
+  rect.lower = [](LoweringApi &lowering, const LibraryCall &call,
                   const std::vector<llvm::Value *> &values) {
     llvm::Type *f64 = lowering.irBuilder().getDoubleTy();
     const Type *real = types::float64();

@@ -2,7 +2,8 @@
 // index registers (values), grid(), barriers, fences, warp votes and shuffles, bit intrinsics.
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/ModuleLowering.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
 
@@ -40,13 +41,13 @@ LibraryTypeRule returns(const Type *result) {
 
 /// A function of no value: calls the NVVM intrinsic `id` with no arguments.
 LibraryLowerRule callsIntrinsic(ID id) {
-  return [id](FunctionLowering &lowering, const LibraryCall &, const std::vector<llvm::Value *> &) {
+  return [id](LoweringApi &lowering, const LibraryCall &, const std::vector<llvm::Value *> &) {
     lowering.irBuilder().CreateIntrinsic(id, {}, {});
     return noneValue(lowering);
   };
 }
 
-llvm::Value *asUint32(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *asUint32(LoweringApi &lowering, const LibraryCall &call,
                       const std::vector<llvm::Value *> &values, size_t i) {
   return lowering.castValue(values[i], call.argumentTypes[i], uint32Type());
 }
@@ -57,7 +58,7 @@ void addRegister(Library &library, const std::string &name, ID id) {
   value.name = "cuda." + name;
   value.type = int32Type();
   value.targets = OnGpu;
-  value.lower = [id](FunctionLowering &lowering) {
+  value.lower = [id](LoweringApi &lowering) {
     return lowering.irBuilder().CreateIntrinsic(id, {}, {});
   };
   library.addValue(std::move(value));
@@ -77,7 +78,7 @@ void addGrid(Library &library, const std::string &name) {
           return types::int64();
         return types::tuple(std::vector<const Type *>(dimensions, types::int64()));
       },
-      [isIndex](FunctionLowering &lowering, const LibraryCall &call,
+      [isIndex](LoweringApi &lowering, const LibraryCall &call,
                 const std::vector<llvm::Value *> &) {
         static const ID thread[] = {nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y,
                                     nvvm_read_ptx_sreg_tid_z};
@@ -113,7 +114,7 @@ void addGrid(Library &library, const std::string &name) {
 /// cuda.cg.this_grid().sync(): a grid-wide barrier over a 64-bit arrival counter in global
 /// memory: thread 0 of each block arrives and waits for the next multiple of the block count.
 /// Blocks must all be resident, which the cooperative launch of kernels using this guarantees.
-llvm::Value *lowerGridSync(FunctionLowering &lowering, const LibraryCall &,
+llvm::Value *lowerGridSync(LoweringApi &lowering, const LibraryCall &,
                            const std::vector<llvm::Value *> &) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Module &module = lowering.module().module;
@@ -159,7 +160,7 @@ llvm::Value *lowerGridSync(FunctionLowering &lowering, const LibraryCall &,
 /// The barriers that also reduce a predicate over the block: count, and, or.
 void addReducingBarrier(Library &library, const std::string &name, ID id) {
   library.add(gpuFunction(name, 1, returns(int32Type()),
-                          [id](FunctionLowering &lowering, const LibraryCall &call,
+                          [id](LoweringApi &lowering, const LibraryCall &call,
                                const std::vector<llvm::Value *> &values) {
                             llvm::IRBuilder<> &builder = lowering.irBuilder();
                             llvm::Value *predicate =
@@ -180,7 +181,7 @@ void addShuffle(Library &library, const std::string &name, ID id, unsigned clamp
           throwNoOverload(call);
         return value->isBoolean() ? int32Type() : value;
       },
-      [id, clamp](FunctionLowering &lowering, const LibraryCall &call,
+      [id, clamp](LoweringApi &lowering, const LibraryCall &call,
                   const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         llvm::Type *i32 = builder.getInt32Ty();
@@ -208,7 +209,7 @@ void addShuffle(Library &library, const std::string &name, ID id, unsigned clamp
 /// all_sync, any_sync, eq_sync: a vote of the warp's predicates, as int32.
 void addVote(Library &library, const std::string &name, ID id) {
   library.add(gpuFunction(name, 2, returns(int32Type()),
-                          [id](FunctionLowering &lowering, const LibraryCall &call,
+                          [id](LoweringApi &lowering, const LibraryCall &call,
                                const std::vector<llvm::Value *> &values) {
                             llvm::IRBuilder<> &builder = lowering.irBuilder();
                             llvm::Value *vote = builder.CreateIntrinsic(
@@ -235,7 +236,7 @@ void addBitIntrinsic(Library &library, const std::string &name, LibraryLowerRule
 }
 
 /// The count of an LLVM bit-counting intrinsic (ctpop, ctlz, cttz) of `value`, as int32.
-llvm::Value *countBits(FunctionLowering &lowering, ID id, llvm::Value *value) {
+llvm::Value *countBits(LoweringApi &lowering, ID id, llvm::Value *value) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   std::vector<llvm::Value *> operands = {value};
   if (id != llvm::Intrinsic::ctpop)
@@ -245,35 +246,34 @@ llvm::Value *countBits(FunctionLowering &lowering, ID id, llvm::Value *value) {
 }
 
 void addBitIntrinsics(Library &library) {
-  addBitIntrinsic(library, "popc",
-                  [](FunctionLowering &lowering, const LibraryCall &,
-                     const std::vector<llvm::Value *> &values) {
-                    return countBits(lowering, llvm::Intrinsic::ctpop, values[0]);
-                  });
-  addBitIntrinsic(library, "clz",
-                  [](FunctionLowering &lowering, const LibraryCall &,
-                     const std::vector<llvm::Value *> &values) {
-                    return countBits(lowering, llvm::Intrinsic::ctlz, values[0]);
-                  });
+  addBitIntrinsic(
+      library, "popc",
+      [](LoweringApi &lowering, const LibraryCall &, const std::vector<llvm::Value *> &values) {
+        return countBits(lowering, llvm::Intrinsic::ctpop, values[0]);
+      });
+  addBitIntrinsic(
+      library, "clz",
+      [](LoweringApi &lowering, const LibraryCall &, const std::vector<llvm::Value *> &values) {
+        return countBits(lowering, llvm::Intrinsic::ctlz, values[0]);
+      });
   // ffs: the 1-based position of the lowest set bit, 0 for 0.
-  addBitIntrinsic(library, "ffs",
-                  [](FunctionLowering &lowering, const LibraryCall &,
-                     const std::vector<llvm::Value *> &values) {
-                    llvm::IRBuilder<> &builder = lowering.irBuilder();
-                    llvm::Value *value = values[0];
-                    llvm::Value *trailing = countBits(lowering, llvm::Intrinsic::cttz, value);
-                    return builder.CreateSelect(
-                        builder.CreateICmpEQ(value, llvm::ConstantInt::get(value->getType(), 0)),
-                        builder.getInt32(0), builder.CreateAdd(trailing, builder.getInt32(1)));
-                  });
-  addBitIntrinsic(library, "brev",
-                  [](FunctionLowering &lowering, const LibraryCall &call,
-                     const std::vector<llvm::Value *> &values) {
-                    llvm::Value *value =
-                        lowering.castValue(values[0], call.argumentTypes[0], call.resultType);
-                    return lowering.irBuilder().CreateIntrinsic(llvm::Intrinsic::bitreverse,
-                                                                {value->getType()}, {value});
-                  });
+  addBitIntrinsic(
+      library, "ffs",
+      [](LoweringApi &lowering, const LibraryCall &, const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        llvm::Value *value = values[0];
+        llvm::Value *trailing = countBits(lowering, llvm::Intrinsic::cttz, value);
+        return builder.CreateSelect(
+            builder.CreateICmpEQ(value, llvm::ConstantInt::get(value->getType(), 0)),
+            builder.getInt32(0), builder.CreateAdd(trailing, builder.getInt32(1)));
+      });
+  addBitIntrinsic(
+      library, "brev",
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        llvm::Value *value = lowering.castValue(values[0], call.argumentTypes[0], call.resultType);
+        return lowering.irBuilder().CreateIntrinsic(llvm::Intrinsic::bitreverse, {value->getType()},
+                                                    {value});
+      });
 }
 
 } // namespace
@@ -304,8 +304,7 @@ void registerCudaFunctions(Library &library) {
           throwNoOverload(call);
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         llvm::Value *mask =
             values.empty() ? builder.getInt32(0xffffffff) : asUint32(lowering, call, values, 0);
@@ -321,45 +320,44 @@ void registerCudaFunctions(Library &library) {
                           callsIntrinsic(nvvm_membar_sys)));
   // A compile-time handle whose sync() is the grid barrier.
   library.add(gpuFunction("cg.this_grid", 0, returns(types::builtin("cuda.cg.grid_group")),
-                          [](FunctionLowering &lowering, const LibraryCall &,
+                          [](LoweringApi &lowering, const LibraryCall &,
                              const std::vector<llvm::Value *> &) { return noneValue(lowering); }));
   library.add(gpuFunction("cg.grid_group.sync", 0, returns(types::none()), lowerGridSync));
-  library.add(gpuFunction("nanosleep", 1, returns(types::none()),
-                          [](FunctionLowering &lowering, const LibraryCall &call,
-                             const std::vector<llvm::Value *> &values) {
-                            lowering.irBuilder().CreateIntrinsic(
-                                nvvm_nanosleep, {}, {asUint32(lowering, call, values, 0)});
-                            return noneValue(lowering);
-                          }));
+  library.add(gpuFunction(
+      "nanosleep", 1, returns(types::none()),
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        lowering.irBuilder().CreateIntrinsic(nvvm_nanosleep, {},
+                                             {asUint32(lowering, call, values, 0)});
+        return noneValue(lowering);
+      }));
 
   addShuffle(library, "shfl_sync", nvvm_shfl_sync_idx_i32, 0x1f);
   addShuffle(library, "shfl_up_sync", nvvm_shfl_sync_up_i32, 0);
   addShuffle(library, "shfl_down_sync", nvvm_shfl_sync_down_i32, 0x1f);
   addShuffle(library, "shfl_xor_sync", nvvm_shfl_sync_bfly_i32, 0x1f);
-  library.add(gpuFunction("ballot_sync", 2, returns(uint32Type()),
-                          [](FunctionLowering &lowering, const LibraryCall &call,
-                             const std::vector<llvm::Value *> &values) {
-                            return lowering.irBuilder().CreateIntrinsic(
-                                nvvm_vote_ballot_sync, {},
-                                {asUint32(lowering, call, values, 0),
-                                 lowering.truthValue(values[1], call.argumentTypes[1])});
-                          }));
+  library.add(gpuFunction(
+      "ballot_sync", 2, returns(uint32Type()),
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        return lowering.irBuilder().CreateIntrinsic(
+            nvvm_vote_ballot_sync, {},
+            {asUint32(lowering, call, values, 0),
+             lowering.truthValue(values[1], call.argumentTypes[1])});
+      }));
   addVote(library, "all_sync", nvvm_vote_all_sync);
   addVote(library, "any_sync", nvvm_vote_any_sync);
   addVote(library, "eq_sync", nvvm_vote_uni_sync);
-  library.add(gpuFunction("match_any_sync", 2, returns(uint32Type()),
-                          [](FunctionLowering &lowering, const LibraryCall &call,
-                             const std::vector<llvm::Value *> &values) {
-                            bool wide = call.argumentTypes[1]->bits() > 32;
-                            llvm::Value *value =
-                                lowering.castValue(values[1], call.argumentTypes[1],
-                                                   types::integer(wide ? 64 : 32, false));
-                            return lowering.irBuilder().CreateIntrinsic(
-                                wide ? nvvm_match_any_sync_i64 : nvvm_match_any_sync_i32, {},
-                                {asUint32(lowering, call, values, 0), value});
-                          }));
+  library.add(gpuFunction(
+      "match_any_sync", 2, returns(uint32Type()),
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        bool wide = call.argumentTypes[1]->bits() > 32;
+        llvm::Value *value = lowering.castValue(values[1], call.argumentTypes[1],
+                                                types::integer(wide ? 64 : 32, false));
+        return lowering.irBuilder().CreateIntrinsic(
+            wide ? nvvm_match_any_sync_i64 : nvvm_match_any_sync_i32, {},
+            {asUint32(lowering, call, values, 0), value});
+      }));
   library.add(gpuFunction("activemask", 0, returns(uint32Type()),
-                          [](FunctionLowering &lowering, const LibraryCall &,
+                          [](LoweringApi &lowering, const LibraryCall &,
                              const std::vector<llvm::Value *> &) -> llvm::Value * {
                             llvm::IRBuilder<> &builder = lowering.irBuilder();
                             auto *type = llvm::FunctionType::get(builder.getInt32Ty(), false);
@@ -368,7 +366,7 @@ void registerCudaFunctions(Library &library) {
                           }));
   library.add(gpuFunction(
       "lanemask_lt", 0, returns(uint32Type()),
-      [](FunctionLowering &lowering, const LibraryCall &, const std::vector<llvm::Value *> &) {
+      [](LoweringApi &lowering, const LibraryCall &, const std::vector<llvm::Value *> &) {
         return lowering.irBuilder().CreateIntrinsic(nvvm_read_ptx_sreg_lanemask_lt, {}, {});
       }));
 
@@ -383,8 +381,7 @@ void registerCudaFunctions(Library &library) {
           throwNoOverload(call);
         return common;
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         std::vector<llvm::Value *> operands;
         for (size_t i = 0; i < 3; ++i)
           operands.push_back(lowering.castValue(values[i], call.argumentTypes[i], call.resultType));
@@ -397,8 +394,7 @@ void registerCudaFunctions(Library &library) {
         const Type *argument = call.argumentTypes[0];
         return argument->isFloat() && argument->bits() == 32 ? types::float32() : types::float64();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         return lowering.callLibm(
             "cbrt", {lowering.castValue(values[0], call.argumentTypes[0], call.resultType)},
             call.resultType);

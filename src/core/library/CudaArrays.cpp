@@ -2,7 +2,9 @@
 // (an addrspace(3) global), cuda.local.array (a stack array) and cuda.const.array_like.
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/ArrayLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/ModuleLowering.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 
@@ -17,8 +19,8 @@ constexpr unsigned SharedAddressSpace = 3;
 /// The array's storage: one addrspace(3) global per shared array (every dynamic, shape 0,
 /// array is the same external array, whose size is the launch's dynamic shared memory), or a
 /// stack array. `dynamicCount` gets the element count of a dynamic shared array.
-llvm::Value *allocateStorage(FunctionLowering &lowering, bool shared, const Type *dtype,
-                             int64_t count, llvm::Value **dynamicCount) {
+llvm::Value *allocateStorage(LoweringApi &lowering, bool shared, const Type *dtype, int64_t count,
+                             llvm::Value **dynamicCount) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Type *element = memoryType(lowering.llvmContext(), dtype);
   if (!shared)
@@ -67,7 +69,7 @@ void addArray(Library &library, const std::string &name) {
                          call.location);
     return types::array(dtype, static_cast<int>(extents.size()), 'C', false);
   };
-  function.lower = [shared](FunctionLowering &lowering, const LibraryCall &call,
+  function.lower = [shared](LoweringApi &lowering, const LibraryCall &call,
                             const std::vector<llvm::Value *> &) {
     llvm::IRBuilder<> &builder = lowering.irBuilder();
     const Type *arrayType = call.resultType;
@@ -79,17 +81,18 @@ void addArray(Library &library, const std::string &name) {
     llvm::Value *dynamicCount = nullptr;
     llvm::Value *data = allocateStorage(lowering, shared, dtype, count, &dynamicCount);
     llvm::Value *array = llvm::Constant::getNullValue(valueType(lowering.llvmContext(), arrayType));
-    array = lowering.withArrayField(array, ArrayLayout::ItemSize,
-                                    builder.getInt64(dtype->storageSize()));
-    array = lowering.withArrayField(array, ArrayLayout::Data, data);
-    array = lowering.withArrayField(array, ArrayLayout::ItemCount,
-                                    dynamicCount ? dynamicCount : builder.getInt64(count));
+    array = lowering.arrays().withArrayField(array, ArrayLayout::ItemSize,
+                                             builder.getInt64(dtype->storageSize()));
+    array = lowering.arrays().withArrayField(array, ArrayLayout::Data, data);
+    array = lowering.arrays().withArrayField(array, ArrayLayout::ItemCount,
+                                             dynamicCount ? dynamicCount : builder.getInt64(count));
     int64_t stride = static_cast<int64_t>(dtype->storageSize());
     for (size_t i = extents.size(); i-- > 0;) {
       llvm::Value *extent = dynamicCount ? dynamicCount : builder.getInt64(extents[i]);
-      array = lowering.withArrayField(array, ArrayLayout::Shape, extent, static_cast<int>(i));
-      array = lowering.withArrayField(array, ArrayLayout::Strides, builder.getInt64(stride),
-                                      static_cast<int>(i));
+      array =
+          lowering.arrays().withArrayField(array, ArrayLayout::Shape, extent, static_cast<int>(i));
+      array = lowering.arrays().withArrayField(array, ArrayLayout::Strides,
+                                               builder.getInt64(stride), static_cast<int>(i));
       stride *= extents[i];
     }
     return array;
@@ -113,7 +116,7 @@ void registerCudaArrays(Library &library) {
       throwTypingError("cuda.const.array_like takes a global NumPy array", call.location);
     return argument;
   };
-  constant.lower = [](FunctionLowering &, const LibraryCall &,
+  constant.lower = [](LoweringApi &, const LibraryCall &,
                       const std::vector<llvm::Value *> &values) { return values[0]; };
   library.add(std::move(constant));
 }

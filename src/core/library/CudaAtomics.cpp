@@ -2,7 +2,8 @@
 // cuda.atomic.add, sub, max, min, inc, dec, exch, and_, or_, xor (atomicrmw) and cas (cmpxchg).
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/ArrayLowering.h"
+#include "lower/LoweringApi.h"
 #include "typing/BuiltinTyping.h"
 
 #include <llvm/IR/Constants.h>
@@ -51,7 +52,7 @@ const Type *typeAtomic(const LibraryCall &call, bool integerOnly) {
 }
 
 /// The address of the element an atomic updates, its indices wrapped and checked.
-llvm::Value *elementOf(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *elementOf(LoweringApi &lowering, const LibraryCall &call,
                        const std::vector<llvm::Value *> &values) {
   const Type *arrayType = call.argumentTypes[0];
   const Type *indexType = call.argumentTypes[1];
@@ -59,18 +60,18 @@ llvm::Value *elementOf(FunctionLowering &lowering, const LibraryCall &call,
   std::vector<llvm::Value *> indices;
   if (indexType->isTuple()) {
     for (size_t i = 0; i < indexType->elements().size(); ++i)
-      indices.push_back(lowering.checkedIndex(
+      indices.push_back(lowering.arrays().checkedIndex(
           lowering.tupleElement(values[1], indexType, static_cast<unsigned>(i)),
           indexType->elements()[i],
-          lowering.arrayField(array, ArrayLayout::Shape, static_cast<int>(i)),
+          lowering.arrays().arrayField(array, ArrayLayout::Shape, static_cast<int>(i)),
           static_cast<int>(i)));
   } else {
-    indices.push_back(lowering.checkedIndex(values[1], indexType,
-                                            lowering.arrayField(array, ArrayLayout::Shape, 0), 0));
+    indices.push_back(lowering.arrays().checkedIndex(
+        values[1], indexType, lowering.arrays().arrayField(array, ArrayLayout::Shape, 0), 0));
   }
   if (static_cast<int>(indices.size()) != arrayType->ndim())
     throwTypingError("an atomic operation needs one index per dimension", call.location);
-  return lowering.elementAddress(array, arrayType, indices);
+  return lowering.arrays().elementAddress(array, arrayType, indices);
 }
 
 void addAtomic(Library &library, const AtomicOperation &operation) {
@@ -83,7 +84,7 @@ void addAtomic(Library &library, const AtomicOperation &operation) {
   function.type = [integerOnly = operation.integerOnly](const LibraryCall &call) {
     return typeAtomic(call, integerOnly);
   };
-  function.lower = [operation, isCas](FunctionLowering &lowering, const LibraryCall &call,
+  function.lower = [operation, isCas](LoweringApi &lowering, const LibraryCall &call,
                                       const std::vector<llvm::Value *> &values) -> llvm::Value * {
     llvm::IRBuilder<> &builder = lowering.irBuilder();
     const Type *dtype = call.resultType;

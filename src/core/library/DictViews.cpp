@@ -4,8 +4,11 @@
 // other use takes a list of the view's items made at that moment.
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/ContainerLowering.h"
+#include "lower/LoopLowering.h"
 #include "lower/LowerTypes.h"
+#include "lower/LoweringApi.h"
+#include "lower/OperatorLowering.h"
 #include "runtime/Runtime.h"
 #include "types/NumericPromotion.h"
 #include "typing/DictTyping.h"
@@ -20,8 +23,8 @@ using Values = std::vector<llvm::Value *>;
 
 /// `x in view`: a key is looked up; a value is compared with each value in order; a (key,
 /// value) pair looks up its key and compares the value found, as CPython's dictitems_contains.
-llvm::Value *lowerViewContains(FunctionLowering &lowering, const LibraryCall &call,
-                               llvm::Value *item, llvm::Value *view) {
+llvm::Value *lowerViewContains(LoweringApi &lowering, const LibraryCall &call, llvm::Value *item,
+                               llvm::Value *view) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   const Type *itemType = call.argumentTypes[0];
   const Type *viewType = call.argumentTypes[1];
@@ -29,15 +32,15 @@ llvm::Value *lowerViewContains(FunctionLowering &lowering, const LibraryCall &ca
   if (!dict->keyType())
     return builder.getInt1(false);
   if (viewType->viewKind() == 0)
-    return builder.CreateIsNotNull(
-        lowering.listRuntime("taipan_dict_get", builder.getPtrTy(),
-                             {view, lowering.dictKeyAddress(item, itemType, dict)}));
+    return builder.CreateIsNotNull(lowering.containers().listRuntime(
+        "taipan_dict_get", builder.getPtrTy(),
+        {view, lowering.containers().dictKeyAddress(item, itemType, dict)}));
   if (viewType->viewKind() == 1) {
     llvm::AllocaInst *found = lowering.createEntryAlloca(builder.getInt1Ty(), "view.found");
     builder.CreateStore(builder.getInt1(false), found);
-    lowering.forEachDictEntry(view, dict, [&](llvm::Value *, llvm::Value *value) {
-      llvm::Value *equal =
-          lowering.lowerComparison(CompareOp::Eq, item, itemType, value, dict->valueType());
+    lowering.containers().forEachDictEntry(view, dict, [&](llvm::Value *, llvm::Value *value) {
+      llvm::Value *equal = lowering.operators().lowerComparison(CompareOp::Eq, item, itemType,
+                                                                value, dict->valueType());
       builder.CreateStore(builder.CreateOr(builder.CreateLoad(builder.getInt1Ty(), found), equal),
                           found);
     });
@@ -45,16 +48,17 @@ llvm::Value *lowerViewContains(FunctionLowering &lowering, const LibraryCall &ca
   }
   const Type *keyType = itemType->elements()[0], *valueType = itemType->elements()[1];
   llvm::Value *key = lowering.tupleElement(item, itemType, 0);
-  llvm::Value *slot = lowering.listRuntime("taipan_dict_get", builder.getPtrTy(),
-                                           {view, lowering.dictKeyAddress(key, keyType, dict)});
+  llvm::Value *slot = lowering.containers().listRuntime(
+      "taipan_dict_get", builder.getPtrTy(),
+      {view, lowering.containers().dictKeyAddress(key, keyType, dict)});
   llvm::BasicBlock *compare = lowering.newBlock("view.compare");
   llvm::BasicBlock *before = builder.GetInsertBlock();
   llvm::BasicBlock *done = lowering.newBlock("view.contains");
   builder.CreateCondBr(builder.CreateIsNull(slot), done, compare);
   builder.SetInsertPoint(compare);
-  llvm::Value *equal =
-      lowering.lowerComparison(CompareOp::Eq, lowering.tupleElement(item, itemType, 1), valueType,
-                               lowering.loadDictValue(slot, dict), dict->valueType());
+  llvm::Value *equal = lowering.operators().lowerComparison(
+      CompareOp::Eq, lowering.tupleElement(item, itemType, 1), valueType,
+      lowering.containers().loadDictValue(slot, dict), dict->valueType());
   llvm::BasicBlock *compared = builder.GetInsertBlock();
   builder.CreateBr(done);
   builder.SetInsertPoint(done);
@@ -98,7 +102,7 @@ void typeViewContains(const LibraryCall &call) {
 /// is its dict's keys (a list of them, made when the operator runs), anything else is itself.
 const Type *asIterable(const Type *operand) {
   if (operand->isDictView())
-    return FunctionLowering::dictListType(operand->viewedDict(), 0);
+    return ContainerLowering::dictListType(operand->viewedDict(), 0);
   return operand;
 }
 
@@ -129,7 +133,7 @@ const Type *operatorKeyType(const LibraryCall &call) {
 }
 
 /// Calls the set library's entry `name` on `values` as if typed for `types`.
-llvm::Value *callSetEntry(FunctionLowering &lowering, const std::string &name,
+llvm::Value *callSetEntry(LoweringApi &lowering, const std::string &name,
                           std::vector<const Type *> types, const Values &values,
                           const Type *resultType, SourceLocation location) {
   LibraryCall call;
@@ -145,24 +149,25 @@ llvm::Value *callSetEntry(FunctionLowering &lowering, const std::string &name,
 /// (`update`, `difference_update`, `symmetric_difference_update`); `&` is
 /// _PyDictView_Intersect: a set's own intersection when the set is the larger operand, else a
 /// walk of the other operand (the smaller view) keeping what the view holds.
-llvm::Value *lowerViewOperator(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerViewOperator(LoweringApi &lowering, const LibraryCall &call,
                                const Values &values) {
   const Type *setType = call.resultType;
   if (!setType->keyType())
-    return lowering.newSet(setType);
+    return lowering.containers().newSet(setType);
   std::string op = call.function->name.substr(9);
   std::vector<llvm::Value *> operands;
   std::vector<const Type *> operandTypes;
   for (size_t i = 0; i < 2; ++i) {
     const Type *type = call.argumentTypes[i];
-    operands.push_back(type->isDictView() ? lowering.dictToList(values[i], type->viewedDict(), 0)
-                                          : values[i]);
+    operands.push_back(type->isDictView()
+                           ? lowering.containers().dictToList(values[i], type->viewedDict(), 0)
+                           : values[i]);
     operandTypes.push_back(asIterable(type));
   }
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   if (op != "&") {
-    llvm::Value *result = lowering.newSet(setType);
-    lowering.addAllToSet(result, setType, operands[0], operandTypes[0]);
+    llvm::Value *result = lowering.containers().newSet(setType);
+    lowering.containers().addAllToSet(result, setType, operands[0], operandTypes[0]);
     const char *update = op == "|"   ? "set.update"
                          : op == "-" ? "set.difference_update"
                                      : "set.symmetric_difference_update";
@@ -173,15 +178,16 @@ llvm::Value *lowerViewOperator(FunctionLowering &lowering, const LibraryCall &ca
   // `&`: the view is `self` (CPython swaps the operands when the view is on the right).
   size_t self = call.argumentTypes[0]->isDictView() ? 0 : 1, other = 1 - self;
   const Type *otherType = call.argumentTypes[other];
-  llvm::Value *selfLength = lowering.dictLength(values[self]);
+  llvm::Value *selfLength = lowering.containers().dictLength(values[self]);
   llvm::AllocaInst *resultSlot = lowering.createEntryAlloca(builder.getPtrTy(), "view.and");
   llvm::BasicBlock *done = lowering.newBlock("view.and.done");
   if (otherType->isSet() && !otherType->isFrozen()) { // PySet_CheckExact
     // other.intersection(view), when the set is at least as large.
     llvm::BasicBlock *bySet = lowering.newBlock("view.and.set");
     llvm::BasicBlock *byWalk = lowering.newBlock("view.and.walk");
-    builder.CreateCondBr(builder.CreateICmpSLE(selfLength, lowering.setLength(values[other])),
-                         bySet, byWalk);
+    builder.CreateCondBr(
+        builder.CreateICmpSLE(selfLength, lowering.containers().setLength(values[other])), bySet,
+        byWalk);
     builder.SetInsertPoint(bySet);
     builder.CreateStore(callSetEntry(lowering, "set.intersection", {otherType, operandTypes[self]},
                                      {values[other], operands[self]}, setType, call.location),
@@ -193,28 +199,30 @@ llvm::Value *lowerViewOperator(FunctionLowering &lowering, const LibraryCall &ca
   llvm::Value *walked = operands[other];
   llvm::Value *kept = values[self];
   const Type *keptDict = call.argumentTypes[self]->viewedDict();
-  llvm::Value *result = lowering.newSet(setType);
+  llvm::Value *result = lowering.containers().newSet(setType);
   auto walk = [&](llvm::Value *iterable, const Type *iterableType, llvm::Value *dict,
                   const Type *dictType) {
-    lowering.forEachItem(iterable, iterableType, [&](llvm::Value *item, const Type *itemType) {
-      llvm::Value *slot =
-          lowering.listRuntime("taipan_dict_get", builder.getPtrTy(),
-                               {dict, lowering.dictKeyAddress(item, itemType, dictType)});
-      llvm::BasicBlock *add = lowering.newBlock("view.and.add");
-      llvm::BasicBlock *next = lowering.newBlock("view.and.next");
-      builder.CreateCondBr(builder.CreateIsNotNull(slot), add, next);
-      builder.SetInsertPoint(add);
-      lowering.addToSet(result, setType, item, itemType);
-      builder.CreateBr(next);
-      builder.SetInsertPoint(next);
-    });
+    lowering.loops().forEachItem(
+        iterable, iterableType, [&](llvm::Value *item, const Type *itemType) {
+          llvm::Value *slot = lowering.containers().listRuntime(
+              "taipan_dict_get", builder.getPtrTy(),
+              {dict, lowering.containers().dictKeyAddress(item, itemType, dictType)});
+          llvm::BasicBlock *add = lowering.newBlock("view.and.add");
+          llvm::BasicBlock *next = lowering.newBlock("view.and.next");
+          builder.CreateCondBr(builder.CreateIsNotNull(slot), add, next);
+          builder.SetInsertPoint(add);
+          lowering.containers().addToSet(result, setType, item, itemType);
+          builder.CreateBr(next);
+          builder.SetInsertPoint(next);
+        });
   };
   if (otherType->isDictView()) {
     llvm::BasicBlock *swap = lowering.newBlock("view.and.swap");
     llvm::BasicBlock *keep = lowering.newBlock("view.and.keep");
     llvm::BasicBlock *walked2 = lowering.newBlock("view.and.walked");
-    builder.CreateCondBr(builder.CreateICmpSGT(lowering.dictLength(values[other]), selfLength),
-                         swap, keep);
+    builder.CreateCondBr(
+        builder.CreateICmpSGT(lowering.containers().dictLength(values[other]), selfLength), swap,
+        keep);
     builder.SetInsertPoint(swap); // walk self, keep what the other view holds
     walk(operands[self], operandTypes[self], values[other], otherType->viewedDict());
     builder.CreateBr(walked2);
@@ -249,7 +257,7 @@ void registerDictViewFunctions(Library &library) {
             throwNoOverload(call);
           return types::dictView(dict, which);
         },
-        [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
           lowering.incref(values[0], call.argumentTypes[0]);
           lowering.addTemporary(values[0], call.resultType);
           return values[0];
@@ -261,7 +269,7 @@ void registerDictViewFunctions(Library &library) {
           typeViewContains(call);
           return types::boolean();
         },
-        [negated](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        [negated](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
           llvm::Value *found = lowerViewContains(lowering, call, values[0], values[1]);
           return negated ? lowering.irBuilder().CreateNot(found) : found;
         });

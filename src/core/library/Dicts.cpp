@@ -3,8 +3,12 @@
 // ("dict.get"...) and dict(). Lowering helpers are in lower/LowerDicts.cpp.
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/ContainerLowering.h"
+#include "lower/ExceptionLowering.h"
+#include "lower/LoopLowering.h"
 #include "lower/LowerTypes.h"
+#include "lower/LoweringApi.h"
+#include "lower/OperatorLowering.h"
 #include "runtime/Runtime.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
@@ -74,35 +78,37 @@ const Type *pairIterableItem(const Type *iterable) {
 }
 
 /// The value slot of `key` in `dict`, or null.
-llvm::Value *findSlot(FunctionLowering &lowering, llvm::Value *dict, const Type *dictType,
+llvm::Value *findSlot(LoweringApi &lowering, llvm::Value *dict, const Type *dictType,
                       llvm::Value *key, const Type *keyType, llvm::Value **keyAddress = nullptr) {
-  llvm::Value *address = lowering.dictKeyAddress(key, keyType, dictType);
+  llvm::Value *address = lowering.containers().dictKeyAddress(key, keyType, dictType);
   if (keyAddress)
     *keyAddress = address;
-  return lowering.listRuntime("taipan_dict_get", lowering.irBuilder().getPtrTy(), {dict, address});
+  return lowering.containers().listRuntime("taipan_dict_get", lowering.irBuilder().getPtrTy(),
+                                           {dict, address});
 }
 
 /// Raises KeyError(key) when `missing` holds, continuing where it does not.
-void raiseKeyErrorIf(FunctionLowering &lowering, llvm::Value *missing, llvm::Value *dict,
+void raiseKeyErrorIf(LoweringApi &lowering, llvm::Value *missing, llvm::Value *dict,
                      llvm::Value *keyAddress) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::BasicBlock *raise = lowering.newBlock("dict.missing");
   llvm::BasicBlock *found = lowering.newBlock("dict.found");
   builder.CreateCondBr(missing, raise, found);
   builder.SetInsertPoint(raise);
-  lowering.listRuntime("taipan_dict_key_error", builder.getVoidTy(), {dict, keyAddress});
+  lowering.containers().listRuntime("taipan_dict_key_error", builder.getVoidTy(),
+                                    {dict, keyAddress});
   lowering.exitFunction(builder.getInt32(KeyErrorId));
   builder.SetInsertPoint(found);
 }
 
 /// The value at `slot`, or a zeroed stand-in when the slot is null (for selects).
-llvm::Value *loadOrZero(FunctionLowering &lowering, llvm::Value *slot, const Type *dictType) {
+llvm::Value *loadOrZero(LoweringApi &lowering, llvm::Value *slot, const Type *dictType) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Type *memory = memoryType(lowering.llvmContext(), dictType->valueType());
   llvm::AllocaInst *zero = lowering.createEntryAlloca(memory, "dict.zero");
   builder.CreateStore(llvm::Constant::getNullValue(memory), zero);
   llvm::Value *safe = builder.CreateSelect(builder.CreateIsNull(slot), zero, slot);
-  return lowering.loadDictValue(safe, dictType);
+  return lowering.containers().loadDictValue(safe, dictType);
 }
 
 void registerOperators(Library &library) {
@@ -124,11 +130,12 @@ void registerOperators(Library &library) {
         }
         return dict;
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-        llvm::Value *dict = lowering.newDict(call.resultType);
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+        llvm::Value *dict = lowering.containers().newDict(call.resultType);
         for (size_t i = 0; i + 1 < values.size(); i += 2)
-          lowering.storeDictItem(dict, call.resultType, values[i], call.argumentTypes[i],
-                                 values[i + 1], call.argumentTypes[i + 1]);
+          lowering.containers().storeDictItem(dict, call.resultType, values[i],
+                                              call.argumentTypes[i], values[i + 1],
+                                              call.argumentTypes[i + 1]);
         return dict;
       });
   // d[k]: the value (borrowed from the dict), or KeyError(k).
@@ -139,14 +146,14 @@ void registerOperators(Library &library) {
         requireKey(call, dict, call.argumentTypes[1]);
         return dict->valueType(); // null while `{}` is not typed yet
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         const Type *dict = call.argumentTypes[0];
-        lowering.requireDictTypes(dict, call.location);
+        lowering.containers().requireDictTypes(dict, call.location);
         llvm::Value *keyAddress;
         llvm::Value *slot =
             findSlot(lowering, values[0], dict, values[1], call.argumentTypes[1], &keyAddress);
         raiseKeyErrorIf(lowering, lowering.irBuilder().CreateIsNull(slot), values[0], keyAddress);
-        return lowering.loadDictValue(slot, dict);
+        return lowering.containers().loadDictValue(slot, dict);
       });
   for (bool negated : {false, true})
     addCpu(
@@ -157,7 +164,7 @@ void registerOperators(Library &library) {
           requireKey(call, call.argumentTypes[1], call.argumentTypes[0]);
           return types::boolean();
         },
-        [negated](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        [negated](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           const Type *dict = call.argumentTypes[1];
           if (!dict->keyType())
@@ -181,26 +188,28 @@ void registerOperators(Library &library) {
                              call.location);
           return types::boolean();
         },
-        [negated](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        [negated](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
           if (!left->isDict() || !right->isDict())
             return static_cast<llvm::Value *>(builder.getInt1(negated));
-          llvm::Value *same =
-              builder.CreateICmpEQ(lowering.dictLength(values[0]), lowering.dictLength(values[1]));
+          llvm::Value *same = builder.CreateICmpEQ(lowering.containers().dictLength(values[0]),
+                                                   lowering.containers().dictLength(values[1]));
           llvm::AllocaInst *equal = lowering.createEntryAlloca(builder.getInt1Ty(), "dict.equal");
           builder.CreateStore(same, equal);
           if (left->keyType() && right->keyType())
-            lowering.forEachDictEntry(values[0], left, [&](llvm::Value *key, llvm::Value *value) {
-              llvm::Value *slot = findSlot(lowering, values[1], right, key, left->keyType());
-              llvm::Value *other = loadOrZero(lowering, slot, right);
-              llvm::Value *match = builder.CreateAnd(
-                  builder.CreateIsNotNull(slot),
-                  lowering.lowerComparison(CompareOp::Eq, value, left->valueType(), other,
-                                           right->valueType()));
-              builder.CreateStore(
-                  builder.CreateAnd(builder.CreateLoad(builder.getInt1Ty(), equal), match), equal);
-            });
+            lowering.containers().forEachDictEntry(
+                values[0], left, [&](llvm::Value *key, llvm::Value *value) {
+                  llvm::Value *slot = findSlot(lowering, values[1], right, key, left->keyType());
+                  llvm::Value *other = loadOrZero(lowering, slot, right);
+                  llvm::Value *match = builder.CreateAnd(
+                      builder.CreateIsNotNull(slot),
+                      lowering.operators().lowerComparison(CompareOp::Eq, value, left->valueType(),
+                                                           other, right->valueType()));
+                  builder.CreateStore(
+                      builder.CreateAnd(builder.CreateLoad(builder.getInt1Ty(), equal), match),
+                      equal);
+                });
           llvm::Value *result = builder.CreateLoad(builder.getInt1Ty(), equal);
           return negated ? builder.CreateNot(result) : result;
         });
@@ -224,10 +233,10 @@ void registerLookups(Library &library) {
                            call.location);
         return types::optional(dict->valueType());
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *dict = call.argumentTypes[0];
-        lowering.requireDictTypes(dict, call.location);
+        lowering.containers().requireDictTypes(dict, call.location);
         llvm::Value *slot = findSlot(lowering, values[0], dict, values[1], call.argumentTypes[1]);
         llvm::Value *value = lowering.castValue(loadOrZero(lowering, slot, dict), dict->valueType(),
                                                 call.resultType);
@@ -250,21 +259,21 @@ void registerLookups(Library &library) {
         requireValue(call, dict, call.argumentTypes[2]);
         return dict->valueType();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *dict = call.argumentTypes[0];
-        lowering.requireDictTypes(dict, call.location);
+        lowering.containers().requireDictTypes(dict, call.location);
         llvm::Value *slot = findSlot(lowering, values[0], dict, values[1], call.argumentTypes[1]);
         llvm::BasicBlock *store = lowering.newBlock("setdefault.store");
         llvm::BasicBlock *done = lowering.newBlock("setdefault.done");
         builder.CreateCondBr(builder.CreateIsNull(slot), store, done);
         builder.SetInsertPoint(store);
-        lowering.storeDictItem(values[0], dict, values[1], call.argumentTypes[1], values[2],
-                               call.argumentTypes[2]);
+        lowering.containers().storeDictItem(values[0], dict, values[1], call.argumentTypes[1],
+                                            values[2], call.argumentTypes[2]);
         builder.CreateBr(done);
         builder.SetInsertPoint(done);
         llvm::Value *stored = findSlot(lowering, values[0], dict, values[1], call.argumentTypes[1]);
-        return lowering.loadDictValue(stored, dict);
+        return lowering.containers().loadDictValue(stored, dict);
       });
   // d.pop(k) and d.pop(k, default): the value, moved out of the dict (owned by the statement).
   addCpu(
@@ -276,27 +285,28 @@ void registerLookups(Library &library) {
           return withDefault(call, dict, call.argumentTypes[2]);
         return dict->valueType();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *dict = call.argumentTypes[0];
-        lowering.requireDictTypes(dict, call.location);
+        lowering.containers().requireDictTypes(dict, call.location);
         const Type *valueType = dict->valueType();
         llvm::Type *memory = memoryType(lowering.llvmContext(), valueType);
-        llvm::Value *keyAddress = lowering.dictKeyAddress(values[1], call.argumentTypes[1], dict);
+        llvm::Value *keyAddress =
+            lowering.containers().dictKeyAddress(values[1], call.argumentTypes[1], dict);
         llvm::AllocaInst *out = lowering.createEntryAlloca(memory, "dict.popped");
         builder.CreateStore(llvm::Constant::getNullValue(memory), out);
-        llvm::Value *found = lowering.listRuntime("taipan_dict_pop", builder.getInt32Ty(),
-                                                  {values[0], keyAddress, out});
+        llvm::Value *found = lowering.containers().listRuntime(
+            "taipan_dict_pop", builder.getInt32Ty(), {values[0], keyAddress, out});
         llvm::Value *missing = builder.CreateICmpEQ(found, builder.getInt32(0));
         const Type *result = call.resultType;
         llvm::Value *value;
         if (values.size() < 3) {
           raiseKeyErrorIf(lowering, missing, values[0], keyAddress);
-          value = lowering.loadDictValue(out, dict);
+          value = lowering.containers().loadDictValue(out, dict);
         } else {
           // The default becomes owned like the popped value, so the result is one temporary.
           llvm::Value *popped =
-              lowering.castValue(lowering.loadDictValue(out, dict), valueType, result);
+              lowering.castValue(lowering.containers().loadDictValue(out, dict), valueType, result);
           llvm::Value *fallback = lowering.castValue(values[2], call.argumentTypes[2], result);
           value = builder.CreateSelect(missing, fallback, popped);
           if (result->holdsReferences()) {
@@ -322,24 +332,24 @@ void registerLookups(Library &library) {
           return nullptr;
         return types::tuple({dict->keyType(), dict->valueType()});
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *dict = call.argumentTypes[0];
-        lowering.requireDictTypes(dict, call.location);
+        lowering.containers().requireDictTypes(dict, call.location);
         llvm::LLVMContext &context = lowering.llvmContext();
         llvm::AllocaInst *key =
             lowering.createEntryAlloca(memoryType(context, dict->keyType()), "dict.popkey");
         llvm::AllocaInst *value =
             lowering.createEntryAlloca(memoryType(context, dict->valueType()), "dict.popvalue");
-        llvm::Value *found = lowering.listRuntime("taipan_dict_popitem", builder.getInt32Ty(),
-                                                  {values[0], key, value});
-        lowering.raiseIf(builder.CreateICmpEQ(found, builder.getInt32(0)), KeyErrorId,
-                         "popitem(): dictionary is empty");
+        llvm::Value *found = lowering.containers().listRuntime(
+            "taipan_dict_popitem", builder.getInt32Ty(), {values[0], key, value});
+        lowering.exceptions().raiseIf(builder.CreateICmpEQ(found, builder.getInt32(0)), KeyErrorId,
+                                      "popitem(): dictionary is empty");
         const Type *keyType = dict->keyType();
         llvm::Value *keyValue =
             fromMemoryForm(builder, builder.CreateLoad(memoryType(context, keyType), key), keyType);
-        llvm::Value *item =
-            lowering.lowerTuple({keyValue, lowering.loadDictValue(value, dict)}, call.resultType);
+        llvm::Value *item = lowering.lowerTuple(
+            {keyValue, lowering.containers().loadDictValue(value, dict)}, call.resultType);
         if (call.resultType->holdsReferences())
           lowering.addTemporary(item, call.resultType);
         return item;
@@ -353,12 +363,13 @@ void registerMethods(Library &library) {
         requireKey(call, dictArgument(call), call.argumentTypes[1]);
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *dict = call.argumentTypes[0];
-        lowering.requireDictTypes(dict, call.location);
-        llvm::Value *keyAddress = lowering.dictKeyAddress(values[1], call.argumentTypes[1], dict);
-        llvm::Value *found = lowering.listRuntime(
+        lowering.containers().requireDictTypes(dict, call.location);
+        llvm::Value *keyAddress =
+            lowering.containers().dictKeyAddress(values[1], call.argumentTypes[1], dict);
+        llvm::Value *found = lowering.containers().listRuntime(
             "taipan_dict_pop", builder.getInt32Ty(),
             {values[0], keyAddress, llvm::ConstantPointerNull::get(builder.getPtrTy())});
         raiseKeyErrorIf(lowering, builder.CreateICmpEQ(found, builder.getInt32(0)), values[0],
@@ -371,18 +382,19 @@ void registerMethods(Library &library) {
         dictArgument(call);
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &, const Values &values) {
-        lowering.listRuntime("taipan_dict_clear", lowering.irBuilder().getVoidTy(), {values[0]});
+      [](LoweringApi &lowering, const LibraryCall &, const Values &values) {
+        lowering.containers().listRuntime("taipan_dict_clear", lowering.irBuilder().getVoidTy(),
+                                          {values[0]});
         return noneValue(lowering);
       });
   addCpu(
       library, "dict.copy", {{"", false}}, [](LibraryCall &call) { return dictArgument(call); },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         if (!call.resultType->keyType())
-          return lowering.newDict(call.resultType);
+          return lowering.containers().newDict(call.resultType);
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         llvm::Value *copy =
-            lowering.listRuntime("taipan_dict_copy", builder.getPtrTy(), {values[0]});
+            lowering.containers().listRuntime("taipan_dict_copy", builder.getPtrTy(), {values[0]});
         lowering.exitIf(builder.CreateIsNull(copy), builder.getInt32(MemoryErrorId));
         lowering.addTemporary(copy, call.resultType);
         return copy;
@@ -401,14 +413,14 @@ void registerMethods(Library &library) {
                            call.location);
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         const Type *dict = call.argumentTypes[0];
         const Type *other = call.argumentTypes[1];
         if (!other->keyType())
           return noneValue(lowering);
-        lowering.requireDictTypes(dict, call.location);
+        lowering.containers().requireDictTypes(dict, call.location);
         llvm::Value *source = lowering.castValue(values[1], other, dict);
-        lowering.exitUnlessZero(lowering.listRuntime(
+        lowering.exitUnlessZero(lowering.containers().listRuntime(
             "taipan_dict_update", lowering.irBuilder().getInt32Ty(), {values[0], source}));
         return noneValue(lowering);
       });
@@ -435,24 +447,26 @@ void registerMethods(Library &library) {
                            call.location);
         return dictTypeOfStore(pair->elements()[0], pair->elements()[1], call.location);
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         if (values.empty() || !call.resultType->keyType())
-          return lowering.newDict(call.resultType);
+          return lowering.containers().newDict(call.resultType);
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *iterable = call.argumentTypes[0];
         if (iterable->isDict()) {
-          llvm::Value *copy =
-              lowering.listRuntime("taipan_dict_copy", builder.getPtrTy(), {values[0]});
+          llvm::Value *copy = lowering.containers().listRuntime("taipan_dict_copy",
+                                                                builder.getPtrTy(), {values[0]});
           lowering.exitIf(builder.CreateIsNull(copy), builder.getInt32(MemoryErrorId));
           lowering.addTemporary(copy, call.resultType);
           return copy;
         }
-        llvm::Value *dict = lowering.newDict(call.resultType);
-        lowering.forEachItem(values[0], iterable, [&](llvm::Value *pair, const Type *pairType) {
-          lowering.storeDictItem(dict, call.resultType, lowering.tupleElement(pair, pairType, 0),
-                                 pairType->elements()[0], lowering.tupleElement(pair, pairType, 1),
-                                 pairType->elements()[1]);
-        });
+        llvm::Value *dict = lowering.containers().newDict(call.resultType);
+        lowering.loops().forEachItem(
+            values[0], iterable, [&](llvm::Value *pair, const Type *pairType) {
+              lowering.containers().storeDictItem(
+                  dict, call.resultType, lowering.tupleElement(pair, pairType, 0),
+                  pairType->elements()[0], lowering.tupleElement(pair, pairType, 1),
+                  pairType->elements()[1]);
+            });
         return dict;
       });
 }

@@ -5,8 +5,9 @@
 #include "library/ExceptionArguments.h"
 #include "library/Families.h"
 #include "lower/ExceptionDescriptors.h"
-#include "lower/FunctionLowering.h"
 #include "lower/LowerTypes.h"
+#include "lower/LoweringApi.h"
+#include "lower/ModuleLowering.h"
 #include "support/CompileError.h"
 #include "types/NumericPromotion.h"
 
@@ -66,8 +67,7 @@ const Type *typeCaughtArguments(LibraryCall &call) {
   return result;
 }
 
-llvm::Value *lowerCaughtArguments(FunctionLowering &lowering, const LibraryCall &call,
-                                  const Values &) {
+llvm::Value *lowerCaughtArguments(LoweringApi &lowering, const LibraryCall &call, const Values &) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::LLVMContext &context = lowering.llvmContext();
   llvm::Value *index = lowering.lowerExpr(call.arguments[0]);

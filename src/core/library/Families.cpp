@@ -3,8 +3,8 @@
 #include "library/ExceptionArguments.h"
 #include "library/ObjectMode.h"
 
-#include "lower/FunctionLowering.h"
 #include "lower/LowerTypes.h"
+#include "lower/LoweringApi.h"
 
 #include "typing/BuiltinTyping.h"
 
@@ -58,7 +58,7 @@ void addCpu(Library &library, std::string name, std::vector<LibraryParameter> pa
   library.add(std::move(function));
 }
 
-llvm::Value *noneValue(FunctionLowering &lowering) {
+llvm::Value *noneValue(LoweringApi &lowering) {
   return llvm::UndefValue::get(valueType(lowering.llvmContext(), types::none()));
 }
 

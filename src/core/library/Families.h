@@ -2,6 +2,7 @@
 // their entries share; the registry they fill is registry/Library.h.
 #pragma once
 
+#include "lower/LoweringApi.h"
 #include "registry/Library.h"
 
 #include <string>
@@ -57,6 +58,6 @@ void addCpu(Library &library, std::string name, std::vector<LibraryParameter> pa
             LibraryTypeRule type, LibraryLowerRule lower);
 
 /// The value of a call that returns None.
-llvm::Value *noneValue(FunctionLowering &lowering);
+llvm::Value *noneValue(LoweringApi &lowering);
 
 } // namespace taipan

@@ -3,8 +3,11 @@
 // control word and sent value, the body reads them where it resumes, lower/LowerGenerators.cpp).
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/ContainerLowering.h"
+#include "lower/ExceptionLowering.h"
+#include "lower/GeneratorLowering.h"
 #include "lower/LowerTypes.h"
+#include "lower/LoweringApi.h"
 #include "runtime/Generators.h"
 #include "runtime/Runtime.h"
 #include "types/NumericPromotion.h"
@@ -25,19 +28,19 @@ const Type *generatorArgument(const LibraryCall &call) {
 }
 
 /// The item a resume gave (`status`, from the runtime), or StopIteration when it ended.
-llvm::Value *itemOrStopIteration(FunctionLowering &lowering, llvm::Value *generator,
-                                 const Type *type, llvm::Value *status) {
+llvm::Value *itemOrStopIteration(LoweringApi &lowering, llvm::Value *generator, const Type *type,
+                                 llvm::Value *status) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::BasicBlock *exhausted = lowering.newBlock("generator.stopped");
   llvm::BasicBlock *current = builder.GetInsertBlock();
   builder.SetInsertPoint(exhausted);
-  lowering.emitRaise(StopIterationId, "");
+  lowering.exceptions().emitRaise(StopIterationId, "");
   builder.SetInsertPoint(current);
-  return lowering.nextGeneratorItem(generator, type, exhausted, status);
+  return lowering.generators().nextGeneratorItem(generator, type, exhausted, status);
 }
 
 /// The address of the promise's sent slot in the frame of `generator`.
-llvm::Value *sentSlot(FunctionLowering &lowering, llvm::Value *generator, const Type *type) {
+llvm::Value *sentSlot(LoweringApi &lowering, llvm::Value *generator, const Type *type) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Value *frame = builder.CreateLoad(
       builder.getPtrTy(), builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), generator,
@@ -70,7 +73,7 @@ void registerGeneratorMethods(Library &library) {
                            call.location);
         return generator->yieldType();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *generator = call.argumentTypes[0], *value = call.argumentTypes[1];
         const Type *sent = generatorSentType(generator->yieldType());
@@ -82,8 +85,8 @@ void registerGeneratorMethods(Library &library) {
           hasValue =
               builder.CreateZExt(builder.CreateExtractValue(converted, 0), builder.getInt32Ty());
         }
-        llvm::Value *status = lowering.listRuntime("taipan_generator_send", builder.getInt32Ty(),
-                                                   {values[0], hasValue});
+        llvm::Value *status = lowering.containers().listRuntime(
+            "taipan_generator_send", builder.getInt32Ty(), {values[0], hasValue});
         return itemOrStopIteration(lowering, values[0], generator, status);
       });
   // g.throw(E) or g.throw(E("message")): raised where the generator is suspended.
@@ -100,20 +103,22 @@ void registerGeneratorMethods(Library &library) {
                        call.location);
     return generator->yieldType();
   };
-  thrower.lower = [](FunctionLowering &lowering, const LibraryCall &call, const Values &) {
+  thrower.lower = [](LoweringApi &lowering, const LibraryCall &call, const Values &) {
     llvm::IRBuilder<> &builder = lowering.irBuilder();
     Expr *raised = call.arguments[1];
-    std::optional<std::string> message = lowering.exceptionMessage(raised);
+    std::optional<std::string> message = lowering.exceptions().exceptionMessage(raised);
     if (!message)
       throwUnsupported("throw() of an exception whose message is made at run time is not "
                        "supported",
                        call.location);
-    llvm::Value *exceptionId = lowering.exceptionIdValue(call.argumentTypes[1]->exceptionId());
+    llvm::Value *exceptionId =
+        lowering.exceptions().exceptionIdValue(call.argumentTypes[1]->exceptionId());
     llvm::Value *generator = lowering.lowerExpr(call.arguments[0]);
-    lowering.listRuntime("taipan_raise", builder.getVoidTy(),
-                         {exceptionId, builder.CreateGlobalString(*message, "throw.message")});
-    llvm::Value *status = lowering.listRuntime("taipan_generator_throw", builder.getInt32Ty(),
-                                               {generator, exceptionId});
+    lowering.containers().listRuntime(
+        "taipan_raise", builder.getVoidTy(),
+        {exceptionId, builder.CreateGlobalString(*message, "throw.message")});
+    llvm::Value *status = lowering.containers().listRuntime(
+        "taipan_generator_throw", builder.getInt32Ty(), {generator, exceptionId});
     return itemOrStopIteration(lowering, generator, call.argumentTypes[0], status);
   };
   library.add(std::move(thrower));
@@ -124,9 +129,9 @@ void registerGeneratorMethods(Library &library) {
         generatorArgument(call);
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &, const Values &values) {
-        lowering.listRuntime("taipan_generator_close", lowering.irBuilder().getVoidTy(),
-                             {values[0]});
+      [](LoweringApi &lowering, const LibraryCall &, const Values &values) {
+        lowering.containers().listRuntime("taipan_generator_close",
+                                          lowering.irBuilder().getVoidTy(), {values[0]});
         return noneValue(lowering);
       });
 }

@@ -6,8 +6,8 @@
 // (`type(x)(3)` is float(3) for a float x), or a named tuple's class.
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
 #include "lower/LowerTypes.h"
+#include "lower/LoweringApi.h"
 #include "support/CompileError.h"
 #include "typing/Isinstance.h"
 
@@ -21,7 +21,7 @@ void registerIntrospection(Library &library) {
         throw CompileError(CompileErrorKind::Internal, "isinstance() typed as a library call",
                            call.location);
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
+      [](LoweringApi &lowering, const LibraryCall &call,
          const std::vector<llvm::Value *> &arguments) -> llvm::Value * {
         // The value was lowered (evaluated) for its effects; the answer is the recorded one,
         // or an optional's flag (typing/Isinstance.h).
@@ -42,7 +42,7 @@ void registerIntrospection(Library &library) {
         throw CompileError(CompileErrorKind::Internal, "getattr() typed as a library call",
                            call.location);
       },
-      [](FunctionLowering &, const LibraryCall &,
+      [](LoweringApi &, const LibraryCall &,
          const std::vector<llvm::Value *> &arguments) -> llvm::Value * { return arguments[0]; });
   library.add(
       "hasattr", {{"", false}, {"", false}},
@@ -50,7 +50,7 @@ void registerIntrospection(Library &library) {
         throw CompileError(CompileErrorKind::Internal, "hasattr() typed as a library call",
                            call.location);
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &)
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &)
           -> llvm::Value * { return lowering.irBuilder().getInt1(call.form != 0); });
   library.add(
       "type", {{"", false}},
@@ -77,7 +77,7 @@ void registerIntrospection(Library &library) {
                            call.location);
         return types::builtin(name);
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
+      [](LoweringApi &lowering, const LibraryCall &call,
          const std::vector<llvm::Value *> &) -> llvm::Value * {
         // A class known while compiling: no run-time value.
         return llvm::UndefValue::get(valueType(lowering.llvmContext(), call.resultType));

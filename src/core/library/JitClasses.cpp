@@ -3,6 +3,7 @@
 #include "library/Families.h"
 
 #include "lower/LowerJitClasses.h"
+#include "lower/LoweringApi.h"
 
 namespace taipan {
 
@@ -21,7 +22,7 @@ void registerJitClassFunctions(Library &library) {
                            call.location);
         return instance;
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &) {
         return newClassInstance(lowering, call.resultType);
       });
 }

@@ -4,7 +4,13 @@
 #include "library/Families.h"
 
 #include "library/NumpySupport.h"
-#include "lower/FunctionLowering.h"
+#include "lower/ArrayLowering.h"
+#include "lower/ContainerLowering.h"
+#include "lower/ExceptionLowering.h"
+#include "lower/GeneratorLowering.h"
+#include "lower/LoopLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/OperatorLowering.h"
 #include "runtime/Runtime.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
@@ -79,42 +85,43 @@ void requireComparable(const LibraryCall &call, const Type *item, const Type *va
 }
 
 /// Appends the items of `iterable` to `list`: one copy when it is a list of the same type.
-void appendAll(FunctionLowering &lowering, llvm::Value *list, const Type *listType,
+void appendAll(LoweringApi &lowering, llvm::Value *list, const Type *listType,
                llvm::Value *iterable, const Type *iterableType) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   if (iterableType == listType) {
-    lowering.exitUnlessZero(lowering.listRuntime("taipan_list_extend", builder.getInt32Ty(),
-                                                 {list, iterable, builder.getInt64(1)}));
+    lowering.exitUnlessZero(lowering.containers().listRuntime(
+        "taipan_list_extend", builder.getInt32Ty(), {list, iterable, builder.getInt64(1)}));
     return;
   }
   if (iterableType->isList() && !iterableType->itemType())
     return; // `[]`: nothing to add
-  lowering.forEachItem(iterable, iterableType, [&](llvm::Value *item, const Type *itemType) {
-    llvm::Value *length = lowering.listLength(list);
-    lowering.exitUnlessZero(lowering.listRuntime("taipan_list_open", builder.getInt32Ty(),
-                                                 {list, length, builder.getInt64(1)}));
-    lowering.storeListItem(list, listType, length, item, itemType);
-  });
+  lowering.loops().forEachItem(
+      iterable, iterableType, [&](llvm::Value *item, const Type *itemType) {
+        llvm::Value *length = lowering.containers().listLength(list);
+        lowering.exitUnlessZero(lowering.containers().listRuntime(
+            "taipan_list_open", builder.getInt32Ty(), {list, length, builder.getInt64(1)}));
+        lowering.containers().storeListItem(list, listType, length, item, itemType);
+      });
 }
 
 /// The index of the first item equal to `value` (in [from, to) when given), or -1.
-llvm::Value *findItem(FunctionLowering &lowering, llvm::Value *list, const Type *listType,
+llvm::Value *findItem(LoweringApi &lowering, llvm::Value *list, const Type *listType,
                       llvm::Value *value, const Type *valueType, llvm::Value *from = nullptr,
                       llvm::Value *to = nullptr) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::AllocaInst *found = lowering.createEntryAlloca(builder.getInt64Ty(), "list.found");
   builder.CreateStore(builder.getInt64(-1), found);
-  llvm::Value *count = lowering.listLength(list);
+  llvm::Value *count = lowering.containers().listLength(list);
   if (from) {
     count = builder.CreateSub(to, from);
     count = builder.CreateSelect(builder.CreateICmpSGT(count, builder.getInt64(0)), count,
                                  builder.getInt64(0));
   }
-  lowering.forEachIndex({count}, [&](const Values &counted) {
+  lowering.arrays().forEachIndex({count}, [&](const Values &counted) {
     Values at = {from ? builder.CreateAdd(from, counted[0]) : counted[0]};
-    llvm::Value *item = lowering.loadListItem(list, listType, at[0]);
-    llvm::Value *equal =
-        lowering.lowerComparison(CompareOp::Eq, item, listType->itemType(), value, valueType);
+    llvm::Value *item = lowering.containers().loadListItem(list, listType, at[0]);
+    llvm::Value *equal = lowering.operators().lowerComparison(
+        CompareOp::Eq, item, listType->itemType(), value, valueType);
     llvm::Value *current = builder.CreateLoad(builder.getInt64Ty(), found);
     llvm::Value *first =
         builder.CreateAnd(equal, builder.CreateICmpSLT(current, builder.getInt64(0)));
@@ -124,12 +131,12 @@ llvm::Value *findItem(FunctionLowering &lowering, llvm::Value *list, const Type 
 }
 
 /// Sorts a list of real numbers in place, descending when `descending` (an i1) holds.
-void sortList(FunctionLowering &lowering, llvm::Value *list, const Type *listType,
+void sortList(LoweringApi &lowering, llvm::Value *list, const Type *listType,
               llvm::Value *descending) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
-  lowering.listRuntime("taipan_list_sort", builder.getVoidTy(),
-                       {list, builder.getInt32(sortDtypeCode(listType->itemType())),
-                        builder.CreateZExt(descending, builder.getInt32Ty())});
+  lowering.containers().listRuntime("taipan_list_sort", builder.getVoidTy(),
+                                    {list, builder.getInt32(sortDtypeCode(listType->itemType())),
+                                     builder.CreateZExt(descending, builder.getInt32Ty())});
 }
 
 /// Only lists of real numbers sort here (Python's comparison of tuples is not implemented).
@@ -152,14 +159,14 @@ void registerMethods(Library &library) {
                            call.location);
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         requireItemType(call);
         llvm::IRBuilder<> &builder = lowering.irBuilder();
-        llvm::Value *length = lowering.listLength(values[0]);
-        lowering.exitUnlessZero(lowering.listRuntime("taipan_list_open", builder.getInt32Ty(),
-                                                     {values[0], length, builder.getInt64(1)}));
-        lowering.storeListItem(values[0], call.argumentTypes[0], length, values[1],
-                               call.argumentTypes[1]);
+        llvm::Value *length = lowering.containers().listLength(values[0]);
+        lowering.exitUnlessZero(lowering.containers().listRuntime(
+            "taipan_list_open", builder.getInt32Ty(), {values[0], length, builder.getInt64(1)}));
+        lowering.containers().storeListItem(values[0], call.argumentTypes[0], length, values[1],
+                                            call.argumentTypes[1]);
         return noneValue(lowering);
       });
   addCpu(
@@ -172,7 +179,7 @@ void registerMethods(Library &library) {
           throwNoOverload(call);
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         requireItemType(call);
         appendAll(lowering, values[0], call.argumentTypes[0], values[1], call.argumentTypes[1]);
         return noneValue(lowering);
@@ -186,21 +193,21 @@ void registerMethods(Library &library) {
           throwNoOverload(call);
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         requireItemType(call);
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         // Python clamps the position into [0, len].
-        llvm::Value *length = lowering.listLength(values[0]);
+        llvm::Value *length = lowering.containers().listLength(values[0]);
         llvm::Value *index = lowering.castValue(values[1], call.argumentTypes[1], types::int64());
         llvm::Value *zero = builder.getInt64(0);
         llvm::Value *wrapped = builder.CreateAdd(index, length);
         wrapped = builder.CreateSelect(builder.CreateICmpSLT(wrapped, zero), zero, wrapped);
         index = builder.CreateSelect(builder.CreateICmpSLT(index, zero), wrapped, index);
         index = builder.CreateSelect(builder.CreateICmpSGT(index, length), length, index);
-        lowering.exitUnlessZero(lowering.listRuntime("taipan_list_open", builder.getInt32Ty(),
-                                                     {values[0], index, builder.getInt64(1)}));
-        lowering.storeListItem(values[0], call.argumentTypes[0], index, values[2],
-                               call.argumentTypes[2]);
+        lowering.exitUnlessZero(lowering.containers().listRuntime(
+            "taipan_list_open", builder.getInt32Ty(), {values[0], index, builder.getInt64(1)}));
+        lowering.containers().storeListItem(values[0], call.argumentTypes[0], index, values[2],
+                                            call.argumentTypes[2]);
         return noneValue(lowering);
       });
   addCpu(
@@ -213,20 +220,20 @@ void registerMethods(Library &library) {
           throwTypingError("cannot pop from a list whose item type is unknown", call.location);
         return list->itemType();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *listType = call.argumentTypes[0];
-        llvm::Value *length = lowering.listLength(values[0]);
-        lowering.raiseIf(builder.CreateICmpEQ(length, builder.getInt64(0)), IndexErrorId,
-                         "pop from empty list");
+        llvm::Value *length = lowering.containers().listLength(values[0]);
+        lowering.exceptions().raiseIf(builder.CreateICmpEQ(length, builder.getInt64(0)),
+                                      IndexErrorId, "pop from empty list");
         llvm::Value *index = values.size() > 1 ? values[1] : builder.getInt64(-1);
         const Type *indexType = values.size() > 1 ? call.argumentTypes[1] : types::int64();
         llvm::Value *position =
-            lowering.listPosition(index, indexType, length, "pop index out of range");
+            lowering.containers().listPosition(index, indexType, length, "pop index out of range");
         // The item's reference passes to the result: one more, then the list drops its own.
-        llvm::Value *item = lowering.loadListItem(values[0], listType, position);
+        llvm::Value *item = lowering.containers().loadListItem(values[0], listType, position);
         lowering.incref(item, listType->itemType());
-        lowering.listRuntime(
+        lowering.containers().listRuntime(
             "taipan_list_erase", builder.getVoidTy(),
             {values[0], position, builder.CreateAdd(position, builder.getInt64(1))});
         lowering.addTemporary(item, listType->itemType());
@@ -238,14 +245,15 @@ void registerMethods(Library &library) {
         requireComparable(call, listArgument(call)->itemType(), call.argumentTypes[1]);
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         llvm::Value *index =
             findItem(lowering, values[0], call.argumentTypes[0], values[1], call.argumentTypes[1]);
-        lowering.raiseIf(builder.CreateICmpSLT(index, builder.getInt64(0)), ValueErrorId,
-                         "list.remove(x): x not in list");
-        lowering.listRuntime("taipan_list_erase", builder.getVoidTy(),
-                             {values[0], index, builder.CreateAdd(index, builder.getInt64(1))});
+        lowering.exceptions().raiseIf(builder.CreateICmpSLT(index, builder.getInt64(0)),
+                                      ValueErrorId, "list.remove(x): x not in list");
+        lowering.containers().listRuntime(
+            "taipan_list_erase", builder.getVoidTy(),
+            {values[0], index, builder.CreateAdd(index, builder.getInt64(1))});
         return noneValue(lowering);
       });
   addCpu(
@@ -257,9 +265,9 @@ void registerMethods(Library &library) {
             throwNoOverload(call);
         return types::int64();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
-        llvm::Value *length = lowering.listLength(values[0]);
+        llvm::Value *length = lowering.containers().listLength(values[0]);
         // start and stop as slice bounds: negative ones count from the end, then clamped.
         auto bound = [&](size_t i, llvm::Value *absent) -> llvm::Value * {
           if (i >= values.size())
@@ -275,7 +283,7 @@ void registerMethods(Library &library) {
         llvm::Value *to = from ? bound(3, length) : nullptr;
         llvm::Value *index = findItem(lowering, values[0], call.argumentTypes[0], values[1],
                                       call.argumentTypes[1], from, to);
-        lowering.raiseIf(
+        lowering.exceptions().raiseIf(
             lowering.irBuilder().CreateICmpSLT(index, lowering.irBuilder().getInt64(0)),
             ValueErrorId, "item not in list");
         return index;
@@ -286,19 +294,21 @@ void registerMethods(Library &library) {
         requireComparable(call, listArgument(call)->itemType(), call.argumentTypes[1]);
         return types::int64();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *listType = call.argumentTypes[0];
         llvm::AllocaInst *count = lowering.createEntryAlloca(builder.getInt64Ty(), "list.count");
         builder.CreateStore(builder.getInt64(0), count);
-        lowering.forEachIndex({lowering.listLength(values[0])}, [&](const Values &at) {
-          llvm::Value *equal = lowering.lowerComparison(
-              CompareOp::Eq, lowering.loadListItem(values[0], listType, at[0]),
-              listType->itemType(), values[1], call.argumentTypes[1]);
-          builder.CreateStore(builder.CreateAdd(builder.CreateLoad(builder.getInt64Ty(), count),
-                                                builder.CreateZExt(equal, builder.getInt64Ty())),
-                              count);
-        });
+        lowering.arrays().forEachIndex(
+            {lowering.containers().listLength(values[0])}, [&](const Values &at) {
+              llvm::Value *equal = lowering.operators().lowerComparison(
+                  CompareOp::Eq, lowering.containers().loadListItem(values[0], listType, at[0]),
+                  listType->itemType(), values[1], call.argumentTypes[1]);
+              builder.CreateStore(
+                  builder.CreateAdd(builder.CreateLoad(builder.getInt64Ty(), count),
+                                    builder.CreateZExt(equal, builder.getInt64Ty())),
+                  count);
+            });
         return static_cast<llvm::Value *>(builder.CreateLoad(builder.getInt64Ty(), count));
       });
   addCpu(
@@ -313,7 +323,7 @@ void registerMethods(Library &library) {
           requireSortable(call, list->itemType());
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         if (call.argumentTypes[0]->itemType()) {
           llvm::Value *descending = values.size() > 2
                                         ? lowering.truthValue(values[2], call.argumentTypes[2])
@@ -328,8 +338,9 @@ void registerMethods(Library &library) {
         listArgument(call);
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &, const Values &values) {
-        lowering.listRuntime("taipan_list_reverse", lowering.irBuilder().getVoidTy(), {values[0]});
+      [](LoweringApi &lowering, const LibraryCall &, const Values &values) {
+        lowering.containers().listRuntime("taipan_list_reverse", lowering.irBuilder().getVoidTy(),
+                                          {values[0]});
         return noneValue(lowering);
       });
   addCpu(
@@ -338,16 +349,17 @@ void registerMethods(Library &library) {
         listArgument(call);
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &, const Values &values) {
-        lowering.listRuntime(
-            "taipan_list_erase", lowering.irBuilder().getVoidTy(),
-            {values[0], lowering.irBuilder().getInt64(0), lowering.listLength(values[0])});
+      [](LoweringApi &lowering, const LibraryCall &, const Values &values) {
+        lowering.containers().listRuntime("taipan_list_erase", lowering.irBuilder().getVoidTy(),
+                                          {values[0], lowering.irBuilder().getInt64(0),
+                                           lowering.containers().listLength(values[0])});
         return noneValue(lowering);
       });
   addCpu(
       library, "list.copy", {{"", false}}, [](LibraryCall &call) { return listArgument(call); },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-        llvm::Value *copy = lowering.newList(call.resultType, lowering.irBuilder().getInt64(0));
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+        llvm::Value *copy =
+            lowering.containers().newList(call.resultType, lowering.irBuilder().getInt64(0));
         appendAll(lowering, copy, call.resultType, values[0], call.argumentTypes[0]);
         return copy;
       });
@@ -372,7 +384,7 @@ void registerOperators(Library &library) {
       throwTypingError("cannot index a list whose item type is unknown", call.location);
     return list->itemType();
   };
-  subscript.lower = [](FunctionLowering &lowering, const LibraryCall &call, const Values &) {
+  subscript.lower = [](LoweringApi &lowering, const LibraryCall &call, const Values &) {
     llvm::IRBuilder<> &builder = lowering.irBuilder();
     const Type *listType = call.argumentTypes[0];
     llvm::Value *list = lowering.lowerExpr(call.arguments[0]);
@@ -381,16 +393,18 @@ void registerOperators(Library &library) {
     // CPython's order: the list, the index, then the lookup at the list's length by then.
     if (index->kind != ExprKind::Slice && !sliceObject) {
       llvm::Value *at = lowering.lowerExpr(index);
-      llvm::Value *position = lowering.listPosition(
-          at, call.argumentTypes[1], lowering.listLength(list), "list index out of range");
-      return lowering.loadListItem(list, listType, position);
+      llvm::Value *position = lowering.containers().listPosition(
+          at, call.argumentTypes[1], lowering.containers().listLength(list),
+          "list index out of range");
+      return lowering.containers().loadListItem(list, listType, position);
     }
     llvm::Value *sliceValue = sliceObject ? lowering.lowerExpr(index) : nullptr;
-    FunctionLowering::ListSlice slice =
-        sliceObject ? lowering.listSliceOfValue(sliceValue, lowering.listLength(list))
-                    : lowering.listSlice(index, list);
-    llvm::Value *result = lowering.listRuntime("taipan_list_slice", builder.getPtrTy(),
-                                               {list, slice.start, slice.step, slice.count});
+    ContainerLowering::ListSlice slice =
+        sliceObject ? lowering.containers().listSliceOfValue(sliceValue,
+                                                             lowering.containers().listLength(list))
+                    : lowering.containers().listSlice(index, list);
+    llvm::Value *result = lowering.containers().listRuntime(
+        "taipan_list_slice", builder.getPtrTy(), {list, slice.start, slice.step, slice.count});
     lowering.exitIf(builder.CreateIsNull(result), builder.getInt32(MemoryErrorId));
     lowering.addTemporary(result, listType);
     return result;
@@ -411,8 +425,9 @@ void registerOperators(Library &library) {
                            call.location);
         return unified;
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-        llvm::Value *result = lowering.newList(call.resultType, lowering.irBuilder().getInt64(0));
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+        llvm::Value *result =
+            lowering.containers().newList(call.resultType, lowering.irBuilder().getInt64(0));
         appendAll(lowering, result, call.resultType, values[0], call.argumentTypes[0]);
         appendAll(lowering, result, call.resultType, values[1], call.argumentTypes[1]);
         return result;
@@ -429,15 +444,16 @@ void registerOperators(Library &library) {
                              (left->isList() ? right : left)->name() + "'",
                          call.location);
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         unsigned listAt = call.argumentTypes[0]->isList() ? 0 : 1;
         llvm::Value *count =
             lowering.castValue(values[1 - listAt], call.argumentTypes[1 - listAt], types::int64());
-        llvm::Value *result = lowering.newList(call.resultType, lowering.irBuilder().getInt64(0));
+        llvm::Value *result =
+            lowering.containers().newList(call.resultType, lowering.irBuilder().getInt64(0));
         if (call.resultType->itemType())
-          lowering.exitUnlessZero(lowering.listRuntime("taipan_list_extend",
-                                                       lowering.irBuilder().getInt32Ty(),
-                                                       {result, values[listAt], count}));
+          lowering.exitUnlessZero(lowering.containers().listRuntime(
+              "taipan_list_extend", lowering.irBuilder().getInt32Ty(),
+              {result, values[listAt], count}));
         return result;
       });
   for (bool negated : {false, true})
@@ -450,7 +466,7 @@ void registerOperators(Library &library) {
             requireComparable(call, call.argumentTypes[1]->itemType(), call.argumentTypes[0]);
           return types::boolean();
         },
-        [negated](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        [negated](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           if (!call.argumentTypes[1]->itemType())
             return static_cast<llvm::Value *>(builder.getInt1(negated));
@@ -470,21 +486,23 @@ void registerOperators(Library &library) {
             requireComparable(call, left->itemType(), right->itemType());
           return types::boolean();
         },
-        [negated](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        [negated](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
           if (!left->isList() || !right->isList())
             return static_cast<llvm::Value *>(builder.getInt1(negated));
-          llvm::Value *length = lowering.listLength(values[0]);
-          llvm::Value *sameLength = builder.CreateICmpEQ(length, lowering.listLength(values[1]));
+          llvm::Value *length = lowering.containers().listLength(values[0]);
+          llvm::Value *sameLength =
+              builder.CreateICmpEQ(length, lowering.containers().listLength(values[1]));
           llvm::AllocaInst *equal = lowering.createEntryAlloca(builder.getInt1Ty(), "list.equal");
           builder.CreateStore(sameLength, equal);
           if (left->itemType() && right->itemType()) {
             llvm::Value *count = builder.CreateSelect(sameLength, length, builder.getInt64(0));
-            lowering.forEachIndex({count}, [&](const Values &at) {
-              llvm::Value *same = lowering.lowerComparison(
-                  CompareOp::Eq, lowering.loadListItem(values[0], left, at[0]), left->itemType(),
-                  lowering.loadListItem(values[1], right, at[0]), right->itemType());
+            lowering.arrays().forEachIndex({count}, [&](const Values &at) {
+              llvm::Value *same = lowering.operators().lowerComparison(
+                  CompareOp::Eq, lowering.containers().loadListItem(values[0], left, at[0]),
+                  left->itemType(), lowering.containers().loadListItem(values[1], right, at[0]),
+                  right->itemType());
               builder.CreateStore(
                   builder.CreateAnd(builder.CreateLoad(builder.getInt1Ty(), equal), same), equal);
             });
@@ -511,23 +529,24 @@ void addOrdering(Library &library, const std::string &symbol, CompareOp op) {
                            call.location);
         return types::boolean();
       },
-      [op](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [op](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
-        llvm::Value *leftLength = lowering.listLength(values[0]);
-        llvm::Value *rightLength = lowering.listLength(values[1]);
-        llvm::Value *lengthOrder =
-            lowering.lowerComparison(op, leftLength, types::int64(), rightLength, types::int64());
+        llvm::Value *leftLength = lowering.containers().listLength(values[0]);
+        llvm::Value *rightLength = lowering.containers().listLength(values[1]);
+        llvm::Value *lengthOrder = lowering.operators().lowerComparison(
+            op, leftLength, types::int64(), rightLength, types::int64());
         if (!left->itemType() || !right->itemType())
           return lengthOrder;
         llvm::AllocaInst *differs = lowering.createEntryAlloca(builder.getInt64Ty(), "differs");
         builder.CreateStore(builder.getInt64(-1), differs);
         llvm::Value *common = builder.CreateSelect(builder.CreateICmpSLT(leftLength, rightLength),
                                                    leftLength, rightLength);
-        lowering.forEachIndex({common}, [&](const Values &at) {
-          llvm::Value *equal = lowering.lowerComparison(
-              CompareOp::Eq, lowering.loadListItem(values[0], left, at[0]), left->itemType(),
-              lowering.loadListItem(values[1], right, at[0]), right->itemType());
+        lowering.arrays().forEachIndex({common}, [&](const Values &at) {
+          llvm::Value *equal = lowering.operators().lowerComparison(
+              CompareOp::Eq, lowering.containers().loadListItem(values[0], left, at[0]),
+              left->itemType(), lowering.containers().loadListItem(values[1], right, at[0]),
+              right->itemType());
           llvm::Value *current = builder.CreateLoad(builder.getInt64Ty(), differs);
           llvm::Value *first = builder.CreateAnd(
               builder.CreateNot(equal), builder.CreateICmpSLT(current, builder.getInt64(0)));
@@ -543,10 +562,11 @@ void addOrdering(Library &library, const std::string &symbol, CompareOp op) {
             llvm::BasicBlock::Create(lowering.llvmContext(), "list.ordered", function);
         builder.CreateCondBr(builder.CreateICmpSGE(at, builder.getInt64(0)), byItem, done);
         builder.SetInsertPoint(byItem);
-        builder.CreateStore(lowering.lowerComparison(
-                                op, lowering.loadListItem(values[0], left, at), left->itemType(),
-                                lowering.loadListItem(values[1], right, at), right->itemType()),
-                            result);
+        builder.CreateStore(
+            lowering.operators().lowerComparison(
+                op, lowering.containers().loadListItem(values[0], left, at), left->itemType(),
+                lowering.containers().loadListItem(values[1], right, at), right->itemType()),
+            result);
         builder.CreateBr(done);
         builder.SetInsertPoint(done);
         return static_cast<llvm::Value *>(builder.CreateLoad(builder.getInt1Ty(), result));
@@ -565,17 +585,17 @@ void registerInPlaceOperators(Library &library) {
                            call.location);
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         if (!call.argumentTypes[0]->itemType())
           return noneValue(lowering);
         llvm::Value *count = lowering.castValue(values[1], call.argumentTypes[1], types::int64());
         // taipan_list_extend reads the source's length first, so a list may extend itself.
-        lowering.exitUnlessZero(lowering.listRuntime(
+        lowering.exitUnlessZero(lowering.containers().listRuntime(
             "taipan_list_extend", builder.getInt32Ty(),
             {values[0], values[0], builder.CreateSub(count, builder.getInt64(1))}));
-        llvm::Value *length = lowering.listLength(values[0]);
-        lowering.listRuntime(
+        llvm::Value *length = lowering.containers().listLength(values[0]);
+        lowering.containers().listRuntime(
             "taipan_list_erase", builder.getVoidTy(),
             {values[0], builder.getInt64(0),
              builder.CreateSelect(builder.CreateICmpSLE(count, builder.getInt64(0)), length,
@@ -596,28 +616,30 @@ void registerInPlaceOperators(Library &library) {
                        call.location);
     return types::none();
   };
-  remove.lower = [](FunctionLowering &lowering, const LibraryCall &call, const Values &) {
+  remove.lower = [](LoweringApi &lowering, const LibraryCall &call, const Values &) {
     llvm::IRBuilder<> &builder = lowering.irBuilder();
     llvm::Value *list = lowering.lowerExpr(call.arguments[0]);
     Expr *index = call.arguments[1];
     auto erase = [&](llvm::Value *position) {
-      lowering.listRuntime("taipan_list_erase", builder.getVoidTy(),
-                           {list, position, builder.CreateAdd(position, builder.getInt64(1))});
+      lowering.containers().listRuntime(
+          "taipan_list_erase", builder.getVoidTy(),
+          {list, position, builder.CreateAdd(position, builder.getInt64(1))});
     };
     if (index->kind != ExprKind::Slice) {
       llvm::Value *at = lowering.lowerExpr(index);
-      erase(lowering.listPosition(at, call.argumentTypes[1], lowering.listLength(list),
-                                  "list assignment index out of range"));
+      erase(lowering.containers().listPosition(at, call.argumentTypes[1],
+                                               lowering.containers().listLength(list),
+                                               "list assignment index out of range"));
       return noneValue(lowering);
     }
-    FunctionLowering::ListSlice slice = lowering.listSlice(index, list);
+    ContainerLowering::ListSlice slice = lowering.containers().listSlice(index, list);
     // Erase from the highest position down, so the positions still to erase do not move.
     llvm::Value *negative = builder.CreateICmpSLT(slice.step, builder.getInt64(0));
     llvm::Value *last = builder.CreateSub(slice.count, builder.getInt64(1));
     llvm::Value *lowest = builder.CreateSelect(
         negative, builder.CreateAdd(slice.start, builder.CreateMul(last, slice.step)), slice.start);
     llvm::Value *stride = builder.CreateSelect(negative, builder.CreateNeg(slice.step), slice.step);
-    lowering.forEachIndex({slice.count}, [&](const Values &at) {
+    lowering.arrays().forEachIndex({slice.count}, [&](const Values &at) {
       erase(builder.CreateAdd(lowest, builder.CreateMul(builder.CreateSub(last, at[0]), stride)));
     });
     return noneValue(lowering);
@@ -641,8 +663,9 @@ void registerBuiltins(Library &library) {
           throwNoOverload(call);
         return types::list(item);
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-        llvm::Value *result = lowering.newList(call.resultType, lowering.irBuilder().getInt64(0));
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+        llvm::Value *result =
+            lowering.containers().newList(call.resultType, lowering.irBuilder().getInt64(0));
         if (!values.empty())
           appendAll(lowering, result, call.resultType, values[0], call.argumentTypes[0]);
         return result;
@@ -662,7 +685,7 @@ void registerBuiltins(Library &library) {
         // A plain tuple of the items, of a named tuple or a LiteralList too (same layout).
         return types::tuple(call.argumentTypes[0]->elements());
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         return values.empty() ? lowering.lowerTuple({}, call.resultType) : values[0];
       });
   // any() and all() of a list, range, uniform tuple or 1-D array. Of a generator expression
@@ -679,7 +702,7 @@ void registerBuiltins(Library &library) {
             throwNoOverload(call);
           return types::boolean();
         },
-        [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
           bool isAll = call.function->name == "all";
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           llvm::AllocaInst *result = lowering.createEntryAlloca(builder.getInt1Ty(), "decided");
@@ -691,7 +714,7 @@ void registerBuiltins(Library &library) {
             llvm::BasicBlock *end = lowering.newBlock("decide.end");
             builder.CreateBr(header);
             builder.SetInsertPoint(header);
-            llvm::Value *item = lowering.nextGeneratorItem(values[0], iterable, end);
+            llvm::Value *item = lowering.generators().nextGeneratorItem(values[0], iterable, end);
             llvm::Value *truth = lowering.truthValue(item, iterable->yieldType());
             // all() is decided by a false item, any() by a true one.
             builder.CreateCondBr(truth, isAll ? header : decided, isAll ? decided : header);
@@ -702,7 +725,7 @@ void registerBuiltins(Library &library) {
             return static_cast<llvm::Value *>(builder.CreateLoad(builder.getInt1Ty(), result));
           }
           if (iterableItem(call.argumentTypes[0]))
-            lowering.forEachItem(
+            lowering.loops().forEachItem(
                 values[0], call.argumentTypes[0], [&](llvm::Value *item, const Type *itemType) {
                   llvm::Value *truth = lowering.truthValue(item, itemType);
                   llvm::Value *current = builder.CreateLoad(builder.getInt1Ty(), result);
@@ -725,8 +748,9 @@ void registerBuiltins(Library &library) {
         requireSortable(call, item);
         return types::list(item);
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-        llvm::Value *result = lowering.newList(call.resultType, lowering.irBuilder().getInt64(0));
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+        llvm::Value *result =
+            lowering.containers().newList(call.resultType, lowering.irBuilder().getInt64(0));
         appendAll(lowering, result, call.resultType, values[0], call.argumentTypes[0]);
         llvm::Value *descending = values.size() > 2
                                       ? lowering.truthValue(values[2], call.argumentTypes[2])

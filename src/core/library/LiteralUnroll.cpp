@@ -3,7 +3,7 @@
 // items of different types, typing/LiteralUnroll.h) and lowered by lower/LowerUnrolledLoops.
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/LoweringApi.h"
 
 namespace taipan {
 
@@ -18,7 +18,7 @@ void registerLiteralUnroll(Library &library) {
           throwNoOverload(call);
         return container;
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
+      [](LoweringApi &lowering, const LibraryCall &call,
          const std::vector<llvm::Value *> &arguments) -> llvm::Value * {
         return lowering.castValue(arguments[0], call.argumentTypes[0], call.resultType);
       });

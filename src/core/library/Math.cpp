@@ -2,7 +2,8 @@
 // float32, other reals compute in float64) next to its lowering (LLVM intrinsics or libm).
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/ModuleLowering.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
 
@@ -24,7 +25,7 @@ void expectReals(const LibraryCall &call, size_t count) {
 }
 
 /// The arguments converted to the call's (float) result type.
-std::vector<llvm::Value *> asResult(FunctionLowering &lowering, const LibraryCall &call,
+std::vector<llvm::Value *> asResult(LoweringApi &lowering, const LibraryCall &call,
                                     const std::vector<llvm::Value *> &values) {
   std::vector<llvm::Value *> converted;
   for (size_t i = 0; i < values.size(); ++i)
@@ -55,7 +56,7 @@ void addUnary(Library &library, const std::string &name, const std::string &symb
         expectReals(call, 1);
         return realMathType(call.argumentTypes[0]);
       },
-      [symbol, intrinsic](FunctionLowering &lowering, const LibraryCall &call,
+      [symbol, intrinsic](LoweringApi &lowering, const LibraryCall &call,
                           const std::vector<llvm::Value *> &values) {
         std::vector<llvm::Value *> x = asResult(lowering, call, values);
         if (intrinsic != llvm::Intrinsic::not_intrinsic)
@@ -72,7 +73,7 @@ void addScaling(Library &library, const std::string &name, double factor) {
         expectReals(call, 1);
         return realMathType(call.argumentTypes[0]);
       },
-      [factor](FunctionLowering &lowering, const LibraryCall &call,
+      [factor](LoweringApi &lowering, const LibraryCall &call,
                const std::vector<llvm::Value *> &values) {
         llvm::Value *x = asResult(lowering, call, values)[0];
         return lowering.irBuilder().CreateFMul(x, llvm::ConstantFP::get(x->getType(), factor));
@@ -90,7 +91,7 @@ void addBinary(Library &library, const std::string &name,
             binaryOperandType(BinaryOp::Add, call.argumentTypes[0], call.argumentTypes[1]);
         return realMathType(common->isInteger() ? types::float64() : common);
       },
-      [name, intrinsic](FunctionLowering &lowering, const LibraryCall &call,
+      [name, intrinsic](LoweringApi &lowering, const LibraryCall &call,
                         const std::vector<llvm::Value *> &values) {
         std::vector<llvm::Value *> xy = asResult(lowering, call, values);
         if (intrinsic != llvm::Intrinsic::not_intrinsic)
@@ -107,7 +108,7 @@ void addClassification(Library &library, const std::string &name) {
         expectReals(call, 1);
         return types::boolean();
       },
-      [name](FunctionLowering &lowering, const LibraryCall &call,
+      [name](LoweringApi &lowering, const LibraryCall &call,
              const std::vector<llvm::Value *> &values) -> llvm::Value * {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         if (!call.argumentTypes[0]->isFloat())
@@ -130,7 +131,7 @@ void addRounding(Library &library, const std::string &name, llvm::Intrinsic::ID 
         expectReals(call, 1);
         return types::int64();
       },
-      [intrinsic](FunctionLowering &lowering, const LibraryCall &call,
+      [intrinsic](LoweringApi &lowering, const LibraryCall &call,
                   const std::vector<llvm::Value *> &values) {
         const Type *argument = call.argumentTypes[0];
         if (!argument->isFloat())
@@ -141,7 +142,7 @@ void addRounding(Library &library, const std::string &name, llvm::Intrinsic::ID 
 }
 
 /// math.gcd(a, b): Euclid's algorithm on the absolute values.
-llvm::Value *lowerGcd(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerGcd(LoweringApi &lowering, const LibraryCall &call,
                       const std::vector<llvm::Value *> &values) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   const Type *result = call.resultType;
@@ -176,7 +177,7 @@ llvm::Value *lowerGcd(FunctionLowering &lowering, const LibraryCall &call,
 }
 
 /// frexp and modf: libm writes the second result through a pointer.
-llvm::Value *lowerSplit(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerSplit(LoweringApi &lowering, const LibraryCall &call,
                         const std::vector<llvm::Value *> &values) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   const std::string name = call.function->name.substr(5);
@@ -196,7 +197,7 @@ llvm::Value *lowerSplit(FunctionLowering &lowering, const LibraryCall &call,
 /// math.hypot: CPython's own algorithm for a float64 (taipan_math_hypot), which rounds some
 /// results differently from C's hypot. A float32 keeps C's hypotf, and a GPU thread (without the
 /// host runtime) libdevice's hypot.
-llvm::Value *lowerHypot(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerHypot(LoweringApi &lowering, const LibraryCall &call,
                         const std::vector<llvm::Value *> &values) {
   std::vector<llvm::Value *> xy = asResult(lowering, call, values);
   if (call.resultType->bits() != 64 || lowering.module().target.hasThreadHierarchy())
@@ -234,8 +235,7 @@ void registerMathFunctions(Library &library) {
         return call.argumentTypes.size() == 1 ? realMathType(call.argumentTypes[0])
                                               : types::float64();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         std::vector<llvm::Value *> x = asResult(lowering, call, values);
         llvm::Value *log = lowering.callLibm("log", {x[0]}, call.resultType);
         if (x.size() == 1)
@@ -279,8 +279,7 @@ void registerMathFunctions(Library &library) {
           throwNoOverload(call.function->name, arguments, call.location);
         return realMathType(arguments[0]);
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::Value *mantissa =
             lowering.castValue(values[0], call.argumentTypes[0], call.resultType);
         llvm::Value *exponent =

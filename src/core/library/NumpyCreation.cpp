@@ -3,6 +3,9 @@
 #include "library/NumpySupport.h"
 #include "library/SequenceArrays.h"
 
+#include "lower/ArrayLowering.h"
+#include "lower/ExceptionLowering.h"
+#include "lower/LoweringApi.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
 
@@ -50,21 +53,22 @@ void addFromShape(Library &library, const std::string &name) {
                 ndim),
             call);
       },
-      [name](FunctionLowering &lowering, const LibraryCall &call,
+      [name](LoweringApi &lowering, const LibraryCall &call,
              const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *resultType = call.resultType;
-        llvm::Value *array = lowering.allocateArray(
+        llvm::Value *array = lowering.arrays().allocateArray(
             resultType, shapeExtents(lowering, values[0], call.argumentTypes[0]));
         if (name == "zeros")
-          builder.CreateMemSet(lowering.arrayField(array, ArrayLayout::Data), builder.getInt8(0),
-                               builder.CreateMul(lowering.arrayField(array, ArrayLayout::ItemCount),
-                                                 lowering.arrayField(array, ArrayLayout::ItemSize)),
-                               llvm::MaybeAlign(8));
+          builder.CreateMemSet(
+              lowering.arrays().arrayField(array, ArrayLayout::Data), builder.getInt8(0),
+              builder.CreateMul(lowering.arrays().arrayField(array, ArrayLayout::ItemCount),
+                                lowering.arrays().arrayField(array, ArrayLayout::ItemSize)),
+              llvm::MaybeAlign(8));
         else if (name == "ones")
-          lowering.assignIntoArray(array, resultType, builder.getInt64(1), types::int64());
+          lowering.arrays().assignIntoArray(array, resultType, builder.getInt64(1), types::int64());
         else if (name == "full")
-          lowering.assignIntoArray(array, resultType, values[1], call.argumentTypes[1]);
+          lowering.arrays().assignIntoArray(array, resultType, values[1], call.argumentTypes[1]);
         return array;
       });
 }
@@ -85,18 +89,18 @@ void addLike(Library &library, const std::string &name) {
             name, newArrayType(dtypeArgument(call, isFull ? 2 : 1, array->dtype()), array->ndim()),
             call);
       },
-      [name](FunctionLowering &lowering, const LibraryCall &call,
+      [name](LoweringApi &lowering, const LibraryCall &call,
              const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *resultType = call.resultType;
-        llvm::Value *array = lowering.allocateArray(
-            resultType, lowering.arrayShape(values[0], call.argumentTypes[0]));
+        llvm::Value *array = lowering.arrays().allocateArray(
+            resultType, lowering.arrays().arrayShape(values[0], call.argumentTypes[0]));
         if (name == "zeros_like")
-          lowering.assignIntoArray(array, resultType, builder.getInt64(0), types::int64());
+          lowering.arrays().assignIntoArray(array, resultType, builder.getInt64(0), types::int64());
         else if (name == "ones_like")
-          lowering.assignIntoArray(array, resultType, builder.getInt64(1), types::int64());
+          lowering.arrays().assignIntoArray(array, resultType, builder.getInt64(1), types::int64());
         else if (name == "full_like")
-          lowering.assignIntoArray(array, resultType, values[1], call.argumentTypes[1]);
+          lowering.arrays().assignIntoArray(array, resultType, values[1], call.argumentTypes[1]);
         return array;
       });
 }
@@ -117,7 +121,7 @@ const Type *typeArange(const LibraryCall &call) {
 }
 
 /// The length is ceil((stop - start) / step), at least 0.
-llvm::Value *lowerArange(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerArange(LoweringApi &lowering, const LibraryCall &call,
                          const std::vector<llvm::Value *> &values) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   const Type *resultType = call.resultType;
@@ -136,8 +140,8 @@ llvm::Value *lowerArange(FunctionLowering &lowering, const LibraryCall &call,
   llvm::Value *step = get(2, 1);
   llvm::Value *length;
   if (work->isInteger()) {
-    lowering.raiseIf(builder.CreateICmpEQ(step, builder.getInt64(0)), ValueErrorId,
-                     "Maximum allowed size exceeded");
+    lowering.exceptions().raiseIf(builder.CreateICmpEQ(step, builder.getInt64(0)), ValueErrorId,
+                                  "Maximum allowed size exceeded");
     llvm::Value *span = builder.CreateSub(stop, start);
     llvm::Value *positive = builder.CreateICmpSGT(step, builder.getInt64(0));
     llvm::Value *adjusted = builder.CreateAdd(
@@ -152,20 +156,20 @@ llvm::Value *lowerArange(FunctionLowering &lowering, const LibraryCall &call,
   }
   length = builder.CreateSelect(builder.CreateICmpSGT(length, builder.getInt64(0)), length,
                                 builder.getInt64(0));
-  llvm::Value *array = lowering.allocateArray(resultType, {length});
-  lowering.forEachIndex({length}, [&](const std::vector<llvm::Value *> &at) {
+  llvm::Value *array = lowering.arrays().allocateArray(resultType, {length});
+  lowering.arrays().forEachIndex({length}, [&](const std::vector<llvm::Value *> &at) {
     llvm::Value *index = lowering.castValue(at[0], types::int64(), work);
     llvm::Value *item = work->isInteger()
                             ? builder.CreateAdd(start, builder.CreateMul(index, step))
                             : builder.CreateFAdd(start, builder.CreateFMul(index, step));
-    lowering.storeElement(lowering.elementAddress(array, resultType, at),
-                          lowering.castValue(item, work, dtype), dtype);
+    lowering.arrays().storeElement(lowering.arrays().elementAddress(array, resultType, at),
+                                   lowering.castValue(item, work, dtype), dtype);
   });
   return array;
 }
 
 /// linspace(start, stop, num=50, endpoint=True): float64; the last point is `stop` exactly.
-llvm::Value *lowerLinspace(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerLinspace(LoweringApi &lowering, const LibraryCall &call,
                            const std::vector<llvm::Value *> &values) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   const Type *resultType = call.resultType;
@@ -176,8 +180,8 @@ llvm::Value *lowerLinspace(FunctionLowering &lowering, const LibraryCall &call,
       isGiven(call, 2) ? int64Argument(lowering, call, values, 2) : builder.getInt64(50);
   llvm::Value *endpoint = isGiven(call, 3) ? lowering.truthValue(values[3], call.argumentTypes[3])
                                            : builder.getInt1(true);
-  lowering.raiseIf(builder.CreateICmpSLT(count, builder.getInt64(0)), ValueErrorId,
-                   "Number of samples must be non-negative.");
+  lowering.exceptions().raiseIf(builder.CreateICmpSLT(count, builder.getInt64(0)), ValueErrorId,
+                                "Number of samples must be non-negative.");
   llvm::Value *divisions =
       builder.CreateSelect(endpoint, builder.CreateSub(count, builder.getInt64(1)), count);
   // One point (or none) has no step: NumPy gives [start].
@@ -186,15 +190,16 @@ llvm::Value *lowerLinspace(FunctionLowering &lowering, const LibraryCall &call,
       builder.CreateFDiv(builder.CreateFSub(stop, start),
                          builder.CreateSIToFP(divisions, builder.getDoubleTy())),
       llvm::ConstantFP::get(builder.getDoubleTy(), 0.0));
-  llvm::Value *array = lowering.allocateArray(resultType, {count});
-  lowering.forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
+  llvm::Value *array = lowering.arrays().allocateArray(resultType, {count});
+  lowering.arrays().forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
     llvm::Value *index = builder.CreateSIToFP(at[0], builder.getDoubleTy());
     llvm::Value *item = builder.CreateFAdd(start, builder.CreateFMul(index, step));
     llvm::Value *last = builder.CreateAnd(
         endpoint, builder.CreateICmpEQ(at[0], builder.CreateSub(count, builder.getInt64(1))));
     item = builder.CreateSelect(
         builder.CreateAnd(last, builder.CreateICmpSGT(count, builder.getInt64(1))), stop, item);
-    lowering.storeElement(lowering.elementAddress(array, resultType, at), item, f64);
+    lowering.arrays().storeElement(lowering.arrays().elementAddress(array, resultType, at), item,
+                                   f64);
   });
   return array;
 }
@@ -210,7 +215,7 @@ void addDiagonal(Library &library, const std::string &name) {
       [isEye](const LibraryCall &call) {
         return newArrayType(dtypeArgument(call, isEye ? 3 : 1, types::float64()), 2);
       },
-      [isEye](FunctionLowering &lowering, const LibraryCall &call,
+      [isEye](LoweringApi &lowering, const LibraryCall &call,
               const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *resultType = call.resultType;
@@ -220,11 +225,12 @@ void addDiagonal(Library &library, const std::string &name) {
             isEye && isGiven(call, 1) ? int64Argument(lowering, call, values, 1) : rows;
         llvm::Value *diagonal = isEye && isGiven(call, 2) ? int64Argument(lowering, call, values, 2)
                                                           : builder.getInt64(0);
-        llvm::Value *array = lowering.allocateArray(resultType, {rows, columns});
-        lowering.forEachIndex({rows, columns}, [&](const std::vector<llvm::Value *> &at) {
+        llvm::Value *array = lowering.arrays().allocateArray(resultType, {rows, columns});
+        lowering.arrays().forEachIndex({rows, columns}, [&](const std::vector<llvm::Value *> &at) {
           llvm::Value *onDiagonal = builder.CreateICmpEQ(builder.CreateSub(at[1], at[0]), diagonal);
-          lowering.storeElement(lowering.elementAddress(array, resultType, at),
-                                lowering.castValue(onDiagonal, types::boolean(), dtype), dtype);
+          lowering.arrays().storeElement(lowering.arrays().elementAddress(array, resultType, at),
+                                         lowering.castValue(onDiagonal, types::boolean(), dtype),
+                                         dtype);
         });
         return array;
       });
@@ -256,7 +262,7 @@ void addArrayConstructor(Library &library, const std::string &name, const std::s
                            call.location);
         throwNoImplementation(call);
       },
-      [isAsarray](FunctionLowering &lowering, const LibraryCall &call,
+      [isAsarray](LoweringApi &lowering, const LibraryCall &call,
                   const std::vector<llvm::Value *> &values) {
         const Type *resultType = call.resultType;
         const Type *dtype = resultType->dtype();
@@ -264,16 +270,16 @@ void addArrayConstructor(Library &library, const std::string &name, const std::s
         if (source->isArray()) {
           if (isAsarray && resultType == source)
             return values[0];
-          llvm::Value *array =
-              lowering.allocateArray(resultType, lowering.arrayShape(values[0], source));
-          lowering.copyBroadcast(array, resultType, values[0], source);
+          llvm::Value *array = lowering.arrays().allocateArray(
+              resultType, lowering.arrays().arrayShape(values[0], source));
+          lowering.arrays().copyBroadcast(array, resultType, values[0], source);
           return array;
         }
         if (source->isList() || source->isTuple())
           return lowerSequenceArray(lowering, values[0], source, resultType);
-        llvm::Value *array = lowering.allocateArray(resultType, {});
-        lowering.storeElement(lowering.arrayField(array, ArrayLayout::Data),
-                              lowering.castValue(values[0], source, dtype), dtype);
+        llvm::Value *array = lowering.arrays().allocateArray(resultType, {});
+        lowering.arrays().storeElement(lowering.arrays().arrayField(array, ArrayLayout::Data),
+                                       lowering.castValue(values[0], source, dtype), dtype);
         return array;
       });
 }
@@ -288,7 +294,7 @@ void addLoopOnly(Library &library, const std::string &name) {
     throwUnsupported("np." + name + "() can only be iterated by a for loop in compiled code",
                      call.location);
   };
-  function.lower = [](FunctionLowering &, const LibraryCall &call,
+  function.lower = [](LoweringApi &, const LibraryCall &call,
                       const std::vector<llvm::Value *> &) -> llvm::Value * {
     throw CompileError(CompileErrorKind::Internal, call.function->name + " outside a for loop",
                        call.location);

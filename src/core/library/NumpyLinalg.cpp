@@ -2,6 +2,10 @@
 // loop for two vectors, BLAS or the runtime's blocked kernel (runtime/Matmul) otherwise.
 #include "library/NumpySupport.h"
 
+#include "lower/ArrayLowering.h"
+#include "lower/ExceptionLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/ModuleLowering.h"
 #include "typing/BuiltinTyping.h"
 
 #include <llvm/IR/Constants.h>
@@ -22,23 +26,25 @@ const Type *typeDot(const LibraryCall &call) {
 }
 
 /// The product of two float arrays of one dtype, 1-D or 2-D.
-llvm::Value *lowerDot(FunctionLowering &lowering, llvm::Value *left, const Type *leftType,
+llvm::Value *lowerDot(LoweringApi &lowering, llvm::Value *left, const Type *leftType,
                       llvm::Value *right, const Type *rightType, const Type *resultType) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::LLVMContext &context = lowering.llvmContext();
   const Type *dtype = leftType->dtype();
   llvm::Type *i64 = builder.getInt64Ty();
-  llvm::Value *inner = lowering.arrayField(left, ArrayLayout::Shape, leftType->ndim() - 1);
-  llvm::Value *rightInner = lowering.arrayField(right, ArrayLayout::Shape, 0);
-  lowering.raiseIf(builder.CreateICmpNE(inner, rightInner), ValueErrorId,
-                   "shapes not aligned: the inner dimensions of dot differ");
+  llvm::Value *inner = lowering.arrays().arrayField(left, ArrayLayout::Shape, leftType->ndim() - 1);
+  llvm::Value *rightInner = lowering.arrays().arrayField(right, ArrayLayout::Shape, 0);
+  lowering.exceptions().raiseIf(builder.CreateICmpNE(inner, rightInner), ValueErrorId,
+                                "shapes not aligned: the inner dimensions of dot differ");
   if (leftType->ndim() == 1 && rightType->ndim() == 1) {
     llvm::AllocaInst *total = lowering.createEntryAlloca(valueType(context, dtype), "dot.total");
     builder.CreateStore(llvm::ConstantFP::get(valueType(context, dtype), 0.0), total);
-    lowering.forEachIndex({inner}, [&](const std::vector<llvm::Value *> &at) {
-      llvm::Value *product = builder.CreateFMul(
-          lowering.loadElement(lowering.elementAddress(left, leftType, at), dtype),
-          lowering.loadElement(lowering.elementAddress(right, rightType, at), dtype));
+    lowering.arrays().forEachIndex({inner}, [&](const std::vector<llvm::Value *> &at) {
+      llvm::Value *product =
+          builder.CreateFMul(lowering.arrays().loadElement(
+                                 lowering.arrays().elementAddress(left, leftType, at), dtype),
+                             lowering.arrays().loadElement(
+                                 lowering.arrays().elementAddress(right, rightType, at), dtype));
       builder.CreateStore(
           builder.CreateFAdd(builder.CreateLoad(valueType(context, dtype), total), product), total);
     });
@@ -49,35 +55,38 @@ llvm::Value *lowerDot(FunctionLowering &lowering, llvm::Value *left, const Type 
   const Type *leftContiguousType = nullptr, *rightContiguousType = nullptr;
   llvm::Value *a = contiguous(lowering, left, leftType, &leftContiguousType);
   llvm::Value *b = contiguous(lowering, right, rightType, &rightContiguousType);
-  llvm::Value *rows =
-      leftType->ndim() == 2 ? lowering.arrayField(a, ArrayLayout::Shape, 0) : builder.getInt64(1);
-  llvm::Value *columns =
-      rightType->ndim() == 2 ? lowering.arrayField(b, ArrayLayout::Shape, 1) : builder.getInt64(1);
+  llvm::Value *rows = leftType->ndim() == 2 ? lowering.arrays().arrayField(a, ArrayLayout::Shape, 0)
+                                            : builder.getInt64(1);
+  llvm::Value *columns = rightType->ndim() == 2
+                             ? lowering.arrays().arrayField(b, ArrayLayout::Shape, 1)
+                             : builder.getInt64(1);
   std::vector<llvm::Value *> shape;
   if (leftType->ndim() == 2)
     shape.push_back(rows);
   if (rightType->ndim() == 2)
     shape.push_back(columns);
-  llvm::Value *c = lowering.allocateArray(resultType, shape);
+  llvm::Value *c = lowering.arrays().allocateArray(resultType, shape);
   llvm::Type *pointer = builder.getPtrTy();
-  builder.CreateCall(
-      lowering.module().runtimeFunction(
-          dtype->bits() == 32 ? "taipan_matmul_f32" : "taipan_matmul_f64", builder.getVoidTy(),
-          {pointer, pointer, pointer, i64, i64, i64, i64, i64, i64}),
-      {lowering.arrayField(a, ArrayLayout::Data), lowering.arrayField(b, ArrayLayout::Data),
-       lowering.arrayField(c, ArrayLayout::Data), rows, columns, inner, inner, columns, columns});
+  builder.CreateCall(lowering.module().runtimeFunction(
+                         dtype->bits() == 32 ? "taipan_matmul_f32" : "taipan_matmul_f64",
+                         builder.getVoidTy(),
+                         {pointer, pointer, pointer, i64, i64, i64, i64, i64, i64}),
+                     {lowering.arrays().arrayField(a, ArrayLayout::Data),
+                      lowering.arrays().arrayField(b, ArrayLayout::Data),
+                      lowering.arrays().arrayField(c, ArrayLayout::Data), rows, columns, inner,
+                      inner, columns, columns});
   return c;
 }
 
 } // namespace
 
 void registerNumpyLinalgFunctions(Library &library) {
-  addNumpyFunction(library, "dot", {{"a"}, {"b"}}, typeDot,
-                   [](FunctionLowering &lowering, const LibraryCall &call,
-                      const std::vector<llvm::Value *> &values) {
-                     return lowerDot(lowering, values[0], call.argumentTypes[0], values[1],
-                                     call.argumentTypes[1], call.resultType);
-                   });
+  addNumpyFunction(
+      library, "dot", {{"a"}, {"b"}}, typeDot,
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        return lowerDot(lowering, values[0], call.argumentTypes[0], values[1],
+                        call.argumentTypes[1], call.resultType);
+      });
 }
 
 } // namespace taipan

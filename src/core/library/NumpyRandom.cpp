@@ -3,6 +3,10 @@
 // choice on arrays. CPU only: a GPU thread has no generator state.
 #include "library/NumpySupport.h"
 
+#include "lower/ArrayLowering.h"
+#include "lower/ExceptionLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/ModuleLowering.h"
 #include "typing/BuiltinTyping.h"
 
 #include <llvm/IR/Constants.h>
@@ -39,7 +43,7 @@ const Type *sized(const LibraryCall &call, const Type *scalar, size_t size) {
   return newArrayType(scalar, ndim);
 }
 
-llvm::Value *callRuntime(FunctionLowering &lowering, const char *symbol, llvm::Type *result,
+llvm::Value *callRuntime(LoweringApi &lowering, const char *symbol, llvm::Type *result,
                          llvm::ArrayRef<llvm::Type *> parameters,
                          llvm::ArrayRef<llvm::Value *> arguments) {
   return lowering.irBuilder().CreateCall(
@@ -50,24 +54,24 @@ llvm::Value *callRuntime(FunctionLowering &lowering, const char *symbol, llvm::T
 using Draw = std::function<llvm::Value *()>;
 
 /// The draw itself, or an array of `shape` filled with draws.
-llvm::Value *drawSized(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *drawSized(LoweringApi &lowering, const LibraryCall &call,
                        const std::vector<llvm::Value *> &shape, const Draw &draw) {
   const Type *resultType = call.resultType;
   if (!resultType->isArray())
     return draw();
-  llvm::Value *array = lowering.allocateArray(resultType, shape);
+  llvm::Value *array = lowering.arrays().allocateArray(resultType, shape);
   const Type *dtype = resultType->dtype();
-  lowering.forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
+  lowering.arrays().forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
     llvm::Value *value = draw();
     const Type *drawn = value->getType()->isDoubleTy() ? types::float64() : dtype;
-    lowering.storeElement(lowering.elementAddress(array, resultType, at),
-                          lowering.castValue(value, drawn, dtype), dtype);
+    lowering.arrays().storeElement(lowering.arrays().elementAddress(array, resultType, at),
+                                   lowering.castValue(value, drawn, dtype), dtype);
   });
   return array;
 }
 
 /// The shape parameter `size` gives, when the call is sized.
-std::vector<llvm::Value *> sizeShape(FunctionLowering &lowering, const LibraryCall &call,
+std::vector<llvm::Value *> sizeShape(LoweringApi &lowering, const LibraryCall &call,
                                      const std::vector<llvm::Value *> &values, size_t size) {
   if (!call.resultType->isArray())
     return {};
@@ -75,7 +79,7 @@ std::vector<llvm::Value *> sizeShape(FunctionLowering &lowering, const LibraryCa
 }
 
 /// Argument `index` as a double, or `fallback` when left out.
-llvm::Value *doubleArgument(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *doubleArgument(LoweringApi &lowering, const LibraryCall &call,
                             const std::vector<llvm::Value *> &values, size_t index,
                             double fallback) {
   if (!isGiven(call, index))
@@ -88,7 +92,7 @@ void addSample(Library &library, const std::string &name, const char *symbol) {
   add(
       library, name, {{"size", true}},
       [](const LibraryCall &call) { return sized(call, types::float64(), 0); },
-      [symbol](FunctionLowering &lowering, const LibraryCall &call,
+      [symbol](LoweringApi &lowering, const LibraryCall &call,
                const std::vector<llvm::Value *> &values) {
         llvm::Type *f64 = lowering.irBuilder().getDoubleTy();
         return drawSized(lowering, call, sizeShape(lowering, call, values, 0),
@@ -107,7 +111,7 @@ void addDimensioned(Library &library, const std::string &name, const char *symbo
         int ndim = static_cast<int>(call.argumentTypes.size());
         return ndim == 0 ? types::float64() : newArrayType(types::float64(), ndim);
       },
-      [symbol](FunctionLowering &lowering, const LibraryCall &call,
+      [symbol](LoweringApi &lowering, const LibraryCall &call,
                const std::vector<llvm::Value *> &values) {
         std::vector<llvm::Value *> shape;
         for (size_t i = 0; i < values.size(); ++i)
@@ -125,7 +129,7 @@ void addTwoParameter(Library &library, const std::string &name, const char *firs
   add(
       library, name, {{first, true}, {second, true}, {"size", true}},
       [](const LibraryCall &call) { return sized(call, types::float64(), 2); },
-      [symbol](FunctionLowering &lowering, const LibraryCall &call,
+      [symbol](LoweringApi &lowering, const LibraryCall &call,
                const std::vector<llvm::Value *> &values) {
         llvm::Type *f64 = lowering.irBuilder().getDoubleTy();
         llvm::Value *a = doubleArgument(lowering, call, values, 0, 0.0);
@@ -137,7 +141,7 @@ void addTwoParameter(Library &library, const std::string &name, const char *firs
 
 /// shuffle(x) in place, and permutation(x): a shuffled copy of an array, or of arange(x).
 /// Rows of a C-contiguous array are swapped whole, as NumPy's legacy shuffle does.
-llvm::Value *lowerShuffle(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerShuffle(LoweringApi &lowering, const LibraryCall &call,
                           const std::vector<llvm::Value *> &values) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Type *i64 = builder.getInt64Ty();
@@ -149,46 +153,49 @@ llvm::Value *lowerShuffle(FunctionLowering &lowering, const LibraryCall &call,
   if (!isShuffle) {
     arrayType = resultType;
     if (given->isArray()) {
-      array = lowering.allocateArray(resultType, lowering.arrayShape(values[0], given));
-      lowering.copyBroadcast(array, resultType, values[0], given);
+      array = lowering.arrays().allocateArray(resultType,
+                                              lowering.arrays().arrayShape(values[0], given));
+      lowering.arrays().copyBroadcast(array, resultType, values[0], given);
     } else {
       llvm::Value *count = int64Argument(lowering, call, values, 0);
-      array = lowering.allocateArray(resultType, {count});
-      lowering.forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
-        lowering.storeElement(lowering.elementAddress(array, resultType, at), at[0],
-                              types::int64());
+      array = lowering.arrays().allocateArray(resultType, {count});
+      lowering.arrays().forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
+        lowering.arrays().storeElement(lowering.arrays().elementAddress(array, resultType, at),
+                                       at[0], types::int64());
       });
     }
   }
-  llvm::Value *rowBytes = lowering.arrayField(array, ArrayLayout::ItemSize);
+  llvm::Value *rowBytes = lowering.arrays().arrayField(array, ArrayLayout::ItemSize);
   for (int i = 1; i < arrayType->ndim(); ++i)
-    rowBytes = builder.CreateMul(rowBytes, lowering.arrayField(array, ArrayLayout::Shape, i));
-  llvm::Value *rows =
-      arrayType->ndim() ? lowering.arrayField(array, ArrayLayout::Shape, 0) : builder.getInt64(1);
+    rowBytes =
+        builder.CreateMul(rowBytes, lowering.arrays().arrayField(array, ArrayLayout::Shape, i));
+  llvm::Value *rows = arrayType->ndim() ? lowering.arrays().arrayField(array, ArrayLayout::Shape, 0)
+                                        : builder.getInt64(1);
   callRuntime(lowering, "taipan_np_random_shuffle", builder.getVoidTy(),
               {builder.getPtrTy(), i64, i64, i64},
-              {lowering.arrayField(array, ArrayLayout::Data), rows, rowBytes, rowBytes});
+              {lowering.arrays().arrayField(array, ArrayLayout::Data), rows, rowBytes, rowBytes});
   return isShuffle ? noneValue(lowering) : array;
 }
 
 /// choice(a, size=None): items of a 1-D array, or integers below a, drawn uniformly.
-llvm::Value *lowerChoice(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerChoice(LoweringApi &lowering, const LibraryCall &call,
                          const std::vector<llvm::Value *> &values) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Type *i64 = builder.getInt64Ty();
   const Type *given = call.argumentTypes[0];
   llvm::Value *population = values[0];
-  llvm::Value *count = given->isArray() ? lowering.arrayField(population, ArrayLayout::Shape, 0)
-                                        : lowering.castValue(population, given, types::int64());
-  lowering.raiseIf(builder.CreateICmpSLE(count, builder.getInt64(0)), ValueErrorId,
-                   "a must be greater than 0 unless no samples are taken");
+  llvm::Value *count = given->isArray()
+                           ? lowering.arrays().arrayField(population, ArrayLayout::Shape, 0)
+                           : lowering.castValue(population, given, types::int64());
+  lowering.exceptions().raiseIf(builder.CreateICmpSLE(count, builder.getInt64(0)), ValueErrorId,
+                                "a must be greater than 0 unless no samples are taken");
   return drawSized(lowering, call, sizeShape(lowering, call, values, 1), [&]() -> llvm::Value * {
     llvm::Value *index = callRuntime(lowering, "taipan_np_random_randint", i64, {i64, i64},
                                      {builder.getInt64(0), count});
     if (!given->isArray())
       return index;
-    return lowering.loadElement(lowering.elementAddress(population, given, {index}),
-                                given->dtype());
+    return lowering.arrays().loadElement(
+        lowering.arrays().elementAddress(population, given, {index}), given->dtype());
   });
 }
 
@@ -202,12 +209,11 @@ void registerNumpyRandomFunctions(Library &library) {
           throwNoImplementation(call);
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         llvm::Value *seed = int64Argument(lowering, call, values, 0);
-        lowering.raiseIf(builder.CreateICmpUGT(seed, builder.getInt64(0xFFFFFFFFLL)), ValueErrorId,
-                         "Seed must be between 0 and 2**32 - 1");
+        lowering.exceptions().raiseIf(builder.CreateICmpUGT(seed, builder.getInt64(0xFFFFFFFFLL)),
+                                      ValueErrorId, "Seed must be between 0 and 2**32 - 1");
         callRuntime(lowering, "taipan_np_random_seed", builder.getVoidTy(), {builder.getInt64Ty()},
                     {seed});
         return noneValue(lowering);
@@ -229,14 +235,14 @@ void registerNumpyRandomFunctions(Library &library) {
           throwNoImplementation(call);
         return sized(call, types::int64(), 2);
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         llvm::Type *i64 = builder.getInt64Ty();
         bool bounded = isGiven(call, 1);
         llvm::Value *low = bounded ? int64Argument(lowering, call, values, 0) : builder.getInt64(0);
         llvm::Value *high = int64Argument(lowering, call, values, bounded ? 1 : 0);
-        lowering.raiseIf(builder.CreateICmpSGE(low, high), ValueErrorId, "low >= high");
+        lowering.exceptions().raiseIf(builder.CreateICmpSGE(low, high), ValueErrorId,
+                                      "low >= high");
         return drawSized(lowering, call, sizeShape(lowering, call, values, 2), [&] {
           return callRuntime(lowering, "taipan_np_random_randint", i64, {i64, i64}, {low, high});
         });

@@ -2,6 +2,11 @@
 // whole array or one axis) and cumulative sums and products, as functions and array methods.
 #include "library/NumpySupport.h"
 
+#include "lower/ArrayLowering.h"
+#include "lower/ExceptionLowering.h"
+#include "lower/LoopLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/OperatorLowering.h"
 #include "typing/BuiltinTyping.h"
 
 #include <llvm/IR/Constants.h>
@@ -11,17 +16,17 @@ namespace taipan {
 namespace {
 
 /// Reduces the whole array (axis < 0) or the line through `outerIndex` along `axis`.
-llvm::Value *reduceRange(FunctionLowering &lowering, const std::string &function,
-                         llvm::Value *array, const Type *arrayType,
-                         const std::vector<llvm::Value *> &outerIndex, int axis,
-                         const Type *resultType) {
+llvm::Value *reduceRange(LoweringApi &lowering, const std::string &function, llvm::Value *array,
+                         const Type *arrayType, const std::vector<llvm::Value *> &outerIndex,
+                         int axis, const Type *resultType) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::LLVMContext &context = lowering.llvmContext();
   const Type *dtype = arrayType->dtype();
   llvm::Type *i64 = builder.getInt64Ty();
-  std::vector<llvm::Value *> shape = lowering.arrayShape(array, arrayType);
+  std::vector<llvm::Value *> shape = lowering.arrays().arrayShape(array, arrayType);
   std::vector<llvm::Value *> loopShape = axis < 0 ? shape : std::vector<llvm::Value *>{shape[axis]};
-  llvm::Value *count = axis < 0 ? lowering.arrayField(array, ArrayLayout::ItemCount) : shape[axis];
+  llvm::Value *count =
+      axis < 0 ? lowering.arrays().arrayField(array, ArrayLayout::ItemCount) : shape[axis];
   auto fullIndex = [&](const std::vector<llvm::Value *> &at) {
     if (axis < 0)
       return at;
@@ -34,16 +39,18 @@ llvm::Value *reduceRange(FunctionLowering &lowering, const std::string &function
     builder.CreateStore(builder.getInt64(0), position);
     if (axis < 0 && arrayType->layout() == 'C') {
       // Contiguous: one flat loop.
-      lowering.forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
+      lowering.arrays().forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
         llvm::Value *address = builder.CreateInBoundsGEP(
-            memoryType(context, dtype), lowering.arrayField(array, ArrayLayout::Data), at[0]);
-        body(lowering.loadElement(address, dtype), at[0]);
+            memoryType(context, dtype), lowering.arrays().arrayField(array, ArrayLayout::Data),
+            at[0]);
+        body(lowering.arrays().loadElement(address, dtype), at[0]);
       });
       return;
     }
-    lowering.forEachIndex(loopShape, [&](const std::vector<llvm::Value *> &at) {
+    lowering.arrays().forEachIndex(loopShape, [&](const std::vector<llvm::Value *> &at) {
       llvm::Value *index = builder.CreateLoad(i64, position);
-      body(lowering.loadElement(lowering.elementAddress(array, arrayType, fullIndex(at)), dtype),
+      body(lowering.arrays().loadElement(
+               lowering.arrays().elementAddress(array, arrayType, fullIndex(at)), dtype),
            index);
       builder.CreateStore(builder.CreateAdd(index, builder.getInt64(1)), position);
     });
@@ -68,27 +75,30 @@ llvm::Value *reduceRange(FunctionLowering &lowering, const std::string &function
       builder.setFastMathFlags(reassociate);
     BinaryOp op = isProduct ? BinaryOp::Mult : BinaryOp::Add;
     llvm::Value *sum;
-    if (axis < 0 && arrayType->layout() == 'C' && lowering.runsOnThreadPool()) {
+    if (axis < 0 && arrayType->layout() == 'C' && lowering.loops().runsOnThreadPool()) {
       // parallel=True: the items split over the thread pool, partial totals joined in order.
-      sum = lowering.reduceInParallel(
+      sum = lowering.loops().reduceInParallel(
           count, {array},
           lowering.castValue(builder.getInt64(isProduct ? 1 : 0), types::int64(), accumulatorType),
-          [&](FunctionLowering &chunk, llvm::Value *accumulator, llvm::Value *index,
+          [&](LoweringApi &chunk, llvm::Value *accumulator, llvm::Value *index,
               const std::vector<llvm::Value *> &values) {
             llvm::Value *address = chunk.irBuilder().CreateInBoundsGEP(
-                memoryType(context, dtype), chunk.arrayField(values[0], ArrayLayout::Data), index);
-            return chunk.lowerBinary(op, accumulator, accumulatorType,
-                                     chunk.loadElement(address, dtype), dtype, accumulatorType);
+                memoryType(context, dtype), chunk.arrays().arrayField(values[0], ArrayLayout::Data),
+                index);
+            return chunk.operators().lowerBinary(op, accumulator, accumulatorType,
+                                                 chunk.arrays().loadElement(address, dtype), dtype,
+                                                 accumulatorType);
           },
           [&](llvm::Value *left, llvm::Value *right) {
-            return lowering.lowerBinary(op, left, accumulatorType, right, accumulatorType,
-                                        accumulatorType);
+            return lowering.operators().lowerBinary(op, left, accumulatorType, right,
+                                                    accumulatorType, accumulatorType);
           });
     } else {
       forEachItem([&](llvm::Value *item, llvm::Value *) {
-        builder.CreateStore(lowering.lowerBinary(op, builder.CreateLoad(accumulatorLLVM, total),
-                                                 accumulatorType, item, dtype, accumulatorType),
-                            total);
+        builder.CreateStore(
+            lowering.operators().lowerBinary(op, builder.CreateLoad(accumulatorLLVM, total),
+                                             accumulatorType, item, dtype, accumulatorType),
+            total);
       });
       sum = builder.CreateLoad(accumulatorLLVM, total);
     }
@@ -96,8 +106,8 @@ llvm::Value *reduceRange(FunctionLowering &lowering, const std::string &function
     if (function == "sum" || function == "prod")
       return sum;
     bool savedContext = lowering.useNumpyArithmetic(true); // an empty mean is nan, as in NumPy
-    llvm::Value *mean = lowering.lowerBinary(BinaryOp::Div, sum, accumulatorType, count,
-                                             types::int64(), accumulatorType);
+    llvm::Value *mean = lowering.operators().lowerBinary(BinaryOp::Div, sum, accumulatorType, count,
+                                                         types::int64(), accumulatorType);
     if (function == "mean") {
       lowering.useNumpyArithmetic(savedContext);
       return lowering.castValue(mean, accumulatorType, resultType);
@@ -106,12 +116,12 @@ llvm::Value *reduceRange(FunctionLowering &lowering, const std::string &function
     builder.CreateStore(llvm::ConstantFP::get(builder.getDoubleTy(), 0.0), squares);
     builder.setFastMathFlags(reassociate);
     forEachItem([&](llvm::Value *item, llvm::Value *) {
-      llvm::Value *deviation =
-          lowering.lowerBinary(BinaryOp::Sub, item, dtype, mean, accumulatorType, accumulatorType);
+      llvm::Value *deviation = lowering.operators().lowerBinary(BinaryOp::Sub, item, dtype, mean,
+                                                                accumulatorType, accumulatorType);
       llvm::Value *square;
       if (accumulatorType->isComplex()) {
         llvm::Value *imag;
-        llvm::Value *real = lowering.complexParts(
+        llvm::Value *real = lowering.operators().complexParts(
             lowering.castValue(deviation, accumulatorType, types::complex128()), imag);
         square = builder.CreateFAdd(builder.CreateFMul(real, real), builder.CreateFMul(imag, imag));
       } else {
@@ -143,10 +153,11 @@ llvm::Value *reduceRange(FunctionLowering &lowering, const std::string &function
   // min, max, argmin, argmax: NaN wins (NumPy propagates it), the first of equals is kept.
   bool isMax = function == "max" || function == "argmax";
   bool wantIndex = function == "argmin" || function == "argmax";
-  lowering.raiseIf(builder.CreateICmpEQ(count, builder.getInt64(0)), ValueErrorId,
-                   "zero-size array to reduction operation " +
-                       std::string(wantIndex ? function : (isMax ? "maximum" : "minimum")) +
-                       " which has no identity");
+  lowering.exceptions().raiseIf(
+      builder.CreateICmpEQ(count, builder.getInt64(0)), ValueErrorId,
+      "zero-size array to reduction operation " +
+          std::string(wantIndex ? function : (isMax ? "maximum" : "minimum")) +
+          " which has no identity");
   if (wantIndex && axis < 0 && arrayType->layout() == 'C' && !dtype->isComplex()) {
     // Two passes beat one: the extreme value by a vectorised reduction, then the first index
     // holding it (or the first NaN), a loop that stops early.
@@ -154,11 +165,12 @@ llvm::Value *reduceRange(FunctionLowering &lowering, const std::string &function
         reduceRange(lowering, isMax ? "max" : "min", array, arrayType, {}, -1, dtype);
     llvm::Value *lookForNaN =
         dtype->isFloat() ? builder.CreateFCmpUNO(extreme, extreme) : builder.getInt1(false);
-    llvm::Value *data = lowering.arrayField(array, ArrayLayout::Data);
+    llvm::Value *data = lowering.arrays().arrayField(array, ArrayLayout::Data);
     auto matches = [&](llvm::Value *position) {
-      llvm::Value *item = lowering.loadElement(
+      llvm::Value *item = lowering.arrays().loadElement(
           builder.CreateInBoundsGEP(memoryType(context, dtype), data, position), dtype);
-      llvm::Value *found = lowering.lowerComparison(CompareOp::Eq, item, dtype, extreme, dtype);
+      llvm::Value *found =
+          lowering.operators().lowerComparison(CompareOp::Eq, item, dtype, extreme, dtype);
       if (dtype->isFloat())
         found = builder.CreateOr(found,
                                  builder.CreateAnd(lookForNaN, builder.CreateFCmpUNO(item, item)));
@@ -181,11 +193,12 @@ llvm::Value *reduceRange(FunctionLowering &lowering, const std::string &function
     llvm::Value *base = builder.CreateMul(block, builder.getInt64(Block));
     llvm::AllocaInst *any = lowering.createEntryAlloca(builder.getInt1Ty(), "argextreme.any");
     builder.CreateStore(builder.getInt1(false), any);
-    lowering.forEachIndex({builder.getInt64(Block)}, [&](const std::vector<llvm::Value *> &at) {
-      llvm::Value *found = matches(builder.CreateAdd(base, at[0]));
-      builder.CreateStore(builder.CreateOr(builder.CreateLoad(builder.getInt1Ty(), any), found),
-                          any);
-    });
+    lowering.arrays().forEachIndex(
+        {builder.getInt64(Block)}, [&](const std::vector<llvm::Value *> &at) {
+          llvm::Value *found = matches(builder.CreateAdd(base, at[0]));
+          builder.CreateStore(builder.CreateOr(builder.CreateLoad(builder.getInt1Ty(), any), found),
+                              any);
+        });
     llvm::Value *nextBlock = builder.CreateAdd(block, builder.getInt64(1));
     llvm::BasicBlock *blockEnd = builder.GetInsertBlock();
     block->addIncoming(nextBlock, blockEnd);
@@ -243,8 +256,8 @@ llvm::Value *reduceRange(FunctionLowering &lowering, const std::string &function
           best);
       return;
     }
-    llvm::Value *better = lowering.lowerComparison(isMax ? CompareOp::Gt : CompareOp::Lt, item,
-                                                   dtype, current, dtype);
+    llvm::Value *better = lowering.operators().lowerComparison(
+        isMax ? CompareOp::Gt : CompareOp::Lt, item, dtype, current, dtype);
     if (dtype->isFloat()) {
       // The first NaN wins and stays.
       llvm::Value *itemIsNaN = builder.CreateFCmpUNO(item, item);
@@ -262,30 +275,30 @@ llvm::Value *reduceRange(FunctionLowering &lowering, const std::string &function
 }
 
 /// A reduction over the whole array, or over `axis` (a run-time int64, or nullptr for none).
-llvm::Value *lowerReduction(FunctionLowering &lowering, const std::string &function,
-                            llvm::Value *array, const Type *arrayType, llvm::Value *axis,
-                            const Type *resultType) {
+llvm::Value *lowerReduction(LoweringApi &lowering, const std::string &function, llvm::Value *array,
+                            const Type *arrayType, llvm::Value *axis, const Type *resultType) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   int ndim = arrayType->ndim();
   if (!axis || ndim <= 1) {
     if (axis)
-      lowering.raiseIf(builder.CreateAnd(builder.CreateICmpNE(axis, builder.getInt64(0)),
-                                         builder.CreateICmpNE(axis, builder.getInt64(-1))),
-                       ValueErrorId, "axis is out of bounds for array");
+      lowering.exceptions().raiseIf(
+          builder.CreateAnd(builder.CreateICmpNE(axis, builder.getInt64(0)),
+                            builder.CreateICmpNE(axis, builder.getInt64(-1))),
+          ValueErrorId, "axis is out of bounds for array");
     return reduceRange(lowering, function, array, arrayType, {}, -1, resultType);
   }
   axis = builder.CreateSelect(builder.CreateICmpSLT(axis, builder.getInt64(0)),
                               builder.CreateAdd(axis, builder.getInt64(ndim)), axis);
-  lowering.raiseIf(builder.CreateICmpUGE(axis, builder.getInt64(ndim)), ValueErrorId,
-                   "axis is out of bounds for array");
+  lowering.exceptions().raiseIf(builder.CreateICmpUGE(axis, builder.getInt64(ndim)), ValueErrorId,
+                                "axis is out of bounds for array");
   // The result's shape is the array's without the axis; axis is a run-time value, so each
   // extent is chosen with selects.
-  std::vector<llvm::Value *> shape = lowering.arrayShape(array, arrayType);
+  std::vector<llvm::Value *> shape = lowering.arrays().arrayShape(array, arrayType);
   std::vector<llvm::Value *> resultShape;
   for (int d = 0; d + 1 < ndim; ++d)
     resultShape.push_back(builder.CreateSelect(builder.CreateICmpSLT(builder.getInt64(d), axis),
                                                shape[d], shape[d + 1]));
-  llvm::Value *result = lowering.allocateArray(resultType, resultShape);
+  llvm::Value *result = lowering.arrays().allocateArray(resultType, resultShape);
   // Run-time axis: reduce with a loop for each possible axis, picked by a switch.
   llvm::BasicBlock *done = lowering.newBlock("reduce.done");
   llvm::SwitchInst *choice = builder.CreateSwitch(axis, done, ndim);
@@ -293,11 +306,11 @@ llvm::Value *lowerReduction(FunctionLowering &lowering, const std::string &funct
     llvm::BasicBlock *block = lowering.newBlock("reduce.axis");
     choice->addCase(builder.getInt64(candidate), block);
     builder.SetInsertPoint(block);
-    lowering.forEachIndex(resultShape, [&](const std::vector<llvm::Value *> &at) {
+    lowering.arrays().forEachIndex(resultShape, [&](const std::vector<llvm::Value *> &at) {
       llvm::Value *item =
           reduceRange(lowering, function, array, arrayType, at, candidate, resultType->dtype());
-      lowering.storeElement(lowering.elementAddress(result, resultType, at), item,
-                            resultType->dtype());
+      lowering.arrays().storeElement(lowering.arrays().elementAddress(result, resultType, at), item,
+                                     resultType->dtype());
     });
     builder.CreateBr(done);
   }
@@ -306,16 +319,16 @@ llvm::Value *lowerReduction(FunctionLowering &lowering, const std::string &funct
 }
 
 /// np.sum or np.prod of the array expression `expr`, its items folded as they are computed.
-llvm::Value *reduceArrayExpression(FunctionLowering &lowering, bool isProduct, Expr *expr,
+llvm::Value *reduceArrayExpression(LoweringApi &lowering, bool isProduct, Expr *expr,
                                    const Type *accumulatorType) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   const Type *dtype = lowering.typeOf(expr)->dtype();
   BinaryOp op = isProduct ? BinaryOp::Mult : BinaryOp::Add;
   bool reassociates = accumulatorType->isFloat() || accumulatorType->isComplex();
-  return lowering.reduceElementwise(
+  return lowering.arrays().reduceElementwise(
       expr,
       lowering.castValue(builder.getInt64(isProduct ? 1 : 0), types::int64(), accumulatorType),
-      [&](FunctionLowering &chunk, llvm::Value *accumulator, llvm::Value *item) {
+      [&](LoweringApi &chunk, llvm::Value *accumulator, llvm::Value *item) {
         // Only the running total may be reassociated (kept in vector lanes), as in the
         // reduction of an array; the items are exactly the array expression's.
         llvm::IRBuilder<> &chunkBuilder = chunk.irBuilder();
@@ -324,14 +337,14 @@ llvm::Value *reduceArrayExpression(FunctionLowering &lowering, bool isProduct, E
         reassociate.setAllowReassoc();
         if (reassociates)
           chunkBuilder.setFastMathFlags(reassociate);
-        llvm::Value *next =
-            chunk.lowerBinary(op, accumulator, accumulatorType, item, dtype, accumulatorType);
+        llvm::Value *next = chunk.operators().lowerBinary(op, accumulator, accumulatorType, item,
+                                                          dtype, accumulatorType);
         chunkBuilder.setFastMathFlags(saved);
         return next;
       },
       [&](llvm::Value *left, llvm::Value *right) {
-        return lowering.lowerBinary(op, left, accumulatorType, right, accumulatorType,
-                                    accumulatorType);
+        return lowering.operators().lowerBinary(op, left, accumulatorType, right, accumulatorType,
+                                                accumulatorType);
       });
 }
 
@@ -380,10 +393,10 @@ void addReduction(Library &library, const std::string &name, const std::string &
   addNumpyFunction(
       library, name, {{"a"}, {"axis", true}},
       [name, reduction](const LibraryCall &call) { return typeReduction(name, reduction, call); },
-      [reduction, fuses](FunctionLowering &lowering, const LibraryCall &call,
+      [reduction, fuses](LoweringApi &lowering, const LibraryCall &call,
                          const std::vector<llvm::Value *> &given) {
         Expr *array = call.arguments[0];
-        if (fuses && !isGiven(call, 1) && lowering.isElementwise(array))
+        if (fuses && !isGiven(call, 1) && lowering.arrays().isElementwise(array))
           return reduceArrayExpression(lowering, reduction == "prod", array, call.resultType);
         std::vector<llvm::Value *> values = given;
         if (fuses)
@@ -403,7 +416,7 @@ void addCumulative(Library &library, const std::string &name, bool isSum) {
       [](const LibraryCall &call) {
         return newArrayType(accumulatorType(arrayArgument(call)->dtype()), 1);
       },
-      [isSum](FunctionLowering &lowering, const LibraryCall &call,
+      [isSum](LoweringApi &lowering, const LibraryCall &call,
               const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         llvm::LLVMContext &context = lowering.llvmContext();
@@ -411,8 +424,8 @@ void addCumulative(Library &library, const std::string &name, bool isSum) {
         const Type *arrayType = call.argumentTypes[0];
         const Type *resultType = call.resultType;
         const Type *dtype = resultType->dtype();
-        llvm::Value *result = lowering.allocateArray(
-            resultType, {lowering.arrayField(array, ArrayLayout::ItemCount)});
+        llvm::Value *result = lowering.arrays().allocateArray(
+            resultType, {lowering.arrays().arrayField(array, ArrayLayout::ItemCount)});
         llvm::AllocaInst *total =
             lowering.createEntryAlloca(valueType(context, dtype), "cumulative");
         builder.CreateStore(
@@ -420,18 +433,19 @@ void addCumulative(Library &library, const std::string &name, bool isSum) {
         llvm::AllocaInst *position =
             lowering.createEntryAlloca(builder.getInt64Ty(), "cumulative.index");
         builder.CreateStore(builder.getInt64(0), position);
-        lowering.forEachIndex(
-            lowering.arrayShape(array, arrayType), [&](const std::vector<llvm::Value *> &at) {
-              llvm::Value *item = lowering.loadElement(
-                  lowering.elementAddress(array, arrayType, at), arrayType->dtype());
-              llvm::Value *next =
-                  lowering.lowerBinary(isSum ? BinaryOp::Add : BinaryOp::Mult,
-                                       builder.CreateLoad(valueType(context, dtype), total), dtype,
-                                       item, arrayType->dtype(), dtype);
+        lowering.arrays().forEachIndex(
+            lowering.arrays().arrayShape(array, arrayType),
+            [&](const std::vector<llvm::Value *> &at) {
+              llvm::Value *item = lowering.arrays().loadElement(
+                  lowering.arrays().elementAddress(array, arrayType, at), arrayType->dtype());
+              llvm::Value *next = lowering.operators().lowerBinary(
+                  isSum ? BinaryOp::Add : BinaryOp::Mult,
+                  builder.CreateLoad(valueType(context, dtype), total), dtype, item,
+                  arrayType->dtype(), dtype);
               builder.CreateStore(next, total);
               llvm::Value *index = builder.CreateLoad(builder.getInt64Ty(), position);
-              lowering.storeElement(lowering.elementAddress(result, resultType, {index}), next,
-                                    dtype);
+              lowering.arrays().storeElement(
+                  lowering.arrays().elementAddress(result, resultType, {index}), next, dtype);
               builder.CreateStore(builder.CreateAdd(index, builder.getInt64(1)), position);
             });
         return result;

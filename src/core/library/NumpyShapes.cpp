@@ -2,6 +2,8 @@
 // ravel, flatten, transpose and reshape (views where NumPy gives one, else copies).
 #include "library/NumpySupport.h"
 
+#include "lower/ArrayLowering.h"
+#include "lower/LoweringApi.h"
 #include "typing/BuiltinTyping.h"
 
 #include <llvm/IR/Constants.h>
@@ -10,31 +12,32 @@ namespace taipan {
 namespace {
 
 /// copy and astype: a new C array of the array's shape (in the given dtype for astype).
-llvm::Value *lowerCopy(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerCopy(LoweringApi &lowering, const LibraryCall &call,
                        const std::vector<llvm::Value *> &values) {
   const Type *arrayType = call.argumentTypes[0];
-  llvm::Value *copy =
-      lowering.allocateArray(call.resultType, lowering.arrayShape(values[0], arrayType));
-  lowering.copyBroadcast(copy, call.resultType, values[0], arrayType);
+  llvm::Value *copy = lowering.arrays().allocateArray(
+      call.resultType, lowering.arrays().arrayShape(values[0], arrayType));
+  lowering.arrays().copyBroadcast(copy, call.resultType, values[0], arrayType);
   return copy;
 }
 
 /// a.flatten(): a C copy, seen as 1-D.
-llvm::Value *lowerFlatten(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerFlatten(LoweringApi &lowering, const LibraryCall &call,
                           const std::vector<llvm::Value *> &values) {
   const Type *arrayType = call.argumentTypes[0];
   const Type *resultType = call.resultType;
   const Type *copyType = types::array(arrayType->dtype(), arrayType->ndim(), 'C', false);
-  llvm::Value *copy = lowering.allocateArray(copyType, lowering.arrayShape(values[0], arrayType));
-  lowering.copyBroadcast(copy, copyType, values[0], arrayType);
+  llvm::Value *copy =
+      lowering.arrays().allocateArray(copyType, lowering.arrays().arrayShape(values[0], arrayType));
+  lowering.arrays().copyBroadcast(copy, copyType, values[0], arrayType);
   llvm::Value *flat = llvm::UndefValue::get(valueType(lowering.llvmContext(), resultType));
   for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount,
                      ArrayLayout::ItemSize, ArrayLayout::Data})
-    flat = lowering.withArrayField(flat, field, lowering.arrayField(copy, field));
-  flat = lowering.withArrayField(flat, ArrayLayout::Shape,
-                                 lowering.arrayField(copy, ArrayLayout::ItemCount), 0);
-  flat = lowering.withArrayField(flat, ArrayLayout::Strides,
-                                 lowering.arrayField(copy, ArrayLayout::ItemSize), 0);
+    flat = lowering.arrays().withArrayField(flat, field, lowering.arrays().arrayField(copy, field));
+  flat = lowering.arrays().withArrayField(
+      flat, ArrayLayout::Shape, lowering.arrays().arrayField(copy, ArrayLayout::ItemCount), 0);
+  flat = lowering.arrays().withArrayField(
+      flat, ArrayLayout::Strides, lowering.arrays().arrayField(copy, ArrayLayout::ItemSize), 0);
   lowering.takeOwnership(copy, copyType); // flat takes it over
   lowering.addTemporary(flat, resultType);
   return flat;
@@ -58,7 +61,7 @@ const Type *typeReshape(const LibraryCall &call) {
   return types::array(array->dtype(), dimensions, 'C', array->isReadonly());
 }
 
-llvm::Value *lowerReshape(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerReshape(LoweringApi &lowering, const LibraryCall &call,
                           const std::vector<llvm::Value *> &values) {
   std::vector<llvm::Value *> extents;
   if (values.size() == 2)
@@ -97,9 +100,10 @@ void registerNumpyShapeFunctions(Library &library) {
       throwNoImplementation(call);
     return types::none();
   };
-  fill.lower = [](FunctionLowering &lowering, const LibraryCall &call,
+  fill.lower = [](LoweringApi &lowering, const LibraryCall &call,
                   const std::vector<llvm::Value *> &values) {
-    lowering.assignIntoArray(values[0], call.argumentTypes[0], values[1], call.argumentTypes[1]);
+    lowering.arrays().assignIntoArray(values[0], call.argumentTypes[0], values[1],
+                                      call.argumentTypes[1]);
     return noneValue(lowering);
   };
   library.add(std::move(fill));
@@ -108,8 +112,7 @@ void registerNumpyShapeFunctions(Library &library) {
   };
   addNumpyFunction(
       library, "ravel", {{"a"}}, flatType,
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         return reshapeArray(lowering, values[0], call.argumentTypes[0],
                             {lowering.irBuilder().getInt64(-1)}, call.resultType);
       },
@@ -123,8 +126,7 @@ void registerNumpyShapeFunctions(Library &library) {
   addNumpyFunction(
       library, "transpose", {{"a"}},
       [](const LibraryCall &call) { return transposedType(arrayArgument(call)); },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         return transposeArray(lowering, values[0], call.argumentTypes[0], call.resultType);
       },
       true);

@@ -1,6 +1,9 @@
 // NumPy's sort and argsort, as functions and array methods: C++ sorts in the runtime
 // (runtime/Sort, NaN last, argsort stable); a.sort() sorts in place, np.sort a copy.
 #include "library/NumpySupport.h"
+#include "lower/ArrayLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/ModuleLowering.h"
 
 #include <llvm/IR/Constants.h>
 
@@ -27,7 +30,7 @@ void addSort(Library &library, const std::string &name, bool inPlace) {
     const Type *array = sortedArgument(call, inPlace);
     return inPlace ? types::none() : newArrayType(array->dtype(), array->ndim());
   };
-  sort.lower = [inPlace](FunctionLowering &lowering, const LibraryCall &call,
+  sort.lower = [inPlace](LoweringApi &lowering, const LibraryCall &call,
                          const std::vector<llvm::Value *> &values) {
     llvm::IRBuilder<> &builder = lowering.irBuilder();
     llvm::Value *array = values[0];
@@ -38,27 +41,30 @@ void addSort(Library &library, const std::string &name, bool inPlace) {
     llvm::Value *sorted = array;
     if (!inPlace && isContiguous) {
       sortedType = newArrayType(arrayType->dtype(), arrayType->ndim());
-      sorted = lowering.allocateArray(sortedType, lowering.arrayShape(array, arrayType));
-      lowering.copyBroadcast(sorted, sortedType, array, arrayType);
+      sorted = lowering.arrays().allocateArray(sortedType,
+                                               lowering.arrays().arrayShape(array, arrayType));
+      lowering.arrays().copyBroadcast(sorted, sortedType, array, arrayType);
     } else if (!isContiguous) {
       sorted = contiguous(lowering, array, arrayType, &sortedType);
     }
     llvm::Value *rowLength =
-        arrayType->ndim() ? lowering.arrayField(sorted, ArrayLayout::Shape, arrayType->ndim() - 1)
-                          : builder.getInt64(1);
-    llvm::Value *count = lowering.arrayField(sorted, ArrayLayout::ItemCount);
+        arrayType->ndim()
+            ? lowering.arrays().arrayField(sorted, ArrayLayout::Shape, arrayType->ndim() - 1)
+            : builder.getInt64(1);
+    llvm::Value *count = lowering.arrays().arrayField(sorted, ArrayLayout::ItemCount);
     llvm::Value *safeLength = builder.CreateSelect(
         builder.CreateICmpEQ(rowLength, builder.getInt64(0)), builder.getInt64(1), rowLength);
     llvm::Type *i64 = builder.getInt64Ty();
     builder.CreateCall(
         lowering.module().runtimeFunction("taipan_sort", builder.getVoidTy(),
                                           {builder.getPtrTy(), i64, i64, builder.getInt32Ty()}),
-        {lowering.arrayField(sorted, ArrayLayout::Data), builder.CreateSDiv(count, safeLength),
-         rowLength, builder.getInt32(sortDtypeCode(arrayType->dtype()))});
+        {lowering.arrays().arrayField(sorted, ArrayLayout::Data),
+         builder.CreateSDiv(count, safeLength), rowLength,
+         builder.getInt32(sortDtypeCode(arrayType->dtype()))});
     if (!inPlace)
       return sorted;
     if (!isContiguous)
-      lowering.copyBroadcast(array, arrayType, sorted, sortedType);
+      lowering.arrays().copyBroadcast(array, arrayType, sorted, sortedType);
     return noneValue(lowering);
   };
   library.add(std::move(sort));
@@ -77,20 +83,19 @@ void registerNumpySortFunctions(Library &library) {
           throwUnsupported("argsort is supported on 1-D arrays", call.location);
         return newArrayType(types::int64(), 1);
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         llvm::Value *array = values[0];
         llvm::Type *i64 = builder.getInt64Ty();
-        llvm::Value *count = lowering.arrayField(array, ArrayLayout::Shape, 0);
-        llvm::Value *result = lowering.allocateArray(call.resultType, {count});
+        llvm::Value *count = lowering.arrays().arrayField(array, ArrayLayout::Shape, 0);
+        llvm::Value *result = lowering.arrays().allocateArray(call.resultType, {count});
         builder.CreateCall(
             lowering.module().runtimeFunction(
                 "taipan_argsort", builder.getVoidTy(),
                 {builder.getPtrTy(), i64, i64, builder.getPtrTy(), builder.getInt32Ty()}),
-            {lowering.arrayField(array, ArrayLayout::Data), count,
-             lowering.arrayField(array, ArrayLayout::Strides, 0),
-             lowering.arrayField(result, ArrayLayout::Data),
+            {lowering.arrays().arrayField(array, ArrayLayout::Data), count,
+             lowering.arrays().arrayField(array, ArrayLayout::Strides, 0),
+             lowering.arrays().arrayField(result, ArrayLayout::Data),
              builder.getInt32(sortDtypeCode(call.argumentTypes[0]->dtype()))});
         return result;
       },

@@ -2,6 +2,9 @@
 // array.<name> twin, shape and dtype arguments, and views (reshape, transpose) and copies.
 #include "library/NumpySupport.h"
 
+#include "lower/ArrayLowering.h"
+#include "lower/ExceptionLowering.h"
+#include "lower/LoweringApi.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 
@@ -78,12 +81,12 @@ const Type *arrayArgument(const LibraryCall &call) {
   return call.argumentTypes[0];
 }
 
-llvm::Value *int64Argument(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *int64Argument(LoweringApi &lowering, const LibraryCall &call,
                            const std::vector<llvm::Value *> &values, size_t index) {
   return lowering.castValue(values[index], call.argumentTypes[index], types::int64());
 }
 
-std::vector<llvm::Value *> shapeExtents(FunctionLowering &lowering, llvm::Value *shape,
+std::vector<llvm::Value *> shapeExtents(LoweringApi &lowering, llvm::Value *shape,
                                         const Type *shapeType) {
   std::vector<llvm::Value *> extents;
   if (!shapeType->isTuple())
@@ -95,19 +98,20 @@ std::vector<llvm::Value *> shapeExtents(FunctionLowering &lowering, llvm::Value 
   return extents;
 }
 
-llvm::Value *contiguous(FunctionLowering &lowering, llvm::Value *array, const Type *arrayType,
+llvm::Value *contiguous(LoweringApi &lowering, llvm::Value *array, const Type *arrayType,
                         const Type **resultType) {
   if (arrayType->layout() == 'C') {
     *resultType = arrayType;
     return array;
   }
   *resultType = types::array(arrayType->dtype(), arrayType->ndim(), 'C', false);
-  llvm::Value *copy = lowering.allocateArray(*resultType, lowering.arrayShape(array, arrayType));
-  lowering.copyBroadcast(copy, *resultType, array, arrayType);
+  llvm::Value *copy =
+      lowering.arrays().allocateArray(*resultType, lowering.arrays().arrayShape(array, arrayType));
+  lowering.arrays().copyBroadcast(copy, *resultType, array, arrayType);
   return copy;
 }
 
-llvm::Value *reshapeArray(FunctionLowering &lowering, llvm::Value *array, const Type *arrayType,
+llvm::Value *reshapeArray(LoweringApi &lowering, llvm::Value *array, const Type *arrayType,
                           std::vector<llvm::Value *> extents, const Type *resultType) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::LLVMContext &context = lowering.llvmContext();
@@ -115,10 +119,11 @@ llvm::Value *reshapeArray(FunctionLowering &lowering, llvm::Value *array, const 
   llvm::Value *source = array;
   if (arrayType->layout() != 'C') {
     const Type *contiguous = types::array(arrayType->dtype(), arrayType->ndim(), 'C', false);
-    source = lowering.allocateArray(contiguous, lowering.arrayShape(array, arrayType));
-    lowering.copyBroadcast(source, contiguous, array, arrayType);
+    source =
+        lowering.arrays().allocateArray(contiguous, lowering.arrays().arrayShape(array, arrayType));
+    lowering.arrays().copyBroadcast(source, contiguous, array, arrayType);
   }
-  llvm::Value *count = lowering.arrayField(source, ArrayLayout::ItemCount);
+  llvm::Value *count = lowering.arrays().arrayField(source, ArrayLayout::ItemCount);
   // One extent may be -1: it is whatever makes the counts agree.
   llvm::Value *known = builder.getInt64(1);
   llvm::Value *unknownCount = builder.getInt64(0);
@@ -128,8 +133,8 @@ llvm::Value *reshapeArray(FunctionLowering &lowering, llvm::Value *array, const 
     unknownCount =
         builder.CreateAdd(unknownCount, builder.CreateZExt(isUnknown, builder.getInt64Ty()));
   }
-  lowering.raiseIf(builder.CreateICmpUGT(unknownCount, builder.getInt64(1)), ValueErrorId,
-                   "can only specify one unknown dimension");
+  lowering.exceptions().raiseIf(builder.CreateICmpUGT(unknownCount, builder.getInt64(1)),
+                                ValueErrorId, "can only specify one unknown dimension");
   llvm::Value *safeKnown = builder.CreateSelect(builder.CreateICmpEQ(known, builder.getInt64(0)),
                                                 builder.getInt64(1), known);
   llvm::Value *inferred = builder.CreateSDiv(count, safeKnown);
@@ -139,16 +144,19 @@ llvm::Value *reshapeArray(FunctionLowering &lowering, llvm::Value *array, const 
   llvm::Value *product = builder.getInt64(1);
   for (llvm::Value *extent : extents)
     product = builder.CreateMul(product, extent);
-  lowering.raiseIf(builder.CreateICmpNE(product, count), ValueErrorId,
-                   "cannot reshape array into the requested shape");
+  lowering.exceptions().raiseIf(builder.CreateICmpNE(product, count), ValueErrorId,
+                                "cannot reshape array into the requested shape");
   llvm::Value *view = llvm::UndefValue::get(valueType(context, resultType));
   for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount,
                      ArrayLayout::ItemSize, ArrayLayout::Data})
-    view = lowering.withArrayField(view, field, lowering.arrayField(source, field));
-  llvm::Value *stride = lowering.arrayField(source, ArrayLayout::ItemSize);
+    view =
+        lowering.arrays().withArrayField(view, field, lowering.arrays().arrayField(source, field));
+  llvm::Value *stride = lowering.arrays().arrayField(source, ArrayLayout::ItemSize);
   for (size_t i = extents.size(); i-- > 0;) {
-    view = lowering.withArrayField(view, ArrayLayout::Shape, extents[i], static_cast<int>(i));
-    view = lowering.withArrayField(view, ArrayLayout::Strides, stride, static_cast<int>(i));
+    view =
+        lowering.arrays().withArrayField(view, ArrayLayout::Shape, extents[i], static_cast<int>(i));
+    view =
+        lowering.arrays().withArrayField(view, ArrayLayout::Strides, stride, static_cast<int>(i));
     stride = builder.CreateMul(stride, extents[i]);
   }
   lowering.incref(view, resultType);
@@ -156,21 +164,22 @@ llvm::Value *reshapeArray(FunctionLowering &lowering, llvm::Value *array, const 
   return view;
 }
 
-llvm::Value *transposeArray(FunctionLowering &lowering, llvm::Value *array, const Type *arrayType,
+llvm::Value *transposeArray(LoweringApi &lowering, llvm::Value *array, const Type *arrayType,
                             const Type *resultType) {
   llvm::LLVMContext &context = lowering.llvmContext();
   llvm::Value *result = llvm::UndefValue::get(valueType(context, resultType));
   for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount,
                      ArrayLayout::ItemSize, ArrayLayout::Data})
-    result = lowering.withArrayField(result, field, lowering.arrayField(array, field));
+    result =
+        lowering.arrays().withArrayField(result, field, lowering.arrays().arrayField(array, field));
   int ndim = arrayType->ndim();
   for (int i = 0; i < ndim; ++i) {
-    result =
-        lowering.withArrayField(result, ArrayLayout::Shape,
-                                lowering.arrayField(array, ArrayLayout::Shape, ndim - 1 - i), i);
-    result =
-        lowering.withArrayField(result, ArrayLayout::Strides,
-                                lowering.arrayField(array, ArrayLayout::Strides, ndim - 1 - i), i);
+    result = lowering.arrays().withArrayField(
+        result, ArrayLayout::Shape,
+        lowering.arrays().arrayField(array, ArrayLayout::Shape, ndim - 1 - i), i);
+    result = lowering.arrays().withArrayField(
+        result, ArrayLayout::Strides,
+        lowering.arrays().arrayField(array, ArrayLayout::Strides, ndim - 1 - i), i);
   }
   lowering.incref(result, resultType);
   lowering.addTemporary(result, resultType);

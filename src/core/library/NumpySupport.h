@@ -3,7 +3,7 @@
 #pragma once
 
 #include "library/Families.h"
-#include "lower/FunctionLowering.h"
+#include "lower/LoweringApi.h"
 
 namespace taipan {
 
@@ -36,19 +36,19 @@ const Type *arrayArgument(const LibraryCall &call);
 // ---- lowering ----------------------------------------------------------------------------
 
 /// Argument `index` as an int64.
-llvm::Value *int64Argument(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *int64Argument(LoweringApi &lowering, const LibraryCall &call,
                            const std::vector<llvm::Value *> &values, size_t index);
 /// The extents a shape value (an integer or a tuple of integers) gives, as int64s.
-std::vector<llvm::Value *> shapeExtents(FunctionLowering &lowering, llvm::Value *shape,
+std::vector<llvm::Value *> shapeExtents(LoweringApi &lowering, llvm::Value *shape,
                                         const Type *shapeType);
 /// A C-contiguous version of an array: itself when its type says so, else a copy.
-llvm::Value *contiguous(FunctionLowering &lowering, llvm::Value *array, const Type *arrayType,
+llvm::Value *contiguous(LoweringApi &lowering, llvm::Value *array, const Type *arrayType,
                         const Type **resultType);
 /// A view with new extents (one may be -1) of a C-contiguous array, or of a C copy.
-llvm::Value *reshapeArray(FunctionLowering &lowering, llvm::Value *array, const Type *arrayType,
+llvm::Value *reshapeArray(LoweringApi &lowering, llvm::Value *array, const Type *arrayType,
                           std::vector<llvm::Value *> extents, const Type *resultType);
 /// The view with the axes in reverse order (a.T).
-llvm::Value *transposeArray(FunctionLowering &lowering, llvm::Value *array, const Type *arrayType,
+llvm::Value *transposeArray(LoweringApi &lowering, llvm::Value *array, const Type *arrayType,
                             const Type *resultType);
 
 /// runtime/Sort.h's SortDtype for a real type (float16 excepted): np.sort's and list.sort's.

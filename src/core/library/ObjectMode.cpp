@@ -3,8 +3,10 @@
 // and lowered as one call of the runtime's taipan_objmode_call.
 #include "library/ObjectMode.h"
 #include "library/Families.h"
-#include "lower/FunctionLowering.h"
+#include "lower/LoopLowering.h"
 #include "lower/LowerTypes.h"
+#include "lower/LoweringApi.h"
+#include "lower/ModuleLowering.h"
 #include "support/CompileError.h"
 #include "typing/ObjectModeBlocks.h"
 
@@ -85,13 +87,13 @@ const Type *typeObjectModeCall(LibraryCall &call) {
   return types::tuple(block.outputTypes);
 }
 
-llvm::Value *lowerObjectModeCall(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerObjectModeCall(LoweringApi &lowering, const LibraryCall &call,
                                  const Values &values) {
   if (lowering.module().target.hasThreadHierarchy())
     throwUnsupported("with objmode(...) blocks run Python in the interpreter, which CUDA kernels "
                      "and device functions cannot do",
                      call.location);
-  if (lowering.runsOnThreadPool())
+  if (lowering.loops().runsOnThreadPool())
     throwUnsupported("with objmode(...) blocks cannot run in a prange loop or a parallel ufunc "
                      "(they take the GIL, which the threads of the pool must not wait for)",
                      call.location);

@@ -2,7 +2,9 @@
 // as one vprintf per call on targets that print through the device's printf (CUDA).
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/ModuleLowering.h"
+#include "lower/StringLowering.h"
 #include "typing/BuiltinTyping.h"
 
 #include <llvm/IR/Constants.h>
@@ -29,16 +31,16 @@ const Type *typePrint(const LibraryCall &call) {
 }
 
 /// The CPU: each value through the runtime (repr's formatting), then the end of the line.
-void printOnHost(FunctionLowering &lowering, const LibraryCall &call) {
+void printOnHost(LoweringApi &lowering, const LibraryCall &call) {
   for (size_t i = 0; i < call.arguments.size(); ++i) {
     if (i)
-      lowering.printText(" ");
+      lowering.strings().printText(" ");
     const Type *type = call.argumentTypes[i];
     if (type->kind() == TypeKind::StringLiteral) {
-      lowering.printText(type->text());
+      lowering.strings().printText(type->text());
       continue;
     }
-    lowering.printValue(lowering.lowerExpr(call.arguments[i]), type);
+    lowering.strings().printValue(lowering.lowerExpr(call.arguments[i]), type);
   }
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   builder.CreateCall(
@@ -48,7 +50,7 @@ void printOnHost(FunctionLowering &lowering, const LibraryCall &call) {
 /// A device: one vprintf per print(), so lines from different threads do not interleave
 /// mid-line: a format string and a buffer of the values, each 8 bytes as C's varargs promote
 /// them.
-void printOnDevice(FunctionLowering &lowering, const LibraryCall &call) {
+void printOnDevice(LoweringApi &lowering, const LibraryCall &call) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   std::string format;
   std::vector<llvm::Value *> values;
@@ -104,7 +106,7 @@ void registerPrint(Library &library) {
   // Each argument is lowered as it is formatted; a constant string is never lowered.
   print.lowersArguments = true;
   print.type = typePrint;
-  print.lower = [](FunctionLowering &lowering, const LibraryCall &call,
+  print.lower = [](LoweringApi &lowering, const LibraryCall &call,
                    const std::vector<llvm::Value *> &) {
     if (lowering.module().target.printsThroughDevicePrintf())
       printOnDevice(lowering, call);

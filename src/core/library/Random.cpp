@@ -3,7 +3,10 @@
 // generator state (kernels use cuda.random).
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/ExceptionLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/ModuleLowering.h"
+#include "lower/OperatorLowering.h"
 #include "runtime/Runtime.h"
 #include "typing/BuiltinTyping.h"
 
@@ -31,19 +34,19 @@ void add(Library &library, const std::string &name, size_t count, size_t optiona
   library.add(std::move(function));
 }
 
-llvm::Value *asDouble(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *asDouble(LoweringApi &lowering, const LibraryCall &call,
                       const std::vector<llvm::Value *> &values, size_t i, double fallback) {
   if (i >= values.size())
     return llvm::ConstantFP::get(lowering.irBuilder().getDoubleTy(), fallback);
   return lowering.castValue(values[i], call.argumentTypes[i], types::float64());
 }
 
-llvm::Value *asInt(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *asInt(LoweringApi &lowering, const LibraryCall &call,
                    const std::vector<llvm::Value *> &values, size_t i) {
   return lowering.castValue(values[i], call.argumentTypes[i], types::int64());
 }
 
-llvm::Value *callRuntime(FunctionLowering &lowering, const char *symbol, llvm::Type *result,
+llvm::Value *callRuntime(LoweringApi &lowering, const char *symbol, llvm::Type *result,
                          llvm::ArrayRef<llvm::Type *> parameters,
                          llvm::ArrayRef<llvm::Value *> values) {
   return lowering.irBuilder().CreateCall(
@@ -51,7 +54,7 @@ llvm::Value *callRuntime(FunctionLowering &lowering, const char *symbol, llvm::T
 }
 
 /// randint and randrange: the runtime reports an empty range through an error flag.
-llvm::Value *lowerRange(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerRange(LoweringApi &lowering, const LibraryCall &call,
                         const std::vector<llvm::Value *> &values) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Type *i64 = builder.getInt64Ty();
@@ -69,7 +72,7 @@ llvm::Value *lowerRange(FunctionLowering &lowering, const LibraryCall &call,
     value = callRuntime(lowering, "taipan_random_randrange", i64,
                         {i64, i64, i64, builder.getPtrTy()}, {start, stop, step, error});
   }
-  lowering.raiseIf(
+  lowering.exceptions().raiseIf(
       builder.CreateICmpNE(builder.CreateLoad(builder.getInt32Ty(), error), builder.getInt32(0)),
       ValueErrorId, "empty range for randrange()");
   return value;
@@ -78,7 +81,7 @@ llvm::Value *lowerRange(FunctionLowering &lowering, const LibraryCall &call,
 /// gauss and normalvariate(mu=0, sigma=1).
 void addNormal(Library &library, const std::string &name, size_t optional, const char *symbol) {
   add(library, name, 2, optional, &Type::isReal, types::float64(),
-      [symbol](FunctionLowering &lowering, const LibraryCall &call,
+      [symbol](LoweringApi &lowering, const LibraryCall &call,
                const std::vector<llvm::Value *> &values) {
         llvm::Type *f64 = lowering.irBuilder().getDoubleTy();
         return callRuntime(
@@ -91,20 +94,20 @@ void addNormal(Library &library, const std::string &name, size_t optional, const
 
 void registerRandomFunctions(Library &library) {
   add(library, "random", 0, 0, &Type::isReal, types::float64(),
-      [](FunctionLowering &lowering, const LibraryCall &, const std::vector<llvm::Value *> &) {
-        return lowering.lowerRandomDouble();
+      [](LoweringApi &lowering, const LibraryCall &, const std::vector<llvm::Value *> &) {
+        return lowering.operators().lowerRandomDouble();
       });
   add(library, "uniform", 2, 0, &Type::isReal, types::float64(),
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         llvm::Value *low = asDouble(lowering, call, values, 0, 0.0);
         llvm::Value *high = asDouble(lowering, call, values, 1, 1.0);
-        return builder.CreateFAdd(
-            low, builder.CreateFMul(builder.CreateFSub(high, low), lowering.lowerRandomDouble()));
+        return builder.CreateFAdd(low,
+                                  builder.CreateFMul(builder.CreateFSub(high, low),
+                                                     lowering.operators().lowerRandomDouble()));
       });
   add(library, "seed", 1, 0, &Type::isIntegerLike, types::none(),
-      [](FunctionLowering &lowering, const LibraryCall &call,
+      [](LoweringApi &lowering, const LibraryCall &call,
          const std::vector<llvm::Value *> &values) -> llvm::Value * {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         callRuntime(lowering, "taipan_random_seed", builder.getVoidTy(), {builder.getInt64Ty()},
@@ -114,8 +117,7 @@ void registerRandomFunctions(Library &library) {
   addNormal(library, "gauss", 2, "taipan_random_gauss");
   addNormal(library, "normalvariate", 0, "taipan_random_normalvariate");
   add(library, "getrandbits", 1, 0, &Type::isIntegerLike, types::uint64(),
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         return callRuntime(
             lowering, "taipan_random_getrandbits", builder.getInt64Ty(), {builder.getInt32Ty()},

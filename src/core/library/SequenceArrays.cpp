@@ -3,6 +3,10 @@
 #include "library/SequenceArrays.h"
 
 #include "library/NumpySupport.h"
+#include "lower/ArrayLowering.h"
+#include "lower/ContainerLowering.h"
+#include "lower/ExceptionLowering.h"
+#include "lower/LoweringApi.h"
 #include "runtime/Runtime.h"
 #include "types/NumericPromotion.h"
 
@@ -47,7 +51,7 @@ Nesting nestingOf(const Type *type) {
 /// Emits the copy of one nested sequence into the new array.
 class SequenceCopy {
 public:
-  SequenceCopy(FunctionLowering &lowering, const Type *resultType)
+  SequenceCopy(LoweringApi &lowering, const Type *resultType)
       : lowering(lowering), builder(lowering.irBuilder()), resultType(resultType),
         dtype(resultType->dtype()) {
     for (int axis = 0; axis < resultType->ndim(); ++axis) {
@@ -69,7 +73,7 @@ public:
   /// Records the extents the first item at each depth gives.
   void measure(llvm::Value *value, const Type *type, int axis) {
     if (type->isArray()) {
-      std::vector<llvm::Value *> shape = lowering.arrayShape(value, type);
+      std::vector<llvm::Value *> shape = lowering.arrays().arrayShape(value, type);
       for (size_t i = 0; i < shape.size(); ++i)
         builder.CreateStore(shape[i], extents[axis + i]);
       return;
@@ -82,25 +86,27 @@ public:
         measure(lowering.tupleElement(value, type, 0), type->elements()[0], axis + 1);
       return;
     }
-    llvm::Value *length = lowering.listLength(value);
+    llvm::Value *length = lowering.containers().listLength(value);
     builder.CreateStore(length, extents[axis]);
     if (!type->itemType() || axis + 1 >= resultType->ndim())
       return;
     // NumPy stops at an empty list: np.array([]) is 1-D float64 whatever the list's item type
     // says. The compiled array's dimensions are fixed, so that case is an error, not a
     // different shape.
-    lowering.raiseIf(builder.CreateICmpSLE(length, builder.getInt64(0)), ValueErrorId,
-                     "np.array of an empty list nested " + std::to_string(resultType->ndim()) +
-                         " deep: NumPy would give fewer dimensions than the compiled " +
-                         std::to_string(resultType->ndim()) + "-d array");
-    measure(lowering.loadListItem(value, type, builder.getInt64(0)), type->itemType(), axis + 1);
+    lowering.exceptions().raiseIf(
+        builder.CreateICmpSLE(length, builder.getInt64(0)), ValueErrorId,
+        "np.array of an empty list nested " + std::to_string(resultType->ndim()) +
+            " deep: NumPy would give fewer dimensions than the compiled " +
+            std::to_string(resultType->ndim()) + "-d array");
+    measure(lowering.containers().loadListItem(value, type, builder.getInt64(0)), type->itemType(),
+            axis + 1);
   }
 
   llvm::Value *allocate() {
     std::vector<llvm::Value *> shape;
     for (llvm::AllocaInst *extent : extents)
       shape.push_back(builder.CreateLoad(builder.getInt64Ty(), extent));
-    array = lowering.allocateArray(resultType, shape);
+    array = lowering.arrays().allocateArray(resultType, shape);
     return array;
   }
 
@@ -108,21 +114,21 @@ public:
   void fill(llvm::Value *value, const Type *type, std::vector<llvm::Value *> indices) {
     int axis = static_cast<int>(indices.size());
     if (type->isNumber()) {
-      lowering.storeElement(lowering.elementAddress(array, resultType, indices),
-                            lowering.castValue(value, type, dtype), dtype);
+      lowering.arrays().storeElement(lowering.arrays().elementAddress(array, resultType, indices),
+                                     lowering.castValue(value, type, dtype), dtype);
       return;
     }
     if (type->isArray()) {
-      std::vector<llvm::Value *> shape = lowering.arrayShape(value, type);
+      std::vector<llvm::Value *> shape = lowering.arrays().arrayShape(value, type);
       for (size_t i = 0; i < shape.size(); ++i)
         requireExtent(shape[i], axis + static_cast<int>(i));
-      lowering.forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
+      lowering.arrays().forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
         std::vector<llvm::Value *> target = indices;
         target.insert(target.end(), at.begin(), at.end());
-        llvm::Value *element =
-            lowering.loadElement(lowering.elementAddress(value, type, at), type->dtype());
-        lowering.storeElement(lowering.elementAddress(array, resultType, target),
-                              lowering.castValue(element, type->dtype(), dtype), dtype);
+        llvm::Value *element = lowering.arrays().loadElement(
+            lowering.arrays().elementAddress(value, type, at), type->dtype());
+        lowering.arrays().storeElement(lowering.arrays().elementAddress(array, resultType, target),
+                                       lowering.castValue(element, type->dtype(), dtype), dtype);
       });
       return;
     }
@@ -136,14 +142,14 @@ public:
       }
       return;
     }
-    llvm::Value *length = lowering.listLength(value);
+    llvm::Value *length = lowering.containers().listLength(value);
     requireExtent(length, axis);
     if (!type->itemType())
       return;
-    lowering.forEachIndex({length}, [&](const std::vector<llvm::Value *> &at) {
+    lowering.arrays().forEachIndex({length}, [&](const std::vector<llvm::Value *> &at) {
       std::vector<llvm::Value *> inner = indices;
       inner.push_back(at[0]);
-      fill(lowering.loadListItem(value, type, at[0]), type->itemType(), inner);
+      fill(lowering.containers().loadListItem(value, type, at[0]), type->itemType(), inner);
     });
   }
 
@@ -151,13 +157,14 @@ private:
   /// NumPy's error for a ragged sequence (NumPy 1.24 and later).
   void requireExtent(llvm::Value *extent, int axis) {
     llvm::Value *expected = builder.CreateLoad(builder.getInt64Ty(), extents[axis]);
-    lowering.raiseIf(builder.CreateICmpNE(extent, expected), ValueErrorId,
-                     "setting an array element with a sequence. The requested array has an "
-                     "inhomogeneous shape after " +
-                         std::to_string(axis) + " dimensions.");
+    lowering.exceptions().raiseIf(
+        builder.CreateICmpNE(extent, expected), ValueErrorId,
+        "setting an array element with a sequence. The requested array has an "
+        "inhomogeneous shape after " +
+            std::to_string(axis) + " dimensions.");
   }
 
-  FunctionLowering &lowering;
+  LoweringApi &lowering;
   llvm::IRBuilder<> &builder;
   const Type *resultType;
   const Type *dtype;
@@ -174,8 +181,8 @@ const Type *sequenceArrayType(const Type *source) {
   return nesting.ndim < 0 ? nullptr : newArrayType(nesting.dtype, nesting.ndim);
 }
 
-llvm::Value *lowerSequenceArray(FunctionLowering &lowering, llvm::Value *source,
-                                const Type *sourceType, const Type *resultType) {
+llvm::Value *lowerSequenceArray(LoweringApi &lowering, llvm::Value *source, const Type *sourceType,
+                                const Type *resultType) {
   SequenceCopy copy(lowering, resultType);
   copy.presetTupleExtents(sourceType, 0);
   copy.measure(source, sourceType, 0);

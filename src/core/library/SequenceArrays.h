@@ -3,7 +3,7 @@
 #pragma once
 
 #include "library/Families.h"
-#include "lower/FunctionLowering.h"
+#include "lower/LoweringApi.h"
 
 namespace taipan {
 
@@ -15,7 +15,7 @@ const Type *sequenceArrayType(const Type *source);
 /// Lowers np.array(source) into a new array of `resultType`: the shape is read from the first
 /// item at each depth, then every item is checked against it (a ragged sequence raises NumPy's
 /// ValueError) and stored, converted to the result's dtype.
-llvm::Value *lowerSequenceArray(FunctionLowering &lowering, llvm::Value *source,
-                                const Type *sourceType, const Type *resultType);
+llvm::Value *lowerSequenceArray(LoweringApi &lowering, llvm::Value *source, const Type *sourceType,
+                                const Type *resultType);
 
 } // namespace taipan

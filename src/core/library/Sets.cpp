@@ -4,8 +4,10 @@
 // the tables (and iteration order) match. Lowering helpers are in lower/LowerSets.cpp.
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/ContainerLowering.h"
+#include "lower/LoopLowering.h"
 #include "lower/LowerTypes.h"
+#include "lower/LoweringApi.h"
 #include "runtime/Runtime.h"
 #include "runtime/Sets.h"
 #include "types/NumericPromotion.h"
@@ -96,50 +98,49 @@ void requireUpdate(const LibraryCall &call, const Type *set, const Type *other) 
                      call.location);
 }
 
-llvm::Value *checkedSet(FunctionLowering &lowering, llvm::Value *set, const Type *type) {
+llvm::Value *checkedSet(LoweringApi &lowering, llvm::Value *set, const Type *type) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   lowering.exitIf(builder.CreateIsNull(set), builder.getInt32(MemoryErrorId));
   lowering.addTemporary(set, type);
   return set;
 }
 
-llvm::Value *combine(FunctionLowering &lowering, llvm::Value *a, llvm::Value *b,
-                     SetOperation operation, const Type *resultType) {
+llvm::Value *combine(LoweringApi &lowering, llvm::Value *a, llvm::Value *b, SetOperation operation,
+                     const Type *resultType) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
-  llvm::Value *result = lowering.listRuntime("taipan_set_combine", builder.getPtrTy(),
-                                             {a, b, builder.getInt32(operation)});
+  llvm::Value *result = lowering.containers().listRuntime("taipan_set_combine", builder.getPtrTy(),
+                                                          {a, b, builder.getInt32(operation)});
   return checkedSet(lowering, result, resultType);
 }
 
-void combineInto(FunctionLowering &lowering, llvm::Value *a, llvm::Value *b,
-                 SetOperation operation) {
+void combineInto(LoweringApi &lowering, llvm::Value *a, llvm::Value *b, SetOperation operation) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
-  lowering.exitUnlessZero(lowering.listRuntime("taipan_set_combine_into", builder.getInt32Ty(),
-                                               {a, b, builder.getInt32(operation)}));
+  lowering.exitUnlessZero(lowering.containers().listRuntime(
+      "taipan_set_combine_into", builder.getInt32Ty(), {a, b, builder.getInt32(operation)}));
 }
 
 /// A new set: CPython's set_intersection(a, other) for a set or an iterable other (an iterable
 /// is walked in its order, keeping the items `a` holds).
-llvm::Value *intersection(FunctionLowering &lowering, llvm::Value *a, const Type *aType,
+llvm::Value *intersection(LoweringApi &lowering, llvm::Value *a, const Type *aType,
                           llvm::Value *other, const Type *otherType, const Type *resultType) {
   if (otherType->isSet()) {
-    llvm::Value *left = lowering.asSet(a, aType, resultType);
-    llvm::Value *right = lowering.asSet(other, otherType, resultType);
+    llvm::Value *left = lowering.containers().asSet(a, aType, resultType);
+    llvm::Value *right = lowering.containers().asSet(other, otherType, resultType);
     return combine(lowering, left, right, runtime::SetIntersection, resultType);
   }
   llvm::IRBuilder<> &builder = lowering.irBuilder();
-  llvm::Value *result = lowering.newSet(resultType);
+  llvm::Value *result = lowering.containers().newSet(resultType);
   if (otherType->isList() && !otherType->itemType())
     return result;
-  lowering.forEachItem(other, otherType, [&](llvm::Value *item, const Type *itemType) {
-    llvm::Value *address = lowering.setKeyAddress(item, itemType, aType);
-    llvm::Value *found =
-        lowering.listRuntime("taipan_set_contains", builder.getInt32Ty(), {a, address});
+  lowering.loops().forEachItem(other, otherType, [&](llvm::Value *item, const Type *itemType) {
+    llvm::Value *address = lowering.containers().setKeyAddress(item, itemType, aType);
+    llvm::Value *found = lowering.containers().listRuntime("taipan_set_contains",
+                                                           builder.getInt32Ty(), {a, address});
     llvm::BasicBlock *add = lowering.newBlock("set.common");
     llvm::BasicBlock *next = lowering.newBlock("set.next");
     builder.CreateCondBr(builder.CreateICmpNE(found, builder.getInt32(0)), add, next);
     builder.SetInsertPoint(add);
-    lowering.addToSet(result, resultType, item, itemType);
+    lowering.containers().addToSet(result, resultType, item, itemType);
     builder.CreateBr(next);
     builder.SetInsertPoint(next);
   });
@@ -147,62 +148,62 @@ llvm::Value *intersection(FunctionLowering &lowering, llvm::Value *a, const Type
 }
 
 /// `a op b` or a.method(b) returning a new set, as CPython computes it.
-llvm::Value *lowerCombination(FunctionLowering &lowering, const LibraryCall &call,
-                              const Values &values, SetOperation operation) {
+llvm::Value *lowerCombination(LoweringApi &lowering, const LibraryCall &call, const Values &values,
+                              SetOperation operation) {
   const Type *aType = call.argumentTypes[0], *bType = call.argumentTypes[1];
   const Type *resultType = call.resultType;
-  lowering.requireSetType(resultType, call.location);
+  lowering.containers().requireSetType(resultType, call.location);
   llvm::Value *a = values[0], *b = values[1];
   switch (operation) {
   case runtime::SetUnion: { // set_copy, then set_update_internal
     if (bType->isSet())     // the runtime skips the update of `a | a`, as CPython does
-      return combine(lowering, lowering.asSet(a, aType, resultType),
-                     lowering.asSet(b, bType, resultType), operation, resultType);
-    llvm::Value *left = lowering.asSet(a, aType, resultType);
-    llvm::Value *result =
-        lowering.listRuntime("taipan_set_copy", lowering.irBuilder().getPtrTy(), {left});
+      return combine(lowering, lowering.containers().asSet(a, aType, resultType),
+                     lowering.containers().asSet(b, bType, resultType), operation, resultType);
+    llvm::Value *left = lowering.containers().asSet(a, aType, resultType);
+    llvm::Value *result = lowering.containers().listRuntime(
+        "taipan_set_copy", lowering.irBuilder().getPtrTy(), {left});
     checkedSet(lowering, result, resultType);
-    lowering.addAllToSet(result, resultType, b, bType);
+    lowering.containers().addAllToSet(result, resultType, b, bType);
     return result;
   }
   case runtime::SetIntersection:
-    return intersection(lowering, lowering.asSet(a, aType, resultType), resultType, b, bType,
-                        resultType);
+    return intersection(lowering, lowering.containers().asSet(a, aType, resultType), resultType, b,
+                        bType, resultType);
   case runtime::SetDifference:
     if (!bType->isSet()) { // set_copy_and_difference
-      llvm::Value *left = lowering.asSet(a, aType, resultType);
-      llvm::Value *result =
-          lowering.listRuntime("taipan_set_copy", lowering.irBuilder().getPtrTy(), {left});
+      llvm::Value *left = lowering.containers().asSet(a, aType, resultType);
+      llvm::Value *result = lowering.containers().listRuntime(
+          "taipan_set_copy", lowering.irBuilder().getPtrTy(), {left});
       checkedSet(lowering, result, resultType);
-      combineInto(lowering, result, lowering.asSet(b, bType, resultType), operation);
+      combineInto(lowering, result, lowering.containers().asSet(b, bType, resultType), operation);
       return result;
     }
-    return combine(lowering, lowering.asSet(a, aType, resultType),
-                   lowering.asSet(b, bType, resultType), operation, resultType);
+    return combine(lowering, lowering.containers().asSet(a, aType, resultType),
+                   lowering.containers().asSet(b, bType, resultType), operation, resultType);
   default: // symmetric difference: a set of b's items, updated with a
     if (!bType->isSet()) {
-      llvm::Value *result = lowering.asSet(b, bType, resultType); // a new set
-      combineInto(lowering, result, lowering.asSet(a, aType, resultType), operation);
+      llvm::Value *result = lowering.containers().asSet(b, bType, resultType); // a new set
+      combineInto(lowering, result, lowering.containers().asSet(a, aType, resultType), operation);
       return result;
     }
-    return combine(lowering, lowering.asSet(a, aType, resultType),
-                   lowering.asSet(b, bType, resultType), operation, resultType);
+    return combine(lowering, lowering.containers().asSet(a, aType, resultType),
+                   lowering.containers().asSet(b, bType, resultType), operation, resultType);
   }
 }
 
 /// a.method(b) updating a in place, as CPython computes it.
-void lowerUpdate(FunctionLowering &lowering, const LibraryCall &call, const Values &values,
+void lowerUpdate(LoweringApi &lowering, const LibraryCall &call, const Values &values,
                  SetOperation operation) {
   const Type *aType = call.argumentTypes[0], *bType = call.argumentTypes[1];
   if (!aType->keyType()) {
     if (operation == runtime::SetUnion && (bType->isSet() ? bType->keyType() : nullptr))
-      lowering.requireSetType(aType, call.location);
+      lowering.containers().requireSetType(aType, call.location);
     return; // set() stays empty (or `set().update(set())`)
   }
   llvm::Value *a = values[0], *b = values[1];
   switch (operation) {
   case runtime::SetUnion:
-    lowering.addAllToSet(a, aType, b, bType);
+    lowering.containers().addAllToSet(a, aType, b, bType);
     return;
   case runtime::SetIntersection: {
     // CPython computes a & b and takes its table.
@@ -211,7 +212,7 @@ void lowerUpdate(FunctionLowering &lowering, const LibraryCall &call, const Valu
     return;
   }
   default:
-    combineInto(lowering, a, lowering.asSet(b, bType, aType), operation);
+    combineInto(lowering, a, lowering.containers().asSet(b, bType, aType), operation);
   }
 }
 
@@ -240,10 +241,10 @@ void registerConstruction(Library &library) {
                            call.location);
         return set;
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-        llvm::Value *set = lowering.newSet(call.resultType);
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+        llvm::Value *set = lowering.containers().newSet(call.resultType);
         if (!values.empty() && call.resultType->keyType())
-          lowering.addAllToSet(set, call.resultType, values[0], call.argumentTypes[0]);
+          lowering.containers().addAllToSet(set, call.resultType, values[0], call.argumentTypes[0]);
         return set;
       });
   // frozenset() and frozenset(iterable): a set that cannot change, built as set() builds it.
@@ -260,16 +261,16 @@ void registerConstruction(Library &library) {
                            call.location);
         return types::frozenset(set->keyType());
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         const Type *argument = values.empty() ? nullptr : call.argumentTypes[0];
         if (argument && argument->isFrozen() && argument == call.resultType) {
           lowering.incref(values[0], argument); // frozenset(f) is f, as in CPython
           lowering.addTemporary(values[0], argument);
           return values[0];
         }
-        llvm::Value *set = lowering.newSet(call.resultType);
+        llvm::Value *set = lowering.containers().newSet(call.resultType);
         if (argument && call.resultType->keyType())
-          lowering.addAllToSet(set, call.resultType, values[0], argument);
+          lowering.containers().addAllToSet(set, call.resultType, values[0], argument);
         return set;
       });
   // {a, b, ...}: the keys unify; each is added in order, as CPython's BUILD_SET does.
@@ -290,7 +291,7 @@ void registerConstruction(Library &library) {
         }
         return set;
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         // CPython compiles a literal of three or more constants into a frozenset constant,
         // which its constant merging rebuilds from the first frozenset's iteration order, and
         // an empty set is updated with that. Collisions make each step's order differ, so the
@@ -298,18 +299,18 @@ void registerConstruction(Library &library) {
         bool frozenConstant =
             values.size() > 2 &&
             std::all_of(call.arguments.begin(), call.arguments.end(), isFoldedConstant);
-        llvm::Value *items = lowering.newSet(call.resultType);
+        llvm::Value *items = lowering.containers().newSet(call.resultType);
         for (size_t i = 0; i < values.size(); ++i)
-          lowering.addToSet(items, call.resultType, values[i], call.argumentTypes[i]);
+          lowering.containers().addToSet(items, call.resultType, values[i], call.argumentTypes[i]);
         if (!frozenConstant)
           return items;
-        llvm::Value *merged = lowering.newSet(call.resultType);
+        llvm::Value *merged = lowering.containers().newSet(call.resultType);
         const Type *orderType = types::list(call.resultType->keyType());
-        llvm::Value *order = lowering.setToList(items, call.resultType);
-        lowering.forEachItem(order, orderType, [&](llvm::Value *item, const Type *type) {
-          lowering.addToSet(merged, call.resultType, item, type);
+        llvm::Value *order = lowering.containers().setToList(items, call.resultType);
+        lowering.loops().forEachItem(order, orderType, [&](llvm::Value *item, const Type *type) {
+          lowering.containers().addToSet(merged, call.resultType, item, type);
         });
-        llvm::Value *set = lowering.newSet(call.resultType);
+        llvm::Value *set = lowering.containers().newSet(call.resultType);
         combineInto(lowering, set, merged, runtime::SetUnion);
         return set;
       });
@@ -325,9 +326,10 @@ void registerElementMethods(Library &library) {
         requireKey(call, set, call.argumentTypes[1]);
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-        lowering.requireSetType(call.argumentTypes[0], call.location);
-        lowering.addToSet(values[0], call.argumentTypes[0], values[1], call.argumentTypes[1]);
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+        lowering.containers().requireSetType(call.argumentTypes[0], call.location);
+        lowering.containers().addToSet(values[0], call.argumentTypes[0], values[1],
+                                       call.argumentTypes[1]);
         return noneValue(lowering);
       });
   for (const char *name : {"set.discard", "set.remove"})
@@ -337,24 +339,26 @@ void registerElementMethods(Library &library) {
           requireKey(call, mutableSetArgument(call), call.argumentTypes[1]);
           return types::none();
         },
-        [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
           const Type *set = call.argumentTypes[0];
           bool remove = call.function->name == "set.remove";
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           if (!set->keyType()) {
             if (remove)
-              lowering.requireSetType(set, call.location);
+              lowering.containers().requireSetType(set, call.location);
             return noneValue(lowering);
           }
-          llvm::Value *address = lowering.setKeyAddress(values[1], call.argumentTypes[1], set);
-          llvm::Value *found = lowering.listRuntime("taipan_set_discard", builder.getInt32Ty(),
-                                                    {values[0], address});
+          llvm::Value *address =
+              lowering.containers().setKeyAddress(values[1], call.argumentTypes[1], set);
+          llvm::Value *found = lowering.containers().listRuntime(
+              "taipan_set_discard", builder.getInt32Ty(), {values[0], address});
           if (remove) {
             llvm::BasicBlock *missing = lowering.newBlock("set.missing");
             llvm::BasicBlock *done = lowering.newBlock("set.removed");
             builder.CreateCondBr(builder.CreateICmpEQ(found, builder.getInt32(0)), missing, done);
             builder.SetInsertPoint(missing);
-            lowering.listRuntime("taipan_set_key_error", builder.getVoidTy(), {values[0], address});
+            lowering.containers().listRuntime("taipan_set_key_error", builder.getVoidTy(),
+                                              {values[0], address});
             lowering.exitFunction(builder.getInt32(KeyErrorId));
             builder.SetInsertPoint(done);
           }
@@ -363,15 +367,15 @@ void registerElementMethods(Library &library) {
   addCpu(
       library, "set.pop", {{"", false}},
       [](LibraryCall &call) { return mutableSetArgument(call)->keyType(); },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         const Type *set = call.argumentTypes[0];
-        lowering.requireSetType(set, call.location);
+        lowering.containers().requireSetType(set, call.location);
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *keyType = set->keyType();
         llvm::Type *memory = memoryType(lowering.llvmContext(), keyType);
         llvm::AllocaInst *key = lowering.createEntryAlloca(memory, "set.popped");
-        lowering.exitUnlessZero(
-            lowering.listRuntime("taipan_set_pop", builder.getInt32Ty(), {values[0], key}));
+        lowering.exitUnlessZero(lowering.containers().listRuntime(
+            "taipan_set_pop", builder.getInt32Ty(), {values[0], key}));
         llvm::Value *value = fromMemoryForm(builder, builder.CreateLoad(memory, key), keyType);
         if (keyType->holdsReferences())
           lowering.addTemporary(value, keyType); // moved out of the set
@@ -383,17 +387,18 @@ void registerElementMethods(Library &library) {
         mutableSetArgument(call);
         return types::none();
       },
-      [](FunctionLowering &lowering, const LibraryCall &, const Values &values) {
-        lowering.listRuntime("taipan_set_clear", lowering.irBuilder().getVoidTy(), {values[0]});
+      [](LoweringApi &lowering, const LibraryCall &, const Values &values) {
+        lowering.containers().listRuntime("taipan_set_clear", lowering.irBuilder().getVoidTy(),
+                                          {values[0]});
         return noneValue(lowering);
       });
   addCpu(
       library, "set.copy", {{"", false}}, [](LibraryCall &call) { return setArgument(call); },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         if (!call.resultType->keyType())
-          return lowering.newSet(call.resultType);
-        llvm::Value *copy =
-            lowering.listRuntime("taipan_set_copy", lowering.irBuilder().getPtrTy(), {values[0]});
+          return lowering.containers().newSet(call.resultType);
+        llvm::Value *copy = lowering.containers().listRuntime(
+            "taipan_set_copy", lowering.irBuilder().getPtrTy(), {values[0]});
         return checkedSet(lowering, copy, call.resultType);
       });
 }
@@ -406,7 +411,7 @@ void registerSetMethods(Library &library) {
         [](LibraryCall &call) {
           return combinedType(call, setArgument(call), otherSetType(call, 1));
         },
-        [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
           return lowerCombination(lowering, call, values,
                                   operationOf(call.function->name.substr(4)));
         });
@@ -418,7 +423,7 @@ void registerSetMethods(Library &library) {
           requireUpdate(call, mutableSetArgument(call), otherSetType(call, 1));
           return types::none();
         },
-        [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
           lowerUpdate(lowering, call, values, operationOf(call.function->name.substr(4)));
           return noneValue(lowering);
         });
@@ -429,20 +434,20 @@ void registerSetMethods(Library &library) {
           combinedType(call, setArgument(call), otherSetType(call, 1));
           return types::boolean();
         },
-        [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
           const std::string method = call.function->name.substr(4);
           const Type *both =
               combinedType(call, call.argumentTypes[0], setOfIterable(call.argumentTypes[1]));
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           if (!both->keyType()) // both empty: a subset, a superset and disjoint
             return static_cast<llvm::Value *>(builder.getInt1(true));
-          llvm::Value *a = lowering.asSet(values[0], call.argumentTypes[0], both);
-          llvm::Value *b = lowering.asSet(values[1], call.argumentTypes[1], both);
+          llvm::Value *a = lowering.containers().asSet(values[0], call.argumentTypes[0], both);
+          llvm::Value *b = lowering.containers().asSet(values[1], call.argumentTypes[1], both);
           if (method == "issuperset")
             std::swap(a, b);
-          llvm::Value *answer =
-              lowering.listRuntime("taipan_set_relation", builder.getInt32Ty(),
-                                   {a, b, builder.getInt32(method == "isdisjoint" ? 1 : 0)});
+          llvm::Value *answer = lowering.containers().listRuntime(
+              "taipan_set_relation", builder.getInt32Ty(),
+              {a, b, builder.getInt32(method == "isdisjoint" ? 1 : 0)});
           return builder.CreateICmpNE(answer, builder.getInt32(0));
         });
 }
@@ -459,9 +464,9 @@ void registerOperators(Library &library) {
                              call.location);
           return combinedType(call, left, right);
         },
-        [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
           if (!call.resultType->keyType())
-            return lowering.newSet(call.resultType);
+            return lowering.containers().newSet(call.resultType);
           return lowerCombination(lowering, call, values,
                                   operationOf(call.function->name.substr(4)));
         });
@@ -482,7 +487,7 @@ void registerOperators(Library &library) {
           combinedType(call, left, right);
           return types::boolean();
         },
-        [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           std::string op = call.function->name.substr(4);
           const Type *left = call.argumentTypes[0], *right = call.argumentTypes[1];
@@ -490,21 +495,23 @@ void registerOperators(Library &library) {
             return static_cast<llvm::Value *>(builder.getInt1(op == "!="));
           const Type *both = combinedType(call, left, right);
           llvm::Value *a = values[0], *b = values[1];
-          llvm::Value *leftSize = left->keyType() ? lowering.setLength(a) : builder.getInt64(0);
-          llvm::Value *rightSize = right->keyType() ? lowering.setLength(b) : builder.getInt64(0);
+          llvm::Value *leftSize =
+              left->keyType() ? lowering.containers().setLength(a) : builder.getInt64(0);
+          llvm::Value *rightSize =
+              right->keyType() ? lowering.containers().setLength(b) : builder.getInt64(0);
           if (!both->keyType()) // both empty
             return static_cast<llvm::Value *>(
                 builder.getInt1(op == "==" || op == "<=" || op == ">="));
-          a = lowering.asSet(a, left, both);
-          b = lowering.asSet(b, right, both);
+          a = lowering.containers().asSet(a, left, both);
+          b = lowering.containers().asSet(b, right, both);
           if (op == ">" || op == ">=") {
             std::swap(a, b);
             std::swap(leftSize, rightSize);
           }
-          llvm::Value *subset =
-              builder.CreateICmpNE(lowering.listRuntime("taipan_set_relation", builder.getInt32Ty(),
-                                                        {a, b, builder.getInt32(0)}),
-                                   builder.getInt32(0));
+          llvm::Value *subset = builder.CreateICmpNE(
+              lowering.containers().listRuntime("taipan_set_relation", builder.getInt32Ty(),
+                                                {a, b, builder.getInt32(0)}),
+              builder.getInt32(0));
           if (op == "==" || op == "!=") {
             llvm::Value *equal =
                 builder.CreateAnd(builder.CreateICmpEQ(leftSize, rightSize), subset);
@@ -523,14 +530,15 @@ void registerOperators(Library &library) {
           requireKey(call, call.argumentTypes[1], call.argumentTypes[0]);
           return types::boolean();
         },
-        [negated](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+        [negated](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           const Type *set = call.argumentTypes[1];
           if (!set->keyType())
             return static_cast<llvm::Value *>(builder.getInt1(negated));
-          llvm::Value *address = lowering.setKeyAddress(values[0], call.argumentTypes[0], set);
-          llvm::Value *found = lowering.listRuntime("taipan_set_contains", builder.getInt32Ty(),
-                                                    {values[1], address});
+          llvm::Value *address =
+              lowering.containers().setKeyAddress(values[0], call.argumentTypes[0], set);
+          llvm::Value *found = lowering.containers().listRuntime(
+              "taipan_set_contains", builder.getInt32Ty(), {values[1], address});
           return negated ? builder.CreateICmpEQ(found, builder.getInt32(0))
                          : builder.CreateICmpNE(found, builder.getInt32(0));
         });

@@ -2,8 +2,10 @@
 // strings ("str.upper", ...), each lowered to a call of the string runtime (runtime/Strings.h).
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
-#include "lower/LowerStrings.h"
+#include "lower/ContainerLowering.h"
+#include "lower/ExceptionLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/StringLowering.h"
 #include "runtime/Lists.h"
 #include "typing/BuiltinTyping.h"
 
@@ -51,28 +53,28 @@ void expect(const LibraryCall &call, const std::string &kinds) {
   }
 }
 
-llvm::Value *stringArgument(FunctionLowering &lowering, const LibraryCall &call,
-                            const Values &values, size_t i) {
-  return asStringValue(lowering, values[i], call.argumentTypes[i]);
+llvm::Value *stringArgument(LoweringApi &lowering, const LibraryCall &call, const Values &values,
+                            size_t i) {
+  return lowering.strings().asStringValue(values[i], call.argumentTypes[i]);
 }
 
-llvm::Value *integerArgument(FunctionLowering &lowering, const LibraryCall &call,
-                             const Values &values, size_t i, int64_t absent = 0) {
+llvm::Value *integerArgument(LoweringApi &lowering, const LibraryCall &call, const Values &values,
+                             size_t i, int64_t absent = 0) {
   if (isAbsent(call, i))
     return lowering.irBuilder().getInt64(absent);
   return lowering.castValue(values[i], call.argumentTypes[i], types::int64());
 }
 
 /// A string or a null pointer for an absent (or None) optional string.
-llvm::Value *optionalString(FunctionLowering &lowering, const LibraryCall &call,
-                            const Values &values, size_t i) {
+llvm::Value *optionalString(LoweringApi &lowering, const LibraryCall &call, const Values &values,
+                            size_t i) {
   if (isAbsent(call, i))
     return llvm::ConstantPointerNull::get(lowering.irBuilder().getPtrTy());
   return stringArgument(lowering, call, values, i);
 }
 
 /// The mask of the optional bounds given at positions `first` and `first + 1`.
-llvm::Value *boundsGiven(FunctionLowering &lowering, const LibraryCall &call, size_t first) {
+llvm::Value *boundsGiven(LoweringApi &lowering, const LibraryCall &call, size_t first) {
   int32_t given = (isAbsent(call, first) ? 0 : 1) | (isAbsent(call, first + 1) ? 0 : 2);
   return lowering.irBuilder().getInt32(given);
 }
@@ -104,40 +106,41 @@ void addFunction(Library &library, const std::string &name,
 }
 
 /// A predicate of the runtime: 0 or 1, -1 with an exception pending.
-llvm::Value *predicate(FunctionLowering &lowering, llvm::Value *string, int32_t operation) {
+llvm::Value *predicate(LoweringApi &lowering, llvm::Value *string, int32_t operation) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
-  llvm::Value *result = callStringRuntime(lowering, "taipan_str_predicate", builder.getInt32Ty(),
-                                          {string, builder.getInt32(operation)});
+  llvm::Value *result = lowering.strings().callStringRuntime(
+      "taipan_str_predicate", builder.getInt32Ty(), {string, builder.getInt32(operation)});
   lowering.exitIf(builder.CreateICmpSLT(result, builder.getInt32(0)), builder.getInt32(1));
   return builder.CreateICmpNE(result, builder.getInt32(0));
 }
 
 /// str(value) of a number or a string.
-llvm::Value *stringOf(FunctionLowering &lowering, llvm::Value *value, const Type *type) {
+llvm::Value *stringOf(LoweringApi &lowering, llvm::Value *value, const Type *type) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   if (type->isString())
-    return asStringValue(lowering, value, type);
+    return lowering.strings().asStringValue(value, type);
   if (type->isBoolean())
-    return builder.CreateSelect(value, lowerStringLiteral(lowering, "True"),
-                                lowerStringLiteral(lowering, "False"));
+    return builder.CreateSelect(value, lowering.strings().lowerStringLiteral("True"),
+                                lowering.strings().lowerStringLiteral("False"));
   if (type->isInteger())
     return type->isSigned()
-               ? callStringFunction(lowering, "taipan_str_from_int64",
-                                    {lowering.castValue(value, type, types::int64())})
-               : callStringFunction(lowering, "taipan_str_from_uint64",
-                                    {lowering.castValue(value, type, types::uint64())});
+               ? lowering.strings().callStringFunction(
+                     "taipan_str_from_int64", {lowering.castValue(value, type, types::int64())})
+               : lowering.strings().callStringFunction(
+                     "taipan_str_from_uint64", {lowering.castValue(value, type, types::uint64())});
   // str() of a float32 is NumPy's ('1.1'), not the double's ('1.100000023841858').
   if (type == types::float32())
-    return callStringFunction(lowering, "taipan_str_from_float32", {value});
-  return callStringFunction(lowering, "taipan_str_from_float64",
-                            {lowering.castValue(value, type, types::float64())});
+    return lowering.strings().callStringFunction("taipan_str_from_float32", {value});
+  return lowering.strings().callStringFunction("taipan_str_from_float64",
+                                               {lowering.castValue(value, type, types::float64())});
 }
 
 /// One replacement field of str.format: `value` converted (!r, !s) and formatted by `spec`.
-llvm::Value *formatField(FunctionLowering &lowering, llvm::Value *value, const Type *type,
+llvm::Value *formatField(LoweringApi &lowering, llvm::Value *value, const Type *type,
                          char conversion, const std::string &spec) {
   if (conversion == 'r' && type->isString()) {
-    value = callStringFunction(lowering, "taipan_str_repr", {asStringValue(lowering, value, type)});
+    value = lowering.strings().callStringFunction("taipan_str_repr",
+                                                  {lowering.strings().asStringValue(value, type)});
     type = types::unicode();
   } else if (conversion == 'r' || conversion == 's') {
     value = stringOf(lowering, value, type);
@@ -148,15 +151,15 @@ llvm::Value *formatField(FunctionLowering &lowering, llvm::Value *value, const T
     return stringOf(lowering, lowering.castValue(value, type, types::float64()), types::float64());
   if (spec.empty())
     return stringOf(lowering, value, type);
-  llvm::Value *specValue = lowerStringLiteral(lowering, spec);
+  llvm::Value *specValue = lowering.strings().lowerStringLiteral(spec);
   if (type->isString())
-    return callStringFunction(lowering, "taipan_str_format_str",
-                              {asStringValue(lowering, value, type), specValue});
+    return lowering.strings().callStringFunction(
+        "taipan_str_format_str", {lowering.strings().asStringValue(value, type), specValue});
   if (type->isIntegerLike())
-    return callStringFunction(lowering, "taipan_str_format_int",
-                              {lowering.castValue(value, type, types::int64()), specValue});
-  return callStringFunction(lowering, "taipan_str_format_float",
-                            {lowering.castValue(value, type, types::float64()), specValue});
+    return lowering.strings().callStringFunction(
+        "taipan_str_format_int", {lowering.castValue(value, type, types::int64()), specValue});
+  return lowering.strings().callStringFunction(
+      "taipan_str_format_float", {lowering.castValue(value, type, types::float64()), specValue});
 }
 
 /// A piece of a format template: literal text, or a field (argument, conversion, spec).
@@ -247,14 +250,14 @@ std::vector<FormatPiece> parseTemplate(const std::string &text, size_t arguments
 }
 
 /// Joins string values (already temporaries or borrowed) with `separator`.
-llvm::Value *joinValues(FunctionLowering &lowering, llvm::Value *separator, const Values &items) {
+llvm::Value *joinValues(LoweringApi &lowering, llvm::Value *separator, const Values &items) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Type *array = llvm::ArrayType::get(builder.getPtrTy(), std::max<size_t>(1, items.size()));
   llvm::AllocaInst *slots = lowering.createEntryAlloca(array, "str.items");
   for (size_t i = 0; i < items.size(); ++i)
     builder.CreateStore(items[i], builder.CreateConstInBoundsGEP2_64(array, slots, 0, i));
-  return callStringFunction(lowering, "taipan_str_join",
-                            {separator, slots, builder.getInt64(items.size())});
+  return lowering.strings().callStringFunction("taipan_str_join",
+                                               {separator, slots, builder.getInt64(items.size())});
 }
 
 void registerConstructors(Library &library) {
@@ -266,7 +269,7 @@ void registerConstructors(Library &library) {
           throwNoOverload(call);
         return types::unicode();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         return formatField(lowering, values[0], call.argumentTypes[0], 'r', "");
       });
   addFunction(
@@ -277,24 +280,24 @@ void registerConstructors(Library &library) {
           throwNoOverload(call);
         return types::unicode();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         if (values.empty())
-          return lowerStringLiteral(lowering, "");
+          return lowering.strings().lowerStringLiteral("");
         return stringOf(lowering, values[0], call.argumentTypes[0]);
       });
   // `except ... as e` (syntax/CaughtExceptions.h): the handled-stack index of the caught
   // exception, and str(e).
   addFunction(
       library, "taipan.caught_index", positional(0), [](LibraryCall &) { return types::int64(); },
-      [](FunctionLowering &lowering, const LibraryCall &, const Values &) {
-        return callStringRuntime(lowering, "taipan_caught_index", lowering.irBuilder().getInt64Ty(),
-                                 {});
+      [](LoweringApi &lowering, const LibraryCall &, const Values &) {
+        return lowering.strings().callStringRuntime("taipan_caught_index",
+                                                    lowering.irBuilder().getInt64Ty(), {});
       });
   addFunction(
       library, "taipan.caught_message", positional(1),
       [](LibraryCall &) { return types::unicode(); },
-      [](FunctionLowering &lowering, const LibraryCall &, const Values &values) {
-        return callStringFunction(lowering, "taipan_caught_message", {values[0]});
+      [](LoweringApi &lowering, const LibraryCall &, const Values &values) {
+        return lowering.strings().callStringFunction("taipan_caught_message", {values[0]});
       });
   addFunction(
       library, "ord", positional(1),
@@ -302,10 +305,10 @@ void registerConstructors(Library &library) {
         expect(call, "s");
         return types::int64();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
-        llvm::Value *code = callStringRuntime(lowering, "taipan_str_ord", builder.getInt64Ty(),
-                                              {stringArgument(lowering, call, values, 0)});
+        llvm::Value *code = lowering.strings().callStringRuntime(
+            "taipan_str_ord", builder.getInt64Ty(), {stringArgument(lowering, call, values, 0)});
         lowering.exitIf(builder.CreateICmpSLT(code, builder.getInt64(0)), builder.getInt32(1));
         return code;
       });
@@ -315,9 +318,9 @@ void registerConstructors(Library &library) {
         expect(call, "i");
         return types::unicode();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-        return callStringFunction(lowering, "taipan_str_chr",
-                                  {integerArgument(lowering, call, values, 0)});
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+        return lowering.strings().callStringFunction("taipan_str_chr",
+                                                     {integerArgument(lowering, call, values, 0)});
       });
   addFunction(
       library, "hash", positional(1),
@@ -325,9 +328,10 @@ void registerConstructors(Library &library) {
         expect(call, "s");
         return types::int64();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-        return callStringRuntime(lowering, "taipan_str_hash", lowering.irBuilder().getInt64Ty(),
-                                 {stringArgument(lowering, call, values, 0)});
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+        return lowering.strings().callStringRuntime("taipan_str_hash",
+                                                    lowering.irBuilder().getInt64Ty(),
+                                                    {stringArgument(lowering, call, values, 0)});
       });
 }
 
@@ -338,56 +342,54 @@ void registerMethods(Library &library) {
   static const char *const caseMappings[] = {"upper", "lower",      "swapcase",
                                              "title", "capitalize", "casefold"};
   for (int32_t operation = 0; operation < 6; ++operation)
-    addMethod(
-        library, caseMappings[operation], positional(1), "s", unicode,
-        [operation](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-          return callStringFunction(lowering, "taipan_str_case",
-                                    {stringArgument(lowering, call, values, 0),
-                                     lowering.irBuilder().getInt32(operation)});
-        });
+    addMethod(library, caseMappings[operation], positional(1), "s", unicode,
+              [operation](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+                return lowering.strings().callStringFunction(
+                    "taipan_str_case", {stringArgument(lowering, call, values, 0),
+                                        lowering.irBuilder().getInt32(operation)});
+              });
   static const char *const predicates[] = {"isdigit", "isalpha", "isspace",      "isupper",
                                            "islower", "isalnum", "isdecimal",    "isnumeric",
                                            "istitle", "isascii", "isidentifier", "isprintable"};
   for (int32_t operation = 0; operation < 12; ++operation)
-    addMethod(
-        library, predicates[operation], positional(1), "s", boolean,
-        [operation](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-          return predicate(lowering, stringArgument(lowering, call, values, 0), operation);
-        });
+    addMethod(library, predicates[operation], positional(1), "s", boolean,
+              [operation](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+                return predicate(lowering, stringArgument(lowering, call, values, 0), operation);
+              });
   static const std::pair<const char *, int32_t> strips[] = {
       {"strip", 3}, {"lstrip", 1}, {"rstrip", 2}};
   for (auto [name, sides] : strips)
     addMethod(
         library, name, positional(1, 1), "sS", unicode,
-        [sides = sides](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-          return callStringFunction(lowering, "taipan_str_strip",
-                                    {stringArgument(lowering, call, values, 0),
-                                     optionalString(lowering, call, values, 1),
-                                     lowering.irBuilder().getInt32(sides)});
+        [sides = sides](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+          return lowering.strings().callStringFunction("taipan_str_strip",
+                                                       {stringArgument(lowering, call, values, 0),
+                                                        optionalString(lowering, call, values, 1),
+                                                        lowering.irBuilder().getInt32(sides)});
         });
   // find, rfind, index, rindex: the position, or -1 (find) or ValueError (index).
   for (const char *name : {"find", "rfind", "index", "rindex"})
-    addMethod(library, name, positional(2, 2), "ssnn", int64,
-              [name = std::string(name)](FunctionLowering &lowering, const LibraryCall &call,
-                                         const Values &values) {
-                llvm::IRBuilder<> &builder = lowering.irBuilder();
-                bool reverse = name[0] == 'r';
-                llvm::Value *position =
-                    callStringRuntime(lowering, "taipan_str_find", builder.getInt64Ty(),
-                                      {stringArgument(lowering, call, values, 0),
-                                       stringArgument(lowering, call, values, 1),
-                                       integerArgument(lowering, call, values, 2),
-                                       integerArgument(lowering, call, values, 3),
-                                       boundsGiven(lowering, call, 2), builder.getInt32(reverse)});
-                if (name.find("index") != std::string::npos)
-                  lowering.raiseIf(builder.CreateICmpSLT(position, builder.getInt64(0)),
-                                   ValueErrorId, "substring not found");
-                return position;
-              });
+    addMethod(
+        library, name, positional(2, 2), "ssnn", int64,
+        [name = std::string(name)](LoweringApi &lowering, const LibraryCall &call,
+                                   const Values &values) {
+          llvm::IRBuilder<> &builder = lowering.irBuilder();
+          bool reverse = name[0] == 'r';
+          llvm::Value *position = lowering.strings().callStringRuntime(
+              "taipan_str_find", builder.getInt64Ty(),
+              {stringArgument(lowering, call, values, 0), stringArgument(lowering, call, values, 1),
+               integerArgument(lowering, call, values, 2),
+               integerArgument(lowering, call, values, 3), boundsGiven(lowering, call, 2),
+               builder.getInt32(reverse)});
+          if (name.find("index") != std::string::npos)
+            lowering.exceptions().raiseIf(builder.CreateICmpSLT(position, builder.getInt64(0)),
+                                          ValueErrorId, "substring not found");
+          return position;
+        });
   addMethod(library, "count", positional(2, 2), "ssnn", int64,
-            [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-              return callStringRuntime(
-                  lowering, "taipan_str_count", lowering.irBuilder().getInt64Ty(),
+            [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+              return lowering.strings().callStringRuntime(
+                  "taipan_str_count", lowering.irBuilder().getInt64Ty(),
                   {stringArgument(lowering, call, values, 0),
                    stringArgument(lowering, call, values, 1),
                    integerArgument(lowering, call, values, 2),
@@ -410,16 +412,16 @@ void registerMethods(Library &library) {
           }
           return types::boolean();
         },
-        [suffix = name[0] == 'e'](FunctionLowering &lowering, const LibraryCall &call,
+        [suffix = name[0] == 'e'](LoweringApi &lowering, const LibraryCall &call,
                                   const Values &values) {
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           auto test = [&](llvm::Value *affix) {
-            llvm::Value *result =
-                callStringRuntime(lowering, "taipan_str_startswith", builder.getInt8Ty(),
-                                  {stringArgument(lowering, call, values, 0), affix,
-                                   integerArgument(lowering, call, values, 2),
-                                   integerArgument(lowering, call, values, 3),
-                                   boundsGiven(lowering, call, 2), builder.getInt32(suffix)});
+            llvm::Value *result = lowering.strings().callStringRuntime(
+                "taipan_str_startswith", builder.getInt8Ty(),
+                {stringArgument(lowering, call, values, 0), affix,
+                 integerArgument(lowering, call, values, 2),
+                 integerArgument(lowering, call, values, 3), boundsGiven(lowering, call, 2),
+                 builder.getInt32(suffix)});
             return builder.CreateICmpNE(result, builder.getInt8(0));
           };
           const Type *affixType = call.argumentTypes[1];
@@ -428,43 +430,42 @@ void registerMethods(Library &library) {
           llvm::Value *any = builder.getInt1(false);
           for (size_t i = 0; i < affixType->elements().size(); ++i)
             any = builder.CreateOr(
-                any,
-                test(asStringValue(
-                    lowering, lowering.tupleElement(values[1], affixType, static_cast<unsigned>(i)),
-                    affixType->elements()[i])));
+                any, test(lowering.strings().asStringValue(
+                         lowering.tupleElement(values[1], affixType, static_cast<unsigned>(i)),
+                         affixType->elements()[i])));
           return any;
         });
   addMethod(library, "replace", positional(3, 1), "sssi", unicode,
-            [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-              return callStringFunction(lowering, "taipan_str_replace",
-                                        {stringArgument(lowering, call, values, 0),
+            [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+              return lowering.strings().callStringFunction(
+                  "taipan_str_replace", {stringArgument(lowering, call, values, 0),
                                          stringArgument(lowering, call, values, 1),
                                          stringArgument(lowering, call, values, 2),
                                          integerArgument(lowering, call, values, 3, -1)});
             });
   addMethod(library, "zfill", positional(2), "si", unicode,
-            [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-              return callStringFunction(lowering, "taipan_str_zfill",
-                                        {stringArgument(lowering, call, values, 0),
-                                         integerArgument(lowering, call, values, 1)});
+            [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+              return lowering.strings().callStringFunction(
+                  "taipan_str_zfill", {stringArgument(lowering, call, values, 0),
+                                       integerArgument(lowering, call, values, 1)});
             });
   addMethod(library, "expandtabs", {{"", false}, {"tabsize", true}}, "si", unicode,
-            [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
-              return callStringFunction(lowering, "taipan_str_expandtabs",
-                                        {stringArgument(lowering, call, values, 0),
-                                         integerArgument(lowering, call, values, 1, 8)});
+            [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
+              return lowering.strings().callStringFunction(
+                  "taipan_str_expandtabs", {stringArgument(lowering, call, values, 0),
+                                            integerArgument(lowering, call, values, 1, 8)});
             });
   static const std::pair<const char *, int32_t> pads[] = {
       {"ljust", 0}, {"rjust", 1}, {"center", 2}};
   for (auto [name, alignment] : pads)
     addMethod(library, name, positional(2, 1), "sis", unicode,
-              [alignment = alignment](FunctionLowering &lowering, const LibraryCall &call,
+              [alignment = alignment](LoweringApi &lowering, const LibraryCall &call,
                                       const Values &values) {
-                return callStringFunction(lowering, "taipan_str_pad",
-                                          {stringArgument(lowering, call, values, 0),
-                                           integerArgument(lowering, call, values, 1),
-                                           optionalString(lowering, call, values, 2),
-                                           lowering.irBuilder().getInt32(alignment)});
+                return lowering.strings().callStringFunction(
+                    "taipan_str_pad", {stringArgument(lowering, call, values, 0),
+                                       integerArgument(lowering, call, values, 1),
+                                       optionalString(lowering, call, values, 2),
+                                       lowering.irBuilder().getInt32(alignment)});
               });
   // sep.join(items) of a tuple of strings or of a string (its characters).
   LibraryFunction join;
@@ -482,28 +483,28 @@ void registerMethods(Library &library) {
       throwNoOverload(call);
     return types::unicode();
   };
-  join.lower = [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+  join.lower = [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
     llvm::Value *separator = stringArgument(lowering, call, values, 0);
     const Type *items = call.argumentTypes[1];
     if (items->isString()) {
       // The characters of a string, with the separator between them.
       llvm::Value *string = stringArgument(lowering, call, values, 1);
-      return callStringFunction(lowering, "taipan_str_join_characters", {separator, string});
+      return lowering.strings().callStringFunction("taipan_str_join_characters",
+                                                   {separator, string});
     }
     if (items->isList()) {
       // The list's item buffer is an array of string blocks, as taipan_str_join takes them.
       llvm::IRBuilder<> &builder = lowering.irBuilder();
-      return callStringFunction(
-          lowering, "taipan_str_join",
-          {separator,
-           lowering.listHeaderField(values[1], runtime::ListItemsOffset, builder.getPtrTy()),
-           lowering.listLength(values[1])});
+      return lowering.strings().callStringFunction(
+          "taipan_str_join", {separator,
+                              lowering.containers().listHeaderField(
+                                  values[1], runtime::ListItemsOffset, builder.getPtrTy()),
+                              lowering.containers().listLength(values[1])});
     }
     Values pieces;
     for (size_t i = 0; i < items->elements().size(); ++i)
-      pieces.push_back(
-          asStringValue(lowering, lowering.tupleElement(values[1], items, static_cast<unsigned>(i)),
-                        items->elements()[i]));
+      pieces.push_back(lowering.strings().asStringValue(
+          lowering.tupleElement(values[1], items, static_cast<unsigned>(i)), items->elements()[i]));
     return joinValues(lowering, separator, pieces);
   };
   library.add(std::move(join));
@@ -524,20 +525,20 @@ void registerMethods(Library &library) {
     parseTemplate(call.argumentTypes[0]->text(), call.argumentTypes.size() - 1, call.location);
     return types::unicode();
   };
-  format.lower = [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+  format.lower = [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
     std::vector<FormatPiece> pieces =
         parseTemplate(call.argumentTypes[0]->text(), call.argumentTypes.size() - 1, call.location);
     Values parts;
     for (const FormatPiece &piece : pieces) {
       if (piece.argument < 0) {
-        parts.push_back(lowerStringLiteral(lowering, piece.text));
+        parts.push_back(lowering.strings().lowerStringLiteral(piece.text));
         continue;
       }
       size_t index = static_cast<size_t>(piece.argument) + 1;
       parts.push_back(formatField(lowering, values[index], call.argumentTypes[index],
                                   piece.conversion, piece.spec));
     }
-    return joinValues(lowering, lowerStringLiteral(lowering, ""), parts);
+    return joinValues(lowering, lowering.strings().lowerStringLiteral(""), parts);
   };
   library.add(std::move(format));
   // partition, rpartition: (head, sep, tail) from one find and two slices; when sep is absent,
@@ -551,30 +552,30 @@ void registerMethods(Library &library) {
       expect(call, "ss");
       return types::tuple({types::unicode(), types::unicode(), types::unicode()});
     };
-    partition.lower = [reverse = name[0] == 'r'](FunctionLowering &lowering,
-                                                 const LibraryCall &call, const Values &values) {
+    partition.lower = [reverse = name[0] == 'r'](LoweringApi &lowering, const LibraryCall &call,
+                                                 const Values &values) {
       llvm::IRBuilder<> &builder = lowering.irBuilder();
       llvm::Value *string = stringArgument(lowering, call, values, 0);
       llvm::Value *separator = stringArgument(lowering, call, values, 1);
-      llvm::Value *separatorLength = stringLength(lowering, separator);
-      lowering.raiseIf(builder.CreateICmpEQ(separatorLength, builder.getInt64(0)), ValueErrorId,
-                       "empty separator");
+      llvm::Value *separatorLength = lowering.strings().stringLength(separator);
+      lowering.exceptions().raiseIf(builder.CreateICmpEQ(separatorLength, builder.getInt64(0)),
+                                    ValueErrorId, "empty separator");
       llvm::Value *zero = builder.getInt64(0);
-      llvm::Value *position = callStringRuntime(
-          lowering, "taipan_str_find", builder.getInt64Ty(),
+      llvm::Value *position = lowering.strings().callStringRuntime(
+          "taipan_str_find", builder.getInt64Ty(),
           {string, separator, zero, zero, builder.getInt32(0), builder.getInt32(reverse)});
       llvm::Value *found = builder.CreateICmpSGE(position, zero);
-      llvm::Value *cut =
-          builder.CreateSelect(found, position, reverse ? zero : stringLength(lowering, string));
+      llvm::Value *cut = builder.CreateSelect(
+          found, position, reverse ? zero : lowering.strings().stringLength(string));
       llvm::Value *middleLength = builder.CreateSelect(found, separatorLength, zero);
       llvm::Value *middle =
-          builder.CreateSelect(found, separator, lowerStringLiteral(lowering, ""));
-      llvm::Value *head = callStringFunction(
-          lowering, "taipan_str_slice",
+          builder.CreateSelect(found, separator, lowering.strings().lowerStringLiteral(""));
+      llvm::Value *head = lowering.strings().callStringFunction(
+          "taipan_str_slice",
           {string, zero, cut, builder.getInt64(1), builder.getInt32(2)}); // s[:cut]
-      llvm::Value *tail = callStringFunction(lowering, "taipan_str_slice",
-                                             {string, builder.CreateAdd(cut, middleLength), zero,
-                                              builder.getInt64(1), builder.getInt32(1)});
+      llvm::Value *tail = lowering.strings().callStringFunction(
+          "taipan_str_slice", {string, builder.CreateAdd(cut, middleLength), zero,
+                               builder.getInt64(1), builder.getInt32(1)});
       const Type *unicode = types::unicode();
       const Type *type = types::tuple({unicode, unicode, unicode});
       llvm::Value *tuple = lowering.lowerTuple({lowering.takeOwnership(head, unicode),
@@ -598,7 +599,7 @@ void registerMethods(Library &library) {
       expect(call, mode == 2 ? "si" : "sSi");
       return types::list(types::unicode());
     };
-    listMethod.lower = [mode](FunctionLowering &lowering, const LibraryCall &call,
+    listMethod.lower = [mode](LoweringApi &lowering, const LibraryCall &call,
                               const Values &values) {
       llvm::IRBuilder<> &builder = lowering.irBuilder();
       llvm::Value *string = stringArgument(lowering, call, values, 0);
@@ -607,15 +608,14 @@ void registerMethods(Library &library) {
       llvm::Value *limit = mode == 2 ? integerArgument(lowering, call, values, 1, 0)
                                      : integerArgument(lowering, call, values, 2, -1);
       llvm::Value *modeValue = builder.getInt32(mode);
-      llvm::Value *count =
-          callStringRuntime(lowering, "taipan_str_split_count", builder.getInt64Ty(),
-                            {string, separator, limit, modeValue});
+      llvm::Value *count = lowering.strings().callStringRuntime(
+          "taipan_str_split_count", builder.getInt64Ty(), {string, separator, limit, modeValue});
       lowering.exitIf(builder.CreateICmpSLT(count, builder.getInt64(0)), builder.getInt32(1));
-      llvm::Value *list = lowering.newList(call.resultType, count);
+      llvm::Value *list = lowering.containers().newList(call.resultType, count);
       llvm::Value *items =
-          lowering.listHeaderField(list, runtime::ListItemsOffset, builder.getPtrTy());
-      lowering.exitUnlessZero(callStringRuntime(lowering, "taipan_str_split", builder.getInt32Ty(),
-                                                {string, separator, limit, modeValue, items}));
+          lowering.containers().listHeaderField(list, runtime::ListItemsOffset, builder.getPtrTy());
+      lowering.exitUnlessZero(lowering.strings().callStringRuntime(
+          "taipan_str_split", builder.getInt32Ty(), {string, separator, limit, modeValue, items}));
       return list;
     };
     library.add(std::move(listMethod));

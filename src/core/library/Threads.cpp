@@ -2,7 +2,8 @@
 // get_num_threads(), read from the runtime (CPU only; a GPU has its own thread indices).
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/ModuleLowering.h"
 
 namespace taipan {
 
@@ -13,7 +14,7 @@ void registerThreadFunctions(Library &library) {
     function.targets = OnCpu;
     function.type = [](const LibraryCall &) { return types::int64(); };
     std::string runtimeName = std::string("taipan_") + name;
-    function.lower = [runtimeName](FunctionLowering &lowering, const LibraryCall &,
+    function.lower = [runtimeName](LoweringApi &lowering, const LibraryCall &,
                                    const std::vector<llvm::Value *> &) -> llvm::Value * {
       llvm::IRBuilder<> &builder = lowering.irBuilder();
       return builder.CreateCall(

@@ -4,7 +4,9 @@
 // unequal without being compared.
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/ExceptionLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/OperatorLowering.h"
 #include "runtime/Runtime.h"
 #include "types/NumericPromotion.h"
 
@@ -23,13 +25,13 @@ bool comparedAtRunTime(const Type *value, const Type *item) {
 }
 
 /// Whether item `index` of `tuple` equals `value`, as an i1.
-llvm::Value *itemEquals(FunctionLowering &lowering, llvm::Value *tuple, const Type *tupleType,
+llvm::Value *itemEquals(LoweringApi &lowering, llvm::Value *tuple, const Type *tupleType,
                         size_t index, llvm::Value *value, const Type *valueType) {
   const Type *itemType = tupleType->elements()[index];
   if (!comparedAtRunTime(valueType, itemType))
     return lowering.irBuilder().getFalse();
   llvm::Value *item = lowering.tupleElement(tuple, tupleType, static_cast<unsigned>(index));
-  return lowering.lowerComparison(CompareOp::Eq, value, valueType, item, itemType);
+  return lowering.operators().lowerComparison(CompareOp::Eq, value, valueType, item, itemType);
 }
 
 /// A tuple argument's items must each be comparable to x or never equal it; arrays, lists and
@@ -54,7 +56,7 @@ void registerTupleMethods(Library &library) {
         requireItemsComparable(call);
         return types::int64();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         llvm::Value *count = builder.getInt64(0);
         for (size_t i = 0; i < call.argumentTypes[0]->elements().size(); ++i)
@@ -72,15 +74,15 @@ void registerTupleMethods(Library &library) {
         requireItemsComparable(call);
         return types::int64();
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         llvm::Value *found = builder.getInt64(-1);
         for (size_t i = call.argumentTypes[0]->elements().size(); i-- > 0;)
           found = builder.CreateSelect(itemEquals(lowering, values[0], call.argumentTypes[0], i,
                                                   values[1], call.argumentTypes[1]),
                                        builder.getInt64(static_cast<int64_t>(i)), found);
-        lowering.raiseIf(builder.CreateICmpSLT(found, builder.getInt64(0)), ValueErrorId,
-                         "tuple.index(x): x not in tuple");
+        lowering.exceptions().raiseIf(builder.CreateICmpSLT(found, builder.getInt64(0)),
+                                      ValueErrorId, "tuple.index(x): x not in tuple");
         return found;
       });
   library.add(
@@ -90,12 +92,12 @@ void registerTupleMethods(Library &library) {
           throwNoOverload(call);
         return call.argumentTypes[0]; // the items cannot change, so the copy may share them
       },
-      [](FunctionLowering &, const LibraryCall &, const Values &values) { return values[0]; });
+      [](LoweringApi &, const LibraryCall &, const Values &values) { return values[0]; });
   // A named tuple class called in compiled code; typing binds the arguments in field order
   // (typing/NamedTupleTyping.h) and records the call itself, so the type rule is never asked.
   library.add(
       "namedtuple.new", {}, [](LibraryCall &call) -> const Type * { throwNoOverload(call); },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         const Type *type = call.resultType;
         std::vector<llvm::Value *> items;
         for (size_t i = 0; i < values.size(); ++i) {

@@ -4,7 +4,8 @@
 // DictType. These entries only choose the type and reuse the list and dict lowerings.
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/ContainerLowering.h"
+#include "lower/LoweringApi.h"
 #include "typing/BuiltinTyping.h"
 #include "typing/DictTyping.h"
 
@@ -64,7 +65,7 @@ void registerTypedContainerFunctions(Library &library) {
         const Type *list = Library::get().find("list")->type(call);
         return types::typedList(list->itemType());
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         return Library::get().find("list")->lower(lowering, call, values);
       });
   addCpu(
@@ -75,14 +76,14 @@ void registerTypedContainerFunctions(Library &library) {
           throwNoOverload(call);
         return types::typedList(typeArgument(call, 0, "items"));
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &) {
-        return lowering.newList(call.resultType, lowering.irBuilder().getInt64(0));
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &) {
+        return lowering.containers().newList(call.resultType, lowering.irBuilder().getInt64(0));
       });
   // typed.Dict() is `{}` (typed by the stores that follow); Dict.empty(k, v) is typed at once.
   addCpu(
       library, "taipan.typed.Dict", {}, [](LibraryCall &) { return types::dict(nullptr, nullptr); },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &) {
-        return lowering.newDict(call.resultType);
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &) {
+        return lowering.containers().newDict(call.resultType);
       });
   addCpu(
       library, "taipan.typed.Dict.empty",
@@ -99,8 +100,8 @@ void registerTypedContainerFunctions(Library &library) {
           throwTypingError("a dict cannot hold values of type " + value->name(), call.location);
         return types::dict(dictKey, value);
       },
-      [](FunctionLowering &lowering, const LibraryCall &call, const Values &) {
-        return lowering.newDict(call.resultType);
+      [](LoweringApi &lowering, const LibraryCall &call, const Values &) {
+        return lowering.containers().newDict(call.resultType);
       });
 }
 

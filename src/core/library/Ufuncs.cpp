@@ -2,7 +2,9 @@
 // ufuncs, each its loop selection (NumPy's inner-loop types) next to its element lowering.
 #include "library/Families.h"
 
-#include "lower/FunctionLowering.h"
+#include "lower/ArrayLowering.h"
+#include "lower/LoweringApi.h"
+#include "lower/OperatorLowering.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 
@@ -36,9 +38,9 @@ const Type *typeUfuncCall(LibraryCall &call) {
 
 /// The scalar lowering every ufunc shares (calls with an array operand are array expressions,
 /// which lower the kernel inside their loop).
-llvm::Value *lowerUfuncCall(FunctionLowering &lowering, const LibraryCall &call,
+llvm::Value *lowerUfuncCall(LoweringApi &lowering, const LibraryCall &call,
                             const std::vector<llvm::Value *> &values) {
-  return lowering.lowerUfuncElement(call, values, call.argumentTypes);
+  return lowering.arrays().lowerUfuncElement(call, values, call.argumentTypes);
 }
 
 /// Registers ufunc numpy.<name>.
@@ -60,7 +62,7 @@ const LibraryFunction *entry(const Library &library, const std::string &name) {
 }
 
 /// A math or cmath entry's lowering on element values of `types`, computing in `result`.
-llvm::Value *lowerThrough(const LibraryFunction *function, FunctionLowering &lowering,
+llvm::Value *lowerThrough(const LibraryFunction *function, LoweringApi &lowering,
                           const std::vector<llvm::Value *> &values,
                           const std::vector<const Type *> &types, const Type *result) {
   LibraryCall call;
@@ -116,14 +118,14 @@ const Type *divisionType(const Type *type) {
 // ---- Element lowering.
 
 /// |x| of a value of `type`: the magnitude (float `result`) of a complex number.
-llvm::Value *absoluteValue(FunctionLowering &lowering, llvm::Value *value, const Type *type,
+llvm::Value *absoluteValue(LoweringApi &lowering, llvm::Value *value, const Type *type,
                            const Type *result) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   if (type->isBoolean())
     return value;
   if (type->isComplex()) {
     llvm::Value *imag;
-    llvm::Value *real = lowering.complexParts(value, imag);
+    llvm::Value *real = lowering.operators().complexParts(value, imag);
     return lowering.callLibm("hypot", {real, imag}, result);
   }
   if (type->isFloat())
@@ -136,7 +138,7 @@ llvm::Value *absoluteValue(FunctionLowering &lowering, llvm::Value *value, const
 }
 
 /// sign: -1, 0 or 1 (NaN stays NaN).
-llvm::Value *signOf(FunctionLowering &lowering, llvm::Value *value, const Type *type) {
+llvm::Value *signOf(LoweringApi &lowering, llvm::Value *value, const Type *type) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   if (type->isFloat()) {
     llvm::Value *zero = llvm::ConstantFP::get(value->getType(), 0.0);
@@ -157,10 +159,10 @@ llvm::Value *signOf(FunctionLowering &lowering, llvm::Value *value, const Type *
 }
 
 /// maximum and minimum propagate NaN; fmax and fmin ignore it.
-llvm::Value *extremum(FunctionLowering &lowering, bool isMax, bool ignoresNan, llvm::Value *a,
+llvm::Value *extremum(LoweringApi &lowering, bool isMax, bool ignoresNan, llvm::Value *a,
                       llvm::Value *b, const Type *type) {
   if (!type->isFloat()) {
-    llvm::Value *greater = lowering.lowerComparison(CompareOp::Gt, a, type, b, type);
+    llvm::Value *greater = lowering.operators().lowerComparison(CompareOp::Gt, a, type, b, type);
     return lowering.irBuilder().CreateSelect(greater, isMax ? a : b, isMax ? b : a);
   }
   llvm::Intrinsic::ID id = ignoresNan
@@ -170,8 +172,7 @@ llvm::Value *extremum(FunctionLowering &lowering, bool isMax, bool ignoresNan, l
 }
 
 /// fmod of integers: the remainder truncated toward zero, 0 for a zero divisor (as NumPy).
-llvm::Value *integerFmod(FunctionLowering &lowering, llvm::Value *a, llvm::Value *b,
-                         const Type *type) {
+llvm::Value *integerFmod(LoweringApi &lowering, llvm::Value *a, llvm::Value *b, const Type *type) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Value *zero = llvm::ConstantInt::get(a->getType(), 0);
   llvm::Value *isZero = builder.CreateICmpEQ(b, zero);
@@ -206,8 +207,7 @@ void addFloatFunctions(Library &library) {
     std::string name = function.ufunc;
     addUfunc(
         library, name, 1, promotedLoop(floatLoopType, function.takesComplex),
-        [real, complex, cmathLog, cmathExp, name](FunctionLowering &lowering,
-                                                  const LibraryCall &call,
+        [real, complex, cmathLog, cmathExp, name](LoweringApi &lowering, const LibraryCall &call,
                                                   const std::vector<llvm::Value *> &values) {
           const Type *type = call.loop.output;
           if (!type->isComplex())
@@ -222,8 +222,9 @@ void addFloatFunctions(Library &library) {
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           llvm::Value *z = lowering.castValue(values[0], type, wide);
           auto constant = [&](double real) {
-            return lowering.makeComplex(llvm::ConstantFP::get(builder.getDoubleTy(), real),
-                                        llvm::ConstantFP::get(builder.getDoubleTy(), 0.0), wide);
+            return lowering.operators().makeComplex(
+                llvm::ConstantFP::get(builder.getDoubleTy(), real),
+                llvm::ConstantFP::get(builder.getDoubleTy(), 0.0), wide);
           };
           llvm::Value *answer;
           if (name == "log2")
@@ -231,21 +232,22 @@ void addFloatFunctions(Library &library) {
           else if (name == "log1p")
             answer = lowerThrough(
                 cmathLog, lowering,
-                {lowering.lowerComplexBinary(BinaryOp::Add, z, constant(1.0), wide)}, {wide}, wide);
+                {lowering.operators().lowerComplexBinary(BinaryOp::Add, z, constant(1.0), wide)},
+                {wide}, wide);
           else
-            answer = lowering.lowerComplexBinary(
+            answer = lowering.operators().lowerComplexBinary(
                 BinaryOp::Sub, lowerThrough(cmathExp, lowering, {z}, {wide}, wide), constant(1.0),
                 wide);
           return lowering.castValue(answer, wide, type);
         });
   }
-  addUfunc(library, "reciprocal", 1, promotedLoop(floatLoopType, false),
-           [](FunctionLowering &lowering, const LibraryCall &call,
-              const std::vector<llvm::Value *> &values) {
-             const Type *type = call.loop.output;
-             llvm::Value *one = llvm::ConstantFP::get(valueType(lowering.llvmContext(), type), 1.0);
-             return lowering.lowerBinary(BinaryOp::Div, one, type, values[0], type, type);
-           });
+  addUfunc(
+      library, "reciprocal", 1, promotedLoop(floatLoopType, false),
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        const Type *type = call.loop.output;
+        llvm::Value *one = llvm::ConstantFP::get(valueType(lowering.llvmContext(), type), 1.0);
+        return lowering.operators().lowerBinary(BinaryOp::Div, one, type, values[0], type, type);
+      });
 }
 
 /// Registers abs, sign, rounding and the other functions of one number that keep its kind.
@@ -257,35 +259,36 @@ void addUnaryFunctions(Library &library) {
           const Type *type = elements[0];
           return UfuncLoop{{type}, type->isComplex() ? types::floating(type->bits() / 2) : type};
         },
-        [](FunctionLowering &lowering, const LibraryCall &call,
+        [](LoweringApi &lowering, const LibraryCall &call,
            const std::vector<llvm::Value *> &values) {
           return absoluteValue(lowering, values[0], call.loop.inputs[0], call.loop.output);
         });
-  addUfunc(library, "fabs", 1, promotedLoop(floatLoopType, false),
-           [](FunctionLowering &lowering, const LibraryCall &call,
-              const std::vector<llvm::Value *> &values) {
-             return absoluteValue(lowering, values[0], call.loop.output, call.loop.output);
-           });
-  addUfunc(library, "negative", 1, promotedLoop(withoutBool, true),
-           [](FunctionLowering &lowering, const LibraryCall &call,
-              const std::vector<llvm::Value *> &values) {
-             return lowering.lowerNegation(values[0], call.loop.output);
-           });
+  addUfunc(
+      library, "fabs", 1, promotedLoop(floatLoopType, false),
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        return absoluteValue(lowering, values[0], call.loop.output, call.loop.output);
+      });
+  addUfunc(
+      library, "negative", 1, promotedLoop(withoutBool, true),
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        return lowering.operators().lowerNegation(values[0], call.loop.output);
+      });
   addUfunc(library, "positive", 1, promotedLoop(withoutBool, true),
-           [](FunctionLowering &, const LibraryCall &, const std::vector<llvm::Value *> &values) {
+           [](LoweringApi &, const LibraryCall &, const std::vector<llvm::Value *> &values) {
              return values[0];
            });
-  addUfunc(library, "square", 1, promotedLoop(sameType, true),
-           [](FunctionLowering &lowering, const LibraryCall &call,
-              const std::vector<llvm::Value *> &values) {
-             const Type *type = call.loop.output;
-             return lowering.lowerBinary(BinaryOp::Mult, values[0], type, values[0], type, type);
-           });
-  addUfunc(library, "sign", 1, promotedLoop(withoutBool, false),
-           [](FunctionLowering &lowering, const LibraryCall &call,
-              const std::vector<llvm::Value *> &values) {
-             return signOf(lowering, values[0], call.loop.output);
-           });
+  addUfunc(
+      library, "square", 1, promotedLoop(sameType, true),
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        const Type *type = call.loop.output;
+        return lowering.operators().lowerBinary(BinaryOp::Mult, values[0], type, values[0], type,
+                                                type);
+      });
+  addUfunc(
+      library, "sign", 1, promotedLoop(withoutBool, false),
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        return signOf(lowering, values[0], call.loop.output);
+      });
   // Integers are already whole: floor, ceil and trunc keep them; rint computes in a float.
   struct Rounding {
     const char *name;
@@ -297,7 +300,7 @@ void addUnaryFunctions(Library &library) {
     bool keepsIntegers = rounding.intrinsic != llvm::Intrinsic::rint;
     addUfunc(library, rounding.name, 1,
              promotedLoop(keepsIntegers ? sameType : floatLoopType, false),
-             [rounding](FunctionLowering &lowering, const LibraryCall &call,
+             [rounding](LoweringApi &lowering, const LibraryCall &call,
                         const std::vector<llvm::Value *> &values) {
                if (!call.loop.output->isFloat())
                  return values[0];
@@ -316,7 +319,7 @@ void addPredicates(Library &library) {
         [](const std::vector<const Type *> &elements) -> std::optional<UfuncLoop> {
           return UfuncLoop{{elements[0]}, types::boolean()};
         },
-        [real, complex](FunctionLowering &lowering, const LibraryCall &call,
+        [real, complex](LoweringApi &lowering, const LibraryCall &call,
                         const std::vector<llvm::Value *> &values) {
           const Type *type = call.loop.inputs[0];
           return lowerThrough(type->isComplex() ? complex : real, lowering, values, {type},
@@ -330,8 +333,7 @@ void addPredicates(Library &library) {
           return std::nullopt;
         return UfuncLoop{{floatLoopType(elements[0])}, types::boolean()};
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         llvm::Type *bits = builder.getIntNTy(call.loop.inputs[0]->bits());
         return builder.CreateICmpSLT(builder.CreateBitCast(values[0], bits),
@@ -359,15 +361,15 @@ void addBinaryFunctions(Library &library) {
   for (const Arithmetic &function : arithmetic) {
     BinaryOp op = function.op;
     addUfunc(library, function.name, 2, promotedLoop(function.rule, function.takesComplex),
-             [op](FunctionLowering &lowering, const LibraryCall &call,
+             [op](LoweringApi &lowering, const LibraryCall &call,
                   const std::vector<llvm::Value *> &values) {
                const Type *type = call.loop.output;
-               return lowering.lowerBinary(op, values[0], type, values[1], type, type);
+               return lowering.operators().lowerBinary(op, values[0], type, values[1], type, type);
              });
   }
   const LibraryFunction *mathFmod = entry(library, "math.fmod");
   addUfunc(library, "fmod", 2, promotedLoop(withoutBool, false),
-           [mathFmod](FunctionLowering &lowering, const LibraryCall &call,
+           [mathFmod](LoweringApi &lowering, const LibraryCall &call,
                       const std::vector<llvm::Value *> &values) {
              const Type *type = call.loop.output;
              if (type->isInteger())
@@ -375,15 +377,15 @@ void addBinaryFunctions(Library &library) {
              return lowerThrough(mathFmod, lowering, values, {type, type}, type);
            });
   // np.hypot is C's hypot, as NumPy's loop (math.hypot follows CPython's own algorithm).
-  addUfunc(library, "hypot", 2, promotedLoop(floatLoopType, false),
-           [](FunctionLowering &lowering, const LibraryCall &call,
-              const std::vector<llvm::Value *> &values) {
-             return lowering.callLibm("hypot", values, call.loop.output);
-           });
+  addUfunc(
+      library, "hypot", 2, promotedLoop(floatLoopType, false),
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        return lowering.callLibm("hypot", values, call.loop.output);
+      });
   for (auto [ufunc, math] : {std::pair{"arctan2", "atan2"}, std::pair{"copysign", "copysign"}}) {
     const LibraryFunction *real = entry(library, std::string("math.") + math);
     addUfunc(library, ufunc, 2, promotedLoop(floatLoopType, false),
-             [real](FunctionLowering &lowering, const LibraryCall &call,
+             [real](LoweringApi &lowering, const LibraryCall &call,
                     const std::vector<llvm::Value *> &values) {
                const Type *type = call.loop.output;
                return lowerThrough(real, lowering, values, {type, type}, type);
@@ -398,7 +400,7 @@ void addBinaryFunctions(Library &library) {
                             Extremum{"fmax", true, true}, Extremum{"fmin", false, true}}) {
     bool isMax = function.isMax, ignoresNan = function.ignoresNan;
     addUfunc(library, function.name, 2, promotedLoop(sameType, false),
-             [isMax, ignoresNan](FunctionLowering &lowering, const LibraryCall &call,
+             [isMax, ignoresNan](LoweringApi &lowering, const LibraryCall &call,
                                  const std::vector<llvm::Value *> &values) {
                return extremum(lowering, isMax, ignoresNan, values[0], values[1], call.loop.output);
              });
@@ -413,20 +415,19 @@ void addSelections(Library &library) {
         const Type *common = promoteDtypes(elements[1], elements[2]);
         return UfuncLoop{{elements[0], common, common}, common};
       },
-      [](FunctionLowering &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) {
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::Value *condition = lowering.truthValue(values[0], call.loop.inputs[0]);
         return lowering.irBuilder().CreateSelect(condition, values[1], values[2]);
       });
   // NumPy's clip is minimum(maximum(a, a_min), a_max), NaN-propagating.
-  addUfunc(library, "clip", 3, promotedLoop(sameType, false),
-           [](FunctionLowering &lowering, const LibraryCall &call,
-              const std::vector<llvm::Value *> &values) {
-             const Type *type = call.loop.output;
-             llvm::Value *raised = extremum(lowering, true, false, values[0], values[1], type);
-             return extremum(lowering, false, false, raised, values[2], type);
-           },
-           {{"a", false}, {"a_min", false}, {"a_max", false}});
+  addUfunc(
+      library, "clip", 3, promotedLoop(sameType, false),
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        const Type *type = call.loop.output;
+        llvm::Value *raised = extremum(lowering, true, false, values[0], values[1], type);
+        return extremum(lowering, false, false, raised, values[2], type);
+      },
+      {{"a", false}, {"a_min", false}, {"a_max", false}});
 }
 
 } // namespace

@@ -11,8 +11,8 @@ const Type *scalarOf(const Type *type) { return type->isArray() ? type->dtype() 
 
 } // namespace
 
-bool FunctionLowering::isElementwise(const Expr *expr) const {
-  const Type *type = typeOf(expr);
+bool ArrayLowering::isElementwise(const Expr *expr) const {
+  const Type *type = core.typeOf(expr);
   if (!type || !type->isArray())
     return false;
   switch (expr->kind) {
@@ -31,7 +31,7 @@ bool FunctionLowering::isElementwise(const Expr *expr) const {
   }
 }
 
-void FunctionLowering::collectElementwiseLeaves(Expr *expr, std::vector<Expr *> &leaves) {
+void ArrayLowering::collectElementwiseLeaves(Expr *expr, std::vector<Expr *> &leaves) {
   size_t first = expr->kind == ExprKind::Call ? 1 : 0;
   for (size_t i = first; i < expr->operands.size(); ++i) {
     Expr *operand = expr->operands[i];
@@ -42,38 +42,38 @@ void FunctionLowering::collectElementwiseLeaves(Expr *expr, std::vector<Expr *> 
   }
 }
 
-FunctionLowering::ElementwiseOperands FunctionLowering::prepareElementwise(Expr *expr) {
+ArrayLowering::ElementwiseOperands ArrayLowering::prepareElementwise(Expr *expr) {
   ElementwiseOperands operands;
-  int ndim = typeOf(expr)->ndim();
+  int ndim = core.typeOf(expr)->ndim();
   collectElementwiseLeaves(expr, operands.leaves);
   for (Expr *leaf : operands.leaves) {
-    operands.values[leaf] = lowerExpr(leaf);
-    if (typeOf(leaf)->isArray())
+    operands.values[leaf] = core.lowerExpr(leaf);
+    if (core.typeOf(leaf)->isArray())
       operands.arrays.push_back(leaf);
   }
   // The broadcast shape: trailing dimensions line up; an extent of 1 stretches.
   operands.shape.assign(ndim, builder.getInt64(1));
   for (Expr *leaf : operands.arrays) {
-    const Type *leafType = typeOf(leaf);
+    const Type *leafType = core.typeOf(leaf);
     int offset = ndim - leafType->ndim();
     for (int i = 0; i < leafType->ndim(); ++i) {
       llvm::Value *extent = arrayField(operands.values[leaf], ArrayLayout::Shape, i);
       llvm::Value *current = operands.shape[offset + i];
       llvm::Value *merged =
           builder.CreateSelect(builder.CreateICmpEQ(current, builder.getInt64(1)), extent, current);
-      raiseIf(builder.CreateAnd(builder.CreateICmpNE(extent, builder.getInt64(1)),
-                                builder.CreateICmpNE(extent, merged)),
-              ValueErrorId, "operands could not be broadcast together");
+      core.exceptions().raiseIf(builder.CreateAnd(builder.CreateICmpNE(extent, builder.getInt64(1)),
+                                                  builder.CreateICmpNE(extent, merged)),
+                                ValueErrorId, "operands could not be broadcast together");
       operands.shape[offset + i] = merged;
     }
   }
   operands.contiguous = true;
   for (Expr *leaf : operands.arrays)
-    operands.contiguous &= typeOf(leaf)->layout() == 'C' && typeOf(leaf)->ndim() == ndim;
+    operands.contiguous &= core.typeOf(leaf)->layout() == 'C' && core.typeOf(leaf)->ndim() == ndim;
   return operands;
 }
 
-llvm::Value *FunctionLowering::elementwiseFlatPath(const ElementwiseOperands &operands) {
+llvm::Value *ArrayLowering::elementwiseFlatPath(const ElementwiseOperands &operands) {
   llvm::Value *sameShape = builder.getInt1(operands.contiguous);
   if (operands.contiguous)
     for (Expr *leaf : operands.arrays)
@@ -85,24 +85,24 @@ llvm::Value *FunctionLowering::elementwiseFlatPath(const ElementwiseOperands &op
   return sameShape;
 }
 
-llvm::Value *
-FunctionLowering::elementwiseItem(Expr *expr, const ElementwiseOperands &operands,
-                                  const std::map<const Expr *, llvm::Value *> &held,
-                                  const std::function<llvm::Value *(Expr *)> &address) {
-  const Type *dtype = typeOf(expr)->dtype();
+llvm::Value *ArrayLowering::elementwiseItem(Expr *expr, const ElementwiseOperands &operands,
+                                            const std::map<const Expr *, llvm::Value *> &held,
+                                            const std::function<llvm::Value *(Expr *)> &address) {
+  const Type *dtype = core.typeOf(expr)->dtype();
   std::map<const Expr *, llvm::Value *> scalars;
   for (Expr *leaf : operands.leaves)
-    scalars[leaf] =
-        typeOf(leaf)->isArray() ? loadElement(address(leaf), typeOf(leaf)->dtype()) : held.at(leaf);
-  bool saved = useNumpyArithmetic(true);
-  llvm::Value *item = castValue(elementwiseScalar(expr, scalars), dtype, dtype);
-  useNumpyArithmetic(saved);
+    scalars[leaf] = core.typeOf(leaf)->isArray()
+                        ? loadElement(address(leaf), core.typeOf(leaf)->dtype())
+                        : held.at(leaf);
+  bool saved = core.useNumpyArithmetic(true);
+  llvm::Value *item = core.castValue(elementwiseScalar(expr, scalars), dtype, dtype);
+  core.useNumpyArithmetic(saved);
   return item;
 }
 
-llvm::Value *FunctionLowering::broadcastAddress(Expr *leaf, llvm::Value *array,
-                                                const std::vector<llvm::Value *> &at) {
-  const Type *leafType = typeOf(leaf);
+llvm::Value *ArrayLowering::broadcastAddress(Expr *leaf, llvm::Value *array,
+                                             const std::vector<llvm::Value *> &at) {
+  const Type *leafType = core.typeOf(leaf);
   int offset = static_cast<int>(at.size()) - leafType->ndim();
   std::vector<llvm::Value *> index;
   for (int i = 0; i < leafType->ndim(); ++i) {
@@ -114,41 +114,43 @@ llvm::Value *FunctionLowering::broadcastAddress(Expr *leaf, llvm::Value *array,
 }
 
 /// The address of item `index` of a C-contiguous array of `type`.
-static llvm::Value *flatAddress(FunctionLowering &lowering, llvm::Value *array, const Type *type,
+static llvm::Value *flatAddress(LoweringApi &lowering, llvm::Value *array, const Type *type,
                                 llvm::Value *index) {
-  return lowering.irBuilder().CreateInBoundsGEP(memoryType(lowering.llvmContext(), type->dtype()),
-                                                lowering.arrayField(array, ArrayLayout::Data),
-                                                index);
+  return lowering.irBuilder().CreateInBoundsGEP(
+      memoryType(lowering.llvmContext(), type->dtype()),
+      lowering.arrays().arrayField(array, ArrayLayout::Data), index);
 }
 
-llvm::Value *FunctionLowering::lowerElementwise(Expr *expr) {
-  const Type *resultType = typeOf(expr);
+llvm::Value *ArrayLowering::lowerElementwise(Expr *expr) {
+  const Type *resultType = core.typeOf(expr);
   const Type *dtype = resultType->dtype();
   ElementwiseOperands operands = prepareElementwise(expr);
   llvm::Value *result = allocateArray(resultType, operands.shape);
   // When every operand is C-contiguous with the result's shape, one flat loop over the items:
   // addresses are base + i * itemsize, which LLVM vectorises. In a parallel=True function the
   // items are split over the thread pool (the loop outlined, the operands captured).
-  llvm::BasicBlock *flat = newBlock("elementwise.flat");
-  llvm::BasicBlock *general = newBlock("elementwise.general");
-  llvm::BasicBlock *done = newBlock("elementwise.done");
+  llvm::BasicBlock *flat = core.newBlock("elementwise.flat");
+  llvm::BasicBlock *general = core.newBlock("elementwise.general");
+  llvm::BasicBlock *done = core.newBlock("elementwise.done");
   builder.CreateCondBr(elementwiseFlatPath(operands), flat, general);
   builder.SetInsertPoint(flat);
   if (operands.contiguous) {
     std::vector<llvm::Value *> captured = {result};
     for (Expr *leaf : operands.leaves)
       captured.push_back(operands.values.at(leaf));
-    forEachIndexInParallel(
+    core.loops().forEachIndexInParallel(
         arrayField(result, ArrayLayout::ItemCount), captured,
         [&](FunctionLowering &lowering, llvm::Value *index,
             const std::vector<llvm::Value *> &values) {
           std::map<const Expr *, llvm::Value *> held;
           for (size_t k = 0; k < operands.leaves.size(); ++k)
             held[operands.leaves[k]] = values[k + 1];
-          llvm::Value *item = lowering.elementwiseItem(expr, operands, held, [&](Expr *leaf) {
-            return flatAddress(lowering, held.at(leaf), typeOf(leaf), index);
-          });
-          lowering.storeElement(flatAddress(lowering, values[0], resultType, index), item, dtype);
+          llvm::Value *item =
+              lowering.arrays().elementwiseItem(expr, operands, held, [&](Expr *leaf) {
+                return flatAddress(lowering, held.at(leaf), core.typeOf(leaf), index);
+              });
+          lowering.arrays().storeElement(flatAddress(lowering, values[0], resultType, index), item,
+                                         dtype);
         });
   }
   builder.CreateBr(done);
@@ -158,29 +160,30 @@ llvm::Value *FunctionLowering::lowerElementwise(Expr *expr) {
   std::vector<llvm::Value *> captured = {result};
   for (Expr *leaf : operands.leaves)
     captured.push_back(operands.values.at(leaf));
-  forEachOuterIndex(
-      operands.shape, captured,
-      [&](FunctionLowering &lowering, const std::vector<llvm::Value *> &at,
-          const std::vector<llvm::Value *> &values) {
-        std::map<const Expr *, llvm::Value *> held;
-        for (size_t k = 0; k < operands.leaves.size(); ++k)
-          held[operands.leaves[k]] = values[k + 1];
-        llvm::Value *item = lowering.elementwiseItem(expr, operands, held, [&](Expr *leaf) {
-          return lowering.broadcastAddress(leaf, held.at(leaf), at);
-        });
-        lowering.storeElement(lowering.elementAddress(values[0], resultType, at), item, dtype);
-      });
+  forEachOuterIndex(operands.shape, captured,
+                    [&](FunctionLowering &lowering, const std::vector<llvm::Value *> &at,
+                        const std::vector<llvm::Value *> &values) {
+                      std::map<const Expr *, llvm::Value *> held;
+                      for (size_t k = 0; k < operands.leaves.size(); ++k)
+                        held[operands.leaves[k]] = values[k + 1];
+                      llvm::Value *item =
+                          lowering.arrays().elementwiseItem(expr, operands, held, [&](Expr *leaf) {
+                            return lowering.arrays().broadcastAddress(leaf, held.at(leaf), at);
+                          });
+                      lowering.arrays().storeElement(
+                          lowering.arrays().elementAddress(values[0], resultType, at), item, dtype);
+                    });
   builder.CreateBr(done);
   builder.SetInsertPoint(done);
   return result;
 }
 
-void FunctionLowering::forEachOuterIndex(
+void ArrayLowering::forEachOuterIndex(
     const std::vector<llvm::Value *> &shape, const std::vector<llvm::Value *> &captured,
     const std::function<void(FunctionLowering &, const std::vector<llvm::Value *> &,
                              const std::vector<llvm::Value *> &)> &body) {
   if (shape.empty()) { // a 0-d result: one item
-    body(*this, {}, captured);
+    body(core, {}, captured);
     return;
   }
   // The inner extents travel with the captured values; a chunk of outer indices is worth a
@@ -192,15 +195,15 @@ void FunctionLowering::forEachOuterIndex(
     innerItems = builder.CreateMul(innerItems, shape[axis]);
   }
   llvm::Value *grain =
-      builder.CreateUDiv(builder.getInt64(ElementsPerThreadStart),
+      builder.CreateUDiv(builder.getInt64(LoopLowering::ElementsPerThreadStart),
                          builder.CreateSelect(builder.CreateICmpEQ(innerItems, builder.getInt64(0)),
                                               builder.getInt64(1), innerItems));
-  forEachIndexInParallel(
+  core.loops().forEachIndexInParallel(
       shape[0], values,
       [&](FunctionLowering &lowering, llvm::Value *first, const std::vector<llvm::Value *> &held) {
         std::vector<llvm::Value *> inner(held.begin() + captured.size(), held.end());
         std::vector<llvm::Value *> mine(held.begin(), held.begin() + captured.size());
-        lowering.forEachIndex(inner, [&](const std::vector<llvm::Value *> &rest) {
+        lowering.arrays().forEachIndex(inner, [&](const std::vector<llvm::Value *> &rest) {
           std::vector<llvm::Value *> at = {first};
           at.insert(at.end(), rest.begin(), rest.end());
           body(lowering, at, mine);
@@ -209,15 +212,15 @@ void FunctionLowering::forEachOuterIndex(
       grain);
 }
 
-llvm::Value *FunctionLowering::reduceElementwise(
+llvm::Value *ArrayLowering::reduceElementwise(
     Expr *expr, llvm::Value *identity,
-    const std::function<llvm::Value *(FunctionLowering &, llvm::Value *, llvm::Value *)> &step,
+    const std::function<llvm::Value *(LoweringApi &, llvm::Value *, llvm::Value *)> &step,
     const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &combine) {
   ElementwiseOperands operands = prepareElementwise(expr);
-  llvm::AllocaInst *result = createEntryAlloca(identity->getType(), "elementwise.reduced");
-  llvm::BasicBlock *flat = newBlock("elementwise.flat");
-  llvm::BasicBlock *general = newBlock("elementwise.general");
-  llvm::BasicBlock *done = newBlock("elementwise.done");
+  llvm::AllocaInst *result = core.createEntryAlloca(identity->getType(), "elementwise.reduced");
+  llvm::BasicBlock *flat = core.newBlock("elementwise.flat");
+  llvm::BasicBlock *general = core.newBlock("elementwise.general");
+  llvm::BasicBlock *done = core.newBlock("elementwise.done");
   builder.CreateCondBr(elementwiseFlatPath(operands), flat, general);
   builder.SetInsertPoint(flat);
   if (operands.contiguous) {
@@ -228,16 +231,17 @@ llvm::Value *FunctionLowering::reduceElementwise(
     for (Expr *leaf : operands.leaves)
       captured.push_back(operands.values.at(leaf));
     builder.CreateStore(
-        reduceInParallel(
+        core.loops().reduceInParallel(
             count, captured, identity,
-            [&](FunctionLowering &lowering, llvm::Value *accumulator, llvm::Value *index,
+            [&](LoweringApi &lowering, llvm::Value *accumulator, llvm::Value *index,
                 const std::vector<llvm::Value *> &values) {
               std::map<const Expr *, llvm::Value *> held;
               for (size_t k = 0; k < operands.leaves.size(); ++k)
                 held[operands.leaves[k]] = values[k];
-              llvm::Value *item = lowering.elementwiseItem(expr, operands, held, [&](Expr *leaf) {
-                return flatAddress(lowering, held.at(leaf), typeOf(leaf), index);
-              });
+              llvm::Value *item =
+                  lowering.arrays().elementwiseItem(expr, operands, held, [&](Expr *leaf) {
+                    return flatAddress(lowering, held.at(leaf), core.typeOf(leaf), index);
+                  });
               return step(lowering, accumulator, item);
             },
             combine),
@@ -251,7 +255,7 @@ llvm::Value *FunctionLowering::reduceElementwise(
     llvm::Value *item = elementwiseItem(expr, operands, operands.values, [&](Expr *leaf) {
       return broadcastAddress(leaf, operands.values.at(leaf), {});
     });
-    builder.CreateStore(step(*this, identity, item), result);
+    builder.CreateStore(step(core, identity, item), result);
   } else {
     std::vector<llvm::Value *> captured;
     for (Expr *leaf : operands.leaves)
@@ -262,14 +266,14 @@ llvm::Value *FunctionLowering::reduceElementwise(
       innerItems = builder.CreateMul(innerItems, operands.shape[axis]);
     }
     llvm::Value *grain = builder.CreateUDiv(
-        builder.getInt64(ElementsPerThreadStart),
+        builder.getInt64(LoopLowering::ElementsPerThreadStart),
         builder.CreateSelect(builder.CreateICmpEQ(innerItems, builder.getInt64(0)),
                              builder.getInt64(1), innerItems));
     size_t leafCount = operands.leaves.size();
     builder.CreateStore(
-        reduceInParallel(
+        core.loops().reduceInParallel(
             operands.shape[0], captured, identity,
-            [&](FunctionLowering &lowering, llvm::Value *accumulator, llvm::Value *first,
+            [&](LoweringApi &lowering, llvm::Value *accumulator, llvm::Value *first,
                 const std::vector<llvm::Value *> &values) {
               std::map<const Expr *, llvm::Value *> held;
               for (size_t k = 0; k < leafCount; ++k)
@@ -279,12 +283,13 @@ llvm::Value *FunctionLowering::reduceElementwise(
               llvm::AllocaInst *row =
                   lowering.createEntryAlloca(accumulatorType, "elementwise.row");
               rowBuilder.CreateStore(accumulator, row);
-              lowering.forEachIndex(inner, [&](const std::vector<llvm::Value *> &rest) {
+              lowering.arrays().forEachIndex(inner, [&](const std::vector<llvm::Value *> &rest) {
                 std::vector<llvm::Value *> at = {first};
                 at.insert(at.end(), rest.begin(), rest.end());
-                llvm::Value *item = lowering.elementwiseItem(expr, operands, held, [&](Expr *leaf) {
-                  return lowering.broadcastAddress(leaf, held.at(leaf), at);
-                });
+                llvm::Value *item =
+                    lowering.arrays().elementwiseItem(expr, operands, held, [&](Expr *leaf) {
+                      return lowering.arrays().broadcastAddress(leaf, held.at(leaf), at);
+                    });
                 rowBuilder.CreateStore(
                     step(lowering, rowBuilder.CreateLoad(accumulatorType, row), item), row);
               });
@@ -298,26 +303,27 @@ llvm::Value *FunctionLowering::reduceElementwise(
   return builder.CreateLoad(identity->getType(), result);
 }
 
-llvm::Value *
-FunctionLowering::elementwiseScalar(Expr *expr,
-                                    const std::map<const Expr *, llvm::Value *> &leaves) {
+llvm::Value *ArrayLowering::elementwiseScalar(Expr *expr,
+                                              const std::map<const Expr *, llvm::Value *> &leaves) {
   auto found = leaves.find(expr);
   if (found != leaves.end())
     return found->second;
-  const Type *result = scalarOf(typeOf(expr));
-  auto operandType = [&](Expr *operand) { return scalarOf(typeOf(operand)); };
+  const Type *result = scalarOf(core.typeOf(expr));
+  auto operandType = [&](Expr *operand) { return scalarOf(core.typeOf(operand)); };
   switch (expr->kind) {
   case ExprKind::BinOp: {
     Expr *left = expr->operands[0];
     Expr *right = expr->operands[1];
-    return lowerBinary(expr->binaryOp, elementwiseScalar(left, leaves), operandType(left),
-                       elementwiseScalar(right, leaves), operandType(right), result);
+    return core.operators().lowerBinary(expr->binaryOp, elementwiseScalar(left, leaves),
+                                        operandType(left), elementwiseScalar(right, leaves),
+                                        operandType(right), result);
   }
   case ExprKind::Compare: {
     Expr *left = expr->operands[0];
     Expr *right = expr->operands[1];
-    return lowerComparison(expr->compareOps[0], elementwiseScalar(left, leaves), operandType(left),
-                           elementwiseScalar(right, leaves), operandType(right));
+    return core.operators().lowerComparison(expr->compareOps[0], elementwiseScalar(left, leaves),
+                                            operandType(left), elementwiseScalar(right, leaves),
+                                            operandType(right));
   }
   case ExprKind::UnaryOp: {
     Expr *operand = expr->operands[0];
@@ -325,16 +331,16 @@ FunctionLowering::elementwiseScalar(Expr *expr,
     const Type *type = operandType(operand);
     if (expr->unaryOp == UnaryOp::Invert && type->isBoolean())
       return builder.CreateNot(value);
-    llvm::Value *converted = castValue(value, type, result);
+    llvm::Value *converted = core.castValue(value, type, result);
     if (expr->unaryOp == UnaryOp::Pos)
       return converted;
     if (expr->unaryOp == UnaryOp::Invert)
       return builder.CreateNot(converted);
-    return lowerNegation(converted, result);
+    return core.operators().lowerNegation(converted, result);
   }
   case ExprKind::Call: {
     const LibraryCall &call = function.libraryCalls.at(expr->id);
-    checkLibraryTarget(call);
+    core.checkLibraryTarget(call);
     std::vector<llvm::Value *> values;
     std::vector<const Type *> types;
     for (Expr *argument : call.arguments) {
@@ -348,13 +354,13 @@ FunctionLowering::elementwiseScalar(Expr *expr,
   }
 }
 
-llvm::Value *FunctionLowering::lowerUfuncElement(const LibraryCall &call,
-                                                 const std::vector<llvm::Value *> &values,
-                                                 const std::vector<const Type *> &types) {
+llvm::Value *ArrayLowering::lowerUfuncElement(const LibraryCall &call,
+                                              const std::vector<llvm::Value *> &values,
+                                              const std::vector<const Type *> &types) {
   std::vector<llvm::Value *> converted;
   for (size_t i = 0; i < values.size(); ++i)
-    converted.push_back(castValue(values[i], types[i], call.loop.inputs[i]));
-  return call.function->ufunc->lowerElement(*this, call, converted);
+    converted.push_back(core.castValue(values[i], types[i], call.loop.inputs[i]));
+  return call.function->ufunc->lowerElement(core, call, converted);
 }
 
 } // namespace taipan

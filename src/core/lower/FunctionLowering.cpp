@@ -126,7 +126,7 @@ void FunctionLowering::beginBody() {
 
 void FunctionLowering::lower() {
   if (function.source->isGenerator) {
-    lowerGeneratorFunction();
+    generators().lowerGeneratorFunction();
     return;
   }
   beginBody();
@@ -153,17 +153,17 @@ void FunctionLowering::exitFunction(llvm::Value *status) {
   // goes to the innermost try's handlers (LowerTry.cpp).
   auto *constant = llvm::dyn_cast<llvm::ConstantInt>(status);
   if (constant && constant->getSExtValue() <= 0 && !routes.empty()) {
-    leaveByReturn(status);
+    exceptions().leaveByReturn(status);
     return;
   }
-  auto [destination, phi] = exceptionDestination();
+  auto [destination, phi] = exceptions().exceptionDestination();
   phi->addIncoming(status, builder.GetInsertBlock());
   builder.CreateBr(destination);
 }
 
 void FunctionLowering::exitIf(llvm::Value *condition, llvm::Value *status) {
   llvm::BasicBlock *continueBlock = newBlock("ok");
-  auto [destination, phi] = exceptionDestination();
+  auto [destination, phi] = exceptions().exceptionDestination();
   phi->addIncoming(status, builder.GetInsertBlock());
   builder.CreateCondBr(condition, destination, continueBlock,
                        llvm::MDBuilder(context).createBranchWeights(1, 1 << 20));
@@ -196,7 +196,7 @@ void FunctionLowering::emitUnwindBlock() {
   builder.SetInsertPoint(finished);
   builder.CreateStore(builder.CreateSExt(unwindStatus, builder.getInt64Ty()),
                       builder.CreateStructGEP(coroutine->promiseType, coroutine->promise, 0));
-  suspendCoroutine(true);
+  generators().suspendCoroutine(true);
 }
 
 void FunctionLowering::applyFastMath() {
@@ -271,7 +271,7 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
   switch (stmt->kind) {
   case StmtKind::Assign: {
     for (Expr *target : stmt->targets)
-      refuseAliasedDictCopy(target, stmt->value);
+      containers().refuseAliasedDictCopy(target, stmt->value);
     llvm::Value *value = lowerExpr(stmt->value);
     for (Expr *target : stmt->targets)
       lowerAssign(target, value, typeOf(stmt->value));
@@ -280,7 +280,7 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
   case StmtKind::AugAssign: {
     Expr *target = stmt->targets[0];
     if (target->kind == ExprKind::Name && typeOf(target)->isSet()) {
-      lowerSetAugmentedAssign(stmt); // s |= t changes the set in place
+      containers().lowerSetAugmentedAssign(stmt); // s |= t changes the set in place
       break;
     }
     bool dictItem = // d[k] += v (l[i] += v) reads d[k], then stores the result as d[k] = ... does
@@ -288,9 +288,9 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
         (typeOf(target->operands[0])->isDict() || isClassInstance(typeOf(target->operands[0])) ||
          (typeOf(target->operands[0])->isList() && target->operands[1]->kind != ExprKind::Slice));
     // An array value (a dict's too) is updated in place, as NumPy's `a += v` does.
-    if ((!dictItem && (target->kind == ExprKind::Subscript || isRecordAccess(target))) ||
+    if ((!dictItem && (target->kind == ExprKind::Subscript || arrays().isRecordAccess(target))) ||
         typeOf(target)->isArray()) {
-      lowerAugmentedStore(stmt);
+      arrays().lowerAugmentedStore(stmt);
       break;
     }
     // l += x, l *= n: the list entry typing recorded under the name (library/Lists.cpp)
@@ -312,8 +312,8 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
       flags.setAllowReassoc(); // only the update: `value` was computed as written
       builder.setFastMathFlags(flags);
     }
-    llvm::Value *result = lowerBinary(stmt->augmentedOp, current, typeOf(target), value,
-                                      typeOf(stmt->value), resultType);
+    llvm::Value *result = operators().lowerBinary(stmt->augmentedOp, current, typeOf(target), value,
+                                                  typeOf(stmt->value), resultType);
     lowerAssign(target, result, resultType);
     break;
   }
@@ -327,35 +327,35 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
       lowerReturn(nullptr, types::none());
     break;
   case StmtKind::Yield:
-    lowerYield(stmt);
+    generators().lowerYield(stmt);
     break;
   case StmtKind::If:
     lowerIf(stmt);
     break;
   case StmtKind::While:
-    lowerWhile(stmt);
+    loops().lowerWhile(stmt);
     break;
   case StmtKind::For:
-    lowerFor(stmt);
+    loops().lowerFor(stmt);
     break;
   case StmtKind::Break:
-    releaseTemporariesOnJump(loops.back().temporaryMark);
-    leaveByJump(loops.back().breakTarget);
+    releaseTemporariesOnJump(loopTargets.back().temporaryMark);
+    exceptions().leaveByJump(loopTargets.back().breakTarget);
     break;
   case StmtKind::Continue:
-    releaseTemporariesOnJump(loops.back().temporaryMark);
-    leaveByJump(loops.back().continueTarget);
+    releaseTemporariesOnJump(loopTargets.back().temporaryMark);
+    exceptions().leaveByJump(loopTargets.back().continueTarget);
     break;
   case StmtKind::Try:
-    lowerTry(stmt);
+    exceptions().lowerTry(stmt);
     break;
   case StmtKind::Pass:
     break;
   case StmtKind::Raise:
-    lowerRaise(stmt);
+    exceptions().lowerRaise(stmt);
     break;
   case StmtKind::Assert:
-    lowerAssert(stmt);
+    exceptions().lowerAssert(stmt);
     break;
   }
 }
@@ -386,8 +386,8 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
     }
     return;
   }
-  if (isRecordAccess(target)) { // r.x = v, r['x'] = v
-    lowerRecordStore(target, value, valueType);
+  if (arrays().isRecordAccess(target)) { // r.x = v, r['x'] = v
+    arrays().lowerRecordStore(target, value, valueType);
     return;
   }
   if (target->kind == ExprKind::Subscript && isClassInstance(typeOf(target->operands[0]))) {
@@ -401,11 +401,11 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
   }
   if (target->kind == ExprKind::Subscript) {
     if (typeOf(target->operands[0])->isList())
-      lowerListStore(target, value, valueType);
+      containers().lowerListStore(target, value, valueType);
     else if (typeOf(target->operands[0])->isDict())
-      lowerDictStore(target, value, valueType);
+      containers().lowerDictStore(target, value, valueType);
     else
-      lowerArrayStore(target, value, valueType);
+      arrays().lowerArrayStore(target, value, valueType);
     return;
   }
   // Tuple unpacking: the element values are taken before any target is written.
@@ -452,6 +452,10 @@ void FunctionLowering::lowerIf(Stmt *stmt) {
       builder.CreateBr(endBlock);
   }
   builder.SetInsertPoint(endBlock);
+}
+
+void FunctionLowering::exitUnlessZero(llvm::Value *status) {
+  exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
 }
 
 } // namespace taipan

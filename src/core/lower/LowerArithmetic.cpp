@@ -1,49 +1,55 @@
 // Arithmetic operators with Python's semantics: floor division and modulo take the divisor's
 // sign, division by zero raises; complex numbers, powers, negation, and calls of libm.
 #include "lower/FunctionLowering.h"
+#include "runtime/Random.h"
 
+#include "lower/FunctionLowering.h"
 #include "lower/LowerDatetime.h"
-#include "lower/LowerStrings.h"
 
 #include "types/NumericPromotion.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
 
 #include <algorithm>
 
 namespace taipan {
 
-llvm::Value *FunctionLowering::complexParts(llvm::Value *value, llvm::Value *&imag) {
+OperatorLowering::OperatorLowering(FunctionLowering &core)
+    : core(core), builder(core.builder), context(core.context), options(core.options),
+      function(core.function), moduleLowering(core.moduleLowering), target(core.target) {}
+
+llvm::Value *OperatorLowering::complexParts(llvm::Value *value, llvm::Value *&imag) {
   imag = builder.CreateExtractValue(value, 1);
   return builder.CreateExtractValue(value, 0);
 }
 
-llvm::Value *FunctionLowering::makeComplex(llvm::Value *real, llvm::Value *imag, const Type *type) {
+llvm::Value *OperatorLowering::makeComplex(llvm::Value *real, llvm::Value *imag, const Type *type) {
   llvm::Value *result = llvm::UndefValue::get(valueType(context, type));
   result = builder.CreateInsertValue(result, real, 0);
   return builder.CreateInsertValue(result, imag, 1);
 }
 
-void FunctionLowering::emitZeroDivisionCheck(llvm::Value *divisor, const Type *type,
+void OperatorLowering::emitZeroDivisionCheck(llvm::Value *divisor, const Type *type,
                                              const char *message) {
   llvm::Value *isZero =
       type->isFloat()
           ? builder.CreateFCmpOEQ(divisor, llvm::ConstantFP::get(divisor->getType(), 0.0))
           : builder.CreateICmpEQ(divisor, llvm::ConstantInt::get(divisor->getType(), 0));
-  raiseIf(isZero, ZeroDivisionErrorId, message);
+  core.exceptions().raiseIf(isZero, ZeroDivisionErrorId, message);
 }
 
-llvm::Value *FunctionLowering::lowerBinary(BinaryOp op, llvm::Value *left, const Type *leftType,
+llvm::Value *OperatorLowering::lowerBinary(BinaryOp op, llvm::Value *left, const Type *leftType,
                                            llvm::Value *right, const Type *rightType,
                                            const Type *resultType) {
   if (resultType->isUnicode())
-    return lowerStringBinary(*this, op, left, leftType, right, rightType);
+    return core.strings().lowerStringBinary(op, left, leftType, right, rightType);
   if (leftType->isDatetimeLike() || rightType->isDatetimeLike())
-    return lowerDatetimeBinary(*this, op, left, leftType, right, rightType, resultType);
+    return lowerDatetimeBinary(core, op, left, leftType, right, rightType, resultType);
   if (op == BinaryOp::LShift || op == BinaryOp::RShift) {
-    llvm::Value *value = castValue(left, leftType, resultType);
-    llvm::Value *amount = castValue(right, rightType, types::int64());
+    llvm::Value *value = core.castValue(left, leftType, resultType);
+    llvm::Value *amount = core.castValue(right, rightType, types::int64());
     // Shift counts wrap modulo the width, as the x86 instructions Numba relies on do.
     amount = builder.CreateAnd(amount, builder.getInt64(resultType->bits() - 1));
     amount = builder.CreateIntCast(amount, value->getType(), false);
@@ -55,14 +61,14 @@ llvm::Value *FunctionLowering::lowerBinary(BinaryOp op, llvm::Value *left, const
   if (leftType->isTuple()) { // concatenation
     std::vector<llvm::Value *> elements;
     for (size_t i = 0; i < leftType->elements().size(); ++i)
-      elements.push_back(tupleElement(left, leftType, static_cast<unsigned>(i)));
+      elements.push_back(core.tupleElement(left, leftType, static_cast<unsigned>(i)));
     for (size_t i = 0; i < rightType->elements().size(); ++i)
-      elements.push_back(tupleElement(right, rightType, static_cast<unsigned>(i)));
-    return lowerTuple(elements, resultType);
+      elements.push_back(core.tupleElement(right, rightType, static_cast<unsigned>(i)));
+    return core.lowerTuple(elements, resultType);
   }
   const Type *operandType = binaryOperandType(op, leftType, rightType);
-  llvm::Value *a = castValue(left, leftType, operandType);
-  llvm::Value *b = castValue(right, rightType, operandType);
+  llvm::Value *a = core.castValue(left, leftType, operandType);
+  llvm::Value *b = core.castValue(right, rightType, operandType);
   llvm::Value *result;
   if (operandType->isBoolean()) {
     if (op == BinaryOp::BitAnd)
@@ -71,7 +77,7 @@ llvm::Value *FunctionLowering::lowerBinary(BinaryOp op, llvm::Value *left, const
       result = builder.CreateOr(a, b);
     else
       result = builder.CreateXor(a, b);
-    return castValue(result, operandType, resultType);
+    return core.castValue(result, operandType, resultType);
   }
   if (operandType->isInteger())
     result = lowerIntegerBinary(op, a, b, operandType);
@@ -79,10 +85,10 @@ llvm::Value *FunctionLowering::lowerBinary(BinaryOp op, llvm::Value *left, const
     result = lowerFloatBinary(op, a, b, operandType);
   else
     result = lowerComplexBinary(op, a, b, operandType);
-  return castValue(result, operandType, resultType);
+  return core.castValue(result, operandType, resultType);
 }
 
-llvm::Value *FunctionLowering::lowerFloorByConstant(bool isDivision, llvm::Value *dividend,
+llvm::Value *OperatorLowering::lowerFloorByConstant(bool isDivision, llvm::Value *dividend,
                                                     llvm::ConstantInt *divisor) {
   // With a constant divisor (neither 0 nor -1, which the caller handles) the floor fix-up needs
   // no check of the divisor and no select between two computed values: a select whose arms are
@@ -107,7 +113,7 @@ llvm::Value *FunctionLowering::lowerFloorByConstant(bool isDivision, llvm::Value
   return builder.CreateAdd(remainder, builder.CreateAnd(negativeMask, divisor));
 }
 
-llvm::Value *FunctionLowering::lowerIntegerBinary(BinaryOp op, llvm::Value *a, llvm::Value *b,
+llvm::Value *OperatorLowering::lowerIntegerBinary(BinaryOp op, llvm::Value *a, llvm::Value *b,
                                                   const Type *type, bool checkZero) {
   bool isSigned = type->isSigned();
   llvm::Type *llvmType = a->getType();
@@ -131,7 +137,7 @@ llvm::Value *FunctionLowering::lowerIntegerBinary(BinaryOp op, llvm::Value *a, l
     bool isDivision = op == BinaryOp::FloorDiv;
     llvm::Value *zero = llvm::ConstantInt::get(llvmType, 0);
     llvm::Value *divisorIsZero = builder.CreateICmpEQ(b, zero);
-    if (numpyErrorModel() && checkZero) {
+    if (core.numpyErrorModel() && checkZero) {
       // NumPy's answer for x // 0 and x % 0 is 0; divide by 1 instead to avoid the trap.
       llvm::Value *safe =
           builder.CreateSelect(divisorIsZero, llvm::ConstantInt::get(llvmType, 1), b);
@@ -139,8 +145,9 @@ llvm::Value *FunctionLowering::lowerIntegerBinary(BinaryOp op, llvm::Value *a, l
       return builder.CreateSelect(divisorIsZero, zero, result);
     }
     if (checkZero)
-      raiseIf(divisorIsZero, ZeroDivisionErrorId,
-              isDivision ? "integer division or modulo by zero" : "integer modulo by zero");
+      core.exceptions().raiseIf(divisorIsZero, ZeroDivisionErrorId,
+                                isDivision ? "integer division or modulo by zero"
+                                           : "integer modulo by zero");
     if (!isSigned)
       return isDivision ? builder.CreateUDiv(a, b) : builder.CreateURem(a, b);
     if (auto *divisor = llvm::dyn_cast<llvm::ConstantInt>(b);
@@ -171,7 +178,7 @@ llvm::Value *FunctionLowering::lowerIntegerBinary(BinaryOp op, llvm::Value *a, l
   }
 }
 
-llvm::Value *FunctionLowering::lowerIntegerPower(llvm::Value *base, llvm::Value *exponent,
+llvm::Value *OperatorLowering::lowerIntegerPower(llvm::Value *base, llvm::Value *exponent,
                                                  const Type *type) {
   // Exponentiation by squaring in a loop; a negative exponent gives 1 / base**-n truncated
   // to an integer (so only 1 and -1 survive), and 0 ** negative raises, as in Numba.
@@ -180,12 +187,12 @@ llvm::Value *FunctionLowering::lowerIntegerPower(llvm::Value *base, llvm::Value 
   llvm::Value *one = llvm::ConstantInt::get(llvmType, 1);
   if (type->isSigned()) {
     llvm::Value *negative = builder.CreateICmpSLT(exponent, zero);
-    raiseIf(builder.CreateAnd(negative, builder.CreateICmpEQ(base, zero)), ZeroDivisionErrorId,
-            "0 cannot be raised to a negative power");
+    core.exceptions().raiseIf(builder.CreateAnd(negative, builder.CreateICmpEQ(base, zero)),
+                              ZeroDivisionErrorId, "0 cannot be raised to a negative power");
   }
   llvm::BasicBlock *before = builder.GetInsertBlock();
-  llvm::BasicBlock *loop = newBlock("pow.loop");
-  llvm::BasicBlock *done = newBlock("pow.done");
+  llvm::BasicBlock *loop = core.newBlock("pow.loop");
+  llvm::BasicBlock *done = core.newBlock("pow.done");
   llvm::Value *absExponent = type->isSigned()
                                  ? builder.CreateSelect(builder.CreateICmpSLT(exponent, zero),
                                                         builder.CreateNeg(exponent), exponent)
@@ -219,9 +226,9 @@ llvm::Value *FunctionLowering::lowerIntegerPower(llvm::Value *base, llvm::Value 
   return builder.CreateSelect(builder.CreateICmpSLT(exponent, zero), reciprocal, power);
 }
 
-llvm::Value *FunctionLowering::lowerFloatBinary(BinaryOp op, llvm::Value *a, llvm::Value *b,
+llvm::Value *OperatorLowering::lowerFloatBinary(BinaryOp op, llvm::Value *a, llvm::Value *b,
                                                 const Type *type) {
-  bool raises = !numpyErrorModel();
+  bool raises = !core.numpyErrorModel();
   switch (op) {
   case BinaryOp::Add:
     return builder.CreateFAdd(a, b);
@@ -245,10 +252,10 @@ llvm::Value *FunctionLowering::lowerFloatBinary(BinaryOp op, llvm::Value *a, llv
       llvm::Value *negativeFinite = builder.CreateAnd(
           builder.CreateFCmpOLT(b, zero),
           builder.CreateFCmpONE(b, llvm::ConstantFP::getInfinity(a->getType(), true)));
-      raiseIf(builder.CreateAnd(builder.CreateFCmpOEQ(a, zero), negativeFinite),
-              ZeroDivisionErrorId, "0.0 cannot be raised to a negative power");
+      core.exceptions().raiseIf(builder.CreateAnd(builder.CreateFCmpOEQ(a, zero), negativeFinite),
+                                ZeroDivisionErrorId, "0.0 cannot be raised to a negative power");
     }
-    return callLibm("pow", {a, b}, type);
+    return core.callLibm("pow", {a, b}, type);
   }
   case BinaryOp::FloorDiv:
   case BinaryOp::Mod: {
@@ -264,20 +271,20 @@ llvm::Value *FunctionLowering::lowerFloatBinary(BinaryOp op, llvm::Value *a, llv
         builder.CreateXor(builder.CreateFCmpOLT(b, zero), builder.CreateFCmpOLT(mod, zero));
     llvm::Value *fix = builder.CreateAnd(modNonZero, signsDiffer);
     llvm::Value *fixedMod = builder.CreateSelect(fix, builder.CreateFAdd(mod, b), mod);
-    llvm::Value *signedZero = callIntrinsic(llvm::Intrinsic::copysign, {zero, b});
+    llvm::Value *signedZero = core.callIntrinsic(llvm::Intrinsic::copysign, {zero, b});
     llvm::Value *finalMod = builder.CreateSelect(modNonZero, fixedMod, signedZero);
     if (!isDivision)
       return finalMod;
     llvm::Value *div = builder.CreateFDiv(builder.CreateFSub(a, mod), b);
     div = builder.CreateSelect(fix, builder.CreateFSub(div, llvm::ConstantFP::get(llvmType, 1.0)),
                                div);
-    llvm::Value *floorDiv = callIntrinsic(llvm::Intrinsic::floor, {div});
+    llvm::Value *floorDiv = core.callIntrinsic(llvm::Intrinsic::floor, {div});
     llvm::Value *roundUp = builder.CreateFCmpOGT(builder.CreateFSub(div, floorDiv),
                                                  llvm::ConstantFP::get(llvmType, 0.5));
     floorDiv = builder.CreateSelect(
         roundUp, builder.CreateFAdd(floorDiv, llvm::ConstantFP::get(llvmType, 1.0)), floorDiv);
     llvm::Value *zeroQuotient =
-        callIntrinsic(llvm::Intrinsic::copysign, {zero, builder.CreateFDiv(a, b)});
+        core.callIntrinsic(llvm::Intrinsic::copysign, {zero, builder.CreateFDiv(a, b)});
     llvm::Value *divNonZero = builder.CreateFCmpUNE(div, zero);
     llvm::Value *result = builder.CreateSelect(divNonZero, floorDiv, zeroQuotient);
     // A zero divisor only gets here under error_model='numpy': NumPy gives a // 0 = a / 0.
@@ -288,7 +295,7 @@ llvm::Value *FunctionLowering::lowerFloatBinary(BinaryOp op, llvm::Value *a, llv
   }
 }
 
-llvm::Value *FunctionLowering::lowerComplexBinary(BinaryOp op, llvm::Value *a, llvm::Value *b,
+llvm::Value *OperatorLowering::lowerComplexBinary(BinaryOp op, llvm::Value *a, llvm::Value *b,
                                                   const Type *type) {
   llvm::Value *ai, *bi;
   llvm::Value *ar = complexParts(a, ai);
@@ -304,12 +311,13 @@ llvm::Value *FunctionLowering::lowerComplexBinary(BinaryOp op, llvm::Value *a, l
                        type);
   case BinaryOp::Div: {
     llvm::Value *zero = llvm::ConstantFP::get(ar->getType(), 0.0);
-    if (!numpyErrorModel())
-      raiseIf(builder.CreateAnd(builder.CreateFCmpOEQ(br, zero), builder.CreateFCmpOEQ(bi, zero)),
-              ZeroDivisionErrorId, "complex division by zero");
+    if (!core.numpyErrorModel())
+      core.exceptions().raiseIf(
+          builder.CreateAnd(builder.CreateFCmpOEQ(br, zero), builder.CreateFCmpOEQ(bi, zero)),
+          ZeroDivisionErrorId, "complex division by zero");
     // Smith's algorithm, as CPython's _Py_c_quot.
-    llvm::Value *absBr = callIntrinsic(llvm::Intrinsic::fabs, {br});
-    llvm::Value *absBi = callIntrinsic(llvm::Intrinsic::fabs, {bi});
+    llvm::Value *absBr = core.callIntrinsic(llvm::Intrinsic::fabs, {br});
+    llvm::Value *absBi = core.callIntrinsic(llvm::Intrinsic::fabs, {bi});
     llvm::Value *realLarger = builder.CreateFCmpOGE(absBr, absBi);
     llvm::Value *ratio1 = builder.CreateFDiv(bi, br);
     llvm::Value *denom1 = builder.CreateFAdd(br, builder.CreateFMul(bi, ratio1));
@@ -331,43 +339,43 @@ llvm::Value *FunctionLowering::lowerComplexBinary(BinaryOp op, llvm::Value *a, l
     const Type *wide = types::complex128();
     llvm::Type *f64 = builder.getDoubleTy();
     auto widen = [&](llvm::Value *value) { return builder.CreateFPExt(value, f64); };
-    llvm::AllocaInst *out = createEntryAlloca(llvm::ArrayType::get(f64, 2), "cpow.result");
+    llvm::AllocaInst *out = core.createEntryAlloca(llvm::ArrayType::get(f64, 2), "cpow.result");
     llvm::FunctionCallee power = moduleLowering.runtimeFunction(
         "taipan_complex_pow", builder.getInt32Ty(), {f64, f64, f64, f64, builder.getPtrTy()});
     llvm::Value *status =
         builder.CreateCall(power, {widen(ar), widen(ai), widen(br), widen(bi), out});
-    raiseIf(builder.CreateICmpNE(status, builder.getInt32(0)), ZeroDivisionErrorId,
-            "0.0 to a negative or complex power");
+    core.exceptions().raiseIf(builder.CreateICmpNE(status, builder.getInt32(0)),
+                              ZeroDivisionErrorId, "0.0 to a negative or complex power");
     llvm::Value *real = builder.CreateLoad(f64, out);
     llvm::Value *imag = builder.CreateLoad(f64, builder.CreateConstInBoundsGEP1_64(f64, out, 1));
-    return castValue(makeComplex(real, imag, wide), wide, type);
+    return core.castValue(makeComplex(real, imag, wide), wide, type);
   }
   default:
     throw CompileError(CompileErrorKind::Internal, "bad complex operator", {});
   }
 }
 
-llvm::Value *FunctionLowering::lowerUnary(Expr *expr) {
+llvm::Value *OperatorLowering::lowerUnary(Expr *expr) {
   Expr *operand = expr->operands[0];
-  const Type *operandType = typeOf(operand);
-  const Type *resultType = typeOf(expr);
-  llvm::Value *value = lowerExpr(operand);
+  const Type *operandType = core.typeOf(operand);
+  const Type *resultType = core.typeOf(expr);
+  llvm::Value *value = core.lowerExpr(operand);
   switch (expr->unaryOp) {
   case UnaryOp::Not:
-    return builder.CreateNot(truthValue(value, operandType));
+    return builder.CreateNot(core.truthValue(value, operandType));
   case UnaryOp::Pos:
-    return castValue(value, operandType, resultType);
+    return core.castValue(value, operandType, resultType);
   case UnaryOp::Invert:
     if (operandType->isBoolean())
       return builder.CreateNot(value);
-    return builder.CreateNot(castValue(value, operandType, resultType));
+    return builder.CreateNot(core.castValue(value, operandType, resultType));
   case UnaryOp::Neg:
-    return lowerNegation(castValue(value, operandType, resultType), resultType);
+    return lowerNegation(core.castValue(value, operandType, resultType), resultType);
   }
   return value;
 }
 
-llvm::Value *FunctionLowering::lowerNegation(llvm::Value *value, const Type *type) {
+llvm::Value *OperatorLowering::lowerNegation(llvm::Value *value, const Type *type) {
   if (type->isInteger() || type->isTimedelta()) // -NaT wraps to NaT
     return builder.CreateNeg(value);
   if (type->isFloat())
@@ -377,31 +385,58 @@ llvm::Value *FunctionLowering::lowerNegation(llvm::Value *value, const Type *typ
   return makeComplex(builder.CreateFNeg(real), builder.CreateFNeg(imag), type);
 }
 
-llvm::Value *FunctionLowering::callIntrinsic(llvm::Intrinsic::ID id,
-                                             llvm::ArrayRef<llvm::Value *> arguments) {
-  return builder.CreateIntrinsic(id, {arguments[0]->getType()}, arguments);
+llvm::Value *OperatorLowering::lowerRandomWord(llvm::Value *state) {
+  // One Mersenne Twister word drawn inline, as CPython's genrand_uint32 does; only the refill
+  // of all 624 words is a call.
+  using runtime::RandomState;
+  llvm::Type *i32 = builder.getInt32Ty();
+  llvm::Value *indexAddress =
+      builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), state, RandomState::indexOffset());
+  llvm::Value *index = builder.CreateLoad(i32, indexAddress);
+  llvm::BasicBlock *before = builder.GetInsertBlock();
+  llvm::BasicBlock *refill = core.newBlock("random.refill");
+  llvm::BasicBlock *draw = core.newBlock("random.draw");
+  builder.CreateCondBr(builder.CreateICmpUGE(index, builder.getInt32(RandomState::N)), refill, draw,
+                       llvm::MDBuilder(context).createBranchWeights(1, 623));
+  builder.SetInsertPoint(refill);
+  builder.CreateCall(moduleLowering.runtimeFunction("taipan_random_refill", builder.getVoidTy(),
+                                                    {builder.getPtrTy()}),
+                     {state});
+  builder.CreateBr(draw);
+  builder.SetInsertPoint(draw);
+  llvm::PHINode *position = builder.CreatePHI(i32, 2);
+  position->addIncoming(index, before);
+  position->addIncoming(builder.getInt32(0), refill);
+  builder.CreateStore(builder.CreateAdd(position, builder.getInt32(1)), indexAddress);
+  llvm::Value *words =
+      builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), state, RandomState::wordsOffset());
+  llvm::Value *word = builder.CreateLoad(
+      i32,
+      builder.CreateInBoundsGEP(i32, words, builder.CreateZExt(position, builder.getInt64Ty())));
+  word = builder.CreateXor(word, builder.CreateLShr(word, 11));
+  word = builder.CreateXor(word, builder.CreateAnd(builder.CreateShl(word, 7), 0x9d2c5680U));
+  word = builder.CreateXor(word, builder.CreateAnd(builder.CreateShl(word, 15), 0xefc60000U));
+  return builder.CreateXor(word, builder.CreateLShr(word, 18));
 }
 
-llvm::Value *FunctionLowering::callLibm(const std::string &name,
-                                        llvm::ArrayRef<llvm::Value *> arguments,
-                                        const Type *floatType) {
-  llvm::Type *llvmType = valueType(context, floatType);
-  std::vector<llvm::Type *> parameters;
-  for (llvm::Value *argument : arguments)
-    parameters.push_back(argument->getType());
-  std::string symbol = floatType->bits() == 32 ? name + "f" : name;
-  llvm::FunctionCallee callee = moduleLowering.runtimeFunction(symbol, llvmType, parameters);
-  // errno is never read, so a function of numbers alone is pure (clang's -fno-math-errno):
-  // loops calling it can vectorise (with a vector math library) and calls can be hoisted.
-  bool numbersOnly = std::all_of(parameters.begin(), parameters.end(),
-                                 [](llvm::Type *type) { return type->isFloatingPointTy(); });
-  if (auto *declared = llvm::dyn_cast<llvm::Function>(callee.getCallee());
-      declared && numbersOnly) {
-    declared->setDoesNotAccessMemory();
-    declared->setDoesNotThrow();
-    declared->setWillReturn();
+llvm::Value *OperatorLowering::lowerRandomDouble() {
+  // The state pointer never changes within a thread, so the call is marked as reading no
+  // memory: LLVM then hoists it out of loops.
+  llvm::FunctionCallee stateFunction =
+      moduleLowering.runtimeFunction("taipan_random_state", builder.getPtrTy(), {});
+  if (auto *declaration = llvm::dyn_cast<llvm::Function>(stateFunction.getCallee())) {
+    declaration->setDoesNotAccessMemory();
+    declaration->setDoesNotThrow();
+    declaration->setWillReturn();
   }
-  return builder.CreateCall(callee, arguments);
+  llvm::Value *state = builder.CreateCall(stateFunction);
+  llvm::Type *f64 = builder.getDoubleTy();
+  llvm::Value *high = builder.CreateLShr(lowerRandomWord(state), 5);
+  llvm::Value *low = builder.CreateLShr(lowerRandomWord(state), 6);
+  llvm::Value *combined = builder.CreateFAdd(
+      builder.CreateFMul(builder.CreateUIToFP(high, f64), llvm::ConstantFP::get(f64, 67108864.0)),
+      builder.CreateUIToFP(low, f64));
+  return builder.CreateFMul(combined, llvm::ConstantFP::get(f64, 1.0 / 9007199254740992.0));
 }
 
 } // namespace taipan

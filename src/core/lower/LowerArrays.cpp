@@ -10,167 +10,43 @@
 
 namespace taipan {
 
-// ---- reference counting ---------------------------------------------------------------------
-
-void FunctionLowering::collectBlocks(llvm::Value *value, const Type *type,
-                                     std::vector<llvm::Value *> &blocks) {
-  if (type->isArray()) {
-    blocks.push_back(arrayField(value, ArrayLayout::MemInfo));
-  } else if (type->isBlockReference()) {
-    blocks.push_back(value);
-  } else if (type->isTuple()) {
-    for (size_t i = 0; i < type->elements().size(); ++i)
-      if (type->elements()[i]->holdsReferences())
-        collectBlocks(builder.CreateExtractValue(value, static_cast<unsigned>(i)),
-                      type->elements()[i], blocks);
-  } else if (type->isOptional() && type->holdsReferences()) {
-    // None's payload is zero: its blocks are null, which reference counting skips.
-    collectBlocks(
-        fromMemoryForm(builder, builder.CreateExtractValue(value, 1), type->optionalValue()),
-        type->optionalValue(), blocks);
-  }
-}
-
-void FunctionLowering::incref(llvm::Value *value, const Type *type) {
-  std::vector<llvm::Value *> blocks;
-  collectBlocks(value, type, blocks);
-  for (llvm::Value *block : blocks)
-    callUnlessNull("taipan_nrt_incref", block);
-}
-
-void FunctionLowering::decref(llvm::Value *value, const Type *type) {
-  std::vector<llvm::Value *> blocks;
-  collectBlocks(value, type, blocks);
-  for (llvm::Value *block : blocks)
-    decrefBlock(block);
-}
-
-void FunctionLowering::decrefBlock(llvm::Value *block) {
-  callUnlessNull("taipan_nrt_decref", block);
-}
-
-void FunctionLowering::callUnlessNull(const char *runtimeName, llvm::Value *block) {
-  // Arrays from Python and gufunc views have no block: with the test inline, LLVM removes the
-  // call wherever it can see the null (a gufunc loop's views, after inlining), which it never
-  // could through the opaque runtime call.
-  if (llvm::isa<llvm::ConstantPointerNull>(block))
-    return;
-  llvm::BasicBlock *call = newBlock("refcount");
-  llvm::BasicBlock *after = newBlock("refcount.done");
-  builder.CreateCondBr(builder.CreateIsNull(block), after, call);
-  builder.SetInsertPoint(call);
-  builder.CreateCall(
-      moduleLowering.runtimeFunction(runtimeName, builder.getVoidTy(), {builder.getPtrTy()}),
-      {block});
-  builder.CreateBr(after);
-  builder.SetInsertPoint(after);
-}
-
-unsigned FunctionLowering::acquireTemporarySlot() {
-  if (!freeTemporarySlots.empty()) {
-    unsigned slot = freeTemporarySlots.back();
-    freeTemporarySlots.pop_back();
-    return slot;
-  }
-  // Null from the function's start, so the unwind block may read it on any path.
-  llvm::BasicBlock &entry = target->getEntryBlock();
-  llvm::IRBuilder<> entryBuilder(&entry, entry.begin());
-  llvm::AllocaInst *slot = entryBuilder.CreateAlloca(builder.getPtrTy(), nullptr, "temporary");
-  entryBuilder.CreateStore(llvm::ConstantPointerNull::get(builder.getPtrTy()), slot);
-  temporarySlots.push_back(slot);
-  return static_cast<unsigned>(temporarySlots.size() - 1);
-}
-
-void FunctionLowering::clearTemporarySlots(const Temporary &temporary) {
-  for (unsigned slot : temporary.slots) {
-    builder.CreateStore(llvm::ConstantPointerNull::get(builder.getPtrTy()), temporarySlots[slot]);
-    freeTemporarySlots.push_back(slot);
-  }
-}
-
-void FunctionLowering::addTemporary(llvm::Value *value, const Type *type) {
-  if (!type->holdsReferences())
-    return;
-  Temporary temporary{value, type, {}};
-  std::vector<llvm::Value *> blocks;
-  collectBlocks(value, type, blocks);
-  for (llvm::Value *block : blocks) {
-    unsigned slot = acquireTemporarySlot();
-    builder.CreateStore(block, temporarySlots[slot]);
-    temporary.slots.push_back(slot);
-  }
-  temporaries.push_back(std::move(temporary));
-}
-
-llvm::Value *FunctionLowering::takeOwnership(llvm::Value *value, const Type *type) {
-  if (!type->holdsReferences())
-    return value;
-  for (auto it = temporaries.rbegin(); it != temporaries.rend(); ++it) {
-    if (it->value == value) {
-      clearTemporarySlots(*it);
-      temporaries.erase(std::next(it).base());
-      return value;
-    }
-  }
-  incref(value, type);
-  return value;
-}
-
-void FunctionLowering::releaseTemporaries(size_t mark) {
-  if (temporaries.size() <= mark)
-    return;
-  ensureOpenBlock();
-  // Through the slots rather than the values: a temporary made in one arm of a conditional
-  // expression does not dominate the end of its statement, and its slot is null on the other.
-  for (size_t i = temporaries.size(); i-- > mark;) {
-    for (unsigned slot : temporaries[i].slots)
-      decrefBlock(builder.CreateLoad(builder.getPtrTy(), temporarySlots[slot]));
-    clearTemporarySlots(temporaries[i]);
-  }
-  temporaries.resize(mark);
-}
-
-void FunctionLowering::releaseTemporariesOnJump(size_t mark) {
-  for (size_t i = mark; i < temporaries.size(); ++i)
-    for (unsigned slot : temporaries[i].slots) {
-      decrefBlock(builder.CreateLoad(builder.getPtrTy(), temporarySlots[slot]));
-      builder.CreateStore(llvm::ConstantPointerNull::get(builder.getPtrTy()), temporarySlots[slot]);
-    }
-}
+ArrayLowering::ArrayLowering(FunctionLowering &core)
+    : core(core), builder(core.builder), context(core.context), options(core.options),
+      function(core.function), moduleLowering(core.moduleLowering), target(core.target) {}
 
 // ---- the array value ------------------------------------------------------------------------
 
-llvm::Value *FunctionLowering::arrayField(llvm::Value *array, ArrayLayout::Field field,
-                                          int dimension) {
+llvm::Value *ArrayLowering::arrayField(llvm::Value *array, ArrayLayout::Field field,
+                                       int dimension) {
   if (dimension < 0)
     return builder.CreateExtractValue(array, {static_cast<unsigned>(field)});
   return builder.CreateExtractValue(
       array, {static_cast<unsigned>(field), static_cast<unsigned>(dimension)});
 }
 
-llvm::Value *FunctionLowering::withArrayField(llvm::Value *array, ArrayLayout::Field field,
-                                              llvm::Value *value, int dimension) {
+llvm::Value *ArrayLowering::withArrayField(llvm::Value *array, ArrayLayout::Field field,
+                                           llvm::Value *value, int dimension) {
   if (dimension < 0)
     return builder.CreateInsertValue(array, value, {static_cast<unsigned>(field)});
   return builder.CreateInsertValue(
       array, value, {static_cast<unsigned>(field), static_cast<unsigned>(dimension)});
 }
 
-std::vector<llvm::Value *> FunctionLowering::arrayShape(llvm::Value *array, const Type *type) {
+std::vector<llvm::Value *> ArrayLowering::arrayShape(llvm::Value *array, const Type *type) {
   std::vector<llvm::Value *> shape;
   for (int i = 0; i < type->ndim(); ++i)
     shape.push_back(arrayField(array, ArrayLayout::Shape, i));
   return shape;
 }
 
-llvm::Value *FunctionLowering::allocateArray(const Type *arrayType,
-                                             const std::vector<llvm::Value *> &shape) {
+llvm::Value *ArrayLowering::allocateArray(const Type *arrayType,
+                                          const std::vector<llvm::Value *> &shape) {
   llvm::Type *i64 = builder.getInt64Ty();
   int64_t itemSize = static_cast<int64_t>(arrayType->dtype()->itemSize());
   // The runtime checks the extents (negative, overflowing) and raises as NumPy does.
   llvm::Value *extents = llvm::ConstantPointerNull::get(builder.getPtrTy());
   if (!shape.empty()) {
-    extents = createEntryAlloca(llvm::ArrayType::get(i64, shape.size()), "shape");
+    extents = core.createEntryAlloca(llvm::ArrayType::get(i64, shape.size()), "shape");
     for (size_t i = 0; i < shape.size(); ++i)
       builder.CreateStore(shape[i], builder.CreateConstInBoundsGEP1_64(i64, extents, i));
   }
@@ -178,7 +54,7 @@ llvm::Value *FunctionLowering::allocateArray(const Type *arrayType,
       moduleLowering.runtimeFunction("taipan_nrt_allocate_array", builder.getPtrTy(),
                                      {builder.getPtrTy(), i64, i64}),
       {extents, builder.getInt64(static_cast<int64_t>(shape.size())), builder.getInt64(itemSize)});
-  exitIf(builder.CreateIsNull(block), builder.getInt32(1));
+  core.exitIf(builder.CreateIsNull(block), builder.getInt32(1));
   llvm::Value *count = builder.getInt64(1);
   for (llvm::Value *extent : shape)
     count = builder.CreateNUWMul(count, extent);
@@ -198,11 +74,11 @@ llvm::Value *FunctionLowering::allocateArray(const Type *arrayType,
     array = withArrayField(array, ArrayLayout::Strides, stride, static_cast<int>(i));
     stride = builder.CreateMul(stride, shape[i]);
   }
-  addTemporary(array, arrayType);
+  core.addTemporary(array, arrayType);
   return array;
 }
 
-llvm::Value *FunctionLowering::axisStride(llvm::Value *array, const Type *arrayType, int axis) {
+llvm::Value *ArrayLowering::axisStride(llvm::Value *array, const Type *arrayType, int axis) {
   // The innermost stride of a contiguous array is the item size: a constant lets LLVM
   // vectorise. (An axis of extent 1 may have any stride, but is only ever indexed at 0.)
   bool innermost = arrayType->layout() == 'C'   ? axis == arrayType->ndim() - 1
@@ -213,8 +89,8 @@ llvm::Value *FunctionLowering::axisStride(llvm::Value *array, const Type *arrayT
   return arrayField(array, ArrayLayout::Strides, axis);
 }
 
-llvm::Value *FunctionLowering::elementAddress(llvm::Value *array, const Type *arrayType,
-                                              const std::vector<llvm::Value *> &indices) {
+llvm::Value *ArrayLowering::elementAddress(llvm::Value *array, const Type *arrayType,
+                                           const std::vector<llvm::Value *> &indices) {
   llvm::Value *offset = builder.getInt64(0);
   for (size_t i = 0; i < indices.size(); ++i)
     offset = builder.CreateAdd(
@@ -222,13 +98,13 @@ llvm::Value *FunctionLowering::elementAddress(llvm::Value *array, const Type *ar
   return builder.CreateGEP(builder.getInt8Ty(), arrayField(array, ArrayLayout::Data), offset);
 }
 
-llvm::Value *FunctionLowering::loadElement(llvm::Value *address, const Type *dtype) {
+llvm::Value *ArrayLowering::loadElement(llvm::Value *address, const Type *dtype) {
   if (dtype->isRecord())
     return address; // a record is the address of its bytes
   return fromMemoryForm(builder, builder.CreateLoad(memoryType(context, dtype), address), dtype);
 }
 
-void FunctionLowering::storeElement(llvm::Value *address, llvm::Value *value, const Type *dtype) {
+void ArrayLowering::storeElement(llvm::Value *address, llvm::Value *value, const Type *dtype) {
   if (dtype->isRecord()) {
     storeRecordField(address, value, dtype); // copies the record's bytes
     return;
@@ -236,15 +112,15 @@ void FunctionLowering::storeElement(llvm::Value *address, llvm::Value *value, co
   builder.CreateStore(toMemoryForm(builder, value, dtype), address);
 }
 
-llvm::Value *FunctionLowering::checkedIndex(llvm::Value *index, const Type *indexType,
-                                            llvm::Value *extent, int axis, bool alwaysCheck) {
-  llvm::Value *position = castValue(index, indexType, types::int64());
+llvm::Value *ArrayLowering::checkedIndex(llvm::Value *index, const Type *indexType,
+                                         llvm::Value *extent, int axis, bool alwaysCheck) {
+  llvm::Value *position = core.castValue(index, indexType, types::int64());
   if (!indexType->isInteger() || indexType->isSigned())
     position = builder.CreateSelect(builder.CreateICmpSLT(position, builder.getInt64(0)),
                                     builder.CreateAdd(position, extent), position);
   if (alwaysCheck || options.boundscheck) {
-    llvm::BasicBlock *failure = newBlock("index.error");
-    llvm::BasicBlock *fine = newBlock("index.ok");
+    llvm::BasicBlock *failure = core.newBlock("index.error");
+    llvm::BasicBlock *fine = core.newBlock("index.ok");
     builder.CreateCondBr(builder.CreateICmpUGE(position, extent), failure, fine,
                          llvm::MDBuilder(context).createBranchWeights(1, 1 << 20));
     builder.SetInsertPoint(failure);
@@ -252,14 +128,14 @@ llvm::Value *FunctionLowering::checkedIndex(llvm::Value *index, const Type *inde
     builder.CreateCall(
         moduleLowering.runtimeFunction("taipan_raise_index_error", builder.getVoidTy(),
                                        {i64, i64, i64}),
-        {castValue(index, indexType, types::int64()), builder.getInt64(axis), extent});
-    exitFunction(builder.getInt32(1));
+        {core.castValue(index, indexType, types::int64()), builder.getInt64(axis), extent});
+    core.exitFunction(builder.getInt32(1));
     builder.SetInsertPoint(fine);
   }
   return position;
 }
 
-void FunctionLowering::forEachIndex(
+void ArrayLowering::forEachIndex(
     const std::vector<llvm::Value *> &shape,
     const std::function<void(const std::vector<llvm::Value *> &)> &body) {
   std::vector<llvm::Value *> indices;
@@ -269,9 +145,9 @@ void FunctionLowering::forEachIndex(
       return;
     }
     llvm::BasicBlock *before = builder.GetInsertBlock();
-    llvm::BasicBlock *header = newBlock("nd.loop");
-    llvm::BasicBlock *bodyBlock = newBlock("nd.body");
-    llvm::BasicBlock *exit = newBlock("nd.exit");
+    llvm::BasicBlock *header = core.newBlock("nd.loop");
+    llvm::BasicBlock *bodyBlock = core.newBlock("nd.body");
+    llvm::BasicBlock *exit = core.newBlock("nd.exit");
     builder.CreateBr(header);
     builder.SetInsertPoint(header);
     llvm::PHINode *index = builder.CreatePHI(builder.getInt64Ty(), 2);
@@ -289,7 +165,7 @@ void FunctionLowering::forEachIndex(
   nest(0);
 }
 
-llvm::Value *FunctionLowering::lowerConstantArray(const GlobalValue &value) {
+llvm::Value *ArrayLowering::lowerConstantArray(const GlobalValue &value) {
   // The bytes become a private constant of the module; the array borrows it (no block).
   const Type *arrayType = value.arrayType;
   llvm::Constant *data =
@@ -319,11 +195,11 @@ llvm::Value *FunctionLowering::lowerConstantArray(const GlobalValue &value) {
 
 // ---- indexing -------------------------------------------------------------------------------
 
-llvm::Value *FunctionLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAddressOut) {
+llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAddressOut) {
   Expr *baseExpr = expr->operands[0];
   Expr *index = expr->operands[1];
-  const Type *arrayType = typeOf(baseExpr);
-  llvm::Value *array = lowerExpr(baseExpr);
+  const Type *arrayType = core.typeOf(baseExpr);
+  llvm::Value *array = core.lowerExpr(baseExpr);
   struct Item {
     IndexPieceKind kind;
     Expr *piece;                  ///< nullptr for a full slice from an ellipsis
@@ -331,27 +207,27 @@ llvm::Value *FunctionLowering::lowerArrayIndex(Expr *expr, llvm::Value **element
     const Type *type = nullptr;
   };
   std::vector<Item> items;
-  const Type *indexType = typeOf(index);
+  const Type *indexType = core.typeOf(index);
   if (index->kind != ExprKind::Tuple && indexType->isTuple()) {
     // a[t] with t = (i, j): the tuple's integers, one per axis.
-    llvm::Value *tuple = lowerExpr(index);
+    llvm::Value *tuple = core.lowerExpr(index);
     for (size_t i = 0; i < indexType->elements().size(); ++i)
       items.push_back({IndexPieceKind::Integer, nullptr,
-                       tupleElement(tuple, indexType, static_cast<unsigned>(i)),
+                       core.tupleElement(tuple, indexType, static_cast<unsigned>(i)),
                        indexType->elements()[i]});
   } else {
     std::vector<Expr *> pieces =
         index->kind == ExprKind::Tuple ? index->operands : std::vector<Expr *>{index};
     std::vector<const Type *> pieceTypes;
     for (Expr *piece : pieces)
-      pieceTypes.push_back(typeOf(piece));
+      pieceTypes.push_back(core.typeOf(piece));
     classifyIndex(arrayType, pieceTypes, expr->location); // reports bad indices
     // Expand an ellipsis into full slices.
     int consumed = 0;
     for (const Type *type : pieceTypes)
       consumed += (type == sliceType() || (!type->isNone() && type != ellipsisType())) ? 1 : 0;
     for (Expr *piece : pieces) {
-      const Type *type = typeOf(piece);
+      const Type *type = core.typeOf(piece);
       if (type == ellipsisType())
         items.insert(items.end(), arrayType->ndim() - consumed, {IndexPieceKind::Slice, nullptr});
       else if (type->isNone())
@@ -377,8 +253,9 @@ llvm::Value *FunctionLowering::lowerArrayIndex(Expr *expr, llvm::Value **element
     llvm::Value *extent = arrayField(array, ArrayLayout::Shape, axis);
     llvm::Value *stride = axisStride(array, arrayType, axis);
     if (kind == IndexPieceKind::Integer) {
-      llvm::Value *position = piece ? checkedIndex(lowerExpr(piece), typeOf(piece), extent, axis)
-                                    : checkedIndex(item.value, item.type, extent, axis);
+      llvm::Value *position =
+          piece ? checkedIndex(core.lowerExpr(piece), core.typeOf(piece), extent, axis)
+                : checkedIndex(item.value, item.type, extent, axis);
       offset = builder.CreateAdd(offset, builder.CreateMul(position, stride));
     } else if (!piece) {
       extents.push_back(extent);
@@ -389,14 +266,15 @@ llvm::Value *FunctionLowering::lowerArrayIndex(Expr *expr, llvm::Value **element
       llvm::Value *one = builder.getInt64(1);
       auto part = [&](int i) -> std::pair<llvm::Value *, bool> {
         Expr *bound = piece->operands[i];
-        if (!bound || typeOf(bound)->isNone())
+        if (!bound || core.typeOf(bound)->isNone())
           return {nullptr, false};
-        return {castValue(lowerExpr(bound), typeOf(bound), types::int64()), true};
+        return {core.castValue(core.lowerExpr(bound), core.typeOf(bound), types::int64()), true};
       };
       auto [stepValue, hasStep] = part(2);
       llvm::Value *step = hasStep ? stepValue : one;
       if (hasStep)
-        raiseIf(builder.CreateICmpEQ(step, zero), ValueErrorId, "slice step cannot be zero");
+        core.exceptions().raiseIf(builder.CreateICmpEQ(step, zero), ValueErrorId,
+                                  "slice step cannot be zero");
       llvm::Value *negative = builder.CreateICmpSLT(step, zero);
       auto adjust = [&](std::pair<llvm::Value *, bool> bound, llvm::Value *fallback) {
         if (!bound.second)
@@ -438,7 +316,7 @@ llvm::Value *FunctionLowering::lowerArrayIndex(Expr *expr, llvm::Value **element
   }
   llvm::Value *address =
       builder.CreateGEP(builder.getInt8Ty(), arrayField(array, ArrayLayout::Data), offset);
-  const Type *resultType = typeOf(expr);
+  const Type *resultType = core.typeOf(expr);
   if (!resultType->isArray()) {
     *elementAddressOut = address;
     return nullptr;
@@ -456,28 +334,28 @@ llvm::Value *FunctionLowering::lowerArrayIndex(Expr *expr, llvm::Value **element
   }
   view = withArrayField(view, ArrayLayout::ItemCount, count);
   // A view shares its base's block: it holds a reference of its own.
-  incref(view, resultType);
-  addTemporary(view, resultType);
+  core.incref(view, resultType);
+  core.addTemporary(view, resultType);
   return view;
 }
 
-llvm::Value *FunctionLowering::lowerArraySubscript(Expr *expr) {
+llvm::Value *ArrayLowering::lowerArraySubscript(Expr *expr) {
   Expr *index = expr->operands[1];
-  const Type *arrayType = typeOf(expr->operands[0]);
-  const Type *indexType = typeOf(index);
+  const Type *arrayType = core.typeOf(expr->operands[0]);
+  const Type *indexType = core.typeOf(index);
   if (indexType->isArray()) {
     // A boolean mask or an integer array: a new 1-D array.
-    llvm::Value *array = lowerExpr(expr->operands[0]);
-    llvm::Value *selector = lowerExpr(index);
+    llvm::Value *array = core.lowerExpr(expr->operands[0]);
+    llvm::Value *selector = core.lowerExpr(index);
     const Type *dtype = arrayType->dtype();
-    const Type *resultType = typeOf(expr);
+    const Type *resultType = core.typeOf(expr);
     llvm::Value *extent = arrayField(array, ArrayLayout::Shape, 0);
     llvm::Value *selectorExtent = arrayField(selector, ArrayLayout::Shape, 0);
     llvm::Type *i64 = builder.getInt64Ty();
     if (indexType->dtype()->isBoolean()) {
-      raiseIf(builder.CreateICmpNE(extent, selectorExtent), IndexErrorId,
-              "boolean index did not match indexed array along dimension 0");
-      llvm::AllocaInst *count = createEntryAlloca(i64, "mask.count");
+      core.exceptions().raiseIf(builder.CreateICmpNE(extent, selectorExtent), IndexErrorId,
+                                "boolean index did not match indexed array along dimension 0");
+      llvm::AllocaInst *count = core.createEntryAlloca(i64, "mask.count");
       builder.CreateStore(builder.getInt64(0), count);
       forEachIndex({selectorExtent}, [&](const std::vector<llvm::Value *> &at) {
         llvm::Value *flag = loadElement(elementAddress(selector, indexType, at), types::boolean());
@@ -488,8 +366,8 @@ llvm::Value *FunctionLowering::lowerArraySubscript(Expr *expr) {
       builder.CreateStore(builder.getInt64(0), count);
       forEachIndex({selectorExtent}, [&](const std::vector<llvm::Value *> &at) {
         llvm::Value *flag = loadElement(elementAddress(selector, indexType, at), types::boolean());
-        llvm::BasicBlock *copy = newBlock("mask.copy");
-        llvm::BasicBlock *next = newBlock("mask.next");
+        llvm::BasicBlock *copy = core.newBlock("mask.copy");
+        llvm::BasicBlock *next = core.newBlock("mask.next");
         builder.CreateCondBr(flag, copy, next);
         builder.SetInsertPoint(copy);
         llvm::Value *position = builder.CreateLoad(i64, count);
@@ -516,54 +394,55 @@ llvm::Value *FunctionLowering::lowerArraySubscript(Expr *expr) {
   llvm::Value *view = lowerArrayIndex(expr, &address);
   if (view)
     return view;
-  return loadElement(address, typeOf(expr));
+  return loadElement(address, core.typeOf(expr));
 }
 
-void FunctionLowering::lowerArrayStore(Expr *target, llvm::Value *value, const Type *valueType) {
-  if (typeOf(target->operands[0])->isPointer()) {
-    const Type *slotType = typeOf(target);
-    storeElement(pointerElementAddress(target), castValue(value, valueType, slotType), slotType);
+void ArrayLowering::lowerArrayStore(Expr *target, llvm::Value *value, const Type *valueType) {
+  if (core.typeOf(target->operands[0])->isPointer()) {
+    const Type *slotType = core.typeOf(target);
+    storeElement(core.pointerElementAddress(target), core.castValue(value, valueType, slotType),
+                 slotType);
     return;
   }
-  const Type *indexType = typeOf(target->operands[1]);
+  const Type *indexType = core.typeOf(target->operands[1]);
   if (indexType->isArray()) {
     lowerSelectedStore(target, value, valueType);
     return;
   }
   llvm::Value *address = nullptr;
   llvm::Value *view = lowerArrayIndex(target, &address);
-  const Type *slotType = typeOf(target);
+  const Type *slotType = core.typeOf(target);
   if (!view) {
-    storeElement(address, castValue(value, valueType, slotType), slotType);
+    storeElement(address, core.castValue(value, valueType, slotType), slotType);
     return;
   }
   assignIntoArray(view, slotType, value, valueType);
 }
 
-void FunctionLowering::lowerSelectedStore(Expr *target, llvm::Value *value, const Type *valueType) {
+void ArrayLowering::lowerSelectedStore(Expr *target, llvm::Value *value, const Type *valueType) {
   // a[mask] = v and a[indices] = v: a scalar goes to every selected element; an array's
   // elements go in order (NumPy's rule for a 1-D selection).
-  const Type *arrayType = typeOf(target->operands[0]);
-  const Type *selectorType = typeOf(target->operands[1]);
-  llvm::Value *array = lowerExpr(target->operands[0]);
-  llvm::Value *selector = lowerExpr(target->operands[1]);
+  const Type *arrayType = core.typeOf(target->operands[0]);
+  const Type *selectorType = core.typeOf(target->operands[1]);
+  llvm::Value *array = core.lowerExpr(target->operands[0]);
+  llvm::Value *selector = core.lowerExpr(target->operands[1]);
   const Type *dtype = arrayType->dtype();
   llvm::Type *i64 = builder.getInt64Ty();
   llvm::Value *extent = arrayField(array, ArrayLayout::Shape, 0);
   llvm::Value *selectorExtent = arrayField(selector, ArrayLayout::Shape, 0);
   bool isMask = selectorType->dtype()->isBoolean();
   if (isMask)
-    raiseIf(builder.CreateICmpNE(extent, selectorExtent), IndexErrorId,
-            "boolean index did not match indexed array along dimension 0");
+    core.exceptions().raiseIf(builder.CreateICmpNE(extent, selectorExtent), IndexErrorId,
+                              "boolean index did not match indexed array along dimension 0");
   llvm::Value *valueCount =
       valueType->isArray() ? arrayField(value, ArrayLayout::Shape, 0) : builder.getInt64(1);
-  llvm::AllocaInst *taken = createEntryAlloca(i64, "selected.count");
+  llvm::AllocaInst *taken = core.createEntryAlloca(i64, "selected.count");
   builder.CreateStore(builder.getInt64(0), taken);
   forEachIndex({selectorExtent}, [&](const std::vector<llvm::Value *> &at) {
     llvm::Value *item =
         loadElement(elementAddress(selector, selectorType, at), selectorType->dtype());
-    llvm::BasicBlock *store = newBlock("selected.store");
-    llvm::BasicBlock *next = newBlock("selected.next");
+    llvm::BasicBlock *store = core.newBlock("selected.store");
+    llvm::BasicBlock *next = core.newBlock("selected.next");
     llvm::Value *position = at[0];
     if (isMask) {
       builder.CreateCondBr(item, store, next);
@@ -584,18 +463,18 @@ void FunctionLowering::lowerSelectedStore(Expr *target, llvm::Value *value, cons
       builder.CreateStore(builder.CreateAdd(count, builder.getInt64(1)), taken);
     }
     storeElement(elementAddress(array, arrayType, {position}),
-                 castValue(element, elementType, dtype), dtype);
+                 core.castValue(element, elementType, dtype), dtype);
     builder.CreateBr(next);
     builder.SetInsertPoint(next);
   });
 }
 
-void FunctionLowering::assignIntoArray(llvm::Value *target, const Type *targetType,
-                                       llvm::Value *source, const Type *sourceType) {
+void ArrayLowering::assignIntoArray(llvm::Value *target, const Type *targetType,
+                                    llvm::Value *source, const Type *sourceType) {
   const Type *dtype = targetType->dtype();
   std::vector<llvm::Value *> shape = arrayShape(target, targetType);
   if (!sourceType->isArray()) {
-    llvm::Value *element = castValue(source, sourceType, dtype);
+    llvm::Value *element = core.castValue(source, sourceType, dtype);
     forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
       storeElement(elementAddress(target, targetType, at), element, dtype);
     });
@@ -605,20 +484,21 @@ void FunctionLowering::assignIntoArray(llvm::Value *target, const Type *targetTy
   int offset = targetType->ndim() - sourceType->ndim();
   for (int i = 0; i < sourceType->ndim(); ++i) {
     llvm::Value *sourceExtent = arrayField(source, ArrayLayout::Shape, i);
-    raiseIf(builder.CreateAnd(builder.CreateICmpNE(sourceExtent, shape[offset + i]),
-                              builder.CreateICmpNE(sourceExtent, builder.getInt64(1))),
-            ValueErrorId, "could not broadcast input array into the target shape");
+    core.exceptions().raiseIf(
+        builder.CreateAnd(builder.CreateICmpNE(sourceExtent, shape[offset + i]),
+                          builder.CreateICmpNE(sourceExtent, builder.getInt64(1))),
+        ValueErrorId, "could not broadcast input array into the target shape");
   }
   llvm::Value *copy = nullptr;
   const Type *separateType = sourceType;
   llvm::Value *separate = separateFrom(target, source, sourceType, &separateType, &copy);
   copyBroadcast(target, targetType, separate, separateType);
-  decref(copy, separateType);
+  core.decref(copy, separateType);
 }
 
-llvm::Value *FunctionLowering::separateFrom(llvm::Value *target, llvm::Value *source,
-                                            const Type *sourceType, const Type **resultType,
-                                            llvm::Value **copy) {
+llvm::Value *ArrayLowering::separateFrom(llvm::Value *target, llvm::Value *source,
+                                         const Type *sourceType, const Type **resultType,
+                                         llvm::Value **copy) {
   // Views of one block may overlap (a[1:] = a[:-1]): NumPy then reads a copy of the source.
   auto sameOwner = [&](ArrayLayout::Field field) {
     llvm::Value *mine = arrayField(source, field);
@@ -628,13 +508,13 @@ llvm::Value *FunctionLowering::separateFrom(llvm::Value *target, llvm::Value *so
   llvm::Value *mayOverlap =
       builder.CreateOr(sameOwner(ArrayLayout::MemInfo), sameOwner(ArrayLayout::Parent));
   llvm::BasicBlock *before = builder.GetInsertBlock();
-  llvm::BasicBlock *copyBlock = newBlock("separate.copy");
-  llvm::BasicBlock *done = newBlock("separate.done");
+  llvm::BasicBlock *copyBlock = core.newBlock("separate.copy");
+  llvm::BasicBlock *done = core.newBlock("separate.done");
   builder.CreateCondBr(mayOverlap, copyBlock, done);
   builder.SetInsertPoint(copyBlock);
   const Type *copyType = types::array(sourceType->dtype(), sourceType->ndim(), 'C', false);
   llvm::Value *copied = allocateArray(copyType, arrayShape(source, sourceType));
-  takeOwnership(copied, copyType); // the caller releases it, on both paths
+  core.takeOwnership(copied, copyType); // the caller releases it, on both paths
   copyBroadcast(copied, copyType, source, sourceType);
   llvm::Value *copiedBlock = arrayField(copied, ArrayLayout::MemInfo);
   llvm::BasicBlock *copyEnd = builder.GetInsertBlock();
@@ -655,8 +535,8 @@ llvm::Value *FunctionLowering::separateFrom(llvm::Value *target, llvm::Value *so
   return chosen;
 }
 
-void FunctionLowering::copyBroadcast(llvm::Value *target, const Type *targetType,
-                                     llvm::Value *source, const Type *sourceType) {
+void ArrayLowering::copyBroadcast(llvm::Value *target, const Type *targetType, llvm::Value *source,
+                                  const Type *sourceType) {
   const Type *dtype = targetType->dtype();
   std::vector<llvm::Value *> shape = arrayShape(target, targetType);
   int offset = targetType->ndim() - sourceType->ndim();
@@ -670,19 +550,19 @@ void FunctionLowering::copyBroadcast(llvm::Value *target, const Type *targetType
     llvm::Value *element =
         loadElement(elementAddress(source, sourceType, sourceIndex), sourceType->dtype());
     storeElement(elementAddress(target, targetType, at),
-                 castValue(element, sourceType->dtype(), dtype), dtype);
+                 core.castValue(element, sourceType->dtype(), dtype), dtype);
   });
 }
 
-const Type *FunctionLowering::arrayRowType(const Type *arrayType) {
+const Type *ArrayLowering::arrayRowType(const Type *arrayType) {
   if (arrayType->ndim() == 1)
     return arrayType->dtype();
   return types::array(arrayType->dtype(), arrayType->ndim() - 1,
                       arrayType->layout() == 'C' ? 'C' : 'A', arrayType->isReadonly());
 }
 
-llvm::Value *FunctionLowering::arrayRow(llvm::Value *array, const Type *arrayType,
-                                        llvm::Value *index) {
+llvm::Value *ArrayLowering::arrayRow(llvm::Value *array, const Type *arrayType,
+                                     llvm::Value *index) {
   const Type *rowType = arrayRowType(arrayType);
   llvm::Value *address =
       builder.CreateGEP(builder.getInt8Ty(), arrayField(array, ArrayLayout::Data),
@@ -702,35 +582,37 @@ llvm::Value *FunctionLowering::arrayRow(llvm::Value *array, const Type *arrayTyp
     count = builder.CreateMul(count, extent);
   }
   row = withArrayField(row, ArrayLayout::ItemCount, count);
-  incref(row, rowType);
-  addTemporary(row, rowType);
+  core.incref(row, rowType);
+  core.addTemporary(row, rowType);
   return row;
 }
 
-void FunctionLowering::lowerAugmentedStore(Stmt *stmt) {
+void ArrayLowering::lowerAugmentedStore(Stmt *stmt) {
   // a[i] += v updates one element; a[1:3] += v and a += v update the array in place.
   Expr *target = stmt->targets[0];
   BinaryOp op = stmt->augmentedOp;
-  llvm::Value *value = lowerExpr(stmt->value);
-  const Type *valueType = typeOf(stmt->value);
-  const Type *slotType = typeOf(target);
+  llvm::Value *value = core.lowerExpr(stmt->value);
+  const Type *valueType = core.typeOf(stmt->value);
+  const Type *slotType = core.typeOf(target);
   if (llvm::Value *field = recordFieldAddress(target)) { // r.x += v
     llvm::Value *current = loadRecordField(field, slotType);
     const Type *resultType = binaryResultType(op, slotType, valueType);
-    llvm::Value *result = lowerBinary(op, current, slotType, value, valueType, resultType);
-    storeRecordField(field, castValue(result, resultType, slotType), slotType);
+    llvm::Value *result =
+        core.operators().lowerBinary(op, current, slotType, value, valueType, resultType);
+    storeRecordField(field, core.castValue(result, resultType, slotType), slotType);
     return;
   }
   llvm::Value *address = nullptr;
   llvm::Value *view =
-      target->kind == ExprKind::Subscript && !typeOf(target->operands[0])->isDict()
+      target->kind == ExprKind::Subscript && !core.typeOf(target->operands[0])->isDict()
           ? lowerArrayIndex(target, &address)
-          : lowerExpr(target); // a variable's array, or the array a dict holds (borrowed)
+          : core.lowerExpr(target); // a variable's array, or the array a dict holds (borrowed)
   if (!view) {
     llvm::Value *current = loadElement(address, slotType);
     const Type *resultType = binaryResultType(op, slotType, valueType);
-    llvm::Value *result = lowerBinary(op, current, slotType, value, valueType, resultType);
-    storeElement(address, castValue(result, resultType, slotType), slotType);
+    llvm::Value *result =
+        core.operators().lowerBinary(op, current, slotType, value, valueType, resultType);
+    storeElement(address, core.castValue(result, resultType, slotType), slotType);
     return;
   }
   const Type *dtype = slotType->dtype();
@@ -744,12 +626,13 @@ void FunctionLowering::lowerAugmentedStore(Stmt *stmt) {
   if (valueType->isArray())
     for (int i = 0; i < valueType->ndim(); ++i) {
       llvm::Value *extent = arrayField(value, ArrayLayout::Shape, i);
-      raiseIf(builder.CreateAnd(builder.CreateICmpNE(extent, shape[offset + i]),
-                                builder.CreateICmpNE(extent, builder.getInt64(1))),
-              ValueErrorId, "operands could not be broadcast together");
+      core.exceptions().raiseIf(
+          builder.CreateAnd(builder.CreateICmpNE(extent, shape[offset + i]),
+                            builder.CreateICmpNE(extent, builder.getInt64(1))),
+          ValueErrorId, "operands could not be broadcast together");
     }
-  bool savedContext = insideElementwise;
-  insideElementwise = true;
+  bool savedContext = core.insideElementwise;
+  core.insideElementwise = true;
   forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
     llvm::Value *slot = elementAddress(view, slotType, at);
     llvm::Value *operand = value;
@@ -762,13 +645,13 @@ void FunctionLowering::lowerAugmentedStore(Stmt *stmt) {
       }
       operand = loadElement(elementAddress(value, valueType, index), valueElement);
     }
-    llvm::Value *result =
-        lowerBinary(op, loadElement(slot, dtype), dtype, operand, valueElement, resultElement);
-    storeElement(slot, castValue(result, resultElement, dtype), dtype);
+    llvm::Value *result = core.operators().lowerBinary(op, loadElement(slot, dtype), dtype, operand,
+                                                       valueElement, resultElement);
+    storeElement(slot, core.castValue(result, resultElement, dtype), dtype);
   });
-  insideElementwise = savedContext;
+  core.insideElementwise = savedContext;
   if (copy)
-    decref(copy, valueType);
+    core.decref(copy, valueType);
 }
 
 } // namespace taipan

@@ -96,8 +96,8 @@ llvm::Value *FunctionLowering::lowerExternalCall(Expr *expr, const Type *callee)
     Expr *argument = expr->operands[1 + i];
     if (parameter->isPointer()) {
       llvm::Value *value = lowerExpr(argument);
-      arguments.push_back(typeOf(argument)->isArray() ? arrayField(value, ArrayLayout::Data)
-                                                      : value);
+      arguments.push_back(
+          typeOf(argument)->isArray() ? arrays().arrayField(value, ArrayLayout::Data) : value);
     } else {
       arguments.push_back(toMemoryForm(builder, lowerExprAs(argument, parameter), parameter));
     }
@@ -254,9 +254,10 @@ llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
       llvm::Value *value = argument ? lowerExpr(argument) : nullptr;
       // A dict view the function takes as a list of its items (TypeInference's viewAsList).
       if (value && typeOf(argument)->isDictView() && call.argumentTypes[i]->isList())
-        value = dictToList(value, typeOf(argument)->viewedDict(), typeOf(argument)->viewKind());
+        value = containers().dictToList(value, typeOf(argument)->viewedDict(),
+                                        typeOf(argument)->viewKind());
       else if (value && typeOf(argument)->isDict() && call.argumentTypes[i]->isList())
-        value = dictToList(value, typeOf(argument), 0); // its keys (viewAsList)
+        value = containers().dictToList(value, typeOf(argument), 0); // its keys (viewAsList)
       values.push_back(value);
     }
   return call.function->lower(*this, call, values);
@@ -270,114 +271,31 @@ llvm::Value *FunctionLowering::lowerLibraryValue(const LibraryValue &value,
   return value.lower(*this);
 }
 
-llvm::Value *FunctionLowering::lowerRandomWord(llvm::Value *state) {
-  // One Mersenne Twister word drawn inline, as CPython's genrand_uint32 does; only the refill
-  // of all 624 words is a call.
-  using runtime::RandomState;
-  llvm::Type *i32 = builder.getInt32Ty();
-  llvm::Value *indexAddress =
-      builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), state, RandomState::indexOffset());
-  llvm::Value *index = builder.CreateLoad(i32, indexAddress);
-  llvm::BasicBlock *before = builder.GetInsertBlock();
-  llvm::BasicBlock *refill = newBlock("random.refill");
-  llvm::BasicBlock *draw = newBlock("random.draw");
-  builder.CreateCondBr(builder.CreateICmpUGE(index, builder.getInt32(RandomState::N)), refill, draw,
-                       llvm::MDBuilder(context).createBranchWeights(1, 623));
-  builder.SetInsertPoint(refill);
-  builder.CreateCall(moduleLowering.runtimeFunction("taipan_random_refill", builder.getVoidTy(),
-                                                    {builder.getPtrTy()}),
-                     {state});
-  builder.CreateBr(draw);
-  builder.SetInsertPoint(draw);
-  llvm::PHINode *position = builder.CreatePHI(i32, 2);
-  position->addIncoming(index, before);
-  position->addIncoming(builder.getInt32(0), refill);
-  builder.CreateStore(builder.CreateAdd(position, builder.getInt32(1)), indexAddress);
-  llvm::Value *words =
-      builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), state, RandomState::wordsOffset());
-  llvm::Value *word = builder.CreateLoad(
-      i32,
-      builder.CreateInBoundsGEP(i32, words, builder.CreateZExt(position, builder.getInt64Ty())));
-  word = builder.CreateXor(word, builder.CreateLShr(word, 11));
-  word = builder.CreateXor(word, builder.CreateAnd(builder.CreateShl(word, 7), 0x9d2c5680U));
-  word = builder.CreateXor(word, builder.CreateAnd(builder.CreateShl(word, 15), 0xefc60000U));
-  return builder.CreateXor(word, builder.CreateLShr(word, 18));
+llvm::Value *FunctionLowering::callIntrinsic(llvm::Intrinsic::ID id,
+                                             llvm::ArrayRef<llvm::Value *> arguments) {
+  return builder.CreateIntrinsic(id, {arguments[0]->getType()}, arguments);
 }
 
-llvm::Value *FunctionLowering::lowerRandomDouble() {
-  // The state pointer never changes within a thread, so the call is marked as reading no
-  // memory: LLVM then hoists it out of loops.
-  llvm::FunctionCallee stateFunction =
-      moduleLowering.runtimeFunction("taipan_random_state", builder.getPtrTy(), {});
-  if (auto *declaration = llvm::dyn_cast<llvm::Function>(stateFunction.getCallee())) {
-    declaration->setDoesNotAccessMemory();
-    declaration->setDoesNotThrow();
-    declaration->setWillReturn();
+llvm::Value *FunctionLowering::callLibm(const std::string &name,
+                                        llvm::ArrayRef<llvm::Value *> arguments,
+                                        const Type *floatType) {
+  llvm::Type *llvmType = valueType(context, floatType);
+  std::vector<llvm::Type *> parameters;
+  for (llvm::Value *argument : arguments)
+    parameters.push_back(argument->getType());
+  std::string symbol = floatType->bits() == 32 ? name + "f" : name;
+  llvm::FunctionCallee callee = moduleLowering.runtimeFunction(symbol, llvmType, parameters);
+  // errno is never read, so a function of numbers alone is pure (clang's -fno-math-errno):
+  // loops calling it can vectorise (with a vector math library) and calls can be hoisted.
+  bool numbersOnly = std::all_of(parameters.begin(), parameters.end(),
+                                 [](llvm::Type *type) { return type->isFloatingPointTy(); });
+  if (auto *declared = llvm::dyn_cast<llvm::Function>(callee.getCallee());
+      declared && numbersOnly) {
+    declared->setDoesNotAccessMemory();
+    declared->setDoesNotThrow();
+    declared->setWillReturn();
   }
-  llvm::Value *state = builder.CreateCall(stateFunction);
-  llvm::Type *f64 = builder.getDoubleTy();
-  llvm::Value *high = builder.CreateLShr(lowerRandomWord(state), 5);
-  llvm::Value *low = builder.CreateLShr(lowerRandomWord(state), 6);
-  llvm::Value *combined = builder.CreateFAdd(
-      builder.CreateFMul(builder.CreateUIToFP(high, f64), llvm::ConstantFP::get(f64, 67108864.0)),
-      builder.CreateUIToFP(low, f64));
-  return builder.CreateFMul(combined, llvm::ConstantFP::get(f64, 1.0 / 9007199254740992.0));
-}
-
-void FunctionLowering::printText(const std::string &text) {
-  builder.CreateCall(moduleLowering.runtimeFunction("taipan_print_text", builder.getVoidTy(),
-                                                    {builder.getPtrTy()}),
-                     {moduleLowering.stringConstant(text)});
-}
-
-void FunctionLowering::printValue(llvm::Value *value, const Type *type) {
-  auto call = [&](const char *symbol, const Type *as) {
-    llvm::Value *converted = castValue(value, type, as);
-    std::vector<llvm::Value *> values;
-    if (as->isComplex()) {
-      llvm::Value *imag;
-      values.push_back(complexParts(converted, imag));
-      values.push_back(imag);
-    } else {
-      values.push_back(as->isBoolean() ? toMemoryForm(builder, converted, as) : converted);
-    }
-    std::vector<llvm::Type *> parameters;
-    for (llvm::Value *v : values)
-      parameters.push_back(v->getType());
-    builder.CreateCall(moduleLowering.runtimeFunction(symbol, builder.getVoidTy(), parameters),
-                       values);
-  };
-  switch (type->kind()) {
-  case TypeKind::Boolean:
-    return call("taipan_print_bool", type);
-  case TypeKind::Integer:
-    return type->isSigned() ? call("taipan_print_int64", types::int64())
-                            : call("taipan_print_uint64", types::uint64());
-  case TypeKind::Float:
-    // print() writes str(): a float32 as NumPy prints its scalars, not as the double it holds.
-    return type == types::float32() ? call("taipan_print_float32", type)
-                                    : call("taipan_print_float64", types::float64());
-  case TypeKind::Complex:
-    return call("taipan_print_complex128", types::complex128());
-  case TypeKind::Unicode:
-    return call("taipan_str_print", type);
-  case TypeKind::Tuple: {
-    // A named tuple prints as its repr: `Point(x=1, y=2.5)`, named by its class's __name__.
-    bool named = type->isNamedTuple();
-    printText(named ? type->text().substr(type->text().rfind('.') + 1) + "(" : "(");
-    for (size_t i = 0; i < type->elements().size(); ++i) {
-      if (i)
-        printText(", ");
-      if (named)
-        printText(type->fieldNames()[i] + "=");
-      printValue(tupleElement(value, type, static_cast<unsigned>(i)), type->elements()[i]);
-    }
-    printText(type->elements().size() == 1 && !named ? ",)" : ")");
-    return;
-  }
-  default:
-    printText("None");
-  }
+  return builder.CreateCall(callee, arguments);
 }
 
 } // namespace taipan

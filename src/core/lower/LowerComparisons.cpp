@@ -4,7 +4,7 @@
 #include "typing/JitClassTyping.h"
 
 #include "lower/LowerDatetime.h"
-#include "lower/LowerStrings.h"
+#include "lower/StringLowering.h"
 
 #include "types/NumericPromotion.h"
 
@@ -14,18 +14,18 @@
 
 namespace taipan {
 
-llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
+llvm::Value *OperatorLowering::lowerComparison(CompareOp op, llvm::Value *left,
                                                const Type *leftType, llvm::Value *right,
                                                const Type *rightType) {
   if (leftType->isOptional() || rightType->isOptional())
-    if (llvm::Value *result = lowerOptionalComparison(op, left, leftType, right, rightType))
+    if (llvm::Value *result = core.lowerOptionalComparison(op, left, leftType, right, rightType))
       return result;
   if (op == CompareOp::Is)
     return lowerIdentity(left, leftType, right, rightType);
   if (op == CompareOp::IsNot)
     return builder.CreateNot(lowerIdentity(left, leftType, right, rightType));
   if (leftType->isString() && rightType->isString())
-    return lowerStringComparison(*this, op, left, leftType, right, rightType);
+    return core.strings().lowerStringComparison(op, left, leftType, right, rightType);
   // A string never equals a number (`"1" == 1` is False, as in Python).
   if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
       ((leftType->isString() && rightType->isNumber()) ||
@@ -33,7 +33,7 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
     return builder.getInt1(op == CompareOp::NotEq);
   if (leftType->isDatetimeLike() && rightType->isDatetimeLike() && op != CompareOp::In &&
       op != CompareOp::NotIn)
-    return lowerDatetimeComparison(*this, op, left, leftType, right, rightType);
+    return lowerDatetimeComparison(core, op, left, leftType, right, rightType);
   // None equals only None (`x == None` where x is a number is False, as in Python).
   if ((op == CompareOp::Eq || op == CompareOp::NotEq) && !leftType->isArray() &&
       !rightType->isArray() && (leftType->isNone() || rightType->isNone()))
@@ -41,18 +41,18 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
   if ((op == CompareOp::In || op == CompareOp::NotIn) && rightType->isGenerator()) {
     // Resumes the generator until an item equals `left` (what is left of it stays unread, as
     // in CPython).
-    llvm::AllocaInst *found = createEntryAlloca(builder.getInt1Ty(), "in.found");
+    llvm::AllocaInst *found = core.createEntryAlloca(builder.getInt1Ty(), "in.found");
     builder.CreateStore(builder.getFalse(), found);
-    llvm::BasicBlock *header = newBlock("in.next");
-    llvm::BasicBlock *hit = newBlock("in.hit");
-    llvm::BasicBlock *end = newBlock("in.end");
+    llvm::BasicBlock *header = core.newBlock("in.next");
+    llvm::BasicBlock *hit = core.newBlock("in.hit");
+    llvm::BasicBlock *end = core.newBlock("in.end");
     builder.CreateBr(header);
     builder.SetInsertPoint(header);
-    size_t mark = temporaries.size();
+    size_t mark = core.temporaries.size();
     const Type *itemType = rightType->yieldType();
-    llvm::Value *item = nextGeneratorItem(right, rightType, end);
+    llvm::Value *item = core.generators().nextGeneratorItem(right, rightType, end);
     llvm::Value *equal = lowerComparison(CompareOp::Eq, left, leftType, item, itemType);
-    releaseTemporaries(mark);
+    core.releaseTemporaries(mark);
     builder.CreateCondBr(equal, hit, header);
     builder.SetInsertPoint(hit);
     builder.CreateStore(builder.getTrue(), found);
@@ -68,7 +68,7 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
       if (!comparisonOperandType(CompareOp::Eq, leftType, elementType) &&
           !(leftType->isString() && elementType->isString()))
         continue;
-      llvm::Value *element = tupleElement(right, rightType, static_cast<unsigned>(i));
+      llvm::Value *element = core.tupleElement(right, rightType, static_cast<unsigned>(i));
       found = builder.CreateOr(
           found, lowerComparison(CompareOp::Eq, left, leftType, element, elementType));
     }
@@ -77,8 +77,8 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
   if (leftType->isTuple() && rightType->isTuple())
     return lowerTupleComparison(op, left, leftType, right, rightType);
   const Type *common = comparisonOperandType(op, leftType, rightType);
-  llvm::Value *a = castValue(left, leftType, common);
-  llvm::Value *b = castValue(right, rightType, common);
+  llvm::Value *a = core.castValue(left, leftType, common);
+  llvm::Value *b = core.castValue(right, rightType, common);
   if (common->isNone())
     return builder.getInt1(op == CompareOp::Eq || op == CompareOp::LtE || op == CompareOp::GtE);
   if (common->isComplex()) {
@@ -122,7 +122,7 @@ llvm::Value *FunctionLowering::lowerComparison(CompareOp op, llvm::Value *left,
   }
 }
 
-llvm::Value *FunctionLowering::lowerIdentity(llvm::Value *left, const Type *leftType,
+llvm::Value *OperatorLowering::lowerIdentity(llvm::Value *left, const Type *leftType,
                                              llvm::Value *right, const Type *rightType) {
   // None, modules, functions and classes are singletons their type names.
   if (!leftType->isRuntimeValue() || !rightType->isRuntimeValue() || leftType->isNone() ||
@@ -141,9 +141,10 @@ llvm::Value *FunctionLowering::lowerIdentity(llvm::Value *left, const Type *left
     llvm::Value *same = builder.getInt1(true);
     for (size_t i = 0; i < leftType->elements().size(); ++i) {
       auto index = static_cast<unsigned>(i);
-      same = builder.CreateAnd(
-          same, lowerIdentity(tupleElement(left, leftType, index), leftType->elements()[i],
-                              tupleElement(right, rightType, index), rightType->elements()[i]));
+      same = builder.CreateAnd(same, lowerIdentity(core.tupleElement(left, leftType, index),
+                                                   leftType->elements()[i],
+                                                   core.tupleElement(right, rightType, index),
+                                                   rightType->elements()[i]));
     }
     return same;
   }
@@ -153,7 +154,7 @@ llvm::Value *FunctionLowering::lowerIdentity(llvm::Value *left, const Type *left
                      {});
 }
 
-llvm::Value *FunctionLowering::lowerTupleComparison(CompareOp op, llvm::Value *left,
+llvm::Value *OperatorLowering::lowerTupleComparison(CompareOp op, llvm::Value *left,
                                                     const Type *leftType, llvm::Value *right,
                                                     const Type *rightType) {
   // Python compares tuples lexicographically: the first unequal pair decides, else the lengths.
@@ -179,8 +180,8 @@ llvm::Value *FunctionLowering::lowerTupleComparison(CompareOp op, llvm::Value *l
   for (size_t i = std::min(leftCount, rightCount); i-- > 0;) {
     const Type *a = leftType->elements()[i];
     const Type *b = rightType->elements()[i];
-    llvm::Value *x = tupleElement(left, leftType, static_cast<unsigned>(i));
-    llvm::Value *y = tupleElement(right, rightType, static_cast<unsigned>(i));
+    llvm::Value *x = core.tupleElement(left, leftType, static_cast<unsigned>(i));
+    llvm::Value *y = core.tupleElement(right, rightType, static_cast<unsigned>(i));
     llvm::Value *equal = lowerComparison(CompareOp::Eq, x, a, y, b);
     llvm::Value *decided = op == CompareOp::Eq      ? builder.getInt1(false)
                            : op == CompareOp::NotEq ? builder.getInt1(true)
@@ -190,28 +191,28 @@ llvm::Value *FunctionLowering::lowerTupleComparison(CompareOp op, llvm::Value *l
   return result;
 }
 
-llvm::Value *FunctionLowering::lowerCompareChain(Expr *expr) {
+llvm::Value *OperatorLowering::lowerCompareChain(Expr *expr) {
   auto list = function.libraryCalls.find(expr->id); // `x in l`, `a == b` of lists
   if (list != function.libraryCalls.end())
-    return lowerLibraryCall(list->second);
+    return core.lowerLibraryCall(list->second);
   // a < b < c evaluates b once and stops at the first false comparison.
-  llvm::BasicBlock *end = newBlock("cmp.end");
+  llvm::BasicBlock *end = core.newBlock("cmp.end");
   std::vector<std::pair<llvm::Value *, llvm::BasicBlock *>> incoming;
-  llvm::Value *left = lowerExpr(expr->operands[0]);
-  const Type *leftType = typeOf(expr->operands[0]);
+  llvm::Value *left = core.lowerExpr(expr->operands[0]);
+  const Type *leftType = core.typeOf(expr->operands[0]);
   llvm::Value *result = nullptr;
   for (size_t i = 0; i < expr->compareOps.size(); ++i) {
     Expr *rightExpr = expr->operands[i + 1];
-    llvm::Value *right = lowerExpr(rightExpr);
-    result = lowerComparison(expr->compareOps[i], left, leftType, right, typeOf(rightExpr));
+    llvm::Value *right = core.lowerExpr(rightExpr);
+    result = lowerComparison(expr->compareOps[i], left, leftType, right, core.typeOf(rightExpr));
     if (i + 1 < expr->compareOps.size()) {
-      llvm::BasicBlock *next = newBlock("cmp.next");
+      llvm::BasicBlock *next = core.newBlock("cmp.next");
       incoming.push_back({builder.getInt1(false), builder.GetInsertBlock()});
       builder.CreateCondBr(result, next, end);
       builder.SetInsertPoint(next);
     }
     left = right;
-    leftType = typeOf(rightExpr);
+    leftType = core.typeOf(rightExpr);
   }
   incoming.push_back({result, builder.GetInsertBlock()});
   builder.CreateBr(end);

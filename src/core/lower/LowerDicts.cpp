@@ -15,14 +15,14 @@
 
 namespace taipan {
 
-void FunctionLowering::requireDictTypes(const Type *dictType, SourceLocation location) {
+void ContainerLowering::requireDictTypes(const Type *dictType, SourceLocation location) {
   if (!dictType->keyType())
     throwTypingError("cannot infer the key and value types of an empty dict; store into it, or "
                      "build it with items",
                      location);
 }
 
-llvm::Value *FunctionLowering::newDict(const Type *dictType) {
+llvm::Value *ContainerLowering::newDict(const Type *dictType) {
   if (moduleLowering.target.hasThreadHierarchy())
     throwUnsupported("dicts are not supported on the GPU (they run on the CPU)", {});
   std::vector<int64_t> layout = dictRuntimeLayout(dictType);
@@ -35,45 +35,46 @@ llvm::Value *FunctionLowering::newDict(const Type *dictType) {
   auto *global = new llvm::GlobalVariable(moduleLowering.module, table->getType(), true,
                                           llvm::GlobalValue::PrivateLinkage, table, "dict.layout");
   llvm::Value *dict = listRuntime("taipan_dict_new", builder.getPtrTy(), {global});
-  exitIf(builder.CreateIsNull(dict), builder.getInt32(MemoryErrorId));
-  addTemporary(dict, dictType);
+  core.exitIf(builder.CreateIsNull(dict), builder.getInt32(MemoryErrorId));
+  core.addTemporary(dict, dictType);
   return dict;
 }
 
-llvm::Value *FunctionLowering::dictLength(llvm::Value *dict) {
+llvm::Value *ContainerLowering::dictLength(llvm::Value *dict) {
   return listHeaderField(dict, runtime::DictSizeOffset, builder.getInt64Ty());
 }
 
-llvm::Value *FunctionLowering::dictKeyAddress(llvm::Value *key, const Type *keyType,
-                                              const Type *dictType) {
+llvm::Value *ContainerLowering::dictKeyAddress(llvm::Value *key, const Type *keyType,
+                                               const Type *dictType) {
   const Type *expected = dictType->keyType();
-  llvm::Value *converted = castValue(key, keyType, expected);
-  llvm::Value *slot = createEntryAlloca(memoryType(context, expected), "dict.key");
+  llvm::Value *converted = core.castValue(key, keyType, expected);
+  llvm::Value *slot = core.createEntryAlloca(memoryType(context, expected), "dict.key");
   builder.CreateStore(toMemoryForm(builder, converted, expected), slot);
   return slot;
 }
 
-void FunctionLowering::storeDictItem(llvm::Value *dict, const Type *dictType, llvm::Value *key,
-                                     const Type *keyType, llvm::Value *value,
-                                     const Type *valueType) {
+void ContainerLowering::storeDictItem(llvm::Value *dict, const Type *dictType, llvm::Value *key,
+                                      const Type *keyType, llvm::Value *value,
+                                      const Type *valueType) {
   const Type *expected = dictType->valueType();
   llvm::Value *keySlot = dictKeyAddress(key, keyType, dictType);
-  llvm::Value *owned = takeOwnership(castValue(value, valueType, expected), expected);
-  llvm::Value *valueSlot = createEntryAlloca(memoryType(context, expected), "dict.value");
+  llvm::Value *owned = core.takeOwnership(core.castValue(value, valueType, expected), expected);
+  llvm::Value *valueSlot = core.createEntryAlloca(memoryType(context, expected), "dict.value");
   builder.CreateStore(toMemoryForm(builder, owned, expected), valueSlot);
   // The dict may outlive the call (a typed.Dict): an array borrowed from an argument gets a
   // block.
   if (types::holdsArray(expected))
     listRuntime("taipan_dict_adopt", builder.getVoidTy(), {dict, valueSlot});
-  exitUnlessZero(listRuntime("taipan_dict_set", builder.getInt32Ty(), {dict, keySlot, valueSlot}));
+  core.exitUnlessZero(
+      listRuntime("taipan_dict_set", builder.getInt32Ty(), {dict, keySlot, valueSlot}));
 }
 
-llvm::Value *FunctionLowering::loadDictValue(llvm::Value *address, const Type *dictType) {
+llvm::Value *ContainerLowering::loadDictValue(llvm::Value *address, const Type *dictType) {
   const Type *value = dictType->valueType();
   return fromMemoryForm(builder, builder.CreateLoad(memoryType(context, value), address), value);
 }
 
-const Type *FunctionLowering::dictListType(const Type *dictType, int which) {
+const Type *ContainerLowering::dictListType(const Type *dictType, int which) {
   const Type *key = dictType->keyType();
   const Type *value = dictType->valueType();
   if (!key)
@@ -81,7 +82,7 @@ const Type *FunctionLowering::dictListType(const Type *dictType, int which) {
   return types::list(which == 0 ? key : which == 1 ? value : types::tuple({key, value}));
 }
 
-llvm::Value *FunctionLowering::dictToList(llvm::Value *dict, const Type *dictType, int which) {
+llvm::Value *ContainerLowering::dictToList(llvm::Value *dict, const Type *dictType, int which) {
   const Type *listType = dictListType(dictType, which);
   const Type *item = listType->itemType();
   if (!item)
@@ -101,22 +102,22 @@ llvm::Value *FunctionLowering::dictToList(llvm::Value *dict, const Type *dictTyp
                   {dict, builder.getInt64(static_cast<int64_t>(item->storageSize())),
                    builder.getInt64(keyAt), builder.getInt64(valueAt), offsetTable,
                    builder.getInt64(static_cast<int64_t>(offsets.size()))});
-  exitIf(builder.CreateIsNull(list), builder.getInt32(MemoryErrorId));
-  addTemporary(list, listType);
+  core.exitIf(builder.CreateIsNull(list), builder.getInt32(MemoryErrorId));
+  core.addTemporary(list, listType);
   return list;
 }
 
-void FunctionLowering::forEachDictEntry(
+void ContainerLowering::forEachDictEntry(
     llvm::Value *dict, const Type *dictType,
     const std::function<void(llvm::Value *key, llvm::Value *value)> &body) {
   if (!dictType->keyType())
     return;
   llvm::Value *used = listHeaderField(dict, runtime::DictUsedOffset, builder.getInt64Ty());
-  forEachIndex({used}, [&](const std::vector<llvm::Value *> &at) {
+  core.arrays().forEachIndex({used}, [&](const std::vector<llvm::Value *> &at) {
     llvm::Value *keyAddress =
         listRuntime("taipan_dict_entry", builder.getPtrTy(), {dict, at[0], builder.getInt32(0)});
-    llvm::BasicBlock *live = newBlock("dict.live");
-    llvm::BasicBlock *next = newBlock("dict.next");
+    llvm::BasicBlock *live = core.newBlock("dict.live");
+    llvm::BasicBlock *next = core.newBlock("dict.next");
     builder.CreateCondBr(builder.CreateIsNull(keyAddress), next, live);
     builder.SetInsertPoint(live);
     const Type *key = dictType->keyType();
@@ -124,46 +125,46 @@ void FunctionLowering::forEachDictEntry(
         fromMemoryForm(builder, builder.CreateLoad(memoryType(context, key), keyAddress), key);
     llvm::Value *valueAddress =
         listRuntime("taipan_dict_entry", builder.getPtrTy(), {dict, at[0], builder.getInt32(1)});
-    size_t mark = temporaries.size(); // what one entry's body makes lives for that entry
+    size_t mark = core.temporaries.size(); // what one entry's body makes lives for that entry
     body(keyValue, loadDictValue(valueAddress, dictType));
-    releaseTemporaries(mark);
+    core.releaseTemporaries(mark);
     builder.CreateBr(next);
     builder.SetInsertPoint(next);
   });
 }
 
-void FunctionLowering::lowerDictFor(Stmt *stmt, llvm::Value *dict, const Type *type) {
+void ContainerLowering::lowerDictFor(Stmt *stmt, llvm::Value *dict, const Type *type) {
   const Type *dictType = type->isDict() ? type : type->viewedDict();
   int which = type->isDict() ? 0 : type->viewKind();
   // The loop holds the dict (the body may rebind the name it came from), as CPython's iterator
   // does; released with the statement's temporaries.
-  incref(dict, type);
-  addTemporary(dict, type);
-  llvm::BasicBlock *orelse = newBlock("dictfor.else");
-  llvm::BasicBlock *end = newBlock("dictfor.end");
+  core.incref(dict, type);
+  core.addTemporary(dict, type);
+  llvm::BasicBlock *orelse = core.newBlock("dictfor.else");
+  llvm::BasicBlock *end = core.newBlock("dictfor.end");
   if (!dictType->keyType()) { // `{}` never stored into: no items
     builder.CreateBr(orelse);
   } else {
     llvm::Type *i64 = builder.getInt64Ty();
     // CPython's dictiterobject: the position in the entry array, the size at the start, and
     // how many items are still expected (more means keys changed during the iteration).
-    llvm::AllocaInst *position = createEntryAlloca(i64, "dictfor.position");
-    llvm::AllocaInst *remaining = createEntryAlloca(i64, "dictfor.remaining");
+    llvm::AllocaInst *position = core.createEntryAlloca(i64, "dictfor.position");
+    llvm::AllocaInst *remaining = core.createEntryAlloca(i64, "dictfor.remaining");
     llvm::Value *initialSize = dictLength(dict);
     builder.CreateStore(builder.getInt64(0), position);
     builder.CreateStore(initialSize, remaining);
-    llvm::BasicBlock *header = newBlock("dictfor.next");
-    llvm::BasicBlock *look = newBlock("dictfor.look");
-    llvm::BasicBlock *found = newBlock("dictfor.found");
+    llvm::BasicBlock *header = core.newBlock("dictfor.next");
+    llvm::BasicBlock *look = core.newBlock("dictfor.look");
+    llvm::BasicBlock *found = core.newBlock("dictfor.found");
     builder.CreateBr(header);
     builder.SetInsertPoint(header);
-    raiseIf(builder.CreateICmpNE(dictLength(dict), initialSize), RuntimeErrorId,
-            "dictionary changed size during iteration");
+    core.exceptions().raiseIf(builder.CreateICmpNE(dictLength(dict), initialSize), RuntimeErrorId,
+                              "dictionary changed size during iteration");
     builder.CreateBr(look);
     builder.SetInsertPoint(look); // skips deleted entries
     llvm::Value *index = builder.CreateLoad(i64, position);
     llvm::Value *used = listHeaderField(dict, runtime::DictUsedOffset, i64);
-    llvm::BasicBlock *entry = newBlock("dictfor.entry");
+    llvm::BasicBlock *entry = core.newBlock("dictfor.entry");
     builder.CreateCondBr(builder.CreateICmpSGE(index, used), orelse, entry);
     builder.SetInsertPoint(entry);
     builder.CreateStore(builder.CreateAdd(index, builder.getInt64(1)), position);
@@ -172,8 +173,8 @@ void FunctionLowering::lowerDictFor(Stmt *stmt, llvm::Value *dict, const Type *t
     builder.CreateCondBr(builder.CreateIsNull(keyAddress), look, found);
     builder.SetInsertPoint(found);
     llvm::Value *left = builder.CreateLoad(i64, remaining);
-    raiseIf(builder.CreateICmpSLE(left, builder.getInt64(0)), RuntimeErrorId,
-            "dictionary keys changed during iteration");
+    core.exceptions().raiseIf(builder.CreateICmpSLE(left, builder.getInt64(0)), RuntimeErrorId,
+                              "dictionary keys changed during iteration");
     builder.CreateStore(builder.CreateSub(left, builder.getInt64(1)), remaining);
     const Type *key = dictType->keyType();
     llvm::Value *keyValue =
@@ -185,17 +186,17 @@ void FunctionLowering::lowerDictFor(Stmt *stmt, llvm::Value *dict, const Type *t
           listRuntime("taipan_dict_entry", builder.getPtrTy(), {dict, index, builder.getInt32(1)});
       llvm::Value *value = loadDictValue(valueAddress, dictType);
       itemType = which == 1 ? dictType->valueType() : type->viewItemType();
-      item = which == 1 ? value : lowerTuple({keyValue, value}, itemType);
+      item = which == 1 ? value : core.lowerTuple({keyValue, value}, itemType);
     }
-    size_t mark = temporaries.size();
-    lowerAssign(stmt->targets[0], item, itemType); // retains what it keeps of the entry
-    releaseTemporaries(mark);
-    lowerLoopBody(stmt->body, header, end);
+    size_t mark = core.temporaries.size();
+    core.lowerAssign(stmt->targets[0], item, itemType); // retains what it keeps of the entry
+    core.releaseTemporaries(mark);
+    core.loops().lowerLoopBody(stmt->body, header, end);
   }
-  lowerLoopElse(stmt->orelse, orelse, end);
+  core.loops().lowerLoopElse(stmt->orelse, orelse, end);
 }
 
-llvm::Value *FunctionLowering::convertDict(llvm::Value *dict, const Type *from, const Type *to) {
+llvm::Value *ContainerLowering::convertDict(llvm::Value *dict, const Type *from, const Type *to) {
   llvm::Value *result = newDict(to);
   forEachDictEntry(dict, from, [&](llvm::Value *key, llvm::Value *value) {
     storeDictItem(result, to, key, from->keyType(), value, from->valueType());
@@ -203,26 +204,26 @@ llvm::Value *FunctionLowering::convertDict(llvm::Value *dict, const Type *from, 
   return result;
 }
 
-void FunctionLowering::refuseAliasedDictCopy(Expr *target, Expr *value) {
-  const Type *from = typeOf(value);
+void ContainerLowering::refuseAliasedDictCopy(Expr *target, Expr *value) {
+  const Type *from = core.typeOf(value);
   if (target->kind != ExprKind::Name || value->kind != ExprKind::Name ||
-      !(from->isDict() || from->isSet()) || typeOf(target) == from)
+      !(from->isDict() || from->isSet()) || core.typeOf(target) == from)
     return;
   throwTypingError("'" + target->name + " = " + value->name + "' would copy the " + from->name() +
-                       " into a " + typeOf(target)->name() + " (later stores widen '" +
+                       " into a " + core.typeOf(target)->name() + " (later stores widen '" +
                        target->name +
                        "'), so changes through one name would not show through "
                        "the other; store values of one type",
                    target->location);
 }
 
-void FunctionLowering::lowerDictStore(Expr *target, llvm::Value *value, const Type *valueType) {
+void ContainerLowering::lowerDictStore(Expr *target, llvm::Value *value, const Type *valueType) {
   Expr *base = target->operands[0];
   Expr *index = target->operands[1];
-  const Type *dictType = typeOf(base);
+  const Type *dictType = core.typeOf(base);
   requireDictTypes(dictType, target->location);
-  llvm::Value *dict = lowerExpr(base);
-  storeDictItem(dict, dictType, lowerExpr(index), typeOf(index), value, valueType);
+  llvm::Value *dict = core.lowerExpr(base);
+  storeDictItem(dict, dictType, core.lowerExpr(index), core.typeOf(index), value, valueType);
 }
 
 } // namespace taipan

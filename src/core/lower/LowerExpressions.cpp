@@ -5,7 +5,7 @@
 #include "typing/JitClassTyping.h"
 
 #include "lower/LowerDatetime.h"
-#include "lower/LowerStrings.h"
+#include "lower/StringLowering.h"
 #include "registry/Library.h"
 
 #include <llvm/IR/Constants.h>
@@ -39,8 +39,8 @@ llvm::Value *FunctionLowering::lowerConstant(const Constant &constant, const Typ
 
 llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
   const Type *type = typeOf(expr);
-  if (isElementwise(expr))
-    return lowerElementwise(expr);
+  if (arrays().isElementwise(expr))
+    return arrays().lowerElementwise(expr);
   if ((expr->kind == ExprKind::BinOp || expr->kind == ExprKind::Compare ||
        expr->kind == ExprKind::Subscript || expr->kind == ExprKind::UnaryOp) &&
       (isClassInstance(typeOf(expr->operands[0])) ||
@@ -68,12 +68,12 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
         if (const LibraryValue *libraryValue = Library::get().findValue(value.name))
           return lowerLibraryValue(*libraryValue, expr->location); // cuda.laneid
       if (value.kind == GlobalValue::Kind::ConstantArray)
-        return lowerConstantArray(value);
+        return arrays().lowerConstantArray(value);
       if (value.kind == GlobalValue::Kind::ConstantTuple) {
         std::vector<llvm::Value *> elements;
         for (size_t i = 0; i < value.items.size(); ++i)
           elements.push_back(value.items[i].kind == Constant::Kind::String
-                                 ? lowerStringLiteral(*this, value.items[i].text)
+                                 ? strings().lowerStringLiteral(value.items[i].text)
                                  : lowerConstant(value.items[i], type->elements()[i]));
         return lowerTuple(elements, type);
       }
@@ -101,19 +101,20 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
     Expr *right = expr->operands[1];
     llvm::Value *leftValue = lowerExpr(left);
     llvm::Value *rightValue = lowerExpr(right);
-    return lowerBinary(expr->binaryOp, leftValue, typeOf(left), rightValue, typeOf(right), type);
+    return operators().lowerBinary(expr->binaryOp, leftValue, typeOf(left), rightValue,
+                                   typeOf(right), type);
   }
   case ExprKind::UnaryOp:
-    return lowerUnary(expr);
+    return operators().lowerUnary(expr);
   case ExprKind::BoolOp:
     return lowerBoolOp(expr);
   case ExprKind::Compare:
-    return lowerCompareChain(expr);
+    return operators().lowerCompareChain(expr);
   case ExprKind::IfExp:
     return lowerIfExp(expr);
   case ExprKind::List: // a LiteralList ([1, 'a']) is the tuple of its items
     if (!type->isLiteralList())
-      return lowerListLiteral(expr);
+      return containers().lowerListLiteral(expr);
     [[fallthrough]];
   case ExprKind::Tuple: {
     std::vector<llvm::Value *> elements;
@@ -133,7 +134,7 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
   case ExprKind::Call:
     return lowerCall(expr);
   case ExprKind::Comprehension:
-    return lowerComprehension(expr);
+    return containers().lowerComprehension(expr);
   case ExprKind::Dict: // {k: v, ...}: the "dict.{}" entry (library/Dicts.cpp)
   case ExprKind::Set:  // {a, b, ...}: the "set.{}" entry (library/Sets.cpp)
     return lowerLibraryCall(function.libraryCalls.at(expr->id));
@@ -165,7 +166,7 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
   if (to->isBoolean())
     return truthValue(value, from);
   if (to->isUnicode() && from->kind() == TypeKind::StringLiteral)
-    return lowerStringLiteral(*this, from->text());
+    return strings().lowerStringLiteral(from->text());
   llvm::Type *target = valueType(context, to);
   if (to->isInteger()) {
     if (from->isBoolean())
@@ -189,22 +190,23 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
     const Type *part = types::floating(to->bits() / 2);
     if (from->isComplex()) {
       llvm::Value *imag;
-      llvm::Value *real = complexParts(value, imag);
+      llvm::Value *real = operators().complexParts(value, imag);
       const Type *fromPart = types::floating(from->bits() / 2);
-      return makeComplex(castValue(real, fromPart, part), castValue(imag, fromPart, part), to);
+      return operators().makeComplex(castValue(real, fromPart, part),
+                                     castValue(imag, fromPart, part), to);
     }
     if (from->isNumber())
-      return makeComplex(castValue(value, from, part),
-                         llvm::ConstantFP::get(valueType(context, part), 0.0), to);
+      return operators().makeComplex(castValue(value, from, part),
+                                     llvm::ConstantFP::get(valueType(context, part), 0.0), to);
   }
   if (to->isDatetimeLike() && from->kind() == to->kind())
     return convertDatetimeUnit(*this, value, from, to);
   if (to->isList() && from->isList())
-    return convertList(value, from, to);
+    return containers().convertList(value, from, to);
   if (to->isDict() && from->isDict())
-    return convertDict(value, from, to);
+    return containers().convertDict(value, from, to);
   if (to->isSet() && from->isSet())
-    return convertSet(value, from, to);
+    return containers().convertSet(value, from, to);
   if (to->isTuple() && from->isTuple()) {
     std::vector<llvm::Value *> elements;
     for (size_t i = 0; i < to->elements().size(); ++i)
@@ -234,7 +236,7 @@ llvm::Value *FunctionLowering::truthValue(llvm::Value *value, const Type *type) 
     return builder.CreateFCmpUNE(value, llvm::ConstantFP::get(value->getType(), 0.0));
   case TypeKind::Complex: {
     llvm::Value *imag;
-    llvm::Value *real = complexParts(value, imag);
+    llvm::Value *real = operators().complexParts(value, imag);
     llvm::Value *zero = llvm::ConstantFP::get(real->getType(), 0.0);
     return builder.CreateOr(builder.CreateFCmpUNE(real, zero), builder.CreateFCmpUNE(imag, zero));
   }
@@ -243,14 +245,14 @@ llvm::Value *FunctionLowering::truthValue(llvm::Value *value, const Type *type) 
   case TypeKind::StringLiteral:
     return builder.getInt1(!type->text().empty());
   case TypeKind::Unicode:
-    return builder.CreateICmpNE(stringLength(*this, value), builder.getInt64(0));
+    return builder.CreateICmpNE(strings().stringLength(value), builder.getInt64(0));
   case TypeKind::List:
-    return builder.CreateICmpNE(listLength(value), builder.getInt64(0));
+    return builder.CreateICmpNE(containers().listLength(value), builder.getInt64(0));
   case TypeKind::Dict:
   case TypeKind::DictView: // the dict's block
-    return builder.CreateICmpNE(dictLength(value), builder.getInt64(0));
+    return builder.CreateICmpNE(containers().dictLength(value), builder.getInt64(0));
   case TypeKind::Set:
-    return builder.CreateICmpNE(setLength(value), builder.getInt64(0));
+    return builder.CreateICmpNE(containers().setLength(value), builder.getInt64(0));
   case TypeKind::Datetime: // the count: NaT is true, as in NumPy
   case TypeKind::Timedelta:
     return builder.CreateICmpNE(value, builder.getInt64(0));
@@ -344,14 +346,14 @@ llvm::Value *FunctionLowering::lowerSubscript(Expr *expr) {
     return lowerLibraryCall(list->second);
   Expr *base = expr->operands[0];
   Expr *index = expr->operands[1];
-  if (isRecordAccess(expr))
-    return lowerRecordAccess(expr);
+  if (arrays().isRecordAccess(expr))
+    return arrays().lowerRecordAccess(expr);
   if (typeOf(base)->isArray())
-    return lowerArraySubscript(expr);
+    return arrays().lowerArraySubscript(expr);
   if (typeOf(base)->isString())
-    return lowerStringSubscript(*this, expr);
+    return strings().lowerStringSubscript(expr);
   if (typeOf(base)->isPointer())
-    return loadElement(pointerElementAddress(expr), typeOf(expr));
+    return arrays().loadElement(pointerElementAddress(expr), typeOf(expr));
   const Type *tupleType = typeOf(base);
   llvm::Value *tuple = lowerExpr(base);
   int64_t count = static_cast<int64_t>(tupleType->elements().size());
@@ -371,8 +373,8 @@ llvm::Value *FunctionLowering::lowerSubscript(Expr *expr) {
   llvm::Value *position = lowerExprAs(index, types::int64());
   position = builder.CreateSelect(builder.CreateICmpSLT(position, builder.getInt64(0)),
                                   builder.CreateAdd(position, builder.getInt64(count)), position);
-  raiseIf(builder.CreateICmpUGE(position, builder.getInt64(count)), IndexErrorId,
-          "tuple index out of range");
+  exceptions().raiseIf(builder.CreateICmpUGE(position, builder.getInt64(count)), IndexErrorId,
+                       "tuple index out of range");
   const Type *elementType = tupleType->elements().front();
   llvm::AllocaInst *slot = createEntryAlloca(memoryType(context, tupleType), "tuple.copy");
   builder.CreateStore(tuple, slot);
@@ -392,7 +394,7 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
       if (const LibraryValue *libraryValue = Library::get().findValue(value.name))
         return lowerLibraryValue(*libraryValue, expr->location);
     if (value.kind == GlobalValue::Kind::ConstantArray)
-      return lowerConstantArray(value);
+      return arrays().lowerConstantArray(value);
     return llvm::UndefValue::get(valueType(context, type));
   }
   Expr *base = expr->operands[0];
@@ -406,8 +408,8 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
   }
   if (isClassFieldAccess(*this, expr)) // p.x of a jitclass instance
     return lowerClassFieldLoad(*this, expr);
-  if (isRecordAccess(expr))
-    return lowerRecordAccess(expr);
+  if (arrays().isRecordAccess(expr))
+    return arrays().lowerRecordAccess(expr);
   if (baseType->isNamedTuple() && baseType->fieldIndex(expr->name) >= 0) // p.x: an item
     return tupleElement(lowerExpr(base), baseType,
                         static_cast<unsigned>(baseType->fieldIndex(expr->name)));
@@ -420,7 +422,7 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
   llvm::Value *value = lowerExpr(base);
   if (baseType->isComplex()) {
     llvm::Value *imag;
-    llvm::Value *real = complexParts(value, imag);
+    llvm::Value *real = operators().complexParts(value, imag);
     return expr->name == "real" ? real : imag;
   }
   if (expr->name == "real")

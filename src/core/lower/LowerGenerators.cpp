@@ -12,20 +12,24 @@
 
 namespace taipan {
 
+GeneratorLowering::GeneratorLowering(FunctionLowering &core)
+    : core(core), builder(core.builder), context(core.context), options(core.options),
+      function(core.function), moduleLowering(core.moduleLowering), target(core.target) {}
+
 using runtime::GeneratorExhausted;
 using runtime::GeneratorPromiseOffset;
 using runtime::GeneratorValueOffset;
 
-void FunctionLowering::lowerGeneratorFunction() {
+void GeneratorLowering::lowerGeneratorFunction() {
   if (moduleLowering.target.hasThreadHierarchy())
     throwUnsupported("generators are not supported in CUDA kernels or device functions",
                      function.source->definitionLocation);
   // CoroSplit (in LLVM's default pipelines) splits it into ramp, resume and destroy functions.
   target->setPresplitCoroutine();
-  beginBody();
+  core.beginBody();
   llvm::Type *pointer = builder.getPtrTy();
   llvm::Type *i64 = builder.getInt64Ty();
-  Coroutine state;
+  FunctionLowering::Coroutine state;
   // The promise: the status, the resumer's control word, the value yielded last and what
   // send() passed (runtime/Generators.h; read at fixed offsets: LLVM puts the promise right
   // after the frame's two function pointers).
@@ -39,7 +43,7 @@ void FunctionLowering::lowerGeneratorFunction() {
       layout.getABITypeAlign(state.promiseType).value() > 16)
     throwUnsupported("a generator cannot yield values of type " + function.yieldType->name(),
                      function.source->definitionLocation);
-  state.promise = createEntryAlloca(state.promiseType, "generator.promise");
+  state.promise = core.createEntryAlloca(state.promiseType, "generator.promise");
   builder.CreateStore(llvm::Constant::getNullValue(state.promiseType), state.promise);
   state.id = builder.CreateIntrinsic(
       llvm::Intrinsic::coro_id, {},
@@ -55,8 +59,8 @@ void FunctionLowering::lowerGeneratorFunction() {
       "taipan_generator_destroy", builder.getVoidTy(), {pointer, pointer});
   llvm::Value *block = builder.CreateCall(
       allocate, {size, destroy.getCallee(), llvm::ConstantPointerNull::get(builder.getPtrTy())});
-  llvm::BasicBlock *noMemory = newBlock("generator.nomemory");
-  llvm::BasicBlock *allocated = newBlock("generator.allocated");
+  llvm::BasicBlock *noMemory = core.newBlock("generator.nomemory");
+  llvm::BasicBlock *allocated = core.newBlock("generator.allocated");
   builder.CreateCondBr(builder.CreateIsNull(block), noMemory, allocated);
   builder.SetInsertPoint(noMemory);
   builder.CreateRet(builder.getInt32(MemoryErrorId));
@@ -75,19 +79,19 @@ void FunctionLowering::lowerGeneratorFunction() {
 
   // Where every suspension returns to its resumer, and where destruction ends.
   llvm::BasicBlock *body = builder.GetInsertBlock();
-  state.suspended = newBlock("generator.suspended");
+  state.suspended = core.newBlock("generator.suspended");
   builder.SetInsertPoint(state.suspended);
   builder.CreateIntrinsic(
       llvm::Intrinsic::coro_end, {},
       {state.handle, builder.getFalse(), llvm::ConstantTokenNone::get(context)});
   builder.CreateRet(builder.getInt32(0));
-  state.cleanup = newBlock("generator.cleanup");
+  state.cleanup = core.newBlock("generator.cleanup");
   builder.SetInsertPoint(state.cleanup);
   // The block owns the frame's memory and frees it after its destructor (this) returns.
   builder.CreateIntrinsic(llvm::Intrinsic::coro_free, {}, {state.id, state.handle});
   builder.CreateBr(state.suspended);
   builder.SetInsertPoint(body);
-  coroutine = state;
+  core.coroutine = state;
 
   // The arguments are the generator's own: it outlives the call that made it.
   const std::vector<Parameter> &parameters = function.source->parameters;
@@ -95,108 +99,113 @@ void FunctionLowering::lowerGeneratorFunction() {
     llvm::Value *argument =
         fromMemoryForm(builder, target->getArg(i + 1), function.argumentTypes[i]);
     const Type *variableType = function.variableTypes.at(parameters[i].name);
-    llvm::Value *converted = castValue(argument, function.argumentTypes[i], variableType);
-    incref(converted, variableType);
+    llvm::Value *converted = core.castValue(argument, function.argumentTypes[i], variableType);
+    core.incref(converted, variableType);
     builder.CreateStore(toMemoryForm(builder, converted, variableType),
-                        variable(parameters[i].name));
+                        core.variable(parameters[i].name));
   }
   // Python runs nothing of the body until the first next().
   suspendCoroutine(false);
-  lowerBlock(function.source->body);
+  core.lowerBlock(function.source->body);
   if (!builder.GetInsertBlock()->getTerminator())
-    lowerReturn(nullptr, types::none());
-  emitUnwindBlock();
+    core.lowerReturn(nullptr, types::none());
+  core.emitUnwindBlock();
 }
 
-void FunctionLowering::suspendCoroutine(bool final, bool delegating) {
+void GeneratorLowering::suspendCoroutine(bool final, bool delegating) {
   llvm::Value *suspend =
       builder.CreateIntrinsic(llvm::Intrinsic::coro_suspend, {},
                               {llvm::ConstantTokenNone::get(context), builder.getInt1(final)});
-  llvm::SwitchInst *choice = builder.CreateSwitch(suspend, coroutine->suspended, 2);
+  llvm::SwitchInst *choice = builder.CreateSwitch(suspend, core.coroutine->suspended, 2);
   if (final) {
-    choice->addCase(builder.getInt8(1), coroutine->cleanup);
+    choice->addCase(builder.getInt8(1), core.coroutine->cleanup);
     return;
   }
-  llvm::BasicBlock *resumed = newBlock("generator.resumed");
-  llvm::BasicBlock *destroyed = newBlock("generator.destroyed");
+  llvm::BasicBlock *resumed = core.newBlock("generator.resumed");
+  llvm::BasicBlock *destroyed = core.newBlock("generator.destroyed");
   choice->addCase(builder.getInt8(0), resumed);
   choice->addCase(builder.getInt8(1), destroyed);
   // Destroyed while suspended: leave as a return does (finally blocks run, as GeneratorExit
   // runs them in CPython), releasing every variable and temporary on the way out.
   builder.SetInsertPoint(destroyed);
-  exitFunction(builder.getInt32(DestroyedGenerator));
+  core.exitFunction(builder.getInt32(FunctionLowering::DestroyedGenerator));
   builder.SetInsertPoint(resumed);
   // Started: send() of a value is allowed from now on (the status word, runtime/Generators.h).
   llvm::Type *i64 = builder.getInt64Ty();
-  builder.CreateStore(builder.getInt64(1),
-                      builder.CreateStructGEP(coroutine->promiseType, coroutine->promise, 0));
+  builder.CreateStore(builder.getInt64(1), builder.CreateStructGEP(core.coroutine->promiseType,
+                                                                   core.coroutine->promise, 0));
   llvm::Value *control = builder.CreateLoad(
-      i64, builder.CreateStructGEP(coroutine->promiseType, coroutine->promise, 1));
+      i64, builder.CreateStructGEP(core.coroutine->promiseType, core.coroutine->promise, 1));
   llvm::Value *thrown = builder.CreateICmpNE(control, builder.getInt64(0));
   if (delegating) {
     // CPython passes them on to the generator `yield from` iterates, which this loop cannot.
-    raiseIf(thrown, RuntimeErrorId,
-            "throw() into a generator suspended in 'yield from' is not supported");
-    if (coroutine->promiseType->getNumElements() > 3) {
-      llvm::Value *sent =
-          builder.CreateLoad(builder.getInt8Ty(), builder.CreateStructGEP(coroutine->promiseType,
-                                                                          coroutine->promise, 3));
-      raiseIf(builder.CreateICmpNE(sent, builder.getInt8(0)), RuntimeErrorId,
-              "send() of a value into a generator suspended in 'yield from' is not supported");
+    core.exceptions().raiseIf(
+        thrown, RuntimeErrorId,
+        "throw() into a generator suspended in 'yield from' is not supported");
+    if (core.coroutine->promiseType->getNumElements() > 3) {
+      llvm::Value *sent = builder.CreateLoad(
+          builder.getInt8Ty(),
+          builder.CreateStructGEP(core.coroutine->promiseType, core.coroutine->promise, 3));
+      core.exceptions().raiseIf(
+          builder.CreateICmpNE(sent, builder.getInt8(0)), RuntimeErrorId,
+          "send() of a value into a generator suspended in 'yield from' is not supported");
     }
     return;
   }
   // throw(): the exception is pending; raising it here lets the body's try statements see it.
-  exitIf(thrown, builder.CreateTrunc(control, builder.getInt32Ty()));
+  core.exitIf(thrown, builder.CreateTrunc(control, builder.getInt32Ty()));
 }
 
-void FunctionLowering::lowerYield(Stmt *stmt) {
+void GeneratorLowering::lowerYield(Stmt *stmt) {
   // Outside the coroutine only in the outlined body of a loop run on the thread pool.
-  if (!coroutine || insideParallelBody)
+  if (!core.coroutine || core.insideParallelBody)
     throwUnsupported("yield inside a prange loop is not supported", stmt->location);
-  if (handlerDepth > 0)
+  if (core.handlerDepth > 0)
     throwUnsupported("yield inside an except handler is not supported", stmt->location);
   const Type *yieldType = function.yieldType;
   llvm::Value *value;
   const Type *type;
   if (stmt->value) {
-    value = lowerExpr(stmt->value);
-    type = typeOf(stmt->value);
+    value = core.lowerExpr(stmt->value);
+    type = core.typeOf(stmt->value);
   } else {
     value = llvm::Constant::getNullValue(valueType(context, types::none()));
     type = types::none();
   }
-  llvm::Value *owned = takeOwnership(castValue(value, type, yieldType), yieldType);
-  builder.CreateStore(toMemoryForm(builder, owned, yieldType),
-                      builder.CreateStructGEP(coroutine->promiseType, coroutine->promise, 2));
+  llvm::Value *owned = core.takeOwnership(core.castValue(value, type, yieldType), yieldType);
+  builder.CreateStore(
+      toMemoryForm(builder, owned, yieldType),
+      builder.CreateStructGEP(core.coroutine->promiseType, core.coroutine->promise, 2));
   // `yield from`'s yields are `yield $yield_from...` (AstReader).
   bool delegating = stmt->value && stmt->value->kind == ExprKind::Name &&
                     stmt->value->name.rfind("$yield_from.", 0) == 0;
   suspendCoroutine(false, delegating);
-  if (coroutine->promiseType->getNumElements() < 4)
+  if (core.coroutine->promiseType->getNumElements() < 4)
     return; // no yield expression has a value: nothing is ever sent
   // What send() passed (None after next()), read once: the slot is cleared for the next resume.
   const Type *sentType = generatorSentType(yieldType);
-  llvm::Value *slot = builder.CreateStructGEP(coroutine->promiseType, coroutine->promise, 3);
+  llvm::Value *slot =
+      builder.CreateStructGEP(core.coroutine->promiseType, core.coroutine->promise, 3);
   llvm::Type *memory = memoryType(context, sentType);
   llvm::Value *sent = fromMemoryForm(builder, builder.CreateLoad(memory, slot), sentType);
   builder.CreateStore(llvm::Constant::getNullValue(memory), slot);
   if (!stmt->targets.empty())
-    lowerAssign(stmt->targets[0], sent, sentType);
+    core.lowerAssign(stmt->targets[0], sent, sentType);
 }
 
-llvm::Value *FunctionLowering::nextGeneratorItem(llvm::Value *generator, const Type *type,
-                                                 llvm::BasicBlock *exhausted, llvm::Value *status) {
+llvm::Value *GeneratorLowering::nextGeneratorItem(llvm::Value *generator, const Type *type,
+                                                  llvm::BasicBlock *exhausted,
+                                                  llvm::Value *status) {
   llvm::Type *pointer = builder.getPtrTy();
   if (!status)
     status = builder.CreateCall(
         moduleLowering.runtimeFunction("taipan_generator_resume", builder.getInt32Ty(), {pointer}),
         {generator});
-  llvm::BasicBlock *more = newBlock("generator.more");
+  llvm::BasicBlock *more = core.newBlock("generator.more");
   builder.CreateCondBr(builder.CreateICmpEQ(status, builder.getInt32(GeneratorExhausted)),
                        exhausted, more);
   builder.SetInsertPoint(more);
-  exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
+  core.exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
   const Type *yieldType = type->yieldType();
   llvm::Value *frame =
       builder.CreateLoad(pointer, builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), generator,
@@ -207,53 +216,53 @@ llvm::Value *FunctionLowering::nextGeneratorItem(llvm::Value *generator, const T
       builder, builder.CreateLoad(memoryType(context, yieldType), address), yieldType);
   // The generator handed its reference over.
   if (yieldType->holdsReferences())
-    addTemporary(item, yieldType);
+    core.addTemporary(item, yieldType);
   return item;
 }
 
-void FunctionLowering::lowerGeneratorFor(Stmt *stmt, llvm::Value *generator, const Type *type) {
-  incref(generator, type); // held by the loop, as prepareIteration holds other iterables
-  addTemporary(generator, type);
-  llvm::BasicBlock *header = newBlock("genfor.next");
-  llvm::BasicBlock *orelse = newBlock("genfor.else");
-  llvm::BasicBlock *end = newBlock("genfor.end");
+void GeneratorLowering::lowerGeneratorFor(Stmt *stmt, llvm::Value *generator, const Type *type) {
+  core.incref(generator, type); // held by the loop, as prepareIteration holds other iterables
+  core.addTemporary(generator, type);
+  llvm::BasicBlock *header = core.newBlock("genfor.next");
+  llvm::BasicBlock *orelse = core.newBlock("genfor.else");
+  llvm::BasicBlock *end = core.newBlock("genfor.end");
   builder.CreateBr(header);
   builder.SetInsertPoint(header);
-  size_t mark = temporaries.size();
+  size_t mark = core.temporaries.size();
   llvm::Value *item = nextGeneratorItem(generator, type, orelse);
-  lowerAssign(stmt->targets[0], item, type->yieldType());
-  releaseTemporaries(mark);
-  lowerLoopBody(stmt->body, header, end);
-  lowerLoopElse(stmt->orelse, orelse, end);
+  core.lowerAssign(stmt->targets[0], item, type->yieldType());
+  core.releaseTemporaries(mark);
+  core.loops().lowerLoopBody(stmt->body, header, end);
+  core.loops().lowerLoopElse(stmt->orelse, orelse, end);
 }
 
-void FunctionLowering::lowerInStepGeneratorFor(Stmt *stmt, const LibraryCall &call) {
+void GeneratorLowering::lowerInStepGeneratorFor(Stmt *stmt, const LibraryCall &call) {
   bool counted = call.iteration == LibraryIteration::CountedArgumentsInStep;
-  std::vector<IterationSource> sources;
+  std::vector<LoopLowering::IterationSource> sources;
   std::vector<llvm::Value *> lengths;
   // enumerate(g, start): the start is read once before the loop and is not iterated.
   llvm::Value *countStart = builder.getInt64(0);
   for (size_t k = 0; k < call.arguments.size(); ++k) {
     const Type *type = call.argumentTypes[k];
-    llvm::Value *value = lowerExpr(call.arguments[k]);
+    llvm::Value *value = core.lowerExpr(call.arguments[k]);
     if (counted && k == 1) {
-      countStart = castValue(value, type, types::int64());
+      countStart = core.castValue(value, type, types::int64());
       continue;
     }
-    sources.push_back(type->isGenerator() ? IterationSource{type, value}
-                                          : prepareIteration(value, type));
-    lengths.push_back(type->isGenerator() ? nullptr : iterationLength(sources.back()));
+    sources.push_back(type->isGenerator() ? LoopLowering::IterationSource{type, value}
+                                          : core.loops().prepareIteration(value, type));
+    lengths.push_back(type->isGenerator() ? nullptr : core.loops().iterationLength(sources.back()));
   }
   llvm::Type *i64 = builder.getInt64Ty();
-  llvm::AllocaInst *counter = createEntryAlloca(i64, "zip.index");
+  llvm::AllocaInst *counter = core.createEntryAlloca(i64, "zip.index");
   builder.CreateStore(builder.getInt64(0), counter);
-  llvm::BasicBlock *header = newBlock("zip.next");
-  llvm::BasicBlock *orelse = newBlock("zip.else");
-  llvm::BasicBlock *end = newBlock("zip.end");
+  llvm::BasicBlock *header = core.newBlock("zip.next");
+  llvm::BasicBlock *orelse = core.newBlock("zip.else");
+  llvm::BasicBlock *end = core.newBlock("zip.end");
   builder.CreateBr(header);
   builder.SetInsertPoint(header);
   llvm::Value *index = builder.CreateLoad(i64, counter);
-  size_t mark = temporaries.size();
+  size_t mark = core.temporaries.size();
   std::vector<llvm::Value *> parts;
   std::vector<const Type *> partTypes;
   if (counted) {
@@ -263,13 +272,14 @@ void FunctionLowering::lowerInStepGeneratorFor(Stmt *stmt, const LibraryCall &ca
   for (size_t k = 0; k < sources.size(); ++k) {
     // Stopping at argument k releases the items taken from the arguments before it (CPython's
     // zip drops them too) and empties their slots, so the loop's exit holds nothing.
-    llvm::BasicBlock *stop = newBlock("zip.stop");
+    llvm::BasicBlock *stop = core.newBlock("zip.stop");
     llvm::BasicBlock *here = builder.GetInsertBlock();
     builder.SetInsertPoint(stop);
-    for (size_t t = mark; t < temporaries.size(); ++t) {
-      decref(temporaries[t].value, temporaries[t].type);
-      for (unsigned slot : temporaries[t].slots)
-        builder.CreateStore(llvm::Constant::getNullValue(builder.getPtrTy()), temporarySlots[slot]);
+    for (size_t t = mark; t < core.temporaries.size(); ++t) {
+      core.decref(core.temporaries[t].value, core.temporaries[t].type);
+      for (unsigned slot : core.temporaries[t].slots)
+        builder.CreateStore(llvm::Constant::getNullValue(builder.getPtrTy()),
+                            core.temporarySlots[slot]);
     }
     builder.CreateBr(orelse);
     builder.SetInsertPoint(here);
@@ -278,19 +288,19 @@ void FunctionLowering::lowerInStepGeneratorFor(Stmt *stmt, const LibraryCall &ca
       parts.push_back(nextGeneratorItem(sources[k].value, sources[k].type, stop));
       itemType = sources[k].type->yieldType();
     } else {
-      llvm::BasicBlock *more = newBlock("zip.more");
+      llvm::BasicBlock *more = core.newBlock("zip.more");
       builder.CreateCondBr(builder.CreateICmpSLT(index, lengths[k]), more, stop);
       builder.SetInsertPoint(more);
-      parts.push_back(iterationItem(sources[k], index, &itemType));
+      parts.push_back(core.loops().iterationItem(sources[k], index, &itemType));
     }
     partTypes.push_back(itemType);
   }
   builder.CreateStore(builder.CreateAdd(index, builder.getInt64(1)), counter);
   const Type *tupleType = types::tuple(partTypes);
-  lowerAssign(stmt->targets[0], lowerTuple(parts, tupleType), tupleType);
-  releaseTemporaries(mark);
-  lowerLoopBody(stmt->body, header, end);
-  lowerLoopElse(stmt->orelse, orelse, end);
+  core.lowerAssign(stmt->targets[0], core.lowerTuple(parts, tupleType), tupleType);
+  core.releaseTemporaries(mark);
+  core.loops().lowerLoopBody(stmt->body, header, end);
+  core.loops().lowerLoopElse(stmt->orelse, orelse, end);
 }
 
 } // namespace taipan

@@ -1,6 +1,7 @@
 // Lowering of jitclass instances: fields are loads and stores at constant offsets in the
 // instance's block, with the reference counting a list item gets.
 #include "lower/LowerJitClasses.h"
+#include "lower/FunctionLowering.h"
 
 #include "runtime/MemoryRuntime.h"
 #include "support/CompileError.h"
@@ -22,7 +23,7 @@ void collectArrayOffsets(const Type *type, int64_t base, std::vector<int64_t> &o
 }
 
 /// A private constant table of int64 offsets (null for none).
-llvm::Value *offsetTable(FunctionLowering &lowering, const std::vector<int64_t> &offsets,
+llvm::Value *offsetTable(LoweringApi &lowering, const std::vector<int64_t> &offsets,
                          const char *name) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   if (offsets.empty())
@@ -35,7 +36,7 @@ llvm::Value *offsetTable(FunctionLowering &lowering, const std::vector<int64_t> 
 
 /// Marks the module as valid in this process only: a jitclass's instance type is known by its
 /// registry id, which another process gives another class.
-void markProcessSpecific(FunctionLowering &lowering) {
+void markProcessSpecific(LoweringApi &lowering) {
   if (lowering.module().processSpecific.empty())
     lowering.module().processSpecific = "it uses a jitclass, which exists in this process only";
 }
@@ -53,34 +54,34 @@ llvm::Value *fieldAddress(llvm::IRBuilder<> &builder, llvm::Value *instance,
 
 } // namespace
 
-llvm::Value *newClassInstance(FunctionLowering &lowering, const Type *instanceType) {
+llvm::Value *newClassInstance(LoweringApi &lowering, const Type *instanceType) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   markProcessSpecific(lowering);
   const Type *layout = classFieldsLayout(instanceType);
   std::vector<int64_t> offsets = types::referenceOffsets(layout);
-  llvm::Value *instance =
-      lowering.listRuntime("taipan_jitclass_new", builder.getPtrTy(),
-                           {builder.getInt64(static_cast<int64_t>(layout->storageSize())),
-                            offsetTable(lowering, offsets, "jitclass.references"),
-                            builder.getInt64(static_cast<int64_t>(offsets.size()))});
+  llvm::Value *instance = lowering.containers().listRuntime(
+      "taipan_jitclass_new", builder.getPtrTy(),
+      {builder.getInt64(static_cast<int64_t>(layout->storageSize())),
+       offsetTable(lowering, offsets, "jitclass.references"),
+       builder.getInt64(static_cast<int64_t>(offsets.size()))});
   lowering.exitIf(builder.CreateIsNull(instance), builder.getInt32(MemoryErrorId));
   lowering.addTemporary(instance, instanceType);
   return instance;
 }
 
-bool isClassFieldAccess(const FunctionLowering &lowering, const Expr *expr) {
+bool isClassFieldAccess(const LoweringApi &lowering, const Expr *expr) {
   return expr->kind == ExprKind::Attribute &&
          classFieldType(classInstanceOf(lowering.typeOf(expr->operands[0])), expr->name) != nullptr;
 }
 
 /// The instance `base` evaluates to; an optional one raises TypeError when it is None.
-static llvm::Value *lowerInstance(FunctionLowering &lowering, Expr *base) {
+static llvm::Value *lowerInstance(LoweringApi &lowering, Expr *base) {
   const Type *type = lowering.typeOf(base);
   llvm::Value *value = lowering.lowerExpr(base);
   return type->isOptional() ? lowering.castValue(value, type, type->optionalValue()) : value;
 }
 
-llvm::Value *lowerClassFieldLoad(FunctionLowering &lowering, Expr *expr) {
+llvm::Value *lowerClassFieldLoad(LoweringApi &lowering, Expr *expr) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   markProcessSpecific(lowering);
   Expr *base = expr->operands[0];
@@ -94,7 +95,7 @@ llvm::Value *lowerClassFieldLoad(FunctionLowering &lowering, Expr *expr) {
   return type && type != field ? lowering.castValue(value, field, type) : value;
 }
 
-void storeClassField(FunctionLowering &lowering, Expr *target, llvm::Value *value,
+void storeClassField(LoweringApi &lowering, Expr *target, llvm::Value *value,
                      const Type *valueType) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   markProcessSpecific(lowering);
@@ -117,9 +118,9 @@ void storeClassField(FunctionLowering &lowering, Expr *target, llvm::Value *valu
   std::vector<int64_t> arrays;
   collectArrayOffsets(field, 0, arrays);
   if (!arrays.empty())
-    lowering.listRuntime("taipan_jitclass_adopt", builder.getVoidTy(),
-                         {address, offsetTable(lowering, arrays, "jitclass.arrays"),
-                          builder.getInt64(static_cast<int64_t>(arrays.size()))});
+    lowering.containers().listRuntime("taipan_jitclass_adopt", builder.getVoidTy(),
+                                      {address, offsetTable(lowering, arrays, "jitclass.arrays"),
+                                       builder.getInt64(static_cast<int64_t>(arrays.size()))});
   if (old)
     lowering.decref(old, field);
 }

@@ -12,19 +12,19 @@
 
 namespace taipan {
 
-llvm::Value *FunctionLowering::listRuntime(const char *name, llvm::Type *result,
-                                           llvm::ArrayRef<llvm::Value *> arguments) {
+ContainerLowering::ContainerLowering(FunctionLowering &core)
+    : core(core), builder(core.builder), context(core.context), options(core.options),
+      function(core.function), moduleLowering(core.moduleLowering), target(core.target) {}
+
+llvm::Value *ContainerLowering::listRuntime(const char *name, llvm::Type *result,
+                                            llvm::ArrayRef<llvm::Value *> arguments) {
   std::vector<llvm::Type *> parameters;
   for (llvm::Value *argument : arguments)
     parameters.push_back(argument->getType());
   return builder.CreateCall(moduleLowering.runtimeFunction(name, result, parameters), arguments);
 }
 
-void FunctionLowering::exitUnlessZero(llvm::Value *status) {
-  exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
-}
-
-llvm::Value *FunctionLowering::newList(const Type *listType, llvm::Value *count) {
+llvm::Value *ContainerLowering::newList(const Type *listType, llvm::Value *count) {
   const Type *item = listType->itemType();
   std::vector<int64_t> offsets = types::referenceOffsets(item);
   if (static_cast<int64_t>(offsets.size()) > runtime::ListMaxReferences)
@@ -40,12 +40,13 @@ llvm::Value *FunctionLowering::newList(const Type *listType, llvm::Value *count)
   llvm::Value *list = listRuntime("taipan_list_new", builder.getPtrTy(),
                                   {builder.getInt64(itemSize), count, offsetTable,
                                    builder.getInt64(static_cast<int64_t>(offsets.size()))});
-  exitIf(builder.CreateIsNull(list), builder.getInt32(MemoryErrorId));
-  addTemporary(list, listType);
+  core.exitIf(builder.CreateIsNull(list), builder.getInt32(MemoryErrorId));
+  core.addTemporary(list, listType);
   return list;
 }
 
-llvm::Value *FunctionLowering::listHeaderField(llvm::Value *list, size_t offset, llvm::Type *type) {
+llvm::Value *ContainerLowering::listHeaderField(llvm::Value *list, size_t offset,
+                                                llvm::Type *type) {
   llvm::Value *header = builder.CreateLoad(
       builder.getPtrTy(),
       builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), list, runtime::MemInfoDataOffset));
@@ -53,69 +54,70 @@ llvm::Value *FunctionLowering::listHeaderField(llvm::Value *list, size_t offset,
       type, builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), header, offset));
 }
 
-llvm::Value *FunctionLowering::listLength(llvm::Value *list) {
+llvm::Value *ContainerLowering::listLength(llvm::Value *list) {
   return listHeaderField(list, runtime::ListSizeOffset, builder.getInt64Ty());
 }
 
-llvm::Value *FunctionLowering::listItemAddress(llvm::Value *list, const Type *listType,
-                                               llvm::Value *index) {
+llvm::Value *ContainerLowering::listItemAddress(llvm::Value *list, const Type *listType,
+                                                llvm::Value *index) {
   llvm::Value *items = listHeaderField(list, runtime::ListItemsOffset, builder.getPtrTy());
   return builder.CreateInBoundsGEP(memoryType(context, listType->itemType()), items, index);
 }
 
-llvm::Value *FunctionLowering::loadListItem(llvm::Value *list, const Type *listType,
-                                            llvm::Value *index) {
+llvm::Value *ContainerLowering::loadListItem(llvm::Value *list, const Type *listType,
+                                             llvm::Value *index) {
   const Type *item = listType->itemType();
   return fromMemoryForm(
       builder,
       builder.CreateLoad(memoryType(context, item), listItemAddress(list, listType, index)), item);
 }
 
-void FunctionLowering::storeListItem(llvm::Value *list, const Type *listType, llvm::Value *index,
-                                     llvm::Value *value, const Type *valueType) {
+void ContainerLowering::storeListItem(llvm::Value *list, const Type *listType, llvm::Value *index,
+                                      llvm::Value *value, const Type *valueType) {
   const Type *item = listType->itemType();
-  llvm::Value *owned = takeOwnership(castValue(value, valueType, item), item);
+  llvm::Value *owned = core.takeOwnership(core.castValue(value, valueType, item), item);
   builder.CreateStore(toMemoryForm(builder, owned, item), listItemAddress(list, listType, index));
   // A typed list may outlive the call: an array borrowed from an argument gets a block.
   if (!listType->isReflected() && types::holdsArray(item))
     listRuntime("taipan_list_adopt", builder.getVoidTy(), {list, index});
 }
 
-llvm::Value *FunctionLowering::listPosition(llvm::Value *index, const Type *indexType,
-                                            llvm::Value *length, const char *message) {
-  llvm::Value *position = castValue(index, indexType, types::int64());
+llvm::Value *ContainerLowering::listPosition(llvm::Value *index, const Type *indexType,
+                                             llvm::Value *length, const char *message) {
+  llvm::Value *position = core.castValue(index, indexType, types::int64());
   position = builder.CreateSelect(builder.CreateICmpSLT(position, builder.getInt64(0)),
                                   builder.CreateAdd(position, length), position);
-  raiseIf(builder.CreateICmpUGE(position, length), IndexErrorId, message);
+  core.exceptions().raiseIf(builder.CreateICmpUGE(position, length), IndexErrorId, message);
   return position;
 }
 
-FunctionLowering::ListSlice FunctionLowering::listSlice(Expr *slice, llvm::Value *list) {
+ContainerLowering::ListSlice ContainerLowering::listSlice(Expr *slice, llvm::Value *list) {
   llvm::Value *zero = builder.getInt64(0);
   auto part = [&](int i) -> llvm::Value * {
     Expr *bound = slice->operands[i];
-    if (!bound || typeOf(bound)->isNone())
+    if (!bound || core.typeOf(bound)->isNone())
       return nullptr;
-    return castValue(lowerExpr(bound), typeOf(bound), types::int64());
+    return core.castValue(core.lowerExpr(bound), core.typeOf(bound), types::int64());
   };
   llvm::Value *startBound = part(0), *stopBound = part(1), *stepValue = part(2);
   if (stepValue)
-    raiseIf(builder.CreateICmpEQ(stepValue, zero), ValueErrorId, "slice step cannot be zero");
+    core.exceptions().raiseIf(builder.CreateICmpEQ(stepValue, zero), ValueErrorId,
+                              "slice step cannot be zero");
   // The length after the bounds: a bound's own effects (an append) count, as in CPython.
   return adjustSlice(startBound, stopBound, stepValue, listLength(list));
 }
 
-FunctionLowering::ListSlice FunctionLowering::listSliceOfValue(llvm::Value *slice,
-                                                               llvm::Value *length) {
+ContainerLowering::ListSlice ContainerLowering::listSliceOfValue(llvm::Value *slice,
+                                                                 llvm::Value *length) {
   // Unboxing applied PySlice_Unpack: every bound is present, the step is never zero.
   return adjustSlice(builder.CreateExtractValue(slice, 0), builder.CreateExtractValue(slice, 1),
                      builder.CreateExtractValue(slice, 2), length);
 }
 
-FunctionLowering::ListSlice FunctionLowering::adjustSlice(llvm::Value *startBound,
-                                                          llvm::Value *stopBound,
-                                                          llvm::Value *stepValue,
-                                                          llvm::Value *length) {
+ContainerLowering::ListSlice ContainerLowering::adjustSlice(llvm::Value *startBound,
+                                                            llvm::Value *stopBound,
+                                                            llvm::Value *stepValue,
+                                                            llvm::Value *length) {
   llvm::Value *zero = builder.getInt64(0);
   llvm::Value *one = builder.getInt64(1);
   llvm::Value *step = stepValue ? stepValue : one;
@@ -150,37 +152,37 @@ FunctionLowering::ListSlice FunctionLowering::adjustSlice(llvm::Value *startBoun
   return result;
 }
 
-llvm::Value *FunctionLowering::lowerListLiteral(Expr *expr) {
+llvm::Value *ContainerLowering::lowerListLiteral(Expr *expr) {
   if (moduleLowering.target.hasThreadHierarchy())
     throwUnsupported("lists are not supported on the GPU (they run on the CPU)", expr->location);
-  const Type *listType = typeOf(expr);
+  const Type *listType = core.typeOf(expr);
   std::vector<llvm::Value *> items;
   for (Expr *operand : expr->operands)
-    items.push_back(lowerExpr(operand));
+    items.push_back(core.lowerExpr(operand));
   llvm::Value *list = newList(listType, builder.getInt64(static_cast<int64_t>(items.size())));
   for (size_t i = 0; i < items.size(); ++i)
     storeListItem(list, listType, builder.getInt64(static_cast<int64_t>(i)), items[i],
-                  typeOf(expr->operands[i]));
+                  core.typeOf(expr->operands[i]));
   return list;
 }
 
-llvm::Value *FunctionLowering::lowerComprehension(Expr *expr) {
+llvm::Value *ContainerLowering::lowerComprehension(Expr *expr) {
   // The loop's statements release their own temporaries only: the enclosing statement's stay.
-  lowerBlock(expr->statements);
-  ensureOpenBlock();
-  const Type *type = typeOf(expr);
+  core.lowerBlock(expr->statements);
+  core.ensureOpenBlock();
+  const Type *type = core.typeOf(expr);
   llvm::Type *stored = memoryType(context, type);
-  llvm::Value *slot = variable(expr->name);
+  llvm::Value *slot = core.variable(expr->name);
   llvm::Value *value = fromMemoryForm(builder, builder.CreateLoad(stored, slot, expr->name), type);
   if (type->holdsReferences()) {
     // The list moves out of the hidden variable, so it dies with the statement if unused.
     builder.CreateStore(llvm::Constant::getNullValue(stored), slot);
-    addTemporary(value, type);
+    core.addTemporary(value, type);
   }
   return value;
 }
 
-llvm::Value *FunctionLowering::convertList(llvm::Value *list, const Type *from, const Type *to) {
+llvm::Value *ContainerLowering::convertList(llvm::Value *list, const Type *from, const Type *to) {
   // `[]` (no item type yet) becomes an empty list of the items it was later given; a list of
   // numbers becomes a new list of the unified item type (`l = [1]` then `l.append(2.5)`).
   if (!from->itemType())
@@ -192,22 +194,22 @@ llvm::Value *FunctionLowering::convertList(llvm::Value *list, const Type *from, 
                      {});
   llvm::Value *length = listLength(list);
   llvm::Value *result = newList(to, length);
-  forEachIndex({length}, [&](const std::vector<llvm::Value *> &at) {
+  core.arrays().forEachIndex({length}, [&](const std::vector<llvm::Value *> &at) {
     storeListItem(result, to, at[0], loadListItem(list, from, at[0]), from->itemType());
   });
   return result;
 }
 
-void FunctionLowering::lowerListStore(Expr *target, llvm::Value *value, const Type *valueType) {
+void ContainerLowering::lowerListStore(Expr *target, llvm::Value *value, const Type *valueType) {
   Expr *base = target->operands[0];
   Expr *index = target->operands[1];
-  const Type *listType = typeOf(base);
-  llvm::Value *list = lowerExpr(base);
+  const Type *listType = core.typeOf(base);
+  llvm::Value *list = core.lowerExpr(base);
   if (index->kind != ExprKind::Slice) {
     // The index first, then the length it is checked against (the index may change the list).
-    llvm::Value *at = lowerExpr(index);
-    llvm::Value *position =
-        listPosition(at, typeOf(index), listLength(list), "list assignment index out of range");
+    llvm::Value *at = core.lowerExpr(index);
+    llvm::Value *position = listPosition(at, core.typeOf(index), listLength(list),
+                                         "list assignment index out of range");
     listRuntime("taipan_list_release", builder.getVoidTy(),
                 {list, position, builder.CreateAdd(position, builder.getInt64(1))});
     storeListItem(list, listType, position, value, valueType);
@@ -221,15 +223,15 @@ void FunctionLowering::lowerListStore(Expr *target, llvm::Value *value, const Ty
   } else {
     source = listRuntime("taipan_list_slice", builder.getPtrTy(),
                          {value, builder.getInt64(0), builder.getInt64(1), listLength(value)});
-    exitIf(builder.CreateIsNull(source), builder.getInt32(MemoryErrorId));
-    addTemporary(source, listType);
+    core.exitIf(builder.CreateIsNull(source), builder.getInt32(MemoryErrorId));
+    core.addTemporary(source, listType);
   }
   valueType = listType;
   llvm::Value *count = listLength(source);
   llvm::Value *simple = builder.CreateICmpEQ(slice.step, builder.getInt64(1));
-  llvm::BasicBlock *contiguous = newBlock("listslice.simple");
-  llvm::BasicBlock *extended = newBlock("listslice.extended");
-  llvm::BasicBlock *done = newBlock("listslice.done");
+  llvm::BasicBlock *contiguous = core.newBlock("listslice.simple");
+  llvm::BasicBlock *extended = core.newBlock("listslice.extended");
+  llvm::BasicBlock *done = core.newBlock("listslice.done");
   builder.CreateCondBr(simple, contiguous, extended);
   builder.SetInsertPoint(contiguous);
   {
@@ -237,11 +239,11 @@ void FunctionLowering::lowerListStore(Expr *target, llvm::Value *value, const Ty
     llvm::Value *stop = builder.CreateSelect(builder.CreateICmpSLT(slice.stop, slice.start),
                                              slice.start, slice.stop);
     listRuntime("taipan_list_erase", builder.getVoidTy(), {list, slice.start, stop});
-    exitUnlessZero(
+    core.exitUnlessZero(
         listRuntime("taipan_list_open", builder.getInt32Ty(), {list, slice.start, count}));
-    forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
+    core.arrays().forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
       llvm::Value *item = loadListItem(source, valueType, at[0]);
-      incref(item, listType->itemType());
+      core.incref(item, listType->itemType());
       builder.CreateStore(toMemoryForm(builder, item, listType->itemType()),
                           listItemAddress(list, listType, builder.CreateAdd(slice.start, at[0])));
     });
@@ -250,13 +252,13 @@ void FunctionLowering::lowerListStore(Expr *target, llvm::Value *value, const Ty
   builder.SetInsertPoint(extended);
   {
     std::string message = "attempt to assign sequence of wrong size to extended slice";
-    raiseIf(builder.CreateICmpNE(count, slice.count), ValueErrorId, message);
-    forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
+    core.exceptions().raiseIf(builder.CreateICmpNE(count, slice.count), ValueErrorId, message);
+    core.arrays().forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
       llvm::Value *position = builder.CreateAdd(slice.start, builder.CreateMul(at[0], slice.step));
       listRuntime("taipan_list_release", builder.getVoidTy(),
                   {list, position, builder.CreateAdd(position, builder.getInt64(1))});
       llvm::Value *item = loadListItem(source, valueType, at[0]);
-      incref(item, listType->itemType());
+      core.incref(item, listType->itemType());
       builder.CreateStore(toMemoryForm(builder, item, listType->itemType()),
                           listItemAddress(list, listType, position));
     });

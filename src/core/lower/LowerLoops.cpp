@@ -2,7 +2,7 @@
 // over arrays, lists, tuples and strings) and the unrolling of short constant ranges.
 #include "lower/FunctionLowering.h"
 
-#include "lower/LowerStrings.h"
+#include "lower/FunctionLowering.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
@@ -10,87 +10,90 @@
 
 namespace taipan {
 
-void FunctionLowering::lowerLoopBody(const std::vector<Stmt *> &body, llvm::BasicBlock *next,
-                                     llvm::BasicBlock *end) {
-  loops.push_back({next, end, temporaries.size()});
-  lowerBlock(body);
-  loops.pop_back();
+LoopLowering::LoopLowering(FunctionLowering &core)
+    : core(core), builder(core.builder), context(core.context), options(core.options),
+      function(core.function), moduleLowering(core.moduleLowering), target(core.target) {}
+
+void LoopLowering::lowerLoopBody(const std::vector<Stmt *> &body, llvm::BasicBlock *next,
+                                 llvm::BasicBlock *end) {
+  core.loopTargets.push_back({next, end, core.temporaries.size()});
+  core.lowerBlock(body);
+  core.loopTargets.pop_back();
   if (!builder.GetInsertBlock()->getTerminator())
     builder.CreateBr(next);
 }
 
-void FunctionLowering::lowerLoopElse(const std::vector<Stmt *> &orelse, llvm::BasicBlock *elseBlock,
-                                     llvm::BasicBlock *end) {
+void LoopLowering::lowerLoopElse(const std::vector<Stmt *> &orelse, llvm::BasicBlock *elseBlock,
+                                 llvm::BasicBlock *end) {
   if (elseBlock)
     builder.SetInsertPoint(elseBlock);
-  lowerBlock(orelse);
+  core.lowerBlock(orelse);
   if (!builder.GetInsertBlock()->getTerminator())
     builder.CreateBr(end);
   builder.SetInsertPoint(end);
 }
 
-void FunctionLowering::lowerWhile(Stmt *stmt) {
-  llvm::BasicBlock *header = newBlock("while.cond");
-  llvm::BasicBlock *body = newBlock("while.body");
-  llvm::BasicBlock *orelse = newBlock("while.else");
-  llvm::BasicBlock *end = newBlock("while.end");
+void LoopLowering::lowerWhile(Stmt *stmt) {
+  llvm::BasicBlock *header = core.newBlock("while.cond");
+  llvm::BasicBlock *body = core.newBlock("while.body");
+  llvm::BasicBlock *orelse = core.newBlock("while.else");
+  llvm::BasicBlock *end = core.newBlock("while.end");
   builder.CreateBr(header);
   builder.SetInsertPoint(header);
-  llvm::Value *condition = lowerCondition(stmt->test);
+  llvm::Value *condition = core.lowerCondition(stmt->test);
   builder.CreateCondBr(condition, body, orelse);
   builder.SetInsertPoint(body);
   lowerLoopBody(stmt->body, header, end);
   lowerLoopElse(stmt->orelse, orelse, end);
 }
 
-FunctionLowering::IterationSource FunctionLowering::prepareIteration(llvm::Value *value,
-                                                                     const Type *type) {
+LoopLowering::IterationSource LoopLowering::prepareIteration(llvm::Value *value, const Type *type) {
   // The loop holds what it iterates (the body may rebind the name it came from, which would
   // free a list or an array still being walked), released with the statement's temporaries.
   if (type->holdsReferences()) {
-    incref(value, type);
-    addTemporary(value, type);
+    core.incref(value, type);
+    core.addTemporary(value, type);
   }
   IterationSource source{type, value};
   if (type->isString()) {
-    source.value = asStringValue(*this, value, type);
+    source.value = core.strings().asStringValue(value, type);
     source.type = types::unicode();
   } else if (type->isDict()) { // zip(d, ...) walks a list of the keys, made first
-    source.value = dictToList(value, type, 0);
-    source.type = dictListType(type, 0);
+    source.value = core.containers().dictToList(value, type, 0);
+    source.type = core.containers().dictListType(type, 0);
   } else if (type->isDictView()) { // a list of the view's items, made first
-    source.value = dictToList(value, type->viewedDict(), type->viewKind());
-    source.type = dictListType(type->viewedDict(), type->viewKind());
+    source.value = core.containers().dictToList(value, type->viewedDict(), type->viewKind());
+    source.type = core.containers().dictListType(type->viewedDict(), type->viewKind());
   } else if (type->isSet()) { // `for k in s` walks a list of the keys in table order
     source.watchedSet = value;
-    source.watchedSetSize = setLength(value);
-    source.value = setToList(value, type);
+    source.watchedSetSize = core.containers().setLength(value);
+    source.value = core.containers().setToList(value, type);
     source.type = types::list(type->keyType());
   } else if (type->isTuple()) {
     // A tuple of one element type is read through a stack copy indexed by a counter.
-    source.tupleCopy = createEntryAlloca(memoryType(context, type), "for.tuple");
+    source.tupleCopy = core.createEntryAlloca(memoryType(context, type), "for.tuple");
     builder.CreateStore(value, source.tupleCopy);
   }
   return source;
 }
 
-FunctionLowering::IterationSource FunctionLowering::prepareIndexIteration(Expr *call) {
+LoopLowering::IterationSource LoopLowering::prepareIndexIteration(Expr *call) {
   IterationSource source{nullptr, nullptr};
-  source.indexing = typeOf(call->callee())->text();
+  source.indexing = core.typeOf(call->callee())->text();
   for (size_t i = 1; i < call->operands.size(); ++i) {
     Expr *argument = call->operands[i];
-    const Type *type = typeOf(argument);
-    llvm::Value *value = lowerExpr(argument);
+    const Type *type = core.typeOf(argument);
+    llvm::Value *value = core.lowerExpr(argument);
     if (type->isArray()) {
       source.type = type;
       source.value = value;
-      source.extents = arrayShape(value, type);
+      source.extents = core.arrays().arrayShape(value, type);
     } else if (type->isTuple()) {
       for (unsigned k = 0; k < type->elements().size(); ++k)
         source.extents.push_back(
-            castValue(tupleElement(value, type, k), type->elements()[k], types::int64()));
+            core.castValue(core.tupleElement(value, type, k), type->elements()[k], types::int64()));
     } else {
-      source.extents.push_back(castValue(value, type, types::int64()));
+      source.extents.push_back(core.castValue(value, type, types::int64()));
     }
   }
   if (source.indexing == "numpy.nditer")
@@ -99,7 +102,7 @@ FunctionLowering::IterationSource FunctionLowering::prepareIndexIteration(Expr *
     llvm::Value *negative = builder.getInt1(false);
     for (llvm::Value *extent : source.extents)
       negative = builder.CreateOr(negative, builder.CreateICmpSLT(extent, builder.getInt64(0)));
-    raiseIf(negative, ValueErrorId, "negative dimensions are not allowed");
+    core.exceptions().raiseIf(negative, ValueErrorId, "negative dimensions are not allowed");
   }
   return source;
 }
@@ -107,13 +110,14 @@ FunctionLowering::IterationSource FunctionLowering::prepareIndexIteration(Expr *
 /// NumPy's nditer visits elements in memory order (order='K'): an axis with a negative stride
 /// is walked backwards, and the axes are sorted by decreasing stride (stably, so ties keep C
 /// order). NumPy refuses zero-sized operands.
-void FunctionLowering::orderByMemory(IterationSource &source) {
+void LoopLowering::orderByMemory(IterationSource &source) {
   llvm::Value *zero = builder.getInt64(0);
   llvm::Value *empty = builder.getInt1(false);
-  source.first = arrayField(source.value, ArrayLayout::Data);
+  source.first = core.arrays().arrayField(source.value, ArrayLayout::Data);
   for (size_t axis = 0; axis < source.extents.size(); ++axis) {
     llvm::Value *extent = source.extents[axis];
-    llvm::Value *stride = arrayField(source.value, ArrayLayout::Strides, static_cast<int>(axis));
+    llvm::Value *stride =
+        core.arrays().arrayField(source.value, ArrayLayout::Strides, static_cast<int>(axis));
     llvm::Value *negative = builder.CreateICmpSLT(stride, zero);
     llvm::Value *last = builder.CreateMul(builder.CreateSub(extent, builder.getInt64(1)), stride);
     source.first = builder.CreateGEP(builder.getInt8Ty(), source.first,
@@ -121,7 +125,7 @@ void FunctionLowering::orderByMemory(IterationSource &source) {
     source.strides.push_back(builder.CreateSelect(negative, builder.CreateNeg(stride), stride));
     empty = builder.CreateOr(empty, builder.CreateICmpEQ(extent, zero));
   }
-  raiseIf(empty, ValueErrorId, "Iteration of zero-sized operands is not enabled");
+  core.exceptions().raiseIf(empty, ValueErrorId, "Iteration of zero-sized operands is not enabled");
   // A stable bubble sort of (stride, extent) pairs, unrolled: ndim is known.
   size_t ndim = source.strides.size();
   for (size_t pass = 0; pass + 1 < ndim; ++pass)
@@ -135,7 +139,7 @@ void FunctionLowering::orderByMemory(IterationSource &source) {
     }
 }
 
-llvm::Value *FunctionLowering::iterationLength(const IterationSource &source) {
+llvm::Value *LoopLowering::iterationLength(const IterationSource &source) {
   if (!source.indexing.empty()) {
     llvm::Value *count = builder.getInt64(1);
     for (llvm::Value *extent : source.extents)
@@ -143,34 +147,35 @@ llvm::Value *FunctionLowering::iterationLength(const IterationSource &source) {
     return count;
   }
   if (source.type->isArray())
-    return arrayField(source.value, ArrayLayout::Shape, 0);
+    return core.arrays().arrayField(source.value, ArrayLayout::Shape, 0);
   if (source.type->isTuple())
     return builder.getInt64(source.type->elements().size());
   if (source.type->isUnicode())
-    return stringLength(*this, source.value);
+    return core.strings().stringLength(source.value);
   if (source.type->isList())
-    return listLength(source.value);
+    return core.containers().listLength(source.value);
   return rangeLength(source.value);
 }
 
-void FunctionLowering::checkIterationSource(const IterationSource &source) {
+void LoopLowering::checkIterationSource(const IterationSource &source) {
   if (source.watchedSet)
-    raiseIf(builder.CreateICmpNE(setLength(source.watchedSet), source.watchedSetSize),
-            RuntimeErrorId, "Set changed size during iteration");
+    core.exceptions().raiseIf(
+        builder.CreateICmpNE(core.containers().setLength(source.watchedSet), source.watchedSetSize),
+        RuntimeErrorId, "Set changed size during iteration");
 }
 
-void FunctionLowering::forEachItem(
+void LoopLowering::forEachItem(
     llvm::Value *iterable, const Type *type,
     const std::function<void(llvm::Value *item, const Type *itemType)> &body) {
   if (type->isGenerator()) { // resumed until it is exhausted
-    llvm::BasicBlock *header = newBlock("generator.next");
-    llvm::BasicBlock *end = newBlock("generator.end");
+    llvm::BasicBlock *header = core.newBlock("generator.next");
+    llvm::BasicBlock *end = core.newBlock("generator.end");
     builder.CreateBr(header);
     builder.SetInsertPoint(header);
-    size_t mark = temporaries.size();
-    llvm::Value *item = nextGeneratorItem(iterable, type, end);
+    size_t mark = core.temporaries.size();
+    llvm::Value *item = core.generators().nextGeneratorItem(iterable, type, end);
     body(item, type->yieldType());
-    releaseTemporaries(mark);
+    core.releaseTemporaries(mark);
     builder.CreateBr(header);
     builder.SetInsertPoint(end);
     return;
@@ -178,9 +183,9 @@ void FunctionLowering::forEachItem(
   IterationSource source = prepareIteration(iterable, type);
   // The length is read at each step, not once: the body may change a list it walks.
   llvm::BasicBlock *before = builder.GetInsertBlock();
-  llvm::BasicBlock *header = newBlock("items.next");
-  llvm::BasicBlock *bodyBlock = newBlock("items.body");
-  llvm::BasicBlock *end = newBlock("items.end");
+  llvm::BasicBlock *header = core.newBlock("items.next");
+  llvm::BasicBlock *bodyBlock = core.newBlock("items.body");
+  llvm::BasicBlock *end = core.newBlock("items.end");
   builder.CreateBr(header);
   builder.SetInsertPoint(header);
   llvm::PHINode *index = builder.CreatePHI(builder.getInt64Ty(), 2);
@@ -188,18 +193,18 @@ void FunctionLowering::forEachItem(
   checkIterationSource(source);
   builder.CreateCondBr(builder.CreateICmpSLT(index, iterationLength(source)), bodyBlock, end);
   builder.SetInsertPoint(bodyBlock);
-  size_t mark = temporaries.size(); // an array's rows live for one item
+  size_t mark = core.temporaries.size(); // an array's rows live for one item
   const Type *itemType;
   llvm::Value *item = iterationItem(source, index, &itemType);
   body(item, itemType);
-  releaseTemporaries(mark);
+  core.releaseTemporaries(mark);
   index->addIncoming(builder.CreateAdd(index, builder.getInt64(1)), builder.GetInsertBlock());
   builder.CreateBr(header);
   builder.SetInsertPoint(end);
 }
 
-llvm::Value *FunctionLowering::iterationItem(const IterationSource &source, llvm::Value *index,
-                                             const Type **itemType) {
+llvm::Value *LoopLowering::iterationItem(const IterationSource &source, llvm::Value *index,
+                                         const Type **itemType) {
   if (!source.indexing.empty()) {
     // The flat position in C order, split into one index per axis (the last varies fastest).
     size_t ndim = source.extents.size();
@@ -212,7 +217,7 @@ llvm::Value *FunctionLowering::iterationItem(const IterationSource &source, llvm
     const Type *indexType = types::tuple(std::vector<const Type *>(ndim, types::int64()));
     if (source.indexing == "numpy.ndindex") {
       *itemType = indexType;
-      return lowerTuple(indices, indexType);
+      return core.lowerTuple(indices, indexType);
     }
     if (source.indexing == "numpy.nditer") {
       // A 0-d view of the element, sharing the array's memory.
@@ -223,30 +228,32 @@ llvm::Value *FunctionLowering::iterationItem(const IterationSource &source, llvm
       *itemType = types::array(source.type->dtype(), 0, 'C', source.type->isReadonly());
       llvm::Value *view = llvm::UndefValue::get(valueType(context, *itemType));
       for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemSize})
-        view = withArrayField(view, field, arrayField(source.value, field));
-      view = withArrayField(view, ArrayLayout::Data, address);
-      view = withArrayField(view, ArrayLayout::ItemCount, builder.getInt64(1));
-      incref(view, *itemType);
-      addTemporary(view, *itemType);
+        view = core.arrays().withArrayField(view, field,
+                                            core.arrays().arrayField(source.value, field));
+      view = core.arrays().withArrayField(view, ArrayLayout::Data, address);
+      view = core.arrays().withArrayField(view, ArrayLayout::ItemCount, builder.getInt64(1));
+      core.incref(view, *itemType);
+      core.addTemporary(view, *itemType);
       return view;
     }
     // np.ndenumerate: the index and the element, in C order.
-    llvm::Value *address = elementAddress(source.value, source.type, indices);
+    llvm::Value *address = core.arrays().elementAddress(source.value, source.type, indices);
     *itemType = types::tuple({indexType, source.type->dtype()});
-    return lowerTuple({lowerTuple(indices, indexType), loadElement(address, source.type->dtype())},
-                      *itemType);
+    return core.lowerTuple({core.lowerTuple(indices, indexType),
+                            core.arrays().loadElement(address, source.type->dtype())},
+                           *itemType);
   }
   if (source.type->isArray()) {
-    *itemType = arrayRowType(source.type);
-    return arrayRow(source.value, source.type, index);
+    *itemType = core.arrays().arrayRowType(source.type);
+    return core.arrays().arrayRow(source.value, source.type, index);
   }
   if (source.type->isUnicode()) {
     *itemType = types::unicode();
-    return stringItem(*this, source.value, index);
+    return core.strings().stringItem(source.value, index);
   }
   if (source.type->isList()) {
     *itemType = source.type->itemType();
-    return loadListItem(source.value, source.type, index);
+    return core.containers().loadListItem(source.value, source.type, index);
   }
   if (source.type->isTuple()) {
     const Type *element = source.type->elements().front();
@@ -261,7 +268,7 @@ llvm::Value *FunctionLowering::iterationItem(const IterationSource &source, llvm
                            builder.CreateMul(index, builder.CreateExtractValue(source.value, 2)));
 }
 
-llvm::Value *FunctionLowering::rangeItemCount(llvm::Value *range) {
+llvm::Value *LoopLowering::rangeItemCount(llvm::Value *range) {
   // stop - start (or start - stop) taken as a uint64 is exact whenever the range is non-empty,
   // and so is the step's magnitude (2**63 for a step of -2**63): no int64 sum here can wrap.
   llvm::Value *start = builder.CreateExtractValue(range, 0);
@@ -279,7 +286,7 @@ llvm::Value *FunctionLowering::rangeItemCount(llvm::Value *range) {
   return builder.CreateSelect(nonEmpty, count, builder.getInt64(0));
 }
 
-llvm::Value *FunctionLowering::rangeLength(llvm::Value *range) {
+llvm::Value *LoopLowering::rangeLength(llvm::Value *range) {
   // Above 2**63 - 1 items (only ranges spanning both signs) no walk can reach the end anyway.
   llvm::Value *count = rangeItemCount(range);
   return builder.CreateSelect(builder.CreateICmpSLT(count, builder.getInt64(0)),
@@ -296,7 +303,7 @@ static llvm::Value *rangeField(llvm::IRBuilder<> &builder, llvm::Value *range, u
   return builder.CreateExtractValue(range, index);
 }
 
-void FunctionLowering::lowerFor(Stmt *stmt) {
+void LoopLowering::lowerFor(Stmt *stmt) {
   if (lowerUnrolledLoop(stmt))
     return;
   if (lowerParallelFor(stmt))
@@ -307,36 +314,38 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   bool enumerated = false;
   llvm::Value *countStart = nullptr; // enumerate(a, start)
   Expr *iterable = stmt->value;
-  if (iterable->kind == ExprKind::Call && typeOf(iterable)->isNone() &&
-      typeOf(iterable->callee())->kind() == TypeKind::Builtin &&
-      isIndexIteration(typeOf(iterable->callee())->text())) {
+  if (iterable->kind == ExprKind::Call && core.typeOf(iterable)->isNone() &&
+      core.typeOf(iterable->callee())->kind() == TypeKind::Builtin &&
+      isIndexIteration(core.typeOf(iterable->callee())->text())) {
     sources.push_back(prepareIndexIteration(iterable));
   } else if (const LibraryCall *call = inStepIteration(iterable)) {
     for (const Type *argument : call->argumentTypes)
       if (argument->isGenerator()) { // resumed in step (LowerGenerators.cpp)
-        lowerInStepGeneratorFor(stmt, *call);
+        core.generators().lowerInStepGeneratorFor(stmt, *call);
         return;
       }
     enumerated = call->iteration == LibraryIteration::CountedArgumentsInStep;
     for (size_t i = 0; i < call->arguments.size(); ++i) {
       Expr *argument = call->arguments[i];
       if (enumerated && i == 1) // enumerate's start, read once before the loop
-        countStart = castValue(lowerExpr(argument), typeOf(argument), types::int64());
+        countStart =
+            core.castValue(core.lowerExpr(argument), core.typeOf(argument), types::int64());
       else
-        sources.push_back(prepareIteration(lowerExpr(argument), typeOf(argument)));
+        sources.push_back(prepareIteration(core.lowerExpr(argument), core.typeOf(argument)));
     }
-  } else if (typeOf(iterable)->isGenerator()) {
-    lowerGeneratorFor(stmt, lowerExpr(iterable), typeOf(iterable));
+  } else if (core.typeOf(iterable)->isGenerator()) {
+    core.generators().lowerGeneratorFor(stmt, core.lowerExpr(iterable), core.typeOf(iterable));
     return;
-  } else if (typeOf(iterable)->isTuple() && typeOf(iterable)->elements().empty()) {
-    lowerExpr(iterable); // `for x in ()`: evaluated, then the else block (typing skipped the body)
-    lowerBlock(stmt->orelse);
+  } else if (core.typeOf(iterable)->isTuple() && core.typeOf(iterable)->elements().empty()) {
+    core.lowerExpr(
+        iterable); // `for x in ()`: evaluated, then the else block (typing skipped the body)
+    core.lowerBlock(stmt->orelse);
     return;
-  } else if (typeOf(iterable)->isDict() || typeOf(iterable)->isDictView()) {
-    lowerDictFor(stmt, lowerExpr(iterable), typeOf(iterable));
+  } else if (core.typeOf(iterable)->isDict() || core.typeOf(iterable)->isDictView()) {
+    core.containers().lowerDictFor(stmt, core.lowerExpr(iterable), core.typeOf(iterable));
     return;
   } else {
-    sources.push_back(prepareIteration(lowerExpr(iterable), typeOf(iterable)));
+    sources.push_back(prepareIteration(core.lowerExpr(iterable), core.typeOf(iterable)));
   }
   llvm::Type *i64 = builder.getInt64Ty();
   // A plain range counts its value directly, as C does (no division for the trip count, which
@@ -381,13 +390,13 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
                                 builder.CreateICmpSLT(value, bound),
                                 builder.CreateICmpSGT(value, bound));
   };
-  llvm::AllocaInst *counter = createEntryAlloca(i64, "for.index");
+  llvm::AllocaInst *counter = core.createEntryAlloca(i64, "for.index");
   builder.CreateStore(first, counter);
-  llvm::BasicBlock *header = newBlock("for.cond");
-  llvm::BasicBlock *body = newBlock("for.body");
-  llvm::BasicBlock *latch = newBlock("for.next");
-  llvm::BasicBlock *orelse = newBlock("for.else");
-  llvm::BasicBlock *end = newBlock("for.end");
+  llvm::BasicBlock *header = core.newBlock("for.cond");
+  llvm::BasicBlock *body = core.newBlock("for.body");
+  llvm::BasicBlock *latch = core.newBlock("for.next");
+  llvm::BasicBlock *orelse = core.newBlock("for.else");
+  llvm::BasicBlock *end = core.newBlock("for.end");
   builder.CreateBr(header);
   builder.SetInsertPoint(header);
   llvm::Value *index = builder.CreateLoad(i64, counter);
@@ -406,14 +415,14 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
   builder.CreateCondBr(more, body, orelse);
   builder.SetInsertPoint(body);
   // Items made for this iteration (array rows) die once assigned to the target.
-  size_t mark = temporaries.size();
+  size_t mark = core.temporaries.size();
   if (plainRange) {
     // Read here, not in the header, which a latch testing its own limit goes around.
-    lowerAssign(stmt->targets[0], builder.CreateLoad(i64, counter), types::int64());
+    core.lowerAssign(stmt->targets[0], builder.CreateLoad(i64, counter), types::int64());
   } else if (sources.size() == 1 && !enumerated) {
     const Type *itemType;
     llvm::Value *item = iterationItem(sources[0], index, &itemType);
-    lowerAssign(stmt->targets[0], item, itemType);
+    core.lowerAssign(stmt->targets[0], item, itemType);
   } else {
     std::vector<llvm::Value *> parts;
     std::vector<const Type *> partTypes;
@@ -427,9 +436,9 @@ void FunctionLowering::lowerFor(Stmt *stmt) {
       partTypes.push_back(itemType);
     }
     const Type *tupleType = types::tuple(partTypes);
-    lowerAssign(stmt->targets[0], lowerTuple(parts, tupleType), tupleType);
+    core.lowerAssign(stmt->targets[0], core.lowerTuple(parts, tupleType), tupleType);
   }
-  releaseTemporaries(mark);
+  core.releaseTemporaries(mark);
   lowerLoopBody(stmt->body, latch, end);
   builder.SetInsertPoint(latch);
   // No signed wrap: Python's integers do not wrap, and the flag lets LLVM prove a counter that
@@ -462,8 +471,8 @@ static int countUnrollableStatements(const std::vector<Stmt *> &block, int limit
   return count;
 }
 
-bool FunctionLowering::lowerUnrolledRange(Stmt *stmt, llvm::Value *first, llvm::Value *limit,
-                                          llvm::Value *step) {
+bool LoopLowering::lowerUnrolledRange(Stmt *stmt, llvm::Value *first, llvm::Value *limit,
+                                      llvm::Value *step) {
   // LLVM unrolls such loops completely at -O2 and above anyway, but only after its loop passes
   // have rotated, simplified and analysed each of them, and in a long function every one of
   // those steps updates function-wide analyses: 600 three-trip loops in a 6,400-statement
@@ -486,11 +495,11 @@ bool FunctionLowering::lowerUnrolledRange(Stmt *stmt, llvm::Value *first, llvm::
   int bodySize = countUnrollableStatements(stmt->body, maxCopiedStatements);
   if (bodySize < 0 || uint64_t(bodySize) * trips > maxCopiedStatements)
     return false;
-  llvm::BasicBlock *end = newBlock("for.end");
+  llvm::BasicBlock *end = core.newBlock("for.end");
   for (uint64_t trip = 0; trip < trips; ++trip) {
-    llvm::BasicBlock *next = newBlock("for.next");
-    lowerAssign(stmt->targets[0], builder.getInt64(uint64_t(from) + trip * uint64_t(by)),
-                types::int64());
+    llvm::BasicBlock *next = core.newBlock("for.next");
+    core.lowerAssign(stmt->targets[0], builder.getInt64(uint64_t(from) + trip * uint64_t(by)),
+                     types::int64());
     lowerLoopBody(stmt->body, next, end);
     builder.SetInsertPoint(next);
   }
@@ -498,7 +507,7 @@ bool FunctionLowering::lowerUnrolledRange(Stmt *stmt, llvm::Value *first, llvm::
   return true;
 }
 
-const LibraryCall *FunctionLowering::inStepIteration(const Expr *iterable) const {
+const LibraryCall *LoopLowering::inStepIteration(const Expr *iterable) const {
   auto call = function.libraryCalls.find(iterable->id);
   if (iterable->kind != ExprKind::Call || call == function.libraryCalls.end() ||
       call->second.iteration == LibraryIteration::OverResult)

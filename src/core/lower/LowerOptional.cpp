@@ -56,7 +56,7 @@ llvm::Value *FunctionLowering::castOptional(llvm::Value *value, const Type *from
     return llvm::UndefValue::get(valueType(context, to));
   llvm::Value *absent =
       builder.CreateICmpEQ(builder.CreateExtractValue(value, 0), builder.getInt8(0));
-  raiseIf(absent, TypeErrorId, "expected " + wrapped->name() + ", got None");
+  exceptions().raiseIf(absent, TypeErrorId, "expected " + wrapped->name() + ", got None");
   llvm::Value *data = fromMemoryForm(builder, builder.CreateExtractValue(value, 1), wrapped);
   return castValue(data, wrapped, to);
 }

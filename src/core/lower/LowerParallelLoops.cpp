@@ -35,7 +35,7 @@ ParallelLoopReport reportOf(const TypedFunction &function, const Stmt *loop,
 
 } // namespace
 
-llvm::Value *FunctionLowering::reductionIdentity(ReductionKind kind, const Type *type) {
+llvm::Value *LoopLowering::reductionIdentity(ReductionKind kind, const Type *type) {
   if (kind == ReductionKind::Min || kind == ReductionKind::Max) {
     bool min = kind == ReductionKind::Min;
     if (type->isFloat())
@@ -48,17 +48,17 @@ llvm::Value *FunctionLowering::reductionIdentity(ReductionKind kind, const Type 
     return llvm::ConstantInt::get(context, limit);
   }
   int64_t identity = kind == ReductionKind::Multiply ? 1 : kind == ReductionKind::BitAnd ? -1 : 0;
-  return castValue(builder.getInt64(identity), types::int64(), type);
+  return core.castValue(builder.getInt64(identity), types::int64(), type);
 }
 
-llvm::Value *FunctionLowering::combineReduction(ReductionKind kind, llvm::Value *current,
-                                                llvm::Value *partial, const Type *type) {
+llvm::Value *LoopLowering::combineReduction(ReductionKind kind, llvm::Value *current,
+                                            llvm::Value *partial, const Type *type) {
   if (kind == ReductionKind::Min || kind == ReductionKind::Max) {
     // As the builtins decide: the partial result replaces the value only when it is smaller
     // (larger), so NaN never wins a comparison.
     CompareOp op = kind == ReductionKind::Min ? CompareOp::Lt : CompareOp::Gt;
-    llvm::Value *replace = lowerComparison(op, partial, type, current, type);
-    return builder.CreateSelect(truthValue(replace, types::boolean()), partial, current);
+    llvm::Value *replace = core.operators().lowerComparison(op, partial, type, current, type);
+    return builder.CreateSelect(core.truthValue(replace, types::boolean()), partial, current);
   }
   BinaryOp op = kind == ReductionKind::Add        ? BinaryOp::Add
                 : kind == ReductionKind::Multiply ? BinaryOp::Mult
@@ -66,11 +66,12 @@ llvm::Value *FunctionLowering::combineReduction(ReductionKind kind, llvm::Value 
                 : kind == ReductionKind::BitAnd   ? BinaryOp::BitAnd
                                                   : BinaryOp::BitXor;
   const Type *resultType = binaryResultType(op, type, type);
-  return castValue(lowerBinary(op, current, type, partial, type, resultType), resultType, type);
+  return core.castValue(core.operators().lowerBinary(op, current, type, partial, type, resultType),
+                        resultType, type);
 }
 
-bool FunctionLowering::runsOnThreadPool() const {
-  return options.parallel && !insideParallelBody && moduleLowering.target.hasThreadPool();
+bool LoopLowering::runsOnThreadPool() const {
+  return options.parallel && !core.insideParallelBody && moduleLowering.target.hasThreadPool();
 }
 
 /// The outlined body of a parallel loop: `i32 body(ptr environment, i64 begin, i64 end, i64
@@ -97,19 +98,19 @@ static llvm::Value *callParallelFor(FunctionLowering &lowering, llvm::Value *cou
       {count, body, environment, chunks, grain});
 }
 
-void FunctionLowering::forEachIndexInParallel(llvm::Value *count,
-                                              const std::vector<llvm::Value *> &captured,
-                                              const ParallelLoopBody &body, llvm::Value *grain) {
+void LoopLowering::forEachIndexInParallel(llvm::Value *count,
+                                          const std::vector<llvm::Value *> &captured,
+                                          const ParallelLoopBody &body, llvm::Value *grain) {
   if (!runsOnThreadPool()) {
-    forEachIndex({count},
-                 [&](const std::vector<llvm::Value *> &at) { body(*this, at[0], captured); });
+    core.arrays().forEachIndex(
+        {count}, [&](const std::vector<llvm::Value *> &at) { body(core, at[0], captured); });
     return;
   }
   std::vector<llvm::Type *> fields;
   for (llvm::Value *value : captured)
     fields.push_back(value->getType());
   llvm::StructType *environmentType = llvm::StructType::get(context, fields);
-  llvm::AllocaInst *environment = createEntryAlloca(environmentType, "parallel.environment");
+  llvm::AllocaInst *environment = core.createEntryAlloca(environmentType, "parallel.environment");
   for (size_t k = 0; k < captured.size(); ++k)
     builder.CreateStore(captured[k], builder.CreateStructGEP(environmentType, environment,
                                                              static_cast<unsigned>(k)));
@@ -117,7 +118,7 @@ void FunctionLowering::forEachIndexInParallel(llvm::Value *count,
   {
     FunctionLowering inner(moduleLowering, function, outlined);
     inner.insideParallelBody = true;
-    inner.insideElementwise = insideElementwise;
+    inner.insideElementwise = core.insideElementwise;
     inner.beginBody();
     llvm::IRBuilder<> &innerBuilder = inner.builder;
     std::vector<llvm::Value *> values;
@@ -127,30 +128,30 @@ void FunctionLowering::forEachIndexInParallel(llvm::Value *count,
                                                   static_cast<unsigned>(k))));
     llvm::Value *begin = outlined->getArg(1);
     llvm::Value *span = innerBuilder.CreateSub(outlined->getArg(2), begin);
-    inner.forEachIndex({span}, [&](const std::vector<llvm::Value *> &at) {
+    inner.arrays().forEachIndex({span}, [&](const std::vector<llvm::Value *> &at) {
       body(inner, innerBuilder.CreateAdd(begin, at[0]), values);
     });
     inner.exitFunction(innerBuilder.getInt32(0));
     inner.emitUnwindBlock();
   }
-  llvm::AllocaInst *chunks = createEntryAlloca(builder.getInt64Ty(), "parallel.chunks");
-  llvm::Value *status = callParallelFor(*this, count, outlined, environment, chunks,
+  llvm::AllocaInst *chunks = core.createEntryAlloca(builder.getInt64Ty(), "parallel.chunks");
+  llvm::Value *status = callParallelFor(core, count, outlined, environment, chunks,
                                         grain ? grain : builder.getInt64(ElementsPerThreadStart));
-  exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
+  core.exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
 }
 
-llvm::Value *FunctionLowering::reduceInParallel(
+llvm::Value *LoopLowering::reduceInParallel(
     llvm::Value *count, const std::vector<llvm::Value *> &captured, llvm::Value *identity,
     const ParallelReductionStep &step,
     const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &combine, llvm::Value *grain) {
   llvm::Type *accumulatorType = identity->getType();
   llvm::Type *i64 = builder.getInt64Ty();
   if (!runsOnThreadPool()) {
-    llvm::AllocaInst *accumulator = createEntryAlloca(accumulatorType, "reduce.accumulator");
+    llvm::AllocaInst *accumulator = core.createEntryAlloca(accumulatorType, "reduce.accumulator");
     builder.CreateStore(identity, accumulator);
-    forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
+    core.arrays().forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
       builder.CreateStore(
-          step(*this, builder.CreateLoad(accumulatorType, accumulator), at[0], captured),
+          step(core, builder.CreateLoad(accumulatorType, accumulator), at[0], captured),
           accumulator);
     });
     return builder.CreateLoad(accumulatorType, accumulator);
@@ -168,7 +169,7 @@ llvm::Value *FunctionLowering::reduceInParallel(
   for (llvm::Value *value : captured)
     fields.push_back(value->getType());
   llvm::StructType *environmentType = llvm::StructType::get(context, fields);
-  llvm::AllocaInst *environment = createEntryAlloca(environmentType, "reduce.environment");
+  llvm::AllocaInst *environment = core.createEntryAlloca(environmentType, "reduce.environment");
   builder.CreateStore(slots, builder.CreateStructGEP(environmentType, environment, 0));
   for (size_t k = 0; k < captured.size(); ++k)
     builder.CreateStore(captured[k], builder.CreateStructGEP(environmentType, environment,
@@ -177,7 +178,7 @@ llvm::Value *FunctionLowering::reduceInParallel(
   {
     FunctionLowering inner(moduleLowering, function, outlined);
     inner.insideParallelBody = true;
-    inner.insideElementwise = insideElementwise;
+    inner.insideElementwise = core.insideElementwise;
     inner.beginBody();
     llvm::IRBuilder<> &innerBuilder = inner.builder;
     innerBuilder.setFastMathFlags(builder.getFastMathFlags()); // the caller's reassociation
@@ -192,7 +193,7 @@ llvm::Value *FunctionLowering::reduceInParallel(
     innerBuilder.CreateStore(identity, accumulator);
     llvm::Value *begin = outlined->getArg(1);
     llvm::Value *span = innerBuilder.CreateSub(outlined->getArg(2), begin);
-    inner.forEachIndex({span}, [&](const std::vector<llvm::Value *> &at) {
+    inner.arrays().forEachIndex({span}, [&](const std::vector<llvm::Value *> &at) {
       innerBuilder.CreateStore(step(inner, innerBuilder.CreateLoad(accumulatorType, accumulator),
                                     innerBuilder.CreateAdd(begin, at[0]), values),
                                accumulator);
@@ -203,22 +204,23 @@ llvm::Value *FunctionLowering::reduceInParallel(
     inner.exitFunction(innerBuilder.getInt32(0));
     inner.emitUnwindBlock();
   }
-  llvm::AllocaInst *chunks = createEntryAlloca(i64, "reduce.chunks");
-  llvm::Value *status = callParallelFor(*this, count, outlined, environment, chunks,
+  llvm::AllocaInst *chunks = core.createEntryAlloca(i64, "reduce.chunks");
+  llvm::Value *status = callParallelFor(core, count, outlined, environment, chunks,
                                         grain ? grain : builder.getInt64(ElementsPerThreadStart));
-  exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
-  llvm::AllocaInst *result = createEntryAlloca(accumulatorType, "reduce.result");
+  core.exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
+  llvm::AllocaInst *result = core.createEntryAlloca(accumulatorType, "reduce.result");
   builder.CreateStore(identity, result);
-  forEachIndex({builder.CreateLoad(i64, chunks)}, [&](const std::vector<llvm::Value *> &at) {
-    llvm::Value *partial = builder.CreateLoad(
-        accumulatorType, builder.CreateInBoundsGEP(accumulatorType, slots, at[0]));
-    builder.CreateStore(combine(builder.CreateLoad(accumulatorType, result), partial), result);
-  });
+  core.arrays().forEachIndex(
+      {builder.CreateLoad(i64, chunks)}, [&](const std::vector<llvm::Value *> &at) {
+        llvm::Value *partial = builder.CreateLoad(
+            accumulatorType, builder.CreateInBoundsGEP(accumulatorType, slots, at[0]));
+        builder.CreateStore(combine(builder.CreateLoad(accumulatorType, result), partial), result);
+      });
   builder.CreateStackRestore(stackMark);
   return builder.CreateLoad(accumulatorType, result);
 }
 
-bool FunctionLowering::lowerParallelFor(Stmt *stmt) {
+bool LoopLowering::lowerParallelFor(Stmt *stmt) {
   if (!runsOnThreadPool() || !isParallelLoop(function, stmt))
     return false;
   ParallelLoopPlan plan = planParallelLoop(function, stmt);
@@ -228,13 +230,13 @@ bool FunctionLowering::lowerParallelFor(Stmt *stmt) {
   llvm::Type *i64 = builder.getInt64Ty();
   llvm::Type *pointer = builder.getPtrTy();
 
-  llvm::Value *range = lowerExpr(stmt->value);
+  llvm::Value *range = core.lowerExpr(stmt->value);
   llvm::Value *count = rangeLength(range);
   std::vector<llvm::Type *> fields = {i64, i64};
   fields.insert(fields.end(), plan.shared.size() + FieldsPerReduction * plan.reductions.size(),
                 pointer);
   llvm::StructType *environmentType = llvm::StructType::get(context, fields);
-  llvm::AllocaInst *environment = createEntryAlloca(environmentType, "prange.environment");
+  llvm::AllocaInst *environment = core.createEntryAlloca(environmentType, "prange.environment");
   auto field = [&](unsigned index) {
     return builder.CreateStructGEP(environmentType, environment, index);
   };
@@ -242,7 +244,7 @@ bool FunctionLowering::lowerParallelFor(Stmt *stmt) {
   builder.CreateStore(builder.CreateExtractValue(range, 2), field(RangeStep));
   unsigned next = FirstVariable;
   for (const std::string &name : plan.shared)
-    builder.CreateStore(variable(name), field(next++));
+    builder.CreateStore(core.variable(name), field(next++));
 
   // One slot per chunk and reduction, on the stack for the loop's duration. Slots of arrays
   // start null, so that a failed loop can release exactly the partial arrays it made.
@@ -262,20 +264,20 @@ bool FunctionLowering::lowerParallelFor(Stmt *stmt) {
     }
     slots.push_back(reductionSlots);
     builder.CreateStore(reductionSlots, field(next++));
-    builder.CreateStore(variable(reduction.variable), field(next++));
+    builder.CreateStore(core.variable(reduction.variable), field(next++));
   }
 
   llvm::Function *body = createOutlinedBody(moduleLowering, target, ".prange");
   FunctionLowering(moduleLowering, function, body).lowerParallelBody(stmt, plan, environmentType);
 
   // A prange loop always goes to the pool: the user said its iterations are worth it.
-  llvm::AllocaInst *chunks = createEntryAlloca(i64, "prange.chunks");
+  llvm::AllocaInst *chunks = core.createEntryAlloca(i64, "prange.chunks");
   llvm::Value *status =
-      callParallelFor(*this, count, body, environment, chunks, builder.getInt64(1));
+      callParallelFor(core, count, body, environment, chunks, builder.getInt64(1));
   llvm::Value *chunkCount = builder.CreateLoad(i64, chunks);
   llvm::Value *failed = builder.CreateICmpNE(status, builder.getInt32(0));
-  llvm::BasicBlock *failedBlock = newBlock("prange.failed");
-  llvm::BasicBlock *combineBlock = newBlock("prange.combine");
+  llvm::BasicBlock *failedBlock = core.newBlock("prange.failed");
+  llvm::BasicBlock *combineBlock = core.newBlock("prange.combine");
   builder.CreateCondBr(failed, failedBlock, combineBlock,
                        llvm::MDBuilder(context).createBranchWeights(1, 1 << 20));
 
@@ -286,13 +288,13 @@ bool FunctionLowering::lowerParallelFor(Stmt *stmt) {
     if (!type->holdsReferences())
       continue;
     llvm::Type *memory = memoryType(context, type);
-    forEachIndex({chunkCount}, [&](const std::vector<llvm::Value *> &chunk) {
+    core.arrays().forEachIndex({chunkCount}, [&](const std::vector<llvm::Value *> &chunk) {
       llvm::Value *slot = builder.CreateInBoundsGEP(memory, slots[r], chunk[0]);
-      decref(fromMemoryForm(builder, builder.CreateLoad(memory, slot), type), type);
+      core.decref(fromMemoryForm(builder, builder.CreateLoad(memory, slot), type), type);
     });
   }
   builder.CreateStackRestore(stackMark);
-  exitFunction(status);
+  core.exitFunction(status);
 
   // Chunk by chunk, in order: integer results do not depend on the number of threads.
   builder.SetInsertPoint(combineBlock);
@@ -300,8 +302,8 @@ bool FunctionLowering::lowerParallelFor(Stmt *stmt) {
     const ParallelReduction &reduction = plan.reductions[r];
     const Type *type = function.variableTypes.at(reduction.variable);
     llvm::Type *memory = memoryType(context, type);
-    llvm::Value *slot = variable(reduction.variable);
-    forEachIndex({chunkCount}, [&](const std::vector<llvm::Value *> &chunk) {
+    llvm::Value *slot = core.variable(reduction.variable);
+    core.arrays().forEachIndex({chunkCount}, [&](const std::vector<llvm::Value *> &chunk) {
       llvm::Value *partial = fromMemoryForm(
           builder,
           builder.CreateLoad(memory, builder.CreateInBoundsGEP(memory, slots[r], chunk[0])), type);
@@ -314,20 +316,22 @@ bool FunctionLowering::lowerParallelFor(Stmt *stmt) {
       }
       // The partial array has the variable's shape (it was made from it); combined in place.
       const Type *dtype = type->dtype();
-      forEachIndex(arrayShape(current, type), [&](const std::vector<llvm::Value *> &at) {
-        llvm::Value *into = elementAddress(current, type, at);
-        llvm::Value *from = elementAddress(partial, type, at);
-        storeElement(into,
-                     combineReduction(reduction.kind, loadElement(into, dtype),
-                                      loadElement(from, dtype), dtype),
-                     dtype);
-      });
-      decref(partial, type);
+      core.arrays().forEachIndex(
+          core.arrays().arrayShape(current, type), [&](const std::vector<llvm::Value *> &at) {
+            llvm::Value *into = core.arrays().elementAddress(current, type, at);
+            llvm::Value *from = core.arrays().elementAddress(partial, type, at);
+            core.arrays().storeElement(
+                into,
+                combineReduction(reduction.kind, core.arrays().loadElement(into, dtype),
+                                 core.arrays().loadElement(from, dtype), dtype),
+                dtype);
+          });
+      core.decref(partial, type);
     });
   }
   builder.CreateStackRestore(stackMark);
   // The loop's else clause runs after it, as it would serially (prange loops cannot break).
-  lowerBlock(stmt->orelse);
+  core.lowerBlock(stmt->orelse);
   return true;
 }
 
@@ -369,8 +373,9 @@ void FunctionLowering::lowerParallelBody(Stmt *loop, const ParallelLoopPlan &pla
     slots.push_back(field(next++, pointer));
     llvm::Value *outer = field(next++, pointer);
     if (!type->isArray()) {
-      builder.CreateStore(toMemoryForm(builder, reductionIdentity(reduction.kind, type), type),
-                          variable(reduction.variable));
+      builder.CreateStore(
+          toMemoryForm(builder, loops().reductionIdentity(reduction.kind, type), type),
+          variable(reduction.variable));
       if ((type->isFloat() || type->isComplex()) &&
           (reduction.kind == ReductionKind::Add || reduction.kind == ReductionKind::Multiply))
         reassociatedReductions.insert(reduction.variable);
@@ -378,12 +383,12 @@ void FunctionLowering::lowerParallelBody(Stmt *loop, const ParallelLoopPlan &pla
     }
     size_t mark = temporaries.size();
     llvm::Value *before = fromMemoryForm(builder, builder.CreateLoad(memory, outer), type);
-    std::vector<llvm::Value *> shape = arrayShape(before, type);
+    std::vector<llvm::Value *> shape = arrays().arrayShape(before, type);
     const Type *fresh = types::array(type->dtype(), type->ndim(), 'C', false);
-    llvm::Value *array = allocateArray(fresh, shape);
-    llvm::Value *identity = reductionIdentity(reduction.kind, type->dtype());
-    forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
-      storeElement(elementAddress(array, fresh, at), identity, type->dtype());
+    llvm::Value *array = arrays().allocateArray(fresh, shape);
+    llvm::Value *identity = loops().reductionIdentity(reduction.kind, type->dtype());
+    arrays().forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
+      arrays().storeElement(arrays().elementAddress(array, fresh, at), identity, type->dtype());
     });
     llvm::Value *owned = takeOwnership(castValue(array, fresh, type), type);
     builder.CreateStore(toMemoryForm(builder, owned, type), variable(reduction.variable));
@@ -404,7 +409,7 @@ void FunctionLowering::lowerParallelBody(Stmt *loop, const ParallelLoopPlan &pla
   builder.SetInsertPoint(bodyBlock);
   lowerAssign(loop->targets[0], builder.CreateAdd(start, builder.CreateMul(index, step)),
               types::int64());
-  lowerLoopBody(loop->body, latch, done);
+  loops().lowerLoopBody(loop->body, latch, done);
   builder.SetInsertPoint(latch);
   builder.CreateStore(builder.CreateNSWAdd(builder.CreateLoad(i64, counter), builder.getInt64(1)),
                       counter);

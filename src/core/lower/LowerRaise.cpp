@@ -16,6 +16,10 @@
 
 namespace taipan {
 
+ExceptionLowering::ExceptionLowering(FunctionLowering &core)
+    : core(core), builder(core.builder), context(core.context), options(core.options),
+      function(core.function), moduleLowering(core.moduleLowering), target(core.target) {}
+
 static std::string pythonStringRepr(const std::string &text) {
   char quote =
       text.find('\'') != std::string::npos && text.find('"') == std::string::npos ? '"' : '\'';
@@ -80,7 +84,7 @@ static std::optional<std::string> constantText(const Expr *argument, const Type 
   }
 }
 
-std::optional<std::string> FunctionLowering::exceptionMessage(Expr *raised) {
+std::optional<std::string> ExceptionLowering::exceptionMessage(Expr *raised) {
   if (raised->kind != ExprKind::Call)
     return std::string();
   // str() of an exception: its one argument's str(), or the repr() of the tuple of them.
@@ -88,7 +92,8 @@ std::optional<std::string> FunctionLowering::exceptionMessage(Expr *raised) {
   std::vector<std::string> parts;
   for (size_t i = 1; i <= count; ++i) {
     Expr *argument = raised->operands[i];
-    std::optional<std::string> text = constantText(argument, typeOf(argument), function, count > 1);
+    std::optional<std::string> text =
+        constantText(argument, core.typeOf(argument), function, count > 1);
     if (!text)
       return std::nullopt;
     parts.push_back(*text);
@@ -101,58 +106,59 @@ std::optional<std::string> FunctionLowering::exceptionMessage(Expr *raised) {
   return count == 0 ? "" : "(" + joined + ")";
 }
 
-void FunctionLowering::printExceptionMessage(Expr *raised,
-                                             const std::vector<llvm::Value *> &values) {
+void ExceptionLowering::printExceptionMessage(Expr *raised,
+                                              const std::vector<llvm::Value *> &values) {
   size_t count = raised->operands.size() - 1;
   if (count > 1)
-    printText("(");
+    core.strings().printText("(");
   for (size_t i = 1; i <= count; ++i) {
     Expr *argument = raised->operands[i];
-    const Type *type = typeOf(argument);
+    const Type *type = core.typeOf(argument);
     if (i > 1)
-      printText(", ");
+      core.strings().printText(", ");
     if (std::optional<std::string> text = constantText(argument, type, function, count > 1))
-      printText(*text);
+      core.strings().printText(*text);
     else
-      printValue(values[i - 1], type);
+      core.strings().printValue(values[i - 1], type);
   }
   if (count > 1)
-    printText(")");
+    core.strings().printText(")");
 }
 
-void FunctionLowering::lowerRaise(Stmt *stmt) {
+void ExceptionLowering::lowerRaise(Stmt *stmt) {
   if (!stmt->value) {
-    if (handlerDepth == 0)
+    if (core.handlerDepth == 0)
       throwUnsupported("a bare 'raise' is supported only inside an except block", stmt->location);
     builder.CreateCall(exceptionRuntime("taipan_reraise"));
-    exitFunction(builder.getInt32(1));
+    core.exitFunction(builder.getInt32(1));
     return;
   }
   Expr *raised = stmt->value;
   if (isCaughtExceptionName(raised)) { // `raise e` in `except ... as e`: its handled-stack index
-    llvm::Value *index = lowerExpr(raised);
+    llvm::Value *index = core.lowerExpr(raised);
     builder.CreateCall(moduleLowering.runtimeFunction("taipan_reraise_at", builder.getVoidTy(),
                                                       {builder.getInt64Ty()}),
                        {index});
-    exitFunction(builder.getInt32(1));
+    core.exitFunction(builder.getInt32(1));
     return;
   }
   const Type *classType =
-      raised->kind == ExprKind::Call ? typeOf(raised->callee()) : typeOf(raised);
+      raised->kind == ExprKind::Call ? core.typeOf(raised->callee()) : core.typeOf(raised);
   std::vector<llvm::Value *> values;
   if (raised->kind == ExprKind::Call)
     for (size_t i = 1; i < raised->operands.size(); ++i)
-      values.push_back(lowerExpr(raised->operands[i]));
+      values.push_back(core.lowerExpr(raised->operands[i]));
   std::optional<std::string> message = exceptionMessage(raised);
   // Python gets the exception made of its arguments, unless they are one string (which the
   // message rebuilds exactly) or cannot be described.
   std::string descriptor;
   bool keepArguments = !values.empty() && moduleLowering.target.formatsMessagesAtRunTime() &&
-                       !moduleLowering.target.hasThreadHierarchy() && !runsOnThreadPool();
-  if (keepArguments && values.size() == 1 && typeOf(raised->operands[1])->isString())
+                       !moduleLowering.target.hasThreadHierarchy() &&
+                       !core.loops().runsOnThreadPool();
+  if (keepArguments && values.size() == 1 && core.typeOf(raised->operands[1])->isString())
     keepArguments = false;
   for (size_t i = 1; keepArguments && i < raised->operands.size(); ++i)
-    keepArguments = describeExceptionArgument(typeOf(raised->operands[i]), descriptor);
+    keepArguments = describeExceptionArgument(core.typeOf(raised->operands[i]), descriptor);
   if (!keepArguments) {
     if (message) {
       emitRaise(classType->exceptionId(), *message);
@@ -174,22 +180,22 @@ void FunctionLowering::lowerRaise(Stmt *stmt) {
   }
   llvm::Type *pointer = builder.getPtrTy();
   llvm::AllocaInst *pointers =
-      createEntryAlloca(llvm::ArrayType::get(pointer, values.size()), "raise.arguments");
+      core.createEntryAlloca(llvm::ArrayType::get(pointer, values.size()), "raise.arguments");
   for (size_t i = 0; i < values.size(); ++i) {
-    const Type *type = typeOf(raised->operands[i + 1]);
+    const Type *type = core.typeOf(raised->operands[i + 1]);
     const Type *boxed = type->kind() == TypeKind::StringLiteral ? types::unicode() : type;
-    llvm::Value *value = castValue(values[i], type, boxed);
-    llvm::AllocaInst *slot = createEntryAlloca(memoryType(context, boxed), "raise.argument");
+    llvm::Value *value = core.castValue(values[i], type, boxed);
+    llvm::AllocaInst *slot = core.createEntryAlloca(memoryType(context, boxed), "raise.argument");
     builder.CreateStore(toMemoryForm(builder, value, boxed), slot);
     builder.CreateStore(slot, builder.CreateConstInBoundsGEP1_64(pointer, pointers, i));
   }
   builder.CreateCall(moduleLowering.runtimeFunction("taipan_keep_exception_arguments",
                                                     builder.getVoidTy(), {pointer, pointer}),
                      {moduleLowering.stringConstant(descriptor), pointers});
-  exitFunction(builder.getInt32(1));
+  core.exitFunction(builder.getInt32(1));
 }
 
-void FunctionLowering::emitPrintedRaise(int exceptionId, const std::function<void()> &print) {
+void ExceptionLowering::emitPrintedRaise(int exceptionId, const std::function<void()> &print) {
   if (!moduleLowering.target.formatsMessagesAtRunTime()) {
     emitRaise(exceptionId, "<message made at run time>");
     return;
@@ -198,38 +204,39 @@ void FunctionLowering::emitPrintedRaise(int exceptionId, const std::function<voi
   builder.CreateCall(moduleLowering.runtimeFunction("taipan_raise_printed", builder.getVoidTy(),
                                                     {builder.getInt32Ty()}),
                      {exceptionIdValue(exceptionId)});
-  exitFunction(builder.getInt32(1));
+  core.exitFunction(builder.getInt32(1));
 }
 
-void FunctionLowering::lowerAssert(Stmt *stmt) {
-  llvm::Value *condition = lowerCondition(stmt->test);
+void ExceptionLowering::lowerAssert(Stmt *stmt) {
+  llvm::Value *condition = core.lowerCondition(stmt->test);
   std::optional<std::string> message = std::string();
   if (stmt->message)
-    message = constantText(stmt->message, typeOf(stmt->message), function, false);
+    message = constantText(stmt->message, core.typeOf(stmt->message), function, false);
   if (message) {
     raiseIf(builder.CreateNot(condition), AssertionErrorId, *message);
     return;
   }
   // A message made at run time is evaluated only when the assertion fails, as in Python.
-  llvm::BasicBlock *failed = newBlock("assert.failed");
-  llvm::BasicBlock *passed = newBlock("assert.ok");
+  llvm::BasicBlock *failed = core.newBlock("assert.failed");
+  llvm::BasicBlock *passed = core.newBlock("assert.ok");
   builder.CreateCondBr(condition, passed, failed,
                        llvm::MDBuilder(context).createBranchWeights(1 << 20, 1));
   builder.SetInsertPoint(failed);
-  emitPrintedRaise(AssertionErrorId,
-                   [&] { printValue(lowerExpr(stmt->message), typeOf(stmt->message)); });
+  emitPrintedRaise(AssertionErrorId, [&] {
+    core.strings().printValue(core.lowerExpr(stmt->message), core.typeOf(stmt->message));
+  });
   builder.SetInsertPoint(passed);
 }
 
-void FunctionLowering::emitRaise(int exceptionId, const std::string &message) {
+void ExceptionLowering::emitRaise(int exceptionId, const std::string &message) {
   llvm::FunctionCallee raise = moduleLowering.runtimeFunction(
       "taipan_raise", builder.getVoidTy(), {builder.getInt32Ty(), builder.getPtrTy()});
   builder.CreateCall(raise,
                      {exceptionIdValue(exceptionId), moduleLowering.stringConstant(message)});
-  exitFunction(builder.getInt32(1));
+  core.exitFunction(builder.getInt32(1));
 }
 
-llvm::Value *FunctionLowering::exceptionIdValue(int exceptionId) {
+llvm::Value *ExceptionLowering::exceptionIdValue(int exceptionId) {
   if (exceptionId < FirstUserException)
     return builder.getInt32(exceptionId);
   bool byName = moduleLowering.target.resolvesSymbolsAtLoad();
@@ -253,22 +260,23 @@ llvm::Value *FunctionLowering::exceptionIdValue(int exceptionId) {
   return builder.CreateLoad(builder.getInt32Ty(), cell, "exception.id");
 }
 
-void FunctionLowering::raiseIf(llvm::Value *condition, int exceptionId,
-                               const std::string &message) {
+void ExceptionLowering::raiseIf(llvm::Value *condition, int exceptionId,
+                                const std::string &message) {
   // A check that cannot fail (a constant divisor's zero test) costs no block: every block
   // deepens the dominator tree, which some of LLVM's analyses walk.
   if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(condition); constant && constant->isZero())
     return;
   // One raise block per distinct exception in a function: checks repeat (every // and % has
   // one), and sharing their cold blocks keeps large functions small for LLVM.
-  llvm::BasicBlock *&raiseBlock = raiseBlocks[{exceptionDestination().first, exceptionId, message}];
+  llvm::BasicBlock *&raiseBlock =
+      core.raiseBlocks[{exceptionDestination().first, exceptionId, message}];
   if (!raiseBlock) {
     llvm::IRBuilderBase::InsertPointGuard guard(builder);
-    raiseBlock = newBlock("raise");
+    raiseBlock = core.newBlock("raise");
     builder.SetInsertPoint(raiseBlock);
     emitRaise(exceptionId, message);
   }
-  llvm::BasicBlock *continueBlock = newBlock("ok");
+  llvm::BasicBlock *continueBlock = core.newBlock("ok");
   builder.CreateCondBr(condition, raiseBlock, continueBlock,
                        llvm::MDBuilder(context).createBranchWeights(1, 1 << 20));
   builder.SetInsertPoint(continueBlock);

@@ -18,11 +18,11 @@ static std::string accessedField(const Expr *expr, const TypedFunction &function
   return accessedRecordField(expr, function.typeOf(expr->operands[0]), indexType, function.globals);
 }
 
-bool FunctionLowering::isRecordAccess(const Expr *expr) const {
+bool ArrayLowering::isRecordAccess(const Expr *expr) const {
   std::string name = accessedField(expr, function);
   if (name.empty())
     return false;
-  const Type *base = typeOf(expr->operands[0]);
+  const Type *base = core.typeOf(expr->operands[0]);
   if (base->isRecord())
     return true;
   // An array attribute the library implements (a.shape) is a library call, never a field.
@@ -36,16 +36,16 @@ static llvm::Value *fieldAddress(llvm::IRBuilder<> &builder, llvm::Value *record
                                             recordType->fieldOffset(static_cast<size_t>(index)));
 }
 
-llvm::Value *FunctionLowering::recordFieldAddress(Expr *target) {
+llvm::Value *ArrayLowering::recordFieldAddress(Expr *target) {
   if (!isRecordAccess(target))
     return nullptr;
-  const Type *recordType = typeOf(target->operands[0]);
+  const Type *recordType = core.typeOf(target->operands[0]);
   if (!recordType->isRecord())
     return nullptr;
   int index = recordType->fieldIndex(accessedField(target, function));
   if (recordType->fieldTypes()[static_cast<size_t>(index)]->kind() == TypeKind::NestedArray)
     return nullptr; // read as a view, updated through it
-  return fieldAddress(builder, lowerExpr(target->operands[0]), recordType, index);
+  return fieldAddress(builder, core.lowerExpr(target->operands[0]), recordType, index);
 }
 
 /// The alignment a field of `record` may assume: its natural one in an align=True record
@@ -76,21 +76,20 @@ static void storeField(llvm::IRBuilder<> &builder, llvm::Value *address, llvm::V
   builder.CreateAlignedStore(toMemoryForm(builder, value, fieldType), address, alignment);
 }
 
-llvm::Value *FunctionLowering::loadRecordField(llvm::Value *address, const Type *fieldType) {
+llvm::Value *ArrayLowering::loadRecordField(llvm::Value *address, const Type *fieldType) {
   return loadField(builder, address, fieldType, llvm::Align(1));
 }
 
-void FunctionLowering::storeRecordField(llvm::Value *address, llvm::Value *value,
-                                        const Type *fieldType) {
+void ArrayLowering::storeRecordField(llvm::Value *address, llvm::Value *value,
+                                     const Type *fieldType) {
   storeField(builder, address, value, fieldType, llvm::Align(1));
 }
 
 /// A view of `count` items of `dtype` at `data` with `shape` and `strides`, borrowing the
 /// block and parent of `owner` (an array value, or null for none).
-llvm::Value *FunctionLowering::recordView(const Type *viewType, llvm::Value *owner,
-                                          llvm::Value *data,
-                                          const std::vector<llvm::Value *> &shape,
-                                          const std::vector<llvm::Value *> &strides) {
+llvm::Value *ArrayLowering::recordView(const Type *viewType, llvm::Value *owner, llvm::Value *data,
+                                       const std::vector<llvm::Value *> &shape,
+                                       const std::vector<llvm::Value *> &strides) {
   llvm::Value *view = llvm::Constant::getNullValue(valueType(context, viewType));
   if (owner)
     for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent})
@@ -106,8 +105,8 @@ llvm::Value *FunctionLowering::recordView(const Type *viewType, llvm::Value *own
                         builder.getInt64(static_cast<int64_t>(viewType->dtype()->itemSize())));
   view = withArrayField(view, ArrayLayout::Data, data);
   if (owner) {
-    incref(view, viewType);
-    addTemporary(view, viewType);
+    core.incref(view, viewType);
+    core.addTemporary(view, viewType);
   }
   return view;
 }
@@ -125,11 +124,11 @@ static void appendNested(llvm::IRBuilder<> &builder, const Type *nested,
   strides.insert(strides.end(), nestedStrides.begin(), nestedStrides.end());
 }
 
-llvm::Value *FunctionLowering::lowerRecordAccess(Expr *expr) {
+llvm::Value *ArrayLowering::lowerRecordAccess(Expr *expr) {
   Expr *base = expr->operands[0];
-  const Type *baseType = typeOf(base);
+  const Type *baseType = core.typeOf(base);
   std::string name = accessedField(expr, function);
-  llvm::Value *value = lowerExpr(base);
+  llvm::Value *value = core.lowerExpr(base);
   if (baseType->isRecord()) {
     int index = baseType->fieldIndex(name);
     const Type *field = baseType->fieldTypes()[static_cast<size_t>(index)];
@@ -140,7 +139,7 @@ llvm::Value *FunctionLowering::lowerRecordAccess(Expr *expr) {
     // long as the record's array, as in Numba).
     std::vector<llvm::Value *> shape, strides;
     appendNested(builder, field, shape, strides);
-    return recordView(typeOf(expr), nullptr, address, shape, strides);
+    return recordView(core.typeOf(expr), nullptr, address, shape, strides);
   }
   // a.x: the field's bytes in every record, with the array's shape and strides.
   const Type *record = baseType->dtype();
@@ -152,18 +151,18 @@ llvm::Value *FunctionLowering::lowerRecordAccess(Expr *expr) {
   if (field->kind() == TypeKind::NestedArray)
     appendNested(builder, field, shape, strides);
   llvm::Value *data = fieldAddress(builder, arrayField(value, ArrayLayout::Data), record, index);
-  return recordView(typeOf(expr), value, data, shape, strides);
+  return recordView(core.typeOf(expr), value, data, shape, strides);
 }
 
-void FunctionLowering::lowerRecordStore(Expr *target, llvm::Value *value, const Type *valueType) {
-  const Type *slotType = typeOf(target);
+void ArrayLowering::lowerRecordStore(Expr *target, llvm::Value *value, const Type *valueType) {
+  const Type *slotType = core.typeOf(target);
   if (slotType->isArray()) { // r.v = values: into the subarray field, element by element
-    assignIntoArray(lowerExpr(target), slotType, value, valueType);
+    assignIntoArray(core.lowerExpr(target), slotType, value, valueType);
     return;
   }
   llvm::Value *address = recordFieldAddress(target);
-  storeField(builder, address, castValue(value, valueType, slotType), slotType,
-             fieldAlignment(typeOf(target->operands[0]), slotType));
+  storeField(builder, address, core.castValue(value, valueType, slotType), slotType,
+             fieldAlignment(core.typeOf(target->operands[0]), slotType));
 }
 
 } // namespace taipan

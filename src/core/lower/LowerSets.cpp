@@ -15,14 +15,14 @@
 
 namespace taipan {
 
-void FunctionLowering::requireSetType(const Type *setType, SourceLocation location) {
+void ContainerLowering::requireSetType(const Type *setType, SourceLocation location) {
   if (!setType->keyType())
     throwTypingError("cannot infer the key type of an empty set; add to it, or build it with "
                      "items",
                      location);
 }
 
-llvm::Value *FunctionLowering::newSet(const Type *setType) {
+llvm::Value *ContainerLowering::newSet(const Type *setType) {
   if (moduleLowering.target.hasThreadHierarchy())
     throwUnsupported("sets are not supported on the GPU (they run on the CPU)", {});
   std::vector<int64_t> layout = setLayout(setType);
@@ -32,47 +32,47 @@ llvm::Value *FunctionLowering::newSet(const Type *setType) {
   auto *global = new llvm::GlobalVariable(moduleLowering.module, table->getType(), true,
                                           llvm::GlobalValue::PrivateLinkage, table, "set.layout");
   llvm::Value *set = listRuntime("taipan_set_new", builder.getPtrTy(), {global});
-  exitIf(builder.CreateIsNull(set), builder.getInt32(MemoryErrorId));
-  addTemporary(set, setType);
+  core.exitIf(builder.CreateIsNull(set), builder.getInt32(MemoryErrorId));
+  core.addTemporary(set, setType);
   return set;
 }
 
-llvm::Value *FunctionLowering::setLength(llvm::Value *set) {
+llvm::Value *ContainerLowering::setLength(llvm::Value *set) {
   return listHeaderField(set, runtime::SetSizeOffset, builder.getInt64Ty());
 }
 
-llvm::Value *FunctionLowering::setKeyAddress(llvm::Value *key, const Type *keyType,
-                                             const Type *setType) {
+llvm::Value *ContainerLowering::setKeyAddress(llvm::Value *key, const Type *keyType,
+                                              const Type *setType) {
   const Type *expected = setType->keyType();
-  llvm::Value *converted = castValue(key, keyType, expected);
-  llvm::Value *slot = createEntryAlloca(memoryType(context, expected), "set.key");
+  llvm::Value *converted = core.castValue(key, keyType, expected);
+  llvm::Value *slot = core.createEntryAlloca(memoryType(context, expected), "set.key");
   builder.CreateStore(toMemoryForm(builder, converted, expected), slot);
   return slot;
 }
 
-void FunctionLowering::addToSet(llvm::Value *set, const Type *setType, llvm::Value *key,
-                                const Type *keyType) {
+void ContainerLowering::addToSet(llvm::Value *set, const Type *setType, llvm::Value *key,
+                                 const Type *keyType) {
   llvm::Value *address = setKeyAddress(key, keyType, setType);
-  exitUnlessZero(listRuntime("taipan_set_add", builder.getInt32Ty(), {set, address}));
+  core.exitUnlessZero(listRuntime("taipan_set_add", builder.getInt32Ty(), {set, address}));
 }
 
-void FunctionLowering::addAllToSet(llvm::Value *set, const Type *setType, llvm::Value *iterable,
-                                   const Type *iterableType) {
+void ContainerLowering::addAllToSet(llvm::Value *set, const Type *setType, llvm::Value *iterable,
+                                    const Type *iterableType) {
   if ((iterableType->isSet() && !iterableType->keyType()) ||
       (iterableType->isList() && !iterableType->itemType()))
     return; // `set()` or `[]`: nothing to add
   if (iterableType->isSet() && iterableType->keyType() == setType->keyType()) { // set_merge
-    exitUnlessZero(listRuntime("taipan_set_combine_into", builder.getInt32Ty(),
-                               {set, iterable, builder.getInt32(runtime::SetUnion)}));
+    core.exitUnlessZero(listRuntime("taipan_set_combine_into", builder.getInt32Ty(),
+                                    {set, iterable, builder.getInt32(runtime::SetUnion)}));
     return;
   }
-  forEachItem(iterable, iterableType, [&](llvm::Value *item, const Type *itemType) {
+  core.loops().forEachItem(iterable, iterableType, [&](llvm::Value *item, const Type *itemType) {
     addToSet(set, setType, item, itemType);
   });
 }
 
-llvm::Value *FunctionLowering::asSet(llvm::Value *iterable, const Type *iterableType,
-                                     const Type *setType) {
+llvm::Value *ContainerLowering::asSet(llvm::Value *iterable, const Type *iterableType,
+                                      const Type *setType) {
   if (iterableType->isSet() && iterableType->keyType() == setType->keyType())
     return iterable; // a set or a frozenset of the keys: the same block
   llvm::Value *set = newSet(setType);
@@ -80,7 +80,7 @@ llvm::Value *FunctionLowering::asSet(llvm::Value *iterable, const Type *iterable
   return set;
 }
 
-llvm::Value *FunctionLowering::setToList(llvm::Value *set, const Type *setType) {
+llvm::Value *ContainerLowering::setToList(llvm::Value *set, const Type *setType) {
   const Type *listType = types::list(setType->keyType());
   if (!setType->keyType())
     return newList(listType, builder.getInt64(0));
@@ -95,17 +95,17 @@ llvm::Value *FunctionLowering::setToList(llvm::Value *set, const Type *setType) 
   llvm::Value *list =
       listRuntime("taipan_set_to_list", builder.getPtrTy(),
                   {set, offsetTable, builder.getInt64(static_cast<int64_t>(offsets.size()))});
-  exitIf(builder.CreateIsNull(list), builder.getInt32(MemoryErrorId));
-  addTemporary(list, listType);
+  core.exitIf(builder.CreateIsNull(list), builder.getInt32(MemoryErrorId));
+  core.addTemporary(list, listType);
   return list;
 }
 
-void FunctionLowering::lowerSetAugmentedAssign(Stmt *stmt) {
+void ContainerLowering::lowerSetAugmentedAssign(Stmt *stmt) {
   Expr *target = stmt->targets[0];
-  const Type *setType = typeOf(target);
-  const Type *valueType = typeOf(stmt->value);
-  llvm::Value *set = lowerExpr(target);
-  llvm::Value *value = lowerExpr(stmt->value);
+  const Type *setType = core.typeOf(target);
+  const Type *valueType = core.typeOf(stmt->value);
+  llvm::Value *set = core.lowerExpr(target);
+  llvm::Value *value = core.lowerExpr(stmt->value);
   if (!setType->keyType())
     return; // set() |= set(): nothing changes
   runtime::SetOperation operation = runtime::SetUnion;
@@ -120,16 +120,16 @@ void FunctionLowering::lowerSetAugmentedAssign(Stmt *stmt) {
     // A frozenset cannot change: `f |= s` is `f = f | s`, a new frozenset, as in CPython.
     llvm::Value *result = listRuntime("taipan_set_combine", builder.getPtrTy(),
                                       {set, other, builder.getInt32(operation)});
-    exitIf(builder.CreateIsNull(result), builder.getInt32(MemoryErrorId));
-    addTemporary(result, setType);
-    lowerAssign(target, result, setType);
+    core.exitIf(builder.CreateIsNull(result), builder.getInt32(MemoryErrorId));
+    core.addTemporary(result, setType);
+    core.lowerAssign(target, result, setType);
     return;
   }
-  exitUnlessZero(listRuntime("taipan_set_combine_into", builder.getInt32Ty(),
-                             {set, other, builder.getInt32(operation)}));
+  core.exitUnlessZero(listRuntime("taipan_set_combine_into", builder.getInt32Ty(),
+                                  {set, other, builder.getInt32(operation)}));
 }
 
-llvm::Value *FunctionLowering::convertSet(llvm::Value *set, const Type *from, const Type *to) {
+llvm::Value *ContainerLowering::convertSet(llvm::Value *set, const Type *from, const Type *to) {
   llvm::Value *result = newSet(to);
   addAllToSet(result, to, set, from);
   return result;

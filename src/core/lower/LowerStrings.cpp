@@ -1,5 +1,5 @@
 // Lowering of string literals, operators, comparisons, indexing and iteration.
-#include "lower/LowerStrings.h"
+#include "lower/FunctionLowering.h"
 
 #include "runtime/MemoryRuntime.h"
 #include "runtime/Runtime.h"
@@ -12,17 +12,21 @@
 
 namespace taipan {
 
-void requireHostForStrings(FunctionLowering &lowering, SourceLocation location) {
-  if (lowering.module().target.hasThreadHierarchy())
+StringLowering::StringLowering(FunctionLowering &core)
+    : core(core), builder(core.builder), context(core.context), options(core.options),
+      function(core.function), moduleLowering(core.moduleLowering), target(core.target) {}
+
+void StringLowering::requireHostForStrings(SourceLocation location) {
+  if (core.module().target.hasThreadHierarchy())
     throwUnsupported("strings are not supported on the GPU (only constant strings in print() "
                      "and exception messages)",
                      location);
 }
 
-llvm::Value *lowerStringLiteral(FunctionLowering &lowering, const std::string &text) {
-  requireHostForStrings(lowering, {});
-  llvm::Module &module = lowering.module().module;
-  llvm::LLVMContext &context = lowering.llvmContext();
+llvm::Value *StringLowering::lowerStringLiteral(const std::string &text) {
+  requireHostForStrings({});
+  llvm::Module &module = core.module().module;
+  llvm::LLVMContext &context = core.llvmContext();
   std::string name = "taipan.string." + std::to_string(std::hash<std::string>()(text)) + "." +
                      std::to_string(text.size());
   if (llvm::GlobalVariable *existing = module.getNamedGlobal(name))
@@ -74,67 +78,65 @@ llvm::Value *lowerStringLiteral(FunctionLowering &lowering, const std::string &t
   return global;
 }
 
-llvm::Value *asStringValue(FunctionLowering &lowering, llvm::Value *value, const Type *type) {
+llvm::Value *StringLowering::asStringValue(llvm::Value *value, const Type *type) {
   if (type->kind() == TypeKind::StringLiteral)
-    return lowerStringLiteral(lowering, type->text());
+    return lowerStringLiteral(type->text());
   return value;
 }
 
-llvm::Value *stringLength(FunctionLowering &lowering, llvm::Value *string) {
-  llvm::IRBuilder<> &builder = lowering.irBuilder();
+llvm::Value *StringLowering::stringLength(llvm::Value *string) {
+  llvm::IRBuilder<> &builder = core.irBuilder();
   llvm::Value *dataAddress =
       builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), string, runtime::MemInfoDataOffset);
   llvm::Value *data = builder.CreateLoad(builder.getPtrTy(), dataAddress);
   return builder.CreateLoad(builder.getInt64Ty(), data);
 }
 
-llvm::Value *callStringRuntime(FunctionLowering &lowering, const char *name, llvm::Type *result,
-                               llvm::ArrayRef<llvm::Value *> arguments) {
+llvm::Value *StringLowering::callStringRuntime(const char *name, llvm::Type *result,
+                                               llvm::ArrayRef<llvm::Value *> arguments) {
   std::vector<llvm::Type *> parameters;
   for (llvm::Value *argument : arguments)
     parameters.push_back(argument->getType());
-  llvm::IRBuilder<> &builder = lowering.irBuilder();
-  return builder.CreateCall(lowering.module().runtimeFunction(name, result, parameters), arguments);
+  llvm::IRBuilder<> &builder = core.irBuilder();
+  return builder.CreateCall(core.module().runtimeFunction(name, result, parameters), arguments);
 }
 
-llvm::Value *callStringFunction(FunctionLowering &lowering, const char *name,
-                                llvm::ArrayRef<llvm::Value *> arguments) {
-  llvm::IRBuilder<> &builder = lowering.irBuilder();
-  llvm::Value *result = callStringRuntime(lowering, name, builder.getPtrTy(), arguments);
-  lowering.exitIf(builder.CreateIsNull(result), builder.getInt32(1));
-  lowering.addTemporary(result, types::unicode());
+llvm::Value *StringLowering::callStringFunction(const char *name,
+                                                llvm::ArrayRef<llvm::Value *> arguments) {
+  llvm::IRBuilder<> &builder = core.irBuilder();
+  llvm::Value *result = callStringRuntime(name, builder.getPtrTy(), arguments);
+  core.exitIf(builder.CreateIsNull(result), builder.getInt32(1));
+  core.addTemporary(result, types::unicode());
   return result;
 }
 
-llvm::Value *lowerStringBinary(FunctionLowering &lowering, BinaryOp op, llvm::Value *left,
-                               const Type *leftType, llvm::Value *right, const Type *rightType) {
+llvm::Value *StringLowering::lowerStringBinary(BinaryOp op, llvm::Value *left, const Type *leftType,
+                                               llvm::Value *right, const Type *rightType) {
   if (op == BinaryOp::Add)
-    return callStringFunction(
-        lowering, "taipan_str_concat",
-        {asStringValue(lowering, left, leftType), asStringValue(lowering, right, rightType)});
+    return callStringFunction("taipan_str_concat",
+                              {asStringValue(left, leftType), asStringValue(right, rightType)});
   // s * n or n * s.
   bool stringFirst = leftType->isString();
-  llvm::Value *string = stringFirst ? asStringValue(lowering, left, leftType)
-                                    : asStringValue(lowering, right, rightType);
-  llvm::Value *count = stringFirst ? lowering.castValue(right, rightType, types::int64())
-                                   : lowering.castValue(left, leftType, types::int64());
-  return callStringFunction(lowering, "taipan_str_repeat", {string, count});
+  llvm::Value *string =
+      stringFirst ? asStringValue(left, leftType) : asStringValue(right, rightType);
+  llvm::Value *count = stringFirst ? core.castValue(right, rightType, types::int64())
+                                   : core.castValue(left, leftType, types::int64());
+  return callStringFunction("taipan_str_repeat", {string, count});
 }
 
-llvm::Value *lowerStringComparison(FunctionLowering &lowering, CompareOp op, llvm::Value *left,
-                                   const Type *leftType, llvm::Value *right,
-                                   const Type *rightType) {
-  llvm::IRBuilder<> &builder = lowering.irBuilder();
-  left = asStringValue(lowering, left, leftType);
-  right = asStringValue(lowering, right, rightType);
+llvm::Value *StringLowering::lowerStringComparison(CompareOp op, llvm::Value *left,
+                                                   const Type *leftType, llvm::Value *right,
+                                                   const Type *rightType) {
+  llvm::IRBuilder<> &builder = core.irBuilder();
+  left = asStringValue(left, leftType);
+  right = asStringValue(right, rightType);
   if (op == CompareOp::In || op == CompareOp::NotIn) {
     llvm::Value *found = builder.CreateICmpNE(
-        callStringRuntime(lowering, "taipan_str_contains", builder.getInt8Ty(), {right, left}),
+        callStringRuntime("taipan_str_contains", builder.getInt8Ty(), {right, left}),
         builder.getInt8(0));
     return op == CompareOp::In ? found : builder.CreateNot(found);
   }
-  llvm::Value *order =
-      callStringRuntime(lowering, "taipan_str_compare", builder.getInt32Ty(), {left, right});
+  llvm::Value *order = callStringRuntime("taipan_str_compare", builder.getInt32Ty(), {left, right});
   llvm::Value *zero = builder.getInt32(0);
   switch (op) {
   case CompareOp::Eq:
@@ -152,59 +154,112 @@ llvm::Value *lowerStringComparison(FunctionLowering &lowering, CompareOp op, llv
   }
 }
 
-llvm::Value *parseString(FunctionLowering &lowering, llvm::Value *value, const Type *type,
-                         const Type *target) {
-  llvm::IRBuilder<> &builder = lowering.irBuilder();
-  llvm::Value *string = asStringValue(lowering, value, type);
+llvm::Value *StringLowering::parseString(llvm::Value *value, const Type *type, const Type *target) {
+  llvm::IRBuilder<> &builder = core.irBuilder();
+  llvm::Value *string = asStringValue(value, type);
   if (target->isBoolean())
-    return builder.CreateICmpNE(stringLength(lowering, string), builder.getInt64(0));
+    return builder.CreateICmpNE(stringLength(string), builder.getInt64(0));
   bool integer = target->isInteger();
   llvm::Type *resultType = integer ? builder.getInt64Ty() : builder.getDoubleTy();
-  llvm::AllocaInst *slot = lowering.createEntryAlloca(resultType, "parsed");
+  llvm::AllocaInst *slot = core.createEntryAlloca(resultType, "parsed");
   llvm::Value *status =
-      integer ? callStringRuntime(lowering, "taipan_str_to_int64", builder.getInt32Ty(),
+      integer ? callStringRuntime("taipan_str_to_int64", builder.getInt32Ty(),
                                   {string, builder.getInt64(10), slot})
-              : callStringRuntime(lowering, "taipan_str_to_float64", builder.getInt32Ty(),
-                                  {string, slot});
-  lowering.exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
+              : callStringRuntime("taipan_str_to_float64", builder.getInt32Ty(), {string, slot});
+  core.exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
   llvm::Value *parsed = builder.CreateLoad(resultType, slot);
-  return lowering.castValue(parsed, integer ? types::int64() : types::float64(), target);
+  return core.castValue(parsed, integer ? types::int64() : types::float64(), target);
 }
 
-llvm::Value *stringItem(FunctionLowering &lowering, llvm::Value *string, llvm::Value *index) {
-  return callStringFunction(lowering, "taipan_str_getitem", {string, index});
+llvm::Value *StringLowering::stringItem(llvm::Value *string, llvm::Value *index) {
+  return callStringFunction("taipan_str_getitem", {string, index});
 }
 
-llvm::Value *lowerStringSubscript(FunctionLowering &lowering, Expr *expr) {
-  requireHostForStrings(lowering, expr->location);
-  llvm::IRBuilder<> &builder = lowering.irBuilder();
+llvm::Value *StringLowering::lowerStringSubscript(Expr *expr) {
+  requireHostForStrings(expr->location);
+  llvm::IRBuilder<> &builder = core.irBuilder();
   Expr *base = expr->operands[0];
   Expr *index = expr->operands[1];
-  llvm::Value *string = asStringValue(lowering, lowering.lowerExpr(base), lowering.typeOf(base));
-  if (lowering.typeOf(index) == types::sliceValue()) { // s[sl] of a slice object passed in
-    llvm::Value *slice = lowering.lowerExpr(index);
-    return callStringFunction(lowering, "taipan_str_slice",
+  llvm::Value *string = asStringValue(core.lowerExpr(base), core.typeOf(base));
+  if (core.typeOf(index) == types::sliceValue()) { // s[sl] of a slice object passed in
+    llvm::Value *slice = core.lowerExpr(index);
+    return callStringFunction("taipan_str_slice",
                               {string, builder.CreateExtractValue(slice, 0),
                                builder.CreateExtractValue(slice, 1),
                                builder.CreateExtractValue(slice, 2), builder.getInt32(7)});
   }
-  if (lowering.typeOf(index) != sliceType())
-    return stringItem(lowering, string, lowering.lowerExprAs(index, types::int64()));
+  if (core.typeOf(index) != sliceType())
+    return stringItem(string, core.lowerExprAs(index, types::int64()));
   // s[a:b:c]: the bounds given, and a mask of which (None counts as not given).
   llvm::Value *bounds[3];
   llvm::Value *given = builder.getInt32(0);
   Expr *slice = index;
   for (unsigned i = 0; i < 3; ++i) {
     Expr *part = i < slice->operands.size() ? slice->operands[i] : nullptr;
-    if (!part || lowering.typeOf(part)->isNone()) {
+    if (!part || core.typeOf(part)->isNone()) {
       bounds[i] = builder.getInt64(0);
       continue;
     }
-    bounds[i] = lowering.lowerExprAs(part, types::int64());
+    bounds[i] = core.lowerExprAs(part, types::int64());
     given = builder.CreateOr(given, builder.getInt32(1u << i));
   }
-  return callStringFunction(lowering, "taipan_str_slice",
-                            {string, bounds[0], bounds[1], bounds[2], given});
+  return callStringFunction("taipan_str_slice", {string, bounds[0], bounds[1], bounds[2], given});
+}
+
+void StringLowering::printText(const std::string &text) {
+  builder.CreateCall(moduleLowering.runtimeFunction("taipan_print_text", builder.getVoidTy(),
+                                                    {builder.getPtrTy()}),
+                     {moduleLowering.stringConstant(text)});
+}
+
+void StringLowering::printValue(llvm::Value *value, const Type *type) {
+  auto call = [&](const char *symbol, const Type *as) {
+    llvm::Value *converted = core.castValue(value, type, as);
+    std::vector<llvm::Value *> values;
+    if (as->isComplex()) {
+      llvm::Value *imag;
+      values.push_back(core.operators().complexParts(converted, imag));
+      values.push_back(imag);
+    } else {
+      values.push_back(as->isBoolean() ? toMemoryForm(builder, converted, as) : converted);
+    }
+    std::vector<llvm::Type *> parameters;
+    for (llvm::Value *v : values)
+      parameters.push_back(v->getType());
+    builder.CreateCall(moduleLowering.runtimeFunction(symbol, builder.getVoidTy(), parameters),
+                       values);
+  };
+  switch (type->kind()) {
+  case TypeKind::Boolean:
+    return call("taipan_print_bool", type);
+  case TypeKind::Integer:
+    return type->isSigned() ? call("taipan_print_int64", types::int64())
+                            : call("taipan_print_uint64", types::uint64());
+  case TypeKind::Float:
+    // print() writes str(): a float32 as NumPy prints its scalars, not as the double it holds.
+    return type == types::float32() ? call("taipan_print_float32", type)
+                                    : call("taipan_print_float64", types::float64());
+  case TypeKind::Complex:
+    return call("taipan_print_complex128", types::complex128());
+  case TypeKind::Unicode:
+    return call("taipan_str_print", type);
+  case TypeKind::Tuple: {
+    // A named tuple prints as its repr: `Point(x=1, y=2.5)`, named by its class's __name__.
+    bool named = type->isNamedTuple();
+    printText(named ? type->text().substr(type->text().rfind('.') + 1) + "(" : "(");
+    for (size_t i = 0; i < type->elements().size(); ++i) {
+      if (i)
+        printText(", ");
+      if (named)
+        printText(type->fieldNames()[i] + "=");
+      printValue(core.tupleElement(value, type, static_cast<unsigned>(i)), type->elements()[i]);
+    }
+    printText(type->elements().size() == 1 && !named ? ",)" : ")");
+    return;
+  }
+  default:
+    printText("None");
+  }
 }
 
 } // namespace taipan

@@ -7,22 +7,23 @@
 
 namespace taipan {
 
-bool FunctionLowering::lowerUnrolledLoop(Stmt *stmt) {
+bool LoopLowering::lowerUnrolledLoop(Stmt *stmt) {
   auto found = function.unrolledLoops.find(stmt);
   if (found == function.unrolledLoops.end())
     return false;
   const UnrolledLoop &loop = found->second;
-  const Type *tupleType = typeOf(loop.container);
+  const Type *tupleType = core.typeOf(loop.container);
   // The tuple lives to the end of the statement (a temporary of the for statement).
-  llvm::Value *tuple = lowerExpr(loop.container);
-  llvm::BasicBlock *end = newBlock("unroll.end");
+  llvm::Value *tuple = core.lowerExpr(loop.container);
+  llvm::BasicBlock *end = core.newBlock("unroll.end");
   for (size_t i = 0; i < loop.copies.size(); ++i) {
     const UnrolledLoopCopy &copy = *loop.copies[i];
-    llvm::BasicBlock *next = newBlock("unroll.next");
+    llvm::BasicBlock *next = core.newBlock("unroll.next");
     // An item typed as a string literal needs no value: its type is its value.
     if (loop.itemTypes[i]->isRuntimeValue()) {
       const Type *itemType = tupleType->elements()[i];
-      lowerAssign(copy.target, tupleElement(tuple, tupleType, static_cast<unsigned>(i)), itemType);
+      core.lowerAssign(copy.target, core.tupleElement(tuple, tupleType, static_cast<unsigned>(i)),
+                       itemType);
     }
     lowerLoopBody(copy.body, next, end);
     builder.SetInsertPoint(next);

@@ -22,7 +22,7 @@ class Value;
 
 namespace taipan {
 
-class FunctionLowering;
+class LoweringApi;
 struct LibraryFunction;
 struct TypedFunction;
 
@@ -85,8 +85,8 @@ struct LibraryCall {
 /// ufunc's `loop`).
 using LibraryTypeRule = std::function<const Type *(LibraryCall &call)>;
 /// Emits the call, given its lowered arguments (in the order of `call.arguments`).
-using LibraryLowerRule = std::function<llvm::Value *(
-    FunctionLowering &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values)>;
+using LibraryLowerRule = std::function<llvm::Value *(LoweringApi &lowering, const LibraryCall &call,
+                                                     const std::vector<llvm::Value *> &values)>;
 
 /// An argument a function needs known while typing, as constant integers: an int or a tuple of
 /// ints (literals, frozen globals, and + - * // on those), such as the shape of a shared array.
@@ -147,7 +147,7 @@ struct LibraryValue {
   std::string name; ///< qualified, like a function's
   const Type *type = nullptr;
   unsigned targets = OnEveryTarget;
-  std::function<llvm::Value *(FunctionLowering &lowering)> lower;
+  std::function<llvm::Value *(LoweringApi &lowering)> lower;
 };
 
 /// The type of a ufunc call once its loop's output is known: the output, or an array of it
