@@ -5,6 +5,8 @@ because they are values, not classes or functions (scalar types, CUDA kernel bui
 
 import importlib
 import inspect
+import pathlib
+import shutil
 
 from docutils import nodes
 from docutils.parsers.rst import Directive
@@ -126,7 +128,16 @@ class ExportedValues(Directive):
         return [table]
 
 
+def _remove_source_pages(app):
+    """sphinx.ext.viewcode keeps a module's source page when the page is newer than the module's
+    file, even when the objects documented from the module changed, so an incremental build can
+    keep a page without the anchors that new "[source]" links point at. Each build writes them
+    all again (a second or so)."""
+    shutil.rmtree(pathlib.Path(app.outdir) / "_modules", ignore_errors=True)
+
+
 def setup(app):
+    app.connect("builder-inited", _remove_source_pages)
     app.add_directive("taipan-config-table", ConfigTable)
     app.add_directive("taipan-exported-values", ExportedValues)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
