@@ -4,6 +4,7 @@
 
 #include "runtime/FloatFormat.h"
 #include "runtime/Runtime.h"
+#include "runtime/SliceBounds.h"
 #include "runtime/StringCodePoints.h"
 
 #include <algorithm>
@@ -306,22 +307,7 @@ MemInfo *taipan_str_slice(MemInfo *block, int64_t start, int64_t stop, int64_t s
     taipan_raise(ValueErrorId, "slice step cannot be zero");
     return nullptr;
   }
-  // Python's PySlice_AdjustIndices.
-  auto adjust = [&](int64_t &value, bool present, int64_t fallback) {
-    if (!present) {
-      value = fallback;
-      return;
-    }
-    if (value < 0) {
-      value += length;
-      if (value < 0)
-        value = step < 0 ? -1 : 0;
-    } else if (value >= length) {
-      value = step < 0 ? length - 1 : length;
-    }
-  };
-  adjust(start, given & 1, step < 0 ? length - 1 : 0);
-  adjust(stop, given & 2, step < 0 ? -1 : length);
+  adjustSliceBounds(start, given & 1, stop, given & 2, length, step);
   CodePoints points;
   if (step > 0)
     for (int64_t i = start; i < stop; i += step)

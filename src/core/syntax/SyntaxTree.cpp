@@ -1,6 +1,8 @@
 // FunctionSource storage and operator spellings.
 #include "syntax/SyntaxTree.h"
 
+#include "runtime/SliceBounds.h"
+
 namespace taipan {
 
 // The resolver is held by shared_ptr, whose deleter was made where it was created: destroying
@@ -55,21 +57,8 @@ bool constantSliceIndices(const Expr *slice, int64_t length, std::vector<int64_t
   int64_t step = parts[2];
   if (step == 0)
     return false;
-  // PySlice_AdjustIndices.
-  auto adjust = [&](int64_t value, bool given, int64_t fallback) {
-    if (!given)
-      return fallback;
-    if (value < 0) {
-      value += length;
-      if (value < 0)
-        value = step < 0 ? -1 : 0;
-    } else if (value >= length) {
-      value = step < 0 ? length - 1 : length;
-    }
-    return value;
-  };
-  int64_t start = adjust(parts[0], present[0], step < 0 ? length - 1 : 0);
-  int64_t stop = adjust(parts[1], present[1], step < 0 ? -1 : length);
+  int64_t start = parts[0], stop = parts[1];
+  runtime::adjustSliceBounds(start, present[0], stop, present[1], length, step);
   indices.clear();
   for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
     indices.push_back(i);
