@@ -17,6 +17,16 @@ using namespace taipan;
 using namespace taipan::runtime;
 using namespace taipan::runtime::strings;
 
+namespace {
+/// Clamps [start, end) to `s` as a slice would and says whether `part` fits in that window:
+/// the first step of find, count and startswith, which answer "absent" when it does not.
+bool clampWindowFits(const StringData *s, const StringData *part, int64_t &start, int64_t &end,
+                     int32_t given) {
+  clampBounds(s->length, start, end, given);
+  return start <= s->length && end - start >= part->length;
+}
+} // namespace
+
 extern "C" {
 
 MemInfo *taipan_str_case(MemInfo *block, int32_t operation) {
@@ -169,8 +179,7 @@ int64_t taipan_str_find(MemInfo *block, MemInfo *subBlock, int64_t start, int64_
                         int32_t given, int32_t reverse) {
   const StringData *s = stringOf(block);
   const StringData *sub = stringOf(subBlock);
-  clampBounds(s->length, start, end, given);
-  if (start > s->length || end - start < sub->length)
+  if (!clampWindowFits(s, sub, start, end, given))
     return -1;
   if (reverse) {
     for (int64_t i = end - sub->length; i >= start; --i)
@@ -188,8 +197,7 @@ int64_t taipan_str_count(MemInfo *block, MemInfo *subBlock, int64_t start, int64
                          int32_t given) {
   const StringData *s = stringOf(block);
   const StringData *sub = stringOf(subBlock);
-  clampBounds(s->length, start, end, given);
-  if (start > s->length || end - start < sub->length)
+  if (!clampWindowFits(s, sub, start, end, given))
     return 0;
   if (sub->length == 0)
     return end - start + 1;
@@ -209,8 +217,7 @@ int8_t taipan_str_startswith(MemInfo *block, MemInfo *partBlock, int64_t start, 
                              int32_t given, int32_t suffix) {
   const StringData *s = stringOf(block);
   const StringData *part = stringOf(partBlock);
-  clampBounds(s->length, start, end, given);
-  if (start > s->length || end - start < part->length)
+  if (!clampWindowFits(s, part, start, end, given))
     return 0;
   return matchesAt(s, suffix ? end - part->length : start, part);
 }
