@@ -47,6 +47,19 @@ public:
     return stmt;
   }
 
+  /// The statement `receiver.method(argument)`, as a list comprehension's append or a set
+  /// comprehension's add.
+  Stmt *methodCallNode(const std::string &receiver, const char *method, Expr *argument,
+                       SourceLocation where) {
+    Expr *callee = source.newExpr(ExprKind::Attribute, where);
+    callee->name = method;
+    callee->operands = {nameNode(receiver, where)};
+    Stmt *call = source.newStmt(StmtKind::ExprStmt, where);
+    call->value = source.newExpr(ExprKind::Call, where);
+    call->value->operands = {callee, argument};
+    return call;
+  }
+
   FunctionSource &source;
 };
 
@@ -62,24 +75,12 @@ Expr *buildComprehension(FunctionSource &source, SourceLocation where, const std
   switch (accumulation) {
   case Accumulation::List: {
     statements.push_back(nodes.assignNode(result, source.newExpr(ExprKind::List, where), where));
-    Expr *append = source.newExpr(ExprKind::Attribute, at);
-    append->name = "append";
-    append->operands = {nodes.nameNode(result, at)};
-    Stmt *call = source.newStmt(StmtKind::ExprStmt, at);
-    call->value = source.newExpr(ExprKind::Call, at);
-    call->value->operands = {append, element};
-    body.push_back(call);
+    body.push_back(nodes.methodCallNode(result, "append", element, at));
     break;
   }
   case Accumulation::Set: { // result = {}; ... result.add(e), with an empty set display
     statements.push_back(nodes.assignNode(result, source.newExpr(ExprKind::Set, where), where));
-    Expr *add = source.newExpr(ExprKind::Attribute, at);
-    add->name = "add";
-    add->operands = {nodes.nameNode(result, at)};
-    Stmt *call = source.newStmt(StmtKind::ExprStmt, at);
-    call->value = source.newExpr(ExprKind::Call, at);
-    call->value->operands = {add, element};
-    body.push_back(call);
+    body.push_back(nodes.methodCallNode(result, "add", element, at));
     break;
   }
   case Accumulation::Dict: {
