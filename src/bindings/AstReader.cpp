@@ -290,8 +290,7 @@ Stmt *AstReader::readStatement(nb::handle node) {
       source.isGenerator = true;
       Stmt *stmt = source.newStmt(StmtKind::Yield, where);
       nb::handle yielded = node.attr("value").attr("value");
-      if (!yielded.is_none())
-        stmt->value = readExpr(yielded);
+      stmt->value = readOptionalExpr(yielded);
       stmt->targets.push_back(readExpr(targets[0]));
       return stmt;
     }
@@ -322,8 +321,7 @@ Stmt *AstReader::readStatement(nb::handle node) {
     if (valueKind == "Yield") { // a generator function (lower/LowerGenerators.cpp)
       source.isGenerator = true;
       Stmt *stmt = source.newStmt(StmtKind::Yield, where);
-      if (!value.attr("value").is_none())
-        stmt->value = readExpr(value.attr("value"));
+      stmt->value = readOptionalExpr(value.attr("value"));
       return stmt;
     }
     if (valueKind == "YieldFrom") {
@@ -366,8 +364,7 @@ Stmt *AstReader::readStatement(nb::handle node) {
   }
   if (kind == "Return") {
     Stmt *stmt = source.newStmt(StmtKind::Return, where);
-    if (!node.attr("value").is_none())
-      stmt->value = readExpr(node.attr("value"));
+    stmt->value = readOptionalExpr(node.attr("value"));
     return stmt;
   }
   if (kind == "If" || kind == "While") {
@@ -398,15 +395,13 @@ Stmt *AstReader::readStatement(nb::handle node) {
     return source.newStmt(StmtKind::Pass, where);
   if (kind == "Raise") {
     Stmt *stmt = source.newStmt(StmtKind::Raise, where);
-    if (!node.attr("exc").is_none())
-      stmt->value = readExpr(node.attr("exc"));
+    stmt->value = readOptionalExpr(node.attr("exc"));
     return stmt;
   }
   if (kind == "Assert") {
     Stmt *stmt = source.newStmt(StmtKind::Assert, where);
     stmt->test = readExpr(node.attr("test"));
-    if (!node.attr("msg").is_none())
-      stmt->message = readExpr(node.attr("msg"));
+    stmt->message = readOptionalExpr(node.attr("msg"));
     return stmt;
   }
   if (kind == "Try") {
@@ -415,8 +410,7 @@ Stmt *AstReader::readStatement(nb::handle node) {
     for (nb::handle clause : nb::cast<nb::list>(node.attr("handlers"))) {
       ExceptHandler handler;
       handler.location = location(clause);
-      if (!clause.attr("type").is_none())
-        handler.type = readExpr(clause.attr("type"));
+      handler.type = readOptionalExpr(clause.attr("type"));
       if (!clause.attr("name").is_none())
         handler.name = nb::cast<std::string>(clause.attr("name"));
       handler.body = readBlock(clause.attr("body"));

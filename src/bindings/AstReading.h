@@ -113,6 +113,10 @@ private:
   /// "a{:.3f}{!r}".format(x, s), so there is one implementation of fields and format specs.
   Expr *readFormattedString(nanobind::handle node, SourceLocation where);
   Expr *readExpr(nanobind::handle node);
+  /// readExpr of an optional operand (a raise's exception, a return's value): null for None.
+  Expr *readOptionalExpr(nanobind::handle node) {
+    return node.is_none() ? nullptr : readExpr(node);
+  }
 
   // CPython's constant folding (bindings/AstExpressions.cpp, taipan/constant_folding.py).
   /// The values of folded constants, kept while an enclosing operator may fold them further.
