@@ -56,9 +56,7 @@ _FIELD_KINDS = frozenset(
 )
 
 # What an Optional field may hold: None or a number, a boolean or a jitclass instance.
-_OPTIONAL_KINDS = frozenset(
-    ["Boolean", "Integer", "Float", "Complex", "ClassInstanceType"]
-)
+_OPTIONAL_KINDS = frozenset(["Boolean", "Integer", "Float", "Complex", "ClassInstanceType"])
 
 _PYTHON_TYPES = {
     int: "int64",
@@ -82,9 +80,7 @@ def _annotation_type(value):
     if origin is list and len(arguments) == 1:
         return types.ListType(_annotation_type(arguments[0]))
     if origin is dict and len(arguments) == 2:
-        return types.DictType(
-            _annotation_type(arguments[0]), _annotation_type(arguments[1])
-        )
+        return types.DictType(_annotation_type(arguments[0]), _annotation_type(arguments[1]))
     return value
 
 
@@ -116,9 +112,7 @@ def _check_field_type(class_name, field, t):
         return
     if kind in _FIELD_KINDS:
         if kind == "ListType" and t.item_type is None:
-            raise TypingError(
-                f"jitclass {class_name}: field '{field}' needs the list's item type"
-            )
+            raise TypingError(f"jitclass {class_name}: field '{field}' needs the list's item type")
         return
     if kind == "List":
         raise UnsupportedError(
@@ -204,9 +198,7 @@ def _normalise_spec(cls, spec):
         try:
             pairs = [tuple(entry) for entry in spec]
         except TypeError:
-            raise TypeError(
-                f"spec must be a list of (name, type) pairs or a dict, not {spec!r}"
-            )
+            raise TypeError(f"spec must be a list of (name, type) pairs or a dict, not {spec!r}")
         if any(len(entry) != 2 for entry in pairs):
             raise TypeError(f"spec must be a list of (name, type) pairs, not {spec!r}")
     fields = {}
@@ -259,9 +251,7 @@ def _parameter_text(signature, skip_first):
         else:
             texts.append(f"{parameter.name}=_default_{parameter.name}")
             defaults[f"_default_{parameter.name}"] = parameter.default
-        passed.append(
-            f"{parameter.name}={parameter.name}" if keyword_only else parameter.name
-        )
+        passed.append(f"{parameter.name}={parameter.name}" if keyword_only else parameter.name)
     return ", ".join(texts), ", ".join(passed), defaults
 
 
@@ -431,9 +421,7 @@ def _register_members(class_type):
     for name, dispatcher in class_type.jit_static_methods.items():
         label = f"{class_type.name}.{name}"
         static = _registry._add(lambda i, _label=label: _Overload(i, _label, {}))
-        static.typers.append(
-            lambda *args, _dispatcher=dispatcher, **kwargs: _dispatcher
-        )
+        static.typers.append(lambda *args, _dispatcher=dispatcher, **kwargs: _dispatcher)
         class_type.class_members[name] = (static.registry_id, False)
 
 
@@ -520,14 +508,11 @@ def _define_fields_when_known(class_type, fields):
         if isinstance(value, (types.DeferredType, types._DeferredOptional))
     ]
     undefined = [
-        value.deferred if isinstance(value, types._DeferredOptional) else value
-        for value in pending
+        value.deferred if isinstance(value, types._DeferredOptional) else value for value in pending
     ]
     undefined = [deferred for deferred in undefined if deferred._defined is None]
     if undefined:
-        undefined[0]._waiting.append(
-            lambda: _define_fields_when_known(class_type, fields)
-        )
+        undefined[0]._waiting.append(lambda: _define_fields_when_known(class_type, fields))
         return
     resolved = {}
     for name, value in fields.items():
@@ -536,9 +521,7 @@ def _define_fields_when_known(class_type, fields):
             _check_field_type(class_type.name, name, value)
         resolved[name] = value
     class_type.struct = resolved
-    _core.define_jitclass_fields(
-        class_type.instance_type, list(resolved), list(resolved.values())
-    )
+    _core.define_jitclass_fields(class_type.instance_type, list(resolved), list(resolved.values()))
 
 
 def _register_class(cls, spec):
@@ -566,9 +549,7 @@ def _register_class(cls, spec):
     _define_fields_when_known(class_type, fields)
     class_type.methods = dict(methods)
     class_type.methods.update(static_methods)
-    class_type.jit_methods = {
-        name: _njit(function) for name, function in methods.items()
-    }
+    class_type.jit_methods = {name: _njit(function) for name, function in methods.items()}
     class_type.jit_props = {}
     for name, prop in props.items():
         accessors = {}
@@ -663,9 +644,7 @@ def _optional_member(class_type, name):
     if is_attribute or function is None or name in class_type.jit_static_methods:
         parameters, passed = "", ""
     else:
-        parameters, passed, defaults = _parameter_text(
-            inspect.signature(function), True
-        )
+        parameters, passed, defaults = _parameter_text(inspect.signature(function), True)
     namespace = {"_member": class_type.member_dispatchers[name]}
     if parameters:
         namespace.update(defaults)
@@ -690,9 +669,7 @@ def _instance_type_attribute(self, name):
     if not name.startswith("__") and self.kind_name == "ClassInstanceType":
         class_type = _by_instance_type.get(self)
     if class_type is None:
-        raise AttributeError(
-            f"'{type(self).__name__}' object has no attribute {name!r}"
-        )
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute {name!r}")
     if name == "class_type":
         return class_type
     return getattr(class_type, name)
