@@ -380,15 +380,24 @@ PyObject *dictKeys(PyObject *object, PyObject *) { return view(object, "KeysView
 PyObject *dictValues(PyObject *object, PyObject *) { return view(object, "ValuesView"); }
 PyObject *dictItems(PyObject *object, PyObject *) { return view(object, "ItemsView"); }
 
-PyObject *dictGet(PyObject *object, PyObject *const *args, Py_ssize_t count) {
+/// The first step of get and setdefault, which take a key and an optional default: checks the
+/// argument count and looks the key up (`slot` null when absent). False with an error set.
+bool lookupKeyArgument(const char *method, PyObject *object, PyObject *const *args,
+                       Py_ssize_t count, Dict *&self, char *&slot) {
   if (count < 1 || count > 2) {
-    PyErr_SetString(PyExc_TypeError, "get expected 1 or 2 arguments");
-    return nullptr;
+    PyErr_Format(PyExc_TypeError, "%s expected 1 or 2 arguments", method);
+    return false;
   }
-  Dict *self = asDict(object);
+  self = asDict(object);
   bool failed;
-  char *slot = lookup(self, args[0], failed);
-  if (failed)
+  slot = lookup(self, args[0], failed);
+  return !failed;
+}
+
+PyObject *dictGet(PyObject *object, PyObject *const *args, Py_ssize_t count) {
+  Dict *self;
+  char *slot;
+  if (!lookupKeyArgument("get", object, args, count, self, slot))
     return nullptr;
   if (slot)
     return boxBorrowedValue(self->type->valueType(), slot);
@@ -398,18 +407,14 @@ PyObject *dictGet(PyObject *object, PyObject *const *args, Py_ssize_t count) {
 }
 
 PyObject *dictSetdefault(PyObject *object, PyObject *const *args, Py_ssize_t count) {
-  if (count < 1 || count > 2) {
-    PyErr_SetString(PyExc_TypeError, "setdefault expected 1 or 2 arguments");
-    return nullptr;
-  }
-  Dict *self = asDict(object);
-  bool failed;
-  char *slot = lookup(self, args[0], failed);
-  if (failed)
+  Dict *self;
+  char *slot;
+  if (!lookupKeyArgument("setdefault", object, args, count, self, slot))
     return nullptr;
   if (!slot) {
     if (!store(self, args[0], count == 2 ? args[1] : Py_None))
       return nullptr;
+    bool failed;
     slot = lookup(self, args[0], failed);
   }
   return boxBorrowedValue(self->type->valueType(), slot);
