@@ -4,7 +4,10 @@
 
 #include <Python.h>
 
+#include "runtime/MemoryRuntime.h"
 #include "types/Type.h"
+
+#include <cstring>
 
 namespace taipan::bindings {
 
@@ -19,5 +22,13 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified 
 
 /// A new Python object for the value of `type` at `storage`, or nullptr with an exception set.
 PyObject *boxValue(const Type *type, const void *storage);
+
+/// The memory block a list, set, dict, string or jitclass value holds at `storage` (a pointer
+/// in a value's memory form, which need not be aligned).
+inline runtime::MemInfo *blockAt(const void *storage) {
+  runtime::MemInfo *block;
+  std::memcpy(&block, storage, sizeof(block));
+  return block;
+}
 
 } // namespace taipan::bindings

@@ -183,8 +183,7 @@ PyTypeObject *generatorType() {
 } // namespace
 
 PyObject *boxGenerator(const Type *type, const void *storage) {
-  runtime::MemInfo *block;
-  std::memcpy(&block, storage, sizeof(block));
+  runtime::MemInfo *block = blockAt(storage);
   PyTypeObject *pythonType = generatorType();
   auto *self = pythonType ? PyObject_New(GeneratorObject, pythonType) : nullptr;
   if (!self) {

@@ -3,6 +3,7 @@
 // methods, which call compiled accessors with the box as `self`.
 #include "JitClassBoxing.h"
 
+#include "Boxing.h"
 #include "TypeObjects.h"
 
 #include "runtime/MemoryRuntime.h"
@@ -77,12 +78,6 @@ PyTypeObject *makeBaseType() {
   static PyType_Spec spec = {"taipan._core.JitClassInstance", sizeof(JitClassObject), 0,
                              Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, slots};
   return reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&spec));
-}
-
-runtime::MemInfo *blockAt(const void *storage) {
-  runtime::MemInfo *block;
-  std::memcpy(&block, storage, sizeof(block));
-  return block;
 }
 
 } // namespace

@@ -28,12 +28,6 @@ using runtime::ListHeader;
 using runtime::listHeader;
 using runtime::MemInfo;
 
-MemInfo *blockAt(const void *storage) {
-  MemInfo *block;
-  std::memcpy(&block, storage, sizeof(block));
-  return block;
-}
-
 } // namespace
 
 const Type *typeOfList(PyObject *value) {

@@ -19,12 +19,6 @@ using runtime::MemInfo;
 using runtime::SetHeader;
 using runtime::setHeader;
 
-MemInfo *blockAt(const void *storage) {
-  MemInfo *block;
-  std::memcpy(&block, storage, sizeof(block));
-  return block;
-}
-
 /// CPython's marker for a deleted slot. Python 3.13 moved `_PySet_Dummy` out of the public
 /// headers, so it is read once from a set whose only key was discarded: the slot keeps it.
 PyObject *deletedSetKey() {

@@ -1,6 +1,8 @@
 // Strings between Python and compiled code, and the string runtime's hooks into CPython.
 #include "StringBoxing.h"
 
+#include "Boxing.h"
+
 #include "runtime/Runtime.h"
 #include "runtime/Strings.h"
 #include "types/ClassInstanceTypes.h"
@@ -13,12 +15,6 @@ namespace taipan::bindings {
 namespace {
 
 using runtime::MemInfo;
-
-MemInfo *loadBlock(const void *storage) {
-  MemInfo *block;
-  std::memcpy(&block, storage, sizeof block);
-  return block;
-}
 
 PyObject *pythonString(MemInfo *block) {
   const runtime::StringData *s = runtime::stringOf(block);
@@ -103,7 +99,7 @@ bool unboxString(PyObject *value, void *storage) {
 }
 
 PyObject *boxString(const void *storage) {
-  MemInfo *block = loadBlock(storage);
+  MemInfo *block = blockAt(storage);
   PyObject *text = pythonString(block);
   taipan_nrt_decref(block);
   return text;
@@ -112,7 +108,7 @@ PyObject *boxString(const void *storage) {
 void releaseUnboxed(const Type *type, void *storage) {
   if (type->isUnicode() || type->isDict() || isClassInstance(type) ||
       (type->isList() && !type->isReflected())) {
-    taipan_nrt_decref(loadBlock(storage)); // strings, typed containers, instances: a reference
+    taipan_nrt_decref(blockAt(storage)); // strings, typed containers, instances: a reference
   } else if (type->isTuple()) {
     for (size_t i = 0; i < type->elements().size(); ++i)
       if (type->elements()[i]->holdsReferences())

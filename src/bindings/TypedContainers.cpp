@@ -21,12 +21,6 @@ PyTypeObject *typedDictType = nullptr;
 
 namespace {
 
-runtime::MemInfo *blockAt(const void *storage) {
-  runtime::MemInfo *block;
-  std::memcpy(&block, storage, sizeof(block));
-  return block;
-}
-
 bool isTypedContainer(PyObject *value) {
   PyTypeObject *type = Py_TYPE(value);
   return (typedListType && type == typedListType) || (typedDictType && type == typedDictType);
