@@ -52,6 +52,7 @@ public:
   GeneratorLowering &generators() override { return generatorRoom; }
   OperatorLowering &operators() override { return operatorRoom; }
 
+  // LoweringApi (documented there) and the core's own methods.
   llvm::IRBuilder<> &irBuilder() override { return builder; }
   llvm::LLVMContext &llvmContext() override { return context; }
   ModuleLowering &module() override { return moduleLowering; }
@@ -60,6 +61,7 @@ public:
     insideElementwise = on;
     return previous;
   }
+  /// Statements, one at a time; `lowerAssign` stores a value into an assignment's target.
   void lowerBlock(const std::vector<Stmt *> &block);
   void lowerStatement(Stmt *stmt);
   void lowerAssign(Expr *target, llvm::Value *value, const Type *valueType);
@@ -67,6 +69,7 @@ public:
   /// Starts a fresh block when the current one already ends in a terminator.
   void ensureOpenBlock();
   llvm::AllocaInst *createEntryAlloca(llvm::Type *type, const std::string &name) override;
+  /// The slot of a variable (made on first use in the entry block).
   llvm::Value *variable(const std::string &name);
   /// The status a segment returns when the function returned (its value in the result slot);
   /// never an exception's (those are positive).

@@ -40,28 +40,39 @@ public:
   virtual GeneratorLowering &generators() = 0;
   virtual OperatorLowering &operators() = 0;
 
+  /// The builder, positioned where the call being lowered goes.
   virtual llvm::IRBuilder<> &irBuilder() = 0;
   virtual llvm::LLVMContext &llvmContext() = 0;
+  /// The module-wide pieces: runtime declarations, string constants, the target.
   virtual ModuleLowering &module() = 0;
   /// Makes arithmetic follow NumPy (division by zero gives inf or nan, as in an array
   /// expression's loop) or not; returns the previous setting, to restore.
   virtual bool useNumpyArithmetic(bool on) = 0;
+  /// A new block at the end of the function (the builder stays where it is).
   virtual llvm::BasicBlock *newBlock(const char *name) = 0;
+  /// A stack slot in the entry block, which SROA turns into registers.
   virtual llvm::AllocaInst *createEntryAlloca(llvm::Type *type, const std::string &name) = 0;
+  /// The type typing gave `expr`.
   virtual const Type *typeOf(const Expr *expr) const = 0;
+  /// The value of an expression, of its type (typeOf); `lowerExprAs` converts it to `type`.
   virtual llvm::Value *lowerExpr(Expr *expr) = 0;
   virtual llvm::Value *lowerExprAs(Expr *expr, const Type *type) = 0;
+  /// A tuple value of `type` from its elements, and element `index` of one.
   virtual llvm::Value *lowerTuple(const std::vector<llvm::Value *> &elements, const Type *type) = 0;
   virtual llvm::Value *tupleElement(llvm::Value *tuple, const Type *tupleType, unsigned index) = 0;
+  /// `value` of type `from` converted to `to` (numbers, optionals, containers, tuples).
   virtual llvm::Value *castValue(llvm::Value *value, const Type *from, const Type *to) = 0;
+  /// Python's truth of a value (an i1).
   virtual llvm::Value *truthValue(llvm::Value *value, const Type *type) = 0;
   /// Leaves the function through the unwind block with `status` (0: returning normally).
   virtual void exitFunction(llvm::Value *status) = 0;
   /// Leaves through the unwind block with `status` when `condition` holds (the exception is
   /// already pending: a callee's status, a failed allocation), continuing in a new block.
   virtual void exitIf(llvm::Value *condition, llvm::Value *status) = 0;
+  /// Takes or drops a reference to every memory block `value` holds.
   virtual void incref(llvm::Value *value, const Type *type) = 0;
   virtual void decref(llvm::Value *value, const Type *type) = 0;
+  /// Makes a new value the current statement's to release unless someone takes it over.
   virtual void addTemporary(llvm::Value *value, const Type *type) = 0;
   /// The value as a reference its holder owns: a temporary is taken over, anything else is
   /// borrowed and gets a new reference.
@@ -72,6 +83,7 @@ public:
   /// The result (of its return type) is a temporary when it holds arrays.
   virtual llvm::Value *callTypedFunction(TypedFunction &callee,
                                          const std::vector<llvm::Value *> &arguments) = 0;
+  /// Calls libm's `name` (its float or double form by `floatType`), or an LLVM intrinsic.
   virtual llvm::Value *callLibm(const std::string &name, llvm::ArrayRef<llvm::Value *> arguments,
                                 const Type *floatType) = 0;
   virtual llvm::Value *callIntrinsic(llvm::Intrinsic::ID id,
