@@ -63,29 +63,15 @@ void AstReader::readDefinition(
   if (function.is_none()) {
     nb::list defaults = nb::cast<nb::list>(arguments.attr("defaults"));
     size_t first = positionalEnd - defaults.size();
-    for (size_t i = 0; i < defaults.size(); ++i) {
-      Parameter &parameter = source.parameters[first + i];
-      Expr *value = readExpr(defaults[i]);
-      if (value->kind != ExprKind::Constant)
-        throwUnsupported("the default value of parameter '" + parameter.name +
-                             "' of an inner function must be a constant",
-                         value->location);
-      parameter.defaultValue = value->constant;
-      parameter.hasDefault = true;
-    }
+    for (size_t i = 0; i < defaults.size(); ++i)
+      setDefaultFromTree(source.parameters[first + i], defaults[i]);
   }
   nb::object defaults = function.is_none() ? nb::none() : function.attr("__defaults__");
   if (!defaults.is_none()) {
     nb::tuple values = nb::cast<nb::tuple>(defaults);
     size_t first = positionalEnd - values.size();
-    for (size_t i = 0; i < values.size(); ++i) {
-      Parameter &parameter = source.parameters[first + i];
-      if (!readConstant(values[i], parameter.defaultValue))
-        throwUnsupported("the default value of parameter '" + parameter.name +
-                             "' must be a number, bool, None or str",
-                         source.definitionLocation);
-      parameter.hasDefault = true;
-    }
+    for (size_t i = 0; i < values.size(); ++i)
+      setEvaluatedDefault(source.parameters[first + i], values[i]);
   }
   if (kind == "Lambda") {
     Stmt *ret = source.newStmt(StmtKind::Return, location(node.attr("body")));
@@ -105,24 +91,31 @@ void AstReader::readKeywordOnlyDefaults(nb::handle function, nb::handle argument
     if (!function.is_none()) {
       if (values.is_none() || !PyDict_Contains(values.ptr(), nb::str(parameter.name.c_str()).ptr()))
         continue;
-      if (!readConstant(values[nb::str(parameter.name.c_str())], parameter.defaultValue))
-        throwUnsupported("the default value of parameter '" + parameter.name +
-                             "' must be a number, bool, None or str",
-                         source.definitionLocation);
-      parameter.hasDefault = true;
+      setEvaluatedDefault(parameter, values[nb::str(parameter.name.c_str())]);
       continue;
     }
     nb::handle node = inTree[i - start];
-    if (node.is_none())
-      continue;
-    Expr *value = readExpr(node);
-    if (value->kind != ExprKind::Constant)
-      throwUnsupported("the default value of parameter '" + parameter.name +
-                           "' of an inner function must be a constant",
-                       value->location);
-    parameter.defaultValue = value->constant;
-    parameter.hasDefault = true;
+    if (!node.is_none())
+      setDefaultFromTree(parameter, node);
   }
+}
+
+void AstReader::setEvaluatedDefault(Parameter &parameter, nb::handle value) {
+  if (!readConstant(value, parameter.defaultValue))
+    throwUnsupported("the default value of parameter '" + parameter.name +
+                         "' must be a number, bool, None or str",
+                     source.definitionLocation);
+  parameter.hasDefault = true;
+}
+
+void AstReader::setDefaultFromTree(Parameter &parameter, nb::handle node) {
+  Expr *value = readExpr(node);
+  if (value->kind != ExprKind::Constant)
+    throwUnsupported("the default value of parameter '" + parameter.name +
+                         "' of an inner function must be a constant",
+                     value->location);
+  parameter.defaultValue = value->constant;
+  parameter.hasDefault = true;
 }
 
 std::string AstReader::readLocalFunction(nb::handle node, const std::string &name,

@@ -39,6 +39,10 @@ private:
   /// The defaults of keyword-only parameters: the function's `__kwdefaults__`, or for an inner
   /// function the constants of its tree.
   void readKeywordOnlyDefaults(nanobind::handle function, nanobind::handle arguments, size_t start);
+  /// Gives `parameter` the default Python evaluated (`value`): a number, bool, None or str.
+  void setEvaluatedDefault(Parameter &parameter, nanobind::handle value);
+  /// Gives `parameter` the default written in an inner function's tree (`node`): a constant.
+  void setDefaultFromTree(Parameter &parameter, nanobind::handle node);
 
   FunctionSource &source;
   std::set<std::string> declaredOutside; ///< names of `global` and `nonlocal` statements
