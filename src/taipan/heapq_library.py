@@ -59,16 +59,6 @@ def _sift_to_leaf(heap, position):
     _sift_toward_root(heap, start, position)
 
 
-@register_jitable
-def _replace_root(heap, item):
-    """Puts ``item`` at the root of a non-empty heap and sifts it down, returning the smallest
-    item it replaces: the step heappop, heapreplace and heappushpop share."""
-    smallest = heap[0]
-    heap[0] = item
-    _sift_to_leaf(heap, 0)
-    return smallest
-
-
 # ---------------------------------------------------------------------------------------------
 # The heap functions.
 
@@ -105,7 +95,10 @@ def _heappop(heap):
         last = heap.pop()
         if len(heap) == 0:
             return last
-        return _replace_root(heap, last)
+        smallest = heap[0]
+        heap[0] = last
+        _sift_to_leaf(heap, 0)
+        return smallest
 
     return implementation
 
@@ -117,7 +110,10 @@ def _heapreplace(heap, item):
     def implementation(heap, item):
         if len(heap) == 0:
             raise IndexError("index out of range")
-        return _replace_root(heap, item)
+        smallest = heap[0]
+        heap[0] = item
+        _sift_to_leaf(heap, 0)
+        return smallest
 
     return implementation
 
@@ -128,7 +124,10 @@ def _heappushpop(heap, item):
 
     def implementation(heap, item):
         if len(heap) != 0 and heap[0] < item:
-            return _replace_root(heap, item)
+            smallest = heap[0]
+            heap[0] = item
+            _sift_to_leaf(heap, 0)
+            return smallest
         return item
 
     return implementation
