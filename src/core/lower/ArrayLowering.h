@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lower/LoweringApi.h"
+#include "lower/LoweringRoom.h"
 
 namespace taipan {
 
@@ -11,7 +12,7 @@ class FunctionLowering;
 /// Arrays (LowerArrays.cpp), array expressions (ArrayExpressions.cpp) and records
 /// (LowerRecords.cpp, a record value is the address of its bytes). Holds a reference to the core
 /// (FunctionLowering), whose state and exits it uses.
-class ArrayLowering {
+class ArrayLowering : LoweringRoom {
 public:
   explicit ArrayLowering(FunctionLowering &core);
 
@@ -109,16 +110,6 @@ public:
   llvm::Value *recordView(const Type *viewType, llvm::Value *owner, llvm::Value *data,
                           const std::vector<llvm::Value *> &shape,
                           const std::vector<llvm::Value *> &strides);
-
-private:
-  FunctionLowering &core;
-  // The core's state every method here uses, as the core holds it.
-  llvm::IRBuilder<> &builder;
-  llvm::LLVMContext &context;
-  const CompileOptions &options;
-  TypedFunction &function;
-  ModuleLowering &moduleLowering;
-  llvm::Function *&target;
 };
 
 } // namespace taipan

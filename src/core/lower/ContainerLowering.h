@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lower/LoweringApi.h"
+#include "lower/LoweringRoom.h"
 
 namespace taipan {
 
@@ -11,7 +12,7 @@ class FunctionLowering;
 /// Lists (LowerLists.cpp), dicts (LowerDicts.cpp) and sets (LowerSets.cpp); tuples are
 /// plain values of the core (FunctionLowering::lowerTuple, tupleElement). Holds a reference to the
 /// core (FunctionLowering), whose state and exits it uses.
-class ContainerLowering {
+class ContainerLowering : LoweringRoom {
 public:
   explicit ContainerLowering(FunctionLowering &core);
 
@@ -103,16 +104,6 @@ public:
   void refuseAliasedDictCopy(Expr *target, Expr *value);
   /// `d[k] = v`.
   void lowerDictStore(Expr *target, llvm::Value *value, const Type *valueType);
-
-private:
-  FunctionLowering &core;
-  // The core's state every method here uses, as the core holds it.
-  llvm::IRBuilder<> &builder;
-  llvm::LLVMContext &context;
-  const CompileOptions &options;
-  TypedFunction &function;
-  ModuleLowering &moduleLowering;
-  llvm::Function *&target;
 };
 
 } // namespace taipan

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lower/LoweringApi.h"
+#include "lower/LoweringRoom.h"
 
 namespace taipan {
 
@@ -11,7 +12,7 @@ class FunctionLowering;
 /// Raise and assert (LowerRaise.cpp) and try statements (LowerTry.cpp). A failing
 /// status goes to the innermost route or the core's unwind block. Holds a reference to the core
 /// (FunctionLowering), whose state and exits it uses.
-class ExceptionLowering {
+class ExceptionLowering : LoweringRoom {
 public:
   explicit ExceptionLowering(FunctionLowering &core);
 
@@ -54,16 +55,6 @@ public:
   /// Raises `exceptionId` with the message `print` prints at run time where the target formats
   /// messages, else with a constant placeholder.
   void emitPrintedRaise(int exceptionId, const std::function<void()> &print);
-
-private:
-  FunctionLowering &core;
-  // The core's state every method here uses, as the core holds it.
-  llvm::IRBuilder<> &builder;
-  llvm::LLVMContext &context;
-  const CompileOptions &options;
-  TypedFunction &function;
-  ModuleLowering &moduleLowering;
-  llvm::Function *&target;
 };
 
 } // namespace taipan

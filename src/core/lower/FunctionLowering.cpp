@@ -104,6 +104,10 @@ llvm::FunctionCallee ModuleLowering::runtimeFunction(const std::string &name, ll
   return module.getOrInsertFunction(name, type);
 }
 
+LoweringRoom::LoweringRoom(FunctionLowering &core)
+    : core(core), builder(core.builder), context(core.context), options(core.options),
+      function(core.function), moduleLowering(core.moduleLowering), target(core.target) {}
+
 FunctionLowering::FunctionLowering(ModuleLowering &module, TypedFunction &function,
                                    llvm::Function *target)
     : moduleLowering(module), function(function), options(function.source->options), target(target),

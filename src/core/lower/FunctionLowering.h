@@ -106,6 +106,7 @@ public:
                              llvm::ArrayRef<llvm::Value *> arguments) override;
 
 private:
+  friend class LoweringRoom;
   friend class ArrayLowering;
   friend class ContainerLowering;
   friend class StringLowering;

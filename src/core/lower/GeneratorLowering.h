@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lower/LoweringApi.h"
+#include "lower/LoweringRoom.h"
 
 namespace taipan {
 
@@ -10,7 +11,7 @@ class FunctionLowering;
 
 /// Generators (LowerGenerators.cpp): a generator function's body is an LLVM coroutine. Holds a
 /// reference to the core (FunctionLowering), whose state and exits it uses.
-class GeneratorLowering {
+class GeneratorLowering : LoweringRoom {
 public:
   explicit GeneratorLowering(FunctionLowering &core);
 
@@ -32,16 +33,6 @@ public:
   /// `for ... in enumerate(g)` / `zip(a, g, ...)` where an argument is a generator: each step
   /// takes the next item of each argument in order and stops at the first exhausted one.
   void lowerInStepGeneratorFor(Stmt *stmt, const LibraryCall &call);
-
-private:
-  FunctionLowering &core;
-  // The core's state every method here uses, as the core holds it.
-  llvm::IRBuilder<> &builder;
-  llvm::LLVMContext &context;
-  const CompileOptions &options;
-  TypedFunction &function;
-  ModuleLowering &moduleLowering;
-  llvm::Function *&target;
 };
 
 } // namespace taipan

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lower/LoweringApi.h"
+#include "lower/LoweringRoom.h"
 #include "typing/ParallelLoops.h"
 
 namespace taipan {
@@ -12,7 +13,7 @@ class FunctionLowering;
 /// Loops (LowerLoops.cpp, LowerUnrolledLoops.cpp) and parallel loops
 /// (LowerParallelLoops.cpp). Holds a reference to the core (FunctionLowering), whose state and
 /// exits it uses.
-class LoopLowering {
+class LoopLowering : LoweringRoom {
 public:
   explicit LoopLowering(FunctionLowering &core);
 
@@ -104,16 +105,6 @@ public:
                    llvm::Value *grain = nullptr);
   /// Whether loops of this function may run on the thread pool.
   bool runsOnThreadPool() const;
-
-private:
-  FunctionLowering &core;
-  // The core's state every method here uses, as the core holds it.
-  llvm::IRBuilder<> &builder;
-  llvm::LLVMContext &context;
-  const CompileOptions &options;
-  TypedFunction &function;
-  ModuleLowering &moduleLowering;
-  llvm::Function *&target;
 };
 
 } // namespace taipan

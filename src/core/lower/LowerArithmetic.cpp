@@ -16,9 +16,7 @@
 
 namespace taipan {
 
-OperatorLowering::OperatorLowering(FunctionLowering &core)
-    : core(core), builder(core.builder), context(core.context), options(core.options),
-      function(core.function), moduleLowering(core.moduleLowering), target(core.target) {}
+OperatorLowering::OperatorLowering(FunctionLowering &core) : LoweringRoom(core) {}
 
 llvm::Value *OperatorLowering::complexParts(llvm::Value *value, llvm::Value *&imag) {
   imag = builder.CreateExtractValue(value, 1);

@@ -10,9 +10,7 @@
 
 namespace taipan {
 
-ArrayLowering::ArrayLowering(FunctionLowering &core)
-    : core(core), builder(core.builder), context(core.context), options(core.options),
-      function(core.function), moduleLowering(core.moduleLowering), target(core.target) {}
+ArrayLowering::ArrayLowering(FunctionLowering &core) : LoweringRoom(core) {}
 
 // ---- the array value ------------------------------------------------------------------------
 

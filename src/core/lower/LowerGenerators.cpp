@@ -12,9 +12,7 @@
 
 namespace taipan {
 
-GeneratorLowering::GeneratorLowering(FunctionLowering &core)
-    : core(core), builder(core.builder), context(core.context), options(core.options),
-      function(core.function), moduleLowering(core.moduleLowering), target(core.target) {}
+GeneratorLowering::GeneratorLowering(FunctionLowering &core) : LoweringRoom(core) {}
 
 using runtime::GeneratorExhausted;
 using runtime::GeneratorPromiseOffset;

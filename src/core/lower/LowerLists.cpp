@@ -12,9 +12,7 @@
 
 namespace taipan {
 
-ContainerLowering::ContainerLowering(FunctionLowering &core)
-    : core(core), builder(core.builder), context(core.context), options(core.options),
-      function(core.function), moduleLowering(core.moduleLowering), target(core.target) {}
+ContainerLowering::ContainerLowering(FunctionLowering &core) : LoweringRoom(core) {}
 
 llvm::Value *ContainerLowering::listRuntime(const char *name, llvm::Type *result,
                                             llvm::ArrayRef<llvm::Value *> arguments) {

@@ -10,9 +10,7 @@
 
 namespace taipan {
 
-LoopLowering::LoopLowering(FunctionLowering &core)
-    : core(core), builder(core.builder), context(core.context), options(core.options),
-      function(core.function), moduleLowering(core.moduleLowering), target(core.target) {}
+LoopLowering::LoopLowering(FunctionLowering &core) : LoweringRoom(core) {}
 
 void LoopLowering::lowerLoopBody(const std::vector<Stmt *> &body, llvm::BasicBlock *next,
                                  llvm::BasicBlock *end) {

@@ -16,9 +16,7 @@
 
 namespace taipan {
 
-ExceptionLowering::ExceptionLowering(FunctionLowering &core)
-    : core(core), builder(core.builder), context(core.context), options(core.options),
-      function(core.function), moduleLowering(core.moduleLowering), target(core.target) {}
+ExceptionLowering::ExceptionLowering(FunctionLowering &core) : LoweringRoom(core) {}
 
 static std::string pythonStringRepr(const std::string &text) {
   char quote =

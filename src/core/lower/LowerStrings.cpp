@@ -12,9 +12,7 @@
 
 namespace taipan {
 
-StringLowering::StringLowering(FunctionLowering &core)
-    : core(core), builder(core.builder), context(core.context), options(core.options),
-      function(core.function), moduleLowering(core.moduleLowering), target(core.target) {}
+StringLowering::StringLowering(FunctionLowering &core) : LoweringRoom(core) {}
 
 void StringLowering::requireHostForStrings(SourceLocation location) {
   if (core.module().target.hasThreadHierarchy())

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lower/LoweringApi.h"
+#include "lower/LoweringRoom.h"
 
 namespace taipan {
 
@@ -11,7 +12,7 @@ class FunctionLowering;
 /// Arithmetic (LowerArithmetic.cpp), comparisons (LowerComparisons.cpp) and random
 /// numbers (LowerBuiltins.cpp). Holds a reference to the core (FunctionLowering), whose state and
 /// exits it uses.
-class OperatorLowering {
+class OperatorLowering : LoweringRoom {
 public:
   explicit OperatorLowering(FunctionLowering &core);
 
@@ -43,16 +44,6 @@ public:
   void emitZeroDivisionCheck(llvm::Value *divisor, const Type *type, const char *message);
   llvm::Value *lowerRandomWord(llvm::Value *state);
   llvm::Value *lowerRandomDouble();
-
-private:
-  FunctionLowering &core;
-  // The core's state every method here uses, as the core holds it.
-  llvm::IRBuilder<> &builder;
-  llvm::LLVMContext &context;
-  const CompileOptions &options;
-  TypedFunction &function;
-  ModuleLowering &moduleLowering;
-  llvm::Function *&target;
 };
 
 } // namespace taipan

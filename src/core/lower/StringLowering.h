@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lower/LoweringApi.h"
+#include "lower/LoweringRoom.h"
 
 namespace taipan {
 
@@ -11,7 +12,7 @@ class FunctionLowering;
 /// Strings (LowerStrings.cpp): literals as constant blocks that are never freed, and
 /// the operators, comparisons, indexing and iteration typing gave string types. Holds a reference
 /// to the core (FunctionLowering), whose state and exits it uses.
-class StringLowering {
+class StringLowering : LoweringRoom {
 public:
   explicit StringLowering(FunctionLowering &core);
 
@@ -45,16 +46,6 @@ public:
   /// Prints constant text, or a value as repr() does, through the runtime (CPU targets).
   void printText(const std::string &text);
   void printValue(llvm::Value *value, const Type *type);
-
-private:
-  FunctionLowering &core;
-  // The core's state every method here uses, as the core holds it.
-  llvm::IRBuilder<> &builder;
-  llvm::LLVMContext &context;
-  const CompileOptions &options;
-  TypedFunction &function;
-  ModuleLowering &moduleLowering;
-  llvm::Function *&target;
 };
 
 } // namespace taipan
