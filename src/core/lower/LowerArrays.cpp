@@ -273,33 +273,14 @@ llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAdd
       if (hasStep)
         core.exceptions().raiseIf(builder.CreateICmpEQ(step, zero), ValueErrorId,
                                   "slice step cannot be zero");
-      llvm::Value *negative = builder.CreateICmpSLT(step, zero);
-      auto adjust = [&](std::pair<llvm::Value *, bool> bound, llvm::Value *fallback) {
-        if (!bound.second)
-          return fallback;
-        llvm::Value *value = bound.first;
-        llvm::Value *wrapped = builder.CreateAdd(value, extent);
-        llvm::Value *low = builder.CreateSelect(negative, builder.getInt64(-1), zero);
-        llvm::Value *high = builder.CreateSelect(negative, builder.CreateSub(extent, one), extent);
-        llvm::Value *fromNegative =
-            builder.CreateSelect(builder.CreateICmpSLT(wrapped, zero), low, wrapped);
-        llvm::Value *fromPositive =
-            builder.CreateSelect(builder.CreateICmpSGE(value, extent), high, value);
-        return builder.CreateSelect(builder.CreateICmpSLT(value, zero), fromNegative, fromPositive);
-      };
-      llvm::Value *start =
-          adjust(part(0), builder.CreateSelect(negative, builder.CreateSub(extent, one), zero));
-      llvm::Value *stop =
-          adjust(part(1), builder.CreateSelect(negative, builder.getInt64(-1), extent));
-      // Length: (stop - start + step - 1) / step for positive steps, mirrored for negative.
-      llvm::Value *up = builder.CreateSDiv(
-          builder.CreateAdd(builder.CreateSub(stop, start), builder.CreateSub(step, one)), step);
-      llvm::Value *down =
-          builder.CreateSDiv(builder.CreateAdd(builder.CreateSub(start, stop),
-                                               builder.CreateSub(builder.CreateNeg(step), one)),
-                             builder.CreateNeg(step));
-      llvm::Value *length = builder.CreateSelect(negative, down, up);
-      length = builder.CreateSelect(builder.CreateICmpSGT(length, zero), length, zero);
+      // Python's PySlice_AdjustIndices, as for lists; the bounds are lowered in the order
+      // above (the step first), then adjusted.
+      llvm::Value *startBound = part(0).first;
+      llvm::Value *stopBound = part(1).first;
+      ContainerLowering::ListSlice adjusted =
+          core.containers().adjustSlice(startBound, stopBound, hasStep ? step : nullptr, extent);
+      llvm::Value *start = adjusted.start;
+      llvm::Value *length = adjusted.count;
       offset =
           builder.CreateAdd(offset, builder.CreateSelect(builder.CreateICmpSGT(length, zero),
                                                          builder.CreateMul(start, stride), zero));
