@@ -72,6 +72,26 @@ class CompiledFunction(_core.DispatcherBase):
         self._front_end_seconds = 0.0  # charged to the first compilation, which paid it
         self._timers = {}  # {"stage": seconds} by argument types
 
+    @property
+    def _cache(self):
+        """The disk cache of this function or kernel (taipan.caching), made on first use."""
+        cache = self.__dict__.get("_disk_cache")
+        if cache is None:
+            from taipan.caching import FunctionCache
+
+            cache = self.__dict__["_disk_cache"] = FunctionCache(self)
+        return cache
+
+    @property
+    def stats(self):
+        """Disk-cache hits and misses of this function (or kernel) in this process
+        (cache=True)."""
+        return self._cache.stats
+
+    def cache_clear(self):
+        """Removes this function's (or kernel's) disk-cache files."""
+        self._cache.clear()
+
     def _function_source(self):
         if self._source is None:
             from taipan.frontend import read_function
@@ -360,24 +380,6 @@ class Dispatcher(CompiledFunction):
         from taipan.serialize import carried_key, load_carried
 
         return load_carried(carried.pop(carried_key(argument_types), None), source, argument_types)
-
-    @property
-    def _cache(self):
-        cache = self.__dict__.get("_disk_cache")
-        if cache is None:
-            from taipan.caching import FunctionCache
-
-            cache = self.__dict__["_disk_cache"] = FunctionCache(self)
-        return cache
-
-    @property
-    def stats(self):
-        """Disk-cache hits and misses of this function in this process (cache=True)."""
-        return self._cache.stats
-
-    def cache_clear(self):
-        """Removes this function's disk-cache files."""
-        self._cache.clear()
 
     def compile(self, signature):
         """Compiles one specialisation now, from a signature string, Signature or type tuple."""

@@ -146,15 +146,6 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
     def _caches_kernels(self):
         return bool(self.targetoptions.get("cache")) and not self.device
 
-    @property
-    def _cache(self):
-        cache = self.__dict__.get("_disk_cache")
-        if cache is None:
-            from taipan.caching import FunctionCache
-
-            cache = self.__dict__["_disk_cache"] = FunctionCache(self)
-        return cache
-
     def _cached_kernel(self, key):
         """The kernel from the disk cache (cache=True): its PTX, and the cubin for this GPU when
         an earlier process linked one; None on a miss."""
@@ -183,15 +174,6 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
             key, [("loading cached code", time.perf_counter() - start)]
         )
         return kernel
-
-    @property
-    def stats(self):
-        """Disk-cache hits and misses of this kernel in this process (cache=True)."""
-        return self._cache.stats
-
-    def cache_clear(self):
-        """Removes this kernel's disk-cache files."""
-        self._cache.clear()
 
     def _carried_kernel(self, key):
         """A kernel whose PTX a pickle brought (see __reduce__), when it was compiled for this
