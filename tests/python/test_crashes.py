@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 import pytest
+from module_files import load_module
 
 from taipan import jit, njit, types
 from taipan.errors import TypingError
@@ -197,8 +198,6 @@ def check_against_cpython(function, compiled, args_list):
 
 @pytest.fixture(scope="module")
 def cmath_functions(tmp_path_factory):
-    import importlib.util
-
     folder = tmp_path_factory.mktemp("cmath_calls")
     lines = ["import cmath", "from taipan import njit", ""]
     for name in UNARY:
@@ -206,10 +205,7 @@ def cmath_functions(tmp_path_factory):
     lines += ["@njit", "def call_rect(r, phi):", "    return cmath.rect(r, phi)", ""]
     path = folder / "cmath_calls.py"
     path.write_text("\n".join(lines))
-    spec = importlib.util.spec_from_file_location("cmath_calls", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(path, "cmath_calls")
 
 
 @pytest.mark.parametrize("name", UNARY)

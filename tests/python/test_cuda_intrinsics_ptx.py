@@ -1,11 +1,11 @@
 """Unit tests of the lowering of each CUDA intrinsic: a one-line kernel per intrinsic compiles
 to PTX holding the instruction (or special register) it must become. No GPU needed."""
 
-import importlib.util
 import re
 
 import numpy as np  # noqa: F401  (used by the generated kernels)
 import pytest
+from module_files import load_module
 
 from taipan import cuda, float64, int32, void
 
@@ -80,10 +80,7 @@ def kernels(tmp_path_factory):
         lines += ["@cuda.jit", f"def kernel_{index}(out, real):", f"    {body}", ""]
     path = tmp_path_factory.mktemp("intrinsics") / "intrinsic_kernels.py"
     path.write_text("\n".join(lines))
-    spec = importlib.util.spec_from_file_location("intrinsic_kernels", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(path, "intrinsic_kernels")
 
 
 @pytest.mark.parametrize(

@@ -2,26 +2,15 @@
 (scripts/check_doc_links.py), and the check finds what it must: a missing file, an anchor that
 names no heading, a comment naming a section a page no longer has."""
 
-import importlib.util
 import pathlib
+
+from module_files import load_module, write_files
 
 REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
 
 
 def _checker():
-    spec = importlib.util.spec_from_file_location(
-        "check_doc_links", REPOSITORY / "scripts" / "check_doc_links.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _write(root, files):
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    return load_module(REPOSITORY / "scripts" / "check_doc_links.py", "check_doc_links")
 
 
 # Spelled apart, so that the check of this repository does not read the fixtures as references.
@@ -34,7 +23,7 @@ def test_the_repository_links_resolve(capsys):
 
 
 def test_links_and_anchors_that_resolve_pass(tmp_path, capsys):
-    _write(
+    write_files(
         tmp_path,
         {
             "README.md": "[map](docs/architecture.md#locks-and-the-gil) [web](https://x.org)\n"
@@ -49,7 +38,7 @@ def test_links_and_anchors_that_resolve_pass(tmp_path, capsys):
 
 
 def test_broken_links_and_section_references_are_reported(tmp_path, capsys):
-    _write(
+    write_files(
         tmp_path,
         {
             "README.md": "[gone](docs/gone.md) [anchor](docs/architecture.md#nowhere)\n",
@@ -65,7 +54,7 @@ def test_broken_links_and_section_references_are_reported(tmp_path, capsys):
 
 
 def test_a_page_history_may_name_sections_that_are_gone(tmp_path, capsys):
-    _write(
+    write_files(
         tmp_path,
         {
             "docs/architecture.md": PAGE,

@@ -2,26 +2,19 @@
 scripts/lint.sh), and the check finds the cycles it must: function-local imports count, a
 package's submodules do not depend on it by being its children."""
 
-import importlib.util
 import pathlib
+
+from module_files import load_module, write_files
 
 REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
 
 
 def _checker():
-    spec = importlib.util.spec_from_file_location(
-        "check_imports", REPOSITORY / "scripts" / "check_imports.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(REPOSITORY / "scripts" / "check_imports.py", "check_imports")
 
 
 def _write_package(root, files):
-    for name, text in files.items():
-        path = root / "src" / "taipan" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    write_files(root / "src" / "taipan", files)
 
 
 def test_taipan_has_no_import_cycle(capsys):

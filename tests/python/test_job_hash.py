@@ -2,13 +2,13 @@
 same function gives the same hash and symbol names in any process; a different option, global
 constant, callee, argument type or target gives another."""
 
-import importlib.util
 import re
 import subprocess
 import sys
 import textwrap
 
 import pytest
+from module_files import load_module
 
 import taipan
 from taipan import cuda, float32, float64, int64, void
@@ -85,10 +85,7 @@ def module_path(tmp_path_factory):
 
 
 def load(path):
-    spec = importlib.util.spec_from_file_location("hashed_module", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(path, "hashed_module")
 
 
 def cpu_hash(dispatcher, key=(float64, float64)):
