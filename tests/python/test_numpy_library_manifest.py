@@ -1,5 +1,5 @@
-"""taipan.numpy_library's manifest (FUNCTIONS, MEMBERS, TOPICS) lists exactly what its topic
-modules register, and the registry imports a topic only when a compiled function first needs one
+"""taipan.numpy_library's manifest (FUNCTIONS, MEMBERS, TOPICS), derived from the topic modules'
+sources without importing them, finds exactly what they register, and the registry imports a topic only when a compiled function first needs one
 of its functions or array members: not at `import taipan`, not for NumPy functions implemented
 in C++ (np.sum), only the topic asked for."""
 
@@ -57,8 +57,11 @@ def test_manifest_lists_exactly_what_the_topics_register():
     }
     missing = sorted(set(functions.items()) - set(available.items()))
     extra = sorted(set(available.items()) - set(functions.items()))
-    assert not missing, f"registered but not listed in numpy_library.FUNCTIONS: {missing}"
-    assert not extra, f"listed in numpy_library.FUNCTIONS but not registered so: {extra}"
+    assert not missing, (
+        "registered but not found by the manifest's scan (write the overload as "
+        f"@overload(np.<name>) or overload(np.<name>)(typer)): {missing}"
+    )
+    assert not extra, f"found by the manifest's scan but not registered so: {extra}"
     assert members == numpy_library.MEMBERS
 
 
