@@ -9,10 +9,12 @@
 #include "JitClassBoxing.h"
 #include "ListBoxing.h"
 #include "NamedTupleBoxing.h"
+#include "RandomGeneratorBoxing.h"
 #include "RecordBoxing.h"
 #include "SetBoxing.h"
 #include "StringBoxing.h"
 #include "TypedContainers.h"
+#include "types/RandomGeneratorType.h"
 
 #include <cstring>
 #include <mutex>
@@ -132,12 +134,16 @@ const Type *typeOfValue(PyObject *value) {
     return types::int64();
   if (PyFloat_Check(value))
     return types::float64();
+  if (const Type *generator = typeOfRandomGenerator(value))
+    return generator;
   return typeOfFunctionValue(value);
 }
 
 bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified) {
   if (isClassInstance(type))
     return unboxJitClassInstance(value, type, storage);
+  if (isRandomGenerator(type))
+    return unboxRandomGenerator(value, storage);
   switch (type->kind()) {
   case TypeKind::Boolean: {
     int truth = PyObject_IsTrue(value);

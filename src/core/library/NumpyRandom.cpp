@@ -1,7 +1,7 @@
 // np.random, one library entry per function: NumPy's legacy MT19937 generator in the runtime
 // (runtime/NumpyRandom), one draw per element when a size is given; shuffle, permutation and
 // choice on arrays. CPU only: a GPU thread has no generator state.
-#include "library/NumpySupport.h"
+#include "library/NumpyRandomSupport.h"
 
 #include "lower/ArrayLowering.h"
 #include "lower/ExceptionLowering.h"
@@ -12,29 +12,9 @@
 #include <llvm/IR/Constants.h>
 
 namespace taipan {
-namespace {
-
-/// numpy.random.<name>: its parameters and rules, on the CPU. Every argument must be a number,
-/// a tuple (a size), None or an array before the function's own rule looks at it.
-void add(Library &library, const std::string &name, std::vector<LibraryParameter> parameters,
-         LibraryTypeRule type, LibraryLowerRule lower, bool variadic = false) {
-  LibraryFunction function;
-  function.name = "numpy.random." + name;
-  function.parameters = std::move(parameters);
-  function.variadic = variadic;
-  function.targets = OnCpu;
-  function.type = [type](LibraryCall &call) {
-    for (const Type *given : call.argumentTypes)
-      if (given && !given->isNumber() && !given->isTuple() && !given->isNone() && !given->isArray())
-        throwNoImplementation(call);
-    return type(call);
-  };
-  function.lower = std::move(lower);
-  library.add(std::move(function));
-}
 
 /// A scalar of `scalar`, or an array of it when parameter `size` gives a shape.
-const Type *sized(const LibraryCall &call, const Type *scalar, size_t size) {
+const Type *sizedResult(const LibraryCall &call, const Type *scalar, size_t size) {
   if (!isGiven(call, size))
     return scalar;
   int ndim = shapeDimensions(call.argumentTypes[size]);
@@ -43,19 +23,16 @@ const Type *sized(const LibraryCall &call, const Type *scalar, size_t size) {
   return newArrayType(scalar, ndim);
 }
 
-llvm::Value *callRuntime(LoweringApi &lowering, const char *symbol, llvm::Type *result,
-                         llvm::ArrayRef<llvm::Type *> parameters,
-                         llvm::ArrayRef<llvm::Value *> arguments) {
+llvm::Value *callRandomRuntime(LoweringApi &lowering, const char *symbol, llvm::Type *result,
+                               llvm::ArrayRef<llvm::Type *> parameters,
+                               llvm::ArrayRef<llvm::Value *> arguments) {
   return lowering.irBuilder().CreateCall(
       lowering.module().runtimeFunction(symbol, result, parameters), arguments);
 }
 
-/// One draw of a sampling function, repeated per element when the call is sized.
-using Draw = std::function<llvm::Value *()>;
-
 /// The draw itself, or an array of `shape` filled with draws.
 llvm::Value *drawSized(LoweringApi &lowering, const LibraryCall &call,
-                       const std::vector<llvm::Value *> &shape, const Draw &draw) {
+                       const std::vector<llvm::Value *> &shape, const RandomDraw &draw) {
   const Type *resultType = call.resultType;
   if (!resultType->isArray())
     return draw();
@@ -78,6 +55,70 @@ std::vector<llvm::Value *> sizeShape(LoweringApi &lowering, const LibraryCall &c
   return shapeExtents(lowering, values[size], call.argumentTypes[size]);
 }
 
+/// shuffle(x) in place, and permutation(x): a shuffled copy of an array, or of arange(x).
+/// Rows of a C-contiguous array are swapped whole, as NumPy's legacy shuffle does.
+llvm::Value *lowerRandomShuffle(LoweringApi &lowering, const LibraryCall &call,
+                                const std::vector<llvm::Value *> &values, size_t arrayIndex,
+                                bool isShuffle, llvm::Value *bitgen) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::Type *i64 = builder.getInt64Ty();
+  const Type *resultType = call.resultType;
+  const Type *given = call.argumentTypes[arrayIndex];
+  llvm::Value *array = values[arrayIndex];
+  const Type *arrayType = given;
+  if (!isShuffle) {
+    arrayType = resultType;
+    if (given->isArray()) {
+      array = lowering.arrays().allocateArray(
+          resultType, lowering.arrays().arrayShape(values[arrayIndex], given));
+      lowering.arrays().copyBroadcast(array, resultType, values[arrayIndex], given);
+    } else {
+      llvm::Value *count = int64Argument(lowering, call, values, arrayIndex);
+      array = lowering.arrays().allocateArray(resultType, {count});
+      lowering.arrays().forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
+        lowering.arrays().storeElement(lowering.arrays().elementAddress(array, resultType, at),
+                                       at[0], types::int64());
+      });
+    }
+  }
+  llvm::Value *rowBytes = lowering.arrays().arrayField(array, ArrayLayout::ItemSize);
+  for (int i = 1; i < arrayType->ndim(); ++i)
+    rowBytes =
+        builder.CreateMul(rowBytes, lowering.arrays().arrayField(array, ArrayLayout::Shape, i));
+  llvm::Value *rows = arrayType->ndim() ? lowering.arrays().arrayField(array, ArrayLayout::Shape, 0)
+                                        : builder.getInt64(1);
+  llvm::Value *data = lowering.arrays().arrayField(array, ArrayLayout::Data);
+  if (bitgen)
+    callRandomRuntime(lowering, "taipan_np_generator_shuffle", builder.getVoidTy(),
+                      {builder.getPtrTy(), builder.getPtrTy(), i64, i64, i64},
+                      {bitgen, data, rows, rowBytes, rowBytes});
+  else
+    callRandomRuntime(lowering, "taipan_np_random_shuffle", builder.getVoidTy(),
+                      {builder.getPtrTy(), i64, i64, i64}, {data, rows, rowBytes, rowBytes});
+  return isShuffle ? noneValue(lowering) : array;
+}
+
+namespace {
+
+/// numpy.random.<name>: its parameters and rules, on the CPU. Every argument must be a number,
+/// a tuple (a size), None or an array before the function's own rule looks at it.
+void add(Library &library, const std::string &name, std::vector<LibraryParameter> parameters,
+         LibraryTypeRule type, LibraryLowerRule lower, bool variadic = false) {
+  LibraryFunction function;
+  function.name = "numpy.random." + name;
+  function.parameters = std::move(parameters);
+  function.variadic = variadic;
+  function.targets = OnCpu;
+  function.type = [type](LibraryCall &call) {
+    for (const Type *given : call.argumentTypes)
+      if (given && !given->isNumber() && !given->isTuple() && !given->isNone() && !given->isArray())
+        throwNoImplementation(call);
+    return type(call);
+  };
+  function.lower = std::move(lower);
+  library.add(std::move(function));
+}
+
 /// Argument `index` as a double, or `fallback` when left out.
 llvm::Value *doubleArgument(LoweringApi &lowering, const LibraryCall &call,
                             const std::vector<llvm::Value *> &values, size_t index,
@@ -91,12 +132,12 @@ llvm::Value *doubleArgument(LoweringApi &lowering, const LibraryCall &call,
 void addSample(Library &library, const std::string &name, const char *symbol) {
   add(
       library, name, {{"size", true}},
-      [](const LibraryCall &call) { return sized(call, types::float64(), 0); },
+      [](const LibraryCall &call) { return sizedResult(call, types::float64(), 0); },
       [symbol](LoweringApi &lowering, const LibraryCall &call,
                const std::vector<llvm::Value *> &values) {
         llvm::Type *f64 = lowering.irBuilder().getDoubleTy();
         return drawSized(lowering, call, sizeShape(lowering, call, values, 0),
-                         [&] { return callRuntime(lowering, symbol, f64, {}, {}); });
+                         [&] { return callRandomRuntime(lowering, symbol, f64, {}, {}); });
       });
 }
 
@@ -118,63 +159,26 @@ void addDimensioned(Library &library, const std::string &name, const char *symbo
           shape.push_back(int64Argument(lowering, call, values, i));
         llvm::Type *f64 = lowering.irBuilder().getDoubleTy();
         return drawSized(lowering, call, shape,
-                         [&] { return callRuntime(lowering, symbol, f64, {}, {}); });
+                         [&] { return callRandomRuntime(lowering, symbol, f64, {}, {}); });
       },
       true);
 }
 
-/// uniform(low=0, high=1, size=None) and normal(loc=0, scale=1, size=None).
+/// uniform(low=0, high=1, size=None), drawn as NumPy draws it (no check of the range).
 void addTwoParameter(Library &library, const std::string &name, const char *first,
                      const char *second, const char *symbol) {
   add(
       library, name, {{first, true}, {second, true}, {"size", true}},
-      [](const LibraryCall &call) { return sized(call, types::float64(), 2); },
+      [](const LibraryCall &call) { return sizedResult(call, types::float64(), 2); },
       [symbol](LoweringApi &lowering, const LibraryCall &call,
                const std::vector<llvm::Value *> &values) {
         llvm::Type *f64 = lowering.irBuilder().getDoubleTy();
         llvm::Value *a = doubleArgument(lowering, call, values, 0, 0.0);
         llvm::Value *b = doubleArgument(lowering, call, values, 1, 1.0);
-        return drawSized(lowering, call, sizeShape(lowering, call, values, 2),
-                         [&] { return callRuntime(lowering, symbol, f64, {f64, f64}, {a, b}); });
+        return drawSized(lowering, call, sizeShape(lowering, call, values, 2), [&] {
+          return callRandomRuntime(lowering, symbol, f64, {f64, f64}, {a, b});
+        });
       });
-}
-
-/// shuffle(x) in place, and permutation(x): a shuffled copy of an array, or of arange(x).
-/// Rows of a C-contiguous array are swapped whole, as NumPy's legacy shuffle does.
-llvm::Value *lowerShuffle(LoweringApi &lowering, const LibraryCall &call,
-                          const std::vector<llvm::Value *> &values) {
-  llvm::IRBuilder<> &builder = lowering.irBuilder();
-  llvm::Type *i64 = builder.getInt64Ty();
-  const Type *resultType = call.resultType;
-  const Type *given = call.argumentTypes[0];
-  bool isShuffle = call.function->name == "numpy.random.shuffle";
-  llvm::Value *array = values[0];
-  const Type *arrayType = given;
-  if (!isShuffle) {
-    arrayType = resultType;
-    if (given->isArray()) {
-      array = lowering.arrays().allocateArray(resultType,
-                                              lowering.arrays().arrayShape(values[0], given));
-      lowering.arrays().copyBroadcast(array, resultType, values[0], given);
-    } else {
-      llvm::Value *count = int64Argument(lowering, call, values, 0);
-      array = lowering.arrays().allocateArray(resultType, {count});
-      lowering.arrays().forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
-        lowering.arrays().storeElement(lowering.arrays().elementAddress(array, resultType, at),
-                                       at[0], types::int64());
-      });
-    }
-  }
-  llvm::Value *rowBytes = lowering.arrays().arrayField(array, ArrayLayout::ItemSize);
-  for (int i = 1; i < arrayType->ndim(); ++i)
-    rowBytes =
-        builder.CreateMul(rowBytes, lowering.arrays().arrayField(array, ArrayLayout::Shape, i));
-  llvm::Value *rows = arrayType->ndim() ? lowering.arrays().arrayField(array, ArrayLayout::Shape, 0)
-                                        : builder.getInt64(1);
-  callRuntime(lowering, "taipan_np_random_shuffle", builder.getVoidTy(),
-              {builder.getPtrTy(), i64, i64, i64},
-              {lowering.arrays().arrayField(array, ArrayLayout::Data), rows, rowBytes, rowBytes});
-  return isShuffle ? noneValue(lowering) : array;
 }
 
 /// choice(a, size=None): items of a 1-D array, or integers below a, drawn uniformly.
@@ -190,8 +194,8 @@ llvm::Value *lowerChoice(LoweringApi &lowering, const LibraryCall &call,
   lowering.exceptions().raiseIf(builder.CreateICmpSLE(count, builder.getInt64(0)), ValueErrorId,
                                 "a must be greater than 0 unless no samples are taken");
   return drawSized(lowering, call, sizeShape(lowering, call, values, 1), [&]() -> llvm::Value * {
-    llvm::Value *index = callRuntime(lowering, "taipan_np_random_randint", i64, {i64, i64},
-                                     {builder.getInt64(0), count});
+    llvm::Value *index = callRandomRuntime(lowering, "taipan_np_random_randint", i64, {i64, i64},
+                                           {builder.getInt64(0), count});
     if (!given->isArray())
       return index;
     return lowering.arrays().loadElement(
@@ -214,17 +218,16 @@ void registerNumpyRandomFunctions(Library &library) {
         llvm::Value *seed = int64Argument(lowering, call, values, 0);
         lowering.exceptions().raiseIf(builder.CreateICmpUGT(seed, builder.getInt64(0xFFFFFFFFLL)),
                                       ValueErrorId, "Seed must be between 0 and 2**32 - 1");
-        callRuntime(lowering, "taipan_np_random_seed", builder.getVoidTy(), {builder.getInt64Ty()},
-                    {seed});
+        callRandomRuntime(lowering, "taipan_np_random_seed", builder.getVoidTy(),
+                          {builder.getInt64Ty()}, {seed});
         return noneValue(lowering);
       });
-  for (const char *name : {"random", "random_sample", "sample"})
+  for (const char *name : {"random", "random_sample", "sample", "ranf"})
     addSample(library, name, "taipan_np_random_sample");
   addSample(library, "standard_normal", "taipan_np_random_standard_normal");
   addDimensioned(library, "rand", "taipan_np_random_sample");
   addDimensioned(library, "randn", "taipan_np_random_standard_normal");
   addTwoParameter(library, "uniform", "low", "high", "taipan_np_random_uniform");
-  addTwoParameter(library, "normal", "loc", "scale", "taipan_np_random_normal");
   // randint(low, high=None, size=None): [0, low) without a high.
   add(
       library, "randint", {{"low"}, {"high", true}, {"size", true}},
@@ -233,7 +236,7 @@ void registerNumpyRandomFunctions(Library &library) {
             (call.argumentTypes.size() > 1 && call.argumentTypes[1] &&
              !call.argumentTypes[1]->isIntegerLike()))
           throwNoImplementation(call);
-        return sized(call, types::int64(), 2);
+        return sizedResult(call, types::int64(), 2);
       },
       [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
@@ -244,7 +247,8 @@ void registerNumpyRandomFunctions(Library &library) {
         lowering.exceptions().raiseIf(builder.CreateICmpSGE(low, high), ValueErrorId,
                                       "low >= high");
         return drawSized(lowering, call, sizeShape(lowering, call, values, 2), [&] {
-          return callRuntime(lowering, "taipan_np_random_randint", i64, {i64, i64}, {low, high});
+          return callRandomRuntime(lowering, "taipan_np_random_randint", i64, {i64, i64},
+                                   {low, high});
         });
       });
   add(
@@ -255,7 +259,9 @@ void registerNumpyRandomFunctions(Library &library) {
           throwTypingError("np.random.shuffle takes a writable C-contiguous array", call.location);
         return types::none();
       },
-      lowerShuffle);
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        return lowerRandomShuffle(lowering, call, values, 0, true, nullptr);
+      });
   add(
       library, "permutation", {{"x"}},
       [](const LibraryCall &call) {
@@ -266,7 +272,9 @@ void registerNumpyRandomFunctions(Library &library) {
           return newArrayType(given->dtype(), given->ndim());
         throwNoImplementation(call);
       },
-      lowerShuffle);
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        return lowerRandomShuffle(lowering, call, values, 0, false, nullptr);
+      });
   add(
       library, "choice", {{"a"}, {"size", true}},
       [](const LibraryCall &call) {
@@ -276,9 +284,10 @@ void registerNumpyRandomFunctions(Library &library) {
                                                                        : nullptr;
         if (!element)
           throwNoImplementation(call);
-        return sized(call, element, 1);
+        return sizedResult(call, element, 1);
       },
       lowerChoice);
+  registerNumpyDistributions(library);
 }
 
 } // namespace taipan

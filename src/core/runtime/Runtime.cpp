@@ -11,6 +11,7 @@
 #include "runtime/Lists.h"
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
+#include "runtime/NumpyBitgen.h"
 #include "runtime/NumpyRandom.h"
 #include "runtime/ObjectMode.h"
 #include "runtime/ParallelLoops.h"
@@ -146,6 +147,16 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_np_random_randint),
       TAIPAN_SYMBOL(taipan_np_random_interval),
       TAIPAN_SYMBOL(taipan_np_random_shuffle),
+      TAIPAN_SYMBOL(taipan_np_legacy_continuous),
+      TAIPAN_SYMBOL(taipan_np_legacy_discrete),
+      TAIPAN_SYMBOL(taipan_np_legacy_multinomial),
+      TAIPAN_SYMBOL(taipan_np_legacy_dirichlet),
+      TAIPAN_SYMBOL(taipan_np_multinomial_check),
+      TAIPAN_SYMBOL(taipan_np_dirichlet_check),
+      TAIPAN_SYMBOL(taipan_np_generator_continuous),
+      TAIPAN_SYMBOL(taipan_np_generator_discrete),
+      TAIPAN_SYMBOL(taipan_np_generator_bounded),
+      TAIPAN_SYMBOL(taipan_np_generator_shuffle),
       TAIPAN_SYMBOL(taipan_sort),
       TAIPAN_SYMBOL(taipan_list_new),
       TAIPAN_SYMBOL(taipan_list_open),

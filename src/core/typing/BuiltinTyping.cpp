@@ -3,6 +3,7 @@
 #include "typing/BuiltinTyping.h"
 
 #include "registry/Library.h"
+#include "types/RandomGeneratorType.h"
 #include "typing/ArrayTyping.h"
 
 namespace taipan {
@@ -76,6 +77,8 @@ std::string methodBuiltinName(const Type *base, const std::string &method) {
     return "tuple." + method;
   if (base->isGenerator()) // send, throw and close (library/GeneratorMethods.cpp)
     return "generator." + method;
+  if (isRandomGenerator(base)) // a np.random.Generator's (library/NumpyDistributions.cpp)
+    return "numpy.random.Generator." + method;
   return "";
 }
 
