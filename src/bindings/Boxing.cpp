@@ -4,6 +4,7 @@
 
 #include "ArrayBoxing.h"
 #include "DatetimeBoxing.h"
+#include "FirstClassFunctions.h"
 #include "FunctionValues.h"
 #include "GeneratorBoxing.h"
 #include "JitClassBoxing.h"
@@ -103,6 +104,8 @@ const Type *typeOfValue(PyObject *value) {
     if (!PyTuple_CheckExact(value))
       if (const Type *named = namedTupleInstanceType(value, elements))
         return named;
+    if (const Type *functions = firstClassTupleType(value, elements))
+      return functions;
     return types::tuple(elements);
   }
   if (const Type *record = typeOfRecordScalar(value))
@@ -229,6 +232,8 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     return true;
   case TypeKind::Array:
     return unboxArray(value, type, storage, verified);
+  case TypeKind::FirstClassFunction:
+    return unboxFirstClassFunction(value, type, storage);
   case TypeKind::Optional: // a flag byte, then the value (or zeros for None)
     std::memset(storage, 0, type->storageSize());
     if (value == Py_None)
@@ -317,6 +322,8 @@ PyObject *boxValue(const Type *type, const void *storage) {
                                  load<double>(static_cast<const char *>(storage) + 8));
   case TypeKind::Array:
     return boxArray(type, storage);
+  case TypeKind::FirstClassFunction:
+    return boxFirstClassFunction(type, storage);
   case TypeKind::Optional:
     if (!load<uint8_t>(storage))
       Py_RETURN_NONE;

@@ -2,6 +2,7 @@
 // are ordinary calls of that function, typed and lowered as a call of a global would be.
 #include "FunctionValues.h"
 
+#include "FirstClassFunctions.h"
 #include "GlobalResolution.h"
 
 #include <nanobind/nanobind.h>
@@ -28,8 +29,11 @@ static const Type *typeOfKnownCallable(PyObject *value) {
 }
 
 const Type *typeOfFunctionValue(PyObject *value) {
-  if (!dispatcherBaseType || !PyObject_TypeCheck(value, dispatcherBaseType))
+  if (!dispatcherBaseType || !PyObject_TypeCheck(value, dispatcherBaseType)) {
+    if (const Type *function = typeOfFirstClassObject(value))
+      return function; // a cfunc, protocol object, ctypes or cffi function: a run-time value
     return typeOfKnownCallable(value);
+  }
   // The dispatcher owns its FunctionSource for as long as it lives, and a specialisation
   // keyed by this type keeps the dispatcher's module alive, as a global callee does.
   PyObject *source = PyObject_CallMethod(value, "_function_source", nullptr);
@@ -39,6 +43,7 @@ const Type *typeOfFunctionValue(PyObject *value) {
   }
   nb::object owned = nb::steal(source);
   auto function = nb::cast<std::shared_ptr<FunctionSource>>(owned);
+  rememberDispatcher(function.get(), value);
   return types::jitFunction(function.get());
 }
 

@@ -4,6 +4,7 @@
 
 #include "ArrayBoxing.h"
 #include "Boxing.h"
+#include "FirstClassFunctions.h"
 #include "Module.h"
 #include "NamedTupleBoxing.h"
 #include "RecordBoxing.h"
@@ -230,6 +231,7 @@ static GlobalValue classifyObject(nb::handle object) {
   if (dispatcherBaseType && PyObject_TypeCheck(value, dispatcherBaseType)) {
     result.kind = GlobalValue::Kind::JitFunction;
     result.function = nb::cast<std::shared_ptr<FunctionSource>>(object.attr("_function_source")());
+    rememberDispatcher(result.function.get(), value);
     return result;
   }
   // A named tuple class makes instances when called (typing/NamedTupleTyping.h).
@@ -280,6 +282,8 @@ static GlobalValue classifyObject(nb::handle object) {
     result.functionType = types::dtypeValue(nb::cast<TypeRef>(object).type);
     return result;
   }
+  if (classifyFirstClassGlobal(object, result)) // a cfunc or WrapperAddressProtocol object
+    return result;
   if (lookupExtension(object, result))
     return result;
   std::string builtin = qualifiedBuiltinName(object);

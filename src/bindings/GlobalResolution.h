@@ -24,6 +24,9 @@ public:
   OverloadMember findMember(const Type *self, const std::string &name) override;
   IntrinsicBody implementIntrinsic(int registryId, const std::vector<const Type *> &arguments,
                                    SourceLocation location) override;
+  const Type *closedFunctionType(FunctionSource &function) override;
+  const Type *firstClassEntry(FunctionSource &function, const Type *functionType,
+                              SourceLocation location) override;
 
 private:
   /// The function's own dispatcher for its own name while its decorator still compiles its

@@ -112,6 +112,16 @@ IntrinsicBody LocalFunctionResolver::implementIntrinsic(int registryId,
   return parent->implementIntrinsic(registryId, arguments, location);
 }
 
+const Type *LocalFunctionResolver::closedFunctionType(FunctionSource &function) {
+  return parent->closedFunctionType(function);
+}
+
+const Type *LocalFunctionResolver::firstClassEntry(FunctionSource &function,
+                                                   const Type *functionType,
+                                                   SourceLocation location) {
+  return parent->firstClassEntry(function, functionType, location);
+}
+
 std::set<std::string> localNamesOf(nb::handle functionNode) {
   std::set<std::string> names;
   forEachBinding(functionNode, [&](std::string name) { names.insert(std::move(name)); });

@@ -60,6 +60,23 @@ const Type *arrayFromSubscript(const Type *dtype, nb::handle index) {
   return types::array(dtype, static_cast<int>(dimensions.size()), layout, false);
 }
 
+/// Numba's FunctionType(result(parameters)), of the values a C function takes and returns:
+/// numbers and pointers (first-class functions are called by the C convention).
+const Type *firstClassFunctionType(const Type *result,
+                                   const std::vector<const Type *> &parameters) {
+  for (const Type *parameter : parameters)
+    if (!parameter->isNumber() && !parameter->isPointer())
+      throw nb::type_error(("a first-class function type takes numbers and pointers (taipan "
+                            "calls it by the C convention), not " +
+                            parameter->name())
+                               .c_str());
+  if (!result->isNumber() && !result->isPointer() && !result->isNone())
+    throw nb::type_error(
+        ("a first-class function type returns a number, a pointer or None, not " + result->name())
+            .c_str());
+  return types::firstClassFunction(parameters, result);
+}
+
 const Type *typeArgument(nb::handle value) {
   if (nb::isinstance<TypeRef>(value))
     return nb::cast<TypeRef>(value).type;
@@ -134,6 +151,8 @@ static const char *kindName(TypeKind kind) {
     return "NPDatetime";
   case TypeKind::Timedelta:
     return "NPTimedelta";
+  case TypeKind::FirstClassFunction:
+    return "FunctionType";
   }
   return "Type";
 }
@@ -257,6 +276,14 @@ void defineTypeObjects(nb::module_ &module) {
              return self.type->fieldOffset(static_cast<size_t>(index));
            })
       .def_prop_ro("aligned", [](const TypeRef &self) { return self.type->isAligned(); })
+      // Numba's FunctionType.signature.
+      .def_prop_ro("signature",
+                   [](const TypeRef &self) -> nb::object {
+                     if (self.type->kind() != TypeKind::FirstClassFunction)
+                       return nb::none();
+                     return nb::cast(
+                         SignatureRef{self.type->resultType(), self.type->parameterTypes()});
+                   })
       .def_prop_ro("shape",
                    [](const TypeRef &self) {
                      nb::list shape;
@@ -303,6 +330,13 @@ void defineTypeObjects(nb::module_ &module) {
                    })
       .def("__repr__", signatureText)
       .def("__str__", signatureText)
+      // Numba's Signature.as_type(): the first-class function type of the signature.
+      .def("as_type",
+           [](const SignatureRef &self) {
+             if (!self.returnType)
+               throw nb::type_error("a function type needs a signature with a return type");
+             return TypeRef{firstClassFunctionType(self.returnType, self.arguments)};
+           })
       .def("__eq__", [](const SignatureRef &self, nb::handle other) {
         if (!nb::isinstance<SignatureRef>(other))
           return false;
@@ -436,6 +470,12 @@ void defineTypeObjects(nb::module_ &module) {
       },
       nb::arg("symbol"), nb::arg("parameters"), nb::arg("result"), nb::arg("c_convention"),
       nb::arg("address") = 0);
+  module.def("first_class_function_type", [](nb::handle result, nb::handle parameters) {
+    std::vector<const Type *> types;
+    for (nb::handle parameter : parameters)
+      types.push_back(typeArgument(parameter));
+    return TypeRef{firstClassFunctionType(typeArgument(result), types)};
+  });
   module.def(
       "signature",
       [](nb::handle returnType, nb::handle arguments) {

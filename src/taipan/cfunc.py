@@ -114,6 +114,25 @@ class CFunc:
         return self._compile().address
 
     @property
+    def _wrapper_address(self):
+        """Numba's spelling of ``address``."""
+        return self.address
+
+    @property
+    def _sig(self):
+        """Numba's spelling of the signature."""
+        return _core.signature(self.return_type, list(self.argument_types))
+
+    def __wrapper_address__(self):
+        """The WrapperAddressProtocol (taipan.experimental.function_type): compiled code takes
+        a cfunc as a first-class function value, called through this address."""
+        return self.address
+
+    def signature(self):
+        """The WrapperAddressProtocol's signature."""
+        return self._sig
+
+    @property
     def native_name(self):
         """The C function's symbol in taipan's JIT."""
         return self._compile().entry_name

@@ -18,6 +18,7 @@ from taipan.errors import TypingError
 from taipan.types import Signature
 
 __all__ = [
+    "get_cython_function_address",
     "intrinsic",
     "overload",
     "overload_attribute",
@@ -415,3 +416,12 @@ def intrinsic(*args, **kwargs):
     if len(args) == 1 and not kwargs and callable(args[0]):
         return wrap(args[0])
     return wrap
+
+
+def get_cython_function_address(module_name, function_name):
+    """Numba's ``get_cython_function_address``: the address of a C function a Cython module
+    exports in ``__pyx_capi__`` (``scipy.special.cython_special``'s), which compiled code calls
+    through ``ctypes.CFUNCTYPE(...)(address)`` or a ``WrapperAddressProtocol`` object."""
+    from taipan.experimental.function_type import get_cython_function_address as address
+
+    return address(module_name, function_name)

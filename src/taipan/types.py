@@ -445,6 +445,30 @@ class _UnsupportedTypeInstance:
 unicode_type = string = _core.scalar_type("unicode_type")
 
 
+class FunctionType(metaclass=_TypeClass):
+    """``FunctionType(signature)``: Numba's first-class function type, of a function value
+    known at run time (taipan.experimental.function_type)."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "FunctionType"
+
+    @staticmethod
+    def _make(signature):
+        from taipan.experimental.function_type import FunctionType as make
+
+        return make(signature)
+
+
+def __getattr__(name):
+    # Numba's numba.types.WrapperAddressProtocol, imported on first use.
+    if name == "WrapperAddressProtocol":
+        from taipan.experimental.function_type import WrapperAddressProtocol
+
+        return WrapperAddressProtocol
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def CPointer(dtype):
     """A pointer to elements of ``dtype``, for parameters of foreign functions
     (``cuda.declare_device``); kernels pass an array's data to it."""

@@ -227,6 +227,12 @@ private:
   llvm::Value *lowerJitCall(Expr *expr, const CallBinding &binding);
   /// A call of a cuda.declare_device function, by Numba's convention or the plain C one.
   llvm::Value *lowerExternalCall(Expr *expr, const Type *callee);
+  /// A call through a first-class function value: its address, by the C convention
+  /// (lower/LowerFirstClassFunctions.cpp).
+  llvm::Value *lowerFirstClassCall(Expr *expr, const Type *callee);
+  /// A function value of type `from` (a C function at an address, a jitted function compiled
+  /// to a C entry at typing) as the first-class function value `to`: {address, no object}.
+  llvm::Value *firstClassValue(llvm::Value *value, const Type *from, const Type *to);
   llvm::Value *lowerIntrinsicCall(Expr *expr, const IntrinsicBody &body);
   /// A call of a builtin: of a library function, or of a NumPy function or array method.
   llvm::Value *lowerBuiltinCall(const std::string &name, Expr *expr);

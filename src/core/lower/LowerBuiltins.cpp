@@ -31,6 +31,8 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
     return lowerIntrinsicCall(expr, function.intrinsics.at(expr->id));
   case TypeKind::ExternalFunction:
     return lowerExternalCall(expr, calleeType);
+  case TypeKind::FirstClassFunction:
+    return lowerFirstClassCall(expr, calleeType);
   case TypeKind::Builtin: {
     auto method = function.calls.find(expr->id); // len(p) of a jitclass instance: its __len__
     if (method != function.calls.end())

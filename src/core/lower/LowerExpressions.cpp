@@ -167,6 +167,8 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
     return truthValue(value, from);
   if (to->isUnicode() && from->kind() == TypeKind::StringLiteral)
     return strings().lowerStringLiteral(from->text());
+  if (to->kind() == TypeKind::FirstClassFunction)
+    return firstClassValue(value, from, to);
   llvm::Type *target = valueType(context, to);
   if (to->isInteger()) {
     if (from->isBoolean())

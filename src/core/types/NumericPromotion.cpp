@@ -41,6 +41,24 @@ static const Type *numericCommon(const Type *a, const Type *b) {
   return integerResult(a, b);
 }
 
+/// A first-class function type, or the one a C function at a known address converts to.
+static const Type *asFirstClassFunction(const Type *type) {
+  return type->kind() == TypeKind::FirstClassFunction ? type : types::firstClassFunctionOf(type);
+}
+
+/// Functions of one signature meet as a first-class function value, as Numba's FunctionType
+/// unifies: a FunctionType and a C function at an address (a ctypes function, a cfunc, a
+/// WrapperAddressProtocol object), or two such C functions. Null for anything else.
+static const Type *unifyFirstClassFunctions(const Type *a, const Type *b) {
+  bool either =
+      a->kind() == TypeKind::FirstClassFunction || b->kind() == TypeKind::FirstClassFunction ||
+      (a->kind() == TypeKind::ExternalFunction && b->kind() == TypeKind::ExternalFunction);
+  if (!either)
+    return nullptr;
+  const Type *first = asFirstClassFunction(a);
+  return first && first == asFirstClassFunction(b) ? first : nullptr;
+}
+
 const Type *unifyTypes(const Type *a, const Type *b) {
   if (a == b)
     return a;
@@ -100,6 +118,8 @@ const Type *unifyTypes(const Type *a, const Type *b) {
     const Type *key = unifyTypes(a->keyType(), b->keyType());
     return key ? types::setLike(a, key) : nullptr;
   }
+  if (const Type *function = unifyFirstClassFunctions(a, b))
+    return function;
   if (a->isLiteralList() || b->isLiteralList())
     return nullptr; // equal ones returned above; Numba does not unify others either
   if (a->isNamedTuple() != b->isNamedTuple() ||
@@ -333,6 +353,13 @@ Conversion conversionKind(const Type *from, const Type *to) {
   if (fromIndex >= 0 && toIndex >= 0) {
     static const ScalarTable table = scalarConversions();
     return table[fromIndex][toIndex];
+  }
+  if (to->kind() == TypeKind::FirstClassFunction) {
+    // A C function of the signature converts; a jitted function is compiled for it when the
+    // value is unboxed (Numba's Dispatcher.can_convert_to, which compiles at once).
+    if (types::firstClassFunctionOf(from) == to || from->kind() == TypeKind::JitFunction)
+      return Conversion::Safe;
+    return Conversion::Impossible;
   }
   if (from->isTuple() && to->isTuple() && from->elements().size() == to->elements().size()) {
     Conversion worst = Conversion::Exact;

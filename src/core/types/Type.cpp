@@ -283,6 +283,17 @@ public:
     return intern(std::move(type), name + "@" + std::to_string(address));
   }
 
+  const Type *firstClassFunction(const std::vector<const Type *> &parameters, const Type *result) {
+    std::string name = "FunctionType[" + result->name() + "(";
+    for (size_t i = 0; i < parameters.size(); ++i)
+      name += (i ? ", " : "") + parameters[i]->name();
+    name += ")]";
+    Type type = make(TypeKind::FirstClassFunction, name);
+    type.elementTypes = parameters;
+    type.elementType = result;
+    return intern(std::move(type), name + "|" + keysOf(parameters) + "|" + keysOf({result}));
+  }
+
 private:
   std::mutex mutex;
   std::unordered_map<const Type *, std::string> keys; ///< each type's key in byKey
@@ -312,6 +323,7 @@ bool Type::isRuntimeValue() const {
   case TypeKind::DictView:
   case TypeKind::Datetime:
   case TypeKind::Timedelta:
+  case TypeKind::FirstClassFunction:
     return true;
   case TypeKind::Optional:
     return elementType->isRuntimeValue();
@@ -400,6 +412,8 @@ size_t Type::storageSize() const {
   case TypeKind::Range:
   case TypeKind::Slice:
     return 24;
+  case TypeKind::FirstClassFunction: // the address and the Python object
+    return 16;
   case TypeKind::Pointer:
   case TypeKind::Record: // a record value is the address of its bytes
   case TypeKind::Unicode:
@@ -434,6 +448,7 @@ size_t Type::storageAlignment() const {
   case TypeKind::Slice:
   case TypeKind::Array:
   case TypeKind::Record:
+  case TypeKind::FirstClassFunction:
     return 8;
   case TypeKind::Optional:
     return elementType->storageAlignment();
@@ -635,6 +650,17 @@ const Type *externalFunction(const std::string &symbol, const std::vector<const 
                              const std::string &loadSymbol) {
   return TypeContext::get().externalFunction(symbol, parameters, result, cConvention, address,
                                              loadSymbol);
+}
+
+const Type *firstClassFunction(const std::vector<const Type *> &parameters, const Type *result) {
+  return TypeContext::get().firstClassFunction(parameters, result);
+}
+
+const Type *firstClassFunctionOf(const Type *type) {
+  if (!type || type->kind() != TypeKind::ExternalFunction || !type->address() ||
+      !type->usesCConvention())
+    return nullptr;
+  return firstClassFunction(type->parameterTypes(), type->resultType());
 }
 
 const Type *record(const std::vector<std::string> &names, const std::vector<const Type *> &fields,

@@ -44,6 +44,9 @@ enum class TypeKind {
                  ///< (types/ClassInstanceTypes.h, runtime/JitClasses.h)
   /// d.keys(), d.values() or d.items(): one pointer to the dict's block (a live view)
   DictView,
+  /// Numba's first-class FunctionType(signature): a run-time value {address of a C-convention
+  /// function, the Python object it came from or null} (types::firstClassFunction)
+  FirstClassFunction,
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -158,9 +161,9 @@ public:
   /// Pointer: the element type pointed to, or null for void*.
   const Type *pointee() const { return elementType; }
 
-  /// ExternalFunction: the parameter types, the result type (none for void) and whether the
-  /// function uses the plain C convention (`ret f(args...)`) rather than Numba's (`int f(ret*,
-  /// args...)`). text() is the symbol.
+  /// ExternalFunction and FirstClassFunction: the parameter types, the result type (none for
+  /// void); for an ExternalFunction, whether the function uses the plain C convention (`ret
+  /// f(args...)`) rather than Numba's (`int f(ret*, args...)`). text() is the symbol.
   const std::vector<const Type *> &parameterTypes() const { return elementTypes; }
   const Type *resultType() const { return elementType; }
   bool usesCConvention() const { return signedness; }
@@ -307,6 +310,14 @@ const Type *pointer(const Type *pointee);
 const Type *externalFunction(const std::string &symbol, const std::vector<const Type *> &parameters,
                              const Type *result, bool cConvention, uint64_t address = 0,
                              const std::string &loadSymbol = "");
+/// Numba's first-class function type, FunctionType[result(parameters)]: a function value known
+/// only at run time (an argument, a tuple item), called through its address by the C convention.
+/// Its memory form is two pointers: the address and the Python object (null when compiled code
+/// made the value from a constant).
+const Type *firstClassFunction(const std::vector<const Type *> &parameters, const Type *result);
+/// The first-class function type an ExternalFunction called through an address by the C
+/// convention converts to (its signature's), or null for other types.
+const Type *firstClassFunctionOf(const Type *type);
 
 /// A record dtype: fields in order with their byte offsets, the itemsize and NumPy's
 /// isalignedstruct flag. Shown as Numba shows it:

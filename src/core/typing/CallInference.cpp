@@ -8,6 +8,7 @@
 #include "typing/BuiltinNames.h"
 #include "typing/CallArguments.h"
 #include "typing/ConstantArguments.h"
+#include "typing/FirstClassFunctions.h"
 #include "typing/JitClassTyping.h"
 #include "typing/NamedTupleTyping.h"
 #include "typing/ObjectModeBlocks.h"
@@ -268,6 +269,8 @@ const Type *CallInference::typeCall(Expr *expr) {
     return typeIntrinsicCall(expr, calleeType, arguments);
   case TypeKind::ExternalFunction:
     return typeExternalCall(expr, calleeType, arguments);
+  case TypeKind::FirstClassFunction:
+    return typeFirstClassCall(expr, calleeType, arguments);
   case TypeKind::ExceptionClass:
     for (Expr *argument : argumentExprs)
       pass.statements.typeExceptionArgument(argument);

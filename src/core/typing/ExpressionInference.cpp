@@ -9,6 +9,7 @@
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 #include "typing/DatetimeTyping.h"
+#include "typing/FirstClassFunctions.h"
 #include "typing/JitClassTyping.h"
 #include "typing/OptionalTyping.h"
 #include "typing/RecordTyping.h"
@@ -293,7 +294,10 @@ const Type *ExpressionInference::computeType(Expr *expr) {
     // branch's type for now, as for a function's returns; later passes unify both.
     if (!body || !orelse)
       return body ? body : orelse;
-    const Type *unified = unifyWithOptional(body, orelse);
+    const Type *unified =
+        unifyJitFunctionValues(function, *source.resolver, body, orelse, expr->location);
+    if (!unified)
+      unified = unifyWithOptional(body, orelse);
     if (!unified)
       throwTypingError("the branches of the conditional expression have incompatible types " +
                            InferencePass::describe(body) + " and " +
@@ -310,7 +314,12 @@ const Type *ExpressionInference::computeType(Expr *expr) {
       if (elements.back() && elements.back()->kind() == TypeKind::StringLiteral)
         elements.back() = types::unicode(); // a run-time value, as in Numba
     }
-    return unknown ? nullptr : types::tuple(elements);
+    if (unknown)
+      return nullptr;
+    if (const Type *functions =
+            unifyFunctionTuple(function, *source.resolver, elements, expr->location))
+      return functions; // function values of one signature (typing/FirstClassFunctions.h)
+    return types::tuple(elements);
   }
   case ExprKind::Subscript:
     return typeSubscript(expr);

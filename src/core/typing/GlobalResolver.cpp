@@ -19,4 +19,13 @@ IntrinsicBody GlobalResolver::implementIntrinsic(int, const std::vector<const Ty
   throwTypingError("intrinsics need a resolver that implements them", location);
 }
 
+const Type *GlobalResolver::closedFunctionType(FunctionSource &) { return nullptr; }
+
+const Type *GlobalResolver::firstClassEntry(FunctionSource &function, const Type *,
+                                            SourceLocation location) {
+  throwTypingError("the jitted function " + function.name +
+                       " cannot be a first-class function value without a Python resolver",
+                   location);
+}
+
 } // namespace taipan

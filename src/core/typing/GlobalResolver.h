@@ -87,6 +87,14 @@ public:
   virtual IntrinsicBody implementIntrinsic(int registryId,
                                            const std::vector<const Type *> &arguments,
                                            SourceLocation location);
+  /// The first-class function type of jitted function `function` when its compilation is
+  /// closed (explicit signatures, exactly one), which Numba takes as its type; else null.
+  virtual const Type *closedFunctionType(FunctionSource &function);
+  /// Jitted function `function` as a first-class function value of type `functionType`: the
+  /// ExternalFunction type of its C entry compiled for that signature (called by the C
+  /// convention at its address); a TypingError at `location` when it does not compile for it.
+  virtual const Type *firstClassEntry(FunctionSource &function, const Type *functionType,
+                                      SourceLocation location);
 };
 
 } // namespace taipan

@@ -4,6 +4,7 @@
 
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
+#include "typing/FirstClassFunctions.h"
 #include "typing/OptionalTyping.h"
 
 #include <algorithm>
@@ -144,13 +145,16 @@ void InferencePass::assignVariable(const std::string &name, const Type *type,
   if (!type)
     return;
   if (!type->isRuntimeValue() && type->kind() != TypeKind::StringLiteral &&
-      type->kind() != TypeKind::JitFunction && type->kind() != TypeKind::Builtin &&
-      type->kind() != TypeKind::DType && type->kind() != TypeKind::Module)
+      type->kind() != TypeKind::JitFunction && type->kind() != TypeKind::ExternalFunction &&
+      type->kind() != TypeKind::Builtin && type->kind() != TypeKind::DType &&
+      type->kind() != TypeKind::Module)
     throwTypingError("cannot assign a value of type " + describe(type) + " to variable '" + name +
                          "'",
                      location);
   const Type *&slot = function.variableTypes[name];
-  const Type *unified = unifyWithOptional(slot, type);
+  const Type *unified = unifyJitFunctionValues(function, *source.resolver, slot, type, location);
+  if (!unified)
+    unified = unifyWithOptional(slot, type);
   if (!unified)
     throwTypingError("cannot unify " + describe(slot) + " and " + describe(type) +
                          " for variable '" + name + "'",
@@ -169,7 +173,12 @@ void InferencePass::unifyReturn(const Type *type, SourceLocation location) {
     return;
   if (type->kind() == TypeKind::StringLiteral)
     type = types::unicode(); // a returned literal is a string value
-  const Type *unified = unifyWithOptional(function.returnType, type);
+  if (const Type *firstClass = types::firstClassFunctionOf(type))
+    type = firstClass; // a C function returned is a function value, which boxing makes
+  const Type *unified =
+      unifyJitFunctionValues(function, *source.resolver, function.returnType, type, location);
+  if (!unified)
+    unified = unifyWithOptional(function.returnType, type);
   if (!unified)
     throwTypingError("cannot unify the return types " + describe(function.returnType) + " and " +
                          describe(type) + " of '" + source.name + "'",

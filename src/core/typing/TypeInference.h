@@ -58,6 +58,9 @@ struct TypedFunction {
   std::unordered_map<int, bool> staticConditions;
   /// The unrolled `for x in literal_unroll(t)` loops, by statement; lowered copy by copy.
   std::unordered_map<const Stmt *, UnrolledLoop> unrolledLoops;
+  /// Jitted functions used as first-class function values (typing/FirstClassFunctions.h):
+  /// (the JitFunction type, the FunctionType) -> the ExternalFunction type of its C entry.
+  std::map<std::pair<const Type *, const Type *>, const Type *> firstClassEntries;
   std::map<int, std::vector<std::string>> assignmentsByLine; ///< for inspect_types
   std::string symbolName; ///< unique LLVM symbol, set by the compiler
   bool inProgress = false;

@@ -1,0 +1,31 @@
+// First-class function values (Numba's FunctionType): calls through a function value, and the
+// unifications where a jitted function becomes one (compiled to a C entry for the signature).
+#pragma once
+
+#include "typing/TypeInference.h"
+
+namespace taipan {
+
+/// The result type of calling a first-class function value of type `callee` with `arguments`:
+/// positional only, each converting to its parameter safely or better (Numba's rule); a
+/// TypingError at the call naming the mismatch otherwise.
+const Type *typeFirstClassCall(Expr *call, const Type *callee,
+                               const std::vector<const Type *> &arguments);
+
+/// The type a variable or return takes when it is assigned the function values `a` and `b`
+/// and at least one of them is a jitted function: the first-class function type of the other
+/// (a FunctionType, or a C function at an address), or of both jitted functions' one explicit
+/// signature. Each jitted function is compiled to a C entry for that signature, recorded in
+/// `function.firstClassEntries` for lowering. Null when no such rule applies (the caller then
+/// unifies as usual).
+const Type *unifyJitFunctionValues(TypedFunction &function, GlobalResolver &resolver, const Type *a,
+                                   const Type *b, SourceLocation location);
+
+/// A tuple literal of function values of one signature, as Numba types it: UniTuple of the
+/// first-class function type when every item is a function value, not all the same, and one
+/// signature serves them all (a FunctionType, a C function at an address, a jitted function of
+/// one explicit signature; other jitted functions are compiled for it). Null otherwise.
+const Type *unifyFunctionTuple(TypedFunction &function, GlobalResolver &resolver,
+                               const std::vector<const Type *> &elements, SourceLocation location);
+
+} // namespace taipan
