@@ -102,6 +102,16 @@ std::vector<const Type *> typeList(nb::handle sequence) {
 
 using CoreDimensions = std::optional<std::vector<std::vector<int>>>;
 
+/// The CPU that CPU jobs are compiled for, as taipan.config gives it when imported (CPU_NAME,
+/// CPU_FEATURES: Numba's NUMBA_CPU_NAME and NUMBA_CPU_FEATURES); none: the host's.
+std::optional<std::string> configuredCpuName, configuredCpuFeatures;
+
+/// `target` (a CPU description) for the configured CPU.
+void describeConfiguredCpu(TargetDescription &target) {
+  target.cpuName = configuredCpuName;
+  target.cpuFeatures = configuredCpuFeatures;
+}
+
 /// A CPU job as compile, hash_job and load_compiled take it: a function, a NumPy ufunc loop
 /// (`ufuncLoop`), a gufunc loop (`coreDimensions` given) or a C-callable function (`cfunc`).
 CompileJob cpuJob(std::shared_ptr<FunctionSource> source, nb::handle argumentTypes,
@@ -116,6 +126,7 @@ CompileJob cpuJob(std::shared_ptr<FunctionSource> source, nb::handle argumentTyp
   if (coreDimensions)
     job.target.coreDimensions = std::move(*coreDimensions);
   job.target.coreSizes = std::move(coreSizes);
+  describeConfiguredCpu(job.target);
   return job;
 }
 
@@ -491,6 +502,7 @@ NB_MODULE(_core, module) {
          bool device) {
         // A compute capability (90 for sm_90) hashes a CUDA kernel or device function job.
         CompileJob job{source, typeList(argumentTypes), nullptr, JobTarget::Cpu};
+        describeConfiguredCpu(job.target);
         if (computeCapability != 0)
           job.target = {device ? JobTarget::CudaDevice : JobTarget::CudaKernel, computeCapability};
         return translateErrors([&] { return hashJob(job); });
@@ -625,9 +637,26 @@ NB_MODULE(_core, module) {
     info["cpu_name"] = hostCpuName();
     info["cpu_features"] = hostCpuFeatures();
     info["target_triple"] = hostTargetTriple();
+    // The CPU compiled for (taipan.config.CPU_NAME, CPU_FEATURES), the host's unless set.
+    info["target_cpu_name"] = configuredCpuName.value_or(hostCpuName());
+    info["target_cpu_features"] = configuredCpuFeatures.value_or(hostCpuFeatures());
     info["version"] = std::string(taipanVersion());
     return info;
   });
+
+  module.def(
+      "set_cpu_target",
+      [](std::optional<std::string> name, std::optional<std::string> features) {
+        std::string problem =
+            cpuModelProblem(name.value_or(hostCpuName()), features.value_or(hostCpuFeatures()));
+        if (!problem.empty())
+          throw nb::value_error(problem.c_str());
+        configuredCpuName = std::move(name);
+        configuredCpuFeatures = std::move(features);
+      },
+      nb::arg("name").none(), nb::arg("features").none(),
+      "The CPU that CPU code is compiled for from now on (None: the host's name or features); "
+      "ValueError for a CPU or feature LLVM does not know on this architecture.");
 
   module.def(
       "sha256_hex",

@@ -336,15 +336,16 @@ _host = None
 
 
 def _host_identity():
-    """The CPU, its features, taipan's version and this build of the extension (its file's
-    size and time), which a code key includes."""
+    """The CPU compiled for and its features (the host's unless taipan.config.CPU_NAME or
+    CPU_FEATURES say), taipan's version and this build of the extension (its file's size and
+    time), which a code key includes."""
     global _host
     if _host is None:
         info = _core.system_info()
         built = os.stat(_core.__file__)
         _host = (
-            info["cpu_name"],
-            info["cpu_features"],
+            info["target_cpu_name"],
+            info["target_cpu_features"],
             info["version"],
             built.st_size,
             built.st_mtime_ns,

@@ -95,6 +95,24 @@ OPTIONS = (
         "LLVM optimisation level of CPU code, 0 to 3 ('max' is 3); loops vectorize from 2",
     ),
     Option(
+        "CPU_NAME",
+        "TAIPAN_CPU_NAME",
+        ("NUMBA_CPU_NAME",),
+        str,
+        None,
+        "the CPU that CPU code is compiled for, as LLVM names it (default: the host's); "
+        "'generic' gives code for any CPU of the architecture, for caches shared between machines",
+    ),
+    Option(
+        "CPU_FEATURES",
+        "TAIPAN_CPU_FEATURES",
+        ("NUMBA_CPU_FEATURES",),
+        str,
+        None,
+        "the features of CPU_NAME as LLVM lists them ('+avx2,-avx512f'; default: the host's, "
+        "none for 'generic'; set but empty: the named CPU's own)",
+    ),
+    Option(
         "CACHE_DIR",
         "TAIPAN_CACHE_DIR",
         ("NUMBA_CACHE_DIR",),
@@ -206,6 +224,29 @@ for _option in OPTIONS:
     globals()[_option.attribute] = _value
     if _source is not None:
         SOURCES[_option.attribute] = _source
+
+# Numba's rules for the CPU: a features variable set to the empty string means the named CPU's
+# own features, and the CPU 'generic' without features has none (code any CPU of the
+# architecture runs). Compilations then use them; a CPU or feature LLVM does not know warns.
+if globals()["CPU_FEATURES"] is None and (
+    any(name in os.environ for name in ("TAIPAN_CPU_FEATURES", "NUMBA_CPU_FEATURES"))
+    or str(globals()["CPU_NAME"]).lower() == "generic"
+):
+    CPU_FEATURES = ""
+if globals()["CPU_NAME"] is not None or globals()["CPU_FEATURES"] is not None:
+    try:
+        _core.set_cpu_target(globals()["CPU_NAME"], globals()["CPU_FEATURES"])
+    except ValueError as _error:
+        warnings.warn(
+            f"taipan: the CPU {globals()['CPU_NAME']!r} with features "
+            f"{globals()['CPU_FEATURES']!r} is not understood ({_error}); CPU code is compiled "
+            "for the host",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        CPU_NAME = CPU_FEATURES = None
+        SOURCES.pop("CPU_NAME", None)
+        SOURCES.pop("CPU_FEATURES", None)
 
 # The thread pool (C++) reads TAIPAN_NUM_THREADS / NUMBA_NUM_THREADS itself when it starts:
 # this is the count it found, every hardware thread when neither is set. NUMBA_NUM_THREADS is

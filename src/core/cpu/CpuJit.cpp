@@ -218,6 +218,14 @@ std::unique_ptr<llvm::TargetMachine> CpuJit::createTargetMachine() {
                "cannot create the host target machine");
 }
 
+std::unique_ptr<llvm::TargetMachine> CpuJit::createTargetMachine(const std::string &cpuName,
+                                                                 const std::string &cpuFeatures) {
+  llvm::orc::JITTargetMachineBuilder builder = *implementation->machineBuilder;
+  builder.setCPU(cpuName);
+  builder.getFeatures() = llvm::SubtargetFeatures(cpuFeatures);
+  return check(builder.createTargetMachine(), "cannot create a target machine for " + cpuName);
+}
+
 void *CpuJit::addModuleAndLookup(std::unique_ptr<llvm::Module> module,
                                  std::unique_ptr<llvm::LLVMContext> context,
                                  const std::string &symbol) {

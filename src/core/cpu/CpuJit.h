@@ -23,6 +23,11 @@ public:
   /// A new target machine like targetMachine(), for a thread generating code beside others
   /// (LLVM does not share one between threads).
   std::unique_ptr<llvm::TargetMachine> createTargetMachine();
+  /// A target machine for the host's triple with another CPU and features (LLVM's names:
+  /// "generic", "+avx2,-avx512f"), at the JIT's level: code for it is generated as object
+  /// code and added with addObjectAndLookup.
+  std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &cpuName,
+                                                           const std::string &cpuFeatures);
   /// Hands an optimised module to the JIT and returns the address of `symbol`.
   void *addModuleAndLookup(std::unique_ptr<llvm::Module> module,
                            std::unique_ptr<llvm::LLVMContext> context, const std::string &symbol);

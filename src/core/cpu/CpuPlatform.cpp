@@ -1,5 +1,6 @@
-// The host CPU platform: which CpuTarget a job's entry kind gets, and the entry symbols the JIT
-// already holds (so that code compiled or loaded twice in a process never collides).
+// The CPU platform: which CpuTarget a job's entry kind gets (for the description's CPU, the
+// host's by default), and the entry symbols the JIT already holds (so that code compiled or
+// loaded twice in a process never collides).
 #include "cpu/CpuPlatform.h"
 
 #include "cpu/CfuncTarget.h"
@@ -38,16 +39,17 @@ std::unique_ptr<Target> CpuPlatform::makeTarget(const TargetDescription &descrip
   int level = cpuOptimizationLevel(options);
   // Approximate functions allowed (fastmath=True or 'afn'): vectorised loops may use libmvec.
   bool vectorMath = options.fastmathFlags & FastmathApproximateFunctions;
+  CpuModel cpu = CpuModel::of(description);
   switch (description.entry) {
   case EntryKind::Function:
-    return std::make_unique<CpuTarget>(level, vectorMath);
+    return std::make_unique<CpuTarget>(level, vectorMath, std::move(cpu));
   case EntryKind::UfuncLoop:
-    return std::make_unique<UfuncLoopTarget>(level, vectorMath);
+    return std::make_unique<UfuncLoopTarget>(level, vectorMath, std::move(cpu));
   case EntryKind::GufuncLoop:
     return std::make_unique<GufuncLoopTarget>(level, vectorMath, description.coreDimensions,
-                                              description.coreSizes);
+                                              description.coreSizes, std::move(cpu));
   case EntryKind::Cfunc:
-    return std::make_unique<CfuncTarget>(level, vectorMath);
+    return std::make_unique<CfuncTarget>(level, vectorMath, std::move(cpu));
   case EntryKind::Kernel:
   case EntryKind::DeviceFunction:
     break;
@@ -71,7 +73,7 @@ std::unique_ptr<Target> CpuPlatform::firstTierTarget(const TargetDescription &de
   if (description.entry != EntryKind::Function || cpuOptimizationLevel(options) < 3 ||
       options.fastmathFlags != 0)
     return nullptr;
-  return std::make_unique<CpuTarget>(0, false);
+  return std::make_unique<CpuTarget>(0, false, CpuModel::of(description));
 }
 
 void CpuPlatform::prepareForThreads(Target &target) const {

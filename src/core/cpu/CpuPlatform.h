@@ -1,4 +1,4 @@
-// The host CPU as a platform of the compile pipeline: the Target for each entry kind (a Python-
+// The CPU as a platform of the compile pipeline: the Target for each entry kind (a Python-
 // callable function, a ufunc or gufunc loop, a cfunc), and delivery into the process's JIT.
 #pragma once
 
@@ -11,8 +11,9 @@ namespace taipan {
 class CpuPlatform final : public Platform {
 public:
   /// CpuTarget for EntryKind::Function, UfuncLoopTarget, GufuncLoopTarget (with the
-  /// description's layout) or CfuncTarget, at the options' opt (3 when not given), with
-  /// libmvec's vector math where fastmath allows approximate functions.
+  /// description's layout) or CfuncTarget, for the description's CPU (CpuModel::of), at the
+  /// options' opt (3 when not given), with libmvec's vector math where fastmath allows
+  /// approximate functions.
   std::unique_ptr<Target> makeTarget(const TargetDescription &description,
                                      const CompileOptions &options) const override;
   std::string assemblyName() const override { return "host assembly"; }

@@ -13,6 +13,7 @@
 #include "target/PassPipeline.h"
 
 #include <llvm/IR/Module.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
@@ -20,14 +21,49 @@
 
 namespace taipan {
 
-CpuTarget::CpuTarget(int optimizationLevel, bool vectorMath)
-    : optimizationLevel(optimizationLevel), vectorMath(vectorMath && hostHasVectorMath()) {}
+CpuModel CpuModel::hostModel() { return {hostCpuName(), hostCpuFeatures(), true}; }
+
+CpuModel CpuModel::of(const TargetDescription &description) {
+  if (!description.cpuName && !description.cpuFeatures)
+    return hostModel();
+  return {description.cpuName.value_or(hostCpuName()),
+          description.cpuFeatures.value_or(hostCpuFeatures()), false};
+}
+
+/// Whether `cpu` has FMA and AVX2: the host's as detected, another's as LLVM's machine for it
+/// says (its name's own features with the listed ones added or removed).
+static bool hasFmaAndAvx2(const CpuModel &cpu, llvm::TargetMachine *machine) {
+  if (cpu.host)
+    return hostHasFmaAndAvx2();
+  return machine->getMCSubtargetInfo()->checkFeatures("+fma,+avx2");
+}
+
+CpuTarget::CpuTarget(int optimizationLevel, bool vectorMath, CpuModel cpu)
+    : optimizationLevel(optimizationLevel), cpu(std::move(cpu)) {
+  // Another CPU than the host's never uses the JIT's machine: this target has its own.
+  if (!this->cpu.host)
+    ownMachine = leaseTargetMachine(machineConfiguration(), [this] { return createMachine(); });
+  fmaAndAvx2 = hasFmaAndAvx2(this->cpu, ownMachine.get());
+  // libmvec's AVX2 variants (_ZGVdN4v_exp) take ymm registers: not for another CPU without
+  // them. The host keeps what it always had.
+  this->vectorMath = vectorMath && hostHasVectorMath() && (this->cpu.host || fmaAndAvx2);
+}
 
 CpuTarget::~CpuTarget() = default;
 
+std::string CpuTarget::machineConfiguration() const {
+  return cpu.host ? "host" : "cpu " + cpu.name + " " + cpu.features;
+}
+
+std::unique_ptr<llvm::TargetMachine> CpuTarget::createMachine() const {
+  return cpu.host ? CpuJit::get().createTargetMachine()
+                  : CpuJit::get().createTargetMachine(cpu.name, cpu.features);
+}
+
 void CpuTarget::useOwnTargetMachine() {
-  // The JIT's machine settings never change in a process: one configuration.
-  ownMachine = leaseTargetMachine("host", [] { return CpuJit::get().createTargetMachine(); });
+  // The JIT's machine settings never change in a process: one configuration per CPU.
+  if (!ownMachine)
+    ownMachine = leaseTargetMachine(machineConfiguration(), [this] { return createMachine(); });
 }
 
 llvm::TargetMachine &CpuTarget::machine() const {
@@ -35,12 +71,13 @@ llvm::TargetMachine &CpuTarget::machine() const {
 }
 
 std::vector<std::string> CpuTarget::identity() const {
+  bool exact = cpu.host || fmaAndAvx2;
   return {hostTargetTriple(),
-          hostCpuName(),
-          hostCpuFeatures(),
+          cpu.name,
+          cpu.features,
           vectorMath ? "libmvec" : "libm",
-          hostExpfIsGlibcFma() ? "expf:glibc-fma" : "expf:libm",
-          hostExpIsGlibcFma() ? "exp:glibc-fma" : "exp:libm"};
+          exact && hostExpfIsGlibcFma() ? "expf:glibc-fma" : "expf:libm",
+          exact && hostExpIsGlibcFma() ? "exp:glibc-fma" : "exp:libm"};
 }
 
 void CpuTarget::prepareModule(llvm::Module &module) const {
@@ -132,8 +169,14 @@ static const std::vector<const ExactVectorVariants *> &hostExactVariants() {
   return variants;
 }
 
+const std::vector<const ExactVectorVariants *> &CpuTarget::exactVariants() const {
+  // glibc's fused builds run FMA instructions, which a CPU without them would call fma() for.
+  static const std::vector<const ExactVectorVariants *> none;
+  return cpu.host || fmaAndAvx2 ? hostExactVariants() : none;
+}
+
 void CpuTarget::finalizeModule(llvm::Module &module, const std::string &) const {
-  for (const ExactVectorVariants *variants : hostExactVariants())
+  for (const ExactVectorVariants *variants : exactVariants())
     offerExactVectorVariants(module, *variants);
 }
 
@@ -144,7 +187,7 @@ void CpuTarget::optimize(llvm::Module &module, StageTimes *times) const {
   optimizeModule(
       module, machine(), pipelineLevel(), tuning, times, vectorMath && optimizationLevel >= 2,
       [](llvm::FunctionPassManager &passes) { passes.addPass(InterleaveExactVariantLoopsOnce()); });
-  inlineExactVectorVariants(module, hostExactVariants());
+  inlineExactVectorVariants(module, exactVariants());
 }
 
 llvm::CodeGenOptLevel CpuTarget::codeGenerationLevel() const {
@@ -159,12 +202,13 @@ std::string CpuTarget::emitFile(llvm::Module &module, bool object) const {
   // at level 3. At opt 0 instruction selection is FastISel, a fifth of SelectionDAG's time on
   // long functions, for the user who asked for compile speed (NUMBA_OPT=0 in Numba does so).
   LeasedTargetMachine leveled;
-  if (generatesCodeItself())
-    leveled = leaseTargetMachine("host-codegen-" + std::to_string(optimizationLevel), [this] {
-      std::unique_ptr<llvm::TargetMachine> created = CpuJit::get().createTargetMachine();
-      created->setOptLevel(codeGenerationLevel());
-      return created;
-    });
+  if (optimizationLevel < 3)
+    leveled = leaseTargetMachine(
+        machineConfiguration() + "-codegen-" + std::to_string(optimizationLevel), [this] {
+          std::unique_ptr<llvm::TargetMachine> created = createMachine();
+          created->setOptLevel(codeGenerationLevel());
+          return created;
+        });
   llvm::TargetMachine &generator = leveled ? *leveled : machine();
   return emitCode(generator, module,
                   object ? llvm::CodeGenFileType::ObjectFile : llvm::CodeGenFileType::AssemblyFile,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "target/Target.h"
+#include "target/TargetDescription.h"
 #include "target/TargetMachinePool.h"
 
 #include <llvm/Support/CodeGen.h>
@@ -18,14 +19,36 @@ class TargetMachine;
 
 namespace taipan {
 
+struct ExactVectorVariants;
+
+/// The CPU code is generated for: the host as detected (the JIT's own target machine), or a CPU
+/// a description names (TargetDescription::cpuName, cpuFeatures; NUMBA_CPU_NAME=generic for
+/// code that runs on any CPU of the architecture).
+struct CpuModel {
+  /// LLVM's name of the CPU ("znver3", "generic").
+  std::string name;
+  /// Its features as LLVM lists them ("+avx2,+fma"; empty: the named CPU's own).
+  std::string features;
+  /// The host as detected: code goes through the JIT's target machine.
+  bool host = true;
+
+  /// The host's CPU and features.
+  static CpuModel hostModel();
+  /// What `description` asks for: its CPU and features, each the host's where it gives none.
+  static CpuModel of(const TargetDescription &description);
+};
+
 /// Code for the host CPU, run in this process. The runtime's functions and libm resolve
 /// against the process when the JIT links a module, so modules stay as lowering left them
 /// until optimisation.
 class CpuTarget : public Target {
 public:
   /// `optimizationLevel` 0-3 (the job's opt: TAIPAN_OPT by default); `vectorMath`: loops may
-  /// call libmvec's SIMD math functions, a few ulps from libm's (fastmath's 'afn' allows it).
-  explicit CpuTarget(int optimizationLevel = 3, bool vectorMath = false);
+  /// call libmvec's SIMD math functions, a few ulps from libm's (fastmath's 'afn' allows it);
+  /// `cpu`: the CPU code is generated for. A CPU other than the host gets libmvec and glibc's
+  /// exact exp variants only where it has FMA and AVX2, which their vector code assumes.
+  explicit CpuTarget(int optimizationLevel = 3, bool vectorMath = false,
+                     CpuModel cpu = CpuModel::hostModel());
   ~CpuTarget() override;
 
   /// Optimises and emits code with a target machine of its own rather than the JIT's, so that
@@ -61,9 +84,10 @@ public:
                 const std::string &entryName) const;
   /// The host object code of an optimised module (what the disk cache keeps).
   std::string emitObject(llvm::Module &module) const;
-  /// Whether code generation runs at another level than the JIT's own (opt 0 to 2): such a job
-  /// emits its object code itself rather than hand its module to the JIT.
-  bool generatesCodeItself() const { return optimizationLevel < 3; }
+  /// Whether code generation runs at another level than the JIT's own (opt 0 to 2) or for
+  /// another CPU than the host: such a job emits its object code itself rather than hand its
+  /// module to the JIT.
+  bool generatesCodeItself() const { return optimizationLevel < 3 || !cpu.host; }
 
 protected:
   /// The level of LLVM's pass pipeline `optimize` runs: the job's level here.
@@ -74,11 +98,20 @@ private:
   std::string emitFile(llvm::Module &module, bool object) const;
   /// The target machine code is generated with: the JIT's, or this target's own.
   llvm::TargetMachine &machine() const;
+  /// The pool's name of this CPU's machines ("host" for the JIT's configuration).
+  std::string machineConfiguration() const;
+  /// A new target machine for this CPU, at the JIT's level.
+  std::unique_ptr<llvm::TargetMachine> createMachine() const;
+  /// The exact vector variants offered to this target's loops (cpu/ExactVectorVariants).
+  const std::vector<const ExactVectorVariants *> &exactVariants() const;
   /// The code-generation level of the job's opt, as Numba's NUMBA_OPT sets llvmlite's target
   /// machine: 0 None (FastISel, the fast register allocator), 1 Less, 2 Default, 3 Aggressive.
   llvm::CodeGenOptLevel codeGenerationLevel() const;
 
   int optimizationLevel;
+  CpuModel cpu;
+  /// The CPU has FMA and AVX2 (glibc's fused exp builds and libmvec's AVX2 variants need them).
+  bool fmaAndAvx2;
   bool vectorMath;
   LeasedTargetMachine ownMachine;
 };

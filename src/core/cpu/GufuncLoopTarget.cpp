@@ -15,9 +15,9 @@ namespace taipan {
 
 GufuncLoopTarget::GufuncLoopTarget(int optimizationLevel, bool vectorMath,
                                    std::vector<std::vector<int>> coreDimensions,
-                                   std::vector<int64_t> coreSizes)
-    : CpuTarget(optimizationLevel, vectorMath), coreDimensions(std::move(coreDimensions)),
-      coreSizes(std::move(coreSizes)) {}
+                                   std::vector<int64_t> coreSizes, CpuModel cpu)
+    : CpuTarget(optimizationLevel, vectorMath, std::move(cpu)),
+      coreDimensions(std::move(coreDimensions)), coreSizes(std::move(coreSizes)) {}
 
 std::vector<std::string> GufuncLoopTarget::identity() const {
   std::vector<std::string> fields = CpuTarget::identity();

@@ -18,9 +18,10 @@ public:
   /// distinct names (CompileJob::coreDimensions); `coreSizes`: constant sizes for those names,
   /// or empty to read them from each call (CompileJob::coreSizes).
   GufuncLoopTarget(int optimizationLevel, bool vectorMath,
-                   std::vector<std::vector<int>> coreDimensions, std::vector<int64_t> coreSizes);
+                   std::vector<std::vector<int>> coreDimensions, std::vector<int64_t> coreSizes,
+                   CpuModel cpu = CpuModel::hostModel());
 
-  /// The host's identity plus the layout and the constant core sizes, which decide the
+  /// The CPU's identity plus the layout and the constant core sizes, which decide the
   /// entry's code.
   std::vector<std::string> identity() const override;
   /// Arrays whose dimensions match their operand's core dimensions, scalars without any, and a

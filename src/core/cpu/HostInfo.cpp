@@ -3,9 +3,14 @@
 
 #include <llvm/ADT/StringMap.h>
 #include <llvm/Config/llvm-config.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/DynamicLibrary.h>
+#include <llvm/Support/TargetSelect.h>
 #include <llvm/TargetParser/Host.h>
 #include <llvm/TargetParser/Triple.h>
+
+#include <memory>
 
 namespace taipan {
 
@@ -52,6 +57,38 @@ bool hostHasFmaAndAvx2() {
 std::string hostTargetTriple() {
   static const std::string triple = llvm::sys::getProcessTriple();
   return triple;
+}
+
+std::string cpuModelProblem(const std::string &name, const std::string &features) {
+  llvm::InitializeNativeTarget();
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(hostTargetTriple(), error);
+  if (!target)
+    return error;
+  // Made for "generic" with no features, which LLVM accepts without printing a warning.
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(hostTargetTriple(), "generic", ""));
+  if (!subtarget)
+    return "LLVM has no subtarget information for " + hostTargetTriple();
+  if (!subtarget->isCPUStringValid(name))
+    return "'" + name + "' is not a CPU LLVM knows for " + hostTargetTriple();
+  llvm::StringRef rest(features);
+  while (!rest.empty()) {
+    auto [feature, after] = rest.split(',');
+    rest = after;
+    feature = feature.trim();
+    if (feature.empty())
+      continue;
+    if (!feature.starts_with("+") && !feature.starts_with("-"))
+      return "the feature '" + feature.str() + "' does not start with + or -";
+    llvm::StringRef bare = feature.drop_front();
+    bool known = false;
+    for (const llvm::SubtargetFeatureKV &candidate : subtarget->getAllProcessorFeatures())
+      known |= bare == candidate.Key;
+    if (!known)
+      return "'" + bare.str() + "' is not a CPU feature LLVM knows for " + hostTargetTriple();
+  }
+  return "";
 }
 
 bool hostHasVectorMath() {

@@ -21,6 +21,10 @@ const std::vector<std::pair<std::string, bool>> &hostCpuFeatureFlags();
 /// Whether the host CPU has FMA and AVX2, which glibc's fused libm builds (the exact exp and
 /// expf variants copy them) need.
 bool hostHasFmaAndAvx2();
+/// Why LLVM cannot generate code for the CPU `name` with `features` ("+avx2,-avx512f") on the
+/// host's architecture (an unknown CPU or feature, which LLVM would only warn about and ignore),
+/// or empty when it can.
+std::string cpuModelProblem(const std::string &name, const std::string &features);
 /// The target triple of the host.
 std::string hostTargetTriple();
 /// Whether glibc's vector math library (libmvec) is loaded into the process (tried once, on

@@ -1,9 +1,10 @@
 // What a compile job is compiled for: the platform (by its registered name), its architecture
-// (a GPU's compute capability; the host CPU's name and features are the host's), and the kind of
+// (a CPU's name and features, the host's by default; a GPU's compute capability), and the kind of
 // entry point the code is called through, which fixes its ABI. No LLVM types here.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,13 @@ struct TargetDescription {
   EntryKind entry = EntryKind::Function;
   /// GPU platforms: the architecture, 90 for sm_90.
   int computeCapability = 90;
+  /// The CPU platform: the CPU code is generated for, as LLVM names it ("generic", "skylake");
+  /// none: the host's (taipan.config.CPU_NAME, Numba's NUMBA_CPU_NAME, sets it).
+  std::optional<std::string> cpuName;
+  /// The CPU platform: its features as LLVM lists them ("+avx2,-avx512f"; empty: the named
+  /// CPU's own); none: the host's (taipan.config.CPU_FEATURES). Both enter the job hash
+  /// through the CPU target's identity.
+  std::optional<std::string> cpuFeatures;
   /// GufuncLoop: for each operand (inputs, then outputs), the indices of its core dimensions
   /// among the layout's distinct names ("(m,n),(n,p)->(m,p)" gives {0,1}, {1,2}, {0,2}).
   std::vector<std::vector<int>> coreDimensions;

@@ -6,6 +6,7 @@
 
 #include "compiler/Compiler.h"
 #include "compiler/Platforms.h"
+#include "cpu/HostInfo.h"
 #include "cuda/CudaTarget.h"
 
 #include <gtest/gtest.h>
@@ -77,6 +78,31 @@ TEST(PipelineTest, TextProductsComeFromTheSameStagesAsCode) {
     EXPECT_EQ(text.returnType, types::float64());
     EXPECT_EQ(text.text, inspectFunction(source, twoFloats(), product));
   }
+}
+
+TEST(PipelineTest, ACpuDescriptionNamesTheCpuCodeIsGeneratedFor) {
+  auto source = addFunction("generic_cpu", true);
+  CompileJob host{source, twoFloats(), nullptr, JobTarget::Cpu};
+  CompileJob generic = host;
+  generic.target.cpuName = "generic";
+  generic.target.cpuFeatures = "";
+  CompiledFunction code = compileFunction(generic);
+  ASSERT_NE(code.entry, nullptr);
+  double a = 1.5, b = 2.25, result = 0;
+  void *arguments[] = {&a, &b};
+  EXPECT_EQ(code.entry(arguments, &result), 0);
+  EXPECT_EQ(result, 3.75);
+  EXPECT_NE(code.hash, hashJob(host)) << "the CPU enters the job hash";
+  // The host's name and features, named, are the job that names none.
+  CompileJob named = host;
+  named.target.cpuName = hostCpuName();
+  named.target.cpuFeatures = hostCpuFeatures();
+  EXPECT_EQ(hashJob(named), hashJob(host));
+  // Only the host's own instructions use the VEX encoding (AVX): generic x86-64 is SSE2.
+  generic.product = host.product = Product::Assembly;
+  EXPECT_EQ(compileFunction(generic).text.find("vaddsd"), std::string::npos);
+  if (("," + hostCpuFeatures() + ",").find(",+avx,") != std::string::npos)
+    EXPECT_NE(compileFunction(host).text.find("vaddsd"), std::string::npos);
 }
 
 TEST(PipelineTest, CodeOfACudaPlatformIsNotLoadedIntoTheProcess) {
