@@ -132,15 +132,28 @@ int identityKind(nb::handle identity, PyObject **value) {
 /// the thread pool; `signature` makes a generalized ufunc ("(n),(n)->()"). A gufunc given
 /// `compileCopy` (a callable: loop index, core sizes -> address or 0) runs its loops as
 /// runtime::SpecializingGufuncLoop, compiling copies after `copyAfterMs` of generic runs.
+/// `writtenInputs`: the gufunc's inputs its loops write in place (Numba's `writable_args`, or
+/// every input of a gufunc without outputs): NumPy passes them without copies where it can,
+/// writes back the copies it makes of the ones it casts, and the parallel driver keeps the
+/// elements that may write one place in order.
 nb::object makeUfunc(const std::string &name, const std::string &doc, int inputs, int outputs,
                      const std::vector<std::vector<int>> &loopTypes,
                      const std::vector<uintptr_t> &addresses, nb::handle identity, bool parallel,
                      const std::string &signature, int coreDimensions, nb::handle compileCopy,
-                     double copyAfterMs) {
+                     double copyAfterMs, const std::vector<int> &writableInputs,
+                     bool writtenInPlace) {
   if (!ufuncApiReady())
     throw nb::python_error();
   if (loopTypes.size() != addresses.size())
     throw nb::value_error("make_ufunc needs one address per loop");
+  uint64_t writtenInputs = 0;
+  for (int input : writableInputs) {
+    if (input < 0 || input >= inputs || input >= 64)
+      throw nb::value_error("All values in writable_args must be integers between 0 and nin - 1");
+    writtenInputs |= uint64_t{1} << input;
+  }
+  if (writtenInPlace)
+    writtenInputs |= inputs >= 64 ? ~uint64_t{0} : (uint64_t{1} << inputs) - 1;
   auto storage = std::make_unique<UfuncStorage>();
   storage->name = name;
   storage->doc = doc;
@@ -156,17 +169,19 @@ nb::object makeUfunc(const std::string &name, const std::string &doc, int inputs
     auto serial = reinterpret_cast<runtime::UfuncLoop>(addresses[i]);
     if (specializing) {
       PyObject *callable = storage->compileCopy;
-      storage->specializing.emplace_back(
-          runtime::ParallelUfuncLoop{serial, inputs, inputs + outputs, coreDimensions}, parallel,
-          static_cast<int64_t>(copyAfterMs * 1e6),
-          [callable, i](const std::vector<int64_t> &sizes) {
-            return compileGufuncCopy(callable, i, sizes);
-          });
+      storage->specializing.emplace_back(runtime::ParallelUfuncLoop{serial, inputs,
+                                                                    inputs + outputs,
+                                                                    coreDimensions, writtenInputs},
+                                         parallel, static_cast<int64_t>(copyAfterMs * 1e6),
+                                         [callable, i](const std::vector<int64_t> &sizes) {
+                                           return compileGufuncCopy(callable, i, sizes);
+                                         });
       storage->loops.push_back(
           reinterpret_cast<PyUFuncGenericFunction>(&runtime::specializingGufuncLoop));
       storage->data.push_back(&storage->specializing.back());
     } else if (parallel) {
-      storage->parallel.push_back({serial, inputs, inputs + outputs, coreDimensions});
+      storage->parallel.push_back(
+          {serial, inputs, inputs + outputs, coreDimensions, writtenInputs});
       storage->loops.push_back(
           reinterpret_cast<PyUFuncGenericFunction>(&runtime::parallelUfuncLoop));
       storage->data.push_back(&storage->parallel.back());
@@ -191,6 +206,16 @@ nb::object makeUfunc(const std::string &name, const std::string &doc, int inputs
     throw nb::python_error();
   }
   auto *object = reinterpret_cast<PyUFuncObject *>(ufunc);
+  if (!signature.empty()) {
+    // As Numba's gufuncs: outputs are read and written (a loop may read what it writes, so a
+    // cast copy starts from the output's values), and inputs written in place get copies NumPy
+    // writes back. A written input still broadcasts where NumPy allows it.
+    for (int k = 0; k < outputs; ++k)
+      object->op_flags[inputs + k] |=
+          NPY_ITER_READWRITE | NPY_ITER_UPDATEIFCOPY | NPY_ITER_ALLOCATE;
+    for (int input : writableInputs)
+      object->op_flags[input] |= NPY_ITER_READWRITE | NPY_ITER_UPDATEIFCOPY;
+  }
   if (signature.empty() && outputs == 1 && directCallsAvailable()) {
     // NumPy calls a ufunc through this field (the type's vectorcall offset): the direct path
     // takes the plain calls and hands it back the rest.
@@ -277,7 +302,8 @@ void defineUfuncBindings(nb::module_ &module) {
              nb::arg("outputs"), nb::arg("loop_types"), nb::arg("addresses"),
              nb::arg("identity").none(), nb::arg("parallel") = false, nb::arg("signature") = "",
              nb::arg("core_dimensions") = 0, nb::arg("compile_copy").none() = nb::none(),
-             nb::arg("copy_after_ms") = 0.0);
+             nb::arg("copy_after_ms") = 0.0, nb::arg("writable_inputs") = std::vector<int>(),
+             nb::arg("written_in_place") = false);
   module.def("gufunc_copies", &gufuncCopies, nb::arg("ufunc"));
   module.def("get_num_threads", [] { return runtime::threadCount(); });
   module.def("set_num_threads", [](int count) {

@@ -427,9 +427,11 @@ def vectorize(ftylist_or_function=(), **options):
 
 def _parse_layout(layout):
     """``'(m,n),(n,p)->(m,p)'`` as (inputs, per-operand lists of core-dimension indices among
-    the distinct names in order of appearance, the number of distinct names)."""
+    the distinct names in order of appearance, the number of distinct names). A layout without
+    ``->`` (``'(n),(n),(z)'``, Numba's in-place gufuncs) has inputs only: the function writes
+    some of them in place."""
     text = layout.replace(" ", "")
-    if text.count("->") != 1:
+    if text.count("->") > 1:
         raise ValueError(f"a gufunc layout looks like '(n),(n)->()', not {layout!r}")
     names = {}
     operands = []
@@ -439,9 +441,39 @@ def _parse_layout(layout):
             raise ValueError(f"a gufunc layout looks like '(n),(n)->()', not {layout!r}")
         for group in side[1:-1].split("),("):
             dims = [name for name in group.split(",") if name]
+            if not all(name.isidentifier() for name in dims):
+                raise ValueError(f"a gufunc layout looks like '(n),(n)->()', not {layout!r}")
             operands.append([names.setdefault(name, len(names)) for name in dims])
     inputs = len(sides[0][1:-1].split("),("))
     return inputs, operands, len(names)
+
+
+def _writable_inputs(py_func, writable_args, inputs):
+    """The input indices of ``writable_args`` (indices or parameter names), as Numba checks
+    them."""
+    parameters = py_func.__code__.co_varnames[: py_func.__code__.co_argcount]
+    if isinstance(writable_args, (str, int)):
+        writable_args = (writable_args,)
+    if len(writable_args) > inputs:
+        raise ValueError("Number of writable_args must be <= nin")
+    indices = []
+    for argument in writable_args:
+        if isinstance(argument, str):
+            if argument not in parameters:
+                raise RuntimeError(
+                    f"Specified writable arg {argument} not found in arg list "
+                    f"{list(parameters)} for function {py_func.__qualname__}"
+                )
+            argument = parameters.index(argument)
+        if isinstance(argument, bool) or not isinstance(argument, int):
+            # Numba's message and type, for any value that is not an input's index
+            raise ValueError(  # noqa: TRY004
+                "All values in writable_args must be integers between 0 and nin - 1"
+            )
+        if not 0 <= argument < inputs:
+            raise ValueError("All values in writable_args must be integers between 0 and nin - 1")
+        indices.append(argument)
+    return sorted(set(indices))
 
 
 class _GufuncCompiler(_LoopCompiler):
@@ -460,6 +492,12 @@ class _GufuncCompiler(_LoopCompiler):
                 f"has {operands} operands (its inputs, then its outputs)"
             )
         self.inputs = self.gufunc_inputs
+        # A layout without outputs writes its inputs in place; writable_args names inputs
+        # written in place (NumPy then writes back the copies it casts).
+        self.in_place = "->" not in layout
+        self.writable = _writable_inputs(
+            py_func, options.get("writable_args", ()), self.gufunc_inputs
+        )
 
     @classmethod
     def restored(cls, py_func, state):
@@ -535,6 +573,8 @@ class _GufuncCompiler(_LoopCompiler):
             core_dimensions=self.distinct,
             compile_copy=None if copy_after_ms is None or not self.distinct else self.compile_copy,
             copy_after_ms=copy_after_ms or 0.0,
+            writable_inputs=self.writable,
+            written_in_place=self.in_place,
         )
 
 

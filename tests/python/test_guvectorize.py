@@ -157,7 +157,7 @@ def test_bad_layouts_and_signatures_get_clear_errors():
     with pytest.raises(TypingError, match="operands"):
         guvectorize(["void(float64[:], float64[:])"], "(n),(n)->()")(l2_norm)
     with pytest.raises(ValueError, match="layout"):
-        guvectorize(["void(float64[:], float64[:])"], "(n)")(l2_norm)
+        guvectorize(["void(float64[:], float64[:])"], "(n)->()->()")(l2_norm)
     with pytest.raises(TypingError, match="core dimensions"):
         guvectorize(["void(float64[:,:], float64[:])"], "(n)->()")(l2_norm)
     with pytest.raises(TypingError, match="returns void"):

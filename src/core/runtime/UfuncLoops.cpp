@@ -48,6 +48,38 @@ static bool elementsAreIndependent(char **args, const int64_t *dimensions, const
   return true;
 }
 
+/// Whether a gufunc's elements may write one place: an operand the loop may write (an output,
+/// or an input of `writtenInputs`) that NumPy broadcast along the outer dimension (step 0), or
+/// whose outer span meets another operand's (the core extents are not known here, so any
+/// meeting of the spans counts). An operand that is exactly another (the same base and step)
+/// meets it only at the same element.
+static bool writesMayMeet(char **args, const int64_t *dimensions, const int64_t *steps,
+                          const ParallelUfuncLoop &loop) {
+  if (dimensions[0] < 2)
+    return false;
+  int64_t last = dimensions[0] - 1;
+  auto span = [&](int k) {
+    char *first = args[k], *end = args[k] + last * steps[k];
+    return std::make_pair(std::min(first, end), std::max(first, end));
+  };
+  for (int written = 0; written < loop.operandCount; ++written) {
+    bool writes = written >= loop.inputs || (written < 64 && (loop.writtenInputs >> written) & 1);
+    if (!writes)
+      continue;
+    if (steps[written] == 0)
+      return true;
+    auto [low, high] = span(written);
+    for (int other = 0; other < loop.operandCount; ++other) {
+      if (other == written || (args[other] == args[written] && steps[other] == steps[written]))
+        continue;
+      auto [otherLow, otherHigh] = span(other);
+      if (otherLow <= high && low <= otherHigh)
+        return true;
+    }
+  }
+  return false;
+}
+
 /// The exceptions of ufuncs' floating-point status.
 constexpr int UfuncExceptions = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
 
@@ -60,8 +92,11 @@ void clearUfuncExceptions() {
 
 void parallelUfuncLoop(char **args, const int64_t *dimensions, const int64_t *steps, void *data) {
   const auto &loop = *static_cast<const ParallelUfuncLoop *>(data);
-  if (loop.coreDimensions == 0 &&
-      !elementsAreIndependent(args, dimensions, steps, loop.inputs, loop.operandCount)) {
+  bool serial =
+      loop.coreDimensions == 0
+          ? !elementsAreIndependent(args, dimensions, steps, loop.inputs, loop.operandCount)
+          : loop.writtenInputs != 0 && writesMayMeet(args, dimensions, steps, loop);
+  if (serial) {
     loop.serial(args, dimensions, steps, nullptr);
     return;
   }

@@ -23,10 +23,16 @@ struct ParallelUfuncLoop {
   int inputs;
   int operandCount;   ///< inputs plus outputs
   int coreDimensions; ///< entries of `dimensions` after the loop's own (gufuncs), 0 for ufuncs
+  /// Bit k set: input k may be written by the loop (a gufunc without outputs, whose operands
+  /// are all inputs written in place, or one of `writable_args`).
+  uint64_t writtenInputs = 0;
 };
 
 /// Runs `data` (a ParallelUfuncLoop) over the pool, each thread taking a contiguous part of the
-/// outer dimension; an element that raised is reported once all parts are done.
+/// outer dimension; an element that raised is reported once all parts are done. A call whose
+/// elements may write one place (an operand written in place that NumPy broadcast along the
+/// outer dimension, or written memory another operand reads at another element) runs serially,
+/// in NumPy's order.
 void parallelUfuncLoop(char **args, const int64_t *dimensions, const int64_t *steps, void *data);
 
 /// The floating-point exceptions NumPy reports after a ufunc loop (FE_DIVBYZERO, FE_OVERFLOW,

@@ -23,7 +23,8 @@ def gufunc_kernel_source(name, modes, loop_ndim, first_output):
     scalar argument), 'element' (one element of an array), 'slice' (a one-element 1-D view: an
     operand without core dimensions that the signature types as an array) or ('view', k) (the
     element's k core dimensions). Operands carry ``loop_ndim`` loop dimensions first; the loop
-    runs over those of operand ``first_output``."""
+    runs over those of operand ``first_output`` (for a gufunc without outputs, its first array
+    operand, which the call passes with the whole loop shape; None: one element)."""
     parameters = [f"a{j}" for j in range(len(modes))]
     loop = [f"i{d}" for d in range(loop_ndim)]
     arguments = []
@@ -39,6 +40,8 @@ def gufunc_kernel_source(name, modes, loop_ndim, first_output):
             arguments.append(f"a{j}[{', '.join(loop + [':'] * mode[1])}]")
     output = f"a{first_output}"
     size = " * ".join(f"{output}.shape[{d}]" for d in range(loop_ndim))
+    if first_output is None:
+        loop_ndim, size = 1, "1"
     lines = [
         f"def {name}({', '.join(parameters)}):",
         "    start = cuda.grid(1)",
@@ -85,7 +88,8 @@ class CUDAGUFunc(api.GUFuncFront):
             else:
                 types.append(kernelgen.array_type(dtype, loop_ndim + len(names), "A"))
         name = f"cuda_gufunc_{kernelgen.identifier(self.__name__)}"
-        source = gufunc_kernel_source(name, modes, loop_ndim, self.nin)
+        looped = self.nin if self.nout else _first_array(modes)
+        source = gufunc_kernel_source(name, modes, loop_ndim, looped)
         namespace = {"cuda": kernelgen.cuda_package(), "core": self._core}
         function = kernelgen.generated_function(name, source, namespace, "gufunc")
         from taipan.cuda.decorators import jit
@@ -107,6 +111,7 @@ class CUDAGUFunc(api.GUFuncFront):
             args, out, keywords, stream
         )
         to_host = "device" not in kinds and "device" not in output_kinds
+        host_inputs = [value if kind == "host" else None for value, kind in zip(inputs, kinds)]
         driver.ready()
         with self._lock:
             index = self._signature_index(inputs, kinds)
@@ -141,6 +146,13 @@ class CUDAGUFunc(api.GUFuncFront):
             kernelgen.launch(
                 kernel, blocks, _GUFUNC_THREADS, stream, values, kernel.argument_types, self._debug
             )
+        if not self.nout:
+            # Written in place: the host arrays copied to the GPU unchanged get the writes back,
+            # as NumPy's in-place gufuncs write into the caller's arrays (and into a cast copy,
+            # which is lost, for one of another dtype).
+            for host, device in zip(host_inputs, inputs):
+                if host is not None and host.dtype == device.dtype:
+                    _copy_back(device, host, stream)
         results = []
         for value, kind, device in zip(outputs, output_kinds, device_outputs):
             if kind == "host":
@@ -152,6 +164,11 @@ class CUDAGUFunc(api.GUFuncFront):
             else:
                 results.append(device)
         return results[0] if len(results) == 1 else tuple(results)
+
+
+def _first_array(modes):
+    """The first operand a kernel gets as an array (None when all are values)."""
+    return next((j for j, mode in enumerate(modes) if mode != "value"), None)
 
 
 def _copy_back(device, host, stream):

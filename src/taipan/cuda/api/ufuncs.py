@@ -180,10 +180,12 @@ def _dtype_of(taipan_type, what):
 
 
 def parse_layout(layout):
-    """``'(m,n),(n)->(m)'`` as (number of inputs, each operand's core-dimension names)."""
+    """``'(m,n),(n)->(m)'`` as (number of inputs, each operand's core-dimension names). A
+    layout without ``->`` (``'(n),(n),(z)'``) has inputs only, which the function writes in
+    place."""
     text = layout.replace(" ", "")
     sides = text.split("->")
-    if len(sides) != 2 or not all(s.startswith("(") and s.endswith(")") for s in sides):
+    if len(sides) > 2 or not all(s.startswith("(") and s.endswith(")") for s in sides):
         raise ValueError(f"a gufunc layout looks like '(n),(n)->()', not {layout!r}")
     operands = []
     counts = []
@@ -270,6 +272,15 @@ def ufunc_arguments(name, nin, args, out):
 def gufunc_outputs(name, nin, nout, args, out):
     """A CUDA gufunc call's outputs, given positionally after the ``nin`` inputs or as ``out=``
     (None for each one to allocate); the GPU path and the simulator check calls alike."""
+    if not nout:  # every operand an input, written in place: NumPy's message
+        if out is not None:
+            raise TypeError(f"{name}() has no outputs to give as out=")
+        if len(args) != nin:
+            raise TypeError(
+                f"{name}() takes from {nin} to {nin} positional arguments but {len(args)} "
+                f"{'was' if len(args) == 1 else 'were'} given"
+            )
+        return []
     if len(args) == nin + nout:
         if out is not None:
             raise ValueError("cannot specify argument 'out' as both positional and keyword")

@@ -216,7 +216,7 @@ class CUDAGUFunc(api.GUFuncFront):
                 operands.append((mode, value))
                 continue
             core = value.shape[value.ndim - len(names) :]
-            view = np.broadcast_to(value, loop + core) if value.shape != loop + core else value
+            view = _broadcast_view(value, loop + core) if value.shape != loop + core else value
             if mode == "slice":
                 view = view.reshape(loop + (1,))
             operands.append((mode, view))
@@ -234,6 +234,13 @@ class CUDAGUFunc(api.GUFuncFront):
             else:
                 returned.append(DeviceNDArray._wrap(_register(result), stream))
         return returned[0] if len(returned) == 1 else tuple(returned)
+
+
+def _broadcast_view(value, shape):
+    """`value` viewed with `shape` (NumPy's broadcast), writable when `value` is: a gufunc
+    without outputs writes its operands in place, broadcast ones too, as on the GPU."""
+    strides = api.ufuncs.broadcast_strides(value.shape, value.strides, shape)
+    return np.lib.stride_tricks.as_strided(value, shape, strides, writeable=value.flags.writeable)
 
 
 def guvectorize(signatures, layout, options):
