@@ -119,8 +119,17 @@ const Type *typeOfValue(PyObject *value) {
     return typed;
   if (const Type *instance = typeOfJitClassInstance(value))
     return instance;
-  if (PySlice_Check(value))
-    return types::sliceValue();
+  if (PySlice_Check(value)) { // Numba's typeof: slice2_type when the step is None or 1
+    PyObject *step = reinterpret_cast<PySliceObject *>(value)->step;
+    bool unitStep = step == Py_None;
+    if (!unitStep && PyIndex_Check(step)) { // np.int64(1) too; a huge step clamps, not raises
+      Py_ssize_t value = PyNumber_AsSsize_t(step, nullptr);
+      if (value == -1 && PyErr_Occurred())
+        PyErr_Clear();
+      unitStep = value == 1;
+    }
+    return types::sliceValue(!unitStep);
+  }
   if (PySet_CheckExact(value))
     return typeOfSet(value);
   if (PyFrozenSet_CheckExact(value)) {
@@ -256,9 +265,14 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     }
     if (PySlice_Unpack(value, &start, &stop, &step) < 0)
       return false;
+    auto *slice = reinterpret_cast<PySliceObject *>(value);
+    int64_t none = (slice->start == Py_None ? types::SliceStartNone : 0) |
+                   (slice->stop == Py_None ? types::SliceStopNone : 0) |
+                   (slice->step == Py_None ? types::SliceStepNone : 0);
     store<int64_t>(storage, start);
     store<int64_t>(static_cast<char *>(storage) + 8, stop);
     store<int64_t>(static_cast<char *>(storage) + 16, step);
+    store<int64_t>(static_cast<char *>(storage) + 24, none);
     return true;
   }
   case TypeKind::List:
@@ -355,6 +369,24 @@ PyObject *boxValue(const Type *type, const void *storage) {
     return boxSet(type, storage);
   case TypeKind::Tuple: {
     PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
+  case TypeKind::Slice: { // the parts that were None become None again (types::sliceValue)
+    const auto *parts = static_cast<const char *>(storage);
+    int64_t none = load<int64_t>(parts + 24);
+    PyObject *objects[3] = {};
+    for (int i = 0; i < 3; ++i) {
+      if (none & (int64_t(1) << i)) {
+        objects[i] = Py_NewRef(Py_None);
+      } else if (!(objects[i] = PyLong_FromLongLong(load<int64_t>(parts + 8 * i)))) {
+        for (int j = 0; j < i; ++j)
+          Py_DECREF(objects[j]);
+        return nullptr;
+      }
+    }
+    PyObject *slice = PySlice_New(objects[0], objects[1], objects[2]);
+    for (PyObject *object : objects)
+      Py_DECREF(object);
+    return slice;
+  }
     if (!tuple)
       return nullptr;
     for (size_t i = 0; i < type->elements().size(); ++i) {

@@ -159,18 +159,6 @@ std::string typeJob(const CompileJob &job, const Target &target, CompileSession 
   if (!root.returnType->isRuntimeValue())
     throwTypingError("cannot return a value of type " + root.returnType->name(),
                      source->definitionLocation);
-  // A slice object is kept unpacked (None bounds replaced), so it cannot be rebuilt for Python.
-  std::function<bool(const Type *)> holdsSlice = [&](const Type *type) {
-    if (type->kind() == TypeKind::Slice)
-      return true;
-    if (type->isOptional())
-      return holdsSlice(type->optionalValue());
-    return type->isTuple() &&
-           std::any_of(type->elements().begin(), type->elements().end(), holdsSlice);
-  };
-  if (holdsSlice(root.returnType))
-    throwUnsupported("returning a slice object from compiled code is not supported",
-                     source->definitionLocation);
   rootOut = &root;
   if (variants)
     for (const std::vector<const Type *> &types : target.entryVariants(root))

@@ -18,6 +18,7 @@ void registerLibraryFamilies(Library &library) {
   registerRandomFunctions(library);
   registerBuiltinFunctions(library);
   registerBuiltinIterators(library);
+  registerSliceFunctions(library);
   registerThreadFunctions(library);
   registerPrint(library);
   registerCudaFunctions(library);

@@ -23,6 +23,7 @@ void registerCmathFunctions(Library &library);
 void registerRandomFunctions(Library &library);
 void registerBuiltinFunctions(Library &library);
 void registerBuiltinIterators(Library &library);
+void registerSliceFunctions(Library &library);
 void registerThreadFunctions(Library &library);
 void registerPrint(Library &library);
 void registerCudaFunctions(Library &library);

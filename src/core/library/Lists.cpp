@@ -375,7 +375,7 @@ void registerOperators(Library &library) {
   subscript.type = [](LibraryCall &call) {
     const Type *list = call.argumentTypes[0];
     const Type *index = call.argumentTypes[1];
-    if (call.arguments[1]->kind == ExprKind::Slice || index == types::sliceValue())
+    if (call.arguments[1]->kind == ExprKind::Slice || index->kind() == TypeKind::Slice)
       return list;
     if (!index->isIntegerLike())
       throwTypingError("list indices must be integers or slices, not " + index->name(),
@@ -389,7 +389,7 @@ void registerOperators(Library &library) {
     const Type *listType = call.argumentTypes[0];
     llvm::Value *list = lowering.lowerExpr(call.arguments[0]);
     Expr *index = call.arguments[1];
-    bool sliceObject = call.argumentTypes[1] == types::sliceValue();
+    bool sliceObject = call.argumentTypes[1]->kind() == TypeKind::Slice;
     // CPython's order: the list, the index, then the lookup at the list's length by then.
     if (index->kind != ExprKind::Slice && !sliceObject) {
       llvm::Value *at = lowering.lowerExpr(index);

@@ -44,7 +44,8 @@ public:
   };
   /// The positions a slice expression selects in `list`, its bounds evaluated before the length.
   ListSlice listSlice(Expr *slice, llvm::Value *list);
-  /// The same for a slice object (types::sliceValue()), already unpacked.
+  /// The same for a slice object (types::sliceValue()), already unpacked; a zero step raises
+  /// CPython's ValueError.
   ListSlice listSliceOfValue(llvm::Value *slice, llvm::Value *length);
   /// Python's PySlice_AdjustIndices of the bounds given (null: None), at run time.
   ListSlice adjustSlice(llvm::Value *startBound, llvm::Value *stopBound, llvm::Value *stepValue,

@@ -56,6 +56,16 @@ llvm::Value *OperatorLowering::lowerBinary(BinaryOp op, llvm::Value *left, const
     return resultType->isSigned() ? builder.CreateAShr(value, amount)
                                   : builder.CreateLShr(value, amount);
   }
+  if (resultType->isTuple() && leftType->isTuple() != rightType->isTuple()) {
+    // t * n: the items in turn (typing made the count a constant)
+    const Type *tupleType = leftType->isTuple() ? leftType : rightType;
+    llvm::Value *tuple = leftType->isTuple() ? left : right;
+    std::vector<llvm::Value *> elements;
+    size_t count = tupleType->elements().size();
+    for (size_t i = 0; i < resultType->elements().size(); ++i)
+      elements.push_back(core.tupleElement(tuple, tupleType, static_cast<unsigned>(i % count)));
+    return core.lowerTuple(elements, resultType);
+  }
   if (leftType->isTuple()) { // concatenation
     std::vector<llvm::Value *> elements;
     for (size_t i = 0; i < leftType->elements().size(); ++i)

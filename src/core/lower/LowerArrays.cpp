@@ -201,18 +201,22 @@ llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAdd
   struct Item {
     IndexPieceKind kind;
     Expr *piece;                  ///< nullptr for a full slice from an ellipsis
-    llvm::Value *value = nullptr; ///< an integer taken from a tuple-valued index
+    llvm::Value *value = nullptr; ///< an integer or slice value taken from a tuple-valued index
     const Type *type = nullptr;
   };
   std::vector<Item> items;
   const Type *indexType = core.typeOf(index);
   if (index->kind != ExprKind::Tuple && indexType->isTuple()) {
-    // a[t] with t = (i, j): the tuple's integers, one per axis.
+    // a[t] with t = (i, s, None): the tuple's integers, slice values and new axes, in order.
     llvm::Value *tuple = core.lowerExpr(index);
-    for (size_t i = 0; i < indexType->elements().size(); ++i)
-      items.push_back({IndexPieceKind::Integer, nullptr,
-                       core.tupleElement(tuple, indexType, static_cast<unsigned>(i)),
-                       indexType->elements()[i]});
+    for (size_t i = 0; i < indexType->elements().size(); ++i) {
+      const Type *element = indexType->elements()[i];
+      IndexPieceKind kind = element->isNone()                    ? IndexPieceKind::NewAxis
+                            : element->kind() == TypeKind::Slice ? IndexPieceKind::Slice
+                                                                 : IndexPieceKind::Integer;
+      items.push_back(
+          {kind, nullptr, core.tupleElement(tuple, indexType, static_cast<unsigned>(i)), element});
+    }
   } else {
     std::vector<Expr *> pieces =
         index->kind == ExprKind::Tuple ? index->operands : std::vector<Expr *>{index};
@@ -230,7 +234,7 @@ llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAdd
         items.insert(items.end(), arrayType->ndim() - consumed, {IndexPieceKind::Slice, nullptr});
       else if (type->isNone())
         items.push_back({IndexPieceKind::NewAxis, piece});
-      else if (type == sliceType())
+      else if (type == sliceType() || type->kind() == TypeKind::Slice)
         items.push_back({IndexPieceKind::Slice, piece});
       else
         items.push_back({IndexPieceKind::Integer, piece});
@@ -255,6 +259,16 @@ llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAdd
           piece ? checkedIndex(core.lowerExpr(piece), core.typeOf(piece), extent, axis)
                 : checkedIndex(item.value, item.type, extent, axis);
       offset = builder.CreateAdd(offset, builder.CreateMul(position, stride));
+    } else if (item.value || (piece && core.typeOf(piece)->kind() == TypeKind::Slice)) {
+      // A slice value: its bounds are unpacked already; a zero step raises here.
+      ContainerLowering::ListSlice adjusted = core.containers().listSliceOfValue(
+          item.value ? item.value : core.lowerExpr(piece), extent);
+      offset = builder.CreateAdd(
+          offset,
+          builder.CreateSelect(builder.CreateICmpSGT(adjusted.count, builder.getInt64(0)),
+                               builder.CreateMul(adjusted.start, stride), builder.getInt64(0)));
+      extents.push_back(adjusted.count);
+      strides.push_back(builder.CreateMul(stride, adjusted.step));
     } else if (!piece) {
       extents.push_back(extent);
       strides.push_back(stride);

@@ -207,6 +207,8 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
     return containers().convertList(value, from, to);
   if (to->isDict() && from->isDict())
     return containers().convertDict(value, from, to);
+  if (from->kind() == TypeKind::Slice && to->kind() == TypeKind::Slice)
+    return value; // slice2_type to slice3_type: the same four fields
   if (to->isSet() && from->isSet())
     return containers().convertSet(value, from, to);
   if (to->isTuple() && from->isTuple()) {

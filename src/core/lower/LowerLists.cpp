@@ -107,9 +107,13 @@ ContainerLowering::ListSlice ContainerLowering::listSlice(Expr *slice, llvm::Val
 
 ContainerLowering::ListSlice ContainerLowering::listSliceOfValue(llvm::Value *slice,
                                                                  llvm::Value *length) {
-  // Unboxing applied PySlice_Unpack: every bound is present, the step is never zero.
+  // Every bound is present (None ones replaced as PySlice_Unpack does); a slice built in
+  // compiled code may have a zero step, which raises here, where it is used, as in CPython.
+  llvm::Value *step = builder.CreateExtractValue(slice, 2);
+  core.exceptions().raiseIf(builder.CreateICmpEQ(step, builder.getInt64(0)), ValueErrorId,
+                            "slice step cannot be zero");
   return adjustSlice(builder.CreateExtractValue(slice, 0), builder.CreateExtractValue(slice, 1),
-                     builder.CreateExtractValue(slice, 2), length);
+                     step, length);
 }
 
 ContainerLowering::ListSlice ContainerLowering::adjustSlice(llvm::Value *startBound,

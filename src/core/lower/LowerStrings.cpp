@@ -179,8 +179,11 @@ llvm::Value *StringLowering::lowerStringSubscript(Expr *expr) {
   Expr *base = expr->operands[0];
   Expr *index = expr->operands[1];
   llvm::Value *string = asStringValue(core.lowerExpr(base), core.typeOf(base));
-  if (core.typeOf(index) == types::sliceValue()) { // s[sl] of a slice object passed in
+  if (core.typeOf(index)->kind() == TypeKind::Slice) { // s[sl] of a slice object
     llvm::Value *slice = core.lowerExpr(index);
+    core.exceptions().raiseIf(
+        builder.CreateICmpEQ(builder.CreateExtractValue(slice, 2), builder.getInt64(0)),
+        ValueErrorId, "slice step cannot be zero");
     return callStringFunction("taipan_str_slice",
                               {string, builder.CreateExtractValue(slice, 0),
                                builder.CreateExtractValue(slice, 1),

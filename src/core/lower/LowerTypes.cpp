@@ -35,7 +35,7 @@ static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, 
   case TypeKind::Range:
   case TypeKind::Slice: {
     llvm::Type *i64 = llvm::Type::getInt64Ty(context);
-    return llvm::StructType::get(context, {i64, i64, i64});
+    return llvm::StructType::get(context, {i64, i64, i64, i64}); // types::sliceValue
   }
   case TypeKind::Pointer:
   case TypeKind::Record:  // the address of the record's bytes

@@ -87,6 +87,8 @@ const Type *unifyTypes(const Type *a, const Type *b) {
   }
   if (a->isString() && b->isString())
     return types::unicode(); // two different literals, or a literal and a string value
+  if (a->kind() == TypeKind::Slice && b->kind() == TypeKind::Slice)
+    return types::sliceValue(); // slice2_type is a slice3_type whose step is 1
   if (a->isArray() && b->isArray() && a->dtype() == b->dtype() && a->ndim() == b->ndim())
     // A C array and a strided one share the general layout, as in Numba.
     return types::array(a->dtype(), a->ndim(), a->layout() == b->layout() ? a->layout() : 'A',

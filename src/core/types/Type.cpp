@@ -410,8 +410,9 @@ size_t Type::storageSize() const {
   case TypeKind::Complex:
     return static_cast<size_t>(bitWidth / 8);
   case TypeKind::Range:
-  case TypeKind::Slice:
     return 24;
+  case TypeKind::Slice:
+    return 32;
   case TypeKind::FirstClassFunction: // the address and the Python object
     return 16;
   case TypeKind::Pointer:
@@ -550,9 +551,11 @@ const Type *range() {
   return type;
 }
 
-const Type *sliceValue() {
-  static const Type *type = TypeContext::get().scalar(TypeKind::Slice, 0, false, "slice3_type");
-  return type;
+const Type *sliceValue(bool hasStep) {
+  // bits() tells the two apart: 3 parts or 2.
+  static const Type *withStep = TypeContext::get().scalar(TypeKind::Slice, 3, false, "slice3_type");
+  static const Type *unitStep = TypeContext::get().scalar(TypeKind::Slice, 2, false, "slice2_type");
+  return hasStep ? withStep : unitStep;
 }
 
 const Type *stringLiteral(const std::string &text) {

@@ -36,7 +36,7 @@ enum class TypeKind {
   List,             ///< a list: one pointer to a reference-counted block (runtime/Lists.h)
   Dict,             ///< a dict: one pointer to a reference-counted block (runtime/Dicts.h)
   Generator, ///< a generator: one pointer to a block holding its coroutine (runtime/Generators.h)
-  Slice,     ///< a slice object passed in: {start, stop, step} as CPython's PySlice_Unpack gives
+  Slice,     ///< a slice object: {start, stop, step, which were None} (types::sliceValue)
   Set,       ///< a set: one pointer to a reference-counted block (runtime/Sets.h)
   Datetime,  ///< NumPy datetime64[unit]: an int64 count of units, NaT = INT64_MIN
   Timedelta, ///< NumPy timedelta64[unit]: an int64 count of units, NaT = INT64_MIN
@@ -100,6 +100,8 @@ public:
   /// Integer, float and complex width in bits (complex128 -> 128).
   int bits() const { return bitWidth; }
   bool isSigned() const { return signedness; }
+  /// A slice value (TypeKind::Slice) whose step may be other than 1: Numba's slice3_type.
+  bool sliceHasStep() const { return typeKind == TypeKind::Slice && bitWidth == 3; }
 
   /// Tuple elements; a tuple whose elements are all equal is a UniTuple.
   const std::vector<const Type *> &elements() const { return elementTypes; }
@@ -254,9 +256,14 @@ const Type *namedTuple(const std::string &className, int classId,
                        const std::vector<const Type *> &elements);
 const Type *array(const Type *dtype, int ndim, char layout, bool readonly);
 const Type *range();
-/// A slice object as a value (Numba's slice3_type): three int64s, None bounds already replaced
-/// by CPython's PySlice_Unpack extremes, so PySlice_AdjustIndices gives Python's indices.
-const Type *sliceValue();
+/// A slice object as a value: Numba's slice3_type, or slice2_type (`hasStep` false) for one
+/// whose step is None or 1, so a unit-step slice keeps an array contiguous as in Numba. Four
+/// int64s: start, stop, step with None bounds replaced by CPython's PySlice_Unpack extremes (so
+/// PySlice_AdjustIndices gives Python's indices), then a mask of the parts that were None
+/// (SliceNone), which only boxing reads.
+const Type *sliceValue(bool hasStep = true);
+/// The bits of a slice value's fourth field: which of start, stop and step were None.
+enum SliceNone : int64_t { SliceStartNone = 1, SliceStopNone = 2, SliceStepNone = 4 };
 const Type *stringLiteral(const std::string &text);
 /// Numba's unicode_type: a string value in a reference-counted block (runtime/Strings.h).
 const Type *unicode();

@@ -39,7 +39,7 @@ classifyIndex(const Type *array, const std::vector<const Type *> &pieces, Source
     if (piece->isIntegerLike() && !piece->isBoolean()) {
       kinds.push_back(IndexPieceKind::Integer);
       ++consumed;
-    } else if (piece == sliceType()) {
+    } else if (piece == sliceType() || piece->kind() == TypeKind::Slice) {
       kinds.push_back(IndexPieceKind::Slice);
       ++consumed;
     } else if (piece->isNone()) {
@@ -83,13 +83,10 @@ const Type *typeArrayIndex(const Type *array, const std::vector<const Type *> &p
       (kinds[0] == IndexPieceKind::BooleanArray || kinds[0] == IndexPieceKind::IntegerArray))
     return newArray(array->dtype(), 1);
   int consumed = 0, resultDimensions = 0;
-  bool onlyLeadingIntegers = true, sawOther = false;
   for (IndexPieceKind kind : kinds) {
     if (kind == IndexPieceKind::Integer) {
       ++consumed;
-      onlyLeadingIntegers &= !sawOther;
     } else {
-      sawOther = true;
       if (kind == IndexPieceKind::Slice) {
         ++consumed;
         ++resultDimensions;
@@ -103,9 +100,55 @@ const Type *typeArrayIndex(const Type *array, const std::vector<const Type *> &p
   bool hasEllipsis = std::find(pieces.begin(), pieces.end(), ellipsisType()) != pieces.end();
   if (resultDimensions == 0 && !hasEllipsis)
     return array->dtype();
-  // a[i] and a[i, j] of a C array stay C; anything with a slice may not be contiguous.
-  char layout = (onlyLeadingIntegers && !sawOther && array->layout() == 'C') ? 'C' : 'A';
-  return types::array(array->dtype(), resultDimensions, layout, array->isReadonly());
+  return types::array(array->dtype(), resultDimensions, viewLayout(array, pieces),
+                      array->isReadonly());
+}
+
+char viewLayout(const Type *array, const std::vector<const Type *> &pieces) {
+  // Numba's rule (typing/arraydecl.py, get_array_index_type): the pieces before an ellipsis
+  // (left) and after it (right); a C array stays C when nothing follows the ellipsis and the
+  // left pieces are integers but for the innermost, which may be a unit-step slice (a[i],
+  // a[i:j], a[i, :n]); an F array mirrors it. A full integer index places the ellipsis
+  // anywhere. A new axis, a stepped slice or a slice before another piece gives 'A'.
+  char layout = array->layout();
+  if (layout != 'C' && layout != 'F')
+    return 'A';
+  std::vector<const Type *> left, right;
+  bool afterEllipsis = false;
+  int indexed = 0; // the axes the pieces name, an ellipsis's not counted
+  for (const Type *piece : pieces) {
+    if (piece == ellipsisType()) {
+      afterEllipsis = true;
+      continue;
+    }
+    (afterEllipsis ? right : left).push_back(piece);
+    indexed += piece->isNone() ? 0 : 1;
+  }
+  auto keepsContiguity = [](const Type *piece, bool innermost) {
+    if (piece->isIntegerLike() && !piece->isBoolean())
+      return true;
+    return innermost && piece->kind() == TypeKind::Slice && !piece->sliceHasStep();
+  };
+  auto staysContiguous = [&](const std::vector<const Type *> &outerToInner) {
+    for (size_t i = 0; i < outerToInner.size(); ++i)
+      if (!keepsContiguity(outerToInner[i], i + 1 == outerToInner.size()))
+        return false;
+    return true;
+  };
+  bool full = indexed == array->ndim();
+  if (layout == 'C') {
+    if (full) {
+      left.insert(left.end(), right.begin(), right.end());
+      right.clear();
+    }
+    return right.empty() && staysContiguous(left) ? 'C' : 'A';
+  }
+  if (full) {
+    right.insert(right.begin(), left.begin(), left.end());
+    left.clear();
+  }
+  std::reverse(right.begin(), right.end());
+  return left.empty() && staysContiguous(right) ? 'F' : 'A';
 }
 
 const Type *promoteDtypes(const Type *a, const Type *b) {

@@ -23,9 +23,14 @@ std::vector<IndexPieceKind>
 classifyIndex(const Type *array, const std::vector<const Type *> &pieces, SourceLocation location);
 
 /// The type of `array[index]`: the dtype for a full integer index, else an array (a view for
-/// basic indexing, a new array for a mask or an integer array).
+/// basic indexing, laid out by viewLayout; a new array for a mask or an integer array). A slice
+/// written in the index is passed as types::sliceValue(step given), not sliceType().
 const Type *typeArrayIndex(const Type *array, const std::vector<const Type *> &pieces,
                            SourceLocation location);
+
+/// Numba's layout of the view `array[pieces]` ('C', 'F' or 'A'). A slice piece is a slice value
+/// type (types::sliceValue), whose sliceHasStep() says whether it may step other than 1.
+char viewLayout(const Type *array, const std::vector<const Type *> &pieces);
 
 /// The result of an operator when either side is an array, or nullptr when neither is.
 /// A literal operand (`a + 1`) is weak, as in NumPy 2: it takes the array's dtype.

@@ -8,6 +8,7 @@
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
+#include "typing/ConstantArguments.h"
 #include "typing/DatetimeTyping.h"
 #include "typing/FirstClassFunctions.h"
 #include "typing/JitClassTyping.h"
@@ -159,6 +160,10 @@ const Type *ExpressionInference::computeType(Expr *expr) {
     return result;
   }
   case ExprKind::BoolOp: {
+    if (expr->binaryOp == BinaryOp::Mult && left->isTuple() != right->isTuple() &&
+        !left->isLiteralList() && !right->isLiteralList() &&
+        (left->isIntegerLike() || right->isIntegerLike()))
+      return typeTupleRepetition(expr, left->isTuple() ? left : right);
     const Type *result = nullptr;
     bool unknown = false;
     for (Expr *operand : expr->operands) {
@@ -417,10 +422,12 @@ const Type *ExpressionInference::typeAttribute(Expr *expr) {
     if (const Type *view =
             typeRecordFieldView(baseType, expr->name, expr->location)) // a.x of records
       return view;
-  } else if (baseType->kind() == TypeKind::Range) {
-    const LibraryFunction *entry = Library::get().find("range." + expr->name); // r.start
-    if (entry && entry->isAttribute)
-      return pass.calls.typeLibraryAttribute(expr, entry);
+  } else if (baseType->kind() == TypeKind::Range || baseType->kind() == TypeKind::Slice) {
+    // r.start of a range; s.start, s.indices of a slice (library/Slices.cpp)
+    const char *prefix = baseType->kind() == TypeKind::Range ? "range." : "slice.";
+    if (const LibraryFunction *entry = Library::get().find(prefix + expr->name))
+      return entry->isAttribute ? pass.calls.typeLibraryAttribute(expr, entry)
+                                : types::builtin(entry->name);
   } else if (baseType->isRecord()) {
     return typeRecordField(baseType, expr->name, expr->location);
   } else if (classInstanceOf(baseType)) {
@@ -517,6 +524,43 @@ const Type *ExpressionInference::typeSubscript(Expr *expr) {
                        index->location);
     }
   }
+const Type *ExpressionInference::typeTupleRepetition(Expr *expr, const Type *tuple) {
+  // The count must be known while typing, as a tuple's length is part of its type: a constant
+  // integer, or an array's ndim (`(slice(None),) * a.ndim`).
+  Expr *countExpr =
+      pass.typeOf(expr->operands[0])->isTuple() ? expr->operands[1] : expr->operands[0];
+  std::optional<int64_t> count;
+  if (std::optional<std::vector<int64_t>> values = constantIntegers(countExpr, function.globals))
+    if (values->size() == 1)
+      count = values->front();
+  if (!count && countExpr->kind == ExprKind::Attribute && countExpr->name == "ndim") {
+    const Type *base = pass.typeOf(countExpr->operands[0]);
+    if (base && base->isArray())
+      count = base->ndim();
+  }
+  if (!count)
+    throwTypingError("a tuple can only be repeated by a constant integer or an array's ndim "
+                     "(its length is part of its type)",
+                     countExpr->location);
+  if (*count * static_cast<int64_t>(tuple->elements().size()) > 10000)
+    throwUnsupported("a repeated tuple of more than 10000 items", countExpr->location);
+  std::vector<const Type *> elements;
+  for (int64_t i = 0; i < *count; ++i)
+    elements.insert(elements.end(), tuple->elements().begin(), tuple->elements().end());
+  return types::tuple(elements);
+}
+
+namespace {
+/// Whether a slice written in an index steps by 1: no step, None, or the constant 1.
+bool isUnitStepSlice(Expr *slice, InferencePass &pass) {
+  Expr *step = slice->operands.size() > 2 ? slice->operands[2] : nullptr;
+  if (!step || (pass.typeOf(step) && pass.typeOf(step)->isNone()))
+    return true;
+  return step->kind == ExprKind::Constant && step->constant.kind == Constant::Kind::Int &&
+         step->constant.intValue == 1;
+}
+} // namespace
+
   if (base->isString()) {
     const Type *indexType = pass.typeExpr(index);
     return indexType ? stringIndexResultType(indexType, index->location) : nullptr;
@@ -573,14 +617,14 @@ const Type *ExpressionInference::typeSubscript(Expr *expr) {
         return nullptr;
       if (indexType->isTuple()) {
         for (const Type *element : indexType->elements())
-          if (!element->isInteger())
-            throwTypingError("an array index tuple must hold integers, not " +
+          if (!element->isInteger() && element->kind() != TypeKind::Slice && !element->isNone())
+            throwTypingError("an array index tuple must hold integers, slices or None, not " +
                                  InferencePass::describe(indexType),
                              index->location);
         return typeArrayIndex(base, indexType->elements(), expr->location);
       }
     }
-    std::vector<const Type *> pieces;
+    std::vector<const Type *> pieces, indexPieces;
     std::vector<Expr *> pieceExprs =
         index->kind == ExprKind::Tuple ? index->operands : std::vector<Expr *>{index};
     for (Expr *piece : pieceExprs) {
@@ -590,7 +634,7 @@ const Type *ExpressionInference::typeSubscript(Expr *expr) {
     }
     if (index->kind == ExprKind::Tuple)
       pass.record(index, types::tuple(pieces));
-    return typeArrayIndex(base, pieces, expr->location);
+    return typeArrayIndex(base, indexPieces, expr->location);
   }
   if (base->isPointer() && base->pointee() && base->pointee()->isNumber()) {
     // p[i] of a cfunc's CPointer(dtype) argument: the element at p + i, unchecked, as in C.
@@ -605,3 +649,8 @@ const Type *ExpressionInference::typeSubscript(Expr *expr) {
 }
 
 } // namespace taipan
+      // A slice written in the index is a slice value to the layout rule: one with a step
+      // other than None or the constant 1 may stride.
+      indexPieces.push_back(pieces.back() == sliceType()
+                                ? types::sliceValue(!isUnitStepSlice(piece, pass))
+                                : pieces.back());

@@ -38,6 +38,8 @@ private:
   const Type *typeComprehension(Expr *expr);
   /// `value[index]`: an array, list, dict, tuple, string, record or jitclass item.
   const Type *typeSubscript(Expr *expr);
+  /// `t * n` and `n * t` of a tuple, `n` known while typing: the tuple's items n times.
+  const Type *typeTupleRepetition(Expr *expr, const Type *tuple);
 
   InferencePass &pass;
   TypedFunction &function;

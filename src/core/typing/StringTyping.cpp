@@ -26,7 +26,7 @@ bool isStringComparison(CompareOp op, const Type *left, const Type *right) {
 }
 
 const Type *stringIndexResultType(const Type *index, SourceLocation location) {
-  if (index != sliceType() && index != types::sliceValue() && !index->isIntegerLike())
+  if (index != sliceType() && index->kind() != TypeKind::Slice && !index->isIntegerLike())
     throwTypingError("string indices must be integers or slices, not " + index->name(), location);
   return types::unicode();
 }
