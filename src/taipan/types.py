@@ -1,6 +1,7 @@
 """taipan's types, spelled as in Numba: ``float64``, ``int32``, ``UniTuple(int64, 3)``,
 ``float64[:, ::1]``; calling a type builds a signature: ``float64(float64, int32)``."""
 
+import abc
 import copyreg
 
 from taipan import _core
@@ -460,13 +461,18 @@ class FunctionType(metaclass=_TypeClass):
         return make(signature)
 
 
-def __getattr__(name):
-    # Numba's numba.types.WrapperAddressProtocol, imported on first use.
-    if name == "WrapperAddressProtocol":
-        from taipan.experimental.function_type import WrapperAddressProtocol
+class WrapperAddressProtocol(abc.ABC):
+    """Base class of objects that compiled code calls as first-class functions (Numba's
+    WrapperAddressProtocol): they give the address of a C function (``__wrapper_address__()``)
+    and its signature (``signature()``)."""
 
-        return WrapperAddressProtocol
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    @abc.abstractmethod
+    def __wrapper_address__(self):
+        """The address of the C function, a positive int."""
+
+    @abc.abstractmethod
+    def signature(self):
+        """The function's signature (``float64(float64)``)."""
 
 
 def CPointer(dtype):

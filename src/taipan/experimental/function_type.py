@@ -11,25 +11,12 @@ exception raised inside it is printed as unraisable and the call returns zero, a
 The bindings (src/bindings/FirstClassFunctions.cpp) call the functions below to type, unbox and
 box function values and to resolve protocol objects and cfuncs used as globals."""
 
-import abc
 import ctypes
 
 from taipan import _core
+from taipan.types import WrapperAddressProtocol
 
 __all__ = ["FunctionType", "WrapperAddressProtocol", "get_cython_function_address"]
-
-
-class WrapperAddressProtocol(abc.ABC):
-    """Base class of objects that compiled code calls as first-class functions: they give the
-    address of a C function (``__wrapper_address__()``) and its signature (``signature()``)."""
-
-    @abc.abstractmethod
-    def __wrapper_address__(self):
-        """The address of the C function, a positive int."""
-
-    @abc.abstractmethod
-    def signature(self):
-        """The function's signature (``float64(float64)``)."""
 
 
 def FunctionType(signature):

@@ -5,6 +5,7 @@ lower-level one (``box``, ``unbox``, ``register_model``, ``typeof_impl``...) is 
 from numba._missing import fill_missing
 from numba.core import types  # noqa: F401
 from taipan.extending import (  # noqa: F401
+    get_cython_function_address,
     intrinsic,
     overload,
     overload_attribute,
