@@ -5,7 +5,8 @@ Sequences of arrays are tuples (taipan compiles no lists of arrays), iterated wi
 literal_unroll or mapped by overloads that recurse on the tuple's type. Along an axis known only
 at run time, arrays are seen as lanes (outer, length, inner) and copied lane by lane
 (``_axis.copy_lanes``); result shapes come from taipan.unsafe's tuple_setitem/tuple_insert.
-np.flip alone is generated source (see ``_generate``): it returns a view."""
+np.flip returns a view: an index tuple of slice values whose step is set to -1 at run-time
+axes with tuple_setitem, as Numba builds it."""
 
 import numpy as np
 
@@ -21,7 +22,6 @@ from taipan.numpy_library._axis import (
     lanes_of,
     normalize_axis_of,
 )
-from taipan.numpy_library._generate import index_at, jitted, python_function
 from taipan.numpy_library.support import (
     array_tuple,
     integer_tuple,
@@ -438,22 +438,19 @@ def _repeat(a, repeats, axis=None):
 # flip and roll
 
 
-def _flip_one(ndim):
-    """A compiled ``(m, axis) -> view of m reversed along axis`` (axis already normalised)."""
-    lines = ["def flip_one(m, axis):"]
-    for d in range(ndim):
-        lines.append(f"    if axis == {d}:\n        return m[{index_at(ndim, d, '::-1')}]")
-    lines.append("    return m[...]")
-    return jitted("flip_one", "\n".join(lines) + "\n")
+def _flip_0d(m, axis=None):
+    return m[()]
 
 
-def _repeated_axis_checks(count, indent="    "):
-    lines = []
-    for i in range(count):
-        for j in range(i):
-            lines.append(f"{indent}if ax{i} == ax{j}:")
-            lines.append(f"{indent}    raise ValueError('repeated axis')")
-    return lines
+def _flip_all(m, axis=None):
+    return m[(slice(None, None, -1),) * m.ndim]
+
+
+@register_jitable
+def _unit_steps(m):
+    """The index of every element of ``m``, as slices whose step is known only at run time (so
+    that the ones later set to -1 keep the tuple's type)."""
+    return (slice(None, None, 1),) * m.ndim
 
 
 @overload(np.flip)
@@ -462,24 +459,38 @@ def _flip(m, axis=None):
         return None
     ndim = m.ndim
     if is_none(axis):
-        if ndim == 0:
-            return python_function("flip", "def flip(m, axis=None):\n    return m[()]\n")
-        index = ", ".join(["::-1"] * ndim)
-        return python_function("flip", f"def flip(m, axis=None):\n    return m[{index}]\n")
-    namespace = {"normalize_axis": axis_normalizer(ndim), "flip_one": _flip_one(ndim)}
+        return _flip_0d if ndim == 0 else _flip_all
+    normalize_axis = axis_normalizer(ndim)
     if is_integer(axis):
-        source = "def flip(m, axis=None):\n    return flip_one(m, normalize_axis(axis))\n"
-        return python_function("flip", source, namespace)
+        if ndim == 0:
+
+            def flip_0d_axis(m, axis=None):
+                normalize_axis(axis)  # raises: a 0-d array has no axis
+                return m[...]
+
+            return flip_0d_axis
+
+        def flip_axis(m, axis=None):
+            index = tuple_setitem(_unit_steps(m), normalize_axis(axis), slice(None, None, -1))
+            return m[index]
+
+        return flip_axis
     if not integer_tuple(axis):
         return None
-    count = len(axis.types)
-    lines = ["def flip(m, axis=None):"]
-    lines += [f"    ax{i} = normalize_axis(axis[{i}])" for i in range(count)]
-    lines += _repeated_axis_checks(count)
-    lines.append("    v = flip_one(m, -1)")
-    lines += [f"    v = flip_one(v, ax{i})" for i in range(count)]
-    lines.append("    return v")
-    return python_function("flip", "\n".join(lines) + "\n", namespace)
+
+    def flip_axes(m, axis=None):
+        # NumPy's normalize_axis_tuple: every axis checked, then repeats refused.
+        for ax in literal_unroll(axis):
+            normalize_axis(ax)
+        index = _unit_steps(m)
+        for ax in literal_unroll(axis):
+            at = normalize_axis(ax)
+            if index[at].step == -1:
+                raise ValueError("repeated axis")
+            index = tuple_setitem(index, at, slice(None, None, -1))
+        return m[index]
+
+    return flip_axes
 
 
 def _copy_rolled_by_nothing(a, shift, axis=None):

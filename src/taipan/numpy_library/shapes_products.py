@@ -12,7 +12,7 @@ from taipan import types
 from taipan.decorators import njit
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
-from taipan.numpy_library._axis import lanes_of, normalize_axis_of
+from taipan.numpy_library._axis import normalize_axis_of
 from taipan.numpy_library.support import is_integer, is_none, numpy_dtype, scalar_class
 from taipan.unsafe import interleave, multiply_items, tuple_setitem
 
@@ -314,8 +314,9 @@ def _cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 
 
 def _step(later, earlier):
-    """One first difference: ``later - earlier``, or ``later != earlier`` for booleans."""
-    return later != earlier if isinstance(later, bool) else later - earlier
+    """First differences: ``later - earlier``, or ``later != earlier`` for booleans (NumPy's
+    diff), of two arrays of one dtype."""
+    return later != earlier if later.dtype == np.bool_ else later - earlier
 
 
 def _subtract(later, earlier):
@@ -328,27 +329,18 @@ def _changed(later, earlier):
 
 @overload(_step)
 def _step_typer(later, earlier):
-    return _changed if isinstance(later, types.Boolean) else _subtract
+    return _changed if isinstance(later.dtype, types.Boolean) else _subtract
 
 
 @register_jitable
 def _differences(a, axis):
-    """The first differences of ``a`` along the normalised ``axis`` (NumPy's ``a[1:] - a[:-1]``
-    there, ``!=`` for booleans), in ``a``'s dtype as NumPy's subtraction of two arrays of one
-    dtype gives; element loops over the lanes, which compile faster than array slices."""
-    lanes = lanes_of(a, axis)
-    outer, length, inner = lanes.shape
-    count = max(length - 1, 0)
-    out = np.empty(tuple_setitem(a.shape, axis, count), a.dtype)
-    read = lanes.ravel()
-    written = out.ravel()
-    for o in range(outer):
-        for j in range(count):
-            at = (o * length + j) * inner
-            to = (o * count + j) * inner
-            for i in range(inner):
-                written[to + i] = _step(read[at + inner + i], read[at + i])
-    return out
+    """The first differences of ``a`` along the normalised ``axis``: NumPy's own
+    ``a[1:] - a[:-1]`` there (``!=`` for booleans), two views of ``a`` and one elementwise loop,
+    in ``a``'s dtype as NumPy's subtraction of two arrays of one dtype gives."""
+    every = (slice(None),) * a.ndim
+    later = a[tuple_setitem(every, axis, slice(1, None))]
+    earlier = a[tuple_setitem(every, axis, slice(None, -1))]
+    return _step(later, earlier)
 
 
 @overload(np.diff)
