@@ -101,10 +101,10 @@ void AstReader::readKeywordOnlyDefaults(nb::handle function, nb::handle argument
 }
 
 void AstReader::setEvaluatedDefault(Parameter &parameter, nb::handle value) {
+  // Any other value is an argument the dispatcher passes when a Python call omits it; a call
+  // from compiled code reads it, frozen, through the resolver (PythonGlobalResolver).
   if (!readConstant(value, parameter.defaultValue))
-    throwUnsupported("the default value of parameter '" + parameter.name +
-                         "' must be a number, bool, None or str",
-                     source.definitionLocation);
+    parameter.defaultName = defaultValueName(parameter.name);
   parameter.hasDefault = true;
 }
 

@@ -182,6 +182,85 @@ static std::string qualifiedClassName(nb::handle type) {
 
 static GlobalValue classifyObject(nb::handle object);
 
+/// Whether compiled code can hold `value` frozen inside a tuple.
+static bool isFrozenItem(const GlobalValue &value) {
+  switch (value.kind) {
+  case GlobalValue::Kind::Constant:
+    return value.constant.kind != Constant::Kind::Ellipsis;
+  case GlobalValue::Kind::ConstantTuple:
+  case GlobalValue::Kind::ConstantArray:
+  case GlobalValue::Kind::FrozenTuple:
+  case GlobalValue::Kind::JitFunction:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// A tuple of constants is a ConstantTuple (literal_unroll and constant arguments read its
+/// items); a named tuple, or one holding tuples, arrays or functions, a FrozenTuple, as Numba
+/// freezes them.
+static GlobalValue classifyTuple(nb::handle object) {
+  GlobalValue result;
+  result.kind = GlobalValue::Kind::ConstantTuple;
+  bool constants = true;
+  for (nb::handle item : nb::borrow<nb::tuple>(object)) {
+    Constant constant;
+    if (constants && readConstant(item, constant) && constant.kind != Constant::Kind::Ellipsis) {
+      result.items.push_back(constant);
+      GlobalValue element;
+      element.kind = GlobalValue::Kind::Constant;
+      element.constant = constant;
+      result.elements.push_back(std::move(element));
+      continue;
+    }
+    constants = false;
+    GlobalValue element = classifyObject(item);
+    if (!isFrozenItem(element)) {
+      result = GlobalValue{};
+      result.kind = GlobalValue::Kind::Unsupported;
+      result.name = "tuple of values other than numbers, strings, tuples, arrays and jitted "
+                    "functions";
+      return result;
+    }
+    result.elements.push_back(std::move(element));
+  }
+  PyObject *namedClass = reinterpret_cast<PyObject *>(Py_TYPE(object.ptr()));
+  const Type *named = isNamedTupleClass(namedClass) ? namedTupleClassType(namedClass) : nullptr;
+  if (PyErr_Occurred())
+    PyErr_Clear();
+  if (constants && !named) {
+    result.elements.clear();
+    return result;
+  }
+  result.kind = GlobalValue::Kind::FrozenTuple;
+  result.items.clear();
+  result.functionType = named;
+  return result;
+}
+
+std::string defaultValueName(const std::string &parameter) { return "<default " + parameter + ">"; }
+
+/// The frozen value of the default of `function`'s parameter `parameter`: from
+/// `__kwdefaults__` for a keyword-only parameter, else from `__defaults__`.
+static GlobalValue defaultValueOf(nb::handle function, const std::string &parameter) {
+  nb::object keywordDefaults = function.attr("__kwdefaults__");
+  if (!keywordDefaults.is_none()) {
+    PyObject *found = PyDict_GetItemString(keywordDefaults.ptr(), parameter.c_str());
+    if (found)
+      return classifyPythonObject(found);
+  }
+  nb::object code = function.attr("__code__");
+  nb::tuple names = code.attr("co_varnames");
+  size_t positional = nb::cast<size_t>(code.attr("co_argcount"));
+  nb::object defaults = function.attr("__defaults__");
+  size_t count = defaults.is_none() ? 0 : nb::len(defaults);
+  for (size_t i = positional - count; i < positional; ++i)
+    if (nb::cast<std::string>(names[i]) == parameter)
+      return classifyPythonObject(nb::borrow<nb::tuple>(defaults)[i - (positional - count)]);
+  return GlobalValue{};
+}
+
 GlobalValue classifyPythonObject(nb::handle object) {
   GlobalValue result = classifyObject(object);
   if (PyType_Check(object.ptr()))
@@ -201,19 +280,8 @@ static GlobalValue classifyObject(nb::handle object) {
     result.kind = GlobalValue::Kind::Constant;
     return result;
   }
-  if (PyTuple_Check(value)) {
-    result.kind = GlobalValue::Kind::ConstantTuple;
-    for (nb::handle item : nb::borrow<nb::tuple>(object)) {
-      Constant constant;
-      if (!readConstant(item, constant) || constant.kind == Constant::Kind::Ellipsis) {
-        result.kind = GlobalValue::Kind::Unsupported;
-        result.name = "tuple of values other than numbers and strings";
-        return result;
-      }
-      result.items.push_back(constant);
-    }
-    return result;
-  }
+  if (PyTuple_Check(value))
+    return classifyTuple(object);
   if (PyModule_Check(value)) {
     result.kind = GlobalValue::Kind::Module;
     result.name = nb::cast<std::string>(object.attr("__name__"));
@@ -358,6 +426,8 @@ GlobalValue PythonGlobalResolver::resolveName(const std::string &name) {
     return result;
   }
   nb::gil_scoped_acquire gil;
+  if (name.rfind("<default ", 0) == 0 && name.back() == '>')
+    return defaultValueOf(function, name.substr(9, name.size() - 10));
   nb::object code = function.attr("__code__");
   nb::tuple freeVariables = code.attr("co_freevars");
   for (size_t i = 0; i < freeVariables.size(); ++i) {

@@ -39,6 +39,10 @@ private:
 /// What a Python object means to compiled code.
 GlobalValue classifyPythonObject(nanobind::handle object);
 
+/// The name under which a function's resolver gives the value of its parameter's default
+/// (Parameter::defaultName): no identifier can spell it.
+std::string defaultValueName(const std::string &parameter);
+
 /// Reads a Python constant (int, float, complex, bool, None, str) into a Constant.
 bool readConstant(nanobind::handle object, Constant &constant);
 

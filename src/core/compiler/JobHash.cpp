@@ -53,7 +53,7 @@ void addSource(Digest &digest, const FunctionSource &source) {
   for (const std::string &line : source.sourceLines)
     digest.add(line);
   for (const Parameter &parameter : source.parameters) {
-    digest.add(parameter.name).add(parameter.hasDefault);
+    digest.add(parameter.name).add(parameter.hasDefault).add(parameter.defaultName);
     addConstant(digest, parameter.defaultValue);
   }
 }
@@ -71,6 +71,9 @@ void addGlobal(Digest &digest, const GlobalValue &value) {
   for (int64_t extent : value.shape)
     digest.add(extent);
   digest.add(value.bytes);
+  digest.add(static_cast<int64_t>(value.elements.size()));
+  for (const GlobalValue &element : value.elements)
+    addGlobal(digest, element);
   // Builtin exception classes have fixed ids; a user class's id is its place in this process's
   // registry, so its load-time symbol stands for it (its module and qualified name, which each
   // process loading the code resolves to its own id). A class that name does not find (made in

@@ -198,6 +198,8 @@ private:
   /// (FunctionSegments.cpp); false, emitting nothing, when the body is short enough.
   bool lowerInSegments(const std::vector<Stmt *> &body);
   llvm::Value *lowerConstant(const Constant &constant, const Type *type);
+  /// A value frozen at compile time (a global, a closure variable, a default), as `type`.
+  llvm::Value *lowerFrozenValue(const GlobalValue &value, const Type *type);
   llvm::Value *lowerBoolOp(Expr *expr);
   llvm::Value *lowerIfExp(Expr *expr);
   llvm::Value *lowerSubscript(Expr *expr);

@@ -67,17 +67,7 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
       if (value.kind == GlobalValue::Kind::Builtin)
         if (const LibraryValue *libraryValue = Library::get().findValue(value.name))
           return lowerLibraryValue(*libraryValue, expr->location); // cuda.laneid
-      if (value.kind == GlobalValue::Kind::ConstantArray)
-        return arrays().lowerConstantArray(value);
-      if (value.kind == GlobalValue::Kind::ConstantTuple) {
-        std::vector<llvm::Value *> elements;
-        for (size_t i = 0; i < value.items.size(); ++i)
-          elements.push_back(value.items[i].kind == Constant::Kind::String
-                                 ? strings().lowerStringLiteral(value.items[i].text)
-                                 : lowerConstant(value.items[i], type->elements()[i]));
-        return lowerTuple(elements, type);
-      }
-      return llvm::UndefValue::get(valueType(context, type));
+      return lowerFrozenValue(value, type);
     }
     // An optional variable read as its value (typing decided) is checked for None here.
     auto declared = function.variableTypes.find(expr->name);
@@ -362,14 +352,14 @@ llvm::Value *FunctionLowering::lowerSubscript(Expr *expr) {
   llvm::Value *tuple = lowerExpr(base);
   int64_t count = static_cast<int64_t>(tupleType->elements().size());
   std::vector<int64_t> positions;
-  if (constantSliceIndices(index, count, positions)) {
+  if (constantTupleSlice(index, count, function.globals, positions)) {
     std::vector<llvm::Value *> elements;
     for (int64_t position : positions)
       elements.push_back(tupleElement(tuple, tupleType, static_cast<unsigned>(position)));
     return lowerTuple(elements, typeOf(expr));
   }
-  if (index->kind == ExprKind::Constant && index->constant.kind == Constant::Kind::Int) {
-    int64_t position = index->constant.intValue;
+  if (std::optional<int64_t> constant = constantTupleIndex(index, function.globals)) {
+    int64_t position = *constant;
     return tupleElement(tuple, tupleType,
                         static_cast<unsigned>(position < 0 ? position + count : position));
   }
@@ -386,6 +376,35 @@ llvm::Value *FunctionLowering::lowerSubscript(Expr *expr) {
       builder.CreateInBoundsGEP(memoryType(context, elementType), slot, position);
   return fromMemoryForm(builder, builder.CreateLoad(memoryType(context, elementType), address),
                         elementType);
+}
+
+llvm::Value *FunctionLowering::lowerFrozenValue(const GlobalValue &value, const Type *type) {
+  switch (value.kind) {
+  case GlobalValue::Kind::Constant:
+    if (value.constant.kind == Constant::Kind::String && type->isUnicode())
+      return strings().lowerStringLiteral(value.constant.text); // an item of a tuple
+    return lowerConstant(value.constant, type);
+  case GlobalValue::Kind::ConstantArray:
+    return arrays().lowerConstantArray(value);
+  case GlobalValue::Kind::ConstantTuple: {
+    std::vector<llvm::Value *> elements;
+    for (size_t i = 0; i < value.items.size(); ++i) {
+      GlobalValue item;
+      item.kind = GlobalValue::Kind::Constant;
+      item.constant = value.items[i];
+      elements.push_back(lowerFrozenValue(item, type->elements()[i]));
+    }
+    return lowerTuple(elements, type);
+  }
+  case GlobalValue::Kind::FrozenTuple: {
+    std::vector<llvm::Value *> elements;
+    for (size_t i = 0; i < value.elements.size(); ++i)
+      elements.push_back(lowerFrozenValue(value.elements[i], type->elements()[i]));
+    return lowerTuple(elements, type);
+  }
+  default: // functions, modules, classes: values that hold nothing at run time
+    return llvm::UndefValue::get(valueType(context, type));
+  }
 }
 
 llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {

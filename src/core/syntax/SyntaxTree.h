@@ -125,6 +125,10 @@ struct Parameter {
   std::string name;
   bool hasDefault = false;
   Constant defaultValue;
+  /// A default that is not a constant (a tuple, an array, a named tuple, a function): the name
+  /// under which the function's resolver gives its value, frozen as Python evaluated it at the
+  /// definition; empty for a constant default (defaultValue) or none.
+  std::string defaultName;
   bool isStar = false;
   bool keywordOnly = false;
 };

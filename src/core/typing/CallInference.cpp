@@ -479,6 +479,26 @@ const Type *CallInference::typeExternalCall(Expr *expr, const Type *callee,
   return callee->resultType();
 }
 
+Expr *CallInference::frozenDefault(Expr *call, const FunctionSource &callee, size_t index) {
+  constexpr int FirstDefaultIndex = -(1 << 20); // apart from the packed `*args` tuples' indices
+  bool made = false;
+  Expr *name = source.syntheticExpr(call->id, FirstDefaultIndex - static_cast<int>(index),
+                                    ExprKind::Name, call->location, made);
+  const Parameter &parameter = callee.parameters[index];
+  if (made)
+    name->name = parameter.defaultName;
+  if (!function.globals.count(name->id)) {
+    GlobalValue value = callee.resolver->resolveName(parameter.defaultName);
+    if (value.kind == GlobalValue::Kind::Unsupported || value.kind == GlobalValue::Kind::Missing)
+      throwTypingError("the default value of parameter '" + parameter.name + "' of " + callee.name +
+                           "() (" + (value.name.empty() ? "?" : value.name) +
+                           ") cannot be frozen into compiled code; pass the argument explicitly",
+                       call->location);
+    function.globals.emplace(name->id, std::move(value));
+  }
+  return name;
+}
+
 const Type *CallInference::typeJitCall(Expr *expr, FunctionSource *callee, Expr *self) {
   const std::vector<Parameter> &parameters = callee->parameters;
   std::vector<Expr *> positional;
@@ -494,9 +514,12 @@ const Type *CallInference::typeJitCall(Expr *expr, FunctionSource *callee, Expr 
   }
   CallBinding binding;
   binding.arguments = bindJitArguments(source, *callee, expr, positional);
-  for (size_t i = 0; i < parameters.size(); ++i)
+  for (size_t i = 0; i < parameters.size(); ++i) {
     if (parameters[i].isStar)
       pass.typeExpr(binding.arguments[i]); // the tuple the call packs
+    else if (!binding.arguments[i] && !parameters[i].defaultName.empty())
+      pass.typeExpr(binding.arguments[i] = frozenDefault(expr, *callee, i));
+  }
   std::vector<bool> bound(parameters.size());
   for (size_t i = 0; i < parameters.size(); ++i)
     bound[i] = binding.arguments[i] != nullptr;

@@ -88,6 +88,10 @@ private:
   /// Binds the call's arguments (after `self`, when a method's value comes first) to the
   /// callee's parameters and types the callee for them.
   const Type *typeJitCall(Expr *expr, FunctionSource *callee, Expr *self = nullptr);
+  /// The argument a call from compiled code passes for the callee's omitted parameter
+  /// `index`, whose default is not a constant: a name standing for the default's value, which
+  /// the callee's resolver freezes (as a global), made once per call.
+  Expr *frozenDefault(Expr *call, const FunctionSource &callee, size_t index);
 
   InferencePass &pass;
   TypedFunction &function;

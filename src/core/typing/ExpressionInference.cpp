@@ -51,19 +51,52 @@ const Type *ExpressionInference::typeClassContains(Expr *expr, const Type *insta
   return binding.callee->returnType ? types::boolean() : nullptr;
 }
 
+/// The type of an item of a frozen tuple: strings are run-time values, as in a literal.
+static const Type *frozenItemType(const GlobalValue &value) {
+  switch (value.kind) {
+  case GlobalValue::Kind::Constant:
+    if (value.scalarType)
+      return value.scalarType;
+    return value.constant.kind == Constant::Kind::String
+               ? types::unicode()
+               : InferencePass::constantType(value.constant);
+  case GlobalValue::Kind::ConstantArray:
+    return value.arrayType;
+  case GlobalValue::Kind::ConstantTuple:
+  case GlobalValue::Kind::FrozenTuple: {
+    std::vector<const Type *> elements;
+    if (value.kind == GlobalValue::Kind::ConstantTuple) {
+      for (const Constant &item : value.items) {
+        GlobalValue constant;
+        constant.kind = GlobalValue::Kind::Constant;
+        constant.constant = item;
+        elements.push_back(frozenItemType(constant));
+      }
+      return types::tuple(elements);
+    }
+    for (const GlobalValue &element : value.elements)
+      elements.push_back(frozenItemType(element));
+    const Type *named = value.functionType;
+    return named ? types::namedTuple(named->text(), named->namedTupleClass(), named->fieldNames(),
+                                     elements)
+                 : types::tuple(elements);
+  }
+  case GlobalValue::Kind::JitFunction:
+    return types::jitFunction(value.function.get());
+  default:
+    return nullptr;
+  }
+}
+
 const Type *ExpressionInference::globalType(Expr *expr, const GlobalValue &value) {
   switch (value.kind) {
   case GlobalValue::Kind::Constant:
     return value.scalarType ? value.scalarType : InferencePass::constantType(value.constant);
   case GlobalValue::Kind::ConstantArray:
     return value.arrayType;
-  case GlobalValue::Kind::ConstantTuple: {
-    std::vector<const Type *> elements;
-    for (const Constant &item : value.items) // strings as run-time values, as in a literal
-      elements.push_back(item.kind == Constant::Kind::String ? types::unicode()
-                                                             : InferencePass::constantType(item));
-    return types::tuple(elements);
-  }
+  case GlobalValue::Kind::ConstantTuple:
+  case GlobalValue::Kind::FrozenTuple:
+    return frozenItemType(value);
   case GlobalValue::Kind::Module:
     return types::module(value.name);
   case GlobalValue::Kind::Builtin:

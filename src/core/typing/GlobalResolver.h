@@ -17,6 +17,7 @@ struct GlobalValue {
     Constant,         ///< a number, bool, None or str
     ConstantTuple,    ///< a tuple of constants
     ConstantArray,    ///< a NumPy array, frozen: arrayType, shape and its bytes (C order)
+    FrozenTuple,      ///< a tuple of `elements` (tuples, arrays, functions), or a named tuple
     Module,           ///< name is the module's name ("math", "numpy", ...)
     Builtin,          ///< name is the qualified name taipan knows it by ("math.sqrt", "abs")
     JitFunction,      ///< another taipan-jitted function
@@ -46,6 +47,8 @@ struct GlobalValue {
   const Type *functionType = nullptr;
   std::vector<int64_t> shape;
   std::string bytes;
+  /// FrozenTuple: its items; its functionType is the named tuple class's type, or null.
+  std::vector<GlobalValue> elements;
 };
 
 /// A method or attribute of a run-time value implemented in Python (overload_method,
