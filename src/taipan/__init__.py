@@ -11,7 +11,13 @@ from taipan import typed, types
 from taipan.cfunc import CFunc, carray, cfunc, farray
 from taipan.decorators import jit, njit
 from taipan.objmode_context import objmode
-from taipan.threads import get_num_threads, get_thread_id, prange, set_num_threads
+from taipan.threads import (
+    get_num_threads,
+    get_thread_id,
+    prange,
+    set_num_threads,
+    threading_layer,
+)
 from taipan.typeof import from_dtype, typeof
 from taipan.types import (
     Tuple,
@@ -107,6 +113,7 @@ __all__ = [
     "objmode",
     "prange",
     "set_num_threads",
+    "threading_layer",
     "typed",
     "typeof",
     "types",

@@ -252,9 +252,30 @@ if globals()["CPU_NAME"] is not None or globals()["CPU_FEATURES"] is not None:
 # this is the count it found, every hardware thread when neither is set. NUMBA_NUM_THREADS is
 # Numba's name for this attribute.
 NUM_THREADS = NUMBA_NUM_THREADS = _core.maximum_threads()
-# taipan runs parallel code on its own thread pool (Numba's tbb, omp and workqueue layers have
-# no counterpart; NUMBA_THREADING_LAYER is ignored).
-THREADING_LAYER = "taipan"
+NUMBA_DEFAULT_NUM_THREADS = os.cpu_count() or 1
+# taipan runs parallel code on its own thread pool, whatever layer is asked for. The pool is
+# thread-safe (a loop started while another thread's runs takes the calling thread alone) and
+# fork-safe (a child process starts a pool of its own), which Numba calls "safe": libraries
+# that ask which layer is chosen, to avoid an unsafe one, take their parallel path. A layer
+# asked for by name (NUMBA_THREADING_LAYER, or assigned here) is kept, as Numba keeps it.
+THREADING_LAYERS = ("default", "safe", "threadsafe", "forksafe", "tbb", "omp", "workqueue")
+THREADING_LAYER_PRIORITY = ["tbb", "omp", "workqueue"]
+THREADING_LAYER = "safe"
+for _name in ("TAIPAN_THREADING_LAYER", "NUMBA_THREADING_LAYER"):
+    _layer = os.environ.get(_name, "").strip().lower()
+    if _layer in THREADING_LAYERS and _layer != "default":
+        THREADING_LAYER = _layer
+        SOURCES["THREADING_LAYER"] = _name
+        break
+    if _layer and _layer != "default":
+        warnings.warn(
+            f"taipan: {_name}={_layer!r} is not a threading layer Numba knows "
+            f"({', '.join(THREADING_LAYERS)}); THREADING_LAYER stays 'safe'",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        break
+del _name, _layer
 
 del _option, _value, _source
 

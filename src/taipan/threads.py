@@ -28,5 +28,12 @@ def get_thread_id():
     return _core.get_thread_id()
 
 
-for _function in (prange, set_num_threads, get_num_threads, get_thread_id):
+def threading_layer():
+    """The Numba threading layer whose guarantees taipan's pool gives, as
+    ``numba.threading_layer()`` names the layer chosen: "tbb", the one that is both thread-safe
+    and fork-safe (``taipan.config.THREADING_LAYER`` keeps the layer asked for)."""
+    return "tbb"
+
+
+for _function in (prange, set_num_threads, get_num_threads, get_thread_id, threading_layer):
     _function.__module__ = "taipan"

@@ -101,8 +101,7 @@ def from_dtype(dtype):
     return _from_dtype(dtype)
 
 
-def threading_layer():
-    return "taipan"
+threading_layer = _taipan.threading_layer
 
 
 _SUBPACKAGES = {
