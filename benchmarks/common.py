@@ -52,7 +52,13 @@ def best_of(fn, repeats: int = 5, number: int = 1) -> float:
 
 
 def run_snippet(
-    code: str, *, timeout: float = 600, as_file: bool = True, python=None, directory=None
+    code: str,
+    *,
+    timeout: float = 600,
+    as_file: bool = True,
+    python=None,
+    directory=None,
+    env=None,
 ):
     """Run ``code`` in a fresh interpreter and return the JSON value it reports.
 
@@ -61,6 +67,7 @@ def run_snippet(
     otherwise it runs with ``python -c``.  ``python`` names another interpreter than this
     one.  With ``directory`` the file is written there, so runs of the same code share one
     path, as a program run again does (otherwise each run gets a fresh temporary folder).
+    ``env`` replaces the environment of the interpreter.
     Raises ``BenchError`` on a crash, timeout or missing result.
     """
     interpreter = python or sys.executable
@@ -79,7 +86,9 @@ def run_snippet(
         else:
             cmd = [interpreter, "-c", source]
         try:
-            proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=timeout)
+            proc = subprocess.run(
+                cmd, check=False, capture_output=True, text=True, timeout=timeout, env=env
+            )
         except subprocess.TimeoutExpired as exc:
             raise BenchError(f"timed out after {timeout:g} s") from exc
     for line in reversed(proc.stdout.splitlines()):

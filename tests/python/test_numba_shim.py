@@ -135,3 +135,23 @@ def test_numba_test_support_names(mode):
     assert result["stats"] == [True, True]
     assert result["flags"] == [True, True, False]
     assert tuple(result["pyversion"]) == sys.version_info[:2]
+
+
+@pytest.mark.parametrize("mode", ["python", "taipan"])
+def test_numba_types_is_numba_core_types(mode):
+    """Libraries write ``from numba.types import Array`` (numba-stats): as in Numba,
+    ``numba.types`` is the module ``numba.core.types``, not a placeholder."""
+    result = run_with_shim(
+        mode,
+        """
+        import json
+        import numba, numba.core.types
+        from numba.types import Array, float64
+        print(json.dumps({
+            "same": numba.types is numba.core.types and Array is numba.core.types.Array,
+            "array": str(Array(float64, 1, "A", readonly=True)),
+        }))
+        """,
+    )
+    assert result["same"]
+    assert "float64" in result["array"]

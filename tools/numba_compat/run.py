@@ -154,6 +154,7 @@ class ModuleRun:
         self.results = {}  # test id -> {"outcome", "reason"}
         self.tests = None  # every collected test id
         self.collect_errors = []
+        self.collect_error_nodes = {}  # the file or test pytest could not collect -> reason
         self.crashes = []  # {"test", "signal", "log"}
         self.notes = []
         self.runs = 0
@@ -174,6 +175,10 @@ class ModuleRun:
         )
         return env
 
+    def pytest_targets(self):
+        """What pytest is given after the runner's own options: the module's test file."""
+        return [f"numba/tests/test_{self.module}.py"]
+
     def run(self):
         stem = f"{self.module}.{self.mode}"
         outcomes, skip, log_path = (
@@ -190,7 +195,7 @@ class ModuleRun:
         # --capture=sys: file descriptor 2 stays the log, so faulthandler's report of a crash
         # (pytest enables it) is not lost in a capture file.
         command += ["-q", "--no-header", "-rN", "--capture=sys"]
-        command += [f"numba/tests/test_{self.module}.py"]
+        command += self.pytest_targets()
         while True:
             self.runs += 1
             finished_before = len(self.results)
@@ -279,6 +284,7 @@ class ModuleRun:
                     self.tests = record["tests"]
             elif event == "collect_error":
                 self.collect_errors.append(record["reason"])
+                self.collect_error_nodes[record.get("node", "")] = record["reason"]
             elif event == "start":
                 running = record["test"]
             elif event == "finish":
@@ -322,6 +328,7 @@ class ModuleRun:
             "tests": self.tests,
             "results": self.results,
             "collect_errors": self.collect_errors,
+            "collect_error_nodes": self.collect_error_nodes,
             "crashes": self.crashes,
             "notes": self.notes,
             "runs": self.runs,

@@ -1,0 +1,291 @@
+"""Real Numba libraries on taipan: the main functions of numbagg, numba-stats, resampy,
+quantecon, dcor and antropy, each imported unchanged, with Numba and with taipan standing in
+for ``numba`` through the shim of ``tools/numba_compat`` (``NUMBA_SHIM_MODE=taipan``), side by
+side in one run.
+
+Per function and library, in fresh processes: the first call (compilation included; both
+libraries' disk caches point at an empty folder, so nothing is loaded from an earlier run),
+best of ``--repeats`` processes; and the warm call, best of 5 rounds of an auto-ranged number of
+calls in the last of those processes. The two libraries' results are compared (a checksum of
+the returned arrays); a mismatch shows as ERR.
+
+    python benchmarks/bench_libraries.py                 # every function (several minutes)
+    python benchmarks/bench_libraries.py --only numbagg  # the functions of one package
+    python benchmarks/bench_libraries.py --repeats 1     # one fresh process per first call
+
+The packages are the versions that ``tools/numba_compat/libraries.py`` pins, installed (without
+their dependencies) under ``build/numba_libraries/site`` by that runner's store; this script
+installs them there too when they are missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from common import BenchError, Row, print_results, run_snippet
+
+REPO = Path(__file__).resolve().parent.parent
+TOOLS = REPO / "tools" / "numba_compat"
+SHIM_ROOT = TOOLS / "shim"  # holds the shim's ``numba`` package
+
+FIRST_TARGET = 0.2
+WARM_TARGET = 1.0
+
+
+@dataclass(frozen=True)
+class Case:
+    package: str  # a key of libraries.PACKAGES
+    name: str
+    setup: str  # imports and data; seeded
+    call: str  # one expression, the function's call
+
+
+CASES = [
+    Case(
+        "numbagg",
+        "numbagg move_mean 10**6, window 20",
+        "import numbagg\nx = rng.standard_normal(10**6)",
+        "numbagg.move_mean(x, window=20)",
+    ),
+    Case(
+        "numbagg",
+        "numbagg move_std 1000x1000, window 20",
+        "import numbagg\nx = rng.standard_normal((1000, 1000))",
+        "numbagg.move_std(x, window=20)",
+    ),
+    Case(
+        "numbagg",
+        "numbagg move_exp_nanmean 10**6, alpha 0.1",
+        "import numbagg\nx = rng.standard_normal(10**6)\nx[::7] = np.nan",
+        "numbagg.move_exp_nanmean(x, alpha=0.1)",
+    ),
+    Case(
+        "numbagg",
+        "numbagg group_nansum 10**6, 1000 groups",
+        "import numbagg\nx = rng.standard_normal(10**6)\nx[::7] = np.nan\n"
+        "labels = rng.integers(0, 1000, 10**6)",
+        "numbagg.group_nansum(x, labels)",
+    ),
+    Case(
+        "numbagg",
+        "numbagg group_nanmean 10**6, 1000 groups",
+        "import numbagg\nx = rng.standard_normal(10**6)\nx[::7] = np.nan\n"
+        "labels = rng.integers(0, 1000, 10**6)",
+        "numbagg.group_nanmean(x, labels)",
+    ),
+    Case(
+        "numba-stats",
+        "numba-stats norm.pdf 10**6",
+        "from numba_stats import norm\nx = rng.standard_normal(10**6)",
+        "norm.pdf(x, 0.5, 1.5)",
+    ),
+    Case(
+        "numba-stats",
+        "numba-stats norm.cdf 10**6",
+        "from numba_stats import norm\nx = rng.standard_normal(10**6)",
+        "norm.cdf(x, 0.5, 1.5)",
+    ),
+    Case(
+        "numba-stats",
+        "numba-stats expon.pdf 10**6",
+        "from numba_stats import expon\nx = rng.exponential(size=10**6)",
+        "expon.pdf(x, 0.0, 2.0)",
+    ),
+    Case(
+        "numba-stats",
+        "numba-stats t.pdf 10**6",
+        "from numba_stats import t\nx = rng.standard_normal(10**6)",
+        "t.pdf(x, 5.0, 0.0, 1.0)",
+    ),
+    Case(
+        "resampy",
+        "resampy kaiser_best 44.1->22.05 kHz, 10 s",
+        "import resampy\nx = rng.standard_normal(441000)",
+        "resampy.resample(x, 44100, 22050, filter='kaiser_best')",
+    ),
+    Case(
+        "resampy",
+        "resampy kaiser_fast 44.1->16 kHz, 10 s",
+        "import resampy\nx = rng.standard_normal(441000)",
+        "resampy.resample(x, 44100, 16000, filter='kaiser_fast')",
+    ),
+    Case(
+        "quantecon",
+        "quantecon gth_solve 200x200",
+        "from quantecon.markov import gth_solve\nP = rng.random((200, 200))\n"
+        "P /= P.sum(axis=1, keepdims=True)",
+        "gth_solve(P)",
+    ),
+    Case(
+        "quantecon",
+        "quantecon MarkovChain.simulate 10**6 steps",
+        "from quantecon.markov import MarkovChain\nP = rng.random((50, 50))\n"
+        "P /= P.sum(axis=1, keepdims=True)\nmc = MarkovChain(P)",
+        "mc.simulate(ts_length=10**6, init=0, random_state=1234)",
+    ),
+    Case(
+        "quantecon",
+        "quantecon optimize.newton cos(x) - x",
+        "from numba import njit\nfrom quantecon.optimize import newton\n"
+        "f = njit(lambda x: np.cos(x) - x)\nfp = njit(lambda x: -np.sin(x) - 1.0)",
+        "newton(f, 1.0, fp).root",
+    ),
+    Case(
+        "quantecon",
+        "quantecon optimize.brentq x**3 - 2x - 5",
+        "from numba import njit\nfrom quantecon.optimize import brentq\n"
+        "f = njit(lambda x: x**3 - 2.0 * x - 5.0)",
+        "brentq(f, 2.0, 3.0).root",
+    ),
+    Case(
+        "dcor",
+        "dcor distance_correlation mergesort 10**5",
+        "import dcor\nx = rng.standard_normal(10**5)\ny = x + rng.standard_normal(10**5)",
+        "dcor.distance_correlation(x, y, method='mergesort')",
+    ),
+    Case(
+        "antropy",
+        "antropy sample_entropy 5000",
+        "import antropy\nx = rng.standard_normal(5000)",
+        "antropy.sample_entropy(x)",
+    ),
+    Case(
+        "antropy",
+        "antropy higuchi_fd 10**5",
+        "import antropy\nx = rng.standard_normal(10**5)",
+        "antropy.higuchi_fd(x)",
+    ),
+]
+
+SNIPPET = """
+import os, sys, time
+import numpy as np
+import numba
+if {shim!r} and not numba.__file__.startswith({shim_root!r}):
+    raise SystemExit("the shim is not the numba imported: " + numba.__file__)
+rng = np.random.default_rng(0)
+{setup}
+
+def call():
+    return {call}
+
+start = time.perf_counter()
+result = call()
+first = time.perf_counter() - start
+
+number = 1
+while True:  # calls per round: enough for 0.2 s
+    start = time.perf_counter()
+    for _ in range(number):
+        call()
+    if time.perf_counter() - start >= 0.2 or number >= 10**6:
+        break
+    number *= 4
+warm = None
+for _ in range(5):
+    start = time.perf_counter()
+    for _ in range(number):
+        call()
+    seconds = (time.perf_counter() - start) / number
+    warm = seconds if warm is None else min(warm, seconds)
+values = np.asarray(result, dtype=np.float64).ravel()
+finite = values[np.isfinite(values)]
+report({{"first": first, "warm": warm, "check": [values.size, int(finite.size),
+        float(finite.sum()), float(np.abs(finite).sum())]}})
+"""
+
+
+def package_paths(names):
+    """Installs (once) and returns each package's folder, with the test-only requirements'
+    folder (antropy needs scikit-learn, dcor array-api-compat), through the runner's store."""
+    sys.path.insert(0, str(TOOLS))
+    import libraries  # tools/numba_compat/libraries.py
+
+    store = libraries.Store(REPO / "build" / "numba_libraries")
+    paths = {}
+    for name in names:
+        package = libraries.PACKAGES[name]
+        paths[name] = [store.installed(name, package)]
+        if package.requires:
+            paths[name].append(store.test_requirements(name, package.requires))
+    return paths
+
+
+def environment(lib, paths, cache_dir):
+    env = dict(os.environ)
+    front = [SHIM_ROOT] if lib == "taipan" else []
+    taipan_src = (
+        [REPO / "src"]
+        if lib == "taipan" and list((REPO / "src" / "taipan").glob("_core*.so"))
+        else []
+    )
+    env["PYTHONPATH"] = os.pathsep.join(str(path) for path in front + paths + taipan_src)
+    env.pop("NUMBA_SHIM_MODE", None)
+    if lib == "taipan":
+        env["NUMBA_SHIM_MODE"] = "taipan"
+    # Nothing from an earlier run's disk cache: each process compiles what it calls.
+    env["NUMBA_CACHE_DIR"] = env["TAIPAN_CACHE_DIR"] = cache_dir
+    env.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    return env
+
+
+def measure_case(case, lib, paths, repeats):
+    """(best first call, warm call, checksum) in seconds, or the error's message."""
+    snippet = SNIPPET.format(
+        shim=lib == "taipan", shim_root=str(SHIM_ROOT), setup=case.setup, call=case.call
+    )
+    results = []
+    try:
+        for _ in range(repeats):
+            with tempfile.TemporaryDirectory(prefix="bench-libraries-cache-") as cache_dir:
+                env = environment(lib, paths[case.package], cache_dir)
+                results.append(run_snippet(snippet, env=env, timeout=900))
+    except BenchError as exc:
+        return str(exc)
+    return min(r["first"] for r in results), results[-1]["warm"], results[-1]["check"]
+
+
+def same_result(ours, theirs):
+    """The checksums agree: sizes and finite counts exactly, the sums to 1e-9 relative."""
+    if ours[:2] != theirs[:2]:
+        return False
+    return all(abs(a - b) <= 1e-9 * max(1.0, abs(b)) for a, b in zip(ours[2:], theirs[2:]))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="+", default=None, help="packages (e.g. numbagg)")
+    parser.add_argument("--repeats", type=int, default=2, help="fresh processes per first call")
+    options = parser.parse_args()
+    cases = [case for case in CASES if options.only is None or case.package in options.only]
+    paths = package_paths(sorted({case.package for case in cases}))
+    first_rows, warm_rows = [], []
+    for case in cases:
+        measured = {
+            lib: measure_case(case, lib, paths, options.repeats) for lib in ("taipan", "numba")
+        }
+        ours, theirs = measured["taipan"], measured["numba"]
+        if (
+            isinstance(ours, tuple)
+            and isinstance(theirs, tuple)
+            and not same_result(ours[2], theirs[2])
+        ):
+            ours = f"result differs from Numba's: {ours[2]} vs {theirs[2]}"
+        first, warm = [], []
+        for value in (ours, theirs):
+            first.append(value if isinstance(value, str) else value[0] * 1e9)
+            warm.append(value if isinstance(value, str) else value[1] * 1e9)
+        first_rows.append(Row(case.name, first[0], first[1], FIRST_TARGET))
+        warm_rows.append(Row(case.name, warm[0], warm[1], WARM_TARGET))
+        print(f"  measured {case.name}", file=sys.stderr, flush=True)
+    print_results("first call in a fresh process (compilation included)", first_rows)
+    print_results("warm call", warm_rows)
+
+
+if __name__ == "__main__":
+    main()
