@@ -306,6 +306,8 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
 PyObject *boxValue(const Type *type, const void *storage) {
   if (isClassInstance(type))
     return boxJitClassInstance(type, storage);
+  if (isRandomGenerator(type))
+    return boxRandomGenerator();
   switch (type->kind()) {
   case TypeKind::Boolean:
     return PyBool_FromLong(load<uint8_t>(storage));

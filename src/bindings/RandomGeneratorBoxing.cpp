@@ -32,4 +32,11 @@ bool unboxRandomGenerator(PyObject *value, void *storage) {
   return true;
 }
 
+PyObject *boxRandomGenerator() {
+  PyErr_SetString(PyExc_TypeError,
+                  "a numpy.random.Generator cannot be returned from compiled code: compiled code "
+                  "holds its bit generator's state, not the Generator object");
+  return nullptr;
+}
+
 } // namespace taipan::bindings

@@ -311,36 +311,6 @@ int64_t random_zipf(NumpyBitgen *bitgen_state, double a) {
   }
 }
 
-/// Lemire's bounded integer in [0, rng] from 64-bit words (rng < 2**64 - 1).
-uint64_t bounded_lemire_uint64(NumpyBitgen *bitgen_state, uint64_t rng) {
-  const uint64_t rng_excl = rng + 1;
-  __uint128_t m = static_cast<__uint128_t>(next_uint64(bitgen_state)) * rng_excl;
-  uint64_t leftover = static_cast<uint64_t>(m);
-  if (leftover < rng_excl) {
-    const uint64_t threshold = (UINT64_MAX - rng) % rng_excl;
-    while (leftover < threshold) {
-      m = static_cast<__uint128_t>(next_uint64(bitgen_state)) * rng_excl;
-      leftover = static_cast<uint64_t>(m);
-    }
-  }
-  return static_cast<uint64_t>(m >> 64);
-}
-
-/// Lemire's bounded integer in [0, rng] from 32-bit words (rng < 2**32 - 1).
-uint32_t bounded_lemire_uint32(NumpyBitgen *bitgen_state, uint32_t rng) {
-  const uint32_t rng_excl = rng + 1;
-  uint64_t m = static_cast<uint64_t>(next_uint32(bitgen_state)) * rng_excl;
-  uint32_t leftover = static_cast<uint32_t>(m);
-  if (leftover < rng_excl) {
-    const uint32_t threshold = (UINT32_MAX - rng) % rng_excl;
-    while (leftover < threshold) {
-      m = static_cast<uint64_t>(next_uint32(bitgen_state)) * rng_excl;
-      leftover = static_cast<uint32_t>(m);
-    }
-  }
-  return static_cast<uint32_t>(m >> 32);
-}
-
 } // namespace
 
 double next_double(NumpyBitgen *bitgen_state) {
@@ -771,52 +741,3 @@ int64_t generator_discrete(NumpyBitgen *bitgen_state, NumpyDistribution distribu
 }
 
 } // namespace taipan::runtime::numpy_random
-
-using taipan::runtime::NumpyBitgen;
-using taipan::runtime::NumpyDistribution;
-namespace numpy_random = taipan::runtime::numpy_random;
-
-extern "C" {
-
-double taipan_np_generator_continuous(void *bitgen, int32_t distribution, double a, double b,
-                                      double c) {
-  return numpy_random::generator_continuous(static_cast<NumpyBitgen *>(bitgen),
-                                            static_cast<NumpyDistribution>(distribution), a, b, c);
-}
-
-int64_t taipan_np_generator_discrete(void *bitgen, int32_t distribution, double a, double b,
-                                     int64_t i, int64_t j, int64_t k) {
-  return numpy_random::generator_discrete(static_cast<NumpyBitgen *>(bitgen),
-                                          static_cast<NumpyDistribution>(distribution), a, b, i, j,
-                                          k);
-}
-
-int64_t taipan_np_generator_bounded(void *bitgen, int64_t low, uint64_t range) {
-  // random_bounded_uint64 without the mask: Generator.integers uses Lemire's method.
-  auto *state = static_cast<NumpyBitgen *>(bitgen);
-  uint64_t offset = static_cast<uint64_t>(low);
-  if (range == 0)
-    return low;
-  if (range <= 0xFFFFFFFFULL) {
-    if (range == 0xFFFFFFFFULL)
-      return static_cast<int64_t>(offset + state->next_uint32(state->state));
-    return static_cast<int64_t>(
-        offset + numpy_random::bounded_lemire_uint32(state, static_cast<uint32_t>(range)));
-  }
-  if (range == 0xFFFFFFFFFFFFFFFFULL)
-    return static_cast<int64_t>(offset + state->next_uint64(state->state));
-  return static_cast<int64_t>(offset + numpy_random::bounded_lemire_uint64(state, range));
-}
-
-void taipan_np_generator_shuffle(void *bitgen, void *data, int64_t count, int64_t stride,
-                                 int64_t itemSize) {
-  auto *state = static_cast<NumpyBitgen *>(bitgen);
-  char *base = static_cast<char *>(data);
-  for (int64_t i = count - 1; i >= 1; --i) {
-    int64_t j =
-        static_cast<int64_t>(numpy_random::random_interval(state, static_cast<uint64_t>(i)));
-    if (i != j)
-      std::swap_ranges(base + i * stride, base + i * stride + itemSize, base + j * stride);
-  }
-}
-}
