@@ -333,6 +333,48 @@ def test_jitted_functions_meet_a_function_type():
     assert explicit((njit(add_one), njit(add_two)), 1) == 4
 
 
+def test_jitted_functions_without_signatures_chosen_at_run_time():
+    @njit
+    def more(x):
+        return x + 1
+
+    @njit
+    def less(x):
+        return x - 1
+
+    @njit
+    def two():
+        return 2
+
+    @njit
+    def three():
+        return 3
+
+    @njit
+    def select(sel, x):
+        fn = more if sel else less
+        return fn(x)
+
+    @njit
+    def branch(arg):
+        if arg:
+            f = two
+        else:
+            f = three
+        return f()
+
+    assert select(True, 10) == 11 and select(False, 10) == 9
+    assert select(True, 2.5) == 3.5  # another signature: another choice
+    assert branch(True) == 2 and branch(False) == 3
+
+    @njit
+    def returned(sel):
+        return two if sel else three
+
+    with pytest.raises(TypingError, match="cannot return one of several jitted functions"):
+        returned(True)
+
+
 def test_float32_and_libm_through_the_protocol():
     libm = ctypes.CDLL(ctypes.util.find_library("m"))
 

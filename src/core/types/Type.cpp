@@ -294,6 +294,16 @@ public:
     return intern(std::move(type), name + "|" + keysOf(parameters) + "|" + keysOf({result}));
   }
 
+  const Type *undefinedFunction(const std::vector<const Type *> &members) {
+    std::string name = "UndefinedFunctionType[";
+    for (size_t i = 0; i < members.size(); ++i)
+      name += (i ? ", " : "") + members[i]->name();
+    name += "]";
+    Type type = make(TypeKind::UndefinedFunction, name);
+    type.elementTypes = members;
+    return intern(std::move(type), name + "|" + keysOf(members));
+  }
+
 private:
   std::mutex mutex;
   std::unordered_map<const Type *, std::string> keys; ///< each type's key in byKey
@@ -657,6 +667,14 @@ const Type *externalFunction(const std::string &symbol, const std::vector<const 
 
 const Type *firstClassFunction(const std::vector<const Type *> &parameters, const Type *result) {
   return TypeContext::get().firstClassFunction(parameters, result);
+}
+
+const Type *undefinedFunction(std::vector<const Type *> members) {
+  std::sort(members.begin(), members.end(), [](const Type *a, const Type *b) {
+    return a->name() < b->name() || (a->name() == b->name() && a < b);
+  });
+  members.erase(std::unique(members.begin(), members.end()), members.end());
+  return TypeContext::get().undefinedFunction(members);
 }
 
 const Type *firstClassFunctionOf(const Type *type) {

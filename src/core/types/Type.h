@@ -47,6 +47,9 @@ enum class TypeKind {
   /// Numba's first-class FunctionType(signature): a run-time value {address of a C-convention
   /// function, the Python object it came from or null} (types::firstClassFunction)
   FirstClassFunction,
+  /// Numba's UndefinedFunctionType: a variable assigned different jitted functions whose
+  /// signature its calls decide (types::undefinedFunction); compile-time only
+  UndefinedFunction,
 };
 
 /// A type. Created only through the factory functions below, which intern it.
@@ -325,6 +328,9 @@ const Type *firstClassFunction(const std::vector<const Type *> &parameters, cons
 /// The first-class function type an ExternalFunction called through an address by the C
 /// convention converts to (its signature's), or null for other types.
 const Type *firstClassFunctionOf(const Type *type);
+/// The type of a variable assigned any of the jitted functions `members` (JitFunction types),
+/// before a call says which signature they share (then it becomes a first-class function type).
+const Type *undefinedFunction(std::vector<const Type *> members);
 
 /// A record dtype: fields in order with their byte offsets, the itemsize and NumPy's
 /// isalignedstruct flag. Shown as Numba shows it:

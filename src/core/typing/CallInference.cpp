@@ -271,6 +271,8 @@ const Type *CallInference::typeCall(Expr *expr) {
     return typeExternalCall(expr, calleeType, arguments);
   case TypeKind::FirstClassFunction:
     return typeFirstClassCall(expr, calleeType, arguments);
+  case TypeKind::UndefinedFunction:
+    return typeUndefinedFunctionCall(pass, expr, calleeType, arguments);
   case TypeKind::ExceptionClass:
     for (Expr *argument : argumentExprs)
       pass.statements.typeExceptionArgument(argument);

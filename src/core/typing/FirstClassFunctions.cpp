@@ -49,27 +49,106 @@ static const Type *ownFunctionType(GlobalResolver &resolver, const Type *type) {
   return types::firstClassFunctionOf(type);
 }
 
+/// The jitted functions a function value of type `type` may be: itself for a JitFunction, the
+/// members of an UndefinedFunction, none for other types.
+static std::vector<const Type *> jitMembers(const Type *type) {
+  if (type->kind() == TypeKind::JitFunction)
+    return {type};
+  if (type->kind() == TypeKind::UndefinedFunction)
+    return type->elements();
+  return {};
+}
+
+/// Records the C entry of each jitted function of `members` as a function value of `target`.
+static void recordEntries(TypedFunction &function, GlobalResolver &resolver,
+                          const std::vector<const Type *> &members, const Type *target,
+                          SourceLocation location) {
+  for (const Type *member : members)
+    if (!function.firstClassEntries.count({member, target}))
+      function.firstClassEntries[{member, target}] =
+          resolver.firstClassEntry(*member->function(), target, location);
+}
+
 const Type *unifyJitFunctionValues(TypedFunction &function, GlobalResolver &resolver, const Type *a,
                                    const Type *b, SourceLocation location) {
-  if (!a || !b || a == b ||
-      (a->kind() != TypeKind::JitFunction && b->kind() != TypeKind::JitFunction))
+  if (!a || !b || a == b)
+    return nullptr;
+  std::vector<const Type *> members = jitMembers(a);
+  for (const Type *member : jitMembers(b))
+    members.push_back(member);
+  if (members.empty())
     return nullptr;
   const Type *target = nullptr;
   for (const Type *side : {a, b})
-    if (side->kind() != TypeKind::JitFunction)
-      target = ownFunctionType(resolver, side);
-  if (!target) { // two jitted functions: each must have one signature, the same
-    const Type *first = ownFunctionType(resolver, a);
-    const Type *second = ownFunctionType(resolver, b);
-    target = first && first == second ? first : nullptr;
+    if (jitMembers(side).empty() && !(target = ownFunctionType(resolver, side)))
+      return nullptr; // a jitted function and a value of no function type
+  if (!target) {      // jitted functions only: one explicit signature for all, or a call decides
+    for (const Type *member : members) {
+      const Type *own = ownFunctionType(resolver, member);
+      if (!own || (target && own != target)) {
+        target = nullptr;
+        break;
+      }
+      target = own;
+    }
+    if (!target) {
+      const Type *choice = types::undefinedFunction(members);
+      auto chosen = function.chosenFunctionTypes.find(choice);
+      if (chosen == function.chosenFunctionTypes.end())
+        return choice;
+      target = chosen->second; // a call gave these functions their signature
+    }
   }
-  if (!target)
-    return nullptr;
-  for (const Type *side : {a, b})
-    if (side->kind() == TypeKind::JitFunction && !function.firstClassEntries.count({side, target}))
-      function.firstClassEntries[{side, target}] =
-          resolver.firstClassEntry(*side->function(), target, location);
+  recordEntries(function, resolver, members, target, location);
   return target;
+}
+
+const Type *typeUndefinedFunctionCall(InferencePass &pass, Expr *call, const Type *callee,
+                                      const std::vector<const Type *> &arguments) {
+  if (!call->keywordNames.empty())
+    throwUnsupported("first-class function call cannot use keyword arguments", call->location);
+  Expr *name = call->callee();
+  if (name->kind != ExprKind::Name)
+    throwTypingError("a choice of jitted functions (" + callee->name() +
+                         ") can only be called through a variable",
+                     call->location);
+  const Type *result = nullptr;
+  for (const Type *member : callee->elements()) {
+    FunctionSource *source = member->function();
+    bool plain = source->parameters.size() == arguments.size();
+    for (const Parameter &parameter : source->parameters)
+      plain &= !parameter.isStar;
+    if (!plain)
+      throwTypingError("the jitted function " + source->name + " chosen here does not take " +
+                           std::to_string(arguments.size()) + " positional arguments",
+                       call->location);
+    TypedFunction *typed = pass.callees.typeCallee(source, arguments, call->location);
+    if (!typed->returnType)
+      return nullptr; // still being inferred (recursion): a later pass decides
+    const Type *unified = result ? unifyTypes(result, typed->returnType) : typed->returnType;
+    if (!unified)
+      throwTypingError("mismatch of function types: the jitted functions chosen here return " +
+                           InferencePass::describe(result) + " and " +
+                           InferencePass::describe(typed->returnType),
+                       call->location);
+    result = unified;
+  }
+  for (const Type *argument : arguments)
+    if (!argument->isNumber() && !argument->isPointer())
+      throwTypingError("the jitted functions chosen here are called through a C function "
+                       "pointer, which takes numbers and pointers, not " +
+                           InferencePass::describe(argument),
+                       call->location);
+  if (!result->isNumber() && !result->isNone() && !result->isPointer())
+    throwTypingError("the jitted functions chosen here are called through a C function pointer, "
+                     "which returns a number, a pointer or None, not " +
+                         InferencePass::describe(result),
+                     call->location);
+  // The variable now holds function values of this signature; its assignments convert.
+  const Type *target = types::firstClassFunction(arguments, result);
+  pass.function.chosenFunctionTypes[callee] = target;
+  pass.assignVariable(name->name, target, call->location);
+  return result;
 }
 
 const Type *unifyFunctionTuple(TypedFunction &function, GlobalResolver &resolver,
@@ -91,10 +170,7 @@ const Type *unifyFunctionTuple(TypedFunction &function, GlobalResolver &resolver
   if (!target || !varied)
     return nullptr;
   for (const Type *element : elements)
-    if (element->kind() == TypeKind::JitFunction &&
-        !function.firstClassEntries.count({element, target}))
-      function.firstClassEntries[{element, target}] =
-          resolver.firstClassEntry(*element->function(), target, location);
+    recordEntries(function, resolver, jitMembers(element), target, location);
   return types::tuple(std::vector<const Type *>(elements.size(), target));
 }
 

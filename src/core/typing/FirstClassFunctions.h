@@ -6,6 +6,8 @@
 
 namespace taipan {
 
+class InferencePass;
+
 /// The result type of calling a first-class function value of type `callee` with `arguments`:
 /// positional only, each converting to its parameter safely or better (Numba's rule); a
 /// TypingError at the call naming the mismatch otherwise.
@@ -13,13 +15,20 @@ const Type *typeFirstClassCall(Expr *call, const Type *callee,
                                const std::vector<const Type *> &arguments);
 
 /// The type a variable or return takes when it is assigned the function values `a` and `b`
-/// and at least one of them is a jitted function: the first-class function type of the other
-/// (a FunctionType, or a C function at an address), or of both jitted functions' one explicit
-/// signature. Each jitted function is compiled to a C entry for that signature, recorded in
-/// `function.firstClassEntries` for lowering. Null when no such rule applies (the caller then
-/// unifies as usual).
+/// and at least one of them is a jitted function (or a choice of them): the first-class
+/// function type of the other (a FunctionType, or a C function at an address), or of the
+/// jitted functions' one explicit signature; else their UndefinedFunction, whose calls decide
+/// the signature (typeUndefinedFunctionCall). Each jitted function given a signature is compiled
+/// to a C entry for it, recorded in `function.firstClassEntries` for lowering. Null when no
+/// such rule applies (the caller then unifies as usual).
 const Type *unifyJitFunctionValues(TypedFunction &function, GlobalResolver &resolver, const Type *a,
                                    const Type *b, SourceLocation location);
+
+/// A call through a variable holding one of several jitted functions (an UndefinedFunction):
+/// each is typed for the argument types, their results unify, and the variable becomes the
+/// first-class function type of that signature, as Numba's UndefinedFunctionType does.
+const Type *typeUndefinedFunctionCall(InferencePass &pass, Expr *call, const Type *callee,
+                                      const std::vector<const Type *> &arguments);
 
 /// A tuple literal of function values of one signature, as Numba types it: UniTuple of the
 /// first-class function type when every item is a function value, not all the same, and one

@@ -146,8 +146,8 @@ void InferencePass::assignVariable(const std::string &name, const Type *type,
     return;
   if (!type->isRuntimeValue() && type->kind() != TypeKind::StringLiteral &&
       type->kind() != TypeKind::JitFunction && type->kind() != TypeKind::ExternalFunction &&
-      type->kind() != TypeKind::Builtin && type->kind() != TypeKind::DType &&
-      type->kind() != TypeKind::Module)
+      type->kind() != TypeKind::UndefinedFunction && type->kind() != TypeKind::Builtin &&
+      type->kind() != TypeKind::DType && type->kind() != TypeKind::Module)
     throwTypingError("cannot assign a value of type " + describe(type) + " to variable '" + name +
                          "'",
                      location);
@@ -179,6 +179,10 @@ void InferencePass::unifyReturn(const Type *type, SourceLocation location) {
       unifyJitFunctionValues(function, *source.resolver, function.returnType, type, location);
   if (!unified)
     unified = unifyWithOptional(function.returnType, type);
+  if (unified && unified->kind() == TypeKind::UndefinedFunction)
+    throwTypingError("cannot return one of several jitted functions (" + unified->name() +
+                         ") without a signature they share: give them one explicit signature",
+                     location);
   if (!unified)
     throwTypingError("cannot unify the return types " + describe(function.returnType) + " and " +
                          describe(type) + " of '" + source.name + "'",

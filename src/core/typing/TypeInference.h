@@ -61,6 +61,8 @@ struct TypedFunction {
   /// Jitted functions used as first-class function values (typing/FirstClassFunctions.h):
   /// (the JitFunction type, the FunctionType) -> the ExternalFunction type of its C entry.
   std::map<std::pair<const Type *, const Type *>, const Type *> firstClassEntries;
+  /// A choice of jitted functions (an UndefinedFunction) -> the FunctionType its calls gave it.
+  std::map<const Type *, const Type *> chosenFunctionTypes;
   std::map<int, std::vector<std::string>> assignmentsByLine; ///< for inspect_types
   std::string symbolName; ///< unique LLVM symbol, set by the compiler
   bool inProgress = false;
