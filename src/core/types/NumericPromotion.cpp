@@ -68,12 +68,17 @@ const Type *unifyTypes(const Type *a, const Type *b) {
     return a;
   if (a->isNumber() && b->isNumber()) {
     if (a->isInteger() && b->isInteger()) {
-      if (a->isSigned() != b->isSigned() && std::max(a->bits(), b->bits()) == 64)
+      if (a->isSigned() == b->isSigned())
+        return types::integer(std::max(a->bits(), b->bits()), a->isSigned());
+      // A signed and an unsigned integer meet in the narrowest signed integer that holds both:
+      // the signed one when it is wider, else twice the unsigned width (Numba's safe casts).
+      const Type *unsignedOne = a->isSigned() ? b : a;
+      const Type *signedOne = a->isSigned() ? a : b;
+      if (signedOne->bits() > unsignedOne->bits())
+        return signedOne;
+      if (unsignedOne->bits() == 64)
         return types::float64(); // int64 and uint64 have no common integer type
-      int bits = std::max(a->bits(), b->bits());
-      if (a->isSigned() != b->isSigned())
-        bits = std::min(64, bits * 2);
-      return types::integer(bits, a->isSigned() || b->isSigned());
+      return types::integer(unsignedOne->bits() * 2, true);
     }
     if (a->isBoolean() || b->isBoolean()) {
       const Type *other = a->isBoolean() ? b : a;
