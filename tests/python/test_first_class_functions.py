@@ -7,6 +7,7 @@ line."""
 import ctypes
 import ctypes.util
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -373,6 +374,58 @@ def test_jitted_functions_without_signatures_chosen_at_run_time():
 
     with pytest.raises(TypingError, match="cannot return one of several jitted functions"):
         returned(True)
+
+
+class AddError(Exception):
+    pass
+
+
+def test_exceptions_of_jitted_functions_propagate_through_values():
+    @njit
+    def add(x, y):
+        res = x + y
+        if res > 100:
+            raise AddError(res)
+        return res
+
+    fnty = types.FunctionType(int64(int64, int64))
+
+    @njit(int64(fnty))
+    def accumulate(fn):
+        c = 0
+        for i in range(100):
+            c = fn(c, i)
+        return c
+
+    @njit
+    def through_global():
+        return accumulate(add)
+
+    for call in (lambda: accumulate(add), through_global):
+        with pytest.raises(AddError) as error:
+            call()
+        assert error.value.args == (105,)
+    assert check_no_leak(lambda: np.array(accumulate(njit(lambda x, y: x - y)))) == -4950
+
+
+def test_exceptions_of_cfuncs_are_reported_as_unraisable():
+    @cfunc(int64(int64, int64))
+    def c_div(x, y):
+        return x // y
+
+    @njit(int64(types.FunctionType(int64(int64, int64)), int64, int64))
+    def call(fn, x, y):
+        return fn(x, y)
+
+    reported = []
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = reported.append
+    try:
+        assert call(c_div, 7, 2) == 3
+        assert call(c_div, 7, 0) == 0  # a cfunc's caller is C code: Numba's behaviour
+    finally:
+        sys.unraisablehook = previous_hook
+    assert [type(report.exc_value) for report in reported] == [ZeroDivisionError]
 
 
 def test_float32_and_libm_through_the_protocol():

@@ -80,12 +80,21 @@ llvm::Value *FunctionLowering::lowerFirstClassCall(Expr *expr, const Type *calle
   }
   llvm::Type *returnType = result->isNone() ? builder.getVoidTy() : memoryType(context, result);
   auto *type = llvm::FunctionType::get(returnType, parameterTypes, false);
+  // A jitted function's entry that raises leaves its exception pending for this code, which
+  // unwinds as after a failed call of the function itself (runtime/Cfuncs.h).
+  llvm::Type *pointer = builder.getPtrTy();
+  llvm::Value *previous = builder.CreateCall(
+      moduleLowering.runtimeFunction("taipan_first_class_enter", pointer, {pointer}), {address});
   llvm::CallInst *call = builder.CreateCall(type, address, arguments);
   for (size_t i = 0; i < callee->parameterTypes().size(); ++i)
     if (auto extension = cIntegerExtension(callee->parameterTypes()[i]))
       call->addParamAttr(static_cast<unsigned>(i), extension);
   if (auto extension = cIntegerExtension(result))
     call->addRetAttr(extension);
+  llvm::Value *status = builder.CreateCall(
+      moduleLowering.runtimeFunction("taipan_first_class_leave", builder.getInt32Ty(), {pointer}),
+      {previous});
+  exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
   if (result->isNone())
     return llvm::UndefValue::get(valueType(context, result));
   return fromMemoryForm(builder, call, result);

@@ -124,6 +124,8 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_reraise_at),
       TAIPAN_SYMBOL(taipan_ufunc_loop_failed),
       TAIPAN_SYMBOL(taipan_cfunc_failed),
+      TAIPAN_SYMBOL(taipan_first_class_enter),
+      TAIPAN_SYMBOL(taipan_first_class_leave),
       TAIPAN_SYMBOL(taipan_parallel_for),
       TAIPAN_SYMBOL(taipan_parallel_slot_count),
       TAIPAN_SYMBOL(taipan_get_thread_id),

@@ -6,8 +6,9 @@ of a C function and its signature.
 A function value is two pointers: the address of a function called by the C convention and the
 Python object it came from. cfuncs, ctypes and cffi function pointers and protocol objects give
 their address as they are; a jitted function is compiled to a C entry for the signature (a
-cfunc of its Python function, made once per signature and kept on the dispatcher), so an
-exception raised inside it is printed as unraisable and the call returns zero, as a cfunc's.
+cfunc of its Python function, made once per signature and kept on the dispatcher) whose
+exceptions propagate to the compiled code calling it through the value (runtime/Cfuncs.h);
+a user's cfunc's are printed as unraisable and the call returns zero, as in Numba.
 The bindings (src/bindings/FirstClassFunctions.cpp) call the functions below to type, unbox and
 box function values and to resolve protocol objects and cfuncs used as globals."""
 
@@ -158,6 +159,9 @@ def dispatcher_entry(dispatcher, function_type):
                 f"the jitted function {dispatcher.__qualname__} does not compile as a "
                 f"first-class function of type {function_type}: {error}"
             ) from None
+        # Its exceptions propagate to compiled code calling it through a value, as the
+        # jitted function's own would; a cfunc's are reported as unraisable.
+        _core.register_first_class_entry(entry.address)
         entries[function_type] = entry
     return entry
 
