@@ -46,6 +46,7 @@ struct UfuncStorage {
   std::deque<runtime::ParallelUfuncLoop> parallel;          // stable addresses for `data`
   std::deque<runtime::SpecializingGufuncLoop> specializing; // the same, for gufunc loops
   PyObject *compileCopy = nullptr; ///< the Python callable compiling gufunc copies (owned)
+  std::vector<std::vector<int>> operandCores; ///< a gufunc's layout, for the parallel driver
   UfuncFastCall fast;
 };
 
@@ -132,32 +133,36 @@ int identityKind(nb::handle identity, PyObject **value) {
 /// the thread pool; `signature` makes a generalized ufunc ("(n),(n)->()"). A gufunc given
 /// `compileCopy` (a callable: loop index, core sizes -> address or 0) runs its loops as
 /// runtime::SpecializingGufuncLoop, compiling copies after `copyAfterMs` of generic runs.
-/// `writtenInputs`: the gufunc's inputs its loops write in place (Numba's `writable_args`, or
-/// every input of a gufunc without outputs): NumPy passes them without copies where it can,
-/// writes back the copies it makes of the ones it casts, and the parallel driver keeps the
-/// elements that may write one place in order.
+/// `writableInputs`: Numba's `writable_args`, inputs NumPy passes read-write (writing back the
+/// copies it makes to cast them); `writtenInputs`: other inputs the loops may write in place
+/// (those of a gufunc without outputs). The parallel driver keeps in order the elements of a
+/// call that may write one place through either.
 nb::object makeUfunc(const std::string &name, const std::string &doc, int inputs, int outputs,
                      const std::vector<std::vector<int>> &loopTypes,
                      const std::vector<uintptr_t> &addresses, nb::handle identity, bool parallel,
                      const std::string &signature, int coreDimensions, nb::handle compileCopy,
                      double copyAfterMs, const std::vector<int> &writableInputs,
-                     bool writtenInPlace) {
+                     const std::vector<int> &inPlaceInputs,
+                     const std::vector<std::vector<int>> &operandCores) {
   if (!ufuncApiReady())
     throw nb::python_error();
   if (loopTypes.size() != addresses.size())
     throw nb::value_error("make_ufunc needs one address per loop");
   uint64_t writtenInputs = 0;
-  for (int input : writableInputs) {
-    if (input < 0 || input >= inputs || input >= 64)
-      throw nb::value_error("All values in writable_args must be integers between 0 and nin - 1");
-    writtenInputs |= uint64_t{1} << input;
-  }
-  if (writtenInPlace)
-    writtenInputs |= inputs >= 64 ? ~uint64_t{0} : (uint64_t{1} << inputs) - 1;
+  for (const std::vector<int> *written : {&writableInputs, &inPlaceInputs})
+    for (int input : *written) {
+      if (input < 0 || input >= inputs)
+        throw nb::value_error("All values in writable_args must be integers between 0 and nin - 1");
+      // An input past the mask's 64 bits makes every input count as written.
+      writtenInputs |= input < 64 ? uint64_t{1} << input : ~uint64_t{0};
+    }
   auto storage = std::make_unique<UfuncStorage>();
   storage->name = name;
   storage->doc = doc;
   storage->signature = signature;
+  storage->operandCores = operandCores;
+  const std::vector<std::vector<int>> *cores =
+      operandCores.empty() ? nullptr : &storage->operandCores;
   bool specializing = !signature.empty() && !compileCopy.is_none();
   if (specializing)
     storage->compileCopy = compileCopy.inc_ref().ptr();
@@ -169,19 +174,19 @@ nb::object makeUfunc(const std::string &name, const std::string &doc, int inputs
     auto serial = reinterpret_cast<runtime::UfuncLoop>(addresses[i]);
     if (specializing) {
       PyObject *callable = storage->compileCopy;
-      storage->specializing.emplace_back(runtime::ParallelUfuncLoop{serial, inputs,
-                                                                    inputs + outputs,
-                                                                    coreDimensions, writtenInputs},
-                                         parallel, static_cast<int64_t>(copyAfterMs * 1e6),
-                                         [callable, i](const std::vector<int64_t> &sizes) {
-                                           return compileGufuncCopy(callable, i, sizes);
-                                         });
+      storage->specializing.emplace_back(
+          runtime::ParallelUfuncLoop{serial, inputs, inputs + outputs, coreDimensions,
+                                     writtenInputs, cores},
+          parallel, static_cast<int64_t>(copyAfterMs * 1e6),
+          [callable, i](const std::vector<int64_t> &sizes) {
+            return compileGufuncCopy(callable, i, sizes);
+          });
       storage->loops.push_back(
           reinterpret_cast<PyUFuncGenericFunction>(&runtime::specializingGufuncLoop));
       storage->data.push_back(&storage->specializing.back());
     } else if (parallel) {
       storage->parallel.push_back(
-          {serial, inputs, inputs + outputs, coreDimensions, writtenInputs});
+          {serial, inputs, inputs + outputs, coreDimensions, writtenInputs, cores});
       storage->loops.push_back(
           reinterpret_cast<PyUFuncGenericFunction>(&runtime::parallelUfuncLoop));
       storage->data.push_back(&storage->parallel.back());
@@ -303,7 +308,8 @@ void defineUfuncBindings(nb::module_ &module) {
              nb::arg("identity").none(), nb::arg("parallel") = false, nb::arg("signature") = "",
              nb::arg("core_dimensions") = 0, nb::arg("compile_copy").none() = nb::none(),
              nb::arg("copy_after_ms") = 0.0, nb::arg("writable_inputs") = std::vector<int>(),
-             nb::arg("written_in_place") = false);
+             nb::arg("written_inputs") = std::vector<int>(),
+             nb::arg("operand_cores") = std::vector<std::vector<int>>());
   module.def("gufunc_copies", &gufuncCopies, nb::arg("ufunc"));
   module.def("get_num_threads", [] { return runtime::threadCount(); });
   module.def("set_num_threads", [](int count) {

@@ -574,7 +574,21 @@ class _GufuncCompiler(_LoopCompiler):
             compile_copy=None if copy_after_ms is None or not self.distinct else self.compile_copy,
             copy_after_ms=copy_after_ms or 0.0,
             writable_inputs=self.writable,
-            written_in_place=self.in_place,
+            written_inputs=self._written_in_place(),
+            operand_cores=self.core_dimensions,
+        )
+
+    def _written_in_place(self):
+        """The operands of a layout without outputs that its loops may write, for the parallel
+        driver (taipan.gufunc_writes); none for a serial gufunc, which needs no proof."""
+        if not self.in_place or not self.parallel or not self.loops:
+            return []
+        from taipan.gufunc_writes import written_operands
+
+        return written_operands(
+            self.py_func,
+            [arguments for arguments, _, _ in self.loops],
+            [compiled.type_annotations for _, _, compiled in self.loops],
         )
 
 

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from numpy_checks import no_allocation_leak
 
+import taipan
 from taipan import cuda, guvectorize
 from taipan.errors import TypingError
 
@@ -533,6 +534,9 @@ def test_cuda_host_arrays_written_in_place():
     assert (base[:, 1::2] == 0).all()
     empty = np.zeros((0, 5))
     assert gufunc(np.zeros((0, 30)), labels, empty) == ()
+    values.flags.writeable = False  # read, never copied back
+    gufunc(values, labels, out)
+    assert_same_arrays([out], expected[2:])
     cast = np.zeros(5, np.float16)
     gufunc(values[0], labels, cast)
     assert (cast == 0).all()
@@ -581,3 +585,129 @@ def test_cuda_in_place_gufuncs_in_the_simulator():
     summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     assert "3 passed" in summary and "skipped" not in summary, summary
+
+
+def test_compiled_code_calls_an_in_place_gufunc():
+    gufunc = guvectorize(group_signatures([np.float64], [np.int64]), "(n),(n),(z)")(group_sum)
+
+    @taipan.njit
+    def grouped(values, labels, groups):
+        out = np.empty(values.shape[:-1] + (groups,))
+        result = gufunc(values, labels, out)
+        return out, result
+
+    values = values_for((3, 12), np.float64)
+    labels = labels_for(12, 4, np.int64)
+    expected = reference(group_sum, (1, 1, 1), values, labels, np.empty((3, 4)))
+    with no_allocation_leak():
+        out, result = grouped(values, labels, 4)
+        assert result is None  # as Numba types the call: none
+        np.testing.assert_array_equal(out, expected[2])
+        del out
+
+
+def test_compiled_code_writes_one_element_operands_in_place():
+    total = guvectorize(["void(float64[:], float64[:])"], "(n),()")(total_into)
+
+    @taipan.njit
+    def totals_of(values):
+        totals = np.zeros(values.shape[0])
+        total(values, totals)
+        return totals
+
+    values = values_for((4, 6), np.float64)
+    with no_allocation_leak():
+        np.testing.assert_array_equal(totals_of(values), values.sum(axis=1))
+
+
+# --- which operands the parallel driver counts as written (taipan.gufunc_writes) --------------
+
+
+def _read_only(source, arrays=()):
+    import ast
+
+    from taipan.gufunc_writes import read_only_parameters
+
+    node = ast.parse(source).body[0]
+    return read_only_parameters(node, [a.arg for a in node.args.args], set(arrays))
+
+
+def test_read_only_operands_are_proven_from_the_syntax_tree():
+    numbagg_sum = """
+def group_nansum(values, labels, out):
+    out[:] = 0
+    for indices in np.ndindex(values.shape):
+        label = labels[indices]
+        if label < 0:
+            continue
+        value = values[indices]
+        if not np.isnan(value) and not np.isnan(values[indices]):
+            out[label] += value
+    n = len(labels) + values.sum() + labels.shape[0]
+"""
+    assert _read_only(numbagg_sum) == {"values", "labels"}
+    assert _read_only("def f(a, out):\n    for x in a:\n        out[0] += x\n") == {"a"}
+    assert _read_only("def f(a, out):\n    out[a[0]] = a[1] * 2\n") == {"a"}
+
+
+@pytest.mark.parametrize(
+    ("body", "arrays"),
+    [("p[0] = 1", ()), ("p[0] += 1", ()), ("p.fill(0)", ()), ("helper(p)", ()),
+     ("q = p\n    q[0] = 1", ()), ("row = p[0]\n    row[0] = 1", ("row",)),
+     ("for row in p:\n        row[0] = 1", ("row",)), ("np.sqrt(p, p)", ()),
+     ("np.add(p[0], 1, out=p[0])", ()), ("p = np.zeros(3)", ()), ("del p", ()),
+     ("g = lambda p: p\n    p[0] = 1", ()), ("r = p.reshape(-1)", ("r",)), ("p.T[0] = 1", ()),
+     ("x = p.astype(np.float64, copy=False)", ("x",)), ("t = (p, 1)", ()),
+     ("q = p or p\n    q[0] = 1", ())],
+)  # fmt: skip
+def test_anything_that_may_write_or_keep_a_view_counts_as_a_write(body, arrays):
+    assert _read_only(f"def f(p):\n    {body}\n", arrays) == set()
+
+
+def test_cuda_copies_back_only_operands_the_function_may_write():
+    from taipan.gufunc_writes import untyped_written_parameters
+
+    # Without types, an element read into a variable may be a view: counted as a write.
+    assert untyped_written_parameters(group_sum) == [1, 2]
+    assert untyped_written_parameters(double_in_place) == [0]
+    assert untyped_written_parameters(probvec) == [1]
+    assert untyped_written_parameters(scale_into) == [2]
+    assert untyped_written_parameters(lambda a, b: None) == [0, 1]  # no tree: no proof
+
+
+def tag_rows(values, labels, tags):
+    s = 0.0
+    for i in range(labels.shape[0]):
+        s += values[labels[i]]
+    tags[0] = taipan.get_thread_id() if s != 1e300 else -1
+
+
+def tag_rows_writing_labels(values, labels, tags):
+    labels[0] = labels[0]
+    tags[0] = taipan.get_thread_id()
+
+
+def _written_in_place(py_func, layout, signature, target="parallel"):
+    from taipan.types import parse_signature
+    from taipan.ufuncs import _GufuncCompiler
+
+    compiler = _GufuncCompiler(py_func, layout, {"target": target})
+    compiler.add_all([(tuple(parse_signature(signature).args), None)])
+    return compiler._written_in_place()
+
+
+def test_the_parallel_driver_learns_which_operands_are_written():
+    signature = "void(float64[:], int64[:], int64[:])"
+    assert _written_in_place(tag_rows, "(n),(n),()", signature) == [2]
+    assert _written_in_place(tag_rows_writing_labels, "(n),(n),()", signature) == [1, 2]
+    assert _written_in_place(tag_rows, "(n),(n),()", signature, target="cpu") == []
+    # Operands typed as scalars are never written.
+    scalar = "void(float64[:], float64, float64[:])"
+    assert _written_in_place(scale_into, "(n),(),(n)", scalar) == [2]
+    # The rows tagged by thread are all tagged, whichever order the driver chose.
+    values = values_for((4000, 16), np.float64)
+    labels = np.arange(16)[::-1].copy()  # one row for all, broadcast (step 0)
+    for function in (tag_rows, tag_rows_writing_labels):
+        tags = np.full(4000, -2)
+        guvectorize([signature], "(n),(n),()", target="parallel")(function)(values, labels, tags)
+        assert -2 not in tags and (tags >= 0).all()

@@ -49,28 +49,43 @@ static bool elementsAreIndependent(char **args, const int64_t *dimensions, const
 }
 
 /// Whether a gufunc's elements may write one place: an operand the loop may write (an output,
-/// or an input of `writtenInputs`) that NumPy broadcast along the outer dimension (step 0), or
-/// whose outer span meets another operand's (the core extents are not known here, so any
-/// meeting of the spans counts). An operand that is exactly another (the same base and step)
-/// meets it only at the same element.
+/// or an input of `writtenInputs`) that NumPy broadcast along the outer dimension (step 0),
+/// whose core at one element reaches its core at the next (a window view), or whose bytes over
+/// the call meet another operand's. An operand that is exactly another (the same base, step and
+/// core) meets it only at the same element. Core extents are measured to each core's last
+/// item's first byte.
 static bool writesMayMeet(char **args, const int64_t *dimensions, const int64_t *steps,
                           const ParallelUfuncLoop &loop) {
   if (dimensions[0] < 2)
     return false;
+  int operands = loop.operandCount;
+  // Each operand's core, as byte offsets of its lowest and highest items from its base.
+  std::vector<std::pair<int64_t, int64_t>> cores(operands, {0, 0});
+  if (loop.operandCores) {
+    int coreStride = operands; // NumPy lists the core strides operand by operand
+    for (int k = 0; k < operands; ++k)
+      for (int dimension : (*loop.operandCores)[k]) {
+        int64_t reach = (dimensions[1 + dimension] - 1) * steps[coreStride++];
+        (reach < 0 ? cores[k].first : cores[k].second) += reach;
+      }
+  }
   int64_t last = dimensions[0] - 1;
   auto span = [&](int k) {
     char *first = args[k], *end = args[k] + last * steps[k];
-    return std::make_pair(std::min(first, end), std::max(first, end));
+    return std::make_pair(std::min(first, end) + cores[k].first,
+                          std::max(first, end) + cores[k].second);
   };
-  for (int written = 0; written < loop.operandCount; ++written) {
-    bool writes = written >= loop.inputs || (written < 64 && (loop.writtenInputs >> written) & 1);
+  for (int written = 0; written < operands; ++written) {
+    bool writes = written >= loop.inputs || (loop.writtenInputs >> std::min(written, 63)) & 1;
     if (!writes)
       continue;
-    if (steps[written] == 0)
+    int64_t step = steps[written] < 0 ? -steps[written] : steps[written];
+    if (step == 0 || (loop.operandCores && step <= cores[written].second - cores[written].first))
       return true;
     auto [low, high] = span(written);
-    for (int other = 0; other < loop.operandCount; ++other) {
-      if (other == written || (args[other] == args[written] && steps[other] == steps[written]))
+    for (int other = 0; other < operands; ++other) {
+      if (other == written || (args[other] == args[written] && steps[other] == steps[written] &&
+                               cores[other] == cores[written]))
         continue;
       auto [otherLow, otherHigh] = span(other);
       if (otherLow <= high && low <= otherHigh)

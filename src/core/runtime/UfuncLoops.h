@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 extern "C" {
 /// Called by a compiled ufunc loop when its scalar function raised: the loop stops, and the
@@ -26,6 +27,9 @@ struct ParallelUfuncLoop {
   /// Bit k set: input k may be written by the loop (a gufunc without outputs, whose operands
   /// are all inputs written in place, or one of `writable_args`).
   uint64_t writtenInputs = 0;
+  /// Per operand, the indices of its core dimensions among the layout's distinct names (the
+  /// gufunc's layout, kept by its owner), or null: the driver then knows no core extents.
+  const std::vector<std::vector<int>> *operandCores = nullptr;
 };
 
 /// Runs `data` (a ParallelUfuncLoop) over the pool, each thread taking a contiguous part of the

@@ -99,6 +99,15 @@ class CUDAGUFunc(api.GUFuncFront):
         self._kernels[key] = kernel
         return kernel
 
+    def _written_operands(self):
+        """The operands of a gufunc without outputs that its function may write (the others
+        are not copied back to host arrays)."""
+        if not hasattr(self, "_written"):
+            from taipan.gufunc_writes import untyped_written_parameters
+
+            self._written = untyped_written_parameters(self.py_func)
+        return self._written
+
     def inspect_asm(self, signature=0, loop_ndim=1):
         """The PTX of the kernel for a signature (an index into the signatures) with
         ``loop_ndim`` loop dimensions, the operands as the signature types them. Needs no
@@ -147,11 +156,12 @@ class CUDAGUFunc(api.GUFuncFront):
                 kernel, blocks, _GUFUNC_THREADS, stream, values, kernel.argument_types, self._debug
             )
         if not self.nout:
-            # Written in place: the host arrays copied to the GPU unchanged get the writes back,
-            # as NumPy's in-place gufuncs write into the caller's arrays (and into a cast copy,
-            # which is lost, for one of another dtype).
-            for host, device in zip(host_inputs, inputs):
-                if host is not None and host.dtype == device.dtype:
+            # Written in place: the host arrays copied to the GPU unchanged that the function
+            # may write get the writes back, as NumPy's in-place gufuncs write into the caller's
+            # arrays (and into a cast copy, which is lost, for one of another dtype).
+            for position in self._written_operands():
+                host, device = host_inputs[position], inputs[position]
+                if host is not None and host.dtype == device.dtype and host.flags.writeable:
                     _copy_back(device, host, stream)
         results = []
         for value, kind, device in zip(outputs, output_kinds, device_outputs):
