@@ -193,7 +193,8 @@ llvm::Value *ArrayLowering::lowerConstantArray(const GlobalValue &value) {
 
 // ---- indexing -------------------------------------------------------------------------------
 
-llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAddressOut) {
+llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAddressOut,
+                                            Expr *wholeAxisPiece, const Type *viewType) {
   Expr *baseExpr = expr->operands[0];
   Expr *index = expr->operands[1];
   const Type *arrayType = core.typeOf(baseExpr);
@@ -230,7 +231,9 @@ llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAdd
       consumed += (type == sliceType() || (!type->isNone() && type != ellipsisType())) ? 1 : 0;
     for (Expr *piece : pieces) {
       const Type *type = core.typeOf(piece);
-      if (type == ellipsisType())
+      if (piece == wholeAxisPiece) // a selection's array: its axis is kept whole here
+        items.push_back({IndexPieceKind::Slice, nullptr});
+      else if (type == ellipsisType())
         items.insert(items.end(), arrayType->ndim() - consumed, {IndexPieceKind::Slice, nullptr});
       else if (type->isNone())
         items.push_back({IndexPieceKind::NewAxis, piece});
@@ -309,7 +312,7 @@ llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAdd
   }
   llvm::Value *address =
       builder.CreateGEP(builder.getInt8Ty(), arrayField(array, ArrayLayout::Data), offset);
-  const Type *resultType = core.typeOf(expr);
+  const Type *resultType = viewType ? viewType : core.typeOf(expr);
   if (!resultType->isArray()) {
     *elementAddressOut = address;
     return nullptr;
@@ -336,8 +339,14 @@ llvm::Value *ArrayLowering::lowerArraySubscript(Expr *expr) {
   Expr *index = expr->operands[1];
   const Type *arrayType = core.typeOf(expr->operands[0]);
   const Type *indexType = core.typeOf(index);
+  if (indexType->isArray() && arrayType->ndim() > 1)
+    return lowerSelection(expr);
+  if (index->kind == ExprKind::Tuple)
+    for (Expr *piece : index->operands)
+      if (core.typeOf(piece)->isArray())
+        return lowerSelection(expr);
   if (indexType->isArray()) {
-    // A boolean mask or an integer array: a new 1-D array.
+    // A boolean mask or an integer array of a 1-D array: a new 1-D array.
     llvm::Value *array = core.lowerExpr(expr->operands[0]);
     llvm::Value *selector = core.lowerExpr(index);
     const Type *dtype = arrayType->dtype();
@@ -397,7 +406,16 @@ void ArrayLowering::lowerArrayStore(Expr *target, llvm::Value *value, const Type
                  slotType);
     return;
   }
-  const Type *indexType = core.typeOf(target->operands[1]);
+  Expr *index = target->operands[1];
+  const Type *indexType = core.typeOf(index);
+  bool selection = indexType->isArray() && core.typeOf(target->operands[0])->ndim() > 1;
+  if (index->kind == ExprKind::Tuple)
+    for (Expr *piece : index->operands)
+      selection |= core.typeOf(piece)->isArray();
+  if (selection) {
+    lowerSelectionStore(target, value, valueType);
+    return;
+  }
   if (indexType->isArray()) {
     lowerSelectedStore(target, value, valueType);
     return;

@@ -49,19 +49,34 @@ classifyIndex(const Type *array, const std::vector<const Type *> &pieces, Source
         throwTypingError("an index can only have a single ellipsis ('...')", location);
       ellipsis = true;
       kinds.push_back(IndexPieceKind::Ellipsis);
-    } else if (piece->isArray() && piece->ndim() == 1 && pieces.size() == 1 && array->ndim() == 1 &&
+    } else if (piece->isArray() && piece->ndim() == 1 &&
                (piece->dtype()->isBoolean() || piece->dtype()->isInteger())) {
+      // One 1-D mask or integer array, alone or among integers and slices (Numba's advanced
+      // indexing with one array): it selects along the axis it stands for.
       kinds.push_back(piece->dtype()->isBoolean() ? IndexPieceKind::BooleanArray
                                                   : IndexPieceKind::IntegerArray);
       ++consumed;
     } else {
       throwTypingError("cannot index an array with a value of type " + piece->name() +
-                           (piece->isArray() ? " (only a 1-D mask or integer array may index a "
-                                               "1-D array)"
+                           (piece->isArray() ? " (an index array must be a 1-D array of "
+                                               "integers or booleans)"
                                              : ""),
                        location);
     }
   }
+  int selectors = static_cast<int>(
+      std::count_if(kinds.begin(), kinds.end(), [](IndexPieceKind kind) {
+        return kind == IndexPieceKind::BooleanArray || kind == IndexPieceKind::IntegerArray;
+      }));
+  if (selectors > 1)
+    throwTypingError("only one advanced index (an integer or boolean array) is supported in an "
+                     "array index, as in Numba",
+                     location);
+  if (selectors == 1 && kinds.size() > 1)
+    for (IndexPieceKind kind : kinds)
+      if (kind == IndexPieceKind::NewAxis || kind == IndexPieceKind::Ellipsis)
+        throwTypingError("an index array cannot be combined with None or '...' in one index",
+                         location);
   if (consumed > array->ndim())
     throwTypingError("too many indices for array: array is " + std::to_string(array->ndim()) +
                          "-dimensional, but " + std::to_string(consumed) + " were indexed",
@@ -76,12 +91,19 @@ classifyIndex(const Type *array, const std::vector<const Type *> &pieces, Source
   return expanded;
 }
 
+bool isSelection(const std::vector<IndexPieceKind> &kinds) {
+  return std::any_of(kinds.begin(), kinds.end(), [](IndexPieceKind kind) {
+    return kind == IndexPieceKind::BooleanArray || kind == IndexPieceKind::IntegerArray;
+  });
+}
+
 const Type *typeArrayIndex(const Type *array, const std::vector<const Type *> &pieces,
                            SourceLocation location) {
   std::vector<IndexPieceKind> kinds = classifyIndex(array, pieces, location);
-  if (!kinds.empty() &&
-      (kinds[0] == IndexPieceKind::BooleanArray || kinds[0] == IndexPieceKind::IntegerArray))
-    return newArray(array->dtype(), 1);
+  if (isSelection(kinds)) // a new array: the integers' axes go, the array's keeps one
+    return newArray(array->dtype(),
+                    array->ndim() - static_cast<int>(std::count(kinds.begin(), kinds.end(),
+                                                                IndexPieceKind::Integer)));
   int consumed = 0, resultDimensions = 0;
   for (IndexPieceKind kind : kinds) {
     if (kind == IndexPieceKind::Integer) {

@@ -22,6 +22,9 @@ enum class IndexPieceKind { Integer, Slice, NewAxis, Ellipsis, BooleanArray, Int
 std::vector<IndexPieceKind>
 classifyIndex(const Type *array, const std::vector<const Type *> &pieces, SourceLocation location);
 
+/// Whether classified pieces hold an integer or boolean array (advanced indexing: a new array).
+bool isSelection(const std::vector<IndexPieceKind> &kinds);
+
 /// The type of `array[index]`: the dtype for a full integer index, else an array (a view for
 /// basic indexing, laid out by viewLayout; a new array for a mask or an integer array). A slice
 /// written in the index is passed as types::sliceValue(step given), not sliceType().
