@@ -7,8 +7,10 @@
 // and a traceback through exec'd code shows the same frames as without taipan.
 #include "SourceTexts.h"
 
+#include <chrono>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -107,7 +109,8 @@ void remember(PyObject *code, PyObject *text) {
   }
 }
 
-/// The text `code` was compiled from by compile, exec or eval (str or bytes), or None.
+/// The text `code` was compiled from by compile, exec or eval (str or bytes), or the syntax
+/// tree compile compiled it from, or None.
 nb::object sourceText(nb::handle code) {
   auto found = texts.find(code.ptr());
   if (found == texts.end() || PyWeakref_GetObject(found->second.first) != code.ptr())
@@ -129,12 +132,31 @@ bool calledByImportSystem() {
   return frozen;
 }
 
+/// Whether `object` is a syntax tree (an ast.Module, ast.Interactive...): code compiled from
+/// one (numbagg builds functions so) keeps the tree, which the front end reads as it reads text.
+bool isSyntaxTree(PyObject *object) {
+  static PyObject *treeClass = [] {
+    PyObject *module = PyImport_ImportModule("_ast");
+    PyObject *found = module ? PyObject_GetAttrString(module, "mod") : nullptr;
+    Py_XDECREF(module);
+    if (!found)
+      PyErr_Clear();
+    return found;
+  }();
+  if (!treeClass)
+    return false;
+  int result = PyObject_IsInstance(object, treeClass);
+  if (result < 0)
+    PyErr_Clear();
+  return result == 1;
+}
+
 PyObject *recordingCompile(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
   // The original does all the work (its flag inheritance reads the caller's frame: there is no
   // frame of ours in between); the wrapper only looks at what it returns.
   PyObject *code = PyObject_Vectorcall(originalCompile, args, nargs, kwnames);
   PyObject *source = argument(args, nargs, kwnames, 0, "source");
-  if (code && source && isText(source) && !calledByImportSystem())
+  if (code && source && (isText(source) || isSyntaxTree(source)) && !calledByImportSystem())
     remember(code, source);
   return code;
 }
@@ -241,15 +263,86 @@ void install() {
   replace(originalEval, recordingEval);
 }
 
+/// `ast.parse`'s code object: a thread with it on its stack may be inside CPython's AST
+/// constructor, suspended while its garbage collection runs a finalizer (Python code).
+PyObject *astParseCode() {
+  static PyObject *code = [] {
+    nb::object parse = nb::module_::import_("ast").attr("parse");
+    return nb::object(parse.attr("__code__")).release().ptr();
+  }();
+  return code;
+}
+
+/// Whether a thread other than this one is inside ast.parse (called with the GIL held and the
+/// collector off: reading another thread's frames makes frame objects).
+bool anotherThreadParses() {
+  PyThreadState *self = PyThreadState_Get();
+  PyInterpreterState *interpreter = PyThreadState_GetInterpreter(self);
+  for (PyThreadState *thread = PyInterpreterState_ThreadHead(interpreter); thread;
+       thread = PyThreadState_Next(thread)) {
+    if (thread == self)
+      continue;
+    PyFrameObject *frame = PyThreadState_GetFrame(thread); // new references from here on
+    while (frame) {
+      PyCodeObject *code = PyFrame_GetCode(frame);
+      bool parsing = reinterpret_cast<PyObject *>(code) == astParseCode();
+      Py_DECREF(code);
+      PyFrameObject *back = parsing ? nullptr : PyFrame_GetBack(frame);
+      Py_DECREF(frame);
+      if (parsing)
+        return true;
+      frame = back;
+    }
+  }
+  return false;
+}
+
+/// builtins.compile(source, filename, mode, flags, dont_inherit=True), run so that it cannot
+/// break another thread's: CPython 3.11 counts the depth of the AST it converts (to a tree
+/// with ast.parse, from one when compiling a tree) in one interpreter-wide counter, so a
+/// conversion started while another thread's is suspended makes that one fail ("AST
+/// constructor recursion depth mismatch"). A thread is suspended in the middle of one only
+/// when Python code runs there, that is when its allocations start a collection that runs
+/// finalizers. So this waits (a bounded while: a suspended finalizer might wait for this
+/// thread) until no other thread is inside ast.parse, and then converts with the collector
+/// off, holding the GIL from the check to the end: nothing runs Python code in between.
+nb::object compileExclusively(nb::object source, nb::object filename, nb::object mode, int flags) {
+  astParseCode();
+  PyObject *compile =
+      originalCompile ? originalCompile : PyDict_GetItemString(PyEval_GetBuiltins(), "compile");
+  constexpr int MaximumWaits = 20000; // 50 microseconds each: one second
+  for (int wait = 0;; ++wait) {
+    int collecting = PyGC_Disable();
+    if (wait == MaximumWaits || !anotherThreadParses()) {
+      PyObject *result = PyObject_CallFunction(compile, "OOOii", source.ptr(), filename.ptr(),
+                                               mode.ptr(), flags, 1);
+      if (collecting)
+        PyGC_Enable();
+      if (!result)
+        throw nb::python_error();
+      return nb::steal(result);
+    }
+    if (collecting)
+      PyGC_Enable();
+    Py_BEGIN_ALLOW_THREADS;
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+    Py_END_ALLOW_THREADS;
+  }
+}
+
 } // namespace
 
 void defineSourceTextBindings(nb::module_ &module) {
+  module.def("compile_exclusively", &compileExclusively, nb::arg("source"), nb::arg("filename"),
+             nb::arg("mode"), nb::arg("flags"),
+             "compile(source, filename, mode, flags, dont_inherit=True), never while another "
+             "thread may be inside CPython's AST constructor (see SourceTexts.cpp).");
   module.def("install_source_recorder", &install,
              "Wraps builtins.compile, exec and eval so that each code object compiled from text "
              "remembers it (source_text).");
   module.def("source_text", &sourceText,
-             "The text (str or bytes) a living code object was compiled from by compile, exec "
-             "or eval, or None.");
+             "The text (str or bytes) or syntax tree (ast.mod) a living code object was "
+             "compiled from by compile, exec or eval, or None.");
 }
 
 } // namespace taipan::bindings

@@ -171,12 +171,14 @@ def _loop_spans(lines):
     import ast
     import textwrap
 
+    from taipan import source_texts
+
     if not lines:
         return []
     first = lines[0][0]
     text = textwrap.dedent("\n".join(source for _, source, _ in lines))
     try:
-        tree = ast.parse(text)
+        tree = source_texts.parse(text)
     except SyntaxError:
         return []
     return [

@@ -48,7 +48,7 @@ def _parse_at(lines, first_line):
     numbers: blank lines pad the top and an ``if 1:`` block admits the indentation."""
     indented = lines[0][:1].isspace()
     padding = "\n" * (first_line - 1 - indented) + ("if 1:\n" if indented else "")
-    return ast.parse(padding + "".join(lines))
+    return source_texts.parse(padding + "".join(lines))
 
 
 def _definitions_at(tree, first_line):
@@ -140,7 +140,7 @@ def _candidates_in_file(filename, lines, first_line):
     cached = _file_definitions.get(filename)
     if cached is None or cached[0] != lines:
         try:
-            tree = ast.parse("".join(lines))
+            tree = source_texts.parse("".join(lines))
             index, imports = _index_definitions(tree), _module_imports(tree)
         except (SyntaxError, ValueError):
             index, imports = {}, set()
@@ -279,7 +279,7 @@ def _compile_tree(module, code):
     does not compile."""
     flags = code.co_flags & FUTURE_FLAGS
     try:
-        return compile(module, code.co_filename, "exec", flags=flags, dont_inherit=True)
+        return source_texts.compile_tree(module, code.co_filename, flags)
     except RecursionError:
         # Python 3.10 and 3.11 convert an ast tree with the interpreter's recursion limit, which
         # a long expression exceeds although its text compiled: its depth is what the parser
@@ -287,7 +287,7 @@ def _compile_tree(module, code):
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, _DEEP_TREE_RECURSION_LIMIT))
         try:
-            return compile(module, code.co_filename, "exec", flags=flags, dont_inherit=True)
+            return source_texts.compile_tree(module, code.co_filename, flags)
         except (RecursionError, SyntaxError, ValueError):
             return None
         finally:
@@ -421,6 +421,11 @@ def _unverified_error(py_func, code, looked_at):
             "file was changed after it was imported); reload the module (importlib.reload) or "
             "restart Python to compile the new code"
         )
+    elif "the syntax tree" in looked_at:
+        reason = (
+            "the syntax tree compile() built it from was changed after compiling, so it no "
+            "longer holds the function's code; compile the function from an unchanged tree"
+        )
     elif "linecache" in looked_at:
         reason = (
             f"the text linecache holds for {filename!r} no longer matches the function Python "
@@ -430,9 +435,11 @@ def _unverified_error(py_func, code, looked_at):
         command_line = ", and in the python -c command line" if filename == "<string>" else ""
         reason = (
             f"its source text is not available (looked in linecache for {filename!r}"
-            f"{command_line}); define the function in a file, or register its text with "
-            "linecache.cache[filename] = (len(text), None, text.splitlines(True), filename) "
-            "and compile it under that filename"
+            f"{command_line}, and for a text or syntax tree compile(), exec or eval compiled "
+            "it from, which taipan keeps only for code compiled after taipan was imported); "
+            "define the function in a file, import taipan before building it, or register its "
+            "text with linecache.cache[filename] = (len(text), None, text.splitlines(True), "
+            "filename) and compile it under that filename"
         )
     return UnsupportedError(f"cannot compile {name}: {reason}\n\n{where}")
 
@@ -457,7 +464,31 @@ def _verified_source(py_func):
             )
         if node is not None:
             return lines, node
+    tree = source_texts.tree_of(code)
+    if tree is not None:
+        looked_at.append("the syntax tree")
+        found = _verified_tree_definition(code, tree)
+        if found is not None:
+            return found
     raise _unverified_error(py_func, code, looked_at)
+
+
+def _verified_tree_definition(code, tree):
+    """(lines, node) for a function compiled by ``compile`` from the syntax tree ``tree`` (no
+    text ever existed): its definition node, verified as text is, and lines that stand for its
+    text in messages (the node unparsed, placed at its first line); None if the tree no longer
+    compiles to the code (changed after compiling)."""
+    first_line = code.co_firstlineno
+    candidates = _index_definitions(tree).get(first_line, [])
+    node = _verified_definition(code, candidates, _module_imports(tree))
+    if node is None:
+        return None
+    text = ast.unparse(node).splitlines(keepends=True)
+    lines = ["\n"] * (first_line - 1) + [
+        line if line.endswith("\n") else line + "\n" for line in text
+    ]
+    lines += ["\n"] * max(0, node.end_lineno - len(lines))
+    return lines, node
 
 
 def source_lines(py_func):

@@ -19,6 +19,8 @@ import textwrap
 
 import numpy as np
 
+from taipan import source_texts
+
 # Values a lifted loop can take and give back without changing what the interpreter computes.
 _SAFE_TYPES = (bool, int, float, complex, np.ndarray, np.generic)
 
@@ -159,7 +161,7 @@ def lift_loops(py_func):
         return LiftedFunction(py_func, [], "no source text: no loop lifted")
     source = "".join(lines)
     try:
-        tree = ast.parse(textwrap.dedent(source))
+        tree = source_texts.parse(textwrap.dedent(source))
     except SyntaxError:
         return LiftedFunction(py_func, [], "source text does not parse: no loop lifted")
     ast.increment_lineno(tree, first - 1)
@@ -213,7 +215,7 @@ def lift_loops(py_func):
     if freevars:
         # Nested in a function whose locals are the free variables, so that they stay free
         # (cells); the rebuilt code then takes the original function's closure.
-        outer = ast.parse(
+        outer = source_texts.parse(
             f"def __taipan_outer():\n    {'; '.join(f'{v} = None' for v in freevars)}"
         )
         outer.body[0].body.append(fdef)
@@ -222,7 +224,7 @@ def lift_loops(py_func):
     else:
         module = ast.Module(body=[fdef], type_ignores=[])
     ast.fix_missing_locations(module)
-    code = compile(module, py_func.__code__.co_filename, "exec", dont_inherit=True)
+    code = source_texts.compile_tree(module, py_func.__code__.co_filename, 0)
     namespace = {}
     scope = dict(py_func.__globals__)
     exec(code, scope, namespace)  # noqa: S102 (the function's own source, rebuilt)
@@ -286,7 +288,7 @@ def _replacement(loop, index, outs, key):
         f"else:\n"
         f"    pass\n"
     )
-    stmts = ast.parse(text).body
+    stmts = source_texts.parse(text).body
     for stmt in stmts:
         ast.increment_lineno(stmt, loop.lineno - 1)
         for sub in ast.walk(stmt):

@@ -15,7 +15,7 @@ import ast
 import copy
 import types as _pytypes
 
-from taipan import _core, types
+from taipan import _core, source_texts, types
 from taipan.errors import TypingError, UnsupportedError
 from taipan.objmode_context import objmode
 from taipan.source_texts import FUTURE_FLAGS
@@ -367,7 +367,7 @@ def _block_function(context, with_node, parameters, outputs, free):
     """The block's statements as a Python function of its live-ins returning its outputs,
     compiled by CPython at the statements' own lines, with the function's globals and the
     closure cells it reads."""
-    definition = ast.parse("def __objmode_block():\n    pass\n").body[0]
+    definition = source_texts.parse("def __objmode_block():\n    pass\n").body[0]
     definition.args.args = [ast.arg(arg=name) for name in parameters]
     if outputs:
         returned = ast.Tuple([ast.Name(id=name, ctx=ast.Load()) for name in outputs], ast.Load())
@@ -381,7 +381,7 @@ def _block_function(context, with_node, parameters, outputs, free):
     if free:
         # A factory whose locals the block's free names are, so that they compile as closure
         # variables; the function is then rebuilt around the function's own cells.
-        factory = ast.parse("def __objmode_factory():\n    pass\n").body[0]
+        factory = source_texts.parse("def __objmode_factory():\n    pass\n").body[0]
         factory.body = [
             ast.Assign(
                 targets=[ast.Name(id=name, ctx=ast.Store()) for name in sorted(free)],
@@ -397,12 +397,8 @@ def _block_function(context, with_node, parameters, outputs, free):
         top = definition
     module = ast.Module(body=[top], type_ignores=[])
     ast.fix_missing_locations(module)
-    code = compile(
-        module,
-        context.code.co_filename,
-        "exec",
-        flags=context.code.co_flags & FUTURE_FLAGS,
-        dont_inherit=True,
+    code = source_texts.compile_tree(
+        module, context.code.co_filename, context.code.co_flags & FUTURE_FLAGS
     )
     block_code = next(c for c in code.co_consts if isinstance(c, _pytypes.CodeType))
     closure = None
