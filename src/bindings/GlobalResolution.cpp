@@ -191,6 +191,7 @@ static bool isFrozenItem(const GlobalValue &value) {
   case GlobalValue::Kind::ConstantArray:
   case GlobalValue::Kind::FrozenTuple:
   case GlobalValue::Kind::JitFunction:
+  case GlobalValue::Kind::ExternalFunction: // a cfunc, protocol object or ctypes function
     return true;
   default:
     return false;

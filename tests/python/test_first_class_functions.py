@@ -256,6 +256,25 @@ def test_mixed_kinds_of_one_signature_in_a_tuple():
     assert total(functions, 0.25) == scaled(0.25) + add_one(0.25) + special.ndtri(0.25) + 2.25
 
 
+C_PAIR = (cfunc(float64(float64))(scaled), cfunc(float64(float64))(add_one))
+
+
+def test_global_tuple_of_c_functions():
+    @njit
+    def total(x):
+        r = 0.0
+        for f in C_PAIR:
+            r += f(x)
+        return r
+
+    @njit
+    def pick(i, x):
+        return C_PAIR[i](x)
+
+    assert total(3.0) == scaled(3.0) + add_one(3.0)
+    assert pick(0, 3.0) == 1.5 and pick(1, 3.0) == 4.0
+
+
 def test_function_returned_and_chosen():
     signature = int64(int64)
     a, b = CfuncWAP(add_one, signature), CfuncWAP(add_two, signature)

@@ -402,6 +402,10 @@ llvm::Value *FunctionLowering::lowerFrozenValue(const GlobalValue &value, const 
       elements.push_back(lowerFrozenValue(value.elements[i], type->elements()[i]));
     return lowerTuple(elements, type);
   }
+  case GlobalValue::Kind::ExternalFunction: // an item of a tuple of function values
+    if (type->kind() == TypeKind::FirstClassFunction)
+      return firstClassValue(nullptr, value.functionType, type);
+    return llvm::UndefValue::get(valueType(context, type));
   default: // functions, modules, classes: values that hold nothing at run time
     return llvm::UndefValue::get(valueType(context, type));
   }

@@ -76,6 +76,8 @@ static const Type *frozenItemType(const GlobalValue &value) {
     }
     for (const GlobalValue &element : value.elements)
       elements.push_back(frozenItemType(element));
+    if (const Type *functions = cFunctionTuple(elements))
+      return functions; // C functions of one signature, as Numba types them
     const Type *named = value.functionType;
     return named ? types::namedTuple(named->text(), named->namedTupleClass(), named->fieldNames(),
                                      elements)
@@ -83,6 +85,8 @@ static const Type *frozenItemType(const GlobalValue &value) {
   }
   case GlobalValue::Kind::JitFunction:
     return types::jitFunction(value.function.get());
+  case GlobalValue::Kind::ExternalFunction:
+    return value.functionType;
   default:
     return nullptr;
   }

@@ -151,6 +151,19 @@ const Type *typeUndefinedFunctionCall(InferencePass &pass, Expr *call, const Typ
   return result;
 }
 
+const Type *cFunctionTuple(const std::vector<const Type *> &elements) {
+  if (elements.empty())
+    return nullptr;
+  const Type *target = types::firstClassFunctionOf(elements.front());
+  bool varied = false;
+  for (const Type *element : elements) {
+    if (!target || types::firstClassFunctionOf(element) != target)
+      return nullptr;
+    varied |= element != elements.front();
+  }
+  return varied ? types::tuple(std::vector<const Type *>(elements.size(), target)) : nullptr;
+}
+
 const Type *unifyFunctionTuple(TypedFunction &function, GlobalResolver &resolver,
                                const std::vector<const Type *> &elements, SourceLocation location) {
   const Type *target = nullptr;

@@ -30,6 +30,11 @@ const Type *unifyJitFunctionValues(TypedFunction &function, GlobalResolver &reso
 const Type *typeUndefinedFunctionCall(InferencePass &pass, Expr *call, const Type *callee,
                                       const std::vector<const Type *> &arguments);
 
+/// A tuple of C functions at addresses (a frozen global tuple of cfuncs, protocol objects or
+/// ctypes functions) of one signature and not all the same: UniTuple of its first-class
+/// function type, as Numba types it; null otherwise.
+const Type *cFunctionTuple(const std::vector<const Type *> &elements);
+
 /// A tuple literal of function values of one signature, as Numba types it: UniTuple of the
 /// first-class function type when every item is a function value, not all the same, and one
 /// signature serves them all (a FunctionType, a C function at an address, a jitted function of
