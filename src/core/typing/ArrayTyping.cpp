@@ -64,13 +64,13 @@ classifyIndex(const Type *array, const std::vector<const Type *> &pieces, Source
                        location);
     }
   }
-  int selectors = static_cast<int>(
-      std::count_if(kinds.begin(), kinds.end(), [](IndexPieceKind kind) {
+  int selectors =
+      static_cast<int>(std::count_if(kinds.begin(), kinds.end(), [](IndexPieceKind kind) {
         return kind == IndexPieceKind::BooleanArray || kind == IndexPieceKind::IntegerArray;
       }));
   if (selectors > 1)
-    throwTypingError("only one advanced index (an integer or boolean array) is supported in an "
-                     "array index, as in Numba",
+    throwTypingError("only one advanced index (a 1-D integer or boolean array) is supported in "
+                     "an array index",
                      location);
   if (selectors == 1 && kinds.size() > 1)
     for (IndexPieceKind kind : kinds)
