@@ -446,6 +446,22 @@ class _UnsupportedTypeInstance:
 unicode_type = string = _core.scalar_type("unicode_type")
 
 
+class SliceType(metaclass=_TypeClass):
+    """The class of ``slice2_type`` (a slice whose step is None or 1) and ``slice3_type``."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "SliceType"
+
+    @staticmethod
+    def _make(*args):
+        raise TypeError("slice types are slice2_type and slice3_type")
+
+
+slice2_type = _core.typeof(slice(None))
+slice3_type = _core.typeof(slice(None, None, 2))
+
+
 class FunctionType(metaclass=_TypeClass):
     """``FunctionType(signature)``: Numba's first-class function type, of a function value
     known at run time (taipan.experimental.function_type)."""

@@ -317,3 +317,14 @@ def test_declared_contiguous_types_match():
     np.testing.assert_array_equal(head(a, 4), a[:4])
     b = np.arange(12, dtype=np.int32).reshape(3, 4)
     assert top(b, 2) == b[:2].sum()
+
+
+def test_slice_types_are_numbas():
+    from taipan import typeof, types
+
+    assert typeof(slice(3)) == types.slice2_type
+    assert typeof(slice(1, 2, 1)) == types.slice2_type
+    assert typeof(slice(1, 2, np.int64(1))) == types.slice2_type
+    assert typeof(slice(None, None, -1)) == types.slice3_type
+    assert isinstance(types.slice3_type, types.SliceType)
+    assert str(types.slice2_type) == "slice2_type"
