@@ -412,12 +412,28 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
       arrays().lowerArrayStore(target, value, valueType);
     return;
   }
-  // Tuple unpacking: the element values are taken before any target is written.
+  // Unpacking: the element values are taken before any target is written.
   std::vector<llvm::Value *> elements;
+  std::vector<const Type *> elementTypes;
+  if (valueType->isArray()) { // along the first axis, whose length must match
+    uint64_t count = target->operands.size();
+    llvm::Value *length = arrays().arrayField(value, ArrayLayout::Shape, 0);
+    exceptions().raiseIf(builder.CreateICmpUGT(length, builder.getInt64(count)), ValueErrorId,
+                         "too many values to unpack (expected " + std::to_string(count) + ")");
+    exceptions().raiseIf(builder.CreateICmpULT(length, builder.getInt64(count)), ValueErrorId,
+                         "not enough values to unpack (expected " + std::to_string(count) + ")");
+    for (uint64_t i = 0; i < count; ++i) {
+      elements.push_back(arrays().arrayRow(value, valueType, builder.getInt64(i)));
+      elementTypes.push_back(arrays().arrayRowType(valueType));
+    }
+  } else {
+    for (size_t i = 0; i < target->operands.size(); ++i) {
+      elements.push_back(tupleElement(value, valueType, static_cast<unsigned>(i)));
+      elementTypes.push_back(valueType->elements()[i]);
+    }
+  }
   for (size_t i = 0; i < target->operands.size(); ++i)
-    elements.push_back(tupleElement(value, valueType, static_cast<unsigned>(i)));
-  for (size_t i = 0; i < target->operands.size(); ++i)
-    lowerAssign(target->operands[i], elements[i], valueType->elements()[i]);
+    lowerAssign(target->operands[i], elements[i], elementTypes[i]);
 }
 
 void FunctionLowering::lowerReturn(llvm::Value *value, const Type *type) {

@@ -246,6 +246,15 @@ void StatementInference::assignTarget(Expr *target, const Type *value) {
         assignTarget(element, nullptr);
       return;
     }
+    if (value->isArray() && value->ndim() > 0) {
+      // Numba unpacks an array along its first axis (scalars of a 1-d array, rows of an n-d
+      // one); the count is checked at run time.
+      const Type *row = typeArrayIndex(value, {types::int64()}, target->location);
+      for (Expr *element : target->operands)
+        assignTarget(element, row);
+      pass.record(target, value);
+      return;
+    }
     if (!value->isTuple())
       throwTypingError("cannot unpack a value of type " + InferencePass::describe(value),
                        target->location);
