@@ -1,8 +1,6 @@
 // FunctionSource storage and operator spellings.
 #include "syntax/SyntaxTree.h"
 
-#include "runtime/SliceBounds.h"
-
 namespace taipan {
 
 // The resolver is held by shared_ptr, whose deleter was made where it was created: destroying
@@ -38,31 +36,6 @@ std::string FunctionSource::lineText(int line) const {
   if (line < 1 || line > static_cast<int>(sourceLines.size()))
     return "";
   return sourceLines[line - 1];
-}
-
-bool constantSliceIndices(const Expr *slice, int64_t length, std::vector<int64_t> &indices) {
-  if (slice->kind != ExprKind::Slice)
-    return false;
-  int64_t parts[3] = {0, 0, 1};
-  bool present[3] = {false, false, false};
-  for (int i = 0; i < 3; ++i) {
-    const Expr *part = slice->operands[i];
-    if (!part || (part->kind == ExprKind::Constant && part->constant.kind == Constant::Kind::None))
-      continue;
-    if (part->kind != ExprKind::Constant || part->constant.kind != Constant::Kind::Int)
-      return false;
-    parts[i] = part->constant.intValue;
-    present[i] = true;
-  }
-  int64_t step = parts[2];
-  if (step == 0)
-    return false;
-  int64_t start = parts[0], stop = parts[1];
-  runtime::adjustSliceBounds(start, present[0], stop, present[1], length, step);
-  indices.clear();
-  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
-    indices.push_back(i);
-  return true;
 }
 
 const char *binaryOpSymbol(BinaryOp op) {

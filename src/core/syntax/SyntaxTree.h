@@ -176,10 +176,6 @@ private:
   std::deque<Stmt> statements;
 };
 
-/// For a slice whose parts are constant integers or absent (t[1:], t[::-1]), the positions it
-/// selects from a sequence of `length` items, by Python's rules; false when not constant.
-bool constantSliceIndices(const Expr *slice, int64_t length, std::vector<int64_t> &indices);
-
 const char *binaryOpSymbol(BinaryOp op);
 const char *compareOpSymbol(CompareOp op);
 

@@ -2,6 +2,8 @@
 // arithmetic on them.
 #include "typing/ConstantArguments.h"
 
+#include "runtime/SliceBounds.h"
+
 namespace taipan {
 namespace {
 
@@ -10,9 +12,17 @@ int64_t floorDivide(int64_t left, int64_t right) {
   return left / right - ((left % right != 0) && ((left < 0) != (right < 0)));
 }
 
-/// One constant integer: a literal, a global frozen as an integer, or arithmetic on them.
+/// One constant integer: a literal, a global frozen as an integer, or arithmetic (+ - * //,
+/// unary - and +) on them.
 std::optional<int64_t> constantInteger(const Expr *expr,
                                        const std::unordered_map<int, GlobalValue> &globals) {
+  if (expr->kind == ExprKind::UnaryOp &&
+      (expr->unaryOp == UnaryOp::Neg || expr->unaryOp == UnaryOp::Pos)) {
+    std::optional<int64_t> operand = constantInteger(expr->operands[0], globals);
+    if (operand && expr->unaryOp == UnaryOp::Neg)
+      return -*operand;
+    return operand;
+  }
   if (expr->kind == ExprKind::BinOp) {
     std::optional<int64_t> left = constantInteger(expr->operands[0], globals);
     std::optional<int64_t> right = constantInteger(expr->operands[1], globals);
@@ -70,6 +80,38 @@ constantIntegers(const Expr *expr, const std::unordered_map<int, GlobalValue> &g
     return values;
   }
   return std::nullopt;
+}
+
+std::optional<int64_t> constantTupleIndex(const Expr *index,
+                                          const std::unordered_map<int, GlobalValue> &globals) {
+  return constantInteger(index, globals);
+}
+
+bool constantTupleSlice(const Expr *slice, int64_t length,
+                        const std::unordered_map<int, GlobalValue> &globals,
+                        std::vector<int64_t> &positions) {
+  if (slice->kind != ExprKind::Slice)
+    return false;
+  int64_t parts[3] = {0, 0, 1};
+  bool present[3] = {false, false, false};
+  for (int i = 0; i < 3; ++i) {
+    const Expr *part = slice->operands[i];
+    if (!part || (part->kind == ExprKind::Constant && part->constant.kind == Constant::Kind::None))
+      continue;
+    std::optional<int64_t> value = constantInteger(part, globals);
+    if (!value)
+      return false;
+    parts[i] = *value;
+    present[i] = true;
+  }
+  if (parts[2] == 0)
+    return false;
+  int64_t start = parts[0], stop = parts[1], step = parts[2];
+  runtime::adjustSliceBounds(start, present[0], stop, present[1], length, step);
+  positions.clear();
+  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+    positions.push_back(i);
+  return true;
 }
 
 } // namespace taipan

@@ -18,4 +18,16 @@ namespace taipan {
 std::optional<std::vector<int64_t>>
 constantIntegers(const Expr *expr, const std::unordered_map<int, GlobalValue> &globals);
 
+/// A tuple's index known while typing, as Numba's static_getitem takes it: one constant integer
+/// (a literal, a global or closure variable frozen as an int, arithmetic on them), not a tuple of
+/// them; nullopt otherwise. The position is as written (negative counts from the end).
+std::optional<int64_t> constantTupleIndex(const Expr *index,
+                                          const std::unordered_map<int, GlobalValue> &globals);
+
+/// The positions a slice `slice` takes from a tuple of `length` items when its bounds and step
+/// are constant integers (as for constantTupleIndex) or absent; false otherwise (or step 0).
+bool constantTupleSlice(const Expr *slice, int64_t length,
+                        const std::unordered_map<int, GlobalValue> &globals,
+                        std::vector<int64_t> &positions);
+
 } // namespace taipan

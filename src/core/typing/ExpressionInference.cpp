@@ -610,31 +610,36 @@ bool isUnitStepSlice(Expr *slice, InferencePass &pass) {
   if (base->isTuple()) {
     std::vector<int64_t> positions;
     if (index->kind == ExprKind::Slice) {
-      if (!constantSliceIndices(index, static_cast<int64_t>(base->elements().size()), positions))
+      for (Expr *part : index->operands) // resolves the globals among the bounds
+        if (part && !pass.typeExpr(part))
+          return nullptr;
+      int64_t count = static_cast<int64_t>(base->elements().size());
+      if (!constantTupleSlice(index, count, function.globals, positions))
         throwUnsupported("tuples can only be sliced with constant bounds", index->location);
       std::vector<const Type *> elements;
       for (int64_t position : positions)
         elements.push_back(base->elements()[position]);
       return types::tuple(elements);
     }
-    if (index->kind == ExprKind::Constant && index->constant.kind == Constant::Kind::Int) {
+    // A literal, or a global or closure variable frozen as an int (Numba's static_getitem);
+    // typing the index first resolves the globals it names.
+    const Type *indexType = pass.typeExpr(index);
+    if (!indexType)
+      return nullptr;
+    if (std::optional<int64_t> constant = constantTupleIndex(index, function.globals)) {
       int64_t count = static_cast<int64_t>(base->elements().size());
-      int64_t position = index->constant.intValue;
+      int64_t position = *constant;
       if (position < 0)
         position += count;
       if (position < 0 || position >= count)
         throwTypingError("tuple index out of range", index->location);
-      pass.typeExpr(index);
       return base->elements()[position];
     }
-    const Type *indexType = pass.typeExpr(index);
-    if (indexType && base->isUniformTuple() && (indexType->isInteger() || indexType->isBoolean()))
+    if (base->isUniformTuple() && (indexType->isInteger() || indexType->isBoolean()))
       return base->elements().front();
-    if (indexType)
-      throwTypingError("a tuple of type " + InferencePass::describe(base) +
-                           " can only be indexed with a constant integer",
-                       index->location);
-    return nullptr;
+    throwTypingError("a tuple of type " + InferencePass::describe(base) +
+                         " can only be indexed with a constant integer",
+                     index->location);
   }
   if (base->isDict()) { // d[k] (library/Dicts.cpp)
     if (!pass.typeExpr(index))
