@@ -1,6 +1,7 @@
 // One pass pipeline for the CPU and NVPTX targets (and any later one): only the target machine
 // and the tuning differ between them.
 #include "target/PassPipeline.h"
+#include "target/RefcountPruning.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
@@ -128,6 +129,12 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, int leve
   if (times)
     timer.emplace().attach(callbacks);
   llvm::PassBuilder passes(&machine, tuning, std::nullopt, &callbacks);
+  // After each InstCombine of the simplification pipeline: inlining leaves increment/decrement
+  // pairs, and removing them lets the null checks around them fold away.
+  passes.registerPeepholeEPCallback(
+      [](llvm::FunctionPassManager &functionPasses, llvm::OptimizationLevel) {
+        functionPasses.addPass(RefcountPruningPass());
+      });
   if (beforeVectorizers)
     passes.registerVectorizerStartEPCallback(
         [&](llvm::FunctionPassManager &functionPasses, llvm::OptimizationLevel) {
