@@ -3,6 +3,7 @@
 #include "syntax/LoopUnrolling.h"
 
 #include <functional>
+#include <optional>
 
 namespace taipan {
 namespace {
@@ -147,7 +148,74 @@ void collectNames(const std::vector<Stmt *> &statements, const Stmt *skipped,
   }
 }
 
-/// The names an original loop renames in its copies (see unrolledLoopCopy).
+/// Where a statement sits: the block holding it, its position there, and the statement whose
+/// body (or else branch) that block is (nullptr for the function's body).
+struct Placement {
+  const std::vector<Stmt *> *block;
+  size_t position;
+  const Stmt *parent;
+};
+
+/// The placements from the function's body down to `target` (outermost first); false when
+/// `target` is not among `statements` or the blocks below them.
+bool findPath(const std::vector<Stmt *> &statements, const Stmt *parent, const Stmt *target,
+              std::vector<Placement> &path) {
+  for (size_t i = 0; i < statements.size(); ++i) {
+    const Stmt *stmt = statements[i];
+    path.push_back({&statements, i, parent});
+    if (stmt == target)
+      return true;
+    std::vector<const std::vector<Stmt *> *> blocks = {&stmt->body, &stmt->orelse,
+                                                       &stmt->finalbody};
+    for (const ExceptHandler &handler : stmt->handlers)
+      blocks.push_back(&handler.body);
+    for (const std::vector<Stmt *> *block : blocks)
+      if (findPath(*block, stmt, target, path))
+        return true;
+    path.pop_back();
+  }
+  return false;
+}
+
+/// The names that may be read, before being assigned again, once `loop` has finished (its else
+/// branch, the statements after it, another iteration of a loop around it): the variables whose
+/// value can leave the loop. nullopt when the loop sits in a try statement (an exception can
+/// leave from anywhere) or was not found.
+std::optional<std::set<std::string>> liveAfterLoop(const FunctionSource &source, const Stmt *loop) {
+  std::vector<Placement> path;
+  if (!findPath(source.body, nullptr, loop, path))
+    return std::nullopt;
+  BodyScan scan;
+  std::set<std::string> definite;
+  scan.block(loop->orelse, definite);
+  for (size_t level = path.size(); level-- > 0;) {
+    const Placement &placement = path[level];
+    std::vector<Stmt *> rest(placement.block->begin() + placement.position + 1,
+                             placement.block->end());
+    scan.block(rest, definite);
+    const Stmt *parent = placement.parent;
+    if (!parent)
+      break;
+    if (parent->kind == StmtKind::Try)
+      return std::nullopt;
+    bool inLoopBody = (parent->kind == StmtKind::For || parent->kind == StmtKind::While) &&
+                      placement.block == &parent->body;
+    if (inLoopBody) { // the next iteration, then (on leaving) the loop's else branch
+      std::set<std::string> again = definite;
+      if (parent->kind == StmtKind::While)
+        scan.read(parent->test, again);
+      else
+        scan.store(parent->targets[0], again);
+      scan.block(parent->body, again);
+      scan.block(parent->orelse, definite);
+    }
+  }
+  return scan.readFirst;
+}
+
+/// The names an original loop renames in its copies (see unrolledLoopCopy): those its body
+/// assigns before reading, whose values do not leave the loop either. Where that cannot be
+/// told (a try statement around it), only names never mentioned outside the loop's body.
 std::set<std::string> ownedNames(const FunctionSource &source, const Stmt *loop) {
   BodyScan scan;
   std::set<std::string> definite;
@@ -156,7 +224,10 @@ std::set<std::string> ownedNames(const FunctionSource &source, const Stmt *loop)
   std::set<std::string> outside;
   for (const Parameter &parameter : source.parameters)
     outside.insert(parameter.name);
-  collectNames(source.body, loop, outside);
+  if (std::optional<std::set<std::string>> live = liveAfterLoop(source, loop))
+    outside.insert(live->begin(), live->end());
+  else
+    collectNames(source.body, loop, outside);
   std::set<std::string> owned;
   for (const std::string &name : scan.assigned)
     if (!scan.readFirst.count(name) && !outside.count(name))
