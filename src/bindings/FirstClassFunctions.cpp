@@ -102,6 +102,16 @@ const Type *typeOfFirstClassObject(PyObject *value) {
   }
 }
 
+std::string describeFirstClassObject(PyObject *value) {
+  if (!mayBeFunctionObject(value))
+    return "";
+  try {
+    return nb::cast<std::string>(helpers().attr("describe_unsupported")(nb::handle(value)));
+  } catch (nb::python_error &) {
+    return "";
+  }
+}
+
 const Type *firstClassTupleType(PyObject *tuple, const std::vector<const Type *> &elements) {
   const Type *target = nullptr;
   bool varied = false;

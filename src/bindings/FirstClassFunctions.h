@@ -8,6 +8,8 @@
 
 #include "typing/GlobalResolver.h"
 
+#include <string>
+
 namespace taipan::bindings {
 
 /// Notes the dispatcher that owns `source`, so that typing can compile it to a C entry when it
@@ -22,6 +24,10 @@ const Type *typeOfFirstClassObject(PyObject *value);
 /// share (jitted functions of one explicit signature take that signature's; other jitted
 /// functions are compiled for it), when they are not all of one type; nullptr otherwise.
 const Type *firstClassTupleType(PyObject *tuple, const std::vector<const Type *> &elements);
+
+/// Why a function object (a protocol object, ctypes or cffi function) passed as an argument
+/// has no type, for the argument error; "" for other objects.
+std::string describeFirstClassObject(PyObject *value);
 
 /// Unboxes a function object as a value of FunctionType `type`: its C address (a jitted
 /// function is compiled for the signature) and the object itself, borrowed for the call.

@@ -6,6 +6,7 @@
 #include "AstReader.h"
 #include "CudaBindings.h"
 #include "DLPack.h"
+#include "FirstClassFunctions.h"
 #include "JitClassBoxing.h"
 #include "ListBoxing.h"
 #include "ObjectModeBlocks.h"
@@ -595,6 +596,8 @@ NB_MODULE(_core, module) {
     std::string list = describeUnsupportedList(value.ptr());
     if (list.empty())
       list = describeUntypedContainer(value.ptr());
+    if (list.empty())
+      list = describeFirstClassObject(value.ptr());
     return list.empty() ? describeUnsupportedArray(value.ptr()) : list;
   });
 

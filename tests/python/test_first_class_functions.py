@@ -536,6 +536,26 @@ def test_non_addresses_are_refused():
     assert "return bad(x)" in str(error.value)
 
 
+def test_unusable_signature_of_an_argument_is_explained():
+    class BadSignature(WrapperAddressProtocol):
+        def __wrapper_address__(self):
+            return 1
+
+        def signature(self):
+            return "float64(nonsense)"
+
+    no_argtypes = ctypes.CDLL(ctypes.util.find_library("m")).cos
+
+    @njit
+    def call(f, x):
+        return f(x)
+
+    with pytest.raises(TypingError, match="BadSignature, a function object whose signature"):
+        call(BadSignature(), 1.0)
+    with pytest.raises(TypingError, match="without argtypes has no signature"):
+        call(no_argtypes, 1.0)
+
+
 def test_function_type_needs_c_values():
     with pytest.raises(TypeError, match="numbers and pointers"):
         types.FunctionType(float64(float64[:]))

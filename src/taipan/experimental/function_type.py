@@ -136,6 +136,19 @@ def typeof_object(value):
     return _core.first_class_function_type(signature.return_type, list(signature.args))
 
 
+def describe_unsupported(value):
+    """Why a function object passed as an argument has no type (the argument error's detail),
+    or "" when it is not a function object."""
+    try:
+        _signature_of(value)
+    except Exception as error:  # noqa: BLE001 - any failure of the object's protocol is shown
+        return (
+            f"{type(value).__name__}, a function object whose signature compiled code cannot "
+            f"use: {error}"
+        )
+    return ""
+
+
 def _function_signature(function_type):
     return function_type.signature
 
