@@ -6,6 +6,7 @@
 
 #include "typing/Isinstance.h"
 #include "typing/JitClassTyping.h"
+#include "typing/LiteralUnroll.h"
 
 namespace taipan {
 
@@ -55,15 +56,17 @@ std::optional<bool> ConditionInference::staticTruth(Expr *expr) {
       return std::nullopt;
     CompareOp op = expr->compareOps[0];
     bool identity = op == CompareOp::Is || op == CompareOp::Eq;
-    if (!identity && op != CompareOp::IsNot && op != CompareOp::NotEq)
-      return std::nullopt;
     const Type *left = pass.typeExpr(expr->operands[0]);
     const Type *right = pass.typeExpr(expr->operands[1]);
+    if (left && right && !left->isNone() && !right->isNone())
+      return compareConstants(op, staticValue(expr->operands[0]), staticValue(expr->operands[1]));
     if (!left || !right || (!left->isNone() && !right->isNone()) || left->isOptional() ||
         right->isOptional())
       return std::nullopt; // an optional value is None or not at run time
     if (left->isArray() || right->isArray())
       return std::nullopt; // `a == None` is elementwise in NumPy
+    if (!identity && op != CompareOp::IsNot && op != CompareOp::NotEq)
+      return std::nullopt;
     return (left->isNone() && right->isNone()) == identity;
   }
   case ExprKind::Call: {
@@ -76,6 +79,127 @@ std::optional<bool> ConditionInference::staticTruth(Expr *expr) {
     return std::nullopt;
   }
   default:
+    return std::nullopt;
+  }
+}
+
+std::optional<Constant> ConditionInference::staticValue(Expr *expr, int depth) {
+  auto usable = [](const Constant &constant) -> std::optional<Constant> {
+    switch (constant.kind) {
+    case Constant::Kind::Int:
+    case Constant::Kind::Bool:
+    case Constant::Kind::Float:
+    case Constant::Kind::String:
+      return constant;
+    default:
+      return std::nullopt;
+    }
+  };
+  if (depth > 16) // a chain of names no program writes; stops a cycle
+    return std::nullopt;
+  switch (expr->kind) {
+  case ExprKind::Constant:
+    return usable(expr->constant);
+  case ExprKind::Name: {
+    if (!pass.typeExpr(expr))
+      return std::nullopt;
+    auto global = function.globals.find(expr->id);
+    if (global != function.globals.end())
+      return global->second.kind == GlobalValue::Kind::Constant ? usable(global->second.constant)
+                                                                : std::nullopt;
+    // A local assigned once, from a constant (Numba's find_const follows its definition).
+    if (!pass.singleAssignments)
+      pass.singleAssignments = findSingleAssignments(source);
+    auto assigned = pass.singleAssignments->find(expr->name);
+    if (assigned == pass.singleAssignments->end() || !assigned->second)
+      return std::nullopt;
+    return staticValue(const_cast<Expr *>(assigned->second), depth + 1);
+  }
+  case ExprKind::Attribute: { // a.ndim of an array: its type fixes it
+    if (expr->name != "ndim")
+      return std::nullopt;
+    const Type *base = pass.typeExpr(expr->operands[0]);
+    if (!base || !base->isArray())
+      return std::nullopt;
+    Constant ndim;
+    ndim.kind = Constant::Kind::Int;
+    ndim.intValue = base->ndim();
+    return ndim;
+  }
+  case ExprKind::Call: { // len(t) of a tuple: its type fixes it
+    if (expr->positionalCount() != 1 || !expr->keywordNames.empty() || expr->starredOperand)
+      return std::nullopt;
+    const Type *callee = pass.typeExpr(expr->callee());
+    if (!callee || callee->kind() != TypeKind::Builtin || callee->text() != "len")
+      return std::nullopt;
+    const Type *argument = pass.typeExpr(expr->operands[1]);
+    if (!argument || !argument->isTuple())
+      return std::nullopt;
+    Constant length;
+    length.kind = Constant::Kind::Int;
+    length.intValue = static_cast<int64_t>(argument->elements().size());
+    return length;
+  }
+  case ExprKind::UnaryOp: {
+    std::optional<Constant> operand =
+        expr->unaryOp == UnaryOp::Neg ? staticValue(expr->operands[0], depth + 1) : std::nullopt;
+    if (!operand || operand->kind == Constant::Kind::String)
+      return std::nullopt;
+    if (operand->kind == Constant::Kind::Float)
+      operand->floatValue = -operand->floatValue;
+    else
+      operand->intValue = -operand->intValue;
+    operand->kind = operand->kind == Constant::Kind::Bool ? Constant::Kind::Int : operand->kind;
+    return operand;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<bool> ConditionInference::compareConstants(CompareOp op,
+                                                         const std::optional<Constant> &left,
+                                                         const std::optional<Constant> &right) {
+  if (!left || !right)
+    return std::nullopt;
+  bool leftText = left->kind == Constant::Kind::String;
+  bool rightText = right->kind == Constant::Kind::String;
+  int order = 0;               // -1, 0, 1 as left is below, equal to or above right
+  if (leftText != rightText) { // Python: never equal, and no order
+    if (op == CompareOp::Eq || op == CompareOp::NotEq)
+      return op == CompareOp::NotEq;
+    return std::nullopt;
+  }
+  if (leftText) {
+    int compared = left->text.compare(right->text);
+    order = compared < 0 ? -1 : compared > 0 ? 1 : 0;
+  } else if (left->kind == Constant::Kind::Float || right->kind == Constant::Kind::Float) {
+    double a = left->kind == Constant::Kind::Float ? left->floatValue
+                                                   : static_cast<double>(left->intValue);
+    double b = right->kind == Constant::Kind::Float ? right->floatValue
+                                                    : static_cast<double>(right->intValue);
+    if (a != a || b != b) // NaN: only != holds
+      return op == CompareOp::NotEq                          ? std::optional(true)
+             : op == CompareOp::Is || op == CompareOp::IsNot ? std::nullopt
+                                                             : std::optional(false);
+    order = a < b ? -1 : a > b ? 1 : 0;
+  } else {
+    order = left->intValue < right->intValue ? -1 : left->intValue > right->intValue ? 1 : 0;
+  }
+  switch (op) {
+  case CompareOp::Eq:
+    return order == 0;
+  case CompareOp::NotEq:
+    return order != 0;
+  case CompareOp::Lt:
+    return order < 0;
+  case CompareOp::LtE:
+    return order <= 0;
+  case CompareOp::Gt:
+    return order > 0;
+  case CompareOp::GtE:
+    return order >= 0;
+  default: // `is` of numbers and strings is identity, not value: left to run time
     return std::nullopt;
   }
 }

@@ -42,6 +42,15 @@ private:
   /// The qualified names of the classes isinstance's second argument names: a global class,
   /// a module's (np.float32), or a tuple of those, nested as isinstance allows.
   std::vector<std::string> isinstanceClasses(Expr *classes);
+  /// The value of `expr` when compiling knows it, as Numba's branch pruning finds constants: a
+  /// literal (int, bool, float or string), a global or closure variable frozen as one, a local
+  /// assigned once from such a value, `a.ndim` of an array and `len(t)` of a tuple (which
+  /// their types fix), and the negation of a number among those.
+  std::optional<Constant> staticValue(Expr *expr, int depth = 0);
+  /// `left op right` for two known values, as Python compares them (==, !=, <, <=, >, >=);
+  /// nullopt when either is unknown or Python would raise.
+  static std::optional<bool> compareConstants(CompareOp op, const std::optional<Constant> &left,
+                                              const std::optional<Constant> &right);
   /// The truth of a literal constant, as Python's bool() gives it.
   static std::optional<bool> constantTruth(const Constant &constant);
 
