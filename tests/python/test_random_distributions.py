@@ -325,3 +325,42 @@ def test_non_number_parameter_is_a_typing_error():
 
     with pytest.raises(TypingError):
         bad("a")
+
+
+@njit
+def choices(seed, a, size, replace):
+    np.random.seed(seed)
+    first = np.random.choice(a, replace=replace)
+    return first, np.random.choice(a, size, replace), np.random.choice(a, (2, 2), replace=replace)
+
+
+@pytest.mark.parametrize("a", [10, 4, np.arange(10.0) * 3, np.arange(6, dtype=np.int32)])
+@pytest.mark.parametrize("replace", [True, False])
+@pytest.mark.parametrize("size", [0, 1, 3, 4])
+def test_choice_with_and_without_replacement_matches_numpy(a, replace, size):
+    for seed in SEEDS:
+        assert_same_stream(choices, seed, a, size, replace)
+
+
+@njit
+def choice_sized(seed, a, size):
+    np.random.seed(seed)
+    return np.random.choice(a, size)
+
+
+@pytest.mark.parametrize(
+    "a, size", [(0, 3), (0, 0), (-2, 1), (np.arange(0.0), 2), (np.arange(0.0), 0)]
+)
+def test_choice_of_nothing_raises_as_numpy(a, size):
+    assert_same_stream(choice_sized, 1, a, size)
+
+
+@njit
+def multinomial_of_list(seed, n):
+    np.random.seed(seed)
+    return np.random.multinomial(n, [0.25, 0.25, 0.5]), np.random.dirichlet([1.0, 2.0], 2)
+
+
+def test_multinomial_and_dirichlet_take_lists():
+    for seed in SEEDS:
+        assert_same_stream(multinomial_of_list, seed, 20)

@@ -3,6 +3,8 @@
 // (Generator.<name>), both drawn by the runtime (runtime/NumpyBitgen.h) with NumPy's checks.
 #include "library/NumpyRandomSupport.h"
 
+#include "library/SequenceArrays.h"
+
 #include "lower/ArrayLowering.h"
 #include "lower/ExceptionLowering.h"
 #include "lower/LoweringApi.h"
@@ -409,44 +411,25 @@ void addDistribution(Library &library, const Distribution &distribution, bool ge
   library.add(std::move(function));
 }
 
-/// A 1-D array of reals or a tuple of reals: multinomial's pvals, dirichlet's alpha.
+/// A 1-D array, list or tuple of reals: multinomial's pvals, dirichlet's alpha.
 bool isRealVector(const Type *type) {
-  if (type->isArray())
-    return type->ndim() == 1 && type->dtype()->isReal();
-  if (!type->isTuple())
-    return false;
-  for (const Type *element : type->elements())
-    if (!element->isReal())
-      return false;
-  return true;
+  const Type *array = type->isArray() ? type : sequenceArrayType(type);
+  return array && array->ndim() == 1 && array->dtype()->isReal();
 }
 
 /// A C-contiguous float64 vector holding a real vector argument, and its length.
 llvm::Value *float64Vector(LoweringApi &lowering, llvm::Value *value, const Type *type,
                            llvm::Value **count) {
-  llvm::IRBuilder<> &builder = lowering.irBuilder();
   const Type *vectorType = newArrayType(types::float64(), 1);
-  if (type->isArray()) {
-    *count = lowering.arrays().arrayField(value, ArrayLayout::Shape, 0);
-    if (type->dtype() == types::float64() && type->layout() == 'C')
-      return value;
-    llvm::Value *copy = lowering.arrays().allocateArray(vectorType, {*count});
-    lowering.arrays().copyBroadcast(copy, vectorType, value, type);
-    return copy;
+  llvm::Value *vector = value;
+  if (!type->isArray()) {
+    vector = lowerSequenceArray(lowering, value, type, vectorType);
+  } else if (type->dtype() != types::float64() || type->layout() != 'C') {
+    vector = lowering.arrays().allocateArray(vectorType, lowering.arrays().arrayShape(value, type));
+    lowering.arrays().copyBroadcast(vector, vectorType, value, type);
   }
-  const std::vector<const Type *> &elements = type->elements();
-  *count = builder.getInt64(static_cast<int64_t>(elements.size()));
-  llvm::Value *copy = lowering.arrays().allocateArray(vectorType, {*count});
-  for (size_t i = 0; i < elements.size(); ++i) {
-    llvm::Value *element =
-        lowering.castValue(lowering.tupleElement(value, type, static_cast<unsigned>(i)),
-                           elements[i], types::float64());
-    lowering.arrays().storeElement(
-        lowering.arrays().elementAddress(copy, vectorType,
-                                         {builder.getInt64(static_cast<int64_t>(i))}),
-        element, types::float64());
-  }
-  return copy;
+  *count = lowering.arrays().arrayField(vector, ArrayLayout::Shape, 0);
+  return vector;
 }
 
 /// multinomial(n, pvals, size=None) and dirichlet(alpha, size=None): one row of `count` items

@@ -181,7 +181,8 @@ void addTwoParameter(Library &library, const std::string &name, const char *firs
       });
 }
 
-/// choice(a, size=None): items of a 1-D array, or integers below a, drawn uniformly.
+/// choice(a, size=None, replace=True): items of a 1-D array, or integers below a, drawn as
+/// RandomState draws them (randint with replacement, a permutation's first items without).
 llvm::Value *lowerChoice(LoweringApi &lowering, const LibraryCall &call,
                          const std::vector<llvm::Value *> &values) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
@@ -191,16 +192,51 @@ llvm::Value *lowerChoice(LoweringApi &lowering, const LibraryCall &call,
   llvm::Value *count = given->isArray()
                            ? lowering.arrays().arrayField(population, ArrayLayout::Shape, 0)
                            : lowering.castValue(population, given, types::int64());
-  lowering.exceptions().raiseIf(builder.CreateICmpSLE(count, builder.getInt64(0)), ValueErrorId,
-                                "a must be greater than 0 unless no samples are taken");
-  return drawSized(lowering, call, sizeShape(lowering, call, values, 1), [&]() -> llvm::Value * {
-    llvm::Value *index = callRandomRuntime(lowering, "taipan_np_random_randint", i64, {i64, i64},
-                                           {builder.getInt64(0), count});
+  std::vector<llvm::Value *> shape = sizeShape(lowering, call, values, 1);
+  llvm::Value *total = builder.getInt64(1);
+  for (llvm::Value *extent : shape)
+    total = builder.CreateMul(total, extent);
+  llvm::Value *sampling = builder.CreateICmpNE(total, builder.getInt64(0));
+  lowering.exceptions().raiseIf(
+      builder.CreateAnd(builder.CreateICmpSLE(count, builder.getInt64(0)), sampling), ValueErrorId,
+      given->isArray() ? "'a' cannot be empty unless no samples are taken"
+                       : "a must be greater than 0 unless no samples are taken");
+  llvm::Value *replace =
+      isGiven(call, 2) ? lowering.truthValue(values[2], call.argumentTypes[2]) : builder.getTrue();
+  lowering.exceptions().raiseIf(
+      builder.CreateAnd(builder.CreateNot(replace), builder.CreateICmpSGT(total, count)),
+      ValueErrorId, "Cannot take a larger sample than population when 'replace=False'");
+  llvm::Value *replaceFlag = builder.CreateZExt(replace, builder.getInt32Ty());
+  auto fill = [&](llvm::Value *out) {
+    callRandomRuntime(lowering, "taipan_np_random_choice_indexes", builder.getVoidTy(),
+                      {i64, i64, builder.getInt32Ty(), builder.getPtrTy()},
+                      {count, total, replaceFlag, out});
+  };
+  auto item = [&](llvm::Value *index) -> llvm::Value * {
     if (!given->isArray())
       return index;
     return lowering.arrays().loadElement(
         lowering.arrays().elementAddress(population, given, {index}), given->dtype());
+  };
+  const Type *resultType = call.resultType;
+  if (!resultType->isArray()) {
+    llvm::Value *slot = lowering.createEntryAlloca(i64, "choice.index");
+    fill(slot);
+    return item(builder.CreateLoad(i64, slot));
+  }
+  const Type *indexType = newArrayType(types::int64(), static_cast<int>(shape.size()));
+  llvm::Value *indexes = lowering.arrays().allocateArray(indexType, shape);
+  fill(lowering.arrays().arrayField(indexes, ArrayLayout::Data));
+  if (!given->isArray())
+    return indexes;
+  llvm::Value *result = lowering.arrays().allocateArray(resultType, shape);
+  lowering.arrays().forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
+    llvm::Value *index = lowering.arrays().loadElement(
+        lowering.arrays().elementAddress(indexes, indexType, at), types::int64());
+    lowering.arrays().storeElement(lowering.arrays().elementAddress(result, resultType, at),
+                                   item(index), resultType->dtype());
   });
+  return result;
 }
 
 } // namespace
@@ -276,9 +312,11 @@ void registerNumpyRandomFunctions(Library &library) {
         return lowerRandomShuffle(lowering, call, values, 0, false, nullptr);
       });
   add(
-      library, "choice", {{"a"}, {"size", true}},
+      library, "choice", {{"a"}, {"size", true}, {"replace", true}},
       [](const LibraryCall &call) {
         const Type *given = call.argumentTypes[0];
+        if (isGiven(call, 2) && !call.argumentTypes[2]->isIntegerLike())
+          throwNoImplementation(call);
         const Type *element = given->isIntegerLike()                   ? types::int64()
                               : given->isArray() && given->ndim() == 1 ? given->dtype()
                                                                        : nullptr;

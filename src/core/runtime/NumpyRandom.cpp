@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 // NumPy's C distributions are built without FMA contraction on the platforms it ships;
 // fusing `loc + scale * z` or `x1 * x1 + x2 * x2` would change the last bit.
@@ -174,5 +175,21 @@ void taipan_np_random_shuffle(void *data, int64_t count, int64_t stride, int64_t
       std::swap_ranges(ItemI, ItemI + itemSize, ItemJ);
     }
   }
+}
+
+void taipan_np_random_choice_indexes(int64_t population, int64_t count, int32_t replace,
+                                     int64_t *out) {
+  if (replace) {
+    // RandomState.choice draws randint(0, population, size) ...
+    for (int64_t I = 0; I < count; ++I)
+      out[I] = taipan_np_random_randint(0, population);
+    return;
+  }
+  // ... or, without replacement, the first `count` items of permutation(population).
+  std::vector<int64_t> Permutation(static_cast<size_t>(population));
+  for (int64_t I = 0; I < population; ++I)
+    Permutation[static_cast<size_t>(I)] = I;
+  taipan_np_random_shuffle(Permutation.data(), population, sizeof(int64_t), sizeof(int64_t));
+  std::copy_n(Permutation.begin(), count, out);
 }
 }

@@ -73,6 +73,10 @@ int64_t taipan_np_random_interval(int64_t max);
 /// `RandomState.shuffle` of a 1-D array: `count` items of `itemSize` bytes, `stride` bytes
 /// apart (the stride may be negative).
 void taipan_np_random_shuffle(void *data, int64_t count, int64_t stride, int64_t itemSize);
+/// `RandomState.choice`'s indexes into a population: `count` draws of randint(0, population)
+/// with `replace`, else the first `count` items of permutation(population) (count <= population).
+void taipan_np_random_choice_indexes(int64_t population, int64_t count, int32_t replace,
+                                     int64_t *out);
 }
 
 #endif // TAIPAN_RUNTIME_NUMPYRANDOM_H

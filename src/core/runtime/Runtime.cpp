@@ -149,6 +149,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_np_random_randint),
       TAIPAN_SYMBOL(taipan_np_random_interval),
       TAIPAN_SYMBOL(taipan_np_random_shuffle),
+      TAIPAN_SYMBOL(taipan_np_random_choice_indexes),
       TAIPAN_SYMBOL(taipan_np_legacy_continuous),
       TAIPAN_SYMBOL(taipan_np_legacy_discrete),
       TAIPAN_SYMBOL(taipan_np_legacy_multinomial),
