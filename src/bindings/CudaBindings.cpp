@@ -45,6 +45,27 @@ std::string bytesOrText(nb::handle value) {
   return nb::cast<std::string>(value);
 }
 
+nb::object takeKernelException(void *module) {
+  return driverCall([&]() -> nb::object {
+    CudaDriver &driver = CudaDriver::get();
+    uint64_t flag = driver.getGlobal(module, "taipan_cuda_exception");
+    int32_t code = 0;
+    driver.copyToHost(&code, flag, sizeof code);
+    if (!code)
+      return nb::none();
+    int32_t where[6];
+    driver.copyToHost(where, driver.getGlobal(module, "taipan_cuda_exception_thread"),
+                      sizeof where);
+    char text[256] = {};
+    driver.copyToHost(text, driver.getGlobal(module, "taipan_cuda_exception_message"), sizeof text);
+    std::string message(text, strnlen(text, sizeof text));
+    int32_t zero = 0;
+    driver.copyToDevice(flag, &zero, sizeof zero);
+    return nb::make_tuple(code, nb::make_tuple(where[0], where[1], where[2]),
+                          nb::make_tuple(where[3], where[4], where[5]), message);
+  });
+}
+
 namespace {
 
 /// Device memory owned by a Python object; freed when it is collected, once the work queued
@@ -85,24 +106,6 @@ struct HostBuffer {
       throw nb::python_error();
   }
   ~HostBuffer() { PyBuffer_Release(&view); }
-};
-
-/// Lets other Python threads run during a copy of a megabyte or more (milliseconds for large
-/// arrays); shorter copies, single elements among them, keep the GIL, which costs less than
-/// releasing it. The host buffer stays held by its Py_buffer meanwhile.
-class WithoutGilForLongCopies {
-public:
-  explicit WithoutGilForLongCopies(Py_ssize_t bytes)
-      : state(bytes >= (Py_ssize_t{1} << 20) ? PyEval_SaveThread() : nullptr) {}
-  ~WithoutGilForLongCopies() {
-    if (state)
-      PyEval_RestoreThread(state);
-  }
-  WithoutGilForLongCopies(const WithoutGilForLongCopies &) = delete;
-  WithoutGilForLongCopies &operator=(const WithoutGilForLongCopies &) = delete;
-
-private:
-  PyThreadState *state;
 };
 
 /// Page-locked, mapped or managed host memory behind a NumPy array from cuda.pinned_array and
@@ -307,29 +310,8 @@ void defineCudaBindings(nb::module_ &module) {
     return driverCall(
         [&] { return CudaDriver::get().suggestedLaunchConfiguration(function, shared).second; });
   });
-  module.def("cuda_take_exception", [](nb::tuple handle) -> nb::object {
-    // After a debug launch: (exception id, tid, ctaid, message) of the first raise, and the
-    // flag reset for the next launch; None when nothing was raised.
-    void *loaded = reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[0]));
-    return driverCall([&]() -> nb::object {
-      CudaDriver &driver = CudaDriver::get();
-      uint64_t flag = driver.getGlobal(loaded, "taipan_cuda_exception");
-      int32_t code = 0;
-      driver.copyToHost(&code, flag, sizeof code);
-      if (!code)
-        return nb::none();
-      int32_t where[6];
-      driver.copyToHost(where, driver.getGlobal(loaded, "taipan_cuda_exception_thread"),
-                        sizeof where);
-      char text[256] = {};
-      driver.copyToHost(text, driver.getGlobal(loaded, "taipan_cuda_exception_message"),
-                        sizeof text);
-      std::string message(text, strnlen(text, sizeof text));
-      int32_t zero = 0;
-      driver.copyToDevice(flag, &zero, sizeof zero);
-      return nb::make_tuple(code, nb::make_tuple(where[0], where[1], where[2]),
-                            nb::make_tuple(where[3], where[4], where[5]), message);
-    });
+  module.def("cuda_take_exception", [](nb::tuple handle) {
+    return takeKernelException(reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[0])));
   });
 }
 

@@ -26,6 +26,29 @@ template <typename Function> auto driverCall(Function &&function) {
 /// The CUDA stream handle a Python int names (None: the default stream).
 void *streamHandle(nanobind::handle stream);
 
+/// Lets other Python threads run during a copy of a megabyte or more (milliseconds for large
+/// arrays); shorter copies, single elements among them, keep the GIL, which costs less than
+/// releasing it. The host memory must stay held (a Py_buffer, a reference) meanwhile.
+class WithoutGilForLongCopies {
+public:
+  explicit WithoutGilForLongCopies(Py_ssize_t bytes)
+      : state(bytes >= (Py_ssize_t{1} << 20) ? PyEval_SaveThread() : nullptr) {}
+  ~WithoutGilForLongCopies() {
+    if (state)
+      PyEval_RestoreThread(state);
+  }
+  WithoutGilForLongCopies(const WithoutGilForLongCopies &) = delete;
+  WithoutGilForLongCopies &operator=(const WithoutGilForLongCopies &) = delete;
+
+private:
+  PyThreadState *state;
+};
+
+/// After a debug kernel of the loaded `module` finished: (exception id, tid, ctaid, message)
+/// of the first raise its threads recorded, with the record reset for the next launch; None
+/// when nothing was raised (cuda_take_exception).
+nanobind::object takeKernelException(void *module);
+
 /// The contents of a bytes object, or the UTF-8 of a str (PTX may come as either).
 std::string bytesOrText(nanobind::handle value);
 

@@ -1,15 +1,25 @@
 // CudaLaunch.cpp - Kernel launches from Python: KernelArguments, the one place kernel arguments
-// are laid out; the configured launcher (kernel[grid, block](...)) and cuda_launch.
+// are laid out; the configured launcher (kernel[grid, block](...)), which copies NumPy arrays
+// to the device and back, waits for producer streams and raises a debug kernel's exception;
+// and cuda_launch, for kernels taipan writes.
 //
 // Kernel arguments are laid out exactly as on the CPU (Type::storageSize; arrays as the array
 // layout with a device data pointer) and handed to cuLaunchKernel as one pointer each.
 #include "CudaBindings.h"
 #include "ForeignArrays.h"
 
+#include "ArrayBoxing.h"
 #include "Boxing.h"
+#include "Module.h"
 #include "TypeObjects.h"
 
 #include "cuda/CudaDriver.h"
+#include "runtime/Runtime.h"
+
+#define PY_ARRAY_UNIQUE_SYMBOL taipan_ARRAY_API
+#define NO_IMPORT_ARRAY
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
 
 #include <algorithm>
 #include <cstring>
@@ -83,6 +93,24 @@ public:
     return !PyErr_Occurred();
   }
 
+  /// Argument `i`, an array given by its device pointer, shape and byte strides (as many as
+  /// the array type's dimensions).
+  void setArray(size_t i, uint64_t pointer, const int64_t *shape, const int64_t *strides) {
+    char *slot = static_cast<char *>(slots[i]);
+    const Type *type = types[i];
+    int64_t itemSize = static_cast<int64_t>(type->dtype()->itemSize());
+    int64_t items = 1;
+    int ndim = type->ndim();
+    for (int d = 0; d < ndim; ++d) {
+      std::memcpy(slot + ArrayLayout::shapeOffset + 8 * d, &shape[d], 8);
+      std::memcpy(slot + ArrayLayout::stridesOffset(ndim) + 8 * d, &strides[d], 8);
+      items *= shape[d];
+    }
+    std::memcpy(slot + ArrayLayout::itemCountOffset, &items, 8);
+    std::memcpy(slot + ArrayLayout::itemSizeOffset, &itemSize, 8);
+    std::memcpy(slot + ArrayLayout::dataOffset, &pointer, 8);
+  }
+
   /// Argument `i`, a scalar (or other value) unboxed as its type. False with a Python error set
   /// when it does not convert.
   bool setValue(size_t i, PyObject *value) { return unboxValue(value, types[i], slots[i]); }
@@ -120,9 +148,11 @@ void launchFunction(void *function, const unsigned grid[3], const unsigned block
 /// Reads one launch argument without running Python: taipan's device arrays (their `_launch`
 /// tuple), CuPy arrays and PyTorch tensors (their attributes) and any other
 /// __cuda_array_interface__ give a new reference to (type or None, pointer, shape, strides) in
-/// `description`; scalars leave it null. Sets `type`; false when Python must handle the value
-/// (a host array, a producer stream to wait for, a value of no kernel type).
-bool describeArgument(PyObject *value, void *stream, const Type **type, PyObject **description) {
+/// `description`, once the stream that produced them is waited for; scalars and NumPy arrays
+/// (`hostArray` set: copied to the device for the launch) leave it null. Sets `type`; false
+/// when Python must handle the value (a value of no kernel type, an interface with a mask).
+bool describeArgument(PyObject *value, void *stream, const Type **type, PyObject **description,
+                      bool *hostArray) {
   static PyObject *launchName = PyUnicode_InternFromString("_launch");
   static PyObject *interfaceName = PyUnicode_InternFromString("__cuda_array_interface__");
   *description = nullptr;
@@ -144,13 +174,138 @@ bool describeArgument(PyObject *value, void *stream, const Type **type, PyObject
   }
   // Any other library's device array: its interface read here, without Python.
   if (PyObject *interface = optionalAttribute(value, interfaceName)) {
+    nb::object owned = nb::steal(interface);
     *description = describeInterface(interface, stream, type);
-    Py_DECREF(interface);
     return *description != nullptr;
   }
   PyErr_Clear();
   *type = typeOfValue(value);
-  return *type && !(*type)->isArray(); // host arrays are copied by Python
+  if (!*type)
+    return false;
+  if (!(*type)->isArray())
+    return true;
+  // A NumPy array in host memory, copied in and back out as Numba does; other values of array
+  // type (no memory the device can read) are Python's to refuse.
+  *hostArray = ndarrayType && PyObject_TypeCheck(value, ndarrayType);
+  return *hostArray;
+}
+
+/// The NumPy arrays of one launch, copied to the device before it and back after it, as Numba
+/// does: each as a contiguous copy (the array itself when it is one) in device memory of its
+/// own, on the launch's stream; after the kernel (the device synchronized) each writeable one
+/// gets the device's contents back, and the memory is freed, also when the launch fails.
+class HostArrayCopies {
+public:
+  /// `allocationStream`: the stream the memory is ordered on (a stream taipan made, which the
+  /// caller keeps alive, else null: the default stream), as cuda.to_device allocates it.
+  HostArrayCopies(void *stream, void *allocationStream)
+      : stream(stream), allocationStream(allocationStream) {}
+  ~HostArrayCopies() {
+    for (const Copy &copy : copies)
+      try {
+        CudaDriver::get().freeDeferred(copy.device, copy.bytes, copy.ordinal, allocationStream);
+      } catch (const cuda::CudaError &) {
+        // The context may be gone already (cuda.close() from another thread): nothing to do.
+      }
+  }
+  HostArrayCopies(const HostArrayCopies &) = delete;
+  HostArrayCopies &operator=(const HostArrayCopies &) = delete;
+
+  bool empty() const { return copies.empty(); }
+
+  /// Copies the NumPy array `host`, of array type `type`, to new device memory and lays it
+  /// out as argument `i`.
+  void copyIn(PyObject *host, const Type *type, KernelArguments &arguments, size_t i) {
+    // The copy keeps the layout the kernel was compiled for: Fortran order for an 'F' array
+    // (its code reads no strides), C order otherwise (np.ascontiguousarray; an 'A' array's
+    // code reads the copy's strides). Either is the array itself when it already is one.
+    bool fortran = type->layout() == 'F';
+    int order = fortran ? NPY_ARRAY_F_CONTIGUOUS : NPY_ARRAY_C_CONTIGUOUS;
+    nb::object contiguous =
+        nb::steal(PyArray_FromAny(host, nullptr, 0, 0, order | NPY_ARRAY_ENSUREARRAY, nullptr));
+    if (!contiguous.is_valid())
+      throw nb::python_error();
+    auto *array = reinterpret_cast<PyArrayObject *>(contiguous.ptr());
+    Copy copy{host, contiguous, 0, static_cast<size_t>(PyArray_NBYTES(array)), 0};
+    CudaDriver &driver = CudaDriver::get();
+    driverCall([&] {
+      copy.device = driver.allocate(copy.bytes, allocationStream);
+      copy.ordinal = driver.currentDevice();
+    });
+    copies.push_back(copy);
+    driverCall([&] {
+      WithoutGilForLongCopies unlocked(static_cast<Py_ssize_t>(copy.bytes));
+      driver.copyToDevice(copy.device, PyArray_DATA(array), copy.bytes, stream);
+    });
+    // The device copy is contiguous in its order: its strides are that order's for its shape.
+    int ndim = PyArray_NDIM(array);
+    std::vector<int64_t> shape(PyArray_DIMS(array), PyArray_DIMS(array) + ndim);
+    std::vector<int64_t> strides(ndim);
+    int64_t step = PyArray_ITEMSIZE(array);
+    for (int k = 0; k < ndim; ++k) {
+      int d = fortran ? k : ndim - 1 - k;
+      strides[d] = step;
+      step *= shape[d];
+    }
+    arguments.setArray(i, copy.device, shape.data(), strides.data());
+  }
+
+  /// After the kernel finished: the device's contents back into each writeable array.
+  void copyBack() {
+    for (const Copy &copy : copies) {
+      if (!PyArray_ISWRITEABLE(reinterpret_cast<PyArrayObject *>(copy.host)))
+        continue;
+      auto *array = reinterpret_cast<PyArrayObject *>(copy.contiguous.ptr());
+      driverCall([&] {
+        WithoutGilForLongCopies unlocked(static_cast<Py_ssize_t>(copy.bytes));
+        CudaDriver::get().copyToHost(PyArray_DATA(array), copy.device, copy.bytes, stream);
+      });
+      // host[...] = the contents, where the host array is not itself the copy.
+      if (copy.contiguous.ptr() != copy.host &&
+          PyObject_SetItem(copy.host, Py_Ellipsis, copy.contiguous.ptr()) < 0)
+        throw nb::python_error();
+    }
+  }
+
+private:
+  struct Copy {
+    PyObject *host; ///< the argument, borrowed from the call
+    nb::object contiguous;
+    uint64_t device;
+    size_t bytes;
+    int ordinal;
+  };
+  void *stream;
+  void *allocationStream;
+  std::vector<Copy> copies;
+};
+
+/// Raises the exception a debug kernel of the loaded `module` recorded, if one did, as
+/// `cls("tid=[x, y, z] ctaid=[x, y, z]: message")` (the exception's own message, or one for its
+/// class).
+void raiseKernelException(void *module) {
+  nb::object raised = takeKernelException(module);
+  if (raised.is_none())
+    return;
+  nb::tuple record = nb::cast<nb::tuple>(raised);
+  int code = nb::cast<int>(record[0]);
+  std::string message = nb::cast<std::string>(record[3]);
+  if (message.empty())
+    message = code == IndexErrorId       ? "index out of bounds"
+              : code == AssertionErrorId ? "assertion failed"
+                                         : "exception in CUDA kernel";
+  auto triple = [](nb::handle item) {
+    nb::tuple values = nb::cast<nb::tuple>(item);
+    return "[" + std::to_string(nb::cast<int>(values[0])) + ", " +
+           std::to_string(nb::cast<int>(values[1])) + ", " +
+           std::to_string(nb::cast<int>(values[2])) + "]";
+  };
+  std::string text = "tid=" + triple(record[1]) + " ctaid=" + triple(record[2]) + ": " + message;
+  PyObject *cls = exceptionClassFor(code);
+  nb::object instance = nb::steal(PyObject_CallOneArg(cls, nb::str(text.c_str()).ptr()));
+  if (instance.is_valid())
+    PyErr_SetObject(cls, instance.ptr());
+  throw nb::python_error();
 }
 
 /// Owns the descriptions describeArgument made for one launch.
@@ -176,23 +331,29 @@ private:
   size_t count;
 };
 
-/// A configured launch (kernel[grid, block, stream, shared]) with the argument path in C++:
-/// arguments are described without Python (describeArgument), and a known list of argument
-/// types launches its cached kernel. A new list of types asks the Python launcher's
+/// A configured launch (kernel[grid, block, stream, shared]) with the whole argument path in
+/// C++: arguments are described without Python (describeArgument), and a known list of
+/// argument types launches its cached kernel. A new list of types asks the Python launcher's
 /// `specialize(types)` for the kernel (compiled on a first use) as (function handle,
-/// cooperative) and launches it here the same way. Arguments Python must handle (NumPy arrays,
-/// which are copied in and out, or values of no kernel type) go to the Python launcher's
-/// __call__, which launches through cuda_launch.
+/// cooperative, module handle) and launches it here the same way. NumPy arrays are copied to
+/// the device and back (HostArrayCopies), and a debug kernel's exception is raised after it
+/// ran. Only values C++ cannot describe (of no kernel type, an interface with a mask) go to
+/// the Python launcher's __call__, which reports them or launches through cuda_launch.
 struct CudaLauncher {
   unsigned grid[3];
   unsigned block[3];
   unsigned shared;
   void *stream;
+  /// Where copies of NumPy arrays are allocated (HostArrayCopies).
+  void *allocationStream;
+  /// A debug kernel: the device is synchronized after the launch and its exception raised.
+  bool debug;
   nb::object fallback;
   /// A kernel handle for argument types, valid on one device until cuda.close().
   struct Entry {
     std::vector<const Type *> key;
     void *function;
+    void *module;
     bool cooperative;
     int device;
     unsigned epoch;
@@ -207,8 +368,12 @@ struct CudaLauncher {
         count <= InlineArguments ? keyStorage : (keyHeap.resize(count), keyHeap.data());
     Descriptions descriptions(count);
     bool known = true;
-    for (size_t i = 0; i < count && known; ++i)
-      known = describeArgument(arguments[i].ptr(), stream, &key[i], &descriptions[i]);
+    bool hostArrays = false;
+    for (size_t i = 0; i < count && known; ++i) {
+      bool hostArray = false;
+      known = describeArgument(arguments[i].ptr(), stream, &key[i], &descriptions[i], &hostArray);
+      hostArrays |= hostArray;
+    }
     if (!known) {
       fallback(*arguments);
       return nb::none();
@@ -225,10 +390,12 @@ struct CudaLauncher {
           entry = &candidate;
     }
     void *function;
+    void *module;
     bool cooperative;
     bool firstLaunch = !entry;
     if (entry) {
       function = entry->function;
+      module = entry->module;
       cooperative = entry->cooperative;
     } else {
       nb::list types;
@@ -237,23 +404,36 @@ struct CudaLauncher {
       nb::tuple specialized = nb::cast<nb::tuple>(fallback.attr("specialize")(types));
       function = reinterpret_cast<void *>(nb::cast<uintptr_t>(specialized[0]));
       cooperative = nb::cast<bool>(specialized[1]);
+      module = reinterpret_cast<void *>(nb::cast<uintptr_t>(specialized[2]));
       unsigned epoch = driver.contextEpoch();
       std::erase_if(entries, [&](const Entry &stale) { return stale.epoch != epoch; });
-      entries.push_back({std::vector<const Type *>(key, key + count), function, cooperative,
+      entries.push_back({std::vector<const Type *>(key, key + count), function, module, cooperative,
                          driver.selectedOrdinal(), epoch});
     }
     KernelArguments argumentBlock(key, count);
+    HostArrayCopies copies(stream, allocationStream);
     for (size_t i = 0; i < count; ++i) {
+      PyObject *value = arguments[i].ptr();
       PyObject *description = descriptions[i];
-      bool filled = description ? argumentBlock.setArray(i, PyTuple_GET_ITEM(description, 1),
-                                                         PyTuple_GET_ITEM(description, 2),
-                                                         PyTuple_GET_ITEM(description, 3))
-                                : argumentBlock.setValue(i, arguments[i].ptr());
+      bool filled = true;
+      if (description)
+        filled = argumentBlock.setArray(i, PyTuple_GET_ITEM(description, 1),
+                                        PyTuple_GET_ITEM(description, 2),
+                                        PyTuple_GET_ITEM(description, 3));
+      else if (hostArrays && key[i]->isArray())
+        copies.copyIn(value, key[i], argumentBlock, i);
+      else
+        filled = argumentBlock.setValue(i, value);
       if (!filled)
         throw nb::python_error();
     }
     launchFunction(function, grid, block, shared, stream, cooperative, firstLaunch,
                    argumentBlock.pointers());
+    if (!copies.empty() || debug)
+      driverCall([] { CudaDriver::get().synchronize(); });
+    copies.copyBack();
+    if (debug)
+      raiseKernelException(module);
     return nb::none();
   }
 };
@@ -277,7 +457,7 @@ void defineCudaLaunchBindings(nb::module_ &module) {
       .def(
           "__init__",
           [](CudaLauncher *self, nb::tuple grid, nb::tuple block, unsigned shared,
-             nb::handle stream, nb::object fallback) {
+             nb::handle stream, nb::object fallback, bool debug, uintptr_t allocationStream) {
             new (self) CudaLauncher();
             for (int d = 0; d < 3; ++d) {
               self->grid[d] = nb::cast<unsigned>(grid[d]);
@@ -285,18 +465,20 @@ void defineCudaLaunchBindings(nb::module_ &module) {
             }
             self->shared = shared;
             self->stream = streamHandle(stream);
+            self->allocationStream = reinterpret_cast<void *>(allocationStream);
+            self->debug = debug;
             self->fallback = std::move(fallback);
           },
           nb::arg("grid"), nb::arg("block"), nb::arg("shared"), nb::arg("stream").none(),
-          nb::arg("fallback"))
+          nb::arg("fallback"), nb::arg("debug") = false, nb::arg("allocation_stream") = 0)
       .def("__call__", &CudaLauncher::call);
 
   module.def("cuda_set_device_array_type", [](nb::handle type) {
     deviceArrayType = reinterpret_cast<PyTypeObject *>(type.inc_ref().ptr());
   });
 
-  // What Python launches (host arrays copied in, debug kernels, kernels taipan writes):
-  // arrays come described as (pointer, shape, strides), scalars as they are.
+  // What Python launches (kernels taipan writes, and the launcher's rare fallback): arrays
+  // come described as (pointer, shape, strides), scalars as they are.
   module.def(
       "cuda_launch",
       [](nb::tuple handle, nb::tuple grid, nb::tuple block, size_t shared, nb::handle stream,

@@ -3,6 +3,8 @@
 // than PyTorch's Python-level interface property.
 #include "ForeignArrays.h"
 
+#include "CudaBindings.h"
+
 #include <nanobind/nanobind.h>
 
 #include <cstdlib>
@@ -38,10 +40,18 @@ const Type *kernelArrayType(const Type *element, int ndim, bool contiguous, bool
 
 /// Whether a launch on `consumer` is already ordered after work the producer queued on
 /// `producer` (a CUDA Array Interface stream: 1 is the legacy default stream, 2 the per-thread
-/// one): the same stream, or both the legacy default. Anything else needs Python's wait.
+/// one): the same stream, or both the legacy default.
 bool orderedAfterProducer(uintptr_t producer, void *consumer) {
   uintptr_t handle = reinterpret_cast<uintptr_t>(consumer);
   return producer == handle || (producer == 1 && handle <= 1);
+}
+
+/// Synchronizes the producer's stream unless the launch on `consumer` is ordered after it
+/// already: the rule of taipan.cuda.streams.wait_for_producer. Raises the driver's error.
+void waitForProducer(uintptr_t producer, void *consumer) {
+  if (!orderedAfterProducer(producer, consumer))
+    driverCall(
+        [&] { cuda::CudaDriver::get().synchronizeStream(reinterpret_cast<void *>(producer)); });
 }
 
 /// The element type named by a CUDA Array Interface typestr ("<f4", "|b1"), or null for
@@ -324,9 +334,10 @@ PyObject *describeInterface(PyObject *interface, void *stream, const Type **type
   PyObject *producer = PyDict_GetItem(interface, streamKey);
   if (mask && mask != Py_None)
     return nullptr;
+  uintptr_t producerHandle = 0;
   if (producer && producer != Py_None) {
-    uintptr_t handle = PyLong_AsUnsignedLongLong(producer);
-    if (PyErr_Occurred() || !orderedAfterProducer(handle, stream)) {
+    producerHandle = PyLong_AsUnsignedLongLong(producer);
+    if (PyErr_Occurred()) {
       PyErr_Clear();
       return nullptr;
     }
@@ -349,6 +360,9 @@ PyObject *describeInterface(PyObject *interface, void *stream, const Type **type
     return nullptr;
   }
   bool readonly = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1)) == 1;
+  // Described: the launch waits for the producer now, as Python's path would.
+  if (producerHandle)
+    waitForProducer(producerHandle, stream);
   *type =
       kernelArrayType(element, static_cast<int>(PyTuple_GET_SIZE(shape)), isContiguous, readonly);
   return PyTuple_Pack(4, Py_None, PyTuple_GET_ITEM(data, 0), shape, strideTuple.ptr());
@@ -401,7 +415,7 @@ PyObject *describeCupyArray(PyObject *value, void *stream, const Type **type) {
   if (!ndarray.contains(value))
     return nullptr;
   uintptr_t producer = cupyInterfaceStream();
-  if (!producer || !orderedAfterProducer(producer, stream))
+  if (!producer)
     return nullptr;
   static PyObject *dtypeName = PyUnicode_InternFromString("dtype");
   static PyObject *shapeName = PyUnicode_InternFromString("shape");
@@ -434,6 +448,7 @@ PyObject *describeCupyArray(PyObject *value, void *stream, const Type **type) {
     PyErr_Clear();
     return nullptr;
   }
+  waitForProducer(producer, stream);
   *type =
       kernelArrayType(element, static_cast<int>(PyTuple_GET_SIZE(shape.ptr())), contiguous, false);
   return PyTuple_Pack(4, Py_None, pointer.ptr(), shape.ptr(), strideTuple.ptr());

@@ -14,13 +14,14 @@ PyObject *optionalAttribute(PyObject *object, PyObject *name);
 
 /// Reads another library's __cuda_array_interface__ for a launch on `stream`: the argument
 /// type, and a (None, pointer, shape, strides) tuple as device arrays carry in `_launch`.
-/// Null (no error set) when Python must handle it: a mask, an unusual dtype, or a producer
-/// stream the launch is not already ordered after.
+/// A producer stream the launch is not already ordered after is synchronized first (the rule
+/// of taipan.cuda.streams.wait_for_producer; a driver error is raised). Null (no error set)
+/// when Python must handle it: a mask, an unusual dtype.
 PyObject *describeInterface(PyObject *interface, void *stream, const Type **type);
 
 /// The same for a CuPy array, read through its attributes and CuPy's current stream: what its
-/// __cuda_array_interface__ property would give, for half the cost. Null (no error set) for
-/// anything else, and when the producer stream needs Python's wait.
+/// __cuda_array_interface__ property would give, for half the cost, and the same wait. Null
+/// (no error set) for anything else.
 PyObject *describeCupyArray(PyObject *value, void *stream, const Type **type);
 
 /// The same for a PyTorch CUDA tensor, read through its own attributes: what its

@@ -6,7 +6,7 @@ import time
 from taipan import _core
 from taipan.cuda import api, compiler, driver, linking
 from taipan.cuda.launcher import argument_type, launch
-from taipan.cuda.streams import stream_handle
+from taipan.cuda.streams import owned_stream, stream_handle
 from taipan.dispatcher import CompiledFunction
 
 _lock = _core.compiler_lock  # kernels compile under it: the one compiler lock
@@ -252,12 +252,24 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
     def overloads(self):
         return dict(self._kernels)
 
-    def _launcher(self, griddim, blockdim, stream, sharedmem):
+    def _launcher(self, griddim, blockdim, stream, sharedmem, debug=None):
+        """The C++ launcher of a configuration: every launch reads its arguments in C++ once
+        (NumPy arrays copied to the device and back there, a debug kernel's exception raised
+        there); values C++ cannot describe go to the Python launcher, which reports them."""
+        if debug is None:
+            debug = bool(self.targetoptions.get("debug"))
         launcher = _Launcher(self, griddim, blockdim, stream, sharedmem)
-        if self.targetoptions.get("debug"):
-            return launcher
-        # Device arrays and scalars launch from C++; the rest falls back to the Python launcher.
-        return _core.CudaLauncher(griddim, blockdim, sharedmem, stream_handle(stream), launcher)
+        # Copies of NumPy arrays are allocated as cuda.to_device(ary, stream) allocates them.
+        owner = owned_stream(stream)
+        return _core.CudaLauncher(
+            griddim,
+            blockdim,
+            sharedmem,
+            stream_handle(stream),
+            launcher,
+            debug=debug,
+            allocation_stream=owner.handle if owner else 0,
+        )
 
     def _for_all(self, ntasks, tpb, stream, sharedmem):
         return _ForAll(self, ntasks, tpb, stream, sharedmem)
@@ -329,8 +341,8 @@ _core.enable_vectorcall(CUDADispatcher)
 
 class _Launcher(api.Launcher):
     def __call__(self, *args):
-        """A launch the C++ launcher leaves to Python (NumPy arguments, producer streams to
-        wait for), and every launch of a debug kernel."""
+        """A launch the C++ launcher leaves to Python: a value of no kernel type (reported
+        here) or an interface C++ does not read (one with a mask)."""
         dispatcher = self.kernel
         types = [argument_type(a) for a in args]
         kernel = dispatcher._kernels.get(tuple(types))
@@ -341,12 +353,13 @@ class _Launcher(api.Launcher):
 
     def specialize(self, types):
         """What the C++ launcher launches for argument types it has not seen: (function
-        handle, cooperative) of the kernel, compiled now if it is new."""
+        handle, cooperative, module handle) of the kernel, compiled now if it is new."""
         kernel = self.kernel._kernels.get(tuple(types))
         if kernel is None:
             kernel = self.kernel.specialize_for(types)
         driver.ready()
-        return kernel.function()[1], kernel.cooperative
+        module, function = kernel.function()
+        return function, kernel.cooperative, module
 
 
 class _ForAll(api.ForAll):
@@ -354,4 +367,5 @@ class _ForAll(api.ForAll):
         kernel = self.kernel.specialize_for([argument_type(a) for a in args])
         tpb = self.tpb or driver.suggested_block_size(kernel, self.sharedmem)
         griddim, blockdim = self.dimensions(tpb)
-        launch(kernel, griddim, blockdim, self.stream, self.sharedmem, args)
+        # Launched as before: without reading a debug kernel's exception.
+        self.kernel._launcher(griddim, blockdim, self.stream, self.sharedmem, debug=False)(*args)

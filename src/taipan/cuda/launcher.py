@@ -1,8 +1,10 @@
-"""Kernel launches: the type of each argument, and the launch itself. Device arrays and objects
-exporting ``__cuda_array_interface__`` go as they are; NumPy arrays are copied to the device
-before the launch and back after it, as Numba does. The C++ launcher (``_core.CudaLauncher``)
-launches device arrays and scalars itself, asking the dispatcher only for the kernel of new
-argument types, and calls back here for the rest; arguments are laid out in C++ either way."""
+"""Kernel launches: the type of each argument, and the launch of what the C++ launcher
+(``_core.CudaLauncher``) leaves here. That launcher reads every argument itself (device arrays,
+objects exporting ``__cuda_array_interface__``, scalars, and NumPy arrays, which it copies to the
+device before the launch and back after it, as Numba does), asking the dispatcher only for the
+kernel of new argument types; it calls back here only for values it cannot describe (of no kernel
+type, which ``argument_type`` reports, or an interface with a mask). Arguments are laid out in
+C++ either way."""
 
 import numpy as np
 
@@ -37,15 +39,22 @@ def _describe(value, stream):
 
 
 def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False):
-    """Launches `kernel` from Python (what the C++ launcher leaves here: NumPy arguments, which
-    are copied in and back out, producer streams to wait for, debug kernels): the arguments are
-    described here and laid out in C++ (cuda_launch)."""
+    """Launches `kernel` from Python (what the C++ launcher leaves here): the arguments are
+    described here, NumPy ones copied in and back out, and laid out in C++ (cuda_launch)."""
     core = driver.ready()
     values, types, copies = [], [], []
     for value in args:
         value_type = argument_type(value)
         if isinstance(value, np.ndarray) and not hasattr(value, "__cuda_array_interface__"):
-            device = devicearray.to_device(value, stream)
+            # The copy keeps the layout the kernel was compiled for: an 'F' array's code reads
+            # no strides (a C-ordered copy of it was read in the wrong order).
+            if value_type.layout == "F":
+                device = devicearray.device_array(
+                    value.shape, value.dtype, order="F", stream=stream
+                )
+                device.copy_to_device(value, stream=stream)
+            else:
+                device = devicearray.to_device(value, stream)
             copies.append((value, device))
             value = device
         if value_type.ndim or hasattr(value, "__cuda_array_interface__"):
