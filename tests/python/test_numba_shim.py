@@ -155,3 +155,27 @@ def test_numba_types_is_numba_core_types(mode):
     )
     assert result["same"]
     assert "float64" in result["array"]
+
+
+def test_decorators_with_options_only():
+    """``vectorize(nopython=True)`` (quantecon) and ``jit(nopython=True)``: options and no
+    signature give the lazy forms, as in Numba."""
+    result = run_with_shim(
+        "taipan",
+        """
+        import json
+        import numpy as np
+        from numba import vectorize, jit
+
+        @vectorize(nopython=True)
+        def fix(x):
+            return np.floor(x) if x >= 0 else np.ceil(x)
+
+        @jit(nopython=True)
+        def twice(x):
+            return 2 * x
+
+        print(json.dumps({"fix": fix(np.array([-1.5, 2.5])).tolist(), "twice": twice(4)}))
+        """,
+    )
+    assert result == {"fix": [-1.0, 2.0], "twice": 8}

@@ -36,9 +36,11 @@ import platform
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import tempfile
 import threading
+import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -94,7 +96,7 @@ PACKAGES = {
         "0.7",
         ("dcor",),
         options=("--doctest-modules",),
-        requires=("array-api-compat", "joblib", "pytest-cov", "coverage"),  # its conftest's
+        requires=("array-api-compat", "array-api-strict", "joblib", "pytest-cov", "coverage"),
         why="distance correlation and energy statistics (statistics)",
         git=("vnmabus/dcor", "0.7"),
     ),
@@ -103,7 +105,7 @@ PACKAGES = {
     "antropy": Package(
         "0.1.9",
         ("tests",),
-        requires=("scikit-learn", "threadpoolctl", "joblib"),
+        requires=("scikit-learn", "threadpoolctl", "joblib", "narwhals"),
         why="entropy and fractal dimensions of time series",
         git=("raphaelvallat/antropy", "v0.1.9"),
     ),
@@ -287,6 +289,39 @@ def run_package(name, package, mode, store, workdir, logs, options, taipan_path)
     summary = run.summary()
     summary["version"] = package.version
     return summary
+
+
+def snapshot_taipan(taipan_path, workdir):
+    """A copy of the taipan package that the run imports: the shared build is relinked and its
+    Python files edited while a run goes on, and a suite must see one build from start to
+    end. Retries while the extension does not import (a link in progress)."""
+    if taipan_path is None:
+        return None
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    target = workdir / "taipan_snapshot"
+
+    def other_builds(folder, names):
+        return [
+            name
+            for name in names
+            if name == "__pycache__" or (name.startswith("_core.") and not name.endswith(suffix))
+        ]
+
+    for attempt in range(20):
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(Path(taipan_path) / "taipan", target / "taipan", ignore=other_builds)
+        check = subprocess.run(
+            [sys.executable, "-c", "import taipan"],
+            env=dict(os.environ, PYTHONPATH=str(target)),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if check.returncode == 0:
+            return target
+        log(f"taipan does not import from the snapshot (attempt {attempt + 1}), waiting")
+        time.sleep(15)
+    sys.exit("taipan does not import: " + check.stderr.strip().splitlines()[-1])
 
 
 # --- the report -------------------------------------------------------------------------
@@ -493,6 +528,9 @@ def main(argv=None):
                 jobs.append((name, mode))
     lock = threading.Lock()
     workdir = Path(tempfile.mkdtemp(prefix="numba_libraries_"))
+    described = numba_suite.describe_taipan(taipan_path)
+    if any(mode == "taipan" for _, mode in jobs):
+        taipan_path = snapshot_taipan(taipan_path, workdir)
 
     def one(name, mode):
         package = PACKAGES[name]
@@ -507,7 +545,7 @@ def main(argv=None):
             if summary["tests"] is not None:  # kept only when pytest got as far as its tests
                 record = {
                     "numba_version": importlib.metadata.version("numba"),
-                    "taipan": numba_suite.describe_taipan(taipan_path),
+                    "taipan": described,
                     "date": now,
                     "summary": summary,
                 }
@@ -531,7 +569,7 @@ def main(argv=None):
             f"{name}: " + ", ".join(f"{mode} {date}" for mode, date in measured[name].items())
             for name in names
         ),
-        "taipan": numba_suite.describe_taipan(taipan_path),
+        "taipan": described,
         "python": platform.python_version(),
         "numpy": importlib.metadata.version("numpy"),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores",

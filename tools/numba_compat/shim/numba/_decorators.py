@@ -99,8 +99,11 @@ def _compiling(taipan_decorator, plain_decorator):
         if PLAIN_PYTHON:
             return lambda f: plain_decorator(f, signature_or_function, options)
 
+        # ``deco(**options)``: no signature (``vectorize(nopython=True)`` is a lazy ufunc).
+        leading = () if signature_or_function is None else (signature_or_function,)
+
         def compile_with(function):
-            decorator = taipan_decorator(signature_or_function, *args, **options)
+            decorator = taipan_decorator(*leading, *args, **options)
             return decorator(function)
 
         return _deferring(compile_with)
