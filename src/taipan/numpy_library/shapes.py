@@ -246,9 +246,55 @@ def _as_column(a):
     return (_matrix_of_0d, _column_of_vector)[a.ndim] if a.ndim < 2 else _itself
 
 
+def at_least_3d(a):
+    """np.atleast_3d of one array: (1, 1, 1), (1, N, 1) or (M, N, 1)."""
+    return a[None, None, None] if a.ndim == 0 else a[None, :, None] if a.ndim == 1 else a
+
+
+def _cube_of_0d(a):
+    return a[None, None, None]
+
+
+def _slab_of_vector(a):
+    return a[None, :, None]
+
+
+def _slab_of_matrix(a):
+    return a[:, :, None]
+
+
+@overload(at_least_3d)
+def _at_least_3d(a):
+    return (_cube_of_0d, _slab_of_vector, _slab_of_matrix)[a.ndim] if a.ndim < 3 else _itself
+
+
 _rows_of = views_mapped(at_least_2d)
 _pieces_of = views_mapped(at_least_1d)
 _columns_of = views_mapped(as_column)
+_slabs_of = views_mapped(at_least_3d)
+
+
+def _at_least(name, view, mapped):
+    """The overload of np.atleast_Nd: one array gives its view, several a tuple of views
+    (Numba takes arrays only)."""
+
+    def one_view(*arys):
+        return view(arys[0])
+
+    def tuple_of_views(*arys):
+        return mapped(arys)
+
+    def typer(*arys):
+        if not arys or not all(isinstance(a, types.Array) for a in arys):
+            raise TypingError(f"np.{name} takes arrays")
+        return one_view if len(arys) == 1 else tuple_of_views
+
+    return typer
+
+
+overload(np.atleast_1d)(_at_least("atleast_1d", at_least_1d, _pieces_of))
+overload(np.atleast_2d)(_at_least("atleast_2d", at_least_2d, _rows_of))
+overload(np.atleast_3d)(_at_least("atleast_3d", at_least_3d, _slabs_of))
 
 
 def _stacked_rows(tup):
