@@ -114,6 +114,11 @@ class CFunc:
         return self._compile().address
 
     @property
+    def _pyfunc(self):
+        """Numba's spelling of ``py_func``."""
+        return self.py_func
+
+    @property
     def _wrapper_address(self):
         """Numba's spelling of ``address``."""
         return self.address

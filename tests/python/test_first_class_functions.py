@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from taipan import cfunc, njit, prange, typeof, types
+from taipan import cfunc, literal_unroll, njit, prange, typeof, types
 from taipan.errors import TypingError, UnsupportedError
 from taipan.experimental import function_type
 from taipan.extending import get_cython_function_address
@@ -445,6 +445,35 @@ def test_exceptions_of_cfuncs_are_reported_as_unraisable():
     finally:
         sys.unraisablehook = previous_hook
     assert [type(report.exc_value) for report in reported] == [ZeroDivisionError]
+
+
+def test_pairs_of_jitted_functions_unpacked():
+    @njit
+    def inc(x):
+        return x + 1
+
+    @njit
+    def dbl(x):
+        return x * 2
+
+    @njit
+    def apply_pairs(pairs, a):
+        x = 0
+        i, j = pairs[0]
+        x += i(j(a))
+        for pair in literal_unroll(pairs):
+            i, j = pair
+            x += i(j(a))
+        return x
+
+    def python(pairs, a):
+        x = pairs[0][0](pairs[0][1](a))
+        return x + sum(i(j(a)) for i, j in pairs)
+
+    pairs = ((inc, dbl), (dbl, inc))
+    assert apply_pairs(pairs, 10) == python(
+        ((inc.py_func, dbl.py_func), (dbl.py_func, inc.py_func)), 10
+    )
 
 
 def test_float32_and_libm_through_the_protocol():

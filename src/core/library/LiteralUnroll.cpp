@@ -14,7 +14,8 @@ void registerLiteralUnroll(Library &library) {
         const Type *container = call.argumentTypes[0];
         if (container->kind() == TypeKind::StringLiteral)
           return types::unicode();
-        if (!container->isRuntimeValue())
+        // A tuple of functions (jitted ones carry nothing at run time) is unrolled too.
+        if (!container->isRuntimeValue() && !container->isTuple())
           throwNoOverload(call);
         return container;
       },

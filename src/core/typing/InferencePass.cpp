@@ -140,14 +140,33 @@ void InferencePass::collectLocalsIn(const std::vector<Stmt *> &block) {
   walk(block);
 }
 
+/// Values a variable may hold: run-time values, and compile-time ones that carry nothing
+/// (functions, classes, modules, strings known while compiling), alone or in tuples (a pair of
+/// jitted functions unpacked from a tuple argument).
+static bool isAssignable(const Type *type) {
+  if (type->isRuntimeValue())
+    return true;
+  switch (type->kind()) {
+  case TypeKind::StringLiteral:
+  case TypeKind::JitFunction:
+  case TypeKind::ExternalFunction:
+  case TypeKind::UndefinedFunction:
+  case TypeKind::Builtin:
+  case TypeKind::DType:
+  case TypeKind::Module:
+    return true;
+  case TypeKind::Tuple:
+    return std::all_of(type->elements().begin(), type->elements().end(), isAssignable);
+  default:
+    return false;
+  }
+}
+
 void InferencePass::assignVariable(const std::string &name, const Type *type,
                                    SourceLocation location) {
   if (!type)
     return;
-  if (!type->isRuntimeValue() && type->kind() != TypeKind::StringLiteral &&
-      type->kind() != TypeKind::JitFunction && type->kind() != TypeKind::ExternalFunction &&
-      type->kind() != TypeKind::UndefinedFunction && type->kind() != TypeKind::Builtin &&
-      type->kind() != TypeKind::DType && type->kind() != TypeKind::Module)
+  if (!isAssignable(type))
     throwTypingError("cannot assign a value of type " + describe(type) + " to variable '" + name +
                          "'",
                      location);
