@@ -117,17 +117,12 @@ static std::string qualifiedBuiltinName(nb::handle object) {
 /// taipan's C++ implementation of the same function.
 static bool lookupExtension(nb::handle object, GlobalValue &result) {
   PyObject *value = object.ptr();
-  // A jitclass is a class whose construction in compiled code is an overload (taipan.jitclass).
-  bool jitclass = PyType_Check(value) && PyObject_HasAttrString(value, "_taipan_jitclass");
   if (!PyCallable_Check(value) || PyModule_Check(value))
     return false;
-  // Classes are not functions, except Python's builtin classes used as functions (map and
-  // filter, written in Python in taipan.builtin_library): static types without a module dot.
-  if (PyType_Check(value) && !jitclass) {
-    auto *type = reinterpret_cast<PyTypeObject *>(value);
-    if ((type->tp_flags & Py_TPFLAGS_HEAPTYPE) || std::strchr(type->tp_name, '.'))
-      return false;
-  }
+  // A class is a function here when an overload is registered for the class itself: a jitclass
+  // (its construction, taipan.jitclass), Python's builtin classes used as functions (map and
+  // filter, taipan.builtin_library), np.nditer (taipan.numpy_library.iteration), a user's
+  // overload of a class. Other classes are values.
   nb::object found = extendingRegistry().attr("lookup")(object);
   if (found.is_none())
     return false;

@@ -312,9 +312,10 @@ void LoopLowering::lowerFor(Stmt *stmt) {
   bool enumerated = false;
   llvm::Value *countStart = nullptr; // enumerate(a, start)
   Expr *iterable = stmt->value;
-  if (iterable->kind == ExprKind::Call && core.typeOf(iterable)->isNone() &&
-      core.typeOf(iterable->callee())->kind() == TypeKind::Builtin &&
-      isIndexIteration(core.typeOf(iterable->callee())->text())) {
+  const Type *callee = iterable->kind == ExprKind::Call ? core.typeOf(iterable->callee()) : nullptr;
+  if (callee && core.typeOf(iterable)->isNone() &&
+      (callee->kind() == TypeKind::Builtin || callee->kind() == TypeKind::Overload) &&
+      isIndexIteration(callee->text())) {
     sources.push_back(prepareIndexIteration(iterable));
   } else if (const LibraryCall *call = inStepIteration(iterable)) {
     for (const Type *argument : call->argumentTypes)

@@ -40,7 +40,9 @@ bool LoopInference::typeIndexIterationLoop(Stmt *stmt) {
   if (call->kind != ExprKind::Call || !call->keywordNames.empty())
     return false;
   const Type *callee = pass.typeExpr(call->callee());
-  if (callee && callee->kind() == TypeKind::Builtin && isIndexIteration(callee->text()))
+  // np.nditer is an overload too (its value form, a generator), iterated here by for loops.
+  if (callee && (callee->kind() == TypeKind::Builtin || callee->kind() == TypeKind::Overload) &&
+      isIndexIteration(callee->text()))
     return typeIndexIteration(stmt, callee->text());
   return false;
 }
