@@ -212,12 +212,50 @@ def shuffles(rng, a):
     return b, rng.permutation(a), rng.permutation(9)
 
 
+@njit
+def shuffles_along(rng, a, axis):
+    b = a.copy()
+    rng.shuffle(b, axis)
+    return b, rng.permutation(a, axis=axis), rng.permutation(6, axis)
+
+
 @pytest.mark.parametrize(
     "a", [np.arange(10.0), np.arange(15).reshape(5, 3), np.arange(1), np.arange(0, dtype=np.int32)]
 )
 def test_shuffle_and_permutation_match_numpy(a):
     for seed in SEEDS:
         assert_same_draws(shuffles, np.random.PCG64, seed, a)
+
+
+@pytest.mark.parametrize(
+    "a",
+    [
+        np.arange(24).reshape(2, 3, 4),
+        np.arange(24.0).reshape(4, 6)[:, ::2],  # strided
+        np.asfortranarray(np.arange(12).reshape(3, 4)),
+        np.arange(8, dtype=np.int8),
+        np.zeros((0, 3)),
+    ],
+)
+def test_shuffle_along_every_axis_matches_numpy(a):
+    for axis in range(-a.ndim, a.ndim):
+        assert_same_draws(shuffles_along, np.random.PCG64, 4, a, axis)
+
+
+@njit
+def shuffle_in_place(rng, a, axis):
+    rng.shuffle(a, axis)
+
+
+def test_shuffle_changes_the_callers_array_and_checks_the_axis():
+    a, b = np.arange(12).reshape(3, 4), np.arange(12).reshape(3, 4)
+    shuffle_in_place(np.random.default_rng(2), a, 1)
+    np.random.default_rng(2).shuffle(b, 1)
+    np.testing.assert_array_equal(a, b)
+    with pytest.raises(IndexError):
+        shuffle_in_place(np.random.default_rng(2), a, 2)
+    with pytest.raises(IndexError):
+        np.random.default_rng(2).shuffle(a, 2)  # NumPy's AxisError is an IndexError too
 
 
 def test_generator_state_is_shared_with_python():

@@ -562,6 +562,49 @@ llvm::Value *lowerIntegers(LoweringApi &lowering, const LibraryCall &call,
   });
 }
 
+/// Generator.shuffle(x, axis=0) in place and Generator.permutation(x, axis=0): the slices
+/// along the axis swapped through the Generator's bit generator, in NumPy's order.
+llvm::Value *lowerGeneratorShuffle(LoweringApi &lowering, const LibraryCall &call,
+                                   const std::vector<llvm::Value *> &values, bool isShuffle) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::Type *i64 = builder.getInt64Ty();
+  const Type *given = call.argumentTypes[1];
+  llvm::Value *array = values[1];
+  const Type *arrayType = given;
+  llvm::Value *axis = builder.getInt64(0);
+  if (!isShuffle) {
+    arrayType = call.resultType;
+    if (given->isArray()) {
+      array = lowering.arrays().allocateArray(arrayType,
+                                              lowering.arrays().arrayShape(values[1], given));
+      lowering.arrays().copyBroadcast(array, arrayType, values[1], given);
+    } else { // arange(x); NumPy ignores the axis of an integer
+      llvm::Value *count = int64Argument(lowering, call, values, 1);
+      array = lowering.arrays().allocateArray(arrayType, {count});
+      lowering.arrays().forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
+        lowering.arrays().storeElement(lowering.arrays().elementAddress(array, arrayType, at),
+                                       at[0], types::int64());
+      });
+    }
+  }
+  if (isGiven(call, 2) && given->isArray())
+    axis = int64Argument(lowering, call, values, 2);
+  llvm::Value *ndim = builder.getInt64(arrayType->ndim());
+  axis = builder.CreateSelect(builder.CreateICmpSLT(axis, builder.getInt64(0)),
+                              builder.CreateAdd(axis, ndim), axis);
+  lowering.exceptions().raiseIf(builder.CreateOr(builder.CreateICmpSLT(axis, builder.getInt64(0)),
+                                                 builder.CreateICmpSGE(axis, ndim)),
+                                IndexErrorId, "Axis is out of bounds for the given array");
+  llvm::Value *fields = lowering.createEntryAlloca(array->getType(), "shuffle.array");
+  builder.CreateStore(array, fields);
+  callRandomRuntime(lowering, "taipan_np_generator_shuffle_axis", builder.getVoidTy(),
+                    {builder.getPtrTy(), builder.getPtrTy(), i64, i64, i64, builder.getInt32Ty()},
+                    {values[0], fields, ndim, axis,
+                     builder.getInt64(static_cast<int64_t>(arrayType->dtype()->itemSize())),
+                     builder.getInt32(isShuffle ? 0 : 1)});
+  return isShuffle ? noneValue(lowering) : array;
+}
+
 void addGeneratorMethods(Library &library) {
   LibraryFunction integers;
   integers.name = "numpy.random.Generator.integers";
@@ -587,24 +630,26 @@ void addGeneratorMethods(Library &library) {
     LibraryFunction function;
     function.name =
         isShuffle ? "numpy.random.Generator.shuffle" : "numpy.random.Generator.permutation";
-    function.parameters = {{"self"}, {"x"}};
+    function.parameters = {{"self"}, {"x"}, {"axis", true}};
     function.targets = OnCpu;
     function.type = [isShuffle](LibraryCall &call) -> const Type * {
       const Type *given = call.argumentTypes[1];
+      if (isGiven(call, 2) && !call.argumentTypes[2]->isIntegerLike())
+        throwNoImplementation(call);
       if (isShuffle) {
-        if (!given->isArray() || given->layout() != 'C' || given->isReadonly())
-          throwTypingError("Generator.shuffle takes a writable C-contiguous array", call.location);
+        if (!given->isArray() || given->isReadonly())
+          throwTypingError("Generator.shuffle takes a writable array", call.location);
         return types::none();
       }
       if (given->isIntegerLike())
         return newArrayType(types::int64(), 1);
-      if (given->isArray() && given->ndim() >= 1)
+      if (given->isArray())
         return newArrayType(given->dtype(), given->ndim());
       throwNoImplementation(call);
     };
     function.lower = [isShuffle](LoweringApi &lowering, const LibraryCall &call,
                                  const std::vector<llvm::Value *> &values) {
-      return lowerRandomShuffle(lowering, call, values, 1, isShuffle, values[0]);
+      return lowerGeneratorShuffle(lowering, call, values, isShuffle);
     };
     library.add(std::move(function));
   }

@@ -59,7 +59,7 @@ std::vector<llvm::Value *> sizeShape(LoweringApi &lowering, const LibraryCall &c
 /// Rows of a C-contiguous array are swapped whole, as NumPy's legacy shuffle does.
 llvm::Value *lowerRandomShuffle(LoweringApi &lowering, const LibraryCall &call,
                                 const std::vector<llvm::Value *> &values, size_t arrayIndex,
-                                bool isShuffle, llvm::Value *bitgen) {
+                                bool isShuffle) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Type *i64 = builder.getInt64Ty();
   const Type *resultType = call.resultType;
@@ -88,13 +88,8 @@ llvm::Value *lowerRandomShuffle(LoweringApi &lowering, const LibraryCall &call,
   llvm::Value *rows = arrayType->ndim() ? lowering.arrays().arrayField(array, ArrayLayout::Shape, 0)
                                         : builder.getInt64(1);
   llvm::Value *data = lowering.arrays().arrayField(array, ArrayLayout::Data);
-  if (bitgen)
-    callRandomRuntime(lowering, "taipan_np_generator_shuffle", builder.getVoidTy(),
-                      {builder.getPtrTy(), builder.getPtrTy(), i64, i64, i64},
-                      {bitgen, data, rows, rowBytes, rowBytes});
-  else
-    callRandomRuntime(lowering, "taipan_np_random_shuffle", builder.getVoidTy(),
-                      {builder.getPtrTy(), i64, i64, i64}, {data, rows, rowBytes, rowBytes});
+  callRandomRuntime(lowering, "taipan_np_random_shuffle", builder.getVoidTy(),
+                    {builder.getPtrTy(), i64, i64, i64}, {data, rows, rowBytes, rowBytes});
   return isShuffle ? noneValue(lowering) : array;
 }
 
@@ -296,7 +291,7 @@ void registerNumpyRandomFunctions(Library &library) {
         return types::none();
       },
       [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
-        return lowerRandomShuffle(lowering, call, values, 0, true, nullptr);
+        return lowerRandomShuffle(lowering, call, values, 0, true);
       });
   add(
       library, "permutation", {{"x"}},
@@ -309,7 +304,7 @@ void registerNumpyRandomFunctions(Library &library) {
         throwNoImplementation(call);
       },
       [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
-        return lowerRandomShuffle(lowering, call, values, 0, false, nullptr);
+        return lowerRandomShuffle(lowering, call, values, 0, false);
       });
   add(
       library, "choice", {{"a"}, {"size", true}, {"replace", true}},

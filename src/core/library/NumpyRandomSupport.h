@@ -27,11 +27,11 @@ llvm::Value *callRandomRuntime(LoweringApi &lowering, const char *symbol, llvm::
                                llvm::ArrayRef<llvm::Type *> parameters,
                                llvm::ArrayRef<llvm::Value *> arguments);
 
-/// shuffle(x) and permutation(x) of argument `arrayIndex`: rows swapped whole through the
-/// legacy stream, or through the Generator `bitgen` (not null) with NumPy's Generator rules.
+/// shuffle(x) and permutation(x) of argument `arrayIndex`: rows of a C-contiguous array
+/// swapped whole through the legacy stream.
 llvm::Value *lowerRandomShuffle(LoweringApi &lowering, const LibraryCall &call,
                                 const std::vector<llvm::Value *> &values, size_t arrayIndex,
-                                bool isShuffle, llvm::Value *bitgen);
+                                bool isShuffle);
 
 /// The continuous and discrete distributions of np.random (legacy RandomState streams) and the
 /// methods of a np.random.Generator argument (library/NumpyDistributions.cpp).

@@ -118,9 +118,11 @@ int64_t taipan_np_generator_discrete(void *bitgen, int32_t distribution, double 
                                      int64_t i, int64_t j, int64_t k);
 /// `Generator.integers`: uniform in [low, low + range] (both inclusive), Lemire's method.
 int64_t taipan_np_generator_bounded(void *bitgen, int64_t low, uint64_t range);
-/// `Generator.shuffle`/`permutation` of `count` rows `stride` bytes apart, `itemSize` bytes each.
-void taipan_np_generator_shuffle(void *bitgen, void *data, int64_t count, int64_t stride,
-                                 int64_t itemSize);
+/// `Generator.shuffle(x, axis)` of the array value at `array` (its ArrayLayout fields, ndim of
+/// them at most 64): the slices along `axis` (normalised) swapped as NumPy swaps them; an empty
+/// array draws nothing, unless for `permutation`, which draws for the axis's index array.
+void taipan_np_generator_shuffle_axis(void *bitgen, const void *array, int64_t ndim, int64_t axis,
+                                      int64_t itemSize, int32_t permutation);
 }
 
 #endif // TAIPAN_RUNTIME_NUMPYBITGEN_H

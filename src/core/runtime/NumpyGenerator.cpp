@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 namespace taipan::runtime::numpy_random {
 namespace {
@@ -85,15 +86,50 @@ int64_t taipan_np_generator_bounded(void *bitgen, int64_t low, uint64_t range) {
   return static_cast<int64_t>(offset + numpy_random::bounded_lemire_uint64(state, range));
 }
 
-void taipan_np_generator_shuffle(void *bitgen, void *data, int64_t count, int64_t stride,
-                                 int64_t itemSize) {
+void taipan_np_generator_shuffle_axis(void *bitgen, const void *array, int64_t ndim, int64_t axis,
+                                      int64_t itemSize, int32_t permutation) {
+  // The array's fields as ArrayLayout places them: data at 32, shape at 40, then strides.
+  const char *fields = static_cast<const char *>(array);
+  char *data;
+  std::memcpy(&data, fields + 32, sizeof(data));
+  int64_t shape[64], strides[64];
+  std::memcpy(shape, fields + 40, static_cast<size_t>(ndim) * 8);
+  std::memcpy(strides, fields + 40 + 8 * ndim, static_cast<size_t>(ndim) * 8);
+  int64_t size = 1;
+  for (int64_t d = 0; d < ndim; ++d)
+    size *= shape[d];
   auto *state = static_cast<NumpyBitgen *>(bitgen);
-  char *base = static_cast<char *>(data);
-  for (int64_t i = count - 1; i >= 1; --i) {
+  int64_t rows = shape[axis];
+  if (size == 0) {
+    // shuffle returns before drawing; permutation shuffles an index array of the axis.
+    for (int64_t i = rows - 1; permutation && i >= 1; --i)
+      numpy_random::random_interval(state, static_cast<uint64_t>(i));
+    return;
+  }
+  int64_t stride = strides[axis];
+  int64_t others = size / rows;
+  for (int64_t i = rows - 1; i >= 1; --i) {
     int64_t j =
         static_cast<int64_t>(numpy_random::random_interval(state, static_cast<uint64_t>(i)));
-    if (i != j)
-      std::swap_ranges(base + i * stride, base + i * stride + itemSize, base + j * stride);
+    if (i == j)
+      continue;
+    // Swap the slices at i and j along the axis: every index of the other axes.
+    int64_t index[64] = {};
+    for (int64_t k = 0; k < others; ++k) {
+      int64_t offset = 0;
+      for (int64_t d = 0; d < ndim; ++d)
+        offset += index[d] * strides[d];
+      char *a = data + offset + i * stride;
+      char *b = data + offset + j * stride;
+      std::swap_ranges(a, a + itemSize, b);
+      for (int64_t d = ndim - 1; d >= 0; --d) {
+        if (d == axis)
+          continue;
+        if (++index[d] < shape[d])
+          break;
+        index[d] = 0;
+      }
+    }
   }
 }
 }
