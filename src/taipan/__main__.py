@@ -77,6 +77,11 @@ def main(argv=None):
     print(f"Target triple     : {info['target_triple']}")
     print(f"Host CPU          : {info['cpu_name']}")
     print(f"CPU features      : {info['cpu_features']}")
+    if config.CPU_NAME is None and config.CPU_FEATURES is None:
+        print("Code compiled for : the host CPU")
+    else:  # TAIPAN_CPU_NAME / NUMBA_CPU_NAME, TAIPAN_CPU_FEATURES / NUMBA_CPU_FEATURES
+        features = info["target_cpu_features"] or "its own features"
+        print(f"Code compiled for : {info['target_cpu_name']} ({features})")
     print(f"CUDA              : {_cuda_summary()}")
     print(f"Cache directory   : {describe_cache_location()}")
     threads = config.SOURCES.get("NUM_THREADS", "every hardware thread")

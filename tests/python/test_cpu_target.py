@@ -72,20 +72,25 @@ print(json.dumps({
 """
 
 
-def run(tmp_path, **variables):
-    """SCRIPT in a fresh interpreter in tmp_path (its cache beside it) with these variables set
-    and no other TAIPAN_/NUMBA_ ones: (its JSON report, its stderr)."""
+def environment_with(**variables):
+    """os.environ without TAIPAN_/NUMBA_ variables, with these and PYTHONPATH."""
     environment = {
         key: value for key, value in os.environ.items() if not key.startswith(("TAIPAN_", "NUMBA_"))
     }
     environment["PYTHONPATH"] = child_python_path()
     environment.update(variables)
+    return environment
+
+
+def run(tmp_path, **variables):
+    """SCRIPT in a fresh interpreter in tmp_path (its cache beside it) with these variables set
+    and no other TAIPAN_/NUMBA_ ones: (its JSON report, its stderr)."""
     script = tmp_path / "cpu_target_script.py"
     script.write_text(textwrap.dedent(SCRIPT))
     result = subprocess.run(
         [sys.executable, str(script)],
         cwd=tmp_path,
-        env=environment,
+        env=environment_with(**variables),
         capture_output=True,
         text=True,
         timeout=300,
@@ -161,3 +166,28 @@ def test_a_cpu_llvm_does_not_know_warns_and_compiles_for_the_host(tmp_path, vari
     assert report["name"] is None and report["features"] is None
     assert report["sources"] == {}
     assert report["target"] == _core.system_info()["cpu_name"]
+
+
+@pytest.mark.parametrize(
+    ("variables", "line"),
+    [
+        ({}, "Code compiled for : the host CPU"),
+        ({"NUMBA_CPU_NAME": "generic"}, "Code compiled for : generic (its own features)"),
+        (
+            {"TAIPAN_CPU_FEATURES": "+avx2"},
+            f"Code compiled for : {_core.system_info()['cpu_name']} (+avx2)",
+        ),
+    ],
+)
+def test_python_m_taipan_names_the_cpu_compiled_for(tmp_path, variables, line):
+    result = subprocess.run(
+        [sys.executable, "-m", "taipan"],
+        cwd=tmp_path,
+        env=environment_with(**variables),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert line in result.stdout.splitlines()
