@@ -711,3 +711,24 @@ def test_the_parallel_driver_learns_which_operands_are_written():
         tags = np.full(4000, -2)
         guvectorize([signature], "(n),(n),()", target="parallel")(function)(values, labels, tags)
         assert -2 not in tags and (tags >= 0).all()
+
+
+def accumulate_into(x, total):
+    total[0] += x
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_scalar_cores_written_in_place_keep_their_order(target):
+    # '(),()': no core dimensions at all; `total` broadcast over 20000 elements.
+    gufunc = guvectorize(
+        ["void(int64, int64[:])", "void(float64, float64[:])"], "(),()", target=target
+    )(accumulate_into)
+    for dtype in (np.int64, np.float64):
+        x = values_for(20000, dtype)
+        total = np.zeros(1, dtype)
+        expected = reference(accumulate_into, (0, 0), x, total, scalar_cores=(0,))
+        assert gufunc(x, total) == ()
+        assert_same_arrays([total], expected[1:])
+        totals = np.zeros(20000, dtype)
+        gufunc(x, totals)
+        np.testing.assert_array_equal(totals, x)

@@ -107,10 +107,14 @@ void clearUfuncExceptions() {
 
 void parallelUfuncLoop(char **args, const int64_t *dimensions, const int64_t *steps, void *data) {
   const auto &loop = *static_cast<const ParallelUfuncLoop *>(data);
+  // A loop writing inputs in place (a gufunc without outputs, writable_args) is checked for
+  // elements that write one place, scalar cores ('(),()') included; a ufunc's loop for the
+  // running values of NumPy's reduce and accumulate.
   bool serial =
-      loop.coreDimensions == 0
-          ? !elementsAreIndependent(args, dimensions, steps, loop.inputs, loop.operandCount)
-          : loop.writtenInputs != 0 && writesMayMeet(args, dimensions, steps, loop);
+      loop.writtenInputs != 0
+          ? writesMayMeet(args, dimensions, steps, loop)
+          : loop.coreDimensions == 0 &&
+                !elementsAreIndependent(args, dimensions, steps, loop.inputs, loop.operandCount);
   if (serial) {
     loop.serial(args, dimensions, steps, nullptr);
     return;
