@@ -285,13 +285,33 @@ def test_returning_a_generator_is_an_error_not_none():
         identity(np.random.default_rng(0))
 
 
-def test_float32_dtype_is_a_typing_error_naming_the_line():
-    @njit
-    def single(rng):
-        return rng.random(dtype=np.float32)
+@njit
+def single_precision(rng, shape):
+    return (
+        rng.random(dtype=np.float32),
+        rng.random(300, np.float32),
+        rng.standard_normal(2000, dtype=np.float32),
+        rng.standard_exponential(2000, dtype=np.float32),
+        rng.standard_exponential(300, dtype=np.float32, method="inv"),
+        rng.standard_gamma(shape, 1000, dtype=np.float32),
+        rng.standard_normal(dtype=np.float32),
+    )
 
-    with pytest.raises(TypingError, match="only dtype=np.float64"):
-        single(np.random.default_rng(0))
+
+@pytest.mark.parametrize("shape", [0.3, 1.0, 4.5, 0.0])
+def test_float32_draws_match_numpy(shape):
+    # NumPy's float algorithms: 32-bit words, the float ziggurat tables, float arithmetic.
+    for seed in SEEDS:
+        assert_same_draws(single_precision, np.random.PCG64, seed, shape)
+
+
+def test_other_dtypes_are_a_typing_error_naming_the_line():
+    @njit
+    def half(rng):
+        return rng.random(dtype=np.float16)
+
+    with pytest.raises(TypingError, match="dtype must be np.float64 or np.float32"):
+        half(np.random.default_rng(0))
 
 
 def test_unknown_method_names_the_method():

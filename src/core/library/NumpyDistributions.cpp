@@ -303,13 +303,17 @@ const Type *typeDistribution(LibraryCall &call, const Distribution &distribution
       throwNoImplementation(call);
   }
   size_t size = first + distribution.parameters.size();
+  bool single = false;
   for (size_t t = 0; t < trailing.size(); ++t) {
     size_t index = size + 1 + t;
     if (trailing[t] == "dtype") {
-      if (dtypeArgument(call, index, types::float64()) != types::float64())
+      const Type *dtype = dtypeArgument(call, index, types::float64());
+      if (dtype != types::float64() && dtype != types::float32())
         throwTypingError(std::string(distribution.name) +
-                             ": only dtype=np.float64 is supported in compiled code",
+                             ": dtype must be np.float64 or np.float32",
                          call.location);
+      if (dtype == types::float32())
+        single = true;
     } else if (isGiven(call, index)) {
       const Type *method = call.argumentTypes[index];
       if (method->kind() != TypeKind::StringLiteral ||
@@ -317,7 +321,10 @@ const Type *typeDistribution(LibraryCall &call, const Distribution &distribution
         throwTypingError("method must be the literal 'zig' or 'inv'", call.location);
     }
   }
-  return sizedResult(call, distribution.discrete ? types::int64() : types::float64(), size);
+  const Type *scalar = distribution.discrete ? types::int64()
+                       : single              ? types::float32()
+                                             : types::float64();
+  return sizedResult(call, scalar, size);
 }
 
 /// The lowering rule: convert and check the parameters, then draw once or per element.
@@ -366,7 +373,14 @@ llvm::Value *lowerDistribution(LoweringApi &lowering, const LibraryCall &call,
   llvm::Value *code = builder.getInt32(static_cast<int32_t>(id));
   llvm::Type *ptr = builder.getPtrTy();
   llvm::Type *i32 = builder.getInt32Ty();
+  bool single = !distribution.discrete && call.resultType->isArray()
+                    ? call.resultType->dtype() == types::float32()
+                    : call.resultType == types::float32();
+  llvm::Value *singleA = single ? builder.CreateFPTrunc(slots[A], builder.getFloatTy()) : nullptr;
   RandomDraw draw = [&]() -> llvm::Value * {
+    if (single) // dtype=np.float32: NumPy's float algorithms
+      return callRandomRuntime(lowering, "taipan_np_generator_float32", builder.getFloatTy(),
+                               {ptr, i32, builder.getFloatTy()}, {values[0], code, singleA});
     if (distribution.discrete) {
       if (generator)
         return callRandomRuntime(

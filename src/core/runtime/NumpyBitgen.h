@@ -116,6 +116,9 @@ double taipan_np_generator_continuous(void *bitgen, int32_t distribution, double
                                       double c);
 int64_t taipan_np_generator_discrete(void *bitgen, int32_t distribution, double a, double b,
                                      int64_t i, int64_t j, int64_t k);
+/// One float32 draw (dtype=np.float32) of random, standard_normal, standard_exponential
+/// (either method) or standard_gamma(a), with NumPy's float algorithms and tables.
+float taipan_np_generator_float32(void *bitgen, int32_t distribution, float a);
 /// `Generator.integers`: uniform in [low, low + range] (both inclusive), Lemire's method.
 int64_t taipan_np_generator_bounded(void *bitgen, int64_t low, uint64_t range);
 /// `Generator.shuffle(x, axis)` of the array value at `array` (its ArrayLayout fields, ndim of

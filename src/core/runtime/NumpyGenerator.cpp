@@ -2,10 +2,19 @@
 // Draws through the Generator's own `bitgen_t`, so its state advances as NumPy's would.
 
 #include "runtime/NumpyBitgen.h"
+#include "runtime/NumpyZiggurat.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+
+// NumPy's C distributions are built without FMA contraction on the platforms it ships.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 
 namespace taipan::runtime::numpy_random {
 namespace {
@@ -45,6 +54,105 @@ uint32_t bounded_lemire_uint32(NumpyBitgen *bitgen_state, uint32_t rng) {
     }
   }
   return static_cast<uint32_t>(m >> 32);
+}
+
+float next_float(NumpyBitgen *bitgen_state) {
+  return (next_uint32(bitgen_state) >> 8) * (1.0f / 16777216.0f);
+}
+
+float random_standard_exponential_f(NumpyBitgen *bitgen_state);
+
+float standard_exponential_unlikely_f(NumpyBitgen *bitgen_state, uint8_t idx, float x) {
+  if (idx == 0) {
+    /* Switch to 1.0 - U to avoid log(0.0), see GH 13361 */
+    return ziggurat::ziggurat_exp_r_f - std::log1p(-next_float(bitgen_state));
+  } else if ((ziggurat::fe_float[idx - 1] - ziggurat::fe_float[idx]) * next_float(bitgen_state) +
+                 ziggurat::fe_float[idx] <
+             std::exp(-x)) {
+    return x;
+  }
+  return random_standard_exponential_f(bitgen_state);
+}
+
+float random_standard_exponential_f(NumpyBitgen *bitgen_state) {
+  uint32_t ri = next_uint32(bitgen_state);
+  ri >>= 1;
+  uint8_t idx = ri & 0xFF;
+  ri >>= 8;
+  float x = ri * ziggurat::we_float[idx];
+  if (ri < ziggurat::ke_float[idx])
+    return x; /* 98.9% of the time we return here 1st try */
+  return standard_exponential_unlikely_f(bitgen_state, idx, x);
+}
+
+float random_standard_normal_f(NumpyBitgen *bitgen_state) {
+  for (;;) {
+    /* r = n23sb8 */
+    uint32_t r = next_uint32(bitgen_state);
+    int idx = r & 0xff;
+    int sign = (r >> 8) & 0x1;
+    uint32_t rabs = (r >> 9) & 0x0007fffff;
+    float x = rabs * ziggurat::wi_float[idx];
+    if (sign & 0x1)
+      x = -x;
+    if (rabs < ziggurat::ki_float[idx])
+      return x; /* # 99.3% of the time return here */
+    if (idx == 0) {
+      for (;;) {
+        /* Switch to 1.0 - U to avoid log(0.0), see GH 13361 */
+        float xx = -ziggurat::ziggurat_nor_inv_r_f * std::log1p(-next_float(bitgen_state));
+        float yy = -std::log1p(-next_float(bitgen_state));
+        if (yy + yy > xx * xx)
+          return ((rabs >> 8) & 0x1) ? -(ziggurat::ziggurat_nor_r_f + xx)
+                                     : ziggurat::ziggurat_nor_r_f + xx;
+      }
+    } else {
+      // NumPy compares with the double exp of a double argument here.
+      if (((ziggurat::fi_float[idx - 1] - ziggurat::fi_float[idx]) * next_float(bitgen_state) +
+           ziggurat::fi_float[idx]) < std::exp(-0.5 * x * x))
+        return x;
+    }
+  }
+}
+
+float random_standard_gamma_f(NumpyBitgen *bitgen_state, float shape) {
+  float b, c;
+  float U, V, X, Y;
+  if (shape == 1.0f)
+    return random_standard_exponential_f(bitgen_state);
+  if (shape == 0.0)
+    return 0.0;
+  if (shape < 1.0f) {
+    for (;;) {
+      U = next_float(bitgen_state);
+      V = random_standard_exponential_f(bitgen_state);
+      if (U <= 1.0f - shape) {
+        X = std::pow(U, 1.0f / shape);
+        if (X <= V)
+          return X;
+      } else {
+        Y = -std::log((1.0f - U) / shape);
+        X = std::pow(1.0f - shape + shape * Y, 1.0f / shape);
+        if (X <= (V + Y))
+          return X;
+      }
+    }
+  }
+  b = shape - 1.0f / 3.0f;
+  c = 1.0f / std::sqrt(9.0f * b);
+  for (;;) {
+    do {
+      X = random_standard_normal_f(bitgen_state);
+      V = 1.0f + c * X;
+    } while (V <= 0.0f);
+    V = V * V * V;
+    U = next_float(bitgen_state);
+    if (U < 1.0f - 0.0331f * (X * X) * (X * X))
+      return (b * V);
+    /* logf(0.0) ok here */
+    if (std::log(U) < 0.5f * X * X + b * (1.0f - V + std::log(V)))
+      return (b * V);
+  }
 }
 
 } // namespace
@@ -130,6 +238,26 @@ void taipan_np_generator_shuffle_axis(void *bitgen, const void *array, int64_t n
         index[d] = 0;
       }
     }
+  }
+}
+
+float taipan_np_generator_float32(void *bitgen, int32_t distribution, float a) {
+  namespace nr = taipan::runtime::numpy_random;
+  auto *state = static_cast<NumpyBitgen *>(bitgen);
+  switch (static_cast<NumpyDistribution>(distribution)) {
+  case NumpyDistribution::StandardUniform:
+    return nr::next_float(state);
+  case NumpyDistribution::StandardNormal:
+    return nr::random_standard_normal_f(state);
+  case NumpyDistribution::StandardExponential:
+    return nr::random_standard_exponential_f(state);
+  case NumpyDistribution::StandardExponentialInverse:
+    // NumPy's double log1p of the float draw, stored as a float.
+    return static_cast<float>(-std::log1p(static_cast<double>(-nr::next_float(state))));
+  case NumpyDistribution::StandardGamma:
+    return nr::random_standard_gamma_f(state, a);
+  default:
+    return 0.0f;
   }
 }
 }
