@@ -441,7 +441,7 @@ def _parse_layout(layout):
             raise ValueError(f"a gufunc layout looks like '(n),(n)->()', not {layout!r}")
         for group in side[1:-1].split("),("):
             dims = [name for name in group.split(",") if name]
-            if not all(name.isidentifier() for name in dims):
+            if not all(name.isidentifier() or name.isdigit() for name in dims):
                 raise ValueError(f"a gufunc layout looks like '(n),(n)->()', not {layout!r}")
             operands.append([names.setdefault(name, len(names)) for name in dims])
     inputs = len(sides[0][1:-1].split("),("))

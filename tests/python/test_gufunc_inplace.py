@@ -732,3 +732,13 @@ def test_scalar_cores_written_in_place_keep_their_order(target):
         totals = np.zeros(20000, dtype)
         gufunc(x, totals)
         np.testing.assert_array_equal(totals, x)
+
+
+def test_fixed_core_sizes_in_an_in_place_layout():
+    gufunc = guvectorize(["void(float64[:])"], "(3)")(double_in_place)
+    values = values_for((4, 3), np.float64)
+    expected = values * 2
+    gufunc(values)
+    np.testing.assert_array_equal(values, expected)
+    with pytest.raises(ValueError, match="mismatch in its core dimension 0"):
+        gufunc(np.ones(4))
