@@ -38,12 +38,20 @@ def _nothing_folded(tup, value):
     return value
 
 
+@register_jitable
+def _unchanged(tup, extra):
+    return tup
+
+
 def _mapped(steps):
     """``(tup, extra) -> (steps[0](tup[0], extra), steps[1](tup[1], extra), ...)``: up to four
     items in one function (each call between compiled functions costs reference counting of
-    the arrays it passes, in the loop over the gufunc's loop dimensions), then by recursion."""
+    the arrays it passes, in the loop over the gufunc's loop dimensions, and each function its
+    compile time), then by recursion; the tuple itself when every step keeps its item."""
     if not steps:
         return _nothing_mapped
+    if all(step is _itself for step in steps):
+        return _unchanged
     if len(steps) == 1:
         (first,) = steps
 
@@ -78,13 +86,24 @@ def _mapped(steps):
 
 
 def _folded(steps):
-    """``(tup, value) -> steps[-1](tup[-1], ... steps[0](tup[0], value))``."""
+    """``(tup, value) -> steps[-1](tup[-1], ... steps[0](tup[0], value))``, the steps that keep
+    the value left out (one compiled function fewer each)."""
+    return _folded_at([(k, step) for k, step in enumerate(steps) if step is not _nothing_folded])
+
+
+def _folded_at(steps):
     if not steps:
         return _nothing_folded
-    first, rest = steps[0], _folded(steps[1:])
+    (position, first), rest = steps[0], _folded_at(steps[1:])
+    if rest is _nothing_folded:
+
+        def folded_last(tup, value):
+            return first(tup[position], value)
+
+        return register_jitable(folded_last)
 
     def folded(tup, value):
-        return rest(tup[1:], first(tup[0], value))
+        return rest(tup, first(tup[position], value))
 
     return register_jitable(folded)
 
@@ -106,20 +125,35 @@ def _built(steps):
     return register_jitable(built)
 
 
-def _loop_nest(ndim, body):
-    """``(shape, index, extra) -> None`` running ``body(shape, index, extra)`` for every index of
-    ``shape`` (``ndim`` items) in C order: one loop per axis, as written by hand (np.ndindex
-    costs several times more per index)."""
-    nest = body
-    for axis in reversed(range(ndim)):
+def _loop_nest(ndim, views, kernel):
+    """``(shape, index, operands) -> None`` calling ``kernel(*views(operands, index))`` for every
+    index of ``shape`` (``ndim`` items) in C order: one loop per axis, as written by hand, the
+    kernel called in the innermost loop itself (np.ndindex, or one more function between, costs
+    several times more per index: the operands' reference counts)."""
+    if not ndim:
+
+        def once(shape, index, operands):
+            arguments = views(operands, index)
+            kernel(*arguments)
+
+        return register_jitable(once)
+    last = ndim - 1
+
+    def innermost(shape, index, operands):
+        for i in range(shape[last]):
+            arguments = views(operands, tuple_setitem(index, last, i))
+            kernel(*arguments)
+
+    nest = register_jitable(innermost)
+    for axis in reversed(range(last)):
         nest = _loop_level(axis, nest)
     return nest
 
 
 def _loop_level(axis, inner):
-    def loop(shape, index, extra):
+    def loop(shape, index, operands):
         for i in range(shape[axis]):
-            inner(shape, tuple_setitem(index, axis, i), extra)
+            inner(shape, tuple_setitem(index, axis, i), operands)
 
     return register_jitable(loop)
 
@@ -199,11 +233,7 @@ class _Call:
         origin = (0,) * self.ndim
         no_cores = (0,) * len(self.slots)
 
-        def run_kernel(shape, index, operands):
-            arguments = views(operands, index)
-            kernel(*arguments)
-
-        loops = _loop_nest(self.ndim, register_jitable(run_kernel))
+        loops = _loop_nest(self.ndim, views, kernel)
 
         def gufunc_call(*args):
             given = cast(args, None)
