@@ -364,6 +364,20 @@ static GlobalValue classifyObject(nb::handle object) {
       return result;
     }
   }
+  // A dtype object of numbers (np.dtype('f8'), a.dtype read in Python) is its scalar class, as
+  // a.dtype is in compiled code (np.finfo(d), d.itemsize, d.type(0)).
+  if (PyObject_HasAttrString(value, "kind") && PyObject_HasAttrString(value, "itemsize") &&
+      PyObject_HasAttrString(value, "type") && !PyType_Check(value) &&
+      std::strncmp(Py_TYPE(value)->tp_name, "numpy.dtype", 11) == 0 &&
+      std::string("biufc").find(nb::cast<std::string>(object.attr("kind"))) !=
+          std::string::npos) { // a datetime's class would lose its unit
+    std::string builtin = qualifiedBuiltinName(object.attr("type"));
+    if (!builtin.empty()) {
+      result.kind = GlobalValue::Kind::Builtin;
+      result.name = builtin;
+      return result;
+    }
+  }
   // Global arrays are frozen as read-only constants, as Numba does.
   if (const Type *array = typeOfArray(value)) {
     if (array->dtype()->isRecord()) {

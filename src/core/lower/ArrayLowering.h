@@ -72,6 +72,11 @@ public:
   /// Copies `source` (an array broadcast to the destination's shape, or a scalar) into `target`.
   void assignIntoArray(llvm::Value *target, const Type *targetType, llvm::Value *source,
                        const Type *sourceType);
+  /// assignIntoArray of a list of numbers or nested tuples of numbers (checkSequenceStore), as
+  /// the array NumPy makes of it, broadcast; ValueError when its shape does not broadcast.
+  void assignSequenceIntoArray(llvm::Value *target, const Type *targetType,
+                               const std::vector<llvm::Value *> &shape, llvm::Value *source,
+                               const Type *sourceType);
   /// `source`, or a copy of it when it may overlap `target`; `copy` gets an array value whose
   /// block (null without a copy) the caller releases.
   llvm::Value *separateFrom(llvm::Value *target, llvm::Value *source, const Type *sourceType,

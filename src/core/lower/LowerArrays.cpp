@@ -484,6 +484,10 @@ void ArrayLowering::assignIntoArray(llvm::Value *target, const Type *targetType,
                                     llvm::Value *source, const Type *sourceType) {
   const Type *dtype = targetType->dtype();
   std::vector<llvm::Value *> shape = arrayShape(target, targetType);
+  if (sourceType->isTuple() || sourceType->isList()) {
+    assignSequenceIntoArray(target, targetType, shape, source, sourceType);
+    return;
+  }
   if (!sourceType->isArray()) {
     llvm::Value *element = core.castValue(source, sourceType, dtype);
     forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
@@ -505,6 +509,81 @@ void ArrayLowering::assignIntoArray(llvm::Value *target, const Type *targetType,
   llvm::Value *separate = separateFrom(target, source, sourceType, &separateType, &copy);
   copyBroadcast(target, targetType, separate, separateType);
   core.decref(copy, separateType);
+}
+
+void ArrayLowering::assignSequenceIntoArray(llvm::Value *target, const Type *targetType,
+                                            const std::vector<llvm::Value *> &shape,
+                                            llvm::Value *source, const Type *sourceType) {
+  const Type *dtype = targetType->dtype();
+  // The sequence's extents: a list's length, or each tuple level's (static) count.
+  std::vector<llvm::Value *> extents;
+  std::vector<size_t> counts; // the tuples' counts, for the flat copy below
+  if (sourceType->isList()) {
+    extents.push_back(core.containers().listLength(source));
+  } else {
+    for (const Type *level = sourceType; level->isTuple(); level = level->elements()[0]) {
+      counts.push_back(level->elements().size());
+      extents.push_back(builder.getInt64(counts.back()));
+      if (counts.back() == 0)
+        break;
+    }
+  }
+  size_t offset = shape.size() - extents.size();
+  for (size_t i = 0; i < extents.size(); ++i)
+    core.exceptions().raiseIf(
+        builder.CreateAnd(builder.CreateICmpNE(extents[i], shape[offset + i]),
+                          builder.CreateICmpNE(extents[i], builder.getInt64(1))),
+        ValueErrorId, "could not broadcast input array into the target shape");
+  // Nested tuples (their items' types may differ) are first converted into a flat buffer of
+  // the array's dtype, in C order, which run-time indices then read.
+  llvm::Value *buffer = nullptr;
+  size_t total = 1;
+  for (size_t count : counts)
+    total *= count;
+  if (!sourceType->isList() && total > 0) {
+    buffer = core.createEntryAlloca(llvm::ArrayType::get(memoryType(context, dtype), total),
+                                    "sequence.items");
+    std::function<void(llvm::Value *, const Type *, size_t)> flatten = [&](llvm::Value *value,
+                                                                           const Type *type,
+                                                                           size_t position) {
+      if (!type->isTuple()) {
+        llvm::Value *address = builder.CreateConstInBoundsGEP2_64(
+            llvm::ArrayType::get(memoryType(context, dtype), total), buffer, 0, position);
+        storeElement(address, core.castValue(value, type, dtype), dtype);
+        return;
+      }
+      size_t stride = 1;
+      for (const Type *inner = type->elements()[0]; inner->isTuple(); inner = inner->elements()[0])
+        stride *= inner->elements().size();
+      for (size_t i = 0; i < type->elements().size(); ++i)
+        flatten(core.tupleElement(value, type, static_cast<unsigned>(i)), type->elements()[i],
+                position + i * stride);
+    };
+    flatten(source, sourceType, 0);
+  }
+  forEachIndex(shape, [&](const std::vector<llvm::Value *> &at) {
+    llvm::Value *item = nullptr;
+    if (sourceType->isList()) {
+      // A length of 1 broadcasts: its one item everywhere.
+      llvm::Value *position = builder.CreateSelect(
+          builder.CreateICmpEQ(extents[0], builder.getInt64(1)), builder.getInt64(0), at[offset]);
+      item = core.castValue(core.containers().loadListItem(source, sourceType, position),
+                            sourceType->itemType(), dtype);
+    } else {
+      if (total == 0)
+        return; // an empty tuple fills an empty view
+      llvm::Value *flat = builder.getInt64(0);
+      for (size_t i = 0; i < counts.size(); ++i) {
+        llvm::Value *position = counts[i] == 1 ? builder.getInt64(0) : at[offset + i];
+        flat = builder.CreateAdd(builder.CreateMul(flat, builder.getInt64(counts[i])), position);
+      }
+      llvm::Value *address =
+          builder.CreateInBoundsGEP(llvm::ArrayType::get(memoryType(context, dtype), total), buffer,
+                                    {builder.getInt64(0), flat});
+      item = loadElement(address, dtype);
+    }
+    storeElement(elementAddress(target, targetType, at), item, dtype);
+  });
 }
 
 llvm::Value *ArrayLowering::separateFrom(llvm::Value *target, llvm::Value *source,

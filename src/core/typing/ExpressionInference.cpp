@@ -442,6 +442,8 @@ const Type *ExpressionInference::typeAttribute(Expr *expr) {
     return globalType(expr, cached->second);
   }
   if (baseType->kind() == TypeKind::Builtin) {
+    if (const Type *attribute = typeDtypeAttribute(expr, baseType->text()))
+      return attribute;
     // Namespaces of builtins: cuda.threadIdx.x, cuda.shared.array, cuda.atomic.add...
     std::string qualified = baseType->text() + "." + expr->name;
     if (const LibraryValue *libraryValue = Library::get().findValue(qualified))
@@ -502,6 +504,76 @@ const Type *ExpressionInference::typeAttribute(Expr *expr) {
   throwTypingError("unknown attribute '" + expr->name + "' of type " +
                        InferencePass::describe(baseType),
                    expr->location);
+}
+
+/// NumPy's one-letter type code of a number type (dtype.char), as on Linux (int64 is 'l').
+static char dtypeCharacter(const Type *scalar) {
+  if (scalar->isBoolean())
+    return '?';
+  size_t size = scalar->storageSize();
+  if (scalar->isInteger()) {
+    const char *codes = scalar->isSigned() ? "bhil" : "BHIL";
+    return codes[size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3];
+  }
+  if (scalar->isFloat())
+    return size == 2 ? 'e' : size == 4 ? 'f' : 'd';
+  return size == 8 ? 'F' : 'D';
+}
+
+/// NumPy's kind letter of a number type (dtype.kind).
+static char dtypeKind(const Type *scalar) {
+  if (scalar->isBoolean())
+    return 'b';
+  if (scalar->isInteger())
+    return scalar->isSigned() ? 'i' : 'u';
+  if (scalar->isFloat())
+    return 'f';
+  return 'c';
+}
+
+const Type *ExpressionInference::typeDtypeAttribute(Expr *expr, const std::string &className) {
+  if (className.rfind("numpy.", 0) != 0)
+    return nullptr;
+  std::string name = className.substr(6); // "float32", "datetime64[s]"
+  bool datetime = name.rfind("datetime64", 0) == 0;
+  bool timedelta = name.rfind("timedelta64", 0) == 0;
+  const Type *scalar = datetime || timedelta ? nullptr : scalarConstructorType(className);
+  if (!datetime && !timedelta && !(scalar && scalar->isNumber()))
+    return nullptr;
+  const std::string &attribute = expr->name;
+  if (attribute == "type") { // the class itself (a.dtype.type(0) makes a scalar)
+    GlobalValue value;
+    value.kind = GlobalValue::Kind::Builtin;
+    value.name = className;
+    function.globals[expr->id] = value;
+    return types::builtin(className);
+  }
+  int64_t size = scalar ? static_cast<int64_t>(scalar->storageSize()) : 8;
+  char kind = datetime ? 'M' : timedelta ? 'm' : dtypeKind(scalar);
+  size_t open = name.find('[');
+  std::string unit = open == std::string::npos ? "" : name.substr(open);
+  Constant constant;
+  constant.kind = Constant::Kind::String;
+  if (attribute == "itemsize" || attribute == "alignment") {
+    constant.kind = Constant::Kind::Int; // a complex number aligns as its parts
+    constant.intValue = attribute == "alignment" && kind == 'c' ? size / 2 : size;
+  } else if (attribute == "kind") {
+    constant.text = std::string(1, kind);
+  } else if (attribute == "char") {
+    constant.text = std::string(1, scalar ? dtypeCharacter(scalar) : kind);
+  } else if (attribute == "name") {
+    constant.text = scalar && scalar->isBoolean() ? "bool" : name;
+  } else if (attribute == "str") { // '<f8'; one-byte types have no byte order: '|i1'
+    constant.text = std::string(size == 1 ? "|" : "<") + kind + std::to_string(size) + unit;
+  } else {
+    return nullptr;
+  }
+  // Typing knows the value: it is frozen as a global is, so lowering gives the constant.
+  GlobalValue value;
+  value.kind = GlobalValue::Kind::Constant;
+  value.constant = constant;
+  function.globals[expr->id] = value;
+  return InferencePass::constantType(constant);
 }
 
 const Type *ExpressionInference::typeComprehension(Expr *expr) {

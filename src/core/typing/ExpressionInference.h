@@ -33,6 +33,10 @@ private:
   const Type *typeName(Expr *expr);
   /// `value.name`: a module's member, a field, a library attribute or an overloaded one.
   const Type *typeAttribute(Expr *expr);
+  /// `a.dtype.itemsize`, `.kind`, `.char`, `.name`, `.str`, `.alignment` (constants known
+  /// while typing) and `.type` (the scalar class) of a dtype, which compiled code holds as its
+  /// scalar class `className`; null for another attribute.
+  const Type *typeDtypeAttribute(Expr *expr, const std::string &className);
   /// A comprehension's loop is typed where it stands; its value is its hidden variable's. A
   /// generator expression's consumer must be the builtin it was read as.
   const Type *typeComprehension(Expr *expr);

@@ -377,6 +377,49 @@ void StatementInference::checkRecordStore(Expr *target, const Type *base, const 
                      target->location);
 }
 
+/// The number of dimensions of the array NumPy makes of a list of numbers or of nested tuples
+/// of numbers (each level's tuples of one length), whose leaves convert to `dtype`; -1 for
+/// another value.
+static int sequenceDimensions(const Type *value, const Type *dtype) {
+  if (value->isNumber())
+    return value->isComplex() && !dtype->isComplex() ? -1 : 0;
+  if (value->isList())
+    return sequenceDimensions(value->itemType(), dtype) == 0 ? 1 : -1;
+  if (!value->isTuple() || value->isLiteralList())
+    return -1;
+  const std::vector<const Type *> &items = value->elements();
+  if (items.empty())
+    return 1;
+  int inner = sequenceDimensions(items[0], dtype);
+  for (const Type *item : items) {
+    bool sameShape = item->isTuple() == items[0]->isTuple() &&
+                     (!item->isTuple() || item->elements().size() == items[0]->elements().size());
+    if (item->isList() || !sameShape || sequenceDimensions(item, dtype) != inner)
+      return -1;
+  }
+  return inner < 0 ? -1 : inner + 1;
+}
+
+void StatementInference::checkSequenceStore(Expr *target, const Type *slot, const Type *value) {
+  auto isArray = [&](Expr *expr) {
+    const Type *type = pass.typeOf(expr);
+    return type && type->isArray();
+  };
+  Expr *index = target->operands[1];
+  bool selection = isArray(index);
+  if (index->kind == ExprKind::Tuple)
+    for (Expr *piece : index->operands)
+      selection |= isArray(piece);
+  const Type *base = pass.typeOf(target->operands[0]);
+  int dimensions = sequenceDimensions(value, base->dtype());
+  if (selection || !slot->isArray() || dimensions < 0 || dimensions > slot->ndim() ||
+      base->dtype()->isDatetimeLike())
+    throwTypingError("cannot store a value of type " + InferencePass::describe(value) + " into " +
+                         InferencePass::describe(slot) +
+                         (slot->isArray() ? "" : ": setting an array element with a sequence"),
+                     target->location);
+}
+
 void StatementInference::checkArrayStore(Expr *target, const Type *slot, const Type *value) {
   const Type *base = pass.typeOf(target->operands[0]);
   if (target->kind == ExprKind::Attribute && classInstanceOf(base)) { // p.x += v
@@ -418,6 +461,10 @@ void StatementInference::checkArrayStore(Expr *target, const Type *slot, const T
                      target->location);
   if (base->isReadonly())
     throwTypingError("cannot assign to an item of a read-only array", target->location);
+  if ((value->isTuple() && !value->isLiteralList()) || value->isList()) {
+    checkSequenceStore(target, slot, value);
+    return;
+  }
   const Type *element = value->isArray() ? value->dtype() : value;
   if (element->isDatetimeLike() || base->dtype()->isDatetimeLike()) {
     // Same kind, and a unit that converts exactly to the array's (coarser or equal).

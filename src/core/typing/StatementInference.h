@@ -44,6 +44,9 @@ private:
   void checkRecordStore(Expr *target, const Type *base, const Type *slot, const Type *value);
   /// `array[index] = value`: a number into an element, or a number or array broadcast into a view.
   void checkArrayStore(Expr *target, const Type *slot, const Type *value);
+  /// `array[index] = [x, y]` or `= (x, (y, z))`: a list of numbers or (nested) tuples of
+  /// numbers stored into a view by basic indexing, as NumPy converts it to an array first.
+  void checkSequenceStore(Expr *target, const Type *slot, const Type *value);
 
   InferencePass &pass;
   TypedFunction &function;
