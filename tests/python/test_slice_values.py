@@ -328,3 +328,42 @@ def test_slice_types_are_numbas():
     assert typeof(slice(None, None, -1)) == types.slice3_type
     assert isinstance(types.slice3_type, types.SliceType)
     assert str(types.slice2_type) == "slice2_type"
+
+
+@njit
+def list_store(items, start, stop, step, other):
+    items[slice(start, stop, step)] = other
+    return items
+
+
+@njit
+def list_delete(items, s):
+    del items[s]
+    return items
+
+
+def test_list_stores_and_deletes_through_slice_values():
+    before = live_blocks()
+    for start, stop, step in itertools.product(BOUNDS[:7], BOUNDS[:7], STEPS):
+        s = slice(start, stop, step)
+        base = list(range(8))
+        expected = base.copy()
+        del expected[s]
+        assert list_delete(base.copy(), s) == expected, s
+        width = len(range(8)[s])
+        values = [100, 101, 102][:width] if step not in (None, 1) else [100, 101, 102]
+        for other in [values] if values else []:  # an empty list has no type to pass
+            got, error = None, None
+            try:
+                got = list_store(base.copy(), start, stop, step, other)
+            except ValueError as e:
+                error = e
+            try:
+                wanted = base.copy()
+                wanted[s] = other
+            except ValueError:
+                assert error is not None, s
+                continue
+            assert error is None and got == wanted, s
+    assert_same(list_store, [1, 2, 3], 0, 3, 0, [4])
+    assert live_blocks() == before

@@ -610,7 +610,8 @@ void registerInPlaceOperators(Library &library) {
   remove.targets = OnCpu;
   remove.type = [](LibraryCall &call) {
     listArgument(call);
-    if (call.arguments[1]->kind != ExprKind::Slice && !call.argumentTypes[1]->isIntegerLike())
+    if (call.arguments[1]->kind != ExprKind::Slice && !call.argumentTypes[1]->isIntegerLike() &&
+        call.argumentTypes[1]->kind() != TypeKind::Slice)
       throwTypingError("list indices must be integers or slices, not " +
                            call.argumentTypes[1]->name(),
                        call.location);
@@ -625,14 +626,18 @@ void registerInPlaceOperators(Library &library) {
           "taipan_list_erase", builder.getVoidTy(),
           {list, position, builder.CreateAdd(position, builder.getInt64(1))});
     };
-    if (index->kind != ExprKind::Slice) {
+    bool sliceValue = call.argumentTypes[1]->kind() == TypeKind::Slice;
+    if (index->kind != ExprKind::Slice && !sliceValue) {
       llvm::Value *at = lowering.lowerExpr(index);
       erase(lowering.containers().listPosition(at, call.argumentTypes[1],
                                                lowering.containers().listLength(list),
                                                "list assignment index out of range"));
       return noneValue(lowering);
     }
-    ContainerLowering::ListSlice slice = lowering.containers().listSlice(index, list);
+    ContainerLowering::ListSlice slice =
+        sliceValue ? lowering.containers().listSliceOfValue(lowering.lowerExpr(index),
+                                                            lowering.containers().listLength(list))
+                   : lowering.containers().listSlice(index, list);
     // Erase from the highest position down, so the positions still to erase do not move.
     llvm::Value *negative = builder.CreateICmpSLT(slice.step, builder.getInt64(0));
     llvm::Value *last = builder.CreateSub(slice.count, builder.getInt64(1));

@@ -207,7 +207,8 @@ void ContainerLowering::lowerListStore(Expr *target, llvm::Value *value, const T
   Expr *index = target->operands[1];
   const Type *listType = core.typeOf(base);
   llvm::Value *list = core.lowerExpr(base);
-  if (index->kind != ExprKind::Slice) {
+  bool sliceValue = core.typeOf(index)->kind() == TypeKind::Slice;
+  if (index->kind != ExprKind::Slice && !sliceValue) {
     // The index first, then the length it is checked against (the index may change the list).
     llvm::Value *at = core.lowerExpr(index);
     llvm::Value *position = listPosition(at, core.typeOf(index), listLength(list),
@@ -218,7 +219,8 @@ void ContainerLowering::lowerListStore(Expr *target, llvm::Value *value, const T
     return;
   }
   // l[a:b] = other: the items of a copy of other (it may be l itself) replace the slice.
-  ListSlice slice = listSlice(index, list);
+  ListSlice slice = sliceValue ? listSliceOfValue(core.lowerExpr(index), listLength(list))
+                               : listSlice(index, list);
   llvm::Value *source;
   if (valueType != listType) {
     source = convertList(value, valueType, listType);

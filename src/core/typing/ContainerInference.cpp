@@ -201,7 +201,9 @@ void ContainerInference::widenDictVariable(Expr *dict, const std::string &method
 
 void ContainerInference::checkListStore(Expr *target, const Type *value) {
   const Type *list = pass.typeOf(target->operands[0]);
-  bool slice = target->operands[1]->kind == ExprKind::Slice;
+  const Type *indexType = pass.typeOf(target->operands[1]);
+  bool slice = target->operands[1]->kind == ExprKind::Slice ||
+               (indexType && indexType->kind() == TypeKind::Slice); // l[s] = ... of a slice value
   const Type *expected = slice ? list : list->itemType();
   bool accepted = slice ? value->isList() &&
                               (!value->itemType() ||
