@@ -150,6 +150,9 @@ bool unboxFirstClassFunction(PyObject *value, const Type *type, void *storage) {
     return false;
   }
   storeAt<PyObject *>(storage, 8, value); // borrowed: the argument outlives the call
+  // A jitted function's entry hands its exceptions on to the caller (runtime/Cfuncs.h).
+  bool jitted = dispatcherBaseType && PyObject_TypeCheck(value, dispatcherBaseType);
+  storeAt<int64_t>(storage, 16, jitted ? 1 : 0);
   return true;
 }
 

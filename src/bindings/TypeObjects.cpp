@@ -1,7 +1,6 @@
 // Type and Signature objects for Python, and typeof.
 #include "TypeObjects.h"
 
-#include "runtime/Cfuncs.h"
 #include "runtime/LoadTimeSymbols.h"
 #include "types/ClassInstanceTypes.h"
 #include "types/DatetimeUnits.h"
@@ -471,10 +470,6 @@ void defineTypeObjects(nb::module_ &module) {
       },
       nb::arg("symbol"), nb::arg("parameters"), nb::arg("result"), nb::arg("c_convention"),
       nb::arg("address") = 0);
-  // The C entry of a jitted function made a first-class value (runtime/Cfuncs.h).
-  module.def("register_first_class_entry", [](uint64_t address) {
-    runtime::registerPropagatingEntry(reinterpret_cast<void *>(static_cast<uintptr_t>(address)));
-  });
   module.def("first_class_function_type", [](nb::handle result, nb::handle parameters) {
     std::vector<const Type *> types;
     for (nb::handle parameter : parameters)

@@ -55,8 +55,11 @@ std::string CfuncTarget::defineEntry(ModuleLowering &lowering, TypedFunction &ro
   builder.CreateCondBr(builder.CreateICmpNE(status, builder.getInt32(0)), failed, done);
 
   builder.SetInsertPoint(failed);
-  builder.CreateCall(
-      lowering.runtimeFunction("taipan_cfunc_failed", llvm::Type::getVoidTy(context), {}));
+  // The entry names itself: a call through a first-class function value may take the exception
+  // on (runtime/Cfuncs.h).
+  builder.CreateCall(lowering.runtimeFunction("taipan_cfunc_failed", llvm::Type::getVoidTy(context),
+                                              {builder.getPtrTy()}),
+                     {entry});
   if (returnsNothing)
     builder.CreateRetVoid();
   else

@@ -49,10 +49,12 @@ llvm::Value *FunctionLowering::firstClassValue(llvm::Value *value, const Type *f
     address = llvm::ConstantExpr::getIntToPtr(builder.getInt64(entry->address()), pointer);
   }
   (void)value; // a C function or a jitted function carries nothing at run time
-  llvm::Value *pair = llvm::UndefValue::get(valueType(context, to));
-  pair = builder.CreateInsertValue(pair, address, 0);
-  return builder.CreateInsertValue(
-      pair, llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(pointer)), 1);
+  llvm::Value *triple = llvm::UndefValue::get(valueType(context, to));
+  triple = builder.CreateInsertValue(triple, address, 0);
+  triple = builder.CreateInsertValue(
+      triple, llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(pointer)), 1);
+  bool jitted = from->kind() == TypeKind::JitFunction;
+  return builder.CreateInsertValue(triple, builder.getInt64(jitted ? 1 : 0), 2);
 }
 
 llvm::Value *FunctionLowering::lowerFirstClassCall(Expr *expr, const Type *callee) {
@@ -60,7 +62,10 @@ llvm::Value *FunctionLowering::lowerFirstClassCall(Expr *expr, const Type *calle
     throwUnsupported("a first-class function value holds a CPU address and cannot be called "
                      "from a CUDA kernel or device function",
                      expr->location);
-  llvm::Value *address = builder.CreateExtractValue(lowerExpr(expr->callee()), 0);
+  llvm::Value *function = lowerExpr(expr->callee());
+  llvm::Value *address = builder.CreateExtractValue(function, 0);
+  llvm::Value *jitted =
+      builder.CreateICmpNE(builder.CreateExtractValue(function, 2), builder.getInt64(0));
   const Type *result = callee->resultType();
   std::vector<llvm::Value *> arguments;
   std::vector<llvm::Type *> parameterTypes;
@@ -81,20 +86,38 @@ llvm::Value *FunctionLowering::lowerFirstClassCall(Expr *expr, const Type *calle
   llvm::Type *returnType = result->isNone() ? builder.getVoidTy() : memoryType(context, result);
   auto *type = llvm::FunctionType::get(returnType, parameterTypes, false);
   // A jitted function's entry that raises leaves its exception pending for this code, which
-  // unwinds as after a failed call of the function itself (runtime/Cfuncs.h).
+  // unwinds as after a failed call of the function itself (runtime/Cfuncs.h); other C
+  // functions are called plainly.
   llvm::Type *pointer = builder.getPtrTy();
-  llvm::Value *previous = builder.CreateCall(
+  llvm::BasicBlock *before = builder.GetInsertBlock();
+  llvm::BasicBlock *enter = newBlock("first.class.enter");
+  llvm::BasicBlock *callBlock = newBlock("first.class.call");
+  builder.CreateCondBr(jitted, enter, callBlock);
+  builder.SetInsertPoint(enter);
+  llvm::Value *entered = builder.CreateCall(
       moduleLowering.runtimeFunction("taipan_first_class_enter", pointer, {pointer}), {address});
+  builder.CreateBr(callBlock);
+  builder.SetInsertPoint(callBlock);
+  llvm::PHINode *previous = builder.CreatePHI(pointer, 2, "first.class.previous");
+  previous->addIncoming(llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(pointer)),
+                        before);
+  previous->addIncoming(entered, enter);
   llvm::CallInst *call = builder.CreateCall(type, address, arguments);
   for (size_t i = 0; i < callee->parameterTypes().size(); ++i)
     if (auto extension = cIntegerExtension(callee->parameterTypes()[i]))
       call->addParamAttr(static_cast<unsigned>(i), extension);
   if (auto extension = cIntegerExtension(result))
     call->addRetAttr(extension);
+  llvm::BasicBlock *leave = newBlock("first.class.leave");
+  llvm::BasicBlock *done = newBlock("first.class.done");
+  builder.CreateCondBr(jitted, leave, done);
+  builder.SetInsertPoint(leave);
   llvm::Value *status = builder.CreateCall(
       moduleLowering.runtimeFunction("taipan_first_class_leave", builder.getInt32Ty(), {pointer}),
       {previous});
   exitIf(builder.CreateICmpNE(status, builder.getInt32(0)), status);
+  builder.CreateBr(done);
+  builder.SetInsertPoint(done);
   if (result->isNone())
     return llvm::UndefValue::get(valueType(context, result));
   return fromMemoryForm(builder, call, result);

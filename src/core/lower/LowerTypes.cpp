@@ -46,9 +46,9 @@ static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, 
   case TypeKind::Set:
   case TypeKind::DictView: // the dict's block
     return llvm::PointerType::getUnqual(context);
-  case TypeKind::FirstClassFunction: { // {the C function's address, the Python object}
+  case TypeKind::FirstClassFunction: { // {the C function's address, the Python object, jitted}
     llvm::Type *pointer = llvm::PointerType::getUnqual(context);
-    return llvm::StructType::get(context, {pointer, pointer});
+    return llvm::StructType::get(context, {pointer, pointer, llvm::Type::getInt64Ty(context)});
   }
   case TypeKind::Optional: // {flag byte, value}, the value in memory form as in tuples
     return llvm::StructType::get(context, {llvm::Type::getInt8Ty(context),

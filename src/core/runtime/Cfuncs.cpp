@@ -3,43 +3,27 @@
 #include "runtime/Cfuncs.h"
 
 #include <atomic>
-#include <mutex>
-#include <unordered_set>
 
 namespace taipan::runtime {
 
 namespace {
 std::atomic<CfuncFailureSink> failureSink{nullptr};
 
-std::mutex propagatingMutex;
-std::unordered_set<void *> &propagatingEntries() {
-  static auto *entries = new std::unordered_set<void *>();
-  return *entries;
-}
-
-/// The function this thread calls through a first-class function value, and whether it was a
-/// jitted function's entry that failed.
+/// The jitted function's entry this thread calls through a first-class function value, and
+/// whether it failed.
 thread_local void *calledThroughValue = nullptr;
 thread_local bool calledEntryFailed = false;
 } // namespace
 
 void setCfuncFailureSink(CfuncFailureSink sink) { failureSink.store(sink); }
 
-void registerPropagatingEntry(void *address) {
-  std::lock_guard<std::mutex> lock(propagatingMutex);
-  propagatingEntries().insert(address);
-}
-
 } // namespace taipan::runtime
 
-extern "C" void taipan_cfunc_failed(void) {
+extern "C" void taipan_cfunc_failed(void *entry) {
   using namespace taipan::runtime;
-  if (void *called = calledThroughValue) {
-    std::lock_guard<std::mutex> lock(propagatingMutex);
-    if (propagatingEntries().count(called)) {
-      calledEntryFailed = true; // the exception stays pending for the caller
-      return;
-    }
+  if (entry && entry == calledThroughValue) {
+    calledEntryFailed = true; // the exception stays pending for the caller
+    return;
   }
   if (CfuncFailureSink sink = failureSink.load())
     sink();

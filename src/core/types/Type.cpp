@@ -423,8 +423,8 @@ size_t Type::storageSize() const {
     return 24;
   case TypeKind::Slice:
     return 32;
-  case TypeKind::FirstClassFunction: // the address and the Python object
-    return 16;
+  case TypeKind::FirstClassFunction: // the address, the Python object, whether jitted
+    return 24;
   case TypeKind::Pointer:
   case TypeKind::Record: // a record value is the address of its bytes
   case TypeKind::Unicode:

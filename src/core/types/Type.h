@@ -45,7 +45,8 @@ enum class TypeKind {
   /// d.keys(), d.values() or d.items(): one pointer to the dict's block (a live view)
   DictView,
   /// Numba's first-class FunctionType(signature): a run-time value {address of a C-convention
-  /// function, the Python object it came from or null} (types::firstClassFunction)
+  /// function, the Python object it came from or null, whether it is a jitted function's entry}
+  /// (types::firstClassFunction)
   FirstClassFunction,
   /// Numba's UndefinedFunctionType: a variable assigned different jitted functions whose
   /// signature its calls decide (types::undefinedFunction); compile-time only
@@ -322,8 +323,9 @@ const Type *externalFunction(const std::string &symbol, const std::vector<const 
                              const std::string &loadSymbol = "");
 /// Numba's first-class function type, FunctionType[result(parameters)]: a function value known
 /// only at run time (an argument, a tuple item), called through its address by the C convention.
-/// Its memory form is two pointers: the address and the Python object (null when compiled code
-/// made the value from a constant).
+/// Its memory form is the address, the Python object (null when compiled code made the value
+/// from a constant) and an int64 that is 1 for a jitted function's C entry, whose exceptions
+/// propagate to the caller (runtime/Cfuncs.h).
 const Type *firstClassFunction(const std::vector<const Type *> &parameters, const Type *result);
 /// The first-class function type an ExternalFunction called through an address by the C
 /// convention converts to (its signature's), or null for other types.

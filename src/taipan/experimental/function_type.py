@@ -172,9 +172,6 @@ def dispatcher_entry(dispatcher, function_type):
                 f"the jitted function {dispatcher.__qualname__} does not compile as a "
                 f"first-class function of type {function_type}: {error}"
             ) from None
-        # Its exceptions propagate to compiled code calling it through a value, as the
-        # jitted function's own would; a cfunc's are reported as unraisable.
-        _core.register_first_class_entry(entry.address)
         entries[function_type] = entry
     return entry
 
