@@ -447,6 +447,30 @@ def test_exceptions_of_cfuncs_are_reported_as_unraisable():
     assert [type(report.exc_value) for report in reported] == [ZeroDivisionError]
 
 
+def test_a_cfunc_inside_a_jitted_value_keeps_its_own_behaviour():
+    @cfunc(int64(int64, int64))
+    def c_div(x, y):
+        return x // y
+
+    @njit
+    def divide_or_zero(x, y):
+        return c_div(x, y) + 1  # the cfunc's exception is reported, as a direct call's is
+
+    @njit(int64(types.FunctionType(int64(int64, int64)), int64, int64))
+    def call(fn, x, y):
+        return fn(x, y)
+
+    reported = []
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = reported.append
+    try:
+        assert call(divide_or_zero, 7, 2) == 4
+        assert call(divide_or_zero, 7, 0) == 1
+    finally:
+        sys.unraisablehook = previous_hook
+    assert [type(report.exc_value) for report in reported] == [ZeroDivisionError]
+
+
 def test_pairs_of_jitted_functions_unpacked():
     @njit
     def inc(x):
