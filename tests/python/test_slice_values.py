@@ -367,3 +367,18 @@ def test_list_stores_and_deletes_through_slice_values():
             assert error is None and got == wanted, s
     assert_same(list_store, [1, 2, 3], 0, 3, 0, [4])
     assert live_blocks() == before
+
+
+def test_repeated_tuples_share_their_items():
+    @njit
+    def repeated(n):
+        t = 2 * (np.ones(n), "ab" * n)
+        return t, t[2].sum()
+
+    before = live_blocks()
+    t, total = repeated(3)
+    assert total == 3.0 and t[1] == t[3] == "ababab"
+    t[0][0] = 5.0  # one array, twice in the tuple, as CPython's repetition shares it
+    assert t[2][0] == 5.0
+    del t
+    assert live_blocks() == before
