@@ -187,6 +187,19 @@ def test_integers_out_of_dtype_bounds_raise_as_numpy(low, high):
 
 
 @njit
+def integers_of_size(rng, low, high, size):
+    wide = rng.integers(low, high, size=size)
+    narrow = rng.integers(low, high, size=size, dtype=np.int32)
+    return wide, narrow
+
+
+@pytest.mark.parametrize("low, high", [(0, 5), (5, 5), (9, 2), (0, 2**40)])
+@pytest.mark.parametrize("size", [0, 3])
+def test_integers_of_no_elements_check_nothing_as_numpy(low, high, size):
+    assert_same_draws(integers_of_size, np.random.PCG64, 1, low, high, size)
+
+
+@njit
 def keyword_forms(rng):
     return (
         rng.normal(scale=2.0, size=2),

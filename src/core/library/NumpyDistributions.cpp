@@ -545,31 +545,41 @@ llvm::Value *lowerIntegers(LoweringApi &lowering, const LibraryCall &call,
   // NumPy draws on the closed interval [low, high]: an open high loses one.
   llvm::Value *closedHigh =
       builder.CreateSelect(endpoint, high, builder.CreateSub(high, builder.getInt64(1)));
+  std::vector<llvm::Value *> shape = sizeShape(lowering, call, values, 3);
+  // NumPy returns an empty array for a size of no elements before checking anything.
+  llvm::Value *sampling = builder.getTrue();
+  if (!shape.empty()) {
+    llvm::Value *total = builder.getInt64(1);
+    for (llvm::Value *extent : shape)
+      total = builder.CreateMul(total, extent);
+    sampling = builder.CreateICmpNE(total, builder.getInt64(0));
+  }
+  auto check = [&](llvm::Value *condition, const std::string &message) {
+    lowering.exceptions().raiseIf(builder.CreateAnd(sampling, condition), ValueErrorId, message);
+  };
   std::string dtypeName = dtype->name();
   if (dtype->bits() == 32) {
     int64_t lowest = dtype->isSigned() ? INT32_MIN : 0;
     int64_t highest = dtype->isSigned() ? INT32_MAX : UINT32_MAX;
-    lowering.exceptions().raiseIf(builder.CreateICmpSLT(low, builder.getInt64(lowest)),
-                                  ValueErrorId, "low is out of bounds for " + dtypeName);
-    lowering.exceptions().raiseIf(builder.CreateICmpSGT(closedHigh, builder.getInt64(highest)),
-                                  ValueErrorId, "high is out of bounds for " + dtypeName);
+    check(builder.CreateICmpSLT(low, builder.getInt64(lowest)),
+          "low is out of bounds for " + dtypeName);
+    check(builder.CreateICmpSGT(closedHigh, builder.getInt64(highest)),
+          "high is out of bounds for " + dtypeName);
   } else if (!dtype->isSigned()) {
-    lowering.exceptions().raiseIf(builder.CreateICmpSLT(low, builder.getInt64(0)), ValueErrorId,
-                                  "low is out of bounds for " + dtypeName);
+    check(builder.CreateICmpSLT(low, builder.getInt64(0)), "low is out of bounds for " + dtypeName);
   }
   llvm::Value *empty = builder.CreateICmpSGT(low, closedHigh);
   llvm::Value *lowIsZero = builder.CreateICmpEQ(low, builder.getInt64(0));
   llvm::Value *open = builder.CreateNot(endpoint);
   auto raise = [&](llvm::Value *zero, llvm::Value *closed, const char *message) {
-    lowering.exceptions().raiseIf(builder.CreateAnd(empty, builder.CreateAnd(zero, closed)),
-                                  ValueErrorId, message);
+    check(builder.CreateAnd(empty, builder.CreateAnd(zero, closed)), message);
   };
   raise(lowIsZero, open, "high <= 0");
   raise(lowIsZero, endpoint, "high < 0");
   raise(builder.CreateNot(lowIsZero), open, "low >= high");
   raise(builder.CreateNot(lowIsZero), endpoint, "low > high");
   llvm::Value *range = builder.CreateSub(closedHigh, low);
-  return drawSized(lowering, call, sizeShape(lowering, call, values, 3), [&]() -> llvm::Value * {
+  return drawSized(lowering, call, shape, [&]() -> llvm::Value * {
     llvm::Value *drawn = callRandomRuntime(lowering, "taipan_np_generator_bounded", i64,
                                            {builder.getPtrTy(), i64, i64}, {values[0], low, range});
     return lowering.castValue(drawn, types::int64(), dtype);
