@@ -11,6 +11,7 @@ restarted run goes on after the test that crashed.
 
 import json
 import os
+import re
 import time
 
 import pytest
@@ -35,6 +36,16 @@ def _reason(report):
         errors = [line[1:].strip() for line in lines if line.startswith("E ")]
         text = errors[0] if errors else (lines[-1] if lines else "")
     first = text.strip().splitlines()[0] if text.strip() else ""
+    if re.search(r"\.py:\d+: UnexpectedException$", first):
+        # A doctest that raised: its report ends with the location; the exception is the last
+        # "Type: message" line of the traceback above it.
+        raised = [
+            line.strip()
+            for line in str(report.longrepr or "").splitlines()
+            if re.match(r"^\s*[\w.]*(Error|Exception)\b", line.strip())
+        ]
+        if raised:
+            first = raised[-1]
     head, sep, rest = first.partition(":")
     if sep and " " not in head:
         first = f"{head.rsplit('.', 1)[-1]}:{rest}"  # taipan.errors.TypingError -> TypingError
