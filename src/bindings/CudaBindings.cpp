@@ -48,19 +48,20 @@ std::string bytesOrText(nb::handle value) {
 nb::object takeKernelException(void *module) {
   return driverCall([&]() -> nb::object {
     CudaDriver &driver = CudaDriver::get();
-    uint64_t flag = driver.getGlobal(module, "taipan_cuda_exception");
+    uint64_t flag = driver.modules().getGlobal(module, "taipan_cuda_exception");
     int32_t code = 0;
-    driver.copyToHost(&code, flag, sizeof code);
+    driver.memory().copyToHost(&code, flag, sizeof code);
     if (!code)
       return nb::none();
     int32_t where[6];
-    driver.copyToHost(where, driver.getGlobal(module, "taipan_cuda_exception_thread"),
-                      sizeof where);
+    driver.memory().copyToHost(
+        where, driver.modules().getGlobal(module, "taipan_cuda_exception_thread"), sizeof where);
     char text[256] = {};
-    driver.copyToHost(text, driver.getGlobal(module, "taipan_cuda_exception_message"), sizeof text);
+    driver.memory().copyToHost(
+        text, driver.modules().getGlobal(module, "taipan_cuda_exception_message"), sizeof text);
     std::string message(text, strnlen(text, sizeof text));
     int32_t zero = 0;
-    driver.copyToDevice(flag, &zero, sizeof zero);
+    driver.memory().copyToDevice(flag, &zero, sizeof zero);
     return nb::make_tuple(code, nb::make_tuple(where[0], where[1], where[2]),
                           nb::make_tuple(where[3], where[4], where[5]), message);
   });
@@ -83,8 +84,8 @@ struct DeviceBuffer {
     if (pointer) {
       try {
         CudaDriver &driver = CudaDriver::get();
-        driver.freeDeferred(pointer, size, device,
-                            epoch == driver.contextEpoch() ? stream : nullptr);
+        driver.memory().freeDeferred(pointer, size, device,
+                                     epoch == driver.contexts().contextEpoch() ? stream : nullptr);
       } catch (const CudaError &) {
         // The context may already be gone at exit; nothing useful can be done.
       }
@@ -120,9 +121,9 @@ struct HostAllocation {
       return;
     try {
       if (managed)
-        CudaDriver::get().free(pointer);
+        CudaDriver::get().memory().free(pointer);
       else
-        CudaDriver::get().freePinned(reinterpret_cast<void *>(pointer));
+        CudaDriver::get().memory().freePinned(reinterpret_cast<void *>(pointer));
     } catch (const CudaError &) {
       // The context may already be gone at exit; nothing useful can be done.
     }
@@ -142,27 +143,31 @@ void defineCudaBindings(nb::module_ &module) {
     cudaSupportErrorClass = support.inc_ref().ptr();
     cudaDriverErrorClass = driver.inc_ref().ptr();
   });
-  module.def("cuda_available", [] { return CudaDriver::get().available(); });
-  module.def("cuda_unavailable_reason", [] { return CudaDriver::get().unavailableReason(); });
-  module.def("cuda_device_count", [] { return CudaDriver::get().deviceCount(); });
+  module.def("cuda_available", [] { return CudaDriver::get().library().available(); });
+  module.def("cuda_unavailable_reason",
+             [] { return CudaDriver::get().library().unavailableReason(); });
+  module.def("cuda_device_count", [] { return CudaDriver::get().library().deviceCount(); });
   module.def("cuda_driver_version",
-             [] { return driverCall([] { return CudaDriver::get().driverVersion(); }); });
-  module.def("cuda_select_device",
-             [](int ordinal) { driverCall([&] { CudaDriver::get().selectDevice(ordinal); }); });
-  module.def("cuda_current_device",
-             [] { return driverCall([] { return CudaDriver::get().currentDevice(); }); });
+             [] { return driverCall([] { return CudaDriver::get().library().driverVersion(); }); });
+  module.def("cuda_select_device", [](int ordinal) {
+    driverCall([&] { CudaDriver::get().contexts().selectDevice(ordinal); });
+  });
+  module.def("cuda_current_device", [] {
+    return driverCall([] { return CudaDriver::get().contexts().currentDevice(); });
+  });
   module.def("cuda_device_name", [](int ordinal) {
-    return driverCall([&] { return CudaDriver::get().deviceName(ordinal); });
+    return driverCall([&] { return CudaDriver::get().contexts().deviceName(ordinal); });
   });
   module.def("cuda_compute_capability", [](int ordinal) {
-    return driverCall([&] { return CudaDriver::get().computeCapability(ordinal); });
+    return driverCall([&] { return CudaDriver::get().contexts().computeCapability(ordinal); });
   });
   module.def("cuda_device_attribute", [](int ordinal, int attribute) {
-    return driverCall([&] { return CudaDriver::get().deviceAttribute(ordinal, attribute); });
+    return driverCall(
+        [&] { return CudaDriver::get().contexts().deviceAttribute(ordinal, attribute); });
   });
   module.def("cuda_synchronize", [] { driverCall([] { CudaDriver::get().synchronize(); }); });
   module.def("cuda_memory_info",
-             [] { return driverCall([] { return CudaDriver::get().memoryInfo(); }); });
+             [] { return driverCall([] { return CudaDriver::get().memory().memoryInfo(); }); });
   module.def("cuda_close", [] { driverCall([] { CudaDriver::get().closeAll(); }); });
 
   nb::class_<HostAllocation>(module, "HostAllocation")
@@ -176,63 +181,70 @@ void defineCudaBindings(nb::module_ &module) {
       CudaDriver &driver = CudaDriver::get();
       if (kind == "managed") {
         allocation->managed = true;
-        allocation->pointer = allocation->devicePointer = driver.allocateManaged(bytes);
+        allocation->pointer = allocation->devicePointer = driver.memory().allocateManaged(bytes);
       } else if (kind == "mapped") {
-        allocation->pointer =
-            reinterpret_cast<uint64_t>(driver.allocateMapped(bytes, &allocation->devicePointer));
+        allocation->pointer = reinterpret_cast<uint64_t>(
+            driver.memory().allocateMapped(bytes, &allocation->devicePointer));
       } else {
-        allocation->pointer = reinterpret_cast<uint64_t>(driver.allocatePinned(bytes));
+        allocation->pointer = reinterpret_cast<uint64_t>(driver.memory().allocatePinned(bytes));
         allocation->devicePointer = allocation->pointer;
       }
     });
     return allocation;
   });
   module.def("cuda_register_host", [](uint64_t pointer, size_t bytes) {
-    driverCall([&] { CudaDriver::get().registerHost(reinterpret_cast<void *>(pointer), bytes); });
+    driverCall(
+        [&] { CudaDriver::get().memory().registerHost(reinterpret_cast<void *>(pointer), bytes); });
   });
   module.def("cuda_unregister_host", [](uint64_t pointer) {
-    driverCall([&] { CudaDriver::get().unregisterHost(reinterpret_cast<void *>(pointer)); });
+    driverCall(
+        [&] { CudaDriver::get().memory().unregisterHost(reinterpret_cast<void *>(pointer)); });
   });
 
   // Streams and events travel to Python as integer handles; taipan.cuda.streams owns them.
   module.def("cuda_create_stream", [](bool nonBlocking) {
-    return driverCall(
-        [&] { return reinterpret_cast<uintptr_t>(CudaDriver::get().createStream(nonBlocking)); });
+    return driverCall([&] {
+      return reinterpret_cast<uintptr_t>(CudaDriver::get().streams().createStream(nonBlocking));
+    });
   });
   module.def("cuda_destroy_stream", [](uintptr_t stream) {
-    driverCall([&] { CudaDriver::get().destroyStream(reinterpret_cast<void *>(stream)); });
+    driverCall(
+        [&] { CudaDriver::get().streams().destroyStream(reinterpret_cast<void *>(stream)); });
   });
   module.def("cuda_synchronize_stream", [](uintptr_t stream) {
-    driverCall([&] { CudaDriver::get().synchronizeStream(reinterpret_cast<void *>(stream)); });
+    driverCall(
+        [&] { CudaDriver::get().streams().synchronizeStream(reinterpret_cast<void *>(stream)); });
   });
   module.def("cuda_query_stream", [](uintptr_t stream) {
     return driverCall(
-        [&] { return CudaDriver::get().queryStream(reinterpret_cast<void *>(stream)); });
+        [&] { return CudaDriver::get().streams().queryStream(reinterpret_cast<void *>(stream)); });
   });
   module.def("cuda_create_event", [](bool timing) {
-    return driverCall(
-        [&] { return reinterpret_cast<uintptr_t>(CudaDriver::get().createEvent(timing)); });
+    return driverCall([&] {
+      return reinterpret_cast<uintptr_t>(CudaDriver::get().streams().createEvent(timing));
+    });
   });
   module.def("cuda_destroy_event", [](uintptr_t event) {
-    driverCall([&] { CudaDriver::get().destroyEvent(reinterpret_cast<void *>(event)); });
+    driverCall([&] { CudaDriver::get().streams().destroyEvent(reinterpret_cast<void *>(event)); });
   });
   module.def("cuda_record_event", [](uintptr_t event, uintptr_t stream) {
     driverCall([&] {
-      CudaDriver::get().recordEvent(reinterpret_cast<void *>(event),
-                                    reinterpret_cast<void *>(stream));
+      CudaDriver::get().streams().recordEvent(reinterpret_cast<void *>(event),
+                                              reinterpret_cast<void *>(stream));
     });
   });
   module.def("cuda_synchronize_event", [](uintptr_t event) {
-    driverCall([&] { CudaDriver::get().synchronizeEvent(reinterpret_cast<void *>(event)); });
+    driverCall(
+        [&] { CudaDriver::get().streams().synchronizeEvent(reinterpret_cast<void *>(event)); });
   });
   module.def("cuda_query_event", [](uintptr_t event) {
     return driverCall(
-        [&] { return CudaDriver::get().queryEvent(reinterpret_cast<void *>(event)); });
+        [&] { return CudaDriver::get().streams().queryEvent(reinterpret_cast<void *>(event)); });
   });
   module.def("cuda_elapsed_milliseconds", [](uintptr_t start, uintptr_t end) {
     return driverCall([&] {
-      return CudaDriver::get().elapsedMilliseconds(reinterpret_cast<void *>(start),
-                                                   reinterpret_cast<void *>(end));
+      return CudaDriver::get().streams().elapsedMilliseconds(reinterpret_cast<void *>(start),
+                                                             reinterpret_cast<void *>(end));
     });
   });
 
@@ -243,20 +255,20 @@ void defineCudaBindings(nb::module_ &module) {
       [](size_t bytes, uintptr_t stream, nb::object owner) {
         auto buffer = std::make_unique<DeviceBuffer>();
         CudaDriver &driver = CudaDriver::get();
-        buffer->pointer =
-            driverCall([&] { return driver.allocate(bytes, reinterpret_cast<void *>(stream)); });
+        buffer->pointer = driverCall(
+            [&] { return driver.memory().allocate(bytes, reinterpret_cast<void *>(stream)); });
         buffer->size = bytes;
-        buffer->device = driver.currentDevice();
-        buffer->epoch = driver.contextEpoch();
+        buffer->device = driver.contexts().currentDevice();
+        buffer->epoch = driver.contexts().contextEpoch();
         buffer->stream = reinterpret_cast<void *>(stream);
         if (stream)
           buffer->streamOwner = std::move(owner);
         return buffer;
       },
       nb::arg("bytes"), nb::arg("stream") = 0, nb::arg("owner").none() = nb::none());
-  module.def("cuda_pending_frees", [] { return CudaDriver::get().pendingFrees(); });
+  module.def("cuda_pending_frees", [] { return CudaDriver::get().memory().pendingFrees(); });
   module.def("cuda_pointer_device", [](uint64_t address) {
-    return driverCall([&] { return CudaDriver::get().pointerDevice(address); });
+    return driverCall([&] { return CudaDriver::get().contexts().pointerDevice(address); });
   });
   module.def(
       "cuda_copy_to_device",
@@ -265,8 +277,8 @@ void defineCudaBindings(nb::module_ &module) {
         void *queue = streamHandle(stream);
         driverCall([&] {
           WithoutGilForLongCopies unlocked(host.view.len);
-          CudaDriver::get().copyToDevice(destination, host.view.buf,
-                                         static_cast<size_t>(host.view.len), queue);
+          CudaDriver::get().memory().copyToDevice(destination, host.view.buf,
+                                                  static_cast<size_t>(host.view.len), queue);
         });
       },
       nb::arg("destination"), nb::arg("source"), nb::arg("stream").none() = nb::none());
@@ -277,17 +289,18 @@ void defineCudaBindings(nb::module_ &module) {
         void *queue = streamHandle(stream);
         driverCall([&] {
           WithoutGilForLongCopies unlocked(host.view.len);
-          CudaDriver::get().copyToHost(host.view.buf, source, static_cast<size_t>(host.view.len),
-                                       queue);
+          CudaDriver::get().memory().copyToHost(host.view.buf, source,
+                                                static_cast<size_t>(host.view.len), queue);
         });
       },
       nb::arg("destination"), nb::arg("source"), nb::arg("stream").none() = nb::none());
   module.def("cuda_copy_device_to_device", [](uint64_t destination, uint64_t source, size_t bytes) {
-    driverCall([&] { CudaDriver::get().copyDeviceToDevice(destination, source, bytes); });
+    driverCall([&] { CudaDriver::get().memory().copyDeviceToDevice(destination, source, bytes); });
   });
   module.def("cuda_memset", [](uint64_t destination, int value, size_t bytes) {
-    driverCall(
-        [&] { CudaDriver::get().memset(destination, static_cast<unsigned char>(value), bytes); });
+    driverCall([&] {
+      CudaDriver::get().memory().memset(destination, static_cast<unsigned char>(value), bytes);
+    });
   });
 
   // The image is PTX text or, for kernels linked with foreign code, cubin bytes.
@@ -298,8 +311,8 @@ void defineCudaBindings(nb::module_ &module) {
         return driverCall([&] {
           CudaDriver &driver = CudaDriver::get();
           std::string log;
-          void *loaded = driver.loadModule(contents, maxRegisters, &log);
-          void *function = driver.getFunction(loaded, name);
+          void *loaded = driver.modules().loadModule(contents, maxRegisters, &log);
+          void *function = driver.modules().getFunction(loaded, name);
           return nb::make_tuple(reinterpret_cast<uintptr_t>(loaded),
                                 reinterpret_cast<uintptr_t>(function));
         });
@@ -307,8 +320,9 @@ void defineCudaBindings(nb::module_ &module) {
       nb::arg("image"), nb::arg("name"), nb::arg("max_registers") = 0);
   module.def("cuda_suggested_block_size", [](nb::tuple handle, size_t shared) {
     void *function = reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[1]));
-    return driverCall(
-        [&] { return CudaDriver::get().suggestedLaunchConfiguration(function, shared).second; });
+    return driverCall([&] {
+      return CudaDriver::get().streams().suggestedLaunchConfiguration(function, shared).second;
+    });
   });
   module.def("cuda_take_exception", [](nb::tuple handle) {
     return takeKernelException(reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[0])));

@@ -135,13 +135,13 @@ void launchFunction(void *function, const unsigned grid[3], const unsigned block
   driverCall([&] {
     CudaDriver &driver = CudaDriver::get();
     if (raiseSharedLimit && shared > 48 * 1024)
-      driver.setMaxDynamicSharedMemory(function, static_cast<int>(shared));
+      driver.modules().setMaxDynamicSharedMemory(function, static_cast<int>(shared));
     if (cooperative)
-      driver.launchCooperative(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                               shared, stream, arguments);
+      driver.streams().launchCooperative(function, grid[0], grid[1], grid[2], block[0], block[1],
+                                         block[2], shared, stream, arguments);
     else
-      driver.launch(function, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared,
-                    stream, arguments);
+      driver.streams().launch(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                              shared, stream, arguments);
   });
 }
 
@@ -203,7 +203,8 @@ public:
   ~HostArrayCopies() {
     for (const Copy &copy : copies)
       try {
-        CudaDriver::get().freeDeferred(copy.device, copy.bytes, copy.ordinal, allocationStream);
+        CudaDriver::get().memory().freeDeferred(copy.device, copy.bytes, copy.ordinal,
+                                                allocationStream);
       } catch (const cuda::CudaError &) {
         // The context may be gone already (cuda.close() from another thread): nothing to do.
       }
@@ -229,13 +230,13 @@ public:
     Copy copy{host, contiguous, 0, static_cast<size_t>(PyArray_NBYTES(array)), 0};
     CudaDriver &driver = CudaDriver::get();
     driverCall([&] {
-      copy.device = driver.allocate(copy.bytes, allocationStream);
-      copy.ordinal = driver.currentDevice();
+      copy.device = driver.memory().allocate(copy.bytes, allocationStream);
+      copy.ordinal = driver.contexts().currentDevice();
     });
     copies.push_back(copy);
     driverCall([&] {
       WithoutGilForLongCopies unlocked(static_cast<Py_ssize_t>(copy.bytes));
-      driver.copyToDevice(copy.device, PyArray_DATA(array), copy.bytes, stream);
+      driver.memory().copyToDevice(copy.device, PyArray_DATA(array), copy.bytes, stream);
     });
     // The device copy is contiguous in its order: its strides are that order's for its shape.
     int ndim = PyArray_NDIM(array);
@@ -258,7 +259,7 @@ public:
       auto *array = reinterpret_cast<PyArrayObject *>(copy.contiguous.ptr());
       driverCall([&] {
         WithoutGilForLongCopies unlocked(static_cast<Py_ssize_t>(copy.bytes));
-        CudaDriver::get().copyToHost(PyArray_DATA(array), copy.device, copy.bytes, stream);
+        CudaDriver::get().memory().copyToHost(PyArray_DATA(array), copy.device, copy.bytes, stream);
       });
       // host[...] = the contents, where the host array is not itself the copy.
       if (copy.contiguous.ptr() != copy.host &&
@@ -381,8 +382,8 @@ struct CudaLauncher {
     CudaDriver &driver = CudaDriver::get();
     const Entry *entry = nullptr;
     if (!entries.empty()) {
-      int device = driver.selectedOrdinal();
-      unsigned epoch = driver.contextEpoch();
+      int device = driver.contexts().selectedOrdinal();
+      unsigned epoch = driver.contexts().contextEpoch();
       for (const Entry &candidate : entries)
         if (candidate.device == device && candidate.epoch == epoch &&
             candidate.key.size() == count &&
@@ -405,10 +406,10 @@ struct CudaLauncher {
       function = reinterpret_cast<void *>(nb::cast<uintptr_t>(specialized[0]));
       cooperative = nb::cast<bool>(specialized[1]);
       module = reinterpret_cast<void *>(nb::cast<uintptr_t>(specialized[2]));
-      unsigned epoch = driver.contextEpoch();
+      unsigned epoch = driver.contexts().contextEpoch();
       std::erase_if(entries, [&](const Entry &stale) { return stale.epoch != epoch; });
       entries.push_back({std::vector<const Type *>(key, key + count), function, module, cooperative,
-                         driver.selectedOrdinal(), epoch});
+                         driver.contexts().selectedOrdinal(), epoch});
     }
     KernelArguments argumentBlock(key, count);
     HostArrayCopies copies(stream, allocationStream);

@@ -69,8 +69,8 @@ void defineCudaLinkingBindings(nb::module_ &module) {
           linkInputs.push_back(std::move(input));
         }
         std::string log;
-        std::string cubin =
-            driverCall([&] { return CudaDriver::get().link(linkInputs, maxRegisters, &log); });
+        std::string cubin = driverCall(
+            [&] { return CudaDriver::get().modules().link(linkInputs, maxRegisters, &log); });
         return nb::make_tuple(nb::bytes(cubin.data(), cubin.size()), log);
       },
       nb::arg("inputs"), nb::arg("max_registers") = 0);

@@ -50,8 +50,9 @@ bool orderedAfterProducer(uintptr_t producer, void *consumer) {
 /// already: the rule of taipan.cuda.streams.wait_for_producer. Raises the driver's error.
 void waitForProducer(uintptr_t producer, void *consumer) {
   if (!orderedAfterProducer(producer, consumer))
-    driverCall(
-        [&] { cuda::CudaDriver::get().synchronizeStream(reinterpret_cast<void *>(producer)); });
+    driverCall([&] {
+      cuda::CudaDriver::get().streams().synchronizeStream(reinterpret_cast<void *>(producer));
+    });
 }
 
 /// The element type named by a CUDA Array Interface typestr ("<f4", "|b1"), or null for

@@ -1,8 +1,8 @@
-// CudaDriverApi.h - The driver entry points CudaDriver resolves with dlsym, and the handle
-// types and cuda.h constants they take: private to the files that implement CudaDriver.
+// CudaDriverApi.h - The driver entry points CudaLibrary resolves with dlsym, and the handle
+// types and cuda.h constants they take: private to the files that implement the CUDA driver.
 #pragma once
 
-#include "cuda/CudaDriver.h"
+#include "cuda/CudaTypes.h"
 
 #include <dlfcn.h>
 
@@ -141,7 +141,7 @@ using namespace driver_api;
 
 /// The driver's functions, each with the name that error messages use for it. An entry the
 /// library lacks stays null and fails when called, so an old driver still runs what it has.
-struct CudaDriver::Api {
+struct CudaApi {
   template <typename... Params> struct Entry {
     CUresult (*function)(Params...) = nullptr;
     const char *name = "";

@@ -1,8 +1,10 @@
 // CudaMemory.cpp - Device and host memory: allocation, frees deferred until streams are done,
 // large blocks kept for reuse, and copies between host and device.
 
-#include "cuda/CudaDriver.h"
+#include "cuda/CudaMemory.h"
+#include "cuda/CudaContexts.h"
 #include "cuda/CudaDriverApi.h"
+#include "cuda/CudaLibrary.h"
 #include "cuda/StagedCopy.h"
 
 namespace taipan::cuda {
@@ -18,8 +20,16 @@ constexpr size_t MaxIdleBlocks = 2;
 
 } // namespace
 
-void *CudaDriver::memoryPool(int ordinal, bool make) {
-  std::lock_guard<std::mutex> lock(contextMutex);
+CudaMemory::CudaMemory(CudaLibrary &library, CudaContexts &contexts)
+    : library(library), contexts(contexts) {}
+
+// Here, where StagingArea is complete. Memory still held is left to the contexts' release.
+CudaMemory::~CudaMemory() = default;
+
+const CudaApi *CudaMemory::api() const { return library.api(); }
+
+void *CudaMemory::memoryPool(int ordinal, bool make) {
+  std::lock_guard<std::mutex> lock(poolMutex);
   size_t index = static_cast<size_t>(ordinal);
   if (memoryPools.size() <= index) {
     memoryPools.resize(index + 1, nullptr);
@@ -28,21 +38,21 @@ void *CudaDriver::memoryPool(int ordinal, bool make) {
   if (make && !memoryPoolTried[index]) {
     memoryPoolTried[index] = 1;
     int supported = 0;
-    bool present = api->cuMemPoolCreate.function && api->cuMemAllocFromPoolAsync.function &&
-                   api->cuMemFreeAsync.function && api->cuMemPoolTrimTo.function &&
-                   api->cuMemPoolSetAttribute.function && api->cuMemPoolDestroy.function;
+    bool present = api()->cuMemPoolCreate.function && api()->cuMemAllocFromPoolAsync.function &&
+                   api()->cuMemFreeAsync.function && api()->cuMemPoolTrimTo.function &&
+                   api()->cuMemPoolSetAttribute.function && api()->cuMemPoolDestroy.function;
     if (present &&
-        api->invoke(api->cuDeviceGetAttribute, &supported,
-                    CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
-                    deviceHandle(ordinal)) == CUDA_SUCCESS &&
+        api()->invoke(api()->cuDeviceGetAttribute, &supported,
+                      CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
+                      contexts.deviceHandle(ordinal)) == CUDA_SUCCESS &&
         supported) {
       CUmemPoolProps properties;
       properties.locationId = ordinal;
       CUmemoryPool pool = nullptr;
-      if (api->invoke(api->cuMemPoolCreate, &pool, &properties) == CUDA_SUCCESS) {
+      if (api()->invoke(api()->cuMemPoolCreate, &pool, &properties) == CUDA_SUCCESS) {
         uint64_t keepEverything = UINT64_MAX;
-        api->invoke(api->cuMemPoolSetAttribute, pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
-                    static_cast<void *>(&keepEverything));
+        api()->invoke(api()->cuMemPoolSetAttribute, pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                      static_cast<void *>(&keepEverything));
         memoryPools[index] = pool;
       }
     }
@@ -50,75 +60,75 @@ void *CudaDriver::memoryPool(int ordinal, bool make) {
   return memoryPools[index];
 }
 
-void CudaDriver::trimMemoryPools() {
-  std::lock_guard<std::mutex> lock(contextMutex);
+void CudaMemory::trimMemoryPools() {
+  std::lock_guard<std::mutex> lock(poolMutex);
   for (void *pool : memoryPools)
     if (pool)
-      api->call(api->cuMemPoolTrimTo, static_cast<CUmemoryPool>(pool), size_t{0});
+      api()->call(api()->cuMemPoolTrimTo, static_cast<CUmemoryPool>(pool), size_t{0});
 }
 
-uint64_t CudaDriver::allocate(size_t bytes, void *stream) {
-  ensureContext();
+uint64_t CudaMemory::allocate(size_t bytes, void *stream) {
+  contexts.ensureContext();
   if (bytes == 0)
     return 0;
-  if (void *pool = memoryPool(selectedOrdinal(), true)) {
+  if (void *pool = memoryPool(contexts.selectedOrdinal(), true)) {
     CUdeviceptr address = 0;
     auto take = [&] {
-      return api->invoke(api->cuMemAllocFromPoolAsync, &address, bytes,
-                         static_cast<CUmemoryPool>(pool), asStream(stream));
+      return api()->invoke(api()->cuMemAllocFromPoolAsync, &address, bytes,
+                           static_cast<CUmemoryPool>(pool), asStream(stream));
     };
     CUresult result = take();
     if (result == cuda::CUDA_ERROR_OUT_OF_MEMORY) {
       // Memory the pools keep, and blocks freed with cuMemFree's batches before, go back to
       // the device once the work using them is done.
-      api->call(api->cuCtxSynchronize);
+      api()->call(api()->cuCtxSynchronize);
       retireIdleBlocks();
       flushDeferredFrees(true);
       trimMemoryPools();
       result = take();
     }
     if (result != CUDA_SUCCESS)
-      api->fail(result, api->cuMemAllocFromPoolAsync.name);
+      api()->fail(result, api()->cuMemAllocFromPoolAsync.name);
     return address;
   }
   if (bytes >= MaxPendingBytes)
-    if (uint64_t idle = takeIdleBlock(bytes, selectedOrdinal()))
+    if (uint64_t idle = takeIdleBlock(bytes, contexts.selectedOrdinal()))
       return idle;
   CUdeviceptr address = 0;
-  CUresult result = api->invoke(api->cuMemAlloc, &address, bytes);
+  CUresult result = api()->invoke(api()->cuMemAlloc, &address, bytes);
   if (result == cuda::CUDA_ERROR_OUT_OF_MEMORY) {
     retireIdleBlocks();
     flushDeferredFrees(true);
-    result = api->invoke(api->cuMemAlloc, &address, bytes);
+    result = api()->invoke(api()->cuMemAlloc, &address, bytes);
   }
   if (result != CUDA_SUCCESS)
-    api->fail(result, api->cuMemAlloc.name);
+    api()->fail(result, api()->cuMemAlloc.name);
   return address;
 }
 
-void CudaDriver::freeDeferred(uint64_t address, size_t bytes, int device, void *stream) {
+void CudaMemory::freeDeferred(uint64_t address, size_t bytes, int device, void *stream) {
   if (address == 0)
     return;
   if (memoryPool(device, false)) {
     // The block returns to its device's pool, in the order of `stream` (which belongs to that
     // device), from that device's context. Blocks of an epoch before closeAll() find no pool
     // and take the batched frees below.
-    void *current = ensureContext();
-    void *context = contextOf(device);
+    void *current = contexts.ensureContext();
+    void *context = contexts.contextOf(device);
     if (context != current)
-      api->call(api->cuCtxSetCurrent, static_cast<CUcontext>(context));
-    CUresult result = api->invoke(api->cuMemFreeAsync, CUdeviceptr{address}, asStream(stream));
+      api()->call(api()->cuCtxSetCurrent, static_cast<CUcontext>(context));
+    CUresult result = api()->invoke(api()->cuMemFreeAsync, CUdeviceptr{address}, asStream(stream));
     if (context != current)
-      api->call(api->cuCtxSetCurrent, static_cast<CUcontext>(current));
+      api()->call(api()->cuCtxSetCurrent, static_cast<CUcontext>(current));
     if (result != CUDA_SUCCESS)
-      api->fail(result, api->cuMemFreeAsync.name);
+      api()->fail(result, api()->cuMemFreeAsync.name);
     return;
   }
-  if (isDefaultStream(stream) && bytes >= MaxPendingBytes && device == selectedOrdinal()) {
+  if (isDefaultStream(stream) && bytes >= MaxPendingBytes && device == contexts.selectedOrdinal()) {
     // This block would be freed at once, and cuMemFree waits for the device: the same wait
     // here lets the block be used again without a free and an allocation.
-    ensureContext();
-    api->call(api->cuCtxSynchronize);
+    contexts.ensureContext();
+    api()->call(api()->cuCtxSynchronize);
     bool evicted = false;
     {
       std::lock_guard<std::mutex> lock(deferredMutex);
@@ -136,9 +146,11 @@ void CudaDriver::freeDeferred(uint64_t address, size_t bytes, int device, void *
   void *event = nullptr;
   if (!isDefaultStream(stream)) {
     // Work on the default streams needs no event: cuMemFree waits for the device.
-    ensureContext();
-    event = createEvent(false);
-    recordEvent(event, stream);
+    contexts.ensureContext();
+    CUevent made = nullptr;
+    api()->call(api()->cuEventCreate, &made, EventDisableTiming);
+    event = made;
+    api()->call(api()->cuEventRecord, asEvent(event), asStream(stream));
   }
   bool flush;
   {
@@ -151,7 +163,7 @@ void CudaDriver::freeDeferred(uint64_t address, size_t bytes, int device, void *
     flushDeferredFrees();
 }
 
-uint64_t CudaDriver::takeIdleBlock(size_t bytes, int device) {
+uint64_t CudaMemory::takeIdleBlock(size_t bytes, int device) {
   std::lock_guard<std::mutex> lock(deferredMutex);
   for (auto block = idleBlocks.begin(); block != idleBlocks.end(); ++block)
     if (block->bytes == bytes && block->device == device) {
@@ -162,7 +174,7 @@ uint64_t CudaDriver::takeIdleBlock(size_t bytes, int device) {
   return 0;
 }
 
-bool CudaDriver::retireIdleBlocks() {
+bool CudaMemory::retireIdleBlocks() {
   std::lock_guard<std::mutex> lock(deferredMutex);
   for (const IdleBlock &block : idleBlocks)
     deferredFrees.push_back({block.address, block.device, nullptr});
@@ -171,12 +183,12 @@ bool CudaDriver::retireIdleBlocks() {
   return any;
 }
 
-size_t CudaDriver::pendingFrees() {
+size_t CudaMemory::pendingFrees() {
   std::lock_guard<std::mutex> lock(deferredMutex);
   return deferredFrees.size();
 }
 
-void CudaDriver::flushDeferredFrees(bool wait) {
+void CudaMemory::flushDeferredFrees(bool wait) {
   std::vector<DeferredFree> pending;
   {
     std::lock_guard<std::mutex> lock(deferredMutex);
@@ -185,153 +197,189 @@ void CudaDriver::flushDeferredFrees(bool wait) {
   }
   if (pending.empty())
     return;
-  void *current = ensureContext();
+  void *current = contexts.ensureContext();
   std::vector<DeferredFree> kept;
   // Free all that can go before reporting a failure, so one bad address leaks nothing else.
   CUresult firstFailure = CUDA_SUCCESS;
-  const char *failedCall = api->cuMemFree.name;
+  const char *failedCall = api()->cuMemFree.name;
   void *bound = current;
   for (const DeferredFree &block : pending) {
     if (block.event) {
-      CUresult state = wait ? api->invoke(api->cuEventSynchronize, asEvent(block.event))
-                            : api->invoke(api->cuEventQuery, asEvent(block.event));
+      CUresult state = wait ? api()->invoke(api()->cuEventSynchronize, asEvent(block.event))
+                            : api()->invoke(api()->cuEventQuery, asEvent(block.event));
       if (state == CUDA_ERROR_NOT_READY) {
         kept.push_back(block);
         continue;
       }
-      api->invoke(api->cuEventDestroy, asEvent(block.event));
+      api()->invoke(api()->cuEventDestroy, asEvent(block.event));
     }
     // Memory is freed in the context it came from, which with several GPUs need not be the
     // current one.
-    void *context = contextOf(block.device);
+    void *context = contexts.contextOf(block.device);
     if (context != bound) {
-      api->call(api->cuCtxSetCurrent, static_cast<CUcontext>(context));
+      api()->call(api()->cuCtxSetCurrent, static_cast<CUcontext>(context));
       bound = context;
     }
-    CUresult result = api->invoke(api->cuMemFree, CUdeviceptr{block.address});
+    CUresult result = api()->invoke(api()->cuMemFree, CUdeviceptr{block.address});
     if (result != CUDA_SUCCESS && firstFailure == CUDA_SUCCESS)
       firstFailure = result;
   }
   if (bound != current)
-    api->call(api->cuCtxSetCurrent, static_cast<CUcontext>(current));
+    api()->call(api()->cuCtxSetCurrent, static_cast<CUcontext>(current));
   if (!kept.empty()) {
     std::lock_guard<std::mutex> lock(deferredMutex);
     deferredFrees.insert(deferredFrees.end(), kept.begin(), kept.end());
   }
   if (firstFailure != CUDA_SUCCESS)
-    api->fail(firstFailure, failedCall);
+    api()->fail(firstFailure, failedCall);
 }
 
-void CudaDriver::free(uint64_t address) {
+void CudaMemory::free(uint64_t address) {
   if (address == 0)
     return;
-  ensureContext();
-  if (memoryPool(selectedOrdinal(), false))
-    api->call(api->cuCtxSynchronize);
-  api->call(api->cuMemFree, CUdeviceptr{address});
+  contexts.ensureContext();
+  if (memoryPool(contexts.selectedOrdinal(), false))
+    api()->call(api()->cuCtxSynchronize);
+  api()->call(api()->cuMemFree, CUdeviceptr{address});
 }
 
-void CudaDriver::copyToDevice(uint64_t destination, const void *source, size_t bytes,
+void CudaMemory::copyToDevice(uint64_t destination, const void *source, size_t bytes,
                               void *stream) {
-  ensureContext();
+  contexts.ensureContext();
   if (bytes == 0)
     return;
   if (bytes >= StagedCopyMinimum && isPageable(source))
     return stagedCopyToDevice(destination, source, bytes, stream);
   if (stream)
-    api->call(api->cuMemcpyHtoDAsync, CUdeviceptr{destination}, source, bytes, asStream(stream));
+    api()->call(api()->cuMemcpyHtoDAsync, CUdeviceptr{destination}, source, bytes,
+                asStream(stream));
   else
-    api->call(api->cuMemcpyHtoD, CUdeviceptr{destination}, source, bytes);
+    api()->call(api()->cuMemcpyHtoD, CUdeviceptr{destination}, source, bytes);
 }
 
-void CudaDriver::copyToHost(void *destination, uint64_t source, size_t bytes, void *stream) {
-  ensureContext();
+void CudaMemory::copyToHost(void *destination, uint64_t source, size_t bytes, void *stream) {
+  contexts.ensureContext();
   if (bytes == 0)
     return;
   if (bytes >= StagedCopyMinimum && isPageable(destination))
     return stagedCopyToHost(destination, source, bytes, stream);
   if (stream)
-    api->call(api->cuMemcpyDtoHAsync, destination, CUdeviceptr{source}, bytes, asStream(stream));
+    api()->call(api()->cuMemcpyDtoHAsync, destination, CUdeviceptr{source}, bytes,
+                asStream(stream));
   else
-    api->call(api->cuMemcpyDtoH, destination, CUdeviceptr{source}, bytes);
+    api()->call(api()->cuMemcpyDtoH, destination, CUdeviceptr{source}, bytes);
 }
 
-void CudaDriver::copyDeviceToDevice(uint64_t destination, uint64_t source, size_t bytes,
+void CudaMemory::copyDeviceToDevice(uint64_t destination, uint64_t source, size_t bytes,
                                     void *stream) {
-  ensureContext();
+  contexts.ensureContext();
   if (bytes == 0)
     return;
   if (stream)
-    api->call(api->cuMemcpyDtoDAsync, CUdeviceptr{destination}, CUdeviceptr{source}, bytes,
-              asStream(stream));
+    api()->call(api()->cuMemcpyDtoDAsync, CUdeviceptr{destination}, CUdeviceptr{source}, bytes,
+                asStream(stream));
   else
-    api->call(api->cuMemcpyDtoD, CUdeviceptr{destination}, CUdeviceptr{source}, bytes);
+    api()->call(api()->cuMemcpyDtoD, CUdeviceptr{destination}, CUdeviceptr{source}, bytes);
 }
 
-void CudaDriver::memset(uint64_t destination, unsigned char value, size_t bytes, void *stream) {
-  ensureContext();
+void CudaMemory::memset(uint64_t destination, unsigned char value, size_t bytes, void *stream) {
+  contexts.ensureContext();
   if (bytes == 0)
     return;
   if (stream)
-    api->call(api->cuMemsetD8Async, CUdeviceptr{destination}, value, bytes, asStream(stream));
+    api()->call(api()->cuMemsetD8Async, CUdeviceptr{destination}, value, bytes, asStream(stream));
   else
-    api->call(api->cuMemsetD8, CUdeviceptr{destination}, value, bytes);
+    api()->call(api()->cuMemsetD8, CUdeviceptr{destination}, value, bytes);
 }
 
-void *CudaDriver::allocatePinned(size_t bytes) {
-  ensureContext();
+void *CudaMemory::allocatePinned(size_t bytes) {
+  contexts.ensureContext();
   if (bytes == 0)
     return nullptr;
   void *pointer = nullptr;
-  api->call(api->cuMemHostAlloc, &pointer, bytes, 0u);
+  api()->call(api()->cuMemHostAlloc, &pointer, bytes, 0u);
   return pointer;
 }
 
-void CudaDriver::freePinned(void *pointer) {
+void CudaMemory::freePinned(void *pointer) {
   if (!pointer)
     return;
-  ensureContext();
-  api->call(api->cuMemFreeHost, pointer);
+  contexts.ensureContext();
+  api()->call(api()->cuMemFreeHost, pointer);
 }
 
-void CudaDriver::registerHost(void *pointer, size_t bytes) {
-  ensureContext();
+void CudaMemory::registerHost(void *pointer, size_t bytes) {
+  contexts.ensureContext();
   if (pointer && bytes)
-    api->call(api->cuMemHostRegister, pointer, bytes, 0u);
+    api()->call(api()->cuMemHostRegister, pointer, bytes, 0u);
 }
 
-void CudaDriver::unregisterHost(void *pointer) {
-  ensureContext();
+void CudaMemory::unregisterHost(void *pointer) {
+  contexts.ensureContext();
   if (pointer)
-    api->call(api->cuMemHostUnregister, pointer);
+    api()->call(api()->cuMemHostUnregister, pointer);
 }
 
-void *CudaDriver::allocateMapped(size_t bytes, uint64_t *deviceAddress) {
-  ensureContext();
+void *CudaMemory::allocateMapped(size_t bytes, uint64_t *deviceAddress) {
+  contexts.ensureContext();
   if (deviceAddress)
     *deviceAddress = 0;
   if (bytes == 0)
     return nullptr;
   void *pointer = nullptr;
-  api->call(api->cuMemHostAlloc, &pointer, bytes, MemHostAllocDeviceMap);
+  api()->call(api()->cuMemHostAlloc, &pointer, bytes, MemHostAllocDeviceMap);
   CUdeviceptr address = 0;
-  CUresult result = api->invoke(api->cuMemHostGetDevicePointer, &address, pointer, 0u);
+  CUresult result = api()->invoke(api()->cuMemHostGetDevicePointer, &address, pointer, 0u);
   if (result != CUDA_SUCCESS) {
-    api->invoke(api->cuMemFreeHost, pointer);
-    api->fail(result, api->cuMemHostGetDevicePointer.name);
+    api()->invoke(api()->cuMemFreeHost, pointer);
+    api()->fail(result, api()->cuMemHostGetDevicePointer.name);
   }
   if (deviceAddress)
     *deviceAddress = address;
   return pointer;
 }
 
-uint64_t CudaDriver::allocateManaged(size_t bytes) {
-  ensureContext();
+uint64_t CudaMemory::allocateManaged(size_t bytes) {
+  contexts.ensureContext();
   if (bytes == 0)
     return 0;
   CUdeviceptr address = 0;
-  api->call(api->cuMemAllocManaged, &address, bytes, MemAttachGlobal);
+  api()->call(api()->cuMemAllocManaged, &address, bytes, MemAttachGlobal);
   return address;
+}
+
+std::pair<size_t, size_t> CudaMemory::memoryInfo() {
+  contexts.ensureContext();
+  // Blocks kept for reuse are free memory as far as the user is concerned.
+  if (retireIdleBlocks())
+    flushDeferredFrees();
+  if (usesMemoryPool(contexts.selectedOrdinal())) {
+    // A pool gives back only blocks whose stream-ordered frees have run.
+    api()->call(api()->cuCtxSynchronize);
+    trimMemoryPools();
+  }
+  size_t freeBytes = 0, totalBytes = 0;
+  api()->call(api()->cuMemGetInfo, &freeBytes, &totalBytes);
+  return {freeBytes, totalBytes};
+}
+
+void CudaMemory::releaseAll() {
+  try {
+    // Another library may keep a primary context alive, and its memory with it.
+    retireIdleBlocks();
+    flushDeferredFrees(true);
+  } catch (const CudaError &) {
+    // Memory a failed context held went with it.
+  }
+  // Staging buffers belong to the contexts; later copies make new ones. This never throws.
+  releaseStagingAreas();
+  std::lock_guard<std::mutex> lock(poolMutex);
+  // A pool with blocks still allocated goes once they are freed (cuMemPoolDestroy's rule).
+  for (void *pool : memoryPools)
+    if (pool)
+      api()->invoke(api()->cuMemPoolDestroy, static_cast<CUmemoryPool>(pool));
+  memoryPools.clear();
+  memoryPoolTried.clear();
 }
 
 } // namespace taipan::cuda

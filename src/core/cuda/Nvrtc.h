@@ -39,7 +39,7 @@ public:
   std::pair<int, int> version();
 
   /// Compiles CUDA C++ `source` (called `name` in messages) to a relocatable cubin for
-  /// sm_<computeCapability>, ready for CudaDriver::link(). `includeDirectories` go on the include
+  /// sm_<computeCapability>, ready for CudaModules::link(). `includeDirectories` go on the include
   /// path; `log` receives NVRTC's warnings. Throws NvrtcError with the log on failure.
   std::string compile(const std::string &source, const std::string &name, int computeCapability,
                       const std::vector<std::string> &includeDirectories,

@@ -1,9 +1,10 @@
-// StagedCopy.cpp - The copy team, and CudaDriver's staged copies: host memory moves through
+// StagedCopy.cpp - The copy team, and CudaMemory's staged copies: host memory moves through
 // page-locked buffers in chunks, the host copy of one chunk overlapping the DMA of another.
 
 #include "cuda/StagedCopy.h"
-#include "cuda/CudaDriver.h"
+#include "cuda/CudaContexts.h"
 #include "cuda/CudaDriverApi.h"
+#include "cuda/CudaMemory.h"
 
 #include <algorithm>
 #include <cstring>
@@ -83,8 +84,8 @@ void CopyTeam::copyPart(unsigned part) {
     std::memcpy(destination + begin, source + begin, end - begin);
 }
 
-StagingArea &CudaDriver::stagingArea() {
-  int ordinal = currentDevice();
+StagingArea &CudaMemory::stagingArea() {
+  int ordinal = contexts.currentDevice();
   std::lock_guard<std::mutex> lock(stagingMutex);
   if (stagingAreas.size() <= static_cast<size_t>(ordinal))
     stagingAreas.resize(static_cast<size_t>(ordinal) + 1);
@@ -93,39 +94,41 @@ StagingArea &CudaDriver::stagingArea() {
     auto made = std::make_unique<StagingArea>();
     for (unsigned b = 0; b < StagingArea::Buffers; ++b) {
       made->buffers[b] = allocatePinned(StagingArea::ChunkBytes);
-      made->events[b] = createEvent(false);
+      CUevent event = nullptr;
+      api()->call(api()->cuEventCreate, &event, EventDisableTiming);
+      made->events[b] = event;
     }
     area = std::move(made);
   }
   return *area;
 }
 
-void CudaDriver::releaseStagingAreas() {
+void CudaMemory::releaseStagingAreas() {
   std::lock_guard<std::mutex> lock(stagingMutex);
   for (std::unique_ptr<StagingArea> &area : stagingAreas) {
     if (!area)
       continue;
     for (unsigned b = 0; b < StagingArea::Buffers; ++b) {
       if (area->inFlight[b])
-        api->invoke(api->cuEventSynchronize, asEvent(area->events[b]));
-      api->invoke(api->cuEventDestroy, asEvent(area->events[b]));
-      api->invoke(api->cuMemFreeHost, area->buffers[b]);
+        api()->invoke(api()->cuEventSynchronize, asEvent(area->events[b]));
+      api()->invoke(api()->cuEventDestroy, asEvent(area->events[b]));
+      api()->invoke(api()->cuMemFreeHost, area->buffers[b]);
     }
   }
   stagingAreas.clear();
 }
 
-bool CudaDriver::isPageable(const void *host) {
+bool CudaMemory::isPageable(const void *host) {
   unsigned memoryType = 0;
   constexpr int MemoryTypeAttribute = 2; // CU_POINTER_ATTRIBUTE_MEMORY_TYPE
   // Pinned, registered, mapped and managed memory answer; plain host memory is unknown to the
   // driver and gives CUDA_ERROR_INVALID_VALUE.
-  return api->invoke(api->cuPointerGetAttribute, static_cast<void *>(&memoryType),
-                     MemoryTypeAttribute,
-                     CUdeviceptr{reinterpret_cast<uintptr_t>(host)}) != CUDA_SUCCESS;
+  return api()->invoke(api()->cuPointerGetAttribute, static_cast<void *>(&memoryType),
+                       MemoryTypeAttribute,
+                       CUdeviceptr{reinterpret_cast<uintptr_t>(host)}) != CUDA_SUCCESS;
 }
 
-void CudaDriver::stagedCopyToDevice(uint64_t destination, const void *source, size_t bytes,
+void CudaMemory::stagedCopyToDevice(uint64_t destination, const void *source, size_t bytes,
                                     void *stream) {
   StagingArea &area = stagingArea();
   std::lock_guard<std::mutex> lock(area.mutex);
@@ -138,23 +141,23 @@ void CudaDriver::stagedCopyToDevice(uint64_t destination, const void *source, si
     unsigned b = static_cast<unsigned>(chunk % StagingArea::Buffers);
     size_t length = std::min(StagingArea::ChunkBytes, bytes - offset);
     if (area.inFlight[b])
-      api->call(api->cuEventSynchronize, asEvent(area.events[b]));
+      api()->call(api()->cuEventSynchronize, asEvent(area.events[b]));
     area.inFlight[b] = false;
     team.copy(area.buffers[b], from + offset, length);
-    api->call(api->cuMemcpyHtoDAsync, CUdeviceptr{destination + offset}, area.buffers[b], length,
-              queue);
-    api->call(api->cuEventRecord, asEvent(area.events[b]), queue);
+    api()->call(api()->cuMemcpyHtoDAsync, CUdeviceptr{destination + offset}, area.buffers[b],
+                length, queue);
+    api()->call(api()->cuEventRecord, asEvent(area.events[b]), queue);
     area.inFlight[b] = true;
     last = b;
   }
   // The source is consumed; a synchronous copy also waits for the data to arrive.
   if (!stream) {
-    api->call(api->cuEventSynchronize, asEvent(area.events[last]));
+    api()->call(api()->cuEventSynchronize, asEvent(area.events[last]));
     std::fill(std::begin(area.inFlight), std::end(area.inFlight), false);
   }
 }
 
-void CudaDriver::stagedCopyToHost(void *destination, uint64_t source, size_t bytes, void *stream) {
+void CudaMemory::stagedCopyToHost(void *destination, uint64_t source, size_t bytes, void *stream) {
   StagingArea &area = stagingArea();
   std::lock_guard<std::mutex> lock(area.mutex);
   CUstream queue = asStream(stream ? stream : StreamLegacy);
@@ -167,17 +170,17 @@ void CudaDriver::stagedCopyToHost(void *destination, uint64_t source, size_t byt
   auto fetch = [&](size_t chunk) {
     unsigned b = static_cast<unsigned>(chunk % StagingArea::Buffers);
     if (area.inFlight[b]) // an earlier asynchronous upload may still be reading it
-      api->call(api->cuEventSynchronize, asEvent(area.events[b]));
-    api->call(api->cuMemcpyDtoHAsync, area.buffers[b],
-              CUdeviceptr{source + chunk * StagingArea::ChunkBytes}, length(chunk), queue);
-    api->call(api->cuEventRecord, asEvent(area.events[b]), queue);
+      api()->call(api()->cuEventSynchronize, asEvent(area.events[b]));
+    api()->call(api()->cuMemcpyDtoHAsync, area.buffers[b],
+                CUdeviceptr{source + chunk * StagingArea::ChunkBytes}, length(chunk), queue);
+    api()->call(api()->cuEventRecord, asEvent(area.events[b]), queue);
     area.inFlight[b] = true;
   };
   for (size_t chunk = 0; chunk < std::min<size_t>(chunks, StagingArea::Buffers); ++chunk)
     fetch(chunk);
   for (size_t chunk = 0; chunk < chunks; ++chunk) {
     unsigned b = static_cast<unsigned>(chunk % StagingArea::Buffers);
-    api->call(api->cuEventSynchronize, asEvent(area.events[b]));
+    api()->call(api()->cuEventSynchronize, asEvent(area.events[b]));
     area.inFlight[b] = false;
     team.copy(to + chunk * StagingArea::ChunkBytes, area.buffers[b], length(chunk));
     if (chunk + StagingArea::Buffers < chunks)

@@ -61,34 +61,34 @@ TEST(CudaErrorTest, CarriesCodeAndName) {
 
 TEST(CudaDriverTest, MissingLibraryIsUnavailableWithReason) {
   CudaDriver driver("libtaipan-no-such-cuda-driver.so.1");
-  EXPECT_FALSE(driver.available());
-  std::string reason = driver.unavailableReason();
+  EXPECT_FALSE(driver.library().available());
+  std::string reason = driver.library().unavailableReason();
   EXPECT_NE(reason.find("no CUDA driver found"), std::string::npos) << reason;
   EXPECT_NE(reason.find("libtaipan-no-such-cuda-driver.so.1 could not be loaded"),
             std::string::npos)
       << reason;
-  EXPECT_EQ(driver.deviceCount(), 0);
+  EXPECT_EQ(driver.library().deviceCount(), 0);
   try {
-    driver.allocate(16);
+    driver.memory().allocate(16);
     FAIL() << "allocate succeeded without a driver";
   } catch (const CudaError &error) {
     EXPECT_EQ(error.what(), reason);
     EXPECT_EQ(error.code(), cuda::ErrorNoDriver);
     EXPECT_TRUE(error.unavailable());
   }
-  EXPECT_THROW(driver.driverVersion(), CudaError);
-  EXPECT_THROW(driver.selectDevice(0), CudaError);
-  EXPECT_THROW(driver.loadModule(WriteTidPtx), CudaError);
-  EXPECT_THROW(driver.createStream(), CudaError);
-  EXPECT_THROW(driver.deviceName(0), CudaError);
+  EXPECT_THROW(driver.library().driverVersion(), CudaError);
+  EXPECT_THROW(driver.contexts().selectDevice(0), CudaError);
+  EXPECT_THROW(driver.modules().loadModule(WriteTidPtx), CudaError);
+  EXPECT_THROW(driver.streams().createStream(), CudaError);
+  EXPECT_THROW(driver.contexts().deviceName(0), CudaError);
   // Releasing nothing must work anywhere, so destructors of device objects never throw.
-  EXPECT_NO_THROW(driver.free(0));
-  EXPECT_NO_THROW(driver.freePinned(nullptr));
-  EXPECT_NO_THROW(driver.unloadModule(nullptr));
-  EXPECT_NO_THROW(driver.destroyStream(nullptr));
-  EXPECT_NO_THROW(driver.destroyStream(cuda::StreamLegacy));
-  EXPECT_NO_THROW(driver.destroyStream(cuda::StreamPerThread));
-  EXPECT_NO_THROW(driver.destroyEvent(nullptr));
+  EXPECT_NO_THROW(driver.memory().free(0));
+  EXPECT_NO_THROW(driver.memory().freePinned(nullptr));
+  EXPECT_NO_THROW(driver.modules().unloadModule(nullptr));
+  EXPECT_NO_THROW(driver.streams().destroyStream(nullptr));
+  EXPECT_NO_THROW(driver.streams().destroyStream(cuda::StreamLegacy));
+  EXPECT_NO_THROW(driver.streams().destroyStream(cuda::StreamPerThread));
+  EXPECT_NO_THROW(driver.streams().destroyEvent(nullptr));
   EXPECT_NO_THROW(driver.closeAll());
 }
 
@@ -103,10 +103,10 @@ TEST(CudaDriverDeathTest, ToolkitStubIsNotADriver) {
   EXPECT_EXIT(
       {
         CudaDriver driver(stub);
-        std::string reason = driver.unavailableReason();
-        bool ok = !driver.available() && reason.find("stub") != std::string::npos;
+        std::string reason = driver.library().unavailableReason();
+        bool ok = !driver.library().available() && reason.find("stub") != std::string::npos;
         try {
-          driver.allocate(16);
+          driver.memory().allocate(16);
           ok = false;
         } catch (const CudaError &error) {
           ok = ok && error.unavailable() && error.what() == reason;
@@ -119,20 +119,20 @@ TEST(CudaDriverDeathTest, ToolkitStubIsNotADriver) {
 
 TEST(CudaDriverTest, ProcessDriverFailsGracefully) {
   CudaDriver &driver = CudaDriver::get();
-  if (driver.available()) {
-    EXPECT_TRUE(driver.unavailableReason().empty());
-    EXPECT_GT(driver.deviceCount(), 0);
+  if (driver.library().available()) {
+    EXPECT_TRUE(driver.library().unavailableReason().empty());
+    EXPECT_GT(driver.library().deviceCount(), 0);
     GTEST_SKIP() << "CUDA is available here";
   }
-  EXPECT_FALSE(taipan::testing::gpuExpected()) << driver.unavailableReason();
-  std::string reason = driver.unavailableReason();
+  EXPECT_FALSE(taipan::testing::gpuExpected()) << driver.library().unavailableReason();
+  std::string reason = driver.library().unavailableReason();
   // Without libcuda the reason names the driver; with a driver but no GPU it names the device.
   EXPECT_TRUE(reason.find("driver") != std::string::npos ||
               reason.find("device") != std::string::npos)
       << reason;
-  EXPECT_EQ(driver.deviceCount(), 0);
+  EXPECT_EQ(driver.library().deviceCount(), 0);
   try {
-    driver.allocate(16);
+    driver.memory().allocate(16);
     FAIL() << "allocate succeeded without CUDA";
   } catch (const CudaError &error) {
     EXPECT_EQ(error.what(), reason);
@@ -143,20 +143,21 @@ TEST(CudaDriverTest, ProcessDriverFailsGracefully) {
 TEST(CudaDriverGpuTest, DeviceQueries) {
   REQUIRE_GPU();
   CudaDriver &driver = CudaDriver::get();
-  EXPECT_GE(driver.driverVersion(), 11000);
-  driver.selectDevice(0);
-  EXPECT_EQ(driver.currentDevice(), 0);
-  EXPECT_FALSE(driver.deviceName(0).empty());
-  auto [major, minor] = driver.computeCapability(0);
+  EXPECT_GE(driver.library().driverVersion(), 11000);
+  driver.contexts().selectDevice(0);
+  EXPECT_EQ(driver.contexts().currentDevice(), 0);
+  EXPECT_FALSE(driver.contexts().deviceName(0).empty());
+  auto [major, minor] = driver.contexts().computeCapability(0);
   EXPECT_GE(major, 7);
   EXPECT_GE(minor, 0);
-  EXPECT_EQ(driver.deviceAttribute(0, cuda::CU_DEVICE_ATTRIBUTE_WARP_SIZE), 32);
-  EXPECT_GT(driver.deviceAttribute(0, cuda::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT), 0);
-  auto [freeBytes, totalBytes] = driver.memoryInfo();
+  EXPECT_EQ(driver.contexts().deviceAttribute(0, cuda::CU_DEVICE_ATTRIBUTE_WARP_SIZE), 32);
+  EXPECT_GT(driver.contexts().deviceAttribute(0, cuda::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
+            0);
+  auto [freeBytes, totalBytes] = driver.memory().memoryInfo();
   EXPECT_GT(totalBytes, 0u);
   EXPECT_LE(freeBytes, totalBytes);
   try {
-    driver.deviceName(driver.deviceCount());
+    driver.contexts().deviceName(driver.library().deviceCount());
     FAIL() << "an out-of-range device ordinal was accepted";
   } catch (const CudaError &error) {
     EXPECT_EQ(error.code(), cuda::CUDA_ERROR_INVALID_DEVICE);
@@ -166,81 +167,82 @@ TEST(CudaDriverGpuTest, DeviceQueries) {
 TEST(CudaDriverGpuTest, MemoryRoundTrip) {
   REQUIRE_GPU();
   CudaDriver &driver = CudaDriver::get();
-  driver.selectDevice(0);
+  driver.contexts().selectDevice(0);
   constexpr size_t Count = 1000;
   std::vector<int32_t> host(Count);
   std::iota(host.begin(), host.end(), -17);
-  uint64_t first = driver.allocate(Count * sizeof(int32_t));
-  uint64_t second = driver.allocate(Count * sizeof(int32_t));
+  uint64_t first = driver.memory().allocate(Count * sizeof(int32_t));
+  uint64_t second = driver.memory().allocate(Count * sizeof(int32_t));
   ASSERT_NE(first, 0u);
-  driver.copyToDevice(first, host.data(), Count * sizeof(int32_t));
-  driver.copyDeviceToDevice(second, first, Count * sizeof(int32_t));
+  driver.memory().copyToDevice(first, host.data(), Count * sizeof(int32_t));
+  driver.memory().copyDeviceToDevice(second, first, Count * sizeof(int32_t));
   std::vector<int32_t> back(Count, 0);
-  driver.copyToHost(back.data(), second, Count * sizeof(int32_t));
+  driver.memory().copyToHost(back.data(), second, Count * sizeof(int32_t));
   EXPECT_EQ(back, host);
 
-  driver.memset(first, 0xAB, Count * sizeof(int32_t));
+  driver.memory().memset(first, 0xAB, Count * sizeof(int32_t));
   std::vector<unsigned char> bytes(Count * sizeof(int32_t), 0);
-  driver.copyToHost(bytes.data(), first, bytes.size());
+  driver.memory().copyToHost(bytes.data(), first, bytes.size());
   EXPECT_EQ(bytes, std::vector<unsigned char>(bytes.size(), 0xAB));
 
-  EXPECT_EQ(driver.allocate(0), 0u);
-  driver.free(first);
-  driver.free(second);
+  EXPECT_EQ(driver.memory().allocate(0), 0u);
+  driver.memory().free(first);
+  driver.memory().free(second);
 
   // Pinned, mapped and managed memory.
-  auto *pinned = static_cast<int32_t *>(driver.allocatePinned(64));
+  auto *pinned = static_cast<int32_t *>(driver.memory().allocatePinned(64));
   ASSERT_NE(pinned, nullptr);
   pinned[0] = 42;
-  driver.freePinned(pinned);
+  driver.memory().freePinned(pinned);
   uint64_t mappedAddress = 0;
-  auto *mapped = static_cast<int32_t *>(driver.allocateMapped(64, &mappedAddress));
+  auto *mapped = static_cast<int32_t *>(driver.memory().allocateMapped(64, &mappedAddress));
   ASSERT_NE(mapped, nullptr);
   EXPECT_NE(mappedAddress, 0u);
   mapped[0] = 7;
   int32_t seen = 0;
-  driver.copyToHost(&seen, mappedAddress, sizeof(seen));
+  driver.memory().copyToHost(&seen, mappedAddress, sizeof(seen));
   EXPECT_EQ(seen, 7);
-  driver.freePinned(mapped);
-  if (driver.deviceAttribute(0, cuda::CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY)) {
-    uint64_t managed = driver.allocateManaged(64);
-    driver.memset(managed, 1, 64);
+  driver.memory().freePinned(mapped);
+  if (driver.contexts().deviceAttribute(0, cuda::CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY)) {
+    uint64_t managed = driver.memory().allocateManaged(64);
+    driver.memory().memset(managed, 1, 64);
     driver.synchronize();
     EXPECT_EQ(reinterpret_cast<unsigned char *>(managed)[63], 1);
-    driver.free(managed);
+    driver.memory().free(managed);
   }
 
   // Registered (cuda.pinned) memory round-trips asynchronously.
   std::vector<int32_t> registered(Count, 5);
-  driver.registerHost(registered.data(), Count * sizeof(int32_t));
-  uint64_t device = driver.allocate(Count * sizeof(int32_t));
-  void *stream = driver.createStream();
-  driver.copyToDevice(device, registered.data(), Count * sizeof(int32_t), stream);
-  driver.memset(device, 0, sizeof(int32_t), stream);
-  driver.copyToHost(registered.data(), device, Count * sizeof(int32_t), stream);
-  driver.synchronizeStream(stream);
+  driver.memory().registerHost(registered.data(), Count * sizeof(int32_t));
+  uint64_t device = driver.memory().allocate(Count * sizeof(int32_t));
+  void *stream = driver.streams().createStream();
+  driver.memory().copyToDevice(device, registered.data(), Count * sizeof(int32_t), stream);
+  driver.memory().memset(device, 0, sizeof(int32_t), stream);
+  driver.memory().copyToHost(registered.data(), device, Count * sizeof(int32_t), stream);
+  driver.streams().synchronizeStream(stream);
   EXPECT_EQ(registered[0], 0);
   EXPECT_EQ(registered[Count - 1], 5);
-  driver.unregisterHost(registered.data());
+  driver.memory().unregisterHost(registered.data());
 
   // Deferred frees go in batches and on synchronize(); the memory comes back.
-  size_t freeBefore = driver.memoryInfo().first;
+  size_t freeBefore = driver.memory().memoryInfo().first;
   for (int i = 0; i < 40; ++i)
-    driver.freeDeferred(driver.allocate(size_t{1} << 20), size_t{1} << 20, driver.currentDevice());
+    driver.memory().freeDeferred(driver.memory().allocate(size_t{1} << 20), size_t{1} << 20,
+                                 driver.contexts().currentDevice());
   driver.synchronize();
-  EXPECT_GE(driver.memoryInfo().first + (size_t{8} << 20), freeBefore);
-  driver.destroyStream(stream);
-  driver.free(device);
+  EXPECT_GE(driver.memory().memoryInfo().first + (size_t{8} << 20), freeBefore);
+  driver.streams().destroyStream(stream);
+  driver.memory().free(device);
 }
 
 TEST(CudaDriverGpuTest, FreesWaitForTheirStream) {
   REQUIRE_GPU();
   CudaDriver &driver = CudaDriver::get();
-  driver.flushDeferredFrees(true);
-  void *stream = driver.createStream();
+  driver.memory().flushDeferredFrees(true);
+  void *stream = driver.streams().createStream();
   // A host function holds the stream up until released, standing in for a long kernel.
   std::atomic<bool> release{false};
-  driver.launchHostFunction(
+  driver.streams().launchHostFunction(
       stream,
       [](void *flag) {
         while (!static_cast<std::atomic<bool> *>(flag)->load())
@@ -248,89 +250,96 @@ TEST(CudaDriverGpuTest, FreesWaitForTheirStream) {
       },
       &release);
   constexpr size_t Bytes = size_t{1} << 20;
-  bool pooled = driver.usesMemoryPool(driver.currentDevice());
-  driver.freeDeferred(driver.allocate(Bytes, stream), Bytes, driver.currentDevice(), stream);
-  driver.flushDeferredFrees();
+  bool pooled = driver.memory().usesMemoryPool(driver.contexts().currentDevice());
+  driver.memory().freeDeferred(driver.memory().allocate(Bytes, stream), Bytes,
+                               driver.contexts().currentDevice(), stream);
+  driver.memory().flushDeferredFrees();
   // A pool takes the block back in the stream's order (cuMemFreeAsync); batched frees hold it.
-  EXPECT_EQ(driver.pendingFrees(), pooled ? 0u : 1u) << "freed while its stream could use it";
+  EXPECT_EQ(driver.memory().pendingFrees(), pooled ? 0u : 1u)
+      << "freed while its stream could use it";
   release = true;
-  driver.synchronizeStream(stream);
-  driver.flushDeferredFrees();
-  EXPECT_EQ(driver.pendingFrees(), 0u);
+  driver.streams().synchronizeStream(stream);
+  driver.memory().flushDeferredFrees();
+  EXPECT_EQ(driver.memory().pendingFrees(), 0u);
 
   // A wait frees everything, stream or not.
-  driver.freeDeferred(driver.allocate(Bytes), Bytes, driver.currentDevice(), stream);
-  driver.freeDeferred(driver.allocate(Bytes), Bytes, driver.currentDevice());
-  driver.flushDeferredFrees(true);
-  EXPECT_EQ(driver.pendingFrees(), 0u);
-  driver.destroyStream(stream);
+  driver.memory().freeDeferred(driver.memory().allocate(Bytes), Bytes,
+                               driver.contexts().currentDevice(), stream);
+  driver.memory().freeDeferred(driver.memory().allocate(Bytes), Bytes,
+                               driver.contexts().currentDevice());
+  driver.memory().flushDeferredFrees(true);
+  EXPECT_EQ(driver.memory().pendingFrees(), 0u);
+  driver.streams().destroyStream(stream);
 }
 
 TEST(CudaDriverGpuTest, PoolReusesFreedBlocksAndKeepsTheirContents) {
   REQUIRE_GPU();
   CudaDriver &driver = CudaDriver::get();
-  driver.selectDevice(0);
-  if (!driver.usesMemoryPool(0))
+  driver.contexts().selectDevice(0);
+  if (!driver.memory().usesMemoryPool(0))
     GTEST_SKIP() << "this device has no memory pools";
   constexpr size_t Count = size_t{1} << 20;
   std::vector<int32_t> host(Count);
   std::iota(host.begin(), host.end(), 3);
-  uint64_t first = driver.allocate(Count * sizeof(int32_t));
-  driver.copyToDevice(first, host.data(), Count * sizeof(int32_t));
+  uint64_t first = driver.memory().allocate(Count * sizeof(int32_t));
+  driver.memory().copyToDevice(first, host.data(), Count * sizeof(int32_t));
   // Freed in the default stream's order, the block is the next allocation of its size there.
-  driver.freeDeferred(first, Count * sizeof(int32_t), 0);
-  uint64_t second = driver.allocate(Count * sizeof(int32_t));
+  driver.memory().freeDeferred(first, Count * sizeof(int32_t), 0);
+  uint64_t second = driver.memory().allocate(Count * sizeof(int32_t));
   EXPECT_EQ(second, first);
   std::vector<int32_t> zeros(Count, 0), back(Count, 1);
-  driver.copyToDevice(second, zeros.data(), Count * sizeof(int32_t));
-  driver.copyToHost(back.data(), second, Count * sizeof(int32_t));
+  driver.memory().copyToDevice(second, zeros.data(), Count * sizeof(int32_t));
+  driver.memory().copyToHost(back.data(), second, Count * sizeof(int32_t));
   EXPECT_EQ(back, zeros);
   // Memory information counts what the pool keeps as free.
-  size_t freeBefore = driver.memoryInfo().first;
-  driver.freeDeferred(second, Count * sizeof(int32_t), 0);
+  size_t freeBefore = driver.memory().memoryInfo().first;
+  driver.memory().freeDeferred(second, Count * sizeof(int32_t), 0);
   driver.synchronize();
-  EXPECT_GE(driver.memoryInfo().first + (size_t{2} << 20), freeBefore + Count * sizeof(int32_t));
+  EXPECT_GE(driver.memory().memoryInfo().first + (size_t{2} << 20),
+            freeBefore + Count * sizeof(int32_t));
 }
 
 TEST(CudaDriverGpuTest, LoadAndLaunchPtx) {
   REQUIRE_GPU();
   CudaDriver &driver = CudaDriver::get();
   std::string log;
-  void *module = driver.loadModule(WriteTidPtx, 0, &log);
+  void *module = driver.modules().loadModule(WriteTidPtx, 0, &log);
   ASSERT_NE(module, nullptr);
-  void *function = driver.getFunction(module, "write_tid");
-  EXPECT_GE(driver.functionAttribute(function, cuda::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK), 32);
-  EXPECT_GT(driver.functionAttribute(function, cuda::CU_FUNC_ATTRIBUTE_NUM_REGS), 0);
+  void *function = driver.modules().getFunction(module, "write_tid");
+  EXPECT_GE(
+      driver.modules().functionAttribute(function, cuda::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+      32);
+  EXPECT_GT(driver.modules().functionAttribute(function, cuda::CU_FUNC_ATTRIBUTE_NUM_REGS), 0);
 
-  uint64_t out = driver.allocate(32 * sizeof(uint32_t));
-  driver.memset(out, 0xFF, 32 * sizeof(uint32_t));
+  uint64_t out = driver.memory().allocate(32 * sizeof(uint32_t));
+  driver.memory().memset(out, 0xFF, 32 * sizeof(uint32_t));
   void *arguments[] = {&out};
-  driver.launch(function, 1, 1, 1, 32, 1, 1, 0, nullptr, arguments);
+  driver.streams().launch(function, 1, 1, 1, 32, 1, 1, 0, nullptr, arguments);
   driver.synchronize();
   std::vector<uint32_t> result(32);
-  driver.copyToHost(result.data(), out, result.size() * sizeof(uint32_t));
+  driver.memory().copyToHost(result.data(), out, result.size() * sizeof(uint32_t));
   for (uint32_t i = 0; i < 32; ++i)
     EXPECT_EQ(result[i], i);
 
   // The cooperative launch of one block always fits.
-  if (driver.deviceAttribute(0, cuda::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)) {
-    driver.memset(out, 0, 32 * sizeof(uint32_t));
-    driver.launchCooperative(function, 1, 1, 1, 32, 1, 1, 0, nullptr, arguments);
+  if (driver.contexts().deviceAttribute(0, cuda::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)) {
+    driver.memory().memset(out, 0, 32 * sizeof(uint32_t));
+    driver.streams().launchCooperative(function, 1, 1, 1, 32, 1, 1, 0, nullptr, arguments);
     driver.synchronize();
-    driver.copyToHost(result.data(), out, result.size() * sizeof(uint32_t));
+    driver.memory().copyToHost(result.data(), out, result.size() * sizeof(uint32_t));
     EXPECT_EQ(result[31], 31u);
   }
 
   try {
-    driver.getFunction(module, "no_such_kernel");
+    driver.modules().getFunction(module, "no_such_kernel");
     FAIL() << "a missing kernel was found";
   } catch (const CudaError &error) {
     EXPECT_EQ(error.code(), cuda::CUDA_ERROR_NOT_FOUND);
     EXPECT_NE(std::string(error.what()).find("no_such_kernel"), std::string::npos);
   }
-  EXPECT_THROW(driver.getGlobal(module, "no_such_global"), CudaError);
-  driver.free(out);
-  driver.unloadModule(module);
+  EXPECT_THROW(driver.modules().getGlobal(module, "no_such_global"), CudaError);
+  driver.memory().free(out);
+  driver.modules().unloadModule(module);
 }
 
 TEST(CudaDriverGpuTest, BadPtxReportsJitLog) {
@@ -340,7 +349,7 @@ TEST(CudaDriverGpuTest, BadPtxReportsJitLog) {
   bad.replace(bad.find("mov.u32"), 7, "mov.q99");
   std::string log;
   try {
-    driver.loadModule(bad, 0, &log);
+    driver.modules().loadModule(bad, 0, &log);
     FAIL() << "bad PTX loaded";
   } catch (const CudaError &error) {
     EXPECT_FALSE(log.empty());
@@ -352,70 +361,70 @@ TEST(CudaDriverGpuTest, BadPtxReportsJitLog) {
 TEST(CudaDriverGpuTest, StreamsEventsAndOccupancy) {
   REQUIRE_GPU();
   CudaDriver &driver = CudaDriver::get();
-  void *module = driver.loadModule(WriteTidPtx);
-  void *function = driver.getFunction(module, "write_tid");
+  void *module = driver.modules().loadModule(WriteTidPtx);
+  void *function = driver.modules().getFunction(module, "write_tid");
 
-  void *stream = driver.createStream();
-  void *start = driver.createEvent(true);
-  void *end = driver.createEvent(true);
+  void *stream = driver.streams().createStream();
+  void *start = driver.streams().createEvent(true);
+  void *end = driver.streams().createEvent(true);
   constexpr size_t Bytes = 1 << 20;
-  void *pinned = driver.allocatePinned(Bytes);
+  void *pinned = driver.memory().allocatePinned(Bytes);
   std::memset(pinned, 3, Bytes);
-  uint64_t device = driver.allocate(Bytes);
-  driver.recordEvent(start, stream);
-  driver.copyToDevice(device, pinned, Bytes, stream);
+  uint64_t device = driver.memory().allocate(Bytes);
+  driver.streams().recordEvent(start, stream);
+  driver.memory().copyToDevice(device, pinned, Bytes, stream);
   void *arguments[] = {&device};
-  driver.launch(function, 1, 1, 1, 32, 1, 1, 0, stream, arguments);
-  driver.copyToHost(pinned, device, Bytes, stream);
-  driver.recordEvent(end, stream);
-  driver.synchronizeEvent(end);
-  EXPECT_TRUE(driver.queryEvent(end));
-  driver.synchronizeStream(stream);
-  EXPECT_TRUE(driver.queryStream(stream));
-  EXPECT_GE(driver.elapsedMilliseconds(start, end), 0.0f);
+  driver.streams().launch(function, 1, 1, 1, 32, 1, 1, 0, stream, arguments);
+  driver.memory().copyToHost(pinned, device, Bytes, stream);
+  driver.streams().recordEvent(end, stream);
+  driver.streams().synchronizeEvent(end);
+  EXPECT_TRUE(driver.streams().queryEvent(end));
+  driver.streams().synchronizeStream(stream);
+  EXPECT_TRUE(driver.streams().queryStream(stream));
+  EXPECT_GE(driver.streams().elapsedMilliseconds(start, end), 0.0f);
   auto *words = static_cast<uint32_t *>(pinned);
   EXPECT_EQ(words[5], 5u);
   EXPECT_EQ(words[32], 0x03030303u);
 
   // The default streams are plain handles.
-  driver.recordEvent(start, cuda::StreamLegacy);
-  driver.recordEvent(end, cuda::StreamPerThread);
-  driver.synchronizeStream(cuda::StreamLegacy);
-  driver.synchronizeStream(cuda::StreamPerThread);
+  driver.streams().recordEvent(start, cuda::StreamLegacy);
+  driver.streams().recordEvent(end, cuda::StreamPerThread);
+  driver.streams().synchronizeStream(cuda::StreamLegacy);
+  driver.streams().synchronizeStream(cuda::StreamPerThread);
 
-  int blocks = driver.maxActiveBlocksPerMultiprocessor(function, 32, 0);
+  int blocks = driver.streams().maxActiveBlocksPerMultiprocessor(function, 32, 0);
   EXPECT_GT(blocks, 0);
-  auto [minGridSize, blockSize] = driver.suggestedLaunchConfiguration(function, 0);
+  auto [minGridSize, blockSize] = driver.streams().suggestedLaunchConfiguration(function, 0);
   EXPECT_GT(minGridSize, 0);
   EXPECT_GT(blockSize, 0);
   EXPECT_EQ(blockSize % 32, 0);
-  driver.setMaxDynamicSharedMemory(function, 1024);
+  driver.modules().setMaxDynamicSharedMemory(function, 1024);
 
-  void *untimed = driver.createEvent(false);
-  driver.recordEvent(untimed, stream);
-  driver.synchronizeEvent(untimed);
-  EXPECT_THROW(driver.elapsedMilliseconds(start, untimed), CudaError);
+  void *untimed = driver.streams().createEvent(false);
+  driver.streams().recordEvent(untimed, stream);
+  driver.streams().synchronizeEvent(untimed);
+  EXPECT_THROW(driver.streams().elapsedMilliseconds(start, untimed), CudaError);
 
-  driver.destroyEvent(untimed);
-  driver.destroyEvent(start);
-  driver.destroyEvent(end);
-  driver.destroyStream(stream);
-  driver.free(device);
-  driver.freePinned(pinned);
-  driver.unloadModule(module);
+  driver.streams().destroyEvent(untimed);
+  driver.streams().destroyEvent(start);
+  driver.streams().destroyEvent(end);
+  driver.streams().destroyStream(stream);
+  driver.memory().free(device);
+  driver.memory().freePinned(pinned);
+  driver.modules().unloadModule(module);
 }
 
 TEST(CudaDriverGpuTest, ContextFollowsToOtherThreadsAndSurvivesClose) {
   REQUIRE_GPU();
   CudaDriver &driver = CudaDriver::get();
-  uint64_t address = driver.allocate(4);
+  uint64_t address = driver.memory().allocate(4);
   uint32_t value = 0x12345678, back = 0;
-  driver.copyToDevice(address, &value, sizeof(value));
+  driver.memory().copyToDevice(address, &value, sizeof(value));
   // A fresh thread has no current context; the driver makes the primary one current there.
   std::exception_ptr failure;
   std::thread worker([&] {
     try {
-      driver.copyToHost(&back, address, sizeof(back));
+      driver.memory().copyToHost(&back, address, sizeof(back));
     } catch (...) {
       failure = std::current_exception();
     }
@@ -424,13 +433,13 @@ TEST(CudaDriverGpuTest, ContextFollowsToOtherThreadsAndSurvivesClose) {
   if (failure)
     std::rethrow_exception(failure);
   EXPECT_EQ(back, value);
-  driver.free(address);
+  driver.memory().free(address);
 
   driver.closeAll();
-  uint64_t again = driver.allocate(16);
+  uint64_t again = driver.memory().allocate(16);
   EXPECT_NE(again, 0u);
-  EXPECT_EQ(driver.currentDevice(), 0);
-  driver.free(again);
+  EXPECT_EQ(driver.contexts().currentDevice(), 0);
+  driver.memory().free(again);
 }
 
 } // namespace

@@ -70,54 +70,54 @@ TEST(StagedCopyGpuTest, PageableCopiesRoundTrip) {
   size_t count = (StagedCopyMinimum + 3 * StagingArea::ChunkBytes + 12) / sizeof(uint32_t);
   size_t bytes = count * sizeof(uint32_t);
   std::vector<uint32_t> host = pattern(count, 7);
-  uint64_t device = driver.allocate(bytes);
-  uint64_t copy = driver.allocate(bytes);
-  driver.copyToDevice(device, host.data(), bytes);
-  driver.copyDeviceToDevice(copy, device, bytes);
+  uint64_t device = driver.memory().allocate(bytes);
+  uint64_t copy = driver.memory().allocate(bytes);
+  driver.memory().copyToDevice(device, host.data(), bytes);
+  driver.memory().copyDeviceToDevice(copy, device, bytes);
   std::vector<uint32_t> back(count, 0);
-  driver.copyToHost(back.data(), copy, bytes);
+  driver.memory().copyToHost(back.data(), copy, bytes);
   EXPECT_EQ(back, host);
 
   // On a stream: the upload returns once the host memory is read, so it may change at once.
-  void *stream = driver.createStream();
+  void *stream = driver.streams().createStream();
   std::vector<uint32_t> other = pattern(count, 99);
-  driver.copyToDevice(device, other.data(), bytes, stream);
+  driver.memory().copyToDevice(device, other.data(), bytes, stream);
   std::fill(other.begin(), other.end(), 0u);
   std::fill(back.begin(), back.end(), 0u);
-  driver.copyToHost(back.data(), device, bytes, stream);
+  driver.memory().copyToHost(back.data(), device, bytes, stream);
   EXPECT_EQ(back, pattern(count, 99));
-  driver.destroyStream(stream);
-  driver.free(device);
-  driver.free(copy);
+  driver.streams().destroyStream(stream);
+  driver.memory().free(device);
+  driver.memory().free(copy);
 
   // Staging buffers go with the contexts at closeAll(); the next copy makes new ones.
   driver.closeAll();
-  uint64_t fresh = driver.allocate(bytes);
-  driver.copyToDevice(fresh, host.data(), bytes);
+  uint64_t fresh = driver.memory().allocate(bytes);
+  driver.memory().copyToDevice(fresh, host.data(), bytes);
   std::fill(back.begin(), back.end(), 0u);
-  driver.copyToHost(back.data(), fresh, bytes);
+  driver.memory().copyToHost(back.data(), fresh, bytes);
   EXPECT_EQ(back, host);
-  driver.free(fresh);
+  driver.memory().free(fresh);
 }
 
 TEST(StagedCopyGpuTest, LargeBlocksAreTakenBackAfterRelease) {
   REQUIRE_GPU();
   CudaDriver &driver = CudaDriver::get();
   constexpr size_t Bytes = size_t{256} << 20;
-  int ordinal = driver.currentDevice();
-  uint64_t first = driver.allocate(Bytes);
-  driver.freeDeferred(first, Bytes, ordinal);
-  EXPECT_EQ(driver.pendingFrees(), 0u) << "a large block should be kept idle, not queued";
-  ASSERT_EQ(driver.allocate(Bytes), first) << "the idle block of the same size comes back";
-  uint64_t other = driver.allocate(Bytes + 4096);
+  int ordinal = driver.contexts().currentDevice();
+  uint64_t first = driver.memory().allocate(Bytes);
+  driver.memory().freeDeferred(first, Bytes, ordinal);
+  EXPECT_EQ(driver.memory().pendingFrees(), 0u) << "a large block should be kept idle, not queued";
+  ASSERT_EQ(driver.memory().allocate(Bytes), first) << "the idle block of the same size comes back";
+  uint64_t other = driver.memory().allocate(Bytes + 4096);
   EXPECT_NE(other, first);
-  driver.free(other);
+  driver.memory().free(other);
   // Memory information counts idle blocks as free: they are given back first.
-  size_t whileHeld = driver.memoryInfo().first;
-  driver.freeDeferred(first, Bytes, ordinal);
-  size_t afterRelease = driver.memoryInfo().first;
+  size_t whileHeld = driver.memory().memoryInfo().first;
+  driver.memory().freeDeferred(first, Bytes, ordinal);
+  size_t afterRelease = driver.memory().memoryInfo().first;
   EXPECT_GE(afterRelease + (size_t{4} << 20), whileHeld + Bytes);
-  uint64_t again = driver.allocate(Bytes);
+  uint64_t again = driver.memory().allocate(Bytes);
   EXPECT_NE(again, 0u);
-  driver.free(again);
+  driver.memory().free(again);
 }

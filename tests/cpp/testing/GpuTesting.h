@@ -24,6 +24,6 @@ inline bool gpuExpected() {
   do {                                                                                             \
     if (!taipan::testing::gpuExpected())                                                           \
       GTEST_SKIP() << "set TAIPAN_EXPECT_GPU=1 to run on a GPU";                                   \
-    ASSERT_TRUE(taipan::cuda::CudaDriver::get().available())                                       \
-        << taipan::cuda::CudaDriver::get().unavailableReason();                                    \
+    ASSERT_TRUE(taipan::cuda::CudaDriver::get().library().available())                             \
+        << taipan::cuda::CudaDriver::get().library().unavailableReason();                          \
   } while (false)
