@@ -191,3 +191,34 @@ def test_dtype_type_in_a_loop():
         expected = array_of_the_dtype.py_func(a, 5)
         assert result.dtype == expected.dtype
         np.testing.assert_array_equal(result, expected)
+
+
+@njit
+def dtype_called(a, n):
+    zeros = np.zeros(n, np.dtype("int16"))
+    return (
+        np.dtype(np.float32).itemsize,
+        np.dtype("i2").kind,
+        np.dtype("float64").char,
+        np.finfo(np.dtype(a.dtype)).eps,
+        np.dtype(a.dtype).type(3),
+        zeros,
+    )
+
+
+def test_np_dtype_called_in_compiled_code():
+    a = np.ones(1, np.float32)
+    *values, zeros = dtype_called(a, 3)
+    *expected_values, expected_zeros = dtype_called.py_func(a, 3)
+    assert values == expected_values
+    assert zeros.dtype == expected_zeros.dtype
+    np.testing.assert_array_equal(zeros, expected_zeros)
+
+
+def test_np_dtype_of_strings_is_refused():
+    @njit
+    def strings():
+        return np.dtype("U3").itemsize
+
+    with pytest.raises(TypingError, match="np.dtype of"):
+        strings()

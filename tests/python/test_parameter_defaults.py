@@ -73,6 +73,11 @@ def function_default(x, fn=doubled):
 
 
 @njit
+def functions_tuple_default(x, fns=(doubled, tripled), scale=(2, 0.5)):
+    return fns[0](x) * scale[0] + fns[1](x) * scale[1]
+
+
+@njit
 def arrays_tuple_default(x, arrs=(np.ones(2), np.arange(3.0))):
     return x + arrs[0].sum() + arrs[1].sum() + arrs[1].size
 
@@ -100,6 +105,7 @@ DEFAULT_CASES = [
     (named_default, (1.0,)),
     (function_default, (3.0,)),
     (arrays_tuple_default, (0.5,)),
+    (functions_tuple_default, (2.0,)),
     (none_default, (2.0,)),
     (keyword_only_defaults, (1.0,)),
 ]
@@ -128,6 +134,7 @@ def call_all_omitted(x):
         + named_default(x)
         + function_default(x)
         + arrays_tuple_default(x)
+        + functions_tuple_default(x)
         + none_default(x)
         + keyword_only_defaults(x)
     )

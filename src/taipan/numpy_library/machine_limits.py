@@ -1,6 +1,6 @@
-"""np.iinfo and np.finfo in compiled code: the machine limits of a number type given as its class
-(np.int32), a dtype object, an array's dtype (compiled code holds these three as the scalar
-class) or a number. The limits are known while typing; they come back as a named tuple frozen
+"""np.iinfo, np.finfo and np.dtype in compiled code. np.dtype of a number type gives its scalar
+class, which is how compiled code holds every dtype of numbers (a.dtype, a dtype global). The
+limits are those of a number type given as its class (np.int32), a dtype or a number. The limits are known while typing; they come back as a named tuple frozen
 in the code, with the fields and value types Numba gives: the float limits in the type's own
 precision (float32 for np.float32 and np.complex64), integers as Python ints."""
 
@@ -81,5 +81,24 @@ def _finfo(dtype):
 
     def impl(dtype):
         return limits
+
+    return impl
+
+
+@overload(np.dtype)
+def _dtype(obj, align=False, copy=False):
+    """``np.dtype(np.float32)``, ``np.dtype("f8")``, ``np.dtype(a.dtype)``: compiled code holds a
+    dtype of numbers as its scalar class, as it holds ``a.dtype``."""
+    text = getattr(obj, "literal_value", obj if isinstance(obj, str) else None)
+    try:
+        numpy_type = np.dtype(text) if isinstance(text, str) else _dtype_of(obj)
+    except TypeError:
+        numpy_type = None
+    if numpy_type is None or numpy_type.kind not in "biufc":
+        raise TypingError(f"np.dtype of {obj} is not supported in compiled code")
+    scalar = numpy_type.type
+
+    def impl(obj, align=False, copy=False):
+        return scalar
 
     return impl
