@@ -1,8 +1,9 @@
 """np.iinfo, np.finfo and np.dtype in compiled code. np.dtype of a number type gives its scalar
 class, which is how compiled code holds every dtype of numbers (a.dtype, a dtype global). The
-limits are those of a number type given as its class (np.int32), a dtype or a number. The limits are known while typing; they come back as a named tuple frozen
-in the code, with the fields and value types Numba gives: the float limits in the type's own
-precision (float32 for np.float32 and np.complex64), integers as Python ints."""
+limits are those of a number type given as its class (np.int32), a dtype or a number; they are
+known while typing and come back as a named tuple frozen in the code, with the fields and value
+types Numba gives: the float limits in the type's own precision (float32 for np.float32 and
+np.complex64), integers as Python ints."""
 
 import re
 from collections import namedtuple
