@@ -178,15 +178,15 @@ void defineCudaBindings(nb::module_ &module) {
     auto allocation = std::make_unique<HostAllocation>();
     allocation->size = bytes;
     driverCall([&] {
-      CudaDriver &driver = CudaDriver::get();
+      cuda::CudaMemory &memory = CudaDriver::get().memory();
       if (kind == "managed") {
         allocation->managed = true;
-        allocation->pointer = allocation->devicePointer = driver.memory().allocateManaged(bytes);
+        allocation->pointer = allocation->devicePointer = memory.allocateManaged(bytes);
       } else if (kind == "mapped") {
-        allocation->pointer = reinterpret_cast<uint64_t>(
-            driver.memory().allocateMapped(bytes, &allocation->devicePointer));
+        allocation->pointer =
+            reinterpret_cast<uint64_t>(memory.allocateMapped(bytes, &allocation->devicePointer));
       } else {
-        allocation->pointer = reinterpret_cast<uint64_t>(driver.memory().allocatePinned(bytes));
+        allocation->pointer = reinterpret_cast<uint64_t>(memory.allocatePinned(bytes));
         allocation->devicePointer = allocation->pointer;
       }
     });
@@ -309,10 +309,10 @@ void defineCudaBindings(nb::module_ &module) {
       [](nb::handle image, const std::string &name, int maxRegisters) {
         std::string contents = bytesOrText(image);
         return driverCall([&] {
-          CudaDriver &driver = CudaDriver::get();
+          cuda::CudaModules &modules = CudaDriver::get().modules();
           std::string log;
-          void *loaded = driver.modules().loadModule(contents, maxRegisters, &log);
-          void *function = driver.modules().getFunction(loaded, name);
+          void *loaded = modules.loadModule(contents, maxRegisters, &log);
+          void *function = modules.getFunction(loaded, name);
           return nb::make_tuple(reinterpret_cast<uintptr_t>(loaded),
                                 reinterpret_cast<uintptr_t>(function));
         });

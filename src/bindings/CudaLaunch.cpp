@@ -379,11 +379,11 @@ struct CudaLauncher {
       fallback(*arguments);
       return nb::none();
     }
-    CudaDriver &driver = CudaDriver::get();
+    cuda::CudaContexts &contexts = CudaDriver::get().contexts();
     const Entry *entry = nullptr;
     if (!entries.empty()) {
-      int device = driver.contexts().selectedOrdinal();
-      unsigned epoch = driver.contexts().contextEpoch();
+      int device = contexts.selectedOrdinal();
+      unsigned epoch = contexts.contextEpoch();
       for (const Entry &candidate : entries)
         if (candidate.device == device && candidate.epoch == epoch &&
             candidate.key.size() == count &&
@@ -406,10 +406,10 @@ struct CudaLauncher {
       function = reinterpret_cast<void *>(nb::cast<uintptr_t>(specialized[0]));
       cooperative = nb::cast<bool>(specialized[1]);
       module = reinterpret_cast<void *>(nb::cast<uintptr_t>(specialized[2]));
-      unsigned epoch = driver.contexts().contextEpoch();
+      unsigned epoch = contexts.contextEpoch();
       std::erase_if(entries, [&](const Entry &stale) { return stale.epoch != epoch; });
       entries.push_back({std::vector<const Type *>(key, key + count), function, module, cooperative,
-                         driver.contexts().selectedOrdinal(), epoch});
+                         contexts.selectedOrdinal(), epoch});
     }
     KernelArguments argumentBlock(key, count);
     HostArrayCopies copies(stream, allocationStream);
