@@ -472,9 +472,10 @@ class FunctionType(metaclass=_TypeClass):
 
     @staticmethod
     def _make(signature):
-        from taipan.experimental.function_type import FunctionType as make
-
-        return make(signature)
+        parsed = parse_signature(signature)
+        if parsed.return_type is None:
+            raise TypeError(f"a function type needs a return type: {signature!r}")
+        return _core.first_class_function_type(parsed.return_type, list(parsed.args))
 
 
 class WrapperAddressProtocol(abc.ABC):

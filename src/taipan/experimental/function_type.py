@@ -15,19 +15,9 @@ box function values and to resolve protocol objects and cfuncs used as globals."
 import ctypes
 
 from taipan import _core
-from taipan.types import WrapperAddressProtocol
+from taipan.types import FunctionType, WrapperAddressProtocol
 
 __all__ = ["FunctionType", "WrapperAddressProtocol", "get_cython_function_address"]
-
-
-def FunctionType(signature):
-    """The first-class function type of ``signature`` (a Signature or its string)."""
-    from taipan.types import parse_signature
-
-    parsed = parse_signature(signature)
-    if parsed.return_type is None:
-        raise TypeError(f"a function type needs a return type: {signature!r}")
-    return _core.first_class_function_type(parsed.return_type, list(parsed.args))
 
 
 def get_cython_function_address(module_name, function_name):
