@@ -609,6 +609,30 @@ def test_unusable_signature_of_an_argument_is_explained():
         call(no_argtypes, 1.0)
 
 
+def test_pointer_parameters_receive_array_data():
+    from taipan import carray
+    from taipan.types import CPointer
+
+    @cfunc(float64(CPointer(float64), int64))
+    def total(p, n):
+        a = carray(p, n)
+        s = 0.0
+        for i in range(n):
+            s += a[i]
+        return s
+
+    fnty = types.FunctionType(float64(CPointer(float64), int64))
+    assert str(fnty) == "FunctionType[float64(float64*, int64)]"
+
+    @njit(float64(fnty, float64[::1]))
+    def call(f, a):
+        return f(a, a.size)
+
+    x = np.array([0.5, -1.0, np.inf, 2.0])
+    assert check_no_leak(lambda: np.array(call(total, x))) == x.sum()
+    assert math.isnan(call(total, np.array([np.inf, -np.inf])))
+
+
 def test_function_type_needs_c_values():
     with pytest.raises(TypeError, match="numbers and pointers"):
         types.FunctionType(float64(float64[:]))
