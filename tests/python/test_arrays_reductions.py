@@ -395,12 +395,6 @@ def test_complex_min_max_do_not_crash(tmp_path):
     assert all(line in ("True", "TypingError") for line in result.stdout.split()), result.stdout
 
 
-@pytest.mark.xfail(
-    reason="MISSING: np.min / max / argmin / argmax of a complex array raise UnsupportedError "
-    "'min of a complex array is not supported'; NumPy orders complex values "
-    "lexicographically",
-    strict=True,
-)
 def test_complex_min_max_lexicographic(tmp_path):
     result = run_script(COMPLEX_MIN_MAX_SCRIPT, tmp_path)
     assert result.returncode == 0, result.stderr[-2000:]

@@ -5,7 +5,8 @@ import numpy as np
 
 from taipan import types
 from taipan.decorators import njit
-from taipan.extending import overload, register_jitable
+from taipan.errors import TypingError
+from taipan.extending import overload, overload_method, register_jitable
 from taipan.numpy_library._axis import check_axis, check_no_axis, lane_geometry, normalize_axis
 from taipan.numpy_library.support import is_integer_scalar, is_none, is_real_array, string_value
 
@@ -103,6 +104,27 @@ def argsort(a, axis=-1, kind=None, order=None, stable=None):
         return result
 
     return argsort_axis
+
+
+@overload_method(types.Array, "argsort")
+def _argsort_method(a, axis=-1, kind=None, order=None, stable=None):
+    """a.argsort(axis, kind=...): np.argsort. A call with no arguments is declined, so that it
+    stays the native argsort (which np.argsort of a 1-D array calls)."""
+    omitted = isinstance(axis, int) and kind is None and order is None and stable is None
+    if omitted:  # (a typing function sees an omitted argument as its Python default)
+        return None
+    if not check_sort_kind(kind):
+        raise TypingError(
+            "argsort's kind must be None or one of 'quicksort', 'mergesort', 'heapsort', "
+            f"'stable' as a literal string, not {kind}"
+        )
+    if not is_real_array(a):
+        return None
+
+    def argsort_method(a, axis=-1, kind=None, order=None, stable=None):
+        return np.argsort(a, axis, kind, order, stable)
+
+    return argsort_method
 
 
 # ---------------------------------------------------------------------------------------------
