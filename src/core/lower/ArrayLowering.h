@@ -38,6 +38,12 @@ public:
   /// whatever the option says), raises IndexError naming the axis.
   llvm::Value *checkedIndex(llvm::Value *index, const Type *indexType, llvm::Value *extent,
                             int axis, bool alwaysCheck = false);
+  /// The value of one integer piece of an index (`m + j * k` of `x[m + j * k]`). Its chain of
+  /// int64 `+ - *` carries `nsw`, as all of Numba's integer arithmetic does: there an overflow
+  /// leaves int64, hence the array, so it cannot select an element in Python either; with the
+  /// flag LLVM proves such indices non-negative and strength-reduces them. Not with boundscheck,
+  /// whose check must see the wrapped value.
+  llvm::Value *lowerIndexPiece(Expr *piece);
   /// Nested loops over every index of `shape`, the outermost axis split over the thread pool as
   /// forEachIndexInParallel splits its range (grain: enough items per chunk); `body` gets the
   /// index and the captured values as the lowering that emits it holds them.

@@ -133,6 +133,32 @@ llvm::Value *ArrayLowering::checkedIndex(llvm::Value *index, const Type *indexTy
   return position;
 }
 
+llvm::Value *ArrayLowering::lowerIndexPiece(Expr *piece) {
+  const Type *type = core.typeOf(piece);
+  if (options.boundscheck || piece->kind != ExprKind::BinOp || type != types::int64())
+    return core.lowerExpr(piece);
+  BinaryOp op = piece->binaryOp;
+  if (op != BinaryOp::Add && op != BinaryOp::Sub && op != BinaryOp::Mult)
+    return core.lowerExpr(piece);
+  Expr *left = piece->operands[0];
+  Expr *right = piece->operands[1];
+  const Type *leftType = core.typeOf(left);
+  const Type *rightType = core.typeOf(right);
+  // Only integer operands: an int64 result of other operands (an overloaded operator) keeps
+  // its own lowering. Narrower operands are lowered as written (their own wraparound).
+  if (!leftType->isInteger() || !leftType->isSigned() || !rightType->isInteger() ||
+      !rightType->isSigned())
+    return core.lowerExpr(piece);
+  llvm::Value *leftValue = lowerIndexPiece(left);
+  llvm::Value *rightValue = lowerIndexPiece(right);
+  llvm::Value *result =
+      core.operators().lowerBinary(op, leftValue, leftType, rightValue, rightType, type);
+  if (auto *arithmetic = llvm::dyn_cast<llvm::BinaryOperator>(result))
+    if (llvm::isa<llvm::OverflowingBinaryOperator>(arithmetic))
+      arithmetic->setHasNoSignedWrap(true);
+  return result;
+}
+
 void ArrayLowering::forEachIndex(
     const std::vector<llvm::Value *> &shape,
     const std::function<void(const std::vector<llvm::Value *> &)> &body) {
@@ -259,7 +285,7 @@ llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAdd
     llvm::Value *stride = axisStride(array, arrayType, axis);
     if (kind == IndexPieceKind::Integer) {
       llvm::Value *position =
-          piece ? checkedIndex(core.lowerExpr(piece), core.typeOf(piece), extent, axis)
+          piece ? checkedIndex(lowerIndexPiece(piece), core.typeOf(piece), extent, axis)
                 : checkedIndex(item.value, item.type, extent, axis);
       offset = builder.CreateAdd(offset, builder.CreateMul(position, stride));
     } else if (item.value || (piece && core.typeOf(piece)->kind() == TypeKind::Slice)) {
