@@ -443,7 +443,15 @@ def _function_parts(py_func, parts, seen):
             return False
         if not _value_parts(value, parts, seen):
             return False
-    return all(_value_parts(value, parts, seen) for value in py_func.__defaults__ or ())
+    if not all(_value_parts(value, parts, seen) for value in py_func.__defaults__ or ()):
+        return False
+    # Keyword-only defaults are frozen into callers' code as the positional ones are.
+    keyword_defaults = py_func.__kwdefaults__ or {}
+    for name in sorted(keyword_defaults):
+        parts.append(("keyword default", name))
+        if not _value_parts(keyword_defaults[name], parts, seen):
+            return False
+    return True
 
 
 def _module_attribute_parts(names, scope, parts, seen):

@@ -321,3 +321,43 @@ def test_tuple_of_arrays_default_returned_is_a_copy_of_values():
     np.testing.assert_array_equal(outer(), np.arange(3.0) + 1.0)
     np.testing.assert_array_equal(inner(), np.arange(3.0) + 1.0)
     assert live_blocks() == before
+
+
+CACHED_MODULE = """
+from taipan import njit
+
+@njit(cache=True)
+def callee(x, *, k={k}, weights=({k}, 2.5)):
+    return x + k + weights[0] * weights[1]
+
+@njit(cache=True)
+def caller(x):
+    return callee(x)
+
+print(caller(1))
+"""
+
+
+def test_cached_caller_sees_changed_keyword_only_defaults(tmp_path):
+    """A caller compiled with cache=True freezes its callee's defaults: the disk cache's key
+    must change with them, keyword-only ones included."""
+    import os
+    import subprocess
+    import sys
+
+    from child_processes import child_python_path
+
+    outputs = []
+    for k in (1, 5, 1):
+        (tmp_path / "cached_defaults.py").write_text(CACHED_MODULE.format(k=k))
+        completed = subprocess.run(
+            [sys.executable, str(tmp_path / "cached_defaults.py")],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+            env={**os.environ, "PYTHONPATH": child_python_path(tmp_path)},
+        )
+        assert completed.returncode == 0, completed.stderr
+        outputs.append(completed.stdout.strip())
+    assert outputs == ["4.5", "18.5", "4.5"]
