@@ -1,9 +1,12 @@
 // NumPy's copies and shape changes, as functions and array methods: copy, astype, fill,
-// ravel, flatten, transpose and reshape (views where NumPy gives one, else copies).
+// ravel, flatten, transpose and reshape (views where NumPy gives one, else copies), and
+// broadcast_to (a read-only view whose stretched axes have stride 0).
 #include "library/NumpySupport.h"
 
 #include "lower/ArrayLowering.h"
+#include "lower/ExceptionLowering.h"
 #include "lower/LoweringApi.h"
+#include "runtime/Runtime.h"
 #include "typing/BuiltinTyping.h"
 
 #include <llvm/IR/Constants.h>
@@ -72,9 +75,68 @@ llvm::Value *lowerReshape(LoweringApi &lowering, const LibraryCall &call,
   return reshapeArray(lowering, values[0], call.argumentTypes[0], extents, call.resultType);
 }
 
+/// np.broadcast_to(array, shape): a read-only view of layout 'A' with the target's extents;
+/// the array's axes align with the last ones, and an axis of extent 1 or a new leading axis has
+/// stride 0. Raises ValueError (as NumPy) for a negative extent or an axis that cannot stretch.
+const Type *typeBroadcastTo(const LibraryCall &call) {
+  const Type *array = arrayArgument(call);
+  int dimensions = shapeDimensions(call.argumentTypes[1]);
+  if (dimensions < 0)
+    throwTypingError("broadcast_to takes a shape: an integer or a tuple of integers",
+                     call.location);
+  return types::array(array->dtype(), dimensions, 'A', true);
+}
+
+llvm::Value *lowerBroadcastTo(LoweringApi &lowering, const LibraryCall &call,
+                              const std::vector<llvm::Value *> &values) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  ArrayLowering &arrays = lowering.arrays();
+  const Type *arrayType = call.argumentTypes[0];
+  const Type *resultType = call.resultType;
+  llvm::Value *array = values[0];
+  std::vector<llvm::Value *> extents = shapeExtents(lowering, values[1], call.argumentTypes[1]);
+  int ndim = resultType->ndim();
+  int lead = ndim - arrayType->ndim();
+  if (lead < 0) // (raiseIf: the code after it stays reachable for the verifier)
+    lowering.exceptions().raiseIf(
+        builder.getTrue(), ValueErrorId,
+        "input operand has more dimensions than allowed by the axis remapping");
+  llvm::Value *result = llvm::UndefValue::get(valueType(lowering.llvmContext(), resultType));
+  for (auto field :
+       {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemSize, ArrayLayout::Data})
+    result = arrays.withArrayField(result, field, arrays.arrayField(array, field));
+  llvm::Value *count = builder.getInt64(1);
+  llvm::Value *zero = builder.getInt64(0);
+  for (int i = 0; i < ndim; ++i) {
+    llvm::Value *extent = extents[i];
+    lowering.exceptions().raiseIf(builder.CreateICmpSLT(extent, zero), ValueErrorId,
+                                  "all elements of broadcast shape must be non-negative");
+    llvm::Value *stride = zero;
+    if (i >= lead && lead >= 0) {
+      llvm::Value *given = arrays.arrayField(array, ArrayLayout::Shape, i - lead);
+      llvm::Value *same = builder.CreateICmpEQ(given, extent);
+      lowering.exceptions().raiseIf(
+          builder.CreateAnd(builder.CreateNot(same),
+                            builder.CreateICmpNE(given, builder.getInt64(1))),
+          ValueErrorId, "operands could not be broadcast together with remapped shapes");
+      stride = builder.CreateSelect(same, arrays.arrayField(array, ArrayLayout::Strides, i - lead),
+                                    zero);
+    }
+    result = arrays.withArrayField(result, ArrayLayout::Shape, extent, i);
+    result = arrays.withArrayField(result, ArrayLayout::Strides, stride, i);
+    count = builder.CreateMul(count, extent);
+  }
+  result = arrays.withArrayField(result, ArrayLayout::ItemCount, count);
+  lowering.incref(result, resultType);
+  lowering.addTemporary(result, resultType);
+  return result;
+}
+
 } // namespace
 
 void registerNumpyShapeFunctions(Library &library) {
+  addNumpyFunction(library, "broadcast_to", {{"array"}, {"shape"}}, typeBroadcastTo,
+                   lowerBroadcastTo);
   addNumpyFunction(
       library, "copy", {{"a"}},
       [](const LibraryCall &call) {

@@ -1,0 +1,120 @@
+"""np.broadcast_shapes, np.broadcast_arrays, and np.broadcast_to of numbers and tuples.
+
+np.broadcast_to of an array is native (src/core/library/NumpyShapes.cpp: a read-only view whose
+stretched axes have stride 0); a number or a tuple is made an array first. Shapes broadcast by
+NumPy's rule: aligned on their last axes, an extent of 1 stretches, other extents must agree.
+The result's number of dimensions is known when compiling, so the shape is a tuple of ones of
+that length updated axis by axis (tuple_setitem)."""
+
+import numpy as np
+
+from taipan import types
+from taipan.errors import TypingError
+from taipan.extending import overload, register_jitable
+from taipan.numpy_library.support import integer_tuple, is_integer
+from taipan.unrolling import literal_unroll
+from taipan.unsafe import tuple_setitem
+
+MISMATCH = "shape mismatch: objects cannot be broadcast to a single shape"
+
+
+@overload(np.broadcast_to)
+def _broadcast_to_of_values(array, shape, subok=False):
+    if isinstance(array, types.Array) or subok is not False:
+        return None  # arrays: the native view
+    if not isinstance(array, (types.Number, types.Boolean, types.BaseTuple)):
+        return None
+
+    def broadcast_value(array, shape, subok=False):
+        return np.broadcast_to(np.asarray(array), shape)
+
+    return broadcast_value
+
+
+def _as_shape(s):
+    """``s`` (an integer or a tuple of integers) as a tuple."""
+
+
+@overload(_as_shape)
+def _as_shape_typer(s):
+    if is_integer(s):
+        return lambda s: (s,)
+    return lambda s: s
+
+
+def _shape_length(t):
+    if is_integer(t):
+        return 1
+    if integer_tuple(t):
+        return len(t.types)
+    return None
+
+
+@register_jitable
+def _shape_of_array(a):
+    return a.shape
+
+
+def _broadcast_shapes_of(lengths, shape_of):
+    """A function of a tuple of items giving their broadcast shape, for items whose shapes
+    (``shape_of(item)``) have these lengths."""
+    ones = (1,) * max(lengths, default=0)
+    n = len(ones)
+    if n == 0:
+        return register_jitable(lambda items: ())
+
+    def broadcast_shape(items):
+        shape = ones
+        for item in literal_unroll(items):
+            s = shape_of(item)
+            axis = n - len(s)
+            for extent in s:
+                if extent < 0:
+                    raise ValueError("negative dimensions are not allowed")
+                current = shape[axis]
+                if current == 1:
+                    shape = tuple_setitem(shape, axis, extent)
+                elif extent != 1 and extent != current:
+                    raise ValueError(MISMATCH)
+                axis += 1
+        return shape
+
+    return register_jitable(broadcast_shape)
+
+
+@overload(np.broadcast_shapes)
+def _broadcast_shapes(*args):
+    lengths = [_shape_length(t) for t in args]
+    if any(length is None for length in lengths):
+        raise TypingError("numpy.broadcast_shapes takes shapes: integers or tuples of integers")
+    broadcast_shape = _broadcast_shapes_of(lengths, _as_shape)
+
+    def broadcast_shapes(*args):
+        return broadcast_shape(args)
+
+    return broadcast_shapes
+
+
+def _broadcast_each(arrays, shape):
+    """A tuple of each array broadcast to ``shape``."""
+
+
+@overload(_broadcast_each)
+def _broadcast_each_typer(arrays, shape):
+    if not arrays.types:
+        return lambda arrays, shape: ()
+    return lambda arrays, shape: (
+        (np.broadcast_to(arrays[0], shape),) + _broadcast_each(arrays[1:], shape)
+    )
+
+
+@overload(np.broadcast_arrays)
+def _broadcast_arrays(*args, subok=False):
+    if not all(isinstance(a, types.Array) for a in args) or subok is not False:
+        return None
+    broadcast_shape = _broadcast_shapes_of([a.ndim for a in args], _shape_of_array)
+
+    def broadcast_arrays(*args, subok=False):
+        return _broadcast_each(args, broadcast_shape(args))
+
+    return broadcast_arrays
