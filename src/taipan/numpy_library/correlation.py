@@ -1,0 +1,149 @@
+"""np.cov and np.corrcoef, with Numba's arguments (m, y, rowvar, bias, ddof; x, y, rowvar).
+
+The variables are the rows of a 2-D array (the columns with rowvar False; a 1-D array is one
+variable). As in Numba, the result is a 0-d array when ``m`` is 1-D and ``y`` is omitted, else
+a 2-D array (NumPy squeezes a 2-D input of one row to 0-d at run time; a compiled type cannot
+depend on a run-time shape). With fewer observations than ``ddof`` the factor is 0 and the
+result inf or NaN, as NumPy's (without its RuntimeWarning)."""
+
+import numpy as np
+
+from taipan import types
+from taipan.errors import TypingError
+from taipan.extending import overload, register_jitable
+from taipan.numpy_library.support import is_boolean, is_none, numpy_dtype, scalar_class
+
+
+def _variables_type(t):
+    """Whether ``t`` is an array of one or two dimensions of numbers."""
+    return isinstance(t, types.Array) and t.ndim in (1, 2) and numpy_dtype(t) is not None
+
+
+@register_jitable
+def _as_rows(m, rowvar, dtype):
+    """``m`` as a new C array of variables in rows and observations in columns."""
+    if m.ndim == 1:
+        return m.astype(dtype).reshape((1, m.shape[0]))
+    if rowvar or m.shape[0] == 1:
+        return m.astype(dtype).reshape(m.shape)
+    return m.T.astype(dtype).reshape((m.shape[1], m.shape[0]))
+
+
+def _conjugated(is_complex):
+    if is_complex:
+        return register_jitable(lambda z: z.conjugate())
+    return register_jitable(lambda x: x)
+
+
+def _covariance_of_rows(dtype):
+    conjugate = _conjugated(np.dtype(dtype).kind == "c")
+
+    def covariance(X, bias, ddof):
+        variables, n = X.shape
+        if ddof is None:
+            delta = 0 if bias else 1
+        else:
+            delta = ddof
+        fact = n - delta
+        scale = np.inf if fact <= 0 else 1.0 / fact
+        means = np.empty(variables, dtype)
+        for i in range(variables):
+            total = dtype(0)
+            for k in range(n):
+                total += X[i, k]
+            means[i] = total / n if n > 0 else np.nan
+        for i in range(variables):
+            for k in range(n):
+                X[i, k] -= means[i]
+        c = np.empty((variables, variables), dtype)
+        for i in range(variables):
+            for j in range(variables):
+                total = dtype(0)
+                for k in range(n):
+                    total += X[i, k] * conjugate(X[j, k])
+                c[i, j] = total * scale if n > 0 else np.nan
+        return c
+
+    return register_jitable(covariance)
+
+
+def _check_ddof(ddof):
+    if not (is_none(ddof) or isinstance(ddof, (int, types.Integer, types.Boolean, types.Float))):
+        raise TypingError("np.cov's ddof must be None or a real number")
+
+
+@overload(np.cov)
+def _cov(m, y=None, rowvar=True, bias=False, ddof=None):
+    if not _variables_type(m) or not (is_none(y) or _variables_type(y)):
+        return None
+    if not (is_boolean(rowvar) and is_boolean(bias)):
+        return None
+    _check_ddof(ddof)
+    dtypes = [numpy_dtype(m), np.dtype(np.float64)] + ([] if is_none(y) else [numpy_dtype(y)])
+    dtype = scalar_class(np.result_type(*dtypes))
+    covariance = _covariance_of_rows(dtype)
+    if is_none(y) and m.ndim == 1:
+
+        def cov_single(m, y=None, rowvar=True, bias=False, ddof=None):
+            return np.asarray(covariance(_as_rows(m, rowvar, dtype), bias, ddof)[0, 0])
+
+        return cov_single
+    if is_none(y):
+
+        def cov(m, y=None, rowvar=True, bias=False, ddof=None):
+            return covariance(_as_rows(m, rowvar, dtype), bias, ddof)
+
+        return cov
+
+    def cov_joined(m, y=None, rowvar=True, bias=False, ddof=None):
+        X = np.concatenate((_as_rows(m, rowvar, dtype), _as_rows(y, rowvar, dtype)), axis=0)
+        return covariance(X, bias, ddof)
+
+    return cov_joined
+
+
+@register_jitable
+def _clipped(x):
+    """``x`` clipped to [-1, 1] (NaN stays NaN), as np.clip."""
+    if x > 1.0:
+        return 1.0
+    if x < -1.0:
+        return -1.0
+    return x
+
+
+@overload(np.corrcoef)
+def _corrcoef(x, y=None, rowvar=True):
+    if not _variables_type(x) or not (is_none(y) or _variables_type(y)) or not is_boolean(rowvar):
+        return None
+    is_complex = any(
+        numpy_dtype(t) is not None and numpy_dtype(t).kind == "c" for t in (x, y) if t is not None
+    )
+    if is_none(y) and x.ndim == 1:
+
+        def corrcoef_single(x, y=None, rowvar=True):
+            c = np.cov(x, y, rowvar)
+            return c / c
+
+        return corrcoef_single
+
+    if is_complex:
+
+        @register_jitable
+        def clip(z):
+            return complex(_clipped(z.real), _clipped(z.imag))
+
+    else:
+        clip = _clipped
+
+    def corrcoef(x, y=None, rowvar=True):
+        c = np.cov(x, y, rowvar)
+        stddev = np.sqrt(np.diag(c).real)
+        c = c / stddev.reshape((-1, 1))
+        c = c / stddev.reshape((1, -1))
+        for i in range(c.shape[0]):
+            for j in range(c.shape[1]):
+                c[i, j] = clip(c[i, j])
+        return c
+
+    return corrcoef
