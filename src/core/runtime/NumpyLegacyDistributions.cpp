@@ -148,11 +148,28 @@ double legacy_beta(Legacy &aug_state, double a, double b) {
 }
 
 int64_t legacy_random_binomial_inversion(NumpyBitgen *bitgen_state, int64_t n, double p) {
-  double q = 1.0 - p;
-  double qn = std::exp(n * std::log(q));
-  double np = n * p;
-  int64_t bound =
-      static_cast<int64_t>(std::min(static_cast<double>(n), np + 10.0 * std::sqrt(np * q + 1)));
+  // NumPy keeps the setup of the last (n, p) (binomial_t); the draws do not depend on it, but
+  // recomputing its exp and log per draw of a sized call cost half the time.
+  struct Setup {
+    bool valid = false;
+    int64_t n = 0;
+    double p = 0, q = 0, qn = 0;
+    int64_t bound = 0;
+  };
+  thread_local Setup setup;
+  if (!setup.valid || setup.n != n || setup.p != p) {
+    setup.valid = true;
+    setup.n = n;
+    setup.p = p;
+    setup.q = 1.0 - p;
+    setup.qn = std::exp(n * std::log(setup.q));
+    double np = n * p;
+    setup.bound = static_cast<int64_t>(
+        std::min(static_cast<double>(n), np + 10.0 * std::sqrt(np * setup.q + 1)));
+  }
+  double q = setup.q;
+  double qn = setup.qn;
+  int64_t bound = setup.bound;
   int64_t X = 0;
   double px = qn;
   double U = next_double(bitgen_state);
