@@ -99,12 +99,12 @@ void registerTupleMethods(Library &library) {
       "namedtuple.new", {}, [](LibraryCall &call) -> const Type * { throwNoOverload(call); },
       [](LoweringApi &lowering, const LibraryCall &call, const Values &values) {
         const Type *type = call.resultType;
-        std::vector<llvm::Value *> items;
-        for (size_t i = 0; i < values.size(); ++i) {
-          const Type *item = type->elements()[i];
-          items.push_back(lowering.takeOwnership(
-              lowering.castValue(values[i], call.argumentTypes[i], item), item));
-        }
+        std::vector<llvm::Value *> items; // converted (which may raise) before any is owned
+        for (size_t i = 0; i < values.size(); ++i)
+          items.push_back(
+              lowering.castValue(values[i], call.argumentTypes[i], type->elements()[i]));
+        for (size_t i = 0; i < items.size(); ++i)
+          items[i] = lowering.takeOwnership(items[i], type->elements()[i]);
         llvm::Value *tuple = lowering.lowerTuple(items, type);
         lowering.addTemporary(tuple, type); // it owns its items' references
         return tuple;

@@ -107,14 +107,16 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
       return containers().lowerListLiteral(expr);
     [[fallthrough]];
   case ExprKind::Tuple: {
+    // Every element is computed before the tuple takes any reference: an element that raises
+    // then leaves the earlier ones as temporaries or variables, which the unwind releases.
     std::vector<llvm::Value *> elements;
     for (size_t i = 0; i < expr->operands.size(); ++i) {
       // A string literal in a tuple is a string value (typing made the element unicode_type).
       Expr *operand = expr->operands[i];
-      const Type *element = type->elements()[i];
-      elements.push_back(
-          takeOwnership(castValue(lowerExpr(operand), typeOf(operand), element), element));
+      elements.push_back(castValue(lowerExpr(operand), typeOf(operand), type->elements()[i]));
     }
+    for (size_t i = 0; i < elements.size(); ++i)
+      elements[i] = takeOwnership(elements[i], type->elements()[i]);
     llvm::Value *tuple = lowerTuple(elements, type);
     addTemporary(tuple, type); // it owns the references of its array elements
     return tuple;
