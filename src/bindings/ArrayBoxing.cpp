@@ -280,9 +280,11 @@ PyObject *boxArray(const Type *type, const void *storage) {
   PyArray_Descr *descr = descrOf(type->dtype());
   if ((!block || block->destructor == releaseOwnedObject) && parent) {
     // A view of an argument: the argument itself when nothing changed, as Numba does (a field
-    // view of records at offset 0 has the data but not the dtype of its parent).
+    // view of records at offset 0 has the data but not the dtype of its parent; a read-only
+    // view of a writable argument, np.broadcast_to(a, a.shape), must stay read-only).
     auto *source = reinterpret_cast<PyArrayObject *>(parent);
     if (PyArray_DATA(source) == data && PyArray_NDIM(source) == ndim &&
+        (!type->isReadonly() || !PyArray_ISWRITEABLE(source)) &&
         PyArray_EquivTypes(PyArray_DESCR(source), descr) &&
         std::memcmp(PyArray_DIMS(source), shape, sizeof(npy_intp) * ndim) == 0 &&
         std::memcmp(PyArray_STRIDES(source), strides, sizeof(npy_intp) * ndim) == 0) {

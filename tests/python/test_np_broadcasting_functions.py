@@ -65,8 +65,14 @@ def test_broadcast_to_like_numpy(index):
     assert live_blocks() == before
 
 
+def test_broadcast_to_its_own_shape_is_a_read_only_view():
+    a = np.arange(3.0)
+    got = broadcast_to(a, 3)
+    check_view(got, np.broadcast_to(a, 3))
+    assert got is not a and not got.flags.writeable and np.shares_memory(got, a)
+
+
 def test_broadcast_to_of_numbers_tuples_and_an_integer_shape():
-    check_view(broadcast_to(np.arange(3.0), 3), np.broadcast_to(np.arange(3.0), 3))
     assert (broadcast_to(5, (2, 2)) == np.broadcast_to(5, (2, 2))).all()
     assert (broadcast_to((1.0, 2.0), (3, 2)) == np.broadcast_to((1.0, 2.0), (3, 2))).all()
 
