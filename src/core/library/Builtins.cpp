@@ -389,6 +389,13 @@ void registerBuiltinFunctions(Library &library) {
         return lowering.operators().makeComplex(real, lowering.irBuilder().CreateFNeg(imag),
                                                 result);
       });
+  // x.item() of a scalar (a NumPy scalar's method): the value itself, as Numba gives it.
+  library.add(
+      "method.item", positionalOnly(1),
+      [](const LibraryCall &call) { return call.argumentTypes[0]; },
+      [](LoweringApi &, const LibraryCall &, const std::vector<llvm::Value *> &values) {
+        return values[0];
+      });
 }
 
 } // namespace taipan
