@@ -369,8 +369,6 @@ PyObject *boxValue(const Type *type, const void *storage) {
     return boxGenerator(type, storage);
   case TypeKind::Set:
     return boxSet(type, storage);
-  case TypeKind::Tuple: {
-    PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
   case TypeKind::Slice: { // the parts that were None become None again (types::sliceValue)
     const auto *parts = static_cast<const char *>(storage);
     int64_t none = load<int64_t>(parts + 24);
@@ -389,6 +387,8 @@ PyObject *boxValue(const Type *type, const void *storage) {
       Py_DECREF(object);
     return slice;
   }
+  case TypeKind::Tuple: {
+    PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type->elements().size()));
     if (!tuple)
       return nullptr;
     for (size_t i = 0; i < type->elements().size(); ++i) {

@@ -2,6 +2,7 @@
 // truth of values and conversions between types (operators: LowerArithmetic, LowerComparisons).
 #include "lower/FunctionLowering.h"
 #include "lower/LowerJitClasses.h"
+#include "typing/ConstantArguments.h"
 #include "typing/JitClassTyping.h"
 
 #include "lower/LowerDatetime.h"
@@ -199,8 +200,6 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
     return containers().convertList(value, from, to);
   if (to->isDict() && from->isDict())
     return containers().convertDict(value, from, to);
-  if (from->kind() == TypeKind::Slice && to->kind() == TypeKind::Slice)
-    return value; // slice2_type to slice3_type: the same four fields
   if (to->isSet() && from->isSet())
     return containers().convertSet(value, from, to);
   if (to->isTuple() && from->isTuple()) {
@@ -210,6 +209,8 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
                                    from->elements()[i], to->elements()[i]));
     return lowerTuple(elements, to);
   }
+  if (from->kind() == TypeKind::Slice && to->kind() == TypeKind::Slice)
+    return value; // slice2_type to slice3_type: the same four fields
   // A C or F array where an A array is expected (a variable assigned both): the same value,
   // whose layout is no longer promised.
   if (from->isArray() && to->isArray() && from->dtype() == to->dtype() &&
@@ -422,9 +423,7 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
     if (value.kind == GlobalValue::Kind::Builtin)
       if (const LibraryValue *libraryValue = Library::get().findValue(value.name))
         return lowerLibraryValue(*libraryValue, expr->location);
-    if (value.kind == GlobalValue::Kind::ConstantArray)
-      return arrays().lowerConstantArray(value);
-    return llvm::UndefValue::get(valueType(context, type));
+    return lowerFrozenValue(value, type);
   }
   Expr *base = expr->operands[0];
   const Type *baseType = typeOf(base);

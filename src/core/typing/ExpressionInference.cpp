@@ -164,6 +164,10 @@ const Type *ExpressionInference::computeType(Expr *expr) {
     if (left->isSet() || right->isSet()) // a | b, a & b, a - b, a ^ b (library/Sets.cpp)
       return pass.containers.typeContainerOperator(expr, "set", binaryOpSymbol(expr->binaryOp),
                                                    expr->operands);
+    if (expr->binaryOp == BinaryOp::Mult && left->isTuple() != right->isTuple() &&
+        !left->isLiteralList() && !right->isLiteralList() &&
+        (left->isIntegerLike() || right->isIntegerLike()))
+      return typeTupleRepetition(expr, left->isTuple() ? left : right);
     if (const Type *array =
             typeElementwiseBinary(expr->binaryOp, left, right, expr->location,
                                   CallInference::isNumberLiteral(expr->operands[0]),
@@ -197,10 +201,6 @@ const Type *ExpressionInference::computeType(Expr *expr) {
     return result;
   }
   case ExprKind::BoolOp: {
-    if (expr->binaryOp == BinaryOp::Mult && left->isTuple() != right->isTuple() &&
-        !left->isLiteralList() && !right->isLiteralList() &&
-        (left->isIntegerLike() || right->isIntegerLike()))
-      return typeTupleRepetition(expr, left->isTuple() ? left : right);
     const Type *result = nullptr;
     bool unknown = false;
     for (Expr *operand : expr->operands) {
@@ -600,39 +600,6 @@ const Type *ExpressionInference::typeComprehension(Expr *expr) {
   return found == function.variableTypes.end() ? nullptr : found->second;
 }
 
-const Type *ExpressionInference::typeSubscript(Expr *expr) {
-  const Type *base = pass.typeExpr(expr->operands[0]);
-  Expr *index = expr->operands[1];
-  if (!base)
-    return nullptr;
-  if (isClassInstance(base)) { // p[i]: the class's __getitem__
-    if (!pass.typeExpr(index))
-      return nullptr;
-    return typeClassOperator(expr, "__getitem__", "[]");
-  }
-  if ((base->isRecord() || (base->isArray() && base->dtype()->isRecord())) &&
-      index->kind != ExprKind::Tuple) {
-    // r['x'] (or r[0]) reads a field; a['x'] is the view a.x (Numba's spellings of the same).
-    const Type *indexType = pass.typeExpr(index);
-    if (indexType && indexType->isUnicode()) // a name bound to a constant string: r[f]
-      if (std::optional<std::string> text = pass.loops.knownString(index))
-        indexType = pass.record(index, types::stringLiteral(*text));
-    std::string field = accessedRecordField(expr, base, indexType, function.globals);
-    if (base->isRecord() && field.empty() && indexType)
-      throwTypingError("a record is indexed by a constant field name or position, not by a "
-                       "value of type " +
-                           InferencePass::describe(indexType),
-                       index->location);
-    if (base->isRecord() && !field.empty())
-      return typeRecordField(base, field, index->location);
-    if (!field.empty()) {
-      if (const Type *view = typeRecordFieldView(base, field, index->location))
-        return view;
-      throwTypingError("the array's record dtype " + base->dtype()->name() + " has no field '" +
-                           field + "'",
-                       index->location);
-    }
-  }
 const Type *ExpressionInference::typeTupleRepetition(Expr *expr, const Type *tuple) {
   // The count must be known while typing, as a tuple's length is part of its type: a constant
   // integer, or an array's ndim (`(slice(None),) * a.ndim`).
@@ -670,6 +637,39 @@ bool isUnitStepSlice(Expr *slice, InferencePass &pass) {
 }
 } // namespace
 
+const Type *ExpressionInference::typeSubscript(Expr *expr) {
+  const Type *base = pass.typeExpr(expr->operands[0]);
+  Expr *index = expr->operands[1];
+  if (!base)
+    return nullptr;
+  if (isClassInstance(base)) { // p[i]: the class's __getitem__
+    if (!pass.typeExpr(index))
+      return nullptr;
+    return typeClassOperator(expr, "__getitem__", "[]");
+  }
+  if ((base->isRecord() || (base->isArray() && base->dtype()->isRecord())) &&
+      index->kind != ExprKind::Tuple) {
+    // r['x'] (or r[0]) reads a field; a['x'] is the view a.x (Numba's spellings of the same).
+    const Type *indexType = pass.typeExpr(index);
+    if (indexType && indexType->isUnicode()) // a name bound to a constant string: r[f]
+      if (std::optional<std::string> text = pass.loops.knownString(index))
+        indexType = pass.record(index, types::stringLiteral(*text));
+    std::string field = accessedRecordField(expr, base, indexType, function.globals);
+    if (base->isRecord() && field.empty() && indexType)
+      throwTypingError("a record is indexed by a constant field name or position, not by a "
+                       "value of type " +
+                           InferencePass::describe(indexType),
+                       index->location);
+    if (base->isRecord() && !field.empty())
+      return typeRecordField(base, field, index->location);
+    if (!field.empty()) {
+      if (const Type *view = typeRecordFieldView(base, field, index->location))
+        return view;
+      throwTypingError("the array's record dtype " + base->dtype()->name() + " has no field '" +
+                           field + "'",
+                       index->location);
+    }
+  }
   if (base->isString()) {
     const Type *indexType = pass.typeExpr(index);
     return indexType ? stringIndexResultType(indexType, index->location) : nullptr;
@@ -745,6 +745,11 @@ bool isUnitStepSlice(Expr *slice, InferencePass &pass) {
       pieces.push_back(pass.typeExpr(piece));
       if (!pieces.back())
         return nullptr;
+      // A slice written in the index is a slice value to the layout rule: one with a step
+      // other than None or the constant 1 may stride.
+      indexPieces.push_back(pieces.back() == sliceType()
+                                ? types::sliceValue(!isUnitStepSlice(piece, pass))
+                                : pieces.back());
     }
     if (index->kind == ExprKind::Tuple)
       pass.record(index, types::tuple(pieces));
@@ -763,8 +768,3 @@ bool isUnitStepSlice(Expr *slice, InferencePass &pass) {
 }
 
 } // namespace taipan
-      // A slice written in the index is a slice value to the layout rule: one with a step
-      // other than None or the constant 1 may stride.
-      indexPieces.push_back(pieces.back() == sliceType()
-                                ? types::sliceValue(!isUnitStepSlice(piece, pass))
-                                : pieces.back());
