@@ -241,19 +241,29 @@ void addDiagonal(Library &library, const std::string &name) {
 /// array itself.
 void addArrayConstructor(Library &library, const std::string &name, const std::string &first) {
   bool isAsarray = name == "asarray";
+  // The dtype of the result; complex items into a real dtype are refused, as Numba refuses them
+  // (NumPy drops the imaginary part with a ComplexWarning).
+  auto resultDtype = [name](const LibraryCall &call, const Type *item) {
+    const Type *dtype = dtypeArgument(call, 1, item);
+    if (item->isComplex() && !dtype->isComplex())
+      throwTypingError("numpy." + name + " cannot convert " + item->name() + " items to " +
+                           dtype->name() + " (it would drop the imaginary part)",
+                       call.location);
+    return dtype;
+  };
   addNumpyFunction(
       library, name, {{first}, {"dtype", true}},
-      [name, isAsarray](const LibraryCall &call) {
+      [name, isAsarray, resultDtype](const LibraryCall &call) {
         const Type *source = call.argumentTypes[0];
         if (source->isArray()) {
-          const Type *dtype = dtypeArgument(call, 1, source->dtype());
+          const Type *dtype = resultDtype(call, source->dtype());
           return isAsarray && dtype == source->dtype() ? source
                                                        : newArrayType(dtype, source->ndim());
         }
         if (source->isNumber())
-          return newArrayType(dtypeArgument(call, 1, source), 0);
+          return newArrayType(resultDtype(call, source), 0);
         if (const Type *fromSequence = sequenceArrayType(source))
-          return newArrayType(dtypeArgument(call, 1, fromSequence->dtype()), fromSequence->ndim());
+          return newArrayType(resultDtype(call, fromSequence->dtype()), fromSequence->ndim());
         if (source->isList() || source->isTuple())
           throwUnsupported("numpy." + name +
                                " takes nested lists, tuples and arrays of numbers with one depth "
