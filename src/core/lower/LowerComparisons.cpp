@@ -1,6 +1,7 @@
 // Comparisons with Python's semantics: chains (a < b < c), `is`, `in` of tuples and generators,
 // tuples compared lexicographically, and numbers, strings, datetimes and None compared.
 #include "lower/FunctionLowering.h"
+#include "typing/ArrayTyping.h"
 #include "typing/JitClassTyping.h"
 
 #include "lower/LowerDatetime.h"
@@ -34,6 +35,11 @@ llvm::Value *OperatorLowering::lowerComparison(CompareOp op, llvm::Value *left,
   if (leftType->isDatetimeLike() && rightType->isDatetimeLike() && op != CompareOp::In &&
       op != CompareOp::NotIn)
     return lowerDatetimeComparison(core, op, left, leftType, right, rightType);
+  // Two dtypes (a.dtype, a np.dtype global, np.float64) are equal when they name one type.
+  if ((op == CompareOp::Eq || op == CompareOp::NotEq) && dtypeFromArgument(leftType) &&
+      dtypeFromArgument(rightType))
+    return builder.getInt1((dtypeFromArgument(leftType) == dtypeFromArgument(rightType)) !=
+                           (op == CompareOp::NotEq));
   // None equals only None (`x == None` where x is a number is False, as in Python).
   if ((op == CompareOp::Eq || op == CompareOp::NotEq) && !leftType->isArray() &&
       !rightType->isArray() && (leftType->isNone() || rightType->isNone()))

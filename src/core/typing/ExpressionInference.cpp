@@ -299,6 +299,9 @@ const Type *ExpressionInference::computeType(Expr *expr) {
       if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
           (operands[i]->isNone() || operands[i + 1]->isNone()))
         continue; // None equals only None
+      if ((op == CompareOp::Eq || op == CompareOp::NotEq) && dtypeFromArgument(operands[i]) &&
+          dtypeFromArgument(operands[i + 1]))
+        continue; // dtypes (a.dtype, np.dtype globals, np.float64): decided by their types
       if ((op == CompareOp::In || op == CompareOp::NotIn) && operands[i + 1]->isGenerator()) {
         const Type *item = operands[i + 1]->yieldType();
         if (!comparisonOperandType(CompareOp::Eq, operands[i], item) &&
