@@ -2,16 +2,40 @@
 // as the `bitgen_t *` NumPy's own Cython code draws through, so draws advance its state.
 #include "RandomGeneratorBoxing.h"
 
+#include "runtime/NumpyBitgen.h"
 #include "types/RandomGeneratorType.h"
 
+#include <cstdio>
 #include <cstring>
+#include <tuple>
 
 namespace taipan::bindings {
+
+namespace {
+/// Whether the loaded NumPy is older than 2.3.4 (Generator.wald's older formula), read from
+/// numpy.__version__ (NumPy is loaded: a Generator exists).
+bool numpyBefore234() {
+  PyObject *numpy = PyImport_AddModule("numpy"); // borrowed
+  PyObject *version = numpy ? PyObject_GetAttrString(numpy, "__version__") : nullptr;
+  const char *text = version ? PyUnicode_AsUTF8(version) : nullptr;
+  int major = 0, minor = 0, patch = 0;
+  bool before = text && std::sscanf(text, "%d.%d.%d", &major, &minor, &patch) >= 2 &&
+                std::make_tuple(major, minor, patch) < std::make_tuple(2, 3, 4);
+  Py_XDECREF(version);
+  PyErr_Clear();
+  return before;
+}
+} // namespace
 
 const Type *typeOfRandomGenerator(PyObject *value) {
   PyTypeObject *type = Py_TYPE(value);
   if (std::strcmp(type->tp_name, "numpy.random._generator.Generator") != 0)
     return nullptr;
+  static const bool chosen = [] {
+    runtime::numpy_random::useWaldOfNumpyBefore234(numpyBefore234());
+    return true;
+  }();
+  (void)chosen;
   return randomGeneratorType();
 }
 

@@ -88,6 +88,10 @@ int64_t random_binomial_btpe(NumpyBitgen *bitgen_state, int64_t n, double p);
 uint64_t random_interval(NumpyBitgen *bitgen_state, uint64_t max);
 void random_multinomial(NumpyBitgen *bitgen_state, int64_t n, int64_t *mnix, const double *pix,
                         int64_t d);
+/// Chooses Generator.wald's formula by the NumPy whose streams are matched: NumPy 2.3.4 and
+/// later compute X in a rationalised form (numpy#29609, #29926), earlier ones as
+/// `mean + mean / (2 scale) * (Y - sqrt(4 scale Y + Y * Y))`, which differs in the last bits.
+void useWaldOfNumpyBefore234(bool before);
 /// One draw of a continuous or discrete Generator distribution (NumpyDistribution ids).
 double generator_continuous(NumpyBitgen *bitgen_state, NumpyDistribution distribution, double a,
                             double b, double c);

@@ -5,6 +5,7 @@
 #include "runtime/NumpyZiggurat.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -123,11 +124,20 @@ double random_noncentral_f(NumpyBitgen *bitgen_state, double dfnum, double dfden
   return t / (random_chisquare(bitgen_state, dfden) * dfnum);
 }
 
+/// Set once, when the first Generator argument is seen (bindings/RandomGeneratorBoxing).
+std::atomic<bool> waldOfNumpyBefore234{false};
+
 double random_wald(NumpyBitgen *bitgen_state, double mean, double scale) {
   double Y = random_standard_normal(bitgen_state);
   Y = mean * Y * Y;
-  double d = 1 + std::sqrt(1 + 4 * scale / Y);
-  double X = mean * (1 - 2 / d);
+  double X;
+  if (waldOfNumpyBefore234.load(std::memory_order_relaxed)) {
+    double mu_2l = mean / (2 * scale);
+    X = mean + mu_2l * (Y - std::sqrt(4 * scale * Y + Y * Y));
+  } else {
+    double d = 1 + std::sqrt(1 + 4 * scale / Y);
+    X = mean * (1 - 2 / d);
+  }
   double U = next_double(bitgen_state);
   if (U <= mean / (mean + X))
     return X;
@@ -756,5 +766,7 @@ int64_t generator_discrete(NumpyBitgen *bitgen_state, NumpyDistribution distribu
     return 0;
   }
 }
+
+void useWaldOfNumpyBefore234(bool before) { waldOfNumpyBefore234.store(before); }
 
 } // namespace taipan::runtime::numpy_random
