@@ -187,12 +187,11 @@ void addInStepIterator(Library &library, const std::string &name) {
 
 } // namespace
 
-void registerBuiltinIterators(Library &library) {
-  // r.start, r.stop and r.step of a range: its three fields, as it was made.
-  const char *rangeFields[] = {"start", "stop", "step"};
-  for (unsigned field = 0; field < 3; ++field) {
+void addInt64FieldAttributes(Library &library, const std::string &owner,
+                             const std::vector<const char *> &fields) {
+  for (unsigned field = 0; field < fields.size(); ++field) {
     LibraryFunction attribute;
-    attribute.name = std::string("range.") + rangeFields[field];
+    attribute.name = owner + "." + fields[field];
     attribute.parameters = {{"self"}};
     attribute.isAttribute = true;
     attribute.type = [](const LibraryCall &) { return types::int64(); };
@@ -202,6 +201,11 @@ void registerBuiltinIterators(Library &library) {
     };
     library.add(std::move(attribute));
   }
+}
+
+void registerBuiltinIterators(Library &library) {
+  // r.start, r.stop and r.step of a range: its three fields, as it was made.
+  addInt64FieldAttributes(library, "range", {"start", "stop", "step"});
   // prange is range to typing and to lowering's value; a for loop over it in a parallel=True
   // function runs on the thread pool (typing/ParallelLoops decides how).
   for (const char *name : {"range", "taipan.prange"})

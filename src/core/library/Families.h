@@ -17,6 +17,11 @@ namespace taipan {
 LibraryFunction makeUfunc(std::string name, UfuncKernel kernel,
                           std::vector<LibraryParameter> parameters = {});
 
+/// Attributes `<owner>.<field>` of a value stored as a struct of int64 fields, in order: each
+/// reads its field (range's and slice's start, stop and step).
+void addInt64FieldAttributes(Library &library, const std::string &owner,
+                             const std::vector<const char *> &fields);
+
 /// Registration of each family (library/<Family>.cpp).
 void registerMathFunctions(Library &library);
 void registerCmathFunctions(Library &library);

@@ -64,19 +64,7 @@ void registerSliceFunctions(Library &library) {
   library.add("slice", {{"", false}, {"", true}, {"", true}}, typeSlice, lowerSlice);
   // s.start, s.stop and s.step: the stored integers, None bounds already replaced (Numba's
   // attributes, which are intp).
-  const char *fields[] = {"start", "stop", "step"};
-  for (unsigned field = 0; field < 3; ++field) {
-    LibraryFunction attribute;
-    attribute.name = std::string("slice.") + fields[field];
-    attribute.parameters = {{"self"}};
-    attribute.isAttribute = true;
-    attribute.type = [](const LibraryCall &) { return types::int64(); };
-    attribute.lower = [field](LoweringApi &lowering, const LibraryCall &,
-                              const std::vector<llvm::Value *> &values) {
-      return lowering.irBuilder().CreateExtractValue(values[0], field);
-    };
-    library.add(std::move(attribute));
-  }
+  addInt64FieldAttributes(library, "slice", {"start", "stop", "step"});
   // s.indices(length): CPython's (start, stop, step) for a sequence of that length.
   library.add(
       "slice.indices", {{"self", false}, {"length", false}},

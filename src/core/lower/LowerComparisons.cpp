@@ -36,10 +36,10 @@ llvm::Value *OperatorLowering::lowerComparison(CompareOp op, llvm::Value *left,
       op != CompareOp::NotIn)
     return lowerDatetimeComparison(core, op, left, leftType, right, rightType);
   // Two dtypes (a.dtype, a np.dtype global, np.float64) are equal when they name one type.
-  if ((op == CompareOp::Eq || op == CompareOp::NotEq) && dtypeFromArgument(leftType) &&
-      dtypeFromArgument(rightType))
-    return builder.getInt1((dtypeFromArgument(leftType) == dtypeFromArgument(rightType)) !=
-                           (op == CompareOp::NotEq));
+  const Type *leftDtype = dtypeFromArgument(leftType);
+  const Type *rightDtype = dtypeFromArgument(rightType);
+  if ((op == CompareOp::Eq || op == CompareOp::NotEq) && leftDtype && rightDtype)
+    return builder.getInt1((leftDtype == rightDtype) != (op == CompareOp::NotEq));
   // None equals only None (`x == None` where x is a number is False, as in Python).
   if ((op == CompareOp::Eq || op == CompareOp::NotEq) && !leftType->isArray() &&
       !rightType->isArray() && (leftType->isNone() || rightType->isNone()))
