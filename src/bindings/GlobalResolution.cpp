@@ -560,8 +560,9 @@ IntrinsicBody PythonGlobalResolver::implementIntrinsic(int registryId,
       [&] {
         nb::object found =
             extendingRegistry().attr("implement_intrinsic")(registryId, typeList(arguments));
-        auto [result, parameters, instructions, declarations] =
-            nb::cast<std::tuple<TypeRef, std::vector<TypeRef>, std::string, std::string>>(found);
+        auto [result, parameters, instructions, declarations, module, processSpecific] =
+            nb::cast<std::tuple<TypeRef, std::vector<TypeRef>, std::string, std::string,
+                                std::string, std::string>>(found);
         IntrinsicBody body;
         body.returnType = result.type;
         for (const TypeRef &parameter : parameters)
@@ -574,3 +575,5 @@ IntrinsicBody PythonGlobalResolver::implementIntrinsic(int registryId,
 }
 
 } // namespace taipan::bindings
+        body.module = module;
+        body.processSpecific = processSpecific;

@@ -1,5 +1,6 @@
 // Type and Signature objects for Python, and typeof.
 #include "TypeObjects.h"
+#include "compiler/LlvmTypeText.h"
 
 #include "runtime/LoadTimeSymbols.h"
 #include "types/ClassInstanceTypes.h"
@@ -219,11 +220,38 @@ void defineTypeObjects(nb::module_ &module) {
                    })
       .def_prop_ro("layout",
                    [](const TypeRef &self) { return std::string(1, self.type->layout()); })
+      // Numba's Array.copy(dtype=, ndim=, layout=, readonly=): the array type with those changed.
+      .def(
+          "copy",
+          [](const TypeRef &self, nb::object dtype, nb::object ndim, nb::object layout,
+             nb::object readonly) {
+            if (!self.type->isArray())
+              throw nb::type_error("only array types have copy()");
+            std::string layoutText = layout.is_none() ? std::string(1, self.type->layout())
+                                                      : nb::cast<std::string>(layout);
+            if (layoutText.size() != 1 ||
+                std::string("CFA").find(layoutText[0]) == std::string::npos)
+              throw nb::value_error("layout must be 'C', 'F' or 'A'");
+            return TypeRef{types::array(
+                dtype.is_none() ? self.type->dtype() : nb::cast<TypeRef>(dtype).type,
+                ndim.is_none() ? self.type->ndim() : nb::cast<int>(ndim), layoutText[0],
+                readonly.is_none() ? self.type->isReadonly() : nb::cast<bool>(readonly))};
+          },
+          nb::arg("dtype") = nb::none(), nb::arg("ndim") = nb::none(),
+          nb::arg("layout") = nb::none(), nb::arg("readonly") = nb::none())
       .def_prop_ro("dtype",
                    [](const TypeRef &self) -> nb::object {
-                     // Numba's List.dtype is the item type.
+                     // Numba's List.dtype is the item type, NumberClass.dtype (the type of
+                     // np.float64 as a value) the number type.
                      const Type *dtype =
                          self.type->isList() ? self.type->itemType() : self.type->dtype();
+                     const std::string numpyPrefix = "numpy.";
+                     if (self.type->kind() == TypeKind::Builtin &&
+                         self.type->text().rfind(numpyPrefix, 0) == 0) {
+                       const Type *scalar =
+                           types::scalarByName(self.type->text().substr(numpyPrefix.size()));
+                       dtype = scalar && scalar->isNumber() ? scalar : nullptr;
+                     }
                      if (!dtype)
                        return nb::none();
                      return nb::cast(TypeRef{dtype});
@@ -344,6 +372,11 @@ void defineTypeObjects(nb::module_ &module) {
         return self.returnType == that.returnType && self.arguments == that.arguments;
       });
 
+  // The LLVM type text of a type's value in registers or in memory, for intrinsics that build
+  // IR with llvmlite (taipan.intrinsic_builder).
+  module.def("llvm_type_text", [](nb::handle type, bool inMemory) {
+    return llvmTypeText(typeArgument(type), inMemory);
+  });
   module.def("scalar_type", [](const std::string &name) {
     const Type *type = types::scalarByName(name);
     if (!type)

@@ -1,6 +1,6 @@
 """Numba's extension API: functions, methods and attributes implemented in Python for compiled
 code (``overload``, ``overload_method``, ``overload_attribute``, ``register_jitable``) and
-functions written in LLVM IR (``intrinsic``).
+functions written in LLVM IR (``intrinsic``, as text or built with llvmlite's IRBuilder).
 
 One registry serves users and taipan itself: the NumPy functions of ``taipan.numpy_library``
 are registered with the same ``overload`` a user calls. The compiler asks the registry, through
@@ -87,7 +87,8 @@ def _strip_function_name(error):
 
 
 class _Intrinsic:
-    """A function whose body is LLVM IR text; callable from compiled code only."""
+    """A function written in LLVM IR, as text or built by a codegen function with llvmlite's
+    IRBuilder (taipan.intrinsic_builder); callable from compiled code only."""
 
     _taipan_intrinsic = True
 
@@ -110,7 +111,7 @@ class _Intrinsic:
         return body
 
     def _build(self, args):
-        result = self._typer(None, *args)
+        result = self._typer(_TYPING_CONTEXT, *args)
         if result is None:
             raise TypingError(
                 f"No implementation of the intrinsic {self.__name__} for argument types "
@@ -118,30 +119,74 @@ class _Intrinsic:
             )
         if not (isinstance(result, tuple) and len(result) == 2):
             raise TypingError(
-                f"the intrinsic {self.__name__} must return (signature, LLVM IR text), "
-                f"not {result!r}"
+                f"the intrinsic {self.__name__} must return (signature, codegen function or "
+                f"LLVM IR text), not {result!r}"
             )
-        signature, text = result
+        signature, body = result
         if not isinstance(signature, Signature) or signature.return_type is None:
             raise TypingError(
                 f"the intrinsic {self.__name__} must return a signature with a return type "
                 f"such as int64(int64), not {signature!r}"
             )
-        if not isinstance(text, str):
-            raise TypingError(
-                f"the intrinsic {self.__name__} must return its body as LLVM IR text, not "
-                f"{type(text).__name__} (taipan links LLVM statically, so there is no builder "
-                "to call: see docs/architecture.md, 'Intrinsics')"
-            )
         parameters = list(signature.args)
+        if callable(body):
+            from taipan.intrinsic_builder import build_module
+
+            module, process_specific = build_module(self.__name__, signature, body)
+            return (signature.return_type, parameters, "", "", module, process_specific)
+        if not isinstance(body, str):
+            raise TypingError(
+                f"the intrinsic {self.__name__} must return as its body a codegen function "
+                f"(context, builder, signature, args) or LLVM IR text, not {type(body).__name__}"
+            )
         placeholders = {"{R}": llvm_type(signature.return_type)}
         for index, parameter in enumerate(parameters):
             placeholders[f"{{T{index}}}"] = llvm_type(parameter)
         for placeholder, replacement in placeholders.items():
-            text = text.replace(placeholder, replacement)
-        declarations = [line for line in text.splitlines() if line.strip().startswith("declare ")]
-        body = [line for line in text.splitlines() if not line.strip().startswith("declare ")]
-        return (signature.return_type, parameters, "\n".join(body), "\n".join(declarations))
+            body = body.replace(placeholder, replacement)
+        declarations = [line for line in body.splitlines() if line.strip().startswith("declare ")]
+        instructions = [
+            line for line in body.splitlines() if not line.strip().startswith("declare ")
+        ]
+        return (
+            signature.return_type,
+            parameters,
+            "\n".join(instructions),
+            "\n".join(declarations),
+            "",
+            "",
+        )
+
+
+class _TypingContext:
+    """The ``typingctx`` an intrinsic's typing function receives: Numba's typing context as far
+    as typing functions use it."""
+
+    def unify_types(self, *types_):
+        """The type all of ``types_`` convert to (numbers by NumPy's promotion), or None."""
+        first = types_[0]
+        if all(t == first for t in types_):
+            return first
+        if all(t.kind_name in ("Boolean", "Integer", "Float", "Complex") for t in types_):
+            import numpy as np
+
+            promoted = np.result_type(*[np.dtype(t.name) for t in types_])
+            return getattr(types, str(promoted))
+        return None
+
+    unify_pairs = unify_types
+
+    def can_convert(self, fromty, toty):
+        numbers = ("Boolean", "Integer", "Float", "Complex")
+        return fromty == toty or (fromty.kind_name in numbers and toty.kind_name in numbers)
+
+    def resolve_value_type(self, value):
+        from taipan.typeof import typeof
+
+        return typeof(value)
+
+
+_TYPING_CONTEXT = _TypingContext()
 
 
 def llvm_type(t):
@@ -396,11 +441,21 @@ def register_jitable(*args, **kwargs):
 def intrinsic(*args, **kwargs):
     """A function written in LLVM IR, for code below Python's level.
 
-    The decorated typing function receives a typing context (None; kept for Numba's spelling)
-    and the argument types, and returns ``(signature, body)``: the body is LLVM IR text of the
-    function's instructions, whose parameters are ``%arg0``, ``%arg1``...; ``{R}`` and ``{T0}``,
-    ``{T1}``... stand for the LLVM types of the result and parameters, and lines starting with
-    ``declare`` are placed outside the function::
+    The decorated typing function receives a typing context and the argument types, and returns
+    ``(signature, body)``. The body is, as in Numba, a codegen function
+    ``codegen(context, builder, signature, args)`` that builds the instructions with llvmlite's
+    ``ir.IRBuilder`` and returns the result's value (``taipan.core.cgutils`` has Numba's
+    helpers)::
+
+        @intrinsic
+        def add_one(typingctx, x):
+            def codegen(context, builder, signature, args):
+                return builder.add(args[0], context.get_constant(signature.return_type, 1))
+            return x(x), codegen
+
+    Or the body is LLVM IR text of the function's instructions, whose parameters are ``%arg0``,
+    ``%arg1``...; ``{R}`` and ``{T0}``, ``{T1}``... stand for the LLVM types of the result and
+    parameters, and lines starting with ``declare`` are placed outside the function::
 
         @intrinsic
         def popcount(typingctx, x):

@@ -134,7 +134,7 @@ const std::string &FunctionDigests::of(const TypedFunction &function) {
   }
   for (int id : sortedKeys(function.intrinsics)) { // their IR is code of this function
     const IntrinsicBody &body = function.intrinsics.at(id);
-    digest.add(id).add(body.instructions).add(body.declarations);
+    digest.add(id).add(body.instructions).add(body.declarations).add(body.module);
     addType(digest, body.returnType);
     for (const Type *parameter : body.parameterTypes)
       addType(digest, parameter);

@@ -1,16 +1,12 @@
-// Calls: to other jitted functions (through the status-returning convention), intrinsics,
-// foreign functions, and the library's functions and values (src/core/library/), whose
-// lowering rules this file calls after checking the target; printing through the runtime.
+// Calls: to other jitted functions (through the status-returning convention), foreign functions
+// (intrinsics: LowerIntrinsics.cpp), and the library's functions and values (src/core/library/),
+// whose lowering rules this file calls after checking the target; printing through the runtime.
 #include "lower/FunctionLowering.h"
 
 #include "runtime/Random.h"
 
-#include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/MDBuilder.h>
-#include <llvm/IR/Verifier.h>
-#include <llvm/Linker/Linker.h>
-#include <llvm/Support/SourceMgr.h>
 
 namespace taipan {
 
@@ -141,63 +137,6 @@ llvm::Value *FunctionLowering::lowerExternalCall(Expr *expr, const Type *callee)
     return llvm::UndefValue::get(valueType(context, result));
   llvm::Value *value = plainC ? call : builder.CreateLoad(memoryType(context, result), resultSlot);
   return fromMemoryForm(builder, value, result);
-}
-
-/// The intrinsic's body becomes an internal, always-inlined function of the module, parsed
-/// from its IR text once per module (named by a hash of the text); the arguments convert to its
-/// parameter types.
-llvm::Value *FunctionLowering::lowerIntrinsicCall(Expr *expr, const IntrinsicBody &body) {
-  std::vector<llvm::Type *> parameterTypes;
-  std::string parameters;
-  for (size_t i = 0; i < body.parameterTypes.size(); ++i) {
-    parameterTypes.push_back(valueType(context, body.parameterTypes[i]));
-    std::string typeText;
-    llvm::raw_string_ostream stream(typeText);
-    parameterTypes.back()->print(stream);
-    parameters += (i ? ", " : "") + stream.str() + " %arg" + std::to_string(i);
-  }
-  llvm::Type *returnType =
-      body.returnType->isNone() ? builder.getVoidTy() : valueType(context, body.returnType);
-  std::string returnText;
-  llvm::raw_string_ostream returnStream(returnText);
-  returnType->print(returnStream);
-  std::string definition = "define " + returnStream.str() + " @intrinsic(" + parameters +
-                           ") alwaysinline {\n" + body.instructions + "\n}\n";
-  std::string name = "taipan.intrinsic." +
-                     std::to_string(std::hash<std::string>()(body.declarations + definition));
-  llvm::Function *function = moduleLowering.module.getFunction(name);
-  if (!function) {
-    llvm::SMDiagnostic diagnostic;
-    std::unique_ptr<llvm::Module> parsed =
-        llvm::parseAssemblyString(body.declarations + "\n" + definition, diagnostic, context);
-    if (!parsed) {
-      std::string message;
-      llvm::raw_string_ostream stream(message);
-      diagnostic.print("intrinsic", stream, false);
-      throwTypingError("the LLVM IR of this intrinsic does not parse:\n" + stream.str(),
-                       expr->location);
-    }
-    std::string problems;
-    llvm::raw_string_ostream problemStream(problems);
-    if (llvm::verifyModule(*parsed, &problemStream))
-      throwTypingError("the LLVM IR of this intrinsic is invalid:\n" + problemStream.str(),
-                       expr->location);
-    parsed->getFunction("intrinsic")->setName(name);
-    parsed->setDataLayout(moduleLowering.module.getDataLayout());
-    parsed->setTargetTriple(moduleLowering.module.getTargetTriple());
-    if (llvm::Linker::linkModules(moduleLowering.module, std::move(parsed)))
-      throwTypingError("the LLVM IR of this intrinsic clashes with the module's", expr->location);
-    // Linked with external linkage (the linker drops unused internal functions), then made
-    // internal so that it is inlined and disappears.
-    function = moduleLowering.module.getFunction(name);
-    function->setLinkage(llvm::GlobalValue::InternalLinkage);
-  }
-  std::vector<llvm::Value *> arguments;
-  for (size_t i = 0; i < body.parameterTypes.size(); ++i)
-    arguments.push_back(lowerExprAs(expr->operands[1 + i], body.parameterTypes[i]));
-  llvm::Value *call = builder.CreateCall(function, arguments);
-  return body.returnType->isNone() ? llvm::UndefValue::get(valueType(context, body.returnType))
-                                   : call;
 }
 
 llvm::Value *FunctionLowering::lowerJitCall(Expr *expr, const CallBinding &binding) {

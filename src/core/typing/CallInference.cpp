@@ -150,17 +150,27 @@ const Type *CallInference::typeIntrinsicCall(Expr *expr, const Type *intrinsic,
                          std::to_string(body.parameterTypes.size()) + " arguments but " +
                          std::to_string(arguments.size()) + " were given",
                      expr->location);
-  for (size_t i = 0; i < arguments.size(); ++i)
-    if (!arguments[i]->isNumber() || !body.parameterTypes[i]->isNumber() ||
-        (arguments[i]->isComplex() && !body.parameterTypes[i]->isComplex()))
+  // Numbers convert to the signature's numbers (a complex only to a complex); any other
+  // argument passes unchanged, so its type must be the parameter's.
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const Type *parameter = body.parameterTypes[i];
+    bool converts =
+        arguments[i]->isNumber()
+            ? parameter->isNumber() && (!arguments[i]->isComplex() || parameter->isComplex())
+            : arguments[i] == parameter;
+    if (!converts)
       throwTypingError("argument " + std::to_string(i) + " of the intrinsic " + intrinsic->text() +
                            " is " + InferencePass::describe(arguments[i]) +
-                           ", which does not convert to " +
-                           InferencePass::describe(body.parameterTypes[i]),
+                           ", which does not convert to " + InferencePass::describe(parameter),
                        expr->location);
-  if (!body.returnType->isNumber() && !body.returnType->isNone())
-    throwTypingError("the intrinsic " + intrinsic->text() + " must return a number or None, not " +
-                         InferencePass::describe(body.returnType),
+  }
+  // The result is a value the intrinsic made (no reference count of a block is handed over):
+  // numbers, pointers, records' addresses, tuples of them, None.
+  const Type *returned = body.returnType;
+  if (!returned->isNone() && (!returned->isRuntimeValue() || returned->holdsReferences()))
+    throwTypingError("the intrinsic " + intrinsic->text() +
+                         " must return a number, a pointer, a tuple of them or None, not " +
+                         InferencePass::describe(returned),
                      expr->location);
   const Type *result = body.returnType;
   function.intrinsics[expr->id] = std::move(body);

@@ -58,12 +58,19 @@ struct OverloadMember {
   bool isAttribute = false;
 };
 
-/// The body of an intrinsic chosen for one call: its signature and LLVM IR text.
+/// The body of an intrinsic chosen for one call: its signature and LLVM IR, either as the text
+/// of its instructions or as a whole module (built with llvmlite's IRBuilder) defining it.
 struct IntrinsicBody {
   const Type *returnType = nullptr;
   std::vector<const Type *> parameterTypes; ///< the arguments convert to these
   std::string instructions;                 ///< the function body; %arg0... are the parameters
   std::string declarations; ///< `declare` lines the body needs, outside the function
+  /// When not empty: a module defining `@intrinsic` with the parameters' and result's value
+  /// types (instructions and declarations are then empty).
+  std::string module;
+  /// Why the body holds values valid in this process only (addresses of functions compiled
+  /// for `context.get_function`); empty when it holds none.
+  std::string processSpecific;
 };
 
 /// Resolves names for one function (its globals, closure cells and builtins), and asks the

@@ -1,5 +1,7 @@
-"""``numba.core.typing``: only ``npydecl.supported_ufuncs`` is mapped."""
+"""``numba.core.typing``: ``signature`` (taipan's), ``templates.signature`` and
+``npydecl.supported_ufuncs`` are mapped."""
 
 from numba._missing import fill_missing
+from taipan.core.typing import signature  # noqa: F401
 
 __getattr__ = fill_missing(globals(), __name__)
