@@ -11,6 +11,7 @@
 #include "ArrayBoxing.h"
 #include "Boxing.h"
 #include "Module.h"
+#include "RecordBoxing.h"
 #include "TypeObjects.h"
 
 #include "cuda/CudaDriver.h"
@@ -20,6 +21,7 @@
 #define NO_IMPORT_ARRAY
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
+#include <numpy/arrayscalars.h>
 
 #include <algorithm>
 #include <cstring>
@@ -115,6 +117,9 @@ public:
   /// when it does not convert.
   bool setValue(size_t i, PyObject *value) { return unboxValue(value, types[i], slots[i]); }
 
+  /// Argument `i`, a record, given by the device address of its bytes.
+  void setPointer(size_t i, uint64_t address) { std::memcpy(slots[i], &address, sizeof address); }
+
   void **pointers() { return slots; }
 
 private:
@@ -182,6 +187,12 @@ bool describeArgument(PyObject *value, void *stream, const Type **type, PyObject
   *type = typeOfValue(value);
   if (!*type)
     return false;
+  // A record (a NumPy void scalar) is the address of its bytes, which live in host memory:
+  // copied to the device and back like a NumPy array, as numba-cuda does.
+  if ((*type)->isRecord()) {
+    *hostArray = true;
+    return true;
+  }
   if (!(*type)->isArray())
     return true;
   // A NumPy array in host memory, copied in and back out as Numba does; other values of array
@@ -251,9 +262,39 @@ public:
     arguments.setArray(i, copy.device, shape.data(), strides.data());
   }
 
-  /// After the kernel finished: the device's contents back into each writeable array.
+  /// Copies the bytes of the record `host` (a NumPy void scalar of record type `type`) to new
+  /// device memory and passes their device address as argument `i`: a record argument is the
+  /// address of its bytes, and the host's address is no memory the device may touch.
+  void copyInRecord(PyObject *host, const Type *type, KernelArguments &arguments, size_t i) {
+    if (typeOfRecordScalar(host) != type)
+      throw nb::type_error(
+          ("a kernel argument of type " + type->name() + " must be a NumPy record of that dtype")
+              .c_str());
+    auto *scalar = reinterpret_cast<PyVoidScalarObject *>(host);
+    Copy copy{host, nb::object(), 0, type->itemSize(), 0};
+    CudaDriver &driver = CudaDriver::get();
+    driverCall([&] {
+      copy.device = driver.memory().allocate(copy.bytes, allocationStream);
+      copy.ordinal = driver.contexts().currentDevice();
+    });
+    copies.push_back(copy);
+    driverCall(
+        [&] { driver.memory().copyToDevice(copy.device, scalar->obval, copy.bytes, stream); });
+    arguments.setPointer(i, copy.device);
+  }
+
+  /// After the kernel finished: the device's contents back into each writeable array and
+  /// record.
   void copyBack() {
     for (const Copy &copy : copies) {
+      if (!copy.contiguous.is_valid()) { // a record: its bytes, unless read-only
+        auto *scalar = reinterpret_cast<PyVoidScalarObject *>(copy.host);
+        if (scalar->flags & NPY_ARRAY_WRITEABLE)
+          driverCall([&] {
+            CudaDriver::get().memory().copyToHost(scalar->obval, copy.device, copy.bytes, stream);
+          });
+        continue;
+      }
       if (!PyArray_ISWRITEABLE(reinterpret_cast<PyArrayObject *>(copy.host)))
         continue;
       auto *array = reinterpret_cast<PyArrayObject *>(copy.contiguous.ptr());
@@ -270,8 +311,8 @@ public:
 
 private:
   struct Copy {
-    PyObject *host; ///< the argument, borrowed from the call
-    nb::object contiguous;
+    PyObject *host;        ///< the argument, borrowed from the call
+    nb::object contiguous; ///< the array copied (none for a record)
     uint64_t device;
     size_t bytes;
     int ordinal;
@@ -423,6 +464,8 @@ struct CudaLauncher {
                                         PyTuple_GET_ITEM(description, 3));
       else if (hostArrays && key[i]->isArray())
         copies.copyIn(value, key[i], argumentBlock, i);
+      else if (hostArrays && key[i]->isRecord())
+        copies.copyInRecord(value, key[i], argumentBlock, i);
       else
         filled = argumentBlock.setValue(i, value);
       if (!filled)
@@ -500,6 +543,10 @@ void defineCudaLaunchBindings(nb::module_ &module) {
             nb::object strides = checkedTuple(description[2], ndim, "strides");
             nb::int_ data(description[0]);
             filled = argumentBlock.setArray(i, data.ptr(), shape.ptr(), strides.ptr());
+          } else if (types[i]->isRecord()) {
+            // A record comes as the device address of its bytes (the launcher copied them).
+            argumentBlock.setPointer(i, nb::cast<uint64_t>(value));
+            filled = true;
           } else {
             filled = argumentBlock.setValue(i, value.ptr());
           }

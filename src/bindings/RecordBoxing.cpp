@@ -43,7 +43,8 @@ std::string text(PyObject *object) {
   return result;
 }
 
-/// The taipan type of a field's dtype: a number, a nested record or a subarray of numbers.
+/// The taipan type of a field's dtype: a number, a nested record or a subarray of numbers or
+/// records.
 const Type *fieldType(PyObject *descr, std::string *why);
 
 /// A scalar dtype by its kind and size ('f', 8 -> float64), native byte order only.
@@ -79,7 +80,11 @@ const Type *fieldType(PyObject *descr, std::string *why) {
     // (base dtype, shape): a fixed-shape subarray field.
     PyObject *base = PyTuple_GET_ITEM(subdtype, 0);
     PyObject *shape = PyTuple_GET_ITEM(subdtype, 1);
-    const Type *element = scalarOfDescr(base, why);
+    // Its elements: numbers, or records (a subarray of a record dtype, as Numba allows).
+    PyObject *baseFields = attribute(base, "fields");
+    bool recordElements = baseFields && baseFields != Py_None;
+    Py_XDECREF(baseFields);
+    const Type *element = recordElements ? recordTypeOfDescr(base, why) : scalarOfDescr(base, why);
     std::vector<int64_t> extents;
     for (Py_ssize_t i = 0; element && i < PyTuple_Size(shape); ++i)
       extents.push_back(PyLong_AsLongLong(PyTuple_GET_ITEM(shape, i)));

@@ -530,6 +530,12 @@ void ArrayLowering::assignIntoArray(llvm::Value *target, const Type *targetType,
                           builder.CreateICmpNE(sourceExtent, builder.getInt64(1))),
         ValueErrorId, "could not broadcast input array into the target shape");
   }
+  if (moduleLowering.target.hasThreadHierarchy()) {
+    // A GPU's arrays are borrowed (they carry no block that could show a shared owner) and no
+    // copy can be allocated there: the source is read in place, as numba-cuda reads it.
+    copyBroadcast(target, targetType, source, sourceType);
+    return;
+  }
   llvm::Value *copy = nullptr;
   const Type *separateType = sourceType;
   llvm::Value *separate = separateFrom(target, source, sourceType, &separateType, &copy);

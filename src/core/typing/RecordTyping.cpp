@@ -7,7 +7,8 @@
 namespace taipan {
 
 bool isStringField(const Type *field) {
-  return field->kind() == TypeKind::NestedArray && !field->dtype()->isNumber();
+  return field->kind() == TypeKind::NestedArray &&
+         field->dtype()->kind() == TypeKind::StringLiteral;
 }
 
 /// Refuses a string field by name.

@@ -57,6 +57,13 @@ def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False):
                 device = devicearray.to_device(value, stream)
             copies.append((value, device))
             value = device
+        elif isinstance(value, np.void):
+            # A record is the address of its bytes: a device copy's, written back after.
+            device = devicearray.to_device(np.array([value], dtype=value.dtype), stream)
+            copies.append((value, device))
+            values.append(device.device_ctypes_pointer)
+            types.append(value_type)
+            continue
         if value_type.ndim or hasattr(value, "__cuda_array_interface__"):
             value = _describe(value, stream)
         values.append(value)
@@ -69,8 +76,13 @@ def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False):
     if copies or debug:
         core.cuda_synchronize()
     for host, device in copies:
-        if host.flags.writeable:
-            result = device.copy_to_host(stream=stream)
+        if not host.flags.writeable:
+            continue
+        result = device.copy_to_host(stream=stream)
+        if isinstance(host, np.void):
+            for name in host.dtype.names:
+                host[name] = result[0][name]
+        else:
             host[...] = result
     if debug:
         raise_kernel_exception(handle)
