@@ -7,6 +7,7 @@
 #include "LocalFunctions.h"
 #include "Module.h"
 #include "syntax/CaughtExceptions.h"
+#include "syntax/VariableVersions.h"
 
 #include <nanobind/stl/string.h>
 
@@ -81,6 +82,7 @@ void AstReader::readDefinition(
   }
   source.body = readBlock(node.attr("body"));
   rewriteCaughtExceptions(source);
+  assignVariableVersions(source); // last: after every rewrite of the tree
 }
 
 void AstReader::readKeywordOnlyDefaults(nb::handle function, nb::handle arguments, size_t start) {

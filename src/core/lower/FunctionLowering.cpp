@@ -3,6 +3,7 @@
 #include "lower/FunctionLowering.h"
 
 #include "lower/LowerJitClasses.h"
+#include "syntax/VariableVersions.h"
 #include "typing/JitClassTyping.h"
 
 #include "types/NumericPromotion.h"
@@ -353,8 +354,22 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
   case StmtKind::Try:
     exceptions().lowerTry(stmt);
     break;
-  case StmtKind::Pass:
+  case StmtKind::Pass: {
+    if (!isVersionRelease(stmt))
+      break;
+    // Another version of the Python variable was assigned: this one's value is freed now, not
+    // at the function's exit, and its slot emptied, so exits release it only once.
+    auto ended = function.variableTypes.find(stmt->targets[0]->name);
+    const Type *type = ended == function.variableTypes.end() ? nullptr : ended->second;
+    if (!type || !type->holdsReferences())
+      break;
+    llvm::Value *slot = variable(ended->first);
+    llvm::Type *stored = memoryType(context, type);
+    llvm::Value *old = fromMemoryForm(builder, builder.CreateLoad(stored, slot), type);
+    builder.CreateStore(llvm::Constant::getNullValue(stored), slot);
+    decref(old, type);
     break;
+  }
   case StmtKind::Raise:
     exceptions().lowerRaise(stmt);
     break;
@@ -415,14 +430,21 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
   // Unpacking: the element values are taken before any target is written.
   std::vector<llvm::Value *> elements;
   std::vector<const Type *> elementTypes;
-  if (valueType->isArray()) { // along the first axis, whose length must match
+  if (valueType->isArray() || valueType->isList()) { // its length must match
     uint64_t count = target->operands.size();
-    llvm::Value *length = arrays().arrayField(value, ArrayLayout::Shape, 0);
+    bool isList = valueType->isList();
+    llvm::Value *length =
+        isList ? containers().listLength(value) : arrays().arrayField(value, ArrayLayout::Shape, 0);
     exceptions().raiseIf(builder.CreateICmpUGT(length, builder.getInt64(count)), ValueErrorId,
                          "too many values to unpack (expected " + std::to_string(count) + ")");
     exceptions().raiseIf(builder.CreateICmpULT(length, builder.getInt64(count)), ValueErrorId,
                          "not enough values to unpack (expected " + std::to_string(count) + ")");
     for (uint64_t i = 0; i < count; ++i) {
+      if (isList) { // items borrowed from the list: each target takes a reference of its own
+        elements.push_back(containers().loadListItem(value, valueType, builder.getInt64(i)));
+        elementTypes.push_back(valueType->itemType());
+        continue;
+      }
       elements.push_back(arrays().arrayRow(value, valueType, builder.getInt64(i)));
       elementTypes.push_back(arrays().arrayRowType(valueType));
     }

@@ -2,6 +2,7 @@
 // return and expression is assigned, the pass over the function's body, and its errors.
 #include "typing/InferencePass.h"
 
+#include "syntax/VariableVersions.h"
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
 #include "typing/FirstClassFunctions.h"
@@ -91,7 +92,7 @@ bool InferencePass::run() {
 void InferencePass::checkItemTypes() {
   for (Expr *read : undefinedItemReads)
     if (!itemFreeReads.count(read->id))
-      throwTypingError("Cannot infer the type of variable '" + read->name +
+      throwTypingError("Cannot infer the type of variable '" + pythonVariableName(read->name) +
                            "', have imprecise type: " + describe(typeOf(read)) +
                            " (nothing gives its items a type)",
                        read->location);
@@ -167,8 +168,8 @@ void InferencePass::assignVariable(const std::string &name, const Type *type,
   if (!type)
     return;
   if (!isAssignable(type))
-    throwTypingError("cannot assign a value of type " + describe(type) + " to variable '" + name +
-                         "'",
+    throwTypingError("cannot assign a value of type " + describe(type) + " to variable '" +
+                         pythonVariableName(name) + "'",
                      location);
   const Type *&slot = function.variableTypes[name];
   const Type *unified = unifyJitFunctionValues(function, *source.resolver, slot, type, location);
@@ -176,7 +177,7 @@ void InferencePass::assignVariable(const std::string &name, const Type *type,
     unified = unifyWithOptional(slot, type);
   if (!unified)
     throwTypingError("cannot unify " + describe(slot) + " and " + describe(type) +
-                         " for variable '" + name + "'",
+                         " for variable '" + pythonVariableName(name) + "'",
                      location);
   if (unified != slot) {
     slot = unified;

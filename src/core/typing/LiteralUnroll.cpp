@@ -2,6 +2,7 @@
 // literal_unroll, and the string values known while compiling (tuple items, field names).
 #include "typing/LiteralUnroll.h"
 
+#include "syntax/VariableVersions.h"
 #include "typing/ConstantArguments.h"
 
 #include <functional>
@@ -117,6 +118,8 @@ SingleAssignments findSingleAssignments(const FunctionSource &source) {
   };
   walk = [&](const std::vector<Stmt *> &block) {
     for (const Stmt *stmt : block) {
+      if (isVersionRelease(stmt)) // frees a version's value; assigns nothing
+        continue;
       bool plain = stmt->kind == StmtKind::Assign && stmt->targets.size() == 1;
       for (const Expr *target : stmt->targets)
         assign(target, plain ? stmt->value : nullptr);

@@ -1,6 +1,7 @@
 // Planning prange loops: the variables of the loop body sorted into shared, private and
 // reduction variables, by the rules Numba's parfors follow, checked on the syntax tree.
 #include "typing/ParallelLoops.h"
+#include "syntax/VariableVersions.h"
 #include "typing/ArrayDependences.h"
 #include "typing/TryTyping.h"
 
@@ -403,17 +404,20 @@ ParallelLoopPlan planParallelLoop(const TypedFunction &function, const Stmt *loo
       plan.reductions.push_back({name, kind});
       continue;
     }
-    if (FirstAccess(function, name).block(loop->body) == Access::Read)
-      return serial("variable '" + name +
+    if (FirstAccess(function, name).block(loop->body) == Access::Read) {
+      std::string spelled = pythonVariableName(name);
+      return serial("variable '" + spelled +
                     "' is read before it is assigned in an iteration, so one iteration depends "
                     "on another (a reduction must be `" +
-                    name + " += ...`, `" + name + " *= ...`, `" + name + " = min(" + name +
-                    ", ...)` or the like, with no other use of " + name + " in the loop)");
+                    spelled + " += ...`, `" + spelled + " *= ...`, `" + spelled + " = min(" +
+                    spelled + ", ...)` or the like, with no other use of " + spelled +
+                    " in the loop)");
+    }
     plan.privates.push_back(name);
   }
   for (const std::string &name : plan.privates)
     if (readAfter(function, loop, name))
-      return serial("variable '" + name +
+      return serial("variable '" + pythonVariableName(name) +
                     "' is assigned in the loop and its value is read after the loop");
   ArrayDependences arrays = findArrayDependences(function, loop);
   if (!arrays.dependence.empty())

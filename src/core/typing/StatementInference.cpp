@@ -255,6 +255,14 @@ void StatementInference::assignTarget(Expr *target, const Type *value) {
       pass.record(target, value);
       return;
     }
+    if (value->isList() && value->itemType()) {
+      // `a, b = [x, y]` (Numba unpacks a list too): every target takes an item; the count is
+      // checked at run time.
+      for (Expr *element : target->operands)
+        assignTarget(element, value->itemType());
+      pass.record(target, value);
+      return;
+    }
     if (!value->isTuple())
       throwTypingError("cannot unpack a value of type " + InferencePass::describe(value),
                        target->location);

@@ -1,0 +1,33 @@
+// Variable versions: a local assigned several times becomes one variable per group of
+// assignments that control flow joins, so each such group has its own type (Numba's SSA rule).
+#pragma once
+
+#include "syntax/SyntaxTree.h"
+
+#include <string>
+
+namespace taipan {
+
+/// Renames the local variables of `source` into versions, as Numba's SSA form and its phi nodes
+/// do. Every assignment `x = ...` starts a new version of `x`, unless a join of control flow
+/// (after if/else, at a loop's head, around a try statement) brings it together with another:
+/// the assignments that reach one join are one variable, typed by unifying them, as Numba
+/// unifies a phi node's incoming versions. The first version keeps the name (a parameter is
+/// always the first); the others are named `x.1`, `x.2`, ... Augmented assignments, loop
+/// targets and `x = yield` continue the version that reaches them, and inside try statements
+/// and prange loops a name is never split. After an assignment that ends another version of the
+/// same name, a release statement (see isVersionRelease) frees that version's value, so
+/// `a = a * 2` keeps one array alive, not every version. Runs once, after the tree is read.
+void assignVariableVersions(FunctionSource &source);
+
+/// Whether `stmt` releases a version another assignment ended: a `pass` statement whose one
+/// target names that version (lowering frees its value and empties it; typing ignores it).
+inline bool isVersionRelease(const Stmt *stmt) {
+  return stmt->kind == StmtKind::Pass && stmt->targets.size() == 1;
+}
+
+/// A variable's name as the source spells it: without a version's suffix (`x.2` is `x`) and
+/// without the suffix copies of unrolled loops add (`x@3.4.0`). For error messages.
+std::string pythonVariableName(const std::string &name);
+
+} // namespace taipan
