@@ -227,10 +227,13 @@ class IntrinsicContext:
             "or compile_internal"
         )
         function_type = ir.FunctionType(result_type, parameter_types)
-        pointer = ir.Constant(ir.IntType(64), address).inttoptr(function_type.as_pointer())
         boolean = ir.IntType(1)
 
         def call(builder, args):
+            # An instruction, not a constant expression: llvmlite calls only named values.
+            pointer = builder.inttoptr(
+                ir.Constant(ir.IntType(64), address), function_type.as_pointer()
+            )
             values = []
             for value, expected in zip(args, parameter_types):
                 if value.type == boolean and expected != boolean:

@@ -93,8 +93,14 @@ llvm::Value *FunctionLowering::lowerIntrinsicCall(Expr *expr, const IntrinsicBod
     text = body.declarations + "\ndefine " + returnStream.str() + " @intrinsic(" + parameters +
            ") alwaysinline {\n" + body.instructions + "\n}\n";
   }
-  if (!body.processSpecific.empty())
+  if (!body.processSpecific.empty()) {
+    // A function compiled for context.get_function is called at its address in this process.
+    if (moduleLowering.target.hasThreadHierarchy())
+      throwUnsupported("an intrinsic whose codegen calls context.get_function or "
+                       "compile_internal runs on the CPU only",
+                       expr->location);
     moduleLowering.processSpecific = body.processSpecific;
+  }
   std::string name = "taipan.intrinsic." + std::to_string(std::hash<std::string>()(text));
   llvm::Function *function = moduleLowering.module.getFunction(name);
   if (!function) {
