@@ -492,10 +492,31 @@ class WrapperAddressProtocol(abc.ABC):
         """The function's signature (``float64(float64)``)."""
 
 
-def CPointer(dtype):
-    """A pointer to elements of ``dtype``, for parameters of foreign functions
-    (``cuda.declare_device``); kernels pass an array's data to it."""
-    return _core.pointer_type(dtype)
+class CPointer(metaclass=_TypeClass):
+    """``CPointer(dtype)``: a pointer to elements of ``dtype``, for parameters of foreign
+    functions (``cuda.declare_device``; kernels pass an array's data to it) and intrinsics;
+    ``isinstance(t, types.CPointer)`` tests for one (``voidptr`` is not, as in Numba)."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "Pointer" and t.dtype is not None
+
+    @staticmethod
+    def _make(dtype):
+        return _core.pointer_type(dtype)
+
+
+class NumberClass(metaclass=_TypeClass):
+    """The type of a NumPy scalar class used as a value (``np.float64`` passed as a dtype);
+    ``t.dtype`` is the number type."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "Function" and t.dtype is not None
+
+    @staticmethod
+    def _make(*args):
+        raise TypeError("types.NumberClass is the type of np.float64 and such: use typeof")
 
 
 voidptr = _core.pointer_type(None)

@@ -706,3 +706,36 @@ def test_kernels_refuse_calls_of_cpu_functions():
 
     with pytest.raises(UnsupportedError, match="runs on the CPU only"):
         cuda.compile_ptx(kernel, types.void(types.float64[::1]), cc=(9, 0))
+
+
+# --- typing functions' checks --------------------------------------------------------------
+
+
+@intrinsic
+def zeroed(typingctx, pointer_or_class):
+    """A zero of the pointee's or the class's number type: typing functions tell the argument
+    kinds apart with isinstance, as Numba's do."""
+    if not isinstance(pointer_or_class, (types.CPointer, types.NumberClass)):
+        return None
+    number = pointer_or_class.dtype
+
+    def codegen(context, builder, sig, args):
+        return context.get_constant_null(number)
+
+    return number(pointer_or_class), codegen
+
+
+def test_typing_functions_tell_pointers_and_number_classes_apart():
+    @njit
+    def f(a):
+        return zeroed(data_pointer(a)), zeroed(np.int16), zeroed(np.complex64)
+
+    assert f(np.ones(2, dtype=np.float32)) == (0.0, 0, 0j)
+    assert not isinstance(types.voidptr, types.CPointer)
+
+    @njit
+    def g(x):
+        return zeroed(x)
+
+    with pytest.raises(TypingError, match=r"No implementation of the intrinsic zeroed .*\(int64\)"):
+        g(1)
