@@ -52,8 +52,25 @@ const Type *unifyWithOptional(const Type *a, const Type *b) {
       return b;
     return canBeOptional(b) ? types::optional(b) : nullptr;
   }
-  if (!a->isOptional())
-    return unifyTypes(a, b);
+  if (!a->isOptional()) {
+    if (const Type *unified = unifyTypes(a, b))
+      return unified;
+    // Tuples unify item by item, so an item that is None in one and a value in the other is
+    // optional (`return x, None` and `return x, y`), as Numba's tuples unify.
+    auto plainTuple = [](const Type *type) {
+      return type->isTuple() && !type->isNamedTuple() && !type->isLiteralList();
+    };
+    if (!plainTuple(a) || !plainTuple(b) || a->elements().size() != b->elements().size())
+      return nullptr;
+    std::vector<const Type *> elements;
+    for (size_t i = 0; i < a->elements().size(); ++i) {
+      const Type *element = unifyWithOptional(a->elements()[i], b->elements()[i]);
+      if (!element)
+        return nullptr;
+      elements.push_back(element);
+    }
+    return types::tuple(elements);
+  }
   const Type *value = unifyTypes(a->optionalValue(), b->isOptional() ? b->optionalValue() : b);
   return canBeOptional(value) ? types::optional(value) : nullptr;
 }
