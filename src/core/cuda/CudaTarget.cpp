@@ -291,6 +291,30 @@ void CudaTarget::checkEntry(const TypedFunction &root) const {
                      root.source->definitionLocation);
 }
 
+namespace {
+
+/// An array argument of a kernel whose data pointer is marked as global memory (where every
+/// array a kernel is given lives: device, managed and mapped host memory alike), so that LLVM
+/// infers the address space and its loads and stores become ld.global/st.global instead of
+/// generic ones (no conversion of addresses, and cached loads), as numba-cuda's do. Other arguments
+/// are returned as they are.
+llvm::Value *inGlobalMemory(llvm::IRBuilder<> &builder, llvm::Value *argument, const Type *type) {
+  if (!type->isArray())
+    return argument;
+  llvm::Value *data = builder.CreateExtractValue(argument, {ArrayLayout::Data});
+  if (!data->getType()->isPointerTy() || data->getType()->getPointerAddressSpace() != 0)
+    return argument;
+  // The intrinsic, not a pair of casts, which InstCombine would fold away before the address
+  // spaces are inferred.
+  llvm::Value *global = builder.CreateIntrinsic(
+      llvm::Intrinsic::nvvm_ptr_gen_to_global,
+      {llvm::PointerType::get(builder.getContext(), 1), data->getType()}, {data});
+  return builder.CreateInsertValue(argument, builder.CreateAddrSpaceCast(global, data->getType()),
+                                   {ArrayLayout::Data});
+}
+
+} // namespace
+
 std::string CudaTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root,
                                     const std::vector<TypedFunction *> &) const {
   llvm::Function *callee = lowering.declare(root);
@@ -310,7 +334,8 @@ std::string CudaTarget::defineEntry(ModuleLowering &lowering, TypedFunction &roo
   llvm::Value *result = builder.CreateAlloca(memoryType(context, root.returnType));
   std::vector<llvm::Value *> arguments = {result};
   for (llvm::Argument &argument : kernel->args())
-    arguments.push_back(&argument);
+    arguments.push_back(
+        inGlobalMemory(builder, &argument, root.argumentTypes[argument.getArgNo()]));
   builder.CreateCall(callee, arguments);
   builder.CreateRetVoid();
   return kernel->getName().str();

@@ -24,6 +24,7 @@ void registerLibraryFamilies(Library &library) {
   registerCudaFunctions(library);
   registerCudaArrays(library);
   registerCudaAtomics(library);
+  registerCudaLibdevice(library);
   registerUfuncs(library); // after math and cmath, whose entries the ufuncs lower through
   registerNumpyCreationFunctions(library);
   registerNumpyShapeFunctions(library);

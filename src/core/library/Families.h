@@ -34,6 +34,7 @@ void registerPrint(Library &library);
 void registerCudaFunctions(Library &library);
 void registerCudaArrays(Library &library);
 void registerCudaAtomics(Library &library);
+void registerCudaLibdevice(Library &library);
 void registerUfuncs(Library &library);
 void registerNumpyCreationFunctions(Library &library);
 void registerNumpyShapeFunctions(Library &library);

@@ -11,6 +11,7 @@ from taipan.cuda import (
     hostmemory,
     interop,
     intrinsics,
+    libdevice,  # noqa: F401  (cuda.libdevice, as numba-cuda's package imports it)
     linking,
     reduction,
     streams,

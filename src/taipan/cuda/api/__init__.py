@@ -5,6 +5,7 @@ import from here and supply their execution backend; this package imports neithe
 - errors: the exception classes both raise.
 - exports: the names ``taipan.cuda`` exports, whichever backend provides them.
 - decorators: ``cuda.jit``'s front (option checks, signatures), given a backend's factory.
+- libdevice_prototypes: the types of ``cuda.libdevice``'s functions.
 - launching: launch configurations (``kernel[griddim, blockdim, stream, sharedmem]``), the
   launcher cache and ``forall``, and the device limits a launch is checked against.
 - devices: the front of ``cuda.gpus`` and ``cuda.current_context()``.
@@ -22,6 +23,7 @@ from taipan.cuda.api import (
     errors,
     exports,
     launching,
+    libdevice_prototypes,
     random,
     reduction,
     ufuncs,

@@ -9,7 +9,16 @@ import sys
 import types
 
 from taipan.cuda import api
-from taipan.cuda.simulator import atomics, devicearray, host, intrinsics, launch, random, reduction
+from taipan.cuda.simulator import (
+    atomics,
+    devicearray,
+    host,
+    intrinsics,
+    launch,
+    libdevice,
+    random,
+    reduction,
+)
 
 
 class _Placeholder:
@@ -39,10 +48,13 @@ laneid = _LANEID_OUTSIDE  # read through the module's property (see install)
 
 def install(module):
     """Makes `module` (taipan.cuda, which has imported these names) read ``laneid`` per
-    simulated thread, and ``import taipan.cuda.random`` give the simulator's random module."""
+    simulated thread, and ``import taipan.cuda.random`` (and ``libdevice``) give the simulator's
+    modules."""
     module.__class__ = SimulatedCudaModule
     sys.modules["taipan.cuda.random"] = random
     module.random = random
+    sys.modules["taipan.cuda.libdevice"] = libdevice
+    module.libdevice = libdevice
 
 
 def exports():
