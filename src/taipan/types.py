@@ -3,6 +3,7 @@
 
 import abc
 import copyreg
+import ctypes
 
 from taipan import _core
 
@@ -51,7 +52,40 @@ bool_ = boolean = globals()["boolean"]
 byte = uint8 = globals()["uint8"]
 double = float64 = globals()["float64"]
 float_ = float32 = globals()["float32"]
-int_ = int64 = globals()["int64"]
+
+
+def _c_integer(c_type, signed):
+    """The integer type of a C type's size on this platform, as Numba spells C types."""
+    return globals()[f"{'' if signed else 'u'}int{ctypes.sizeof(c_type) * 8}"]
+
+
+# C's type names, as Numba defines them (numba.core.types): sized like this platform's C types.
+char = _c_integer(ctypes.c_char, True)
+uchar = _c_integer(ctypes.c_ubyte, False)
+short = _c_integer(ctypes.c_short, True)
+ushort = _c_integer(ctypes.c_ushort, False)
+long_ = _c_integer(ctypes.c_long, True)
+ulong = _c_integer(ctypes.c_ulong, False)
+longlong = _c_integer(ctypes.c_longlong, True)
+ulonglong = _c_integer(ctypes.c_ulonglong, False)
+ssize_t = _c_integer(ctypes.c_ssize_t, True)
+size_t = _c_integer(ctypes.c_size_t, False)
+int_ = globals()["intp"]
+uint = globals()["uintp"]
+C_TYPE_NAMES = (
+    "char",
+    "uchar",
+    "short",
+    "ushort",
+    "long_",
+    "ulong",
+    "longlong",
+    "ulonglong",
+    "ssize_t",
+    "size_t",
+    "int_",
+    "uint",
+)
 
 
 class _TypeClass(type):

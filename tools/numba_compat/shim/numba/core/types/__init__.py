@@ -7,6 +7,7 @@ from numba._missing import fill_missing
 from numba.core.types import containers, functions  # noqa: F401
 from taipan.types import *
 from taipan.types import (
+    C_TYPE_NAMES,
     Array,
     BaseTuple,
     Boolean,
@@ -128,9 +129,8 @@ __all__ = [
     "void",
     "voidptr",
 ]
+__all__ += list(C_TYPE_NAMES)  # char, ulonglong, size_t...: numba exports them too
 
-uint = uint64
-int_ = int64
 float_ = float32
 complex_ = complex128
 signed_domain = frozenset([int8, int16, int32, int64])
