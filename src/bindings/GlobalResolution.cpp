@@ -379,16 +379,9 @@ static GlobalValue classifyObject(nb::handle object) {
     }
   }
   // Global arrays are frozen as read-only constants, as Numba does.
+  // Arrays of records too: their frozen bytes stay writable (lowerConstantArray), since a
+  // record read from them may be written through (r.x = v).
   if (const Type *array = typeOfArray(value)) {
-    if (array->dtype()->isRecord()) {
-      // A frozen constant's records could be written through (r.x = v), which a constant
-      // cannot take: refused rather than crashing.
-      result.kind = GlobalValue::Kind::Unsupported;
-      result.name = "numpy.ndarray";
-      result.reason = "is a global array of records, which compiled code cannot freeze as a "
-                      "constant; pass it as an argument";
-      return result;
-    }
     nb::object numpy = nb::module_::import_("numpy");
     nb::object contiguous = numpy.attr("ascontiguousarray")(object);
     result.kind = GlobalValue::Kind::ConstantArray;
@@ -399,6 +392,16 @@ static GlobalValue classifyObject(nb::handle object) {
       result.shape.push_back(nb::cast<int64_t>(extent));
     return result;
   }
+  // A NumPy record (a void scalar of a record dtype) freezes as its bytes, typed as its
+  // Record (arrayType), which every use copies, as Numba's constant records are.
+  if (const Type *record = typeOfRecordScalar(value)) {
+    result.kind = GlobalValue::Kind::ConstantArray;
+    result.arrayType = record;
+    nb::bytes raw = nb::bytes(object.attr("tobytes")());
+    result.bytes.assign(raw.c_str(), raw.size());
+    return result;
+  }
+  PyErr_Clear();
   // NumPy scalar values (np.float32(2.0)) freeze as numbers of their own type: a float32
   // global times a float32 is a float32 product, as in NumPy.
   if (PyObject_HasAttrString(value, "dtype") && PyObject_HasAttrString(value, "item") &&

@@ -576,13 +576,12 @@ def test_kernel_over_records_compiles_to_ptx(dtype, tmp_path):
 GLOBAL_RECORDS = np.zeros(3, RECORD_DTYPE)
 
 
-def test_global_array_of_records_is_refused_clearly():
+def test_global_array_of_records_is_frozen_as_numba_freezes_it():
     @njit
     def f():
         return GLOBAL_RECORDS[0].x
 
-    with pytest.raises(TypingError, match="global array of records"):
-        f()
+    assert f() == GLOBAL_RECORDS[0]["x"]
 
 
 def test_np_shape_and_size_of_subarray_fields_arrays_and_numbers():

@@ -190,14 +190,26 @@ void ArrayLowering::forEachIndex(
 }
 
 llvm::Value *ArrayLowering::lowerConstantArray(const GlobalValue &value) {
-  // The bytes become a private constant of the module; the array borrows it (no block).
+  // The bytes become a private constant of the module; the array borrows it (no block). The
+  // bytes of records stay writable: a record read from the array is the address of its bytes,
+  // which r.x = v writes through (into the module's frozen copy, never the Python array's).
   const Type *arrayType = value.arrayType;
   llvm::Constant *data =
       llvm::ConstantDataArray::getRaw(value.bytes, value.bytes.size(), builder.getInt8Ty());
+  bool writable = !arrayType->isRecord() && arrayType->dtype()->isRecord();
   auto *global =
-      new llvm::GlobalVariable(moduleLowering.module, data->getType(), true,
+      new llvm::GlobalVariable(moduleLowering.module, data->getType(), !writable,
                                llvm::GlobalValue::PrivateLinkage, data, "taipan_constant_array");
   global->setAlignment(llvm::Align(64));
+  if (arrayType->isRecord()) {
+    // A global record: a copy of its bytes for this use (Numba copies a constant record to
+    // the stack), so writes through it stay local.
+    llvm::AllocaInst *copy = core.createEntryAlloca(data->getType(), "constant.record");
+    copy->setAlignment(llvm::Align(16));
+    builder.CreateMemCpy(copy, llvm::Align(16), global, llvm::Align(64),
+                         builder.getInt64(static_cast<int64_t>(value.bytes.size())));
+    return copy;
+  }
   int64_t itemSize = static_cast<int64_t>(arrayType->dtype()->itemSize());
   llvm::Value *array = llvm::Constant::getNullValue(valueType(context, arrayType));
   int64_t count = 1;
