@@ -98,6 +98,9 @@ class _Intrinsic:
         self.__name__ = getattr(typer, "__name__", "intrinsic")
         self.__qualname__ = getattr(typer, "__qualname__", self.__name__)
         self.__doc__ = getattr(typer, "__doc__", None)
+        # The typing function's module and annotations, as functools.wraps gives them (Numba's).
+        self.__module__ = getattr(typer, "__module__", __name__)
+        self.__annotations__ = dict(getattr(typer, "__annotations__", {}))
         self._bodies = {}
 
     def __call__(self, *args, **kwargs):

@@ -739,3 +739,28 @@ def test_typing_functions_tell_pointers_and_number_classes_apart():
 
     with pytest.raises(TypingError, match=r"No implementation of the intrinsic zeroed .*\(int64\)"):
         g(1)
+
+
+def test_intrinsic_keeps_the_typing_functions_names():
+    # Numba's TestIntrinsic.test_docstring.
+    import inspect
+
+    @intrinsic
+    def void_func(typingctx, a: int):
+        """void_func docstring"""
+        return types.none(types.int32), lambda context, builder, signature, args: None
+
+    assert void_func.__module__ == __name__
+    assert void_func.__name__ == "void_func"
+    assert void_func.__qualname__.endswith(
+        "test_intrinsic_keeps_the_typing_functions_names.<locals>.void_func"
+    )
+    assert inspect.get_annotations(void_func) == {"a": int}
+    assert void_func.__doc__ == "void_func docstring"
+
+    @njit
+    def f(x):
+        void_func(x)
+        return x
+
+    assert f(7) == 7

@@ -2,6 +2,6 @@
 ``npydecl.supported_ufuncs`` are mapped."""
 
 from numba._missing import fill_missing
-from taipan.core.typing import signature  # noqa: F401
+from numba.core.typing.templates import signature  # noqa: F401
 
 __getattr__ = fill_missing(globals(), __name__)

@@ -1,7 +1,30 @@
 """``numba.core.typing.templates``: ``signature`` is taipan's; Numba's typing templates are
-placeholders."""
+placeholders. A signature of types taipan does not have (a test's own ``types.Type``
+subclasses) is a placeholder too, so that a module building one at import still imports."""
 
-from numba._missing import fill_missing
-from taipan.core.typing.templates import signature  # noqa: F401
+from numba._missing import _Poison, fill_missing
+from taipan.core.typing.templates import signature as _signature
+
+
+def signature(return_type, *args, **kwargs):
+    try:
+        return _signature(return_type, *args, **kwargs)
+    except TypeError:
+        return _Poison("numba.core.typing.templates.signature(...) of types taipan lacks")
+
+
+def _registers_nothing(*args, **kwargs):
+    """A typing registration of Numba's (``infer``, ``infer_global``, ``infer_getattr``):
+    registers nothing in taipan and gives the decorated class back."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], type):
+        return args[0]  # @infer, @infer_getattr on a class
+
+    def decorate(obj):
+        return obj
+
+    return decorate
+
+
+infer = infer_global = infer_getattr = _registers_nothing
 
 __getattr__ = fill_missing(globals(), __name__)
