@@ -220,7 +220,8 @@ void addVote(Library &library, const std::string &name, ID id) {
                           }));
 }
 
-/// popc, clz, ffs, brev: of an integer.
+/// popc, clz, ffs, brev: of an integer, typed as numba-cuda types them: popc and clz give the
+/// argument's type, ffs uint32, brev uint32 or uint64.
 void addBitIntrinsic(Library &library, const std::string &name, LibraryLowerRule lower) {
   library.add(gpuFunction(
       name, 1,
@@ -230,7 +231,9 @@ void addBitIntrinsic(Library &library, const std::string &name, LibraryLowerRule
           throwNoOverload(call);
         if (call.function->name == "cuda.brev")
           return argument->bits() > 32 ? types::uint64() : uint32Type();
-        return int32Type();
+        if (call.function->name == "cuda.ffs")
+          return uint32Type();
+        return argument;
       },
       std::move(lower)));
 }
@@ -248,13 +251,15 @@ llvm::Value *countBits(LoweringApi &lowering, ID id, llvm::Value *value) {
 void addBitIntrinsics(Library &library) {
   addBitIntrinsic(
       library, "popc",
-      [](LoweringApi &lowering, const LibraryCall &, const std::vector<llvm::Value *> &values) {
-        return countBits(lowering, llvm::Intrinsic::ctpop, values[0]);
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        return lowering.castValue(countBits(lowering, llvm::Intrinsic::ctpop, values[0]),
+                                  int32Type(), call.resultType);
       });
   addBitIntrinsic(
       library, "clz",
-      [](LoweringApi &lowering, const LibraryCall &, const std::vector<llvm::Value *> &values) {
-        return countBits(lowering, llvm::Intrinsic::ctlz, values[0]);
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        return lowering.castValue(countBits(lowering, llvm::Intrinsic::ctlz, values[0]),
+                                  int32Type(), call.resultType);
       });
   // ffs: the 1-based position of the lowest set bit, 0 for 0.
   addBitIntrinsic(
@@ -377,9 +382,10 @@ void registerCudaFunctions(Library &library) {
         const std::vector<const Type *> &arguments = call.argumentTypes;
         const Type *common = binaryResultType(BinaryOp::Add, arguments[0], arguments[1]);
         common = common ? binaryResultType(BinaryOp::Add, common, arguments[2]) : nullptr;
-        if (!common || !common->isFloat())
+        if (!common || common->isComplex())
           throwNoOverload(call);
-        return common;
+        // numba-cuda's float32 and float64 forms: integers convert safely to float64 only.
+        return common->isFloat() && common->bits() == 32 ? types::float32() : types::float64();
       },
       [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         std::vector<llvm::Value *> operands;
@@ -387,6 +393,20 @@ void registerCudaFunctions(Library &library) {
           operands.push_back(lowering.castValue(values[i], call.argumentTypes[i], call.resultType));
         return lowering.irBuilder().CreateIntrinsic(llvm::Intrinsic::fma, {operands[0]->getType()},
                                                     operands);
+      }));
+  // selp(test, a, b): a or b by the test, of one type among those PTX's selp takes.
+  library.add(gpuFunction(
+      "selp", 3,
+      [](const LibraryCall &call) {
+        const Type *a = call.argumentTypes[1];
+        bool selectable = (a->isFloat() && a->bits() >= 32) || (a->isInteger() && a->bits() >= 16);
+        if (a != call.argumentTypes[2] || !selectable)
+          throwNoOverload(call);
+        return a;
+      },
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        return lowering.irBuilder().CreateSelect(
+            lowering.truthValue(values[0], call.argumentTypes[0]), values[1], values[2]);
       }));
   library.add(gpuFunction(
       "cbrt", 1,

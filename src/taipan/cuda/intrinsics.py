@@ -38,7 +38,22 @@ local = _Namespace("cuda.local", ["array"], "Per-thread memory: local.array(shap
 const = _Namespace("cuda.const", ["array_like"], "Constant memory: const.array_like(global).")
 atomic = _Namespace(
     "cuda.atomic",
-    ["add", "sub", "max", "min", "inc", "dec", "exch", "cas", "and_", "or_", "xor"],
+    [
+        "add",
+        "sub",
+        "max",
+        "min",
+        "nanmax",
+        "nanmin",
+        "inc",
+        "dec",
+        "exch",
+        "cas",
+        "compare_and_swap",
+        "and_",
+        "or_",
+        "xor",
+    ],
     "Atomic operations on array elements; each returns the old value.",
 )
 
@@ -72,5 +87,6 @@ brev = _Builtin("cuda.brev")
 clz = _Builtin("cuda.clz")
 ffs = _Builtin("cuda.ffs")
 fma = _Builtin("cuda.fma")
+selp = _Builtin("cuda.selp")
 cbrt = _Builtin("cuda.cbrt")
 nanosleep = _Builtin("cuda.nanosleep")

@@ -62,6 +62,7 @@ NAMES = (
     "popc",
     "reduce",
     "select_device",
+    "selp",
     "shared",
     "shfl_down_sync",
     "shfl_sync",

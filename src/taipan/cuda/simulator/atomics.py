@@ -25,15 +25,15 @@ def _nan(value):
 
 
 def _max(a, b):
-    # NaN wins, as in NumPy's maximum.
+    # As numba-cuda's: a NaN element or value changes nothing (the element stays).
     if _nan(a) or _nan(b):
-        return a if _nan(a) else b
+        return a
     return builtins.max(a, b)
 
 
 def _min(a, b):
     if _nan(a) or _nan(b):
-        return a if _nan(a) else b
+        return a
     return builtins.min(a, b)
 
 

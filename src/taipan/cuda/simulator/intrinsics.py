@@ -254,6 +254,11 @@ def fma(a, b, c):
     return a * b + c
 
 
+def selp(test, a, b):
+    """a when the test holds, else b."""
+    return a if test else b
+
+
 def cbrt(value):
     """The cube root."""
     return np.cbrt(value)
