@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from child_processes import child_python_path
 
-from taipan import carray, cuda, njit, types
+from taipan import carray, cfunc, cuda, njit, prange, types
 from taipan.core import cgutils
 from taipan.core.imputils import impl_ret_untracked
 from taipan.core.typing import signature
@@ -764,3 +764,43 @@ def test_intrinsic_keeps_the_typing_functions_names():
         return x
 
     assert f(7) == 7
+
+
+# --- the caller's frame in other kinds of functions ----------------------------------------
+
+
+@njit(parallel=True)
+def stack_arrays_in_prange(n):
+    out = np.zeros(n)
+    for i in prange(n):
+        a = carray(stack_empty(4, np.float64), (4,), dtype=np.float64)
+        for k in range(4):
+            a[k] = i + k
+        out[i] = a.sum()
+    return out
+
+
+@njit
+def stack_array_across_yields(n):
+    a = carray(stack_empty(2, np.int64), (2,), dtype=np.int64)
+    a[0] = 100
+    a[1] = 0
+    for i in range(n):
+        a[1] += i
+        yield a[0] + a[1]
+
+
+@cfunc("float64(int64)")
+def stack_array_in_cfunc(n):
+    a = carray(stack_empty(3, np.float64), (3,), dtype=np.float64)
+    for k in range(3):
+        a[k] = n * k
+    return a.sum()
+
+
+def test_stack_memory_in_prange_generators_and_cfuncs():
+    before = live_blocks()
+    assert stack_arrays_in_prange(7).tolist() == [4.0 * i + 6 for i in range(7)]
+    assert list(stack_array_across_yields(5)) == [100 + sum(range(i + 1)) for i in range(5)]
+    assert stack_array_in_cfunc.ctypes(2) == 6.0
+    assert live_blocks() == before
