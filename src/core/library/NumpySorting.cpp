@@ -10,13 +10,11 @@
 namespace taipan {
 namespace {
 
-/// A sortable array (real, and writable for a sort in place).
+/// A sortable array (of numbers or booleans, and writable for a sort in place).
 const Type *sortedArgument(const LibraryCall &call, bool inPlace) {
   const Type *array = arrayArgument(call);
   if (inPlace && array->isReadonly())
     throwTypingError("cannot modify a read-only array (sort)", call.location);
-  if (array->dtype()->isComplex())
-    throwUnsupported("sorting complex arrays is not supported", call.location);
   return array;
 }
 

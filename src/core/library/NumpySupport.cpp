@@ -189,6 +189,8 @@ llvm::Value *transposeArray(LoweringApi &lowering, llvm::Value *array, const Typ
 int sortDtypeCode(const Type *dtype) {
   if (dtype->isBoolean())
     return 0;
+  if (dtype->isComplex())
+    return dtype->bits() == 64 ? 11 : 12;
   if (dtype->isFloat())
     return dtype->bits() == 32 ? 9 : 10;
   int base = dtype->bits() == 8 ? 1 : dtype->bits() == 16 ? 3 : dtype->bits() == 32 ? 5 : 7;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <numeric>
 #include <type_traits>
@@ -31,17 +32,37 @@ template <typename T> bool lessNaNLast(T A, T B) {
     return A < B;
 }
 
+/// NumPy's order of complex numbers (npysort's CFLOAT_LT): by real part, then imaginary part,
+/// with R + Rj < R + nanj < nan + Rj < nan + nanj.
+template <typename T> bool lessNaNLast(std::complex<T> A, std::complex<T> B) {
+  T AR = A.real(), AI = A.imag(), BR = B.real(), BI = B.imag();
+  if (AR < BR)
+    return AI == AI || BI != BI;
+  if (AR > BR)
+    return BI != BI && AI == AI;
+  if (AR == BR || (AR != AR && BR != BR))
+    return AI < BI || (BI != BI && AI == AI);
+  return BR != BR;
+}
+
+template <typename T> struct IsComplex : std::false_type {};
+template <typename T> struct IsComplex<std::complex<T>> : std::true_type {};
+
 template <typename T> void sortRows(void *Data, int64_t Rows, int64_t RowLength) {
   T *Base = static_cast<T *>(Data);
   for (int64_t R = 0; R < Rows; ++R) {
     T *First = Base + R * RowLength;
     T *Last = First + RowLength;
-    if constexpr (std::is_floating_point_v<T>) {
-      // Moving NaNs out first lets the sort use the plain `<`, which is much cheaper than
-      // the NaN-aware comparator in the inner loop.
-      Last = std::partition(First, Last, [](T V) { return !isNaN(V); });
+    if constexpr (IsComplex<T>::value) {
+      std::sort(First, Last, [](T A, T B) { return lessNaNLast(A, B); });
+    } else {
+      if constexpr (std::is_floating_point_v<T>) {
+        // Moving NaNs out first lets the sort use the plain `<`, which is much cheaper than
+        // the NaN-aware comparator in the inner loop.
+        Last = std::partition(First, Last, [](T V) { return !isNaN(V); });
+      }
+      std::sort(First, Last);
     }
-    std::sort(First, Last);
   }
 }
 
@@ -94,6 +115,12 @@ template <typename F> bool withDtype(int32_t Code, F &&Fn) {
     return true;
   case SortFloat64:
     Fn(double{});
+    return true;
+  case SortComplex64:
+    Fn(std::complex<float>{});
+    return true;
+  case SortComplex128:
+    Fn(std::complex<double>{});
     return true;
   default:
     return false;

@@ -22,13 +22,17 @@ enum SortDtype : int32_t {
   SortUInt64 = 8,
   SortFloat32 = 9,
   SortFloat64 = 10,
+  SortComplex64 = 11,
+  SortComplex128 = 12,
 };
 
 } // namespace taipan::runtime
 
 extern "C" {
 /// Sorts each of `rows` contiguous rows of `rowLength` elements in place, ascending with NaNs
-/// last as NumPy orders them. Unknown dtype codes leave the data untouched.
+/// last as NumPy orders them (complex numbers by real part, then imaginary part, NumPy's
+/// order of NaNs: R + Rj, R + nanj, nan + Rj, nan + nanj). Unknown dtype codes leave the data
+/// untouched.
 void taipan_sort(void *data, int64_t rows, int64_t rowLength, int32_t dtypeCode);
 /// Writes to `result` the `count` indices that stably sort a 1-D array whose elements lie
 /// `stride` bytes apart (NaNs last, ties in index order, as NumPy's stable argsort).

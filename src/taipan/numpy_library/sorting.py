@@ -14,18 +14,25 @@ from taipan.numpy_library.support import is_integer_scalar, is_none, is_real_arr
 # sort and argsort
 
 
-SORT_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
+SORT_KINDS = ("quicksort", "mergesort", "heapsort", "stable")
+
+
+def is_sortable_array(t):
+    """An array of booleans or numbers (complex ones in NumPy's lexicographic order)."""
+    return isinstance(t, types.Array) and isinstance(
+        t.dtype, (types.Boolean, types.Integer, types.Float, types.Complex)
+    )
 
 
 def check_sort_kind(kind):
     """Whether ``kind`` is omitted, None, or one of NumPy's sort kinds (taipan's sort is always
     stable, which every kind allows)."""
-    return isinstance(kind, types.NoneType) or string_value(kind) in SORT_KINDS
+    return kind is None or isinstance(kind, types.NoneType) or string_value(kind) in SORT_KINDS
 
 
 @overload(np.sort)
 def sort(a, axis=-1, kind=None, order=None, stable=None):
-    if not is_real_array(a) or a.ndim == 0 or not check_sort_kind(kind):
+    if not is_sortable_array(a) or a.ndim == 0 or not check_sort_kind(kind):
         return None
     if not is_none(order) or not (is_none(stable) or isinstance(stable, types.Boolean)):
         return None
@@ -60,7 +67,7 @@ def sort(a, axis=-1, kind=None, order=None, stable=None):
 
 @overload(np.argsort)
 def argsort(a, axis=-1, kind=None, order=None, stable=None):
-    if not is_real_array(a) or not check_sort_kind(kind):
+    if not is_sortable_array(a) or not check_sort_kind(kind):
         return None
     if not is_none(order) or not (is_none(stable) or isinstance(stable, types.Boolean)):
         return None
@@ -106,6 +113,31 @@ def argsort(a, axis=-1, kind=None, order=None, stable=None):
     return argsort_axis
 
 
+@overload_method(types.Array, "sort")
+def _sort_method(a, axis=-1, kind=None, order=None, stable=None):
+    """a.sort(axis, kind=...): in place along an axis. A call with no arguments is declined, so
+    that it stays the native sort along the last axis."""
+    omitted = isinstance(axis, int) and kind is None and order is None and stable is None
+    if omitted:
+        return None
+    if not check_sort_kind(kind):
+        raise TypingError(
+            f'sort(): "kind" must be a string literal, None or one of quicksort, mergesort, '
+            f"heapsort, stable; not {kind}"
+        )
+    if not is_sortable_array(a) or not is_none(order):
+        return None
+
+    def sort_method(a, axis=-1, kind=None, order=None, stable=None):
+        along = normalize_axis(axis, a.ndim)
+        if along == a.ndim - 1:
+            a.sort()
+            return
+        a[...] = np.sort(a, along)
+
+    return sort_method
+
+
 @overload_method(types.Array, "argsort")
 def _argsort_method(a, axis=-1, kind=None, order=None, stable=None):
     """a.argsort(axis, kind=...): np.argsort. A call with no arguments is declined, so that it
@@ -115,10 +147,10 @@ def _argsort_method(a, axis=-1, kind=None, order=None, stable=None):
         return None
     if not check_sort_kind(kind):
         raise TypingError(
-            "argsort's kind must be None or one of 'quicksort', 'mergesort', 'heapsort', "
-            f"'stable' as a literal string, not {kind}"
+            f'argsort(): "kind" must be a string literal, None or one of quicksort, mergesort, '
+            f"heapsort, stable; not {kind}"
         )
-    if not is_real_array(a):
+    if not is_sortable_array(a):
         return None
 
     def argsort_method(a, axis=-1, kind=None, order=None, stable=None):
