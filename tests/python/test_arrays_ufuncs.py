@@ -1131,8 +1131,6 @@ def t_clip(x, low, high):
         (u_floor, 1),
         (u_trunc, 1),
         (u_rint, 1),
-        (b_maximum, 2),
-        (b_fmin, 2),
         (b_mod, 2),
         (b_floor_divide, 2),
         (b_fmod, 2),

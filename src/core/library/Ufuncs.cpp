@@ -1,6 +1,7 @@
-// Ufuncs: the type rule and scalar lowering every ufunc entry shares (makeUfunc), and NumPy's
-// ufuncs, each its loop selection (NumPy's inner-loop types) next to its element lowering.
+// Ufuncs: NumPy's ufuncs of math, rounding, predicates, arithmetic and extrema, each its loop
+// selection (NumPy's inner-loop types) next to its element lowering (the rest: UfuncsMore.cpp).
 #include "library/Families.h"
+#include "library/UfuncCalls.h"
 
 #include "lower/ArrayLowering.h"
 #include "lower/LoweringApi.h"
@@ -16,104 +17,6 @@
 
 namespace taipan {
 namespace {
-
-using LoopSelection = std::function<std::optional<UfuncLoop>(const std::vector<const Type *> &)>;
-
-/// The type rule every ufunc shares: the kernel's loop for the operands' element types,
-/// recorded in the call; the result is its output, an array when any operand is one.
-const Type *typeUfuncCall(LibraryCall &call) {
-  const UfuncKernel &kernel = *call.function->ufunc;
-  std::vector<const Type *> elements;
-  for (const Type *argument : call.argumentTypes)
-    elements.push_back(argument->isArray() ? argument->dtype() : argument);
-  std::optional<UfuncLoop> loop;
-  if (elements.size() == kernel.inputs &&
-      std::all_of(elements.begin(), elements.end(), [](const Type *t) { return t->isNumber(); }))
-    loop = kernel.selectLoop(elements);
-  if (!loop)
-    throwNoOverload(call);
-  call.loop = std::move(*loop);
-  return call.loop.output ? ufuncResultType(call) : nullptr; // nullptr: the callee decides
-}
-
-/// The scalar lowering every ufunc shares (calls with an array operand are array expressions,
-/// which lower the kernel inside their loop).
-llvm::Value *lowerUfuncCall(LoweringApi &lowering, const LibraryCall &call,
-                            const std::vector<llvm::Value *> &values) {
-  return lowering.arrays().lowerUfuncElement(call, values, call.argumentTypes);
-}
-
-/// Registers ufunc numpy.<name>.
-void addUfunc(Library &library, const std::string &name, unsigned inputs, LoopSelection select,
-              LibraryLowerRule lowerElement, std::vector<LibraryParameter> parameters = {}) {
-  UfuncKernel kernel;
-  kernel.inputs = inputs;
-  kernel.selectLoop = std::move(select);
-  kernel.lowerElement = std::move(lowerElement);
-  library.add(makeUfunc("numpy." + name, std::move(kernel), std::move(parameters)));
-}
-
-/// An entry registered before the ufuncs (a math or cmath function a kernel lowers through).
-const LibraryFunction *entry(const Library &library, const std::string &name) {
-  const LibraryFunction *found = library.find(name);
-  if (!found)
-    throw std::logic_error("ufuncs need library function " + name);
-  return found;
-}
-
-/// A math or cmath entry's lowering on element values of `types`, computing in `result`.
-llvm::Value *lowerThrough(const LibraryFunction *function, LoweringApi &lowering,
-                          const std::vector<llvm::Value *> &values,
-                          const std::vector<const Type *> &types, const Type *result) {
-  LibraryCall call;
-  call.function = function;
-  call.argumentTypes = types;
-  call.resultType = result;
-  return function->lower(lowering, call, values);
-}
-
-// ---- Loop selection. NumPy casts each input to its loop's type, as taipan's loops do.
-
-/// NumPy's float loop for an input type: floats and complex numbers keep their type; booleans
-/// and integers of up to 16 bits compute in float32 (NumPy uses float16 for 8-bit integers,
-/// which taipan does not have), wider integers in float64.
-const Type *floatLoopType(const Type *type) {
-  if (type->isFloat() || type->isComplex())
-    return type;
-  return type->isBoolean() || type->bits() <= 16 ? types::float32() : types::float64();
-}
-
-/// Booleans compute in int8 where NumPy has no bool loop (negative, sign, floor_divide...).
-const Type *withoutBool(const Type *type) {
-  return type->isBoolean() ? types::integer(8, true) : type;
-}
-
-/// Every input and the output in one type.
-UfuncLoop uniformLoop(const Type *type, size_t inputs) {
-  return UfuncLoop{std::vector<const Type *>(inputs, type), type};
-}
-
-/// A loop whose inputs and output share the type `rule` makes of the promoted input types
-/// (NumPy's promote_types), or none for complex inputs unless `takesComplex`.
-LoopSelection promotedLoop(const Type *(*rule)(const Type *), bool takesComplex) {
-  return
-      [rule, takesComplex](const std::vector<const Type *> &elements) -> std::optional<UfuncLoop> {
-        const Type *common = elements[0];
-        for (const Type *element : elements)
-          common = promoteDtypes(common, element);
-        if (common->isComplex() && !takesComplex)
-          return std::nullopt;
-        return uniformLoop(rule(common), elements.size());
-      };
-}
-
-/// The promoted type itself (add, maximum, floor...).
-const Type *sameType(const Type *type) { return type; }
-
-/// true_divide: integers and booleans divide in float64.
-const Type *divisionType(const Type *type) {
-  return type->isInteger() || type->isBoolean() ? types::float64() : type;
-}
 
 // ---- Element lowering.
 
@@ -161,6 +64,24 @@ llvm::Value *signOf(LoweringApi &lowering, llvm::Value *value, const Type *type)
 /// maximum and minimum propagate NaN; fmax and fmin ignore it.
 llvm::Value *extremum(LoweringApi &lowering, bool isMax, bool ignoresNan, llvm::Value *a,
                       llvm::Value *b, const Type *type) {
+  if (type->isComplex()) {
+    // NumPy's complex loops: lexicographic order; maximum keeps a NaN of a, fmax drops one of b.
+    llvm::IRBuilder<> &builder = lowering.irBuilder();
+    llvm::Value *ai, *bi;
+    llvm::Value *ar = lowering.operators().complexParts(a, ai);
+    llvm::Value *br = lowering.operators().complexParts(b, bi);
+    llvm::Value *realsEqual = builder.CreateFCmpOEQ(ar, br);
+    llvm::Value *keepsA =
+        isMax ? builder.CreateOr(builder.CreateFCmpOGT(ar, br),
+                                 builder.CreateAnd(realsEqual, builder.CreateFCmpOGE(ai, bi)))
+              : builder.CreateOr(builder.CreateFCmpOLT(ar, br),
+                                 builder.CreateAnd(realsEqual, builder.CreateFCmpOLE(ai, bi)));
+    auto hasNan = [&](llvm::Value *real, llvm::Value *imag) {
+      return builder.CreateOr(builder.CreateFCmpUNO(real, real), builder.CreateFCmpUNO(imag, imag));
+    };
+    keepsA = builder.CreateOr(keepsA, ignoresNan ? hasNan(br, bi) : hasNan(ar, ai));
+    return builder.CreateSelect(keepsA, a, b);
+  }
   if (!type->isFloat()) {
     llvm::Value *greater = lowering.operators().lowerComparison(CompareOp::Gt, a, type, b, type);
     return lowering.irBuilder().CreateSelect(greater, isMax ? a : b, isMax ? b : a);
@@ -199,10 +120,10 @@ void addFloatFunctions(Library &library) {
       {"arccosh", "acosh", true},    {"arctanh", "atanh", true},    {"deg2rad", "radians", false},
       {"rad2deg", "degrees", false}, {"degrees", "degrees", false}, {"radians", "radians", false},
       {"cbrt", "cbrt", false}};
-  const LibraryFunction *cmathLog = entry(library, "cmath.log");
-  const LibraryFunction *cmathExp = entry(library, "cmath.exp");
+  const LibraryFunction *cmathLog = ufuncHelperEntry(library, "cmath.log");
+  const LibraryFunction *cmathExp = ufuncHelperEntry(library, "cmath.exp");
   for (const FloatFunction &function : functions) {
-    const LibraryFunction *real = entry(library, std::string("math.") + function.math);
+    const LibraryFunction *real = ufuncHelperEntry(library, std::string("math.") + function.math);
     const LibraryFunction *complex = library.find(std::string("cmath.") + function.math);
     std::string name = function.ufunc;
     addUfunc(
@@ -241,12 +162,31 @@ void addFloatFunctions(Library &library) {
           return lowering.castValue(answer, wide, type);
         });
   }
+  // reciprocal: 1 / x; integers divide as integers (NumPy's loop: 0 for 0, as observed).
   addUfunc(
-      library, "reciprocal", 1, promotedLoop(floatLoopType, false),
+      library, "reciprocal", 1, promotedLoop(withoutBool, true),
       [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *type = call.loop.output;
-        llvm::Value *one = llvm::ConstantFP::get(valueType(lowering.llvmContext(), type), 1.0);
-        return lowering.operators().lowerBinary(BinaryOp::Div, one, type, values[0], type, type);
+        llvm::Value *x = values[0];
+        if (type->isInteger()) {
+          llvm::Value *zero = llvm::ConstantInt::get(x->getType(), 0);
+          llvm::Value *one = llvm::ConstantInt::get(x->getType(), 1);
+          llvm::Value *isZero = builder.CreateICmpEQ(x, zero);
+          llvm::Value *safe = builder.CreateSelect(isZero, one, x);
+          llvm::Value *quotient =
+              type->isSigned() ? builder.CreateSDiv(one, safe) : builder.CreateUDiv(one, safe);
+          return builder.CreateSelect(isZero, zero, quotient);
+        }
+        llvm::Value *one;
+        if (type->isComplex()) {
+          llvm::Type *part = valueType(lowering.llvmContext(), types::floating(type->bits() / 2));
+          one = lowering.operators().makeComplex(llvm::ConstantFP::get(part, 1.0),
+                                                 llvm::ConstantFP::get(part, 0.0), type);
+        } else {
+          one = llvm::ConstantFP::get(valueType(lowering.llvmContext(), type), 1.0);
+        }
+        return lowering.operators().lowerBinary(BinaryOp::Div, one, type, x, type, type);
       });
 }
 
@@ -269,23 +209,23 @@ void addUnaryFunctions(Library &library) {
         return absoluteValue(lowering, values[0], call.loop.output, call.loop.output);
       });
   addUfunc(
-      library, "negative", 1, promotedLoop(withoutBool, true),
+      library, "negative", 1, promotedLoop(refusingBool, true),
       [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         return lowering.operators().lowerNegation(values[0], call.loop.output);
       });
-  addUfunc(library, "positive", 1, promotedLoop(withoutBool, true),
+  addUfunc(library, "positive", 1, promotedLoop(refusingBool, true),
            [](LoweringApi &, const LibraryCall &, const std::vector<llvm::Value *> &values) {
              return values[0];
            });
   addUfunc(
-      library, "square", 1, promotedLoop(sameType, true),
+      library, "square", 1, promotedLoop(withoutBool, true),
       [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         const Type *type = call.loop.output;
         return lowering.operators().lowerBinary(BinaryOp::Mult, values[0], type, values[0], type,
                                                 type);
       });
   addUfunc(
-      library, "sign", 1, promotedLoop(withoutBool, false),
+      library, "sign", 1, promotedLoop(refusingBool, false),
       [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         return signOf(lowering, values[0], call.loop.output);
       });
@@ -312,8 +252,8 @@ void addUnaryFunctions(Library &library) {
 /// Registers isnan, isinf, isfinite (math's and cmath's tests) and signbit.
 void addPredicates(Library &library) {
   for (std::string name : {"isnan", "isinf", "isfinite"}) {
-    const LibraryFunction *real = entry(library, "math." + name);
-    const LibraryFunction *complex = entry(library, "cmath." + name);
+    const LibraryFunction *real = ufuncHelperEntry(library, "math." + name);
+    const LibraryFunction *complex = ufuncHelperEntry(library, "cmath." + name);
     addUfunc(
         library, name, 1,
         [](const std::vector<const Type *> &elements) -> std::optional<UfuncLoop> {
@@ -350,7 +290,7 @@ void addBinaryFunctions(Library &library) {
     bool takesComplex;
   };
   static const Arithmetic arithmetic[] = {{"add", BinaryOp::Add, sameType, true},
-                                          {"subtract", BinaryOp::Sub, sameType, true},
+                                          {"subtract", BinaryOp::Sub, refusingBool, true},
                                           {"multiply", BinaryOp::Mult, sameType, true},
                                           {"divide", BinaryOp::Div, divisionType, true},
                                           {"true_divide", BinaryOp::Div, divisionType, true},
@@ -367,7 +307,7 @@ void addBinaryFunctions(Library &library) {
                return lowering.operators().lowerBinary(op, values[0], type, values[1], type, type);
              });
   }
-  const LibraryFunction *mathFmod = entry(library, "math.fmod");
+  const LibraryFunction *mathFmod = ufuncHelperEntry(library, "math.fmod");
   addUfunc(library, "fmod", 2, promotedLoop(withoutBool, false),
            [mathFmod](LoweringApi &lowering, const LibraryCall &call,
                       const std::vector<llvm::Value *> &values) {
@@ -383,7 +323,7 @@ void addBinaryFunctions(Library &library) {
         return lowering.callLibm("hypot", values, call.loop.output);
       });
   for (auto [ufunc, math] : {std::pair{"arctan2", "atan2"}, std::pair{"copysign", "copysign"}}) {
-    const LibraryFunction *real = entry(library, std::string("math.") + math);
+    const LibraryFunction *real = ufuncHelperEntry(library, std::string("math.") + math);
     addUfunc(library, ufunc, 2, promotedLoop(floatLoopType, false),
              [real](LoweringApi &lowering, const LibraryCall &call,
                     const std::vector<llvm::Value *> &values) {
@@ -399,7 +339,7 @@ void addBinaryFunctions(Library &library) {
   for (Extremum function : {Extremum{"maximum", true, false}, Extremum{"minimum", false, false},
                             Extremum{"fmax", true, true}, Extremum{"fmin", false, true}}) {
     bool isMax = function.isMax, ignoresNan = function.ignoresNan;
-    addUfunc(library, function.name, 2, promotedLoop(sameType, false),
+    addUfunc(library, function.name, 2, promotedLoop(sameType, true),
              [isMax, ignoresNan](LoweringApi &lowering, const LibraryCall &call,
                                  const std::vector<llvm::Value *> &values) {
                return extremum(lowering, isMax, ignoresNan, values[0], values[1], call.loop.output);
@@ -409,16 +349,20 @@ void addBinaryFunctions(Library &library) {
 
 /// Registers where(condition, x, y) and clip(a, a_min, a_max): elementwise with three operands.
 void addSelections(Library &library) {
-  addUfunc(
-      library, "where", 3,
-      [](const std::vector<const Type *> &elements) -> std::optional<UfuncLoop> {
-        const Type *common = promoteDtypes(elements[1], elements[2]);
-        return UfuncLoop{{elements[0], common, common}, common};
-      },
-      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
-        llvm::Value *condition = lowering.truthValue(values[0], call.loop.inputs[0]);
-        return lowering.irBuilder().CreateSelect(condition, values[1], values[2]);
-      });
+  // np.where is no ufunc in NumPy: no output argument, and 0-d operands give a 0-d array.
+  UfuncKernel where;
+  where.inputs = 3;
+  where.keepsZeroDimensionalArrays = true;
+  where.selectLoop = [](const std::vector<const Type *> &elements) -> std::optional<UfuncLoop> {
+    const Type *common = promoteDtypes(elements[1], elements[2]);
+    return UfuncLoop{{elements[0], common, common}, common};
+  };
+  where.lowerElement = [](LoweringApi &lowering, const LibraryCall &call,
+                          const std::vector<llvm::Value *> &values) {
+    llvm::Value *condition = lowering.truthValue(values[0], call.loop.inputs[0]);
+    return lowering.irBuilder().CreateSelect(condition, values[1], values[2]);
+  };
+  library.add(makeUfunc("numpy.where", std::move(where), std::vector<LibraryParameter>(3)));
   // NumPy's clip is minimum(maximum(a, a_min), a_max), NaN-propagating.
   addUfunc(
       library, "clip", 3, promotedLoop(sameType, false),
@@ -432,25 +376,13 @@ void addSelections(Library &library) {
 
 } // namespace
 
-LibraryFunction makeUfunc(std::string name, UfuncKernel kernel,
-                          std::vector<LibraryParameter> parameters) {
-  LibraryFunction function;
-  function.name = std::move(name);
-  function.parameters = parameters.empty()
-                            ? std::vector<LibraryParameter>(kernel.inputs, LibraryParameter{})
-                            : std::move(parameters);
-  function.type = typeUfuncCall;
-  function.lower = lowerUfuncCall;
-  function.ufunc = std::move(kernel);
-  return function;
-}
-
 void registerUfuncs(Library &library) {
   addFloatFunctions(library);
   addUnaryFunctions(library);
   addPredicates(library);
   addBinaryFunctions(library);
   addSelections(library);
+  registerMoreUfuncs(library);
 }
 
 } // namespace taipan

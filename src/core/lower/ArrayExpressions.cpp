@@ -22,9 +22,10 @@ bool ArrayLowering::isElementwise(const Expr *expr) const {
     return true;
   case ExprKind::Compare:
     return expr->compareOps.size() == 1;
-  case ExprKind::Call: { // a ufunc: a library entry with a kernel
+  case ExprKind::Call: { // a ufunc: a library entry with a kernel, making a new array
     auto call = function.libraryCalls.find(expr->id);
-    return call != function.libraryCalls.end() && call->second.function->ufunc;
+    return call != function.libraryCalls.end() && call->second.function->ufunc &&
+           call->second.form == FusedUfuncCall;
   }
   default:
     return false;

@@ -108,12 +108,48 @@ std::vector<Expr *> Library::bindArguments(const LibraryFunction &function,
   return bound;
 }
 
+std::vector<const Type *> ufuncOutputArguments(const LibraryCall &call) {
+  const UfuncKernel &kernel = *call.function->ufunc;
+  std::vector<const Type *> outputs(kernel.outputs, nullptr);
+  size_t slot = 0;
+  for (size_t i = kernel.inputs; i < call.argumentTypes.size(); ++i) {
+    const Type *argument = call.argumentTypes[i];
+    if (argument && argument->isTuple()) {
+      for (const Type *element : argument->elements()) {
+        if (slot < outputs.size())
+          outputs[slot] = element->isNone() ? nullptr : element;
+        ++slot;
+      }
+      continue;
+    }
+    if (slot < outputs.size())
+      outputs[slot] = argument && !argument->isNone() ? argument : nullptr;
+    ++slot;
+  }
+  return outputs;
+}
+
 const Type *ufuncResultType(const LibraryCall &call) {
+  const UfuncKernel &kernel = *call.function->ufunc;
   int ndim = -1;
-  for (const Type *argument : call.argumentTypes)
-    if (argument->isArray())
-      ndim = std::max(ndim, argument->ndim());
-  return ndim >= 0 ? types::array(call.loop.output, ndim, 'C', false) : call.loop.output;
+  for (size_t i = 0; i < kernel.inputs && i < call.argumentTypes.size(); ++i)
+    if (call.argumentTypes[i] && call.argumentTypes[i]->isArray())
+      ndim = std::max(ndim, call.argumentTypes[i]->ndim());
+  if (ndim == 0 && !kernel.keepsZeroDimensionalArrays)
+    ndim = -1; // NumPy's ufuncs give a scalar for 0-d operands
+  std::vector<const Type *> given = ufuncOutputArguments(call);
+  for (const Type *output : given) // the implicit output of divmod(a, b, q) has q's shape
+    if (output && output->isArray())
+      ndim = std::max(ndim, output->ndim());
+  std::vector<const Type *> results;
+  for (size_t k = 0; k < given.size(); ++k) {
+    const Type *element = k == 0 ? call.loop.output : call.loop.secondOutput;
+    if (given[k])
+      results.push_back(given[k]);
+    else
+      results.push_back(ndim >= 0 ? types::array(element, ndim, 'C', false) : element);
+  }
+  return results.size() == 1 ? results[0] : types::tuple(results);
 }
 
 std::string describeTargets(unsigned targets) {

@@ -46,10 +46,12 @@ enum class LibraryIteration {
 };
 
 /// The inner loop a ufunc call runs, as its type rule chose it (NumPy's loop selection): the
-/// element type each input is converted to, and the element type of the output.
+/// element type each input is converted to, and the element type of the output (and of the
+/// second output of a ufunc with two: divmod, modf, frexp).
 struct UfuncLoop {
   std::vector<const Type *> inputs;
   const Type *output = nullptr;
+  const Type *secondOutput = nullptr;
 };
 
 /// One call of a library function as typing bound it: the argument expressions in parameter
@@ -100,6 +102,12 @@ struct LibraryConstantArgument {
 /// the element types and array-expression fusion emits `lowerElement` inside its one loop.
 struct UfuncKernel {
   unsigned inputs = 1;
+  /// 1, or 2 for divmod, modf and frexp, whose `lowerElement` returns an LLVM struct of both.
+  unsigned outputs = 1;
+  /// Whether `selectLoop` also sees datetime64 and timedelta64 inputs (isnat), not numbers only.
+  bool takesDatetimes = false;
+  /// A 0-d array result stays an array (np.where); NumPy's ufuncs unwrap it to a scalar.
+  bool keepsZeroDimensionalArrays = false;
   /// The loop for these input element types (scalars, or the dtypes of array operands, all
   /// numbers), or nullopt when the ufunc has none for them.
   std::function<std::optional<UfuncLoop>(const std::vector<const Type *> &elements)> selectLoop;
@@ -111,6 +119,10 @@ struct UfuncKernel {
   /// (a DUFunc meeting new types) gets the function's return type.
   std::shared_ptr<FunctionSource> scalarFunction;
 };
+
+/// LibraryCall::form of a ufunc call: fused into the array expression around it (scalars and
+/// calls whose one result is a new array), or its own loop (output arguments, two outputs).
+enum UfuncCallForm : unsigned { FusedUfuncCall = 0, UfuncCallWithOwnLoop = 1 };
 
 /// A function taipan implements in C++. `variadic` functions take any number of positional
 /// arguments after their parameters (min, max, print).
@@ -151,8 +163,14 @@ struct LibraryValue {
 };
 
 /// The type of a ufunc call once its loop's output is known: the output, or an array of it
-/// (the operands' largest ndim) when an operand is an array.
+/// (the operands' largest ndim) when an operand is an array of at least one dimension (NumPy
+/// unwraps 0-d results); a tuple of two for a ufunc with two outputs. An output argument
+/// (`np.add(a, b, out)`, `out=`) is the result in its place.
 const Type *ufuncResultType(const LibraryCall &call);
+
+/// The output arguments of a ufunc call, one per output (nullptr where none is given): the
+/// arguments after the inputs, a tuple given as `out=` spread over them, None left out.
+std::vector<const Type *> ufuncOutputArguments(const LibraryCall &call);
 
 /// Every LibraryFunction and LibraryValue, by name. Families register themselves in
 /// library/Families.cpp (one line per family); a family's file holds one entry per name.
