@@ -281,9 +281,15 @@ static GlobalValue classifyObject(nb::handle object) {
   if (PyModule_Check(value)) {
     result.kind = GlobalValue::Kind::Module;
     result.name = nb::cast<std::string>(object.attr("__name__"));
-    // numpy.random keeps its name; numpy's other submodules (numpy.core...) are numpy.
+    // numpy.random keeps its name, and so do numpy.lib's and numpy.polynomial's modules (whose
+    // functions are found by their objects: np.lib.stride_tricks.as_strided); numpy's other
+    // submodules (numpy.core...) are numpy.
+    bool ownName = result.name.rfind("numpy.lib", 0) == 0 ||
+                   result.name.rfind("numpy.polynomial", 0) == 0;
     if (result.name == "taipan.cuda")
       result.name = "cuda"; // taipan's CUDA namespace, as kernels spell it
+    else if (ownName)
+      return result;
     else if (result.name.rfind("numpy.random", 0) == 0)
       result.name = "numpy.random";
     else if (result.name.rfind("numpy.linalg", 0) == 0)

@@ -366,6 +366,11 @@ def _load_library_member(name):
 def _qualified_name(function):
     module = getattr(function, "__module__", None) or ""
     name = getattr(function, "__qualname__", None) or getattr(function, "__name__", repr(function))
+    if module.startswith(("numpy.lib", "numpy.polynomial")):
+        # the library's name (numpy.lib.stride_tricks.as_strided), not the defining module's
+        listed = numpy_library.name_of(function)
+        if listed is not None:
+            return listed
     if module.startswith("numpy"):
         module = "numpy"
         if getattr(function, "__module__", "").startswith("numpy.linalg"):

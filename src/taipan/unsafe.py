@@ -1,6 +1,7 @@
 """Compiler primitives for library code written as ordinary Python functions (Numba's
 ``numba.cpython.unsafe.tuple`` and ``numba.np.unsafe.ndarray``): building a tuple whose length
-the argument types fix, with an item chosen at run time, or items paired from two tuples.
+the argument types fix, with an item chosen at run time, or items paired from two tuples; and
+``strided_view``, a view of an array's data with any extents and strides (a library entry).
 
 Each is a plain Python function (it runs in Python too) with an ``overload`` that recurses on
 the tuple's type: the implementation for a tuple of n items calls the one for n - 1 items, so
@@ -9,7 +10,20 @@ no source text is generated and each length compiles once."""
 from taipan import types
 from taipan.extending import overload
 
-__all__ = ["interleave", "multiply_items", "tuple_insert", "tuple_setitem"]
+__all__ = ["interleave", "multiply_items", "strided_view", "tuple_insert", "tuple_setitem"]
+
+
+def strided_view(array, shape, strides):
+    """A view of ``array``'s data with extents ``shape`` and byte strides ``strides`` (tuples of
+    one length), nothing checked: the caller keeps every element it can reach inside the
+    array's memory. Compiled code calls the library entry ``unsafe.strided_view``
+    (library/NumpyShapes.cpp); in Python it is NumPy's as_strided."""
+    from numpy.lib.stride_tricks import as_strided
+
+    return as_strided(array, shape, strides)
+
+
+strided_view._taipan_builtin = "unsafe.strided_view"
 
 
 def tuple_setitem(tup, index, value):

@@ -1,6 +1,7 @@
 // NumPy's copies and shape changes, as functions and array methods: copy, astype, fill,
 // ravel, flatten, transpose and reshape (views where NumPy gives one, else copies), and
-// broadcast_to (a read-only view whose stretched axes have stride 0).
+// broadcast_to (a read-only view whose stretched axes have stride 0), and taipan.unsafe's
+// strided_view (a view of given extents and strides).
 #include "library/NumpySupport.h"
 
 #include "lower/ArrayLowering.h"
@@ -132,9 +133,50 @@ llvm::Value *lowerBroadcastTo(LoweringApi &lowering, const LibraryCall &call,
   return result;
 }
 
+/// unsafe.strided_view(array, shape, strides): a view of the array's data with the given extents
+/// and byte strides, nothing checked (taipan.unsafe's primitive under np.lib.stride_tricks'
+/// as_strided, sliding_window_view and np.expand_dims, whose Python callers check).
+const Type *typeStridedView(const LibraryCall &call) {
+  const Type *array = arrayArgument(call);
+  int dimensions = shapeDimensions(call.argumentTypes[1]);
+  if (dimensions < 0 || shapeDimensions(call.argumentTypes[2]) != dimensions)
+    throwTypingError("strided_view takes a shape and strides: tuples of integers of one length",
+                     call.location);
+  return types::array(array->dtype(), dimensions, 'A', array->isReadonly());
+}
+
+llvm::Value *lowerStridedView(LoweringApi &lowering, const LibraryCall &call,
+                              const std::vector<llvm::Value *> &values) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  ArrayLowering &arrays = lowering.arrays();
+  const Type *resultType = call.resultType;
+  std::vector<llvm::Value *> extents = shapeExtents(lowering, values[1], call.argumentTypes[1]);
+  std::vector<llvm::Value *> strides = shapeExtents(lowering, values[2], call.argumentTypes[2]);
+  llvm::Value *result = llvm::UndefValue::get(valueType(lowering.llvmContext(), resultType));
+  for (auto field :
+       {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemSize, ArrayLayout::Data})
+    result = arrays.withArrayField(result, field, arrays.arrayField(values[0], field));
+  llvm::Value *count = builder.getInt64(1);
+  for (int i = 0; i < resultType->ndim(); ++i) {
+    result = arrays.withArrayField(result, ArrayLayout::Shape, extents[i], i);
+    result = arrays.withArrayField(result, ArrayLayout::Strides, strides[i], i);
+    count = builder.CreateMul(count, extents[i]);
+  }
+  result = arrays.withArrayField(result, ArrayLayout::ItemCount, count);
+  lowering.incref(result, resultType);
+  lowering.addTemporary(result, resultType);
+  return result;
+}
+
 } // namespace
 
 void registerNumpyShapeFunctions(Library &library) {
+  LibraryFunction stridedView;
+  stridedView.name = "unsafe.strided_view";
+  stridedView.parameters = {{"array"}, {"shape"}, {"strides"}};
+  stridedView.type = typeStridedView;
+  stridedView.lower = lowerStridedView;
+  library.add(std::move(stridedView));
   addNumpyFunction(library, "broadcast_to", {{"array"}, {"shape"}}, typeBroadcastTo,
                    lowerBroadcastTo);
   addNumpyFunction(

@@ -38,8 +38,14 @@ const Type *CallInference::typeOverloadCall(Expr *expr, const Type *overload, Ex
   if (self)
     positional.push_back(pass.typeOf(self));
   size_t keywordStart = expr->operands.size() - expr->keywordNames.size();
-  for (size_t i = 1; i < keywordStart; ++i)
-    positional.push_back(pass.typeOf(expr->operands[i]));
+  for (size_t i = 1; i < keywordStart; ++i) {
+    if (i != expr->starredOperand) {
+      positional.push_back(pass.typeOf(expr->operands[i]));
+      continue;
+    }
+    for (Expr *item : spreadStarred(expr->operands[i])) // *t: typeJitCall spreads it the same way
+      positional.push_back(pass.typeOf(item));
+  }
   std::vector<const Type *> keywordTypes;
   for (size_t i = keywordStart; i < expr->operands.size(); ++i)
     keywordTypes.push_back(pass.typeOf(expr->operands[i]));
@@ -64,8 +70,17 @@ const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *en
   if (isMethodCall(callee))
     positional.push_back(callee->operands[0]);
   size_t keywordStart = expr->operands.size() - expr->keywordNames.size();
-  positional.insert(positional.end(), expr->operands.begin() + 1,
-                    expr->operands.begin() + keywordStart);
+  for (size_t i = 1; i < keywordStart; ++i) {
+    if (i != expr->starredOperand) {
+      positional.push_back(expr->operands[i]);
+      continue;
+    }
+    if (entry->ufunc) // an elementwise tree reads a ufunc's operands from the call itself
+      throwUnsupported("'*' in a call of the ufunc " + entry->name + " is not supported",
+                       expr->operands[i]->location);
+    std::vector<Expr *> items = spreadStarred(expr->operands[i]); // *t: its items, in order
+    positional.insert(positional.end(), items.begin(), items.end());
+  }
   std::vector<Expr *> keywordValues(expr->operands.begin() + keywordStart, expr->operands.end());
   LibraryCall call;
   call.function = entry;
@@ -213,8 +228,14 @@ const Type *CallInference::typeCall(Expr *expr) {
     return typeNamedTupleCall(expr, calleeType->dtype(), arguments);
   if (calleeType->kind() == TypeKind::Builtin && calleeType->text() == "namedtuple._replace")
     return typeNamedTupleReplace(expr, arguments);
-  if (expr->starredOperand && calleeType->kind() != TypeKind::JitFunction)
-    throwUnsupported("'*' in a call is supported only when calling a jitted function, not " +
+  // f(*t) spreads the tuple t into positional arguments of a jitted function, an overload (a
+  // NumPy function written in Python) or a library function (not a method: a container's
+  // widening reads the unspread arguments), whose typing reads the items.
+  bool spreads = calleeType->kind() == TypeKind::JitFunction ||
+                 calleeType->kind() == TypeKind::Overload ||
+                 (calleeType->kind() == TypeKind::Builtin && !isMethodCall(callee));
+  if (expr->starredOperand && !spreads)
+    throwUnsupported("'*' in a call is supported only when calling a function, not " +
                          InferencePass::describe(calleeType),
                      expr->operands[expr->starredOperand]->location);
   const LibraryFunction *inStep =

@@ -30,7 +30,7 @@ _CACHE_NAME = "taipan_manifest.marshal"
 
 _manifest = None  # (TOPICS, FUNCTIONS, MEMBERS) once derived
 _loaded = set()  # topics imported through load()
-_by_object = None  # NumPy function object -> topic, built from FUNCTIONS on first use
+_by_object = None  # NumPy function object -> (topic, name), built from FUNCTIONS on first use
 
 
 def __getattr__(name):
@@ -170,9 +170,8 @@ def numpy_object(name):
     return value
 
 
-def topic_of(function):
-    """The topic implementing the NumPy function object ``function``, else None. Needs NumPy
-    imported (the caller checks)."""
+def _listing(function):
+    """(topic, FUNCTIONS name) of the NumPy function object ``function``, else None."""
     global _by_object
     table = _by_object
     if table is None:
@@ -180,9 +179,23 @@ def topic_of(function):
         for name, topic in _derived_manifest()[1].items():
             value = numpy_object(name)
             if value is not None:
-                table[value] = topic
+                table[value] = (topic, name)
         _by_object = table
     try:
         return table.get(function)
     except TypeError:  # unhashable
         return None
+
+
+def topic_of(function):
+    """The topic implementing the NumPy function object ``function``, else None. Needs NumPy
+    imported (the caller checks)."""
+    listing = _listing(function)
+    return listing[0] if listing else None
+
+
+def name_of(function):
+    """The name the manifest lists the NumPy function object ``function`` under
+    ("numpy.polynomial.polyutils.trimseq"), else None. Needs NumPy imported."""
+    listing = _listing(function)
+    return listing[1] if listing else None
