@@ -7,7 +7,7 @@ from taipan import types
 from taipan.decorators import njit
 from taipan.errors import TypingError
 from taipan.extending import overload
-from taipan.numpy_library.support import numpy_dtype
+from taipan.numpy_library.support import is_array_like, is_sequence, numpy_dtype
 
 _SCALARS = (types.Integer, types.Float, types.Complex, types.Boolean)
 
@@ -108,8 +108,14 @@ def _allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 @overload(np.array_equal)
 def _array_equal(a1, a2, equal_nan=False):
-    if not (_is_array_like(a1) and _is_array_like(a2)):
-        return None
+    if not (is_array_like(a1) and is_array_like(a2)):
+        raise TypingError('Both arguments to "array_equals" must be array-like')
+    if is_sequence(a1) or is_sequence(a2):  # lists and tuples: as arrays
+
+        def array_equal_of_sequences(a1, a2, equal_nan=False):
+            return np.array_equal(np.asarray(a1), np.asarray(a2), equal_nan)
+
+        return array_equal_of_sequences
     if not isinstance(equal_nan, (bool, types.Boolean)):
         raise TypingError(f"array_equal: 'equal_nan' must be a boolean, not {equal_nan}")
     ndim1 = a1.ndim if isinstance(a1, types.Array) else 0

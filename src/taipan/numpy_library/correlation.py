@@ -11,7 +11,14 @@ import numpy as np
 from taipan import types
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
-from taipan.numpy_library.support import is_boolean, is_none, numpy_dtype, scalar_class
+from taipan.numpy_library.support import (
+    as_optional_array,
+    is_boolean,
+    is_none,
+    is_sequence,
+    numpy_dtype,
+    scalar_class,
+)
 
 
 def _variables_type(t):
@@ -69,11 +76,21 @@ def _covariance_of_rows(dtype):
 
 def _check_ddof(ddof):
     if not (is_none(ddof) or isinstance(ddof, (int, types.Integer, types.Boolean, types.Float))):
-        raise TypingError("np.cov's ddof must be None or a real number")
+        raise TypingError("ddof must be a real numerical scalar type")
 
 
 @overload(np.cov)
 def _cov(m, y=None, rowvar=True, bias=False, ddof=None):
+    if is_sequence(m) or is_sequence(y) or isinstance(m, (types.Number, types.Boolean)):
+
+        def cov_of_sequences(m, y=None, rowvar=True, bias=False, ddof=None):
+            return np.cov(np.asarray(m), as_optional_array(y), rowvar, bias, ddof)
+
+        return cov_of_sequences
+    if isinstance(m, types.Array) and m.ndim > 2:
+        raise TypingError("m has more than 2 dimensions")
+    if isinstance(y, types.Array) and y.ndim > 2:
+        raise TypingError("y has more than 2 dimensions")
     if not _variables_type(m) or not (is_none(y) or _variables_type(y)):
         return None
     if not (is_boolean(rowvar) and is_boolean(bias)):
@@ -114,6 +131,12 @@ def _clipped(x):
 
 @overload(np.corrcoef)
 def _corrcoef(x, y=None, rowvar=True):
+    if is_sequence(x) or is_sequence(y) or isinstance(x, (types.Number, types.Boolean)):
+
+        def corrcoef_of_sequences(x, y=None, rowvar=True):
+            return np.corrcoef(np.asarray(x), as_optional_array(y), rowvar)
+
+        return corrcoef_of_sequences
     if not _variables_type(x) or not (is_none(y) or _variables_type(y)) or not is_boolean(rowvar):
         return None
     is_complex = any(

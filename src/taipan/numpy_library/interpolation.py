@@ -8,6 +8,7 @@ import numpy as np
 from taipan import njit, types
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
+from taipan.numpy_library.support import as_array_unless_scalar, is_sequence
 
 
 @register_jitable
@@ -88,6 +89,12 @@ def _is_real_array(t):
 
 @overload(np.interp)
 def _interp(x, xp, fp, left=None, right=None, period=None):
+    if is_sequence(x) or is_sequence(xp) or is_sequence(fp):  # lists and tuples: as arrays
+
+        def interp_of_sequences(x, xp, fp, left=None, right=None, period=None):
+            return np.interp(as_array_unless_scalar(x), np.asarray(xp), np.asarray(fp), left, right)
+
+        return interp_of_sequences
     if not (_is_real_array(xp) and isinstance(fp, types.Array) and fp.ndim == 1):
         return None
     if not isinstance(period, types.NoneType) and period is not None:

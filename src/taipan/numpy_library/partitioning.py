@@ -13,9 +13,16 @@ taipan's own. np.argpartition selects over a copy of the lane's values carrying 
 import numpy as np
 
 from taipan import types
+from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
 from taipan.numpy_library._axis import normalize_axis_of
-from taipan.numpy_library.support import is_integer, is_real_array, sorts_before
+from taipan.numpy_library.support import (
+    array_like_dtype,
+    array_like_ndim,
+    is_integer,
+    is_real_array,
+    sorts_before,
+)
 from taipan.unrolling import literal_unroll
 from taipan.unsafe import tuple_setitem
 
@@ -57,9 +64,19 @@ def kth_of_tuple(kth, length):
     return np.unique(values)
 
 
+@register_jitable
+def kth_of_many_dimensions(kth, length):
+    if length >= 0:  # always: a run-time test, so that the result keeps the readers' type
+        raise ValueError("kth must be scalar or 1-D")
+    return np.empty(0, np.int64)
+
+
 def kth_reader(kth):
     """The compiled ``(kth, length) -> sorted int64 array`` for this kth type, else None
-    (booleans are not partition indices, as in NumPy)."""
+    (booleans are not partition indices, as in NumPy); an array of more than one dimension
+    raises Numba's ValueError when called."""
+    if isinstance(kth, types.Array) and kth.ndim > 1 and isinstance(kth.dtype, types.Integer):
+        return kth_of_many_dimensions
     if is_integer(kth):
         return kth_of_integer
     if isinstance(kth, types.BaseTuple):
@@ -174,9 +191,32 @@ def partition_lane(keys, carried, carry, kths):
 # np.partition and np.argpartition
 
 
+def _check_partition_arguments(a, kth):
+    """Numba's TypingErrors for what np.partition and np.argpartition cannot take."""
+    if not isinstance(a, (types.Array, types.List, types.BaseTuple)):
+        raise TypingError("The first argument must be an array-like")
+    if array_like_ndim(a) == 0:
+        raise TypingError("The first argument must be at least 1-D (found 0-D)")
+    kth_dtype = array_like_dtype(kth)
+    if kth_dtype is None or kth_dtype.kind not in "biu":
+        raise TypingError("Partition index must be integer")
+
+
+def _partition_of_array_like(function):
+    """np.partition or np.argpartition of np.asarray(a), for a list or tuple ``a``."""
+
+    def partition_array_like(a, kth, axis=-1, kind="introselect", order=None):
+        return function(np.asarray(a), kth)
+
+    return partition_array_like
+
+
 @overload(np.partition)
 def partition(a, kth, axis=-1, kind="introselect", order=None):
-    if not is_real_array(a) or a.ndim == 0:
+    _check_partition_arguments(a, kth)
+    if not isinstance(a, types.Array):
+        return _partition_of_array_like(np.partition)
+    if not is_real_array(a):
         return None
     read_kth = kth_reader(kth)
     if read_kth is None:
@@ -199,7 +239,10 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
 
 @overload(np.argpartition)
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
-    if not is_real_array(a) or a.ndim == 0:
+    _check_partition_arguments(a, kth)
+    if not isinstance(a, types.Array):
+        return _partition_of_array_like(np.argpartition)
+    if not is_real_array(a):
         return None
     read_kth = kth_reader(kth)
     if read_kth is None:
@@ -309,6 +352,10 @@ def split_bounds(ary, indices_or_sections):
     argument types, else None."""
     if not isinstance(ary, types.Array) or ary.ndim == 0:
         return None
+    return _bounds_of(indices_or_sections)
+
+
+def _bounds_of(indices_or_sections):
     if is_integer(indices_or_sections):
         return bounds_of_sections
     kind = indices_or_sections
@@ -327,6 +374,15 @@ def split_bounds(ary, indices_or_sections):
 
 def splitter(equal):
     def split_typer(ary, indices_or_sections, axis=0):
+        if isinstance(ary, (types.List, types.BaseTuple)) and array_like_ndim(ary):
+            if _bounds_of(indices_or_sections) is None or not is_integer(axis):
+                return None
+            split = np.split if equal else np.array_split
+
+            def split_array_like(ary, indices_or_sections, axis=0):
+                return split(np.asarray(ary), indices_or_sections, axis=axis)
+
+            return split_array_like
         bounds = split_bounds(ary, indices_or_sections)
         if bounds is None or not is_integer(axis):
             return None
@@ -342,3 +398,36 @@ def splitter(equal):
 
 overload(np.array_split)(splitter(False))
 overload(np.split)(splitter(True))
+
+
+def _split_alias(name, axis_of, least):
+    """np.vsplit, np.hsplit or np.dsplit: np.split along ``axis_of(ndim)``, for arrays of at
+    least ``least`` dimensions (Numba's checks and messages)."""
+
+    def split_alias(ary, indices_or_sections):
+        if not isinstance(ary, types.Array):
+            raise TypingError('The argument "ary" must be an array')
+        if not isinstance(
+            indices_or_sections, (types.Integer, types.Array, types.List, types.UniTuple)
+        ):
+            raise TypingError('The argument "indices_or_sections" must be int or 1d-array')
+        if ary.ndim < least:  # a ValueError when called, as Numba's
+            message = f"{name} only works on arrays of {least} or more dimensions"
+
+            def split_refused(ary, indices_or_sections):
+                raise ValueError(message)
+
+            return split_refused
+        axis = axis_of(ary.ndim)
+
+        def split_along(ary, indices_or_sections):
+            return np.split(ary, indices_or_sections, axis=axis)
+
+        return split_along
+
+    return split_alias
+
+
+overload(np.vsplit)(_split_alias("vsplit", lambda ndim: 0, 2))
+overload(np.hsplit)(_split_alias("hsplit", lambda ndim: 1 if ndim > 1 else 0, 1))
+overload(np.dsplit)(_split_alias("dsplit", lambda ndim: 2, 3))

@@ -10,11 +10,13 @@ from taipan import types
 from taipan.extending import overload, register_jitable
 from taipan.numpy_library._axis import normalize_axis
 from taipan.numpy_library.support import (
+    as_optional_array,
     bisect,
     is_integer_scalar,
     is_none,
     is_real_array,
     is_real_scalar,
+    is_sequence,
     key_dtype,
     sorts_before,
     string_value,
@@ -67,6 +69,12 @@ def check_no_sorter(a, sorter):
 
 @overload(np.searchsorted)
 def searchsorted(a, v, side="left", sorter=None):
+    if is_sequence(a) or is_sequence(v):  # lists and tuples: as arrays
+
+        def searchsorted_of_sequences(a, v, side="left", sorter=None):
+            return np.searchsorted(np.asarray(a), np.asarray(v), side, sorter)
+
+        return searchsorted_of_sequences
     if not is_real_array(a) or a.ndim != 1:
         return None
     side_name = string_value(side)
@@ -134,6 +142,8 @@ def digitize_one(x, bins, right, direction):
 
 @overload(np.digitize)
 def digitize(x, bins, right=False):
+    if is_sequence(x) or is_sequence(bins):  # lists and tuples: as arrays
+        return lambda x, bins, right=False: np.digitize(np.asarray(x), np.asarray(bins), right)
     if not is_real_array(bins) or bins.ndim != 1:
         return None
     if not (right is False or isinstance(right, types.Boolean)):
@@ -184,6 +194,12 @@ def unit_weight(weights, k, n):
 
 @overload(np.bincount)
 def bincount(x, weights=None, minlength=0):
+    if is_sequence(x) or is_sequence(weights):  # lists and tuples: as arrays
+
+        def bincount_of_sequences(x, weights=None, minlength=0):
+            return np.bincount(np.asarray(x), as_optional_array(weights), minlength)
+
+        return bincount_of_sequences
     # NumPy casts x to intp safely: uint64 and floats are refused.
     if not isinstance(x, types.Array) or x.ndim != 1 or not is_integer_scalar(x.dtype):
         return None
@@ -393,6 +409,8 @@ def nonzero_indices(a):
 
 @overload(np.flatnonzero)
 def flatnonzero(a):
+    if is_sequence(a) or isinstance(a, (types.Number, types.Boolean)):
+        return lambda a: np.flatnonzero(np.asarray(a))
     if not isinstance(a, types.Array):
         return None
 
@@ -410,6 +428,8 @@ def nonzero_indices_0d(a):
 
 @overload(np.argwhere)
 def argwhere(a):
+    if is_sequence(a) or isinstance(a, (types.Number, types.Boolean)):
+        return lambda a: np.argwhere(np.asarray(a))
     if not isinstance(a, types.Array):
         return None
     indices = nonzero_indices if a.ndim > 0 else nonzero_indices_0d

@@ -24,10 +24,12 @@ from taipan.numpy_library._axis import (
 )
 from taipan.numpy_library.support import (
     array_tuple,
+    as_array_unless_scalar,
     integer_tuple,
     is_boolean,
     is_integer,
     is_none,
+    is_sequence,
     numpy_dtype,
     scalar_class,
     string_value,
@@ -448,6 +450,12 @@ def _repeat_into(out, src, axis, counts):
 
 @overload(np.repeat)
 def _repeat(a, repeats, axis=None):
+    if is_sequence(a) or isinstance(a, (types.Number, types.Boolean)) or is_sequence(repeats):
+
+        def repeat_of_sequences(a, repeats, axis=None):
+            return np.repeat(np.asarray(a), as_array_unless_scalar(repeats), axis)
+
+        return repeat_of_sequences
     if not isinstance(a, types.Array):
         return None
     if is_integer(repeats) or isinstance(repeats, types.Boolean):
@@ -619,6 +627,12 @@ def _broadcast_item(values):
 
 @overload(np.roll)
 def _roll(a, shift, axis=None):
+    if is_sequence(a) or isinstance(a, (types.Number, types.Boolean)):
+        return lambda a, shift, axis=None: np.roll(np.asarray(a), shift, axis)
+    if isinstance(shift, types.Boolean):  # a boolean shift is an integer, as in NumPy
+        return lambda a, shift, axis=None: np.roll(a, np.int64(shift), axis)
+    if not (is_integer(shift) or isinstance(shift, types.BaseTuple)):
+        raise TypingError("shift must be an integer")
     if not isinstance(a, types.Array):
         return None
     ndim = a.ndim

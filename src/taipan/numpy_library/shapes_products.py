@@ -13,7 +13,7 @@ from taipan.decorators import njit
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
 from taipan.numpy_library._axis import normalize_axis_of
-from taipan.numpy_library.support import is_integer, is_none, numpy_dtype, scalar_class
+from taipan.numpy_library.support import is_integer, is_none, is_sequence, numpy_dtype, scalar_class
 from taipan.unsafe import interleave, multiply_items, tuple_setitem
 
 # NumPy's TypeError for subtracting booleans, raised when compiling.
@@ -83,6 +83,10 @@ def _triu(m, k=0):
 
 @overload(np.vander)
 def _vander(x, N=None, increasing=False):
+    if not (is_none(N) or is_integer(N)):
+        raise TypingError("Second argument N must be None or an integer")
+    if is_sequence(x):  # a list or tuple: as an array
+        return lambda x, N=None, increasing=False: np.vander(np.asarray(x), N, increasing)
     if not isinstance(x, types.Array):
         return None
     if x.ndim != 1:
@@ -257,6 +261,12 @@ def _cross_length_check():
 
 @overload(np.cross)
 def _cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    if is_sequence(a) or is_sequence(b):  # lists and tuples: as arrays
+
+        def cross_of_sequences(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+            return np.cross(np.asarray(a), np.asarray(b))
+
+        return cross_of_sequences
     if not (isinstance(a, types.Array) and isinstance(b, types.Array)):
         return None
     if not (axisa == -1 and axisb == -1 and axisc == -1 and is_none(axis)):

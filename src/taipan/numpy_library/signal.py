@@ -16,10 +16,13 @@ _MODES = ("valid", "same", "full")
 
 
 def _mode(mode):
-    """The mode name of a ``mode`` argument (a string literal, or omitted: its default)."""
+    """The mode name of a ``mode`` argument (a string literal, or omitted: its default); None
+    for a string known only at run time."""
     name = string_value(mode)
     if name is None:
-        raise TypingError(f"mode must be a string literal, not {mode}")
+        if isinstance(mode, types.UnicodeType):
+            return None
+        raise TypingError(f"mode must be a string, not {mode}")
     if name not in _MODES:
         # NumPy raises ValueError when called; the mode is known here, so it fails to compile.
         raise TypingError(f"mode must be one of 'valid', 'same', or 'full' (got {name!r})")
@@ -94,26 +97,42 @@ def _correlation_typer(name, default_mode, is_convolve):
         if not (isinstance(a, types.Array) and isinstance(v, types.Array)):
             return None
         if a.ndim != 1 or v.ndim != 1:
-            raise TypingError(f"{name} takes 1-D arrays, not {a} and {v}")
+            raise TypingError(f"np.{name}() is only supported on 1D arrays, not {a} and {v}")
         result = _result_scalar(a, v)
         # Booleans accumulate as integers (NumPy's boolean dot is a logical or of ands).
         accumulate = np.int64 if result is np.bool_ else result
         conjugate = not is_convolve and isinstance(v.dtype, types.Complex)
 
-        core = njit(_correlation(_mode(mode), accumulate, conjugate))
+        mode_name = _mode(mode)
+        if mode_name is None:  # a run-time string: each mode's loop, chosen when called
+            valid, same, full = (njit(_correlation(m, accumulate, conjugate)) for m in _MODES)
+
+            @register_jitable
+            def core(a, v, result, mode):
+                if mode == "valid":
+                    return valid(a, v, result)
+                if mode == "same":
+                    return same(a, v, result)
+                if mode == "full":
+                    return full(a, v, result)
+                raise ValueError("mode must be one of 'valid', 'same', or 'full'")
+
+        else:
+            fixed = njit(_correlation(mode_name, accumulate, conjugate))
+            core = register_jitable(lambda a, v, result, mode: fixed(a, v, result))
         if is_convolve:
 
             def convolve(a, v, mode=default_mode):
                 _check_not_empty(a, v)
                 if v.shape[0] > a.shape[0]:
-                    return core(v, a[::-1], result)
-                return core(a, v[::-1], result)
+                    return core(v, a[::-1], result, mode)
+                return core(a, v[::-1], result, mode)
 
             return convolve
 
         def correlate(a, v, mode=default_mode):
             _check_correlate_not_empty(a, v)
-            return core(a, v, result)
+            return core(a, v, result, mode)
 
         return correlate
 

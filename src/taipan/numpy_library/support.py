@@ -5,7 +5,7 @@ and searching share."""
 import numpy as np
 
 from taipan import types
-from taipan.extending import register_jitable
+from taipan.extending import overload, register_jitable
 
 # ---------------------------------------------------------------------------------------------
 # Argument types (typing functions receive a type, or a parameter's Python default)
@@ -45,6 +45,64 @@ def is_real_array(t):
 
 def is_real_scalar(t):
     return isinstance(t, (types.Integer, types.Float, types.Boolean))
+
+
+def is_array_like(t):
+    """What np.asarray takes in compiled code (Numba's ``type_can_asarray``): an array, a number
+    or boolean, a list or a tuple."""
+    return isinstance(
+        t, (types.Array, types.Number, types.Boolean, types.List, types.BaseTuple, types.ListType)
+    )
+
+
+def item_type(t):
+    """The type of a list's or homogeneous tuple's items (taipan's UniTuple has no ``dtype``),
+    else None."""
+    if isinstance(t, types.List):
+        return t.dtype
+    if isinstance(t, types.BaseTuple) and t.types and len(set(t.types)) == 1:
+        return t.types[0]
+    return None
+
+
+def is_sequence(t):
+    """A list or a tuple of numbers (or of such sequences): an array-like that a function
+    taking arrays converts with np.asarray first."""
+    return isinstance(t, (types.List, types.BaseTuple)) and array_like_dtype(t) is not None
+
+
+def array_like_dtype(t):
+    """The NumPy dtype np.asarray gives an array-like argument (a tuple's items promoted as
+    NumPy promotes them), else None."""
+    if isinstance(t, (types.Array, types.Number, types.Boolean)):
+        return numpy_dtype(t)
+    if isinstance(t, (types.List, types.ListType)):
+        return array_like_dtype(t.dtype if isinstance(t, types.List) else t.item_type)
+    if isinstance(t, types.BaseTuple):
+        dtypes = [array_like_dtype(e) for e in t.types]
+        if not dtypes:
+            return np.dtype(np.float64)  # np.asarray(()) is an empty float64 array
+        if any(d is None for d in dtypes):
+            return None
+        return np.result_type(*dtypes)
+    return None
+
+
+def array_like_ndim(t):
+    """The number of dimensions np.asarray gives an array-like argument, else None."""
+    if isinstance(t, types.Array):
+        return t.ndim
+    if isinstance(t, (types.Number, types.Boolean)):
+        return 0
+    if isinstance(t, types.List):
+        inner = array_like_ndim(t.dtype)
+        return None if inner is None else inner + 1
+    if isinstance(t, types.BaseTuple):
+        if not t.types:
+            return 1
+        inner = {array_like_ndim(e) for e in t.types}
+        return None if len(inner) != 1 or None in inner else inner.pop() + 1
+    return None
 
 
 def array_tuple(t):
@@ -113,3 +171,37 @@ def bisect(a, key, right):
         else:
             high = middle
     return low
+
+
+def _optional_array(value):
+    pass
+
+
+@overload(_optional_array)
+def _optional_array_typer(value):
+    if is_none(value):
+        return lambda value: None
+    return lambda value: np.asarray(value)
+
+
+@register_jitable
+def as_optional_array(value):
+    """np.asarray(value), or None for None (an optional array argument given as a sequence)."""
+    return _optional_array(value)
+
+
+def _array_unless_scalar(value):
+    pass
+
+
+@overload(_array_unless_scalar)
+def _array_unless_scalar_typer(value):
+    if isinstance(value, (types.Number, types.Boolean)):
+        return lambda value: value
+    return lambda value: np.asarray(value)
+
+
+@register_jitable
+def as_array_unless_scalar(value):
+    """A number as it is, anything else through np.asarray (an argument that may be either)."""
+    return _array_unless_scalar(value)
