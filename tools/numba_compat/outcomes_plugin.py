@@ -18,6 +18,7 @@ import pytest
 
 _stream = None
 _results = {}
+_worker = False
 
 
 def _write(record):
@@ -53,10 +54,13 @@ def _reason(report):
 
 
 def pytest_configure(config):
-    global _stream
+    global _stream, _worker
     path = os.environ.get("NUMBA_COMPAT_OUTCOMES")
     if path:
         _stream = open(path, "a", encoding="utf-8")  # noqa: SIM115 - lives for the session
+    # Under pytest-xdist (cuda_suite.py) the controller records the tests' events, which the
+    # workers report to it; a worker records only what it collected.
+    _worker = hasattr(config, "workerinput")
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -73,16 +77,22 @@ def pytest_collection_modifyitems(session, config, items):
 
 
 def pytest_collectreport(report):
+    if _worker:
+        return
     if report.failed:
         _write({"event": "collect_error", "node": report.nodeid, "reason": _reason(report)})
 
 
 def pytest_runtest_logstart(nodeid, location):
+    if _worker:
+        return
     _results[nodeid] = {"outcome": "passed", "reason": ""}
     _write({"event": "start", "test": nodeid, "time": time.time()})
 
 
 def pytest_runtest_logreport(report):
+    if _worker:
+        return
     result = _results.setdefault(report.nodeid, {"outcome": "passed", "reason": ""})
     if report.failed:
         if result["outcome"] != "failed":
@@ -101,10 +111,14 @@ def pytest_runtest_logreport(report):
 
 
 def pytest_runtest_logfinish(nodeid, location):
+    if _worker:
+        return
     result = _results.pop(nodeid, {"outcome": "passed", "reason": ""})
     _write({"event": "finish", "test": nodeid, **result})
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session, exitstatus):
+    if _worker:
+        return
     _write({"event": "done", "exitstatus": int(exitstatus)})

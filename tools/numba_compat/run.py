@@ -175,6 +175,15 @@ class ModuleRun:
         )
         return env
 
+    def pytest_command(self):
+        """pytest and the runner's own options (one process: xdist off)."""
+        command = [sys.executable, "-m", "pytest", "-p", "outcomes_plugin"]
+        command += ["-p", "no:cacheprovider", "-p", "no:warnings", "-p", "no:xdist"]
+        # --capture=sys: file descriptor 2 stays the log, so faulthandler's report of a crash
+        # (pytest enables it) is not lost in a capture file.
+        command += ["-q", "--no-header", "-rN", "--capture=sys"]
+        return command
+
     def pytest_targets(self):
         """What pytest is given after the runner's own options: the module's test file."""
         return [f"numba/tests/test_{self.module}.py"]
@@ -190,12 +199,7 @@ class ModuleRun:
             path.unlink(missing_ok=True)
         start = time.monotonic()
         deadline = start + self.timeout
-        command = [sys.executable, "-m", "pytest", "-p", "outcomes_plugin"]
-        command += ["-p", "no:cacheprovider", "-p", "no:warnings", "-p", "no:xdist"]
-        # --capture=sys: file descriptor 2 stays the log, so faulthandler's report of a crash
-        # (pytest enables it) is not lost in a capture file.
-        command += ["-q", "--no-header", "-rN", "--capture=sys"]
-        command += self.pytest_targets()
+        command = self.pytest_command() + self.pytest_targets()
         while True:
             self.runs += 1
             finished_before = len(self.results)

@@ -16,10 +16,14 @@ placeholder (see ``numba._missing``): importing works, using it raises ``ShimUns
 """
 
 import os as _os
+import sys as _sys
 
 from numba import _missing
 
 _missing.install()
+# numba-cuda's .pth file installs an import finder that sends every ``numba.cuda`` import to
+# numba_cuda's package; the shim's numba.cuda (taipan.cuda) must win over it.
+_sys.meta_path[:] = [f for f in _sys.meta_path if type(f).__name__ != "NumbaCudaFinder"]
 
 MODE = _os.environ.get("NUMBA_SHIM_MODE", "taipan")
 if MODE not in ("taipan", "python"):

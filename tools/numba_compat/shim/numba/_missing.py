@@ -103,11 +103,32 @@ def missing(qualified_name):
     return _MissingMeta(short, (), {"_shim_name": qualified_name})
 
 
+_TEST_HOOKS = {
+    "setUpModule",
+    "tearDownModule",
+    "setup_module",
+    "teardown_module",
+    "setup_package",
+    "teardown_package",
+    "setup",
+    "teardown",
+    "load_tests",
+}
+
+
+def _not_a_placeholder(name):
+    """Names asked of every module that must stay absent: Python's, and the hooks pytest and
+    unittest look for in the modules and packages they collect (``pytest_plugins``,
+    ``setUpModule``...)."""
+    dunder = name.startswith("__") and name.endswith("__")
+    return dunder or name.startswith("pytest_") or name in _TEST_HOOKS
+
+
 class MissingModule(_pytypes.ModuleType):
     """A ``numba.*`` module the shim does not provide: every attribute is a placeholder."""
 
     def __getattr__(self, name):
-        if name.startswith("__") and name.endswith("__"):
+        if _not_a_placeholder(name):
             raise AttributeError(name)
         value = missing(f"{self.__name__}.{name}")
         setattr(self, name, value)
@@ -119,7 +140,7 @@ def fill_missing(module_globals, module_name):
     names it does not define become placeholders instead of AttributeErrors."""
 
     def __getattr__(name):
-        if name.startswith("__") and name.endswith("__"):
+        if _not_a_placeholder(name):
             raise AttributeError(name)
         value = missing(f"{module_name}.{name}")
         module_globals[name] = value

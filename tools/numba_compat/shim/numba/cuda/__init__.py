@@ -1,0 +1,26 @@
+"""``numba.cuda`` mapped onto ``taipan.cuda``, for running numba-cuda's own test suite
+(``tools/numba_compat/cuda_suite.py``): every name taipan.cuda exports, its submodules
+(``libdevice``, ``random``), ``types`` and ``config``, the test support numba-cuda's tests
+import (``testing``), and placeholders (``numba._missing``) for numba-cuda's internals. The
+runner copies numba-cuda's ``tests`` package (and its ``libdevicefuncs`` table, which the
+libdevice tests read) into this folder, so they import as ``numba.cuda.tests`` and
+``numba.cuda.libdevicefuncs``. Never plain Python: kernels compile and run with taipan."""
+
+import sys as _sys
+
+import taipan.cuda as _cuda
+from numba._missing import fill_missing
+from numba.core import config  # noqa: F401  (numba.cuda.config)
+from numba.core.types import *  # numba-cuda exports the scalar types (uint32...)
+from numba.cuda import types  # noqa: F401
+from taipan.cuda import *
+from taipan.cuda import libdevice, random  # noqa: F401
+
+# numba-cuda's tests ask whether Numba itself is installed beside it (then they take
+# numba.core's errors and types, which the shim maps onto taipan's as well).
+HAS_NUMBA = True
+
+for _name in ("libdevice", "random"):
+    _sys.modules[f"{__name__}.{_name}"] = getattr(_cuda, _name)
+
+__getattr__ = fill_missing(globals(), __name__)

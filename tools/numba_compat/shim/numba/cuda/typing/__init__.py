@@ -1,0 +1,1 @@
+"""``numba.cuda.typing``: ``typeof`` and the signatures of ``templates``; the rest placeholders."""

@@ -1,0 +1,3 @@
+"""``numba.cuda.typing.typeof``: taipan's ``typeof``."""
+
+from taipan import typeof  # noqa: F401
