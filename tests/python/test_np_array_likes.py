@@ -257,3 +257,65 @@ def test_mode_known_at_run_time(f, mode):
 def test_unknown_mode():
     with pytest.raises(ValueError, match="mode must be one of 'valid', 'same', or 'full'"):
         convolve(np.arange(3.0), np.arange(2.0), "middle")
+
+
+@njit
+def cov_ddof(m, ddof):
+    return np.cov(m, ddof=ddof)
+
+
+@njit
+def cov_pair(m, y):
+    return np.cov(m, y)
+
+
+def test_cov_of_0d_arrays_and_float_ddof():
+    check_like_numpy(cov_pair, np.array(2.5), np.array(1.5))
+    check_like_numpy(corrcoef, np.array([2.5, 1.0]), np.array([1.5, 3.0]), rtol=1e-14)
+    check_like_numpy(cov_ddof, np.arange(6.0).reshape(2, 3), 1.0, rtol=1e-14)
+    with pytest.raises(ValueError, match="ddof must be integral value"):
+        cov_ddof(np.arange(6.0).reshape(2, 3), 1.1)
+    with pytest.raises(ValueError, match="Cannot convert non-finite ddof to integer"):
+        cov_ddof(np.arange(6.0).reshape(2, 3), np.nan)
+    with pytest.raises(ValueError, match="m and y have incompatible dimensions"):
+        cov_pair(np.arange(3.0), np.arange(4.0))
+
+
+@njit
+def take_along_flat(a, indices):
+    return np.take_along_axis(a, indices, axis=None)
+
+
+def test_messages_and_unsigned_indices():
+    check_like_numpy(
+        take_along_flat, np.arange(24).reshape(3, 1, 4, 2), np.array([1, 2], np.uint64)
+    )
+
+    @njit
+    def flip(a):
+        return np.flip(a)
+
+    @njit
+    def tri(n, k):
+        return np.tri(n, n, k)
+
+    @njit
+    def indices(d):
+        return np.indices(d)
+
+    @njit
+    def append(a, b):
+        return np.append(a, b)
+
+    with pytest.raises(TypingError, match="Cannot np.flip on UniTuple"):
+        flip((1, 2, 3))
+    with pytest.raises(TypingError, match="k must be an integer"):
+        tri(3, 1.5)
+    with pytest.raises(TypingError, match='The argument "dimensions" must be a tuple of integers'):
+        indices("abc")
+    with pytest.raises(TypingError, match='The first argument "arr" must be array-like'):
+        append(None, np.arange(3))
+    with pytest.raises(TypingError, match="The repeats argument must be an integer or an array"):
+        repeat(np.arange(3.0), 1.5)
+    with pytest.raises(TypingError, match="shift must be an integer"):
+        roll(np.arange(3), (1, 2))

@@ -5,6 +5,7 @@ same number of dimensions, as NumPy requires)."""
 import numpy as np
 
 from taipan import types
+from taipan.errors import TypingError
 from taipan.extending import overload
 from taipan.numpy_library.support import is_integer, is_none
 
@@ -17,8 +18,10 @@ def _array_like(t):
 
 @overload(np.append)
 def _append(arr, values, axis=None):
-    if not (_array_like(arr) and _array_like(values)):
-        return None
+    if not _array_like(arr):
+        raise TypingError('The first argument "arr" must be array-like')
+    if not _array_like(values):
+        raise TypingError('The second argument "values" must be array-like')
     if is_none(axis):
 
         def append_flat(arr, values, axis=None):

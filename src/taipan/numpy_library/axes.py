@@ -11,7 +11,7 @@ import numpy as np
 from taipan import types
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
-from taipan.numpy_library.support import integer_tuple, is_array_like, is_none
+from taipan.numpy_library.support import array_like_ndim, integer_tuple, is_array_like, is_none
 from taipan.unsafe import strided_view, tuple_insert, tuple_setitem
 
 
@@ -185,8 +185,9 @@ def _expand_dims(a, axis):
 def _fliplr(m):
     if not is_array_like(m):
         raise TypingError(f"Cannot np.fliplr on {m} type")
-    if isinstance(m, types.Array) and m.ndim < 2:
-        raise TypingError(f"cannot index array(..., {m.ndim}d): Input must be >= 2-d.")
+    ndim = array_like_ndim(m)
+    if ndim is not None and ndim < 2:
+        raise TypingError(f"cannot index {m} with 2 indices: Input must be >= 2-d.")
 
     def fliplr(m):
         return np.asarray(m)[:, ::-1, ...]
@@ -198,8 +199,8 @@ def _fliplr(m):
 def _flipud(m):
     if not is_array_like(m):
         raise TypingError(f"Cannot np.flipud on {m} type")
-    if isinstance(m, types.Array) and m.ndim < 1:
-        raise TypingError("cannot index array(..., 0d): Input must be >= 1-d.")
+    if array_like_ndim(m) == 0:
+        raise TypingError(f"cannot index array of {m} with 1 indices: Input must be >= 1-d.")
 
     def flipud(m):
         return np.asarray(m)[::-1, ...]
@@ -234,7 +235,7 @@ def _take_lanes(arr, indices, out):
     """out[..., j] = arr[..., indices[..., j]] for 1-D lanes: the last axis of each."""
     length = arr.shape[0]
     for j in range(indices.shape[0]):
-        index = indices[j]
+        index = np.int64(indices[j])
         if index < 0:
             index += length
         if index < 0 or index >= length:

@@ -12,7 +12,6 @@ from taipan import types
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
 from taipan.numpy_library.support import (
-    as_optional_array,
     is_boolean,
     is_none,
     is_sequence,
@@ -50,7 +49,7 @@ def _covariance_of_rows(dtype):
         if ddof is None:
             delta = 0 if bias else 1
         else:
-            delta = ddof
+            delta = _integral_ddof(ddof)
         fact = n - delta
         scale = np.inf if fact <= 0 else 1.0 / fact
         means = np.empty(variables, dtype)
@@ -74,17 +73,54 @@ def _covariance_of_rows(dtype):
     return register_jitable(covariance)
 
 
+@register_jitable
+def _integral_ddof(ddof):
+    """ddof as an integer, with Numba's ValueErrors for a float that is not one."""
+    if not np.isfinite(ddof):
+        raise ValueError("Cannot convert non-finite ddof to integer")
+    if ddof != int(ddof):
+        raise ValueError("ddof must be integral value")
+    return int(ddof)
+
+
 def _check_ddof(ddof):
     if not (is_none(ddof) or isinstance(ddof, (int, types.Integer, types.Boolean, types.Float))):
         raise TypingError("ddof must be a real numerical scalar type")
 
 
+def _at_least_1d(value):
+    pass
+
+
+@overload(_at_least_1d)
+def _at_least_1d_typer(value):
+    if is_none(value):
+        return lambda value: None
+    return lambda value: np.atleast_1d(np.asarray(value))
+
+
+@register_jitable
+def _observations(m, rowvar):
+    if m.ndim == 1:
+        return m.shape[0]
+    return m.shape[1] if rowvar or m.shape[0] == 1 else m.shape[0]
+
+
+def _is_0d(t):
+    return isinstance(t, types.Array) and t.ndim == 0
+
+
 @overload(np.cov)
 def _cov(m, y=None, rowvar=True, bias=False, ddof=None):
-    if is_sequence(m) or is_sequence(y) or isinstance(m, (types.Number, types.Boolean)):
+    if (
+        is_sequence(m)
+        or is_sequence(y)
+        or isinstance(m, (types.Number, types.Boolean))
+        or (_is_0d(m) or _is_0d(y))
+    ):  # as arrays of at least one dimension (a 0-d one is one observation)
 
         def cov_of_sequences(m, y=None, rowvar=True, bias=False, ddof=None):
-            return np.cov(np.asarray(m), as_optional_array(y), rowvar, bias, ddof)
+            return np.cov(np.atleast_1d(np.asarray(m)), _at_least_1d(y), rowvar, bias, ddof)
 
         return cov_of_sequences
     if isinstance(m, types.Array) and m.ndim > 2:
@@ -113,6 +149,8 @@ def _cov(m, y=None, rowvar=True, bias=False, ddof=None):
         return cov
 
     def cov_joined(m, y=None, rowvar=True, bias=False, ddof=None):
+        if _observations(m, rowvar) != _observations(y, rowvar):
+            raise ValueError("m and y have incompatible dimensions")
         X = np.concatenate((_as_rows(m, rowvar, dtype), _as_rows(y, rowvar, dtype)), axis=0)
         return covariance(X, bias, ddof)
 
@@ -131,10 +169,15 @@ def _clipped(x):
 
 @overload(np.corrcoef)
 def _corrcoef(x, y=None, rowvar=True):
-    if is_sequence(x) or is_sequence(y) or isinstance(x, (types.Number, types.Boolean)):
+    if (
+        is_sequence(x)
+        or is_sequence(y)
+        or isinstance(x, (types.Number, types.Boolean))
+        or (_is_0d(x) or _is_0d(y))
+    ):
 
         def corrcoef_of_sequences(x, y=None, rowvar=True):
-            return np.corrcoef(np.asarray(x), as_optional_array(y), rowvar)
+            return np.corrcoef(np.atleast_1d(np.asarray(x)), _at_least_1d(y), rowvar)
 
         return corrcoef_of_sequences
     if not _variables_type(x) or not (is_none(y) or _variables_type(y)) or not is_boolean(rowvar):

@@ -14,6 +14,7 @@ from taipan.numpy_library.support import (
     is_none,
     item_type,
     scalar_class,
+    string_value,
 )
 
 
@@ -210,7 +211,7 @@ def _trim_zeros(filt, trim="fb"):
         raise TypingError("The first argument must be an array")
     if filt.ndim > 1:
         raise TypingError("array must be 1D")
-    if not isinstance(trim, (str, types.UnicodeType)) and not hasattr(trim, "literal_value"):
+    if not isinstance(trim, (str, types.UnicodeType)) and string_value(trim) is None:
         raise TypingError("The second argument must be a string")
 
     def trim_zeros(filt, trim="fb"):

@@ -10,23 +10,48 @@ from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
 from taipan.numpy_library.support import as_array_unless_scalar, is_sequence
 
+_LIKELY_IN_CACHE_SIZE = 8
+
 
 @register_jitable
-def _segment(x, xp, n):
-    """The j with xp[j] <= x < xp[j+1]: -1 left of xp[0], n right of xp[-1], n - 1 at it."""
-    if x < xp[0]:
-        return -1
+def _segment(x, xp, n, guess):
+    """The j with xp[j] <= x < xp[j+1]: -1 left of xp[0], n right of xp[-1], n - 1 at it, by
+    NumPy's binary_search_with_guess exactly (the previous point's j is the guess), so that
+    unsorted sample points give NumPy's results too."""
     if x > xp[n - 1]:
         return n
+    if x < xp[0]:
+        return -1
+    if n <= 4:  # a linear search
+        i = 1
+        while i < n and x >= xp[i]:
+            i += 1
+        return i - 1
     low = 0
-    high = n - 1
-    while low < high:  # the last j with xp[j] <= x
-        middle = (low + high + 1) // 2
-        if xp[middle] <= x:
-            low = middle
+    high = n
+    guess = min(max(guess, 1), n - 3)
+    if x < xp[guess]:
+        if x < xp[guess - 1]:
+            high = guess - 1
+            if guess > _LIKELY_IN_CACHE_SIZE and x >= xp[guess - _LIKELY_IN_CACHE_SIZE]:
+                low = guess - _LIKELY_IN_CACHE_SIZE
         else:
-            high = middle - 1
-    return low
+            return guess - 1
+    else:
+        if x < xp[guess + 1]:
+            return guess
+        if x < xp[guess + 2]:
+            return guess + 1
+        low = guess + 2
+        if guess < n - _LIKELY_IN_CACHE_SIZE - 1 and x < xp[guess + _LIKELY_IN_CACHE_SIZE]:
+            high = guess + _LIKELY_IN_CACHE_SIZE
+    while low < high:
+        middle = low + ((high - low) >> 1)
+        if x >= xp[middle]:
+            low = middle + 1
+        else:
+            high = middle
+    return low - 1
 
 
 @register_jitable
@@ -107,12 +132,11 @@ def _interp(x, xp, fp, left=None, right=None, period=None):
         return None
     result_dtype = np.complex128 if complex_values else np.float64
 
-    def interpolate(point, samples, values, n, low, high, precomputed):
+    def interpolate(point, samples, values, n, low, high, precomputed, j):
         if n == 1:  # NumPy's rule for one sample point, which a NaN point falls through
             if point < samples[0]:
                 return low
             return high if point > samples[0] else values[0]
-        j = _segment(point, samples, n)
         if complex_values:
             if math.isnan(point):  # NumPy keeps a NaN point's NaN in the real part only
                 return point + 0j
@@ -135,13 +159,18 @@ def _interp(x, xp, fp, left=None, right=None, period=None):
         low = values[0] if left is None else result_dtype(left)
         high = values[n - 1] if right is None else result_dtype(right)
         if scalar:
-            return compiled_interpolate(np.float64(x), samples, values, n, low, high, n <= 1)
+            point = np.float64(x)
+            j = 0 if math.isnan(point) or n == 1 else _segment(point, samples, n, 0)
+            return compiled_interpolate(point, samples, values, n, low, high, n <= 1, j)
         points = x.astype(np.float64)
         flat = points.ravel()
         out = np.empty(flat.shape[0], result_dtype)
         precomputed = n <= flat.shape[0]
+        j = 0  # each point's segment is the next one's guess; a NaN point keeps it
         for i in range(flat.shape[0]):
-            out[i] = compiled_interpolate(flat[i], samples, values, n, low, high, precomputed)
+            if n > 1 and not math.isnan(flat[i]):
+                j = _segment(flat[i], samples, n, j)
+            out[i] = compiled_interpolate(flat[i], samples, values, n, low, high, precomputed, j)
         return out.reshape(points.shape)
 
     return impl

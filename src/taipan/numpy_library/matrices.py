@@ -51,6 +51,8 @@ def _diag(v, k=0):
 
 @overload(np.tri)
 def _tri(N, M=None, k=0, dtype=float, like=None):
+    if not is_integer(k):
+        raise TypingError("k must be an integer")
     if not is_integer(N) or not (is_none(M) or is_integer(M)) or not is_integer(k):
         return None
     if not is_none(like):
@@ -90,7 +92,9 @@ def _dtype_of(t):
 
 @overload(np.indices)
 def _indices(dimensions, dtype=int, sparse=False):
-    if not integer_tuple(dimensions) or not (sparse is False):
+    if not integer_tuple(dimensions):
+        raise TypingError('The argument "dimensions" must be a tuple of integers')
+    if not (sparse is False):
         return None
     result = _dtype_of(dtype)
     if result is None:

@@ -20,6 +20,8 @@ from taipan.numpy_library.support import (
 
 @overload(np.iscomplex)
 def _iscomplex(x):
+    if isinstance(x, (types.Number, types.Boolean)):  # a number gives a boolean, as NumPy's
+        return lambda x: np.asarray(x).imag.item() != 0
     if not is_array_like(x):
         return None
     return lambda x: np.asarray(x).imag != 0
@@ -27,6 +29,8 @@ def _iscomplex(x):
 
 @overload(np.isreal)
 def _isreal(x):
+    if isinstance(x, (types.Number, types.Boolean)):
+        return lambda x: np.asarray(x).imag.item() == 0
     if not is_array_like(x):
         return None
     return lambda x: np.asarray(x).imag == 0

@@ -202,6 +202,19 @@ def _check_partition_arguments(a, kth):
         raise TypingError("Partition index must be integer")
 
 
+def _keeping_fortran_order(a, implementation):
+    """``implementation`` (which computes in C order), its result in Fortran order for a
+    Fortran-ordered ``a``: np.partition keeps the array's layout (np.argpartition does not)."""
+    if a.layout != "F" or a.ndim < 2:
+        return implementation
+    compiled = register_jitable(implementation)
+
+    def in_fortran_order(a, kth, axis=-1, kind="introselect", order=None):
+        return np.asfortranarray(compiled(a, kth))
+
+    return in_fortran_order
+
+
 def _partition_of_array_like(function):
     """np.partition or np.argpartition of np.asarray(a), for a list or tuple ``a``."""
 
@@ -234,7 +247,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
             partition_lane(lanes[r], no_indices, False, kths)
         return result
 
-    return partition_impl
+    return _keeping_fortran_order(a, partition_impl)
 
 
 @overload(np.argpartition)

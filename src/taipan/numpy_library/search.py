@@ -10,6 +10,7 @@ from taipan import types
 from taipan.extending import overload, register_jitable
 from taipan.numpy_library._axis import normalize_axis
 from taipan.numpy_library.support import (
+    as_array_unless_scalar,
     as_optional_array,
     bisect,
     is_integer_scalar,
@@ -53,6 +54,64 @@ def bisect_unsorted(a, sorter, key, right):
 
 
 @register_jitable
+def _before(x, y, right):
+    """NumPy's comparison of a searched element x with a key y: x < y for side='left', x <= y
+    for side='right', in the sort order with NaN last."""
+    if right:
+        return not sorts_before(y, x)
+    return sorts_before(x, y)
+
+
+def _element_reader(sorted_by):
+    """The compiled ``(a, sorter, middle) -> element`` of the search: a[middle], or
+    a[sorter[middle]] (checked) with a sorter."""
+    if not sorted_by:
+        return register_jitable(lambda a, sorter, middle: a[middle])
+
+    @register_jitable
+    def element_by_sorter(a, sorter, middle):
+        position = sorter[middle]
+        if position < 0 or position >= a.shape[0]:
+            raise ValueError("Sorter index out of range.")
+        return a[position]
+
+    return element_by_sorter
+
+
+def keys_searcher(sorted_by):
+    """The compiled ``(a, sorter, keys, out, right)``: out[k] = the insertion index of keys[k],
+    by NumPy's binsearch/argbinsearch exactly: the bounds found for one key narrow the search
+    for the next when keys ascend, so results on an unsorted ``a`` are NumPy's too."""
+    element_at = _element_reader(sorted_by)
+
+    @register_jitable
+    def search_keys(a, sorter, keys, out, right):
+        length = a.shape[0]
+        low = 0
+        high = length
+        if keys.shape[0] == 0:
+            return
+        last = keys[0]
+        for k in range(keys.shape[0]):
+            key = keys[k]
+            if _before(last, key, right):
+                high = length
+            else:
+                low = 0
+                high = high + 1 if high < length else length
+            last = key
+            while low < high:
+                middle = low + ((high - low) >> 1)
+                if _before(element_at(a, sorter, middle), key, right):
+                    low = middle + 1
+                else:
+                    high = middle
+            out[k] = low
+
+    return search_keys
+
+
+@register_jitable
 def check_sorter(a, sorter):
     if sorter.shape[0] != a.shape[0]:
         raise ValueError("sorter.size must equal a.size")
@@ -72,7 +131,7 @@ def searchsorted(a, v, side="left", sorter=None):
     if is_sequence(a) or is_sequence(v):  # lists and tuples: as arrays
 
         def searchsorted_of_sequences(a, v, side="left", sorter=None):
-            return np.searchsorted(np.asarray(a), np.asarray(v), side, sorter)
+            return np.searchsorted(np.asarray(a), as_array_unless_scalar(v), side, sorter)
 
         return searchsorted_of_sequences
     if not is_real_array(a) or a.ndim != 1:
@@ -98,13 +157,14 @@ def searchsorted(a, v, side="left", sorter=None):
     if not is_real_array(v):
         return None
 
+    search_keys = keys_searcher(not is_none(sorter))
+
     def searchsorted_array(a, v, side="left", sorter=None):
         check(a, sorter)
         keys = v.ravel()
         result = np.empty(v.shape, np.int64)
         result_flat = result.ravel()
-        for k in range(keys.shape[0]):
-            result_flat[k] = search(a, sorter, keys[k], right)
+        search_keys(a, sorter, keys, result_flat, right)
         return result
 
     return searchsorted_array

@@ -465,7 +465,9 @@ def _repeat(a, repeats, axis=None):
     ):
         counts_of = _repeat_counts
     else:
-        return None
+        raise TypingError(
+            "The repeats argument must be an integer or an array-like of integer dtype"
+        )
     if not (is_none(axis) or is_integer(axis)):
         return None
     dtype = scalar_class(numpy_dtype(a))
@@ -509,6 +511,8 @@ def _unit_steps(m):
 
 @overload(np.flip)
 def _flip(m, axis=None):
+    if isinstance(m, types.BaseTuple):
+        raise TypingError(f"Cannot np.flip on {str(m).split('(')[0]} type")
     if not isinstance(m, types.Array):
         return None
     ndim = m.ndim
@@ -631,7 +635,7 @@ def _roll(a, shift, axis=None):
         return lambda a, shift, axis=None: np.roll(np.asarray(a), shift, axis)
     if isinstance(shift, types.Boolean):  # a boolean shift is an integer, as in NumPy
         return lambda a, shift, axis=None: np.roll(a, np.int64(shift), axis)
-    if not (is_integer(shift) or isinstance(shift, types.BaseTuple)):
+    if not (is_integer(shift) or (isinstance(shift, types.BaseTuple) and not is_none(axis))):
         raise TypingError("shift must be an integer")
     if not isinstance(a, types.Array):
         return None

@@ -7,6 +7,8 @@ last item set to ``stop`` exactly. geomspace is NumPy 2's: the sequence is compu
 ``start / sign`` and ``stop / sign`` (``sign = np.sign(start)``, a unit complex number for
 complex bounds) and multiplied back, with the end points set exactly."""
 
+import cmath
+
 import numpy as np
 
 from taipan import types
@@ -53,10 +55,54 @@ def _logspace(start, stop, num=50):
     if not isinstance(num, (int, types.Integer)):
         raise TypingError('The third argument "num" must be an integer')
 
+    if isinstance(start, types.Complex) or isinstance(stop, types.Complex):
+
+        def logspace_complex(start, stop, num=50):
+            exponents = np.linspace(start, stop, num)
+            out = np.empty(exponents.size, np.complex128)
+            for i in range(exponents.size):
+                out[i] = _complex_power_of_ten(exponents[i])
+            return out
+
+        return logspace_complex
+
     def logspace(start, stop, num=50):
         return np.power(10.0, np.linspace(start, stop, num))
 
     return logspace
+
+
+_LOG10_E = float(np.log10(np.e))
+_LOG_10 = complex(np.log(10.0))
+
+
+@register_jitable
+def _complex_power_of_ten(y):
+    """10 ** y as NumPy's npy_cpow computes it: binary powering for an integer exponent below
+    100 in magnitude, else cexp(y * clog(10))."""
+    if y.imag == 0 and y.real == int(y.real) and -100 < y.real < 100:
+        n = int(y.real)
+        if n == 0:
+            return complex(1.0)
+        power = 1.0
+        base = 10.0
+        k = abs(n)
+        while True:
+            if k & 1:
+                power *= base
+            k >>= 1
+            if k == 0:
+                break
+            base *= base
+        return complex(power) if n > 0 else complex(1.0 / power)
+    return cmath.exp(y * _LOG_10)
+
+
+@register_jitable
+def _complex_log10(z):
+    """NumPy's complex log10 (nc_log10): the natural logarithm's parts times log10(e), so that
+    geomspace's ends are exact as NumPy's (log10(1000) is 3.0)."""
+    return complex(np.log(abs(z)) * _LOG10_E, np.arctan2(z.imag, z.real) * _LOG10_E)
 
 
 @overload(np.geomspace)
@@ -70,8 +116,10 @@ def _geomspace(start, stop, num=50):
     dtype = scalar_class(np.result_type(numpy_dtype(start), numpy_dtype(stop), np.float64))
     if np.dtype(dtype).kind == "c":
         sign_of = register_jitable(lambda z: z / abs(z))  # NumPy 2's sign of a complex number
+        log10 = _complex_log10
     else:
         sign_of = register_jitable(lambda x: np.sign(x))
+        log10 = register_jitable(lambda x: np.log10(x))
 
     def geomspace(start, stop, num=50):
         if start == 0 or stop == 0:
@@ -81,7 +129,7 @@ def _geomspace(start, stop, num=50):
         sign = sign_of(first)
         first = first / sign
         last = last / sign
-        result = np.logspace(np.log10(first), np.log10(last), num)
+        result = np.logspace(log10(first), log10(last), num)
         if num > 0:
             result[0] = first
             if num > 1:
