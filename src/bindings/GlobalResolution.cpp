@@ -563,26 +563,31 @@ OverloadMember PythonGlobalResolver::findMember(const Type *self, const std::str
 
 IntrinsicBody PythonGlobalResolver::implementIntrinsic(int registryId,
                                                        const std::vector<const Type *> &arguments,
+                                                       const std::vector<std::string> &keywords,
                                                        SourceLocation location) {
   nb::gil_scoped_acquire gil;
   return callRegistry(
       [&] {
-        nb::object found =
-            extendingRegistry().attr("implement_intrinsic")(registryId, typeList(arguments));
-        auto [result, parameters, instructions, declarations, module, processSpecific] =
+        nb::list keywordNames;
+        for (const std::string &keyword : keywords)
+          keywordNames.append(nb::str(keyword.c_str()));
+        nb::object found = extendingRegistry().attr("implement_intrinsic")(
+            registryId, typeList(arguments), nb::tuple(keywordNames));
+        auto [result, parameters, instructions, declarations, module, processSpecific, order] =
             nb::cast<std::tuple<TypeRef, std::vector<TypeRef>, std::string, std::string,
-                                std::string, std::string>>(found);
+                                std::string, std::string, std::vector<size_t>>>(found);
         IntrinsicBody body;
         body.returnType = result.type;
         for (const TypeRef &parameter : parameters)
           body.parameterTypes.push_back(parameter.type);
         body.instructions = instructions;
         body.declarations = declarations;
+        body.module = module;
+        body.processSpecific = processSpecific;
+        body.argumentOrder = order;
         return body;
       },
       location);
 }
 
 } // namespace taipan::bindings
-        body.module = module;
-        body.processSpecific = processSpecific;

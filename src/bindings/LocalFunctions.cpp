@@ -108,8 +108,9 @@ OverloadMember LocalFunctionResolver::findMember(const Type *self, const std::st
 
 IntrinsicBody LocalFunctionResolver::implementIntrinsic(int registryId,
                                                         const std::vector<const Type *> &arguments,
+                                                        const std::vector<std::string> &keywords,
                                                         SourceLocation location) {
-  return parent->implementIntrinsic(registryId, arguments, location);
+  return parent->implementIntrinsic(registryId, arguments, keywords, location);
 }
 
 const Type *LocalFunctionResolver::closedFunctionType(FunctionSource &function) {

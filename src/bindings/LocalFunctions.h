@@ -35,6 +35,7 @@ public:
                                                     SourceLocation location) override;
   OverloadMember findMember(const Type *self, const std::string &name) override;
   IntrinsicBody implementIntrinsic(int registryId, const std::vector<const Type *> &arguments,
+                                   const std::vector<std::string> &keywords,
                                    SourceLocation location) override;
   const Type *closedFunctionType(FunctionSource &function) override;
   const Type *firstClassEntry(FunctionSource &function, const Type *functionType,

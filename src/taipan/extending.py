@@ -106,12 +106,35 @@ class _Intrinsic:
     def __call__(self, *args, **kwargs):
         raise TypeError(f"the intrinsic {self.__name__} can only be called from compiled code")
 
-    def implement(self, args):
-        key = tuple(args)
+    def implement(self, args, keywords=()):
+        key = (tuple(args), tuple(keywords))
         body = self._bodies.get(key)
         if body is None:
-            body = self._bodies[key] = self._build(key)
+            order = self._bind(len(args), tuple(keywords))
+            ordered = tuple(args) if order is None else tuple(args[i] for i in order)
+            body = self._bodies[key] = self._build(ordered) + ([] if order is None else order,)
         return body
+
+    def _bind(self, count, keywords):
+        """For each parameter of the typing function after ``typingctx``, the index of the call
+        argument it takes (the last ``len(keywords)`` passed by name); None when in order."""
+        if not keywords:
+            return None
+        import inspect
+
+        parameters = list(inspect.signature(self._typer).parameters)[1:]
+        positional = count - len(keywords)
+        unknown = [name for name in keywords if name not in parameters[positional:]]
+        if unknown:
+            raise TypingError(
+                f"the intrinsic {self.__name__} got an unexpected keyword argument {unknown[0]!r}"
+            )
+        order = list(range(positional))
+        for name in parameters[positional:]:
+            if name not in keywords:
+                raise TypingError(f"the intrinsic {self.__name__} needs its argument {name!r}")
+            order.append(positional + keywords.index(name))
+        return order
 
     def _build(self, args):
         result = self._typer(_TYPING_CONTEXT, *args)
@@ -302,8 +325,8 @@ class _Registry:
                 return (entry.registry_id, is_attribute)
         return None
 
-    def implement_intrinsic(self, registry_id, args):
-        return self._entries[registry_id].implement(args)
+    def implement_intrinsic(self, registry_id, args, keywords=()):
+        return self._entries[registry_id].implement(args, keywords)
 
 
 # taipan's own NumPy functions (taipan.numpy_library) register lazily, one topic module at a time:
@@ -319,8 +342,9 @@ def _load_library_function(obj):
         numpy_library.load(topic)
 
 
-# Python's operator module, the builtins, hash() and heapq written in Python
-# (taipan.operator_library, taipan.builtin_library, taipan.hashing, taipan.heapq_library) and
+# Python's operator module, the builtins, hash(), heapq and random's variates written in Python
+# (taipan.operator_library, taipan.builtin_library, taipan.hashing, taipan.heapq_library,
+# taipan.random_library) and
 # named tuples' members (taipan.namedtuples) load the first time the resolver asks about one.
 _python_library_loaded = set()
 
@@ -335,6 +359,8 @@ def _load_python_library(obj):
         _load_module("taipan.hashing")  # hash() of numbers and tuples
     elif module in ("heapq", "_heapq"):
         _load_module("taipan.heapq_library")
+    elif module == "random" and getattr(obj, "__name__", None) in _RANDOM_LIBRARY_NAMES:
+        _load_module("taipan.random_library")
 
 
 def _load_module(name):
@@ -346,6 +372,21 @@ def _load_module(name):
 
         importlib.import_module(name)
 
+
+# The random module's functions written in taipan.random_library (the others are C++ entries).
+_RANDOM_LIBRARY_NAMES = frozenset(
+    [
+        "expovariate",
+        "gammavariate",
+        "betavariate",
+        "paretovariate",
+        "weibullvariate",
+        "vonmisesvariate",
+        "triangular",
+        "lognormvariate",
+        "shuffle",
+    ]
+)
 
 _NAMEDTUPLE_MEMBERS = frozenset(["__new__", "_fields", "_make", "_asdict"])
 

@@ -804,3 +804,45 @@ def test_stack_memory_in_prange_generators_and_cfuncs():
     assert list(stack_array_across_yields(5)) == [100 + sum(range(i + 1)) for i in range(5)]
     assert stack_array_in_cfunc.ctypes(2) == 6.0
     assert live_blocks() == before
+
+
+# --- keyword arguments ---------------------------------------------------------------------
+
+
+@intrinsic
+def subtract(typingctx, minuend, subtrahend):
+    def codegen(context, builder, sig, args):
+        a = context.cast(builder, args[0], minuend, sig.return_type)
+        b = context.cast(builder, args[1], subtrahend, sig.return_type)
+        return builder.fsub(a, b)
+
+    return types.float64(minuend, subtrahend), codegen
+
+
+def test_keyword_arguments_bind_to_the_typing_functions_names():
+    @njit
+    def f(x, y):
+        return (
+            subtract(x, y),
+            subtract(x, subtrahend=y),
+            subtract(subtrahend=y, minuend=x),
+            subtract(minuend=y, subtrahend=x),
+        )
+
+    assert f(10, 2.5) == (7.5, 7.5, 7.5, -7.5)
+    assert f(-1.0, 3) == (-4.0, -4.0, -4.0, 4.0)
+
+
+def test_wrong_keyword_arguments_are_typing_errors():
+    @njit
+    def unknown(x):
+        return subtract(x, other=x)
+
+    @njit
+    def missing(x):
+        return subtract(subtrahend=x)
+
+    with pytest.raises(TypingError, match="unexpected keyword argument 'other'"):
+        unknown(1.0)
+    with pytest.raises(TypingError, match="needs its argument 'minuend'"):
+        missing(1.0)

@@ -138,6 +138,8 @@ const std::string &FunctionDigests::of(const TypedFunction &function) {
     addType(digest, body.returnType);
     for (const Type *parameter : body.parameterTypes)
       addType(digest, parameter);
+    for (size_t index : body.argumentOrder)
+      digest.add(static_cast<int64_t>(index));
   }
   inProgress.erase(&function);
   return digests[&function] = digest.hex();

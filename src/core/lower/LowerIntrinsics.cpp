@@ -142,8 +142,10 @@ llvm::Value *FunctionLowering::lowerIntrinsicCall(Expr *expr, const IntrinsicBod
     function->setLinkage(llvm::GlobalValue::InternalLinkage);
   }
   std::vector<llvm::Value *> arguments;
-  for (size_t i = 0; i < body.parameterTypes.size(); ++i)
-    arguments.push_back(lowerExprAs(expr->operands[1 + i], body.parameterTypes[i]));
+  for (size_t i = 0; i < body.parameterTypes.size(); ++i) {
+    size_t operand = body.argumentOrder.empty() ? i : body.argumentOrder[i];
+    arguments.push_back(lowerExprAs(expr->operands[1 + operand], body.parameterTypes[i]));
+  }
   if (llvm::MDNode *plan = function->getMetadata(CallerAllocasKey))
     for (const llvm::MDOperand &operand : plan->operands()) {
       auto *entry = llvm::cast<llvm::MDNode>(operand.get());

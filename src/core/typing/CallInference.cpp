@@ -13,6 +13,7 @@
 #include "typing/NamedTupleTyping.h"
 #include "typing/ObjectModeBlocks.h"
 
+#include <algorithm>
 #include <set>
 
 namespace taipan {
@@ -153,13 +154,20 @@ const Type *CallInference::typeLibraryOperands(Expr *expr, const LibraryFunction
 }
 
 const Type *CallInference::typeIntrinsicCall(Expr *expr, const Type *intrinsic,
-                                             const std::vector<const Type *> &arguments) {
-  if (!expr->keywordNames.empty())
-    throwTypingError("keyword arguments to the intrinsic " + intrinsic->text() +
-                         " are not supported",
-                     expr->location);
-  IntrinsicBody body =
-      source.resolver->implementIntrinsic(intrinsic->registryId(), arguments, expr->location);
+                                             const std::vector<const Type *> &callArguments) {
+  IntrinsicBody body = source.resolver->implementIntrinsic(intrinsic->registryId(), callArguments,
+                                                           expr->keywordNames, expr->location);
+  // The arguments in the parameters' order (keywords bound by the typing function's names).
+  std::vector<const Type *> arguments = callArguments;
+  if (!body.argumentOrder.empty()) {
+    arguments.clear();
+    for (size_t index : body.argumentOrder)
+      arguments.push_back(index < callArguments.size() ? callArguments[index] : nullptr);
+    if (std::find(arguments.begin(), arguments.end(), nullptr) != arguments.end() ||
+        arguments.size() != callArguments.size())
+      throwTypingError("the intrinsic " + intrinsic->text() + " bound its arguments wrongly",
+                       expr->location);
+  }
   if (body.parameterTypes.size() != arguments.size())
     throwTypingError("the intrinsic " + intrinsic->text() + " takes " +
                          std::to_string(body.parameterTypes.size()) + " arguments but " +

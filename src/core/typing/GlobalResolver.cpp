@@ -15,6 +15,7 @@ std::shared_ptr<FunctionSource> GlobalResolver::implementOverload(int,
 OverloadMember GlobalResolver::findMember(const Type *, const std::string &) { return {}; }
 
 IntrinsicBody GlobalResolver::implementIntrinsic(int, const std::vector<const Type *> &,
+                                                 const std::vector<std::string> &,
                                                  SourceLocation location) {
   throwTypingError("intrinsics need a resolver that implements them", location);
 }

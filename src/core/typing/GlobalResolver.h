@@ -71,6 +71,9 @@ struct IntrinsicBody {
   /// Why the body holds values valid in this process only (addresses of functions compiled
   /// for `context.get_function`); empty when it holds none.
   std::string processSpecific;
+  /// For each parameter, the index of the call's argument it takes (keyword arguments bound
+  /// to the typing function's parameter names); empty when they are in order.
+  std::vector<size_t> argumentOrder;
 };
 
 /// Resolves names for one function (its globals, closure cells and builtins), and asks the
@@ -93,9 +96,11 @@ public:
                     SourceLocation location);
   /// The overloaded method or attribute `name` of values of type `self`, if any.
   virtual OverloadMember findMember(const Type *self, const std::string &name);
-  /// The body of intrinsic `registryId` for these argument types; throws a TypingError.
+  /// The body of intrinsic `registryId` for these argument types (the last `keywords.size()`
+  /// of them passed by those names); throws a TypingError.
   virtual IntrinsicBody implementIntrinsic(int registryId,
                                            const std::vector<const Type *> &arguments,
+                                           const std::vector<std::string> &keywords,
                                            SourceLocation location);
   /// The first-class function type of jitted function `function` when its compilation is
   /// closed (explicit signatures, exactly one), which Numba takes as its type; else null.
