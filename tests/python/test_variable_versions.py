@@ -268,6 +268,65 @@ def test_nested_loops_and_versions():
         assert_same(f, np.arange(12.0).reshape(3, 4)[:, ::2])
 
 
+def test_loop_target_reused_by_a_later_loop_with_another_type():
+    # Numba's test_issue3979: `i` is not live at the second loop's head, so no phi joins them.
+    @njit
+    def f(a, b):
+        x = a[0]
+        y = b[0]
+        for i in a:
+            x = i
+        for i in b:
+            y = i
+        return x, y
+
+    assert_same(f, (1, 2), ("A", "B"))
+
+
+def test_loop_target_reassigned_in_the_body():
+    @njit
+    def f(a):
+        total = 0.0
+        for x in a:
+            x = x * 2.5
+            total += x
+        return total, x
+
+    assert_same(f, np.arange(4))
+
+
+def test_versions_not_live_at_a_join_stay_apart():
+    @njit
+    def f(c):
+        if c:
+            tmp = 1
+        else:
+            tmp = "one"
+        tmp = 2.5  # neither branch's value is read: no phi, no unification
+        return tmp
+
+    assert_same(f, True)
+    assert_same(f, False)
+
+
+def test_array_assigned_in_a_loop_is_released_by_the_next_version():
+    @njit
+    def f(n):
+        for i in range(n):
+            tmp = np.ones(100)
+            tmp = tmp * 2
+        tmp = np.zeros(2)  # ends the loop's version: its array is freed here
+        with objmode(alive="int64"):
+            alive = live_blocks()
+        return tmp.sum(), alive
+
+    f(2)
+    before = live_blocks()
+    total, alive = f(3)
+    assert total == 0.0 and alive == before + 1
+    assert live_blocks() == before
+
+
 def test_try_keeps_one_version_through_the_statement():
     @njit
     def f(k):

@@ -3,6 +3,7 @@
 #include "lower/FunctionLowering.h"
 
 #include "lower/LowerJitClasses.h"
+#include "lower/VariableSlots.h"
 #include "syntax/VariableVersions.h"
 #include "typing/JitClassTyping.h"
 
@@ -11,6 +12,8 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/MDBuilder.h>
+
+#include <set>
 
 namespace taipan {
 
@@ -123,9 +126,12 @@ void FunctionLowering::beginBody() {
   // Made now, placed last: every exit branches here, so it must outlive the body's lowering.
   unwindBlock = llvm::BasicBlock::Create(context, "unwind");
   unwindStatus = llvm::PHINode::Create(builder.getInt32Ty(), 4, "status", unwindBlock);
-  // Every variable holding arrays starts empty, so exits can release them all.
+  // Every variable holding arrays starts empty, so exits can release them all (each slot
+  // once: versions of one type share it, lower/VariableSlots.h).
+  std::set<llvm::Value *> emptied;
   for (auto &[name, type] : function.variableTypes)
-    if (type && type->holdsReferences() && !variablesBorrowed)
+    if (type && type->holdsReferences() && !variablesBorrowed &&
+        emptied.insert(variable(name)).second)
       builder.CreateStore(llvm::Constant::getNullValue(memoryType(context, type)), variable(name));
 }
 
@@ -182,8 +188,10 @@ void FunctionLowering::emitUnwindBlock() {
     builder.SetCurrentDebugLocation(llvm::DILocation::get(context, scope->getLine(), 0, scope));
   // Variables hold a reference each (or null); so do the slots of the temporaries alive at the
   // exit that branched here. A return has taken its value over, so its slot is null already.
+  std::set<llvm::Value *> released;
   for (auto &[name, type] : function.variableTypes)
-    if (type && type->holdsReferences() && !variablesBorrowed)
+    if (type && type->holdsReferences() && !variablesBorrowed &&
+        released.insert(variable(name)).second)
       decref(fromMemoryForm(builder, builder.CreateLoad(memoryType(context, type), variable(name)),
                             type),
              type);
@@ -233,12 +241,13 @@ llvm::AllocaInst *FunctionLowering::createEntryAlloca(llvm::Type *type, const st
 }
 
 llvm::Value *FunctionLowering::variable(const std::string &name) {
-  auto found = variables.find(name);
+  const Type *type = function.variableTypes.at(name);
+  std::string slotName = variableSlotName(name, type);
+  auto found = variables.find(slotName);
   if (found != variables.end())
     return found->second;
-  const Type *type = function.variableTypes.at(name);
-  llvm::AllocaInst *slot = createEntryAlloca(memoryType(context, type), name);
-  variables.emplace(name, slot);
+  llvm::AllocaInst *slot = createEntryAlloca(memoryType(context, type), pythonVariableName(name));
+  variables.emplace(slotName, slot);
   return slot;
 }
 
@@ -358,12 +367,17 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
     if (!isVersionRelease(stmt))
       break;
     // Another version of the Python variable was assigned: this one's value is freed now, not
-    // at the function's exit, and its slot emptied, so exits release it only once.
+    // at the function's exit, and its slot emptied, so exits release it only once. A version
+    // sharing the new one's slot was released by that store already.
     auto ended = function.variableTypes.find(stmt->targets[0]->name);
     const Type *type = ended == function.variableTypes.end() ? nullptr : ended->second;
     if (!type || !type->holdsReferences())
       break;
     llvm::Value *slot = variable(ended->first);
+    auto assigned = function.variableTypes.find(stmt->targets[1]->name);
+    if (assigned != function.variableTypes.end() && assigned->second &&
+        variable(assigned->first) == slot)
+      break;
     llvm::Type *stored = memoryType(context, type);
     llvm::Value *old = fromMemoryForm(builder, builder.CreateLoad(stored, slot), type);
     builder.CreateStore(llvm::Constant::getNullValue(stored), slot);

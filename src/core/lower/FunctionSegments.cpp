@@ -3,8 +3,11 @@
 // passes grow faster than the function (dominator walks, instcombine's poison queries), so a
 // 6,400-statement body compiles faster as several bodies of a few hundred statements.
 #include "lower/FunctionLowering.h"
+#include "lower/VariableSlots.h"
 
 #include <llvm/IR/MDBuilder.h>
+
+#include <set>
 
 namespace taipan {
 namespace {
@@ -48,8 +51,9 @@ bool FunctionLowering::lowerInSegments(const std::vector<Stmt *> &body) {
 
   // The frame: the address of every variable, in one order both sides know.
   std::vector<std::string> names;
+  std::set<std::string> slots; // versions of one type share a slot (lower/VariableSlots.h)
   for (auto &[name, type] : function.variableTypes)
-    if (type)
+    if (type && slots.insert(variableSlotName(name, type)).second)
       names.push_back(name);
   llvm::Type *pointer = builder.getPtrTy();
   llvm::ArrayType *frameType = llvm::ArrayType::get(pointer, names.size());
@@ -83,7 +87,7 @@ bool FunctionLowering::lowerInSegments(const std::vector<Stmt *> &body) {
         llvm::Type *stored = memoryType(context, function.variableTypes.at(names[i]));
         llvm::AllocaInst *local = segment.createEntryAlloca(stored, names[i]);
         segmentBuilder.CreateStore(segmentBuilder.CreateLoad(stored, shared), local);
-        segment.variables[names[i]] = local;
+        segment.variables[variableSlotName(names[i], function.variableTypes.at(names[i]))] = local;
         copies.emplace_back(local, shared);
       }
       segment.lowerBlock(segments[index]);

@@ -11,12 +11,60 @@
 namespace taipan {
 namespace {
 
-/// What reaches one point of the function: for each local name, the group of assignments
-/// (a union-find node) whose value it holds; names with no entry hold nothing yet.
+/// What reaches one point of the function: for each local name, the groups of assignments
+/// (union-find nodes) whose value it may hold. Groups that meet at a join where the name is live
+/// are merged into one (a phi node); where it is not live (every path assigns it before reading
+/// it), they stay apart, and only an assignment's release needs to know them all.
 struct ReachingState {
   bool reachable = true;
-  std::map<std::string, int> groups;
+  std::map<std::string, std::vector<int>> groups;
 };
+
+using NameSet = std::set<std::string>;
+
+/// Every name `expr` reads (comprehensions' loops included).
+void collectReads(const Expr *expr, NameSet &names) {
+  if (!expr)
+    return;
+  if (expr->kind == ExprKind::Name)
+    names.insert(expr->name);
+  for (const Expr *operand : expr->operands)
+    collectReads(operand, names);
+  for (const Stmt *stmt : expr->statements) {
+    for (const Expr *target : stmt->targets)
+      collectReads(target, names);
+    collectReads(stmt->value, names);
+    collectReads(stmt->test, names);
+  }
+}
+
+/// The names an assignment target reads: indices and bases of stores, not the names it binds.
+void collectTargetReads(const Expr *target, NameSet &names) {
+  if (target->kind == ExprKind::Tuple || target->kind == ExprKind::List) {
+    for (const Expr *element : target->operands)
+      collectTargetReads(element, names);
+  } else if (target->kind != ExprKind::Name) {
+    collectReads(target, names);
+  }
+}
+
+/// Every name a block reads anywhere, nested blocks included.
+void collectAllReads(const std::vector<Stmt *> &block, NameSet &names) {
+  for (const Stmt *stmt : block) {
+    for (const Expr *target : stmt->targets)
+      collectReads(target, names);
+    collectReads(stmt->value, names);
+    collectReads(stmt->test, names);
+    collectReads(stmt->message, names);
+    collectAllReads(stmt->body, names);
+    collectAllReads(stmt->orelse, names);
+    for (const ExceptHandler &handler : stmt->handlers) {
+      collectReads(handler.type, names);
+      collectAllReads(handler.body, names);
+    }
+    collectAllReads(stmt->finalbody, names);
+  }
+}
 
 /// The names a block assigns, nested blocks included (not comprehensions: their names are the
 /// comprehension's own hidden variables).
@@ -56,6 +104,128 @@ bool iteratesPrange(const Stmt *loop) {
          callee->name == "prange";
 }
 
+/// Which names are live (may be read before they are assigned again) after each if, loop and
+/// try statement and at each loop's head: a backward pass over the tree. Try statements are
+/// taken as reading everything they read, with no assignment that kills (any statement may
+/// raise into a handler).
+class Liveness {
+public:
+  /// Names live after `stmt`, or null where not computed (inside comprehensions).
+  const NameSet *after(const Stmt *stmt) const {
+    auto found = liveAfter.find(stmt);
+    return found == liveAfter.end() ? nullptr : &found->second;
+  }
+  /// Names live at the head of loop `stmt` (before its test or its next item).
+  const NameSet *atHead(const Stmt *stmt) const {
+    auto found = liveAtHead.find(stmt);
+    return found == liveAtHead.end() ? nullptr : &found->second;
+  }
+
+  NameSet block(const std::vector<Stmt *> &statements, NameSet live) {
+    for (auto stmt = statements.rbegin(); stmt != statements.rend(); ++stmt)
+      live = statement(*stmt, std::move(live));
+    return live;
+  }
+
+private:
+  std::map<const Stmt *, NameSet> liveAfter, liveAtHead;
+  struct LoopTargets {
+    const NameSet *onBreak;
+    const NameSet *onContinue;
+  };
+  std::vector<LoopTargets> loops;
+
+  static void kill(const Expr *target, NameSet &live) {
+    if (target->kind == ExprKind::Name)
+      live.erase(target->name);
+    else if (target->kind == ExprKind::Tuple || target->kind == ExprKind::List)
+      for (const Expr *element : target->operands)
+        kill(element, live);
+  }
+
+  NameSet statement(const Stmt *stmt, NameSet live) {
+    switch (stmt->kind) {
+    case StmtKind::Assign:
+    case StmtKind::Yield:
+      for (const Expr *target : stmt->targets)
+        kill(target, live);
+      for (const Expr *target : stmt->targets)
+        collectTargetReads(target, live);
+      collectReads(stmt->value, live);
+      return live;
+    case StmtKind::AugAssign:
+      collectReads(stmt->targets[0], live);
+      collectReads(stmt->value, live);
+      return live;
+    case StmtKind::ExprStmt:
+    case StmtKind::Assert:
+    case StmtKind::Pass:
+      collectReads(stmt->value, live);
+      collectReads(stmt->test, live);
+      collectReads(stmt->message, live);
+      return live;
+    case StmtKind::Return:
+    case StmtKind::Raise:
+      live.clear();
+      collectReads(stmt->value, live);
+      return live;
+    case StmtKind::Break:
+      return loops.empty() ? NameSet() : *loops.back().onBreak;
+    case StmtKind::Continue:
+      return loops.empty() ? NameSet() : *loops.back().onContinue;
+    case StmtKind::If: {
+      liveAfter[stmt] = live;
+      NameSet result = block(stmt->body, live);
+      NameSet otherwise = block(stmt->orelse, live);
+      result.insert(otherwise.begin(), otherwise.end());
+      collectReads(stmt->test, result);
+      return result;
+    }
+    case StmtKind::While:
+    case StmtKind::For:
+      return loop(stmt, std::move(live));
+    case StmtKind::Try: {
+      liveAfter[stmt] = live;
+      NameSet everything = live;
+      collectAllReads({const_cast<Stmt *>(stmt)}, everything);
+      block(stmt->body, everything);
+      block(stmt->orelse, everything);
+      for (const ExceptHandler &handler : stmt->handlers)
+        block(handler.body, everything);
+      block(stmt->finalbody, everything);
+      return everything;
+    }
+    }
+    return live;
+  }
+
+  /// The head's live names, to a fixpoint: what the exit (the else block) needs and what the
+  /// body needs at its start (less a for loop's target, assigned first).
+  NameSet loop(const Stmt *stmt, NameSet after) {
+    liveAfter[stmt] = after;
+    NameSet exit = block(stmt->orelse, after);
+    NameSet head = exit;
+    if (stmt->kind == StmtKind::While)
+      collectReads(stmt->test, head);
+    for (int round = 0; round < 64; ++round) {
+      loops.push_back({&after, &head});
+      NameSet body = block(stmt->body, head);
+      loops.pop_back();
+      if (stmt->kind == StmtKind::For)
+        kill(stmt->targets[0], body);
+      size_t before = head.size();
+      head.insert(body.begin(), body.end());
+      if (head.size() == before)
+        break;
+    }
+    liveAtHead[stmt] = head;
+    NameSet result = head;
+    if (stmt->kind == StmtKind::For)
+      collectReads(stmt->value, result);
+    return result;
+  }
+};
+
 class Versioner {
 public:
   explicit Versioner(FunctionSource &source) : source(source) {}
@@ -69,25 +239,27 @@ public:
       name = name->empty() || (*name)[0] == '$' ? versioned.erase(name) : std::next(name);
     if (versioned.empty())
       return;
+    liveness.block(source.body, {});
     ReachingState entry;
     for (const Parameter &parameter : source.parameters)
       if (versioned.count(parameter.name))
-        entry.groups[parameter.name] = newGroup(parameter.name);
+        entry.groups[parameter.name] = {newGroup(parameter.name)};
     walkBlock(source.body, entry);
     rename();
   }
 
 private:
   FunctionSource &source;
+  Liveness liveness;
   /// The names split into versions: parameters and assigned names, not hidden ones (`$...`)
   /// nor `except ... as e` names.
-  std::set<std::string> versioned;
+  NameSet versioned;
   std::vector<int> parents;           ///< union-find over groups
   std::vector<std::string> groupName; ///< the Python name of each group
   /// Every Name expression of a versioned name, with the group it reads or assigns.
   std::vector<std::pair<Expr *, int>> uses;
-  /// An assignment that ended a group: release `ended` after `after` in `block`, unless a join
-  /// merged the two groups after all.
+  /// An assignment that ended a group: release `ended` after `after` in `block` (at its start
+  /// when `after` is null: a for loop's target), unless the two groups were merged after all.
   struct Ending {
     std::vector<Stmt *> *block;
     Stmt *after;
@@ -135,28 +307,47 @@ private:
       parents[std::max(a, b)] = std::min(a, b);
   }
 
-  /// The state where control flow from `states` joins: a name's groups reaching it from
-  /// different predecessors become one (Numba's phi node).
-  ReachingState join(const std::vector<ReachingState> &states) {
+  /// The one group `name` holds in `state`, merging the groups that reach it (a read where
+  /// liveness saw none live is merged conservatively); -1 when nothing reaches.
+  int single(ReachingState &state, const std::string &name) {
+    auto found = state.groups.find(name);
+    if (found == state.groups.end() || found->second.empty())
+      return -1;
+    std::vector<int> &groups = found->second;
+    for (int group : groups)
+      unite(groups.front(), group);
+    groups = {find(groups.front())};
+    return groups.front();
+  }
+
+  /// Adds `more` to the groups of `into`, without duplicates.
+  void addGroups(std::vector<int> &into, const std::vector<int> &more) {
+    for (int group : more) {
+      bool known = false;
+      for (int present : into)
+        known = known || find(present) == find(group);
+      if (!known)
+        into.push_back(group);
+    }
+  }
+
+  /// The state where control flow from `states` joins. A name live after the join (`live`;
+  /// null: every name) has its groups merged into one (Numba's phi node); others keep them
+  /// apart, since no read sees them before an assignment.
+  ReachingState join(const std::vector<ReachingState> &states, const NameSet *live) {
     ReachingState result;
     result.reachable = false;
+    for (const ReachingState &state : states)
+      result.reachable = result.reachable || state.reachable;
     for (const ReachingState &state : states) {
-      if (!state.reachable)
-        continue;
-      if (!result.reachable) {
-        result = state;
-        continue;
-      }
-      for (const auto &[name, group] : state.groups) {
-        auto [slot, inserted] = result.groups.emplace(name, group);
-        if (!inserted)
-          unite(slot->second, group);
-      }
+      if (result.reachable && !state.reachable)
+        continue; // dead paths bring nothing (dead code is renamed with what they have)
+      for (const auto &[name, groups] : state.groups)
+        addGroups(result.groups[name], groups);
     }
-    if (!result.reachable) // nothing reaches: keep the names (dead code is renamed too)
-      for (const ReachingState &state : states)
-        for (const auto &[name, group] : state.groups)
-          result.groups.emplace(name, group);
+    for (auto &[name, groups] : result.groups)
+      if (groups.size() > 1 && (!live || live->count(name)))
+        single(result, name);
     return result;
   }
 
@@ -164,9 +355,9 @@ private:
     if (!expr)
       return;
     if (expr->kind == ExprKind::Name && versioned.count(expr->name)) {
-      auto found = state.groups.find(expr->name);
-      if (found != state.groups.end()) // otherwise read before any assignment: keeps its name
-        uses.push_back({expr, found->second});
+      int group = single(state, expr->name);
+      if (group >= 0) // otherwise read before any assignment: keeps its name
+        uses.push_back({expr, group});
     }
     for (Expr *operand : expr->operands)
       read(operand, state);
@@ -176,8 +367,8 @@ private:
     }
   }
 
-  /// An assignment to `target`: a new group when `split` (a plain assignment outside try
-  /// statements and prange loops), else the group that reaches it.
+  /// An assignment to `target`: a new group when `split` (a plain assignment or a loop target,
+  /// outside try statements and prange loops), else the group that reaches it.
   void assign(Expr *target, ReachingState &state, bool split, std::vector<Stmt *> *block,
               Stmt *stmt) {
     if (target->kind == ExprKind::Tuple || target->kind == ExprKind::List) {
@@ -192,16 +383,19 @@ private:
     }
     if (!versioned.count(target->name))
       return;
-    auto reaching = state.groups.find(target->name);
     int group;
     if (split && !keepGroups) {
       group = newGroup(target->name);
+      auto reaching = state.groups.find(target->name);
       if (reaching != state.groups.end() && block)
-        endings.push_back({block, stmt, group, reaching->second});
+        for (int ended : reaching->second)
+          endings.push_back({block, stmt, group, ended});
     } else {
-      group = reaching != state.groups.end() ? reaching->second : newGroup(target->name);
+      group = single(state, target->name);
+      if (group < 0)
+        group = newGroup(target->name);
     }
-    state.groups[target->name] = group;
+    state.groups[target->name] = {group};
     uses.push_back({target, group});
   }
 
@@ -245,7 +439,7 @@ private:
       ReachingState otherwise = state;
       walkBlock(stmt->body, state);
       walkBlock(stmt->orelse, otherwise);
-      state = join({state, otherwise});
+      state = join({state, otherwise}, liveness.after(stmt));
       return;
     }
     case StmtKind::While:
@@ -268,26 +462,27 @@ private:
   }
 
   /// A loop's head joins the state before the loop with the end of every iteration: each name
-  /// the loop assigns gets a head group (the phi node) that both flow into.
+  /// the loop assigns that is live at the head gets a head group (the phi node) that both flow
+  /// into; the others keep their groups apart.
   void walkLoop(Stmt *loop, ReachingState &state) {
     bool isFor = loop->kind == StmtKind::For;
     if (isFor)
       read(loop->value, state); // the iterable is evaluated once, before the loop
-    std::set<std::string> assigned;
+    NameSet assigned;
     collectAssigned(loop->body, assigned);
     if (isFor)
       collectTargetNames(loop->targets[0], assigned);
+    const NameSet *liveAtHead = liveness.atHead(loop);
     std::map<std::string, int> heads;
     ReachingState head = state;
     for (const std::string &name : assigned) {
-      if (!versioned.count(name))
+      if (!versioned.count(name) || (liveAtHead && !liveAtHead->count(name)))
         continue;
       int group = newGroup(name);
-      auto before = state.groups.find(name);
-      if (before != state.groups.end())
-        unite(group, before->second);
+      if (int before = single(state, name); before >= 0)
+        unite(group, before);
       heads[name] = group;
-      head.groups[name] = group;
+      head.groups[name] = {group};
     }
     if (!isFor)
       read(loop->test, head);
@@ -297,35 +492,41 @@ private:
     loops.push_back(&exits);
     ReachingState body = head;
     if (isFor)
-      assign(loop->targets[0], body, false, nullptr, loop);
+      assign(loop->targets[0], body, true, &loop->body, nullptr);
     walkBlock(loop->body, body);
     loops.pop_back();
     keepGroups -= parallel;
     exits.continues.push_back(body);
+    ReachingState after = head; // the loop ends at its head (the test fails, the items end)
     for (const ReachingState &end : exits.continues) {
       if (!end.reachable)
         continue;
-      for (const auto &[name, group] : heads) {
-        auto found = end.groups.find(name);
-        if (found != end.groups.end())
-          unite(group, found->second);
+      for (const auto &[name, groups] : end.groups) {
+        if (!assigned.count(name) || !versioned.count(name))
+          continue;
+        auto phi = heads.find(name);
+        if (phi == heads.end()) { // not live at the head: its groups stay apart
+          addGroups(after.groups[name], groups);
+          continue;
+        }
+        for (int group : groups)
+          unite(phi->second, group);
       }
     }
-    ReachingState after = head; // the loop ends at its head (the test fails, the items end)
     walkBlock(loop->orelse, after);
     exits.breaks.push_back(after);
-    state = join(exits.breaks);
+    state = join(exits.breaks, liveness.after(loop));
   }
 
   /// Any statement of a try body may raise into a handler, and a finally block runs after
   /// any of them: every name the statement assigns is one group throughout it, joined with
-  /// the group that reaches the statement (as Numba keeps one variable there).
+  /// the groups that reach the statement (as Numba keeps one variable there).
   void walkTry(Stmt *stmt, ReachingState &state) {
-    std::set<std::string> assigned;
+    NameSet assigned;
     collectAssigned({stmt}, assigned);
     for (const std::string &name : assigned)
-      if (versioned.count(name) && !state.groups.count(name))
-        state.groups[name] = newGroup(name);
+      if (versioned.count(name) && single(state, name) < 0)
+        state.groups[name] = {newGroup(name)};
     ++keepGroups;
     ReachingState entry = state;
     walkBlock(stmt->body, state);
@@ -337,7 +538,7 @@ private:
       walkBlock(handler.body, caught);
       ends.push_back(caught);
     }
-    state = join(ends);
+    state = join(ends, nullptr);
     if (!stmt->finalbody.empty()) {
       bool reachable = state.reachable;
       state.reachable = true; // the finally block also runs when an exception leaves
@@ -362,17 +563,26 @@ private:
     }
     for (auto &[expr, group] : uses)
       expr->name = names[find(group)];
-    std::set<std::pair<Stmt *, int>> released;
+    std::set<std::pair<const void *, int>> released; // (statement or loop body, group)
     for (const Ending &ending : endings) {
       int ended = find(ending.ended);
-      if (find(ending.assigned) == ended || !released.insert({ending.after, ended}).second)
+      const void *place = ending.after ? static_cast<const void *>(ending.after) : ending.block;
+      if (find(ending.assigned) == ended || !released.insert({place, ended}).second)
         continue;
-      Stmt *release = source.newStmt(StmtKind::Pass, ending.after->location);
-      Expr *target = source.newExpr(ExprKind::Name, ending.after->location);
-      target->name = names[ended];
-      release->targets.push_back(target);
-      auto position = std::find(ending.block->begin(), ending.block->end(), ending.after);
-      ending.block->insert(position + 1, release);
+      SourceLocation where = ending.after
+                                 ? ending.after->location
+                                 : (ending.block->empty() ? source.definitionLocation
+                                                          : ending.block->front()->location);
+      Stmt *release = source.newStmt(StmtKind::Pass, where);
+      for (int group : {ended, find(ending.assigned)}) {
+        Expr *target = source.newExpr(ExprKind::Name, where);
+        target->name = names[group];
+        release->targets.push_back(target);
+      }
+      auto position = ending.after
+                          ? std::find(ending.block->begin(), ending.block->end(), ending.after) + 1
+                          : ending.block->begin();
+      ending.block->insert(position, release);
     }
   }
 };

@@ -20,10 +20,11 @@ namespace taipan {
 /// `a = a * 2` keeps one array alive, not every version. Runs once, after the tree is read.
 void assignVariableVersions(FunctionSource &source);
 
-/// Whether `stmt` releases a version another assignment ended: a `pass` statement whose one
-/// target names that version (lowering frees its value and empties it; typing ignores it).
+/// Whether `stmt` releases a version another assignment ended: a `pass` statement whose two
+/// targets name that version and the one assigned (lowering frees the ended value and empties
+/// its slot, unless both share one; typing ignores it).
 inline bool isVersionRelease(const Stmt *stmt) {
-  return stmt->kind == StmtKind::Pass && stmt->targets.size() == 1;
+  return stmt->kind == StmtKind::Pass && stmt->targets.size() == 2;
 }
 
 /// A variable's name as the source spells it: without a version's suffix (`x.2` is `x`) and
