@@ -113,30 +113,43 @@ class LlvmTypes:
         return parsed
 
 
-def same_type(a, b):
-    """Whether two llvmlite types are the same LLVM 19 type (every pointer is ``ptr``)."""
-    if a.is_pointer or b.is_pointer:
-        return a.is_pointer and b.is_pointer
-    if hasattr(a, "elements") and hasattr(b, "elements"):
-        return (
-            type(a) is type(b)
-            and len(a.elements) == len(b.elements)
-            and all(same_type(x, y) for x, y in zip(a.elements, b.elements))
+def _parts(lltype):
+    """The element types of a struct or an array type, else None."""
+    if hasattr(lltype, "elements"):
+        return list(lltype.elements)
+    if hasattr(lltype, "element") and hasattr(lltype, "count"):
+        return [lltype.element] * lltype.count
+    return None
+
+
+def converts(got, expected):
+    """Whether a codegen's result of LLVM type ``got`` stands for ``expected``: the same LLVM 19
+    type (every pointer is ``ptr``), or Numba's forms of taipan's: a tuple built as an array
+    (``cgutils.pack_array``, Numba's UniTuple) or with ``i1`` booleans where taipan's tuples hold
+    bytes."""
+    if got.is_pointer or expected.is_pointer:
+        return got.is_pointer and expected.is_pointer
+    got_parts, expected_parts = _parts(got), _parts(expected)
+    if got_parts is not None and expected_parts is not None:
+        return len(got_parts) == len(expected_parts) and all(
+            converts(a, b) for a, b in zip(got_parts, expected_parts)
         )
-    if hasattr(a, "element") and hasattr(b, "element"):
-        return type(a) is type(b) and a.count == b.count and same_type(a.element, b.element)
-    return a == b
+    if got == expected:
+        return True
+    return getattr(got, "width", None) == 1 and getattr(expected, "width", None) == 8
 
 
 def _retype(ir, builder, value, expected):
-    """``value`` as LLVM type ``expected`` when only pointers' pointees differ (the same type to
-    LLVM 19); structs are rebuilt field by field."""
+    """``value`` as LLVM type ``expected`` (``converts(value.type, expected)``): pointers cast,
+    aggregates rebuilt element by element, ``i1`` booleans widened to bytes."""
     if value.type == expected:
         return value
     if expected.is_pointer:
         return builder.bitcast(value, expected)
+    if not hasattr(expected, "elements") and not hasattr(expected, "element"):
+        return builder.zext(value, expected)
     rebuilt = ir.Constant(expected, ir.Undefined)
-    for index, element in enumerate(expected.elements):
+    for index, element in enumerate(_parts(expected)):
         part = _retype(ir, builder, builder.extract_value(value, index), element)
         rebuilt = builder.insert_value(rebuilt, part, index)
     return rebuilt
@@ -186,7 +199,7 @@ def build_module(name, signature, codegen):
     if returns_none:
         builder.ret_void()
     else:
-        if not isinstance(value, ir.Value) or not same_type(value.type, result_type):
+        if not isinstance(value, ir.Value) or not converts(value.type, result_type):
             got = value.type if isinstance(value, ir.Value) else type(value).__name__
             raise TypingError(
                 f"the codegen of the intrinsic {name} returned {got}, but its signature's "

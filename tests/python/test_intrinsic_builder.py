@@ -846,3 +846,26 @@ def test_wrong_keyword_arguments_are_typing_errors():
         unknown(1.0)
     with pytest.raises(TypingError, match="needs its argument 'minuend'"):
         missing(1.0)
+
+
+@intrinsic
+def shape_and_flag(typingctx, n):
+    """Numba's forms of tuples: a UniTuple built with pack_array, booleans as i1."""
+    result = types.Tuple((types.UniTuple(types.int64, 3), types.boolean))
+
+    def codegen(context, builder, sig, args):
+        one = context.get_constant(types.int64, 1)
+        shape = cgutils.pack_array(builder, [args[0], builder.add(args[0], one), one])
+        positive = builder.icmp_signed(">", args[0], context.get_constant(types.int64, 0))
+        return cgutils.make_anonymous_struct(builder, [shape, positive])
+
+    return result(types.int64), codegen
+
+
+def test_tuples_in_numbas_forms_convert_to_taipans():
+    @njit
+    def f(n):
+        return shape_and_flag(n)
+
+    assert f(4) == ((4, 5, 1), True)
+    assert f(-2) == ((-2, -1, 1), False)
