@@ -319,3 +319,37 @@ def test_messages_and_unsigned_indices():
         repeat(np.arange(3.0), 1.5)
     with pytest.raises(TypingError, match="shift must be an integer"):
         roll(np.arange(3), (1, 2))
+
+
+@njit
+def broadcast_arrays(a, b):
+    return np.broadcast_arrays(a, b)
+
+
+@njit
+def broadcast_to_scalar(a):
+    return np.broadcast_to(a, ())
+
+
+def test_broadcasting_of_array_likes():
+    for a, b in [
+        (True, False),
+        ((123, 456), (789,)),
+        (np.intp(2), np.zeros((1, 3), np.intp)),
+        ([(1, 2), (3, 4)], 2),
+    ]:
+        expected = np.broadcast_arrays(a, b)
+        with no_allocation_leak():
+            got = broadcast_arrays(a, b)
+            assert all(
+                x.shape == y.shape and x.dtype == y.dtype and np.array_equal(x, y)
+                for x, y in zip(got, expected)
+            )
+            del got
+    check_like_numpy(broadcast_to_scalar, 5.0)
+    with pytest.raises(TypingError, match="Mismatch of argument types"):
+        broadcast_arrays(np.arange(6).reshape(2, 3), True)
+    with pytest.raises(TypingError, match='Argument "1" must be array-like'):
+        broadcast_arrays(np.zeros(3), "hello world")
+    with pytest.raises(TypingError, match="Cannot broadcast a non-scalar to a scalar array"):
+        broadcast_to_scalar(np.zeros(3))

@@ -189,3 +189,10 @@ def test_views_keep_the_base_alive():
         view = expand_dims(np.arange(4.0), 0)
         assert view.shape == (1, 4) and view[0, 3] == 3.0
         del view
+
+
+def test_transpose_axes_errors():
+    with pytest.raises(ValueError, match="axes don't match array"):
+        transpose(np.zeros((2, 3)), (0, 1, 2))
+    with pytest.raises(ValueError, match="axis is out of bounds for array of given dimension"):
+        transpose(np.zeros((2, 3)), (0, 2))

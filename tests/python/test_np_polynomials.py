@@ -157,7 +157,16 @@ def test_division_by_zero():
         polydiv([1], [0])
 
 
-POINTS = [1, 2.5, np.linspace(-1, 1, 7), np.arange(4).reshape(2, 2), [1, 2], np.zeros(0), 1j]
+POINTS = [
+    1,
+    2.5,
+    np.linspace(-1, 1, 7),
+    np.arange(4).reshape(2, 2),
+    [1, 2],
+    np.zeros(0),
+    1j,
+    np.zeros(()),
+]
 
 
 @pytest.mark.parametrize("x", POINTS, ids=range(len(POINTS)))

@@ -61,7 +61,7 @@ def _transpose_axes(a, axes=None):
         for i in range(ndim):
             axis = axes[i]
             if axis < -ndim or axis >= ndim:
-                raise ValueError("axes don't match array")
+                raise ValueError("axis is out of bounds for array of given dimension")
             axis = axis + ndim if axis < 0 else axis
             if seen[axis]:
                 raise ValueError("repeated axis in transpose")

@@ -11,7 +11,13 @@ import numpy as np
 from taipan import types
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
-from taipan.numpy_library.support import integer_tuple, is_integer
+from taipan.numpy_library.support import (
+    array_like_dtype,
+    array_like_ndim,
+    integer_tuple,
+    is_array_like,
+    is_integer,
+)
 from taipan.unrolling import literal_unroll
 from taipan.unsafe import tuple_setitem
 
@@ -20,7 +26,12 @@ MISMATCH = "shape mismatch: objects cannot be broadcast to a single shape"
 
 @overload(np.broadcast_to)
 def _broadcast_to_of_values(array, shape, subok=False):
-    if isinstance(array, types.Array) or subok is not False:
+    if subok is not False:
+        return None
+    scalar_shape = isinstance(shape, types.BaseTuple) and not shape.types
+    if scalar_shape and (isinstance(array, types.BaseTuple) or (array_like_ndim(array) or 0) > 0):
+        raise TypingError("Cannot broadcast a non-scalar to a scalar array")
+    if isinstance(array, types.Array):
         return None  # arrays: the native view
     if not isinstance(array, (types.Number, types.Boolean, types.BaseTuple)):
         return None
@@ -85,8 +96,12 @@ def _broadcast_shapes_of(lengths, shape_of):
 @overload(np.broadcast_shapes)
 def _broadcast_shapes(*args):
     lengths = [_shape_length(t) for t in args]
-    if any(length is None for length in lengths):
-        raise TypingError("numpy.broadcast_shapes takes shapes: integers or tuples of integers")
+    for i, (t, length) in enumerate(zip(args, lengths)):
+        if length is None:
+            raise TypingError(
+                f"numpy.broadcast_shapes takes shapes: argument {i} must be either an int or "
+                f"tuple[int], not {t}"
+            )
     broadcast_shape = _broadcast_shapes_of(lengths, _as_shape)
 
     def broadcast_shapes(*args):
@@ -108,10 +123,37 @@ def _broadcast_each_typer(arrays, shape):
     )
 
 
+def _as_arrays(items):
+    """A tuple of np.asarray of each item."""
+
+
+@overload(_as_arrays)
+def _as_arrays_typer(items):
+    if not items.types:
+        return lambda items: ()
+    return lambda items: (np.asarray(items[0]),) + _as_arrays(items[1:])
+
+
 @overload(np.broadcast_arrays)
 def _broadcast_arrays(*args, subok=False):
-    if not all(isinstance(a, types.Array) for a in args) or subok is not False:
+    if subok is not False:
         return None
+    for i, a in enumerate(args):
+        if not is_array_like(a):
+            raise TypingError(f'Argument "{i}" must be array-like')
+    if not all(isinstance(a, types.Array) for a in args):
+        # numbers, lists and tuples as arrays; as in Numba, of one dtype
+        if len({array_like_dtype(a) for a in args}) > 1:
+            raise TypingError(
+                "Mismatch of argument types: np.broadcast_arrays takes array-likes of one "
+                "dtype when some are not arrays"
+            )
+
+        def broadcast_array_likes(*args, subok=False):
+            arrays = _as_arrays(args)
+            return np.broadcast_arrays(*arrays)
+
+        return broadcast_array_likes
     broadcast_shape = _broadcast_shapes_of([a.ndim for a in args], _shape_of_array)
 
     def broadcast_arrays(*args, subok=False):

@@ -44,7 +44,8 @@ def _check_coefficients_1d(*values):
 def _trimseq(seq):
     _check_array_like(seq, "seq")
     if isinstance(seq, types.BaseTuple):
-        raise TypingError(f'Unsupported type {seq} for argument "seq"')
+        spelled = f"UniTuple({seq.types[0]}, {len(seq.types)})" if len(set(seq.types)) == 1 else seq
+        raise TypingError(f'Unsupported type {spelled} for argument "seq"')
     if array_like_ndim(seq) != 1:
         raise TypingError("Coefficient array is not 1-d")
 
@@ -186,7 +187,8 @@ def _polyval(x, c, tensor=True):
     else:
         raise TypingError('The argument "tensor" must be boolean')
     dtype = scalar_class(_series_dtype(c, x))
-    x_is_array = not isinstance(x, (types.Number, types.Boolean))
+    # a number or a 0-d array gives a number, as NumPy's arithmetic does
+    x_is_array = not isinstance(x, (types.Number, types.Boolean)) and array_like_ndim(x) != 0
     # x's dimensions, appended to c's shape when tensor is True (a list or tuple x is 1-D)
     extra = (1,) * (x.ndim if isinstance(x, types.Array) else 1)
     reshaped = x_is_array and outer
@@ -194,7 +196,7 @@ def _polyval(x, c, tensor=True):
     if x_is_array:
         as_points = register_jitable(lambda x: np.asarray(x).astype(dtype))
     else:
-        as_points = register_jitable(lambda x: dtype(x))  # a number gives a number
+        as_points = register_jitable(lambda x: np.asarray(x).astype(dtype).item())
 
     def polyval(x, c, tensor=True):
         coefficients = np.asarray(c).astype(dtype)

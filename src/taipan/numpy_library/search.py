@@ -492,10 +492,20 @@ def argwhere(a):
         return lambda a: np.argwhere(np.asarray(a))
     if not isinstance(a, types.Array):
         return None
-    indices = nonzero_indices if a.ndim > 0 else nonzero_indices_0d
+    if a.ndim == 0:
+        return lambda a: nonzero_indices_0d(a)
 
     def argwhere_impl(a):
-        return indices(a)
+        # NumPy's argwhere is transpose(nonzero(a)): the indices of one axis lie together
+        positions = nonzero_positions(a)
+        by_axis = np.empty((a.ndim, positions.shape[0]), np.int64)
+        for r in range(positions.shape[0]):
+            rest = positions[r]
+            for d in range(a.ndim - 1, -1, -1):
+                extent = a.shape[d]
+                by_axis[d, r] = rest % extent
+                rest //= extent
+        return by_axis.T
 
     return argwhere_impl
 

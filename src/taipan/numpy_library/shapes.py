@@ -802,7 +802,10 @@ def _shape_or_size_operand(name, a):
         return True
     if isinstance(a, (types.Number, types.Boolean)):
         return False
-    raise TypingError(f"np.{name}() takes an array or a number, not {a}")
+    raise TypingError(
+        f"The argument to np.{name} must be array-like: np.{name}() takes an array or a number, "
+        f"not {a}"
+    )
 
 
 @overload(np.shape)

@@ -53,7 +53,7 @@ def _roots(p):
     def roots(p):
         coefficients = np.asarray(p).astype(work)
         if coefficients.ndim != 1:
-            raise ValueError("Input must be a rank-1 array.")
+            raise ValueError("Input must be a 1d array.")
         nonzero = np.nonzero(coefficients)[0]
         if len(nonzero) == 0:
             return np.zeros(0, dtype=result)
