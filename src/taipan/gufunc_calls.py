@@ -130,19 +130,25 @@ def _loop_nest(ndim, views, kernel):
     index of ``shape`` (``ndim`` items) in C order: one loop per axis, as written by hand, the
     kernel called in the innermost loop itself (np.ndindex, or one more function between, costs
     several times more per index: the operands' reference counts)."""
+
+    def apply(arguments):
+        kernel(*arguments)
+
+    apply = register_jitable(apply)
     if not ndim:
 
         def once(shape, index, operands):
-            arguments = views(operands, index)
-            kernel(*arguments)
+            apply(views(operands, index))
 
         return register_jitable(once)
     last = ndim - 1
 
     def innermost(shape, index, operands):
         for i in range(shape[last]):
-            arguments = views(operands, tuple_setitem(index, last, i))
-            kernel(*arguments)
+            # No variable holds the views: they are the statement's temporaries, released at
+            # its end, so each row's increments and decrements pair up inside the loop body
+            # (in a variable they would live until the next row's assignment).
+            apply(views(operands, tuple_setitem(index, last, i)))
 
     nest = register_jitable(innermost)
     for axis in reversed(range(last)):

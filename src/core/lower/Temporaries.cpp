@@ -44,20 +44,15 @@ void FunctionLowering::decrefBlock(llvm::Value *block) {
 }
 
 void FunctionLowering::callUnlessNull(const char *runtimeName, llvm::Value *block) {
-  // Arrays from Python and gufunc views have no block: with the test inline, LLVM removes the
-  // call wherever it can see the null (a gufunc loop's views, after inlining), which it never
-  // could through the opaque runtime call.
+  // Arrays from Python and gufunc views have no block; the runtime's calls do nothing for null.
+  // The call is left unguarded so that straight-line code stays one basic block, where
+  // RefcountPruning pairs an increment with its decrement; it also drops the calls whose
+  // argument folds to null after inlining.
   if (llvm::isa<llvm::ConstantPointerNull>(block))
     return;
-  llvm::BasicBlock *call = newBlock("refcount");
-  llvm::BasicBlock *after = newBlock("refcount.done");
-  builder.CreateCondBr(builder.CreateIsNull(block), after, call);
-  builder.SetInsertPoint(call);
   builder.CreateCall(
       moduleLowering.runtimeFunction(runtimeName, builder.getVoidTy(), {builder.getPtrTy()}),
       {block});
-  builder.CreateBr(after);
-  builder.SetInsertPoint(after);
 }
 
 unsigned FunctionLowering::acquireTemporarySlot() {

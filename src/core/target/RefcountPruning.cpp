@@ -1,15 +1,19 @@
-// Removes reference-count increments and decrements that cancel within a basic block.
+// Removes reference-count increments and decrements that cancel: within a basic block, and
+// between a block and a later one that it dominates and that post-dominates it.
 #include "target/RefcountPruning.h"
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/PostDominators.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 
-#include <optional>
-#include <utility>
+#include <iterator>
 
 namespace taipan {
 namespace {
@@ -42,14 +46,19 @@ bool mayRelease(const llvm::Instruction &instruction) {
   return true;
 }
 
-/// Pairs increments with later decrements along one path of straight-line code.
-class PathPruner {
+/// Pairs increments with later decrements in one basic block.
+class BlockPruner {
 public:
   /// Pairs `instruction`, a decrement, with the latest pending increment of the same value;
   /// records an increment as pending; forgets them all at anything that may release a block.
   void visit(llvm::Instruction &instruction) {
     auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
     RefcountCall kind = call ? refcountCall(call) : RefcountCall::None;
+    if (kind != RefcountCall::None &&
+        llvm::isa<llvm::ConstantPointerNull>(call->getArgOperand(0)->stripPointerCasts())) {
+      removed.push_back(call); // the runtime does nothing for null
+      return;
+    }
     if (kind == RefcountCall::Increment) {
       pending[call->getArgOperand(0)->stripPointerCasts()].push_back(call);
       return;
@@ -80,57 +89,115 @@ private:
   llvm::SmallVector<llvm::CallInst *, 16> removed;
 };
 
-/// For `block` ending in `br (p == null or p != null), ...` where one successor holds only a
-/// reference-count call on p and falls through to the other successor, which has no other
-/// predecessor: that call and the block where the path continues (lowering's `callUnlessNull`).
-/// The runtime's calls do nothing for null, so the guarded call acts as an unguarded one on the
-/// path.
-std::optional<std::pair<llvm::CallInst *, llvm::BasicBlock *>>
-guardedCall(llvm::BasicBlock &block) {
-  auto *branch = llvm::dyn_cast<llvm::BranchInst>(block.getTerminator());
-  if (!branch || !branch->isConditional())
-    return std::nullopt;
-  auto *test = llvm::dyn_cast<llvm::ICmpInst>(branch->getCondition());
-  if (!test || !test->isEquality() || !llvm::isa<llvm::ConstantPointerNull>(test->getOperand(1)))
-    return std::nullopt;
-  llvm::Value *pointer = test->getOperand(0)->stripPointerCasts();
-  for (unsigned side = 0; side < 2; ++side) {
-    llvm::BasicBlock *guarded = branch->getSuccessor(side);
-    llvm::BasicBlock *join = branch->getSuccessor(1 - side);
-    if (guarded == join || guarded->size() != 2 || !guarded->getSinglePredecessor() ||
-        guarded->getSingleSuccessor() != join || !join->hasNPredecessors(2))
+/// Blocks reachable from `from`'s successors without entering `stop`.
+llvm::SmallPtrSet<llvm::BasicBlock *, 16> reachableBefore(llvm::BasicBlock *from,
+                                                          llvm::BasicBlock *stop) {
+  llvm::SmallPtrSet<llvm::BasicBlock *, 16> seen;
+  llvm::SmallVector<llvm::BasicBlock *, 16> work(llvm::successors(from));
+  while (!work.empty()) {
+    llvm::BasicBlock *block = work.pop_back_val();
+    if (block == stop || !seen.insert(block).second)
       continue;
-    auto *call = llvm::dyn_cast<llvm::CallInst>(&guarded->front());
-    if (!call || refcountCall(call) == RefcountCall::None ||
-        call->getArgOperand(0)->stripPointerCasts() != pointer)
-      continue;
-    return std::make_pair(call, join);
+    work.append(llvm::succ_begin(block), llvm::succ_end(block));
   }
-  return std::nullopt;
+  return seen;
 }
 
-bool prunePath(llvm::BasicBlock &start) {
-  PathPruner pruner;
-  llvm::SmallPtrSet<llvm::BasicBlock *, 16> seen; // a path through a loop stops where it began
-  for (llvm::BasicBlock *block = &start; block && seen.insert(block).second;) {
-    for (llvm::Instruction &instruction : *block)
-      pruner.visit(instruction);
-    auto guarded = guardedCall(*block);
-    if (!guarded)
-      break;
-    pruner.visit(*guarded->first);
-    block = guarded->second;
+bool mayReleaseAnything(llvm::BasicBlock &block) {
+  for (llvm::Instruction &instruction : block) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
+    RefcountCall kind = call ? refcountCall(call) : RefcountCall::None;
+    if (kind == RefcountCall::Decrement || (kind == RefcountCall::None && mayRelease(instruction)))
+      return true;
   }
+  return false;
+}
+
+/// Pairs the increments at the end of `from` (after anything that may release a block) with
+/// decrements at the start of a later block `to` that `from` dominates and that post-dominates
+/// `from`, where nothing on the paths between may release a block and neither block is
+/// entered again without the other: each execution of the increment is then followed by one
+/// of the decrement with the count never read between (a loop body's references to the arrays
+/// it views, taken before an inner loop and dropped after it).
+bool pruneAcross(llvm::BasicBlock &from, const llvm::DominatorTree &dominators,
+                 const llvm::PostDominatorTree &postDominators) {
+  llvm::SmallVector<llvm::CallInst *, 8> increments;
+  for (llvm::Instruction &instruction : from) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
+    RefcountCall kind = call ? refcountCall(call) : RefcountCall::None;
+    if (kind == RefcountCall::Increment)
+      increments.push_back(call);
+    else if (kind == RefcountCall::Decrement || mayRelease(instruction))
+      increments.clear();
+  }
+  if (increments.empty())
+    return false;
+  const llvm::DomTreeNode *node = postDominators.getNode(&from);
+  for (node = node ? node->getIDom() : nullptr; node && node->getBlock(); node = node->getIDom()) {
+    llvm::BasicBlock *to = node->getBlock();
+    if (!dominators.dominates(&from, to))
+      return false;
+    llvm::SmallPtrSet<llvm::BasicBlock *, 16> between = reachableBefore(&from, to);
+    if (between.count(&from))
+      return false;
+    for (llvm::BasicBlock *block : between)
+      if (mayReleaseAnything(*block))
+        return false;
+    if (reachableBefore(to, &from).count(to)) { // a loop of its own: look further down
+      if (mayReleaseAnything(*to))
+        return false;
+      continue;
+    }
+    llvm::SmallVector<llvm::CallInst *, 16> removed;
+    for (llvm::Instruction &instruction : *to) {
+      auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
+      RefcountCall kind = call ? refcountCall(call) : RefcountCall::None;
+      if (kind == RefcountCall::Increment)
+        continue;
+      if (kind == RefcountCall::None) {
+        if (mayRelease(instruction))
+          break;
+        continue;
+      }
+      llvm::Value *pointer = call->getArgOperand(0)->stripPointerCasts();
+      auto match = llvm::find_if(llvm::reverse(increments), [&](llvm::CallInst *increment) {
+        return increment->getArgOperand(0)->stripPointerCasts() == pointer;
+      });
+      if (match == increments.rend())
+        break; // an unpaired decrement may release what a pending increment counts
+      removed.push_back(*match);
+      removed.push_back(call);
+      increments.erase(std::next(match).base());
+    }
+    if (!removed.empty()) {
+      for (llvm::CallInst *call : removed)
+        call->eraseFromParent();
+      return true;
+    }
+    if (mayReleaseAnything(*to))
+      return false;
+  }
+  return false;
+}
+
+bool pruneBlock(llvm::BasicBlock &block) {
+  BlockPruner pruner;
+  for (llvm::Instruction &instruction : block)
+    pruner.visit(instruction);
   return pruner.erase();
 }
 
 } // namespace
 
 llvm::PreservedAnalyses RefcountPruningPass::run(llvm::Function &function,
-                                                 llvm::FunctionAnalysisManager &) {
+                                                 llvm::FunctionAnalysisManager &analyses) {
   bool changed = false;
   for (llvm::BasicBlock &block : function)
-    changed |= prunePath(block);
+    changed |= pruneBlock(block);
+  auto &dominators = analyses.getResult<llvm::DominatorTreeAnalysis>(function);
+  auto &postDominators = analyses.getResult<llvm::PostDominatorTreeAnalysis>(function);
+  for (llvm::BasicBlock &block : function)
+    changed |= pruneAcross(block, dominators, postDominators);
   if (!changed)
     return llvm::PreservedAnalyses::all();
   llvm::PreservedAnalyses preserved;
