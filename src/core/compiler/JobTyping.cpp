@@ -4,6 +4,7 @@
 
 #include "compiler/JobHash.h"
 #include "types/NumericPromotion.h"
+#include "typing/ConstantArguments.h"
 
 #include <algorithm>
 #include <functional>
@@ -25,12 +26,31 @@ size_t typeSize(const Type *type) {
   return size;
 }
 
+/// The values of constant parameters as text, part of a specialisation's key.
+std::string constantsKey(const ConstantParameters &constants) {
+  std::string key;
+  for (const auto &[index, value] : constants) {
+    key += std::to_string(index) + "=";
+    if (value.kind == GlobalValue::Kind::ConstantTuple) {
+      key += "(";
+      for (const Constant &item : value.items)
+        key += std::to_string(item.intValue) + ",";
+      key += ")";
+    } else {
+      key += std::to_string(value.constant.intValue);
+    }
+    key += ";";
+  }
+  return key;
+}
+
 } // namespace
 
 TypedFunction *CompileSession::typeCallee(FunctionSource *callee,
                                           const std::vector<const Type *> &argumentTypes,
-                                          SourceLocation location) {
-  auto key = std::make_pair(callee, argumentTypes);
+                                          SourceLocation location,
+                                          const ConstantParameters &constants) {
+  auto key = std::make_tuple(callee, argumentTypes, constantsKey(constants));
   auto found = instances.find(key);
   if (found != instances.end())
     return found->second;
@@ -43,13 +63,27 @@ TypedFunction *CompileSession::typeCallee(FunctionSource *callee,
                            "() grow without bound through recursion (" +
                            argument->name().substr(0, 80) + "...)",
                        location);
+  size_t typed = functions.size();
   TypedFunction &function = functions.emplace_back();
   function.source = callee;
   function.argumentTypes = argumentTypes;
+  function.constantParameters = constants;
+  for (const auto &[index, value] : constants) {
+    bool assigned = false;
+    for (Expr *read : readsOfName(*callee, callee->parameters[index].name, assigned))
+      function.globals[read->id] = value;
+  }
   instances.emplace(key, &function);
   function.inProgress = true;
   try {
     inferTypes(function, *this);
+  } catch (ConstantParametersNeeded &needed) {
+    // The caller types it again with constants: this attempt, and what it typed, go.
+    if (!needed.function)
+      needed.function = callee;
+    forgetFrom(typed);
+    --depth;
+    throw;
   } catch (CompileError &error) {
     if (!error.function)
       error.function = callee;
@@ -82,12 +116,18 @@ TypedFunction *CompileSession::typeVariant(FunctionSource *root,
   try {
     return &typeRoot(root, argumentTypes);
   } catch (CompileError &) {
-    while (functions.size() > typed) {
-      instances.erase(std::make_pair(functions.back().source, functions.back().argumentTypes));
-      functions.pop_back();
-    }
+    forgetFrom(typed);
     depth = savedDepth;
     return nullptr;
+  }
+}
+
+void CompileSession::forgetFrom(size_t typed) {
+  while (functions.size() > typed) {
+    const TypedFunction &last = functions.back();
+    instances.erase(
+        std::make_tuple(last.source, last.argumentTypes, constantsKey(last.constantParameters)));
+    functions.pop_back();
   }
 }
 

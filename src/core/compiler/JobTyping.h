@@ -9,6 +9,7 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -18,7 +19,8 @@ namespace taipan {
 class CompileSession : public CalleeTyper {
 public:
   TypedFunction *typeCallee(FunctionSource *callee, const std::vector<const Type *> &argumentTypes,
-                            SourceLocation location) override;
+                            SourceLocation location,
+                            const ConstantParameters &constants = {}) override;
 
   /// Types the root and everything it calls, until no function's types change.
   TypedFunction &typeRoot(FunctionSource *root, const std::vector<const Type *> &argumentTypes);
@@ -36,8 +38,13 @@ public:
 
 private:
   bool runAttributed(TypedFunction &function, bool reportUnknown);
+  /// Forgets the functions typed since there were `typed` (a specialisation that failed).
+  void forgetFrom(size_t typed);
 
-  std::map<std::pair<FunctionSource *, std::vector<const Type *>>, TypedFunction *> instances;
+  /// The typed functions by callee, argument types and constant parameters (their values as
+  /// text: "index=v,v;").
+  std::map<std::tuple<FunctionSource *, std::vector<const Type *>, std::string>, TypedFunction *>
+      instances;
   int depth = 0;
 };
 

@@ -430,6 +430,8 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
   if (baseType->kind() == TypeKind::Builtin) { // cuda.threadIdx.x and friends
     std::string name = baseType->text() + "." + expr->name;
     const LibraryValue *libraryValue = Library::get().findValue(name);
+    if (!libraryValue && type->kind() == TypeKind::Builtin)   // cuda.atomic.add as an argument
+      return llvm::UndefValue::get(valueType(context, type)); // it holds nothing at run time
     if (!libraryValue)
       throwUnsupported(name + " is not supported", expr->location);
     return lowerLibraryValue(*libraryValue, expr->location);

@@ -94,6 +94,14 @@ const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *en
     std::optional<std::vector<int64_t>> values;
     if (declared->position < call.arguments.size())
       values = constantIntegers(call.arguments[declared->position], function.globals);
+    if (!values && declared->position < call.arguments.size()) {
+      // The function's own parameters: its caller may know them (constantParametersOf).
+      std::vector<size_t> parameters = constantParameterReads(call.arguments[declared->position],
+                                                              *function.source, function.globals);
+      if (!parameters.empty())
+        throw ConstantParametersNeeded(entry->name + declared->requirement, expr->location,
+                                       function.source, std::move(parameters));
+    }
     if (!values)
       throwTypingError(entry->name + declared->requirement, expr->location);
     call.constants = std::move(*values);
@@ -540,6 +548,44 @@ Expr *CallInference::frozenDefault(Expr *call, const FunctionSource &callee, siz
   return name;
 }
 
+ConstantParameters CallInference::constantParametersOf(const CallBinding &binding,
+                                                       const ConstantParametersNeeded &needed) {
+  ConstantParameters constants;
+  for (size_t index : needed.parameters) {
+    Expr *argument = index < binding.arguments.size() ? binding.arguments[index] : nullptr;
+    std::optional<std::vector<int64_t>> values =
+        argument ? constantIntegers(argument, function.globals) : std::nullopt;
+    if (!values) {
+      // This function's own parameter: its caller may know it in turn; else the callee's
+      // TypingError stands.
+      std::vector<size_t> own =
+          argument ? constantParameterReads(argument, *function.source, function.globals)
+                   : std::vector<size_t>{};
+      if (own.empty())
+        throw needed;
+      throw ConstantParametersNeeded(needed.what(), needed.location, function.source,
+                                     std::move(own));
+    }
+    GlobalValue value;
+    const Type *type = pass.typeOf(argument);
+    if (type && type->isTuple()) {
+      value.kind = GlobalValue::Kind::ConstantTuple;
+      for (int64_t item : *values) {
+        Constant constant;
+        constant.kind = Constant::Kind::Int;
+        constant.intValue = item;
+        value.items.push_back(constant);
+      }
+    } else {
+      value.kind = GlobalValue::Kind::Constant;
+      value.constant.kind = Constant::Kind::Int;
+      value.constant.intValue = values->front();
+    }
+    constants.emplace(index, std::move(value));
+  }
+  return constants;
+}
+
 const Type *CallInference::typeJitCall(Expr *expr, FunctionSource *callee, Expr *self) {
   const std::vector<Parameter> &parameters = callee->parameters;
   std::vector<Expr *> positional;
@@ -575,7 +621,14 @@ const Type *CallInference::typeJitCall(Expr *expr, FunctionSource *callee, Expr 
                        expr->location);
     }
   }
-  binding.callee = callees.typeCallee(callee, parameterTypes, expr->location);
+  try {
+    binding.callee = callees.typeCallee(callee, parameterTypes, expr->location);
+  } catch (ConstantParametersNeeded &needed) {
+    if (needed.source != callee)
+      throw;
+    binding.callee = callees.typeCallee(callee, parameterTypes, expr->location,
+                                        constantParametersOf(binding, needed));
+  }
   function.calls[expr->id] = binding;
   pass.refineSharedContainers(binding.arguments, *callee, *binding.callee);
   return binding.callee->returnType;

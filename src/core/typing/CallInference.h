@@ -11,6 +11,7 @@
 namespace taipan {
 
 class InferencePass;
+class ConstantParametersNeeded;
 
 /// Type inference of calls, beside the InferencePass core.
 class CallInference {
@@ -88,6 +89,11 @@ private:
   /// Binds the call's arguments (after `self`, when a method's value comes first) to the
   /// callee's parameters and types the callee for them.
   const Type *typeJitCall(Expr *expr, FunctionSource *callee, Expr *self = nullptr);
+  /// The values of the arguments of `binding` a callee needs as constants (`needed`): each a
+  /// constant integer or tuple of them here; rethrows `needed` otherwise (or asks this
+  /// function's caller for its own parameters, in turn).
+  ConstantParameters constantParametersOf(const CallBinding &binding,
+                                          const ConstantParametersNeeded &needed);
   /// The argument a call from compiled code passes for the callee's omitted parameter
   /// `index`, whose default is not a constant: a name standing for the default's value, which
   /// the callee's resolver freezes (as a global), made once per call.

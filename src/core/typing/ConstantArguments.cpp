@@ -114,4 +114,111 @@ bool constantTupleSlice(const Expr *slice, int64_t length,
   return true;
 }
 
+namespace {
+
+/// Walks a function's statements and expressions: the reads of one name, and whether it is
+/// bound anywhere.
+struct NameUses {
+  const std::string &name;
+  std::vector<Expr *> reads;
+  bool assigned = false;
+
+  void target(Expr *expr) {
+    if (!expr)
+      return;
+    if (expr->kind == ExprKind::Name) {
+      assigned |= expr->name == name;
+      return;
+    }
+    if (expr->kind == ExprKind::Tuple || expr->kind == ExprKind::List) {
+      for (Expr *element : expr->operands)
+        target(element);
+      return;
+    }
+    visit(expr); // a subscript or an attribute: it reads its base
+  }
+
+  void visit(Expr *expr) {
+    if (!expr)
+      return;
+    if (expr->kind == ExprKind::Name && expr->name == name)
+      reads.push_back(expr);
+    for (Expr *operand : expr->operands)
+      visit(operand);
+    for (Stmt *stmt : expr->statements)
+      visit(stmt);
+  }
+
+  void visit(Stmt *stmt) {
+    if (stmt->kind == StmtKind::Assign || stmt->kind == StmtKind::AugAssign ||
+        stmt->kind == StmtKind::For) {
+      for (Expr *expr : stmt->targets)
+        target(expr);
+      if (stmt->kind == StmtKind::AugAssign)
+        for (Expr *expr : stmt->targets)
+          visit(expr);
+    }
+    visit(stmt->value);
+    visit(stmt->test);
+    visit(stmt->message);
+    for (Stmt *inner : stmt->body)
+      visit(inner);
+    for (Stmt *inner : stmt->orelse)
+      visit(inner);
+    for (ExceptHandler &handler : stmt->handlers) {
+      assigned |= handler.name == name;
+      visit(handler.type);
+      for (Stmt *inner : handler.body)
+        visit(inner);
+    }
+    for (Stmt *inner : stmt->finalbody)
+      visit(inner);
+  }
+};
+
+/// The index of parameter `name` of `source`, when it is an ordinary one never assigned.
+std::optional<size_t> unassignedParameter(const FunctionSource &source, const std::string &name) {
+  for (size_t i = 0; i < source.parameters.size(); ++i) {
+    const Parameter &parameter = source.parameters[i];
+    if (parameter.name != name || parameter.isStar)
+      continue;
+    bool assigned = false;
+    readsOfName(source, name, assigned);
+    if (assigned)
+      return std::nullopt;
+    return i;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::vector<Expr *> readsOfName(const FunctionSource &source, const std::string &name,
+                                bool &assigned) {
+  NameUses uses{name, {}, false};
+  for (Stmt *stmt : source.body)
+    uses.visit(stmt);
+  assigned = uses.assigned;
+  return uses.reads;
+}
+
+std::vector<size_t> constantParameterReads(const Expr *expr, const FunctionSource &source,
+                                           const std::unordered_map<int, GlobalValue> &globals) {
+  std::vector<const Expr *> parts = {expr};
+  if (expr->kind == ExprKind::Tuple)
+    parts.assign(expr->operands.begin(), expr->operands.end());
+  std::vector<size_t> parameters;
+  for (const Expr *part : parts) {
+    if (constantInteger(part, globals))
+      continue;
+    std::optional<size_t> parameter;
+    if (part->kind == ExprKind::Name)
+      parameter = unassignedParameter(source, part->name);
+    if (!parameter)
+      return {};
+    parameters.push_back(*parameter);
+  }
+  return parameters;
+}
+
 } // namespace taipan

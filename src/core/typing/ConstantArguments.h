@@ -2,6 +2,7 @@
 // constant (LibraryFunction::constantArgument, such as the shape that sizes a shared array).
 #pragma once
 
+#include "support/CompileError.h"
 #include "syntax/SyntaxTree.h"
 #include "typing/GlobalResolver.h"
 
@@ -29,5 +30,31 @@ std::optional<int64_t> constantTupleIndex(const Expr *index,
 bool constantTupleSlice(const Expr *slice, int64_t length,
                         const std::unordered_map<int, GlobalValue> &globals,
                         std::vector<int64_t> &positions);
+
+/// A call needs a constant (a shared array's shape) that the function being typed receives as
+/// parameters (`parameters`, by index, never assigned in its body): its caller types it again
+/// with those arguments' values when they are constants there, as Numba retries with literal
+/// arguments. Anywhere else it is the TypingError it carries.
+class ConstantParametersNeeded : public CompileError {
+public:
+  ConstantParametersNeeded(const std::string &message, SourceLocation location,
+                           const FunctionSource *source, std::vector<size_t> parameters)
+      : CompileError(CompileErrorKind::Typing, message, location), source(source),
+        parameters(std::move(parameters)) {}
+
+  const FunctionSource *source;
+  std::vector<size_t> parameters;
+};
+
+/// The parameters of `source` that `expr` reads where a constant is required: `expr` is a
+/// parameter's name, or a tuple of such names and constant integers, and no statement of the
+/// function assigns those names. Empty when `expr` is anything else.
+std::vector<size_t> constantParameterReads(const Expr *expr, const FunctionSource &source,
+                                           const std::unordered_map<int, GlobalValue> &globals);
+
+/// The Name expressions of `source`'s body that read `name`; `assigned` tells whether a
+/// statement (an assignment, a for loop, an except clause, a comprehension) binds it.
+std::vector<Expr *> readsOfName(const FunctionSource &source, const std::string &name,
+                                bool &assigned);
 
 } // namespace taipan

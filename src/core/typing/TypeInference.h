@@ -33,11 +33,18 @@ struct CallBinding {
   std::vector<Expr *> arguments;
 };
 
+/// Parameters a callee is specialised for the values of (by index): constant integers or
+/// tuples of them its caller passes where the callee needs constants (a shared array's shape).
+using ConstantParameters = std::map<size_t, GlobalValue>;
+
 /// A function specialised for one tuple of argument types: the output of type inference and
 /// the input of lowering.
 struct TypedFunction {
   FunctionSource *source = nullptr;
   std::vector<const Type *> argumentTypes;
+  /// The parameters specialised for their values (see ConstantParameters); their reads are in
+  /// `globals` as those constants.
+  ConstantParameters constantParameters;
   const Type *returnType = nullptr;
   /// A generator function: the unified type of its yields (its returnType is generator(that)).
   const Type *yieldType = nullptr;
@@ -78,11 +85,13 @@ struct TypedFunction {
 class CalleeTyper {
 public:
   virtual ~CalleeTyper() = default;
-  /// The callee specialised for these argument types. Its return type may still be nullptr
-  /// while it is being inferred (recursion); inference then runs again.
+  /// The callee specialised for these argument types (and the values of `constants`, which
+  /// every read of those parameters in its body then has). Its return type may still be
+  /// nullptr while it is being inferred (recursion); inference then runs again.
   virtual TypedFunction *typeCallee(FunctionSource *callee,
                                     const std::vector<const Type *> &argumentTypes,
-                                    SourceLocation location) = 0;
+                                    SourceLocation location,
+                                    const ConstantParameters &constants = {}) = 0;
 };
 
 /// Whether control can pass from `stmt` to the next statement: not after return, raise, break
