@@ -1130,7 +1130,6 @@ def t_clip(x, low, high):
         (u_fabs, 1),
         (u_floor, 1),
         (u_trunc, 1),
-        (u_rint, 1),
         (b_mod, 2),
         (b_floor_divide, 2),
         (b_fmod, 2),

@@ -109,6 +109,7 @@ BINARY = [
     "copysign",
     "nextafter",
     "ldexp",
+    "heaviside",
 ]
 TWO_OUTPUTS = ["divmod", "modf", "frexp"]
 
@@ -155,9 +156,9 @@ INEXACT = {
     "absolute",
 }
 
-# Complex loops NumPy has and taipan refuses (a TypingError, checked): rint, sign and exp2 of
-# complex numbers.
-COMPLEX_REFUSED = {"rint", "sign", "exp2"}
+# Complex loops NumPy has and taipan refuses (a TypingError, checked): sign of complex numbers
+# (NumPy 2's z / |z|).
+COMPLEX_REFUSED = {"sign"}
 
 
 def values_of(dtype, n=6, seed=0, special=True):
@@ -557,3 +558,43 @@ def test_isnat():
     out = np.zeros(3, dtype=bool)
     forms("isnat", 1)[1](dates, out)
     assert_close(out, np.isnat(dates), "isnat")
+
+
+def test_ufunc_object_attributes():
+    @njit
+    def attributes():
+        return (
+            np.add.nin,
+            np.add.nout,
+            np.add.nargs,
+            np.divmod.nout,
+            np.negative.nargs,
+            np.add.identity,
+            np.multiply.identity,
+            np.logical_and.identity,
+            np.logaddexp.identity,
+            np.bitwise_and.identity,
+            np.subtract.identity,
+        )
+
+    assert attributes() == attributes.py_func()
+
+
+def test_scalar_calls_follow_numpy_arithmetic():
+    divide = forms("divide", 2)[0]
+    assert divide(1.0, 0.0) == np.inf
+    assert np.isnan(divide(0.0, 0.0))
+    log = forms("log", 1)[0]
+    assert log(0.0) == -np.inf
+
+
+def test_complex_special_values_give_numpy_results_not_exceptions():
+    values = np.array([complex(np.inf, 0), complex(0, np.inf), 0j, complex(np.nan, 1)])
+    for name in ("log", "log10", "arctan", "arctanh", "sqrt", "exp"):
+        plain = forms(name, 1)[0]
+        got = plain(values)
+        assert got.dtype == np.complex128
+        assert np.all(np.isnan(got) | np.isfinite(got) | np.isinf(got))
+        expected = numpy_result(getattr(np, name), values)
+        finite = np.isfinite(expected)
+        assert np.allclose(got[finite], expected[finite], rtol=1e-14), name

@@ -43,10 +43,16 @@ llvm::Value *complexFromRuntime(LoweringApi &lowering, const char *symbol,
   values.push_back(out);
   llvm::Value *status = builder.CreateCall(
       lowering.module().runtimeFunction(symbol, builder.getInt32Ty(), types), values);
-  lowering.exceptions().raiseIf(builder.CreateICmpEQ(status, builder.getInt32(ValueErrorId)),
-                                ValueErrorId, "math domain error");
-  lowering.exceptions().raiseIf(builder.CreateICmpEQ(status, builder.getInt32(OverflowErrorId)),
-                                OverflowErrorId, "math range error");
+  // In NumPy's arithmetic (a ufunc's loop) the value the runtime wrote is the result, as
+  // NumPy's complex loops give it (C99's special values), not CPython's exception.
+  bool numpyArithmetic = lowering.useNumpyArithmetic(true);
+  lowering.useNumpyArithmetic(numpyArithmetic);
+  if (!numpyArithmetic) {
+    lowering.exceptions().raiseIf(builder.CreateICmpEQ(status, builder.getInt32(ValueErrorId)),
+                                  ValueErrorId, "math domain error");
+    lowering.exceptions().raiseIf(builder.CreateICmpEQ(status, builder.getInt32(OverflowErrorId)),
+                                  OverflowErrorId, "math range error");
+  }
   return lowering.operators().makeComplex(
       builder.CreateLoad(f64, out),
       builder.CreateLoad(f64, builder.CreateConstInBoundsGEP1_64(f64, out, 1)),

@@ -389,8 +389,13 @@ llvm::Value *lowerUfuncCall(LoweringApi &lowering, const LibraryCall &call,
   bool anyArray =
       std::any_of(call.argumentTypes.begin(), call.argumentTypes.begin() + kernel.inputs,
                   [](const Type *t) { return t->isArray(); });
-  if (call.form == FusedUfuncCall && !anyArray)
-    return lowering.arrays().lowerUfuncElement(call, values, call.argumentTypes);
+  if (call.form == FusedUfuncCall && !anyArray) {
+    // NumPy's arithmetic on scalars too (np.divide(1.0, 0.0) is inf), as Numba's kernels.
+    bool saved = lowering.useNumpyArithmetic(true);
+    llvm::Value *result = lowering.arrays().lowerUfuncElement(call, values, call.argumentTypes);
+    lowering.useNumpyArithmetic(saved);
+    return result;
+  }
   return lowerUfuncLoop(lowering, call, values);
 }
 

@@ -13,6 +13,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace taipan {
@@ -111,7 +112,7 @@ void addFloatFunctions(Library &library) {
     bool takesComplex;
   };
   static const FloatFunction functions[] = {
-      {"sqrt", "sqrt", true},        {"exp", "exp", true},          {"exp2", "exp2", false},
+      {"sqrt", "sqrt", true},        {"exp", "exp", true},          {"exp2", "exp2", true},
       {"log", "log", true},          {"log2", "log2", true},        {"log10", "log10", true},
       {"log1p", "log1p", true},      {"expm1", "expm1", true},      {"sin", "sin", true},
       {"cos", "cos", true},          {"tan", "tan", true},          {"arcsin", "asin", true},
@@ -138,8 +139,8 @@ void addFloatFunctions(Library &library) {
           if (complex)
             return lowering.castValue(lowerThrough(complex, lowering, values, {type}, wide), wide,
                                       type);
-          // log2, log1p and expm1 through log and exp: NumPy's complex loops for these are no
-          // more exact.
+          // exp2, log2, log1p and expm1 through exp and log: NumPy's complex loops for these
+          // are no more exact.
           llvm::IRBuilder<> &builder = lowering.irBuilder();
           llvm::Value *z = lowering.castValue(values[0], type, wide);
           auto constant = [&](double real) {
@@ -148,7 +149,12 @@ void addFloatFunctions(Library &library) {
                 llvm::ConstantFP::get(builder.getDoubleTy(), 0.0), wide);
           };
           llvm::Value *answer;
-          if (name == "log2")
+          if (name == "exp2")
+            answer = lowerThrough(cmathExp, lowering,
+                                  {lowering.operators().lowerComplexBinary(
+                                      BinaryOp::Mult, z, constant(std::log(2.0)), wide)},
+                                  {wide}, wide);
+          else if (name == "log2")
             answer = lowerThrough(cmathLog, lowering, {z, constant(2.0)}, {wide, wide}, wide);
           else if (name == "log1p")
             answer = lowerThrough(
@@ -239,10 +245,18 @@ void addUnaryFunctions(Library &library) {
         Rounding{"trunc", llvm::Intrinsic::trunc}, Rounding{"rint", llvm::Intrinsic::rint}}) {
     bool keepsIntegers = rounding.intrinsic != llvm::Intrinsic::rint;
     addUfunc(library, rounding.name, 1,
-             promotedLoop(keepsIntegers ? sameType : floatLoopType, false),
+             promotedLoop(keepsIntegers ? sameType : floatLoopType, !keepsIntegers),
              [rounding](LoweringApi &lowering, const LibraryCall &call,
                         const std::vector<llvm::Value *> &values) {
-               if (!call.loop.output->isFloat())
+               const Type *type = call.loop.output;
+               if (type->isComplex()) { // rint of complex numbers: each part rounded
+                 llvm::Value *imag;
+                 llvm::Value *real = lowering.operators().complexParts(values[0], imag);
+                 return lowering.operators().makeComplex(
+                     lowering.callIntrinsic(rounding.intrinsic, {real}),
+                     lowering.callIntrinsic(rounding.intrinsic, {imag}), type);
+               }
+               if (!type->isFloat())
                  return values[0];
                return lowering.callIntrinsic(rounding.intrinsic, {values[0]});
              });

@@ -14,6 +14,9 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
+#include <stdexcept>
+#include <string>
 
 namespace taipan {
 namespace {
@@ -374,6 +377,20 @@ void addFloatFunctions(Library &library) {
                return lowering.operators().makeComplex(real, lowering.irBuilder().CreateFNeg(imag),
                                                        call.loop.output);
              });
+  // heaviside(x, h): 0 below zero, 1 above, h at zero, NaN for NaN.
+  addUfunc(
+      library, "heaviside", 2, realFloatLoop,
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        const Type *type = call.loop.output;
+        llvm::Value *x = values[0];
+        llvm::Value *zero = floatConstant(lowering, type, 0.0);
+        llvm::Value *step = builder.CreateSelect(
+            builder.CreateFCmpOLT(x, zero), zero,
+            builder.CreateSelect(builder.CreateFCmpOGT(x, zero), floatConstant(lowering, type, 1.0),
+                                 values[1]));
+        return builder.CreateSelect(builder.CreateFCmpUNO(x, x), x, step);
+      });
   addUfunc(
       library, "nextafter", 2, realFloatLoop,
       [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
@@ -494,6 +511,80 @@ void addTwoOutputFunctions(Library &library) {
       });
 }
 
+/// The attributes of every NumPy ufunc object compiled code reads (`np.add.nin`): nin, nout,
+/// nargs and identity (NumPy's: None where the ufunc has none).
+void addUfuncAttributes(Library &library) {
+  static const char *const names[] = {
+      "negative",    "positive",     "absolute",      "abs",         "fabs",        "rint",
+      "sign",        "conj",         "conjugate",     "exp",         "exp2",        "log",
+      "log2",        "log10",        "expm1",         "log1p",       "sqrt",        "square",
+      "cbrt",        "reciprocal",   "sin",           "cos",         "tan",         "arcsin",
+      "arccos",      "arctan",       "sinh",          "cosh",        "tanh",        "arcsinh",
+      "arccosh",     "arctanh",      "deg2rad",       "rad2deg",     "degrees",     "radians",
+      "bitwise_not", "invert",       "bitwise_count", "logical_not", "isfinite",    "isinf",
+      "isnan",       "signbit",      "floor",         "ceil",        "trunc",       "spacing",
+      "add",         "subtract",     "multiply",      "divide",      "logaddexp",   "logaddexp2",
+      "true_divide", "floor_divide", "power",         "float_power", "remainder",   "mod",
+      "fmod",        "gcd",          "lcm",           "arctan2",     "hypot",       "bitwise_and",
+      "bitwise_or",  "bitwise_xor",  "left_shift",    "right_shift", "greater",     "greater_equal",
+      "less",        "less_equal",   "not_equal",     "equal",       "logical_and", "logical_or",
+      "logical_xor", "maximum",      "minimum",       "fmax",        "fmin",        "copysign",
+      "nextafter",   "ldexp",        "heaviside",     "isnat",       "divmod",      "modf",
+      "frexp"};
+  // NumPy's identities (the others are None).
+  static const std::map<std::string, double> numericIdentities = {
+      {"add", 0},
+      {"multiply", 1},
+      {"gcd", 0},
+      {"hypot", 0},
+      {"bitwise_and", -1},
+      {"bitwise_or", 0},
+      {"bitwise_xor", 0},
+      {"logaddexp", -std::numeric_limits<double>::infinity()},
+      {"logaddexp2", -std::numeric_limits<double>::infinity()}};
+  static const std::map<std::string, bool> logicalIdentities = {
+      {"logical_and", true}, {"logical_or", false}, {"logical_xor", false}};
+  auto addValue = [&](const std::string &name, const Type *type,
+                      std::function<llvm::Value *(LoweringApi &)> lower) {
+    LibraryValue value;
+    value.name = name;
+    value.type = type;
+    value.lower = std::move(lower);
+    library.addValue(std::move(value));
+  };
+  auto integer = [](int64_t number) {
+    return [number](LoweringApi &lowering) { return lowering.irBuilder().getInt64(number); };
+  };
+  for (const char *name : names) {
+    std::string prefix = std::string("numpy.") + name;
+    const LibraryFunction *function = library.find(prefix);
+    if (!function || !function->ufunc)
+      throw std::logic_error("no ufunc " + prefix);
+    const UfuncKernel &kernel = *function->ufunc;
+    addValue(prefix + ".nin", types::int64(), integer(kernel.inputs));
+    addValue(prefix + ".nout", types::int64(), integer(kernel.outputs));
+    addValue(prefix + ".nargs", types::int64(), integer(kernel.inputs + kernel.outputs));
+    if (auto found = logicalIdentities.find(name); found != logicalIdentities.end()) {
+      bool identity = found->second;
+      addValue(prefix + ".identity", types::boolean(), [identity](LoweringApi &lowering) {
+        return lowering.irBuilder().getInt1(identity);
+      });
+    } else if (auto number = numericIdentities.find(name); number != numericIdentities.end()) {
+      double identity = number->second;
+      if (std::isinf(identity))
+        addValue(prefix + ".identity", types::float64(), [identity](LoweringApi &lowering) {
+          return llvm::ConstantFP::get(lowering.irBuilder().getDoubleTy(), identity);
+        });
+      else
+        addValue(prefix + ".identity", types::int64(), integer(static_cast<int64_t>(identity)));
+    } else {
+      addValue(prefix + ".identity", types::none(), [](LoweringApi &lowering) {
+        return llvm::ConstantStruct::get(llvm::StructType::get(lowering.llvmContext()), {});
+      });
+    }
+  }
+}
+
 } // namespace
 
 void registerMoreUfuncs(Library &library) {
@@ -502,6 +593,7 @@ void registerMoreUfuncs(Library &library) {
   addDivisorFunctions(library);
   addFloatFunctions(library);
   addTwoOutputFunctions(library);
+  addUfuncAttributes(library);
 }
 
 } // namespace taipan
