@@ -85,6 +85,11 @@ def enter(launch, block, tid, tx, ty, tz):
     h.sx, h.sy, h.sz = bdx * gdx, bdy * gdy, bdz * gdz
 
 
+def inside_kernel():
+    """Whether the calling Python thread is a simulated thread (running a kernel)."""
+    return "block" in here.__dict__
+
+
 def leave():
     """Forgets the calling Python thread's simulated context (so that the launch's arrays are
     not kept alive by it, and reading an index outside a kernel says so)."""

@@ -108,6 +108,9 @@ class Kernel(api.LaunchableKernel):
         return False
 
     def __call__(self, *args, **kwargs):
+        if context.inside_kernel():
+            # Called from a kernel: a device function, as numba-cuda and the GPU path take it.
+            return self._function(*args, **kwargs)
         raise api.called_from_python(self)
 
     def _launcher(self, griddim, blockdim, stream, sharedmem):
