@@ -598,3 +598,24 @@ def test_complex_special_values_give_numpy_results_not_exceptions():
         expected = numpy_result(getattr(np, name), values)
         finite = np.isfinite(expected)
         assert np.allclose(got[finite], expected[finite], rtol=1e-14), name
+
+
+def test_out_none_and_partial_output_tuples():
+    @njit
+    def out_none(a):
+        return np.add(a, a, out=None) * 2.0
+
+    @njit
+    def second_only(a, r):
+        return np.divmod(a, 3.0, out=(None, r))
+
+    a = np.arange(6.0)
+    before = live_blocks()
+    assert_close(out_none(a), (a + a) * 2.0, "add")
+    r = np.zeros(6)
+    q, r_returned = second_only(a, r)
+    assert_close(q, a // 3.0, "divmod")
+    assert_close(r, a % 3.0, "divmod")
+    assert np.shares_memory(r_returned, r)
+    del q, r_returned
+    assert live_blocks() == before

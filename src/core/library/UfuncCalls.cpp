@@ -112,6 +112,10 @@ const Type *typeUfuncCall(LibraryCall &call) {
   checkOutputArguments(call, dimensions);
   std::vector<const Type *> outputs = ufuncOutputArguments(call);
   bool anyOutput = std::any_of(outputs.begin(), outputs.end(), [](const Type *t) { return t; });
+  if (!anyOutput) { // `out=None`: the call's arguments are its inputs, as fusion reads them
+    call.arguments.resize(kernel.inputs);
+    call.argumentTypes.resize(kernel.inputs);
+  }
   call.form = anyOutput || kernel.outputs > 1 ? UfuncCallWithOwnLoop : FusedUfuncCall;
   return call.loop.output ? ufuncResultType(call) : nullptr; // nullptr: the callee decides
 }
