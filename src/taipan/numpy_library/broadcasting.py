@@ -14,6 +14,7 @@ from taipan.extending import overload, register_jitable
 from taipan.numpy_library.support import (
     array_like_dtype,
     array_like_ndim,
+    as_arrays,
     integer_tuple,
     is_array_like,
     is_integer,
@@ -123,17 +124,6 @@ def _broadcast_each_typer(arrays, shape):
     )
 
 
-def _as_arrays(items):
-    """A tuple of np.asarray of each item."""
-
-
-@overload(_as_arrays)
-def _as_arrays_typer(items):
-    if not items.types:
-        return lambda items: ()
-    return lambda items: (np.asarray(items[0]),) + _as_arrays(items[1:])
-
-
 @overload(np.broadcast_arrays)
 def _broadcast_arrays(*args, subok=False):
     if subok is not False:
@@ -150,7 +140,7 @@ def _broadcast_arrays(*args, subok=False):
             )
 
         def broadcast_array_likes(*args, subok=False):
-            arrays = _as_arrays(args)
+            arrays = as_arrays(args)
             return np.broadcast_arrays(*arrays)
 
         return broadcast_array_likes

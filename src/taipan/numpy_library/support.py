@@ -205,3 +205,14 @@ def _array_unless_scalar_typer(value):
 def as_array_unless_scalar(value):
     """A number as it is, anything else through np.asarray (an argument that may be either)."""
     return _array_unless_scalar(value)
+
+
+def as_arrays(items):
+    """A tuple of np.asarray of each item of the tuple ``items`` (compiled code only)."""
+
+
+@overload(as_arrays)
+def _as_arrays_typer(items):
+    if not items.types:
+        return lambda items: ()
+    return lambda items: (np.asarray(items[0]),) + as_arrays(items[1:])
