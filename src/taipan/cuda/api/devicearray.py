@@ -52,6 +52,26 @@ def host_operand(ary, dtype, shape):
     return host
 
 
+def contiguity(shape, strides, itemsize):
+    """NumPy's contiguity flags of a layout: extents of 1 do not count; an empty array is
+    contiguous both ways; a broadcast one (a stride 0) neither."""
+    if not shape or math.prod(shape) == 0:
+        return {"C_CONTIGUOUS": True, "F_CONTIGUOUS": True}
+    if any(stride == 0 for stride in strides):
+        return {"C_CONTIGUOUS": False, "F_CONTIGUOUS": False}
+
+    def packed(order):
+        expected = itemsize
+        for extent, stride in order:
+            if extent != 1 and stride != expected:
+                return False
+            expected *= extent
+        return True
+
+    dims = list(zip(shape, strides))
+    return {"C_CONTIGUOUS": packed(reversed(dims)), "F_CONTIGUOUS": packed(dims)}
+
+
 class DeviceArrayFront:
     """Methods of ``DeviceNDArray`` that read only its shape, strides and dtype."""
 
@@ -62,12 +82,17 @@ class DeviceArrayFront:
     def __len__(self):
         return self.shape[0]
 
+    @property
+    def flags(self):
+        """``{"C_CONTIGUOUS": ..., "F_CONTIGUOUS": ...}``, by NumPy's rules as numba-cuda's
+        device arrays give them (a new dict each time)."""
+        return contiguity(self.shape, self.strides, self.dtype.itemsize)
+
     def is_c_contiguous(self):
-        return self.strides == c_strides(self.shape, self.dtype.itemsize)
+        return self.flags["C_CONTIGUOUS"]
 
     def is_f_contiguous(self):
-        reversed_strides = c_strides(tuple(reversed(self.shape)), self.dtype.itemsize)
-        return self.strides == tuple(reversed(reversed_strides))
+        return self.flags["F_CONTIGUOUS"]
 
     def _fortran_only(self):
         return self.ndim > 1 and not self.is_c_contiguous() and self.is_f_contiguous()
