@@ -528,8 +528,11 @@ void addVectorDistribution(Library &library, bool multinomial) {
   library.add(std::move(function));
 }
 
-/// The integer dtypes Generator.integers draws as NumPy does with 32- and 64-bit words.
-bool isIntegersDtype(const Type *dtype) { return dtype->isInteger() && dtype->bits() >= 32; }
+/// The dtypes Generator.integers draws: NumPy's integers of every width, and bool.
+bool isIntegersDtype(const Type *dtype) { return dtype->isIntegerLike(); }
+
+/// The width NumPy's bounded draws of `dtype` work in: 1 for bool, else the integer's bits.
+int integersBits(const Type *dtype) { return dtype->isBoolean() ? 1 : dtype->bits(); }
 
 /// Generator.integers(low, high=None, size=None, dtype=np.int64, endpoint=False).
 llvm::Value *lowerIntegers(LoweringApi &lowering, const LibraryCall &call,
@@ -558,9 +561,11 @@ llvm::Value *lowerIntegers(LoweringApi &lowering, const LibraryCall &call,
     lowering.exceptions().raiseIf(builder.CreateAnd(sampling, condition), ValueErrorId, message);
   };
   std::string dtypeName = dtype->name();
-  if (dtype->bits() == 32) {
-    int64_t lowest = dtype->isSigned() ? INT32_MIN : 0;
-    int64_t highest = dtype->isSigned() ? INT32_MAX : UINT32_MAX;
+  int bits = integersBits(dtype);
+  if (bits < 64) {
+    bool isSigned = dtype->isInteger() && dtype->isSigned();
+    int64_t lowest = isSigned ? -(int64_t(1) << (bits - 1)) : 0;
+    int64_t highest = isSigned ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
     check(builder.CreateICmpSLT(low, builder.getInt64(lowest)),
           "low is out of bounds for " + dtypeName);
     check(builder.CreateICmpSGT(closedHigh, builder.getInt64(highest)),
@@ -579,10 +584,29 @@ llvm::Value *lowerIntegers(LoweringApi &lowering, const LibraryCall &call,
   raise(builder.CreateNot(lowIsZero), open, "low >= high");
   raise(builder.CreateNot(lowIsZero), endpoint, "low > high");
   llvm::Value *range = builder.CreateSub(closedHigh, low);
+  if (bits >= 32)
+    return drawSized(lowering, call, shape, [&]() -> llvm::Value * {
+      llvm::Value *drawn =
+          callRandomRuntime(lowering, "taipan_np_generator_bounded", i64,
+                            {builder.getPtrTy(), i64, i64}, {values[0], low, range});
+      return lowering.castValue(drawn, types::int64(), dtype);
+    });
+  // Narrow dtypes share one 32-bit word among several draws of a fill (NumPy's buffer), so the
+  // buffer starts empty at each call and lives through its fill.
+  llvm::Type *i32 = builder.getInt32Ty();
+  llvm::Value *bufferCount = lowering.createEntryAlloca(i32, "integers.buffer.count");
+  llvm::Value *buffer = lowering.createEntryAlloca(i32, "integers.buffer");
+  builder.CreateStore(builder.getInt32(0), bufferCount);
+  builder.CreateStore(builder.getInt32(0), buffer);
+  llvm::Value *narrowRange = builder.CreateTrunc(range, i32);
   return drawSized(lowering, call, shape, [&]() -> llvm::Value * {
-    llvm::Value *drawn = callRandomRuntime(lowering, "taipan_np_generator_bounded", i64,
-                                           {builder.getPtrTy(), i64, i64}, {values[0], low, range});
-    return lowering.castValue(drawn, types::int64(), dtype);
+    llvm::Value *drawn =
+        callRandomRuntime(lowering, "taipan_np_generator_bounded_small", i32,
+                          {builder.getPtrTy(), i32, i32, builder.getPtrTy(), builder.getPtrTy()},
+                          {values[0], narrowRange, builder.getInt32(bits), bufferCount, buffer});
+    // NumPy's off + draw in the dtype's width: low's bits, wrapped (bool's off is 0).
+    llvm::Value *value = builder.CreateAdd(builder.CreateZExt(drawn, i64), low);
+    return lowering.castValue(value, types::int64(), dtype);
   });
 }
 
@@ -642,8 +666,8 @@ void addGeneratorMethods(Library &library) {
       throwNoImplementation(call);
     const Type *dtype = dtypeArgument(call, 4, types::int64());
     if (!isIntegersDtype(dtype))
-      throwTypingError("Generator.integers: dtype must be one of np.int64, np.int32, np.uint64 "
-                       "or np.uint32 in compiled code",
+      throwTypingError("Generator.integers: dtype must be an integer dtype or bool, not " +
+                           dtype->name(),
                        call.location);
     return sizedResult(call, dtype, 3);
   };

@@ -125,6 +125,11 @@ int64_t taipan_np_generator_discrete(void *bitgen, int32_t distribution, double 
 float taipan_np_generator_float32(void *bitgen, int32_t distribution, float a);
 /// `Generator.integers`: uniform in [low, low + range] (both inclusive), Lemire's method.
 int64_t taipan_np_generator_bounded(void *bitgen, int64_t low, uint64_t range);
+/// `Generator.integers` of an 8- or 16-bit dtype (`bits` 8, 16) or of bool (`bits` 1): a
+/// draw in [0, range] from NumPy's buffered words; `*bufferCount` and `*buffer` (both 0 at the
+/// start of a fill) carry the unused bits of a word from one draw of the fill to the next.
+uint32_t taipan_np_generator_bounded_small(void *bitgen, uint32_t range, int32_t bits,
+                                           int32_t *bufferCount, uint32_t *buffer);
 /// `Generator.shuffle(x, axis)` of the array value at `array` (its ArrayLayout fields, ndim of
 /// them at most 64): the slices along `axis` (normalised) swapped as NumPy swaps them; an empty
 /// array draws nothing, unless for `permutation`, which draws for the axis's index array.

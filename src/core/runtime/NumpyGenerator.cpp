@@ -194,6 +194,42 @@ int64_t taipan_np_generator_bounded(void *bitgen, int64_t low, uint64_t range) {
   return static_cast<int64_t>(offset + numpy_random::bounded_lemire_uint64(state, range));
 }
 
+uint32_t taipan_np_generator_bounded_small(void *bitgen, uint32_t range, int32_t bits,
+                                           int32_t *bufferCount, uint32_t *buffer) {
+  // NumPy's buffered_uint8/uint16/bounded_bool: one 32-bit word serves 4, 2 or 32 draws,
+  // the unused bits kept in *buffer between the draws of one fill.
+  auto *state = static_cast<NumpyBitgen *>(bitgen);
+  auto nextBits = [&]() -> uint32_t {
+    if (*bufferCount == 0) {
+      *buffer = state->next_uint32(state->state);
+      *bufferCount = 32 / bits - 1;
+    } else {
+      *buffer >>= bits;
+      *bufferCount -= 1;
+    }
+    return *buffer & ((1U << bits) - 1U);
+  };
+  if (range == 0)
+    return 0;
+  if (bits == 1)
+    return nextBits();
+  const uint32_t fullRange = (1U << bits) - 1U;
+  if (range == fullRange) // Lemire's method does not serve the whole width
+    return nextBits();
+  // buffered_bounded_lemire_uint8/uint16 (the product fits 2 * bits bits).
+  const uint32_t rangeExclusive = range + 1;
+  uint32_t m = nextBits() * rangeExclusive;
+  uint32_t leftover = m & fullRange;
+  if (leftover < rangeExclusive) {
+    const uint32_t threshold = (fullRange - range) % rangeExclusive;
+    while (leftover < threshold) {
+      m = nextBits() * rangeExclusive;
+      leftover = m & fullRange;
+    }
+  }
+  return m >> bits;
+}
+
 void taipan_np_generator_shuffle_axis(void *bitgen, const void *array, int64_t ndim, int64_t axis,
                                       int64_t itemSize, int32_t permutation) {
   // The array's fields as ArrayLayout places them: data at 32, shape at 40, then strides.

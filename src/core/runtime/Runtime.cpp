@@ -160,6 +160,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_np_generator_discrete),
       TAIPAN_SYMBOL(taipan_np_generator_float32),
       TAIPAN_SYMBOL(taipan_np_generator_bounded),
+      TAIPAN_SYMBOL(taipan_np_generator_bounded_small),
       TAIPAN_SYMBOL(taipan_np_generator_shuffle_axis),
       TAIPAN_SYMBOL(taipan_sort),
       TAIPAN_SYMBOL(taipan_list_new),
