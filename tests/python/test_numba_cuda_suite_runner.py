@@ -17,8 +17,8 @@ TOOLS = pathlib.Path(__file__).resolve().parents[2] / "tools" / "numba_compat"
 
 @pytest.fixture(scope="module")
 def suite():
-    """The runner, loaded from its file (it imports ``run.py`` beside it); both are taken out
-    of ``sys.modules`` and ``sys.path`` again afterwards."""
+    """The runner, loaded from its file (it imports ``run.py`` and ``libraries.py`` beside it),
+    taken out of ``sys.modules`` and ``sys.path`` again afterwards."""
     saved_path = list(sys.path)
     try:
         spec = importlib.util.spec_from_file_location("cuda_suite", TOOLS / "cuda_suite.py")
@@ -28,6 +28,7 @@ def suite():
     finally:
         sys.path[:] = saved_path
         sys.modules.pop("run", None)
+        sys.modules.pop("libraries", None)
 
 
 def summary(results, collect_error_nodes=None):

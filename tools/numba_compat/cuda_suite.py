@@ -48,6 +48,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import libraries  # the real-library runner: its snapshot of taipan
 import run as numba_suite  # the runner of Numba's own suite, beside this file
 
 REPO = numba_suite.REPO
@@ -418,7 +419,10 @@ def main(argv=None):
         support = build_tree(tree, cuda_package)
         files = select_files(cuda_package / "tests", options.select)
         taipan_path = numba_suite.taipan_location(options.taipan_path)
-        log(f"{len(files)} test files from {cuda_package}; taipan: {taipan_path}")
+        described = numba_suite.describe_taipan(taipan_path)
+        log(f"{len(files)} test files from {cuda_package}; taipan: {described}")
+        # One build from start to end: the shared tree may be relinked during a run.
+        taipan_path = libraries.snapshot_taipan(taipan_path, workdir)
         results = {}
         saved = out / "results.json"
         if options.merge and saved.exists():
@@ -443,7 +447,7 @@ def main(argv=None):
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "numba_cuda_version": options.numba_cuda_version,
             "tests": str(cuda_package / "tests"),
-            "taipan": numba_suite.describe_taipan(taipan_path),
+            "taipan": described,
             "python": platform.python_version(),
             "numpy": importlib.metadata.version("numpy"),
             "machine": f"{platform.machine()}, {os.cpu_count()} cores",
