@@ -27,7 +27,7 @@ SelectionShape describeSelection(FunctionLowering &core, Expr *index) {
   for (size_t i = 0; i < pieces.size(); ++i) {
     const Type *type = core.typeOf(pieces[i]);
     bool advanced = type->isArray() || type->isIntegerLike();
-    if (type->isArray()) {
+    if (type->isArray() && !isScalarIndexArray(type)) { // a 0-d array is an integer
       shape.selector = pieces[i];
       shape.baseAxis = static_cast<int>(i);
       shape.viewAxis = slicesBefore;

@@ -112,6 +112,10 @@ void ArrayLowering::storeElement(llvm::Value *address, llvm::Value *value, const
 
 llvm::Value *ArrayLowering::checkedIndex(llvm::Value *index, const Type *indexType,
                                          llvm::Value *extent, int axis, bool alwaysCheck) {
+  if (isScalarIndexArray(indexType)) { // a 0-d integer array: its one item
+    index = loadElement(arrayField(index, ArrayLayout::Data), indexType->dtype());
+    indexType = indexType->dtype();
+  }
   llvm::Value *position = core.castValue(index, indexType, types::int64());
   if (!indexType->isInteger() || indexType->isSigned())
     position = builder.CreateSelect(builder.CreateICmpSLT(position, builder.getInt64(0)),
@@ -373,18 +377,40 @@ llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAdd
   return view;
 }
 
+/// A boolean array of the indexed array's own dimensions, of more than one (v[v > 0]): it
+/// selects elements in C order into a new 1-D array, as NumPy does.
+static bool isFullShapeMask(const Type *arrayType, const Type *indexType) {
+  return indexType->isArray() && indexType->dtype()->isBoolean() && arrayType->ndim() > 1 &&
+         indexType->ndim() == arrayType->ndim();
+}
+
+/// Raises NumPy's IndexError unless the mask `selector` has the shape of `array`.
+static void checkMaskShape(FunctionLowering &core, ArrayLowering &arrays, llvm::Value *array,
+                           llvm::Value *selector, int ndim) {
+  llvm::IRBuilder<> &builder = core.irBuilder();
+  for (int axis = 0; axis < ndim; ++axis)
+    core.exceptions().raiseIf(
+        builder.CreateICmpNE(arrays.arrayField(array, ArrayLayout::Shape, axis),
+                             arrays.arrayField(selector, ArrayLayout::Shape, axis)),
+        IndexErrorId,
+        "boolean index did not match indexed array along dimension " + std::to_string(axis));
+}
+
 llvm::Value *ArrayLowering::lowerArraySubscript(Expr *expr) {
   Expr *index = expr->operands[1];
   const Type *arrayType = core.typeOf(expr->operands[0]);
   const Type *indexType = core.typeOf(index);
-  if (indexType->isArray() && arrayType->ndim() > 1)
+  bool indexArray = indexType->isArray() && !isScalarIndexArray(indexType);
+  bool fullMask = isFullShapeMask(arrayType, indexType);
+  if (indexArray && arrayType->ndim() > 1 && !fullMask)
     return lowerSelection(expr);
   if (index->kind == ExprKind::Tuple)
     for (Expr *piece : index->operands)
-      if (core.typeOf(piece)->isArray())
+      if (core.typeOf(piece)->isArray() && !isScalarIndexArray(core.typeOf(piece)))
         return lowerSelection(expr);
-  if (indexType->isArray()) {
-    // A boolean mask or an integer array of a 1-D array: a new 1-D array.
+  if (indexArray) {
+    // A boolean mask of the array's shape, or an integer array of a 1-D array: a new 1-D
+    // array.
     llvm::Value *array = core.lowerExpr(expr->operands[0]);
     llvm::Value *selector = core.lowerExpr(index);
     const Type *dtype = arrayType->dtype();
@@ -393,18 +419,18 @@ llvm::Value *ArrayLowering::lowerArraySubscript(Expr *expr) {
     llvm::Value *selectorExtent = arrayField(selector, ArrayLayout::Shape, 0);
     llvm::Type *i64 = builder.getInt64Ty();
     if (indexType->dtype()->isBoolean()) {
-      core.exceptions().raiseIf(builder.CreateICmpNE(extent, selectorExtent), IndexErrorId,
-                                "boolean index did not match indexed array along dimension 0");
+      checkMaskShape(core, *this, array, selector, arrayType->ndim());
+      std::vector<llvm::Value *> maskShape = arrayShape(selector, indexType);
       llvm::AllocaInst *count = core.createEntryAlloca(i64, "mask.count");
       builder.CreateStore(builder.getInt64(0), count);
-      forEachIndex({selectorExtent}, [&](const std::vector<llvm::Value *> &at) {
+      forEachIndex(maskShape, [&](const std::vector<llvm::Value *> &at) {
         llvm::Value *flag = loadElement(elementAddress(selector, indexType, at), types::boolean());
         llvm::Value *current = builder.CreateLoad(i64, count);
         builder.CreateStore(builder.CreateAdd(current, builder.CreateZExt(flag, i64)), count);
       });
       llvm::Value *result = allocateArray(resultType, {builder.CreateLoad(i64, count)});
       builder.CreateStore(builder.getInt64(0), count);
-      forEachIndex({selectorExtent}, [&](const std::vector<llvm::Value *> &at) {
+      forEachIndex(maskShape, [&](const std::vector<llvm::Value *> &at) {
         llvm::Value *flag = loadElement(elementAddress(selector, indexType, at), types::boolean());
         llvm::BasicBlock *copy = core.newBlock("mask.copy");
         llvm::BasicBlock *next = core.newBlock("mask.next");
@@ -446,15 +472,17 @@ void ArrayLowering::lowerArrayStore(Expr *target, llvm::Value *value, const Type
   }
   Expr *index = target->operands[1];
   const Type *indexType = core.typeOf(index);
-  bool selection = indexType->isArray() && core.typeOf(target->operands[0])->ndim() > 1;
+  bool indexArray = indexType->isArray() && !isScalarIndexArray(indexType);
+  bool selection = indexArray && core.typeOf(target->operands[0])->ndim() > 1 &&
+                   !isFullShapeMask(core.typeOf(target->operands[0]), indexType);
   if (index->kind == ExprKind::Tuple)
     for (Expr *piece : index->operands)
-      selection |= core.typeOf(piece)->isArray();
+      selection |= core.typeOf(piece)->isArray() && !isScalarIndexArray(core.typeOf(piece));
   if (selection) {
     lowerSelectionStore(target, value, valueType);
     return;
   }
-  if (indexType->isArray()) {
+  if (indexArray) {
     lowerSelectedStore(target, value, valueType);
     return;
   }
@@ -462,6 +490,10 @@ void ArrayLowering::lowerArrayStore(Expr *target, llvm::Value *value, const Type
   llvm::Value *view = lowerArrayIndex(target, &address);
   const Type *slotType = core.typeOf(target);
   if (!view) {
+    if (valueType->isArray()) { // a 0-d array (typing allows no other): its item
+      value = loadElement(arrayField(value, ArrayLayout::Data), valueType->dtype());
+      valueType = valueType->dtype();
+    }
     storeElement(address, core.castValue(value, valueType, slotType), slotType);
     return;
   }
@@ -477,27 +509,29 @@ void ArrayLowering::lowerSelectedStore(Expr *target, llvm::Value *value, const T
   llvm::Value *selector = core.lowerExpr(target->operands[1]);
   const Type *dtype = arrayType->dtype();
   llvm::Type *i64 = builder.getInt64Ty();
+  if (valueType->isArray() && valueType->ndim() == 0) { // a 0-d array: its item, everywhere
+    value = loadElement(arrayField(value, ArrayLayout::Data), valueType->dtype());
+    valueType = valueType->dtype();
+  }
   llvm::Value *extent = arrayField(array, ArrayLayout::Shape, 0);
-  llvm::Value *selectorExtent = arrayField(selector, ArrayLayout::Shape, 0);
   bool isMask = selectorType->dtype()->isBoolean();
-  if (isMask)
-    core.exceptions().raiseIf(builder.CreateICmpNE(extent, selectorExtent), IndexErrorId,
-                              "boolean index did not match indexed array along dimension 0");
+  if (isMask) // a mask has the array's shape (a 1-D one, or v[v > 0] of an n-d v)
+    checkMaskShape(core, *this, array, selector, arrayType->ndim());
   llvm::Value *valueCount =
       valueType->isArray() ? arrayField(value, ArrayLayout::Shape, 0) : builder.getInt64(1);
   llvm::AllocaInst *taken = core.createEntryAlloca(i64, "selected.count");
   builder.CreateStore(builder.getInt64(0), taken);
-  forEachIndex({selectorExtent}, [&](const std::vector<llvm::Value *> &at) {
+  forEachIndex(arrayShape(selector, selectorType), [&](const std::vector<llvm::Value *> &at) {
     llvm::Value *item =
         loadElement(elementAddress(selector, selectorType, at), selectorType->dtype());
     llvm::BasicBlock *store = core.newBlock("selected.store");
     llvm::BasicBlock *next = core.newBlock("selected.next");
-    llvm::Value *position = at[0];
+    std::vector<llvm::Value *> position = at;
     if (isMask) {
       builder.CreateCondBr(item, store, next);
     } else {
       // fancy indices always check
-      position = checkedIndex(item, selectorType->dtype(), extent, 0, /*alwaysCheck=*/true);
+      position = {checkedIndex(item, selectorType->dtype(), extent, 0, /*alwaysCheck=*/true)};
       builder.CreateBr(store);
     }
     builder.SetInsertPoint(store);
@@ -511,7 +545,7 @@ void ArrayLowering::lowerSelectedStore(Expr *target, llvm::Value *value, const T
       elementType = valueType->dtype();
       builder.CreateStore(builder.CreateAdd(count, builder.getInt64(1)), taken);
     }
-    storeElement(elementAddress(array, arrayType, {position}),
+    storeElement(elementAddress(array, arrayType, position),
                  core.castValue(element, elementType, dtype), dtype);
     builder.CreateBr(next);
     builder.SetInsertPoint(next);
@@ -532,6 +566,27 @@ void ArrayLowering::assignIntoArray(llvm::Value *target, const Type *targetType,
       storeElement(elementAddress(target, targetType, at), element, dtype);
     });
     return;
+  }
+  if (sourceType->ndim() > targetType->ndim()) {
+    // NumPy drops the source's extra leading axes when each is 1 (a (1, n) row into (n,)).
+    int extra = sourceType->ndim() - targetType->ndim();
+    for (int axis = 0; axis < extra; ++axis)
+      core.exceptions().raiseIf(
+          builder.CreateICmpNE(arrayField(source, ArrayLayout::Shape, axis), builder.getInt64(1)),
+          ValueErrorId, "could not broadcast input array into the target shape");
+    const Type *trailingType = types::array(sourceType->dtype(), targetType->ndim(), 'A', true);
+    llvm::Value *trailing = llvm::UndefValue::get(valueType(context, trailingType));
+    for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount,
+                       ArrayLayout::ItemSize, ArrayLayout::Data})
+      trailing = withArrayField(trailing, field, arrayField(source, field));
+    for (int axis = 0; axis < targetType->ndim(); ++axis) {
+      trailing = withArrayField(trailing, ArrayLayout::Shape,
+                                arrayField(source, ArrayLayout::Shape, extra + axis), axis);
+      trailing = withArrayField(trailing, ArrayLayout::Strides,
+                                axisStride(source, sourceType, extra + axis), axis);
+    }
+    source = trailing; // the same block: no reference of its own (the source holds one)
+    sourceType = trailingType;
   }
   // Broadcast the source's trailing dimensions against the target's.
   int offset = targetType->ndim() - sourceType->ndim();

@@ -27,17 +27,30 @@ int broadcastDimensions(const std::vector<const Type *> &operands) {
 
 } // namespace
 
+bool isScalarIndexArray(const Type *type) {
+  return type->isArray() && type->ndim() == 0 && type->dtype()->isInteger();
+}
+
 const Type *sliceType() { return types::builtin("slice"); }
 const Type *ellipsisType() { return types::builtin("ellipsis"); }
 
+/// A boolean array of the indexed array's own dimensions, of more than one (v[v > 0]): alone,
+/// it selects elements in C order into a 1-D array (NumPy; LowerArrays lowers it).
+static bool isFullShapeMask(const Type *array, const std::vector<const Type *> &pieces) {
+  return pieces.size() == 1 && pieces[0]->isArray() && pieces[0]->dtype()->isBoolean() &&
+         array->ndim() > 1 && pieces[0]->ndim() == array->ndim();
+}
+
 std::vector<IndexPieceKind>
 classifyIndex(const Type *array, const std::vector<const Type *> &pieces, SourceLocation location) {
+  if (isFullShapeMask(array, pieces))
+    return {IndexPieceKind::BooleanArray};
   std::vector<IndexPieceKind> kinds;
   int consumed = 0;
   bool ellipsis = false;
   for (const Type *piece : pieces) {
-    if (piece->isIntegerLike() && !piece->isBoolean()) {
-      kinds.push_back(IndexPieceKind::Integer);
+    if ((piece->isIntegerLike() && !piece->isBoolean()) || isScalarIndexArray(piece)) {
+      kinds.push_back(IndexPieceKind::Integer); // a 0-d integer array is its integer (NumPy)
       ++consumed;
     } else if (piece == sliceType() || piece->kind() == TypeKind::Slice) {
       kinds.push_back(IndexPieceKind::Slice);
@@ -100,6 +113,8 @@ bool isSelection(const std::vector<IndexPieceKind> &kinds) {
 const Type *typeArrayIndex(const Type *array, const std::vector<const Type *> &pieces,
                            SourceLocation location) {
   std::vector<IndexPieceKind> kinds = classifyIndex(array, pieces, location);
+  if (isFullShapeMask(array, pieces))
+    return newArray(array->dtype(), 1);
   if (isSelection(kinds)) // a new array: the integers' axes go, the array's keeps one
     return newArray(array->dtype(),
                     array->ndim() - static_cast<int>(std::count(kinds.begin(), kinds.end(),

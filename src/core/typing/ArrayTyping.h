@@ -13,6 +13,8 @@ namespace taipan {
 /// The compile-time types of index pieces other than numbers and arrays.
 const Type *sliceType();
 const Type *ellipsisType();
+/// A 0-d array of integers, which indexes as its one integer (NumPy's rule).
+bool isScalarIndexArray(const Type *type);
 
 /// One piece of an index expression, classified.
 enum class IndexPieceKind { Integer, Slice, NewAxis, Ellipsis, BooleanArray, IntegerArray };

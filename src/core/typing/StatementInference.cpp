@@ -487,7 +487,9 @@ void StatementInference::checkArrayStore(Expr *target, const Type *slot, const T
     throwTypingError("cannot store a value of type " + InferencePass::describe(value) + " into " +
                          InferencePass::describe(base),
                      target->location);
-  if (value->isArray() && (!slot->isArray() || value->ndim() > slot->ndim()))
+  // A 0-d array stores its item; an array of more dimensions than the slot broadcasts when its
+  // leading extents are 1 (checked when it runs), as in NumPy.
+  if (value->isArray() && value->ndim() > 0 && !slot->isArray())
     throwTypingError("cannot broadcast " + InferencePass::describe(value) + " into " +
                          InferencePass::describe(slot),
                      target->location);
