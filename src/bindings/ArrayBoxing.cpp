@@ -110,9 +110,19 @@ void ownerDealloc(PyObject *object) {
   Py_DECREF(type);
 }
 
+/// `refcount`: the block's reference count, as Numba's MemInfo shows it (tests of Numba read
+/// `arr.base.refcount` to see that compiled code kept no reference of its own).
+PyObject *ownerRefcount(PyObject *object, void *) {
+  return PyLong_FromLongLong(reinterpret_cast<MemInfoOwner *>(object)->block->references.load());
+}
+
 PyTypeObject *ownerType() {
   static PyTypeObject *type = [] {
+    static PyGetSetDef properties[] = {
+        {"refcount", ownerRefcount, nullptr, "the memory block's reference count", nullptr},
+        {nullptr, nullptr, nullptr, nullptr, nullptr}};
     static PyType_Slot slots[] = {{Py_tp_dealloc, reinterpret_cast<void *>(ownerDealloc)},
+                                  {Py_tp_getset, properties},
                                   {0, nullptr}};
     static PyType_Spec spec = {"taipan._core.MemInfoOwner", sizeof(MemInfoOwner), 0,
                                Py_TPFLAGS_DEFAULT, slots};

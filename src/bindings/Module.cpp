@@ -27,6 +27,7 @@
 #include "runtime/Cfuncs.h"
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
+#include "runtime/NumpyRandom.h"
 #include "runtime/PythonDialect.h"
 #include "runtime/PythonMath.h"
 
@@ -632,6 +633,40 @@ NB_MODULE(_core, module) {
   module.def("memory_statistics", [] {
     runtime::AllocationStatistics statistics = runtime::allocationStatistics();
     return nb::make_tuple(statistics.allocations, statistics.frees);
+  });
+
+  // The calling thread's Mersenne Twister (np.random's legacy one, or random's) read and set
+  // as (index, words): what Numba's `_helperlib.rnd_get_state`/`rnd_set_state` do, so that a
+  // Python generator can follow a compiled stream (the Numba test shim maps them here).
+  auto twister = [](bool numpy) -> runtime::RandomState & {
+    return numpy ? runtime::threadNumpyRandomState().twister() : runtime::threadRandomState();
+  };
+  module.def("random_state", [twister](bool numpy) {
+    const runtime::RandomState &state = twister(numpy);
+    return nb::make_tuple(state.index(),
+                          std::vector<uint32_t>(state.words().begin(), state.words().end()));
+  });
+  module.def("set_random_state", [](bool numpy, unsigned index, std::vector<uint32_t> words) {
+    if (words.size() != runtime::RandomState::N || index > runtime::RandomState::N)
+      throw nb::value_error("a Mersenne Twister state is 624 words and an index up to 624");
+    std::span<const uint32_t, runtime::RandomState::N> view(words.data(), words.size());
+    if (numpy)
+      runtime::threadNumpyRandomState().setState(index, view);
+    else
+      runtime::threadRandomState().setState(index, view);
+  });
+  module.def("twist_random_state", [twister](bool numpy) { twister(numpy).refill(); });
+  // Numba's `rnd_seed`: an int seeds as NumPy does (init_genrand), words as init_by_array.
+  module.def("seed_random_state", [twister](bool numpy, std::vector<uint32_t> key, bool isWords) {
+    runtime::RandomState &state = twister(numpy);
+    if (isWords)
+      state.seedFromArray(key);
+    else
+      state.seedFromUInt32(key.empty() ? 0 : key[0]);
+    if (numpy) { // drops the legacy gauss cache too
+      std::array<uint32_t, runtime::RandomState::N> words = state.words();
+      runtime::threadNumpyRandomState().setState(state.index(), words);
+    }
   });
 
   module.def("system_info", [] {

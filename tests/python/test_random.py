@@ -317,12 +317,6 @@ OTHER_VARIATES = [
 ]
 
 
-@pytest.mark.xfail(
-    reason="missing: random.expovariate, triangular, betavariate, gammavariate, "
-    "lognormvariate, paretovariate, weibullvariate, vonmisesvariate raise "
-    "UnsupportedError (Numba supports them)",
-    strict=True,
-)
 @pytest.mark.parametrize("fn", OTHER_VARIATES, ids=lambda f: f.__name__)
 @pytest.mark.parametrize("seed", [0, 42])
 def test_other_variates(fn, seed):

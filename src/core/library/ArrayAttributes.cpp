@@ -1,7 +1,8 @@
 // The attributes of arrays (a.shape, a.T, a.real...), one library entry each: reading
-// `a.<name>` is a call of "array.<name>" with the array.
+// `a.<name>` is a call of "array.<name>" with the array; and a.view(dtype), a view of them.
 #include "library/NumpySupport.h"
 #include "lower/ArrayLowering.h"
+#include "lower/ExceptionLowering.h"
 #include "lower/LoweringApi.h"
 
 #include <llvm/IR/Constants.h>
@@ -98,9 +99,93 @@ void addComplexPart(Library &library, const std::string &name) {
       });
 }
 
+/// a.view(dtype): the same memory seen as items of another dtype. An item size that changes
+/// rescales the last axis, which must be contiguous (NumPy's rules and messages).
+void addView(Library &library) {
+  LibraryFunction function;
+  function.name = "array.view";
+  function.parameters = {{"self"}, {"dtype"}};
+  function.type = [](const LibraryCall &call) -> const Type * {
+    const Type *array = arrayArgument(call);
+    const Type *dtype = dtypeArgument(call, 1, nullptr);
+    if (!dtype)
+      throwNoImplementation(call);
+    if (dtype->itemSize() == array->dtype()->itemSize())
+      return types::array(dtype, array->ndim(), array->layout(), array->isReadonly());
+    if (array->ndim() == 0)
+      throwTypingError("Changing the dtype of a 0d array is only supported if the itemsize is "
+                       "unchanged",
+                       call.location);
+    return types::array(dtype, array->ndim(), array->layout() == 'C' ? 'C' : 'A',
+                        array->isReadonly());
+  };
+  function.lower = [](LoweringApi &lowering, const LibraryCall &call,
+                      const std::vector<llvm::Value *> &values) {
+    llvm::IRBuilder<> &builder = lowering.irBuilder();
+    ArrayLowering &arrays = lowering.arrays();
+    const Type *arrayType = call.argumentTypes[0];
+    const Type *resultType = call.resultType;
+    llvm::Value *array = values[0];
+    int64_t oldSize = static_cast<int64_t>(arrayType->dtype()->itemSize());
+    int64_t newSize = static_cast<int64_t>(resultType->dtype()->itemSize());
+    int ndim = arrayType->ndim();
+    llvm::Value *view = llvm::UndefValue::get(valueType(lowering.llvmContext(), resultType));
+    for (auto field :
+         {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount, ArrayLayout::Data})
+      view = arrays.withArrayField(view, field, arrays.arrayField(array, field));
+    view = arrays.withArrayField(view, ArrayLayout::ItemSize, builder.getInt64(newSize));
+    for (int i = 0; i < ndim; ++i) {
+      view = arrays.withArrayField(view, ArrayLayout::Shape,
+                                   arrays.arrayField(array, ArrayLayout::Shape, i), i);
+      view = arrays.withArrayField(view, ArrayLayout::Strides,
+                                   arrays.arrayField(array, ArrayLayout::Strides, i), i);
+    }
+    if (newSize != oldSize) {
+      int last = ndim - 1;
+      llvm::Value *extent = arrays.arrayField(array, ArrayLayout::Shape, last);
+      llvm::Value *count = arrays.arrayField(array, ArrayLayout::ItemCount);
+      llvm::Value *contiguous = builder.CreateOr(
+          builder.CreateICmpEQ(arrays.arrayField(array, ArrayLayout::Strides, last),
+                               builder.getInt64(oldSize)),
+          builder.CreateOr(builder.CreateICmpEQ(extent, builder.getInt64(1)),
+                           builder.CreateICmpEQ(count, builder.getInt64(0))));
+      lowering.exceptions().raiseIf(
+          builder.CreateNot(contiguous), ValueErrorId,
+          "To change to a dtype of a different size, the last axis must be contiguous");
+      llvm::Value *bytes = builder.CreateMul(extent, builder.getInt64(oldSize));
+      if (newSize < oldSize && oldSize % newSize != 0)
+        throwTypingError("When changing to a smaller dtype, its size must be a divisor of the "
+                         "size of original dtype",
+                         call.location);
+      lowering.exceptions().raiseIf(
+          builder.CreateICmpNE(builder.CreateSRem(bytes, builder.getInt64(newSize)),
+                               builder.getInt64(0)),
+          ValueErrorId,
+          "When changing to a larger dtype, its size must be a divisor of the total size in "
+          "bytes of the last axis of the array.");
+      llvm::Value *newExtent = builder.CreateSDiv(bytes, builder.getInt64(newSize));
+      view = arrays.withArrayField(view, ArrayLayout::Shape, newExtent, last);
+      view = arrays.withArrayField(view, ArrayLayout::Strides, builder.getInt64(newSize), last);
+      // The item count scales with the last extent (an empty array stays empty).
+      llvm::Value *others = builder.CreateSDiv(
+          count, builder.CreateSelect(builder.CreateICmpEQ(extent, builder.getInt64(0)),
+                                      builder.getInt64(1), extent));
+      view = arrays.withArrayField(
+          view, ArrayLayout::ItemCount,
+          builder.CreateSelect(builder.CreateICmpEQ(count, builder.getInt64(0)), count,
+                               builder.CreateMul(others, newExtent)));
+    }
+    lowering.incref(view, resultType);
+    lowering.addTemporary(view, resultType);
+    return view;
+  };
+  library.add(std::move(function));
+}
+
 } // namespace
 
 void registerArrayAttributes(Library &library) {
+  addView(library);
   addDimensionTuple(library, "shape", ArrayLayout::Shape);
   addDimensionTuple(library, "strides", ArrayLayout::Strides);
   auto int64Type = [](const Type *) { return types::int64(); };

@@ -6,6 +6,7 @@
 #include "lower/ArrayLowering.h"
 #include "lower/ExceptionLowering.h"
 #include "lower/LoweringApi.h"
+#include "lower/OperatorLowering.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
 
@@ -23,6 +24,18 @@ const Type *refuseRecordFill(const std::string &name, const Type *result, const 
                          "np.zeros and assign the fields)",
                      call.location);
   return result;
+}
+
+/// Fills `array` with `value` of `type`. A number into datetime64/timedelta64 items is a count
+/// of their unit (NumPy's np.ones(n, 'm8[s]') holds 1 second), so it is stored as that count.
+void fillArray(LoweringApi &lowering, llvm::Value *array, const Type *arrayType, llvm::Value *value,
+               const Type *type) {
+  const Type *dtype = arrayType->dtype();
+  if (dtype->isDatetimeLike() && !type->isDatetimeLike()) {
+    value = lowering.castValue(value, type, types::int64());
+    type = dtype;
+  }
+  lowering.arrays().assignIntoArray(array, arrayType, value, type);
 }
 
 /// empty, zeros, ones (shape, dtype=float64) and full (shape, fill_value, dtype).
@@ -66,9 +79,9 @@ void addFromShape(Library &library, const std::string &name) {
                                 lowering.arrays().arrayField(array, ArrayLayout::ItemSize)),
               llvm::MaybeAlign(8));
         else if (name == "ones")
-          lowering.arrays().assignIntoArray(array, resultType, builder.getInt64(1), types::int64());
+          fillArray(lowering, array, resultType, builder.getInt64(1), types::int64());
         else if (name == "full")
-          lowering.arrays().assignIntoArray(array, resultType, values[1], call.argumentTypes[1]);
+          fillArray(lowering, array, resultType, values[1], call.argumentTypes[1]);
         return array;
       });
 }
@@ -84,7 +97,10 @@ void addLike(Library &library, const std::string &name) {
   addNumpyFunction(
       library, name, parameters,
       [name, isFull](const LibraryCall &call) {
-        const Type *array = arrayArgument(call);
+        // A number is a 0-d prototype of its own dtype, as NumPy takes it.
+        const Type *prototype = call.argumentTypes[0];
+        const Type *array =
+            prototype->isNumber() ? types::array(prototype, 0, 'C', false) : arrayArgument(call);
         return refuseRecordFill(
             name, newArrayType(dtypeArgument(call, isFull ? 2 : 1, array->dtype()), array->ndim()),
             call);
@@ -93,77 +109,126 @@ void addLike(Library &library, const std::string &name) {
              const std::vector<llvm::Value *> &values) {
         llvm::IRBuilder<> &builder = lowering.irBuilder();
         const Type *resultType = call.resultType;
+        const Type *prototype = call.argumentTypes[0];
         llvm::Value *array = lowering.arrays().allocateArray(
-            resultType, lowering.arrays().arrayShape(values[0], call.argumentTypes[0]));
+            resultType, prototype->isArray() ? lowering.arrays().arrayShape(values[0], prototype)
+                                             : std::vector<llvm::Value *>{});
         if (name == "zeros_like")
-          lowering.arrays().assignIntoArray(array, resultType, builder.getInt64(0), types::int64());
+          fillArray(lowering, array, resultType, builder.getInt64(0), types::int64());
         else if (name == "ones_like")
-          lowering.arrays().assignIntoArray(array, resultType, builder.getInt64(1), types::int64());
+          fillArray(lowering, array, resultType, builder.getInt64(1), types::int64());
         else if (name == "full_like")
-          lowering.arrays().assignIntoArray(array, resultType, values[1], call.argumentTypes[1]);
+          fillArray(lowering, array, resultType, values[1], call.argumentTypes[1]);
         return array;
       });
 }
 
-/// arange(stop), arange(start, stop[, step]): int64 for integers, else float64.
+/// arange(stop), arange(start, stop[, step]): int64 for integers, else the float or complex type
+/// of the bounds; None stands for an absent bound, as in Numba.
 const Type *typeArange(const LibraryCall &call) {
   const Type *result = types::int64();
-  for (size_t i = 0; i < 3 && i < call.argumentTypes.size(); ++i) {
-    const Type *given = call.argumentTypes[i];
-    if (!given)
+  for (size_t i = 0; i < 3; ++i) {
+    if (!isGiven(call, i))
       continue;
-    if (!given->isNumber() || given->isComplex())
+    const Type *given = call.argumentTypes[i];
+    if (!given->isNumber())
       throwNoImplementation(call);
-    result = given->isFloat() ? binaryResultType(BinaryOp::Add, result, given)
-                              : (result->isFloat() ? result : types::int64());
+    bool inexact = given->isFloat() || given->isComplex();
+    result = inexact ? binaryResultType(BinaryOp::Add, result, given)
+                     : (result->isInteger() ? types::int64() : result);
   }
-  return newArrayType(dtypeArgument(call, 3, result), 1);
+  const Type *dtype = dtypeArgument(call, 3, result);
+  if (result->isComplex() && !dtype->isComplex())
+    throwTypingError("numpy.arange cannot make " + dtype->name() + " items from complex bounds",
+                     call.location);
+  return newArrayType(dtype, 1);
 }
 
-/// The length is ceil((stop - start) / step), at least 0.
+/// The length is ceil((stop - start) / step), at least 0; for complex bounds the smaller of the
+/// real and imaginary parts' ceilings (Numba's rule). Items are start + i * step, computed in
+/// int64, float64 or complex128 and converted to the dtype.
 llvm::Value *lowerArange(LoweringApi &lowering, const LibraryCall &call,
                          const std::vector<llvm::Value *> &values) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
+  OperatorLowering &operators = lowering.operators();
   const Type *resultType = call.resultType;
   const Type *dtype = resultType->dtype();
   bool single = !isGiven(call, 1);
-  const Type *work = dtype->isInteger() ? types::int64() : types::float64();
-  auto get = [&](size_t parameter, double fallback) -> llvm::Value * {
+  bool complexBounds = false;
+  for (size_t i = 0; i < 3; ++i)
+    complexBounds = complexBounds || (isGiven(call, i) && call.argumentTypes[i]->isComplex());
+  const Type *work = dtype->isComplex()                         ? types::complex128()
+                     : dtype->isInteger() || dtype->isBoolean() ? types::int64()
+                                                                : types::float64();
+  auto get = [&](size_t parameter, int64_t fallback) -> llvm::Value * {
     if (!isGiven(call, parameter))
-      return work->isInteger()
-                 ? static_cast<llvm::Value *>(builder.getInt64(static_cast<int64_t>(fallback)))
-                 : llvm::ConstantFP::get(builder.getDoubleTy(), fallback);
+      return lowering.castValue(builder.getInt64(fallback), types::int64(), work);
     return lowering.castValue(values[parameter], call.argumentTypes[parameter], work);
   };
   llvm::Value *start = single ? get(99, 0) : get(0, 0);
   llvm::Value *stop = single ? get(0, 0) : get(1, 0);
   llvm::Value *step = get(2, 1);
+  llvm::Value *stepIsZero = operators.lowerComparison(
+      CompareOp::Eq, step, work, lowering.castValue(builder.getInt64(0), types::int64(), work),
+      work);
+  lowering.exceptions().raiseIf(stepIsZero, ValueErrorId, "Maximum allowed size exceeded");
+  auto ceilToInt = [&](llvm::Value *value) {
+    return builder.CreateFPToSI(lowering.callIntrinsic(llvm::Intrinsic::ceil, {value}),
+                                builder.getInt64Ty());
+  };
   llvm::Value *length;
   if (work->isInteger()) {
-    lowering.exceptions().raiseIf(builder.CreateICmpEQ(step, builder.getInt64(0)), ValueErrorId,
-                                  "Maximum allowed size exceeded");
     llvm::Value *span = builder.CreateSub(stop, start);
     llvm::Value *positive = builder.CreateICmpSGT(step, builder.getInt64(0));
     llvm::Value *adjusted = builder.CreateAdd(
         span, builder.CreateSelect(positive, builder.CreateSub(step, builder.getInt64(1)),
                                    builder.CreateAdd(step, builder.getInt64(1))));
     length = builder.CreateSDiv(adjusted, step);
+  } else if (work->isComplex() && complexBounds) {
+    llvm::Value *ratio = operators.lowerBinary(
+        BinaryOp::Div, operators.lowerBinary(BinaryOp::Sub, stop, work, start, work, work), work,
+        step, work, work);
+    llvm::Value *imag;
+    llvm::Value *real = operators.complexParts(ratio, imag);
+    llvm::Value *realLength = ceilToInt(real);
+    llvm::Value *imagLength = ceilToInt(imag);
+    length =
+        builder.CreateSelect(builder.CreateICmpSLT(imagLength, realLength), imagLength, realLength);
   } else {
-    length = builder.CreateFPToSI(
-        lowering.callIntrinsic(llvm::Intrinsic::ceil,
-                               {builder.CreateFDiv(builder.CreateFSub(stop, start), step)}),
-        builder.getInt64Ty());
+    llvm::Value *ratio = operators.lowerBinary(
+        BinaryOp::Div, operators.lowerBinary(BinaryOp::Sub, stop, work, start, work, work), work,
+        step, work, work);
+    if (work->isComplex()) {
+      llvm::Value *imag;
+      ratio = operators.complexParts(ratio, imag);
+    }
+    length = ceilToInt(ratio);
+  }
+  // NumPy writes the first two items in the dtype, start and start + step, and fills the rest
+  // with start + i * delta in the dtype's arithmetic, delta being their difference (which
+  // rounds differently from step). float16 items are computed in float64 and converted.
+  const Type *fill = work;
+  if (!work->isInteger()) {
+    fill = dtype->isComplex() || (dtype->isFloat() && dtype->bits() >= 32) ? dtype : work;
+    llvm::Value *second = lowering.castValue(
+        operators.lowerBinary(BinaryOp::Add, start, work, step, work, work), work, fill);
+    start = lowering.castValue(start, work, fill);
+    step = operators.lowerBinary(BinaryOp::Sub, second, fill, start, fill, fill);
   }
   length = builder.CreateSelect(builder.CreateICmpSGT(length, builder.getInt64(0)), length,
                                 builder.getInt64(0));
+  if (dtype->isBoolean())
+    lowering.exceptions().raiseIf(
+        builder.CreateICmpSGT(length, builder.getInt64(2)), TypeErrorId,
+        "arange() is only supported for booleans when the result has at most length 2.");
   llvm::Value *array = lowering.arrays().allocateArray(resultType, {length});
   lowering.arrays().forEachIndex({length}, [&](const std::vector<llvm::Value *> &at) {
-    llvm::Value *index = lowering.castValue(at[0], types::int64(), work);
-    llvm::Value *item = work->isInteger()
-                            ? builder.CreateAdd(start, builder.CreateMul(index, step))
-                            : builder.CreateFAdd(start, builder.CreateFMul(index, step));
+    llvm::Value *index = lowering.castValue(at[0], types::int64(), fill);
+    llvm::Value *item = operators.lowerBinary(
+        BinaryOp::Add, start, fill,
+        operators.lowerBinary(BinaryOp::Mult, index, fill, step, fill, fill), fill, fill);
     lowering.arrays().storeElement(lowering.arrays().elementAddress(array, resultType, at),
-                                   lowering.castValue(item, work, dtype), dtype);
+                                   lowering.castValue(item, fill, dtype), dtype);
   });
   return array;
 }

@@ -12,8 +12,18 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 
+#include <cstdint>
+
 namespace taipan {
 namespace {
+
+/// The first value of a running total of `type`: `value` as a number, or as a count of a
+/// timedelta's unit (NaT is a timedelta too, so no conversion from int64 applies).
+llvm::Value *startValue(LoweringApi &lowering, int64_t value, const Type *type) {
+  if (type->isDatetimeLike())
+    return lowering.irBuilder().getInt64(value);
+  return lowering.castValue(lowering.irBuilder().getInt64(value), types::int64(), type);
+}
 
 /// Reduces the whole array (axis < 0) or the line through `outerIndex` along `axis`.
 llvm::Value *reduceRange(LoweringApi &lowering, const std::string &function, llvm::Value *array,
@@ -37,8 +47,11 @@ llvm::Value *reduceRange(LoweringApi &lowering, const std::string &function, llv
   auto forEachItem = [&](const std::function<void(llvm::Value *, llvm::Value *)> &body) {
     llvm::AllocaInst *position = lowering.createEntryAlloca(i64, "reduce.position");
     builder.CreateStore(builder.getInt64(0), position);
-    if (axis < 0 && arrayType->layout() == 'C') {
-      // Contiguous: one flat loop.
+    // Contiguous: one flat loop, in memory order as NumPy visits the items of an F array too
+    // (which decides how a float product rounds); argmin and argmax need the C-order position.
+    bool memoryOrder = arrayType->layout() == 'C' ||
+                       (arrayType->layout() == 'F' && function != "argmin" && function != "argmax");
+    if (axis < 0 && memoryOrder) {
       lowering.arrays().forEachIndex({count}, [&](const std::vector<llvm::Value *> &at) {
         llvm::Value *address = builder.CreateInBoundsGEP(
             memoryType(context, dtype), lowering.arrays().arrayField(array, ArrayLayout::Data),
@@ -61,25 +74,26 @@ llvm::Value *reduceRange(LoweringApi &lowering, const std::string &function, llv
     const Type *accumulatorType = (function == "sum" || function == "prod") ? resultType
                                   : dtype->isComplex()                      ? dtype
                                                                             : types::float64();
+    if (function != "sum" && function != "prod" && dtype->isTimedelta())
+      accumulatorType = dtype; // a mean of timedeltas is their sum divided by the count
     llvm::Type *accumulatorLLVM = valueType(context, accumulatorType);
     llvm::AllocaInst *total = lowering.createEntryAlloca(accumulatorLLVM, "reduce.total");
-    builder.CreateStore(
-        lowering.castValue(builder.getInt64(isProduct ? 1 : 0), types::int64(), accumulatorType),
-        total);
+    builder.CreateStore(startValue(lowering, isProduct ? 1 : 0, accumulatorType), total);
     // Float sums may be reassociated: LLVM then keeps several partial sums in vector lanes, which
     // is both faster and closer to NumPy's pairwise summation than one running total.
     llvm::FastMathFlags saved = builder.getFastMathFlags();
     llvm::FastMathFlags reassociate = saved;
     reassociate.setAllowReassoc();
-    if (accumulatorType->isFloat() || accumulatorType->isComplex())
+    // Products stay in order: NumPy multiplies one item after another, and float32 products
+    // reassociated differ from its result by more than an ulp.
+    if ((accumulatorType->isFloat() || accumulatorType->isComplex()) && !isProduct)
       builder.setFastMathFlags(reassociate);
     BinaryOp op = isProduct ? BinaryOp::Mult : BinaryOp::Add;
     llvm::Value *sum;
     if (axis < 0 && arrayType->layout() == 'C' && lowering.loops().runsOnThreadPool()) {
       // parallel=True: the items split over the thread pool, partial totals joined in order.
       sum = lowering.loops().reduceInParallel(
-          count, {array},
-          lowering.castValue(builder.getInt64(isProduct ? 1 : 0), types::int64(), accumulatorType),
+          count, {array}, startValue(lowering, isProduct ? 1 : 0, accumulatorType),
           [&](LoweringApi &chunk, llvm::Value *accumulator, llvm::Value *index,
               const std::vector<llvm::Value *> &values) {
             llvm::Value *address = chunk.irBuilder().CreateInBoundsGEP(
@@ -153,12 +167,13 @@ llvm::Value *reduceRange(LoweringApi &lowering, const std::string &function, llv
   // min, max, argmin, argmax: NaN wins (NumPy propagates it), the first of equals is kept.
   bool isMax = function == "max" || function == "argmax";
   bool wantIndex = function == "argmin" || function == "argmax";
-  lowering.exceptions().raiseIf(
-      builder.CreateICmpEQ(count, builder.getInt64(0)), ValueErrorId,
-      "zero-size array to reduction operation " +
-          std::string(wantIndex ? function : (isMax ? "maximum" : "minimum")) +
-          " which has no identity");
-  if (wantIndex && axis < 0 && arrayType->layout() == 'C' && !dtype->isComplex()) {
+  lowering.exceptions().raiseIf(builder.CreateICmpEQ(count, builder.getInt64(0)), ValueErrorId,
+                                wantIndex ? "attempt to get " + function + " of an empty sequence"
+                                          : "zero-size array to reduction operation " +
+                                                std::string(isMax ? "maximum" : "minimum") +
+                                                " which has no identity");
+  if (wantIndex && axis < 0 && arrayType->layout() == 'C' && !dtype->isComplex() &&
+      !dtype->isDatetimeLike()) {
     // Two passes beat one: the extreme value by a vectorised reduction, then the first index
     // holding it (or the first NaN), a loop that stops early.
     llvm::Value *extreme =
@@ -239,6 +254,8 @@ llvm::Value *reduceRange(LoweringApi &lowering, const std::string &function, llv
                    ? llvm::ConstantInt::get(elementLLVM,
                                             llvm::APInt::getSignedMaxValue(dtype->bits()))
                    : llvm::ConstantInt::get(elementLLVM, llvm::APInt::getMaxValue(dtype->bits())));
+  else if (dtype->isDatetimeLike()) // NaT (INT64_MIN) is no candidate: the smallest is one above
+    identity = isMax ? builder.getInt64(INT64_MIN + 1) : builder.getInt64(INT64_MAX);
   else
     throwUnsupported(
         "min, max, argmin and argmax of arrays of " + dtype->name() + " are not supported", {});
@@ -254,6 +271,20 @@ llvm::Value *reduceRange(LoweringApi &lowering, const std::string &function, llv
           lowering.callIntrinsic(isMax ? llvm::Intrinsic::maximum : llvm::Intrinsic::minimum,
                                  {current, item}),
           best);
+      return;
+    }
+    if (dtype->isDatetimeLike()) {
+      // NaT wins as NaN does (NumPy 1.18 on): the first NaT is the result.
+      llvm::Value *notATime = builder.getInt64(INT64_MIN);
+      llvm::Value *better =
+          builder.CreateAnd(builder.CreateOr(isMax ? builder.CreateICmpSGT(item, current)
+                                                   : builder.CreateICmpSLT(item, current),
+                                             builder.CreateICmpEQ(item, notATime)),
+                            builder.CreateICmpNE(current, notATime));
+      builder.CreateStore(builder.CreateSelect(better, item, current), best);
+      if (wantIndex)
+        builder.CreateStore(builder.CreateSelect(better, index, builder.CreateLoad(i64, bestIndex)),
+                            bestIndex);
       return;
     }
     llvm::Value *better = lowering.operators().lowerComparison(
@@ -324,10 +355,9 @@ llvm::Value *reduceArrayExpression(LoweringApi &lowering, bool isProduct, Expr *
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   const Type *dtype = lowering.typeOf(expr)->dtype();
   BinaryOp op = isProduct ? BinaryOp::Mult : BinaryOp::Add;
-  bool reassociates = accumulatorType->isFloat() || accumulatorType->isComplex();
+  bool reassociates = (accumulatorType->isFloat() || accumulatorType->isComplex()) && !isProduct;
   return lowering.arrays().reduceElementwise(
-      expr,
-      lowering.castValue(builder.getInt64(isProduct ? 1 : 0), types::int64(), accumulatorType),
+      expr, startValue(lowering, isProduct ? 1 : 0, accumulatorType),
       [&](LoweringApi &chunk, llvm::Value *accumulator, llvm::Value *item) {
         // Only the running total may be reassociated (kept in vector lanes), as in the
         // reduction of an array; the items are exactly the array expression's.
@@ -364,9 +394,17 @@ const Type *typeReduction(const std::string &name, const std::string &reduction,
       reduction == "min" || reduction == "max" || reduction == "argmin" || reduction == "argmax";
   if (dtype->isComplex() && isExtreme)
     throwUnsupported(name + " of a complex array is not supported", call.location);
+  bool timeAllowed = isExtreme || reduction == "any" || reduction == "all" ||
+                     (dtype->isTimedelta() && (reduction == "sum" || reduction == "mean"));
+  if (dtype->isDatetimeLike() && !timeAllowed)
+    throwTypingError(name + " of an array of " + dtype->name() +
+                         " is not supported (NumPy has no " + reduction + " of it)",
+                     call.location);
   const Type *result;
   if (reduction == "sum" || reduction == "prod")
-    result = accumulatorType(dtype);
+    result = dtypeArgument(call, 2, accumulatorType(dtype)); // NumPy accumulates in the dtype
+  else if (reduction == "mean" && dtype->isTimedelta())
+    result = dtype;
   else if (reduction == "mean" || reduction == "std" || reduction == "var")
     result = dtype->isComplex() && reduction == "mean" ? dtype
              : dtype->isFloat() && dtype->bits() == 32 ? types::float32()
@@ -390,8 +428,11 @@ void addReduction(Library &library, const std::string &name, const std::string &
   // A sum or product of a whole array expression folds its items as they are computed, without
   // making the array (np.sum(a * b)): those two lower their arguments themselves.
   bool fuses = reduction == "sum" || reduction == "prod";
+  std::vector<LibraryParameter> parameters = {{"a"}, {"axis", true}};
+  if (fuses)
+    parameters.push_back({"dtype", true});
   addNumpyFunction(
-      library, name, {{"a"}, {"axis", true}},
+      library, name, parameters,
       [name, reduction](const LibraryCall &call) { return typeReduction(name, reduction, call); },
       [reduction, fuses](LoweringApi &lowering, const LibraryCall &call,
                          const std::vector<llvm::Value *> &given) {
@@ -399,9 +440,9 @@ void addReduction(Library &library, const std::string &name, const std::string &
         if (fuses && !isGiven(call, 1) && lowering.arrays().isElementwise(array))
           return reduceArrayExpression(lowering, reduction == "prod", array, call.resultType);
         std::vector<llvm::Value *> values = given;
-        if (fuses)
-          for (Expr *argument : call.arguments)
-            values.push_back(argument ? lowering.lowerExpr(argument) : nullptr);
+        if (fuses) // the array and the axis; a dtype is a type, with nothing to lower
+          for (size_t i = 0; i < call.arguments.size() && i < 2; ++i)
+            values.push_back(call.arguments[i] ? lowering.lowerExpr(call.arguments[i]) : nullptr);
         llvm::Value *axis = isGiven(call, 1) ? int64Argument(lowering, call, values, 1) : nullptr;
         return lowerReduction(lowering, reduction, values[0], call.argumentTypes[0], axis,
                               call.resultType);
@@ -413,8 +454,13 @@ void addReduction(Library &library, const std::string &name, const std::string &
 void addCumulative(Library &library, const std::string &name, bool isSum) {
   addNumpyFunction(
       library, name, {{"a"}},
-      [](const LibraryCall &call) {
-        return newArrayType(accumulatorType(arrayArgument(call)->dtype()), 1);
+      [isSum](const LibraryCall &call) {
+        const Type *dtype = arrayArgument(call)->dtype();
+        if (dtype->isDatetime() || (dtype->isTimedelta() && !isSum))
+          throwTypingError(call.function->name + " of an array of " + dtype->name() +
+                               " is not supported (NumPy has none)",
+                           call.location);
+        return newArrayType(accumulatorType(dtype), 1);
       },
       [isSum](LoweringApi &lowering, const LibraryCall &call,
               const std::vector<llvm::Value *> &values) {
@@ -428,8 +474,7 @@ void addCumulative(Library &library, const std::string &name, bool isSum) {
             resultType, {lowering.arrays().arrayField(array, ArrayLayout::ItemCount)});
         llvm::AllocaInst *total =
             lowering.createEntryAlloca(valueType(context, dtype), "cumulative");
-        builder.CreateStore(
-            lowering.castValue(builder.getInt64(isSum ? 0 : 1), types::int64(), dtype), total);
+        builder.CreateStore(startValue(lowering, isSum ? 0 : 1, dtype), total);
         llvm::AllocaInst *position =
             lowering.createEntryAlloca(builder.getInt64Ty(), "cumulative.index");
         builder.CreateStore(builder.getInt64(0), position);

@@ -54,6 +54,13 @@ const Type *dtypeArgument(const LibraryCall &call, size_t index, const Type *fal
     return fallback;
   const Type *given = call.argumentTypes[index];
   const Type *dtype = dtypeFromArgument(given);
+  // Numba's messages for strings: a string known only at run time, and one naming no dtype.
+  std::string function = call.function->name.substr(call.function->name.find('.') + 1);
+  if (!dtype && given->isUnicode())
+    throwTypingError("If np." + function + " dtype is a string it must be a string constant.",
+                     call.location);
+  if (!dtype && given->kind() == TypeKind::StringLiteral)
+    throwTypingError("Invalid NumPy dtype specified: '" + given->text() + "'", call.location);
   if (!dtype)
     throwTypingError("dtype must be a NumPy scalar type such as np.float64, not " + given->name(),
                      call.location);

@@ -38,6 +38,12 @@ void NumpyRandomState::seed(uint32_t Seed) {
   Gauss = 0.0;
 }
 
+void NumpyRandomState::setState(unsigned Index, std::span<const uint32_t, RandomState::N> Words) {
+  Twister.setState(Index, Words);
+  HasGauss = false;
+  Gauss = 0.0;
+}
+
 void NumpyRandomState::seedFromEntropy() {
   Twister.seedFromEntropy();
   HasGauss = false;

@@ -24,6 +24,11 @@ public:
   /// Whether any seeding routine has run; lets the per-thread state seed lazily.
   bool isSeeded() const { return Twister.isSeeded(); }
 
+  /// The twister, for reading and setting its words (Numba's `_helperlib.rnd_*_state`).
+  RandomState &twister() { return Twister; }
+  /// Replaces the twister's words and index and drops the cached gauss value.
+  void setState(unsigned Index, std::span<const uint32_t, RandomState::N> Words);
+
   /// `mt19937_next32`.
   uint32_t nextUInt32() { return Twister.nextUInt32(); }
 

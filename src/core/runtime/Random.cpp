@@ -5,6 +5,7 @@
 
 #include <cstddef>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <random>
@@ -37,6 +38,13 @@ void RandomState::seedFromUInt32(uint32_t Seed) {
   for (unsigned I = 1; I < N; ++I)
     State[I] = 1812433253U * (State[I - 1] ^ (State[I - 1] >> 30)) + I;
   Index = N;
+  HasGaussNext = false;
+  Seeded = true;
+}
+
+void RandomState::setState(unsigned NewIndex, std::span<const uint32_t, N> Words) {
+  std::copy(Words.begin(), Words.end(), State.begin());
+  Index = NewIndex;
   HasGaussNext = false;
   Seeded = true;
 }

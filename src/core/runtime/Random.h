@@ -55,6 +55,12 @@ public:
   /// Whether any seeding routine has run; lets the per-thread state seed lazily.
   bool isSeeded() const { return Seeded; }
 
+  /// The words and the index of the next one, as Numba's `_helperlib.rnd_get_state` shows them.
+  unsigned index() const { return Index; }
+  const std::array<uint32_t, N> &words() const { return State; }
+  /// Replaces the words and the index (Numba's `rnd_set_state`); drops the cached gauss value.
+  void setState(unsigned NewIndex, std::span<const uint32_t, N> Words);
+
   /// Regenerates all N words and rewinds the index (the MT "twist"). Compiled code that draws
   /// words inline calls this when the index reaches N.
   void refill();

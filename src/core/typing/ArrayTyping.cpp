@@ -3,11 +3,14 @@
 #include "typing/ArrayTyping.h"
 
 #include "registry/Library.h"
+#include "types/DatetimeUnits.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <sstream>
 
 namespace taipan {
 namespace {
@@ -323,7 +326,56 @@ const Type *typeElementwiseUnary(UnaryOp op, const Type *operand, SourceLocation
   return newArray(dtype, operand->ndim());
 }
 
+namespace {
+
+/// The dtype NumPy's `np.dtype(text)` gives for a string ('int32', 'i4', '<f8', 'd', 'M8[D]',
+/// 'timedelta64[s]', 'complex'), or nullptr for a string naming no dtype taipan has (a
+/// non-native byte order, 'g', strings, objects).
+const Type *dtypeFromText(std::string text) {
+  if (!text.empty() && (text[0] == '<' || text[0] == '=' || text[0] == '|'))
+    text.erase(0, 1);
+  // datetime64/timedelta64 with an optional [unit].
+  for (const char *prefix : {"M8", "datetime64", "m8", "timedelta64"}) {
+    std::string start(prefix);
+    if (text.compare(0, start.size(), start) != 0)
+      continue;
+    std::string rest = text.substr(start.size());
+    std::string unit;
+    if (!rest.empty()) {
+      if (rest.size() < 3 || rest.front() != '[' || rest.back() != ']')
+        continue;
+      unit = rest.substr(1, rest.size() - 2);
+    }
+    int code = datetimeUnitCode(unit);
+    if (code < 0)
+      return nullptr;
+    return start[0] == 'M' || start[0] == 'd' ? types::datetime(code) : types::timedelta(code);
+  }
+  // NumPy's one-letter codes and C names, as "name=dtype" words.
+  static const std::map<std::string, std::string> aliases = [] {
+    std::map<std::string, std::string> table;
+    std::istringstream words(
+        "?=bool b=int8 B=uint8 h=int16 H=uint16 i=int32 I=uint32 l=int64 L=uint64 q=int64 Q=uint64 "
+        "p=int64 P=uint64 e=float16 f=float32 d=float64 F=complex64 D=complex128 int=int64 "
+        "uint=uint64 float=float64 complex=complex128 int_=int64 byte=int8 ubyte=uint8 short=int16 "
+        "ushort=uint16 longlong=int64 ulonglong=uint64 long=int64 ulong=uint64 single=float32 "
+        "csingle=complex64 cdouble=complex128");
+    for (std::string word; words >> word;)
+      table[word.substr(0, word.find('='))] = word.substr(word.find('=') + 1);
+    return table;
+  }();
+  auto alias = aliases.find(text);
+  if (alias != aliases.end())
+    text = alias->second;
+  const Type *scalar = types::scalarByName(text);
+  return scalar && scalar->isNumber() ? scalar : nullptr;
+}
+
+} // namespace
+
 const Type *dtypeFromArgument(const Type *argument) {
+  if (argument->kind() == TypeKind::StringLiteral)
+    return dtypeFromText(argument->text());
   if (argument->kind() == TypeKind::DType) // a dtype object global: a record dtype
     return argument->dtype()->isRecord() || argument->dtype()->isNumber() ? argument->dtype()
                                                                           : nullptr;

@@ -1,17 +1,21 @@
-"""Array methods written in Python (``overload_method`` on ``types.Array``), and the functions
-that read the same attributes (``np.real``, ``np.imag``)."""
+"""Array methods and attributes written in Python (``overload_method`` and
+``overload_attribute`` on ``types.Array``: item, conj, conjugate, flags), and the functions that
+read the same attributes (``np.real``, ``np.imag``)."""
+
+from collections import namedtuple
 
 import numpy as np
 
 from taipan import types
-from taipan.extending import overload, overload_method
+from taipan.extending import overload, overload_attribute, overload_method, register_jitable
 
 
 @overload_method(types.Array, "item")
 def _item(a):
     def impl(a):
         if a.size != 1:
-            raise ValueError("can only convert an array of size 1 to a Python scalar")
+            # Numba's message (NumPy's lacks the "item(): " prefix)
+            raise ValueError("item(): can only convert an array of size 1 to a Python scalar")
         return a.ravel()[0]
 
     return impl
@@ -39,3 +43,76 @@ def _real(value):
 @overload(np.imag)
 def _imag(value):
     return _part(value, _imaginary_part)
+
+
+# a.conj() and a.conjugate(): NumPy returns a real array itself, and a new array of the
+# conjugates of a complex one.
+
+
+def _conjugate_method(a):
+    if not isinstance(a, types.Array):
+        return None
+    if isinstance(a.dtype, types.Complex):
+
+        def conjugates(a):
+            return np.conjugate(a)
+
+        return conjugates
+
+    def itself(a):
+        return a
+
+    return itself
+
+
+@overload_method(types.Array, "conj")
+def _conj(a):
+    return _conjugate_method(a)
+
+
+@overload_method(types.Array, "conjugate")
+def _conjugate(a):
+    return _conjugate_method(a)
+
+
+# a.flags: the memory-order flags NumPy reports, decided at run time for views (NumPy's rule:
+# axes of extent 1 do not count, and an empty array is both C- and F-contiguous). writeable
+# follows the type (a read-only global or view is not); taipan's arrays are always aligned.
+ArrayFlags = namedtuple(
+    "ArrayFlags", ["c_contiguous", "f_contiguous", "contiguous", "writeable", "aligned"]
+)
+
+
+@register_jitable
+def _is_contiguous(shape, strides, itemsize, fortran):
+    ndim = len(shape)
+    for axis in range(ndim):
+        if shape[axis] == 0:
+            return True
+    expected = itemsize
+    for position in range(ndim):
+        axis = position if fortran else ndim - 1 - position
+        extent = shape[axis]
+        if extent != 1:
+            if strides[axis] != expected:
+                return False
+            expected *= extent
+    return True
+
+
+@overload_attribute(types.Array, "flags")
+def _flags(a):
+    writeable = not a.readonly
+    if a.ndim == 0:
+
+        def scalar_flags(a):
+            return ArrayFlags(True, True, True, writeable, True)
+
+        return scalar_flags
+
+    def flags(a):
+        c_contiguous = _is_contiguous(a.shape, a.strides, a.itemsize, False)
+        f_contiguous = _is_contiguous(a.shape, a.strides, a.itemsize, True)
+        return ArrayFlags(c_contiguous, f_contiguous, c_contiguous, writeable, True)
+
+    return flags

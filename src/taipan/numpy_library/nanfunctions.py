@@ -78,6 +78,15 @@ def _nan_replacing_reduction(reduce, identity):
 
             return along
 
+        if a.layout == "F" and a.ndim >= 2:
+            # NumPy reduces an F array in memory order, the C order of its transpose (a float
+            # product's rounding depends on the order).
+            def whole_in_memory_order(a, axis=None, dtype=None, out=None):
+                check(axis)
+                return reduce(np.where(np.isnan(a.T), scalar(identity), a.T))
+
+            return whole_in_memory_order
+
         def whole(a, axis=None, dtype=None, out=None):
             check(axis)
             return reduce(np.where(np.isnan(a), scalar(identity), a))
@@ -390,6 +399,14 @@ def _cumulative(is_sum):
     def typer(a, axis=None, dtype=None, out=None):
         if not _accepts(a, axis, ("dtype", dtype), ("out", out)):
             return None
+        # NumPy has running sums of timedeltas only (no products of them, nothing of dates).
+        if isinstance(a.dtype, types.NPDatetime) or (
+            isinstance(a.dtype, types.NPTimedelta) and not is_sum
+        ):
+            name = "cumsum" if is_sum else "cumprod"
+            raise TypingError(
+                f"np.{name} of an array of {a.dtype} is not supported (NumPy has none)"
+            )
         check = axis_checker(a.ndim, axis)
         if not _is_along(a, axis):
             # Two functions rather than one conditional expression: `x if c else y` with array
