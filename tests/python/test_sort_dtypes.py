@@ -210,3 +210,18 @@ def test_sorted_lists_of_strings():
     assert njit(sorted_strings)(words) == sorted_strings(words)
     assert njit(sort_list)(words) == sort_list(words)
     assert live_blocks() == before
+
+
+def test_dtypes_without_a_native_sort_are_refused_not_misread():
+    """float16 has no sort code: it was sorted as float64, reading past the array's end."""
+    from taipan.errors import UnsupportedError
+
+    with pytest.raises(UnsupportedError, match="sorting arrays of float16"):
+        njit(sort_copy)(np.array([3, 1, 2], np.float16))
+    with pytest.raises(UnsupportedError, match="sorting arrays of float16"):
+        njit(argsort_method)(np.array([3, 1, 2], np.float16))
+
+
+def test_datetime_arrays_still_sort():
+    a = np.array([5, 1, 3], "M8[D]")
+    check(sort_copy, a)
