@@ -143,3 +143,26 @@ def test_item_of_a_larger_array_raises_numbas_message():
     assert f(np.array([2.5])) == 2.5
     with pytest.raises(ValueError, match=r"item\(\): can only convert an array of size 1"):
         f(np.zeros(2))
+
+
+@pytest.mark.parametrize("shape", [(0,), (5,), (3, 4), (2, 3, 2)])
+def test_dot_nonzero_take_methods(shape):
+    a = (np.arange(int(np.prod(shape))) % 3).astype(np.float64).reshape(shape)
+    nonzero = taipan.njit(lambda a: a.nonzero())
+    take = taipan.njit(lambda a, i: a.take(i))
+    for view in views_of(a):
+        before = live_blocks()
+        for got, expected in zip(nonzero(view), view.nonzero()):
+            np.testing.assert_array_equal(got, expected)
+        if view.size:
+            for indices in (0, -1, np.array([0, view.size - 1]), np.array([[0], [view.size - 1]])):
+                got = take(view, indices)
+                expected = view.take(indices)
+                assert np.asarray(got).shape == np.asarray(expected).shape
+                np.testing.assert_array_equal(got, expected)
+        del got
+        assert live_blocks() == before
+    dot = taipan.njit(lambda a, b: a.dot(b))
+    m = np.arange(20.0).reshape(4, 5)
+    np.testing.assert_array_equal(dot(m, np.arange(5.0)), m.dot(np.arange(5.0)))
+    np.testing.assert_array_equal(dot(m, m.T), m.dot(m.T))

@@ -1,6 +1,6 @@
 """Array methods and attributes written in Python (``overload_method`` and
-``overload_attribute`` on ``types.Array``: item, conj, conjugate, flags), and the functions that
-read the same attributes (``np.real``, ``np.imag``)."""
+``overload_attribute`` on ``types.Array``: item, conj, conjugate, flags, dot, nonzero, take), and
+the functions that read the same attributes (``np.real``, ``np.imag``)."""
 
 from collections import namedtuple
 
@@ -116,3 +116,30 @@ def _flags(a):
         return ArrayFlags(c_contiguous, f_contiguous, c_contiguous, writeable, True)
 
     return flags
+
+
+# a.dot(b), a.nonzero() and a.take(indices): NumPy's methods are its functions of the array.
+
+
+@overload_method(types.Array, "dot")
+def _dot(a, b):
+    def dot(a, b):
+        return np.dot(a, b)
+
+    return dot
+
+
+@overload_method(types.Array, "nonzero")
+def _nonzero(a):
+    def nonzero(a):
+        return np.nonzero(a)
+
+    return nonzero
+
+
+@overload_method(types.Array, "take")
+def _take(a, indices):
+    def take(a, indices):
+        return np.take(a, indices)
+
+    return take
