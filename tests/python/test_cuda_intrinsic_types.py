@@ -3,7 +3,7 @@ uint32, brev uint32 or uint64; fma takes float32 or float64 (integers convert to
 cuda.selp(test, a, b) on two values of one type; atomics' NaN rules for max and min (a NaN
 value or element changes nothing) and nanmax/nanmin (a NaN value is ignored, a NaN element
 replaced), compare_and_swap, on global and shared arrays; PTX through ptxas, values in the
-simulator."""
+simulator (where a kernel's signature types its scalar arguments)."""
 
 import os
 import shutil
@@ -176,6 +176,23 @@ a = np.array([7, 1], dtype=np.int32)
 swap[1, 1](a, 7, 9)
 swap[1, 1](a, 7, 11)
 assert list(a) == [9, 1]
+
+# A signature types the scalar arguments, as compiled code sees them (numba-cuda's tests).
+def count_leading(out, c):
+    out[0] = cuda.clz(c)
+
+def reverse(out, c):
+    out[0] = cuda.brev(c)
+
+clz32 = cuda.jit("void(int32[:], int32)")(count_leading)
+out = np.zeros(1, np.int32)
+for value, expected in ((0x00100000, 11), (0, 32), (0xFFFFFFFF, 0)):
+    clz32[1, 1](out, value)
+    assert out[0] == expected, (value, out[0])
+brev32 = cuda.jit("void(uint32[:], uint32)")(reverse)
+out = np.zeros(1, np.uint32)
+brev32[1, 1](out, 0x000030F0)
+assert out[0] == 0x0F0C0000
 print("ok")
 """
 

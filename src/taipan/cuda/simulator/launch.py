@@ -38,7 +38,8 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 def jit(func_or_sig=None, device=False, **options):
     """A simulated kernel, or with ``device=True`` a device function (the Python function).
-    Signatures are accepted and ignored: arguments keep their Python and NumPy types."""
+    A kernel's first signature gives its scalar arguments their types (``int32`` arguments
+    arrive as np.int32, as compiled code would see them); arrays keep their own."""
     return api.jit_front(_make, func_or_sig, device, options)
 
 
@@ -48,7 +49,24 @@ def _make(function, options, signatures=None):
     function = getattr(function, "py_func", function)
     if options.get("device"):
         return _device_function(function, options)
-    return Kernel(function, options)
+    kernel = Kernel(function, options)
+    if signatures:
+        kernel._scalar_types = _scalar_types(signatures[0])
+    return kernel
+
+
+def _scalar_types(signature):
+    """Per argument of a signature: the NumPy scalar type of a number, or None."""
+    arguments, _ = api.split_signature(signature)
+    found = []
+    for argument in arguments:
+        name = getattr(argument, "name", None)
+        try:
+            scalar = np.dtype(name).type if name else None  # arrays' names are not dtypes
+        except (TypeError, ValueError):
+            scalar = None
+        found.append(scalar if scalar is not None and issubclass(scalar, np.number) else None)
+    return found
 
 
 def simulated_copy(function):
@@ -101,6 +119,7 @@ class Kernel(api.LaunchableKernel):
         del self.__wrapped__
         self._launchers = {}
         self._plan = None  # (meets, cooperative), found at the first launch
+        self._scalar_types = []  # from a signature: the NumPy types of scalar arguments
         self._function = simulated_copy(py_func)  # what launches run
 
     @property
@@ -222,6 +241,11 @@ def launch(kernel, griddim, blockdim, sharedmem, args):
     meets, cooperative = kernel.plan()
     _check_limits(griddim, blockdim, sharedmem, cooperative)
     args = tuple(_argument(a) for a in args)
+    if kernel._scalar_types:
+        args = tuple(
+            scalar(value) if scalar is not None and not isinstance(value, np.ndarray) else value
+            for value, scalar in zip(args, kernel._scalar_types + [None] * len(args))
+        )
     state = context.Launch(
         kernel.__name__,
         kernel._function,
