@@ -229,7 +229,8 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
 
 
 def device_array_like(ary, stream=0):
-    return device_array(ary.shape, ary.dtype, stream=stream)
+    strides, order = api.layout_like(ary)
+    return device_array(ary.shape, ary.dtype, strides=strides, order=order, stream=stream)
 
 
 def to_device(ary, stream=0, copy=True, to=None):

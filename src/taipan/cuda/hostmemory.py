@@ -6,7 +6,7 @@ import ctypes
 
 import numpy as np
 
-from taipan.cuda import driver
+from taipan.cuda import api, driver
 from taipan.cuda.devicearray import array_interface
 
 
@@ -71,6 +71,18 @@ def mapped_array(
 ):
     """An uninitialised array in page-locked memory that kernels read and write in place."""
     return _host_array("mapped", shape, dtype, strides, order, MappedNDArray)
+
+
+def pinned_array_like(ary):
+    """pinned_array() with the shape, dtype and layout of `ary`."""
+    strides, order = api.layout_like(ary)
+    return pinned_array(ary.shape, ary.dtype, strides=strides, order=order)
+
+
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    """mapped_array() with the shape, dtype and layout of `ary`."""
+    strides, order = api.layout_like(ary)
+    return mapped_array(ary.shape, ary.dtype, strides, order, stream, portable, wc)
 
 
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):

@@ -29,7 +29,7 @@ from taipan.cuda.api import (
     ufuncs,
 )
 from taipan.cuda.api.decorators import KNOWN_OPTIONS, jit_front, split_signature
-from taipan.cuda.api.devicearray import DeviceArrayFront
+from taipan.cuda.api.devicearray import DeviceArrayFront, layout_like
 from taipan.cuda.api.errors import (
     CudaDriverError,
     CudaSupportError,
@@ -74,6 +74,8 @@ __all__ = [
     "launch_configuration",
     "launch_dimensions",
     "launching",
+    "layout_like",
+    "libdevice_prototypes",
     "random",
     "reduction",
     "resolve",

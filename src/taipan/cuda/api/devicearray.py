@@ -72,6 +72,22 @@ def contiguity(shape, strides, itemsize):
     return {"C_CONTIGUOUS": packed(reversed(dims)), "F_CONTIGUOUS": packed(dims)}
 
 
+def layout_like(ary):
+    """(strides, order) for a new contiguous array laid out like `ary` (numba-cuda's
+    *_array_like): a C or F array's own order (strides None); for a non-contiguous one,
+    strides packed in the order of its strides' sizes, as NumPy's empty_like does."""
+    flags = contiguity(ary.shape, ary.strides, ary.dtype.itemsize)
+    order = "F" if flags["F_CONTIGUOUS"] and not flags["C_CONTIGUOUS"] else "C"
+    if flags["C_CONTIGUOUS"] or flags["F_CONTIGUOUS"] or len(ary.shape) <= 1:
+        return None, order
+    strides = [0] * len(ary.shape)
+    stride = ary.dtype.itemsize
+    for axis, _ in sorted(enumerate(ary.strides), key=lambda item: item[1]):
+        strides[axis] = stride
+        stride *= ary.shape[axis]
+    return tuple(strides), order
+
+
 class DeviceArrayFront:
     """Methods of ``DeviceNDArray`` that read only its shape, strides and dtype."""
 

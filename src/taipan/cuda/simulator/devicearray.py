@@ -173,7 +173,8 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
 
 
 def device_array_like(ary, stream=0):
-    return device_array(ary.shape, ary.dtype, stream=stream)
+    strides, order = api.layout_like(ary)
+    return device_array(ary.shape, ary.dtype, strides=strides, order=order, stream=stream)
 
 
 def to_device(ary, stream=0, copy=True, to=None):
@@ -225,6 +226,18 @@ def mapped_array(
 ):
     """An uninitialised array that kernels use in place."""
     return _host_array(shape, dtype, strides, order, MappedNDArray)
+
+
+def pinned_array_like(ary):
+    """pinned_array() with the shape, dtype and layout of `ary`."""
+    strides, order = api.layout_like(ary)
+    return pinned_array(ary.shape, ary.dtype, strides=strides, order=order)
+
+
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    """mapped_array() with the shape, dtype and layout of `ary`."""
+    strides, order = api.layout_like(ary)
+    return mapped_array(ary.shape, ary.dtype, strides, order, stream, portable, wc)
 
 
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):
