@@ -8,6 +8,7 @@
 #include "runtime/Dicts.h"
 #include "runtime/Runtime.h"
 #include "support/CompileError.h"
+#include "syntax/VariableVersions.h"
 #include "typing/DictTyping.h"
 
 #include <llvm/IR/Constants.h>
@@ -209,9 +210,10 @@ void ContainerLowering::refuseAliasedDictCopy(Expr *target, Expr *value) {
   if (target->kind != ExprKind::Name || value->kind != ExprKind::Name ||
       !(from->isDict() || from->isSet()) || core.typeOf(target) == from)
     return;
-  throwTypingError("'" + target->name + " = " + value->name + "' would copy the " + from->name() +
-                       " into a " + core.typeOf(target)->name() + " (later stores widen '" +
-                       target->name +
+  std::string targetName = pythonVariableName(target->name);
+  throwTypingError("'" + targetName + " = " + pythonVariableName(value->name) +
+                       "' would copy the " + from->name() + " into a " +
+                       core.typeOf(target)->name() + " (later stores widen '" + targetName +
                        "'), so changes through one name would not show through "
                        "the other; store values of one type",
                    target->location);
