@@ -15,6 +15,7 @@
 #include "SetBoxing.h"
 #include "StringBoxing.h"
 #include "TypedContainers.h"
+#include "UserTypeBoxing.h"
 #include "types/RandomGeneratorType.h"
 
 #include <cstring>
@@ -148,12 +149,16 @@ const Type *typeOfValue(PyObject *value) {
     return types::float64();
   if (const Type *generator = typeOfRandomGenerator(value))
     return generator;
-  return typeOfFunctionValue(value);
+  if (const Type *function = typeOfFunctionValue(value))
+    return function;
+  return typeOfUserValue(value); // a class registered with typeof_impl
 }
 
 bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified) {
   if (isClassInstance(type))
     return unboxJitClassInstance(value, type, storage);
+  if (isUserType(type))
+    return unboxUserValue(value, type, storage);
   if (isRandomGenerator(type))
     return unboxRandomGenerator(value, storage);
   switch (type->kind()) {
@@ -306,8 +311,10 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
 PyObject *boxValue(const Type *type, const void *storage) {
   if (isClassInstance(type))
     return boxJitClassInstance(type, storage);
+  if (isUserType(type))
+    return boxUserValue(type, storage);
   if (isRandomGenerator(type))
-    return boxRandomGenerator();
+    return boxRandomGenerator(storage);
   switch (type->kind()) {
   case TypeKind::Boolean:
     return PyBool_FromLong(load<uint8_t>(storage));

@@ -8,6 +8,9 @@
 #include <cstdio>
 #include <cstring>
 #include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace taipan::bindings {
 
@@ -24,6 +27,59 @@ bool numpyBefore234() {
   Py_XDECREF(version);
   PyErr_Clear();
   return before;
+}
+/// The Generators passed to compiled code, by their `bitgen_t` address: compiled code holds only
+/// that address, and a Generator it returns boxes back to this object. Each entry holds a
+/// reference (so the address cannot be reused while the entry lives); entries that nothing
+/// else holds any more are dropped whenever the table has doubled. The GIL guards the table.
+/// Two Generators sharing one bit generator share an entry: the one passed last is returned.
+class GeneratorsByBitgen {
+public:
+  void remember(void *bitgen, PyObject *generator) {
+    auto [entry, inserted] = generators.try_emplace(bitgen, generator);
+    if (!inserted) {
+      if (entry->second == generator)
+        return;
+      PyObject *previous = entry->second;
+      Py_INCREF(generator);
+      entry->second = generator;
+      Py_DECREF(previous);
+      return;
+    }
+    Py_INCREF(generator);
+    if (generators.size() >= sweepAt)
+      sweep();
+  }
+
+  PyObject *find(void *bitgen) const {
+    auto entry = generators.find(bitgen);
+    return entry == generators.end() ? nullptr : entry->second;
+  }
+
+private:
+  void sweep() {
+    std::vector<PyObject *> unused;
+    for (auto entry = generators.begin(); entry != generators.end();) {
+      if (Py_REFCNT(entry->second) == 1) {
+        unused.push_back(entry->second);
+        entry = generators.erase(entry);
+      } else {
+        ++entry;
+      }
+    }
+    sweepAt = 2 * generators.size() + 16;
+    // Released after the table is consistent: a finalizer may pass a Generator again.
+    for (PyObject *generator : unused)
+      Py_DECREF(generator);
+  }
+
+  std::unordered_map<void *, PyObject *> generators;
+  size_t sweepAt = 16;
+};
+
+GeneratorsByBitgen &generatorsByBitgen() {
+  static auto *table = new GeneratorsByBitgen(); // never destroyed: it outlives the interpreter
+  return *table;
 }
 } // namespace
 
@@ -53,14 +109,21 @@ bool unboxRandomGenerator(PyObject *value, void *storage) {
   if (!bitgen)
     return false;
   std::memcpy(storage, &bitgen, sizeof(bitgen));
+  generatorsByBitgen().remember(bitgen, value);
   return true;
 }
 
-PyObject *boxRandomGenerator() {
-  PyErr_SetString(PyExc_TypeError,
-                  "a numpy.random.Generator cannot be returned from compiled code: compiled code "
-                  "holds its bit generator's state, not the Generator object");
-  return nullptr;
+PyObject *boxRandomGenerator(const void *storage) {
+  void *bitgen;
+  std::memcpy(&bitgen, storage, sizeof(bitgen));
+  PyObject *generator = generatorsByBitgen().find(bitgen);
+  if (!generator) {
+    PyErr_SetString(PyExc_SystemError, "a numpy.random.Generator value compiled code returned "
+                                       "was not passed to it from Python");
+    return nullptr;
+  }
+  Py_INCREF(generator);
+  return generator;
 }
 
 } // namespace taipan::bindings

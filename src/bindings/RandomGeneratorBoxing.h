@@ -14,8 +14,8 @@ const Type *typeOfRandomGenerator(PyObject *value);
 /// Stores the `bitgen_t *` of the Generator `value` at `storage`; false with a Python error
 /// set when it is not one. The caller's reference keeps the Generator alive for the call.
 bool unboxRandomGenerator(PyObject *value, void *storage);
-/// A Generator returned from compiled code: a TypeError (null), since compiled code holds only
-/// the bit generator's address, not the Generator object.
-PyObject *boxRandomGenerator();
+/// A Generator value compiled code returns (the `bitgen_t *` at `storage`): the Generator
+/// object it was unboxed from, as Numba returns the argument's object (a new reference).
+PyObject *boxRandomGenerator(const void *storage);
 
 } // namespace taipan::bindings
