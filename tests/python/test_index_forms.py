@@ -191,3 +191,23 @@ def test_a_mask_of_another_shape_raises_index_error():
         njit(masked_by)(np.zeros((3, 4)), np.ones((3, 5), np.bool_))
     with pytest.raises(IndexError, match="did not match"):
         njit(masked_by)(np.zeros((2, 2)), np.ones((3, 2), np.bool_))
+
+
+def store_selected(a, i, v):
+    a[i] = v
+    return a
+
+
+def store_selected_rows(a, i, v):
+    a[i, :] = v
+    return a
+
+
+def test_selections_take_values_with_extra_leading_unit_axes():
+    """a[idx] = v and a[idx, :] = v with v of more dimensions, whose extra leading extents
+    are 1 (it crashed the compiler before: a negative axis offset)."""
+    check(store_selected, np.zeros(5), np.array([0, 3]), np.array([[5.0, 6.0]]))
+    check(store_selected_rows, np.zeros((3, 2)), np.array([0, 2]), np.arange(4.0).reshape(1, 2, 2))
+    check(store_selected_rows, np.zeros((3, 2)), np.array([2, 1]), np.array([[7.0, 8.0]]))
+    with pytest.raises(ValueError):
+        njit(store_selected_rows)(np.zeros((3, 2)), np.array([0, 2]), np.ones((2, 2, 2)))

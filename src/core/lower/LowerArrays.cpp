@@ -463,6 +463,35 @@ llvm::Value *ArrayLowering::lowerArraySubscript(Expr *expr) {
   return loadElement(address, core.typeOf(expr));
 }
 
+/// NumPy drops a source's extra leading axes when each is 1 (a (1, n) row stored into (n,)):
+/// `source` becomes the view of its last `ndim` axes, or ValueError is raised when it runs.
+static void dropLeadingUnitAxes(ArrayLowering &arrays, FunctionLowering &core, llvm::Value *&source,
+                                const Type *&sourceType, int ndim) {
+  if (!sourceType->isArray() || sourceType->ndim() <= ndim)
+    return;
+  llvm::IRBuilder<> &builder = core.irBuilder();
+  int extra = sourceType->ndim() - ndim;
+  for (int axis = 0; axis < extra; ++axis)
+    core.exceptions().raiseIf(
+        builder.CreateICmpNE(arrays.arrayField(source, ArrayLayout::Shape, axis),
+                             builder.getInt64(1)),
+        ValueErrorId, "could not broadcast input array into the target shape");
+  const Type *trailingType = types::array(sourceType->dtype(), ndim, 'A', true);
+  llvm::Value *trailing = llvm::UndefValue::get(valueType(builder.getContext(), trailingType));
+  for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount,
+                     ArrayLayout::ItemSize, ArrayLayout::Data})
+    trailing = arrays.withArrayField(trailing, field, arrays.arrayField(source, field));
+  for (int axis = 0; axis < ndim; ++axis) {
+    trailing =
+        arrays.withArrayField(trailing, ArrayLayout::Shape,
+                              arrays.arrayField(source, ArrayLayout::Shape, extra + axis), axis);
+    trailing = arrays.withArrayField(trailing, ArrayLayout::Strides,
+                                     arrays.axisStride(source, sourceType, extra + axis), axis);
+  }
+  source = trailing; // the same block: no reference of its own (the source holds one)
+  sourceType = trailingType;
+}
+
 void ArrayLowering::lowerArrayStore(Expr *target, llvm::Value *value, const Type *valueType) {
   if (core.typeOf(target->operands[0])->isPointer()) {
     const Type *slotType = core.typeOf(target);
@@ -478,6 +507,8 @@ void ArrayLowering::lowerArrayStore(Expr *target, llvm::Value *value, const Type
   if (index->kind == ExprKind::Tuple)
     for (Expr *piece : index->operands)
       selection |= core.typeOf(piece)->isArray() && !isScalarIndexArray(core.typeOf(piece));
+  if (selection || indexArray) // the selection's slot has the typed result's dimensions
+    dropLeadingUnitAxes(*this, core, value, valueType, core.typeOf(target)->ndim());
   if (selection) {
     lowerSelectionStore(target, value, valueType);
     return;
@@ -567,27 +598,7 @@ void ArrayLowering::assignIntoArray(llvm::Value *target, const Type *targetType,
     });
     return;
   }
-  if (sourceType->ndim() > targetType->ndim()) {
-    // NumPy drops the source's extra leading axes when each is 1 (a (1, n) row into (n,)).
-    int extra = sourceType->ndim() - targetType->ndim();
-    for (int axis = 0; axis < extra; ++axis)
-      core.exceptions().raiseIf(
-          builder.CreateICmpNE(arrayField(source, ArrayLayout::Shape, axis), builder.getInt64(1)),
-          ValueErrorId, "could not broadcast input array into the target shape");
-    const Type *trailingType = types::array(sourceType->dtype(), targetType->ndim(), 'A', true);
-    llvm::Value *trailing = llvm::UndefValue::get(valueType(context, trailingType));
-    for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemCount,
-                       ArrayLayout::ItemSize, ArrayLayout::Data})
-      trailing = withArrayField(trailing, field, arrayField(source, field));
-    for (int axis = 0; axis < targetType->ndim(); ++axis) {
-      trailing = withArrayField(trailing, ArrayLayout::Shape,
-                                arrayField(source, ArrayLayout::Shape, extra + axis), axis);
-      trailing = withArrayField(trailing, ArrayLayout::Strides,
-                                axisStride(source, sourceType, extra + axis), axis);
-    }
-    source = trailing; // the same block: no reference of its own (the source holds one)
-    sourceType = trailingType;
-  }
+  dropLeadingUnitAxes(*this, core, source, sourceType, targetType->ndim());
   // Broadcast the source's trailing dimensions against the target's.
   int offset = targetType->ndim() - sourceType->ndim();
   for (int i = 0; i < sourceType->ndim(); ++i) {
