@@ -149,6 +149,7 @@ def test_each_side_is_started_as_it_must_be(suite, tmp_path, monkeypatch, simula
     command = ours.pytest_command() + ours.pytest_targets()
     assert "no:xdist" not in command and command[command.index("-n") + 1] == "16"
     assert "cuda_compat_plugin" in command and "--import-mode=importlib" in command
+    assert "--continue-on-collection-errors" in command
     assert command[-1] == str(tmp_path / "tests" / "cudapy/test_a.py")
 
 
