@@ -619,3 +619,11 @@ def test_out_none_and_partial_output_tuples():
     assert np.shares_memory(r_returned, r)
     del q, r_returned
     assert live_blocks() == before
+
+
+def test_complex_exp2_and_log2_keep_special_values():
+    z = np.array([-(0 + 1j), 1.5 + 1.5j, complex(0, np.nan), 0j, complex(np.inf, 0)])
+    for name in ("exp2", "log2"):
+        got = forms(name, 1)[0](z)
+        expected = numpy_result(getattr(np, name), z)
+        assert np.allclose(got, expected, rtol=1e-14, equal_nan=True), (name, got, expected)

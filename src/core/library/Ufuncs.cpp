@@ -149,14 +149,25 @@ void addFloatFunctions(Library &library) {
                 llvm::ConstantFP::get(builder.getDoubleTy(), 0.0), wide);
           };
           llvm::Value *answer;
-          if (name == "exp2")
-            answer = lowerThrough(cmathExp, lowering,
-                                  {lowering.operators().lowerComplexBinary(
-                                      BinaryOp::Mult, z, constant(std::log(2.0)), wide)},
-                                  {wide}, wide);
-          else if (name == "log2")
-            answer = lowerThrough(cmathLog, lowering, {z, constant(2.0)}, {wide, wide}, wide);
-          else if (name == "log1p")
+          if (name == "exp2") { // exp(z ln 2), z scaled part by part (no inf * 0 terms)
+            llvm::Value *imag;
+            llvm::Value *real = lowering.operators().complexParts(z, imag);
+            llvm::Value *scale = llvm::ConstantFP::get(builder.getDoubleTy(), std::log(2.0));
+            answer = lowerThrough(
+                cmathExp, lowering,
+                {lowering.operators().makeComplex(builder.CreateFMul(real, scale),
+                                                  builder.CreateFMul(imag, scale), wide)},
+                {wide}, wide);
+          } else if (name == "log2") {
+            // log(z) / ln 2 part by part, as NumPy (a complex division would turn log(0)'s
+            // -inf + 0j into -inf + nanj).
+            llvm::Value *imag;
+            llvm::Value *real = lowering.operators().complexParts(
+                lowerThrough(cmathLog, lowering, {z}, {wide}, wide), imag);
+            llvm::Value *scale = llvm::ConstantFP::get(builder.getDoubleTy(), 1.0 / std::log(2.0));
+            answer = lowering.operators().makeComplex(builder.CreateFMul(real, scale),
+                                                      builder.CreateFMul(imag, scale), wide);
+          } else if (name == "log1p")
             answer = lowerThrough(
                 cmathLog, lowering,
                 {lowering.operators().lowerComplexBinary(BinaryOp::Add, z, constant(1.0), wide)},
