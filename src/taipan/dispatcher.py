@@ -402,7 +402,12 @@ class Dispatcher(CompiledFunction):
 
     @property
     def overloads(self):
-        return dict(self._overloads)
+        """``{argument types: CompileResult}``, as Numba's (taipan.compile_results)."""
+        from taipan.compile_results import CompileResult
+
+        return {
+            key: CompileResult(self, key, compiled) for key, compiled in self._overloads.items()
+        }
 
     def _selected(self, signature):
         if signature is None:

@@ -666,3 +666,7 @@ def parse_signature(signature):
     if isinstance(signature, Type):
         raise TypeError(f"a signature needs argument types: write {signature}(...)")
     raise TypeError(f"invalid signature {signature!r}")
+
+
+# Numba's types.CompileResultWAP (it needs WrapperAddressProtocol above).
+from taipan.compile_results import CompileResultWAP  # noqa: F401
