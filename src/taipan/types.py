@@ -10,6 +10,17 @@ from taipan import _core
 Type = _core.Type
 Signature = _core.Signature
 
+
+def _iterate_tuple_type(self):
+    """A tuple type iterates its element types, as Numba's BaseTuple does (numba-cuda's tests
+    write ``for t in signature.return_type``); other types are not iterable."""
+    if self.kind_name != "Tuple":
+        raise TypeError(f"{self.name} is not iterable")
+    return iter(self.types)
+
+
+Type.__iter__ = _iterate_tuple_type
+
 _NAMES = [
     "int8",
     "int16",
