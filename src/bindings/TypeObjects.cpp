@@ -11,6 +11,7 @@
 #include "Boxing.h"
 #include "NamedTupleBoxing.h"
 #include "RecordBoxing.h"
+#include "UserTypeBoxing.h"
 
 #include <algorithm>
 #include <functional>
@@ -97,6 +98,8 @@ const Type *typeOfOrRaise(nb::handle value) {
 
 /// The name of a type's kind, which taipan.types's classes test (isinstance(t, types.Array)).
 static const char *kindName(TypeKind kind) {
+  if (kind == UserTypeKind) // a Python subclass of Type (taipan.user_type_registry)
+    return "UserType";
   switch (kind) {
   case TypeKind::ClassInstance: // a jitclass instance (types/ClassInstanceTypes.h)
     return "ClassInstanceType";
@@ -160,6 +163,16 @@ static const char *kindName(TypeKind kind) {
 
 void defineTypeObjects(nb::module_ &module) {
   nb::class_<TypeRef>(module, "Type")
+      // A Python subclass (a user-defined type, Numba's extension API) starts as a placeholder;
+      // taipan.extending binds it to its user type once its __init__ has run (its key known).
+      .def("__init__",
+           [](TypeRef *self, nb::args, nb::kwargs) { new (self) TypeRef{types::none()}; })
+      .def_prop_ro("registry_id",
+                   [](const TypeRef &self) -> nb::object {
+                     if (!isUserType(self.type))
+                       return nb::none();
+                     return nb::int_(self.type->registryId());
+                   })
       .def_prop_ro("name", [](const TypeRef &self) { return self.type->name(); })
       .def("__repr__", [](const TypeRef &self) { return self.type->name(); })
       .def("__str__", [](const TypeRef &self) { return self.type->name(); })
@@ -341,6 +354,8 @@ void defineTypeObjects(nb::module_ &module) {
       .def("__getitem__", [](const TypeRef &self, nb::handle index) {
         return TypeRef{arrayFromSubscript(self.type, index)};
       });
+
+  defineUserTypes(module);
 
   nb::class_<SignatureRef>(module, "Signature")
       .def_prop_ro("return_type",

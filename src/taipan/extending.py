@@ -16,6 +16,7 @@ import sys
 from taipan import numpy_library, types
 from taipan.errors import TypingError
 from taipan.types import Signature
+from taipan.user_type_registry import user_view
 
 __all__ = [
     "get_cython_function_address",
@@ -47,6 +48,9 @@ class _Overload:
     def implement(self, args, kwargs, may_decline=False):
         key = (args, tuple(sorted(kwargs.items())))
         if key not in self.implementations:
+            # User-defined types reach the typing functions as the user's instances.
+            args = tuple(user_view(t) for t in args)
+            kwargs = {name: user_view(t) for name, t in kwargs.items()}
             self.implementations[key] = self._choose(args, kwargs, may_decline)
         dispatcher = self.implementations[key]
         return None if dispatcher is None else dispatcher._function_source()
@@ -137,7 +141,7 @@ class _Intrinsic:
         return order
 
     def _build(self, args):
-        result = self._typer(_TYPING_CONTEXT, *args)
+        result = self._typer(_TYPING_CONTEXT, *[user_view(t) for t in args])
         if result is None:
             raise TypingError(
                 f"No implementation of the intrinsic {self.__name__} for argument types "
@@ -277,6 +281,14 @@ class _Registry:
             self._members.setdefault(name, []).append((type_class, entry, is_attribute))
             return entry
 
+    def callable_entry(self, function, typer):
+        """Makes calls of ``function`` (a user's class typed by ``type_callable``) intrinsics
+        whose typing function is ``typer`` (taipan.user_types)."""
+        with self._lock:
+            entry = self._add(lambda i: _Intrinsic(i, typer))
+            self._functions[function] = entry
+            return entry
+
     def intrinsic_entry(self, typer):
         with self._lock:
             entry = self._add(lambda i: _Intrinsic(i, typer))
@@ -308,6 +320,7 @@ class _Registry:
         return self._entries[registry_id].implement(tuple(args), dict(kwargs), may_decline)
 
     def find_member(self, self_type, name):
+        self_type = user_view(self_type)
         kind = self_type.kind_name
         if kind in ("Tuple", "DType") and name in _NAMEDTUPLE_MEMBERS:
             _load_module("taipan.namedtuples")
@@ -529,3 +542,30 @@ def get_cython_function_address(module_name, function_name):
     from taipan.experimental.function_type import get_cython_function_address as address
 
     return address(module_name, function_name)
+
+
+# Numba's low-level API for user-defined types lives in taipan.user_types and taipan.datamodels,
+# which register through this module and so sit above it: their names load at first use.
+_USER_TYPE_NAMES = {
+    "NativeValue": "taipan.user_types",
+    "as_numba_type": "taipan.user_types",
+    "box": "taipan.user_types",
+    "lower_builtin": "taipan.user_types",
+    "make_attribute_wrapper": "taipan.user_types",
+    "type_callable": "taipan.user_types",
+    "typeof_impl": "taipan.user_types",
+    "unbox": "taipan.user_types",
+    "register_model": "taipan.datamodels",
+    "models": None,  # the module taipan.datamodels itself
+}
+__all__ += list(_USER_TYPE_NAMES)
+
+
+def __getattr__(name):
+    if name not in _USER_TYPE_NAMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    importlib.import_module("taipan.user_types")  # installs the compiler's hooks
+    module = importlib.import_module(_USER_TYPE_NAMES[name] or "taipan.datamodels")
+    return module if _USER_TYPE_NAMES[name] is None else getattr(module, name)

@@ -110,6 +110,9 @@ class LlvmTypes:
             return ir.LiteralStructType([self.data(element) for element in t.types])
         if kind == "Optional":
             return ir.LiteralStructType([ir.IntType(8), self.data(t.type)])
+        if kind == "UserType":  # laid out as its data model (taipan.datamodels)
+            layout = _core.user_type_layout(t)
+            return parsed if layout is None else self._with_pointees(layout, parsed)
         return parsed
 
 

@@ -5,7 +5,9 @@ from taipan import _core
 
 def typeof(value, purpose=None):
     """The taipan type of ``value``; raises ValueError when compiled code cannot take it."""
-    return _core.typeof(value)
+    from taipan.user_type_registry import user_view
+
+    return user_view(_core.typeof(value))  # a user-defined type is the user's instance
 
 
 def from_dtype(dtype):

@@ -679,5 +679,37 @@ def parse_signature(signature):
     raise TypeError(f"invalid signature {signature!r}")
 
 
+# User-defined types (Numba's extension API): Type subclassed in Python, with Numba's name, key
+# and equality rules (taipan.user_type_registry).
+import taipan.user_type_registry  # noqa: F401 - gives Type its subclassing rules
+
+
+class Dummy(Type):
+    """Numba's ``types.Dummy``: the base of types whose values carry no data of their own."""
+
+
+class Opaque(Dummy):
+    """Numba's ``types.Opaque``: a type whose values are addresses taipan does not look into
+    (with ``models.OpaqueModel``)."""
+
+
+class Phantom(Dummy):
+    """Numba's ``types.Phantom``: a type that only typing uses."""
+
+
+Any = Phantom("any")
+
+
+class VarArg:
+    """Numba's ``types.VarArg(dtype)``: any number of arguments of ``dtype``, last in a
+    ``lower_builtin``'s argument types."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+    def __repr__(self):
+        return f"*{self.dtype}"
+
+
 # Numba's types.CompileResultWAP (it needs WrapperAddressProtocol above).
 from taipan.compile_results import CompileResultWAP  # noqa: F401

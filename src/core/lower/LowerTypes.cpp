@@ -2,6 +2,7 @@
 #include "lower/LowerTypes.h"
 
 #include "types/ClassInstanceTypes.h"
+#include "types/UserTypes.h"
 
 #include <llvm/IR/DerivedTypes.h>
 
@@ -10,6 +11,10 @@ namespace taipan {
 static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, bool inMemory) {
   if (isClassInstance(type)) // the block holding the instance's fields
     return llvm::PointerType::getUnqual(context);
+  if (isUserType(type)) { // its data model's representation (types/UserTypes.h)
+    const Type *layout = userTypeLayout(type);
+    return layout ? representation(context, layout, inMemory) : llvm::StructType::get(context);
+  }
   switch (type->kind()) {
   case TypeKind::Boolean:
     return inMemory ? llvm::Type::getInt8Ty(context) : llvm::Type::getInt1Ty(context);

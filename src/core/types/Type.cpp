@@ -3,6 +3,7 @@
 
 #include "types/ClassInstanceTypes.h"
 #include "types/DatetimeUnits.h"
+#include "types/UserTypes.h"
 
 #include <algorithm>
 #include <map>
@@ -249,6 +250,23 @@ public:
     return true;
   }
 
+  const Type *userType(int id, const std::string &name) {
+    Type type = make(UserTypeKind, name);
+    type.exceptionClassId = id;
+    return intern(std::move(type), "usertype#" + std::to_string(id));
+  }
+
+  bool defineUserTypeModel(const Type *type, const std::vector<std::string> &memberNames,
+                           const Type *layout) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (type->elementType)
+      return false;
+    Type *mutableType = const_cast<Type *>(type); // owned here; the model is set only once
+    mutableType->names = memberNames;
+    mutableType->elementType = layout;
+    return true;
+  }
+
   const Type *optional(const Type *value) {
     std::string name = "OptionalType(" + value->name() + ")";
     Type type = make(TypeKind::Optional, name);
@@ -314,6 +332,8 @@ private:
 bool Type::isRuntimeValue() const {
   if (typeKind == ClassInstanceKind)
     return true;
+  if (typeKind == UserTypeKind) // a value once its data model is known
+    return elementType != nullptr;
   switch (typeKind) {
   case TypeKind::Boolean:
   case TypeKind::Integer:
@@ -412,6 +432,10 @@ static size_t alignTo(size_t offset, size_t alignment) {
 size_t Type::storageSize() const {
   if (typeKind == ClassInstanceKind)
     return 8; // the block's address
+  if (typeKind == UserTypeKind) {
+    // laid out as its data model
+    return elementType ? elementType->storageSize() : 0;
+  }
   switch (typeKind) {
   case TypeKind::Boolean:
     return 1;
@@ -452,6 +476,8 @@ size_t Type::storageSize() const {
 }
 
 size_t Type::storageAlignment() const {
+  if (typeKind == UserTypeKind)
+    return elementType ? elementType->storageAlignment() : 1;
   switch (typeKind) {
   case TypeKind::Complex:
     return static_cast<size_t>(bitWidth / 16);
@@ -703,6 +729,15 @@ const Type *classInstance(int classId, const std::string &className,
 bool defineClassFields(const Type *instance, const std::vector<std::string> &names,
                        const std::vector<const Type *> &fields) {
   return TypeContext::get().defineClassFields(instance, names, fields);
+}
+
+const Type *userType(int id, const std::string &name) {
+  return TypeContext::get().userType(id, name);
+}
+
+bool defineUserTypeModel(const Type *type, const std::vector<std::string> &memberNames,
+                         const Type *layout) {
+  return TypeContext::get().defineUserTypeModel(type, memberNames, layout);
 }
 
 const Type *scalarByName(const std::string &name) {

@@ -80,6 +80,21 @@ def is_not_null(builder, val):
     return builder.icmp_unsigned("!=", get_null_value(val.type), val)
 
 
+@contextmanager
+def early_exit_if(builder, stack, cond):
+    """Numba's ``early_exit_if``: the body runs when ``cond`` holds; the code after the ``with``
+    runs, inside ``stack``'s ExitStack, only when it does not."""
+    then, otherwise = stack.enter_context(builder.if_else(cond, likely=False))
+    with then:
+        yield
+    stack.enter_context(otherwise)
+
+
+def early_exit_if_null(builder, stack, obj):
+    """Numba's ``early_exit_if_null``: ``early_exit_if`` the pointer ``obj`` is null."""
+    return early_exit_if(builder, stack, is_null(builder, obj))
+
+
 def if_unlikely(builder, pred):
     return builder.if_then(pred, likely=False)
 
@@ -441,6 +456,8 @@ class _StructProxy:
         if name not in self._fields:
             raise AttributeError(f"{self._fe_type} has no field {name}")
         pointer = self._field_pointer(name)
+        if value.type == bool_t and pointer.type.pointee == int8_t:  # a boolean member's byte
+            value = self._builder.zext(value, int8_t)
         if value.type != pointer.type.pointee and value.type.is_pointer:
             value = self._builder.bitcast(value, pointer.type.pointee)
         self._builder.store(value, pointer)
@@ -463,8 +480,13 @@ class _StructProxy:
 
 def create_struct_proxy(fe_type, kind="value"):
     """The struct proxy class of a taipan type laid out as a struct: arrays (Numba's fields
-    meminfo, parent, nitems, itemsize, data, shape, strides) and complex numbers (real, imag)."""
+    meminfo, parent, nitems, itemsize, data, shape, strides), complex numbers (real, imag) and
+    user-defined types with a ``StructModel`` (its members)."""
     fields = _STRUCT_FIELDS.get(fe_type.kind_name)
+    if fields is None and fe_type.kind_name == "UserType":
+        from taipan.datamodels import struct_member_names
+
+        fields = struct_member_names(fe_type)
     if fields is None:
         raise NotImplementedError(f"taipan has no struct proxy for values of type {fe_type}")
     return type(f"StructProxy_{fe_type}", (_StructProxy,), {"_fe_type": fe_type, "_fields": fields})

@@ -1,23 +1,38 @@
 """``numba.core.extending`` and ``numba.extending``: taipan's extension API (``overload``,
-``overload_method``, ``overload_attribute``, ``register_jitable``, ``intrinsic``); Numba's
-lower-level one (``box``, ``unbox``, ``register_model``, ``typeof_impl``...) is placeholders,
-whose registration decorators register nothing (so that a module registering a type at import
-still imports; what the registration would have made fails where a test uses it)."""
+``overload_method``, ``overload_attribute``, ``register_jitable``, ``intrinsic``) and its API for
+user-defined types (``typeof_impl``, ``type_callable``, ``register_model``/``models``,
+``make_attribute_wrapper``, ``lower_builtin``, ``box``/``unbox``/``NativeValue``,
+``as_numba_type``). The registrations taipan does not have yet (``lower_cast``,
+``lower_getattr``, ``lower_setattr``, ``lower_constant``, ``reflect``, ``infer_getattr``...)
+register nothing, so that a module registering them at import still imports; what they would
+have made fails where a test uses it."""
 
+from numba import PLAIN_PYTHON
 from numba._missing import fill_missing
 from numba.core import types  # noqa: F401
 from taipan.extending import (  # noqa: F401
+    NativeValue,
+    as_numba_type,
+    box,
     get_cython_function_address,
     intrinsic,
+    lower_builtin,
+    make_attribute_wrapper,
+    models,
     overload,
     overload_attribute,
     overload_method,
     register_jitable,
+    register_model,
+    type_callable,
+    typeof_impl,
+    unbox,
 )
 
 
 def _registers_nothing(*args, **kwargs):
-    """A registration decorator of Numba's low-level API: gives the decorated object back."""
+    """A registration decorator of Numba's low-level API that taipan lacks: gives the decorated
+    object back."""
 
     def decorate(obj):
         return obj
@@ -25,18 +40,25 @@ def _registers_nothing(*args, **kwargs):
     return decorate
 
 
-class _Registry:
-    register = staticmethod(_registers_nothing)
+lower_cast = lower_getattr = lower_getattr_generic = lower_setattr = _registers_nothing
+lower_constant = reflect = overload_classmethod = infer_getattr = _registers_nothing
 
+if PLAIN_PYTHON:
+    # Nothing is compiled, and the types are plain mode's proxies, which a data model could not
+    # lay out: the registrations register nothing (the model classes stay, as base classes).
 
-typeof_impl = _Registry()
-type_callable = register_model = lower_builtin = lower_cast = lower_getattr = _registers_nothing
-lower_getattr_generic = lower_setattr = lower_constant = box = unbox = reflect = _registers_nothing
-overload_classmethod = infer_getattr = _registers_nothing
+    class _Registry:
+        register = staticmethod(_registers_nothing)
 
+        def __call__(self, *args, **kwargs):
+            return None
 
-def make_attribute_wrapper(typeclass, struct_attr, python_attr):
-    """Numba's attribute wrapper of a data model's field: registers nothing in taipan."""
+    typeof_impl = _Registry()
+    as_numba_type = _Registry()
+    type_callable = register_model = lower_builtin = box = unbox = _registers_nothing
+
+    def make_attribute_wrapper(typeclass, struct_attr, python_attr):
+        """Registers nothing in plain-Python mode."""
 
 
 __getattr__ = fill_missing(globals(), __name__)

@@ -1,0 +1,138 @@
+// User-defined types from Python: typeof through typeof_impl, and boxing through the box/unbox
+// functions that taipan.extending compiles (taipan.user_type_boxing) for each user type.
+#include "UserTypeBoxing.h"
+
+#include "TypeObjects.h"
+#include "types/UserTypes.h"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <unordered_map>
+
+namespace nb = nanobind;
+
+namespace taipan::bindings {
+namespace {
+
+/// The C entries of one user type's conversions (0 where the type registered none).
+struct UserBoxing {
+  uint64_t unbox = 0; ///< int8_t (PyObject *object, void *out): nonzero when it failed
+  uint64_t box = 0;   ///< PyObject *(const void *value): a new reference, or null on error
+};
+
+/// The Python side (taipan.extending): typeof(value) -> Type or None, and boxing(type) ->
+/// (unbox address, box address). Set once at taipan.extending's import; read with the GIL.
+PyObject *typeofHook = nullptr;
+PyObject *boxingHook = nullptr;
+
+std::unordered_map<const Type *, UserBoxing> &boxingTable() {
+  static std::unordered_map<const Type *, UserBoxing> table; // guarded by the GIL
+  return table;
+}
+
+/// The conversions of `type`, compiled by the Python side at their first use.
+const UserBoxing *boxingOf(const Type *type) {
+  auto &table = boxingTable();
+  auto found = table.find(type);
+  if (found != table.end())
+    return &found->second;
+  if (!boxingHook) {
+    PyErr_Format(PyExc_TypeError, "no box/unbox is registered for %s", type->name().c_str());
+    return nullptr;
+  }
+  nb::object typeObject = nb::cast(TypeRef{type});
+  PyObject *result = PyObject_CallOneArg(boxingHook, typeObject.ptr());
+  if (!result)
+    return nullptr;
+  UserBoxing boxing;
+  bool ok = PyArg_ParseTuple(result, "KK", &boxing.unbox, &boxing.box);
+  Py_DECREF(result);
+  if (!ok)
+    return nullptr;
+  return &table.emplace(type, boxing).first->second;
+}
+
+} // namespace
+
+const Type *typeOfUserValue(PyObject *value) {
+  if (!typeofHook)
+    return nullptr;
+  PyObject *result = PyObject_CallOneArg(typeofHook, value);
+  if (!result) {
+    PyErr_Clear(); // reported as an argument taipan cannot type
+    return nullptr;
+  }
+  const Type *type = nullptr;
+  if (nb::isinstance<TypeRef>(result))
+    type = nb::cast<TypeRef>(nb::handle(result)).type;
+  Py_DECREF(result);
+  return type;
+}
+
+bool unboxUserValue(PyObject *value, const Type *type, void *storage) {
+  const UserBoxing *boxing = boxingOf(type);
+  if (!boxing)
+    return false;
+  if (!boxing->unbox) {
+    PyErr_Format(PyExc_TypeError, "can't unbox %s type (no @unbox is registered for it)",
+                 type->name().c_str());
+    return false;
+  }
+  auto unbox = reinterpret_cast<int8_t (*)(PyObject *, void *)>(boxing->unbox);
+  if (unbox(value, storage) == 0)
+    return true;
+  if (!PyErr_Occurred())
+    PyErr_Format(PyExc_TypeError, "can't unbox %s", type->name().c_str());
+  return false;
+}
+
+PyObject *boxUserValue(const Type *type, const void *storage) {
+  const UserBoxing *boxing = boxingOf(type);
+  if (!boxing)
+    return nullptr;
+  if (!boxing->box) {
+    PyErr_Format(PyExc_TypeError,
+                 "cannot convert native %s to Python object (no @box is registered for it)",
+                 type->name().c_str());
+    return nullptr;
+  }
+  PyObject *result = reinterpret_cast<PyObject *(*)(const void *)>(boxing->box)(storage);
+  if (!result && !PyErr_Occurred())
+    PyErr_Format(PyExc_TypeError, "can't box %s", type->name().c_str());
+  return result;
+}
+
+void defineUserTypes(nb::module_ &module) {
+  module.def("user_type",
+             [](int id, const std::string &name) { return TypeRef{types::userType(id, name)}; });
+  // A StructModel's member names and layout (a tuple of the members), or an opaque/primitive
+  // model's representation type with no names. False when the type already had one.
+  module.def("define_user_model", [](const TypeRef &type, const std::vector<std::string> &names,
+                                     const TypeRef &layout) {
+    if (!isUserType(type.type))
+      throw nb::type_error("define_user_model takes a user-defined type");
+    if (!layout.type->isRuntimeValue() || layout.type->holdsReferences())
+      throw nb::type_error(("a data model's members must be values holding no references, not " +
+                            layout.type->name())
+                               .c_str());
+    return types::defineUserTypeModel(type.type, names, layout.type);
+  });
+  module.def("user_type_layout", [](const TypeRef &type) -> nb::object {
+    if (!isUserType(type.type) || !userTypeLayout(type.type))
+      return nb::none();
+    return nb::cast(TypeRef{userTypeLayout(type.type)});
+  });
+  // Points a Python subclass instance of Type (made with a placeholder) at its user type.
+  module.def("bind_user_type", [](nb::handle instance, const TypeRef &type) {
+    nb::inst_ptr<TypeRef>(instance)->type = type.type;
+  });
+  module.def("set_user_type_hooks", [](nb::object typeofFunction, nb::object boxingFunction) {
+    Py_XDECREF(typeofHook);
+    Py_XDECREF(boxingHook);
+    typeofHook = typeofFunction.release().ptr();
+    boxingHook = boxingFunction.release().ptr();
+  });
+}
+
+} // namespace taipan::bindings

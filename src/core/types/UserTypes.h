@@ -1,0 +1,42 @@
+// User-defined types (Numba's extension API: a Python subclass of types.Type with a data model
+// registered through register_model): TypeKind::UserType and its data model.
+#pragma once
+
+#include "types/Type.h"
+
+#include <string>
+#include <vector>
+
+namespace taipan {
+
+/// The kind of user-defined types. Kinds defined outside Type.h's enumeration take values from
+/// 64 up (TypeKind's underlying type holds them; switches over kinds reach them through their
+/// `default`), so that a kind and its rules live in their own header. The type keeps the
+/// registry id in registryId(), its model's layout in yieldType() and its member names in
+/// fieldNames(), as jitclass instances do (types/ClassInstanceTypes.h).
+constexpr TypeKind UserTypeKind = static_cast<TypeKind>(64);
+
+/// Whether `type` is a type defined in Python.
+inline bool isUserType(const Type *type) { return type && type->kind() == UserTypeKind; }
+/// The bindings' registry id of the user type (taipan.extending's table of (class, key)).
+inline int userTypeId(const Type *type) { return type->registryId(); }
+/// The data model: the taipan type whose representation a value of the user type has (a tuple
+/// of the members for Numba's StructModel, void* for OpaqueModel, a number or pointer for
+/// PrimitiveModel), or null while no model is registered (the type is then compile-time only).
+inline const Type *userTypeLayout(const Type *type) { return type->yieldType(); }
+/// StructModel: the members' names, in the order of the layout's elements (empty otherwise).
+inline const std::vector<std::string> &userTypeMemberNames(const Type *type) {
+  return type->fieldNames();
+}
+
+namespace types {
+/// The user type with registry id `id`, shown as `name` (Numba's Type.name). Interned by id:
+/// the bindings give one id per (Python class, key), which is Numba's equality.
+const Type *userType(int id, const std::string &name);
+/// Gives a user type its data model, once (a model may be registered after the type is made,
+/// as in Numba): false, changing nothing, when it has one. `layout` must hold no references.
+bool defineUserTypeModel(const Type *type, const std::vector<std::string> &memberNames,
+                         const Type *layout);
+} // namespace types
+
+} // namespace taipan

@@ -1,0 +1,418 @@
+"""User-defined types through Numba's low-level extension API: Numba's Interval example
+(docs/source/extending/interval-example.rst) with ``numba`` changed to ``taipan``, and the
+rules around it (name/key/equality, data models, typing errors, box/unbox errors)."""
+
+from contextlib import ExitStack
+
+import pytest
+
+from taipan import njit, typeof, types
+from taipan.core import cgutils
+from taipan.errors import TypingError
+from taipan.extending import (
+    NativeValue,
+    as_numba_type,
+    box,
+    lower_builtin,
+    make_attribute_wrapper,
+    models,
+    overload,
+    overload_attribute,
+    register_model,
+    type_callable,
+    typeof_impl,
+    unbox,
+)
+from taipan.runtime import live_blocks
+
+pytest.importorskip("llvmlite")
+
+
+class Interval:
+    """A half-open interval on the real number line."""
+
+    def __init__(self, lo, hi):
+        self.lo = lo
+        self.hi = hi
+
+    def __repr__(self):
+        return f"Interval({self.lo:f}, {self.hi:f})"
+
+    @property
+    def width(self):
+        return self.hi - self.lo
+
+
+class IntervalType(types.Type):
+    def __init__(self):
+        super().__init__(name="Interval")
+
+
+interval_type = IntervalType()
+
+
+@typeof_impl.register(Interval)
+def typeof_index(val, c):
+    return interval_type
+
+
+as_numba_type.register(Interval, interval_type)
+
+
+@type_callable(Interval)
+def type_interval(context):
+    def typer(lo, hi):
+        if isinstance(lo, types.Float) and isinstance(hi, types.Float):
+            return interval_type
+
+    return typer
+
+
+@register_model(IntervalType)
+class IntervalModel(models.StructModel):
+    def __init__(self, dmm, fe_type):
+        members = [
+            ("lo", types.float64),
+            ("hi", types.float64),
+        ]
+        models.StructModel.__init__(self, dmm, fe_type, members)
+
+
+make_attribute_wrapper(IntervalType, "lo", "lo")
+make_attribute_wrapper(IntervalType, "hi", "hi")
+
+
+@overload_attribute(IntervalType, "width")
+def get_width(interval):
+    def getter(interval):
+        return interval.hi - interval.lo
+
+    return getter
+
+
+@lower_builtin(Interval, types.Float, types.Float)
+def impl_interval(context, builder, sig, args):
+    typ = sig.return_type
+    lo, hi = args
+    interval = cgutils.create_struct_proxy(typ)(context, builder)
+    interval.lo = lo
+    interval.hi = hi
+    return interval._getvalue()
+
+
+@unbox(IntervalType)
+def unbox_interval(typ, obj, c):
+    """Convert a Interval object to a native interval structure."""
+    is_error_ptr = cgutils.alloca_once_value(c.builder, cgutils.false_bit)
+    interval = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+
+    with ExitStack() as stack:
+        lo_obj = c.pyapi.object_getattr_string(obj, "lo")
+        with cgutils.early_exit_if_null(c.builder, stack, lo_obj):
+            c.builder.store(cgutils.true_bit, is_error_ptr)
+        lo_native = c.unbox(types.float64, lo_obj)
+        c.pyapi.decref(lo_obj)
+        with cgutils.early_exit_if(c.builder, stack, lo_native.is_error):
+            c.builder.store(cgutils.true_bit, is_error_ptr)
+
+        hi_obj = c.pyapi.object_getattr_string(obj, "hi")
+        with cgutils.early_exit_if_null(c.builder, stack, hi_obj):
+            c.builder.store(cgutils.true_bit, is_error_ptr)
+        hi_native = c.unbox(types.float64, hi_obj)
+        c.pyapi.decref(hi_obj)
+        with cgutils.early_exit_if(c.builder, stack, hi_native.is_error):
+            c.builder.store(cgutils.true_bit, is_error_ptr)
+
+        interval.lo = lo_native.value
+        interval.hi = hi_native.value
+
+    return NativeValue(interval._getvalue(), is_error=c.builder.load(is_error_ptr))
+
+
+@box(IntervalType)
+def box_interval(typ, val, c):
+    """Convert a native interval structure to an Interval object."""
+    ret_ptr = cgutils.alloca_once(c.builder, c.pyapi.pyobj)
+    fail_obj = c.pyapi.get_null_object()
+
+    with ExitStack() as stack:
+        interval = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
+        lo_obj = c.box(types.float64, interval.lo)
+        with cgutils.early_exit_if_null(c.builder, stack, lo_obj):
+            c.builder.store(fail_obj, ret_ptr)
+
+        hi_obj = c.box(types.float64, interval.hi)
+        with cgutils.early_exit_if_null(c.builder, stack, hi_obj):
+            c.pyapi.decref(lo_obj)
+            c.builder.store(fail_obj, ret_ptr)
+
+        class_obj = c.pyapi.unserialize(c.pyapi.serialize_object(Interval))
+        with cgutils.early_exit_if_null(c.builder, stack, class_obj):
+            c.pyapi.decref(lo_obj)
+            c.pyapi.decref(hi_obj)
+            c.builder.store(fail_obj, ret_ptr)
+
+        res = c.pyapi.call_function_objargs(class_obj, (lo_obj, hi_obj))
+        c.pyapi.decref(lo_obj)
+        c.pyapi.decref(hi_obj)
+        c.pyapi.decref(class_obj)
+        c.builder.store(res, ret_ptr)
+
+    return c.builder.load(ret_ptr)
+
+
+@njit
+def inside_interval(interval, x):
+    return interval.lo <= x < interval.hi
+
+
+@njit
+def interval_width(interval):
+    return interval.width
+
+
+@njit
+def sum_intervals(i, j):
+    return Interval(i.lo + j.lo, i.hi + j.hi)
+
+
+def check_equal_intervals(x, y):
+    assert isinstance(x, Interval) and isinstance(y, Interval)
+    assert (x.lo, x.hi) == (y.lo, y.hi)
+    assert type(x.lo) is float and type(x.hi) is float
+
+
+@pytest.fixture(autouse=True)
+def _no_leaks():
+    before = live_blocks()
+    yield
+    assert live_blocks() == before
+
+
+# The example, as Numba's test_interval_example runs it.
+
+
+def test_box_unbox_round_trip():
+    a = Interval(2.5, 3.0)
+    return_func = njit(lambda x: x)
+    check_equal_intervals(a, return_func(a))
+    # ints in the attributes unbox through float(), as Numba's float unboxing does
+    check_equal_intervals(Interval(2.0, 3.0), return_func(Interval(2, 3)))
+
+
+@pytest.mark.parametrize("lo, hi", [(2.0, 3.0), (-1.5, 0.25), (0.0, -0.0), (1e308, float("inf"))])
+def test_width_attribute_from_overload_attribute(lo, hi):
+    a = Interval(lo, hi)
+    assert interval_width(a) == a.width
+
+
+@pytest.mark.parametrize("x", [1.0, 2.0, 2.5, 3.0, 5.0, float("nan")])
+def test_attributes_from_the_struct_model(x):
+    a = Interval(2.0, 3.0)
+    assert inside_interval(a, x) is inside_interval.py_func(a, x)
+
+
+def test_construction_in_compiled_code():
+    a, b = Interval(2.0, 3.0), Interval(4.0, 5.5)
+    check_equal_intervals(sum_intervals.py_func(a, b), sum_intervals(a, b))
+
+
+def test_unbox_error_of_an_attribute_that_is_not_a_float():
+    class NotAFloat:
+        def __float__(self):
+            raise RuntimeError("I am not a float")
+
+    # Numba's float unboxing loses __float__'s error (PyFloat_AsDouble of NULL: a TypeError)
+    with pytest.raises(TypeError):
+        interval_width(Interval(2, NotAFloat()))
+
+
+def test_unbox_error_of_a_missing_attribute():
+    bad_interval = Interval(1, 2)
+    del bad_interval.hi
+    with pytest.raises(AttributeError):
+        interval_width(bad_interval)
+
+
+# The rules around it.
+
+
+def test_type_name_key_and_equality():
+    assert interval_type == IntervalType()
+    assert hash(interval_type) == hash(IntervalType())
+    assert str(interval_type) == repr(interval_type) == interval_type.name == "Interval"
+    assert interval_type.key == "Interval"
+    assert isinstance(interval_type, types.Type)
+    assert interval_type != types.float64
+    assert not isinstance(interval_type, types.Float)
+    assert typeof(Interval(1.0, 2.0)) == interval_type
+    assert as_numba_type(Interval) is interval_type
+
+
+class ParametrizedType(types.Type):
+    """A type class with one type per key (Numba's rule: same class and equal keys)."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+        super().__init__(name=f"Parametrized({dtype})")
+
+    @property
+    def key(self):
+        return self.dtype
+
+
+class OtherParametrizedType(ParametrizedType):
+    pass
+
+
+def test_types_with_keys():
+    assert ParametrizedType(types.int64) == ParametrizedType(types.int64)
+    assert ParametrizedType(types.int64) != ParametrizedType(types.float64)
+    # the same key in another class is another type
+    assert OtherParametrizedType(types.int64) != ParametrizedType(types.int64)
+    assert ParametrizedType(types.int64).name == "Parametrized(int64)"
+    assert ParametrizedType(types.int64).dtype == types.int64
+    assert len({ParametrizedType(types.int64), ParametrizedType(types.int64)}) == 1
+
+
+def test_user_types_in_signatures():
+    signature = types.float64(interval_type, types.float64)
+    assert signature.args == (interval_type, types.float64)
+    compiled = njit(types.boolean(interval_type, types.float64))(inside_interval.py_func)
+    assert compiled(Interval(0.0, 1.0), 0.5) is True
+
+
+def test_intervals_through_calls_between_compiled_functions():
+    @njit
+    def shifted(interval, by):
+        return Interval(interval.lo + by, interval.hi + by)
+
+    @njit
+    def twice_shifted_width(interval):
+        moved = shifted(shifted(interval, 1.0), 2.0)
+        return moved.lo, moved.width
+
+    assert twice_shifted_width(Interval(1.0, 4.0)) == (4.0, 3.0)
+
+
+def test_tuples_of_intervals_box_and_unbox():
+    @njit
+    def swap(pair):
+        return pair[1], pair[0]
+
+    first, second = swap((Interval(1.0, 2.0), Interval(3.0, 4.0)))
+    check_equal_intervals(first, Interval(3.0, 4.0))
+    check_equal_intervals(second, Interval(1.0, 2.0))
+
+
+def test_user_types_in_overload_typing_functions():
+    def lower_bound(x):
+        pass
+
+    @overload(lower_bound)
+    def lower_bound_impl(x):
+        if isinstance(x, IntervalType):
+            return lambda x: x.lo
+
+    @njit
+    def f(interval):
+        return lower_bound(interval)
+
+    assert f(Interval(-2.0, 1.0)) == -2.0
+
+
+def test_construction_with_arguments_no_typer_accepts_is_a_typing_error():
+    @njit
+    def make(lo, hi):
+        return Interval(lo, hi)
+
+    with pytest.raises(TypingError, match="Interval") as error:
+        make(1, 2)
+    assert "test_extending_user_types.py" in str(error.value)
+
+
+def test_unknown_attribute_is_a_typing_error():
+    @njit
+    def middle(interval):
+        return interval.middle
+
+    with pytest.raises(TypingError, match="middle"):
+        middle(Interval(0.0, 1.0))
+
+
+# Other data models.
+
+
+class CounterType(types.Type):
+    def __init__(self):
+        super().__init__(name="Counter")
+
+
+counter_type = CounterType()
+
+
+@register_model(CounterType)
+class CounterModel(models.StructModel):
+    def __init__(self, dmm, fe_type):
+        members = [("count", types.int32), ("seen", types.boolean), ("total", types.float32)]
+        super().__init__(dmm, fe_type, members)
+
+
+make_attribute_wrapper(CounterType, "count", "count")
+make_attribute_wrapper(CounterType, "seen", "seen")
+make_attribute_wrapper(CounterType, "total", "total")
+
+
+class Counter:
+    def __init__(self, count, seen, total):
+        self.count, self.seen, self.total = count, seen, total
+
+
+@type_callable(Counter)
+def type_counter(context):
+    def typer(count, seen, total):
+        if isinstance(count, types.Integer) and isinstance(seen, types.Boolean):
+            return counter_type(types.int32, types.boolean, types.float32)
+
+    return typer
+
+
+@lower_builtin(Counter, types.int32, types.boolean, types.float32)
+def impl_counter(context, builder, sig, args):
+    counter = cgutils.create_struct_proxy(sig.return_type)(context, builder)
+    counter.count, counter.seen, counter.total = args
+    return counter._getvalue()
+
+
+def test_struct_model_of_mixed_members_and_signature_typers():
+    @njit
+    def fields(n, flag):
+        c = Counter(n, flag, 0.5)
+        return c.count, c.seen, c.total
+
+    assert fields(7, True) == (7, True, 0.5)
+    assert fields(-3, False) == (-3, False, 0.5)
+
+
+def test_value_without_unbox_is_refused():
+    @njit
+    def identity(x):
+        return x
+
+    typeof_impl.register(Counter)(lambda val, c: counter_type)
+    with pytest.raises(TypeError, match="unbox"):
+        identity(Counter(1, True, 2.0))
+
+
+class HandleType(types.Opaque):
+    pass
+
+
+handle_type = HandleType("handle")
+register_model(HandleType)(models.OpaqueModel)
+
+
+def test_opaque_types():
+    assert handle_type.name == "handle"
+    assert isinstance(handle_type, types.Opaque) and isinstance(handle_type, types.Dummy)
+    assert handle_type != HandleType("other handle")
