@@ -353,3 +353,25 @@ def test_broadcasting_of_array_likes():
         broadcast_arrays(np.zeros(3), "hello world")
     with pytest.raises(TypingError, match="Cannot broadcast a non-scalar to a scalar array"):
         broadcast_to_scalar(np.zeros(3))
+
+
+@njit
+def searchsorted_side(a, v, side):
+    return np.searchsorted(a, v, side=side)
+
+
+def test_searchsorted_side_known_at_run_time():
+    for side in ("left", "right"):
+        check_like_numpy(searchsorted_side, np.arange(5), np.array([[1, 3], [0, 9]]), side)
+        check_like_numpy(searchsorted_side, np.arange(5.0), 3, side)
+    with pytest.raises(ValueError, match=r"search side must be 'left' or 'right' \(got 'middle'\)"):
+        searchsorted_side(np.arange(5), 3, "middle")
+
+
+def test_append_axis_must_be_an_integer():
+    @njit
+    def append_along(a, b, axis):
+        return np.append(a, b, axis=axis)
+
+    with pytest.raises(TypingError, match='The third argument "axis" must be an integer'):
+        append_along(np.ones((2, 2)), np.ones((2, 2)), 1.5)

@@ -82,3 +82,8 @@ def test_partition_keeps_fortran_order():
             assert got.strides == expected.strides
             assert np.array_equal(got[..., 1], expected[..., 1])
             del got
+
+
+def test_interp_of_a_0d_point():
+    check_like_numpy(interp, np.array(1.5), np.array([1.0, 2.0]), np.array([3.0, 4.0]))
+    check_like_numpy(interp, np.array(7), np.arange(3.0), np.arange(3.0) + 1j)

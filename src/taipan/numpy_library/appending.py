@@ -29,7 +29,7 @@ def _append(arr, values, axis=None):
 
         return append_flat
     if not is_integer(axis):
-        return None
+        raise TypingError('The third argument "axis" must be an integer')
 
     def append_along(arr, values, axis=None):
         return np.concatenate((np.asarray(arr), np.asarray(values)), axis=axis)

@@ -264,6 +264,9 @@ def _take_along_axis(arr, indices, axis):
         return take_along_flat
     if not _is_integer(axis):
         raise TypingError("axis must be an integer")
+    known = axis if isinstance(axis, int) else getattr(axis, "literal_value", None)
+    if isinstance(known, int) and not -ndim <= known < ndim:  # a constant axis, as in Numba
+        raise TypingError("axis is out of bounds")
     normalize = _normalizer("np.take_along_axis", "axis")
     last = ndim - 1
 

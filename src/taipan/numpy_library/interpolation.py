@@ -114,6 +114,12 @@ def _is_real_array(t):
 
 @overload(np.interp)
 def _interp(x, xp, fp, left=None, right=None, period=None):
+    if isinstance(x, types.Array) and x.ndim == 0:  # a number's result, as NumPy's
+
+        def interp_of_0d(x, xp, fp, left=None, right=None, period=None):
+            return np.interp(x.item(), xp, fp, left, right)
+
+        return interp_of_0d
     if is_sequence(x) or is_sequence(xp) or is_sequence(fp):  # lists and tuples: as arrays
 
         def interp_of_sequences(x, xp, fp, left=None, right=None, period=None):

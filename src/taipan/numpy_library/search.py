@@ -126,6 +126,16 @@ def check_no_sorter(a, sorter):
 # searchsorted and digitize
 
 
+@register_jitable
+def _side_at_run_time(side):
+    """True for side='right', False for 'left' (NumPy's ValueError for others)."""
+    if side == "right":
+        return True
+    if side == "left":
+        return False
+    raise ValueError("search side must be 'left' or 'right' (got '" + side + "')")
+
+
 @overload(np.searchsorted)
 def searchsorted(a, v, side="left", sorter=None):
     if is_sequence(a) or is_sequence(v):  # lists and tuples: as arrays
@@ -137,9 +147,13 @@ def searchsorted(a, v, side="left", sorter=None):
     if not is_real_array(a) or a.ndim != 1:
         return None
     side_name = string_value(side)
-    if side_name not in ("left", "right"):
+    if side_name is None and isinstance(side, types.UnicodeType):
+        side_of = _side_at_run_time  # a string known only when called
+    elif side_name in ("left", "right"):
+        right = side_name == "right"
+        side_of = register_jitable(lambda side: right)
+    else:
         return None
-    right = side_name == "right"
     if is_none(sorter):
         search, check = bisect_unsorted, check_no_sorter
     elif isinstance(sorter, types.Array) and sorter.ndim == 1 and is_integer_scalar(sorter.dtype):
@@ -151,7 +165,7 @@ def searchsorted(a, v, side="left", sorter=None):
 
         def searchsorted_scalar(a, v, side="left", sorter=None):
             check(a, sorter)
-            return search(a, sorter, key_type(v), right)
+            return search(a, sorter, key_type(v), side_of(side))
 
         return searchsorted_scalar
     if not is_real_array(v):
@@ -164,7 +178,7 @@ def searchsorted(a, v, side="left", sorter=None):
         keys = v.ravel()
         result = np.empty(v.shape, np.int64)
         result_flat = result.ravel()
-        search_keys(a, sorter, keys, result_flat, right)
+        search_keys(a, sorter, keys, result_flat, side_of(side))
         return result
 
     return searchsorted_array
