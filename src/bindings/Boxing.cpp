@@ -143,15 +143,15 @@ const Type *typeOfValue(PyObject *value) {
   }
   if (const Type *array = typeOfArray(value))
     return array;
+  if (const Type *user = typeOfUserValue(value)) // a class registered with typeof_impl
+    return user;
   if (PyLong_Check(value)) // int subclasses (IntEnum members, ...)
     return types::int64();
   if (PyFloat_Check(value))
     return types::float64();
   if (const Type *generator = typeOfRandomGenerator(value))
     return generator;
-  if (const Type *function = typeOfFunctionValue(value))
-    return function;
-  return typeOfUserValue(value); // a class registered with typeof_impl
+  return typeOfFunctionValue(value);
 }
 
 bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified) {

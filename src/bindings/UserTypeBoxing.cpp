@@ -9,6 +9,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <unordered_map>
+#include <unordered_set>
 
 namespace nb = nanobind;
 
@@ -25,6 +26,26 @@ struct UserBoxing {
 /// (unbox address, box address). Set once at taipan.extending's import; read with the GIL.
 PyObject *typeofHook = nullptr;
 PyObject *boxingHook = nullptr;
+
+/// The classes typeof_impl has a function for (owned references, kept for the process): a value
+/// whose class derives from none of them is not asked about in Python.
+std::unordered_set<PyObject *> &typeofClasses() {
+  static std::unordered_set<PyObject *> classes; // guarded by the GIL
+  return classes;
+}
+
+bool hasTypeofClass(PyTypeObject *type) {
+  auto &classes = typeofClasses();
+  if (classes.empty())
+    return false;
+  PyObject *mro = type->tp_mro;
+  if (!mro || !PyTuple_Check(mro))
+    return classes.count(reinterpret_cast<PyObject *>(type)) != 0;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(mro); ++i)
+    if (classes.count(PyTuple_GET_ITEM(mro, i)))
+      return true;
+  return false;
+}
 
 std::unordered_map<const Type *, UserBoxing> &boxingTable() {
   static std::unordered_map<const Type *, UserBoxing> table; // guarded by the GIL
@@ -56,7 +77,7 @@ const UserBoxing *boxingOf(const Type *type) {
 } // namespace
 
 const Type *typeOfUserValue(PyObject *value) {
-  if (!typeofHook)
+  if (!typeofHook || !hasTypeofClass(Py_TYPE(value)))
     return nullptr;
   PyObject *result = PyObject_CallOneArg(typeofHook, value);
   if (!result) {
@@ -126,6 +147,12 @@ void defineUserTypes(nb::module_ &module) {
   // Points a Python subclass instance of Type (made with a placeholder) at its user type.
   module.def("bind_user_type", [](nb::handle instance, const TypeRef &type) {
     nb::inst_ptr<TypeRef>(instance)->type = type.type;
+  });
+  // typeof_impl.register(cls): values of cls and its subclasses are typed by the hook, before
+  // the rules for subclasses of int and float (Numba's typeof dispatches on the class).
+  module.def("register_user_typeof_class", [](nb::handle cls) {
+    if (typeofClasses().insert(cls.ptr()).second)
+      Py_INCREF(cls.ptr());
   });
   module.def("set_user_type_hooks", [](nb::object typeofFunction, nb::object boxingFunction) {
     Py_XDECREF(typeofHook);

@@ -10,7 +10,8 @@
 
 namespace taipan::bindings {
 
-/// The user type `typeof_impl` registered for the class of `value`, or nullptr.
+/// The user type `typeof_impl` registered for the class of `value` (or a base of it), or
+/// nullptr; asks Python only for the classes registered.
 const Type *typeOfUserValue(PyObject *value);
 /// Unboxes `value` into `storage` through the type's compiled unbox function; false with a
 /// Python exception set when it fails or the type has no unbox.

@@ -34,6 +34,7 @@ class _TypeofRegistry:
         def decorate(function):
             with _lock:
                 self._functions[cls] = function
+            _core.register_user_typeof_class(cls)
             return function
 
         return decorate

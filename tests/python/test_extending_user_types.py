@@ -305,6 +305,66 @@ def test_tuples_of_intervals_box_and_unbox():
     check_equal_intervals(second, Interval(1.0, 2.0))
 
 
+def test_lists_of_intervals_in_and_out():
+    @njit
+    def total_width(intervals):
+        total = 0.0
+        for interval in intervals:
+            total += interval.width
+        return total
+
+    @njit
+    def make(n):
+        out = []
+        for i in range(n):
+            out.append(Interval(float(i), float(i) + 0.5))
+        return out
+
+    intervals = [Interval(0.0, 1.0), Interval(2.0, 4.5)]
+    assert total_width(intervals) == total_width.py_func(intervals)
+    made = make(3)
+    assert len(made) == 3
+    for got, expected in zip(made, make.py_func(3)):
+        check_equal_intervals(got, expected)
+
+
+def test_typed_containers_and_optionals_of_intervals():
+    from taipan.typed import List
+
+    @njit
+    def typed_list(n):
+        out = List()
+        for i in range(n):
+            out.append(Interval(float(i), 2.0 * i))
+        return out
+
+    @njit
+    def dict_lookup(n):
+        out = {}
+        for i in range(n):
+            out[i] = Interval(float(i), 2.0 * i)
+        return out[n - 1].hi
+
+    @njit
+    def maybe(flag, interval):
+        return interval if flag else None
+
+    got = typed_list(2)
+    check_equal_intervals(got[1], Interval(1.0, 2.0))
+    assert dict_lookup(3) == 4.0
+    check_equal_intervals(maybe(True, Interval(1.0, 2.0)), Interval(1.0, 2.0))
+    assert maybe(False, Interval(1.0, 2.0)) is None
+
+
+def test_operators_without_an_overload_are_typing_errors_naming_the_line():
+    @njit
+    def same(a, b):
+        return a == b
+
+    with pytest.raises(TypingError, match="return a == b"):
+        same(Interval(1.0, 2.0), Interval(1.0, 2.0))
+
+
 def test_user_types_in_overload_typing_functions():
     def lower_bound(x):
         pass
@@ -404,15 +464,116 @@ def test_value_without_unbox_is_refused():
         identity(Counter(1, True, 2.0))
 
 
+class Handle:
+    """An address a C library gave (here: any integer)."""
+
+    def __init__(self, address):
+        self.address = address
+
+
 class HandleType(types.Opaque):
     pass
 
 
 handle_type = HandleType("handle")
 register_model(HandleType)(models.OpaqueModel)
+typeof_impl.register(Handle)(lambda val, c: handle_type)
+
+
+@unbox(HandleType)
+def unbox_handle(typ, obj, c):
+    address_obj = c.pyapi.object_getattr_string(obj, "address")
+    address = c.pyapi.long_as_longlong(address_obj)
+    c.pyapi.decref(address_obj)
+    failed = cgutils.is_not_null(c.builder, c.pyapi.err_occurred())
+    return NativeValue(c.builder.inttoptr(address, c.pyapi.voidptr), is_error=failed)
+
+
+@box(HandleType)
+def box_handle(typ, val, c):
+    address = c.pyapi.long_from_longlong(c.builder.ptrtoint(val, c.pyapi.longlong))
+    handle_class = c.pyapi.unserialize(c.pyapi.serialize_object(Handle))
+    result = c.pyapi.call_function_objargs(handle_class, (address,))
+    c.pyapi.decref(address)
+    c.pyapi.decref(handle_class)
+    return result
 
 
 def test_opaque_types():
     assert handle_type.name == "handle"
     assert isinstance(handle_type, types.Opaque) and isinstance(handle_type, types.Dummy)
     assert handle_type != HandleType("other handle")
+
+    @njit
+    def pass_through(handles, index):
+        return handles[index]
+
+    got = pass_through((Handle(0x1234), Handle(0xCAFE)), 1)
+    assert type(got) is Handle and got.address == 0xCAFE
+    with pytest.raises(TypeError):  # the unbox's error: int() of a string
+        pass_through((Handle(1), Handle("not an address")), 0)
+
+
+class CountType(types.Type):
+    def __init__(self):
+        super().__init__(name="Count")
+
+
+count_type = CountType()
+
+
+@register_model(CountType)
+class CountModel(models.PrimitiveModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, cgutils.int64_t)
+
+
+class Count(int):
+    """An int that compiled code keeps as a Count."""
+
+
+typeof_impl.register(Count)(lambda val, c: count_type)
+
+
+@type_callable(Count)
+def type_count(context):
+    def typer(value):
+        if isinstance(value, types.Integer):
+            return count_type(types.int64)
+
+    return typer
+
+
+@lower_builtin(Count, types.int64)
+def impl_count(context, builder, sig, args):
+    return builder.add(args[0], args[0].type(1))  # counts from one
+
+
+@unbox(CountType)
+def unbox_count(typ, obj, c):
+    value = c.pyapi.long_as_longlong(obj)
+    return NativeValue(value, is_error=cgutils.is_not_null(c.builder, c.pyapi.err_occurred()))
+
+
+@box(CountType)
+def box_count(typ, val, c):
+    number = c.pyapi.long_from_longlong(val)
+    count_class = c.pyapi.unserialize(c.pyapi.serialize_object(Count))
+    result = c.pyapi.call_function_objargs(count_class, (number,))
+    c.pyapi.decref(number)
+    c.pyapi.decref(count_class)
+    return result
+
+
+def test_primitive_model():
+    @njit
+    def make(n):
+        return Count(n)
+
+    @njit
+    def same(count):
+        return count
+
+    made = make(41)
+    assert type(made) is Count and made == 42
+    assert type(same(Count(-5))) is Count and same(Count(-5)) == -5
