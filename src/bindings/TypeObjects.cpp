@@ -176,10 +176,13 @@ void defineTypeObjects(nb::module_ &module) {
       .def_prop_ro("name", [](const TypeRef &self) { return self.type->name(); })
       .def("__repr__", [](const TypeRef &self) { return self.type->name(); })
       .def("__str__", [](const TypeRef &self) { return self.type->name(); })
-      .def("__eq__",
-           [](const TypeRef &self, nb::handle other) {
-             return nb::isinstance<TypeRef>(other) && nb::cast<TypeRef>(other).type == self.type;
-           })
+      // `other` may be None (`t in (None, types.none)`, as Numba's typing functions write).
+      .def(
+          "__eq__",
+          [](const TypeRef &self, nb::handle other) {
+            return nb::isinstance<TypeRef>(other) && nb::cast<TypeRef>(other).type == self.type;
+          },
+          nb::arg("other").none())
       .def("__hash__", [](const TypeRef &self) { return std::hash<const void *>()(self.type); })
       .def_prop_ro("kind", [](const TypeRef &self) { return static_cast<int>(self.type->kind()); })
       .def_prop_ro("kind_name",

@@ -700,6 +700,66 @@ class Phantom(Dummy):
 Any = Phantom("any")
 
 
+class Callable(Type):
+    """Numba's ``types.Callable``: the base of user types of callable values (their calls are
+    typed by ``type_callable`` and lowered by ``lower_builtin``)."""
+
+
+class IterableType(Type):
+    """Numba's ``types.IterableType``: the base of user types that can be iterated."""
+
+
+class SimpleIterableType(IterableType):
+    """Numba's ``types.SimpleIterableType(name, iterator_type)``."""
+
+    def __init__(self, name, iterator_type):
+        self._iterator_type = iterator_type
+        super().__init__(name)
+
+    @property
+    def iterator_type(self):
+        return self._iterator_type
+
+
+class ArrayCompatible(Type):
+    """Numba's ``types.ArrayCompatible``: the base of user types that behave as arrays
+    (``as_array`` gives the array type)."""
+
+    array_priority = 0.0
+
+    @property
+    def as_array(self):
+        raise NotImplementedError
+
+
+class Buffer(ArrayCompatible):
+    """Numba's ``types.Buffer(dtype, ndim, layout)``: the base of user types of buffers (not an
+    IterableType too, as Numba's is: nanobind classes take one nanobind base)."""
+
+    mutable = True
+
+    def __init__(self, dtype, ndim, layout, readonly=False, name=None):
+        if layout not in ("C", "F", "A"):
+            raise ValueError(f"a layout is 'C', 'F' or 'A', not {layout!r}")
+        self.dtype = dtype
+        self.ndim = ndim
+        self.layout = layout
+        if readonly:
+            self.mutable = False
+        if name is None:
+            kind = type(self).__name__.lower()
+            name = f"{'readonly ' if readonly else ''}{kind}({dtype}, {ndim}d, {layout})"
+        super().__init__(name)
+
+    @property
+    def as_array(self):
+        return Array(self.dtype, self.ndim, self.layout)
+
+    @property
+    def key(self):
+        return self.dtype, self.ndim, self.layout, self.mutable
+
+
 class VarArg:
     """Numba's ``types.VarArg(dtype)``: any number of arguments of ``dtype``, last in a
     ``lower_builtin``'s argument types."""

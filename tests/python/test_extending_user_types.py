@@ -2,8 +2,10 @@
 (docs/source/extending/interval-example.rst) with ``numba`` changed to ``taipan``, and the
 rules around it (name/key/equality, data models, typing errors, box/unbox errors)."""
 
+import math
 from contextlib import ExitStack
 
+import numpy as np
 import pytest
 
 from taipan import njit, typeof, types
@@ -577,3 +579,80 @@ def test_primitive_model():
     made = make(41)
     assert type(made) is Count and made == 42
     assert type(same(Count(-5))) is Count and same(Count(-5)) == -5
+
+
+# type_callable and lower_builtin on a plain function (Numba's test_extending func1).
+
+
+def func1(x=None):
+    raise NotImplementedError
+
+
+@type_callable(func1)
+def type_func1(context):
+    def typer(x=None):
+        if x in (None, types.none):  # types compare with None
+            return types.int32
+        if isinstance(x, types.Float):
+            return x
+
+    return typer
+
+
+@lower_builtin(func1)
+@lower_builtin(func1, types.none)
+def func1_nullary(context, builder, sig, args):
+    return context.get_constant(sig.return_type, 42)
+
+
+@lower_builtin(func1, types.Float)
+def func1_unary(context, builder, sig, args):
+    def func1_impl(x):
+        return math.sqrt(2 * x)
+
+    return context.compile_internal(builder, func1_impl, sig, args)
+
+
+def test_type_callable_and_lower_builtin_on_a_function():
+    @njit
+    def nullary():
+        return func1()
+
+    @njit
+    def with_none():
+        return func1(None)
+
+    @njit
+    def unary(x):
+        return func1(x)
+
+    assert nullary() == 42 and with_none() == 42
+    assert unary(18.0) == 6.0
+    assert unary(np.float32(8.0)) == 4.0  # typed float32 -> float32, boxed as a float (Numba's)
+    with pytest.raises(TypingError, match="func1"):
+        unary(3)  # the typer declines integers
+
+
+def test_types_compare_with_none():
+    assert types.none != None
+    assert types.float64 != None
+    assert types.float64.__eq__(None) is False
+    assert None in (None, types.none)
+
+
+def test_numba_base_type_classes():
+    class BufferLike(types.Buffer):
+        pass
+
+    class CallableRef(types.Callable):
+        def __init__(self, instance_type):
+            self.instance_type = instance_type
+            super().__init__("callable_ref")
+
+    buffer = BufferLike(types.float64, 1, "C")
+    assert buffer.name == "bufferlike(float64, 1d, C)"
+    assert buffer.as_array == types.float64[::1]
+    assert (buffer.dtype, buffer.ndim, buffer.layout) == (types.float64, 1, "C")
+    assert buffer == BufferLike(types.float64, 1, "C") != BufferLike(types.float64, 2, "C")
+    assert CallableRef(int).instance_type is int and CallableRef(int).name == "callable_ref"
+    assert isinstance(types.Any, types.Phantom)
