@@ -281,6 +281,11 @@ class _Registry:
             self._members.setdefault(name, []).append((type_class, entry, is_attribute))
             return entry
 
+    def member_overload_entry(self, name):
+        """An overload that a member finder answers with (taipan.user_types' template
+        attributes): registered under no function and no type class."""
+        return self._add(lambda i: _Overload(i, name, {}))
+
     def callable_entry(self, function, typer):
         """Makes calls of ``function`` (a user's class typed by ``type_callable``) intrinsics
         whose typing function is ``typer`` (taipan.user_types)."""
@@ -551,6 +556,9 @@ _USER_TYPE_NAMES = {
     "as_numba_type": "taipan.user_types",
     "box": "taipan.user_types",
     "lower_builtin": "taipan.user_types",
+    "lower_getattr": "taipan.user_types",
+    "lower_getattr_generic": "taipan.user_types",
+    "infer_getattr": "taipan.user_types",
     "make_attribute_wrapper": "taipan.user_types",
     "type_callable": "taipan.user_types",
     "typeof_impl": "taipan.user_types",

@@ -220,6 +220,123 @@ def make_attribute_wrapper(type_class, struct_attr, python_attr):
     return attribute
 
 
+# Attributes typed by an AttributeTemplate (infer_getattr) and lowered by lower_getattr.
+
+
+class AttributeTemplate:
+    """Numba's ``AttributeTemplate``: ``key`` is the type (or type class) whose attributes it
+    types; ``resolve_<attr>(self, value_type)`` gives an attribute's type, or
+    ``generic_resolve(self, value_type, attr)`` any attribute's (None: not this one)."""
+
+    key = None
+
+    def __init__(self, context):
+        self.context = context
+
+    def resolve(self, value, attr):
+        resolver = getattr(self, "resolve_" + attr, None)
+        if resolver is not None:
+            return resolver(value)
+        return self.generic_resolve(value, attr)
+
+    def generic_resolve(self, value, attr):
+        return None
+
+
+_attribute_templates = []  # infer_getattr's template classes, newest last
+_getattr_lowerings = []  # [(type spec, attribute or None for any, implementation)]
+_attribute_entries = {}  # (type, attribute) -> registry id of its member overload
+
+
+def infer_getattr(template_class):
+    """Numba's ``@infer_getattr``: registers an ``AttributeTemplate`` class."""
+    with _lock:
+        _attribute_templates.append(template_class)
+    return template_class
+
+
+def lower_getattr(type_spec, attr):
+    """Numba's ``lower_getattr(Type, attr)``: decorates ``impl(context, builder, typ, value)``
+    giving the attribute's value."""
+
+    def decorate(implementation):
+        with _lock:
+            _getattr_lowerings.append((type_spec, attr, implementation))
+        return implementation
+
+    return decorate
+
+
+def lower_getattr_generic(type_spec):
+    """Numba's ``lower_getattr_generic(Type)``: decorates ``impl(context, builder, typ, value,
+    attr)`` for any attribute the templates type."""
+
+    def decorate(implementation):
+        with _lock:
+            _getattr_lowerings.append((type_spec, None, implementation))
+        return implementation
+
+    return decorate
+
+
+def _template_type(value, attr):
+    with _lock:
+        templates = list(reversed(_attribute_templates))
+    for template in templates:
+        if _matches(template.key, value):
+            found = template(extending._TYPING_CONTEXT).resolve(value, attr)
+            if found is not None:
+                return found
+    return None
+
+
+def _getattr_lowering(value, attr):
+    with _lock:
+        lowerings = list(reversed(_getattr_lowerings))
+    for spec, name, implementation in lowerings:
+        if name == attr and _matches(spec, value):
+            return lambda context, builder, typ, val: implementation(context, builder, typ, val)
+    for spec, name, implementation in lowerings:
+        if name is None and _matches(spec, value):
+            return lambda context, builder, typ, val: implementation(
+                context, builder, typ, val, attr
+            )
+    return None
+
+
+def _find_template_attribute(self_type, attr):
+    """The member finder for user types' attributes that templates type."""
+    key = (self_type, attr)
+    with _lock:
+        if key in _attribute_entries:
+            return _attribute_entries[key]
+    if _template_type(self_type, attr) is None:
+        return None
+    lowering = _getattr_lowering(self_type, attr)
+    if lowering is None:
+        raise TypingError(f"the attribute {attr!r} of {self_type} is typed but not lowered")
+
+    def typer(typingctx, value):
+        result = _template_type(value, attr)
+
+        def codegen(context, builder, signature, args):
+            return lowering(context, builder, signature.args[0], args[0])
+
+        return result(value), codegen
+
+    typer.__name__ = f"{self_type}.{attr}"
+    reader = extending.intrinsic(typer)
+    entry = extending._registry.member_overload_entry(f"{self_type}.{attr}")
+    entry.typers.append(lambda value: lambda value: reader(value))
+    found = (entry.registry_id, True)
+    with _lock:
+        _attribute_entries[key] = found
+    return found
+
+
+extending._registry.add_member_finder({"UserType"}, _find_template_attribute)
+
+
 # Boxing.
 
 

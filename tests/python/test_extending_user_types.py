@@ -10,12 +10,16 @@ import pytest
 
 from taipan import njit, typeof, types
 from taipan.core import cgutils
+from taipan.core.typing.templates import AttributeTemplate
 from taipan.errors import TypingError
 from taipan.extending import (
     NativeValue,
     as_numba_type,
     box,
+    infer_getattr,
     lower_builtin,
+    lower_getattr,
+    lower_getattr_generic,
     make_attribute_wrapper,
     models,
     overload,
@@ -656,3 +660,92 @@ def test_numba_base_type_classes():
     assert buffer == BufferLike(types.float64, 1, "C") != BufferLike(types.float64, 2, "C")
     assert CallableRef(int).instance_type is int and CallableRef(int).name == "callable_ref"
     assert isinstance(types.Any, types.Phantom)
+
+
+# The Quaternion: attributes typed by an AttributeTemplate, lowered with lower_getattr
+# calling taipan's math.atan2 through context.get_function, and lower_getattr_generic.
+
+
+class Quaternion:
+    def __init__(self, w, x, y, z):
+        self.w, self.x, self.y, self.z = w, x, y, z
+
+
+class QuaternionType(types.Type):
+    def __init__(self):
+        super().__init__(name="Quaternion")
+
+
+quaternion_type = QuaternionType()
+
+
+@register_model(QuaternionType)
+class QuaternionModel(models.StructModel):
+    def __init__(self, dmm, fe_type):
+        members = [(n, types.float64) for n in "wxyz"]
+        super().__init__(dmm, fe_type, members)
+
+
+for n in "wxyz":
+    make_attribute_wrapper(QuaternionType, n, n)
+
+
+@type_callable(Quaternion)
+def type_quaternion(context):
+    def typer(w, x, y, z):
+        return quaternion_type
+
+    return typer
+
+
+@lower_builtin(Quaternion, types.Float, types.Float, types.Float, types.Float)
+def impl_q(context, builder, sig, args):
+    q = cgutils.create_struct_proxy(sig.return_type)(context, builder)
+    q.w, q.x, q.y, q.z = args
+    return q._getvalue()
+
+
+@infer_getattr
+class QuaternionAttribute(AttributeTemplate):
+    key = quaternion_type
+
+    def resolve_phi(self, q):
+        return types.float64
+
+    def resolve_norm2(self, q):
+        return types.float64
+
+
+@lower_getattr(QuaternionType, "phi")
+def q_phi(context, builder, typ, val):
+    q = cgutils.create_struct_proxy(typ)(context, builder, value=val)
+    sig = types.float64(types.float64, types.float64)
+    atan2 = context.get_function(math.atan2, sig)
+    return atan2(builder, [q.x, q.w])
+
+
+@lower_getattr_generic(QuaternionType)
+def q_generic(context, builder, typ, val, attr):
+    q = cgutils.create_struct_proxy(typ)(context, builder, value=val)
+    s = builder.fmul(q.w, q.w)
+    for n in "xyz":
+        v = getattr(q, n)
+        s = builder.fadd(s, builder.fmul(v, v))
+    return s
+
+
+def test_attribute_templates_and_lower_getattr():
+    @njit
+    def attributes(a, b):
+        q = Quaternion(a, b, 0.5, 0.25)
+        return q.phi, q.norm2, q.x
+
+    for a, b in [(1.0, 2.0), (-3.0, 0.5), (0.0, -0.0)]:
+        assert attributes(a, b) == (math.atan2(b, a), a * a + b * b + 0.3125, b)
+
+    @njit
+    def unknown(a):
+        return Quaternion(a, a, a, a).theta
+
+    with pytest.raises(TypingError, match="theta"):
+        unknown(1.0)

@@ -1,6 +1,9 @@
-"""Numba's ``numba.core.typing.templates``, as far as taipan has it: ``signature``."""
+"""Numba's ``numba.core.typing.templates``, as far as taipan has it: ``signature``,
+``AttributeTemplate`` and ``infer_getattr`` (attributes of user-defined types)."""
 
-__all__ = ["signature"]
+from taipan.user_types import AttributeTemplate, infer_getattr
+
+__all__ = ["AttributeTemplate", "infer_getattr", "signature"]
 
 
 def signature(return_type, *args, recvr=None):

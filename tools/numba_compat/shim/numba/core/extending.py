@@ -1,9 +1,9 @@
 """``numba.core.extending`` and ``numba.extending``: taipan's extension API (``overload``,
 ``overload_method``, ``overload_attribute``, ``register_jitable``, ``intrinsic``) and its API for
 user-defined types (``typeof_impl``, ``type_callable``, ``register_model``/``models``,
-``make_attribute_wrapper``, ``lower_builtin``, ``box``/``unbox``/``NativeValue``,
-``as_numba_type``). The registrations taipan does not have yet (``lower_cast``,
-``lower_getattr``, ``lower_setattr``, ``lower_constant``, ``reflect``, ``infer_getattr``...)
+``make_attribute_wrapper``, ``lower_builtin``, ``infer_getattr``/``lower_getattr``,
+``box``/``unbox``/``NativeValue``, ``as_numba_type``). The registrations taipan does not have
+yet (``lower_cast``, ``lower_setattr``, ``lower_constant``, ``reflect``...)
 register nothing, so that a module registering them at import still imports; what they would
 have made fails where a test uses it."""
 
@@ -15,8 +15,11 @@ from taipan.extending import (  # noqa: F401
     as_numba_type,
     box,
     get_cython_function_address,
+    infer_getattr,
     intrinsic,
     lower_builtin,
+    lower_getattr,
+    lower_getattr_generic,
     make_attribute_wrapper,
     models,
     overload,
@@ -40,8 +43,7 @@ def _registers_nothing(*args, **kwargs):
     return decorate
 
 
-lower_cast = lower_getattr = lower_getattr_generic = lower_setattr = _registers_nothing
-lower_constant = reflect = overload_classmethod = infer_getattr = _registers_nothing
+lower_cast = lower_setattr = lower_constant = reflect = overload_classmethod = _registers_nothing
 
 if PLAIN_PYTHON:
     # Nothing is compiled, and the types are plain mode's proxies, which a data model could not
@@ -56,6 +58,10 @@ if PLAIN_PYTHON:
     typeof_impl = _Registry()
     as_numba_type = _Registry()
     type_callable = register_model = lower_builtin = box = unbox = _registers_nothing
+    lower_getattr = lower_getattr_generic = _registers_nothing
+
+    def infer_getattr(template_class):
+        return template_class
 
     def make_attribute_wrapper(typeclass, struct_attr, python_attr):
         """Registers nothing in plain-Python mode."""

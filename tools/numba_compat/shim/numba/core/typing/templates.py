@@ -2,6 +2,7 @@
 placeholders. A signature of types taipan does not have (a test's own ``types.Type``
 subclasses) is a placeholder too, so that a module building one at import still imports."""
 
+from numba import PLAIN_PYTHON
 from numba._missing import _Poison, fill_missing
 from taipan.core.typing.templates import signature as _signature
 
@@ -25,6 +26,11 @@ def _registers_nothing(*args, **kwargs):
     return decorate
 
 
-infer = infer_global = infer_getattr = _registers_nothing
+infer = infer_global = _registers_nothing
+if PLAIN_PYTHON:
+    infer_getattr = _registers_nothing
+else:
+    from taipan.core.typing.templates import infer_getattr  # noqa: F401
+from taipan.core.typing.templates import AttributeTemplate  # noqa: F401
 
 __getattr__ = fill_missing(globals(), __name__)
