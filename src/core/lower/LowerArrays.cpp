@@ -2,6 +2,7 @@
 // indexing (views for basic indexing), item assignment with broadcasting, rows of arrays.
 #include "lower/FunctionLowering.h"
 
+#include "registry/Library.h"
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
 
@@ -625,6 +626,24 @@ void ArrayLowering::assignSequenceIntoArray(llvm::Value *target, const Type *tar
                                             const std::vector<llvm::Value *> &shape,
                                             llvm::Value *source, const Type *sourceType) {
   const Type *dtype = targetType->dtype();
+  if (sourceType->isList() && sourceType->itemType() && !sourceType->itemType()->isNumber()) {
+    // Nested lists (`a[:] = [[1, 2], [3, 4]]`): first the array NumPy makes of them, built by
+    // np.array's own lowering (which checks that they are rectangular), then broadcast.
+    int depth = 0;
+    for (const Type *level = sourceType; level && (level->isList() || level->isTuple()); ++depth)
+      level = level->isList()             ? level->itemType()
+              : level->elements().empty() ? nullptr
+                                          : level->elements()[0];
+    const Type *arrayType = types::array(dtype, depth, 'C', false);
+    LibraryCall call;
+    call.function = Library::get().find("numpy.array");
+    call.argumentTypes = {sourceType};
+    call.resultType = arrayType;
+    // The new array is the statement's temporary (allocateArray), released after the store.
+    llvm::Value *array = call.function->lower(core, call, {source});
+    assignIntoArray(target, targetType, array, arrayType);
+    return;
+  }
   // The sequence's extents: a list's length, or each tuple level's (static) count.
   std::vector<llvm::Value *> extents;
   std::vector<size_t> counts; // the tuples' counts, for the flat copy below

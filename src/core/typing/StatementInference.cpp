@@ -385,14 +385,18 @@ void StatementInference::checkRecordStore(Expr *target, const Type *base, const 
                      target->location);
 }
 
-/// The number of dimensions of the array NumPy makes of a list of numbers or of nested tuples
-/// of numbers (each level's tuples of one length), whose leaves convert to `dtype`; -1 for
-/// another value.
+/// The number of dimensions of the array NumPy makes of a list of numbers, of lists or of
+/// nested tuples of numbers (each level's tuples of one length; nested lists are checked to
+/// be rectangular when they are stored), whose leaves convert to `dtype`; -1 for another value.
 static int sequenceDimensions(const Type *value, const Type *dtype) {
   if (value->isNumber())
     return value->isComplex() && !dtype->isComplex() ? -1 : 0;
-  if (value->isList())
-    return sequenceDimensions(value->itemType(), dtype) == 0 ? 1 : -1;
+  if (value->isList()) {
+    if (!value->itemType())
+      return -1;
+    int inner = sequenceDimensions(value->itemType(), dtype);
+    return inner < 0 ? -1 : inner + 1;
+  }
   if (!value->isTuple() || value->isLiteralList())
     return -1;
   const std::vector<const Type *> &items = value->elements();
