@@ -48,8 +48,15 @@ class _TypeofRegistry:
         return None
 
     def __call__(self, value, context=None):
+        """The type of ``value``: a registered function's, else taipan's typeof (None when
+        compiled code cannot take the value), as Numba's typeof_impl dispatches."""
         function = self.find(value)
-        return None if function is None else function(value, context)
+        if function is not None:
+            return function(value, context)
+        try:
+            return user_view(_core.typeof(value))
+        except ValueError:
+            return None
 
 
 typeof_impl = _TypeofRegistry()

@@ -271,6 +271,15 @@ class OtherParametrizedType(ParametrizedType):
     pass
 
 
+def test_typeof_impl_types_any_value():
+    # Numba's typeof_impl dispatches to the built-in rules for values no function is
+    # registered for (pdlike_usecase's typeof of an Index asks it for the Index's array)
+    assert typeof_impl(np.zeros(3)) == types.float64[::1]
+    assert typeof_impl(2.5) == types.float64
+    assert typeof_impl(Interval(0.0, 1.0)) is interval_type
+    assert typeof_impl(object()) is None
+
+
 def test_types_with_keys():
     assert ParametrizedType(types.int64) == ParametrizedType(types.int64)
     assert ParametrizedType(types.int64) != ParametrizedType(types.float64)
