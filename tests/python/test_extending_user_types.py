@@ -3,6 +3,9 @@
 rules around it (name/key/equality, data models, typing errors, box/unbox errors)."""
 
 import math
+import os
+import shutil
+import subprocess
 from contextlib import ExitStack
 
 import numpy as np
@@ -758,3 +761,22 @@ def test_attribute_templates_and_lower_getattr():
 
     with pytest.raises(TypingError, match="theta"):
         unknown(1.0)
+
+
+PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+
+
+@pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
+def test_user_types_compile_into_kernels(tmp_path):
+    from taipan import cuda
+
+    def kernel(out, lo):
+        i = cuda.grid(1)
+        if i < out.size:
+            interval = Interval(lo[i], lo[i] + 2.5)
+            out[i] = interval.width + interval.lo + Quaternion(1.0, 1.0, 0.0, 0.0).norm2
+
+    ptx, _ = cuda.compile_ptx(kernel, (types.float64[::1], types.float64[::1]), cc=(9, 0))
+    source = tmp_path / "kernel.ptx"
+    source.write_text(ptx)
+    subprocess.run([PTXAS, "-arch=sm_90", str(source), "-o", os.devnull], check=True)
