@@ -414,6 +414,8 @@ NB_MODULE(_core, module) {
                    [](const CompiledFunction &self) { return TypeRef{self.returnType}; })
       .def_prop_ro("type_annotations",
                    [](const CompiledFunction &self) { return self.typeAnnotations; })
+      .def_prop_ro("array_variables",
+                   [](const CompiledFunction &self) { return self.arrayVariables; })
       .def_prop_ro("hash", [](const CompiledFunction &self) { return self.hash; })
       .def_prop_ro("stage_times", [](const CompiledFunction &self) { return self.times.stages(); })
       .def_prop_ro("object_code",

@@ -10,7 +10,6 @@ shape and size, ``len``, element reads whose result is no array, copying methods
 NumPy and math functions). Anything else, or no syntax tree, counts as a write."""
 
 import ast
-import re
 
 # Attributes of an array that are values, not views.
 _VALUE_ATTRIBUTES = frozenset(("shape", "ndim", "size", "dtype", "itemsize", "nbytes", "strides"))
@@ -29,19 +28,6 @@ _READING_FUNCTIONS = frozenset(
 )  # fmt: skip
 _MODULES = frozenset(("np", "numpy", "math"))
 _BUILTINS = frozenset(("len", "abs", "min", "max", "int", "float", "bool", "complex", "sum"))
-_ANNOTATION = re.compile(r"^#\s+(\w+)\s+::\s+(.*)$")
-
-
-def array_variables(annotations):
-    """The names of the local variables some loop types as holding arrays (or anything that may
-    hold one: tuples, lists, optionals of arrays), from the loops' type annotations."""
-    names = set()
-    for text in annotations:
-        for line in text.splitlines():
-            match = _ANNOTATION.match(line.strip())
-            if match and "array" in match.group(2):
-                names.add(match.group(1))
-    return names
 
 
 def _parents(tree):
@@ -92,8 +78,8 @@ def _reads_element(node, parent, arrays):
 def read_only_parameters(function_node, parameters, arrays):
     """The parameters (names) of ``function_node`` (an ast.FunctionDef) proven read-only:
     never rebound, never stored into, and read only in the ways _reads_element and the value
-    attributes, reading methods and reading calls allow. ``arrays``: the local variables typed
-    as arrays (array_variables)."""
+    attributes, reading methods and reading calls allow. ``arrays``: the local variables whose
+    type may hold an array (CompiledFunction.array_variables)."""
     parents = _parents(function_node)
     proven = set(parameters)
     for node in ast.walk(function_node):
@@ -160,19 +146,21 @@ def untyped_written_parameters(py_func):
     return [k for k, name in enumerate(parameters) if name not in read_only]
 
 
-def written_operands(py_func, loop_types, annotations):
+def written_operands(py_func, loop_types, loop_array_variables):
     """The operand indices an in-place gufunc's loops may write: every operand some loop types
     as an array, less the parameters proven read-only (all of them when the syntax tree cannot
-    be had). ``loop_types``: each loop's operand types; ``annotations``: each loop's type
-    annotations."""
+    be had). ``loop_types``: each loop's operand types; ``loop_array_variables``: each loop's
+    locals whose type may hold an array or a view of one (CompiledFunction.array_variables,
+    read from the typed function; None for a loop whose types this process does not know)."""
     operands = len(loop_types[0]) if loop_types else 0
     arrays_at = [k for k in range(operands) if any(t[k].kind_name == "Array" for t in loop_types)]
     code = py_func.__code__
     parameters = code.co_varnames[: code.co_argcount]
-    if not all(annotations):  # a loop loaded without its types (a cache): no proof
+    if any(names is None for names in loop_array_variables):  # types unknown: no proof
         return arrays_at
     node = _function_node(py_func)
     if node is None:
         return arrays_at
-    read_only = read_only_parameters(node, parameters, array_variables(annotations))
+    arrays = set().union(*loop_array_variables)
+    read_only = read_only_parameters(node, parameters, arrays)
     return [k for k in arrays_at if parameters[k] not in read_only]

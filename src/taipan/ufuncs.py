@@ -588,7 +588,7 @@ class _GufuncCompiler(_LoopCompiler):
         return written_operands(
             self.py_func,
             [arguments for arguments, _, _ in self.loops],
-            [compiled.type_annotations for _, _, compiled in self.loops],
+            [compiled.array_variables for _, _, compiled in self.loops],
         )
 
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,9 @@ struct CompiledFunction {
   const Type *returnType = nullptr;
   /// Source lines annotated with the types of the variables assigned on them.
   std::string typeAnnotations;
+  /// The locals that may hold an array (arrayHoldingVariables), when this process typed the
+  /// function (none for code loaded by its code key alone).
+  std::optional<std::vector<std::string>> arrayVariables;
   /// The job hash (see jobHash): equal in every process for the same code.
   std::string hash;
   /// Where the compilation spent its time, stage by stage (not timed for inspection).

@@ -175,6 +175,33 @@ std::string annotateTypes(const TypedFunction &function) {
   return text.str();
 }
 
+namespace {
+/// Whether a value of `type` may be, hold or view an array (conservative: only numbers,
+/// strings, None and tuples of those certainly do not).
+bool mayHoldArray(const Type *type) {
+  if (!type || type->isNumber() || type->isString() || type->isNone() || type->isDatetimeLike())
+    return false;
+  if (type->isTuple())
+    return std::any_of(type->elements().begin(), type->elements().end(), mayHoldArray);
+  return true;
+}
+} // namespace
+
+std::vector<std::string> arrayHoldingVariables(const TypedFunction &function) {
+  std::vector<std::string> names;
+  for (const auto &[name, type] : function.variableTypes) {
+    if (!mayHoldArray(type))
+      continue;
+    names.push_back(name);
+    // A name typing made for one assignment of a source variable (`x.2`) counts for `x`.
+    size_t identifier =
+        name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    if (identifier != std::string::npos && identifier > 0)
+      names.push_back(name.substr(0, identifier));
+  }
+  return names;
+}
+
 std::string typeJob(const CompileJob &job, const Target &target, CompileSession &session,
                     TypedFunction *&rootOut, std::vector<TypedFunction *> *variants) {
   const std::shared_ptr<FunctionSource> &source = job.source;

@@ -51,6 +51,12 @@ private:
 /// Source lines annotated with the types of the variables assigned on them (inspect_types).
 std::string annotateTypes(const TypedFunction &function);
 
+/// The local variables (by source name) whose type may hold an array or a view of one: arrays,
+/// records (a view of an array's element), and containers, optionals and objects that may
+/// hold such values; anything but numbers, strings, None and tuples of those. The in-place
+/// gufunc check (taipan/gufunc_writes.py) proves parameters read-only against these.
+std::vector<std::string> arrayHoldingVariables(const TypedFunction &function);
+
 /// Types the job's functions and names them after their digests; returns the job hash. With
 /// `variants`, also types the root's copies for the target's entryVariants into it (lowering
 /// needs them; the hash does not: they follow from the root and the target's identity).
