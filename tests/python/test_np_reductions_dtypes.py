@@ -207,3 +207,38 @@ def test_empty_argmin_argmax_messages_are_numpys():
                 function(empty)
             with pytest.raises(ValueError, match=str(expected.value)):
                 compiled(empty)
+
+
+SCALAR_REDUCTIONS = [
+    lambda x: np.sum(x),
+    lambda x: np.prod(x),
+    lambda x: np.min(x),
+    lambda x: np.amax(x),
+    lambda x: np.argmin(x),
+    lambda x: np.argmax(x),
+    lambda x: np.mean(x),
+    lambda x: np.var(x),
+    lambda x: np.std(x),
+    lambda x: np.any(x),
+    lambda x: np.all(x),
+]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [3, -7, True, False, 2.5, -0.0, float("nan"), float("inf"), np.float32(21.0), 1 + 2j],
+)
+def test_reductions_of_a_number_are_those_of_a_0d_array(value):
+    for function in SCALAR_REDUCTIONS:
+        if isinstance(value, complex) and function in SCALAR_REDUCTIONS[2:6]:
+            continue  # no order of complex numbers in compiled code
+        compiled = taipan.njit(function)
+        before = live_blocks()
+        got, expected = compiled(value), function(value)
+        assert got == expected or (np.isnan(got) and np.isnan(expected)), (got, expected)
+        assert live_blocks() == before
+
+
+def test_reduction_of_a_number_refuses_an_axis():
+    with pytest.raises(TypingError, match="takes no axis"):
+        taipan.njit(lambda x: np.sum(x, axis=0))(3.0)

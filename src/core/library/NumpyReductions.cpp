@@ -388,8 +388,13 @@ const Type *accumulatorType(const Type *dtype) {
 /// array of one dimension less with an integer axis.
 const Type *typeReduction(const std::string &name, const std::string &reduction,
                           const LibraryCall &call) {
-  const Type *array = arrayArgument(call);
+  // A number is what NumPy makes of it, a 0-d array of one item.
+  const Type *first = call.argumentTypes[0];
+  const Type *array = first->isNumber() ? types::array(first, 0, 'C', false) : arrayArgument(call);
   const Type *dtype = array->dtype();
+  if (array->ndim() == 0 && isGiven(call, 1))
+    throwTypingError(name + " of a 0-d array or a number takes no axis (NumPy: axis out of bounds)",
+                     call.location);
   bool isExtreme =
       reduction == "min" || reduction == "max" || reduction == "argmin" || reduction == "argmax";
   if (dtype->isComplex() && isExtreme)
@@ -437,6 +442,17 @@ void addReduction(Library &library, const std::string &name, const std::string &
       [reduction, fuses](LoweringApi &lowering, const LibraryCall &call,
                          const std::vector<llvm::Value *> &given) {
         Expr *array = call.arguments[0];
+        const Type *first = call.argumentTypes[0];
+        if (first->isNumber()) {
+          // The reduction of a 0-d array holding the number (allocateArray's array is the
+          // statement's, freed after it).
+          const Type *zeroD = types::array(first, 0, 'C', false);
+          llvm::Value *item = fuses ? lowering.lowerExpr(array) : given[0];
+          llvm::Value *holder = lowering.arrays().allocateArray(zeroD, {});
+          lowering.arrays().storeElement(lowering.arrays().arrayField(holder, ArrayLayout::Data),
+                                         item, first);
+          return lowerReduction(lowering, reduction, holder, zeroD, nullptr, call.resultType);
+        }
         if (fuses && !isGiven(call, 1) && lowering.arrays().isElementwise(array))
           return reduceArrayExpression(lowering, reduction == "prod", array, call.resultType);
         std::vector<llvm::Value *> values = given;
