@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 import taipan
-from taipan.errors import TypingError
 from taipan.runtime import live_blocks
 
 
@@ -132,7 +131,7 @@ def test_view_errors():
         compiled(np.arange(12, dtype=np.int32).reshape(3, 4)[:, ::2])
     with pytest.raises(ValueError, match="divisor of the total size in bytes"):
         compiled(np.arange(3, dtype=np.int32))
-    with pytest.raises(TypingError, match="0d array"):
+    with pytest.raises(ValueError, match="0d array"):
         compiled(np.array(3, dtype=np.int32))
     zero_d = taipan.njit(lambda a: a.view(np.float64))(np.array(4607182418800017408))
     assert zero_d == 1.0

@@ -112,10 +112,8 @@ void addView(Library &library) {
       throwNoImplementation(call);
     if (dtype->itemSize() == array->dtype()->itemSize())
       return types::array(dtype, array->ndim(), array->layout(), array->isReadonly());
-    if (array->ndim() == 0)
-      throwTypingError("Changing the dtype of a 0d array is only supported if the itemsize is "
-                       "unchanged",
-                       call.location);
+    // A 0-d array or an item size that does not divide the old one is NumPy's ValueError when
+    // the view is made (lowering raises it), as Numba's tests expect.
     return types::array(dtype, array->ndim(), array->layout() == 'C' ? 'C' : 'A',
                         array->isReadonly());
   };
@@ -140,7 +138,14 @@ void addView(Library &library) {
       view = arrays.withArrayField(view, ArrayLayout::Strides,
                                    arrays.arrayField(array, ArrayLayout::Strides, i), i);
     }
-    if (newSize != oldSize) {
+    if (newSize != oldSize && (ndim == 0 || (newSize < oldSize && oldSize % newSize != 0))) {
+      lowering.exceptions().raiseIf(
+          builder.getInt1(true), ValueErrorId,
+          ndim == 0 ? "Changing the dtype of a 0d array is only supported if the itemsize is "
+                      "unchanged"
+                    : "When changing to a smaller dtype, its size must be a divisor of the size "
+                      "of original dtype");
+    } else if (newSize != oldSize) {
       int last = ndim - 1;
       llvm::Value *extent = arrays.arrayField(array, ArrayLayout::Shape, last);
       llvm::Value *count = arrays.arrayField(array, ArrayLayout::ItemCount);
@@ -153,10 +158,6 @@ void addView(Library &library) {
           builder.CreateNot(contiguous), ValueErrorId,
           "To change to a dtype of a different size, the last axis must be contiguous");
       llvm::Value *bytes = builder.CreateMul(extent, builder.getInt64(oldSize));
-      if (newSize < oldSize && oldSize % newSize != 0)
-        throwTypingError("When changing to a smaller dtype, its size must be a divisor of the "
-                         "size of original dtype",
-                         call.location);
       lowering.exceptions().raiseIf(
           builder.CreateICmpNE(builder.CreateSRem(bytes, builder.getInt64(newSize)),
                                builder.getInt64(0)),
