@@ -178,8 +178,12 @@ def test_polyval(x, c):
 
 def test_polyval_of_coefficient_matrices():
     check(polyval, np.array([1, 2]), np.arange(4).reshape(2, 2))
-    check(polyval_pointwise, np.array([1, 2]), np.arange(4).reshape(2, 2))
     check(polyval, [1, 2], np.arange(6.0).reshape(3, 2))
+    check(polyval_pointwise, 2.5, np.arange(6.0).reshape(3, 2))
+    # the result's dimensions depend on tensor's value, which typing cannot see: refused rather
+    # than guessed
+    with pytest.raises(TypingError, match='"tensor" must be boolean, and known when compiling'):
+        polyval_pointwise(np.array([1, 2]), np.arange(4).reshape(2, 2))
 
 
 @pytest.mark.parametrize(

@@ -180,15 +180,21 @@ def _polydiv(c1, c2):
 def _polyval(x, c, tensor=True):
     _check_array_like(x, "x")
     _check_array_like(c, "c")
-    if isinstance(tensor, bool):
-        outer = tensor
-    elif isinstance(tensor, types.Boolean) and hasattr(tensor, "literal_value"):
-        outer = tensor.literal_value
-    else:
+    if not isinstance(tensor, (bool, types.Boolean)):
         raise TypingError('The argument "tensor" must be boolean')
     dtype = scalar_class(_series_dtype(c, x))
     # a number or a 0-d array gives a number, as NumPy's arithmetic does
     x_is_array = not isinstance(x, (types.Number, types.Boolean)) and array_like_ndim(x) != 0
+    if isinstance(tensor, bool):
+        outer = tensor  # omitted: its default
+    elif not x_is_array or array_like_ndim(c) == 1:
+        outer = True  # tensor changes nothing here: either value gives this result
+    else:
+        # the result's dimensions depend on tensor, known only when called
+        raise TypingError(
+            'The argument "tensor" must be boolean, and known when compiling (leave it out for '
+            "True) when x is an array and c has more than one dimension"
+        )
     # x's dimensions, appended to c's shape when tensor is True (a list or tuple x is 1-D)
     extra = (1,) * (x.ndim if isinstance(x, types.Array) else 1)
     reshaped = x_is_array and outer
