@@ -375,3 +375,17 @@ def test_append_axis_must_be_an_integer():
 
     with pytest.raises(TypingError, match='The third argument "axis" must be an integer'):
         append_along(np.ones((2, 2)), np.ones((2, 2)), 1.5)
+
+
+@njit
+def asarray_chkfinite(a):
+    return np.asarray_chkfinite(a)
+
+
+def test_asarray_chkfinite_of_lists():
+    check_like_numpy(asarray_chkfinite, [1, 2, 3])
+    check_like_numpy(asarray_chkfinite, [1.0, np.inf])  # NumPy's ValueError
+    with pytest.raises(
+        TypingError, match="The argument to np.asarray_chkfinite must be array-like"
+    ):
+        asarray_chkfinite("abc")

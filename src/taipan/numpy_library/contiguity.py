@@ -10,6 +10,7 @@ copy of the transpose. Scalars and 0-d arrays become 1-d arrays of one element (
 import numpy as np
 
 from taipan import types
+from taipan.errors import TypingError
 from taipan.extending import overload
 from taipan.numpy_library.support import is_none
 
@@ -73,8 +74,8 @@ def _asfortranarray(a, dtype=None, like=None):
 def _asarray_chkfinite(a, dtype=None, order=None):
     if not is_none(order):
         return None
-    if not (isinstance(a, types.Array) or _is_number(a) or isinstance(a, types.BaseTuple)):
-        return None
+    if not (isinstance(a, (types.Array, types.BaseTuple, types.List)) or _is_number(a)):
+        raise TypingError("The argument to np.asarray_chkfinite must be array-like")
 
     def asarray_chkfinite(a, dtype=None, order=None):
         result = np.asarray(a, dtype)
