@@ -3,7 +3,7 @@
 
 import abc
 import copyreg
-import ctypes
+import struct
 
 from taipan import _core
 
@@ -65,22 +65,23 @@ double = float64 = globals()["float64"]
 float_ = float32 = globals()["float32"]
 
 
-def _c_integer(c_type, signed):
-    """The integer type of a C type's size on this platform, as Numba spells C types."""
-    return globals()[f"{'' if signed else 'u'}int{ctypes.sizeof(c_type) * 8}"]
+def _c_integer(struct_code, signed):
+    """The integer type of a C type's size on this platform (``struct``'s native code for it:
+    ``import ctypes`` costs `import taipan` milliseconds), as Numba spells C types."""
+    return globals()[f"{'' if signed else 'u'}int{struct.calcsize(struct_code) * 8}"]
 
 
 # C's type names, as Numba defines them (numba.core.types): sized like this platform's C types.
-char = _c_integer(ctypes.c_char, True)
-uchar = _c_integer(ctypes.c_ubyte, False)
-short = _c_integer(ctypes.c_short, True)
-ushort = _c_integer(ctypes.c_ushort, False)
-long_ = _c_integer(ctypes.c_long, True)
-ulong = _c_integer(ctypes.c_ulong, False)
-longlong = _c_integer(ctypes.c_longlong, True)
-ulonglong = _c_integer(ctypes.c_ulonglong, False)
-ssize_t = _c_integer(ctypes.c_ssize_t, True)
-size_t = _c_integer(ctypes.c_size_t, False)
+char = _c_integer("b", True)
+uchar = _c_integer("B", False)
+short = _c_integer("h", True)
+ushort = _c_integer("H", False)
+long_ = _c_integer("l", True)
+ulong = _c_integer("L", False)
+longlong = _c_integer("q", True)
+ulonglong = _c_integer("Q", False)
+ssize_t = _c_integer("n", True)
+size_t = _c_integer("N", False)
 int_ = globals()["intp"]
 uint = globals()["uintp"]
 C_TYPE_NAMES = (

@@ -9,12 +9,12 @@ on that C++ type; ``user_view`` gives back the user's instance (whose class ``is
 tests). Data models (taipan.datamodels) become the C++ type's layout when both are known.
 """
 
+import _thread
 import functools
-import threading
 
 from taipan import _core
 
-_lock = threading.RLock()
+_lock = _thread.RLock()  # not threading: `import taipan` stays without it
 _ids = {}  # (class, key) -> registry id
 _instances = []  # registry id -> the first instance made with that (class, key)
 _model_hooks = []  # callbacks run on each newly bound instance (taipan.datamodels)
