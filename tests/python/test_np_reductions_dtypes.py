@@ -242,3 +242,11 @@ def test_reductions_of_a_number_are_those_of_a_0d_array(value):
 def test_reduction_of_a_number_refuses_an_axis():
     with pytest.raises(TypingError, match="takes no axis"):
         taipan.njit(lambda x: np.sum(x, axis=0))(3.0)
+
+
+def test_reductions_of_a_datetime_scalar():
+    for value in (np.datetime64("2000-01-02", "D"), np.timedelta64(5, "s")):
+        for function in (lambda x: np.min(x), lambda x: np.amax(x), lambda x: np.any(x)):
+            got, expected = taipan.njit(function)(value), function(value)
+            assert got == expected, (got, expected)
+    assert taipan.njit(lambda x: np.mean(x))(np.timedelta64(7, "D")) == np.timedelta64(7, "D")

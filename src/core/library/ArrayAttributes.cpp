@@ -138,13 +138,10 @@ void addView(Library &library) {
       view = arrays.withArrayField(view, ArrayLayout::Strides,
                                    arrays.arrayField(array, ArrayLayout::Strides, i), i);
     }
-    if (newSize != oldSize && (ndim == 0 || (newSize < oldSize && oldSize % newSize != 0))) {
+    if (newSize != oldSize && ndim == 0) {
       lowering.exceptions().raiseIf(
           builder.getInt1(true), ValueErrorId,
-          ndim == 0 ? "Changing the dtype of a 0d array is only supported if the itemsize is "
-                      "unchanged"
-                    : "When changing to a smaller dtype, its size must be a divisor of the size "
-                      "of original dtype");
+          "Changing the dtype of a 0d array is only supported if the itemsize is unchanged");
     } else if (newSize != oldSize) {
       int last = ndim - 1;
       llvm::Value *extent = arrays.arrayField(array, ArrayLayout::Shape, last);
@@ -157,6 +154,11 @@ void addView(Library &library) {
       lowering.exceptions().raiseIf(
           builder.CreateNot(contiguous), ValueErrorId,
           "To change to a dtype of a different size, the last axis must be contiguous");
+      // NumPy checks the contiguity first, then the sizes.
+      if (newSize < oldSize && oldSize % newSize != 0)
+        lowering.exceptions().raiseIf(builder.getInt1(true), ValueErrorId,
+                                      "When changing to a smaller dtype, its size must be a "
+                                      "divisor of the size of original dtype");
       llvm::Value *bytes = builder.CreateMul(extent, builder.getInt64(oldSize));
       lowering.exceptions().raiseIf(
           builder.CreateICmpNE(builder.CreateSRem(bytes, builder.getInt64(newSize)),
@@ -214,10 +216,14 @@ void registerArrayAttributes(Library &library) {
       [](LoweringApi &lowering, llvm::Value *, const Type *, const Type *resultType) {
         return llvm::UndefValue::get(valueType(lowering.llvmContext(), resultType));
       });
-  // a.flat is iterated and indexed like the raveled array.
+  // a.flat is iterated and indexed like the raveled array: a view of a C array, and a copy of
+  // any other, which is read-only so that `a.flat[i] = v` is refused at typing instead of
+  // writing into the copy (silently leaving `a` as it was).
   addAttribute(
       library, "flat",
-      [](const Type *array) { return types::array(array->dtype(), 1, 'C', array->isReadonly()); },
+      [](const Type *array) {
+        return types::array(array->dtype(), 1, 'C', array->isReadonly() || array->layout() != 'C');
+      },
       [](LoweringApi &lowering, llvm::Value *array, const Type *arrayType, const Type *resultType) {
         return reshapeArray(lowering, array, arrayType, {lowering.irBuilder().getInt64(-1)},
                             resultType);

@@ -390,7 +390,8 @@ const Type *typeReduction(const std::string &name, const std::string &reduction,
                           const LibraryCall &call) {
   // A number is what NumPy makes of it, a 0-d array of one item.
   const Type *first = call.argumentTypes[0];
-  const Type *array = first->isNumber() ? types::array(first, 0, 'C', false) : arrayArgument(call);
+  bool scalar = first->isNumber() || first->isDatetimeLike();
+  const Type *array = scalar ? types::array(first, 0, 'C', false) : arrayArgument(call);
   const Type *dtype = array->dtype();
   if (array->ndim() == 0 && isGiven(call, 1))
     throwTypingError(name + " of a 0-d array or a number takes no axis (NumPy: axis out of bounds)",
@@ -443,7 +444,7 @@ void addReduction(Library &library, const std::string &name, const std::string &
                          const std::vector<llvm::Value *> &given) {
         Expr *array = call.arguments[0];
         const Type *first = call.argumentTypes[0];
-        if (first->isNumber()) {
+        if (first->isNumber() || first->isDatetimeLike()) {
           // The reduction of a 0-d array holding the number (allocateArray's array is the
           // statement's, freed after it).
           const Type *zeroD = types::array(first, 0, 'C', false);
