@@ -18,16 +18,18 @@ from taipan.numpy_library.support import numpy_dtype, scalar_class
 
 
 @overload(np.linspace)
-def _linspace_complex(start, stop, num=50):
+def _linspace_complex(start, stop, num=50, endpoint=True):
     if not (isinstance(start, types.Complex) or isinstance(stop, types.Complex)):
         return None  # real bounds: the library's linspace
     if not (isinstance(start, types.Number) and isinstance(stop, types.Number)):
         return None
     if not isinstance(num, (int, types.Integer)):
         return None
+    if not isinstance(endpoint, (bool, types.Boolean)):
+        return None
     dtype = scalar_class(np.result_type(numpy_dtype(start), numpy_dtype(stop), np.float64))
 
-    def linspace_complex(start, stop, num=50):
+    def linspace_complex(start, stop, num=50, endpoint=True):
         if num < 0:
             raise ValueError("Number of samples, -1, must be non-negative.")
         out = np.empty(num, dtype)
@@ -37,10 +39,12 @@ def _linspace_complex(start, stop, num=50):
             out[0] = first
             return out
         if num > 1:
-            step = (last - first) / (num - 1)
+            divisions = num - 1 if endpoint else num
+            step = (last - first) / divisions
             for i in range(num):
                 out[i] = first + i * step
-            out[num - 1] = last
+            if endpoint:
+                out[num - 1] = last
         return out
 
     return linspace_complex
