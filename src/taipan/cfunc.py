@@ -3,7 +3,7 @@ directly (SciPy's ``LowLevelCallable``, ctypes, cffi), and ``carray``/``farray``
 memory behind a pointer as an array inside it."""
 
 from taipan import _core
-from taipan.dispatcher import adapt_to_numpy_once, wrap_python_function
+from taipan.wrappers import adapt_to_numpy_once, wrap_python_function
 
 # ctypes is imported on first use: `import taipan` stays free of it.
 _CTYPE_NAMES = {

@@ -1,4 +1,4 @@
-"""A dispatcher's overloads as Numba's compile results, and ``types.CompileResultWAP``.
+"""A dispatcher's overloads as Numba's compile results (``types.CompileResultWAP`` wraps one).
 
 ``dispatcher.overloads[argument_types]`` is a ``CompileResult``: taipan's compiled overload
 (its attributes ``hash``, ``parallel_loops``... read through) with the parts of Numba's
@@ -11,7 +11,6 @@ overload's signature, compiled from the same Python function with the dispatcher
 from __future__ import annotations
 
 from taipan import _core
-from taipan.types import WrapperAddressProtocol
 
 
 class CompileResult:
@@ -45,41 +44,18 @@ class CompileResult:
         """Calls the overload from Python (through its dispatcher)."""
         return self._dispatcher
 
-    def __repr__(self):
-        return f"<CompileResult {self._dispatcher.__name__}{self.signature}>"
-
-
-class CompileResultWAP(WrapperAddressProtocol):
-    """Numba's ``types.CompileResultWAP(cres)``: a compile result as a first-class function of
-    its signature, callable from compiled code (through its C entry) and from Python."""
-
-    def __init__(self, cres):
-        if not isinstance(cres, CompileResult):
-            raise TypeError(
-                f"CompileResultWAP takes a compile result (a value of dispatcher.overloads), "
-                f"not {type(cres).__name__}"
-            )
+    def c_entry(self):
+        """The C entry Numba's compile result carries (its cfunc wrapper), compiled here from
+        the same function with the dispatcher's numeric options: an exception inside is
+        unraisable and gives zero, as through Numba's (``types.CompileResultWAP`` calls it)."""
         from taipan.cfunc import cfunc
 
-        self.cres = cres
         options = {
             key: value
-            for key, value in cres.dispatcher.targetoptions.items()
+            for key, value in self._dispatcher.targetoptions.items()
             if key in ("fastmath", "error_model", "boundscheck")
         }
-        # The C entry Numba's compile result carries (its cfunc wrapper), compiled here from the
-        # same function: an exception inside is unraisable and gives zero, as through Numba's.
-        self._entry = cfunc(cres.signature, **options)(cres.py_func)
-        self.address = self._entry.address
+        return cfunc(self.signature, **options)(self._dispatcher.py_func)
 
-    def __wrapper_address__(self):
-        return self.address
-
-    def signature(self):
-        return self.cres.signature
-
-    def __call__(self, *args, **kwargs):
-        return self.cres.entry_point(*args, **kwargs)
-
-    def dump(self, tab=""):
-        print(f"{tab}DUMP {type(self).__name__} [{self.cres.py_func.__name__}, {self.address}]")
+    def __repr__(self):
+        return f"<CompileResult {self._dispatcher.__name__}{self.signature}>"

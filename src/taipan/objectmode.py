@@ -5,7 +5,7 @@ CPython's exactly, so the function runs in the interpreter, except that with ``l
 
 import types
 
-from taipan.dispatcher import wrap_python_function
+from taipan.wrappers import wrap_python_function
 
 
 class _BoundAsMethod:

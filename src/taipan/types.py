@@ -772,5 +772,28 @@ class VarArg:
         return f"*{self.dtype}"
 
 
-# Numba's types.CompileResultWAP (it needs WrapperAddressProtocol above).
-from taipan.compile_results import CompileResultWAP  # noqa: F401
+class CompileResultWAP(WrapperAddressProtocol):
+    """Numba's ``types.CompileResultWAP(cres)``: a compile result as a first-class function of
+    its signature, callable from compiled code (through its C entry) and from Python."""
+
+    def __init__(self, cres):
+        if type(cres).__name__ != "CompileResult" or not hasattr(cres, "c_entry"):
+            raise TypeError(
+                f"CompileResultWAP takes a compile result (a value of dispatcher.overloads), "
+                f"not {type(cres).__name__}"
+            )
+        self.cres = cres
+        self._entry = cres.c_entry()
+        self.address = self._entry.address
+
+    def __wrapper_address__(self):
+        return self.address
+
+    def signature(self):
+        return self.cres.signature
+
+    def __call__(self, *args, **kwargs):
+        return self.cres.entry_point(*args, **kwargs)
+
+    def dump(self, tab=""):
+        print(f"{tab}DUMP {type(self).__name__} [{self.cres.py_func.__name__}, {self.address}]")

@@ -4,8 +4,8 @@ broadcasting, ``out=``, ``where=``, ``reduce``...); without, a ``DUFunc`` compil
 each new input type on call. ``target='parallel'`` splits each call over taipan's threads."""
 
 from taipan import _core, compile_options
-from taipan.dispatcher import adapt_to_numpy_once, wrap_python_function
 from taipan.errors import TypingError, UnsupportedError
+from taipan.wrappers import adapt_to_numpy_once, wrap_python_function
 
 _TARGETS = ("cpu", "parallel")
 # Options that reach the scalar function's compilation (the rest are the ufunc's own).

@@ -4,7 +4,7 @@ backend's class supplies ``_scalar_function(functor)`` (what folds two values),
 ``_operand(arr, stream)`` (the array the call reduces) and ``_reduce_values(values, res, init,
 stream)`` (the reduction of a non-empty 1-D array)."""
 
-from taipan.dispatcher import wrap_python_function
+from taipan.wrappers import wrap_python_function
 
 
 class ReduceFront:

@@ -14,9 +14,9 @@ import numpy as np
 
 from taipan import _core, compile_options
 from taipan.cuda.api.decorators import split_signature
-from taipan.dispatcher import wrap_python_function
 from taipan.errors import TypingError, UnsupportedError
 from taipan.types import Type, parse_signature
+from taipan.wrappers import wrap_python_function
 
 _PYTHON_SCALARS = frozenset((bool, int, float, complex))
 # The keywords that reach the kernel's compilation (the options table: the same for gufuncs).
