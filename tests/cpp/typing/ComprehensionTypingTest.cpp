@@ -17,8 +17,8 @@ namespace {
 
 class ThrowingCalleeTyper : public CalleeTyper {
 public:
-  TypedFunction *typeCallee(FunctionSource *, const std::vector<const Type *> &,
-                            SourceLocation) override {
+  TypedFunction *typeCallee(FunctionSource *, const std::vector<const Type *> &, SourceLocation,
+                            const ConstantParameters &) override {
     throw std::logic_error("unexpected call to a jitted function");
   }
 };

@@ -18,8 +18,8 @@ namespace {
 /// The tests compile single functions; a call to another jitted function is a test failure.
 class ThrowingCalleeTyper : public CalleeTyper {
 public:
-  TypedFunction *typeCallee(FunctionSource *, const std::vector<const Type *> &,
-                            SourceLocation) override {
+  TypedFunction *typeCallee(FunctionSource *, const std::vector<const Type *> &, SourceLocation,
+                            const ConstantParameters &) override {
     throw std::logic_error("unexpected call to a jitted function");
   }
 };
