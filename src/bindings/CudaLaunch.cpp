@@ -155,6 +155,23 @@ void launchFunction(void *function, const unsigned grid[3], const unsigned block
 /// __cuda_array_interface__ give a new reference to (type or None, pointer, shape, strides) in
 /// `description`, once the stream that produced them is waited for; scalars and NumPy arrays
 /// (`hostArray` set: copied to the device for the launch) leave it null. Sets `type`; false
+
+/// Whether `value`, an argument typed `type`, is a tuple that holds a NumPy (host) array at any
+/// depth. Its items are laid out as host values, so the kernel would be handed host addresses
+/// (numba-cuda copies such arrays to the device and back; taipan refuses them until it does).
+bool tupleHoldsHostArray(PyObject *value, const Type *type) {
+  if (!type->isTuple() || !PyTuple_Check(value))
+    return false;
+  Py_ssize_t count = std::min<Py_ssize_t>(PyTuple_GET_SIZE(value), type->elements().size());
+  for (Py_ssize_t k = 0; k < count; ++k) {
+    PyObject *item = PyTuple_GET_ITEM(value, k);
+    const Type *element = type->elements()[static_cast<size_t>(k)];
+    if ((element->isArray() && PyArray_Check(item)) || tupleHoldsHostArray(item, element))
+      return true;
+  }
+  return false;
+}
+
 /// when Python must handle the value (a value of no kernel type, an interface with a mask).
 bool describeArgument(PyObject *value, void *stream, const Type **type, PyObject **description,
                       bool *hostArray) {
@@ -466,6 +483,12 @@ struct CudaLauncher {
         copies.copyIn(value, key[i], argumentBlock, i);
       else if (hostArrays && key[i]->isRecord())
         copies.copyInRecord(value, key[i], argumentBlock, i);
+      else if (tupleHoldsHostArray(value, key[i]))
+        throw nb::type_error(("argument " + std::to_string(i + 1) +
+                              " of the kernel is a tuple holding a NumPy array: its host memory "
+                              "cannot be read on the device; pass cuda.to_device(...) arrays "
+                              "in the tuple")
+                                 .c_str());
       else
         filled = argumentBlock.setValue(i, value);
       if (!filled)

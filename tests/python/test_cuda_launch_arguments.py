@@ -169,3 +169,19 @@ def test_forall_with_host_arrays(python_launcher_unused):
 def test_values_of_no_kernel_type_are_reported_by_python():
     with pytest.raises(TypingError, match="cannot pass a value of type"):
         bump[1, 1]({"a": 1})
+
+
+@cuda.jit
+def first_of_pair(out, pair):
+    out[0] = pair[0][0] + pair[1][0]
+
+
+def test_a_tuple_of_host_arrays_is_refused_not_read_at_host_addresses():
+    # Numba's test_issue5493: the items of a tuple argument were laid out with their host
+    # addresses, and the kernel read them (CUDA_ERROR_ILLEGAL_ADDRESS, poisoning the context).
+    out = cuda.to_device(np.zeros(1))
+    with pytest.raises(TypeError, match="tuple holding a NumPy array"):
+        first_of_pair[1, 1](out, (np.ones(2), np.ones(2)))
+    pair = (cuda.to_device(np.full(2, 2.0)), cuda.to_device(np.full(2, 3.0)))
+    first_of_pair[1, 1](out, pair)
+    assert out.copy_to_host()[0] == 5.0
