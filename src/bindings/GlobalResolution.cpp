@@ -284,8 +284,8 @@ static GlobalValue classifyObject(nb::handle object) {
     // numpy.random keeps its name, and so do numpy.lib's and numpy.polynomial's modules (whose
     // functions are found by their objects: np.lib.stride_tricks.as_strided); numpy's other
     // submodules (numpy.core...) are numpy.
-    bool ownName = result.name.rfind("numpy.lib", 0) == 0 ||
-                   result.name.rfind("numpy.polynomial", 0) == 0;
+    bool ownName =
+        result.name.rfind("numpy.lib", 0) == 0 || result.name.rfind("numpy.polynomial", 0) == 0;
     if (result.name == "taipan.cuda")
       result.name = "cuda"; // taipan's CUDA namespace, as kernels spell it
     else if (ownName)
