@@ -128,7 +128,11 @@ def test_roots(p):
         del actual
 
 
-def test_roots_of_real_coefficients_are_real():
+def test_roots_of_real_coefficients_are_real_or_complex_as_numpys_eigvals():
+    if np.linalg.eigvals(np.eye(1)).dtype.kind == "c":  # NumPy 2.5: complex for every matrix
+        assert roots(np.array([1.0, -3.0, 2.0])).dtype == np.complex128
+        np.testing.assert_allclose(roots(np.array([1.0, 0.0, 1.0])), np.roots([1.0, 0.0, 1.0]))
+        return
     assert roots(np.array([1.0, -3.0, 2.0])).dtype == np.float64
     with pytest.raises(ValueError, match="complex eigenvalues"):
         roots(np.array([1.0, 0.0, 1.0]))  # x**2 + 1: NumPy's result would be complex

@@ -46,9 +46,12 @@ def _roots(p):
         raise TypingError("np.roots takes an array-like of numbers")
     # integer coefficients are float64, as in NumPy. As in Numba, real coefficients give real
     # roots (NumPy's type would depend on the values): complex roots of a real polynomial raise
-    # eigvals' ValueError; complex coefficients give complex roots.
+    # eigvals' ValueError; complex coefficients give complex roots. Where the installed NumPy's
+    # eigvals is complex for every matrix (2.5 and later), so are the roots, as NumPy's.
+    from taipan.numpy_library.linalg_eig import _eig_always_complex
+
     work = scalar_class(np.result_type(dtype, np.float64))
-    result = work
+    result = scalar_class(np.result_type(work, np.complex64)) if _eig_always_complex() else work
 
     def roots(p):
         coefficients = np.asarray(p).astype(work)
