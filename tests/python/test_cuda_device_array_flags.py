@@ -4,18 +4,11 @@
 arrays are contiguous both ways, broadcast ones neither. Checked against NumPy's own flags for
 views of many layouts, and on device arrays in the simulator and on a GPU."""
 
-import os
-import subprocess
-import sys
-import textwrap
-
 import numpy as np
 import pytest
-from child_processes import child_python_path
+from child_processes import run_in_simulator
 
 from taipan.cuda.api.devicearray import contiguity, layout_like
-
-TESTS = os.path.dirname(os.path.abspath(__file__))
 
 
 def layouts():
@@ -95,20 +88,7 @@ print("ok")
 
 
 def test_device_arrays_in_the_simulator(tmp_path):
-    script = tmp_path / "simulated.py"
-    script.write_text(textwrap.dedent(SIMULATED))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TAIPAN_", "NUMBA_"))}
-    env.update(TAIPAN_ENABLE_CUDASIM="1", PYTHONPATH=child_python_path(TESTS))
-    result = subprocess.run(
-        [sys.executable, str(script)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stdout + result.stderr
+    run_in_simulator(tmp_path, SIMULATED)
 
 
 @pytest.mark.cuda

@@ -8,18 +8,15 @@ simulator (where a kernel's signature types its scalar arguments)."""
 import os
 import shutil
 import subprocess
-import sys
-import textwrap
 
 import pytest
-from child_processes import child_python_path
+from child_processes import run_in_simulator
 
 from taipan import cuda, types
 from taipan.errors import TypingError
 
 PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
-TESTS = os.path.dirname(os.path.abspath(__file__))
 INTEGERS = [types.int8, types.int16, types.int32, types.int64]
 INTEGERS += [types.uint8, types.uint16, types.uint32, types.uint64]
 
@@ -198,17 +195,4 @@ print("ok")
 
 
 def test_simulator_values(tmp_path):
-    script = tmp_path / "simulated.py"
-    script.write_text(textwrap.dedent(SIMULATED))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TAIPAN_", "NUMBA_"))}
-    env.update(TAIPAN_ENABLE_CUDASIM="1", PYTHONPATH=child_python_path(TESTS))
-    result = subprocess.run(
-        [sys.executable, str(script)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stdout + result.stderr
+    run_in_simulator(tmp_path, SIMULATED)

@@ -2,16 +2,9 @@
 compiles it (and the GPU path does); from Python it must still be launched. In the simulator
 (the variable is read when taipan is imported, so it runs in a child interpreter) and to PTX."""
 
-import os
-import subprocess
-import sys
-import textwrap
-
-from child_processes import child_python_path
+from child_processes import run_in_simulator
 
 from taipan import cuda, types
-
-TESTS = os.path.dirname(os.path.abspath(__file__))
 
 SIMULATED = """
 import numpy as np
@@ -41,20 +34,7 @@ print("ok")
 
 
 def test_in_the_simulator(tmp_path):
-    script = tmp_path / "simulated.py"
-    script.write_text(textwrap.dedent(SIMULATED))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TAIPAN_", "NUMBA_"))}
-    env.update(TAIPAN_ENABLE_CUDASIM="1", PYTHONPATH=child_python_path(TESTS))
-    result = subprocess.run(
-        [sys.executable, str(script)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stdout + result.stderr
+    run_in_simulator(tmp_path, SIMULATED)
 
 
 @cuda.jit

@@ -7,12 +7,10 @@ GPU (marker ``cuda``), numba-cuda's three value tests."""
 import os
 import shutil
 import subprocess
-import sys
-import textwrap
 
 import numpy as np
 import pytest
-from child_processes import child_python_path
+from child_processes import run_in_simulator
 
 from taipan import cuda, types
 from taipan.cuda import libdevice
@@ -22,7 +20,6 @@ from taipan.errors import TypingError
 PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
-TESTS = os.path.dirname(os.path.abspath(__file__))
 TYPES = {name: getattr(types, name) for name in ("int16", "int32", "int64", "float32", "float64")}
 
 
@@ -231,20 +228,7 @@ print("ok")
 
 
 def test_simulator_evaluates_libdevice(tmp_path):
-    script = tmp_path / "simulated.py"
-    script.write_text(textwrap.dedent(SIMULATED))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TAIPAN_", "NUMBA_"))}
-    env.update(TAIPAN_ENABLE_CUDASIM="1", PYTHONPATH=child_python_path(TESTS))
-    result = subprocess.run(
-        [sys.executable, str(script)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stdout + result.stderr
+    run_in_simulator(tmp_path, SIMULATED)
 
 
 # --- on a GPU: numba-cuda's value tests --------------------------------------------------------
