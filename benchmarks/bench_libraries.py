@@ -209,8 +209,13 @@ report({{"first": first, "warm": warm, "check": [values.size, int(finite.size),
 
 
 def package_paths(names):
-    """Installs (once) and returns each package's folder, with the test-only requirements'
-    folder (antropy needs scikit-learn, dcor array-api-compat), through the runner's store."""
+    """Installs (once) and returns each package's folders, with the test-only requirements'
+    folder (antropy needs scikit-learn, dcor array-api-compat), through the runner's store. On
+    a machine without a package registry, a package that is not in the store maps to the
+    reason instead (its rows say so), and requirements that cannot be installed are left out
+    (a package that imports one fails with Python's own ImportError in its rows)."""
+    import subprocess
+
     sys.path.insert(0, str(TOOLS))
     import libraries  # tools/numba_compat/libraries.py
 
@@ -218,9 +223,16 @@ def package_paths(names):
     paths = {}
     for name in names:
         package = libraries.PACKAGES[name]
-        paths[name] = [store.installed(name, package)]
-        if package.requires:
-            paths[name].append(store.test_requirements(name, package.requires))
+        try:
+            paths[name] = [store.installed(name, package)]
+        except (subprocess.CalledProcessError, OSError) as exc:
+            paths[name] = f"not installed here ({type(exc).__name__})"
+            continue
+        try:
+            if package.requires:
+                paths[name].append(store.test_requirements(name, package.requires))
+        except (subprocess.CalledProcessError, OSError):
+            print(f"{name}: test requirements not installed", file=sys.stderr, flush=True)
     return paths
 
 
@@ -250,6 +262,8 @@ def measure_case(case, lib, paths, repeats, taipan_path):
         data="\n".join("    " + line for line in data),
         call=case.call,
     )
+    if isinstance(paths[case.package], str):
+        return paths[case.package]
     results = []
     try:
         for _ in range(repeats):
