@@ -21,4 +21,4 @@ from taipan.cuda import (
 def exports():
     """{name: object} of everything ``taipan.cuda`` exports, from the GPU path's modules."""
     modules = (api.errors, compiler, decorators, devicearray, devices, driver, hostmemory, interop)
-    return api.resolve("GPU", (*modules, intrinsics, linking, reduction, streams))
+    return api.resolve("GPU", (*modules, intrinsics, linking, reduction, streams, api.vectorizers))

@@ -43,6 +43,7 @@ NAMES = (
     "get_current_device",
     "gpus",
     "grid",
+    "guvectorize",
     "gridDim",
     "gridsize",
     "is_available",
@@ -51,6 +52,7 @@ NAMES = (
     "laneid",
     "lanemask_lt",
     "legacy_default_stream",
+    "list_devices",
     "local",
     "managed_array",
     "mapped_array",
@@ -82,6 +84,7 @@ NAMES = (
     "threadfence_block",
     "threadfence_system",
     "to_device",
+    "vectorize",
     "warpsize",
 )
 

@@ -10,6 +10,8 @@ A backend's class supplies ``_core_function(py_func)`` (what computes one elemen
 ufuncs, ``_output_dtype``, ``_flattened``, ``_make_reducer`` and ``_reduce_rows`` (see
 UFuncFront.reduce)."""
 
+import warnings
+
 import numpy as np
 
 from taipan import _core, compile_options
@@ -148,8 +150,11 @@ def _options(options, gufunc):
     options.pop("target", None)
     if options.pop("cache", False):
         raise TypeError("caching is not supported by CUDA ufuncs")
+    if "nopython" in options and not gufunc:
+        # numba-cuda's warning: CUDA ufuncs always compile in nopython mode
+        warnings.warn("nopython kwarg for cuda target is redundant", RuntimeWarning, stacklevel=4)
     if options.pop("nopython", True) is False:
-        raise TypeError("nopython flag must be True: CUDA ufuncs compile in nopython mode")
+        raise TypeError("nopython flag must be True")
     options.pop("forceobj", None)
     if gufunc and options.pop("writable_args", ()):
         raise TypeError("writable_args are not supported by CUDA gufuncs")
@@ -238,9 +243,14 @@ def gufunc_schedule(layout, core_names, nin, shapes):
         expected = loop + tuple(sizes[name] for name in names)
         given = shapes[position]
         if given is not None and tuple(given) != expected:
-            raise ValueError(
-                f"output {position - nin} has shape {tuple(given)}, the call needs {expected}"
-            )
+            given = tuple(given)
+            # numba-cuda's rule: an output may lack leading loop dimensions of extent 1 (its
+            # elements are the same); the loop views it with those dimensions added.
+            if (1,) * (len(expected) - len(given)) + given != expected:
+                raise ValueError(
+                    f"output {position - nin} has shape {given}, the call needs {expected}"
+                )
+            expected = given
         full.append(expected)
     return loop, full
 
@@ -286,9 +296,15 @@ def gufunc_outputs(name, nin, nout, args, out):
             raise ValueError("cannot specify argument 'out' as both positional and keyword")
         return list(args[nin:])
     if len(args) != nin:
+
+        def positional(count):
+            return f"{count} positional argument{'s' * (count != 1)}"
+
+        # numba-cuda's message, with the gufunc's name
         raise TypeError(
-            f"{name}() takes {nin} positional argument{'s' * (nin != 1)} (when providing input "
-            f"only) or {nin + nout} (when providing input and output), got {len(args)}"
+            f"{name}(): this gufunc accepts {positional(nin)} (when providing input only) or "
+            f"{positional(nin + nout)} (when providing input and output). Got "
+            f"{positional(len(args))}."
         )
     if out is None:
         return [None] * nout
@@ -493,9 +509,21 @@ class GUFuncFront:
             ("array", v.dtype) if k != "scalar" else _scalar_description(v)
             for v, k in zip(inputs, kinds)
         ]
-        index = select_signature([d[: self.nin] for d, _ in self._signatures], descriptions)
+        formals = [d[: self.nin] for d, _ in self._signatures]
+        index = select_signature(formals, descriptions)
         if index is None:
             given = ", ".join(str(d) for _, d in descriptions)
+            # A device array is never cast (it would be copied); say so when casting one would
+            # have matched, as numba-cuda does.
+            castable = [
+                ("scalar", d) if k == "device" else (k, d) for (_, d), k in zip(descriptions, kinds)
+            ]
+            if "device" in kinds and select_signature(formals, castable) is not None:
+                raise TypeError(
+                    f"{self.__name__}: no signature takes inputs of types ({given}); a "
+                    "compatible signature is possible by casting but a device array does not "
+                    "support .astype()"
+                )
             raise TypeError(f"{self.__name__}: no signature takes inputs of types ({given})")
         return index
 

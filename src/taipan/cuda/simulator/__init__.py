@@ -60,4 +60,5 @@ def install(module):
 def exports():
     """{name: object} of everything ``taipan.cuda`` exports, from the simulator's modules."""
     modules = (api.errors, host, atomics, devicearray, intrinsics, launch, reduction)
+    modules += (api.vectorizers,)
     return api.resolve("simulator", (sys.modules[__name__], *modules))
