@@ -130,9 +130,9 @@ class DeviceNDArray(api.DeviceArrayFront):
             ary[...] = staging
         return ary
 
-    def copy_to_device(self, ary, stream=0):
-        """Copies a host array of the same shape (or one that broadcasts) into this array."""
-        host = api.devicearray.host_operand(ary, self.dtype, self.shape)
+    def _write(self, host, stream=0):
+        """Copies host elements of this array's shape into its memory, whatever its layout:
+        at once when both are C (or both F) contiguous, else run by run."""
         if self._fortran_only():
             host = np.asfortranarray(host)
             _core.cuda_copy_to_device(self.device_ctypes_pointer, host.T, stream_handle(stream))
@@ -148,6 +148,31 @@ class DeviceNDArray(api.DeviceArrayFront):
                 flat[start : start + count],
                 stream_handle(stream),
             )
+
+    def _copy_from_device(self, other, stream=0):
+        """Copies a device array of the same layout (checked by copy_to_device) into this one:
+        one run of memory, the broadcast axes' elements once."""
+        if not isinstance(other, DeviceNDArray):
+            from taipan.cuda.interop import as_cuda_array
+
+            other = as_cuda_array(other)
+        nbytes = api.devicearray.array_core(self).size * self.dtype.itemsize
+        if stream:  # the copy is ordered on the legacy default stream: let `stream` finish
+            _core.cuda_synchronize_stream(stream_handle(stream))
+        _core.cuda_copy_device_to_device(
+            self.device_ctypes_pointer, other.device_ctypes_pointer, nbytes
+        )
+
+    def _synchronize_default_stream(self):
+        _core.cuda_synchronize_stream(0)
+
+    def _contiguous_copy(self):
+        """A new C-contiguous device array of this array's elements (a kernel copies them)."""
+        from taipan.cuda import library_kernels
+
+        result = device_array(self.shape, self.dtype, stream=self.stream)
+        library_kernels.copy(result, self, self.stream)
+        return result
 
     def _runs(self):
         """(device byte offset, first element in C order, element count) of each contiguous run
@@ -171,8 +196,9 @@ class DeviceNDArray(api.DeviceArrayFront):
         _core.cuda_copy_to_host(element, view.device_ctypes_pointer, None)
         return element[()]
 
-    def __setitem__(self, key, value):
-        self._view(key).copy_to_device(value)
+    def _element_view(self, key):
+        """The view `self[key]` names, 0-dimensional for an element."""
+        return self._view(key)
 
     def _view(self, key):
         """The device array `self[key]` for basic indexing (ints, slices, Ellipsis, None)."""
@@ -206,8 +232,16 @@ class DeviceNDArray(api.DeviceArrayFront):
             axis += 1
         return DeviceNDArray(shape, strides, self.dtype, self._buffer, offset, self.stream)
 
-    def _reshaped(self, newshape):
-        return DeviceNDArray(newshape, None, self.dtype, self._buffer, self._offset, self.stream)
+    def _derived(self, shape, strides, dtype=None, byte_offset=0, stream=None):
+        """A view of this array's memory from `byte_offset` bytes after its first element."""
+        return DeviceNDArray(
+            shape,
+            strides,
+            self.dtype if dtype is None else dtype,
+            self._buffer,
+            self._offset + byte_offset,
+            self.stream if stream is None else stream,
+        )
 
 
 _core.cuda_set_device_array_type(DeviceNDArray)
@@ -234,9 +268,18 @@ def device_array_like(ary, stream=0):
 
 
 def to_device(ary, stream=0, copy=True, to=None):
-    """A device copy of a host array (C-contiguous)."""
-    host = np.ascontiguousarray(ary)
-    device = to if to is not None else device_array(host.shape, host.dtype, stream=stream)
+    """A device copy of a host array: F-ordered when the array is F- and not C-contiguous,
+    else C-ordered. With `to`, copies into that device array instead."""
+    if to is not None:
+        if copy:
+            to.copy_to_device(ary, stream=stream)
+        return to
+    host = np.asarray(ary)
+    order = (
+        "F" if host.ndim > 1 and host.flags.f_contiguous and not host.flags.c_contiguous else "C"
+    )
+    host = np.asarray(host, order=order)
+    device = device_array(host.shape, host.dtype, order=order, stream=stream)
     if copy:
         device.copy_to_device(host, stream=stream)
     return device

@@ -122,7 +122,17 @@ class Context(api.devices.ContextFront):
     def synchronize(self):
         driver.synchronize()
 
+    def _backend(self):
+        from taipan.cuda import streams
+
+        return streams
+
 
 def current_context():
     """The context of the current device (created if needed)."""
     return Context()
+
+
+def list_devices():
+    """Every GPU of the process."""
+    return list(gpus)

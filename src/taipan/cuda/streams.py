@@ -110,6 +110,12 @@ class Event:
         """Milliseconds from this event to `other`; both recorded, both with timing."""
         return event_elapsed_time(self, other)
 
+    def wait(self, stream=0):
+        """Makes work queued on `stream` after this call wait for the event. Done by waiting on
+        the host until the event completes, which orders every later launch and copy after it
+        (on any stream) at the cost of blocking the caller meanwhile."""
+        self.synchronize()
+
     def __del__(self):
         # A failed constructor leaves no handle to destroy.
         if getattr(self, "_generation", None) == driver.context_generation():

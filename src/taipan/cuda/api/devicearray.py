@@ -1,9 +1,13 @@
 """The device-array front both backends' ``DeviceNDArray`` share: layout questions, reshapes,
-the checks of indices and copies, and the text of its repr. A backend's class keeps the
-memory (GPU memory through the driver, or a NumPy array in the simulator) and supplies
-``shape``, ``strides``, ``dtype``, ``size``, ``ndim``, ``device_ctypes_pointer`` and
-``_reshaped(newshape)`` (a C-contiguous view of another shape)."""
+views (``view``, ``split``, ``bind``), transposes, the checks of indices, copies and
+assignments, and the text of its repr. A backend's class keeps the memory (GPU memory through
+the driver, or a NumPy array in the simulator) and supplies ``shape``, ``strides``, ``dtype``,
+``size``, ``ndim``, ``stream``, ``device_ctypes_pointer``, ``_derived(shape, strides, dtype,
+byte_offset, stream)`` (a view of the same memory), ``_contiguous_copy()`` (a new C-contiguous
+array of the same elements), ``_write(host, stream)`` (host elements into this layout, whatever
+it is) and ``_copy_from_device(other, stream)`` (a device-to-device copy of the same layout)."""
 
+import copy
 import math
 
 import numpy as np
@@ -72,6 +76,82 @@ def contiguity(shape, strides, itemsize):
     return {"C_CONTIGUOUS": packed(reversed(dims)), "F_CONTIGUOUS": packed(dims)}
 
 
+# numba-cuda's text, which its tests compare with.
+errmsg_contiguous_buffer = (
+    "Array contains non-contiguous buffer and cannot "
+    "be transferred as a single memory region. Please "
+    "ensure contiguous buffer with numpy "
+    ".ascontiguousarray()"
+)
+
+
+def is_contiguous(ary):
+    """Whether `ary` (a NumPy or device array) is C-contiguous once its broadcast axes (stride
+    0) and axes of length 1 are left out: its memory is then one run of bytes."""
+    size = ary.dtype.itemsize
+    for extent, stride in zip(reversed(ary.shape), reversed(ary.strides)):
+        if extent > 1 and stride != 0:
+            if stride != size:
+                return False
+            size *= extent
+    return True
+
+
+def array_core(ary):
+    """The view of `ary` without its broadcast axes (each taken at index 0): the memory a
+    broadcast array really has, whose contiguity decides whether it can be copied at once."""
+    if not ary.strides or not ary.size:
+        return ary
+    return ary[tuple(0 if stride == 0 else slice(None) for stride in ary.strides)]
+
+
+def sentry_contiguous(ary):
+    """Refuses an array whose memory (without broadcast axes) is not one C or F run."""
+    core = array_core(ary)
+    if not core.flags["C_CONTIGUOUS"] and not core.flags["F_CONTIGUOUS"]:
+        raise ValueError(errmsg_contiguous_buffer)
+
+
+def _squeezed(shape, strides):
+    kept = [(extent, stride) for extent, stride in zip(shape, strides) if extent != 1]
+    return tuple(e for e, _ in kept), tuple(s for _, s in kept)
+
+
+def check_array_compatibility(ary1, ary2):
+    """Refuses a memory copy between arrays of other dtypes, shapes or layouts (axes of length
+    1 left out), with numba-cuda's messages."""
+    if ary1.dtype != ary2.dtype:
+        raise TypeError(f"incompatible dtype: {ary1.dtype} vs. {ary2.dtype}")
+    shape1, strides1 = _squeezed(ary1.shape, ary1.strides)
+    shape2, strides2 = _squeezed(ary2.shape, ary2.strides)
+    if shape1 != shape2:
+        raise ValueError(f"incompatible shape: {ary1.shape} vs. {ary2.shape}")
+    if math.prod(ary1.shape) and strides1 != strides2:
+        raise ValueError(f"incompatible strides: {ary1.strides} vs. {ary2.strides}")
+
+
+def assignment_operand(value, dtype, shape):
+    """The host array `device[key] = value` writes into a view of `shape`: `value` as `dtype`,
+    broadcast by numba-cuda's rules (no more dimensions than the view; each axis of the value 1
+    or the view's), refused with numba-cuda's messages."""
+    host = np.asarray(value, dtype=dtype)
+    if host.ndim > len(shape):
+        raise ValueError(f"Can't assign {host.ndim}-D array to {len(shape)}-D self")
+    padded = (1,) * (len(shape) - host.ndim) + host.shape
+    for axis, (extent, given) in enumerate(zip(shape, padded)):
+        if given != 1 and given != extent:
+            raise ValueError(
+                f"Can't copy sequence with size {given} to array axis {axis} with dimension "
+                f"{extent}"
+            )
+    return np.broadcast_to(host.reshape(padded), shape)
+
+
+def is_device_array(obj):
+    """Whether `obj` is a device array of either backend (it has the front's methods)."""
+    return isinstance(obj, DeviceArrayFront)
+
+
 def layout_like(ary):
     """(strides, order) for a new contiguous array laid out like `ary` (numba-cuda's
     *_array_like): a C or F array's own order (strides None); for a non-contiguous one,
@@ -122,26 +202,172 @@ class DeviceArrayFront:
             )
 
     def reshape(self, *newshape, order="C"):
-        """A view with another shape; the array must be C-contiguous (as in Numba)."""
-        if len(newshape) == 1 and not isinstance(newshape[0], int):
+        """A view with another shape, reading the memory in `order` ('C', 'F', or 'A': F when
+        the array is F-contiguous); the array must be contiguous in that order, since device
+        arrays are never copied behind the user's back."""
+        if len(newshape) == 1 and not isinstance(newshape[0], (int, np.integer)):
             newshape = tuple(newshape[0])
-        if order != "C" or not self.is_c_contiguous():
-            raise NotImplementedError("reshape needs a C-contiguous device array and order='C'")
         newshape = [int(n) for n in newshape]
-        if newshape.count(-1) > 1:
+        if tuple(newshape) == self.shape:
+            return self._derived(self.shape, self.strides)
+        if newshape.count(-1) > 1 or any(n < -1 for n in newshape):
             raise ValueError("can only specify one unknown dimension")
         if -1 in newshape:
             known = math.prod(n for n in newshape if n != -1)
-            newshape[newshape.index(-1)] = self.size // known if known else 0
+            if known == 0 or self.size % known:
+                raise ValueError("cannot infer valid shape for unknown dimension")
+            newshape[newshape.index(-1)] = self.size // known
         if math.prod(newshape) != self.size:
             raise ValueError(
                 f"cannot reshape array of size {self.size} into shape {tuple(newshape)}"
             )
-        return self._reshaped(newshape)
+        order = self._contiguous_order(order)
+        strides = c_strides(newshape, self.dtype.itemsize)
+        if order == "F":
+            strides = tuple(reversed(c_strides(tuple(reversed(newshape)), self.dtype.itemsize)))
+        return self._derived(newshape, strides)
 
-    def ravel(self, order="C"):
-        """A one-dimensional view of a C-contiguous array."""
-        return self.reshape(self.size, order=order)
+    def ravel(self, order="C", stream=0):
+        """A one-dimensional view of an array contiguous in `order` (see reshape)."""
+        order = self._contiguous_order(order)
+        view = self._derived((self.size,), (self.dtype.itemsize,))
+        view.stream = self._default_stream(stream)
+        return view
+
+    def _contiguous_order(self, order):
+        """'C' or 'F' for `order` ('A': F when F-contiguous), refused when the array is not
+        contiguous in that order: reading it so would need a copy."""
+        if order not in ("C", "F", "A"):
+            raise ValueError("order not C|F|A")
+        if order == "A":
+            order = "F" if self.is_f_contiguous() else "C"
+        if not (self.is_c_contiguous() if order == "C" else self.is_f_contiguous()):
+            raise NotImplementedError(
+                f"operation requires copying: reading a device array in order {order!r} needs "
+                f"it {order}-contiguous"
+            )
+        return order
+
+    def _default_stream(self, stream):
+        return stream if stream else self.stream
+
+    def bind(self, stream=0):
+        """A view of the whole array whose operations default to `stream`."""
+        clone = copy.copy(self)
+        clone.stream = stream
+        return clone
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def transpose(self, axes=None):
+        """The transpose of a 2-D array, as a new C-contiguous array (numba-cuda copies it; an
+        identity permutation returns the array itself, of any dimension)."""
+        if axes and tuple(axes) == tuple(range(self.ndim)):
+            return self
+        if self.ndim != 2:
+            raise NotImplementedError("transposing a non-2D DeviceNDArray isn't supported")
+        if axes is not None and (len(axes) != 2 or set(axes) != {0, 1}):
+            raise ValueError(f"invalid axes list {axes!r}")
+        flipped = self._derived(self.shape[::-1], self.strides[::-1])
+        return flipped._contiguous_copy()
+
+    def view(self, dtype):
+        """The same memory read as another dtype; a dtype of another size needs a C-contiguous
+        array and rescales the last axis."""
+        dtype = np.dtype(dtype)
+        shape, strides = list(self.shape), list(self.strides)
+        if dtype.itemsize != self.dtype.itemsize:
+            if not self.is_c_contiguous():
+                raise ValueError(
+                    "To change to a dtype of a different size, the array must be C-contiguous"
+                )
+            if not shape:
+                raise ValueError(
+                    "Changing the dtype of a 0d array is only supported if the "
+                    "itemsize is unchanged"
+                )
+            shape[-1], remainder = divmod(shape[-1] * self.dtype.itemsize, dtype.itemsize)
+            if remainder:
+                raise ValueError(
+                    "When changing to a larger dtype, its size must be a divisor of the total "
+                    "size in bytes of the last axis of the array."
+                )
+            strides[-1] = dtype.itemsize
+        return self._derived(shape, strides, dtype)
+
+    def split(self, section, stream=0):
+        """Views of consecutive pieces of `section` elements of a 1-D array of unit stride (the
+        last may be shorter), a generator as in numba-cuda."""
+        stream = self._default_stream(stream)
+        if self.ndim != 1:
+            raise ValueError("only support 1d array")
+        if self.strides[0] != self.dtype.itemsize:
+            raise ValueError("only support unit stride")
+        itemsize = self.dtype.itemsize
+        for begin in range(0, self.size, section):
+            end = min(begin + section, self.size)
+            yield self._derived((end - begin,), self.strides, None, begin * itemsize, stream)
+
+    @property
+    def _numba_type_(self):
+        """The array type kernels see this array as: 'C' or 'F' when contiguous (C preferred
+        when both), 'A' when neither or broadcast."""
+        from taipan import types
+        from taipan.typeof import from_dtype
+
+        broadcast = 0 in self.strides and self.size != 0
+        flags = self.flags
+        if flags["C_CONTIGUOUS"] and not broadcast:
+            layout = "C"
+        elif flags["F_CONTIGUOUS"] and not broadcast:
+            layout = "F"
+        else:
+            layout = "A"
+        return types.Array(from_dtype(self.dtype), self.ndim, layout)
+
+    def copy_to_device(self, ary, stream=0):
+        """Copies `ary` into this array, which must be one run of memory: a host array of the
+        same shape (or one that broadcasts to it), or a device array of the same layout."""
+        stream = self._default_stream(stream)
+        if is_device_array(ary) or (
+            not isinstance(ary, np.ndarray) and hasattr(ary, "__cuda_array_interface__")
+        ):
+            if ary.size == 0:
+                return
+            sentry_contiguous(self)
+            sentry_contiguous(ary)
+            check_array_compatibility(array_core(self), array_core(ary))
+            self._copy_from_device(ary, stream)
+            return
+        host = host_operand(ary, self.dtype, self.shape)
+        if host.size == 0:
+            return
+        sentry_contiguous(self)
+        self._write(host, stream)
+
+    def getitem(self, key, stream=0):
+        """``self[key]``, the view defaulting to `stream`."""
+        found = self[key]
+        if is_device_array(found):
+            found.stream = self._default_stream(stream)
+        return found
+
+    def __setitem__(self, key, value):
+        self.setitem(key, value)
+
+    def setitem(self, key, value, stream=0):
+        """``self[key] = value`` on `stream`; without one (given or bound), the default stream,
+        synchronized before returning."""
+        stream = self._default_stream(stream)
+        view = self._element_view(key)
+        if is_device_array(value):
+            value = value.copy_to_host(stream=stream)
+        host = assignment_operand(value, self.dtype, view.shape)
+        view._write(host, stream)
+        if not stream:
+            self._synchronize_default_stream()
 
     def __repr__(self):
         return (

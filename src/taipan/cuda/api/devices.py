@@ -1,7 +1,8 @@
 """The front of ``cuda.gpus`` and ``cuda.current_context()``, the same on the GPU path
 (taipan.cuda.devices) and in the simulator (taipan.cuda.simulator.host): a backend's device
 list supplies ``__len__``, ``__getitem__`` and ``_current_device()``; its context
-``_current_device()``, ``_memory_info()`` and ``synchronize()``."""
+``_current_device()``, ``_memory_info()``, ``synchronize()`` and ``_backend()`` (the module
+whose ``stream``/``event`` the context's ``create_stream``/``create_event`` call)."""
 
 import collections
 
@@ -18,6 +19,11 @@ class DeviceListFront:
     def current(self):
         return self._current_device()
 
+    @property
+    def lst(self):
+        """The devices as a list (numba-cuda's attribute)."""
+        return list(self)
+
     def __repr__(self):
         return f"<GPUs {list(self)}>"
 
@@ -31,6 +37,26 @@ class ContextFront:
     def get_memory_info(self):
         """(free, total) bytes of the device's memory."""
         return MemoryInfo(*self._memory_info())
+
+    def reset(self):
+        """Waits for the device's work. numba-cuda's reset also frees every allocation of the
+        context; taipan frees an allocation only when the last array using it is collected,
+        so a reset never leaves an array pointing at freed memory."""
+        self.synchronize()
+
+    def create_stream(self):
+        """A new stream (``cuda.stream()``)."""
+        return self._backend().stream()
+
+    def create_event(self, timing=True):
+        """A new event (``cuda.event(timing)``)."""
+        return self._backend().event(timing)
+
+    def __eq__(self, other):
+        return isinstance(other, ContextFront) and other.device == self.device
+
+    def __hash__(self):
+        return hash(self.device)
 
     def __repr__(self):
         return f"<CUDA context on {self.device}>"

@@ -120,11 +120,19 @@ class DeviceNDArray(api.DeviceArrayFront):
         ary[...] = self._array
         return ary
 
-    def copy_to_device(self, ary, stream=0):
-        """Copies a host array of the same shape (or one that broadcasts) into this array."""
-        if isinstance(ary, DeviceNDArray):
-            ary = ary._array
-        self._array[...] = api.devicearray.host_operand(ary, self.dtype, self.shape)
+    def _write(self, host, stream=0):
+        self._array[...] = host
+
+    def _copy_from_device(self, other, stream=0):
+        self._array[...] = (
+            other._array if isinstance(other, DeviceNDArray) else foreign_array(other)
+        )
+
+    def _synchronize_default_stream(self):
+        pass  # the simulator's work is done when it returns
+
+    def _contiguous_copy(self):
+        return DeviceNDArray._wrap(_register(np.array(self._array, order="C")), self.stream)
 
     def __getitem__(self, key):
         view = self._array[_basic_index(key, self.ndim)]
@@ -132,15 +140,36 @@ class DeviceNDArray(api.DeviceArrayFront):
             return DeviceNDArray._wrap(view, self.stream)
         return view[()] if isinstance(view, np.ndarray) else view
 
-    def __setitem__(self, key, value):
-        view = self[key]
-        if isinstance(view, DeviceNDArray):
-            view.copy_to_device(value)
-        else:
-            self._array[key] = value
+    def _element_view(self, key):
+        """The view `self[key]` names, 0-dimensional for an element."""
+        items = key if isinstance(key, tuple) else (key,)
+        _basic_index(items, self.ndim)
+        if Ellipsis not in items:
+            items = (*items, Ellipsis)
+        return DeviceNDArray._wrap(self._array[items], self.stream)
 
-    def _reshaped(self, newshape):
-        return DeviceNDArray._wrap(self._array.reshape(newshape), self.stream)
+    def _derived(self, shape, strides, dtype=None, byte_offset=0, stream=None):
+        """A view of this array's memory from `byte_offset` bytes after its first element."""
+        memory, start = _memory_of(self._array)
+        view = np.ndarray(
+            tuple(shape),
+            self.dtype if dtype is None else dtype,
+            memory,
+            start + byte_offset,
+            tuple(strides),
+        )
+        return DeviceNDArray._wrap(view, self.stream if stream is None else stream)
+
+
+def _memory_of(array):
+    """(the bytes of the allocation `array` views, the offset of its first element in them)."""
+    root = array
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if not (root.flags.c_contiguous or root.flags.f_contiguous):
+        raise NotImplementedError("a view of memory that is not one allocation of the simulator")
+    memory = root.reshape(-1, order="A").view(np.uint8)
+    return memory, array.ctypes.data - root.ctypes.data
 
 
 def _basic_index(key, ndim):
@@ -184,9 +213,12 @@ def to_device(ary, stream=0, copy=True, to=None):
             to.copy_to_device(ary, stream=stream)
         return to
     host = np.asarray(ary)
+    order = (
+        "F" if host.ndim > 1 and host.flags.f_contiguous and not host.flags.c_contiguous else "C"
+    )
     if not copy:
-        return DeviceNDArray._wrap(_allocate(host.shape, host.dtype), stream)
-    return DeviceNDArray._wrap(_register(np.array(host, order="C", copy=True)), stream)
+        return DeviceNDArray._wrap(_allocate(host.shape, host.dtype, order), stream)
+    return DeviceNDArray._wrap(_register(np.array(host, order=order, copy=True)), stream)
 
 
 # --- host memory: plain NumPy arrays, which kernels use in place ---------------------------------

@@ -1,0 +1,8 @@
+"""``numba.cuda.cudadrv`` mapped onto taipan.cuda: ``devicearray`` (device arrays and their
+layout helpers), ``devices`` (``get_context``, ``gpus``) and ``driver`` (streams, events,
+contexts); what numba-cuda's driver has beyond those stays a placeholder."""
+
+from numba._missing import fill_missing
+from numba.cuda.cudadrv import devicearray, devices, driver  # noqa: F401
+
+__getattr__ = fill_missing(globals(), __name__)

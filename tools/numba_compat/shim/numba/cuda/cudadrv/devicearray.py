@@ -1,0 +1,37 @@
+"""``numba.cuda.cudadrv.devicearray`` on taipan: taipan's device arrays and the layout helpers
+numba-cuda's tests call (``array_core``, ``is_contiguous``, ``sentry_contiguous``,
+``errmsg_contiguous_buffer``, ``auto_device``)."""
+
+import numpy as np
+
+import taipan.cuda as _cuda
+from numba._missing import fill_missing
+from taipan.cuda.api.devicearray import DeviceArrayFront as DeviceNDArrayBase
+from taipan.cuda.api.devicearray import (  # noqa: F401
+    array_core,
+    check_array_compatibility,
+    errmsg_contiguous_buffer,
+    is_contiguous,
+    sentry_contiguous,
+)
+
+DeviceNDArray = _cuda.DeviceNDArray
+MappedNDArray = _cuda.MappedNDArray
+
+
+def is_cuda_ndarray(obj):
+    """Whether `obj` is a taipan device array."""
+    return isinstance(obj, DeviceNDArrayBase)
+
+
+def auto_device(obj, stream=0, copy=True, user_explicit=False):
+    """(device array, whether it was copied from the host): device arrays and objects
+    exporting the CUDA Array Interface are used as they are, host data is copied."""
+    if is_cuda_ndarray(obj):
+        return obj, False
+    if hasattr(obj, "__cuda_array_interface__") and not isinstance(obj, np.ndarray):
+        return _cuda.as_cuda_array(obj), False
+    return _cuda.to_device(np.asarray(obj), stream=stream, copy=copy), True
+
+
+__getattr__ = fill_missing(globals(), __name__)
