@@ -26,6 +26,16 @@ class ParallelSafetyWarning(TaipanWarning):
     on several threads could change the result (the warning says which variable)."""
 
 
+class PerformanceWarning(TaipanWarning):
+    """Code that runs correctly but slowly: a CUDA grid too small to occupy the GPU."""
+
+
+class InvalidConfigWarning(TaipanWarning):
+    """Options that do not work together (CUDA: debug information with optimisation on)."""
+
+
 NumbaError = TaipanError  # the spellings Numba users catch
 NumbaWarning = TaipanWarning
 NumbaParallelSafetyWarning = ParallelSafetyWarning
+NumbaPerformanceWarning = PerformanceWarning
+NumbaInvalidConfigWarning = InvalidConfigWarning

@@ -3,6 +3,7 @@ kernel dispatchers share."""
 
 from taipan import _core
 from taipan.cuda import api
+from taipan.errors import UnsupportedError
 
 _DEFAULT_CC = (9, 0)
 split_signature = api.split_signature  # here too: the dispatcher and compile_ptx use it
@@ -42,6 +43,94 @@ def compute_capability_number(cc):
     return major * 10 + minor
 
 
+def launch_bounds_directives(launch_bounds):
+    """The PTX performance-tuning directives of numba-cuda's ``launch_bounds`` (a scalar or a
+    tuple of one to three ints: the most threads per block, the fewest blocks per SM, the most
+    blocks per cluster), as lines; none for None."""
+    if launch_bounds is None:
+        return []
+    bounds = tuple(launch_bounds) if isinstance(launch_bounds, (tuple, list)) else (launch_bounds,)
+    if not 1 <= len(bounds) <= 3:
+        raise ValueError(
+            f"Got {len(bounds)} launch bounds: {bounds}. A maximum of three is supported"
+        )
+    for bound in bounds:
+        if not isinstance(bound, int) or isinstance(bound, bool) or bound <= 0:
+            raise ValueError(f"launch bounds are positive ints, not {bound!r}")
+    names = (".maxntid {}, 1, 1", ".minnctapersm {}", ".maxclusterrank {}")
+    return [name.format(bound) for name, bound in zip(names, bounds)]
+
+
+def apply_launch_bounds(ptx, launch_bounds):
+    """`ptx` with the launch bounds' directives on its kernel entry (between its parameter list
+    and its body, where PTX puts them), as NVVM writes them for numba-cuda's annotations."""
+    directives = launch_bounds_directives(launch_bounds)
+    if not directives:
+        return ptx
+    entry = ptx.find(".entry ")
+    body = ptx.find("\n{", entry) if entry >= 0 else -1
+    if body < 0:
+        raise ValueError("launch bounds apply to kernels: the PTX has no .entry")
+    return ptx[: body + 1] + "".join(line + "\n" for line in directives) + ptx[body + 1 :]
+
+
+def _check_abi(abi, device):
+    if abi not in ("numba", "c"):
+        raise NotImplementedError(f"Unsupported ABI: {abi}")
+    if abi == "c" and not device:
+        raise _CAbiRefusal("compile_ptx(abi='c'): The C ABI is not supported for kernels")
+    if abi == "c":
+        raise UnsupportedError(
+            "compile_ptx(abi='c'): only Numba's calling convention is supported; "
+            "cuda.declare_device(..., abi='c') calls plain C functions from kernels"
+        )
+
+
+def _warn_debug_with_opt(debug, opt):
+    """numba-cuda's warning: debug information with optimisation on is not supported."""
+    if debug and opt:
+        import warnings
+
+        from taipan.errors import NumbaInvalidConfigWarning
+
+        warnings.warn(
+            NumbaInvalidConfigWarning(
+                "debug=True with opt=True is not supported by CUDA. This may result in a crash"
+                " - set debug=False or opt=False."
+            ),
+            stacklevel=3,
+        )
+
+
+def _compile(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, abi, launch_bounds):
+    """(PTX, return type) of numba-cuda's compile functions: ``debug``/``opt`` None take
+    taipan.config's defaults; a kernel must return nothing."""
+    from taipan import config
+    from taipan.frontend import read_function
+
+    _check_abi(abi, device)
+    debug = bool(getattr(config, "CUDA_DEBUGINFO_DEFAULT", False)) if debug is None else debug
+    opt = config.OPT != 0 if opt is None else opt
+    _warn_debug_with_opt(debug, opt)
+    if launch_bounds is not None and device:
+        raise ValueError("launch bounds apply to kernels, not device functions")
+    directives = launch_bounds_directives(launch_bounds)
+    argument_types, _ = split_signature(sig)
+    pyfunc = getattr(pyfunc, "py_func", pyfunc)  # a kernel or device function compiles too
+    options = {"debug": debug, "lineinfo": lineinfo, "fastmath": fastmath, "opt": opt}
+    source = read_function(pyfunc, options)
+    ptx, _, return_type, *_ = compile_source(
+        source, argument_types, compute_capability_number(cc), device=device
+    )
+    if directives:
+        ptx = apply_launch_bounds(ptx, launch_bounds)
+    return ptx, return_type
+
+
+class _CAbiRefusal(UnsupportedError, NotImplementedError):
+    """The refusal of the C ABI for kernels: unsupported, and numba-cuda's NotImplementedError."""
+
+
 def compile_ptx(
     pyfunc,
     sig,
@@ -53,24 +142,13 @@ def compile_ptx(
     opt=True,
     abi="numba",
     abi_info=None,
+    forceinline=False,
+    launch_bounds=None,
 ):
-    """Compiles a Python function to PTX; returns ``(ptx, return_type)``."""
-    from taipan.errors import UnsupportedError
-    from taipan.frontend import read_function
-
-    if abi != "numba":
-        raise UnsupportedError(
-            f"compile_ptx(abi={abi!r}): only Numba's calling convention is supported; "
-            "cuda.declare_device(..., abi='c') calls plain C functions from kernels"
-        )
-    argument_types, _ = split_signature(sig)
-    pyfunc = getattr(pyfunc, "py_func", pyfunc)  # a kernel or device function compiles too
-    options = {"debug": debug, "lineinfo": lineinfo, "fastmath": fastmath, "opt": opt}
-    source = read_function(pyfunc, options)
-    ptx, _, return_type, *_ = compile_source(
-        source, argument_types, compute_capability_number(cc), device=device
-    )
-    return ptx, return_type
+    """Compiles a Python function to PTX (a kernel, or with ``device=True`` a device function
+    with Numba's calling convention); returns ``(ptx, return_type)``. ``launch_bounds``: the
+    kernel's most threads per block, fewest blocks per SM and most blocks per cluster."""
+    return _compile(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, abi, launch_bounds)
 
 
 def compile_ptx_for_current_device(
@@ -83,6 +161,8 @@ def compile_ptx_for_current_device(
     opt=True,
     abi="numba",
     abi_info=None,
+    forceinline=False,
+    launch_bounds=None,
 ):
     """compile_ptx for the compute capability of the current GPU."""
     from taipan.cuda.driver import current_compute_capability
@@ -96,4 +176,102 @@ def compile_ptx_for_current_device(
         fastmath=fastmath,
         cc=current_compute_capability(),
         opt=opt,
+        abi=abi,
+        abi_info=abi_info,
+        launch_bounds=launch_bounds,
+    )
+
+
+def _check_output(output, forceinline):
+    if output not in ("ptx", "ltoir"):
+        raise NotImplementedError(f"Unsupported output type: {output}")
+    if output == "ltoir":
+        raise UnsupportedError(
+            "compile(output='ltoir'): taipan compiles through LLVM's NVPTX back end, which "
+            "writes PTX; NVVM's LTO-IR is not produced (use output='ptx')"
+        )
+    if forceinline:
+        raise ValueError("Can only designate forced inlining in LTO-IR")
+
+
+def compile(
+    pyfunc,
+    sig,
+    debug=None,
+    lineinfo=False,
+    device=True,
+    fastmath=False,
+    cc=None,
+    opt=None,
+    abi="c",
+    abi_info=None,
+    output="ptx",
+    forceinline=False,
+    launch_bounds=None,
+):
+    """numba-cuda's ``cuda.compile``: ``(code, return type)`` of a device function (by default,
+    with the C ABI) or a kernel; ``output`` is 'ptx' (LTO-IR is not produced)."""
+    _check_output(output, forceinline)
+    return _compile(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, abi, launch_bounds)
+
+
+def compile_all(
+    pyfunc,
+    sig,
+    debug=None,
+    lineinfo=False,
+    device=True,
+    fastmath=False,
+    cc=None,
+    opt=None,
+    abi="c",
+    abi_info=None,
+    output="ltoir",
+    forceinline=False,
+    launch_bounds=None,
+):
+    """numba-cuda's ``cuda.compile_all``: ``([code, ...], return type)``, the function's code
+    then that of the files its ``link=`` names (as the linker takes them)."""
+    _check_output(output, forceinline)
+    ptx, return_type = _compile(
+        pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, abi, launch_bounds
+    )
+    codes = [ptx]
+    links = getattr(pyfunc, "link_files", None)
+    if callable(links):
+        codes += list(dict.fromkeys(links()))
+    return codes, return_type
+
+
+def compile_for_current_device(
+    pyfunc,
+    sig,
+    debug=None,
+    lineinfo=False,
+    device=True,
+    fastmath=False,
+    opt=None,
+    abi="c",
+    abi_info=None,
+    output="ptx",
+    forceinline=False,
+    launch_bounds=None,
+):
+    """``compile`` for the compute capability of the current GPU."""
+    from taipan.cuda.driver import current_compute_capability
+
+    return compile(
+        pyfunc,
+        sig,
+        debug=debug,
+        lineinfo=lineinfo,
+        device=device,
+        fastmath=fastmath,
+        cc=current_compute_capability(),
+        opt=opt,
+        abi=abi,
+        abi_info=abi_info,
+        output=output,
+        forceinline=forceinline,
+        launch_bounds=launch_bounds,
     )

@@ -11,6 +11,7 @@ import types
 from taipan.cuda import api
 from taipan.cuda.simulator import (
     atomics,
+    compilation,
     devicearray,
     host,
     intrinsics,
@@ -60,5 +61,5 @@ def install(module):
 def exports():
     """{name: object} of everything ``taipan.cuda`` exports, from the simulator's modules."""
     modules = (api.errors, host, atomics, devicearray, intrinsics, launch, reduction)
-    modules += (api.vectorizers,)
+    modules += (api.vectorizers, compilation)
     return api.resolve("simulator", (sys.modules[__name__], *modules))

@@ -4,6 +4,7 @@ taipan's); Numba's other exceptions and warnings are subclasses of them, in Numb
 so ``except errors.TypingError`` catches what taipan raises."""
 
 from numba._missing import fill_missing
+from taipan import errors as _taipan_errors
 from taipan.errors import (
     InternalError,
     NumbaError,
@@ -137,8 +138,7 @@ class NumbaExperimentalFeatureWarning(NumbaWarning):
     pass
 
 
-class NumbaInvalidConfigWarning(NumbaWarning):
-    pass
+NumbaInvalidConfigWarning = _taipan_errors.InvalidConfigWarning  # taipan warns with it
 
 
 class NumbaPedanticWarning(NumbaWarning):
@@ -149,8 +149,7 @@ class NumbaIRAssumptionWarning(NumbaPedanticWarning):
     pass
 
 
-class NumbaPerformanceWarning(NumbaWarning):
-    pass
+NumbaPerformanceWarning = _taipan_errors.PerformanceWarning  # taipan warns with it
 
 
 class NumbaSystemWarning(NumbaWarning):
