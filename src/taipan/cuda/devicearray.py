@@ -7,6 +7,7 @@ import numpy as np
 
 from taipan import _core
 from taipan.cuda import api
+from taipan.cuda.devices import plugin_memory_manager
 from taipan.cuda.streams import owned_stream, stream_handle, wait_for_producer
 
 # DLPack's device and type codes.
@@ -106,6 +107,17 @@ class DeviceNDArray(api.DeviceArrayFront):
             device = self._buffer.device = _core.cuda_pointer_device(self._buffer.pointer)
         return device
 
+    def get_ipc_handle(self):
+        """An IPC handle of the array's memory (from the context's memory manager) with the
+        array's layout, for another process to open."""
+        from taipan.cuda.devices import current_context
+
+        handle = current_context().get_ipc_handle(self._buffer)
+        layout = {"shape": self.shape, "strides": self.strides, "dtype": self.dtype}
+        return api.memory.IpcArrayHandle(
+            ipc_handle=handle, array_desc={**layout, "offset": self._offset}
+        )
+
     def __dlpack_device__(self):
         return (2, self.device_id)  # kDLCUDA
 
@@ -152,27 +164,26 @@ class DeviceNDArray(api.DeviceArrayFront):
     def _copy_from_device(self, other, stream=0):
         """Copies a device array of the same layout (checked by copy_to_device) into this one:
         one run of memory, the broadcast axes' elements once."""
-        if not isinstance(other, DeviceNDArray):
-            from taipan.cuda.interop import as_cuda_array
-
-            other = as_cuda_array(other)
+        if isinstance(other, DeviceNDArray):
+            source = other.device_ctypes_pointer
+        else:  # another library's array: its producer's work first
+            interface = other.__cuda_array_interface__
+            wait_for_producer(interface)
+            source = int(interface["data"][0])
         nbytes = api.devicearray.array_core(self).size * self.dtype.itemsize
         if stream:  # the copy is ordered on the legacy default stream: let `stream` finish
             _core.cuda_synchronize_stream(stream_handle(stream))
-        _core.cuda_copy_device_to_device(
-            self.device_ctypes_pointer, other.device_ctypes_pointer, nbytes
-        )
+        _core.cuda_copy_device_to_device(self.device_ctypes_pointer, source, nbytes)
 
     def _synchronize_default_stream(self):
         _core.cuda_synchronize_stream(0)
 
     def _contiguous_copy(self):
-        """A new C-contiguous device array of this array's elements (a kernel copies them)."""
-        from taipan.cuda import library_kernels
-
-        result = device_array(self.shape, self.dtype, stream=self.stream)
-        library_kernels.copy(result, self, self.stream)
-        return result
+        """A new C-contiguous device array of this array's elements, staged through the host:
+        a copy kernel (library_kernels) sits above this module in the import graph."""
+        if self.stream:  # the array's queued work first; the copies below are synchronous
+            _core.cuda_synchronize_stream(stream_handle(self.stream))
+        return to_device(np.ascontiguousarray(self.copy_to_host()), stream=self.stream)
 
     def _runs(self):
         """(device byte offset, first element in C order, element count) of each contiguous run
@@ -257,6 +268,9 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
         strides = tuple(reversed(c_strides(tuple(reversed(shape)), dtype.itemsize)))
     # The buffer keeps a stream taipan made, so that its release waits for the stream's work.
     # Other streams may be gone by then: cuMemFree's own wait for the device covers them.
+    plugin = plugin_memory_manager()
+    if plugin is not None:  # an EMM plugin allocates (cuda.set_memory_manager)
+        return DeviceNDArray(shape, strides, dtype, plugin.memalloc(nbytes), stream=stream)
     owner = owned_stream(stream)
     buffer = _core.cuda_allocate(nbytes, owner.handle if owner else 0, owner)
     return DeviceNDArray(shape, strides, dtype, buffer, stream=stream)

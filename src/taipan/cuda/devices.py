@@ -1,7 +1,16 @@
 """The GPUs of this process (``cuda.gpus``, ``get_current_device``, ``select_device``) and the
 current context's queries (``cuda.current_context().get_memory_info()``)."""
 
+import contextlib
+
 from taipan.cuda import api, driver
+
+# The EMM interface taipan.cuda exports (taipan.cuda.api.memory).
+BaseCUDAMemoryManager = api.memory.BaseCUDAMemoryManager
+GetIpcHandleMixin = api.memory.GetIpcHandleMixin
+HostOnlyCUDAMemoryManager = api.memory.HostOnlyCUDAMemoryManager
+MemoryPointer = api.memory.MemoryPointer
+set_memory_manager = api.memory.set_memory_manager
 
 # CUdevice_attribute numbers of the attributes Numba's Device exposes by name.
 _ATTRIBUTES = {
@@ -111,13 +120,42 @@ MemoryInfo = api.devices.MemoryInfo
 
 
 class Context(api.devices.ContextFront):
-    """The current device's primary context, for the queries Numba puts there."""
+    """A device's primary context, one object per device (``cuda.current_context()``): its
+    memory manager (taipan's, or the EMM plugin ``cuda.set_memory_manager`` chose when it was
+    made), allocations through it, and the queries Numba puts there."""
+
+    def __init__(self):
+        super().__init__()
+        self.deallocations = api.memory.PendingDeallocs()
+        plugin = api.memory.plugin_class()
+        if plugin is None:
+            from taipan.cuda.memory import TaipanMemoryManager
+
+            plugin = TaipanMemoryManager
+        self.memory_manager = plugin(context=self)
+        self.memory_manager.initialize()
+
+    @property
+    def memory_manager(self):
+        return self._memory_manager
+
+    @memory_manager.setter
+    def memory_manager(self, manager):
+        from taipan.cuda.memory import TaipanMemoryManager
+
+        self._memory_manager = manager
+        # Device arrays allocate through the manager only where it is a plugin: taipan's own
+        # allocation path is the extension's, without a Python object per allocation.
+        if type(manager) is TaipanMemoryManager:
+            _plugin_devices.discard(self.device.id)
+        else:
+            _plugin_devices.add(self.device.id)
 
     def _current_device(self):
         return get_current_device()
 
     def _memory_info(self):
-        return driver._driver().cuda_memory_info()
+        return self.memory_manager.get_memory_info()
 
     def synchronize(self):
         driver.synchronize()
@@ -127,10 +165,77 @@ class Context(api.devices.ContextFront):
 
         return streams
 
+    def reset(self):
+        """Waits for the device's work, runs the pending deallocations and resets the memory
+        manager (a plugin frees what it allocated; taipan's own allocator frees an allocation
+        when the last array using it is collected, never under a live array)."""
+        self.synchronize()
+        self.memory_manager.reset()
+        self.deallocations.clear()
+
+    def memalloc(self, bytesize):
+        """`bytesize` bytes of device memory, from the memory manager."""
+        return self.memory_manager.memalloc(bytesize)
+
+    def memhostalloc(self, bytesize, mapped=False, portable=False, wc=False):
+        """Page-locked host memory (mapped into the device's address space when `mapped`)."""
+        return self.memory_manager.memhostalloc(bytesize, mapped, portable, wc)
+
+    def mempin(self, owner, pointer, size, mapped=False):
+        """Page-locks existing host memory while the result lives."""
+        return self.memory_manager.mempin(owner, pointer, size, mapped)
+
+    def memallocmanaged(self, bytesize, attach_global=True):
+        """Managed memory, addressed by the host and the device alike."""
+        return self.memory_manager.memallocmanaged(bytesize, attach_global)
+
+    def get_ipc_handle(self, memory):
+        return self.memory_manager.get_ipc_handle(memory)
+
+    @contextlib.contextmanager
+    def defer_cleanup(self):
+        """Defers this context's pending deallocations and the memory manager's while active."""
+        with self.memory_manager.defer_cleanup(), self.deallocations.disable():
+            yield
+
+
+# Devices whose context allocates through an EMM plugin (see Context.memory_manager).
+_plugin_devices = set()
+_contexts = {}  # device ordinal: Context, for the driver generation in _contexts_generation
+_contexts_generation = [None]
+
 
 def current_context():
-    """The context of the current device (created if needed)."""
-    return Context()
+    """The context of the current device (created if needed), the same object each time until
+    cuda.close()."""
+    device = driver._driver().cuda_current_device()
+    if _contexts_generation[0] != driver.context_generation():
+        _contexts.clear()
+        _plugin_devices.clear()
+        _contexts_generation[0] = driver.context_generation()
+    context = _contexts.get(device)
+    if context is None:
+        context = _contexts[device] = Context()
+    return context
+
+
+def plugin_memory_manager():
+    """The current device's EMM plugin, or None when taipan allocates (the common case, told
+    without asking the driver)."""
+    if not _plugin_devices:
+        return None
+    from taipan.cuda.memory import TaipanMemoryManager
+
+    manager = current_context().memory_manager
+    return None if type(manager) is TaipanMemoryManager else manager
+
+
+def defer_cleanup():
+    """A context manager during which the current context's memory manager defers frees.
+    taipan's own allocator never frees memory that queued work may still use (frees wait for
+    the streams using the memory), so it needs nothing more; a plugin's defer_cleanup is
+    entered."""
+    return current_context().defer_cleanup()
 
 
 def list_devices():

@@ -10,6 +10,7 @@ import from here and supply their execution backend; this package imports neithe
   launcher cache and ``forall``, and the device limits a launch is checked against.
 - devices: the front of ``cuda.gpus`` and ``cuda.current_context()``.
 - devicearray: the device-array front (shapes, strides, views, reshapes).
+- memory: memory pointers, pending deallocations and the EMM plugin interface.
 - ufuncs: CUDA ufuncs' and gufuncs' front (signatures, layouts, operand checks, broadcasting).
 - vectorizers: ``cuda.vectorize`` and ``cuda.guvectorize`` (numba-cuda's spellings of
   ``vectorize(target='cuda')``).
@@ -26,6 +27,7 @@ from taipan.cuda.api import (
     exports,
     launching,
     libdevice_prototypes,
+    memory,
     random,
     reduction,
     ufuncs,
@@ -79,6 +81,7 @@ __all__ = [
     "launching",
     "layout_like",
     "libdevice_prototypes",
+    "memory",
     "random",
     "reduction",
     "resolve",

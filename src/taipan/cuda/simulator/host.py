@@ -7,6 +7,12 @@ import time
 
 from taipan.cuda import api
 from taipan.cuda.api import CudaDriverError, CudaSupportError
+from taipan.cuda.api.memory import (  # noqa: F401  (taipan.cuda exports them from here)
+    BaseCUDAMemoryManager,
+    GetIpcHandleMixin,
+    HostOnlyCUDAMemoryManager,
+    MemoryPointer,
+)
 from taipan.cuda.simulator.devicearray import free_memory, total_memory
 
 NAME = "taipan CUDA simulator"
@@ -146,6 +152,20 @@ def current_context():
 def list_devices():
     """The simulated device, in a list."""
     return list(gpus)
+
+
+@contextlib.contextmanager
+def defer_cleanup():
+    """Nothing to defer: the simulator's memory is host memory, freed when collected, and no
+    work is ever queued on it."""
+    yield
+
+
+def set_memory_manager(mm_plugin):
+    """Refused: an EMM plugin allocates GPU memory, which the simulator does not have."""
+    raise CudaSupportError(
+        "EMM plugins (cuda.set_memory_manager) allocate GPU memory: the CUDA simulator has none"
+    )
 
 
 def is_available():

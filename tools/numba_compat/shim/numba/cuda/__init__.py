@@ -13,7 +13,7 @@ from numba._missing import fill_missing
 from numba.core import config  # noqa: F401  (numba.cuda.config)
 from numba.core.types import *  # numba-cuda exports the scalar types (uint32...)
 from numba.cuda import cudadrv, types  # noqa: F401  (cuda.cudadrv.driver.Stream...)
-from numba.cuda.cudadrv import devices  # noqa: F401
+from numba.cuda.cudadrv import devicearray, devices  # noqa: F401
 from taipan.cuda import *
 from taipan.cuda import libdevice, random  # noqa: F401
 

@@ -31,7 +31,9 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
         return obj, False
     if hasattr(obj, "__cuda_array_interface__") and not isinstance(obj, np.ndarray):
         return _cuda.as_cuda_array(obj), False
-    return _cuda.to_device(np.asarray(obj), stream=stream, copy=copy), True
+    host = np.asarray(obj)
+    sentry_contiguous(host)  # numba-cuda copies one run of memory: strided arrays are refused
+    return _cuda.to_device(host, stream=stream, copy=copy), True
 
 
 __getattr__ = fill_missing(globals(), __name__)

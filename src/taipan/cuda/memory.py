@@ -1,0 +1,168 @@
+"""The GPU backend's memory managers (numba-cuda's EMM interface, taipan.cuda.api.memory):
+taipan's default manager, whose device memory is taipan's own allocator (pools and frees
+deferred until the streams using the memory are done, in the extension), the host allocations
+every HostOnlyCUDAMemoryManager makes, and ``cuda.defer_cleanup``."""
+
+import contextlib
+import ctypes
+import sys
+
+import numpy as np
+
+from taipan import _core
+from taipan.cuda import api, driver
+from taipan.cuda.streams import stream_handle
+
+
+def _keeper(allocation):
+    """A finalizer that drops the reference holding `allocation` (an extension object, freed
+    with its last reference): the memory goes back when the pointer is freed."""
+    held = [allocation]
+    return held.clear
+
+
+class TaipanMemoryManager(api.memory.GetIpcHandleMixin, api.memory.HostOnlyCUDAMemoryManager):
+    """The manager contexts use unless ``cuda.set_memory_manager`` chose a plugin. Device
+    arrays do not go through it (they hold the allocator's buffers directly, which is faster);
+    ``Context.memalloc`` does."""
+
+    def initialize(self):
+        if not self.deallocations.memory_capacity:
+            self.deallocations.memory_capacity = self.get_memory_info().total
+
+    def memalloc(self, size):
+        buffer = _core.cuda_allocate(size, 0, None)
+        memory = api.memory.AutoFreePointer(
+            self.context, buffer.pointer, size, finalizer=_keeper(buffer)
+        )
+        return memory.own()
+
+    def get_memory_info(self):
+        return api.devices.MemoryInfo(*driver._driver().cuda_memory_info())
+
+    @property
+    def interface_version(self):
+        return api.memory.EMM_INTERFACE_VERSION
+
+
+# --- what the plugin base classes call (registered with api.memory.use_backend) ----------------
+
+
+def memhostalloc(manager, size, mapped, portable, wc):
+    """Page-locked host memory: MappedMemory (kernels reach it) when `mapped`, else
+    PinnedMemory. Portable and write-combined memory are not distinguished."""
+    allocation = driver._driver().cuda_allocate_host(size, "mapped" if mapped else "pinned")
+    if mapped:
+        memory = api.memory.MappedMemory(
+            manager.context,
+            allocation.pointer,
+            size,
+            finalizer=_keeper(allocation),
+            device_pointer=allocation.device_pointer,
+        )
+        return memory.own()
+    return api.memory.PinnedMemory(
+        manager.context, allocation.pointer, size, finalizer=_keeper(allocation)
+    )
+
+
+def mempin(manager, owner, pointer, size, mapped):
+    """Page-locks existing host memory until the returned object is collected."""
+    if mapped:
+        raise NotImplementedError(
+            "mapping registered host memory into the device's address space is not supported; "
+            "cuda.mapped_array allocates memory kernels can use in place"
+        )
+    core = driver._driver()
+    address = api.memory.address_of(pointer)
+    core.cuda_register_host(address, size)
+
+    def unregister():
+        with contextlib.suppress(Exception):
+            core.cuda_unregister_host(address)
+
+    return api.memory.PinnedMemory(
+        manager.context, address, size, owner=owner, finalizer=unregister
+    )
+
+
+def memallocmanaged(manager, size, attach_global):
+    """Managed memory (attached globally: taipan does not attach it to the host only)."""
+    allocation = driver._driver().cuda_allocate_host(size, "managed")
+    memory = api.memory.ManagedMemory(
+        manager.context, allocation.pointer, size, finalizer=_keeper(allocation)
+    )
+    return memory.own()
+
+
+def get_ipc_handle(manager, memory):
+    raise NotImplementedError(
+        "IPC handles of device memory (cuIpcGetMemHandle) are not supported by taipan yet"
+    )
+
+
+api.memory.use_backend(sys.modules[__name__])
+
+
+# --- raw copies and memsets between memory objects (numba-cuda's driver helpers) ---------------
+
+
+def _device_address(obj):
+    """The device address of a memory object, device array, mapped/managed array or object
+    exporting the CUDA Array Interface."""
+    interface = getattr(obj, "__cuda_array_interface__", None)
+    if interface is not None:
+        return int(interface["data"][0])
+    pointer = obj.device_ctypes_pointer
+    return int(getattr(pointer, "value", pointer) or 0)
+
+
+def _host_bytes(obj, size):
+    """A writable uint8 NumPy view of the first `size` bytes of host memory `obj` (an array, a
+    pinned or mapped memory object, or anything with a buffer)."""
+    if isinstance(obj, np.ndarray):
+        flat = (
+            obj.reshape(-1, order="A")
+            if (obj.flags.c_contiguous or obj.flags.f_contiguous)
+            else None
+        )
+        if flat is None:
+            raise ValueError("host memory for a copy must be contiguous")
+        return flat.view(np.uint8)[:size]
+    address = getattr(obj, "host_pointer", None)
+    if address is not None:
+        return np.ctypeslib.as_array((ctypes.c_ubyte * size).from_address(address))
+    return np.frombuffer(memoryview(obj).cast("B"), np.uint8)[:size]
+
+
+def memset(dst, value, size, stream=0):
+    """Sets `size` bytes of device memory `dst` to byte `value` (after `stream`'s work)."""
+    if stream:
+        driver._driver().cuda_synchronize_stream(stream_handle(stream))
+    driver._driver().cuda_memset(_device_address(dst), int(value), int(size))
+
+
+def host_to_device(dst, src, size, stream=0):
+    """Copies `size` bytes of host memory `src` to device memory `dst`."""
+    if size:
+        driver._driver().cuda_copy_to_device(
+            _device_address(dst), _host_bytes(src, size), stream_handle(stream)
+        )
+
+
+def device_to_host(dst, src, size, stream=0):
+    """Copies `size` bytes of device memory `src` to host memory `dst`."""
+    if size:
+        driver._driver().cuda_copy_to_host(
+            _host_bytes(dst, size), _device_address(src), stream_handle(stream)
+        )
+
+
+def device_to_device(dst, src, size, stream=0):
+    """Copies `size` bytes between device memories (after `stream`'s work)."""
+    if stream:
+        driver._driver().cuda_synchronize_stream(stream_handle(stream))
+    if size:
+        driver._driver().cuda_copy_device_to_device(
+            _device_address(dst), _device_address(src), int(size)
+        )
