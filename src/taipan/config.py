@@ -186,6 +186,23 @@ OPTIONS = (
         "'off' never does",
     ),
     Option(
+        "CUDA_LOW_OCCUPANCY_WARNINGS",
+        "TAIPAN_CUDA_LOW_OCCUPANCY_WARNINGS",
+        ("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS",),
+        _flag,
+        True,
+        "a kernel launched on fewer blocks than twice the GPU's multiprocessors, which leaves "
+        "most of it idle, warns (NumbaPerformanceWarning), as numba-cuda does",
+    ),
+    Option(
+        "CUDA_DEBUGINFO_DEFAULT",
+        "TAIPAN_CUDA_DEBUGINFO_DEFAULT",
+        ("NUMBA_CUDA_DEBUGINFO",),
+        _flag,
+        False,
+        "the debug= of cuda.compile and cuda.compile_all when not given (numba-cuda's default)",
+    ),
+    Option(
         "ENABLE_CUDASIM",
         "TAIPAN_ENABLE_CUDASIM",
         ("NUMBA_ENABLE_CUDASIM",),

@@ -4,6 +4,7 @@ compiled to PTX; the front (options, signatures) is taipan.cuda.api.decorators."
 from taipan.cuda import api
 from taipan.cuda.dispatcher import CUDADispatcher
 from taipan.cuda.linking import check_link_files
+from taipan.types import Signature, Type
 
 
 def _checked_links(options):
@@ -12,6 +13,16 @@ def _checked_links(options):
     return options
 
 
+def _specialized(function, options, signatures):
+    """A dispatcher for the one signature given (not in a list): numba-cuda's specialised
+    kernel, which ``specialize`` refuses."""
+    dispatcher = CUDADispatcher(function, options, signatures)
+    dispatcher._specialized = True
+    return dispatcher
+
+
 def jit(func_or_sig=None, device=False, **options):
     """Compiles a kernel, or with ``device=True`` a function kernels call."""
-    return api.jit_front(CUDADispatcher, func_or_sig, device, options, prepare=_checked_links)
+    one_signature = isinstance(func_or_sig, (str, Type, Signature, tuple))
+    make = _specialized if one_signature else CUDADispatcher
+    return api.jit_front(make, func_or_sig, device, options, prepare=_checked_links)

@@ -8,8 +8,13 @@ from taipan.cuda import api, compiler, driver, linking
 from taipan.cuda.launcher import argument_type, launch
 from taipan.cuda.streams import owned_stream, stream_handle
 from taipan.dispatcher import CompiledFunction
+from taipan.types import Type
 
 _lock = _core.compiler_lock  # kernels compile under it: the one compiler lock
+# CUfunction_attribute numbers (cuda.h) of what the dispatcher's get_* methods report.
+_MAX_THREADS_PER_BLOCK, _SHARED_SIZE_BYTES, _CONST_SIZE_BYTES, _LOCAL_SIZE_BYTES, _NUM_REGS = range(
+    5
+)
 
 
 class Kernel:
@@ -58,6 +63,17 @@ class Kernel:
             self.disk_cache.save_kernel(self, self._cubins)
         return self._cubins[key]
 
+    def _attribute(self, number):
+        """A CUfunction_attribute of the kernel loaded for the current device."""
+        return driver.function_attribute(self.function(), number)
+
+    # What numba-cuda's _Kernel reports, read from the driver for the current device.
+    regs_per_thread = property(lambda self: self._attribute(_NUM_REGS))
+    const_mem_size = property(lambda self: self._attribute(_CONST_SIZE_BYTES))
+    shared_mem_per_block = property(lambda self: self._attribute(_SHARED_SIZE_BYTES))
+    max_threads_per_block = property(lambda self: self._attribute(_MAX_THREADS_PER_BLOCK))
+    local_mem_per_thread = property(lambda self: self._attribute(_LOCAL_SIZE_BYTES))
+
     def function(self):
         key = (driver.current_device(), driver.context_generation())
         handle = self._handles.get(key)
@@ -89,6 +105,11 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         self.targetoptions["boundscheck"] = bool(options.get("boundscheck") or options.get("debug"))
         self._kernels = {}
         self._launchers = {}
+        self._jit_options = dict(options)
+        # numba-cuda's specialisations: (compute capability, argument types) -> dispatcher.
+        self.specializations = {}
+        # One signature given (not a list), or made by specialize(): compiled for it only.
+        self._specialized = False
         # Every call from Python goes to _compile_for_args, which explains how to launch.
         _core.configure_dispatcher(self, [], None, False, True)
         self._compile_signatures(signatures or ())
@@ -96,6 +117,56 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
     @property
     def device(self):
         return bool(self.targetoptions.get("device"))
+
+    @property
+    def specialized(self):
+        """Whether this dispatcher was made for one signature (``cuda.jit(signature)`` or
+        ``specialize``): it cannot be specialised again."""
+        return self._specialized
+
+    def specialize(self, *args):
+        """numba-cuda's ``specialize``: a dispatcher compiled for the types of `args` (values,
+        or taipan types), one per compute capability and types, kept in ``specializations``."""
+        if self._specialized:
+            raise RuntimeError("Dispatcher already specialized")
+        types = tuple(a if isinstance(a, Type) else argument_type(a) for a in args)
+        key = (driver.target_compute_capability(), types)
+        specialization = self.specializations.get(key)
+        if specialization is None:
+            specialization = CUDADispatcher(self.py_func, self._jit_options, [types])
+            specialization._specialized = True
+            self.specializations[key] = specialization
+        return specialization
+
+    def _property(self, name, signature):
+        """A kernel property (numba-cuda's get_regs_per_thread and the like): of the kernel of
+        `signature`, of the one kernel of a specialised dispatcher, else {types: value}."""
+        if signature is not None:
+            argument_types, _ = compiler.split_signature(signature)
+            return getattr(self._kernels[tuple(argument_types)], name)
+        if self._specialized:
+            return getattr(next(iter(self._kernels.values())), name)
+        return {key: getattr(kernel, name) for key, kernel in self._kernels.items()}
+
+    def get_regs_per_thread(self, signature=None):
+        """Registers each thread of the kernel uses on the current device."""
+        return self._property("regs_per_thread", signature)
+
+    def get_const_mem_size(self, signature=None):
+        """Bytes of constant memory the kernel uses."""
+        return self._property("const_mem_size", signature)
+
+    def get_shared_mem_per_block(self, signature=None):
+        """Bytes of statically allocated shared memory per block."""
+        return self._property("shared_mem_per_block", signature)
+
+    def get_max_threads_per_block(self, signature=None):
+        """The most threads per block the kernel can be launched with on the current device."""
+        return self._property("max_threads_per_block", signature)
+
+    def get_local_mem_per_thread(self, signature=None):
+        """Bytes of local memory each thread uses."""
+        return self._property("local_mem_per_thread", signature)
 
     def _compile_for_args(self, *args, **kwargs):
         raise api.called_from_python(self)
@@ -258,6 +329,7 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         there); values C++ cannot describe go to the Python launcher, which reports them."""
         if debug is None:
             debug = bool(self.targetoptions.get("debug"))
+        _warn_low_occupancy(griddim)
         launcher = _Launcher(self, griddim, blockdim, stream, sharedmem)
         # Copies of NumPy arrays are allocated as cuda.to_device(ary, stream) allocates them.
         owner = owned_stream(stream)
@@ -337,6 +409,28 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
 
 
 _core.enable_vectorcall(CUDADispatcher)
+
+
+def _warn_low_occupancy(griddim):
+    """numba-cuda's warning for a grid of fewer blocks than twice the GPU's multiprocessors
+    (most of the GPU idles), unless config.CUDA_LOW_OCCUPANCY_WARNINGS is off."""
+    from taipan import config
+
+    if not config.CUDA_LOW_OCCUPANCY_WARNINGS or not driver.is_available():
+        return
+    blocks = griddim[0] * griddim[1] * griddim[2]
+    if blocks < 2 * driver.multiprocessor_count():
+        import warnings
+
+        from taipan.errors import PerformanceWarning
+
+        warnings.warn(
+            PerformanceWarning(
+                f"Grid size {blocks} will likely result in GPU under-utilization due to low "
+                "occupancy."
+            ),
+            stacklevel=4,
+        )
 
 
 class _Launcher(api.Launcher):

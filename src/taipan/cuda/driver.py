@@ -52,6 +52,25 @@ def load_function(image, name, max_registers=0):
     return _driver().cuda_load_function(image, name, max_registers)
 
 
+def function_attribute(handle, attribute):
+    """A CUfunction_attribute (cuda.h's number) of a loaded kernel's (module, function)."""
+    return _driver().cuda_function_attribute(handle, attribute)
+
+
+_MULTIPROCESSOR_COUNT = 16  # CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+_multiprocessors = {}  # by device ordinal
+
+
+def multiprocessor_count():
+    """The current GPU's number of multiprocessors (read once per device)."""
+    core = _driver()
+    device = core.cuda_current_device()
+    count = _multiprocessors.get(device)
+    if count is None:
+        count = _multiprocessors[device] = core.cuda_device_attribute(device, _MULTIPROCESSOR_COUNT)
+    return count
+
+
 def suggested_block_size(kernel, sharedmem):
     return _driver().cuda_suggested_block_size(kernel.function(), sharedmem)
 

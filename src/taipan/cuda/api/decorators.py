@@ -14,6 +14,7 @@ def jit_front(make, func_or_sig, device, options, prepare=None):
     options, signatures)`` (signatures None when none were given) for a function, else the
     decorator that makes it. ``prepare`` may check and rewrite the options first."""
     compile_options.check_known(options, "cuda.jit")
+    warn_debug_with_opt(options.get("debug"), options.get("opt"))
     if prepare is not None:
         options = prepare(options)
     options = dict(options, device=device)
@@ -30,6 +31,27 @@ def jit_front(make, func_or_sig, device, options, prepare=None):
         return make(function, options, signatures)
 
     return decorate
+
+
+def warn_debug_with_opt(debug, opt, stacklevel=3):
+    """numba-cuda's warning when debug information is asked for with optimisation on (``debug``
+    and ``opt`` None: taipan.config's CUDA_DEBUGINFO_DEFAULT and OPT decide)."""
+    from taipan import config
+
+    debug = bool(config.CUDA_DEBUGINFO_DEFAULT) if debug is None else debug
+    opt = config.OPT != 0 if opt is None else opt
+    if debug and opt:
+        import warnings
+
+        from taipan.errors import InvalidConfigWarning
+
+        warnings.warn(
+            InvalidConfigWarning(
+                "debug=True with opt=True is not supported by CUDA. This may result in a crash"
+                " - set debug=False or opt=False."
+            ),
+            stacklevel=stacklevel + 1,
+        )
 
 
 def split_signature(signature):

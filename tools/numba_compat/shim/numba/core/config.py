@@ -4,6 +4,7 @@ variables) and Numba's defaults for the other names Numba's tests read."""
 import platform
 import struct
 import sys
+import types as _pytypes
 
 from numba._missing import fill_missing
 from taipan import config as _taipan_config
@@ -31,5 +32,29 @@ CACHE_DIR = ""
 for _name, _value in vars(_taipan_config).items():
     if _name.isupper():
         globals()[_name] = _value
+
+
+class _OptLevel(int):
+    """Numba's ``config.OPT`` value: an int, ``'max'`` being 3."""
+
+    def __new__(cls, value):
+        return super().__new__(cls, 3 if value == "max" else int(value))
+
+    @property
+    def is_opt_max(self):
+        return self == 3
+
+
+class _ForwardingModule(_pytypes.ModuleType):
+    """Setting one of taipan's settings here (a test's ``override_config``) sets taipan's."""
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        if name in _TAIPAN_SETTINGS:
+            setattr(_taipan_config, name, value)
+
+
+_TAIPAN_SETTINGS = frozenset(option.attribute for option in _taipan_config.OPTIONS)
+sys.modules[__name__].__class__ = _ForwardingModule
 
 __getattr__ = fill_missing(globals(), __name__)
