@@ -189,6 +189,36 @@ def test_device_arrays_allocate_and_free_through_a_plugin(stand_in_driver):
     assert not plugin.deallocations.is_disabled
 
 
+_released = []
+
+
+class _StandInBuffer:
+    """What the extension's allocator returns, its release observed."""
+
+    def __init__(self, size):
+        self.pointer = 0x7000 + size
+
+    def __del__(self):
+        _released.append(self.pointer)
+
+
+def test_memalloc_memory_lives_until_its_last_reference(stand_in_driver, monkeypatch):
+    from taipan import _core, cuda
+
+    monkeypatch.setattr(_core, "cuda_allocate", lambda size, stream, owner: _StandInBuffer(size))
+    _released.clear()
+    context = cuda.current_context()
+    memory = context.memalloc(64)
+    assert int(memory.handle) == 0x7040 and memory.refct == 1
+    view = memory.view(8)
+    del memory
+    assert _released == []  # the view keeps the allocation
+    assert int(view.handle) == 0x7048
+    del view
+    assert _released == [0x7040]
+    assert context.memory_manager.allocations == {}
+
+
 def test_set_memory_manager_applies_to_contexts_made_afterwards(stand_in_driver, monkeypatch):
     from taipan import cuda
 
@@ -209,9 +239,28 @@ def test_the_simulator_defers_nothing_and_refuses_plugins(tmp_path):
         from taipan import cuda
         from test_cuda_memory_managers import RecordingPlugin
 
+        import numpy as np
+        from taipan.cuda.simulator import host
+
         with cuda.defer_cleanup():
             with cuda.defer_cleanup():
                 cuda.to_device([1, 2, 3])
+        context = cuda.current_context()
+        device = context.memalloc(400)
+        numbers = np.arange(100, dtype=np.uint32)
+        host.host_to_device(device, numbers, numbers.nbytes)
+        other = context.memalloc(400)
+        host.device_to_device(other, device.view(40), 360)
+        back = np.zeros(90, np.uint32)
+        host.device_to_host(back, other, 360)
+        assert (back == numbers[10:]).all()
+        host.memset(other, 0, 400)
+        host.device_to_host(back, other, 360)
+        assert not back.any()
+        mapped = context.memhostalloc(16, mapped=True)
+        assert mapped.device_pointer_value and mapped.size == 16
+        managed = context.memallocmanaged(16)
+        assert managed.refct == 1
         try:
             cuda.set_memory_manager(RecordingPlugin)
         except cuda.CudaSupportError as error:

@@ -14,13 +14,6 @@ from taipan.cuda import api, driver
 from taipan.cuda.streams import stream_handle
 
 
-def _keeper(allocation):
-    """A finalizer that drops the reference holding `allocation` (an extension object, freed
-    with its last reference): the memory goes back when the pointer is freed."""
-    held = [allocation]
-    return held.clear
-
-
 class TaipanMemoryManager(api.memory.GetIpcHandleMixin, api.memory.HostOnlyCUDAMemoryManager):
     """The manager contexts use unless ``cuda.set_memory_manager`` chose a plugin. Device
     arrays do not go through it (they hold the allocator's buffers directly, which is faster);
@@ -32,9 +25,9 @@ class TaipanMemoryManager(api.memory.GetIpcHandleMixin, api.memory.HostOnlyCUDAM
 
     def memalloc(self, size):
         buffer = _core.cuda_allocate(size, 0, None)
-        memory = api.memory.AutoFreePointer(
-            self.context, buffer.pointer, size, finalizer=_keeper(buffer)
-        )
+        release = api.memory.held_until_freed(self.allocations, buffer.pointer, buffer)
+        memory = api.memory.AutoFreePointer(self.context, buffer.pointer, size, finalizer=release)
+        self.allocations[buffer.pointer] = memory
         return memory.own()
 
     def get_memory_info(self):
@@ -53,17 +46,19 @@ def memhostalloc(manager, size, mapped, portable, wc):
     PinnedMemory. Portable and write-combined memory are not distinguished."""
     allocation = driver._driver().cuda_allocate_host(size, "mapped" if mapped else "pinned")
     if mapped:
+        release = api.memory.held_until_freed(manager.allocations, allocation.pointer, allocation)
         memory = api.memory.MappedMemory(
             manager.context,
             allocation.pointer,
             size,
-            finalizer=_keeper(allocation),
+            finalizer=release,
             device_pointer=allocation.device_pointer,
         )
+        manager.allocations[allocation.pointer] = memory
         return memory.own()
-    return api.memory.PinnedMemory(
-        manager.context, allocation.pointer, size, finalizer=_keeper(allocation)
-    )
+    # PinnedMemory is the object the caller keeps (no OwnedPointer): it holds the allocation.
+    held = [allocation]
+    return api.memory.PinnedMemory(manager.context, allocation.pointer, size, finalizer=held.clear)
 
 
 def mempin(manager, owner, pointer, size, mapped):
@@ -89,9 +84,9 @@ def mempin(manager, owner, pointer, size, mapped):
 def memallocmanaged(manager, size, attach_global):
     """Managed memory (attached globally: taipan does not attach it to the host only)."""
     allocation = driver._driver().cuda_allocate_host(size, "managed")
-    memory = api.memory.ManagedMemory(
-        manager.context, allocation.pointer, size, finalizer=_keeper(allocation)
-    )
+    release = api.memory.held_until_freed(manager.allocations, allocation.pointer, allocation)
+    memory = api.memory.ManagedMemory(manager.context, allocation.pointer, size, finalizer=release)
+    manager.allocations[allocation.pointer] = memory
     return memory.own()
 
 

@@ -178,6 +178,19 @@ class OwnedPointer:
         return getattr(self._view, name)
 
 
+def held_until_freed(allocations, key, resource):
+    """A finalizer for memory of a manager: until it runs, `allocations[key]` (set by the
+    caller to the memory object, which an OwnedPointer only references weakly) keeps the
+    memory object alive and `resource` (what frees the memory when collected) is held."""
+    held = [resource]
+
+    def release():
+        held.clear()
+        allocations.pop(key, None)
+
+    return release
+
+
 class PendingDeallocs:
     """Deallocations waiting to run: flushed when more than DEALLOCS_COUNT are pending or their
     bytes pass DEALLOCS_RATIO of the device memory, on ``clear()``, never while disabled

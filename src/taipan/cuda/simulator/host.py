@@ -2,6 +2,7 @@
 so they order nothing), and what needs a real GPU or toolkit, which says so."""
 
 import contextlib
+import ctypes
 import itertools
 import time
 
@@ -144,6 +145,52 @@ class Context(api.devices.ContextFront):
 
         return sys.modules[__name__]
 
+    def memalloc(self, bytesize):
+        """`bytesize` bytes of simulated device memory."""
+        return _owned(api.memory.AutoFreePointer, self, bytesize, counted=True)
+
+    def memhostalloc(self, bytesize, mapped=False, portable=False, wc=False):
+        """Host memory (the simulated device reaches all of it): MappedMemory when `mapped`."""
+        if mapped:
+            return _owned(api.memory.MappedMemory, self, bytesize, counted=False)
+        memory = _simulated_bytes(bytesize, counted=False)
+        held = [memory]
+        return api.memory.PinnedMemory(self, memory.ctypes.data, bytesize, finalizer=held.clear)
+
+    def memallocmanaged(self, bytesize, attach_global=True):
+        return _owned(api.memory.ManagedMemory, self, bytesize, counted=True)
+
+    def mempin(self, owner, pointer, size, mapped=False):
+        """Pins nothing (host memory is the simulated device's); the result names the memory."""
+        if mapped:
+            return api.memory.MappedMemory(self, pointer, size, owner=owner).own()
+        return api.memory.PinnedMemory(self, pointer, size, owner=owner)
+
+    @contextlib.contextmanager
+    def defer_cleanup(self):
+        yield
+
+
+def _simulated_bytes(nbytes, counted):
+    import numpy as np
+
+    from taipan.cuda.simulator.devicearray import _register
+
+    return _register(np.zeros(max(nbytes, 1), np.uint8), counted=counted)
+
+
+# The memory objects memalloc & co. made, until freed (their OwnedPointers hold them weakly).
+_held = {}
+
+
+def _owned(kind, context, nbytes, counted):
+    memory = _simulated_bytes(nbytes, counted=counted)
+    address = memory.ctypes.data
+    release = api.memory.held_until_freed(_held, address, memory)
+    pointer = kind(context, address, nbytes, finalizer=release)
+    _held[address] = pointer
+    return pointer.own()
+
 
 def current_context():
     return Context()
@@ -159,6 +206,45 @@ def defer_cleanup():
     """Nothing to defer: the simulator's memory is host memory, freed when collected, and no
     work is ever queued on it."""
     yield
+
+
+# --- raw copies and memsets by address (numba-cuda's driver helpers): the simulated device's
+# addresses are host addresses ---------------------------------------------------------------------
+
+
+def _device_address(obj):
+    interface = getattr(obj, "__cuda_array_interface__", None)
+    if interface is not None:
+        return int(interface["data"][0])
+    pointer = obj.device_ctypes_pointer
+    return int(getattr(pointer, "value", pointer) or 0)
+
+
+def _host_address(obj):
+    import numpy as np
+
+    if isinstance(obj, np.ndarray):
+        return obj.ctypes.data
+    address = getattr(obj, "host_pointer", None)
+    if address is not None:
+        return address
+    return np.frombuffer(memoryview(obj).cast("B"), np.uint8).ctypes.data
+
+
+def memset(dst, value, size, stream=0):
+    ctypes.memset(_device_address(dst), int(value), int(size))
+
+
+def host_to_device(dst, src, size, stream=0):
+    ctypes.memmove(_device_address(dst), _host_address(src), int(size))
+
+
+def device_to_host(dst, src, size, stream=0):
+    ctypes.memmove(_host_address(dst), _device_address(src), int(size))
+
+
+def device_to_device(dst, src, size, stream=0):
+    ctypes.memmove(_device_address(dst), _device_address(src), int(size))
 
 
 def set_memory_manager(mm_plugin):

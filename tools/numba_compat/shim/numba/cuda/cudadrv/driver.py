@@ -109,7 +109,29 @@ def device_to_device(dst, src, size, stream=0):
     _cuda_memory().device_to_device(dst, src, size, stream)
 
 
+class _Driver:
+    """numba-cuda's driver object, for the queries its tests make: the device count and the
+    device memory's (free, total) as the driver tells them (not a memory manager's)."""
+
+    def get_device_count(self):
+        return len(_cuda.gpus)
+
+    def cuMemGetInfo(self):  # the driver function's name
+        if _config.ENABLE_CUDASIM:
+            return tuple(_cuda.current_context().get_memory_info())
+        from taipan.cuda import driver as taipan_driver
+
+        return tuple(taipan_driver._driver().cuda_memory_info())
+
+
+driver = _Driver()
+
+
 def _cuda_memory():
+    if _config.ENABLE_CUDASIM:
+        from taipan.cuda.simulator import host
+
+        return host
     from taipan.cuda import memory
 
     return memory
