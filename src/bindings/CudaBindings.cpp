@@ -324,6 +324,13 @@ void defineCudaBindings(nb::module_ &module) {
       return CudaDriver::get().streams().suggestedLaunchConfiguration(function, shared).second;
     });
   });
+  // A loaded kernel's CUfunction_attribute (registers, local, shared and constant memory,
+  // the most threads per block): the dispatcher's get_regs_per_thread and the like.
+  module.def("cuda_function_attribute", [](nb::tuple handle, int attribute) {
+    void *function = reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[1]));
+    return driverCall(
+        [&] { return CudaDriver::get().modules().functionAttribute(function, attribute); });
+  });
   module.def("cuda_take_exception", [](nb::tuple handle) {
     return takeKernelException(reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[0])));
   });

@@ -607,10 +607,17 @@ NB_MODULE(_core, module) {
   module.def(
       "compile_kernel",
       [](std::shared_ptr<FunctionSource> source, nb::handle argumentTypes, int computeCapability,
-         bool device, bool keepIR) {
-        TargetDescription target{device ? JobTarget::CudaDevice : JobTarget::CudaKernel,
-                                 computeCapability};
-        CompileJob job{source, typeList(argumentTypes), nullptr, target};
+         bool device, bool keepIR, nb::handle returnType, nb::handle cSymbol) {
+        // A declared return type converts the result (compile_ptx's signature); a C symbol
+        // makes a device function with the C ABI under that name (compile(abi='c')).
+        JobTarget preset = !device             ? JobTarget::CudaKernel
+                           : cSymbol.is_none() ? JobTarget::CudaDevice
+                                               : JobTarget::CudaDeviceCAbi;
+        TargetDescription target{preset, computeCapability};
+        if (!cSymbol.is_none())
+          target.entrySymbol = nb::cast<std::string>(cSymbol);
+        const Type *declared = returnType.is_none() ? nullptr : nb::cast<TypeRef>(returnType).type;
+        CompileJob job{source, typeList(argumentTypes), declared, target};
         job.product = Product::Assembly;
         job.keepOptimizedIR = keepIR;
         CompiledFunction kernel = translateErrors([&] { return compileFunction(job); });
@@ -620,7 +627,8 @@ NB_MODULE(_core, module) {
                               kernel.times.stages(), kernel.processSpecific);
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("compute_capability"),
-      nb::arg("device") = false, nb::arg("keep_llvm") = false);
+      nb::arg("device") = false, nb::arg("keep_llvm") = false,
+      nb::arg("return_type").none() = nb::none(), nb::arg("c_symbol").none() = nb::none());
 
   module.def("set_libdevice", [](const std::string &path) { cuda::setLibdevicePath(path); });
 

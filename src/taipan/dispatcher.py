@@ -92,6 +92,29 @@ class CompiledFunction(_core.DispatcherBase):
             else:
                 _being_defined[self.py_func] = previous
 
+    def _best_signature(self, key, signatures=None):
+        """The explicit signature (of ``signatures``, the compiled overloads when None)
+        arguments of types ``key`` convert to best, by Numba's rule
+        (its typeconv's selectOverload): each signature is rated by how many arguments need an
+        unsafe, a safe and a promoting conversion, compared in that order; one that no argument
+        converts to is out. A tie between the best raises TypeError, as Numba's does."""
+        rated = []
+        for signature in self._overloads if signatures is None else signatures:
+            if len(signature) != len(key):
+                continue
+            kinds = [_core.conversion_kind(a, b) for a, b in zip(key, signature)]
+            if None not in kinds:  # exact 1, promote 2, safe 3, unsafe 4
+                rated.append(((kinds.count(4), kinds.count(3), kinds.count(2)), signature))
+        wanted = ", ".join(str(t) for t in key)
+        if not rated:
+            raise TypeError(f"No matching definition for argument type(s) {wanted}")
+        best = min(rating for rating, _ in rated)
+        tied = [signature for rating, signature in rated if rating == best]
+        if len(tied) > 1:
+            choices = "\n".join(_describe_key(signature) for signature in tied)
+            raise TypeError(f"Ambiguous overloading for {self.__qualname__} ({wanted}):\n{choices}")
+        return tied[0]
+
     def _record_times(self, key, stages):
         """Keeps one compilation's stage times ([(stage, seconds)] from the compiler, after the
         front end's) for get_metadata, prints them when TAIPAN_TIMING is set, and returns the
@@ -244,28 +267,6 @@ class Dispatcher(CompiledFunction):
                 _core.add_overload(self, self._overloads[signature], key)
                 return
             self._compile_types(key, None)
-
-    def _best_signature(self, key):
-        """The explicit signature arguments of types ``key`` convert to best, by Numba's rule
-        (its typeconv's selectOverload): each signature is rated by how many arguments need an
-        unsafe, a safe and a promoting conversion, compared in that order; one that no argument
-        converts to is out. A tie between the best raises TypeError, as Numba's does."""
-        rated = []
-        for signature in self._overloads:
-            if len(signature) != len(key):
-                continue
-            kinds = [_core.conversion_kind(a, b) for a, b in zip(key, signature)]
-            if None not in kinds:  # exact 1, promote 2, safe 3, unsafe 4
-                rated.append(((kinds.count(4), kinds.count(3), kinds.count(2)), signature))
-        wanted = ", ".join(str(t) for t in key)
-        if not rated:
-            raise TypeError(f"No matching definition for argument type(s) {wanted}")
-        best = min(rating for rating, _ in rated)
-        tied = [signature for rating, signature in rated if rating == best]
-        if len(tied) > 1:
-            choices = "\n".join(_describe_key(signature) for signature in tied)
-            raise TypeError(f"Ambiguous overloading for {self.__qualname__} ({wanted}):\n{choices}")
-        return tied[0]
 
     def _compile_types(self, argument_types, return_type):
         adapt_to_numpy_once()

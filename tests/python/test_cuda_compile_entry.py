@@ -4,13 +4,14 @@
 information with optimisation on."""
 
 import os
+import re
 import shutil
 import subprocess
 import warnings
 
 import pytest
 
-from taipan import cuda, float32, int32, void
+from taipan import complex128, cuda, float32, float64, int16, int32, int64, void
 from taipan.errors import InvalidConfigWarning, UnsupportedError
 
 PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
@@ -94,8 +95,50 @@ def test_refusals_follow_numba_cuda():
         cuda.compile(add, (int32, int32), abi="numba", output="ltoir")
     with pytest.raises(ValueError, match="forced inlining"):
         cuda.compile(add, (int32, int32), abi="numba", forceinline=True)
-    with pytest.raises(UnsupportedError, match="calling convention"):
-        cuda.compile(add, (int32, int32))  # numba-cuda's default, the C ABI
+    with pytest.raises(UnsupportedError, match="architecture-specific"):
+        cuda.compile_ptx(axpy, AXPY, cc=(9, 0, "a"))
+
+
+@needs_ptxas
+@pytest.mark.parametrize(
+    "signature, param, result",
+    [
+        (int32(int32, int32), ".b32", ".b32"),
+        (int64(int64, int64), ".b64", ".b64"),
+        (float32(float32, float32), ".b32", ".f32"),
+        (float64(float64, float64), ".b64", ".f64"),
+        ((int16, int16), ".b32", None),  # int16 + int16 is int64 in Numba's typing
+    ],
+)
+def test_c_abi_device_functions_return_their_value(signature, param, result, tmp_path):
+    """compile(abi='c') (numba-cuda's default): ``T name(args...)``, the Python name, the
+    declared return type's width; ptxas takes it."""
+    ptx, return_type = cuda.compile(add, signature)
+    head = ptx[ptx.index(".visible .func") :].split("{", 1)[0]
+    assert re.match(r"\.visible\s+\.func\s+\(\.param\s+\.b(32|64)\s+func_retval0\)\s+add\(", head)
+    assert "param_2" not in head
+    if result is not None:
+        assert str(return_type) == str(signature.return_type)
+        assert f"st.param{result}" in ptx or f"st.param.b{param[2:]}" in ptx
+    ptxas(ptx, tmp_path)
+
+
+def test_c_abi_names_and_declared_return_types():
+    ptx, _ = cuda.compile(add, int32(int32, int32), abi_info={"abi_name": "_Z4funcii"})
+    assert re.search(r"func_retval0\)\s+_Z4funcii\(", ptx)
+    ptx, _ = cuda.compile(lambda x: x, int32(int32))
+    assert re.search(r"func_retval0\)\s+_lambda_\(", ptx)
+    # The declared return type converts the result (Numba's typing gives int64 here).
+    ptx, return_type = cuda.compile_ptx(add, int32(int32, int32), device=True)
+    assert str(return_type) == "int32" and "st.u64" not in ptx
+    ptx, return_type = cuda.compile(add, (int32, int32))
+    assert str(return_type) == "int64"
+    ptx, return_type = cuda.compile(lambda a, b: a == b, (int32, int32))
+    assert str(return_type) == "bool" and "func_retval0" in ptx
+    ptx, return_type = cuda.compile(lambda x: x / 2, complex128(complex128))
+    assert str(return_type) == "complex128" and ".visible .func" in ptx
+    ptx, return_type = cuda.compile(lambda: None, ())
+    assert str(return_type) == "none" and re.search(r"\.visible\s+\.func\s+_lambda_\(", ptx)
 
 
 def test_debug_with_optimisation_warns():

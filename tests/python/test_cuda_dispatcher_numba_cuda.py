@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
-from taipan import config, cuda, float32, int32, int64, void
+from taipan import complex128, config, cuda, float32, float64, int32, int64, void
 from taipan.errors import InvalidConfigWarning, PerformanceWarning
 
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
@@ -103,3 +103,33 @@ def test_a_grid_too_small_warns(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         kernel[2, 1]()
+
+
+def add_kernel(r, x, y):
+    r[0] = x + y
+
+
+def test_explicit_signatures_refuse_types_none_takes_or_two_tie():
+    """A kernel given signatures launches only for types one of them takes, by Numba's rule
+    (the launcher asks specialize_for for new types): none → "No matching definition", two
+    equally good → "Ambiguous overloading"; exact types reuse the signature's kernel."""
+    kernel = cuda.jit(["(int64[::1], int64, int64)", "(float64[::1], float64, float64)"])(
+        add_kernel
+    )
+    compiled = dict(kernel.overloads)
+    with pytest.raises(TypeError, match="No matching definition for argument type"):
+        kernel.specialize_for((complex128[::1], complex128, complex128))
+    assert kernel.specialize_for((int64[::1], int64, int64)) is compiled[(int64[::1], int64, int64)]
+    tied = cuda.jit(
+        [
+            "(float64[::1], float32, float64)",
+            "(float64[::1], float64, float32)",
+            "(float64[::1], int64, int64)",
+        ]
+    )(add_kernel)
+    with pytest.raises(TypeError, match="Ambiguous overloading") as raised:
+        tied.specialize_for((float64[::1], float64, float64))
+    assert "int64" not in str(raised.value)
+    assert len(tied.overloads) == 3
+    # Without signatures every launch's types compile.
+    assert cuda.jit(add_kernel).specialize_for((complex128[::1], complex128, complex128))

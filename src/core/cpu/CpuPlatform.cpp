@@ -52,6 +52,7 @@ std::unique_ptr<Target> CpuPlatform::makeTarget(const TargetDescription &descrip
     return std::make_unique<CfuncTarget>(level, vectorMath, std::move(cpu));
   case EntryKind::Kernel:
   case EntryKind::DeviceFunction:
+  case EntryKind::CDeviceFunction:
     break;
   }
   throw CompileError(CompileErrorKind::Internal,

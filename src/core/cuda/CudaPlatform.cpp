@@ -14,6 +14,10 @@ std::unique_ptr<Target> CudaPlatform::makeTarget(const TargetDescription &descri
   if (description.entry == EntryKind::DeviceFunction)
     return std::make_unique<CudaTarget>(description.computeCapability, options,
                                         CudaTarget::Entry::DeviceFunction);
+  if (description.entry == EntryKind::CDeviceFunction)
+    return std::make_unique<CudaTarget>(description.computeCapability, options,
+                                        CudaTarget::Entry::CDeviceFunction,
+                                        description.entrySymbol);
   throw CompileError(CompileErrorKind::Internal,
                      "CUDA code is entered as a kernel or a device function only", {});
 }

@@ -10,8 +10,9 @@ namespace taipan {
 /// (compiler/Platforms.cpp).
 class CudaPlatform final : public Platform {
 public:
-  /// CudaTarget with a kernel (EntryKind::Kernel) or a device function
-  /// (EntryKind::DeviceFunction) as its entry point.
+  /// CudaTarget with a kernel (EntryKind::Kernel), a device function
+  /// (EntryKind::DeviceFunction) or a C-ABI device function (EntryKind::CDeviceFunction) as
+  /// its entry point.
   std::unique_ptr<Target> makeTarget(const TargetDescription &description,
                                      const CompileOptions &options) const override;
   std::string assemblyName() const override { return "PTX"; }

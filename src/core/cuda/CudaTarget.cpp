@@ -261,8 +261,10 @@ std::string libdevicePath() {
 
 } // namespace cuda
 
-CudaTarget::CudaTarget(int computeCapability, const CompileOptions &options, Entry entry)
+CudaTarget::CudaTarget(int computeCapability, const CompileOptions &options, Entry entry,
+                       std::string cSymbol)
     : computeCapability(computeCapability), options(options), entry(entry),
+      cSymbol(std::move(cSymbol)),
       machine(leaseTargetMachine(
           "nvptx sm_" + std::to_string(computeCapability) + " level " +
               std::to_string(optimizationLevel()) +
@@ -276,6 +278,8 @@ int CudaTarget::optimizationLevel() const {
 }
 
 std::vector<std::string> CudaTarget::identity() const {
+  if (entry == Entry::CDeviceFunction)
+    return {Triple, std::to_string(computeCapability), "c-abi " + cSymbol};
   return {Triple, std::to_string(computeCapability)};
 }
 
@@ -323,6 +327,33 @@ std::string CudaTarget::defineEntry(ModuleLowering &lowering, TypedFunction &roo
     return callee->getName().str();
   }
   llvm::LLVMContext &context = lowering.context;
+  if (entry == Entry::CDeviceFunction) {
+    std::vector<llvm::Type *> parameters;
+    for (const Type *argument : root.argumentTypes)
+      parameters.push_back(memoryType(context, argument));
+    bool returnsNothing = root.returnType->isNone();
+    llvm::Type *resultType =
+        returnsNothing ? llvm::Type::getVoidTy(context) : memoryType(context, root.returnType);
+    auto *type = llvm::FunctionType::get(resultType, parameters, false);
+    auto *function =
+        llvm::Function::Create(type, llvm::Function::ExternalLinkage, cSymbol, lowering.module);
+    if (function->getName() != cSymbol)
+      throw CompileError(CompileErrorKind::Unsupported,
+                         "the C-ABI name " + cSymbol + " is taken by another symbol of the module",
+                         root.source->definitionLocation);
+    llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", function));
+    lowering.describeWrapper(function, callee, builder);
+    llvm::Value *result = builder.CreateAlloca(memoryType(context, root.returnType));
+    std::vector<llvm::Value *> arguments = {result};
+    for (llvm::Argument &argument : function->args())
+      arguments.push_back(&argument);
+    builder.CreateCall(callee, arguments); // the status is dropped, as numba-cuda's C ABI does
+    if (returnsNothing)
+      builder.CreateRetVoid();
+    else
+      builder.CreateRet(builder.CreateLoad(resultType, result));
+    return function->getName().str();
+  }
   std::vector<llvm::Type *> parameters;
   for (const Type *argument : root.argumentTypes)
     parameters.push_back(memoryType(context, argument));

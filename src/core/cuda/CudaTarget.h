@@ -20,12 +20,14 @@ namespace taipan {
 /// once) decide the module-wide settings: fastmath, opt and max_registers.
 class CudaTarget final : public Target {
 public:
-  /// What the entry point is: a kernel (`void`, launched with one pointer per argument) or a
-  /// device function compiled on its own (compile_ptx(device=True)), kept visible.
-  enum class Entry { Kernel, DeviceFunction };
+  /// What the entry point is: a kernel (`void`, launched with one pointer per argument), a
+  /// device function compiled on its own (compile_ptx(device=True)), kept visible, or such a
+  /// function with the C ABI (`T name(args...)` returning its value; compile(abi='c')).
+  enum class Entry { Kernel, DeviceFunction, CDeviceFunction };
 
-  /// `computeCapability` 90 for sm_90.
-  CudaTarget(int computeCapability, const CompileOptions &options, Entry entry = Entry::Kernel);
+  /// `computeCapability` 90 for sm_90; `cSymbol` names the C-ABI function of CDeviceFunction.
+  CudaTarget(int computeCapability, const CompileOptions &options, Entry entry = Entry::Kernel,
+             std::string cSymbol = {});
   ~CudaTarget() override;
 
   std::vector<std::string> identity() const override;
@@ -41,7 +43,8 @@ public:
   void checkEntry(const TypedFunction &root) const override;
   /// A kernel: `void <root>_kernel(args...)` with every argument in memory form, calling the
   /// root and dropping its status (the device runtime records an exception for debug
-  /// launches). A device function: the root itself, made external.
+  /// launches). A device function: the root itself, made external. A C-ABI device function:
+  /// `T <cSymbol>(args...)` calling the root and returning its result (its status dropped).
   std::string defineEntry(ModuleLowering &lowering, TypedFunction &root,
                           const std::vector<TypedFunction *> &variants) const override;
   /// libdevice's function (`sin` gives `__nv_sin`), or under fastmath=True the fast float32
@@ -62,6 +65,7 @@ private:
   int computeCapability;
   CompileOptions options;
   Entry entry;
+  std::string cSymbol;
   LeasedTargetMachine machine;
 };
 

@@ -26,11 +26,14 @@ enum class EntryKind : int {
   GufuncLoop = 4,
   /// A native C signature (@cfunc), for C code to call directly.
   Cfunc = 5,
+  /// A GPU device function with the C ABI (numba-cuda's compile(abi='c')): `T name(args...)`
+  /// returning its value, named TargetDescription::entrySymbol.
+  CDeviceFunction = 6,
 };
 
 /// The built-in descriptions by name, for code that compiles for one of them (the bindings, the
 /// C++ tests): `CompileJob{source, types, nullptr, JobTarget::UfuncLoop}`.
-enum class JobTarget { Cpu, CudaKernel, CudaDevice, UfuncLoop, GufuncLoop, Cfunc };
+enum class JobTarget { Cpu, CudaKernel, CudaDevice, UfuncLoop, GufuncLoop, Cfunc, CudaDeviceCAbi };
 
 /// Where and through what a job's code runs. The platform (its Platform, registered under its
 /// name in compiler/Platforms.cpp) turns a description into the Target that lowering asks; the
@@ -60,10 +63,13 @@ struct TargetDescription {
   /// GufuncLoop: the layout's distinct core sizes when the loop is a copy for calls of those
   /// sizes only (runtime/GufuncSpecialization); empty: the loop reads them at run time.
   std::vector<int64_t> coreSizes;
+  /// CDeviceFunction: the name of the C-ABI function (part of the target's identity).
+  std::string entrySymbol;
 
 private:
   static bool isCuda(JobTarget preset) {
-    return preset == JobTarget::CudaKernel || preset == JobTarget::CudaDevice;
+    return preset == JobTarget::CudaKernel || preset == JobTarget::CudaDevice ||
+           preset == JobTarget::CudaDeviceCAbi;
   }
   static EntryKind entryOf(JobTarget preset) {
     switch (preset) {
@@ -79,6 +85,8 @@ private:
       return EntryKind::GufuncLoop;
     case JobTarget::Cfunc:
       return EntryKind::Cfunc;
+    case JobTarget::CudaDeviceCAbi:
+      return EntryKind::CDeviceFunction;
     }
     return EntryKind::Function;
   }

@@ -29,17 +29,31 @@ def _find_libdevice():
         return
 
 
-def compile_source(source, argument_types, cc, device=False, keep_llvm=False):
+def compile_source(
+    source, argument_types, cc, device=False, keep_llvm=False, return_type=None, c_symbol=None
+):
     """(ptx, entry name, return type, type annotations, job hash, optimised LLVM IR or None,
-    [(stage, seconds)]) for one specialisation for compute capability ``cc`` (an int, 90 for sm_90). The options come from
-    ``source``, which parsed them once."""
+    [(stage, seconds)]) for one specialisation for compute capability ``cc`` (an int, 90 for
+    sm_90). The options come from ``source``, which parsed them once. A declared
+    ``return_type`` converts the result; ``c_symbol`` makes a device function with the C ABI
+    (``T c_symbol(args...)``) instead of Numba's."""
     _find_libdevice()
-    return _core.compile_kernel(source, list(argument_types), cc, device, keep_llvm)
+    extra = {} if return_type is None else {"return_type": return_type}
+    if c_symbol is not None:
+        extra["c_symbol"] = c_symbol
+    return _core.compile_kernel(source, list(argument_types), cc, device, keep_llvm, **extra)
 
 
 def compute_capability_number(cc):
     """``(major, minor)``, or None for the default, as the int the compiler takes (90)."""
-    major, minor = cc if cc is not None else _DEFAULT_CC
+    cc = tuple(cc) if cc is not None else _DEFAULT_CC
+    if len(cc) != 2:
+        # numba-cuda's (9, 0, 'a'): an architecture-specific target (sm_90a)
+        raise UnsupportedError(
+            f"cc={cc!r}: architecture-specific targets (sm_90a) are not supported; give "
+            "(major, minor)"
+        )
+    major, minor = cc
     return major * 10 + minor
 
 
@@ -79,48 +93,43 @@ def _check_abi(abi, device):
         raise NotImplementedError(f"Unsupported ABI: {abi}")
     if abi == "c" and not device:
         raise _CAbiRefusal("compile_ptx(abi='c'): The C ABI is not supported for kernels")
-    if abi == "c":
-        raise UnsupportedError(
-            "compile_ptx(abi='c'): only Numba's calling convention is supported; "
-            "cuda.declare_device(..., abi='c') calls plain C functions from kernels"
-        )
 
 
-def _warn_debug_with_opt(debug, opt):
-    """numba-cuda's warning: debug information with optimisation on is not supported."""
-    if debug and opt:
-        import warnings
-
-        from taipan.errors import NumbaInvalidConfigWarning
-
-        warnings.warn(
-            NumbaInvalidConfigWarning(
-                "debug=True with opt=True is not supported by CUDA. This may result in a crash"
-                " - set debug=False or opt=False."
-            ),
-            stacklevel=3,
-        )
+def _c_symbol(pyfunc, abi_info):
+    """The name of a C-ABI device function: ``abi_info['abi_name']``, else the Python
+    function's name made a PTX identifier (a lambda's ``<lambda>`` becomes ``_lambda_``)."""
+    name = (abi_info or {}).get("abi_name") or pyfunc.__name__
+    clean = "".join(c if c.isascii() and (c.isalnum() or c in "_$") else "_" for c in name)
+    return "_" + clean if not clean or clean[0].isdigit() else clean
 
 
-def _compile(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, abi, launch_bounds):
+def _compile(
+    pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, abi, launch_bounds, abi_info=None
+):
     """(PTX, return type) of numba-cuda's compile functions: ``debug``/``opt`` None take
-    taipan.config's defaults; a kernel must return nothing."""
+    taipan.config's defaults; a kernel must return nothing; a device function's declared
+    return type converts its result."""
     from taipan import config
     from taipan.frontend import read_function
 
     _check_abi(abi, device)
-    debug = bool(getattr(config, "CUDA_DEBUGINFO_DEFAULT", False)) if debug is None else debug
+    api.decorators.warn_debug_with_opt(debug, opt, stacklevel=4)
+    debug = bool(config.CUDA_DEBUGINFO_DEFAULT) if debug is None else debug
     opt = config.OPT != 0 if opt is None else opt
-    _warn_debug_with_opt(debug, opt)
     if launch_bounds is not None and device:
         raise ValueError("launch bounds apply to kernels, not device functions")
     directives = launch_bounds_directives(launch_bounds)
-    argument_types, _ = split_signature(sig)
+    argument_types, declared = split_signature(sig)
     pyfunc = getattr(pyfunc, "py_func", pyfunc)  # a kernel or device function compiles too
     options = {"debug": debug, "lineinfo": lineinfo, "fastmath": fastmath, "opt": opt}
     source = read_function(pyfunc, options)
     ptx, _, return_type, *_ = compile_source(
-        source, argument_types, compute_capability_number(cc), device=device
+        source,
+        argument_types,
+        compute_capability_number(cc),
+        device=device,
+        return_type=declared if device else None,
+        c_symbol=_c_symbol(pyfunc, abi_info) if abi == "c" else None,
     )
     if directives:
         ptx = apply_launch_bounds(ptx, launch_bounds)
@@ -148,7 +157,9 @@ def compile_ptx(
     """Compiles a Python function to PTX (a kernel, or with ``device=True`` a device function
     with Numba's calling convention); returns ``(ptx, return_type)``. ``launch_bounds``: the
     kernel's most threads per block, fewest blocks per SM and most blocks per cluster."""
-    return _compile(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, abi, launch_bounds)
+    return _compile(
+        pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, abi, launch_bounds, abi_info
+    )
 
 
 def compile_ptx_for_current_device(
@@ -212,7 +223,9 @@ def compile(
     """numba-cuda's ``cuda.compile``: ``(code, return type)`` of a device function (by default,
     with the C ABI) or a kernel; ``output`` is 'ptx' (LTO-IR is not produced)."""
     _check_output(output, forceinline)
-    return _compile(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, abi, launch_bounds)
+    return _compile(
+        pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, abi, launch_bounds, abi_info
+    )
 
 
 def compile_all(
@@ -234,7 +247,7 @@ def compile_all(
     then that of the files its ``link=`` names (as the linker takes them)."""
     _check_output(output, forceinline)
     ptx, return_type = _compile(
-        pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, abi, launch_bounds
+        pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, abi, launch_bounds, abi_info
     )
     codes = [ptx]
     links = getattr(pyfunc, "link_files", None)

@@ -112,7 +112,10 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         self._specialized = False
         # Every call from Python goes to _compile_for_args, which explains how to launch.
         _core.configure_dispatcher(self, [], None, False, True)
+        self._explicit_kernels = False
         self._compile_signatures(signatures or ())
+        # Given signatures, a launch must fit one of them (numba-cuda's rule, see specialize_for).
+        self._explicit_kernels = bool(signatures)
 
     @property
     def device(self):
@@ -180,6 +183,12 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         key = tuple(argument_types)
         with _lock:
             kernel = self._kernels.get(key)
+            if kernel is None and self._explicit_kernels:
+                # Types no signature given takes (TypeError: "No matching definition"), or two
+                # take equally well (TypeError: ambiguous), are refused as numba-cuda refuses
+                # them. Types one takes through conversions get a kernel of their own: the
+                # launcher lays arguments out by their own types.
+                self._best_signature(key, list(self._kernels))
             if kernel is None:
                 kernel = self._carried_kernel(key) or self._cached_kernel(key)
                 if kernel is None:
