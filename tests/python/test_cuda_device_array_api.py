@@ -190,3 +190,58 @@ def test_device_array_api_on_the_gpu():
     if not cuda.is_available():
         pytest.skip("no CUDA driver or GPU")
     device_array_api_checks(cuda)
+
+
+RECORD = np.dtype([("a", np.int32), ("b", np.float32), ("c", np.float64, (2,))], align=True)
+
+
+def test_device_record_layout_without_a_gpu():
+    from taipan.cuda.devicearray import DeviceRecord
+    from taipan.typeof import from_dtype
+
+    record = DeviceRecord(RECORD, gpu_data=_FakeBuffer())
+    assert (record.shape, record.strides, record.ndim, record.size) == ((), (), 0, 1)
+    assert record.alloc_size == RECORD.itemsize and record.dtype == RECORD
+    assert record._numba_type_ == from_dtype(RECORD)
+    field, is_array = record._field("c")
+    assert is_array and field.shape == (2,) and field.dtype == np.float64
+    assert field.device_ctypes_pointer - record.device_ctypes_pointer == RECORD.fields["c"][1]
+    with pytest.raises(KeyError, match="no field 'z'"):
+        record._field("z")
+    with pytest.raises(TypeError, match="structured dtype"):
+        DeviceRecord(np.float64, gpu_data=_FakeBuffer())
+
+
+@pytest.mark.cuda
+def test_device_records_on_the_gpu():
+    from taipan import cuda
+    from taipan.cuda.devicearray import DeviceRecord
+
+    if not cuda.is_available():
+        pytest.skip("no CUDA driver or GPU")
+    host = np.zeros(1, RECORD)[0]
+    host["a"], host["b"], host["c"] = 4, 1.5, (2.0, 3.0)
+    record = cuda.to_device(host)
+    assert isinstance(record, DeviceRecord)
+    back = np.zeros(1, RECORD)[0]
+    record.copy_to_host(back)  # written in place, field by field
+    assert back["a"] == 4 and back["b"] == 1.5 and tuple(back["c"]) == (2.0, 3.0)
+    assert record["a"] == 4
+    np.testing.assert_array_equal(record["c"].copy_to_host(), [2.0, 3.0])
+    record["b"] = -2.0
+    assert record.copy_to_host()["b"] == -2.0
+    as_recarray = np.recarray(1, RECORD)[0]
+    record.copy_to_host(as_recarray)
+    assert as_recarray["a"] == 4
+
+    @cuda.jit
+    def bump(r):
+        r.a += 1
+        r.b = r.a * 2.0
+
+    bump[1, 1](record)
+    result = record.copy_to_host()
+    assert result["a"] == 5 and result["b"] == 10.0
+    other = DeviceRecord(RECORD)
+    other.copy_to_device(record)
+    assert other.copy_to_host()["a"] == 5

@@ -258,6 +258,109 @@ class DeviceNDArray(api.DeviceArrayFront):
 _core.cuda_set_device_array_type(DeviceNDArray)
 
 
+class DeviceRecord:
+    """A record (a NumPy structured scalar) in GPU memory: copied from and to host records
+    (``np.void``, ``np.record``), its fields read and written by name, and passed to kernels
+    as the record itself (numba-cuda's ``DeviceRecord``)."""
+
+    shape = ()
+    strides = ()
+    ndim = 0
+    size = 1
+
+    def __init__(self, dtype, stream=0, gpu_data=None):
+        self.dtype = np.dtype(dtype)
+        if self.dtype.fields is None:
+            raise TypeError(f"a DeviceRecord needs a structured dtype, not {self.dtype}")
+        self.stream = stream
+        if gpu_data is None:
+            gpu_data = _core.cuda_allocate(self.dtype.itemsize, 0, None)
+        self.gpu_data = gpu_data
+
+    @property
+    def alloc_size(self):
+        return self.dtype.itemsize
+
+    nbytes = alloc_size
+
+    @property
+    def device_ctypes_pointer(self):
+        return self.gpu_data.pointer
+
+    @property
+    def _numba_type_(self):
+        from taipan.typeof import from_dtype
+
+        return from_dtype(self.dtype)
+
+    def kernel_value(self):
+        """The record as kernels take it: a host record standing for its type."""
+        return np.zeros(1, self.dtype)[0]
+
+    def copy_to_device(self, ary, stream=0):
+        """Copies a host record (or a DeviceRecord) of the same dtype into this one."""
+        if isinstance(ary, DeviceRecord):
+            self._check_dtype(ary.dtype)
+            _core.cuda_copy_device_to_device(
+                self.device_ctypes_pointer, ary.device_ctypes_pointer, self.alloc_size
+            )
+            return
+        host = np.asarray(ary)
+        self._check_dtype(host.dtype)
+        host = np.ascontiguousarray(host.reshape(1))
+        stream = stream or self.stream
+        _core.cuda_copy_to_device(self.device_ctypes_pointer, host, stream_handle(stream))
+
+    def copy_to_host(self, ary=None, stream=0):
+        """The record as a host record (written into `ary`, field by field, when given)."""
+        staging = np.empty(1, self.dtype)
+        stream = stream or self.stream
+        _core.cuda_copy_to_host(staging, self.device_ctypes_pointer, stream_handle(stream))
+        if stream:  # the fields are read below
+            _core.cuda_synchronize_stream(stream_handle(stream))
+        if ary is None:
+            return staging[0]
+        self._check_dtype(ary.dtype)
+        for name in self.dtype.names:
+            ary[name] = staging[0][name]
+        return ary
+
+    def _check_dtype(self, dtype):
+        if np.dtype(dtype) != self.dtype:
+            raise TypeError(f"incompatible dtype: {self.dtype} vs. {dtype}")
+
+    def _field(self, name):
+        """The field `name` as a device view: (view, whether it is an array field)."""
+        if name not in (self.dtype.names or ()):
+            raise KeyError(f"the record has no field {name!r}")
+        field_dtype, offset = self.dtype.fields[name][:2]
+        if field_dtype.subdtype is not None:
+            base, shape = field_dtype.subdtype
+            return DeviceNDArray(shape, None, base, self.gpu_data, offset, self.stream), True
+        return DeviceNDArray((), (), field_dtype, self.gpu_data, offset, self.stream), False
+
+    def __getitem__(self, name):
+        """A field's value (a scalar), or a device array viewing an array field."""
+        view, is_array = self._field(name)
+        return view if is_array else view[()]
+
+    def getitem(self, name, stream=0):
+        found = self[name]
+        if isinstance(found, DeviceNDArray):
+            found.stream = stream or self.stream
+        return found
+
+    def __setitem__(self, name, value):
+        self.setitem(name, value)
+
+    def setitem(self, name, value, stream=0):
+        view, _ = self._field(name)
+        view.setitem((), value, stream=stream or self.stream)
+
+    def __repr__(self):
+        return f"<taipan DeviceRecord dtype={self.dtype} at {self.device_ctypes_pointer:#x}>"
+
+
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
     """Uninitialised device memory for an array of `shape`."""
     if isinstance(shape, int):
@@ -288,6 +391,11 @@ def to_device(ary, stream=0, copy=True, to=None):
         if copy:
             to.copy_to_device(ary, stream=stream)
         return to
+    if isinstance(ary, np.void):  # a record: numba-cuda's DeviceRecord
+        record = DeviceRecord(ary.dtype, stream=stream)
+        if copy:
+            record.copy_to_device(ary, stream=stream)
+        return record
     host = np.asarray(ary)
     order = (
         "F" if host.ndim > 1 and host.flags.f_contiguous and not host.flags.c_contiguous else "C"

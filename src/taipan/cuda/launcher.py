@@ -18,6 +18,8 @@ def argument_type(value):
     """The kernel argument type of a host or device value."""
     if type(value) is devicearray.DeviceNDArray:
         return value.kernel_argument()[0]
+    if isinstance(value, devicearray.DeviceRecord):  # the record, by the address of its bytes
+        return _core.typeof_or_none(value.kernel_value())
     device_type = devicearray.device_array_type(value)
     if device_type is not None:
         return device_type
@@ -57,6 +59,12 @@ def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False):
                 device = devicearray.to_device(value, stream)
             copies.append((value, device))
             value = device
+        elif isinstance(value, devicearray.DeviceRecord):
+            if value.stream and stream_handle(value.stream) != stream_handle(stream):
+                driver._driver().cuda_synchronize_stream(stream_handle(value.stream))
+            values.append(value.device_ctypes_pointer)
+            types.append(value_type)
+            continue
         elif isinstance(value, np.void):
             # A record is the address of its bytes: a device copy's, written back after.
             device = devicearray.to_device(np.array([value], dtype=value.dtype), stream)

@@ -6,6 +6,7 @@ import numpy as np
 
 import taipan.cuda as _cuda
 from numba._missing import fill_missing
+from taipan import config as _config
 from taipan.cuda.api.devicearray import DeviceArrayFront as DeviceNDArrayBase
 from taipan.cuda.api.devicearray import (  # noqa: F401
     array_core,
@@ -17,6 +18,12 @@ from taipan.cuda.api.devicearray import (  # noqa: F401
 
 DeviceNDArray = _cuda.DeviceNDArray
 MappedNDArray = _cuda.MappedNDArray
+if not _config.ENABLE_CUDASIM:  # the simulator has no device records, as numba-cuda's
+    from taipan.cuda.devicearray import DeviceRecord
+
+    def from_record_like(rec, stream=0, gpu_data=None):
+        """A device record of `rec`'s dtype (uninitialised)."""
+        return DeviceRecord(rec.dtype, stream=stream, gpu_data=gpu_data)
 
 
 def is_cuda_ndarray(obj):
@@ -27,10 +34,12 @@ def is_cuda_ndarray(obj):
 def auto_device(obj, stream=0, copy=True, user_explicit=False):
     """(device array, whether it was copied from the host): device arrays and objects
     exporting the CUDA Array Interface are used as they are, host data is copied."""
-    if is_cuda_ndarray(obj):
+    if is_cuda_ndarray(obj) or type(obj).__name__ == "DeviceRecord":
         return obj, False
     if hasattr(obj, "__cuda_array_interface__") and not isinstance(obj, np.ndarray):
         return _cuda.as_cuda_array(obj), False
+    if isinstance(obj, np.void):
+        return _cuda.to_device(obj, stream=stream, copy=copy), True
     host = np.asarray(obj)
     sentry_contiguous(host)  # numba-cuda copies one run of memory: strided arrays are refused
     return _cuda.to_device(host, stream=stream, copy=copy), True
