@@ -5,7 +5,7 @@ import time
 
 from taipan import _core
 from taipan.cuda import api, compiler, driver, linking
-from taipan.cuda.launcher import argument_type, launch
+from taipan.cuda.launcher import argument_type, launch, warn_low_occupancy
 from taipan.cuda.streams import owned_stream, stream_handle
 from taipan.dispatcher import CompiledFunction
 from taipan.types import Type
@@ -338,7 +338,7 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         there); values C++ cannot describe go to the Python launcher, which reports them."""
         if debug is None:
             debug = bool(self.targetoptions.get("debug"))
-        _warn_low_occupancy(griddim)
+        warn_low_occupancy(griddim, stacklevel=4)
         launcher = _Launcher(self, griddim, blockdim, stream, sharedmem)
         # Copies of NumPy arrays are allocated as cuda.to_device(ary, stream) allocates them.
         owner = owned_stream(stream)
@@ -418,28 +418,6 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
 
 
 _core.enable_vectorcall(CUDADispatcher)
-
-
-def _warn_low_occupancy(griddim):
-    """numba-cuda's warning for a grid of fewer blocks than twice the GPU's multiprocessors
-    (most of the GPU idles), unless config.CUDA_LOW_OCCUPANCY_WARNINGS is off."""
-    from taipan import config
-
-    if not config.CUDA_LOW_OCCUPANCY_WARNINGS or not driver.is_available():
-        return
-    blocks = griddim[0] * griddim[1] * griddim[2]
-    if blocks < 2 * driver.multiprocessor_count():
-        import warnings
-
-        from taipan.errors import PerformanceWarning
-
-        warnings.warn(
-            PerformanceWarning(
-                f"Grid size {blocks} will likely result in GPU under-utilization due to low "
-                "occupancy."
-            ),
-            stacklevel=4,
-        )
 
 
 class _Launcher(api.Launcher):

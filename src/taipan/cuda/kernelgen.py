@@ -15,7 +15,7 @@ from taipan import _core
 from taipan.cuda import api, devicearray
 from taipan.cuda.devicearray import DeviceNDArray
 from taipan.cuda.interop import ForeignMemory, from_dlpack
-from taipan.cuda.launcher import raise_kernel_exception
+from taipan.cuda.launcher import raise_kernel_exception, warn_low_occupancy
 from taipan.cuda.streams import stream_handle, wait_for_producer
 
 _counter = itertools.count()
@@ -123,6 +123,7 @@ def launch(kernel, blocks, threads, stream, values, types, debug=False):
     """Launches a compiled kernel (taipan.cuda.dispatcher.Kernel) on ``blocks`` x ``threads``;
     ``values`` are scalars and (pointer, shape, strides) of arrays, ``types`` their types."""
     handle = kernel.function()
+    warn_low_occupancy((blocks, 1, 1), stacklevel=5)  # under the ufunc's or gufunc's call
     _core.cuda_launch(
         handle, (blocks, 1, 1), (threads, 1, 1), 0, stream_handle(stream), values, types, False
     )

@@ -96,6 +96,30 @@ def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False):
         raise_kernel_exception(handle)
 
 
+def warn_low_occupancy(griddim, stacklevel=3):
+    """numba-cuda's warning for a grid of fewer blocks than twice the GPU's multiprocessors
+    (most of the GPU idles), unless config.CUDA_LOW_OCCUPANCY_WARNINGS is off: on a kernel's
+    launch configuration, and on the launches of CUDA ufuncs and gufuncs, as numba-cuda's go
+    through a configuration too."""
+    from taipan import config
+
+    if not config.CUDA_LOW_OCCUPANCY_WARNINGS or not driver.is_available():
+        return
+    blocks = griddim[0] * griddim[1] * griddim[2]
+    if blocks < 2 * driver.multiprocessor_count():
+        import warnings
+
+        from taipan.errors import PerformanceWarning
+
+        warnings.warn(
+            PerformanceWarning(
+                f"Grid size {blocks} will likely result in GPU under-utilization due to low "
+                "occupancy."
+            ),
+            stacklevel=stacklevel,
+        )
+
+
 def raise_kernel_exception(handle):
     """After a debug kernel finished: raises the exception its first raising thread recorded."""
     raised = _core.cuda_take_exception(handle)
