@@ -183,7 +183,7 @@ def find_nvdisasm():
         if os.access(os.path.join(root, "bin", "nvdisasm"), os.X_OK):
             return os.path.join(root, "bin", "nvdisasm")
     raise RuntimeError(
-        "inspect_sass needs nvdisasm from the CUDA toolkit, which was not found on PATH, in "
+        "inspect_sass needs nvdisasm from the CUDA toolkit: nvdisasm was not found on PATH, in "
         "CUDA_HOME/bin or in /usr/local/cuda/bin"
     )
 
