@@ -203,6 +203,15 @@ OPTIONS = (
         "the debug= of cuda.compile and cuda.compile_all when not given (numba-cuda's default)",
     ),
     Option(
+        "DISABLE_CUDA",
+        "TAIPAN_DISABLE_CUDA",
+        ("NUMBA_DISABLE_CUDA",),
+        _flag,
+        False,
+        "taipan.cuda acts as if there were no GPU: is_available() is False and every call "
+        "that needs the driver raises CudaSupportError naming the variable",
+    ),
+    Option(
         "ENABLE_CUDASIM",
         "TAIPAN_ENABLE_CUDASIM",
         ("NUMBA_ENABLE_CUDASIM",),

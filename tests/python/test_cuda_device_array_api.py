@@ -129,6 +129,26 @@ def device_array_api_checks(cuda):
     copied.copy_to_device(np.arange(20)[::2])  # a strided host source is packed first
     np.testing.assert_array_equal(copied.copy_to_host(), np.arange(20)[::2])
 
+    # numba-cuda's constructor allocates for the layout; relaxed strides (extent 1) count as
+    # contiguous.
+    relaxed = cuda.DeviceNDArray((1, 10), (800, 8), np.float64)
+    assert relaxed.flags == {"C_CONTIGUOUS": True, "F_CONTIGUOUS": True}
+    empty = cuda.DeviceNDArray(shape=(0,), strides=(8,), dtype=np.int8)
+    zero_strided = np.ndarray(shape=(0,), strides=(0,), dtype=np.int8)
+    empty.copy_to_host(zero_strided)
+    empty.copy_to_device(zero_strided)
+
+    # NumPy's protocol copies to the host; a view of device memory is refused.
+    np.testing.assert_array_equal(np.asarray(device), host)
+    assert np.asarray(device, dtype=np.float32).dtype == np.float32
+    with pytest.raises(ValueError, match="`copy=False` is not supported"):
+        np.array(device, copy=False)
+    scalar = cuda.to_device(np.asarray(1.25))
+    assert scalar.ndim == 0 and scalar.copy_to_host()[()] == 1.25
+    assert (
+        device.alloc_size == host.nbytes and numbers.size * 4 == cuda.to_device(numbers).alloc_size
+    )
+
     for array in (cuda.device_array((10, 12)), cuda.device_array((10, 12), order="F")):
         assert is_contiguous(array) == array_core(array).flags["C_CONTIGUOUS"]
         assert is_contiguous(array.T) == array_core(array.T).flags["C_CONTIGUOUS"]

@@ -5,8 +5,8 @@ import math
 
 import numpy as np
 
-from taipan import _core
-from taipan.cuda import api
+from taipan import _core, config
+from taipan.cuda import api, driver
 from taipan.cuda.devices import plugin_memory_manager
 from taipan.cuda.streams import owned_stream, stream_handle, wait_for_producer
 
@@ -50,12 +50,19 @@ def array_interface(shape, strides, dtype, pointer, stream=0):
 class DeviceNDArray(api.DeviceArrayFront):
     """An array in GPU memory, freed when the object is collected."""
 
-    def __init__(self, shape, strides, dtype, buffer, offset=0, stream=0):
-        self.shape = tuple(int(s) for s in shape)
+    def __init__(self, shape, strides, dtype, buffer=None, offset=0, stream=0, gpu_data=None):
+        self.shape = (
+            (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(map(int, shape))
+        )
         self.dtype = np.dtype(dtype)
         self.strides = (
             tuple(strides) if strides is not None else c_strides(self.shape, self.dtype.itemsize)
         )
+        if buffer is None:
+            buffer = gpu_data  # numba-cuda's name
+        if buffer is None:  # new memory for the layout (numba-cuda's DeviceNDArray(shape, ...))
+            extent = api.devicearray.extent_bytes(self.shape, self.strides, self.dtype.itemsize)
+            buffer = _core.cuda_allocate(extent, 0, None)
         self._buffer = buffer  # DeviceBuffer, shared by views
         self._offset = offset
         self.stream = stream  # the stream it was made on; consumers of its interface wait on it
@@ -67,6 +74,11 @@ class DeviceNDArray(api.DeviceArrayFront):
     @property
     def device_ctypes_pointer(self):
         return self._buffer.pointer + self._offset
+
+    @property
+    def gpu_data(self):
+        """The memory the array views (numba-cuda's name)."""
+        return self._buffer
 
     @property
     def size(self):
@@ -371,6 +383,8 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
         strides = tuple(reversed(c_strides(tuple(reversed(shape)), dtype.itemsize)))
     # The buffer keeps a stream taipan made, so that its release waits for the stream's work.
     # Other streams may be gone by then: cuMemFree's own wait for the device covers them.
+    if config.DISABLE_CUDA:  # the extension's allocator would not know
+        driver.ready()
     plugin = plugin_memory_manager()
     if plugin is not None:  # an EMM plugin allocates (cuda.set_memory_manager)
         return DeviceNDArray(shape, strides, dtype, plugin.memalloc(nbytes), stream=stream)

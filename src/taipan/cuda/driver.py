@@ -2,7 +2,7 @@
 loading PTX (launches are in launcher.py). The driver library is opened by the extension on
 first use. The exception classes are taipan.cuda.api's, which the extension raises."""
 
-from taipan import _core
+from taipan import _core, config
 from taipan.cuda import api
 
 # The exception classes, here too as before (taipan.cuda.api.errors defines them).
@@ -16,17 +16,34 @@ _core.cuda_set_error_classes(CudaSupportError, CudaDriverError)
 _core.nvrtc_set_error_class(NvrtcCompilationError)
 
 
-def _driver():
+def unavailable_reason():
+    """Why CUDA cannot be used (None when it can): disabled by a setting, no driver support in
+    this build, or the driver's own reason (no library, no GPU)."""
+    if config.DISABLE_CUDA:
+        variable = config.SOURCES.get("DISABLE_CUDA", "TAIPAN_DISABLE_CUDA")
+        return f"CUDA is disabled due to setting {variable}=1"
     if not hasattr(_core, "cuda_available"):
-        raise CudaSupportError("this taipan build has no CUDA driver support")
+        return "this taipan build has no CUDA driver support"
     if not _core.cuda_available():
-        raise CudaSupportError(_core.cuda_unavailable_reason())
+        return _core.cuda_unavailable_reason()
+    return None
+
+
+def _driver():
+    reason = unavailable_reason()
+    if reason is not None:
+        raise CudaSupportError(reason)
     return _core
 
 
 def is_available():
-    """Whether a CUDA driver and at least one GPU were found."""
-    return hasattr(_core, "cuda_available") and _core.cuda_available()
+    """Whether a CUDA driver and at least one GPU were found (and CUDA is not disabled)."""
+    return unavailable_reason() is None
+
+
+def cuda_error():
+    """None when CUDA can be used, else why not (numba-cuda's cuda.cuda_error())."""
+    return unavailable_reason()
 
 
 def target_compute_capability():

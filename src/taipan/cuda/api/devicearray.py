@@ -147,6 +147,13 @@ def assignment_operand(value, dtype, shape):
     return np.broadcast_to(host.reshape(padded), shape)
 
 
+def extent_bytes(shape, strides, itemsize):
+    """The bytes from the lowest to one past the highest element of a layout (0 when empty)."""
+    if any(extent == 0 for extent in shape):
+        return 0
+    return sum((extent - 1) * abs(stride) for extent, stride in zip(shape, strides)) + itemsize
+
+
 def is_device_array(obj):
     """Whether `obj` is a device array of either backend (it has the front's methods)."""
     return isinstance(obj, DeviceArrayFront)
@@ -177,6 +184,18 @@ class DeviceArrayFront:
 
     def __len__(self):
         return self.shape[0]
+
+    def __array__(self, dtype=None, copy=None):
+        """The array copied to the host (NumPy's protocol); never a view of device memory."""
+        if copy is False:
+            raise ValueError("`copy=False` is not supported. A copy is always created.")
+        host = self.copy_to_host()
+        return host if dtype is None else host.astype(dtype, copy=False)
+
+    @property
+    def alloc_size(self):
+        """The bytes the array's elements span (numba-cuda's name)."""
+        return extent_bytes(self.shape, self.strides, self.dtype.itemsize)
 
     @property
     def flags(self):

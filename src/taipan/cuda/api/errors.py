@@ -5,6 +5,11 @@
 class CudaSupportError(RuntimeError):
     """No CUDA driver or device: raised when a kernel is launched or device memory is used."""
 
+    @property
+    def msg(self):
+        """The message (numba-cuda's attribute)."""
+        return str(self.args[0]) if self.args else ""
+
 
 class CudaDriverError(RuntimeError):
     """The CUDA driver refused a call; the message carries its reason."""

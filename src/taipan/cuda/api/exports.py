@@ -35,6 +35,7 @@ NAMES = (
     "compile_ptx",
     "compile_ptx_for_current_device",
     "const",
+    "cuda_error",
     "current_context",
     "declare_device",
     "default_stream",

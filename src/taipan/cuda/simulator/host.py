@@ -259,6 +259,11 @@ def is_available():
     return True
 
 
+def cuda_error():
+    """None: the simulator needs no driver."""
+    return
+
+
 def synchronize():
     """Nothing to wait for: simulated launches and copies finish before they return."""
 

@@ -26,6 +26,15 @@ if not _config.ENABLE_CUDASIM:  # the simulator has no device records, as numba-
         return DeviceRecord(rec.dtype, stream=stream, gpu_data=gpu_data)
 
 
+def verify_cuda_ndarray_interface(obj):
+    """Refuses an object without a device array's attributes (shape, strides, dtype, size)."""
+    for name, kind in (("shape", tuple), ("strides", tuple), ("dtype", np.dtype), ("size", int)):
+        if not hasattr(obj, name):
+            raise AttributeError(f"{obj!r} has no attribute {name!r}")
+        if not isinstance(getattr(obj, name), kind):
+            raise TypeError(f"{obj!r} has attribute {name!r} not of type {kind}")
+
+
 def is_cuda_ndarray(obj):
     """Whether `obj` is a taipan device array."""
     return isinstance(obj, DeviceNDArrayBase)
