@@ -259,6 +259,13 @@ def test_the_simulator_defers_nothing_and_refuses_plugins(tmp_path):
         assert not back.any()
         mapped = context.memhostalloc(16, mapped=True)
         assert mapped.device_pointer_value and mapped.size == 16
+        view = np.frombuffer(mapped.__buffer__(0), np.uint8)  # np.ndarray(buffer=) on 3.12
+        host.memset(mapped, 0xAB, 16)
+        assert (view == 0xAB).all()
+        view[:] = 7
+        back = np.zeros(16, np.uint8)
+        host.device_to_host(back, mapped, 16)
+        assert (back == 7).all()
         managed = context.memallocmanaged(16)
         assert managed.refct == 1
         try:
@@ -295,10 +302,16 @@ def test_context_memory_on_the_gpu():
     np.testing.assert_array_equal(array.copy_to_host(), numbers)
     del view, array, device
 
+    from taipan.cuda import memory
+
     mapped = context.memhostalloc(64, mapped=True)
-    host = np.ndarray(64, np.uint8, buffer=(ctypes.c_ubyte * 64).from_address(mapped.handle))
+    host = np.frombuffer(mapped.__buffer__(0), np.uint8)  # np.ndarray(buffer=mapped) on 3.12
+    memory.memset(mapped, 0xAB, 64)  # through the device address
+    assert (host == 0xAB).all()
     host[:] = 7
-    assert mapped.device_pointer_value
+    back = np.zeros(64, np.uint8)
+    memory.device_to_host(back, mapped, 64)
+    assert (back == 7).all() and mapped.device_pointer_value
     pinned = context.memhostalloc(64)
     assert pinned.handle and pinned.size == 64
     managed = context.memallocmanaged(256)

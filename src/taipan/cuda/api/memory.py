@@ -30,6 +30,11 @@ def address_of(pointer):
     return int(value or 0)
 
 
+def _host_buffer(address, size):
+    """A writable memoryview of `size` bytes of host memory at `address`."""
+    return memoryview((ctypes.c_ubyte * size).from_address(address)).cast("B")
+
+
 class MemoryPointer:
     """Device memory of `size` bytes at `pointer`, with an optional finalizer that frees it
     when the pointer is collected (or ``free()`` is called). Counts its references
@@ -122,6 +127,10 @@ class MappedMemory(AutoFreePointer):
     def own(self):
         return OwnedPointer(weakref.proxy(self))
 
+    def __buffer__(self, flags):
+        """The host bytes (Python 3.12's buffer protocol): NumPy arrays can view them."""
+        return _host_buffer(self.host_pointer, self.size)
+
 
 class PinnedMemory:
     """Page-locked host memory (not mapped): copies from and to it are asynchronous."""
@@ -139,6 +148,10 @@ class PinnedMemory:
     def own(self):
         return self
 
+    def __buffer__(self, flags):
+        """The host bytes (Python 3.12's buffer protocol): NumPy arrays can view them."""
+        return _host_buffer(self.host_pointer, self.size)
+
 
 class ManagedMemory(AutoFreePointer):
     """Managed memory, which the host and the device both address (one address)."""
@@ -151,6 +164,10 @@ class ManagedMemory(AutoFreePointer):
 
     def own(self):
         return OwnedPointer(weakref.proxy(self))
+
+    def __buffer__(self, flags):
+        """The bytes, which the host addresses too (Python 3.12's buffer protocol)."""
+        return _host_buffer(self.device_pointer, self.size)
 
 
 class OwnedPointer:
@@ -176,6 +193,10 @@ class OwnedPointer:
 
     def __getattr__(self, name):
         return getattr(self._view, name)
+
+    def __buffer__(self, flags):
+        """The viewed memory's host bytes, where it has them (mapped and managed memory)."""
+        return self._view.__buffer__(flags)
 
 
 def held_until_freed(allocations, key, resource):
