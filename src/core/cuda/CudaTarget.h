@@ -33,6 +33,7 @@ public:
   std::vector<std::string> identity() const override;
   void prepareModule(llvm::Module &module) const override;
   bool hasThreadHierarchy() const override { return true; }
+  bool allocatesArrays() const override { return false; }
   bool hasThreadPool() const override { return false; }
   bool canCallForeignFunctions() const override { return true; }
   bool resolvesSymbolsAtLoad() const override { return false; }

@@ -7,6 +7,7 @@
 #include "lower/ArrayLowering.h"
 #include "lower/ExceptionLowering.h"
 #include "lower/LoweringApi.h"
+#include "lower/ModuleLowering.h"
 #include "runtime/Runtime.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
@@ -298,6 +299,13 @@ llvm::Value *lowerUfuncLoop(LoweringApi &lowering, const LibraryCall &call,
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (!inputTypes[i]->isArray())
         continue;
+      if (!lowering.module().target.allocatesArrays()) {
+        // No copy can be made (a CUDA kernel): an overlap NumPy would read around is refused.
+        lowering.exceptions().raiseIf(
+            mayOverlap(lowering, outputs[k], givenTypes[k], inputs[i], inputTypes[i]), ValueErrorId,
+            "a ufunc's output overlaps an input here, and GPU code cannot copy the input");
+        continue;
+      }
       llvm::Value *copy = nullptr;
       const Type *separateType = inputTypes[i];
       inputs[i] = readSeparately(lowering, outputs[k], givenTypes[k], inputs[i], inputTypes[i],

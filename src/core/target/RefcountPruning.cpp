@@ -33,17 +33,12 @@ RefcountCall refcountCall(const llvm::CallInst *call) {
 }
 
 /// Whether `instruction` may release a block (and so ends every pending increment's chance of
-/// being paired): calls other than increments that may write memory. Intrinsics such as
-/// lifetime markers and calls that only read memory cannot.
+/// being paired): calls other than increments that may write memory. Calls that only read
+/// memory cannot, nor can intrinsics: they run no code of ours (a `memset` that zeroes an
+/// output, a lifetime marker), so no block's count changes in them.
 bool mayRelease(const llvm::Instruction &instruction) {
   const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
-  if (!call)
-    return false;
-  if (llvm::isa<llvm::DbgInfoIntrinsic>(call) || call->onlyReadsMemory())
-    return false;
-  if (const auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(call))
-    return !intrinsic->isAssumeLikeIntrinsic();
-  return true;
+  return call && !call->onlyReadsMemory() && !llvm::isa<llvm::IntrinsicInst>(call);
 }
 
 /// Pairs increments with later decrements in one basic block.

@@ -61,6 +61,9 @@ public:
   virtual bool formatsMessagesAtRunTime() const = 0;
   /// The DWARF version of line tables (NVPTX's tools read version 2 only).
   virtual unsigned dwarfVersion() const = 0;
+  /// Whether code may allocate arrays at run time (the runtime's allocator); GPU code cannot,
+  /// so lowering takes another way where a temporary array would be needed (or refuses).
+  virtual bool allocatesArrays() const { return true; }
 
   // The entry point.
 

@@ -1,0 +1,126 @@
+"""NumPy ufuncs with output arguments inside CUDA kernels (numba-cuda's test_ufuncs form:
+`np.sin(a0, a1)` in a kernel launched [1, 1]): scalar and array inputs, 1-3-d C and F arrays,
+the casting rules. A kernel cannot allocate, so an input that partly overlaps the output (which
+NumPy reads from a copy) raises ValueError instead of a result NumPy would not give. PTX goes
+through ptxas here; the values are compared with NumPy on a GPU."""
+
+import os
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from taipan import cuda, types
+from taipan.errors import TypingError
+
+PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
+needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
+
+
+def unary(a0, a1):
+    np.sin(a0, a1)
+
+
+def absolute(a0, a1):
+    np.absolute(a0, a1)
+
+
+def add(a0, a1, a2):
+    np.add(a0, a1, a2)
+
+
+def less(a0, a1, a2):
+    np.less(a0, a1, a2)
+
+
+def divmod_(a0, a1, a2, a3):
+    np.divmod(a0, a1, a2, a3)
+
+
+def ptxas(ptx, tmp_path):
+    source = tmp_path / "kernel.ptx"
+    source.write_text(ptx)
+    result = subprocess.run(
+        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+CASES = [
+    (unary, "void(float64, float64[::1])"),
+    (unary, "void(float32[::1], float32[::1])"),
+    (unary, "void(float64[:, :], float64[:, :])"),
+    (unary, "void(float64[:, :, ::1], float64[:, :, ::1])"),
+    (unary, "void(float64[::1, :], float64[::1, :])"),
+    (absolute, "void(int8[::1], int8[::1])"),
+    (absolute, "void(int64, int64[::1])"),
+    (add, "void(int64, uint64, float64[::1])"),
+    (add, "void(uint16[::1], uint16[::1], uint16[::1])"),
+    (add, "void(float32[:], float64[:], float64[:])"),
+    (less, "void(int64, uint64, boolean[::1])"),
+    (less, "void(int64[::1], uint64[::1], boolean[::1])"),
+    (divmod_, "void(int32[::1], int32[::1], int32[::1], int32[::1])"),
+]
+
+
+@needs_ptxas
+@pytest.mark.parametrize("function, signature", CASES, ids=lambda case: str(case))
+def test_ufunc_with_outputs_compiles_for_the_gpu(function, signature, tmp_path):
+    ptx, _ = cuda.compile_ptx(function, signature)
+    ptxas(ptx, tmp_path)
+
+
+def test_an_output_numpy_cannot_cast_to_is_a_typing_error():
+    with pytest.raises(TypingError, match="same_kind") as raised:
+        cuda.compile_ptx(add, "void(int64, uint64, boolean[::1])")
+    assert "np.add(a0, a1, a2)" in str(raised.value)
+
+
+def test_the_overlap_check_costs_nothing_without_array_inputs():
+    ptx, _ = cuda.compile_ptx(unary, "void(float64, float64[::1])")
+    assert "taipan_cuda_exception" not in ptx.split(".entry")[1]
+
+
+def run_kernel(function, *arguments):
+    signature = tuple(types.typeof(argument) for argument in arguments)
+    cuda.jit(signature)(function)[1, 1](*arguments)
+
+
+@needs_gpu
+@pytest.mark.parametrize(
+    "dtype", [np.int8, np.int32, np.uint64, np.float32, np.float64], ids=lambda d: d.__name__
+)
+def test_values_match_numpy(dtype):
+    data = np.array([0, 1, 2, 3, 5, 7], dtype=dtype)
+    for function, arity in ((add, 2), (less, 2), (absolute, 1)):
+        arguments = (data,) * arity
+        expected = [np.zeros(data.shape, dtype=np.float64)]
+        function(*arguments, *expected)
+        result = [np.zeros(data.shape, dtype=np.float64)]
+        run_kernel(function, *arguments, *result)
+        np.testing.assert_array_equal(result[0], expected[0])
+
+
+@needs_gpu
+def test_scalars_broadcast_into_fortran_and_3d_outputs():
+    for shape, order in (((5, 10), "F"), ((2, 5, 5), "C")):
+        expected = np.zeros(shape, order=order)
+        result = np.zeros(shape, order=order)
+        unary(0.5, expected)
+        run_kernel(unary, 0.5, result)
+        np.testing.assert_allclose(result, expected, rtol=1e-15)
+
+
+@needs_gpu
+def test_partial_overlap_raises_in_a_debug_kernel():
+    data = np.arange(8.0)
+    kernel = cuda.jit("void(float64[:], float64[:])", debug=True, opt=False)(unary)
+    kernel[1, 1](data, data)  # the same items in the same order: NumPy needs no copy
+    np.testing.assert_allclose(data, np.sin(np.arange(8.0)))
+    with pytest.raises(ValueError, match="overlaps"):
+        kernel[1, 1](data[1:], data[:-1])
