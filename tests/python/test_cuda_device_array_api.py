@@ -149,6 +149,10 @@ def device_array_api_checks(cuda):
         device.alloc_size == host.nbytes and numbers.size * 4 == cuda.to_device(numbers).alloc_size
     )
 
+    assert cuda.is_float16_supported()
+    device_now = cuda.get_current_device()
+    assert device_now.supports_float16 == (device_now.compute_capability >= (5, 3))
+
     for array in (cuda.device_array((10, 12)), cuda.device_array((10, 12), order="F")):
         assert is_contiguous(array) == array_core(array).flags["C_CONTIGUOUS"]
         assert is_contiguous(array.T) == array_core(array.T).flags["C_CONTIGUOUS"]

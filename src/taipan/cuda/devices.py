@@ -67,6 +67,16 @@ class Device:
             raise AttributeError(f"CUDA device has no attribute {name!r}")
         return driver._core.cuda_device_attribute(self.id, _ATTRIBUTES[name])
 
+    @property
+    def supports_float16(self):
+        """Whether the device has half-precision arithmetic (compute capability 5.3 on)."""
+        return self.compute_capability >= (5, 3)
+
+    @property
+    def supports_bfloat16(self):
+        """Whether the device has bfloat16 arithmetic (compute capability 8.0 on)."""
+        return self.compute_capability >= (8, 0)
+
     def __enter__(self):
         self._previous.append(driver._core.cuda_current_device())
         driver._core.cuda_select_device(self.id)
@@ -241,3 +251,9 @@ def defer_cleanup():
 def list_devices():
     """Every GPU of the process."""
     return list(gpus)
+
+
+def is_float16_supported():
+    """Whether kernels can use float16: always (taipan compiles half-precision arithmetic for
+    every device it supports), as numba-cuda answers."""
+    return True

@@ -58,6 +58,7 @@ NAMES = (
     "gridsize",
     "is_available",
     "is_cuda_array",
+    "is_float16_supported",
     "jit",
     "laneid",
     "lanemask_lt",

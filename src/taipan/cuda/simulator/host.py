@@ -75,6 +75,9 @@ class Device:
         self.name = b"SIMULATOR"
         self.compute_capability = COMPUTE_CAPABILITY
 
+    supports_float16 = True  # NumPy's float16 and the bfloat16 of taipan's types
+    supports_bfloat16 = True
+
     def __getattr__(self, name):
         if name not in _ATTRIBUTES:
             raise AttributeError(f"CUDA device has no attribute {name!r}")
@@ -262,6 +265,11 @@ def is_available():
 def cuda_error():
     """None: the simulator needs no driver."""
     return
+
+
+def is_float16_supported():
+    """Whether kernels can use float16: yes (NumPy's float16 in the simulator)."""
+    return True
 
 
 def synchronize():
