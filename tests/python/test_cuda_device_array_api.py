@@ -149,6 +149,16 @@ def device_array_api_checks(cuda):
         device.alloc_size == host.nbytes and numbers.size * 4 == cuda.to_device(numbers).alloc_size
     )
 
+    # copy_to_host into host arrays of any layout: strided views, F order.
+    strided_target = np.zeros((6, 8), dtype=host.dtype)[::2, ::2]
+    device.copy_to_host(strided_target)
+    np.testing.assert_array_equal(strided_target, host)
+    fortran_target = np.zeros((3, 4), dtype=host.dtype, order="F")
+    cuda.to_device(np.asfortranarray(host)).copy_to_host(fortran_target)
+    np.testing.assert_array_equal(fortran_target, host)
+    with pytest.raises(ValueError):
+        device.copy_to_host(np.zeros((4, 3), dtype=host.dtype))
+
     assert cuda.is_float16_supported()
     device_now = cuda.get_current_device()
     assert device_now.supports_float16 == (device_now.compute_capability >= (5, 3))
