@@ -165,6 +165,42 @@ bool fitsInteger(PyObject *value, const Type *type) {
   return fits;
 }
 
+/// Whether a value of type `actual` becomes a `type` through first-class function values: a
+/// jitted function where a function value is expected (unboxing compiles it for the signature
+/// and raises a TypingError when it does not compile), item by item in tuples.
+static bool convertsToFunctionValues(const Type *type, const Type *actual) {
+  if (!actual)
+    return false;
+  if (type->kind() == TypeKind::FirstClassFunction)
+    return actual->kind() == TypeKind::JitFunction || unifyTypes(type, actual) == type;
+  if (!type->isTuple() || !actual->isTuple() || type->isNamedTuple() ||
+      type->elements().size() != actual->elements().size())
+    return false;
+  bool converts = false; // at least one item is a function value; the others store as they are
+  for (size_t i = 0; i < type->elements().size(); ++i) {
+    const Type *item = type->elements()[i], *given = actual->elements()[i];
+    if (convertsToFunctionValues(item, given))
+      converts = true;
+    else if (unifyTypes(item, given) != item)
+      return false;
+  }
+  return converts;
+}
+
+/// A container keeps the Python objects its function values came from alive (a new reference
+/// each, never released: a dispatcher, cfunc or protocol object owns the code the address
+/// points into, and boxing the item hands the object back).
+static void keepFunctionObjects(const Type *type, void *slot) {
+  if (type->kind() == TypeKind::FirstClassFunction) {
+    PyObject *object;
+    std::memcpy(&object, static_cast<char *>(slot) + 8, sizeof(object));
+    Py_XINCREF(object);
+  } else if (type->isTuple()) {
+    for (size_t i = 0; i < type->elements().size(); ++i)
+      keepFunctionObjects(type->elements()[i], static_cast<char *>(slot) + type->elementOffset(i));
+  }
+}
+
 bool unboxOwnedValue(PyObject *value, const Type *type, void *slot, const Type *container) {
   const Type *actual = typeOfValue(value);
   if (actual != type && convertsNumber(type, actual)) {
@@ -178,7 +214,7 @@ bool unboxOwnedValue(PyObject *value, const Type *type, void *slot, const Type *
                      unified->dtype() == type->dtype() && unified->ndim() == type->ndim() &&
                      (type->layout() == 'A' || actual->layout() == type->layout()) &&
                      (type->isReadonly() || !actual->isReadonly());
-    if (unified != type && !sameArray) {
+    if (unified != type && !sameArray && !convertsToFunctionValues(type, actual)) {
       PyErr_Format(PyExc_TypeError, "cannot store a value of type %s (%R) in a %s",
                    actual ? actual->name().c_str() : Py_TYPE(value)->tp_name, value,
                    container->name().c_str());
@@ -190,6 +226,7 @@ bool unboxOwnedValue(PyObject *value, const Type *type, void *slot, const Type *
     releaseValue(type, slot);
     return false;
   }
+  keepFunctionObjects(type, slot);
   std::vector<int64_t> offsets = types::referenceOffsets(type);
   if (types::holdsArray(type))
     runtime::adoptBorrowedArrays(static_cast<char *>(slot), offsets.data(),

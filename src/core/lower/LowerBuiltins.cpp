@@ -199,6 +199,9 @@ llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
                                         typeOf(argument)->viewKind());
       else if (value && typeOf(argument)->isDict() && call.argumentTypes[i]->isList())
         value = containers().dictToList(value, typeOf(argument), 0); // its keys (viewAsList)
+      // A function value converted to a first-class function type (convertFunctionValue).
+      else if (value && call.argumentTypes[i]->kind() == TypeKind::FirstClassFunction)
+        value = castValue(value, typeOf(argument), call.argumentTypes[i]);
       values.push_back(value);
     }
   return call.function->lower(*this, call, values);

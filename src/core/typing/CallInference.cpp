@@ -65,6 +65,24 @@ const Type *CallInference::typeOverloadCall(Expr *expr, const Type *overload, Ex
   return typeJitCall(expr, callee, self);
 }
 
+/// A function value (a jitted function, a cfunc) given to a method of a container of
+/// first-class function values (`fs.append(f)`, `fs.insert(0, f)`, `d.setdefault(k, f)`)
+/// converts to the container's function type: the argument takes that type here and
+/// lowerLibraryCall casts its value, as Numba converts a dispatcher wherever a FunctionType is
+/// expected.
+static void convertFunctionValueArguments(TypedFunction &function, GlobalResolver &resolver,
+                                          LibraryCall &call) {
+  const Type *receiver = call.argumentTypes.empty() ? nullptr : call.argumentTypes[0];
+  if (call.function->lowersArguments || !receiver || !(receiver->isList() || receiver->isDict()))
+    return;
+  const Type *expected = receiver->isList() ? receiver->itemType() : receiver->valueType();
+  for (size_t i = 1; i < call.arguments.size(); ++i)
+    if (call.arguments[i])
+      if (const Type *converted = convertFunctionValue(function, resolver, call.argumentTypes[i],
+                                                       expected, call.arguments[i]->location))
+        call.argumentTypes[i] = converted;
+}
+
 const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *entry) {
   Expr *callee = expr->callee();
   std::vector<Expr *> positional;
@@ -110,6 +128,8 @@ const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *en
       call.arguments[0])
     pass.itemFreeReads.insert(call.arguments[0]->id); // the size alone
   call.iteratedByLoop = pass.loopIterables.count(expr->id) > 0;
+  if (isMethodCall(callee))
+    convertFunctionValueArguments(function, *source.resolver, call);
   call.resultType = entry->type(call);
   if (entry->ufunc && entry->ufunc->scalarFunction)
     typeUfuncElementCallee(call);

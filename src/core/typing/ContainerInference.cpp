@@ -7,6 +7,7 @@
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
 #include "typing/DictTyping.h"
+#include "typing/FirstClassFunctions.h"
 #include "typing/SetTyping.h"
 
 namespace taipan {
@@ -160,6 +161,10 @@ bool ContainerInference::keepsNumberKind(const Type *expected, const Type *value
 void ContainerInference::typeDictStore(Expr *target, const Type *key, const Type *value) {
   Expr *base = target->operands[0];
   const Type *dict = pass.typeOf(base);
+  if (dict->keyType()) // a function value stored into a dict of them converts (cast on store)
+    if (const Type *converted = convertFunctionValue(pass.function, *pass.source.resolver, value,
+                                                     dict->valueType(), target->location))
+      value = converted;
   const Type *stored = dictTypeOfStore(key, value, target->location);
   bool fixed = base->kind == ExprKind::Name && pass.isParameter(base->name) && dict->keyType();
   if (fixed && !keepsNumberKind(dict->valueType(), value))
@@ -190,9 +195,14 @@ void ContainerInference::widenDictVariable(Expr *dict, const std::string &method
       (pass.isParameter(dict->name) && pass.typeOf(dict)->keyType()))
     return;
   const Type *stored = nullptr;
-  if (method == "dict.setdefault" && arguments.size() == 2 && !arguments[1]->isNone())
-    stored = dictTypeOfStore(arguments[0], arguments[1], location);
-  else if (method == "dict.update" && arguments.size() == 1 && arguments[0]->isDict())
+  if (method == "dict.setdefault" && arguments.size() == 2 && !arguments[1]->isNone()) {
+    const Type *value = arguments[1];
+    if (pass.typeOf(dict)->keyType()) // a function value converts, as in typeDictStore
+      if (const Type *converted = convertFunctionValue(pass.function, *pass.source.resolver, value,
+                                                       pass.typeOf(dict)->valueType(), location))
+        value = converted;
+    stored = dictTypeOfStore(arguments[0], value, location);
+  } else if (method == "dict.update" && arguments.size() == 1 && arguments[0]->isDict())
     stored = arguments[0];
   if (stored)
     if (const Type *widened = unifyTypes(pass.typeOf(dict), stored))
@@ -208,7 +218,9 @@ void ContainerInference::checkListStore(Expr *target, const Type *value) {
   bool accepted = slice ? value->isList() &&
                               (!value->itemType() ||
                                unifyTypes(list->itemType(), value->itemType()) == list->itemType())
-                        : expected && unifyTypes(expected, value) == expected;
+                        : expected && (unifyTypes(expected, value) == expected ||
+                                       convertFunctionValue(pass.function, *pass.source.resolver,
+                                                            value, expected, target->location));
   if (!accepted && expected && expected->isNumber() && value->isNumber())
     accepted = list->isReflected() ? !value->isComplex() || expected->isComplex()
                                    : keepsNumberKind(expected, value); // fixed item type

@@ -103,6 +103,20 @@ const Type *unifyJitFunctionValues(TypedFunction &function, GlobalResolver &reso
   return target;
 }
 
+const Type *convertFunctionValue(TypedFunction &function, GlobalResolver &resolver,
+                                 const Type *value, const Type *target, SourceLocation location) {
+  if (!value || !target || target->kind() != TypeKind::FirstClassFunction)
+    return nullptr;
+  if (types::firstClassFunctionOf(value) == target)
+    return target; // a C function of the signature: its address is the value
+  // (A choice of jitted functions becomes a value only once its variable has a signature:
+  // typeUndefinedFunctionCall, unifyJitFunctionValues.)
+  if (value->kind() != TypeKind::JitFunction)
+    return nullptr;
+  recordEntries(function, resolver, {value}, target, location);
+  return target;
+}
+
 const Type *typeUndefinedFunctionCall(InferencePass &pass, Expr *call, const Type *callee,
                                       const std::vector<const Type *> &arguments) {
   if (!call->keywordNames.empty())

@@ -24,6 +24,17 @@ const Type *typeFirstClassCall(Expr *call, const Type *callee,
 const Type *unifyJitFunctionValues(TypedFunction &function, GlobalResolver &resolver, const Type *a,
                                    const Type *b, SourceLocation location);
 
+/// A function value used where a first-class function value of type `target` is expected:
+/// stored into a container whose items are such values, or given to a method of one
+/// (`fs.append(f)`, `fs[i] = f`, `d[k] = f`). A C function of the signature (a cfunc, a
+/// protocol object, a ctypes function) converts as it is; a jitted function is compiled to a C
+/// entry for the signature, recorded in `function.firstClassEntries` where lowering's cast
+/// (FunctionLowering::firstClassValue) finds it, as Numba's Dispatcher.can_convert_to compiles
+/// at once. Returns `target`; null when `value` is no such function or `target` is not a
+/// first-class function type (the caller then refuses the value as before).
+const Type *convertFunctionValue(TypedFunction &function, GlobalResolver &resolver,
+                                 const Type *value, const Type *target, SourceLocation location);
+
 /// A call through a variable holding one of several jitted functions (an UndefinedFunction):
 /// each is typed for the argument types, their results unify, and the variable becomes the
 /// first-class function type of that signature, as Numba's UndefinedFunctionType does.
