@@ -191,8 +191,13 @@ class DeviceNDArray(api.DeviceArrayFront):
         _core.cuda_synchronize_stream(0)
 
     def _contiguous_copy(self):
-        """A new C-contiguous device array of this array's elements, staged through the host:
-        a copy kernel (library_kernels) sits above this module in the import graph."""
+        """A new C-contiguous device array of this array's elements: copied on the device by
+        the layout-copy kernel the GPU backend registers (use_layout_copy), else through the
+        host (the kernels sit above this module in the import graph)."""
+        if _layout_copy and self.dtype.kind in "biufc" and self.ndim <= 4:
+            result = device_array(self.shape, self.dtype, stream=self.stream)
+            _layout_copy[0](result, self, self.stream)
+            return result
         if self.stream:  # the array's queued work first; the copies below are synchronous
             _core.cuda_synchronize_stream(stream_handle(self.stream))
         return to_device(np.ascontiguousarray(self.copy_to_host()), stream=self.stream)
@@ -268,6 +273,14 @@ class DeviceNDArray(api.DeviceArrayFront):
 
 
 _core.cuda_set_device_array_type(DeviceNDArray)
+
+_layout_copy = []  # copy(dst, src, stream): a kernel copying between layouts (use_layout_copy)
+
+
+def use_layout_copy(copy):
+    """Registers the device kernel that copies between layouts (library_kernels.copy), which
+    ``.T`` uses; taipan.cuda's GPU backend registers it when it is imported."""
+    _layout_copy[:] = [copy]
 
 
 class DeviceRecord:

@@ -12,10 +12,14 @@ from taipan.cuda import (
     interop,
     intrinsics,
     libdevice,  # noqa: F401  (cuda.libdevice, as numba-cuda's package imports it)
+    library_kernels,
     linking,
     reduction,
     streams,
 )
+
+# Transposes copy on the device (library_kernels sits above devicearray in the import graph).
+devicearray.use_layout_copy(library_kernels.copy)
 
 
 def exports():
