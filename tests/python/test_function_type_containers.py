@@ -13,13 +13,12 @@ from __future__ import annotations
 import math
 
 import pytest
+from conftest import assert_same, run
 
 from taipan import cfunc, njit, types
 from taipan.errors import TypingError
 from taipan.runtime import live_blocks
 from taipan.typed import Dict, List
-
-from conftest import assert_same
 
 FLOAT_SIGNATURE = types.float64(types.float64)
 FLOAT_FUNCTION = types.FunctionType(FLOAT_SIGNATURE)
@@ -95,10 +94,7 @@ def float_list(*functions):
 
 def checked(function, *args):
     """assert_same with the runtime's block counters equal before and after."""
-    try:  # compiled (and the entries of the list's functions made) first
-        function(*args)
-    except Exception:  # noqa: BLE001 - the comparison below checks the exception
-        pass
+    run(function, *args)  # compiled (and its function values' entries made) first
     before = live_blocks()
     result = assert_same(function, *args)
     assert live_blocks() == before
@@ -282,6 +278,20 @@ def test_append_in_compiled_code_to_a_list_from_python():
     checked(compose, functions, 4.0)
 
 
+@njit
+def append_a_choice(first, x):
+    function = plus_one if first else halve  # one of two jitted functions, chosen at run time
+    functions = List.empty_list(FLOAT_FUNCTION)
+    functions.append(function)
+    functions.append(negated)
+    return call_each_by_index(functions, x)
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_variable_holding_one_of_several_jitted_functions_is_appended(first):
+    checked(append_a_choice, first, 5.0)
+
+
 # --- dicts --------------------------------------------------------------------------------------
 
 
@@ -349,6 +359,40 @@ def test_list_of_tuples_of_function_values():
 
     checked(apply_pairs, pairs, 3.0)
     assert pairs[0][0] is plus_one
+
+
+@njit
+def call_items(functions, i, x):
+    total = 0.0
+    for f in functions:
+        total = total * 3.0 + f(x)
+    return total + functions[i](x)
+
+
+@pytest.mark.parametrize(
+    "functions",
+    [(plus_one, negated), (negated, halve, CUBE), (CUBE, squared)],
+    ids=["jitted-cfunc", "cfunc-jitted-protocol", "protocol-explicit"],
+)
+def test_tuple_argument_of_function_values_with_one_signature(functions):
+    for i in range(-len(functions), len(functions)):
+        checked(call_items, functions, i, 1.5)
+
+
+@njit(types.float64(FLOAT_FUNCTION, types.float64))
+def apply_declared(function, x):
+    return function(x)
+
+
+@njit
+def pass_to_declared(x):
+    return apply_declared(plus_one, x) + apply_declared(negated, x) * 10.0
+
+
+def test_jitted_function_given_to_a_declared_function_type_parameter():
+    checked(pass_to_declared, 2.5)
+    checked(apply_declared, halve, 3.0)
+    checked(apply_declared, CUBE, 3.0)
 
 
 # --- errors ----------------------------------------------------------------------------------

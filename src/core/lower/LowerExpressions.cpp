@@ -2,6 +2,7 @@
 // truth of values and conversions between types (operators: LowerArithmetic, LowerComparisons).
 #include "lower/FunctionLowering.h"
 #include "lower/LowerJitClasses.h"
+#include "types/UserTypes.h"
 #include "typing/ConstantArguments.h"
 #include "typing/JitClassTyping.h"
 
@@ -44,7 +45,7 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
     return arrays().lowerElementwise(expr);
   if ((expr->kind == ExprKind::BinOp || expr->kind == ExprKind::Compare ||
        expr->kind == ExprKind::Subscript || expr->kind == ExprKind::UnaryOp) &&
-      (isClassInstance(typeOf(expr->operands[0])) ||
+      (isClassInstance(typeOf(expr->operands[0])) || isUserType(typeOf(expr->operands[0])) ||
        (expr->kind == ExprKind::Compare && isClassInstance(typeOf(expr->operands.back()))))) {
     auto method = function.calls.find(expr->id); // p + q, p == q, p[i], -p, x in p: a method
     if (method != function.calls.end()) {

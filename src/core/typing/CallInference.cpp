@@ -70,16 +70,15 @@ const Type *CallInference::typeOverloadCall(Expr *expr, const Type *overload, Ex
 /// converts to the container's function type: the argument takes that type here and
 /// lowerLibraryCall casts its value, as Numba converts a dispatcher wherever a FunctionType is
 /// expected.
-static void convertFunctionValueArguments(TypedFunction &function, GlobalResolver &resolver,
-                                          LibraryCall &call) {
+static void convertFunctionValueArguments(InferencePass &pass, LibraryCall &call) {
   const Type *receiver = call.argumentTypes.empty() ? nullptr : call.argumentTypes[0];
   if (call.function->lowersArguments || !receiver || !(receiver->isList() || receiver->isDict()))
     return;
   const Type *expected = receiver->isList() ? receiver->itemType() : receiver->valueType();
   for (size_t i = 1; i < call.arguments.size(); ++i)
     if (call.arguments[i])
-      if (const Type *converted = convertFunctionValue(function, resolver, call.argumentTypes[i],
-                                                       expected, call.arguments[i]->location))
+      if (const Type *converted =
+              convertFunctionArgument(pass, call.arguments[i], call.argumentTypes[i], expected))
         call.argumentTypes[i] = converted;
 }
 
@@ -129,7 +128,7 @@ const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *en
     pass.itemFreeReads.insert(call.arguments[0]->id); // the size alone
   call.iteratedByLoop = pass.loopIterables.count(expr->id) > 0;
   if (isMethodCall(callee))
-    convertFunctionValueArguments(function, *source.resolver, call);
+    convertFunctionValueArguments(pass, call);
   call.resultType = entry->type(call);
   if (entry->ufunc && entry->ufunc->scalarFunction)
     typeUfuncElementCallee(call);
@@ -215,12 +214,13 @@ const Type *CallInference::typeIntrinsicCall(Expr *expr, const Type *intrinsic,
                            ", which does not convert to " + InferencePass::describe(parameter),
                        expr->location);
   }
-  // The result is a value the intrinsic made (no reference count of a block is handed over):
-  // numbers, pointers, records' addresses, tuples of them, None.
+  // The result is a value the intrinsic made. As in Numba, a result holding references (an
+  // array, a user type whose data model holds one) is a new reference the caller owns: the
+  // codegen borrowed its arguments and increfs what it hands on (impl_ret_borrowed).
   const Type *returned = body.returnType;
-  if (!returned->isNone() && (!returned->isRuntimeValue() || returned->holdsReferences()))
+  if (!returned->isNone() && !returned->isRuntimeValue())
     throwTypingError("the intrinsic " + intrinsic->text() +
-                         " must return a number, a pointer, a tuple of them or None, not " +
+                         " must return a value compiled code holds, not " +
                          InferencePass::describe(returned),
                      expr->location);
   const Type *result = body.returnType;

@@ -6,6 +6,7 @@
 
 #include "syntax/CaughtExceptions.h"
 #include "types/NumericPromotion.h"
+#include "types/UserTypes.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 #include "typing/ConstantArguments.h"
@@ -26,8 +27,10 @@ const Type *ExpressionInference::typeClassOperator(Expr *expr, const std::string
   const Type *self = pass.typeOf(expr->operands[0]);
   OverloadMember member = source.resolver->findMember(self, method);
   if (member.registryId < 0 || member.isAttribute)
-    throwTypingError("jitclass " + self->text() + " does not support '" + what +
-                         "' (it defines no " + method + ")",
+    throwTypingError(isUserType(self) ? InferencePass::describe(self) + " does not support '" +
+                                            what + "' (no overload or template types it)"
+                                      : "jitclass " + self->text() + " does not support '" + what +
+                                            "' (it defines no " + method + ")",
                      expr->location);
   return pass.calls.typeOverloadCall(expr, types::overload(member.registryId, method),
                                      expr->operands[0]);
@@ -143,7 +146,8 @@ const Type *ExpressionInference::computeType(Expr *expr) {
     const Type *right = pass.typeExpr(expr->operands[1]);
     if (!left || !right)
       return nullptr;
-    if (isClassInstance(left)) // p + q: the class's __add__
+    // p + q: the class's __add__; of a user type, the operator's overloads and templates
+    if (isClassInstance(left) || isUserType(left))
       return typeClassOperator(expr, binaryOperatorMethod(expr->binaryOp),
                                binaryOpSymbol(expr->binaryOp));
     if (const Type *string = stringBinaryResultType(expr->binaryOp, left, right, expr->location))
@@ -187,7 +191,8 @@ const Type *ExpressionInference::computeType(Expr *expr) {
       return nullptr;
     if (expr->unaryOp == UnaryOp::Not)
       pass.itemFreeReads.insert(expr->operands[0]->id);
-    if (isClassInstance(operand) && !unaryOperatorMethod(expr->unaryOp).empty()) // -p, ~p
+    if ((isClassInstance(operand) || isUserType(operand)) &&
+        !unaryOperatorMethod(expr->unaryOp).empty()) // -p, ~p
       return typeClassOperator(expr, unaryOperatorMethod(expr->unaryOp),
                                unaryOperatorMethod(expr->unaryOp));
     if (const Type *array = typeElementwiseUnary(expr->unaryOp, operand, expr->location))

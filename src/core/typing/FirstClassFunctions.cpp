@@ -117,6 +117,20 @@ const Type *convertFunctionValue(TypedFunction &function, GlobalResolver &resolv
   return target;
 }
 
+const Type *convertFunctionArgument(InferencePass &pass, Expr *argument, const Type *value,
+                                    const Type *target) {
+  if (value && value->kind() == TypeKind::UndefinedFunction && argument->kind == ExprKind::Name &&
+      target && target->kind() == TypeKind::FirstClassFunction) {
+    recordEntries(pass.function, *pass.source.resolver, value->elements(), target,
+                  argument->location);
+    pass.function.chosenFunctionTypes[value] = target;
+    pass.assignVariable(argument->name, target, argument->location);
+    return target;
+  }
+  return convertFunctionValue(pass.function, *pass.source.resolver, value, target,
+                              argument->location);
+}
+
 const Type *typeUndefinedFunctionCall(InferencePass &pass, Expr *call, const Type *callee,
                                       const std::vector<const Type *> &arguments) {
   if (!call->keywordNames.empty())

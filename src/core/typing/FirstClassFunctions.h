@@ -35,6 +35,13 @@ const Type *unifyJitFunctionValues(TypedFunction &function, GlobalResolver &reso
 const Type *convertFunctionValue(TypedFunction &function, GlobalResolver &resolver,
                                  const Type *value, const Type *target, SourceLocation location);
 
+/// convertFunctionValue for the expression `argument` of type `value`: a variable holding one
+/// of several jitted functions (an UndefinedFunction) converts too, its functions compiled for
+/// the target's signature and the variable retyped to the target, as a call through it would
+/// decide (typeUndefinedFunctionCall).
+const Type *convertFunctionArgument(InferencePass &pass, Expr *argument, const Type *value,
+                                    const Type *target);
+
 /// A call through a variable holding one of several jitted functions (an UndefinedFunction):
 /// each is typed for the argument types, their results unify, and the variable becomes the
 /// first-class function type of that signature, as Numba's UndefinedFunctionType does.
