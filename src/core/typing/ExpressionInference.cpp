@@ -122,10 +122,11 @@ const Type *ExpressionInference::globalType(Expr *expr, const GlobalValue &value
   case GlobalValue::Kind::Intrinsic:
     return types::intrinsic(value.registryId, value.name);
   case GlobalValue::Kind::Unsupported:
-    throwTypingError("'" + expr->name + "' " +
-                         (value.reason.empty() ? "is a value of type " + value.name +
-                                                     ", which compiled code cannot use"
-                                               : value.reason),
+    // Numba's words first ("Untyped global name"), which its users and tests look for.
+    throwTypingError(value.reason.empty()
+                         ? "Untyped global name '" + expr->name + "': a value of type " +
+                               value.name + ", which compiled code cannot use"
+                         : "'" + expr->name + "' " + value.reason,
                      expr->location);
   case GlobalValue::Kind::Missing:
     throwTypingError("name '" + expr->name + "' is not defined", expr->location);
