@@ -3,6 +3,7 @@
 #include "UserTypeBoxing.h"
 
 #include "TypeObjects.h"
+#include "TypedContainers.h"
 #include "types/UserTypes.h"
 
 #include <nanobind/stl/string.h>
@@ -119,6 +120,10 @@ PyObject *boxUserValue(const Type *type, const void *storage) {
     return nullptr;
   }
   PyObject *result = reinterpret_cast<PyObject *(*)(const void *)>(boxing->box)(storage);
+  // Boxing takes over the value's references (a returned value is its caller's). The user's
+  // box function reads the members and gives up none of them (c.box of a counted member is
+  // not offered), so the members' blocks are released here, boxed or not.
+  releaseValue(type, const_cast<void *>(storage));
   if (!result && !PyErr_Occurred())
     PyErr_Format(PyExc_TypeError, "can't box %s", type->name().c_str());
   return result;
@@ -133,12 +138,15 @@ void defineUserTypes(nb::module_ &module) {
                                      const TypeRef &layout) {
     if (!isUserType(type.type))
       throw nb::type_error("define_user_model takes a user-defined type");
-    if (!layout.type->isRuntimeValue() || layout.type->holdsReferences())
-      throw nb::type_error(("a data model's members must be values holding no references, not " +
-                            layout.type->name())
-                               .c_str());
+    if (!layout.type->isRuntimeValue())
+      throw nb::type_error(
+          ("a data model's members must be values compiled code holds, not " + layout.type->name())
+              .c_str());
     return types::defineUserTypeModel(type.type, names, layout.type);
   });
+  // Whether a value of the type holds counted references (for context.nrt.incref/decref in a
+  // codegen: an array's meminfo, a container's block, a user type's members).
+  module.def("holds_references", [](const TypeRef &type) { return type.type->holdsReferences(); });
   module.def("user_type_layout", [](const TypeRef &type) -> nb::object {
     if (!isUserType(type.type) || !userTypeLayout(type.type))
       return nb::none();

@@ -12,13 +12,16 @@ class IntrinsicContext:
     """Numba's ``BaseContext`` as far as intrinsics use it, for one intrinsic's module."""
 
     address_size = 64
-    enable_nrt = False
+    # Reference counting is on: a codegen increfs what it hands on (impl_ret_borrowed). In
+    # kernels the runtime's calls are no-ops (device arrays are borrowed).
+    enable_nrt = True
     enable_debuginfo = False
 
     def __init__(self, ir, types, module):
         self._ir = ir
         self._types = types
         self._module = module
+        self.nrt = ReferenceCounting(ir)
         # Why the module holds addresses valid in this process only ('' when none).
         self.process_specific = ""
         self._keep = []  # the compiled functions the module calls by address
@@ -247,6 +250,56 @@ class IntrinsicContext:
             return result
 
         return call
+
+
+class ReferenceCounting:
+    """Numba's ``context.nrt`` as codegen functions use it: ``incref``/``decref`` of every
+    memory block a value holds (an array's meminfo, a list's or dict's block, the members of a
+    user type whose data model holds them), through taipan's runtime."""
+
+    def __init__(self, ir):
+        self._ir = ir
+
+    def incref(self, builder, typ, value):
+        self._call(builder, "taipan_nrt_incref", typ, value)
+
+    def decref(self, builder, typ, value):
+        self._call(builder, "taipan_nrt_decref", typ, value)
+
+    def _call(self, builder, name, typ, value):
+        from taipan.core import cgutils
+
+        ir = self._ir
+        pointer = ir.IntType(8).as_pointer()
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [pointer]), name
+        )
+        for block in _blocks(builder, typ, value):
+            if block.type != pointer:
+                block = builder.bitcast(block, pointer)
+            builder.call(function, [block])
+
+
+def _blocks(builder, typ, value):
+    """The memory blocks (pointers) a value of ``typ`` holds, as taipan's lowering finds them
+    (lower/Temporaries.cpp collectBlocks): what the type's data model says, recursively."""
+    from taipan import _core
+
+    if not _core.holds_references(typ):
+        return []
+    kind = typ.kind_name
+    if kind == "Array":
+        return [builder.extract_value(value, 0)]  # the meminfo
+    if kind == "Tuple":
+        found = []
+        for index, element in enumerate(typ.types):
+            found += _blocks(builder, element, builder.extract_value(value, index))
+        return found
+    if kind == "Optional":  # None's payload is null pointers, which the runtime skips
+        return _blocks(builder, typ.type, builder.extract_value(value, 1))
+    if kind == "UserType":  # its value is its data model's layout
+        return _blocks(builder, _core.user_type_layout(typ), value)
+    return [value]  # a container, a string, a jitclass instance: the block's address
 
 
 def _boolean():

@@ -14,6 +14,7 @@ and unboxing compile the user's ``box``/``unbox`` into C functions (taipan.user_
 """
 
 import threading
+from typing import ClassVar
 
 from taipan import _core, datamodels, extending
 from taipan.errors import TypingError
@@ -126,23 +127,24 @@ def _find_lowering(function, args):
 
 
 class _UserCallable:
-    """The typing of calls of one Python object by its ``type_callable`` typers, as an
-    intrinsic's typing function: it gives (signature, the matching lower_builtin)."""
+    """The typing of calls of one Python object by its ``type_callable`` typers and typing
+    templates (``infer_global``), as an intrinsic's typing function: it gives (signature, the
+    matching lower_builtin)."""
 
     def __init__(self, function):
         self.function = function
-        self.typers = []  # type_callable's functions, each typer(context) -> typer(*args)
+        # typer(typingctx, args) -> a signature or None: type_callable's functions and templates
+        self.typers = []
         name = getattr(function, "__name__", "function")
         self.__name__ = name
         self.__qualname__ = getattr(function, "__qualname__", name)
 
     def __call__(self, typingctx, *args):
         args = tuple(user_view(a) for a in args)
-        for factory in reversed(self.typers):
-            result = factory(typingctx)(*args)
-            if result is None:
+        for typer in reversed(self.typers):
+            signature = typer(typingctx, args)
+            if signature is None:
                 continue
-            signature = result if isinstance(result, extending.Signature) else result(*args)
             implementation = _find_lowering(self.function, tuple(signature.args))
             if implementation is None:
                 raise TypingError(
@@ -156,20 +158,181 @@ class _UserCallable:
 _callables = {}  # Python object -> _UserCallable
 
 
+def _add_call_typer(function, typer):
+    with _lock:
+        callable_ = _callables.get(function)
+        if callable_ is None:
+            callable_ = _callables[function] = _UserCallable(function)
+            if _has_own_implementation(function):
+                _overload_through(function, callable_)
+            else:
+                extending._registry.callable_entry(function, callable_)
+        callable_.typers.append(typer)
+
+
+def _has_own_implementation(function):
+    """Whether calls of ``function`` have implementations besides the user's (an operator, a
+    builtin, a NumPy or math function, one with overloads): the user's typing then applies only
+    where it types the call, through an overload that declines otherwise."""
+    module = getattr(function, "__module__", None) or ""
+    if module in ("_operator", "operator", "builtins", "math", "cmath") or module.startswith(
+        "numpy"
+    ):
+        return True
+    try:
+        return function in extending._registry._functions
+    except TypeError:
+        return False
+
+
+def _overload_through(function, callable_):
+    """Registers an overload of ``function`` whose implementation calls an intrinsic typed by
+    the user's typers and lowered by their ``lower_builtin``, declining where none types the
+    call."""
+    lowered = extending.intrinsic(callable_)
+
+    def typer(*args, **kwargs):
+        if kwargs or callable_(extending._TYPING_CONTEXT, *args) is None:
+            return None
+        return _calling(lowered, len(args))
+
+    extending.overload(function)(typer)
+
+
+def _calling(lowered, count):
+    """An implementation of ``count`` parameters calling the intrinsic ``lowered`` (an
+    overload's implementation has named parameters)."""
+    if count == 1:
+        return lambda a: lowered(a)
+    if count == 2:
+        return lambda a, b: lowered(a, b)
+    if count == 3:
+        return lambda a, b, c: lowered(a, b, c)
+    if count == 4:
+        return lambda a, b, c, d: lowered(a, b, c, d)
+    raise TypingError(
+        f"a typing template of an operator or builtin takes 1 to 4 arguments, not {count}"
+    )
+
+
 def type_callable(function):
     """Numba's ``type_callable(func)``: decorates ``typer_factory(context)`` returning
     ``typer(*arg_types)`` that gives the call's return type (or a signature), or None."""
 
     def decorate(factory):
-        with _lock:
-            callable_ = _callables.get(function)
-            if callable_ is None:
-                callable_ = _callables[function] = _UserCallable(function)
-                extending._registry.callable_entry(function, callable_)
-            callable_.typers.append(factory)
+        def typer(typingctx, args):
+            result = factory(typingctx)(*args)
+            if result is None or isinstance(result, extending.Signature):
+                return result
+            return result(*args)
+
+        _add_call_typer(function, typer)
         return factory
 
     return decorate
+
+
+# Numba's function templates (numba.core.typing.templates), for infer_global and infer.
+
+
+class FunctionTemplate:
+    """The base of Numba's function templates: ``key`` is what they type (a function),
+    ``context`` the typing context."""
+
+    key = None
+
+    def __init__(self, context):
+        self.context = context
+
+    def apply(self, args, kws):
+        """The signature of a call with argument types ``args`` (and keyword types ``kws``),
+        or None when this template does not type it."""
+        raise NotImplementedError
+
+
+class AbstractTemplate(FunctionTemplate):
+    """Numba's ``AbstractTemplate``: ``generic(self, args, kws)`` gives the signature."""
+
+    def generic(self, args, kws):
+        raise NotImplementedError
+
+    def apply(self, args, kws):
+        return self.generic(tuple(args), dict(kws))
+
+
+class ConcreteTemplate(FunctionTemplate):
+    """Numba's ``ConcreteTemplate``: ``cases`` lists the signatures. A call takes the first
+    case whose argument types are the call's, else the first its numbers convert to (Numba's
+    overload resolution picks among conversions the same way for one-case templates)."""
+
+    cases: ClassVar[list] = []
+
+    def apply(self, args, kws):
+        if kws:
+            return None
+        args = tuple(args)
+        for case in self.cases:
+            if tuple(case.args) == args:
+                return case
+        numbers = ("Boolean", "Integer", "Float", "Complex")
+        for case in self.cases:
+            if len(case.args) == len(args) and all(
+                a == b or (a.kind_name in numbers and b.kind_name in numbers)
+                for a, b in zip(args, case.args)
+            ):
+                return case
+        return None
+
+
+class CallableTemplate(FunctionTemplate):
+    """Numba's ``CallableTemplate``: ``generic(self)`` gives ``typer(*arg_types)``, which
+    gives the return type (or a signature), or None."""
+
+    def generic(self):
+        raise NotImplementedError
+
+    def apply(self, args, kws):
+        result = self.generic()(*args, **kws)
+        if result is None or isinstance(result, extending.Signature):
+            return result
+        return result(*args)
+
+
+def _template_typer(template_class):
+    def typer(typingctx, args):
+        return template_class(typingctx).apply(args, {})
+
+    return typer
+
+
+def infer_global(function, typ=None):
+    """Numba's ``infer_global(func)``: decorates a template class typing the calls of
+    ``func`` (a Python function or class), which ``lower_builtin`` implementations lower."""
+    if typ is not None:
+        raise NotImplementedError(
+            "infer_global(value, type) types a global value, which needs lower_constant: "
+            "taipan has not got it; type the calls with a template or use typeof_impl"
+        )
+
+    def decorate(template_class):
+        template_class.key = function
+        _add_call_typer(function, _template_typer(template_class))
+        return template_class
+
+    return decorate
+
+
+def infer(template_class):
+    """Numba's ``@infer``: registers a template class by its ``key``, a Python function or
+    class (Numba's internal keys such as ``"print_item"`` are not taipan's)."""
+    key = template_class.key
+    if isinstance(key, str) or key is None:
+        raise NotImplementedError(
+            f"@infer of a template keyed {key!r}: taipan types the calls of Python functions "
+            "and classes (infer_global); Numba's internal operations are not extensible"
+        )
+    _add_call_typer(key, _template_typer(template_class))
+    return template_class
 
 
 def lower_builtin(function, *arg_types):
@@ -204,6 +367,8 @@ def _member_reader(type_class, member):
             field = builder.extract_value(args[0], position)
             if member_type.kind_name == "Boolean":  # held as a byte, as in tuples
                 field = builder.icmp_unsigned("!=", field, field.type(0))
+            # The member is borrowed from the value: the result is a new reference.
+            context.nrt.incref(builder, member_type, field)
             return field
 
         return member_type(value), codegen
@@ -311,8 +476,154 @@ def _getattr_lowering(value, attr):
     return None
 
 
+_setattr_lowerings = []  # [(type spec, attribute or None for any, implementation)]
+_SETTER_PREFIX = "$setter."  # the compiler's name for `value.attr = x` (typing/JitClassTyping.h)
+
+
+def lower_setattr(type_spec, attr):
+    """Numba's ``lower_setattr(Type, attr)``: decorates ``impl(context, builder, sig, args)``
+    storing ``args[1]`` into the attribute of ``args[0]``; ``sig`` is ``none(Type,
+    attribute type)`` with the attribute's type from the attribute templates, to which the
+    stored value is converted."""
+
+    def decorate(implementation):
+        with _lock:
+            _setattr_lowerings.append((type_spec, attr, implementation))
+        return implementation
+
+    return decorate
+
+
+def lower_setattr_generic(type_spec):
+    """Numba's ``lower_setattr_generic(Type)``: decorates ``impl(context, builder, sig, args,
+    attr)`` for any attribute the templates type."""
+
+    def decorate(implementation):
+        with _lock:
+            _setattr_lowerings.append((type_spec, None, implementation))
+        return implementation
+
+    return decorate
+
+
+def _setattr_lowering(value, attr):
+    with _lock:
+        lowerings = list(reversed(_setattr_lowerings))
+    for spec, name, implementation in lowerings:
+        if name == attr and _matches(spec, value):
+            return implementation
+    for spec, name, implementation in lowerings:
+        if name is None and _matches(spec, value):
+            return lambda context, builder, sig, args: implementation(
+                context, builder, sig, args, attr
+            )
+    return None
+
+
+def _find_template_setter(self_type, attr):
+    """The member finder's answer for ``value.attr = x`` of a user type: an overload whose
+    implementation calls an intrinsic running the ``lower_setattr``."""
+    key = (self_type, _SETTER_PREFIX + attr)
+    with _lock:
+        if key in _attribute_entries:
+            return _attribute_entries[key]
+    attribute_type = _template_type(self_type, attr)
+    lowering = _setattr_lowering(self_type, attr)
+    if attribute_type is None or lowering is None:
+        return None
+
+    def typer(typingctx, value, stored):
+        def codegen(context, builder, signature, args):
+            lowering(context, builder, signature, args)
+
+        return extending.types.none(value, attribute_type), codegen
+
+    typer.__name__ = f"{self_type}.{attr}.__set__"
+    store = extending.intrinsic(typer)
+
+    def implement(value, stored):
+        def set_(value, stored):
+            store(value, stored)
+
+        return set_
+
+    entry = extending._registry.member_overload_entry(f"{self_type}.{attr} (set)")
+    entry.typers.append(implement)
+    found = (entry.registry_id, False)
+    with _lock:
+        _attribute_entries[key] = found
+    return found
+
+
+# The compiler asks a user type for these methods for `a + b`, `-a`...: the overloads and
+# templates of the operator module's function answer (Numba types operators that way).
+_OPERATOR_METHODS = {
+    "__add__": "add",
+    "__sub__": "sub",
+    "__mul__": "mul",
+    "__truediv__": "truediv",
+    "__floordiv__": "floordiv",
+    "__mod__": "mod",
+    "__pow__": "pow",
+    "__lshift__": "lshift",
+    "__rshift__": "rshift",
+    "__and__": "and_",
+    "__or__": "or_",
+    "__xor__": "xor",
+    "__matmul__": "matmul",
+    "__neg__": "neg",
+    "__pos__": "pos",
+    "__invert__": "invert",
+}
+
+
+_operator_entries = {}  # method name -> registry id of its member overload
+
+
+def _find_operator(self_type, method):
+    """A member overload that chooses among the operator function's typing functions (the
+    user's overloads and templates), a TypingError naming the operator when none applies."""
+    import operator
+
+    function = getattr(operator, _OPERATOR_METHODS[method])
+    extending._registry.lookup(function)  # loads taipan's operator library first
+    with _lock:
+        entry = extending._registry._functions.get(function)
+        if entry is None or isinstance(entry, extending._Intrinsic):
+            return None
+        found = _operator_entries.get(method)
+        if found is None:
+            name = f"operator.{function.__name__}"
+            member = extending._registry.member_overload_entry(name)
+            member.typers.append(lambda *args: _choose_operator(entry, name, args))
+            found = _operator_entries[method] = (member.registry_id, False)
+    return found
+
+
+def _choose_operator(entry, name, args):
+    """The implementation the user's typing functions of an operator give for ``args``. Those
+    of taipan's operator library (taipan.operator_library: the operator written as itself, for
+    calls such as operator.add(a, b)) would recurse into the same operator of a user type."""
+    for typer in entry.typers:
+        if getattr(typer, "__module__", None) == "taipan.operator_library":
+            continue
+        implementation = typer(*args)
+        if implementation is not None:
+            return implementation
+    raise TypingError(f"No implementation of {name} for argument types {_describe_types(args)}")
+
+
+def _describe_types(args):
+    return "(" + ", ".join(str(a) for a in args) + ")"
+
+
 def _find_template_attribute(self_type, attr):
-    """The member finder for user types' attributes that templates type."""
+    """The member finder for user types' attributes that templates type, attribute stores
+    (lower_setattr) and operators (overloads or templates of the operator's function)."""
+    if attr.startswith(_SETTER_PREFIX):
+        return _find_template_setter(self_type, attr[len(_SETTER_PREFIX) :])
+    if attr in _OPERATOR_METHODS:
+        return _find_operator(self_type, attr)
     key = (self_type, attr)
     with _lock:
         if key in _attribute_entries:

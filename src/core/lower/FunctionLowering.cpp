@@ -5,6 +5,7 @@
 #include "lower/LowerJitClasses.h"
 #include "lower/VariableSlots.h"
 #include "syntax/VariableVersions.h"
+#include "types/UserTypes.h"
 #include "typing/JitClassTyping.h"
 
 #include "types/NumericPromotion.h"
@@ -417,6 +418,13 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
     } else {
       storeClassField(*this, target, value, valueType); // p.x = v
     }
+    return;
+  }
+  if (target->kind == ExprKind::Attribute && isUserType(typeOf(target->operands[0]))) {
+    // o.x = v of a user-defined type: the overload calling its lower_setattr(self, value)
+    TypedFunction &callee = *function.calls.at(attributeSetterKey(target)).callee;
+    callTypedFunction(callee, {lowerExpr(target->operands[0]),
+                               castValue(value, valueType, callee.argumentTypes[1])});
     return;
   }
   if (arrays().isRecordAccess(target)) { // r.x = v, r['x'] = v

@@ -166,8 +166,10 @@ llvm::Value *FunctionLowering::lowerIntrinsicCall(Expr *expr, const IntrinsicBod
       arguments.push_back(memory);
     }
   llvm::Value *call = builder.CreateCall(function, arguments);
-  return body.returnType->isNone() ? llvm::UndefValue::get(valueType(context, body.returnType))
-                                   : call;
+  if (body.returnType->isNone())
+    return llvm::UndefValue::get(valueType(context, body.returnType));
+  addTemporary(call, body.returnType); // a new reference where it holds any (Numba's contract)
+  return call;
 }
 
 } // namespace taipan

@@ -1,6 +1,7 @@
 // Temporaries and reference counting: the memory blocks a value holds, increments and
 // decrements, and the slots through which the unwind block releases what a statement made.
 #include "lower/FunctionLowering.h"
+#include "types/UserTypes.h"
 
 #include <llvm/IR/Constants.h>
 
@@ -17,6 +18,9 @@ void FunctionLowering::collectBlocks(llvm::Value *value, const Type *type,
       if (type->elements()[i]->holdsReferences())
         collectBlocks(builder.CreateExtractValue(value, static_cast<unsigned>(i)),
                       type->elements()[i], blocks);
+  } else if (isUserType(type) && type->holdsReferences()) {
+    // A user type's value is its data model's (lower/LowerTypes): a StructModel's members.
+    collectBlocks(value, userTypeLayout(type), blocks);
   } else if (type->isOptional() && type->holdsReferences()) {
     // None's payload is zero: its blocks are null, which reference counting skips.
     collectBlocks(

@@ -383,6 +383,8 @@ bool Type::isBlockReference() const {
 bool Type::holdsReferences() const {
   if (typeKind == TypeKind::Array || isBlockReference())
     return true;
+  if (typeKind == UserTypeKind) // as its data model (a StructModel's members may be arrays)
+    return elementType && elementType->holdsReferences();
   if (typeKind == TypeKind::Optional) // None's payload is null pointers
     return elementType->holdsReferences();
   return typeKind == TypeKind::Tuple &&
@@ -664,6 +666,8 @@ static void collectReferenceOffsets(const Type *type, int64_t base, std::vector<
   else if (type->isOptional()) // null when None
     collectReferenceOffsets(type->optionalValue(),
                             base + static_cast<int64_t>(type->optionalValueOffset()), offsets);
+  else if (isUserType(type) && userTypeLayout(type)) // laid out as its data model
+    collectReferenceOffsets(userTypeLayout(type), base, offsets);
 }
 
 bool holdsArray(const Type *type) {
@@ -671,6 +675,8 @@ bool holdsArray(const Type *type) {
     return true;
   if (type->isOptional())
     return holdsArray(type->optionalValue());
+  if (isUserType(type))
+    return userTypeLayout(type) && holdsArray(userTypeLayout(type));
   return type->isTuple() && std::any_of(type->elements().begin(), type->elements().end(),
                                         [](const Type *t) { return holdsArray(t); });
 }

@@ -51,6 +51,9 @@ enum class TypeKind {
   /// Numba's UndefinedFunctionType: a variable assigned different jitted functions whose
   /// signature its calls decide (types::undefinedFunction); compile-time only
   UndefinedFunction,
+  /// a type defined in Python (a subclass of types.Type, Numba's extension API) with the data
+  /// model registered for it (types/UserTypes.h)
+  UserType,
 };
 
 /// A type. Created only through the factory functions below, which intern it.

@@ -9,12 +9,11 @@
 
 namespace taipan {
 
-/// The kind of user-defined types. Kinds defined outside Type.h's enumeration take values from
-/// 64 up (TypeKind's underlying type holds them; switches over kinds reach them through their
-/// `default`), so that a kind and its rules live in their own header. The type keeps the
-/// registry id in registryId(), its model's layout in yieldType() and its member names in
-/// fieldNames(), as jitclass instances do (types/ClassInstanceTypes.h).
-constexpr TypeKind UserTypeKind = static_cast<TypeKind>(64);
+/// The kind of user-defined types (switches over kinds reach it through their `default`; the
+/// rules that need it test isUserType). The type keeps the registry id in registryId(), its
+/// model's layout in yieldType() and its member names in fieldNames(), as jitclass instances do
+/// (types/ClassInstanceTypes.h).
+constexpr TypeKind UserTypeKind = TypeKind::UserType;
 
 /// Whether `type` is a type defined in Python.
 inline bool isUserType(const Type *type) { return type && type->kind() == UserTypeKind; }

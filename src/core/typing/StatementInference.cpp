@@ -7,6 +7,7 @@
 #include "syntax/CaughtExceptions.h"
 #include "types/DatetimeUnits.h"
 #include "types/NumericPromotion.h"
+#include "types/UserTypes.h"
 #include "typing/ArrayTyping.h"
 #include "typing/DatetimeTyping.h"
 #include "typing/JitClassTyping.h"
@@ -303,8 +304,29 @@ void StatementInference::assignTarget(Expr *target, const Type *value) {
         typeClassAttributeStore(target, instance, value);
       return;
     }
-    const Type *slot = pass.typeExpr(target);
     const Type *base = pass.typeOf(target->operands[0]);
+    if (isUserType(base)) { // o.x = v of a user-defined type: its lower_setattr (Python)
+      if (!value)
+        return;
+      // The registry answers the setter's name with an overload calling the lower_setattr the
+      // user registered (taipan.user_types), typed by the attribute templates as in Numba.
+      OverloadMember setter = source.resolver->findMember(base, propertySetterName(target->name));
+      if (setter.registryId < 0 || setter.isAttribute)
+        throwTypingError("cannot set attribute '" + target->name + "' of " +
+                             InferencePass::describe(base) +
+                             " (no attribute template types it, or no lower_setattr lowers it)",
+                         target->location);
+      std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(
+          setter.registryId, {base, value}, {}, {}, false, target->location);
+      CallBinding binding;
+      binding.arguments = {target->operands[0]};
+      binding.callee = callees.typeCallee(implementation.get(), {base, value}, target->location);
+      int key = attributeSetterKey(target);
+      function.calls[key] = binding;
+      function.overloadImplementations[key] = std::move(implementation);
+      return;
+    }
+    const Type *slot = pass.typeExpr(target);
     if (slot && value)
       checkRecordStore(target, base, slot, value);
     return;

@@ -1,9 +1,30 @@
-"""Numba's ``numba.core.typing.templates``, as far as taipan has it: ``signature``,
-``AttributeTemplate`` and ``infer_getattr`` (attributes of user-defined types)."""
+"""Numba's ``numba.core.typing.templates``, as far as taipan has it: ``signature``, the
+function templates (``AbstractTemplate``, ``ConcreteTemplate``, ``CallableTemplate``) with
+``infer_global``/``infer``, and ``AttributeTemplate`` with ``infer_getattr`` (attributes of
+user-defined types)."""
 
-from taipan.user_types import AttributeTemplate, infer_getattr
+from taipan.user_types import (
+    AbstractTemplate,
+    AttributeTemplate,
+    CallableTemplate,
+    ConcreteTemplate,
+    FunctionTemplate,
+    infer,
+    infer_getattr,
+    infer_global,
+)
 
-__all__ = ["AttributeTemplate", "infer_getattr", "signature"]
+__all__ = [
+    "AbstractTemplate",
+    "AttributeTemplate",
+    "CallableTemplate",
+    "ConcreteTemplate",
+    "FunctionTemplate",
+    "infer",
+    "infer_getattr",
+    "infer_global",
+    "signature",
+]
 
 
 def signature(return_type, *args, recvr=None):

@@ -2,7 +2,8 @@
 ``overload_method``, ``overload_attribute``, ``register_jitable``, ``intrinsic``) and its API for
 user-defined types (``typeof_impl``, ``type_callable``, ``register_model``/``models``,
 ``make_attribute_wrapper``, ``lower_builtin``, ``infer_getattr``/``lower_getattr``,
-``box``/``unbox``/``NativeValue``, ``as_numba_type``). The registrations taipan does not have
+``box``/``unbox``/``NativeValue``, ``as_numba_type``, ``infer_global``/``infer`` with the
+function templates). The registrations taipan does not have
 yet (``lower_cast``, ``lower_setattr``, ``lower_constant``, ``reflect``...)
 register nothing, so that a module registering them at import still imports; what they would
 have made fails where a test uses it."""
@@ -43,7 +44,9 @@ def _registers_nothing(*args, **kwargs):
     return decorate
 
 
-lower_cast = lower_setattr = lower_constant = reflect = overload_classmethod = _registers_nothing
+lower_cast = lower_constant = reflect = overload_classmethod = _registers_nothing
+from numba.core.typing.templates import infer, infer_global  # noqa: F401 (deferring)
+from taipan.extending import lower_setattr, lower_setattr_generic
 
 if PLAIN_PYTHON:
     # Nothing is compiled, and the types are plain mode's proxies, which a data model could not
@@ -59,6 +62,7 @@ if PLAIN_PYTHON:
     as_numba_type = _Registry()
     type_callable = register_model = lower_builtin = box = unbox = _registers_nothing
     lower_getattr = lower_getattr_generic = _registers_nothing
+    lower_setattr = lower_setattr_generic = _registers_nothing
 
     def infer_getattr(template_class):
         return template_class

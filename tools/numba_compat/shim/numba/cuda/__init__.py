@@ -10,7 +10,7 @@ import sys as _sys
 
 import taipan.cuda as _cuda
 from numba._missing import fill_missing
-from numba.core import config  # noqa: F401  (numba.cuda.config)
+from numba.core import cgutils, config  # noqa: F401  (numba.cuda.cgutils, numba.cuda.config)
 from numba.core.types import *  # numba-cuda exports the scalar types (uint32...)
 from numba.cuda import cudadrv, types  # noqa: F401  (cuda.cudadrv.driver.Stream...)
 from numba.cuda.cudadrv import devicearray, devices  # noqa: F401

@@ -46,6 +46,12 @@ def _deferring(name, value):
 def __getattr__(name):
     if name.startswith(("__", "pytest_")):
         raise AttributeError(name)
+    if name in ("core_models", "models"):  # numba-cuda's name for the data models module
+        return _extending.models
+    if name == "_Intrinsic":
+        from taipan.extending import _Intrinsic
+
+        return _Intrinsic
     value = getattr(_extending, name)
     if name in ("typeof_impl", "as_numba_type"):  # registries: their .register defers
         return _Registry(name, value)

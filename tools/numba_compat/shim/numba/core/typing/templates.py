@@ -26,11 +26,43 @@ def _registers_nothing(*args, **kwargs):
     return decorate
 
 
-infer = infer_global = _registers_nothing
+def _or_nothing(register):
+    """taipan's registration, or (where taipan refuses it: Numba's internal keys such as
+    "print_item", a global typed by a type) none, the class given back (refusals deferred)."""
+
+    def call(*args, **kwargs):
+        try:
+            result = register(*args, **kwargs)
+        except NotImplementedError:
+            return _registers_nothing(*args, **kwargs)
+        if callable(result) and not isinstance(result, type):
+            inner = result
+
+            def decorate(obj):
+                try:
+                    return inner(obj)
+                except NotImplementedError:
+                    return obj
+
+            return decorate
+        return result
+
+    return call
+
+
 if PLAIN_PYTHON:
-    infer_getattr = _registers_nothing
+    infer = infer_global = infer_getattr = _registers_nothing
 else:
-    from taipan.core.typing.templates import infer_getattr  # noqa: F401
-from taipan.core.typing.templates import AttributeTemplate  # noqa: F401
+    from taipan.core.typing import templates as _templates
+
+    infer = _or_nothing(_templates.infer)
+    infer_global = _or_nothing(_templates.infer_global)
+    infer_getattr = _templates.infer_getattr
+from taipan.core.typing.templates import (  # noqa: F401
+    AbstractTemplate,
+    AttributeTemplate,
+    CallableTemplate,
+    ConcreteTemplate,
+)
 
 __getattr__ = fill_missing(globals(), __name__)
