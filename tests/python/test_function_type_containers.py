@@ -257,6 +257,8 @@ def test_list_built_in_compiled_code_returned_to_python():
     functions = build_and_return(halve)
     assert len(functions) == 3
     assert [f(6.0) for f in functions] == [7.0, 3.0, -6.0]
+    # values made in compiled code box as the objects they came from
+    assert functions[0] is plus_one and functions[1] is halve and functions[2] is negated
     assert call_each_by_index(functions, 6.0) == (7.0 * 3.0 + 3.0) * 3.0 - 6.0
     del functions
     assert live_blocks() == before
@@ -290,6 +292,30 @@ def append_a_choice(first, x):
 @pytest.mark.parametrize("first", [True, False])
 def test_variable_holding_one_of_several_jitted_functions_is_appended(first):
     checked(append_a_choice, first, 5.0)
+
+
+class SharedAddress(types.WrapperAddressProtocol):
+    """A second protocol object for negated's C function."""
+
+    def __wrapper_address__(self):
+        return negated.address
+
+    def signature(self):
+        return FLOAT_SIGNATURE
+
+
+@njit
+def return_negated():
+    return negated
+
+
+def test_value_of_an_address_several_objects_share_boxes_as_a_plain_function_value():
+    assert return_negated() is negated
+    shared = SharedAddress()
+    assert call_each_by_index(float_list(shared), 2.0) == -2.0  # both objects now known
+    value = return_negated()
+    assert value is not negated and value is not shared
+    assert value(2.0) == -2.0 and value.signature() == FLOAT_SIGNATURE
 
 
 # --- dicts --------------------------------------------------------------------------------------

@@ -13,6 +13,8 @@ The bindings (src/bindings/FirstClassFunctions.cpp) call the functions below to 
 box function values and to resolve protocol objects and cfuncs used as globals."""
 
 import ctypes
+import threading
+import weakref
 
 from taipan import _core
 from taipan.types import FunctionType, WrapperAddressProtocol
@@ -143,6 +145,35 @@ def _function_signature(function_type):
     return function_type.signature
 
 
+# The Python objects function values came from, by the address compiled code calls: a value
+# compiled code made (a global cfunc or protocol object, a jitted function's entry) carries no
+# object, and boxing it gives back the object it came from while that object lives, as Numba's
+# values carry theirs. When several live objects share an address and signature (a protocol
+# object wrapping a cfunc), which one a value came from is unknown: it boxes as a plain
+# FirstClassFunction. Weak: the registry keeps nothing alive.
+_objects_by_address = {}
+_objects_lock = threading.Lock()
+
+
+def _remember_object(address, value, function_type):
+    try:
+        reference = weakref.ref(value)
+    except TypeError:
+        return  # an object without weak references (a ctypes function) is not remembered
+    with _objects_lock:
+        references = _objects_by_address.setdefault((address, function_type), [])
+        references[:] = [known for known in references if known() is not None]
+        if all(known() is not value for known in references):
+            references.append(reference)
+
+
+def _remembered_object(address, function_type):
+    with _objects_lock:
+        references = _objects_by_address.get((address, function_type), [])
+        alive = [value for value in (known() for known in references) if value is not None]
+    return alive[0] if len(alive) == 1 else None
+
+
 def dispatcher_entry(dispatcher, function_type):
     """The cfunc of a jitted function's Python function compiled for ``function_type``'s
     signature, made once and kept on the dispatcher."""
@@ -163,6 +194,7 @@ def dispatcher_entry(dispatcher, function_type):
                 f"first-class function of type {function_type}: {error}"
             ) from None
         entries[function_type] = entry
+        _remember_object(entry.address, dispatcher, function_type)
     return entry
 
 
@@ -213,6 +245,7 @@ def wrapper_address(value, function_type):
             f"wrapper address of {type(value)} instance must be a positive integer but got "
             f"{address} [sig={function_type}]"
         )
+    _remember_object(address, value, function_type)
     return address
 
 
@@ -226,6 +259,7 @@ def external_function(value):
             f"its __wrapper_address__() gave {address!r}, not the address of a function "
             "(a positive int)"
         )
+    _remember_object(address, value, FunctionType(signature))
     name = getattr(value, "__name__", None) or type(value).__name__
     return _core.external_function_type(
         name, list(signature.args), signature.return_type, True, address
@@ -263,5 +297,9 @@ class FirstClassFunction(WrapperAddressProtocol):
 
 
 def from_address(address, function_type):
-    """Boxes a function value compiled code made (no Python object came with it)."""
+    """Boxes a function value compiled code made (no Python object came with it): the object
+    whose function it is while that lives, else a callable FirstClassFunction."""
+    known = _remembered_object(address, function_type)
+    if known is not None:
+        return known
     return FirstClassFunction(address, function_type)
