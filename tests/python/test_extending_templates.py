@@ -8,6 +8,9 @@ stores (``value.attr = x``) typed by an ``AttributeTemplate`` and lowered by ``l
 
 import math
 import operator
+import os
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
@@ -489,3 +492,26 @@ def test_setting_an_attribute_of_a_type_without_setattr_is_a_typing_error():
 
     with pytest.raises(TypingError, match="cannot set attribute 'x' of Vec2"):
         f(1.0, 2.0)
+
+
+PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+
+
+@pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
+def test_templates_operators_and_setattr_compile_into_kernels(tmp_path):
+    from taipan import cuda
+
+    def kernel(out, data):
+        i = cuda.grid(1)
+        if i < out.size:
+            v = -(Vec2(data[i], 1.0) + Vec2(2.0, data[i]))
+            out[i] = clamp01(v.x) + cube(v.y)  # (compile_internal's weighted: CPU only)
+            if i == 0:
+                c = Cell(data)
+                c.value = out[i]
+
+    signature_ = (types.float64[::1], types.float64[::1])
+    ptx, _ = cuda.compile_ptx(kernel, signature_, cc=(9, 0))
+    source = tmp_path / "kernel.ptx"
+    source.write_text(ptx)
+    subprocess.run([PTXAS, "-arch=sm_90", str(source), "-o", os.devnull], check=True)

@@ -39,3 +39,6 @@ if not _subclassable(_taipan_types.Type):
             return self.name
 
         __str__ = __repr__
+
+else:
+    Type = _taipan_types.Type  # subclassable: numba-cuda's extension types are taipan's user types
