@@ -26,7 +26,11 @@ class DeferredRegistration:
         return DeferredRegistration(f"{self.what}.{name}", self.error)
 
 
-def _deferring(name, value):
+def _deferring(name, value, decorator_factory=True):
+    """``value`` (a registration or a decorator factory such as ``lower_builtin``) deferring
+    refusals; the decorator a factory gives defers too, but what a decorator gives back (the
+    user's function, ``type_callable``'s typer, an intrinsic) is returned as it is: compiled
+    code finds registrations by those objects."""
     if not callable(value) or isinstance(value, type):
         return value
 
@@ -36,8 +40,14 @@ def _deferring(name, value):
             result = value(*args, **kwargs)
         except (ShimUnsupported, NotImplementedError, TypeError) as error:
             return DeferredRegistration(name, error)
-        if callable(result) and not isinstance(result, type):
-            return _deferring(name, result)
+        registered = any(result is arg for arg in args) or hasattr(result, "_taipan_intrinsic")
+        if (
+            decorator_factory
+            and callable(result)
+            and not isinstance(result, type)
+            and not registered
+        ):
+            return _deferring(name, result, decorator_factory=False)
         return result
 
     return call
