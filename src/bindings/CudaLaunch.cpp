@@ -76,8 +76,20 @@ public:
   /// as many as the array type's dimensions). False with a Python error set when one is not
   /// an int.
   bool setArray(size_t i, PyObject *data, PyObject *shape, PyObject *strides) {
-    char *slot = static_cast<char *>(slots[i]);
-    const Type *type = types[i];
+    return writeArray(static_cast<char *>(slots[i]), types[i], data, shape, strides);
+  }
+
+  /// Argument `i`, a tuple holding arrays or records (at any depth), given as Python lays out
+  /// such a launch: a sequence of its items, each array as (pointer, shape, strides) and each
+  /// record as the device address of its bytes. False with a Python error set when an item
+  /// does not convert.
+  bool setTuple(size_t i, PyObject *value) {
+    return layOut(static_cast<char *>(slots[i]), types[i], value);
+  }
+
+private:
+  static bool writeArray(char *slot, const Type *type, PyObject *data, PyObject *shape,
+                         PyObject *strides) {
     uint64_t pointer = PyLong_AsUnsignedLongLong(data);
     int64_t itemSize = static_cast<int64_t>(type->dtype()->itemSize());
     int64_t items = 1;
@@ -95,6 +107,49 @@ public:
     return !PyErr_Occurred();
   }
 
+  /// `value` laid out at `at` as a value of `type`: arrays and records as setTuple describes,
+  /// tuples item by item at their offsets, anything else unboxed.
+  static bool layOut(char *at, const Type *type, PyObject *value) {
+    if (type->isArray()) {
+      if (!PyTuple_Check(value) || PyTuple_GET_SIZE(value) != 3) {
+        PyErr_SetString(PyExc_TypeError, "an array in a kernel argument tuple must be described "
+                                         "as (pointer, shape, strides)");
+        return false;
+      }
+      int ndim = type->ndim();
+      PyObject *shape = PyTuple_GET_ITEM(value, 1);
+      PyObject *strides = PyTuple_GET_ITEM(value, 2);
+      if (!PyTuple_Check(shape) || !PyTuple_Check(strides) || PyTuple_GET_SIZE(shape) < ndim ||
+          PyTuple_GET_SIZE(strides) < ndim) {
+        PyErr_SetString(PyExc_TypeError, "an array's shape and strides must be tuples of its "
+                                         "dimensions");
+        return false;
+      }
+      return writeArray(at, type, PyTuple_GET_ITEM(value, 0), shape, strides);
+    }
+    if (type->isRecord()) {
+      uint64_t address = PyLong_AsUnsignedLongLong(value);
+      std::memcpy(at, &address, sizeof address);
+      return !PyErr_Occurred();
+    }
+    if (!type->isTuple())
+      return unboxValue(value, type, at);
+    nb::object items = nb::steal(PySequence_Fast(value, "a tuple kernel argument"));
+    if (!items.is_valid())
+      return false;
+    size_t count = type->elements().size();
+    if (static_cast<size_t>(PySequence_Fast_GET_SIZE(items.ptr())) != count) {
+      PyErr_SetString(PyExc_TypeError, "a tuple kernel argument has the wrong length");
+      return false;
+    }
+    for (size_t k = 0; k < count; ++k)
+      if (!layOut(at + type->elementOffset(k), type->elements()[k],
+                  PySequence_Fast_GET_ITEM(items.ptr(), static_cast<Py_ssize_t>(k))))
+        return false;
+    return true;
+  }
+
+public:
   /// Argument `i`, an array given by its device pointer, shape and byte strides (as many as
   /// the array type's dimensions).
   void setArray(size_t i, uint64_t pointer, const int64_t *shape, const int64_t *strides) {
@@ -150,29 +205,26 @@ void launchFunction(void *function, const unsigned grid[3], const unsigned block
   });
 }
 
+/// Whether a kernel argument of `type` is a tuple holding an array or a record at any depth:
+/// its items are host memory (NumPy arrays, records), which the launch copies to the device and
+/// back as numba-cuda does, or device arrays, none of which unboxing can lay out. The Python
+/// launcher describes such a tuple item by item (KernelArguments::setTuple).
+bool tupleNeedsDeviceLayout(const Type *type) {
+  if (!type->isTuple())
+    return false;
+  for (const Type *element : type->elements())
+    if (element->isArray() || element->isRecord() || tupleNeedsDeviceLayout(element))
+      return true;
+  return false;
+}
+
 /// Reads one launch argument without running Python: taipan's device arrays (their `_launch`
 /// tuple), CuPy arrays and PyTorch tensors (their attributes) and any other
 /// __cuda_array_interface__ give a new reference to (type or None, pointer, shape, strides) in
 /// `description`, once the stream that produced them is waited for; scalars and NumPy arrays
 /// (`hostArray` set: copied to the device for the launch) leave it null. Sets `type`; false
-
-/// Whether `value`, an argument typed `type`, is a tuple that holds a NumPy (host) array at any
-/// depth. Its items are laid out as host values, so the kernel would be handed host addresses
-/// (numba-cuda copies such arrays to the device and back; taipan refuses them until it does).
-bool tupleHoldsHostArray(PyObject *value, const Type *type) {
-  if (!type->isTuple() || !PyTuple_Check(value))
-    return false;
-  Py_ssize_t count = std::min<Py_ssize_t>(PyTuple_GET_SIZE(value), type->elements().size());
-  for (Py_ssize_t k = 0; k < count; ++k) {
-    PyObject *item = PyTuple_GET_ITEM(value, k);
-    const Type *element = type->elements()[static_cast<size_t>(k)];
-    if ((element->isArray() && PyArray_Check(item)) || tupleHoldsHostArray(item, element))
-      return true;
-  }
-  return false;
-}
-
-/// when Python must handle the value (a value of no kernel type, an interface with a mask).
+/// when Python must handle the value (a value of no kernel type, an interface with a mask, a
+/// tuple holding arrays or records).
 bool describeArgument(PyObject *value, void *stream, const Type **type, PyObject **description,
                       bool *hostArray) {
   static PyObject *launchName = PyUnicode_InternFromString("_launch");
@@ -202,7 +254,7 @@ bool describeArgument(PyObject *value, void *stream, const Type **type, PyObject
   }
   PyErr_Clear();
   *type = typeOfValue(value);
-  if (!*type)
+  if (!*type || tupleNeedsDeviceLayout(*type))
     return false;
   // A record (a NumPy void scalar) is the address of its bytes, which live in host memory:
   // copied to the device and back like a NumPy array, as numba-cuda does.
@@ -483,12 +535,6 @@ struct CudaLauncher {
         copies.copyIn(value, key[i], argumentBlock, i);
       else if (hostArrays && key[i]->isRecord())
         copies.copyInRecord(value, key[i], argumentBlock, i);
-      else if (tupleHoldsHostArray(value, key[i]))
-        throw nb::type_error(("argument " + std::to_string(i + 1) +
-                              " of the kernel is a tuple holding a NumPy array: its host memory "
-                              "cannot be read on the device; pass cuda.to_device(...) arrays "
-                              "in the tuple")
-                                 .c_str());
       else
         filled = argumentBlock.setValue(i, value);
       if (!filled)
@@ -545,7 +591,8 @@ void defineCudaLaunchBindings(nb::module_ &module) {
   });
 
   // What Python launches (kernels taipan writes, and the launcher's rare fallback): arrays
-  // come described as (pointer, shape, strides), scalars as they are.
+  // come described as (pointer, shape, strides), records as device addresses, tuples holding
+  // either as sequences of their items so described, scalars as they are.
   module.def(
       "cuda_launch",
       [](nb::tuple handle, nb::tuple grid, nb::tuple block, size_t shared, nb::handle stream,
@@ -570,6 +617,8 @@ void defineCudaLaunchBindings(nb::module_ &module) {
             // A record comes as the device address of its bytes (the launcher copied them).
             argumentBlock.setPointer(i, nb::cast<uint64_t>(value));
             filled = true;
+          } else if (tupleNeedsDeviceLayout(types[i])) {
+            filled = argumentBlock.setTuple(i, value.ptr());
           } else {
             filled = argumentBlock.setValue(i, value.ptr());
           }

@@ -162,7 +162,11 @@ static GlobalValue classifyCtypesFunction(nb::handle object) {
 /// for NumPy's classes (whatever submodule defines them), "jitclass#<id>" for a jitclass (its
 /// registry id, which two classes of one name never share), "module.Qualname" otherwise.
 static std::string qualifiedClassName(nb::handle type) {
-  if (PyObject_HasAttrString(type.ptr(), "_taipan_jitclass"))
+  // Looked up in the class and its bases only: a metaclass's __getattr__ may answer any name
+  // (numba-cuda's tests meet such placeholder classes), and a jitclass defines the marker.
+  static PyObject *jitclassMarker = PyUnicode_InternFromString("_taipan_jitclass");
+  if (PyType_Check(type.ptr()) &&
+      _PyType_Lookup(reinterpret_cast<PyTypeObject *>(type.ptr()), jitclassMarker))
     return "jitclass#" + std::to_string(nb::cast<int>(type.attr("class_type").attr("class_id")));
   nb::object module = nb::getattr(type, "__module__", nb::none());
   nb::object name = nb::getattr(type, "__qualname__", nb::none());

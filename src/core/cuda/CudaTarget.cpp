@@ -317,6 +317,15 @@ llvm::Value *inGlobalMemory(llvm::IRBuilder<> &builder, llvm::Value *argument, c
                                    {ArrayLayout::Data});
 }
 
+/// A kernel parameter's type: the argument's memory form, or a byte for a value that holds no
+/// data (an empty tuple, None, a tuple of those): NVPTX cannot declare an empty parameter, and
+/// the launcher's argument block has a slot for every argument all the same.
+llvm::Type *kernelParameterType(llvm::LLVMContext &context, const Type *argument) {
+  if (argument->storageSize() == 0)
+    return llvm::Type::getInt8Ty(context);
+  return memoryType(context, argument);
+}
+
 } // namespace
 
 std::string CudaTarget::defineEntry(ModuleLowering &lowering, TypedFunction &root,
@@ -356,7 +365,7 @@ std::string CudaTarget::defineEntry(ModuleLowering &lowering, TypedFunction &roo
   }
   std::vector<llvm::Type *> parameters;
   for (const Type *argument : root.argumentTypes)
-    parameters.push_back(memoryType(context, argument));
+    parameters.push_back(kernelParameterType(context, argument));
   auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), parameters, false);
   auto *kernel = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
                                         root.symbolName + "_kernel", lowering.module);
@@ -364,9 +373,13 @@ std::string CudaTarget::defineEntry(ModuleLowering &lowering, TypedFunction &roo
   lowering.describeWrapper(kernel, callee, builder);
   llvm::Value *result = builder.CreateAlloca(memoryType(context, root.returnType));
   std::vector<llvm::Value *> arguments = {result};
-  for (llvm::Argument &argument : kernel->args())
-    arguments.push_back(
-        inGlobalMemory(builder, &argument, root.argumentTypes[argument.getArgNo()]));
+  for (llvm::Argument &argument : kernel->args()) {
+    const Type *argumentType = root.argumentTypes[argument.getArgNo()];
+    if (argumentType->storageSize() == 0) // the placeholder byte: the value has no data
+      arguments.push_back(llvm::Constant::getNullValue(memoryType(context, argumentType)));
+    else
+      arguments.push_back(inGlobalMemory(builder, &argument, argumentType));
+  }
   builder.CreateCall(callee, arguments);
   builder.CreateRetVoid();
   return kernel->getName().str();

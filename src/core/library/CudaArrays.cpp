@@ -11,6 +11,8 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InlineAsm.h>
 
+#include <algorithm>
+
 namespace taipan {
 namespace {
 
@@ -22,9 +24,18 @@ constexpr unsigned SharedAddressSpace = 3;
 llvm::Value *allocateStorage(LoweringApi &lowering, bool shared, const Type *dtype, int64_t count,
                              llvm::Value **dynamicCount) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
-  llvm::Type *element = memoryType(lowering.llvmContext(), dtype);
-  if (!shared)
-    return lowering.createEntryAlloca(llvm::ArrayType::get(element, count), "local.array");
+  // A record's memory form is the address of its bytes (storageSize 8), not the bytes: an
+  // array holds itemSize bytes per record, so its storage is bytes.
+  llvm::Type *element = dtype->isRecord()
+                            ? llvm::ArrayType::get(builder.getInt8Ty(), dtype->itemSize())
+                            : memoryType(lowering.llvmContext(), dtype);
+  if (!shared) {
+    llvm::AllocaInst *storage =
+        lowering.createEntryAlloca(llvm::ArrayType::get(element, count), "local.array");
+    storage->setAlignment(
+        std::max(storage->getAlign(), llvm::Align(std::max<size_t>(dtype->storageAlignment(), 1))));
+    return storage;
+  }
   bool dynamic = count == 0;
   llvm::Type *storage = llvm::ArrayType::get(element, dynamic ? 0 : count);
   auto *global = new llvm::GlobalVariable(
@@ -39,7 +50,7 @@ llvm::Value *allocateStorage(LoweringApi &lowering, bool shared, const Type *dty
     llvm::Value *bytes = builder.CreateCall(
         llvm::InlineAsm::get(type, "mov.u32 $0, %dynamic_smem_size;", "=r", true), {});
     *dynamicCount = builder.CreateUDiv(builder.CreateZExt(bytes, builder.getInt64Ty()),
-                                       builder.getInt64(dtype->storageSize()));
+                                       builder.getInt64(dtype->itemSize()));
   }
   return builder.CreateAddrSpaceCast(global, builder.getPtrTy());
 }
@@ -82,11 +93,12 @@ void addArray(Library &library, const std::string &name) {
     llvm::Value *data = allocateStorage(lowering, shared, dtype, count, &dynamicCount);
     llvm::Value *array = llvm::Constant::getNullValue(valueType(lowering.llvmContext(), arrayType));
     array = lowering.arrays().withArrayField(array, ArrayLayout::ItemSize,
-                                             builder.getInt64(dtype->storageSize()));
+                                             builder.getInt64(dtype->itemSize()));
     array = lowering.arrays().withArrayField(array, ArrayLayout::Data, data);
     array = lowering.arrays().withArrayField(array, ArrayLayout::ItemCount,
                                              dynamicCount ? dynamicCount : builder.getInt64(count));
-    int64_t stride = static_cast<int64_t>(dtype->storageSize());
+    // The item size, not storageSize: the two differ for records (see allocateStorage).
+    int64_t stride = static_cast<int64_t>(dtype->itemSize());
     for (size_t i = extents.size(); i-- > 0;) {
       llvm::Value *extent = dynamicCount ? dynamicCount : builder.getInt64(extents[i]);
       array =

@@ -9,6 +9,7 @@ C++ either way."""
 import numpy as np
 
 from taipan import _core
+from taipan import types as _types
 from taipan.cuda import api, devicearray, driver
 from taipan.cuda.streams import stream_handle, wait_for_producer
 from taipan.errors import TypingError
@@ -24,6 +25,9 @@ def argument_type(value):
     if device_type is not None:
         return device_type
     value_type = _core.typeof_or_none(value)
+    if value_type is None and type(value) is tuple:
+        # A tuple holding device arrays: typed item by item (typeof knows host values only).
+        return _types.Tuple([argument_type(item) for item in value])
     if value_type is None:
         what = _core.describe_unsupported(value) or type(value).__name__
         raise TypingError(f"cannot pass a value of type {what} to a CUDA kernel")
@@ -40,6 +44,36 @@ def _describe(value, stream):
     return (int(interface["data"][0]), shape, tuple(strides))
 
 
+def _tuple_items(value, value_type, stream, copies):
+    """A tuple argument as cuda_launch lays it out: each item converted as it is at the top
+    level (a device array as (pointer, shape, strides), a NumPy array or record copied to the
+    device first, the copy added to `copies` and written back after the kernel, a record as the
+    device address of its bytes), tuples item by item; numba-cuda copies such arrays too."""
+    items = []
+    for item, item_type in zip(value, value_type.types):
+        if item_type.kind_name == "Tuple" and isinstance(item, tuple):
+            item = _tuple_items(item, item_type, stream, copies)
+        elif isinstance(item, np.ndarray) and not hasattr(item, "__cuda_array_interface__"):
+            host = item
+            if item_type.layout == "F":  # the layout the kernel was compiled for
+                item = devicearray.device_array(host.shape, host.dtype, order="F", stream=stream)
+                item.copy_to_device(host, stream=stream)
+            else:
+                item = devicearray.to_device(host, stream)
+            copies.append((host, item))
+            item = _describe(item, stream)
+        elif isinstance(item, np.void):
+            device = devicearray.to_device(np.array([item], dtype=item.dtype), stream)
+            copies.append((item, device))
+            item = device.device_ctypes_pointer
+        elif item_type.kind_name == "Record":  # a device record
+            item = item.device_ctypes_pointer
+        elif item_type.ndim or hasattr(item, "__cuda_array_interface__"):
+            item = _describe(item, stream)
+        items.append(item)
+    return tuple(items)
+
+
 def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False):
     """Launches `kernel` from Python (what the C++ launcher leaves here): the arguments are
     described here, NumPy ones copied in and back out, and laid out in C++ (cuda_launch)."""
@@ -47,6 +81,10 @@ def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False):
     values, types, copies = [], [], []
     for value in args:
         value_type = argument_type(value)
+        if value_type.kind_name == "Tuple" and isinstance(value, tuple):
+            values.append(_tuple_items(value, value_type, stream, copies))
+            types.append(value_type)
+            continue
         if isinstance(value, np.ndarray) and not hasattr(value, "__cuda_array_interface__"):
             # The copy keeps the layout the kernel was compiled for: an 'F' array's code reads
             # no strides (a C-ordered copy of it was read in the wrong order).

@@ -6,6 +6,7 @@ import sys
 
 import numpy as np
 
+from taipan import _core
 from taipan.cuda.simulator import context
 from taipan.cuda.simulator.context import (
     ALL,
@@ -276,7 +277,9 @@ def as_dtype(dtype):
     except (KeyError, TypeError):
         pass
     name = getattr(dtype, "name", None)
-    if isinstance(name, str) and not isinstance(dtype, (np.dtype, type)):
+    if isinstance(dtype, _core.Type) and dtype.kind_name == "Record":
+        found = _core.record_numpy_dtype(dtype)  # its name is no dtype string
+    elif isinstance(name, str) and not isinstance(dtype, (np.dtype, type)):
         found = np.dtype(name)  # a taipan type (taipan.float32)
     else:
         found = np.dtype(dtype)
