@@ -24,6 +24,7 @@ FLOAT_SIGNATURE = types.float64(types.float64)
 FLOAT_FUNCTION = types.FunctionType(FLOAT_SIGNATURE)
 INT_SIGNATURE = types.int64(types.int64, types.int64)
 INT_FUNCTION = types.FunctionType(INT_SIGNATURE)
+FLOAT_PAIR = types.UniTuple(FLOAT_FUNCTION, 2)
 
 
 @njit
@@ -419,6 +420,68 @@ def test_jitted_function_given_to_a_declared_function_type_parameter():
     checked(pass_to_declared, 2.5)
     checked(apply_declared, halve, 3.0)
     checked(apply_declared, CUBE, 3.0)
+
+
+@njit
+def extended_with_tuples(x):
+    functions = List.empty_list(FLOAT_FUNCTION)
+    functions.extend((plus_one, halve))  # two jitted functions of no signature of their own
+    functions.extend((negated, squared, plus_one))
+    return compose(functions, x), len(functions)
+
+
+@pytest.mark.parametrize("x", [1.25, -8.0])
+def test_extend_with_a_tuple_of_function_values_in_compiled_code(x):
+    checked(extended_with_tuples, x)
+
+
+def test_extend_from_python_with_function_values():
+    functions = List.empty_list(FLOAT_FUNCTION)
+    functions.extend([plus_one, negated, CUBE, halve])
+    assert functions[0] is plus_one and functions[3] is halve
+    checked(compose, functions, 2.0)
+
+
+@njit
+def tuples_built_inside(x):
+    pairs = List.empty_list(FLOAT_PAIR)
+    pairs.append((plus_one, halve))
+    pairs.append((negated, plus_one))
+    pairs.append((squared, squared))
+    pairs[2] = (halve, negated)
+    by_name = Dict.empty(types.unicode_type, FLOAT_PAIR)
+    by_name["a"] = (halve, plus_one)
+    by_name["b"] = (negated, CUBE_GLOBAL)
+    total = 0.0
+    for first, second in pairs:
+        total = total * 3.0 + first(second(x))
+    for key in by_name:
+        first, second = by_name[key]
+        total = total * 3.0 + first(second(x))
+    return total
+
+
+CUBE_GLOBAL = CUBE
+
+
+@pytest.mark.parametrize("x", [0.75, -2.0])
+def test_tuples_of_function_values_in_lists_and_dicts_built_in_compiled_code(x):
+    checked(tuples_built_inside, x)
+
+
+def test_dict_of_tuples_of_function_values_filled_from_python():
+    by_name = Dict.empty(types.unicode_type, FLOAT_PAIR)
+    by_name["a"] = (plus_one, negated)
+    by_name["b"] = (CUBE, squared)
+
+    @njit
+    def apply_named(by_name, key, x):
+        first, second = by_name[key]
+        return first(second(x))
+
+    for key in ("a", "b"):
+        checked(apply_named, by_name, key, 1.5)
+    assert by_name["a"][0] is plus_one and by_name["b"][0] is CUBE
 
 
 # --- errors ----------------------------------------------------------------------------------

@@ -199,8 +199,11 @@ llvm::Value *FunctionLowering::lowerLibraryCall(const LibraryCall &call) {
                                         typeOf(argument)->viewKind());
       else if (value && typeOf(argument)->isDict() && call.argumentTypes[i]->isList())
         value = containers().dictToList(value, typeOf(argument), 0); // its keys (viewAsList)
-      // A function value converted to a first-class function type (convertFunctionValue).
-      else if (value && call.argumentTypes[i]->kind() == TypeKind::FirstClassFunction)
+      // A function value (or a tuple holding some) converted to a first-class function type
+      // (CallInference's convertFunctionValueArguments).
+      else if (value && typeOf(argument) != call.argumentTypes[i] &&
+               (call.argumentTypes[i]->kind() == TypeKind::FirstClassFunction ||
+                call.argumentTypes[i]->isTuple()))
         value = castValue(value, typeOf(argument), call.argumentTypes[i]);
       values.push_back(value);
     }

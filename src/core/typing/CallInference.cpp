@@ -67,19 +67,26 @@ const Type *CallInference::typeOverloadCall(Expr *expr, const Type *overload, Ex
 
 /// A function value (a jitted function, a cfunc) given to a method of a container of
 /// first-class function values (`fs.append(f)`, `fs.insert(0, f)`, `d.setdefault(k, f)`)
-/// converts to the container's function type: the argument takes that type here and
-/// lowerLibraryCall casts its value, as Numba converts a dispatcher wherever a FunctionType is
-/// expected.
+/// converts to the container's function type (a tuple of them, item by item: to a tuple of
+/// items): the argument takes that type here and lowerLibraryCall casts its value, as Numba
+/// converts a dispatcher wherever a FunctionType is expected.
 static void convertFunctionValueArguments(InferencePass &pass, LibraryCall &call) {
   const Type *receiver = call.argumentTypes.empty() ? nullptr : call.argumentTypes[0];
   if (call.function->lowersArguments || !receiver || !(receiver->isList() || receiver->isDict()))
     return;
   const Type *expected = receiver->isList() ? receiver->itemType() : receiver->valueType();
-  for (size_t i = 1; i < call.arguments.size(); ++i)
-    if (call.arguments[i])
-      if (const Type *converted =
-              convertFunctionArgument(pass, call.arguments[i], call.argumentTypes[i], expected))
-        call.argumentTypes[i] = converted;
+  for (size_t i = 1; i < call.arguments.size(); ++i) {
+    const Type *given = call.argumentTypes[i];
+    if (!call.arguments[i] || !given)
+      continue;
+    const Type *converted = convertFunctionArgument(pass, call.arguments[i], given, expected);
+    if (!converted && given->isTuple() && expected) // a tuple of items (fs.extend((f, g)))
+      converted = convertFunctionArgument(
+          pass, call.arguments[i], given,
+          types::tuple(std::vector<const Type *>(given->elements().size(), expected)));
+    if (converted)
+      call.argumentTypes[i] = converted;
+  }
 }
 
 const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *entry) {

@@ -105,7 +105,22 @@ const Type *unifyJitFunctionValues(TypedFunction &function, GlobalResolver &reso
 
 const Type *convertFunctionValue(TypedFunction &function, GlobalResolver &resolver,
                                  const Type *value, const Type *target, SourceLocation location) {
-  if (!value || !target || target->kind() != TypeKind::FirstClassFunction)
+  if (!value || !target)
+    return nullptr;
+  if (value->isTuple() && target->isTuple() && !target->isNamedTuple() &&
+      value->elements().size() == target->elements().size()) {
+    // Item by item: each converts or is already of its item's type; one at least converts.
+    bool converted = false;
+    for (size_t i = 0; i < target->elements().size(); ++i) {
+      const Type *item = target->elements()[i], *given = value->elements()[i];
+      if (convertFunctionValue(function, resolver, given, item, location))
+        converted = true;
+      else if (unifyTypes(item, given) != item)
+        return nullptr;
+    }
+    return converted ? target : nullptr;
+  }
+  if (target->kind() != TypeKind::FirstClassFunction)
     return nullptr;
   if (types::firstClassFunctionOf(value) == target)
     return target; // a C function of the signature: its address is the value

@@ -30,8 +30,9 @@ const Type *unifyJitFunctionValues(TypedFunction &function, GlobalResolver &reso
 /// protocol object, a ctypes function) converts as it is; a jitted function is compiled to a C
 /// entry for the signature, recorded in `function.firstClassEntries` where lowering's cast
 /// (FunctionLowering::firstClassValue) finds it, as Numba's Dispatcher.can_convert_to compiles
-/// at once. Returns `target`; null when `value` is no such function or `target` is not a
-/// first-class function type (the caller then refuses the value as before).
+/// at once. A tuple converts item by item to a tuple target. Returns `target`; null when `value` is
+/// no such function or `target` is not a first-class function type (the caller then refuses the
+/// value as before).
 const Type *convertFunctionValue(TypedFunction &function, GlobalResolver &resolver,
                                  const Type *value, const Type *target, SourceLocation location);
 
