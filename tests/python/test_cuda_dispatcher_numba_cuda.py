@@ -133,3 +133,36 @@ def test_explicit_signatures_refuse_types_none_takes_or_two_tie():
     assert len(tied.overloads) == 3
     # Without signatures every launch's types compile.
     assert cuda.jit(add_kernel).specialize_for((complex128[::1], complex128, complex128))
+
+
+def test_types_a_signature_takes_through_conversions_are_converted_to_it():
+    """Numba's rule picks (float64, float64) for (int64, float64) arguments (a safe conversion
+    beats an unsafe one) and (int64, int64) for floats (unsafe: truncation); the launch's
+    kernel converts the scalars and computes what the signature's kernel computes. The
+    signatures' own kernels are the dispatcher's overloads; converting kernels are not."""
+    kernel = cuda.jit(["(float64[::1], float32, float32)", "(float64[::1], float64, float64)"])(
+        add_kernel
+    )
+    converting = kernel.specialize_for((float64[::1], int64, float64))
+    assert "cvt.rn.f64.s64" in converting.ptx and "add.rn.f64" in converting.ptx
+    assert "f32" not in converting.ptx.split(".entry", 1)[1]
+    assert len(kernel.overloads) == 2
+    assert kernel.specialize_for((float64[::1], int64, float64)) is converting
+    truncating = cuda.jit(["(int64[::1], int64, int64)"])(add_kernel)
+    ptx = truncating.specialize_for((int64[::1], float64, float64)).ptx
+    assert ptx.count("cvt.rzi.s64.f64") == 2 and "add.s64" in ptx
+
+
+@needs_gpu
+@pytest.mark.cuda
+def test_converted_launches_compute_as_the_signature():
+    kernel = cuda.jit(["(int64[::1], int64, int64)"])(add_kernel)
+    r = np.zeros(1, dtype=np.int64)
+    kernel[1, 1](r, 1.5, 2.5)
+    assert r[0] == 3 and len(kernel.overloads) == 1
+    narrow = cuda.jit(["(float64[::1], float32, float32)"])(add_kernel)
+    r = np.zeros(1, dtype=np.float64)
+    narrow[1, 1](r, 1.0, 2.0**-25)
+    assert r[0] == 1.0  # 2**-25 is lost adding in float32, as numba-cuda computes it
+    with pytest.raises(TypeError, match="No matching definition"):
+        kernel[1, 1](np.zeros(1, dtype=np.complex128), 1j, 1j)

@@ -113,9 +113,12 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         # Every call from Python goes to _compile_for_args, which explains how to launch.
         _core.configure_dispatcher(self, [], None, False, True)
         self._explicit_kernels = False
+        self._converting = {}
         self._compile_signatures(signatures or ())
-        # Given signatures, a launch must fit one of them (numba-cuda's rule, see specialize_for).
-        self._explicit_kernels = bool(signatures)
+        # Given signatures, a launch must fit one of them (numba-cuda's rule, see specialize_for);
+        # types one takes through conversions launch a converting kernel, kept apart.
+        self._explicit_kernels = bool(signatures) and not self.device
+        self._given = list(self._kernels)
 
     @property
     def device(self):
@@ -182,13 +185,13 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         disk cache (cache=True) or a compilation."""
         key = tuple(argument_types)
         with _lock:
-            kernel = self._kernels.get(key)
+            kernel = self._kernels.get(key) or self._converting.get(key)
             if kernel is None and self._explicit_kernels:
                 # Types no signature given takes (TypeError: "No matching definition"), or two
                 # take equally well (TypeError: ambiguous), are refused as numba-cuda refuses
-                # them. Types one takes through conversions get a kernel of their own: the
-                # launcher lays arguments out by their own types.
-                self._best_signature(key, list(self._kernels))
+                # them; types one takes through conversions convert to it.
+                signature = self._best_signature(key, self._given)
+                kernel = self._converting[key] = self._converting_kernel(key, signature)
             if kernel is None:
                 kernel = self._carried_kernel(key) or self._cached_kernel(key)
                 if kernel is None:
@@ -196,6 +199,31 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
                 self._kernels[key] = kernel
                 self._report_compilation(key)
             return kernel
+
+    def _converting_kernel(self, key, signature):
+        """The kernel for argument types `key` that the given `signature` takes through
+        conversions, as numba-cuda launches them: it converts each scalar argument to the
+        signature's type and runs the function (as a device function) on the converted values,
+        computing what the signature's kernel computes. (The launcher lays the arguments out
+        by their own types, so the signature's kernel itself cannot take them.) Arrays pass as
+        they are: a conversion only changes their layout to one the function reads either
+        way."""
+        from taipan.cuda import kernelgen
+
+        options = {k: v for k, v in self._jit_options.items() if k != "device"}
+        namespace = {"core": kernelgen.device_function(self.py_func, options)}
+        names = [f"a{i}" for i in range(len(key))]
+        converted = []
+        for name, actual, formal in zip(names, key, signature):
+            if actual == formal or formal.ndim:
+                converted.append(name)
+            else:
+                namespace[f"to_{name}"] = formal
+                converted.append(f"to_{name}({name})")
+        kernel_name = f"converting_{kernelgen.identifier(self.__name__)}"
+        source = f"def {kernel_name}({', '.join(names)}):\n    core({', '.join(converted)})\n"
+        function = kernelgen.generated_function(kernel_name, source, namespace, "kernel")
+        return CUDADispatcher(function, options, [key])._kernels[key]
 
     def _make_kernel(self, ptx, name, annotations, job_hash):
         return Kernel(
