@@ -8,7 +8,7 @@ C++ either way."""
 
 import numpy as np
 
-from taipan import _core
+from taipan import _core, config
 from taipan import types as _types
 from taipan.cuda import api, devicearray, driver
 from taipan.cuda.streams import stream_handle, wait_for_producer
@@ -134,16 +134,20 @@ def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False):
         raise_kernel_exception(handle)
 
 
+# Grids this large occupy any GPU (none has 1024 multiprocessors): no driver query for them.
+_NEVER_LOW_OCCUPANCY = 2048
+
+
 def warn_low_occupancy(griddim, stacklevel=3):
     """numba-cuda's warning for a grid of fewer blocks than twice the GPU's multiprocessors
     (most of the GPU idles), unless config.CUDA_LOW_OCCUPANCY_WARNINGS is off: on a kernel's
     launch configuration, and on the launches of CUDA ufuncs and gufuncs, as numba-cuda's go
     through a configuration too."""
-    from taipan import config
-
-    if not config.CUDA_LOW_OCCUPANCY_WARNINGS or not driver.is_available():
+    if not config.CUDA_LOW_OCCUPANCY_WARNINGS:
         return
     blocks = griddim[0] * griddim[1] * griddim[2]
+    if blocks >= _NEVER_LOW_OCCUPANCY or not driver.is_available():
+        return
     if blocks < 2 * driver.multiprocessor_count():
         import warnings
 
