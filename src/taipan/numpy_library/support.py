@@ -160,13 +160,20 @@ def bisect(a, key, right):
     (``right`` False, NumPy's side='left') or after them."""
     low = 0
     high = a.shape[0]
+    if np.isnan(key):  # after every number: NaN elements decide alone
+        while low < high:
+            middle = (low + high) >> 1
+            if right or not np.isnan(a[middle]):
+                low = middle + 1
+            else:
+                high = middle
+        return low
+    # A number key: sorts_before's NaN terms reduce to one comparison (a NaN element is
+    # neither <= nor < it), a search of one compare per step, as NumPy's.
     while low < high:
         middle = (low + high) >> 1
-        if right:
-            goes_after = not sorts_before(key, a[middle])
-        else:
-            goes_after = sorts_before(a[middle], key)
-        if goes_after:
+        element = a[middle]
+        if element <= key if right else element < key:
             low = middle + 1
         else:
             high = middle
