@@ -6,6 +6,7 @@
 #include "runtime/Runtime.h"
 #include "runtime/Strings.h"
 #include "types/ClassInstanceTypes.h"
+#include "types/UserTypes.h"
 
 #include <cstring>
 #include <dlfcn.h>
@@ -116,6 +117,8 @@ void releaseUnboxed(const Type *type, void *storage) {
   } else if (type->isOptional() && type->holdsReferences()) { // None's payload is null
     releaseUnboxed(type->optionalValue(),
                    static_cast<char *>(storage) + type->optionalValueOffset());
+  } else if (isUserType(type) && type->holdsReferences()) { // what its unbox's c.unbox made
+    releaseUnboxed(userTypeLayout(type), storage);
   }
 }
 

@@ -2,11 +2,13 @@
 // functions that taipan.extending compiles (taipan.user_type_boxing) for each user type.
 #include "UserTypeBoxing.h"
 
+#include "Boxing.h"
 #include "TypeObjects.h"
 #include "TypedContainers.h"
 #include "types/UserTypes.h"
 
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <unordered_map>
@@ -47,6 +49,25 @@ bool hasTypeofClass(PyTypeObject *type) {
       return true;
   return false;
 }
+
+/// c.unbox of any type inside a user's unbox function: taipan's own conversion into `out` (the
+/// value's memory form); nonzero with a Python exception set when it fails.
+int8_t unboxMember(PyObject *object, const Type *type, void *out) {
+  if (type->isSet() || (type->isList() && type->isReflected())) {
+    // Changes would have to be written back into the Python object after the call (reflection),
+    // which the dispatcher does for arguments themselves only.
+    PyErr_Format(PyExc_TypeError,
+                 "c.unbox of %s in an unbox function is not supported (a reflected container); "
+                 "use a typed.List or typed.Dict member",
+                 type->name().c_str());
+    return 1;
+  }
+  return unboxValue(object, type, out) ? 0 : 1;
+}
+
+/// c.box of any type inside a user's box function: taipan's own conversion of the value at
+/// `value`, which takes over the value's references (the caller increfs what it keeps).
+PyObject *boxMember(const Type *type, const void *value) { return boxValue(type, value); }
 
 std::unordered_map<const Type *, UserBoxing> &boxingTable() {
   static std::unordered_map<const Type *, UserBoxing> table; // guarded by the GIL
@@ -147,6 +168,14 @@ void defineUserTypes(nb::module_ &module) {
   // Whether a value of the type holds counted references (for context.nrt.incref/decref in a
   // codegen: an array's meminfo, a container's block, a user type's members).
   module.def("holds_references", [](const TypeRef &type) { return type.type->holdsReferences(); });
+  // c.unbox/c.box of taipan's types in user box/unbox functions: the entries' addresses and
+  // the address of a type (interned for the process), which those modules embed.
+  module.def("member_conversion_entries", [] {
+    return std::make_tuple(reinterpret_cast<uint64_t>(&unboxMember),
+                           reinterpret_cast<uint64_t>(&boxMember));
+  });
+  module.def("type_address",
+             [](const TypeRef &type) { return reinterpret_cast<uint64_t>(type.type); });
   module.def("user_type_layout", [](const TypeRef &type) -> nb::object {
     if (!isUserType(type.type) || !userTypeLayout(type.type))
       return nb::none();

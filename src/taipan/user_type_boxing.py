@@ -203,24 +203,60 @@ class _BoxingContext:
 
         api, builder = self.pyapi, self.builder
         kind = typ.kind_name
-        if kind == "Float":  # Numba's: PyNumber_Float, then PyFloat_AsDouble of it
+        if kind == "Float":  # Numba's: PyNumber_Float, then PyFloat_AsDouble of it (unguarded:
+            # PyFloat_AsDouble(NULL) replaces a failed __float__'s error by a TypeError)
             number = api.number_float(obj)
             value = api.float_as_double(number)
             api.decref(number)
             if typ.bitwidth != 64:
                 value = builder.fptrunc(value, self.context.get_value_type(typ))
-        elif kind == "Integer":
-            number = api.number_long(obj)
-            value = api.long_as_longlong(number)
-            api.decref(number)
+        elif kind == "Integer":  # Numba's: PyNumber_Long, converted where it gave an object
+            value = self._converted(api.number_long(obj), api.long_as_longlong, api.longlong)
             if typ.bitwidth != 64:
                 value = builder.trunc(value, self.context.get_value_type(typ))
         elif kind == "Boolean":
             truth = api.object_istrue(obj)
             value = builder.icmp_signed(">", truth, truth.type(0))
         else:
-            raise NotImplementedError(f"c.unbox of {typ} in a user's unbox function")
+            return self._unbox_by_taipan(typ, obj)
         return NativeValue(value, is_error=cgutils.is_not_null(builder, api.err_occurred()))
+
+    def _converted(self, number, convert, lltype):
+        """``convert(number)`` where ``number`` (a new reference, released here) is not null;
+        zero, with the Python exception of its failure left set, where it is."""
+        from taipan.core import cgutils
+
+        builder = self.builder
+        result = cgutils.alloca_once_value(builder, lltype(0))
+        with builder.if_then(cgutils.is_not_null(builder, number), likely=True):
+            builder.store(convert(number), result)
+            self.pyapi.decref(number)
+        return builder.load(result)
+
+    def _unbox_by_taipan(self, typ, obj):
+        """``c.unbox`` of an array, a tuple, a user type...: taipan's own conversion, called at
+        its address (these modules are process-specific already). An array is the Python
+        object's memory (no block of taipan's), which the argument keeps alive."""
+        from taipan import _core
+        from taipan.core import cgutils
+
+        ir, builder = self.pyapi._ir, self.builder
+        storage = cgutils.alloca_once(builder, self.context.get_data_type(typ))
+        unbox_entry, _ = _core.member_conversion_entries()
+        entry_type = ir.FunctionType(ir.IntType(8), [self.pyapi.pyobj] * 3)
+        function = builder.inttoptr(
+            ir.Constant(ir.IntType(64), unbox_entry), entry_type.as_pointer()
+        )
+        failed = builder.call(
+            function,
+            [
+                obj,
+                _address(ir, builder, _core.type_address(typ)),
+                builder.bitcast(storage, self.pyapi.pyobj),
+            ],
+        )
+        value = _from_data(self.context, builder, typ, builder.load(storage))
+        return NativeValue(value, is_error=builder.icmp_unsigned("!=", failed, failed.type(0)))
 
     def box(self, typ, val):
         api, builder = self.pyapi, self.builder
@@ -236,7 +272,47 @@ class _BoxingContext:
             return api.long_from_longlong(val)
         if kind == "Boolean":
             return api.bool_from_bool(val)
-        raise NotImplementedError(f"c.box of {typ} in a user's box function")
+        return self._box_by_taipan(typ, val)
+
+    def _box_by_taipan(self, typ, val):
+        """``c.box`` of an array, a tuple, a user type...: taipan's own conversion, which takes
+        over the references it is given. As in Numba, ``c.box`` steals the value's references:
+        it increfs them first, because taipan releases the boxed struct's members after the
+        user's box function (src/bindings/UserTypeBoxing.cpp)."""
+        from taipan import _core
+        from taipan.core import cgutils
+
+        ir, builder = self.pyapi._ir, self.builder
+        self.context.nrt.incref(builder, typ, val)
+        storage = cgutils.alloca_once(builder, self.context.get_data_type(typ))
+        builder.store(_to_data(self.context, builder, typ, val), storage)
+        _, box_entry = _core.member_conversion_entries()
+        entry_type = ir.FunctionType(self.pyapi.pyobj, [self.pyapi.pyobj] * 2)
+        function = builder.inttoptr(ir.Constant(ir.IntType(64), box_entry), entry_type.as_pointer())
+        return builder.call(
+            function,
+            [
+                _address(ir, builder, _core.type_address(typ)),
+                builder.bitcast(storage, self.pyapi.pyobj),
+            ],
+        )
+
+
+def _address(ir, builder, address):
+    return builder.inttoptr(ir.Constant(ir.IntType(64), address), ir.IntType(8).as_pointer())
+
+
+def _from_data(context, builder, typ, value):
+    """A value loaded from memory in its register form (a bool byte becomes an ``i1``)."""
+    if typ.kind_name == "Boolean":
+        return builder.icmp_unsigned("!=", value, value.type(0))
+    return value
+
+
+def _to_data(context, builder, typ, value):
+    if typ.kind_name == "Boolean":
+        return builder.zext(value, context.get_data_type(typ))
+    return value
 
 
 def _check_model(t):

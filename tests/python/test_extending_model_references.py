@@ -12,6 +12,7 @@ from taipan.core import cgutils
 from taipan.core.imputils import impl_ret_borrowed, impl_ret_new_ref
 from taipan.errors import TypingError
 from taipan.extending import (
+    NativeValue,
     box,
     intrinsic,
     lower_builtin,
@@ -20,6 +21,7 @@ from taipan.extending import (
     register_model,
     type_callable,
     typeof_impl,
+    unbox,
 )
 from taipan.runtime import live_blocks
 
@@ -304,3 +306,119 @@ def test_typing_errors_name_the_users_line():
     with pytest.raises(TypingError) as raised:
         f(np.ones(2))
     assert "the line" in str(raised.value) or "Scaled" in str(raised.value)
+
+
+# A type whose box and unbox convert its array member with c.box / c.unbox (pandas-like
+# extensions' Index and Series), round-tripping through compiled code.
+
+
+class Tagged:
+    def __init__(self, data, tag):
+        self.data = data
+        self.tag = tag
+
+
+class TaggedType(types.Type):
+    def __init__(self, array_type):
+        self.array_type = array_type
+        super().__init__(name=f"Tagged({array_type})")
+
+
+@register_model(TaggedType)
+class TaggedModel(models.StructModel):
+    def __init__(self, dmm, fe_type):
+        members = [("data", fe_type.array_type), ("tag", types.int64)]
+        models.StructModel.__init__(self, dmm, fe_type, members)
+
+
+make_attribute_wrapper(TaggedType, "data", "data")
+make_attribute_wrapper(TaggedType, "tag", "tag")
+
+
+@typeof_impl.register(Tagged)
+def typeof_tagged(value, c):
+    from taipan import typeof
+
+    return TaggedType(typeof(value.data))
+
+
+@type_callable(Tagged)
+def type_tagged(context):
+    def typer(data, tag):
+        if isinstance(data, types.Array) and isinstance(tag, types.Integer):
+            return TaggedType(data)
+
+    return typer
+
+
+@lower_builtin(Tagged, types.Array, types.Integer)
+def impl_tagged(context, builder, sig, args):
+    tagged = cgutils.create_struct_proxy(sig.return_type)(context, builder)
+    tagged.data = args[0]
+    tagged.tag = context.cast(builder, args[1], sig.args[1], types.int64)
+    return impl_ret_borrowed(context, builder, sig.return_type, tagged._getvalue())
+
+
+@unbox(TaggedType)
+def unbox_tagged(typ, obj, c):
+    tagged = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+    data_obj = c.pyapi.object_getattr_string(obj, "data")
+    tag_obj = c.pyapi.object_getattr_string(obj, "tag")
+    data = c.unbox(typ.array_type, data_obj)
+    tag = c.unbox(types.int64, tag_obj)
+    c.pyapi.decref(data_obj)
+    c.pyapi.decref(tag_obj)
+    tagged.data = data.value
+    tagged.tag = tag.value
+    is_error = c.builder.or_(data.is_error, tag.is_error)
+    return NativeValue(tagged._getvalue(), is_error=is_error)
+
+
+@box(TaggedType)
+def box_tagged(typ, val, c):
+    tagged = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
+    data_obj = c.box(typ.array_type, tagged.data)
+    tag_obj = c.box(types.int64, tagged.tag)
+    class_obj = c.pyapi.unserialize(c.pyapi.serialize_object(Tagged))
+    result = c.pyapi.call_function_objargs(class_obj, (data_obj, tag_obj))
+    for obj in (data_obj, tag_obj, class_obj):
+        c.pyapi.decref(obj)
+    return result
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32])
+def test_box_and_unbox_convert_array_members(dtype):
+    @njit
+    def passthrough(t):
+        return t
+
+    @njit
+    def retag(t, n):
+        return Tagged(t.data, t.tag + n)
+
+    @njit
+    def made_inside(n):
+        return Tagged(np.arange(n).astype(dtype), n)
+
+    a = np.arange(5).astype(dtype)
+    same = passthrough(Tagged(a, 3))
+    assert isinstance(same, Tagged) and same.tag == 3 and same.data is a
+    other = retag(Tagged(a, 3), 4)
+    assert other.tag == 7 and other.data is a
+    made = made_inside(4)
+    np.testing.assert_array_equal(made.data, np.arange(4).astype(dtype))
+    assert made.data.dtype == dtype and made.tag == 4
+    before = live_blocks()
+    del made
+    assert live_blocks() == before - 1  # the array made inside was the Tagged's
+
+
+def test_unbox_errors_of_members_raise():
+    @njit
+    def f(t):
+        return t.tag
+
+    with pytest.raises(TypeError, match="reflected container"):
+        f(Tagged([1, 2], 1))  # a list member: typed, but its changes could not reflect
+    with pytest.raises(ValueError, match="invalid literal for int"):
+        f(Tagged(np.arange(3.0), "one"))  # the tag's int() fails, as Python's
