@@ -8,6 +8,8 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/shared_ptr.h>
 
+#include <cstring>
+
 namespace nb = nanobind;
 
 namespace taipan::bindings {
@@ -16,7 +18,10 @@ namespace taipan::bindings {
 /// `math.sqrt`) is a compile-time value of its builtin's type; a named tuple class is its
 /// class's type. nullptr for anything else.
 static const Type *typeOfKnownCallable(PyObject *value) {
-  if (!PyType_Check(value) && !PyCFunction_Check(value))
+  // A dtype object of numbers (np.dtype('int32') passed in) is its scalar class, as a global
+  // one is (classifyPythonObject) and as a.dtype is in compiled code.
+  bool numpyDtype = std::strncmp(Py_TYPE(value)->tp_name, "numpy.dtypes.", 13) == 0;
+  if (!PyType_Check(value) && !PyCFunction_Check(value) && !numpyDtype)
     return nullptr;
   GlobalValue known = classifyPythonObject(nb::handle(value));
   if (PyErr_Occurred())

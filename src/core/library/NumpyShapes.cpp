@@ -25,6 +25,12 @@ llvm::Value *lowerCopy(LoweringApi &lowering, const LibraryCall &call,
   return copy;
 }
 
+/// The type of a new array of `dtype` in the memory order of `array` (NumPy's order='K'): F for
+/// an F array, C otherwise.
+const Type *keptOrderCopyType(const Type *dtype, const Type *array) {
+  return types::array(dtype, array->ndim(), array->layout() == 'F' ? 'F' : 'C', false);
+}
+
 /// a.flatten(): a C copy, seen as 1-D.
 llvm::Value *lowerFlatten(LoweringApi &lowering, const LibraryCall &call,
                           const std::vector<llvm::Value *> &values) {
@@ -179,18 +185,29 @@ void registerNumpyShapeFunctions(Library &library) {
   library.add(std::move(stridedView));
   addNumpyFunction(library, "broadcast_to", {{"array"}, {"shape"}}, typeBroadcastTo,
                    lowerBroadcastTo);
+  // a.copy() is C-ordered (NumPy's order='C'); np.copy(a), a.astype() and np.astype() keep an
+  // F array F (order='K'; a view's order is known only at run time: C, as in Numba).
+  LibraryFunction copyMethod;
+  copyMethod.name = "array.copy";
+  copyMethod.parameters = {{"a"}};
+  copyMethod.type = [](const LibraryCall &call) {
+    const Type *array = arrayArgument(call);
+    return newArrayType(array->dtype(), array->ndim());
+  };
+  copyMethod.lower = lowerCopy;
+  library.add(std::move(copyMethod));
   addNumpyFunction(
       library, "copy", {{"a"}},
       [](const LibraryCall &call) {
         const Type *array = arrayArgument(call);
-        return newArrayType(array->dtype(), array->ndim());
+        return keptOrderCopyType(array->dtype(), array);
       },
-      lowerCopy, true);
+      lowerCopy);
   addNumpyFunction(
       library, "astype", {{"a"}, {"dtype", true}},
       [](const LibraryCall &call) {
         const Type *array = arrayArgument(call);
-        return newArrayType(dtypeArgument(call, 1, array->dtype()), array->ndim());
+        return keptOrderCopyType(dtypeArgument(call, 1, array->dtype()), array);
       },
       lowerCopy, true);
   LibraryFunction fill; // a.fill(value), in place

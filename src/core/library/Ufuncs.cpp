@@ -372,7 +372,7 @@ void addBinaryFunctions(Library &library) {
   }
 }
 
-/// Registers where(condition, x, y) and clip(a, a_min, a_max): elementwise with three operands.
+/// Registers where(condition, x, y): elementwise with three operands.
 void addSelections(Library &library) {
   // np.where is no ufunc in NumPy: no output argument, and 0-d operands give a 0-d array.
   UfuncKernel where;
@@ -388,15 +388,7 @@ void addSelections(Library &library) {
     return lowering.irBuilder().CreateSelect(condition, values[1], values[2]);
   };
   library.add(makeUfunc("numpy.where", std::move(where), std::vector<LibraryParameter>(3)));
-  // NumPy's clip is minimum(maximum(a, a_min), a_max), NaN-propagating.
-  addUfunc(
-      library, "clip", 3, promotedLoop(sameType, false),
-      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
-        const Type *type = call.loop.output;
-        llvm::Value *raised = extremum(lowering, true, false, values[0], values[1], type);
-        return extremum(lowering, false, false, raised, values[2], type);
-      },
-      {{"a", false}, {"a_min", false}, {"a_max", false}});
+  // np.clip is written in Python (numpy_library/clipping.py): out=, None bounds, Numba's checks.
 }
 
 } // namespace

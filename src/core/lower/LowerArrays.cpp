@@ -67,8 +67,12 @@ llvm::Value *ArrayLowering::allocateArray(const Type *arrayType,
   array = withArrayField(array, ArrayLayout::ItemCount, count);
   array = withArrayField(array, ArrayLayout::ItemSize, builder.getInt64(itemSize));
   array = withArrayField(array, ArrayLayout::Data, data);
+  // C order, or F order for an F type (elementAddress takes the first axis's stride to be the
+  // item size there).
+  bool fortran = arrayType->layout() == 'F';
   llvm::Value *stride = builder.getInt64(itemSize);
-  for (size_t i = shape.size(); i-- > 0;) {
+  for (size_t k = 0; k < shape.size(); ++k) {
+    size_t i = fortran ? k : shape.size() - 1 - k;
     array = withArrayField(array, ArrayLayout::Shape, shape[i], static_cast<int>(i));
     array = withArrayField(array, ArrayLayout::Strides, stride, static_cast<int>(i));
     stride = builder.CreateMul(stride, shape[i]);

@@ -12,6 +12,8 @@
 
 #include <llvm/IR/Constants.h>
 
+#include <limits>
+
 namespace taipan {
 
 llvm::Value *FunctionLowering::lowerExprAs(Expr *expr, const Type *type) {
@@ -197,6 +199,16 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
   }
   if (to->isDatetimeLike() && from->kind() == to->kind())
     return convertDatetimeUnit(*this, value, from, to);
+  // NumPy's casts between datetimes and numbers (a.astype(np.int64), a.astype('m8[s]')): the
+  // count of units as an int64, NaT being its minimum.
+  if (from->isDatetimeLike() && to->isNumber())
+    return castValue(value, types::int64(), to);
+  if (to->isDatetimeLike() && from->isFloat()) // NaN is NaT
+    return builder.CreateSelect(builder.CreateFCmpUNO(value, value),
+                                builder.getInt64(std::numeric_limits<int64_t>::min()),
+                                castValue(value, from, types::int64()));
+  if (to->isDatetimeLike() && (from->isInteger() || from->isBoolean()))
+    return castValue(value, from, types::int64());
   if (to->isList() && from->isList())
     return containers().convertList(value, from, to);
   if (to->isDict() && from->isDict())

@@ -141,13 +141,28 @@ const Type *ufuncResultType(const LibraryCall &call) {
   for (const Type *output : given) // the implicit output of divmod(a, b, q) has q's shape
     if (output && output->isArray())
       ndim = std::max(ndim, output->ndim());
+  // NumPy's outputs follow the inputs' memory order (order 'K'): Fortran-ordered when every
+  // input of two or more dimensions is (1-d and 0-d operands do not decide; views, whose order
+  // is known only at run time, make a C result, as in Numba).
+  bool fortran = false;
+  for (size_t i = 0; i < kernel.inputs && i < call.argumentTypes.size(); ++i) {
+    const Type *argument = call.argumentTypes[i];
+    if (!argument || !argument->isArray() || argument->ndim() < 2)
+      continue;
+    if (argument->layout() != 'F') {
+      fortran = false;
+      break;
+    }
+    fortran = true;
+  }
   std::vector<const Type *> results;
   for (size_t k = 0; k < given.size(); ++k) {
     const Type *element = k == 0 ? call.loop.output : call.loop.secondOutput;
     if (given[k])
       results.push_back(given[k]);
     else
-      results.push_back(ndim >= 0 ? types::array(element, ndim, 'C', false) : element);
+      results.push_back(ndim >= 0 ? types::array(element, ndim, fortran ? 'F' : 'C', false)
+                                  : element);
   }
   return results.size() == 1 ? results[0] : types::tuple(results);
 }

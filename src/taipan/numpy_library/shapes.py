@@ -13,7 +13,7 @@ import numpy as np
 from taipan import types
 from taipan.decorators import njit
 from taipan.errors import TypingError
-from taipan.extending import overload, register_jitable
+from taipan.extending import overload, overload_method, register_jitable
 from taipan.numpy_library._axis import (
     axis_normalizer,
     copy_lane_elements,
@@ -488,6 +488,14 @@ def _repeat(a, repeats, axis=None):
         return _repeat_into(out, a, ax, counts)
 
     return repeat
+
+
+@overload_method(types.Array, "repeat")
+def _repeat_method(a, repeats, axis=None):
+    def repeat_method(a, repeats, axis=None):
+        return np.repeat(a, repeats, axis)
+
+    return repeat_method
 
 
 # ---------------------------------------------------------------------------------------------
