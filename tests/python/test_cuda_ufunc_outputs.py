@@ -69,7 +69,7 @@ CASES = [
 
 
 @needs_ptxas
-@pytest.mark.parametrize("function, signature", CASES, ids=lambda case: str(case))
+@pytest.mark.parametrize("function, signature", CASES, ids=[f"{f.__name__}-{s}" for f, s in CASES])
 def test_ufunc_with_outputs_compiles_for_the_gpu(function, signature, tmp_path):
     ptx, _ = cuda.compile_ptx(function, signature)
     ptxas(ptx, tmp_path)
