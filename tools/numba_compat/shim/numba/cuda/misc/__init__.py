@@ -1,0 +1,1 @@
+"""``numba.cuda.misc``: numba-cuda's home of ``special`` (``literal_unroll``)."""
