@@ -8,6 +8,7 @@ from taipan.cuda import (
     devicearray,
     devices,
     driver,
+    fp16,  # noqa: F401  (cuda.fp16, numba-cuda's half-precision intrinsics)
     hostmemory,
     interop,
     intrinsics,

@@ -56,6 +56,9 @@ def install(module):
     module.random = random
     sys.modules["taipan.cuda.libdevice"] = libdevice
     module.libdevice = libdevice
+    from taipan.cuda import fp16  # ordinary Python: the simulator runs the same functions
+
+    module.fp16 = fp16
 
 
 def exports():

@@ -15,7 +15,7 @@ from numba.core.types import *  # numba-cuda exports the scalar types (uint32...
 from numba.cuda import cudadrv, types  # noqa: F401  (cuda.cudadrv.driver.Stream...)
 from numba.cuda.cudadrv import devicearray, devices  # noqa: F401
 from taipan.cuda import *
-from taipan.cuda import libdevice, random  # noqa: F401
+from taipan.cuda import fp16, libdevice, random  # noqa: F401
 
 # numba-cuda's tests ask whether Numba itself is installed beside it (then they take
 # numba.core's errors and types, which the shim maps onto taipan's as well).
