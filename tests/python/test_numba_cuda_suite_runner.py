@@ -91,6 +91,23 @@ def test_counts_against_the_tests_that_pass_with_numba_cuda(suite):
     assert f"| {OUT} (out of scope) | 1 | 1 | 0 | 0.0% | 0 | 0 |" in table
 
 
+def test_a_class_out_of_scope_is_a_row_of_its_own(suite, monkeypatch):
+    monkeypatch.setitem(suite.OUT_OF_SCOPE, f"{A}::Internals", "an internal class")
+    results = {
+        f"{A}::T::a": ("passed", ""),
+        f"{A}::Internals::b": ("passed", ""),
+        f"{A}::Internals::c": ("passed", ""),
+    }
+    baseline = summary(results)
+    taipan = summary({**results, f"{A}::Internals::c": ("failed", "ShimUnsupported: x")})
+    rows, failures = suite.compare({"numba-cuda": baseline, "taipan": taipan}, [A])
+    by_module = {row["module"]: row for row in rows}
+    assert (by_module[A]["baseline"], by_module[A]["taipan"], by_module[A]["scope"]) == (1, 1, "in")
+    internals = by_module[f"{A}::Internals"]
+    assert (internals["baseline"], internals["taipan"], internals["scope"]) == (2, 1, "out")
+    assert failures == [(f"{A}::Internals", f"{A}::Internals::c", "ShimUnsupported: x")]
+
+
 def test_without_a_baseline_the_tests_that_ran_are_the_denominator(suite):
     taipan = summary(
         {
