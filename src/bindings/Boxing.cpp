@@ -34,6 +34,7 @@ std::unordered_map<PyTypeObject *, const Type *> &scalarTypeCache() {
     initial[&PyBool_Type] = types::boolean();
     initial[&PyComplex_Type] = types::complex128();
     initial[Py_TYPE(Py_None)] = types::none();
+    initial[Py_TYPE(Py_Ellipsis)] = types::builtin("ellipsis"); // an index piece: '...'
     return initial;
   }();
   return cache;

@@ -187,8 +187,16 @@ def test_unsupported_combinations_are_typing_errors():
     def two_arrays(v, i, j):
         return v[i, j]
 
-    with pytest.raises(TypingError, match="only one advanced index"):
-        two_arrays(np.zeros((2, 2)), np.array([0]), np.array([1]))
+    # Several index arrays are supported now (test_advanced_index_multi.py): NumPy's values.
+    v = np.arange(4.0).reshape(2, 2)
+    np.testing.assert_array_equal(two_arrays(v, np.array([0]), np.array([1])), v[[0], [1]])
+
+    @njit
+    def float_index_beside(v, i):
+        return v[i, 0]
+
+    with pytest.raises(TypingError, match="must hold integers or booleans"):
+        float_index_beside(np.zeros((2, 2)), np.zeros(2))
 
     @njit
     def mask_2d(v):

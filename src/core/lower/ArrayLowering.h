@@ -54,24 +54,26 @@ public:
   /// Emits nested loops over every index of `shape` (row-major), calling `body` inside.
   void forEachIndex(const std::vector<llvm::Value *> &shape,
                     const std::function<void(const std::vector<llvm::Value *> &)> &body);
-  /// Basic indexing: the view, or with `elementAddressOut` the address of one element. With
-  /// `wholeAxisPiece`, that piece of the index is taken as `:` and the view is of `viewType`
-  /// (the view a selection picks from).
-  llvm::Value *lowerArrayIndex(Expr *expr, llvm::Value **elementAddressOut,
-                               Expr *wholeAxisPiece = nullptr, const Type *viewType = nullptr);
-  /// Advanced indexing with one 1-D integer or boolean array among integers and slices of an
-  /// array (`r[mask]` of a 2-D r, `v[i, 0]`, `v[idx]`), NumPy's rules for where the selected
-  /// axis goes (LowerArraySelections.cpp): a new array, and the store through it.
-  llvm::Value *lowerSelection(Expr *expr);
-  void lowerSelectionStore(Expr *target, llvm::Value *value, const Type *valueType);
-  /// One walk over a selection (LowerArraySelections.cpp): the view of the other pieces, the
-  /// array, how many positions it selects; the walk gives each element's address in the view
-  /// and its index in the result.
-  struct SelectionWalk;
-  SelectionWalk startSelection(Expr *expr, const Type *resultType);
-  void walkSelection(
-      const SelectionWalk &walk,
-      const std::function<void(llvm::Value *source, const std::vector<llvm::Value *> &at)> &body);
+  /// Basic indexing: the view, or with `elementAddressOut` the address of one element.
+  llvm::Value *lowerArrayIndex(Expr *expr, llvm::Value **elementAddressOut);
+  /// NumPy's advanced indexing (LowerArraySelections.cpp): integer arrays of any dimensions
+  /// broadcast together and masks, among integers, slices, None and '...', in an index written
+  /// out or a tuple value; a new array, and the store through it. Whether `subscript` takes
+  /// that path (one 1-D array of a 1-D array and a mask of the array's shape have their own).
+  bool isAdvancedIndex(Expr *subscript);
+  /// Whether the index of `subscript` (an array's) holds an index array, in whatever form.
+  bool holdsIndexArray(Expr *subscript);
+  llvm::Value *lowerAdvancedIndex(Expr *subscript);
+  void lowerAdvancedIndexStore(Expr *target, llvm::Value *value, const Type *valueType);
+  /// `a[idx] op= v`: NumPy's `a[idx] = a[idx] op v`, the index evaluated once.
+  void lowerAdvancedAugmentedStore(Expr *target, BinaryOp op, llvm::Value *value,
+                                   const Type *valueType);
+  /// Each axis's access and the result's shape; the address of the result's element `at` in
+  /// the indexed array.
+  struct AdvancedIndex;
+  AdvancedIndex prepareAdvancedIndex(Expr *subscript);
+  llvm::Value *advancedElementAddress(const AdvancedIndex &index,
+                                      const std::vector<llvm::Value *> &at);
   llvm::Value *lowerArraySubscript(Expr *expr);
   void lowerArrayStore(Expr *target, llvm::Value *value, const Type *valueType);
   void lowerSelectedStore(Expr *target, llvm::Value *value, const Type *valueType);

@@ -240,8 +240,7 @@ llvm::Value *ArrayLowering::lowerConstantArray(const GlobalValue &value) {
 
 // ---- indexing -------------------------------------------------------------------------------
 
-llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAddressOut,
-                                            Expr *wholeAxisPiece, const Type *viewType) {
+llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAddressOut) {
   Expr *baseExpr = expr->operands[0];
   Expr *index = expr->operands[1];
   const Type *arrayType = core.typeOf(baseExpr);
@@ -255,10 +254,18 @@ llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAdd
   std::vector<Item> items;
   const Type *indexType = core.typeOf(index);
   if (index->kind != ExprKind::Tuple && indexType->isTuple()) {
-    // a[t] with t = (i, s, None): the tuple's integers, slice values and new axes, in order.
+    // a[t] with t = (i, s, None, ...): the tuple's integers, slice values, new axes and
+    // ellipsis (full slices), in order.
     llvm::Value *tuple = core.lowerExpr(index);
+    int consumed = 0;
+    for (const Type *element : indexType->elements())
+      consumed += element->isNone() || element == ellipsisType() ? 0 : 1;
     for (size_t i = 0; i < indexType->elements().size(); ++i) {
       const Type *element = indexType->elements()[i];
+      if (element == ellipsisType()) {
+        items.insert(items.end(), arrayType->ndim() - consumed, {IndexPieceKind::Slice, nullptr});
+        continue;
+      }
       IndexPieceKind kind = element->isNone()                    ? IndexPieceKind::NewAxis
                             : element->kind() == TypeKind::Slice ? IndexPieceKind::Slice
                                                                  : IndexPieceKind::Integer;
@@ -278,9 +285,7 @@ llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAdd
       consumed += (type == sliceType() || (!type->isNone() && type != ellipsisType())) ? 1 : 0;
     for (Expr *piece : pieces) {
       const Type *type = core.typeOf(piece);
-      if (piece == wholeAxisPiece) // a selection's array: its axis is kept whole here
-        items.push_back({IndexPieceKind::Slice, nullptr});
-      else if (type == ellipsisType())
+      if (type == ellipsisType())
         items.insert(items.end(), arrayType->ndim() - consumed, {IndexPieceKind::Slice, nullptr});
       else if (type->isNone())
         items.push_back({IndexPieceKind::NewAxis, piece});
@@ -359,7 +364,7 @@ llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAdd
   }
   llvm::Value *address =
       builder.CreateGEP(builder.getInt8Ty(), arrayField(array, ArrayLayout::Data), offset);
-  const Type *resultType = viewType ? viewType : core.typeOf(expr);
+  const Type *resultType = core.typeOf(expr);
   if (!resultType->isArray()) {
     *elementAddressOut = address;
     return nullptr;
@@ -382,13 +387,6 @@ llvm::Value *ArrayLowering::lowerArrayIndex(Expr *expr, llvm::Value **elementAdd
   return view;
 }
 
-/// A boolean array of the indexed array's own dimensions, of more than one (v[v > 0]): it
-/// selects elements in C order into a new 1-D array, as NumPy does.
-static bool isFullShapeMask(const Type *arrayType, const Type *indexType) {
-  return indexType->isArray() && indexType->dtype()->isBoolean() && arrayType->ndim() > 1 &&
-         indexType->ndim() == arrayType->ndim();
-}
-
 /// Raises NumPy's IndexError unless the mask `selector` has the shape of `array`.
 static void checkMaskShape(FunctionLowering &core, ArrayLowering &arrays, llvm::Value *array,
                            llvm::Value *selector, int ndim) {
@@ -406,13 +404,8 @@ llvm::Value *ArrayLowering::lowerArraySubscript(Expr *expr) {
   const Type *arrayType = core.typeOf(expr->operands[0]);
   const Type *indexType = core.typeOf(index);
   bool indexArray = indexType->isArray() && !isScalarIndexArray(indexType);
-  bool fullMask = isFullShapeMask(arrayType, indexType);
-  if (indexArray && arrayType->ndim() > 1 && !fullMask)
-    return lowerSelection(expr);
-  if (index->kind == ExprKind::Tuple)
-    for (Expr *piece : index->operands)
-      if (core.typeOf(piece)->isArray() && !isScalarIndexArray(core.typeOf(piece)))
-        return lowerSelection(expr);
+  if (isAdvancedIndex(expr))
+    return lowerAdvancedIndex(expr);
   if (indexArray) {
     // A boolean mask of the array's shape, or an integer array of a 1-D array: a new 1-D
     // array.
@@ -507,15 +500,11 @@ void ArrayLowering::lowerArrayStore(Expr *target, llvm::Value *value, const Type
   Expr *index = target->operands[1];
   const Type *indexType = core.typeOf(index);
   bool indexArray = indexType->isArray() && !isScalarIndexArray(indexType);
-  bool selection = indexArray && core.typeOf(target->operands[0])->ndim() > 1 &&
-                   !isFullShapeMask(core.typeOf(target->operands[0]), indexType);
-  if (index->kind == ExprKind::Tuple)
-    for (Expr *piece : index->operands)
-      selection |= core.typeOf(piece)->isArray() && !isScalarIndexArray(core.typeOf(piece));
+  bool selection = isAdvancedIndex(target);
   if (selection || indexArray) // the selection's slot has the typed result's dimensions
     dropLeadingUnitAxes(*this, core, value, valueType, core.typeOf(target)->ndim());
   if (selection) {
-    lowerSelectionStore(target, value, valueType);
+    lowerAdvancedIndexStore(target, value, valueType);
     return;
   }
   if (indexArray) {
@@ -823,6 +812,10 @@ void ArrayLowering::lowerAugmentedStore(Stmt *stmt) {
     llvm::Value *result =
         core.operators().lowerBinary(op, current, slotType, value, valueType, resultType);
     storeRecordField(field, core.castValue(result, resultType, slotType), slotType);
+    return;
+  }
+  if (target->kind == ExprKind::Subscript && holdsIndexArray(target)) { // a[idx] += v
+    lowerAdvancedAugmentedStore(target, op, value, valueType);
     return;
   }
   llvm::Value *address = nullptr;

@@ -37,17 +37,8 @@ bool isScalarIndexArray(const Type *type) {
 const Type *sliceType() { return types::builtin("slice"); }
 const Type *ellipsisType() { return types::builtin("ellipsis"); }
 
-/// A boolean array of the indexed array's own dimensions, of more than one (v[v > 0]): alone,
-/// it selects elements in C order into a 1-D array (NumPy; LowerArrays lowers it).
-static bool isFullShapeMask(const Type *array, const std::vector<const Type *> &pieces) {
-  return pieces.size() == 1 && pieces[0]->isArray() && pieces[0]->dtype()->isBoolean() &&
-         array->ndim() > 1 && pieces[0]->ndim() == array->ndim();
-}
-
 std::vector<IndexPieceKind>
 classifyIndex(const Type *array, const std::vector<const Type *> &pieces, SourceLocation location) {
-  if (isFullShapeMask(array, pieces))
-    return {IndexPieceKind::BooleanArray};
   std::vector<IndexPieceKind> kinds;
   int consumed = 0;
   bool ellipsis = false;
@@ -65,34 +56,22 @@ classifyIndex(const Type *array, const std::vector<const Type *> &pieces, Source
         throwTypingError("an index can only have a single ellipsis ('...')", location);
       ellipsis = true;
       kinds.push_back(IndexPieceKind::Ellipsis);
-    } else if (piece->isArray() && piece->ndim() == 1 &&
-               (piece->dtype()->isBoolean() || piece->dtype()->isInteger())) {
-      // One 1-D mask or integer array, alone or among integers and slices (Numba's advanced
-      // indexing with one array): it selects along the axis it stands for.
-      kinds.push_back(piece->dtype()->isBoolean() ? IndexPieceKind::BooleanArray
-                                                  : IndexPieceKind::IntegerArray);
+    } else if (piece->isArray() && piece->ndim() >= 1 && piece->dtype()->isInteger()) {
+      // An integer array of any dimensions, alone or among integers, slices, None, '...' and
+      // other index arrays: NumPy's advanced indexing (LowerArraySelections.cpp).
+      kinds.push_back(IndexPieceKind::IntegerArray);
       ++consumed;
+    } else if (piece->isArray() && piece->ndim() >= 1 && piece->dtype()->isBoolean()) {
+      // A mask of k dimensions indexes k axes (as the k index arrays of its true positions).
+      kinds.insert(kinds.end(), static_cast<size_t>(piece->ndim()), IndexPieceKind::BooleanArray);
+      consumed += piece->ndim();
     } else {
-      throwTypingError("cannot index an array with a value of type " + piece->name() +
-                           (piece->isArray() ? " (an index array must be a 1-D array of "
-                                               "integers or booleans)"
-                                             : ""),
-                       location);
+      throwTypingError(
+          "cannot index an array with a value of type " + piece->name() +
+              (piece->isArray() ? " (an index array must hold integers or booleans)" : ""),
+          location);
     }
   }
-  int selectors =
-      static_cast<int>(std::count_if(kinds.begin(), kinds.end(), [](IndexPieceKind kind) {
-        return kind == IndexPieceKind::BooleanArray || kind == IndexPieceKind::IntegerArray;
-      }));
-  if (selectors > 1)
-    throwTypingError("only one advanced index (a 1-D integer or boolean array) is supported in "
-                     "an array index",
-                     location);
-  if (selectors == 1 && kinds.size() > 1)
-    for (IndexPieceKind kind : kinds)
-      if (kind == IndexPieceKind::NewAxis || kind == IndexPieceKind::Ellipsis)
-        throwTypingError("an index array cannot be combined with None or '...' in one index",
-                         location);
   if (consumed > array->ndim())
     throwTypingError("too many indices for array: array is " + std::to_string(array->ndim()) +
                          "-dimensional, but " + std::to_string(consumed) + " were indexed",
@@ -116,12 +95,21 @@ bool isSelection(const std::vector<IndexPieceKind> &kinds) {
 const Type *typeArrayIndex(const Type *array, const std::vector<const Type *> &pieces,
                            SourceLocation location) {
   std::vector<IndexPieceKind> kinds = classifyIndex(array, pieces, location);
-  if (isFullShapeMask(array, pieces))
-    return newArray(array->dtype(), 1);
-  if (isSelection(kinds)) // a new array: the integers' axes go, the array's keeps one
-    return newArray(array->dtype(),
-                    array->ndim() - static_cast<int>(std::count(kinds.begin(), kinds.end(),
-                                                                IndexPieceKind::Integer)));
+  if (isSelection(kinds)) {
+    // A new array (NumPy's advanced indexing): the index arrays broadcast together to one
+    // shape, which stands for the axes they and the integers index; slices and new axes keep
+    // theirs, and the axes no piece names follow.
+    int broadcastDimensions = 0, indexedAxes = 0, keptAxes = 0;
+    for (const Type *piece : pieces)
+      if (piece->isArray() && !isScalarIndexArray(piece)) // a mask gives one axis
+        broadcastDimensions =
+            std::max(broadcastDimensions, piece->dtype()->isBoolean() ? 1 : piece->ndim());
+    for (IndexPieceKind kind : kinds) {
+      indexedAxes += kind == IndexPieceKind::NewAxis ? 0 : 1;
+      keptAxes += kind == IndexPieceKind::Slice || kind == IndexPieceKind::NewAxis ? 1 : 0;
+    }
+    return newArray(array->dtype(), broadcastDimensions + keptAxes + array->ndim() - indexedAxes);
+  }
   int consumed = 0, resultDimensions = 0;
   for (IndexPieceKind kind : kinds) {
     if (kind == IndexPieceKind::Integer) {

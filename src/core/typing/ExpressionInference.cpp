@@ -734,14 +734,17 @@ const Type *ExpressionInference::typeSubscript(Expr *expr) {
   }
   if (base->isArray()) {
     if (index->kind != ExprKind::Tuple) {
-      // a[t] with a tuple-valued t indexes with its integers.
+      // a[t] with a tuple-valued t indexes with its integers, slices, None, '...' and index
+      // arrays as the same pieces written out would.
       const Type *indexType = pass.typeExpr(index);
       if (!indexType)
         return nullptr;
       if (indexType->isTuple()) {
         for (const Type *element : indexType->elements())
-          if (!element->isInteger() && element->kind() != TypeKind::Slice && !element->isNone())
-            throwTypingError("an array index tuple must hold integers, slices or None, not " +
+          if (!element->isInteger() && element->kind() != TypeKind::Slice && !element->isNone() &&
+              element != ellipsisType() && !element->isArray())
+            throwTypingError("an array index tuple must hold integers, slices, None, '...' or "
+                             "index arrays, not " +
                                  InferencePass::describe(indexType),
                              index->location);
         return typeArrayIndex(base, indexType->elements(), expr->location);
