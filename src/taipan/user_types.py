@@ -574,6 +574,13 @@ _OPERATOR_METHODS = {
     "__neg__": "neg",
     "__pos__": "pos",
     "__invert__": "invert",
+    "__getitem__": "getitem",
+    "__eq__": "eq",
+    "__ne__": "ne",
+    "__lt__": "lt",
+    "__le__": "le",
+    "__gt__": "gt",
+    "__ge__": "ge",
 }
 
 

@@ -346,6 +346,54 @@ def test_unary_operator_and_an_overload_of_an_operator_on_a_user_type():
     assert f(2.0, -3.0) == (-3.0, 2.0)
 
 
+@overload(operator.getitem)
+def vec2_getitem(v, i):
+    if isinstance(v, Vec2Type) and isinstance(i, types.Integer):
+
+        def impl(v, i):
+            return v.x if i == 0 else v.y
+
+        return impl
+
+
+@infer_global(operator.eq)
+class Vec2Eq(ConcreteTemplate):
+    cases = [signature(types.boolean, vec2_type, vec2_type)]
+
+
+@lower_builtin(operator.eq, Vec2Type, Vec2Type)
+def lower_vec2_eq(context, builder, sig, args):
+    a = cgutils.create_struct_proxy(vec2_type)(context, builder, value=args[0])
+    b = cgutils.create_struct_proxy(vec2_type)(context, builder, value=args[1])
+    same_x = builder.fcmp_ordered("==", a.x, b.x)
+    return builder.and_(same_x, builder.fcmp_ordered("==", a.y, b.y))
+
+
+@pytest.mark.parametrize("a, b", [(1.0, 2.0), (3.0, 3.0), (float("nan"), 1.0)])
+def test_indexing_and_comparing_user_types(a, b):
+    @njit
+    def f(a, b):
+        v = Vec2(a, b)
+        same = v == Vec2(a, b)
+        if v == Vec2(b, a):
+            return v[0], v[1], same, True
+        return v[0], v[1], same, False
+
+    got = f(a, b)
+    assert got[:2] == (a, b) or (math.isnan(got[0]) and math.isnan(a))
+    no_nan = not (math.isnan(a) or math.isnan(b))
+    assert got[2:] == (no_nan, no_nan and a == b)  # as the lowering compares: ordered
+
+
+def test_a_comparison_nothing_types_is_a_typing_error():
+    @njit
+    def f(a):
+        return Vec2(a, a) < Vec2(a, a)  # the line
+
+    with pytest.raises(TypingError, match="operator.lt"):
+        f(1.0)
+
+
 def test_an_operator_nothing_types_for_a_user_type_is_a_typing_error():
     @njit
     def f(a):

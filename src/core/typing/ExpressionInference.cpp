@@ -248,8 +248,9 @@ const Type *ExpressionInference::computeType(Expr *expr) {
     if (expr->compareOps.size() == 1 && isClassInstance(operands[1]) &&
         (expr->compareOps[0] == CompareOp::In || expr->compareOps[0] == CompareOp::NotIn))
       return typeClassContains(expr, operands[1], operands[0]); // x in p: its __contains__
-    if (isClassInstance(operands[0]) && expr->compareOps.size() == 1 &&
-        !comparisonMethod(expr->compareOps[0]).empty()) // p == q: the class's __eq__
+    // p == q: the class's __eq__; of a user type, the operator's overloads and templates
+    if ((isClassInstance(operands[0]) || isUserType(operands[0])) && expr->compareOps.size() == 1 &&
+        !comparisonMethod(expr->compareOps[0]).empty())
       return typeClassOperator(expr, comparisonMethod(expr->compareOps[0]),
                                compareOpSymbol(expr->compareOps[0]));
     for (size_t i = 0; i < expr->compareOps.size(); ++i)
@@ -289,6 +290,23 @@ const Type *ExpressionInference::computeType(Expr *expr) {
         throwUnsupported("chained comparisons of lists are not supported", expr->location);
       return pass.containers.typeListOperator(expr, compareOpSymbol(expr->compareOps[0]),
                                               expr->operands);
+    }
+    if (expr->compareOps.size() == 1 &&
+        (expr->compareOps[0] == CompareOp::In || expr->compareOps[0] == CompareOp::NotIn) &&
+        operands[1]->isArray()) {
+      // `x in a`: whether some item of the array equals the number x, as NumPy's
+      // `(a == x).any()` (LowerComparisons.cpp).
+      const Type *dtype = operands[1]->dtype();
+      bool comparable = !operands[0]->isArray() &&
+                        (operands[0]->isDatetimeLike() || dtype->isDatetimeLike()
+                             ? operands[0]->kind() == dtype->kind()
+                             : comparisonOperandType(CompareOp::Eq, operands[0], dtype) != nullptr);
+      if (!comparable)
+        throwTypingError("cannot look for " + InferencePass::describe(operands[0]) + " in " +
+                             InferencePass::describe(operands[1]) +
+                             " ('in' of an array takes a number of a comparable type)",
+                         expr->location);
+      return types::boolean();
     }
     if (expr->compareOps.size() == 1 && !identity)
       if (const Type *array =
@@ -651,7 +669,7 @@ const Type *ExpressionInference::typeSubscript(Expr *expr) {
   Expr *index = expr->operands[1];
   if (!base)
     return nullptr;
-  if (isClassInstance(base)) { // p[i]: the class's __getitem__
+  if (isClassInstance(base) || isUserType(base)) { // p[i]: the class's __getitem__
     if (!pass.typeExpr(index))
       return nullptr;
     return typeClassOperator(expr, "__getitem__", "[]");
