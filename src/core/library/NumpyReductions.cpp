@@ -423,9 +423,77 @@ const Type *typeReduction(const std::string &name, const std::string &reduction,
     result = dtype;
   if (!isGiven(call, 1))
     return result;
-  if (!call.argumentTypes[1]->isIntegerLike())
+  const Type *axis = call.argumentTypes[1];
+  if (axis->isTuple()) { // axis=(0, 2): several axes at once (lowerReductionOverAxes)
+    bool allowed = reduction == "sum" || reduction == "prod" || reduction == "min" ||
+                   reduction == "max" || reduction == "mean";
+    for (const Type *element : axis->elements())
+      allowed &= element->isInteger();
+    if (!allowed || scalar)
+      throwTypingError(name + " takes axis as an integer" +
+                           (allowed ? std::string() : " or a tuple of integers"),
+                       call.location);
+    // More axes than the array has always repeats or exceeds one: an error when it runs.
+    int kept = array->ndim() - static_cast<int>(axis->elements().size());
+    return kept > 0 ? newArrayType(result, kept) : result;
+  }
+  if (!axis->isIntegerLike())
     throwTypingError("axis must be an integer", call.location);
   return array->ndim() == 1 ? result : newArrayType(result, array->ndim() - 1);
+}
+
+/// A reduction over the axes of the tuple `axes` (NumPy's errors for an axis out of range or
+/// given twice): one axis at a time, the highest first, so that the others keep their numbers;
+/// each step's lanes have equal counts, so means of means are the mean. `axis=()` copies the
+/// array in the result's dtype.
+llvm::Value *lowerReductionOverAxes(LoweringApi &lowering, const std::string &function,
+                                    llvm::Value *array, const Type *arrayType, llvm::Value *axes,
+                                    const Type *axesType, const Type *resultType) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  int ndim = arrayType->ndim();
+  size_t count = axesType->elements().size();
+  std::vector<llvm::Value *> normalized;
+  for (size_t i = 0; i < count; ++i) {
+    const Type *elementType = axesType->elements()[i];
+    llvm::Value *axis =
+        lowering.castValue(lowering.tupleElement(axes, axesType, static_cast<unsigned>(i)),
+                           elementType, types::int64());
+    axis = builder.CreateSelect(builder.CreateICmpSLT(axis, builder.getInt64(0)),
+                                builder.CreateAdd(axis, builder.getInt64(ndim)), axis);
+    lowering.exceptions().raiseIf(builder.CreateICmpUGE(axis, builder.getInt64(ndim)), ValueErrorId,
+                                  "axis is out of bounds for array");
+    normalized.push_back(axis);
+  }
+  for (size_t i = 0; i < count; ++i)
+    for (size_t j = i + 1; j < count; ++j)
+      lowering.exceptions().raiseIf(builder.CreateICmpEQ(normalized[i], normalized[j]),
+                                    ValueErrorId, "duplicate value in 'axis'");
+  if (count == 0) {
+    llvm::Value *copy =
+        lowering.arrays().allocateArray(resultType, lowering.arrays().arrayShape(array, arrayType));
+    lowering.arrays().assignIntoArray(copy, resultType, array, arrayType);
+    return copy;
+  }
+  if (static_cast<int>(count) > ndim) // raised above: some axis repeats or is out of range
+    return llvm::PoisonValue::get(valueType(lowering.llvmContext(), resultType));
+  for (size_t pass = 0; pass < count; ++pass) // highest first: a sorting network of selects
+    for (size_t j = 0; j + 1 < count - pass; ++j) {
+      llvm::Value *inOrder = builder.CreateICmpSGE(normalized[j], normalized[j + 1]);
+      llvm::Value *high = builder.CreateSelect(inOrder, normalized[j], normalized[j + 1]);
+      llvm::Value *low = builder.CreateSelect(inOrder, normalized[j + 1], normalized[j]);
+      normalized[j] = high;
+      normalized[j + 1] = low;
+    }
+  const Type *dtype = resultType->isArray() ? resultType->dtype() : resultType;
+  llvm::Value *reduced = array;
+  const Type *reducedType = arrayType;
+  for (size_t i = 0; i < count; ++i) {
+    const Type *stepType =
+        i + 1 == count ? resultType : newArrayType(dtype, ndim - static_cast<int>(i) - 1);
+    reduced = lowerReduction(lowering, function, reduced, reducedType, normalized[i], stepType);
+    reducedType = stepType;
+  }
+  return reduced;
 }
 
 /// numpy.<name>(a, axis=None) computing `reduction` (amin is min), and its array method.
@@ -460,6 +528,9 @@ void addReduction(Library &library, const std::string &name, const std::string &
         if (fuses) // the array and the axis; a dtype is a type, with nothing to lower
           for (size_t i = 0; i < call.arguments.size() && i < 2; ++i)
             values.push_back(call.arguments[i] ? lowering.lowerExpr(call.arguments[i]) : nullptr);
+        if (isGiven(call, 1) && call.argumentTypes[1]->isTuple())
+          return lowerReductionOverAxes(lowering, reduction, values[0], call.argumentTypes[0],
+                                        values[1], call.argumentTypes[1], call.resultType);
         llvm::Value *axis = isGiven(call, 1) ? int64Argument(lowering, call, values, 1) : nullptr;
         return lowerReduction(lowering, reduction, values[0], call.argumentTypes[0], axis,
                               call.resultType);

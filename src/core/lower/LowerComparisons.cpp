@@ -44,6 +44,22 @@ llvm::Value *OperatorLowering::lowerComparison(CompareOp op, llvm::Value *left,
   if ((op == CompareOp::Eq || op == CompareOp::NotEq) && !leftType->isArray() &&
       !rightType->isArray() && (leftType->isNone() || rightType->isNone()))
     return builder.getInt1((leftType->isNone() && rightType->isNone()) != (op == CompareOp::NotEq));
+  if ((op == CompareOp::In || op == CompareOp::NotIn) && rightType->isArray()) {
+    // `x in a`: every item compared with x as `==` compares them (NaN is in no array).
+    llvm::AllocaInst *found = core.createEntryAlloca(builder.getInt1Ty(), "in.found");
+    builder.CreateStore(builder.getFalse(), found);
+    const Type *dtype = rightType->dtype();
+    core.arrays().forEachIndex(
+        core.arrays().arrayShape(right, rightType), [&](const std::vector<llvm::Value *> &at) {
+          llvm::Value *item =
+              core.arrays().loadElement(core.arrays().elementAddress(right, rightType, at), dtype);
+          llvm::Value *equal = lowerComparison(CompareOp::Eq, left, leftType, item, dtype);
+          builder.CreateStore(
+              builder.CreateOr(builder.CreateLoad(builder.getInt1Ty(), found), equal), found);
+        });
+    llvm::Value *result = builder.CreateLoad(builder.getInt1Ty(), found);
+    return op == CompareOp::In ? result : builder.CreateNot(result);
+  }
   if ((op == CompareOp::In || op == CompareOp::NotIn) && rightType->isGenerator()) {
     // Resumes the generator until an item equals `left` (what is left of it stays unread, as
     // in CPython).
