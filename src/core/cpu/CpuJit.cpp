@@ -157,10 +157,11 @@ CpuJit &CpuJit::get() {
 CpuJit::CpuJit() : implementation(std::make_unique<Implementation>()) {
   // X86's domain reassignment (moving integer work to AVX-512 mask registers) is quadratic in
   // the size of a basic block: 93% of code generation for a 1,000-statement function.
-  // Vector epilogues from 8 lanes: a loop of 300 doubles then ends in vector code, not in 12
-  // scalar iterations.
+  // Vector epilogues from 4 lanes: a loop of 300 doubles then ends in vector code, not in 12
+  // scalar iterations, also where the CPU prefers 256-bit vectors (Sapphire Rapids: 4 doubles;
+  // LLVM 20, Numba's, asks for 16 lanes times the interleave, which 4 x 4 meets).
   static const char *const options[] = {"taipan", "-disable-x86-domain-reassignment",
-                                        "-epilogue-vectorization-minimum-VF=8"};
+                                        "-epilogue-vectorization-minimum-VF=4"};
   llvm::cl::ParseCommandLineOptions(3, options);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
