@@ -348,6 +348,8 @@ PyObject *boxValue(const Type *type, const void *storage) {
     return boxArray(type, storage);
   case TypeKind::FirstClassFunction:
     return boxFirstClassFunction(type, storage);
+  case TypeKind::JitFunction:
+    return boxJitFunction(type);
   case TypeKind::Optional:
     if (!load<uint8_t>(storage))
       Py_RETURN_NONE;

@@ -172,6 +172,14 @@ PyObject *boxFirstClassFunction(const Type *type, const void *storage) {
   }
 }
 
+PyObject *boxJitFunction(const Type *type) {
+  if (PyObject *dispatcher = dispatcherOf(type->function()))
+    return dispatcher;
+  PyErr_Format(PyExc_TypeError, "the jitted function %s returned is gone",
+               type->function()->name.c_str());
+  return nullptr;
+}
+
 bool classifyFirstClassGlobal(nb::handle object, GlobalValue &result) {
   if (!PyObject_HasAttrString(reinterpret_cast<PyObject *>(Py_TYPE(object.ptr())),
                               "__wrapper_address__"))
@@ -200,6 +208,13 @@ const Type *PythonGlobalResolver::closedFunctionType(FunctionSource &source) {
   } catch (nb::python_error &) {
     return nullptr;
   }
+}
+
+bool PythonGlobalResolver::hasDispatcher(FunctionSource &source) {
+  nb::gil_scoped_acquire gil;
+  PyObject *dispatcher = dispatcherOf(&source);
+  Py_XDECREF(dispatcher);
+  return dispatcher != nullptr;
 }
 
 const Type *PythonGlobalResolver::firstClassEntry(FunctionSource &source, const Type *functionType,

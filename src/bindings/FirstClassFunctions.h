@@ -36,6 +36,10 @@ bool unboxFirstClassFunction(PyObject *value, const Type *type, void *storage);
 /// Boxes a function value: the object it came from, or a callable made from its address.
 PyObject *boxFirstClassFunction(const Type *type, const void *storage);
 
+/// Boxes a jitted function compiled code returned (its value carries nothing at run time):
+/// its dispatcher, as Numba returns the dispatcher object; a TypeError once that is gone.
+PyObject *boxJitFunction(const Type *type);
+
 /// A WrapperAddressProtocol object or cfunc as a global of compiled code: an ExternalFunction
 /// at its address (called directly), or Unsupported saying why. False for other objects.
 bool classifyFirstClassGlobal(nanobind::handle object, GlobalValue &result);

@@ -28,6 +28,7 @@ public:
   const Type *closedFunctionType(FunctionSource &function) override;
   const Type *firstClassEntry(FunctionSource &function, const Type *functionType,
                               SourceLocation location) override;
+  bool hasDispatcher(FunctionSource &function) override;
 
 private:
   /// The function's own dispatcher for its own name while its decorator still compiles its

@@ -117,6 +117,10 @@ const Type *LocalFunctionResolver::closedFunctionType(FunctionSource &function) 
   return parent->closedFunctionType(function);
 }
 
+bool LocalFunctionResolver::hasDispatcher(FunctionSource &function) {
+  return parent->hasDispatcher(function);
+}
+
 const Type *LocalFunctionResolver::firstClassEntry(FunctionSource &function,
                                                    const Type *functionType,
                                                    SourceLocation location) {

@@ -40,6 +40,7 @@ public:
   const Type *closedFunctionType(FunctionSource &function) override;
   const Type *firstClassEntry(FunctionSource &function, const Type *functionType,
                               SourceLocation location) override;
+  bool hasDispatcher(FunctionSource &function) override;
 
 private:
   std::shared_ptr<GlobalResolver> parent;

@@ -484,6 +484,30 @@ def test_dict_of_tuples_of_function_values_filled_from_python():
     assert by_name["a"][0] is plus_one and by_name["b"][0] is CUBE
 
 
+# --- function values returned ---------------------------------------------------------------
+
+
+@njit
+def call_and_return(function, x):
+    function(x)
+    return function
+
+
+@njit
+def return_global_jitted():
+    return halve
+
+
+@pytest.mark.parametrize("function", [plus_one, squared, negated, CUBE])
+def test_function_value_called_and_returned_is_the_object_given(function):
+    assert call_and_return(function, 2.0) is function
+
+
+def test_returned_global_jitted_function_is_its_dispatcher():
+    assert return_global_jitted() is halve
+    assert return_global_jitted()(3.0) == 1.5
+
+
 # --- errors ----------------------------------------------------------------------------------
 
 

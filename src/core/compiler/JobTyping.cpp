@@ -223,7 +223,10 @@ std::string typeJob(const CompileJob &job, const Target &target, CompileSession 
                        source->definitionLocation);
     root.returnType = declaredReturnType;
   }
-  if (!root.returnType->isRuntimeValue())
+  // A jitted function returned carries nothing at run time; Python gets its dispatcher.
+  bool returnsDispatcher = root.returnType->kind() == TypeKind::JitFunction && source->resolver &&
+                           source->resolver->hasDispatcher(*root.returnType->function());
+  if (!root.returnType->isRuntimeValue() && !returnsDispatcher)
     throwTypingError("cannot return a value of type " + root.returnType->name(),
                      source->definitionLocation);
   rootOut = &root;

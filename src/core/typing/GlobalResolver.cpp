@@ -22,6 +22,8 @@ IntrinsicBody GlobalResolver::implementIntrinsic(int, const std::vector<const Ty
 
 const Type *GlobalResolver::closedFunctionType(FunctionSource &) { return nullptr; }
 
+bool GlobalResolver::hasDispatcher(FunctionSource &) { return false; }
+
 const Type *GlobalResolver::firstClassEntry(FunctionSource &function, const Type *,
                                             SourceLocation location) {
   throwTypingError("the jitted function " + function.name +

@@ -110,6 +110,9 @@ public:
   /// convention at its address); a TypingError at `location` when it does not compile for it.
   virtual const Type *firstClassEntry(FunctionSource &function, const Type *functionType,
                                       SourceLocation location);
+  /// Whether jitted function `function` has a dispatcher Python can be given (a function
+  /// defined inside compiled code has none), so that compiled code may return it.
+  virtual bool hasDispatcher(FunctionSource &function);
 };
 
 } // namespace taipan
