@@ -22,6 +22,7 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/IPO/Internalize.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
@@ -116,6 +117,196 @@ std::unique_ptr<llvm::Module> loadLibdevice(llvm::LLVMContext &context) {
   return std::move(*module);
 }
 
+/// round(x, ndigits) on the device (taipan_round_ndigits, whose host definition prints and
+/// reads decimal text): numba-cuda's algorithm, CPython's fallback double_round: x scaled by a
+/// power of ten, rounded half to even, scaled back; x itself when it is not finite or the
+/// scaled value overflows. The powers of ten come from libdevice's pow.
+void defineRoundNdigits(llvm::Function &function) {
+  llvm::LLVMContext &context = function.getContext();
+  llvm::Module &module = *function.getParent();
+  function.setLinkage(llvm::GlobalValue::InternalLinkage);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", &function));
+  llvm::Type *f64 = builder.getDoubleTy();
+  llvm::FunctionCallee pow = module.getOrInsertFunction("__nv_pow", f64, f64, f64);
+  llvm::Value *x = function.getArg(0);
+  llvm::Value *digits = function.getArg(1);
+  auto constant = [&](double value) { return llvm::ConstantFP::get(f64, value); };
+  auto power = [&](llvm::Value *exponent) {
+    return builder.CreateCall(pow, {constant(10.0), builder.CreateSIToFP(exponent, f64)});
+  };
+  llvm::Value *finite = builder.CreateFCmpOLT(
+      builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), constant(INFINITY));
+  llvm::Value *nonNegative = builder.CreateICmpSGE(digits, builder.getInt64(0));
+  // ndigits >= 0: pow1 = 10**(n - 22) and pow2 = 1e22 beyond 22 digits (each safe from
+  // overflow where their product is not), else 10**n and 1; ndigits < 0: pow1 = 10**-n.
+  llvm::Value *large = builder.CreateICmpSGT(digits, builder.getInt64(22));
+  llvm::Value *pow1 = builder.CreateSelect(
+      nonNegative,
+      power(builder.CreateSelect(large, builder.CreateSub(digits, builder.getInt64(22)), digits)),
+      power(builder.CreateNeg(digits)));
+  llvm::Value *pow2 = builder.CreateSelect(large, constant(1e22), constant(1.0));
+  llvm::Value *y =
+      builder.CreateSelect(nonNegative, builder.CreateFMul(builder.CreateFMul(x, pow1), pow2),
+                           builder.CreateFDiv(x, pow1));
+  llvm::Value *overflow = builder.CreateFCmpOEQ(
+      builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, y), constant(INFINITY));
+  // rint rounds half to even, as Python's round(y) does.
+  llvm::Value *z = builder.CreateUnaryIntrinsic(llvm::Intrinsic::rint, y);
+  llvm::Value *scaled =
+      builder.CreateSelect(nonNegative, builder.CreateFDiv(builder.CreateFDiv(z, pow2), pow1),
+                           builder.CreateFMul(z, pow1));
+  llvm::Value *keep =
+      builder.CreateOr(builder.CreateNot(finite), builder.CreateAnd(nonNegative, overflow));
+  builder.CreateRet(builder.CreateSelect(keep, x, scaled));
+}
+
+/// complex ** complex on the device (taipan_complex_pow; the host's is C++ with std::hypot...):
+/// the same order of cases, CPython's complex_pow: 1 for a zero exponent; for a zero base 0, or
+/// status 1 (ZeroDivisionError) for a negative or complex exponent; repeated squaring (c_powu)
+/// for integral real exponents up to 100 in magnitude, 1 / that for negative ones (_Py_c_quot);
+/// else _Py_c_pow from libdevice's hypot, pow, atan2, exp, log, cos and sin.
+void defineComplexPow(llvm::Function &function) {
+  llvm::LLVMContext &context = function.getContext();
+  llvm::Module &module = *function.getParent();
+  function.setLinkage(llvm::GlobalValue::InternalLinkage);
+  auto block = [&](const char *name) { return llvm::BasicBlock::Create(context, name, &function); };
+  llvm::BasicBlock *entry = block("entry");
+  llvm::IRBuilder<> builder(entry);
+  llvm::Type *f64 = builder.getDoubleTy();
+  llvm::Type *i64 = builder.getInt64Ty();
+  auto libdevice = [&](const char *name, std::vector<llvm::Value *> arguments) {
+    std::vector<llvm::Type *> parameters(arguments.size(), f64);
+    llvm::FunctionCallee callee =
+        module.getOrInsertFunction(name, llvm::FunctionType::get(f64, parameters, false));
+    return builder.CreateCall(callee, arguments);
+  };
+  auto constant = [&](double value) { return llvm::ConstantFP::get(f64, value); };
+  llvm::Value *baseReal = function.getArg(0), *baseImag = function.getArg(1);
+  llvm::Value *exponentReal = function.getArg(2), *exponentImag = function.getArg(3);
+  llvm::Value *out = function.getArg(4);
+  auto finish = [&](llvm::Value *real, llvm::Value *imag) {
+    builder.CreateStore(real, out);
+    builder.CreateStore(imag, builder.CreateConstInBoundsGEP1_64(f64, out, 1));
+    builder.CreateRet(builder.getInt32(0));
+  };
+  auto isZero = [&](llvm::Value *value) { return builder.CreateFCmpOEQ(value, constant(0.0)); };
+
+  llvm::BasicBlock *zeroExponent = block("zero.exponent"), *notZeroExponent = block("exponent");
+  builder.CreateCondBr(builder.CreateAnd(isZero(exponentReal), isZero(exponentImag)), zeroExponent,
+                       notZeroExponent);
+  builder.SetInsertPoint(zeroExponent);
+  finish(constant(1.0), constant(0.0));
+
+  builder.SetInsertPoint(notZeroExponent);
+  llvm::BasicBlock *zeroBase = block("zero.base"), *notZeroBase = block("base");
+  builder.CreateCondBr(builder.CreateAnd(isZero(baseReal), isZero(baseImag)), zeroBase,
+                       notZeroBase);
+  builder.SetInsertPoint(zeroBase);
+  llvm::BasicBlock *zeroResult = block("zero.result"), *divisionByZero = block("zero.division");
+  builder.CreateCondBr(builder.CreateOr(builder.CreateFCmpUNE(exponentImag, constant(0.0)),
+                                        builder.CreateFCmpOLT(exponentReal, constant(0.0))),
+                       divisionByZero, zeroResult);
+  builder.SetInsertPoint(divisionByZero);
+  builder.CreateRet(builder.getInt32(1));
+  builder.SetInsertPoint(zeroResult);
+  finish(constant(0.0), constant(0.0));
+
+  builder.SetInsertPoint(notZeroBase);
+  llvm::BasicBlock *integral = block("integral"), *general = block("general");
+  llvm::Value *floor = builder.CreateUnaryIntrinsic(llvm::Intrinsic::floor, exponentReal);
+  llvm::Value *magnitude = builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, exponentReal);
+  builder.CreateCondBr(
+      builder.CreateAnd(
+          builder.CreateAnd(isZero(exponentImag), builder.CreateFCmpOEQ(exponentReal, floor)),
+          builder.CreateFCmpOLE(magnitude, constant(100.0))),
+      integral, general);
+
+  // c_powu: result *= power where the exponent's bit is set; power squared for each bit.
+  builder.SetInsertPoint(integral);
+  llvm::Value *n = builder.CreateFPToSI(exponentReal, i64);
+  llvm::Value *count = builder.CreateFPToSI(magnitude, i64);
+  llvm::BasicBlock *loop = block("powu.loop"), *step = block("powu.step"), *done = block("powu");
+  builder.CreateBr(loop);
+  builder.SetInsertPoint(loop);
+  llvm::PHINode *mask = builder.CreatePHI(i64, 2);
+  llvm::PHINode *resultReal = builder.CreatePHI(f64, 2), *resultImag = builder.CreatePHI(f64, 2);
+  llvm::PHINode *powerReal = builder.CreatePHI(f64, 2), *powerImag = builder.CreatePHI(f64, 2);
+  mask->addIncoming(builder.getInt64(1), integral);
+  resultReal->addIncoming(constant(1.0), integral);
+  resultImag->addIncoming(constant(0.0), integral);
+  powerReal->addIncoming(baseReal, integral);
+  powerImag->addIncoming(baseImag, integral);
+  builder.CreateCondBr(builder.CreateICmpSGE(count, mask), step, done);
+  builder.SetInsertPoint(step);
+  auto multiplyReal = [&](llvm::Value *ar, llvm::Value *ai, llvm::Value *br, llvm::Value *bi) {
+    return builder.CreateFSub(builder.CreateFMul(ar, br), builder.CreateFMul(ai, bi));
+  };
+  auto multiplyImag = [&](llvm::Value *ar, llvm::Value *ai, llvm::Value *br, llvm::Value *bi) {
+    return builder.CreateFAdd(builder.CreateFMul(ar, bi), builder.CreateFMul(ai, br));
+  };
+  llvm::Value *bitSet = builder.CreateICmpNE(builder.CreateAnd(count, mask), builder.getInt64(0));
+  llvm::Value *nextReal = builder.CreateSelect(
+      bitSet, multiplyReal(resultReal, resultImag, powerReal, powerImag), resultReal);
+  llvm::Value *nextImag = builder.CreateSelect(
+      bitSet, multiplyImag(resultReal, resultImag, powerReal, powerImag), resultImag);
+  llvm::Value *squareReal = multiplyReal(powerReal, powerImag, powerReal, powerImag);
+  llvm::Value *squareImag = multiplyImag(powerReal, powerImag, powerReal, powerImag);
+  mask->addIncoming(builder.CreateShl(mask, 1), step);
+  resultReal->addIncoming(nextReal, step);
+  resultImag->addIncoming(nextImag, step);
+  powerReal->addIncoming(squareReal, step);
+  powerImag->addIncoming(squareImag, step);
+  builder.CreateBr(loop);
+  builder.SetInsertPoint(done);
+  // A negative exponent: (1 + 0j) / result, by CPython's _Py_c_quot (Smith's method).
+  llvm::Value *one = constant(1.0), *zero = constant(0.0);
+  llvm::Value *absReal = builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, resultReal);
+  llvm::Value *absImag = builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, resultImag);
+  llvm::Value *ratio1 = builder.CreateFDiv(resultImag, resultReal);
+  llvm::Value *denominator1 =
+      builder.CreateFAdd(resultReal, builder.CreateFMul(resultImag, ratio1));
+  llvm::Value *real1 =
+      builder.CreateFDiv(builder.CreateFAdd(one, builder.CreateFMul(zero, ratio1)), denominator1);
+  llvm::Value *imag1 =
+      builder.CreateFDiv(builder.CreateFSub(zero, builder.CreateFMul(one, ratio1)), denominator1);
+  llvm::Value *ratio2 = builder.CreateFDiv(resultReal, resultImag);
+  llvm::Value *denominator2 =
+      builder.CreateFAdd(builder.CreateFMul(resultReal, ratio2), resultImag);
+  llvm::Value *real2 =
+      builder.CreateFDiv(builder.CreateFAdd(builder.CreateFMul(one, ratio2), zero), denominator2);
+  llvm::Value *imag2 =
+      builder.CreateFDiv(builder.CreateFSub(builder.CreateFMul(zero, ratio2), one), denominator2);
+  llvm::Value *nan = constant(NAN);
+  llvm::Value *realLarger = builder.CreateFCmpOGE(absReal, absImag);
+  llvm::Value *imagLarger = builder.CreateFCmpOGE(absImag, absReal);
+  llvm::Value *bothZero = builder.CreateAnd(realLarger, isZero(absReal));
+  auto quotient = [&](llvm::Value *first, llvm::Value *second) {
+    return builder.CreateSelect(
+        bothZero, nan,
+        builder.CreateSelect(realLarger, first, builder.CreateSelect(imagLarger, second, nan)));
+  };
+  llvm::Value *negative = builder.CreateICmpSLT(n, builder.getInt64(0));
+  finish(builder.CreateSelect(negative, quotient(real1, real2), resultReal),
+         builder.CreateSelect(negative, quotient(imag1, imag2), resultImag));
+
+  builder.SetInsertPoint(general);
+  llvm::Value *modulus = libdevice("__nv_hypot", {baseReal, baseImag});
+  llvm::Value *length = libdevice("__nv_pow", {modulus, exponentReal});
+  llvm::Value *angle = libdevice("__nv_atan2", {baseImag, baseReal});
+  llvm::Value *phase = builder.CreateFMul(angle, exponentReal);
+  llvm::Value *complexExponent = builder.CreateFCmpUNE(exponentImag, constant(0.0));
+  length = builder.CreateSelect(
+      complexExponent,
+      builder.CreateFDiv(length, libdevice("__nv_exp", {builder.CreateFMul(angle, exponentImag)})),
+      length);
+  phase = builder.CreateSelect(
+      complexExponent,
+      builder.CreateFAdd(phase, builder.CreateFMul(exponentImag, libdevice("__nv_log", {modulus}))),
+      phase);
+  finish(builder.CreateFMul(length, libdevice("__nv_cos", {phase})),
+         builder.CreateFMul(length, libdevice("__nv_sin", {phase})));
+}
+
 /// Device definitions of the runtime calls lowering emits: exceptions set a flag (read by the
 /// host after a debug launch), reference counting has nothing to count (device arrays are
 /// borrowed), allocation is refused.
@@ -154,6 +345,14 @@ void defineDeviceRuntime(llvm::Module &module) {
       function.setLinkage(llvm::GlobalValue::InternalLinkage);
       llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", &function));
       builder.CreateRetVoid(); // device arrays are borrowed: nothing to count
+      continue;
+    }
+    if (name == "taipan_round_ndigits") {
+      defineRoundNdigits(function);
+      continue;
+    }
+    if (name == "taipan_complex_pow") {
+      defineComplexPow(function);
       continue;
     }
     if (name == "taipan_raise" || name == "taipan_raise_index_error") {

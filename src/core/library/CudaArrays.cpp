@@ -1,5 +1,6 @@
 // CUDA's memory spaces as arrays, one library entry per function (GPU only): cuda.shared.array
-// (an addrspace(3) global), cuda.local.array (a stack array) and cuda.const.array_like.
+// (an addrspace(3) global), cuda.local.array (a stack array), cuda.const.array_like, and the
+// loads and stores of one element with a cache operator (cuda.ldca ... cuda.stwt).
 #include "library/Families.h"
 
 #include "lower/ArrayLowering.h"
@@ -112,9 +113,148 @@ void addArray(Library &library, const std::string &name) {
   library.add(std::move(function));
 }
 
+/// The PTX register constraint of a cache-operator load or store of `bits` bits (numba-cuda's:
+/// a byte travels in a 32-bit register).
+const char *cacheOperandConstraint(unsigned bits) {
+  return bits == 16 ? "h" : bits == 64 ? "l" : "r";
+}
+
+/// cuda.ld<op>(array, i) / cuda.st<op>(array, i, value): arguments[0] an array (indexed by an
+/// int, or a tuple of ints one per dimension) or a CPointer (indexed by an int) of an integer
+/// or float dtype; numba-cuda's messages. Returns the dtype.
+const Type *typeCacheOperand(const LibraryCall &call, const std::string &instruction) {
+  const Type *target = call.argumentTypes[0];
+  const Type *index = call.argumentTypes[1];
+  if (!target->isArray() && !(target->isPointer() && target->pointee()))
+    throwTypingError(instruction + " operates on arrays or pointers. Got type " + target->name(),
+                     call.location);
+  bool valid = false;
+  if (index->isIntegerLike()) {
+    if (target->isArray() && target->ndim() != 1)
+      throwTypingError("Expected " + std::to_string(target->ndim()) + " indices, got a scalar",
+                       call.location);
+    valid = true;
+  } else if (index->isTuple() && !index->elements().empty()) {
+    if (target->isPointer())
+      throwTypingError("Pointers only support scalar indexing, got tuple of " +
+                           std::to_string(index->elements().size()),
+                       call.location);
+    if (static_cast<int>(index->elements().size()) != target->ndim())
+      throwTypingError("Expected " + std::to_string(target->ndim()) + " indices, got " +
+                           std::to_string(index->elements().size()),
+                       call.location);
+    valid = std::all_of(index->elements().begin(), index->elements().end(),
+                        [](const Type *t) { return t->isIntegerLike(); });
+  }
+  if (!valid)
+    throwTypingError(index->name() + " is not a valid index", call.location);
+  const Type *dtype = target->isArray() ? target->dtype() : target->pointee();
+  if (!dtype->isInteger() && !dtype->isFloat())
+    throwTypingError(instruction + " requires array of integer or float type, got " + dtype->name(),
+                     call.location);
+  return dtype;
+}
+
+/// The global-memory address of the element a cache-operator load or store reads or writes
+/// (array indices wrapped and bounds-checked as indexing does).
+llvm::Value *cacheOperandAddress(LoweringApi &lowering, const LibraryCall &call,
+                                 const std::vector<llvm::Value *> &values) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  const Type *target = call.argumentTypes[0];
+  const Type *indexType = call.argumentTypes[1];
+  llvm::Value *address;
+  if (target->isPointer()) {
+    llvm::Value *index = lowering.castValue(values[1], indexType, types::int64());
+    address =
+        builder.CreateGEP(memoryType(lowering.llvmContext(), target->pointee()), values[0], index);
+  } else {
+    std::vector<llvm::Value *> indices;
+    size_t count = indexType->isTuple() ? indexType->elements().size() : 1;
+    for (size_t i = 0; i < count; ++i) {
+      llvm::Value *index = indexType->isTuple() ? lowering.tupleElement(values[1], indexType,
+                                                                        static_cast<unsigned>(i))
+                                                : values[1];
+      const Type *type = indexType->isTuple() ? indexType->elements()[i] : indexType;
+      indices.push_back(lowering.arrays().checkedIndex(
+          index, type,
+          lowering.arrays().arrayField(values[0], ArrayLayout::Shape, static_cast<int>(i)),
+          static_cast<int>(i)));
+    }
+    address = lowering.arrays().elementAddress(values[0], target, indices);
+  }
+  // ld.global/st.global take a global address: the generic one converted (cvta.to.global).
+  return builder.CreateAddrSpaceCast(address, llvm::PointerType::get(builder.getContext(), 1));
+}
+
+/// cuda.ld<op>(array, i): `ld.global.<op>.b<bits>` of the element, as numba-cuda emits it.
+void addCacheLoad(Library &library, const std::string &op) {
+  LibraryFunction function;
+  function.name = "cuda.ld" + op;
+  function.parameters = {{"", false}, {"", false}};
+  function.targets = OnGpu;
+  function.type = [op](const LibraryCall &call) { return typeCacheOperand(call, "ld" + op); };
+  function.lower = [op](LoweringApi &lowering, const LibraryCall &call,
+                        const std::vector<llvm::Value *> &values) -> llvm::Value * {
+    llvm::IRBuilder<> &builder = lowering.irBuilder();
+    const Type *dtype = call.resultType;
+    unsigned bits = static_cast<unsigned>(dtype->bits());
+    llvm::Value *address = cacheOperandAddress(lowering, call, values);
+    llvm::Type *registerType = builder.getIntNTy(bits == 8 ? 32 : bits);
+    auto *type = llvm::FunctionType::get(registerType, {address->getType()}, false);
+    std::string text = "ld.global." + op + ".b" + std::to_string(bits) + " $0, [$1];";
+    std::string constraints = std::string("=") + cacheOperandConstraint(bits) + ",l,~{memory}";
+    llvm::Value *loaded =
+        builder.CreateCall(llvm::InlineAsm::get(type, text, constraints, true), {address});
+    if (bits == 8)
+      loaded = builder.CreateTrunc(loaded, builder.getInt8Ty());
+    return builder.CreateBitCast(loaded, valueType(lowering.llvmContext(), dtype));
+  };
+  library.add(std::move(function));
+}
+
+/// cuda.st<op>(array, i, value): `st.global.<op>.b<bits>` of the value cast to the dtype.
+void addCacheStore(Library &library, const std::string &op) {
+  LibraryFunction function;
+  function.name = "cuda.st" + op;
+  function.parameters = {{"", false}, {"", false}, {"", false}};
+  function.targets = OnGpu;
+  function.type = [op](const LibraryCall &call) {
+    typeCacheOperand(call, "st" + op);
+    if (!call.argumentTypes[2]->isNumber())
+      throwTypingError("st" + op + " stores a number, not " + call.argumentTypes[2]->name(),
+                       call.location);
+    if (call.argumentTypes[0]->isReadonly())
+      throwTypingError("st" + op + " cannot write to a read-only array", call.location);
+    return types::none();
+  };
+  function.lower = [op](LoweringApi &lowering, const LibraryCall &call,
+                        const std::vector<llvm::Value *> &values) -> llvm::Value * {
+    llvm::IRBuilder<> &builder = lowering.irBuilder();
+    const Type *target = call.argumentTypes[0];
+    const Type *dtype = target->isArray() ? target->dtype() : target->pointee();
+    unsigned bits = static_cast<unsigned>(dtype->bits());
+    llvm::Value *address = cacheOperandAddress(lowering, call, values);
+    llvm::Value *value = builder.CreateBitCast(
+        lowering.castValue(values[2], call.argumentTypes[2], dtype), builder.getIntNTy(bits));
+    if (bits == 8)
+      value = builder.CreateZExt(value, builder.getInt32Ty());
+    auto *type =
+        llvm::FunctionType::get(builder.getVoidTy(), {address->getType(), value->getType()}, false);
+    std::string text = "st.global." + op + ".b" + std::to_string(bits) + " [$0], $1;";
+    std::string constraints = std::string("l,") + cacheOperandConstraint(bits) + ",~{memory}";
+    builder.CreateCall(llvm::InlineAsm::get(type, text, constraints, true), {address, value});
+    return noneValue(lowering);
+  };
+  library.add(std::move(function));
+}
+
 } // namespace
 
 void registerCudaArrays(Library &library) {
+  for (const char *op : {"ca", "cg", "cs", "lu", "cv"})
+    addCacheLoad(library, op);
+  for (const char *op : {"cg", "cs", "wb", "wt"})
+    addCacheStore(library, op);
   addArray(library, "cuda.shared.array");
   addArray(library, "cuda.local.array");
   // The argument is a global array, which is already a constant of the module.

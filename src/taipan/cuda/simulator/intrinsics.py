@@ -265,6 +265,19 @@ def cbrt(value):
     return np.cbrt(value)
 
 
+# Loads and stores with a cache operator: the simulator has no caches, so plain reads and writes.
+def _cache_load(array, index):
+    return array[index]
+
+
+def _cache_store(array, index, value):
+    array[index] = value
+
+
+ldca = ldcg = ldcs = ldlu = ldcv = _cache_load
+stcg = stcs = stwb = stwt = _cache_store
+
+
 # --- memory -----------------------------------------------------------------------------------
 
 _dtypes = {}
