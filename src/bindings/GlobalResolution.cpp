@@ -10,9 +10,11 @@
 #include "RecordBoxing.h"
 #include "TypeObjects.h"
 #include "Ufuncs.h"
+#include "UserTypeBoxing.h"
 #include "typing/BuiltinNames.h"
 
 #include <cctype>
+#include <cstddef>
 #include <cstring>
 
 #include <nanobind/stl/shared_ptr.h>
@@ -268,6 +270,23 @@ GlobalValue classifyPythonObject(nb::handle object) {
   return result;
 }
 
+/// A global of the user type `type` whose model holds no references (an enum class or member)
+/// is frozen as the bytes its unbox function writes, as Numba's lower_constant does for such
+/// values. False (with no Python error) for values that cannot be frozen.
+static bool classifyUserValue(nb::handle object, const Type *type, GlobalValue &result) {
+  if (!userTypeLayout(type) || type->holdsReferences())
+    return false;
+  std::vector<std::max_align_t> storage(type->storageSize() / sizeof(std::max_align_t) + 1);
+  if (!unboxUserValue(object.ptr(), type, storage.data())) {
+    PyErr_Clear();
+    return false;
+  }
+  result.kind = GlobalValue::Kind::ConstantArray;
+  result.arrayType = type;
+  result.bytes.assign(reinterpret_cast<const char *>(storage.data()), type->storageSize());
+  return true;
+}
+
 static GlobalValue classifyObject(nb::handle object) {
   GlobalValue result;
   PyObject *value = object.ptr();
@@ -275,6 +294,12 @@ static GlobalValue classifyObject(nb::handle object) {
     result.kind = GlobalValue::Kind::Builtin;
     result.name = *ufunc;
     return result;
+  }
+  // A value typeof_impl types (an enum class or member, a user's type): typed as Numba types
+  // a global, before the rules for int subclasses (an IntEnum member is an IntEnumMember).
+  if (const Type *userType = typeOfUserValue(value)) {
+    if (classifyUserValue(object, userType, result))
+      return result;
   }
   if (readConstant(object, result.constant)) {
     result.kind = GlobalValue::Kind::Constant;

@@ -98,7 +98,34 @@ const UserBoxing *boxingOf(const Type *type) {
 
 } // namespace
 
+/// Enums are typed by taipan.enums (Numba's EnumMember and EnumClass types, registered through
+/// typeof_impl), imported at the first enum class or member compiled code meets so that
+/// `import taipan` does without the extension API.
+static void loadEnumSupport(PyObject *value) {
+  static bool loaded = false; // guarded by the GIL
+  if (loaded)
+    return;
+  PyObject *enumModule = PyImport_GetModule(nb::str("enum").ptr());
+  if (!enumModule) { // no enum has been made in this process
+    PyErr_Clear();
+    return;
+  }
+  nb::object module = nb::steal(enumModule);
+  nb::object base = module.attr("Enum"), meta = module.attr("EnumMeta");
+  if (!PyObject_TypeCheck(value, reinterpret_cast<PyTypeObject *>(base.ptr())) &&
+      !PyObject_TypeCheck(value, reinterpret_cast<PyTypeObject *>(meta.ptr())))
+    return;
+  loaded = true;
+  PyObject *enums = PyImport_ImportModule("taipan.enums");
+  if (!enums) {
+    loaded = false;
+    PyErr_WriteUnraisable(value); // the value is then one taipan cannot type, as before
+  }
+  Py_XDECREF(enums);
+}
+
 const Type *typeOfUserValue(PyObject *value) {
+  loadEnumSupport(value);
   if (!typeofHook || !hasTypeofClass(Py_TYPE(value)))
     return nullptr;
   PyObject *result = PyObject_CallOneArg(typeofHook, value);

@@ -581,6 +581,9 @@ _OPERATOR_METHODS = {
     "__le__": "le",
     "__gt__": "gt",
     "__ge__": "ge",
+    # `is`/`is not` between two user-type values (typing/ExpressionInference.cpp)
+    "$is": "is_",
+    "$is_not": "is_not",
 }
 
 

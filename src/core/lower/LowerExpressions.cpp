@@ -401,6 +401,19 @@ llvm::Value *FunctionLowering::lowerFrozenValue(const GlobalValue &value, const 
       return strings().lowerStringLiteral(value.constant.text); // an item of a tuple
     return lowerConstant(value.constant, type);
   case GlobalValue::Kind::ConstantArray:
+    if (isUserType(value.arrayType)) {
+      // A global of a user-defined type (an enum member) frozen as its unboxed bytes
+      // (bindings/GlobalResolution): read back in its memory form, as boxing wrote it.
+      llvm::Constant *bytes =
+          llvm::ConstantDataArray::getRaw(value.bytes, value.bytes.size(), builder.getInt8Ty());
+      auto *global = new llvm::GlobalVariable(moduleLowering.module, bytes->getType(), true,
+                                              llvm::GlobalValue::PrivateLinkage, bytes,
+                                              "taipan_constant_value");
+      global->setAlignment(llvm::Align(16));
+      llvm::Value *stored =
+          builder.CreateAlignedLoad(memoryType(context, type), global, llvm::Align(16));
+      return fromMemoryForm(builder, stored, type);
+    }
     return arrays().lowerConstantArray(value);
   case GlobalValue::Kind::ConstantTuple: {
     std::vector<llvm::Value *> elements;
