@@ -246,6 +246,10 @@ def test_round_with_ndigits_on_the_gpu_matches_python():
     big = np.finfo(np.float64).max
     kernel[1, 1](out, big, 12)
     assert out[0] == big  # the scaled value overflows: x itself
+    for value, ndigits in [(1.5, -400), (-1.5, -309), (1.5, 400)]:
+        kernel[1, 1](out, value, ndigits)
+        assert out[0] == round(value, ndigits)
+        assert np.signbit(out[0]) == np.signbit(round(value, ndigits))
 
 
 # --- complex ** complex ------------------------------------------------------------------------

@@ -155,9 +155,14 @@ void defineRoundNdigits(llvm::Function &function) {
   llvm::Value *scaled =
       builder.CreateSelect(nonNegative, builder.CreateFDiv(builder.CreateFDiv(z, pow2), pow1),
                            builder.CreateFMul(z, pow1));
-  llvm::Value *keep =
-      builder.CreateOr(builder.CreateNot(finite), builder.CreateAnd(nonNegative, overflow));
-  builder.CreateRet(builder.CreateSelect(keep, x, scaled));
+  // Beyond CPython's limits every digit is kept (ndigits > 323) or none (< -308, where 10**-n
+  // is infinite and the scaled value would be NaN).
+  llvm::Value *keep = builder.CreateOr(
+      builder.CreateOr(builder.CreateNot(finite), builder.CreateAnd(nonNegative, overflow)),
+      builder.CreateICmpSGT(digits, builder.getInt64(323)));
+  llvm::Value *none = builder.CreateICmpSLT(digits, builder.getInt64(-308));
+  builder.CreateRet(builder.CreateSelect(
+      keep, x, builder.CreateSelect(none, builder.CreateFMul(constant(0.0), x), scaled)));
 }
 
 /// complex ** complex on the device (taipan_complex_pow; the host's is C++ with std::hypot...):
