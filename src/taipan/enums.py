@@ -290,3 +290,62 @@ def _enum_class_getitem(cls, name):
         return member
 
     return getitem
+
+
+# IntEnum members are ints (Numba's IntEnumMember converts to its integer type): an operator
+# with one on either side works on the value.
+def _int_value_operator(function):
+    def both(a, b):
+        return function(a.value, b.value)
+
+    def left(a, b):
+        return function(a.value, b)
+
+    def right(a, b):
+        return function(a, b.value)
+
+    def typer(a, b):
+        a_member, b_member = isinstance(a, EnumMember), isinstance(b, EnumMember)
+        if a_member and b_member and function in (operator.eq, operator.ne):
+            return None  # members with members: _compare
+        if isinstance(a, IntEnumMember) and isinstance(b, IntEnumMember):
+            return both
+        if isinstance(a, IntEnumMember) and not b_member:
+            return left
+        if isinstance(b, IntEnumMember) and not a_member:
+            return right
+        return None
+
+    overload(function)(typer)
+
+
+for _function in (
+    operator.add,
+    operator.sub,
+    operator.mul,
+    operator.truediv,
+    operator.floordiv,
+    operator.mod,
+    operator.pow,
+    operator.lshift,
+    operator.rshift,
+    operator.and_,
+    operator.or_,
+    operator.xor,
+    operator.eq,
+    operator.ne,
+    operator.lt,
+    operator.le,
+    operator.gt,
+    operator.ge,
+):
+    _int_value_operator(_function)
+
+
+def _negated_value(a):
+    return -a.value
+
+
+@overload(operator.neg)
+def _int_member_neg(a):
+    return _negated_value if isinstance(a, IntEnumMember) else None

@@ -308,3 +308,50 @@ def test_frozen_members_keep_their_bytes():
         return Planet.MERCURY.value, Ratio.negative.value, np.float64(Ratio.half.value)
 
     assert planet_values() == planet_values.py_func()
+
+
+class RequestError(enum.IntEnum):
+    dummy = 2
+    not_found = 404
+    internal_error = 500
+
+
+@njit
+def int_coerce(x):
+    # Numba's test_int_coerce: IntEnum members on either side of int operators
+    if x > RequestError.internal_error:
+        return x - RequestError.not_found
+    return x + Shape.circle
+
+
+@njit
+def int_operators(x):
+    return (
+        Shape.square * x,
+        x // Shape.square,
+        x % Negative.two,
+        -Negative.one,
+        Shape.circle + Shape.square,
+        Shape.circle < x,
+        x == Shape.circle,
+        Shape.square != 2,
+        2.5 * Shape.square,
+        x << Shape.circle,
+        x**Shape.square,
+    )
+
+
+@pytest.mark.parametrize("x", [-3, 0, 1, 2, 300, 450, 550])
+def test_int_enum_members_are_ints(x):
+    check(int_coerce, x)
+    check(int_operators, x)
+
+
+@njit
+def plain_enum_arithmetic(x):
+    return Color.red + x
+
+
+def test_plain_enum_members_are_not_numbers():
+    with pytest.raises(TypingError, match=r"(?s)operator.add.*Color.red \+ x"):
+        plain_enum_arithmetic(1)

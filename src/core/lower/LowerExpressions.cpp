@@ -48,7 +48,8 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
   if ((expr->kind == ExprKind::BinOp || expr->kind == ExprKind::Compare ||
        expr->kind == ExprKind::Subscript || expr->kind == ExprKind::UnaryOp) &&
       (isClassInstance(typeOf(expr->operands[0])) || isUserType(typeOf(expr->operands[0])) ||
-       (expr->kind == ExprKind::Compare && isClassInstance(typeOf(expr->operands.back()))))) {
+       (expr->kind == ExprKind::Compare && isClassInstance(typeOf(expr->operands.back()))) ||
+       (expr->kind != ExprKind::Subscript && isUserType(typeOf(expr->operands.back()))))) {
     auto method = function.calls.find(expr->id); // p + q, p == q, p[i], -p, x in p: a method
     if (method != function.calls.end()) {
       llvm::Value *result = lowerJitCall(expr, method->second);

@@ -25,6 +25,11 @@ ExpressionInference::ExpressionInference(InferencePass &pass)
 const Type *ExpressionInference::typeClassOperator(Expr *expr, const std::string &method,
                                                    const std::string &what) {
   const Type *self = pass.typeOf(expr->operands[0]);
+  // x + m, x < m: an operator whose right operand alone is a user type (an IntEnum member) is
+  // found through that operand; its overloads still take the operands in order.
+  if (!isClassInstance(self) && !isUserType(self) && expr->operands.size() == 2 &&
+      isUserType(pass.typeOf(expr->operands[1])))
+    self = pass.typeOf(expr->operands[1]);
   OverloadMember member = source.resolver->findMember(self, method);
   if (member.registryId < 0 || member.isAttribute)
     throwTypingError(isUserType(self) ? InferencePass::describe(self) + " does not support '" +
@@ -148,7 +153,7 @@ const Type *ExpressionInference::computeType(Expr *expr) {
     if (!left || !right)
       return nullptr;
     // p + q: the class's __add__; of a user type, the operator's overloads and templates
-    if (isClassInstance(left) || isUserType(left))
+    if (isClassInstance(left) || isUserType(left) || isUserType(right))
       return typeClassOperator(expr, binaryOperatorMethod(expr->binaryOp),
                                binaryOpSymbol(expr->binaryOp));
     if (const Type *string = stringBinaryResultType(expr->binaryOp, left, right, expr->location))
@@ -249,8 +254,9 @@ const Type *ExpressionInference::computeType(Expr *expr) {
         (expr->compareOps[0] == CompareOp::In || expr->compareOps[0] == CompareOp::NotIn))
       return typeClassContains(expr, operands[1], operands[0]); // x in p: its __contains__
     // p == q: the class's __eq__; of a user type, the operator's overloads and templates
-    if ((isClassInstance(operands[0]) || isUserType(operands[0])) && expr->compareOps.size() == 1 &&
-        !comparisonMethod(expr->compareOps[0]).empty())
+    if ((isClassInstance(operands[0]) || isUserType(operands[0]) ||
+         (isUserType(operands[1]) && !isClassInstance(operands[1]))) &&
+        expr->compareOps.size() == 1 && !comparisonMethod(expr->compareOps[0]).empty())
       return typeClassOperator(expr, comparisonMethod(expr->compareOps[0]),
                                compareOpSymbol(expr->compareOps[0]));
     // p is q of two user-type values: operator.is_/is_not's overloads (an enum member is the
