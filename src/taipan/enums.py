@@ -349,3 +349,28 @@ def _negated_value(a):
 @overload(operator.neg)
 def _int_member_neg(a):
     return _negated_value if isinstance(a, IntEnumMember) else None
+
+
+def _hash_of_value(member):
+    return hash(member.value)
+
+
+@overload(hash)
+def _member_hash(member):
+    # Numba's intenum_hash: the hash of the value (int.__hash__ for an IntEnum member)
+    return _hash_of_value if isinstance(member, IntEnumMember) else None
+
+
+def _value_converter(function):
+    def convert(member):
+        return function(member.value)
+
+    def typer(member):
+        return convert if isinstance(member, IntEnumMember) else None
+
+    overload(function)(typer)
+
+
+# int(m), float(m), bool(m): the value converted, as Numba casts an IntEnum member.
+for _function in (int, float, bool):
+    _value_converter(_function)

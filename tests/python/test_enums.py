@@ -355,3 +355,13 @@ def plain_enum_arithmetic(x):
 def test_plain_enum_members_are_not_numbers():
     with pytest.raises(TypingError, match=r"(?s)operator.add.*Color.red \+ x"):
         plain_enum_arithmetic(1)
+
+
+@njit
+def int_conversions(member, x):
+    return hash(member), int(member) + x, float(member), bool(member)
+
+
+@pytest.mark.parametrize("member", [Shape.circle, Negative.one, RequestError.not_found], ids=repr)
+def test_int_enum_conversions_and_hash(member):
+    check(int_conversions, member, 3)
