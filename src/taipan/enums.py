@@ -15,7 +15,7 @@ Imported by the bindings at the first enum value compiled code meets
 import enum
 import operator
 
-from taipan import typeof, types
+from taipan import _core, typeof, types
 from taipan.core import cgutils
 from taipan.core.typing.templates import AttributeTemplate
 from taipan.errors import TypingError
@@ -92,6 +92,10 @@ def _value_type(cls):
     if len(found) != 1:
         return None
     (dtype,) = found
+    # Members are frozen as constants and built from constants (Color.red): values holding
+    # references (str) are not supported yet.
+    if _core.holds_references(dtype):
+        return None
     return dtype
 
 

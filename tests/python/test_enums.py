@@ -365,3 +365,20 @@ def int_conversions(member, x):
 @pytest.mark.parametrize("member", [Shape.circle, Negative.one, RequestError.not_found], ids=repr)
 def test_int_enum_conversions_and_hash(member):
     check(int_conversions, member, 3)
+
+
+class Text(enum.Enum):
+    short = "x"
+    longer = "yy"
+
+
+@njit
+def text_member():
+    return Text.short
+
+
+def test_enums_of_strings_are_refused_naming_the_line():
+    with pytest.raises(TypingError, match=r"(?s)cannot determine the type of argument 0"):
+        identity(Text.short)
+    with pytest.raises(TypingError, match=r"(?s)Untyped global name 'Text'.*return Text.short"):
+        text_member()
