@@ -363,18 +363,3 @@ def _hash_of_value(member):
 def _member_hash(member):
     # Numba's intenum_hash: the hash of the value (int.__hash__ for an IntEnum member)
     return _hash_of_value if isinstance(member, IntEnumMember) else None
-
-
-def _value_converter(function):
-    def convert(member):
-        return function(member.value)
-
-    def typer(member):
-        return convert if isinstance(member, IntEnumMember) else None
-
-    overload(function)(typer)
-
-
-# int(m), float(m), bool(m): the value converted, as Numba casts an IntEnum member.
-for _function in (int, float, bool):
-    _value_converter(_function)
