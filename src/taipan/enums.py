@@ -104,7 +104,8 @@ def _typeof_member(value, context):
     dtype = _value_type(type(value))
     if dtype is None:
         return None
-    member_class = IntEnumMember if isinstance(value, enum.IntEnum) else EnumMember
+    # IntEnum and IntFlag members are ints (IntFlag does not derive from IntEnum)
+    member_class = IntEnumMember if isinstance(value, int) else EnumMember
     return member_class(type(value), dtype)
 
 
@@ -113,7 +114,7 @@ def _typeof_class(cls, context):
     dtype = _value_type(cls)
     if dtype is None:
         return None
-    return (IntEnumClass if issubclass(cls, enum.IntEnum) else EnumClass)(cls, dtype)
+    return (IntEnumClass if issubclass(cls, int) else EnumClass)(cls, dtype)
 
 
 @register_model(EnumMember)

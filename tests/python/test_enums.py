@@ -404,3 +404,23 @@ def test_enums_of_strings_are_refused_naming_the_line():
         identity(Text.short)
     with pytest.raises(TypingError, match=r"(?s)Untyped global name 'Text'.*return Text.short"):
         text_member()
+
+
+class Permission(enum.IntFlag):
+    read = 4
+    write = 2
+
+
+@njit
+def int_flags(member, x):
+    return member, member.value, member & x, x | Permission.write, member == Permission.read
+
+
+@pytest.mark.parametrize("member", [Permission.read, Permission.write], ids=repr)
+def test_int_flag_members_are_ints(member):
+    # IntFlag does not derive from IntEnum; its members are ints all the same. `&`/`|` give
+    # ints here (Python gives IntFlag members, equal to them).
+    got = int_flags(member, 6)
+    expected = int_flags.py_func(member, 6)
+    assert got == expected
+    assert got[0] is expected[0]
