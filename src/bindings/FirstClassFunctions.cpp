@@ -149,7 +149,11 @@ bool unboxFirstClassFunction(PyObject *value, const Type *type, void *storage) {
     error.restore();
     return false;
   }
-  storeAt<PyObject *>(storage, 8, value); // borrowed: the argument outlives the call
+  // The object owns the code at the address, and compiled code may store the value into a
+  // container that outlives the call: a reference is kept for good (never released, so an
+  // object passed once lives on; a borrowed pointer would dangle once the caller dropped it).
+  Py_INCREF(value);
+  storeAt<PyObject *>(storage, 8, value);
   // A jitted function's entry hands its exceptions on to the caller (runtime/Cfuncs.h).
   bool jitted = dispatcherBaseType && PyObject_TypeCheck(value, dispatcherBaseType);
   storeAt<int64_t>(storage, 16, jitted ? 1 : 0);

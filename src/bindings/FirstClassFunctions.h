@@ -30,7 +30,7 @@ const Type *firstClassTupleType(PyObject *tuple, const std::vector<const Type *>
 std::string describeFirstClassObject(PyObject *value);
 
 /// Unboxes a function object as a value of FunctionType `type`: its C address (a jitted
-/// function is compiled for the signature) and the object itself, borrowed for the call.
+/// function is compiled for the signature) and the object itself, kept alive for good.
 bool unboxFirstClassFunction(PyObject *value, const Type *type, void *storage);
 
 /// Boxes a function value: the object it came from, or a callable made from its address.

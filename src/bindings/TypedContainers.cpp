@@ -187,20 +187,6 @@ static bool convertsToFunctionValues(const Type *type, const Type *actual) {
   return converts;
 }
 
-/// A container keeps the Python objects its function values came from alive (a new reference
-/// each, never released: a dispatcher, cfunc or protocol object owns the code the address
-/// points into, and boxing the item hands the object back).
-static void keepFunctionObjects(const Type *type, void *slot) {
-  if (type->kind() == TypeKind::FirstClassFunction) {
-    PyObject *object;
-    std::memcpy(&object, static_cast<char *>(slot) + 8, sizeof(object));
-    Py_XINCREF(object);
-  } else if (type->isTuple()) {
-    for (size_t i = 0; i < type->elements().size(); ++i)
-      keepFunctionObjects(type->elements()[i], static_cast<char *>(slot) + type->elementOffset(i));
-  }
-}
-
 bool unboxOwnedValue(PyObject *value, const Type *type, void *slot, const Type *container) {
   const Type *actual = typeOfValue(value);
   if (actual != type && convertsNumber(type, actual)) {
@@ -226,7 +212,6 @@ bool unboxOwnedValue(PyObject *value, const Type *type, void *slot, const Type *
     releaseValue(type, slot);
     return false;
   }
-  keepFunctionObjects(type, slot);
   std::vector<int64_t> offsets = types::referenceOffsets(type);
   if (types::holdsArray(type))
     runtime::adoptBorrowedArrays(static_cast<char *>(slot), offsets.data(),

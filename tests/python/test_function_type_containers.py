@@ -11,8 +11,12 @@ is compared with the Python function's, and every call checks the runtime's bloc
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+import textwrap
 
 import pytest
+from child_processes import child_python_path
 from conftest import assert_same, run
 
 from taipan import cfunc, njit, types
@@ -205,6 +209,59 @@ def test_function_values_kept_alive_by_the_list():
     gc.collect()
     assert functions[0](2.0) == 8.0
     assert call_each_by_index(functions, 2.0) == 8.0 * 3.0 - 1.0
+
+
+STORED_ARGUMENT_OUTLIVES_ITS_CALLER = """
+    import gc
+    from taipan import cfunc, njit, types
+    from taipan.typed import List
+
+    SIGNATURE = types.float64(types.float64)
+
+    class Triple(types.WrapperAddressProtocol):
+        def __init__(self):
+            self.cfunc = cfunc(SIGNATURE)(lambda x: x * 3.0)
+
+        def __wrapper_address__(self):
+            return self.cfunc.address
+
+        def signature(self):
+            return SIGNATURE
+
+    @njit
+    def keep(functions, function):
+        functions.append(function)
+
+    @njit
+    def call_first(functions, x):
+        return functions[0](x)
+
+    functions = List.empty_list(types.FunctionType(SIGNATURE))
+    keep(functions, Triple())  # the caller's only reference is gone after the call
+    gc.collect()
+    for _ in range(1000):
+        Triple()
+    gc.collect()
+    assert type(functions[0]).__name__ == "Triple"
+    assert call_first(functions, 2.0) == 6.0
+    print("ok")
+"""
+
+
+def test_function_object_stored_by_compiled_code_outlives_its_caller(tmp_path):
+    # Was a use after free (a crash): the stored value borrowed the argument's object.
+    script = tmp_path / "stored.py"
+    script.write_text(textwrap.dedent(STORED_ARGUMENT_OUTLIVES_ITS_CALLER))
+    result = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": child_python_path()},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stdout + result.stderr
 
 
 # --- lists built in compiled code -------------------------------------------------------------
