@@ -157,3 +157,17 @@ def test_astype_between_datetimes_and_numbers():
         same_layout(to_seconds(a), to_seconds.py_func(a))
     same_layout(to_days(np.arange(-2, 3)), to_days.py_func(np.arange(-2, 3)))
     assert live_blocks() == before
+
+
+@taipan.njit
+def to_int32(a):
+    return a.astype(np.int32)
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+def test_astype_of_complex_to_reals_keeps_the_real_part():
+    before = live_blocks()
+    for a in (np.array([1 + 2j, -3.5 - 1j, np.nan + 1j]), np.arange(6, dtype=np.complex64)[::2]):
+        same_layout(to_float(a), to_float.py_func(a))
+        same_layout(to_int32(a[:2]), to_int32.py_func(a[:2]))
+    assert live_blocks() == before

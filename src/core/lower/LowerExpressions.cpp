@@ -200,6 +200,13 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
   }
   if (to->isDatetimeLike() && from->kind() == to->kind())
     return convertDatetimeUnit(*this, value, from, to);
+  // NumPy's unsafe cast of a complex number to a real one keeps the real part (a.astype(float),
+  // sum(dtype=float) of complex items).
+  if (from->isComplex() && (to->isFloat() || to->isInteger())) {
+    llvm::Value *imag;
+    llvm::Value *real = operators().complexParts(value, imag);
+    return castValue(real, types::floating(from->bits() / 2), to);
+  }
   // NumPy's casts between datetimes and numbers (a.astype(np.int64), a.astype('m8[s]')): the
   // count of units as an int64, NaT being its minimum.
   if (from->isDatetimeLike() && to->isNumber())

@@ -272,11 +272,14 @@ const Type *CallInference::typeCall(Expr *expr) {
   if (calleeType->kind() == TypeKind::Builtin && calleeType->text() == "namedtuple._replace")
     return typeNamedTupleReplace(expr, arguments);
   // f(*t) spreads the tuple t into positional arguments of a jitted function, an overload (a
-  // NumPy function written in Python) or a library function (not a method: a container's
-  // widening reads the unspread arguments), whose typing reads the items.
-  bool spreads = calleeType->kind() == TypeKind::JitFunction ||
-                 calleeType->kind() == TypeKind::Overload ||
-                 (calleeType->kind() == TypeKind::Builtin && !isMethodCall(callee));
+  // NumPy function written in Python) or a library function (not a container's method: its
+  // widening reads the unspread arguments; an array's methods are NumPy's functions), whose
+  // typing reads the items.
+  bool arrayMethod = isMethodCall(callee) && pass.typeOf(callee->operands[0]) &&
+                     pass.typeOf(callee->operands[0])->isArray();
+  bool spreads =
+      calleeType->kind() == TypeKind::JitFunction || calleeType->kind() == TypeKind::Overload ||
+      (calleeType->kind() == TypeKind::Builtin && (!isMethodCall(callee) || arrayMethod));
   if (expr->starredOperand && !spreads)
     throwUnsupported("'*' in a call is supported only when calling a function, not " +
                          InferencePass::describe(calleeType),
