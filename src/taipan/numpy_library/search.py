@@ -306,10 +306,12 @@ def bincount(x, weights=None, minlength=0):
 
 
 @register_jitable
-def uniform_bin(value, first, last, edges, count):
-    """The bin of ``value`` (within [first, last]) among ``count`` equal bins with these
-    ``edges``: an estimate from the bin width, corrected against the edges as NumPy does."""
-    index = int((value - first) / (last - first) * count)
+def uniform_bin(value, first, scale, edges, count):
+    """The bin of ``value`` (within the edges) among ``count`` equal bins with these ``edges``,
+    ``scale`` being count / (last - first): an estimate, corrected against the edges as NumPy
+    does. The estimate is within one bin of NumPy's (which divides by the width first), and the
+    correction then finds the one bin whose edges hold the value, as NumPy's does."""
+    index = int((value - first) * scale)
     if index >= count:
         index = count - 1
     index = max(index, 0)
@@ -318,6 +320,41 @@ def uniform_bin(value, first, last, edges, count):
     if index != count - 1 and value >= edges[index + 1]:
         index += 1
     return index
+
+
+@register_jitable
+def count_uniform(values, low, high, edges, counts, edge_type):
+    """Adds each of ``values`` within [low, high] to its bin among the equal bins of ``edges``.
+    (A loop of its own: np.histogram's parameter ``range`` hides the builtin there.)"""
+    bins = counts.shape[0]
+    scale = bins / (high - low)
+    for k in range(values.shape[0]):
+        value = edge_type(values[k])
+        if value >= low and value <= high:
+            counts[uniform_bin(value, low, scale, edges, bins)] += 1
+
+
+@register_jitable
+def check_finite_bins(edges):
+    for i in range(edges.shape[0] - 1):
+        if edges[i] >= edges[i + 1]:
+            raise ValueError("Too many bins for data range. Cannot create finite-sized bins.")
+
+
+@register_jitable
+def count_by_edges(values, edges, counts):
+    """Adds each of ``values`` within the edges to its bin: edges[i] <= x < edges[i + 1], the
+    last bin also x == edges[-1]."""
+    n = edges.shape[0]
+    for i in range(n - 1):
+        if edges[i] > edges[i + 1]:
+            raise ValueError("`bins` must increase monotonically, when an array")
+    if n < 2:
+        return
+    for k in range(values.shape[0]):
+        value = values[k]
+        if edges[0] <= value <= edges[n - 1]:
+            counts[min(bisect(edges, value, True) - 1, n - 2)] += 1
 
 
 @register_jitable
@@ -411,16 +448,9 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
             linspace_float32(edges, np.float32(first), np.float32(last), bins)
         else:
             linspace_float64(edges, np.float64(first), np.float64(last), bins)
-        for i in np.arange(bins):
-            if edges[i] >= edges[i + 1]:
-                raise ValueError("Too many bins for data range. Cannot create finite-sized bins.")
-        low = edge_type(first)
-        high = edge_type(last)
+        check_finite_bins(edges)
         counts = np.zeros(bins, np.int64)
-        for k in np.arange(values.shape[0]):
-            value = edge_type(values[k])
-            if value >= low and value <= high:
-                counts[uniform_bin(value, low, high, edges, bins)] += 1
+        count_uniform(values, edge_type(first), edge_type(last), edges, counts, edge_type)
         return counts, edges
 
     return histogram_uniform
@@ -429,19 +459,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
 def histogram_with_edges(a, bins=10, range=None, density=None, weights=None):
     """np.histogram with the bin edges given: bin i holds edges[i] <= x < edges[i + 1], the last
     bin also x == edges[-1]."""
-    n = bins.shape[0]
-    for i in np.arange(n - 1):
-        if bins[i] > bins[i + 1]:
-            raise ValueError("`bins` must increase monotonically, when an array")
-    counts = np.zeros(max(n - 1, 0), np.int64)
-    if n < 2:
-        return counts, bins
-    values = a.ravel()
-    for k in np.arange(values.shape[0]):
-        value = values[k]
-        if bins[0] <= value <= bins[n - 1]:
-            index = bisect(bins, value, True) - 1
-            counts[min(index, n - 2)] += 1
+    counts = np.zeros(max(bins.shape[0] - 1, 0), np.int64)
+    count_by_edges(a.ravel(), bins, counts)
     return counts, bins
 
 
