@@ -424,3 +424,14 @@ def test_int_flag_members_are_ints(member):
     expected = int_flags.py_func(member, 6)
     assert got == expected
     assert got[0] is expected[0]
+
+
+@njit
+def member_in_tuple(member):
+    return member in (Color.red, Color.green)
+
+
+def test_in_of_a_tuple_of_members_is_refused_naming_the_line():
+    # The tuple's 'in' compares numbers and strings only: refused rather than answering False.
+    with pytest.raises(TypingError, match=r"(?s)'in' of a tuple.*member in \(Color.red"):
+        member_in_tuple(Color.red)

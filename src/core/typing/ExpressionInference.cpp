@@ -17,6 +17,8 @@
 #include "typing/RecordTyping.h"
 #include "typing/StringTyping.h"
 
+#include <algorithm>
+
 namespace taipan {
 
 ExpressionInference::ExpressionInference(InferencePass &pass)
@@ -355,6 +357,16 @@ const Type *ExpressionInference::computeType(Expr *expr) {
       if (op == CompareOp::In || op == CompareOp::NotIn) {
         if (!operands[i + 1]->isTuple())
           throwUnsupported("'in' is supported on tuples only", expr->location);
+        // The tuple's lowering compares numbers and strings only and skips other items, which
+        // would answer False for a user-type value (an enum member) that is there.
+        const std::vector<const Type *> &items = operands[i + 1]->elements();
+        if (isUserType(operands[i]) ||
+            std::any_of(items.begin(), items.end(), [](const Type *t) { return isUserType(t); }))
+          throwTypingError("'in' of a tuple is not supported with " +
+                               InferencePass::describe(operands[i]) + " in " +
+                               InferencePass::describe(operands[i + 1]) +
+                               ": compare the items with == one by one",
+                           expr->location);
         continue;
       }
       if (!comparisonOperandType(op, operands[i], operands[i + 1]))
