@@ -3,8 +3,8 @@
 objects exporting ``__cuda_array_interface__``, scalars, and NumPy arrays, which it copies to the
 device before the launch and back after it, as Numba does), asking the dispatcher only for the
 kernel of new argument types; it calls back here only for values it cannot describe (of no kernel
-type, which ``argument_type`` reports, or an interface with a mask). Arguments are laid out in
-C++ either way."""
+type, which ``argument_type`` reports, an interface with a mask, or a tuple holding arrays or
+records, whose items are converted here one by one). Arguments are laid out in C++ either way."""
 
 import numpy as np
 
