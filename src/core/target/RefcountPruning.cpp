@@ -35,10 +35,17 @@ RefcountCall refcountCall(const llvm::CallInst *call) {
 /// Whether `instruction` may release a block (and so ends every pending increment's chance of
 /// being paired): calls other than increments that may write memory. Calls that only read
 /// memory cannot, nor can intrinsics: they run no code of ours (a `memset` that zeroes an
-/// output, a lifetime marker), so no block's count changes in them.
+/// output, a lifetime marker), so no block's count changes in them. Nor can the runtime's
+/// raise functions, which only record the pending exception (a ZeroDivisionError check in a
+/// loop would otherwise keep the loop's pairs).
 bool mayRelease(const llvm::Instruction &instruction) {
   const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
-  return call && !call->onlyReadsMemory() && !llvm::isa<llvm::IntrinsicInst>(call);
+  if (!call || call->onlyReadsMemory() || llvm::isa<llvm::IntrinsicInst>(call))
+    return false;
+  const llvm::Function *callee = call->getCalledFunction();
+  llvm::StringRef name = callee ? callee->getName() : "";
+  return name != "taipan_raise" && name != "taipan_raise_index_error" &&
+         name != "taipan_raise_printed";
 }
 
 /// Pairs increments with later decrements in one basic block.
