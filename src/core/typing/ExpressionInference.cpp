@@ -261,9 +261,10 @@ const Type *ExpressionInference::computeType(Expr *expr) {
         expr->compareOps.size() == 1 && !comparisonMethod(expr->compareOps[0]).empty())
       return typeClassOperator(expr, comparisonMethod(expr->compareOps[0]),
                                compareOpSymbol(expr->compareOps[0]));
-    // p is q of two user-type values: operator.is_/is_not's overloads (an enum member is the
-    // same object as another member of its class with its value: taipan.enums)
-    if (expr->compareOps.size() == 1 && isUserType(operands[0]) && isUserType(operands[1]) &&
+    // p is q of two values of one user type: operator.is_/is_not's overloads (an enum member
+    // is the same object as another member of its class with its value: taipan.enums); values
+    // of two types are two objects, which the identity below answers.
+    if (expr->compareOps.size() == 1 && isUserType(operands[0]) && operands[0] == operands[1] &&
         (expr->compareOps[0] == CompareOp::Is || expr->compareOps[0] == CompareOp::IsNot))
       return typeClassOperator(expr, expr->compareOps[0] == CompareOp::Is ? "$is" : "$is_not",
                                compareOpSymbol(expr->compareOps[0]));
