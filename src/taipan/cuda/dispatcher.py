@@ -17,6 +17,16 @@ _MAX_THREADS_PER_BLOCK, _SHARED_SIZE_BYTES, _CONST_SIZE_BYTES, _LOCAL_SIZE_BYTES
 )
 
 
+_converting_kernels = []  # build(dispatcher, key, signature): use_converting_kernels
+
+
+def use_converting_kernels(build):
+    """Registers how a kernel converting launch arguments to a signature is built
+    (kernelgen.converting_kernel, above this module in the import graph); taipan.cuda's GPU
+    backend registers it when it is imported."""
+    _converting_kernels[:] = [build]
+
+
 class Kernel:
     """One compiled specialisation: its PTX, and the loaded function once launched."""
 
@@ -202,28 +212,10 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
 
     def _converting_kernel(self, key, signature):
         """The kernel for argument types `key` that the given `signature` takes through
-        conversions, as numba-cuda launches them: it converts each scalar argument to the
-        signature's type and runs the function (as a device function) on the converted values,
-        computing what the signature's kernel computes. (The launcher lays the arguments out
-        by their own types, so the signature's kernel itself cannot take them.) Arrays pass as
-        they are: a conversion only changes their layout to one the function reads either
-        way."""
-        from taipan.cuda import kernelgen
-
-        options = {k: v for k, v in self._jit_options.items() if k != "device"}
-        namespace = {"core": kernelgen.device_function(self.py_func, options)}
-        names = [f"a{i}" for i in range(len(key))]
-        converted = []
-        for name, actual, formal in zip(names, key, signature):
-            if actual == formal or formal.ndim:
-                converted.append(name)
-            else:
-                namespace[f"to_{name}"] = formal
-                converted.append(f"to_{name}({name})")
-        kernel_name = f"converting_{kernelgen.identifier(self.__name__)}"
-        source = f"def {kernel_name}({', '.join(names)}):\n    core({', '.join(converted)})\n"
-        function = kernelgen.generated_function(kernel_name, source, namespace, "kernel")
-        return CUDADispatcher(function, options, [key])._kernels[key]
+        conversions, as numba-cuda launches them (built by the library layer's
+        kernelgen.converting_kernel, which taipan.cuda's GPU backend registers:
+        use_converting_kernels)."""
+        return _converting_kernels[0](self, key, signature)
 
     def _make_kernel(self, ptx, name, annotations, job_hash):
         return Kernel(

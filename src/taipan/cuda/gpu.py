@@ -7,23 +7,28 @@ from taipan.cuda import (
     decorators,
     devicearray,
     devices,
+    dispatcher,
     driver,
     fp16,  # noqa: F401  (cuda.fp16, numba-cuda's half-precision intrinsics)
     hostmemory,
     interop,
     intrinsics,
+    kernelgen,
     libdevice,  # noqa: F401  (cuda.libdevice, as numba-cuda's package imports it)
     library_kernels,
     linking,
     reduction,
     streams,
+    vectorizers,
 )
 
 # Transposes copy on the device (library_kernels sits above devicearray in the import graph).
 devicearray.use_layout_copy(library_kernels.copy)
+# Kernels converting launch arguments to a signature are generated (kernelgen, above dispatcher).
+dispatcher.use_converting_kernels(kernelgen.converting_kernel)
 
 
 def exports():
     """{name: object} of everything ``taipan.cuda`` exports, from the GPU path's modules."""
     modules = (api.errors, compiler, decorators, devicearray, devices, driver, hostmemory, interop)
-    return api.resolve("GPU", (*modules, intrinsics, linking, reduction, streams, api.vectorizers))
+    return api.resolve("GPU", (*modules, intrinsics, linking, reduction, streams, vectorizers))

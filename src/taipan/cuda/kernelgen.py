@@ -72,6 +72,31 @@ def device_function(functor, options):
     return jit(functor, device=True, **options)
 
 
+def converting_kernel(dispatcher, key, signature):
+    """The kernel for argument types `key` that `dispatcher`'s given `signature` takes through
+    conversions, as numba-cuda launches them: it converts each scalar argument to the
+    signature's type and runs the function (as a device function) on the converted values,
+    computing what the signature's kernel computes. (The launcher lays the arguments out by
+    their own types, so the signature's kernel itself cannot take them.) Arrays pass as they
+    are: a conversion only changes their layout to one the function reads either way."""
+    from taipan.cuda.dispatcher import CUDADispatcher
+
+    options = {k: v for k, v in dispatcher._jit_options.items() if k != "device"}
+    namespace = {"core": device_function(dispatcher.py_func, options)}
+    names = [f"a{i}" for i in range(len(key))]
+    converted = []
+    for name, actual, formal in zip(names, key, signature):
+        if actual == formal or formal.ndim:
+            converted.append(name)
+        else:
+            namespace[f"to_{name}"] = formal
+            converted.append(f"to_{name}({name})")
+    kernel_name = f"converting_{identifier(dispatcher.__name__)}"
+    source = f"def {kernel_name}({', '.join(names)}):\n    core({', '.join(converted)})\n"
+    function = generated_function(kernel_name, source, namespace, "kernel")
+    return CUDADispatcher(function, options, [key])._kernels[key]
+
+
 def foreign_view(value, stream):
     """A taipan device array viewing another library's GPU array (CUDA Array Interface, or
     DLPack on a CUDA device), once its producer's stream is done; None for anything else."""

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from taipan import cuda
+from taipan.cuda import intrinsics
 from taipan.cuda.decorators import jit
 
 _THREADS = 256
@@ -14,7 +14,7 @@ _THREADS = 256
 
 @jit
 def _scale(values, factor):
-    i = cuda.grid(1)
+    i = intrinsics.grid(1)
     if i < values.shape[0]:
         values[i] *= factor
 
@@ -22,7 +22,7 @@ def _scale(values, factor):
 @jit
 def _negate_odd(values):
     """Negates every second element: the imaginary parts of a complex array's real view."""
-    i = cuda.grid(1)
+    i = intrinsics.grid(1)
     if 2 * i + 1 < values.shape[0]:
         values[2 * i + 1] = -values[2 * i + 1]
 
@@ -31,7 +31,7 @@ def _negate_odd(values):
 def _copy4(dst, src):
     """dst[i, j, k, l] = src[i, j, k, l] where src has that element, else 0: copies between
     layouts and dtypes, and pads or truncates (four dimensions; fewer are padded with 1s)."""
-    flat = cuda.grid(1)
+    flat = intrinsics.grid(1)
     n3 = dst.shape[3]
     n2 = dst.shape[2]
     n1 = dst.shape[1]

@@ -12,8 +12,6 @@ import from here and supply their execution backend; this package imports neithe
 - devicearray: the device-array front (shapes, strides, views, reshapes).
 - memory: memory pointers, pending deallocations and the EMM plugin interface.
 - ufuncs: CUDA ufuncs' and gufuncs' front (signatures, layouts, operand checks, broadcasting).
-- vectorizers: ``cuda.vectorize`` and ``cuda.guvectorize`` (numba-cuda's spellings of
-  ``vectorize(target='cuda')``).
 - random: the xoroshiro128+ generator of ``cuda.random``, made each backend's.
 - reduction: ``cuda.reduce``'s front.
 - signatures are split by decorators.split_signature.
@@ -31,7 +29,6 @@ from taipan.cuda.api import (
     random,
     reduction,
     ufuncs,
-    vectorizers,
 )
 from taipan.cuda.api.decorators import KNOWN_OPTIONS, jit_front, split_signature
 from taipan.cuda.api.devicearray import DeviceArrayFront, layout_like
@@ -87,5 +84,4 @@ __all__ = [
     "resolve",
     "split_signature",
     "ufuncs",
-    "vectorizers",
 ]

@@ -64,5 +64,7 @@ def install(module):
 def exports():
     """{name: object} of everything ``taipan.cuda`` exports, from the simulator's modules."""
     modules = (api.errors, host, atomics, devicearray, intrinsics, launch, reduction)
-    modules += (api.vectorizers, compilation)
+    from taipan.cuda import vectorizers  # the same entry points, over the simulator's ufuncs
+
+    modules += (vectorizers, compilation)
     return api.resolve("simulator", (sys.modules[__name__], *modules))
