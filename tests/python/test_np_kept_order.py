@@ -171,3 +171,13 @@ def test_astype_of_complex_to_reals_keeps_the_real_part():
         same_layout(to_float(a), to_float.py_func(a))
         same_layout(to_int32(a[:2]), to_int32.py_func(a[:2]))
     assert live_blocks() == before
+
+
+def test_where_of_numbers_is_a_zero_d_array():
+    before = live_blocks()
+    for args in [(True, 4, 5), (0.0, 4.5, 5), (1, 2.5, 3j), (np.array(1.5), 1, 2)]:
+        got, expected = where3(*args), np.where(*args)
+        assert isinstance(got, np.ndarray) and got.shape == ()
+        assert got.dtype == expected.dtype and got == expected
+    del got
+    assert live_blocks() == before

@@ -137,6 +137,8 @@ const Type *ufuncResultType(const LibraryCall &call) {
       ndim = std::max(ndim, call.argumentTypes[i]->ndim());
   if (ndim == 0 && !kernel.keepsZeroDimensionalArrays)
     ndim = -1; // NumPy's ufuncs give a scalar for 0-d operands
+  if (kernel.keepsZeroDimensionalArrays)
+    ndim = std::max(ndim, 0); // np.where of three numbers is a 0-d array too
   std::vector<const Type *> given = ufuncOutputArguments(call);
   for (const Type *output : given) // the implicit output of divmod(a, b, q) has q's shape
     if (output && output->isArray())
