@@ -15,6 +15,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
@@ -57,6 +58,19 @@ std::string ptxVersionFeature(int computeCapability) {
   return "+ptx64";
 }
 
+/// The newest architecture LLVM 19's NVPTX back end knows at or below `computeCapability`.
+/// PTX for it runs on the newer GPU (the driver compiles PTX for the device that loads it), as
+/// numba-cuda compiles for the closest architecture NVVM supports. Unknown to LLVM, sm_100's
+/// warp intrinsics found no instructions and aborted the process.
+int knownComputeCapability(const llvm::Target &nvptx, int computeCapability) {
+  std::unique_ptr<llvm::MCSubtargetInfo> subtargets(
+      nvptx.createMCSubtargetInfo(Triple, "sm_52", ""));
+  int known = computeCapability;
+  while (known > 20 && !subtargets->isCPUStringValid("sm_" + std::to_string(known)))
+    --known;
+  return known > 20 ? known : computeCapability;
+}
+
 std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(int computeCapability, const CompileOptions &compileOptions, int level) {
   initializeNvptx();
@@ -73,6 +87,7 @@ createTargetMachine(int computeCapability, const CompileOptions &compileOptions,
     options.ApproxFuncFPMath = true;
     options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   }
+  computeCapability = knownComputeCapability(*nvptx, computeCapability);
   std::string cpu = "sm_" + std::to_string(computeCapability);
   return std::unique_ptr<llvm::TargetMachine>(nvptx->createTargetMachine(
       Triple, cpu, ptxVersionFeature(computeCapability), options, std::nullopt, std::nullopt,
