@@ -3,19 +3,15 @@ opt and max_registers reach the PTX, the LLVM IR and the driver's JIT as numba-c
 is checked by ptxas (no GPU needed); the launches run where a GPU is present."""
 
 import math
-import os
 import re
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
+from ptx_assembly import needs_ptxas, ptxas
 
 import taipan
 from taipan import cuda, float32, float64, void
 
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 
 SIGNATURE = void(float32[:], float32[:])
@@ -31,18 +27,6 @@ def sine(a, b):
     i = cuda.grid(1)
     if i < a.size:
         a[i] = math.sin(b[i]) + math.exp(b[i])
-
-
-def ptxas(ptx, tmp_path):
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "kernel.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
 
 
 def instructions(ptx):

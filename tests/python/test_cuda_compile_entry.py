@@ -3,19 +3,14 @@
 (ABIs, outputs, bounds) with numba-cuda's exception classes, and the warning for debug
 information with optimisation on."""
 
-import os
 import re
-import shutil
-import subprocess
 import warnings
 
 import pytest
+from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import complex128, cuda, float32, float64, int16, int32, int64, void
 from taipan.errors import InvalidConfigWarning, UnsupportedError
-
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 
 
 def axpy(r, a, x, y):
@@ -29,18 +24,6 @@ AXPY = void(float32[:], float32, float32[:], float32[:])
 
 def add(x, y):
     return x + y
-
-
-def ptxas(ptx, tmp_path):
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.parametrize(

@@ -6,33 +6,17 @@ calls, as Numba retries with literal arguments; builtins such as cuda.atomic.add
 values. Closure variables, constant tuples, globals and factory arguments keep working. A
 shape that is not constant where it is called stays a TypingError at the user's line."""
 
-import os
 import re
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
+from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import cuda, types
 from taipan.errors import TypingError
 
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 GLOBAL_SHAPE = (4, 8)
 GLOBAL_SIZE = 5
-
-
-def ptxas(ptx, tmp_path):
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
 
 
 def stored_sizes(ptx):

@@ -6,19 +6,16 @@ the others within an ulp of NumPy's float32 function rounded to float16; hmax/hm
 __hmax/__hmin (the operand that is not NaN, +0.0 above -0.0). On a GPU, kernels compare with
 the same Python functions."""
 
-import os
-import shutil
 import subprocess
 
 import numpy as np
 import pytest
+from ptx_assembly import PTXAS, needs_ptxas
 
 import taipan
 from taipan import cuda
 from taipan.cuda import fp16
 
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 
 COMPARISONS = {"heq", "hne", "hge", "hgt", "hle", "hlt"}

@@ -5,18 +5,13 @@ value or element changes nothing) and nanmax/nanmin (a NaN value is ignored, a N
 replaced), compare_and_swap, on global and shared arrays; PTX through ptxas, values in the
 simulator (where a kernel's signature types its scalar arguments)."""
 
-import os
-import shutil
-import subprocess
-
 import pytest
 from child_processes import run_in_simulator
+from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import cuda, types
 from taipan.errors import TypingError
 
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 INTEGERS = [types.int8, types.int16, types.int32, types.int64]
 INTEGERS += [types.uint8, types.uint16, types.uint32, types.uint64]
 
@@ -28,18 +23,6 @@ def result_type(expression, *argument_types):
         f"from taipan import cuda\ndef f({arguments}):\n    return {expression}\n", namespace
     )
     return cuda.compile_ptx(namespace["f"], argument_types, device=True)[1]
-
-
-def ptxas(ptx, tmp_path):
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.parametrize("integer", INTEGERS, ids=str)

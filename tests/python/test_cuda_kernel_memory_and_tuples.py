@@ -17,19 +17,17 @@ Without a GPU: PTX checks (ptxas), the simulator; launches are marked ``cuda``."
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 from child_processes import run_in_simulator
+from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import cuda, from_dtype, njit, typeof, void
 from taipan.errors import TypingError
 
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 
 RECORDS = {
@@ -37,18 +35,6 @@ RECORDS = {
     "aligned": np.dtype([("a", np.float64), ("b", np.int8), ("c", np.complex64)], align=True),
     "packed": np.dtype([("flag", np.bool_), ("x", np.float64), ("k", np.int8, (2, 2))]),
 }
-
-
-def ptxas_accepts(ptx, tmp_path):
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "kernel.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
 
 
 def shared_copy_kernel(dt, nthreads):
@@ -77,7 +63,7 @@ def test_a_shared_array_of_records_holds_itemsize_bytes_each(name, nthreads, tmp
     assert sizes == [nthreads * dtype.itemsize]
     # The records are stepped through at their item size.
     assert f", {dtype.itemsize};" in ptx
-    ptxas_accepts(ptx, tmp_path)
+    ptxas(ptx, tmp_path)
 
 
 @needs_ptxas
@@ -97,7 +83,7 @@ def test_a_local_array_of_records_holds_itemsize_bytes_each(name, tmp_path):
     ptx, _ = cuda.compile_ptx(through_local, (array, array, typeof(1)))
     depots = [int(n) for n in re.findall(r"__local_depot\d*\[(\d+)\]", ptx)]
     assert depots and max(depots) >= 5 * dtype.itemsize
-    ptxas_accepts(ptx, tmp_path)
+    ptxas(ptx, tmp_path)
 
 
 def test_shared_and_local_arrays_of_records_in_the_simulator(tmp_path):
@@ -208,7 +194,7 @@ def test_tuple_arguments_compile_and_ptxas_accepts_them(name, tmp_path):
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    ptxas_accepts(out.read_text(), tmp_path)
+    ptxas(out.read_text(), tmp_path)
 
 
 def signature(arguments):

@@ -4,7 +4,6 @@ and, on a machine with a GPU (marker ``cuda``), runs and matches NumPy."""
 import math
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -12,11 +11,10 @@ import cuda_kernels as k
 import numpy as np
 import pytest
 from child_processes import child_python_path
+from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import cuda, float16, float32, float64, int32, int64, uint32, void
 
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 
 F32_1D = float32[:]
@@ -49,18 +47,6 @@ SIGNATURES = [
     (k.gpu_round_grid_stride, void(float64[:], float64[:], int64)),
     (k.gpu_round_grid_stride, void(F32_1D, F32_1D, int32)),
 ]
-
-
-def ptxas(ptx, tmp_path):
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
 
 
 @needs_ptxas

@@ -3,19 +3,15 @@ Numba's documentation, dynamic shared memory with shape=0, cuda.local.array,
 cuda.const.array_like and cuda.grid(ndim=...). Builtins Numba takes positionally only refuse
 keywords clearly. PTX is checked by ptxas; the launches run where a GPU is present."""
 
-import os
 import re
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
+from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import cuda, float32, float64, int32, void
 from taipan.errors import TypingError, UnsupportedError
 
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 
 TPB = 16
@@ -92,18 +88,6 @@ def local_and_constant(out):
         for k in range(4):
             scratch[k] = table[(i + k) % 8]
         out[i] = scratch[0] + scratch[1] + scratch[2] + scratch[3]
-
-
-def ptxas(ptx, tmp_path):
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "kernel.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
 
 
 def without_names(ptx):

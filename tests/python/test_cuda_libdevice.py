@@ -4,35 +4,18 @@ global memory) to PTX that ptxas accepts, typed as numba-cuda types them; device
 them too; the simulator evaluates them (exact directed roundings, int32 wrapping); and, on a
 GPU (marker ``cuda``), numba-cuda's three value tests."""
 
-import os
-import shutil
-import subprocess
-
 import numpy as np
 import pytest
 from child_processes import run_in_simulator
+from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import cuda, types
 from taipan.cuda import libdevice
 from taipan.cuda.api.libdevice_prototypes import PROTOTYPES, signature_of
 from taipan.errors import TypingError
 
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 TYPES = {name: getattr(types, name) for name in ("int16", "int32", "int64", "float32", "float64")}
-
-
-def ptxas(ptx, tmp_path):
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
 
 
 def kernel_calling(name):

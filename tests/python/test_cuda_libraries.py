@@ -8,11 +8,11 @@ FFT convolution, the blog's FFT-then-kernel) with taipan.cuda.fft and with CuPy'
 taipan device arrays."""
 
 import os
-import shutil
 import subprocess
 
 import numpy as np
 import pytest
+from ptx_assembly import PTXAS, needs_ptxas
 
 from taipan import complex64, complex128, cuda, float32, float64, int64, uint8
 from taipan.cuda import blas, libraries, library_kernels
@@ -21,8 +21,6 @@ from taipan.cuda.driver import CudaSupportError
 
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 no_gpu = pytest.mark.skipif(cuda.is_available(), reason="a GPU is present")
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 
 
 def installed(key):

@@ -10,14 +10,13 @@ import subprocess
 
 import numpy as np
 import pytest
+from ptx_assembly import PTXAS, needs_ptxas
 
 from taipan import _core, cuda, float32, int32, jit, types, void
 from taipan.cuda import linking
 from taipan.errors import TypingError, UnsupportedError
 
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 NVCC = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 needs_nvrtc = pytest.mark.skipif(not _core.nvrtc_available(), reason="NVRTC not installed")
 needs_nvcc = pytest.mark.skipif(not os.path.exists(NVCC), reason="nvcc not installed")

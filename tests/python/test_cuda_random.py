@@ -7,14 +7,13 @@ kernels draw exactly numba-cuda's numbers, and the Monte Carlo estimate of pi fr
 documentation."""
 
 import math
-import os
-import shutil
 import subprocess
 import types
 import warnings
 
 import numpy as np
 import pytest
+from ptx_assembly import PTXAS, needs_ptxas
 
 from taipan import cuda, float32, float64, int32, int64, uint32, uint64
 from taipan.cuda import random as trandom
@@ -32,8 +31,6 @@ from taipan.cuda.random import (
 )
 
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 
 DRAWS = [
     "xoroshiro128p_next",

@@ -10,19 +10,17 @@ ptxas accepts it, a record parameter is a pointer read through the global window
 kernels run in the CUDA simulator. The launches (marker ``cuda``) compare with NumPy on a GPU."""
 
 import os
-import shutil
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 from child_processes import child_python_path
+from ptx_assembly import PTXAS, needs_ptxas
 
 from taipan import cuda, typeof, void
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 
 RECORD = np.dtype(

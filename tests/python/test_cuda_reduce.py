@@ -5,18 +5,13 @@ arithmetic, argument checks and the empty case. With a GPU (marker ``cuda``): su
 minima against NumPy for sizes around the block and pass boundaries, host and device arrays,
 ``size=``, ``res=``, ``init=``, ``stream=``, strided views and CuPy arrays."""
 
-import os
-import shutil
-import subprocess
-
 import numpy as np
 import pytest
+from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import cuda, njit
 from taipan.cuda import reduction
 
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 
 
@@ -49,18 +44,6 @@ def product(a, b):
 
 
 product_reduce = cuda.reduce(product)  # and a CPU @njit function
-
-
-def ptxas(ptx, tmp_path):
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
 
 
 DTYPES = [np.float32, np.float64, np.int32, np.int64, np.uint8, np.int16, np.complex128]

@@ -4,19 +4,14 @@ the casting rules. A kernel cannot allocate, so an input that partly overlaps th
 NumPy reads from a copy) raises ValueError instead of a result NumPy would not give. PTX goes
 through ptxas here; the values are compared with NumPy on a GPU."""
 
-import os
-import shutil
-import subprocess
-
 import numpy as np
 import pytest
+from ptx_assembly import needs_ptxas, ptxas
 
 import taipan
 from taipan import cuda
 from taipan.errors import TypingError
 
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 
 
@@ -38,18 +33,6 @@ def less(a0, a1, a2):
 
 def divmod_(a0, a1, a2, a3):
     np.divmod(a0, a1, a2, a3)
-
-
-def ptxas(ptx, tmp_path):
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
 
 
 CASES = [

@@ -7,34 +7,20 @@ foreign (CuPy, PyTorch) arrays, broadcasting, ``out=``, ``stream=``, the seeds' 
 
 import math
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
 
 import numpy as np
 import pytest
+from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import cuda, float32, guvectorize, njit, vectorize
 from taipan.cuda import ufuncs as cu
 from taipan.errors import TypingError, UnsupportedError
 
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 gpu = [pytest.mark.cuda, needs_gpu]
-
-
-def ptxas(ptx, tmp_path):
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
 
 
 # --- the seeds' ufuncs ---------------------------------------------------------------------

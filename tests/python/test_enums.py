@@ -5,12 +5,12 @@ and kernels (PTX through ptxas, the simulator). Results are compared with `py_fu
 
 import enum
 import os
-import shutil
 import subprocess
 
 import numpy as np
 import pytest
 from child_processes import run_in_simulator
+from ptx_assembly import PTXAS
 
 from taipan import cuda, njit, typeof, types
 from taipan.errors import TypingError
@@ -250,9 +250,6 @@ def test_heterogeneous_enum_is_refused_at_its_argument():
 
     with pytest.raises(TypingError, match="cannot determine the type of argument 0"):
         identity(Mixed.number)
-
-
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 
 
 def kernel_compare(a, b, out):

@@ -5,11 +5,11 @@ branch pruning by type; errors naming the user's line; no leaks."""
 import gc
 import os
 import runpy
-import shutil
 import subprocess
 
 import numpy as np
 import pytest
+from ptx_assembly import PTXAS
 
 from taipan import cuda, njit, types
 from taipan.errors import TypingError
@@ -567,8 +567,6 @@ def test_numba_mynorm_example_runs_unchanged():
 
 
 # --- CUDA: overloads compile for kernels too ------------------------------------------------
-
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 
 
 @pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")

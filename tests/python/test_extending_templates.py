@@ -9,11 +9,11 @@ stores (``value.attr = x``) typed by an ``AttributeTemplate`` and lowered by ``l
 import math
 import operator
 import os
-import shutil
 import subprocess
 
 import numpy as np
 import pytest
+from ptx_assembly import PTXAS
 
 from taipan import njit, types
 from taipan.core import cgutils
@@ -540,9 +540,6 @@ def test_setting_an_attribute_of_a_type_without_setattr_is_a_typing_error():
 
     with pytest.raises(TypingError, match="cannot set attribute 'x' of Vec2"):
         f(1.0, 2.0)
-
-
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 
 
 @pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")

@@ -4,12 +4,12 @@ rules around it (name/key/equality, data models, typing errors, box/unbox errors
 
 import math
 import os
-import shutil
 import subprocess
 from contextlib import ExitStack
 
 import numpy as np
 import pytest
+from ptx_assembly import PTXAS
 
 from taipan import njit, typeof, types
 from taipan.core import cgutils
@@ -761,9 +761,6 @@ def test_attribute_templates_and_lower_getattr():
 
     with pytest.raises(TypingError, match="theta"):
         unknown(1.0)
-
-
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 
 
 @pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")

@@ -8,13 +8,13 @@ against a pure-Python loop over NumPy's loop dimensions on 'cpu' and 'parallel',
 
 import os
 import pickle
-import shutil
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 from numpy_checks import no_allocation_leak
+from ptx_assembly import PTXAS, needs_ptxas
 
 import taipan
 from taipan import cuda, guvectorize
@@ -457,8 +457,6 @@ def test_pickled_in_place_gufunc_keeps_its_layout_and_writable_args():
 
 # --- CUDA: kernels without a GPU, calls on one (and in the simulator) -------------------------
 
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 
 

@@ -6,7 +6,6 @@ import changed."""
 
 import math
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -14,6 +13,7 @@ import textwrap
 import numpy as np
 import pytest
 from child_processes import child_python_path
+from ptx_assembly import PTXAS
 
 from taipan import carray, cfunc, cuda, njit, prange, types
 from taipan.core import cgutils
@@ -678,8 +678,6 @@ def test_numba_ll_pointer_cast_usecase():
 
 
 # --- CUDA ----------------------------------------------------------------------------------
-
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 
 
 @pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")

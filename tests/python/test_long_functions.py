@@ -6,17 +6,16 @@ passes ptxas and a kernel with such a body runs."""
 
 import linecache
 import os
-import shutil
 import subprocess
 
 import numpy as np
 import pytest
 from numpy_checks import no_allocation_leak
+from ptx_assembly import PTXAS
 
 import taipan
 from taipan import cuda
 
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 
 

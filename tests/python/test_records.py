@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 
 import numpy as np
 import pytest
 from numpy_checks import no_allocation_leak
+from ptx_assembly import PTXAS
 
 import taipan
 from taipan import cuda, njit, types
@@ -543,8 +543,6 @@ def test_pickled_record_types_round_trip():
 
 # ---------------------------------------------------------------------------------------------
 # CUDA: arrays of records in kernels share the CPU's lowering (PTX checked by ptxas)
-
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 
 
 def record_kernel(a, out):
