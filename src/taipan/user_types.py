@@ -427,28 +427,28 @@ def infer_getattr(template_class):
     return template_class
 
 
-def lower_getattr(type_spec, attr):
-    """Numba's ``lower_getattr(Type, attr)``: decorates ``impl(context, builder, typ, value)``
-    giving the attribute's value."""
+def _registering(lowerings, type_spec, attr):
+    """A decorator adding ``(type_spec, attr, implementation)`` to `lowerings` (attr None: any
+    attribute) and giving the implementation back."""
 
     def decorate(implementation):
         with _lock:
-            _getattr_lowerings.append((type_spec, attr, implementation))
+            lowerings.append((type_spec, attr, implementation))
         return implementation
 
     return decorate
+
+
+def lower_getattr(type_spec, attr):
+    """Numba's ``lower_getattr(Type, attr)``: decorates ``impl(context, builder, typ, value)``
+    giving the attribute's value."""
+    return _registering(_getattr_lowerings, type_spec, attr)
 
 
 def lower_getattr_generic(type_spec):
     """Numba's ``lower_getattr_generic(Type)``: decorates ``impl(context, builder, typ, value,
     attr)`` for any attribute the templates type."""
-
-    def decorate(implementation):
-        with _lock:
-            _getattr_lowerings.append((type_spec, None, implementation))
-        return implementation
-
-    return decorate
+    return _registering(_getattr_lowerings, type_spec, None)
 
 
 def _template_type(value, attr):
@@ -485,25 +485,13 @@ def lower_setattr(type_spec, attr):
     storing ``args[1]`` into the attribute of ``args[0]``; ``sig`` is ``none(Type,
     attribute type)`` with the attribute's type from the attribute templates, to which the
     stored value is converted."""
-
-    def decorate(implementation):
-        with _lock:
-            _setattr_lowerings.append((type_spec, attr, implementation))
-        return implementation
-
-    return decorate
+    return _registering(_setattr_lowerings, type_spec, attr)
 
 
 def lower_setattr_generic(type_spec):
     """Numba's ``lower_setattr_generic(Type)``: decorates ``impl(context, builder, sig, args,
     attr)`` for any attribute the templates type."""
-
-    def decorate(implementation):
-        with _lock:
-            _setattr_lowerings.append((type_spec, None, implementation))
-        return implementation
-
-    return decorate
+    return _registering(_setattr_lowerings, type_spec, None)
 
 
 def _setattr_lowering(value, attr):
