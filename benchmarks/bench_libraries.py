@@ -3,16 +3,17 @@ quantecon, dcor and antropy, each imported unchanged, with Numba and with taipan
 for ``numba`` through the shim of ``tools/numba_compat`` (``NUMBA_SHIM_MODE=taipan``), side by
 side in one run.
 
-Per function and library, in fresh processes (``numpy`` and ``numba`` already imported): the
-first call, timed with the import of the library (numba-stats compiles its signatures when it
-is imported, numbagg when called; both libraries' disk caches point at an empty folder), best
-of ``--repeats`` processes; and the warm call, best of 5 rounds of an auto-ranged number of
-calls in the last of those processes. The two libraries' results are compared (a checksum of
+Per function and library, in ``--repeats`` fresh processes (``numpy`` and ``numba`` already
+imported), the two libraries taking turns: the first call, timed with the import of the
+library (numba-stats compiles its signatures when it is imported, numbagg when called; both
+libraries' disk caches point at an empty folder), best of the processes; and the warm call,
+each process's best of 5 rounds of an auto-ranged number of calls, the median of the
+processes (one process's warm time moves by tens of percent on a busy machine). The two libraries' results are compared (a checksum of
 the returned arrays); a mismatch shows as ERR.
 
     python benchmarks/bench_libraries.py                 # every function (several minutes)
     python benchmarks/bench_libraries.py --only numbagg  # the functions of one package
-    python benchmarks/bench_libraries.py --repeats 1     # one fresh process per first call
+    python benchmarks/bench_libraries.py --repeats 5     # five processes per side and function
 
 The packages are the versions that ``tools/numba_compat/libraries.py`` pins, installed (without
 their dependencies) under ``build/numba_libraries/site`` by that runner's store; this script
@@ -28,7 +29,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from common import BenchError, Row, print_results, run_snippet
+from common import Row, alternating_runs, median, print_results, run_snippet
 
 REPO = Path(__file__).resolve().parent.parent
 TOOLS = REPO / "tools" / "numba_compat"
@@ -186,21 +187,7 @@ except Exception as error:
     report({{"error": type(error).__name__ + ": " + (str(error).splitlines() or [""])[0]}})
     raise SystemExit(1)
 
-number = 1
-while True:  # calls per round: enough for 0.2 s
-    start = time.perf_counter()
-    for _ in range(number):
-        call()
-    if time.perf_counter() - start >= 0.2 or number >= 10**6:
-        break
-    number *= 4
-warm = None
-for _ in range(5):
-    start = time.perf_counter()
-    for _ in range(number):
-        call()
-    seconds = (time.perf_counter() - start) / number
-    warm = seconds if warm is None else min(warm, seconds)
+warm = warm_seconds(call)
 values = np.asarray(result, dtype=np.float64).ravel()
 finite = values[np.isfinite(values)]
 report({{"first": first, "warm": warm, "check": [values.size, int(finite.size),
@@ -250,8 +237,8 @@ def environment(lib, paths, cache_dir, taipan_path):
     return env
 
 
-def measure_case(case, lib, paths, repeats, taipan_path):
-    """(best first call, warm call, checksum) in seconds, or the error's message."""
+def measure_case(case, lib, paths, taipan_path):
+    """One fresh process's first call, warm call (seconds) and checksum; raises BenchError."""
     lines = case.setup.splitlines()
     imports = [line for line in lines if line.startswith(("import ", "from "))]
     data = [line for line in lines if line not in imports]
@@ -262,17 +249,16 @@ def measure_case(case, lib, paths, repeats, taipan_path):
         data="\n".join("    " + line for line in data),
         call=case.call,
     )
-    if isinstance(paths[case.package], str):
-        return paths[case.package]
-    results = []
-    try:
-        for _ in range(repeats):
-            with tempfile.TemporaryDirectory(prefix="bench-libraries-cache-") as cache_dir:
-                env = environment(lib, paths[case.package], cache_dir, taipan_path)
-                results.append(run_snippet(snippet, env=env, timeout=900))
-    except BenchError as exc:
-        return str(exc)
-    return min(r["first"] for r in results), results[-1]["warm"], results[-1]["check"]
+    with tempfile.TemporaryDirectory(prefix="bench-libraries-cache-") as cache_dir:
+        env = environment(lib, paths[case.package], cache_dir, taipan_path)
+        return run_snippet(snippet, env=env, timeout=900)
+
+
+def summarize_runs(runs):
+    """(best first call, median warm call, checksum) of one library's processes, or the error."""
+    if isinstance(runs, str):
+        return runs
+    return min(r["first"] for r in runs), median([r["warm"] for r in runs]), runs[-1]["check"]
 
 
 def same_result(ours, theirs):
@@ -285,7 +271,9 @@ def same_result(ours, theirs):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="+", default=None, help="packages (e.g. numbagg)")
-    parser.add_argument("--repeats", type=int, default=2, help="fresh processes per first call")
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="fresh processes per library and function"
+    )
     options = parser.parse_args()
     cases = [case for case in CASES if options.only is None or case.package in options.only]
     paths = package_paths(sorted({case.package for case in cases}))
@@ -304,9 +292,13 @@ def main():
 def measure_all(cases, paths, repeats, taipan_path):
     first_rows, warm_rows = [], []
     for case in cases:
-        measured = {
-            lib: measure_case(case, lib, paths, repeats, taipan_path) for lib in ("taipan", "numba")
-        }
+        if isinstance(paths[case.package], str):
+            measured = dict.fromkeys(("taipan", "numba"), paths[case.package])
+        else:
+            runs = alternating_runs(
+                lambda lib, case=case: measure_case(case, lib, paths, taipan_path), repeats
+            )
+            measured = {lib: summarize_runs(lib_runs) for lib, lib_runs in runs.items()}
         ours, theirs = measured["taipan"], measured["numba"]
         if (
             isinstance(ours, tuple)
@@ -319,7 +311,7 @@ def measure_all(cases, paths, repeats, taipan_path):
             first.append(value if isinstance(value, str) else value[0] * 1e9)
             warm.append(value if isinstance(value, str) else value[1] * 1e9)
         first_rows.append(Row(case.name, first[0], first[1], FIRST_TARGET))
-        warm_rows.append(Row(case.name, warm[0], warm[1], WARM_TARGET))
+        warm_rows.append(Row(case.name, warm[0], warm[1], WARM_TARGET, note=f"median of {repeats}"))
         print(f"  measured {case.name}", file=sys.stderr, flush=True)
     return first_rows, warm_rows
 

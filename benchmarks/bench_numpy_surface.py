@@ -5,7 +5,8 @@ taipan vs numba side by side.
   ``np.roll``, ``np.unique``, ``np.interp``), in a fresh process right after importing the
   library, best of ``--repeats`` processes (target: at most 0.1x Numba's);
 * warm call: each function on 10**6 elements in its own compiled function, best of 5 rounds of
-  an auto-ranged number of calls, after a warm-up call (target: at most 1.0x Numba's). Both
+  an auto-ranged number of calls after a warm-up call, the median of ``--repeats`` processes
+  per library, the libraries taking turns (target: at most 1.0x Numba's). Both
   libraries' results are compared (a checksum); a mismatch shows as ERR.
 
     python benchmarks/bench_numpy_surface.py [--repeats 3] [--only partition cov]
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 
-from common import BenchError, Row, print_results, run_snippet
+from common import BenchError, Row, alternating_runs, median, print_results, run_snippet
 
 FIRST_TARGET = 0.1
 WARM_TARGET = 1.0
@@ -47,7 +48,6 @@ CASES = {
 }
 
 WARM = """
-import time
 import numpy as np
 import {lib}
 rng = np.random.default_rng(0)
@@ -59,21 +59,9 @@ def run({names}):
 
 args = ({names},)
 result = run(*args)
-number, elapsed = 1, 0.0
-while elapsed < 0.05:
-    number *= 2
-    start = time.perf_counter()
-    for _ in range(number):
-        run(*args)
-    elapsed = time.perf_counter() - start
-rounds = []
-for _ in range(5):
-    start = time.perf_counter()
-    for _ in range(number):
-        run(*args)
-    rounds.append((time.perf_counter() - start) / number)
+warm = warm_seconds(lambda: run(*args))
 values = np.asarray(result, dtype=np.float64).ravel()
-report({{"warm": min(rounds), "check": [values.size, float(np.nansum(values))]}})
+report({{"warm": warm, "check": [values.size, float(np.nansum(values))]}})
 """
 
 FIRST = """
@@ -122,18 +110,19 @@ def measure_first(repeats):
     return Row("partition+cov+roll+unique+interp", values[0], values[1], FIRST_TARGET)
 
 
-def measure_warm(name):
+def measure_warm(name, repeats):
     setup, call = CASES[name]
-    results = {}
-    for lib in ("taipan", "numba"):
-        try:
-            names = ", ".join(
-                sorted({line.split(" =")[0] for line in setup.splitlines()} & set("abc"))
-            )
-            snippet = WARM.format(lib=lib, setup=setup, call=call, names=names)
-            results[lib] = run_snippet(snippet)
-        except BenchError as exc:
-            results[lib] = str(exc).splitlines()[-1][:120]
+    names = ", ".join(sorted({line.split(" =")[0] for line in setup.splitlines()} & set("abc")))
+    runs = alternating_runs(
+        lambda lib: run_snippet(WARM.format(lib=lib, setup=setup, call=call, names=names)),
+        repeats,
+    )
+    results = {
+        lib: lib_runs.splitlines()[-1][:120]
+        if isinstance(lib_runs, str)
+        else {"warm": median([r["warm"] for r in lib_runs]), "check": lib_runs[0]["check"]}
+        for lib, lib_runs in runs.items()
+    }
     ours, theirs = results["taipan"], results["numba"]
     if (
         isinstance(ours, dict)
@@ -142,17 +131,17 @@ def measure_warm(name):
     ):
         ours = f"result differs from Numba's: {ours['check']} vs {theirs['check']}"
     values = [value if isinstance(value, str) else value["warm"] * 1e9 for value in (ours, theirs)]
-    return Row(f"np.{name} 10**6", values[0], values[1], WARM_TARGET)
+    return Row(f"np.{name} 10**6", values[0], values[1], WARM_TARGET, note=f"median of {repeats}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3, help="fresh processes for first calls")
+    parser.add_argument("--repeats", type=int, default=3, help="fresh processes per library")
     parser.add_argument("--only", nargs="+", default=None, help="functions (e.g. partition)")
     options = parser.parse_args()
     names = [name for name in CASES if options.only is None or name in options.only]
     print_results("first call in a fresh process", [measure_first(options.repeats)])
-    print_results("warm call", [measure_warm(name) for name in names])
+    print_results("warm call", [measure_warm(name, options.repeats) for name in names])
 
 
 if __name__ == "__main__":

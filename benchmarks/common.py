@@ -51,6 +51,31 @@ def best_of(fn, repeats: int = 5, number: int = 1) -> float:
     return best
 
 
+# Injected into every snippet: the warm time of a call, measured the same way for both libraries.
+WARM_SECONDS = """
+def warm_seconds(call, least=0.2, rounds=5):
+    \"\"\"Best seconds per call of ``call()`` over ``rounds`` rounds, each of as many calls as
+    take at least ``least`` seconds (a power of 4, at most 10**6).\"\"\"
+    import time as _time
+    number = 1
+    while True:
+        start = _time.perf_counter()
+        for _ in range(number):
+            call()
+        if _time.perf_counter() - start >= least or number >= 10**6:
+            break
+        number *= 4
+    best = None
+    for _ in range(rounds):
+        start = _time.perf_counter()
+        for _ in range(number):
+            call()
+        seconds = (_time.perf_counter() - start) / number
+        best = seconds if best is None else min(best, seconds)
+    return best
+"""
+
+
 def run_snippet(
     code: str,
     *,
@@ -75,7 +100,7 @@ def run_snippet(
         "import json as _json\n"
         "def report(value):\n"
         f"    print({RESULT_MARKER!r}, _json.dumps(value), flush=True)\n"
-    )
+    ) + WARM_SECONDS
     source = prelude + textwrap.dedent(code)
     with tempfile.TemporaryDirectory(prefix="taipan-bench-") as tmp:
         if as_file:
@@ -106,6 +131,31 @@ def run_snippet(
 def fresh_best(code: str, repeats: int, **kwargs) -> float:
     """Minimum over ``repeats`` fresh processes of the number each one reports."""
     return min(run_snippet(code, **kwargs) for _ in range(repeats))
+
+
+def median(values):
+    """The median of a non-empty sequence of numbers (the mean of the middle two when even)."""
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def alternating_runs(measure, repeats: int, libs=LIBS) -> dict:
+    """``measure(lib)`` ``repeats`` times per library, the libraries taking turns and the first
+    to go alternating from round to round, so that a machine whose speed drifts (other work,
+    frequency scaling) weighs on both sides alike. Returns each library's list of results, or
+    the message of the first BenchError it raised."""
+    results = {lib: [] for lib in libs}
+    for round_index in range(repeats):
+        order = libs if round_index % 2 == 0 else tuple(reversed(libs))
+        for lib in order:
+            if isinstance(results[lib], str):
+                continue
+            try:
+                results[lib].append(measure(lib))
+            except BenchError as exc:
+                results[lib] = str(exc)
+    return results
 
 
 def compare_kernels(snippet: str, title: str, value_label: str, **fields) -> None:
