@@ -11,7 +11,8 @@ an error instead of a time):
       - ``a * b + np.sin(c)`` on 10**6 float64 (NumPy as a note);
       - ``a.sum()``, ``a.min()``, ``a.max()``, ``a.mean()``, ``a.std()``, ``a.argmax()`` on
         10**6 float64, one row each (NumPy as a note);
-    each the best of several repeats of an auto-ranged number of calls, after a warm-up call;
+    each the best of several repeats of an auto-ranged number of calls, after a warm-up call,
+    in ``--processes`` fresh processes per library taking turns, of which the median counts;
   * call overhead of a jitted function of 1 array argument (``a.shape[0]``) and of 3 array
     arguments (ns per call in a Python loop, loop overhead included);
   * first-call (compile) time of ``nan_compact`` and ``matmul``, each in a fresh process right
@@ -19,7 +20,8 @@ an error instead of a time):
 
 Targets are maxima of the ratio taipan/numba.
 
-Usage: python benchmarks/bench_arrays.py [--compile-repeats 3] [--run-repeats 5] [--quick]
+Usage: python benchmarks/bench_arrays.py [--compile-repeats 3] [--run-repeats 5] [--processes 3]
+       [--quick]
 
 TAIPAN_BENCH_STANDIN=numba makes the "taipan" side import numba.  It exists ONLY to validate
 this script before taipan is importable (ratios are then ~1).
@@ -30,7 +32,18 @@ from __future__ import annotations
 import argparse
 
 # benchmarks/ is sys.path[0] when this file is run as a script.
-from common import LIBS, Row, fmt_time, fresh_best, import_line, measure, print_table
+from common import (
+    LIBS,
+    Row,
+    alternating_runs,
+    fmt_time,
+    fresh_best,
+    import_line,
+    measure,
+    median,
+    print_table,
+    run_snippet,
+)
 
 TARGET_RUN = 1.0
 TARGET_CALL = 0.6
@@ -323,12 +336,16 @@ def main(argv=None) -> list[Row]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--compile-repeats", type=int, default=3)
     ap.add_argument("--run-repeats", type=int, default=5)
+    ap.add_argument(
+        "--processes", type=int, default=3, help="fresh processes per library for run times"
+    )
     ap.add_argument("--calls", type=int, default=200_000, help="calls per overhead repeat")
     ap.add_argument("--timeout", type=float, default=600, help="per-process timeout (s)")
     ap.add_argument("--quick", action="store_true", help="fewer repeats (smoke test)")
     args = ap.parse_args(argv)
     if args.quick:
         args.compile_repeats = args.run_repeats = 2
+        args.processes = 1
         args.calls = 50_000
     to = args.timeout
 
@@ -343,14 +360,20 @@ def main(argv=None) -> list[Row]:
         v = measure(lambda: fresh_best(numpy_snippet(inp, expr, args.run_repeats), 1, timeout=to))
         return f"numpy {expr}: " + (fmt_time(v) if not isinstance(v, str) else f"ERR {v}")
 
+    def median_of_processes(make):
+        """Each library's median over ``--processes`` fresh processes, taking turns."""
+        runs = alternating_runs(lambda lib: run_snippet(make(lib), timeout=to), args.processes)
+        return [runs[lib] if isinstance(runs[lib], str) else median(runs[lib]) for lib in LIBS]
+
     # Steady-state run time.
     for name, inp, names, call, ref, check in WORKLOADS:
-        t, n = both(
+        t, n = median_of_processes(
             lambda lib, i=inp, f=names, c=call, r=ref, k=check: run_time_snippet(
                 lib, i, f, c, r, k, args.run_repeats
             )
         )
-        rows.append(Row(name, t, n, TARGET_RUN, note=numpy_note(inp, ref)))
+        note = f"median of {args.processes}; " + numpy_note(inp, ref)
+        rows.append(Row(name, t, n, TARGET_RUN, note=note.rstrip("; ")))
 
     # Call overhead with array arguments.
     for nargs, label in ((1, "call f(a) -> a.shape[0]"), (3, "call f(a, b, c)")):
