@@ -160,9 +160,11 @@ CpuJit::CpuJit() : implementation(std::make_unique<Implementation>()) {
   // Vector epilogues from 4 lanes: a loop of 300 doubles then ends in vector code, not in 12
   // scalar iterations, also where the CPU prefers 256-bit vectors (Sapphire Rapids: 4 doubles;
   // LLVM 20, Numba's, asks for 16 lanes times the interleave, which 4 x 4 meets).
+  // TAIPAN_LLVM_OPTIONS adds LLVM's own options (a developer's knob for comparing code
+  // generation choices on one build; these two take precedence over it).
   static const char *const options[] = {"taipan", "-disable-x86-domain-reassignment",
                                         "-epilogue-vectorization-minimum-VF=4"};
-  llvm::cl::ParseCommandLineOptions(3, options);
+  llvm::cl::ParseCommandLineOptions(3, options, "", nullptr, "TAIPAN_LLVM_OPTIONS");
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::InitializeNativeTargetAsmParser();
