@@ -17,12 +17,14 @@ import operator
 
 from taipan import _core, typeof, types
 from taipan.core import cgutils
+from taipan.core.typeconv import Conversion
 from taipan.core.typing.templates import AttributeTemplate
 from taipan.errors import TypingError
 from taipan.extending import (
     NativeValue,
     box,
     infer_getattr,
+    lower_cast,
     lower_getattr_generic,
     make_attribute_wrapper,
     models,
@@ -54,6 +56,13 @@ class EnumMember(types.Type):
 
 class IntEnumMember(EnumMember):
     """A member of an IntEnum class: an integer too (arithmetic, comparisons, indexing)."""
+
+    def can_convert_to(self, typingctx, other):
+        """Numba's: an IntEnum member converts to the integer types (lower_cast below), where
+        compiled code needs an int (``range(m)``, ``a[m]``, ``np.empty(m)``, ``int(m)``)."""
+        if isinstance(other, types.Integer):
+            return Conversion.safe
+        return None
 
 
 class EnumClass(types.Type):
@@ -126,6 +135,13 @@ class _MemberModel(models.StructModel):
 
 
 make_attribute_wrapper(EnumMember, "value", "value")
+
+
+@lower_cast(IntEnumMember, types.Integer)
+def _int_member_to_int(context, builder, fromty, toty, val):
+    """The member's value, as the integer type wanted (Numba's int_enum_to_int)."""
+    value = builder.extract_value(val, 0)
+    return context.cast(builder, value, fromty.dtype, toty)
 
 
 @register_model(EnumClass)

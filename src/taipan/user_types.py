@@ -1,6 +1,6 @@
 """Numba's low-level extension API for user-defined types: ``typeof_impl``, ``as_numba_type``,
 ``type_callable``, ``lower_builtin``, ``make_attribute_wrapper``, ``box``/``unbox`` with
-``NativeValue``.
+``NativeValue``, ``lower_cast``.
 
 Typing callbacks and lowering functions are held here, in Python, keyed by the user's objects;
 the compiler reaches them through the registry of taipan.extending. A call of a Python class
@@ -543,6 +543,103 @@ def _find_template_setter(self_type, attr):
     return found
 
 
+# Implicit conversions of user types to numbers (Numba's can_convert_to and lower_cast).
+
+_cast_lowerings = []  # [(from type spec, to type spec, implementation)], newest last
+_cast_entries = {}  # (type, target name or None) -> the member finder's answer
+
+
+def lower_cast(from_spec, to_spec):
+    """Numba's ``lower_cast(FromType, ToType)``: decorates ``impl(context, builder, fromty,
+    toty, value)`` converting a value of a user type to a number where compiled code uses it
+    as one (its type's ``can_convert_to(typingctx, number)`` must allow it): an argument of a
+    library function (``range(m)``, ``np.empty(m)``, ``int(m)``), an index (``a[m]``), an
+    operand of arithmetic with numbers, a result returned as a declared number type."""
+
+    def decorate(implementation):
+        with _lock:
+            _cast_lowerings.append((from_spec, to_spec, implementation))
+        return implementation
+
+    return decorate
+
+
+def _cast_lowering(from_type, to_type):
+    with _lock:
+        lowerings = list(reversed(_cast_lowerings))
+    for from_spec, to_spec, implementation in lowerings:
+        if _matches(from_spec, from_type) and _matches(to_spec, to_type):
+            return implementation
+    return None
+
+
+def _number_type(name):
+    """taipan's number type called ``name`` (the compiler's spelling), or None."""
+    found = getattr(extending.types, "boolean" if name == "bool" else name, None)
+    if isinstance(found, extending.types.Type) and found.kind_name in _NUMBER_KINDS:
+        return found
+    return None
+
+
+_NUMBER_KINDS = ("Boolean", "Integer", "Float", "Complex")
+
+
+def _converts(from_type, to_type):
+    """Whether the type allows the conversion (Numba's ``can_convert_to``, which a type
+    without one does not) and a ``lower_cast`` implements it."""
+    can_convert_to = getattr(from_type, "can_convert_to", None)
+    if can_convert_to is None or not can_convert_to(extending._TYPING_CONTEXT, to_type):
+        return False
+    return _cast_lowering(from_type, to_type) is not None
+
+
+def _conversion_target(self_type, target_name):
+    """The number a value of ``self_type`` converts to: ``target_name``'s, or where any number
+    will do the type's own choice, tried in order: its ``dtype`` when a number (an IntEnum
+    member's value type), int64, float64, complex128, bool."""
+    if target_name is not None:
+        target = _number_type(target_name)
+        return target if target is not None and _converts(self_type, target) else None
+    candidates = [getattr(self_type, "dtype", None)]
+    candidates += [extending.types.int64, extending.types.float64, extending.types.complex128]
+    candidates.append(extending.types.boolean)
+    for candidate in candidates:
+        if (
+            isinstance(candidate, extending.types.Type)
+            and candidate.kind_name in _NUMBER_KINDS
+            and _converts(self_type, candidate)
+        ):
+            return candidate
+    return None
+
+
+def _find_cast(self_type, member):
+    """The member finder's answer for the compiler's ``$cast`` (a number of the type's choice)
+    and ``$cast.<number type>``: an intrinsic taking the value and returning the number, which
+    runs the ``lower_cast``; None when the type does not convert."""
+    target_name = member.partition(".")[2] or None
+    key = (self_type, target_name)
+    with _lock:
+        if key in _cast_entries:
+            return _cast_entries[key]
+    target = _conversion_target(self_type, target_name)
+    found = None
+    if target is not None:
+        lowering = _cast_lowering(self_type, target)
+
+        def typer(typingctx, value):
+            def codegen(context, builder, signature, args):
+                return lowering(context, builder, user_view(value), target, args[0])
+
+            return target(value), codegen
+
+        typer.__name__ = f"{self_type}.__cast_to_{target}__"
+        found = (extending.intrinsic(typer).registry_id, False)
+    with _lock:
+        _cast_entries[key] = found
+    return found
+
+
 # The compiler asks a user type for these methods for `a + b`, `-a`...: the overloads and
 # templates of the operator module's function answer (Numba types operators that way).
 _OPERATOR_METHODS = {
@@ -620,6 +717,8 @@ def _find_template_attribute(self_type, attr):
     (lower_setattr) and operators (overloads or templates of the operator's function)."""
     if attr.startswith(_SETTER_PREFIX):
         return _find_template_setter(self_type, attr[len(_SETTER_PREFIX) :])
+    if attr == "$cast" or attr.startswith("$cast."):
+        return _find_cast(self_type, attr)
     if attr in _OPERATOR_METHODS:
         return _find_operator(self_type, attr)
     key = (self_type, attr)

@@ -4,7 +4,9 @@
 
 #include "compiler/JobHash.h"
 #include "types/NumericPromotion.h"
+#include "types/UserTypes.h"
 #include "typing/ConstantArguments.h"
+#include "typing/InferencePass.h"
 
 #include <algorithm>
 #include <functional>
@@ -215,7 +217,11 @@ std::string typeJob(const CompileJob &job, const Target &target, CompileSession 
   if (declaredReturnType && declaredReturnType != root.returnType) {
     bool convertible = (declaredReturnType->isNumber() && root.returnType->isNumber()) ||
                        canConvertImplicitly(root.returnType, declaredReturnType) ||
-                       declaredReturnType->isNone();
+                       declaredReturnType->isNone() ||
+                       // a user type's lower_cast to the declared number (Numba's)
+                       (isUserType(root.returnType) && declaredReturnType->isNumber() &&
+                        InferencePass::userCast(root, root.returnType, declaredReturnType,
+                                                source->definitionLocation));
     if (!convertible)
       throwTypingError("the function returns " + root.returnType->name() +
                            ", which does not convert to the declared return type " +

@@ -236,6 +236,10 @@ private:
   /// to a C entry at typing) as the first-class function value `to`: {address, no object}.
   llvm::Value *firstClassValue(llvm::Value *value, const Type *from, const Type *to);
   llvm::Value *lowerIntrinsicCall(Expr *expr, const IntrinsicBody &body);
+  /// Calls an intrinsic's body (linked into the module once, inlined) with argument values
+  /// already of its parameter types: an intrinsic call's, or a lower_cast conversion's.
+  llvm::Value *emitIntrinsic(const IntrinsicBody &body, std::vector<llvm::Value *> arguments,
+                             SourceLocation location);
   /// A call of a builtin: of a library function, or of a NumPy function or array method.
   llvm::Value *lowerBuiltinCall(const std::string &name, Expr *expr);
   /// A read of a library value (cuda.threadIdx.x), after checking the target.

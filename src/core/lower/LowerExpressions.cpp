@@ -12,6 +12,7 @@
 
 #include <llvm/IR/Constants.h>
 
+#include <algorithm>
 #include <limits>
 
 namespace taipan {
@@ -42,6 +43,17 @@ llvm::Value *FunctionLowering::lowerConstant(const Constant &constant, const Typ
 }
 
 llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
+  // A value of a user type that typing converted to a number (InferencePass::convertToNumber):
+  // computed as the user type, then cast by its lower_cast.
+  auto conversion = function.convertedExpressions.find(expr->id);
+  if (conversion != function.convertedExpressions.end() &&
+      function.expressionTypes[expr->id] != conversion->second.first) {
+    auto [from, to] = conversion->second;
+    function.expressionTypes[expr->id] = from;
+    llvm::Value *value = lowerExpr(expr);
+    function.expressionTypes[expr->id] = to;
+    return castValue(value, from, to);
+  }
   const Type *type = typeOf(expr);
   if (arrays().isElementwise(expr))
     return arrays().lowerElementwise(expr);
@@ -160,6 +172,21 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
     return castOptional(value, from, to);
   if (from == to)
     return value;
+  if (isUserType(from) && !isUserType(to)) {
+    // Numba's lower_cast, registered by typing (InferencePass::userCast): to `to` itself, or
+    // to the type's own number, then on from there.
+    auto cast = function.userCasts.find({from, to});
+    if (cast == function.userCasts.end())
+      cast = std::find_if(function.userCasts.begin(), function.userCasts.end(),
+                          [from](const auto &entry) { return entry.first.first == from; });
+    if (cast == function.userCasts.end())
+      throw CompileError(CompileErrorKind::Internal,
+                         "no lower_cast from " + from->name() + " to " + to->name() +
+                             " was chosen while typing",
+                         SourceLocation{});
+    llvm::Value *converted = emitIntrinsic(cast->second, {value}, SourceLocation{});
+    return castValue(converted, cast->first.second, to);
+  }
   if (to->isBoolean())
     return truthValue(value, from);
   if (to->isUnicode() && from->kind() == TypeKind::StringLiteral)

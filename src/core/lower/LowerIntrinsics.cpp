@@ -76,6 +76,17 @@ llvm::Function *withCallerAllocas(llvm::Function *function) {
 /// from its IR text once per module (named by a hash of the text); the arguments convert to its
 /// parameter types.
 llvm::Value *FunctionLowering::lowerIntrinsicCall(Expr *expr, const IntrinsicBody &body) {
+  std::vector<llvm::Value *> arguments;
+  for (size_t i = 0; i < body.parameterTypes.size(); ++i) {
+    size_t operand = body.argumentOrder.empty() ? i : body.argumentOrder[i];
+    arguments.push_back(lowerExprAs(expr->operands[1 + operand], body.parameterTypes[i]));
+  }
+  return emitIntrinsic(body, std::move(arguments), expr->location);
+}
+
+llvm::Value *FunctionLowering::emitIntrinsic(const IntrinsicBody &body,
+                                             std::vector<llvm::Value *> arguments,
+                                             SourceLocation location) {
   std::string text = body.module;
   if (text.empty()) { // the text form: the instructions of a function taipan writes around them
     std::string parameters;
@@ -98,7 +109,7 @@ llvm::Value *FunctionLowering::lowerIntrinsicCall(Expr *expr, const IntrinsicBod
     if (moduleLowering.target.hasThreadHierarchy())
       throwUnsupported("an intrinsic whose codegen calls context.get_function or "
                        "compile_internal runs on the CPU only",
-                       expr->location);
+                       location);
     moduleLowering.processSpecific = body.processSpecific;
   }
   std::string name = "taipan.intrinsic." + std::to_string(std::hash<std::string>()(text));
@@ -110,18 +121,16 @@ llvm::Value *FunctionLowering::lowerIntrinsicCall(Expr *expr, const IntrinsicBod
       std::string message;
       llvm::raw_string_ostream stream(message);
       diagnostic.print("intrinsic", stream, false);
-      throwTypingError("the LLVM IR of this intrinsic does not parse:\n" + stream.str(),
-                       expr->location);
+      throwTypingError("the LLVM IR of this intrinsic does not parse:\n" + stream.str(), location);
     }
     std::string problems;
     llvm::raw_string_ostream problemStream(problems);
     if (llvm::verifyModule(*parsed, &problemStream))
       throwTypingError("the LLVM IR of this intrinsic is invalid:\n" + problemStream.str(),
-                       expr->location);
+                       location);
     llvm::Function *defined = parsed->getFunction("intrinsic");
     if (!defined || defined->isDeclaration())
-      throwTypingError("the LLVM IR of this intrinsic defines no function @intrinsic",
-                       expr->location);
+      throwTypingError("the LLVM IR of this intrinsic defines no function @intrinsic", location);
     // What else the body defines (format strings, helpers) is its own: internal, renamed by the
     // linker where another intrinsic's has the same name.
     for (llvm::GlobalValue &global : parsed->global_values())
@@ -135,16 +144,11 @@ llvm::Value *FunctionLowering::lowerIntrinsicCall(Expr *expr, const IntrinsicBod
     parsed->setDataLayout(moduleLowering.module.getDataLayout());
     parsed->setTargetTriple(moduleLowering.module.getTargetTriple());
     if (llvm::Linker::linkModules(moduleLowering.module, std::move(parsed)))
-      throwTypingError("the LLVM IR of this intrinsic clashes with the module's", expr->location);
+      throwTypingError("the LLVM IR of this intrinsic clashes with the module's", location);
     // Linked with external linkage (the linker drops unused internal functions), then made
     // internal so that it is inlined and disappears.
     function = moduleLowering.module.getFunction(name);
     function->setLinkage(llvm::GlobalValue::InternalLinkage);
-  }
-  std::vector<llvm::Value *> arguments;
-  for (size_t i = 0; i < body.parameterTypes.size(); ++i) {
-    size_t operand = body.argumentOrder.empty() ? i : body.argumentOrder[i];
-    arguments.push_back(lowerExprAs(expr->operands[1 + operand], body.parameterTypes[i]));
   }
   if (llvm::MDNode *plan = function->getMetadata(CallerAllocasKey))
     for (const llvm::MDOperand &operand : plan->operands()) {

@@ -5,6 +5,7 @@
 #include "typing/InferencePass.h"
 
 #include "types/NumericPromotion.h"
+#include "types/UserTypes.h"
 #include "typing/BuiltinNames.h"
 #include "typing/CallArguments.h"
 #include "typing/ConstantArguments.h"
@@ -89,6 +90,29 @@ static void convertFunctionValueArguments(InferencePass &pass, LibraryCall &call
   }
 }
 
+/// The call's type by its function's rule; where the rule refuses it, again with the arguments
+/// of user types that convert to numbers converted.
+static const Type *typeConvertingUserValues(InferencePass &pass, LibraryCall &call) {
+  try {
+    return call.function->type(call);
+  } catch (const CompileError &error) {
+    // Numba's can_convert_to: arguments of user types that convert to numbers (IntEnum
+    // members in range(m), np.empty(m), int(m)) take the call as those numbers.
+    if (error.kind != CompileErrorKind::Typing || call.function->lowersArguments)
+      throw;
+    bool converted = false;
+    for (size_t i = 0; i < call.arguments.size(); ++i)
+      if (call.arguments[i] && isUserType(call.argumentTypes[i]))
+        if (const Type *number = pass.convertToNumber(call.arguments[i])) {
+          call.argumentTypes[i] = number;
+          converted = true;
+        }
+    if (!converted)
+      throw;
+  }
+  return call.function->type(call);
+}
+
 const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *entry) {
   Expr *callee = expr->callee();
   std::vector<Expr *> positional;
@@ -136,7 +160,7 @@ const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *en
   call.iteratedByLoop = pass.loopIterables.count(expr->id) > 0;
   if (isMethodCall(callee))
     convertFunctionValueArguments(pass, call);
-  call.resultType = entry->type(call);
+  call.resultType = typeConvertingUserValues(pass, call);
   if (entry->ufunc && entry->ufunc->scalarFunction)
     typeUfuncElementCallee(call);
   const Type *result = call.resultType;

@@ -154,6 +154,21 @@ const Type *ExpressionInference::computeType(Expr *expr) {
     const Type *right = pass.typeExpr(expr->operands[1]);
     if (!left || !right)
       return nullptr;
+    // Values of user types that convert to numbers (Numba's can_convert_to: IntEnum members)
+    // take taipan's own arithmetic where both sides are then numbers, as Numba's built-in
+    // templates come before the user's.
+    auto convertible = [&](const Type *type, Expr *operand) {
+      return type->isNumber() ||
+             (isUserType(type) &&
+              InferencePass::userCast(function, type, nullptr, operand->location));
+    };
+    if ((isUserType(left) || isUserType(right)) && convertible(left, expr->operands[0]) &&
+        convertible(right, expr->operands[1])) {
+      if (isUserType(left))
+        left = pass.convertToNumber(expr->operands[0]);
+      if (isUserType(right))
+        right = pass.convertToNumber(expr->operands[1]);
+    }
     // p + q: the class's __add__; of a user type, the operator's overloads and templates
     if (isClassInstance(left) || isUserType(left) || isUserType(right))
       return typeClassOperator(expr, binaryOperatorMethod(expr->binaryOp),
@@ -698,6 +713,15 @@ const Type *ExpressionInference::typeSubscript(Expr *expr) {
     if (!pass.typeExpr(index))
       return nullptr;
     return typeClassOperator(expr, "__getitem__", "[]");
+  }
+  if ((base->isArray() || base->isTuple() || base->isList() || base->isString()) &&
+      !(base->isArray() && base->dtype()->isRecord()) && index->kind != ExprKind::Tuple &&
+      index->kind != ExprKind::Slice) {
+    const Type *indexType = pass.typeExpr(index);
+    if (!indexType)
+      return nullptr;
+    if (isUserType(indexType)) // a[m] of an IntEnum member: its number (can_convert_to)
+      pass.convertToNumber(index);
   }
   if ((base->isRecord() || (base->isArray() && base->dtype()->isRecord())) &&
       index->kind != ExprKind::Tuple) {

@@ -4,6 +4,7 @@
 
 #include "syntax/VariableVersions.h"
 #include "types/NumericPromotion.h"
+#include "types/UserTypes.h"
 #include "typing/ArrayTyping.h"
 #include "typing/FirstClassFunctions.h"
 #include "typing/OptionalTyping.h"
@@ -241,7 +242,40 @@ void InferencePass::addLocalTarget(Expr *target) {
 const Type *InferencePass::typeExpr(Expr *expr) {
   if (!expr)
     return nullptr;
-  return record(expr, expressions.computeType(expr));
+  const Type *type = expressions.computeType(expr);
+  auto conversion = function.convertedExpressions.find(expr->id);
+  if (conversion != function.convertedExpressions.end() && type == conversion->second.first)
+    type = conversion->second.second; // converted to a number where it was used as one
+  return record(expr, type);
+}
+
+const Type *InferencePass::userCast(TypedFunction &function, const Type *from, const Type *to,
+                                    SourceLocation location) {
+  if (to && function.userCasts.count({from, to}))
+    return to;
+  GlobalResolver *resolver = function.source->resolver.get();
+  if (!resolver)
+    return nullptr;
+  // The type's conversions are its "$cast" members (taipan.user_types): an intrinsic taking
+  // the value and returning the number, "$cast" for the type's own choice.
+  OverloadMember cast = resolver->findMember(from, to ? "$cast." + to->name() : "$cast");
+  if (cast.registryId < 0)
+    return nullptr;
+  IntrinsicBody body = resolver->implementIntrinsic(cast.registryId, {from}, {}, location);
+  const Type *number = body.returnType;
+  function.userCasts[{from, number}] = std::move(body);
+  return number;
+}
+
+const Type *InferencePass::convertToNumber(Expr *expr, const Type *target) {
+  const Type *type = typeOf(expr);
+  if (!isUserType(type))
+    return nullptr;
+  const Type *number = userCast(function, type, target, expr->location);
+  if (!number)
+    return nullptr;
+  function.convertedExpressions[expr->id] = {type, number};
+  return record(expr, number);
 }
 
 bool InferencePass::isParameter(const std::string &name) const {

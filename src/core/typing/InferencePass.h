@@ -89,7 +89,18 @@ public:
   /// pass (the rest is dead code, as Numba removes it).
   void typeBlock(const std::vector<Stmt *> &block);
   /// Types `expr` (ExpressionInference::computeType) and records its type; nullptr for none.
+  /// An expression converted by convertToNumber keeps its number type.
   const Type *typeExpr(Expr *expr);
+  /// Where a number is needed and `expr` (already typed) is a value of a user type that
+  /// converts to one (Numba's can_convert_to with a lower_cast: an IntEnum member), converts
+  /// it: from now on the expression has that number type (TypedFunction::convertedExpressions)
+  /// and that type is returned; else nullptr, changing nothing. `target` asks for one number
+  /// type; null takes the type's own choice.
+  const Type *convertToNumber(Expr *expr, const Type *target = nullptr);
+  /// Registers the lower_cast conversion of user type `from` to number `to` (or to the type's
+  /// own choice when `to` is null) for castValue: the number type, or nullptr when it has none.
+  static const Type *userCast(TypedFunction &function, const Type *from, const Type *to,
+                              SourceLocation location);
 
   // Errors and constants.
   /// Describes a type for error messages, using the Python spelling of compile-time objects.

@@ -71,6 +71,14 @@ struct TypedFunction {
   /// A choice of jitted functions (an UndefinedFunction) -> the FunctionType its calls gave it.
   std::map<const Type *, const Type *> chosenFunctionTypes;
   std::map<int, std::vector<std::string>> assignmentsByLine; ///< for inspect_types
+  /// Conversions of user-defined types' values to taipan's types (Numba's lower_cast), which
+  /// typing chose where such a value is used as a number: (from, to) -> the intrinsic that
+  /// castValue calls to convert.
+  std::map<std::pair<const Type *, const Type *>, IntrinsicBody> userCasts;
+  /// Expressions of a user type that typing converted to a number where one was needed
+  /// (`range(m)`, `a[m]`, `np.empty(m)`), by id: (the user type, the number). Their
+  /// expressionTypes entry is the number; lowering computes them as the user type, then casts.
+  std::unordered_map<int, std::pair<const Type *, const Type *>> convertedExpressions;
   std::string symbolName; ///< unique LLVM symbol, set by the compiler
   bool inProgress = false;
 
