@@ -473,13 +473,11 @@ Expr *AstReader::readExpr(nb::handle node) {
         continue;
       }
       if (nodeKind(argument) == "Starred") {
-        // f(*t): typing spreads the tuple t into positional arguments (jitted callees only).
+        // f(*t): typing spreads the tuple t (a variable, or any expression evaluated once, as
+        // complex(*cmath.polar(z))) into positional arguments.
         nb::handle value = argument.attr("value");
         if (i + 1 != arguments.size() || expr->starredOperand != 0)
           throwUnsupported("'*' in a call is supported only on its last positional argument",
-                           location(argument));
-        if (nodeKind(value) != "Name")
-          throwUnsupported("'*' in a call is supported only on a variable holding a tuple",
                            location(argument));
         expr->starredOperand = expr->operands.size();
         expr->operands.push_back(readExpr(value));

@@ -3,6 +3,8 @@
 #include "CudaBindings.h"
 
 #include "cuda/CudaDriver.h"
+#include "cuda/DeviceLibrary.h"
+#include "support/CompileError.h"
 
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
@@ -139,6 +141,21 @@ void defineCudaBindings(nb::module_ &module) {
       .def_ro("size", &DeviceBuffer::size)
       .def_ro("device", &DeviceBuffer::device);
 
+  // The device library's compiler (taipan.cuda.device_runtime.compiled_ir), called with the
+  // GIL taken by whichever thread compiles a kernel; kept for the life of the process.
+  module.def("cuda_set_device_library", [](nb::object compiler) {
+    auto *held = new nb::object(std::move(compiler));
+    cuda::setDeviceLibrarySource([held](const std::string &symbol, int computeCapability) {
+      nb::gil_scoped_acquire gil;
+      try {
+        nb::object text = (*held)(symbol, computeCapability);
+        return text.is_none() ? std::string() : nb::cast<std::string>(text);
+      } catch (nb::python_error &error) {
+        throw CompileError(CompileErrorKind::Internal,
+                           "compiling the device library failed: " + std::string(error.what()), {});
+      }
+    });
+  });
   module.def("cuda_set_error_classes", [](nb::handle support, nb::handle driver) {
     cudaSupportErrorClass = support.inc_ref().ptr();
     cudaDriverErrorClass = driver.inc_ref().ptr();

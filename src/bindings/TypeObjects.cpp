@@ -218,6 +218,14 @@ void defineTypeObjects(nb::module_ &module) {
       .def_prop_ro("reflected", [](const TypeRef &self) { return self.type->isReflected(); })
       .def_prop_ro("readonly", [](const TypeRef &self) { return self.type->isReadonly(); })
       .def_prop_ro("bitwidth", [](const TypeRef &self) { return self.type->bits(); })
+      // Numba's Complex.underlying_float: the type of either part (complex64 -> float32).
+      .def_prop_ro("underlying_float",
+                   [](const TypeRef &self) -> nb::object {
+                     if (!self.type->isComplex())
+                       return nb::none();
+                     return nb::cast(TypeRef{self.type->bits() == 64 ? types::float32()
+                                                                     : types::float64()});
+                   })
       .def_prop_ro("signed", [](const TypeRef &self) { return self.type->isSigned(); })
       .def_prop_ro("ndim", [](const TypeRef &self) { return self.type->ndim(); })
       // Numba's NPDatetime.unit / NPTimedelta.unit ("ns", "" for the generic unit).

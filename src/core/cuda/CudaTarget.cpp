@@ -2,6 +2,8 @@
 // where needed), internalise all but the kernels, then optimise and emit PTX.
 #include "cuda/CudaTarget.h"
 
+#include "cuda/DeviceLibrary.h"
+
 #include "lower/FunctionLowering.h"
 #include "runtime/Runtime.h"
 #include "support/CompileError.h"
@@ -636,6 +638,9 @@ void CudaTarget::finalizeModule(llvm::Module &module, const std::string &entryNa
     }
   }
 
+  // Runtime calls written in Python are linked first: their adapters are definitions, which the
+  // rest of the device runtime then leaves alone.
+  cuda::defineDeviceLibraryFunctions(module, computeCapability);
   defineDeviceRuntime(module);
   // Reading libdevice's symbol table is most of this stage: a kernel calling no math skips it.
   if (llvm::any_of(module.functions(), needsLibdevice)) {

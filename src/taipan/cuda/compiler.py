@@ -29,6 +29,25 @@ def _find_libdevice():
         return
 
 
+_device_library_registered = False
+
+
+def _register_device_library():
+    """Gives the compiler the runtime functions written in Python for the device
+    (taipan.cuda.device_runtime), which it compiles and links when a kernel calls them."""
+    global _device_library_registered
+    if _device_library_registered:
+        return
+    _device_library_registered = True
+
+    def compiled_ir(symbol, cc):
+        from taipan.cuda import device_runtime
+
+        return device_runtime.compiled_ir(symbol, cc)
+
+    _core.cuda_set_device_library(compiled_ir)
+
+
 def compile_source(
     source, argument_types, cc, device=False, keep_llvm=False, return_type=None, c_symbol=None
 ):
@@ -38,6 +57,7 @@ def compile_source(
     ``return_type`` converts the result; ``c_symbol`` makes a device function with the C ABI
     (``T c_symbol(args...)``) instead of Numba's."""
     _find_libdevice()
+    _register_device_library()
     extra = {} if return_type is None else {"return_type": return_type}
     if c_symbol is not None:
         extra["c_symbol"] = c_symbol
