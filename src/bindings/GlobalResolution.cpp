@@ -277,7 +277,11 @@ static bool classifyUserValue(nb::handle object, const Type *type, GlobalValue &
   if (!userTypeLayout(type) || type->holdsReferences())
     return false;
   std::vector<std::max_align_t> storage(type->storageSize() / sizeof(std::max_align_t) + 1);
-  if (!unboxUserValue(object.ptr(), type, storage.data())) {
+  // The type's lower_constant builds it where one is registered; else its unbox does.
+  int constant = constantUserValue(object.ptr(), type, storage.data());
+  if (constant < 0)
+    throw nb::python_error();
+  if (constant == 0 && !unboxUserValue(object.ptr(), type, storage.data())) {
     PyErr_Clear();
     return false;
   }

@@ -157,6 +157,23 @@ bool unboxUserValue(PyObject *value, const Type *type, void *storage) {
   return false;
 }
 
+int constantUserValue(PyObject *value, const Type *type, void *storage) {
+  PyObject *module = PyImport_GetModule(nb::str("taipan.user_types").ptr());
+  if (!module) { // no extension API loaded: no lower_constant either
+    PyErr_Clear();
+    return 0;
+  }
+  nb::object userTypes = nb::steal(module);
+  try {
+    nb::object written = userTypes.attr("_constant_into")(nb::handle(value), TypeRef{type},
+                                                          reinterpret_cast<uint64_t>(storage));
+    return nb::cast<bool>(written) ? 1 : 0;
+  } catch (nb::python_error &error) {
+    error.restore();
+    return -1;
+  }
+}
+
 PyObject *boxUserValue(const Type *type, const void *storage) {
   const UserBoxing *boxing = boxingOf(type);
   if (!boxing)

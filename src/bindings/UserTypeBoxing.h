@@ -16,6 +16,10 @@ const Type *typeOfUserValue(PyObject *value);
 /// Unboxes `value` into `storage` through the type's compiled unbox function; false with a
 /// Python exception set when it fails or the type has no unbox.
 bool unboxUserValue(PyObject *value, const Type *type, void *storage);
+/// Writes the constant of `value`, a global or closure value of user type `type`, into
+/// `storage` by the type's lower_constant (Numba's; taipan.user_types): 1 when written, 0 when
+/// the type registered none, -1 with a Python exception set when it failed.
+int constantUserValue(PyObject *value, const Type *type, void *storage);
 /// A new object for the value at `storage` through the type's compiled box function, or
 /// nullptr with an exception set.
 PyObject *boxUserValue(const Type *type, const void *storage);

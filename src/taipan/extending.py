@@ -557,6 +557,7 @@ _USER_TYPE_NAMES = {
     "box": "taipan.user_types",
     "lower_builtin": "taipan.user_types",
     "lower_cast": "taipan.user_types",
+    "lower_constant": "taipan.user_types",
     "lower_getattr": "taipan.user_types",
     "lower_getattr_generic": "taipan.user_types",
     "lower_setattr": "taipan.user_types",

@@ -366,3 +366,36 @@ def compile_conversions(t, unbox_function, box_function):
 
         addresses.append(cfunc(types.voidptr(pointer))(box_entry).address)
     return tuple(addresses)
+
+
+def constant_writer(t, value, lower_constant):
+    """A function ``write(address)`` storing the constant ``lower_constant(context, builder,
+    t, value)`` builds (Numba's lower_constant of a global) at ``address``, in memory form: a
+    cfunc run once while compiling the function that reads the global."""
+    import ctypes
+
+    from taipan import extending
+    from taipan.cfunc import cfunc
+
+    _check_model(t)
+    pointer = types.CPointer(t)
+
+    @extending.intrinsic
+    def store_constant(typingctx, out):
+        def codegen(context, builder, signature, args):
+            builder.store(lower_constant(context, builder, t, value), args[0])
+            return context.get_constant(types.int8, 0)
+
+        return types.int8(pointer), codegen
+
+    def constant_entry(out):
+        return store_constant(out)
+
+    compiled = cfunc(types.int8(pointer))(constant_entry)
+    entry = ctypes.CFUNCTYPE(ctypes.c_int8, ctypes.c_void_p)(compiled.address)
+
+    def write(out):
+        entry(out)
+        return compiled  # (the closure keeps the compiled code alive while it runs)
+
+    return write

@@ -1,6 +1,6 @@
 """Numba's low-level extension API for user-defined types: ``typeof_impl``, ``as_numba_type``,
 ``type_callable``, ``lower_builtin``, ``make_attribute_wrapper``, ``box``/``unbox`` with
-``NativeValue``, ``lower_cast``.
+``NativeValue``, ``lower_cast``, ``lower_constant``.
 
 Typing callbacks and lowering functions are held here, in Python, keyed by the user's objects;
 the compiler reaches them through the registry of taipan.extending. A call of a Python class
@@ -83,6 +83,10 @@ as_numba_type = _AsNumbaType()
 
 def _typeof_hook(value):
     """The compiler's typeof of a value no built-in rule types (src/bindings/UserTypeBoxing)."""
+    with _lock:
+        registered = _global_types.get(id(value))
+    if registered is not None and registered[0] is value:
+        return registered[1]  # infer_global(value, type)
     found = typeof_impl(value, _TYPEOF_PURPOSE)
     return found if isinstance(found, extending.types.Type) else None
 
@@ -305,14 +309,20 @@ def _template_typer(template_class):
     return typer
 
 
+_global_types = {}  # id(value) -> (value, type): infer_global(value, type)
+
+
 def infer_global(function, typ=None):
     """Numba's ``infer_global(func)``: decorates a template class typing the calls of
-    ``func`` (a Python function or class), which ``lower_builtin`` implementations lower."""
+    ``func`` (a Python function or class), which ``lower_builtin`` implementations lower.
+    ``infer_global(value, typ)`` instead makes ``value``, read as a global or closure
+    variable, of the user type ``typ``; its ``lower_constant`` (or ``unbox``) makes the
+    constant."""
     if typ is not None:
-        raise NotImplementedError(
-            "infer_global(value, type) types a global value, which needs lower_constant: "
-            "taipan has not got it; type the calls with a template or use typeof_impl"
-        )
+        with _lock:
+            _global_types[id(function)] = (function, typ)
+        _core.register_user_typeof_class(type(function))
+        return None
 
     def decorate(template_class):
         template_class.key = function
@@ -541,6 +551,41 @@ def _find_template_setter(self_type, attr):
     with _lock:
         _attribute_entries[key] = found
     return found
+
+
+# Constants: global and closure values of user types (Numba's lower_constant).
+
+_constant_lowerings = []  # [(type spec, implementation)], newest last
+
+
+def lower_constant(type_spec):
+    """Numba's ``lower_constant(Type)``: decorates ``impl(context, builder, ty, pyval)``
+    building the value of the Python object ``pyval`` (a global or closure variable of the
+    user type ``ty``). taipan runs it once, when the function compiles, and keeps the bytes it
+    built as a constant of the module (so the value must hold no references or addresses); a
+    type without one is frozen by its ``unbox``."""
+
+    def decorate(implementation):
+        with _lock:
+            _constant_lowerings.append((type_spec, implementation))
+        return implementation
+
+    return decorate
+
+
+def _constant_into(value, t, address):
+    """Writes the constant of ``value`` (of user type ``t``) at ``address`` by its type's
+    ``lower_constant``: False when the type has none (src/bindings/UserTypeBoxing)."""
+    from taipan.user_type_boxing import constant_writer
+
+    t = user_view(t)
+    with _lock:
+        lowerings = list(reversed(_constant_lowerings))
+    for spec, implementation in lowerings:
+        if _matches(spec, t):
+            constant_writer(t, value, implementation)(address)
+            return True
+    return False
 
 
 # Implicit conversions of user types to numbers (Numba's can_convert_to and lower_cast).

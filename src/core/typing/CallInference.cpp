@@ -101,12 +101,26 @@ static const Type *typeConvertingUserValues(InferencePass &pass, LibraryCall &ca
     if (error.kind != CompileErrorKind::Typing || call.function->lowersArguments)
       throw;
     bool converted = false;
-    for (size_t i = 0; i < call.arguments.size(); ++i)
-      if (call.arguments[i] && isUserType(call.argumentTypes[i]))
-        if (const Type *number = pass.convertToNumber(call.arguments[i])) {
+    for (size_t i = 0; i < call.arguments.size(); ++i) {
+      Expr *argument = call.arguments[i];
+      if (argument && isUserType(call.argumentTypes[i]))
+        if (const Type *number = pass.convertToNumber(argument)) {
           call.argumentTypes[i] = number;
           converted = true;
         }
+      // a tuple written in the call, of such values: a shape (np.empty((m, m)))
+      if (argument && argument->kind == ExprKind::Tuple && call.argumentTypes[i] &&
+          call.argumentTypes[i]->isTuple()) {
+        bool convertedItem = false;
+        for (Expr *item : argument->operands)
+          if (isUserType(pass.typeOf(item)) && pass.convertToNumber(item))
+            convertedItem = true;
+        if (convertedItem) {
+          call.argumentTypes[i] = pass.typeExpr(argument);
+          converted = true;
+        }
+      }
+    }
     if (!converted)
       throw;
   }

@@ -3,9 +3,8 @@
 user-defined types (``typeof_impl``, ``type_callable``, ``register_model``/``models``,
 ``make_attribute_wrapper``, ``lower_builtin``, ``infer_getattr``/``lower_getattr``,
 ``box``/``unbox``/``NativeValue``, ``as_numba_type``, ``infer_global``/``infer`` with the
-function templates). The registrations taipan does not have
-yet (``lower_cast``, ``lower_setattr``, ``lower_constant``, ``reflect``...)
-register nothing, so that a module registering them at import still imports; what they would
+function templates, ``lower_cast``). The registrations taipan does not have
+yet register nothing, so that a module registering them at import still imports; what they would
 have made fails where a test uses it."""
 
 from numba import PLAIN_PYTHON
@@ -19,6 +18,7 @@ from taipan.extending import (  # noqa: F401
     infer_getattr,
     intrinsic,
     lower_builtin,
+    lower_cast,
     lower_getattr,
     lower_getattr_generic,
     make_attribute_wrapper,
@@ -44,7 +44,7 @@ def _registers_nothing(*args, **kwargs):
     return decorate
 
 
-lower_cast = lower_constant = reflect = overload_classmethod = _registers_nothing
+lower_constant = reflect = overload_classmethod = _registers_nothing
 from numba.core.typing.templates import infer, infer_global  # noqa: F401 (deferring)
 from taipan.extending import lower_setattr, lower_setattr_generic
 
@@ -60,7 +60,7 @@ if PLAIN_PYTHON:
 
     typeof_impl = _Registry()
     as_numba_type = _Registry()
-    type_callable = register_model = lower_builtin = box = unbox = _registers_nothing
+    type_callable = register_model = lower_builtin = lower_cast = box = unbox = _registers_nothing
     lower_getattr = lower_getattr_generic = _registers_nothing
     lower_setattr = lower_setattr_generic = _registers_nothing
 
