@@ -348,6 +348,11 @@ void defineCudaBindings(nb::module_ &module) {
     return driverCall(
         [&] { return CudaDriver::get().modules().functionAttribute(function, attribute); });
   });
+  module.def("cuda_set_function_attribute", [](nb::tuple handle, int attribute, int value) {
+    void *function = reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[1]));
+    driverCall(
+        [&] { CudaDriver::get().modules().setFunctionAttribute(function, attribute, value); });
+  });
   module.def("cuda_take_exception", [](nb::tuple handle) {
     return takeKernelException(reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[0])));
   });

@@ -521,6 +521,9 @@ struct CudaLauncher {
       entries.push_back({std::vector<const Type *>(key, key + count), function, module, cooperative,
                          contexts.selectedOrdinal(), epoch});
     }
+    // numba-cuda's CUDA_WARN_ON_IMPLICIT_COPY: the Python launcher warns (when it is set).
+    if (hostArrays)
+      fallback.attr("copying_host_arrays")();
     KernelArguments argumentBlock(key, count);
     HostArrayCopies copies(stream, allocationStream);
     for (size_t i = 0; i < count; ++i) {

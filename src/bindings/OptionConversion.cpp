@@ -5,6 +5,7 @@
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 
+#include <climits>
 #include <map>
 #include <string>
 
@@ -114,6 +115,39 @@ int RegisterCount(const Keywords &keywords, const char *name, int current) {
     throw nb::value_error("max_registers must be a positive number of registers");
   return count;
 }
+
+/// One item of launch_bounds (an int, or a tuple of one to three ints: the most threads per
+/// block, the fewest blocks per multiprocessor, the most blocks per cluster); 0 when the item
+/// is not given.
+struct LaunchBound {
+  size_t index;
+  int operator()(const Keywords &keywords, const char *name, int current) const {
+    if (!keywords.given(name))
+      return current;
+    nb::object value = keywords.value(name);
+    if (PyLong_Check(value.ptr()))
+      value = nb::make_tuple(value);
+    PyObject *items = PySequence_Tuple(value.ptr());
+    if (!items)
+      throw nb::python_error();
+    nb::tuple bounds = nb::steal<nb::tuple>(items);
+    if (bounds.size() > 3)
+      throw nb::value_error(("Got " + std::to_string(bounds.size()) +
+                             " launch bounds: " + nb::cast<std::string>(nb::repr(bounds)) +
+                             ". A maximum of three are supported: (max_threads_per_block, "
+                             "min_blocks_per_sm, max_blocks_per_cluster)")
+                                .c_str());
+    if (index >= bounds.size())
+      return current;
+    nb::handle bound = bounds[index];
+    if (!PyLong_Check(bound.ptr()) || PyBool_Check(bound.ptr()) || nb::cast<long>(bound) <= 0 ||
+        nb::cast<long>(bound) > INT_MAX)
+      throw nb::value_error(
+          ("launch bounds are positive ints, not " + nb::cast<std::string>(nb::repr(bound)))
+              .c_str());
+    return nb::cast<int>(bound);
+  }
+};
 
 /// The fields of `options` by name, as Python values.
 nb::dict optionFields(const CompileOptions &options) {

@@ -191,8 +191,17 @@ OPTIONS = (
         ("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS",),
         _flag,
         True,
-        "a kernel launched on fewer blocks than twice the GPU's multiprocessors, which leaves "
-        "most of it idle, warns (NumbaPerformanceWarning), as numba-cuda does",
+        "a kernel launched on fewer than 128 blocks, which leaves most of a GPU idle, warns "
+        "(NumbaPerformanceWarning), as numba-cuda does",
+    ),
+    Option(
+        "CUDA_WARN_ON_IMPLICIT_COPY",
+        "TAIPAN_CUDA_WARN_ON_IMPLICIT_COPY",
+        ("NUMBA_CUDA_WARN_ON_IMPLICIT_COPY",),
+        _flag,
+        False,
+        "a kernel launch that copies a host (NumPy) array to the device and back warns "
+        "(NumbaPerformanceWarning), as numba-cuda does by default",
     ),
     Option(
         "CUDA_DEBUGINFO_DEFAULT",

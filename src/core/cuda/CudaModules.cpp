@@ -126,6 +126,11 @@ int CudaModules::functionAttribute(void *function, int attribute) {
   return value;
 }
 
+void CudaModules::setFunctionAttribute(void *function, int attribute, int value) {
+  contexts.ensureContext();
+  api()->call(api()->cuFuncSetAttribute, asFunction(function), attribute, value);
+}
+
 void CudaModules::setMaxDynamicSharedMemory(void *function, int bytes) {
   contexts.ensureContext();
   api()->call(api()->cuFuncSetAttribute, asFunction(function),

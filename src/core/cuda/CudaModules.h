@@ -53,6 +53,8 @@ public:
   uint64_t getGlobal(void *module, const std::string &name, size_t *size = nullptr);
   /// A CU_FUNC_ATTRIBUTE_* value of a kernel.
   int functionAttribute(void *function, int attribute);
+  /// Sets a CUfunction_attribute of a loaded kernel (the preferred shared memory carveout).
+  void setFunctionAttribute(void *function, int attribute, int value);
   /// Lets a kernel use `bytes` of dynamic shared memory; more than 48 KiB needs this opt-in.
   void setMaxDynamicSharedMemory(void *function, int bytes);
 

@@ -625,17 +625,21 @@ void CudaTarget::finalizeModule(llvm::Module &module, const std::string &entryNa
   if (!kernel)
     throw CompileError(CompileErrorKind::Internal, "kernel " + entryName + " was not lowered", {});
   if (entry == Entry::Kernel) {
-    llvm::Metadata *operands[] = {
-        llvm::ValueAsMetadata::get(kernel), llvm::MDString::get(context, "kernel"),
-        llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), 1))};
-    annotations->addOperand(llvm::MDNode::get(context, operands));
-    if (options.maxRegisters > 0) {
-      llvm::Metadata *limit[] = {llvm::ValueAsMetadata::get(kernel),
-                                 llvm::MDString::get(context, "maxnreg"),
-                                 llvm::ValueAsMetadata::get(llvm::ConstantInt::get(
-                                     llvm::Type::getInt32Ty(context), options.maxRegisters))};
-      annotations->addOperand(llvm::MDNode::get(context, limit));
-    }
+    auto annotate = [&](const char *property, int value) {
+      if (value <= 0) // not given
+        return;
+      llvm::Metadata *operands[] = {llvm::ValueAsMetadata::get(kernel),
+                                    llvm::MDString::get(context, property),
+                                    llvm::ValueAsMetadata::get(llvm::ConstantInt::get(
+                                        llvm::Type::getInt32Ty(context), value))};
+      annotations->addOperand(llvm::MDNode::get(context, operands));
+    };
+    annotate("kernel", 1);
+    annotate("maxnreg", options.maxRegisters);
+    // launch_bounds: PTX's .maxntid, .minnctapersm and .maxclusterrank (written for sm_90 on).
+    annotate("maxntidx", options.launchMaxThreads);
+    annotate("minctasm", options.launchMinBlocks);
+    annotate("maxclusterrank", options.launchMaxClusterRank);
   }
 
   // Runtime calls written in Python are linked first: their adapters are definitions, which the

@@ -11,6 +11,7 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InlineAsm.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <algorithm>
 
@@ -46,6 +47,11 @@ llvm::Value *allocateStorage(LoweringApi &lowering, bool shared, const Type *dty
       dynamic ? "taipan_dynamic_shared" : "taipan_shared", nullptr,
       llvm::GlobalValue::NotThreadLocal, SharedAddressSpace);
   global->setAlignment(llvm::Align(16));
+  // The block's shared memory is what the kernel asked for, even where the optimiser proves a
+  // thread reads back only its own writes (numba-cuda's NVVM keeps it too): launches and
+  // get_shared_mem_per_block count it.
+  if (!dynamic)
+    llvm::appendToCompilerUsed(lowering.module().module, {global});
   if (dynamic) {
     auto *type = llvm::FunctionType::get(builder.getInt32Ty(), false);
     llvm::Value *bytes = builder.CreateCall(
@@ -71,6 +77,10 @@ void addArray(Library &library, const std::string &name) {
   function.type = [shared](const LibraryCall &call) {
     const std::string &name = call.function->name;
     const Type *dtype = dtypeFromArgument(call.argumentTypes[1]);
+    if (!dtype && call.argumentTypes[1]->kind() == TypeKind::StringLiteral)
+      throwTypingError(name + "(): Invalid NumPy dtype specified: '" +
+                           call.argumentTypes[1]->text() + "'",
+                       call.location);
     if (!dtype)
       throwTypingError(name + "(): the dtype must be a NumPy scalar type, such as np.float32",
                        call.location);

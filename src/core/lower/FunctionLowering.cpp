@@ -38,8 +38,13 @@ llvm::Function *ModuleLowering::declare(TypedFunction &function) {
     if (parameters[i]->isIntegerTy() || parameters[i]->isFloatingPointTy() ||
         parameters[i]->isPointerTy())
       result->addParamAttr(i, llvm::Attribute::NoUndef);
-  if (function.source->options.inlineAlways && !function.source->isGenerator)
+  const CompileOptions &options = function.source->options;
+  if (options.optimizeNone) { // numba-cuda's _dbg_optnone: left as lowered
+    result->addFnAttr(llvm::Attribute::OptimizeNone);
+    result->addFnAttr(llvm::Attribute::NoInline);
+  } else if ((options.inlineAlways || options.forceInline) && !function.source->isGenerator) {
     result->addFnAttr(llvm::Attribute::AlwaysInline);
+  }
   functions.emplace(&function, result);
   return result;
 }
@@ -55,10 +60,14 @@ llvm::DISubprogram *ModuleLowering::debugScope(TypedFunction &function, llvm::Fu
     return nullptr;
   if (!debugBuilder) {
     // Line tables only: enough for profilers and cuda-gdb to map code to the user's lines.
+    // lineinfo without debug (a CUDA option) asks for the line directives alone, as
+    // numba-cuda's lineinfo does: PTX's .file/.loc, no debug sections, code unchanged.
     debugBuilder = std::make_unique<llvm::DIBuilder>(module);
     llvm::DIFile *file = debugBuilder->createFile(source.filename, ".");
-    compileUnit = debugBuilder->createCompileUnit(llvm::dwarf::DW_LANG_Python, file, "taipan", true,
-                                                  "", 0, "", llvm::DICompileUnit::LineTablesOnly);
+    compileUnit = debugBuilder->createCompileUnit(
+        llvm::dwarf::DW_LANG_Python, file, "taipan", true, "", 0, "",
+        source.options.debug ? llvm::DICompileUnit::LineTablesOnly
+                             : llvm::DICompileUnit::DebugDirectivesOnly);
     module.addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
     module.addModuleFlag(llvm::Module::Warning, "Dwarf Version", this->target.dwarfVersion());
   }

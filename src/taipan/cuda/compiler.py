@@ -77,37 +77,6 @@ def compute_capability_number(cc):
     return major * 10 + minor
 
 
-def launch_bounds_directives(launch_bounds):
-    """The PTX performance-tuning directives of numba-cuda's ``launch_bounds`` (a scalar or a
-    tuple of one to three ints: the most threads per block, the fewest blocks per SM, the most
-    blocks per cluster), as lines; none for None."""
-    if launch_bounds is None:
-        return []
-    bounds = tuple(launch_bounds) if isinstance(launch_bounds, (tuple, list)) else (launch_bounds,)
-    if not 1 <= len(bounds) <= 3:
-        raise ValueError(
-            f"Got {len(bounds)} launch bounds: {bounds}. A maximum of three is supported"
-        )
-    for bound in bounds:
-        if not isinstance(bound, int) or isinstance(bound, bool) or bound <= 0:
-            raise ValueError(f"launch bounds are positive ints, not {bound!r}")
-    names = (".maxntid {}, 1, 1", ".minnctapersm {}", ".maxclusterrank {}")
-    return [name.format(bound) for name, bound in zip(names, bounds)]
-
-
-def apply_launch_bounds(ptx, launch_bounds):
-    """`ptx` with the launch bounds' directives on its kernel entry (between its parameter list
-    and its body, where PTX puts them), as NVVM writes them for numba-cuda's annotations."""
-    directives = launch_bounds_directives(launch_bounds)
-    if not directives:
-        return ptx
-    entry = ptx.find(".entry ")
-    body = ptx.find("\n{", entry) if entry >= 0 else -1
-    if body < 0:
-        raise ValueError("launch bounds apply to kernels: the PTX has no .entry")
-    return ptx[: body + 1] + "".join(line + "\n" for line in directives) + ptx[body + 1 :]
-
-
 def _check_abi(abi, device):
     if abi not in ("numba", "c"):
         raise NotImplementedError(f"Unsupported ABI: {abi}")
@@ -138,10 +107,10 @@ def _compile(
     opt = config.OPT != 0 if opt is None else opt
     if launch_bounds is not None and device:
         raise ValueError("launch bounds apply to kernels, not device functions")
-    directives = launch_bounds_directives(launch_bounds)
     argument_types, declared = split_signature(sig)
     pyfunc = getattr(pyfunc, "py_func", pyfunc)  # a kernel or device function compiles too
     options = {"debug": debug, "lineinfo": lineinfo, "fastmath": fastmath, "opt": opt}
+    options["launch_bounds"] = launch_bounds
     source = read_function(pyfunc, options)
     ptx, _, return_type, *_ = compile_source(
         source,
@@ -151,8 +120,6 @@ def _compile(
         return_type=declared if device else None,
         c_symbol=_c_symbol(pyfunc, abi_info) if abi == "c" else None,
     )
-    if directives:
-        ptx = apply_launch_bounds(ptx, launch_bounds)
     return ptx, return_type
 
 

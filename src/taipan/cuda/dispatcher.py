@@ -5,7 +5,7 @@ import time
 
 from taipan import _core
 from taipan.cuda import api, compiler, driver, linking
-from taipan.cuda.launcher import argument_type, launch, warn_low_occupancy
+from taipan.cuda.launcher import argument_type, launch, warn_implicit_copy, warn_low_occupancy
 from taipan.cuda.streams import owned_stream, stream_handle
 from taipan.dispatcher import CompiledFunction
 from taipan.types import Type
@@ -15,6 +15,9 @@ _lock = _core.compiler_lock  # kernels compile under it: the one compiler lock
 _MAX_THREADS_PER_BLOCK, _SHARED_SIZE_BYTES, _CONST_SIZE_BYTES, _LOCAL_SIZE_BYTES, _NUM_REGS = range(
     5
 )
+_PREFERRED_SHARED_CARVEOUT = 9  # CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
+# shared_memory_carveout's names, as percentages of shared memory (numba-cuda's).
+_CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}
 
 
 _converting_kernels = []  # build(dispatcher, key, signature): use_converting_kernels
@@ -31,7 +34,16 @@ class Kernel:
     """One compiled specialisation: its PTX, and the loaded function once launched."""
 
     def __init__(
-        self, ptx, name, return_type, annotations, hash, links=(), python_name="", max_registers=0
+        self,
+        ptx,
+        name,
+        return_type,
+        annotations,
+        hash,
+        links=(),
+        python_name="",
+        max_registers=0,
+        carveout=None,
     ):
         self.ptx = ptx
         self.name = name
@@ -40,6 +52,8 @@ class Kernel:
         self.type_annotations = annotations
         self.python_name = python_name or name
         self.max_registers = max_registers  # for the driver's JIT, as numba-cuda's linker gets it
+        # shared_memory_carveout as a percentage (-1: the driver's default), set once loaded.
+        self.carveout = carveout
         self._handles = {}  # (module, function) by (device, context generation)
         # The dispatcher's stage times for this specialisation: loading adds the driver's part.
         self.timers = {}
@@ -101,6 +115,8 @@ class Kernel:
             elif self.disk_cache is not None:
                 image = self._cached_cubin()
             handle = self._handles[key] = driver.load_function(image, self.name, self.max_registers)
+            if self.carveout is not None:
+                driver.set_function_attribute(handle, _PREFERRED_SHARED_CARVEOUT, self.carveout)
             stage = "linking and loading (driver)"
             self.timers[stage] = self.timers.get(stage, 0.0) + time.perf_counter() - start
         return handle
@@ -116,6 +132,11 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         self._kernels = {}
         self._launchers = {}
         self._jit_options = dict(options)
+        # numba-cuda's argument handlers: each launch's arguments go through their
+        # prepare_args (in Python), the last registered first.
+        self.extensions = list(options.get("extensions") or ())
+        carveout = options.get("shared_memory_carveout")
+        self._carveout = _CARVEOUTS[carveout.lower()] if isinstance(carveout, str) else carveout
         # numba-cuda's specialisations: (compute capability, argument types) -> dispatcher.
         self.specializations = {}
         # One signature given (not a list), or made by specialize(): compiled for it only.
@@ -227,6 +248,7 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
             links=self.link_files(),
             python_name=self.__name__,
             max_registers=self.targetoptions.get("max_registers") or 0,
+            carveout=self._carveout,
         )
 
     def _compile_kernel(self, key):
@@ -352,6 +374,15 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
     def overloads(self):
         return dict(self._kernels)
 
+    def __getitem__(self, configuration):
+        if self.extensions:
+            # Handlers run at every launch, in Python: no C++ launcher, none kept (the list
+            # may change between launches).
+            griddim, blockdim, stream, sharedmem = api.launch_configuration(configuration)
+            warn_low_occupancy(griddim, stacklevel=3)
+            return _Launcher(self, griddim, blockdim, stream, sharedmem)
+        return super().__getitem__(configuration)
+
     def _launcher(self, griddim, blockdim, stream, sharedmem, debug=None):
         """The C++ launcher of a configuration: every launch reads its arguments in C++ once
         (NumPy arrays copied to the device and back there, a debug kernel's exception raised
@@ -445,12 +476,24 @@ class _Launcher(api.Launcher):
         """A launch the C++ launcher leaves to Python: a value of no kernel type (reported
         here) or an interface C++ does not read (one with a mask)."""
         dispatcher = self.kernel
-        types = [argument_type(a) for a in args]
+        after = []  # the copies back of cuda.Out and cuda.InOut hints
+        if dispatcher.extensions or any(isinstance(a, api.args.ArgHint) for a in args):
+            args, types = api.args.prepare_arguments(
+                args, dispatcher.extensions, self.stream, after, argument_type
+            )
+        else:
+            types = [argument_type(a) for a in args]
         kernel = dispatcher._kernels.get(tuple(types))
         if kernel is None:
             kernel = dispatcher.specialize_for(types)
         debug = bool(dispatcher.targetoptions.get("debug"))
         launch(kernel, self.griddim, self.blockdim, self.stream, self.sharedmem, args, debug=debug)
+        for callback in after:
+            callback()
+
+    def copying_host_arrays(self):
+        """The C++ launcher is about to copy host arrays to the device (and back)."""
+        warn_implicit_copy(stacklevel=3)
 
     def specialize(self, types):
         """What the C++ launcher launches for argument types it has not seen: (function

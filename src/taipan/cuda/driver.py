@@ -74,6 +74,11 @@ def function_attribute(handle, attribute):
     return _driver().cuda_function_attribute(handle, attribute)
 
 
+def set_function_attribute(handle, attribute, value):
+    """Sets a CUfunction_attribute (cuda.h's number) of a loaded kernel's (module, function)."""
+    _driver().cuda_set_function_attribute(handle, attribute, value)
+
+
 _MULTIPROCESSOR_COUNT = 16  # CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
 _multiprocessors = {}  # by device ordinal
 

@@ -24,11 +24,23 @@ from taipan.cuda import (
 
 # Transposes copy on the device (library_kernels sits above devicearray in the import graph).
 devicearray.use_layout_copy(library_kernels.copy)
+# cuda.In/Out/InOut copy through the GPU path's device arrays.
+api.args.use_device_copies(devicearray.to_device, devicearray.device_array_like)
 # Kernels converting launch arguments to a signature are generated (kernelgen, above dispatcher).
 dispatcher.use_converting_kernels(kernelgen.converting_kernel)
 
 
 def exports():
     """{name: object} of everything ``taipan.cuda`` exports, from the GPU path's modules."""
-    modules = (api.errors, compiler, decorators, devicearray, devices, driver, hostmemory, interop)
+    modules = (
+        api.errors,
+        api.args,
+        compiler,
+        decorators,
+        devicearray,
+        devices,
+        driver,
+        hostmemory,
+        interop,
+    )
     return api.resolve("GPU", (*modules, intrinsics, linking, reduction, streams, vectorizers))

@@ -86,6 +86,8 @@ def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False):
             types.append(value_type)
             continue
         if isinstance(value, np.ndarray) and not hasattr(value, "__cuda_array_interface__"):
+            if not copies:
+                warn_implicit_copy(stacklevel=4)
             # The copy keeps the layout the kernel was compiled for: an 'F' array's code reads
             # no strides (a C-ordered copy of it was read in the wrong order).
             if value_type.layout == "F":
@@ -134,21 +136,22 @@ def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False):
         raise_kernel_exception(handle)
 
 
-# Grids this large occupy any GPU (none has 1024 multiprocessors): no driver query for them.
-_NEVER_LOW_OCCUPANCY = 2048
+# numba-cuda's threshold: fewer blocks than this leave most GPUs mostly idle (twice the
+# multiprocessors would be the ideal minimum, but that varies from 4 to 132 between GPUs; a
+# fixed number also spares the launch a driver query).
+_LOW_OCCUPANCY_BLOCKS = 128
 
 
 def warn_low_occupancy(griddim, stacklevel=3):
-    """numba-cuda's warning for a grid of fewer blocks than twice the GPU's multiprocessors
-    (most of the GPU idles), unless config.CUDA_LOW_OCCUPANCY_WARNINGS is off: on a kernel's
-    launch configuration, and on the launches of CUDA ufuncs and gufuncs, as numba-cuda's go
-    through a configuration too."""
+    """numba-cuda's warning for a grid of fewer than 128 blocks (most of the GPU idles),
+    unless config.CUDA_LOW_OCCUPANCY_WARNINGS is off: on a kernel's launch configuration, and
+    on the launches of CUDA ufuncs and gufuncs, as numba-cuda's go through a configuration
+    too."""
     if not config.CUDA_LOW_OCCUPANCY_WARNINGS:
         return
     blocks = griddim[0] * griddim[1] * griddim[2]
-    if blocks >= _NEVER_LOW_OCCUPANCY or not driver.is_available():
-        return
-    if blocks < 2 * driver.multiprocessor_count():
+    # Without a driver the launch fails anyway: its error alone is the message.
+    if blocks < _LOW_OCCUPANCY_BLOCKS and driver.is_available():
         import warnings
 
         from taipan.errors import PerformanceWarning
@@ -160,6 +163,23 @@ def warn_low_occupancy(griddim, stacklevel=3):
             ),
             stacklevel=stacklevel,
         )
+
+
+def warn_implicit_copy(stacklevel=3):
+    """numba-cuda's warning for a launch that copies host arrays to the device and back (when
+    config.CUDA_WARN_ON_IMPLICIT_COPY is set); arrays given as cuda.In/Out/InOut do not warn."""
+    if not config.CUDA_WARN_ON_IMPLICIT_COPY:
+        return
+    import warnings
+
+    from taipan.errors import PerformanceWarning
+
+    warnings.warn(
+        PerformanceWarning(
+            "Host array used in CUDA kernel will incur copy overhead to/from device."
+        ),
+        stacklevel=stacklevel,
+    )
 
 
 def raise_kernel_exception(handle):

@@ -3,6 +3,7 @@ kernel runs. The GPU modules (taipan.cuda.*) and the simulator (taipan.cuda.simu
 import from here and supply their execution backend; this package imports neither.
 
 - errors: the exception classes both raise.
+- args: the argument hints (``cuda.In``/``Out``/``InOut``) and ``extensions=`` handlers.
 - exports: the names ``taipan.cuda`` exports, whichever backend provides them.
 - decorators: ``cuda.jit``'s front (option checks, signatures), given a backend's factory.
 - libdevice_prototypes: the types of ``cuda.libdevice``'s functions.
@@ -18,6 +19,7 @@ import from here and supply their execution backend; this package imports neithe
 """
 
 from taipan.cuda.api import (
+    args,
     decorators,
     devicearray,
     devices,
@@ -66,6 +68,7 @@ __all__ = [
     "NvrtcError",
     "ReduceFront",
     "UFuncFront",
+    "args",
     "called_from_python",
     "decorators",
     "devicearray",

@@ -15,6 +15,11 @@ def jit_front(make, func_or_sig, device, options, prepare=None):
     decorator that makes it. ``prepare`` may check and rewrite the options first."""
     compile_options.check_known(options, "cuda.jit")
     warn_debug_with_opt(options.get("debug"), options.get("opt"))
+    warn_debug_with_lineinfo(options.get("debug"), options.get("lineinfo"))
+    if options.get("shared_memory_carveout") is not None:
+        check_carveout(options["shared_memory_carveout"])
+    if isinstance(options.get("inline"), bool):  # numba-cuda's older spelling
+        options = dict(options, inline="always" if options["inline"] else "never")
     if prepare is not None:
         options = prepare(options)
     options = dict(options, device=device)
@@ -52,6 +57,45 @@ def warn_debug_with_opt(debug, opt, stacklevel=3):
             ),
             stacklevel=stacklevel + 1,
         )
+
+
+def warn_debug_with_lineinfo(debug, lineinfo, stacklevel=3):
+    """numba-cuda's warning when both debug information and line information are asked for
+    (``debug`` None: taipan.config's CUDA_DEBUGINFO_DEFAULT decides)."""
+    from taipan import config
+
+    debug = bool(config.CUDA_DEBUGINFO_DEFAULT) if debug is None else debug
+    if debug and lineinfo:
+        import warnings
+
+        from taipan.errors import InvalidConfigWarning
+
+        warnings.warn(
+            InvalidConfigWarning(
+                "debug and lineinfo are mutually exclusive. Use debug to get full debug info "
+                "(this disables some optimizations), or lineinfo for line info only with code "
+                "generation unaffected."
+            ),
+            stacklevel=stacklevel + 1,
+        )
+
+
+_CARVEOUT_NAMES = ["default", "maxl1", "maxshared"]
+
+
+def check_carveout(carveout):
+    """numba-cuda's checks of ``shared_memory_carveout``: 'MaxL1', 'MaxShared' or 'default'
+    (any case), or a percentage from -1 (the driver's default) to 100."""
+    if isinstance(carveout, str):
+        if carveout.lower() not in _CARVEOUT_NAMES:
+            raise ValueError(
+                f"Invalid carveout value: {carveout}. Must be -1 to 100 or one of {_CARVEOUT_NAMES}"
+            )
+    elif isinstance(carveout, int) and not isinstance(carveout, bool):
+        if not -1 <= carveout <= 100:
+            raise ValueError("Carveout must be between -1 and 100")
+    else:
+        raise TypeError(f"shared_memory_carveout must be str or int, got {type(carveout).__name__}")
 
 
 def split_signature(signature):

@@ -3,6 +3,9 @@ taipan.cuda takes each from the GPU path's modules or, with the simulator on, fr
 taipan.cuda.simulator."""
 
 NAMES = (
+    "In",
+    "InOut",
+    "Out",
     "BaseCUDAMemoryManager",
     "CudaDriverError",
     "CudaSupportError",

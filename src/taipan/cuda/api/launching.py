@@ -4,21 +4,18 @@ a kernel, and ``forall``. A backend's kernel class supplies ``_launcher`` (how o
 configuration launches) and ``_for_all``."""
 
 import contextlib
+import numbers
 
 
 def launch_dimensions(value, what):
-    """A launch dimension (an int or a tuple of up to 3) as a 3-tuple; the errors both the GPU
-    path and the simulator give for bad ones."""
-    if isinstance(value, int):
-        value = (value,)
-    try:
-        value = tuple(int(v) for v in value)
-    except TypeError:
-        raise TypeError(
-            f"{what} must be an int or a tuple of up to 3 ints, not {value!r}"
-        ) from None
-    if not 1 <= len(value) <= 3:
-        raise ValueError(f"{what} must have 1 to 3 dimensions, not {len(value)}")
+    """A launch dimension (an int or a sequence of 1 to 3 ints) as a 3-tuple; numba-cuda's
+    errors for bad ones (and a ValueError for one not positive, which its driver refuses)."""
+    dims = list(value) if isinstance(value, (tuple, list)) else [value]
+    if not 1 <= len(dims) <= 3:
+        raise ValueError(f"{what} must be a sequence of 1, 2 or 3 integers, got {dims!r}")
+    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in dims):
+        raise TypeError(f"{what} must be a sequence of integers, got {dims!r}")
+    value = tuple(int(v) for v in dims)
     if any(v <= 0 for v in value):
         raise ValueError(f"{what} must be positive in every dimension, not {value}")
     return value + (1,) * (3 - len(value))

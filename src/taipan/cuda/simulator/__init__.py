@@ -21,6 +21,9 @@ from taipan.cuda.simulator import (
     reduction,
 )
 
+# cuda.In/Out/InOut copy through the simulator's device arrays.
+api.args.use_device_copies(devicearray.to_device, devicearray.device_array_like)
+
 
 class _Placeholder:
     """What ``cuda.laneid`` reads outside a simulated kernel."""
@@ -63,7 +66,7 @@ def install(module):
 
 def exports():
     """{name: object} of everything ``taipan.cuda`` exports, from the simulator's modules."""
-    modules = (api.errors, host, atomics, devicearray, intrinsics, launch, reduction)
+    modules = (api.errors, api.args, host, atomics, devicearray, intrinsics, launch, reduction)
     from taipan.cuda import vectorizers  # the same entry points, over the simulator's ufuncs
 
     modules += (vectorizers, compilation)

@@ -19,6 +19,7 @@ from _thread import allocate_lock
 
 import numpy as np
 
+from taipan import _core
 from taipan.cuda import api
 from taipan.cuda.simulator import context, intrinsics
 from taipan.cuda.simulator.devicearray import DeviceNDArray, foreign_array
@@ -121,6 +122,8 @@ class Kernel(api.LaunchableKernel):
         self._plan = None  # (meets, cooperative), found at the first launch
         self._scalar_types = []  # from a signature: the NumPy types of scalar arguments
         self._function = simulated_copy(py_func)  # what launches run
+        # numba-cuda's argument handlers (prepare_args), applied at each launch.
+        self.extensions = list(options.get("extensions") or ())
 
     @property
     def device(self):
@@ -240,6 +243,11 @@ def _argument(value):
 def launch(kernel, griddim, blockdim, sharedmem, args):
     meets, cooperative = kernel.plan()
     _check_limits(griddim, blockdim, sharedmem, cooperative)
+    after = []  # the copies back of cuda.Out and cuda.InOut hints
+    if kernel.extensions or any(isinstance(a, api.args.ArgHint) for a in args):
+        args, _ = api.args.prepare_arguments(
+            args, kernel.extensions, 0, after, _core.typeof_or_none
+        )
     args = tuple(_argument(a) for a in args)
     if kernel._scalar_types:
         args = tuple(
@@ -260,6 +268,8 @@ def launch(kernel, griddim, blockdim, sharedmem, args):
             _run(state, meets, cooperative)
     else:
         _run(state, meets, cooperative)
+    for callback in after:
+        callback()
 
 
 def _run(state, meets, cooperative):

@@ -26,6 +26,20 @@ class CUDATestCase(TestCase):
 
     FLOAT16_RTOL = 0.0009765625  # np.finfo(np.float16).eps
 
+    def setUp(self):
+        # As numba-cuda's: no warnings of small grids or of copies of host arrays in the
+        # tests (those of the warnings set them again).
+        super().setUp()
+        self._low_occupancy_warnings = config.CUDA_LOW_OCCUPANCY_WARNINGS
+        self._warn_on_implicit_copy = config.CUDA_WARN_ON_IMPLICIT_COPY
+        config.CUDA_LOW_OCCUPANCY_WARNINGS = 0
+        config.CUDA_WARN_ON_IMPLICIT_COPY = 0
+
+    def tearDown(self):
+        config.CUDA_LOW_OCCUPANCY_WARNINGS = self._low_occupancy_warnings
+        config.CUDA_WARN_ON_IMPLICIT_COPY = self._warn_on_implicit_copy
+        super().tearDown()
+
     def assertFileCheckAsm(self, *args, **kwargs):
         raise ShimUnsupported("FileCheck of numba-cuda's PTX is not mapped onto taipan")
 

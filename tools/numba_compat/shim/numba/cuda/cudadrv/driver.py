@@ -127,6 +127,14 @@ class _Driver:
 driver = _Driver()
 
 
+def _have_nvjitlink():
+    """numba-cuda asks whether nvJitLink can link LTO-IR (float16 math and lto=True need it
+    there). taipan needs no LTO: its kernels are whole LLVM modules, float16 included, and
+    lto= is accepted and ignored; so LTO is never missing."""
+    return True
+
+
+
 def _cuda_memory():
     if _config.ENABLE_CUDASIM:
         from taipan.cuda.simulator import host
