@@ -77,6 +77,12 @@ class Device:
         """Whether the device has bfloat16 arithmetic (compute capability 8.0 on)."""
         return self.compute_capability >= (8, 0)
 
+    @property
+    def supports_fp8(self):
+        """Whether the device has fp8 conversions (compute capability 8.9 on), as numba-cuda
+        answers; taipan's cuda.fp8 computes in software on every device."""
+        return self.compute_capability >= (8, 9)
+
     def __enter__(self):
         self._previous.append(driver._core.cuda_current_device())
         driver._core.cuda_select_device(self.id)
@@ -257,3 +263,15 @@ def is_float16_supported():
     """Whether kernels can use float16: always (taipan compiles half-precision arithmetic for
     every device it supports), as numba-cuda answers."""
     return True
+
+
+def is_bfloat16_supported():
+    """Whether the current device has bfloat16 arithmetic (compute capability 8.0 on), as
+    numba-cuda answers; taipan's cuda.bf16 computes through float32 on every device."""
+    return current_context().device.supports_bfloat16
+
+
+def is_fp8_supported():
+    """Whether the current device has fp8 conversions (compute capability 8.9 on), as numba-cuda
+    answers (numba.cuda.api.is_fp8_supported)."""
+    return current_context().device.supports_fp8

@@ -272,6 +272,16 @@ def is_float16_supported():
     return True
 
 
+def is_bfloat16_supported():
+    """Whether kernels can use bfloat16: not in the simulator (cuda.bf16 is compiled code)."""
+    return False
+
+
+def is_fp8_supported():
+    """Whether kernels can use fp8: not in the simulator (cuda.fp8 is compiled code)."""
+    return False
+
+
 def synchronize():
     """Nothing to wait for: simulated launches and copies finish before they return."""
 

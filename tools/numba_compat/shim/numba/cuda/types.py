@@ -5,7 +5,17 @@ when a test uses it."""
 
 import taipan.types as _taipan_types
 from numba.core.types import *
-from numba.core.types import __getattr__  # noqa: F401  (placeholders for the rest)
+from numba.core.types import __getattr__ as _placeholder
+
+
+def __getattr__(name):
+    # bfloat16 is taipan's cuda.bf16 type, imported on first use (it registers overloads of
+    # the casts and math functions); the rest are placeholders.
+    if name == "bfloat16":
+        from taipan.cuda.bf16 import bfloat16
+
+        return bfloat16
+    return _placeholder(name)
 
 
 def _subclassable(base):
