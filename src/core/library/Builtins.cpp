@@ -397,5 +397,24 @@ void registerBuiltinFunctions(Library &library) {
         return values[0];
       });
 }
+  // x.bit_count() of an integer (Python's int.bit_count, NumPy's integer scalars'): the ones in
+  // the binary form of its absolute value, in the integer's own type (numba-cuda's typing).
+  library.add(
+      "method.bit_count", positionalOnly(1),
+      [](const LibraryCall &call) {
+        if (!call.argumentTypes[0]->isInteger())
+          throwNoOverload(call);
+        return call.argumentTypes[0];
+      },
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        llvm::Value *value = values[0];
+        // The smallest value negates to itself, whose bits read unsigned are its magnitude.
+        if (call.argumentTypes[0]->isSigned())
+          value = builder.CreateSelect(
+              builder.CreateICmpSLT(value, llvm::ConstantInt::get(value->getType(), 0)),
+              builder.CreateNeg(value), value);
+        return builder.CreateIntrinsic(llvm::Intrinsic::ctpop, {value->getType()}, {value});
+      });
 
 } // namespace taipan

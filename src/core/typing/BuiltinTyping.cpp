@@ -65,6 +65,8 @@ const Type *typeValueAttribute(const Type *base, const std::string &attribute) {
 std::string methodBuiltinName(const Type *base, const std::string &method) {
   if (base->isNumber() && (method == "conjugate" || method == "item"))
     return "method." + method;
+  if (base->isInteger() && method == "bit_count")
+    return "method." + method;
   if (base->isString() && Library::get().find("str." + method))
     return "str." + method;
   if (base->isList()) // the list methods of library/Lists.cpp
