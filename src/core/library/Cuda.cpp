@@ -64,6 +64,11 @@ void addRegister(Library &library, const std::string &name, ID id) {
   library.addValue(std::move(value));
 }
 
+/// What cuda.grid() and cuda.gridsize() need of their argument; it names Numba's error for it
+/// (RequireLiteralValue), which numba-cuda's messages carry.
+constexpr const char *GridRequirement =
+    "() takes a constant 1, 2 or 3 (RequireLiteralValue: its value must be known when compiling)";
+
 /// cuda.grid(n) and cuda.gridsize(n): the absolute thread index and the grid's extent in
 /// threads, per axis, as int64 (index arithmetic on large arrays does not overflow).
 void addGrid(Library &library, const std::string &name) {
@@ -72,7 +77,7 @@ void addGrid(Library &library, const std::string &name) {
       name, 1,
       [](const LibraryCall &call) {
         if (call.constants.size() != 1 || call.constants[0] < 1 || call.constants[0] > 3)
-          throwTypingError(call.function->name + "() takes a constant 1, 2 or 3", call.location);
+          throwTypingError(call.function->name + GridRequirement, call.location);
         size_t dimensions = static_cast<size_t>(call.constants[0]);
         if (dimensions == 1)
           return types::int64();
@@ -106,7 +111,7 @@ void addGrid(Library &library, const std::string &name) {
         return dimensions == 1 ? parts[0] : lowering.lowerTuple(parts, call.resultType);
       });
   function.parameters = {{"ndim", false}};
-  function.constantArgument = LibraryConstantArgument{0, "() takes a constant 1, 2 or 3"};
+  function.constantArgument = LibraryConstantArgument{0, GridRequirement};
   function.lowersArguments = true; // the constant is all it needs
   library.add(std::move(function));
 }
@@ -206,9 +211,24 @@ void addShuffle(Library &library, const std::string &name, ID id, unsigned clamp
       }));
 }
 
+/// A warp vote's type rule: the mask an integer and the predicate an integer or a boolean, as
+/// numba-cuda checks them (with its messages); `result` otherwise.
+LibraryTypeRule typeVote(const Type *result) {
+  return [result](const LibraryCall &call) {
+    const Type *mask = call.argumentTypes[0];
+    const Type *predicate = call.argumentTypes[1];
+    if (!mask->isInteger())
+      throwTypingError("Mask type must be an integer. Got " + mask->name(), call.location);
+    if (!predicate->isInteger() && !predicate->isBoolean())
+      throwTypingError("Predicate must be an integer or boolean. Got " + predicate->name(),
+                       call.location);
+    return result;
+  };
+}
+
 /// all_sync, any_sync, eq_sync: a vote of the warp's predicates, as int32.
 void addVote(Library &library, const std::string &name, ID id) {
-  library.add(gpuFunction(name, 2, returns(int32Type()),
+  library.add(gpuFunction(name, 2, typeVote(int32Type()),
                           [id](LoweringApi &lowering, const LibraryCall &call,
                                const std::vector<llvm::Value *> &values) {
                             llvm::IRBuilder<> &builder = lowering.irBuilder();
@@ -218,6 +238,32 @@ void addVote(Library &library, const std::string &name, ID id) {
                                  lowering.truthValue(values[1], call.argumentTypes[1])});
                             return builder.CreateZExt(vote, builder.getInt32Ty());
                           }));
+}
+
+/// match_any_sync's and match_all_sync's type rule: a number compared by its bits (32 or 64 of
+/// them), `result` for it.
+LibraryTypeRule typeMatch(const Type *result) {
+  return [result](const LibraryCall &call) {
+    const Type *value = call.argumentTypes[1];
+    if (!call.argumentTypes[0]->isIntegerLike() || !value->isNumber() || value->isComplex())
+      throwNoOverload(call);
+    return result;
+  };
+}
+
+/// The value a match compares, as the 32- or 64-bit integer of its bits (`wide` for 64): floats
+/// by their bit patterns, as numba-cuda's bitcast, smaller integers widened.
+llvm::Value *matchOperand(LoweringApi &lowering, const LibraryCall &call,
+                          const std::vector<llvm::Value *> &values, bool &wide) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  const Type *type = call.argumentTypes[1];
+  wide = type->bits() > 32;
+  if (type->isFloat()) {
+    llvm::Value *value =
+        lowering.castValue(values[1], type, wide ? types::float64() : types::float32());
+    return builder.CreateBitCast(value, builder.getIntNTy(wide ? 64 : 32));
+  }
+  return lowering.castValue(values[1], type, types::integer(wide ? 64 : 32, false));
 }
 
 /// popc, clz, ffs, brev: of an integer, typed as numba-cuda types them: popc and clz give the
@@ -341,7 +387,7 @@ void registerCudaFunctions(Library &library) {
   addShuffle(library, "shfl_down_sync", nvvm_shfl_sync_down_i32, 0x1f);
   addShuffle(library, "shfl_xor_sync", nvvm_shfl_sync_bfly_i32, 0x1f);
   library.add(gpuFunction(
-      "ballot_sync", 2, returns(uint32Type()),
+      "ballot_sync", 2, typeVote(uint32Type()),
       [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         return lowering.irBuilder().CreateIntrinsic(
             nvvm_vote_ballot_sync, {},
@@ -352,23 +398,35 @@ void registerCudaFunctions(Library &library) {
   addVote(library, "any_sync", nvvm_vote_any_sync);
   addVote(library, "eq_sync", nvvm_vote_uni_sync);
   library.add(gpuFunction(
-      "match_any_sync", 2, returns(uint32Type()),
+      "match_any_sync", 2, typeMatch(uint32Type()),
       [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
-        bool wide = call.argumentTypes[1]->bits() > 32;
-        llvm::Value *value = lowering.castValue(values[1], call.argumentTypes[1],
-                                                types::integer(wide ? 64 : 32, false));
+        bool wide = false;
+        llvm::Value *value = matchOperand(lowering, call, values, wide);
         return lowering.irBuilder().CreateIntrinsic(
             wide ? nvvm_match_any_sync_i64 : nvvm_match_any_sync_i32, {},
             {asUint32(lowering, call, values, 0), value});
       }));
-  library.add(gpuFunction("activemask", 0, returns(uint32Type()),
-                          [](LoweringApi &lowering, const LibraryCall &,
-                             const std::vector<llvm::Value *> &) -> llvm::Value * {
-                            llvm::IRBuilder<> &builder = lowering.irBuilder();
-                            auto *type = llvm::FunctionType::get(builder.getInt32Ty(), false);
-                            return builder.CreateCall(
-                                llvm::InlineAsm::get(type, "activemask.b32 $0;", "=r", true), {});
-                          }));
+  // match_all_sync(mask, value) -> (mask, pred): the lanes of `mask` when all hold one value.
+  library.add(gpuFunction(
+      "match_all_sync", 2, typeMatch(types::tuple({uint32Type(), types::boolean()})),
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        llvm::IRBuilder<> &builder = lowering.irBuilder();
+        bool wide = false;
+        llvm::Value *value = matchOperand(lowering, call, values, wide);
+        llvm::Value *pair =
+            builder.CreateIntrinsic(wide ? nvvm_match_all_sync_i64p : nvvm_match_all_sync_i32p, {},
+                                    {asUint32(lowering, call, values, 0), value});
+        return lowering.lowerTuple(
+            {builder.CreateExtractValue(pair, 0), builder.CreateExtractValue(pair, 1)},
+            call.resultType);
+      }));
+  // NVVM's intrinsic, which is convergent: LLVM merges inline assembly read in both arms of a
+  // branch into one read after it, where the whole warp is active again.
+  library.add(gpuFunction(
+      "activemask", 0, returns(uint32Type()),
+      [](LoweringApi &lowering, const LibraryCall &, const std::vector<llvm::Value *> &) {
+        return lowering.irBuilder().CreateIntrinsic(nvvm_activemask, {}, {});
+      }));
   library.add(gpuFunction(
       "lanemask_lt", 0, returns(uint32Type()),
       [](LoweringApi &lowering, const LibraryCall &, const std::vector<llvm::Value *> &) {

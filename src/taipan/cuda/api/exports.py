@@ -78,6 +78,7 @@ NAMES = (
     "managed_array",
     "mapped_array",
     "mapped_array_like",
+    "match_all_sync",
     "match_any_sync",
     "nanosleep",
     "per_thread_default_stream",

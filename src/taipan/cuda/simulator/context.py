@@ -98,7 +98,9 @@ def leave():
 
 
 # Kinds of warp collectives.
-SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR, BALLOT, ALL, ANY, EQ, MATCH_ANY, SYNCWARP = range(10)
+SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR, BALLOT, ALL, ANY, EQ, MATCH_ANY, SYNCWARP, MATCH_ALL = (
+    range(11)
+)
 _KIND_NAMES = (
     "shfl_sync",
     "shfl_up_sync",
@@ -110,6 +112,7 @@ _KIND_NAMES = (
     "eq_sync",
     "match_any_sync",
     "syncwarp",
+    "match_all_sync",
 )
 
 
@@ -174,6 +177,10 @@ def _warp_result(kind, values, lanes):
         for lane, (value, _) in values.items():
             results[lane] = sum(1 << other for other, (v, _) in values.items() if v == value)
         return results
+    if kind == MATCH_ALL:
+        first = next(iter(values.values()))[0]
+        same = all(value == first for value, _ in values.values())
+        return (sum(1 << lane for lane in values) if same else 0, same)
     return None  # syncwarp
 
 

@@ -13,6 +13,7 @@ from taipan.cuda.simulator.context import (
     ANY,
     BALLOT,
     EQ,
+    MATCH_ALL,
     MATCH_ANY,
     SHFL_DOWN,
     SHFL_IDX,
@@ -185,6 +186,12 @@ def eq_sync(mask, value):
 def match_any_sync(mask, value):
     """The bit mask of the lanes whose value equals this lane's."""
     return _gather(MATCH_ANY, mask, value)
+
+
+def match_all_sync(mask, value):
+    """(the mask of the taking part lanes, True) when all of them have the same value, else
+    (0, False)."""
+    return _gather(MATCH_ALL, mask, value)
 
 
 def syncwarp(mask=FULL_MASK):
@@ -390,5 +397,6 @@ MEETING_POINTS = (
     any_sync,
     eq_sync,
     match_any_sync,
+    match_all_sync,
     this_grid,
 )
