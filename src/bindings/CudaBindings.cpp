@@ -4,6 +4,7 @@
 
 #include "cuda/CudaDriver.h"
 #include "cuda/DeviceLibrary.h"
+#include "cuda/DeviceMemorySystem.h"
 #include "support/CompileError.h"
 
 #include <nanobind/stl/pair.h>
@@ -329,6 +330,7 @@ void defineCudaBindings(nb::module_ &module) {
           cuda::CudaModules &modules = CudaDriver::get().modules();
           std::string log;
           void *loaded = modules.loadModule(contents, maxRegisters, &log);
+          cuda::DeviceMemorySystem::get().attach(loaded, contents);
           void *function = modules.getFunction(loaded, name);
           return nb::make_tuple(reinterpret_cast<uintptr_t>(loaded),
                                 reinterpret_cast<uintptr_t>(function));
@@ -352,6 +354,17 @@ void defineCudaBindings(nb::module_ &module) {
     void *function = reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[1]));
     driverCall(
         [&] { CudaDriver::get().modules().setFunctionAttribute(function, attribute, value); });
+  });
+  // The device memory runtime's statistics (numba-cuda's rtsys): the switch, and the current
+  // context's counters (alloc, free, mi_alloc, mi_free) once the device's work is done.
+  module.def("cuda_nrt_statistics_enabled",
+             [] { return cuda::DeviceMemorySystem::get().statisticsEnabled(); });
+  module.def("cuda_nrt_enable_statistics", [](bool enabled) {
+    driverCall([&] { cuda::DeviceMemorySystem::get().setStatisticsEnabled(enabled); });
+  });
+  module.def("cuda_nrt_statistics", [] {
+    auto counters = driverCall([] { return cuda::DeviceMemorySystem::get().statistics(); });
+    return nb::make_tuple(counters.alloc, counters.free, counters.miAlloc, counters.miFree);
   });
   module.def("cuda_take_exception", [](nb::tuple handle) {
     return takeKernelException(reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[0])));

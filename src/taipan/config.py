@@ -212,6 +212,15 @@ OPTIONS = (
         "the debug= of cuda.compile and cuda.compile_all when not given (numba-cuda's default)",
     ),
     Option(
+        "CUDA_NRT_STATS",
+        "TAIPAN_CUDA_NRT_STATS",
+        ("NUMBA_CUDA_NRT_STATS",),
+        _flag,
+        False,
+        "the device memory runtime counts the blocks kernels allocate and free from the first "
+        "use of cuda.nrt.rtsys on (numba-cuda's rtsys.get_allocation_stats())",
+    ),
+    Option(
         "DISABLE_CUDA",
         "TAIPAN_DISABLE_CUDA",
         ("NUMBA_DISABLE_CUDA",),

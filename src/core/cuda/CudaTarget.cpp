@@ -3,6 +3,7 @@
 #include "cuda/CudaTarget.h"
 
 #include "cuda/DeviceLibrary.h"
+#include "cuda/DeviceMemoryRuntime.h"
 
 #include "lower/FunctionLowering.h"
 #include "runtime/Runtime.h"
@@ -330,9 +331,10 @@ void defineComplexPow(llvm::Function &function) {
 }
 
 /// Device definitions of the runtime calls lowering emits: exceptions set a flag (read by the
-/// host after a debug launch), reference counting has nothing to count (device arrays are
-/// borrowed), allocation is refused.
+/// host after a debug launch); allocation and reference counting are the device's memory
+/// runtime (DeviceMemoryRuntime.h), defined first, since its definitions call taipan_raise.
 void defineDeviceRuntime(llvm::Module &module) {
+  cuda::defineDeviceMemoryRuntime(module);
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *i32 = llvm::Type::getInt32Ty(context);
   llvm::Type *i64 = llvm::Type::getInt64Ty(context);
@@ -356,19 +358,8 @@ void defineDeviceRuntime(llvm::Module &module) {
     llvm::StringRef name = function.getName();
     if (function.hasFnAttribute(ForeignFunctionAttribute))
       continue;
-    if (name.starts_with("taipan_nrt_allocate"))
-      throw CompileError(CompileErrorKind::Unsupported,
-                         "arrays cannot be created inside a CUDA kernel or device function; "
-                         "use cuda.local.array or cuda.shared.array",
-                         {});
     if (!name.starts_with("taipan_"))
       continue;
-    if (name == "taipan_nrt_incref" || name == "taipan_nrt_decref") {
-      function.setLinkage(llvm::GlobalValue::InternalLinkage);
-      llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", &function));
-      builder.CreateRetVoid(); // device arrays are borrowed: nothing to count
-      continue;
-    }
     if (name == "taipan_round_ndigits") {
       defineRoundNdigits(function);
       continue;
@@ -437,7 +428,7 @@ bool needsLibdevice(const llvm::Function &function) {
   llvm::StringRef name = function.getName();
   return function.isDeclaration() && !function.isIntrinsic() &&
          !function.hasFnAttribute(ForeignFunctionAttribute) && !name.starts_with("taipan_") &&
-         !name.starts_with("llvm.") && name != "vprintf";
+         !name.starts_with("llvm.") && name != "vprintf" && name != "malloc" && name != "free";
 }
 
 /// libm names (sin, expf, ...) become the target's (libdevice's __nv_sin, __nv_expf, ...).
@@ -538,6 +529,30 @@ llvm::Value *inGlobalMemory(llvm::IRBuilder<> &builder, llvm::Value *argument, c
                                    {ArrayLayout::Data});
 }
 
+/// A kernel argument as the root receives it: arrays, alone or in tuples, are borrowed from the
+/// host and have no block (a null MemInfo, whatever the launcher wrote there), so that the
+/// reference counting of the arguments and of the views taken from them folds away; their data
+/// is marked as global memory (inGlobalMemory).
+llvm::Value *borrowedArgument(llvm::IRBuilder<> &builder, llvm::Value *argument, const Type *type) {
+  if (type->isArray()) {
+    llvm::Value *memInfo = builder.CreateExtractValue(argument, {ArrayLayout::MemInfo});
+    argument = builder.CreateInsertValue(argument, llvm::Constant::getNullValue(memInfo->getType()),
+                                         {ArrayLayout::MemInfo});
+    return inGlobalMemory(builder, argument, type);
+  }
+  if (type->isTuple() && type->holdsReferences()) {
+    for (size_t i = 0; i < type->elements().size(); ++i) {
+      unsigned index = static_cast<unsigned>(i);
+      argument = builder.CreateInsertValue(
+          argument,
+          borrowedArgument(builder, builder.CreateExtractValue(argument, index),
+                           type->elements()[i]),
+          index);
+    }
+  }
+  return argument;
+}
+
 /// A kernel parameter's type: the argument's memory form, or a byte for a value that holds no
 /// data (an empty tuple, None, a tuple of those): NVPTX cannot declare an empty parameter, and
 /// the launcher's argument block has a slot for every argument all the same.
@@ -599,7 +614,7 @@ std::string CudaTarget::defineEntry(ModuleLowering &lowering, TypedFunction &roo
     if (argumentType->storageSize() == 0) // the placeholder byte: the value has no data
       arguments.push_back(llvm::Constant::getNullValue(memoryType(context, argumentType)));
     else
-      arguments.push_back(inGlobalMemory(builder, &argument, argumentType));
+      arguments.push_back(borrowedArgument(builder, &argument, argumentType));
   }
   builder.CreateCall(callee, arguments);
   builder.CreateRetVoid();
@@ -655,11 +670,12 @@ void CudaTarget::finalizeModule(llvm::Module &module, const std::string &entryNa
     if (llvm::Linker::linkModules(module, std::move(libdevice), llvm::Linker::LinkOnlyNeeded))
       throw CompileError(CompileErrorKind::Internal, "linking libdevice failed", {});
   }
-  // Everything but the entry point (and the exception flag the host reads) is internal, so
-  // LLVM inlines and deletes freely.
+  // Everything but the entry point (and the exception flag the host reads, the memsys pointer
+  // it sets) is internal, so LLVM inlines and deletes freely.
   llvm::internalizeModule(module, [&](const llvm::GlobalValue &value) {
     return value.getName() == entryName || value.getName().starts_with("taipan_cuda_exception") ||
-           value.getName() == "taipan_grid_barrier";
+           value.getName() == "taipan_grid_barrier" ||
+           value.getName() == cuda::DeviceMemorySystemGlobal;
   });
   if (approximate)
     applyApproximateMath(module);
@@ -673,6 +689,7 @@ void CudaTarget::finalizeModule(llvm::Module &module, const std::string &entryNa
 
 void CudaTarget::optimize(llvm::Module &module, StageTimes *times) const {
   optimizeModule(module, *machine, optimizationLevel(), llvm::PipelineTuningOptions(), times);
+  cuda::finishDeviceMemoryRuntime(module);
 }
 
 std::string CudaTarget::emitAssembly(llvm::Module &module) const {

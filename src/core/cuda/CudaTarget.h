@@ -33,7 +33,11 @@ public:
   std::vector<std::string> identity() const override;
   void prepareModule(llvm::Module &module) const override;
   bool hasThreadHierarchy() const override { return true; }
+  /// Arrays the user creates come from the device's malloc heap (DeviceMemoryRuntime.h), but
+  /// lowering makes no hidden ones: a copy per thread of an operand overlapping a ufunc's output
+  /// would drain the small heap (8 MiB by default) behind the user's back, so that is refused.
   bool allocatesArrays() const override { return false; }
+  bool addressesDeviceMemory() const override { return true; }
   bool hasThreadPool() const override { return false; }
   bool canCallForeignFunctions() const override { return true; }
   bool resolvesSymbolsAtLoad() const override { return false; }
