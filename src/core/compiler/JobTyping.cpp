@@ -89,6 +89,9 @@ TypedFunction *CompileSession::typeCallee(FunctionSource *callee,
   } catch (CompileError &error) {
     if (!error.function)
       error.function = callee;
+    // A caller may type it again (with constant arguments): nothing of this attempt remains.
+    forgetFrom(typed);
+    --depth;
     throw;
   }
   function.inProgress = false;

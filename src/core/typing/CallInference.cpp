@@ -15,6 +15,7 @@
 #include "typing/ObjectModeBlocks.h"
 
 #include <algorithm>
+#include <exception>
 #include <set>
 
 namespace taipan {
@@ -127,6 +128,36 @@ static const Type *typeConvertingUserValues(InferencePass &pass, LibraryCall &ca
   return call.function->type(call);
 }
 
+/// The constant integers `expr` holds when typing can know them: constantIntegers', or those of
+/// the value of a local assigned once (`N = 100` before `cuda.shared.array(N, int32)`), as
+/// Numba's constant inference finds them, and of tuples of such names.
+static std::optional<std::vector<int64_t>> knownIntegers(InferencePass &pass, const Expr *expr,
+                                                         int depth = 0) {
+  if (std::optional<std::vector<int64_t>> values = constantIntegers(expr, pass.function.globals))
+    return values;
+  if (depth > 8)
+    return std::nullopt;
+  if (expr->kind == ExprKind::Name) {
+    if (!pass.singleAssignments)
+      pass.singleAssignments = findSingleAssignments(pass.source);
+    auto assigned = pass.singleAssignments->find(expr->name);
+    if (assigned == pass.singleAssignments->end() || !assigned->second)
+      return std::nullopt;
+    return knownIntegers(pass, assigned->second, depth + 1);
+  }
+  if (expr->kind != ExprKind::Tuple)
+    return std::nullopt;
+  std::vector<int64_t> values;
+  for (Expr *element : expr->operands) {
+    const Type *type = pass.typeOf(element);
+    std::optional<std::vector<int64_t>> item = knownIntegers(pass, element, depth + 1);
+    if (!item || item->size() != 1 || !type || type->isTuple())
+      return std::nullopt;
+    values.push_back(item->front());
+  }
+  return values;
+}
+
 const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *entry) {
   Expr *callee = expr->callee();
   std::vector<Expr *> positional;
@@ -155,7 +186,7 @@ const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *en
   if (const std::optional<LibraryConstantArgument> &declared = entry->constantArgument) {
     std::optional<std::vector<int64_t>> values;
     if (declared->position < call.arguments.size())
-      values = constantIntegers(call.arguments[declared->position], function.globals);
+      values = knownIntegers(pass, call.arguments[declared->position]);
     if (!values && declared->position < call.arguments.size()) {
       // The function's own parameters: its caller may know them (constantParametersOf).
       std::vector<size_t> parameters = constantParameterReads(call.arguments[declared->position],
@@ -622,7 +653,7 @@ ConstantParameters CallInference::constantParametersOf(const CallBinding &bindin
   for (size_t index : needed.parameters) {
     Expr *argument = index < binding.arguments.size() ? binding.arguments[index] : nullptr;
     std::optional<std::vector<int64_t>> values =
-        argument ? constantIntegers(argument, function.globals) : std::nullopt;
+        argument ? knownIntegers(pass, argument) : std::nullopt;
     if (!values) {
       // This function's own parameter: its caller may know it in turn; else the callee's
       // TypingError stands.
@@ -652,6 +683,36 @@ ConstantParameters CallInference::constantParametersOf(const CallBinding &bindin
     constants.emplace(index, std::move(value));
   }
   return constants;
+}
+
+/// The arguments of a call to `callee` that are constant bools or ints (literals, frozen globals)
+/// bound to parameters it never assigns: the values to type it again with.
+static ConstantParameters literalArguments(const CallBinding &binding, const FunctionSource &callee,
+                                           const std::unordered_map<int, GlobalValue> &globals) {
+  ConstantParameters literals;
+  for (size_t i = 0; i < binding.arguments.size() && i < callee.parameters.size(); ++i) {
+    const Expr *argument = binding.arguments[i];
+    if (!argument || callee.parameters[i].isStar)
+      continue;
+    const Constant *constant = nullptr;
+    auto global = globals.find(argument->id);
+    if (argument->kind == ExprKind::Constant)
+      constant = &argument->constant;
+    else if (global != globals.end() && global->second.kind == GlobalValue::Kind::Constant)
+      constant = &global->second.constant;
+    if (!constant ||
+        (constant->kind != Constant::Kind::Bool && constant->kind != Constant::Kind::Int))
+      continue;
+    bool assigned = false;
+    readsOfName(callee, callee.parameters[i].name, assigned);
+    if (assigned)
+      continue;
+    GlobalValue value;
+    value.kind = GlobalValue::Kind::Constant;
+    value.constant = *constant;
+    literals.emplace(i, std::move(value));
+  }
+  return literals;
 }
 
 const Type *CallInference::typeJitCall(Expr *expr, FunctionSource *callee, Expr *self) {
@@ -689,13 +750,37 @@ const Type *CallInference::typeJitCall(Expr *expr, FunctionSource *callee, Expr 
                        expr->location);
     }
   }
-  try {
-    binding.callee = callees.typeCallee(callee, parameterTypes, expr->location);
-  } catch (ConstantParametersNeeded &needed) {
-    if (needed.source != callee)
-      throw;
-    binding.callee = callees.typeCallee(callee, parameterTypes, expr->location,
-                                        constantParametersOf(binding, needed));
+  // The callee is specialised for the values of parameters it needs constant (a shared array's
+  // shape). Numba also types a call's literal arguments as literals, so that the callee prunes
+  // branches on them (`if neg_idx:` given False): a callee that does not type with its
+  // arguments' types is typed again with its constant arguments' values; if that fails too,
+  // its first error stands.
+  ConstantParameters constants;
+  std::exception_ptr firstError;
+  for (;;) {
+    try {
+      binding.callee = callees.typeCallee(callee, parameterTypes, expr->location, constants);
+      break;
+    } catch (ConstantParametersNeeded &needed) {
+      if (needed.source != callee)
+        throw;
+      size_t known = constants.size();
+      for (auto &[index, value] : constantParametersOf(binding, needed))
+        constants.insert_or_assign(index, std::move(value));
+      if (constants.size() == known)
+        throw;
+    } catch (CompileError &error) {
+      if (firstError)
+        std::rethrow_exception(firstError);
+      if (error.kind != CompileErrorKind::Typing)
+        throw;
+      firstError = std::current_exception();
+      size_t known = constants.size();
+      for (auto &[index, value] : literalArguments(binding, *callee, function.globals))
+        constants.emplace(index, std::move(value));
+      if (constants.size() == known)
+        std::rethrow_exception(firstError);
+    }
   }
   function.calls[expr->id] = binding;
   pass.refineSharedContainers(binding.arguments, *callee, *binding.callee);
