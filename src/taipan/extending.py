@@ -43,23 +43,37 @@ class _Overload:
         self.name = name
         self.jit_options = dict(jit_options or {})
         self.typers = []
+        self.targets = {}  # typer -> its overload's target, where not "generic"
         self.implementations = {}
 
     def implement(self, args, kwargs, may_decline=False):
-        key = (args, tuple(sorted(kwargs.items())))
+        platform = compiling_platform()
+        key = (args, tuple(sorted(kwargs.items())), platform)
         if key not in self.implementations:
             # User-defined types reach the typing functions as the user's instances.
             args = tuple(user_view(t) for t in args)
             kwargs = {name: user_view(t) for name, t in kwargs.items()}
-            self.implementations[key] = self._choose(args, kwargs, may_decline)
+            self.implementations[key] = self._choose(args, kwargs, may_decline, platform)
         dispatcher = self.implementations[key]
         return None if dispatcher is None else dispatcher._function_source()
 
-    def _choose(self, args, kwargs, may_decline):
+    def _typers_for(self, platform):
+        """The typing functions whose target includes `platform`, the most specific first (a
+        'cuda' overload before a 'generic' one, as Numba orders them); else as registered."""
+        ranked = []
+        for typer in self.typers:
+            target = self.targets.get(typer, "generic")
+            if target != "generic" and _TARGET_PLATFORMS[target] != platform:
+                continue
+            ranked.append((target == "generic", typer))
+        ranked.sort(key=lambda pair: pair[0])  # stable
+        return [typer for _, typer in ranked]
+
+    def _choose(self, args, kwargs, may_decline, platform):
         from taipan.decorators import _check_options
         from taipan.dispatcher import Dispatcher
 
-        for typer in self.typers:
+        for typer in self._typers_for(platform):
             try:
                 implementation = typer(*args, **kwargs)
             except TypeError as error:
@@ -457,7 +471,11 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
     options = dict(jit_options or {})
 
     def decorate(typer):
-        _registry.function_entry(func, options).typers.append(typer)
+    target = _overload_target(kwargs)
+        entry = _registry.function_entry(func, options)
+        entry.typers.append(typer)
+        if target != "generic":
+            entry.targets[typer] = target
         return typer
 
     return decorate
@@ -465,6 +483,40 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
 
 def _check_type_class(type_class):
     if not (isinstance(type_class, type) and issubclass(type(type_class), type)):
+# Numba's overload targets and the platform each compiles for ("generic": every platform).
+_TARGET_PLATFORMS = {"generic": None, "cpu": "cpu", "cuda": "cuda", "gpu": "cuda"}
+_compiling = _thread._local()
+
+
+def _overload_target(kwargs):
+    target = kwargs.get("target", "generic")
+    if target not in _TARGET_PLATFORMS:
+        raise ValueError(
+            f"unknown overload target {target!r}; taipan knows {sorted(_TARGET_PLATFORMS)}"
+        )
+    return target
+
+
+def compiling_platform():
+    """The platform the compile running on this thread is for: 'cuda' inside compiling_for
+    ('cuda'), else 'cpu'. Overloads for one target are chosen by it."""
+    return getattr(_compiling, "platform", "cpu")
+
+
+class compiling_for:
+    """Marks the compiles on this thread, while in the block, as being for `platform`."""
+
+    def __init__(self, platform):
+        self.platform = platform
+
+    def __enter__(self):
+        self.saved = compiling_platform()
+        _compiling.platform = self.platform
+
+    def __exit__(self, *exc):
+        _compiling.platform = self.saved
+
+
         raise TypeError(f"expected a type class such as types.Array, not {type_class!r}")
 
 
@@ -486,7 +538,11 @@ def _member_decorator(typ, attr, is_attribute, kwargs):
     options = dict(kwargs.get("jit_options") or {})
 
     def decorate(typer):
-        _registry.member_entry(typ, attr, is_attribute, options).typers.append(typer)
+    target = _overload_target(kwargs)
+        entry = _registry.member_entry(typ, attr, is_attribute, options)
+        entry.typers.append(typer)
+        if target != "generic":
+            entry.targets[typer] = target
         return typer
 
     return decorate

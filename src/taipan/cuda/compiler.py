@@ -61,7 +61,17 @@ def compile_source(
     extra = {} if return_type is None else {"return_type": return_type}
     if c_symbol is not None:
         extra["c_symbol"] = c_symbol
-    return _core.compile_kernel(source, list(argument_types), cc, device, keep_llvm, **extra)
+    from taipan.extending import compiling_for
+
+    with compiling_for("cuda"):  # overloads for target="cuda" are chosen over generic ones
+        return _core.compile_kernel(source, list(argument_types), cc, device, keep_llvm, **extra)
+
+
+def error_model(debug):
+    """numba-cuda's error model of a kernel or device function: without ``debug``, NumPy's
+    (float division by zero gives inf or nan, integer division by zero 0), as its exceptions
+    reach the host only from debug kernels; with it, Python's (ZeroDivisionError)."""
+    return "python" if debug else "numpy"
 
 
 def compute_capability_number(cc):
@@ -110,6 +120,7 @@ def _compile(
     argument_types, declared = split_signature(sig)
     pyfunc = getattr(pyfunc, "py_func", pyfunc)  # a kernel or device function compiles too
     options = {"debug": debug, "lineinfo": lineinfo, "fastmath": fastmath, "opt": opt}
+    options["error_model"] = error_model(debug)
     options["launch_bounds"] = launch_bounds
     source = read_function(pyfunc, options)
     ptx, _, return_type, *_ = compile_source(
