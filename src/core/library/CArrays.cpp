@@ -63,7 +63,7 @@ void registerCArrayFunctions(Library &library) {
     LibraryFunction function;
     function.name = layout == 'C' ? "taipan.carray" : "taipan.farray";
     function.parameters = {{"ptr"}, {"shape"}, {"dtype", true}};
-    function.targets = OnCpu;
+    function.targets = OnEveryTarget; // a borrowed view: nothing to allocate on the GPU either
     function.type = [layout](LibraryCall &call) { return typeCArray(call, layout); };
     function.lower = lowerCArray;
     library.add(std::move(function));

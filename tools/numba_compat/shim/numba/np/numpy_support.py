@@ -33,4 +33,8 @@ def as_dtype(numba_type):
     return np.dtype("bool" if name == "bool" or name == "boolean" else name)
 
 
+# Numba defines carray and farray here (numba.carray is this module's).
+carray = taipan.carray
+farray = taipan.farray
+
 __getattr__ = fill_missing(globals(), __name__)
