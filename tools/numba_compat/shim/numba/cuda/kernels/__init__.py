@@ -1,0 +1,1 @@
+"""``numba.cuda.kernels``: numba-cuda's library kernels that taipan has (``transpose``)."""

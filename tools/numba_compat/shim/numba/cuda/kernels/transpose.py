@@ -1,0 +1,3 @@
+"""``numba.cuda.kernels.transpose``: taipan.cuda's ``transpose``."""
+
+from taipan.cuda.transpose import transpose  # noqa: F401
