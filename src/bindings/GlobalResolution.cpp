@@ -452,6 +452,18 @@ static GlobalValue classifyObject(nb::handle object) {
   // global times a float32 is a float32 product, as in NumPy.
   if (PyObject_HasAttrString(value, "dtype") && PyObject_HasAttrString(value, "item") &&
       !PyType_Check(value)) {
+    // A datetime64 or timedelta64 freezes as its int64 count of units (NaT the int64
+    // minimum), typed with its unit: item() would give a datetime object.
+    const Type *datetime = typeOfValue(value);
+    if (datetime && datetime->isDatetimeLike()) {
+      nb::object count = object.attr("astype")("int64").attr("item")();
+      if (readConstant(count, result.constant)) {
+        result.kind = GlobalValue::Kind::Constant;
+        result.scalarType = datetime;
+        return result;
+      }
+    }
+    PyErr_Clear();
     nb::object item = object.attr("item")();
     if (readConstant(item, result.constant)) {
       result.kind = GlobalValue::Kind::Constant;

@@ -322,8 +322,8 @@ void addArrayConstructor(Library &library, const std::string &name, const std::s
         const Type *source = call.argumentTypes[0];
         if (source->isArray()) {
           const Type *dtype = resultDtype(call, source->dtype());
-          return isAsarray && dtype == source->dtype() ? source
-                                                       : newArrayType(dtype, source->ndim());
+          // a copy keeps an F array's order (NumPy's order='K')
+          return isAsarray && dtype == source->dtype() ? source : keptOrderCopyType(dtype, source);
         }
         if (source->isNumber())
           return newArrayType(resultDtype(call, source), 0);

@@ -25,12 +25,6 @@ llvm::Value *lowerCopy(LoweringApi &lowering, const LibraryCall &call,
   return copy;
 }
 
-/// The type of a new array of `dtype` in the memory order of `array` (NumPy's order='K'): F for
-/// an F array, C otherwise.
-const Type *keptOrderCopyType(const Type *dtype, const Type *array) {
-  return types::array(dtype, array->ndim(), array->layout() == 'F' ? 'F' : 'C', false);
-}
-
 /// a.flatten(): a C copy, seen as 1-D.
 llvm::Value *lowerFlatten(LoweringApi &lowering, const LibraryCall &call,
                           const std::vector<llvm::Value *> &values) {

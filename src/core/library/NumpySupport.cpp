@@ -35,6 +35,10 @@ const Type *newArrayType(const Type *dtype, int ndim) {
   return types::array(dtype, ndim, 'C', false);
 }
 
+const Type *keptOrderCopyType(const Type *dtype, const Type *array) {
+  return types::array(dtype, array->ndim(), array->layout() == 'F' ? 'F' : 'C', false);
+}
+
 int shapeDimensions(const Type *shape) {
   if (shape->isIntegerLike())
     return 1;

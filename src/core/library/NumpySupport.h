@@ -19,6 +19,9 @@ void addNumpyFunction(Library &library, const std::string &name,
 
 /// A new array: C-contiguous and writable.
 const Type *newArrayType(const Type *dtype, int ndim);
+/// The type of a new array of `dtype` in the memory order of `array` (NumPy's order='K'): F for
+/// an F array, C otherwise.
+const Type *keptOrderCopyType(const Type *dtype, const Type *array);
 /// The ndim a shape argument (an integer or a tuple of integers) gives, or -1.
 int shapeDimensions(const Type *shape);
 /// Whether the call gave parameter `index`, and not as None.
