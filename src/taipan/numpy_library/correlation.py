@@ -26,11 +26,13 @@ def _variables_type(t):
 
 
 @register_jitable
-def _as_rows(m, rowvar, dtype):
-    """``m`` as a new C array of variables in rows and observations in columns."""
+def _as_rows(m, rowvar, dtype, keeps_one_row):
+    """``m`` as a new C array of variables in rows and observations in columns. With
+    ``keeps_one_row`` (NumPy's rule for ``y``, not for ``m``) a 2-D array of one row is one
+    variable whatever rowvar says."""
     if m.ndim == 1:
         return m.astype(dtype).reshape((1, m.shape[0]))
-    if rowvar or m.shape[0] == 1:
+    if rowvar or (keeps_one_row and m.shape[0] == 1):
         return m.astype(dtype).reshape(m.shape)
     return m.T.astype(dtype).reshape((m.shape[1], m.shape[0]))
 
@@ -100,14 +102,22 @@ def _at_least_1d_typer(value):
 
 
 @register_jitable
-def _observations(m, rowvar):
+def _observations(m, rowvar, keeps_one_row):
     if m.ndim == 1:
         return m.shape[0]
-    return m.shape[1] if rowvar or m.shape[0] == 1 else m.shape[0]
+    return m.shape[1] if rowvar or (keeps_one_row and m.shape[0] == 1) else m.shape[0]
 
 
 def _is_0d(t):
     return isinstance(t, types.Array) and t.ndim == 0
+
+
+def _one_row_tuple(t, rowvar):
+    """Whether ``t`` is a tuple holding one sequence (a 2-D array-like of one row whose length
+    is known when compiling; a list's or an array's is not) of variables in rows (``rowvar``
+    omitted or the constant True): one variable, which NumPy squeezes to 0-d."""
+    rows = rowvar is True or getattr(rowvar, "literal_value", None) is True
+    return rows and isinstance(t, types.BaseTuple) and len(t.types) == 1 and is_sequence(t.types[0])
 
 
 @overload(np.cov)
@@ -118,6 +128,13 @@ def _cov(m, y=None, rowvar=True, bias=False, ddof=None):
         or isinstance(m, (types.Number, types.Boolean))
         or (_is_0d(m) or _is_0d(y))
     ):  # as arrays of at least one dimension (a 0-d one is one observation)
+        if _one_row_tuple(m, rowvar) and is_none(y):
+            # NumPy squeezes the covariance of a single variable to 0-d
+
+            def cov_of_one_row(m, y=None, rowvar=True, bias=False, ddof=None):
+                return np.cov(np.asarray(m[0]), None, True, bias, ddof)
+
+            return cov_of_one_row
 
         def cov_of_sequences(m, y=None, rowvar=True, bias=False, ddof=None):
             return np.cov(np.atleast_1d(np.asarray(m)), _at_least_1d(y), rowvar, bias, ddof)
@@ -138,20 +155,22 @@ def _cov(m, y=None, rowvar=True, bias=False, ddof=None):
     if is_none(y) and m.ndim == 1:
 
         def cov_single(m, y=None, rowvar=True, bias=False, ddof=None):
-            return np.asarray(covariance(_as_rows(m, rowvar, dtype), bias, ddof)[0, 0])
+            return np.asarray(covariance(_as_rows(m, rowvar, dtype, False), bias, ddof)[0, 0])
 
         return cov_single
     if is_none(y):
 
         def cov(m, y=None, rowvar=True, bias=False, ddof=None):
-            return covariance(_as_rows(m, rowvar, dtype), bias, ddof)
+            return covariance(_as_rows(m, rowvar, dtype, False), bias, ddof)
 
         return cov
 
     def cov_joined(m, y=None, rowvar=True, bias=False, ddof=None):
-        if _observations(m, rowvar) != _observations(y, rowvar):
+        if _observations(m, rowvar, False) != _observations(y, rowvar, True):
             raise ValueError("m and y have incompatible dimensions")
-        X = np.concatenate((_as_rows(m, rowvar, dtype), _as_rows(y, rowvar, dtype)), axis=0)
+        X = np.concatenate(
+            (_as_rows(m, rowvar, dtype, False), _as_rows(y, rowvar, dtype, True)), axis=0
+        )
         return covariance(X, bias, ddof)
 
     return cov_joined
@@ -175,6 +194,12 @@ def _corrcoef(x, y=None, rowvar=True):
         or isinstance(x, (types.Number, types.Boolean))
         or (_is_0d(x) or _is_0d(y))
     ):
+        if _one_row_tuple(x, rowvar) and is_none(y):
+
+            def corrcoef_of_one_row(x, y=None, rowvar=True):
+                return np.corrcoef(np.asarray(x[0]), None, True)
+
+            return corrcoef_of_one_row
 
         def corrcoef_of_sequences(x, y=None, rowvar=True):
             return np.corrcoef(np.atleast_1d(np.asarray(x)), _at_least_1d(y), rowvar)
@@ -188,8 +213,10 @@ def _corrcoef(x, y=None, rowvar=True):
     if is_none(y) and x.ndim == 1:
 
         def corrcoef_single(x, y=None, rowvar=True):
+            # NumPy divides the 0-d covariance by itself, which gives a scalar (NaN for a
+            # zero or NaN variance, through the ufunc, never ZeroDivisionError)
             c = np.cov(x, y, rowvar)
-            return c / c
+            return np.divide(c.item(), c.item())
 
         return corrcoef_single
 

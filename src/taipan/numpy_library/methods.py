@@ -138,8 +138,8 @@ def _nonzero(a):
 
 
 @overload_method(types.Array, "take")
-def _take(a, indices):
-    def take(a, indices):
-        return np.take(a, indices)
+def _take(a, indices, axis=None):
+    def take(a, indices, axis=None):
+        return np.take(a, indices, axis)
 
     return take

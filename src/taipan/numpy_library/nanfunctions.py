@@ -12,9 +12,9 @@ import numpy as np
 from taipan import types
 from taipan.decorators import njit
 from taipan.errors import TypingError
-from taipan.extending import overload, register_jitable
+from taipan.extending import overload, overload_method, register_jitable
 from taipan.numpy_library._axis import axis_checker, keepdims_shape
-from taipan.numpy_library.support import is_none, numpy_dtype
+from taipan.numpy_library.support import is_none, numpy_dtype, scalar_class, string_value
 
 # ---------------------------------------------------------------------------------------------
 # dtypes and arguments
@@ -390,15 +390,33 @@ overload(np.nanargmax)(_nan_arg_extreme(False))
 # cumsum, cumprod (with an axis), nancumsum, nancumprod
 
 
+def _cumulative_dtype(dtype):
+    """The scalar class of cumsum's or cumprod's ``dtype`` argument (a class such as np.int32,
+    ``np.dtype('i4')`` or ``a.dtype``, or a constant string), None when it is omitted."""
+    if is_none(dtype):
+        return None
+    text = string_value(dtype)
+    if text is not None:
+        try:
+            return scalar_class(text)
+        except TypeError:
+            raise TypingError(f"data type '{text}' not understood") from None
+    if isinstance(dtype, types.NumberClass):
+        return scalar_class(dtype.dtype.name)
+    raise TypingError(f"the 'dtype' argument must be a NumPy number type, not {dtype}")
+
+
 def _cumulative(is_sum):
     """The typing function of cumsum or cumprod. It replaces taipan's native function, so it
     covers everything that did (any array, flattened, through the native method) and adds
-    ``axis``: the array is copied into the result dtype and viewed as (outer, n, inner), which
-    lets one loop nest accumulate along any axis of any ndim."""
+    ``axis`` and ``dtype``: the array is copied into the result dtype and viewed as (outer, n,
+    inner), which lets one loop nest accumulate along any axis of any ndim (a flattened array
+    is one such line)."""
 
     def typer(a, axis=None, dtype=None, out=None):
-        if not _accepts(a, axis, ("dtype", dtype), ("out", out)):
+        if not _accepts(a, axis, ("out", out)):
             return None
+        given = _cumulative_dtype(dtype)
         # NumPy has running sums of timedeltas only (no products of them, nothing of dates).
         if isinstance(a.dtype, types.NPDatetime) or (
             isinstance(a.dtype, types.NPTimedelta) and not is_sum
@@ -408,7 +426,7 @@ def _cumulative(is_sum):
                 f"np.{name} of an array of {a.dtype} is not supported (NumPy has none)"
             )
         check = axis_checker(a.ndim, axis)
-        if not _is_along(a, axis):
+        if not _is_along(a, axis) and given is None:
             # Two functions rather than one conditional expression: `x if c else y` with array
             # operands produces invalid IR in taipan today.
             if is_sum:
@@ -424,7 +442,26 @@ def _cumulative(is_sum):
                 return a.cumprod()
 
             return flattened_product
-        result = np.cumsum(np.zeros(1, numpy_dtype(a.dtype))).dtype.type
+        if given is not None:
+            # NumPy casts the items to the given dtype and accumulates in it (a boolean running
+            # sum stays True once any item was), overflow wrapping as it does.
+            result = given
+        else:
+            result = np.cumsum(np.zeros(1, numpy_dtype(a.dtype))).dtype.type
+        if not _is_along(a, axis):
+
+            def flattened_in_dtype(a, axis=None, dtype=None, out=None):
+                check(axis)
+                line = np.empty(a.size, result)
+                line[:] = a.ravel()
+                for k in range(1, line.size):
+                    if is_sum:
+                        line[k] += line[k - 1]
+                    else:
+                        line[k] *= line[k - 1]
+                return line
+
+            return flattened_in_dtype
         ndim = a.ndim
 
         def along_axis(a, axis=None, dtype=None, out=None):
@@ -456,6 +493,28 @@ def _cumulative(is_sum):
 
 overload(np.cumsum)(_cumulative(True))
 overload(np.cumprod)(_cumulative(False))
+
+
+def _cumulative_method(is_sum):
+    """a.cumsum(axis, dtype) and a.cumprod(axis, dtype): np.cumsum's and np.cumprod's. Without
+    arguments the method declines, so that taipan's native method (the flattened running
+    total, which the functions call themselves) is used."""
+    cumulate = np.cumsum if is_sum else np.cumprod
+
+    def typer(a, axis=None, dtype=None, out=None):
+        if axis is None and dtype is None and out is None:  # all omitted (not given as None)
+            return None
+
+        def method(a, axis=None, dtype=None, out=None):
+            return cumulate(a, axis, dtype, out)
+
+        return method
+
+    return typer
+
+
+overload_method(types.Array, "cumsum")(_cumulative_method(True))
+overload_method(types.Array, "cumprod")(_cumulative_method(False))
 
 
 def _nan_cumulative(is_sum):
