@@ -220,6 +220,8 @@ class DeviceNDArray(api.DeviceArrayFront):
         view = self._view(key)
         if view.ndim:
             return view
+        if self.dtype.fields is not None:  # a record: a view of it (numba-cuda's DeviceRecord)
+            return DeviceRecord(self.dtype, self.stream, self._buffer, view._offset)
         element = np.empty((), self.dtype)
         _core.cuda_copy_to_host(element, view.device_ctypes_pointer, None)
         return element[()]
@@ -293,7 +295,7 @@ class DeviceRecord:
     ndim = 0
     size = 1
 
-    def __init__(self, dtype, stream=0, gpu_data=None):
+    def __init__(self, dtype, stream=0, gpu_data=None, offset=0):
         self.dtype = np.dtype(dtype)
         if self.dtype.fields is None:
             raise TypeError(f"a DeviceRecord needs a structured dtype, not {self.dtype}")
@@ -301,6 +303,9 @@ class DeviceRecord:
         if gpu_data is None:
             gpu_data = _core.cuda_allocate(self.dtype.itemsize, 0, None)
         self.gpu_data = gpu_data
+        # Where the record starts in gpu_data: an element of a device array, or a record field
+        # of another record, is a view of that memory.
+        self._offset = offset
 
     @property
     def alloc_size(self):
@@ -310,7 +315,7 @@ class DeviceRecord:
 
     @property
     def device_ctypes_pointer(self):
-        return self.gpu_data.pointer
+        return self.gpu_data.pointer + self._offset
 
     @property
     def _numba_type_(self):
@@ -355,19 +360,23 @@ class DeviceRecord:
             raise TypeError(f"incompatible dtype: {self.dtype} vs. {dtype}")
 
     def _field(self, name):
-        """The field `name` as a device view: (view, whether it is an array field)."""
+        """The field `name` as a device view: (view, whether it is a view to hand out: an array
+        field's device array, a record field's DeviceRecord)."""
         if name not in (self.dtype.names or ()):
             raise KeyError(f"the record has no field {name!r}")
         field_dtype, offset = self.dtype.fields[name][:2]
+        offset += self._offset
         if field_dtype.subdtype is not None:
             base, shape = field_dtype.subdtype
             return DeviceNDArray(shape, None, base, self.gpu_data, offset, self.stream), True
+        if field_dtype.fields is not None:
+            return DeviceRecord(field_dtype, self.stream, self.gpu_data, offset), True
         return DeviceNDArray((), (), field_dtype, self.gpu_data, offset, self.stream), False
 
     def __getitem__(self, name):
-        """A field's value (a scalar), or a device array viewing an array field."""
-        view, is_array = self._field(name)
-        return view if is_array else view[()]
+        """A field's value (a scalar), or a device view of an array or record field."""
+        view, is_view = self._field(name)
+        return view if is_view else view[()]
 
     def getitem(self, name, stream=0):
         found = self[name]
@@ -380,7 +389,10 @@ class DeviceRecord:
 
     def setitem(self, name, value, stream=0):
         view, _ = self._field(name)
-        view.setitem((), value, stream=stream or self.stream)
+        if isinstance(view, DeviceRecord):
+            view.copy_to_device(value, stream=stream or self.stream)
+        else:
+            view.setitem((), value, stream=stream or self.stream)
 
     def __repr__(self):
         return f"<taipan DeviceRecord dtype={self.dtype} at {self.device_ctypes_pointer:#x}>"
