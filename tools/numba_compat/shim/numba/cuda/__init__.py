@@ -24,4 +24,13 @@ HAS_NUMBA = True
 for _name in ("libdevice", "random"):
     _sys.modules[f"{__name__}.{_name}"] = getattr(_cuda, _name)
 
-__getattr__ = fill_missing(globals(), __name__)
+# taipan.cuda's laneid is read per access (in the simulator, the running thread's lane): not a
+# copy taken at import.
+del laneid  # noqa: F821  (from taipan.cuda's names)
+_missing = fill_missing(globals(), __name__)
+
+
+def __getattr__(name):
+    if name == "laneid":
+        return _cuda.laneid
+    return _missing(name)
