@@ -401,6 +401,12 @@ void raiseKernelException(void *module) {
   nb::tuple record = nb::cast<nb::tuple>(raised);
   int code = nb::cast<int>(record[0]);
   std::string message = nb::cast<std::string>(record[3]);
+  // A raise statement's site follows its message past a unit separator (lower/LowerRaise).
+  std::string site;
+  if (size_t mark = message.find('\x1f'); mark != std::string::npos) {
+    site = message.substr(mark + 1);
+    message.erase(mark);
+  }
   if (message.empty())
     message = code == IndexErrorId       ? "index out of bounds"
               : code == AssertionErrorId ? "assertion failed"
@@ -411,7 +417,8 @@ void raiseKernelException(void *module) {
            std::to_string(nb::cast<int>(values[1])) + ", " +
            std::to_string(nb::cast<int>(values[2])) + "]";
   };
-  std::string text = "tid=" + triple(record[1]) + " ctaid=" + triple(record[2]) + ": " + message;
+  std::string text =
+      site + "tid=" + triple(record[1]) + " ctaid=" + triple(record[2]) + ": " + message;
   PyObject *cls = exceptionClassFor(code);
   nb::object instance = nb::steal(PyObject_CallOneArg(cls, nb::str(text.c_str()).ptr()));
   if (instance.is_valid())

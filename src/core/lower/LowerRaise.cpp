@@ -147,6 +147,13 @@ void ExceptionLowering::lowerRaise(Stmt *stmt) {
     for (size_t i = 1; i < raised->operands.size(); ++i)
       values.push_back(core.lowerExpr(raised->operands[i]));
   std::optional<std::string> message = exceptionMessage(raised);
+  // A kernel's exception names where it was raised (numba-cuda's "In function 'f', file ...,
+  // line n, " before the thread's position): after the message, past a unit separator that the
+  // host splits at, so that a message the device's buffer cuts short keeps its text.
+  std::string site;
+  if (moduleLowering.target.hasThreadHierarchy())
+    site = "\x1fIn function '" + function.source->name + "', file " + function.source->filename +
+           ", line " + std::to_string(function.source->fileLine(stmt->location.line)) + ", ";
   // Python gets the exception made of its arguments, unless they are one string (which the
   // message rebuilds exactly) or cannot be described.
   std::string descriptor;
@@ -159,7 +166,11 @@ void ExceptionLowering::lowerRaise(Stmt *stmt) {
     keepArguments = describeExceptionArgument(core.typeOf(raised->operands[i]), descriptor);
   if (!keepArguments) {
     if (message) {
-      emitRaise(classType->exceptionId(), *message);
+      emitRaise(classType->exceptionId(), *message + site);
+      return;
+    }
+    if (!site.empty()) { // a kernel: no message made at run time
+      emitRaise(classType->exceptionId(), "<message made at run time>" + site);
       return;
     }
     emitPrintedRaise(classType->exceptionId(), [&] { printExceptionMessage(raised, values); });

@@ -187,8 +187,10 @@ def raise_kernel_exception(handle):
     raised = _core.cuda_take_exception(handle)
     if raised is not None:
         code, tid, ctaid, message = raised
+        # A raise statement's site follows its message past a unit separator (LowerRaise.cpp).
+        message, _, site = message.partition("\x1f")
         detail = message or _DEFAULT_MESSAGES.get(code, "exception in CUDA kernel")
-        raise _core.exception_class(code)(f"tid={list(tid)} ctaid={list(ctaid)}: {detail}")
+        raise _core.exception_class(code)(f"{site}tid={list(tid)} ctaid={list(ctaid)}: {detail}")
 
 
 launch_dimensions = api.launch_dimensions  # here too, as before
