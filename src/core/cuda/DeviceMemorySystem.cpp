@@ -51,6 +51,8 @@ bool DeviceMemorySystem::statisticsEnabled() {
 
 void DeviceMemorySystem::setStatisticsEnabled(bool on) {
   std::lock_guard<std::mutex> lock(mutex);
+  // Work queued before the switch counts as it was when queued: the device finishes it first.
+  driver.synchronize();
   enabled = on;
   currentBlock(); // made with the switch's value, and every block of the epoch is written
   uint32_t flag = on ? 1 : 0;

@@ -32,8 +32,8 @@ public:
   void attach(void *module, const std::string &image);
   /// Whether allocations are counted.
   bool statisticsEnabled();
-  /// Switches counting on or off for every context (work already queued counts as it reads the
-  /// switch when it runs).
+  /// Switches counting on or off for every context, once the current device's queued work is
+  /// done (it counts as the switch was when it was queued).
   void setStatisticsEnabled(bool enabled);
   /// The current context's counters, once the work queued on the device is done.
   DeviceMemoryStatistics statistics();
