@@ -782,6 +782,11 @@ const Type *CallInference::typeJitCall(Expr *expr, FunctionSource *callee, Expr 
         std::rethrow_exception(firstError);
     }
   }
+  // Typing done, a callee still without a return type only ever returns calls that recurse.
+  if (!binding.callee->returnType && pass.reportUnknown)
+    throwTypingError("cannot type infer runaway recursion: no return of " + callee->name +
+                         "() gives a value that is not a recursive call",
+                     expr->location);
   function.calls[expr->id] = binding;
   pass.refineSharedContainers(binding.arguments, *callee, *binding.callee);
   return binding.callee->returnType;

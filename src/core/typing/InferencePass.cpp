@@ -189,6 +189,12 @@ void InferencePass::assignVariable(const std::string &name, const Type *type,
     names.push_back(name);
 }
 
+/// Whether `function` calls itself (a recursive function, whose return type may grow).
+static bool callsItself(const TypedFunction &function) {
+  return std::any_of(function.calls.begin(), function.calls.end(),
+                     [&](const auto &call) { return call.second.callee == &function; });
+}
+
 void InferencePass::unifyReturn(const Type *type, SourceLocation location) {
   if (!type)
     return;
@@ -203,6 +209,11 @@ void InferencePass::unifyReturn(const Type *type, SourceLocation location) {
   if (unified && unified->kind() == TypeKind::UndefinedFunction)
     throwTypingError("cannot return one of several jitted functions (" + unified->name() +
                          ") without a signature they share: give them one explicit signature",
+                     location);
+  if (!unified && callsItself(function))
+    throwTypingError("Return type of recursive function does not converge: '" + source.name +
+                         "' returns " + describe(function.returnType) + " and " + describe(type) +
+                         ", which do not unify",
                      location);
   if (!unified)
     throwTypingError("cannot unify the return types " + describe(function.returnType) + " and " +
