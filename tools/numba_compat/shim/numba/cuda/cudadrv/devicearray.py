@@ -1,6 +1,6 @@
 """``numba.cuda.cudadrv.devicearray`` on taipan: taipan's device arrays and the layout helpers
 numba-cuda's tests call (``array_core``, ``is_contiguous``, ``sentry_contiguous``,
-``errmsg_contiguous_buffer``, ``auto_device``)."""
+``errmsg_contiguous_buffer``, ``auto_device``, ``from_array_like``)."""
 
 import numpy as np
 
@@ -24,6 +24,11 @@ if not _config.ENABLE_CUDASIM:  # the simulator has no device records, as numba-
     def from_record_like(rec, stream=0, gpu_data=None):
         """A device record of `rec`'s dtype (uninitialised)."""
         return DeviceRecord(rec.dtype, stream=stream, gpu_data=gpu_data)
+
+
+def from_array_like(ary, stream=0, gpu_data=None):
+    """An uninitialised device array of `ary`'s shape, strides and dtype."""
+    return DeviceNDArray(ary.shape, ary.strides, ary.dtype, stream=stream, gpu_data=gpu_data)
 
 
 def verify_cuda_ndarray_interface(obj):
