@@ -125,7 +125,9 @@ class _Intrinsic:
         raise TypeError(f"the intrinsic {self.__name__} can only be called from compiled code")
 
     def implement(self, args, keywords=()):
-        key = (tuple(args), tuple(keywords))
+        # per platform: in a CUDA kernel, context.get_function links device functions instead
+        # of calling CPU code at its address (taipan.intrinsic_builder_context)
+        key = (tuple(args), tuple(keywords), compiling_platform())
         body = self._bodies.get(key)
         if body is None:
             order = self._bind(len(args), tuple(keywords))

@@ -210,4 +210,11 @@ def build_module(name, signature, codegen):
             )
         builder.ret(_retype(ir, builder, value, result_type))
     ir.IRBuilder(entry).branch(body)
-    return str(module), context.process_specific
+    # Modules of device functions it calls follow, each after the marker the lowering splits
+    # at (lower/LowerIntrinsics.cpp).
+    text = "".join([str(module)] + [LINKED_MODULE_MARKER + m for m in context.linked_modules])
+    return text, context.process_specific
+
+
+# The line separating the intrinsic's module from modules linked with it (LowerIntrinsics.cpp).
+LINKED_MODULE_MARKER = "\n; taipan.linked-module\n"

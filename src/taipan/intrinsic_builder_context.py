@@ -25,6 +25,8 @@ class IntrinsicContext:
         # Why the module holds addresses valid in this process only ('' when none).
         self.process_specific = ""
         self._keep = []  # the compiled functions the module calls by address
+        # LLVM IR modules of the device functions it calls in a CUDA kernel, linked with it.
+        self.linked_modules = []
 
     # Types.
 
@@ -220,8 +222,11 @@ class IntrinsicContext:
         return self._caller(impl, sig, getattr(impl, "__name__", impl))(builder, args)
 
     def _caller(self, pyfunc, sig, what):
+        from taipan.extending import compiling_platform
         from taipan.intrinsic_calls import compiled_address
 
+        if compiling_platform() == "cuda":
+            return self._device_caller(pyfunc, sig)
         ir = self._ir
         address, parameter_types, result_type = compiled_address(pyfunc, sig, self._types)
         self._keep.append(pyfunc)
@@ -248,6 +253,28 @@ class IntrinsicContext:
             if sig.return_type.kind_name == "NoneType":
                 return self.get_dummy_value()
             return result
+
+        return call
+
+    def _device_caller(self, pyfunc, sig):
+        """In a CUDA kernel: ``pyfunc`` compiled as a device function with the C ABI, declared
+        here and defined by the LLVM IR the module carries (``linked_modules``)."""
+        from taipan.intrinsic_calls import device_function
+
+        ir = self._ir
+        symbol, module_text = device_function(pyfunc, sig)
+        if module_text not in self.linked_modules:
+            self.linked_modules.append(module_text)
+        parameters = [self._types.value(t) for t in sig.args]
+        returns_none = sig.return_type.kind_name == "NoneType"
+        result = ir.VoidType() if returns_none else self._types.value(sig.return_type)
+        callee = self._module.globals.get(symbol)
+        if callee is None:
+            callee = ir.Function(self._module, ir.FunctionType(result, parameters), name=symbol)
+
+        def call(builder, args):
+            value = builder.call(callee, list(args))
+            return self.get_dummy_value() if returns_none else value
 
         return call
 

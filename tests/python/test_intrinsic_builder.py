@@ -19,7 +19,7 @@ from taipan import carray, cfunc, cuda, njit, prange, types
 from taipan.core import cgutils
 from taipan.core.imputils import impl_ret_untracked
 from taipan.core.typing import signature
-from taipan.errors import TypingError, UnsupportedError
+from taipan.errors import TypingError
 from taipan.extending import intrinsic, overload
 from taipan.runtime import live_blocks
 
@@ -702,12 +702,24 @@ def test_builder_intrinsics_compile_into_kernels(tmp_path):
     assert result.returncode == 0, result.stderr
 
 
-def test_kernels_refuse_calls_of_cpu_functions():
+@pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
+def test_kernels_compile_the_functions_codegens_call(tmp_path):
+    # get_function / compile_internal in a kernel: device functions linked into the kernel's
+    # module (they were refused before: CPU code called at its address); see also
+    # test_intrinsic_kernel_calls.py
     def kernel(out):
-        out[0] = atan_of(out[0])
+        out[0] = atan_of(out[0]) + internal_call(out[1], 3)
 
-    with pytest.raises(UnsupportedError, match="runs on the CPU only"):
-        cuda.compile_ptx(kernel, types.void(types.float64[::1]), cc=(9, 0))
+    ptx, _ = cuda.compile_ptx(kernel, types.void(types.float64[::1]), cc=(9, 0))
+    source = tmp_path / "kernel.ptx"
+    source.write_text(ptx)
+    result = subprocess.run(
+        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
 
 
 # --- typing functions' checks --------------------------------------------------------------

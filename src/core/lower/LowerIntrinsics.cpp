@@ -15,6 +15,10 @@ namespace taipan {
 
 namespace {
 
+/// The line separating an intrinsic's module from modules linked with it (the device functions
+/// its codegen calls in a kernel: taipan.intrinsic_builder's LINKED_MODULE_MARKER).
+constexpr const char *LinkedModuleMarker = "\n; taipan.linked-module\n";
+
 /// The function metadata listing the caller's allocas of an intrinsic: one node
 /// {size parameter's index, undef of the allocated type, alignment} per extra parameter.
 constexpr const char *CallerAllocasKey = "taipan.caller_allocas";
@@ -115,13 +119,52 @@ llvm::Value *FunctionLowering::emitIntrinsic(const IntrinsicBody &body,
   std::string name = "taipan.intrinsic." + std::to_string(std::hash<std::string>()(text));
   llvm::Function *function = moduleLowering.module.getFunction(name);
   if (!function) {
-    llvm::SMDiagnostic diagnostic;
-    std::unique_ptr<llvm::Module> parsed = llvm::parseAssemblyString(text, diagnostic, context);
-    if (!parsed) {
-      std::string message;
-      llvm::raw_string_ostream stream(message);
-      diagnostic.print("intrinsic", stream, false);
-      throwTypingError("the LLVM IR of this intrinsic does not parse:\n" + stream.str(), location);
+    // The modules of device functions the codegen called in a kernel (context.get_function)
+    // follow the intrinsic's own, each after LinkedModuleMarker.
+    std::vector<std::string> texts;
+    for (size_t start = 0;;) {
+      size_t marker = text.find(LinkedModuleMarker, start);
+      texts.push_back(text.substr(start, marker == std::string::npos ? marker : marker - start));
+      if (marker == std::string::npos)
+        break;
+      start = marker + std::string(LinkedModuleMarker).size();
+    }
+    std::vector<std::unique_ptr<llvm::Module>> modules;
+    for (const std::string &part : texts) {
+      llvm::SMDiagnostic diagnostic;
+      modules.push_back(llvm::parseAssemblyString(part, diagnostic, context));
+      if (!modules.back()) {
+        std::string message;
+        llvm::raw_string_ostream stream(message);
+        diagnostic.print("intrinsic", stream, false);
+        throwTypingError("the LLVM IR of this intrinsic does not parse:\n" + stream.str(),
+                         location);
+      }
+      modules.back()->setDataLayout(moduleLowering.module.getDataLayout());
+      modules.back()->setTargetTriple(moduleLowering.module.getTargetTriple());
+    }
+    std::unique_ptr<llvm::Module> parsed = std::move(modules.front());
+    for (size_t i = 1; i < modules.size(); ++i) {
+      // Each device function's module defines the kernel's exception slots: unused, they go;
+      // used, they are the kernel's (declared here, defined by its module).
+      std::vector<llvm::GlobalVariable *> unused;
+      for (llvm::GlobalVariable &variable : modules[i]->globals())
+        if (!variable.isDeclaration() && variable.getName().starts_with("taipan_cuda_exception")) {
+          if (variable.use_empty()) {
+            unused.push_back(&variable);
+          } else {
+            variable.setInitializer(nullptr);
+            variable.setLinkage(llvm::GlobalValue::ExternalLinkage);
+          }
+        }
+      for (llvm::GlobalVariable *variable : unused)
+        variable->eraseFromParent();
+      // Its module flags (nvvm-reflect-ftz) are the kernel module's to set.
+      if (llvm::NamedMDNode *flags = modules[i]->getModuleFlagsMetadata())
+        modules[i]->eraseNamedMetadata(flags);
+      if (llvm::Linker::linkModules(*parsed, std::move(modules[i])))
+        throwTypingError("a device function this intrinsic calls clashes with its LLVM IR",
+                         location);
     }
     std::string problems;
     llvm::raw_string_ostream problemStream(problems);
