@@ -515,3 +515,18 @@ def test_is_bfloat16_supported_in_the_simulator_namespace():
 
     assert host.is_bfloat16_supported() is False
     assert host.is_fp8_supported() is False
+
+
+def test_number_classes_stay_values_with_their_overloads_registered():
+    """cuda.bf16 registers overloads of np.float32, np.int16...: those classes still pass as
+    arguments, and still convert numbers as before."""
+
+    @njit
+    def apply(function, x):
+        return function(x)
+
+    @njit
+    def run(x):
+        return apply(np.float32, x), apply(np.int16, x), types.float32(x), np.uint8(x)
+
+    assert run(3.7) == (np.float32(3.7), 3, np.float32(3.7), 3)

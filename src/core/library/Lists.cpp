@@ -676,9 +676,9 @@ void registerBuiltins(Library &library) {
         return result;
       });
   // tuple() and tuple(t) of a tuple (itself): a tuple's length must be known while compiling,
-  // so tuple() of a list or an array is a TypingError.
-  addCpu(
-      library, "tuple", {{"", true}},
+  // so tuple() of a list or an array is a TypingError. Nothing is allocated: kernels too.
+  library.add(
+      "tuple", {{"", true}},
       [](LibraryCall &call) {
         if (call.argumentTypes.empty())
           return types::tuple({});

@@ -57,7 +57,7 @@ def _type_cuda_bindings_enums():
     members, so ``cudaRoundMode.cudaRoundPosInf`` is an IntEnum member in compiled code."""
     try:
         from cuda.bindings.runtime import cudaRoundMode
-    except Exception:  # cuda.bindings not installed (or not loadable): nothing to type
+    except (ImportError, OSError):  # cuda.bindings not installed, or not loadable
         return
     if isinstance(cudaRoundMode, enum.EnumMeta):
         return  # cuda.bindings 12: enum.IntEnum, which taipan.enums types already

@@ -19,6 +19,7 @@ from taipan.cuda import (
     linking,
     reduction,
     streams,
+    vector_types,  # noqa: F401  (types cuda.float32x4 and friends in compiled code)
     vectorizers,
 )
 
@@ -35,6 +36,7 @@ def exports():
     modules = (
         api.errors,
         api.args,
+        api.vector_types,
         compiler,
         decorators,
         devicearray,

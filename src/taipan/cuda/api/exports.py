@@ -2,6 +2,8 @@
 taipan.cuda takes each from the GPU path's modules or, with the simulator on, from
 taipan.cuda.simulator."""
 
+from taipan.cuda.api import vector_types as _vector_types
+
 NAMES = (
     "In",
     "InOut",
@@ -114,6 +116,10 @@ NAMES = (
     "vectorize",
     "warpsize",
 )
+
+
+# CUDA's vector types and their C aliases (cuda.float32x4, cuda.float4...), from api.vector_types
+NAMES += tuple(_vector_types.NAMES)
 
 
 def resolve(backend, modules):
