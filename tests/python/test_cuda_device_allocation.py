@@ -136,6 +136,23 @@ def calls_a_device_function_returning_an_array(out, n):
     out[0] = b.sum() + len(b)
 
 
+def joins_and_differences(out, x):
+    # Library code whose checks raise f-string messages: a kernel records a constant one.
+    j = np.concatenate((x, x[::-1]))
+    s = np.stack((x, x))
+    d = np.diff(j)
+    out[0] = j.sum() + s[1, 2] + d.sum() + d[0]
+
+
+def array_expressions(out, x):
+    y = np.sin(x) * 2 + x
+    m = x[x > 1.0]
+    w = np.where(x > 2.0, x, -1.0)
+    c = np.cumsum(x).astype(np.float32)
+    out[0] = y.sum() + m.sum() + w.sum() + c[-1] + np.linspace(0.0, 1.0, 5)[3]
+    out[1] = np.eye(3)[1, 1] + np.array((x[0], 2.0, 3.0)).sum() + np.repeat(x, 2)[3]
+
+
 def per_thread(out, n):
     i = cuda.grid(1)
     if i < out.shape[0]:
@@ -161,6 +178,8 @@ ONE_THREAD = [
     (keeps_views_of_a_created_array, (F64, int64), lambda: (np.zeros(1), 10)),
     (creates_on_one_branch, (F64, F64, int32), lambda: (np.zeros(1), np.ones(5), 1)),
     (calls_a_device_function_returning_an_array, (F64, int64), lambda: (np.zeros(1), 6)),
+    (joins_and_differences, (F64, F64), lambda: (np.zeros(1), np.arange(5.0) ** 2)),
+    (array_expressions, (F64, F64), lambda: (np.zeros(2), np.arange(5.0))),
 ]
 IDS = [case[0].__name__ for case in ONE_THREAD]
 
@@ -377,3 +396,22 @@ def test_rtsys_without_cuda_raises_cuda_support_error(tmp_path):
         check=False,
     )
     assert result.stdout.strip() == "refused True", result.stdout + result.stderr
+
+
+def joins_mismatched(out, a, b):
+    j = np.concatenate((a, b))
+    out[0] = j[0, 0]
+
+
+@needs_ptxas
+def test_a_check_with_a_formatted_message_compiles_in_a_kernel(tmp_path):
+    ptx, _ = cuda.compile_ptx(joins_mismatched, void(F64, float64[:, ::1], float64[:, ::1]))
+    ptxas(ptx, tmp_path)
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_a_check_with_a_formatted_message_raises_in_a_debug_kernel():
+    kernel = cuda.jit(joins_mismatched, debug=True, opt=False)
+    with pytest.raises(ValueError, match="message made at run time"):
+        kernel[1, 1](np.zeros(1), np.zeros((2, 3)), np.zeros((2, 4)))

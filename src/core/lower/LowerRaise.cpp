@@ -142,8 +142,12 @@ void ExceptionLowering::lowerRaise(Stmt *stmt) {
   }
   const Type *classType =
       raised->kind == ExprKind::Call ? core.typeOf(raised->callee()) : core.typeOf(raised);
+  // The arguments are evaluated where a message is made of them at run time; a target that
+  // makes none (a kernel: the constant message or none) skips them, so that a message built
+  // with an f-string (str.format, which runs on the CPU only) does not stop library code that
+  // checks its arguments from compiling there.
   std::vector<llvm::Value *> values;
-  if (raised->kind == ExprKind::Call)
+  if (raised->kind == ExprKind::Call && moduleLowering.target.formatsMessagesAtRunTime())
     for (size_t i = 1; i < raised->operands.size(); ++i)
       values.push_back(core.lowerExpr(raised->operands[i]));
   std::optional<std::string> message = exceptionMessage(raised);
