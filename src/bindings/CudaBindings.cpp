@@ -170,6 +170,28 @@ void defineCudaBindings(nb::module_ &module) {
   module.def("cuda_select_device", [](int ordinal) {
     driverCall([&] { CudaDriver::get().contexts().selectDevice(ordinal); });
   });
+  // Context handles as integers (numba-cuda's Context.handle), and the context bound on this
+  // thread, which `with cuda.gpus[n]:` restores.
+  module.def("cuda_context_handle", [] {
+    return driverCall(
+        [] { return reinterpret_cast<uintptr_t>(CudaDriver::get().contexts().ensureContext()); });
+  });
+  module.def("cuda_primary_context", [](int ordinal) {
+    return driverCall([&] {
+      return reinterpret_cast<uintptr_t>(CudaDriver::get().contexts().contextOf(ordinal));
+    });
+  });
+  module.def("cuda_bound_context", [] {
+    return driverCall(
+        [] { return reinterpret_cast<uintptr_t>(CudaDriver::get().contexts().boundContext()); });
+  });
+  module.def("cuda_bound_context_is_primary", [] {
+    return driverCall([] { return CudaDriver::get().contexts().boundContextIsPrimary(); });
+  });
+  module.def("cuda_bind_context", [](uintptr_t context) {
+    driverCall(
+        [&] { CudaDriver::get().contexts().bindContext(reinterpret_cast<void *>(context)); });
+  });
   module.def("cuda_current_device", [] {
     return driverCall([] { return CudaDriver::get().contexts().currentDevice(); });
   });

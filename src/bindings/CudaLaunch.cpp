@@ -452,7 +452,7 @@ private:
 /// A configured launch (kernel[grid, block, stream, shared]) with the whole argument path in
 /// C++: arguments are described without Python (describeArgument), and a known list of
 /// argument types launches its cached kernel. A new list of types asks the Python launcher's
-/// `specialize(types)` for the kernel (compiled on a first use) as (function handle,
+/// `specialize(types, arguments)` for the kernel (compiled on a first use) as (function handle,
 /// cooperative, module handle) and launches it here the same way. NumPy arrays are copied to
 /// the device and back (HostArrayCopies), and a debug kernel's exception is raised after it
 /// ran. Only values C++ cannot describe (of no kernel type, an interface with a mask) go to
@@ -519,7 +519,9 @@ struct CudaLauncher {
       nb::list types;
       for (size_t i = 0; i < count; ++i)
         types.append(nb::cast(TypeRef{key[i]}));
-      nb::tuple specialized = nb::cast<nb::tuple>(fallback.attr("specialize")(types));
+      // The arguments too: numba-cuda's launch configuration, current while the kernel
+      // compiles, names them.
+      nb::tuple specialized = nb::cast<nb::tuple>(fallback.attr("specialize")(types, arguments));
       function = reinterpret_cast<void *>(nb::cast<uintptr_t>(specialized[0]));
       cooperative = nb::cast<bool>(specialized[1]);
       module = reinterpret_cast<void *>(nb::cast<uintptr_t>(specialized[2]));

@@ -5,6 +5,7 @@
 #include "ArrayBoxing.h"
 #include "Boxing.h"
 #include "FirstClassFunctions.h"
+#include "ForeignArrays.h"
 #include "Module.h"
 #include "NamedTupleBoxing.h"
 #include "RecordBoxing.h"
@@ -291,6 +292,32 @@ static bool classifyUserValue(nb::handle object, const Type *type, GlobalValue &
   return true;
 }
 
+/// A global exporting the CUDA Array Interface as a GlobalValue::onDevice array: its type as a
+/// kernel argument of it would have, its address, shape and byte strides. False (no Python
+/// error) when the interface does not describe one (a mask, an unknown element type).
+static bool classifyDeviceArray(nb::handle object, GlobalValue &result) {
+  nb::object interface =
+      nb::steal(PyObject_GetAttrString(object.ptr(), "__cuda_array_interface__"));
+  const Type *type = nullptr;
+  PyObject *described =
+      interface.is_valid() ? describeInterface(interface.ptr(), nullptr, &type) : nullptr;
+  if (!described || !type || !type->isArray()) {
+    Py_XDECREF(described);
+    PyErr_Clear();
+    return false;
+  }
+  nb::tuple description = nb::steal<nb::tuple>(described);
+  result.kind = GlobalValue::Kind::ConstantArray;
+  result.onDevice = true;
+  result.arrayType = type;
+  result.deviceAddress = nb::cast<uint64_t>(description[1]);
+  for (nb::handle extent : nb::tuple(description[2]))
+    result.shape.push_back(nb::cast<int64_t>(extent));
+  for (nb::handle stride : nb::tuple(description[3]))
+    result.strides.push_back(nb::cast<int64_t>(stride));
+  return true;
+}
+
 static GlobalValue classifyObject(nb::handle object) {
   GlobalValue result;
   PyObject *value = object.ptr();
@@ -424,6 +451,12 @@ static GlobalValue classifyObject(nb::handle object) {
       return result;
     }
   }
+  // A device array (taipan's, or another library's exporting the CUDA Array Interface) is not
+  // frozen but referenced where it is, as numba-cuda captures it: kernels read and write its
+  // memory (lowering refuses it in host code).
+  if (!PyType_Check(value) && PyObject_HasAttrString(value, "__cuda_array_interface__") &&
+      classifyDeviceArray(object, result))
+    return result;
   // Global arrays are frozen as read-only constants, as Numba does.
   // Arrays of records too: their frozen bytes stay writable (lowerConstantArray), since a
   // record read from them may be written through (r.x = v).

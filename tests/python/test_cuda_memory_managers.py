@@ -142,6 +142,7 @@ def stand_in_driver(monkeypatch):
     answers = {
         "cuda_available": lambda: True,
         "cuda_current_device": lambda: 0,
+        "cuda_bound_context_is_primary": lambda: True,
         "cuda_device_name": lambda index: "stand-in",
         "cuda_compute_capability": lambda index: (9, 0),
         "cuda_memory_info": lambda: (32, 64),

@@ -71,6 +71,11 @@ void addGlobal(Digest &digest, const GlobalValue &value) {
   for (int64_t extent : value.shape)
     digest.add(extent);
   digest.add(value.bytes);
+  // A captured device array: its address and layout (the memory it views, not its contents).
+  digest.add(static_cast<int64_t>(value.onDevice)).add(static_cast<int64_t>(value.deviceAddress));
+  digest.add(static_cast<int64_t>(value.strides.size()));
+  for (int64_t stride : value.strides)
+    digest.add(stride);
   digest.add(static_cast<int64_t>(value.elements.size()));
   for (const GlobalValue &element : value.elements)
     addGlobal(digest, element);

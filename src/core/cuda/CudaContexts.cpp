@@ -125,6 +125,31 @@ void *CudaContexts::contextOf(int ordinal) {
   return context;
 }
 
+void *CudaContexts::boundContext() {
+  library.requireAvailable();
+  CUcontext bound = nullptr;
+  api()->call(api()->cuCtxGetCurrent, &bound);
+  return bound;
+}
+
+void CudaContexts::bindContext(void *context) {
+  library.requireAvailable();
+  api()->call(api()->cuCtxSetCurrent, static_cast<CUcontext>(context));
+}
+
+bool CudaContexts::boundContextIsPrimary() {
+  void *bound = boundContext();
+  if (!bound)
+    return true;
+  CUdevice device = 0;
+  api()->call(api()->cuCtxGetDevice, &device);
+  int count = library.deviceCount();
+  for (int ordinal = 0; ordinal < count; ++ordinal)
+    if (deviceHandle(ordinal) == device)
+      return contextOf(ordinal) == bound;
+  return false;
+}
+
 void CudaContexts::releaseAll() {
   std::lock_guard<std::mutex> lock(contextMutex);
   currentContext.store(nullptr, std::memory_order_release);

@@ -52,6 +52,14 @@ public:
   void *ensureContext();
   /// The primary context of `ordinal`, retained if it is not yet, without selecting it.
   void *contextOf(int ordinal);
+  /// The context current on this thread as the driver tells it (null when none), without making
+  /// one current: what `with cuda.gpus[n]:` restores when it ends.
+  void *boundContext();
+  /// Makes `context` (null: none) current on this thread, as boundContext() gave it.
+  void bindContext(void *context);
+  /// Whether the context bound on this thread is a device's primary context (or none is bound);
+  /// false for a context another library created with cuCtxCreate.
+  bool boundContextIsPrimary();
   /// The driver's handle of device `ordinal`, after a range check with a readable error.
   CUdevice deviceHandle(int ordinal);
   /// Releases every primary context retained; the next call that needs a context selects

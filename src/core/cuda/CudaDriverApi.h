@@ -162,6 +162,7 @@ struct CudaApi {
   Entry<CUdevice> cuDevicePrimaryCtxRelease;
   Entry<CUcontext> cuCtxSetCurrent;
   Entry<CUcontext *> cuCtxGetCurrent;
+  Entry<CUdevice *> cuCtxGetDevice;
   Entry<> cuCtxSynchronize;
   Entry<size_t *, size_t *> cuMemGetInfo;
   Entry<CUdeviceptr *, size_t> cuMemAlloc;
@@ -244,6 +245,7 @@ struct CudaApi {
             "cuDevicePrimaryCtxRelease");
     resolve(cuCtxSetCurrent, "cuCtxSetCurrent");
     resolve(cuCtxGetCurrent, "cuCtxGetCurrent");
+    resolve(cuCtxGetDevice, "cuCtxGetDevice");
     resolve(cuCtxSynchronize, "cuCtxSynchronize");
     resolve(cuMemGetInfo, "cuMemGetInfo", "cuMemGetInfo_v2");
     resolve(cuMemAlloc, "cuMemAlloc", "cuMemAlloc_v2");

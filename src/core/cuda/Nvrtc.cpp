@@ -164,7 +164,9 @@ std::string Nvrtc::compile(const std::string &source, const std::string &name,
   if (log)
     *log = programLog;
   if (compiled != 0)
-    throw NvrtcError("NVRTC could not compile " + name + ":\n" + programLog, false);
+    throw NvrtcError("NVRTC could not compile " + name + " (" + api->nvrtcGetErrorString(compiled) +
+                         "):\n" + programLog,
+                     false);
 
   size_t bytes = 0;
   api->check(api->nvrtcGetCUBINSize(program, &bytes), "nvrtcGetCUBINSize");

@@ -22,6 +22,8 @@ public:
   const Type *arrayRowType(const Type *arrayType);
   /// A global NumPy array frozen into the module as a read-only constant.
   llvm::Value *lowerConstantArray(const GlobalValue &value);
+  /// A captured device array (GlobalValue::onDevice): an array viewing its device memory.
+  llvm::Value *lowerDeviceArrayGlobal(const GlobalValue &value);
   llvm::Value *arrayField(llvm::Value *array, ArrayLayout::Field field, int dimension = -1);
   llvm::Value *withArrayField(llvm::Value *array, ArrayLayout::Field field, llvm::Value *value,
                               int dimension = -1);

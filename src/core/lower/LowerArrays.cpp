@@ -203,6 +203,8 @@ llvm::Value *ArrayLowering::lowerConstantArray(const GlobalValue &value) {
   // bytes of records stay writable: a record read from the array is the address of its bytes,
   // which r.x = v writes through (into the module's frozen copy, never the Python array's).
   const Type *arrayType = value.arrayType;
+  if (value.onDevice)
+    return lowerDeviceArrayGlobal(value);
   llvm::Constant *data =
       llvm::ConstantDataArray::getRaw(value.bytes, value.bytes.size(), builder.getInt8Ty());
   bool writable = !arrayType->isRecord() && arrayType->dtype()->isRecord();
@@ -234,6 +236,29 @@ llvm::Value *ArrayLowering::lowerConstantArray(const GlobalValue &value) {
     array =
         withArrayField(array, ArrayLayout::Strides, builder.getInt64(stride), static_cast<int>(i));
     stride *= value.shape[i];
+  }
+  return array;
+}
+
+llvm::Value *ArrayLowering::lowerDeviceArrayGlobal(const GlobalValue &value) {
+  // The array borrows the device memory it views (no block): the Python object keeps it, as
+  // numba-cuda's captured arrays do.
+  const Type *arrayType = value.arrayType;
+  int64_t itemSize = static_cast<int64_t>(arrayType->dtype()->itemSize());
+  llvm::Value *array = llvm::Constant::getNullValue(valueType(context, arrayType));
+  int64_t count = 1;
+  for (int64_t extent : value.shape)
+    count *= extent;
+  llvm::Constant *address =
+      llvm::ConstantExpr::getIntToPtr(builder.getInt64(value.deviceAddress), builder.getPtrTy());
+  array = withArrayField(array, ArrayLayout::ItemCount, builder.getInt64(count));
+  array = withArrayField(array, ArrayLayout::ItemSize, builder.getInt64(itemSize));
+  array = withArrayField(array, ArrayLayout::Data, address);
+  for (size_t i = 0; i < value.shape.size(); ++i) {
+    array = withArrayField(array, ArrayLayout::Shape, builder.getInt64(value.shape[i]),
+                           static_cast<int>(i));
+    array = withArrayField(array, ArrayLayout::Strides, builder.getInt64(value.strides[i]),
+                           static_cast<int>(i));
   }
   return array;
 }

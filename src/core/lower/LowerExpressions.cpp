@@ -9,6 +9,7 @@
 #include "lower/LowerDatetime.h"
 #include "lower/StringLowering.h"
 #include "registry/Library.h"
+#include "support/CompileError.h"
 
 #include <llvm/IR/Constants.h>
 
@@ -16,6 +17,21 @@
 #include <limits>
 
 namespace taipan {
+
+/// A captured device array (GlobalValue::onDevice) holds a GPU address: only code that runs
+/// where device memory is addressed may use it, and such code belongs to this process alone.
+static void admitDeviceArray(const GlobalValue &value, const Expr *expr, ModuleLowering &module) {
+  if (!value.onDevice)
+    return;
+  if (!module.target.addressesDeviceMemory())
+    throwUnsupported("'" + expr->name +
+                         "' is a device array, which only CUDA kernels and device functions can "
+                         "use; copy it to the host (copy_to_host()) for other code",
+                     expr->location);
+  if (module.processSpecific.empty())
+    module.processSpecific =
+        "it uses global device arrays, whose memory exists in this process only";
+}
 
 llvm::Value *FunctionLowering::lowerExprAs(Expr *expr, const Type *type) {
   return castValue(lowerExpr(expr), typeOf(expr), type);
@@ -84,6 +100,7 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
       if (value.kind == GlobalValue::Kind::Builtin)
         if (const LibraryValue *libraryValue = Library::get().findValue(value.name))
           return lowerLibraryValue(*libraryValue, expr->location); // cuda.laneid
+      admitDeviceArray(value, expr, moduleLowering);
       return lowerFrozenValue(value, type);
     }
     // An optional variable read as its value (typing decided) is checked for None here.
@@ -484,6 +501,7 @@ llvm::Value *FunctionLowering::lowerAttribute(Expr *expr) {
     if (value.kind == GlobalValue::Kind::Builtin)
       if (const LibraryValue *libraryValue = Library::get().findValue(value.name))
         return lowerLibraryValue(*libraryValue, expr->location);
+    admitDeviceArray(value, expr, moduleLowering);
     return lowerFrozenValue(value, type);
   }
   Expr *base = expr->operands[0];

@@ -64,6 +64,9 @@ public:
   /// Whether code may allocate arrays at run time (the runtime's allocator); GPU code cannot,
   /// so lowering takes another way where a temporary array would be needed (or refuses).
   virtual bool allocatesArrays() const { return true; }
+  /// Whether code runs where device memory is addressed, so a captured device array (a global
+  /// exporting __cuda_array_interface__) can be read and written in place.
+  virtual bool addressesDeviceMemory() const { return false; }
 
   // The entry point.
 

@@ -47,6 +47,12 @@ struct GlobalValue {
   const Type *functionType = nullptr;
   std::vector<int64_t> shape;
   std::string bytes;
+  /// ConstantArray of a device array (an object exporting __cuda_array_interface__, as
+  /// numba-cuda captures them): not frozen but referenced, the array viewing the device memory
+  /// at deviceAddress with byte `strides`; it has no bytes.
+  bool onDevice = false;
+  uint64_t deviceAddress = 0;
+  std::vector<int64_t> strides;
   /// FrozenTuple: its items; its functionType is the named tuple class's type, or null.
   std::vector<GlobalValue> elements;
 };

@@ -84,12 +84,17 @@ class Device:
         return self.compute_capability >= (8, 9)
 
     def __enter__(self):
-        self._previous.append(driver._core.cuda_current_device())
+        # The context bound on this thread (none, or another library's) is bound again after.
+        bound = driver._driver().cuda_bound_context()
+        self._previous.append((driver._core.cuda_current_device(), bound))
         driver._core.cuda_select_device(self.id)
         return self
 
     def __exit__(self, *exception):
-        driver._core.cuda_select_device(self._previous.pop())
+        device, bound = self._previous.pop()
+        driver._core.cuda_select_device(device)
+        if bound != driver._core.cuda_context_handle():
+            driver._core.cuda_bind_context(bound)
 
     def __eq__(self, other):
         return isinstance(other, Device) and other.id == self.id
@@ -170,6 +175,11 @@ class Context(api.devices.ContextFront):
     def _current_device(self):
         return get_current_device()
 
+    @property
+    def handle(self):
+        """The primary context's CUcontext, as an integer."""
+        return driver._driver().cuda_primary_context(self.device.id)
+
     def _memory_info(self):
         return self.memory_manager.get_memory_info()
 
@@ -182,12 +192,16 @@ class Context(api.devices.ContextFront):
         return streams
 
     def reset(self):
-        """Waits for the device's work, runs the pending deallocations and resets the memory
+        """Waits for the device's work, runs the pending deallocations, resets the memory
         manager (a plugin frees what it allocated; taipan's own allocator frees an allocation
-        when the last array using it is collected, never under a live array)."""
+        when the last array using it is collected, never under a live array) and runs the
+        teardown callbacks of modules linked with LinkableCode callbacks."""
         self.synchronize()
         self.memory_manager.reset()
         self.deallocations.clear()
+        from taipan.cuda import linking
+
+        linking.run_teardowns(self.device.id)
 
     def memalloc(self, bytesize):
         """`bytesize` bytes of device memory, from the memory manager."""
@@ -224,7 +238,9 @@ _contexts_generation = [None]
 def current_context():
     """The context of the current device (created if needed), the same object each time until
     cuda.close()."""
-    device = driver._driver().cuda_current_device()
+    core = driver._driver()
+    _refuse_foreign_context(core)
+    device = core.cuda_current_device()
     if _contexts_generation[0] != driver.context_generation():
         _contexts.clear()
         _plugin_devices.clear()
@@ -233,6 +249,19 @@ def current_context():
     if context is None:
         context = _contexts[device] = Context()
     return context
+
+
+def _refuse_foreign_context(core):
+    """Refuses a context another library made current on this thread that is no device's
+    primary context: taipan's memory and modules live in the primary contexts (as numba-cuda
+    refuses)."""
+    if core.cuda_bound_context_is_primary():
+        return
+    bound = core.cuda_bound_context()
+    raise RuntimeError(
+        f"Numba cannot operate on non-primary CUDA context {bound:#x}: taipan uses the devices' "
+        "primary contexts"
+    )
 
 
 def plugin_memory_manager():

@@ -1,10 +1,11 @@
 """The dispatcher of ``@cuda.jit`` functions: one PTX specialisation per argument-type tuple,
 launched with ``kernel[griddim, blockdim, stream, sharedmem](args)``."""
 
+import threading
 import time
 
 from taipan import _core
-from taipan.cuda import api, compiler, driver, linking
+from taipan.cuda import api, compiler, driver, launchconfig, linking
 from taipan.cuda.launcher import argument_type, launch, warn_implicit_copy, warn_low_occupancy
 from taipan.cuda.streams import owned_stream, stream_handle
 from taipan.dispatcher import CompiledFunction
@@ -28,6 +29,9 @@ def use_converting_kernels(build):
     (kernelgen.converting_kernel, above this module in the import graph); taipan.cuda's GPU
     backend registers it when it is imported."""
     _converting_kernels[:] = [build]
+
+
+_callback_load_lock = threading.Lock()
 
 
 class Kernel:
@@ -62,6 +66,8 @@ class Kernel:
         self.process_specific = ""
         # cg.this_grid().sync() needs every block resident: a cooperative launch.
         self.cooperative = "taipan_grid_barrier" in ptx
+        # Compiled for one launch configuration (numba-cuda's mark_launch_config_sensitive).
+        self.launch_config_sensitive = False
         # Files to link: the dispatcher's link=, and those of the device functions and
         # declared foreign functions it calls.
         self.external_symbols = linking.external_symbols(ptx)
@@ -114,7 +120,16 @@ class Kernel:
                 image = self.cubin()
             elif self.disk_cache is not None:
                 image = self._cached_cubin()
-            handle = self._handles[key] = driver.load_function(image, self.name, self.max_registers)
+            if linking.has_module_callbacks(self.links):
+                with _callback_load_lock:  # one module (and setup) per context, not per thread
+                    handle = self._handles.get(key) or linking.load_with_callbacks(
+                        image, self.name, self.links
+                    )
+                    self._handles[key] = handle
+            else:
+                handle = self._handles[key] = driver.load_function(
+                    image, self.name, self.max_registers
+                )
             if self.carveout is not None:
                 driver.set_function_attribute(handle, _PREFERRED_SHARED_CARVEOUT, self.carveout)
             stage = "linking and loading (driver)"
@@ -132,6 +147,8 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         self._kernels = {}
         self._launchers = {}
         self._jit_options = dict(options)
+        # Kernels depending on their launch configuration, by (types, configuration).
+        self._sensitive = {}
         # numba-cuda's argument handlers: each launch's arguments go through their
         # prepare_args (in Python), the last registered first.
         self.extensions = list(options.get("extensions") or ())
@@ -207,7 +224,44 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         return self._property("local_mem_per_thread", signature)
 
     def _compile_for_args(self, *args, **kwargs):
-        raise api.called_from_python(self)
+        """numba-cuda's compilation for a launch's arguments, which the launcher calls (with
+        the launch configuration current) for types it has no kernel for; called from Python
+        otherwise, the error explains how to launch."""
+        config = launchconfig.current_launch_config()
+        if config is None or config.dispatcher is not self or kwargs:
+            raise api.called_from_python(self)
+        key = config.types
+        kernel = self._kernels.get(key)
+        if kernel is None:
+            kernel = self.specialize_for(key)
+            if config.sensitive:
+                kernel.launch_config_sensitive = True
+        elif kernel.launch_config_sensitive:
+            with _lock:
+                kernel = self._compile_kernel(key)  # for this configuration alone
+            kernel.launch_config_sensitive = True
+        if kernel.launch_config_sensitive:
+            self._sensitive[(key, config.key)] = kernel
+        return kernel
+
+    def mark_launch_config_sensitive(self):
+        """Marks the kernel compiling for the current launch as depending on its launch
+        configuration: launches of other configurations compile it again."""
+        launchconfig.ensure_current_launch_config().sensitive = True
+
+    def _kernel_for_launch(self, types, args, griddim, blockdim, stream, sharedmem):
+        """The kernel a launch of these argument types and configuration runs: the one
+        compiled for the types (for this configuration, if it depends on it), else compiled
+        now through ``_compile_for_args`` with the launch configuration current."""
+        key = tuple(types)
+        kernel = self._kernels.get(key)
+        config = launchconfig.LaunchConfig(self, args, griddim, blockdim, stream, sharedmem, key)
+        if kernel is not None and kernel.launch_config_sensitive:
+            kernel = self._sensitive.get((key, config.key))
+        if kernel is None:
+            with launchconfig.launching(config):
+                kernel = self._compile_for_args(*args)
+        return kernel
 
     def _compute_capability(self):
         return driver.target_compute_capability()
@@ -484,9 +538,7 @@ class _Launcher(api.Launcher):
             )
         else:
             types = [argument_type(a) for a in args]
-        kernel = dispatcher._kernels.get(tuple(types))
-        if kernel is None:
-            kernel = dispatcher.specialize_for(types)
+        kernel = dispatcher._kernel_for_launch(types, args, *self._configuration())
         debug = bool(dispatcher.targetoptions.get("debug"))
         launch(kernel, self.griddim, self.blockdim, self.stream, self.sharedmem, args, debug=debug)
         for callback in after:
@@ -496,12 +548,13 @@ class _Launcher(api.Launcher):
         """The C++ launcher is about to copy host arrays to the device (and back)."""
         warn_implicit_copy(stacklevel=3)
 
-    def specialize(self, types):
+    def _configuration(self):
+        return self.griddim, self.blockdim, self.stream, self.sharedmem
+
+    def specialize(self, types, args=()):
         """What the C++ launcher launches for argument types it has not seen: (function
         handle, cooperative, module handle) of the kernel, compiled now if it is new."""
-        kernel = self.kernel._kernels.get(tuple(types))
-        if kernel is None:
-            kernel = self.kernel.specialize_for(types)
+        kernel = self.kernel._kernel_for_launch(types, args, *self._configuration())
         driver.ready()
         module, function = kernel.function()
         return function, kernel.cooperative, module

@@ -1,15 +1,22 @@
-"""Foreign device code: ``cuda.declare_device`` and the files ``@cuda.jit(link=[...])`` names.
+"""Foreign device code: ``cuda.declare_device`` and what ``@cuda.jit(link=[...])`` names: files
+or code in memory (numba-cuda's ``LinkableCode`` objects: ``CUSource``, ``PTXSource``...).
 ``.cu`` sources compile with NVRTC (found at run time, like the driver); ``.ptx``, ``.cubin``,
 ``.fatbin``, ``.o`` and ``.a`` go to the driver's linker as they are."""
 
+import atexit
+import hashlib
+import io
 import os
 import re
 import shutil
 import subprocess
 import tempfile
+import threading
+import warnings
 
 from taipan import _core
 from taipan.cuda import driver
+from taipan.cuda.api.errors import LinkFileKindError, LinkFileNotFoundError
 from taipan.cuda.toolkit import toolkit_roots, wheel_paths
 from taipan.types import parse_signature
 
@@ -68,23 +75,166 @@ def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
     return ExternalFunction(name, sig, link or (), abi)
 
 
+class LinkableCode:
+    """Code to link held in memory (numba-cuda's class of that name): ``data`` (bytes, text,
+    or an io.StringIO/BytesIO read when linking), the ``name`` messages give it, and module
+    callbacks: ``setup_callback(object_code)`` runs when a module linking this code is loaded
+    into a context, before its kernel's first launch there, and ``teardown_callback`` when the
+    context is reset or the process ends. Both receive cuda.core's ``ObjectCode`` of the module
+    (cuda-core must be installed to use them), whose ``handle`` is the module's ``CUlibrary``."""
+
+    kind = None  # CUjitInputType, or "cu" for CUDA C++ that NVRTC compiles first
+    default_name = "<unnamed>"
+
+    def __init__(self, data, name=None, setup_callback=None, teardown_callback=None, nrt=False):
+        if setup_callback and not callable(setup_callback):
+            raise TypeError("setup_callback must be callable")
+        if teardown_callback and not callable(teardown_callback):
+            raise TypeError("teardown_callback must be callable")
+        if nrt:
+            raise NotImplementedError(
+                "LinkableCode(nrt=True): linking numba-cuda's device NRT is not supported"
+            )
+        self.nrt = nrt
+        self._name = name
+        self._data = data
+        self.setup_callback = setup_callback
+        self.teardown_callback = teardown_callback
+
+    @property
+    def name(self):
+        return self._name or self.default_name
+
+    @property
+    def data(self):
+        if isinstance(self._data, (io.StringIO, io.BytesIO)):
+            return self._data.getvalue()
+        return self._data
+
+    @property
+    def has_callbacks(self):
+        return bool(self.setup_callback or self.teardown_callback)
+
+    @staticmethod
+    def from_path(path):
+        """The code of file `path`, as the class its extension names."""
+        root, extension = os.path.splitext(path)
+        cls = _CLASS_BY_SUFFIX.get(extension)
+        if cls is None:
+            raise ValueError(f"Unknown extension: {extension}")
+        with open(path, "r" if extension in (".cu", ".ptx") else "rb") as file:
+            return cls(file.read(), name=os.path.basename(root))
+
+    @classmethod
+    def from_path_or_obj(cls, path_or_obj):
+        return cls.from_path(path_or_obj) if isinstance(path_or_obj, str) else path_or_obj
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class PTXSource(LinkableCode):
+    """PTX source code in memory."""
+
+    kind = _PTX
+    default_name = "<unnamed-ptx>"
+
+
+class CUSource(LinkableCode):
+    """CUDA C/C++ source code in memory, compiled by NVRTC when linked."""
+
+    kind = "cu"
+    default_name = "<unnamed-cu>"
+
+
+class Fatbin(LinkableCode):
+    """An ELF fatbin in memory."""
+
+    kind = _FATBIN
+    default_name = "<unnamed-fatbin>"
+
+
+class Cubin(LinkableCode):
+    """An ELF cubin in memory."""
+
+    kind = _CUBIN
+    default_name = "<unnamed-cubin>"
+
+
+class Archive(LinkableCode):
+    """An archive of objects in memory."""
+
+    kind = _LIBRARY
+    default_name = "<unnamed-archive>"
+
+
+class Object(LinkableCode):
+    """An object file in memory."""
+
+    kind = _OBJECT
+    default_name = "<unnamed-object>"
+
+
+class LTOIR(LinkableCode):
+    """LTO-IR in memory. The driver's linker, which taipan links with, does not take it
+    (nvJitLink does), so linking it is refused."""
+
+    kind = "ltoir"
+    default_name = "<unnamed-ltoir>"
+
+
+_CLASS_BY_SUFFIX = {
+    ".cu": CUSource,
+    ".ptx": PTXSource,
+    ".fatbin": Fatbin,
+    ".cubin": Cubin,
+    ".a": Archive,
+    ".o": Object,
+    ".ltoir": LTOIR,
+}
+
+
 def check_link_files(paths):
-    """The link= entries as paths, failing early for files that are missing or of an unknown
-    kind rather than at the first launch."""
-    if isinstance(paths, (str, os.PathLike)):
+    """The link= entries (paths and LinkableCode objects) checked early rather than at the first
+    launch: missing files and files of an unknown kind are refused in numba-cuda's words, and
+    CUDA C++ is compiled now for the current GPU (or the default target without one), so its
+    errors and NVRTC's warnings come when the kernel is declared."""
+    if isinstance(paths, (str, os.PathLike, LinkableCode)):
         paths = [paths]
     checked = []
     for path in paths:
+        if isinstance(path, LinkableCode):
+            if path.kind == "ltoir":
+                raise LinkFileKindError(
+                    f"cannot link {path.name}: LTO-IR needs nvJitLink, and taipan links with "
+                    "the driver's linker"
+                )
+            if path.kind == "cu":
+                _precompile(path)
+            checked.append(path)
+            continue
         path = os.fspath(path)
         suffix = os.path.splitext(path)[1].lower()
         if suffix != ".cu" and suffix not in _KIND_BY_SUFFIX:
-            raise ValueError(
-                f"cannot link {path!r}: expected a .cu, .ptx, .cubin, .fatbin, .o or .a file"
+            what = f"extension {suffix}" if suffix else "no extension"
+            raise LinkFileKindError(
+                f"Don't know how to link file with {what}: expected a .cu, .ptx, .cubin, "
+                f".fatbin, .o or .a file ({path})"
             )
         if not os.path.isfile(path):
-            raise FileNotFoundError(f"link file {path!r} does not exist")
+            raise LinkFileNotFoundError(f"{path} not found")
+        if suffix == ".cu":
+            _precompile(path)
         checked.append(path)
     return checked
+
+
+def _precompile(source):
+    """Compiles CUDA C++ for the kernels' target, when NVRTC is there (else at the launch,
+    which then says NVRTC is missing)."""
+    _find_nvrtc()
+    if _core.nvrtc_available():
+        compile_cuda_source(source, driver.target_compute_capability())
 
 
 # Functions the CUDA driver itself provides to every module.
@@ -130,36 +280,63 @@ def include_directories():
     return unique
 
 
-# Compiled .cu files, by (path, modification time, size, compute capability).
+# Compiled CUDA C++, by (path, modification time, size, compute capability) for a file and
+# (name, digest of the source, compute capability) for a CUSource.
 _compiled_sources = {}
 
 
-def compile_cuda_source(path, compute_capability):
-    """A .cu file as a relocatable cubin for sm_<compute_capability>, compiled once."""
-    status = os.stat(path)
-    key = (os.path.abspath(path), status.st_mtime_ns, status.st_size, compute_capability)
+def compile_cuda_source(source, compute_capability):
+    """CUDA C++ (a .cu file's path or a CUSource) as a relocatable cubin for
+    sm_<compute_capability>, compiled once. NVRTC's warnings are given as a UserWarning, once
+    per compilation."""
+    if isinstance(source, LinkableCode):
+        text = source.data
+        text = text.decode() if isinstance(text, bytes) else text
+        name = source.name
+        key = (name, hashlib.sha256(text.encode()).hexdigest(), compute_capability)
+    else:
+        status = os.stat(source)
+        name = os.path.basename(source)  # NVRTC's messages name the file as numba-cuda's do
+        key = (os.path.abspath(source), status.st_mtime_ns, status.st_size, compute_capability)
+        text = None
     cubin = _compiled_sources.get(key)
     if cubin is None:
         _find_nvrtc()
-        with open(path, encoding="utf-8") as file:
-            source = file.read()
-        cubin, _ = _core.nvrtc_compile(source, path, compute_capability, include_directories())
+        if text is None:
+            with open(source, encoding="utf-8") as file:
+                text = file.read()
+        cubin, log = _core.nvrtc_compile(text, name, compute_capability, include_directories())
+        if log.strip():
+            warnings.warn(f"NVRTC log messages whilst compiling {name}:\n\n{log}", stacklevel=2)
         _compiled_sources[key] = cubin
     return cubin
 
 
+def link_inputs(ptx, entry, links, compute_capability):
+    """The linker's inputs for a kernel's PTX (entry point ``entry``) and its link= entries
+    (paths and LinkableCode objects), CUDA C++ compiled for ``compute_capability``."""
+    inputs = [(_PTX, entry + ".ptx", ptx)]
+    for link in links:
+        if isinstance(link, LinkableCode):
+            if link.kind == "cu":
+                inputs.append((_CUBIN, link.name, compile_cuda_source(link, compute_capability)))
+            else:
+                inputs.append((link.kind, link.name, link.data))
+            continue
+        suffix = os.path.splitext(link)[1].lower()
+        if suffix == ".cu":
+            inputs.append((_CUBIN, link, compile_cuda_source(link, compute_capability)))
+        else:
+            inputs.append((_KIND_BY_SUFFIX[suffix], link, None))
+    return inputs
+
+
 def link_kernel(ptx, entry, paths, name, max_registers=0):
     """The cubin of a kernel's PTX (entry point ``entry``, Python name ``name``) linked with the
-    files in ``paths`` (each once) for the current device, its registers limited to
+    link= entries ``paths`` (each once) for the current device, its registers limited to
     ``max_registers`` when positive."""
     major, minor = driver.current_compute_capability()
-    inputs = [(_PTX, entry + ".ptx", ptx)]
-    for path in paths:
-        suffix = os.path.splitext(path)[1].lower()
-        if suffix == ".cu":
-            inputs.append((_CUBIN, path, compile_cuda_source(path, major * 10 + minor)))
-        else:
-            inputs.append((_KIND_BY_SUFFIX[suffix], path, None))
+    inputs = link_inputs(ptx, entry, paths, major * 10 + minor)
     try:
         cubin, _ = _core.cuda_link(inputs, max_registers)
     except driver.CudaDriverError as error:
@@ -172,6 +349,72 @@ def link_kernel(ptx, entry, paths, name, max_registers=0):
         )
         raise driver.LinkerError(f"linking kernel {name} failed{hint}:\n{error}") from None
     return cubin
+
+
+def has_module_callbacks(links):
+    """Whether a kernel's link= entries have module setup or teardown callbacks."""
+    return any(isinstance(link, LinkableCode) and link.has_callbacks for link in links)
+
+
+# Modules loaded with callbacks, by (device, context generation): [(object code, teardowns)].
+_callback_modules = {}
+_callback_lock = threading.Lock()
+
+
+def load_with_callbacks(cubin, entry, links):
+    """(module, function) handles of kernel ``entry`` in a linked cubin, loaded into the current
+    context through cuda.core's ``ObjectCode`` (the object module callbacks receive, as
+    numba-cuda gives it), after which the setup callbacks of ``links`` run. Their teardown
+    callbacks run when the context is reset (``run_teardowns``) or the process ends."""
+    try:
+        from cuda.bindings import driver as bindings
+        from cuda.core import ObjectCode
+    except ImportError:
+        try:
+            from cuda.bindings import driver as bindings
+            from cuda.core.experimental import ObjectCode
+        except ImportError:
+            raise ImportError(
+                "module setup/teardown callbacks receive cuda.core's ObjectCode: install the "
+                "cuda-core package to use them"
+            ) from None
+    device = driver.current_device()  # the primary context, current on this thread
+    code = ObjectCode.from_cubin(cubin, name=entry)
+    result, module = bindings.cuLibraryGetModule(code.handle)
+    _check_binding(bindings, result, "cuLibraryGetModule")
+    result, function = bindings.cuModuleGetFunction(module, entry.encode())
+    _check_binding(bindings, result, "cuModuleGetFunction")
+    teardowns = []
+    for link in links:
+        if not isinstance(link, LinkableCode):
+            continue
+        if link.setup_callback:
+            link.setup_callback(code)
+        if link.teardown_callback:
+            teardowns.append(link.teardown_callback)
+    with _callback_lock:
+        key = (device, driver.context_generation())
+        _callback_modules.setdefault(key, []).append((code, teardowns))
+    return int(module), int(function)
+
+
+def _check_binding(bindings, result, name):
+    if result != bindings.CUresult.CUDA_SUCCESS:
+        raise driver.CudaDriverError(f"{name} failed: {result.name}")
+
+
+def run_teardowns(device=None):
+    """Runs the teardown callbacks of the modules loaded with callbacks into `device`'s context
+    (every context when None), each once."""
+    with _callback_lock:
+        keys = [key for key in _callback_modules if device is None or key[0] == device]
+        loaded = [entry for key in keys for entry in _callback_modules.pop(key)]
+    for code, teardowns in loaded:
+        for teardown in teardowns:
+            teardown(code)
+
+
+atexit.register(run_teardowns)
 
 
 def find_nvdisasm():

@@ -20,6 +20,14 @@ class LinkerError(RuntimeError):
     the linker's log."""
 
 
+class LinkFileNotFoundError(LinkerError, FileNotFoundError):
+    """A file ``link=`` names does not exist (numba-cuda's LinkerError, and an OSError)."""
+
+
+class LinkFileKindError(LinkerError, ValueError):
+    """A file ``link=`` names is of a kind the linker does not take (by its extension)."""
+
+
 class NvrtcError(RuntimeError):
     """NVRTC failed."""
 

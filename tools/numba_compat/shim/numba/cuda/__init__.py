@@ -12,8 +12,9 @@ import taipan.cuda as _cuda
 from numba._missing import fill_missing
 from numba.core import cgutils, config  # noqa: F401  (numba.cuda.cgutils, numba.cuda.config)
 from numba.core.types import *  # numba-cuda exports the scalar types (uint32...)
-from numba.cuda import cudadrv, types  # noqa: F401  (cuda.cudadrv.driver.Stream...)
+from numba.cuda import cudadrv, launchconfig, types  # noqa: F401  (cuda.cudadrv.driver.Stream...)
 from numba.cuda.cudadrv import devicearray, devices  # noqa: F401
+from numba.cuda.cudadrv.driver import require_context  # noqa: F401
 from taipan.cuda import *
 from taipan.cuda import fp16, libdevice, random  # noqa: F401
 

@@ -2,6 +2,7 @@
 
 import taipan.cuda as _cuda
 from numba._missing import fill_missing
+from numba.cuda.cudadrv.driver import require_context  # noqa: F401
 
 gpus = _cuda.gpus
 

@@ -10,7 +10,8 @@ import numpy as np
 import taipan.cuda as _cuda
 from numba._missing import fill_missing
 from taipan import config as _config
-from taipan.cuda.api.errors import CudaDriverError as CudaAPIError  # noqa: F401
+from taipan.cuda.api.errors import CudaDriverError as CudaAPIError
+from taipan.cuda.api.errors import CudaDriverError as _CudaDriverError
 from taipan.cuda.api.errors import CudaSupportError, LinkerError  # noqa: F401
 from taipan.cuda.api.memory import (  # noqa: F401
     AutoFreePointer,
@@ -27,10 +28,81 @@ from taipan.cuda.api.memory import (  # noqa: F401
     set_memory_manager,
 )
 
-if _config.ENABLE_CUDASIM:
+try:  # numba-cuda's errors are cuda.core's: taipan's raise as both where cuda.core is installed
+    from cuda.core._utils.cuda_utils import CUDAError as _CoreCUDAError
+    from cuda.core._utils.cuda_utils import NVRTCError as _CoreNVRTCError
+except ImportError:
     pass
 else:
-    pass
+    from taipan.cuda.api.errors import NvrtcCompilationError as _NvrtcCompilationError
+
+    class CudaAPIError(_CudaDriverError, _CoreCUDAError):
+        """A refused driver call: taipan's CudaDriverError and cuda.core's CUDAError."""
+
+    class NvrtcCompilationError(_NvrtcCompilationError, _CoreNVRTCError):
+        """NVRTC rejected a source: taipan's error and cuda.core's NVRTCError."""
+
+    if not _config.ENABLE_CUDASIM:
+        from taipan import _core as _taipan_core
+        from taipan.cuda.api.errors import CudaSupportError as _CudaSupportError
+
+        _taipan_core.cuda_set_error_classes(_CudaSupportError, CudaAPIError)
+        _taipan_core.nvrtc_set_error_class(NvrtcCompilationError)
+
+
+def require_context(fn):
+    """numba-cuda's decorator: the current device's context exists while `fn` runs."""
+
+    def with_context(*args, **kwargs):
+        _cuda.current_context()
+        return fn(*args, **kwargs)
+
+    return with_context
+
+
+class _Linker:
+    """numba-cuda's linker object over taipan's linking: code added by path or from memory,
+    linked by the driver's linker for the current GPU (``complete()`` gives the cubin)."""
+
+    def __init__(self, max_registers=0, lineinfo=False, cc=None, lto=None, additional_flags=None):
+        self.max_registers = max_registers or 0
+        self.cc = cc
+        self.lto = lto
+        self._links = []
+
+    def add_cu(self, cu, name="<unnamed-cu>"):
+        from taipan.cuda import linking
+
+        self._links.append(linking.CUSource(cu, name=name))
+
+    def add_ptx(self, ptx, name="<unnamed-ptx>"):
+        from taipan.cuda import linking
+
+        self._links.append(linking.PTXSource(ptx, name=name))
+
+    def add_file_guess_ext(self, path_or_code, ignore_nonlto=False):
+        from taipan.cuda import linking
+
+        self._links += linking.check_link_files([path_or_code])
+
+    def complete(self):
+        """The cubin of everything added, linked for the current GPU."""
+        from taipan import _core
+        from taipan.cuda import driver as taipan_driver
+        from taipan.cuda import linking
+
+        major, minor = taipan_driver.current_compute_capability()
+        if self.cc is not None and tuple(self.cc) != (major, minor):
+            raise LinkerError(
+                f"taipan links for the current GPU (compute capability {major}.{minor}), "
+                f"not {self.cc}"
+            )
+        inputs = linking.link_inputs(None, "", self._links, major * 10 + minor)[1:]
+        cubin, _ = _core.cuda_link(inputs, self.max_registers)
+        return cubin
+
+    def get_linked_ptx(self):
+        raise NotImplementedError("linking to PTX needs nvJitLink's LTO, which taipan does not use")
 
 
 def is_device_memory(obj):
@@ -123,6 +195,69 @@ class _Driver:
 
         return tuple(taipan_driver._driver().cuda_memory_info())
 
+    def __getattr__(self, name):
+        """numba-cuda's driver functions: cuda.bindings' function of that name, its result
+        checked (CudaAPIError), giving back the values it returns (one value as itself)."""
+        if not name.startswith("cu"):
+            raise AttributeError(name)
+        function = getattr(_bindings(), name)
+
+        def call(*args):
+            result, *values = function(*args)
+            if result != _bindings().CUresult.CUDA_SUCCESS:
+                raise CudaAPIError(int(result), f"Call to {name} results in {result.name}")
+            if len(values) == 1:
+                return values[0]
+            return tuple(values) if values else None
+
+        return call
+
+    def pop_active_context(self):
+        """Pops the context current on this thread (None when there is none)."""
+        current = self.cuCtxGetCurrent()
+        if not int(current):
+            return None
+        return self.cuCtxPopCurrent()
+
+    def get_active_context(self):
+        return _ActiveContext()
+
+
+class _ActiveContext:
+    """The context current on this thread, as numba-cuda's context manager gives it
+    (``context_handle`` None when there is none, ``devnum`` its device)."""
+
+    def __enter__(self):
+        handle = driver.cuCtxGetCurrent()
+        self.context_handle = handle if int(handle) else None
+        self.devnum = int(driver.cuCtxGetDevice()) if self.context_handle is not None else None
+        return self
+
+    def __exit__(self, *exception):
+        return False
+
+
+class Context:
+    """numba-cuda's Context made from a device and a context handle another library created:
+    ``push``/``pop`` make it current on this thread and take it off again."""
+
+    def __init__(self, device, handle):
+        self.device = device
+        self.handle = handle
+
+    def push(self):
+        driver.cuCtxPushCurrent(self.handle)
+
+    def pop(self):
+        popped = driver.cuCtxPopCurrent()
+        assert int(popped) == int(self.handle)
+
+
+def _bindings():
+    from cuda.bindings import driver as bindings
+
+    return bindings
+
 
 driver = _Driver()
 
@@ -133,6 +268,11 @@ def _have_nvjitlink():
     lto= is accepted and ignored; so LTO is never missing."""
     return True
 
+
+def __getattr__(name):
+    if name == "binding":  # cuda.bindings' driver module, imported when a test asks for it
+        return _bindings()
+    return _missing(name)
 
 
 def _cuda_memory():
@@ -145,4 +285,4 @@ def _cuda_memory():
     return memory
 
 
-__getattr__ = fill_missing(globals(), __name__)
+_missing = fill_missing(globals(), __name__)
