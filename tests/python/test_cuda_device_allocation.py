@@ -251,6 +251,18 @@ def test_kernels_creating_nothing_count_nothing(kernel, tmp_path):
     assert "taipan_nrt_memsys" not in ptx
 
 
+def sums_a_view(x):
+    return tail(x).sum()
+
+
+@needs_ptxas
+def test_c_abi_functions_borrow_their_array_arguments(tmp_path):
+    # compile(abi='c'): the caller's arrays (whatever it put in their MemInfo) are not counted.
+    ptx, _ = cuda.compile(sums_a_view, float64(F64))
+    ptxas(ptx, tmp_path)
+    assert "NRT_" not in ptx
+
+
 def counted_views(out, n):
     x = np.empty((n, 2))
     for i in range(n):

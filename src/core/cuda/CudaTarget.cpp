@@ -529,16 +529,18 @@ llvm::Value *inGlobalMemory(llvm::IRBuilder<> &builder, llvm::Value *argument, c
                                    {ArrayLayout::Data});
 }
 
-/// A kernel argument as the root receives it: arrays, alone or in tuples, are borrowed from the
-/// host and have no block (a null MemInfo, whatever the launcher wrote there), so that the
-/// reference counting of the arguments and of the views taken from them folds away; their data
-/// is marked as global memory (inGlobalMemory).
-llvm::Value *borrowedArgument(llvm::IRBuilder<> &builder, llvm::Value *argument, const Type *type) {
+/// An entry point's argument as the root receives it: arrays, alone or in tuples, are borrowed
+/// from the caller (the host, or foreign code calling a C-ABI function) and have no block (a
+/// null MemInfo, whatever the caller wrote there), so that the reference counting of the
+/// arguments and of the views taken from them folds away. A kernel's arrays are also marked as
+/// global memory (`global`, inGlobalMemory); a C-ABI caller may pass any memory.
+llvm::Value *borrowedArgument(llvm::IRBuilder<> &builder, llvm::Value *argument, const Type *type,
+                              bool global) {
   if (type->isArray()) {
     llvm::Value *memInfo = builder.CreateExtractValue(argument, {ArrayLayout::MemInfo});
     argument = builder.CreateInsertValue(argument, llvm::Constant::getNullValue(memInfo->getType()),
                                          {ArrayLayout::MemInfo});
-    return inGlobalMemory(builder, argument, type);
+    return global ? inGlobalMemory(builder, argument, type) : argument;
   }
   if (type->isTuple() && type->holdsReferences()) {
     for (size_t i = 0; i < type->elements().size(); ++i) {
@@ -546,7 +548,7 @@ llvm::Value *borrowedArgument(llvm::IRBuilder<> &builder, llvm::Value *argument,
       argument = builder.CreateInsertValue(
           argument,
           borrowedArgument(builder, builder.CreateExtractValue(argument, index),
-                           type->elements()[i]),
+                           type->elements()[i], global),
           index);
     }
   }
@@ -591,7 +593,8 @@ std::string CudaTarget::defineEntry(ModuleLowering &lowering, TypedFunction &roo
     llvm::Value *result = builder.CreateAlloca(memoryType(context, root.returnType));
     std::vector<llvm::Value *> arguments = {result};
     for (llvm::Argument &argument : function->args())
-      arguments.push_back(&argument);
+      arguments.push_back(
+          borrowedArgument(builder, &argument, root.argumentTypes[argument.getArgNo()], false));
     builder.CreateCall(callee, arguments); // the status is dropped, as numba-cuda's C ABI does
     if (returnsNothing)
       builder.CreateRetVoid();
@@ -614,7 +617,7 @@ std::string CudaTarget::defineEntry(ModuleLowering &lowering, TypedFunction &roo
     if (argumentType->storageSize() == 0) // the placeholder byte: the value has no data
       arguments.push_back(llvm::Constant::getNullValue(memoryType(context, argumentType)));
     else
-      arguments.push_back(borrowedArgument(builder, &argument, argumentType));
+      arguments.push_back(borrowedArgument(builder, &argument, argumentType, true));
   }
   builder.CreateCall(callee, arguments);
   builder.CreateRetVoid();
