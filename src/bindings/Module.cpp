@@ -234,6 +234,16 @@ int exceptionIdFor(PyObject *exceptionClass) {
 PyObject *exceptionClassFor(int id) {
   if (id <= 0 || id >= static_cast<int>(exceptionClasses.size()))
     return PyExc_RuntimeError;
+  if (id == AxisErrorId && exceptionClasses[id] == PyExc_RuntimeError) {
+    // NumPy's AxisError, imported when first raised: compiled code that checks axes has NumPy
+    // loaded, and `import taipan` must not load it. ValueError if it cannot be found.
+    PyObject *module = PyImport_ImportModule("numpy.exceptions");
+    PyObject *axisError = module ? PyObject_GetAttrString(module, "AxisError") : nullptr;
+    Py_XDECREF(module);
+    if (!axisError)
+      PyErr_Clear();
+    exceptionClasses[id] = axisError ? axisError : PyExc_ValueError; // kept for the process
+  }
   return exceptionClasses[id];
 }
 
@@ -621,10 +631,14 @@ NB_MODULE(_core, module) {
         job.product = Product::Assembly;
         job.keepOptimizedIR = keepIR;
         CompiledFunction kernel = translateErrors([&] { return compileFunction(job); });
+        nb::dict variableTypes;
+        for (const auto &[name, type] : kernel.variableTypes)
+          if (type)
+            variableTypes[nb::str(name.c_str())] = TypeRef{type};
         return nb::make_tuple(kernel.text, kernel.entryName, TypeRef{kernel.returnType},
                               kernel.typeAnnotations, kernel.hash,
                               keepIR ? nb::object(nb::str(kernel.optimizedIR.c_str())) : nb::none(),
-                              kernel.times.stages(), kernel.processSpecific);
+                              kernel.times.stages(), kernel.processSpecific, variableTypes);
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("compute_capability"),
       nb::arg("device") = false, nb::arg("keep_llvm") = false,

@@ -72,3 +72,24 @@ def test_asarray_of_the_same_dtype_is_the_array():
     for a in arrays():
         assert asarray_same(a) is a
     assert live_blocks() == before
+
+
+@taipan.njit
+def like_family(a):
+    return np.empty_like(a), np.zeros_like(a), np.ones_like(a, np.int8), np.full_like(a, -0.0)
+
+
+def test_like_functions_keep_numpys_order():
+    before = live_blocks()
+    for a in arrays():
+        got = like_family(a)
+        expected = (np.empty_like(a), np.zeros_like(a), np.ones_like(a, np.int8))
+        expected += (np.full_like(a, -0.0),)
+        for g, e in zip(got, expected):
+            assert g.dtype == e.dtype and g.shape == e.shape
+            if e.size and (a.flags.c_contiguous or a.flags.f_contiguous):
+                assert strides_fixed(g) == strides_fixed(e), (a.strides, g.strides)
+        for g, e in zip(got[1:], expected[1:]):
+            assert g.tobytes(order="A") == e.tobytes(order="A")
+        del got, g
+    assert live_blocks() == before

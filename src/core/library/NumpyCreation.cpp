@@ -17,9 +17,10 @@ namespace taipan {
 namespace {
 
 /// `result`, unless it is an array of records that `name` would fill with a number: only
-/// empty, zeros and empty_like make those.
+/// empty, zeros, empty_like and zeros_like make those.
 const Type *refuseRecordFill(const std::string &name, const Type *result, const LibraryCall &call) {
-  if (result->dtype()->isRecord() && name != "empty" && name != "zeros" && name != "empty_like")
+  if (result->dtype()->isRecord() && name != "empty" && name != "zeros" && name != "empty_like" &&
+      name != "zeros_like")
     throwUnsupported("numpy." + name + " of a record dtype is not supported (use np.empty or " +
                          "np.zeros and assign the fields)",
                      call.location);
@@ -97,12 +98,15 @@ void addLike(Library &library, const std::string &name) {
   addNumpyFunction(
       library, name, parameters,
       [name, isFull](const LibraryCall &call) {
-        // A number is a 0-d prototype of its own dtype, as NumPy takes it.
+        // A number (or a record: a 0-d array of records is one) is a 0-d prototype of its own
+        // dtype, as NumPy takes it.
         const Type *prototype = call.argumentTypes[0];
-        const Type *array =
-            prototype->isNumber() ? types::array(prototype, 0, 'C', false) : arrayArgument(call);
+        const Type *array = prototype->isNumber() || prototype->isRecord()
+                                ? types::array(prototype, 0, 'C', false)
+                                : arrayArgument(call);
+        // in the prototype's order when it is F (NumPy's order='K')
         return refuseRecordFill(
-            name, newArrayType(dtypeArgument(call, isFull ? 2 : 1, array->dtype()), array->ndim()),
+            name, keptOrderCopyType(dtypeArgument(call, isFull ? 2 : 1, array->dtype()), array),
             call);
       },
       [name](LoweringApi &lowering, const LibraryCall &call,
@@ -113,8 +117,12 @@ void addLike(Library &library, const std::string &name) {
         llvm::Value *array = lowering.arrays().allocateArray(
             resultType, prototype->isArray() ? lowering.arrays().arrayShape(values[0], prototype)
                                              : std::vector<llvm::Value *>{});
-        if (name == "zeros_like")
-          fillArray(lowering, array, resultType, builder.getInt64(0), types::int64());
+        if (name == "zeros_like") // all bits zero: 0 of every dtype (records included)
+          builder.CreateMemSet(
+              lowering.arrays().arrayField(array, ArrayLayout::Data), builder.getInt8(0),
+              builder.CreateMul(lowering.arrays().arrayField(array, ArrayLayout::ItemCount),
+                                lowering.arrays().arrayField(array, ArrayLayout::ItemSize)),
+              llvm::MaybeAlign(8));
         else if (name == "ones_like")
           fillArray(lowering, array, resultType, builder.getInt64(1), types::int64());
         else if (name == "full_like")

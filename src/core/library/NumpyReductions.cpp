@@ -312,16 +312,16 @@ llvm::Value *lowerReduction(LoweringApi &lowering, const std::string &function, 
   int ndim = arrayType->ndim();
   if (!axis || ndim <= 1) {
     if (axis)
-      lowering.exceptions().raiseIf(
-          builder.CreateAnd(builder.CreateICmpNE(axis, builder.getInt64(0)),
-                            builder.CreateICmpNE(axis, builder.getInt64(-1))),
-          ValueErrorId, "axis is out of bounds for array");
+      raiseAxisErrorIf(lowering,
+                       builder.CreateAnd(builder.CreateICmpNE(axis, builder.getInt64(0)),
+                                         builder.CreateICmpNE(axis, builder.getInt64(-1))),
+                       axis, ndim);
     return reduceRange(lowering, function, array, arrayType, {}, -1, resultType);
   }
+  llvm::Value *given = axis;
   axis = builder.CreateSelect(builder.CreateICmpSLT(axis, builder.getInt64(0)),
                               builder.CreateAdd(axis, builder.getInt64(ndim)), axis);
-  lowering.exceptions().raiseIf(builder.CreateICmpUGE(axis, builder.getInt64(ndim)), ValueErrorId,
-                                "axis is out of bounds for array");
+  raiseAxisErrorIf(lowering, builder.CreateICmpUGE(axis, builder.getInt64(ndim)), given, ndim);
   // The result's shape is the array's without the axis; axis is a run-time value, so each
   // extent is chosen with selects.
   std::vector<llvm::Value *> shape = lowering.arrays().arrayShape(array, arrayType);
@@ -435,6 +435,8 @@ const Type *typeReduction(const std::string &name, const std::string &reduction,
                        call.location);
     // More axes than the array has always repeats or exceeds one: an error when it runs.
     int kept = array->ndim() - static_cast<int>(axis->elements().size());
+    if (axis->elements().empty() && kept > 0) // axis=(): a copy, in NumPy's order 'K'
+      return keptOrderCopyType(result, array);
     return kept > 0 ? newArrayType(result, kept) : result;
   }
   if (!axis->isIntegerLike())
@@ -458,10 +460,10 @@ llvm::Value *lowerReductionOverAxes(LoweringApi &lowering, const std::string &fu
     llvm::Value *axis =
         lowering.castValue(lowering.tupleElement(axes, axesType, static_cast<unsigned>(i)),
                            elementType, types::int64());
+    llvm::Value *given = axis;
     axis = builder.CreateSelect(builder.CreateICmpSLT(axis, builder.getInt64(0)),
                                 builder.CreateAdd(axis, builder.getInt64(ndim)), axis);
-    lowering.exceptions().raiseIf(builder.CreateICmpUGE(axis, builder.getInt64(ndim)), ValueErrorId,
-                                  "axis is out of bounds for array");
+    raiseAxisErrorIf(lowering, builder.CreateICmpUGE(axis, builder.getInt64(ndim)), given, ndim);
     normalized.push_back(axis);
   }
   for (size_t i = 0; i < count; ++i)

@@ -5,6 +5,8 @@
 #include "lower/ArrayLowering.h"
 #include "lower/ExceptionLowering.h"
 #include "lower/LoweringApi.h"
+#include "lower/StringLowering.h"
+#include "runtime/Runtime.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 
@@ -206,6 +208,21 @@ int sortDtypeCode(const Type *dtype) {
     return dtype->bits() == 32 ? 9 : 10;
   int base = dtype->bits() == 8 ? 1 : dtype->bits() == 16 ? 3 : dtype->bits() == 32 ? 5 : 7;
   return base + (dtype->isSigned() ? 0 : 1);
+}
+
+void raiseAxisErrorIf(LoweringApi &lowering, llvm::Value *outOfRange, llvm::Value *axis, int ndim) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::BasicBlock *bad = lowering.newBlock("axis.bad");
+  llvm::BasicBlock *good = lowering.newBlock("axis.ok");
+  builder.CreateCondBr(outOfRange, bad, good);
+  builder.SetInsertPoint(bad);
+  lowering.exceptions().emitPrintedRaise(AxisErrorId, [&] {
+    lowering.strings().printText("axis ");
+    lowering.strings().printValue(axis, types::int64());
+    lowering.strings().printText(" is out of bounds for array of dimension " +
+                                 std::to_string(ndim));
+  });
+  builder.SetInsertPoint(good);
 }
 
 } // namespace taipan

@@ -54,6 +54,10 @@ llvm::Value *reshapeArray(LoweringApi &lowering, llvm::Value *array, const Type 
 llvm::Value *transposeArray(LoweringApi &lowering, llvm::Value *array, const Type *arrayType,
                             const Type *resultType);
 
+/// Raises NumPy's AxisError "axis A is out of bounds for array of dimension N" (`axis` the
+/// int64 the user gave) when `outOfRange` is true; continues in a new block otherwise.
+void raiseAxisErrorIf(LoweringApi &lowering, llvm::Value *outOfRange, llvm::Value *axis, int ndim);
+
 /// runtime/Sort.h's SortDtype for a real type (float16 excepted): np.sort's and list.sort's.
 int sortDtypeCode(const Type *dtype);
 

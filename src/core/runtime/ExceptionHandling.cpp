@@ -34,6 +34,7 @@ bool strIsMessage(int32_t id) {
   case taipan::TypeErrorId:
   case taipan::RuntimeErrorId:
   case taipan::MemoryErrorId:
+  case taipan::AxisErrorId:
     return true;
   default:
     return false;

@@ -22,6 +22,9 @@ enum BuiltinExceptionId : int {
   KeyErrorId,
   StopIterationId,
   MemoryErrorId,
+  /// numpy.exceptions.AxisError (a ValueError and an IndexError), for NumPy's axis checks;
+  /// the bindings import its class the first time it is raised (import taipan imports no NumPy)
+  AxisErrorId,
   FirstUserException = 64,
 };
 
