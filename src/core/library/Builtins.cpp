@@ -18,6 +18,13 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <optional>
+
 namespace taipan {
 namespace {
 
@@ -246,6 +253,59 @@ llvm::Value *lowerRound(LoweringApi &lowering, const LibraryCall &call,
   return roundValue(lowering, values[0], call.argumentTypes[0], digits, call.resultType);
 }
 
+/// float(text) of a constant text, decided while compiling, or nothing where the run-time
+/// parse must decide: CPython's float() of an optional sign, then inf, infinity or nan in any
+/// case, or digits with an optional point and exponent, spaces around. Text with underscores
+/// or anything else is left to the run-time parse (and its ValueError). Kernels have no
+/// strings, so float("nan") and float("inf") there come from here.
+std::optional<double> constantFloat(const std::string &text) {
+  const char *spaces = " \t\n\r\f\v";
+  size_t first = text.find_first_not_of(spaces);
+  if (first == std::string::npos)
+    return std::nullopt;
+  std::string body = text.substr(first, text.find_last_not_of(spaces) - first + 1);
+  bool negative = body[0] == '-';
+  if (body[0] == '+' || body[0] == '-')
+    body.erase(0, 1);
+  std::string lower = body;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  double sign = negative ? -1.0 : 1.0;
+  if (lower == "inf" || lower == "infinity")
+    return sign * std::numeric_limits<double>::infinity();
+  if (lower == "nan") // CPython keeps the sign of float("-nan")
+    return std::copysign(std::numeric_limits<double>::quiet_NaN(), sign);
+  size_t i = 0, digits = 0;
+  while (i < body.size() && std::isdigit(static_cast<unsigned char>(body[i])))
+    ++i, ++digits;
+  if (i < body.size() && body[i] == '.')
+    for (++i; i < body.size() && std::isdigit(static_cast<unsigned char>(body[i]));)
+      ++i, ++digits;
+  if (digits == 0)
+    return std::nullopt;
+  if (i < body.size() && (body[i] == 'e' || body[i] == 'E')) {
+    size_t exponent = ++i;
+    if (i < body.size() && (body[i] == '+' || body[i] == '-'))
+      ++i;
+    size_t start = i;
+    while (i < body.size() && std::isdigit(static_cast<unsigned char>(body[i])))
+      ++i;
+    if (i == start || exponent == body.size())
+      return std::nullopt;
+  }
+  if (i != body.size())
+    return std::nullopt;
+  double value = 0.0;
+  // from_chars is correctly rounded and ignores the locale, as CPython's parse
+  auto [end, error] = std::from_chars(body.data(), body.data() + body.size(), value);
+  if (end != body.data() + body.size() ||
+      (error != std::errc() && error != std::errc::result_out_of_range))
+    return std::nullopt;
+  if (error == std::errc::result_out_of_range) // CPython: huge is inf, tiny is 0
+    value = std::abs(std::strtod(body.c_str(), nullptr));
+  return sign * value;
+}
+
 /// int(), float(), bool(), complex() and NumPy's scalar types called as functions: a cast to
 /// the type, its zero without an argument, complex(real, imag) from two reals.
 void addConversion(Library &library, const std::string &name) {
@@ -253,47 +313,59 @@ void addConversion(Library &library, const std::string &name) {
   std::vector<LibraryParameter> parameters = positionalOnly(1, 1);
   if (name == "complex")
     parameters = {{"real", true}, {"imag", true}};
-  library.add(
-      name, parameters,
-      [python](const LibraryCall &call) {
-        const Type *target = scalarConstructorType(call.function->name);
-        const std::vector<const Type *> &arguments = call.argumentTypes;
-        if (arguments.empty())
-          return target;
-        if (arguments.size() == 2 && arguments[0]->isReal() && arguments[1]->isReal())
-          return target; // complex(real, imag)
-        if (python && arguments.size() == 1 && arguments[0]->isString() &&
-            (target->isInteger() || target->isFloat() || target->isBoolean()))
-          return target; // int(s), float(s), bool(s)
-        if (python && target->isBoolean() && arguments.size() == 1 &&
-            (arguments[0]->isSet() || arguments[0]->isList() || arguments[0]->isTuple() ||
-             arguments[0]->isDict() || arguments[0]->kind() == TypeKind::Range))
-          return target; // bool(container): whether it holds anything, as `if x:` asks
-        if (arguments.size() != 1 || !arguments[0]->isNumber())
-          throwNoOverload(call);
-        // Python's complex() and bool() take a complex number, so do NumPy's complex types.
-        bool takesComplex = target->isComplex() || (python && target->isBoolean());
-        if (arguments[0]->isComplex() && !takesComplex)
-          throwNoOverload(call);
-        return target;
-      },
-      [](LoweringApi &lowering, const LibraryCall &call,
-         const std::vector<llvm::Value *> &values) -> llvm::Value * {
-        const Type *target = call.resultType;
-        if (values.empty())
-          return llvm::Constant::getNullValue(valueType(lowering.llvmContext(), target));
-        if (values.size() == 2) {
-          const Type *part = types::float64();
-          return lowering.operators().makeComplex(
-              lowering.castValue(values[0], call.argumentTypes[0], part),
-              lowering.castValue(values[1], call.argumentTypes[1], part), target);
-        }
-        if (call.argumentTypes[0]->isString())
-          return lowering.strings().parseString(values[0], call.argumentTypes[0], target);
-        if (target->isBoolean() && !call.argumentTypes[0]->isNumber())
-          return lowering.truthValue(values[0], call.argumentTypes[0]);
-        return lowering.castValue(values[0], call.argumentTypes[0], target);
-      });
+  LibraryFunction function;
+  function.name = name;
+  function.parameters = parameters;
+  // float("nan") of a constant text is a constant, its text never lowered (kernels have none).
+  function.lowersArguments = name == "float";
+  function.type = [python](const LibraryCall &call) {
+    const Type *target = scalarConstructorType(call.function->name);
+    const std::vector<const Type *> &arguments = call.argumentTypes;
+    if (arguments.empty())
+      return target;
+    if (arguments.size() == 2 && arguments[0]->isReal() && arguments[1]->isReal())
+      return target; // complex(real, imag)
+    if (python && arguments.size() == 1 && arguments[0]->isString() &&
+        (target->isInteger() || target->isFloat() || target->isBoolean()))
+      return target; // int(s), float(s), bool(s)
+    if (python && target->isBoolean() && arguments.size() == 1 &&
+        (arguments[0]->isSet() || arguments[0]->isList() || arguments[0]->isTuple() ||
+         arguments[0]->isDict() || arguments[0]->kind() == TypeKind::Range))
+      return target; // bool(container): whether it holds anything, as `if x:` asks
+    if (arguments.size() != 1 || !arguments[0]->isNumber())
+      throwNoOverload(call);
+    // Python's complex() and bool() take a complex number, so do NumPy's complex types.
+    bool takesComplex = target->isComplex() || (python && target->isBoolean());
+    if (arguments[0]->isComplex() && !takesComplex)
+      throwNoOverload(call);
+    return target;
+  };
+  function.lower = [](LoweringApi &lowering, const LibraryCall &call,
+                      std::vector<llvm::Value *> values) -> llvm::Value * {
+    const Type *target = call.resultType;
+    if (call.function->lowersArguments) {
+      const Type *argument = call.argumentTypes.empty() ? nullptr : call.argumentTypes[0];
+      if (argument && argument->kind() == TypeKind::StringLiteral)
+        if (std::optional<double> constant = constantFloat(argument->text()))
+          return llvm::ConstantFP::get(valueType(lowering.llvmContext(), target), *constant);
+      for (Expr *expression : call.arguments)
+        values.push_back(expression ? lowering.lowerExpr(expression) : nullptr);
+    }
+    if (values.empty())
+      return llvm::Constant::getNullValue(valueType(lowering.llvmContext(), target));
+    if (values.size() == 2) {
+      const Type *part = types::float64();
+      return lowering.operators().makeComplex(
+          lowering.castValue(values[0], call.argumentTypes[0], part),
+          lowering.castValue(values[1], call.argumentTypes[1], part), target);
+    }
+    if (call.argumentTypes[0]->isString())
+      return lowering.strings().parseString(values[0], call.argumentTypes[0], target);
+    if (target->isBoolean() && !call.argumentTypes[0]->isNumber())
+      return lowering.truthValue(values[0], call.argumentTypes[0]);
+    return lowering.castValue(values[0], call.argumentTypes[0], target);
+  };
+  library.add(std::move(function));
 }
 
 /// pow(base, exp) as `**`; pow(base, exp, mod) of integers through the runtime.
