@@ -3,7 +3,8 @@
 .maxntid/.minnctapersm/.maxclusterrank), ``forceinline`` (LLVM's alwaysinline on a device
 function), ``_dbg_optnone`` (functions left as lowered), ``lineinfo`` (line directives only),
 ``shared_memory_carveout``'s checks, the debug/lineinfo warning, and what the kernel keeps of
-its shared arrays. The carveout's effect on a loaded kernel is a GPU test."""
+its shared arrays, and the variables' types a kernel reports (`type_annotation.typemap`). The
+carveout's effect on a loaded kernel is a GPU test."""
 
 import os
 import re
@@ -216,3 +217,25 @@ def test_an_invalid_dtype_name_is_named(function, which):
     message = rf"cuda\.{which}\.array\(\): Invalid NumPy dtype specified: 'int33'"
     with pytest.raises(TypingError, match=message):
         cuda.compile_ptx(function, void(int32[::1]))
+
+
+# --- what a compiled kernel tells of its typing ------------------------------------------------
+
+
+def local_of(dtype):
+    def kernel(x):
+        buffer = cuda.local.array(10, dtype=dtype)
+        buffer[0] = x[0]
+        x[0] = buffer[0] + 1
+
+    return kernel
+
+
+@pytest.mark.parametrize("dtype", [int32, np.int32, "int32"])
+def test_the_type_annotation_maps_variables_to_types(dtype):
+    kernel = cuda.jit(void(int32[::1]))(local_of(dtype))
+    annotation = next(iter(kernel.overloads.values())).type_annotation
+    assert annotation.typemap["buffer"].dtype == int32
+    assert annotation.typemap["buffer"] == int32[::1]
+    assert annotation.typemap["x"] == int32[::1]
+    assert "buffer  :: " in str(annotation)

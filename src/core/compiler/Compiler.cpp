@@ -120,6 +120,7 @@ void typeAndLower(PendingJob &pending) {
                        "taipan generated invalid LLVM IR (a compiler bug): " + problems,
                        job.source->definitionLocation, job.source.get());
   pending.result.typeAnnotations = annotateTypes(root);
+  pending.result.variableTypes = root.variableTypes;
   pending.result.arrayVariables = arrayHoldingVariables(root);
   pending.result.returnType = root.returnType;
   pending.result.parallelLoops = std::move(lowering.parallelLoops);
@@ -300,6 +301,7 @@ CompiledFunction loadCompiledFunction(const CompileJob &job, const std::string &
   compiled.argumentTypes = job.argumentTypes;
   compiled.returnType = root->returnType;
   compiled.typeAnnotations = annotateTypes(*root);
+  compiled.variableTypes = root->variableTypes;
   compiled.arrayVariables = arrayHoldingVariables(*root);
   return compiled;
 }

@@ -9,6 +9,7 @@
 #include "types/Type.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -67,6 +68,9 @@ struct CompiledFunction {
   const Type *returnType = nullptr;
   /// Source lines annotated with the types of the variables assigned on them.
   std::string typeAnnotations;
+  /// The type of each variable of the root function (parameters included), by name: what
+  /// typeAnnotations shows (numba-cuda's type_annotation.typemap).
+  std::map<std::string, const Type *> variableTypes;
   /// The locals that may hold an array (arrayHoldingVariables), when this process typed the
   /// function (none for code loaded by its code key alone).
   std::optional<std::vector<std::string>> arrayVariables;

@@ -52,8 +52,9 @@ def compile_source(
     source, argument_types, cc, device=False, keep_llvm=False, return_type=None, c_symbol=None
 ):
     """(ptx, entry name, return type, type annotations, job hash, optimised LLVM IR or None,
-    [(stage, seconds)]) for one specialisation for compute capability ``cc`` (an int, 90 for
-    sm_90). The options come from ``source``, which parsed them once. A declared
+    [(stage, seconds)], why the code is process-specific, {variable: type}) for one
+    specialisation for compute capability ``cc`` (an int, 90 for sm_90). The options come
+    from ``source``, which parsed them once. A declared
     ``return_type`` converts the result; ``c_symbol`` makes a device function with the C ABI
     (``T c_symbol(args...)``) instead of Numba's."""
     _find_libdevice()

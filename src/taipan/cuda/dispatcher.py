@@ -34,6 +34,18 @@ def use_converting_kernels(build):
 _callback_load_lock = threading.Lock()
 
 
+class TypeAnnotation:
+    """numba-cuda's ``kernel.type_annotation``: the type of each variable of the kernel
+    (``typemap``, by name) and, as its text, the source annotated with them."""
+
+    def __init__(self, text, typemap):
+        self.typemap = dict(typemap)
+        self._text = text
+
+    def __str__(self):
+        return self._text
+
+
 class Kernel:
     """One compiled specialisation: its PTX, and the loaded function once launched."""
 
@@ -68,6 +80,8 @@ class Kernel:
         self.cooperative = "taipan_grid_barrier" in ptx
         # Compiled for one launch configuration (numba-cuda's mark_launch_config_sensitive).
         self.launch_config_sensitive = False
+        # The variables' types, when this process compiled the kernel (not for cached code).
+        self._type_annotation = None
         # Files to link: the dispatcher's link=, and those of the device functions and
         # declared foreign functions it calls.
         self.external_symbols = linking.external_symbols(ptx)
@@ -92,6 +106,11 @@ class Kernel:
             self.cubin()
             self.disk_cache.save_kernel(self, self._cubins)
         return self._cubins[key]
+
+    @property
+    def type_annotation(self):
+        """The variables' types (numba-cuda's TypeAnnotation), or None for cached code."""
+        return self._type_annotation
 
     def _attribute(self, number):
         """A CUfunction_attribute of the kernel loaded for the current device."""
@@ -315,6 +334,7 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         kernel.return_type = return_type
         kernel.timers = self._record_times(key, compiled[6])
         kernel.process_specific = compiled[7]
+        kernel._type_annotation = TypeAnnotation(annotations, compiled[8])
         if self._caches_kernels() and self._cache.cacheable(kernel.process_specific):
             kernel.disk_cache = self._cache
             self._cache.save_kernel(kernel)
