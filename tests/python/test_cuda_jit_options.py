@@ -239,3 +239,11 @@ def test_the_type_annotation_maps_variables_to_types(dtype):
     assert annotation.typemap["buffer"] == int32[::1]
     assert annotation.typemap["x"] == int32[::1]
     assert "buffer  :: " in str(annotation)
+
+
+def test_lto_ptx_is_the_kernels_whole_ptx():
+    kernel = cuda.jit(SIGNATURE)(store_index)
+    ptx = kernel.inspect_asm(SIGNATURE.args)
+    assert kernel.inspect_lto_ptx(SIGNATURE.args) == ptx
+    assert kernel.inspect_lto_ptx() == {SIGNATURE.args: ptx}
+    assert kernel.overloads[SIGNATURE.args].inspect_asm((9, 0)) == ptx

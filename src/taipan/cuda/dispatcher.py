@@ -107,6 +107,11 @@ class Kernel:
             self.disk_cache.save_kernel(self, self._cubins)
         return self._cubins[key]
 
+    def inspect_asm(self, cc=None):
+        """The kernel's PTX (numba-cuda's per-kernel inspect_asm; one PTX serves every
+        compute capability from the one it was compiled for)."""
+        return self.ptx
+
     @property
     def type_annotation(self):
         """The variables' types (numba-cuda's TypeAnnotation), or None for cached code."""
@@ -494,6 +499,13 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
     def inspect_asm(self, signature=None):
         """The PTX: one text for a signature, else a dict keyed by argument types."""
         return self._texts(lambda key: self._kernels[key].ptx, signature)
+
+    def inspect_lto_ptx(self, signature=None):
+        """numba-cuda's PTX after link-time optimisation: taipan compiles a kernel and every
+        device function it calls (float16 operations included) as one LLVM module, so its PTX
+        is already that; files named by link= are linked by the driver, not included. One text
+        for a signature, else a dict keyed by argument types."""
+        return self.inspect_asm(signature)
 
     def inspect_llvm(self, signature=None):
         """The optimised LLVM IR the PTX was made from: one text for a signature, else a dict
