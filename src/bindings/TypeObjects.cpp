@@ -265,6 +265,11 @@ void defineTypeObjects(nb::module_ &module) {
           nb::arg("layout") = nb::none(), nb::arg("readonly") = nb::none())
       .def_prop_ro("dtype",
                    [](const TypeRef &self) -> nb::object {
+                     // A number type has no dtype, as in Numba (code tells scalars from
+                     // arrays by it: `getattr(t, "dtype", t)`).
+                     if (self.type->isNumber())
+                       throw nb::attribute_error(
+                           ("'" + self.type->name() + "' has no attribute 'dtype'").c_str());
                      // Numba's List.dtype is the item type, NumberClass.dtype (the type of
                      // np.float64 as a value) the number type.
                      const Type *dtype =

@@ -134,7 +134,7 @@ def _angle(z, deg=False):
 
 
 def _sinc_in(kind):
-    """The compiled sinc of a number computed in ``kind`` (float32 or float64), as NumPy does:
+    """The compiled sinc of a number computed in ``kind`` (a float or complex class), as NumPy does:
     ``sin(pi * x) / (pi * x)`` with 1e-20 for 0."""
     pi = kind(np.pi)
     tiny = kind(1e-20)
@@ -150,11 +150,13 @@ def _sinc_in(kind):
 
 @overload(np.sinc)
 def _sinc(x):
+    # A number is computed in double precision whatever its width, as in Numba (a float32 or
+    # complex64 argument is most often a Python number typed by a signature).
     if isinstance(x, (types.Integer, types.Float, types.Boolean)):
         sinc_of = _sinc_in(np.float64)
         return lambda x: sinc_of(x)
     if isinstance(x, types.Complex):
-        sinc_of = _sinc_in(scalar_class(x.name))
+        sinc_of = _sinc_in(np.complex128)
         return lambda x: sinc_of(x)
     if isinstance(x, types.Array):
         is_inexact = isinstance(x.dtype, (types.Float, types.Complex))
