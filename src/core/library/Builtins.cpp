@@ -461,14 +461,6 @@ void registerBuiltinFunctions(Library &library) {
         return lowering.operators().makeComplex(real, lowering.irBuilder().CreateFNeg(imag),
                                                 result);
       });
-  // x.item() of a scalar (a NumPy scalar's method): the value itself, as Numba gives it.
-  library.add(
-      "method.item", positionalOnly(1),
-      [](const LibraryCall &call) { return call.argumentTypes[0]; },
-      [](LoweringApi &, const LibraryCall &, const std::vector<llvm::Value *> &values) {
-        return values[0];
-      });
-}
   // x.bit_count() of an integer (Python's int.bit_count, NumPy's integer scalars'): the ones in
   // the binary form of its absolute value, in the integer's own type (numba-cuda's typing).
   library.add(
@@ -488,5 +480,13 @@ void registerBuiltinFunctions(Library &library) {
               builder.CreateNeg(value), value);
         return builder.CreateIntrinsic(llvm::Intrinsic::ctpop, {value->getType()}, {value});
       });
+  // x.item() of a scalar (a NumPy scalar's method): the value itself, as Numba gives it.
+  library.add(
+      "method.item", positionalOnly(1),
+      [](const LibraryCall &call) { return call.argumentTypes[0]; },
+      [](LoweringApi &, const LibraryCall &, const std::vector<llvm::Value *> &values) {
+        return values[0];
+      });
+}
 
 } // namespace taipan
