@@ -471,9 +471,9 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
                 return impl
     """
     options = dict(jit_options or {})
+    target = _overload_target(kwargs)
 
     def decorate(typer):
-    target = _overload_target(kwargs)
         entry = _registry.function_entry(func, options)
         entry.typers.append(typer)
         if target != "generic":
@@ -483,8 +483,6 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
     return decorate
 
 
-def _check_type_class(type_class):
-    if not (isinstance(type_class, type) and issubclass(type(type_class), type)):
 # Numba's overload targets and the platform each compiles for ("generic": every platform).
 _TARGET_PLATFORMS = {"generic": None, "cpu": "cpu", "cuda": "cuda", "gpu": "cuda"}
 _compiling = _thread._local()
@@ -519,6 +517,8 @@ class compiling_for:
         _compiling.platform = self.saved
 
 
+def _check_type_class(type_class):
+    if not (isinstance(type_class, type) and issubclass(type(type_class), type)):
         raise TypeError(f"expected a type class such as types.Array, not {type_class!r}")
 
 
@@ -538,9 +538,9 @@ def _member_decorator(typ, attr, is_attribute, kwargs):
     """The decorator registering a typing function for member ``attr`` of type class ``typ``."""
     _check_type_class(typ)
     options = dict(kwargs.get("jit_options") or {})
+    target = _overload_target(kwargs)
 
     def decorate(typer):
-    target = _overload_target(kwargs)
         entry = _registry.member_entry(typ, attr, is_attribute, options)
         entry.typers.append(typer)
         if target != "generic":
