@@ -168,6 +168,7 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         super().__init__(py_func, options)
         # debug=True checks bounds, as in Numba, so index errors reach the host too.
         self.targetoptions["boundscheck"] = bool(options.get("boundscheck") or options.get("debug"))
+        self.targetoptions["error_model"] = compiler.error_model(options.get("debug"))
         self._kernels = {}
         self._launchers = {}
         self._jit_options = dict(options)
@@ -185,7 +186,6 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         # Every call from Python goes to _compile_for_args, which explains how to launch.
         _core.configure_dispatcher(self, [], None, False, True)
         self._explicit_kernels = False
-        self.targetoptions["error_model"] = compiler.error_model(options.get("debug"))
         self._converting = {}
         self._compile_signatures(signatures or ())
         # Given signatures, a launch must fit one of them (numba-cuda's rule, see specialize_for);
