@@ -6,8 +6,11 @@ import contextlib
 import numpy as np
 
 from taipan import _core
+from taipan.cuda import api
 from taipan.cuda.devicearray import DLPACK_CUDA, DLPACK_CUDA_MANAGED, DeviceNDArray
-from taipan.cuda.streams import wait_for_producer
+from taipan.cuda.streams import external_stream
+
+_LEGACY_STREAM = 1  # CU_STREAM_LEGACY, as the interface names the legacy default stream
 
 # DLPack's type codes of the dtypes taipan imports (6, bool, has no size in its name).
 _DLPACK_NAMES = {0: "int", 1: "uint", 2: "float", 5: "complex"}
@@ -33,16 +36,25 @@ def as_cuda_array(obj, sync=True):
     interface = getattr(obj, "__cuda_array_interface__", None)
     if interface is None:
         raise TypeError(f"{type(obj).__name__} does not export __cuda_array_interface__")
-    if interface.get("mask") is not None:
-        raise NotImplementedError("masked CUDA arrays are not supported")
-    if sync:
-        wait_for_producer(interface)
-    pointer = int(interface["data"][0])
+    return from_cuda_array_interface(interface, owner=obj, sync=sync)
+
+
+def from_cuda_array_interface(desc, owner=None, sync=True):
+    """A taipan device array viewing the memory a CUDA Array Interface dict `desc` describes
+    (numba-cuda's function of that name), kept alive through `owner`. The producer's stream
+    (``desc["stream"]``) becomes the array's stream, and is synchronized first when `sync`
+    (taipan's own work, on the legacy default stream, already follows the legacy stream)."""
+    api.devicearray.refuse_masked(desc)
+    producer = desc.get("stream")
+    stream = external_stream(producer) if producer is not None else 0
+    if sync and producer is not None and producer != _LEGACY_STREAM:
+        stream.synchronize()
     return DeviceNDArray(
-        tuple(interface["shape"]),
-        interface.get("strides"),
-        np.dtype(interface["typestr"]),
-        ForeignMemory(pointer, obj),
+        tuple(desc["shape"]),
+        desc.get("strides"),
+        np.dtype(desc["typestr"]),
+        ForeignMemory(int(desc["data"][0]), owner),
+        stream=stream,
     )
 
 

@@ -102,8 +102,7 @@ def foreign_view(value, stream):
     DLPack on a CUDA device), once its producer's stream is done; None for anything else."""
     interface = getattr(value, "__cuda_array_interface__", None)
     if interface is not None:
-        if interface.get("mask") is not None:
-            raise NotImplementedError("masked CUDA arrays are not supported")
+        api.devicearray.refuse_masked(interface)
         wait_for_producer(interface, stream)
         return DeviceNDArray(
             tuple(interface["shape"]),

@@ -37,6 +37,12 @@ class Stream:
     def __int__(self):
         return self.handle
 
+    @property
+    def external(self):
+        """Whether the stream is another library's (cuda.external_stream, or the producer's
+        stream of an array imported through the CUDA Array Interface)."""
+        return self._kind == "external"
+
     def __repr__(self):
         return f"<CUDA stream {self._kind} {self.handle:#x}>"
 

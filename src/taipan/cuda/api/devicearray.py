@@ -154,6 +154,14 @@ def extent_bytes(shape, strides, itemsize):
     return sum((extent - 1) * abs(stride) for extent, stride in zip(shape, strides)) + itemsize
 
 
+def refuse_masked(interface):
+    """Refuses a CUDA Array Interface with a mask, which taipan does not read (as numba-cuda)."""
+    if interface.get("mask") is not None:
+        raise NotImplementedError(
+            "Masked arrays are not supported: taipan does not read masked CUDA arrays"
+        )
+
+
 def is_device_array(obj):
     """Whether `obj` is a device array of either backend (it has the front's methods)."""
     return isinstance(obj, DeviceArrayFront)

@@ -54,6 +54,7 @@ NAMES = (
     "external_stream",
     "ffs",
     "fma",
+    "from_cuda_array_interface",
     "from_dlpack",
     "get_current_device",
     "gpus",

@@ -318,9 +318,15 @@ def as_cuda_array(obj, sync=True):
         return obj
     if not hasattr(obj, "__cuda_array_interface__"):
         raise TypeError(f"{type(obj).__name__} does not export __cuda_array_interface__")
-    if obj.__cuda_array_interface__.get("mask") is not None:
-        raise NotImplementedError("masked CUDA arrays are not supported")
+    api.devicearray.refuse_masked(obj.__cuda_array_interface__)
     return DeviceNDArray._wrap(foreign_array(obj))
+
+
+def from_cuda_array_interface(desc, owner=None, sync=True):
+    """A device array viewing the (simulated) memory a CUDA Array Interface dict describes."""
+    api.devicearray.refuse_masked(desc)
+    exported = type("Exported", (), {"__cuda_array_interface__": desc})()
+    return DeviceNDArray._wrap(foreign_array(exported))
 
 
 def foreign_array(obj):

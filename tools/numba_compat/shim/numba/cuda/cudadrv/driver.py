@@ -50,6 +50,10 @@ else:
         _taipan_core.nvrtc_set_error_class(NvrtcCompilationError)
 
 
+if not _config.ENABLE_CUDASIM:
+    from taipan.cuda.streams import Event, Stream  # noqa: F401  (tests patch Stream's methods)
+
+
 def require_context(fn):
     """numba-cuda's decorator: the current device's context exists while `fn` runs."""
 
