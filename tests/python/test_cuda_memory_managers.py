@@ -331,3 +331,18 @@ def test_context_memory_on_the_gpu():
     event.record(stream)
     event.wait(stream)
     stream.synchronize()
+
+
+def test_a_plugin_set_on_a_context_is_initialized_before_it_allocates(stand_in_driver):
+    # numba-cuda readies a context at each use, so a plugin assigned to ctx.memory_manager
+    # directly (not through set_memory_manager) is initialized before its first memalloc.
+    from taipan import cuda
+
+    context = cuda.current_context()
+    plugin = RecordingPlugin(context=context)
+    context.memory_manager = plugin
+    assert not plugin.initialized
+    array = cuda.device_array(4)
+    assert plugin.initialized and plugin.allocations == {1: 32}
+    del array
+    assert plugin.allocations == {}

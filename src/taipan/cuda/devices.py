@@ -248,6 +248,10 @@ def current_context():
     context = _contexts.get(device)
     if context is None:
         context = _contexts[device] = Context()
+    elif device in _plugin_devices:
+        # numba-cuda readies the context at each use: a plugin set on it after it was made
+        # (ctx.memory_manager = plugin) is initialized before it allocates.
+        context.memory_manager.initialize()
     return context
 
 
