@@ -67,8 +67,13 @@ class DeviceNDArray(api.DeviceArrayFront):
         self._offset = offset
         self.stream = stream  # the stream it was made on; consumers of its interface wait on it
         self._kernel_type = None
-        # What a kernel launch reads from C++: (type, pointer, shape, strides).
-        kernel_type, description = self.kernel_argument()
+        # What a kernel launch reads from C++: (type, pointer, shape, strides). A view of a
+        # dtype kernels do not take (a record's str field) has none: the launcher's Python
+        # path reports it if it is passed to a kernel.
+        try:
+            kernel_type, description = self.kernel_argument()
+        except ValueError:
+            return
         self._launch = (kernel_type, *description)
 
     @property
