@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from ptx_assembly import PTXAS, needs_ptxas, ptxas
 
-from taipan import cuda, float32, int32, void
+from taipan import boolean, cuda, float32, int32, void
 from taipan.errors import InvalidConfigWarning, TypingError
 
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
@@ -247,3 +247,16 @@ def test_lto_ptx_is_the_kernels_whole_ptx():
     assert kernel.inspect_lto_ptx(SIGNATURE.args) == ptx
     assert kernel.inspect_lto_ptx() == {SIGNATURE.args: ptx}
     assert kernel.overloads[SIGNATURE.args].inspect_asm((9, 0)) == ptx
+
+
+def print_value(x, to_print):
+    if to_print:
+        print("value", x)
+
+
+def test_print_formats_live_in_constant_memory(tmp_path):
+    ptx, _ = cuda.compile_ptx(print_value, void(int32, boolean))
+    value_format = r"\.const \.align 1 \.b8 \S+\[12\] = \{118, 97, 108"  # "value %lld\n"
+    assert re.search(value_format, ptx), ptx
+    assert "cvta.const" in ptx
+    assemble_where_possible(ptx, tmp_path)

@@ -92,9 +92,17 @@ void printOnDevice(LoweringApi &lowering, const LibraryCall &call) {
       builder.CreateStore(values[i], builder.CreateStructGEP(layout, slot, i));
     buffer = slot;
   }
+  // The format lives in the device's constant memory (address space 4), as numba-cuda's does:
+  // the kernel's constant size (get_const_mem_size) counts it.
+  constexpr unsigned ConstantAddressSpace = 4;
+  llvm::Constant *text = llvm::ConstantDataArray::getString(lowering.llvmContext(), format);
+  auto *global = new llvm::GlobalVariable(
+      lowering.module().module, text->getType(), true, llvm::GlobalValue::PrivateLinkage, text,
+      "printf.format", nullptr, llvm::GlobalValue::NotThreadLocal, ConstantAddressSpace);
+  global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
   builder.CreateCall(lowering.module().runtimeFunction("vprintf", builder.getInt32Ty(),
                                                        {builder.getPtrTy(), builder.getPtrTy()}),
-                     {lowering.module().stringConstant(format), buffer});
+                     {builder.CreateAddrSpaceCast(global, builder.getPtrTy()), buffer});
 }
 
 } // namespace
