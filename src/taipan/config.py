@@ -209,7 +209,8 @@ OPTIONS = (
         ("NUMBA_CUDA_DEBUGINFO",),
         _flag,
         False,
-        "the debug= of cuda.compile and cuda.compile_all when not given (numba-cuda's default)",
+        "the debug= of cuda.jit, cuda.compile and cuda.compile_all when not given "
+        "(numba-cuda's default)",
     ),
     Option(
         "CUDA_NRT_STATS",

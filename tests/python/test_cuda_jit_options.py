@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from ptx_assembly import PTXAS, needs_ptxas, ptxas
 
-from taipan import boolean, cuda, float32, int32, void
+from taipan import boolean, config, cuda, float32, int32, void
 from taipan.errors import InvalidConfigWarning, TypingError
 
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
@@ -260,3 +260,13 @@ def test_print_formats_live_in_constant_memory(tmp_path):
     assert re.search(value_format, ptx), ptx
     assert "cvta.const" in ptx
     assemble_where_possible(ptx, tmp_path)
+
+
+def test_the_debug_default_reaches_cuda_jit(monkeypatch):
+    monkeypatch.setattr(config, "CUDA_DEBUGINFO_DEFAULT", True)
+    with pytest.warns(InvalidConfigWarning, match="debug=True with opt=True"):
+        cuda.jit(SIGNATURE)(store_index)
+    kernel = cuda.jit(SIGNATURE, opt=False)(store_index)
+    assert re.search(r"\.section\s+\.debug_info\s+\{", kernel.inspect_asm(SIGNATURE.args))
+    plain = cuda.jit(SIGNATURE, debug=False)(store_index)  # given: the default does not apply
+    assert ".debug_info" not in plain.inspect_asm(SIGNATURE.args)

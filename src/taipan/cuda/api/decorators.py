@@ -20,6 +20,8 @@ def jit_front(make, func_or_sig, device, options, prepare=None):
         check_carveout(options["shared_memory_carveout"])
     if isinstance(options.get("inline"), bool):  # numba-cuda's older spelling
         options = dict(options, inline="always" if options["inline"] else "never")
+    if options.get("debug") is None and _debug_by_default():
+        options = dict(options, debug=True)  # NUMBA_CUDA_DEBUGINFO, as numba-cuda reads it
     if prepare is not None:
         options = prepare(options)
     options = dict(options, device=device)
@@ -57,6 +59,12 @@ def warn_debug_with_opt(debug, opt, stacklevel=3):
             ),
             stacklevel=stacklevel + 1,
         )
+
+
+def _debug_by_default():
+    from taipan import config
+
+    return bool(config.CUDA_DEBUGINFO_DEFAULT)
 
 
 def warn_debug_with_lineinfo(debug, lineinfo, stacklevel=3):
