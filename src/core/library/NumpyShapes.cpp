@@ -225,8 +225,13 @@ void registerNumpyShapeFunctions(Library &library) {
   auto flatType = [](const LibraryCall &call) {
     return newArrayType(arrayArgument(call)->dtype(), 1);
   };
+  // ravel views a C array (read-only when it is, as NumPy's view) and copies any other
+  auto raveledType = [](const LibraryCall &call) {
+    const Type *array = arrayArgument(call);
+    return types::array(array->dtype(), 1, 'C', array->layout() == 'C' && array->isReadonly());
+  };
   addNumpyFunction(
-      library, "ravel", {{"a"}}, flatType,
+      library, "ravel", {{"a"}}, raveledType,
       [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         return reshapeArray(lowering, values[0], call.argumentTypes[0],
                             {lowering.irBuilder().getInt64(-1)}, call.resultType);

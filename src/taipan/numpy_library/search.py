@@ -500,10 +500,23 @@ def nonzero_indices(a):
     return result
 
 
+def _truth_of_object(a):
+    """For None or a string (np.asarray makes a 0-d array of objects or characters of it, whose
+    one item is nonzero when the value is true): the compiled ``bool(a)``; else None."""
+    if is_none(a):
+        return register_jitable(lambda a: False)
+    if isinstance(a, types.UnicodeType) or isinstance(string_value(a), str):
+        return register_jitable(lambda a: len(a) > 0)
+    return None
+
+
 @overload(np.flatnonzero)
 def flatnonzero(a):
     if is_sequence(a) or isinstance(a, (types.Number, types.Boolean)):
         return lambda a: np.flatnonzero(np.asarray(a))
+    truth = _truth_of_object(a)
+    if truth is not None:
+        return lambda a: np.flatnonzero(np.asarray(truth(a)))
     if not isinstance(a, types.Array):
         return None
 
@@ -523,6 +536,9 @@ def nonzero_indices_0d(a):
 def argwhere(a):
     if is_sequence(a) or isinstance(a, (types.Number, types.Boolean)):
         return lambda a: np.argwhere(np.asarray(a))
+    truth = _truth_of_object(a)
+    if truth is not None:
+        return lambda a: np.argwhere(np.asarray(truth(a)))
     if not isinstance(a, types.Array):
         return None
     if a.ndim == 0:
