@@ -14,6 +14,7 @@
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -112,6 +113,83 @@ void applyApproximateMath(llvm::Module &module) {
     function.addFnAttr("no-signed-zeros-fp-math", "true");
     function.addFnAttr("approx-func-fp-math", "true");
     function.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
+  }
+}
+
+/// Answers libdevice's __nvvm_reflect("__CUDA_PREC_SQRT") as NVVM does (-prec-sqrt=1, 0 with
+/// fastmath), before LLVM's NVVMReflect, which knows only __CUDA_FTZ and __CUDA_ARCH and answers
+/// 0 for the rest: sqrtf, hypotf, normf, norm3df, norm4df and jnf then took sqrt.approx.f32, a
+/// few ulps off.
+void reflectSquareRootPrecision(llvm::Module &module, bool approximate) {
+  llvm::Function *reflect = module.getFunction("__nvvm_reflect");
+  if (!reflect)
+    return;
+  for (llvm::User *user : llvm::make_early_inc_range(reflect->users())) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+    if (!call || call->getCalledFunction() != reflect || call->arg_size() != 1)
+      continue;
+    auto *name = llvm::dyn_cast<llvm::GlobalVariable>(call->getArgOperand(0)->stripPointerCasts());
+    auto *text = name && name->hasInitializer()
+                     ? llvm::dyn_cast<llvm::ConstantDataSequential>(name->getInitializer())
+                     : nullptr;
+    if (!text || !text->isCString() || text->getAsCString() != "__CUDA_PREC_SQRT")
+      continue;
+    call->replaceAllUsesWith(llvm::ConstantInt::get(call->getType(), approximate ? 0 : 1));
+    call->eraseFromParent();
+  }
+}
+
+/// Gives libdevice's llvm.nvvm.tanh.approx.f32 (__nv_fast_tanhf, tanh with fastmath on sm_75
+/// and later) its instruction: LLVM 19's NVPTX has no such intrinsic and would emit a call of an
+/// undefined function, which ptxas refuses.
+void defineApproximateTanh(llvm::Module &module) {
+  llvm::Function *tanh = module.getFunction("llvm.nvvm.tanh.approx.f32");
+  if (!tanh || tanh->getIntrinsicID() != llvm::Intrinsic::not_intrinsic || !tanh->isDeclaration())
+    return;
+  auto *instruction = llvm::InlineAsm::get(tanh->getFunctionType(), "tanh.approx.f32 $0, $1;",
+                                           "=f,f", /*hasSideEffects=*/false);
+  for (llvm::User *user : llvm::make_early_inc_range(tanh->users())) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+    if (!call || call->getCalledFunction() != tanh)
+      continue;
+    llvm::CallInst *replacement = llvm::CallInst::Create(
+        tanh->getFunctionType(), instruction, {call->getArgOperand(0)}, "", call->getIterator());
+    replacement->setDoesNotAccessMemory();
+    call->replaceAllUsesWith(replacement);
+    call->eraseFromParent();
+  }
+  if (tanh->use_empty())
+    tanh->eraseFromParent();
+}
+
+/// Read-only arrays frozen into the module (global NumPy arrays, cuda.const.array_like) move to
+/// constant memory, as numba-cuda places them: loads from them become ld.const, served by the
+/// constant cache. A module has 64 KiB there; arrays beyond that stay in global memory.
+void placeConstantArrays(llvm::Module &module) {
+  constexpr unsigned ConstantSpace = 4;
+  constexpr uint64_t ConstantBankBytes = 64 * 1024;
+  const llvm::DataLayout &layout = module.getDataLayout();
+  uint64_t used = 0;
+  std::vector<llvm::GlobalVariable *> arrays;
+  for (llvm::GlobalVariable &global : module.globals()) {
+    if (global.getAddressSpace() == ConstantSpace)
+      used += layout.getTypeAllocSize(global.getValueType());
+    else if (global.getAddressSpace() == 0 && global.isConstant() && global.hasInitializer() &&
+             global.getName().starts_with("taipan_constant_array"))
+      arrays.push_back(&global);
+  }
+  for (llvm::GlobalVariable *array : arrays) {
+    uint64_t size = layout.getTypeAllocSize(array->getValueType());
+    if (used + size > ConstantBankBytes)
+      continue;
+    used += size;
+    auto *moved = new llvm::GlobalVariable(module, array->getValueType(), true, array->getLinkage(),
+                                           array->getInitializer(), "", nullptr,
+                                           llvm::GlobalValue::NotThreadLocal, ConstantSpace);
+    moved->takeName(array);
+    moved->setAlignment(array->getAlign());
+    array->replaceAllUsesWith(llvm::ConstantExpr::getAddrSpaceCast(moved, array->getType()));
+    array->eraseFromParent();
   }
 }
 
@@ -625,7 +703,7 @@ std::string CudaTarget::defineEntry(ModuleLowering &lowering, TypedFunction &roo
 }
 
 std::string CudaTarget::mathFunctionName(const std::string &libmName) const {
-  static const std::set<std::string> fast = {"cosf",  "sinf",   "tanf", "expf",
+  static const std::set<std::string> fast = {"cosf",  "sinf",   "tanf", "tanhf", "expf",
                                              "log2f", "log10f", "logf", "powf"};
   if (options.fastmathApproximate && fast.count(libmName))
     return "__nv_fast_" + libmName;
@@ -672,6 +750,8 @@ void CudaTarget::finalizeModule(llvm::Module &module, const std::string &entryNa
     libdevice->setDataLayout(module.getDataLayout());
     if (llvm::Linker::linkModules(module, std::move(libdevice), llvm::Linker::LinkOnlyNeeded))
       throw CompileError(CompileErrorKind::Internal, "linking libdevice failed", {});
+    reflectSquareRootPrecision(module, approximate);
+    defineApproximateTanh(module);
   }
   // Everything but the entry point (and the exception flag the host reads, the memsys pointer
   // it sets) is internal, so LLVM inlines and deletes freely.
@@ -680,6 +760,7 @@ void CudaTarget::finalizeModule(llvm::Module &module, const std::string &entryNa
            value.getName() == "taipan_grid_barrier" ||
            value.getName() == cuda::DeviceMemorySystemGlobal;
   });
+  placeConstantArrays(module);
   if (approximate)
     applyApproximateMath(module);
 

@@ -193,13 +193,21 @@ llvm::Value *lowerExtreme(LoweringApi &lowering, const LibraryCall &call,
   }
   // Python keeps the first of equal values and only replaces it on a strict comparison, so
   // min(nan, 1.0) is nan while min(1.0, nan) is 1.0.
+  // A GPU thread has min and max instructions (IEEE minNum/maxNum, as numba-cuda emits them):
+  // the better candidate is taken from one, under the same strict comparison, so NaNs and
+  // zero signs still follow Python.
   const Type *result = call.resultType;
+  bool extremeInstruction = result->isFloat() && lowering.module().target.hasThreadHierarchy();
   llvm::Value *best = lowering.castValue(values[0], valueTypes[0], result);
   for (size_t i = 1; i < values.size(); ++i) {
     llvm::Value *candidate = lowering.castValue(values[i], valueTypes[i], result);
     llvm::Value *better = lowering.operators().lowerComparison(
         isMax ? CompareOp::Gt : CompareOp::Lt, candidate, result, best, result);
-    best = lowering.irBuilder().CreateSelect(better, candidate, best);
+    llvm::Value *taken = candidate;
+    if (extremeInstruction)
+      taken = lowering.irBuilder().CreateBinaryIntrinsic(
+          isMax ? llvm::Intrinsic::maxnum : llvm::Intrinsic::minnum, candidate, best);
+    best = lowering.irBuilder().CreateSelect(better, taken, best);
   }
   return best;
 }

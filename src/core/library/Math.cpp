@@ -250,7 +250,7 @@ void registerMathFunctions(Library &library) {
   for (const char *name : {"isnan", "isinf", "isfinite"})
     addClassification(library, name);
   addBinary(library, "copysign", llvm::Intrinsic::copysign);
-  for (const char *name : {"atan2", "pow", "fmod", "nextafter"})
+  for (const char *name : {"atan2", "pow", "fmod", "remainder", "nextafter"})
     addBinary(library, name);
   add(
       library, "hypot", 2,
