@@ -221,3 +221,29 @@ def test_remainder_and_hypot_kernels():
     c = np.zeros_like(a)
     cuda.jit(hypot_kernel)[1, len(a)](a, a, c)
     np.testing.assert_allclose(c, np.hypot(a, a), rtol=1e-7)
+
+
+def divide_kernel(r, x, y):
+    r[0] = x / y
+
+
+def test_fastmath_division_by_zero_does_not_raise_in_debug_kernels():
+    """numba-cuda's fastmath kernels give inf for a division by zero even with debug=True;
+    without fastmath a debug kernel raises ZeroDivisionError (recorded with atom.cas)."""
+    signature = "void(float32[::1], float32, float32)"
+    fast, _ = cuda.compile_ptx(divide_kernel, signature, debug=True, opt=False, fastmath=True)
+    precise, _ = cuda.compile_ptx(divide_kernel, signature, debug=True, opt=False)
+    assert "atom.global.cas" in precise
+    assert "atom.global.cas" not in fast
+    fast_kernel = cuda.jit(signature, fastmath=True, debug=True, opt=False)(divide_kernel)
+    assert fast_kernel.targetoptions["error_model"] == "numpy"
+
+
+@needs_gpu
+def test_fastmath_division_by_zero_gives_inf():
+    signature = "void(float32[::1], float32, float32)"
+    out = np.zeros(1, dtype=np.float32)
+    cuda.jit(signature, fastmath=True, debug=True, opt=False)(divide_kernel)[1, 1](out, 10.0, 0.0)
+    assert out[0] == np.inf
+    with pytest.raises(ZeroDivisionError):
+        cuda.jit(signature, debug=True, opt=False)(divide_kernel)[1, 1](out, 10.0, 0.0)

@@ -68,11 +68,12 @@ def compile_source(
         return _core.compile_kernel(source, list(argument_types), cc, device, keep_llvm, **extra)
 
 
-def error_model(debug):
+def error_model(debug, fastmath=False):
     """numba-cuda's error model of a kernel or device function: without ``debug``, NumPy's
     (float division by zero gives inf or nan, integer division by zero 0), as its exceptions
-    reach the host only from debug kernels; with it, Python's (ZeroDivisionError)."""
-    return "python" if debug else "numpy"
+    reach the host only from debug kernels; with it, Python's (ZeroDivisionError), unless
+    ``fastmath`` lets a division by zero give inf, as numba-cuda's fastmath kernels do."""
+    return "python" if debug and not fastmath else "numpy"
 
 
 def compute_capability_number(cc):
@@ -121,7 +122,7 @@ def _compile(
     argument_types, declared = split_signature(sig)
     pyfunc = getattr(pyfunc, "py_func", pyfunc)  # a kernel or device function compiles too
     options = {"debug": debug, "lineinfo": lineinfo, "fastmath": fastmath, "opt": opt}
-    options["error_model"] = error_model(debug)
+    options["error_model"] = error_model(debug, fastmath)
     options["launch_bounds"] = launch_bounds
     source = read_function(pyfunc, options)
     ptx, _, return_type, *_ = compile_source(

@@ -168,7 +168,9 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         super().__init__(py_func, options)
         # debug=True checks bounds, as in Numba, so index errors reach the host too.
         self.targetoptions["boundscheck"] = bool(options.get("boundscheck") or options.get("debug"))
-        self.targetoptions["error_model"] = compiler.error_model(options.get("debug"))
+        self.targetoptions["error_model"] = compiler.error_model(
+            options.get("debug"), options.get("fastmath")
+        )
         self._kernels = {}
         self._launchers = {}
         self._jit_options = dict(options)
