@@ -92,7 +92,10 @@ llvm::Value *FunctionLowering::lowerExternalCall(Expr *expr, const Type *callee)
   for (size_t i = 0; i < callee->parameterTypes().size(); ++i) {
     const Type *parameter = callee->parameterTypes()[i];
     Expr *argument = expr->operands[1 + i];
-    if (parameter->isPointer()) {
+    if (parameter->isPointer() && typeOf(argument)->isInteger()) { // an address, for void*
+      arguments.push_back(builder.CreateIntToPtr(lowerExprAs(argument, types::uint64()),
+                                                 valueType(context, parameter)));
+    } else if (parameter->isPointer()) {
       llvm::Value *value = lowerExpr(argument);
       arguments.push_back(
           typeOf(argument)->isArray() ? arrays().arrayField(value, ArrayLayout::Data) : value);

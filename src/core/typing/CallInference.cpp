@@ -615,7 +615,9 @@ const Type *CallInference::typeExternalCall(Expr *expr, const Type *callee,
       accepted = argument == parameter ||
                  (argument->isArray() &&
                   (!parameter->pointee() || argument->dtype() == parameter->pointee())) ||
-                 (argument->isPointer() && !parameter->pointee());
+                 (argument->isPointer() && !parameter->pointee()) ||
+                 // an address as an integer (a.ctypes.data) for void*, as ctypes takes it
+                 (argument->isInteger() && !parameter->pointee());
     else // numbers convert as they would through a signature, but complex stays complex
       accepted = parameter->isNumber() && argument->isNumber() &&
                  (parameter->isComplex() || !argument->isComplex());

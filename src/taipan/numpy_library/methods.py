@@ -1,13 +1,19 @@
 """Array methods and attributes written in Python (``overload_method`` and
-``overload_attribute`` on ``types.Array``: item, conj, conjugate, flags, dot, nonzero, take), and
-the functions that read the same attributes (``np.real``, ``np.imag``)."""
+``overload_attribute`` on ``types.Array``: item, conj, conjugate, flags, ctypes, dot, nonzero,
+take), and the functions that read the same attributes (``np.real``, ``np.imag``)."""
 
 from collections import namedtuple
 
 import numpy as np
 
 from taipan import types
-from taipan.extending import overload, overload_attribute, overload_method, register_jitable
+from taipan.extending import (
+    intrinsic,
+    overload,
+    overload_attribute,
+    overload_method,
+    register_jitable,
+)
 
 
 @overload_method(types.Array, "item")
@@ -116,6 +122,28 @@ def _flags(a):
         return ArrayFlags(c_contiguous, f_contiguous, c_contiguous, writeable, True)
 
     return flags
+
+
+# a.ctypes: Numba's ArrayCTypes, of which compiled code reads the address of the first item
+# (`a.ctypes.data`, an integer, as NumPy's; what ctypes functions take for a void pointer).
+ArrayCTypes = namedtuple("ArrayCTypes", ["data"])
+
+
+@intrinsic
+def _first_item_address(typingctx, a):
+    def codegen(context, builder, signature, arguments):
+        array = context.make_array(signature.args[0])(context, builder, arguments[0])
+        return builder.ptrtoint(array.data, context.get_value_type(signature.return_type))
+
+    return types.uintp(a), codegen
+
+
+@overload_attribute(types.Array, "ctypes")
+def _ctypes(a):
+    def ctypes(a):
+        return ArrayCTypes(_first_item_address(a))
+
+    return ctypes
 
 
 # a.dot(b), a.nonzero() and a.take(indices): NumPy's methods are its functions of the array.
