@@ -158,6 +158,14 @@ OPTIONS = (
         "(inspect_types) as it compiles",
     ),
     Option(
+        "DUMP_LLVM",
+        "TAIPAN_DUMP_LLVM",
+        ("NUMBA_DUMP_LLVM",),
+        _flag,
+        False,
+        "prints each compiled function's optimised LLVM IR (inspect_llvm) to stdout as it compiles",
+    ),
+    Option(
         "ANNOTATE_HTML",
         "TAIPAN_ANNOTATE_HTML",
         ("NUMBA_DUMP_HTML",),

@@ -131,9 +131,14 @@ class CompiledFunction(_core.DispatcherBase):
 
     def _report_compilation(self, key):
         """What the environment asks for after a compilation: TAIPAN_DUMP_ANNOTATION,
-        TAIPAN_PARALLEL_DIAGNOSTICS, TAIPAN_ANNOTATE_HTML (and ``python -m taipan annotate``)."""
+        TAIPAN_DUMP_LLVM, TAIPAN_PARALLEL_DIAGNOSTICS, TAIPAN_ANNOTATE_HTML (and ``python -m
+        taipan annotate``)."""
         if config.DUMP_ANNOTATION:
             self.inspect_types(file=sys.stderr, signature=key)
+        if config.DUMP_LLVM:  # Numba's dump: to stdout, between rulers
+            print(f" LLVM DUMP {self.__qualname__}{_describe_key(key)} ".center(80, "-"))
+            print(self.inspect_llvm(key))
+            print("=" * 80)
         if config.PARALLEL_DIAGNOSTICS and self.targetoptions.get("parallel"):
             print(_describe_parallel_loops(self, key, config.PARALLEL_DIAGNOSTICS), file=sys.stderr)
         if config.annotating():

@@ -6,6 +6,7 @@ CUDA simulator switch. Each case runs a fresh interpreter with the variables set
 import html.parser
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -379,6 +380,15 @@ def test_dump_annotation_prints_types_as_functions_compile(tmp_path, variable):
     assert "#   s  :: float64" in result.stderr
     assert "square (float64) -> float64" in result.stderr
     assert "x = arg(0, name=x)  :: float64" in result.stderr
+
+
+@pytest.mark.parametrize("variable", ["TAIPAN_DUMP_LLVM", "NUMBA_DUMP_LLVM"])
+def test_dump_llvm_prints_the_ir_as_functions_compile(tmp_path, variable):
+    result = run(COMPILE_SCRIPT, tmp_path, **{variable: "1"})
+    assert result.stdout.split()[-2:] == ["45.0", "9.0"]
+    assert re.search(r"-+ LLVM DUMP total\(array\(float64, 1d, C\)\) -+\n", result.stdout)
+    assert "define " in result.stdout and "\n" + "=" * 80 + "\n" in result.stdout
+    assert result.stderr == ""
 
 
 def test_no_dumps_by_default(tmp_path):

@@ -270,3 +270,15 @@ def test_the_debug_default_reaches_cuda_jit(monkeypatch):
     assert re.search(r"\.section\s+\.debug_info\s+\{", kernel.inspect_asm(SIGNATURE.args))
     plain = cuda.jit(SIGNATURE, debug=False)(store_index)  # given: the default does not apply
     assert ".debug_info" not in plain.inspect_asm(SIGNATURE.args)
+
+
+def test_dump_llvm_prints_each_compiled_kernel(monkeypatch, capsys):
+    monkeypatch.setattr(config, "DUMP_LLVM", True)
+    kernel = cuda.jit(SIGNATURE)(store_index)
+    out = capsys.readouterr().out
+    assert re.search(r"-+ LLVM DUMP store_index\(.*\) -+\n", out), out[:300]
+    assert '!"kernel", i32 1' in out
+    assert kernel.inspect_llvm(SIGNATURE.args) in out
+    monkeypatch.setattr(config, "DUMP_LLVM", False)
+    cuda.jit(SIGNATURE)(store_index)
+    assert capsys.readouterr().out == ""
