@@ -232,10 +232,16 @@ void defineCudaBindings(nb::module_ &module) {
     });
     return allocation;
   });
-  module.def("cuda_register_host", [](uint64_t pointer, size_t bytes) {
-    driverCall(
-        [&] { CudaDriver::get().memory().registerHost(reinterpret_cast<void *>(pointer), bytes); });
-  });
+  // Returns the address kernels use when `mapped` (cuda.mapped()), else 0.
+  module.def(
+      "cuda_register_host",
+      [](uint64_t pointer, size_t bytes, bool mapped) {
+        return driverCall([&] {
+          return CudaDriver::get().memory().registerHost(reinterpret_cast<void *>(pointer), bytes,
+                                                         mapped);
+        });
+      },
+      nb::arg("pointer"), nb::arg("bytes"), nb::arg("mapped") = false);
   module.def("cuda_unregister_host", [](uint64_t pointer) {
     driverCall(
         [&] { CudaDriver::get().memory().unregisterHost(reinterpret_cast<void *>(pointer)); });

@@ -15,6 +15,7 @@ import pytest
 
 from taipan import _core, cuda
 from taipan.cuda import linking
+from taipan.cuda.api.errors import LinkFileKindError, LinkFileNotFoundError
 from taipan.cuda.launcher import argument_type
 
 needs_nvrtc = pytest.mark.skipif(not _core.nvrtc_available(), reason="NVRTC not installed")
@@ -55,11 +56,11 @@ def kernel_body(x):
     [
         (
             "header.cuh",
-            linking.LinkFileKindError,
+            LinkFileKindError,
             "Don't know how to link file with extension .cuh",
         ),
-        ("data", linking.LinkFileKindError, "Don't know how to link file with no extension"),
-        ("nonexistent.a", linking.LinkFileNotFoundError, "nonexistent.a not found"),
+        ("data", LinkFileKindError, "Don't know how to link file with no extension"),
+        ("nonexistent.a", LinkFileNotFoundError, "nonexistent.a not found"),
     ],
 )
 def test_link_entries_are_refused_in_numba_cudas_words(link, error, words):

@@ -55,10 +55,11 @@ constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 constexpr int CU_JIT_LOG_VERBOSE = 12;
 
 // Flag values from cuda.h, renamed where cuda.h makes them macros.
-constexpr unsigned MemHostAllocDeviceMap = 0x02; // CU_MEMHOSTALLOC_DEVICEMAP
-constexpr unsigned MemAttachGlobal = 0x1;        // CU_MEM_ATTACH_GLOBAL
-constexpr unsigned StreamNonBlocking = 0x1;      // CU_STREAM_NON_BLOCKING
-constexpr unsigned EventDisableTiming = 0x2;     // CU_EVENT_DISABLE_TIMING
+constexpr unsigned MemHostAllocDeviceMap = 0x02;    // CU_MEMHOSTALLOC_DEVICEMAP
+constexpr unsigned MemHostRegisterDeviceMap = 0x02; // CU_MEMHOSTREGISTER_DEVICEMAP
+constexpr unsigned MemAttachGlobal = 0x1;           // CU_MEM_ATTACH_GLOBAL
+constexpr unsigned StreamNonBlocking = 0x1;         // CU_STREAM_NON_BLOCKING
+constexpr unsigned EventDisableTiming = 0x2;        // CU_EVENT_DISABLE_TIMING
 
 /// Enough for every message ptxas gives on a large kernel; it stops after the first errors.
 constexpr size_t JitLogBytes = 64 * 1024;

@@ -308,10 +308,20 @@ void CudaMemory::freePinned(void *pointer) {
   api()->call(api()->cuMemFreeHost, pointer);
 }
 
-void CudaMemory::registerHost(void *pointer, size_t bytes) {
+uint64_t CudaMemory::registerHost(void *pointer, size_t bytes, bool mapped) {
   contexts.ensureContext();
-  if (pointer && bytes)
-    api()->call(api()->cuMemHostRegister, pointer, bytes, 0u);
+  if (!pointer || !bytes)
+    return 0;
+  api()->call(api()->cuMemHostRegister, pointer, bytes, mapped ? MemHostRegisterDeviceMap : 0u);
+  if (!mapped)
+    return 0;
+  CUdeviceptr address = 0;
+  CUresult result = api()->invoke(api()->cuMemHostGetDevicePointer, &address, pointer, 0u);
+  if (result != CUDA_SUCCESS) {
+    api()->invoke(api()->cuMemHostUnregister, pointer);
+    api()->fail(result, api()->cuMemHostGetDevicePointer.name);
+  }
+  return address;
 }
 
 void CudaMemory::unregisterHost(void *pointer) {

@@ -77,7 +77,9 @@ public:
   /// Frees memory from allocatePinned() or allocateMapped().
   void freePinned(void *pointer);
   /// Page-locks existing host memory (cuda.pinned()) so copies from and to it are asynchronous.
-  void registerHost(void *pointer, size_t bytes);
+  /// With `mapped`, the memory is also mapped into the device's address space (cuda.mapped()):
+  /// the address kernels use is returned (0 otherwise).
+  uint64_t registerHost(void *pointer, size_t bytes, bool mapped = false);
   /// Undoes registerHost().
   void unregisterHost(void *pointer);
   /// Page-locked host memory that kernels reach directly; `*deviceAddress` receives the address

@@ -92,6 +92,29 @@ def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, at
 
 
 @contextlib.contextmanager
+def mapped(*arrays, stream=0):
+    """Page-locks existing arrays and maps them into the device's address space for the block,
+    giving device arrays (one, or a list) that kernels use in place; the memory is unregistered
+    when the block ends, however it ends, so the arrays can be mapped again at once."""
+    from taipan.cuda.devicearray import DeviceNDArray
+    from taipan.cuda.devices import current_context
+
+    context = current_context()
+    memories, views = [], []
+    try:
+        for array in arrays:
+            if not array.flags.c_contiguous and not array.flags.f_contiguous:
+                raise ValueError("cuda.mapped needs contiguous arrays")
+            memory = context.mempin(array, array.ctypes.data, array.nbytes, mapped=True)
+            memories.append(memory)
+            views.append(DeviceNDArray(array.shape, array.strides, array.dtype, memory, 0, stream))
+        yield views[0] if len(views) == 1 else views
+    finally:
+        for memory in memories:
+            memory.free()
+
+
+@contextlib.contextmanager
 def pinned(*arrays):
     """Page-locks existing arrays for the block, so copies from and to them are asynchronous."""
     core = driver._driver()

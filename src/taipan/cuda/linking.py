@@ -15,8 +15,7 @@ import threading
 import warnings
 
 from taipan import _core
-from taipan.cuda import driver
-from taipan.cuda.api.errors import LinkFileKindError, LinkFileNotFoundError
+from taipan.cuda import api, driver
 from taipan.cuda.toolkit import toolkit_roots, wheel_paths
 from taipan.types import parse_signature
 
@@ -205,7 +204,7 @@ def check_link_files(paths):
     for path in paths:
         if isinstance(path, LinkableCode):
             if path.kind == "ltoir":
-                raise LinkFileKindError(
+                raise api.errors.LinkFileKindError(
                     f"cannot link {path.name}: LTO-IR needs nvJitLink, and taipan links with "
                     "the driver's linker"
                 )
@@ -217,12 +216,12 @@ def check_link_files(paths):
         suffix = os.path.splitext(path)[1].lower()
         if suffix != ".cu" and suffix not in _KIND_BY_SUFFIX:
             what = f"extension {suffix}" if suffix else "no extension"
-            raise LinkFileKindError(
+            raise api.errors.LinkFileKindError(
                 f"Don't know how to link file with {what}: expected a .cu, .ptx, .cubin, "
                 f".fatbin, .o or .a file ({path})"
             )
         if not os.path.isfile(path):
-            raise LinkFileNotFoundError(f"{path} not found")
+            raise api.errors.LinkFileNotFoundError(f"{path} not found")
         if suffix == ".cu":
             _precompile(path)
         checked.append(path)

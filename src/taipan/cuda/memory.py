@@ -62,20 +62,26 @@ def memhostalloc(manager, size, mapped, portable, wc):
 
 
 def mempin(manager, owner, pointer, size, mapped):
-    """Page-locks existing host memory until the returned object is collected."""
-    if mapped:
-        raise NotImplementedError(
-            "mapping registered host memory into the device's address space is not supported; "
-            "cuda.mapped_array allocates memory kernels can use in place"
-        )
+    """Page-locks existing host memory until the returned object is collected or freed (at
+    once: the same memory may be pinned again right after, as cuda.pinned/mapped blocks do);
+    `mapped` maps it into the device's address space too (MappedMemory)."""
     core = driver._driver()
     address = api.memory.address_of(pointer)
-    core.cuda_register_host(address, size)
+    device_address = core.cuda_register_host(address, size, bool(mapped))
 
     def unregister():
         with contextlib.suppress(Exception):
             core.cuda_unregister_host(address)
 
+    if mapped:
+        return api.memory.MappedMemory(
+            manager.context,
+            address,
+            size,
+            owner=owner,
+            finalizer=unregister,
+            device_pointer=device_address,
+        )
     return api.memory.PinnedMemory(
         manager.context, address, size, owner=owner, finalizer=unregister
     )

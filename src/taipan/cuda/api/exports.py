@@ -79,6 +79,7 @@ NAMES = (
     "list_devices",
     "local",
     "managed_array",
+    "mapped",
     "mapped_array",
     "mapped_array_like",
     "match_all_sync",

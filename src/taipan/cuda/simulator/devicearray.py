@@ -295,6 +295,14 @@ def _host_array(shape, dtype, strides, order, array_type, managed=False):
 
 
 @contextlib.contextmanager
+def mapped(*arrays, stream=0):
+    """Device arrays using the given host arrays' memory in place for the block (one array, or
+    a list of them)."""
+    views = [DeviceNDArray._wrap(array, stream) for array in arrays]
+    yield views[0] if len(views) == 1 else views
+
+
+@contextlib.contextmanager
 def pinned(*arrays):
     """Page-locks nothing: copies in the simulator are plain memory copies."""
     for array in arrays:
