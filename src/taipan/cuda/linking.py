@@ -298,13 +298,17 @@ def compile_cuda_source(source, compute_capability):
         name = os.path.basename(source)  # NVRTC's messages name the file as numba-cuda's do
         key = (os.path.abspath(source), status.st_mtime_ns, status.st_size, compute_capability)
         text = None
+    # A file's own folder first, for its quoted includes (its name is given without it).
+    folders = [] if isinstance(source, LinkableCode) else [os.path.dirname(os.path.abspath(source))]
     cubin = _compiled_sources.get(key)
     if cubin is None:
         _find_nvrtc()
         if text is None:
             with open(source, encoding="utf-8") as file:
                 text = file.read()
-        cubin, log = _core.nvrtc_compile(text, name, compute_capability, include_directories())
+        cubin, log = _core.nvrtc_compile(
+            text, name, compute_capability, folders + include_directories()
+        )
         if log.strip():
             warnings.warn(f"NVRTC log messages whilst compiling {name}:\n\n{log}", stacklevel=2)
         _compiled_sources[key] = cubin

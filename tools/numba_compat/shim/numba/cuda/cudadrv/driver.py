@@ -10,7 +10,6 @@ import numpy as np
 import taipan.cuda as _cuda
 from numba._missing import fill_missing
 from taipan import config as _config
-from taipan.cuda.api.errors import CudaDriverError as CudaAPIError
 from taipan.cuda.api.errors import CudaDriverError as _CudaDriverError
 from taipan.cuda.api.errors import CudaSupportError, LinkerError  # noqa: F401
 from taipan.cuda.api.memory import (  # noqa: F401
@@ -28,26 +27,32 @@ from taipan.cuda.api.memory import (  # noqa: F401
     set_memory_manager,
 )
 
-try:  # numba-cuda's errors are cuda.core's: taipan's raise as both where cuda.core is installed
-    from cuda.core._utils.cuda_utils import CUDAError as _CoreCUDAError
-    from cuda.core._utils.cuda_utils import NVRTCError as _CoreNVRTCError
-except ImportError:
-    pass
-else:
-    from taipan.cuda.api.errors import NvrtcCompilationError as _NvrtcCompilationError
 
-    class CudaAPIError(_CudaDriverError, _CoreCUDAError):
-        """A refused driver call: taipan's CudaDriverError and cuda.core's CUDAError."""
+def _raise_as_cuda_core_errors():
+    """numba-cuda's driver and NVRTC errors are cuda.core's: where cuda.core is installed,
+    taipan raises subclasses of its own classes that are cuda.core's CUDAError and NVRTCError
+    too (left as they are where cuda.core's classes cannot be combined with them)."""
+    try:
+        from cuda.core._utils.cuda_utils import CUDAError, NVRTCError
+    except ImportError:
+        return _CudaDriverError
+    from taipan.cuda.api.errors import NvrtcCompilationError
 
-    class NvrtcCompilationError(_NvrtcCompilationError, _CoreNVRTCError):
-        """NVRTC rejected a source: taipan's error and cuda.core's NVRTCError."""
-
+    try:
+        driver_error = type("CudaAPIError", (_CudaDriverError, CUDAError), {})
+        nvrtc_error = type("NvrtcCompilationError", (NvrtcCompilationError, NVRTCError), {})
+    except TypeError:  # an extension type whose layout another base cannot share
+        return _CudaDriverError
     if not _config.ENABLE_CUDASIM:
-        from taipan import _core as _taipan_core
-        from taipan.cuda.api.errors import CudaSupportError as _CudaSupportError
+        from taipan import _core
+        from taipan.cuda.api.errors import CudaSupportError
 
-        _taipan_core.cuda_set_error_classes(_CudaSupportError, CudaAPIError)
-        _taipan_core.nvrtc_set_error_class(NvrtcCompilationError)
+        _core.cuda_set_error_classes(CudaSupportError, driver_error)
+        _core.nvrtc_set_error_class(nvrtc_error)
+    return driver_error
+
+
+CudaAPIError = _raise_as_cuda_core_errors()
 
 
 if not _config.ENABLE_CUDASIM:
