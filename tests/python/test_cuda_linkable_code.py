@@ -259,3 +259,10 @@ extern "C" __device__ int get_num(int &retval) { retval = num; return 0; }
     out = np.zeros(1, np.int32)
     kernel[1, 1](out)
     assert out[0] == 42
+
+
+def test_the_text_of_linked_code_tells_its_contents_apart():
+    # Cache keys read the options' text: two sources of one name must not share it.
+    first, second = linking.CUSource("int a;", name="same"), linking.CUSource("int b;", name="same")
+    assert repr(first) != repr(second) and "same" in repr(first)
+    assert repr(first) == repr(linking.CUSource(io.StringIO("int a;"), name="same"))

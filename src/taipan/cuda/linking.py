@@ -129,7 +129,10 @@ class LinkableCode:
         return cls.from_path(path_or_obj) if isinstance(path_or_obj, str) else path_or_obj
 
     def __repr__(self):
-        return f"<{type(self).__name__} {self.name}>"
+        # The digest of the code: caches key kernels by their options' text, this included.
+        data = self.data
+        digest = hashlib.sha256(data.encode() if isinstance(data, str) else bytes(data))
+        return f"<{type(self).__name__} {self.name} {digest.hexdigest()[:16]}>"
 
 
 class PTXSource(LinkableCode):
