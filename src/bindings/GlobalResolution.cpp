@@ -400,15 +400,8 @@ static GlobalValue classifyObject(nb::handle object) {
   // taipan's scalar types called in compiled code (float32(x)) are casts, as in Numba: the
   // NumPy scalar constructor of the same name.
   if (nb::isinstance<TypeRef>(object)) {
-    std::string scalarName = nb::cast<TypeRef>(object).type->name();
-    std::string cast = "numpy." + scalarName;
+    std::string cast = "numpy." + nb::cast<TypeRef>(object).type->name();
     if (isKnownBuiltin(cast)) {
-      // An overload of the NumPy class (np.float32 of a user type: cuda.bf16's casts) is one
-      // of the cast as well, tried first and declining to the builtin, as np.float32(x) is.
-      nb::object numpy = nb::module_::import_("numpy");
-      if (PyObject_HasAttrString(numpy.ptr(), scalarName.c_str()) &&
-          lookupExtension(numpy.attr(scalarName.c_str()), result))
-        return result;
       result.kind = GlobalValue::Kind::Builtin;
       result.name = cast;
       return result;

@@ -14,6 +14,7 @@ from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import cuda, njit, types
 from taipan.cuda import bf16
+from taipan.errors import TypingError
 from taipan.runtime import live_blocks
 
 MODES = {"rn": 0, "rz": 1, "rd": 2, "ru": 3}
@@ -517,9 +518,9 @@ def test_is_bfloat16_supported_in_the_simulator_namespace():
     assert host.is_fp8_supported() is False
 
 
-def test_number_classes_stay_values_with_their_overloads_registered():
-    """cuda.bf16 registers overloads of np.float32, np.int16...: those classes still pass as
-    arguments, and still convert numbers as before."""
+def test_number_classes_are_untouched_by_the_casts():
+    """The casts of bfloat16 are the type's own conversions, asked for by name: np.float32
+    stays a value and a dtype, and numbers convert as before."""
 
     @njit
     def apply(function, x):
@@ -527,6 +528,45 @@ def test_number_classes_stay_values_with_their_overloads_registered():
 
     @njit
     def run(x):
-        return apply(np.float32, x), apply(np.int16, x), types.float32(x), np.uint8(x)
+        values = np.zeros(2, dtype=np.float32)
+        values[0] = apply(np.float32, x)
+        return values[0], apply(np.int16, x), types.float32(x), np.uint8(x)
 
     assert run(3.7) == (np.float32(3.7), 3, np.float32(3.7), 3)
+
+
+def test_augmented_assignment_uses_the_operators():
+    @njit
+    def run(bits, out):
+        a = bf16.uint16_as_bfloat16(bits[0])
+        b = bf16.uint16_as_bfloat16(bits[1])
+        a += b
+        out[0] = bf16.bfloat16_as_uint16(a)
+        a -= b
+        out[1] = bf16.bfloat16_as_uint16(a)
+        a *= b
+        out[2] = bf16.bfloat16_as_uint16(a)
+        a /= b
+        out[3] = bf16.bfloat16_as_uint16(a)
+
+    bits = np.array([ref_bits(1.25), ref_bits(3.0)], np.uint16)
+    out = np.zeros(4, np.uint16)
+    run(bits, out)
+    x, y = Fraction(1.25), Fraction(3)
+    assert list(out) == [
+        _ref_bits_of_fraction(x + y),
+        _ref_bits_of_fraction(x + y - y),
+        _ref_bits_of_fraction((x + y - y) * y),
+        _ref_bits_of_fraction((x + y - y) * y / y),
+    ]
+
+
+def test_augmented_assignment_without_an_operator_is_a_typing_error():
+    @njit
+    def run():
+        a = bf16.nv_bfloat16(1.0)
+        a //= a
+        return np.float32(a)
+
+    with pytest.raises(TypingError, match="//="):
+        run()

@@ -22,6 +22,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -314,6 +315,9 @@ std::optional<double> constantFloat(const std::string &text) {
   return sign * value;
 }
 
+/// LibraryCall::form of float(text) of a constant text folded while compiling.
+constexpr unsigned ConstantFloatText = 1;
+
 /// int(), float(), bool(), complex() and NumPy's scalar types called as functions: a cast to
 /// the type, its zero without an argument, complex(real, imag) from two reals.
 void addConversion(Library &library, const std::string &name) {
@@ -324,13 +328,23 @@ void addConversion(Library &library, const std::string &name) {
   LibraryFunction function;
   function.name = name;
   function.parameters = parameters;
-  // float("nan") of a constant text is a constant, its text never lowered (kernels have none).
-  function.lowersArguments = name == "float";
-  function.type = [python](const LibraryCall &call) {
+  function.type = [python](LibraryCall &call) {
     const Type *target = scalarConstructorType(call.function->name);
     const std::vector<const Type *> &arguments = call.argumentTypes;
     if (arguments.empty())
       return target;
+    // float("nan") of a constant text is a constant: its text is dropped from the call, never
+    // lowered (kernels have no strings), and the value's bits kept in `constants`.
+    if (call.function->name == "float" && arguments.size() == 1 &&
+        arguments[0]->kind() == TypeKind::StringLiteral)
+      if (std::optional<double> constant = constantFloat(arguments[0]->text())) {
+        int64_t bits;
+        std::memcpy(&bits, &*constant, sizeof bits);
+        call.constants = {bits};
+        call.form = ConstantFloatText;
+        call.arguments[0] = nullptr;
+        return target;
+      }
     if (arguments.size() == 2 && arguments[0]->isReal() && arguments[1]->isReal())
       return target; // complex(real, imag)
     if (python && arguments.size() == 1 && arguments[0]->isString() &&
@@ -349,15 +363,12 @@ void addConversion(Library &library, const std::string &name) {
     return target;
   };
   function.lower = [](LoweringApi &lowering, const LibraryCall &call,
-                      std::vector<llvm::Value *> values) -> llvm::Value * {
+                      const std::vector<llvm::Value *> &values) -> llvm::Value * {
     const Type *target = call.resultType;
-    if (call.function->lowersArguments) {
-      const Type *argument = call.argumentTypes.empty() ? nullptr : call.argumentTypes[0];
-      if (argument && argument->kind() == TypeKind::StringLiteral)
-        if (std::optional<double> constant = constantFloat(argument->text()))
-          return llvm::ConstantFP::get(valueType(lowering.llvmContext(), target), *constant);
-      for (Expr *expression : call.arguments)
-        values.push_back(expression ? lowering.lowerExpr(expression) : nullptr);
+    if (call.form == ConstantFloatText) {
+      double constant;
+      std::memcpy(&constant, &call.constants[0], sizeof constant);
+      return llvm::ConstantFP::get(valueType(lowering.llvmContext(), target), constant);
     }
     if (values.empty())
       return llvm::Constant::getNullValue(valueType(lowering.llvmContext(), target));

@@ -324,6 +324,13 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
       lowerLibraryCall(inPlace->second);
       break;
     }
+    // x += y of a user type: the operator's overload typing recorded under the name
+    auto userOperator = function.calls.find(target->id);
+    if (target->kind == ExprKind::Name && userOperator != function.calls.end()) {
+      llvm::Value *result = lowerJitCall(target, userOperator->second);
+      lowerAssign(target, result, userOperator->second.callee->returnType);
+      break;
+    }
     llvm::Value *current = lowerExpr(target);
     llvm::Value *value = lowerExpr(stmt->value);
     const Type *resultType =

@@ -7,6 +7,7 @@
 #include "types/NumericPromotion.h"
 #include "types/UserTypes.h"
 #include "typing/BuiltinNames.h"
+#include "typing/BuiltinTyping.h"
 #include "typing/CallArguments.h"
 #include "typing/ConstantArguments.h"
 #include "typing/FirstClassFunctions.h"
@@ -104,11 +105,20 @@ static const Type *typeConvertingUserValues(InferencePass &pass, LibraryCall &ca
     bool converted = false;
     for (size_t i = 0; i < call.arguments.size(); ++i) {
       Expr *argument = call.arguments[i];
-      if (argument && isUserType(call.argumentTypes[i]))
-        if (const Type *number = pass.convertToNumber(argument)) {
+      if (argument && isUserType(call.argumentTypes[i])) {
+        // np.float32(x), int(x): the type's conversion to that number first (a bfloat16's to
+        // float32 is exact, to int16 truncates), else the number of its own choice
+        const Type *target =
+            call.arguments.size() == 1 ? scalarConstructorType(call.function->name) : nullptr;
+        const Type *number =
+            target && target->isNumber() ? pass.convertToNumber(argument, target) : nullptr;
+        if (!number)
+          number = pass.convertToNumber(argument);
+        if (number) {
           call.argumentTypes[i] = number;
           converted = true;
         }
+      }
       // a tuple written in the call, of such values: a shape (np.empty((m, m)))
       if (argument && argument->kind == ExprKind::Tuple && call.argumentTypes[i] &&
           call.argumentTypes[i]->isTuple()) {

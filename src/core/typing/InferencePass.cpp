@@ -144,9 +144,7 @@ void InferencePass::collectLocalsIn(const std::vector<Stmt *> &block) {
 
 /// Values a variable may hold: run-time values, and compile-time ones that carry nothing
 /// (functions, classes, modules, strings known while compiling), alone or in tuples (a pair of
-/// jitted functions unpacked from a tuple argument). A function or class with a registered
-/// overload is one too, as the builtin it may stand for is (np.float32 passed as an argument
-/// once an overload of np.float32 exists).
+/// jitted functions unpacked from a tuple argument).
 static bool isAssignable(const Type *type) {
   if (type->isRuntimeValue())
     return true;
@@ -156,7 +154,6 @@ static bool isAssignable(const Type *type) {
   case TypeKind::ExternalFunction:
   case TypeKind::UndefinedFunction:
   case TypeKind::Builtin:
-  case TypeKind::Overload:
   case TypeKind::DType:
   case TypeKind::Module:
     return true;

@@ -21,6 +21,31 @@ namespace taipan {
 StatementInference::StatementInference(InferencePass &pass)
     : pass(pass), function(pass.function), source(pass.source), callees(pass.callees) {}
 
+void StatementInference::typeUserTypeInPlace(Stmt *stmt, Expr *target, const Type *current,
+                                             const Type *value) {
+  // x += y of a user type is x = x + y through the operator's overloads and templates, as
+  // Numba's inplace_binop falls back to the binary operator; recorded under the name, as
+  // lists' in-place entries are.
+  const Type *self = isUserType(current) ? current : value;
+  std::string symbol = std::string(binaryOpSymbol(stmt->augmentedOp)) + "=";
+  OverloadMember member =
+      source.resolver->findMember(self, binaryOperatorMethod(stmt->augmentedOp));
+  if (member.registryId < 0 || member.isAttribute)
+    throwTypingError(InferencePass::describe(self) + " does not support '" + symbol +
+                         "' (no overload or template types it)",
+                     stmt->location);
+  std::vector<const Type *> arguments = {current, value};
+  std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(
+      member.registryId, arguments, {}, {}, false, stmt->location);
+  CallBinding binding;
+  binding.arguments = {target, stmt->value};
+  binding.callee = callees.typeCallee(implementation.get(), arguments, stmt->location);
+  function.calls[target->id] = binding;
+  function.overloadImplementations[target->id] = std::move(implementation);
+  if (binding.callee->returnType)
+    pass.assignVariable(target->name, binding.callee->returnType, stmt->location);
+}
+
 void StatementInference::typeStatement(Stmt *stmt) {
   switch (stmt->kind) {
   case StmtKind::Assign: {
@@ -73,6 +98,10 @@ void StatementInference::typeStatement(Stmt *stmt) {
     const Type *value = pass.typeExpr(stmt->value);
     if (current && value && current->isList()) {
       pass.containers.typeListInPlace(stmt, target, value);
+      break;
+    }
+    if (current && value && (isUserType(current) || isUserType(value))) {
+      typeUserTypeInPlace(stmt, target, current, value);
       break;
     }
     if (current && value && current->isSet()) {

@@ -33,6 +33,9 @@ private:
   void typeTry(Stmt *stmt);
   /// `raise value`: an exception class, an instance made by calling one, or a caught one.
   void typeRaised(Expr *value);
+  /// `x += y` (any augmented operator) where x or y is of a user type: the binary operator's
+  /// overload, recorded under the target name's expression for lowering.
+  void typeUserTypeInPlace(Stmt *stmt, Expr *target, const Type *current, const Type *value);
   /// `p[i] = value` of a jitclass instance: a call of its __setitem__(self, i, value), recorded
   /// under attributeSetterKey as a property's setter is.
   void typeClassItemStore(Expr *target, const Type *instance, const Type *value);

@@ -187,30 +187,18 @@ def _construct(value):
 
 
 # --- out of bfloat16: the casts float32(b), np.int16(b)... (cuda_bf16.h's conversion
-# operators: exact to floats; toward zero to integers, saturating, NaN giving 0) ---------------
+# operators: exact to floats; toward zero to integers, saturating, NaN giving 0) -------------
 
 
-def _float_cast(numpy_class):
-    @overload(numpy_class)
-    def cast(value):
-        if is_bfloat16(value):
-            return lambda value: numpy_class(to_float32(value))
-        return None
+def _bfloat16_to_float32_ir(builder, value, value_type):
+    """A bfloat16's bits as the float32 they are the top half of."""
+    from llvmlite import ir
+
+    widened = builder.zext(value, ir.IntType(32))
+    return builder.bitcast(builder.shl(widened, ir.Constant(ir.IntType(32), 16)), ir.FloatType())
 
 
-for _class in (np.float16, np.float32, np.float64):
-    _float_cast(_class)
-
-_INTEGER_CLASSES = (
-    np.int8,
-    np.int16,
-    np.int32,
-    np.int64,
-    np.uint8,
-    np.uint16,
-    np.uint32,
-    np.uint64,
-)
+mf.add_number_casts(Bfloat16, _bfloat16_to_float32_ir)
 
 
 def _integer_conversion(numpy_class, mode):
@@ -228,23 +216,6 @@ def _integer_conversion(numpy_class, mode):
         f"bfloat16_to_{numpy_class.__name__}_{_MODE_NAMES[mode]}"
     )
     return register_jitable(convert)
-
-
-_TRUNCATIONS = {cls: _integer_conversion(cls, mf.RZ) for cls in _INTEGER_CLASSES}
-
-
-def _integer_cast(numpy_class):
-    truncation = _TRUNCATIONS[numpy_class]
-
-    @overload(numpy_class)
-    def cast(value):
-        if is_bfloat16(value):
-            return lambda value: truncation(value)
-        return None
-
-
-for _class in _INTEGER_CLASSES:
-    _integer_cast(_class)
 
 
 # --- arithmetic and comparisons --------------------------------------------------------------

@@ -356,36 +356,56 @@ def _to_float32_typer(value):
     return None
 
 
-def _float_cast(numpy_class):
-    @overload(numpy_class)
-    def cast(value):
-        if isinstance(value, Fp8):
-            return lambda value: numpy_class(to_float32(value))
-        return None
+def _fp8_to_float32_ir(builder, value, value_type):
+    """The float32 an fp8 code is (exact), decoded in LLVM IR for the number casts."""
+    from llvmlite import ir
+
+    i32 = ir.IntType(32)
+    f32 = ir.FloatType()
+    code = builder.zext(value, i32)
+
+    def constant(number):
+        return ir.Constant(i32, number)
+
+    def as_float(bits):
+        return builder.bitcast(bits, f32)
+
+    nan = as_float(constant(0x7FC00000))
+    if value_type.kind_code == "e5m2":  # the top byte of an IEEE half
+        half = builder.bitcast(
+            builder.trunc(builder.shl(code, constant(8)), ir.IntType(16)), ir.HalfType()
+        )
+        return builder.fpext(half, f32)
+    if value_type.kind_code == "e8m0":  # 2**(code - 127); 0 is 2**-127, a subnormal; 0xFF NaN
+        power = as_float(builder.shl(code, constant(23)))
+        power = builder.select(
+            builder.icmp_unsigned("==", code, constant(0)), as_float(constant(0x400000)), power
+        )
+        return builder.select(builder.icmp_unsigned("==", code, constant(0xFF)), nan, power)
+    # e4m3: sign, 4 exponent bits (bias 7), 3 fraction bits; no infinity, S.1111.111 is NaN
+    sign = builder.shl(builder.lshr(code, constant(7)), constant(31))
+    field = builder.and_(builder.lshr(code, constant(3)), constant(0xF))
+    fraction = builder.and_(code, constant(7))
+    normal = builder.or_(
+        builder.or_(sign, builder.shl(builder.add(field, constant(120)), constant(23))),
+        builder.shl(fraction, constant(20)),
+    )
+    # subnormal: fraction * 2**-9 (exact), the sign put back
+    scaled = builder.fmul(builder.uitofp(fraction, f32), as_float(constant((127 - 9) << 23)))
+    subnormal = as_float(builder.or_(builder.bitcast(scaled, i32), sign))
+    decoded = builder.select(
+        builder.icmp_unsigned("==", field, constant(0)), subnormal, as_float(normal)
+    )
+    is_nan = builder.icmp_unsigned("==", builder.and_(code, constant(0x7F)), constant(0x7F))
+    return builder.select(is_nan, nan, decoded)
 
 
-for _class in (np.float16, np.float32, np.float64):
-    _float_cast(_class)
-
-
-def _integer_cast(numpy_class):
-    info = np.iinfo(numpy_class)
-    low = numpy_class(info.min)
-    high = numpy_class(info.max)
-
-    @overload(numpy_class)
-    def cast(value):
-        if isinstance(value, Fp8):
-            return lambda value: mf.float32_to_int(to_float32(value), mf.RZ, numpy_class, low, high)
-        return None
-
-
-for _class in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64):
-    _integer_cast(_class)
-
+mf.add_number_casts(Fp8, _fp8_to_float32_ir)
 
 # bfloat16(fp8): exact through float32 (bfloat16 has float32's exponent range and at least the
 # fp8 formats' fraction bits).
+
+
 @register_jitable
 def _to_bfloat16(value, mode):
     return bf16.from_float32(to_float32(value), mode)

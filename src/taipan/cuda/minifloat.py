@@ -13,8 +13,10 @@ makes conversions from float64 and 64-bit integers exact (no double rounding thr
 
 import numpy as np
 
-from taipan.extending import intrinsic, register_jitable
+from taipan import types
+from taipan.extending import _registry, intrinsic, register_jitable
 from taipan.types import float32, float64, uint32, uint64
+from taipan.user_type_registry import user_view
 
 RN = 0
 RZ = 1
@@ -200,11 +202,72 @@ def float32_to_int(x, mode, cast, low, high):
     return cast(rounded)
 
 
+# --- casts of the small formats to numbers: float32(b), np.int16(b), int(b)... ---------------
+
+
+def _float_to_number(builder, value, target):
+    """The float32 LLVM ``value`` converted to the number type ``target`` as PTX's cvt does:
+    exactly or rounded to nearest to floats, toward zero to integers saturating (NaN to 0),
+    non-zero to booleans."""
+    from llvmlite import ir
+
+    kind = target.kind_name
+    if kind == "Boolean":
+        return builder.fcmp_unordered("!=", value, ir.Constant(ir.FloatType(), 0.0))
+    if kind == "Float":
+        wanted = {16: ir.HalfType(), 32: ir.FloatType(), 64: ir.DoubleType()}[target.bitwidth]
+        if target.bitwidth == 32:
+            return value
+        if target.bitwidth == 64:
+            return builder.fpext(value, wanted)
+        return builder.fptrunc(value, wanted)
+    integer = ir.IntType(target.bitwidth)
+    name = f"llvm.fpto{'s' if target.signed else 'u'}i.sat.i{target.bitwidth}.f32"
+    function = builder.module.globals.get(name)
+    if function is None:
+        function = ir.Function(builder.module, ir.FunctionType(integer, [ir.FloatType()]), name)
+    return builder.call(function, [value])
+
+
+def add_number_casts(type_class, to_float32_ir):
+    """Makes values of the user types ``type_class`` convert where a number type is called on
+    them (``float32(b)``, ``np.int16(b)``): the compiler asks the type for its member
+    ``$cast.<number>`` (taipan.user_types), answered here by an intrinsic decoding the value
+    to float32 with ``to_float32_ir(builder, value, value_type)`` (exact for these formats)
+    and converting that. Only named casts: a value is never converted where any number would
+    do, so ``a + b`` stays the type's own operator."""
+    casts = {}
+
+    def finder(self_type, name):
+        if not isinstance(self_type, type_class) or not name.startswith("$cast."):
+            return None
+        target_name = name.partition(".")[2]
+        target = types.boolean if target_name == "bool" else getattr(types, target_name, None)
+        if target is None or target.kind_name not in ("Boolean", "Integer", "Float"):
+            return None
+        key = (self_type, target_name)
+        if key not in casts:
+
+            def typer(typingctx, value):
+                def codegen(context, builder, signature, args):
+                    decoded = to_float32_ir(builder, args[0], user_view(signature.args[0]))
+                    return _float_to_number(builder, decoded, target)
+
+                return target(value), codegen
+
+            typer.__name__ = f"{self_type}.__cast_to_{target_name}__"
+            casts[key] = (intrinsic(typer).registry_id, False)
+        return casts[key]
+
+    _registry.add_member_finder({"UserType"}, finder)
+
+
 __all__ = [
     "RD",
     "RN",
     "RU",
     "RZ",
+    "add_number_casts",
     "away_from_zero",
     "bits_float32",
     "bits_float64",
