@@ -624,6 +624,7 @@ _USER_TYPE_NAMES = {
     "infer_global": "taipan.user_types",
     "infer": "taipan.user_types",
     "make_attribute_wrapper": "taipan.user_types",
+    "overload_classmethod": "taipan.user_types",
     "type_callable": "taipan.user_types",
     "typeof_impl": "taipan.user_types",
     "unbox": "taipan.user_types",

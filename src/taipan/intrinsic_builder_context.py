@@ -208,6 +208,20 @@ class IntrinsicContext:
     def make_complex(self, builder, typ, value=None):
         return self.make_helper(builder, typ, value=value)
 
+    def get_python_api(self, builder):
+        """Numba's ``context.get_python_api(builder)``: calls of Python's C API (printing,
+        objects), valid with the GIL held and in this process only; not in kernels."""
+        from taipan.errors import TypingError
+        from taipan.extending import compiling_platform
+        from taipan.user_type_boxing import PythonAPI
+
+        if compiling_platform() == "cuda":
+            raise TypingError("context.get_python_api: kernels cannot call Python's C API")
+        self.process_specific = self.process_specific or (
+            "an intrinsic calls Python's C API (context.get_python_api)"
+        )
+        return PythonAPI(self, builder)
+
     # Calling code taipan compiles.
 
     def get_function(self, fn, sig):

@@ -158,6 +158,33 @@ class PythonAPI:
         self.incref(structaddr)
         return structaddr
 
+    # Strings and printing.
+
+    def object_str(self, obj):
+        return self._call("PyObject_Str", self.pyobj, [self.pyobj], [obj])
+
+    def string_as_string(self, strobj):
+        return self._call("PyUnicode_AsUTF8", self.cstring, [self.pyobj], [strobj])
+
+    def sys_write_stdout(self, fmt, *args):
+        function = self._function("PySys_WriteStdout", self._ir.VoidType(), [self.cstring], True)
+        self.builder.call(function, [fmt, *args])
+
+    def print_object(self, obj):
+        """Writes ``str(obj)`` to ``sys.stdout`` (Numba's ``print_object``)."""
+        strobj = self.object_str(obj)
+        fmt = self.context.insert_const_string(self.module, "%s")
+        self.sys_write_stdout(fmt, self.string_as_string(strobj))
+        self.decref(strobj)
+
+    # The GIL, for code that may run without it (Numba's gil_ensure/gil_release).
+
+    def gil_ensure(self):
+        return self._call("PyGILState_Ensure", self.int, [], [])
+
+    def gil_release(self, state):
+        self._call("PyGILState_Release", self._ir.VoidType(), [self.int], [state])
+
     # Numbers.
 
     def number_float(self, obj):

@@ -1,6 +1,6 @@
 """Numba's low-level extension API for user-defined types: ``typeof_impl``, ``as_numba_type``,
 ``type_callable``, ``lower_builtin``, ``make_attribute_wrapper``, ``box``/``unbox`` with
-``NativeValue``, ``lower_cast``, ``lower_constant``.
+``NativeValue``, ``lower_cast``, ``lower_constant``, ``overload_classmethod``.
 
 Typing callbacks and lowering functions are held here, in Python, keyed by the user's objects;
 the compiler reaches them through the registry of taipan.extending. A call of a Python class
@@ -87,7 +87,14 @@ def _typeof_hook(value):
         registered = _global_types.get(id(value))
     if registered is not None and registered[0] is value:
         return registered[1]  # infer_global(value, type)
-    found = typeof_impl(value, _TYPEOF_PURPOSE)
+    if _classmethods and isinstance(value, type):
+        found = _typeof_type_class(value)
+        if found is not None:
+            return found
+    # Only a registered function answers: the classes above are registered for their values
+    # alone, and taipan's own typeof would ask this hook again.
+    function = typeof_impl.find(value)
+    found = function(value, _TYPEOF_PURPOSE) if function is not None else None
     return found if isinstance(found, extending.types.Type) else None
 
 
@@ -332,16 +339,35 @@ def infer_global(function, typ=None):
     return decorate
 
 
+def _internal_key(key):
+    """The function taipan types in place of Numba's internal key ``key`` (``"print_item"``:
+    ``print`` of one value; ``"getitem"``, ``"setitem"``: the operator functions, which the
+    indexing of user types asks), else ``key`` itself (``"__array__"`` is asked for by its
+    name; Numba's other internal operations are not extensible in taipan)."""
+    if not isinstance(key, str):
+        return key
+    import operator
+
+    internal = {
+        "print_item": print,
+        "getitem": operator.getitem,
+        "static_getitem": operator.getitem,
+        "setitem": operator.setitem,
+        "static_setitem": operator.setitem,
+    }
+    # Other keys ("__array_wrap__", "getiter"...) stay strings: registered, never asked for.
+    return internal.get(key, key)
+
+
 def infer(template_class):
     """Numba's ``@infer``: registers a template class by its ``key``, a Python function or
-    class (Numba's internal keys such as ``"print_item"`` are not taipan's)."""
+    class, or one of Numba's internal keys taipan maps onto a function (``"print_item"`` is
+    ``print`` of one value; ``"getitem"``/``"setitem"`` are ``operator.getitem``/``setitem``),
+    which ``lower_builtin`` with the same key lowers."""
     key = template_class.key
-    if isinstance(key, str) or key is None:
-        raise NotImplementedError(
-            f"@infer of a template keyed {key!r}: taipan types the calls of Python functions "
-            "and classes (infer_global); Numba's internal operations are not extensible"
-        )
-    _add_call_typer(key, _template_typer(template_class))
+    if key is None:
+        raise NotImplementedError("@infer of a template without a key")
+    _add_call_typer(_internal_key(key), _template_typer(template_class))
     return template_class
 
 
@@ -349,15 +375,34 @@ def lower_builtin(function, *arg_types):
     """Numba's ``lower_builtin(func, *argtys)``: decorates ``impl(context, builder, sig,
     args)`` building the call's result with llvmlite, for calls typed by ``type_callable``."""
 
+    function = _internal_key(function)
+
     def decorate(implementation):
+        lowering = _holding_the_gil(implementation) if function is print else implementation
         with _lock:
-            _lowerings.append((function, tuple(arg_types), implementation))
+            _lowerings.append((function, tuple(arg_types), lowering))
         return implementation
 
     return decorate
 
 
 lower = lower_builtin
+
+
+def _holding_the_gil(implementation):
+    """A ``print_item`` lowering, as ``print(value)``: with the GIL held, as Numba's print
+    takes it around the items (a function compiled with nogil=True prints too), and the line
+    ended after the item."""
+
+    def lowering(context, builder, sig, args):
+        pyapi = context.get_python_api(builder)
+        state = pyapi.gil_ensure()
+        result = implementation(context, builder, sig, args)
+        pyapi.sys_write_stdout(context.insert_const_string(builder.module, "\n"))
+        pyapi.gil_release(state)
+        return result
+
+    return lowering
 
 
 # Attributes of StructModel members.
@@ -588,6 +633,66 @@ def _constant_into(value, t, address):
     return False
 
 
+# Class methods of type classes (Numba's overload_classmethod): `MyArray.make(n)` in compiled
+# code, where MyArray is a Python subclass of a taipan type class.
+
+_classmethods = []  # [(type class, attribute, registry id of its overload)], newest last
+
+
+class TypeClassRef(extending.types.Type):
+    """The type of a type class read as a global (``MyArray`` in ``MyArray.make(n)``): it
+    holds nothing at run time; its class methods are ``overload_classmethod``'s."""
+
+    def __init__(self, instance_class):
+        self.instance_class = instance_class
+        super().__init__(name=f"typeref[{instance_class.__qualname__}]")
+
+    @property
+    def key(self):
+        return self.instance_class
+
+
+def overload_classmethod(type_class, attr, **kwargs):
+    """Numba's ``overload_classmethod(TypeClass, attr)``: decorates a typing function ``typer(
+    cls, *args)`` whose implementation ``impl(cls, *args)`` is the class method ``attr`` of
+    ``TypeClass`` and its subclasses, called on the class in compiled code (``cls`` is its
+    ``TypeClassRef``)."""
+    _check_type_class = extending._check_type_class
+    _check_type_class(type_class)
+    options = dict(kwargs.get("jit_options") or {})
+
+    def decorate(typer):
+        entry = extending._registry.member_overload_entry(f"{type_class.__name__}.{attr}")
+        entry.jit_options = options
+        entry.typers.append(typer)
+        with _lock:
+            _classmethods.append((type_class, attr, entry.registry_id))
+        # type classes become values compiled code can read (their metaclass's values)
+        _core.register_user_typeof_class(type(type_class))
+        return typer
+
+    return decorate
+
+
+def _typeof_type_class(value):
+    """A type class read as a global: a TypeClassRef when a class method is registered for it
+    or a base, else None."""
+    with _lock:
+        registered = [cls for cls, _, _ in _classmethods]
+    if isinstance(value, type) and any(issubclass(value, cls) for cls in registered):
+        return TypeClassRef(value)
+    return None
+
+
+def _find_classmethod(self_type, attr):
+    with _lock:
+        methods = list(reversed(_classmethods))
+    for cls, name, registry_id in methods:
+        if name == attr and issubclass(self_type.instance_class, cls):
+            return (registry_id, False)
+    return None
+
+
 # Implicit conversions of user types to numbers (Numba's can_convert_to and lower_cast).
 
 _cast_lowerings = []  # [(from type spec, to type spec, implementation)], newest last
@@ -645,6 +750,9 @@ def _conversion_target(self_type, target_name):
     if target_name is not None:
         target = _number_type(target_name)
         return target if target is not None and _converts(self_type, target) else None
+    array = _array_view(self_type)
+    if array is not None:
+        return array
     candidates = [getattr(self_type, "dtype", None)]
     candidates += [extending.types.int64, extending.types.float64, extending.types.complex128]
     candidates.append(extending.types.boolean)
@@ -656,6 +764,35 @@ def _conversion_target(self_type, target_name):
         ):
             return candidate
     return None
+
+
+def _array_view(self_type):
+    """Numba's array-compatible types: the ``as_array`` type of a user type that lowers
+    ``"__array__"`` (its array, where compiled code needs one: ``len(x)``, ``x[i]``), else
+    None."""
+    array = getattr(self_type, "as_array", None)
+    if not isinstance(array, extending.types.Type) or array.kind_name != "Array":
+        return None
+    return array if _find_lowering("__array__", (self_type,)) is not None else None
+
+
+def _array_of(self_type, array):
+    """The codegen of the conversion to ``array``: Numba's ``__array__`` lowering takes the
+    value's address and gives the address of the array (a member); the result is a new
+    reference, as every conversion's."""
+    implementation = _find_lowering("__array__", (self_type,))
+
+    def convert(context, builder, fromty, toty, value):
+        from taipan.core import cgutils
+
+        address = cgutils.alloca_once_value(builder, value)
+        result = implementation(context, builder, toty(fromty), [address])
+        if result.type.is_pointer:
+            result = builder.load(result)
+        context.nrt.incref(builder, toty, result)
+        return result
+
+    return convert
 
 
 def _find_cast(self_type, member):
@@ -670,7 +807,7 @@ def _find_cast(self_type, member):
     target = _conversion_target(self_type, target_name)
     found = None
     if target is not None:
-        lowering = _cast_lowering(self_type, target)
+        lowering = _cast_lowering(self_type, target) or _array_of(self_type, target)
 
         def typer(typingctx, value):
             def codegen(context, builder, signature, args):
@@ -705,6 +842,7 @@ _OPERATOR_METHODS = {
     "__pos__": "pos",
     "__invert__": "invert",
     "__getitem__": "getitem",
+    "__setitem__": "setitem",
     "__eq__": "eq",
     "__ne__": "ne",
     "__lt__": "lt",
@@ -764,6 +902,8 @@ def _find_template_attribute(self_type, attr):
         return _find_template_setter(self_type, attr[len(_SETTER_PREFIX) :])
     if attr == "$cast" or attr.startswith("$cast."):
         return _find_cast(self_type, attr)
+    if isinstance(self_type, TypeClassRef):
+        return _find_classmethod(self_type, attr)
     if attr in _OPERATOR_METHODS:
         return _find_operator(self_type, attr)
     key = (self_type, attr)
@@ -836,3 +976,18 @@ def _boxing_hook(t):
 
 
 _core.set_user_type_hooks(_typeof_hook, _boxing_hook)
+
+
+@datamodels.register_model(TypeClassRef)
+class _TypeClassRefModel(datamodels.StructModel):
+    """A type class holds nothing at run time."""
+
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, [])
+
+
+@lower_constant(TypeClassRef)
+def _type_class_constant(context, builder, ty, pyval):
+    from taipan.core import cgutils
+
+    return cgutils.create_struct_proxy(ty)(context, builder)._getvalue()

@@ -186,15 +186,21 @@ def test_callable_template_with_infer(value):
     assert f(value) == cube(value)
 
 
-def test_infer_of_numbas_internal_keys_is_refused():
-    class PrintTyping(ConcreteTemplate):
-        key = "print_item"
+def test_infer_of_numbas_other_internal_keys_is_accepted():
+    # "print_item", "getitem", "setitem" and infer_global(value, type) work now (they were
+    # refused: test_extending_protocols.py, test_extending_casts_constants.py); Numba's other
+    # internal keys are registered (a module registering them imports) and asked for by nothing
+    class IterTyping(ConcreteTemplate):
+        key = "getiter"
         cases = []
 
-    with pytest.raises(NotImplementedError, match="print_item"):
-        infer(PrintTyping)
-    with pytest.raises(NotImplementedError, match="lower_constant"):
-        infer_global(clamp01, types.float64)
+    assert infer(IterTyping) is IterTyping
+
+    @njit
+    def f(x):
+        return clamp01(x)
+
+    assert f(1.5) == 1.0
 
 
 def test_typed_but_not_lowered_is_a_typing_error():

@@ -447,7 +447,8 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
     arrays().lowerRecordStore(target, value, valueType);
     return;
   }
-  if (target->kind == ExprKind::Subscript && isClassInstance(typeOf(target->operands[0]))) {
+  if (target->kind == ExprKind::Subscript &&
+      (isClassInstance(typeOf(target->operands[0])) || isUserType(typeOf(target->operands[0])))) {
     TypedFunction &setter = *function.calls.at(attributeSetterKey(target)).callee;
     llvm::Value *self = lowerExpr(target->operands[0]);
     llvm::Value *index = lowerExpr(target->operands[1]);

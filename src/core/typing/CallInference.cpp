@@ -105,6 +105,13 @@ static const Type *typeConvertingUserValues(InferencePass &pass, LibraryCall &ca
     bool converted = false;
     for (size_t i = 0; i < call.arguments.size(); ++i) {
       Expr *argument = call.arguments[i];
+      // An array-compatible value is not a ufunc's operand: Numba wraps the result in its
+      // type again (__array_wrap__), which taipan has not got.
+      if (argument && isUserType(call.argumentTypes[i]) && call.function->ufunc)
+        if (const Type *array = InferencePass::userCast(pass.function, call.argumentTypes[i],
+                                                        nullptr, call.location))
+          if (array->isArray())
+            continue;
       if (argument && isUserType(call.argumentTypes[i])) {
         // np.float32(x), int(x): the type's conversion to that number first (a bfloat16's to
         // float32 is exact, to int16 truncates), else the number of its own choice

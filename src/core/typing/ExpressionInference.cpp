@@ -712,7 +712,27 @@ const Type *ExpressionInference::typeSubscript(Expr *expr) {
   if (isClassInstance(base) || isUserType(base)) { // p[i]: the class's __getitem__
     if (!pass.typeExpr(index))
       return nullptr;
-    return typeClassOperator(expr, "__getitem__", "[]");
+    if (!isUserType(base))
+      return typeClassOperator(expr, "__getitem__", "[]");
+    try {
+      return typeClassOperator(expr, "__getitem__", "[]");
+    } catch (const CompileError &error) {
+      // Numba's array-compatible types (an "__array__" lowering): where no overload types
+      // the item, the value is indexed as its array.
+      const Type *array = InferencePass::userCast(function, base, nullptr, expr->location);
+      if (error.kind != CompileErrorKind::Typing || !array || !array->isArray())
+        throw;
+      pass.convertToNumber(expr->operands[0]);
+      const Type *item = typeSubscript(expr);
+      // Several items are a value of the user's type again in Numba (its copy()), which
+      // taipan cannot make: only single items are read through the array.
+      if (item && item->isArray())
+        throwTypingError("indexing " + InferencePass::describe(base) +
+                             " with slices or arrays (a view of its own type, as in Numba) is "
+                             "not supported; index its array",
+                         expr->location);
+      return item;
+    }
   }
   if ((base->isArray() || base->isTuple() || base->isList() || base->isString()) &&
       !(base->isArray() && base->dtype()->isRecord()) && index->kind != ExprKind::Tuple &&

@@ -95,7 +95,8 @@ public:
   /// converts to one (Numba's can_convert_to with a lower_cast: an IntEnum member), converts
   /// it: from now on the expression has that number type (TypedFunction::convertedExpressions)
   /// and that type is returned; else nullptr, changing nothing. `target` asks for one number
-  /// type; null takes the type's own choice.
+  /// type; null takes the type's own choice, which for Numba's array-compatible types (an
+  /// "__array__" lowering) is their array, where an array is needed.
   const Type *convertToNumber(Expr *expr, const Type *target = nullptr);
   /// Registers the lower_cast conversion of user type `from` to number `to` (or to the type's
   /// own choice when `to` is null) for castValue: the number type, or nullptr when it has none.

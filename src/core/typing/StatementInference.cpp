@@ -307,7 +307,8 @@ void StatementInference::assignTarget(Expr *target, const Type *value) {
   }
   if (target->kind == ExprKind::Subscript) {
     const Type *base = pass.typeExpr(target->operands[0]);
-    if (base && isClassInstance(base)) { // p[i] = v: the class's __setitem__
+    // p[i] = v: the class's __setitem__; of a user type, operator.setitem's overloads
+    if (base && (isClassInstance(base) || isUserType(base))) {
       if (value)
         typeClassItemStore(target, base, value);
       return;
@@ -369,8 +370,12 @@ void StatementInference::typeClassItemStore(Expr *target, const Type *instance, 
     return;
   OverloadMember setter = source.resolver->findMember(instance, "__setitem__");
   if (setter.registryId < 0 || setter.isAttribute)
-    throwTypingError("jitclass " + instance->text() +
-                         " does not support item assignment (it defines no __setitem__)",
+    throwTypingError(isUserType(instance)
+                         ? InferencePass::describe(instance) +
+                               " does not support item assignment (no overload or template "
+                               "types it)"
+                         : "jitclass " + instance->text() +
+                               " does not support item assignment (it defines no __setitem__)",
                      target->location);
   std::vector<const Type *> arguments = {instance, index, value};
   std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(

@@ -477,6 +477,10 @@ class _StructProxy:
     def _getpointer(self):
         return self._value
 
+    def _get_ptr_by_name(self, name):
+        """The address of the field ``name`` (Numba's)."""
+        return self._field_pointer(name)
+
 
 def create_struct_proxy(fe_type, kind="value"):
     """The struct proxy class of a taipan type laid out as a struct: arrays (Numba's fields

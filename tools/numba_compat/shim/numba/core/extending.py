@@ -3,9 +3,10 @@
 user-defined types (``typeof_impl``, ``type_callable``, ``register_model``/``models``,
 ``make_attribute_wrapper``, ``lower_builtin``, ``infer_getattr``/``lower_getattr``,
 ``box``/``unbox``/``NativeValue``, ``as_numba_type``, ``infer_global``/``infer`` with the
-function templates, ``lower_cast``). The registrations taipan does not have
-yet register nothing, so that a module registering them at import still imports; what they would
-have made fails where a test uses it."""
+function templates, ``lower_cast``, ``lower_constant``, ``overload_classmethod``). The
+registrations taipan does not have yet (``reflect``) register nothing, so that a module
+registering them at import still imports; what they would have made fails where a test uses
+it."""
 
 from numba import PLAIN_PYTHON
 from numba._missing import fill_missing
@@ -19,12 +20,14 @@ from taipan.extending import (  # noqa: F401
     intrinsic,
     lower_builtin,
     lower_cast,
+    lower_constant,
     lower_getattr,
     lower_getattr_generic,
     make_attribute_wrapper,
     models,
     overload,
     overload_attribute,
+    overload_classmethod,
     overload_method,
     register_jitable,
     register_model,
@@ -44,7 +47,7 @@ def _registers_nothing(*args, **kwargs):
     return decorate
 
 
-lower_constant = reflect = overload_classmethod = _registers_nothing
+reflect = _registers_nothing
 from numba.core.typing.templates import infer, infer_global  # noqa: F401 (deferring)
 from taipan.extending import lower_setattr, lower_setattr_generic
 
@@ -61,6 +64,7 @@ if PLAIN_PYTHON:
     typeof_impl = _Registry()
     as_numba_type = _Registry()
     type_callable = register_model = lower_builtin = lower_cast = box = unbox = _registers_nothing
+    lower_constant = overload_classmethod = _registers_nothing
     lower_getattr = lower_getattr_generic = _registers_nothing
     lower_setattr = lower_setattr_generic = _registers_nothing
 
