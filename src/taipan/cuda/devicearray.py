@@ -28,6 +28,11 @@ def _array_type(dtype, ndim, layout, readonly):
         if dtype.fields is not None:  # arrays of records: the same lowering as on the CPU
             element = _core.record_type(dtype)
             found = _core.array_type_of(element, ndim, layout, readonly)
+        elif dtype.kind in "mM" and np.datetime_data(dtype)[1] == 1:
+            # datetime64/timedelta64[unit]: int64 counts of one unit (not of 10 ms)
+            unit = np.datetime_data(dtype)[0]
+            element = _core.datetime_type(dtype.kind == "M", "" if unit == "generic" else unit)
+            found = _core.array_type_of(element, ndim, layout, readonly)
         else:
             found = _core.array_type(str(dtype), ndim, layout, readonly)
         _array_types[key] = found

@@ -35,6 +35,7 @@ from taipan.cuda.gufuncs import (  # noqa: F401 - re-exported: the generalized u
 )
 from taipan.cuda.reduction import Reduce
 from taipan.cuda.streams import stream_handle
+from taipan.extending import register_jitable
 
 # The front's helpers, here too as taipan.ufuncs and the tests take them.
 broadcast_shapes = api.ufuncs.broadcast_shapes
@@ -94,6 +95,18 @@ def flat_order(shape, arrays, out=None):
         ):
             return order
     return None
+
+
+@register_jitable
+def _datetime_result(value):
+    """A datetime64 or timedelta64 result is stored as the scalar function returns it (its
+    unit is the signature's); NumPy's scalar classes convert numbers only."""
+    return value
+
+
+def _result_conversion(dtype):
+    """What rounds a scalar function's value to the result dtype in the kernel."""
+    return _datetime_result if dtype.kind in "mM" else dtype.type
 
 
 def vectorize_kernel_source(name, inputs, ndim):
@@ -212,7 +225,7 @@ class CUDAUFunc(api.UFuncFront):
         namespace = {
             "cuda": kernelgen.cuda_package(),
             "core": self._core,
-            "result": self._output_dtype(index).type,
+            "result": _result_conversion(self._output_dtype(index)),
         }
         layout, dims = ("C", 1) if ndim == 0 else ("A", ndim)
         for j, ((is_scalar, dtype), formal) in enumerate(zip(inputs, formals)):

@@ -132,8 +132,14 @@ def output_operand(value, device_array, device_operand, foreign_view, refusal):
 
 
 def scalar_type(dtype):
-    """The taipan type of a NumPy scalar dtype."""
-    return _core.scalar_type(np.dtype(dtype).name)
+    """The taipan type of a NumPy scalar dtype (a number, a boolean, datetime64[unit] or
+    timedelta64[unit])."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "mM":
+        from taipan.typeof import from_dtype
+
+        return from_dtype(dtype)
+    return _core.scalar_type(dtype.name)
 
 
 def _scalar_description(value):
@@ -175,9 +181,15 @@ def _check_function(py_func, what):
     return code.co_argcount
 
 
+_UFUNC_KINDS = ("Boolean", "Integer", "Float", "Complex", "NPDatetime", "NPTimedelta")
+
+
 def _dtype_of(taipan_type, what):
-    if taipan_type.kind_name not in ("Boolean", "Integer", "Float", "Complex"):
-        raise TypingError(f"a CUDA ufunc's {what} are numbers or booleans, not {taipan_type}")
+    if taipan_type.kind_name not in _UFUNC_KINDS:
+        raise TypingError(
+            f"a CUDA ufunc's {what} are numbers or booleans (or datetime64 and timedelta64), "
+            f"not {taipan_type}"
+        )
     return np.dtype(taipan_type.name)
 
 
