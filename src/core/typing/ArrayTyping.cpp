@@ -6,6 +6,7 @@
 #include "types/DatetimeUnits.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
+#include "typing/DatetimeTyping.h"
 
 #include <algorithm>
 #include <map>
@@ -243,6 +244,13 @@ const Type *typeElementwiseBinary(BinaryOp op, const Type *left, const Type *rig
                          left->name() + " and " + right->name(),
                      location);
   };
+  if (l->isDatetimeLike() || r->isDatetimeLike()) {
+    // datetime64/timedelta64 items: the scalar operators' rules (units, NaT), item by item
+    if ((!l->isNumber() && !l->isDatetimeLike()) || (!r->isNumber() && !r->isDatetimeLike()))
+      fail();
+    return newArray(datetimeBinaryResultType(op, l, r, location),
+                    broadcastDimensions({left, right}));
+  }
   if (!l->isNumber() || !r->isNumber())
     fail();
   if (!left->isArray() && leftIsLiteral)
@@ -291,6 +299,10 @@ const Type *typeElementwiseCompare(CompareOp op, const Type *left, const Type *r
                                    SourceLocation location) {
   if (!left->isArray() && !right->isArray())
     return nullptr;
+  // datetime64/timedelta64 items: the scalar comparisons' rules (units; NaT is unordered)
+  if ((elementOf(left)->isDatetimeLike() || elementOf(right)->isDatetimeLike()) &&
+      checkDatetimeComparison(op, elementOf(left), elementOf(right), location))
+    return newArray(types::boolean(), broadcastDimensions({left, right}));
   if (!comparisonOperandType(op, elementOf(left), elementOf(right)))
     throwTypingError(std::string("cannot compare ") + left->name() + " " + compareOpSymbol(op) +
                          " " + right->name(),

@@ -160,6 +160,15 @@ def searchsorted(a, v, side="left", sorter=None):
         search, check = bisect_sorted_by, check_sorter
     else:
         return None
+    if isinstance(v, (types.NPDatetime, types.NPTimedelta)):
+        if v != a.dtype:  # NumPy converts other units; taipan compares one unit only
+            return None
+
+        def searchsorted_datetime(a, v, side="left", sorter=None):
+            check(a, sorter)
+            return search(a, sorter, v, side_of(side))
+
+        return searchsorted_datetime
     if is_real_scalar(v):
         key_type = key_dtype(a.dtype, v)
 

@@ -150,20 +150,32 @@ def key_dtype(array_dtype, key):
 
 @register_jitable
 def sorts_before(x, y):
-    """NumPy's sort order for real numbers: NaN after everything else."""
-    return x < y or (np.isnan(y) and not np.isnan(x))
+    """NumPy's sort order for real numbers: NaN (NaT) after everything else."""
+    return x < y or (is_missing(y) and not is_missing(x))
+
+
+def is_missing(x):
+    """NaN for numbers, NaT for datetime64/timedelta64 (compiled code only): what NumPy's sort
+    order puts last."""
+
+
+@overload(is_missing)
+def _is_missing_typer(x):
+    if isinstance(x, (types.NPDatetime, types.NPTimedelta)):
+        return lambda x: np.isnat(x)
+    return lambda x: np.isnan(x)
 
 
 @register_jitable
 def bisect(a, key, right):
     """The index where ``key`` goes in the sorted 1-D array ``a``: before equal elements
-    (``right`` False, NumPy's side='left') or after them."""
+    (``right`` False, NumPy's side='left') or after them. NaN (NaT) sorts last."""
     low = 0
     high = a.shape[0]
-    if np.isnan(key):  # after every number: NaN elements decide alone
+    if is_missing(key):  # after every number: NaN elements decide alone
         while low < high:
             middle = (low + high) >> 1
-            if right or not np.isnan(a[middle]):
+            if right or not is_missing(a[middle]):
                 low = middle + 1
             else:
                 high = middle
