@@ -570,3 +570,25 @@ def test_augmented_assignment_without_an_operator_is_a_typing_error():
 
     with pytest.raises(TypingError, match="//="):
         run()
+
+
+def test_stores_into_number_arrays_convert():
+    """A bfloat16 stored into an array of numbers converts as the casts do (numba-cuda's
+    can_convert_to): exactly into floats, toward zero (saturating) into integers."""
+
+    @njit
+    def run(bits, i16, f32, u8):
+        for i in range(bits.size):
+            value = bf16.uint16_as_bfloat16(bits[i])
+            i16[i] = value
+            f32[i] = value
+            u8[i] = value
+
+    bits = bf16_samples(300, 21)
+    i16 = np.zeros(bits.size, np.int16)
+    f32 = np.zeros(bits.size, np.float32)
+    u8 = np.zeros(bits.size, np.uint8)
+    run(bits, i16, f32, u8)
+    np.testing.assert_array_equal(f32, np.array([ref_value(int(b)) for b in bits], np.float32))
+    assert list(i16) == [ref_to_integer(int(b), "rz", -(2**15), 2**15 - 1) for b in bits]
+    assert list(u8) == [ref_to_integer(int(b), "rz", 0, 255) for b in bits]

@@ -50,6 +50,14 @@ void StatementInference::typeStatement(Stmt *stmt) {
   switch (stmt->kind) {
   case StmtKind::Assign: {
     const Type *value = pass.typeExpr(stmt->value);
+    // a[i] = v of a user type that converts to the array's number type (Numba's
+    // can_convert_to: an IntEnum member, a bfloat16 into an int16 array) stores the number
+    if (value && isUserType(value) && stmt->targets.size() == 1 &&
+        stmt->targets[0]->kind == ExprKind::Subscript)
+      if (const Type *base = pass.typeExpr(stmt->targets[0]->operands[0]))
+        if (base->isArray() && base->dtype()->isNumber())
+          if (const Type *number = pass.convertToNumber(stmt->value, base->dtype()))
+            value = number;
     for (Expr *target : stmt->targets)
       assignTarget(target, value);
     break;
