@@ -81,6 +81,11 @@ def polyval_pointwise(x, c):
 
 
 @njit
+def polyval_tensor_at_run_time(x, c, tensor):
+    return poly.polyval(x, c, tensor)
+
+
+@njit
 def polyint(c, m):
     return poly.polyint(c, m)
 
@@ -180,10 +185,12 @@ def test_polyval_of_coefficient_matrices():
     check(polyval, np.array([1, 2]), np.arange(4).reshape(2, 2))
     check(polyval, [1, 2], np.arange(6.0).reshape(3, 2))
     check(polyval_pointwise, 2.5, np.arange(6.0).reshape(3, 2))
-    # the result's dimensions depend on tensor's value, which typing cannot see: refused rather
-    # than guessed
-    with pytest.raises(TypingError, match='"tensor" must be boolean, and known when compiling'):
-        polyval_pointwise(np.array([1, 2]), np.arange(4).reshape(2, 2))
+    # the result's dimensions depend on tensor's value: a constant False decides them (the
+    # call is typed again with it), a value known only at run time is refused, not guessed
+    check(polyval_pointwise, np.array([1, 2]), np.arange(4).reshape(2, 2))
+    check(polyval_pointwise, np.array([[1.5, -0.0], [2, 3]]), np.arange(8.0).reshape(2, 2, 2))
+    with pytest.raises(TypingError, match="cannot unify the return types"):
+        polyval_tensor_at_run_time(np.array([1, 2]), np.arange(4).reshape(2, 2), False)
 
 
 @pytest.mark.parametrize(

@@ -185,24 +185,30 @@ def _polyval(x, c, tensor=True):
     dtype = scalar_class(_series_dtype(c, x))
     # a number or a 0-d array gives a number, as NumPy's arithmetic does
     x_is_array = not isinstance(x, (types.Number, types.Boolean)) and array_like_ndim(x) != 0
+    # x's dimensions, appended to c's shape when tensor is True (a list or tuple x is 1-D)
+    extra = (1,) * (x.ndim if isinstance(x, types.Array) else 1)
+    if x_is_array:
+        as_points = register_jitable(lambda x: np.asarray(x).astype(dtype))
+    else:
+        as_points = register_jitable(lambda x: np.asarray(x).astype(dtype).item())
+
     if isinstance(tensor, bool):
         outer = tensor  # omitted: its default
     elif not x_is_array or array_like_ndim(c) == 1:
         outer = True  # tensor changes nothing here: either value gives this result
     else:
-        # the result's dimensions depend on tensor, known only when called
-        raise TypingError(
-            'The argument "tensor" must be boolean, and known when compiling (leave it out for '
-            "True) when x is an array and c has more than one dimension"
-        )
-    # x's dimensions, appended to c's shape when tensor is True (a list or tuple x is 1-D)
-    extra = (1,) * (x.ndim if isinstance(x, types.Array) else 1)
-    reshaped = x_is_array and outer
+        # The result's dimensions depend on tensor: a call that passes a constant (True or
+        # False) has the branch it does not take pruned (calls are typed again with their
+        # constant arguments); a value known only at run time cannot type.
+        def polyval_either(x, c, tensor=True):
+            coefficients = np.asarray(c).astype(dtype)
+            points = as_points(x)
+            if tensor:
+                return _horner(coefficients.reshape(coefficients.shape + extra), points)
+            return _horner(coefficients, points)
 
-    if x_is_array:
-        as_points = register_jitable(lambda x: np.asarray(x).astype(dtype))
-    else:
-        as_points = register_jitable(lambda x: np.asarray(x).astype(dtype).item())
+        return polyval_either
+    reshaped = x_is_array and outer
 
     def polyval(x, c, tensor=True):
         coefficients = np.asarray(c).astype(dtype)
