@@ -13,7 +13,7 @@ from ptx_assembly import needs_ptxas, ptxas
 from taipan import cuda, njit, types
 from taipan.core import cgutils
 from taipan.core.typing import signature
-from taipan.errors import TypingError
+from taipan.errors import TypingError, UnsupportedError
 from taipan.extending import (
     intrinsic,
     lower_builtin,
@@ -187,3 +187,32 @@ def test_kernel_device_functions_take_numbers_only():
 
     with pytest.raises(TypingError, match="numbers, booleans and pointers"):
         cuda.compile_ptx(kernel, (types.float64[::1],), cc=(9, 0))
+
+
+def checked_double(x):
+    if x < 0:
+        raise ValueError("negative")
+    return x * 2
+
+
+@intrinsic
+def raising_internal(typingctx, x):
+    def codegen(context, builder, sig, args):
+        return context.compile_internal(builder, checked_double, sig, args)
+
+    return types.float64(types.float64), codegen
+
+
+def test_kernel_device_functions_that_raise_are_refused():
+    # called by the C ABI, the device function could not stop the kernel: refused, not lost
+    def kernel(out):
+        out[0] = raising_internal(out[0])
+
+    with pytest.raises(UnsupportedError, match="may raise an exception"):
+        cuda.compile_ptx(kernel, (types.float64[::1],), cc=(9, 0))
+
+    @njit
+    def on_cpu(x):
+        return raising_internal(x)
+
+    assert on_cpu(2.5) == 5.0

@@ -145,20 +145,20 @@ llvm::Value *FunctionLowering::emitIntrinsic(const IntrinsicBody &body,
     }
     std::unique_ptr<llvm::Module> parsed = std::move(modules.front());
     for (size_t i = 1; i < modules.size(); ++i) {
-      // Each device function's module defines the kernel's exception slots: unused, they go;
-      // used, they are the kernel's (declared here, defined by its module).
-      std::vector<llvm::GlobalVariable *> unused;
+      // Each device function's module defines the kernel's exception slots, which go. One
+      // that can raise is refused: called by the C ABI, it could not make the kernel stop.
+      std::vector<llvm::GlobalVariable *> slots;
       for (llvm::GlobalVariable &variable : modules[i]->globals())
-        if (!variable.isDeclaration() && variable.getName().starts_with("taipan_cuda_exception")) {
-          if (variable.use_empty()) {
-            unused.push_back(&variable);
-          } else {
-            variable.setInitializer(nullptr);
-            variable.setLinkage(llvm::GlobalValue::ExternalLinkage);
-          }
-        }
-      for (llvm::GlobalVariable *variable : unused)
+        if (!variable.isDeclaration() && variable.getName().starts_with("taipan_cuda_exception"))
+          slots.push_back(&variable);
+      for (llvm::GlobalVariable *variable : slots) {
+        if (!variable->use_empty())
+          throwUnsupported("a function this intrinsic's codegen calls (context.get_function "
+                           "or compile_internal) may raise an exception, which a kernel "
+                           "cannot report from it",
+                           location);
         variable->eraseFromParent();
+      }
       // Its module flags (nvvm-reflect-ftz) are the kernel module's to set.
       if (llvm::NamedMDNode *flags = modules[i]->getModuleFlagsMetadata())
         modules[i]->eraseNamedMetadata(flags);
