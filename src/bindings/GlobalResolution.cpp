@@ -171,6 +171,13 @@ static std::string qualifiedClassName(nb::handle type) {
   if (PyType_Check(type.ptr()) &&
       _PyType_Lookup(reinterpret_cast<PyTypeObject *>(type.ptr()), jitclassMarker))
     return "jitclass#" + std::to_string(nb::cast<int>(type.attr("class_type").attr("class_id")));
+  // A class whose values in compiled code are of one user type (its _taipan_user_type, such as
+  // cuda.bf16's nv_bfloat16) is named by that type, so that isinstance() decides on them.
+  static PyObject *userTypeMarker = PyUnicode_InternFromString("_taipan_user_type");
+  if (PyType_Check(type.ptr()))
+    if (PyObject *userType =
+            _PyType_Lookup(reinterpret_cast<PyTypeObject *>(type.ptr()), userTypeMarker))
+      return "usertype#" + std::to_string(nb::cast<int>(nb::handle(userType).attr("registry_id")));
   nb::object module = nb::getattr(type, "__module__", nb::none());
   nb::object name = nb::getattr(type, "__qualname__", nb::none());
   if (!PyUnicode_Check(name.ptr()))
@@ -444,12 +451,6 @@ static GlobalValue classifyObject(nb::handle object) {
       return result;
     }
   }
-  // A device array (taipan's, or another library's exporting the CUDA Array Interface) is not
-  // frozen but referenced where it is, as numba-cuda captures it: kernels read and write its
-  // memory (lowering refuses it in host code).
-  if (!PyType_Check(value) && PyObject_HasAttrString(value, "__cuda_array_interface__") &&
-      classifyDeviceArray(object, result))
-    return result;
   // Global arrays are frozen as read-only constants, as Numba does.
   // Arrays of records too: their frozen bytes stay writable (lowerConstantArray), since a
   // record read from them may be written through (r.x = v).
@@ -464,6 +465,14 @@ static GlobalValue classifyObject(nb::handle object) {
       result.shape.push_back(nb::cast<int64_t>(extent));
     return result;
   }
+  // A device array (taipan's, or another library's exporting the CUDA Array Interface; NumPy
+  // arrays in mapped memory are frozen above, as host arrays) is not frozen but referenced
+  // where it is, as numba-cuda captures it: kernels read and write its memory (lowering
+  // refuses it in host code).
+  PyErr_Clear(); // what typeOfArray may have left
+  if (!PyType_Check(value) && PyObject_HasAttrString(value, "__cuda_array_interface__") &&
+      classifyDeviceArray(object, result))
+    return result;
   // A NumPy record (a void scalar of a record dtype) freezes as its bytes, typed as its
   // Record (arrayType), which every use copies, as Numba's constant records are.
   if (const Type *record = typeOfRecordScalar(value)) {
