@@ -120,3 +120,21 @@ def test_kernels_read_and_write_captured_device_arrays():
     kernel[1, 6](out)
     np.testing.assert_array_equal(out.copy_to_host(), 2 * host.ravel())
     np.testing.assert_array_equal(captured.copy_to_host(), np.full((2, 3), -1.0, np.float32))
+
+
+class _HostArrayWithInterface(np.ndarray):
+    """A NumPy array that exports the interface too (as mapped arrays do): a host array first."""
+
+    @property
+    def __cuda_array_interface__(self):
+        return Exported(0x7F0000001000, self.shape).__cuda_array_interface__
+
+
+def test_numpy_arrays_exporting_the_interface_stay_frozen_host_arrays():
+    frozen = np.arange(4.0).view(_HostArrayWithInterface)
+
+    @jit
+    def host(i):
+        return frozen[i]
+
+    assert host(2) == 2.0
