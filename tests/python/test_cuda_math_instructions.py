@@ -8,7 +8,8 @@
 * ``math.tanh`` of a float32 with fastmath is ``tanh.approx.f32`` (an instruction LLVM 19 does
   not know as an intrinsic);
 * read-only global arrays and ``cuda.const.array_like`` live in constant memory (``ld.const``)
-  up to the 64 KiB a module has there.
+  up to the 64 KiB a module has there, and address spaces are inferred before alignment, so a
+  complex64 loads as one pair (``ld.const.v2.f32``).
 
 Without a GPU: the PTX and ptxas; launches are marked by ``needs_gpu``."""
 
@@ -175,6 +176,24 @@ def test_constant_arrays_live_in_constant_memory(tmp_path):
     ptxas(ptx, tmp_path)
 
 
+CUBE = (np.arange(5 * 5 * 5, dtype=np.complex64).reshape(5, 5, 5) + 1j) / 2j
+
+
+def cube_kernel(out):
+    c = cuda.const.array_like(CUBE)
+    i, j, k = cuda.threadIdx.x, cuda.threadIdx.y, cuda.threadIdx.z
+    out[i, j, k] = c[i, j, k]
+
+
+@needs_ptxas
+def test_a_complex64_constant_loads_as_one_pair(tmp_path):
+    """Address spaces are inferred before alignment is: both floats of a complex64 at a
+    multiple of 8 bytes from the constant's 64-aligned start load at once."""
+    ptx, _ = cuda.compile_ptx(cube_kernel, "void(complex64[:, :, :])")
+    assert "ld.const.v2.f32" in ptx
+    ptxas(ptx, tmp_path)
+
+
 @needs_ptxas
 def test_an_array_beyond_constant_memory_stays_global(tmp_path):
     ptx, _ = cuda.compile_ptx(large_kernel, "void(float64[::1])")
@@ -205,6 +224,9 @@ def test_constant_array_kernels():
     table = np.zeros((10, 10), dtype=np.int32)
     cuda.jit(global_table_kernel)[(1, 1), (10, 10)](table)
     np.testing.assert_array_equal(table, TABLE)
+    cube = np.zeros(CUBE.shape, dtype=np.complex64)
+    cuda.jit(cube_kernel)[1, CUBE.shape](cube)
+    np.testing.assert_array_equal(cube, CUBE)
     large = np.zeros(len(LARGE))
     cuda.jit(large_kernel)[len(LARGE) // 100, 100](large)
     np.testing.assert_array_equal(large, LARGE + SMALL[np.arange(len(LARGE)) % 10])
