@@ -106,7 +106,9 @@ def test_nvrtc_errors_name_the_result_and_the_source(tmp_path):
     assert 'identifier "SYNTAX" is undefined' in message
     assert 'in the compilation of "broken.cu"' in message  # the file's name, as numba-cuda's
     with pytest.raises(cuda.NvrtcCompilationError, match="<unnamed-cu>"):
-        cuda.jit(link=[linking.CUSource("SYNTAX ERROR")])(kernel_body)
+        cuda.jit("void(int32[::1])", link=[linking.CUSource("SYNTAX ERROR")])(kernel_body)
+    # A kernel compiled at its first launch compiles its CUDA C++ then too.
+    cuda.jit(link=[linking.CUSource("SYNTAX ERROR", name="later.cu")])(kernel_body)
 
 
 @needs_nvrtc

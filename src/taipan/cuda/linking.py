@@ -196,11 +196,11 @@ _CLASS_BY_SUFFIX = {
 }
 
 
-def check_link_files(paths):
+def check_link_files(paths, compile_sources=False):
     """The link= entries (paths and LinkableCode objects) checked early rather than at the first
-    launch: missing files and files of an unknown kind are refused in numba-cuda's words, and
-    CUDA C++ is compiled now for the current GPU (or the default target without one), so its
-    errors and NVRTC's warnings come when the kernel is declared."""
+    launch: missing files and files of an unknown kind are refused in numba-cuda's words. With
+    `compile_sources`, CUDA C++ is compiled now for the current GPU (or the default target
+    without one), so its errors and NVRTC's warnings come now."""
     if isinstance(paths, (str, os.PathLike, LinkableCode)):
         paths = [paths]
     checked = []
@@ -211,7 +211,7 @@ def check_link_files(paths):
                     f"cannot link {path.name}: LTO-IR needs nvJitLink, and taipan links with "
                     "the driver's linker"
                 )
-            if path.kind == "cu":
+            if path.kind == "cu" and compile_sources:
                 _precompile(path)
             checked.append(path)
             continue
@@ -225,7 +225,7 @@ def check_link_files(paths):
             )
         if not os.path.isfile(path):
             raise api.errors.LinkFileNotFoundError(f"{path} not found")
-        if suffix == ".cu":
+        if suffix == ".cu" and compile_sources:
             _precompile(path)
         checked.append(path)
     return checked
