@@ -14,7 +14,7 @@ from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import cuda, njit, types
 from taipan.cuda import bf16
-from taipan.errors import TypingError
+from taipan.errors import TypingError, UnsupportedError
 from taipan.runtime import live_blocks
 
 MODES = {"rn": 0, "rz": 1, "rd": 2, "ru": 3}
@@ -592,3 +592,30 @@ def test_stores_into_number_arrays_convert():
     np.testing.assert_array_equal(f32, np.array([ref_value(int(b)) for b in bits], np.float32))
     assert list(i16) == [ref_to_integer(int(b), "rz", -(2**15), 2**15 - 1) for b in bits]
     assert list(u8) == [ref_to_integer(int(b), "rz", 0, 255) for b in bits]
+
+
+def test_isinstance_decides_on_the_class_of_the_values():
+    from taipan.cuda import fp8
+
+    @njit
+    def run(out):
+        x = bf16.nv_bfloat16(3.14)
+        if isinstance(x, bf16.nv_bfloat16):  # decided while compiling: the other branch pruned
+            out[0] = np.float32(x)
+        else:
+            out[0] = "never typed"
+        out[1] = isinstance(x, (fp8.fp8_e4m3, fp8.fp8_e5m2))
+        out[2] = isinstance(fp8.fp8_e4m3(1.0), fp8.fp8_e4m3)
+
+    out = np.zeros(3, np.float32)
+    run(out)
+    assert list(out) == [np.float32(ref_value(ref_bits(3.14))), 0.0, 1.0]
+
+
+def test_isinstance_with_other_classes_is_refused():
+    @njit
+    def run():
+        return isinstance(bf16.nv_bfloat16(1.0), int)
+
+    with pytest.raises(UnsupportedError, match="with the class int"):
+        run()

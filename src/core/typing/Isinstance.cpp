@@ -3,6 +3,7 @@
 #include "typing/Isinstance.h"
 
 #include "types/ClassInstanceTypes.h"
+#include "types/UserTypes.h"
 
 #include <set>
 
@@ -81,6 +82,11 @@ bool classesOf(const Type *value, std::set<std::string> &classes) {
     // subclassed), so no other class holds them.
     classes.insert("jitclass#" + std::to_string(classIdOf(value)));
     return true;
+  case TypeKind::UserType:
+    // The class that declares the user type of its values (cuda.bf16's nv_bfloat16, named
+    // usertype#<id> by bindings/GlobalResolution); other classes stay undecided.
+    classes.insert("usertype#" + std::to_string(userTypeId(value)));
+    return true;
   default:
     return false;
   }
@@ -103,6 +109,12 @@ bool isInstanceOfAny(const Type *value, const std::vector<std::string> &classNam
       found = true;
       continue;
     }
+    // A user type's value is known to be an instance of its own class only (an IntEnum
+    // member is an int too, which its type does not say).
+    if (isUserType(value) && className.rfind("usertype#", 0) != 0)
+      throwUnsupported("isinstance() of a value of type " + value->name() + " with the class " +
+                           className + " is not supported in compiled code",
+                       location);
     // Python's other builtin classes (str, list, dict...), NumPy's other classes and other
     // jitclasses have no instances among compiled values, nor has a user's class among
     // jitclass instances and None; it might among others (a subclass of int or tuple).

@@ -47,7 +47,7 @@ class nv_bfloat16:  # cuda_bf16.h's name
     """``nv_bfloat16(x)`` (also ``bfloat16``) makes a bfloat16 from a number in compiled code,
     rounding to nearest (ties to even); ``isinstance(v, nv_bfloat16)`` tests for one."""
 
-    _taipan_type = bfloat16_type
+    _taipan_user_type = bfloat16_type
 
     def __new__(cls, *args):
         raise TypeError("bfloat16 values exist only in compiled code (cuda.jit, jit)")

@@ -282,7 +282,7 @@ def _fp8_class(name, value_type, from_bits, to_bits):
         """Constructed from a number or bfloat16 in compiled code: rounded to nearest (e8m0:
         up), saturating to the largest finite value; NaN gives NaN."""
 
-        _taipan_type = value_type
+        _taipan_user_type = value_type
 
         def __new__(cls, *args):
             raise TypeError(f"{name} values exist only in compiled code (cuda.jit, jit)")
