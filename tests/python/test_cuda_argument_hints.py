@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from child_processes import child_python_path
 
-from taipan import config, cuda, float64, int64, void
+from taipan import config, cuda, float64, int32, int64, types, void
 from taipan.cuda.api.args import ArgHint, wrap_arg
 
 needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
@@ -168,3 +168,44 @@ def test_the_gpu_tests_pass_in_the_simulator():
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert "9 passed" in result.stdout, result.stdout[-2000:]
+
+
+def axpy(r, a, x, y, n):
+    i = cuda.grid(1)
+    if i < n:
+        r[i] = a * x[i] + y[i]
+
+
+AXPY = void(
+    types.CPointer(int32), int32, types.CPointer(int32), types.CPointer(int32), types.uint32
+)
+
+
+def test_integers_launch_as_the_addresses_of_pointer_parameters():
+    kernel = cuda.jit(AXPY)(axpy)
+    key = (int64,) * 5
+    chosen = kernel.specialize_for(key)  # what a launch with five Python ints runs
+    assert chosen is kernel.specialize_for(key)
+    assert chosen is not kernel.overloads[tuple(AXPY.args)]  # a and n convert from int64
+    plain = cuda.jit(void(types.CPointer(int32), int32))(set_pointer_first)
+    assert plain.specialize_for((int64, int32)) is plain.overloads[tuple(plain.signatures[0])]
+    with pytest.raises(TypeError, match="No matching definition"):
+        plain.specialize_for((float64, int32))
+
+
+def set_pointer_first(p, value):
+    p[0] = value
+
+
+@needs_gpu
+@pytest.mark.cuda
+def test_a_kernel_of_pointers_runs_with_device_addresses():
+    if config.ENABLE_CUDASIM:
+        pytest.skip("the simulator has no device addresses")
+    kernel = cuda.jit(AXPY)(axpy)
+    x = cuda.to_device(np.arange(10, dtype=np.int32))
+    y = cuda.to_device(np.arange(10, dtype=np.int32) * 2)
+    r = cuda.device_array_like(x)
+    address = [a.__cuda_array_interface__["data"][0] for a in (r, x, y)]
+    kernel[1, 32](address[0], 5, address[1], address[2], 10)
+    np.testing.assert_array_equal(r.copy_to_host(), 5 * np.arange(10) + 2 * np.arange(10))

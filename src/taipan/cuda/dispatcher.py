@@ -302,8 +302,12 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
                 # Types no signature given takes (TypeError: "No matching definition"), or two
                 # take equally well (TypeError: ambiguous), are refused as numba-cuda refuses
                 # them; types one takes through conversions convert to it.
-                signature = self._best_signature(key, self._given)
-                kernel = self._converting[key] = self._converting_kernel(key, signature)
+                as_pointers = self._addresses_as_pointers(key)
+                kernel = self._kernels.get(as_pointers)
+                if kernel is None:
+                    signature = self._best_signature(as_pointers, self._given)
+                    kernel = self._converting_kernel(as_pointers, signature)
+                self._converting[key] = kernel
             if kernel is None:
                 kernel = self._carried_kernel(key) or self._cached_kernel(key)
                 if kernel is None:
@@ -311,6 +315,19 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
                 self._kernels[key] = kernel
                 self._report_compilation(key)
             return kernel
+
+    def _addresses_as_pointers(self, key):
+        """`key` with an integer argument taken as an address where the given signatures all
+        have a pointer (numba-cuda passes a CPointer parameter's value as it is): the two
+        have one layout, 64 bits, so the launch lays the integer out as the pointer."""
+        pointers = list(key)
+        for i, argument in enumerate(key):
+            at = {s[i] for s in self._given if len(s) == len(key)}
+            if argument.kind_name == "Integer" and argument.bitwidth == 64 and len(at) == 1:
+                (parameter,) = at
+                if parameter.kind_name == "Pointer":
+                    pointers[i] = parameter
+        return tuple(pointers)
 
     def _converting_kernel(self, key, signature):
         """The kernel for argument types `key` that the given `signature` takes through
