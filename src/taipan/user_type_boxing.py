@@ -170,11 +170,16 @@ class PythonAPI:
         function = self._function("PySys_WriteStdout", self._ir.VoidType(), [self.cstring], True)
         self.builder.call(function, [fmt, *args])
 
+    def sys_format_stdout(self, fmt, *args):
+        """``PySys_FormatStdout``: as ``sys_write_stdout``, without its 1000-byte limit."""
+        function = self._function("PySys_FormatStdout", self._ir.VoidType(), [self.cstring], True)
+        self.builder.call(function, [fmt, *args])
+
     def print_object(self, obj):
-        """Writes ``str(obj)`` to ``sys.stdout`` (Numba's ``print_object``)."""
+        """Writes ``str(obj)`` to ``sys.stdout`` (Numba's ``print_object``), however long."""
         strobj = self.object_str(obj)
         fmt = self.context.insert_const_string(self.module, "%s")
-        self.sys_write_stdout(fmt, self.string_as_string(strobj))
+        self.sys_format_stdout(fmt, self.string_as_string(strobj))
         self.decref(strobj)
 
     # The GIL, for code that may run without it (Numba's gil_ensure/gil_release).

@@ -174,7 +174,9 @@ def _add_call_typer(function, typer):
         callable_ = _callables.get(function)
         if callable_ is None:
             callable_ = _callables[function] = _UserCallable(function)
-            if _has_own_implementation(function):
+            if function is print:
+                _overload_print(callable_)
+            elif _has_own_implementation(function):
                 _overload_through(function, callable_)
             else:
                 extending._registry.callable_entry(function, callable_)
@@ -210,20 +212,61 @@ def _overload_through(function, callable_):
     extending.overload(function)(typer)
 
 
+def _overload_print(callable_):
+    """``print(...)`` where a value of a user type has a ``"print_item"`` lowering (Numba's
+    print of items): each item printed in turn, separated by spaces, the line ended, with the
+    GIL held (as Numba's print takes it); the items without one are boxed and printed as
+    Python prints them. Other calls decline to taipan's own print."""
+
+    def item_lowering(t):
+        found = callable_(extending._TYPING_CONTEXT, t)
+        return None if found is None else found[1]
+
+    @extending.intrinsic
+    def print_items(typingctx, *items):
+        lowerings = [item_lowering(t) for t in items]
+
+        def codegen(context, builder, signature, args):
+            from taipan.user_type_boxing import _BoxingContext
+
+            c = _BoxingContext(context, builder)
+            pyapi = c.pyapi
+            state = pyapi.gil_ensure()
+            for index, (t, value, lowering) in enumerate(zip(items, args, lowerings)):
+                if index:
+                    pyapi.sys_write_stdout(context.insert_const_string(builder.module, " "))
+                if lowering is not None:
+                    lowering(context, builder, extending.types.none(t), [value])
+                    continue
+                literal = getattr(t, "literal_value", None)
+                if literal is not None:  # a constant ("del"): its text, known now
+                    text = context.insert_const_string(builder.module, str(literal))
+                    fmt = context.insert_const_string(builder.module, "%s")
+                    pyapi.sys_format_stdout(fmt, text)
+                    continue
+                obj = c.box(t, value)
+                pyapi.print_object(obj)
+                pyapi.decref(obj)
+            pyapi.sys_write_stdout(context.insert_const_string(builder.module, "\n"))
+            pyapi.gil_release(state)
+
+        return extending.types.none(*items), codegen
+
+    def typer(*args, **kwargs):
+        if kwargs or not any(item_lowering(a) is not None for a in args):
+            return None
+        return _calling(print_items, len(args))
+
+    extending.overload(print)(typer)
+
+
 def _calling(lowered, count):
     """An implementation of ``count`` parameters calling the intrinsic ``lowered`` (an
-    overload's implementation has named parameters)."""
-    if count == 1:
-        return lambda a: lowered(a)
-    if count == 2:
-        return lambda a, b: lowered(a, b)
-    if count == 3:
-        return lambda a, b, c: lowered(a, b, c)
-    if count == 4:
-        return lambda a, b, c, d: lowered(a, b, c, d)
-    raise TypingError(
-        f"a typing template of an operator or builtin takes 1 to 4 arguments, not {count}"
-    )
+    overload's implementation has named parameters; taipan reads the text exec compiled)."""
+    names = ", ".join(f"a{i}" for i in range(count))
+    namespace = {"lowered": lowered}
+    exec(f"def call({names}):\n    return lowered({names})\n", namespace)  # noqa: S102
+    return namespace["call"]
 
 
 def type_callable(function):
@@ -378,31 +421,14 @@ def lower_builtin(function, *arg_types):
     function = _internal_key(function)
 
     def decorate(implementation):
-        lowering = _holding_the_gil(implementation) if function is print else implementation
         with _lock:
-            _lowerings.append((function, tuple(arg_types), lowering))
+            _lowerings.append((function, tuple(arg_types), implementation))
         return implementation
 
     return decorate
 
 
 lower = lower_builtin
-
-
-def _holding_the_gil(implementation):
-    """A ``print_item`` lowering, as ``print(value)``: with the GIL held, as Numba's print
-    takes it around the items (a function compiled with nogil=True prints too), and the line
-    ended after the item."""
-
-    def lowering(context, builder, sig, args):
-        pyapi = context.get_python_api(builder)
-        state = pyapi.gil_ensure()
-        result = implementation(context, builder, sig, args)
-        pyapi.sys_write_stdout(context.insert_const_string(builder.module, "\n"))
-        pyapi.gil_release(state)
-        return result
-
-    return lowering
 
 
 # Attributes of StructModel members.
@@ -843,6 +869,7 @@ _OPERATOR_METHODS = {
     "__invert__": "invert",
     "__getitem__": "getitem",
     "__setitem__": "setitem",
+    "__delitem__": "delitem",  # `del p[i]` (read as p.__delitem__(i), bindings/AstReader)
     "__eq__": "eq",
     "__ne__": "ne",
     "__lt__": "lt",

@@ -275,16 +275,25 @@ PRINT_ITEM_SCRIPT = textwrap.dedent(
     def show(d, x):
         print(d)
         print(x, 2)
+        print("items:", d, x, (1, "a"), d)
 
     @njit(nogil=True)
     def show_without_gil(d):
         print(d)
+
+    @njit
+    def show_long(d, a):
+        print(d, a)
 
     captured = io.StringIO()
     with contextlib.redirect_stdout(captured):
         show(Dummy(), 1.5)
         show_without_gil(Dummy())
     print(repr(captured.getvalue()))
+    long = io.StringIO()
+    with contextlib.redirect_stdout(long):
+        show_long(Dummy(), "x" * 3000)
+    print(long.getvalue() == "hello! " + "x" * 3000 + "\\n")
     """
 )
 
@@ -300,8 +309,11 @@ def test_infer_print_item_key_prints_through_sys_stdout():
     )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.strip().splitlines()
-    # the item and taipan's own print of numbers, in order, both through sys.stdout
-    assert lines[-1] == repr("hello!\n1.5 2\nhello!\n"), result.stdout
+    # the items, the others as Python prints them, and taipan's own print, in order, all
+    # through sys.stdout
+    expected = "hello!\n1.5 2\nitems: hello! 1.5 (1, 'a') hello!\nhello!\n"
+    assert lines[-2] == repr(expected), result.stdout
+    assert lines[-1] == "True", result.stdout  # a long item is not cut at 1000 bytes
 
 
 # overload_classmethod.
@@ -362,3 +374,32 @@ def test_borrowed_array_results_are_counted():
     data = np.ones(3)
     got, n = data_of(Buffer(data))
     assert n == 3 and np.shares_memory(got, data)
+
+
+@overload(operator.delitem)
+def _buffer_delitem(buffer, i):
+    if isinstance(buffer, BufferType) and isinstance(i, types.Integer):
+
+        def delitem(buffer, i):
+            buffer.data[i] = 0.0  # "deleting" clears the slot
+
+        return delitem
+    return None
+
+
+def test_item_deletion_of_a_user_type():
+    @njit
+    def clear(b, i):
+        del b[i]
+        return b.data.sum()
+
+    data = np.arange(1.0, 5.0)
+    assert clear(Buffer(data), 2) == 7.0
+    np.testing.assert_array_equal(data, [1.0, 2.0, 0.0, 4.0])
+
+    @njit
+    def clear_float(b):
+        del b[0.5]
+
+    with pytest.raises(TypingError, match=r"operator.delitem"):
+        clear_float(Buffer(data))
