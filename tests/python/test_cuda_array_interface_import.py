@@ -57,7 +57,7 @@ def test_as_cuda_array_keeps_the_exporter_alive(synchronized):
     array = cuda.as_cuda_array(exporter)
     assert array.gpu_data.owner is exporter
     assert synchronized == [0x99] and array.stream.external
-    assert not streams.Stream(5, True, "").external  # a stream taipan made
+    assert not streams.Stream(5, False, "").external  # a stream taipan made (not destroyed here)
 
 
 def test_masked_interfaces_are_refused():

@@ -320,8 +320,15 @@ def test_context_memory_on_the_gpu():
     registered = np.zeros(100)
     pin = context.mempin(registered, registered.ctypes.data, registered.nbytes)
     assert pin.handle == registered.ctypes.data
-    with pytest.raises(NotImplementedError, match="mapped_array"):
-        context.mempin(registered, registered.ctypes.data, registered.nbytes, mapped=True)
+    # Pinned and mapped into the device's address space (cuda.mapped's way): memset through
+    # the device address reaches the host array.
+    other = np.zeros(64, np.uint8)
+    mapped_pin = context.mempin(other, other.ctypes.data, other.nbytes, mapped=True)
+    assert mapped_pin.device_pointer_value and mapped_pin.host_pointer == other.ctypes.data
+    memory.memset(mapped_pin, 0x5A, 64)
+    context.synchronize()
+    assert (other == 0x5A).all()
+    mapped_pin.free()
     del mapped, pinned, managed, pin
     with cuda.defer_cleanup():
         cuda.to_device(np.arange(10))

@@ -340,8 +340,8 @@ class CUDAUFunc(api.UFuncFront):
             )
         if host_out is not None:
             return result.copy_to_host(host_out, stream=stream)
-        if out is not None:  # another library's array as the device array viewing it
-            return device_out
+        if out is not None:
+            return out
         if on_device:
             return result
         return result.copy_to_host(stream=stream)
