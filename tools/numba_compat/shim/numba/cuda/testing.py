@@ -28,8 +28,8 @@ class CUDATestCase(TestCase):
 
     def setUp(self):
         # As numba-cuda's: no warnings of small grids or of copies of host arrays in the
-        # tests (those of the warnings set them again).
-        super().setUp()
+        # tests (those of the warnings set them again). No super() call, as in numba-cuda:
+        # test_caching calls CUDATestCase.setUp(self) on test cases of other classes.
         self._low_occupancy_warnings = config.CUDA_LOW_OCCUPANCY_WARNINGS
         self._warn_on_implicit_copy = config.CUDA_WARN_ON_IMPLICIT_COPY
         config.CUDA_LOW_OCCUPANCY_WARNINGS = 0
@@ -38,7 +38,6 @@ class CUDATestCase(TestCase):
     def tearDown(self):
         config.CUDA_LOW_OCCUPANCY_WARNINGS = self._low_occupancy_warnings
         config.CUDA_WARN_ON_IMPLICIT_COPY = self._warn_on_implicit_copy
-        super().tearDown()
 
     def assertFileCheckAsm(self, *args, **kwargs):
         raise ShimUnsupported("FileCheck of numba-cuda's PTX is not mapped onto taipan")
