@@ -39,16 +39,18 @@ constexpr LibraryFunction LibraryFunctions[] = {
 /// since the kernel's module defines its own.
 std::unique_ptr<llvm::Module> loadLibraryModule(llvm::Module &module, const char *symbol,
                                                 int computeCapability) {
-  std::string text;
+  DeviceLibrarySource source;
   {
     std::lock_guard<std::mutex> lock(sourceMutex);
-    if (!librarySource)
-      throw CompileError(CompileErrorKind::Unsupported,
-                         std::string("this operation needs the device library function ") + symbol +
-                             ", which taipan.cuda provides once imported",
-                         {});
-    text = librarySource(symbol, computeCapability);
+    source = librarySource;
   }
+  if (!source)
+    throw CompileError(CompileErrorKind::Unsupported,
+                       std::string("this operation needs the device library function ") + symbol +
+                           ", which taipan.cuda provides once imported",
+                       {});
+  // Called without the lock: the source compiles Python, which may compile more.
+  std::string text = source(symbol, computeCapability);
   if (text.empty())
     throw CompileError(CompileErrorKind::Internal,
                        std::string("the device library has no function ") + symbol, {});
