@@ -203,6 +203,15 @@ OPTIONS = (
         "(NumbaPerformanceWarning), as numba-cuda does",
     ),
     Option(
+        "CUDA_ARRAY_INTERFACE_SYNC",
+        "TAIPAN_CUDA_ARRAY_INTERFACE_SYNC",
+        ("NUMBA_CUDA_ARRAY_INTERFACE_SYNC",),
+        _flag,
+        True,
+        "cuda.as_cuda_array and cuda.from_cuda_array_interface synchronize the stream the "
+        "producer of an imported array names (kernel launches always order after it)",
+    ),
+    Option(
         "CUDA_WARN_ON_IMPLICIT_COPY",
         "TAIPAN_CUDA_WARN_ON_IMPLICIT_COPY",
         ("NUMBA_CUDA_WARN_ON_IMPLICIT_COPY",),

@@ -65,3 +65,11 @@ def test_masked_interfaces_are_refused():
         cuda.from_cuda_array_interface(interface(mask=object()))
     with pytest.raises(NotImplementedError, match="Masked arrays are not supported"):
         cuda.as_cuda_array(type("Masked", (), {"__cuda_array_interface__": interface(mask=1)})())
+
+
+def test_the_sync_setting_turns_the_wait_off(synchronized, monkeypatch):
+    from taipan import config
+
+    monkeypatch.setattr(config, "CUDA_ARRAY_INTERFACE_SYNC", False)
+    array = cuda.from_cuda_array_interface(interface(stream=0x1234))
+    assert synchronized == [] and int(array.stream) == 0x1234

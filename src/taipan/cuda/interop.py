@@ -5,7 +5,7 @@ import contextlib
 
 import numpy as np
 
-from taipan import _core
+from taipan import _core, config
 from taipan.cuda import api
 from taipan.cuda.devicearray import DLPACK_CUDA, DLPACK_CUDA_MANAGED, DeviceNDArray
 from taipan.cuda.streams import external_stream
@@ -42,12 +42,13 @@ def as_cuda_array(obj, sync=True):
 def from_cuda_array_interface(desc, owner=None, sync=True):
     """A taipan device array viewing the memory a CUDA Array Interface dict `desc` describes
     (numba-cuda's function of that name), kept alive through `owner`. The producer's stream
-    (``desc["stream"]``) becomes the array's stream, and is synchronized first when `sync`
-    (taipan's own work, on the legacy default stream, already follows the legacy stream)."""
+    (``desc["stream"]``) becomes the array's stream, and is synchronized first when `sync` and
+    config.CUDA_ARRAY_INTERFACE_SYNC (taipan's own work, on the legacy default stream, already
+    follows the legacy stream)."""
     api.devicearray.refuse_masked(desc)
     producer = desc.get("stream")
     stream = external_stream(producer) if producer is not None else 0
-    if sync and producer is not None and producer != _LEGACY_STREAM:
+    if sync and config.CUDA_ARRAY_INTERFACE_SYNC and producer not in (None, _LEGACY_STREAM):
         stream.synchronize()
     return DeviceNDArray(
         tuple(desc["shape"]),
