@@ -73,3 +73,27 @@ def test_the_sync_setting_turns_the_wait_off(synchronized, monkeypatch):
     monkeypatch.setattr(config, "CUDA_ARRAY_INTERFACE_SYNC", False)
     array = cuda.from_cuda_array_interface(interface(stream=0x1234))
     assert synchronized == [] and int(array.stream) == 0x1234
+
+
+def test_mapped_and_managed_arrays_name_their_stream(monkeypatch):
+    import types
+
+    from taipan import _core
+
+    memory = np.zeros(80, np.uint8)  # host memory standing in for the driver's allocation
+
+    def allocate_host(size, kind):
+        return types.SimpleNamespace(
+            pointer=memory.ctypes.data, device_pointer=0x7F0000008000, size=size
+        )
+
+    monkeypatch.setattr(_core, "cuda_available", lambda: True)
+    monkeypatch.setattr(_core, "cuda_allocate_host", allocate_host)
+    monkeypatch.setattr(_core, "cuda_memory_info", lambda: (1 << 30, 1 << 30))
+    stream = streams.Stream(0x4321, False, "")
+    for make in (cuda.mapped_array, cuda.managed_array):
+        array = make(10, stream=stream)
+        assert array.__cuda_array_interface__["stream"] == 0x4321
+        assert array[2:].__cuda_array_interface__["stream"] == 0x4321  # views keep it
+        assert make(10).__cuda_array_interface__["stream"] is None
+    del array

@@ -18,7 +18,7 @@ def _extent_bytes(shape, strides, itemsize):
     return sum((extent - 1) * abs(stride) for extent, stride in zip(shape, strides)) + itemsize
 
 
-def _host_array(kind, shape, dtype, strides, order, array_type=np.ndarray):
+def _host_array(kind, shape, dtype, strides, order, array_type=np.ndarray, stream=0):
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
     dtype = np.dtype(dtype)
     nbytes = _extent_bytes(shape, strides, dtype.itemsize)
@@ -38,6 +38,7 @@ def _host_array(kind, shape, dtype, strides, order, array_type=np.ndarray):
         array = array_type(shape, dtype, buffer=memory, strides=strides, order=order)
     if array_type is MappedNDArray:
         array._allocation = allocation
+        array._stream = stream
     return array
 
 
@@ -46,6 +47,8 @@ class MappedNDArray(np.ndarray):
 
     def __array_finalize__(self, source):
         self._allocation = getattr(source, "_allocation", None)
+        # The stream it was made on, which its interface names to consumers.
+        self._stream = getattr(source, "_stream", 0)
 
     @property
     def __cuda_array_interface__(self):
@@ -56,7 +59,7 @@ class MappedNDArray(np.ndarray):
         if not 0 <= offset <= allocation.size:
             raise AttributeError("this array is not in mapped memory")
         return array_interface(
-            self.shape, self.strides, self.dtype, allocation.device_pointer + offset
+            self.shape, self.strides, self.dtype, allocation.device_pointer + offset, self._stream
         )
 
 
@@ -70,7 +73,7 @@ def mapped_array(
     shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False, wc=False
 ):
     """An uninitialised array in page-locked memory that kernels read and write in place."""
-    return _host_array("mapped", shape, dtype, strides, order, MappedNDArray)
+    return _host_array("mapped", shape, dtype, strides, order, MappedNDArray, stream)
 
 
 def pinned_array_like(ary):
@@ -88,7 +91,7 @@ def mapped_array_like(ary, stream=0, portable=False, wc=False):
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):
     """An uninitialised array in managed memory, migrated between host and GPU on use. It may
     not exceed the GPU's free memory."""
-    return _host_array("managed", shape, dtype, strides, order, MappedNDArray)
+    return _host_array("managed", shape, dtype, strides, order, MappedNDArray, stream)
 
 
 @contextlib.contextmanager
