@@ -97,3 +97,11 @@ def test_mapped_and_managed_arrays_name_their_stream(monkeypatch):
         assert array[2:].__cuda_array_interface__["stream"] == 0x4321  # views keep it
         assert make(10).__cuda_array_interface__["stream"] is None
     del array
+
+
+def test_device_pointers_have_the_value_of_a_ctypes_pointer():
+    array = cuda.from_cuda_array_interface(interface())
+    pointer = array.device_ctypes_pointer
+    assert pointer == 0x7F0000004000 and pointer.value == 0x7F0000004000
+    assert pointer + 8 == 0x7F0000004008 and type(pointer + 8) is int
+    assert cuda.api.devicearray.DevicePointer(0).value is None  # as ctypes' null pointer

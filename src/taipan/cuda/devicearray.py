@@ -83,7 +83,7 @@ class DeviceNDArray(api.DeviceArrayFront):
 
     @property
     def device_ctypes_pointer(self):
-        return self._buffer.pointer + self._offset
+        return api.devicearray.DevicePointer(self._buffer.pointer + self._offset)
 
     @property
     def gpu_data(self):
@@ -325,7 +325,7 @@ class DeviceRecord:
 
     @property
     def device_ctypes_pointer(self):
-        return self.gpu_data.pointer + self._offset
+        return api.devicearray.DevicePointer(self.gpu_data.pointer + self._offset)
 
     @property
     def _numba_type_(self):

@@ -154,6 +154,17 @@ def extent_bytes(shape, strides, itemsize):
     return sum((extent - 1) * abs(stride) for extent, stride in zip(shape, strides)) + itemsize
 
 
+class DevicePointer(int):
+    """A device address as ``device_ctypes_pointer`` gives it: an int (taipan's code does
+    arithmetic on it) with the ``.value`` of numba-cuda's ctypes pointer (None for null)."""
+
+    __slots__ = ()
+
+    @property
+    def value(self):
+        return int(self) or None
+
+
 def refuse_masked(interface):
     """Refuses a CUDA Array Interface with a mask, which taipan does not read (as numba-cuda)."""
     if interface.get("mask") is not None:

@@ -106,7 +106,7 @@ class DeviceNDArray(api.DeviceArrayFront):
     @property
     def device_ctypes_pointer(self):
         """The address of the first element (host memory, in the simulator)."""
-        return self._array.ctypes.data
+        return api.devicearray.DevicePointer(self._array.ctypes.data)
 
     @property
     def device_id(self):
