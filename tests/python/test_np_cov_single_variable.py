@@ -70,21 +70,38 @@ def cov_rows(m, bias, ddof):
     return np.cov(m, bias=bias, ddof=ddof)
 
 
-def test_one_row_tuple_with_rowvar_false_is_observations_of_one():
-    # NumPy transposes a 2-D m when rowvar is False even with one row (not y's rule)
+def test_one_row_tuple_with_rowvar_false_is_refused_not_answered_in_the_wrong_shape():
+    # NumPy transposes a 2-D m when rowvar is False even with one row (not y's rule): a 2-D
+    # result, where rowvar True gives 0-d; typing cannot see the bool's value, so the 0-d form
+    # is compiled and rowvar False raises
     m = ((1.0, 4.0, 2.5, -0.0),)
     before = live_blocks()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        for f, rowvar in ((cov_options, False), (cov_rows, True)):
-            for bias in (False, True):
-                for ddof in (None, 0, 2):
-                    expected = np.cov(m, None, rowvar, bias, ddof)
-                    got = f(m, bias, ddof)
-                    assert got.shape == expected.shape
-                    np.testing.assert_allclose(got, expected, rtol=1e-14)
-            del got
+        for bias in (False, True):
+            for ddof in (None, 0, 2):
+                expected = np.cov(m, None, True, bias, ddof)
+                got = cov_rows(m, bias, ddof)
+                assert got.shape == expected.shape == ()
+                np.testing.assert_allclose(got, expected, rtol=1e-14)
+                with pytest.raises(ValueError, match="compiled for rowvar=True"):
+                    cov_options(m, bias, ddof)
+                assert np.cov(m, None, False, bias, ddof).shape == (4, 4)
+        del got
     assert live_blocks() == before
+
+
+@taipan.njit
+def cov_passing_rowvar(m, rowvar=True):
+    return np.cov(m, None, rowvar)
+
+
+def test_one_row_tuple_with_rowvar_passed_through():
+    m = ((1.1, 2.2, 1.5),)
+    assert cov_passing_rowvar(m).shape == np.cov(m).shape == ()
+    np.testing.assert_allclose(cov_passing_rowvar(m), np.cov(m), rtol=1e-14)
+    with pytest.raises(ValueError, match="compiled for rowvar=True"):
+        cov_passing_rowvar(m, False)
 
 
 @taipan.njit

@@ -114,10 +114,24 @@ def _is_0d(t):
 
 def _one_row_tuple(t, rowvar):
     """Whether ``t`` is a tuple holding one sequence (a 2-D array-like of one row whose length
-    is known when compiling; a list's or an array's is not) of variables in rows (``rowvar``
-    omitted or the constant True): one variable, which NumPy squeezes to 0-d."""
-    rows = rowvar is True or getattr(rowvar, "literal_value", None) is True
-    return rows and isinstance(t, types.BaseTuple) and len(t.types) == 1 and is_sequence(t.types[0])
+    is known when compiling; a list's or an array's is not) whose row may be one variable:
+    ``rowvar`` omitted, True, or a bool known only at run time (not the constant False). NumPy
+    squeezes the result for one variable to 0-d."""
+    if rowvar is False or getattr(rowvar, "literal_value", None) is False:
+        return False
+    return isinstance(t, types.BaseTuple) and len(t.types) == 1 and is_sequence(t.types[0])
+
+
+@register_jitable
+def _check_rows(rowvar):
+    """A tuple of one row with rowvar False is observations of one each, whose result has two
+    dimensions: the function was compiled for rowvar True (0-d; typing cannot see a bool's
+    value), so that call is refused rather than answered in the wrong shape."""
+    if not rowvar:
+        raise ValueError(
+            "a tuple of one row with rowvar=False needs a 2-D result, but this call was compiled "
+            "for rowvar=True (its 0-d result): pass the rows as an array"
+        )
 
 
 @overload(np.cov)
@@ -132,6 +146,7 @@ def _cov(m, y=None, rowvar=True, bias=False, ddof=None):
             # NumPy squeezes the covariance of a single variable to 0-d
 
             def cov_of_one_row(m, y=None, rowvar=True, bias=False, ddof=None):
+                _check_rows(rowvar)
                 return np.cov(np.asarray(m[0]), None, True, bias, ddof)
 
             return cov_of_one_row
@@ -197,6 +212,7 @@ def _corrcoef(x, y=None, rowvar=True):
         if _one_row_tuple(x, rowvar) and is_none(y):
 
             def corrcoef_of_one_row(x, y=None, rowvar=True):
+                _check_rows(rowvar)
                 return np.corrcoef(np.asarray(x[0]), None, True)
 
             return corrcoef_of_one_row
