@@ -209,6 +209,8 @@ void defineCudaBindings(nb::module_ &module) {
   module.def("cuda_memory_info",
              [] { return driverCall([] { return CudaDriver::get().memory().memoryInfo(); }); });
   module.def("cuda_close", [] { driverCall([] { CudaDriver::get().closeAll(); }); });
+  module.def("cuda_set_profiling",
+             [](bool on) { driverCall([&] { CudaDriver::get().setProfiling(on); }); });
 
   nb::class_<HostAllocation>(module, "HostAllocation")
       .def_ro("pointer", &HostAllocation::pointer)

@@ -33,6 +33,15 @@ void CudaDriver::synchronize() {
   cudaMemory.flushDeferredFrees();
 }
 
+void CudaDriver::setProfiling(bool on) {
+  cudaContexts.ensureContext();
+  const CudaApi *api = cudaLibrary.api();
+  if (on)
+    api->call(api->cuProfilerStart);
+  else
+    api->call(api->cuProfilerStop);
+}
+
 void CudaDriver::closeAll() {
   if (!cudaLibrary.available())
     return;

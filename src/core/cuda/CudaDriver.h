@@ -49,6 +49,8 @@ public:
   /// (deferred frees, staging buffers, pools); the next call that needs a context selects
   /// device 0 again. Memory, modules, streams and events of the contexts are gone.
   void closeAll();
+  /// Starts or stops the profiler's collection for the current context (cuda.profiling()).
+  void setProfiling(bool on);
 
 private:
   // In this order: each piece refers to those above it, and is destroyed before them.

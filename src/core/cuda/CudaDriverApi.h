@@ -164,6 +164,8 @@ struct CudaApi {
   Entry<CUcontext> cuCtxSetCurrent;
   Entry<CUcontext *> cuCtxGetCurrent;
   Entry<CUdevice *> cuCtxGetDevice;
+  Entry<> cuProfilerStart;
+  Entry<> cuProfilerStop;
   Entry<> cuCtxSynchronize;
   Entry<size_t *, size_t *> cuMemGetInfo;
   Entry<CUdeviceptr *, size_t> cuMemAlloc;
@@ -247,6 +249,8 @@ struct CudaApi {
     resolve(cuCtxSetCurrent, "cuCtxSetCurrent");
     resolve(cuCtxGetCurrent, "cuCtxGetCurrent");
     resolve(cuCtxGetDevice, "cuCtxGetDevice");
+    resolve(cuProfilerStart, "cuProfilerStart");
+    resolve(cuProfilerStop, "cuProfilerStop");
     resolve(cuCtxSynchronize, "cuCtxSynchronize");
     resolve(cuMemGetInfo, "cuMemGetInfo", "cuMemGetInfo_v2");
     resolve(cuMemAlloc, "cuMemAlloc", "cuMemAlloc_v2");

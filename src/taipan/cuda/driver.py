@@ -2,6 +2,8 @@
 loading PTX (launches are in launcher.py). The driver library is opened by the extension on
 first use. The exception classes are taipan.cuda.api's, which the extension raises."""
 
+import contextlib
+
 from taipan import _core, config
 from taipan.cuda import api
 
@@ -129,6 +131,43 @@ def close():
     if is_available():
         _core.cuda_close()
         _generation += 1
+
+
+# The oldest driver (1000 * major + 10 * minor) that loads the PTX taipan writes for a compute
+# capability: CudaTarget's PTX ISA versions are 8.0 from sm_90 (CUDA 12.0), 7.0 from sm_80
+# (CUDA 11.0) and 6.4 before (CUDA 10.1).
+def _oldest_driver(compute_capability):
+    if compute_capability >= 90:
+        return 12000
+    return 11000 if compute_capability >= 80 else 10010
+
+
+def is_supported_version():
+    """Whether there is a CUDA driver new enough to load the PTX taipan writes for the current
+    GPU (numba-cuda's cuda.is_supported_version, which asks the same of its toolkit)."""
+    if not is_available():
+        return False
+    return _core.cuda_driver_version() >= _oldest_driver(target_compute_capability())
+
+
+def profile_start():
+    """Starts the CUDA profiler's collection (Nsight Systems' cudaProfilerApi capture range)."""
+    _driver().cuda_set_profiling(True)
+
+
+def profile_stop():
+    """Stops the CUDA profiler's collection."""
+    _driver().cuda_set_profiling(False)
+
+
+@contextlib.contextmanager
+def profiling():
+    """Profiles the block: profile_start() before it, profile_stop() after it."""
+    profile_start()
+    try:
+        yield
+    finally:
+        profile_stop()
 
 
 def detect():

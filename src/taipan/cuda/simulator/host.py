@@ -282,6 +282,25 @@ def is_fp8_supported():
     return False
 
 
+def is_supported_version():
+    """The simulator needs no driver: yes."""
+    return True
+
+
+def profile_start():
+    """Nothing to profile in the simulator."""
+
+
+def profile_stop():
+    """Nothing to profile in the simulator."""
+
+
+@contextlib.contextmanager
+def profiling():
+    """Nothing to profile in the simulator."""
+    yield
+
+
 def synchronize():
     """Nothing to wait for: simulated launches and copies finish before they return."""
 
