@@ -156,8 +156,8 @@ def array_expressions(out, x):
 def per_thread(out, n):
     i = cuda.grid(1)
     if i < out.shape[0]:
-        a = np.arange(n) * i
-        out[i] = a.sum()
+        a = np.arange(n)  # one block per thread
+        out[i] = a.sum() * i
 
 
 ONE_THREAD = [
