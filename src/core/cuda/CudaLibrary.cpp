@@ -5,10 +5,23 @@
 #include "cuda/CudaDriverApi.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 
+#include <atomic>
 #include <cstdlib>
 
 namespace taipan::cuda {
+
+namespace {
+
+/// Set in a child of fork() made after the driver was initialised: the driver's state is the
+/// parent's, and every CUDA call of the child would fail obscurely (or hang), so each is refused
+/// with the reason, as numba-cuda refuses them.
+std::atomic<bool> forkedAfterInitialisation{false};
+
+void markForked() { forkedAfterInitialisation.store(true, std::memory_order_relaxed); }
+
+} // namespace
 
 std::string CudaError::describe(int code, const char *name, const char *text) {
   if (!name)
@@ -96,10 +109,16 @@ void CudaLibrary::load() {
     return;
   }
   usable = true;
+  pthread_atfork(nullptr, nullptr, markForked);
 }
 
 void CudaLibrary::requireAvailable() {
   initialise();
+  if (forkedAfterInitialisation.load(std::memory_order_relaxed))
+    throw CudaError(CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED",
+                    "CUDA initialized before forking: a process made by fork() cannot use the "
+                    "CUDA driver its parent had initialised; use the 'spawn' or 'forkserver' "
+                    "start method of multiprocessing");
   if (usable)
     return;
   const char *name = failureCode == ErrorNoDriver ? nullptr : table->errorName(failureCode);

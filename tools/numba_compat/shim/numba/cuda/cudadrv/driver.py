@@ -43,6 +43,8 @@ def _raise_as_cuda_core_errors():
         nvrtc_error = type("NvrtcCompilationError", (NvrtcCompilationError, NVRTCError), {})
     except TypeError:  # an extension type whose layout another base cannot share
         return _CudaDriverError
+    # Module attributes, so that errors pickled in a worker process unpickle by reference.
+    globals()["NvrtcCompilationError"] = nvrtc_error
     if not _config.ENABLE_CUDASIM:
         from taipan import _core
         from taipan.cuda.api.errors import CudaSupportError
