@@ -24,6 +24,15 @@ _CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}
 _converting_kernels = []  # build(dispatcher, key, signature): use_converting_kernels
 
 
+def same_integer_bits(actual, formal):
+    """Whether `actual` and `formal` are arrays of one dimension count whose dtypes are integers
+    of one width (int32 and uint32): the same bits, read with another signedness."""
+    if actual.kind_name != "Array" or formal.kind_name != "Array" or actual.ndim != formal.ndim:
+        return False
+    a, f = actual.dtype, formal.dtype
+    return a.kind_name == f.kind_name == "Integer" and a.bitwidth == f.bitwidth
+
+
 def use_converting_kernels(build):
     """Registers how a kernel converting launch arguments to a signature is built
     (kernelgen.converting_kernel, above this module in the import graph); taipan.cuda's GPU
@@ -305,7 +314,7 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
                 as_pointers = self._addresses_as_pointers(key)
                 kernel = self._kernels.get(as_pointers)
                 if kernel is None:
-                    signature = self._best_signature(as_pointers, self._given)
+                    signature = self._signature_for(as_pointers)
                     kernel = self._converting_kernel(as_pointers, signature)
                 self._converting[key] = kernel
             if kernel is None:
@@ -328,6 +337,25 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
                 if parameter.kind_name == "Pointer":
                     pointers[i] = parameter
         return tuple(pointers)
+
+    def _signature_for(self, key):
+        """The given signature a launch with argument types `key` runs: the one they convert
+        to best. numba-cuda launches a kernel given one signature (not a list) with its arrays
+        as they are, whatever their dtype: an integer array of the signature's width and the
+        other signedness is taken as a view of the signature's dtype (the same bits), as there.
+        Other arrays of another dtype stay refused (a different width would read other
+        memory)."""
+        try:
+            return self._best_signature(key, self._given)
+        except TypeError:
+            if not self._specialized or len(self._given) != 1 or len(self._given[0]) != len(key):
+                raise
+            (signature,) = self._given
+            for actual, formal in zip(key, signature):
+                same = actual == formal or same_integer_bits(actual, formal)
+                if not same and _core.conversion_kind(actual, formal) is None:
+                    raise
+            return signature
 
     def _converting_kernel(self, key, signature):
         """The kernel for argument types `key` that the given `signature` takes through

@@ -79,14 +79,18 @@ def converting_kernel(dispatcher, key, signature):
     computing what the signature's kernel computes. (The launcher lays the arguments out by
     their own types, so the signature's kernel itself cannot take them.) Arrays pass as they
     are: a conversion only changes their layout to one the function reads either way."""
-    from taipan.cuda.dispatcher import CUDADispatcher
+    from taipan.cuda.dispatcher import CUDADispatcher, same_integer_bits
 
     options = {k: v for k, v in dispatcher._jit_options.items() if k != "device"}
     namespace = {"core": device_function(dispatcher.py_func, options)}
     names = [f"a{i}" for i in range(len(key))]
     converted = []
     for name, actual, formal in zip(names, key, signature):
-        if actual == formal or formal.ndim:
+        if same_integer_bits(actual, formal) and actual.dtype != formal.dtype:
+            # numba-cuda passes the array as it is: its bits, read as the signature's dtype
+            namespace[f"dtype_{name}"] = np.dtype(str(formal.dtype))
+            converted.append(f"{name}.view(dtype_{name})")
+        elif actual == formal or formal.ndim:
             converted.append(name)
         else:
             namespace[f"to_{name}"] = formal
