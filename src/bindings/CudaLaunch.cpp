@@ -596,7 +596,11 @@ void defineCudaLaunchBindings(nb::module_ &module) {
           },
           nb::arg("grid"), nb::arg("block"), nb::arg("shared"), nb::arg("stream").none(),
           nb::arg("fallback"), nb::arg("debug") = false, nb::arg("allocation_stream") = 0)
-      .def("__call__", &CudaLauncher::call);
+      .def("__call__", &CudaLauncher::call)
+      // numba-cuda's configured launch: griddim, blockdim, stream, sharedmem and the current
+      // launch's args are the Python launcher's.
+      .def("__getattr__",
+           [](CudaLauncher &self, nb::str name) { return self.fallback.attr(name); });
 
   module.def("cuda_set_device_array_type", [](nb::handle type) {
     deviceArrayType = reinterpret_cast<PyTypeObject *>(type.inc_ref().ptr());

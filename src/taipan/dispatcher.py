@@ -136,7 +136,7 @@ class CompiledFunction(_core.DispatcherBase):
         if config.DUMP_ANNOTATION:
             self.inspect_types(file=sys.stderr, signature=key)
         if config.DUMP_LLVM:  # Numba's dump: to stdout, between rulers
-            print(f" LLVM DUMP {self.__qualname__}{_describe_key(key)} ".center(80, "-"))
+            print(f"LLVM DUMP {self.__qualname__}{_describe_key(key)}".center(80, "-"))
             print(self.inspect_llvm(key))
             print("=" * 80)
         if config.PARALLEL_DIAGNOSTICS and self.targetoptions.get("parallel"):

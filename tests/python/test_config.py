@@ -386,7 +386,7 @@ def test_dump_annotation_prints_types_as_functions_compile(tmp_path, variable):
 def test_dump_llvm_prints_the_ir_as_functions_compile(tmp_path, variable):
     result = run(COMPILE_SCRIPT, tmp_path, **{variable: "1"})
     assert result.stdout.split()[-2:] == ["45.0", "9.0"]
-    assert re.search(r"-+ LLVM DUMP total\(array\(float64, 1d, C\)\) -+\n", result.stdout)
+    assert re.search(r"--LLVM DUMP total\(array\(float64, 1d, C\)\)--+\n", result.stdout)
     assert "define " in result.stdout and "\n" + "=" * 80 + "\n" in result.stdout
     assert result.stderr == ""
 

@@ -276,7 +276,7 @@ def test_dump_llvm_prints_each_compiled_kernel(monkeypatch, capsys):
     monkeypatch.setattr(config, "DUMP_LLVM", True)
     kernel = cuda.jit(SIGNATURE)(store_index)
     out = capsys.readouterr().out
-    assert re.search(r"-+ LLVM DUMP store_index\(.*\) -+\n", out), out[:300]
+    assert re.search(r"--LLVM DUMP store_index\(.*\)--+\n", out), out[:300]
     assert '!"kernel", i32 1' in out
     assert kernel.inspect_llvm(SIGNATURE.args) in out
     monkeypatch.setattr(config, "DUMP_LLVM", False)

@@ -64,9 +64,11 @@ def test_capture_compile_config_restores_the_method():
     assert captured["config"].dispatcher is kernel
     assert "_compile_for_args" not in kernel.__dict__
     assert kernel._compile_for_args.__func__ is original.__func__
-    with pytest.raises(TypeError, match="dispatcher is required"):
-        with launchconfig.capture_compile_config(None):
-            pass
+    with (
+        pytest.raises(TypeError, match="dispatcher is required"),
+        launchconfig.capture_compile_config(None),
+    ):
+        pass
 
 
 def test_calling_compile_for_args_outside_a_launch_explains_the_launch():
@@ -111,6 +113,7 @@ def test_each_thread_sees_its_own_launch():
         config = launchconfig.ensure_current_launch_config()
         barrier.wait(timeout=30)  # both threads compile at once
         seen.append(id(config.args[0]))
+        assert configured.args is config.args  # the configured launch's args: this thread's
         return original(*args, **kwargs)
 
     kernel._compile_for_args = waiting
@@ -119,7 +122,7 @@ def test_each_thread_sees_its_own_launch():
     def run(array):
         try:
             launch(configured, array)
-        except BaseException as error:  # reported below
+        except Exception as error:  # noqa: BLE001  (a thread's failure, reported below)
             errors.append(error)
 
     threads = [threading.Thread(target=run, args=(array,)) for array in arrays]
@@ -128,3 +131,5 @@ def test_each_thread_sees_its_own_launch():
     for thread in threads:
         thread.join(timeout=60)
     assert not errors and sorted(seen) == sorted(id(array) for array in arrays)
+    assert configured.args is None  # no launch compiling now
+    assert (configured.griddim, configured.blockdim) == ((1, 1, 1), (1, 1, 1))

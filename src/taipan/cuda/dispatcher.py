@@ -284,13 +284,13 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         configuration: launches of other configurations compile it again."""
         launchconfig.ensure_current_launch_config().sensitive = True
 
-    def _kernel_for_launch(self, types, args, griddim, blockdim, stream, sharedmem):
+    def _kernel_for_launch(self, types, args, launcher):
         """The kernel a launch of these argument types and configuration runs: the one
         compiled for the types (for this configuration, if it depends on it), else compiled
         now through ``_compile_for_args`` with the launch configuration current."""
         key = tuple(types)
         kernel = self._kernels.get(key)
-        config = launchconfig.LaunchConfig(self, args, griddim, blockdim, stream, sharedmem, key)
+        config = launchconfig.LaunchConfig(self, args, launcher, key)
         if kernel is not None and kernel.launch_config_sensitive:
             kernel = self._sensitive.get((key, config.key))
         if kernel is None:
@@ -617,7 +617,7 @@ class _Launcher(api.Launcher):
             )
         else:
             types = [argument_type(a) for a in args]
-        kernel = dispatcher._kernel_for_launch(types, args, *self._configuration())
+        kernel = dispatcher._kernel_for_launch(types, args, self)
         debug = bool(dispatcher.targetoptions.get("debug"))
         launch(kernel, self.griddim, self.blockdim, self.stream, self.sharedmem, args, debug=debug)
         for callback in after:
@@ -627,13 +627,17 @@ class _Launcher(api.Launcher):
         """The C++ launcher is about to copy host arrays to the device (and back)."""
         warn_implicit_copy(stacklevel=3)
 
-    def _configuration(self):
-        return self.griddim, self.blockdim, self.stream, self.sharedmem
+    @property
+    def args(self):
+        """The arguments of this configuration's launch compiling on this thread, else None
+        (numba-cuda's configured launch's ``args``)."""
+        config = launchconfig.current_launch_config()
+        return config.args if config is not None and config.launcher is self else None
 
     def specialize(self, types, args=()):
         """What the C++ launcher launches for argument types it has not seen: (function
         handle, cooperative, module handle) of the kernel, compiled now if it is new."""
-        kernel = self.kernel._kernel_for_launch(types, args, *self._configuration())
+        kernel = self.kernel._kernel_for_launch(types, args, self)
         driver.ready()
         module, function = kernel.function()
         return function, kernel.cooperative, module

@@ -15,15 +15,17 @@ _current = threading.local()
 class LaunchConfig:
     """One launch: the dispatcher, its arguments and configuration (dimensions as 3-tuples)."""
 
-    def __init__(self, dispatcher, args, griddim, blockdim, stream, sharedmem, types=()):
+    def __init__(self, dispatcher, args, launcher, types=()):
         self.dispatcher = dispatcher
         self.args = args
-        self.griddim = griddim
-        self.blockdim = blockdim
-        self.stream = stream
-        self.sharedmem = sharedmem
+        self.launcher = launcher  # the configured launch (kernel[griddim, blockdim, ...])
+        self.griddim = launcher.griddim
+        self.blockdim = launcher.blockdim
+        self.stream = launcher.stream
+        self.sharedmem = launcher.sharedmem
         self.types = tuple(types)  # the argument types the kernel compiles for
-        self.key = (griddim, blockdim, sharedmem)  # what a sensitive kernel is kept by
+        # What a kernel compiled for one configuration is kept by.
+        self.key = (self.griddim, self.blockdim, self.sharedmem)
         self.sensitive = False  # set by the dispatcher's mark_launch_config_sensitive
 
     def __repr__(self):
