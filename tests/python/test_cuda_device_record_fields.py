@@ -34,6 +34,7 @@ def host_memory(monkeypatch):
     monkeypatch.setattr(_core, "cuda_copy_to_device", to_device)
     monkeypatch.setattr(_core, "cuda_copy_to_host", to_host)
     monkeypatch.setattr(_core, "cuda_synchronize_stream", lambda stream: None)
+    monkeypatch.setattr(_core, "cuda_available", lambda: True)
 
 
 RECORD = np.dtype(
@@ -70,3 +71,15 @@ def test_a_str_field_view_has_no_kernel_argument(host_memory):
     record = devicearray.DeviceNDArray((1,), None, RECORD)[0]
     view = record._field("d")[0]
     assert not hasattr(view, "_launch")  # the launcher's Python path reports it
+
+
+def test_an_assignment_without_a_stream_waits_through_the_default_stream(host_memory, monkeypatch):
+    from taipan.cuda import streams
+
+    waited = []
+    monkeypatch.setattr(streams.Stream, "synchronize", lambda self: waited.append(self.handle))
+    array = devicearray.DeviceNDArray((5,), None, np.int64)
+    array[0] = 10
+    assert waited == [0] and array[0] == 10
+    array.setitem(1, 11, stream=streams.Stream(0x77, False, "external"))
+    assert waited == [0]  # a given stream is not waited for

@@ -8,7 +8,7 @@ import numpy as np
 from taipan import _core, config
 from taipan.cuda import api, driver
 from taipan.cuda.devices import plugin_memory_manager
-from taipan.cuda.streams import owned_stream, stream_handle, wait_for_producer
+from taipan.cuda.streams import default_stream, owned_stream, stream_handle, wait_for_producer
 
 # DLPack's device and type codes.
 DLPACK_CUDA, DLPACK_CUDA_HOST, DLPACK_CUDA_MANAGED = 2, 3, 13
@@ -198,7 +198,8 @@ class DeviceNDArray(api.DeviceArrayFront):
         _core.cuda_copy_device_to_device(self.device_ctypes_pointer, source, nbytes)
 
     def _synchronize_default_stream(self):
-        _core.cuda_synchronize_stream(0)
+        # Through the Stream object, as numba-cuda waits (its tests observe Stream.synchronize).
+        default_stream().synchronize()
 
     def _contiguous_copy(self):
         """A new C-contiguous device array of this array's elements: copied on the device by
