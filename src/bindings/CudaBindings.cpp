@@ -139,6 +139,8 @@ void defineCudaBindings(nb::module_ &module) {
   defineCudaLaunchBindings(module);
   nb::class_<DeviceBuffer>(module, "DeviceBuffer")
       .def_ro("pointer", &DeviceBuffer::pointer)
+      // numba-cuda's name for a device memory's address (int(ary.gpu_data.device_pointer))
+      .def_ro("device_pointer", &DeviceBuffer::pointer)
       .def_ro("size", &DeviceBuffer::size)
       .def_ro("device", &DeviceBuffer::device);
 

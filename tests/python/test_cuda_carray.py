@@ -37,5 +37,15 @@ def test_carray_and_farray_compile_for_the_gpu(kernel, signature, tmp_path):
 @pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
 def test_carray_on_the_gpu():
     a = cuda.to_device(np.zeros(1, np.float32))
-    cuda.jit(void(types.CPointer(float32)))(add_to_first)[1, 1](a.device_ctypes_pointer.value)
+    kernel = cuda.jit(void(types.CPointer(float32)))(add_to_first)
+    kernel[1, 1](a.device_ctypes_pointer.value)
     assert a.copy_to_host()[0] == np.float32(1.2)
+    kernel[1, 1](int(a.gpu_data.device_pointer))  # numba-cuda's test_array spells it so
+    assert a.copy_to_host()[0] == np.float32(1.2) + np.float32(1.2)
+
+
+def test_device_memory_has_numba_cudas_device_pointer():
+    from taipan import _core
+
+    # numba-cuda's tests read a device array's address as int(ary.gpu_data.device_pointer)
+    assert hasattr(_core.DeviceBuffer, "device_pointer") and hasattr(_core.DeviceBuffer, "pointer")
