@@ -44,6 +44,9 @@ class _Overload:
         self.jit_options = dict(jit_options or {})
         self.typers = []
         self.targets = {}  # typer -> its overload's target, where not "generic"
+        # Users' typing functions registered with strict=True (Numba's default): their
+        # implementations must take the same arguments (taipan.overload_signatures).
+        self.strict = set()
         self.implementations = {}
 
     def implement(self, args, kwargs, may_decline=False):
@@ -90,6 +93,10 @@ class _Overload:
                     f"the typing function of {self.name} returned {implementation!r}, "
                     "not a Python function"
                 )
+            if typer in self.strict:
+                from taipan.overload_signatures import check_signatures
+
+                check_signatures(typer, implementation)
             return Dispatcher(implementation, _check_options(dict(self.jit_options)))
         if may_decline:
             return None  # taipan's own implementation of the function applies
@@ -478,6 +485,9 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
         entry.typers.append(typer)
         if target != "generic":
             entry.targets[typer] = target
+        # (taipan's own library registers generic typing functions, *args included)
+        if strict and not getattr(typer, "__module__", "").startswith("taipan."):
+            entry.strict.add(typer)
         return typer
 
     return decorate
