@@ -3,6 +3,13 @@ layout helpers), ``devices`` (``get_context``, ``gpus``) and ``driver`` (streams
 contexts); what numba-cuda's driver has beyond those stays a placeholder."""
 
 from numba._missing import fill_missing
-from numba.cuda.cudadrv import devicearray, devices, driver, error, linkable_code  # noqa: F401
+from numba.cuda.cudadrv import (  # noqa: F401
+    devicearray,
+    devices,
+    driver,
+    error,
+    linkable_code,
+    nvrtc,
+)
 
 __getattr__ = fill_missing(globals(), __name__)
