@@ -82,6 +82,28 @@ def test_rect_matches_cpython_on_special_values():
         assert_like_cpython(rect(r, phi), status, value, ("rect", r, phi), ulps=2)
 
 
+def test_log_with_a_base_reports_only_cpythons_errors():
+    """cmath.log(z, base): CPython reports the base's error and a base of 1 (a zero divisor) as
+    ValueError, never z's (log(0j, 1j) is nan+infj); on the CPU and in kernels alike."""
+    log = taipan.njit(lambda z, base: cmath.log(z, base))
+    parts = [-math.inf, -1.0, -0.0, 0.0, 1.0, math.pi, math.inf, math.nan]
+    values = [complex(x, y) for x, y in itertools.product(parts, parts)]
+    for z, base in itertools.product(values, values):
+        status, want = expected(cmath.log, z, base)
+        try:
+            got = log(z, base)
+        except ValueError:
+            assert status == 1, (z, base)
+            continue
+        assert status == 0, (z, base, got)
+        assert ulps_apart(got.real, want.real) <= 3 and ulps_apart(got.imag, want.imag) <= 3, (
+            z,
+            base,
+            got,
+            want,
+        )
+
+
 def test_function_numbers_are_the_runtimes():
     """The library's numbering is runtime/PythonMath.h's CmathFunction: the CPU's compiled call
     passes the number the device library reads."""
@@ -94,7 +116,9 @@ def test_function_numbers_are_the_runtimes():
 
 
 def test_a_symbol_outside_the_library_has_no_ir():
-    assert device_runtime.compiled_ir("taipan_device_nothing", 90) is None
+    from taipan.cuda.compiler import device_library_ir
+
+    assert device_library_ir("taipan_device_nothing", 90) is None
 
 
 def unary_kernel(name, complex_type):

@@ -31,10 +31,10 @@ void add(Library &library, const std::string &name, const Type *result, LibraryL
 }
 
 /// A complex result the runtime writes through a pointer, raising CPython's ValueError or
-/// OverflowError when its status says so.
+/// OverflowError when its status says so (unless `raises` is false: a status CPython drops).
 llvm::Value *complexFromRuntime(LoweringApi &lowering, const char *symbol,
                                 llvm::ArrayRef<llvm::Type *> parameters,
-                                std::vector<llvm::Value *> values) {
+                                std::vector<llvm::Value *> values, bool raises = true) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Type *f64 = builder.getDoubleTy();
   llvm::AllocaInst *out = lowering.createEntryAlloca(llvm::ArrayType::get(f64, 2), "cmath.result");
@@ -47,7 +47,7 @@ llvm::Value *complexFromRuntime(LoweringApi &lowering, const char *symbol,
   // NumPy's complex loops give it (C99's special values), not CPython's exception.
   bool numpyArithmetic = lowering.useNumpyArithmetic(true);
   lowering.useNumpyArithmetic(numpyArithmetic);
-  if (!numpyArithmetic) {
+  if (!numpyArithmetic && raises) {
     lowering.exceptions().raiseIf(builder.CreateICmpEQ(status, builder.getInt32(ValueErrorId)),
                                   ValueErrorId, "math domain error");
     lowering.exceptions().raiseIf(builder.CreateICmpEQ(status, builder.getInt32(OverflowErrorId)),
@@ -125,18 +125,32 @@ void registerCmathFunctions(Library &library) {
                  const std::vector<llvm::Value *> &values) {
     llvm::IRBuilder<> &builder = lowering.irBuilder();
     llvm::Type *f64 = builder.getDoubleTy();
-    auto logOf = [&](llvm::Value *value, const Type *type) {
+    auto logOf = [&](llvm::Value *value, const Type *type, bool raises) {
       llvm::Value *imag;
       llvm::Value *re = lowering.operators().complexParts(
           lowering.castValue(value, type, types::complex128()), imag);
       return complexFromRuntime(lowering, "taipan_cmath_unary", {builder.getInt32Ty(), f64, f64},
-                                {builder.getInt32(CmathLog), re, imag});
+                                {builder.getInt32(CmathLog), re, imag}, raises);
     };
-    llvm::Value *result = logOf(values[0], call.argumentTypes[0]);
+    // CPython's log(z, base) reports only the base's error (computing log(base) resets the
+    // errno of log(z): log(0j, 1j) is nan+infj) and a zero divisor, base 1, as its math domain
+    // error.
+    llvm::Value *result = logOf(values[0], call.argumentTypes[0], values.size() == 1);
     if (values.size() == 1)
       return result;
-    return lowering.operators().lowerComplexBinary(
-        BinaryOp::Div, result, logOf(values[1], call.argumentTypes[1]), types::complex128());
+    llvm::Value *base = logOf(values[1], call.argumentTypes[1], true);
+    bool numpyArithmetic = lowering.useNumpyArithmetic(true);
+    lowering.useNumpyArithmetic(numpyArithmetic);
+    if (!numpyArithmetic) {
+      llvm::Value *baseImag;
+      llvm::Value *baseReal = lowering.operators().complexParts(base, baseImag);
+      llvm::Value *zero = llvm::ConstantFP::get(f64, 0.0);
+      lowering.exceptions().raiseIf(builder.CreateAnd(builder.CreateFCmpOEQ(baseReal, zero),
+                                                      builder.CreateFCmpOEQ(baseImag, zero)),
+                                    ValueErrorId, "math domain error");
+    }
+    return lowering.operators().lowerComplexBinary(BinaryOp::Div, result, base,
+                                                   types::complex128());
   };
   library.add(std::move(log));
 

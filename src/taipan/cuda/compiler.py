@@ -30,6 +30,7 @@ def _find_libdevice():
 
 
 _device_library_registered = False
+_device_library_ir = {}
 
 
 def _register_device_library():
@@ -39,13 +40,32 @@ def _register_device_library():
     if _device_library_registered:
         return
     _device_library_registered = True
+    _core.cuda_set_device_library(device_library_ir)
 
-    def compiled_ir(symbol, cc):
-        from taipan.cuda import device_runtime
 
-        return device_runtime.compiled_ir(symbol, cc)
+def device_library_ir(symbol, cc):
+    """The optimised LLVM IR of the device library's function ``symbol``
+    (taipan.cuda.device_runtime.LIBRARY) compiled for compute capability ``cc`` (90 for sm_90)
+    with the C ABI, or None for a symbol not in the library; compiled once per process and
+    architecture."""
+    key = (symbol, cc)
+    if key in _device_library_ir:
+        return _device_library_ir[key]
+    from taipan import types
+    from taipan.cuda import device_runtime
+    from taipan.frontend import read_function
 
-    _core.cuda_set_device_library(compiled_ir)
+    if symbol not in device_runtime.LIBRARY:
+        return None
+    function, names = device_runtime.LIBRARY[symbol]
+    # NumPy's error model: a division by zero gives inf or nan, as in C, instead of raising
+    options = {"debug": False, "lineinfo": False, "fastmath": False, "opt": True}
+    options["error_model"] = "numpy"
+    source = read_function(function, options)
+    argument_types = [getattr(types, name) for name in names]
+    ir = compile_source(source, argument_types, cc, device=True, keep_llvm=True, c_symbol=symbol)
+    _device_library_ir[key] = ir[5]
+    return ir[5]
 
 
 def compile_source(

@@ -5,8 +5,9 @@ computes: its scalings for huge and tiny parts, its explicit cases for infinite 
 its 7 x 7 tables of special values, built here from the host's ``cmath`` (and C99 Annex G's
 values where CPython raises instead of returning one).
 
-cuda/CudaTarget asks for these by symbol when a kernel's module calls them; ``compiled_ir``
-compiles them for a GPU (C ABI, one per symbol) and returns the LLVM IR it links in. On the CPU
+cuda/CudaTarget asks for these by symbol when a kernel's module calls them;
+``taipan.cuda.compiler.device_library_ir`` compiles them for a GPU (C ABI, one per symbol) and
+returns the LLVM IR it links in. On the CPU
 the same functions compile as they are, which is how the tests compare them with ``cmath``."""
 
 import cmath
@@ -423,33 +424,9 @@ def cmath_rect(r, phi):
     return float(OK), r * math.cos(phi), r * math.sin(phi)
 
 
-# The library's functions by C symbol (cuda/DeviceLibrary.cpp's names), with argument types.
-_LIBRARY = {
+# The library's functions by C symbol (cuda/DeviceLibrary.cpp's names), with argument types;
+# taipan.cuda.compiler compiles them (this module imports nothing of taipan.cuda).
+LIBRARY = {
     "taipan_device_cmath_unary": (cmath_unary, ("int32", "float64", "float64")),
     "taipan_device_cmath_rect": (cmath_rect, ("float64", "float64")),
 }
-_compiled = {}
-
-
-def compiled_ir(symbol, cc):
-    """The optimised LLVM IR of the library function ``symbol`` compiled for compute
-    capability ``cc`` (90 for sm_90) with the C ABI, or None for a symbol not in the library;
-    compiled once per process and architecture."""
-    key = (symbol, cc)
-    if key in _compiled:
-        return _compiled[key]
-    if symbol not in _LIBRARY:
-        return None
-    from taipan import types
-    from taipan.cuda.compiler import compile_source
-    from taipan.frontend import read_function
-
-    function, names = _LIBRARY[symbol]
-    # NumPy's error model: a division by zero gives inf or nan, as in C, instead of raising
-    options = {"debug": False, "lineinfo": False, "fastmath": False, "opt": True}
-    options["error_model"] = "numpy"
-    source = read_function(function, options)
-    argument_types = [getattr(types, name) for name in names]
-    ir = compile_source(source, argument_types, cc, device=True, keep_llvm=True, c_symbol=symbol)[5]
-    _compiled[key] = ir
-    return ir

@@ -98,6 +98,10 @@ def select_signature(signatures, inputs):
 # --- operands ----------------------------------------------------------------------------
 
 
+# The dtype kinds of a CUDA ufunc's operands: numbers, booleans, datetime64 and timedelta64.
+_OPERAND_KINDS = "biufcmM"
+
+
 def classify_operand(value, device_array, device_operand, foreign_view):
     """(operand, 'device' | 'host' | 'scalar') of a call's argument: the backend's device arrays
     (of class `device_array`) as ``device_operand(value)``, other libraries' arrays as
@@ -107,14 +111,17 @@ def classify_operand(value, device_array, device_operand, foreign_view):
         return device_operand(value), "device"
     if type(value) in _PYTHON_SCALARS or isinstance(value, np.generic):
         return value, "scalar"
-    if type(value) is np.ndarray and value.dtype.kind in "biufc":
+    if type(value) is np.ndarray and value.dtype.kind in _OPERAND_KINDS:
         return value, "host"
     view = foreign_view(value)
     if view is not None:
         return view, "device"
     array = np.asarray(value)
-    if array.dtype.kind not in "biufc":
-        raise TypeError(f"CUDA ufuncs take numbers and arrays of numbers, not {array.dtype}")
+    if array.dtype.kind not in _OPERAND_KINDS:
+        raise TypeError(
+            "CUDA ufuncs take numbers and arrays of numbers (or of datetime64 and timedelta64), "
+            f"not {array.dtype}"
+        )
     return array, "host"
 
 
