@@ -144,7 +144,7 @@ def test_types_a_signature_takes_through_conversions_are_converted_to_it():
         add_kernel
     )
     converting = kernel.specialize_for((float64[::1], int64, float64))
-    assert "cvt.rn.f64.s64" in converting.ptx and "add.rn.f64" in converting.ptx
+    assert "cvt.rn.f64.s64" in converting.ptx and "add.f64" in converting.ptx
     assert "f32" not in converting.ptx.split(".entry", 1)[1]
     assert len(kernel.overloads) == 2
     assert kernel.specialize_for((float64[::1], int64, float64)) is converting
