@@ -178,13 +178,6 @@ static std::string qualifiedClassName(nb::handle type) {
     if (PyObject *userType =
             _PyType_Lookup(reinterpret_cast<PyTypeObject *>(type.ptr()), userTypeMarker))
       return "usertype#" + std::to_string(nb::cast<int>(nb::handle(userType).attr("registry_id")));
-  // A class whose values in compiled code are of one user type (its _taipan_user_type, such as
-  // cuda.bf16's nv_bfloat16) is named by that type, so that isinstance() decides on them.
-  static PyObject *userTypeMarker = PyUnicode_InternFromString("_taipan_user_type");
-  if (PyType_Check(type.ptr()))
-    if (PyObject *userType =
-            _PyType_Lookup(reinterpret_cast<PyTypeObject *>(type.ptr()), userTypeMarker))
-      return "usertype#" + std::to_string(nb::cast<int>(nb::handle(userType).attr("registry_id")));
   nb::object module = nb::getattr(type, "__module__", nb::none());
   nb::object name = nb::getattr(type, "__qualname__", nb::none());
   if (!PyUnicode_Check(name.ptr()))
