@@ -223,8 +223,8 @@ void defineTypeObjects(nb::module_ &module) {
                    [](const TypeRef &self) -> nb::object {
                      if (!self.type->isComplex())
                        return nb::none();
-                     return nb::cast(TypeRef{self.type->bits() == 64 ? types::float32()
-                                                                     : types::float64()});
+                     return nb::cast(
+                         TypeRef{self.type->bits() == 64 ? types::float32() : types::float64()});
                    })
       .def_prop_ro("signed", [](const TypeRef &self) { return self.type->isSigned(); })
       .def_prop_ro("ndim", [](const TypeRef &self) { return self.type->ndim(); })
