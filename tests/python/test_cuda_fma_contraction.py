@@ -134,3 +134,18 @@ def test_cpu_arrays_do_not_contract(dtype, x, c):
     multiply_add_arrays.py_func(expected, a, a, cs)
     assert not expected.any()
     assert got.tobytes() == expected.tobytes()
+
+
+@needs_ptxas
+@pytest.mark.parametrize("type_name", FLOAT_TYPES)
+def test_opt_false_does_not_contract(type_name, tmp_path):
+    """opt=False rounds the product and the sum separately, as NVVM's -opt=0 (numba-cuda's
+    test_device_noopt); fastmath still contracts there."""
+    signature = f"{type_name}({type_name}, {type_name}, {type_name})"
+    suffix = SUFFIX[type_name]
+    ptx, _ = cuda.compile_ptx(multiply_add, signature, device=True, opt=False)
+    assert f"fma.rn.{suffix}" not in ptx
+    assert f"mul.rn.{suffix}" in ptx and f"add.rn.{suffix}" in ptx, ptx
+    ptxas(ptx, tmp_path)
+    fast, _ = cuda.compile_ptx(multiply_add, signature, device=True, opt=False, fastmath=True)
+    assert re.search(rf"fma\.rn(\.ftz)?\.{suffix}", fast), fast

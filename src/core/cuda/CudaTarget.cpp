@@ -85,10 +85,12 @@ createTargetMachine(int computeCapability, const CompileOptions &compileOptions,
   if (!nvptx)
     throw CompileError(CompileErrorKind::Internal, "NVPTX target missing: " + error, {});
   llvm::TargetOptions options;
-  // Kernels and device functions contract x * y + z into fma.rn, with or without fastmath, as
-  // NVVM and nvcc (-fmad=true) do: numba-cuda's results and PTX (add.f16, not add.rn.f16, which
-  // the back end writes to forbid ptxas' own fusion) are those. The CPU target never contracts.
-  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  // Optimised kernels and device functions contract x * y + z into fma.rn, with or without
+  // fastmath, as NVVM and nvcc (-fmad=true) do: numba-cuda's results and PTX (add.f16, not
+  // add.rn.f16, which the back end writes to forbid ptxas' own fusion) are those. opt=0 does
+  // not contract, as NVVM's -opt=0; fastmath always does. The CPU target never contracts.
+  if (level > 0 || compileOptions.fastmathApproximate)
+    options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   if (compileOptions.fastmathApproximate) {
     options.UnsafeFPMath = true;
     options.NoInfsFPMath = true;
