@@ -14,6 +14,7 @@ import builtins
 import sys
 
 from taipan import numpy_library, types
+from taipan.compile_platform import compiling_platform
 from taipan.errors import TypingError
 from taipan.types import Signature
 from taipan.user_type_registry import user_view
@@ -495,7 +496,6 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
 
 # Numba's overload targets and the platform each compiles for ("generic": every platform).
 _TARGET_PLATFORMS = {"generic": None, "cpu": "cpu", "cuda": "cuda", "gpu": "cuda"}
-_compiling = _thread._local()
 
 
 def _overload_target(kwargs):
@@ -505,26 +505,6 @@ def _overload_target(kwargs):
             f"unknown overload target {target!r}; taipan knows {sorted(_TARGET_PLATFORMS)}"
         )
     return target
-
-
-def compiling_platform():
-    """The platform the compile running on this thread is for: 'cuda' inside compiling_for
-    ('cuda'), else 'cpu'. Overloads for one target are chosen by it."""
-    return getattr(_compiling, "platform", "cpu")
-
-
-class compiling_for:
-    """Marks the compiles on this thread, while in the block, as being for `platform`."""
-
-    def __init__(self, platform):
-        self.platform = platform
-
-    def __enter__(self):
-        self.saved = compiling_platform()
-        _compiling.platform = self.platform
-
-    def __exit__(self, *exc):
-        _compiling.platform = self.saved
 
 
 def _check_type_class(type_class):

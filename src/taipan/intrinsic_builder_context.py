@@ -211,9 +211,9 @@ class IntrinsicContext:
     def get_python_api(self, builder):
         """Numba's ``context.get_python_api(builder)``: calls of Python's C API (printing,
         objects), valid with the GIL held and in this process only; not in kernels."""
+        from taipan.compile_platform import compiling_platform
         from taipan.errors import TypingError
-        from taipan.extending import compiling_platform
-        from taipan.user_type_boxing import PythonAPI
+        from taipan.python_api import PythonAPI
 
         if compiling_platform() == "cuda":
             raise TypingError("context.get_python_api: kernels cannot call Python's C API")
@@ -236,7 +236,7 @@ class IntrinsicContext:
         return self._caller(impl, sig, getattr(impl, "__name__", impl))(builder, args)
 
     def _caller(self, pyfunc, sig, what):
-        from taipan.extending import compiling_platform
+        from taipan.compile_platform import compiling_platform
         from taipan.intrinsic_calls import compiled_address
 
         if compiling_platform() == "cuda":

@@ -80,13 +80,28 @@ def compiled_address(pyfunc, sig, types):
 # (code, function id, signature) -> (C symbol, LLVM IR of the device function)
 _device_functions = {}
 
+# The CUDA target's compiler of device functions, which taipan.cuda.compiler registers when it
+# is imported (every kernel compiles through it): this generic module does not import the
+# CUDA target, whose compiler depends on the extension API that depends on this module.
+_compile_device_source = None
+
+
+def use_device_compiler(compile_source):
+    """Registers the CUDA target's ``compile_source`` for device functions called from
+    intrinsics in kernels (taipan.cuda.compiler calls this once)."""
+    global _compile_device_source
+    _compile_device_source = compile_source
+
 
 def device_function(pyfunc, sig):
     """``pyfunc`` compiled for ``sig`` as a CUDA device function with the C ABI (``T
     symbol(args...)``): (its symbol, the LLVM IR module defining it), which the intrinsic's
     module carries to the kernel's (lower/LowerIntrinsics.cpp links it there)."""
-    from taipan.cuda.compiler import compile_source
     from taipan.frontend import read_function
+
+    compile_source = _compile_device_source
+    if compile_source is None:  # no kernel compiled yet: nothing calls this then
+        raise TypingError("a device function needs taipan.cuda's compiler, not imported")
 
     _check_signature(sig)
     key = (getattr(pyfunc, "__code__", pyfunc), id(pyfunc), sig)

@@ -1,7 +1,7 @@
 """Compiling Python functions to PTX: ``compile_ptx`` (Numba's signature) and the cache the
 kernel dispatchers share."""
 
-from taipan import _core
+from taipan import _core, intrinsic_calls
 from taipan.cuda import api
 from taipan.errors import UnsupportedError
 
@@ -82,10 +82,13 @@ def compile_source(
     extra = {} if return_type is None else {"return_type": return_type}
     if c_symbol is not None:
         extra["c_symbol"] = c_symbol
-    from taipan.extending import compiling_for
+    from taipan.compile_platform import compiling_for
 
     with compiling_for("cuda"):  # overloads for target="cuda" are chosen over generic ones
         return _core.compile_kernel(source, list(argument_types), cc, device, keep_llvm, **extra)
+
+
+intrinsic_calls.use_device_compiler(compile_source)
 
 
 def error_model(debug, fastmath=False):
