@@ -221,6 +221,28 @@ bool PythonGlobalResolver::hasDispatcher(FunctionSource &source) {
   return dispatcher != nullptr;
 }
 
+std::vector<const Type *> PythonGlobalResolver::explicitSignature(
+    FunctionSource &source, const std::vector<const Type *> &arguments, SourceLocation location) {
+  nb::gil_scoped_acquire gil;
+  nb::object dispatcher = nb::steal(dispatcherOf(&source));
+  std::vector<const Type *> signature;
+  if (!dispatcher.is_valid())
+    return signature;
+  nb::list argumentTypes;
+  for (const Type *argument : arguments)
+    argumentTypes.append(TypeRef{argument});
+  try {
+    nb::object chosen = nb::module_::import_("taipan.dispatcher")
+                            .attr("explicit_signature_for")(dispatcher, argumentTypes);
+    if (!chosen.is_none())
+      for (nb::handle type : chosen)
+        signature.push_back(nb::cast<TypeRef>(type).type);
+  } catch (nb::python_error &error) {
+    throwTypingError(nb::cast<std::string>(nb::str(error.value())), location);
+  }
+  return signature;
+}
+
 const Type *PythonGlobalResolver::firstClassEntry(FunctionSource &source, const Type *functionType,
                                                   SourceLocation location) {
   nb::gil_scoped_acquire gil;

@@ -29,6 +29,9 @@ public:
   const Type *firstClassEntry(FunctionSource &function, const Type *functionType,
                               SourceLocation location) override;
   bool hasDispatcher(FunctionSource &function) override;
+  std::vector<const Type *> explicitSignature(FunctionSource &function,
+                                              const std::vector<const Type *> &arguments,
+                                              SourceLocation location) override;
 
 private:
   /// The function's own dispatcher for its own name while its decorator still compiles its

@@ -121,6 +121,11 @@ bool LocalFunctionResolver::hasDispatcher(FunctionSource &function) {
   return parent->hasDispatcher(function);
 }
 
+std::vector<const Type *> LocalFunctionResolver::explicitSignature(
+    FunctionSource &function, const std::vector<const Type *> &arguments, SourceLocation location) {
+  return parent->explicitSignature(function, arguments, location);
+}
+
 const Type *LocalFunctionResolver::firstClassEntry(FunctionSource &function,
                                                    const Type *functionType,
                                                    SourceLocation location) {

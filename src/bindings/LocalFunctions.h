@@ -41,6 +41,9 @@ public:
   const Type *firstClassEntry(FunctionSource &function, const Type *functionType,
                               SourceLocation location) override;
   bool hasDispatcher(FunctionSource &function) override;
+  std::vector<const Type *> explicitSignature(FunctionSource &function,
+                                              const std::vector<const Type *> &arguments,
+                                              SourceLocation location) override;
 
 private:
   std::shared_ptr<GlobalResolver> parent;

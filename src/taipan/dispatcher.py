@@ -35,6 +35,18 @@ def dispatcher_being_defined(py_func):
     return _being_defined.get(py_func)
 
 
+def explicit_signature_for(dispatcher, argument_types):
+    """For a call from compiled code: the explicit signature of ``dispatcher`` the arguments
+    convert to, as ``[*argument_types, return_type]``, by the rule a call from Python follows
+    (``_best_signature``, which raises TypeError when none or several fit); None when the
+    dispatcher compiles for any argument types, or is still compiling its signatures (a
+    recursive call inside them: its other signatures are not known yet)."""
+    if not getattr(dispatcher, "_explicit", False) or dispatcher.py_func in _being_defined:
+        return None
+    signature = dispatcher._best_signature(tuple(argument_types))
+    return [*signature, dispatcher._overloads[signature].return_type]
+
+
 class CompiledFunction(_core.DispatcherBase):
     """What CPU and CUDA dispatchers share: the Python function, its options and its source."""
 

@@ -153,7 +153,11 @@ llvm::Value *FunctionLowering::lowerJitCall(Expr *expr, const CallBinding &bindi
             : lowerConstant(callee.source->parameters[i].defaultValue, parameterType));
   }
   (void)expr;
-  return callTypedFunction(callee, arguments);
+  llvm::Value *result = callTypedFunction(callee, arguments);
+  const Type *declared = binding.declaredReturnType;
+  if (declared && declared != callee.returnType)
+    result = castValue(result, callee.returnType, declared); // an explicit signature's
+  return result;
 }
 
 llvm::Value *FunctionLowering::callTypedFunction(TypedFunction &callee,

@@ -769,6 +769,20 @@ const Type *CallInference::typeJitCall(Expr *expr, FunctionSource *callee, Expr 
                        expr->location);
     }
   }
+  // A dispatcher given explicit signatures compiles no others (Numba's closed compilation): the
+  // call converts its arguments to the signature that takes them best, and the callee's result
+  // to that signature's return type (the same choice a call from Python makes).
+  bool packs = std::any_of(parameters.begin(), parameters.end(),
+                           [](const Parameter &parameter) { return parameter.isStar; });
+  if (source.resolver && !packs) {
+    std::vector<const Type *> signature =
+        source.resolver->explicitSignature(*callee, parameterTypes, expr->location);
+    if (!signature.empty()) {
+      binding.declaredReturnType = signature.back();
+      signature.pop_back();
+      parameterTypes = std::move(signature);
+    }
+  }
   // The callee is specialised for the values of parameters it needs constant (a shared array's
   // shape). Numba also types a call's literal arguments as literals, so that the callee prunes
   // branches on them (`if neg_idx:` given False): a callee that does not type with its
@@ -806,9 +820,17 @@ const Type *CallInference::typeJitCall(Expr *expr, FunctionSource *callee, Expr 
     throwTypingError("cannot type infer runaway recursion: no return of " + callee->name +
                          "() gives a value that is not a recursive call",
                      expr->location);
+  const Type *declared = binding.declaredReturnType;
+  const Type *returned = binding.callee->returnType;
+  if (declared && returned && declared != returned &&
+      !(declared->isNumber() && returned->isNumber()) &&
+      !canConvertImplicitly(returned, declared) && !declared->isNone())
+    throwTypingError(callee->name + "() returns " + returned->name() +
+                         ", which does not convert to its declared return type " + declared->name(),
+                     expr->location);
   function.calls[expr->id] = binding;
   pass.refineSharedContainers(binding.arguments, *callee, *binding.callee);
-  return binding.callee->returnType;
+  return declared ? declared : returned;
 }
 
 } // namespace taipan

@@ -24,6 +24,12 @@ const Type *GlobalResolver::closedFunctionType(FunctionSource &) { return nullpt
 
 bool GlobalResolver::hasDispatcher(FunctionSource &) { return false; }
 
+std::vector<const Type *> GlobalResolver::explicitSignature(FunctionSource &,
+                                                            const std::vector<const Type *> &,
+                                                            SourceLocation) {
+  return {};
+}
+
 const Type *GlobalResolver::firstClassEntry(FunctionSource &function, const Type *,
                                             SourceLocation location) {
   throwTypingError("the jitted function " + function.name +

@@ -119,6 +119,14 @@ public:
   /// Whether jitted function `function` has a dispatcher Python can be given (a function
   /// defined inside compiled code has none), so that compiled code may return it.
   virtual bool hasDispatcher(FunctionSource &function);
+  /// The explicit signature a call of jitted function `function` with `arguments` converts to,
+  /// when its dispatcher was given signatures and so compiles no others (Numba's closed
+  /// compilation): the signature's argument types, then its return type. Empty when the
+  /// function compiles for any argument types. A TypingError at `location` when no signature
+  /// takes the arguments, or two take them equally well (Numba's overload rule).
+  virtual std::vector<const Type *> explicitSignature(FunctionSource &function,
+                                                      const std::vector<const Type *> &arguments,
+                                                      SourceLocation location);
 };
 
 } // namespace taipan

@@ -31,6 +31,9 @@ struct CallBinding {
   TypedFunction *callee = nullptr;
   /// One entry per callee parameter: the argument expression, or nullptr for its default.
   std::vector<Expr *> arguments;
+  /// The return type of the callee's explicit signature, which its result converts to (see
+  /// GlobalResolver::explicitSignature); nullptr: the callee's own return type.
+  const Type *declaredReturnType = nullptr;
 };
 
 /// Parameters a callee is specialised for the values of (by index): constant integers or
