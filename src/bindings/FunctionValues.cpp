@@ -4,6 +4,7 @@
 
 #include "FirstClassFunctions.h"
 #include "GlobalResolution.h"
+#include "typing/BuiltinNames.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/shared_ptr.h>
@@ -27,6 +28,11 @@ static const Type *typeOfKnownCallable(PyObject *value) {
   if (PyErr_Occurred())
     PyErr_Clear();
   if (known.kind == GlobalValue::Kind::Builtin)
+    return types::builtin(known.name);
+  // A builtin function that overloads were registered for (cuda.bf16's of math.sqrt) is still
+  // the builtin as a value: calls through a parameter use taipan's library function.
+  if (known.kind == GlobalValue::Kind::Overload && PyCFunction_Check(value) &&
+      isKnownBuiltin(known.name))
     return types::builtin(known.name);
   if (known.kind == GlobalValue::Kind::DType && known.functionType->dtype()->isNamedTuple())
     return known.functionType;

@@ -77,14 +77,18 @@ class _Overload:
         from taipan.decorators import _check_options
         from taipan.dispatcher import Dispatcher
 
+        binding_error = None
         for typer in self._typers_for(platform):
             try:
                 implementation = typer(*args, **kwargs)
             except TypeError as error:
-                # The typing function's own parameters did not accept these arguments.
+                # The typing function's own parameters did not accept these arguments: another
+                # one may (Numba tries every template), or taipan's own function (an overload
+                # of math.log for one argument leaves math.log(x, base) to the library).
                 if "argument" not in str(error):
                     raise
-                raise TypingError(f"{self.name}() {_strip_function_name(error)}") from None
+                binding_error = binding_error or error
+                continue
             if implementation is None:
                 continue
             if isinstance(implementation, Dispatcher):
@@ -101,6 +105,8 @@ class _Overload:
             return Dispatcher(implementation, _check_options(dict(self.jit_options)))
         if may_decline:
             return None  # taipan's own implementation of the function applies
+        if binding_error is not None:
+            raise TypingError(f"{self.name}() {_strip_function_name(binding_error)}") from None
         raise TypingError(
             f"No implementation of {self.name} for argument types {_describe(args, kwargs)}"
         )

@@ -73,6 +73,11 @@ REPORT = textwrap.dedent(
     print(module.compute.overloads[key].hash)
     print(kernel.overloads[(float32[:],)].hash)
     print(" ".join(symbols))
+    again = importlib.util.module_from_spec(spec)  # a fresh module object of the same file
+    spec.loader.exec_module(again)
+    again.compute.compile(key)
+    print(again.compute.overloads[key].hash)
+    print(cuda.jit(void(float32[:]))(again.kernel).overloads[(float32[:],)].hash)
     """
 )
 
@@ -110,10 +115,10 @@ def test_hash_is_the_same_in_another_process(module_path):
     # Symbols derive from the digests, not from a process-wide counter.
     assert re.search(r"taipan_compute_[0-9a-f]{16}_entry", symbols)
     assert re.search(r"taipan_helper_[0-9a-f]{16}", symbols)
-    # This process computes the same (a fresh module object, the same file).
-    module = load(module_path)
-    assert cpu_hash(module.compute) == cpu
-    assert cuda.jit(void(float32[:]))(module.kernel).overloads[(float32[:],)].hash == gpu
+    # A fresh module object of the same file hashes the same. (Checked in those processes: this
+    # one may have imported modules registering overloads of math.sqrt, cuda.bf16's, which
+    # enter the hash of code calling it.)
+    assert runs[0][3:5] == [cpu, gpu]
 
 
 def test_hash_is_deterministic_in_one_process(module_path):

@@ -197,7 +197,9 @@ def test_a_cuda_kernel_sees_the_defaults():
         out[0] = 1
 
     dispatcher = cuda.jit(kernel)
-    assert _core.function_options(dispatcher._function_source()) == _core.read_options({})
+    expected = _core.read_options({})
+    expected["errorModelNumpy"] = True  # kernels take numba-cuda's NumPy error model
+    assert _core.function_options(dispatcher._function_source()) == expected
     debugging = cuda.jit(debug=True, opt=False)(kernel)
     seen = _core.function_options(debugging._function_source())
     assert seen["debug"] and seen["lineInfo"] and seen["boundscheck"]  # as numba-cuda

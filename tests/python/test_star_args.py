@@ -146,13 +146,15 @@ def test_star_into_a_builtin_spreads_the_tuple():
         assert f(t) == f.py_func(t)
 
 
-def test_star_on_an_expression_is_unsupported():
+def test_star_on_an_expression_spreads_its_value():
+    # Was refused ("only on a variable"); f(*expr) of any tuple-valued expression now spreads
+    # it, as Python does (numba-cuda's complex(*cmath.polar(z))).
     @njit
     def f(t):
         return add_two(*(t + t))
 
-    with pytest.raises(UnsupportedError, match="only on a variable"):
-        f((1,))
+    assert f((1,)) == f.py_func((1,))
+    assert f((2.5,)) == f.py_func((2.5,))
 
 
 def test_kwargs_is_unsupported():

@@ -780,6 +780,11 @@ const Type *CallInference::typeJitCall(Expr *expr, FunctionSource *callee, Expr 
     if (!signature.empty()) {
       binding.declaredReturnType = signature.back();
       signature.pop_back();
+      // A function value given where the signature has a first-class function type converts
+      // to it here (its C entry compiled), as any other place expecting one does.
+      for (size_t i = 0; i < signature.size(); ++i)
+        if (bound[i] && signature[i] != parameterTypes[i])
+          convertFunctionArgument(pass, binding.arguments[i], parameterTypes[i], signature[i]);
       parameterTypes = std::move(signature);
     }
   }
