@@ -30,6 +30,7 @@ this script before taipan is importable (ratios are then ~1).
 from __future__ import annotations
 
 import argparse
+import statistics
 
 # benchmarks/ is sys.path[0] when this file is run as a script.
 from common import (
@@ -40,7 +41,6 @@ from common import (
     fresh_best,
     import_line,
     measure,
-    median,
     print_table,
     run_snippet,
 )
@@ -363,7 +363,10 @@ def main(argv=None) -> list[Row]:
     def median_of_processes(make):
         """Each library's median over ``--processes`` fresh processes, taking turns."""
         runs = alternating_runs(lambda lib: run_snippet(make(lib), timeout=to), args.processes)
-        return [runs[lib] if isinstance(runs[lib], str) else median(runs[lib]) for lib in LIBS]
+        return [
+            runs[lib] if isinstance(runs[lib], str) else statistics.median(runs[lib])
+            for lib in LIBS
+        ]
 
     # Steady-state run time.
     for name, inp, names, call, ref, check in WORKLOADS:

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from common import Row, alternating_runs, median, print_results, run_snippet
+from common import Row, alternating_runs, print_results, run_snippet
 
 REPO = Path(__file__).resolve().parent.parent
 TOOLS = REPO / "tools" / "numba_compat"
@@ -258,7 +259,11 @@ def summarize_runs(runs):
     """(best first call, median warm call, checksum) of one library's processes, or the error."""
     if isinstance(runs, str):
         return runs
-    return min(r["first"] for r in runs), median([r["warm"] for r in runs]), runs[-1]["check"]
+    return (
+        min(r["first"] for r in runs),
+        statistics.median([r["warm"] for r in runs]),
+        runs[-1]["check"],
+    )
 
 
 def same_result(ours, theirs):

@@ -15,8 +15,9 @@ taipan vs numba side by side.
 from __future__ import annotations
 
 import argparse
+import statistics
 
-from common import BenchError, Row, alternating_runs, median, print_results, run_snippet
+from common import BenchError, Row, alternating_runs, print_results, run_snippet
 
 FIRST_TARGET = 0.1
 WARM_TARGET = 1.0
@@ -120,7 +121,10 @@ def measure_warm(name, repeats):
     results = {
         lib: lib_runs.splitlines()[-1][:120]
         if isinstance(lib_runs, str)
-        else {"warm": median([r["warm"] for r in lib_runs]), "check": lib_runs[0]["check"]}
+        else {
+            "warm": statistics.median([r["warm"] for r in lib_runs]),
+            "check": lib_runs[0]["check"],
+        }
         for lib, lib_runs in runs.items()
     }
     ours, theirs = results["taipan"], results["numba"]

@@ -133,13 +133,6 @@ def fresh_best(code: str, repeats: int, **kwargs) -> float:
     return min(run_snippet(code, **kwargs) for _ in range(repeats))
 
 
-def median(values):
-    """The median of a non-empty sequence of numbers (the mean of the middle two when even)."""
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-
-
 def alternating_runs(measure, repeats: int, libs=LIBS) -> dict:
     """``measure(lib)`` ``repeats`` times per library, the libraries taking turns and the first
     to go alternating from round to round, so that a machine whose speed drifts (other work,
