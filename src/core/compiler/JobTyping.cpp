@@ -190,6 +190,22 @@ bool mayHoldArray(const Type *type) {
     return std::any_of(type->elements().begin(), type->elements().end(), mayHoldArray);
   return true;
 }
+
+/// A NumPy dtype as compiled code holds it, carrying nothing at run time: a scalar class
+/// (a.dtype, np.float32) or a dtype object (a record's). Returned, Python gets a np.dtype, as
+/// Numba boxes its DType and NumberClass (bindings/Boxing.cpp: boxDtype).
+bool isReturnableDtype(const Type *type) {
+  if (type->kind() == TypeKind::DType)
+    return type->dtype() && (type->dtype()->isRecord() || type->dtype()->isNumber() ||
+                             type->dtype()->isBoolean() || type->dtype()->isDatetimeLike());
+  if (type->kind() != TypeKind::Builtin || type->text().rfind("numpy.", 0) != 0)
+    return false;
+  std::string name = type->text().substr(6);
+  if (name.rfind("datetime64[", 0) == 0 || name.rfind("timedelta64[", 0) == 0)
+    return true; // a datetime array's a.dtype, which names its unit
+  const Type *scalar = types::scalarByName(name);
+  return scalar && (scalar->isNumber() || scalar->isBoolean());
+}
 } // namespace
 
 std::vector<std::string> arrayHoldingVariables(const TypedFunction &function) {
@@ -218,24 +234,15 @@ std::string typeJob(const CompileJob &job, const Target &target, CompileSession 
   TypedFunction &root = session.typeRoot(source.get(), argumentTypes);
   const Type *declaredReturnType = job.declaredReturnType;
   if (declaredReturnType && declaredReturnType != root.returnType) {
-    bool convertible = (declaredReturnType->isNumber() && root.returnType->isNumber()) ||
-                       canConvertImplicitly(root.returnType, declaredReturnType) ||
-                       declaredReturnType->isNone() ||
-                       // a user type's lower_cast to the declared number (Numba's)
-                       (isUserType(root.returnType) && declaredReturnType->isNumber() &&
-                        InferencePass::userCast(root, root.returnType, declaredReturnType,
-                                                source->definitionLocation));
-    if (!convertible)
-      throwTypingError("the function returns " + root.returnType->name() +
-                           ", which does not convert to the declared return type " +
-                           declaredReturnType->name(),
-                       source->definitionLocation);
+    InferencePass::checkDeclaredReturn(root, source->name + "()", root.returnType,
+                                       declaredReturnType, source->definitionLocation);
     root.returnType = declaredReturnType;
   }
   // A jitted function returned carries nothing at run time; Python gets its dispatcher.
   bool returnsDispatcher = root.returnType->kind() == TypeKind::JitFunction && source->resolver &&
                            source->resolver->hasDispatcher(*root.returnType->function());
-  if (!root.returnType->isRuntimeValue() && !returnsDispatcher)
+  if (!root.returnType->isRuntimeValue() && !returnsDispatcher &&
+      !isReturnableDtype(root.returnType))
     throwTypingError("cannot return a value of type " + root.returnType->name(),
                      source->definitionLocation);
   rootOut = &root;

@@ -827,12 +827,9 @@ const Type *CallInference::typeJitCall(Expr *expr, FunctionSource *callee, Expr 
                      expr->location);
   const Type *declared = binding.declaredReturnType;
   const Type *returned = binding.callee->returnType;
-  if (declared && returned && declared != returned &&
-      !(declared->isNumber() && returned->isNumber()) &&
-      !canConvertImplicitly(returned, declared) && !declared->isNone())
-    throwTypingError(callee->name + "() returns " + returned->name() +
-                         ", which does not convert to its declared return type " + declared->name(),
-                     expr->location);
+  if (declared && returned) // the conversion is lowered here, in the caller (lowerJitCall)
+    InferencePass::checkDeclaredReturn(function, callee->name + "()", returned, declared,
+                                       expr->location);
   function.calls[expr->id] = binding;
   pass.refineSharedContainers(binding.arguments, *callee, *binding.callee);
   return declared ? declared : returned;

@@ -278,6 +278,23 @@ const Type *InferencePass::userCast(TypedFunction &function, const Type *from, c
   return number;
 }
 
+void InferencePass::checkDeclaredReturn(TypedFunction &converting, const std::string &description,
+                                        const Type *returned, const Type *declared,
+                                        SourceLocation location) {
+  if (declared == returned)
+    return;
+  if ((declared->isNumber() && returned->isNumber()) || canConvertImplicitly(returned, declared) ||
+      declared->isNone())
+    return;
+  // A user type's lower_cast to the declared number (Numba's can_convert_to, then lower_cast).
+  if (isUserType(returned) && declared->isNumber() &&
+      userCast(converting, returned, declared, location))
+    return;
+  throwTypingError(description + " returns " + returned->name() +
+                       ", which does not convert to its declared return type " + declared->name(),
+                   location);
+}
+
 const Type *InferencePass::convertToNumber(Expr *expr, const Type *target) {
   const Type *type = typeOf(expr);
   if (!isUserType(type))

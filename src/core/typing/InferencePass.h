@@ -102,6 +102,14 @@ public:
   /// own choice when `to` is null) for castValue: the number type, or nullptr when it has none.
   static const Type *userCast(TypedFunction &function, const Type *from, const Type *to,
                               SourceLocation location);
+  /// The one check of a result against an explicit signature's return type, for a compiled
+  /// signature (JobTyping) and for a call of it from compiled code (CallInference): `returned`
+  /// must convert to `declared` (number to number, an implicit conversion, anything to none, a
+  /// user type through its lower_cast to a number, registered in `converting`, the function
+  /// whose lowering converts). A TypingError at `location` naming `description` otherwise.
+  static void checkDeclaredReturn(TypedFunction &converting, const std::string &description,
+                                  const Type *returned, const Type *declared,
+                                  SourceLocation location);
 
   // Errors and constants.
   /// Describes a type for error messages, using the Python spelling of compile-time objects.
