@@ -291,6 +291,10 @@ class Dispatcher(CompiledFunction):
             compiled = self._overloads.get(argument_types)
             if compiled is None:
                 compiled = self._compile_or_load(argument_types, return_type)
+                if self.targetoptions.get("_nrt", True) is False:
+                    from taipan.runtime_option import check_return
+
+                    check_return(self.py_func, compiled.return_type)
                 self._record_times(argument_types, compiled.stage_times)
                 _warn_serial_loops(compiled.parallel_loops)
                 self._overloads[argument_types] = compiled

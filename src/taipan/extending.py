@@ -11,7 +11,9 @@ argument types compiles (``implement``), which methods and attributes a type has
 
 import _thread
 import builtins
+import collections
 import sys
+import weakref
 
 from taipan import numpy_library, types
 from taipan.compile_platform import compiling_platform
@@ -22,6 +24,7 @@ from taipan.user_type_registry import user_view
 __all__ = [
     "get_cython_function_address",
     "intrinsic",
+    "is_jitted",
     "overload",
     "overload_attribute",
     "overload_method",
@@ -61,24 +64,28 @@ class _Overload:
         dispatcher = self.implementations[key]
         return None if dispatcher is None else dispatcher._function_source()
 
-    def _typers_for(self, platform):
+    def _typers_for(self, platform, args=()):
         """The typing functions whose target includes `platform`, the most specific first (a
-        'cuda' overload before a 'generic' one, as Numba orders them); else as registered."""
+        'cuda' overload before a 'generic' one, as Numba orders them); else as registered,
+        except that taipan's own typing function comes first where it claims the arguments
+        (``_taipan_first_for``: Numba's built-in templates come before the user's overloads)."""
         ranked = []
         for typer in self.typers:
             target = self.targets.get(typer, "generic")
             if target != "generic" and _TARGET_PLATFORMS[target] != platform:
                 continue
-            ranked.append((target == "generic", typer))
-        ranked.sort(key=lambda pair: pair[0])  # stable
-        return [typer for _, typer in ranked]
+            claims = getattr(typer, "_taipan_first_for", None)
+            first = claims is not None and claims(*args)
+            ranked.append((not first, target == "generic", typer))
+        ranked.sort(key=lambda item: item[:2])  # stable
+        return [typer for _, _, typer in ranked]
 
     def _choose(self, args, kwargs, may_decline, platform):
         from taipan.decorators import _check_options
         from taipan.dispatcher import Dispatcher
 
         binding_error = None
-        for typer in self._typers_for(platform):
+        for typer in self._typers_for(platform, args):
             try:
                 implementation = typer(*args, **kwargs)
             except TypeError as error:
@@ -102,7 +109,15 @@ class _Overload:
                 from taipan.overload_signatures import check_signatures
 
                 check_signatures(typer, implementation)
-            return Dispatcher(implementation, _check_options(dict(self.jit_options)))
+            dispatcher = Dispatcher(implementation, _check_options(dict(self.jit_options)))
+            if platform == "cpu" and not kwargs:
+                from taipan.runtime_option import runtime_disabled
+
+                if runtime_disabled(self.jit_options):
+                    # Compiled on its own first, as Numba does with its flags: one returning a
+                    # new array is refused (taipan.runtime_option).
+                    dispatcher.compile(tuple(args))
+            return dispatcher
         if may_decline:
             return None  # taipan's own implementation of the function applies
         if binding_error is not None:
@@ -120,23 +135,72 @@ def _strip_function_name(error):
 
 class _Intrinsic:
     """A function written in LLVM IR, as text or built by a codegen function with llvmlite's
-    IRBuilder (taipan.intrinsic_builder); callable from compiled code only."""
+    IRBuilder (taipan.intrinsic_builder); callable from compiled code only.
+
+    Pickling is Numba's: an intrinsic travels as its name, typing function (``_defn``, by value)
+    and a uuid made at its first pickling; a process rebuilds one uuid into one object
+    (``_memo``, weak, with the last ``_recent`` kept alive), so a round trip in the sending
+    process gives the object itself back."""
 
     _taipan_intrinsic = True
+    _pickle_uuid = None
 
-    def __init__(self, registry_id, typer):
-        self.registry_id = registry_id
-        self._typer = typer
-        self.__name__ = getattr(typer, "__name__", "intrinsic")
-        self.__qualname__ = getattr(typer, "__qualname__", self.__name__)
-        self.__doc__ = getattr(typer, "__doc__", None)
+    def __init__(self, name, defn, prefer_literal=False, **kwargs):
+        self.registry_id = None  # until _register
+        self._name = name
+        self._defn = defn
+        self._prefer_literal = prefer_literal
+        self._ctor_kwargs = kwargs
+        self.__name__ = getattr(defn, "__name__", name)
+        self.__qualname__ = getattr(defn, "__qualname__", self.__name__)
+        self.__doc__ = getattr(defn, "__doc__", None)
         # The typing function's module and annotations, as functools.wraps gives them (Numba's).
-        self.__module__ = getattr(typer, "__module__", __name__)
-        self.__annotations__ = dict(getattr(typer, "__annotations__", {}))
+        self.__module__ = getattr(defn, "__module__", __name__)
+        self.__annotations__ = dict(getattr(defn, "__annotations__", {}))
         self._bodies = {}
+
+    def _register(self):
+        """Makes the intrinsic known to the compiler (a registry id that calls name)."""
+        _registry.add_intrinsic(self)
 
     def __call__(self, *args, **kwargs):
         raise TypeError(f"the intrinsic {self.__name__} can only be called from compiled code")
+
+    def __repr__(self):
+        return f"<intrinsic {self._name}>"
+
+    def __deepcopy__(self, memo):
+        return self
+
+    @property
+    def _uuid(self):
+        if self._pickle_uuid is None:
+            import uuid
+
+            self._set_uuid(str(uuid.uuid1()))
+        return self._pickle_uuid
+
+    def _set_uuid(self, value):
+        self._pickle_uuid = value
+        self._memo[value] = self
+        self._recent.append(self)
+
+    def __reduce__(self):
+        # The typing function travels by value (a local function too: cloudpickle where it is
+        # installed, as Numba's own pickler), so a receiving process can compile with it.
+        states = _dumps_by_value((self._uuid, self._name, self._defn))
+        return (_rebuild_intrinsic, (type(self), states))
+
+    @classmethod
+    def _rebuild(cls, uuid, name, defn):
+        """The intrinsic pickled with ``uuid``: this process's, or a new registered one."""
+        found = cls._memo.get(uuid)
+        if found is not None:
+            return found
+        rebuilt = cls(name, defn)
+        rebuilt._register()
+        rebuilt._set_uuid(uuid)
+        return rebuilt
 
     def implement(self, args, keywords=()):
         # per platform: in a CUDA kernel, context.get_function links device functions instead
@@ -156,7 +220,7 @@ class _Intrinsic:
             return None
         import inspect
 
-        parameters = list(inspect.signature(self._typer).parameters)[1:]
+        parameters = list(inspect.signature(self._defn).parameters)[1:]
         positional = count - len(keywords)
         unknown = [name for name in keywords if name not in parameters[positional:]]
         if unknown:
@@ -171,7 +235,7 @@ class _Intrinsic:
         return order
 
     def _build(self, args):
-        result = self._typer(_TYPING_CONTEXT, *[user_view(t) for t in args])
+        result = self._defn(_TYPING_CONTEXT, *[user_view(t) for t in args])
         if result is None:
             raise TypingError(
                 f"No implementation of the intrinsic {self.__name__} for argument types "
@@ -216,6 +280,28 @@ class _Intrinsic:
             "",
             "",
         )
+
+
+# uuid -> the one intrinsic pickled or rebuilt with it; the last ones are kept alive as Numba's
+# (its config.FUNCTION_CACHE_SIZE), so a pickle loaded soon after gives the same object.
+_Intrinsic._memo = weakref.WeakValueDictionary()
+_Intrinsic._recent = collections.deque(maxlen=128)
+
+
+def _dumps_by_value(obj):
+    """``obj`` pickled into bytes by cloudpickle, which carries functions defined in functions
+    by value, where it is installed; else by pickle."""
+    try:
+        import cloudpickle as pickler
+    except ImportError:
+        import pickle as pickler
+    return pickler.dumps(obj)
+
+
+def _rebuild_intrinsic(cls, states):
+    import pickle
+
+    return cls._rebuild(*pickle.loads(states))
 
 
 class _TypingContext:
@@ -293,6 +379,12 @@ class _Registry:
             self._entries.append(entry)
             return entry
 
+    def _add_entry(self, entry):
+        """Gives an intrinsic made before registration its registry id."""
+        with self._lock:
+            entry.registry_id = len(self._entries)
+            self._entries.append(entry)
+
     def function_entry(self, function, jit_options):
         with self._lock:
             entry = self._functions.get(function)
@@ -319,16 +411,23 @@ class _Registry:
     def callable_entry(self, function, typer):
         """Makes calls of ``function`` (a user's class typed by ``type_callable``) intrinsics
         whose typing function is ``typer`` (taipan.user_types)."""
+        entry = _Intrinsic(getattr(typer, "__name__", "intrinsic"), typer)
         with self._lock:
-            entry = self._add(lambda i: _Intrinsic(i, typer))
+            self._add_entry(entry)
             self._functions[function] = entry
             return entry
 
-    def intrinsic_entry(self, typer):
+    def add_intrinsic(self, entry):
+        """Registers an intrinsic: calls of the object itself compile its body."""
         with self._lock:
-            entry = self._add(lambda i: _Intrinsic(i, typer))
+            self._add_entry(entry)
             self._functions[entry] = entry
             return entry
+
+    def intrinsic_entry(self, typer, **options):
+        return self.add_intrinsic(
+            _Intrinsic(getattr(typer, "__name__", "intrinsic"), typer, **options)
+        )
 
     # The compiler's side (src/bindings/GlobalResolution.cpp).
 
@@ -587,11 +686,19 @@ def intrinsic(*args, **kwargs):
     """
 
     def wrap(typer):
-        return _registry.intrinsic_entry(typer)
+        return _registry.intrinsic_entry(typer, **kwargs)
 
     if len(args) == 1 and not kwargs and callable(args[0]):
         return wrap(args[0])
     return wrap
+
+
+def is_jitted(function):
+    """Whether ``function`` is a jitted function (a ``jit``/``njit`` dispatcher), as Numba's
+    ``is_jitted``: a plain function, a ufunc made by ``vectorize`` or a gufunc is not."""
+    from taipan.dispatcher import Dispatcher
+
+    return isinstance(function, Dispatcher)
 
 
 def get_cython_function_address(module_name, function_name):

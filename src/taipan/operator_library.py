@@ -8,10 +8,38 @@ import operator
 
 from taipan.extending import overload
 
+_NUMBER_KINDS = ("Boolean", "Integer", "Float", "Complex")
+
+
+def _is_number_operand(t):
+    """A number, or a value of a user type that converts to one (Numba's ``can_convert_to``
+    with a ``lower_cast``: IntEnum members, Numba's MyDummy)."""
+    if t.kind_name in _NUMBER_KINDS:
+        return True
+    if t.kind_name != "UserType":
+        return False
+    from taipan.user_types import _conversion_target  # loaded: a user type exists
+
+    target = _conversion_target(t, None)
+    return target is not None and target.kind_name in _NUMBER_KINDS
+
+
+def _numbers_first(typer):
+    """Marks the typing function of an arithmetic operator as coming before the user's overloads
+    where every operand is, or converts to, a number: Numba's built-in templates come first, so
+    ``operator.add(m, n)`` of two values that convert is the numbers' sum, as ``m + n`` is
+    (typing/ExpressionInference.cpp converts them there). Not the in-place forms: ``m -= n``
+    keeps ``m``'s variable, which cannot become a number (augmented assignments continue the
+    variable's version, syntax/VariableVersions)."""
+    typer._taipan_first_for = lambda *args: all(_is_number_operand(t) for t in args)
+    return typer
+
+
 # The binary operators (operator.add: a + b).
 
 
 @overload(operator.add)
+@_numbers_first
 def _add(a, b):
     def add_impl(a, b):
         return a + b
@@ -20,6 +48,7 @@ def _add(a, b):
 
 
 @overload(operator.sub)
+@_numbers_first
 def _sub(a, b):
     def sub_impl(a, b):
         return a - b
@@ -28,6 +57,7 @@ def _sub(a, b):
 
 
 @overload(operator.mul)
+@_numbers_first
 def _mul(a, b):
     def mul_impl(a, b):
         return a * b
@@ -36,6 +66,7 @@ def _mul(a, b):
 
 
 @overload(operator.truediv)
+@_numbers_first
 def _truediv(a, b):
     def truediv_impl(a, b):
         return a / b
@@ -44,6 +75,7 @@ def _truediv(a, b):
 
 
 @overload(operator.floordiv)
+@_numbers_first
 def _floordiv(a, b):
     def floordiv_impl(a, b):
         return a // b
@@ -52,6 +84,7 @@ def _floordiv(a, b):
 
 
 @overload(operator.mod)
+@_numbers_first
 def _mod(a, b):
     def mod_impl(a, b):
         return a % b
@@ -60,6 +93,7 @@ def _mod(a, b):
 
 
 @overload(operator.pow)
+@_numbers_first
 def _pow(a, b):
     def pow_impl(a, b):
         return a**b
@@ -76,6 +110,7 @@ def _matmul(a, b):
 
 
 @overload(operator.lshift)
+@_numbers_first
 def _lshift(a, b):
     def lshift_impl(a, b):
         return a << b
@@ -84,6 +119,7 @@ def _lshift(a, b):
 
 
 @overload(operator.rshift)
+@_numbers_first
 def _rshift(a, b):
     def rshift_impl(a, b):
         return a >> b
@@ -92,6 +128,7 @@ def _rshift(a, b):
 
 
 @overload(operator.and_)
+@_numbers_first
 def _and(a, b):
     def and_impl(a, b):
         return a & b
@@ -100,6 +137,7 @@ def _and(a, b):
 
 
 @overload(operator.or_)
+@_numbers_first
 def _or(a, b):
     def or_impl(a, b):
         return a | b
@@ -108,6 +146,7 @@ def _or(a, b):
 
 
 @overload(operator.xor)
+@_numbers_first
 def _xor(a, b):
     def xor_impl(a, b):
         return a ^ b

@@ -13,11 +13,13 @@ from numba._missing import fill_missing
 from numba.core import types  # noqa: F401
 from taipan.extending import (  # noqa: F401
     NativeValue,
+    _Intrinsic,
     as_numba_type,
     box,
     get_cython_function_address,
     infer_getattr,
     intrinsic,
+    is_jitted,
     lower_builtin,
     lower_cast,
     lower_constant,

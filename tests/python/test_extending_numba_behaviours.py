@@ -1,0 +1,310 @@
+"""Numba's behaviours of the extension API that its test_extending checks: ``operator.add(a, b)``
+called as a function takes the numbers' operator before the user's overloads where both values
+are or convert to numbers (Numba's built-in templates come first), intrinsics pickle with a
+uuid into one object per process (``_Intrinsic._memo``), ``is_jitted``, the ``_nrt=False`` jit
+option's refusal of functions returning new arrays, and ``get_cython_function_address``'s
+message. Results are compared with the plain Python functions."""
+
+import operator
+import pickle
+
+import numpy as np
+import pytest
+from conftest import assert_same
+
+from taipan import njit, types, vectorize
+from taipan.core.typeconv import Conversion
+from taipan.errors import TypingError
+from taipan.extending import (
+    NativeValue,
+    _Intrinsic,
+    intrinsic,
+    is_jitted,
+    lower_cast,
+    models,
+    overload,
+    overload_method,
+    register_jitable,
+    register_model,
+    typeof_impl,
+    unbox,
+)
+from taipan.runtime import live_blocks
+
+pytest.importorskip("llvmlite")
+
+
+@pytest.fixture(autouse=True)
+def no_leaks():
+    before = live_blocks()
+    yield
+    assert live_blocks() == before
+
+
+# Two opaque user types: Converting converts to any number (to 42), Plain to none.
+
+
+class Converting:
+    pass
+
+
+class Plain:
+    pass
+
+
+class ConvertingType(types.Opaque):
+    def can_convert_to(self, typingctx, other):
+        if isinstance(other, types.Number):
+            return Conversion.safe
+        return None
+
+
+class PlainType(types.Opaque):
+    pass
+
+
+converting_type = ConvertingType("converting")
+plain_type = PlainType("plain")
+register_model(ConvertingType)(models.OpaqueModel)
+register_model(PlainType)(models.OpaqueModel)
+
+
+@typeof_impl.register(Converting)
+def _typeof_converting(value, c):
+    return converting_type
+
+
+@typeof_impl.register(Plain)
+def _typeof_plain(value, c):
+    return plain_type
+
+
+@unbox(ConvertingType)
+@unbox(PlainType)
+def _unbox_opaque(typ, obj, c):
+    return NativeValue(c.context.get_dummy_value())
+
+
+@lower_cast(ConvertingType, types.Number)
+def _converting_to_number(context, builder, fromty, toty, value):
+    return context.get_constant(toty, 42)
+
+
+def _user_overload(function, result):
+    @overload(function)
+    def typer(a, b):
+        if isinstance(a, (ConvertingType, PlainType)) and isinstance(
+            b, (ConvertingType, PlainType)
+        ):
+            return lambda a, b: result
+
+
+_user_overload(operator.add, -1)
+_user_overload(operator.sub, -2)
+_user_overload(operator.mul, -3)
+
+
+def add_called(a, b):
+    return operator.add(a, b)
+
+
+def sub_called(a, b):
+    return operator.sub(a, b)
+
+
+def mul_called(a, b):
+    return operator.mul(a, b), a * b
+
+
+def test_operator_functions_of_converting_values_are_the_numbers_operator():
+    add = njit(add_called)
+    assert add(Converting(), Converting()) == 84
+    assert add(Converting(), 1.5) == 43.5
+    assert njit(sub_called)(Converting(), Converting()) == 0
+    # the call and the operator agree
+    assert njit(mul_called)(Converting(), Converting()) == (1764, 1764)
+
+
+def test_operator_functions_of_other_values_take_the_users_overload():
+    add = njit(add_called)
+    assert add(Plain(), Plain()) == -1
+    assert add(Plain(), Converting()) == -1  # one side is no number: Numba's templates fail
+    assert njit(sub_called)(Plain(), Plain()) == -2
+    assert njit(mul_called)(Plain(), Plain()) == (-3, -3)
+
+
+def test_operator_functions_of_numbers_are_unchanged():
+    for args in [(1, 2), (2.5, -1), (True, 3), (1 + 2j, 0.5)]:
+        assert_same(njit(add_called), *args)
+        assert_same(njit(sub_called), *args)
+    a = np.arange(3.0)
+    np.testing.assert_array_equal(njit(add_called)(a, a), a + a)
+
+
+# Pickling intrinsics (Numba's _Intrinsic._memo).
+
+
+def _identity_typer(context, x):
+    def codegen(context, builder, signature, args):
+        return args[0]
+
+    return x(x), codegen
+
+
+def test_intrinsic_round_trip_is_the_same_object():
+    # (the typing functions here are defined in functions: they travel by cloudpickle)
+    cloudpickle = pytest.importorskip("cloudpickle")
+
+    @intrinsic
+    def identity(context, x):
+        return _identity_typer(context, x)
+
+    @njit
+    def use(x):
+        return identity(x)
+
+    assert use(7) == 7
+    size = len(_Intrinsic._memo)
+    rebuilt_function = pickle.loads(cloudpickle.dumps(use))
+    assert len(_Intrinsic._memo) == size + 1  # the intrinsic travelled with the function
+    assert rebuilt_function(2.5) == 2.5
+    assert pickle.loads(pickle.dumps(identity)) is identity
+    assert len(_Intrinsic._memo) == size + 1
+    assert repr(identity) == "<intrinsic identity>"
+
+
+def test_intrinsic_rebuilt_in_a_fresh_state_is_registered_once():
+    pytest.importorskip("cloudpickle")
+
+    def defn(context, x):
+        return _identity_typer(context, x)
+
+    original = _Intrinsic("rebuilt_identity", defn)
+    assert original._defn is defn
+    pickled = pickle.dumps(original)
+    del original
+    _Intrinsic._recent.clear()  # the memo is weak: the original is gone
+    rebuilt = pickle.loads(pickled)
+    assert rebuilt._defn is not defn
+    assert pickle.loads(pickled) is rebuilt
+
+    @njit
+    def use(x):
+        return rebuilt(x)
+
+    assert use(3) == 3
+
+
+def test_is_jitted():
+    def f(x):
+        return x
+
+    assert is_jitted(njit(f))
+    assert not is_jitted(f)
+    assert not is_jitted(vectorize(["float64(float64)"])(f))
+    assert not is_jitted(np.sin)
+
+
+# jit_options={"_nrt": False}: Numba refuses a function returning an array it did not receive.
+
+_NO_NRT = "Only accept returning of array passed into the function as argument"
+
+
+def test_no_nrt_register_jitable_returning_a_new_array_is_refused():
+    @register_jitable(_nrt=False)
+    def make(n):
+        return np.arange(n)
+
+    @njit
+    def caller(n):
+        return make(n)
+
+    with pytest.raises(TypingError, match=_NO_NRT) as raised:
+        caller(3)
+    assert "return make(n)" in str(raised.value)  # the caller's line
+
+
+def test_no_nrt_allows_returning_an_argument_and_numbers():
+    @register_jitable(_nrt=False)
+    def same(a):
+        return a
+
+    @register_jitable(_nrt=False)
+    def total(a):
+        return a.sum()
+
+    @njit
+    def caller(a):
+        return same(a), total(a)
+
+    a = np.arange(4.0)
+    got, s = caller(a)
+    assert got is a and s == 6.0
+
+
+def test_no_nrt_refuses_a_reassigned_argument():
+    @register_jitable(_nrt=False)
+    def shifted(a):
+        a = a + 1
+        return a
+
+    @njit
+    def caller(a):
+        return shifted(a)
+
+    with pytest.raises(TypingError, match=_NO_NRT):
+        caller(np.arange(3))
+
+
+def test_no_nrt_on_overload_and_method_and_jit():
+    def source():
+        pass
+
+    @overload(source, jit_options={"_nrt": False})
+    def _source_typer():
+        return lambda: np.zeros(2)
+
+    @overload_method(ConvertingType, "fresh_array", jit_options={"_nrt": False})
+    def _fresh_typer(value):
+        return lambda value: np.ones(3)
+
+    @overload_method(ConvertingType, "fresh_array_with_runtime", jit_options={"_nrt": True})
+    def _fresh_with_runtime_typer(value):
+        return lambda value: np.ones(3)
+
+    @njit
+    def call_source():
+        return source()
+
+    @njit
+    def call_method(value):
+        return value.fresh_array()
+
+    @njit
+    def call_method_with_runtime(value):
+        return value.fresh_array_with_runtime()
+
+    with pytest.raises(TypingError, match=_NO_NRT):
+        call_source()
+    with pytest.raises(TypingError, match=_NO_NRT):
+        call_method(Converting())
+    np.testing.assert_array_equal(call_method_with_runtime(Converting()), np.ones(3))
+
+    @njit(_nrt=False)
+    def direct(n):
+        return np.arange(n)
+
+    with pytest.raises(TypingError, match=_NO_NRT):
+        direct(2)
+    assert njit(_nrt=False)(lambda n: n + 1)(2) == 3
+
+
+def test_cython_function_address_missing_names_numbas_message():
+    pytest.importorskip("scipy.special.cython_special")
+    from taipan.extending import get_cython_function_address
+
+    with pytest.raises(ValueError) as raised:
+        get_cython_function_address("scipy.special.cython_special", "foo")
+    assert str(raised.value) == (
+        "No function 'foo' found in __pyx_capi__ of 'scipy.special.cython_special'"
+    )
