@@ -194,8 +194,7 @@ static GlobalValue classifyObject(nb::handle object);
 /// Whether compiled code can hold `value` frozen inside a tuple.
 static bool isFrozenItem(const GlobalValue &value) {
   switch (value.kind) {
-  case GlobalValue::Kind::Constant:
-    return value.constant.kind != Constant::Kind::Ellipsis;
+  case GlobalValue::Kind::Constant: // Ellipsis too: an index tuple's `...`
   case GlobalValue::Kind::ConstantTuple:
   case GlobalValue::Kind::ConstantArray:
   case GlobalValue::Kind::FrozenTuple:
@@ -229,8 +228,8 @@ static GlobalValue classifyTuple(nb::handle object) {
     if (!isFrozenItem(element)) {
       result = GlobalValue{};
       result.kind = GlobalValue::Kind::Unsupported;
-      result.name = "tuple of values other than numbers, strings, tuples, arrays and jitted "
-                    "functions";
+      result.name = "tuple of values other than numbers, strings, slices, tuples, arrays and "
+                    "jitted functions";
       return result;
     }
     result.elements.push_back(std::move(element));
@@ -345,6 +344,22 @@ static GlobalValue classifyObject(nb::handle object) {
   }
   if (PyTuple_Check(value))
     return classifyTuple(object);
+  // A slice (an index kept in a closure or a tuple) freezes as the bytes a slice argument
+  // unboxes to, typed as that argument would be (slice2 or slice3).
+  if (PySlice_Check(value)) {
+    const Type *slice = typeOfValue(value);
+    char storage[32];
+    if (!slice || slice->storageSize() != sizeof storage || !unboxValue(value, slice, storage)) {
+      PyErr_Clear(); // a zero step: left unsupported, as NumPy refuses it when indexing
+      result.kind = GlobalValue::Kind::Unsupported;
+      result.name = "slice";
+      return result;
+    }
+    result.kind = GlobalValue::Kind::ConstantArray;
+    result.arrayType = slice;
+    result.bytes.assign(storage, sizeof storage);
+    return result;
+  }
   if (PyModule_Check(value)) {
     result.kind = GlobalValue::Kind::Module;
     result.name = nb::cast<std::string>(object.attr("__name__"));
@@ -388,12 +403,25 @@ static GlobalValue classifyObject(nb::handle object) {
     result.exceptionId = exceptionIdFor(value);
     return result;
   }
-  // cuda.declare_device's descriptors carry their type.
-  if (PyObject_HasAttrString(value, "_taipan_external_function") &&
-      nb::isinstance<TypeRef>(object.attr("_taipan_external_function"))) {
-    result.kind = GlobalValue::Kind::ExternalFunction;
-    result.functionType = nb::cast<TypeRef>(object.attr("_taipan_external_function")).type;
-    return result;
+  // cuda.declare_device's descriptors carry their type; reading it raises for a declaration
+  // compiled code cannot call (a parameter foreign code cannot receive), saying why.
+  if (PyObject_HasAttrString(reinterpret_cast<PyObject *>(Py_TYPE(value)),
+                             "_taipan_external_function") ||
+      PyObject_HasAttrString(value, "_taipan_external_function")) {
+    try {
+      nb::object type = object.attr("_taipan_external_function");
+      if (nb::isinstance<TypeRef>(type)) {
+        result.kind = GlobalValue::Kind::ExternalFunction;
+        result.functionType = nb::cast<TypeRef>(type).type;
+        return result;
+      }
+    } catch (nb::python_error &error) {
+      result.kind = GlobalValue::Kind::Unsupported;
+      result.name = Py_TYPE(value)->tp_name;
+      result.reason =
+          "cannot be called from compiled code: " + nb::cast<std::string>(nb::str(error.value()));
+      return result;
+    }
   }
   if (isCtypesFunction(value))
     return classifyCtypesFunction(object);

@@ -453,9 +453,9 @@ llvm::Value *FunctionLowering::lowerFrozenValue(const GlobalValue &value, const 
       return strings().lowerStringLiteral(value.constant.text); // an item of a tuple
     return lowerConstant(value.constant, type);
   case GlobalValue::Kind::ConstantArray:
-    if (isUserType(value.arrayType)) {
-      // A global of a user-defined type (an enum member) frozen as its unboxed bytes
-      // (bindings/GlobalResolution): read back in its memory form, as boxing wrote it.
+    if (isUserType(value.arrayType) || value.arrayType->kind() == TypeKind::Slice) {
+      // A global of a user-defined type (an enum member) or a slice, frozen as its unboxed
+      // bytes (bindings/GlobalResolution): read back in its memory form, as boxing wrote it.
       llvm::Constant *bytes =
           llvm::ConstantDataArray::getRaw(value.bytes, value.bytes.size(), builder.getInt8Ty());
       auto *global = new llvm::GlobalVariable(moduleLowering.module, bytes->getType(), true,
