@@ -309,6 +309,25 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
   }
 }
 
+/// A NumPy dtype compiled code holds (a scalar class such as a.dtype or np.float32, or a dtype
+/// object): the np.dtype Numba's boxes of DType and NumberClass give; it has no storage.
+static PyObject *boxDtype(const Type *type) {
+  if (type->kind() == TypeKind::DType && type->dtype()->isRecord()) {
+    PyObject *descr = descrOfRecord(type->dtype()); // borrowed
+    Py_XINCREF(descr);
+    return descr;
+  }
+  std::string name = type->kind() == TypeKind::DType ? type->dtype()->name() : type->text();
+  if (name.rfind("numpy.", 0) == 0)
+    name = name.substr(6);
+  PyObject *numpy = PyImport_ImportModule("numpy");
+  if (!numpy)
+    return nullptr;
+  PyObject *dtype = PyObject_CallMethod(numpy, "dtype", "s", name.c_str());
+  Py_DECREF(numpy);
+  return dtype;
+}
+
 PyObject *boxValue(const Type *type, const void *storage) {
   if (isClassInstance(type))
     return boxJitClassInstance(type, storage);
@@ -350,6 +369,9 @@ PyObject *boxValue(const Type *type, const void *storage) {
     return boxFirstClassFunction(type, storage);
   case TypeKind::JitFunction:
     return boxJitFunction(type);
+  case TypeKind::Builtin: // typing returns only NumPy's scalar classes (isReturnableDtype)
+  case TypeKind::DType:
+    return boxDtype(type);
   case TypeKind::Optional:
     if (!load<uint8_t>(storage))
       Py_RETURN_NONE;

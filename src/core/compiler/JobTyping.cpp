@@ -195,6 +195,10 @@ bool mayHoldArray(const Type *type) {
 /// (a.dtype, np.float32) or a dtype object (a record's). Returned, Python gets a np.dtype, as
 /// Numba boxes its DType and NumberClass (bindings/Boxing.cpp: boxDtype).
 bool isReturnableDtype(const Type *type) {
+  if (type->isTuple() && !type->elements().empty()) // (a.shape, a.dtype)
+    return std::all_of(type->elements().begin(), type->elements().end(), [](const Type *item) {
+      return item->isRuntimeValue() || isReturnableDtype(item);
+    });
   if (type->kind() == TypeKind::DType)
     return type->dtype() && (type->dtype()->isRecord() || type->dtype()->isNumber() ||
                              type->dtype()->isBoolean() || type->dtype()->isDatetimeLike());

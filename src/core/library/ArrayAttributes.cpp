@@ -209,10 +209,14 @@ void registerArrayAttributes(Library &library) {
                      lowering.arrays().arrayField(array, ArrayLayout::ItemCount),
                      lowering.arrays().arrayField(array, ArrayLayout::ItemSize));
                });
-  // a.dtype is a compile-time value (np.float64...), for dtype arguments: nothing to emit.
+  // a.dtype is a compile-time value (np.float64...), for dtype arguments: nothing to emit. A
+  // record array's is its dtype object, as a record dtype global is (np.empty(n, a.dtype)).
   addAttribute(
       library, "dtype",
-      [](const Type *array) { return types::builtin("numpy." + array->dtype()->name()); },
+      [](const Type *array) {
+        return array->dtype()->isRecord() ? types::dtypeValue(array->dtype())
+                                          : types::builtin("numpy." + array->dtype()->name());
+      },
       [](LoweringApi &lowering, llvm::Value *, const Type *, const Type *resultType) {
         return llvm::UndefValue::get(valueType(lowering.llvmContext(), resultType));
       });

@@ -499,7 +499,9 @@ void FunctionLowering::lowerAssign(Expr *target, llvm::Value *value, const Type 
 
 void FunctionLowering::lowerReturn(llvm::Value *value, const Type *type) {
   const Type *returnType = function.returnType;
-  if (value && returnType->isRuntimeValue() && !returnType->isNone()) {
+  // A tuple holding compile-time values (a.dtype, a function) is stored too: its other items
+  // are values the caller reads.
+  if (value && (returnType->isRuntimeValue() || returnType->isTuple()) && !returnType->isNone()) {
     llvm::Value *converted = takeOwnership(castValue(value, type, returnType), returnType);
     builder.CreateStore(toMemoryForm(builder, converted, returnType), target->getArg(0));
   } else if (!value && returnType->isOptional()) {
