@@ -74,6 +74,62 @@ llvm::Value *scaleByNumber(FunctionLowering &lowering, BinaryOp op, llvm::Value 
   return builder.CreateSelect(isNaT, notATime(builder), result);
 }
 
+bool isCalendarUnit(int unit) { return unit == UnitYears || unit == UnitMonths; }
+
+/// Floor division of an int64 value by a positive constant.
+llvm::Value *floorDivide(llvm::IRBuilder<> &builder, llvm::Value *value, int64_t divisor) {
+  llvm::Value *quotient = builder.CreateSDiv(value, builder.getInt64(divisor));
+  llvm::Value *inexact = builder.CreateICmpNE(builder.CreateSRem(value, builder.getInt64(divisor)),
+                                              builder.getInt64(0));
+  llvm::Value *negative = builder.CreateICmpSLT(value, builder.getInt64(0));
+  return builder.CreateSub(
+      quotient, builder.CreateZExt(builder.CreateAnd(inexact, negative), builder.getInt64Ty()));
+}
+
+/// A date counted in years or months since 1970 (`calendarUnit`) in day-based `unit`, as
+/// NumPy's calendar converts it: the first day of that year or month (days_from_civil of the
+/// proleptic Gregorian calendar), then weeks by floor division or finer units by their factor;
+/// NaT stays NaT.
+llvm::Value *calendarDateInUnit(FunctionLowering &lowering, llvm::Value *count, int calendarUnit,
+                                int unit) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  auto constant = [&](int64_t v) { return builder.getInt64(v); };
+  llvm::Value *year, *month; // month 1..12
+  if (calendarUnit == UnitYears) {
+    year = builder.CreateAdd(count, constant(1970));
+    month = constant(1);
+  } else {
+    llvm::Value *years = floorDivide(builder, count, 12);
+    year = builder.CreateAdd(years, constant(1970));
+    month = builder.CreateAdd(builder.CreateSub(count, builder.CreateMul(years, constant(12))),
+                              constant(1));
+  }
+  // days_from_civil (H. Hinnant) for day 1: years start in March, so January and February
+  // belong to the year before.
+  llvm::Value *early = builder.CreateICmpSLE(month, constant(2));
+  llvm::Value *shiftedYear =
+      builder.CreateSub(year, builder.CreateZExt(early, builder.getInt64Ty()));
+  llvm::Value *era = floorDivide(builder, shiftedYear, 400);
+  llvm::Value *yearOfEra = builder.CreateSub(shiftedYear, builder.CreateMul(era, constant(400)));
+  llvm::Value *marchMonth = builder.CreateSelect(early, builder.CreateAdd(month, constant(9)),
+                                                 builder.CreateSub(month, constant(3)));
+  llvm::Value *dayOfYear = builder.CreateSDiv(
+      builder.CreateAdd(builder.CreateMul(marchMonth, constant(153)), constant(2)), constant(5));
+  llvm::Value *dayOfEra = builder.CreateAdd(
+      builder.CreateSub(builder.CreateAdd(builder.CreateMul(yearOfEra, constant(365)),
+                                          builder.CreateSDiv(yearOfEra, constant(4))),
+                        builder.CreateSDiv(yearOfEra, constant(100))),
+      dayOfYear);
+  llvm::Value *days = builder.CreateSub(
+      builder.CreateAdd(builder.CreateMul(era, constant(146097)), dayOfEra), constant(719468));
+  llvm::Value *converted;
+  if (unit == UnitWeeks)
+    converted = floorDivide(builder, days, 7);
+  else
+    converted = builder.CreateMul(days, constant(*datetimeConversionFactor(UnitDays, unit)));
+  return builder.CreateSelect(isNotATime(lowering, count), count, converted);
+}
+
 } // namespace
 
 llvm::Value *isNotATime(FunctionLowering &lowering, llvm::Value *value) {
@@ -84,6 +140,9 @@ llvm::Value *convertDatetimeUnit(FunctionLowering &lowering, llvm::Value *value,
                                  const Type *to) {
   std::optional<int64_t> factor =
       datetimeConversionFactor(from->datetimeUnit(), to->datetimeUnit());
+  if (!factor && from->isDatetime() && isCalendarUnit(from->datetimeUnit()) &&
+      !isCalendarUnit(to->datetimeUnit()) && to->datetimeUnit() != UnitGeneric)
+    return calendarDateInUnit(lowering, value, from->datetimeUnit(), to->datetimeUnit());
   if (!factor || *factor == 1)
     return value;
   llvm::IRBuilder<> &builder = lowering.irBuilder();

@@ -13,10 +13,22 @@ namespace {
   throwTypingError(what + ": " + left->name() + " and " + right->name(), location);
 }
 
+/// Whether the operand of two whose unit is years or months (the other's being week- or
+/// day-based) is a datetime: NumPy converts such a date to days through its calendar
+/// (lower/LowerDatetime: convertDatetimeUnit), while a timedelta of years or months has no
+/// length in days.
+bool convertsThroughCalendar(const Type *left, const Type *right) {
+  int leftUnit = left->datetimeUnit();
+  bool leftCalendar = leftUnit == UnitYears || leftUnit == UnitMonths;
+  return leftCalendar ? left->isDatetime() : right->isDatetime();
+}
+
 /// The common unit of two datetime-like operands, or a TypingError naming the operation.
 int commonUnitOrRefuse(const char *symbol, const Type *left, const Type *right,
                        SourceLocation location) {
   std::optional<int> unit = commonDatetimeUnit(left->datetimeUnit(), right->datetimeUnit());
+  if (!unit && convertsThroughCalendar(left, right))
+    unit = finerDatetimeUnit(left->datetimeUnit(), right->datetimeUnit());
   if (!unit)
     refuse(std::string("cannot combine the units of ") + symbol +
                " operands (NumPy has no exact conversion between years or months and "
