@@ -323,8 +323,25 @@ class _TypingContext:
     unify_pairs = unify_types
 
     def can_convert(self, fromty, toty):
+        """Numba's: how a value of ``fromty`` converts to ``toty`` (a ``Conversion``: exact,
+        promote, safe or unsafe), None when it does not; a user type answers by its
+        ``can_convert_to``."""
+        from taipan.core.typeconv import Conversion
+
+        if fromty == toty:
+            return Conversion.exact
         numbers = ("Boolean", "Integer", "Float", "Complex")
-        return fromty == toty or (fromty.kind_name in numbers and toty.kind_name in numbers)
+        if fromty.kind_name in numbers and toty.kind_name in numbers:
+            import numpy as np
+
+            source, target = np.dtype(fromty.name), np.dtype(toty.name)
+            if np.can_cast(source, target, "safe"):
+                return Conversion.promote if source.kind == target.kind else Conversion.safe
+            return Conversion.unsafe
+        can_convert_to = getattr(user_view(fromty), "can_convert_to", None)
+        if can_convert_to is not None:
+            return can_convert_to(self, toty) or None
+        return None
 
     def resolve_value_type(self, value):
         from taipan.typeof import typeof

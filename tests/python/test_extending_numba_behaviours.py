@@ -308,3 +308,70 @@ def test_cython_function_address_missing_names_numbas_message():
     assert str(raised.value) == (
         "No function 'foo' found in __pyx_capi__ of 'scipy.special.cython_special'"
     )
+
+
+# Numba's imputils.Registry (numba-cuda's cudaimpl.registry, extension libraries' own).
+
+
+class Counter:
+    def __init__(self, count):
+        self.count = count
+
+
+class CounterType(types.Type):
+    def __init__(self):
+        super().__init__(name="counter")
+
+
+counter_type = CounterType()
+
+
+def test_an_imputils_registry_registers_at_once_and_records():
+    from taipan.core.imputils import Registry
+    from taipan.extending import make_attribute_wrapper, type_callable
+
+    registry = Registry("counters")
+
+    @register_model(CounterType)
+    class _CounterModel(models.StructModel):
+        def __init__(self, dmm, fe_type):
+            models.StructModel.__init__(self, dmm, fe_type, [("count", types.int64)])
+
+    make_attribute_wrapper(CounterType, "count", "count")
+
+    @type_callable(Counter)
+    def _type_counter(context):
+        def typer(count):
+            if isinstance(count, types.Integer):
+                return counter_type
+
+        return typer
+
+    @registry.lower(Counter, types.Integer)
+    def _make_counter(context, builder, sig, args):
+        from taipan.core import cgutils
+
+        counter = cgutils.create_struct_proxy(sig.return_type)(context, builder)
+        counter.count = context.cast(builder, args[0], sig.args[0], types.int64)
+        return counter._getvalue()
+
+    @njit
+    def f(n):
+        return Counter(n).count * 2
+
+    assert_same(f, 21)
+    assert registry.name == "counters"
+    assert registry.functions == [(_make_counter, Counter, (types.Integer,))]
+    assert registry.getattrs == registry.casts == registry.constants == []
+
+
+def test_typing_context_can_convert_answers_as_numbas():
+    from taipan.extending import _TYPING_CONTEXT as context
+
+    assert context.can_convert(types.int32, types.int32) == Conversion.exact
+    assert context.can_convert(types.int8, types.int64) == Conversion.promote
+    assert context.can_convert(types.int32, types.float64) == Conversion.safe
+    assert context.can_convert(types.float64, types.int8) == Conversion.unsafe
+    assert context.can_convert(converting_type, types.float32) == Conversion.safe
+    assert context.can_convert(plain_type, types.float32) is None
+    assert context.can_convert(types.int64, types.int64[::1]) is None

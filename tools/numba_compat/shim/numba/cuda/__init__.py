@@ -34,4 +34,8 @@ _missing = fill_missing(globals(), __name__)
 def __getattr__(name):
     if name == "laneid":
         return _cuda.laneid
+    if name == "descriptor":  # a module of the shim (cuda_target.typing_context)
+        import importlib
+
+        return importlib.import_module(f"{__name__}.descriptor")
     return _missing(name)

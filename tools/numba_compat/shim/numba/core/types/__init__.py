@@ -148,4 +148,14 @@ if PLAIN_PYTHON:
 
     __getattr__ = _plain.wrap_module(globals(), __name__)
 else:
-    __getattr__ = fill_missing(globals(), __name__)
+    _missing = fill_missing(globals(), __name__)
+    # Numba's enum types: taipan.enums' user types, imported when first named (it registers
+    # the enums' typing and lowering).
+    _ENUM_TYPES = ("EnumMember", "IntEnumMember", "EnumClass", "IntEnumClass")
+
+    def __getattr__(name):
+        if name in _ENUM_TYPES:
+            import taipan.enums
+
+            return getattr(taipan.enums, name)
+        return _missing(name)

@@ -1,9 +1,9 @@
-"""``numba.cuda.core``: numba-cuda's copy of Numba's core; ``errors`` and ``config`` are the
-shim's ``numba.core`` ones (taipan's), the rest placeholders."""
+"""``numba.cuda.core``: numba-cuda's copy of Numba's core; ``errors``, ``config`` and
+``imputils`` are the shim's ``numba.core`` ones (taipan's), the rest placeholders."""
 
 import sys as _sys
 
-from numba.core import config, errors  # noqa: F401
+from numba.core import config, errors, imputils  # noqa: F401
 
-for _name in ("config", "errors"):
+for _name in ("config", "errors", "imputils"):
     _sys.modules[f"{__name__}.{_name}"] = globals()[_name]
