@@ -6,6 +6,7 @@
 
 #include "types/NumericPromotion.h"
 #include "types/UserTypes.h"
+#include "typing/ArrayTyping.h"
 #include "typing/BuiltinNames.h"
 #include "typing/BuiltinTyping.h"
 #include "typing/CallArguments.h"
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <functional>
 #include <set>
 
 namespace taipan {
@@ -175,6 +177,60 @@ static std::optional<std::vector<int64_t>> knownIntegers(InferencePass &pass, co
   return values;
 }
 
+/// Numba's head of a call no implementation accepts, before taipan's reason: "No
+/// implementation of function Function(<function shared.array>) found for signature:\n \n
+/// >>> array(shape=float32, dtype=class(float32))", the arguments' types in the call's order
+/// (keywords by name). numba-cuda's users and tests read its function and signature lines.
+static std::string numbaNoImplementation(InferencePass &pass, const LibraryFunction &entry,
+                                         const std::vector<Expr *> &positional,
+                                         const std::vector<std::string> &keywordNames,
+                                         const std::vector<Expr *> &keywordValues) {
+  std::string qualified = entry.name.rfind("cuda.", 0) == 0 ? entry.name.substr(5) : entry.name;
+  std::string signature = qualified.substr(qualified.rfind('.') + 1) + "(";
+  // Numba's names where they differ from taipan's types: an integer literal is
+  // Literal[int](1) (inside a tuple too), a list of constants shows its initial value
+  // (list(int64)<iv=[5, 6]>), and a scalar class given as a dtype (np.float32, float32) is a
+  // NumberClass, class(float32).
+  std::function<std::string(Expr *)> describe = [&](Expr *argument) -> std::string {
+    if (argument->kind == ExprKind::Constant && argument->constant.kind == Constant::Kind::Int)
+      return "Literal[int](" + std::to_string(argument->constant.intValue) + ")";
+    const Type *type = pass.typeOf(argument);
+    if (!type)
+      return "?";
+    if (argument->kind == ExprKind::Tuple && !argument->operands.empty()) {
+      std::vector<std::string> items;
+      for (Expr *item : argument->operands)
+        items.push_back(describe(item));
+      if (std::all_of(items.begin(), items.end(),
+                      [&](const std::string &item) { return item == items.front(); }))
+        return "UniTuple(" + items.front() + " x " + std::to_string(items.size()) + ")";
+      std::string text = "Tuple(";
+      for (size_t i = 0; i < items.size(); ++i)
+        text += (i ? ", " : "") + items[i];
+      return text + ")";
+    }
+    if (argument->kind == ExprKind::List && !argument->operands.empty()) {
+      std::string values;
+      for (Expr *item : argument->operands) {
+        std::optional<std::vector<int64_t>> value = constantIntegers(item, pass.function.globals);
+        if (!value || value->size() != 1)
+          return type->name();
+        values += (values.empty() ? "" : ", ") + std::to_string(value->front());
+      }
+      return type->name() + "<iv=[" + values + "]>";
+    }
+    const Type *dtype = type->isNumber() ? nullptr : dtypeFromArgument(type);
+    return dtype && dtype->isNumber() ? "class(" + dtype->name() + ")" : type->name();
+  };
+  for (size_t i = 0; i < positional.size(); ++i)
+    signature += (i ? ", " : "") + describe(positional[i]);
+  for (size_t i = 0; i < keywordValues.size(); ++i)
+    signature += (positional.empty() && i == 0 ? "" : ", ") + keywordNames[i] + "=" +
+                 describe(keywordValues[i]);
+  return "No implementation of function Function(<function " + qualified +
+         ">) found for signature:\n \n >>> " + signature + ")\n \n";
+}
+
 const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *entry) {
   Expr *callee = expr->callee();
   std::vector<Expr *> positional;
@@ -213,7 +269,10 @@ const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *en
                                        function.source, std::move(parameters));
     }
     if (!values)
-      throwTypingError(entry->name + declared->requirement, expr->location);
+      throwTypingError(
+          numbaNoImplementation(pass, *entry, positional, expr->keywordNames, keywordValues) +
+              entry->name + declared->requirement,
+          expr->location);
     call.constants = std::move(*values);
   }
   if ((entry->name == "len" || entry->name == "bool") && call.arguments.size() == 1 &&

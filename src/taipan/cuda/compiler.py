@@ -99,17 +99,67 @@ def error_model(debug, fastmath=False):
     return "python" if debug and not fastmath else "numpy"
 
 
+# The PTX ISA version that introduced each architecture- or family-specific target numba-cuda
+# names with a third item in ``cc`` ((9, 0, 'a') is sm_90a, (10, 0, 'f') sm_100f).
+_SPECIFIC_TARGET_PTX_VERSION = {
+    "sm_90a": "8.0",
+    "sm_100a": "8.6",
+    "sm_101a": "8.6",
+    "sm_120a": "8.7",
+    "sm_100f": "8.8",
+    "sm_101f": "8.8",
+    "sm_103a": "8.8",
+    "sm_103f": "8.8",
+    "sm_120f": "8.8",
+    "sm_121a": "8.8",
+    "sm_121f": "8.8",
+}
+
+
 def compute_capability_number(cc):
-    """``(major, minor)``, or None for the default, as the int the compiler takes (90)."""
+    """``(major, minor)`` or ``(major, minor, 'a' | 'f')``, or None for the default, as the
+    int the compiler takes (90); the suffix is applied to the PTX by ``specific_target``."""
     cc = tuple(cc) if cc is not None else _DEFAULT_CC
-    if len(cc) != 2:
-        # numba-cuda's (9, 0, 'a'): an architecture-specific target (sm_90a)
-        raise UnsupportedError(
-            f"cc={cc!r}: architecture-specific targets (sm_90a) are not supported; give "
-            "(major, minor)"
-        )
-    major, minor = cc
+    if len(cc) == 3:
+        specific_target_name(cc)  # refuses an unknown target before compiling
+    elif len(cc) != 2:
+        raise ValueError(f"cc={cc!r}: give (major, minor) or (major, minor, 'a' | 'f')")
+    major, minor = cc[:2]
     return major * 10 + minor
+
+
+def specific_target_name(cc):
+    """'sm_90a' for numba-cuda's (9, 0, 'a'), or None for a plain (major, minor)."""
+    if cc is None or len(cc) == 2:
+        return None
+    major, minor, suffix = cc
+    name = f"sm_{major}{minor}{suffix}"
+    if name not in _SPECIFIC_TARGET_PTX_VERSION:
+        known = ", ".join(sorted(_SPECIFIC_TARGET_PTX_VERSION))
+        raise UnsupportedError(f"cc={tuple(cc)!r}: {name} is not a known target ({known})")
+    return name
+
+
+def specific_target(ptx, cc):
+    """The PTX compiled for ``cc``'s (major, minor) retargeted at its architecture- or
+    family-specific variant (``.target sm_90a``), as numba-cuda's NVVM writes it for a
+    three-item ``cc``. Sound because such a target accepts every instruction of the plain
+    architecture it extends (and taipan's code uses none of the specific ones); the ``.version``
+    is raised to the PTX ISA that introduced the target where it is older."""
+    name = specific_target_name(cc)
+    if name is None:
+        return ptx
+    needed = _SPECIFIC_TARGET_PTX_VERSION[name]
+    lines = ptx.split("\n")
+    for index, line in enumerate(lines):
+        if line.startswith(".version "):
+            have = line.split()[1]
+            if tuple(map(int, have.split("."))) < tuple(map(int, needed.split("."))):
+                lines[index] = f".version {needed}"
+        elif line.startswith(".target "):
+            lines[index] = f".target {name}" + line[len(line.split(",")[0]) :]
+            break
+    return "\n".join(lines)
 
 
 def _check_abi(abi, device):
@@ -156,7 +206,7 @@ def _compile(
         return_type=declared if device else None,
         c_symbol=_c_symbol(pyfunc, abi_info) if abi == "c" else None,
     )
-    return ptx, return_type
+    return specific_target(ptx, cc), return_type
 
 
 class _CAbiRefusal(UnsupportedError, NotImplementedError):

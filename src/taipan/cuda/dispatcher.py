@@ -203,6 +203,33 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         # types one takes through conversions launch a converting kernel, kept apart.
         self._explicit_kernels = bool(signatures) and not self.device
         self._given = list(self._kernels)
+        # A device function given signatures compiles no others either: a call from a kernel
+        # converts its arguments to the signature they fit best
+        # (taipan.dispatcher.explicit_signature_for, through _best_signature and _overloads).
+        self._explicit = bool(signatures) and self.device
+
+    @property
+    def _overloads(self):
+        """The given signatures' device functions, by argument types (their return types
+        are what a call from compiled code converts the result to)."""
+        return {key: self._kernels[key] for key in self._given}
+
+    def _best_signature(self, key, signatures=None):
+        """The given signature argument types `key` convert to best (CompiledFunction's
+        rule). Without `signatures`, for a call of this device function from compiled code:
+        a refusal names the call as numba-cuda's typing error does ("Invalid use of type ...
+        with parameters (...)")."""
+        if signatures is not None:
+            return super()._best_signature(key, signatures)
+        try:
+            return super()._best_signature(key, self._given)
+        except TypeError as error:
+            wanted = ", ".join(str(t) for t in key)
+            raise TypeError(
+                f"Invalid use of type(CUDADispatcher({self.py_func!r})) with parameters "
+                f"({wanted}): {error}"
+            ) from None
+
 
     @property
     def device(self):
@@ -264,7 +291,7 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         otherwise, the error explains how to launch."""
         config = launchconfig.current_launch_config()
         if config is None or config.dispatcher is not self or kwargs:
-            raise api.called_from_python(self)
+            raise api.not_configured(self)
         key = config.types
         kernel = self._kernels.get(key)
         if kernel is None:

@@ -46,9 +46,11 @@ from taipan.cuda.api.launching import (
     ForAll,
     LaunchableKernel,
     Launcher,
+    KernelNotConfigured,
     called_from_python,
     launch_configuration,
     launch_dimensions,
+    not_configured,
 )
 from taipan.cuda.api.reduction import ReduceFront
 from taipan.cuda.api.ufuncs import GUFuncFront, UFuncFront
@@ -61,6 +63,7 @@ __all__ = [
     "DeviceArrayFront",
     "ForAll",
     "GUFuncFront",
+    "KernelNotConfigured",
     "LaunchableKernel",
     "Launcher",
     "LinkerError",
@@ -79,6 +82,7 @@ __all__ = [
     "launch_configuration",
     "launch_dimensions",
     "launching",
+    "not_configured",
     "layout_like",
     "libdevice_prototypes",
     "memory",

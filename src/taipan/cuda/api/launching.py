@@ -48,6 +48,23 @@ def called_from_python(kernel):
     )
 
 
+class KernelNotConfigured(TypeError, ValueError):
+    """A kernel called like a Python function, without ``[griddim, blockdim]``: numba-cuda's
+    ValueError, and the TypeError taipan raised before."""
+
+
+def not_configured(kernel):
+    """The error of calling the GPU kernel ``kernel`` without a launch configuration, with
+    numba-cuda's words ("launch configuration was not specified") and the launch to write."""
+    if kernel.device:
+        return called_from_python(kernel)
+    name = kernel.__name__
+    return KernelNotConfigured(
+        f"{name} is a CUDA kernel: the kernel launch configuration was not specified; launch it "
+        f"as {name}[griddim, blockdim](...)"
+    )
+
+
 class LaunchableKernel:
     """The launch front of a kernel class: ``kernel[configuration]`` gives a launcher, made by
     the backend's ``_launcher(griddim, blockdim, stream, sharedmem)`` and kept per
