@@ -200,6 +200,9 @@ void defineCudaBindings(nb::module_ &module) {
   module.def("cuda_device_name", [](int ordinal) {
     return driverCall([&] { return CudaDriver::get().contexts().deviceName(ordinal); });
   });
+  module.def("cuda_device_uuid", [](int ordinal) {
+    return driverCall([&] { return CudaDriver::get().contexts().deviceUuid(ordinal); });
+  });
   module.def("cuda_compute_capability", [](int ordinal) {
     return driverCall([&] { return CudaDriver::get().contexts().computeCapability(ordinal); });
   });

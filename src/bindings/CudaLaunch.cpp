@@ -597,6 +597,8 @@ void defineCudaLaunchBindings(nb::module_ &module) {
           nb::arg("grid"), nb::arg("block"), nb::arg("shared"), nb::arg("stream").none(),
           nb::arg("fallback"), nb::arg("debug") = false, nb::arg("allocation_stream") = 0)
       .def("__call__", &CudaLauncher::call)
+      // Pickled as the Python launcher pickles: the kernel and its configuration.
+      .def("__reduce__", [](CudaLauncher &self) { return self.fallback.attr("__reduce__")(); })
       // numba-cuda's configured launch: griddim, blockdim, stream, sharedmem and the current
       // launch's args are the Python launcher's.
       .def("__getattr__",

@@ -295,23 +295,24 @@ class FunctionCache:
         header = {"kind": "cpu", "hash": job_hash, "entry": compiled.entry_name}
         _write_record(self._paths(job_hash), header, {"object": compiled.object_code})
 
-    def load_kernel(self, job_hash):
+    def load_kernel(self, key):
         """(header, blobs) of a cached CUDA kernel: its PTX, and cubins by compute capability
-        (blobs named "cubin sm_90"); or None."""
-        return self._find(job_hash)
+        (blobs named "cubin sm_90"); or None. ``key``: the kernel's job hash and what else its
+        code depends on (taipan.cuda.dispatcher's disk_key)."""
+        return self._find(key)
 
-    def save_kernel(self, kernel, cubins=None):
-        """Writes a CUDA kernel's PTX, and the cubins linked from it so far."""
+    def save_kernel(self, key, kernel, cubins=None):
+        """Writes a CUDA kernel's PTX, and the cubins linked from it so far, under ``key``."""
         header = {
             "kind": "cuda",
-            "hash": kernel.hash,
+            "hash": key,
             "name": kernel.name,
             "annotations": kernel.type_annotations,
         }
         blobs = {"ptx": kernel.ptx.encode()}
         for (major, minor), cubin in (cubins or {}).items():
             blobs[f"cubin sm_{major}{minor}"] = bytes(cubin)
-        _write_record(self._paths(kernel.hash), header, blobs)
+        _write_record(self._paths(key), header, blobs)
 
     def clear(self):
         """Removes this function's cache files (every specialisation)."""

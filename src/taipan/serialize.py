@@ -1,15 +1,24 @@
 """Pickling jitted functions. A dispatcher that its module's name finds again pickles by
 reference, as functions do; one defined in ``__main__`` (a script, a notebook, ``python -c``)
-or not reachable by name pickles by value: the Python function (which ``cloudpickle`` carries
-with its globals, as Dask does for every task), the dispatcher's options and the text of the
-function's source file, which the receiving process registers with ``linecache`` so that the
-front end reads the very text the function was compiled from. The specialisations compiled so
-far travel too, as object code (CPU) or PTX (CUDA kernels), keyed by the text of their argument
-types: a receiver with the same CPU features and taipan version types the function (to check
-the job hash) and loads the code without running LLVM; elsewhere it compiles again."""
+or not reachable by name pickles by value: the Python function (its code, the globals it reads
+and its closure cells, as ``dumps_by_value`` writes them, so plain ``pickle`` carries it as
+Numba's dispatchers are carried; cloudpickle and Dask too), the dispatcher's options and the
+text of the function's source file, which the receiving process registers with ``linecache``
+so that the front end reads the very text the function was compiled from. The specialisations
+compiled so far travel too, as object code (CPU) or PTX (CUDA kernels), keyed by the text of
+their argument types: a receiver with the same CPU features and taipan version types the
+function (to check the job hash) and loads the code without running LLVM; elsewhere it compiles
+again."""
 
+import builtins
+import importlib
+import io
 import linecache
+import marshal
+import pickle
 import sys
+import threading
+import types
 
 
 def _reachable_by_name(obj):
@@ -25,13 +34,104 @@ def _reachable_by_name(obj):
     return target is obj
 
 
+class _ByValuePickler(pickle.Pickler):
+    """A pickler that carries functions its name does not find by value (their code, the
+    globals they read, closure cells, defaults) and modules by name, as cloudpickle does for
+    them; everything else pickles as usual (a jitted function by its own ``__reduce__``)."""
+
+    def reducer_override(self, obj):
+        if isinstance(obj, types.FunctionType) and not _reachable_by_name(obj):
+            return _reduce_function(obj)
+        if isinstance(obj, types.ModuleType):
+            return importlib.import_module, (obj.__name__,)
+        return NotImplemented
+
+
+_pickling = threading.local()
+
+
+def dumps_by_value(obj):
+    """``obj`` pickled with the functions its name does not find carried by value; plain
+    ``pickle.loads`` reads it back (in a process of the same Python version: code objects
+    travel as ``marshal`` writes them)."""
+    buffer = io.BytesIO()
+    _pickling.active = True
+    try:
+        _ByValuePickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
+    finally:
+        _pickling.active = False
+    return buffer.getvalue()
+
+
+def _by_value(py_func):
+    """A function as a pickled dispatcher's state holds it: itself inside dumps_by_value (whose
+    pickler carries it, and whose memo ends cycles such as a recursive function reaching its
+    own dispatcher), else the bytes of dumps_by_value."""
+    if getattr(_pickling, "active", False):
+        return py_func
+    return dumps_by_value(py_func)
+
+
+def _reduce_function(function):
+    """A function as a skeleton (its code, empty globals and closure cells) made first, so
+    that a function reaching itself through its globals or cells pickles without a cycle, and
+    the state filling them in."""
+    from taipan.caching import _global_names
+
+    code = function.__code__
+    scope = function.__globals__
+    cells = function.__closure__ or ()
+    state = {
+        "globals": {name: scope[name] for name in _global_names(code) if name in scope},
+        "cells": [_cell_value(cell) for cell in cells],
+        "defaults": function.__defaults__,
+        "kwdefaults": function.__kwdefaults__,
+        "qualname": function.__qualname__,
+        "doc": function.__doc__,
+        "dict": dict(function.__dict__),
+    }
+    skeleton = (marshal.dumps(code), function.__name__, function.__module__, len(cells))
+    return (_function_skeleton, skeleton, state, None, None, _fill_function)
+
+
+class _EmptyCell:
+    """Stands for a closure cell with no value yet (pickled by reference: ``is`` finds it)."""
+
+
+def _cell_value(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:  # a variable of the enclosing function not assigned yet
+        return _EmptyCell
+
+
+def _function_skeleton(code_bytes, name, module, cell_count):
+    scope = {"__builtins__": builtins, "__name__": module}
+    closure = tuple(types.CellType() for _ in range(cell_count)) or None
+    return types.FunctionType(marshal.loads(code_bytes), scope, name, None, closure)
+
+
+def _fill_function(function, state):
+    function.__globals__.update(state["globals"])
+    for cell, value in zip(function.__closure__ or (), state["cells"]):
+        if value is not _EmptyCell:
+            cell.cell_contents = value
+    function.__defaults__ = state["defaults"]
+    function.__kwdefaults__ = state["kwdefaults"]
+    function.__qualname__ = state["qualname"]
+    function.__doc__ = state["doc"]
+    function.__dict__.update(state["dict"])
+
+
 def function_state(py_func, options):
-    """What travels with a function pickled by value: the Python function (cloudpickle carries
-    its globals), its options, its file's name and the verified source text."""
+    """What travels with a function pickled by value: the Python function (as bytes of
+    ``dumps_by_value`` when its name does not find it, so plain ``pickle`` carries a function
+    defined in another function or in ``__main__``, as Numba's dispatchers pickle), its options,
+    its file's name and the verified source text."""
     from taipan.frontend import source_lines
 
     return {
-        "py_func": py_func,
+        "py_func": py_func if _reachable_by_name(py_func) else _by_value(py_func),
         "options": dict(options),
         "filename": py_func.__code__.co_filename,
         "source_lines": source_lines(py_func),
@@ -42,6 +142,8 @@ def restore_function(state):
     """The Python function of a ``function_state``, with its source text registered with
     linecache under its file's name, so the front end reads the text it was compiled from."""
     py_func, filename = state["py_func"], state["filename"]
+    if isinstance(py_func, bytes):
+        py_func = pickle.loads(py_func)
     if py_func.__code__.co_filename != filename:
         # cloudpickle 3.1 sends code objects as "<dynamic-code>": give the function back its
         # file's name, under which its text is registered (and which errors name).

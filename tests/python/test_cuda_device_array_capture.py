@@ -4,10 +4,13 @@ PTX addresses the array's memory with its layout, ptxas takes it, host code refu
 the user's line, and such kernels are never cached; on a GPU kernels read and write the
 captured arrays (numba-cuda's test_device_array_capture)."""
 
+import pickle
+
 import numpy as np
 import pytest
 from ptx_assembly import needs_ptxas, ptxas
 
+import taipan
 from taipan import cuda, float32, int32, jit, void
 from taipan.errors import UnsupportedError
 
@@ -92,15 +95,20 @@ def test_host_code_refuses_a_device_array():
 
 
 def test_kernels_capturing_device_arrays_are_not_cached(tmp_path, monkeypatch):
+    # cache=True refuses such a kernel with numba-cuda's PicklingError (was a warning, and an
+    # uncached kernel), and writes nothing.
+    monkeypatch.setattr(taipan.config, "CACHE_DIR", str(tmp_path))
     array = Exported(0x7F0000001000, (5,))
 
     @cuda.jit(cache=True)
     def kernel(out):
         out[0] = array[0]
 
-    with pytest.warns(Warning, match="Cannot cache .*global device arrays"):
-        compiled = kernel.specialize_for([float32[::1]])
-    assert "global device arrays" in compiled.process_specific
+    with pytest.raises(pickle.PicklingError, match="Cannot cache .*global device arrays"):
+        kernel.specialize_for([float32[::1]])
+    assert not list(tmp_path.rglob("*.taipan"))
+    uncached = cuda.jit(kernel.py_func).specialize_for([float32[::1]])
+    assert "global device arrays" in uncached.process_specific
 
 
 @needs_gpu

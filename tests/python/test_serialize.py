@@ -75,23 +75,29 @@ def test_functions_from_main_travel_by_value_to_another_process():
     assert "[55.0, 58.0, 61.0] Dispatcher scaled" in output
 
 
-def test_plain_pickle_of_a_main_function_fails_cleanly():
+def test_plain_pickle_of_a_main_function_travels_by_value():
+    # As Numba's dispatchers: plain pickle carries a __main__ function by value (its code,
+    # globals and closure), so no cloudpickle is needed on either side.
     output = run_script(
         """
-        import pickle
+        import pickle, subprocess, sys
         from taipan import njit
+
+        OFFSET = 5
 
         @njit
         def f(x):
-            return x * 2
+            return x * 2 + OFFSET
 
-        try:
-            pickle.dumps(f)
-        except pickle.PicklingError as error:
-            print("PicklingError", error)
+        payload = pickle.dumps(f)
+        child = subprocess.run(
+            [sys.executable, "-c",
+             "import pickle, sys; f = pickle.loads(sys.stdin.buffer.read()); print(f(4))"],
+            input=payload, capture_output=True, check=True)
+        print("child:", child.stdout.decode().strip())
         """
     )
-    assert "PicklingError" in output
+    assert "child: 13" in output
 
 
 def test_dask_workers_in_other_processes_run_main_functions():

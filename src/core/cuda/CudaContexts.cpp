@@ -102,6 +102,21 @@ std::string CudaContexts::deviceName(int ordinal) {
   return name;
 }
 
+std::string CudaContexts::deviceUuid(int ordinal) {
+  CUdevice device = deviceHandle(ordinal);
+  unsigned char bytes[16] = {};
+  api()->call(api()->cuDeviceGetUuid, bytes, device);
+  static const char digits[] = "0123456789abcdef";
+  std::string text = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10)
+      text += '-';
+    text += digits[bytes[i] >> 4];
+    text += digits[bytes[i] & 15];
+  }
+  return text;
+}
+
 std::pair<int, int> CudaContexts::computeCapability(int ordinal) {
   return {deviceAttribute(ordinal, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
           deviceAttribute(ordinal, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)};

@@ -42,6 +42,8 @@ public:
   int pointerDevice(uint64_t address);
   /// The device's marketing name ("NVIDIA H100 80GB HBM3").
   std::string deviceName(int ordinal);
+  /// The device's UUID as nvidia-smi prints it ("GPU-" and 32 hex digits in 8-4-4-4-12 groups).
+  std::string deviceUuid(int ordinal);
   /// (major, minor) compute capability.
   std::pair<int, int> computeCapability(int ordinal);
   /// A CU_DEVICE_ATTRIBUTE_* value of the device.

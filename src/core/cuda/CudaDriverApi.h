@@ -158,6 +158,7 @@ struct CudaApi {
   Entry<int *> cuDeviceGetCount;
   Entry<CUdevice *, int> cuDeviceGet;
   Entry<char *, int, CUdevice> cuDeviceGetName;
+  Entry<unsigned char *, CUdevice> cuDeviceGetUuid; ///< writes the 16 bytes of a CUuuid
   Entry<int *, int, CUdevice> cuDeviceGetAttribute;
   Entry<CUcontext *, CUdevice> cuDevicePrimaryCtxRetain;
   Entry<CUdevice> cuDevicePrimaryCtxRelease;
@@ -242,6 +243,7 @@ struct CudaApi {
     resolve(cuDeviceGetCount, "cuDeviceGetCount");
     resolve(cuDeviceGet, "cuDeviceGet");
     resolve(cuDeviceGetName, "cuDeviceGetName");
+    resolve(cuDeviceGetUuid, "cuDeviceGetUuid", "cuDeviceGetUuid_v2", "cuDeviceGetUuid");
     resolve(cuDeviceGetAttribute, "cuDeviceGetAttribute");
     resolve(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
     resolve(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxRelease_v2",

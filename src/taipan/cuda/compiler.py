@@ -43,6 +43,24 @@ def _register_device_library():
     _core.cuda_set_device_library(device_library_ir)
 
 
+_device_library_digest = []
+
+
+def device_library_digest():
+    """A digest of the device library's source text (taipan/cuda/device_runtime.py, read, not
+    imported), which the disk cache's key of a kernel includes: a kernel's PTX holds the code
+    of the library functions it calls, so a changed library must not load a kernel cached
+    before the change."""
+    if not _device_library_digest:
+        import hashlib
+        import importlib.util
+
+        origin = importlib.util.find_spec("taipan.cuda.device_runtime").origin
+        with open(origin, "rb") as source:
+            _device_library_digest.append(hashlib.sha256(source.read()).hexdigest())
+    return _device_library_digest[0]
+
+
 def device_library_ir(symbol, cc):
     """The optimised LLVM IR of the device library's function ``symbol``
     (taipan.cuda.device_runtime.LIBRARY) compiled for compute capability ``cc`` (90 for sm_90)

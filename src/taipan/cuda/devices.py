@@ -68,6 +68,11 @@ class Device:
         return driver._core.cuda_device_attribute(self.id, _ATTRIBUTES[name])
 
     @property
+    def uuid(self):
+        """The device's UUID as nvidia-smi prints it: "GPU-" and 8-4-4-4-12 hex digits."""
+        return driver._core.cuda_device_uuid(self.id)
+
+    @property
     def supports_float16(self):
         """Whether the device has half-precision arithmetic (compute capability 5.3 on)."""
         return self.compute_capability >= (5, 3)

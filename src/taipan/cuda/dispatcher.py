@@ -1,6 +1,8 @@
 """The dispatcher of ``@cuda.jit`` functions: one PTX specialisation per argument-type tuple,
 launched with ``kernel[griddim, blockdim, stream, sharedmem](args)``."""
 
+import hashlib
+import pickle
 import threading
 import time
 
@@ -41,6 +43,13 @@ def use_converting_kernels(build):
 
 
 _callback_load_lock = threading.Lock()
+
+
+def disk_key(job_hash):
+    """The disk cache's key of a kernel: its job hash and the device library's source, whose
+    code the kernel's PTX holds where it calls library functions."""
+    combined = f"{job_hash}:{compiler.device_library_digest()}".encode()
+    return hashlib.sha256(combined).hexdigest()
 
 
 class TypeAnnotation:
@@ -113,7 +122,7 @@ class Kernel:
         key = driver.current_compute_capability()
         if key not in self._cubins:
             self.cubin()
-            self.disk_cache.save_kernel(self, self._cubins)
+            self.disk_cache.save_kernel(disk_key(self.hash), self, self._cubins)
         return self._cubins[key]
 
     def inspect_asm(self, cc=None):
@@ -414,9 +423,14 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         kernel.timers = self._record_times(key, compiled[6])
         kernel.process_specific = compiled[7]
         kernel._type_annotation = TypeAnnotation(annotations, compiled[8])
-        if self._caches_kernels() and self._cache.cacheable(kernel.process_specific):
+        if self._caches_kernels():
+            if kernel.process_specific:
+                # numba-cuda refuses to cache what it cannot pickle, in these words.
+                raise pickle.PicklingError(
+                    f'Cannot cache kernel "{self.__qualname__}" as {kernel.process_specific}'
+                )
             kernel.disk_cache = self._cache
-            self._cache.save_kernel(kernel)
+            self._cache.save_kernel(disk_key(job_hash), kernel)
         return kernel
 
     def _caches_kernels(self):
@@ -431,7 +445,7 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
             self._function_source(), list(key), self._compute_capability(), self.device
         )
         start = time.perf_counter()
-        record = self._cache.load_kernel(job_hash)
+        record = self._cache.load_kernel(disk_key(job_hash))
         if record is None:
             return None
         header, blobs = record

@@ -8,6 +8,12 @@ from taipan.cuda import driver
 # The driver's pseudo-handles for the default streams (CU_STREAM_LEGACY, CU_STREAM_PER_THREAD).
 _LEGACY_HANDLE = 1
 _PER_THREAD_HANDLE = 2
+# How a default stream names itself, by its kind.
+_DEFAULT_KINDS = {
+    "default": "Default",
+    "legacy default": "Legacy default",
+    "per-thread default": "Per-thread default",
+}
 
 
 class Stream:
@@ -43,8 +49,17 @@ class Stream:
         stream of an array imported through the CUDA Array Interface)."""
         return self._kind == "external"
 
+    def __cuda_stream__(self):
+        """The CUDA stream protocol: (version 0, the stream's handle)."""
+        return (0, self.handle)
+
     def __repr__(self):
-        return f"<CUDA stream {self._kind} {self.handle:#x}>"
+        # numba-cuda's wording, which its tests and users read.
+        if self._kind in _DEFAULT_KINDS:
+            return f"<{_DEFAULT_KINDS[self._kind]} CUDA stream>"
+        if self._kind == "external":
+            return f"<External CUDA stream {self.handle:d}>"
+        return f"<CUDA stream {self.handle:d}>"
 
     def __del__(self):
         if self._owned and self._generation == driver.context_generation():
@@ -78,9 +93,14 @@ def external_stream(pointer):
 
 
 def stream_handle(stream):
-    """The driver handle of a stream argument: a Stream, a raw handle, or 0/None for default."""
+    """The driver handle of a stream argument: a Stream, a raw handle, another library's
+    stream object (the ``__cuda_stream__`` protocol: cuda.core's Stream and GraphBuilder,
+    CuPy's), or 0/None for default."""
     if not stream:
         return None
+    protocol = getattr(stream, "__cuda_stream__", None)
+    if protocol is not None and not isinstance(stream, Stream):
+        return int((protocol() if callable(protocol) else protocol)[1])
     return int(getattr(stream, "handle", stream))
 
 

@@ -52,6 +52,24 @@ class ContextFront:
         """A new event (``cuda.event(timing)``)."""
         return self._backend().event(timing)
 
+    def get_default_stream(self):
+        """The default stream (``cuda.default_stream()``)."""
+        return self._backend().default_stream()
+
+    def get_legacy_default_stream(self):
+        """The legacy default stream (``cuda.legacy_default_stream()``)."""
+        return self._backend().legacy_default_stream()
+
+    def get_per_thread_default_stream(self):
+        """This thread's default stream (``cuda.per_thread_default_stream()``)."""
+        return self._backend().per_thread_default_stream()
+
+    def create_external_stream(self, ptr):
+        """Another library's stream, given as an integer handle (``cuda.external_stream``)."""
+        if not isinstance(ptr, int):
+            raise TypeError("ptr for external stream must be an int")
+        return self._backend().external_stream(ptr)
+
     def __eq__(self, other):
         return isinstance(other, ContextFront) and other.device == self.device
 

@@ -107,6 +107,16 @@ class Launcher:
         self.stream = stream
         self.sharedmem = sharedmem
 
+    def __reduce__(self):
+        """Pickled as the kernel (by its own ``__reduce__``) and the configuration, which the
+        receiver configures again."""
+        configuration = (self.griddim, self.blockdim, self.stream, self.sharedmem)
+        return _configured_launcher, (self.kernel, configuration)
+
+
+def _configured_launcher(kernel, configuration):
+    return kernel[configuration]
+
 
 class ForAll:
     """``kernel.forall(ntasks, tpb, stream, sharedmem)``: one thread per task, in blocks of

@@ -75,6 +75,7 @@ class Device:
         self.name = b"SIMULATOR"
         self.compute_capability = COMPUTE_CAPABILITY
 
+    uuid = "GPU-00000000-0000-0000-0000-000000000000"  # numba-cuda's simulator's
     supports_float16 = True  # NumPy's float16 and the bfloat16 of taipan's types
     supports_bfloat16 = True
 

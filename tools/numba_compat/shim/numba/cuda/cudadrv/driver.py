@@ -270,6 +270,133 @@ def _bindings():
     return bindings
 
 
+class CudaPythonModule:
+    """numba-cuda's module of code loaded from memory (``ctx.create_module_ptx``): cuda.core's
+    ObjectCode, whose kernels cuda.core's ``launch`` takes
+    (``module.get_function(name).kernel``)."""
+
+    def __init__(self, context, object_code):
+        self.context = context
+        self.object_code = object_code
+        self.handle = object_code.handle
+
+    def get_function(self, name):
+        return Function(self, self.object_code.get_kernel(name), name)
+
+    def unload(self):
+        """Lets the module go (cuda.core unloads its library when the object is collected)."""
+        self.object_code = None
+
+
+class Function:
+    """numba-cuda's loaded kernel: cuda.core's Kernel (``.kernel``), its driver handle
+    (``.handle``: a CUkernel, which the driver's CUfunction calls take too) and the calls
+    numba-cuda makes on it (cache preference, shared memory carveout)."""
+
+    def __init__(self, module, kernel, name, handle=None):
+        self.module = module
+        self.kernel = kernel
+        self.name = name
+        self.handle = handle if handle is not None else _kernel_handle(kernel)
+
+    def __repr__(self):
+        return f"<CUDA function {self.name}>"
+
+    def cache_config(self, prefer_equal=False, prefer_cache=False, prefer_shared=False):
+        """The kernel's preference between L1 cache and shared memory, as numba-cuda sets it."""
+        prefer_equal = prefer_equal or (prefer_cache and prefer_shared)
+        cache = _bindings().CUfunc_cache
+        if prefer_equal:
+            flag = cache.CU_FUNC_CACHE_PREFER_EQUAL
+        elif prefer_cache:
+            flag = cache.CU_FUNC_CACHE_PREFER_L1
+        elif prefer_shared:
+            flag = cache.CU_FUNC_CACHE_PREFER_SHARED
+        else:
+            flag = cache.CU_FUNC_CACHE_PREFER_NONE
+        driver.cuFuncSetCacheConfig(_bindings().CUfunction(int(self.handle)), flag)
+
+    def set_shared_memory_carveout(self, carveout):
+        """The share of the unified L1/shared memory given to shared memory, in percent (-1:
+        the driver's default)."""
+        carveout = int(carveout)
+        if not -1 <= carveout <= 100:
+            raise ValueError("Carveout must be between -1 and 100")
+        attribute = _bindings().CUfunction_attribute
+        driver.cuFuncSetAttribute(
+            _bindings().CUfunction(int(self.handle)),
+            attribute.CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+            carveout,
+        )
+
+
+def _kernel_handle(kernel):
+    handle = getattr(kernel, "handle", None)
+    return handle if handle is not None else kernel._handle
+
+
+class _CodeLibrary:
+    """numba-cuda's ``kernel._codelibrary`` of a compiled kernel: ``get_cufunc()`` gives the
+    kernel as loaded on the current device (taipan's own module and function handles)."""
+
+    def __init__(self, kernel):
+        self._kernel = kernel
+
+    def get_cufunc(self):
+        _, function = self._kernel.function()
+        return Function(None, None, self._kernel.name, handle=function)
+
+
+def _create_module_ptx(context, ptx):
+    """numba-cuda's ``Context.create_module_ptx``: PTX loaded through cuda.core."""
+    from cuda.core import ObjectCode
+
+    if isinstance(ptx, str):
+        ptx = ptx.encode("utf8")
+    return CudaPythonModule(context, ObjectCode.from_ptx(ptx))
+
+
+def _active_blocks_per_multiprocessor(context, func, blocksize, memsize, flags=None):
+    """numba-cuda's ``Context.get_active_blocks_per_multiprocessor``: the driver's occupancy."""
+    function = _bindings().CUfunction(int(func.handle))
+    if not flags:
+        return driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(function, blocksize, memsize)
+    return driver.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+        function, blocksize, memsize, flags
+    )
+
+
+def _to_core_stream(stream):
+    """numba-cuda's stream argument as a cuda.core Stream: 0/None (the default stream), a
+    taipan Stream, a cuda.core Stream, or a cuda.core GraphBuilder (its stream)."""
+    from cuda.core import Stream as CoreStream
+
+    if not stream:
+        return CoreStream.from_handle(0)
+    if isinstance(stream, CoreStream):
+        return stream
+    graph_stream = getattr(stream, "stream", None)
+    if isinstance(graph_stream, CoreStream):
+        return graph_stream
+    if hasattr(stream, "__cuda_stream__"):
+        return CoreStream.from_handle(int(stream))
+    raise TypeError(
+        "Expected a Stream object, ExperimentalStream, GraphBuilder, or 0, got "
+        f"{type(stream).__name__}"
+    )
+
+
+if not _config.ENABLE_CUDASIM:
+    # numba-cuda's driver-level calls on contexts and compiled kernels, which its tests make;
+    # they load and query code through cuda.core and cuda.bindings, as numba-cuda does.
+    from taipan.cuda.devices import Context as _TaipanContext
+    from taipan.cuda.dispatcher import Kernel as _TaipanKernel
+
+    _TaipanContext.create_module_ptx = _create_module_ptx
+    _TaipanContext.get_active_blocks_per_multiprocessor = _active_blocks_per_multiprocessor
+    _TaipanKernel._codelibrary = property(_CodeLibrary)
+
+
 driver = _Driver()
 
 

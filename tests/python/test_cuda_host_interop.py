@@ -1,0 +1,195 @@
+"""The host side numba-cuda's users and tests reach: streams named as numba-cuda names them and
+taken from other libraries through the ``__cuda_stream__`` protocol, kernels and configured
+launches pickled with plain ``pickle`` (functions defined in other functions or in __main__
+carried by value, as Numba's dispatchers are), and the disk cache's kernel key covering the
+device library's source. Here (no GPU) what needs no driver; the device's UUID on a GPU."""
+
+import os
+import pickle
+import re
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from child_processes import child_python_path
+
+import taipan
+from taipan import cuda, float32, int64
+from taipan.cuda import compiler, streams
+from taipan.serialize import dumps_by_value
+
+needs_gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA driver or GPU")
+
+
+def test_default_streams_are_named_as_numba_cuda_names_them():
+    assert repr(cuda.default_stream()) == "<Default CUDA stream>"
+    assert repr(cuda.legacy_default_stream()) == "<Legacy default CUDA stream>"
+    assert repr(cuda.per_thread_default_stream()) == "<Per-thread default CUDA stream>"
+    assert repr(cuda.external_stream(4096)) == "<External CUDA stream 4096>"
+    assert int(cuda.legacy_default_stream()) == 1
+    assert int(cuda.per_thread_default_stream()) == 2
+    for stream in (cuda.default_stream(), cuda.legacy_default_stream()):
+        assert stream  # truthy, handle 0 included: copies take it as a stream
+        assert not stream.external
+    assert cuda.external_stream(4096).external
+
+
+def test_streams_speak_the_cuda_stream_protocol():
+    assert cuda.default_stream().__cuda_stream__() == (0, 0)
+    assert cuda.external_stream(0x5000).__cuda_stream__() == (0, 0x5000)
+
+
+class _ProtocolStream:
+    """Another library's stream (cuda.core's Stream, a GraphBuilder): only the protocol."""
+
+    def __init__(self, handle):
+        self.handle = object()  # not an integer: the protocol must win
+        self._handle = handle
+
+    def __cuda_stream__(self):
+        return (0, self._handle)
+
+
+class _PropertyProtocolStream:
+    """An older exporter whose ``__cuda_stream__`` is a property."""
+
+    __cuda_stream__ = (0, 0x7000)
+
+
+def test_other_libraries_streams_are_taken_through_the_protocol():
+    assert streams.stream_handle(_ProtocolStream(0x6000)) == 0x6000
+    assert streams.stream_handle(_PropertyProtocolStream()) == 0x7000
+    assert streams.stream_handle(cuda.external_stream(0x8000)) == 0x8000
+    assert streams.stream_handle(0) is None
+    assert streams.stream_handle(0x9000) == 0x9000
+
+
+def _make_closures():
+    scale = 3
+
+    def scaled(a, offset=1, *, extra=0):
+        return a * scale + offset + extra + np.int64(0)
+
+    def countdown(n):
+        return 0 if n == 0 else countdown(n - 1) + 1
+
+    def unassigned():
+        return later  # noqa: F821 (the cell is emptied below)
+
+    later = 5
+    del later  # an empty cell
+    return scaled, countdown, unassigned
+
+
+def test_functions_defined_in_functions_pickle_by_value():
+    scaled, countdown, unassigned = _make_closures()
+    restored = pickle.loads(dumps_by_value(scaled))
+    assert restored(2) == 7 and restored(2, 0, extra=4) == 10
+    assert restored.__qualname__ == scaled.__qualname__
+    assert restored.__defaults__ == (1,) and restored.__kwdefaults__ == {"extra": 0}
+    assert pickle.loads(dumps_by_value(countdown))(4) == 4  # reaches itself through a cell
+    with pytest.raises(NameError, match="later"):
+        pickle.loads(dumps_by_value(unassigned))()
+
+
+def test_a_local_kernel_and_its_configured_launch_pickle_with_plain_pickle():
+    @cuda.jit(device=True)
+    def inner(a):
+        return a + 1
+
+    @cuda.jit
+    def kernel(out):
+        out[0] = inner(out[0])
+
+    kernel.specialize_for([int64[::1]])
+    assert pickle.loads(pickle.dumps(kernel)) is kernel  # one object per process
+    configured = pickle.loads(pickle.dumps(kernel[5, 8]))
+    assert configured.griddim == (5, 1, 1) and configured.blockdim == (8, 1, 1)
+    assert configured.kernel is kernel
+
+
+def test_a_main_kernel_travels_by_plain_pickle_to_another_process():
+    script = textwrap.dedent(
+        """
+        import pickle, subprocess, sys
+        from taipan import cuda, int64
+
+        @cuda.jit(device=True)
+        def inner(a):
+            return a + 1
+
+        @cuda.jit
+        def kernel(out):
+            out[0] = inner(out[0])
+
+        kernel.specialize_for([int64[::1]])
+        child = subprocess.run(
+            [sys.executable, "-c",
+             "import pickle, sys; k = pickle.loads(sys.stdin.buffer.read()); "
+             "print(k.griddim, k.kernel.py_func.__qualname__, sorted(k.kernel._carried))"],
+            input=pickle.dumps(kernel[2, 3]), capture_output=True)
+        print(child.stdout.decode(), child.stderr.decode()[-2000:])
+        """
+    )
+    environment = dict(os.environ, PYTHONPATH=child_python_path())
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "(2, 1, 1) kernel [('array(int64, 1d, C)',)]" in result.stdout, result.stdout
+
+
+def _cached_kernel():
+    @cuda.jit(cache=True)
+    def add_one(out, x):
+        out[0] = x[0] + 1.0
+
+    return add_one
+
+
+def test_the_kernel_cache_key_covers_the_device_library(tmp_path, monkeypatch):
+    monkeypatch.setattr(taipan.config, "CACHE_DIR", str(tmp_path))
+    types = [float32[::1], float32[::1]]
+    _cached_kernel().specialize_for(types)
+    again = _cached_kernel()
+    again.specialize_for(types)
+    assert again._cache.stats == (1, 0)  # the same library: a hit
+    monkeypatch.setattr(compiler, "_device_library_digest", ["another library's text"])
+    changed = _cached_kernel()
+    changed.specialize_for(types)
+    assert changed._cache.stats == (0, 1)  # a changed library: a miss, compiled again
+    assert len(list(tmp_path.rglob("*.taipan"))) == 2
+
+
+def test_the_device_library_digest_is_its_source_texts():
+    import hashlib
+
+    path = os.path.join(os.path.dirname(cuda.__file__), "device_runtime.py")
+    with open(path, "rb") as source:
+        assert compiler.device_library_digest() == hashlib.sha256(source.read()).hexdigest()
+
+
+@needs_gpu
+def test_device_uuid_reads_as_nvidia_smi_prints_it():
+    uuid = cuda.get_current_device().uuid
+    assert re.fullmatch(r"GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", uuid)
+
+
+@needs_gpu
+def test_context_streams_and_external_streams():
+    context = cuda.current_context()
+    assert repr(context.get_default_stream()) == "<Default CUDA stream>"
+    assert int(context.get_legacy_default_stream()) == 1
+    assert int(context.get_per_thread_default_stream()) == 2
+    made = cuda.stream()
+    external = context.create_external_stream(int(made))
+    assert external.external and int(external) == int(made)
+    with pytest.raises(TypeError, match="must be an int"):
+        context.create_external_stream(made)
