@@ -63,13 +63,15 @@ const Type *arrayFromSubscript(const Type *dtype, nb::handle index) {
 }
 
 /// Numba's FunctionType(result(parameters)), of the values a C function takes and returns:
-/// numbers and pointers (first-class functions are called by the C convention).
+/// numbers, pointers, arrays (their struct, as a cfunc takes them) and None; a number, a
+/// pointer or None returned (first-class functions are called by the C convention).
 const Type *firstClassFunctionType(const Type *result,
                                    const std::vector<const Type *> &parameters) {
   for (const Type *parameter : parameters)
-    if (!parameter->isNumber() && !parameter->isPointer())
-      throw nb::type_error(("a first-class function type takes numbers and pointers (taipan "
-                            "calls it by the C convention), not " +
+    if (!parameter->isNumber() && !parameter->isPointer() && !parameter->isArray() &&
+        !parameter->isNone())
+      throw nb::type_error(("a first-class function type takes numbers, pointers, arrays and "
+                            "None (taipan calls it by the C convention), not " +
                             parameter->name())
                                .c_str());
   if (!result->isNumber() && !result->isPointer() && !result->isNone())
@@ -507,11 +509,16 @@ void defineTypeObjects(nb::module_ &module) {
   module.def(
       "external_function_type",
       [](const std::string &symbol, nb::handle parameters, nb::handle result, bool cConvention,
-         uint64_t address) {
-        // Foreign code sees C values: numbers and pointers, not taipan's arrays or tuples.
+         uint64_t address, bool ownEntry) {
+        // Foreign code sees C values: numbers and pointers, not taipan's arrays or tuples. The
+        // C entry of a jitted function (own_entry) takes what a cfunc takes: arrays and None too.
         std::vector<const Type *> types;
         for (nb::handle parameter : parameters) {
           const Type *type = typeArgument(parameter);
+          if (ownEntry && (type->isArray() || type->isNone())) {
+            types.push_back(type);
+            continue;
+          }
           if (type->isArray())
             throw nb::type_error(("a foreign function cannot take the array type " + type->name() +
                                   ": declare the parameter as CPointer(" + type->dtype()->name() +
@@ -533,7 +540,7 @@ void defineTypeObjects(nb::module_ &module) {
             types::externalFunction(symbol, types, returned, cConvention, address, loadSymbol)};
       },
       nb::arg("symbol"), nb::arg("parameters"), nb::arg("result"), nb::arg("c_convention"),
-      nb::arg("address") = 0);
+      nb::arg("address") = 0, nb::arg("own_entry") = false);
   module.def("first_class_function_type", [](nb::handle result, nb::handle parameters) {
     std::vector<const Type *> types;
     for (nb::handle parameter : parameters)

@@ -171,7 +171,15 @@ class CFunc:
         return _core.inspect(source, list(self.argument_types), "llvm")
 
     def __call__(self, *args):
-        return self.ctypes(*args)
+        from taipan.errors import TypingError
+
+        try:
+            function = self.ctypes
+        except TypingError:
+            # Arrays or None in the signature, which C cannot spell: the Python function, as
+            # Numba calls every cfunc from Python (compiled code calls the C entry).
+            return self.py_func(*args)
+        return function(*args)
 
     def __reduce__(self):
         # By reference when its module's name finds it, else by value with its object code.

@@ -634,6 +634,6 @@ def test_pointer_parameters_receive_array_data():
 
 
 def test_function_type_needs_c_values():
-    with pytest.raises(TypeError, match="numbers and pointers"):
-        types.FunctionType(float64(float64[:]))
+    with pytest.raises(TypeError, match="numbers, pointers, arrays and None"):
+        types.FunctionType(float64(types.unicode_type))
     assert function_type.FunctionType("float64(float64)") == types.FunctionType(float64(float64))

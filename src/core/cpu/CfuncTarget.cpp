@@ -13,11 +13,17 @@ static bool crossesCSignature(const Type *type) {
   return type->isNumber() || type->isBoolean() || type->isPointer();
 }
 
+/// Numba's cfunc takes arrays too (the array's struct by value, as a call of the function
+/// passes it: for compiled callers, through a first-class function value) and None (no data).
+static bool isCfuncArgument(const Type *type) {
+  return crossesCSignature(type) || type->isArray() || type->isNone();
+}
+
 void CfuncTarget::checkEntry(const TypedFunction &root) const {
   for (const Type *argument : root.argumentTypes)
-    if (!crossesCSignature(argument))
-      throwTypingError("a cfunc's arguments are numbers, booleans or pointers (CPointer, "
-                       "voidptr), not " +
+    if (!isCfuncArgument(argument))
+      throwTypingError("a cfunc's arguments are numbers, booleans, pointers (CPointer, "
+                       "voidptr), arrays or None, not " +
                            argument->name(),
                        root.source->definitionLocation);
   if (!crossesCSignature(root.returnType) && !root.returnType->isNone())

@@ -177,9 +177,10 @@ const Type *typeUndefinedFunctionCall(InferencePass &pass, Expr *call, const Typ
     result = unified;
   }
   for (const Type *argument : arguments)
-    if (!argument->isNumber() && !argument->isPointer())
+    if (!argument->isNumber() && !argument->isPointer() && !argument->isArray() &&
+        !argument->isNone())
       throwTypingError("the jitted functions chosen here are called through a C function "
-                       "pointer, which takes numbers and pointers, not " +
+                       "pointer, which takes numbers, pointers, arrays and None, not " +
                            InferencePass::describe(argument),
                        call->location);
   if (!result->isNumber() && !result->isNone() && !result->isPointer())

@@ -206,7 +206,12 @@ def entry_type(dispatcher, function_type):
     entry = dispatcher_entry(dispatcher, function_type)
     signature = _function_signature(function_type)
     return _core.external_function_type(
-        dispatcher.__qualname__, list(signature.args), signature.return_type, True, entry.address
+        dispatcher.__qualname__,
+        list(signature.args),
+        signature.return_type,
+        True,
+        entry.address,
+        own_entry=True,
     )
 
 
