@@ -193,3 +193,75 @@ def test_context_streams_and_external_streams():
     assert external.external and int(external) == int(made)
     with pytest.raises(TypeError, match="must be an int"):
         context.create_external_stream(made)
+
+
+def _cuda_core_stand_in(name, **attributes):
+    """An object of a class named and placed as cuda.core's (which this machine may lack)."""
+    kind = type(name, (), {"__module__": "cuda.core._memory"})
+    value = kind()
+    for key, item in attributes.items():
+        setattr(value, key, item)
+    return value
+
+
+def test_cuda_core_buffers_and_strided_views_are_kernel_arrays():
+    from taipan.cuda.launcher import cuda_core_view
+
+    buffer = _cuda_core_stand_in(
+        "Buffer", size=10, handle=0x7F0000000000, is_device_accessible=True
+    )
+    view = cuda_core_view(buffer)
+    assert (view.shape, view.dtype) == ((10,), np.uint8)
+    assert view.__cuda_array_interface__["data"][0] == 0x7F0000000000
+    strided = _cuda_core_stand_in(
+        "StridedMemoryView",
+        ptr=0x7F0000001000,
+        shape=(2, 3),
+        strides=(1, 2),  # in elements, as cuda.core counts them
+        dtype=np.dtype(np.float64),
+        readonly=False,
+        is_device_accessible=True,
+    )
+    view = cuda_core_view(strided)
+    assert (view.shape, view.strides, view.dtype) == ((2, 3), (8, 16), np.float64)
+    contiguous = _cuda_core_stand_in(
+        "StridedMemoryView",
+        ptr=0x7F0000002000,
+        shape=(4,),
+        strides=None,
+        dtype=np.dtype(np.int32),
+        readonly=True,
+        is_device_accessible=True,
+    )
+    assert cuda_core_view(contiguous).strides == (4,)
+    assert cuda_core_view(np.zeros(3)) is None
+
+
+def test_cuda_core_host_buffers_are_refused():
+    from taipan.cuda.launcher import cuda_core_view
+    from taipan.errors import TypingError
+
+    host = _cuda_core_stand_in("Buffer", size=4, handle=0x1000, is_device_accessible=False)
+    with pytest.raises(TypingError, match="Buffer of host memory"):
+        cuda_core_view(host)
+
+
+@needs_gpu
+def test_kernels_take_cuda_core_buffers_on_the_gpu():
+    core = pytest.importorskip("cuda.core")
+
+    @cuda.jit
+    def fill(buffer, count):
+        i = cuda.grid(1)
+        if i < len(buffer):
+            buffer[i] = i + 1
+        if i == 0:
+            count[0] = len(buffer)
+
+    memory = cuda.device_array(12, np.uint8)
+    address = memory.__cuda_array_interface__["data"][0]
+    buffer = core.Buffer.from_handle(address, size=12)
+    count = cuda.device_array(1, np.int64)
+    fill[1, 32](buffer, count)
+    np.testing.assert_array_equal(memory.copy_to_host(), np.arange(1, 13, dtype=np.uint8))
+    assert count.copy_to_host()[0] == 12

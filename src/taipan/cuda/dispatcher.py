@@ -8,7 +8,13 @@ import time
 
 from taipan import _core
 from taipan.cuda import api, compiler, driver, launchconfig, linking
-from taipan.cuda.launcher import argument_type, launch, warn_implicit_copy, warn_low_occupancy
+from taipan.cuda.launcher import (
+    argument_type,
+    cuda_core_view,
+    launch,
+    warn_implicit_copy,
+    warn_low_occupancy,
+)
 from taipan.cuda.streams import owned_stream, stream_handle
 from taipan.dispatcher import CompiledFunction
 from taipan.types import Type
@@ -651,6 +657,8 @@ class _Launcher(api.Launcher):
         """A launch the C++ launcher leaves to Python: a value of no kernel type (reported
         here) or an interface C++ does not read (one with a mask)."""
         dispatcher = self.kernel
+        # cuda.core's Buffer and StridedMemoryView: arrays viewing their memory.
+        args = tuple(a if (view := cuda_core_view(a)) is None else view for a in args)
         after = []  # the copies back of cuda.Out and cuda.InOut hints
         if dispatcher.extensions or any(isinstance(a, api.args.ArgHint) for a in args):
             args, types = api.args.prepare_arguments(

@@ -15,6 +15,41 @@ from taipan.cuda.streams import stream_handle, wait_for_producer
 from taipan.errors import TypingError
 
 
+def cuda_core_view(value):
+    """A device array viewing a cuda.core ``Buffer`` (its bytes, as uint8) or
+    ``StridedMemoryView`` (its dtype, shape and strides), which numba-cuda's kernels take as
+    arrays; None for any other value. Memory the device cannot reach is refused."""
+    kind = type(value)
+    if not kind.__module__.startswith("cuda.core") or kind.__name__ not in _CUDA_CORE_VIEWS:
+        return None
+    if not value.is_device_accessible:
+        raise TypingError(f"cannot pass a {kind.__name__} of host memory to a CUDA kernel")
+    if kind.__name__ == "Buffer":
+        shape, strides, dtype = (int(value.size),), None, np.dtype(np.uint8)
+        address, readonly = int(value.handle), False
+    else:  # StridedMemoryView: strides count elements, not bytes
+        dtype = np.dtype(value.dtype)
+        shape = tuple(value.shape)
+        strides = (
+            None if value.strides is None else tuple(s * dtype.itemsize for s in value.strides)
+        )
+        address, readonly = int(value.ptr), bool(value.readonly)
+    from taipan.cuda.interop import from_cuda_array_interface
+
+    interface = {
+        "shape": shape,
+        "strides": strides,
+        "typestr": dtype.str,
+        "data": (address, readonly),
+        "version": 3,
+        "stream": None,
+    }
+    return from_cuda_array_interface(interface, owner=value, sync=False)
+
+
+_CUDA_CORE_VIEWS = ("Buffer", "StridedMemoryView")
+
+
 def argument_type(value):
     """The kernel argument type of a host or device value."""
     if type(value) is devicearray.DeviceNDArray:
