@@ -82,6 +82,13 @@ bool classesOf(const Type *value, std::set<std::string> &classes) {
     // subclassed), so no other class holds them.
     classes.insert("jitclass#" + std::to_string(classIdOf(value)));
     return true;
+  case TypeKind::Datetime: // NumPy's class tree: datetime64 is a generic
+    classes.insert({"numpy.generic", "numpy.datetime64"});
+    return true;
+  case TypeKind::Timedelta: // and timedelta64 a signed integer
+    classes.insert({"numpy.generic", "numpy.number", "numpy.integer", "numpy.signedinteger",
+                    "numpy.timedelta64"});
+    return true;
   case TypeKind::UserType:
     // The class that declares the user type of its values (cuda.bf16's nv_bfloat16, named
     // usertype#<id> by bindings/GlobalResolution); other classes stay undecided.
