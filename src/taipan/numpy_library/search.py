@@ -54,6 +54,26 @@ def bisect_unsorted(a, sorter, key, right):
 
 
 @register_jitable
+def bisect_in_order(a, sorter, key, right):
+    """``bisect`` by ``_before`` alone (complex arrays, whose NaN order is not one line's), with
+    the signature of ``bisect_sorted_by``, for calls without a sorter."""
+    low = 0
+    high = a.shape[0]
+    while low < high:
+        middle = (low + high) >> 1
+        if _before(a[middle], key, right):
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+def _searchable_array(t):
+    """An array np.searchsorted searches: of real or complex numbers."""
+    return is_real_array(t) or (isinstance(t, types.Array) and isinstance(t.dtype, types.Complex))
+
+
+@register_jitable
 def _before(x, y, right):
     """NumPy's comparison of a searched element x with a key y: x < y for side='left', x <= y
     for side='right', in the sort order with NaN last."""
@@ -144,7 +164,7 @@ def searchsorted(a, v, side="left", sorter=None):
             return np.searchsorted(np.asarray(a), as_array_unless_scalar(v), side, sorter)
 
         return searchsorted_of_sequences
-    if not is_real_array(a) or a.ndim != 1:
+    if not _searchable_array(a) or a.ndim != 1:
         return None
     side_name = string_value(side)
     if side_name is None and isinstance(side, types.UnicodeType):
@@ -154,8 +174,10 @@ def searchsorted(a, v, side="left", sorter=None):
         side_of = register_jitable(lambda side: right)
     else:
         return None
+    complex_order = isinstance(a.dtype, types.Complex)
     if is_none(sorter):
-        search, check = bisect_unsorted, check_no_sorter
+        search = bisect_in_order if complex_order else bisect_unsorted
+        check = check_no_sorter
     elif isinstance(sorter, types.Array) and sorter.ndim == 1 and is_integer_scalar(sorter.dtype):
         search, check = bisect_sorted_by, check_sorter
     else:
@@ -169,7 +191,7 @@ def searchsorted(a, v, side="left", sorter=None):
             return search(a, sorter, v, side_of(side))
 
         return searchsorted_datetime
-    if is_real_scalar(v):
+    if is_real_scalar(v) or isinstance(v, types.Complex):
         key_type = key_dtype(a.dtype, v)
 
         def searchsorted_scalar(a, v, side="left", sorter=None):
@@ -177,7 +199,7 @@ def searchsorted(a, v, side="left", sorter=None):
             return search(a, sorter, key_type(v), side_of(side))
 
         return searchsorted_scalar
-    if not is_real_array(v):
+    if not _searchable_array(v):
         return None
 
     search_keys = keys_searcher(not is_none(sorter))

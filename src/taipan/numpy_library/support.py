@@ -148,10 +148,33 @@ def key_dtype(array_dtype, key):
 # NumPy's sort order, compiled
 
 
-@register_jitable
 def sorts_before(x, y):
-    """NumPy's sort order for real numbers: NaN (NaT) after everything else."""
-    return x < y or (is_missing(y) and not is_missing(x))
+    """NumPy's sort order (compiled code only): for real numbers NaN (NaT) after everything
+    else; complex numbers by real part, then imaginary part, NaN parts last (npysort's less)."""
+
+
+@overload(sorts_before)
+def _sorts_before_typer(x, y):
+    if isinstance(x, types.Complex) or isinstance(y, types.Complex):
+        return _complex_sorts_before
+    return lambda x, y: x < y or (is_missing(y) and not is_missing(x))
+
+
+@register_jitable
+def _complex_sorts_before(x, y):
+    a = complex(x)
+    b = complex(y)
+    a_real_nan = a.real != a.real
+    b_real_nan = b.real != b.real
+    a_imag_nan = a.imag != a.imag
+    b_imag_nan = b.imag != b.imag
+    if a.real < b.real:
+        return not a_imag_nan or b_imag_nan
+    if a.real > b.real:
+        return b_imag_nan and not a_imag_nan
+    if a.real == b.real or (a_real_nan and b_real_nan):
+        return a.imag < b.imag or (b_imag_nan and not a_imag_nan)
+    return b_real_nan
 
 
 def is_missing(x):
