@@ -81,6 +81,14 @@ const Type *firstClassFunctionType(const Type *result,
   return types::firstClassFunction(parameters, result);
 }
 
+/// Whether a user type reaches foreign code as a C value: its data model is a pointer
+/// (PointerModel, OpaqueModel) or a number (PrimitiveModel), as the cuRAND binding's state
+/// pointer is; a struct's layout is taipan's, which C code cannot be written against.
+bool isForeignUserType(const Type *type) {
+  const Type *layout = isUserType(type) ? userTypeLayout(type) : nullptr;
+  return layout && (layout->isPointer() || layout->isNumber());
+}
+
 const Type *typeArgument(nb::handle value) {
   if (nb::isinstance<TypeRef>(value))
     return nb::cast<TypeRef>(value).type;
@@ -524,13 +532,14 @@ void defineTypeObjects(nb::module_ &module) {
                                   ": declare the parameter as CPointer(" + type->dtype()->name() +
                                   ") and pass the array, whose data it receives")
                                      .c_str());
-          if (!type->isNumber() && !type->isPointer())
+          if (!type->isNumber() && !type->isPointer() && !isForeignUserType(type))
             throw nb::type_error(
                 ("a foreign function cannot take a parameter of type " + type->name()).c_str());
           types.push_back(type);
         }
         const Type *returned = typeArgument(result);
-        if (!returned->isNumber() && !returned->isNone() && !returned->isPointer())
+        if (!returned->isNumber() && !returned->isNone() && !returned->isPointer() &&
+            !isForeignUserType(returned))
           throw nb::type_error(
               ("a foreign function cannot return a value of type " + returned->name()).c_str());
         // A function a library exports is called by a name each process resolves when it

@@ -4,9 +4,10 @@
 ``register_model(TypeClass)`` (or ``models.register_default``) registers a model class for the
 instances of a type class. The model becomes the C++ type's layout
 (``_core.define_user_model``, types/UserTypes.h): a ``StructModel``'s members are laid out as
-the tuple of their types (the same LLVM struct taipan gives that tuple), an ``OpaqueModel`` is a
-``void*``, a ``PrimitiveModel`` is the taipan type of its LLVM type. Lowering (lower/LowerTypes)
-and boxing then treat the user type through that layout, so there is one data model.
+the tuple of their types (the same LLVM struct taipan gives that tuple), an ``OpaqueModel`` and
+a ``PointerModel`` are a ``void*``, a ``PrimitiveModel`` is the taipan type of its LLVM type.
+Lowering (lower/LowerTypes) and boxing then treat the user type through that layout, so there
+is one data model.
 """
 
 import threading
@@ -59,6 +60,14 @@ class StructModel(DataModel):
 
 class OpaqueModel(DataModel):
     """An address taipan does not look into (``void*``)."""
+
+    def _layout(self):
+        return (), _core.pointer_type(None)
+
+
+class PointerModel(DataModel):
+    """Numba's model of a pointer type, whose ``dtype`` is what it points to: an address
+    (``void*``; foreign functions declared with the type receive it as a pointer)."""
 
     def _layout(self):
         return (), _core.pointer_type(None)

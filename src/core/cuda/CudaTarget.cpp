@@ -749,6 +749,13 @@ void CudaTarget::finalizeModule(llvm::Module &module, const std::string &entryNa
   // rest of the device runtime then leaves alone.
   cuda::defineDeviceLibraryFunctions(module, computeCapability);
   defineDeviceRuntime(module);
+  if (entry != Entry::Kernel) {
+    // A device function's PTX is linked into kernels (link=) that define the same exception
+    // slots: weak definitions (PTX's .weak) let the linker keep one, which both then share.
+    for (llvm::GlobalVariable &variable : module.globals())
+      if (variable.getName().starts_with("taipan_cuda_exception"))
+        variable.setLinkage(llvm::GlobalValue::WeakAnyLinkage);
+  }
   // Reading libdevice's symbol table is most of this stage: a kernel calling no math skips it.
   if (llvm::any_of(module.functions(), needsLibdevice)) {
     std::unique_ptr<llvm::Module> libdevice = loadLibdevice(context);

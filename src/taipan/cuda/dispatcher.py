@@ -660,12 +660,13 @@ class _Launcher(api.Launcher):
         # cuda.core's Buffer and StridedMemoryView: arrays viewing their memory.
         args = tuple(a if (view := cuda_core_view(a)) is None else view for a in args)
         after = []  # the copies back of cuda.Out and cuda.InOut hints
+        # The kernel is the one for the arguments as given (numba-cuda's rule): the handlers
+        # (extensions=) and hints change only what is passed, e.g. a user type's address.
+        types = [argument_type(a.value if isinstance(a, api.args.ArgHint) else a) for a in args]
         if dispatcher.extensions or any(isinstance(a, api.args.ArgHint) for a in args):
-            args, types = api.args.prepare_arguments(
+            args, _ = api.args.prepare_arguments(
                 args, dispatcher.extensions, self.stream, after, argument_type
             )
-        else:
-            types = [argument_type(a) for a in args]
         kernel = dispatcher._kernel_for_launch(types, args, self)
         debug = bool(dispatcher.targetoptions.get("debug"))
         launch(kernel, self.griddim, self.blockdim, self.stream, self.sharedmem, args, debug=debug)

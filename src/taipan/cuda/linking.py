@@ -269,12 +269,16 @@ def _find_nvrtc():
 
 def include_directories():
     """Where NVRTC looks for headers: TAIPAN_CUDA_INCLUDE_PATH or NUMBA_CUDA_INCLUDE_PATH
-    (os.pathsep-separated), the toolkit's include folder, and NVIDIA's wheels' include folders."""
+    (os.pathsep-separated), the toolkit's include folder, and NVIDIA's wheels' include folders,
+    each followed by its cccl folder where there is one."""
     directories = []
     for variable in ("TAIPAN_CUDA_INCLUDE_PATH", "NUMBA_CUDA_INCLUDE_PATH"):
         directories += [d for d in os.environ.get(variable, "").split(os.pathsep) if d]
     directories += [os.path.join(root, "include") for root in toolkit_roots()]
     directories += wheel_paths("include")
+    # CUDA 13 moved CCCL's headers (<cuda/std/...>, which curand_kernel.h includes) into
+    # include/cccl, where nvcc looks and NVRTC does not.
+    directories += [os.path.join(directory, "cccl") for directory in directories]
     unique = []
     for directory in directories:
         if os.path.isdir(directory) and directory not in unique:
