@@ -378,6 +378,15 @@ void defineCudaBindings(nb::module_ &module) {
       return CudaDriver::get().streams().suggestedLaunchConfiguration(function, shared).second;
     });
   });
+  // How many blocks of `blockSize` threads a multiprocessor holds at once: the size of a
+  // cooperative grid (numba-cuda's max_cooperative_grid_blocks).
+  module.def("cuda_max_active_blocks", [](nb::tuple handle, int blockSize, size_t shared) {
+    void *function = reinterpret_cast<void *>(nb::cast<uintptr_t>(handle[1]));
+    return driverCall([&] {
+      return CudaDriver::get().streams().maxActiveBlocksPerMultiprocessor(function, blockSize,
+                                                                          shared);
+    });
+  });
   // A loaded kernel's CUfunction_attribute (registers, local, shared and constant memory,
   // the most threads per block): the dispatcher's get_regs_per_thread and the like.
   module.def("cuda_function_attribute", [](nb::tuple handle, int attribute) {

@@ -155,8 +155,15 @@ def test_void_results_and_the_pointer_types():
 
 
 def test_declaration_errors():
-    with pytest.raises(TypeError, match=r"CPointer\(float32\)"):
-        cuda.declare_device("f", "float32(float32[:])")
+    # numba-cuda declares array parameters: the declaration stands, a call is refused.
+    takes_array = cuda.declare_device("f", "float32(float32[:])")
+
+    def calls_it(out):
+        out[0] = takes_array(out)
+
+    with pytest.raises(TypingError, match=r"CPointer\(float32\)") as info:
+        cuda.compile_ptx(calls_it, void(float32[:]))
+    assert "out[0] = takes_array(out)" in str(info.value)
     with pytest.raises(TypeError, match="return type"):
         cuda.declare_device("f", (float32,))
     with pytest.raises(ValueError, match="abi"):

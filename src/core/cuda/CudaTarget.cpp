@@ -785,6 +785,61 @@ void CudaTarget::finalizeModule(llvm::Module &module, const std::string &entryNa
                        "taipan generated invalid NVPTX IR (a compiler bug): " + problems, {});
 }
 
+namespace {
+
+/// PTX's own float16 instructions where LLVM 19's NVPTX back end takes a detour: it promotes
+/// fabs of a half to float32 (cvt, abs.f32, cvt) and widens an 8-bit integer to 16 bits before
+/// converting it to half; abs.f16 (PTX 6.5, sm_53) and cvt.rn.f16.s8/u8 give the same values
+/// in one instruction, as numba-cuda's code does. Run after optimisation, so constants are
+/// folded first (inline assembly is opaque to LLVM).
+void useHalfInstructions(llvm::Module &module, int computeCapability) {
+  if (computeCapability < 53)
+    return;
+  bool absAvailable = computeCapability >= 80; // taipan targets PTX 6.4 below sm_80
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *half = llvm::Type::getHalfTy(context);
+  llvm::Type *bits16 = llvm::Type::getInt16Ty(context);
+  llvm::Type *bits8 = llvm::Type::getInt8Ty(context);
+  std::vector<llvm::Instruction *> replaced;
+  for (llvm::Function &function : module)
+    for (llvm::BasicBlock &block : function)
+      for (llvm::Instruction &instruction : block) {
+        const char *assembly = nullptr;
+        const char *constraints = nullptr;
+        llvm::Value *operand = nullptr;
+        if (auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction)) {
+          if (absAvailable && call->getIntrinsicID() == llvm::Intrinsic::fabs &&
+              call->getType() == half) {
+            assembly = "abs.f16 $0, $1;";
+            constraints = "=h,h";
+            operand = call->getArgOperand(0);
+          }
+        } else if (llvm::isa<llvm::SIToFPInst>(instruction) ||
+                   llvm::isa<llvm::UIToFPInst>(instruction)) {
+          if (instruction.getType() == half && instruction.getOperand(0)->getType() == bits8) {
+            assembly = llvm::isa<llvm::SIToFPInst>(instruction) ? "cvt.rn.f16.s8 $0, $1;"
+                                                                : "cvt.rn.f16.u8 $0, $1;";
+            constraints = "=h,c";
+            operand = instruction.getOperand(0);
+          }
+        }
+        if (!assembly)
+          continue;
+        llvm::IRBuilder<> builder(&instruction);
+        if (operand->getType() == half)
+          operand = builder.CreateBitCast(operand, bits16);
+        llvm::FunctionType *type = llvm::FunctionType::get(bits16, {operand->getType()}, false);
+        llvm::Value *result =
+            builder.CreateCall(llvm::InlineAsm::get(type, assembly, constraints, false), {operand});
+        instruction.replaceAllUsesWith(builder.CreateBitCast(result, half));
+        replaced.push_back(&instruction);
+      }
+  for (llvm::Instruction *instruction : replaced)
+    instruction->eraseFromParent();
+}
+
+} // namespace
+
 void CudaTarget::optimize(llvm::Module &module, StageTimes *times) const {
   // Address spaces are inferred before the vectorizers (not only in code generation), so that
   // alignment is known through them: a load from an array in constant memory at a multiple of
@@ -794,6 +849,7 @@ void CudaTarget::optimize(llvm::Module &module, StageTimes *times) const {
                    passes.addPass(llvm::InferAddressSpacesPass());
                    passes.addPass(llvm::InferAlignmentPass());
                  });
+  useHalfInstructions(module, computeCapability);
   cuda::finishDeviceMemoryRuntime(module);
 }
 

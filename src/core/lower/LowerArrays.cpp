@@ -844,10 +844,15 @@ void ArrayLowering::lowerAugmentedStore(Stmt *stmt) {
     return;
   }
   llvm::Value *address = nullptr;
-  llvm::Value *view =
-      target->kind == ExprKind::Subscript && !core.typeOf(target->operands[0])->isDict()
-          ? lowerArrayIndex(target, &address)
-          : core.lowerExpr(target); // a variable's array, or the array a dict holds (borrowed)
+  llvm::Value *view = nullptr;
+  const Type *baseType =
+      target->kind == ExprKind::Subscript ? core.typeOf(target->operands[0]) : nullptr;
+  if (baseType && baseType->isPointer()) // p[i] += v through a CPointer: one element
+    address = core.pointerElementAddress(target);
+  else if (baseType && !baseType->isDict())
+    view = lowerArrayIndex(target, &address);
+  else // a variable's array, or the array a dict holds (borrowed)
+    view = core.lowerExpr(target);
   if (!view) {
     llvm::Value *current = loadElement(address, slotType);
     const Type *resultType = binaryResultType(op, slotType, valueType);

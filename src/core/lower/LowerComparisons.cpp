@@ -99,6 +99,16 @@ llvm::Value *OperatorLowering::lowerComparison(CompareOp op, llvm::Value *left,
   if (leftType->isTuple() && rightType->isTuple())
     return lowerTupleComparison(op, left, leftType, right, rightType);
   const Type *common = comparisonOperandType(op, leftType, rightType);
+  // A float16 against an integer of 8 bits or fewer (which float16 holds exactly) compares in
+  // float16, as numba-cuda converts it: the same answer as in float32, and PTX's setp.f16.
+  auto heldInHalf = [](const Type *type) {
+    return (type->isFloat() && type->bits() == 16) || (type->isInteger() && type->bits() <= 8);
+  };
+  bool halfOperand = (leftType->isFloat() && leftType->bits() == 16) ||
+                     (rightType->isFloat() && rightType->bits() == 16);
+  if (halfOperand && common->isFloat() && common->bits() > 16 && heldInHalf(leftType) &&
+      heldInHalf(rightType))
+    common = types::floating(16);
   llvm::Value *a = core.castValue(left, leftType, common);
   llvm::Value *b = core.castValue(right, rightType, common);
   if (common->isNone())

@@ -5,6 +5,7 @@ import hashlib
 import pickle
 import threading
 import time
+from types import SimpleNamespace
 
 from taipan import _core
 from taipan.cuda import api, compiler, driver, launchconfig, linking
@@ -101,7 +102,7 @@ class Kernel:
         self.disk_cache = None  # the FunctionCache keeping this kernel (cache=True)
         self.process_specific = ""
         # cg.this_grid().sync() needs every block resident: a cooperative launch.
-        self.cooperative = "taipan_grid_barrier" in ptx
+        self.cooperative = linking.calls_cooperative_code(ptx)
         # Compiled for one launch configuration (numba-cuda's mark_launch_config_sensitive).
         self.launch_config_sensitive = False
         # The variables' types, when this process compiled the kernel (not for cached code).
@@ -131,6 +132,19 @@ class Kernel:
             self.disk_cache.save_kernel(disk_key(self.hash), self, self._cubins)
         return self._cubins[key]
 
+    @property
+    def _codelibrary(self):
+        """numba-cuda's code library, as far as code reads it: the files linked with the kernel
+        (``_linking_files``; a grid barrier links nothing, taipan's is its own code)."""
+        return SimpleNamespace(_linking_files=set(self.links))
+
+    @property
+    def fndesc(self):
+        """numba-cuda's function descriptor, as far as taipan has one: the symbol."""
+        return SimpleNamespace(
+            mangled_name=self.name, llvm_func_name=self.name, qualname=self.python_name
+        )
+
     def inspect_asm(self, cc=None):
         """The kernel's PTX (numba-cuda's per-kernel inspect_asm; one PTX serves every
         compute capability from the one it was compiled for)."""
@@ -151,6 +165,16 @@ class Kernel:
     shared_mem_per_block = property(lambda self: self._attribute(_SHARED_SIZE_BYTES))
     max_threads_per_block = property(lambda self: self._attribute(_MAX_THREADS_PER_BLOCK))
     local_mem_per_thread = property(lambda self: self._attribute(_LOCAL_SIZE_BYTES))
+
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
+        """numba-cuda's: the most blocks of `blockdim` (an int or a tuple of up to three) a
+        cooperative launch of this kernel may have on the current GPU, with `dynsmemsize`
+        bytes of dynamic shared memory: every block must be resident at once."""
+        threads = 1
+        for extent in blockdim if isinstance(blockdim, tuple) else (blockdim,):
+            threads *= extent
+        per_multiprocessor = driver.max_active_blocks(self, threads, dynsmemsize)
+        return per_multiprocessor * driver.multiprocessor_count()
 
     def function(self):
         key = (driver.current_device(), driver.context_generation())
@@ -540,6 +564,13 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         argument_types, _ = compiler.split_signature(signature)
         return self.specialize_for(argument_types)
 
+    def compile_device(self, args, return_type=None):
+        """numba-cuda's ``compile_device``: this device function compiled for the argument
+        types `args`; its ``fndesc.mangled_name`` is the symbol the PTX and LLVM IR name it by."""
+        if not self.device:
+            raise RuntimeError(f"{self.__name__} is a kernel, not a device function")
+        return self.specialize_for(tuple(args))
+
     @property
     def signatures(self):
         return list(self._kernels)
@@ -618,7 +649,10 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         dict keyed by argument types. Needs nvdisasm from the CUDA toolkit and a GPU, whose
         driver links the kernel."""
         if self.device:
-            raise TypeError(f"{self.__name__} is a device function: inspect the kernel calling it")
+            raise RuntimeError(  # numba-cuda's words and class
+                f"Cannot inspect SASS of a device function: inspect the kernel calling "
+                f"{self.__name__}"
+            )
         nvdisasm = linking.find_nvdisasm()
         return self._texts(
             lambda key: linking.disassemble(nvdisasm, self._kernels[key].cubin()), signature

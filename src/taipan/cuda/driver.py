@@ -99,6 +99,12 @@ def suggested_block_size(kernel, sharedmem):
     return _driver().cuda_suggested_block_size(kernel.function(), sharedmem)
 
 
+def max_active_blocks(kernel, block_size, sharedmem):
+    """How many blocks of `block_size` threads (and `sharedmem` bytes of dynamic shared memory)
+    of `kernel` one multiprocessor of the current GPU runs at once."""
+    return _driver().cuda_max_active_blocks(kernel.function(), block_size, sharedmem)
+
+
 _ready = False
 
 

@@ -2,13 +2,15 @@
 cuda_fp16.h's names (``hadd``, ``hfma``, ``hsin``, ``hlt``...). Each is ordinary Python that
 taipan compiles: the operations PTX has for float16 (add, sub, mul, neg, abs, comparisons)
 stay in float16; the others compute in float32, as cuda_fp16.h's do, and round once to
-float16 (divisions by zero give inf or NaN, as NumPy's and the GPU's). ``hfma`` computes in float64, where the product of two halves is exact, so that it
-rounds as a fused operation would. The same functions run in Python (the simulator) on NumPy's
-float16 scalars."""
+float16 (divisions by zero give inf or NaN, as NumPy's and the GPU's). ``hfma`` is the GPU's
+fused fma.rn.f16 in kernels; elsewhere it computes in float64, where the product of two halves
+is exact, so that it rounds as a fused operation would. The same functions run in Python (the
+simulator) on NumPy's float16 scalars."""
 
 import numpy as np
 
-from taipan.extending import register_jitable
+from taipan import types
+from taipan.extending import intrinsic, overload, register_jitable
 
 __all__ = [
     "habs",
@@ -68,11 +70,44 @@ def hdiv(a, b):
     return np.float16(np.divide(np.float32(np.float16(a)), np.float32(np.float16(b))))
 
 
-@register_jitable
 def hfma(a, b, c):
     """a * b + c rounded once to float16."""
+    return _fma_in_float64(a, b, c)
+
+
+@register_jitable
+def _fma_in_float64(a, b, c):
     product = np.float64(np.float16(a)) * np.float64(np.float16(b))
     return np.float16(product + np.float64(np.float16(c)))
+
+
+@intrinsic
+def _fused_half(typingctx, a, b, c):
+    """a * b + c of three float16s, rounded once by the GPU: llvm.fma.f16, PTX's fma.rn.f16
+    (sm_53 and later, as cuda_fp16.h's __hfma)."""
+    if a == b == c == types.float16:
+
+        def codegen(context, builder, signature, args):
+            from llvmlite import ir
+
+            half = args[0].type
+            fma = builder.module.declare_intrinsic(
+                "llvm.fma", [half], ir.FunctionType(half, [half, half, half])
+            )
+            return builder.call(fma, args)
+
+        return types.float16(types.float16, types.float16, types.float16), codegen
+    return None
+
+
+@overload(hfma)
+def _hfma_anywhere(a, b, c):
+    return lambda a, b, c: _fma_in_float64(a, b, c)
+
+
+@overload(hfma, target="cuda")
+def _hfma_on_gpu(a, b, c):
+    return lambda a, b, c: _fused_half(np.float16(a), np.float16(b), np.float16(c))
 
 
 @register_jitable

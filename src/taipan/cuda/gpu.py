@@ -37,6 +37,7 @@ def exports():
         api.errors,
         api.args,
         api.vector_types,
+        api.linkable_code,
         compiler,
         decorators,
         devicearray,

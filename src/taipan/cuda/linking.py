@@ -5,7 +5,6 @@ or code in memory (numba-cuda's ``LinkableCode`` objects: ``CUSource``, ``PTXSou
 
 import atexit
 import hashlib
-import io
 import os
 import re
 import shutil
@@ -16,11 +15,22 @@ import warnings
 
 from taipan import _core
 from taipan.cuda import api, driver
+from taipan.cuda.api import linkable_code
+from taipan.cuda.api.linkable_code import (  # noqa: F401  (numba-cuda's names, here too)
+    LTOIR,
+    Archive,
+    Cubin,
+    CUSource,
+    Fatbin,
+    LinkableCode,
+    Object,
+    PTXSource,
+)
 from taipan.cuda.toolkit import toolkit_roots, wheel_paths
 from taipan.types import parse_signature
 
-# CUjitInputType, as cuda.h numbers it (LinkInput::Kind in C++).
-_CUBIN, _PTX, _FATBIN, _OBJECT, _LIBRARY = range(5)
+_CUBIN, _PTX, _FATBIN = linkable_code.CUBIN, linkable_code.PTX, linkable_code.FATBIN
+_OBJECT, _LIBRARY = linkable_code.OBJECT, linkable_code.LIBRARY
 _KIND_BY_SUFFIX = {
     ".cubin": _CUBIN,
     ".ptx": _PTX,
@@ -37,12 +47,13 @@ class ExternalFunction:
     """A device function written in another language, declared by ``cuda.declare_device``;
     kernels and device functions call it like a Python function."""
 
-    def __init__(self, name, sig, link=(), abi="numba"):
+    def __init__(self, name, sig, link=(), abi="numba", use_cooperative=False):
         if abi not in _ABIS:
             raise ValueError(f"abi must be one of {_ABIS}, not {abi!r}")
         signature = parse_signature(sig)
         if signature.return_type is None:
             raise TypeError(
+                "Return type must be provided for device declarations: "
                 f"declare_device({name!r}) needs a return type: write 'int32(int32, int32)', "
                 "or 'void(...)' for none"
             )
@@ -50,9 +61,29 @@ class ExternalFunction:
         self.sig = signature
         self.abi = abi
         self.link = tuple(check_link_files(link))
-        self._taipan_external_function = _core.external_function_type(
-            name, list(signature.args), signature.return_type, abi == "c"
-        )
+        # numba-cuda's use_cooperative: the code synchronises the grid, so a kernel calling it
+        # is launched as a cooperative grid (Kernel.cooperative).
+        self.use_cooperative = bool(use_cooperative)
+        if self.use_cooperative:
+            _cooperative_symbols.add(name)
+        # numba-cuda declares any parameter types (arrays pass as their members in its ABI);
+        # foreign code receives numbers and pointers from taipan, so a declaration of others
+        # stands (its name and sig read as numba-cuda's) and a call of it is refused, saying
+        # why (GlobalResolution reads _taipan_external_function).
+        self._refusal = None
+        try:
+            self._function_type = _core.external_function_type(
+                name, list(signature.args), signature.return_type, abi == "c"
+            )
+        except TypeError as refusal:
+            self._refusal = str(refusal)
+
+    @property
+    def _taipan_external_function(self):
+        """The function's type in compiled code (a TypeError when it cannot be called)."""
+        if self._refusal is not None:
+            raise TypeError(self._refusal)
+        return self._function_type
 
     def __call__(self, *args, **kwargs):
         raise TypeError(
@@ -71,129 +102,19 @@ def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
     Numba does; ``abi="c"`` calls it as a plain ``T name(args...)``. ``link`` names files that
     define it, which every kernel calling it links with. Pointer parameters
     (``CPointer(float32)``, ``voidptr``) receive an array's data."""
-    return ExternalFunction(name, sig, link or (), abi)
+    return ExternalFunction(name, sig, link or (), abi, use_cooperative)
 
 
-class LinkableCode:
-    """Code to link held in memory (numba-cuda's class of that name): ``data`` (bytes, text,
-    or an io.StringIO/BytesIO read when linking), the ``name`` messages give it, and module
-    callbacks: ``setup_callback(object_code)`` runs when a module linking this code is loaded
-    into a context, before its kernel's first launch there, and ``teardown_callback`` when the
-    context is reset or the process ends. Both receive cuda.core's ``ObjectCode`` of the module
-    (cuda-core must be installed to use them), whose ``handle`` is the module's ``CUlibrary``."""
-
-    kind = None  # CUjitInputType, or "cu" for CUDA C++ that NVRTC compiles first
-    default_name = "<unnamed>"
-
-    def __init__(self, data, name=None, setup_callback=None, teardown_callback=None, nrt=False):
-        if setup_callback and not callable(setup_callback):
-            raise TypeError("setup_callback must be callable")
-        if teardown_callback and not callable(teardown_callback):
-            raise TypeError("teardown_callback must be callable")
-        if nrt:
-            raise NotImplementedError(
-                "LinkableCode(nrt=True): linking numba-cuda's device NRT is not supported"
-            )
-        self.nrt = nrt
-        self._name = name
-        self._data = data
-        self.setup_callback = setup_callback
-        self.teardown_callback = teardown_callback
-
-    @property
-    def name(self):
-        return self._name or self.default_name
-
-    @property
-    def data(self):
-        if isinstance(self._data, (io.StringIO, io.BytesIO)):
-            return self._data.getvalue()
-        return self._data
-
-    @property
-    def has_callbacks(self):
-        return bool(self.setup_callback or self.teardown_callback)
-
-    @staticmethod
-    def from_path(path):
-        """The code of file `path`, as the class its extension names."""
-        root, extension = os.path.splitext(path)
-        cls = _CLASS_BY_SUFFIX.get(extension)
-        if cls is None:
-            raise ValueError(f"Unknown extension: {extension}")
-        with open(path, "r" if extension in (".cu", ".ptx") else "rb") as file:
-            return cls(file.read(), name=os.path.basename(root))
-
-    @classmethod
-    def from_path_or_obj(cls, path_or_obj):
-        return cls.from_path(path_or_obj) if isinstance(path_or_obj, str) else path_or_obj
-
-    def __repr__(self):
-        # The digest of the code: caches key kernels by their options' text, this included.
-        data = self.data
-        digest = hashlib.sha256(data.encode() if isinstance(data, str) else bytes(data))
-        return f"<{type(self).__name__} {self.name} {digest.hexdigest()[:16]}>"
+# The foreign functions declared with use_cooperative=True, by symbol.
+_cooperative_symbols = set()
 
 
-class PTXSource(LinkableCode):
-    """PTX source code in memory."""
-
-    kind = _PTX
-    default_name = "<unnamed-ptx>"
-
-
-class CUSource(LinkableCode):
-    """CUDA C/C++ source code in memory, compiled by NVRTC when linked."""
-
-    kind = "cu"
-    default_name = "<unnamed-cu>"
-
-
-class Fatbin(LinkableCode):
-    """An ELF fatbin in memory."""
-
-    kind = _FATBIN
-    default_name = "<unnamed-fatbin>"
-
-
-class Cubin(LinkableCode):
-    """An ELF cubin in memory."""
-
-    kind = _CUBIN
-    default_name = "<unnamed-cubin>"
-
-
-class Archive(LinkableCode):
-    """An archive of objects in memory."""
-
-    kind = _LIBRARY
-    default_name = "<unnamed-archive>"
-
-
-class Object(LinkableCode):
-    """An object file in memory."""
-
-    kind = _OBJECT
-    default_name = "<unnamed-object>"
-
-
-class LTOIR(LinkableCode):
-    """LTO-IR in memory. The driver's linker, which taipan links with, does not take it
-    (nvJitLink does), so linking it is refused."""
-
-    kind = "ltoir"
-    default_name = "<unnamed-ltoir>"
-
-
-_CLASS_BY_SUFFIX = {
-    ".cu": CUSource,
-    ".ptx": PTXSource,
-    ".fatbin": Fatbin,
-    ".cubin": Cubin,
-    ".a": Archive,
-    ".o": Object,
-    ".ltoir": LTOIR,
-}
+def calls_cooperative_code(ptx):
+    """Whether a kernel's PTX synchronises its grid, directly (cg.this_grid().sync()) or in a
+    foreign function declared with use_cooperative=True: it must be launched cooperatively."""
+    return "taipan_grid_barrier" in ptx or any(
+        symbol in _cooperative_symbols for symbol in external_symbols(ptx)
+    )
 
 
 def check_link_files(paths, compile_sources=False):

@@ -7,6 +7,7 @@ import from here and supply their execution backend; this package imports neithe
 - exports: the names ``taipan.cuda`` exports, whichever backend provides them.
 - decorators: ``cuda.jit``'s front (option checks, signatures), given a backend's factory.
 - libdevice_prototypes: the types of ``cuda.libdevice``'s functions.
+- linkable_code: numba-cuda's classes of code to link held in memory (``cuda.CUSource``...).
 - launching: launch configurations (``kernel[griddim, blockdim, stream, sharedmem]``), the
   launcher cache and ``forall``, and the device limits a launch is checked against.
 - devices: the front of ``cuda.gpus`` and ``cuda.current_context()``.
@@ -27,6 +28,7 @@ from taipan.cuda.api import (
     exports,
     launching,
     libdevice_prototypes,
+    linkable_code,
     memory,
     random,
     reduction,
@@ -85,6 +87,7 @@ __all__ = [
     "not_configured",
     "layout_like",
     "libdevice_prototypes",
+    "linkable_code",
     "memory",
     "random",
     "reduction",

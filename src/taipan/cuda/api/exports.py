@@ -124,6 +124,9 @@ NAMES = (
 )
 
 
+# numba-cuda's classes of code to link held in memory (cuda.CUSource...), from api.linkable_code
+NAMES += ("Archive", "CUSource", "Cubin", "Fatbin", "LTOIR", "LinkableCode", "Object", "PTXSource")
+
 # CUDA's vector types and their C aliases (cuda.float32x4, cuda.float4...), from api.vector_types
 NAMES += tuple(_vector_types.NAMES)
 

@@ -88,7 +88,11 @@ class LaunchableKernel:
 
     def _configure(self, configuration):
         if self.device:
-            raise TypeError(f"{self.__name__} is a device function and cannot be launched")
+            # numba-cuda's words and class.
+            raise RuntimeError(
+                f"Cannot compile a device function as a kernel: {self.__name__} is a device "
+                "function (cuda.jit(device=True)); call it from a kernel"
+            )
         return self._launcher(*launch_configuration(configuration))
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):

@@ -66,7 +66,8 @@ def install(module):
 
 def exports():
     """{name: object} of everything ``taipan.cuda`` exports, from the simulator's modules."""
-    modules = (api.errors, api.args, api.vector_types, host, atomics, devicearray, intrinsics)
+    modules = (api.errors, api.args, api.vector_types, api.linkable_code, host, atomics)
+    modules += (devicearray, intrinsics)
     modules += (launch, reduction)
     from taipan.cuda import vectorizers  # the same entry points, over the simulator's ufuncs
 

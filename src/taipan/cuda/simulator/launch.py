@@ -160,7 +160,9 @@ class Kernel(api.LaunchableKernel):
 
     @property
     def overloads(self):
-        return {}
+        """numba-cuda's simulator keeps no specialisations: any signature gives the one
+        kernel's limits (``max_cooperative_grid_blocks``)."""
+        return _AnySignature(_SimulatedOverload())
 
     def _no_code(self, *args, **kwargs):
         raise NotImplementedError(
@@ -177,6 +179,29 @@ class Kernel(api.LaunchableKernel):
 
     def __repr__(self):
         return f"<CUDA kernel {self.__qualname__} (CUDA simulator)>"
+
+
+class _SimulatedOverload:
+    """What the simulator says of a kernel's specialisation."""
+
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
+        """The most blocks of `blockdim` a cooperative grid runs in the simulator: its threads
+        all run at once, at most MAX_COOPERATIVE_THREADS of them."""
+        threads = 1
+        for extent in blockdim if isinstance(blockdim, tuple) else (blockdim,):
+            threads *= extent
+        return max(MAX_COOPERATIVE_THREADS // threads, 0)
+
+
+class _AnySignature(dict):
+    """An empty mapping whose every key gives `value` (numba-cuda's FakeOverloadDict)."""
+
+    def __init__(self, value):
+        super().__init__()
+        self._value = value
+
+    def __getitem__(self, key):
+        return self._value
 
 
 def _find(module, qualname):
