@@ -148,7 +148,14 @@ class DeviceNDArray(api.DeviceArrayFront):
         if ary is None:
             ary = np.empty(self.shape, self.dtype, order="F" if self._fortran_only() else "C")
         self._check_copy_target(ary)
-        if self._fortran_only() and ary.flags.f_contiguous:
+        if self.size and 0 in self.strides:  # broadcast: its core's elements, once each
+            core = self._view(tuple(0 if s == 0 else slice(None) for s in self.strides))
+            host_core = core.copy_to_host(stream=stream)
+            if stream:  # the core is read below
+                _core.cuda_synchronize_stream(stream_handle(stream))
+            kept = iter(host_core.shape)
+            ary[...] = host_core.reshape(tuple(1 if s == 0 else next(kept) for s in self.strides))
+        elif self._fortran_only() and ary.flags.f_contiguous:
             _core.cuda_copy_to_host(ary.T, self.device_ctypes_pointer, stream_handle(stream))
         elif self.is_c_contiguous() and ary.flags.c_contiguous:
             _core.cuda_copy_to_host(ary, self.device_ctypes_pointer, stream_handle(stream))
@@ -447,6 +454,8 @@ def to_device(ary, stream=0, copy=True, to=None):
             record.copy_to_device(ary, stream=stream)
         return record
     host = np.asarray(ary)
+    if host.ndim and (host.size == 0 or 0 in host.strides):
+        return _to_device_keeping_layout(host, stream, copy)
     order = (
         "F" if host.ndim > 1 and host.flags.f_contiguous and not host.flags.c_contiguous else "C"
     )
@@ -455,6 +464,21 @@ def to_device(ary, stream=0, copy=True, to=None):
     if copy:
         device.copy_to_device(host, stream=stream)
     return device
+
+
+def _to_device_keeping_layout(host, stream, copy):
+    """The device copy of a broadcast (zero-stride) or empty host array with its layout, as
+    numba-cuda keeps it: a broadcast array's memory is its core's elements once each (C order),
+    its broadcast axes keep stride 0 (a layout "A" array); an empty array keeps its strides."""
+    if host.size == 0:
+        return device_array(host.shape, host.dtype, strides=host.strides, stream=stream)
+    core = np.ascontiguousarray(api.devicearray.array_core(host))
+    memory = device_array(core.shape, core.dtype, stream=stream)
+    if copy:
+        memory.copy_to_device(core, stream=stream)
+    kept = iter(memory.strides)
+    strides = tuple(0 if s == 0 else next(kept) for s in host.strides)
+    return DeviceNDArray(host.shape, strides, host.dtype, memory._buffer, stream=stream)
 
 
 def device_array_type(value):
