@@ -176,16 +176,8 @@ def device_name():
     return name.decode() if isinstance(name, bytes) else name
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, default=1234)
-    parser.add_argument("--threads", type=int, default=4096)
-    parser.add_argument("--draws", type=int, default=16)
-    args = parser.parse_args()
-    seed, n, draws = args.seed, args.threads, args.draws
-    print(f"device: {device_name()}; seed {seed}; {n} threads x {draws} draws")
-
-    # 1. The structs' sizes.
+def check_state_sizes_match(seed, n, draws):
+    """The state structs' sizes (sizeof in shim.cu) are the NumPy dtypes' item sizes."""
     sizes = cuda.device_array(2, dtype=np.uint64)
     start = time.perf_counter()
     state_sizes[1, 1](sizes)
@@ -196,7 +188,9 @@ def main():
     check("state sizes", tuple(sizes) == expected, f"sizeof {tuple(sizes)}, dtypes {expected}")
     print(f"      first launch (NVRTC compile of shim.cu, kernel compile, link): {first:.3f} s")
 
-    # 2. Subsequence i per thread.
+
+def check_subsequence_per_thread(seed, n, draws):
+    """Thread i: curand_init(seed, i, 0) then ``draws`` numbers, as the reference's."""
     subsequences = np.arange(n)
     drawn, seconds = philox_device(seed, subsequences, np.zeros(n), draws)
     reference = device_numbers(seed, subsequences[:, None], np.arange(draws)[None, :])
@@ -206,7 +200,9 @@ def main():
         f"{n * draws} numbers, {np.count_nonzero(drawn != reference)} differ; {seconds:.3f} s",
     )
 
-    # 3. Offset i per thread, subsequence 0.
+
+def check_offset_per_thread(seed, n, draws):
+    """Thread i: curand_init(seed, 0, i) then one number, as the reference's."""
     drawn, _ = philox_device(seed, np.zeros(n), np.arange(n), 1)
     reference = device_numbers(seed, 0, np.arange(n))
     check(
@@ -215,7 +211,10 @@ def main():
         f"{np.count_nonzero(drawn[:, 0] != reference)} of {n} differ",
     )
 
-    # 4. The host API, in its orderings.
+
+def check_host_api(seed, n, draws):
+    """cuRAND's host API, in its orderings and at three offsets: the reference's numbers at
+    host_api_place, and the device API's through taipan at the same places."""
     count = 2 * 4 * philox_reference.HOST_API_SUBSEQUENCES + 1000  # past the wrap
     compared = 0
     for ordering_name, ordering in ORDERINGS.items():
@@ -245,7 +244,9 @@ def main():
     if compared == 0:
         print("SKIP  no host API (CuPy or libcurand) on this machine: nothing compared with it")
 
-    # 5. The talk's XORWOW example.
+
+def check_xorwow_count_low_bits(seed, n, draws):
+    """The talk's XORWOW kernels: the share of odd numbers, the launch times."""
     threads, blocks, sample_count = 64, 64, 10000
     states = cb.CurandStates(threads * blocks)
     results = cuda.to_device(np.zeros(threads * blocks, dtype=np.int32))
@@ -265,6 +266,29 @@ def main():
         f"{share:.10f}; first launches {first:.3f} s, warm launch {warm * 1e3:.2f} ms "
         f"({threads * blocks * sample_count} numbers)",
     )
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=1234)
+    parser.add_argument("--threads", type=int, default=4096)
+    parser.add_argument("--draws", type=int, default=16)
+    args = parser.parse_args()
+    seed, n, draws = args.seed, args.threads, args.draws
+    print(f"device: {device_name()}; seed {seed}; {n} threads x {draws} draws")
+
+    checks = (
+        check_state_sizes_match,
+        check_subsequence_per_thread,
+        check_offset_per_thread,
+        check_host_api,
+        check_xorwow_count_low_bits,
+    )
+    for run in checks:
+        try:
+            run(seed, n, draws)
+        except Exception as error:  # noqa: BLE001 (reported; the other checks still run)
+            check(run.__name__, False, f"{type(error).__name__}: {error}")
 
     print(f"{len(failures)} failed: {failures}" if failures else "all passed")
     return 1 if failures else 0
