@@ -6,6 +6,7 @@ from numba.core.extending import register_model as register_default  # noqa: F40
 from taipan.datamodels import (  # noqa: F401
     DataModel,
     OpaqueModel,
+    PointerModel,
     PrimitiveModel,
     StructModel,
 )
