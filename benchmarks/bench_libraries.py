@@ -14,6 +14,7 @@ the returned arrays); a mismatch shows as ERR.
     python benchmarks/bench_libraries.py                 # every function (several minutes)
     python benchmarks/bench_libraries.py --only numbagg  # the functions of one package
     python benchmarks/bench_libraries.py --repeats 5     # five processes per side and function
+    python benchmarks/bench_libraries.py --taipan-path /tmp/other  # another build's taipan
 
 The packages are the versions that ``tools/numba_compat/libraries.py`` pins, installed (without
 their dependencies) under ``build/numba_libraries/site`` by that runner's store; this script
@@ -279,6 +280,11 @@ def main():
     parser.add_argument(
         "--repeats", type=int, default=3, help="fresh processes per library and function"
     )
+    parser.add_argument(
+        "--taipan-path",
+        default=None,
+        help="the folder holding the taipan package to measure (default: the repository's src)",
+    )
     options = parser.parse_args()
     cases = [case for case in CASES if options.only is None or case.package in options.only]
     paths = package_paths(sorted({case.package for case in cases}))
@@ -287,7 +293,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="bench-libraries-") as workdir:
         # One build of taipan for the whole run: the shared build may be relinked meanwhile.
         taipan_path = libraries.snapshot_taipan(
-            libraries.numba_suite.taipan_location(None), Path(workdir)
+            libraries.numba_suite.taipan_location(options.taipan_path), Path(workdir)
         )
         first_rows, warm_rows = measure_all(cases, paths, options.repeats, taipan_path)
     print_results("first call in a fresh process (import of the library + first call)", first_rows)

@@ -25,16 +25,31 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nb = nanobind;
 
 namespace taipan::bindings {
 namespace {
+
+struct UfuncStorage;
+
+/// A loop whose code is generated at its first call (a signature of an eager @guvectorize,
+/// typed when it was decorated): NumPy calls deferredUfuncLoop with this as its data, which
+/// asks Python for the code once and then runs the loop makeUfunc would have installed.
+struct DeferredLoop {
+  UfuncStorage *storage;
+  size_t index;
+  /// The installed loop and its data, published together: `data` is written first.
+  std::atomic<PyUFuncGenericFunction> loop{nullptr};
+  void *data = nullptr;
+};
 
 /// Everything NumPy keeps pointers to for a ufunc's lifetime (it copies none of it): owned by a
 /// capsule the ufunc holds in its `obj` field, which NumPy releases with the ufunc.
@@ -45,14 +60,26 @@ struct UfuncStorage {
   std::vector<char> types;
   std::deque<runtime::ParallelUfuncLoop> parallel;          // stable addresses for `data`
   std::deque<runtime::SpecializingGufuncLoop> specializing; // the same, for gufunc loops
+  std::deque<DeferredLoop> deferred;                        // the same, for deferred loops
+  /// Per loop, its SpecializingGufuncLoop (null while a deferred loop has no code yet).
+  std::vector<runtime::SpecializingGufuncLoop *> specializingOf;
   PyObject *compileCopy = nullptr; ///< the Python callable compiling gufunc copies (owned)
+  /// The Python callable generating a deferred loop's code (owned): loop index -> (address,
+  /// the inputs that loop may write in place beyond `writtenInputs`).
+  PyObject *resolveLoop = nullptr;
   std::vector<std::vector<int>> operandCores; ///< a gufunc's layout, for the parallel driver
+  // How each loop is installed (installLoop), kept for the deferred ones.
+  int inputs = 0, outputs = 0, coreDimensions = 0;
+  bool runsInParallel = false; ///< each call split over the thread pool
+  int64_t copyAfterNanoseconds = 0;
+  uint64_t writtenInputs = 0;
   UfuncFastCall fast;
 };
 
 void releaseStorage(PyObject *capsule) {
   auto *storage = static_cast<UfuncStorage *>(PyCapsule_GetPointer(capsule, nullptr));
   Py_XDECREF(storage->compileCopy);
+  Py_XDECREF(storage->resolveLoop);
   delete storage;
 }
 
@@ -82,6 +109,104 @@ runtime::UfuncLoop compileGufuncCopy(PyObject *compileCopy, size_t loop,
   PyErr_Restore(type, value, traceback);
   PyGILState_Release(state);
   return copy;
+}
+
+/// The inner loop and data NumPy runs for loop `index` of `storage`, whose serial code is at
+/// `serial`: the serial loop itself, the parallel driver over it, or a specializing gufunc
+/// loop (one that compiles copies). `extraWritten`: inputs this loop may write besides the
+/// ufunc's `writtenInputs`. Called under the GIL (makeUfunc, resolveDeferredLoop).
+std::pair<PyUFuncGenericFunction, void *>
+installLoop(UfuncStorage &storage, size_t index, runtime::UfuncLoop serial, uint64_t extraWritten) {
+  const std::vector<std::vector<int>> *cores =
+      storage.operandCores.empty() ? nullptr : &storage.operandCores;
+  runtime::ParallelUfuncLoop loop{serial,
+                                  storage.inputs,
+                                  storage.inputs + storage.outputs,
+                                  storage.coreDimensions,
+                                  storage.writtenInputs | extraWritten,
+                                  cores};
+  if (storage.compileCopy) {
+    PyObject *callable = storage.compileCopy;
+    storage.specializing.emplace_back(loop, storage.runsInParallel, storage.copyAfterNanoseconds,
+                                      [callable, index](const std::vector<int64_t> &sizes) {
+                                        return compileGufuncCopy(callable, index, sizes);
+                                      });
+    storage.specializingOf[index] = &storage.specializing.back();
+    return {reinterpret_cast<PyUFuncGenericFunction>(&runtime::specializingGufuncLoop),
+            &storage.specializing.back()};
+  }
+  if (storage.runsInParallel) {
+    storage.parallel.push_back(loop);
+    return {reinterpret_cast<PyUFuncGenericFunction>(&runtime::parallelUfuncLoop),
+            &storage.parallel.back()};
+  }
+  return {reinterpret_cast<PyUFuncGenericFunction>(serial), nullptr};
+}
+
+/// The bit mask of input indices (every bit for an index past 64).
+uint64_t inputMask(const std::vector<int> &indices) {
+  uint64_t mask = 0;
+  for (int input : indices)
+    mask |= input >= 0 && input < 64 ? uint64_t{1} << input : ~uint64_t{0};
+  return mask;
+}
+
+/// Generates a deferred loop's code (calling `resolveLoop` with the GIL, which NumPy may have
+/// released around the loop) and installs it; null with the Python exception set when that
+/// failed. Two threads may both generate it: the first installed is kept.
+PyUFuncGenericFunction resolveDeferredLoop(DeferredLoop &deferred) {
+  PyGILState_STATE state = PyGILState_Ensure();
+  PyUFuncGenericFunction loop = deferred.loop.load(std::memory_order_acquire);
+  if (!loop) {
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    UfuncStorage &storage = *deferred.storage;
+    PyObject *result =
+        PyObject_CallFunction(storage.resolveLoop, "n", static_cast<Py_ssize_t>(deferred.index));
+    uintptr_t address = 0;
+    uint64_t written = 0;
+    if (result) {
+      try {
+        auto [code, inputs] = nb::cast<std::pair<uintptr_t, std::vector<int>>>(nb::handle(result));
+        address = code;
+        written = inputMask(inputs);
+      } catch (const std::exception &) {
+        PyErr_SetString(PyExc_TypeError, "a deferred ufunc loop resolved to no address");
+      }
+      Py_DECREF(result);
+    }
+    if (address != 0 && !PyErr_Occurred()) {
+      // The call may have released the GIL: another thread may have installed it meanwhile.
+      loop = deferred.loop.load(std::memory_order_acquire);
+      if (!loop) {
+        auto [installed, data] = installLoop(
+            storage, deferred.index, reinterpret_cast<runtime::UfuncLoop>(address), written);
+        deferred.data = data;
+        deferred.loop.store(installed, std::memory_order_release);
+        loop = installed;
+      }
+      PyErr_Restore(type, value, traceback);
+    } else {
+      // The loop's own error is the one NumPy raises.
+      Py_XDECREF(type);
+      Py_XDECREF(value);
+      Py_XDECREF(traceback);
+      if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_RuntimeError, "a deferred ufunc loop could not be compiled");
+    }
+  }
+  PyGILState_Release(state);
+  return loop;
+}
+
+/// NumPy's inner loop of a DeferredLoop (`data`): its code generated at the first call, then
+/// the installed loop run.
+void deferredUfuncLoop(char **args, const npy_intp *dimensions, const npy_intp *steps, void *data) {
+  auto &deferred = *static_cast<DeferredLoop *>(data);
+  PyUFuncGenericFunction loop = deferred.loop.load(std::memory_order_acquire);
+  if (!loop && !(loop = resolveDeferredLoop(deferred)))
+    return; // the Python exception is set: NumPy raises it
+  loop(args, dimensions, steps, deferred.data);
 }
 
 /// Sets the Python exception from the failed element's pending one, on whichever thread ran
@@ -129,71 +254,69 @@ int identityKind(nb::handle identity, PyObject **value) {
 }
 
 /// A numpy.ufunc over compiled loops: `loopTypes[i]` lists loop i's NumPy type numbers (inputs
-/// then outputs) and `addresses[i]` its runtime::UfuncLoop. `parallel` splits each call over
-/// the thread pool; `signature` makes a generalized ufunc ("(n),(n)->()"). A gufunc given
-/// `compileCopy` (a callable: loop index, core sizes -> address or 0) runs its loops as
-/// runtime::SpecializingGufuncLoop, compiling copies after `copyAfterMs` of generic runs.
-/// `writableInputs`: Numba's `writable_args`, inputs NumPy passes read-write (writing back the
-/// copies it makes to cast them); `writtenInputs`: other inputs the loops may write in place
-/// (those of a gufunc without outputs). The parallel driver keeps in order the elements of a
-/// call that may write one place through either.
+/// then outputs) and `addresses[i]` its runtime::UfuncLoop, or 0 for a loop whose code
+/// `resolveLoop` (a callable: loop index -> (address, inputs it writes in place)) generates at
+/// its first call. `parallel` splits each call over the thread pool; `signature` makes a
+/// generalized ufunc ("(n),(n)->()"). A gufunc given `compileCopy` (a callable: loop index,
+/// core sizes -> address or 0) runs its loops as runtime::SpecializingGufuncLoop, compiling
+/// copies after `copyAfterMs` of generic runs. `writableInputs`: Numba's `writable_args`,
+/// inputs NumPy passes read-write (writing back the copies it makes to cast them);
+/// `writtenInputs`: other inputs the loops may write in place (those of a gufunc without
+/// outputs). The parallel driver keeps in order the elements of a call that may write one
+/// place through either.
 nb::object makeUfunc(const std::string &name, const std::string &doc, int inputs, int outputs,
                      const std::vector<std::vector<int>> &loopTypes,
                      const std::vector<uintptr_t> &addresses, nb::handle identity, bool parallel,
                      const std::string &signature, int coreDimensions, nb::handle compileCopy,
                      double copyAfterMs, const std::vector<int> &writableInputs,
                      const std::vector<int> &inPlaceInputs,
-                     const std::vector<std::vector<int>> &operandCores) {
+                     const std::vector<std::vector<int>> &operandCores, nb::handle resolveLoop) {
   if (!ufuncApiReady())
     throw nb::python_error();
   if (loopTypes.size() != addresses.size())
     throw nb::value_error("make_ufunc needs one address per loop");
-  uint64_t writtenInputs = 0;
   for (const std::vector<int> *written : {&writableInputs, &inPlaceInputs})
-    for (int input : *written) {
+    for (int input : *written)
       if (input < 0 || input >= inputs)
         throw nb::value_error("All values in writable_args must be integers between 0 and nin - 1");
-      // An input past the mask's 64 bits makes every input count as written.
-      writtenInputs |= input < 64 ? uint64_t{1} << input : ~uint64_t{0};
-    }
+  for (uintptr_t address : addresses)
+    if (address == 0 && resolveLoop.is_none())
+      throw nb::value_error("make_ufunc needs resolve_loop for a loop without an address");
   auto storage = std::make_unique<UfuncStorage>();
   storage->name = name;
   storage->doc = doc;
   storage->signature = signature;
   storage->operandCores = operandCores;
-  const std::vector<std::vector<int>> *cores =
-      operandCores.empty() ? nullptr : &storage->operandCores;
-  bool specializing = !signature.empty() && !compileCopy.is_none();
-  if (specializing)
+  storage->inputs = inputs;
+  storage->outputs = outputs;
+  storage->coreDimensions = coreDimensions;
+  storage->runsInParallel = parallel;
+  storage->copyAfterNanoseconds = static_cast<int64_t>(copyAfterMs * 1e6);
+  // An input past the mask's 64 bits makes every input count as written.
+  storage->writtenInputs = inputMask(writableInputs) | inputMask(inPlaceInputs);
+  storage->specializingOf.assign(addresses.size(), nullptr);
+  if (!signature.empty() && !compileCopy.is_none())
     storage->compileCopy = compileCopy.inc_ref().ptr();
+  if (!resolveLoop.is_none())
+    storage->resolveLoop = resolveLoop.inc_ref().ptr();
   for (size_t i = 0; i < addresses.size(); ++i) {
     if (static_cast<int>(loopTypes[i].size()) != inputs + outputs)
       throw nb::value_error("each loop needs a type for every input and output");
     for (int type : loopTypes[i])
       storage->types.push_back(static_cast<char>(type));
-    auto serial = reinterpret_cast<runtime::UfuncLoop>(addresses[i]);
-    if (specializing) {
-      PyObject *callable = storage->compileCopy;
-      storage->specializing.emplace_back(
-          runtime::ParallelUfuncLoop{serial, inputs, inputs + outputs, coreDimensions,
-                                     writtenInputs, cores},
-          parallel, static_cast<int64_t>(copyAfterMs * 1e6),
-          [callable, i](const std::vector<int64_t> &sizes) {
-            return compileGufuncCopy(callable, i, sizes);
-          });
-      storage->loops.push_back(
-          reinterpret_cast<PyUFuncGenericFunction>(&runtime::specializingGufuncLoop));
-      storage->data.push_back(&storage->specializing.back());
-    } else if (parallel) {
-      storage->parallel.push_back(
-          {serial, inputs, inputs + outputs, coreDimensions, writtenInputs, cores});
-      storage->loops.push_back(
-          reinterpret_cast<PyUFuncGenericFunction>(&runtime::parallelUfuncLoop));
-      storage->data.push_back(&storage->parallel.back());
-    } else {
-      storage->loops.push_back(reinterpret_cast<PyUFuncGenericFunction>(serial));
-      storage->data.push_back(nullptr);
+    if (addresses[i] == 0) {
+      storage->deferred.emplace_back();
+      DeferredLoop &deferred = storage->deferred.back();
+      deferred.storage = storage.get();
+      deferred.index = i;
+      storage->loops.push_back(reinterpret_cast<PyUFuncGenericFunction>(&deferredUfuncLoop));
+      storage->data.push_back(&deferred);
+      continue;
     }
+    auto [loop, data] =
+        installLoop(*storage, i, reinterpret_cast<runtime::UfuncLoop>(addresses[i]), 0);
+    storage->loops.push_back(loop);
+    storage->data.push_back(data);
   }
   PyObject *identityValue = nullptr;
   int kind = identityKind(identity, &identityValue);
@@ -247,9 +370,8 @@ std::vector<std::vector<std::vector<int64_t>>> gufuncCopies(nb::handle ufunc) {
     throw nb::type_error("gufunc_copies takes a gufunc taipan built");
   auto *storage = static_cast<UfuncStorage *>(PyCapsule_GetPointer(capsule, nullptr));
   std::vector<std::vector<std::vector<int64_t>>> copies;
-  for (const runtime::SpecializingGufuncLoop &loop : storage->specializing)
-    copies.push_back(loop.compiledSizes());
-  copies.resize(storage->loops.size());
+  for (const runtime::SpecializingGufuncLoop *loop : storage->specializingOf)
+    copies.push_back(loop ? loop->compiledSizes() : std::vector<std::vector<int64_t>>());
   return copies;
 }
 
@@ -309,7 +431,8 @@ void defineUfuncBindings(nb::module_ &module) {
              nb::arg("core_dimensions") = 0, nb::arg("compile_copy").none() = nb::none(),
              nb::arg("copy_after_ms") = 0.0, nb::arg("writable_inputs") = std::vector<int>(),
              nb::arg("written_inputs") = std::vector<int>(),
-             nb::arg("operand_cores") = std::vector<std::vector<int>>());
+             nb::arg("operand_cores") = std::vector<std::vector<int>>(),
+             nb::arg("resolve_loop").none() = nb::none());
   module.def("gufunc_copies", &gufuncCopies, nb::arg("ufunc"));
   module.def("get_num_threads", [] { return runtime::threadCount(); });
   module.def("set_num_threads", [](int count) {

@@ -91,6 +91,8 @@ class _LoopCompiler:
         self.declared = {}  # the return type a signature gave, by argument types
         self.carried = {}  # object code a pickle brought, by argument types (taipan.serialize)
         self._source = None
+        # The function whose globals and closure the loops read (see freeze_namespace).
+        self._namespace_function = py_func
 
     @classmethod
     def restored(cls, py_func, state):
@@ -106,7 +108,9 @@ class _LoopCompiler:
             from taipan.config import cpu_compile_options
             from taipan.frontend import read_function
 
-            self._source = read_function(self.py_func, cpu_compile_options(self.compile_options))
+            self._source = read_function(
+                self._namespace_function, cpu_compile_options(self.compile_options)
+            )
         adapt_to_numpy_once()  # before every loop compiled from the source
         return self._source
 
@@ -551,12 +555,50 @@ class _GufuncCompiler(_LoopCompiler):
             return 0
         return compiled.address
 
+    def freeze_namespace(self):
+        """Makes the loops read the globals and closure values the function sees now, as an
+        eager gufunc compiled when decorated reads them, however long their code waits for
+        its first call (add_deferred)."""
+        if self._source is None:
+            self._namespace_function = _namespace_frozen(self.py_func)
+
+    def add_deferred(self, signatures):
+        """Types (and lowers) each signature's loop now, raising what compiling would, and
+        leaves its code to its first call (resolve_loop): most gufuncs a library defines are
+        never called in a process, and optimising and generating code is most of a compile."""
+        for arguments, _ in signatures:
+            arguments = tuple(arguments)
+            self._check_arity(arguments)
+            if any(known == arguments for known, _, _ in self.loops):
+                continue
+            self._check_types(arguments)
+            job = self._job(None)
+            job.pop("return_type")
+            _core.inspect(self.source(), list(arguments), "llvm-unoptimized", None, **job)
+            self.loops.append((arguments, None, _DeferredLoop(self, arguments)))
+            self.declared[arguments] = None
+
+    def resolve_loop(self, index):
+        """The address of loop ``index``'s code (generated now if deferred) and the inputs it
+        writes in place beyond those build() told NumPy: make_ufunc calls it at the loop's
+        first call."""
+        arguments, _, compiled = self.loops[index]
+        if isinstance(compiled, _DeferredLoop):
+            compiled = compiled.resolve()
+        return compiled.address, self._written_in_place([(arguments, compiled)])
+
     def build(self):
         from taipan import config
 
         loop_types = [
             [_type_number(t.dtype if t.kind_name == "Array" else t) for t in arguments]
             for arguments, _, _ in self.loops
+        ]
+        addresses = [_address_if_generated(compiled) for _, _, compiled in self.loops]
+        generated = [
+            (arguments, compiled)
+            for (arguments, _, compiled), address in zip(self.loops, addresses)
+            if address
         ]
         operands = len(self.core_dimensions)
         copy_after_ms = config.GUFUNC_SPECIALIZE_MS
@@ -566,7 +608,7 @@ class _GufuncCompiler(_LoopCompiler):
             self.gufunc_inputs,
             operands - self.gufunc_inputs,
             loop_types,
-            [compiled.address for _, _, compiled in self.loops],
+            addresses,
             None,
             parallel=self.parallel,
             signature=self.layout,
@@ -574,22 +616,94 @@ class _GufuncCompiler(_LoopCompiler):
             compile_copy=None if copy_after_ms is None or not self.distinct else self.compile_copy,
             copy_after_ms=copy_after_ms or 0.0,
             writable_inputs=self.writable,
-            written_inputs=self._written_in_place(),
+            written_inputs=self._written_in_place(generated),
             operand_cores=self.core_dimensions,
+            resolve_loop=self.resolve_loop if not all(addresses) else None,
         )
 
-    def _written_in_place(self):
-        """The operands of a layout without outputs that its loops may write, for the parallel
-        driver (taipan.gufunc_writes); none for a serial gufunc, which needs no proof."""
-        if not self.in_place or not self.parallel or not self.loops:
+    def _written_in_place(self, loops=None):
+        """The operands of a layout without outputs that ``loops`` ((argument types, compiled
+        loop) pairs; every loop when None) may write, for the parallel driver
+        (taipan.gufunc_writes); none for a serial gufunc, which needs no proof."""
+        if loops is None:
+            loops = [(arguments, compiled) for arguments, _, compiled in self.loops]
+        if not self.in_place or not self.parallel or not loops:
             return []
         from taipan.gufunc_writes import written_operands
 
         return written_operands(
             self.py_func,
-            [arguments for arguments, _, _ in self.loops],
-            [compiled.array_variables for _, _, compiled in self.loops],
+            [arguments for arguments, _ in loops],
+            [compiled.array_variables for _, compiled in loops],
         )
+
+
+class _DeferredLoop:
+    """A gufunc loop typed when its signature was given, whose code is generated at its first
+    call (_GufuncCompiler.resolve_loop) or when anything reads an attribute of the compiled
+    loop (a pickle's object code): then it stands for that CompiledFunction."""
+
+    def __init__(self, compiler, argument_types):
+        self._compiler = compiler
+        self._arguments = argument_types
+        self._compiled = None
+
+    @property
+    def generated(self):
+        return self._compiled is not None
+
+    def resolve(self):
+        """The compiled loop (compiled now the first time). Two threads may both compile it:
+        the first result stored is the one every caller gets."""
+        if self._compiled is None:
+            compiler = self._compiler
+            job = compiler._job(None)
+            compiled = compiler._compile_loop(self._arguments, job.pop("return_type"), **job)
+            if self._compiled is None:
+                self._compiled = compiled
+                compiler._report_compilation(self._arguments, None, compiled)
+        return self._compiled
+
+    def __getattr__(self, name):
+        if name.startswith("_"):  # not a CompiledFunction's (and not set up yet: a copy)
+            raise AttributeError(name)
+        return getattr(self.resolve(), name)
+
+
+def _address_if_generated(compiled):
+    """A loop's address for make_ufunc: 0 for one whose code waits for its first call."""
+    if isinstance(compiled, _DeferredLoop) and not compiled.generated:
+        return 0
+    return compiled.address
+
+
+def _namespace_frozen(py_func):
+    """A copy of ``py_func`` whose globals are a copy of its module's as they are now and whose
+    closure cells hold what they hold now (names bound later or rebound are not seen; the
+    objects themselves are shared)."""
+    import types
+
+    closure = py_func.__closure__
+    if closure is not None:
+        cells = []
+        for cell in closure:
+            try:
+                cells.append(types.CellType(cell.cell_contents))
+            except ValueError:  # an empty cell (a name assigned after the function)
+                cells.append(types.CellType())
+        closure = tuple(cells)
+    frozen = types.FunctionType(
+        py_func.__code__,
+        dict(py_func.__globals__),
+        py_func.__name__,
+        py_func.__defaults__,
+        closure,
+    )
+    frozen.__kwdefaults__ = py_func.__kwdefaults__
+    frozen.__qualname__ = py_func.__qualname__
+    frozen.__module__ = py_func.__module__
+    frozen.__doc__ = py_func.__doc__
+    return frozen
 
 
 class GUFunc(DUFunc):
@@ -679,6 +793,7 @@ def guvectorize(*args, **options):
         if not signatures:
             return GUFunc(py_func, layout, options)
         compiler = _GufuncCompiler(py_func, layout, options)
+        compiler.freeze_namespace()
         loops = []
         for signature in signatures:
             argument_types, return_type = _split_signature(signature)
@@ -687,7 +802,7 @@ def guvectorize(*args, **options):
                     f"a gufunc signature returns void (its outputs are parameters): {signature}"
                 )
             loops.append((argument_types, None))
-        compiler.add_all(loops)
+        compiler.add_deferred(loops)
         gufunc = compiler.build()
         register_gufunc_calls(gufunc, compiler, dynamic=False)
         remember_built_ufunc(gufunc, compiler)
