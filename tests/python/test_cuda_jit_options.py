@@ -137,7 +137,9 @@ def test_lineinfo_gives_line_directives_without_debug_sections(tmp_path):
 def test_debug_keeps_its_line_tables():
     kernel = cuda.jit(SIGNATURE, debug=True, opt=False)(store_index)
     ir = kernel.inspect_llvm(SIGNATURE.args)
-    assert re.search(r"!DICompileUnit\(.*emissionKind: LineTablesOnly", ir), ir
+    # Full debug information (variables too, as numba-cuda's debug=True), line tables included.
+    assert re.search(r"!DICompileUnit\(.*emissionKind: FullDebug", ir), ir
+    assert re.search(r"!DILocation\(line: \d+", ir), ir
 
 
 def test_debug_with_lineinfo_warns():

@@ -64,21 +64,76 @@ llvm::DISubprogram *ModuleLowering::debugScope(TypedFunction &function, llvm::Fu
     // numba-cuda's lineinfo does: PTX's .file/.loc, no debug sections, code unchanged.
     debugBuilder = std::make_unique<llvm::DIBuilder>(module);
     llvm::DIFile *file = debugBuilder->createFile(source.filename, ".");
+    // debug=True adds the variables (full debug information, as numba-cuda's debug=True).
     compileUnit = debugBuilder->createCompileUnit(
         llvm::dwarf::DW_LANG_Python, file, "taipan", true, "", 0, "",
-        source.options.debug ? llvm::DICompileUnit::LineTablesOnly
+        source.options.debug ? llvm::DICompileUnit::FullDebug
                              : llvm::DICompileUnit::DebugDirectivesOnly);
     module.addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
     module.addModuleFlag(llvm::Module::Warning, "Dwarf Version", this->target.dwarfVersion());
   }
   llvm::DIFile *file = debugBuilder->createFile(source.filename, ".");
   int line = source.fileLine(source.definitionLocation.line);
+  // With variables, the subprogram's type lists the result (null: none) and the parameters.
+  std::vector<llvm::Metadata *> signature;
+  if (source.options.debug && !source.isGenerator) {
+    signature.push_back(function.returnType && !function.returnType->isNone()
+                            ? debugType(function.returnType)
+                            : nullptr);
+    for (const Type *argument : function.argumentTypes)
+      signature.push_back(debugType(argument));
+  }
   llvm::DISubprogram *subprogram = debugBuilder->createFunction(
       file, source.name, target->getName(), file, line,
-      debugBuilder->createSubroutineType(debugBuilder->getOrCreateTypeArray({})), line,
+      debugBuilder->createSubroutineType(debugBuilder->getOrCreateTypeArray(signature)), line,
       llvm::DINode::FlagZero, llvm::DISubprogram::SPFlagDefinition);
   target->setSubprogram(subprogram);
   return subprogram;
+}
+
+llvm::DIType *ModuleLowering::debugType(const Type *type) {
+  auto found = debugTypes.find(type);
+  if (found != debugTypes.end())
+    return found->second;
+  llvm::DIType *result;
+  if (type->isBoolean()) {
+    result = debugBuilder->createBasicType("bool", 8, llvm::dwarf::DW_ATE_boolean);
+  } else if (type->isInteger() || type->isFloat() || type->isComplex()) {
+    unsigned encoding = type->isFloat()     ? llvm::dwarf::DW_ATE_float
+                        : type->isComplex() ? llvm::dwarf::DW_ATE_complex_float
+                        : type->isSigned()  ? llvm::dwarf::DW_ATE_signed
+                                            : llvm::dwarf::DW_ATE_unsigned;
+    uint64_t bits = module.getDataLayout().getTypeAllocSizeInBits(memoryType(context, type));
+    result = debugBuilder->createBasicType(type->name(), bits, encoding);
+  } else {
+    llvm::Type *memory = memoryType(context, type);
+    const llvm::DataLayout &layout = module.getDataLayout();
+    uint64_t bits = memory->isSized() ? layout.getTypeAllocSizeInBits(memory) : 0;
+    uint32_t align = memory->isSized() ? layout.getABITypeAlign(memory).value() * 8 : 8;
+    result = debugBuilder->createStructType(compileUnit, type->name(), compileUnit->getFile(), 0,
+                                            bits, align, llvm::DINode::FlagZero, nullptr,
+                                            debugBuilder->getOrCreateArray({}));
+  }
+  debugTypes.emplace(type, result);
+  return result;
+}
+
+void ModuleLowering::describeVariable(llvm::DISubprogram *scope, llvm::AllocaInst *slot,
+                                      const std::string &name, unsigned argument, const Type *type,
+                                      unsigned line) {
+  if (!debugBuilder || !scope || compileUnit->getEmissionKind() != llvm::DICompileUnit::FullDebug)
+    return;
+  llvm::DIFile *file = scope->getFile();
+  llvm::DILocalVariable *variable =
+      argument ? debugBuilder->createParameterVariable(scope, name, argument, file, line,
+                                                       debugType(type), true)
+               : debugBuilder->createAutoVariable(scope, name, file, line, debugType(type), true);
+  const llvm::DILocation *location = llvm::DILocation::get(context, line, 0, scope);
+  if (llvm::Instruction *next = slot->getNextNode())
+    debugBuilder->insertDeclare(slot, variable, debugBuilder->createExpression(), location, next);
+  else
+    debugBuilder->insertDeclare(slot, variable, debugBuilder->createExpression(), location,
+                                slot->getParent());
 }
 
 void ModuleLowering::describeWrapper(llvm::Function *wrapper, llvm::Function *callee,
@@ -256,8 +311,23 @@ llvm::Value *FunctionLowering::variable(const std::string &name) {
   auto found = variables.find(slotName);
   if (found != variables.end())
     return found->second;
-  llvm::AllocaInst *slot = createEntryAlloca(memoryType(context, type), pythonVariableName(name));
+  std::string spelled = pythonVariableName(name);
+  llvm::AllocaInst *slot = createEntryAlloca(memoryType(context, type), spelled);
   variables.emplace(slotName, slot);
+  // debug=True: the user's variables (not the compiler's $temporaries) for debuggers; a
+  // parameter's slot is made first, for the parameter itself (lower()).
+  if (scope && options.debug && !variablesBorrowed && slotName != name) {
+    const std::vector<Parameter> &parameters = function.source->parameters;
+    unsigned argument = 0;
+    for (size_t i = 0; i < parameters.size(); ++i)
+      if (parameters[i].name == name)
+        argument = static_cast<unsigned>(i + 1);
+    unsigned line = scope->getLine();
+    if (!argument)
+      if (llvm::DILocation *current = builder.getCurrentDebugLocation())
+        line = current->getLine();
+    moduleLowering.describeVariable(scope, slot, spelled, argument, type, line);
+  }
   return slot;
 }
 

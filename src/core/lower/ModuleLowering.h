@@ -40,6 +40,11 @@ public:
 
   /// The subprogram a function's line information hangs on, when it asked for lines.
   llvm::DISubprogram *debugScope(TypedFunction &function, llvm::Function *target);
+  /// With debug=True, describes a variable's slot for debuggers: a DILocalVariable (a
+  /// parameter's numbered from 1, as `argument`; 0 for a local) of `type`'s debug type, declared
+  /// on the slot (llvm.dbg.declare) at `line`. No-op without full debug information.
+  void describeVariable(llvm::DISubprogram *scope, llvm::AllocaInst *slot, const std::string &name,
+                        unsigned argument, const Type *type, unsigned line);
   /// Gives an entry or kernel wrapper line information when its callee has some.
   void describeWrapper(llvm::Function *wrapper, llvm::Function *callee, llvm::IRBuilder<> &builder);
   /// Finishes line information (no-op when no function asked for it).
@@ -60,6 +65,12 @@ private:
   std::map<std::string, llvm::Constant *> strings;
   std::unique_ptr<llvm::DIBuilder> debugBuilder;
   llvm::DICompileUnit *compileUnit = nullptr;
+  /// The debug type of each type a variable or parameter has (debugType).
+  std::unordered_map<const Type *, llvm::DIType *> debugTypes;
+  /// A value of `type` as debuggers see it: numbers as DWARF base types named as Numba names
+  /// them (bool is DW_ATE_boolean, int32 DW_ATE_signed...), other values as a structure of
+  /// their size named by the type.
+  llvm::DIType *debugType(const Type *type);
 };
 
 } // namespace taipan
