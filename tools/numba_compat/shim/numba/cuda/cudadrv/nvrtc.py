@@ -62,4 +62,13 @@ def get_arch_option(major, minor, arch=""):
     return f"compute_{major}{minor}{arch}"
 
 
+def _get_nvrtc_version():
+    """``(major, minor)`` of the NVRTC library taipan loads (for CUDA C++ sources)."""
+    from taipan import _core
+    from taipan.cuda import linking
+
+    linking._find_nvrtc()
+    return tuple(_core.nvrtc_version())
+
+
 __getattr__ = fill_missing(globals(), __name__)
