@@ -34,8 +34,14 @@ class InvalidConfigWarning(TaipanWarning):
     """Options that do not work together (CUDA: debug information with optimisation on)."""
 
 
+class DebugInfoWarning(TaipanWarning):
+    """Debug information that debuggers cannot use fully: the function's source file, which
+    they read its lines from, does not exist (a function built by exec)."""
+
+
 NumbaError = TaipanError  # the spellings Numba users catch
 NumbaWarning = TaipanWarning
 NumbaParallelSafetyWarning = ParallelSafetyWarning
 NumbaPerformanceWarning = PerformanceWarning
 NumbaInvalidConfigWarning = InvalidConfigWarning
+NumbaDebugInfoWarning = DebugInfoWarning

@@ -512,12 +512,35 @@ def _garbage_collection_paused():
             gc.enable()
 
 
+def _warn_if_debuggers_lack_the_file(py_func):
+    """debug=True for a function whose file does not exist (built by exec): taipan compiled
+    the text it kept, but debuggers read the lines from the file the debug information names;
+    warned as numba-cuda warns when it cannot find a function's source."""
+    import os
+    import warnings
+
+    from taipan.errors import DebugInfoWarning
+
+    filename = py_func.__code__.co_filename
+    if not os.path.exists(filename):
+        warnings.warn(
+            DebugInfoWarning(
+                f"Could not find source for function: {py_func}. Debug line information may be "
+                f"inaccurate: its file {filename!r} does not exist, so debuggers cannot show its "
+                "lines (taipan compiled it from the text exec or compile was given)"
+            ),
+            stacklevel=2,
+        )
+
+
 def read_function(py_func, options):
     """The compiler's FunctionSource for ``py_func``, from source text proven to be its code."""
     code = py_func.__code__
     first_line = code.co_firstlineno
     with _garbage_collection_paused():
         lines, node = _verified_source(py_func)
+        if options.get("debug"):
+            _warn_if_debuggers_lack_the_file(py_func)
         node = rewrite_objmode_blocks(py_func, node, lines, options)
         definition_lines = lines[first_line - 1 : node.end_lineno]
         return _core.read_function(

@@ -7,6 +7,7 @@ ptxas takes), and compiler temporaries stay out."""
 
 import contextlib
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -126,3 +127,40 @@ def test_cpu_code_with_variables_computes_the_same():
     assert np.array_equal(out, expected_out)
     assert list(njit(debug=True)(counting)(4)) == list(counting(4))
     assert live_blocks() == before
+
+
+def answer():
+    return 42
+
+
+def built_by_exec():
+    namespace = {}
+    exec("def made():\n    return 1\n", {}, namespace)  # noqa: S102
+    return namespace["made"]
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda"])
+def test_debug_info_for_a_function_without_a_file_warns(target):
+    from taipan.errors import DebugInfoWarning, NumbaDebugInfoWarning
+
+    assert NumbaDebugInfoWarning is DebugInfoWarning
+    made = built_by_exec()
+
+    def compile_it(function, debug):
+        if target == "cpu":
+            return njit(debug=debug)(function)()
+        return cuda.jit(device=True, debug=debug, opt=False)(function).compile_device(())
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compile_it(made, True)
+    found = [w for w in caught if issubclass(w.category, DebugInfoWarning)]
+    assert len(found) == 1, [str(w.message) for w in caught]
+    message = str(found[0].message)
+    assert "Could not find source for function" in message and str(made) in message
+    assert "'<string>' does not exist" in message
+    # Without debug, or for a function in a file, nothing is said.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DebugInfoWarning)
+        compile_it(built_by_exec(), False)
+        compile_it(answer, True)

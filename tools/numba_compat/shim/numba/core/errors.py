@@ -122,10 +122,6 @@ class UnsupportedRewriteError(UnsupportedError):
     pass
 
 
-class NumbaDebugInfoWarning(NumbaWarning):
-    pass
-
-
 class NumbaDeprecationWarning(NumbaWarning, DeprecationWarning):
     pass
 
@@ -139,6 +135,7 @@ class NumbaExperimentalFeatureWarning(NumbaWarning):
 
 
 NumbaInvalidConfigWarning = _taipan_errors.InvalidConfigWarning  # taipan warns with it
+NumbaDebugInfoWarning = _taipan_errors.DebugInfoWarning  # taipan warns with it
 
 
 class NumbaPedanticWarning(NumbaWarning):
