@@ -286,6 +286,10 @@ void addDiagonal(Library &library, const std::string &name) {
   addNumpyFunction(
       library, name, parameters,
       [isEye](const LibraryCall &call) {
+        // Numba's eye also takes a number as its dtype (np.complex64(1)), as NumPy takes a
+        // scalar's .dtype: the number's type.
+        if (isEye && isGiven(call, 3) && call.argumentTypes[3]->isNumber())
+          return newArrayType(call.argumentTypes[3], 2);
         return newArrayType(dtypeArgument(call, isEye ? 3 : 1, types::float64()), 2);
       },
       [isEye](LoweringApi &lowering, const LibraryCall &call,
