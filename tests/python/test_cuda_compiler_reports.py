@@ -216,3 +216,25 @@ def test_device_function_signatures_on_the_gpu():
     r = np.zeros(1, dtype=np.int64)
     kernel[1, 1](r, 1.5, 2.5)
     assert r[0] == 3
+
+
+def returns_a_sum(x, y):
+    return x[0] + y[0]
+
+
+def test_a_kernel_returning_a_value_is_a_type_error_as_in_numba_cuda():
+    signature = (int32[::1], int32[::1])
+    attempts = [
+        lambda: cuda.compile_ptx(returns_a_sum, signature),
+        lambda: cuda.compile_all(returns_a_sum, signature, device=False, abi="numba", output="ptx"),
+        lambda: cuda.jit(signature)(returns_a_sum),
+    ]
+    for attempt in attempts:
+        for kind in (TypeError, TypingError):
+            with pytest.raises(kind) as raised:
+                attempt()
+            message = str(raised.value)
+            assert "CUDA kernel must have void return type (it returns int64)" in message
+    # A device function returns it.
+    _, return_type = cuda.compile_ptx(returns_a_sum, signature, device=True)
+    assert str(return_type) == "int64"

@@ -587,8 +587,10 @@ void CudaTarget::prepareModule(llvm::Module &module) const {
 
 void CudaTarget::checkEntry(const TypedFunction &root) const {
   if (entry == Entry::Kernel && !root.returnType->isNone())
-    throwTypingError("a CUDA kernel cannot return a value (it returns " + root.returnType->name() +
-                         "); write results into an array argument",
+    // numba-cuda's words included: taipan.cuda.compiler raises this one as a TypeError too.
+    throwTypingError("a CUDA kernel cannot return a value: CUDA kernel must have void return type "
+                     "(it returns " +
+                         root.returnType->name() + "); write results into an array argument",
                      root.source->definitionLocation);
 }
 

@@ -3,7 +3,7 @@ kernel dispatchers share."""
 
 from taipan import _core, intrinsic_calls
 from taipan.cuda import api
-from taipan.errors import UnsupportedError
+from taipan.errors import TypingError, UnsupportedError
 
 _DEFAULT_CC = (9, 0)
 split_signature = api.split_signature  # here too: the dispatcher and compile_ptx use it
@@ -103,7 +103,24 @@ def compile_source(
     from taipan.compile_platform import compiling_for
 
     with compiling_for("cuda"):  # overloads for target="cuda" are chosen over generic ones
-        return _core.compile_kernel(source, list(argument_types), cc, device, keep_llvm, **extra)
+        try:
+            return _core.compile_kernel(
+                source, list(argument_types), cc, device, keep_llvm, **extra
+            )
+        except TypingError as error:
+            # CudaTarget::checkEntry's refusal of a kernel returning a value, in numba-cuda's
+            # class too.
+            if not device and _KERNEL_RETURNS_A_VALUE in str(error):
+                raise KernelReturnsValue(str(error)) from None
+            raise
+
+
+_KERNEL_RETURNS_A_VALUE = "CUDA kernel must have void return type"
+
+
+class KernelReturnsValue(TypingError, TypeError):
+    """A kernel whose body returns a value: taipan's TypingError, and the TypeError numba-cuda
+    raises ("CUDA kernel must have void return type")."""
 
 
 intrinsic_calls.use_device_compiler(compile_source)
