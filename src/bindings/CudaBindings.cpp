@@ -1,6 +1,7 @@
 // The CUDA driver from Python: devices, contexts, memory, streams, events and loaded modules.
 // Kernel launches are in CudaLaunch.cpp.
 #include "CudaBindings.h"
+#include "ForeignArrays.h"
 
 #include "cuda/CudaDriver.h"
 #include "cuda/DeviceLibrary.h"
@@ -200,6 +201,7 @@ void defineCudaBindings(nb::module_ &module) {
   module.def("cuda_device_name", [](int ordinal) {
     return driverCall([&] { return CudaDriver::get().contexts().deviceName(ordinal); });
   });
+  module.def("cuda_set_producer_wait", [](nb::handle wait) { setProducerWait(wait.ptr()); });
   module.def("cuda_device_uuid", [](int ordinal) {
     return driverCall([&] { return CudaDriver::get().contexts().deviceUuid(ordinal); });
   });

@@ -46,13 +46,23 @@ bool orderedAfterProducer(uintptr_t producer, void *consumer) {
   return producer == handle || (producer == 1 && handle <= 1);
 }
 
+/// Python's wait for a producer's stream (setProducerWait), or null.
+PyObject *producerWait = nullptr;
+
 /// Synchronizes the producer's stream unless the launch on `consumer` is ordered after it
-/// already: the rule of taipan.cuda.streams.wait_for_producer. Raises the driver's error.
+/// already: the rule of taipan.cuda.streams.wait_for_producer, through its wait when one is
+/// set. Raises the driver's error (or the wait's).
 void waitForProducer(uintptr_t producer, void *consumer) {
-  if (!orderedAfterProducer(producer, consumer))
-    driverCall([&] {
-      cuda::CudaDriver::get().streams().synchronizeStream(reinterpret_cast<void *>(producer));
-    });
+  if (orderedAfterProducer(producer, consumer))
+    return;
+  if (producerWait) {
+    nb::handle wait(producerWait);
+    wait(producer);
+    return;
+  }
+  driverCall([&] {
+    cuda::CudaDriver::get().streams().synchronizeStream(reinterpret_cast<void *>(producer));
+  });
 }
 
 /// The element type named by a CUDA Array Interface typestr ("<f4", "|b1"), or null for
@@ -453,6 +463,11 @@ PyObject *describeCupyArray(PyObject *value, void *stream, const Type **type) {
   *type =
       kernelArrayType(element, static_cast<int>(PyTuple_GET_SIZE(shape.ptr())), contiguous, false);
   return PyTuple_Pack(4, Py_None, pointer.ptr(), shape.ptr(), strideTuple.ptr());
+}
+
+void setProducerWait(PyObject *wait) {
+  Py_XINCREF(wait);
+  producerWait = wait;
 }
 
 } // namespace taipan::bindings

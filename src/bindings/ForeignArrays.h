@@ -30,4 +30,9 @@ PyObject *describeCupyArray(PyObject *value, void *stream, const Type **type);
 /// refuses (requiring grad, sparse, bfloat16), so that the property raises its own error.
 PyObject *describeTorchTensor(PyObject *value, const Type **type);
 
+/// Makes the launch path's waits for a producer's stream call `wait(handle)` (a new reference
+/// is kept for the process): taipan.cuda.streams' wait, which honours
+/// CUDA_ARRAY_INTERFACE_SYNC and synchronizes through Stream.synchronize, as numba-cuda does.
+void setProducerWait(PyObject *wait);
+
 } // namespace taipan::bindings

@@ -21,7 +21,7 @@ def test_default_stream_objects_need_no_driver():
     wrapped = cuda.external_stream(0xABC0)
     assert wrapped.handle == 0xABC0
     assert int(wrapped) == 0xABC0
-    assert "external" in repr(wrapped)
+    assert "External CUDA stream" in repr(wrapped)  # numba-cuda's wording
 
 
 @without_gpu

@@ -265,3 +265,68 @@ def test_kernels_take_cuda_core_buffers_on_the_gpu():
     fill[1, 32](buffer, count)
     np.testing.assert_array_equal(memory.copy_to_host(), np.arange(1, 13, dtype=np.uint8))
     assert count.copy_to_host()[0] == 12
+
+
+class _ExportedOnStream:
+    """Another library's array whose interface names the stream that wrote it."""
+
+    def __init__(self, address, stream_handle):
+        self.__cuda_array_interface__ = {
+            "shape": (4,),
+            "strides": None,
+            "typestr": "<f4",
+            "data": (address, False),
+            "version": 3,
+            "stream": stream_handle,
+        }
+
+
+def test_a_producer_stream_is_waited_for_through_stream_synchronize(monkeypatch):
+    waited = []
+    monkeypatch.setattr(streams.Stream, "synchronize", lambda self: waited.append(self.handle))
+    exported = _ExportedOnStream(0x7F0000000000, 0x5000)
+    streams.wait_for_producer(exported.__cuda_array_interface__)
+    streams.wait_for_producer(exported.__cuda_array_interface__, cuda.external_stream(0x5000))
+    legacy = dict(exported.__cuda_array_interface__, stream=1)
+    streams.wait_for_producer(legacy)  # the default stream follows the legacy one already
+    assert waited == [0x5000]
+    monkeypatch.setattr(taipan.config, "CUDA_ARRAY_INTERFACE_SYNC", False)
+    streams.wait_for_producer(exported.__cuda_array_interface__)
+    assert waited == [0x5000]  # numba-cuda's setting: the consumer does not wait
+
+
+@needs_gpu
+def test_launches_wait_for_producers_through_stream_synchronize(monkeypatch):
+    @cuda.jit
+    def read(x, y):
+        pass
+
+    first, second = cuda.stream(), cuda.stream()
+    a = cuda.device_array(4, np.float32, stream=first)
+    b = cuda.device_array(4, np.float32, stream=second)
+    address = lambda array: array.__cuda_array_interface__["data"][0]
+    waited = []
+    monkeypatch.setattr(streams.Stream, "synchronize", lambda self: waited.append(self.handle))
+    read[1, 1](
+        _ExportedOnStream(address(a), first.handle), _ExportedOnStream(address(b), second.handle)
+    )
+    assert waited == [first.handle, second.handle]
+    read[1, 1, first](
+        _ExportedOnStream(address(a), first.handle), _ExportedOnStream(address(b), first.handle)
+    )
+    assert waited == [first.handle, second.handle]  # ordered on the producer's stream already
+
+
+def test_a_local_cuda_ufunc_pickles_with_plain_pickle():
+    def make():
+        @cuda.vectorize(["intp(intp)", "float64(float64)"])
+        def doubled(x):
+            return x * 2
+
+        return doubled
+
+    ufunc = make()
+    restored = pickle.loads(pickle.dumps(ufunc))
+    assert type(restored) is type(ufunc)
+    assert restored.types == ufunc.types and restored.__name__ == "doubled"
+    assert restored.py_func(21) == 42

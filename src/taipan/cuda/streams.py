@@ -3,6 +3,7 @@ of GPU work, and markers in them for waiting and timing."""
 
 import contextlib
 
+from taipan import config
 from taipan.cuda import driver
 
 # The driver's pseudo-handles for the default streams (CU_STREAM_LEGACY, CU_STREAM_PER_THREAD).
@@ -170,4 +171,16 @@ def wait_for_producer(interface, stream=None):
     consumer = int(getattr(stream, "handle", stream) or 0)
     if producer == consumer or (producer == 1 and consumer in (0, 1)):
         return
-    driver._driver().cuda_synchronize_stream(int(producer))
+    synchronize_producer(int(producer))
+
+
+def synchronize_producer(handle):
+    """The wait for an exported array's producer stream that a consumer is not ordered after
+    (launches read it from C++ too: cuda_set_producer_wait): ``Stream.synchronize()`` of the
+    producer's stream unless CUDA_ARRAY_INTERFACE_SYNC is off, as numba-cuda waits."""
+    if config.CUDA_ARRAY_INTERFACE_SYNC:
+        external_stream(handle).synchronize()
+
+
+if hasattr(driver._core, "cuda_set_producer_wait"):
+    driver._core.cuda_set_producer_wait(synchronize_producer)

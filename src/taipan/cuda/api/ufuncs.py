@@ -352,6 +352,14 @@ def fold_rows(value, combine):
 # --- the classes -----------------------------------------------------------------------------
 
 
+def _rebuild_ufunc(cls, py_func, signatures, options):
+    if isinstance(py_func, bytes):
+        import pickle
+
+        py_func = pickle.loads(py_func)
+    return cls(py_func, signatures, options)
+
+
 class UFuncFront:
     """A CUDA ufunc (``@vectorize(signatures, target='cuda')``) less how it runs: its function,
     signatures (given, or added per call when none were) and their choice, attributes and
@@ -375,8 +383,21 @@ class UFuncFront:
         self._kernels = {}
         self._plans = {}
         self._reducer = None
+        self._made_with = (list(signatures), dict(options))  # what a pickle carries
         for signature in signatures:
             self._add(signature)
+
+    def __reduce__(self):
+        """By reference when its module's name finds it; else by value: the Python function
+        (taipan.serialize), the signatures and options, compiled again where it lands."""
+        from taipan.serialize import _by_value, _reachable_by_name
+
+        if _reachable_by_name(self):
+            return self.__qualname__
+        py_func = self.py_func
+        if not _reachable_by_name(py_func):
+            py_func = _by_value(py_func)
+        return _rebuild_ufunc, (type(self), py_func, *self._made_with)
 
     nout = 1
 
