@@ -123,9 +123,14 @@ class CompiledFunction(_core.DispatcherBase):
         best = min(rating for rating, _ in rated)
         tied = [signature for rating, signature in rated if rating == best]
         if len(tied) > 1:
-            choices = "\n".join(_describe_key(signature) for signature in tied)
-            raise TypeError(f"Ambiguous overloading for {self.__qualname__} ({wanted}):\n{choices}")
+            raise TypeError(self._ambiguity(key, tied))
         return tied[0]
+
+    def _ambiguity(self, key, tied):
+        """The message of argument types ``key`` fitting the signatures ``tied`` equally."""
+        wanted = ", ".join(str(t) for t in key)
+        choices = "\n".join(_describe_key(signature) for signature in tied)
+        return f"Ambiguous overloading for {self.__qualname__} ({wanted}):\n{choices}"
 
     def _record_times(self, key, stages):
         """Keeps one compilation's stage times ([(stage, seconds)] from the compiler, after the

@@ -238,3 +238,35 @@ def test_a_kernel_returning_a_value_is_a_type_error_as_in_numba_cuda():
     # A device function returns it.
     _, return_type = cuda.compile_ptx(returns_a_sum, signature, device=True)
     assert str(return_type) == "int64"
+
+
+def add_kernel(r, x, y):
+    r[0] = x + y
+
+
+def test_ambiguous_kernel_signatures_are_named_as_numba_cuda_names_them():
+    kernel = cuda.jit(
+        [
+            "(float64[::1], float32, float64)",
+            "(float64[::1], float64, float32)",
+            "(float64[::1], int64, int64)",
+        ]
+    )(add_kernel)
+    with pytest.raises(TypeError) as raised:
+        kernel.specialize_for((float64[::1], float64, float64))
+    array = "Array(float64, 1, 'C', False, aligned=True)"
+    assert re.fullmatch(
+        rf"Ambiguous overloading for <function add_kernel at 0x[0-9a-f]+> "
+        rf"\({re.escape(array)}, float64, float64\):\n"
+        rf"\({re.escape(array)}, float32, float64\) -> none\n"
+        rf"\({re.escape(array)}, float64, float32\) -> none",
+        str(raised.value),
+    ), str(raised.value)
+    # The CPU dispatcher keeps taipan's words.
+    from taipan import njit
+
+    add = njit(["float64(float32, float64)", "float64(float64, float32)"])(lambda x, y: x + y)
+    with pytest.raises(
+        TypeError, match=r"Ambiguous overloading for \S*<lambda> \(float64, float64\)"
+    ):
+        add(1.0, 2.0)

@@ -209,6 +209,16 @@ class Kernel:
         return handle
 
 
+def _numba_repr(type_):
+    """A type as Numba's repr writes it where it differs from its name: an array is
+    ``Array(float64, 1, 'C', False, aligned=True)`` (taipan's arrays are aligned)."""
+    if type_.kind_name == "Array":
+        return (
+            f"Array({type_.dtype}, {type_.ndim}, '{type_.layout}', {type_.readonly}, aligned=True)"
+        )
+    return str(type_)
+
+
 class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
     """A kernel or device function."""
 
@@ -269,6 +279,19 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
                 f"({wanted}): {error}"
             ) from None
 
+    def _ambiguity(self, key, tied):
+        """numba-cuda's message: the function, then the argument types and each tied
+        signature as Numba's types print (repr) them, with its return type."""
+
+        def described(types):
+            return "(" + ", ".join(_numba_repr(t) for t in types) + ")"
+
+        lines = [f"Ambiguous overloading for {self.py_func!r} {described(key)}:"]
+        for signature in tied:
+            kernel = self._kernels.get(signature)
+            returned = kernel.return_type if kernel is not None else "none"
+            lines.append(f"{described(signature)} -> {returned}")
+        return "\n".join(lines)
 
     @property
     def device(self):
