@@ -915,6 +915,12 @@ def _choose_operator(entry, name, args):
         implementation = typer(*args)
         if implementation is not None:
             return implementation
+    if name == "operator.getitem":  # a types.Buffer's items and views (Numba's GetItemBuffer)
+        from taipan.array_compatible import view_getitem
+
+        implementation = view_getitem(*args)
+        if implementation is not None:
+            return implementation
     raise TypingError(f"No implementation of {name} for argument types {_describe_types(args)}")
 
 
@@ -929,6 +935,10 @@ def _find_template_attribute(self_type, attr):
         return _find_template_setter(self_type, attr[len(_SETTER_PREFIX) :])
     if attr == "$cast" or attr.startswith("$cast."):
         return _find_cast(self_type, attr)
+    if attr.startswith("$ufunc."):  # a ufunc of an array-compatible value
+        from taipan.array_compatible import find_ufunc
+
+        return find_ufunc(self_type, attr)
     if isinstance(self_type, TypeClassRef):
         return _find_classmethod(self_type, attr)
     if attr in _OPERATOR_METHODS:

@@ -164,6 +164,12 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
   case ExprKind::Dict: // {k: v, ...}: the "dict.{}" entry (library/Dicts.cpp)
   case ExprKind::Set:  // {a, b, ...}: the "set.{}" entry (library/Sets.cpp)
     return lowerLibraryCall(function.libraryCalls.at(expr->id));
+  case ExprKind::Slice: { // p[a:b] of a user type or jitclass: slice(a, b, None) (typeSubscript)
+    auto slice = function.libraryCalls.find(expr->id);
+    if (slice == function.libraryCalls.end())
+      throwUnsupported("this expression is not supported", expr->location);
+    return lowerLibraryCall(slice->second);
+  }
   default:
     throwUnsupported("this expression is not supported", expr->location);
   }

@@ -233,6 +233,19 @@ static std::string numbaNoImplementation(InferencePass &pass, const LibraryFunct
 
 const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *entry) {
   Expr *callee = expr->callee();
+  // A ufunc of a value of an array-compatible user type (Numba's __array_wrap__): the type's
+  // "$ufunc.<name>" member is the overload computing it on the arrays and wrapping the result
+  // in the user's type again (taipan.array_compatible).
+  if (entry->ufunc && expr->keywordNames.empty() && !isMethodCall(callee) &&
+      expr->starredOperand == 0)
+    for (size_t i = 1; i < expr->operands.size(); ++i) {
+      const Type *type = pass.typeOf(expr->operands[i]);
+      if (!type || !isUserType(type))
+        continue;
+      OverloadMember member = source.resolver->findMember(type, "$ufunc." + entry->name);
+      if (member.registryId >= 0 && !member.isAttribute)
+        return typeOverloadCall(expr, types::overload(member.registryId, entry->name), nullptr);
+    }
   std::vector<Expr *> positional;
   if (isMethodCall(callee))
     positional.push_back(callee->operands[0]);

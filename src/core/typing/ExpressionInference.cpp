@@ -704,13 +704,32 @@ bool isUnitStepSlice(Expr *slice, InferencePass &pass) {
 }
 } // namespace
 
+/// `p[a:b]` of a jitclass or user type: the slice written in the index is a value (Numba's
+/// slice2_type/slice3_type) passed to the type's __getitem__, made as slice(a, b, c) makes one
+/// (library/Slices.cpp; lowered through the call recorded for it).
+static const Type *typeWrittenSlice(InferencePass &pass, Expr *slice) {
+  if (!pass.typeExpr(slice)) // the bounds, checked
+    return nullptr;
+  LibraryCall call;
+  call.function = Library::get().find("slice");
+  call.location = slice->location;
+  for (Expr *part : slice->operands) {
+    call.arguments.push_back(part);
+    call.argumentTypes.push_back(part ? pass.typeOf(part) : types::none());
+  }
+  call.resultType = call.function->type(call);
+  const Type *result = call.resultType;
+  pass.function.libraryCalls[slice->id] = std::move(call);
+  return pass.record(slice, result);
+}
+
 const Type *ExpressionInference::typeSubscript(Expr *expr) {
   const Type *base = pass.typeExpr(expr->operands[0]);
   Expr *index = expr->operands[1];
   if (!base)
     return nullptr;
   if (isClassInstance(base) || isUserType(base)) { // p[i]: the class's __getitem__
-    if (!pass.typeExpr(index))
+    if (!(index->kind == ExprKind::Slice ? typeWrittenSlice(pass, index) : pass.typeExpr(index)))
       return nullptr;
     if (!isUserType(base))
       return typeClassOperator(expr, "__getitem__", "[]");
