@@ -1,11 +1,11 @@
 """Pickling jitted functions. A dispatcher that its module's name finds again pickles by
 reference, as functions do; one defined in ``__main__`` (a script, a notebook, ``python -c``)
-or not reachable by name pickles by value: the Python function (its code, the globals it reads
-and its closure cells, as ``dumps_by_value`` writes them, so plain ``pickle`` carries it as
-Numba's dispatchers are carried; cloudpickle and Dask too), the dispatcher's options and the
-text of the function's source file, which the receiving process registers with ``linecache``
-so that the front end reads the very text the function was compiled from. The specialisations
-compiled so far travel too, as object code (CPU) or PTX (CUDA kernels), keyed by the text of
+or not reachable by name pickles by value: the Python function (as bytes plain ``pickle``
+reads back, cloudpickle's where it is installed, else ``dumps_by_value``'s: its code, the
+globals it reads, its closure cells; so plain pickle carries it, as Numba's dispatchers are
+carried), the dispatcher's options and the text of the function's source file, which the
+receiving process registers with ``linecache`` so that the front end reads the very text the
+function was compiled from. The specialisations compiled so far travel too, as object code (CPU) or PTX (CUDA kernels), keyed by the text of
 their argument types: a receiver with the same CPU features and taipan version types the
 function (to check the job hash) and loads the code without running LLVM; elsewhere it compiles
 again."""
@@ -64,12 +64,22 @@ def dumps_by_value(obj):
 
 
 def _by_value(py_func):
-    """A function as a pickled dispatcher's state holds it: itself inside dumps_by_value (whose
-    pickler carries it, and whose memo ends cycles such as a recursive function reaching its
-    own dispatcher), else the bytes of dumps_by_value."""
+    """A function as a pickled dispatcher's state holds it: bytes that plain ``pickle.loads``
+    reads back, written by cloudpickle where it is installed (which also carries classes
+    defined in ``__main__`` by value) and by dumps_by_value otherwise; the function itself
+    while one of those pickles (its pickler carries it, and its memo ends cycles such as a
+    recursive function reaching its own dispatcher)."""
     if getattr(_pickling, "active", False):
         return py_func
-    return dumps_by_value(py_func)
+    try:
+        import cloudpickle
+    except ImportError:
+        return dumps_by_value(py_func)
+    _pickling.active = True
+    try:
+        return cloudpickle.dumps(py_func, protocol=pickle.HIGHEST_PROTOCOL)
+    finally:
+        _pickling.active = False
 
 
 def _reduce_function(function):

@@ -330,3 +330,43 @@ def test_a_local_cuda_ufunc_pickles_with_plain_pickle():
     assert type(restored) is type(ufunc)
     assert restored.types == ufunc.types and restored.__name__ == "doubled"
     assert restored.py_func(21) == 42
+
+
+def test_without_cloudpickle_main_kernels_and_recursive_functions_still_pickle():
+    script = textwrap.dedent(
+        """
+        import pickle, subprocess, sys
+        sys.modules["cloudpickle"] = None  # not installed
+        from taipan import cuda, int64, njit
+
+        STEP = 2
+
+        @njit
+        def countdown(n):
+            return 0 if n == 0 else countdown(n - 1) + STEP
+
+        @cuda.jit
+        def kernel(out):
+            out[0] = countdown(3)
+
+        payload = pickle.dumps((countdown, kernel))
+        child = subprocess.run(
+            [sys.executable, "-c",
+             "import pickle, sys; sys.modules['cloudpickle'] = None; "
+             "f, k = pickle.loads(sys.stdin.buffer.read()); "
+             "print(f(4), k.py_func.__name__)"],
+            input=payload, capture_output=True)
+        print(child.stdout.decode(), child.stderr.decode()[-2000:])
+        """
+    )
+    environment = dict(os.environ, PYTHONPATH=child_python_path())
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "8 kernel" in result.stdout, result.stdout
