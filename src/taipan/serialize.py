@@ -5,10 +5,10 @@ reads back, cloudpickle's where it is installed, else ``dumps_by_value``'s: its 
 globals it reads, its closure cells; so plain pickle carries it, as Numba's dispatchers are
 carried), the dispatcher's options and the text of the function's source file, which the
 receiving process registers with ``linecache`` so that the front end reads the very text the
-function was compiled from. The specialisations compiled so far travel too, as object code (CPU) or PTX (CUDA kernels), keyed by the text of
-their argument types: a receiver with the same CPU features and taipan version types the
-function (to check the job hash) and loads the code without running LLVM; elsewhere it compiles
-again."""
+function was compiled from. The specialisations compiled so far travel too, as object code
+(CPU) or PTX (CUDA kernels), keyed by the text of their argument types: a receiver with the
+same CPU features and taipan version types the function (to check the job hash) and loads the
+code without running LLVM; elsewhere it compiles again."""
 
 import builtins
 import importlib
