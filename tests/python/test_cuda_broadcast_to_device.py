@@ -87,3 +87,23 @@ def test_dense_and_strided_arrays_are_still_copied_dense(host_memory):
     device = devicearray.to_device(strided)
     assert device.strides == (8,)
     np.testing.assert_array_equal(device.copy_to_host(), strided)
+
+
+def test_a_copy_without_a_stream_waits_for_another_librarys_stream(host_memory, monkeypatch):
+    from taipan import cuda
+
+    waited = []
+    monkeypatch.setattr(_core, "cuda_synchronize_stream", waited.append)
+
+    class CoreStream:  # cuda.core's: possibly non-blocking, so the legacy stream does not wait
+        def __cuda_stream__(self):
+            return (0, 0x7000)
+
+    foreign = devicearray.to_device(np.arange(4.0), stream=CoreStream())
+    mine = devicearray.to_device(np.arange(4.0), stream=cuda.external_stream(0x8000))
+    waited.clear()
+    np.testing.assert_array_equal(foreign.copy_to_host(), np.arange(4.0))
+    np.testing.assert_array_equal(mine.copy_to_host(), np.arange(4.0))
+    assert waited == [0x7000, 0x8000]
+    devicearray.to_device(np.arange(4.0)).copy_to_host()  # the default stream: no wait
+    assert waited == [0x7000, 0x8000]

@@ -8,7 +8,13 @@ import numpy as np
 from taipan import _core, config
 from taipan.cuda import api, driver
 from taipan.cuda.devices import plugin_memory_manager
-from taipan.cuda.streams import default_stream, owned_stream, stream_handle, wait_for_producer
+from taipan.cuda.streams import (
+    Stream,
+    default_stream,
+    owned_stream,
+    stream_handle,
+    wait_for_producer,
+)
 
 # DLPack's device and type codes.
 DLPACK_CUDA, DLPACK_CUDA_HOST, DLPACK_CUDA_MANAGED = 2, 3, 13
@@ -148,6 +154,8 @@ class DeviceNDArray(api.DeviceArrayFront):
         if ary is None:
             ary = np.empty(self.shape, self.dtype, order="F" if self._fortran_only() else "C")
         self._check_copy_target(ary)
+        if not stream:
+            self._wait_for_foreign_stream()
         if self.size and 0 in self.strides:  # broadcast: its core's elements, once each
             core = self._view(tuple(0 if s == 0 else slice(None) for s in self.strides))
             host_core = core.copy_to_host(stream=stream)
@@ -203,6 +211,15 @@ class DeviceNDArray(api.DeviceArrayFront):
         if stream:  # the copy is ordered on the legacy default stream: let `stream` finish
             _core.cuda_synchronize_stream(stream_handle(stream))
         _core.cuda_copy_device_to_device(self.device_ctypes_pointer, source, nbytes)
+
+    def _wait_for_foreign_stream(self):
+        """Before a copy on the default stream: waits for the array's stream when another
+        library made it (cuda.core's, CuPy's, an external one), which may be non-blocking, so
+        that the legacy default stream does not wait for it, where numba-cuda copies on the
+        array's stream. taipan's own streams are blocking: the copy waits for them anyway."""
+        own = self.stream
+        if own and not (isinstance(own, Stream) and not own.external):
+            _core.cuda_synchronize_stream(stream_handle(own))
 
     def _synchronize_default_stream(self):
         # Through the Stream object, as numba-cuda waits (its tests observe Stream.synchronize).
