@@ -245,3 +245,13 @@ def test_float16_comparisons_with_integers_keep_numpy_s_answers(other):
         for b in integers:
             expected = (a > b, a >= b, a < b, a <= b, a == b, a != b)
             assert compare(a, b) == tuple(bool(x) for x in expected), (a, b)
+
+
+def test_forall_refuses_a_negative_task_count():
+    @cuda.jit
+    def kernel(out):
+        out[0] = 1
+
+    with pytest.raises(ValueError, match="Can't create ForAll with negative task count"):
+        kernel.forall(-1)
+    kernel.forall(0)(np.zeros(1))  # no tasks: nothing launched

@@ -131,9 +131,10 @@ void addInStepIterator(Library &library, const std::string &name) {
     }
     bool inStep = false;
     for (const Type *argument : arguments) {
+      // none: a zip() or enumerate() argument iterated in step itself (LoopInference)
       inStep |= argument->isArray() || argument->isList() || argument->kind() == TypeKind::Range ||
                 argument->isGenerator() || argument->isString() || argument->isDict() ||
-                argument->isSet();
+                argument->isSet() || argument->isNone();
       // A for loop resumes generators in step (FunctionLowering::lowerInStepGeneratorFor).
       if (argument->isGenerator() && !call.iteratedByLoop)
         throwUnsupported(call.function->name +

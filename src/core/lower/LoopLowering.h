@@ -80,6 +80,20 @@ public:
   /// The library call a for loop iterates the arguments of in step (`for i, x in
   /// enumerate(a)`, `zip(a, b)` over arrays or ranges), or nullptr.
   const LibraryCall *inStepIteration(const Expr *iterable) const;
+  /// The item of an in-step iteration: the tuple, after the count of enumerate (from
+  /// `countStart` when given), of its sources' items, a nested zip() or enumerate() giving its
+  /// own such tuple (`enumerate(zip(a, b))`).
+  struct InStepItem {
+    bool counted = false;
+    llvm::Value *countStart = nullptr;
+    int source = -1; ///< a part that is one source's item: its index in the sources
+    std::vector<InStepItem> parts;
+  };
+  /// Evaluates the in-step `call`'s arguments in order, adding its iterables (and those of the
+  /// zip() and enumerate() calls among them) to `sources`.
+  InStepItem prepareInStep(const LibraryCall &call, std::vector<IterationSource> &sources);
+  llvm::Value *inStepItem(const InStepItem &item, const std::vector<IterationSource> &sources,
+                          llvm::Value *index, const Type **itemType);
   /// A loop body emitted by `lowering` for iteration `index`, given the values the loop
   /// captured (as `lowering` holds them).
   using ParallelLoopBody = std::function<void(FunctionLowering &lowering, llvm::Value *index,

@@ -7,6 +7,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
+#include <optional>
 
 namespace taipan {
 
@@ -309,8 +310,7 @@ void LoopLowering::lowerFor(Stmt *stmt) {
   // enumerate() and zip() over arrays and ranges are iterated lazily, in step (their library
   // entries chose so while typing).
   std::vector<IterationSource> sources;
-  bool enumerated = false;
-  llvm::Value *countStart = nullptr; // enumerate(a, start)
+  std::optional<InStepItem> inStep; // the item of zip() or enumerate() iterated in step
   Expr *iterable = stmt->value;
   const Type *callee = iterable->kind == ExprKind::Call ? core.typeOf(iterable->callee()) : nullptr;
   if (callee && core.typeOf(iterable)->isNone() &&
@@ -323,15 +323,7 @@ void LoopLowering::lowerFor(Stmt *stmt) {
         core.generators().lowerInStepGeneratorFor(stmt, *call);
         return;
       }
-    enumerated = call->iteration == LibraryIteration::CountedArgumentsInStep;
-    for (size_t i = 0; i < call->arguments.size(); ++i) {
-      Expr *argument = call->arguments[i];
-      if (enumerated && i == 1) // enumerate's start, read once before the loop
-        countStart =
-            core.castValue(core.lowerExpr(argument), core.typeOf(argument), types::int64());
-      else
-        sources.push_back(prepareIteration(core.lowerExpr(argument), core.typeOf(argument)));
-    }
+    inStep = prepareInStep(*call, sources);
   } else if (core.typeOf(iterable)->isGenerator()) {
     core.generators().lowerGeneratorFor(stmt, core.lowerExpr(iterable), core.typeOf(iterable));
     return;
@@ -349,7 +341,7 @@ void LoopLowering::lowerFor(Stmt *stmt) {
   llvm::Type *i64 = builder.getInt64Ty();
   // A plain range counts its value directly, as C does (no division for the trip count, which
   // matters in grid-stride loops on GPUs); everything else counts an index to a length.
-  bool plainRange = sources.size() == 1 && !enumerated && sources[0].indexing.empty() &&
+  bool plainRange = sources.size() == 1 && !inStep && sources[0].indexing.empty() &&
                     sources[0].type->kind() == TypeKind::Range;
   llvm::Value *first = builder.getInt64(0), *step = builder.getInt64(1), *limit = nullptr;
   // A step other than a constant +1 or -1 could carry the value past an int64 limit after the
@@ -418,24 +410,14 @@ void LoopLowering::lowerFor(Stmt *stmt) {
   if (plainRange) {
     // Read here, not in the header, which a latch testing its own limit goes around.
     core.lowerAssign(stmt->targets[0], builder.CreateLoad(i64, counter), types::int64());
-  } else if (sources.size() == 1 && !enumerated) {
+  } else if (!inStep) {
     const Type *itemType;
     llvm::Value *item = iterationItem(sources[0], index, &itemType);
     core.lowerAssign(stmt->targets[0], item, itemType);
   } else {
-    std::vector<llvm::Value *> parts;
-    std::vector<const Type *> partTypes;
-    if (enumerated) {
-      parts.push_back(countStart ? builder.CreateAdd(countStart, index) : index);
-      partTypes.push_back(types::int64());
-    }
-    for (const IterationSource &source : sources) {
-      const Type *itemType;
-      parts.push_back(iterationItem(source, index, &itemType));
-      partTypes.push_back(itemType);
-    }
-    const Type *tupleType = types::tuple(partTypes);
-    core.lowerAssign(stmt->targets[0], core.lowerTuple(parts, tupleType), tupleType);
+    const Type *itemType;
+    llvm::Value *item = inStepItem(*inStep, sources, index, &itemType);
+    core.lowerAssign(stmt->targets[0], item, itemType);
   }
   core.releaseTemporaries(mark);
   lowerLoopBody(stmt->body, latch, end);
@@ -504,6 +486,47 @@ bool LoopLowering::lowerUnrolledRange(Stmt *stmt, llvm::Value *first, llvm::Valu
   }
   lowerLoopElse(stmt->orelse, nullptr, end); // reached only when no copy broke out
   return true;
+}
+
+LoopLowering::InStepItem LoopLowering::prepareInStep(const LibraryCall &call,
+                                                     std::vector<IterationSource> &sources) {
+  InStepItem item;
+  item.counted = call.iteration == LibraryIteration::CountedArgumentsInStep;
+  for (size_t i = 0; i < call.arguments.size(); ++i) {
+    Expr *argument = call.arguments[i];
+    if (item.counted && i == 1) { // enumerate's start, read once before the loop
+      item.countStart =
+          core.castValue(core.lowerExpr(argument), core.typeOf(argument), types::int64());
+    } else if (const LibraryCall *nested = inStepIteration(argument)) {
+      item.parts.push_back(prepareInStep(*nested, sources));
+    } else {
+      InStepItem part;
+      part.source = static_cast<int>(sources.size());
+      sources.push_back(prepareIteration(core.lowerExpr(argument), core.typeOf(argument)));
+      item.parts.push_back(part);
+    }
+  }
+  return item;
+}
+
+llvm::Value *LoopLowering::inStepItem(const InStepItem &item,
+                                      const std::vector<IterationSource> &sources,
+                                      llvm::Value *index, const Type **itemType) {
+  if (item.source >= 0)
+    return iterationItem(sources[item.source], index, itemType);
+  std::vector<llvm::Value *> parts;
+  std::vector<const Type *> partTypes;
+  if (item.counted) {
+    parts.push_back(item.countStart ? builder.CreateAdd(item.countStart, index) : index);
+    partTypes.push_back(types::int64());
+  }
+  for (const InStepItem &part : item.parts) {
+    const Type *partType;
+    parts.push_back(inStepItem(part, sources, index, &partType));
+    partTypes.push_back(partType);
+  }
+  *itemType = types::tuple(partTypes);
+  return core.lowerTuple(parts, *itemType);
 }
 
 const LibraryCall *LoopLowering::inStepIteration(const Expr *iterable) const {

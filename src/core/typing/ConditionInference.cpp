@@ -186,6 +186,12 @@ std::optional<bool> ConditionInference::compareConstants(CompareOp op,
   } else {
     order = left->intValue < right->intValue ? -1 : left->intValue > right->intValue ? 1 : 0;
   }
+  // True and False are singletons, so `is` between bools is their equality (Numba prunes
+  // `if flag is True:` of a constant flag); a bool is never the same object as a number.
+  bool leftBool = left->kind == Constant::Kind::Bool;
+  bool rightBool = right->kind == Constant::Kind::Bool;
+  if ((op == CompareOp::Is || op == CompareOp::IsNot) && (leftBool || rightBool))
+    return (leftBool && rightBool && order == 0) == (op == CompareOp::Is);
   switch (op) {
   case CompareOp::Eq:
     return order == 0;

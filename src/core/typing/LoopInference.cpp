@@ -10,6 +10,8 @@
 #include "typing/LiteralUnroll.h"
 #include "typing/OptionalTyping.h"
 
+#include "registry/Library.h"
+
 namespace taipan {
 
 LoopInference::LoopInference(InferencePass &pass)
@@ -47,29 +49,85 @@ bool LoopInference::typeIndexIterationLoop(Stmt *stmt) {
   return false;
 }
 
-bool LoopInference::typeInStepIteration(Stmt *stmt) {
-  Expr *call = stmt->value;
-  auto library = function.libraryCalls.find(call->id);
-  if (call->kind != ExprKind::Call || library == function.libraryCalls.end() ||
+/// The in-step library call `expr` is, or null.
+static const LibraryCall *inStepCall(TypedFunction &function, const Expr *expr) {
+  auto library = function.libraryCalls.find(expr->id);
+  if (expr->kind != ExprKind::Call || library == function.libraryCalls.end() ||
       library->second.iteration == LibraryIteration::OverResult)
+    return nullptr;
+  return &library->second;
+}
+
+bool LoopInference::typeInStepIteration(Stmt *stmt) {
+  const LibraryCall *iterated = inStepCall(function, stmt->value);
+  if (!iterated)
     return false;
-  const LibraryCall &iterated = library->second;
+  pass.statements.assignTarget(stmt->targets[0], inStepItemType(*iterated));
+  return true;
+}
+
+const Type *LoopInference::inStepItemType(const LibraryCall &iterated) {
   std::vector<const Type *> parts;
   bool counted = iterated.iteration == LibraryIteration::CountedArgumentsInStep;
   if (counted)
     parts.push_back(types::int64());
   // enumerate's second argument is its start, not an iterable
   for (size_t i = 0; i < (counted ? 1 : iterated.arguments.size()); ++i) {
+    const LibraryCall *nested = inStepCall(function, iterated.arguments[i]);
     const Type *item =
-        iterationItemType(iterated.argumentTypes[i], iterated.arguments[i]->location);
+        nested ? inStepItemType(*nested)
+               : iterationItemType(iterated.argumentTypes[i], iterated.arguments[i]->location);
     if (!item)
       throwTypingError("cannot iterate over a value of type " +
                            InferencePass::describe(iterated.argumentTypes[i]),
                        iterated.arguments[i]->location);
     parts.push_back(item);
   }
-  pass.statements.assignTarget(stmt->targets[0], types::tuple(parts));
-  return true;
+  return types::tuple(parts);
+}
+
+const LibraryFunction *LoopInference::inStepFunction(Expr *expr) {
+  if (expr->kind != ExprKind::Call || !expr->keywordNames.empty() || expr->starredOperand)
+    return nullptr;
+  const Type *callee = pass.typeExpr(expr->callee());
+  if (!callee || (callee->kind() != TypeKind::Overload && callee->kind() != TypeKind::Builtin))
+    return nullptr;
+  const LibraryFunction *entry = Library::get().find(callee->text());
+  return entry && entry->iteratesInStep ? entry : nullptr;
+}
+
+void LoopInference::markNestedInStepCalls(Expr *call) {
+  const LibraryFunction *outer = inStepFunction(call);
+  if (!outer)
+    return;
+  // enumerate's second argument is its start, not an iterable
+  size_t iterables = outer->variadic ? call->operands.size() - 1 : 1;
+  // A generator among the iterables is resumed in step by the loop, which then takes its other
+  // arguments as values (LowerGenerators.cpp): nothing nested is marked.
+  for (size_t i = 0; i < iterables && i + 1 < call->operands.size(); ++i) {
+    Expr *argument = call->operands[i + 1];
+    if (inStepFunction(argument))
+      continue;
+    const Type *type = pass.typeExpr(argument);
+    if (!type || type->isGenerator())
+      return;
+  }
+  for (size_t i = 0; i < iterables && i + 1 < call->operands.size(); ++i) {
+    Expr *argument = call->operands[i + 1];
+    const LibraryFunction *inner = inStepFunction(argument);
+    if (!inner || argument->operands.size() < 2)
+      continue;
+    size_t innerIterables = inner->variadic ? argument->operands.size() - 1 : 1;
+    bool plain = true;
+    for (size_t j = 0; j < innerIterables; ++j) {
+      const Type *type = pass.typeExpr(argument->operands[j + 1]);
+      plain = plain && type &&
+              ((type->isArray() && type->ndim() > 0) || type->isList() ||
+               type->kind() == TypeKind::Range || type->isString());
+    }
+    if (plain)
+      pass.loopIterables.insert(argument->id);
+  }
 }
 
 bool LoopInference::typeIndexIteration(Stmt *stmt, const std::string &name) {
@@ -119,6 +177,7 @@ void LoopInference::typeFor(Stmt *stmt) {
     return;
   }
   pass.loopIterables.insert(stmt->value->id);
+  markNestedInStepCalls(stmt->value);
   const Type *iterable = pass.typeExpr(stmt->value);
   if (typeUnrolledLoop(stmt, iterable))
     return;

@@ -11,6 +11,7 @@
 namespace taipan {
 
 class InferencePass;
+struct LibraryFunction;
 
 /// Type inference of for loops, beside the InferencePass core.
 class LoopInference {
@@ -31,6 +32,16 @@ private:
   /// in step (some is an array or a range): the item is the tuple of their items, after the
   /// index for enumerate. False when the loop iterates a value.
   bool typeInStepIteration(Stmt *stmt);
+  /// The item of an in-step call: the tuple of its iterables' items (after the count for
+  /// enumerate), an argument that is itself an in-step call giving its own such tuple.
+  const Type *inStepItemType(const LibraryCall &iterated);
+  /// The library entry of zip() or enumerate() when `expr` calls one (they iterate their
+  /// arguments in step in a for loop's header), else null.
+  const LibraryFunction *inStepFunction(Expr *expr);
+  /// Makes the zip() and enumerate() calls among the arguments of the loop's in-step `call`
+  /// (`enumerate(zip(a, b))`) in step too, as Numba iterates them, when their iterables are
+  /// arrays, lists, ranges or strings: no generator is built (GPUs have none).
+  void markNestedInStepCalls(Expr *call);
   /// `for index in np.ndindex(shape)`, `for index, value in np.ndenumerate(a)` and `for x in
   /// np.nditer(a)`: a loop over an index space in C order (the call itself is typed as none).
   bool typeIndexIteration(Stmt *stmt, const std::string &name);

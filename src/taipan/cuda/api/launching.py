@@ -127,6 +127,8 @@ class ForAll:
     `tpb` threads (0: the backend's ``_block_size`` chooses)."""
 
     def __init__(self, kernel, ntasks, tpb, stream, sharedmem):
+        if ntasks < 0:  # numba-cuda's words
+            raise ValueError(f"Can't create ForAll with negative task count: {ntasks}")
         self.kernel = kernel
         self.ntasks = ntasks
         self.tpb = tpb
