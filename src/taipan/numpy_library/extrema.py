@@ -11,7 +11,7 @@ import numpy as np
 from taipan import types
 from taipan.extending import overload, overload_method, register_jitable
 from taipan.numpy_library._axis import lane_geometry, normalize_axis_of
-from taipan.numpy_library.support import is_integer, is_none, scalar_class
+from taipan.numpy_library.support import is_array_like, is_integer, is_none, scalar_class
 from taipan.unsafe import tuple_setitem
 
 
@@ -182,6 +182,14 @@ overload_method(types.Array, "argmax")(_index_typer(True, "argmax"))
 
 @overload(np.ptp)
 def _ptp(a, axis=None, out=None, keepdims=False):
+    if not isinstance(a, types.Array) and is_array_like(a):  # lists, tuples, numbers: as arrays
+        if not is_none(out) or keepdims is not False:
+            return None
+
+        def ptp_of_array_like(a, axis=None, out=None, keepdims=False):
+            return np.ptp(np.asarray(a), axis)
+
+        return ptp_of_array_like
     if not isinstance(a, types.Array) or not is_none(out) or keepdims is not False:
         return None
     if isinstance(a.dtype, types.Boolean):

@@ -14,7 +14,13 @@ from taipan.decorators import njit
 from taipan.errors import TypingError
 from taipan.extending import overload, overload_method, register_jitable
 from taipan.numpy_library._axis import axis_checker, keepdims_shape
-from taipan.numpy_library.support import is_none, numpy_dtype, scalar_class, string_value
+from taipan.numpy_library.support import (
+    is_array_like,
+    is_none,
+    numpy_dtype,
+    scalar_class,
+    string_value,
+)
 
 # ---------------------------------------------------------------------------------------------
 # dtypes and arguments
@@ -256,9 +262,16 @@ def _nan_extreme(is_min):
     (keeping the bool dtype), complex arrays (whole-array only, as in Numba) are scanned in
     NumPy's lexicographic order."""
     reduce = np.min if is_min else np.max
+    function = np.nanmin if is_min else np.nanmax
     fill = np.inf if is_min else -np.inf
 
     def typer(a, axis=None, out=None):
+        if not isinstance(a, types.Array) and is_array_like(a):  # lists, tuples, numbers
+
+            def of_array_like(a, axis=None, out=None):
+                return function(np.asarray(a), axis, out)
+
+            return of_array_like
         if not _accepts(a, axis, ("out", out)):
             return None
         check = axis_checker(a.ndim, axis)
