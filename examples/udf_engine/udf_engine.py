@@ -10,7 +10,8 @@ On the GPU (``target="cuda"``) the engine
 
 1. compiles the row function alone to PTX, ``cuda.compile(udf, (row_type, *arg_types),
    device=True, abi="c")``: a C function ``T udf_<name>_<n>(row *, args...)``;
-2. declares it to taipan with ``cuda.declare_device`` (the row by pointer) and links that PTX
+2. declares it to taipan with ``cuda.declare_device`` (a record passes as the address of its
+   bytes, as the C function takes it) and links that PTX
    into a kernel template (``@cuda.jit(link=[PTXSource(ptx)])``), whose thread ``i`` gathers
    row ``i`` from the columns into a record in local memory and calls the function;
 3. launches the template over the rows, the columns and results staying on the device.
@@ -144,18 +145,13 @@ class ColumnStore:
                 abi="c",
                 abi_info={"abi_name": symbol},
             )
-            function = cuda.declare_device(
-                symbol,
-                return_type(types.CPointer(self.row_type), *arg_types),
-                abi="c",
-            )
+            # the row is passed as the address of its bytes, as the C function takes it
+            function = cuda.declare_device(symbol, return_type(self.row_type, *arg_types), abi="c")
             links = [PTXSource(ptx, name=symbol)]
-            call = "udf(row, {arguments})"
         else:
             function = cuda.jit(device=True)(udf)
             return_type = self._return_type(udf, arg_types)
             links = []
-            call = "udf(row[0], {arguments})"
         timings["compile row function"] = time.perf_counter() - start
         columns, arguments, gathers = self._template_names(len(arg_types))
         text = (
@@ -164,7 +160,7 @@ class ColumnStore:
             "    if i < out.size:\n"
             "        row = cuda.local.array(1, row_dtype)\n"
             f"{gathers}\n"
-            f"        out[i] = {call.format(arguments=', '.join(arguments))}\n"
+            f"        out[i] = udf(row[0], {', '.join(arguments)})\n"
         )
         namespace = {"cuda": cuda, "row_dtype": self.row_dtype, "udf": function}
         template = _define(text, namespace)[f"apply_{udf.__name__}"]

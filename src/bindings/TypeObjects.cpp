@@ -532,7 +532,9 @@ void defineTypeObjects(nb::module_ &module) {
                                   ": declare the parameter as CPointer(" + type->dtype()->name() +
                                   ") and pass the array, whose data it receives")
                                      .c_str());
-          if (!type->isNumber() && !type->isPointer() && !isForeignUserType(type))
+          // a record is passed as the address of its bytes, as numba-cuda passes it
+          if (!type->isNumber() && !type->isPointer() && !type->isRecord() &&
+              !isForeignUserType(type))
             throw nb::type_error(
                 ("a foreign function cannot take a parameter of type " + type->name()).c_str());
           types.push_back(type);

@@ -18,7 +18,7 @@ import pytest
 from child_processes import child_python_path
 from ptx_assembly import PTXAS
 
-from taipan import _core, cuda, float64, int32, types
+from taipan import cuda, float64, int32
 from taipan.errors import TypingError
 from taipan.runtime import live_blocks
 
@@ -142,13 +142,24 @@ def test_gpu_row_function_ptx_links_into_the_kernel_template(tmp_path):
     )
 
 
-def test_gpu_template_declares_the_row_as_a_pointer_and_refuses_a_record():
+def test_a_foreign_function_takes_a_record_by_its_address():
     row_type = ColumnStore({"lat1": np.zeros(1)}).row_type
-    # foreign code sees C values: a record is passed as CPointer(record), its address
-    with pytest.raises(TypeError, match="cannot take a parameter of type Record"):
-        _core.external_function_type("takes_record", [row_type], float64, True)
-    declared = cuda.declare_device("takes_row", float64(types.CPointer(row_type)), abi="c")
-    assert declared.sig.args[0] == types.CPointer(row_type)
+    declared = cuda.declare_device("takes_row", float64(row_type, float64), abi="c")
+    assert declared.sig.args[0] == row_type
+
+    def kernel(out, rows):
+        out[0] = declared(rows[0], 2.0)  # an element of a record array
+
+    ptx, _ = cuda.compile_ptx(kernel, (float64[::1], row_type[::1]))
+    declaration = ptx[ptx.index(".extern .func") :].split(";")[0]
+    assert declaration.count(".param .b64") == 3  # result, the record's address, the number
+
+    def wrong(out, rows):
+        out[0] = declared(out, 2.0)
+
+    with pytest.raises(TypingError, match=r"argument 1 of takes_row\(\) must be Record") as info:
+        cuda.compile_ptx(wrong, (float64[::1], row_type[::1]))
+    assert "declared(out, 2.0)" in str(info.value)
     with pytest.raises(ValueError, match="must be 'cuda' or 'cpu'"):
         ColumnStore({"a": np.zeros(1, dtype=np.int32)}).compile(abs, (int32,), target="gpu")
 

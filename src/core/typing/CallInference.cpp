@@ -707,7 +707,8 @@ const Type *CallInference::typeExternalCall(Expr *expr, const Type *callee,
                  (argument->isPointer() && !parameter->pointee()) ||
                  // an address as an integer (a.ctypes.data) for void*, as ctypes takes it
                  (argument->isInteger() && !parameter->pointee());
-    else if (isUserType(parameter)) // a user type's value (its model a pointer or a number)
+    else if (isUserType(parameter) || parameter->isRecord())
+      // a user type's C value (its model a pointer or a number), a record's address
       accepted = argument == parameter;
     else // numbers convert as they would through a signature, but complex stays complex
       accepted = parameter->isNumber() && argument->isNumber() &&
