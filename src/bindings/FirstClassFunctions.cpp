@@ -243,6 +243,20 @@ std::vector<const Type *> PythonGlobalResolver::explicitSignature(
   return signature;
 }
 
+std::string PythonGlobalResolver::calleeTypeName(FunctionSource &source) {
+  nb::gil_scoped_acquire gil;
+  nb::object dispatcher = nb::steal(dispatcherOf(&source));
+  if (!dispatcher.is_valid())
+    return "";
+  try {
+    std::string kind = nb::cast<std::string>(dispatcher.type().attr("__name__"));
+    std::string function = nb::cast<std::string>(nb::repr(dispatcher.attr("py_func")));
+    return "type(" + kind + "(" + function + "))";
+  } catch (nb::python_error &) {
+    return "";
+  }
+}
+
 const Type *PythonGlobalResolver::firstClassEntry(FunctionSource &source, const Type *functionType,
                                                   SourceLocation location) {
   nb::gil_scoped_acquire gil;

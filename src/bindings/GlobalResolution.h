@@ -32,6 +32,7 @@ public:
   std::vector<const Type *> explicitSignature(FunctionSource &function,
                                               const std::vector<const Type *> &arguments,
                                               SourceLocation location) override;
+  std::string calleeTypeName(FunctionSource &function) override;
 
 private:
   /// The function's own dispatcher for its own name while its decorator still compiles its

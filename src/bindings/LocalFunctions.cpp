@@ -126,6 +126,10 @@ std::vector<const Type *> LocalFunctionResolver::explicitSignature(
   return parent->explicitSignature(function, arguments, location);
 }
 
+std::string LocalFunctionResolver::calleeTypeName(FunctionSource &function) {
+  return parent->calleeTypeName(function);
+}
+
 const Type *LocalFunctionResolver::firstClassEntry(FunctionSource &function,
                                                    const Type *functionType,
                                                    SourceLocation location) {

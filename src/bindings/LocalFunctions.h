@@ -44,6 +44,7 @@ public:
   std::vector<const Type *> explicitSignature(FunctionSource &function,
                                               const std::vector<const Type *> &arguments,
                                               SourceLocation location) override;
+  std::string calleeTypeName(FunctionSource &function) override;
 
 private:
   std::shared_ptr<GlobalResolver> parent;

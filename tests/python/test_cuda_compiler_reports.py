@@ -270,3 +270,34 @@ def test_ambiguous_kernel_signatures_are_named_as_numba_cuda_names_them():
         TypeError, match=r"Ambiguous overloading for \S*<lambda> \(float64, float64\)"
     ):
         add(1.0, 2.0)
+
+
+def test_a_callee_failing_to_type_is_named_as_numba_names_it():
+    from taipan import njit
+
+    def uses_an_undefined_name(x):
+        return floor(x)  # noqa: F821
+
+    device = cuda.jit(device=True)(uses_an_undefined_name)
+
+    def kernel_body():
+        device(1.5)
+
+    with pytest.raises(TypingError) as raised:
+        cuda.jit(kernel_body).compile(())
+    message = str(raised.value)
+    assert message.startswith("NameError: name 'floor' is not defined\n"), message
+    assert (
+        "During: resolving callee type: type(CUDADispatcher(<function "
+        "test_a_callee_failing_to_type_is_named_as_numba_names_it.<locals>."
+        "uses_an_undefined_name at 0x"
+    ) in message
+    assert "in uses_an_undefined_name:" in message  # the failing line is the callee's
+    # On the CPU too, one line per level of calls.
+    inner = njit(uses_an_undefined_name)
+    middle = njit(lambda x: inner(x))
+    outer = njit(lambda: middle(2.0))
+    with pytest.raises(TypingError) as raised:
+        outer()
+    lines = [line for line in str(raised.value).splitlines() if line.startswith("During:")]
+    assert len(lines) == 2 and "uses_an_undefined_name" in lines[0] and "lambda" in lines[1]

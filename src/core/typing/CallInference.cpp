@@ -20,6 +20,7 @@
 #include <exception>
 #include <functional>
 #include <set>
+#include <typeinfo>
 
 namespace taipan {
 
@@ -809,6 +810,23 @@ static ConstantParameters literalArguments(const CallBinding &binding, const Fun
   return literals;
 }
 
+/// Rethrows a callee's typing error with Numba's line naming the callee being resolved
+/// ("During: resolving callee type: type(CPUDispatcher(<function f at 0x...>))"), one per
+/// level of calls; other errors as they are.
+[[noreturn]] static void rethrowResolvingCallee(std::exception_ptr error, GlobalResolver *resolver,
+                                                FunctionSource &callee) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const CompileError &failure) {
+    std::string name = resolver ? resolver->calleeTypeName(callee) : "";
+    if (typeid(failure) != typeid(CompileError) || name.empty())
+      throw;
+    throw CompileError(failure.kind,
+                       std::string(failure.what()) + "\nDuring: resolving callee type: " + name,
+                       failure.location, failure.function);
+  }
+}
+
 const Type *CallInference::typeJitCall(Expr *expr, FunctionSource *callee, Expr *self) {
   const std::vector<Parameter> &parameters = callee->parameters;
   std::vector<Expr *> positional;
@@ -884,7 +902,7 @@ const Type *CallInference::typeJitCall(Expr *expr, FunctionSource *callee, Expr 
         throw;
     } catch (CompileError &error) {
       if (firstError)
-        std::rethrow_exception(firstError);
+        rethrowResolvingCallee(firstError, source.resolver.get(), *callee);
       if (error.kind != CompileErrorKind::Typing)
         throw;
       firstError = std::current_exception();
@@ -892,7 +910,7 @@ const Type *CallInference::typeJitCall(Expr *expr, FunctionSource *callee, Expr 
       for (auto &[index, value] : literalArguments(binding, *callee, function.globals))
         constants.emplace(index, std::move(value));
       if (constants.size() == known)
-        std::rethrow_exception(firstError);
+        rethrowResolvingCallee(firstError, source.resolver.get(), *callee);
     }
   }
   // Typing done, a callee still without a return type only ever returns calls that recurse.

@@ -136,7 +136,8 @@ const Type *ExpressionInference::globalType(Expr *expr, const GlobalValue &value
                          : "'" + expr->name + "' " + value.reason,
                      expr->location);
   case GlobalValue::Kind::Missing:
-    throwTypingError("name '" + expr->name + "' is not defined", expr->location);
+    // Python's exception named first, as Numba writes it.
+    throwTypingError("NameError: name '" + expr->name + "' is not defined", expr->location);
   }
   return nullptr;
 }

@@ -24,6 +24,8 @@ const Type *GlobalResolver::closedFunctionType(FunctionSource &) { return nullpt
 
 bool GlobalResolver::hasDispatcher(FunctionSource &) { return false; }
 
+std::string GlobalResolver::calleeTypeName(FunctionSource &) { return ""; }
+
 std::vector<const Type *> GlobalResolver::explicitSignature(FunctionSource &,
                                                             const std::vector<const Type *> &,
                                                             SourceLocation) {

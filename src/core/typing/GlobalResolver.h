@@ -127,6 +127,10 @@ public:
   virtual std::vector<const Type *> explicitSignature(FunctionSource &function,
                                                       const std::vector<const Type *> &arguments,
                                                       SourceLocation location);
+  /// Numba's name of jitted function `function`'s type, where a typing error inside it names
+  /// the callee being resolved (`type(CPUDispatcher(<function f at 0x...>))`); empty when it
+  /// has no dispatcher.
+  virtual std::string calleeTypeName(FunctionSource &function);
 };
 
 } // namespace taipan
