@@ -3,6 +3,7 @@
 #include "UserTypeBoxing.h"
 
 #include "Boxing.h"
+#include "Module.h"
 #include "TypeObjects.h"
 #include "TypedContainers.h"
 #include "types/UserTypes.h"
@@ -95,6 +96,11 @@ const UserBoxing *boxingOf(const Type *type) {
     return nullptr;
   return &table.emplace(type, boxing).first->second;
 }
+
+/// Called by a box or unbox function after compiled code it called (Numba's
+/// c.pyapi.call_jit_code) raised: the exception pending in the runtime becomes the Python
+/// error the boxing then reports. The GIL is held there.
+void raiseJitCodeException() { raisePendingException(); }
 
 } // namespace
 
@@ -214,6 +220,9 @@ void defineUserTypes(nb::module_ &module) {
   module.def("holds_references", [](const TypeRef &type) { return type.type->holdsReferences(); });
   // c.unbox/c.box of taipan's types in user box/unbox functions: the entries' addresses and
   // the address of a type (interned for the process), which those modules embed.
+  // c.pyapi.call_jit_code: the address box and unbox functions call when the code raised.
+  module.def("jit_code_exception_entry",
+             [] { return reinterpret_cast<uint64_t>(&raiseJitCodeException); });
   module.def("member_conversion_entries", [] {
     return std::make_tuple(reinterpret_cast<uint64_t>(&unboxMember),
                            reinterpret_cast<uint64_t>(&boxMember));

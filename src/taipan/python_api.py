@@ -33,6 +33,38 @@ class PythonAPI:
     def _call(self, name, result, arguments, values):
         return self.builder.call(self._function(name, result, arguments), list(values))
 
+    # Calling compiled code.
+
+    def call_jit_code(self, func, sig, args):
+        """Numba's ``call_jit_code``: ``func`` (a Python function) compiled for ``sig`` and
+        called with ``args``; gives ``(is_error, result)``. Where it raised, ``is_error`` is
+        true and its exception is the Python error set (which a box or unbox function then
+        reports by failing)."""
+        from taipan import _core
+        from taipan.intrinsic_calls import compiled_address
+
+        ir, builder = self._ir, self.builder
+        address, parameters, result_type = compiled_address(func, sig, self.context._types)
+        self.context._keep.append(func)
+        entry = builder.inttoptr(ir.Constant(ir.IntType(64), address), self.voidptr)
+        # The entry noted while it runs: its exception stays pending for this caller
+        # (runtime/Cfuncs.h), instead of being printed as a cfunc's.
+        previous = self._call("taipan_first_class_enter", self.voidptr, [self.voidptr], [entry])
+        callee = builder.bitcast(entry, ir.FunctionType(result_type, parameters).as_pointer())
+        result = builder.call(callee, list(args))
+        failed = self._call("taipan_first_class_leave", self.int, [self.voidptr], [previous])
+        is_error = builder.icmp_unsigned("!=", failed, failed.type(0))
+        with builder.if_then(is_error, likely=False):
+            raise_type = ir.FunctionType(ir.VoidType(), [])
+            raise_pending = builder.inttoptr(
+                ir.Constant(ir.IntType(64), _core.jit_code_exception_entry()),
+                raise_type.as_pointer(),
+            )
+            builder.call(raise_pending, [])
+        if sig.return_type.kind_name == "NoneType":
+            result = self.context.get_dummy_value()
+        return is_error, result
+
     # References and errors.
 
     def incref(self, obj):

@@ -18,6 +18,7 @@ from taipan.errors import TypingError
 from taipan.extending import (
     NativeValue,
     _Intrinsic,
+    box,
     intrinsic,
     is_jitted,
     lower_cast,
@@ -375,3 +376,106 @@ def test_typing_context_can_convert_answers_as_numbas():
     assert context.can_convert(converting_type, types.float32) == Conversion.safe
     assert context.can_convert(plain_type, types.float32) is None
     assert context.can_convert(types.int64, types.int64[::1]) is None
+
+
+# c.pyapi.call_jit_code: box and unbox functions calling compiled code.
+
+
+def _token_type(name):
+    class Token:
+        pass
+
+    class TokenType(types.Opaque):
+        pass
+
+    token_type = TokenType(name)
+    typeof_impl.register(Token)(lambda value, c: token_type)
+    register_model(TokenType)(models.OpaqueModel)
+    return Token, TokenType
+
+
+def test_box_and_unbox_call_compiled_code():
+    from taipan.core import cgutils
+    from taipan.core.typing import signature
+
+    Token, TokenType = _token_type("token_jit_code")
+
+    @intrinsic
+    def plus_offset(typingctx, value):
+        def codegen(context, builder, sig, args):
+            return builder.add(args[0], args[0].type(312))
+
+        return signature(value, value), codegen
+
+    def bridge(x):
+        return plus_offset(x) * 2
+
+    @unbox(TokenType)
+    def _unbox(typ, obj, c):
+        arguments = [c.context.get_constant(types.intp, 10)]
+        is_error, result = c.pyapi.call_jit_code(
+            bridge, signature(types.intp, types.intp), arguments
+        )
+        pointer = c.builder.inttoptr(result, c.context.get_value_type(typ))
+        return NativeValue(pointer, is_error=is_error)
+
+    @box(TokenType)
+    def _box(typ, val, c):
+        arguments = [c.builder.ptrtoint(val, cgutils.intp_t)]
+        _is_error, result = c.pyapi.call_jit_code(
+            bridge, signature(types.intp, types.intp), arguments
+        )
+        return c.pyapi.long_from_ssize_t(result)
+
+    @njit
+    def passthru(x):
+        return x
+
+    assert passthru(Token()) == ((10 + 312) * 2 + 312) * 2
+
+
+def _checked(x):
+    if x > 5:
+        raise ValueError("too large:", x)
+    return x
+
+
+def _token_calling_checked(name, unbox_argument, box_argument):
+    """A token type whose unbox and box call _checked with these arguments."""
+    from taipan.core import cgutils
+    from taipan.core.typing import signature
+
+    Token, TokenType = _token_type(name)
+    sig = signature(types.intp, types.intp)
+
+    @unbox(TokenType)
+    def _unbox(typ, obj, c):
+        arguments = [c.context.get_constant(types.intp, unbox_argument)]
+        is_error, result = c.pyapi.call_jit_code(_checked, sig, arguments)
+        pointer = c.builder.inttoptr(result, c.context.get_value_type(typ))
+        return NativeValue(pointer, is_error=is_error)
+
+    @box(TokenType)
+    def _box(typ, val, c):
+        arguments = [c.context.get_constant(types.intp, box_argument)]
+        is_error, result = c.pyapi.call_jit_code(_checked, sig, arguments)
+        retval = cgutils.alloca_once(c.builder, c.pyapi.pyobj, zfill=True)
+        with c.builder.if_then(c.builder.not_(is_error)):
+            c.builder.store(c.pyapi.long_from_ssize_t(result), retval)
+        return c.builder.load(retval)
+
+    return Token
+
+
+def test_exceptions_of_compiled_code_in_box_and_unbox_reach_the_caller():
+    @njit
+    def passthru(x):
+        return x
+
+    assert passthru(_token_calling_checked("token_fine", 2, 3)()) == 3
+    with pytest.raises(ValueError, match="too large") as raised:
+        passthru(_token_calling_checked("token_unbox_raises", 9, 3)())
+    assert raised.value.args == ("too large:", 9)
+    with pytest.raises(ValueError, match="too large") as raised:
+        passthru(_token_calling_checked("token_box_raises", 2, 7)())
+    assert raised.value.args == ("too large:", 7)
