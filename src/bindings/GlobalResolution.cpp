@@ -191,6 +191,14 @@ static std::string qualifiedClassName(nb::handle type) {
 
 static GlobalValue classifyObject(nb::handle object);
 
+/// Modules compiled code reads that sys.modules does not hold under their name (made with
+/// types.ModuleType, or replaced there since), by the name classifyObject gives them: their
+/// attributes are found through them. Never freed: compiled code may read them again.
+static nb::dict &detachedModules() {
+  static nb::dict *modules = new nb::dict();
+  return *modules;
+}
+
 /// Whether compiled code can hold `value` frozen inside a tuple.
 static bool isFrozenItem(const GlobalValue &value) {
   switch (value.kind) {
@@ -363,6 +371,12 @@ static GlobalValue classifyObject(nb::handle object) {
   if (PyModule_Check(value)) {
     result.kind = GlobalValue::Kind::Module;
     result.name = nb::cast<std::string>(object.attr("__name__"));
+    nb::object registered = nb::module_::import_("sys").attr("modules").attr("get")(result.name);
+    if (!registered.is(object)) { // made with types.ModuleType, or replaced in sys.modules
+      result.name += " at " + std::to_string(reinterpret_cast<uintptr_t>(value));
+      detachedModules()[result.name.c_str()] = object;
+      return result;
+    }
     // numpy.random keeps its name, and so do numpy.lib's and numpy.polynomial's modules (whose
     // functions are found by their objects: np.lib.stride_tricks.as_strided); numpy's other
     // submodules (numpy.core...) are numpy.
@@ -600,6 +614,8 @@ GlobalValue PythonGlobalResolver::resolveAttribute(const GlobalValue &module,
   nb::object modules = nb::module_::import_("sys").attr("modules");
   nb::object moduleObject =
       modules.attr("get")(module.name == "cuda" ? std::string("taipan.cuda") : module.name);
+  if (moduleObject.is_none() && detachedModules().contains(module.name.c_str()))
+    moduleObject = detachedModules()[module.name.c_str()];
   if (moduleObject.is_none() || !PyObject_HasAttrString(moduleObject.ptr(), attribute.c_str()))
     return GlobalValue{};
   nb::object value = moduleObject.attr(attribute.c_str());
