@@ -11,9 +11,9 @@ On the GPU (``target="cuda"``) the engine
 1. compiles the row function alone to PTX, ``cuda.compile(udf, (row_type, *arg_types),
    device=True, abi="c")``: a C function ``T udf_<name>_<n>(row *, args...)``;
 2. declares it to taipan with ``cuda.declare_device`` (a record passes as the address of its
-   bytes, as the C function takes it) and links that PTX
-   into a kernel template (``@cuda.jit(link=[PTXSource(ptx)])``), whose thread ``i`` gathers
-   row ``i`` from the columns into a record in local memory and calls the function;
+   bytes, as the C function takes it) and links that PTX into a kernel template
+   (``@cuda.jit(link=[PTXSource(ptx)])``), whose thread ``i`` gathers row ``i`` from the
+   columns into a record in local memory and calls the function;
 3. launches the template over the rows, the columns and results staying on the device.
 
 On the CPU (``target="cpu"``) it compiles the row function into a C callback with ``cfunc``
