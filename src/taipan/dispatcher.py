@@ -104,12 +104,14 @@ class CompiledFunction(_core.DispatcherBase):
             else:
                 _being_defined[self.py_func] = previous
 
-    def _best_signature(self, key, signatures=None):
+    def _best_signature(self, key, signatures=None, allow_ambiguous=False):
         """The explicit signature (of ``signatures``, the compiled overloads when None)
         arguments of types ``key`` convert to best, by Numba's rule
         (its typeconv's selectOverload): each signature is rated by how many arguments need an
         unsafe, a safe and a promoting conversion, compared in that order; one that no argument
-        converts to is out. A tie between the best raises TypeError, as Numba's does."""
+        converts to is out. A tie between the best raises TypeError, as Numba's does, unless
+        ``allow_ambiguous`` (Numba's resolve_overload for some callers): the first of them in
+        the signatures' order."""
         rated = []
         for signature in self._overloads if signatures is None else signatures:
             if len(signature) != len(key):
@@ -122,7 +124,7 @@ class CompiledFunction(_core.DispatcherBase):
             raise TypeError(f"No matching definition for argument type(s) {wanted}")
         best = min(rating for rating, _ in rated)
         tied = [signature for rating, signature in rated if rating == best]
-        if len(tied) > 1:
+        if len(tied) > 1 and not allow_ambiguous:
             raise TypeError(self._ambiguity(key, tied))
         return tied[0]
 

@@ -201,9 +201,19 @@ def test_device_function_signatures_refuse_other_arguments():
     assert "Invalid use of type(CUDADispatcher(<function add at " in message
     assert "with parameters (complex128, complex128)" in message
     assert "No matching definition for argument type(s) complex128, complex128" in message
-    tied = cuda.jit(["(float32, float64)", "(float64, float32)"], device=True)(add)
-    with pytest.raises(TypingError, match="Ambiguous overloading"):
-        kernel_llvm(tied, float64[::1], float64, float64)
+
+
+def test_tied_device_function_signatures_take_the_first_given():
+    # numba-cuda resolves a tie between a device function's best signatures (numba#8307):
+    # the first given, here (float32, float64), so x is rounded to float32.
+    tied = cuda.jit(["(float32, float64)", "(float64, float32)", "(int64, int64)"], device=True)(
+        add
+    )
+    llvm = kernel_llvm(tied, float64[::1], float64, float64)
+    assert re.findall(r"fptrunc double %\d+", llvm) == ["fptrunc double %1"], llvm  # x
+    swapped = cuda.jit(["(float64, float32)", "(float32, float64)"], device=True)(add)
+    llvm = kernel_llvm(swapped, float64[::1], float64, float64)
+    assert re.findall(r"fptrunc double %\d+", llvm) == ["fptrunc double %2"], llvm  # y
 
 
 @needs_gpu

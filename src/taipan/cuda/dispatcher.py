@@ -263,15 +263,17 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         are what a call from compiled code converts the result to)."""
         return {key: self._kernels[key] for key in self._given}
 
-    def _best_signature(self, key, signatures=None):
+    def _best_signature(self, key, signatures=None, allow_ambiguous=False):
         """The given signature argument types `key` convert to best (CompiledFunction's
         rule). Without `signatures`, for a call of this device function from compiled code:
-        a refusal names the call as numba-cuda's typing error does ("Invalid use of type ...
-        with parameters (...)")."""
+        a tie between the best resolves to the first given, as numba-cuda's typing of the call
+        does (numba#8307; its test_explicit_signatures_device_ambiguous), and a refusal names
+        the call as numba-cuda's typing error does ("Invalid use of type ... with parameters
+        (...)")."""
         if signatures is not None:
-            return super()._best_signature(key, signatures)
+            return super()._best_signature(key, signatures, allow_ambiguous)
         try:
-            return super()._best_signature(key, self._given)
+            return super()._best_signature(key, self._given, allow_ambiguous=True)
         except TypeError as error:
             wanted = ", ".join(str(t) for t in key)
             raise TypeError(
