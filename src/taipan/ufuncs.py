@@ -703,6 +703,8 @@ def _namespace_frozen(py_func):
     frozen.__qualname__ = py_func.__qualname__
     frozen.__module__ = py_func.__module__
     frozen.__doc__ = py_func.__doc__
+    frozen.__annotations__ = py_func.__annotations__
+    frozen.__dict__.update(py_func.__dict__)  # attributes set on the function (__wrapped__...)
     return frozen
 
 
