@@ -72,6 +72,21 @@ from numba.core.types import (  # noqa: F401
 
 __version__ = _os.environ.get("NUMBA_SHIM_VERSION", "0.68.1")
 
+
+def _version_info(text):
+    """Numba's ``numba.version_info`` of a version string (tests compare its ``[:2]``)."""
+    import collections
+
+    fields = "major minor patch short full string tuple git_revision"
+    parts = tuple(text.split("+")[0].split("."))
+    numbers = tuple(int(part) for part in parts[:3] if part.isdigit())
+    numbers += (0,) * (3 - len(numbers))
+    info = collections.namedtuple("version_info", fields)
+    return info(*numbers, numbers[:2], numbers, text, parts, None)
+
+
+version_info = _version_info(__version__)
+
 jit = _decorators.jit
 njit = _decorators.njit
 vectorize = _decorators.vectorize

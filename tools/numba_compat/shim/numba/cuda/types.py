@@ -4,17 +4,21 @@
 when a test uses it."""
 
 import taipan.types as _taipan_types
+from numba.core import types as _core_types
 from numba.core.types import *
 from numba.core.types import __getattr__ as _placeholder
 
 
 def __getattr__(name):
     # bfloat16 is taipan's cuda.bf16 type, imported on first use (it registers overloads of
-    # the casts and math functions); the rest are placeholders.
+    # the casts and math functions); numba.core.types' names its __all__ leaves out (Opaque,
+    # Dummy...) are its own; the rest are placeholders.
     if name == "bfloat16":
         from taipan.cuda.bf16 import bfloat16
 
         return bfloat16
+    if not name.startswith("_") and name in vars(_core_types):
+        return vars(_core_types)[name]
     return _placeholder(name)
 
 
