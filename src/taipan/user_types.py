@@ -928,6 +928,20 @@ def _describe_types(args):
     return "(" + ", ".join(str(a) for a in args) + ")"
 
 
+def _find_type_class_overload(self_type):
+    """The overloads registered for the type class of ``self_type`` (or a base of it), which a
+    call of a value of the type tries (Numba's ``@overload(TypeClass)`` of ``types.Callable``
+    subclasses); as a member overload taking the call's arguments."""
+    for cls in type(self_type).__mro__:
+        try:
+            entry = extending._registry._functions.get(cls)
+        except TypeError:
+            continue
+        if isinstance(entry, extending._Overload):
+            return (entry.registry_id, False)
+    return None
+
+
 def _find_template_attribute(self_type, attr):
     """The member finder for user types' attributes that templates type, attribute stores
     (lower_setattr) and operators (overloads or templates of the operator's function)."""
@@ -935,6 +949,8 @@ def _find_template_attribute(self_type, attr):
         return _find_template_setter(self_type, attr[len(_SETTER_PREFIX) :])
     if attr == "$cast" or attr.startswith("$cast."):
         return _find_cast(self_type, attr)
+    if attr == "__call__":  # a call of a value of the type
+        return _find_type_class_overload(self_type)
     if attr.startswith("$ufunc."):  # a ufunc of an array-compatible value
         from taipan.array_compatible import find_ufunc
 

@@ -479,3 +479,57 @@ def test_exceptions_of_compiled_code_in_box_and_unbox_reach_the_caller():
     with pytest.raises(ValueError, match="too large") as raised:
         passthru(_token_calling_checked("token_box_raises", 2, 7)())
     assert raised.value.args == ("too large:", 7)
+
+
+# @overload(TypeClass): calls of values whose type is an instance of it (Numba's
+# types.Callable subclasses typed by infer_global(value, type)).
+
+
+class Maker:
+    pass
+
+
+class MakerType(types.Type):
+    def __init__(self, instance_class):
+        self.instance_class = instance_class
+        super().__init__(f"maker[{instance_class.__name__}]")
+
+
+def _register_maker():
+    from taipan.extending import infer_global, lower_constant
+
+    register_model(MakerType)(models.OpaqueModel)
+    infer_global(Maker, MakerType(Maker))
+
+    @lower_constant(MakerType)
+    def _maker_constant(context, builder, ty, pyval):
+        return context.get_dummy_value()
+
+    @overload(MakerType)
+    def _make_from_number(x):
+        if isinstance(x, types.Integer):
+            return lambda x: 42.5 + x
+
+    @overload(MakerType)
+    def _make_from_text(x):
+        if isinstance(x, types.UnicodeType):
+            return lambda x: "42.5" + x
+
+
+_register_maker()
+
+
+def test_calls_of_a_value_take_its_type_class_overloads():
+    @njit
+    def f(a, b):
+        return Maker(a), Maker(b)
+
+    assert f(4, "4") == (46.5, "42.54")
+
+    @njit
+    def g(x):
+        return Maker(x)
+
+    with pytest.raises(TypingError) as raised:
+        g(1.5)
+    assert "return Maker(x)" in str(raised.value)

@@ -41,9 +41,14 @@ llvm::Value *FunctionLowering::lowerCall(Expr *expr) {
       return lowerJitCall(expr, constructor->second);
     return lowerBuiltinCall(calleeType->name(), expr);
   }
-  default:
+  default: {
+    // A value of a user type called: its type class's overload (CallInference::typeCall).
+    auto call = function.calls.find(expr->id);
+    if (call != function.calls.end())
+      return lowerJitCall(expr, call->second);
     // An exception instance: only `raise` uses it, and reads its arguments itself.
     return llvm::UndefValue::get(valueType(context, typeOf(expr)));
+  }
   }
 }
 

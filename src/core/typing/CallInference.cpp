@@ -514,6 +514,13 @@ const Type *CallInference::typeCall(Expr *expr) {
       pass.statements.typeExceptionArgument(argument);
     return calleeType;
   default:
+    if (isUserType(calleeType)) {
+      // A value of a user type called: the overloads registered for its type class (Numba's
+      // types.Callable subclasses, @overload(TypeClass)), which take the call's arguments.
+      OverloadMember member = source.resolver->findMember(calleeType, "__call__");
+      if (member.registryId >= 0 && !member.isAttribute)
+        return typeOverloadCall(expr, types::overload(member.registryId, "__call__"), nullptr);
+    }
     throwTypingError("cannot call a value of type " + InferencePass::describe(calleeType),
                      expr->location);
   }
