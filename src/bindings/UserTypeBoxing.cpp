@@ -12,6 +12,7 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -130,8 +131,27 @@ static void loadEnumSupport(PyObject *value) {
   Py_XDECREF(enums);
 }
 
+/// cffi's FFI objects (ffi.from_buffer) are typed by taipan.cffi_buffers, imported at the
+/// first object of a class named FFI that compiled code meets (its register() checks that the
+/// class is cffi's), so that `import taipan` does without cffi and the extension API.
+static void loadCffiSupport(PyObject *value) {
+  PyTypeObject *type = Py_TYPE(value);
+  std::string_view name = type->tp_name;
+  if ((name != "FFI" && name != "_cffi_backend.FFI") || hasTypeofClass(type))
+    return;
+  PyObject *module = PyImport_ImportModule("taipan.cffi_buffers");
+  PyObject *registered =
+      module ? PyObject_CallMethod(module, "register", "O", reinterpret_cast<PyObject *>(type))
+             : nullptr;
+  if (!registered)
+    PyErr_WriteUnraisable(value); // the value is then one taipan cannot type, as before
+  Py_XDECREF(registered);
+  Py_XDECREF(module);
+}
+
 const Type *typeOfUserValue(PyObject *value) {
   loadEnumSupport(value);
+  loadCffiSupport(value);
   if (!typeofHook || !hasTypeofClass(Py_TYPE(value)))
     return nullptr;
   PyObject *result = PyObject_CallOneArg(typeofHook, value);
