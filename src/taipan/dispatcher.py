@@ -185,6 +185,12 @@ class CompiledFunction(_core.DispatcherBase):
         return self.__qualname__
 
 
+def _counter():
+    import collections
+
+    return collections.Counter()
+
+
 def _reduce_by_reference_or_value(self):
     from taipan.serialize import reduce_dispatcher
 
@@ -354,6 +360,7 @@ class Dispatcher(CompiledFunction):
         if caching:  # first by the code key: no source text, typing or LLVM (taipan.caching)
             compiled, code_key = self._cache.load_fast(argument_types)
             if compiled is not None:
+                self._cache_hits[argument_types] += 1
                 return compiled
         source = self._function_source()
         carried = self._carried_code(source, argument_types) if return_type is None else None
@@ -369,10 +376,23 @@ class Dispatcher(CompiledFunction):
             )
         compiled, job_hash = self._cache.load(source, argument_types)
         if compiled is None:
+            self._cache_misses[argument_types] += 1
             compiled = _core.compile(source, list(argument_types), None, keep_object=True)
             self._cache.save(compiled, job_hash)
+        else:
+            self._cache_hits[argument_types] += 1
         self._cache.save_fast(compiled, code_key)
         return compiled
+
+    @property
+    def _cache_hits(self):
+        """Numba's disk-cache loads per specialisation: ``Counter`` of argument types."""
+        return self.__dict__.setdefault("_cache_hit_counts", _counter())
+
+    @property
+    def _cache_misses(self):
+        """Numba's disk-cache misses (compiled, then saved) per specialisation."""
+        return self.__dict__.setdefault("_cache_miss_counts", _counter())
 
     def _carried_code(self, source, argument_types):
         """The specialisation a pickle carried for these types, loaded (or None)."""

@@ -533,3 +533,60 @@ def test_calls_of_a_value_take_its_type_class_overloads():
     with pytest.raises(TypingError) as raised:
         g(1.5)
     assert "return Maker(x)" in str(raised.value)
+
+
+# Numba's per-specialisation disk-cache counters (_cache_hits, _cache_misses).
+
+_CACHED_PROGRAM = """
+from taipan import njit, types
+from taipan.extending import (
+    NativeValue, models, overload_method, register_model, typeof_impl, unbox,
+)
+
+class Thing:
+    pass
+
+class ThingType(types.Opaque):
+    pass
+
+thing_type = ThingType("thing")
+typeof_impl.register(Thing)(lambda value, c: thing_type)
+register_model(ThingType)(models.OpaqueModel)
+unbox(ThingType)(lambda typ, obj, c: NativeValue(c.context.get_dummy_value()))
+
+@overload_method(ThingType, "size")
+def _size(thing):
+    return lambda thing: 13
+
+@njit(cache=True)
+def use(thing, n):
+    return thing.size() + n
+
+print(use(Thing(), 1), use(Thing(), 2.5))
+for key in use.signatures:
+    print(use._cache_hits[key], use._cache_misses[key])
+"""
+
+
+def test_cache_counters_per_specialisation(tmp_path):
+    import subprocess
+    import sys
+
+    from child_processes import child_python_path
+
+    (tmp_path / "program.py").write_text(_CACHED_PROGRAM)
+
+    def run():
+        result = subprocess.run(
+            [sys.executable, "program.py"],
+            cwd=tmp_path,
+            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": child_python_path(tmp_path)},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        return result.stdout.split("\n")[:3]
+
+    assert run() == ["14 15.5", "0 1", "0 1"]
+    assert run() == ["14 15.5", "1 0", "1 0"]  # a later process loads both
