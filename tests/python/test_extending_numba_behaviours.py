@@ -2,8 +2,10 @@
 called as a function takes the numbers' operator before the user's overloads where both values
 are or convert to numbers (Numba's built-in templates come first), intrinsics pickle with a
 uuid into one object per process (``_Intrinsic._memo``), ``is_jitted``, the ``_nrt=False`` jit
-option's refusal of functions returning new arrays, and ``get_cython_function_address``'s
-message. Results are compared with the plain Python functions."""
+option's refusal of functions returning new arrays, ``imputils.Registry``, the typing context's
+``can_convert``, ``c.pyapi.call_jit_code``, calls of values of a type class's overloads, the
+disk cache's counters per specialisation and integers returned as ``void*``. Results are
+compared with the plain Python functions."""
 
 import operator
 import pickle
@@ -300,17 +302,6 @@ def test_no_nrt_on_overload_and_method_and_jit():
     assert njit(_nrt=False)(lambda n: n + 1)(2) == 3
 
 
-def test_cython_function_address_missing_names_numbas_message():
-    pytest.importorskip("scipy.special.cython_special")
-    from taipan.extending import get_cython_function_address
-
-    with pytest.raises(ValueError) as raised:
-        get_cython_function_address("scipy.special.cython_special", "foo")
-    assert str(raised.value) == (
-        "No function 'foo' found in __pyx_capi__ of 'scipy.special.cython_special'"
-    )
-
-
 # Numba's imputils.Registry (numba-cuda's cudaimpl.registry, extension libraries' own).
 
 
@@ -590,3 +581,27 @@ def test_cache_counters_per_specialisation(tmp_path):
 
     assert run() == ["14 15.5", "0 1", "0 1"]
     assert run() == ["14 15.5", "1 0", "1 0"]  # a later process loads both
+
+
+# An integer returned where the signature declares void* (Numba's unsafe uintp -> voidptr, an
+# inttoptr): how call_jit_code's bridges in Numba's tests return an address.
+
+
+def test_integers_return_as_void_pointers():
+    from taipan import cfunc
+
+    @cfunc(types.voidptr(types.intp))
+    def address(n):
+        return n + 8
+
+    @cfunc(types.voidptr(types.int32))
+    def narrow(n):
+        return n
+
+    assert address.ctypes(100) == 108
+    assert narrow.ctypes(-1) == 2**32 - 1  # zero-extended, as LLVM's inttoptr
+    with pytest.raises(TypingError, match="does not convert to its declared return type void"):
+
+        @cfunc(types.voidptr(types.float64))
+        def not_an_address(x):
+            return x

@@ -217,6 +217,9 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
   if (to->kind() == TypeKind::FirstClassFunction)
     return firstClassValue(value, from, to);
   llvm::Type *target = valueType(context, to);
+  // An address held as a number: Numba's inttoptr (a narrower integer is zero-extended).
+  if (to->isPointer() && !to->pointee() && from->isInteger())
+    return builder.CreateIntToPtr(value, target);
   if (to->isInteger()) {
     if (from->isBoolean())
       return builder.CreateZExt(value, target);

@@ -286,6 +286,9 @@ void InferencePass::checkDeclaredReturn(TypedFunction &converting, const std::st
   if ((declared->isNumber() && returned->isNumber()) || canConvertImplicitly(returned, declared) ||
       declared->isNone())
     return;
+  // An integer as a void* (Numba's unsafe uintp -> voidptr: an address computed as a number).
+  if (returned->isInteger() && declared->isPointer() && !declared->pointee())
+    return;
   // A user type's lower_cast to the declared number (Numba's can_convert_to, then lower_cast).
   if (isUserType(returned) && declared->isNumber() &&
       userCast(converting, returned, declared, location))

@@ -34,9 +34,7 @@ def get_cython_function_address(module_name, function_name):
     try:
         capsule = capi[function_name]
     except KeyError:
-        raise ValueError(  # Numba's message
-            f"No function {function_name!r} found in __pyx_capi__ of {module_name!r}"
-        ) from None
+        raise ValueError(f"no function {function_name!r} in {module_name}.__pyx_capi__") from None
     get_name = ctypes.pythonapi.PyCapsule_GetName
     get_name.restype = ctypes.c_char_p
     get_name.argtypes = [ctypes.py_object]
