@@ -230,3 +230,58 @@ def _rewrap():
         if not _rewrap_intrinsic:
             _rewrap_intrinsic.append(made)
         return _rewrap_intrinsic[0]
+
+
+# The operators that are NumPy's ufuncs on arrays (Numba's NumpyRulesArrayOperator), by the
+# operator function's name.
+_OPERATOR_UFUNCS = {
+    "add": "add",
+    "sub": "subtract",
+    "mul": "multiply",
+    "truediv": "true_divide",
+    "floordiv": "floor_divide",
+    "mod": "remainder",
+    "pow": "power",
+    "lshift": "left_shift",
+    "rshift": "right_shift",
+    "and_": "bitwise_and",
+    "or_": "bitwise_or",
+    "xor": "bitwise_xor",
+    "neg": "negative",
+    "pos": "positive",
+    "invert": "invert",
+    "eq": "equal",
+    "ne": "not_equal",
+    "lt": "less",
+    "le": "less_equal",
+    "gt": "greater",
+    "ge": "greater_equal",
+}
+
+
+def operator_of_arrays(name, args):
+    """The implementation of operator ``name`` (``"operator.add"``) of operands one of which is
+    array-compatible: the operator's ufunc, which computes on the arrays and wraps the result
+    (find_ufunc); None for other operators and operands."""
+    ufunc_name = _OPERATOR_UFUNCS.get(name.partition(".")[2])
+    compatible = [
+        t
+        for t in args
+        if array_type(t) is not None and isinstance(t, extending.types.ArrayCompatible)
+    ]
+    if ufunc_name is None or not compatible:
+        return None
+    import numpy as np
+
+    ufunc = getattr(np, ufunc_name)
+    if len(args) == 1:
+
+        def unary_of_arrays(a):
+            return ufunc(a)
+
+        return unary_of_arrays
+
+    def binary_of_arrays(a, b):
+        return ufunc(a, b)
+
+    return binary_of_arrays

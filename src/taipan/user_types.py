@@ -915,12 +915,14 @@ def _choose_operator(entry, name, args):
         implementation = typer(*args)
         if implementation is not None:
             return implementation
-    if name == "operator.getitem":  # a types.Buffer's items and views (Numba's GetItemBuffer)
-        from taipan.array_compatible import view_getitem
+    from taipan.array_compatible import operator_of_arrays, view_getitem
 
+    if name == "operator.getitem":  # a types.Buffer's items and views (Numba's GetItemBuffer)
         implementation = view_getitem(*args)
-        if implementation is not None:
-            return implementation
+    else:  # an array-compatible operand: the operator's ufunc (Numba's array operators)
+        implementation = operator_of_arrays(name, args)
+    if implementation is not None:
+        return implementation
     raise TypingError(f"No implementation of {name} for argument types {_describe_types(args)}")
 
 

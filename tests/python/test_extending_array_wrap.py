@@ -383,3 +383,28 @@ def test_a_slice_written_in_an_index_reaches_getitem_as_a_slice_value():
 
     with pytest.raises(TypingError, match="slice bounds must be integers"):
         bad(data)
+
+
+def test_array_operators_of_an_index_are_its_ufuncs():
+    @njit
+    def f(x, a):
+        return x + 1, 2.0 * x, x - a, -x, x < a, x != a, x**2
+
+    data = np.arange(4.0)
+    other = np.array([3.0, -1.0, 2.5, 7.0])
+    expected = (data + 1, 2.0 * data, data - other, -data, data < other, data != other, data**2)
+    for got, want in zip(f(Index(data), other), expected):
+        assert isinstance(got, Index)
+        np.testing.assert_array_equal(got._data, want)
+        assert got._data.dtype == want.dtype
+
+
+def test_array_operators_of_a_series_keep_its_index():
+    @njit
+    def f(s):
+        return s * 3 + s
+
+    index = Index(np.int32([1, 2, 3]))
+    got = f(Series(np.int64([1, 2, 3]), index))
+    assert isinstance(got, Series) and got._index._data is index._data
+    np.testing.assert_array_equal(got._values, np.int64([4, 8, 12]))

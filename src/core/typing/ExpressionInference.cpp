@@ -158,10 +158,15 @@ const Type *ExpressionInference::computeType(Expr *expr) {
     // Values of user types that convert to numbers (Numba's can_convert_to: IntEnum members)
     // take taipan's own arithmetic where both sides are then numbers, as Numba's built-in
     // templates come before the user's.
+    // (Not an array-compatible value, whose conversion is its array: the operator is then a
+    // ufunc of it, whose result its __array_wrap__ gives in its own type, taipan.user_types.)
     auto convertible = [&](const Type *type, Expr *operand) {
-      return type->isNumber() ||
-             (isUserType(type) &&
-              InferencePass::userCast(function, type, nullptr, operand->location));
+      if (type->isNumber())
+        return true;
+      if (!isUserType(type))
+        return false;
+      const Type *number = InferencePass::userCast(function, type, nullptr, operand->location);
+      return number && number->isNumber();
     };
     if ((isUserType(left) || isUserType(right)) && convertible(left, expr->operands[0]) &&
         convertible(right, expr->operands[1])) {
