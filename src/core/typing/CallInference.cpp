@@ -436,6 +436,13 @@ const Type *CallInference::typeCall(Expr *expr) {
   // typing reads the items.
   bool arrayMethod = isMethodCall(callee) && pass.typeOf(callee->operands[0]) &&
                      pass.typeOf(callee->operands[0])->isArray();
+  // A library function named by a global that overloads were registered for is typed as the
+  // function (ExpressionInference::globalType); called, its overloads are tried first.
+  if (calleeType->kind() == TypeKind::Builtin) {
+    auto global = function.globals.find(callee->id);
+    if (global != function.globals.end() && global->second.kind == GlobalValue::Kind::Overload)
+      calleeType = types::overload(global->second.registryId, global->second.name);
+  }
   bool spreads =
       calleeType->kind() == TypeKind::JitFunction || calleeType->kind() == TypeKind::Overload ||
       (calleeType->kind() == TypeKind::Builtin && (!isMethodCall(callee) || arrayMethod));

@@ -125,6 +125,12 @@ const Type *ExpressionInference::globalType(Expr *expr, const GlobalValue &value
   case GlobalValue::Kind::DType:
     return value.functionType;
   case GlobalValue::Kind::Overload:
+    // A library function that overloads were registered for (Numba's @overload(len), a
+    // library's for its own type) stays that function wherever it is read, so that branch
+    // pruning, isinstance() and values of it do not depend on what registered overloads
+    // before; typeCall tries the overloads first when it is called.
+    if (Library::get().find(value.name))
+      return types::builtin(value.name);
     return types::overload(value.registryId, value.name);
   case GlobalValue::Kind::Intrinsic:
     return types::intrinsic(value.registryId, value.name);
