@@ -15,20 +15,23 @@ import warnings
 
 from taipan import _core
 from taipan.cuda import api, driver
-from taipan.cuda.api import linkable_code
-from taipan.cuda.api.linkable_code import (  # noqa: F401  (numba-cuda's names, here too)
-    LTOIR,
-    Archive,
-    Cubin,
-    CUSource,
-    Fatbin,
-    LinkableCode,
-    Object,
-    PTXSource,
-)
 from taipan.cuda.toolkit import toolkit_roots, wheel_paths
 from taipan.types import parse_signature
 
+# numba-cuda's classes of code to link held in memory, here too (cuda/api/linkable_code.py).
+linkable_code = api.linkable_code
+LinkableCode, CUSource, PTXSource = (
+    linkable_code.LinkableCode,
+    linkable_code.CUSource,
+    linkable_code.PTXSource,
+)
+Cubin, Fatbin, Object, Archive, LTOIR = (
+    linkable_code.Cubin,
+    linkable_code.Fatbin,
+    linkable_code.Object,
+    linkable_code.Archive,
+    linkable_code.LTOIR,
+)
 _CUBIN, _PTX, _FATBIN = linkable_code.CUBIN, linkable_code.PTX, linkable_code.FATBIN
 _OBJECT, _LIBRARY = linkable_code.OBJECT, linkable_code.LIBRARY
 _KIND_BY_SUFFIX = {
