@@ -178,6 +178,13 @@ static std::string qualifiedClassName(nb::handle type) {
     if (PyObject *userType =
             _PyType_Lookup(reinterpret_cast<PyTypeObject *>(type.ptr()), userTypeMarker))
       return "usertype#" + std::to_string(nb::cast<int>(nb::handle(userType).attr("registry_id")));
+  // A named tuple class is named as the type of its instances names it (NamedTupleBoxing),
+  // which keeps two classes of one qualified name apart.
+  if (isNamedTupleClass(type.ptr())) {
+    if (const Type *named = namedTupleClassType(type.ptr()))
+      return named->text();
+    PyErr_Clear();
+  }
   nb::object module = nb::getattr(type, "__module__", nb::none());
   nb::object name = nb::getattr(type, "__qualname__", nb::none());
   if (!PyUnicode_Check(name.ptr()))

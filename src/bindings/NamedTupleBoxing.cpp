@@ -15,6 +15,8 @@ struct NamedTupleRegistry {
   std::mutex mutex;
   std::vector<PyObject *> classes;
   std::unordered_map<PyObject *, const Type *> templates;
+  /// How many classes took each qualified name, which isinstance() compares.
+  std::unordered_map<std::string, int> namesTaken;
 };
 
 NamedTupleRegistry &registry() {
@@ -82,6 +84,12 @@ const Type *namedTupleClassType(PyObject *namedClass) {
   auto found = classes.templates.find(namedClass);
   if (found != classes.templates.end())
     return found->second;
+  // Two classes of one qualified name (a factory calling namedtuple("P", ...) twice) must
+  // stay apart, since isinstance() decides on names: the second is "module.P#2", and the
+  // resolver names the class by this text too (GlobalResolution's qualifiedClassName).
+  int taken = ++classes.namesTaken[name];
+  if (taken > 1)
+    name += "#" + std::to_string(taken);
   Py_INCREF(namedClass);
   classes.classes.push_back(namedClass);
   int id = static_cast<int>(classes.classes.size()) - 1;
