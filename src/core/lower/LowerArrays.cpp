@@ -516,6 +516,10 @@ static void dropLeadingUnitAxes(ArrayLowering &arrays, FunctionLowering &core, l
 }
 
 void ArrayLowering::lowerArrayStore(Expr *target, llvm::Value *value, const Type *valueType) {
+  if (valueType->isOptional()) { // read once, before any element is written: TypeError if None
+    value = core.castValue(value, valueType, valueType->optionalValue());
+    valueType = valueType->optionalValue();
+  }
   if (core.typeOf(target->operands[0])->isPointer()) {
     const Type *slotType = core.typeOf(target);
     storeElement(core.pointerElementAddress(target), core.castValue(value, valueType, slotType),

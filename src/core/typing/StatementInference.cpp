@@ -542,6 +542,9 @@ void StatementInference::checkArrayStore(Expr *target, const Type *slot, const T
     return;
   }
   const Type *element = value->isArray() ? value->dtype() : value;
+  // An optional value stores what it holds, cast as Numba casts it: a TypeError when None.
+  if (element->isOptional())
+    element = element->optionalValue();
   if (element->isDatetimeLike() || base->dtype()->isDatetimeLike()) {
     // Same kind, and a unit that converts exactly to the array's (coarser or equal).
     if (element->kind() != base->dtype()->kind() ||
