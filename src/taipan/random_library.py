@@ -179,10 +179,20 @@ def _lognormvariate(mu, sigma):
 
 @overload(random.shuffle)
 def _shuffle(x):
-    if not isinstance(x, (types.List, types.ListType)) and not (
-        isinstance(x, types.Array) and x.ndim == 1
-    ):
-        raise TypingError(f"random.shuffle() takes a list or a 1-d array, not {x}")
+    if not isinstance(x, (types.List, types.ListType, types.Array)):
+        raise TypingError(f"random.shuffle() takes a list or an array, not {x}")
+    if isinstance(x, types.Array) and x.ndim == 0:
+        raise TypingError("random.shuffle() of a 0-d array: it has no items to shuffle")
+    if isinstance(x, types.Array) and x.ndim > 1:
+
+        def shuffle_rows(x):
+            # CPython's draws; the rows are swapped whole, as Numba does (CPython's own swap of
+            # two row views would copy one row over the other)
+            for i in range(len(x) - 1, 0, -1):
+                j = random.randrange(i + 1)
+                x[i], x[j] = x[j].copy(), x[i].copy()
+
+        return shuffle_rows
 
     def shuffle(x):
         for i in range(len(x) - 1, 0, -1):
