@@ -13,6 +13,7 @@
 #include "Ufuncs.h"
 #include "UserTypeBoxing.h"
 #include "typing/BuiltinNames.h"
+#include "typing/CallLiterals.h"
 
 #include <cctype>
 #include <cstddef>
@@ -654,6 +655,15 @@ static nb::list typeList(const std::vector<const Type *> &types) {
   return list;
 }
 
+/// The integers written as the call's positional arguments (None where none is), which the
+/// registry shows typing functions as Numba's IntegerLiterals (typing/CallLiterals.h).
+static nb::tuple callLiterals() {
+  nb::list literals;
+  for (const std::optional<int64_t> &literal : currentCallLiterals())
+    literals.append(literal ? nb::cast(*literal) : nb::none());
+  return nb::tuple(literals);
+}
+
 /// Runs a call into the registry, turning a Python exception into a TypingError at the user's
 /// line (the message is the exception's, so typing functions can explain themselves).
 template <typename Call> static auto callRegistry(Call &&call, SourceLocation location) {
@@ -678,8 +688,9 @@ PythonGlobalResolver::implementOverload(int registryId, const std::vector<const 
         nb::dict keywordArguments;
         for (size_t i = 0; i < keywords.size(); ++i)
           keywordArguments[keywords[i].c_str()] = nb::cast(TypeRef{keywordTypes[i]});
-        nb::object source = extendingRegistry().attr("implement")(
-            registryId, nb::tuple(typeList(positional)), keywordArguments, mayDecline);
+        nb::object source =
+            extendingRegistry().attr("implement")(registryId, nb::tuple(typeList(positional)),
+                                                  keywordArguments, mayDecline, callLiterals());
         if (source.is_none())
           return std::shared_ptr<FunctionSource>();
         return nb::cast<std::shared_ptr<FunctionSource>>(source);
@@ -710,7 +721,7 @@ IntrinsicBody PythonGlobalResolver::implementIntrinsic(int registryId,
         for (const std::string &keyword : keywords)
           keywordNames.append(nb::str(keyword.c_str()));
         nb::object found = extendingRegistry().attr("implement_intrinsic")(
-            registryId, typeList(arguments), nb::tuple(keywordNames));
+            registryId, typeList(arguments), nb::tuple(keywordNames), callLiterals());
         auto [result, parameters, instructions, declarations, module, processSpecific, order] =
             nb::cast<std::tuple<TypeRef, std::vector<TypeRef>, std::string, std::string,
                                 std::string, std::string, std::vector<size_t>>>(found);

@@ -51,16 +51,21 @@ class _Overload:
         # Users' typing functions registered with strict=True (Numba's default): their
         # implementations must take the same arguments (taipan.overload_signatures).
         self.strict = set()
+        # Typing functions registered with prefer_literal=True: tried with the call's literal
+        # arguments first (the others with them only after their plain types).
+        self.prefer_literal = set()
         self.implementations = {}
 
-    def implement(self, args, kwargs, may_decline=False):
+    def implement(self, args, kwargs, may_decline=False, literals=()):
         platform = compiling_platform()
-        key = (args, tuple(sorted(kwargs.items())), platform)
+        key = (args, tuple(sorted(kwargs.items())), platform, tuple(literals))
         if key not in self.implementations:
             # User-defined types reach the typing functions as the user's instances.
             args = tuple(user_view(t) for t in args)
             kwargs = {name: user_view(t) for name, t in kwargs.items()}
-            self.implementations[key] = self._choose(args, kwargs, may_decline, platform)
+            self.implementations[key] = self._choose(
+                args, kwargs, may_decline, platform, _literal_arguments(args, literals)
+            )
         dispatcher = self.implementations[key]
         return None if dispatcher is None else dispatcher._function_source()
 
@@ -80,14 +85,20 @@ class _Overload:
         ranked.sort(key=lambda item: item[:2])  # stable
         return [typer for _, _, typer in ranked]
 
-    def _choose(self, args, kwargs, may_decline, platform):
+    def _choose(self, args, kwargs, may_decline, platform, literal_args=None):
         from taipan.decorators import _check_options
         from taipan.dispatcher import Dispatcher
 
         binding_error = None
         for typer in self._typers_for(platform, args):
             try:
-                implementation = typer(*args, **kwargs)
+                implementation = _try_literals(
+                    _calling(typer, kwargs),
+                    args,
+                    # (taipan's own library's typing functions take no literals)
+                    None if _is_library_typer(typer) else literal_args,
+                    typer in self.prefer_literal,
+                )
             except TypeError as error:
                 # The typing function's own parameters did not accept these arguments: another
                 # one may (Numba tries every template), or taipan's own function (an overload
@@ -125,6 +136,44 @@ class _Overload:
         raise TypingError(
             f"No implementation of {self.name} for argument types {_describe(args, kwargs)}"
         )
+
+
+def _literal_arguments(args, literals):
+    """``args`` with the integers written in the call as Numba's IntegerLiterals (literals:
+    per positional argument, the integer or None); None when the call wrote none."""
+    if not any(value is not None for value in literals) or len(literals) != len(args):
+        return None
+    return tuple(
+        t if value is None else types.IntegerLiteral(value) for t, value in zip(args, literals)
+    )
+
+
+def _calling(typer, kwargs):
+    return lambda arguments: typer(*arguments, **kwargs)
+
+
+def _is_library_typer(typer):
+    return getattr(typer, "__module__", "").startswith("taipan.")
+
+
+def _try_literals(attempt, args, literal_args, prefer_literal):
+    """``attempt(arguments)`` as Numba tries a template: with the plain types, then with the
+    literals (where the call wrote some); with prefer_literal, the literals first. A first try
+    that declines (None) or raises a TypingError gives way to the second."""
+    if literal_args is None:
+        return attempt(args)
+    first, second = (literal_args, args) if prefer_literal else (args, literal_args)
+    try:
+        result = attempt(first)
+    except TypingError:
+        try:
+            result = attempt(second)
+        except TypingError:
+            result = None
+        if result is None:
+            raise  # the first try's reason, where the second one fails too
+        return result
+    return result if result is not None else attempt(second)
 
 
 def _strip_function_name(error):
@@ -202,15 +251,19 @@ class _Intrinsic:
         rebuilt._set_uuid(uuid)
         return rebuilt
 
-    def implement(self, args, keywords=()):
+    def implement(self, args, keywords=(), literals=()):
         # per platform: in a CUDA kernel, context.get_function links device functions instead
         # of calling CPU code at its address (taipan.intrinsic_builder_context)
-        key = (tuple(args), tuple(keywords), compiling_platform())
+        key = (tuple(args), tuple(keywords), compiling_platform(), tuple(literals))
         body = self._bodies.get(key)
         if body is None:
             order = self._bind(len(args), tuple(keywords))
             ordered = tuple(args) if order is None else tuple(args[i] for i in order)
-            body = self._bodies[key] = self._build(ordered) + ([] if order is None else order,)
+            literal_args = _literal_arguments(tuple(args), tuple(literals))
+            if literal_args is not None and order is not None:
+                literal_args = tuple(literal_args[i] for i in order)
+            built = self._build(ordered, literal_args)
+            body = self._bodies[key] = built + ([] if order is None else order,)
         return body
 
     def _bind(self, count, keywords):
@@ -234,8 +287,14 @@ class _Intrinsic:
             order.append(positional + keywords.index(name))
         return order
 
-    def _build(self, args):
-        result = self._defn(_TYPING_CONTEXT, *[user_view(t) for t in args])
+    def _build(self, args, literal_args=None):
+        views = tuple(user_view(t) for t in args)
+        result = _try_literals(
+            lambda arguments: self._defn(_TYPING_CONTEXT, *arguments),
+            views,
+            None if _is_library_typer(self._defn) else literal_args,
+            self._prefer_literal,
+        )
         if result is None:
             raise TypingError(
                 f"No implementation of the intrinsic {self.__name__} for argument types "
@@ -251,6 +310,15 @@ class _Intrinsic:
             raise TypingError(
                 f"the intrinsic {self.__name__} must return a signature with a return type "
                 f"such as int64(int64), not {signature!r}"
+            )
+        literals = [user_view(t) for t in signature.args]
+        if any(isinstance(t, types.Literal) for t in literals):
+            # a literal argument is compiled as its value's type
+            signature = signature.return_type(
+                *[
+                    t.literal_type if isinstance(t, types.Literal) else original
+                    for t, original in zip(literals, signature.args)
+                ]
             )
         parameters = list(signature.args)
         if callable(body):
@@ -467,8 +535,10 @@ class _Registry:
             return ("intrinsic", entry.registry_id, entry.__name__)
         return ("overload", entry.registry_id, entry.name)
 
-    def implement(self, registry_id, args, kwargs, may_decline=False):
-        return self._entries[registry_id].implement(tuple(args), dict(kwargs), may_decline)
+    def implement(self, registry_id, args, kwargs, may_decline=False, literals=()):
+        return self._entries[registry_id].implement(
+            tuple(args), dict(kwargs), may_decline, tuple(literals)
+        )
 
     def find_member(self, self_type, name):
         self_type = user_view(self_type)
@@ -489,8 +559,8 @@ class _Registry:
                 return (entry.registry_id, is_attribute)
         return None
 
-    def implement_intrinsic(self, registry_id, args, keywords=()):
-        return self._entries[registry_id].implement(args, keywords)
+    def implement_intrinsic(self, registry_id, args, keywords=(), literals=()):
+        return self._entries[registry_id].implement(args, keywords, tuple(literals))
 
 
 # taipan's own NumPy functions (taipan.numpy_library) register lazily, one topic module at a time:
@@ -611,6 +681,8 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
         # (taipan's own library registers generic typing functions, *args included)
         if strict and not getattr(typer, "__module__", "").startswith("taipan."):
             entry.strict.add(typer)
+        if prefer_literal:
+            entry.prefer_literal.add(typer)
         return typer
 
     return decorate
@@ -657,6 +729,8 @@ def _member_decorator(typ, attr, is_attribute, kwargs):
         entry.typers.append(typer)
         if target != "generic":
             entry.targets[typer] = target
+        if kwargs.get("prefer_literal"):
+            entry.prefer_literal.add(typer)
         return typer
 
     return decorate

@@ -706,6 +706,37 @@ class Callable(Type):
     typed by ``type_callable`` and lowered by ``lower_builtin``)."""
 
 
+class Literal(Type):
+    """Numba's ``types.Literal``: the type of a constant written as a call's argument, as typing
+    functions see it (``literal_value``; ``literal_type`` is the type the call compiles with).
+    Numba tries a typing function with the arguments' plain types first, then with their
+    literals (``overload(..., prefer_literal=True)``: literals first)."""
+
+    def __init__(self, value):
+        self.literal_value = value
+        super().__init__(name=f"Literal[{type(value).__name__}]({value})")
+
+    @property
+    def key(self):
+        return type(self.literal_value), self.literal_value
+
+
+class IntegerLiteral(Literal):
+    """Numba's ``types.IntegerLiteral``: an integer written as the argument (an int64)."""
+
+    @property
+    def literal_type(self):
+        return globals()["int64"]
+
+    @property
+    def bitwidth(self):
+        return 64
+
+    @property
+    def signed(self):
+        return True
+
+
 class IterableType(Type):
     """Numba's ``types.IterableType``: the base of user types that can be iterated."""
 

@@ -10,6 +10,7 @@
 #include "typing/BuiltinNames.h"
 #include "typing/BuiltinTyping.h"
 #include "typing/CallArguments.h"
+#include "typing/CallLiterals.h"
 #include "typing/ConstantArguments.h"
 #include "typing/FirstClassFunctions.h"
 #include "typing/JitClassTyping.h"
@@ -39,24 +40,40 @@ const Type *CallInference::typeMemberOverload(Expr *expr, const Type *baseType) 
   return typeOverloadCall(expr, overload, expr->operands[0]);
 }
 
+/// The integer written as `argument` (a constant of the call: Numba's IntegerLiteral), if any.
+static std::optional<int64_t> writtenInteger(const Expr *argument) {
+  if (argument && argument->kind == ExprKind::Constant &&
+      argument->constant.kind == Constant::Kind::Int)
+    return argument->constant.intValue;
+  return std::nullopt;
+}
+
 const Type *CallInference::typeOverloadCall(Expr *expr, const Type *overload, Expr *self,
                                             bool *declined) {
   std::vector<const Type *> positional;
-  if (self)
+  std::vector<std::optional<int64_t>> literals; // (a call's, not an operator's operands)
+  if (self) {
     positional.push_back(pass.typeOf(self));
+    literals.push_back(std::nullopt);
+  }
   size_t keywordStart = expr->operands.size() - expr->keywordNames.size();
   for (size_t i = 1; i < keywordStart; ++i) {
     if (i != expr->starredOperand) {
       positional.push_back(pass.typeOf(expr->operands[i]));
+      literals.push_back(expr->kind == ExprKind::Call ? writtenInteger(expr->operands[i])
+                                                      : std::nullopt);
       continue;
     }
-    for (Expr *item : spreadStarred(expr->operands[i])) // *t: typeJitCall spreads it the same way
+    for (Expr *item : spreadStarred(expr->operands[i])) { // *t: typeJitCall spreads it so too
       positional.push_back(pass.typeOf(item));
+      literals.push_back(std::nullopt);
+    }
   }
   std::vector<const Type *> keywordTypes;
   for (size_t i = keywordStart; i < expr->operands.size(); ++i)
     keywordTypes.push_back(pass.typeOf(expr->operands[i]));
   bool mayDecline = declined && (self || isKnownBuiltin(overload->text()));
+  CallLiteralsScope scope(std::move(literals));
   std::shared_ptr<FunctionSource> implementation =
       source.resolver->implementOverload(overload->registryId(), positional, expr->keywordNames,
                                          keywordTypes, mayDecline, expr->location);
@@ -348,6 +365,11 @@ const Type *CallInference::typeLibraryOperands(Expr *expr, const LibraryFunction
 
 const Type *CallInference::typeIntrinsicCall(Expr *expr, const Type *intrinsic,
                                              const std::vector<const Type *> &callArguments) {
+  std::vector<std::optional<int64_t>> literals;
+  if (expr->kind == ExprKind::Call && expr->operands.size() == callArguments.size() + 1)
+    for (size_t i = 1; i < expr->operands.size(); ++i)
+      literals.push_back(writtenInteger(expr->operands[i]));
+  CallLiteralsScope scope(std::move(literals));
   IntrinsicBody body = source.resolver->implementIntrinsic(intrinsic->registryId(), callArguments,
                                                            expr->keywordNames, expr->location);
   // The arguments in the parameters' order (keywords bound by the typing function's names).

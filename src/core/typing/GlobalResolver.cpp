@@ -2,7 +2,21 @@
 // have no Python side: no function of theirs is overloaded.
 #include "typing/GlobalResolver.h"
 
+#include "typing/CallLiterals.h"
+
 namespace taipan {
+
+// One per thread: typing runs on the compiling thread, and compile_all types jobs in parallel.
+static thread_local std::vector<std::optional<int64_t>> callLiterals;
+
+const std::vector<std::optional<int64_t>> &currentCallLiterals() { return callLiterals; }
+
+CallLiteralsScope::CallLiteralsScope(std::vector<std::optional<int64_t>> literals)
+    : previous(std::move(callLiterals)) {
+  callLiterals = std::move(literals);
+}
+
+CallLiteralsScope::~CallLiteralsScope() { callLiterals = std::move(previous); }
 
 std::shared_ptr<FunctionSource> GlobalResolver::implementOverload(int,
                                                                   const std::vector<const Type *> &,
