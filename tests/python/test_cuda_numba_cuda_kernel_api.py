@@ -255,3 +255,39 @@ def test_forall_refuses_a_negative_task_count():
     with pytest.raises(ValueError, match="Can't create ForAll with negative task count"):
         kernel.forall(-1)
     kernel.forall(0)(np.zeros(1))  # no tasks: nothing launched
+
+
+def test_the_simulator_refuses_an_alignment(tmp_path):
+    run_in_simulator(
+        tmp_path,
+        """
+        import numpy as np
+        from taipan import cuda
+
+        @cuda.jit
+        def local():
+            cuda.local.array(1, dtype=np.uint8, alignment=16)
+
+        @cuda.jit
+        def shared():
+            cuda.shared.array(1, dtype=np.uint8, alignment=16)
+
+        @cuda.jit
+        def plain(out):
+            a = cuda.local.array(2, dtype=np.int32, alignment=None)
+            a[0] = 5
+            out[0] = a[0]
+
+        for kernel in (local, shared):
+            try:
+                kernel[1, 1]()
+            except RuntimeError as error:
+                assert "not supported in cudasim" in str(error), error
+            else:
+                raise AssertionError("alignment= was accepted")
+        out = np.zeros(1, np.int32)
+        plain[1, 1](out)
+        assert out[0] == 5
+        print("ok")
+        """,
+    )

@@ -310,9 +310,16 @@ def as_dtype(dtype):
     return found
 
 
-def _shared_array(shape, dtype):
+def _refuse_alignment(function, alignment):
+    """numba-cuda's simulator refuses alignment= (and taipan's GPU compiler has none yet)."""
+    if alignment is not None:
+        raise RuntimeError(f"{function}(alignment=...) is not supported in cudasim")
+
+
+def _shared_array(shape, dtype, alignment=None):
     """A block's shared array: one per call site (as the GPU has one per declaration), made by
     the first thread of the block that reaches it. ``shape`` 0 is the dynamic shared memory."""
+    _refuse_alignment("cuda.shared.array", alignment)
     block = here.block
     if shape == 0:
         return block.dynamic_shared(as_dtype(dtype))
@@ -324,8 +331,9 @@ def _shared_array(shape, dtype):
     return found
 
 
-def _local_array(shape, dtype):
+def _local_array(shape, dtype, alignment=None):
     """An array of the thread's own."""
+    _refuse_alignment("cuda.local.array", alignment)
     return np.empty(shape, as_dtype(dtype))
 
 
