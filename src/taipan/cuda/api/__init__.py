@@ -46,9 +46,9 @@ from taipan.cuda.api.errors import (
 from taipan.cuda.api.exports import NAMES, resolve
 from taipan.cuda.api.launching import (
     ForAll,
+    KernelNotConfigured,
     LaunchableKernel,
     Launcher,
-    KernelNotConfigured,
     called_from_python,
     launch_configuration,
     launch_dimensions,
@@ -84,11 +84,11 @@ __all__ = [
     "launch_configuration",
     "launch_dimensions",
     "launching",
-    "not_configured",
     "layout_like",
     "libdevice_prototypes",
     "linkable_code",
     "memory",
+    "not_configured",
     "random",
     "reduction",
     "resolve",
