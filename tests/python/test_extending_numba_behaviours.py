@@ -605,3 +605,32 @@ def test_integers_return_as_void_pointers():
         @cfunc(types.voidptr(types.float64))
         def not_an_address(x):
             return x
+
+
+# A kernel links the foreign code that an overload's implementation calls
+# (numba-cuda's test_linked_called_through_overload).
+
+
+def test_kernels_link_what_overload_implementations_declare():
+    from taipan import cuda
+
+    source = cuda.CUSource('extern "C" __device__ int twice(int *out, int a) { *out = 2 * a; }')
+    twice = cuda.declare_device("twice", "int32(int32)", link=source)
+
+    def twice_call(value):
+        return 2 * value
+
+    @overload(twice_call, target="cuda")
+    def _twice_call(a):
+        return lambda a: twice(a)
+
+    def kernel(r, x):
+        i = cuda.grid(1)
+        if i < len(r):
+            r[i] = twice_call(x[i])
+
+    dispatcher = cuda.jit(kernel)
+    assert dispatcher.link_files() == []  # no implementation chosen yet
+    ptx, _ = cuda.compile_ptx(kernel, (types.int32[::1], types.int32[::1]))
+    assert "twice" in ptx
+    assert dispatcher.link_files() == [source]

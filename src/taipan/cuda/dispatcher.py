@@ -570,19 +570,8 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         seen = set() if seen is None else seen
         seen.add(id(self))
         files = list(self.targetoptions.get("link") or ())
-        code = self.py_func.__code__
-        cells = dict(zip(code.co_freevars, self.py_func.__closure__ or ()))
-        for name in (*code.co_names, *code.co_freevars):
-            value = self.py_func.__globals__.get(name)
-            if name in cells:
-                try:
-                    value = cells[name].cell_contents
-                except ValueError:  # an empty cell
-                    continue
-            if isinstance(value, CUDADispatcher) and id(value) not in seen:
-                files += value.link_files(seen)
-            elif isinstance(value, linking.ExternalFunction):
-                files += value.link
+        for value in _referenced_values(self.py_func):
+            files += _link_files_of(value, seen)
         return files
 
     def compile(self, signature):
@@ -759,3 +748,43 @@ class _ForAll(api.ForAll):
         griddim, blockdim = self.dimensions(tpb)
         # Launched as before: without reading a debug kernel's exception.
         self.kernel._launcher(griddim, blockdim, self.stream, self.sharedmem, debug=False)(*args)
+
+
+def _referenced_values(py_func):
+    """The values of the globals and closure variables a Python function names."""
+    code = py_func.__code__
+    cells = dict(zip(code.co_freevars, py_func.__closure__ or ()))
+    for name in (*code.co_names, *code.co_freevars):
+        if name not in cells:
+            yield py_func.__globals__.get(name)
+            continue
+        try:
+            yield cells[name].cell_contents
+        except ValueError:  # an empty cell
+            continue
+
+
+def _link_files_of(value, seen):
+    """The link= files a kernel naming ``value`` links with: a device function's, a declared
+    foreign function's, and those of what the implementations chosen for an overload name
+    (numba-cuda links an overload's declare_device(link=...) callee too)."""
+    if isinstance(value, CUDADispatcher):
+        return [] if id(value) in seen else value.link_files(seen)
+    if isinstance(value, linking.ExternalFunction):
+        return list(value.link)
+    from taipan import extending
+
+    try:
+        entry = extending._registry._functions.get(value)
+    except TypeError:  # unhashable
+        return []
+    if not isinstance(entry, extending._Overload):
+        return []
+    files = []
+    for implementation in list(entry.implementations.values()):
+        if implementation is None or id(implementation) in seen:
+            continue
+        seen.add(id(implementation))
+        for named in _referenced_values(implementation.py_func):
+            files += _link_files_of(named, seen)
+    return files
