@@ -614,7 +614,9 @@ def test_integers_return_as_void_pointers():
 def test_kernels_link_what_overload_implementations_declare():
     from taipan import cuda
 
-    source = cuda.CUSource('extern "C" __device__ int twice(int *out, int a) { *out = 2 * a; }')
+    source = cuda.CUSource(
+        'extern "C" __device__ int twice(int *out, int a) { *out = 2 * a; return 0; }'
+    )
     twice = cuda.declare_device("twice", "int32(int32)", link=source)
 
     def twice_call(value):
