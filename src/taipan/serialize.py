@@ -166,10 +166,13 @@ def restore_function(state):
 
 def carried_code(compiled):
     """A compiled CPU specialisation as a pickle carries it, or None when it has no object code
-    or holds per-process values (an objmode block, a jitclass, an exception class defined in a
-    function, a ctypes callback: see taipan.caching), or is a first tier (level-0 code: the
-    receiving process compiles its own tiers)."""
-    if not compiled.object_code or compiled.process_specific or compiled.first_tier:
+    (a CUDA kernel, whose PTX its dispatcher carries itself) or holds per-process values (an
+    objmode block, a jitclass, an exception class defined in a function, a ctypes callback: see
+    taipan.caching), or is a first tier (level-0 code: the receiving process compiles its own
+    tiers)."""
+    if not getattr(compiled, "object_code", None):
+        return None
+    if compiled.process_specific or compiled.first_tier:
         return None
     return {"hash": compiled.hash, "entry": compiled.entry_name, "code": compiled.object_code}
 

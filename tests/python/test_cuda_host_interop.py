@@ -370,3 +370,19 @@ def test_without_cloudpickle_main_kernels_and_recursive_functions_still_pickle()
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "8 kernel" in result.stdout, result.stdout
+
+
+def test_a_kernel_given_a_signature_pickles_with_its_ptx():
+    @cuda.jit(device=True)
+    def inner(a):
+        return a + 1
+
+    @cuda.jit("void(intp[:])")
+    def kernel(arr):
+        arr[0] = inner(arr[0])
+
+    state = kernel.__reduce__()[2]
+    assert state["compiled"] == {}  # no CPU object code: the kernels' PTX travels instead
+    (entry,) = state["kernels"].values()
+    assert ".entry" in entry["ptx"]
+    assert pickle.loads(pickle.dumps(kernel)) is kernel
