@@ -915,15 +915,22 @@ def _choose_operator(entry, name, args):
         implementation = typer(*args)
         if implementation is not None:
             return implementation
-    from taipan.array_compatible import operator_of_arrays, view_getitem
-
+    array_compatible = _array_compatible()
     if name == "operator.getitem":  # a types.Buffer's items and views (Numba's GetItemBuffer)
-        implementation = view_getitem(*args)
+        implementation = array_compatible.view_getitem(*args)
     else:  # an array-compatible operand: the operator's ufunc (Numba's array operators)
-        implementation = operator_of_arrays(name, args)
+        implementation = array_compatible.operator_of_arrays(name, args)
     if implementation is not None:
         return implementation
     raise TypingError(f"No implementation of {name} for argument types {_describe_types(args)}")
+
+
+def _array_compatible():
+    """taipan.array_compatible (ufuncs, operators and views of array-compatible values), which
+    sits above this module and uses its conversions: imported by name at first use."""
+    import importlib
+
+    return importlib.import_module("taipan.array_compatible")
 
 
 def _describe_types(args):
@@ -954,9 +961,7 @@ def _find_template_attribute(self_type, attr):
     if attr == "__call__":  # a call of a value of the type
         return _find_type_class_overload(self_type)
     if attr.startswith("$ufunc."):  # a ufunc of an array-compatible value
-        from taipan.array_compatible import find_ufunc
-
-        return find_ufunc(self_type, attr)
+        return _array_compatible().find_ufunc(self_type, attr)
     if isinstance(self_type, TypeClassRef):
         return _find_classmethod(self_type, attr)
     if attr in _OPERATOR_METHODS:
