@@ -513,21 +513,23 @@ def _garbage_collection_paused():
 
 
 def _warn_if_debuggers_lack_the_file(py_func):
-    """debug=True for a function whose file does not exist (built by exec): taipan compiled
-    the text it kept, but debuggers read the lines from the file the debug information names;
-    warned as numba-cuda warns when it cannot find a function's source."""
+    """debug=True for a function whose text is neither in a file nor in linecache (built by
+    exec): taipan compiled the text it kept, but debuggers read the lines from the file the
+    debug information names; warned as numba-cuda warns when it cannot find a function's
+    source. A notebook's cells are in linecache, as inspect finds them: no warning."""
     import os
     import warnings
 
     from taipan.errors import DebugInfoWarning
 
     filename = py_func.__code__.co_filename
-    if not os.path.exists(filename):
+    if not os.path.exists(filename) and not linecache.getlines(filename, py_func.__globals__):
         warnings.warn(
             DebugInfoWarning(
                 f"Could not find source for function: {py_func}. Debug line information may be "
-                f"inaccurate: its file {filename!r} does not exist, so debuggers cannot show its "
-                "lines (taipan compiled it from the text exec or compile was given)"
+                f"inaccurate: its file {filename!r} does not exist and linecache does not hold "
+                "it, so debuggers cannot show its lines (taipan compiled it from the text exec "
+                "or compile was given)"
             ),
             stacklevel=2,
         )

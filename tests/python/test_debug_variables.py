@@ -164,3 +164,28 @@ def test_debug_info_for_a_function_without_a_file_warns(target):
         warnings.simplefilter("error", DebugInfoWarning)
         compile_it(built_by_exec(), False)
         compile_it(answer, True)
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda"])
+def test_debug_info_for_a_notebook_cell_does_not_warn(target):
+    """A notebook registers each cell's text in linecache, where debuggers and inspect find
+    it: no DebugInfoWarning (numba-cuda's test_linecache_source)."""
+    import linecache
+
+    from taipan.errors import DebugInfoWarning
+
+    text = "def cell(x):\n    return x + 1\n"
+    filename = f"<ipython-input-taipan-{target}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    try:
+        namespace = {}
+        exec(compile(text, filename, "exec"), namespace)  # noqa: S102
+        cell = namespace["cell"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", DebugInfoWarning)
+            if target == "cpu":
+                assert njit(debug=True)(cell)(1) == 2
+            else:
+                cuda.jit(device=True, debug=True, opt=False)(cell).compile_device((int64,))
+    finally:
+        linecache.cache.pop(filename, None)
