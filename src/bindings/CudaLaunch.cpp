@@ -467,6 +467,9 @@ struct CudaLauncher {
   /// A debug kernel: the device is synchronized after the launch and its exception raised.
   bool debug;
   nb::object fallback;
+  /// The Python launcher's pre_launch_callbacks (a list): a launch with callbacks goes to it,
+  /// which runs them first.
+  nb::object preLaunchCallbacks;
   /// A kernel handle for argument types, valid on one device until cuda.close().
   struct Entry {
     std::vector<const Type *> key;
@@ -479,6 +482,10 @@ struct CudaLauncher {
   std::vector<Entry> entries;
 
   nb::object call(nb::args arguments) {
+    if (PyList_GET_SIZE(preLaunchCallbacks.ptr()) != 0) {
+      fallback(*arguments);
+      return nb::none();
+    }
     size_t count = arguments.size();
     const Type *keyStorage[InlineArguments];
     std::vector<const Type *> keyHeap;
@@ -593,6 +600,9 @@ void defineCudaLaunchBindings(nb::module_ &module) {
             self->allocationStream = reinterpret_cast<void *>(allocationStream);
             self->debug = debug;
             self->fallback = std::move(fallback);
+            self->preLaunchCallbacks = self->fallback.attr("pre_launch_callbacks");
+            if (!PyList_Check(self->preLaunchCallbacks.ptr()))
+              throw nb::type_error("pre_launch_callbacks must be a list");
           },
           nb::arg("grid"), nb::arg("block"), nb::arg("shared"), nb::arg("stream").none(),
           nb::arg("fallback"), nb::arg("debug") = false, nb::arg("allocation_stream") = 0)

@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import types
 
 import numpy as np
 import pytest
@@ -156,14 +157,14 @@ def _cached_kernel():
 
 def test_the_kernel_cache_key_covers_the_device_library(tmp_path, monkeypatch):
     monkeypatch.setattr(taipan.config, "CACHE_DIR", str(tmp_path))
-    types = [float32[::1], float32[::1]]
-    _cached_kernel().specialize_for(types)
+    argument_types = [float32[::1], float32[::1]]
+    _cached_kernel().specialize_for(argument_types)
     again = _cached_kernel()
-    again.specialize_for(types)
+    again.specialize_for(argument_types)
     assert again._cache.stats == (1, 0)  # the same library: a hit
     monkeypatch.setattr(compiler, "_device_library_digest", ["another library's text"])
     changed = _cached_kernel()
-    changed.specialize_for(types)
+    changed.specialize_for(argument_types)
     assert changed._cache.stats == (0, 1)  # a changed library: a miss, compiled again
     assert len(list(tmp_path.rglob("*.taipan"))) == 2
 
@@ -386,3 +387,47 @@ def test_a_kernel_given_a_signature_pickles_with_its_ptx():
     (entry,) = state["kernels"].values()
     assert ".entry" in entry["ptx"]
     assert pickle.loads(pickle.dumps(kernel)) is kernel
+
+
+def test_pre_launch_callbacks_make_a_configuration_its_own_and_refuse_pickling():
+    @cuda.jit
+    def kernel(out):
+        out[0] = 1
+
+    configured = kernel[5, 8]
+    assert kernel[5, 8] is configured  # kept per configuration while it has no callbacks
+    assert configured.pre_launch_callbacks == []
+    configured.pre_launch_callbacks.append(lambda launched, launch_config: None)
+    assert kernel[5, 8] is not configured  # a later kernel[5, 8] has no callbacks
+    assert kernel[5, 8].pre_launch_callbacks == []
+    with pytest.raises(pickle.PicklingError, match="pre-launch callbacks"):
+        pickle.dumps(configured)
+    pickle.dumps(kernel[5, 8])
+
+
+def test_pre_launch_callbacks_run_in_the_simulators_launches():
+    from taipan.cuda.simulator import launch as simulated
+
+    calls = []
+
+    kernel = types.SimpleNamespace(_launchers={})
+    launcher = simulated._Launcher(kernel, (1, 1, 1), (1, 1, 1), 0, 0)
+    launcher.pre_launch_callbacks.append(lambda kernel, config: calls.append(config))
+    launcher.run_pre_launch_callbacks(launcher.kernel)
+    assert calls == [launcher]
+
+
+@needs_gpu
+def test_pre_launch_callbacks_run_before_each_launch_on_the_gpu():
+    @cuda.jit
+    def kernel(out):
+        out[0] += 1
+
+    seen = []
+    out = cuda.to_device(np.zeros(1, np.int64))
+    configured = kernel[1, 1]
+    configured.pre_launch_callbacks.append(lambda launched, config: seen.append(launched))
+    configured(out)
+    configured(out)
+    kernel[1, 1](out)  # a fresh configuration: no callbacks
+    assert len(seen) == 2 and out.copy_to_host()[0] == 3

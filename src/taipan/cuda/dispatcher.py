@@ -222,6 +222,8 @@ def _numba_repr(type_):
 class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
     """A kernel or device function."""
 
+    _device_code = True
+
     def __init__(self, py_func, options, signatures=None):
         super().__init__(py_func, options)
         # debug=True checks bounds, as in Numba, so index errors reach the host too.
@@ -716,6 +718,7 @@ class _Launcher(api.Launcher):
                 args, dispatcher.extensions, self.stream, after, argument_type
             )
         kernel = dispatcher._kernel_for_launch(types, args, self)
+        self.run_pre_launch_callbacks(kernel)
         debug = bool(dispatcher.targetoptions.get("debug"))
         launch(kernel, self.griddim, self.blockdim, self.stream, self.sharedmem, args, debug=debug)
         for callback in after:

@@ -5,6 +5,7 @@ configuration launches) and ``_for_all``."""
 
 import contextlib
 import numbers
+import pickle
 
 
 def launch_dimensions(value, what):
@@ -110,12 +111,72 @@ class Launcher:
         self.blockdim = blockdim
         self.stream = stream
         self.sharedmem = sharedmem
+        # numba-cuda's host-side hooks, each called as callback(kernel, launch_config) right
+        # before a launch of this configuration (the kernel: the specialisation launched).
+        self.pre_launch_callbacks = _PreLaunchCallbacks(self)
 
     def __reduce__(self):
         """Pickled as the kernel (by its own ``__reduce__``) and the configuration, which the
-        receiver configures again."""
+        receiver configures again; not with pre-launch callbacks, as numba-cuda refuses."""
+        if self.pre_launch_callbacks:
+            raise pickle.PicklingError(
+                "Cannot pickle configured launches with pre-launch callbacks"
+            )
         configuration = (self.griddim, self.blockdim, self.stream, self.sharedmem)
         return _configured_launcher, (self.kernel, configuration)
+
+    def run_pre_launch_callbacks(self, kernel):
+        for callback in list(self.pre_launch_callbacks):
+            callback(kernel, self)
+
+    def _stop_being_reused(self):
+        """Takes this configuration out of the kernel's kept launchers: ``kernel[config]``
+        gives a fresh one again, as each of numba-cuda's subscriptions does, so callbacks given
+        to this one do not run for launches written later."""
+        kept = getattr(self.kernel, "_launchers", None)
+        if not kept:
+            return
+        mine = (self.griddim, self.blockdim, self.stream, self.sharedmem)
+        for key in list(kept):
+            try:
+                same = launch_configuration(key) == mine
+            except (TypeError, ValueError):
+                same = False
+            if same:
+                kept.pop(key, None)
+
+
+class _PreLaunchCallbacks(list):
+    """A configuration's pre-launch callbacks: giving it one makes the configuration its own
+    (see Launcher._stop_being_reused); the C++ launcher hands a launch with callbacks to the
+    Python launcher, which runs them."""
+
+    def __init__(self, launcher):
+        super().__init__()
+        self._launcher = launcher
+
+    def _changing(self):
+        self._launcher._stop_being_reused()
+
+    def append(self, callback):
+        self._changing()
+        super().append(callback)
+
+    def extend(self, callbacks):
+        self._changing()
+        super().extend(callbacks)
+
+    def insert(self, index, callback):
+        self._changing()
+        super().insert(index, callback)
+
+    def __iadd__(self, callbacks):
+        self._changing()
+        return super().__iadd__(callbacks)
+
+    def __setitem__(self, index, value):
+        self._changing()
+        super().__setitem__(index, value)
 
 
 def _configured_launcher(kernel, configuration):

@@ -235,6 +235,7 @@ def _check_limits(griddim, blockdim, sharedmem, cooperative):
 
 class _Launcher(api.Launcher):
     def __call__(self, *args):
+        self.run_pre_launch_callbacks(self.kernel)
         launch(self.kernel, self.griddim, self.blockdim, self.sharedmem, args)
 
 
