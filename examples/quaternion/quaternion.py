@@ -229,6 +229,7 @@ def main():
         ok = np.allclose(result, python, rtol=1e-13, atol=1e-15, equal_nan=True)
         print(f"{'PASS' if ok else 'FAIL'}  {name} vs Python on {checked} quaternions")
         failures += not ok
+    print(f"{failures} failed" if failures else "all passed")
     return 1 if failures else 0
 
 
