@@ -199,6 +199,11 @@ class _Driver:
     def get_device_count(self):
         return len(_cuda.gpus)
 
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if name == "cuInit" and not _config.ENABLE_CUDASIM:
+            _initialise_through(value)
+
     def cuMemGetInfo(self):  # the driver function's name
         if _config.ENABLE_CUDASIM:
             return tuple(_cuda.current_context().get_memory_info())
@@ -232,6 +237,28 @@ class _Driver:
 
     def get_active_context(self):
         return _ActiveContext()
+
+
+def _initialise_through(cu_init):
+    """numba-cuda initialises CUDA by calling ``driver.cuInit``, which its tests replace before
+    the first CUDA call to make initialisation fail. taipan initialises in C++, so a
+    replacement installed before taipan initialised is called here, once: a CudaAPIError from
+    it makes CUDA unavailable in this process, in numba-cuda's words ("Error at driver init:
+    NAME (CODE)"), raised as CudaSupportError by CUDA operations and given by
+    cuda.cuda_error()."""
+    from taipan import config as taipan_config
+    from taipan.cuda import driver as taipan_driver
+
+    if taipan_driver._ready:
+        return
+    try:
+        cu_init(0)
+    except CudaAPIError as error:
+        code = getattr(error, "code", error.args[0] if error.args else "")
+        name = error.args[1] if len(error.args) > 1 else str(error)
+        reason = f"Error at driver init: {name} ({code})"
+        taipan_driver.unavailable_reason = lambda: reason
+        taipan_config.DISABLE_CUDA = True  # every allocation path asks unavailable_reason
 
 
 class _ActiveContext:
