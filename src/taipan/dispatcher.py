@@ -43,12 +43,26 @@ def explicit_signature_for(dispatcher, argument_types):
     recursive call inside them: its other signatures are not known yet)."""
     if not getattr(dispatcher, "_explicit", False) or dispatcher.py_func in _being_defined:
         return None
+    from taipan.compile_platform import compiling_platform
+
+    if compiling_platform() == "cuda" and not dispatcher._device_code:
+        # numba-cuda compiles a CPU function called from a kernel for the GPU, unless its
+        # signatures closed its compilation: then its words, as a TypingError.
+        raise TypeError(
+            f"Untyped global name '{dispatcher.__name__}': using cpu function on device but its "
+            f"compilation is disabled ({dispatcher.__name__} was given explicit signatures, so "
+            "it compiles for no others, the GPU's included)"
+        )
     signature = dispatcher._best_signature(tuple(argument_types))
     return [*signature, dispatcher._overloads[signature].return_type]
 
 
 class CompiledFunction(_core.DispatcherBase):
     """What CPU and CUDA dispatchers share: the Python function, its options and its source."""
+
+    # Whether its functions are device code (a CUDA dispatcher's), not CPU code a kernel may
+    # call only while it compiles for any argument types.
+    _device_code = False
 
     def __init__(self, py_func, options):
         wrap_python_function(self, py_func)

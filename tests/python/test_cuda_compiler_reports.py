@@ -311,3 +311,26 @@ def test_a_callee_failing_to_type_is_named_as_numba_names_it():
         outer()
     lines = [line for line in str(raised.value).splitlines() if line.startswith("During:")]
     assert len(lines) == 2 and "uses_an_undefined_name" in lines[0] and "lambda" in lines[1]
+
+
+def test_a_cpu_function_given_signatures_is_refused_in_kernels():
+    from taipan import njit
+
+    closed = njit("(i4, i4)")(add)
+    open_ = njit(add)
+
+    def calls_closed(a):
+        a[0] = closed(a[0], 1)
+
+    def calls_open(a):
+        a[0] = open_(a[0], 1)
+
+    # numba-cuda compiles a CPU function for the GPU unless its signatures closed it.
+    with pytest.raises(TypingError) as raised:
+        cuda.compile_ptx(calls_closed, void(int64[::1]))
+    message = str(raised.value)
+    assert "Untyped global name 'add': using cpu function on device" in message
+    assert "but its compilation is disabled" in message
+    cuda.compile_ptx(calls_open, void(int64[::1]))
+    # On the CPU the signature converts the call, as before.
+    assert njit(lambda x: closed(x, 2))(2.9) == 4
