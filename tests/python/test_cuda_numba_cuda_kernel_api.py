@@ -291,3 +291,24 @@ def test_the_simulator_refuses_an_alignment(tmp_path):
         print("ok")
         """,
     )
+
+
+def test_a_kernel_taking_this_grid_is_cooperative():
+    def takes_the_grid(a):
+        cuda.cg.this_grid()
+        a[0] = 1.0
+
+    def synchronises(a):
+        cuda.cg.this_grid().sync()
+        a[0] = 1.0
+
+    def plain(a):
+        a[0] = cuda.grid(1)
+
+    cooperative = {
+        function.__name__: linking.calls_cooperative_code(
+            cuda.compile_ptx(function, void(float32[:]))[0]
+        )
+        for function in (takes_the_grid, synchronises, plain)
+    }
+    assert cooperative == {"takes_the_grid": True, "synchronises": True, "plain": False}

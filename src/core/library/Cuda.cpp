@@ -119,16 +119,24 @@ void addGrid(Library &library, const std::string &name) {
 /// cuda.cg.this_grid().sync(): a grid-wide barrier over a 64-bit arrival counter in global
 /// memory: thread 0 of each block arrives and waits for the next multiple of the block count.
 /// Blocks must all be resident, which the cooperative launch of kernels using this guarantees.
-llvm::Value *lowerGridSync(LoweringApi &lowering, const LibraryCall &,
-                           const std::vector<llvm::Value *> &) {
-  llvm::IRBuilder<> &builder = lowering.irBuilder();
+/// The grid barrier's arrival counter, a visible global: its presence in a kernel's PTX makes
+/// the kernel cooperative (dispatcher.Kernel.cooperative).
+llvm::GlobalVariable *gridBarrierCounter(LoweringApi &lowering) {
   llvm::Module &module = lowering.module().module;
-  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::Type *i64 = lowering.irBuilder().getInt64Ty();
   llvm::GlobalVariable *counter = module.getGlobalVariable("taipan_grid_barrier");
   if (!counter)
     counter = new llvm::GlobalVariable(module, i64, false, llvm::GlobalValue::ExternalLinkage,
                                        llvm::ConstantInt::get(i64, 0), "taipan_grid_barrier",
                                        nullptr, llvm::GlobalValue::NotThreadLocal, 1);
+  return counter;
+}
+
+llvm::Value *lowerGridSync(LoweringApi &lowering, const LibraryCall &,
+                           const std::vector<llvm::Value *> &) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::GlobalVariable *counter = gridBarrierCounter(lowering);
   llvm::Value *address = builder.CreateAddrSpaceCast(counter, builder.getPtrTy());
   builder.CreateIntrinsic(nvvm_barrier0, {}, {});
   llvm::Value *first = builder.CreateICmpEQ(
@@ -369,10 +377,14 @@ void registerCudaFunctions(Library &library) {
       gpuFunction("threadfence_block", 0, returns(types::none()), callsIntrinsic(nvvm_membar_cta)));
   library.add(gpuFunction("threadfence_system", 0, returns(types::none()),
                           callsIntrinsic(nvvm_membar_sys)));
-  // A compile-time handle whose sync() is the grid barrier.
-  library.add(gpuFunction("cg.this_grid", 0, returns(types::builtin("cuda.cg.grid_group")),
-                          [](LoweringApi &lowering, const LibraryCall &,
-                             const std::vector<llvm::Value *> &) { return noneValue(lowering); }));
+  // A compile-time handle whose sync() is the grid barrier. A kernel taking one is cooperative
+  // (numba-cuda's rule), whether or not it synchronises: its barrier counter is defined.
+  library.add(gpuFunction(
+      "cg.this_grid", 0, returns(types::builtin("cuda.cg.grid_group")),
+      [](LoweringApi &lowering, const LibraryCall &, const std::vector<llvm::Value *> &) {
+        gridBarrierCounter(lowering);
+        return noneValue(lowering);
+      }));
   library.add(gpuFunction("cg.grid_group.sync", 0, returns(types::none()), lowerGridSync));
   library.add(gpuFunction(
       "nanosleep", 1, returns(types::none()),

@@ -364,10 +364,17 @@ def _kernel_handle(kernel):
 
 class _CodeLibrary:
     """numba-cuda's ``kernel._codelibrary`` of a compiled kernel: ``get_cufunc()`` gives the
-    kernel as loaded on the current device (taipan's own module and function handles)."""
+    kernel as loaded on the current device (taipan's own module and function handles), and
+    ``_linking_files`` what it links."""
 
     def __init__(self, kernel):
         self._kernel = kernel
+
+    @property
+    def _linking_files(self):
+        """The files linked with the kernel (its link= entries; taipan's grid barrier is its
+        own code, so no cudadevrt)."""
+        return set(self._kernel.links)
 
     def get_cufunc(self):
         _, function = self._kernel.function()
