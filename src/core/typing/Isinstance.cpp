@@ -130,7 +130,8 @@ bool isInstanceOfAny(const Type *value, const std::vector<std::string> &classNam
         !value->isNone())
       throwUnsupported("isinstance() with the class " + className +
                            " is not supported in compiled code (only builtin, NumPy and "
-                           "jitclass classes)",
+                           "jitclass classes, and a named tuple's own class; the value is " +
+                           value->name() + ")",
                        location);
   }
   return found;
