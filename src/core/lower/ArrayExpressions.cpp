@@ -15,6 +15,11 @@ bool ArrayLowering::isElementwise(const Expr *expr) const {
   const Type *type = core.typeOf(expr);
   if (!type || !type->isArray())
     return false;
+  // An operator typing bound to the user's implementation (an overload of operator.add, a
+  // jitclass's __add__) is a call of it, whatever it returns: its operands need not be arrays or
+  // numbers, so it is neither fused nor a fused expression's operand.
+  if (function.calls.count(expr->id))
+    return false;
   switch (expr->kind) {
   case ExprKind::BinOp:
     return expr->binaryOp != BinaryOp::MatMult;

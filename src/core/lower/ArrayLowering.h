@@ -94,6 +94,8 @@ public:
   /// The element copy behind assignIntoArray, for operands known not to overlap.
   void copyBroadcast(llvm::Value *target, const Type *targetType, llvm::Value *source,
                      const Type *sourceType);
+  /// Whether `expr` is part of an array expression: an elementwise operator or fused ufunc call
+  /// making an array (not one bound to a user implementation), lowered as one loop.
   bool isElementwise(const Expr *expr) const;
   /// The operands (leaves) of an array expression, lowered, and the shape they broadcast to.
   struct ElementwiseOperands {
