@@ -463,7 +463,7 @@ TEST(CompilerTest, TypingErrorsSurfaceAsCompileErrors) {
     EXPECT_EQ(error.location.line, 2);
     EXPECT_EQ(error.location.column, 4);
     EXPECT_EQ(error.function, b.source.get());
-    EXPECT_STREQ(error.what(), "name 'undefined_name' is not defined");
+    EXPECT_STREQ(error.what(), "NameError: name 'undefined_name' is not defined");
   }
 }
 

@@ -184,9 +184,9 @@ TEST(TargetTest, CudaKernelCannotReturnAValue) {
     LoweredJob job(target, true);
     FAIL() << "a kernel returning float64 was accepted";
   } catch (const CompileError &error) {
-    EXPECT_NE(
-        std::string(error.what()).find("a CUDA kernel cannot return a value (it returns float64)"),
-        std::string::npos)
+    EXPECT_NE(std::string(error.what())
+                  .find("CUDA kernel must have void return type (it returns float64)"),
+              std::string::npos)
         << error.what();
   }
 }

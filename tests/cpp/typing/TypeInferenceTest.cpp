@@ -233,7 +233,7 @@ TEST(TypeInferenceTest, UndefinedNameIsATypingError) {
   EXPECT_EQ(error.kind, CompileErrorKind::Typing);
   EXPECT_EQ(error.location.line, 2);
   EXPECT_EQ(error.location.column, 11);
-  EXPECT_STREQ(error.what(), "name 'y' is not defined");
+  EXPECT_STREQ(error.what(), "NameError: name 'y' is not defined");
 }
 
 TEST(TypeInferenceTest, MissingModuleAttributeIsATypingError) {
