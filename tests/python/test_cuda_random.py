@@ -41,6 +41,17 @@ DRAWS = [
 ]
 
 
+@pytest.fixture(autouse=True, scope="module")
+def numpy_without_row_stack_afterwards():
+    """numba_random() gives NumPy 2.5 back np.row_stack for numba-cuda; take it away again after
+    this module, so that tests run later in the same worker see NumPy as installed (the
+    library manifest's test scans NumPy's namespace)."""
+    had_row_stack = hasattr(np, "row_stack")
+    yield
+    if not had_row_stack and hasattr(np, "row_stack"):
+        del np.row_stack
+
+
 def numba_random():
     if not hasattr(np, "row_stack"):  # numba-cuda 0.30 still calls it; NumPy 2.5 removed it
         np.row_stack = np.vstack

@@ -1,6 +1,8 @@
 """np.searchsorted of complex arrays in NumPy's complex order (real part, then imaginary part,
 NaN parts last: npysort's less), with scalar and array keys of any number type, both sides and
-a sorter; unsorted arrays give NumPy's results too (its binary search, step by step)."""
+a sorter. Only sorted arrays are compared: for an unsorted one the answer depends on the order
+in which NumPy's binary search probes, which NumPy 2.5 changed (the GPU host's NumPy 2.5.2
+differs from 2.4 there)."""
 
 import itertools
 
@@ -33,7 +35,6 @@ def samples():
     for i in range(60):
         a = rng.choice(POOL, rng.choice([3, 5, len(POOL)]))
         v = rng.choice(POOL, 4 + i % 3)
-        yield a, v
         yield np.sort(a), v
         yield np.sort(a).astype(np.complex64), v.astype(np.complex64)
 
