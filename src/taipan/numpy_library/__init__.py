@@ -22,6 +22,7 @@ import importlib
 import marshal
 import os
 import sys
+import types
 
 _DIRECTORY = os.path.dirname(os.path.abspath(__file__))
 # Bump when the scan or the cache file's layout changes.
@@ -31,6 +32,8 @@ _CACHE_NAME = "taipan_manifest.marshal"
 _manifest = None  # (TOPICS, FUNCTIONS, MEMBERS) once derived
 _loaded = set()  # topics imported through load()
 _by_object = None  # NumPy function object -> (topic, name), built from FUNCTIONS on first use
+_unresolved = ()  # (name, topic) of FUNCTIONS whose NumPy submodule was not imported yet
+_modules_seen = -1  # len(sys.modules) when _unresolved was last looked at
 
 
 def __getattr__(name):
@@ -170,19 +173,42 @@ def numpy_object(name):
     return value
 
 
+def _imported_object(name):
+    """numpy_object(name) without importing anything: None while a NumPy submodule on the path
+    is not imported yet. NumPy imports some submodules (np.polynomial, np.ma...) when first
+    read through its module __getattr__; the listing below must not pay for that (30 ms and
+    more in a fresh process) when the program never touched them. A module's own attributes
+    are read from its __dict__, so its __getattr__ never runs."""
+    value = sys.modules.get("numpy")
+    for part in name.split(".")[1:]:
+        if value is None:
+            return None
+        if isinstance(value, types.ModuleType):
+            value = vars(value).get(part)
+        else:
+            value = getattr(value, part, None)
+    return value
+
+
 def _listing(function):
     """(topic, FUNCTIONS name) of the NumPy function object ``function``, else None."""
-    global _by_object
-    table = _by_object
-    if table is None:
-        table = {}
-        for name, topic in _derived_manifest()[1].items():
-            value = numpy_object(name)
-            if value is not None:
-                table[value] = (topic, name)
-        _by_object = table
+    global _by_object, _unresolved, _modules_seen
+    if _by_object is None:
+        _by_object, _unresolved = {}, list(_derived_manifest()[1].items())
+    if _unresolved and _modules_seen != len(sys.modules):
+        # Names whose NumPy submodule was not imported when last looked at: a function of it
+        # can only reach the compiler once the program has imported that submodule.
+        _modules_seen = len(sys.modules)
+        pending = []
+        for name, topic in _unresolved:
+            value = _imported_object(name)
+            if value is None:
+                pending.append((name, topic))
+            else:
+                _by_object[value] = (topic, name)
+        _unresolved = pending
     try:
-        return table.get(function)
+        return _by_object.get(function)
     except TypeError:  # unhashable
         return None
 
