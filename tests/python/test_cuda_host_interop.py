@@ -111,6 +111,22 @@ def test_a_local_kernel_and_its_configured_launch_pickle_with_plain_pickle():
     assert configured.kernel is kernel
 
 
+def _run_as_main(script):
+    """Runs `script` as `python -c` (its functions live in `__main__`) with this taipan
+    importable, and returns the finished process after checking that it exited cleanly."""
+    environment = dict(os.environ, PYTHONPATH=child_python_path())
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result
+
+
 def test_a_main_kernel_travels_by_plain_pickle_to_another_process():
     script = textwrap.dedent(
         """
@@ -134,16 +150,7 @@ def test_a_main_kernel_travels_by_plain_pickle_to_another_process():
         print(child.stdout.decode(), child.stderr.decode()[-2000:])
         """
     )
-    environment = dict(os.environ, PYTHONPATH=child_python_path())
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    result = _run_as_main(script)
     assert "(2, 1, 1) kernel [('array(int64, 1d, C)',)]" in result.stdout, result.stdout
 
 
@@ -360,16 +367,7 @@ def test_without_cloudpickle_main_kernels_and_recursive_functions_still_pickle()
         print(child.stdout.decode(), child.stderr.decode()[-2000:])
         """
     )
-    environment = dict(os.environ, PYTHONPATH=child_python_path())
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    result = _run_as_main(script)
     assert "8 kernel" in result.stdout, result.stdout
 
 

@@ -159,31 +159,18 @@ def load_all():
         load(topic)
 
 
-def numpy_object(name):
+def numpy_object(name, importing=True):
     """The object a FUNCTIONS name stands for in the imported NumPy ("numpy.linalg.norm" is
-    np.linalg.norm), or None when this NumPy lacks it."""
-    numpy = sys.modules.get("numpy")
-    if numpy is None:
-        return None
-    value = numpy
-    for part in name.split(".")[1:]:
-        value = getattr(value, part, None)
-        if value is None:
-            return None
-    return value
-
-
-def _imported_object(name):
-    """numpy_object(name) without importing anything: None while a NumPy submodule on the path
-    is not imported yet. NumPy imports some submodules (np.polynomial, np.ma...) when first
-    read through its module __getattr__; the listing below must not pay for that (30 ms and
-    more in a fresh process) when the program never touched them. A module's own attributes
-    are read from its __dict__, so its __getattr__ never runs."""
+    np.linalg.norm), or None when this NumPy lacks it. With `importing` False, None also while
+    a NumPy submodule on the path is not imported yet: NumPy imports some (np.polynomial,
+    np.ma...) when first read through its module __getattr__, which the listing below must not
+    pay for (30 ms and more in a fresh process) when the program never touched them; a
+    module's own attributes are then read from its __dict__, so its __getattr__ never runs."""
     value = sys.modules.get("numpy")
     for part in name.split(".")[1:]:
         if value is None:
             return None
-        if isinstance(value, types.ModuleType):
+        if not importing and isinstance(value, types.ModuleType):
             value = vars(value).get(part)
         else:
             value = getattr(value, part, None)
@@ -201,7 +188,7 @@ def _listing(function):
         _modules_seen = len(sys.modules)
         pending = []
         for name, topic in _unresolved:
-            value = _imported_object(name)
+            value = numpy_object(name, importing=False)
             if value is None:
                 pending.append((name, topic))
             else:
