@@ -23,7 +23,8 @@ SCRIPT = textwrap.dedent(
         return np.sum(a) + np.cumsum(a)[-1]
 
     before = live_blocks()
-    assert total(np.arange(4.0)) == 12.0
+    a = np.arange(4.0)
+    assert total(a) == total.py_func(a)
     assert live_blocks() == before
     if not lazy:
         assert "numpy.polynomial" not in sys.modules, "the compile imported np.polynomial"
@@ -35,7 +36,7 @@ SCRIPT = textwrap.dedent(
         return P.polyval(x, c)
 
     c = np.array([1.0, 2.0, 3.0])
-    assert value(c, 2.0) == value.py_func(c, 2.0) == 17.0
+    assert value(c, 2.0) == value.py_func(c, 2.0)
     assert live_blocks() == before
     print("ok")
     """
