@@ -59,6 +59,7 @@ namespace {
 PyObject *typingErrorClass = nullptr;
 PyObject *unsupportedErrorClass = nullptr;
 PyObject *internalErrorClass = nullptr;
+PyObject *valueErrorClass = nullptr; ///< CompileErrorKind::Value: a TypingError and a ValueError
 
 std::vector<PyObject *> exceptionClasses;
 std::unordered_map<PyObject *, int> exceptionIds;
@@ -359,6 +360,7 @@ void setCompileError(const CompileError &error) {
   }
   PyObject *cls = error.kind == CompileErrorKind::Unsupported ? unsupportedErrorClass
                   : error.kind == CompileErrorKind::Internal  ? internalErrorClass
+                  : error.kind == CompileErrorKind::Value     ? valueErrorClass
                                                               : typingErrorClass;
   PyErr_SetString(cls ? cls : PyExc_TypeError, message.c_str());
 }
@@ -468,6 +470,8 @@ NB_MODULE(_core, module) {
                unsupportedErrorClass = unsupported.inc_ref().ptr();
                internalErrorClass = internal.inc_ref().ptr();
              });
+  module.def("set_value_error_class",
+             [](nb::handle value) { valueErrorClass = value.inc_ref().ptr(); });
 
   registerOptionTable(module);
   module.def("read_function",

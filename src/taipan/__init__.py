@@ -1,9 +1,11 @@
 """taipan: a just-in-time compiler for numerical Python with Numba's API, in C++ on LLVM."""
 
 from taipan import _core
+from taipan import errors as _errors
 from taipan.errors import InternalError, TaipanError, TypingError, UnsupportedError
 
 _core.set_error_classes(TypingError, UnsupportedError, InternalError)
+_core.set_value_error_class(_errors.ArgumentValueError)
 
 _core.install_source_recorder()  # exec'd functions keep their text (taipan.source_texts)
 

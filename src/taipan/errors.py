@@ -17,6 +17,12 @@ class InternalError(TaipanError):
     """A bug in taipan itself; please report it with the code that triggered it."""
 
 
+class ArgumentValueError(TypingError, ValueError):
+    """An argument of the right type whose constant value the function refuses (an alignment
+    that is not a power of two): Numba raises ValueError while compiling, so this is a
+    ValueError as well as a TypingError."""
+
+
 class TaipanWarning(Warning):
     """Base of taipan's compile-time warnings."""
 

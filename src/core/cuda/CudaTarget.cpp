@@ -11,6 +11,7 @@
 #include "target/CodeEmitter.h"
 #include "target/PassPipeline.h"
 
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -803,6 +804,7 @@ void useHalfInstructions(llvm::Module &module, int computeCapability) {
   llvm::Type *bits16 = llvm::Type::getInt16Ty(context);
   llvm::Type *bits8 = llvm::Type::getInt8Ty(context);
   std::vector<llvm::Instruction *> replaced;
+  llvm::SmallPtrSet<llvm::Value *, 8> fromIntegers; // integers converted to half by cvt.rn
   for (llvm::Function &function : module)
     for (llvm::BasicBlock &block : function)
       for (llvm::Instruction &instruction : block) {
@@ -833,11 +835,24 @@ void useHalfInstructions(llvm::Module &module, int computeCapability) {
         llvm::FunctionType *type = llvm::FunctionType::get(bits16, {operand->getType()}, false);
         llvm::Value *result =
             builder.CreateCall(llvm::InlineAsm::get(type, assembly, constraints, false), {operand});
-        instruction.replaceAllUsesWith(builder.CreateBitCast(result, half));
+        llvm::Value *converted = builder.CreateBitCast(result, half);
+        instruction.replaceAllUsesWith(converted);
         replaced.push_back(&instruction);
+        if (llvm::isa<llvm::CastInst>(instruction))
+          fromIntegers.insert(converted);
       }
   for (llvm::Instruction *instruction : replaced)
     instruction->eraseFromParent();
+  // InstCombine puts a converted operand first (`b < a` for `a > b`); the comparison reads as
+  // written, and as numba-cuda's PTX reads (setp.gt.f16 a, b), with the integer second.
+  std::vector<llvm::FCmpInst *> reversed;
+  for (llvm::Value *converted : fromIntegers)
+    for (llvm::User *user : converted->users())
+      if (auto *compare = llvm::dyn_cast<llvm::FCmpInst>(user))
+        if (compare->getOperand(0) == converted && !fromIntegers.count(compare->getOperand(1)))
+          reversed.push_back(compare);
+  for (llvm::FCmpInst *compare : reversed)
+    compare->swapOperands();
 }
 
 } // namespace

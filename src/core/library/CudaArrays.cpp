@@ -6,6 +6,7 @@
 #include "lower/ArrayLowering.h"
 #include "lower/LoweringApi.h"
 #include "lower/ModuleLowering.h"
+#include "types/UserTypes.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 
@@ -22,9 +23,11 @@ constexpr unsigned SharedAddressSpace = 3;
 
 /// The array's storage: one addrspace(3) global per shared array (every dynamic, shape 0,
 /// array is the same external array, whose size is the launch's dynamic shared memory), or a
-/// stack array. `dynamicCount` gets the element count of a dynamic shared array.
+/// stack array. `dynamicCount` gets the element count of a dynamic shared array. `alignment`
+/// is the caller's (`alignment=`), 0 when none was given: a shared array then has 16, a local
+/// one its element's.
 llvm::Value *allocateStorage(LoweringApi &lowering, bool shared, const Type *dtype, int64_t count,
-                             llvm::Value **dynamicCount) {
+                             uint64_t alignment, llvm::Value **dynamicCount) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   // A record's memory form is the address of its bytes (storageSize 8), not the bytes: an
   // array holds itemSize bytes per record, so its storage is bytes.
@@ -35,7 +38,8 @@ llvm::Value *allocateStorage(LoweringApi &lowering, bool shared, const Type *dty
     llvm::AllocaInst *storage =
         lowering.createEntryAlloca(llvm::ArrayType::get(element, count), "local.array");
     storage->setAlignment(
-        std::max(storage->getAlign(), llvm::Align(std::max<size_t>(dtype->storageAlignment(), 1))));
+        std::max({storage->getAlign(), llvm::Align(std::max<size_t>(dtype->storageAlignment(), 1)),
+                  llvm::Align(std::max<uint64_t>(alignment, 1))}));
     return storage;
   }
   bool dynamic = count == 0;
@@ -46,7 +50,7 @@ llvm::Value *allocateStorage(LoweringApi &lowering, bool shared, const Type *dty
       dynamic ? nullptr : llvm::UndefValue::get(storage),
       dynamic ? "taipan_dynamic_shared" : "taipan_shared", nullptr,
       llvm::GlobalValue::NotThreadLocal, SharedAddressSpace);
-  global->setAlignment(llvm::Align(16));
+  global->setAlignment(llvm::Align(alignment ? alignment : 16));
   // The block's shared memory is what the kernel asked for, even where the optimiser proves a
   // thread reads back only its own writes (numba-cuda's NVVM keeps it too): launches and
   // get_shared_mem_per_block count it.
@@ -62,13 +66,49 @@ llvm::Value *allocateStorage(LoweringApi &lowering, bool shared, const Type *dty
   return builder.CreateAddrSpaceCast(global, builder.getPtrTy());
 }
 
-/// cuda.shared.array(shape, dtype) and cuda.local.array(shape, dtype): a C-contiguous array
-/// whose shape is constant (typing evaluates it into the call's constants).
+/// The dtype of an array in shared or local memory, as numba-cuda takes it: a number, a record,
+/// or a type with a data model of its own (Numba's extension API), named by a NumPy scalar
+/// class, a dtype object, a string or a Numba type. nullptr for anything else.
+const Type *memoryArrayDtype(const Type *argument) {
+  if (argument->kind() == TypeKind::DType && isUserType(argument->dtype()))
+    return userTypeLayout(argument->dtype()) ? argument->dtype() : nullptr;
+  return dtypeFromArgument(argument);
+}
+
+/// The `alignment=` of a shared or local array, checked as numba-cuda checks it: a constant
+/// integer (an int variable is refused as a float is), positive, a power of two and a multiple
+/// of a pointer's size. 0 when the argument is left out or None.
+uint64_t checkedAlignment(const LibraryCall &call) {
+  const Type *type = call.argumentTypes.size() > 2 ? call.argumentTypes[2] : nullptr;
+  if (!type || type->isNone())
+    return 0;
+  const std::optional<int64_t> &value = call.integerLiterals[0];
+  if (!value)
+    throwTypingError(call.function->name +
+                         "(): RequireLiteralValue: alignment must be a constant integer, not " +
+                         type->name(),
+                     call.location);
+  auto refuse = [&](const std::string &reason) {
+    throw CompileError(CompileErrorKind::Value, "Alignment must be " + reason, call.location);
+  };
+  if (*value <= 0)
+    refuse("positive");
+  if ((*value & (*value - 1)) != 0)
+    refuse("a power of 2");
+  if (*value % 8 != 0)
+    refuse("a multiple of 8");
+  return static_cast<uint64_t>(*value);
+}
+
+/// cuda.shared.array(shape, dtype, alignment=None) and cuda.local.array(...): a C-contiguous
+/// array whose shape is constant (typing evaluates it into the call's constants), its data
+/// aligned to `alignment` bytes when given.
 void addArray(Library &library, const std::string &name) {
   bool shared = name == "cuda.shared.array";
   LibraryFunction function;
   function.name = name;
-  function.parameters = {{"shape", false}, {"dtype", false}};
+  function.parameters = {{"shape", false}, {"dtype", false}, {"alignment", true}};
+  function.integerLiteralArguments = {2};
   function.targets = OnGpu;
   function.constantArgument =
       LibraryConstantArgument{0, "(shape, dtype) needs a constant shape: an int or a tuple of "
@@ -76,7 +116,7 @@ void addArray(Library &library, const std::string &name) {
   function.lowersArguments = true; // the shape is constant and the dtype a type
   function.type = [shared](const LibraryCall &call) {
     const std::string &name = call.function->name;
-    const Type *dtype = dtypeFromArgument(call.argumentTypes[1]);
+    const Type *dtype = memoryArrayDtype(call.argumentTypes[1]);
     if (!dtype && call.argumentTypes[1]->kind() == TypeKind::StringLiteral)
       throwTypingError(name + "(): Invalid NumPy dtype specified: '" +
                            call.argumentTypes[1]->text() + "'",
@@ -89,6 +129,7 @@ void addArray(Library &library, const std::string &name) {
       if (extent < 0 || (extent == 0 && (!shared || extents.size() != 1)))
         throwTypingError(name + "(): invalid shape (a dynamic shared array has shape 0)",
                          call.location);
+    checkedAlignment(call);
     return types::array(dtype, static_cast<int>(extents.size()), 'C', false);
   };
   function.lower = [shared](LoweringApi &lowering, const LibraryCall &call,
@@ -101,7 +142,8 @@ void addArray(Library &library, const std::string &name) {
     for (int64_t extent : extents)
       count *= extent;
     llvm::Value *dynamicCount = nullptr;
-    llvm::Value *data = allocateStorage(lowering, shared, dtype, count, &dynamicCount);
+    llvm::Value *data =
+        allocateStorage(lowering, shared, dtype, count, checkedAlignment(call), &dynamicCount);
     llvm::Value *array = llvm::Constant::getNullValue(valueType(lowering.llvmContext(), arrayType));
     array = lowering.arrays().withArrayField(array, ArrayLayout::ItemSize,
                                              builder.getInt64(dtype->itemSize()));

@@ -12,6 +12,7 @@
 #include "support/CompileError.h"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/InlineAsm.h>
 
 #include <algorithm>
 #include <limits>
@@ -190,6 +191,19 @@ llvm::Value *FunctionLowering::tupleElement(llvm::Value *tuple, const Type *tupl
                         tupleType->elements()[index]);
 }
 
+/// A float16 converted to an integer in a kernel, as numba-cuda converts it: rounded to the
+/// nearest integer (`cvt.rni.s32.f16`), where NumPy and the CPU truncate.
+static llvm::Value *halfToIntegerNearest(llvm::IRBuilder<> &builder, llvm::Value *value,
+                                         const Type *to) {
+  unsigned bits = static_cast<unsigned>(to->bits());
+  const char *constraint = bits == 64 ? "=l,h" : bits == 32 ? "=r,h" : bits == 16 ? "=h,h" : "=c,h";
+  std::string text = std::string("cvt.rni.") + (to->isSigned() ? "s" : "u") + std::to_string(bits) +
+                     ".f16 $0, $1;";
+  auto *type = llvm::FunctionType::get(builder.getIntNTy(bits), {builder.getInt16Ty()}, false);
+  return builder.CreateCall(llvm::InlineAsm::get(type, text, constraint, false),
+                            {builder.CreateBitCast(value, builder.getInt16Ty())});
+}
+
 llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, const Type *to) {
   if (from != to && (from->isOptional() || to->isOptional()))
     return castOptional(value, from, to);
@@ -225,6 +239,8 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
       return builder.CreateZExt(value, target);
     if (from->isInteger())
       return builder.CreateIntCast(value, target, from->isSigned());
+    if (from->isFloat() && from->bits() == 16 && moduleLowering.target.hasThreadHierarchy())
+      return halfToIntegerNearest(builder, value, to);
     if (from->isFloat())
       return to->isSigned() ? builder.CreateFPToSI(value, target)
                             : builder.CreateFPToUI(value, target);

@@ -69,6 +69,10 @@ struct LibraryCall {
   /// The values of the function's `constantArgument` at this call (the extents of
   /// cuda.shared.array's shape, the n of cuda.grid(n)); empty when it declares none.
   std::vector<int64_t> constants;
+  /// The values of the function's `integerLiteralArguments` at this call, in their order:
+  /// nullopt where the argument is left out or is not a constant integer (Numba's
+  /// IntegerLiteral), which the type rule then judges by its type.
+  std::vector<std::optional<int64_t>> integerLiterals;
   /// Which of the function's forms the type rule chose for these argument types (each family
   /// numbers its own, e.g. len of a tuple, a range or an array); 0 for a function with one.
   unsigned form = 0;
@@ -140,6 +144,10 @@ struct LibraryFunction {
   /// Typing evaluates this argument into LibraryCall::constants before the type rule runs, and
   /// reports the requirement at the call when it is not constant.
   std::optional<LibraryConstantArgument> constantArgument;
+  /// Parameters (counted after keywords are bound) whose constant integer value typing
+  /// records into LibraryCall::integerLiterals before the type rule runs: arguments Numba
+  /// types as IntegerLiteral and the rule needs (cuda.local.array's alignment).
+  std::vector<size_t> integerLiteralArguments;
   /// The lower rule lowers the arguments it needs itself (from `call.arguments`) and receives
   /// no values: print formats each argument as it lowers it; a shared array's shape is
   /// constant and never lowered.

@@ -14,8 +14,10 @@ struct SourceLocation {
   int column = 0;
 };
 
-/// The category decides which Python exception the bindings raise.
-enum class CompileErrorKind { Typing, Unsupported, Internal };
+/// The category decides which Python exception the bindings raise. Value: an argument of the
+/// right type whose constant value the function refuses (cuda.local.array's alignment), a
+/// ValueError.
+enum class CompileErrorKind { Typing, Unsupported, Internal, Value };
 
 /// Thrown by every compiler stage for input it cannot handle. The message is meant for users.
 class CompileError : public std::runtime_error {

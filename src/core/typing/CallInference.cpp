@@ -306,6 +306,15 @@ const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *en
           expr->location);
     call.constants = std::move(*values);
   }
+  for (size_t position : entry->integerLiteralArguments) {
+    std::optional<int64_t> literal;
+    const Expr *argument = position < call.arguments.size() ? call.arguments[position] : nullptr;
+    const Type *type = argument ? call.argumentTypes[position] : nullptr;
+    if (type && type->isInteger()) // one int: not a tuple of them, nor a bool
+      if (std::optional<std::vector<int64_t>> values = knownIntegers(pass, argument))
+        literal = values->size() == 1 ? std::optional<int64_t>(values->front()) : std::nullopt;
+    call.integerLiterals.push_back(literal);
+  }
   if ((entry->name == "len" || entry->name == "bool") && call.arguments.size() == 1 &&
       call.arguments[0])
     pass.itemFreeReads.insert(call.arguments[0]->id); // the size alone

@@ -545,6 +545,15 @@ void StatementInference::checkArrayStore(Expr *target, const Type *slot, const T
   // An optional value stores what it holds, cast as Numba casts it: a TypeError when None.
   if (element->isOptional())
     element = element->optionalValue();
+  if (isUserType(element) || isUserType(base->dtype())) {
+    // An element of a type with a data model (its layout holds no references): a value of
+    // that type, stored whole into one element.
+    if (element != base->dtype() || value->isArray() || slot->isArray())
+      throwTypingError("cannot store a value of type " + InferencePass::describe(value) + " into " +
+                           InferencePass::describe(slot),
+                       target->location);
+    return;
+  }
   if (element->isDatetimeLike() || base->dtype()->isDatetimeLike()) {
     // Same kind, and a unit that converts exactly to the array's (coarser or equal).
     if (element->kind() != base->dtype()->kind() ||
