@@ -481,6 +481,62 @@ struct CudaLauncher {
   };
   std::vector<Entry> entries;
 
+  /// The kernel launched before for argument types `key` on the selected device in its current
+  /// context, or null.
+  const Entry *find(const Type *const *key, size_t count) const {
+    if (entries.empty())
+      return nullptr;
+    cuda::CudaContexts &contexts = CudaDriver::get().contexts();
+    int device = contexts.selectedOrdinal();
+    unsigned epoch = contexts.contextEpoch();
+    const Entry *found = nullptr;
+    for (const Entry &candidate : entries)
+      if (candidate.device == device && candidate.epoch == epoch && candidate.key.size() == count &&
+          std::equal(candidate.key.begin(), candidate.key.end(), key))
+        found = &candidate;
+    return found;
+  }
+
+  /// The common launch, which the type's call slot runs before any other (launcherCall): up to
+  /// InlineArguments positional arguments, each described without Python and none in host
+  /// memory, of types launched before on this device, no pre-launch callbacks, not a debug
+  /// kernel. True once launched. False with no error set when call() must launch instead (it
+  /// reads the arguments again); false with an error set when an argument does not convert.
+  bool launchKnown(PyObject *arguments) {
+    size_t count = static_cast<size_t>(PyTuple_GET_SIZE(arguments));
+    if (debug || entries.empty() || count > InlineArguments ||
+        PyList_GET_SIZE(preLaunchCallbacks.ptr()) != 0)
+      return false;
+    const Type *key[InlineArguments];
+    Descriptions descriptions(count);
+    for (size_t i = 0; i < count; ++i) {
+      bool hostArray = false;
+      if (!describeArgument(PyTuple_GET_ITEM(arguments, i), stream, &key[i], &descriptions[i],
+                            &hostArray) ||
+          hostArray) {
+        PyErr_Clear(); // call() describes the value again and handles it as it always did
+        return false;
+      }
+    }
+    const Entry *entry = find(key, count);
+    if (!entry)
+      return false;
+    KernelArguments argumentBlock(key, count);
+    for (size_t i = 0; i < count; ++i) {
+      PyObject *description = descriptions[i];
+      bool filled = description ? argumentBlock.setArray(i, PyTuple_GET_ITEM(description, 1),
+                                                         PyTuple_GET_ITEM(description, 2),
+                                                         PyTuple_GET_ITEM(description, 3))
+                                : argumentBlock.setValue(i, PyTuple_GET_ITEM(arguments, i));
+      if (!filled)
+        return false;
+    }
+    launchFunction(entry->function, grid, block, shared, stream, entry->cooperative,
+                   /*raiseSharedLimit=*/false, argumentBlock.pointers());
+    return true;
+  }
+
+  /// Every launch: the common one is launchKnown's, and this path handles the rest.
   nb::object call(nb::args arguments) {
     if (PyList_GET_SIZE(preLaunchCallbacks.ptr()) != 0) {
       fallback(*arguments);
@@ -504,16 +560,7 @@ struct CudaLauncher {
       return nb::none();
     }
     cuda::CudaContexts &contexts = CudaDriver::get().contexts();
-    const Entry *entry = nullptr;
-    if (!entries.empty()) {
-      int device = contexts.selectedOrdinal();
-      unsigned epoch = contexts.contextEpoch();
-      for (const Entry &candidate : entries)
-        if (candidate.device == device && candidate.epoch == epoch &&
-            candidate.key.size() == count &&
-            std::equal(candidate.key.begin(), candidate.key.end(), key))
-          entry = &candidate;
-    }
+    const Entry *entry = find(key, count);
     void *function;
     void *module;
     bool cooperative;
@@ -570,6 +617,32 @@ struct CudaLauncher {
   }
 };
 
+/// CudaLauncher's call slot: launchKnown's common launch without nanobind's argument handling
+/// (which took about a quarter of a launch's host time), else the general path, bound as
+/// `_general_launch`.
+PyObject *launcherCall(PyObject *self, PyObject *arguments, PyObject *keywords) {
+  if ((!keywords || PyDict_GET_SIZE(keywords) == 0) && nb::inst_ready(self)) {
+    try {
+      if (nb::inst_ptr<CudaLauncher>(self)->launchKnown(arguments))
+        Py_RETURN_NONE;
+    } catch (nb::python_error &error) {
+      error.restore();
+      return nullptr;
+    } catch (const std::exception &error) {
+      PyErr_SetString(PyExc_RuntimeError, error.what());
+      return nullptr;
+    }
+    if (PyErr_Occurred())
+      return nullptr;
+  }
+  nb::object general = nb::steal(PyObject_GetAttrString(self, "_general_launch"));
+  if (!general.is_valid())
+    return nullptr;
+  return PyObject_Call(general.ptr(), arguments, keywords);
+}
+
+PyType_Slot launcherSlots[] = {{Py_tp_call, reinterpret_cast<void *>(launcherCall)}, {0, nullptr}};
+
 /// `value` as a tuple with at least `length` items (a description's shape or strides).
 nb::object checkedTuple(nb::handle value, int length, const char *what) {
   nb::object tuple = nb::steal(PyTuple_Check(value.ptr()) ? nb::handle(value).inc_ref().ptr()
@@ -585,7 +658,7 @@ nb::object checkedTuple(nb::handle value, int length, const char *what) {
 } // namespace
 
 void defineCudaLaunchBindings(nb::module_ &module) {
-  nb::class_<CudaLauncher>(module, "CudaLauncher")
+  nb::class_<CudaLauncher>(module, "CudaLauncher", nb::type_slots(launcherSlots))
       .def(
           "__init__",
           [](CudaLauncher *self, nb::tuple grid, nb::tuple block, unsigned shared,
@@ -606,7 +679,9 @@ void defineCudaLaunchBindings(nb::module_ &module) {
           },
           nb::arg("grid"), nb::arg("block"), nb::arg("shared"), nb::arg("stream").none(),
           nb::arg("fallback"), nb::arg("debug") = false, nb::arg("allocation_stream") = 0)
-      .def("__call__", &CudaLauncher::call)
+      // Calls go through the type's slot (launcherCall), which runs this for all but the
+      // common launch.
+      .def("_general_launch", &CudaLauncher::call)
       // Pickled as the Python launcher pickles: the kernel and its configuration.
       .def("__reduce__", [](CudaLauncher &self) { return self.fallback.attr("__reduce__")(); })
       // numba-cuda's configured launch: griddim, blockdim, stream, sharedmem and the current

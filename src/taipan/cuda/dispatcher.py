@@ -491,7 +491,17 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         return kernel
 
     def _caches_kernels(self):
-        return bool(self.targetoptions.get("cache")) and not self.device
+        if not self.targetoptions.get("cache") or self.device:
+            return False
+        links = self.link_files()
+        if links:
+            # The cache key covers the kernel's source, not what the linked files hold: a kernel
+            # loaded after they changed would run their old code. Refused, in numba-cuda's words.
+            raise RuntimeError(
+                f'Cannot pickle CUDACodeLibrary with linking files: kernel "{self.__qualname__}" '
+                f"links {', '.join(map(str, links))}, which cache=True cannot tell have changed"
+            )
+        return True
 
     def _cached_kernel(self, key):
         """The kernel from the disk cache (cache=True): its PTX, and the cubin for this GPU when
@@ -596,13 +606,21 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         return dict(self._kernels)
 
     def __getitem__(self, configuration):
-        if self.extensions:
-            # Handlers run at every launch, in Python: no C++ launcher, none kept (the list
-            # may change between launches).
-            griddim, blockdim, stream, sharedmem = api.launch_configuration(configuration)
-            warn_low_occupancy(griddim, stacklevel=3)
-            return _Launcher(self, griddim, blockdim, stream, sharedmem)
-        return super().__getitem__(configuration)
+        if not self.extensions:
+            # A kept configuration, found here at every launch: going through super() first
+            # cost more than the lookup itself (about 0.1 us of a launch).
+            try:
+                launcher = self._launchers.get(configuration)
+            except TypeError:  # a list among the dimensions
+                launcher = None
+            if launcher is not None:
+                return launcher
+            return super().__getitem__(configuration)
+        # Handlers run at every launch, in Python: no C++ launcher, none kept (the list may
+        # change between launches).
+        griddim, blockdim, stream, sharedmem = api.launch_configuration(configuration)
+        warn_low_occupancy(griddim, stacklevel=3)
+        return _Launcher(self, griddim, blockdim, stream, sharedmem)
 
     def _launcher(self, griddim, blockdim, stream, sharedmem, debug=None):
         """The C++ launcher of a configuration: every launch reads its arguments in C++ once
