@@ -13,9 +13,10 @@ import warnings
 
 import numpy as np
 import pytest
+from child_processes import run_in_simulator
 from ptx_assembly import PTXAS, needs_ptxas
 
-from taipan import cuda, float32, float64, int32, int64, uint32, uint64
+from taipan import cuda, float32, float64, from_dtype, int32, int64, uint32, uint64
 from taipan.cuda import random as trandom
 from taipan.cuda.random import (
     create_xoroshiro128p_states,
@@ -118,6 +119,15 @@ def test_cpu_initialisation_matches_numba(n, seed, subsequence_start):
     assert np.array_equal(taipan_states(n, seed, subsequence_start), expected)
 
 
+def test_cpu_initialisation_of_numba_s_records_matches_numba():
+    """Numba's layout, (n,) xoroshiro128p_dtype records, initialised in place."""
+    for n, seed, subsequence_start in [(1, 0, 0), (64, 1, 0), (100, 12345, 3)]:
+        records = np.empty(n, trandom.xoroshiro128p_dtype)
+        init_xoroshiro128p_states_cpu(records, seed, subsequence_start)
+        assert np.array_equal(records, numba_states(n, seed, subsequence_start))
+        assert np.array_equal(as_pairs(records), taipan_states(n, seed, subsequence_start))
+
+
 def test_cpu_initialisation_of_no_states():
     states = np.empty((0, 2), np.uint64)
     init_xoroshiro128p_states_cpu(states, 1, 0)  # nothing to do, as in Numba
@@ -204,8 +214,11 @@ def test_public_names_match_numba():
 
 
 def test_states_of_the_wrong_layout_are_refused():
-    with pytest.raises(TypeError, match=r"shape \(n, 2\)"):
-        init_xoroshiro128p_states_cpu(np.empty(4, trandom.xoroshiro128p_dtype), 1, 0)
+    other_records = np.dtype([("s0", np.uint64), ("s1", np.int64)])
+    with pytest.raises(TypeError, match=r"xoroshiro128p_dtype records, or uint64 of shape"):
+        init_xoroshiro128p_states_cpu(np.empty(4, other_records), 1, 0)
+    with pytest.raises(TypeError, match=r"xoroshiro128p_dtype records"):
+        init_xoroshiro128p_states_cpu(np.empty((2, 2), trandom.xoroshiro128p_dtype), 1, 0)
     with pytest.raises(ValueError, match=r"shape \(n, 2\)"):
         init_xoroshiro128p_states_cpu(np.empty((4, 3), np.uint64), 1, 0)
     with pytest.raises(ValueError, match=r"shape \(n, 2\)"):
@@ -288,7 +301,21 @@ def random_3d(arr, rng_states):
 
 
 STATES = uint64[:, ::1]
+RECORDS = from_dtype(trandom.xoroshiro128p_dtype)[::1]  # Numba's layout
 KERNELS = [
+    (
+        draw_everything,
+        (
+            RECORDS,
+            uint64[:, ::1],
+            float32[:, ::1],
+            float64[:, ::1],
+            float32[:, ::1],
+            float64[:, ::1],
+        ),
+    ),
+    (reseed, (RECORDS, int64[::1])),
+    (compute_pi, (RECORDS, int64, float32[::1])),
     (
         draw_everything,
         (
@@ -352,6 +379,49 @@ def test_normal_float32_uses_single_precision_math():
     assert "sqrt.rn.f32" in ptx
 
 
+def test_numba_s_record_states_in_the_simulator(tmp_path):
+    """create_xoroshiro128p_states gives Numba's (n,) records (numba-cuda's test_create counts
+    n unique states); kernels draw from them the numbers they draw from the same states as
+    uint64 pairs."""
+    run_in_simulator(
+        tmp_path,
+        """
+        import numpy as np
+        from taipan import cuda
+        from taipan.cuda.random import (
+            create_xoroshiro128p_states,
+            xoroshiro128p_dtype,
+            xoroshiro128p_jump,
+            xoroshiro128p_normal_float64,
+            xoroshiro128p_uniform_float64,
+        )
+
+        @cuda.jit
+        def draw(states, out):
+            i = cuda.grid(1)
+            if i < len(states):
+                out[i, 0] = xoroshiro128p_uniform_float64(states, i)
+                out[i, 1] = xoroshiro128p_normal_float64(states, i)
+                xoroshiro128p_jump(states, i)
+
+        records = create_xoroshiro128p_states(10, seed=1)
+        host = records.copy_to_host()
+        assert host.dtype == xoroshiro128p_dtype and host.shape == (10,)
+        assert len(np.unique(host)) == 10
+        pairs = cuda.to_device(host.view(np.uint64).reshape(10, 2).copy())
+        from_records = np.zeros((10, 2))
+        from_pairs = np.zeros((10, 2))
+        draw[1, 16](records, from_records)
+        draw[1, 16](pairs, from_pairs)
+        assert np.array_equal(from_records, from_pairs)
+        after = records.copy_to_host()
+        assert np.array_equal(after.view(np.uint64).reshape(10, 2), pairs.copy_to_host())
+        assert not np.array_equal(after, host)
+        print("ok")
+        """,
+    )
+
+
 # --- on the GPU -----------------------------------------------------------------------------
 
 
@@ -408,8 +478,9 @@ def test_device_states_match_numba_cuda():
     for n, seed, start in [(1, 0, 0), (1000, 1, 0), (257, 99, 5)]:
         ours = create_xoroshiro128p_states(n, seed, subsequence_start=start)
         theirs = nr.create_xoroshiro128p_states(n, seed, subsequence_start=start)
-        assert ours.shape == (n, 2) and len(ours) == n
-        assert np.array_equal(ours.copy_to_host(), as_pairs(theirs.copy_to_host()))
+        assert ours.shape == (n,) and len(ours) == n
+        assert ours.dtype == theirs.dtype == trandom.xoroshiro128p_dtype
+        assert np.array_equal(ours.copy_to_host(), theirs.copy_to_host())
 
 
 @needs_gpu
@@ -437,7 +508,7 @@ def test_kernel_draws_match_numba_cuda_bit_for_bit():
         a, b = mine.copy_to_host(), reference.copy_to_host()
         bits = np.uint32 if dtype == np.float32 else np.uint64
         assert np.array_equal(a.view(bits), b.view(bits)), name
-    assert np.array_equal(ours.copy_to_host(), as_pairs(theirs.copy_to_host()))
+    assert np.array_equal(ours.copy_to_host(), theirs.copy_to_host())
 
 
 @needs_gpu
@@ -532,7 +603,7 @@ def test_states_on_a_stream():
     stream = cuda.stream()
     states = create_xoroshiro128p_states(300, 17, stream=stream)
     stream.synchronize()
-    assert np.array_equal(states.copy_to_host(), taipan_states(300, 17))
+    assert np.array_equal(as_pairs(states.copy_to_host()), taipan_states(300, 17))
     again = cuda.device_array((300, 2), np.uint64)
     init_xoroshiro128p_states(again, 17, stream=stream)
     stream.synchronize()

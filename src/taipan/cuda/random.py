@@ -18,8 +18,8 @@ api.random.device_functions(globals(), _compiled)
 
 
 def create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0):
-    """A new device array of states for ``n`` random number generators (uint64, shape
-    ``(n, 2)``), initialised as ``init_xoroshiro128p_states`` does."""
+    """A new device array of states for ``n`` random number generators (``(n,)`` records of
+    ``xoroshiro128p_dtype``, as Numba's), initialised as ``init_xoroshiro128p_states`` does."""
     return api.random.create_states(device_array, n, seed, subsequence_start, stream)
 
 

@@ -6,13 +6,14 @@ module make the device functions below theirs with ``device_functions``.
 The generator and its initialisation follow David Blackman's and Sebastiano Vigna's
 xoroshiro128+ and splitmix64 (http://xoroshiro.di.unimi.it/), as Numba's module does.
 
-State layout: taipan kernels take no record arrays, so the states of ``n`` generators are a
-C-contiguous ``uint64`` array of shape ``(n, 2)``: ``states[i, 0]`` is Numba's ``s0`` and
-``states[i, 1]`` its ``s1``. That is the same memory as Numba's ``(n,)`` array of
-``xoroshiro128p_dtype`` records; ``numba_states.copy_to_host().view(np.uint64).reshape(n, 2)``
-converts one way, ``taipan_states.copy_to_host().view(xoroshiro128p_dtype)[:, 0]`` the other.
-User code only passes the array on, ``len(states)`` and ``states.shape[0]`` are ``n`` as in
-Numba, so kernels written for Numba run unchanged.
+State layout: as in Numba, the states of ``n`` generators are a ``(n,)`` array of
+``xoroshiro128p_dtype`` records (fields ``s0`` and ``s1``, uint64), which
+``create_xoroshiro128p_states`` makes. Every function here also takes the same memory as a
+C-contiguous ``uint64`` array of shape ``(n, 2)`` (``states[i, 0]`` is ``s0``), taipan's layout
+before it followed Numba's: ``records.view(np.uint64).reshape(n, 2)`` converts one way,
+``pairs.view(xoroshiro128p_dtype)[:, 0]`` the other. The device functions read and write a
+state through ``_state_words`` and ``_set_state_words``, whose branch on ``states.ndim`` is
+decided while compiling.
 
 The device functions (``xoroshiro128p_uniform_float32(states, index)`` and the rest) are plain
 Python here; each backend's module has them as its device functions (``cuda.jit(device=True)``
@@ -30,8 +31,7 @@ import numpy as np
 
 from taipan.decorators import njit
 
-# Numba's record dtype of one state, for converting states to and from numba-cuda's; taipan's
-# own states are (n, 2) uint64 arrays (see the module's documentation).
+# Numba's record dtype of one state: the states' dtype (see the module's documentation).
 xoroshiro128p_dtype = np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)
 
 # The casts below (np.uint64, np.uint32, ...) are those of Numba's module: they keep the
@@ -45,6 +45,8 @@ TWO_PI_FLOAT64 = np.float64(2 * math.pi)
 # --- device functions ----------------------------------------------------------------------
 
 DEVICE_FUNCTIONS = (
+    "_state_words",
+    "_set_state_words",
     "init_xoroshiro128p_state",
     "rotl",
     "xoroshiro128p_next",
@@ -58,6 +60,27 @@ DEVICE_FUNCTIONS = (
 )
 
 
+def _state_words(states, index):
+    """Generator ``index``'s state, ``(s0, s1)``, from records or from (n, 2) uint64 pairs."""
+    if states.ndim == 1:
+        s0 = states[index]["s0"]
+        s1 = states[index]["s1"]
+    else:
+        s0 = states[index, 0]
+        s1 = states[index, 1]
+    return s0, s1
+
+
+def _set_state_words(states, index, s0, s1):
+    """Sets generator ``index``'s state to ``(s0, s1)``, in records or in uint64 pairs."""
+    if states.ndim == 1:
+        states[index]["s0"] = s0
+        states[index]["s1"] = s1
+    else:
+        states[index, 0] = s0
+        states[index, 1] = s1
+
+
 def init_xoroshiro128p_state(states, index, seed):
     """Sets ``states[index]`` from a 64-bit seed through SplitMix64, so that small seeds do not
     start a predictable sequence."""
@@ -67,8 +90,7 @@ def init_xoroshiro128p_state(states, index, seed):
     z = (z ^ (z >> np.uint32(27))) * np.uint64(0x94D049BB133111EB)
     z = z ^ (z >> np.uint32(31))
 
-    states[i, 0] = z
-    states[i, 1] = z
+    _set_state_words(states, i, z, z)
 
 
 def rotl(x, k):
@@ -81,13 +103,16 @@ def rotl(x, k):
 def xoroshiro128p_next(states, index):
     """The next random uint64 of generator ``index``, which advances by one step."""
     i = np.int64(index)
-    s0 = states[i, 0]
-    s1 = states[i, 1]
+    s0, s1 = _state_words(states, i)
     result = s0 + s1
 
     s1 ^= s0
-    states[i, 0] = np.uint64(rotl(s0, np.uint32(55))) ^ s1 ^ (s1 << np.uint32(14))
-    states[i, 1] = np.uint64(rotl(s1, np.uint32(36)))
+    _set_state_words(
+        states,
+        i,
+        np.uint64(rotl(s0, np.uint32(55))) ^ s1 ^ (s1 << np.uint32(14)),
+        np.uint64(rotl(s1, np.uint32(36))),
+    )
 
     return result
 
@@ -104,12 +129,12 @@ def xoroshiro128p_jump(states, index):
     for word in range(2):
         for b in range(64):
             if jump[word] & (np.uint64(1) << np.uint32(b)):
-                s0 ^= states[i, 0]
-                s1 ^= states[i, 1]
+                word0, word1 = _state_words(states, i)
+                s0 ^= word0
+                s1 ^= word1
             xoroshiro128p_next(states, i)
 
-    states[i, 0] = s0
-    states[i, 1] = s1
+    _set_state_words(states, i, s0, s1)
 
 
 def uint64_to_unit_float64(x):
@@ -217,40 +242,37 @@ def _as_uint64(value, what):
 
 
 def _check_states(states, host=False):
+    """Refuses states in neither layout (see the module's documentation)."""
     dtype = np.dtype(getattr(states, "dtype", None) or np.void)
     shape = tuple(getattr(states, "shape", ()))
-    if dtype == xoroshiro128p_dtype or dtype.fields:
-        raise TypeError(
-            "taipan keeps xoroshiro128+ states in a uint64 array of shape (n, 2), not in "
-            "records: make them with create_xoroshiro128p_states(n, seed), or "
-            "device_array((n, 2), np.uint64)"
-        )
-    if dtype != np.uint64 or len(shape) != 2 or shape[1] != 2:
-        raise ValueError(
-            f"xoroshiro128+ states are a uint64 array of shape (n, 2), not {dtype} {shape}"
-        )
+    layouts = "an (n,) array of xoroshiro128p_dtype records, or uint64 of shape (n, 2)"
+    if dtype.fields and (dtype != xoroshiro128p_dtype or len(shape) != 1):
+        raise TypeError(f"xoroshiro128+ states are {layouts}, not {dtype} {shape}")
+    if not dtype.fields and (dtype != np.uint64 or len(shape) != 2 or shape[1] != 2):
+        raise ValueError(f"xoroshiro128+ states are {layouts}, not {dtype} {shape}")
     if host and not (isinstance(states, np.ndarray) and states.flags.c_contiguous):
         raise ValueError("the states must be a C-contiguous NumPy array")
 
 
 def init_xoroshiro128p_states_cpu(states, seed, subsequence_start):
-    """Initialises the NumPy array ``states`` (uint64, shape (n, 2)) in place: state 0 from
+    """Initialises the NumPy array ``states`` (records, or uint64 pairs) in place: state 0 from
     ``seed`` by SplitMix64, jumped ``subsequence_start`` times by 2**64 steps; each further
     state is the one before it jumped once more."""
     _check_states(states, host=True)
     seed = _as_uint64(seed, "seed")
     subsequence_start = _as_uint64(subsequence_start, "subsequence_start")
-    _init_cpu(states, seed, subsequence_start)
+    # Records hold the same memory as pairs: the compiled steps work on pairs.
+    _init_cpu(states.view(np.uint64).reshape(len(states), 2), seed, subsequence_start)
 
 
 def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
-    """Initialises device states (a uint64 device array of shape (n, 2)) for ``n`` parallel
+    """Initialises device states (records, or uint64 pairs) for ``n`` parallel
     generators, each 2**64 steps after the one before in the main sequence, so that they are
     independent as long as no thread draws more than 2**64 numbers. ``subsequence_start``
     advances the first by that many times 2**64 steps. The states are computed on the CPU
     (faster than on the GPU, as in Numba) and copied on ``stream``."""
     _check_states(states)
-    host = np.empty(states.shape, np.uint64)
+    host = np.empty(states.shape, states.dtype)
     init_xoroshiro128p_states_cpu(host, seed, subsequence_start)
     # A copy from pageable memory has read it by the time it returns, even on a stream.
     states.copy_to_device(host, stream=stream)
@@ -258,13 +280,13 @@ def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
 
 def create_states(device_array, n, seed, subsequence_start=0, stream=0):
     """A new device array (made by the backend's `device_array`) of states for ``n`` random
-    number generators (uint64, shape ``(n, 2)``), initialised as ``init_xoroshiro128p_states``
-    does."""
+    number generators (``(n,)`` records of ``xoroshiro128p_dtype``, as Numba's), initialised as
+    ``init_xoroshiro128p_states`` does."""
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"the number of states must be an integer, not {type(n).__name__}")
     if n < 0:
         raise ValueError(f"the number of states must not be negative, not {n}")
-    states = device_array((int(n), 2), dtype=np.uint64, stream=stream)
+    states = device_array((int(n),), dtype=xoroshiro128p_dtype, stream=stream)
     init_xoroshiro128p_states(states, seed, subsequence_start, stream)
     return states
 

@@ -32,8 +32,9 @@ globals().update({name: _namespace[name] for name in api.random.NAMES if name in
 
 
 def create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0):
-    """A new (simulated) device array of states for ``n`` random number generators (uint64,
-    shape ``(n, 2)``), initialised as ``init_xoroshiro128p_states`` does."""
+    """A new (simulated) device array of states for ``n`` random number generators (``(n,)``
+    records of ``xoroshiro128p_dtype``, as Numba's), initialised as
+    ``init_xoroshiro128p_states`` does."""
     return api.random.create_states(device_array, n, seed, subsequence_start, stream)
 
 
