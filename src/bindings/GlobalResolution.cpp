@@ -672,6 +672,8 @@ template <typename Call> static auto callRegistry(Call &&call, SourceLocation lo
   } catch (nb::python_error &error) {
     std::string message = nb::cast<std::string>(nb::str(error.value()));
     std::string name = nb::cast<std::string>(error.type().attr("__name__"));
+    if (name == "LoweringError") // an intrinsic's codegen refused by its builder
+      throw CompileError(CompileErrorKind::Lowering, message, location);
     bool typing = name == "TypingError" || name == "UnsupportedError";
     throwTypingError(typing ? message : name + ": " + message, location);
   }

@@ -59,6 +59,8 @@ namespace {
 PyObject *typingErrorClass = nullptr;
 PyObject *unsupportedErrorClass = nullptr;
 PyObject *internalErrorClass = nullptr;
+PyObject *loweringErrorClass = nullptr;
+PyObject *conversionErrorClass = nullptr;
 PyObject *valueErrorClass = nullptr; ///< CompileErrorKind::Value: a TypingError and a ValueError
 
 std::vector<PyObject *> exceptionClasses;
@@ -358,10 +360,12 @@ void setCompileError(const CompileError &error) {
     int caret = error.location.column + source->columnOffset;
     message += std::string(std::max(0, caret), ' ') + "^\n";
   }
-  PyObject *cls = error.kind == CompileErrorKind::Unsupported ? unsupportedErrorClass
-                  : error.kind == CompileErrorKind::Internal  ? internalErrorClass
-                  : error.kind == CompileErrorKind::Value     ? valueErrorClass
-                                                              : typingErrorClass;
+  PyObject *cls = error.kind == CompileErrorKind::Unsupported  ? unsupportedErrorClass
+                  : error.kind == CompileErrorKind::Internal   ? internalErrorClass
+                  : error.kind == CompileErrorKind::Lowering   ? loweringErrorClass
+                  : error.kind == CompileErrorKind::Conversion ? conversionErrorClass
+                  : error.kind == CompileErrorKind::Value      ? valueErrorClass
+                                                               : typingErrorClass;
   PyErr_SetString(cls ? cls : PyExc_TypeError, message.c_str());
 }
 
@@ -470,6 +474,10 @@ NB_MODULE(_core, module) {
                unsupportedErrorClass = unsupported.inc_ref().ptr();
                internalErrorClass = internal.inc_ref().ptr();
              });
+  module.def("set_later_error_classes", [](nb::handle lowering, nb::handle conversion) {
+    loweringErrorClass = lowering.inc_ref().ptr();
+    conversionErrorClass = conversion.inc_ref().ptr();
+  });
   module.def("set_value_error_class",
              [](nb::handle value) { valueErrorClass = value.inc_ref().ptr(); });
 

@@ -2,9 +2,17 @@
 
 from taipan import _core
 from taipan import errors as _errors
-from taipan.errors import InternalError, TaipanError, TypingError, UnsupportedError
+from taipan.errors import (
+    ConversionError,
+    InternalError,
+    LoweringError,
+    TaipanError,
+    TypingError,
+    UnsupportedError,
+)
 
 _core.set_error_classes(TypingError, UnsupportedError, InternalError)
+_core.set_later_error_classes(LoweringError, ConversionError)
 _core.set_value_error_class(_errors.ArgumentValueError)
 
 _core.install_source_recorder()  # exec'd functions keep their text (taipan.source_texts)

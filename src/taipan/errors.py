@@ -4,6 +4,11 @@
 class TaipanError(Exception):
     """Base of taipan's compile-time errors."""
 
+    @property
+    def msg(self):
+        """The message, as Numba's errors carry it."""
+        return str(self.args[0]) if self.args else ""
+
 
 class TypingError(TaipanError):
     """Type inference failed: an unsupported operation, or types that do not fit together."""
@@ -17,10 +22,21 @@ class InternalError(TaipanError):
     """A bug in taipan itself; please report it with the code that triggered it."""
 
 
+class ConversionError(TypingError, TypeError):
+    """The function returns a value that has no Python form (a module): Numba compiles it and
+    raises TypeError at the call, so this is a TypeError as well as a TypingError."""
+
+
 class ArgumentValueError(TypingError, ValueError):
     """An argument of the right type whose constant value the function refuses (an alignment
     that is not a power of two): Numba raises ValueError while compiling, so this is a
     ValueError as well as a TypingError."""
+
+
+class LoweringError(TypingError):
+    """Code generation refused what typing accepted: an intrinsic's codegen that returns
+    nothing for a signature with a result (Numba's LoweringError). taipan runs codegen
+    functions while typing, so it is a TypingError too."""
 
 
 class TaipanWarning(Warning):

@@ -15,7 +15,7 @@ import re
 import traceback
 
 from taipan import _core
-from taipan.errors import TypingError
+from taipan.errors import LoweringError, TypingError
 
 
 def llvmlite_ir(what):
@@ -201,6 +201,12 @@ def build_module(name, signature, codegen):
         )
     if returns_none:
         builder.ret_void()
+    elif value is None:
+        raise LoweringError(
+            f"non-void function returns None from implementation: the codegen of the "
+            f"intrinsic {name} returned NoneType, but its signature's return type is "
+            f"{signature.return_type}"
+        )
     else:
         if not isinstance(value, ir.Value) or not converts(value.type, result_type):
             got = value.type if isinstance(value, ir.Value) else type(value).__name__

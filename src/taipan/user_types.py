@@ -701,11 +701,12 @@ def overload_classmethod(type_class, attr, **kwargs):
 
 
 def _typeof_type_class(value):
-    """A type class read as a global: a TypeClassRef when a class method is registered for it
-    or a base, else None."""
+    """A type class read as a global: a TypeClassRef once class methods are registered for
+    type classes of its metaclass (``types.Array`` too when only a subclass has one: reading
+    one it lacks is Numba's "Unknown attribute" error), else None."""
     with _lock:
         registered = [cls for cls, _, _ in _classmethods]
-    if isinstance(value, type) and any(issubclass(value, cls) for cls in registered):
+    if isinstance(value, type) and any(type(value) is type(cls) for cls in registered):
         return TypeClassRef(value)
     return None
 

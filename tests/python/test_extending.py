@@ -317,7 +317,7 @@ def test_unknown_attribute_still_names_the_line():
     def f(a):
         return a.no_such_thing
 
-    with pytest.raises(TypingError, match="unknown attribute 'no_such_thing'"):
+    with pytest.raises(TypingError, match="Unknown attribute 'no_such_thing'"):
         f(np.zeros(3))
 
 

@@ -247,8 +247,11 @@ std::string typeJob(const CompileJob &job, const Target &target, CompileSession 
                            source->resolver->hasDispatcher(*root.returnType->function());
   if (!root.returnType->isRuntimeValue() && !returnsDispatcher &&
       !isReturnableDtype(root.returnType))
-    throwTypingError("cannot return a value of type " + root.returnType->name(),
-                     source->definitionLocation);
+    throw CompileError(CompileErrorKind::Conversion,
+                       "cannot convert native " + root.returnType->name() +
+                           " to Python object: the function cannot return a value of type " +
+                           root.returnType->name(),
+                       source->definitionLocation);
   rootOut = &root;
   if (variants)
     for (const std::vector<const Type *> &types : target.entryVariants(root))

@@ -14,10 +14,12 @@ struct SourceLocation {
   int column = 0;
 };
 
-/// The category decides which Python exception the bindings raise. Value: an argument of the
-/// right type whose constant value the function refuses (cuda.local.array's alignment), a
-/// ValueError.
-enum class CompileErrorKind { Typing, Unsupported, Internal, Value };
+/// The category decides which Python exception the bindings raise. Lowering: code generation
+/// refused what typing accepted (an intrinsic's codegen returning nothing for a non-void
+/// signature), Numba's LoweringError. Conversion: the function returns a value that has no
+/// Python form (a module), a TypeError as Numba's at the call. Value: an argument of the right
+/// type whose constant value the function refuses (cuda.local.array's alignment), a ValueError.
+enum class CompileErrorKind { Typing, Unsupported, Internal, Lowering, Conversion, Value };
 
 /// Thrown by every compiler stage for input it cannot handle. The message is meant for users.
 class CompileError : public std::runtime_error {

@@ -528,7 +528,7 @@ const Type *ExpressionInference::typeAttribute(Expr *expr) {
     if (const LibraryValue *libraryValue = Library::get().findValue(qualified))
       return libraryValue->type;
     if (!isKnownBuiltin(qualified))
-      throwTypingError("unknown attribute '" + expr->name + "' of " + baseType->text(),
+      throwTypingError("Unknown attribute '" + expr->name + "' of " + baseType->text(),
                        expr->location);
     return types::builtin(qualified);
   }
@@ -580,7 +580,7 @@ const Type *ExpressionInference::typeAttribute(Expr *expr) {
       return member.isAttribute ? pass.calls.typeOverloadCall(expr, overload, nullptr) : overload;
     }
   }
-  throwTypingError("unknown attribute '" + expr->name + "' of type " +
+  throwTypingError("Unknown attribute '" + expr->name + "' of type " +
                        InferencePass::describe(baseType),
                    expr->location);
 }

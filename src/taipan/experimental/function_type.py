@@ -34,7 +34,10 @@ def get_cython_function_address(module_name, function_name):
     try:
         capsule = capi[function_name]
     except KeyError:
-        raise ValueError(f"no function {function_name!r} in {module_name}.__pyx_capi__") from None
+        # Numba's wording (its _helperlib.c), which its tests compare whole
+        raise ValueError(
+            f"No function {function_name!r} found in __pyx_capi__ of {module_name!r}"
+        ) from None
     get_name = ctypes.pythonapi.PyCapsule_GetName
     get_name.restype = ctypes.c_char_p
     get_name.argtypes = [ctypes.py_object]

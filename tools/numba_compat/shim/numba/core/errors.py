@@ -1,12 +1,13 @@
 """``numba.core.errors``: taipan's exceptions under Numba's names (``NumbaError`` is
-``taipan.errors.TaipanError``, ``TypingError``, ``UnsupportedError`` and ``InternalError`` are
-taipan's); Numba's other exceptions and warnings are subclasses of them, in Numba's hierarchy,
-so ``except errors.TypingError`` catches what taipan raises."""
+``taipan.errors.TaipanError``; ``TypingError``, ``UnsupportedError``, ``InternalError`` and
+``LoweringError`` are taipan's); Numba's other exceptions and warnings are subclasses of them, in
+Numba's hierarchy, so ``except errors.TypingError`` catches what taipan raises."""
 
 from numba._missing import fill_missing
 from taipan import errors as _taipan_errors
 from taipan.errors import (
     InternalError,
+    LoweringError,
     NumbaError,
     NumbaWarning,
     TypingError,
@@ -27,10 +28,6 @@ class ConstantInferenceError(NumbaError):
 
 
 class DeprecationError(NumbaError):
-    pass
-
-
-class LoweringError(NumbaError):
     pass
 
 
