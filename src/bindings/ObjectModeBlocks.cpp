@@ -9,6 +9,7 @@
 #include "TypeObjects.h"
 #include "TypedContainers.h"
 #include "runtime/ExceptionArguments.h"
+#include "runtime/LoadTimeSymbols.h"
 #include "runtime/MemoryRuntime.h"
 #include "runtime/ObjectMode.h"
 #include "typing/ObjectModeBlocks.h"
@@ -414,18 +415,20 @@ void forgetKeptExceptions(CompiledCallState &state) {
 
 void defineObjectModeBlocks(nb::module_ &module) {
   runtime::setObjectModeHook(runObjectModeBlock);
+  runtime::setObjectModeSiteFinder(findObjectModeSiteByKey);
   runtime::setExceptionArgumentsHook(keepExceptionArguments);
   runtime::setCaughtArgumentsHook(caughtArguments);
   module.def(
       "register_objmode_block",
       [](nb::handle function, std::vector<std::string> outputNames, nb::list outputTypes,
-         std::vector<std::string> inputNames, std::string where) {
+         std::vector<std::string> inputNames, std::string where, std::string key) {
         ObjectModeBlock block;
         block.outputNames = std::move(outputNames);
         for (nb::handle type : outputTypes)
           block.outputTypes.push_back(nb::cast<TypeRef>(type).type);
         block.inputNames = std::move(inputNames);
         block.where = std::move(where);
+        block.key = std::move(key);
         int id = registerObjectModeBlock(std::move(block));
         std::vector<PyObject *> &functions = blockFunctions();
         if (functions.size() < static_cast<size_t>(id))
@@ -433,7 +436,10 @@ void defineObjectModeBlocks(nb::module_ &module) {
         functions[static_cast<size_t>(id - 1)] = function.inc_ref().ptr();
         return id;
       },
-      "Registers a with objmode(...) block's function and declared outputs; returns its id.");
+      nb::arg("function"), nb::arg("output_names"), nb::arg("output_types"), nb::arg("input_names"),
+      nb::arg("where"), nb::arg("key") = "",
+      "Registers a with objmode(...) block's function and declared outputs, and the key naming "
+      "it in cached code; returns its id.");
 }
 
 } // namespace taipan::bindings

@@ -8,8 +8,9 @@ two) and loads the code instead of running LLVM. Files are written to a temporar
 renamed, so concurrent writers never leave a torn file; a file that does not read back is
 ignored and written again. Values each process has its own of (a user exception class's id, a
 ctypes function's address) are named in the code by load-time symbols each process resolves
-when it loads it; code that must still hold such a value (an objmode block, a jitclass, an
-exception class defined in a function) is not cached, and a warning says why, once per
+when it loads it (an objmode block's call site: by the block's id and text, after typing the
+function again); code that must still hold such a value (a jitclass, an exception class defined
+in a function) is not cached, and a warning says why, once per
 function. A TAIPAN_CACHE_DIR that cannot be written falls back, with a warning, to the user's
 cache directory."""
 
@@ -27,6 +28,8 @@ from taipan.errors import TaipanError, TaipanWarning
 _MAGIC = b"TAIPAN-CACHE-4\n"
 _LENGTH_BYTES = 8
 CacheStats = namedtuple("CacheStats", ["cache_hits", "cache_misses"])
+# The prefix of the load-time symbols naming objmode call sites (runtime/LoadTimeSymbols.h).
+_OBJMODE_SITE = b"taipan.load:objmode:"
 
 
 def _user_cache_directory():
@@ -255,6 +258,8 @@ class FunctionCache:
 
         if not self.cacheable(compiled.process_specific):
             return
+        if _OBJMODE_SITE in (compiled.object_code or b""):
+            return  # a process finds an objmode block's site by typing the function again
         return_type = type_spec(compiled.return_type)
         if key is None or return_type is None:
             return

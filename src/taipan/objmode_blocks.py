@@ -501,8 +501,26 @@ def _rewrite_block(
     free -= set(live_ins)
     function = _block_function(context, with_node, live_ins, outputs, free)
     where = f'"{context.code.co_filename}", line {with_node.lineno}'
+    # What the block is, alike in every process reading this text: with the block's id (in the
+    # rewritten source, so in the job hash) it names the block's call sites in cached code.
+    key = repr(
+        (
+            context.py_func.__module__,
+            context.py_func.__qualname__,
+            where,
+            ast.dump(with_node),
+            live_ins,
+            [(name, str(declared[name])) for name in outputs],
+            sorted(free),
+        )
+    )
     block_id = _core.register_objmode_block(
-        function, outputs, [declared[name] for name in outputs], live_ins, where
+        function,
+        outputs,
+        [declared[name] for name in outputs],
+        live_ins,
+        where,
+        _core.sha256_hex(key.encode())[:32],
     )
     callee = ast.Call(
         func=ast.Name(id=OBJMODE_CALLEE, ctx=ast.Load()),

@@ -7,11 +7,13 @@
 #include "lower/LowerTypes.h"
 #include "lower/LoweringApi.h"
 #include "lower/ModuleLowering.h"
+#include "runtime/LoadTimeSymbols.h"
 #include "support/CompileError.h"
 #include "typing/ObjectModeBlocks.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/GlobalVariable.h>
 
 namespace taipan {
 namespace {
@@ -82,9 +84,34 @@ const Type *typeObjectModeCall(LibraryCall &call) {
                        call.location);
     }
   }
+  // The site is registered while typing as well: a process loading cached code types the
+  // function again, and finds the site the code names by its key (objectModeSiteSymbol).
+  std::vector<const Type *> boxed;
+  for (size_t i = 1; i < call.argumentTypes.size(); ++i)
+    boxed.push_back(boxedType(call.argumentTypes[i]));
+  objectModeSite(static_cast<int>(call.constants[0]), boxed);
   if (block.outputTypes.empty())
     return types::none();
   return types::tuple(block.outputTypes);
+}
+
+/// The site's id as the code reads it: from its load-time symbol, which every process loading
+/// the code resolves to its own id of the site, where the site has a key; else this process's
+/// id, baked in (the code then is not cached).
+llvm::Value *siteIdValue(LoweringApi &lowering, int site) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  std::string key = lowering.module().target.resolvesSymbolsAtLoad() ? objectModeSiteKey(site) : "";
+  if (key.empty()) {
+    lowering.module().processSpecific = "it runs a with objmode(...) block";
+    return builder.getInt64(site);
+  }
+  std::string symbol = runtime::objectModeSiteSymbol(key);
+  llvm::Module &module = lowering.module().module;
+  llvm::GlobalVariable *cell = module.getGlobalVariable(symbol);
+  if (!cell)
+    cell = new llvm::GlobalVariable(module, builder.getInt64Ty(), true,
+                                    llvm::GlobalValue::ExternalLinkage, nullptr, symbol);
+  return builder.CreateLoad(builder.getInt64Ty(), cell, "objmode.site");
 }
 
 llvm::Value *lowerObjectModeCall(LoweringApi &lowering, const LibraryCall &call,
@@ -97,7 +124,6 @@ llvm::Value *lowerObjectModeCall(LoweringApi &lowering, const LibraryCall &call,
     throwUnsupported("with objmode(...) blocks cannot run in a prange loop or a parallel ufunc "
                      "(they take the GIL, which the threads of the pool must not wait for)",
                      call.location);
-  lowering.module().processSpecific = "it runs a with objmode(...) block";
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::LLVMContext &context = lowering.llvmContext();
   std::vector<const Type *> boxed;
@@ -120,7 +146,8 @@ llvm::Value *lowerObjectModeCall(LoweringApi &lowering, const LibraryCall &call,
     results = lowering.createEntryAlloca(memoryType(context, resultType), "objmode.outputs");
   llvm::FunctionCallee runtime = lowering.module().runtimeFunction(
       "taipan_objmode_call", builder.getInt32Ty(), {builder.getInt64Ty(), pointer, pointer});
-  lowering.exitUnlessZero(builder.CreateCall(runtime, {builder.getInt64(site), pointers, results}));
+  lowering.exitUnlessZero(
+      builder.CreateCall(runtime, {siteIdValue(lowering, site), pointers, results}));
   if (resultType->isNone())
     return llvm::UndefValue::get(valueType(context, resultType));
   llvm::Value *outputs = fromMemoryForm(

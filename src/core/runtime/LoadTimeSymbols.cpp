@@ -1,5 +1,6 @@
 // Load-time symbols: user exception classes by module and qualified name (the bindings find
-// the class), foreign functions by library and exported name (dlopen and dlsym).
+// the class), objmode call sites by key, foreign functions by library and exported name
+// (dlopen and dlsym).
 #include "runtime/LoadTimeSymbols.h"
 
 #include <dlfcn.h>
@@ -16,6 +17,7 @@ namespace {
 
 constexpr char ExceptionKind[] = "exception:";
 constexpr char ForeignKind[] = "foreign:";
+constexpr char ObjectModeKind[] = "objmode:";
 
 struct ExceptionClassPlace {
   std::string module;
@@ -29,6 +31,9 @@ struct Registry {
   /// Each exception symbol's cell: allocated once, never freed, since loaded code reads it.
   std::map<std::string, std::unique_ptr<int32_t>> cells;
   ExceptionClassFinder finder = nullptr;
+  /// Each objmode site symbol's cell (the site's id), as long-lived as the exception cells.
+  std::map<std::string, std::unique_ptr<int64_t>> siteCells;
+  ObjectModeSiteFinder siteFinder = nullptr;
 };
 
 Registry &registry() {
@@ -69,6 +74,26 @@ void *resolveExceptionClass(const std::string &place) {
     return nullptr;
   std::lock_guard<std::mutex> lock(state.mutex);
   return cellFor(state, symbol, id);
+}
+
+void *resolveObjectModeSite(const std::string &siteKey) {
+  Registry &state = registry();
+  ObjectModeSiteFinder finder;
+  {
+    std::lock_guard<std::mutex> lock(state.mutex);
+    auto found = state.siteCells.find(siteKey);
+    if (found != state.siteCells.end())
+      return found->second.get();
+    finder = state.siteFinder;
+  }
+  int64_t site = finder ? finder(siteKey) : -1;
+  if (site <= 0)
+    return nullptr;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  std::unique_ptr<int64_t> &cell = state.siteCells[siteKey];
+  if (!cell)
+    cell = std::make_unique<int64_t>(site);
+  return cell.get();
 }
 
 void *resolveForeignFunction(const std::string &place) {
@@ -149,6 +174,16 @@ std::string foreignFunctionSymbol(uint64_t address, const std::string &declaredN
   return std::string(LoadTimeSymbolPrefix) + ForeignKind + name + ":" + path;
 }
 
+std::string objectModeSiteSymbol(const std::string &siteKey) {
+  return std::string(LoadTimeSymbolPrefix) + ObjectModeKind + siteKey;
+}
+
+void setObjectModeSiteFinder(ObjectModeSiteFinder finder) {
+  Registry &state = registry();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.siteFinder = finder;
+}
+
 void *resolveLoadTimeSymbol(const std::string &symbol) {
   size_t prefix = sizeof(LoadTimeSymbolPrefix) - 1;
   if (symbol.compare(0, prefix, LoadTimeSymbolPrefix) != 0)
@@ -159,6 +194,9 @@ void *resolveLoadTimeSymbol(const std::string &symbol) {
     return resolveExceptionClass(rest.substr(exceptionKind));
   if (rest.compare(0, foreignKind, ForeignKind) == 0)
     return resolveForeignFunction(rest.substr(foreignKind));
+  size_t objectModeKind = sizeof(ObjectModeKind) - 1;
+  if (rest.compare(0, objectModeKind, ObjectModeKind) == 0)
+    return resolveObjectModeSite(rest.substr(objectModeKind));
   return nullptr;
 }
 

@@ -1,5 +1,6 @@
 // Symbols that stand in CPU code for values each process has its own of (a user exception class's
-// registry id, a foreign function's address): the JIT resolves them when it loads the code.
+// registry id, an objmode call site's, a foreign function's address): the JIT resolves them when it
+// loads the code.
 #pragma once
 
 #include <cstdint>
@@ -34,9 +35,18 @@ void setExceptionClassFinder(ExceptionClassFinder finder);
 /// (a ctypes callback, a function pointer into memory no library maps).
 std::string foreignFunctionSymbol(uint64_t address, const std::string &declaredName);
 
+/// The symbol of an int64 holding, in each process that loads the code, the id of the objmode
+/// call site that `siteKey` names (typing/ObjectModeBlocks.h: the block's id and content key,
+/// the boxed argument types): "taipan.load:objmode:" + siteKey.
+std::string objectModeSiteSymbol(const std::string &siteKey);
+/// Finds the objmode call site of `siteKey` registered in this process (by typing the function
+/// again); -1 when there is none or several. Installed by the bindings.
+using ObjectModeSiteFinder = int64_t (*)(const std::string &siteKey);
+void setObjectModeSiteFinder(ObjectModeSiteFinder finder);
+
 /// The address a load-time symbol stands for in this process: the cell holding the exception
-/// class's id, or the foreign function (its library loaded if it is not yet); null when this
-/// process cannot find it.
+/// class's id or the objmode site's, or the foreign function (its library loaded if it is not yet);
+/// null when this process cannot find it.
 void *resolveLoadTimeSymbol(const std::string &symbol);
 
 } // namespace taipan::runtime

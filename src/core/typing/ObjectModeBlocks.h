@@ -19,6 +19,10 @@ struct ObjectModeBlock {
   std::vector<const Type *> outputTypes; ///< as declared: the outputs are unboxed as these
   std::vector<std::string> inputNames;   ///< the live-in variables, in argument order
   std::string where;                     ///< "file.py", line N: for run-time messages
+  /// What the block is, the same in every process that reads the same text (a digest of its
+  /// place, statements and declarations; taipan/objmode_blocks.py), or "" when unknown: with
+  /// the block's id, which the job hash covers, it names the block's sites in cached code.
+  std::string key;
 };
 
 /// One call of a block with the types its inputs have in one specialisation: what boxing the
@@ -36,5 +40,10 @@ const ObjectModeBlock *findObjectModeBlock(int64_t id);
 int objectModeSite(int block, const std::vector<const Type *> &argumentTypes);
 /// The site `id`, or nullptr for an id never registered.
 const ObjectModeSite *findObjectModeSite(int64_t id);
+/// The key naming site `id` in other processes (block id, block key, the argument types'
+/// names), or "" when the block has no key or another site of this process has the same key.
+std::string objectModeSiteKey(int64_t id);
+/// The site registered in this process under `key`; -1 when none or several.
+int64_t findObjectModeSiteByKey(const std::string &key);
 
 } // namespace taipan

@@ -4,6 +4,7 @@ import functools
 import inspect
 import sys
 import types as _pytypes
+from collections import namedtuple
 
 import numpy as np
 
@@ -118,6 +119,26 @@ def _taipan_jit(*args, **options):
 def _taipan_njit(*args, **options):
     return taipan.njit(*args, **options)
 
+
+# Numba's ``Dispatcher.stats``: the disk cache's directory and its hits and misses as Counters
+# by argument types (taipan's own ``stats`` counts them). The dispatchers are taipan's, so in
+# the shim their class answers with Numba's form.
+_CompileStats = namedtuple("_CompileStats", ("cache_path", "cache_hits", "cache_misses"))
+
+
+def _numba_stats(dispatcher):
+    from taipan.caching import cache_directories
+
+    directories = cache_directories(dispatcher.py_func)
+    return _CompileStats(
+        directories[0] if directories else None, dispatcher._cache_hits, dispatcher._cache_misses
+    )
+
+
+if not PLAIN_PYTHON:
+    import taipan.dispatcher
+
+    taipan.dispatcher.Dispatcher.stats = property(_numba_stats)
 
 jit = _compiling(_taipan_jit, lambda f, sig, opts: _plain(f))
 njit = _compiling(_taipan_njit, lambda f, sig, opts: _plain(f))
