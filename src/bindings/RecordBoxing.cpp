@@ -3,6 +3,7 @@
 #include "RecordBoxing.h"
 
 #include "ArrayBoxing.h"
+#include "types/NumericPromotion.h"
 
 #define PY_ARRAY_UNIQUE_SYMBOL taipan_ARRAY_API
 #define NO_IMPORT_ARRAY
@@ -177,7 +178,9 @@ const Type *typeOfRecordScalar(PyObject *value) {
 
 bool unboxRecord(PyObject *value, const Type *type, void *storage) {
   const Type *actual = typeOfRecordScalar(value);
-  if (actual != type) {
+  // A record with more fields is passed where a dispatcher chose a compiled function for its
+  // leading fields (record subtyping): the data pointer serves both.
+  if (actual != type && !(actual && conversionKind(actual, type) == Conversion::Safe)) {
     PyErr_Format(PyExc_TypeError, "expected %s, got %s", type->name().c_str(),
                  actual ? actual->name().c_str() : Py_TYPE(value)->tp_name);
     return false;

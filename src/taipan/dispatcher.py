@@ -231,6 +231,7 @@ class Dispatcher(CompiledFunction):
         # was inferred): its level-3 code is compiled to return the same type.
         self._first_tier_returns = {}
         self._explicit = bool(signatures)
+        self._compile_disabled = False
         code = py_func.__code__
         # Python's order: positional parameters, *args (bound to a tuple), keyword-only ones.
         star = bool(code.co_flags & _CO_VARARGS)
@@ -306,16 +307,24 @@ class Dispatcher(CompiledFunction):
         with _compile_lock:
             if key in self._overloads:
                 return  # another thread compiled it while this one waited for the lock
-            if self._explicit:
+            if self._explicit or self._compile_disabled:
                 signature = self._best_signature(key)
                 _core.add_overload(self, self._overloads[signature], key)
                 return
             self._compile_types(key, None)
 
+    def disable_compile(self, val=True):
+        """Numba's: compile nothing more. A call with argument types not compiled for runs the
+        compiled signature they convert to best (a record with more fields where one of its
+        leading fields was compiled for: record subtyping), else raises TypeError."""
+        self._compile_disabled = bool(val)
+
     def _compile_types(self, argument_types, return_type):
         adapt_to_numpy_once()
         with _compile_lock:
             compiled = self._overloads.get(argument_types)
+            if compiled is None and self._compile_disabled:
+                raise RuntimeError("compilation disabled")  # Numba's message
             if compiled is None:
                 compiled = self._compile_or_load(argument_types, return_type)
                 if self.targetoptions.get("_nrt", True) is False:

@@ -10,6 +10,7 @@
 #include "lower/StringLowering.h"
 #include "registry/Library.h"
 #include "support/CompileError.h"
+#include "types/NumericPromotion.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InlineAsm.h>
@@ -301,6 +302,10 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
   }
   if (from->kind() == TypeKind::Slice && to->kind() == TypeKind::Slice)
     return value; // slice2_type to slice3_type: the same four fields
+  // A record where one of its leading fields is expected (record subtyping, conversionKind):
+  // the same address.
+  if (from->isRecord() && to->isRecord() && conversionKind(from, to) == Conversion::Safe)
+    return value;
   // A C or F array where an A array is expected (a variable assigned both): the same value,
   // whose layout is no longer promised.
   if (from->isArray() && to->isArray() && from->dtype() == to->dtype() &&

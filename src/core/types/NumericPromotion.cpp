@@ -368,6 +368,19 @@ Conversion conversionKind(const Type *from, const Type *to) {
       return Conversion::Safe;
     return Conversion::Impossible;
   }
+  if (from->isRecord() && to->isRecord()) {
+    // Width subtyping (Numba's Record.can_convert_to): a record whose leading fields are all of
+    // `to`'s, with the same names, types and offsets, is read where `to` is declared.
+    if (from->fieldNames().size() <= to->fieldNames().size() ||
+        from->isAligned() != to->isAligned())
+      return Conversion::Impossible;
+    for (size_t i = 0; i < to->fieldNames().size(); ++i)
+      if (from->fieldNames()[i] != to->fieldNames()[i] ||
+          from->fieldTypes()[i] != to->fieldTypes()[i] ||
+          from->fieldOffset(i) != to->fieldOffset(i))
+        return Conversion::Impossible;
+    return Conversion::Safe;
+  }
   if (from->isTuple() && to->isTuple() && from->elements().size() == to->elements().size()) {
     Conversion worst = Conversion::Exact;
     for (size_t i = 0; i < from->elements().size(); ++i)
