@@ -5,6 +5,7 @@ import sys
 import time
 
 from taipan import _core, config
+from taipan.deferred_signatures import defer_signatures, defers, generated_items, return_type_of
 from taipan.errors import TaipanError, TypingError, UnsupportedError
 from taipan.types import Signature, parse_signature
 from taipan.wrappers import adapt_to_numpy_once, wrap_python_function
@@ -54,7 +55,8 @@ def explicit_signature_for(dispatcher, argument_types):
             "it compiles for no others, the GPU's included)"
         )
     signature = dispatcher._best_signature(tuple(argument_types))
-    return [*signature, dispatcher._overloads[signature].return_type]
+    # (a signature that declares its return type needs no code for it: deferred_signatures)
+    return [*signature, return_type_of(dispatcher._overloads, signature)]
 
 
 class CompiledFunction(_core.DispatcherBase):
@@ -192,6 +194,7 @@ class CompiledFunction(_core.DispatcherBase):
             key = tuple(signature)
         else:
             key = tuple(parse_signature(signature).args)
+        self._overloads.get(key)  # an explicit signature's code may wait for its first use
         return {"timers": dict(self._timers[key])}
 
     def __reduce__(self):
@@ -261,6 +264,15 @@ class Dispatcher(CompiledFunction):
 
     def _compile_options(self):
         return config.cpu_compile_options(self.targetoptions)
+
+    def _compile_signatures(self, signatures):
+        """Types the decorator's explicit signatures now and generates each one's code at its
+        first use (taipan.deferred_signatures), or compiles them now where that would show."""
+        parsed = [_signature_parts(signature) for signature in signatures]
+        if not parsed or not defers(self, parsed):
+            super()._compile_signatures(signatures)
+            return
+        defer_signatures(self, parsed, _being_defined)
 
     def _argument_types(self, args):
         types = []
@@ -348,7 +360,7 @@ class Dispatcher(CompiledFunction):
         level and makes every key that ran the first tier run that code. A failure leaves the
         first tier in place: it computes the same results."""
         with _compile_lock:
-            for argument_types, compiled in self._overloads.items():
+            for argument_types, compiled in generated_items(self._overloads):
                 if compiled.address == address and compiled.first_tier:
                     break
             else:
@@ -428,12 +440,7 @@ class Dispatcher(CompiledFunction):
 
     def compile(self, signature):
         """Compiles one specialisation now, from a signature string, Signature or type tuple."""
-        if isinstance(signature, (tuple, list)) and not isinstance(signature, Signature):
-            argument_types, return_type = tuple(signature), None
-        else:
-            parsed = parse_signature(signature)
-            argument_types, return_type = tuple(parsed.args), parsed.return_type
-        return self._compile_types(argument_types, return_type)
+        return self._compile_types(*_signature_parts(signature))
 
     @property
     def signatures(self):
@@ -442,7 +449,7 @@ class Dispatcher(CompiledFunction):
     @property
     def nopython_signatures(self):
         return [
-            _core.signature(compiled.return_type, key) for key, compiled in self._overloads.items()
+            _core.signature(return_type_of(self._overloads, key), key) for key in self._overloads
         ]
 
     @property
@@ -511,6 +518,14 @@ class Dispatcher(CompiledFunction):
     # By reference when the module's name finds it, else by value (taipan.serialize).
     __reduce__ = _reduce_by_reference_or_value
     __setstate__ = _set_state
+
+
+def _signature_parts(signature):
+    """(argument types, return type or None) of a signature string, Signature or type tuple."""
+    if isinstance(signature, (tuple, list)) and not isinstance(signature, Signature):
+        return tuple(signature), None
+    parsed = parse_signature(signature)
+    return tuple(parsed.args), parsed.return_type
 
 
 def _warn_serial_loops(loops):

@@ -5,6 +5,7 @@ each new input type on call. ``target='parallel'`` splits each call over taipan'
 
 from taipan import _core, compile_options
 from taipan.errors import TypingError, UnsupportedError
+from taipan.frozen_namespace import frozen_copy
 from taipan.wrappers import adapt_to_numpy_once, wrap_python_function
 
 _TARGETS = ("cpu", "parallel")
@@ -560,7 +561,7 @@ class _GufuncCompiler(_LoopCompiler):
         eager gufunc compiled when decorated reads them, however long their code waits for
         its first call (add_deferred)."""
         if self._source is None:
-            self._namespace_function = _namespace_frozen(self.py_func)
+            self._namespace_function = frozen_copy(self.py_func)
 
     def add_deferred(self, signatures):
         """Types (and lowers) each signature's loop now, raising what compiling would, and
@@ -675,37 +676,6 @@ def _address_if_generated(compiled):
     if isinstance(compiled, _DeferredLoop) and not compiled.generated:
         return 0
     return compiled.address
-
-
-def _namespace_frozen(py_func):
-    """A copy of ``py_func`` whose globals are a copy of its module's as they are now and whose
-    closure cells hold what they hold now (names bound later or rebound are not seen; the
-    objects themselves are shared)."""
-    import types
-
-    closure = py_func.__closure__
-    if closure is not None:
-        cells = []
-        for cell in closure:
-            try:
-                cells.append(types.CellType(cell.cell_contents))
-            except ValueError:  # an empty cell (a name assigned after the function)
-                cells.append(types.CellType())
-        closure = tuple(cells)
-    frozen = types.FunctionType(
-        py_func.__code__,
-        dict(py_func.__globals__),
-        py_func.__name__,
-        py_func.__defaults__,
-        closure,
-    )
-    frozen.__kwdefaults__ = py_func.__kwdefaults__
-    frozen.__qualname__ = py_func.__qualname__
-    frozen.__module__ = py_func.__module__
-    frozen.__doc__ = py_func.__doc__
-    frozen.__annotations__ = py_func.__annotations__
-    frozen.__dict__.update(py_func.__dict__)  # attributes set on the function (__wrapped__...)
-    return frozen
 
 
 class GUFunc(DUFunc):
