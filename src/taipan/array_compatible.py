@@ -25,9 +25,9 @@ _ufunc_entries = {}  # (user type, ufunc name) -> the member's (registry id, Fal
 def array_type(t):
     """The array a value of user type ``t`` stands for (its ``as_array``, where it lowers
     ``"__array__"``), else None."""
-    from taipan.user_types import _array_view
+    from taipan.user_type_casts import array_view
 
-    return _array_view(t) if getattr(t, "kind_name", None) == "UserType" else None
+    return array_view(t) if getattr(t, "kind_name", None) == "UserType" else None
 
 
 def _as_array(t):
@@ -36,10 +36,10 @@ def _as_array(t):
         found = _conversions.get(t)
     if found is not None:
         return found
-    from taipan.user_types import _array_of
+    from taipan.user_type_casts import array_of
 
     array = array_type(t)
-    convert = _array_of(t, array)
+    convert = array_of(t, array)
 
     def typer(typingctx, value):
         def codegen(context, builder, signature, args):
@@ -80,10 +80,10 @@ def _wrap():
             return _wrap_intrinsic[0]
 
     def typer(typingctx, wrapper, array):
-        from taipan.user_types import _callables
+        from taipan.user_type_templates import callables
 
         with _lock:
-            wrap = _callables.get("__array_wrap__")
+            wrap = callables.get("__array_wrap__")
         found = wrap(typingctx, wrapper, array) if wrap is not None else None
         if found is not None:
             return found  # (signature, the user's lowering)
@@ -102,10 +102,10 @@ def _wrap():
 def _wraps(ufunc, args, wrapper):
     """Whether the user's ``__array_wrap__`` types ``(wrapper, the ufunc's formal result)``
     (True where that result's dtype cannot be told here: the call of the wrap decides)."""
-    from taipan.user_types import _callables
+    from taipan.user_type_templates import callables
 
     with _lock:
-        wrap = _callables.get("__array_wrap__")
+        wrap = callables.get("__array_wrap__")
     if wrap is None:
         return False
 
@@ -212,9 +212,9 @@ def _rewrap():
 
         def codegen(context, builder, signature, args):
             from taipan.core import cgutils
-            from taipan.user_types import _find_lowering
+            from taipan.user_type_templates import find_lowering
 
-            as_array = _find_lowering("__array__", (result,))
+            as_array = find_lowering("__array__", (result,))
             address = cgutils.alloca_once(builder, context.get_value_type(result), zfill=True)
             inner = as_array(context, builder, result.as_array(result), [address])
             view = context.cast(builder, args[1], item, result.as_array)

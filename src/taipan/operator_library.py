@@ -18,9 +18,9 @@ def _is_number_operand(t):
         return True
     if t.kind_name != "UserType":
         return False
-    from taipan.user_types import _conversion_target  # loaded: a user type exists
+    from taipan.user_type_casts import conversion_target  # loaded: a user type exists
 
-    target = _conversion_target(t, None)
+    target = conversion_target(t, None)
     return target is not None and target.kind_name in _NUMBER_KINDS
 
 

@@ -10,9 +10,14 @@ object the box function uses (``serialize_object``) is kept alive here and reach
 address, so these modules are valid in this process only (they are never cached).
 """
 
+import threading
+
 from taipan import types
 from taipan.errors import TypingError
 from taipan.python_api import PythonAPI
+from taipan.user_type_registry import user_view
+
+_lock = threading.RLock()  # guards the registrations of box and unbox functions
 
 
 class NativeValue:
@@ -234,3 +239,41 @@ def constant_writer(t, value, lower_constant):
         return compiled  # (the closure keeps the compiled code alive while it runs)
 
     return write
+
+
+# The registrations of box and unbox functions, by type class.
+
+
+_boxers = {}  # type class -> box function
+_unboxers = {}  # type class -> unbox function
+
+
+def _registration(table):
+    def register(type_class):
+        def decorate(function):
+            with _lock:
+                table[type_class] = function
+            return function
+
+        return decorate
+
+    return register
+
+
+box = _registration(_boxers)
+unbox = _registration(_unboxers)
+
+
+def _find(table, t):
+    with _lock:
+        for cls in type(t).__mro__:
+            if cls in table:
+                return table[cls]
+    return None
+
+
+def boxing_hook(t):
+    """(unbox address, box address) of the user type ``t`` for the compiler's boxing, 0 where
+    none is registered; compiled at their first use."""
+    t = user_view(t)
+    return compile_conversions(t, _find(_unboxers, t), _find(_boxers, t))
