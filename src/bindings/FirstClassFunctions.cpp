@@ -41,15 +41,6 @@ PyObject *referent(PyObject *reference) {
 #endif
 }
 
-/// The dispatcher owning `source` (a new reference), or null.
-PyObject *dispatcherOf(const FunctionSource *source) {
-  std::lock_guard<std::mutex> lock(dispatchersMutex);
-  auto found = dispatchers().find(source);
-  if (found == dispatchers().end())
-    return nullptr;
-  return referent(found->second);
-}
-
 /// Objects that may be functions compiled code calls by the C convention, recognised without
 /// a call into Python: protocol objects and cfuncs, ctypes and cffi function pointers.
 bool mayBeFunctionObject(PyObject *value) {
@@ -72,6 +63,14 @@ template <typename T> T loadAt(const void *storage, size_t offset) {
 }
 
 } // namespace
+
+PyObject *dispatcherOf(const FunctionSource *source) {
+  std::lock_guard<std::mutex> lock(dispatchersMutex);
+  auto found = dispatchers().find(source);
+  if (found == dispatchers().end())
+    return nullptr;
+  return referent(found->second);
+}
 
 void rememberDispatcher(const FunctionSource *source, PyObject *dispatcher) {
   std::lock_guard<std::mutex> lock(dispatchersMutex);

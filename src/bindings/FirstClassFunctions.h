@@ -15,6 +15,8 @@ namespace taipan::bindings {
 /// Notes the dispatcher that owns `source`, so that typing can compile it to a C entry when it
 /// becomes a first-class function value (PythonGlobalResolver::firstClassEntry).
 void rememberDispatcher(const FunctionSource *source, PyObject *dispatcher);
+/// The live dispatcher rememberDispatcher noted for `source` (a new reference), or null.
+PyObject *dispatcherOf(const FunctionSource *source);
 
 /// The FunctionType of a WrapperAddressProtocol object, cfunc, or ctypes or cffi function
 /// pointer passed as an argument; nullptr for other objects.

@@ -647,10 +647,18 @@ NB_MODULE(_core, module) {
         for (const auto &[name, type] : kernel.variableTypes)
           if (type)
             variableTypes[nb::str(name.c_str())] = TypeRef{type};
+        nb::list called; // (dispatcher, argument types) of the jitted functions compiled in
+        for (const auto &[callee, types] : kernel.calledFunctions)
+          if (PyObject *dispatcher = dispatcherOf(callee)) {
+            nb::list arguments;
+            for (const Type *type : types)
+              arguments.append(TypeRef{type});
+            called.append(nb::make_tuple(nb::steal(dispatcher), arguments));
+          }
         return nb::make_tuple(kernel.text, kernel.entryName, TypeRef{kernel.returnType},
                               kernel.typeAnnotations, kernel.hash,
                               keepIR ? nb::object(nb::str(kernel.optimizedIR.c_str())) : nb::none(),
-                              kernel.times.stages(), kernel.processSpecific, variableTypes);
+                              kernel.times.stages(), kernel.processSpecific, variableTypes, called);
       },
       nb::arg("source"), nb::arg("argument_types"), nb::arg("compute_capability"),
       nb::arg("device") = false, nb::arg("keep_llvm") = false,

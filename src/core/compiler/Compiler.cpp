@@ -121,6 +121,9 @@ void typeAndLower(PendingJob &pending) {
                        job.source->definitionLocation, job.source.get());
   pending.result.typeAnnotations = annotateTypes(root);
   pending.result.variableTypes = root.variableTypes;
+  for (const TypedFunction &function : session.functions)
+    if (&function != &root)
+      pending.result.calledFunctions.emplace_back(function.source, function.argumentTypes);
   pending.result.arrayVariables = arrayHoldingVariables(root);
   pending.result.returnType = root.returnType;
   pending.result.parallelLoops = std::move(lowering.parallelLoops);

@@ -71,6 +71,10 @@ struct CompiledFunction {
   /// The type of each variable of the root function (parameters included), by name: what
   /// typeAnnotations shows (numba-cuda's type_annotation.typemap).
   std::map<std::string, const Type *> variableTypes;
+  /// The other jitted functions typed for this job (what the root calls, directly or not), with
+  /// their argument types: their code is part of this one, and a CUDA device function lists
+  /// these specialisations as its own (numba-cuda's overloads). Empty for code from a cache.
+  std::vector<std::pair<const FunctionSource *, std::vector<const Type *>>> calledFunctions;
   /// The locals that may hold an array (arrayHoldingVariables), when this process typed the
   /// function (none for code loaded by its code key alone).
   std::optional<std::vector<std::string>> arrayVariables;

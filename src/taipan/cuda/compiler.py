@@ -90,7 +90,8 @@ def compile_source(
     source, argument_types, cc, device=False, keep_llvm=False, return_type=None, c_symbol=None
 ):
     """(ptx, entry name, return type, type annotations, job hash, optimised LLVM IR or None,
-    [(stage, seconds)], why the code is process-specific, {variable: type}) for one
+    [(stage, seconds)], why the code is process-specific, {variable: type}, [(dispatcher,
+    argument types) of the jitted functions compiled into it]) for one
     specialisation for compute capability ``cc`` (an int, 90 for sm_90). The options come
     from ``source``, which parsed them once. A declared
     ``return_type`` converts the result; ``c_symbol`` makes a device function with the C ABI

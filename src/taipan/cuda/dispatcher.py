@@ -1,6 +1,7 @@
 """The dispatcher of ``@cuda.jit`` functions: one PTX specialisation per argument-type tuple,
 launched with ``kernel[griddim, blockdim, stream, sharedmem](args)``."""
 
+import functools
 import hashlib
 import pickle
 import threading
@@ -133,6 +134,15 @@ class Kernel:
         return self._cubins[key]
 
     @property
+    def library(self):
+        """numba-cuda's code library, as far as code reads it: ``get_llvm_str()``, the
+        optimised LLVM IR (compiled again: kernels do not keep it)."""
+        return SimpleNamespace(get_llvm_str=lambda: self._llvm_ir())
+
+    def _llvm_ir(self):
+        raise NotImplementedError("the LLVM IR of code loaded from a cache or a pickle")
+
+    @property
     def _codelibrary(self):
         """numba-cuda's code library, as far as code reads it: the files linked with the kernel
         (``_linking_files``; a grid barrier links nothing, taipan's is its own code)."""
@@ -232,6 +242,10 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
             options.get("debug"), options.get("fastmath")
         )
         self._kernels = {}
+        # The argument types a kernel called this function with (its code compiled into the
+        # kernel's), which numba-cuda lists among its overloads: the device function compiled
+        # alone once looked at (None until then).
+        self._called_with = {}
         self._launchers = {}
         self._jit_options = dict(options)
         # Kernels depending on their launch configuration, by (types, configuration).
@@ -480,6 +494,10 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         kernel.timers = self._record_times(key, compiled[6])
         kernel.process_specific = compiled[7]
         kernel._type_annotation = TypeAnnotation(annotations, compiled[8])
+        kernel._llvm_ir = functools.partial(self._llvm_ir, key, self.device)
+        for callee, argument_types in compiled[9]:
+            if isinstance(callee, CUDADispatcher):
+                callee._called_with.setdefault(tuple(argument_types))
         if self._caches_kernels():
             if kernel.process_specific:
                 # numba-cuda refuses to cache what it cannot pickle, in these words.
@@ -599,11 +617,38 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
 
     @property
     def signatures(self):
-        return list(self._kernels)
+        return list(self._kernels) + [key for key in self._called_with if key not in self._kernels]
 
     @property
     def overloads(self):
-        return dict(self._kernels)
+        overloads = dict(self._kernels)
+        for key in self._called_with:
+            if key not in overloads:
+                overloads[key] = self._called_specialization(key)
+        return overloads
+
+    def _called_specialization(self, key):
+        """This function compiled alone as the device function a kernel called with argument
+        types `key` (numba-cuda's overload of it)."""
+        if self.device:
+            return self.specialize_for(key)
+        with _lock:
+            kernel = self._called_with.get(key)
+            if kernel is None:
+                compiled = compiler.compile_source(
+                    self._function_source(), key, self._compute_capability(), device=True
+                )
+                kernel = self._make_kernel(compiled[0], compiled[1], compiled[3], compiled[4])
+                kernel.return_type = compiled[2]
+                kernel._type_annotation = TypeAnnotation(compiled[3], compiled[8])
+                kernel._llvm_ir = functools.partial(self._llvm_ir, key, True)
+                self._called_with[key] = kernel
+            return kernel
+
+    def _llvm_ir(self, key, device):
+        return compiler.compile_source(
+            self._function_source(), key, self._compute_capability(), device, keep_llvm=True
+        )[5]
 
     def __getitem__(self, configuration):
         if not self.extensions:
