@@ -689,6 +689,10 @@ void defineCudaLaunchBindings(nb::module_ &module) {
       .def("__getattr__",
            [](CudaLauncher &self, nb::str name) { return self.fallback.attr(name); });
 
+  // The driver's PTX compiler started on another thread as a kernel compiles (once per
+  // process), so that its start-up overlaps the compile instead of the first load.
+  module.def("cuda_start_jit_warm_up", [] { CudaDriver::get().modules().startJitWarmUp(); });
+
   module.def("cuda_set_device_array_type", [](nb::handle type) {
     deviceArrayType = reinterpret_cast<PyTypeObject *>(type.inc_ref().ptr());
   });
