@@ -8,29 +8,10 @@ import enum
 
 import numpy as np
 import pytest
+from struct_user_types import no_leaks, struct_user_type  # noqa: F401 - the autouse fixture
 
 from taipan import njit, types
-from taipan.core import cgutils
-from taipan.core.typeconv import Conversion
 from taipan.errors import TypingError
-from taipan.extending import (
-    NativeValue,
-    lower_cast,
-    models,
-    register_model,
-    typeof_impl,
-    unbox,
-)
-from taipan.runtime import live_blocks
-
-pytest.importorskip("llvmlite")
-
-
-@pytest.fixture(autouse=True)
-def no_leaks():
-    before = live_blocks()
-    yield
-    assert live_blocks() == before
 
 
 class Weight:
@@ -40,44 +21,10 @@ class Weight:
         self.grams = grams
 
 
-class WeightType(types.Type):
-    def __init__(self):
-        super().__init__(name="Weight")
-
-    def can_convert_to(self, typingctx, other):
-        if isinstance(other, types.Float):
-            return Conversion.safe
-        return None
-
-
-weight_type = WeightType()
-
-
-@typeof_impl.register(Weight)
-def _typeof_weight(value, c):
-    return weight_type
-
-
-@register_model(WeightType)
-class _WeightModel(models.StructModel):
-    def __init__(self, dmm, fe_type):
-        super().__init__(dmm, fe_type, [("grams", types.float64)])
-
-
-@unbox(WeightType)
-def _unbox_weight(typ, obj, c):
-    grams = c.pyapi.object_getattr_string(obj, "grams")
-    native = c.unbox(types.float64, grams)
-    c.pyapi.decref(grams)
-    weight = cgutils.create_struct_proxy(typ)(c.context, c.builder)
-    weight.grams = native.value
-    return NativeValue(weight._getvalue(), is_error=native.is_error)
-
-
-@lower_cast(WeightType, types.Float)
-def _weight_to_float(context, builder, fromty, toty, value):
-    grams = builder.extract_value(value, 0)
-    return context.cast(builder, grams, types.float64, toty)
+WEIGHT = struct_user_type(
+    "Weight", {"grams": types.float64}, python_class=Weight, converts_to=types.Float
+)
+weight_type = WEIGHT.type
 
 
 def identity(value):

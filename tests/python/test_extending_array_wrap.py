@@ -7,6 +7,7 @@ the arrays, and every test checks the runtime's counters."""
 
 import numpy as np
 import pytest
+from struct_user_types import no_leaks  # noqa: F401 - the autouse fixture
 
 from taipan import njit, types
 from taipan.core import cgutils
@@ -23,16 +24,6 @@ from taipan.extending import (
     typeof_impl,
     unbox,
 )
-from taipan.runtime import live_blocks
-
-pytest.importorskip("llvmlite")
-
-
-@pytest.fixture(autouse=True)
-def no_leaks():
-    before = live_blocks()
-    yield
-    assert live_blocks() == before
 
 
 class Index:

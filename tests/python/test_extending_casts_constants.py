@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from conftest import assert_same
 from ptx_assembly import needs_ptxas, ptxas
+from struct_user_types import no_leaks, struct_user_type  # noqa: F401 - the autouse fixture
 
 from taipan import njit, types
 from taipan.core import cgutils
@@ -22,23 +23,14 @@ from taipan.extending import (
     infer_global,
     lower_cast,
     lower_constant,
-    make_attribute_wrapper,
     models,
     overload,
     register_model,
     typeof_impl,
     unbox,
 )
-from taipan.runtime import live_blocks
 
 pytest.importorskip("llvmlite")
-
-
-@pytest.fixture(autouse=True)
-def no_leaks():
-    before = live_blocks()
-    yield
-    assert live_blocks() == before
 
 
 # IntEnum members are ints wherever compiled code needs one (Numba's IntEnumMember).
@@ -164,47 +156,9 @@ class Length:
     __rmul__ = __mul__
 
 
-class LengthType(types.Type):
-    def __init__(self):
-        super().__init__(name="Length")
-
-    def can_convert_to(self, typingctx, other):
-        if isinstance(other, types.Float):
-            return Conversion.safe
-        return None
-
-
-length_type = LengthType()
-
-
-@typeof_impl.register(Length)
-def _typeof_length(value, c):
-    return length_type
-
-
-@register_model(LengthType)
-class _LengthModel(models.StructModel):
-    def __init__(self, dmm, fe_type):
-        super().__init__(dmm, fe_type, [("meters", types.float64)])
-
-
-make_attribute_wrapper(LengthType, "meters", "meters")
-
-
-@unbox(LengthType)
-def _unbox_length(typ, obj, c):
-    meters = c.pyapi.object_getattr_string(obj, "meters")
-    native = c.unbox(types.float64, meters)
-    c.pyapi.decref(meters)
-    length = cgutils.create_struct_proxy(typ)(c.context, c.builder)
-    length.meters = native.value
-    return NativeValue(length._getvalue(), is_error=native.is_error)
-
-
-@lower_cast(LengthType, types.Float)
-def _length_to_float(context, builder, fromty, toty, value):
-    meters = builder.extract_value(value, 0)
-    return context.cast(builder, meters, types.float64, toty)
+length_type = struct_user_type(
+    "Length", {"meters": types.float64}, python_class=Length, converts_to=types.Float
+).type
 
 
 def test_user_type_converts_to_floats():
@@ -347,27 +301,9 @@ class Point:
         self.n = n
 
 
-class PointType(types.Type):
-    def __init__(self):
-        super().__init__(name="Point")
-
-
-point_type = PointType()
-
-
-@typeof_impl.register(Point)
-def _typeof_point(value, c):
-    return point_type
-
-
-@register_model(PointType)
-class _PointModel(models.StructModel):
-    def __init__(self, dmm, fe_type):
-        super().__init__(dmm, fe_type, [("x", types.float64), ("n", types.int64)])
-
-
-make_attribute_wrapper(PointType, "x", "x")
-make_attribute_wrapper(PointType, "n", "n")
+PointType = struct_user_type(
+    "Point", {"x": types.float64, "n": types.int64}, python_class=Point, unboxes=False
+).type_class
 constants_built = []
 
 
@@ -407,23 +343,13 @@ class Token:
     pass
 
 
-class TokenType(types.Type):
-    def __init__(self):
-        super().__init__(name="Token")
-
-
-token_type = TokenType()
+TOKEN_TYPE = struct_user_type(
+    "Token", {"code": types.int32}, python_class=Token, typeof=False, unboxes=False
+)
+TokenType = TOKEN_TYPE.type_class
+token_type = TOKEN_TYPE.type
 TOKEN = Token()
 OTHER_TOKEN = Token()
-
-
-@register_model(TokenType)
-class _TokenModel(models.StructModel):
-    def __init__(self, dmm, fe_type):
-        super().__init__(dmm, fe_type, [("code", types.int32)])
-
-
-make_attribute_wrapper(TokenType, "code", "code")
 infer_global(TOKEN, token_type)
 
 

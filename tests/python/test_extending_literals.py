@@ -6,6 +6,7 @@ plain Python functions where they have one."""
 
 import pytest
 from llvmlite import ir
+from struct_user_types import no_leaks  # noqa: F401 - the autouse fixture
 
 from taipan import njit, types
 from taipan.core.typing import signature
@@ -20,14 +21,6 @@ from taipan.extending import (
     typeof_impl,
     unbox,
 )
-from taipan.runtime import live_blocks
-
-
-@pytest.fixture(autouse=True)
-def no_leaks():
-    before = live_blocks()
-    yield
-    assert live_blocks() == before
 
 
 def _typer(x):

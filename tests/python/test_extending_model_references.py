@@ -6,6 +6,7 @@ references (Numba's contract: the codegen's result is a new reference)."""
 
 import numpy as np
 import pytest
+from struct_user_types import no_leaks  # noqa: F401 - the autouse fixture
 
 from taipan import njit, typed, types
 from taipan.core import cgutils
@@ -24,8 +25,6 @@ from taipan.extending import (
     unbox,
 )
 from taipan.runtime import live_blocks
-
-pytest.importorskip("llvmlite")
 
 
 class Scaled:
@@ -92,13 +91,6 @@ def box_scaled(typ, val, c):
     """Boxes a Scaled as its scale alone (the array member is released by taipan)."""
     scaled = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
     return c.pyapi.float_from_double(scaled.scale)
-
-
-@pytest.fixture(autouse=True)
-def no_leaks():
-    before = live_blocks()
-    yield
-    assert live_blocks() == before
 
 
 def test_construct_and_read_members_of_a_caller_array():

@@ -13,6 +13,7 @@ import pickle
 import numpy as np
 import pytest
 from conftest import assert_same
+from struct_user_types import no_leaks  # noqa: F401 - the autouse fixture
 
 from taipan import njit, types, vectorize
 from taipan.core.typeconv import Conversion
@@ -32,17 +33,6 @@ from taipan.extending import (
     typeof_impl,
     unbox,
 )
-from taipan.runtime import live_blocks
-
-pytest.importorskip("llvmlite")
-
-
-@pytest.fixture(autouse=True)
-def no_leaks():
-    before = live_blocks()
-    yield
-    assert live_blocks() == before
-
 
 # Two opaque user types: Converting converts to any number (to 42), Plain to none.
 

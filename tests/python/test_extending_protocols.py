@@ -14,6 +14,7 @@ import textwrap
 import numpy as np
 import pytest
 from child_processes import child_python_path
+from struct_user_types import no_leaks, struct_user_type  # noqa: F401 - the autouse fixture
 
 from taipan import njit, types
 from taipan.core import cgutils
@@ -31,17 +32,6 @@ from taipan.extending import (
     typeof_impl,
     unbox,
 )
-from taipan.runtime import live_blocks
-
-pytest.importorskip("llvmlite")
-
-
-@pytest.fixture(autouse=True)
-def no_leaks():
-    before = live_blocks()
-    yield
-    assert live_blocks() == before
-
 
 # A fixed-size buffer of float64s over a NumPy array: p[i] = v by operator.setitem's overload.
 
@@ -182,33 +172,8 @@ class Tag:
         return self.code * 10 + i
 
 
-class TagType(types.Type):
-    def __init__(self):
-        super().__init__(name="Tag")
-
-
-tag_type = TagType()
-
-
-@typeof_impl.register(Tag)
-def _typeof_tag(value, c):
-    return tag_type
-
-
-@register_model(TagType)
-class _TagModel(models.StructModel):
-    def __init__(self, dmm, fe_type):
-        super().__init__(dmm, fe_type, [("code", types.int64)])
-
-
-@unbox(TagType)
-def _unbox_tag(typ, obj, c):
-    code = c.pyapi.object_getattr_string(obj, "code")
-    native = c.unbox(types.int64, code)
-    c.pyapi.decref(code)
-    tag = cgutils.create_struct_proxy(typ)(c.context, c.builder)
-    tag.code = native.value
-    return NativeValue(tag._getvalue(), is_error=native.is_error)
+tag_type = struct_user_type("Tag", {"code": types.int64}, python_class=Tag).type
+TagType = type(tag_type)
 
 
 @infer

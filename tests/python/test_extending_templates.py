@@ -14,6 +14,7 @@ import subprocess
 import numpy as np
 import pytest
 from ptx_assembly import PTXAS
+from struct_user_types import no_leaks, struct_user_type  # noqa: F401 - the autouse fixture
 
 from taipan import njit, types
 from taipan.core import cgutils
@@ -39,17 +40,6 @@ from taipan.extending import (
     register_model,
     type_callable,
 )
-from taipan.runtime import live_blocks
-
-pytest.importorskip("llvmlite")
-
-
-@pytest.fixture(autouse=True)
-def no_leaks():
-    before = live_blocks()
-    yield
-    assert live_blocks() == before
-
 
 # A function typed by a ConcreteTemplate: one case per float type.
 
@@ -228,37 +218,17 @@ class Vec2:
         self.y = y
 
 
-class Vec2Type(types.Type):
-    def __init__(self):
-        super().__init__(name="Vec2")
-
-
-vec2_type = Vec2Type()
-
-
-@register_model(Vec2Type)
-class Vec2Model(models.StructModel):
-    def __init__(self, dmm, fe_type):
-        models.StructModel.__init__(
-            self, dmm, fe_type, [("x", types.float64), ("y", types.float64)]
-        )
-
-
-@type_callable(Vec2)
-def type_vec2(context):
-    def typer(x, y):
-        if isinstance(x, types.Number) and isinstance(y, types.Number):
-            return vec2_type
-
-    return typer
-
-
-@lower_builtin(Vec2, types.Number, types.Number)
-def lower_vec2(context, builder, sig, args):
-    vec = cgutils.create_struct_proxy(vec2_type)(context, builder)
-    vec.x = context.cast(builder, args[0], sig.args[0], types.float64)
-    vec.y = context.cast(builder, args[1], sig.args[1], types.float64)
-    return vec._getvalue()
+VEC2 = struct_user_type(
+    "Vec2",
+    {"x": types.float64, "y": types.float64},
+    python_class=Vec2,
+    attributes=False,  # the attribute templates below type them
+    typeof=False,
+    unboxes=False,
+    constructs=True,
+)
+Vec2Type = VEC2.type_class
+vec2_type = VEC2.type
 
 
 @infer_global(operator.add)
