@@ -214,21 +214,71 @@ class _LoopCompiler:
             self.source(), list(argument_types), return_type, keep_object=True, **target
         )
 
+    def freeze_namespace(self):
+        """Makes the loops read the globals and closure values the function sees now, as an
+        eager ufunc or gufunc compiled when decorated reads them, however long their code waits
+        for its first call (add_deferred)."""
+        if self._source is None:
+            self._namespace_function = frozen_copy(self.py_func)
+
+    def add_deferred(self, signatures):
+        """Types (and lowers) each signature's loop now, raising what compiling would, and
+        leaves its code to its first call (resolve_loop): most ufuncs and gufuncs a library
+        defines are never called in a process, and optimising and generating code is most of a
+        compile. ``signatures``: (argument types, return type) pairs; a ufunc's give their
+        return type (the loop's output type, which NumPy needs before any code exists)."""
+        for arguments, result in signatures:
+            arguments = tuple(arguments)
+            self._check_arity(arguments)
+            if any(known == arguments for known, _, _ in self.loops):
+                continue
+            self._check_types(arguments)
+            job = self._job(result)
+            return_type = job.pop("return_type")
+            _core.inspect(self.source(), list(arguments), "llvm-unoptimized", return_type, **job)
+            self.loops.append((arguments, return_type, _DeferredLoop(self, arguments, result)))
+            self.declared[arguments] = result
+
+    def defers(self, signatures):
+        """Whether the loops of these (argument types, return type or None) signatures may be
+        typed now and generated at their first call: each names its return type (else only
+        compiling tells the output type), and no report asks for each loop when compiled."""
+        from taipan import config
+
+        if config.DUMP_ANNOTATION or config.annotating():
+            return False
+        return all(result is not None for _, result in signatures)
+
+    def resolve_loop(self, index):
+        """The address of loop ``index``'s code (generated now if deferred) and the inputs it
+        writes in place beyond those build() told NumPy: make_ufunc calls it at the loop's
+        first call."""
+        arguments, _, compiled = self.loops[index]
+        if isinstance(compiled, _DeferredLoop):
+            compiled = compiled.resolve()
+        return compiled.address, self._written_in_place([(arguments, compiled)])
+
+    def _written_in_place(self, loops=None):
+        """Operands a loop writes besides its outputs: none for a ufunc."""
+        return []
+
     def build(self):
         """A numpy.ufunc over every loop compiled so far."""
         loop_types = [
             [_type_number(t) for t in arguments] + [_type_number(result)]
             for arguments, result, _ in self.loops
         ]
+        addresses = [_address_if_generated(compiled) for _, _, compiled in self.loops]
         return _core.make_ufunc(
             self.py_func.__name__,
             self.py_func.__doc__ or "",
             self.inputs,
             1,
             loop_types,
-            [compiled.address for _, _, compiled in self.loops],
+            addresses,
             self.identity,
             parallel=self.parallel,
+            resolve_loop=self.resolve_loop if not all(addresses) else None,
         )
 
 
@@ -419,7 +469,12 @@ def vectorize(ftylist_or_function=(), **options):
         if not signatures:
             return DUFunc(py_func, options)
         compiler = _LoopCompiler(py_func, options)
-        compiler.add_all(_split_signature(signature) for signature in signatures)
+        parsed = [_split_signature(signature) for signature in signatures]
+        if compiler.defers(parsed):  # typed now, each loop's code at its first call
+            compiler.freeze_namespace()
+            compiler.add_deferred(parsed)
+        else:
+            compiler.add_all(parsed)
         ufunc = compiler.build()
         _register_compiled_calls(ufunc, compiler)
         from taipan.serialize import remember_built_ufunc
@@ -556,38 +611,6 @@ class _GufuncCompiler(_LoopCompiler):
             return 0
         return compiled.address
 
-    def freeze_namespace(self):
-        """Makes the loops read the globals and closure values the function sees now, as an
-        eager gufunc compiled when decorated reads them, however long their code waits for
-        its first call (add_deferred)."""
-        if self._source is None:
-            self._namespace_function = frozen_copy(self.py_func)
-
-    def add_deferred(self, signatures):
-        """Types (and lowers) each signature's loop now, raising what compiling would, and
-        leaves its code to its first call (resolve_loop): most gufuncs a library defines are
-        never called in a process, and optimising and generating code is most of a compile."""
-        for arguments, _ in signatures:
-            arguments = tuple(arguments)
-            self._check_arity(arguments)
-            if any(known == arguments for known, _, _ in self.loops):
-                continue
-            self._check_types(arguments)
-            job = self._job(None)
-            job.pop("return_type")
-            _core.inspect(self.source(), list(arguments), "llvm-unoptimized", None, **job)
-            self.loops.append((arguments, None, _DeferredLoop(self, arguments)))
-            self.declared[arguments] = None
-
-    def resolve_loop(self, index):
-        """The address of loop ``index``'s code (generated now if deferred) and the inputs it
-        writes in place beyond those build() told NumPy: make_ufunc calls it at the loop's
-        first call."""
-        arguments, _, compiled = self.loops[index]
-        if isinstance(compiled, _DeferredLoop):
-            compiled = compiled.resolve()
-        return compiled.address, self._written_in_place([(arguments, compiled)])
-
     def build(self):
         from taipan import config
 
@@ -640,13 +663,14 @@ class _GufuncCompiler(_LoopCompiler):
 
 
 class _DeferredLoop:
-    """A gufunc loop typed when its signature was given, whose code is generated at its first
-    call (_GufuncCompiler.resolve_loop) or when anything reads an attribute of the compiled
-    loop (a pickle's object code): then it stands for that CompiledFunction."""
+    """A ufunc or gufunc loop typed when its signature was given, whose code is generated at
+    its first call (_LoopCompiler.resolve_loop) or when anything reads an attribute of the
+    compiled loop (a pickle's object code): then it stands for that CompiledFunction."""
 
-    def __init__(self, compiler, argument_types):
+    def __init__(self, compiler, argument_types, return_type=None):
         self._compiler = compiler
         self._arguments = argument_types
+        self._return_type = return_type  # a ufunc signature's (None: a gufunc's)
         self._compiled = None
 
     @property
@@ -658,11 +682,11 @@ class _DeferredLoop:
         the first result stored is the one every caller gets."""
         if self._compiled is None:
             compiler = self._compiler
-            job = compiler._job(None)
+            job = compiler._job(self._return_type)
             compiled = compiler._compile_loop(self._arguments, job.pop("return_type"), **job)
             if self._compiled is None:
                 self._compiled = compiled
-                compiler._report_compilation(self._arguments, None, compiled)
+                compiler._report_compilation(self._arguments, self._return_type, compiled)
         return self._compiled
 
     def __getattr__(self, name):
