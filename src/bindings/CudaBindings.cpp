@@ -322,6 +322,15 @@ void defineCudaBindings(nb::module_ &module) {
       },
       nb::arg("bytes"), nb::arg("stream") = 0, nb::arg("owner").none() = nb::none());
   module.def("cuda_pending_frees", [] { return CudaDriver::get().memory().pendingFrees(); });
+  // numba-cuda's pending deallocations of device memory (CudaMemory::setReleaseLimits()).
+  module.def("cuda_pending_free_bytes",
+             [] { return CudaDriver::get().memory().pendingFreeBytes(); });
+  module.def("cuda_set_release_limits",
+             [](size_t count, double ratio) { cuda::CudaMemory::setReleaseLimits(count, ratio); });
+  module.def("cuda_defer_releases",
+             [](bool defer) { CudaDriver::get().memory().deferReleases(defer); });
+  module.def("cuda_release_pending",
+             [] { driverCall([] { CudaDriver::get().memory().releasePending(); }); });
   module.def("cuda_pointer_device", [](uint64_t address) {
     return driverCall([&] { return CudaDriver::get().contexts().pointerDevice(address); });
   });

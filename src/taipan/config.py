@@ -8,6 +8,7 @@ RuntimeWarning and the default. ``SOURCES`` says which variable set each attribu
 at its default; ``python -m taipan`` prints them, and docs/configuration.md describes them."""
 
 import os
+import sys
 import warnings
 from collections import namedtuple
 
@@ -59,6 +60,20 @@ def _call_count(text: str) -> int:
     if count < 0:
         raise ValueError("a number of calls is not negative; 0 turns it off")
     return count
+
+
+def _count(text: str) -> int:
+    count = int(text)
+    if count < 0:
+        raise ValueError("a count is not negative")
+    return count
+
+
+def _ratio(text: str) -> float:
+    ratio = float(text)
+    if not 0.0 <= ratio <= 1.0:
+        raise ValueError("a ratio is 0 to 1")
+    return ratio
 
 
 def _diagnostics_level(text: str) -> int:
@@ -221,6 +236,25 @@ OPTIONS = (
         "(NumbaPerformanceWarning), as numba-cuda does by default",
     ),
     Option(
+        "CUDA_DEALLOCS_COUNT",
+        "TAIPAN_CUDA_DEALLOCS_COUNT",
+        ("NUMBA_CUDA_DEALLOCS_COUNT",),
+        _count,
+        10,
+        "freed device memory waits in numba-cuda's pending deallocations until more than this "
+        "many blocks are pending (or CUDA_DEALLOCS_RATIO of the memory); cuda.defer_cleanup() "
+        "keeps them",
+    ),
+    Option(
+        "CUDA_DEALLOCS_RATIO",
+        "TAIPAN_CUDA_DEALLOCS_RATIO",
+        ("NUMBA_CUDA_DEALLOCS_RATIO",),
+        _ratio,
+        0.2,
+        "the share of a device's memory that pending deallocations may hold before they are "
+        "freed (numba-cuda's)",
+    ),
+    Option(
         "CUDA_DEBUGINFO_DEFAULT",
         "TAIPAN_CUDA_DEBUGINFO_DEFAULT",
         ("NUMBA_CUDA_DEBUGINFO",),
@@ -340,6 +374,29 @@ for _name in ("TAIPAN_THREADING_LAYER", "NUMBA_THREADING_LAYER"):
 del _name, _layer
 
 del _option, _value, _source
+
+# The deallocation thresholds live in the extension, which frees device memory: setting them
+# here (or through numba.cuda.core.config) tells it at once, as numba-cuda reads them per free.
+_RELEASE_LIMITS = ("CUDA_DEALLOCS_COUNT", "CUDA_DEALLOCS_RATIO")
+
+
+def _tell_release_limits():
+    _core.cuda_set_release_limits(
+        int(globals()["CUDA_DEALLOCS_COUNT"]), float(globals()["CUDA_DEALLOCS_RATIO"])
+    )
+
+
+class _Settings(type(os)):
+    """This module, whose deallocation thresholds are passed on when set."""
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        if name in _RELEASE_LIMITS:
+            _tell_release_limits()
+
+
+_tell_release_limits()
+sys.modules[__name__].__class__ = _Settings
 
 
 def annotating():

@@ -30,7 +30,7 @@ void CudaDriver::synchronize() {
   cudaContexts.ensureContext();
   const CudaApi *api = cudaLibrary.api();
   api->call(api->cuCtxSynchronize);
-  cudaMemory.flushDeferredFrees();
+  cudaMemory.releasePending(false);
 }
 
 void CudaDriver::setProfiling(bool on) {

@@ -7,16 +7,22 @@
 #include "cuda/CudaLibrary.h"
 #include "cuda/StagedCopy.h"
 
+#include <atomic>
+
 namespace taipan::cuda {
 
 namespace {
 
-// Numba's thresholds for deferred frees, roughly: a few dozen blocks, or a sizeable share of
-// memory.
+// The batch limits of memory freed with cuMemFree (devices without memory pools), under
+// numba-cuda's thresholds below: pending cuMemFree'd memory is held from every allocation.
 constexpr size_t MaxPendingBlocks = 32;
 constexpr size_t MaxPendingBytes = size_t{256} << 20;
 /// Enough for a loop that uploads an input and downloads an output of the same sizes.
 constexpr size_t MaxIdleBlocks = 2;
+
+/// numba-cuda's CUDA_DEALLOCS_COUNT and CUDA_DEALLOCS_RATIO (setReleaseLimits()).
+std::atomic<size_t> releaseCountLimit{10};
+std::atomic<double> releaseRatio{0.2};
 
 } // namespace
 
@@ -79,11 +85,11 @@ uint64_t CudaMemory::allocate(size_t bytes, void *stream) {
     };
     CUresult result = take();
     if (result == cuda::CUDA_ERROR_OUT_OF_MEMORY) {
-      // Memory the pools keep, and blocks freed with cuMemFree's batches before, go back to
-      // the device once the work using them is done.
-      api()->call(api()->cuCtxSynchronize);
+      // Pending frees, memory the pools keep, and blocks freed with cuMemFree's batches before,
+      // go back to the device once the work using them is done.
       retireIdleBlocks();
       flushDeferredFrees(true);
+      api()->call(api()->cuCtxSynchronize);
       trimMemoryPools();
       result = take();
     }
@@ -109,10 +115,25 @@ uint64_t CudaMemory::allocate(size_t bytes, void *stream) {
 void CudaMemory::freeDeferred(uint64_t address, size_t bytes, int device, void *stream) {
   if (address == 0)
     return;
+  if (memoryPool(device, false) && (stream == nullptr || stream == StreamLegacy)) {
+    // numba-cuda's pending deallocations: the block waits in the queue, and goes back to its
+    // pool in the legacy default stream's order, which is after the work queued so far.
+    bool due;
+    {
+      std::lock_guard<std::mutex> lock(deferredMutex);
+      deferredFrees.push_back({address, device, nullptr, true});
+      deferredBytes += bytes;
+      due = releaseDue(deferredFrees.size(), deferredBytes, false);
+    }
+    if (due)
+      flushDeferredFrees();
+    return;
+  }
   if (memoryPool(device, false)) {
-    // The block returns to its device's pool, in the order of `stream` (which belongs to that
-    // device), from that device's context. Blocks of an epoch before closeAll() find no pool
-    // and take the batched frees below.
+    // A block used on another stream (which may be gone when the queue is flushed, or be the
+    // calling thread's own) returns to its device's pool at once, in that stream's order,
+    // from that device's context: nothing waits. Blocks of an epoch before closeAll() find no
+    // pool and take the batched frees below.
     void *current = contexts.ensureContext();
     void *context = contexts.contextOf(device);
     if (context != current)
@@ -157,7 +178,7 @@ void CudaMemory::freeDeferred(uint64_t address, size_t bytes, int device, void *
     std::lock_guard<std::mutex> lock(deferredMutex);
     deferredFrees.push_back({address, device, event});
     deferredBytes += bytes;
-    flush = deferredFrees.size() >= MaxPendingBlocks || deferredBytes >= MaxPendingBytes;
+    flush = releaseDue(deferredFrees.size(), deferredBytes, true);
   }
   if (flush)
     flushDeferredFrees();
@@ -188,6 +209,45 @@ size_t CudaMemory::pendingFrees() {
   return deferredFrees.size();
 }
 
+size_t CudaMemory::pendingFreeBytes() {
+  std::lock_guard<std::mutex> lock(deferredMutex);
+  return deferredBytes;
+}
+
+void CudaMemory::setReleaseLimits(size_t count, double ratio) {
+  releaseCountLimit.store(count);
+  releaseRatio.store(ratio);
+}
+
+bool CudaMemory::releaseDue(size_t count, size_t bytes, bool unpooled) {
+  if (releaseDeferrals > 0)
+    return false;
+  if (releaseCapacity == 0) {
+    size_t freeBytes = 0;
+    if (api()->invoke(api()->cuMemGetInfo, &freeBytes, &releaseCapacity) != CUDA_SUCCESS)
+      releaseCapacity = 0;
+  }
+  // numba-cuda: more than the count, or more bytes than the ratio of the memory (floored).
+  auto limitBytes = static_cast<size_t>(static_cast<double>(releaseCapacity) * releaseRatio.load());
+  if (count > releaseCountLimit.load() || (releaseCapacity && bytes > limitBytes))
+    return true;
+  return unpooled && (count >= MaxPendingBlocks || bytes >= MaxPendingBytes);
+}
+
+void CudaMemory::deferReleases(bool defer) {
+  std::lock_guard<std::mutex> lock(deferredMutex);
+  releaseDeferrals += defer ? 1 : -1;
+}
+
+void CudaMemory::releasePending(bool wait) {
+  {
+    std::lock_guard<std::mutex> lock(deferredMutex);
+    if (releaseDeferrals > 0)
+      return;
+  }
+  flushDeferredFrees(wait);
+}
+
 void CudaMemory::flushDeferredFrees(bool wait) {
   std::vector<DeferredFree> pending;
   {
@@ -204,6 +264,20 @@ void CudaMemory::flushDeferredFrees(bool wait) {
   const char *failedCall = api()->cuMemFree.name;
   void *bound = current;
   for (const DeferredFree &block : pending) {
+    if (block.pooled) {
+      void *context = contexts.contextOf(block.device);
+      if (context != bound) {
+        api()->call(api()->cuCtxSetCurrent, static_cast<CUcontext>(context));
+        bound = context;
+      }
+      CUresult result =
+          api()->invoke(api()->cuMemFreeAsync, CUdeviceptr{block.address}, asStream(StreamLegacy));
+      if (result != CUDA_SUCCESS && firstFailure == CUDA_SUCCESS) {
+        firstFailure = result;
+        failedCall = api()->cuMemFreeAsync.name;
+      }
+      continue;
+    }
     if (block.event) {
       CUresult state = wait ? api()->invoke(api()->cuEventSynchronize, asEvent(block.event))
                             : api()->invoke(api()->cuEventQuery, asEvent(block.event));

@@ -53,10 +53,24 @@ public:
   ///   same wait for the device that cuMemFree makes.
   void freeDeferred(uint64_t address, size_t bytes, int device, void *stream = nullptr);
   /// Frees what freeDeferred() holds whose streams are done with it; with `wait`, waits for
-  /// them and frees everything.
+  /// them and frees everything. Runs even while releases are deferred (out of memory, closing).
   void flushDeferredFrees(bool wait = false);
-  /// How many blocks freeDeferred() holds.
+  /// How many blocks freeDeferred() holds (numba-cuda's `len(deallocations)`).
   size_t pendingFrees();
+  /// Their bytes (numba-cuda's `deallocations._size`).
+  size_t pendingFreeBytes();
+
+  /// numba-cuda's pending deallocations: the frees freeDeferred() holds go when more than
+  /// `count` blocks are pending or their bytes pass `ratio` of the device's memory (its
+  /// CUDA_DEALLOCS_COUNT and CUDA_DEALLOCS_RATIO), on releasePending(), on synchronize, when an
+  /// allocation runs out of memory, and at closing. Process-wide; callable before CUDA starts.
+  static void setReleaseLimits(size_t count, double ratio);
+  /// Enters (`defer`) or leaves a region where the pending frees are kept whatever their count
+  /// (cuda.defer_cleanup(), nestable); out of memory and closing still free them.
+  void deferReleases(bool defer);
+  /// Frees every pending block unless deferred (numba-cuda's `deallocations.clear()`), with
+  /// `wait` waiting for the streams using them, else leaving those whose streams still run.
+  void releasePending(bool wait = true);
   /// (free, total) bytes of the current device's memory, counting blocks kept for reuse (idle
   /// blocks, a pool's unused memory) as free.
   std::pair<size_t, size_t> memoryInfo();
@@ -95,11 +109,13 @@ public:
 
 private:
   /// A block freeDeferred() holds: where, its device, and the event marking the end of the
-  /// stream work that may still use it (null when it can go at once).
+  /// stream work that may still use it (null when it can go at once). A `pooled` block goes
+  /// back to its device's pool in the legacy default stream's order (cuMemFreeAsync).
   struct DeferredFree {
     uint64_t address;
     int device;
     void *event;
+    bool pooled = false;
   };
   /// A large block whose users have all finished, kept so that an allocation of the same size
   /// takes it back: allocating and freeing hundreds of megabytes costs a fraction of a
@@ -131,6 +147,9 @@ private:
   void *memoryPool(int ordinal, bool make);
   /// Gives the pools' unused memory back to the devices (memory information, out of memory).
   void trimMemoryPools();
+  /// Whether the pending frees, with deferredFrees holding `count` blocks of `bytes`, are due
+  /// (numba-cuda's thresholds, or the batch limits of cuMemFree'd memory when `unpooled`).
+  bool releaseDue(size_t count, size_t bytes, bool unpooled);
 
   /// The library's function table.
   const CudaApi *api() const;
@@ -140,6 +159,11 @@ private:
   std::mutex deferredMutex;
   std::vector<DeferredFree> deferredFrees;
   size_t deferredBytes = 0;
+  /// cuda.defer_cleanup() regions entered (guarded by deferredMutex).
+  int releaseDeferrals = 0;
+  /// The device memory the ratio of setReleaseLimits() applies to: the first device's total,
+  /// asked at the first pending free (guarded by deferredMutex).
+  size_t releaseCapacity = 0;
   /// Guarded by deferredMutex.
   std::vector<IdleBlock> idleBlocks;
   std::mutex stagingMutex;

@@ -9,15 +9,61 @@ import sys
 
 import numpy as np
 
-from taipan import _core
+from taipan import _core, config
 from taipan.cuda import api, driver
 from taipan.cuda.streams import stream_handle
+
+
+class PendingDeviceFrees:
+    """numba-cuda's pending deallocations of the device memory taipan allocates (device
+    arrays, ``memalloc``): the queue is the extension's (CudaMemory's deferred frees), which a
+    collected array's buffer enters without Python code; this object reads and drives it.
+    Freed when more than config.CUDA_DEALLOCS_COUNT are pending or their bytes pass
+    config.CUDA_DEALLOCS_RATIO of the memory, on ``clear()`` and on synchronize, never inside
+    ``disable()`` (``cuda.defer_cleanup()``) except when an allocation runs out of memory."""
+
+    def __init__(self):
+        self.memory_capacity = 0
+        self._disable_count = 0
+
+    @property
+    def _max_pending_bytes(self):
+        return int(self.memory_capacity * config.CUDA_DEALLOCS_RATIO)
+
+    @property
+    def _size(self):
+        return _core.cuda_pending_free_bytes()
+
+    def clear(self):
+        """Frees every pending block (after the work using it), unless disabled."""
+        _core.cuda_release_pending()
+
+    @contextlib.contextmanager
+    def disable(self):
+        _core.cuda_defer_releases(True)
+        self._disable_count += 1
+        try:
+            yield
+        finally:
+            self._disable_count -= 1
+            _core.cuda_defer_releases(False)
+
+    @property
+    def is_disabled(self):
+        return self._disable_count > 0
+
+    def __len__(self):
+        return _core.cuda_pending_frees()
 
 
 class TaipanMemoryManager(api.memory.GetIpcHandleMixin, api.memory.HostOnlyCUDAMemoryManager):
     """The manager contexts use unless ``cuda.set_memory_manager`` chose a plugin. Device
     arrays do not go through it (they hold the allocator's buffers directly, which is faster);
-    ``Context.memalloc`` does."""
+    ``Context.memalloc`` does. Its ``deallocations`` are the extension's pending frees."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.deallocations = PendingDeviceFrees()
 
     def initialize(self):
         if not self.deallocations.memory_capacity:

@@ -278,13 +278,18 @@ TEST(CudaDriverGpuTest, PoolReusesFreedBlocksAndKeepsTheirContents) {
   driver.contexts().selectDevice(0);
   if (!driver.memory().usesMemoryPool(0))
     GTEST_SKIP() << "this device has no memory pools";
+  driver.memory().releasePending();
   constexpr size_t Count = size_t{1} << 20;
   std::vector<int32_t> host(Count);
   std::iota(host.begin(), host.end(), 3);
   uint64_t first = driver.memory().allocate(Count * sizeof(int32_t));
   driver.memory().copyToDevice(first, host.data(), Count * sizeof(int32_t));
-  // Freed in the default stream's order, the block is the next allocation of its size there.
+  // Freed in the default stream's order (once the pending deallocations go), the block is the
+  // next allocation of its size there.
   driver.memory().freeDeferred(first, Count * sizeof(int32_t), 0);
+  EXPECT_EQ(driver.memory().pendingFrees(), 1u);
+  driver.memory().releasePending();
+  EXPECT_EQ(driver.memory().pendingFrees(), 0u);
   uint64_t second = driver.memory().allocate(Count * sizeof(int32_t));
   EXPECT_EQ(second, first);
   std::vector<int32_t> zeros(Count, 0), back(Count, 1);
@@ -297,6 +302,42 @@ TEST(CudaDriverGpuTest, PoolReusesFreedBlocksAndKeepsTheirContents) {
   driver.synchronize();
   EXPECT_GE(driver.memory().memoryInfo().first + (size_t{2} << 20),
             freeBefore + Count * sizeof(int32_t));
+}
+
+TEST(CudaDriverGpuTest, PendingDeallocationsFollowNumbaCudasThresholds) {
+  REQUIRE_GPU();
+  CudaDriver &driver = CudaDriver::get();
+  driver.contexts().selectDevice(0);
+  driver.memory().releasePending();
+  constexpr size_t Bytes = 4096;
+  int device = driver.contexts().currentDevice();
+  auto freeOne = [&] {
+    driver.memory().freeDeferred(driver.memory().allocate(Bytes), Bytes, device);
+  };
+  cuda::CudaMemory::setReleaseLimits(3, 0.2);
+  for (size_t i = 1; i <= 3; ++i) {
+    freeOne();
+    EXPECT_EQ(driver.memory().pendingFrees(), i);
+    EXPECT_EQ(driver.memory().pendingFreeBytes(), i * Bytes);
+  }
+  freeOne(); // more than the count: all go
+  EXPECT_EQ(driver.memory().pendingFrees(), 0u);
+  // Deferred (nested), neither the count nor releasePending() frees them; leaving does not
+  // either, until the next release.
+  driver.memory().deferReleases(true);
+  driver.memory().deferReleases(true);
+  for (int i = 0; i < 6; ++i)
+    freeOne();
+  driver.memory().releasePending();
+  EXPECT_EQ(driver.memory().pendingFrees(), 6u);
+  driver.memory().deferReleases(false);
+  driver.memory().releasePending();
+  EXPECT_EQ(driver.memory().pendingFrees(), 6u);
+  driver.memory().deferReleases(false);
+  driver.memory().releasePending();
+  EXPECT_EQ(driver.memory().pendingFrees(), 0u);
+  EXPECT_EQ(driver.memory().pendingFreeBytes(), 0u);
+  cuda::CudaMemory::setReleaseLimits(10, 0.2);
 }
 
 TEST(CudaDriverGpuTest, LoadAndLaunchPtx) {

@@ -17,10 +17,6 @@ from taipan.cuda.api.devices import MemoryInfo  # noqa: F401  (numba-cuda's cuda
 # The version of the plugin interface numba-cuda 0.30 defines, which plugins must report.
 EMM_INTERFACE_VERSION = 1
 
-# numba-cuda's thresholds of pending deallocations: a count, and a share of the device memory.
-DEALLOCS_COUNT = int(getattr(config, "CUDA_DEALLOCS_COUNT", 10))
-DEALLOCS_RATIO = float(getattr(config, "CUDA_DEALLOCS_RATIO", 0.2))
-
 
 def address_of(pointer):
     """An address given as an int, a ctypes pointer or an object with ``value``."""
@@ -213,9 +209,11 @@ def held_until_freed(allocations, key, resource):
 
 
 class PendingDeallocs:
-    """Deallocations waiting to run: flushed when more than DEALLOCS_COUNT are pending or their
-    bytes pass DEALLOCS_RATIO of the device memory, on ``clear()``, never while disabled
-    (``disable()``, nestable; ``cuda.defer_cleanup()``)."""
+    """Deallocations waiting to run: flushed when more than config.CUDA_DEALLOCS_COUNT are
+    pending or their bytes pass config.CUDA_DEALLOCS_RATIO of the device memory, on
+    ``clear()``, never while disabled (``disable()``, nestable; ``cuda.defer_cleanup()``).
+    Those of plugins and contexts; taipan's own device memory waits in the extension's queue
+    (taipan.cuda.memory.PendingDeviceFrees)."""
 
     def __init__(self, capacity=0):
         self._pending = collections.deque()
@@ -225,12 +223,12 @@ class PendingDeallocs:
 
     @property
     def _max_pending_bytes(self):
-        return int(self.memory_capacity * DEALLOCS_RATIO)
+        return int(self.memory_capacity * config.CUDA_DEALLOCS_RATIO)
 
     def add_item(self, dtor, handle, size=0):
         self._pending.append((dtor, handle, size))
         self._size += int(size)
-        if len(self._pending) > DEALLOCS_COUNT or (
+        if len(self._pending) > config.CUDA_DEALLOCS_COUNT or (
             self.memory_capacity and self._size > self._max_pending_bytes
         ):
             self.clear()
