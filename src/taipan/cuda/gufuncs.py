@@ -168,7 +168,7 @@ class CUDAGUFunc(api.GUFuncFront):
             if kind == "host":
                 results.append(_copy_back(device, value, stream))
             elif kind == "device":
-                results.append(value)
+                results.append(value if api.ufuncs.is_array_object(value) else device)
             elif to_host:
                 results.append(device.copy_to_host(stream=stream))
             else:

@@ -341,7 +341,7 @@ class CUDAUFunc(api.UFuncFront):
         if host_out is not None:
             return result.copy_to_host(host_out, stream=stream)
         if out is not None:
-            return out
+            return out if api.ufuncs.is_array_object(out) else device_out
         if on_device:
             return result
         return result.copy_to_host(stream=stream)

@@ -138,6 +138,14 @@ def output_operand(value, device_array, device_operand, foreign_view, refusal):
     return view, "device"
 
 
+def is_array_object(value):
+    """Whether an ``out=`` given to a CUDA ufunc or gufunc is returned as given: an array of
+    its own (a device array, CuPy's, PyTorch's: it has a shape and a dtype). An object that
+    only exports the CUDA Array Interface is returned as the device array viewing it, as
+    numba-cuda returns (the caller could not use the bare exporter as an array)."""
+    return hasattr(value, "shape") and hasattr(value, "dtype")
+
+
 def scalar_type(dtype):
     """The taipan type of a NumPy scalar dtype (a number, a boolean, datetime64[unit] or
     timedelta64[unit])."""
