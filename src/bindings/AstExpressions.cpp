@@ -181,6 +181,8 @@ Expr *AstReader::readComprehension(nb::handle node, Accumulation accumulation, E
     bindComprehensionTarget(generator.attr("target"), result + ".", names);
   }
   comprehensionScopes.push_back(names);
+  bool generatorScope = nodeKind(node) == "GeneratorExp";
+  generatorScopeDepth += generatorScope;
   std::vector<ComprehensionClause> clauses;
   for (size_t i = 0; i < generators.size(); ++i) {
     nb::handle generator = generators[i];
@@ -195,6 +197,7 @@ Expr *AstReader::readComprehension(nb::handle node, Accumulation accumulation, E
   Expr *element = readExpr(node.attr(dictDisplay ? "key" : "elt"));
   Expr *value = dictDisplay ? readExpr(node.attr("value")) : nullptr;
   comprehensionScopes.pop_back();
+  generatorScopeDepth -= generatorScope;
 
   return buildComprehension(source, where, result, accumulation, std::move(clauses), element,
                             consumer, start, value);
@@ -365,6 +368,8 @@ Expr *AstReader::readExpr(nb::handle node) {
                        where);
     if (load)
       expr->name = aliased(expr->name);
+    if (load && !comprehensionScopes.empty()) // the first iterable is read outside them
+      expr->readScope = generatorScopeDepth ? ReadScope::Nested : ReadScope::Comprehension;
     // Globals are frozen constants in compiled code, so writing one cannot work.
     if (declaredOutside.count(expr->name) && nodeKind(node.attr("ctx")) == "Store")
       throwUnsupported("assigning to the global variable '" + expr->name +
@@ -457,6 +462,7 @@ Expr *AstReader::readExpr(nb::handle node) {
       for (const std::string &variable : closure->second) {
         Expr *argument = source.newExpr(ExprKind::Name, where);
         argument->name = variable;
+        argument->readScope = ReadScope::Nested; // the inner function reads it
         expr->operands.push_back(argument);
       }
     } else {

@@ -61,6 +61,8 @@ private:
   /// a `for` clause, with the hidden name it is read as ("$3.i": no Python name has a '$').
   std::vector<std::map<std::string, std::string>> comprehensionScopes;
   int comprehensionCount = 0;
+  /// How many of those scopes are generator expressions' (nested scopes in every Python).
+  int generatorScopeDepth = 0;
 
   // Inner functions and statements (bindings/AstReader.cpp).
   /// Reads an inner `def` or `lambda` into a function of its own and returns the synthetic

@@ -82,6 +82,8 @@ void registerBuiltinExceptions() {
   add(KeyErrorId, PyExc_KeyError);
   add(StopIterationId, PyExc_StopIteration);
   add(MemoryErrorId, PyExc_MemoryError);
+  add(UnboundLocalErrorId, PyExc_UnboundLocalError);
+  add(NameErrorId, PyExc_NameError);
 }
 
 /// print() from compiled code goes to sys.stdout, so redirection and pytest's capture work.
@@ -416,7 +418,13 @@ NB_MODULE(_core, module) {
 
   nb::class_<FunctionSource>(module, "FunctionSource")
       .def_prop_ro("name", [](const FunctionSource &self) { return self.name; })
-      .def_prop_ro("filename", [](const FunctionSource &self) { return self.filename; });
+      .def_prop_ro("filename", [](const FunctionSource &self) { return self.filename; })
+      .def_prop_ro("uninitialized_reads", [](const FunctionSource &self) {
+        nb::list reads; // (name, line in the file) of reads a path reaches unassigned
+        for (const auto &[name, location] : self.uninitializedReads)
+          reads.append(nb::make_tuple(name, self.fileLine(location.line)));
+        return reads;
+      });
 
   nb::class_<CompiledFunction>(module, "CompiledFunction")
       .def_prop_ro("argument_types",

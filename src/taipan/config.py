@@ -199,6 +199,16 @@ OPTIONS = (
         "as it compiles",
     ),
     Option(
+        "ALWAYS_WARN_UNINIT_VAR",
+        "TAIPAN_ALWAYS_WARN_UNINIT_VAR",
+        ("NUMBA_ALWAYS_WARN_UNINIT_VAR",),
+        _flag,
+        False,
+        "compiling a function that reads a local on a path where it may be unassigned warns "
+        "'Detected uninitialized variable x' (NumbaWarning), as Numba does; such a read "
+        "raises UnboundLocalError at run time either way",
+    ),
+    Option(
         "GUFUNC_SPECIALIZE_MS",
         "TAIPAN_GUFUNC_SPECIALIZE_MS",
         (),

@@ -7,9 +7,10 @@ import contextlib
 import gc
 import linecache
 import sys
+import warnings
 
-from taipan import _core, source_texts
-from taipan.errors import UnsupportedError
+from taipan import _core, config, source_texts
+from taipan.errors import TaipanWarning, UnsupportedError  # TaipanWarning: Numba's NumbaWarning
 from taipan.objmode_blocks import rewrite_objmode_blocks
 from taipan.source_texts import FUTURE_FLAGS
 
@@ -545,7 +546,7 @@ def read_function(py_func, options):
             _warn_if_debuggers_lack_the_file(py_func)
         node = rewrite_objmode_blocks(py_func, node, lines, options)
         definition_lines = lines[first_line - 1 : node.end_lineno]
-        return _core.read_function(
+        source = _core.read_function(
             py_func,
             node,
             [line.rstrip("\r\n") for line in definition_lines],
@@ -553,4 +554,16 @@ def read_function(py_func, options):
             first_line,
             0,
             options,
+        )
+    if config.ALWAYS_WARN_UNINIT_VAR:
+        _warn_uninitialized_reads(source, code.co_filename)
+    return source
+
+
+def _warn_uninitialized_reads(source, filename):
+    """Numba's warning for each read of a local that a path reaches unassigned (compiled code
+    raises UnboundLocalError there, as CPython does), at the read's line."""
+    for name, line in source.uninitialized_reads:
+        warnings.warn_explicit(
+            TaipanWarning(f"Detected uninitialized variable {name}"), TaipanWarning, filename, line
         )

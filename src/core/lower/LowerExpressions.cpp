@@ -11,7 +11,10 @@
 #include "registry/Library.h"
 #include "support/CompileError.h"
 #include "types/NumericPromotion.h"
+#include "runtime/PythonDialect.h"
+#include "runtime/Runtime.h"
 
+#include "syntax/VariableVersions.h"
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InlineAsm.h>
 
@@ -109,6 +112,26 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
     auto declared = function.variableTypes.find(expr->name);
     const Type *stored =
         declared != function.variableTypes.end() && declared->second ? declared->second : type;
+    if (!expr->boundFlag.empty()) { // some path reaches this read without assigning the name
+      auto flag = function.variableTypes.find(expr->boundFlag);
+      if (flag == function.variableTypes.end() || !flag->second)
+        throw CompileError(CompileErrorKind::Internal,
+                           "the flag of '" + pythonVariableName(expr->name) + "' is untyped",
+                           expr->location);
+      llvm::Value *bound =
+          truthValue(fromMemoryForm(builder,
+                                    builder.CreateLoad(memoryType(context, flag->second),
+                                                       variable(expr->boundFlag), expr->boundFlag),
+                                    flag->second),
+                     flag->second);
+      // Read from a nested scope (CPython 3.12 inlines comprehensions), the variable is free.
+      bool free = expr->readScope == ReadScope::Nested ||
+                  (expr->readScope == ReadScope::Comprehension && python::minorVersion() < 12);
+      std::string name = pythonVariableName(expr->name);
+      exceptions().raiseIf(builder.CreateNot(bound), free ? NameErrorId : UnboundLocalErrorId,
+                           free ? python::unboundFreeVariableMessage(name)
+                                : python::unboundLocalMessage(name));
+    }
     llvm::Value *loaded =
         builder.CreateLoad(memoryType(context, stored), variable(expr->name), expr->name);
     llvm::Value *value = fromMemoryForm(builder, loaded, stored);

@@ -35,6 +35,8 @@ bool strIsMessage(int32_t id) {
   case taipan::RuntimeErrorId:
   case taipan::MemoryErrorId:
   case taipan::AxisErrorId:
+  case taipan::UnboundLocalErrorId:
+  case taipan::NameErrorId:
     return true;
   default:
     return false;

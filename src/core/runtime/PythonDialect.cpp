@@ -19,4 +19,17 @@ std::string emptyExtremumMessage(const std::string &function) {
                               : function + "() arg is an empty sequence";
 }
 
+std::string unboundLocalMessage(const std::string &name) {
+  return minorVersion() >= 11
+             ? "cannot access local variable '" + name + "' where it is not associated with a value"
+             : "local variable '" + name + "' referenced before assignment";
+}
+
+std::string unboundFreeVariableMessage(const std::string &name) {
+  return minorVersion() >= 11
+             ? "cannot access free variable '" + name +
+                   "' where it is not associated with a value in enclosing scope"
+             : "free variable '" + name + "' referenced before assignment in enclosing scope";
+}
+
 } // namespace taipan::python

@@ -19,4 +19,13 @@ bool sumCompensatesFloats();
 /// sequence" before.
 std::string emptyExtremumMessage(const std::string &function);
 
+/// The UnboundLocalError message of reading local `name` before any assignment: "cannot access
+/// local variable 'x' where it is not associated with a value" from Python 3.11 on, "local
+/// variable 'x' referenced before assignment" before.
+std::string unboundLocalMessage(const std::string &name);
+
+/// The NameError message of reading free variable `name` (a comprehension's or an inner
+/// function's read of an enclosing function's local) before any assignment.
+std::string unboundFreeVariableMessage(const std::string &name);
+
 } // namespace taipan::python

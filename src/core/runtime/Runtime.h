@@ -25,6 +25,10 @@ enum BuiltinExceptionId : int {
   /// numpy.exceptions.AxisError (a ValueError and an IndexError), for NumPy's axis checks;
   /// the bindings import its class the first time it is raised (import taipan imports no NumPy)
   AxisErrorId,
+  /// A local read on a path that never assigned it (syntax/VariableVersions.h guards the read)
+  UnboundLocalErrorId,
+  /// The same read made from a nested scope (a free variable), and other NameErrors
+  NameErrorId,
   FirstUserException = 64,
 };
 

@@ -19,6 +19,8 @@ struct BodyScan {
       return;
     if (expr->kind == ExprKind::Name && !definite.count(expr->name))
       readFirst.insert(expr->name);
+    if (!expr->boundFlag.empty() && !definite.count(expr->boundFlag))
+      readFirst.insert(expr->boundFlag); // the read checks it (syntax/VariableVersions.h)
     if (expr->kind == ExprKind::Comprehension) {
       std::set<std::string> inner = block(expr->statements, definite);
       if (!inner.count(expr->name))
@@ -121,6 +123,8 @@ void collectNames(const std::vector<Stmt *> &statements, const Stmt *skipped,
       return;
     if (expr->kind == ExprKind::Name || expr->kind == ExprKind::Comprehension)
       names.insert(expr->name);
+    if (!expr->boundFlag.empty())
+      names.insert(expr->boundFlag);
     if (expr->kind == ExprKind::Comprehension)
       collectNames(expr->statements, skipped, names);
     for (const Expr *operand : expr->operands)

@@ -1,6 +1,7 @@
 // Variable versions (Numba's SSA renaming on the syntax tree): one walk in execution order keeps,
 // for each local name, the assignment group that reaches each point; joins of control flow
-// merge groups (union-find); then every name is renamed after its group.
+// merge groups (union-find); then every name is renamed after its group. The same walk finds the
+// reads some path reaches without assigning the name, which get a hidden flag and a check.
 #include "syntax/VariableVersions.h"
 
 #include <algorithm>
@@ -11,6 +12,8 @@
 namespace taipan {
 namespace {
 
+using NameSet = std::set<std::string>;
+
 /// What reaches one point of the function: for each local name, the groups of assignments
 /// (union-find nodes) whose value it may hold. Groups that meet at a join where the name is live
 /// are merged into one (a phi node); where it is not live (every path assigns it before reading
@@ -18,9 +21,11 @@ namespace {
 struct ReachingState {
   bool reachable = true;
   std::map<std::string, std::vector<int>> groups;
+  /// The names some path reaches this point without assigning (CPython would raise
+  /// UnboundLocalError reading them): only assignments remove a name (there is no `del`), and
+  /// joins take the union.
+  NameSet unbound;
 };
-
-using NameSet = std::set<std::string>;
 
 /// Every name `expr` reads (comprehensions' loops included).
 void collectReads(const Expr *expr, NameSet &names) {
@@ -241,11 +246,15 @@ public:
       return;
     liveness.block(source.body, {});
     ReachingState entry;
-    for (const Parameter &parameter : source.parameters)
+    entry.unbound = versioned;
+    for (const Parameter &parameter : source.parameters) {
+      entry.unbound.erase(parameter.name);
       if (versioned.count(parameter.name))
         entry.groups[parameter.name] = {newGroup(parameter.name)};
+    }
     walkBlock(source.body, entry);
     rename();
+    addBoundFlags();
   }
 
 private:
@@ -273,6 +282,22 @@ private:
     std::vector<ReachingState> breaks, continues;
   };
   std::vector<LoopExits *> loops;
+  /// Groups of augmented assignments that no assignment reaches (`c += 1` on a path where `c`
+  /// was never assigned): the read raises, and the group joins the name's first group (the one
+  /// keeping the name, as other such reads do) so that it has that type.
+  std::vector<int> unreachedUpdates;
+  /// Where each name gets its value: after statement `after` of `block` (at the block's start
+  /// when `after` is null: a for loop's target), for the flags of names read unassigned.
+  struct Binding {
+    std::vector<Stmt *> *block;
+    Stmt *after;
+  };
+  std::map<std::string, std::vector<Binding>> bindings;
+  /// The Python names (versioned ones, before renaming) some read may find unassigned.
+  NameSet flagged;
+
+  /// The hidden variable saying whether `name` holds a value.
+  static std::string boundFlagName(const std::string &name) { return "$bound." + name; }
 
   void excludeNames(const std::vector<Stmt *> &block) {
     for (const Stmt *stmt : block) {
@@ -344,6 +369,7 @@ private:
         continue; // dead paths bring nothing (dead code is renamed with what they have)
       for (const auto &[name, groups] : state.groups)
         addGroups(result.groups[name], groups);
+      result.unbound.insert(state.unbound.begin(), state.unbound.end());
     }
     for (auto &[name, groups] : result.groups)
       if (groups.size() > 1 && (!live || live->count(name)))
@@ -355,6 +381,11 @@ private:
     if (!expr)
       return;
     if (expr->kind == ExprKind::Name && versioned.count(expr->name)) {
+      if (state.reachable && state.unbound.count(expr->name)) {
+        expr->boundFlag = boundFlagName(expr->name);
+        flagged.insert(expr->name);
+        source.uninitializedReads.push_back({expr->name, expr->location});
+      }
       int group = single(state, expr->name);
       if (group >= 0) // otherwise read before any assignment: keeps its name
         uses.push_back({expr, group});
@@ -392,11 +423,18 @@ private:
           endings.push_back({block, stmt, group, ended});
     } else {
       group = single(state, target->name);
-      if (group < 0)
+      if (group < 0) {
         group = newGroup(target->name);
+        if (stmt && stmt->kind == StmtKind::AugAssign)
+          unreachedUpdates.push_back(group);
+      }
     }
     state.groups[target->name] = {group};
+    state.unbound.erase(target->name);
     uses.push_back({target, group});
+    // An augmented assignment binds nothing new: its read raised where the name was unbound.
+    if (block && !(stmt && stmt->kind == StmtKind::AugAssign))
+      bindings[target->name].push_back({block, stmt});
   }
 
   void walkBlock(std::vector<Stmt *> &block, ReachingState &state) {
@@ -542,6 +580,7 @@ private:
     if (!stmt->finalbody.empty()) {
       bool reachable = state.reachable;
       state.reachable = true; // the finally block also runs when an exception leaves
+      state.unbound.insert(entry.unbound.begin(), entry.unbound.end()); // from anywhere
       walkBlock(stmt->finalbody, state);
       state.reachable = state.reachable && reachable;
     }
@@ -551,6 +590,11 @@ private:
   /// Names each group after its name (the first group) or a version of it (`x.1`, ...), renames
   /// every use and adds the releases of ended groups.
   void rename() {
+    std::map<std::string, int> firstGroups;
+    for (int group = 0; group < static_cast<int>(parents.size()); ++group)
+      firstGroups.emplace(groupName[group], group);
+    for (int group : unreachedUpdates)
+      unite(firstGroups[groupName[group]], group);
     std::map<int, std::string> names;
     std::map<std::string, int> versions;
     for (int group = 0; group < static_cast<int>(parents.size()); ++group) {
@@ -584,6 +628,40 @@ private:
                           : ending.block->begin();
       ending.block->insert(position, release);
     }
+  }
+
+  /// For each name some read may find unassigned: its flag, false at the start and true after
+  /// every assignment. Reads every path assigns first get none, so their code is unchanged.
+  void addBoundFlags() {
+    for (const std::string &name : flagged) {
+      std::string flag = boundFlagName(name);
+      std::set<std::pair<const void *, const Stmt *>> placed;
+      for (const Binding &binding : bindings[name]) {
+        if (!placed.insert({binding.block, binding.after}).second)
+          continue;
+        SourceLocation where = binding.after            ? binding.after->location
+                               : binding.block->empty() ? source.definitionLocation
+                                                        : binding.block->front()->location;
+        auto position =
+            binding.after
+                ? std::find(binding.block->begin(), binding.block->end(), binding.after) + 1
+                : binding.block->begin();
+        binding.block->insert(position, flagAssignment(flag, true, where));
+      }
+      source.body.insert(source.body.begin(),
+                         flagAssignment(flag, false, source.definitionLocation));
+    }
+  }
+
+  Stmt *flagAssignment(const std::string &flag, bool bound, SourceLocation where) {
+    Stmt *assignment = source.newStmt(StmtKind::Assign, where);
+    Expr *target = source.newExpr(ExprKind::Name, where);
+    target->name = flag;
+    assignment->targets.push_back(target);
+    assignment->value = source.newExpr(ExprKind::Constant, where);
+    assignment->value->constant.kind = Constant::Kind::Bool;
+    assignment->value->constant.intValue = bound ? 1 : 0;
+    return assignment;
   }
 };
 

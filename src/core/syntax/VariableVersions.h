@@ -18,6 +18,15 @@ namespace taipan {
 /// and prange loops a name is never split. After an assignment that ends another version of the
 /// same name, a release statement (see isVersionRelease) frees that version's value, so
 /// `a = a * 2` keeps one array alive, not every version. Runs once, after the tree is read.
+///
+/// A read that some path reaches without assigning the name (an `if` without `else`, a loop
+/// that ran no iteration, a try body an exception left early) raises UnboundLocalError there,
+/// as CPython does: the name gets a hidden boolean variable `$bound.x`, False at the start and
+/// True after each assignment, and the read names it in Expr::boundFlag, which lowering checks.
+/// Each such read is listed in FunctionSource::uninitializedReads (Numba's warning). A read no
+/// assignment reaches keeps the name, so it has the type of the name's first version (an
+/// augmented assignment there continues that version). Names whose reads are all preceded by
+/// an assignment on every path get no flag: their code is unchanged.
 void assignVariableVersions(FunctionSource &source);
 
 /// Whether `stmt` releases a version another assignment ended: a `pass` statement whose two

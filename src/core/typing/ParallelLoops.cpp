@@ -39,6 +39,8 @@ private:
       return;
     if (expr->kind == ExprKind::Name)
       reads.insert(expr->name);
+    if (!expr->boundFlag.empty()) // the read checks that flag (syntax/VariableVersions.h)
+      reads.insert(expr->boundFlag);
     if (expr->kind == ExprKind::Comprehension)
       statements(expr->statements); // its loop assigns hidden variables (SyntaxTree.h)
     for (const Expr *operand : expr->operands)
