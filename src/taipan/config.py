@@ -265,6 +265,15 @@ OPTIONS = (
         "freed (numba-cuda's)",
     ),
     Option(
+        "CUDA_NVRTC_EXTRA_SEARCH_PATHS",
+        "TAIPAN_CUDA_NVRTC_EXTRA_SEARCH_PATHS",
+        ("NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS",),
+        str,
+        "",
+        "more folders (':'-separated, numba-cuda's) where NVRTC looks for the headers of the "
+        "CUDA C++ given to link=; read at each compilation",
+    ),
+    Option(
         "CUDA_DEBUGINFO_DEFAULT",
         "TAIPAN_CUDA_DEBUGINFO_DEFAULT",
         ("NUMBA_CUDA_DEBUGINFO",),

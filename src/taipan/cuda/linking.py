@@ -13,7 +13,7 @@ import tempfile
 import threading
 import warnings
 
-from taipan import _core
+from taipan import _core, config
 from taipan.cuda import api, driver
 from taipan.cuda.toolkit import toolkit_roots, wheel_paths
 from taipan.types import parse_signature
@@ -193,13 +193,15 @@ def _find_nvrtc():
 
 def include_directories():
     """Where NVRTC looks for headers: TAIPAN_CUDA_INCLUDE_PATH or NUMBA_CUDA_INCLUDE_PATH
-    (os.pathsep-separated), the toolkit's include folder, and NVIDIA's wheels' include folders,
-    each followed by its cccl folder where there is one."""
+    (os.pathsep-separated), the toolkit's include folder, NVIDIA's wheels' include folders,
+    each followed by its cccl folder where there is one, then config.CUDA_NVRTC_EXTRA_SEARCH_PATHS
+    (':'-separated, numba-cuda's setting, last as there)."""
     directories = []
     for variable in ("TAIPAN_CUDA_INCLUDE_PATH", "NUMBA_CUDA_INCLUDE_PATH"):
         directories += [d for d in os.environ.get(variable, "").split(os.pathsep) if d]
     directories += [os.path.join(root, "include") for root in toolkit_roots()]
     directories += wheel_paths("include")
+    directories += [d for d in config.CUDA_NVRTC_EXTRA_SEARCH_PATHS.split(":") if d]
     # CUDA 13 moved CCCL's headers (<cuda/std/...>, which curand_kernel.h includes) into
     # include/cccl, where nvcc looks and NVRTC does not.
     directories += [os.path.join(directory, "cccl") for directory in directories]
@@ -229,6 +231,8 @@ def compile_cuda_source(source, compute_capability):
         name = os.path.basename(source)  # NVRTC's messages name the file as numba-cuda's do
         key = (os.path.abspath(source), status.st_mtime_ns, status.st_size, compute_capability)
         text = None
+    # Other search paths may find other headers.
+    key += (config.CUDA_NVRTC_EXTRA_SEARCH_PATHS,)
     # A file's own folder first, for its quoted includes (its name is given without it).
     folders = [] if isinstance(source, LinkableCode) else [os.path.dirname(os.path.abspath(source))]
     cubin = _compiled_sources.get(key)
