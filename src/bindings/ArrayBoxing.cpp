@@ -8,6 +8,7 @@
 #include "DatetimeBoxing.h"
 #include "RecordBoxing.h"
 #include "runtime/MemoryRuntime.h"
+#include "types/CharSequences.h"
 
 #include <cstring>
 #include <string>
@@ -162,6 +163,16 @@ PyArray_Descr *descrOf(const Type *dtype) {
     Py_XINCREF(descr);
     return descr;
   }
+  if (types::isCharSequence(dtype)) { // `<U n` or `S n`
+    std::string spelling = (types::isUnicodeCharSequence(dtype) ? "U" : "S") +
+                           std::to_string(types::charSequenceLength(dtype));
+    PyObject *text = PyUnicode_FromString(spelling.c_str());
+    PyArray_Descr *descr = nullptr;
+    if (text && !PyArray_DescrConverter(text, &descr))
+      descr = nullptr;
+    Py_XDECREF(text);
+    return descr;
+  }
   return PyArray_DescrFromType(typeNumberOf(dtype));
 }
 
@@ -197,6 +208,16 @@ const Type *typeOfNdarray(PyObject *value) {
     if (!record)
       return nullptr;
     return types::array(record, ndim, "CFA"[layout], readonly);
+  }
+  if (descr->type_num == NPY_UNICODE || descr->type_num == NPY_STRING) {
+    // Fixed-width strings (types/CharSequences.h): the width is the dtype's, so these bypass
+    // the table below. A zero itemsize (np.array('')'s is 4) never reaches compiled code.
+    int64_t characters =
+        descr->type_num == NPY_UNICODE ? PyDataType_ELSIZE(descr) / 4 : PyDataType_ELSIZE(descr);
+    if (characters <= 0)
+      return nullptr;
+    return types::array(types::charSequence(characters, descr->type_num == NPY_UNICODE), ndim,
+                        "CFA"[layout], readonly);
   }
   if (descr->type_num == NPY_DATETIME || descr->type_num == NPY_TIMEDELTA) {
     // The unit is in the dtype's metadata, so these bypass the table below.

@@ -16,6 +16,7 @@
 #include "StringBoxing.h"
 #include "TypedContainers.h"
 #include "UserTypeBoxing.h"
+#include "types/CharSequences.h"
 #include "types/RandomGeneratorType.h"
 
 #include <cstring>
@@ -384,6 +385,21 @@ PyObject *boxValue(const Type *type, const void *storage) {
     return boxDatetime(type, storage);
   case TypeKind::Unicode:
     return boxString(storage);
+  case TypeKind::NestedArray: { // a fixed-width string (types/CharSequences.h), NULs dropped
+    if (!types::isCharSequence(type))
+      break;
+    Py_ssize_t length = types::charSequenceLength(type);
+    if (types::isUnicodeCharSequence(type)) {
+      const auto *points = static_cast<const Py_UCS4 *>(storage);
+      while (length > 0 && points[length - 1] == 0)
+        --length;
+      return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, points, length);
+    }
+    const auto *bytes = static_cast<const char *>(storage);
+    while (length > 0 && bytes[length - 1] == 0)
+      --length;
+    return PyBytes_FromStringAndSize(bytes, length);
+  }
   case TypeKind::List:
     if (!type->isReflected())
       return boxTypedContainer(type, storage);

@@ -75,6 +75,9 @@ bool readConstant(nb::handle object, Constant &constant) {
   } else if (PyUnicode_Check(value)) {
     constant.kind = Constant::Kind::String;
     constant.text = nb::cast<std::string>(object);
+  } else if (PyBytes_Check(value)) { // typed as Numba's CharSeq of its bytes
+    constant.kind = Constant::Kind::Bytes;
+    constant.text.assign(PyBytes_AS_STRING(value), static_cast<size_t>(PyBytes_GET_SIZE(value)));
   } else if (value == Py_Ellipsis) {
     constant.kind = Constant::Kind::Ellipsis;
   } else {

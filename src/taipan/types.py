@@ -180,7 +180,10 @@ class Array(metaclass=_TypeClass):
 
     @staticmethod
     def _make(dtype, ndim, layout="A", readonly=False):
-        if isinstance(dtype, Type) and dtype.kind_name == "Record" and layout in ("C", "F", "A"):
+        records_or_text = isinstance(dtype, Type) and (
+            dtype.kind_name == "Record" or isinstance(dtype, UnicodeCharSeq)
+        )
+        if records_or_text and layout in ("C", "F", "A"):
             return _core.array_type_of(dtype, int(ndim), layout, bool(readonly))
         if not isinstance(dtype, Type) or dtype.kind_name not in (
             "Boolean",
@@ -401,11 +404,36 @@ class NestedArray(metaclass=_TypeClass):
 
     @staticmethod
     def _matches(t):
-        return t.kind_name == "NestedArray"
+        return t.kind_name == "NestedArray" and t.dtype.kind_name != "StringLiteral"
 
     @staticmethod
     def _make(*args):
         raise TypeError("NestedArray types come from record dtypes (from_dtype)")
+
+
+class UnicodeCharSeq(metaclass=_TypeClass):
+    """Numba's UnicodeCharSeq(n): NumPy's ``<U n``, an array's dtype or a record's field (an
+    item reads as a str)."""
+
+    _character = "unichr"
+
+    @classmethod
+    def _matches(cls, t):
+        return (
+            t.kind_name == "NestedArray"
+            and t.dtype.kind_name == "StringLiteral"
+            and t.dtype.literal_value == cls._character
+        )
+
+    @classmethod
+    def _make(cls, count):
+        return type_from_spec(("characters", cls._character, int(count)))
+
+
+class CharSeq(UnicodeCharSeq):
+    """Numba's CharSeq(n): NumPy's ``S n`` (an item reads as its bytes)."""
+
+    _character = "char"
 
 
 def _numpy_dtype(t):

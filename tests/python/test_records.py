@@ -505,7 +505,7 @@ def test_unsupported_field_types_explain_themselves():
         f(objects)
 
 
-def test_string_fields_are_carried_but_not_read():
+def test_string_fields_are_carried_and_read():
     strings = np.dtype([("n", np.int64), ("s", "U3"), ("b", "S2")])
     record = taipan.from_dtype(strings)
     assert str(record) == (
@@ -527,8 +527,7 @@ def test_string_fields_are_carried_but_not_read():
     def read(a):
         return a[0].s
 
-    with pytest.raises(UnsupportedError, match="'s' holds a fixed-length string"):
-        read(actual)
+    assert read(actual) == "abc"  # read as a str (test_fixed_width_strings.py has the rest)
 
 
 def test_pickled_record_types_round_trip():

@@ -241,16 +241,14 @@ def test_subarrays_of_records_are_numba_s_issue_3158():
     check(grid_walk, grid)
 
 
-def test_string_fields_stay_refused_with_a_typing_error():
-    from taipan.errors import UnsupportedError
-
+def test_string_fields_are_read_as_str():
     strings = np.zeros(2, np.dtype([("name", "U5"), ("n", np.int32)]))
+    strings[0]["name"] = "abcde"
 
     def read_name(x):
         return x[0]["name"]
 
-    with pytest.raises(UnsupportedError, match="fixed-length string"):
-        njit(read_name)(strings)
+    assert njit(read_name)(strings) == read_name(strings)  # test_fixed_width_strings.py: more
 
 
 # --- globals -------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 #include "lower/ArrayLowering.h"
 #include "lower/ExceptionLowering.h"
 #include "lower/LoweringApi.h"
+#include "types/CharSequences.h"
 
 #include <llvm/IR/Constants.h>
 
@@ -214,8 +215,9 @@ void registerArrayAttributes(Library &library) {
   addAttribute(
       library, "dtype",
       [](const Type *array) {
-        return array->dtype()->isRecord() ? types::dtypeValue(array->dtype())
-                                          : types::builtin("numpy." + array->dtype()->name());
+        return array->dtype()->isRecord() || types::isCharSequence(array->dtype())
+                   ? types::dtypeValue(array->dtype())
+                   : types::builtin("numpy." + array->dtype()->name());
       },
       [](LoweringApi &lowering, llvm::Value *, const Type *, const Type *resultType) {
         return llvm::UndefValue::get(valueType(lowering.llvmContext(), resultType));

@@ -7,11 +7,14 @@
 #include "lower/ExceptionLowering.h"
 #include "lower/LoweringApi.h"
 #include "lower/OperatorLowering.h"
+#include "types/CharSequences.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
+
+#include <algorithm>
 
 namespace taipan {
 namespace {
@@ -19,10 +22,12 @@ namespace {
 /// `result`, unless it is an array of records that `name` would fill with a number: only
 /// empty, zeros, empty_like and zeros_like make those.
 const Type *refuseRecordFill(const std::string &name, const Type *result, const LibraryCall &call) {
-  if (result->dtype()->isRecord() && name != "empty" && name != "zeros" && name != "empty_like" &&
-      name != "zeros_like")
-    throwUnsupported("numpy." + name + " of a record dtype is not supported (use np.empty or " +
-                         "np.zeros and assign the fields)",
+  bool text = types::isCharSequence(result->dtype()); // fixed-width strings: as records
+  if ((result->dtype()->isRecord() || text) && name != "empty" && name != "zeros" &&
+      name != "empty_like" && name != "zeros_like")
+    throwUnsupported("numpy." + name + " of a " + (text ? "fixed-width string" : "record") +
+                         " dtype is not supported (use np.empty or np.zeros and assign the " +
+                         (text ? "items)" : "fields)"),
                      call.location);
   return result;
 }
@@ -339,6 +344,12 @@ void addArrayConstructor(Library &library, const std::string &name, const std::s
         }
         if (source->isNumber())
           return newArrayType(resultDtype(call, source), 0);
+        if (source->kind() == TypeKind::StringLiteral && !isGiven(call, 1)) {
+          // A constant string: a 0-d `<U n` array of its n code points (`<U1` for ''), as NumPy.
+          int64_t points = std::count_if(source->text().begin(), source->text().end(),
+                                         [](char c) { return (c & 0xC0) != 0x80; });
+          return newArrayType(types::charSequence(std::max<int64_t>(1, points), true), 0);
+        }
         if (const Type *fromSequence = sequenceArrayType(source))
           return newArrayType(resultDtype(call, fromSequence->dtype()), fromSequence->ndim());
         if (source->isList() || source->isTuple())

@@ -400,6 +400,9 @@ const Type *typeReduction(const std::string &name, const std::string &reduction,
       reduction == "min" || reduction == "max" || reduction == "argmin" || reduction == "argmax";
   if (dtype->isComplex() && isExtreme)
     throwUnsupported(name + " of a complex array is not supported", call.location);
+  if (!dtype->isNumber() && !dtype->isDatetimeLike()) // records, fixed-width strings
+    throwTypingError(name + " of an array of " + dtype->name() + " is not supported",
+                     call.location);
   bool timeAllowed = isExtreme || reduction == "any" || reduction == "all" ||
                      (dtype->isTimedelta() && (reduction == "sum" || reduction == "mean"));
   if (dtype->isDatetimeLike() && !timeAllowed)
@@ -546,7 +549,8 @@ void addCumulative(Library &library, const std::string &name, bool isSum) {
       library, name, {{"a"}},
       [isSum](const LibraryCall &call) {
         const Type *dtype = arrayArgument(call)->dtype();
-        if (dtype->isDatetime() || (dtype->isTimedelta() && !isSum))
+        if (dtype->isDatetime() || (dtype->isTimedelta() && !isSum) ||
+            (!dtype->isNumber() && !dtype->isDatetimeLike())) // records, fixed-width strings
           throwTypingError(call.function->name + " of an array of " + dtype->name() +
                                " is not supported (NumPy has none)",
                            call.location);

@@ -8,7 +8,9 @@
 #include "lower/ExceptionLowering.h"
 #include "lower/LoweringApi.h"
 #include "runtime/Runtime.h"
+#include "types/CharSequences.h"
 #include "typing/BuiltinTyping.h"
+#include "typing/RecordTyping.h"
 
 #include <llvm/IR/Constants.h>
 
@@ -211,7 +213,12 @@ void registerNumpyShapeFunctions(Library &library) {
     const Type *array = arrayArgument(call);
     if (array->isReadonly())
       throwTypingError("cannot modify a read-only array (fill)", call.location);
-    if (!call.argumentTypes[1]->isNumber())
+    const Type *dtype = array->dtype();
+    // text into fixed-width strings (truncated or NUL-padded), numbers into numbers
+    bool accepted = types::isCharSequence(dtype)
+                        ? charSequenceStoreAllowed(dtype, call.argumentTypes[1])
+                        : call.argumentTypes[1]->isNumber() && !dtype->isRecord();
+    if (!accepted)
       throwNoImplementation(call);
     return types::none();
   };

@@ -15,10 +15,10 @@ const Type *sortedArgument(const LibraryCall &call, bool inPlace) {
   const Type *array = arrayArgument(call);
   if (inPlace && array->isReadonly())
     throwTypingError("cannot modify a read-only array (sort)", call.location);
-  // The runtime sorts by a dtype code, which float16 and records have none of (their bytes
-  // would be read as 8-byte items, past the array's end).
+  // The runtime sorts by a dtype code, which float16, records and fixed-width strings have none
+  // of (their bytes would be read as 8-byte items; numpy_library/sorting.py sorts strings).
   const Type *dtype = array->dtype();
-  if (dtype->isRecord() || (dtype->isFloat() && dtype->bits() < 32))
+  if ((!dtype->isNumber() && !dtype->isDatetimeLike()) || (dtype->isFloat() && dtype->bits() < 32))
     throwUnsupported("sorting arrays of " + dtype->name() + " is not supported", call.location);
   return array;
 }

@@ -7,6 +7,7 @@
 #include "lower/LoweringApi.h"
 #include "lower/StringLowering.h"
 #include "runtime/Runtime.h"
+#include "types/CharSequences.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
 
@@ -70,6 +71,19 @@ const Type *dtypeArgument(const LibraryCall &call, size_t index, const Type *fal
   if (!dtype)
     throwTypingError("dtype must be a NumPy scalar type such as np.float64, not " + given->name(),
                      call.location);
+  if (types::isCharSequence(dtype)) {
+    // Fixed-width strings: arrays made empty or zeroed (NULs), views, and copies of strings of
+    // the same kind; no number converts to one.
+    const std::string &name = call.function->name;
+    const Type *source = call.argumentTypes.empty() ? nullptr : call.argumentTypes[0];
+    bool fromText =
+        source && source->isArray() && types::isCharSequence(source->dtype()) &&
+        types::isUnicodeCharSequence(source->dtype()) == types::isUnicodeCharSequence(dtype);
+    if (name != "numpy.empty" && name != "numpy.zeros" && name != "numpy.empty_like" &&
+        name != "numpy.zeros_like" && name != "array.view" && !(name == "array.astype" && fromText))
+      throwUnsupported(name + " with the dtype " + dtype->name() + " is not supported",
+                       call.location);
+  }
   return dtype;
 }
 

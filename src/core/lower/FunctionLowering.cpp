@@ -2,6 +2,7 @@
 // allocas, which SROA turns into SSA registers (loops: LowerLoops.cpp; raise: LowerRaise.cpp).
 #include "lower/FunctionLowering.h"
 
+#include "lower/LowerCharSequences.h"
 #include "lower/LowerJitClasses.h"
 #include "lower/VariableSlots.h"
 #include "syntax/VariableVersions.h"
@@ -366,9 +367,15 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
   case StmtKind::Assign: {
     for (Expr *target : stmt->targets)
       containers().refuseAliasedDictCopy(target, stmt->value);
-    llvm::Value *value = lowerExpr(stmt->value);
+    const Type *valueType = typeOf(stmt->value);
+    // `a[i] = b[j]` of fixed-width strings copies characters, making no string in between.
+    llvm::Value *value = stmt->targets.size() == 1 && storesCharSequence(*this, stmt->targets[0])
+                             ? lowerCharSequenceItem(*this, stmt->value, &valueType)
+                             : nullptr;
+    if (!value)
+      value = lowerExpr(stmt->value);
     for (Expr *target : stmt->targets)
-      lowerAssign(target, value, typeOf(stmt->value));
+      lowerAssign(target, value, valueType);
     break;
   }
   case StmtKind::AugAssign: {

@@ -3,6 +3,7 @@
 #include "lower/FunctionLowering.h"
 
 #include "registry/Library.h"
+#include "types/CharSequences.h"
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
 
@@ -483,7 +484,10 @@ llvm::Value *ArrayLowering::lowerArraySubscript(Expr *expr) {
   llvm::Value *view = lowerArrayIndex(expr, &address);
   if (view)
     return view;
-  return loadElement(address, core.typeOf(expr));
+  // The item as compiled code reads it (a `<U n` item is read as a str: types::itemValueType).
+  const Type *baseType = core.typeOf(expr->operands[0]);
+  const Type *stored = baseType->isArray() ? baseType->dtype() : core.typeOf(expr);
+  return core.castValue(loadElement(address, stored), stored, core.typeOf(expr));
 }
 
 /// NumPy drops a source's extra leading axes when each is 1 (a (1, n) row stored into (n,)):
@@ -544,6 +548,7 @@ void ArrayLowering::lowerArrayStore(Expr *target, llvm::Value *value, const Type
   llvm::Value *view = lowerArrayIndex(target, &address);
   const Type *slotType = core.typeOf(target);
   if (!view) {
+    slotType = core.typeOf(target->operands[0])->dtype(); // a `<U n` item's str type is no slot
     if (valueType->isArray()) { // a 0-d array (typing allows no other): its item
       value = loadElement(arrayField(value, ArrayLayout::Data), valueType->dtype());
       valueType = valueType->dtype();
@@ -797,7 +802,7 @@ void ArrayLowering::copyBroadcast(llvm::Value *target, const Type *targetType, l
 
 const Type *ArrayLowering::arrayRowType(const Type *arrayType) {
   if (arrayType->ndim() == 1)
-    return arrayType->dtype();
+    return types::itemValueType(arrayType->dtype());
   return types::array(arrayType->dtype(), arrayType->ndim() - 1,
                       arrayType->layout() == 'C' ? 'C' : 'A', arrayType->isReadonly());
 }
@@ -808,8 +813,8 @@ llvm::Value *ArrayLowering::arrayRow(llvm::Value *array, const Type *arrayType,
   llvm::Value *address =
       builder.CreateGEP(builder.getInt8Ty(), arrayField(array, ArrayLayout::Data),
                         builder.CreateMul(index, arrayField(array, ArrayLayout::Strides, 0)));
-  if (!rowType->isArray())
-    return loadElement(address, rowType);
+  if (!rowType->isArray()) // the item as compiled code reads it (types::itemValueType)
+    return core.castValue(loadElement(address, arrayType->dtype()), arrayType->dtype(), rowType);
   llvm::Value *row = llvm::UndefValue::get(valueType(context, rowType));
   for (auto field : {ArrayLayout::MemInfo, ArrayLayout::Parent, ArrayLayout::ItemSize})
     row = withArrayField(row, field, arrayField(array, field));

@@ -1,7 +1,9 @@
 // Expressions: constants, names, tuples, subscripts, attributes, `and`/`or` and `if`-`else`, the
 // truth of values and conversions between types (operators: LowerArithmetic, LowerComparisons).
 #include "lower/FunctionLowering.h"
+#include "lower/LowerCharSequences.h"
 #include "lower/LowerJitClasses.h"
+#include "types/CharSequences.h"
 #include "types/UserTypes.h"
 #include "typing/ConstantArguments.h"
 #include "typing/JitClassTyping.h"
@@ -58,6 +60,8 @@ llvm::Value *FunctionLowering::lowerConstant(const Constant &constant, const Typ
                                      {llvm::ConstantFP::get(part, constant.floatValue),
                                       llvm::ConstantFP::get(part, constant.imagValue)});
   }
+  case Constant::Kind::Bytes: // typed [char x n] (types/CharSequences.h)
+    return bytesLiteralValue(*this, constant.text);
   default:
     return llvm::UndefValue::get(llvmType);
   }
@@ -233,6 +237,8 @@ llvm::Value *FunctionLowering::castValue(llvm::Value *value, const Type *from, c
     return castOptional(value, from, to);
   if (from == to)
     return value;
+  if (types::isCharSequence(from) || types::isCharSequence(to)) // NumPy's `<U n`, `S n`
+    return castCharSequence(*this, value, from, to);
   if (isUserType(from) && !isUserType(to)) {
     // Numba's lower_cast, registered by typing (InferencePass::userCast): to `to` itself, or
     // to the type's own number, then on from there.

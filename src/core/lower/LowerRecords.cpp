@@ -4,6 +4,7 @@
 #include "lower/FunctionLowering.h"
 
 #include "support/CompileError.h"
+#include "types/CharSequences.h"
 #include "typing/RecordTyping.h"
 
 namespace taipan {
@@ -43,7 +44,8 @@ llvm::Value *ArrayLowering::recordFieldAddress(Expr *target) {
   if (!recordType->isRecord())
     return nullptr;
   int index = recordType->fieldIndex(accessedField(target, function));
-  if (recordType->fieldTypes()[static_cast<size_t>(index)]->kind() == TypeKind::NestedArray)
+  const Type *field = recordType->fieldTypes()[static_cast<size_t>(index)];
+  if (field->kind() == TypeKind::NestedArray && !types::isCharSequence(field))
     return nullptr; // read as a view, updated through it
   return fieldAddress(builder, core.lowerExpr(target->operands[0]), recordType, index);
 }
@@ -133,6 +135,9 @@ llvm::Value *ArrayLowering::lowerRecordAccess(Expr *expr) {
     int index = baseType->fieldIndex(name);
     const Type *field = baseType->fieldTypes()[static_cast<size_t>(index)];
     llvm::Value *address = fieldAddress(builder, value, baseType, index);
+    if (types::isCharSequence(field)) // as compiled code reads it (types::itemValueType)
+      return core.castValue(loadField(builder, address, field, llvm::Align(1)), field,
+                            core.typeOf(expr));
     if (field->kind() != TypeKind::NestedArray)
       return loadField(builder, address, field, fieldAlignment(baseType, field));
     // r.v of a subarray field: a C view of the record's bytes, owned by no block (it lives as
@@ -148,7 +153,7 @@ llvm::Value *ArrayLowering::lowerRecordAccess(Expr *expr) {
   std::vector<llvm::Value *> shape = arrayShape(value, baseType), strides;
   for (int axis = 0; axis < baseType->ndim(); ++axis)
     strides.push_back(arrayField(value, ArrayLayout::Strides, axis));
-  if (field->kind() == TypeKind::NestedArray)
+  if (field->kind() == TypeKind::NestedArray && !types::isCharSequence(field))
     appendNested(builder, field, shape, strides);
   llvm::Value *data = fieldAddress(builder, arrayField(value, ArrayLayout::Data), record, index);
   return recordView(core.typeOf(expr), value, data, shape, strides);
@@ -161,8 +166,12 @@ void ArrayLowering::lowerRecordStore(Expr *target, llvm::Value *value, const Typ
     return;
   }
   llvm::Value *address = recordFieldAddress(target);
+  // The field's own type: a `<U n` field's str type (types::itemValueType) is no slot.
+  const Type *recordType = core.typeOf(target->operands[0]);
+  slotType = recordType->fieldTypes()[static_cast<size_t>(
+      recordType->fieldIndex(accessedField(target, function)))];
   storeField(builder, address, core.castValue(value, valueType, slotType), slotType,
-             fieldAlignment(core.typeOf(target->operands[0]), slotType));
+             fieldAlignment(recordType, slotType));
 }
 
 } // namespace taipan

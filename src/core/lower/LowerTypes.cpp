@@ -1,6 +1,7 @@
 // LLVM representation of taipan types.
 #include "lower/LowerTypes.h"
 
+#include "types/CharSequences.h"
 #include "types/ClassInstanceTypes.h"
 #include "types/UserTypes.h"
 
@@ -58,6 +59,12 @@ static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, 
   case TypeKind::Optional: // {flag byte, value}, the value in memory form as in tuples
     return llvm::StructType::get(context, {llvm::Type::getInt8Ty(context),
                                            representation(context, type->optionalValue(), true)});
+  case TypeKind::NestedArray: // a fixed-width string (types/CharSequences.h): its characters
+    if (types::isCharSequence(type))
+      return llvm::ArrayType::get(
+          llvm::Type::getIntNTy(context, 8 * types::charSequenceWidth(type)),
+          static_cast<uint64_t>(types::charSequenceLength(type)));
+    return llvm::StructType::get(context);
   case TypeKind::Array: {
     llvm::Type *i64 = llvm::Type::getInt64Ty(context);
     llvm::Type *pointer = llvm::PointerType::getUnqual(context);

@@ -1,6 +1,7 @@
 // Exceptions and print() for compiled code, and the table of runtime symbols the JIT links.
 #include "runtime/Runtime.h"
 
+#include "runtime/CharSequences.h"
 #include "runtime/Cfuncs.h"
 #include "runtime/Dicts.h"
 #include "runtime/ExceptionArguments.h"
@@ -198,6 +199,7 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_random_gauss),
       TAIPAN_SYMBOL(taipan_random_normalvariate),
       TAIPAN_STRING_SYMBOLS,
+      TAIPAN_CHARSEQ_SYMBOLS,
       TAIPAN_DICT_SYMBOLS,
       TAIPAN_SET_SYMBOLS,
   };

@@ -22,12 +22,13 @@ struct UnrolledLoopCopies;
 
 /// A literal from the source, or a value frozen from a global or closure variable.
 struct Constant {
-  enum class Kind { Int, UInt, Float, Complex, Bool, None, String, Ellipsis };
+  /// Bytes: a bytes literal (`b"XYZ"`), its bytes in `text`, typed as Numba's CharSeq.
+  enum class Kind { Int, UInt, Float, Complex, Bool, None, String, Ellipsis, Bytes };
   Kind kind = Kind::None;
   int64_t intValue = 0; ///< Int, UInt (as bits) and Bool
   double floatValue = 0.0;
   double imagValue = 0.0;
-  std::string text;
+  std::string text; ///< String (UTF-8) and Bytes
 };
 
 enum class ExprKind {

@@ -357,6 +357,8 @@ bool Type::isRuntimeValue() const {
     return true;
   case TypeKind::Optional:
     return elementType->isRuntimeValue();
+  case TypeKind::NestedArray: // a fixed-width string (types/CharSequences.h) is a value
+    return elementType->kind() == TypeKind::StringLiteral;
   case TypeKind::Tuple:
     return std::all_of(elementTypes.begin(), elementTypes.end(),
                        [](const Type *t) { return t->isRuntimeValue(); });
@@ -464,6 +466,8 @@ size_t Type::storageSize() const {
     return 8;
   case TypeKind::Array:
     return ArrayLayout::shapeOffset + 16 * static_cast<size_t>(dimensions);
+  case TypeKind::NestedArray: // its characters, held by value (types/CharSequences.h)
+    return elementType->kind() == TypeKind::StringLiteral ? itemSize() : 0;
   case TypeKind::Optional:
     return alignTo(optionalValueOffset() + elementType->storageSize(), storageAlignment());
   case TypeKind::Tuple: {
@@ -491,6 +495,11 @@ size_t Type::storageAlignment() const {
     return 8;
   case TypeKind::Optional:
     return elementType->storageAlignment();
+  case TypeKind::NestedArray: { // a fixed-width string: its character's
+    bool codePoints =
+        elementType->kind() == TypeKind::StringLiteral && elementType->text() == "unichr";
+    return codePoints ? 4 : 1;
+  }
   case TypeKind::Tuple: {
     size_t alignment = 1;
     for (const Type *element : elementTypes)

@@ -3,6 +3,7 @@
 #include "typing/ArrayTyping.h"
 
 #include "registry/Library.h"
+#include "types/CharSequences.h"
 #include "types/DatetimeUnits.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
@@ -127,8 +128,8 @@ const Type *typeArrayIndex(const Type *array, const std::vector<const Type *> &p
   resultDimensions += array->ndim() - consumed;
   // a[...] of a 0-d array is a 0-d view; a full integer index is an element.
   bool hasEllipsis = std::find(pieces.begin(), pieces.end(), ellipsisType()) != pieces.end();
-  if (resultDimensions == 0 && !hasEllipsis)
-    return array->dtype();
+  if (resultDimensions == 0 && !hasEllipsis) // an item, as compiled code reads it
+    return types::itemValueType(array->dtype());
   return types::array(array->dtype(), resultDimensions, viewLayout(array, pieces),
                       array->isReadonly());
 }
@@ -351,6 +352,12 @@ const Type *dtypeFromText(std::string text) {
       return nullptr;
     return start[0] == 'M' || start[0] == 'd' ? types::datetime(code) : types::timedelta(code);
   }
+  // Fixed-width strings: U<n> (`<U4`), S<n> (`|S5`), a<n>; a zero or missing width is no type.
+  if (text.size() > 1 && (text[0] == 'U' || text[0] == 'S' || text[0] == 'a') &&
+      std::all_of(text.begin() + 1, text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    int64_t length = text.size() > 10 ? 0 : std::stoll(text.substr(1));
+    return length > 0 ? types::charSequence(length, text[0] == 'U') : nullptr;
+  }
   // NumPy's one-letter codes and C names, as "name=dtype" words.
   static const std::map<std::string, std::string> aliases = [] {
     std::map<std::string, std::string> table;
@@ -377,8 +384,10 @@ const Type *dtypeFromArgument(const Type *argument) {
   if (argument->kind() == TypeKind::StringLiteral)
     return dtypeFromText(argument->text());
   if (argument->kind() == TypeKind::DType) // a dtype object global: a record dtype
-    return argument->dtype()->isRecord() || argument->dtype()->isNumber() ? argument->dtype()
-                                                                          : nullptr;
+    return argument->dtype()->isRecord() || argument->dtype()->isNumber() ||
+                   types::isCharSequence(argument->dtype())
+               ? argument->dtype()
+               : nullptr;
   if (argument->kind() != TypeKind::Builtin)
     return nullptr;
   const Type *scalar = scalarConstructorType(argument->text());

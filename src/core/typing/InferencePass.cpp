@@ -3,6 +3,7 @@
 #include "typing/InferencePass.h"
 
 #include "syntax/VariableVersions.h"
+#include "types/CharSequences.h"
 #include "types/NumericPromotion.h"
 #include "types/UserTypes.h"
 #include "typing/ArrayTyping.h"
@@ -55,6 +56,9 @@ const Type *InferencePass::constantType(const Constant &constant) {
     return types::stringLiteral(constant.text);
   case Constant::Kind::Ellipsis:
     return ellipsisType();
+  case Constant::Kind::Bytes: // Numba's CharSeq of its bytes (b"" as NumPy's S1)
+    return types::charSequence(std::max<int64_t>(1, static_cast<int64_t>(constant.text.size())),
+                               false);
   }
   return nullptr;
 }

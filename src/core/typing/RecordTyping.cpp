@@ -2,7 +2,10 @@
 #include "typing/RecordTyping.h"
 
 #include "support/CompileError.h"
+#include "types/CharSequences.h"
 #include "typing/ConstantArguments.h"
+
+#include <algorithm>
 
 namespace taipan {
 
@@ -11,15 +14,9 @@ bool isStringField(const Type *field) {
          field->dtype()->kind() == TypeKind::StringLiteral;
 }
 
-/// Refuses a string field by name.
-static void refuseStringField(const Type *field, const std::string &name, SourceLocation location) {
-  if (isStringField(field))
-    throwUnsupported("the record field '" + name + "' holds a fixed-length string (" +
-                         field->name() + "), which compiled code cannot read or write yet",
-                     location);
-}
-
 const Type *recordFieldValueType(const Type *field) {
+  if (types::isCharSequence(field)) // a `<U n` field reads as a str (types::itemValueType)
+    return types::itemValueType(field);
   if (field->kind() == TypeKind::NestedArray)
     return types::array(field->dtype(), field->ndim(), 'C', false);
   return field;
@@ -36,7 +33,6 @@ const Type *typeRecordField(const Type *record, const std::string &name, SourceL
                      location);
   }
   const Type *field = record->fieldTypes()[static_cast<size_t>(index)];
-  refuseStringField(field, name, location);
   return recordFieldValueType(field);
 }
 
@@ -48,8 +44,7 @@ const Type *typeRecordFieldView(const Type *array, const std::string &name,
   if (index < 0)
     return nullptr;
   const Type *field = array->dtype()->fieldTypes()[static_cast<size_t>(index)];
-  refuseStringField(field, name, location);
-  if (field->kind() == TypeKind::NestedArray)
+  if (field->kind() == TypeKind::NestedArray && !types::isCharSequence(field))
     return types::array(field->dtype(), array->ndim() + field->ndim(), 'A', array->isReadonly());
   return types::array(field, array->ndim(), 'A', array->isReadonly());
 }
@@ -79,7 +74,20 @@ std::string accessedRecordField(const Expr *expr, const Type *base, const Type *
   return base->fieldNames()[static_cast<size_t>(at)];
 }
 
+bool charSequenceStoreAllowed(const Type *slot, const Type *value) {
+  if (slot->isUnicode() || types::isUnicodeCharSequence(slot)) // a `<U n` item or field
+    return value->isString() || types::isUnicodeCharSequence(value);
+  if (!types::isByteCharSequence(slot))
+    return false;
+  if (value->kind() == TypeKind::StringLiteral) // NumPy encodes ASCII text into `S n`
+    return std::all_of(value->text().begin(), value->text().end(),
+                       [](char c) { return static_cast<unsigned char>(c) < 128; });
+  return types::isByteCharSequence(value);
+}
+
 bool recordStoreAllowed(const Type *slot, const Type *value) {
+  if (slot->isUnicode() || types::isCharSequence(slot))
+    return charSequenceStoreAllowed(slot, value);
   if (slot->isRecord() || value->isRecord())
     return slot == value;
   if (!slot->isNumber() || !value->isNumber())

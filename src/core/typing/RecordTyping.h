@@ -16,8 +16,7 @@ namespace taipan {
 /// view array of its shape.
 const Type *recordFieldValueType(const Type *field);
 
-/// Whether a field holds a fixed-length string ('U5', 'S5'), which is copied with its record
-/// but cannot be read or written alone.
+/// Whether a field holds a fixed-length string ('U5', 'S5': types/CharSequences.h).
 bool isStringField(const Type *field);
 
 /// The type of `record.name` or `record['name']`; a TypingError naming the fields when
@@ -37,8 +36,14 @@ const Type *typeRecordFieldView(const Type *array, const std::string &name,
 std::string accessedRecordField(const Expr *expr, const Type *base, const Type *indexType,
                                 const std::unordered_map<int, GlobalValue> &globals);
 
+/// Whether `value` may be stored into a fixed-width string item or field (`slot`: a `<U n`
+/// item's str type, or a CharSeq): strings and `<U` items into `<U`, bytes and ASCII literals
+/// into `S`.
+bool charSequenceStoreAllowed(const Type *slot, const Type *value);
+
 /// Whether `value` may be stored into a field (or an element) of type `slot`: numbers into
-/// numbers (complex only into complex), a record into the same record type.
+/// numbers (complex only into complex), a record into the same record type, text into a
+/// fixed-width string (charSequenceStoreAllowed).
 bool recordStoreAllowed(const Type *slot, const Type *value);
 
 } // namespace taipan

@@ -5,6 +5,7 @@
 #include "typing/InferencePass.h"
 
 #include "syntax/CaughtExceptions.h"
+#include "types/CharSequences.h"
 #include "types/DatetimeUnits.h"
 #include "types/NumericPromotion.h"
 #include "types/UserTypes.h"
@@ -537,6 +538,18 @@ void StatementInference::checkArrayStore(Expr *target, const Type *slot, const T
                      target->location);
   if (base->isReadonly())
     throwTypingError("cannot assign to an item of a read-only array", target->location);
+  if (types::isCharSequence(base->dtype())) { // `<U n`, `S n`: text, truncated or NUL-padded
+    const Type *element = value->isArray() ? value->dtype() : value;
+    if (!charSequenceStoreAllowed(base->dtype(), element))
+      throwTypingError("cannot store a value of type " + InferencePass::describe(value) + " into " +
+                           InferencePass::describe(base),
+                       target->location);
+    if (value->isArray() && value->ndim() > 0 && !slot->isArray())
+      throwTypingError("cannot broadcast " + InferencePass::describe(value) + " into " +
+                           InferencePass::describe(slot),
+                       target->location);
+    return;
+  }
   if ((value->isTuple() && !value->isLiteralList()) || value->isList()) {
     checkSequenceStore(target, slot, value);
     return;

@@ -16,6 +16,7 @@ from taipan.numpy_library.support import (
     scalar_class,
     string_value,
 )
+from taipan.numpy_library.text_arrays import is_trimmed_zero
 
 
 def _is_sequence(t):
@@ -221,11 +222,11 @@ def _trim_zeros(filt, trim="fb"):
                 raise ValueError("unexpected character(s) in `trim`: '" + trim + "'")
         first = 0
         if "f" in mode:
-            while first < len(filt) and filt[first] == 0:
+            while first < len(filt) and is_trimmed_zero(filt[first]):
                 first += 1
         last = len(filt)
         if "b" in mode:
-            while last > first and filt[last - 1] == 0:
+            while last > first and is_trimmed_zero(filt[last - 1]):
                 last -= 1
         return filt[first:last]
 

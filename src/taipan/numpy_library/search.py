@@ -23,6 +23,7 @@ from taipan.numpy_library.support import (
     sorts_before,
     string_value,
 )
+from taipan.numpy_library.text_arrays import is_nonzero_item
 
 
 @register_jitable
@@ -524,12 +525,12 @@ def nonzero_positions(a):
     values = a.ravel()
     count = 0
     for k in range(values.shape[0]):
-        if values[k] != 0:
+        if is_nonzero_item(values[k]):
             count += 1
     positions = np.empty(count, np.int64)
     count = 0
     for k in range(values.shape[0]):
-        if values[k] != 0:
+        if is_nonzero_item(values[k]):
             positions[count] = k
             count += 1
     return positions

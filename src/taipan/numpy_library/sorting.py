@@ -9,6 +9,7 @@ from taipan.errors import TypingError
 from taipan.extending import overload, overload_method, register_jitable
 from taipan.numpy_library._axis import check_axis, check_no_axis, lane_geometry, normalize_axis
 from taipan.numpy_library.support import is_integer_scalar, is_none, is_real_array, string_value
+from taipan.numpy_library.text_arrays import argsort_text, both_nan, is_text_array, sort_text_rows
 
 # ---------------------------------------------------------------------------------------------
 # sort and argsort
@@ -18,9 +19,11 @@ SORT_KINDS = ("quicksort", "mergesort", "heapsort", "stable")
 
 
 def is_sortable_array(t):
-    """An array of booleans or numbers (complex ones in NumPy's lexicographic order)."""
-    return isinstance(t, types.Array) and isinstance(
-        t.dtype, (types.Boolean, types.Integer, types.Float, types.Complex)
+    """An array of booleans or numbers (complex ones in NumPy's lexicographic order), or of
+    fixed-width strings (text_arrays: code-point order)."""
+    return is_text_array(t) or (
+        isinstance(t, types.Array)
+        and isinstance(t.dtype, (types.Boolean, types.Integer, types.Float, types.Complex))
     )
 
 
@@ -118,6 +121,12 @@ def _sort_method(a, axis=-1, kind=None, order=None, stable=None):
     """a.sort(axis, kind=...): in place along an axis. A call with no arguments is declined, so
     that it stays the native sort along the last axis."""
     omitted = isinstance(axis, int) and kind is None and order is None and stable is None
+    if omitted and is_text_array(a) and a.ndim > 0 and not a.readonly:
+
+        def sort_text(a, axis=-1, kind=None, order=None, stable=None):
+            sort_text_rows(a)
+
+        return sort_text
     if omitted:
         return None
     if not check_sort_kind(kind):
@@ -143,6 +152,12 @@ def _argsort_method(a, axis=-1, kind=None, order=None, stable=None):
     """a.argsort(axis, kind=...): np.argsort. A call with no arguments is declined, so that it
     stays the native argsort (which np.argsort of a 1-D array calls)."""
     omitted = isinstance(axis, int) and kind is None and order is None and stable is None
+    if omitted and is_text_array(a) and a.ndim == 1:
+
+        def argsort_text_vector(a, axis=-1, kind=None, order=None, stable=None):
+            return argsort_text(a)
+
+        return argsort_text_vector
     if omitted:  # (a typing function sees an omitted argument as its Python default)
         return None
     if not check_sort_kind(kind):
@@ -173,8 +188,7 @@ def unique_starts(ordered, equal_nan, starts):
         if k > 0:
             previous = ordered[k - 1]
             current = ordered[k]
-            both_nan = np.isnan(previous) and np.isnan(current)
-            new_run = previous != current and not (equal_nan and both_nan)
+            new_run = previous != current and not (equal_nan and both_nan(previous, current))
         if new_run:
             if count < starts.shape[0]:
                 starts[count] = k
