@@ -44,20 +44,27 @@ void defineCudaLinkingBindings(nb::module_ &module) {
   module.def("nvrtc_available", [] { return Nvrtc::get().available(); });
   module.def("nvrtc_unavailable_reason", [] { return Nvrtc::get().unavailableReason(); });
   module.def("nvrtc_version", [] { return nvrtcCall([] { return Nvrtc::get().version(); }); });
-  module.def("nvrtc_compile", [](const std::string &source, const std::string &name,
-                                 int computeCapability, std::vector<std::string> includes) {
-    std::string log;
-    std::string cubin = nvrtcCall(
-        [&] { return Nvrtc::get().compile(source, name, computeCapability, includes, &log); });
-    return nb::make_tuple(nb::bytes(cubin.data(), cubin.size()), log);
-  });
+  // arch_specific: for the arch-specific variant of the compute capability (sm_90a).
+  module.def(
+      "nvrtc_compile",
+      [](const std::string &source, const std::string &name, int computeCapability,
+         std::vector<std::string> includes, bool archSpecific) {
+        std::string log;
+        std::string cubin = nvrtcCall([&] {
+          return Nvrtc::get().compile(source, name, computeCapability, includes, &log,
+                                      archSpecific);
+        });
+        return nb::make_tuple(nb::bytes(cubin.data(), cubin.size()), log);
+      },
+      nb::arg("source"), nb::arg("name"), nb::arg("compute_capability"), nb::arg("includes"),
+      nb::arg("arch_specific") = false);
 
   // inputs: (kind, name, data) with kind numbered as LinkInput::Kind and data bytes, str or
   // None (read the file `name`); max_registers (0: none) goes to the linker's JIT options.
   // Returns the linked cubin and the linker's info log.
   module.def(
       "cuda_link",
-      [](nb::list inputs, int maxRegisters) {
+      [](nb::list inputs, int maxRegisters, unsigned target) {
         std::vector<LinkInput> linkInputs;
         for (nb::handle item : inputs) {
           nb::tuple entry = nb::borrow<nb::tuple>(item);
@@ -69,11 +76,12 @@ void defineCudaLinkingBindings(nb::module_ &module) {
           linkInputs.push_back(std::move(input));
         }
         std::string log;
-        std::string cubin = driverCall(
-            [&] { return CudaDriver::get().modules().link(linkInputs, maxRegisters, &log); });
+        std::string cubin = driverCall([&] {
+          return CudaDriver::get().modules().link(linkInputs, maxRegisters, &log, target);
+        });
         return nb::make_tuple(nb::bytes(cubin.data(), cubin.size()), log);
       },
-      nb::arg("inputs"), nb::arg("max_registers") = 0);
+      nb::arg("inputs"), nb::arg("max_registers") = 0, nb::arg("target") = 0);
 }
 
 } // namespace taipan::bindings

@@ -52,6 +52,7 @@ constexpr int CU_JIT_INFO_LOG_BUFFER = 3;
 constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+constexpr int CU_JIT_TARGET = 9;
 constexpr int CU_JIT_LOG_VERBOSE = 12;
 
 // Flag values from cuda.h, renamed where cuda.h makes them macros.
@@ -98,6 +99,10 @@ public:
   }
   JitOptions(const JitOptions &) = delete;
   JitOptions &operator=(const JitOptions &) = delete;
+
+  /// Compiles for CUjit_target `target` instead of the context's device (an arch-specific
+  /// one, such as sm_90a: CU_COMPUTE_ACCELERATED_TARGET_BASE + 90).
+  void setTarget(unsigned target) { add(CU_JIT_TARGET, std::uintptr_t{target}); }
 
   unsigned count() const { return static_cast<unsigned>(names.size()); }
   int *options() { return names.data(); }

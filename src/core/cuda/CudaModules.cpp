@@ -130,9 +130,11 @@ void *CudaModules::loadModule(const std::string &ptx, int maxRegisters, std::str
 }
 
 std::string CudaModules::link(const std::vector<LinkInput> &inputs, int maxRegisters,
-                              std::string *log) {
+                              std::string *log, unsigned target) {
   contexts.ensureContext();
   JitOptions logs(maxRegisters);
+  if (target)
+    logs.setTarget(target);
   CUlinkState state = nullptr;
   api()->call(api()->cuLinkCreate, logs.count(), logs.options(), logs.values(), &state);
   // The state owns the linked image, so it is copied out before the state goes.

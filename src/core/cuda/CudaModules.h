@@ -46,9 +46,10 @@ public:
   /// Links `inputs` into one cubin for the current device with the driver's linker, which
   /// resolves calls between them (a kernel's PTX calling a foreign device function). A failed
   /// link throws CudaError whose message carries the linker's log; `log`, when given, receives
-  /// the info log. loadModule() loads the result.
+  /// the info log. loadModule() loads the result. A nonzero `target` (a CUjit_target) links
+  /// for it rather than for the device, as inputs built for an arch-specific target need.
   std::string link(const std::vector<LinkInput> &inputs, int maxRegisters = 0,
-                   std::string *log = nullptr);
+                   std::string *log = nullptr, unsigned target = 0);
   /// Unloads a module from loadModule(); null is ignored.
   void unloadModule(void *module);
   /// The kernel `name` of a loaded module; CUDA_ERROR_NOT_FOUND when it has none.

@@ -131,7 +131,8 @@ std::pair<int, int> Nvrtc::version() {
 
 std::string Nvrtc::compile(const std::string &source, const std::string &name,
                            int computeCapability,
-                           const std::vector<std::string> &includeDirectories, std::string *log) {
+                           const std::vector<std::string> &includeDirectories, std::string *log,
+                           bool archSpecific) {
   if (!available())
     throw NvrtcError(failureReason, true);
   nvrtcProgram program = nullptr;
@@ -144,7 +145,8 @@ std::string Nvrtc::compile(const std::string &source, const std::string &name,
   } destroy{*api, program};
 
   // Relocatable device code, so the driver's linker can resolve the kernel's calls into it.
-  std::vector<std::string> options = {"--gpu-architecture=sm_" + std::to_string(computeCapability),
+  std::vector<std::string> options = {"--gpu-architecture=sm_" + std::to_string(computeCapability) +
+                                          (archSpecific ? "a" : ""),
                                       "--relocatable-device-code=true"};
   for (const std::string &directory : includeDirectories)
     options.push_back("--include-path=" + directory);

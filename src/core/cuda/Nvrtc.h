@@ -39,11 +39,12 @@ public:
   std::pair<int, int> version();
 
   /// Compiles CUDA C++ `source` (called `name` in messages) to a relocatable cubin for
-  /// sm_<computeCapability>, ready for CudaModules::link(). `includeDirectories` go on the include
-  /// path; `log` receives NVRTC's warnings. Throws NvrtcError with the log on failure.
+  /// sm_<computeCapability> (with `archSpecific`, its arch-specific variant: sm_90a), ready for
+  /// CudaModules::link(). `includeDirectories` go on the include path; `log` receives NVRTC's
+  /// warnings. Throws NvrtcError with the log on failure.
   std::string compile(const std::string &source, const std::string &name, int computeCapability,
                       const std::vector<std::string> &includeDirectories,
-                      std::string *log = nullptr);
+                      std::string *log = nullptr, bool archSpecific = false);
 
 private:
   struct Api;

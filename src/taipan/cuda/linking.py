@@ -220,7 +220,22 @@ _compiled_sources = {}
 def compile_cuda_source(source, compute_capability):
     """CUDA C++ (a .cu file's path or a CUSource) as a relocatable cubin for
     sm_<compute_capability>, compiled once. NVRTC's warnings are given as a UserWarning, once
-    per compilation."""
+    per compilation. Code that uses features of the arch-specific variant of the device's
+    architecture (sm_90a's tensormap instructions...) compiles for that variant: see
+    _compiled."""
+    return _compiled(source, compute_capability)[0]
+
+
+# CU_COMPUTE_ACCELERATED_TARGET_BASE: CUjit_target of sm_<cc>a is this plus <cc>.
+_ACCELERATED_TARGET_BASE = 0x10000
+
+
+def _compiled(source, compute_capability):
+    """(the cubin of CUDA C++ `source`, whether it is for the arch-specific variant sm_<cc>a).
+    numba-cuda compiles for sm_<cc>a on devices of compute capability 9.0 and up; taipan
+    compiles for the portable sm_<cc> and, when NVRTC refuses the code there (an instruction
+    only the variant has), for sm_<cc>a, reporting the first error if that fails too. A kernel
+    linking such a cubin is linked for the variant (link_target)."""
     if isinstance(source, LinkableCode):
         text = source.data
         text = text.decode() if isinstance(text, bytes) else text
@@ -235,19 +250,49 @@ def compile_cuda_source(source, compute_capability):
     key += (config.CUDA_NVRTC_EXTRA_SEARCH_PATHS,)
     # A file's own folder first, for its quoted includes (its name is given without it).
     folders = [] if isinstance(source, LinkableCode) else [os.path.dirname(os.path.abspath(source))]
-    cubin = _compiled_sources.get(key)
-    if cubin is None:
+    compiled = _compiled_sources.get(key)
+    if compiled is None:
         _find_nvrtc()
         if text is None:
             with open(source, encoding="utf-8") as file:
                 text = file.read()
-        cubin, log = _core.nvrtc_compile(
-            text, name, compute_capability, folders + include_directories()
-        )
+        includes = folders + include_directories()
+        arch_specific = False
+        try:
+            cubin, log = _core.nvrtc_compile(text, name, compute_capability, includes)
+        except driver.NvrtcCompilationError:
+            if compute_capability < 90:
+                raise
+            try:
+                cubin, log = _core.nvrtc_compile(
+                    text, name, compute_capability, includes, arch_specific=True
+                )
+            except driver.NvrtcCompilationError:
+                pass
+            else:
+                arch_specific = True
+            if not arch_specific:
+                raise
         if log.strip():
-            warnings.warn(f"NVRTC log messages whilst compiling {name}:\n\n{log}", stacklevel=2)
-        _compiled_sources[key] = cubin
-    return cubin
+            warnings.warn(f"NVRTC log messages whilst compiling {name}:\n\n{log}", stacklevel=3)
+        compiled = _compiled_sources[key] = (cubin, arch_specific)
+    return compiled
+
+
+def _is_cuda_source(link):
+    if isinstance(link, LinkableCode):
+        return link.kind == "cu"
+    return os.path.splitext(link)[1].lower() == ".cu"
+
+
+def link_target(links, compute_capability):
+    """The CUjit_target a kernel with these link= entries is linked for: 0 (the device's own)
+    unless CUDA C++ among them compiled for the arch-specific variant, which the rest must
+    join (sm_<cc>a)."""
+    for link in links:
+        if _is_cuda_source(link) and _compiled(link, compute_capability)[1]:
+            return _ACCELERATED_TARGET_BASE + compute_capability
+    return 0
 
 
 def link_inputs(ptx, entry, links, compute_capability):
@@ -275,8 +320,11 @@ def link_kernel(ptx, entry, paths, name, max_registers=0):
     ``max_registers`` when positive."""
     major, minor = driver.current_compute_capability()
     inputs = link_inputs(ptx, entry, paths, major * 10 + minor)
+    target = link_target(paths, major * 10 + minor)
+    # The device's own target unless arch-specific code needs its variant.
+    variant = {"target": target} if target else {}
     try:
-        cubin, _ = _core.cuda_link(inputs, max_registers)
+        cubin, _ = _core.cuda_link(inputs, max_registers, **variant)
     except driver.CudaDriverError as error:
         symbols = external_symbols(ptx)
         hint = (
