@@ -27,8 +27,9 @@ _array_types = {}
 
 
 def _array_type(dtype, ndim, layout, readonly):
-    """The kernel argument type of an array, remembered: device arrays are made often."""
-    key = (dtype, ndim, layout, readonly)
+    """The kernel argument type of an array, remembered: device arrays are made often. Keyed
+    by alignedness too: NumPy's == ignores it, and an aligned record is another type."""
+    key = (dtype, dtype.isalignedstruct, ndim, layout, readonly)
     found = _array_types.get(key)
     if found is None:
         if dtype.fields is not None:  # arrays of records: the same lowering as on the CPU
