@@ -486,6 +486,14 @@ struct PackedArguments {
     Py_DECREF(tuple);
     if (!outcome)
       return nullptr;
+    if (PyTuple_Check(outcome) && PyTuple_GET_SIZE(outcome) == 1) {
+      // Python made the call itself: a specialisation for literal argument values
+      // (`literally`), which the argument types alone cannot select.
+      PyObject *result = PyTuple_GET_ITEM(outcome, 0);
+      Py_INCREF(result);
+      Py_DECREF(outcome);
+      return result;
+    }
     Py_DECREF(outcome);
     overload = typed ? findOverload(self, key, count) : nullptr;
     if (!overload) {

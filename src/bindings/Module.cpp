@@ -37,6 +37,7 @@
 #include "runtime/Runtime.h"
 
 #include "types/NumericPromotion.h"
+#include "typing/ConstantArguments.h"
 #include "typing/GlobalResolver.h"
 
 #include <nanobind/nanobind.h>
@@ -61,7 +62,8 @@ PyObject *unsupportedErrorClass = nullptr;
 PyObject *internalErrorClass = nullptr;
 PyObject *loweringErrorClass = nullptr;
 PyObject *conversionErrorClass = nullptr;
-PyObject *valueErrorClass = nullptr; ///< CompileErrorKind::Value: a TypingError and a ValueError
+PyObject *forceLiteralClass = nullptr; ///< Numba's ForceLiteralArg: the dispatcher's request
+PyObject *valueErrorClass = nullptr;   ///< CompileErrorKind::Value: a TypingError and a ValueError
 
 std::vector<PyObject *> exceptionClasses;
 std::unordered_map<PyObject *, int> exceptionIds;
@@ -362,6 +364,17 @@ void setCompileError(const CompileError &error) {
     int caret = error.location.column + source->columnOffset;
     message += std::string(std::max(0, caret), ' ') + "^\n";
   }
+  if (auto *literal = dynamic_cast<const LiteralParametersNeeded *>(&error);
+      literal && forceLiteralClass) {
+    // The root's parameters to compile again with their values as literals (taipan.dispatcher).
+    nb::object raised = nb::borrow(forceLiteralClass)(nb::str(message.c_str()));
+    nb::list requested;
+    for (size_t parameter : literal->parameters)
+      requested.append(parameter);
+    raised.attr("requested_args") = nb::steal(PyList_AsTuple(requested.ptr()));
+    PyErr_SetObject(forceLiteralClass, raised.ptr());
+    return;
+  }
   PyObject *cls = error.kind == CompileErrorKind::Unsupported  ? unsupportedErrorClass
                   : error.kind == CompileErrorKind::Internal   ? internalErrorClass
                   : error.kind == CompileErrorKind::Lowering   ? loweringErrorClass
@@ -482,10 +495,12 @@ NB_MODULE(_core, module) {
                unsupportedErrorClass = unsupported.inc_ref().ptr();
                internalErrorClass = internal.inc_ref().ptr();
              });
-  module.def("set_later_error_classes", [](nb::handle lowering, nb::handle conversion) {
-    loweringErrorClass = lowering.inc_ref().ptr();
-    conversionErrorClass = conversion.inc_ref().ptr();
-  });
+  module.def("set_later_error_classes",
+             [](nb::handle lowering, nb::handle conversion, nb::handle forceLiteral) {
+               loweringErrorClass = lowering.inc_ref().ptr();
+               conversionErrorClass = conversion.inc_ref().ptr();
+               forceLiteralClass = forceLiteral.inc_ref().ptr();
+             });
   module.def("set_value_error_class",
              [](nb::handle value) { valueErrorClass = value.inc_ref().ptr(); });
 

@@ -4,6 +4,7 @@ from taipan import _core
 from taipan import errors as _errors
 from taipan.errors import (
     ConversionError,
+    ForceLiteralArg,
     InternalError,
     LoweringError,
     TaipanError,
@@ -12,7 +13,7 @@ from taipan.errors import (
 )
 
 _core.set_error_classes(TypingError, UnsupportedError, InternalError)
-_core.set_later_error_classes(LoweringError, ConversionError)
+_core.set_later_error_classes(LoweringError, ConversionError, ForceLiteralArg)
 _core.set_value_error_class(_errors.ArgumentValueError)
 
 _core.install_source_recorder()  # exec'd functions keep their text (taipan.source_texts)
@@ -20,6 +21,7 @@ _core.install_source_recorder()  # exec'd functions keep their text (taipan.sour
 from taipan import typed, types
 from taipan.cfunc import CFunc, carray, cfunc, farray
 from taipan.decorators import jit, njit
+from taipan.literal_dispatch import literally
 from taipan.objmode_context import objmode
 from taipan.threads import (
     get_num_threads,
@@ -142,6 +144,7 @@ __all__ = [
     "jit",
     "jitclass",
     "literal_unroll",
+    "literally",
     "long_",
     "longlong",
     "njit",

@@ -6,7 +6,8 @@ import time
 
 from taipan import _core, config
 from taipan.deferred_signatures import defer_signatures, defers, generated_items, return_type_of
-from taipan.errors import TaipanError, TypingError, UnsupportedError
+from taipan.errors import ForceLiteralArg, TaipanError, TypingError, UnsupportedError
+from taipan.literal_dispatch import LiteralSpecialisations
 from taipan.types import Signature, parse_signature
 from taipan.wrappers import adapt_to_numpy_once, wrap_python_function
 
@@ -316,14 +317,25 @@ class Dispatcher(CompiledFunction):
         if not self.targetoptions.get("cache"):  # a cached function may need no source
             self._function_source()  # reports unsupported syntax before argument types
         key = self._argument_types(args)
-        with _compile_lock:
-            if key in self._overloads:
-                return  # another thread compiled it while this one waited for the lock
-            if self._explicit or self._compile_disabled:
-                signature = self._best_signature(key)
-                _core.add_overload(self, self._overloads[signature], key)
-                return
-            self._compile_types(key, None)
+        literals = self.__dict__.get("_literal_specialisations")
+        if literals is None or not literals.needs(key):
+            with _compile_lock:
+                if key in self._overloads:
+                    return  # another thread compiled it while this one waited for the lock
+                if self._explicit or self._compile_disabled:
+                    signature = self._best_signature(key)
+                    _core.add_overload(self, self._overloads[signature], key)
+                    return
+                try:
+                    self._compile_types(key, None)
+                    return
+                except ForceLiteralArg as request:  # literally(): compiled per value
+                    literals = self.__dict__.setdefault(
+                        "_literal_specialisations", LiteralSpecialisations(self)
+                    )
+                    literals.request(key, request.requested_args)
+        # The call made here: a 1-tuple of its result (src/bindings/Dispatcher.cpp).
+        return (literals.call(key, args),)
 
     def disable_compile(self, val=True):
         """Numba's: compile nothing more. A call with argument types not compiled for runs the

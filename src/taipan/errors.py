@@ -33,6 +33,15 @@ class ArgumentValueError(TypingError, ValueError):
     ValueError as well as a TypingError."""
 
 
+class ForceLiteralArg(TypingError):
+    """Numba's ForceLiteralArg: ``literally(x)`` of parameters of the function called from
+    Python (``requested_args``, their indices), which the dispatcher then compiles for as literal
+    values (taipan.literal_dispatch). Seen by users only where no dispatcher does that (an
+    explicit signature, a cfunc, a CUDA kernel)."""
+
+    requested_args = ()
+
+
 class LoweringError(TypingError):
     """Code generation refused what typing accepted: an intrinsic's codegen that returns
     nothing for a signature with a result (Numba's LoweringError). taipan runs codegen

@@ -765,6 +765,19 @@ class IntegerLiteral(Literal):
         return True
 
 
+class StringLiteral(metaclass=_TypeClass):
+    """Numba's ``types.StringLiteral``: a constant string (``literal_value``), as typing functions
+    see a string written as an argument, or a parameter specialised by ``literally``."""
+
+    @staticmethod
+    def _matches(t):
+        return t.kind_name == "StringLiteral"
+
+    @staticmethod
+    def _make(*args):
+        raise TypeError("StringLiteral types come from constant strings in compiled code")
+
+
 class IterableType(Type):
     """Numba's ``types.IterableType``: the base of user types that can be iterated."""
 

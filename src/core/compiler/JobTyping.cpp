@@ -235,7 +235,16 @@ std::string typeJob(const CompileJob &job, const Target &target, CompileSession 
     throwTypingError(source->name + "() takes " + std::to_string(source->parameters.size()) +
                          " arguments but " + std::to_string(argumentTypes.size()) + " were given",
                      source->definitionLocation);
-  TypedFunction &root = session.typeRoot(source.get(), argumentTypes);
+  TypedFunction *typedRoot = nullptr;
+  try {
+    typedRoot = &session.typeRoot(source.get(), argumentTypes);
+  } catch (LiteralParametersNeeded &needed) {
+    // Only the root's parameters are the dispatcher's to specialise (ForceLiteralArg).
+    if (needed.source == source.get())
+      throw;
+    throw CompileError(CompileErrorKind::Typing, needed.what(), needed.location, needed.function);
+  }
+  TypedFunction &root = *typedRoot;
   const Type *declaredReturnType = job.declaredReturnType;
   if (declaredReturnType && declaredReturnType != root.returnType) {
     InferencePass::checkDeclaredReturn(root, source->name + "()", root.returnType,

@@ -1,6 +1,7 @@
 // taipan.literal_unroll (Numba's numba.literal_unroll) called as a function: the container
-// itself. A for loop over it is typed by TypeInference (copies of the body for a tuple of
-// items of different types, typing/LiteralUnroll.h) and lowered by lower/LowerUnrolledLoops.
+// itself; and taipan.literally, the value itself. A for loop over it is typed by TypeInference
+// (copies of the body for a tuple of items of different types, typing/LiteralUnroll.h) and lowered
+// by lower/LowerUnrolledLoops.
 #include "library/Families.h"
 
 #include "lower/LoweringApi.h"
@@ -19,6 +20,15 @@ void registerLiteralUnroll(Library &library) {
           throwNoOverload(call);
         return container;
       },
+      [](LoweringApi &lowering, const LibraryCall &call,
+         const std::vector<llvm::Value *> &arguments) -> llvm::Value * {
+        return lowering.castValue(arguments[0], call.argumentTypes[0], call.resultType);
+      });
+  // taipan.literally (Numba's numba.literally): the value itself, once CallInference has made
+  // sure it is a literal (else the callers, or the dispatcher, specialise on its value).
+  library.add(
+      "taipan.literally", {{"value", false}},
+      [](LibraryCall &call) -> const Type * { return call.argumentTypes[0]; },
       [](LoweringApi &lowering, const LibraryCall &call,
          const std::vector<llvm::Value *> &arguments) -> llvm::Value * {
         return lowering.castValue(arguments[0], call.argumentTypes[0], call.resultType);

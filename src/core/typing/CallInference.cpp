@@ -165,6 +165,30 @@ static const Type *typeConvertingUserValues(InferencePass &pass, LibraryCall &ca
   return call.function->type(call);
 }
 
+/// Numba's `literally(x)`: `x` must be a literal (a constant string, a known integer); a
+/// parameter read is asked of the caller (LiteralParametersNeeded), anything else refused.
+static std::optional<std::vector<int64_t>> knownIntegers(InferencePass &pass, const Expr *expr,
+                                                         int depth);
+static constexpr const char *LiterallyName = "taipan.literally";
+static void requireLiteral(InferencePass &pass, Expr *argument, const FunctionSource &source,
+                           const std::unordered_map<int, GlobalValue> &globals,
+                           SourceLocation location) {
+  const Type *type = pass.typeOf(argument);
+  if ((type && type->kind() == TypeKind::StringLiteral) || knownIntegers(pass, argument, 0))
+    return;
+  std::vector<size_t> parameters = constantParameterReads(argument, source, globals);
+  if (!parameters.empty()) {
+    std::string message = "literally() needs a literal: the value of the parameter '" +
+                          source.parameters[parameters.front()].name +
+                          "', which its callers do not give as a constant";
+    throw LiteralParametersNeeded(message, location, &source, std::move(parameters));
+  }
+  throwTypingError("literally() takes a literal (a constant, or a parameter its caller gives "
+                   "a constant for), not a value of type " +
+                       (type ? type->name() : std::string("unknown")),
+                   location);
+}
+
 /// The constant integers `expr` holds when typing can know them: constantIntegers', or those of
 /// the value of a local assigned once (`N = 100` before `cuda.shared.array(N, int32)`), as
 /// Numba's constant inference finds them, and of tuples of such names.
@@ -287,6 +311,8 @@ const Type *CallInference::typeLibraryCall(Expr *expr, const LibraryFunction *en
       Library::bindArguments(*entry, positional, expr->keywordNames, keywordValues, expr->location);
   for (Expr *argument : call.arguments)
     call.argumentTypes.push_back(argument ? viewAsList(pass.typeOf(argument), entry) : nullptr);
+  if (entry->name == LiterallyName && !call.arguments.empty() && call.arguments[0])
+    requireLiteral(pass, call.arguments[0], *function.source, function.globals, expr->location);
   if (const std::optional<LibraryConstantArgument> &declared = entry->constantArgument) {
     std::optional<std::vector<int64_t>> values;
     if (declared->position < call.arguments.size())
@@ -800,8 +826,15 @@ ConstantParameters CallInference::constantParametersOf(const CallBinding &bindin
       std::vector<size_t> own =
           argument ? constantParameterReads(argument, *function.source, function.globals)
                    : std::vector<size_t>{};
+      bool literal = dynamic_cast<const LiteralParametersNeeded *>(&needed) != nullptr;
+      if (own.empty() && literal)
+        throw LiteralParametersNeeded(needed.what(), needed.location, needed.source,
+                                      needed.parameters);
       if (own.empty())
         throw needed;
+      if (literal)
+        throw LiteralParametersNeeded(needed.what(), needed.location, function.source,
+                                      std::move(own));
       throw ConstantParametersNeeded(needed.what(), needed.location, function.source,
                                      std::move(own));
     }

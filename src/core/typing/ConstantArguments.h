@@ -46,6 +46,15 @@ public:
   std::vector<size_t> parameters;
 };
 
+/// `literally(x)` (Numba's) of a parameter the function is not specialised for: the caller types
+/// it again with the argument's value when that is a constant there; from the root function,
+/// the dispatcher compiles again with the arguments' values as literals (Numba's
+/// ForceLiteralArg, raised by the bindings).
+class LiteralParametersNeeded : public ConstantParametersNeeded {
+public:
+  using ConstantParametersNeeded::ConstantParametersNeeded;
+};
+
 /// The parameters of `source` that `expr` reads where a constant is required: `expr` is a
 /// parameter's name, or a tuple of such names and constant integers, and no statement of the
 /// function assigns those names. Empty when `expr` is anything else.

@@ -219,4 +219,8 @@ def literally(value):
     return value
 
 
+if not PLAIN_PYTHON:  # a literal in compiled code: taipan's
+    literally = taipan.literally
+
+
 pndindex = np.ndindex

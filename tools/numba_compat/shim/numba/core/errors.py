@@ -1,11 +1,13 @@
 """``numba.core.errors``: taipan's exceptions under Numba's names (``NumbaError`` is
-``taipan.errors.TaipanError``; ``TypingError``, ``UnsupportedError``, ``InternalError`` and
-``LoweringError`` are taipan's); Numba's other exceptions and warnings are subclasses of them, in
-Numba's hierarchy, so ``except errors.TypingError`` catches what taipan raises."""
+``taipan.errors.TaipanError``; ``TypingError``, ``UnsupportedError``, ``InternalError``,
+``LoweringError`` and ``ForceLiteralArg`` are taipan's); Numba's other exceptions and warnings
+are subclasses of them, in Numba's hierarchy, so ``except errors.TypingError`` catches what
+taipan raises."""
 
 from numba._missing import fill_missing
 from taipan import errors as _taipan_errors
 from taipan.errors import (
+    ForceLiteralArg,  # noqa: F401 - Numba's name (literally's request to the dispatcher)
     InternalError,
     LoweringError,
     NumbaError,
@@ -32,10 +34,6 @@ class DeprecationError(NumbaError):
 
 
 class ForbiddenConstruct(LoweringError):
-    pass
-
-
-class ForceLiteralArg(NumbaError):
     pass
 
 
