@@ -1,7 +1,9 @@
 // Python's builtins on numbers, one library entry per function: abs, min, max, round, divmod,
 // pow, the conversions (int, float, bool, complex, NumPy's scalar types) and conjugate().
 #include "library/Families.h"
+#include "library/NumpySupport.h"
 
+#include "lower/ArrayLowering.h"
 #include "lower/ExceptionLowering.h"
 #include "lower/GeneratorLowering.h"
 #include "lower/LoopLowering.h"
@@ -354,6 +356,11 @@ void addConversion(Library &library, const std::string &name) {
         (arguments[0]->isSet() || arguments[0]->isList() || arguments[0]->isTuple() ||
          arguments[0]->isDict() || arguments[0]->kind() == TypeKind::Range))
       return target; // bool(container): whether it holds anything, as `if x:` asks
+    // np.float32(a) of an array: a.astype(np.float32), a new array, as NumPy's (Numba's page:
+    // the classes take "a numeric input ... or a sequence").
+    if (!python && arguments.size() == 1 && arguments[0]->isArray() && arguments[0]->ndim() > 0 &&
+        arguments[0]->dtype()->isNumber() && target->isNumber())
+      return keptOrderCopyType(target, arguments[0]);
     if (arguments.size() != 1 || !arguments[0]->isNumber())
       throwNoOverload(call);
     // Python's complex() and bool() take a complex number, so do NumPy's complex types.
@@ -380,6 +387,12 @@ void addConversion(Library &library, const std::string &name) {
     }
     if (call.argumentTypes[0]->isString())
       return lowering.strings().parseString(values[0], call.argumentTypes[0], target);
+    if (call.argumentTypes[0]->isArray()) { // as a.astype(...): a copy converting each item
+      llvm::Value *copy = lowering.arrays().allocateArray(
+          target, lowering.arrays().arrayShape(values[0], call.argumentTypes[0]));
+      lowering.arrays().copyBroadcast(copy, target, values[0], call.argumentTypes[0]);
+      return copy;
+    }
     if (target->isBoolean() && !call.argumentTypes[0]->isNumber())
       return lowering.truthValue(values[0], call.argumentTypes[0]);
     return lowering.castValue(values[0], call.argumentTypes[0], target);
@@ -479,6 +492,28 @@ void registerBuiltinFunctions(Library &library) {
         llvm::Value *real = lowering.operators().complexParts(value, imag);
         return lowering.operators().makeComplex(real, lowering.irBuilder().CreateFNeg(imag),
                                                 result);
+      });
+  // x.view(np.uint64) of an integer or float: its bits read as another integer or float of the
+  // same width (Numba's page: NumPy scalars "bitcast ... within the same width").
+  library.add(
+      "method.view", {{"self"}, {"dtype"}},
+      [](const LibraryCall &call) {
+        const Type *value = call.argumentTypes[0];
+        if (!value->isInteger() && !value->isFloat())
+          throwNoOverload(call);
+        const Type *target = dtypeArgument(call, 1, nullptr);
+        if (!target || !(target->isInteger() || target->isFloat()))
+          throwNoOverload(call);
+        if (target->bits() != value->bits())
+          throwTypingError("Changing the dtype of a " + value->name() + " to " + target->name() +
+                               " needs the same width: " + std::to_string(value->bits()) +
+                               " bits and " + std::to_string(target->bits()) + " bits differ",
+                           call.location);
+        return target;
+      },
+      [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
+        return lowering.irBuilder().CreateBitCast(
+            values[0], valueType(lowering.llvmContext(), call.resultType));
       });
   // x.bit_count() of an integer (Python's int.bit_count, NumPy's integer scalars'): the ones in
   // the binary form of its absolute value, in the integer's own type (numba-cuda's typing).

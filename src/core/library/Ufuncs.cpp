@@ -43,9 +43,51 @@ llvm::Value *absoluteValue(LoweringApi &lowering, llvm::Value *value, const Type
       builder.CreateNeg(value), value);
 }
 
+/// NumPy 2's sign of a complex number: z / |z|; 0 for 0; NaN parts for a NaN magnitude or two
+/// infinite parts; for one infinite part, that part's sign (npy_math's nc_sign).
+llvm::Value *complexSign(LoweringApi &lowering, llvm::Value *value, const Type *type) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::Value *imag;
+  llvm::Value *real = lowering.operators().complexParts(value, imag);
+  const Type *part = types::floating(type->bits() / 2);
+  llvm::Value *magnitude = lowering.callLibm("hypot", {real, imag}, part);
+  llvm::Type *partType = real->getType();
+  llvm::Value *zero = llvm::ConstantFP::get(partType, 0.0);
+  llvm::Value *nan = llvm::ConstantFP::getNaN(partType);
+  llvm::Value *infinity = llvm::ConstantFP::getInfinity(partType);
+  auto unit = [&](llvm::Value *x) { // x's sign as +-1
+    return builder.CreateSelect(builder.CreateFCmpOGT(x, zero),
+                                llvm::ConstantFP::get(partType, 1.0),
+                                llvm::ConstantFP::get(partType, -1.0));
+  };
+  auto isInfinite = [&](llvm::Value *x) {
+    return builder.CreateFCmpOEQ(lowering.callIntrinsic(llvm::Intrinsic::fabs, {x}), infinity);
+  };
+  llvm::Value *realInfinite = isInfinite(real), *imagInfinite = isInfinite(imag);
+  // The finite case first, then the special cases over it, the last test winning.
+  llvm::Value *re = builder.CreateFDiv(real, magnitude);
+  llvm::Value *im = builder.CreateFDiv(imag, magnitude);
+  llvm::Value *isZero = builder.CreateFCmpOEQ(magnitude, zero);
+  re = builder.CreateSelect(isZero, zero, re);
+  im = builder.CreateSelect(isZero, zero, im);
+  llvm::Value *onlyImagInfinite = builder.CreateAnd(imagInfinite, builder.CreateNot(realInfinite));
+  re = builder.CreateSelect(onlyImagInfinite, zero, re);
+  im = builder.CreateSelect(onlyImagInfinite, unit(imag), im);
+  llvm::Value *onlyRealInfinite = builder.CreateAnd(realInfinite, builder.CreateNot(imagInfinite));
+  re = builder.CreateSelect(onlyRealInfinite, unit(real), re);
+  im = builder.CreateSelect(onlyRealInfinite, zero, im);
+  llvm::Value *undefined = builder.CreateOr(builder.CreateFCmpUNO(magnitude, magnitude),
+                                            builder.CreateAnd(realInfinite, imagInfinite));
+  re = builder.CreateSelect(undefined, nan, re);
+  im = builder.CreateSelect(undefined, nan, im);
+  return lowering.operators().makeComplex(re, im, type);
+}
+
 /// sign: -1, 0 or 1 (NaN stays NaN).
 llvm::Value *signOf(LoweringApi &lowering, llvm::Value *value, const Type *type) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
+  if (type->isComplex())
+    return complexSign(lowering, value, type);
   if (type->isFloat()) {
     llvm::Value *zero = llvm::ConstantFP::get(value->getType(), 0.0);
     llvm::Value *one = llvm::ConstantFP::get(value->getType(), 1.0);
@@ -244,7 +286,7 @@ void addUnaryFunctions(Library &library) {
                                                 type);
       });
   addUfunc(
-      library, "sign", 1, promotedLoop(refusingBool, false),
+      library, "sign", 1, promotedLoop(refusingBool, true),
       [](LoweringApi &lowering, const LibraryCall &call, const std::vector<llvm::Value *> &values) {
         return signOf(lowering, values[0], call.loop.output);
       });

@@ -67,6 +67,8 @@ std::string methodBuiltinName(const Type *base, const std::string &method) {
     return "method." + method;
   if (base->isInteger() && method == "bit_count")
     return "method." + method;
+  if ((base->isInteger() || base->isFloat()) && method == "view") // a bitcast (library/Builtins)
+    return "method." + method;
   if (base->isString() && Library::get().find("str." + method))
     return "str." + method;
   if (base->isList()) // the list methods of library/Lists.cpp

@@ -1,6 +1,6 @@
-"""Views that rearrange or add axes: np.swapaxes, np.moveaxis, np.expand_dims, np.fliplr,
-np.flipud and np.rot90 (views, as NumPy's), and np.take_along_axis (a new array), with Numba's
-arguments and messages.
+"""Views that rearrange or add axes: np.transpose with axes (and a.transpose's), np.swapaxes,
+np.moveaxis, np.expand_dims, np.fliplr, np.flipud and np.rot90 (views, as NumPy's), and
+np.take_along_axis (a new array), with Numba's arguments and messages.
 
 Axes are normalised at run time with Numba's ValueError ("np.swapaxes: Argument axis1 out of
 bounds for dimensions of the array"); the permutation is a tuple of the array's ndim items
@@ -10,7 +10,7 @@ import numpy as np
 
 from taipan import types
 from taipan.errors import TypingError
-from taipan.extending import overload, register_jitable
+from taipan.extending import overload, overload_method, register_jitable
 from taipan.numpy_library.support import array_like_ndim, integer_tuple, is_array_like, is_none
 from taipan.unsafe import strided_view, tuple_insert, tuple_setitem
 
@@ -70,6 +70,17 @@ def _transpose_axes(a, axes=None):
         return _permuted(a, order)
 
     return transpose
+
+
+@overload_method(types.Array, "transpose")
+def _transpose_method(a, *axes):
+    """a.transpose(axes) and a.transpose(i, j, ...), as NumPy's (a.transpose() and
+    a.transpose(None) are the library's)."""
+    if len(axes) == 1 and (integer_tuple(axes[0]) or isinstance(axes[0], types.List)):
+        return lambda a, *axes: np.transpose(a, axes[0])
+    if axes and all(_is_integer(axis) for axis in axes):
+        return lambda a, *axes: np.transpose(a, axes)
+    return None
 
 
 @overload(np.swapaxes)

@@ -1,12 +1,14 @@
-"""np.frombuffer: a 1-D view of another array's bytes (the buffers compiled code has: arrays; a
-Python bytes, bytearray or memoryview argument is not typed), with NumPy's count and offset
-rules and messages. The result is a view: it keeps the buffer alive and writes through to it."""
+"""np.frombuffer: a 1-D view of another array's bytes, or of a bytes value made in compiled code
+(``a.tobytes()``: a read-only view, as NumPy's of an immutable buffer; a Python bytes, bytearray
+or memoryview argument is not typed), with NumPy's count and offset rules and messages. The
+result is a view: it keeps the buffer alive and writes through to it."""
 
 import numpy as np
 
 from taipan import types
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
+from taipan.numpy_library.bytes_values import BytesType, bytes_data
 from taipan.numpy_library.support import is_integer, is_none, scalar_class, string_value
 
 
@@ -56,6 +58,8 @@ def _items_in(size, itemsize, count, offset):
 
 @overload(np.frombuffer)
 def _frombuffer(buffer, dtype=float, count=-1, offset=0, like=None):
+    if isinstance(buffer, BytesType):
+        return _frombuffer_of_bytes(dtype, count, offset, like)
     if not isinstance(buffer, types.Array):
         raise TypingError(
             'Argument "buffer" must be buffer-like (compiled code takes an array as a buffer)'
@@ -73,5 +77,24 @@ def _frombuffer(buffer, dtype=float, count=-1, offset=0, like=None):
         raw = _bytes_of(buffer)
         n = _items_in(raw.size, itemsize, count, offset)
         return raw[offset : offset + n * itemsize].view(scalar)
+
+    return frombuffer
+
+
+def _frombuffer_of_bytes(dtype, count, offset, like):
+    """np.frombuffer of a bytes value (``a.tobytes()``): a read-only view of its bytes, as
+    NumPy's view of an immutable buffer."""
+    scalar = _frombuffer_dtype(None if dtype is float else dtype)
+    if not (is_integer(count) and is_integer(offset)):
+        raise TypingError("np.frombuffer: count and offset must be integers")
+    if not is_none(like):
+        return None
+    itemsize = np.dtype(scalar).itemsize
+
+    def frombuffer(buffer, dtype=float, count=-1, offset=0, like=None):
+        raw = bytes_data(buffer)
+        n = _items_in(raw.size, itemsize, count, offset)
+        items = raw[offset : offset + n * itemsize].view(scalar)
+        return np.broadcast_to(items, items.shape)  # read-only, as NumPy's
 
     return frombuffer

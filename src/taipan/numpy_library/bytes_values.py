@@ -108,3 +108,14 @@ def _box_bytes(typ, val, c):
     result = c.pyapi.call_function_objargs(cls, (data,))
     c.pyapi.decref(data)
     return result
+
+
+def bytes_data(value):
+    """The uint8 array holding a bytes value's bytes (for np.frombuffer)."""
+
+
+@overload(bytes_data)
+def _bytes_data(value):
+    if isinstance(value, BytesType):
+        return lambda value: _data_of(value)
+    return None

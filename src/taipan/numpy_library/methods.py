@@ -1,6 +1,6 @@
 """Array methods and attributes written in Python (``overload_method`` and
 ``overload_attribute`` on ``types.Array``: item, conj, conjugate, flags, ctypes, dot, nonzero,
-take), and the functions that read the same attributes (``np.real``, ``np.imag``)."""
+take, ptp, itemset), and the functions that read the same attributes (``np.real``, ``np.imag``)."""
 
 from collections import namedtuple
 
@@ -171,3 +171,20 @@ def _take(a, indices, axis=None):
         return np.take(a, indices, axis)
 
     return take
+
+
+@overload_method(types.Array, "ptp")
+def _ptp_method(a):
+    # Numba's page lists a.ptp() (NumPy 2 dropped the method; np.ptp remains).
+    return lambda a: np.ptp(a)
+
+
+@overload_method(types.Array, "itemset")
+def _itemset(a, value):
+    # The one-argument form of NumPy 1's a.itemset (Numba's): a size-1 array's item.
+    def impl(a, value):
+        if a.size != 1:
+            raise ValueError("itemset(): can only set an item of an array of size 1")
+        a.flat[0] = value
+
+    return impl
