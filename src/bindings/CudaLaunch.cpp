@@ -643,6 +643,38 @@ PyObject *launcherCall(PyObject *self, PyObject *arguments, PyObject *keywords) 
 
 PyType_Slot launcherSlots[] = {{Py_tp_call, reinterpret_cast<void *>(launcherCall)}, {0, nullptr}};
 
+/// CUDADispatcher's own __getitem__ (Python), which configuredKernel leaves all but the common
+/// case to.
+PyObject *pythonSubscript = nullptr;
+
+/// CUDADispatcher's subscript, kernel[griddim, blockdim, ...]: a configuration kept in the
+/// instance's `_launchers` while its `extensions` list is empty, found without running Python
+/// (the Python method's frame was a third of a launch's host time); anything else is the
+/// Python __getitem__'s.
+PyObject *configuredKernel(PyObject *self, PyObject *configuration) {
+  static PyObject *launchersName = PyUnicode_InternFromString("_launchers");
+  static PyObject *extensionsName = PyUnicode_InternFromString("extensions");
+  // Read as attributes, not through __dict__: asking for the dict would make Python give up
+  // its faster instance attribute reads on the dispatcher.
+  nb::object extensions = nb::steal(PyObject_GetAttr(self, extensionsName));
+  nb::object launchers = nb::steal(PyObject_GetAttr(self, launchersName));
+  PyObject *found = nullptr;
+  if (extensions.is_valid() && PyList_CheckExact(extensions.ptr()) &&
+      PyList_GET_SIZE(extensions.ptr()) == 0 && launchers.is_valid() &&
+      PyDict_CheckExact(launchers.ptr()))
+    found = PyDict_GetItemWithError(launchers.ptr(), configuration); // unhashable: an error
+  if (found)
+    return Py_NewRef(found);
+  PyErr_Clear(); // the Python method meets the same case and says what it has to
+  return PyObject_CallFunctionObjArgs(pythonSubscript, self, configuration, nullptr);
+}
+
+/// configuredKernel as the class's __getitem__ too: with a Python function there, Python 3.11+
+/// calls that function directly from a loop's `kernel[...]`, never the type's slot.
+PyMethodDef configuredKernelMethod = {
+    "__getitem__", configuredKernel, METH_O,
+    "kernel[griddim, blockdim, stream, sharedmem]: the kernel's launcher of that configuration"};
+
 /// `value` as a tuple with at least `length` items (a description's shape or strides).
 nb::object checkedTuple(nb::handle value, int length, const char *what) {
   nb::object tuple = nb::steal(PyTuple_Check(value.ptr()) ? nb::handle(value).inc_ref().ptr()
@@ -692,6 +724,28 @@ void defineCudaLaunchBindings(nb::module_ &module) {
   // The driver's PTX compiler started on another thread as a kernel compiles (once per
   // process), so that its start-up overlaps the compile instead of the first load.
   module.def("cuda_start_jit_warm_up", [] { CudaDriver::get().modules().startJitWarmUp(); });
+
+  // CUDADispatcher's kernel[configuration] as configuredKernel, once the class exists.
+  module.def("cuda_enable_configured_kernels", [](nb::handle dispatcherClass) {
+    auto *type = reinterpret_cast<PyTypeObject *>(dispatcherClass.ptr());
+    PyObject *method = PyDict_GetItemString(type->tp_dict, "__getitem__");
+    if (!method || !type->tp_as_mapping)
+      throw nb::type_error("cuda_enable_configured_kernels needs a class defining __getitem__");
+    if (!PyFunction_Check(method))
+      return; // enabled already
+    nb::object descriptor = nb::steal(PyDescr_NewMethod(type, &configuredKernelMethod));
+    if (!descriptor.is_valid())
+      throw nb::python_error();
+    Py_INCREF(method);
+    Py_XDECREF(pythonSubscript);
+    pythonSubscript = method;
+    // Into the class's dict directly: setting the attribute would make Python recompute the
+    // slot as a call of the attribute.
+    if (PyDict_SetItemString(type->tp_dict, "__getitem__", descriptor.ptr()) < 0)
+      throw nb::python_error();
+    type->tp_as_mapping->mp_subscript = configuredKernel;
+    PyType_Modified(type);
+  });
 
   module.def("cuda_set_device_array_type", [](nb::handle type) {
     deviceArrayType = reinterpret_cast<PyTypeObject *>(type.inc_ref().ptr());

@@ -765,6 +765,8 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
 
 
 _core.enable_vectorcall(CUDADispatcher)
+# kernel[config] of a kept configuration without running __getitem__ (bindings/CudaLaunch.cpp).
+_core.cuda_enable_configured_kernels(CUDADispatcher)
 
 
 class _Launcher(api.Launcher):
