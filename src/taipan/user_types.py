@@ -178,13 +178,23 @@ def overload_classmethod(type_class, attr, **kwargs):
     return decorate
 
 
+def _type_class_family(value):
+    """Numba's type classes ("kinds", types.Array), user Type subclasses ("user"), or None."""
+    if isinstance(value, extending.types._TypeClass):
+        return "kinds"
+    if isinstance(value, type) and issubclass(value, extending.types.Type):
+        return "user"
+    return None
+
+
 def _typeof_type_class(value):
     """A type class read as a global: a TypeClassRef once class methods are registered for
-    type classes of its metaclass (``types.Array`` too when only a subclass has one: reading
-    one it lacks is Numba's "Unknown attribute" error), else None."""
+    type classes of its family (``types.Array`` too when only a subclass has one: reading one
+    it lacks is Numba's "Unknown attribute" error), else None."""
     with lock:
         registered = [cls for cls, _, _ in _classmethods]
-    if isinstance(value, type) and any(type(value) is type(cls) for cls in registered):
+    family = _type_class_family(value)
+    if family is not None and any(_type_class_family(cls) == family for cls in registered):
         return TypeClassRef(value)
     return None
 
