@@ -2,6 +2,7 @@
 // and the tuning differ between them.
 #include "target/PassPipeline.h"
 #include "target/RefcountPruning.h"
+#include "target/SelectIntoOperand.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
@@ -134,6 +135,12 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, int leve
   passes.registerPeepholeEPCallback(
       [](llvm::FunctionPassManager &functionPasses, llvm::OptimizationLevel) {
         functionPasses.addPass(RefcountPruningPass());
+      });
+  // Last, on the final loops: selects of an add's result move into its operand, off the
+  // loop-carried chains (SelectIntoOperand.h).
+  passes.registerOptimizerLastEPCallback(
+      [](llvm::ModulePassManager &modulePasses, llvm::OptimizationLevel) {
+        modulePasses.addPass(llvm::createModuleToFunctionPassAdaptor(SelectIntoOperandPass()));
       });
   if (beforeVectorizers)
     passes.registerVectorizerStartEPCallback(
