@@ -331,6 +331,33 @@ void defineCudaBindings(nb::module_ &module) {
              [](bool defer) { CudaDriver::get().memory().deferReleases(defer); });
   module.def("cuda_release_pending",
              [] { driverCall([] { CudaDriver::get().memory().releasePending(); }); });
+  // IPC (taipan.cuda.ipc): what another process needs to open the allocation holding an
+  // address, a pool's file descriptor, and opening and closing there.
+  module.def("cuda_ipc_export", [](uint64_t address) {
+    auto exported = driverCall([&] { return CudaDriver::get().memory().exportIpc(address); });
+    return nb::make_tuple(
+        exported.pooled, exported.base, exported.size,
+        nb::bytes(reinterpret_cast<const char *>(exported.data), sizeof exported.data));
+  });
+  module.def("cuda_ipc_export_pool", [](int ordinal) {
+    return driverCall([&] { return CudaDriver::get().memory().exportPool(ordinal); });
+  });
+  module.def("cuda_ipc_import_pool", [](int fd) {
+    return driverCall(
+        [&] { return reinterpret_cast<uintptr_t>(CudaDriver::get().memory().importPool(fd)); });
+  });
+  module.def("cuda_ipc_open", [](bool pooled, nb::bytes data, uintptr_t pool) {
+    if (data.size() != 64)
+      throw nb::value_error("an IPC handle is 64 bytes");
+    unsigned char handle[64];
+    std::memcpy(handle, data.c_str(), sizeof handle);
+    return driverCall([&] {
+      return CudaDriver::get().memory().openIpc(pooled, handle, reinterpret_cast<void *>(pool));
+    });
+  });
+  module.def("cuda_ipc_close", [](bool pooled, uint64_t address) {
+    driverCall([&] { CudaDriver::get().memory().closeIpc(pooled, address); });
+  });
   module.def("cuda_pointer_device", [](uint64_t address) {
     return driverCall([&] { return CudaDriver::get().contexts().pointerDevice(address); });
   });

@@ -44,6 +44,17 @@ struct CUmemPoolProps {
 };
 static_assert(sizeof(CUmemPoolProps) == 88, "CUmemPoolProps must match cuda.h");
 constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
+constexpr int CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 1;
+/// CUipcMemHandle and CUmemPoolPtrExportData: 64 opaque bytes each.
+struct CUipcMemHandle {
+  unsigned char reserved[64];
+};
+/// CUmemAccessDesc: a location (type, id) and CU_MEM_ACCESS_FLAGS_PROT_READWRITE (3).
+struct CUmemAccessDesc {
+  int locationType = 1; // CU_MEM_LOCATION_TYPE_DEVICE
+  int locationId = 0;
+  int flags = 3;
+};
 constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
 
 // CUjit_option values, numbered as in cuda.h.
@@ -196,6 +207,14 @@ struct CudaApi {
   Entry<CUmemoryPool, size_t> cuMemPoolTrimTo;
   Entry<CUdeviceptr *, size_t, CUmemoryPool, CUstream> cuMemAllocFromPoolAsync;
   Entry<CUdeviceptr, CUstream> cuMemFreeAsync;
+  Entry<void *, CUmemoryPool, int, unsigned long long> cuMemPoolExportToShareableHandle;
+  Entry<CUmemoryPool *, void *, int, unsigned long long> cuMemPoolImportFromShareableHandle;
+  Entry<CUipcMemHandle *, CUdeviceptr> cuMemPoolExportPointer;
+  Entry<CUdeviceptr *, CUmemoryPool, CUipcMemHandle *> cuMemPoolImportPointer;
+  Entry<CUmemoryPool, const CUmemAccessDesc *, size_t> cuMemPoolSetAccess;
+  Entry<CUipcMemHandle *, CUdeviceptr> cuIpcGetMemHandle;
+  Entry<CUdeviceptr *, CUipcMemHandle, unsigned> cuIpcOpenMemHandle;
+  Entry<CUdeviceptr> cuIpcCloseMemHandle;
   Entry<CUmodule *, const void *, unsigned, int *, void **> cuModuleLoadDataEx;
   Entry<CUmodule> cuModuleUnload;
   Entry<CUfunction *, CUmodule, const char *> cuModuleGetFunction;
@@ -282,6 +301,15 @@ struct CudaApi {
     resolve(cuMemPoolTrimTo, "cuMemPoolTrimTo");
     resolve(cuMemAllocFromPoolAsync, "cuMemAllocFromPoolAsync");
     resolve(cuMemFreeAsync, "cuMemFreeAsync");
+    resolve(cuMemPoolExportToShareableHandle, "cuMemPoolExportToShareableHandle");
+    resolve(cuMemPoolImportFromShareableHandle, "cuMemPoolImportFromShareableHandle");
+    resolve(cuMemPoolExportPointer, "cuMemPoolExportPointer");
+    resolve(cuMemPoolImportPointer, "cuMemPoolImportPointer");
+    resolve(cuMemPoolSetAccess, "cuMemPoolSetAccess");
+    resolve(cuIpcGetMemHandle, "cuIpcGetMemHandle");
+    resolve(cuIpcOpenMemHandle, "cuIpcOpenMemHandle", "cuIpcOpenMemHandle_v2",
+            "cuIpcOpenMemHandle");
+    resolve(cuIpcCloseMemHandle, "cuIpcCloseMemHandle");
     resolve(cuModuleLoadDataEx, "cuModuleLoadDataEx");
     resolve(cuModuleUnload, "cuModuleUnload");
     resolve(cuModuleGetFunction, "cuModuleGetFunction");

@@ -1,5 +1,5 @@
 // CudaMemory.cpp - Device and host memory: allocation, frees deferred until streams are done,
-// large blocks kept for reuse, and copies between host and device.
+// large blocks kept for reuse, copies between host and device, and IPC export and import.
 
 #include "cuda/CudaMemory.h"
 #include "cuda/CudaContexts.h"
@@ -8,6 +8,7 @@
 #include "cuda/StagedCopy.h"
 
 #include <atomic>
+#include <cstring>
 
 namespace taipan::cuda {
 
@@ -40,6 +41,7 @@ void *CudaMemory::memoryPool(int ordinal, bool make) {
   if (memoryPools.size() <= index) {
     memoryPools.resize(index + 1, nullptr);
     memoryPoolTried.resize(index + 1, 0);
+    memoryPoolExportable.resize(index + 1, 0);
   }
   if (make && !memoryPoolTried[index]) {
     memoryPoolTried[index] = 1;
@@ -54,8 +56,17 @@ void *CudaMemory::memoryPool(int ordinal, bool make) {
         supported) {
       CUmemPoolProps properties;
       properties.locationId = ordinal;
+      // Exportable where the driver can (other processes open its memory: cuda IPC handles);
+      // else a pool of this process alone.
+      properties.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
       CUmemoryPool pool = nullptr;
       if (api()->invoke(api()->cuMemPoolCreate, &pool, &properties) == CUDA_SUCCESS) {
+        memoryPoolExportable[index] = 1;
+      } else {
+        properties.handleTypes = 0;
+        pool = nullptr;
+      }
+      if (pool || api()->invoke(api()->cuMemPoolCreate, &pool, &properties) == CUDA_SUCCESS) {
         uint64_t keepEverything = UINT64_MAX;
         api()->invoke(api()->cuMemPoolSetAttribute, pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
                       static_cast<void *>(&keepEverything));
@@ -464,6 +475,104 @@ void CudaMemory::releaseAll() {
       api()->invoke(api()->cuMemPoolDestroy, static_cast<CUmemoryPool>(pool));
   memoryPools.clear();
   memoryPoolTried.clear();
+  memoryPoolExportable.clear();
+}
+
+namespace {
+
+// --- Sharing device memory with other processes (numba-cuda's IPC handles): memory from
+// taipan's pools through the pool's exported handle and pointer export data, cuMemAlloc'd
+// memory through the legacy IPC handles.
+
+// CUpointer_attribute values, numbered as in cuda.h.
+constexpr int PointerRangeStartAddress = 11; // CU_POINTER_ATTRIBUTE_RANGE_START_ADDR
+constexpr int PointerRangeSize = 12;         // CU_POINTER_ATTRIBUTE_RANGE_SIZE
+constexpr int PointerMemoryPool = 17;        // CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE
+constexpr unsigned IpcLazyEnablePeerAccess = 0x1;
+
+} // namespace
+
+CudaMemory::IpcExport CudaMemory::exportIpc(uint64_t address) {
+  contexts.ensureContext();
+  IpcExport exported;
+  CUdeviceptr base = 0;
+  api()->call(api()->cuPointerGetAttribute, static_cast<void *>(&base), PointerRangeStartAddress,
+              CUdeviceptr{address});
+  size_t size = 0;
+  api()->call(api()->cuPointerGetAttribute, static_cast<void *>(&size), PointerRangeSize,
+              CUdeviceptr{address});
+  exported.base = base;
+  exported.size = size;
+  CUmemoryPool pool = nullptr;
+  // Drivers before pools do not know the attribute: such memory is cuMemAlloc's.
+  if (api()->invoke(api()->cuPointerGetAttribute, static_cast<void *>(&pool), PointerMemoryPool,
+                    CUdeviceptr{address}) != CUDA_SUCCESS)
+    pool = nullptr;
+  CUipcMemHandle data;
+  if (pool) {
+    exported.pooled = true;
+    api()->call(api()->cuMemPoolExportPointer, &data, base);
+  } else {
+    api()->call(api()->cuIpcGetMemHandle, &data, base);
+  }
+  std::memcpy(exported.data, data.reserved, sizeof exported.data);
+  return exported;
+}
+
+int CudaMemory::exportPool(int ordinal) {
+  void *pool = memoryPool(ordinal, true);
+  bool exportable;
+  {
+    std::lock_guard<std::mutex> lock(poolMutex);
+    exportable = pool && memoryPoolExportable[static_cast<size_t>(ordinal)];
+  }
+  if (!exportable)
+    throw CudaError(CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED",
+                    "the memory pool of this device cannot be shared with other processes "
+                    "(the driver made it without a POSIX file descriptor handle type)");
+  int descriptor = -1;
+  api()->call(api()->cuMemPoolExportToShareableHandle, static_cast<void *>(&descriptor),
+              static_cast<CUmemoryPool>(pool), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0ull);
+  return descriptor;
+}
+
+void *CudaMemory::importPool(int fd) {
+  contexts.ensureContext();
+  CUmemoryPool pool = nullptr;
+  api()->call(api()->cuMemPoolImportFromShareableHandle, &pool,
+              reinterpret_cast<void *>(static_cast<intptr_t>(fd)),
+              CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0ull);
+  // An imported pool's memory is reachable from the devices it is made accessible to. The
+  // device that owns the pool has access already, and the driver may refuse to set it again:
+  // a device without access fails at the pointer's import, with the driver's error.
+  CUmemAccessDesc access;
+  access.locationId = contexts.currentDevice();
+  api()->invoke(api()->cuMemPoolSetAccess, pool, &access, size_t{1});
+  return pool;
+}
+
+uint64_t CudaMemory::openIpc(bool pooled, const unsigned char (&data)[64], void *pool) {
+  contexts.ensureContext();
+  CUipcMemHandle handle;
+  std::memcpy(handle.reserved, data, sizeof handle.reserved);
+  CUdeviceptr address = 0;
+  if (pooled)
+    api()->call(api()->cuMemPoolImportPointer, &address, static_cast<CUmemoryPool>(pool), &handle);
+  else
+    api()->call(api()->cuIpcOpenMemHandle, &address, handle, IpcLazyEnablePeerAccess);
+  return address;
+}
+
+void CudaMemory::closeIpc(bool pooled, uint64_t address) {
+  contexts.ensureContext();
+  if (!pooled) {
+    api()->call(api()->cuIpcCloseMemHandle, CUdeviceptr{address});
+    return;
+  }
+  // Imported pool memory is freed by the importer, before the exporter frees it: after the
+  // work queued on it so far.
+  api()->call(api()->cuMemFreeAsync, CUdeviceptr{address}, asStream(StreamLegacy));
+  api()->call(api()->cuCtxSynchronize);
 }
 
 } // namespace taipan::cuda

@@ -107,6 +107,29 @@ public:
   /// idle, the staging buffers and the memory pools. Call only with CUDA available.
   void releaseAll();
 
+  // --- Sharing device memory with other processes ---
+  /// What another process needs to open the allocation holding `address`: its base and size,
+  /// and 64 bytes: a pool's export data (cuMemPoolExportPointer) when the memory is from a
+  /// memory pool (`pooled`; the importer also needs the pool, exportPool()), else the legacy
+  /// IPC handle (cuIpcGetMemHandle, cuMemAlloc'd memory).
+  struct IpcExport {
+    bool pooled = false;
+    uint64_t base = 0;
+    size_t size = 0;
+    unsigned char data[64] = {};
+  };
+  IpcExport exportIpc(uint64_t address);
+  /// A POSIX file descriptor of device `ordinal`'s pool, for another process to import it
+  /// (importPool()); the pools are made exportable where the driver can. Throws CudaError
+  /// when this pool is not.
+  int exportPool(int ordinal);
+  /// The pool another process exported as `fd`, made accessible from the current device.
+  void *importPool(int fd);
+  /// The address, in this process, of memory another process exported (exportIpc()); `pool`
+  /// is its imported pool when `pooled`. Undo with closeIpc().
+  uint64_t openIpc(bool pooled, const unsigned char (&data)[64], void *pool);
+  void closeIpc(bool pooled, uint64_t address);
+
 private:
   /// A block freeDeferred() holds: where, its device, and the event marking the end of the
   /// stream work that may still use it (null when it can go at once). A `pooled` block goes
@@ -170,9 +193,11 @@ private:
   /// By ordinal; null where no staged copy has run.
   std::vector<std::unique_ptr<StagingArea>> stagingAreas;
   std::mutex poolMutex;
-  /// By ordinal, guarded by poolMutex: the pool, and whether making it was tried.
+  /// By ordinal, guarded by poolMutex: the pool, whether making it was tried, and whether it
+  /// can be exported to other processes (made with a POSIX file descriptor handle type).
   std::vector<void *> memoryPools;
   std::vector<char> memoryPoolTried;
+  std::vector<char> memoryPoolExportable;
 };
 
 } // namespace taipan::cuda

@@ -46,6 +46,21 @@ def _array_type(dtype, ndim, layout, readonly):
     return found
 
 
+class MemoryPart:
+    """Part of a device array's buffer, `size` bytes from `offset` (DeviceNDArray.gpu_data);
+    its owner is the buffer's (another library's array) or the buffer, kept alive by it."""
+
+    def __init__(self, buffer, offset, size):
+        self.owner = getattr(buffer, "owner", buffer)
+        self.buffer = buffer
+        self.pointer = self.device_pointer = self.handle = buffer.pointer + offset
+        self.size = size
+
+    @property
+    def device_ctypes_pointer(self):
+        return api.devicearray.DevicePointer(self.pointer)
+
+
 def array_interface(shape, strides, dtype, pointer, stream=0):
     """The __cuda_array_interface__ (version 3) of memory kernels can use at `pointer`."""
     contiguous = tuple(strides) == c_strides(shape, dtype.itemsize)
@@ -94,8 +109,13 @@ class DeviceNDArray(api.DeviceArrayFront):
 
     @property
     def gpu_data(self):
-        """The memory the array views (numba-cuda's name)."""
-        return self._buffer
+        """The memory the array views (numba-cuda's name): its buffer when the array spans it,
+        else the part the array spans (numba-cuda's MemoryPointer view: its first byte and
+        extent; it keeps the buffer alive), which IPC handles and raw copies take."""
+        extent = api.devicearray.extent_bytes(self.shape, self.strides, self.dtype.itemsize)
+        if not self._offset and extent == getattr(self._buffer, "size", None):
+            return self._buffer
+        return MemoryPart(self._buffer, self._offset, extent)
 
     @property
     def size(self):
@@ -141,7 +161,11 @@ class DeviceNDArray(api.DeviceArrayFront):
         array's layout, for another process to open."""
         from taipan.cuda.devices import current_context
 
-        handle = current_context().get_ipc_handle(self._buffer)
+        memory = self._buffer
+        if getattr(memory, "size", None) is None:  # another library's: up to the array's end
+            extent = api.devicearray.extent_bytes(self.shape, self.strides, self.dtype.itemsize)
+            memory = MemoryPart(memory, 0, self._offset + extent)
+        handle = current_context().get_ipc_handle(memory)
         layout = {"shape": self.shape, "strides": self.strides, "dtype": self.dtype}
         return api.memory.IpcArrayHandle(
             ipc_handle=handle, array_desc={**layout, "offset": self._offset}

@@ -13,6 +13,7 @@ from taipan.cuda import (
     hostmemory,
     interop,
     intrinsics,
+    ipc,
     kernelgen,
     libdevice,  # noqa: F401  (cuda.libdevice, as numba-cuda's package imports it)
     library_kernels,
@@ -29,6 +30,8 @@ devicearray.use_layout_copy(library_kernels.copy)
 api.args.use_device_copies(devicearray.to_device, devicearray.device_array_like)
 # Kernels converting launch arguments to a signature are generated (kernelgen, above dispatcher).
 dispatcher.use_converting_kernels(kernelgen.converting_kernel)
+# IPC handles export and open device memory (ipc sits above devicearray and devices).
+api.memory.use_ipc(ipc)
 
 
 def exports():

@@ -143,9 +143,8 @@ def memallocmanaged(manager, size, attach_global):
 
 
 def get_ipc_handle(manager, memory):
-    raise NotImplementedError(
-        "IPC handles of device memory (cuIpcGetMemHandle) are not supported by taipan yet"
-    )
+    """An IPC handle of `memory` for another process (taipan.cuda.ipc)."""
+    return api.memory.ipc_backend().get_ipc_handle(manager, memory)
 
 
 api.memory.use_backend(sys.modules[__name__])

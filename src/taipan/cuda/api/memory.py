@@ -18,6 +18,15 @@ from taipan.cuda.api.devices import MemoryInfo  # noqa: F401  (numba-cuda's cuda
 EMM_INTERFACE_VERSION = 1
 
 
+def __getattr__(name):
+    """numba-cuda's module-level names of the deallocation thresholds, as set now."""
+    if name == "DEALLOCS_COUNT":
+        return config.CUDA_DEALLOCS_COUNT
+    if name == "DEALLOCS_RATIO":
+        return config.CUDA_DEALLOCS_RATIO
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def address_of(pointer):
     """An address given as an int, a ctypes pointer or an object with ``value``."""
     if isinstance(pointer, int):
@@ -342,11 +351,42 @@ class GetIpcHandleMixin:
 
 
 class IpcArrayHandle:
-    """An IPC handle of a device array: the allocation's handle and the array's layout."""
+    """An IPC handle of a device array: the allocation's handle and the array's layout. In
+    the other process, ``with handle as array:`` opens it (once at a time) and closes it
+    after."""
 
     def __init__(self, ipc_handle, array_desc):
         self._ipc_handle = ipc_handle
         self._array_desc = array_desc
+
+    def open(self):
+        """The array, in this process, over the shared memory."""
+        return ipc_backend().open_array_handle(self._ipc_handle, self._array_desc)
+
+    def close(self):
+        self._ipc_handle.close()
+
+    def __enter__(self):
+        return self.open()
+
+    def __exit__(self, *exception):
+        self.close()
+        return False
+
+
+_ipc = []  # the backend's IPC module (use_ipc)
+
+
+def use_ipc(module):
+    """Registers the backend module that exports and opens IPC handles (``get_ipc_handle``,
+    ``open_array_handle``)."""
+    _ipc[:] = [module]
+
+
+def ipc_backend():
+    if not _ipc:
+        raise NotImplementedError("IPC handles need the GPU backend (not the simulator)")
+    return _ipc[0]
 
 
 _allocators = []  # the backend's module of host allocations and IPC (use_backend)
