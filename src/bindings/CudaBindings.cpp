@@ -361,6 +361,37 @@ void defineCudaBindings(nb::module_ &module) {
   module.def("cuda_pointer_device", [](uint64_t address) {
     return driverCall([&] { return CudaDriver::get().contexts().pointerDevice(address); });
   });
+  // Python callables replacing the synchronous copies (CudaMemory::replaceCopies()), called
+  // as the driver's functions are: cuMemcpyHtoD(device, host, bytes), cuMemcpyDtoH(host,
+  // device, bytes). None for a direction leaves it to the driver.
+  module.def(
+      "cuda_replace_copies",
+      [](nb::object toDevice, nb::object toHost) {
+        static nb::object *replacements = nullptr; // kept for the process: the copies run late
+        delete replacements;
+        replacements = nullptr;
+        if (toDevice.is_none() && toHost.is_none()) {
+          cuda::CudaMemory::replaceCopies(nullptr, nullptr);
+          return;
+        }
+        replacements = new nb::object(nb::make_tuple(toDevice, toHost));
+        cuda::CudaMemory::replaceCopies(
+            [](void *context, bool intoDevice, uint64_t device, void *host, size_t bytes) {
+              nb::gil_scoped_acquire gil;
+              nb::tuple pair = nb::borrow<nb::tuple>(*static_cast<nb::object *>(context));
+              auto hostAddress = reinterpret_cast<uintptr_t>(host);
+              nb::object copy = pair[intoDevice ? 0 : 1];
+              if (copy.is_none())
+                return false;
+              if (intoDevice)
+                copy(device, hostAddress, bytes);
+              else
+                copy(hostAddress, device, bytes);
+              return true;
+            },
+            replacements);
+      },
+      nb::arg("to_device").none(), nb::arg("to_host").none());
   module.def(
       "cuda_copy_to_device",
       [](uint64_t destination, nb::handle source, nb::handle stream) {

@@ -21,6 +21,10 @@ constexpr size_t MaxPendingBytes = size_t{256} << 20;
 /// Enough for a loop that uploads an input and downloads an output of the same sizes.
 constexpr size_t MaxIdleBlocks = 2;
 
+/// CudaMemory::replaceCopies(): the replacement and its context.
+std::atomic<CudaMemory::CopyReplacement> copyReplacement{nullptr};
+std::atomic<void *> copyReplacementContext{nullptr};
+
 /// numba-cuda's CUDA_DEALLOCS_COUNT and CUDA_DEALLOCS_RATIO (setReleaseLimits()).
 std::atomic<size_t> releaseCountLimit{10};
 std::atomic<double> releaseRatio{0.2};
@@ -328,11 +332,19 @@ void CudaMemory::free(uint64_t address) {
   api()->call(api()->cuMemFree, CUdeviceptr{address});
 }
 
+void CudaMemory::replaceCopies(CopyReplacement copy, void *context) {
+  copyReplacementContext.store(context);
+  copyReplacement.store(copy);
+}
+
 void CudaMemory::copyToDevice(uint64_t destination, const void *source, size_t bytes,
                               void *stream) {
   contexts.ensureContext();
   if (bytes == 0)
     return;
+  if (CopyReplacement copy = stream ? nullptr : copyReplacement.load())
+    if (copy(copyReplacementContext.load(), true, destination, const_cast<void *>(source), bytes))
+      return;
   if (bytes >= StagedCopyMinimum && isPageable(source))
     return stagedCopyToDevice(destination, source, bytes, stream);
   if (stream)
@@ -346,6 +358,9 @@ void CudaMemory::copyToHost(void *destination, uint64_t source, size_t bytes, vo
   contexts.ensureContext();
   if (bytes == 0)
     return;
+  if (CopyReplacement copy = stream ? nullptr : copyReplacement.load())
+    if (copy(copyReplacementContext.load(), false, source, destination, bytes))
+      return;
   if (bytes >= StagedCopyMinimum && isPageable(destination))
     return stagedCopyToHost(destination, source, bytes, stream);
   if (stream)

@@ -75,6 +75,16 @@ public:
   /// blocks, a pool's unused memory) as free.
   std::pair<size_t, size_t> memoryInfo();
 
+  /// What replaces the synchronous copies between host and device while set:
+  /// `copy(context, toDevice, deviceAddress, hostAddress, bytes)`, which returns whether it
+  /// copied (false: the driver copies, as for a direction not replaced). numba-cuda's tests assign
+  /// their driver object's cuMemcpyHtoD/cuMemcpyDtoH to see which calls copy; null restores
+  /// the driver's copies. Process-wide; asynchronous copies (with a stream) are not replaced,
+  /// as numba-cuda's cuMemcpy*Async are other functions.
+  using CopyReplacement = bool (*)(void *context, bool toDevice, uint64_t device, void *host,
+                                   size_t bytes);
+  static void replaceCopies(CopyReplacement copy, void *context);
+
   /// Host to device; asynchronous on `stream` when one is given, synchronous otherwise.
   void copyToDevice(uint64_t destination, const void *source, size_t bytes, void *stream = nullptr);
   /// Device to host; asynchronous on `stream` when one is given, synchronous otherwise.

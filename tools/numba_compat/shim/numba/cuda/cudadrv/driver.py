@@ -192,6 +192,10 @@ def device_to_device(dst, src, size, stream=0):
     _cuda_memory().device_to_device(dst, src, size, stream)
 
 
+# The driver functions numba-cuda copies through, which taipan's copies honour replacements of.
+_COPIES = ("cuMemcpyHtoD", "cuMemcpyDtoH")
+
+
 class _Driver:
     """numba-cuda's driver object, for the queries its tests make: the device count and the
     device memory's (free, total) as the driver tells them (not a memory manager's)."""
@@ -203,6 +207,29 @@ class _Driver:
         object.__setattr__(self, name, value)
         if name == "cuInit" and not _config.ENABLE_CUDASIM:
             _initialise_through(value)
+        if name in _COPIES:
+            self._replace_copies()
+
+    def __delattr__(self, name):
+        object.__delattr__(self, name)
+        if name in _COPIES:
+            self._replace_copies()
+
+    def _replace_copies(self):
+        """numba-cuda copies between host and device through ``driver.cuMemcpyHtoD`` and
+        ``cuMemcpyDtoH``, which its tests replace (to see that a call copies nothing): taipan's
+        synchronous copies call such a replacement instead, until the binding's own function
+        (what getattr gave) is assigned back or the attribute deleted."""
+        if _config.ENABLE_CUDASIM:
+            return
+        replacements = []
+        for name in _COPIES:
+            value = self.__dict__.get(name)
+            own = value is None or getattr(value, "_binding_function", False)
+            replacements.append(None if own else value)
+        from taipan import _core
+
+        _core.cuda_replace_copies(*replacements)
 
     def cuMemGetInfo(self):  # the driver function's name
         if _config.ENABLE_CUDASIM:
@@ -226,6 +253,7 @@ class _Driver:
                 return values[0]
             return tuple(values) if values else None
 
+        call._binding_function = True
         return call
 
     def pop_active_context(self):
