@@ -266,7 +266,43 @@ std::string describeUnsupportedArray(PyObject *value) {
   return "array of dtype " + dtype + ", which compiled code does not support";
 }
 
+namespace {
+
+/// A new ndarray viewing the buffer of a memoryview or bytearray, else nullptr (no error set).
+PyObject *arrayOfBuffer(PyObject *value) {
+  if (!(PyMemoryView_Check(value) || PyByteArray_Check(value)) || !ensureNumpy())
+    return nullptr;
+  PyObject *array = PyArray_FromAny(value, nullptr, 0, 0, 0, nullptr);
+  if (!array || !PyArray_Check(array)) {
+    PyErr_Clear();
+    Py_XDECREF(array);
+    return nullptr;
+  }
+  return array;
+}
+
+} // namespace
+
+const Type *typeOfBufferObject(PyObject *value) {
+  PyObject *array = arrayOfBuffer(value);
+  if (!array)
+    return nullptr;
+  const Type *type = typeOfNdarray(array);
+  Py_DECREF(array);
+  return type;
+}
+
 bool unboxArray(PyObject *value, const Type *type, void *storage, bool verified) {
+  // A memoryview or bytearray is read through the ndarray NumPy makes of its buffer; the
+  // argument itself stays the parent, which keeps the buffer alive for the call.
+  PyObject *buffer = nullptr;
+  if ((!numpyReady || !PyArray_Check(value)) && (buffer = arrayOfBuffer(value))) {
+    bool unboxed = unboxArray(buffer, type, storage, false);
+    Py_DECREF(buffer);
+    if (unboxed)
+      setField<void *>(storage, ArrayLayout::parentOffset, value);
+    return unboxed;
+  }
   const Type *actual = verified ? type : typeOfArrayIfArray(value);
   if (actual != type &&
       (!actual || actual->dtype() != type->dtype() || actual->ndim() != type->ndim() ||
@@ -309,7 +345,7 @@ PyObject *boxArray(const Type *type, const void *storage) {
     strides[i] = field<int64_t>(storage, ArrayLayout::stridesOffset(ndim) + 8 * i);
   }
   PyArray_Descr *descr = descrOf(type->dtype());
-  if ((!block || block->destructor == releaseOwnedObject) && parent) {
+  if ((!block || block->destructor == releaseOwnedObject) && parent && PyArray_Check(parent)) {
     // A view of an argument: the argument itself when nothing changed, as Numba does (a field
     // view of records at offset 0 has the data but not the dtype of its parent; a read-only
     // view of a writable argument, np.broadcast_to(a, a.shape), must stay read-only).

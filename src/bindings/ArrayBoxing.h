@@ -25,6 +25,11 @@ extern PyTypeObject *ndarrayType;
 /// typeOfArray of an ndarray (of ndarrayType or a subclass).
 const Type *typeOfNdarray(PyObject *value);
 
+/// The array type of a memoryview or bytearray argument: that of the ndarray NumPy makes of its
+/// buffer (np.asarray: format, shape, strides; read-only when the buffer is), as Numba's
+/// MemoryView and ByteArray are buffers of an array's model; nullptr for anything else.
+const Type *typeOfBufferObject(PyObject *value);
+
 /// Why an ndarray has no taipan type (its dtype, byte order...), for error messages.
 std::string describeUnsupportedArray(PyObject *value);
 

@@ -89,6 +89,8 @@ const Type *typeOfValue(PyObject *value) {
   }
   if (const Type *array = typeOfArrayIfArray(value))
     return array;
+  if (const Type *buffer = typeOfBufferObject(value)) // a memoryview or bytearray
+    return buffer;
   auto &cache = scalarTypeCache();
   auto found = cache.find(pythonType);
   if (found != cache.end())

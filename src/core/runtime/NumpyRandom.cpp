@@ -4,8 +4,10 @@
 #include "runtime/NumpyRandom.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
+#include <pthread.h>
 #include <vector>
 
 // NumPy's C distributions are built without FMA contraction on the platforms it ships;
@@ -115,12 +117,24 @@ uint64_t NumpyRandomState::interval(uint64_t Max) {
   return Value;
 }
 
+namespace {
+/// Counts fork()s in this process's line: a child's states seeded before its fork reseed from
+/// entropy, so forked processes draw independent streams (Numba's generators are fork-safe).
+std::atomic<uint64_t> forks{0};
+[[maybe_unused]] const int forkHandler =
+    pthread_atfork(nullptr, nullptr, [] { forks.fetch_add(1, std::memory_order_relaxed); });
+} // namespace
+
 NumpyRandomState &threadNumpyRandomState() {
-  // Per thread so compiled code needs no locking; seeded lazily so threads that never
-  // draw do not pay for reading entropy.
+  // Per thread so compiled code needs no locking; seeded lazily so threads that never draw do
+  // not pay for reading entropy, and again in a forked child.
   thread_local NumpyRandomState State;
-  if (!State.isSeeded())
+  thread_local uint64_t SeededAfterForks = 0;
+  uint64_t Forks = forks.load(std::memory_order_relaxed);
+  if (!State.isSeeded() || SeededAfterForks != Forks) {
     State.seedFromEntropy();
+    SeededAfterForks = Forks;
+  }
   return State;
 }
 

@@ -6,8 +6,10 @@
 #include <cstddef>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
+#include <pthread.h>
 #include <random>
 
 #include <sys/random.h>
@@ -201,12 +203,24 @@ double RandomState::normalVariate(double Mu, double Sigma) {
   return Mu + Z * Sigma;
 }
 
+namespace {
+/// Counts fork()s in this process's line: a child's states seeded before its fork reseed from
+/// entropy, so forked processes draw independent streams (Numba's generators are fork-safe).
+std::atomic<uint64_t> forks{0};
+[[maybe_unused]] const int forkHandler =
+    pthread_atfork(nullptr, nullptr, [] { forks.fetch_add(1, std::memory_order_relaxed); });
+} // namespace
+
 RandomState &threadRandomState() {
-  // Per thread so JIT code needs no locking; seeded lazily because reading entropy for
-  // threads that never draw would be wasted work.
+  // Per thread so compiled code needs no locking; seeded lazily so threads that never draw do
+  // not pay for reading entropy, and again in a forked child.
   thread_local RandomState State;
-  if (!State.isSeeded())
+  thread_local uint64_t SeededAfterForks = 0;
+  uint64_t Forks = forks.load(std::memory_order_relaxed);
+  if (!State.isSeeded() || SeededAfterForks != Forks) {
     State.seedFromEntropy();
+    SeededAfterForks = Forks;
+  }
   return State;
 }
 
