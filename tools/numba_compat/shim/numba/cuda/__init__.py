@@ -38,4 +38,8 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module(f"{__name__}.descriptor")
+    if name == "driver":  # numba-cuda's cuda.driver is its cudadrv.driver (device_to_host...)
+        import importlib
+
+        return importlib.import_module(f"{__name__}.cudadrv.driver")
     return _missing(name)
