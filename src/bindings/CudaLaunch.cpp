@@ -218,6 +218,15 @@ bool tupleNeedsDeviceLayout(const Type *type) {
   return false;
 }
 
+/// The type a TypeRef object holds, read directly when the object is exactly one (a device
+/// array's `_launch` holds one: nanobind's general cast was a quarter of reading the array).
+const Type *typeOfReference(PyObject *object) {
+  static PyObject *typeRefClass = nb::type<TypeRef>().ptr();
+  if (Py_TYPE(object) == reinterpret_cast<PyTypeObject *>(typeRefClass) && nb::inst_ready(object))
+    return nb::inst_ptr<TypeRef>(object)->type;
+  return nb::cast<TypeRef>(nb::handle(object)).type;
+}
+
 /// Reads one launch argument without running Python: taipan's device arrays (their `_launch`
 /// tuple), CuPy arrays and PyTorch tensors (their attributes) and any other
 /// __cuda_array_interface__ give a new reference to (type or None, pointer, shape, strides) in
@@ -233,7 +242,7 @@ bool describeArgument(PyObject *value, void *stream, const Type **type, PyObject
   // Only taipan's device arrays carry `_launch`: other arguments skip the failing lookup.
   if (deviceArrayType && PyObject_TypeCheck(value, deviceArrayType)) {
     if ((*description = optionalAttribute(value, launchName))) {
-      *type = nb::cast<TypeRef>(nb::handle(PyTuple_GET_ITEM(*description, 0))).type;
+      *type = typeOfReference(PyTuple_GET_ITEM(*description, 0));
       return true;
     }
   }
@@ -457,7 +466,13 @@ private:
 /// the device and back (HostArrayCopies), and a debug kernel's exception is raised after it
 /// ran. Only values C++ cannot describe (of no kernel type, an interface with a mask) go to
 /// the Python launcher's __call__, which reports them or launches through cuda_launch.
+PyObject *launcherVectorcall(PyObject *self, PyObject *const *arguments, size_t flags,
+                             PyObject *keywordNames);
+
 struct CudaLauncher {
+  /// Python's vectorcall entry of this instance (enableVectorcall): first, so that its offset
+  /// in the Python object is the one nanobind gives the C++ object.
+  vectorcallfunc vectorcall = launcherVectorcall;
   unsigned grid[3];
   unsigned block[3];
   unsigned shared;
@@ -502,8 +517,7 @@ struct CudaLauncher {
   /// memory, of types launched before on this device, no pre-launch callbacks, not a debug
   /// kernel. True once launched. False with no error set when call() must launch instead (it
   /// reads the arguments again); false with an error set when an argument does not convert.
-  bool launchKnown(PyObject *arguments) {
-    size_t count = static_cast<size_t>(PyTuple_GET_SIZE(arguments));
+  bool launchKnown(PyObject *const *arguments, size_t count) {
     if (debug || entries.empty() || count > InlineArguments ||
         PyList_GET_SIZE(preLaunchCallbacks.ptr()) != 0)
       return false;
@@ -511,8 +525,7 @@ struct CudaLauncher {
     Descriptions descriptions(count);
     for (size_t i = 0; i < count; ++i) {
       bool hostArray = false;
-      if (!describeArgument(PyTuple_GET_ITEM(arguments, i), stream, &key[i], &descriptions[i],
-                            &hostArray) ||
+      if (!describeArgument(arguments[i], stream, &key[i], &descriptions[i], &hostArray) ||
           hostArray) {
         PyErr_Clear(); // call() describes the value again and handles it as it always did
         return false;
@@ -527,7 +540,7 @@ struct CudaLauncher {
       bool filled = description ? argumentBlock.setArray(i, PyTuple_GET_ITEM(description, 1),
                                                          PyTuple_GET_ITEM(description, 2),
                                                          PyTuple_GET_ITEM(description, 3))
-                                : argumentBlock.setValue(i, PyTuple_GET_ITEM(arguments, i));
+                                : argumentBlock.setValue(i, arguments[i]);
       if (!filled)
         return false;
     }
@@ -617,28 +630,76 @@ struct CudaLauncher {
   }
 };
 
-/// CudaLauncher's call slot: launchKnown's common launch without nanobind's argument handling
-/// (which took about a quarter of a launch's host time), else the general path, bound as
-/// `_general_launch`.
-PyObject *launcherCall(PyObject *self, PyObject *arguments, PyObject *keywords) {
-  if ((!keywords || PyDict_GET_SIZE(keywords) == 0) && nb::inst_ready(self)) {
-    try {
-      if (nb::inst_ptr<CudaLauncher>(self)->launchKnown(arguments))
-        Py_RETURN_NONE;
-    } catch (nb::python_error &error) {
-      error.restore();
-      return nullptr;
-    } catch (const std::exception &error) {
-      PyErr_SetString(PyExc_RuntimeError, error.what());
-      return nullptr;
-    }
-    if (PyErr_Occurred())
-      return nullptr;
-  }
-  nb::object general = nb::steal(PyObject_GetAttrString(self, "_general_launch"));
-  if (!general.is_valid())
+/// A launch through CudaLauncher's call slot or its vectorcall: launchKnown's common launch
+/// without nanobind's argument handling (which took about a quarter of a launch's host time),
+/// else the general path, bound as `_general_launch`. Null with an error set on failure; None
+/// with `*general` false when launched.
+PyObject *launchOrDefer(PyObject *self, PyObject *const *arguments, size_t count, bool keywords,
+                        bool *general) {
+  *general = true;
+  if (keywords || !nb::inst_ready(self))
     return nullptr;
-  return PyObject_Call(general.ptr(), arguments, keywords);
+  try {
+    if (nb::inst_ptr<CudaLauncher>(self)->launchKnown(arguments, count)) {
+      *general = false;
+      Py_RETURN_NONE;
+    }
+  } catch (nb::python_error &error) {
+    error.restore();
+  } catch (const std::exception &error) {
+    PyErr_SetString(PyExc_RuntimeError, error.what());
+  }
+  *general = !PyErr_Occurred();
+  return nullptr;
+}
+
+PyObject *launcherCall(PyObject *self, PyObject *arguments, PyObject *keywords) {
+  bool general;
+  PyObject *result = launchOrDefer(self, &PyTuple_GET_ITEM(arguments, 0),
+                                   static_cast<size_t>(PyTuple_GET_SIZE(arguments)),
+                                   keywords && PyDict_GET_SIZE(keywords) != 0, &general);
+  if (!general)
+    return result;
+  nb::object method = nb::steal(PyObject_GetAttrString(self, "_general_launch"));
+  return method.is_valid() ? PyObject_Call(method.ptr(), arguments, keywords) : nullptr;
+}
+
+/// The same without the argument tuple a call slot needs: a tuple per launch also brought the
+/// garbage collector round every 700 launches, together about a third of a launch's host time.
+PyObject *launcherVectorcall(PyObject *self, PyObject *const *arguments, size_t flags,
+                             PyObject *keywordNames) {
+  size_t count = static_cast<size_t>(PyVectorcall_NARGS(flags));
+  bool general;
+  PyObject *result = launchOrDefer(self, arguments, count,
+                                   keywordNames && PyTuple_GET_SIZE(keywordNames) != 0, &general);
+  if (!general)
+    return result;
+  nb::object method = nb::steal(PyObject_GetAttrString(self, "_general_launch"));
+  return method.is_valid() ? PyObject_Vectorcall(method.ptr(), arguments, count, keywordNames)
+                           : nullptr;
+}
+
+/// The offset of CudaLauncher's `vectorcall` in the Python objects holding one, once known.
+Py_ssize_t launcherVectorcallOffset = 0;
+
+/// Lets Python call `object` (a new CudaLauncher holding `launcher`) through launcherVectorcall:
+/// the type's vectorcall offset is where nanobind placed the C++ object in the first instance,
+/// and any instance where it is elsewhere turns vectorcall off for the type (every call then
+/// goes through the call slot, which works at any offset).
+void enableVectorcall(PyObject *object, CudaLauncher *launcher) {
+  auto offset = static_cast<Py_ssize_t>(reinterpret_cast<char *>(&launcher->vectorcall) -
+                                        reinterpret_cast<char *>(object));
+  PyTypeObject *type = Py_TYPE(object);
+  if (launcherVectorcallOffset == 0) {
+    launcherVectorcallOffset = offset;
+    type->tp_vectorcall_offset = offset;
+    type->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+    PyType_Modified(type);
+  } else if (offset != launcherVectorcallOffset && launcherVectorcallOffset > 0) {
+    launcherVectorcallOffset = -1;
+    type->tp_flags &= ~Py_TPFLAGS_HAVE_VECTORCALL;
+    PyType_Modified(type);
+  }
 }
 
 PyType_Slot launcherSlots[] = {{Py_tp_call, reinterpret_cast<void *>(launcherCall)}, {0, nullptr}};
@@ -654,15 +715,16 @@ PyObject *pythonSubscript = nullptr;
 PyObject *configuredKernel(PyObject *self, PyObject *configuration) {
   static PyObject *launchersName = PyUnicode_InternFromString("_launchers");
   static PyObject *extensionsName = PyUnicode_InternFromString("extensions");
-  // Read as attributes, not through __dict__: asking for the dict would make Python give up
-  // its faster instance attribute reads on the dispatcher.
-  nb::object extensions = nb::steal(PyObject_GetAttr(self, extensionsName));
-  nb::object launchers = nb::steal(PyObject_GetAttr(self, launchersName));
+  // From the instance's dict: two attribute reads cost three times as much.
+  nb::object attributes = nb::steal(PyObject_GenericGetDict(self, nullptr));
   PyObject *found = nullptr;
-  if (extensions.is_valid() && PyList_CheckExact(extensions.ptr()) &&
-      PyList_GET_SIZE(extensions.ptr()) == 0 && launchers.is_valid() &&
-      PyDict_CheckExact(launchers.ptr()))
-    found = PyDict_GetItemWithError(launchers.ptr(), configuration); // unhashable: an error
+  if (attributes.is_valid()) {
+    PyObject *extensions = PyDict_GetItemWithError(attributes.ptr(), extensionsName);
+    PyObject *launchers = PyDict_GetItemWithError(attributes.ptr(), launchersName);
+    if (extensions && PyList_CheckExact(extensions) && PyList_GET_SIZE(extensions) == 0 &&
+        launchers && PyDict_CheckExact(launchers))
+      found = PyDict_GetItemWithError(launchers, configuration); // unhashable: an error
+  }
   if (found)
     return Py_NewRef(found);
   PyErr_Clear(); // the Python method meets the same case and says what it has to
@@ -708,6 +770,8 @@ void defineCudaLaunchBindings(nb::module_ &module) {
             self->preLaunchCallbacks = self->fallback.attr("pre_launch_callbacks");
             if (!PyList_Check(self->preLaunchCallbacks.ptr()))
               throw nb::type_error("pre_launch_callbacks must be a list");
+            if (nb::handle object = nb::find(self); object.is_valid())
+              enableVectorcall(object.ptr(), self);
           },
           nb::arg("grid"), nb::arg("block"), nb::arg("shared"), nb::arg("stream").none(),
           nb::arg("fallback"), nb::arg("debug") = false, nb::arg("allocation_stream") = 0)
