@@ -164,3 +164,28 @@ def test_bisect_steps_stay_selects():
     digitize(np.zeros(3), np.linspace(0, 1, 5))
     asm = digitize.inspect_asm(digitize.signatures[0])
     assert "cmov" in asm
+
+
+@njit
+def bincount(x, minlength):
+    return np.bincount(x, minlength=minlength)
+
+
+@njit
+def bincount_weighted(x, w):
+    return np.bincount(x, w)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.uint32, np.bool_])
+def test_bincount_counts_and_errors(dtype):
+    rng = np.random.default_rng(9)
+    for n in (0, 1, 7, 1000):
+        x = rng.integers(0, 2 if dtype is np.bool_ else 200, n).astype(dtype)
+        for minlength in (0, 5, 300):
+            check_like_numpy(bincount, x, minlength)
+        if n:  # NumPy gives int64 for no values even with weights: a type known only then
+            check_like_numpy(bincount_weighted, x, rng.random(n))
+    if np.issubdtype(dtype, np.signedinteger):
+        check_like_numpy(bincount, np.array([3, -1, 2], dtype), 0)  # negative: ValueError
+        check_like_numpy(bincount, np.array([3, 1, 2], dtype), -1)  # minlength < 0 first
+        check_like_numpy(bincount, np.array([-3], dtype), -1)

@@ -343,12 +343,14 @@ def bincount(x, weights=None, minlength=0):
         if minlength < 0:
             raise ValueError("'minlength' must not be negative")
         n = x.shape[0]
+        smallest = 0
         largest = -1
-        for k in range(n):
+        for k in range(n):  # no exit in the loop: it vectorizes (0.53 -> 0.27 ms for 10**6)
             value = np.int64(x[k])
-            if value < 0:
-                raise ValueError("'list' argument must have no negative elements")
+            smallest = min(smallest, value)
             largest = max(largest, value)
+        if smallest < 0:
+            raise ValueError("'list' argument must have no negative elements")
         result = np.zeros(max(largest + 1, minlength), result_type)
         for k in range(n):
             result[np.int64(x[k])] += weight(weights, k, n)
