@@ -1,5 +1,5 @@
-"""np.dot of complex arrays (Numba's np.dot takes complex64 and complex128, 1-D and 2-D, of one
-dtype), compared with NumPy's."""
+"""np.dot and the @ operator of complex arrays (Numba's take complex64 and complex128, 1-D and
+2-D, of one dtype), compared with NumPy's."""
 
 import numpy as np
 import pytest
@@ -60,3 +60,23 @@ def test_misaligned_shapes_raise_value_error():
 def test_method_form():
     a = complex_array((3, 3), np.complex128)
     np.testing.assert_allclose(taipan.njit(lambda a: a.dot(a))(a), a.dot(a), rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_matmul_operator(dtype):
+    a = complex_array((3, 4), dtype)
+    b = complex_array((4, 2), dtype)
+    v = complex_array((4,), dtype)
+
+    @taipan.njit
+    def products(a, b, v):
+        return a @ b, a @ v, v @ b, v @ v
+
+    tolerance = 1e-5 if dtype == np.complex64 else 1e-12
+    for got, want in zip(products(a, b, v), products.py_func(a, b, v)):
+        np.testing.assert_allclose(got, want, rtol=tolerance, atol=tolerance)
+
+
+def test_mixed_dtypes_are_refused():
+    with pytest.raises(taipan.TypingError, match="of one dtype"):
+        taipan.njit(lambda a, b: np.dot(a, b))(np.ones(2, complex), np.ones(2))

@@ -1,7 +1,7 @@
 """np.linalg's functions built on the others, and LAPACK's QR: np.linalg.qr (geqrf, then
 orgqr/ungqr for Q; Numba's form: the matrix only, NumPy's 'reduced' mode), matrix_power,
-matrix_rank, pinv and cond (by singular values, or by norms for other ``p``), np.vdot and
-np.dot of complex arrays, with NumPy's results and dtypes."""
+matrix_rank, pinv and cond (by singular values, or by norms for other ``p``), and np.vdot,
+with NumPy's results and dtypes."""
 
 import numpy as np
 
@@ -241,49 +241,3 @@ def _vdot(a, b):
         return total
 
     return vdot
-
-
-@overload(np.dot)
-def _dot_complex(a, b):
-    """np.dot of two complex arrays of one dtype, 1-D or 2-D (Numba's np.dot takes them; float
-    arrays are the library's BLAS product): loops over NumPy's index order."""
-    if not (isinstance(a, types.Array) and isinstance(b, types.Array)):
-        return None
-    if not (isinstance(a.dtype, types.Complex) and a.dtype == b.dtype):
-        return None
-    if not (1 <= a.ndim <= 2 and 1 <= b.ndim <= 2):
-        return None
-    dtype = scalar_class(numpy_dtype(a))
-    # A vector is a matrix of one row (on the left) or one column (on the right).
-    rows = register_jitable(lambda a: a.shape[0] if a.ndim == 2 else 1)
-    columns = register_jitable(lambda b: b.shape[1] if b.ndim == 2 else 1)
-    if a.ndim == 2:
-        left = register_jitable(lambda a, i, k: a[i, k])
-    else:
-        left = register_jitable(lambda a, i, k: a[k])
-    if b.ndim == 2:
-        right = register_jitable(lambda b, k, j: b[k, j])
-    else:
-        right = register_jitable(lambda b, k, j: b[k])
-    if a.ndim == 2 and b.ndim == 2:
-        finish = register_jitable(lambda product: product)
-    elif a.ndim == 2:
-        finish = register_jitable(lambda product: product[:, 0].copy())
-    elif b.ndim == 2:
-        finish = register_jitable(lambda product: product[0].copy())
-    else:
-        finish = register_jitable(lambda product: product[0, 0])
-
-    def dot(a, b):
-        inner = a.shape[-1]
-        if b.shape[0] != inner:
-            raise ValueError("shapes not aligned: the inner dimensions of dot differ")
-        product = np.zeros((rows(a), columns(b)), dtype)
-        for i in range(product.shape[0]):
-            for k in range(inner):
-                scale = left(a, i, k)
-                for j in range(product.shape[1]):
-                    product[i, j] += scale * right(b, k, j)
-        return finish(product)
-
-    return dot
