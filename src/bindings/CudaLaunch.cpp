@@ -655,7 +655,7 @@ PyObject *launchOrDefer(PyObject *self, PyObject *const *arguments, size_t count
 
 PyObject *launcherCall(PyObject *self, PyObject *arguments, PyObject *keywords) {
   bool general;
-  PyObject *result = launchOrDefer(self, &PyTuple_GET_ITEM(arguments, 0),
+  PyObject *result = launchOrDefer(self, reinterpret_cast<PyTupleObject *>(arguments)->ob_item,
                                    static_cast<size_t>(PyTuple_GET_SIZE(arguments)),
                                    keywords && PyDict_GET_SIZE(keywords) != 0, &general);
   if (!general)

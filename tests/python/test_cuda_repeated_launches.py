@@ -170,3 +170,14 @@ def test_launches_after_cuda_close_load_the_kernel_again(tmp_path):
         check=False,
     )
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stdout + done.stderr
+
+
+def test_every_way_of_calling_a_configuration_launches():
+    values = cuda.to_device(np.zeros(4, np.int64))
+    configured = add_step[1, 32]
+    configured(values, 1)  # vectorcall
+    type(configured).__call__(configured, values, 1)  # the call slot
+    configured(*(values, 1))  # a call with a tuple of arguments
+    add_step.__getitem__((1, 32))(values, 1)  # the class's __getitem__ called by name
+    assert add_step.__getitem__((1, 32)) is configured
+    np.testing.assert_array_equal(values.copy_to_host(), np.full(4, 4, np.int64))
