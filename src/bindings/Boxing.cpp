@@ -19,10 +19,12 @@
 #include "types/CharSequences.h"
 #include "types/RandomGeneratorType.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace taipan::bindings {
 namespace {
@@ -65,6 +67,41 @@ template <typename T> T load(const void *storage) {
   return value;
 }
 
+/// A str (or, for `S n`, bytes or ASCII text) as the characters of the fixed-width string
+/// `type`: its first n characters, NULs after them.
+bool unboxCharSequence(PyObject *value, const Type *type, void *storage) {
+  size_t length = static_cast<size_t>(types::charSequenceLength(type));
+  if (types::isUnicodeCharSequence(type)) {
+    if (!PyUnicode_Check(value)) {
+      PyErr_Format(PyExc_TypeError, "expected str for %s, got %s", type->name().c_str(),
+                   Py_TYPE(value)->tp_name);
+      return false;
+    }
+    std::vector<Py_UCS4> points(length, 0);
+    Py_ssize_t count =
+        std::min<Py_ssize_t>(PyUnicode_GET_LENGTH(value), static_cast<Py_ssize_t>(length));
+    for (Py_ssize_t i = 0; i < count; ++i)
+      points[static_cast<size_t>(i)] = PyUnicode_READ_CHAR(value, i);
+    std::memcpy(storage, points.data(), length * sizeof(Py_UCS4));
+    return true;
+  }
+  PyObject *bytes = PyBytes_Check(value) ? Py_NewRef(value)
+                    : PyUnicode_Check(value)
+                        ? PyUnicode_AsASCIIString(value) // NumPy's encoding of str into `S n`
+                        : nullptr;
+  if (!bytes) {
+    if (!PyErr_Occurred())
+      PyErr_Format(PyExc_TypeError, "expected bytes or str for %s, got %s", type->name().c_str(),
+                   Py_TYPE(value)->tp_name);
+    return false;
+  }
+  size_t count = std::min(static_cast<size_t>(PyBytes_GET_SIZE(bytes)), length);
+  std::memset(storage, 0, length);
+  std::memcpy(storage, PyBytes_AS_STRING(bytes), count);
+  Py_DECREF(bytes);
+  return true;
+}
+
 } // namespace
 
 const Type *typeOfValue(PyObject *value) {
@@ -97,6 +134,8 @@ const Type *typeOfValue(PyObject *value) {
     return found->second;
   if (PyUnicode_Check(value))
     return types::unicode();
+  if (PyBytes_Check(value)) // Numba's CharSeq of its bytes (b'' as NumPy's S1), by length
+    return types::charSequence(std::max<Py_ssize_t>(1, PyBytes_GET_SIZE(value)), false);
   if (PyTuple_Check(value)) {
     std::vector<const Type *> elements;
     Py_ssize_t size = PyTuple_GET_SIZE(value);
@@ -266,6 +305,10 @@ bool unboxValue(PyObject *value, const Type *type, void *storage, bool verified)
     return unboxDatetime(value, type, storage);
   case TypeKind::Unicode:
     return unboxString(value, storage);
+  case TypeKind::NestedArray: // a fixed-width string: truncated or NUL-padded, as NumPy stores
+    if (types::isCharSequence(type))
+      return unboxCharSequence(value, type, storage);
+    break;
   case TypeKind::Slice: { // CPython's PySlice_Unpack (ValueError for a zero step)
     Py_ssize_t start, stop, step;
     if (!PySlice_Check(value)) {

@@ -436,3 +436,30 @@ def test_kernel_reading_items_as_str_is_refused():
 
     with pytest.raises(UnsupportedError, match="not supported on the GPU"):
         cuda.compile_ptx(compare, (typeof(np.zeros(2, "<U3")), typeof(np.zeros(1, np.bool_))))
+
+
+def test_explicit_signatures_take_str_arguments():
+    def set_item(a, i, text):
+        a[i] = text
+
+    def set_field(r, i, text):
+        r[i]["tag"] = text
+
+    text_store = njit(
+        (types.Array(types.UnicodeCharSeq(3), 1, "C"), types.int64, types.UnicodeCharSeq(3))
+    )(set_item)
+    field_store = njit((typeof(np.zeros(3, RECORD)), types.int64, types.CharSeq(4)))(set_field)
+    for text in ["", "ab", "abc", "é☃𝄞x", "a\0"]:
+        expected, actual = text_array(3), text_array(3)
+        set_item(expected, 1, text)
+        text_store(actual, 1, text)
+        same_array(actual, expected)
+    for text in ["", "xy", "abcd", "toolong", b"by", b"bytes!"]:
+        expected, actual = np.zeros(3, RECORD), np.zeros(3, RECORD)
+        set_field(expected, 2, text)
+        field_store(actual, 2, text)
+        same_array(actual, expected)
+    with pytest.raises(UnicodeEncodeError):
+        field_store(np.zeros(3, RECORD), 0, "é")
+    with pytest.raises(TypeError, match="No matching definition"):
+        text_store(text_array(3), 0, 5)

@@ -135,6 +135,12 @@ llvm::Value *castCharSequence(LoweringApi &core, llvm::Value *value, const Type 
     return core.strings().callStringFunction(
         "taipan_charseq_to_str", {source, builder.getInt64(types::charSequenceLength(from))});
   }
+  if (types::isByteCharSequence(to) && from->isUnicode()) // NumPy would encode it as ASCII
+    throw CompileError(CompileErrorKind::Unsupported,
+                       "a str value converts to " + to->name() +
+                           " only as an argument from Python (compiled code stores bytes "
+                           "and constant ASCII strings into it)",
+                       SourceLocation{});
   throw CompileError(CompileErrorKind::Internal,
                      "no conversion from " + from->name() + " to " + to->name(), SourceLocation{});
 }

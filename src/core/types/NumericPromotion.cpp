@@ -2,6 +2,8 @@
 // operand is signed; floats follow NumPy (float32 survives only next to small integers).
 #include "types/NumericPromotion.h"
 
+#include "types/CharSequences.h"
+
 #include <algorithm>
 #include <array>
 #include <utility>
@@ -355,6 +357,13 @@ Conversion conversionKind(const Type *from, const Type *to) {
                 (to->layout() == 'A' || to->layout() == from->layout()) &&
                 (to->isReadonly() || !from->isReadonly());
     return fits ? Conversion::Safe : Conversion::Impossible;
+  }
+  // Text for a fixed-width string (types/CharSequences.h): truncated or NUL-padded, as NumPy
+  // assigns it (Numba's unsafe cast).
+  if (types::isCharSequence(to) && (from->isString() || types::isCharSequence(from))) {
+    bool otherKind = types::isCharSequence(from) &&
+                     types::isUnicodeCharSequence(from) != types::isUnicodeCharSequence(to);
+    return otherKind ? Conversion::Impossible : Conversion::Unsafe;
   }
   int fromIndex = scalarIndex(from), toIndex = scalarIndex(to);
   if (fromIndex >= 0 && toIndex >= 0) {
