@@ -189,3 +189,35 @@ def test_bincount_counts_and_errors(dtype):
         check_like_numpy(bincount, np.array([3, -1, 2], dtype), 0)  # negative: ValueError
         check_like_numpy(bincount, np.array([3, 1, 2], dtype), -1)  # minlength < 0 first
         check_like_numpy(bincount, np.array([-3], dtype), -1)
+
+
+@pytest.mark.parametrize(
+    "center, spread, bins",
+    [
+        (0.0, 1.0, 50),
+        (1e6, 1e-6, 50),  # far from zero: the estimate's margin grows with |first| / width
+        (-3e9, 1e-3, 1000),
+        (1e15, 16.0, 7),
+        (0.0, 1e-300, 10),  # widths near the denormals: every bin checked against the edges
+        (5.0, 2.0, 100_000),
+    ],
+)
+def test_histogram_estimates_against_numpy(center, spread, bins):
+    """Values whose estimated bin is taken without reading the edges (far from an edge) and
+    values on, beside and between edges, against NumPy's np.histogram."""
+    rng = np.random.default_rng(bins)
+    data = center + spread * rng.random(20_000)
+    edges = np.histogram_bin_edges(data, bins)
+    near = np.concatenate(
+        [
+            edges,
+            np.nextafter(edges, -np.inf),
+            np.nextafter(edges, np.inf),
+            (edges[1:] + edges[:-1]) / 2,
+        ]
+    )
+    values = np.concatenate([data, near[(near >= data.min()) & (near <= data.max())]])
+    check_like_numpy(histogram, values, bins)
+    low, high = float(values.min()), float(values.max())
+    check_like_numpy(histogram_range, values, bins, low, high)
+    check_like_numpy(histogram_range, values, bins, low - spread / 3, high + spread / 7)

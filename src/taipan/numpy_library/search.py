@@ -375,16 +375,43 @@ def uniform_bin(value, first, scale, edges, count):
 
 
 @register_jitable
-def count_uniform(values, low, high, edges, counts, edge_type):
-    """Adds each of ``values`` within [low, high] to its bin among the equal bins of ``edges``.
-    (A loop of its own: np.histogram's parameter ``range`` hides the builtin there.)"""
+def estimate_margin(first, last, bins):
+    """How far (in bins) from an integer the estimate (value - first) * scale of
+    ``uniform_bin`` must be for its floor to be the bin whose float64 edges
+    (``linspace_float64``: i * step + first) hold the value, so that the edges need not be read;
+    1.0 (never) where the bound below does not hold.
+
+    The estimate is within 4u * bins of the exact position (u = 2**-53: the subtraction, the
+    scale's subtraction and division, the product), and each edge within 3u * bins + u * M *
+    bins / (last - first) bins of its exact place (M = max(|first|, |last|): the step, the
+    product, the sum). The margin, 2**-46 * bins * (1 + M / (last - first)), is 16 times their
+    sum; denormal widths (absolute rounding errors) and huge bin counts take the exact path."""
+    width = last - first
+    if not (width > 1e-290) or bins > 2**40:
+        return 1.0
+    margin = 2.0**-46 * bins * (1.0 + max(abs(first), abs(last)) / width)
+    return margin if margin < 0.25 else 1.0
+
+
+@register_jitable
+def count_uniform(values, low, high, edges, counts, edge_type, margin, all_within):
+    """Adds each of ``values`` within [low, high] to its bin among the equal bins of ``edges``
+    (``all_within``: every value is, [low, high] being the data's extremes). (A loop of its own:
+    np.histogram's parameter ``range`` hides the builtin there.) An estimate at least
+    ``margin`` from both of its bin's ends is that bin (estimate_margin); others are corrected
+    against the edges (uniform_bin)."""
     bins = counts.shape[0]
     scale = bins / (high - low)
     for k in range(values.shape[0]):
         value = edge_type(values[k])
-        if value >= low and value <= high:
+        if all_within or (value >= low and value <= high):
+            position = (value - low) * scale
+            index = int(position)
+            fraction = position - index  # exact: index is position's integer part
+            if not (index < bins and fraction >= margin and fraction <= 1.0 - margin):
+                index = uniform_bin(value, low, scale, edges, bins)
             # the bin is never negative: as unsigned, its index needs no wraparound
-            counts[np.uint64(uniform_bin(value, low, scale, edges, bins))] += 1
+            counts[np.uint64(index)] += 1
 
 
 @register_jitable
@@ -485,6 +512,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     step_type = np.float32 if float32_data and not with_range else np.float64  # if not empty
 
     outer_edges = outer_edges_of_range if with_range else outer_edges_of_data
+    # Edges from the data's own extremes (the same conversions as each value's) hold every value.
+    extremes = not with_range
 
     def histogram_uniform(a, bins=10, range=None, density=None, weights=None):
         if bins < 1:
@@ -503,7 +532,11 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
             linspace_float64(edges, np.float64(first), np.float64(last), bins)
         check_finite_bins(edges)
         counts = np.zeros(bins, np.int64)
-        count_uniform(values, edge_type(first), edge_type(last), edges, counts, edge_type)
+        # float32 edges (float32 data): the margin's bound is float64's, so every bin is checked
+        margin = 1.0 if float32_data else estimate_margin(np.float64(first), np.float64(last), bins)
+        count_uniform(
+            values, edge_type(first), edge_type(last), edges, counts, edge_type, margin, extremes
+        )
         return counts, edges
 
     return histogram_uniform
