@@ -1,10 +1,13 @@
 // CudaLaunch.cpp - Kernel launches from Python: KernelArguments, the one place kernel arguments
-// are laid out; the configured launcher (kernel[grid, block](...)), which copies NumPy arrays
-// to the device and back, waits for producer streams and raises a debug kernel's exception;
-// and cuda_launch, for kernels taipan writes.
+// are laid out; kernel[grid, block] (CUDADispatcher's subscript in C for a kept configuration)
+// and the configured launcher it gives, which copies NumPy arrays to the device and back, waits
+// for producer streams and raises a debug kernel's exception; and cuda_launch, for kernels
+// taipan writes.
 //
 // Kernel arguments are laid out exactly as on the CPU (Type::storageSize; arrays as the array
-// layout with a device data pointer) and handed to cuLaunchKernel as one pointer each.
+// layout with a device data pointer) and handed to cuLaunchKernel as one pointer each. A launch
+// of argument types launched before runs without nanobind's call machinery (vectorcall into
+// CudaLauncher::launchKnown); everything else takes CudaLauncher::call.
 #include "CudaBindings.h"
 #include "ForeignArrays.h"
 
