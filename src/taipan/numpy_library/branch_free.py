@@ -12,7 +12,6 @@ as the branching loop's.
 from taipan import types
 from taipan.extending import intrinsic
 
-
 # The body: its parameters are %arg0.. and {T1}, {T2}, {R} their LLVM types (extending.intrinsic).
 _MARKED_SELECT = """
     %r = select i1 %arg0, {T1} %arg1, {T2} %arg2, !unpredictable !{}
