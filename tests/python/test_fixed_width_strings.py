@@ -463,3 +463,50 @@ def test_explicit_signatures_take_str_arguments():
         field_store(np.zeros(3, RECORD), 0, "é")
     with pytest.raises(TypeError, match="No matching definition"):
         text_store(text_array(3), 0, 5)
+
+
+@njit
+def compare_bytes(s, i, j):
+    return (
+        s[i] == s[j],
+        s[i] != s[j],
+        s[i] < s[j],
+        s[i] <= s[j],
+        s[i] > s[j],
+        s[i] >= s[j],
+        len(s[i]),
+        s[i] == b"abc",
+        b"ab" < s[i],
+    )
+
+
+def test_byte_strings_compare_and_have_lengths():
+    # NUL padding does not count; an embedded NUL does (b"a\0b" is longer than b"a")
+    s = np.array([b"abc", b"", b"ab", b"a\0b", b"abd", b"\xff", b"a"], dtype="S4")
+    for i in range(len(s)):
+        for j in range(len(s)):
+            assert_same(compare_bytes, s, i, j)
+
+
+def count_matches(a, out):
+    i = cuda.grid(1)
+    if i < len(a):
+        out[i] = len(a[i]) + (a[i] == b"XYZ")
+
+
+@needs_ptxas
+def test_byte_string_comparisons_in_kernels(tmp_path):
+    ptx, _ = cuda.compile_ptx(
+        count_matches, (typeof(np.zeros(4, "S12")), typeof(np.zeros(4, np.int64)))
+    )
+    for runtime in ("taipan_str", "taipan_charseq", "taipan_nrt"):
+        assert runtime not in ptx
+    source = tmp_path / "kernel.ptx"
+    source.write_text(ptx)
+    result = subprocess.run(
+        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "kernel.cubin")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr

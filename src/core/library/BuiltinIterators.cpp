@@ -7,11 +7,13 @@
 #include "lower/ExceptionLowering.h"
 #include "lower/GeneratorLowering.h"
 #include "lower/LoopLowering.h"
+#include "lower/LowerCharSequences.h"
 #include "lower/LoweringApi.h"
 #include "lower/OperatorLowering.h"
 #include "lower/StringLowering.h"
 #include "runtime/PythonDialect.h"
 #include "runtime/Runtime.h"
+#include "types/CharSequences.h"
 #include "types/NumericPromotion.h"
 #include "typing/BuiltinTyping.h"
 #include "typing/OptionalTyping.h"
@@ -23,7 +25,7 @@ namespace taipan {
 namespace {
 
 /// The forms of len() its type rule chooses between (LibraryCall::form).
-enum LenForm : unsigned { LenOfTuple, LenOfRange, LenOfArray, LenOfString, LenOfList };
+enum LenForm : unsigned { LenOfTuple, LenOfRange, LenOfArray, LenOfString, LenOfList, LenOfBytes };
 
 /// range(stop), range(start, stop), range(start, stop, step): a (start, stop, step) value.
 llvm::Value *lowerRange(LoweringApi &lowering, const LibraryCall &call,
@@ -266,6 +268,8 @@ void registerBuiltinIterators(Library &library) {
           call.form = LenOfTuple;
         } else if (argument->isString()) {
           call.form = LenOfString;
+        } else if (types::isByteCharSequence(argument)) { // an `S n` item, a bytes literal
+          call.form = LenOfBytes;
         } else if (argument->isList() || argument->isDict() || argument->isSet() ||
                    argument->isDictView()) {
           call.form = LenOfList;
@@ -285,6 +289,8 @@ void registerBuiltinIterators(Library &library) {
               OverflowErrorId, "Python int too large to convert to C ssize_t");
           return count;
         }
+        case LenOfBytes:
+          return byteStringLength(lowering, values[0], call.argumentTypes[0]);
         case LenOfString:
           return lowering.strings().stringLength(
               lowering.strings().asStringValue(values[0], call.argumentTypes[0]));

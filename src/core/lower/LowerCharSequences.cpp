@@ -9,7 +9,9 @@
 
 #include <llvm/IR/Constants.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace taipan {
@@ -46,7 +48,75 @@ llvm::Constant *constantCharacters(llvm::LLVMContext &context, const Type *to,
   return llvm::ConstantDataArray::get(context, bytes);
 }
 
+/// Runs `step(position, carried)` for positions 0 .. count-1 of a loop carrying one i64 or i32
+/// value (`initial`), and returns what the last step gives.
+llvm::Value *foldPositions(LoweringApi &core, uint64_t count, llvm::Value *initial,
+                           const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &step) {
+  llvm::IRBuilder<> &builder = core.irBuilder();
+  llvm::BasicBlock *before = builder.GetInsertBlock();
+  llvm::BasicBlock *body = core.newBlock("charseq.loop");
+  llvm::BasicBlock *done = core.newBlock("charseq.done");
+  builder.CreateBr(body);
+  builder.SetInsertPoint(body);
+  llvm::PHINode *position = builder.CreatePHI(builder.getInt64Ty(), 2, "position");
+  llvm::PHINode *carried = builder.CreatePHI(initial->getType(), 2, "carried");
+  position->addIncoming(builder.getInt64(0), before);
+  carried->addIncoming(initial, before);
+  llvm::Value *next = step(position, carried);
+  llvm::Value *following = builder.CreateAdd(position, builder.getInt64(1));
+  position->addIncoming(following, builder.GetInsertBlock());
+  carried->addIncoming(next, builder.GetInsertBlock());
+  builder.CreateCondBr(builder.CreateICmpULT(following, builder.getInt64(count)), body, done);
+  builder.SetInsertPoint(done);
+  return next;
+}
+
+/// `value` (a byte string of at most `count` bytes) in memory, padded with NULs to `count`.
+llvm::Value *paddedBytes(LoweringApi &core, llvm::Value *value, uint64_t count) {
+  llvm::IRBuilder<> &builder = core.irBuilder();
+  llvm::Type *padded = llvm::ArrayType::get(builder.getInt8Ty(), count);
+  llvm::Value *memory = core.createEntryAlloca(padded, "charseq.padded");
+  builder.CreateStore(llvm::Constant::getNullValue(padded), memory);
+  builder.CreateStore(value, memory); // its own bytes first
+  return memory;
+}
+
 } // namespace
+
+llvm::Value *compareByteStrings(LoweringApi &core, llvm::Value *left, const Type *leftType,
+                                llvm::Value *right, const Type *rightType) {
+  llvm::IRBuilder<> &builder = core.irBuilder();
+  uint64_t count = static_cast<uint64_t>(
+      std::max(types::charSequenceLength(leftType), types::charSequenceLength(rightType)));
+  llvm::Value *leftBytes = paddedBytes(core, left, count);
+  llvm::Value *rightBytes = paddedBytes(core, right, count);
+  // Zero-padded to one length, the first differing byte orders them as Python orders the
+  // unpadded bytes (neither ends in NUL, so a shorter one is a prefix followed by NULs).
+  return foldPositions(core, count, builder.getInt32(0), [&](llvm::Value *at, llvm::Value *order) {
+    llvm::Value *a = builder.CreateLoad(builder.getInt8Ty(),
+                                        builder.CreateGEP(builder.getInt8Ty(), leftBytes, at));
+    llvm::Value *b = builder.CreateLoad(builder.getInt8Ty(),
+                                        builder.CreateGEP(builder.getInt8Ty(), rightBytes, at));
+    llvm::Value *here = builder.CreateSelect(builder.CreateICmpULT(a, b), builder.getInt32(-1),
+                                             builder.getInt32(1));
+    llvm::Value *undecided = builder.CreateAnd(builder.CreateICmpEQ(order, builder.getInt32(0)),
+                                               builder.CreateICmpNE(a, b));
+    return builder.CreateSelect(undecided, here, order);
+  });
+}
+
+llvm::Value *byteStringLength(LoweringApi &core, llvm::Value *value, const Type *type) {
+  llvm::IRBuilder<> &builder = core.irBuilder();
+  uint64_t count = static_cast<uint64_t>(types::charSequenceLength(type));
+  llvm::Value *bytes = paddedBytes(core, value, count);
+  // One past the last byte that is not NUL.
+  return foldPositions(core, count, builder.getInt64(0), [&](llvm::Value *at, llvm::Value *end) {
+    llvm::Value *byte =
+        builder.CreateLoad(builder.getInt8Ty(), builder.CreateGEP(builder.getInt8Ty(), bytes, at));
+    return builder.CreateSelect(builder.CreateICmpNE(byte, builder.getInt8(0)),
+                                builder.CreateAdd(at, builder.getInt64(1)), end);
+  });
+}
 
 llvm::Value *bytesLiteralValue(LoweringApi &core, const std::string &bytes) {
   std::vector<uint8_t> units(bytes.begin(), bytes.end());

@@ -24,6 +24,14 @@ llvm::Value *lowerCharSequenceItem(LoweringApi &core, Expr *expr, const Type **t
 /// Whether `target` of an assignment is a fixed-width string item or record field.
 bool storesCharSequence(LoweringApi &core, const Expr *target);
 
+/// The order of two byte strings (CharSeq values, bytes literals among them) as an i32: -1, 0
+/// or 1, as Python orders their bytes (NUL padding at the end does not count).
+llvm::Value *compareByteStrings(LoweringApi &core, llvm::Value *left, const Type *leftType,
+                                llvm::Value *right, const Type *rightType);
+
+/// The length of a byte string (a CharSeq value) without its NUL padding, as an int64.
+llvm::Value *byteStringLength(LoweringApi &core, llvm::Value *value, const Type *type);
+
 /// The value of a bytes literal (`b"XYZ"`), typed `[char x n]`: a constant.
 llvm::Value *bytesLiteralValue(LoweringApi &core, const std::string &bytes);
 

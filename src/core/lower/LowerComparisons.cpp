@@ -1,6 +1,8 @@
 // Comparisons with Python's semantics: chains (a < b < c), `is`, `in` of tuples and generators,
 // tuples compared lexicographically, and numbers, strings, datetimes and None compared.
 #include "lower/FunctionLowering.h"
+#include "lower/LowerCharSequences.h"
+#include "types/CharSequences.h"
 #include "typing/ArrayTyping.h"
 #include "typing/JitClassTyping.h"
 
@@ -27,6 +29,25 @@ llvm::Value *OperatorLowering::lowerComparison(CompareOp op, llvm::Value *left,
     return builder.CreateNot(lowerIdentity(left, leftType, right, rightType));
   if (leftType->isString() && rightType->isString())
     return core.strings().lowerStringComparison(op, left, leftType, right, rightType);
+  if (types::isByteCharSequence(leftType) && types::isByteCharSequence(rightType)) {
+    // byte strings (`S n` items, bytes literals): by their bytes, NUL padding left out
+    llvm::Value *order = compareByteStrings(core, left, leftType, right, rightType);
+    llvm::Value *zero = builder.getInt32(0);
+    switch (op) {
+    case CompareOp::Eq:
+      return builder.CreateICmpEQ(order, zero);
+    case CompareOp::NotEq:
+      return builder.CreateICmpNE(order, zero);
+    case CompareOp::Lt:
+      return builder.CreateICmpSLT(order, zero);
+    case CompareOp::LtE:
+      return builder.CreateICmpSLE(order, zero);
+    case CompareOp::Gt:
+      return builder.CreateICmpSGT(order, zero);
+    default:
+      return builder.CreateICmpSGE(order, zero);
+    }
+  }
   // A string never equals a number (`"1" == 1` is False, as in Python).
   if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
       ((leftType->isString() && rightType->isNumber()) ||

@@ -5,6 +5,7 @@
 #include "typing/InferencePass.h"
 
 #include "syntax/CaughtExceptions.h"
+#include "types/CharSequences.h"
 #include "types/NumericPromotion.h"
 #include "types/UserTypes.h"
 #include "typing/ArrayTyping.h"
@@ -360,6 +361,9 @@ const Type *ExpressionInference::computeType(Expr *expr) {
         continue; // identity of values: decided by type, or by value for None
       if (isStringComparison(op, operands[i], operands[i + 1]))
         continue;
+      if (types::isByteCharSequence(operands[i]) && types::isByteCharSequence(operands[i + 1]) &&
+          op != CompareOp::In && op != CompareOp::NotIn)
+        continue; // byte strings (`S n` items, bytes literals): by their bytes
       if (checkDatetimeComparison(op, operands[i], operands[i + 1], expr->location))
         continue;
       if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&
