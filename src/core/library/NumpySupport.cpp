@@ -7,6 +7,7 @@
 #include "lower/LoweringApi.h"
 #include "lower/StringLowering.h"
 #include "runtime/Runtime.h"
+#include "runtime/Sort.h"
 #include "types/CharSequences.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
@@ -216,6 +217,8 @@ llvm::Value *transposeArray(LoweringApi &lowering, llvm::Value *array, const Typ
 int sortDtypeCode(const Type *dtype) {
   if (dtype->isBoolean())
     return 0;
+  if (dtype->isDatetimeLike()) // NaT last (runtime/Sort.h)
+    return runtime::SortDatetime;
   if (dtype->isComplex())
     return dtype->bits() == 64 ? 11 : 12;
   if (dtype->isFloat())

@@ -203,6 +203,7 @@ void taipan_list_sort(MemInfo *list, int32_t dtypeCode, int32_t descending) {
   case SortUInt32:
     return sortAs<uint32_t>(header, descending);
   case SortInt64:
+  case SortDatetime: // as their counts (Python's `<` of NaT is always False: no order to keep)
     return sortAs<int64_t>(header, descending);
   case SortUInt64:
     return sortAs<uint64_t>(header, descending);

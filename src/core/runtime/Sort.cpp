@@ -7,6 +7,7 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <type_traits>
 #include <utility>
@@ -44,6 +45,16 @@ template <typename T> bool lessNaNLast(std::complex<T> A, std::complex<T> B) {
     return AI < BI || (BI != BI && AI == AI);
   return BR != BR;
 }
+
+/// A datetime64/timedelta64 count: NaT (INT64_MIN) orders after every date and equals NaT, as
+/// NumPy sorts them.
+struct NaTLast {
+  int64_t count;
+  bool operator<(NaTLast other) const {
+    constexpr int64_t NaT = std::numeric_limits<int64_t>::min();
+    return count != NaT && (other.count == NaT || count < other.count);
+  }
+};
 
 template <typename T> struct IsComplex : std::false_type {};
 template <typename T> struct IsComplex<std::complex<T>> : std::true_type {};
@@ -121,6 +132,9 @@ template <typename F> bool withDtype(int32_t Code, F &&Fn) {
     return true;
   case SortComplex128:
     Fn(std::complex<double>{});
+    return true;
+  case SortDatetime:
+    Fn(NaTLast{});
     return true;
   default:
     return false;

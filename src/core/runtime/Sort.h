@@ -24,6 +24,8 @@ enum SortDtype : int32_t {
   SortFloat64 = 10,
   SortComplex64 = 11,
   SortComplex128 = 12,
+  /// datetime64/timedelta64: int64 counts with NaT (INT64_MIN) last, as NumPy sorts them
+  SortDatetime = 13,
 };
 
 } // namespace taipan::runtime

@@ -391,6 +391,10 @@ const Type *dtypeFromArgument(const Type *argument) {
   if (argument->kind() != TypeKind::Builtin)
     return nullptr;
   const Type *scalar = scalarConstructorType(argument->text());
+  if (!scalar && argument->text().rfind("numpy.", 0) == 0) { // a datetime array's a.dtype
+    const Type *unit = dtypeFromText(argument->text().substr(6));
+    return unit && unit->isDatetimeLike() ? unit : nullptr;
+  }
   return scalar && scalar->isNumber() ? scalar : nullptr;
 }
 

@@ -46,7 +46,8 @@ def argsort_text(a):
 
 
 def both_nan(x, y):
-    """Whether two items are both NaN (np.unique's ``equal_nan``); strings never are."""
+    """Whether two items are both NaN (np.unique's ``equal_nan``): NaT for datetimes, never
+    for strings."""
     return np.isnan(x) and np.isnan(y)
 
 
@@ -54,6 +55,8 @@ def both_nan(x, y):
 def _both_nan(x, y):
     if isinstance(x, types.UnicodeType) or isinstance(y, types.UnicodeType):
         return lambda x, y: False
+    if isinstance(x, (types.NPDatetime, types.NPTimedelta)):
+        return lambda x, y: np.isnat(x) and np.isnat(y)
     return lambda x, y: np.isnan(x) and np.isnan(y)
 
 
