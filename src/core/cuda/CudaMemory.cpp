@@ -238,6 +238,7 @@ bool CudaMemory::releaseDue(size_t count, size_t bytes, bool unpooled) {
   if (releaseDeferrals > 0)
     return false;
   if (releaseCapacity == 0) {
+    contexts.ensureContext(); // a collected array's free may run on a thread without one
     size_t freeBytes = 0;
     if (api()->invoke(api()->cuMemGetInfo, &freeBytes, &releaseCapacity) != CUDA_SUCCESS)
       releaseCapacity = 0;
