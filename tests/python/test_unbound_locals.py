@@ -174,6 +174,23 @@ def never_reached_update(c):
     return c2
 
 
+def assigned_only_where_a_constant_prunes(c):
+    if c:
+        c += 1
+        if 0.1 < -1.0:  # typing drops this branch: no typed assignment of v remains
+            v = c
+    return v + 1
+
+
+def pruned_then_read_in_a_comprehension(c):
+    total = 0
+    if 0.1 < -1.0:
+        w = c
+    if c:
+        total = sum([w for _ in range(2)])
+    return total
+
+
 CASES = [
     (if_without_else, [(0,), (1,)]),
     (else_only, [(1,), (0,)]),
@@ -196,6 +213,8 @@ CASES = [
     (in_generator_expression, [(0, 0), (0, 2), (1, 3)]),
     (comprehension_first_iterable, [(0,), (1,)]),
     (never_reached_update, [(0,), (1,)]),
+    (assigned_only_where_a_constant_prunes, [(0,), (1,)]),
+    (pruned_then_read_in_a_comprehension, [(0,), (1,)]),
 ]
 
 

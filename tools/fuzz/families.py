@@ -299,3 +299,85 @@ class FamilyGenerator(StatementGenerator):
             neutral = "0.0"
         self.emit(indent, f"{name} = {expr}  # deviation: {kind} | {neutral}")
         self.deviation_vars.append((name, neutral))  # initialised at the top
+
+    # -- locals a path leaves unassigned -----------------------------------------------------
+    def unbound_locals_section(self, side_rng) -> None:
+        """Locals assigned on some paths only (an ``if``, a loop that may run no iteration or
+        break first, a try body that may raise before), then read: CPython raises
+        UnboundLocalError (NameError from a comprehension's scope) where the path skipped every
+        assignment, and compiled code must too, never a stale value. Drawn from ``side_rng``, so
+        the rest of the program is the same with the feature on or off."""
+        saved = self.rng
+        self.rng = side_rng
+        try:
+            for _ in range(side_rng.randint(1, 3)):
+                self.maybe_unassigned(1)
+        finally:
+            self.rng = saved
+
+    def maybe_unassigned(self, indent: int) -> None:
+        rng = self.rng
+        kind = rng.choice((INT, FLT))
+        targets = self.targets(kind)
+        if not targets:
+            return
+        name = self.fresh("u")
+        value = self.int_value if kind == INT else self.flt_value
+        shape = rng.choice(("if", "elif", "for", "while", "try", "break"))
+        if shape == "if":
+            self.emit(indent, f"if {self.bool_expr(1)}:")
+            self.emit(indent + 1, f"{name} = {value()}")
+        elif shape == "elif":  # the else branch assigns, the elif does not
+            self.emit(indent, f"if {self.bool_expr(1)}:")
+            self.emit(indent + 1, f"{name} = {value()}")
+            self.emit(indent, f"elif {self.bool_expr(1)}:")
+            self.emit(indent + 1, "pass")
+            self.emit(indent, "else:")
+            self.emit(indent + 1, f"{name} = {value()}")
+        elif shape == "for":
+            count = rng.choice(("0", "1", "3", "(b % 3)", "len(str(a)) - 2"))
+            self.emit(indent, f"for {self.fresh('k')} in range({count}):")
+            self.emit(indent + 1, f"if {self.bool_expr(1)}:")
+            self.emit(indent + 2, f"{name} = {value()}")
+        elif shape == "while":
+            counter = self.fresh("c")
+            self.emit(indent, f"{counter} = {rng.randint(0, 3)}")
+            self.emit(indent, f"while {counter} > 0:")
+            self.emit(indent + 1, f"{counter} -= 1")
+            self.emit(indent + 1, f"if {self.bool_expr(1)}:")
+            self.emit(indent + 2, "continue")
+            self.emit(indent + 1, f"{name} = {value()}")
+        elif shape == "try":
+            self.emit(indent, "try:")
+            self.emit(indent + 1, f"if {self.bool_expr(1)}:")
+            self.emit(indent + 2, 'raise ValueError("skipped")')
+            self.emit(indent + 1, f"{name} = {value()}")
+            self.emit(indent, "except ValueError:")
+            self.emit(indent + 1, "pass")
+        else:
+            self.emit(indent, f"for {self.fresh('k')} in range({rng.randint(0, 4)}):")
+            self.emit(indent + 1, f"if {self.bool_expr(1)}:")
+            self.emit(indent + 2, "break")
+            self.emit(indent + 1, f"{name} = {value()}")
+        target = rng.choice(targets)
+        if kind == INT:
+            combined = f"({target} + {name}) % 1000003"
+            listed = f"({target} + sum([{name} for _ in range(2)])) % 1000003"
+        else:
+            combined = f"min(max({target} + {name}, -1e9), 1e9)"
+            listed = f"min(max({target} + sum([{name} for _ in range(2)]), -1e9), 1e9)"
+        read = rng.choice(("plain", "conditional", "caught", "comprehension", "expression"))
+        if read == "plain":
+            self.emit(indent, f"{target} = {combined}")
+        elif read == "conditional":
+            self.emit(indent, f"if {self.bool_expr(1)}:")
+            self.emit(indent + 1, f"{target} = {combined}")
+        elif read == "caught":
+            self.emit(indent, "try:")
+            self.emit(indent + 1, f"{target} = {combined}")
+            self.emit(indent, f"except {rng.choice(('NameError', 'UnboundLocalError'))}:")
+            self.emit(indent + 1, f"{target} = {value()}")
+        elif read == "comprehension":
+            self.emit(indent, f"{target} = {listed}")
+        else:  # read only when the condition holds
+            self.emit(indent, f"{target} = {combined} if {self.bool_expr(1)} else {target}")

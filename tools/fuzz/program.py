@@ -64,7 +64,12 @@ KNOWN_BUG_SWITCHES = {
     "math_hypot": "math.hypot: C's hypot() in compiled code, CPython's more accurate own one",
 }
 
-DEFAULT_FEATURES = frozenset(FAMILIES + MODIFIERS)
+#: Features drawn from a random stream of their own, after the rest of the program: turning one
+#: on or off changes no other choice. ``unbound_locals``: locals a path leaves unassigned, read
+#: (FamilyGenerator.unbound_locals_section), in half of the programs.
+SIDE_FEATURES = ("unbound_locals",)
+
+DEFAULT_FEATURES = frozenset(FAMILIES + MODIFIERS + SIDE_FEATURES)
 ALL_FEATURES = DEFAULT_FEATURES | frozenset(KNOWN_BUG_SWITCHES)
 
 PARAMETERS = {
@@ -123,6 +128,7 @@ class ProgramGenerator(FamilyGenerator):
     def __init__(self, rng, features, checked=False):
         super().__init__(rng, features, checked)
         self.parallel = False
+        self.unbound_rng = None  # the side stream of ``unbound_locals``, when drawn
 
     def function(self, params: list[tuple[str, str]], locals_: list[tuple[str, str]]) -> str:
         rng = self.rng
@@ -156,6 +162,8 @@ class ProgramGenerator(FamilyGenerator):
         self.budget = rng.randint(4, 14)
         while self.budget > 0:
             self.statement(1, 0, 0)
+        if self.unbound_rng is not None:
+            self.unbound_locals_section(self.unbound_rng)
         candidates = [name for name in self.vars if name not in ("a", "x")]
         names = rng.sample(candidates, min(len(candidates), rng.randint(2, 6)))
         names += [name for name, _ in self.deviation_vars]
@@ -198,6 +206,9 @@ def generate(seed: int, index: int, features=DEFAULT_FEATURES, checked: bool = F
     # changes no other choice of the generator
     drawn |= features & set(KNOWN_BUG_SWITCHES)
     generator = ProgramGenerator(rng, frozenset(drawn), checked)
+    side = random.Random(seed * 9_000_011 + index)
+    if "unbound_locals" in features and side.random() < 0.5:
+        generator.unbound_rng = side
     params = [("a", INT), ("b", INT), ("x", FLT), ("y", FLT)]
     locals_ = [("n0", INT), ("n1", INT), ("n2", INT), ("g0", FLT), ("g1", FLT), ("p0", BOOL)]
     for family in sorted(drawn):
@@ -210,6 +221,8 @@ def generate(seed: int, index: int, features=DEFAULT_FEATURES, checked: bool = F
     tuples = [
         "(" + ", ".join(_argument(arg_rng, kind) for _, kind in params) + ",)" for _ in range(3)
     ]
+    if generator.unbound_rng is not None:
+        drawn.add("unbound_locals")
     return Program(
         seed, index, tuple(sorted(drawn)), source, "[" + ", ".join(tuples) + "]", generator.parallel
     )

@@ -102,13 +102,35 @@ TypedFunction *CompileSession::typeCallee(FunctionSource *callee,
 TypedFunction &CompileSession::typeRoot(FunctionSource *root,
                                         const std::vector<const Type *> &argumentTypes) {
   TypedFunction *function = typeCallee(root, argumentTypes, root->definitionLocation);
-  for (int round = 0; round < 64; ++round) {
-    bool changed = false;
-    for (size_t i = 0; i < functions.size(); ++i)
-      changed |= runAttributed(functions[i], false);
-    if (!changed)
-      break;
+  auto converge = [&] {
+    for (int round = 0; round < 64; ++round) {
+      bool changed = false;
+      for (size_t i = 0; i < functions.size(); ++i)
+        changed |= runAttributed(functions[i], false);
+      if (!changed)
+        break;
+    }
+  };
+  converge();
+  // A variable read where it may be unassigned, whose every assignment a constant condition
+  // pruned, is still untyped: such reads always raise, so it gets a type, and the rest settles
+  // again. Only functions with such reads (syntax/VariableVersions.h) pay for the pass.
+  bool settled = false;
+  for (size_t i = 0; i < functions.size(); ++i) {
+    if (functions[i].source->uninitializedReads.empty())
+      continue;
+    InferencePass pass(functions[i], *this, false);
+    pass.typesUnassignedReads = true;
+    try {
+      settled |= pass.run();
+    } catch (CompileError &error) {
+      if (!error.function)
+        error.function = functions[i].source;
+      throw;
+    }
   }
+  if (settled)
+    converge();
   for (size_t i = 0; i < functions.size(); ++i)
     runAttributed(functions[i], true);
   return *function;

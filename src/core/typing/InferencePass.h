@@ -40,6 +40,9 @@ public:
   bool reportUnknown;
   /// Whether this pass widened any type (another pass follows).
   bool changed = false;
+  /// A pass after the others converged: a read some path reaches unassigned (Expr::boundFlag)
+  /// of a variable no typed assignment reaches gives it int64 (the read always raises).
+  bool typesUnassignedReads = false;
   /// Whether a return statement was typed (otherwise the function returns None).
   bool returnSeen = false;
   /// The names the function assigns (its parameters included): its local variables.
