@@ -510,3 +510,16 @@ def test_byte_string_comparisons_in_kernels(tmp_path):
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_searchsorted_and_broadcast_to():
+    a = np.array(["1", "2", "3", "é"])
+    keys = np.array(["2", "4", "", "é", "ü"])
+    for side in ("left", "right"):
+        f = njit(lambda a, v, side=side: np.searchsorted(a, v, side=side))
+        assert f(a, keys).tolist() == f.py_func(a, keys).tolist()
+    broadcast = njit(lambda: np.broadcast_to("ab", (2, 3)))
+    expected = broadcast.py_func()
+    actual = broadcast()
+    same_array(actual, expected)
+    assert actual.strides == expected.strides and not actual.flags.writeable

@@ -18,6 +18,7 @@ from taipan.numpy_library.support import (
     integer_tuple,
     is_array_like,
     is_integer,
+    string_value,
 )
 from taipan.unrolling import literal_unroll
 from taipan.unsafe import tuple_setitem
@@ -34,7 +35,8 @@ def _broadcast_to_of_values(array, shape, subok=False):
         raise TypingError("Cannot broadcast a non-scalar to a scalar array")
     if isinstance(array, types.Array):
         return None  # arrays: the native view
-    if not isinstance(array, (types.Number, types.Boolean, types.BaseTuple)):
+    constant_text = string_value(array) is not None  # a `<U n` 0-d array (np.asarray)
+    if not (constant_text or isinstance(array, (types.Number, types.Boolean, types.BaseTuple))):
         return None
 
     def broadcast_value(array, shape, subok=False):

@@ -180,13 +180,15 @@ def _complex_sorts_before(x, y):
 
 def is_missing(x):
     """NaN for numbers, NaT for datetime64/timedelta64 (compiled code only): what NumPy's sort
-    order puts last."""
+    order puts last; no string is."""
 
 
 @overload(is_missing)
 def _is_missing_typer(x):
     if isinstance(x, (types.NPDatetime, types.NPTimedelta)):
         return lambda x: np.isnat(x)
+    if isinstance(x, types.UnicodeType):  # an item of a `<U n` array
+        return lambda x: False
     return lambda x: np.isnan(x)
 
 
