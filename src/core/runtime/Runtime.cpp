@@ -1,8 +1,8 @@
 // Exceptions and print() for compiled code, and the table of runtime symbols the JIT links.
 #include "runtime/Runtime.h"
 
-#include "runtime/CharSequences.h"
 #include "runtime/Cfuncs.h"
+#include "runtime/CharSequences.h"
 #include "runtime/Dicts.h"
 #include "runtime/ExceptionArguments.h"
 #include "runtime/ExceptionHandling.h"
