@@ -66,6 +66,10 @@ def fixtures() -> dict:
         "sbytes": np.array([b"ab", b"cde", b""]),
         "e5": np.arange(2 * 3 * 4 * 5 * 2).reshape(2, 3, 4, 5, 2),
         "ix": np.array([[0, 2], [1, 3]]),
+        "e0": np.zeros(0),
+        "e2": np.zeros((0, 3)),
+        "f32": np.array([1.5, -2.25, 3.0, 0.5], dtype=np.float32),
+        "herm": np.array([[2.0, 1 - 1j], [1 + 1j, 3.0]]),
         "iy": np.array([[1, 0], [4, 2]]),
     }
 
