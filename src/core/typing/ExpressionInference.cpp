@@ -485,8 +485,8 @@ const Type *ExpressionInference::typeName(Expr *expr) {
     return types::builtin(expr->name.substr(1));
   if (pass.localNames.count(expr->name)) {
     auto found = function.variableTypes.find(expr->name);
-    if ((found == function.variableTypes.end() || !found->second) &&
-        pass.typesUnassignedReads && !expr->boundFlag.empty()) {
+    if ((found == function.variableTypes.end() || !found->second) && pass.typesUnassignedReads &&
+        !expr->boundFlag.empty()) {
       // No assignment typing kept reaches this read (a constant condition pruned them all):
       // it raises UnboundLocalError whenever it runs, so any type serves.
       pass.assignVariable(expr->name, types::int64(), expr->location);
