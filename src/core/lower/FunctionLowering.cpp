@@ -380,6 +380,8 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
   }
   case StmtKind::AugAssign: {
     Expr *target = stmt->targets[0];
+    if (!target->boundFlag.empty()) // the paths below may not read the name through lowerExpr
+      lowerExpr(target);            // raises UnboundLocalError where nothing assigned it
     if (target->kind == ExprKind::Name && typeOf(target)->isSet()) {
       containers().lowerSetAugmentedAssign(stmt); // s |= t changes the set in place
       break;
@@ -387,8 +389,6 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
     bool dictItem = // d[k] += v (l[i] += v) reads d[k], then stores the result as d[k] = ... does
         target->kind == ExprKind::Subscript &&
         (typeOf(target->operands[0])->isDict() || isClassInstance(typeOf(target->operands[0])) ||
-    if (!target->boundFlag.empty()) // the paths below may not read the name through lowerExpr
-      lowerExpr(target);            // raises UnboundLocalError where nothing assigned it
          (typeOf(target->operands[0])->isList() && target->operands[1]->kind != ExprKind::Slice));
     // An array value (a dict's too) is updated in place, as NumPy's `a += v` does.
     if ((!dictItem && (target->kind == ExprKind::Subscript || arrays().isRecordAccess(target))) ||
