@@ -920,19 +920,11 @@ def test_unary_ufunc_integer_arrays(f, dtype):
     check_values(f, a, rtol=1e-14)
 
 
-COMPLEX_SIGN = xfail(
-    "MISSING: np.sign of a complex array is a TypingError 'no implementation of numpy.sign "
-    "for argument types (array(complex128, 1d, C))' (an earlier build gave an InternalError "
-    "with invalid LLVM IR); NumPy 2 gives z / |z|"
-)
-
-
 def complex_params():
     params = []
     for dtype in ("complex64", "complex128"):
         for f in FLOAT_UNARY + ANY_UNARY:
-            marks = [COMPLEX_SIGN] if f is u_sign else []
-            params.append(pytest.param(f, dtype, id=f"{dtype}-{f.__name__}", marks=marks))
+            params.append(pytest.param(f, dtype, id=f"{dtype}-{f.__name__}"))
     return params
 
 
