@@ -420,11 +420,13 @@ sys.modules[__name__].__class__ = _Settings
 
 def annotating():
     """Whether compilations are recorded for an HTML annotation: TAIPAN_ANNOTATE_HTML, or
-    ``python -m taipan annotate`` (which imported taipan.annotate). Checked before importing
-    taipan.annotate, whose imports (re, threading) a plain compile does without."""
+    ``python -m taipan annotate`` (taipan.annotate recording). Merely importing taipan.annotate
+    records nothing, so it changes nothing here (eager signatures stay deferred). Checked before
+    importing taipan.annotate, whose imports (re, threading) a plain compile does without."""
     import sys
 
-    return bool(globals()["ANNOTATE_HTML"]) or "taipan.annotate" in sys.modules
+    annotate = sys.modules.get("taipan.annotate")
+    return bool(globals()["ANNOTATE_HTML"]) or bool(getattr(annotate, "_recording", False))
 
 
 def cpu_compile_options(options):

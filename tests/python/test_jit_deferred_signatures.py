@@ -241,3 +241,17 @@ def test_disable_compile_after_decoration_keeps_the_signatures():
     assert closed(1) == 2 and closed(np.float32(1.5)) == 2.5
     assert closed(np.int8(3)) == 4  # converts to a signature, as before
     assert waiting(closed) == []
+
+
+def test_importing_annotate_keeps_signatures_deferred():
+    """Only recording annotations needs code at decoration; an import of taipan.annotate (by
+    another test in the same process, say) records nothing and changes nothing."""
+    import taipan.annotate  # noqa: F401
+
+    @njit(["int64(int64)"])
+    def add_one(n):
+        return n + 1
+
+    assert waiting(add_one) == [(types.int64,)]
+    assert_same(add_one, 41)
+    assert waiting(add_one) == []
