@@ -47,6 +47,7 @@ def test_the_overload_is_the_device_function_compiled_alone(tmp_path):
     calls_them.compile("void(int32[:], int32[:])")
     compiled = through_c.overloads[(int32,)]
     ir = compiled.library.get_llvm_str()
+    assert compiled.inspect_llvm() == ir
     # Numba's ABI: the status returned, 0 as nothing a C function does can raise.
     assert "ret i32 0" in ir and "call i32 @times2_called_overloads" in ir
     assert str(compiled.return_type) == "int32"
@@ -93,3 +94,15 @@ def test_code_without_its_ir_says_so():
     kernel = Kernel("", "k", None, "", "hash")
     with pytest.raises(NotImplementedError, match="LLVM IR"):
         kernel.library.get_llvm_str()
+    with pytest.raises(NotImplementedError, match="LLVM IR"):
+        kernel.inspect_llvm()
+
+
+def test_a_kernel_s_own_ir_is_its_dispatcher_s():
+    @cuda.jit
+    def fill(out):
+        out[0] = 7
+
+    kernel = fill.compile("void(int32[:])")
+    assert kernel.inspect_llvm() == fill.inspect_llvm((int32[:],))
+    assert "store i32 7" in kernel.inspect_llvm()

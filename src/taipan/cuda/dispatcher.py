@@ -143,6 +143,10 @@ class Kernel:
     def _llvm_ir(self):
         raise NotImplementedError("the LLVM IR of code loaded from a cache or a pickle")
 
+    def inspect_llvm(self):
+        """The optimised LLVM IR (numba-cuda's per-kernel inspect_llvm; compiled again)."""
+        return self._llvm_ir()
+
     @property
     def _codelibrary(self):
         """numba-cuda's code library, as far as code reads it: the files linked with the kernel
