@@ -333,8 +333,9 @@ void defineCudaBindings(nb::module_ &module) {
              [] { driverCall([] { CudaDriver::get().memory().releasePending(); }); });
   // IPC (taipan.cuda.ipc): what another process needs to open the allocation holding an
   // address, a pool's file descriptor, and opening and closing there.
-  module.def("cuda_ipc_export", [](uint64_t address) {
-    auto exported = driverCall([&] { return CudaDriver::get().memory().exportIpc(address); });
+  module.def("cuda_ipc_export", [](uint64_t address, uint64_t allocationStart) {
+    auto exported =
+        driverCall([&] { return CudaDriver::get().memory().exportIpc(address, allocationStart); });
     return nb::make_tuple(
         exported.pooled, exported.base, exported.size,
         nb::bytes(reinterpret_cast<const char *>(exported.data), sizeof exported.data));

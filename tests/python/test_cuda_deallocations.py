@@ -80,6 +80,15 @@ def test_defer_cleanup_keeps_them_nested_and_through_exceptions(deallocations):
 
 
 @needs_gpu
+def test_a_block_of_256_mb_or_more_goes_back_at_once(deallocations):
+    block = cuda.device_array(256 << 20, dtype=np.uint8)
+    pointer = block.device_ctypes_pointer
+    del block
+    assert len(deallocations) == 0
+    assert cuda.device_array(256 << 20, dtype=np.uint8).device_ctypes_pointer == pointer
+
+
+@needs_gpu
 def test_memory_freed_after_clear_is_reused_and_data_survives(deallocations):
     # Pending blocks are still allocated: the arrays made meanwhile hold their own data.
     kept = [cuda.to_device(np.full(1000, i, np.float64)) for i in range(3)]

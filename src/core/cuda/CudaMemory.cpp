@@ -46,6 +46,8 @@ void *CudaMemory::memoryPool(int ordinal, bool make) {
     memoryPools.resize(index + 1, nullptr);
     memoryPoolTried.resize(index + 1, 0);
     memoryPoolExportable.resize(index + 1, 0);
+    memoryPoolExportRefusal.resize(index + 1, 0);
+    memoryPoolDescriptors.resize(index + 1, -1);
   }
   if (make && !memoryPoolTried[index]) {
     memoryPoolTried[index] = 1;
@@ -64,7 +66,9 @@ void *CudaMemory::memoryPool(int ordinal, bool make) {
       // else a pool of this process alone.
       properties.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
       CUmemoryPool pool = nullptr;
-      if (api()->invoke(api()->cuMemPoolCreate, &pool, &properties) == CUDA_SUCCESS) {
+      CUresult exportable = api()->invoke(api()->cuMemPoolCreate, &pool, &properties);
+      memoryPoolExportRefusal[index] = exportable;
+      if (exportable == CUDA_SUCCESS) {
         memoryPoolExportable[index] = 1;
       } else {
         properties.handleTypes = 0;
@@ -130,9 +134,12 @@ uint64_t CudaMemory::allocate(size_t bytes, void *stream) {
 void CudaMemory::freeDeferred(uint64_t address, size_t bytes, int device, void *stream) {
   if (address == 0)
     return;
-  if (memoryPool(device, false) && (stream == nullptr || stream == StreamLegacy)) {
+  if (memoryPool(device, false) && (stream == nullptr || stream == StreamLegacy) &&
+      bytes < MaxPendingBytes) {
     // numba-cuda's pending deallocations: the block waits in the queue, and goes back to its
-    // pool in the legacy default stream's order, which is after the work queued so far.
+    // pool in the legacy default stream's order, which is after the work queued so far. A
+    // block of 256 MB or more goes back at once (below), so that the next allocation of its
+    // size takes it rather than fresh memory, which is slower to fill at first.
     bool due;
     {
       std::lock_guard<std::mutex> lock(deferredMutex);
@@ -492,6 +499,8 @@ void CudaMemory::releaseAll() {
   memoryPools.clear();
   memoryPoolTried.clear();
   memoryPoolExportable.clear();
+  memoryPoolExportRefusal.clear();
+  memoryPoolDescriptors.clear(); // the descriptors stay open: other processes may hold them
 }
 
 namespace {
@@ -508,7 +517,7 @@ constexpr unsigned IpcLazyEnablePeerAccess = 0x1;
 
 } // namespace
 
-CudaMemory::IpcExport CudaMemory::exportIpc(uint64_t address) {
+CudaMemory::IpcExport CudaMemory::exportIpc(uint64_t address, uint64_t allocationStart) {
   contexts.ensureContext();
   IpcExport exported;
   CUdeviceptr base = 0;
@@ -525,31 +534,53 @@ CudaMemory::IpcExport CudaMemory::exportIpc(uint64_t address) {
                     CUdeviceptr{address}) != CUDA_SUCCESS)
     pool = nullptr;
   CUipcMemHandle data;
-  if (pool) {
-    exported.pooled = true;
-    api()->call(api()->cuMemPoolExportPointer, &data, base);
-  } else {
+  if (!pool) {
     api()->call(api()->cuIpcGetMemHandle, &data, base);
+    std::memcpy(exported.data, data.reserved, sizeof exported.data);
+    return exported;
   }
+  exported.pooled = true;
+  int ordinal = contexts.pointerDevice(address);
+  if (static_cast<void *>(pool) != memoryPool(ordinal, false))
+    throw CudaError(CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED",
+                    "this memory comes from another library's memory pool, which taipan cannot "
+                    "share with other processes");
+  // The pool is shared before its allocations are ("an already shared memory pool").
+  exportPool(ordinal);
+  // The allocation's start: the caller's when it knows it (a range query may give the start of
+  // the pool's mapping instead), else the address, else the range's start.
+  CUresult result = CUDA_ERROR_INVALID_VALUE;
+  for (uint64_t candidate : {allocationStart, address, uint64_t{base}}) {
+    if (!candidate)
+      continue;
+    result = api()->invoke(api()->cuMemPoolExportPointer, &data, CUdeviceptr{candidate});
+    if (result == CUDA_SUCCESS) {
+      exported.base = candidate;
+      break;
+    }
+  }
+  if (result != CUDA_SUCCESS)
+    api()->fail(result, api()->cuMemPoolExportPointer.name);
   std::memcpy(exported.data, data.reserved, sizeof exported.data);
   return exported;
 }
 
 int CudaMemory::exportPool(int ordinal) {
   void *pool = memoryPool(ordinal, true);
-  bool exportable;
-  {
-    std::lock_guard<std::mutex> lock(poolMutex);
-    exportable = pool && memoryPoolExportable[static_cast<size_t>(ordinal)];
-  }
-  if (!exportable)
+  std::lock_guard<std::mutex> lock(poolMutex);
+  auto index = static_cast<size_t>(ordinal);
+  if (!pool || !memoryPoolExportable[index])
     throw CudaError(CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED",
-                    "the memory pool of this device cannot be shared with other processes "
-                    "(the driver made it without a POSIX file descriptor handle type)");
-  int descriptor = -1;
-  api()->call(api()->cuMemPoolExportToShareableHandle, static_cast<void *>(&descriptor),
-              static_cast<CUmemoryPool>(pool), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0ull);
-  return descriptor;
+                    "the memory pool of this device cannot be shared with other processes: the "
+                    "driver refused a pool with a POSIX file descriptor handle type (" +
+                        std::to_string(memoryPoolExportRefusal[index]) + ")");
+  if (memoryPoolDescriptors[index] < 0) {
+    int descriptor = -1;
+    api()->call(api()->cuMemPoolExportToShareableHandle, static_cast<void *>(&descriptor),
+                static_cast<CUmemoryPool>(pool), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0ull);
+    memoryPoolDescriptors[index] = descriptor;
+  }
+  return memoryPoolDescriptors[index];
 }
 
 void *CudaMemory::importPool(int fd) {

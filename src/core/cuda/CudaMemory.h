@@ -128,10 +128,11 @@ public:
     size_t size = 0;
     unsigned char data[64] = {};
   };
-  IpcExport exportIpc(uint64_t address);
+  /// `allocationStart`: the allocation's first byte when the caller knows it (0: not known).
+  IpcExport exportIpc(uint64_t address, uint64_t allocationStart = 0);
   /// A POSIX file descriptor of device `ordinal`'s pool, for another process to import it
-  /// (importPool()); the pools are made exportable where the driver can. Throws CudaError
-  /// when this pool is not.
+  /// (importPool()), exported once; the pools are made exportable where the driver can.
+  /// Throws CudaError when this pool is not.
   int exportPool(int ordinal);
   /// The pool another process exported as `fd`, made accessible from the current device.
   void *importPool(int fd);
@@ -208,6 +209,10 @@ private:
   std::vector<void *> memoryPools;
   std::vector<char> memoryPoolTried;
   std::vector<char> memoryPoolExportable;
+  /// By ordinal, guarded by poolMutex: cuMemPoolCreate's result for an exportable pool, and
+  /// the pool's exported descriptor (-1 until exportPool()).
+  std::vector<int> memoryPoolExportRefusal;
+  std::vector<int> memoryPoolDescriptors;
 };
 
 } // namespace taipan::cuda

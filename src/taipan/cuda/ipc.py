@@ -228,7 +228,11 @@ def get_ipc_handle(manager, memory):
     """An IpcHandle of `memory` (a device array's buffer, a MemoryPointer, another library's
     memory): the allocation holding it, exported."""
     address = api.memory.address_of(getattr(memory, "pointer", None) or memory.device_pointer)
-    pooled, base, _, data = _core.cuda_ipc_export(address)
+    # taipan's own allocation starts where its buffer does (the driver's range query may give
+    # the start of the pool's mapping instead).
+    buffer = getattr(memory, "buffer", memory)
+    start = buffer.pointer if isinstance(buffer, _core.DeviceBuffer) else 0
+    pooled, base, _, data = _core.cuda_ipc_export(address, start)
     ordinal = _core.cuda_pointer_device(address)
     exporter = None
     if pooled:

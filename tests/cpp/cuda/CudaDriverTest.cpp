@@ -337,6 +337,10 @@ TEST(CudaDriverGpuTest, PendingDeallocationsFollowNumbaCudasThresholds) {
   driver.memory().releasePending();
   EXPECT_EQ(driver.memory().pendingFrees(), 0u);
   EXPECT_EQ(driver.memory().pendingFreeBytes(), 0u);
+  // A block of 256 MB or more goes back at once, for the next allocation of its size.
+  constexpr size_t Large = size_t{256} << 20;
+  driver.memory().freeDeferred(driver.memory().allocate(Large), Large, device);
+  EXPECT_EQ(driver.memory().pendingFrees(), 0u);
   cuda::CudaMemory::setReleaseLimits(10, 0.2);
 }
 
