@@ -14,7 +14,10 @@ from taipan.errors import TypingError
 
 
 def literally(value):
-    """The value itself; in compiled code, it must be a literal (see the module's text)."""
+    """Numba's ``literally``: ``value`` itself, known to typing as a literal in compiled code.
+    Given a parameter, the function called from Python is compiled per value of that argument
+    (a ``str`` or an ``int``), so overloads' typing functions see a ``types.StringLiteral`` or a
+    known integer; other values are a TypingError."""
     return value
 
 
