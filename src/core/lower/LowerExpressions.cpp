@@ -11,12 +11,12 @@
 #include "lower/LowerDatetime.h"
 #include "lower/StringLowering.h"
 #include "registry/Library.h"
-#include "support/CompileError.h"
-#include "types/NumericPromotion.h"
 #include "runtime/PythonDialect.h"
 #include "runtime/Runtime.h"
-
+#include "support/CompileError.h"
 #include "syntax/VariableVersions.h"
+#include "types/NumericPromotion.h"
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InlineAsm.h>
 
@@ -112,10 +112,6 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
       admitDeviceArray(value, expr, moduleLowering);
       return lowerFrozenValue(value, type);
     }
-    // An optional variable read as its value (typing decided) is checked for None here.
-    auto declared = function.variableTypes.find(expr->name);
-    const Type *stored =
-        declared != function.variableTypes.end() && declared->second ? declared->second : type;
     if (!expr->boundFlag.empty()) { // some path reaches this read without assigning the name
       auto flag = function.variableTypes.find(expr->boundFlag);
       if (flag == function.variableTypes.end() || !flag->second)
@@ -136,6 +132,10 @@ llvm::Value *FunctionLowering::lowerExpr(Expr *expr) {
                            free ? python::unboundFreeVariableMessage(name)
                                 : python::unboundLocalMessage(name));
     }
+    // An optional variable read as its value (typing decided) is checked for None here.
+    auto declared = function.variableTypes.find(expr->name);
+    const Type *stored =
+        declared != function.variableTypes.end() && declared->second ? declared->second : type;
     llvm::Value *loaded =
         builder.CreateLoad(memoryType(context, stored), variable(expr->name), expr->name);
     llvm::Value *value = fromMemoryForm(builder, loaded, stored);

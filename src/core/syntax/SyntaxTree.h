@@ -56,13 +56,13 @@ enum class ExprKind {
 
 struct Stmt;
 
-/// One expression node. A single struct with a kind keeps the reader and the passes simple.
 /// The scope CPython reads a name in, which decides the error of reading it unassigned: the
 /// function's own (UnboundLocalError); a list, set or dict comprehension's (a nested scope
 /// before Python 3.12, which inlines them); a generator expression's or an inner function's
 /// (always nested: NameError, the variable being a free one there).
 enum class ReadScope { Function, Comprehension, Nested };
 
+/// One expression node. A single struct with a kind keeps the reader and the passes simple.
 struct Expr {
   ExprKind kind;
   SourceLocation location;
@@ -79,12 +79,12 @@ struct Expr {
   /// Call: the operand passed as `*operand` (a tuple spread into positional arguments; the last
   /// positional one), or 0 for none.
   size_t starredOperand = 0;
-
   /// Name: for a read that some path reaches without assigning the name, the hidden boolean
   /// variable saying whether it holds a value (syntax/VariableVersions.h); lowering raises
   /// UnboundLocalError when it is false. Empty where every path assigns first: no check.
   std::string boundFlag;
   ReadScope readScope = ReadScope::Function; ///< Name: where CPython reads it
+
   Expr *callee() const { return operands[0]; }
   size_t positionalCount() const { return operands.size() - 1 - keywordNames.size(); }
 };
@@ -168,10 +168,10 @@ public:
   std::shared_ptr<GlobalResolver> resolver;
   /// The copies of loop bodies `literal_unroll` made (syntax/LoopUnrolling.h), or null.
   std::shared_ptr<UnrolledLoopCopies> unrolledLoops;
-
   /// Each read of a local that some path reaches without assigning it (the name as the source
   /// spells it, and where), for Numba's "Detected uninitialized variable" warning.
   std::vector<std::pair<std::string, SourceLocation>> uninitializedReads;
+
   /// The line in `filename` of line `parsedLine` of the parsed text.
   int fileLine(int parsedLine) const { return firstLine + parsedLine - 1; }
 
