@@ -206,8 +206,11 @@ def generate(seed: int, index: int, features=DEFAULT_FEATURES, checked: bool = F
     # changes no other choice of the generator
     drawn |= features & set(KNOWN_BUG_SWITCHES)
     generator = ProgramGenerator(rng, frozenset(drawn), checked)
+    # Checked programs (every value checked against its bound, raising only what they mean to)
+    # leave the section out: it raises NameError on purpose where a path skipped an assignment,
+    # and its values come from the expression generators checked programs cover.
     side = random.Random(seed * 9_000_011 + index)
-    if "unbound_locals" in features and side.random() < 0.5:
+    if "unbound_locals" in features and not checked and side.random() < 0.5:
         generator.unbound_rng = side
     params = [("a", INT), ("b", INT), ("x", FLT), ("y", FLT)]
     locals_ = [("n0", INT), ("n1", INT), ("n2", INT), ("g0", FLT), ("g1", FLT), ("p0", BOOL)]
