@@ -181,9 +181,10 @@ class Array(metaclass=_TypeClass):
     @staticmethod
     def _make(dtype, ndim, layout="A", readonly=False):
         records_or_text = isinstance(dtype, Type) and (
-            dtype.kind_name == "Record" or isinstance(dtype, UnicodeCharSeq)
+            dtype.kind_name in ("Record", "NPDatetime", "NPTimedelta")
+            or isinstance(dtype, UnicodeCharSeq)
         )
-        if records_or_text and layout in ("C", "F", "A"):
+        if records_or_text and layout in ("C", "F", "A"):  # and datetimes: their unit's type
             return _core.array_type_of(dtype, int(ndim), layout, bool(readonly))
         if not isinstance(dtype, Type) or dtype.kind_name not in (
             "Boolean",
