@@ -221,3 +221,59 @@ def test_histogram_estimates_against_numpy(center, spread, bins):
     low, high = float(values.min()), float(values.max())
     check_like_numpy(histogram_range, values, bins, low, high)
     check_like_numpy(histogram_range, values, bins, low - spread / 3, high + spread / 7)
+
+
+def _numpy25_binsearch(a, key, right):
+    """NumPy 2.5's binsearch (npysort/binsearch.cpp) in Python, for one key: every key probes
+    the whole range; NaN sorts last."""
+
+    def before(x, y):  # x < y (left) or x <= y (right), NaN last
+        if right:
+            return not (np.isnan(x) or x > y) if not np.isnan(y) else True
+        return not np.isnan(x) and (np.isnan(y) or x < y)
+
+    interval = len(a)
+    if interval == 0:
+        return 0
+    base = 0
+    while interval > 1:
+        half = interval >> 1
+        interval -= half
+        if before(a[base + half], key):
+            base += half
+    return base + (1 if before(a[base], key) else 0)
+
+
+def test_whole_range_search_is_numpy_2_5s_on_unsorted_arrays():
+    """The search taipan uses with NumPy >= 2.5 installed probes as NumPy 2.5 does, so unsorted
+    arrays (reversed, permuted, a NaN in the middle) give NumPy 2.5's answers; sorted arrays give
+    the one right answer (the installed NumPy's)."""
+    from taipan.numpy_library import search
+
+    whole = search.whole_range_searcher(False)
+
+    @njit
+    def search_whole(a, keys, right):
+        out = np.empty(keys.shape[0], np.int64)
+        for k in range(keys.shape[0]):
+            out[k] = whole(a, a, keys[k], right)
+        return out
+
+    rng = np.random.default_rng(25)
+    for n in (0, 1, 2, 3, 7, 64, 301):
+        ordered = _sorted_with_specials(rng, n, np.float64)
+        keys = np.concatenate([rng.uniform(-4, 4, 40), SPECIALS, ordered[: n // 2]])
+        for a in (ordered, ordered[::-1].copy(), rng.permutation(ordered)):
+            for right in (False, True):
+                expected = [_numpy25_binsearch(a, key, right) for key in keys]
+                assert search_whole(a, keys, right).tolist() == expected
+        for right in (False, True):
+            side = "right" if right else "left"
+            assert search_whole(ordered, keys, right).tolist() == (
+                np.searchsorted(ordered, keys, side=side).tolist()
+            )
+    nan_middle = np.array([0.0, 1.0, np.nan, 2.0, 3.0] * 20)
+    keys = np.linspace(-1, 4, 400)
+    expected = [_numpy25_binsearch(nan_middle, key, False) for key in keys]
+    assert search_whole(nan_middle, keys, False).tolist() == expected
+    assert search.WHOLE_RANGE_PROBES == (np.lib.NumpyVersion(np.__version__) >= "2.5.0.dev0")

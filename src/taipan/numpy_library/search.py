@@ -100,6 +100,35 @@ def _element_reader(sorted_by):
     return element_by_sorter
 
 
+# NumPy 2.5 replaced its binary search (npysort/binsearch.cpp): every key now probes the whole
+# range, ``base += (a[base + half] before key) * half`` while the interval halves, then one last
+# comparison; NumPy 2.4 and earlier narrowed each key's range by the previous key's result.
+# Sorted arrays get the same answers either way; on unsorted ones (where NumPy documents no
+# answer) compiled code gives the installed NumPy's.
+WHOLE_RANGE_PROBES = np.lib.NumpyVersion(np.__version__) >= "2.5.0.dev0"
+
+
+def whole_range_searcher(sorted_by):
+    """The compiled ``(a, sorter, key, right)``: the insertion index of ``key`` by NumPy 2.5's
+    binsearch/argbinsearch exactly (probes and all), branch-free (branch_free.py)."""
+    element_at = _element_reader(sorted_by)
+
+    @register_jitable
+    def search_whole_range(a, sorter, key, right):
+        interval = a.shape[0]
+        if interval == 0:
+            return 0
+        base = 0
+        while interval > 1:
+            half = interval >> 1
+            interval -= half
+            goes_after = _before(element_at(a, sorter, base + half), key, right)
+            base = choose_unpredictable(goes_after, base + half, base)
+        return base + (1 if _before(element_at(a, sorter, base), key, right) else 0)
+
+    return search_whole_range
+
+
 @register_jitable
 def in_sort_order(a):
     """Whether the real array ``a`` is sorted in NumPy's order (NaN, NaT last)."""
@@ -121,6 +150,7 @@ def keys_searcher(sorted_by, real_order):
     checking the order costs one pass over ``a``, paid only when there are at least
     ``a.shape[0] / 16`` keys."""
     element_at = _element_reader(sorted_by)
+    search_whole_range = whole_range_searcher(sorted_by)
 
     @register_jitable
     def search_keys(a, sorter, keys, out, right):
@@ -128,6 +158,10 @@ def keys_searcher(sorted_by, real_order):
         low = 0
         high = length
         if keys.shape[0] == 0:
+            return
+        if WHOLE_RANGE_PROBES:  # NumPy >= 2.5: no narrowing by the previous key
+            for k in range(keys.shape[0]):
+                out[k] = search_whole_range(a, sorter, keys[k], right)
             return
         if real_order and keys.shape[0] * 16 >= length and in_sort_order(a):
             for k in range(keys.shape[0]):
@@ -203,6 +237,8 @@ def searchsorted(a, v, side="left", sorter=None):
         search, check = bisect_sorted_by, check_sorter
     else:
         return None
+    if WHOLE_RANGE_PROBES:  # the installed NumPy's probes, for a single key too
+        search = whole_range_searcher(not is_none(sorter))
     if isinstance(v, (types.NPDatetime, types.NPTimedelta)):
         if v != a.dtype:  # NumPy converts other units; taipan compares one unit only
             return None
