@@ -788,10 +788,6 @@ void defineCudaLaunchBindings(nb::module_ &module) {
       .def("__getattr__",
            [](CudaLauncher &self, nb::str name) { return self.fallback.attr(name); });
 
-  // The driver's PTX compiler started on another thread as a kernel compiles (once per
-  // process), so that its start-up overlaps the compile instead of the first load.
-  module.def("cuda_start_jit_warm_up", [] { CudaDriver::get().modules().startJitWarmUp(); });
-
   // CUDADispatcher's kernel[configuration] as configuredKernel, once the class exists.
   module.def("cuda_enable_configured_kernels", [](nb::handle dispatcherClass) {
     auto *type = reinterpret_cast<PyTypeObject *>(dispatcherClass.ptr());

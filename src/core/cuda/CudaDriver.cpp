@@ -45,7 +45,6 @@ void CudaDriver::setProfiling(bool on) {
 void CudaDriver::closeAll() {
   if (!cudaLibrary.available())
     return;
-  cudaModules.finishJitWarmUp(); // its thread uses a context about to be released
   cudaMemory.releaseAll();
   cudaContexts.releaseAll();
 }

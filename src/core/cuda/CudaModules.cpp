@@ -6,11 +6,7 @@
 #include "cuda/CudaDriverApi.h"
 #include "cuda/CudaLibrary.h"
 
-#include <unistd.h>
-
-#include <cstdlib>
 #include <iterator>
-#include <system_error>
 
 namespace taipan::cuda {
 
@@ -32,88 +28,9 @@ const char *inputKindName(LinkInput::Kind kind) {
   return "input";
 }
 
-/// An empty kernel in the PTX ISA version and for the architecture taipan's kernels use on a
-/// device of `computeCapability` (CudaTarget's choice), so that the driver's compiler starts as
-/// it will for them.
-std::string emptyKernelPtx(int computeCapability) {
-  const char *header = computeCapability >= 90   ? ".version 8.0\n.target sm_90\n"
-                       : computeCapability >= 80 ? ".version 7.0\n.target sm_80\n"
-                       : computeCapability >= 70 ? ".version 6.4\n.target sm_70\n"
-                                                 : ".version 6.4\n.target sm_50\n";
-  return std::string(header) +
-         ".address_size 64\n.visible .entry taipan_jit_warm_up()\n{\n\tret;\n}\n";
-}
-
-/// The modules whose warm-up thread the process joins at exit (the driver's instance).
-CudaModules *warmedModules = nullptr;
-
 } // namespace
 
 const CudaApi *CudaModules::api() const { return library.api(); }
-
-CudaModules::~CudaModules() {
-  finishJitWarmUp();
-  if (warmedModules == this)
-    warmedModules = nullptr;
-}
-
-void CudaModules::startJitWarmUp() {
-  std::lock_guard<std::mutex> lock(warmUpMutex);
-  if (warmUpStarted || !library.available() || contexts.selectedOrdinal() < 0)
-    return;
-  warmUpStarted = true;
-  int computeCapability = 0;
-  try {
-    library.requireAvailable(); // refused in a child forked after initialisation
-    auto [major, minor] = contexts.computeCapability(contexts.selectedOrdinal());
-    computeCapability = major * 10 + minor;
-  } catch (const CudaError &) {
-    return;
-  }
-  warmUpProcess = static_cast<int>(getpid());
-  try {
-    warmUpThread = std::make_unique<std::thread>(
-        [this, computeCapability] { loadEmptyKernel(computeCapability); });
-  } catch (const std::system_error &) { // no thread to be had: the load pays the start-up
-    return;
-  }
-  // Joined before the driver's own exit handlers (registered earlier, so run later) unload it.
-  if (!warmedModules) {
-    warmedModules = this;
-    std::atexit([] {
-      if (warmedModules)
-        warmedModules->finishJitWarmUp();
-    });
-  }
-}
-
-void CudaModules::finishJitWarmUp() {
-  std::unique_ptr<std::thread> thread;
-  {
-    std::lock_guard<std::mutex> lock(warmUpMutex);
-    thread = std::move(warmUpThread);
-  }
-  if (!thread)
-    return;
-  if (warmUpProcess == static_cast<int>(getpid()))
-    thread->join();
-  else
-    thread.release(); // a forked child's copy of the parent's thread: nothing to join
-}
-
-void CudaModules::loadEmptyKernel(int computeCapability) {
-  try {
-    contexts.ensureContext();
-    std::string ptx = emptyKernelPtx(computeCapability);
-    CUmodule module = nullptr;
-    if (api()->invoke(api()->cuModuleLoadDataEx, &module, static_cast<const void *>(ptx.c_str()),
-                      0u, static_cast<int *>(nullptr),
-                      static_cast<void **>(nullptr)) == CUDA_SUCCESS)
-      api()->invoke(api()->cuModuleUnload, module);
-  } catch (...) {
-    // Only a warm-up: the kernel's own load reports whatever is wrong.
-  }
-}
 
 void *CudaModules::loadModule(const std::string &ptx, int maxRegisters, std::string *log) {
   contexts.ensureContext();

@@ -4,10 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace taipan::cuda {
@@ -34,7 +31,6 @@ class CudaModules {
 public:
   CudaModules(CudaLibrary &library, CudaContexts &contexts)
       : library(library), contexts(contexts) {}
-  ~CudaModules();
   CudaModules(const CudaModules &) = delete;
   CudaModules &operator=(const CudaModules &) = delete;
 
@@ -63,29 +59,12 @@ public:
   /// Lets a kernel use `bytes` of dynamic shared memory; more than 48 KiB needs this opt-in.
   void setMaxDynamicSharedMemory(void *function, int bytes);
 
-  /// Starts the driver's PTX compiler on another thread, once per process, by loading (and
-  /// unloading) an empty kernel in the selected device's context: its start-up, which a first
-  /// load otherwise pays, then overlaps the compile of the kernel about to be loaded. Called
-  /// when a kernel compiles; does nothing before a context exists (it never makes one) or
-  /// without a usable driver, and ignores failures: it only saves time.
-  void startJitWarmUp();
-  /// Waits for the warm-up's thread: before contexts are released, and at process exit.
-  void finishJitWarmUp();
-
 private:
   /// The library's function table.
   const CudaApi *api() const;
-  /// The warm-up thread's work (startJitWarmUp).
-  void loadEmptyKernel(int computeCapability);
 
   CudaLibrary &library;
   CudaContexts &contexts;
-  std::mutex warmUpMutex;
-  bool warmUpStarted = false;
-  /// The warm-up's thread while it may run, and the process that started it (a forked child
-  /// has no such thread and must not join it).
-  std::unique_ptr<std::thread> warmUpThread;
-  int warmUpProcess = 0;
 };
 
 } // namespace taipan::cuda

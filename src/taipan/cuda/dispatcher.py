@@ -14,7 +14,6 @@ from taipan.cuda.launcher import (
     argument_type,
     cuda_core_view,
     launch,
-    start_jit_warm_up,
     warn_implicit_copy,
     warn_low_occupancy,
 )
@@ -490,7 +489,6 @@ class CUDADispatcher(CompiledFunction, api.LaunchableKernel):
         )
 
     def _compile_kernel(self, key):
-        start_jit_warm_up()
         compiled = compiler.compile_source(
             self._function_source(), key, self._compute_capability(), device=self.device
         )

@@ -171,14 +171,6 @@ def launch(kernel, griddim, blockdim, stream, sharedmem, args, debug=False):
         raise_kernel_exception(handle)
 
 
-def start_jit_warm_up():
-    """As a kernel starts compiling: the driver's PTX compiler starts on another thread (once
-    per process, once the program has a context), so that its start-up overlaps the compile
-    instead of adding to the kernel's first load (CudaModules::startJitWarmUp)."""
-    if driver.is_available():
-        _core.cuda_start_jit_warm_up()
-
-
 # numba-cuda's threshold: fewer blocks than this leave most GPUs mostly idle (twice the
 # multiprocessors would be the ideal minimum, but that varies from 4 to 132 between GPUs; a
 # fixed number also spares the launch a driver query).
