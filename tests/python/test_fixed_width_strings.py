@@ -2,12 +2,10 @@
 dtypes and record fields: reading an item gives a str (bytes for ``S``), storing truncates or pads
 with NULs as NumPy does, on the CPU and in CUDA kernels (PTX checked with ptxas)."""
 
-import subprocess
-
 import numpy as np
 import pytest
 from conftest import assert_same
-from ptx_assembly import PTXAS, needs_ptxas
+from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import cuda, njit, typeof, types
 from taipan.errors import TypingError, UnsupportedError
@@ -419,15 +417,7 @@ def test_kernels_compile_to_ptx_without_runtime_calls(name, tmp_path):
     ptx, _ = cuda.compile_ptx(function, tuple(typeof(a) for a in arguments))
     for runtime in ("taipan_str", "taipan_charseq", "taipan_nrt"):  # no strings, no allocation
         assert runtime not in ptx
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "kernel.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    ptxas(ptx, tmp_path)
 
 
 def test_kernel_reading_items_as_str_is_refused():
@@ -501,15 +491,7 @@ def test_byte_string_comparisons_in_kernels(tmp_path):
     )
     for runtime in ("taipan_str", "taipan_charseq", "taipan_nrt"):
         assert runtime not in ptx
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "kernel.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    ptxas(ptx, tmp_path)
 
 
 def test_searchsorted_and_broadcast_to():
