@@ -8,6 +8,7 @@
 
 #include "lower/LowerDatetime.h"
 #include "lower/StringLowering.h"
+#include "lower/ThreeWayOrder.h"
 
 #include "types/NumericPromotion.h"
 
@@ -32,21 +33,7 @@ llvm::Value *OperatorLowering::lowerComparison(CompareOp op, llvm::Value *left,
   if (types::isByteCharSequence(leftType) && types::isByteCharSequence(rightType)) {
     // byte strings (`S n` items, bytes literals): by their bytes, NUL padding left out
     llvm::Value *order = compareByteStrings(core, left, leftType, right, rightType);
-    llvm::Value *zero = builder.getInt32(0);
-    switch (op) {
-    case CompareOp::Eq:
-      return builder.CreateICmpEQ(order, zero);
-    case CompareOp::NotEq:
-      return builder.CreateICmpNE(order, zero);
-    case CompareOp::Lt:
-      return builder.CreateICmpSLT(order, zero);
-    case CompareOp::LtE:
-      return builder.CreateICmpSLE(order, zero);
-    case CompareOp::Gt:
-      return builder.CreateICmpSGT(order, zero);
-    default:
-      return builder.CreateICmpSGE(order, zero);
-    }
+    return compareThreeWayOrder(builder, op, order);
   }
   // A string never equals a number (`"1" == 1` is False, as in Python).
   if ((op == CompareOp::Eq || op == CompareOp::NotEq) &&

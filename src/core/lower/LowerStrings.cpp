@@ -1,5 +1,6 @@
 // Lowering of string literals, operators, comparisons, indexing and iteration.
 #include "lower/FunctionLowering.h"
+#include "lower/ThreeWayOrder.h"
 
 #include "runtime/MemoryRuntime.h"
 #include "runtime/Runtime.h"
@@ -135,21 +136,7 @@ llvm::Value *StringLowering::lowerStringComparison(CompareOp op, llvm::Value *le
     return op == CompareOp::In ? found : builder.CreateNot(found);
   }
   llvm::Value *order = callStringRuntime("taipan_str_compare", builder.getInt32Ty(), {left, right});
-  llvm::Value *zero = builder.getInt32(0);
-  switch (op) {
-  case CompareOp::Eq:
-    return builder.CreateICmpEQ(order, zero);
-  case CompareOp::NotEq:
-    return builder.CreateICmpNE(order, zero);
-  case CompareOp::Lt:
-    return builder.CreateICmpSLT(order, zero);
-  case CompareOp::LtE:
-    return builder.CreateICmpSLE(order, zero);
-  case CompareOp::Gt:
-    return builder.CreateICmpSGT(order, zero);
-  default:
-    return builder.CreateICmpSGE(order, zero);
-  }
+  return compareThreeWayOrder(builder, op, order);
 }
 
 llvm::Value *StringLowering::parseString(llvm::Value *value, const Type *type, const Type *target) {
