@@ -56,6 +56,17 @@ def _items_in(size, itemsize, count, offset):
     return count
 
 
+def _items_read(dtype, count, offset, like):
+    """The scalar class np.frombuffer reads and its size in bytes, checking the keywords'
+    types (None where ``like`` is given: not supported)."""
+    scalar = _frombuffer_dtype(None if dtype is float else dtype)
+    if not (is_integer(count) and is_integer(offset)):
+        raise TypingError("np.frombuffer: count and offset must be integers")
+    if not is_none(like):
+        return None
+    return scalar, np.dtype(scalar).itemsize
+
+
 @overload(np.frombuffer)
 def _frombuffer(buffer, dtype=float, count=-1, offset=0, like=None):
     if isinstance(buffer, BytesType):
@@ -66,12 +77,10 @@ def _frombuffer(buffer, dtype=float, count=-1, offset=0, like=None):
         )
     if isinstance(buffer.dtype, types.Record):
         return None
-    scalar = _frombuffer_dtype(None if dtype is float else dtype)
-    if not (is_integer(count) and is_integer(offset)):
-        raise TypingError("np.frombuffer: count and offset must be integers")
-    if not is_none(like):
+    items = _items_read(dtype, count, offset, like)
+    if items is None:
         return None
-    itemsize = np.dtype(scalar).itemsize
+    scalar, itemsize = items
 
     def frombuffer(buffer, dtype=float, count=-1, offset=0, like=None):
         raw = _bytes_of(buffer)
@@ -84,12 +93,10 @@ def _frombuffer(buffer, dtype=float, count=-1, offset=0, like=None):
 def _frombuffer_of_bytes(dtype, count, offset, like):
     """np.frombuffer of a bytes value (``a.tobytes()``): a read-only view of its bytes, as
     NumPy's view of an immutable buffer."""
-    scalar = _frombuffer_dtype(None if dtype is float else dtype)
-    if not (is_integer(count) and is_integer(offset)):
-        raise TypingError("np.frombuffer: count and offset must be integers")
-    if not is_none(like):
+    items = _items_read(dtype, count, offset, like)
+    if items is None:
         return None
-    itemsize = np.dtype(scalar).itemsize
+    scalar, itemsize = items
 
     def frombuffer(buffer, dtype=float, count=-1, offset=0, like=None):
         raw = bytes_data(buffer)
