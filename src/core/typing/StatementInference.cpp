@@ -498,6 +498,20 @@ void StatementInference::checkSequenceStore(Expr *target, const Type *slot, cons
 }
 
 void StatementInference::checkArrayStore(Expr *target, const Type *slot, const Type *value) {
+  // The refusal of storing `value` into `into` (the array or the element, as each case says).
+  auto refuseStore = [&](const Type *into) {
+    throwTypingError("cannot store a value of type " + InferencePass::describe(value) + " into " +
+                         InferencePass::describe(into),
+                     target->location);
+  };
+  // A 0-d array stores its item; an array of more dimensions than the slot broadcasts when its
+  // leading extents are 1 (checked when it runs), as in NumPy; into one element, it cannot.
+  auto checkBroadcast = [&] {
+    if (value->isArray() && value->ndim() > 0 && !slot->isArray())
+      throwTypingError("cannot broadcast " + InferencePass::describe(value) + " into " +
+                           InferencePass::describe(slot),
+                       target->location);
+  };
   const Type *base = pass.typeOf(target->operands[0]);
   if (target->kind == ExprKind::Attribute && classInstanceOf(base)) { // p.x += v
     typeClassAttributeStore(target, classInstanceOf(base), value);
@@ -517,9 +531,7 @@ void StatementInference::checkArrayStore(Expr *target, const Type *slot, const T
   }
   if (base->isArray() && slot->isRecord()) { // a[i] = r copies the record's bytes
     if (base->isReadonly() || !recordStoreAllowed(slot, value))
-      throwTypingError("cannot store a value of type " + InferencePass::describe(value) + " into " +
-                           InferencePass::describe(base),
-                       target->location);
+      refuseStore(base);
     return;
   }
   if (base->isPointer()) {
@@ -541,13 +553,8 @@ void StatementInference::checkArrayStore(Expr *target, const Type *slot, const T
   if (types::isCharSequence(base->dtype())) { // `<U n`, `S n`: text, truncated or NUL-padded
     const Type *element = value->isArray() ? value->dtype() : value;
     if (!charSequenceStoreAllowed(base->dtype(), element))
-      throwTypingError("cannot store a value of type " + InferencePass::describe(value) + " into " +
-                           InferencePass::describe(base),
-                       target->location);
-    if (value->isArray() && value->ndim() > 0 && !slot->isArray())
-      throwTypingError("cannot broadcast " + InferencePass::describe(value) + " into " +
-                           InferencePass::describe(slot),
-                       target->location);
+      refuseStore(base);
+    checkBroadcast();
     return;
   }
   if ((value->isTuple() && !value->isLiteralList()) || value->isList()) {
@@ -562,30 +569,19 @@ void StatementInference::checkArrayStore(Expr *target, const Type *slot, const T
     // An element of a type with a data model (its layout holds no references): a value of
     // that type, stored whole into one element.
     if (element != base->dtype() || value->isArray() || slot->isArray())
-      throwTypingError("cannot store a value of type " + InferencePass::describe(value) + " into " +
-                           InferencePass::describe(slot),
-                       target->location);
+      refuseStore(slot);
     return;
   }
   if (element->isDatetimeLike() || base->dtype()->isDatetimeLike()) {
     // Same kind, and a unit that converts exactly to the array's (coarser or equal).
     if (element->kind() != base->dtype()->kind() ||
         !datetimeConversionFactor(element->datetimeUnit(), base->dtype()->datetimeUnit()))
-      throwTypingError("cannot store a value of type " + InferencePass::describe(value) + " into " +
-                           InferencePass::describe(base),
-                       target->location);
+      refuseStore(base);
     return;
   }
   if (!element->isNumber() || (element->isComplex() && !base->dtype()->isComplex()))
-    throwTypingError("cannot store a value of type " + InferencePass::describe(value) + " into " +
-                         InferencePass::describe(base),
-                     target->location);
-  // A 0-d array stores its item; an array of more dimensions than the slot broadcasts when its
-  // leading extents are 1 (checked when it runs), as in NumPy.
-  if (value->isArray() && value->ndim() > 0 && !slot->isArray())
-    throwTypingError("cannot broadcast " + InferencePass::describe(value) + " into " +
-                         InferencePass::describe(slot),
-                     target->location);
+    refuseStore(base);
+  checkBroadcast();
 }
 
 } // namespace taipan
