@@ -34,10 +34,10 @@ _missing = fill_missing(globals(), __name__)
 def __getattr__(name):
     if name == "laneid":
         return _cuda.laneid
-    if name == "descriptor":  # a module of the shim (cuda_target.typing_context)
+    if name in ("descriptor", "errors"):  # modules of the shim (cuda_target.typing_context...)
         import importlib
 
-        return importlib.import_module(f"{__name__}.descriptor")
+        return importlib.import_module(f"{__name__}.{name}")
     if name == "driver":  # numba-cuda's cuda.driver is its cudadrv.driver (device_to_host...)
         import importlib
 
