@@ -5,8 +5,9 @@ taipan vs numba side by side.
   ``np.roll``, ``np.unique``, ``np.interp``), in a fresh process right after importing the
   library, best of ``--repeats`` processes (target: at most 0.1x Numba's);
 * warm call: each function on 10**6 elements in its own compiled function, best of 5 rounds of
-  an auto-ranged number of calls after a warm-up call, the median of ``--repeats`` processes
-  per library, the libraries taking turns (target: at most 1.0x Numba's). Both
+  an auto-ranged number of calls after a warm-up call; every function is measured in one
+  process per library, the median of ``--repeats`` such processes, the libraries taking turns
+  (target: at most 1.0x Numba's). Both
   libraries' results are compared (a checksum); a mismatch shows as ERR.
 
     python benchmarks/bench_numpy_surface.py [--repeats 3] [--only partition cov]
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import textwrap
 
 from common import BenchError, Row, alternating_runs, print_results, run_snippet
 
@@ -52,18 +54,30 @@ WARM = """
 import numpy as np
 import {lib}
 rng = np.random.default_rng(0)
+results = {{}}
+{cases}
+report(results)
+"""
+
+# One case inside WARM: its data, its compiled function, a warm-up call, then the timing.
+WARM_CASE = """
+def case_{name}():
 {setup}
 
-@{lib}.njit
-def run({names}):
-    return {call}
+    @{lib}.njit
+    def run({names}):
+        return {call}
 
-args = ({names},)
-result = run(*args)
-warm = warm_seconds(lambda: run(*args))
-values = np.asarray(result, dtype=np.float64).ravel()
-report({{"warm": warm, "check": [values.size, float(np.nansum(values))]}})
+    args = ({names},)
+    result = run(*args)
+    warm = warm_seconds(lambda: run(*args))
+    values = np.asarray(result, dtype=np.float64).ravel()
+    results[{name!r}] = {{"warm": warm, "check": [values.size, float(np.nansum(values))]}}
+
+
+case_{name}()
 """
+
 
 FIRST = """
 import time
@@ -111,31 +125,54 @@ def measure_first(repeats):
     return Row("partition+cov+roll+unique+interp", values[0], values[1], FIRST_TARGET)
 
 
-def measure_warm(name, repeats):
-    setup, call = CASES[name]
-    names = ", ".join(sorted({line.split(" =")[0] for line in setup.splitlines()} & set("abc")))
-    runs = alternating_runs(
-        lambda lib: run_snippet(WARM.format(lib=lib, setup=setup, call=call, names=names)),
-        repeats,
-    )
-    results = {
-        lib: lib_runs.splitlines()[-1][:120]
-        if isinstance(lib_runs, str)
-        else {
-            "warm": statistics.median([r["warm"] for r in lib_runs]),
-            "check": lib_runs[0]["check"],
+def argument_names(setup):
+    """The arguments a case's function takes: the arrays its setup makes (a, b, c)."""
+    return ", ".join(sorted({line.split(" =")[0] for line in setup.splitlines()} & set("abc")))
+
+
+def warm_snippet(lib, names):
+    cases = []
+    for name in names:
+        setup, call = CASES[name]
+        cases.append(
+            WARM_CASE.format(
+                lib=lib,
+                name=name,
+                setup=textwrap.indent(setup, "    "),
+                call=call,
+                names=argument_names(setup),
+            )
+        )
+    return WARM.format(lib=lib, cases="".join(cases))
+
+
+def measure_warm(names, repeats):
+    """Every case in one process per library and repeat (the libraries taking turns); a row
+    per case with the median of the repeats."""
+    runs = alternating_runs(lambda lib: run_snippet(warm_snippet(lib, names)), repeats)
+    rows = []
+    for name in names:
+        results = {
+            lib: lib_runs.splitlines()[-1][:120]
+            if isinstance(lib_runs, str)
+            else {
+                "warm": statistics.median([r[name]["warm"] for r in lib_runs]),
+                "check": lib_runs[0][name]["check"],
+            }
+            for lib, lib_runs in runs.items()
         }
-        for lib, lib_runs in runs.items()
-    }
-    ours, theirs = results["taipan"], results["numba"]
-    if (
-        isinstance(ours, dict)
-        and isinstance(theirs, dict)
-        and not same(ours["check"], theirs["check"])
-    ):
-        ours = f"result differs from Numba's: {ours['check']} vs {theirs['check']}"
-    values = [value if isinstance(value, str) else value["warm"] * 1e9 for value in (ours, theirs)]
-    return Row(f"np.{name} 10**6", values[0], values[1], WARM_TARGET, note=f"median of {repeats}")
+        ours, theirs = results["taipan"], results["numba"]
+        if (
+            isinstance(ours, dict)
+            and isinstance(theirs, dict)
+            and not same(ours["check"], theirs["check"])
+        ):
+            ours = f"result differs from Numba's: {ours['check']} vs {theirs['check']}"
+        values = [v if isinstance(v, str) else v["warm"] * 1e9 for v in (ours, theirs)]
+        rows.append(
+            Row(f"np.{name} 10**6", values[0], values[1], WARM_TARGET, note=f"median of {repeats}")
+        )
+    return rows
 
 
 def main():
@@ -145,7 +182,7 @@ def main():
     options = parser.parse_args()
     names = [name for name in CASES if options.only is None or name in options.only]
     print_results("first call in a fresh process", [measure_first(options.repeats)])
-    print_results("warm call", [measure_warm(name, options.repeats) for name in names])
+    print_results("warm call", measure_warm(names, options.repeats))
 
 
 if __name__ == "__main__":
