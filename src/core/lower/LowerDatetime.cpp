@@ -130,6 +130,98 @@ llvm::Value *calendarDateInUnit(FunctionLowering &lowering, llvm::Value *count, 
   return builder.CreateSelect(isNotATime(lowering, count), count, converted);
 }
 
+/// The length of a unit in attoseconds (NumPy's average year of 365.2425 days, a month a
+/// twelfth of it): exact integers, the year's the largest at about 3.2e25.
+__int128 unitLength(int unit) {
+  const __int128 second = 1000000000000000000;
+  const __int128 day = 86400 * second;
+  switch (unit) {
+  case UnitYears:
+    return 146097 * day / 400;
+  case UnitMonths:
+    return 146097 * day / 4800;
+  case UnitWeeks:
+    return 7 * day;
+  case UnitDays:
+    return day;
+  case 5:
+    return 3600 * second;
+  case 6:
+    return 60 * second;
+  default: {
+    __int128 length = second;
+    for (int finer = 7; finer < unit; ++finer)
+      length /= 1000;
+    return length;
+  }
+  }
+}
+
+/// count * numerator / denominator rounded toward minus infinity in int64 arithmetic, as NumPy's
+/// cast between units computes it; NaT stays NaT.
+llvm::Value *scaleDown(FunctionLowering &lowering, llvm::Value *count, int64_t numerator,
+                       int64_t denominator) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  llvm::Value *product = builder.CreateMul(count, builder.getInt64(numerator));
+  llvm::Value *negative = builder.CreateICmpSLT(count, builder.getInt64(0));
+  llvm::Value *dividend = builder.CreateSelect(
+      negative, builder.CreateSub(product, builder.getInt64(denominator - 1)), product);
+  llvm::Value *scaled = builder.CreateSDiv(dividend, builder.getInt64(denominator));
+  return builder.CreateSelect(isNotATime(lowering, count), count, scaled);
+}
+
+/// A count of `from` units as a count of `to` units by NumPy's ratio of their lengths.
+llvm::Value *scaleByLengths(FunctionLowering &lowering, llvm::Value *count, int from, int to) {
+  __int128 numerator = unitLength(from), denominator = unitLength(to);
+  __int128 a = numerator, b = denominator;
+  while (b != 0) {
+    __int128 rest = a % b;
+    a = b;
+    b = rest;
+  }
+  return scaleDown(lowering, count, static_cast<int64_t>(numerator / a),
+                   static_cast<int64_t>(denominator / a));
+}
+
+/// A date of a week- or day-based unit as years or months since 1970 (`calendarUnit`): the day
+/// by floor scaling, then its civil year and month (civil_from_days, H. Hinnant, proleptic
+/// Gregorian); NaT stays NaT.
+llvm::Value *dateInCalendarUnit(FunctionLowering &lowering, llvm::Value *count, int unit,
+                                int calendarUnit) {
+  llvm::IRBuilder<> &builder = lowering.irBuilder();
+  auto constant = [&](int64_t v) { return builder.getInt64(v); };
+  llvm::Value *days = scaleByLengths(lowering, count, unit, UnitDays);
+  llvm::Value *shifted = builder.CreateAdd(days, constant(719468));
+  llvm::Value *era = floorDivide(builder, shifted, 146097);
+  llvm::Value *dayOfEra = builder.CreateSub(shifted, builder.CreateMul(era, constant(146097)));
+  llvm::Value *yearOfEra = builder.CreateSDiv(
+      builder.CreateSub(
+          builder.CreateAdd(
+              builder.CreateSub(dayOfEra, builder.CreateSDiv(dayOfEra, constant(1460))),
+              builder.CreateSDiv(dayOfEra, constant(36524))),
+          builder.CreateSDiv(dayOfEra, constant(146096))),
+      constant(365));
+  llvm::Value *dayOfYear = builder.CreateSub(
+      dayOfEra, builder.CreateSub(builder.CreateAdd(builder.CreateMul(yearOfEra, constant(365)),
+                                                    builder.CreateSDiv(yearOfEra, constant(4))),
+                                  builder.CreateSDiv(yearOfEra, constant(100))));
+  llvm::Value *marchMonth = builder.CreateSDiv(
+      builder.CreateAdd(builder.CreateMul(dayOfYear, constant(5)), constant(2)), constant(153));
+  llvm::Value *beforeJanuary = builder.CreateICmpSLT(marchMonth, constant(10));
+  llvm::Value *month =
+      builder.CreateSelect(beforeJanuary, builder.CreateAdd(marchMonth, constant(3)),
+                           builder.CreateSub(marchMonth, constant(9)));
+  llvm::Value *year =
+      builder.CreateAdd(builder.CreateAdd(yearOfEra, builder.CreateMul(era, constant(400))),
+                        builder.CreateZExt(builder.CreateNot(beforeJanuary), builder.getInt64Ty()));
+  llvm::Value *years = builder.CreateSub(year, constant(1970));
+  llvm::Value *converted = calendarUnit == UnitYears
+                               ? years
+                               : builder.CreateAdd(builder.CreateMul(years, constant(12)),
+                                                   builder.CreateSub(month, constant(1)));
+  return builder.CreateSelect(isNotATime(lowering, count), count, converted);
+}
+
 } // namespace
 
 llvm::Value *isNotATime(FunctionLowering &lowering, llvm::Value *value) {
@@ -143,6 +235,13 @@ llvm::Value *convertDatetimeUnit(FunctionLowering &lowering, llvm::Value *value,
   if (!factor && from->isDatetime() && isCalendarUnit(from->datetimeUnit()) &&
       !isCalendarUnit(to->datetimeUnit()) && to->datetimeUnit() != UnitGeneric)
     return calendarDateInUnit(lowering, value, from->datetimeUnit(), to->datetimeUnit());
+  int fromUnit = from->datetimeUnit(), toUnit = to->datetimeUnit();
+  if (!factor && fromUnit != UnitGeneric && toUnit != UnitGeneric) {
+    // A coarser unit, or a timedelta between calendar and day-based units: NumPy's cast.
+    if (from->isDatetime() && isCalendarUnit(toUnit) && !isCalendarUnit(fromUnit))
+      return dateInCalendarUnit(lowering, value, fromUnit, toUnit);
+    return scaleByLengths(lowering, value, fromUnit, toUnit);
+  }
   if (!factor || *factor == 1)
     return value;
   llvm::IRBuilder<> &builder = lowering.irBuilder();

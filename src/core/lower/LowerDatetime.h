@@ -6,8 +6,9 @@
 
 namespace taipan {
 
-/// A count of `from`'s unit as a count of `to`'s (same kind, a finer or equal unit: typing
-/// checked the factor is exact); NaT stays NaT.
+/// A count of `from`'s unit as a count of `to`'s (same kind), as NumPy's cast computes it: an
+/// exact factor to a finer unit, floor scaling to a coarser one (timedeltas of years or months
+/// by NumPy's average lengths), dates through the calendar; NaT stays NaT.
 llvm::Value *convertDatetimeUnit(FunctionLowering &lowering, llvm::Value *value, const Type *from,
                                  const Type *to);
 /// `left op right` where typing gave a datetime-like operand (DatetimeTyping.h).
