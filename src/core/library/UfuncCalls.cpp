@@ -60,7 +60,7 @@ void checkOutputArguments(const LibraryCall &call, int inputDimensions) {
     if (output->isReadonly())
       throwTypingError("ufunc '" + name + "' called with an explicit output that is read-only",
                        call.location);
-    if (!output->dtype()->isNumber())
+    if (!output->dtype()->isNumber() && !output->dtype()->isDatetimeLike())
       throwTypingError("ufunc '" + name + "' cannot write into an output of dtype " +
                            output->dtype()->name(),
                        call.location);
@@ -70,7 +70,7 @@ void checkOutputArguments(const LibraryCall &call, int inputDimensions) {
                            std::to_string(inputDimensions) + " (non-broadcastable output operand)",
                        call.location);
     const Type *computed = k == 0 ? call.loop.output : call.loop.secondOutput;
-    if (computed && !castsSameKind(computed, output->dtype()))
+    if (computed && !castsSameKindWithDatetimes(computed, output->dtype()))
       throwTypingError("Cannot cast ufunc '" + name + "' output from dtype('" + computed->name() +
                            "') to dtype('" + output->dtype()->name() +
                            "') with casting rule 'same_kind'",
@@ -515,6 +515,7 @@ LibraryFunction makeUfunc(std::string name, UfuncKernel kernel,
   function.parameters = std::move(parameters);
   function.type = typeUfuncCall;
   function.lower = lowerUfuncCall;
+  addDatetimeLoops(function.name, kernel);
   function.ufunc = std::move(kernel);
   return function;
 }

@@ -18,6 +18,15 @@ bool castsSameKind(const Type *from, const Type *to);
 /// The loop a ufunc runs for its inputs' element types, or none (UfuncKernel::selectLoop).
 using LoopSelection = std::function<std::optional<UfuncLoop>(const std::vector<const Type *> &)>;
 
+/// NumPy's datetime64/timedelta64 loops of ufunc `name` ("numpy.maximum"), when it has some,
+/// added to `kernel` (UfuncsDatetime.cpp): datetime-like inputs select them, numbers keep the
+/// kernel's own loops. makeUfunc calls it for every ufunc.
+void addDatetimeLoops(const std::string &name, UfuncKernel &kernel);
+/// castsSameKind extended to datetime-like types as NumPy's can_cast(..., "same_kind"): a
+/// datetime to a datetime, a timedelta to a timedelta (not between years or months and week-
+/// or day-based units), an integer or boolean to a timedelta.
+bool castsSameKindWithDatetimes(const Type *from, const Type *to);
+
 /// Registers ufunc numpy.<name> of `inputs` inputs and one output.
 void addUfunc(Library &library, const std::string &name, unsigned inputs, LoopSelection select,
               LibraryLowerRule lowerElement, std::vector<LibraryParameter> parameters = {});

@@ -9,7 +9,6 @@
 #include "support/CompileError.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
-#include "typing/DatetimeTyping.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
@@ -350,25 +349,6 @@ void addPredicates(Library &library) {
       });
 }
 
-/// np.add's and np.subtract's loops with NumPy's datetime loops added (M8 + m8, M8 - M8,
-/// m8 +- m8, integers as timedeltas): the operators' rules (DatetimeTyping.h), the operands in
-/// their own units; combinations NumPy refuses have no loop.
-LoopSelection withDatetimeLoops(BinaryOp op, LoopSelection numeric) {
-  return [op, numeric](const std::vector<const Type *> &elements) -> std::optional<UfuncLoop> {
-    if (!elements[0]->isDatetimeLike() && !elements[1]->isDatetimeLike())
-      return numeric(elements);
-    const Type *result = nullptr;
-    try {
-      result = datetimeBinaryResultType(op, elements[0], elements[1], {});
-    } catch (const CompileError &) {
-      return std::nullopt;
-    }
-    if (!result)
-      return std::nullopt;
-    return UfuncLoop{{elements[0], elements[1]}, result};
-  };
-}
-
 /// Registers the arithmetic of two numbers, extrema, and the float functions of two reals.
 void addBinaryFunctions(Library &library) {
   struct Arithmetic {
@@ -391,16 +371,9 @@ void addBinaryFunctions(Library &library) {
     UfuncKernel kernel;
     kernel.inputs = 2;
     kernel.selectLoop = promotedLoop(function.rule, function.takesComplex);
-    if (op == BinaryOp::Add || op == BinaryOp::Sub) {
-      kernel.selectLoop = withDatetimeLoops(op, std::move(kernel.selectLoop));
-      kernel.takesDatetimes = true;
-    }
     kernel.lowerElement = [op](LoweringApi &lowering, const LibraryCall &call,
                                const std::vector<llvm::Value *> &values) {
       const Type *type = call.loop.output;
-      if (call.loop.inputs[0]->isDatetimeLike() || call.loop.inputs[1]->isDatetimeLike())
-        return lowering.operators().lowerBinary(op, values[0], call.loop.inputs[0], values[1],
-                                                call.loop.inputs[1], type);
       return lowering.operators().lowerBinary(op, values[0], type, values[1], type, type);
     };
     library.add(makeUfunc(std::string("numpy.") + function.name, std::move(kernel), {}));
