@@ -380,9 +380,13 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
   }
   case StmtKind::AugAssign: {
     Expr *target = stmt->targets[0];
-    if (!target->boundFlag.empty()) // the paths below may not read the name through lowerExpr
-      lowerExpr(target);            // raises UnboundLocalError where nothing assigned it
-    if (target->kind == ExprKind::Name && typeOf(target)->isSet()) {
+    // The version of the target it reads (the target itself, or the version before it when it
+    // starts one: syntax/VariableVersions.h). Updates in place keep one type for both, so the
+    // two share a slot and the paths that update the object need not store it again.
+    Expr *read = augmentedRead(stmt);
+    if (!read->boundFlag.empty()) // the paths below may not read the name through lowerExpr
+      lowerExpr(read);            // raises UnboundLocalError where nothing assigned it
+    if (target->kind == ExprKind::Name && typeOf(read)->isSet()) {
       containers().lowerSetAugmentedAssign(stmt); // s |= t changes the set in place
       break;
     }
@@ -392,13 +396,13 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
          (typeOf(target->operands[0])->isList() && target->operands[1]->kind != ExprKind::Slice));
     // An array value (a dict's too) is updated in place, as NumPy's `a += v` does.
     if ((!dictItem && (target->kind == ExprKind::Subscript || arrays().isRecordAccess(target))) ||
-        typeOf(target)->isArray()) {
+        typeOf(read)->isArray()) {
       arrays().lowerAugmentedStore(stmt);
       break;
     }
     // l += x, l *= n: the list entry typing recorded under the name (library/Lists.cpp)
-    auto inPlace = function.libraryCalls.find(target->id);
-    if (target->kind == ExprKind::Name && typeOf(target)->isList() &&
+    auto inPlace = function.libraryCalls.find(read->id);
+    if (target->kind == ExprKind::Name && typeOf(read)->isList() &&
         inPlace != function.libraryCalls.end()) {
       lowerLibraryCall(inPlace->second);
       break;
@@ -410,19 +414,19 @@ void FunctionLowering::lowerStatement(Stmt *stmt) {
       lowerAssign(target, result, userOperator->second.callee->returnType);
       break;
     }
-    llvm::Value *current = lowerExpr(target);
+    llvm::Value *current = lowerExpr(read);
     llvm::Value *value = lowerExpr(stmt->value);
     const Type *resultType =
-        typeOf(target)->isString() || typeOf(stmt->value)->isString()
+        typeOf(read)->isString() || typeOf(stmt->value)->isString()
             ? types::unicode()
-            : binaryResultType(stmt->augmentedOp, typeOf(target), typeOf(stmt->value));
+            : binaryResultType(stmt->augmentedOp, typeOf(read), typeOf(stmt->value));
     llvm::IRBuilderBase::FastMathFlagGuard keepFlags(builder);
     if (target->kind == ExprKind::Name && reassociatedReductions.count(target->name)) {
       llvm::FastMathFlags flags = builder.getFastMathFlags();
       flags.setAllowReassoc(); // only the update: `value` was computed as written
       builder.setFastMathFlags(flags);
     }
-    llvm::Value *result = operators().lowerBinary(stmt->augmentedOp, current, typeOf(target), value,
+    llvm::Value *result = operators().lowerBinary(stmt->augmentedOp, current, typeOf(read), value,
                                                   typeOf(stmt->value), resultType);
     lowerAssign(target, result, resultType);
     break;

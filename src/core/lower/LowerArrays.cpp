@@ -3,6 +3,7 @@
 #include "lower/FunctionLowering.h"
 
 #include "registry/Library.h"
+#include "syntax/VariableVersions.h"
 #include "types/CharSequences.h"
 #include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
@@ -860,8 +861,8 @@ void ArrayLowering::lowerAugmentedStore(Stmt *stmt) {
     address = core.pointerElementAddress(target);
   else if (baseType && !baseType->isDict())
     view = lowerArrayIndex(target, &address);
-  else // a variable's array, or the array a dict holds (borrowed)
-    view = core.lowerExpr(target);
+  else // a variable's array (the version it reads), or the array a dict holds (borrowed)
+    view = core.lowerExpr(target->kind == ExprKind::Name ? augmentedRead(stmt) : target);
   if (!view) {
     llvm::Value *current = loadElement(address, slotType);
     const Type *resultType = binaryResultType(op, slotType, valueType);

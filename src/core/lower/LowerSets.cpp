@@ -8,6 +8,7 @@
 #include "runtime/Runtime.h"
 #include "runtime/Sets.h"
 #include "support/CompileError.h"
+#include "syntax/VariableVersions.h"
 #include "typing/SetTyping.h"
 
 #include <llvm/IR/Constants.h>
@@ -104,7 +105,7 @@ void ContainerLowering::lowerSetAugmentedAssign(Stmt *stmt) {
   Expr *target = stmt->targets[0];
   const Type *setType = core.typeOf(target);
   const Type *valueType = core.typeOf(stmt->value);
-  llvm::Value *set = core.lowerExpr(target);
+  llvm::Value *set = core.lowerExpr(augmentedRead(stmt)); // the version it reads
   llvm::Value *value = core.lowerExpr(stmt->value);
   if (!setType->keyType())
     return; // set() |= set(): nothing changes

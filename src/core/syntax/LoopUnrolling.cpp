@@ -1,6 +1,7 @@
 // Copies of a loop body for `for x in literal_unroll(t)` over a heterogeneous tuple: one per
 // element, each with its own expressions and its own names for the variables the body owns.
 #include "syntax/LoopUnrolling.h"
+#include "syntax/VariableVersions.h"
 
 #include <functional>
 #include <optional>
@@ -54,7 +55,7 @@ struct BodyScan {
           store(target, definite);
         break;
       case StmtKind::AugAssign:
-        read(stmt->targets[0], definite);
+        read(augmentedRead(stmt), definite); // the version before it (VariableVersions.h)
         read(stmt->value, definite);
         store(stmt->targets[0], definite);
         break;

@@ -437,6 +437,25 @@ private:
       bindings[target->name].push_back({block, stmt});
   }
 
+  /// For `x += y` that may start a version of `x` (a group of it reaches, outside try
+  /// statements and prange loops): the read of the version before it, a Name of its own in
+  /// `stmt->test` (augmentedRead); null where the target both reads and writes one version.
+  Expr *separateRead(Stmt *stmt, ReachingState &state) {
+    Expr *target = stmt->targets[0];
+    if (target->kind != ExprKind::Name || !versioned.count(target->name) || keepGroups)
+      return nullptr;
+    auto reaching = state.groups.find(target->name);
+    if (reaching == state.groups.end() || reaching->second.empty())
+      return nullptr; // nothing assigned it: the update joins the first version (unreachedUpdates)
+    if (stmt->test)
+      return stmt->test;
+    Expr *current = source.newExpr(ExprKind::Name, target->location);
+    current->name = target->name;
+    current->readScope = target->readScope;
+    stmt->test = current;
+    return current;
+  }
+
   void walkBlock(std::vector<Stmt *> &block, ReachingState &state) {
     for (Stmt *stmt : block)
       walkStatement(stmt, block, state);
@@ -450,6 +469,12 @@ private:
         assign(target, state, true, &block, stmt);
       return;
     case StmtKind::AugAssign:
+      if (Expr *current = separateRead(stmt, state)) {
+        read(current, state);
+        read(stmt->value, state);
+        assign(stmt->targets[0], state, true, &block, stmt);
+        return;
+      }
       read(stmt->targets[0], state);
       read(stmt->value, state);
       if (stmt->targets[0]->kind == ExprKind::Name)

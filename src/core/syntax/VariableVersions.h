@@ -13,11 +13,15 @@ namespace taipan {
 /// (after if/else, at a loop's head, around a try statement) brings it together with another:
 /// the assignments that reach one join are one variable, typed by unifying them, as Numba
 /// unifies a phi node's incoming versions. The first version keeps the name (a parameter is
-/// always the first); the others are named `x.1`, `x.2`, ... Augmented assignments, loop
-/// targets and `x = yield` continue the version that reaches them, and inside try statements
-/// and prange loops a name is never split. After an assignment that ends another version of the
-/// same name, a release statement (see isVersionRelease) frees that version's value, so
-/// `a = a * 2` keeps one array alive, not every version. Runs once, after the tree is read.
+/// always the first); the others are named `x.1`, `x.2`, ... An augmented assignment `x += y`
+/// reads one version and starts another, as Numba's `x = inplace_binop(x, y)` does, so the
+/// result may have another type (`t += (1,)` of a tuple, a user type's `+=` returning a number):
+/// its read is then an expression of its own (augmentedRead). Loop targets and `x = yield`
+/// continue the version that reaches them, and inside try statements and prange loops a name is
+/// never split (an augmented assignment there reads and writes its target). After an assignment
+/// that ends another version of the same name, a release statement (see isVersionRelease) frees
+/// that version's value, so `a = a * 2` keeps one array alive, not every version. Runs once, after
+/// the tree is read.
 ///
 /// A read that some path reaches without assigning the name (an `if` without `else`, a loop
 /// that ran no iteration, a try body an exception left early) raises UnboundLocalError there,
@@ -28,6 +32,13 @@ namespace taipan {
 /// augmented assignment there continues that version). Names whose reads are all preceded by
 /// an assignment on every path get no flag: their code is unchanged.
 void assignVariableVersions(FunctionSource &source);
+
+/// What augmented assignment `stmt` reads as its target's current value: the version before
+/// it, an expression of its own kept in `stmt->test` (a Name, a read for every pass that walks
+/// a statement's expressions), when the assignment starts a new version of a name; otherwise
+/// the target itself. Types that change in place (arrays, lists, sets) keep one type for the
+/// two versions (typing/StatementInference), so they share one slot (lower/VariableSlots.h).
+inline Expr *augmentedRead(const Stmt *stmt) { return stmt->test ? stmt->test : stmt->targets[0]; }
 
 /// Whether `stmt` releases a version another assignment ended: a `pass` statement whose two
 /// targets name that version and the one assigned (lowering frees the ended value and empties

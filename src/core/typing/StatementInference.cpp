@@ -5,6 +5,7 @@
 #include "typing/InferencePass.h"
 
 #include "syntax/CaughtExceptions.h"
+#include "syntax/VariableVersions.h"
 #include "types/CharSequences.h"
 #include "types/DatetimeUnits.h"
 #include "types/NumericPromotion.h"
@@ -39,12 +40,90 @@ void StatementInference::typeUserTypeInPlace(Stmt *stmt, Expr *target, const Typ
   std::shared_ptr<FunctionSource> implementation = source.resolver->implementOverload(
       member.registryId, arguments, {}, {}, false, stmt->location);
   CallBinding binding;
-  binding.arguments = {target, stmt->value};
+  binding.arguments = {augmentedRead(stmt), stmt->value};
   binding.callee = callees.typeCallee(implementation.get(), arguments, stmt->location);
   function.calls[target->id] = binding;
   function.overloadImplementations[target->id] = std::move(implementation);
   if (binding.callee->returnType)
     pass.assignVariable(target->name, binding.callee->returnType, stmt->location);
+}
+
+void StatementInference::typeNameUpdate(Stmt *stmt) {
+  Expr *target = stmt->targets[0];
+  // x += y reads one version of x and may start another (syntax/VariableVersions.h)
+  Expr *read = augmentedRead(stmt);
+  const Type *current = pass.typeExpr(read);
+  const Type *value = pass.typeExpr(stmt->value);
+  if (current && value && current->isList()) {
+    pass.containers.typeListInPlace(stmt, read, value);
+    keepOneType(read, target);
+    return;
+  }
+  // Values of user types that convert to numbers (Numba's can_convert_to) take taipan's own
+  // arithmetic where both sides are then numbers, as in `x + y` (ExpressionInference): Numba's
+  // built-in templates come before the user's. The result is a number, so a new version.
+  auto convertible = [&](const Type *type, Expr *operand) {
+    if (type->isNumber())
+      return true;
+    const Type *number = isUserType(type)
+                             ? InferencePass::userCast(function, type, nullptr, operand->location)
+                             : nullptr;
+    return number && number->isNumber();
+  };
+  if (current && value && (isUserType(current) || isUserType(value)) &&
+      convertible(current, read) && convertible(value, stmt->value)) {
+    if (isUserType(current))
+      current = pass.convertToNumber(read);
+    if (isUserType(value))
+      value = pass.convertToNumber(stmt->value);
+  }
+  if (current && value && (isUserType(current) || isUserType(value))) {
+    typeUserTypeInPlace(stmt, target, current, value);
+    return;
+  }
+  if (current && value && current->isSet()) {
+    pass.containers.typeSetAugmentedAssign(stmt, current, value);
+    keepOneType(read, target);
+    return;
+  }
+  if (current && value) {
+    const Type *result = stringBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
+    if (!result)
+      result = datetimeBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
+    if (!result)
+      result = typeElementwiseBinary(stmt->augmentedOp, current, value, stmt->location, false,
+                                     CallInference::isNumberLiteral(stmt->value));
+    if (!result)
+      result = binaryResultType(stmt->augmentedOp, current, value);
+    if (!result)
+      throwTypingError(
+          std::string("unsupported operand types for ") + binaryOpSymbol(stmt->augmentedOp) +
+              "=: " + InferencePass::describe(current) + " and " + InferencePass::describe(value),
+          stmt->location);
+    if (current->isArray()) {
+      // a += b updates the array in place: its type stays, its dtype takes the result.
+      if (current->isReadonly())
+        throwTypingError("cannot modify a read-only array in place (" +
+                             std::string(binaryOpSymbol(stmt->augmentedOp)) + "=)",
+                         stmt->location);
+      if (value->isArray() && value->ndim() > current->ndim())
+        throwTypingError("cannot broadcast " + InferencePass::describe(value) + " into " +
+                             InferencePass::describe(current),
+                         stmt->location);
+      keepOneType(read, target);
+    } else {
+      pass.assignVariable(target->name, result, stmt->location);
+    }
+  }
+}
+
+void StatementInference::keepOneType(Expr *read, Expr *target) {
+  // An update in place leaves the object where it was: the version it starts holds the same
+  // value, so both take one type (and share one slot, lower/VariableSlots.h).
+  if (read == target)
+    return;
+  pass.assignVariable(target->name, function.variableTypes[read->name], target->location);
+  pass.assignVariable(read->name, function.variableTypes[target->name], read->location);
 }
 
 void StatementInference::typeStatement(Stmt *stmt) {
@@ -68,7 +147,7 @@ void StatementInference::typeStatement(Stmt *stmt) {
     if (stmt->augmentedOp == BinaryOp::MatMult) {
       // In place, a matrix product would overwrite operands it still reads (NumPy copies;
       // Numba refuses): refused, with the spelling that works.
-      const Type *current = pass.typeExpr(target);
+      const Type *current = pass.typeExpr(augmentedRead(stmt));
       const Type *value = pass.typeExpr(stmt->value);
       if ((current && current->isArray()) || (value && value->isArray()))
         throwUnsupported("in-place matrix multiplication (a @= b) is not supported; write "
@@ -103,49 +182,10 @@ void StatementInference::typeStatement(Stmt *stmt) {
     if (target->kind != ExprKind::Name)
       throwUnsupported("augmented assignment to this target is not supported yet",
                        target->location);
-    const Type *current = pass.typeExpr(target);
-    const Type *value = pass.typeExpr(stmt->value);
-    if (current && value && current->isList()) {
-      pass.containers.typeListInPlace(stmt, target, value);
-      break;
-    }
-    if (current && value && (isUserType(current) || isUserType(value))) {
-      typeUserTypeInPlace(stmt, target, current, value);
-      break;
-    }
-    if (current && value && current->isSet()) {
-      pass.containers.typeSetAugmentedAssign(stmt, current, value);
-      break;
-    }
-    if (current && value) {
-      const Type *result =
-          stringBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
-      if (!result)
-        result = datetimeBinaryResultType(stmt->augmentedOp, current, value, stmt->location);
-      if (!result)
-        result = typeElementwiseBinary(stmt->augmentedOp, current, value, stmt->location, false,
-                                       CallInference::isNumberLiteral(stmt->value));
-      if (!result)
-        result = binaryResultType(stmt->augmentedOp, current, value);
-      if (!result)
-        throwTypingError(
-            std::string("unsupported operand types for ") + binaryOpSymbol(stmt->augmentedOp) +
-                "=: " + InferencePass::describe(current) + " and " + InferencePass::describe(value),
-            stmt->location);
-      if (current->isArray()) {
-        // a += b updates the array in place: its type stays, its dtype takes the result.
-        if (current->isReadonly())
-          throwTypingError("cannot modify a read-only array in place (" +
-                               std::string(binaryOpSymbol(stmt->augmentedOp)) + "=)",
-                           stmt->location);
-        if (value->isArray() && value->ndim() > current->ndim())
-          throwTypingError("cannot broadcast " + InferencePass::describe(value) + " into " +
-                               InferencePass::describe(current),
-                           stmt->location);
-      } else {
-        pass.assignVariable(target->name, result, stmt->location);
-      }
-    }
+    typeNameUpdate(stmt);
+    // the version it starts (the target's expression, which lowering reads the type of)
+    if (augmentedRead(stmt) != target)
+      pass.record(target, function.variableTypes[target->name]);
     break;
   }
   case StmtKind::ExprStmt:

@@ -36,6 +36,11 @@ private:
   /// `x += y` (any augmented operator) where x or y is of a user type: the binary operator's
   /// overload, recorded under the target name's expression for lowering.
   void typeUserTypeInPlace(Stmt *stmt, Expr *target, const Type *current, const Type *value);
+  /// `x += y` of a variable x (the Name target of an augmented assignment).
+  void typeNameUpdate(Stmt *stmt);
+  /// `x += y` updating x in place (an array, a list, a set) where it reads one version of x
+  /// and starts another (syntax/VariableVersions.h): the two take one type.
+  void keepOneType(Expr *read, Expr *target);
   /// `p[i] = value` of a jitclass instance: a call of its __setitem__(self, i, value), recorded
   /// under attributeSetterKey as a property's setter is.
   void typeClassItemStore(Expr *target, const Type *instance, const Type *value);
