@@ -1,0 +1,145 @@
+"""np.matmul and np.vecdot called as NumPy's generalized ufuncs ((n?,k),(k,m?)->(n?,m?) and
+(n),(n)->()): every number dtype and bool (NumPy's promoted loop type: integers wrap, booleans
+give any pair both true), 1-D operands promoted and removed as NumPy does, an output argument
+(positional or ``out=``) checked with NumPy's same_kind rule and filled by broadcasting, as
+NumPy's gufunc does when the output has more loop dimensions. Operands of up to two dimensions
+(np.vecdot: one); stacks of matrices are refused at typing."""
+
+import numpy as np
+
+from taipan import types
+from taipan.errors import TypingError
+from taipan.extending import overload, register_jitable
+from taipan.numpy_library.support import is_none, numpy_dtype, scalar_class
+
+
+def _loop_dtype(name, a, b, max_ndim):
+    """NumPy's loop type of two array operands, or a TypingError naming what is refused."""
+    for operand in (a, b):
+        if not isinstance(operand, types.Array) or numpy_dtype(operand) is None:
+            raise TypingError(f"np.{name}() takes arrays of numbers or booleans, not {operand}")
+        if operand.ndim == 0:
+            raise TypingError(f"np.{name}(): an operand has no dimension (NumPy: ValueError)")
+        if operand.ndim > max_ndim:
+            raise TypingError(
+                f"np.{name}() of operands with more than {max_ndim} dimension(s) "
+                "(stacks) is not supported in compiled code"
+            )
+    return np.result_type(numpy_dtype(a), numpy_dtype(b))
+
+
+def _check_output(name, out, dtype, result_ndim):
+    if is_none(out):
+        return
+    if not isinstance(out, types.Array) or numpy_dtype(out) is None:
+        raise TypingError(f"ufunc '{name}': the output must be an array of numbers, not {out}")
+    if out.readonly:
+        raise TypingError(f"ufunc '{name}' called with an explicit output that is read-only")
+    if not np.can_cast(dtype, numpy_dtype(out), "same_kind"):
+        raise TypingError(
+            f"Cannot cast ufunc '{name}' output from dtype('{dtype}') to "
+            f"dtype('{numpy_dtype(out)}') with casting rule 'same_kind'"
+        )
+    if out.ndim < result_ndim:
+        raise TypingError(
+            f"ufunc '{name}': an output of {out.ndim} dimensions cannot hold a result of "
+            f"{result_ndim}"
+        )
+
+
+def _dot_kernel(dtype, conjugate_first):
+    """sum(x[i] * y[i]) over a run of items, in the loop type `dtype`."""
+    if np.dtype(dtype).kind == "b":
+
+        @register_jitable
+        def dot_of_booleans(x, x0, xs, y, y0, ys, n):
+            for i in range(n):
+                if x[x0 + i * xs] and y[y0 + i * ys]:
+                    return True
+            return False
+
+        return dot_of_booleans
+    conjugate = conjugate_first and np.dtype(dtype).kind == "c"
+    scalar = scalar_class(dtype)
+
+    @register_jitable
+    def dot(x, x0, xs, y, y0, ys, n):
+        total = scalar(0)
+        for i in range(n):
+            left = scalar(x[x0 + i * xs])
+            if conjugate:
+                left = left.conjugate()
+            total += left * scalar(y[y0 + i * ys])
+        return scalar(total)
+
+    return dot
+
+
+@overload(np.matmul)
+def _matmul(a, b, out=None):
+    dtype = _loop_dtype("matmul", a, b, 2)
+    scalar = scalar_class(dtype)
+    dot = _dot_kernel(dtype, False)
+    a_vector, b_vector = a.ndim == 1, b.ndim == 1
+    result_ndim = 2 - a_vector - b_vector
+    _check_output("matmul", out, dtype, result_ndim)
+
+    @register_jitable
+    def products(a, b):
+        x = a.reshape(1, a.size) if a_vector else a
+        y = b.reshape(b.size, 1) if b_vector else b
+        rows, inner = x.shape
+        if y.shape[0] != inner:
+            raise ValueError(
+                "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+                "signature (n?,k),(k,m?)->(n?,m?)"
+            )
+        columns = y.shape[1]
+        # Items read through flat C-order copies: one indexing rule for any layout.
+        xc = np.ascontiguousarray(x).ravel()
+        yc = np.ascontiguousarray(y).ravel()
+        result = np.empty((rows, columns), scalar)
+        for i in range(rows):
+            for j in range(columns):
+                result[i, j] = dot(xc, i * inner, 1, yc, j, columns, inner)
+        return result
+
+    if result_ndim == 0:
+        result_of = register_jitable(lambda a, b: products(a, b)[0, 0])
+    elif result_ndim == 1:
+        result_of = register_jitable(lambda a, b: products(a, b).ravel())
+    else:
+        result_of = products
+    if is_none(out):
+        return lambda a, b, out=None: result_of(a, b)
+
+    def matmul_into(a, b, out=None):
+        out[...] = result_of(a, b)
+        return out
+
+    return matmul_into
+
+
+@overload(np.vecdot)
+def _vecdot(a, b, out=None):
+    dtype = _loop_dtype("vecdot", a, b, 1)
+    dot = _dot_kernel(dtype, True)
+    _check_output("vecdot", out, dtype, 0)
+
+    @register_jitable
+    def result_of(a, b):
+        if a.size != b.size:
+            raise ValueError(
+                "vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+                "signature (n),(n)->()"
+            )
+        return dot(np.ascontiguousarray(a), 0, 1, np.ascontiguousarray(b), 0, 1, a.size)
+
+    if is_none(out):
+        return lambda a, b, out=None: result_of(a, b)
+
+    def vecdot_into(a, b, out=None):
+        out[...] = result_of(a, b)
+        return out
+
+    return vecdot_into
