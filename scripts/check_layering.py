@@ -95,6 +95,7 @@ BINDINGS_HEADERS = {
     "typing/GlobalResolver.h",
     "typing/CallLiterals.h",  # the resolver reads the call's literal arguments beside it
     "typing/ConstantArguments.h",  # literally()'s request becomes Python's ForceLiteralArg
+    "typing/ImpreciseValues.h",  # a typing function's ImpreciseTypeError becomes its C++ error
     "typing/BuiltinNames.h",
     "typing/OptionalTyping.h",  # types.Optional(T) shares the rule of which T may be optional
     "typing/DictTyping.h",  # typed.Dict shares the key rules and the runtime layout of dicts

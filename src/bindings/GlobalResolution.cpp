@@ -14,6 +14,7 @@
 #include "UserTypeBoxing.h"
 #include "typing/BuiltinNames.h"
 #include "typing/CallLiterals.h"
+#include "typing/ImpreciseValues.h"
 
 #include <cctype>
 #include <cstddef>
@@ -677,6 +678,8 @@ template <typename Call> static auto callRegistry(Call &&call, SourceLocation lo
     std::string name = nb::cast<std::string>(error.type().attr("__name__"));
     if (name == "LoweringError") // an intrinsic's codegen refused by its builder
       throw CompileError(CompileErrorKind::Lowering, message, location);
+    if (name == "ImpreciseTypeError") // a value compiled code cannot hold (np.dtype("O"))
+      throw ImpreciseValue(nb::cast<std::string>(error.value().attr("imprecise_type")), location);
     bool typing = name == "TypingError" || name == "UnsupportedError";
     throwTypingError(typing ? message : name + ": " + message, location);
   }

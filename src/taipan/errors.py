@@ -48,6 +48,19 @@ class LoweringError(TypingError):
     functions while typing, so it is a TypingError too."""
 
 
+class ImpreciseTypeError(TypingError):
+    """A value compiled code cannot hold (Numba's imprecise types: a dtype or an array of
+    Python objects), named ``imprecise_type`` in Numba's spelling. Raised by a typing function
+    (an overload of ``np.dtype("O")``); the assignment that would keep the value in a variable
+    reports it as Numba does: "Cannot infer the type of variable 'x', have imprecise type: T"."""
+
+    def __init__(self, imprecise_type, message=None):
+        self.imprecise_type = imprecise_type
+        super().__init__(
+            message or f"Cannot infer the type of a value, have imprecise type: {imprecise_type}."
+        )
+
+
 class TaipanWarning(Warning):
     """Base of taipan's compile-time warnings."""
 

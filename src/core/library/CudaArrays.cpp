@@ -9,6 +9,7 @@
 #include "types/UserTypes.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
+#include "typing/ImpreciseValues.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InlineAsm.h>
@@ -117,6 +118,11 @@ void addArray(Library &library, const std::string &name) {
   function.type = [shared](const LibraryCall &call) {
     const std::string &name = call.function->name;
     const Type *dtype = memoryArrayDtype(call.argumentTypes[1]);
+    // Numba types an array of Python objects, which no variable can hold (imprecise)
+    if (!dtype && call.argumentTypes[1]->kind() == TypeKind::StringLiteral &&
+        namesObjectDtype(call.argumentTypes[1]->text()))
+      throw ImpreciseValue("array(pyobject, " + std::to_string(call.constants.size()) + "d, C)",
+                           call.location);
     if (!dtype && call.argumentTypes[1]->kind() == TypeKind::StringLiteral)
       throwTypingError(name + "(): Invalid NumPy dtype specified: '" +
                            call.argumentTypes[1]->text() + "'",

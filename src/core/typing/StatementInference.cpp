@@ -12,6 +12,7 @@
 #include "types/UserTypes.h"
 #include "typing/ArrayTyping.h"
 #include "typing/DatetimeTyping.h"
+#include "typing/ImpreciseValues.h"
 #include "typing/JitClassTyping.h"
 #include "typing/OptionalTyping.h"
 #include "typing/RecordTyping.h"
@@ -126,10 +127,24 @@ void StatementInference::keepOneType(Expr *read, Expr *target) {
   pass.assignVariable(read->name, function.variableTypes[target->name], read->location);
 }
 
+const Type *StatementInference::typeAssignedValue(Stmt *stmt) {
+  try {
+    return pass.typeExpr(stmt->value);
+  } catch (const ImpreciseValue &imprecise) {
+    // Numba types the value and then cannot type the variable holding it (an array of Python
+    // objects is imprecise): the error names the variable.
+    const Expr *target = stmt->targets.size() == 1 ? stmt->targets[0] : nullptr;
+    if (!target || target->kind != ExprKind::Name)
+      throw;
+    throwTypingError(impreciseVariableMessage(pythonVariableName(target->name), imprecise.typeName),
+                     imprecise.location);
+  }
+}
+
 void StatementInference::typeStatement(Stmt *stmt) {
   switch (stmt->kind) {
   case StmtKind::Assign: {
-    const Type *value = pass.typeExpr(stmt->value);
+    const Type *value = typeAssignedValue(stmt);
     // a[i] = v of a user type that converts to the array's number type (Numba's
     // can_convert_to: an IntEnum member, a bfloat16 into an int16 array) stores the number
     if (value && isUserType(value) && stmt->targets.size() == 1 &&

@@ -36,6 +36,9 @@ private:
   /// `x += y` (any augmented operator) where x or y is of a user type: the binary operator's
   /// overload, recorded under the target name's expression for lowering.
   void typeUserTypeInPlace(Stmt *stmt, Expr *target, const Type *current, const Type *value);
+  /// The value of assignment `stmt`; a value of an imprecise type (typing/ImpreciseValues.h)
+  /// assigned to a variable is Numba's error naming that variable.
+  const Type *typeAssignedValue(Stmt *stmt);
   /// `x += y` of a variable x (the Name target of an augmented assignment).
   void typeNameUpdate(Stmt *stmt);
   /// `x += y` updating x in place (an array, a list, a set) where it reads one version of x

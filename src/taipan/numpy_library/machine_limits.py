@@ -10,7 +10,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from taipan.errors import TypingError
+from taipan.errors import ImpreciseTypeError, TypingError
 from taipan.extending import overload
 from taipan.numpy_library.support import numpy_dtype
 
@@ -95,6 +95,11 @@ def _dtype(obj, align=False, copy=False):
         numpy_type = np.dtype(text) if isinstance(text, str) else _dtype_of(obj)
     except TypeError:
         numpy_type = None
+    if numpy_type is not None and numpy_type.kind == "O":
+        # Numba's dtype(pyobject): no compiled value holds a Python object, so the variable
+        # given it cannot be typed ("Cannot infer the type of variable ...", as Numba's array
+        # of them)
+        raise ImpreciseTypeError("dtype(pyobject)")
     if numpy_type is None or numpy_type.kind not in "biufc":
         raise TypingError(f"np.dtype of {obj} is not supported in compiled code")
     scalar = numpy_type.type
