@@ -416,6 +416,39 @@ void defineComplexPow(llvm::Function &function) {
          builder.CreateFMul(length, libdevice("__nv_sin", {phase})));
 }
 
+/// complex64 ** complex64 of NumPy's loop on the device: the complex128 function
+/// (defineComplexPow, defined here when the module has no definition of it yet) on widened
+/// operands, its parts rounded to float.
+void defineSingleComplexPow(llvm::Function &function) {
+  llvm::LLVMContext &context = function.getContext();
+  llvm::Module &module = *function.getParent();
+  llvm::Type *f64 = llvm::Type::getDoubleTy(context);
+  llvm::Type *f32 = llvm::Type::getFloatTy(context);
+  llvm::Type *pointer = llvm::PointerType::getUnqual(context);
+  llvm::FunctionType *wideType = llvm::FunctionType::get(llvm::Type::getInt32Ty(context),
+                                                         {f64, f64, f64, f64, pointer}, false);
+  llvm::Function *wide = module.getFunction("taipan_numpy_complex_pow");
+  if (!wide)
+    wide = llvm::Function::Create(wideType, llvm::GlobalValue::InternalLinkage,
+                                  "taipan_numpy_complex_pow", module);
+  if (wide->isDeclaration())
+    defineComplexPow(*wide);
+  function.setLinkage(llvm::GlobalValue::InternalLinkage);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", &function));
+  llvm::AllocaInst *parts = builder.CreateAlloca(llvm::ArrayType::get(f64, 2));
+  std::vector<llvm::Value *> arguments;
+  for (unsigned i = 0; i < 4; ++i)
+    arguments.push_back(builder.CreateFPExt(function.getArg(i), f64));
+  arguments.push_back(parts);
+  llvm::Value *status = builder.CreateCall(wide, arguments);
+  for (unsigned i = 0; i < 2; ++i) {
+    llvm::Value *part = builder.CreateLoad(f64, builder.CreateConstInBoundsGEP1_64(f64, parts, i));
+    builder.CreateStore(builder.CreateFPTrunc(part, f32),
+                        builder.CreateConstInBoundsGEP1_64(f32, function.getArg(4), i));
+  }
+  builder.CreateRet(status);
+}
+
 /// Device definitions of the runtime calls lowering emits: exceptions set a flag (read by the
 /// host after a debug launch); allocation and reference counting are the device's memory
 /// runtime (DeviceMemoryRuntime.h), defined first, since its definitions call taipan_raise.
@@ -450,8 +483,14 @@ void defineDeviceRuntime(llvm::Module &module) {
       defineRoundNdigits(function);
       continue;
     }
-    if (name == "taipan_complex_pow") {
+    // NumPy's power (ufunc loops) gets CPython's algorithm on the device; lowering selects
+    // NumPy's values for a zero base around the call, and other bases agree to rounding.
+    if (name == "taipan_complex_pow" || name == "taipan_numpy_complex_pow") {
       defineComplexPow(function);
+      continue;
+    }
+    if (name == "taipan_numpy_complex_powf") {
+      defineSingleComplexPow(function);
       continue;
     }
     if (name == "taipan_raise" || name == "taipan_raise_index_error") {

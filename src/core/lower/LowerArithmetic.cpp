@@ -343,36 +343,42 @@ llvm::Value *OperatorLowering::lowerComplexBinary(BinaryOp op, llvm::Value *a, l
                        builder.CreateSelect(realLarger, imag1, imag2), type);
   }
   case BinaryOp::Pow: {
-    // CPython's algorithm (exact for small integral exponents), in double precision; NumPy's
-    // npy_cpow gives the same bits wherever the base is not zero.
-    const Type *wide = types::complex128();
-    llvm::Type *f64 = builder.getDoubleTy();
-    auto widen = [&](llvm::Value *value) { return builder.CreateFPExt(value, f64); };
-    ar = widen(ar), ai = widen(ai), br = widen(br), bi = widen(bi);
-    llvm::AllocaInst *out = core.createEntryAlloca(llvm::ArrayType::get(f64, 2), "cpow.result");
-    llvm::FunctionCallee power = moduleLowering.runtimeFunction(
-        "taipan_complex_pow", builder.getInt32Ty(), {f64, f64, f64, f64, builder.getPtrTy()});
-    llvm::Value *status = builder.CreateCall(power, {ar, ai, br, bi, out});
+    // CPython's algorithm (exact for small integral exponents) in double precision, or under
+    // NumPy's error model NumPy's npy_cpow (the same cases, NumPy's complex division, C's cpow
+    // otherwise) in the type's own precision, as NumPy's complex64 and complex128 loops.
     bool raises = !core.numpyErrorModel();
+    bool single = !raises && type->bits() == 64;
+    const Type *wide = single ? type : types::complex128();
+    llvm::Type *part = single ? builder.getFloatTy() : builder.getDoubleTy();
+    auto widen = [&](llvm::Value *value) { return builder.CreateFPExt(value, part); };
+    ar = widen(ar), ai = widen(ai), br = widen(br), bi = widen(bi);
+    llvm::AllocaInst *out = core.createEntryAlloca(llvm::ArrayType::get(part, 2), "cpow.result");
+    const char *function = raises   ? "taipan_complex_pow"
+                           : single ? "taipan_numpy_complex_powf"
+                                    : "taipan_numpy_complex_pow";
+    llvm::FunctionCallee power = moduleLowering.runtimeFunction(
+        function, builder.getInt32Ty(), {part, part, part, part, builder.getPtrTy()});
+    llvm::Value *status = builder.CreateCall(power, {ar, ai, br, bi, out});
     if (raises)
       core.exceptions().raiseIf(builder.CreateICmpNE(status, builder.getInt32(0)),
                                 ZeroDivisionErrorId, "0.0 to a negative or complex power");
-    llvm::Value *real = builder.CreateLoad(f64, out);
-    llvm::Value *imag = builder.CreateLoad(f64, builder.CreateConstInBoundsGEP1_64(f64, out, 1));
+    llvm::Value *real = builder.CreateLoad(part, out);
+    llvm::Value *imag = builder.CreateLoad(part, builder.CreateConstInBoundsGEP1_64(part, out, 1));
     if (!raises) {
       // NumPy's npy_cpow for a zero base (any signs of its zeros) and a non-zero exponent:
       // 0 when the exponent's real part is positive (its imaginary part does not count), else
       // NaN parts (where CPython raises, and also for a NaN real part, where CPython gives 0).
-      llvm::Value *zero = llvm::ConstantFP::get(f64, 0.0);
+      // The host's runtime function does so itself; a device's is CPython's algorithm.
+      llvm::Value *zero = llvm::ConstantFP::get(part, 0.0);
       llvm::Value *zeroBase =
           builder.CreateAnd(builder.CreateFCmpOEQ(ar, zero), builder.CreateFCmpOEQ(ai, zero));
       llvm::Value *zeroExponent =
           builder.CreateAnd(builder.CreateFCmpOEQ(br, zero), builder.CreateFCmpOEQ(bi, zero));
       llvm::Value *numpyCase = builder.CreateAnd(zeroBase, builder.CreateNot(zeroExponent));
-      llvm::Value *part = builder.CreateSelect(builder.CreateFCmpOGT(br, zero), zero,
-                                               llvm::ConstantFP::getNaN(f64));
-      real = builder.CreateSelect(numpyCase, part, real);
-      imag = builder.CreateSelect(numpyCase, part, imag);
+      llvm::Value *zeroBaseValue = builder.CreateSelect(builder.CreateFCmpOGT(br, zero), zero,
+                                                        llvm::ConstantFP::getNaN(part));
+      real = builder.CreateSelect(numpyCase, zeroBaseValue, real);
+      imag = builder.CreateSelect(numpyCase, zeroBaseValue, imag);
     }
     return core.castValue(makeComplex(real, imag, wide), wide, type);
   }

@@ -72,7 +72,74 @@ Complex powUnsigned(Complex x, long n) {
   return result;
 }
 
+/// A complex number of `Real` parts, as NumPy's npy_cfloat and npy_cdouble.
+template <typename Real> struct ComplexOf {
+  Real real, imag;
+};
+
+/// NumPy's cmul, in `Real` arithmetic.
+template <typename Real> ComplexOf<Real> numpyMultiply(ComplexOf<Real> a, ComplexOf<Real> b) {
+  return {a.real * b.real - a.imag * b.imag, a.real * b.imag + a.imag * b.real};
+}
+
+/// NumPy's cdiv: Smith's method with a reciprocal scale (not CPython's divisions).
+template <typename Real> ComplexOf<Real> numpyDivide(ComplexOf<Real> a, ComplexOf<Real> b) {
+  Real absReal = std::fabs(b.real), absImag = std::fabs(b.imag);
+  if (absReal >= absImag) {
+    if (absReal == 0 && absImag == 0)
+      return {a.real / absReal, a.imag / absImag};
+    Real ratio = b.imag / b.real, scale = Real(1) / (b.real + b.imag * ratio);
+    return {(a.real + a.imag * ratio) * scale, (a.imag - a.real * ratio) * scale};
+  }
+  Real ratio = b.real / b.imag, scale = Real(1) / (b.imag + b.real * ratio);
+  return {(a.real * ratio + a.imag) * scale, (a.imag * ratio - a.real) * scale};
+}
+
+/// NumPy's npy_cpow in `Real` arithmetic; `libraryPower` is the C library's cpow or cpowf.
+template <typename Real, typename LibraryComplex>
+ComplexOf<Real> numpyPower(ComplexOf<Real> base, ComplexOf<Real> exponent,
+                           LibraryComplex (*libraryPower)(LibraryComplex, LibraryComplex)) {
+  using Complex = ComplexOf<Real>;
+  // The order of cases is NumPy's.
+  if (exponent.real == 0 && exponent.imag == 0)
+    return {1, 0};
+  if (base.real == 0 && base.imag == 0)
+    return exponent.real > 0 ? Complex{0, 0} : Complex{Real(NAN), Real(NAN)};
+  if (exponent.imag == 0 && exponent.real > -100 && exponent.real < 100 &&
+      exponent.real == static_cast<Real>(static_cast<long>(exponent.real))) {
+    long n = static_cast<long>(exponent.real);
+    if (n == 1)
+      return base;
+    if (n == 2)
+      return numpyMultiply(base, base);
+    if (n == 3)
+      return numpyMultiply(base, numpyMultiply(base, base));
+    // Squaring from 1 + 0j, then 1 / that for a negative exponent.
+    Complex power = base, product{1, 0};
+    long magnitude = n < 0 ? -n : n;
+    for (long mask = 1;; mask <<= 1) {
+      if (magnitude & mask)
+        product = numpyMultiply(product, power);
+      if (magnitude < (mask << 1))
+        break;
+      power = numpyMultiply(power, power);
+    }
+    return n < 0 ? numpyDivide(Complex{1, 0}, product) : product;
+  }
+  LibraryComplex x, y; // parts set one by one: arithmetic with I would touch zeros and NaNs
+  __real__ x = base.real;
+  __imag__ x = base.imag;
+  __real__ y = exponent.real;
+  __imag__ y = exponent.imag;
+  LibraryComplex z = libraryPower(x, y);
+  return {__real__ z, __imag__ z};
+}
+
 } // namespace
+
+// C99's cpow and cpowf from the C library, which NumPy's npy_cpow calls for its general case.
+extern "C" double _Complex cpow(double _Complex base, double _Complex exponent);
+extern "C" float _Complex cpowf(float _Complex base, float _Complex exponent);
 
 extern "C" {
 
@@ -128,6 +195,24 @@ int32_t taipan_complex_pow(double baseReal, double baseImag, double exponentReal
     }
     value = {length * std::cos(phase), length * std::sin(phase)};
   }
+  result[0] = value.real;
+  result[1] = value.imag;
+  return 0;
+}
+
+int32_t taipan_numpy_complex_pow(double baseReal, double baseImag, double exponentReal,
+                                 double exponentImag, double *result) {
+  ComplexOf<double> value =
+      numpyPower<double>({baseReal, baseImag}, {exponentReal, exponentImag}, cpow);
+  result[0] = value.real;
+  result[1] = value.imag;
+  return 0;
+}
+
+int32_t taipan_numpy_complex_powf(float baseReal, float baseImag, float exponentReal,
+                                  float exponentImag, float *result) {
+  ComplexOf<float> value =
+      numpyPower<float>({baseReal, baseImag}, {exponentReal, exponentImag}, cpowf);
   result[0] = value.real;
   result[1] = value.imag;
   return 0;

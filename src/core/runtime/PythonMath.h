@@ -1,5 +1,5 @@
-// Numeric functions whose Python semantics need more than a few instructions: modular power,
-// complex power, correctly rounded round(x, n), math.hypot, cmath.rect's special values.
+// Numeric functions whose Python (or NumPy) semantics need more than a few instructions: modular
+// power, complex power, correctly rounded round(x, n), math.hypot, cmath.rect's special values.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,14 @@ int64_t taipan_powmod(int64_t base, int64_t exponent, int64_t modulus, int32_t *
 /// Writes the result; returns 1 for 0 raised to a negative or complex power.
 int32_t taipan_complex_pow(double baseReal, double baseImag, double exponentReal,
                            double exponentImag, double *result);
+/// NumPy's npy_cpow (np.power of complex128): 1 for a zero exponent, 0 or NaN parts for a zero
+/// base, repeated squaring for integral real exponents below 100 in magnitude (NumPy's complex
+/// division for negative ones), else the C library's cpow. Writes the result; returns 0.
+int32_t taipan_numpy_complex_pow(double baseReal, double baseImag, double exponentReal,
+                                 double exponentImag, double *result);
+/// The same for np.power of complex64, in float arithmetic (cpowf), as NumPy's loop.
+int32_t taipan_numpy_complex_powf(float baseReal, float baseImag, float exponentReal,
+                                  float exponentImag, float *result);
 /// round(x, ndigits) correctly rounded, as CPython's float.__round__.
 double taipan_round_ndigits(double x, int64_t ndigits);
 /// round(x, ndigits) of an int, exactly, as CPython's int.__round__ (half to even); a result

@@ -182,6 +182,8 @@ const RuntimeSymbol *runtimeSymbols(size_t &count) {
       TAIPAN_SYMBOL(taipan_matmul_f32),
       TAIPAN_SYMBOL(taipan_powmod),
       TAIPAN_SYMBOL(taipan_complex_pow),
+      TAIPAN_SYMBOL(taipan_numpy_complex_pow),
+      TAIPAN_SYMBOL(taipan_numpy_complex_powf),
       TAIPAN_SYMBOL(taipan_round_ndigits),
       TAIPAN_SYMBOL(taipan_math_hypot),
       TAIPAN_SYMBOL(taipan_round_int_ndigits),
