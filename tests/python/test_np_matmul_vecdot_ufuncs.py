@@ -1,8 +1,8 @@
 """np.matmul and np.vecdot called as NumPy's generalized ufuncs: every number dtype and bool
 (the promoted loop type; integers wrap, booleans give any pair both true), 1-D operands
 promoted and removed, vecdot conjugating its first operand, any layout, an output argument
-filled by broadcasting with NumPy's same_kind check, and the refusals (stacks, scalars, a
-narrower output, mismatched inner sizes). Compared with NumPy; counters checked."""
+filled by broadcasting with NumPy's same_kind check, stacks broadcast against each other, and
+the refusals (scalars, a narrower output, mismatched inner sizes). Compared with NumPy; counters checked."""
 
 import numpy as np
 import pytest
@@ -114,14 +114,42 @@ def test_outputs_broadcast_and_cast_same_kind(dtype):
     assert live_blocks() == before
 
 
+@pytest.mark.parametrize("dtype", ["?", "i1", "u4", "f4", "c16"])
+def test_stacks_broadcast(dtype):
+    rng = np.random.default_rng(5)
+    before = live_blocks()
+    for a_shape, b_shape in [
+        ((3, 2, 4), (4, 5)),
+        ((2, 4), (3, 4, 5)),
+        ((3, 1, 2, 4), (5, 4, 2)),
+        ((4,), (3, 4, 5)),
+        ((3, 2, 4), (4,)),
+        ((0, 2, 3), (3, 4)),
+        ((1, 2, 3), (4, 3, 2)),
+    ]:
+        x = rng.integers(-3, 4, a_shape).astype(dtype)
+        y = rng.integers(-3, 4, b_shape).astype(dtype)
+        check(matmul(x, y), np.matmul(x, y))
+    for a_shape, b_shape in [((3, 4), (4,)), ((2, 1, 4), (3, 4)), ((0, 4), (4,))]:
+        x = rng.integers(-3, 4, a_shape).astype(dtype)
+        y = rng.integers(-3, 4, b_shape).astype(dtype)
+        check(vecdot(x, y), np.vecdot(x, y))
+    x, y = rng.integers(-3, 4, (2, 3, 4)).astype(dtype), rng.integers(-3, 4, (4, 2)).astype(dtype)
+    got, expected = np.zeros((2, 3, 2), dtype), np.zeros((2, 3, 2), dtype)
+    matmul_keyword(x, y, got)
+    np.matmul(x, y, out=expected)
+    check(got, expected)
+    with pytest.raises(ValueError, match="mismatch in its core dimension"):
+        matmul(x, y.T)
+    assert live_blocks() == before
+
+
 def test_refusals():
     floats = np.ones(4)
     with pytest.raises(TypingError, match="Cannot cast ufunc 'matmul' output"):
         matmul_into(floats, floats, np.zeros(4, np.int64))
     with pytest.raises(TypingError, match="Cannot cast ufunc 'vecdot' output"):
         vecdot_into(floats + 1j, floats, np.zeros(4))
-    with pytest.raises(TypingError, match="more than 2 dimension"):
-        matmul(np.ones((2, 2, 2)), np.ones((2, 2, 2)))
     with pytest.raises(TypingError, match="takes arrays"):
         matmul(1.0, floats)
     with pytest.raises(TypingError, match="read-only"):

@@ -2,8 +2,10 @@
 (n),(n)->()): every number dtype and bool (NumPy's promoted loop type: integers wrap, booleans
 give any pair both true), 1-D operands promoted and removed as NumPy does, an output argument
 (positional or ``out=``) checked with NumPy's same_kind rule and filled by broadcasting, as
-NumPy's gufunc does when the output has more loop dimensions. Operands of up to two dimensions
-(np.vecdot: one); stacks of matrices are refused at typing."""
+NumPy's gufunc does when the output has more loop dimensions. Stacks (the dimensions before the
+core ones) broadcast against each other; items are read through C-order copies and multiplied
+in plain loops (no BLAS: NumPy's float loops use it, so large float products are slower and may
+differ in the last bits)."""
 
 import numpy as np
 
@@ -13,18 +15,13 @@ from taipan.extending import overload, register_jitable
 from taipan.numpy_library.support import is_none, numpy_dtype, scalar_class
 
 
-def _loop_dtype(name, a, b, max_ndim):
+def _loop_dtype(name, a, b):
     """NumPy's loop type of two array operands, or a TypingError naming what is refused."""
     for operand in (a, b):
         if not isinstance(operand, types.Array) or numpy_dtype(operand) is None:
             raise TypingError(f"np.{name}() takes arrays of numbers or booleans, not {operand}")
         if operand.ndim == 0:
             raise TypingError(f"np.{name}(): an operand has no dimension (NumPy: ValueError)")
-        if operand.ndim > max_ndim:
-            raise TypingError(
-                f"np.{name}() of operands with more than {max_ndim} dimension(s) "
-                "(stacks) is not supported in compiled code"
-            )
     return np.result_type(numpy_dtype(a), numpy_dtype(b))
 
 
@@ -75,41 +72,60 @@ def _dot_kernel(dtype, conjugate_first):
     return dot
 
 
+@register_jitable
+def _count(shape):
+    count = 1
+    for extent in shape:
+        count *= extent
+    return count
+
+
 @overload(np.matmul)
 def _matmul(a, b, out=None):
-    dtype = _loop_dtype("matmul", a, b, 2)
+    dtype = _loop_dtype("matmul", a, b)
     scalar = scalar_class(dtype)
     dot = _dot_kernel(dtype, False)
     a_vector, b_vector = a.ndim == 1, b.ndim == 1
-    result_ndim = 2 - a_vector - b_vector
+    result_ndim = max(a.ndim, b.ndim, 2) - a_vector - b_vector
     _check_output("matmul", out, dtype, result_ndim)
 
     @register_jitable
-    def products(a, b):
+    def stacked_products(a, b):
+        """The products of the broadcast stacks as (count, n, m), and the stacks' shape."""
         x = a.reshape(1, a.size) if a_vector else a
         y = b.reshape(b.size, 1) if b_vector else b
-        rows, inner = x.shape
-        if y.shape[0] != inner:
+        rows, inner = x.shape[-2], x.shape[-1]
+        columns = y.shape[-1]
+        if y.shape[-2] != inner:
             raise ValueError(
                 "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
                 "signature (n?,k),(k,m?)->(n?,m?)"
             )
-        columns = y.shape[1]
+        stacks = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+        count = _count(stacks)
         # Items read through flat C-order copies: one indexing rule for any layout.
-        xc = np.ascontiguousarray(x).ravel()
-        yc = np.ascontiguousarray(y).ravel()
-        result = np.empty((rows, columns), scalar)
-        for i in range(rows):
-            for j in range(columns):
-                result[i, j] = dot(xc, i * inner, 1, yc, j, columns, inner)
-        return result
+        xc = np.ascontiguousarray(np.broadcast_to(x, stacks + (rows, inner))).ravel()
+        yc = np.ascontiguousarray(np.broadcast_to(y, stacks + (inner, columns))).ravel()
+        result = np.empty((count, rows, columns), scalar)
+        for s in range(count):
+            for i in range(rows):
+                for j in range(columns):
+                    result[s, i, j] = dot(
+                        xc, (s * rows + i) * inner, 1, yc, s * inner * columns + j, columns, inner
+                    )
+        return result, stacks
 
-    if result_ndim == 0:
-        result_of = register_jitable(lambda a, b: products(a, b)[0, 0])
-    elif result_ndim == 1:
-        result_of = register_jitable(lambda a, b: products(a, b).ravel())
-    else:
-        result_of = products
+    @register_jitable
+    def result_of(a, b):
+        result, stacks = stacked_products(a, b)
+        if a_vector and b_vector:
+            return result[0, 0, 0]
+        if a_vector:
+            return result.reshape(stacks + (result.shape[2],))
+        if b_vector:
+            return result.reshape(stacks + (result.shape[1],))
+        return result.reshape(stacks + (result.shape[1], result.shape[2]))
+
     if is_none(out):
         return lambda a, b, out=None: result_of(a, b)
 
@@ -122,18 +138,36 @@ def _matmul(a, b, out=None):
 
 @overload(np.vecdot)
 def _vecdot(a, b, out=None):
-    dtype = _loop_dtype("vecdot", a, b, 1)
+    dtype = _loop_dtype("vecdot", a, b)
+    scalar = scalar_class(dtype)
     dot = _dot_kernel(dtype, True)
-    _check_output("vecdot", out, dtype, 0)
+    result_ndim = max(a.ndim, b.ndim) - 1
+    _check_output("vecdot", out, dtype, result_ndim)
 
     @register_jitable
-    def result_of(a, b):
-        if a.size != b.size:
+    def stacked_products(a, b):
+        """The products of the broadcast stacks, flat, and the stacks' shape."""
+        n = a.shape[-1]
+        if b.shape[-1] != n:
             raise ValueError(
                 "vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
                 "signature (n),(n)->()"
             )
-        return dot(np.ascontiguousarray(a), 0, 1, np.ascontiguousarray(b), 0, 1, a.size)
+        stacks = np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
+        count = _count(stacks)
+        xc = np.ascontiguousarray(np.broadcast_to(a, stacks + (n,))).ravel()
+        yc = np.ascontiguousarray(np.broadcast_to(b, stacks + (n,))).ravel()
+        result = np.empty(count, scalar)
+        for s in range(count):
+            result[s] = dot(xc, s * n, 1, yc, s * n, 1, n)
+        return result, stacks
+
+    @register_jitable
+    def result_of(a, b):
+        result, stacks = stacked_products(a, b)
+        if result_ndim == 0:
+            return result[0]
+        return result.reshape(stacks)
 
     if is_none(out):
         return lambda a, b, out=None: result_of(a, b)
