@@ -423,7 +423,8 @@ Stmt *AstReader::readStatement(nb::handle node) {
       {"Delete", "del statements (but del d[key] of a dict and del l[i] of a list)"},
       {"Import", "import statements"},
       {"ImportFrom", "import statements"},
-      {"Match", "match statements"}};
+      {"Match", "match statements"},
+      {"TypeAlias", "type statements"}};
   auto found = names.find(kind);
   throwUnsupported((found != names.end() ? found->second : "the statement " + kind) +
                        " are not supported in compiled code",

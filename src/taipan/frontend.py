@@ -227,6 +227,8 @@ def _compiled_alone(node, class_name, imports, code, source=None):
         node = copy.deepcopy(node)
     wrapped = node if not isinstance(node, ast.Lambda) else located(ast.Expr(value=node))
     depth = 1
+    if getattr(node, "type_params", None):  # def f[T](): Python 3.12's scope of the parameters
+        depth += 1
     if class_name is not None:
         wrapped = located(
             ast.ClassDef(name=class_name, bases=[], keywords=[], body=[wrapped], decorator_list=[])
