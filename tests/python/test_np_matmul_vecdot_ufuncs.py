@@ -2,7 +2,8 @@
 (the promoted loop type; integers wrap, booleans give any pair both true), 1-D operands
 promoted and removed, vecdot conjugating its first operand, any layout, an output argument
 filled by broadcasting with NumPy's same_kind check, stacks broadcast against each other, and
-the refusals (scalars, a narrower output, mismatched inner sizes). Compared with NumPy; counters checked."""
+the refusals (scalars, a narrower output, mismatched inner sizes). Compared with NumPy;
+counters checked."""
 
 import numpy as np
 import pytest
