@@ -123,3 +123,44 @@ def test_the_python_error_class():
     error = ImpreciseTypeError("dtype(pyobject)")
     assert isinstance(error, TypingError) and error.imprecise_type == "dtype(pyobject)"
     assert str(error) == "Cannot infer the type of a value, have imprecise type: dtype(pyobject)."
+
+
+def empty_of_objects(n):
+    values = np.empty(n, dtype="O")
+    return values
+
+
+def zeros_of_objects(n):
+    values = np.zeros((n, 2), "object")
+    return values
+
+
+def converted_to_objects(n):
+    values = np.ones(n).astype("|O")
+    return values
+
+
+def returned_objects(n):
+    return np.empty(n, dtype="O")
+
+
+@pytest.mark.parametrize(
+    "function, imprecise",
+    [
+        (empty_of_objects, "array(pyobject, 1d, C)"),
+        (zeros_of_objects, "array(pyobject, 2d, C)"),
+        (converted_to_objects, "array(pyobject, 1d, C)"),
+    ],
+)
+def test_a_numpy_array_of_objects_names_its_variable(function, imprecise):
+    # was "Invalid NumPy dtype specified: 'O'", though NumPy reads 'O' as the object dtype
+    with pytest.raises(TypingError) as raised:
+        njit(function)(3)
+    message = str(raised.value)
+    assert message.startswith(
+        f"Cannot infer the type of variable 'values', have imprecise type: {imprecise}."
+    )
+    assert f"in {function.__name__}" in message
+    with pytest.raises(TypingError, match="have imprecise type: array.pyobject, 1d, C.") as raised:
+        njit(returned_objects)(3)
+    assert str(raised.value).startswith("Cannot infer the type of a value")

@@ -11,6 +11,7 @@
 #include "types/CharSequences.h"
 #include "typing/ArrayTyping.h"
 #include "typing/BuiltinTyping.h"
+#include "typing/ImpreciseValues.h"
 
 #include <llvm/IR/Constants.h>
 
@@ -67,6 +68,14 @@ const Type *dtypeArgument(const LibraryCall &call, size_t index, const Type *fal
   if (!dtype && given->isUnicode())
     throwTypingError("If np." + function + " dtype is a string it must be a string constant.",
                      call.location);
+  if (!dtype && given->kind() == TypeKind::StringLiteral && namesObjectDtype(given->text())) {
+    // An array of Python objects: Numba types it and cannot type the variable holding it
+    // (typing/ImpreciseValues.h). Its dimensions: the shape's, or the array argument's.
+    const Type *first = call.argumentTypes.empty() ? nullptr : call.argumentTypes[0];
+    int ndim = !first ? -1 : first->isArray() ? first->ndim() : shapeDimensions(first);
+    throw ImpreciseValue(
+        ndim < 0 ? "pyobject" : "array(pyobject, " + std::to_string(ndim) + "d, C)", call.location);
+  }
   if (!dtype && given->kind() == TypeKind::StringLiteral)
     throwTypingError("Invalid NumPy dtype specified: '" + given->text() + "'", call.location);
   if (!dtype)
