@@ -515,27 +515,33 @@ def _garbage_collection_paused():
             gc.enable()
 
 
-def _warn_if_debuggers_lack_the_file(py_func):
+def _warn_if_debuggers_lack_the_text(py_func, lines, first_line, last_line):
     """debug=True for a function whose text is neither in a file nor in linecache (built by
-    exec): taipan compiled the text it kept, but debuggers read the lines from the file the
-    debug information names; warned as numba-cuda warns when it cannot find a function's
-    source. A notebook's cells are in linecache, as inspect finds them: no warning."""
+    exec): taipan compiled the text it kept (``lines``, where the definition spans
+    ``first_line`` to ``last_line``), but debuggers read the lines from the file the debug
+    information names; warned as numba-cuda warns when it cannot find a function's source. A
+    notebook's cells are in linecache, as inspect finds them: no warning. What linecache holds
+    under the name must be the definition's text: Python 3.13 keeps a ``python -c`` program
+    there as "<string>", the name exec gives every text it runs."""
     import os
-    import warnings
 
     from taipan.errors import DebugInfoWarning
 
     filename = py_func.__code__.co_filename
-    if not os.path.exists(filename) and not linecache.getlines(filename, py_func.__globals__):
-        warnings.warn(
-            DebugInfoWarning(
-                f"Could not find source for function: {py_func}. Debug line information may be "
-                f"inaccurate: its file {filename!r} does not exist and linecache does not hold "
-                "it, so debuggers cannot show its lines (taipan compiled it from the text exec "
-                "or compile was given)"
-            ),
-            stacklevel=2,
-        )
+    if os.path.exists(filename):
+        return
+    shown = linecache.getlines(filename, py_func.__globals__)
+    if shown[first_line - 1 : last_line] == lines[first_line - 1 : last_line]:
+        return
+    warnings.warn(
+        DebugInfoWarning(
+            f"Could not find source for function: {py_func}. Debug line information may be "
+            f"inaccurate: its file {filename!r} does not exist and linecache does not hold its "
+            "text, so debuggers cannot show its lines (taipan compiled it from the text exec "
+            "or compile was given)"
+        ),
+        stacklevel=2,
+    )
 
 
 def read_function(py_func, options):
@@ -545,7 +551,7 @@ def read_function(py_func, options):
     with _garbage_collection_paused():
         lines, node = _verified_source(py_func)
         if options.get("debug"):
-            _warn_if_debuggers_lack_the_file(py_func)
+            _warn_if_debuggers_lack_the_text(py_func, lines, first_line, node.end_lineno)
         node = rewrite_objmode_blocks(py_func, node, lines, options)
         definition_lines = lines[first_line - 1 : node.end_lineno]
         source = _core.read_function(

@@ -5,15 +5,20 @@ the behaviours that differ between releases (comprehension scopes, unbound-read 
 docstrings) follow the running Python. Sources the oldest Python cannot parse are written to
 files and imported only where the running Python can."""
 
+import linecache
+import os
+import subprocess
 import sys
 import textwrap
+import warnings
 
 import pytest
+from child_processes import child_python_path
 from conftest import assert_same
 from module_files import load_module
 
 from taipan import njit
-from taipan.errors import UnsupportedError
+from taipan.errors import DebugInfoWarning, UnsupportedError
 from taipan.runtime import live_blocks
 
 needs_311 = pytest.mark.skipif(sys.version_info < (3, 11), reason="syntax of Python 3.11")
@@ -178,3 +183,63 @@ def documented(x):
 def test_functions_with_indented_docstrings_compile(tmp_path):
     module = module_of(tmp_path, DOCSTRING_SOURCE, "docstrings")
     assert_same(njit(module.documented), 4)
+
+
+def debug_info_warnings(function):
+    """The DebugInfoWarnings compiling ``function`` with debug=True gives."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert njit(debug=True)(function)() == 1
+    return [w for w in caught if issubclass(w.category, DebugInfoWarning)]
+
+
+def test_debug_warning_when_linecache_holds_another_string_text():
+    # Python 3.13 keeps the text of `python -c` in linecache as "<string>", the name exec gives
+    # every text it runs (so every pytest-xdist worker has it): that text is not the function's.
+    namespace = {}
+    exec("def made():\n    return 1\n", {}, namespace)  # noqa: S102
+    saved = linecache.cache.get("<string>")
+    text = "import sys;exec(eval(sys.stdin.readline()))\n"
+    linecache.cache["<string>"] = (len(text), None, [text], "<string>")
+    try:
+        assert len(debug_info_warnings(namespace["made"])) == 1
+    finally:
+        if saved is None:
+            linecache.cache.pop("<string>", None)
+        else:
+            linecache.cache["<string>"] = saved
+
+
+COMMAND_LINE_PROGRAM = """
+import warnings
+from taipan import njit
+from taipan.errors import DebugInfoWarning
+warnings.simplefilter("always")
+def direct():
+    return 1
+namespace = {}
+exec("def made():\\n    return 1\\n", {}, namespace)
+for function in (direct, namespace["made"]):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert njit(debug=True)(function)() == 1
+    print(function.__name__, sum(issubclass(w.category, DebugInfoWarning) for w in caught))
+"""
+
+
+def test_debug_warning_in_a_command_line_program(tmp_path):
+    # A function the -c text defines is shown by debuggers only where linecache holds that text
+    # (Python 3.13 on); one built by exec inside it never is.
+    environment = dict(os.environ, PYTHONPATH=child_python_path())
+    result = subprocess.run(
+        [sys.executable, "-c", COMMAND_LINE_PROGRAM],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    direct_warnings = 0 if sys.version_info >= (3, 13) else 1
+    assert result.stdout.split() == ["direct", str(direct_warnings), "made", "1"], result.stdout
