@@ -101,6 +101,7 @@ BINDINGS_HEADERS = {
     "typing/DictTyping.h",  # typed.Dict shares the key rules and the runtime layout of dicts
     "typing/SetTyping.h",  # unboxing a set argument builds the table lowering would describe
     "typing/ObjectModeBlocks.h",  # objmode blocks: the front end registers, the hook reads
+    "library/InstalledNumpy.h",  # the extension records what the installed NumPy computes
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)

@@ -41,6 +41,10 @@ def test_every_unit_pair_against_numpy(kind):
             expected = values.astype(f"{kind}8[{target}]")
         except TypeError:
             continue
+        except OverflowError:
+            # NumPy >= 2.5 refuses a cast that overflows int64 (years to nanoseconds);
+            # earlier releases, and taipan, wrap: only the pairs both compute are compared.
+            continue
         got = cast_to(f"{kind}8[{target}]")(values)
         assert got.dtype == expected.dtype
         assert got.view("i8").tolist() == expected.view("i8").tolist(), (source, target)

@@ -2,6 +2,8 @@
 // extrema, negative/absolute/sign, the float predicates, divmod), added to any ufunc's kernel.
 #include "library/UfuncCalls.h"
 
+#include "library/InstalledNumpy.h"
+
 #include "lower/LoweringApi.h"
 #include "lower/OperatorLowering.h"
 #include "support/CompileError.h"
@@ -174,6 +176,33 @@ DatetimeLoops timedeltaDivmod() {
           }};
 }
 
+/// The sign of a timedelta as the installed NumPy gives it (InstalledNumpy): before 2.5 a
+/// timedelta holding the count's sign (NaT, the smallest int64, gives -1); from 2.5 a float64
+/// (NaN for NaT).
+DatetimeLoops timedeltaSign() {
+  return {[](const std::vector<const Type *> &elements) -> std::optional<UfuncLoop> {
+            if (!elements[0]->isTimedelta())
+              return std::nullopt;
+            const Type *output =
+                installedNumpy().timedeltaSignIsFloat ? types::float64() : elements[0];
+            return UfuncLoop{{elements[0]}, output};
+          },
+          [](LoweringApi &lowering, const LibraryCall &call,
+             const std::vector<llvm::Value *> &values) -> llvm::Value * {
+            llvm::IRBuilder<> &builder = lowering.irBuilder();
+            llvm::Value *count = values[0], *zero = builder.getInt64(0);
+            llvm::Value *sign = builder.CreateSub(
+                builder.CreateZExt(builder.CreateICmpSGT(count, zero), builder.getInt64Ty()),
+                builder.CreateZExt(builder.CreateICmpSLT(count, zero), builder.getInt64Ty()));
+            if (!call.loop.output->isFloat())
+              return sign;
+            llvm::Type *doubleType = builder.getDoubleTy();
+            return builder.CreateSelect(builder.CreateICmpEQ(count, builder.getInt64(NotATime)),
+                                        llvm::ConstantFP::getNaN(doubleType),
+                                        builder.CreateSIToFP(sign, doubleType));
+          }};
+}
+
 /// NumPy's datetime loops by ufunc name.
 const std::map<std::string, DatetimeLoops> &datetimeLoopTable() {
   static const std::map<std::string, DatetimeLoops> table = [] {
@@ -214,15 +243,7 @@ const std::map<std::string, DatetimeLoops> &datetimeLoopTable() {
     };
     loops["numpy.absolute"] = timedeltaFunction(absolute);
     loops["numpy.abs"] = timedeltaFunction(absolute);
-    // NumPy's sign of a timedelta is its count's: NaT, the smallest int64, gives -1.
-    loops["numpy.sign"] = timedeltaFunction(
-        [](LoweringApi &lowering, const LibraryCall &, const std::vector<llvm::Value *> &values) {
-          llvm::IRBuilder<> &builder = lowering.irBuilder();
-          llvm::Value *zero = builder.getInt64(0);
-          return builder.CreateSub(
-              builder.CreateZExt(builder.CreateICmpSGT(values[0], zero), builder.getInt64Ty()),
-              builder.CreateZExt(builder.CreateICmpSLT(values[0], zero), builder.getInt64Ty()));
-        });
+    loops["numpy.sign"] = timedeltaSign();
     loops["numpy.isnan"] = predicate(true, false);
     loops["numpy.isinf"] = predicate(false, false);
     loops["numpy.isfinite"] = predicate(false, true);
