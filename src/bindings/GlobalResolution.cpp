@@ -12,6 +12,7 @@
 #include "TypeObjects.h"
 #include "Ufuncs.h"
 #include "UserTypeBoxing.h"
+#include "library/InstalledNumpy.h"
 #include "typing/BuiltinNames.h"
 #include "typing/CallLiterals.h"
 #include "typing/ImpreciseValues.h"
@@ -31,7 +32,23 @@ namespace taipan::bindings {
 
 PyTypeObject *dispatcherBaseType = nullptr;
 
-PythonGlobalResolver::PythonGlobalResolver(nb::handle function) : function(nb::borrow(function)) {}
+/// Records what the installed NumPy computes where its releases differ (library/InstalledNumpy.h)
+/// once NumPy is imported: `import taipan` does not import it, and no function that reaches
+/// NumPy's functions or arrays can be read before it is. Its own loop table says which sign a
+/// timedelta has.
+static void recordInstalledNumpyOnce() {
+  static bool recorded = false;
+  PyObject *numpy = recorded ? nullptr : PyDict_GetItemString(PyImport_GetModuleDict(), "numpy");
+  if (!numpy)
+    return;
+  recorded = true;
+  nb::object signLoops = nb::handle(numpy).attr("sign").attr("types");
+  installedNumpy().timedeltaSignIsFloat = nb::cast<bool>(signLoops.attr("__contains__")("m->d"));
+}
+
+PythonGlobalResolver::PythonGlobalResolver(nb::handle function) : function(nb::borrow(function)) {
+  recordInstalledNumpyOnce(); // read with the GIL held (AstReader)
+}
 
 PythonGlobalResolver::~PythonGlobalResolver() {
   // The resolver may outlive the interpreter's willingness to run; release under the GIL.

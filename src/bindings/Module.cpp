@@ -24,7 +24,6 @@
 #include "compiler/JobHash.h"
 #include "cpu/HostInfo.h"
 #include "cuda/CudaTarget.h"
-#include "library/InstalledNumpy.h"
 #include "runtime/Cfuncs.h"
 #include "runtime/Matmul.h"
 #include "runtime/MemoryRuntime.h"
@@ -154,13 +153,6 @@ template <typename Function> auto translateErrors(Function &&function) {
                  "internal compiler error: %s", error.what());
     throw nb::python_error();
   }
-}
-
-/// Records what the installed NumPy computes where its releases differ
-/// (library/InstalledNumpy.h): its own loop table says which sign a timedelta has.
-void recordInstalledNumpy() {
-  nb::object signLoops = nb::module_::import_("numpy").attr("sign").attr("types");
-  installedNumpy().timedeltaSignIsFloat = nb::cast<bool>(signLoops.attr("__contains__")("m->d"));
 }
 
 } // namespace
@@ -430,7 +422,6 @@ NB_MODULE(_core, module) {
   defineJitClasses(module);
   CompilerLock::setWaitHooks(releaseGilForCompilerLock, takeGilAfterCompilerLock);
   python::setMinorVersion(PY_MINOR_VERSION); // the Python this extension is built for
-  recordInstalledNumpy();
   nb::class_<PythonCompilerLock>(module, "CompilerLock")
       .def("__enter__", [](PythonCompilerLock &) { CompilerLock::acquire(); })
       .def("__exit__", [](PythonCompilerLock &, nb::args) { CompilerLock::release(); })
