@@ -530,8 +530,11 @@ def _warn_if_debuggers_lack_the_text(py_func, lines, first_line, last_line):
     filename = py_func.__code__.co_filename
     if os.path.exists(filename):
         return
-    shown = linecache.getlines(filename, py_func.__globals__)
-    if shown[first_line - 1 : last_line] == lines[first_line - 1 : last_line]:
+
+    def span(text_lines):  # a text's last line may lack its newline where linecache's has one
+        return [line.rstrip("\r\n") for line in text_lines[first_line - 1 : last_line]]
+
+    if span(linecache.getlines(filename, py_func.__globals__)) == span(lines):
         return
     warnings.warn(
         DebugInfoWarning(

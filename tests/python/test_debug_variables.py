@@ -166,17 +166,20 @@ def test_debug_info_for_a_function_without_a_file_warns(target):
         compile_it(answer, True)
 
 
+@pytest.mark.parametrize("ending", ["newline", "none"])
 @pytest.mark.parametrize("target", ["cpu", "cuda"])
-def test_debug_info_for_a_notebook_cell_does_not_warn(target):
+def test_debug_info_for_a_notebook_cell_does_not_warn(target, ending):
     """A notebook registers each cell's text in linecache, where debuggers and inspect find
-    it: no DebugInfoWarning (numba-cuda's test_linecache_source)."""
+    it: no DebugInfoWarning (numba-cuda's test_linecache_source, whose compiled text has no
+    newline after its last line where linecache's lines each end in one)."""
     import linecache
 
     from taipan.errors import DebugInfoWarning
 
-    text = "def cell(x):\n    return x + 1\n"
-    filename = f"<ipython-input-taipan-{target}>"
-    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    text = "def cell(x):\n    return x + 1" + ("\n" if ending == "newline" else "")
+    filename = f"<ipython-input-taipan-{target}-{ending}>"
+    cached = [line + "\n" for line in text.splitlines()]
+    linecache.cache[filename] = (len(text), None, cached, filename)
     try:
         namespace = {}
         exec(compile(text, filename, "exec"), namespace)  # noqa: S102
