@@ -108,6 +108,23 @@ def test_nan(f):
     check_like_numpy(f, np.array([1.0, np.nan, 2.0, np.nan]), np.array([np.nan, 2.0]))
 
 
+@pytest.mark.parametrize("f", [isin, isin_inverted], ids=lambda f: f.__name__)
+def test_isin_by_binary_search_of_one_kind(f):
+    # real numbers of one kind look each item up among the sorted distinct test elements:
+    # the same answers as NumPy's sort of both, signed zeros, NaN and infinities included
+    # (not with assume_unique=True: for inputs that are not unique NumPy's answer is its
+    # algorithm's, which that flag keeps)
+    specials = np.array([np.nan, -0.0, 0.0, 1.0, np.inf, -np.inf, 2.5] * 30)
+    tests = np.array([0.0, np.nan, np.inf, 5.0, -0.0] * 40)
+    for dtype in ["float64", "float32"]:
+        check_like_numpy(f, specials.astype(dtype), tests.astype(dtype))
+        check_like_numpy(f, tests.astype(dtype), specials.astype(dtype))
+    check_like_numpy(f, data("int32", 2000, 11) * 3, np.arange(0, 30, 2, dtype=np.int64))
+    check_like_numpy(f, data("uint8", 500, 12), data("uint64", 400, 13))
+    check_like_numpy(f, data("int64", 3000, 14).reshape(30, 100), data("int16", 2500, 15))
+    check_like_numpy(f, np.arange(10**4) % 997, np.arange(0, 3000, 7))
+
+
 def test_isin_keeps_the_shape_of_its_first_argument():
     a = data("int64", 60, 10).reshape(3, 4, 5)
     check_like_numpy(isin, a, [1, 4])

@@ -3,14 +3,15 @@ it), np.intersect1d, np.union1d, np.setdiff1d and np.setxor1d, with Numba's argu
 ``kind=``, no ``return_indices=``). Each takes array-likes (arrays, numbers, lists, tuples),
 raveled; the results are sorted and unique as NumPy's (``assume_unique=True`` skips the
 np.unique of the inputs, as in NumPy). The algorithms are NumPy's arraysetops ones, as Numba
-ports them: a sort of the concatenation and a comparison of neighbours."""
+ports them: a sort of the concatenation and a comparison of neighbours; np.isin of real
+numbers of one kind looks each item up by binary search instead (the same answers, faster)."""
 
 import numpy as np
 
 from taipan import types
 from taipan.errors import TypingError
 from taipan.extending import overload, register_jitable
-from taipan.numpy_library.support import array_like_ndim, is_array_like
+from taipan.numpy_library.support import array_like_dtype, array_like_ndim, is_array_like
 
 
 def _check_flags(name, **flags):
@@ -73,6 +74,32 @@ def _sorted_in1d(ar1, ar2, invert):
 
 
 @register_jitable
+def _in1d_by_lookup(element, test_elements, invert):
+    """_in1d for real numbers of one kind (both integers of one signedness, or both floats):
+    each item is looked up by binary search among the test elements' sorted distinct items,
+    n log m where NumPy sorts both, (n + m) log(n + m). The answers are NumPy's: an item is
+    found when an equal one exists (-0.0 equals 0.0; NaN equals nothing)."""
+    ar1 = np.asarray(element).ravel()
+    ar2 = np.asarray(test_elements).ravel()
+    if len(ar2) < 10 * len(ar1) ** 0.145:
+        return _in1d(ar1, ar2, False, invert)
+    table = np.unique(ar2)
+    positions = np.searchsorted(table, ar1)
+    last = len(table) - 1
+    mask = np.empty(len(ar1), dtype=np.bool_)
+    for i in range(len(ar1)):
+        mask[i] = (table[min(positions[i], last)] == ar1[i]) != invert
+    return mask
+
+
+def _looked_up(element, test_elements):
+    """Whether np.isin may look items up by binary search (_in1d_by_lookup): real numbers of
+    one kind, where the order searchsorted uses agrees with ==."""
+    kinds = {array_like_dtype(element).kind, array_like_dtype(test_elements).kind}
+    return len(kinds) == 1 and kinds <= {"i", "u", "f"}
+
+
+@register_jitable
 def _distinct_pair(ar1, ar2, assume_unique):
     a = np.asarray(ar1)
     b = np.asarray(ar2)
@@ -97,7 +124,13 @@ def _isin(element, test_elements, assume_unique=False, invert=False):
         shape = np.asarray(element).shape
         return _in1d(element, test_elements, assume_unique, invert).reshape(shape)
 
-    return isin
+    def isin_by_lookup(element, test_elements, assume_unique=False, invert=False):
+        shape = np.asarray(element).shape
+        if assume_unique:  # NumPy's answer for inputs that are not unique is its algorithm's
+            return _in1d(element, test_elements, True, invert).reshape(shape)
+        return _in1d_by_lookup(element, test_elements, invert).reshape(shape)
+
+    return isin_by_lookup if _looked_up(element, test_elements) else isin
 
 
 def _in1d_typer(ar1, ar2, assume_unique=False, invert=False):
