@@ -171,6 +171,35 @@ static const char *kindName(TypeKind kind) {
   return "Type";
 }
 
+/// Numbers, datetime64 and timedelta64: the kinds with a width and a sign.
+static bool hasBits(const Type *type) { return type->isNumber() || type->isDatetimeLike(); }
+
+/// Arrays and records' subarray fields: the kinds with ndim and a layout.
+static bool hasShape(const Type *type) {
+  return type->isArray() || type->kind() == TypeKind::NestedArray;
+}
+
+/// What Numba's `.dtype` gives: an array's (or subarray's, or dtype object's) element type, a
+/// list's item, a pointer's pointee; an Optional's value and a generator's yield as before.
+static const Type *elementTypeOf(const Type *type) {
+  switch (type->kind()) {
+  case TypeKind::Array:
+  case TypeKind::NestedArray:
+  case TypeKind::DType:
+    return type->dtype();
+  case TypeKind::List:
+    return type->itemType();
+  case TypeKind::Pointer:
+    return type->pointee();
+  case TypeKind::Optional:
+    return type->optionalValue();
+  case TypeKind::Generator:
+    return type->yieldType();
+  default:
+    return nullptr;
+  }
+}
+
 void defineTypeObjects(nb::module_ &module) {
   nb::class_<TypeRef>(module, "Type")
       // A Python subclass (a user-defined type, Numba's extension API) starts as a placeholder;
@@ -226,8 +255,13 @@ void defineTypeObjects(nb::module_ &module) {
                      return nb::cast(TypeRef{self.type->valueType()});
                    })
       .def_prop_ro("reflected", [](const TypeRef &self) { return self.type->isReflected(); })
-      .def_prop_ro("readonly", [](const TypeRef &self) { return self.type->isReadonly(); })
-      .def_prop_ro("bitwidth", [](const TypeRef &self) { return self.type->bits(); })
+      // Each property reads the kinds that have it (types/TypeClasses.h) and gives an empty
+      // value for the others, which Python code asks too (`getattr(t, "ndim", 0)`).
+      .def_prop_ro(
+          "readonly",
+          [](const TypeRef &self) { return self.type->isArray() && self.type->isReadonly(); })
+      .def_prop_ro("bitwidth",
+                   [](const TypeRef &self) { return hasBits(self.type) ? self.type->bits() : 0; })
       // Numba's Complex.underlying_float: the type of either part (complex64 -> float32).
       .def_prop_ro("underlying_float",
                    [](const TypeRef &self) -> nb::object {
@@ -236,8 +270,10 @@ void defineTypeObjects(nb::module_ &module) {
                      return nb::cast(
                          TypeRef{self.type->bits() == 64 ? types::float32() : types::float64()});
                    })
-      .def_prop_ro("signed", [](const TypeRef &self) { return self.type->isSigned(); })
-      .def_prop_ro("ndim", [](const TypeRef &self) { return self.type->ndim(); })
+      .def_prop_ro("signed",
+                   [](const TypeRef &self) { return hasBits(self.type) && self.type->isSigned(); })
+      .def_prop_ro("ndim",
+                   [](const TypeRef &self) { return hasShape(self.type) ? self.type->ndim() : 0; })
       // Numba's NPDatetime.unit / NPTimedelta.unit ("ns", "" for the generic unit).
       .def_prop_ro("unit",
                    [](const TypeRef &self) -> nb::object {
@@ -253,7 +289,9 @@ void defineTypeObjects(nb::module_ &module) {
                      return nb::str(self.type->text().c_str());
                    })
       .def_prop_ro("layout",
-                   [](const TypeRef &self) { return std::string(1, self.type->layout()); })
+                   [](const TypeRef &self) {
+                     return std::string(1, hasShape(self.type) ? self.type->layout() : 'A');
+                   })
       // Numba's Array.copy(dtype=, ndim=, layout=, readonly=): the array type with those changed.
       .def(
           "copy",
@@ -282,8 +320,7 @@ void defineTypeObjects(nb::module_ &module) {
                            ("'" + self.type->name() + "' has no attribute 'dtype'").c_str());
                      // Numba's List.dtype is the item type, NumberClass.dtype (the type of
                      // np.float64 as a value) the number type.
-                     const Type *dtype =
-                         self.type->isList() ? self.type->itemType() : self.type->dtype();
+                     const Type *dtype = elementTypeOf(self.type);
                      const std::string numpyPrefix = "numpy.";
                      if (self.type->kind() == TypeKind::Builtin &&
                          self.type->text().rfind(numpyPrefix, 0) == 0) {
@@ -320,6 +357,8 @@ void defineTypeObjects(nb::module_ &module) {
       .def_prop_ro("fields",
                    [](const TypeRef &self) {
                      nb::dict fields;
+                     if (!self.type->isRecord())
+                       return fields;
                      for (size_t i = 0; i < self.type->fieldNames().size(); ++i)
                        PyDict_SetItemString(fields.ptr(), self.type->fieldNames()[i].c_str(),
                                             nb::make_tuple(TypeRef{self.type->fieldTypes()[i]},
@@ -330,19 +369,21 @@ void defineTypeObjects(nb::module_ &module) {
       .def_prop_ro("size", [](const TypeRef &self) { return self.type->itemSize(); })
       .def("typeof",
            [](const TypeRef &self, const std::string &name) {
-             int index = self.type->fieldIndex(name);
+             int index = self.type->isRecord() ? self.type->fieldIndex(name) : -1;
              if (index < 0)
                throw nb::key_error(name.c_str());
              return TypeRef{self.type->fieldTypes()[static_cast<size_t>(index)]};
            })
       .def("offset",
            [](const TypeRef &self, const std::string &name) {
-             int index = self.type->fieldIndex(name);
+             int index = self.type->isRecord() ? self.type->fieldIndex(name) : -1;
              if (index < 0)
                throw nb::key_error(name.c_str());
              return self.type->fieldOffset(static_cast<size_t>(index));
            })
-      .def_prop_ro("aligned", [](const TypeRef &self) { return self.type->isAligned(); })
+      .def_prop_ro(
+          "aligned",
+          [](const TypeRef &self) { return self.type->isRecord() && self.type->isAligned(); })
       // Numba's FunctionType.signature.
       .def_prop_ro("signature",
                    [](const TypeRef &self) -> nb::object {
@@ -354,6 +395,8 @@ void defineTypeObjects(nb::module_ &module) {
       .def_prop_ro("shape",
                    [](const TypeRef &self) {
                      nb::list shape;
+                     if (self.type->kind() != TypeKind::NestedArray)
+                       return nb::tuple(shape);
                      for (int64_t extent : self.type->nestedShape())
                        shape.append(extent);
                      return nb::tuple(shape);

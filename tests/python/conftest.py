@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import gc
 import math
+import os
 
 import pytest
+
+# A type accessor read on a type of another kind (types/TypeClasses.h) is an internal error in
+# the tests rather than an empty value; child processes inherit the setting.
+os.environ.setdefault("TAIPAN_STRICT_TYPES", "1")
 
 _PLAIN = (bool, int, float, complex, str, type(None))
 

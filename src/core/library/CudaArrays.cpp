@@ -281,7 +281,7 @@ void addCacheStore(Library &library, const std::string &op) {
     if (!call.argumentTypes[2]->isNumber())
       throwTypingError("st" + op + " stores a number, not " + call.argumentTypes[2]->name(),
                        call.location);
-    if (call.argumentTypes[0]->isReadonly())
+    if (call.argumentTypes[0]->isArray() && call.argumentTypes[0]->isReadonly())
       throwTypingError("st" + op + " cannot write to a read-only array", call.location);
     return types::none();
   };

@@ -1,80 +1,45 @@
-// LLVM representation of taipan types.
+// LLVM representation of taipan types: their data models spelled as LLVM types.
 #include "lower/LowerTypes.h"
 
-#include "types/CharSequences.h"
-#include "types/ClassInstanceTypes.h"
-#include "types/UserTypes.h"
+#include "types/DataModels.h"
 
 #include <llvm/IR/DerivedTypes.h>
 
 namespace taipan {
 
-static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, bool inMemory) {
-  if (isClassInstance(type)) // the block holding the instance's fields
-    return llvm::PointerType::getUnqual(context);
-  if (isUserType(type)) { // its data model's representation (types/UserTypes.h)
-    const Type *layout = userTypeLayout(type);
-    return layout ? representation(context, layout, inMemory) : llvm::StructType::get(context);
-  }
-  switch (type->kind()) {
-  case TypeKind::Boolean:
+/// The LLVM spelling of a data model's representation (types/DataModels.h); `inMemory` decides
+/// a boolean's form at the top (members are always in memory form).
+static llvm::Type *spell(llvm::LLVMContext &context, const Representation &representation,
+                         bool inMemory) {
+  switch (representation.form) {
+  case Representation::Form::Boolean:
     return inMemory ? llvm::Type::getInt8Ty(context) : llvm::Type::getInt1Ty(context);
-  case TypeKind::Integer:
-  case TypeKind::Datetime: // an int64 count of the unit
-  case TypeKind::Timedelta:
-    return llvm::Type::getIntNTy(context, type->bits());
-  case TypeKind::Float:
-    return type->bits() == 16   ? llvm::Type::getHalfTy(context)
-           : type->bits() == 32 ? llvm::Type::getFloatTy(context)
-                                : llvm::Type::getDoubleTy(context);
-  case TypeKind::Complex: {
-    llvm::Type *part =
-        type->bits() == 64 ? llvm::Type::getFloatTy(context) : llvm::Type::getDoubleTy(context);
-    return llvm::StructType::get(context, {part, part});
-  }
-  case TypeKind::Tuple: {
-    std::vector<llvm::Type *> elements;
-    for (const Type *element : type->elements())
-      elements.push_back(representation(context, element, true));
-    return llvm::StructType::get(context, elements);
-  }
-  case TypeKind::Range:
-  case TypeKind::Slice: {
-    llvm::Type *i64 = llvm::Type::getInt64Ty(context);
-    return llvm::StructType::get(context, {i64, i64, i64, i64}); // types::sliceValue
-  }
-  case TypeKind::Pointer:
-  case TypeKind::Record:  // the address of the record's bytes
-  case TypeKind::Unicode: // the string's memory block
-  case TypeKind::List:
-  case TypeKind::Dict:
-  case TypeKind::Generator: // the block holding the coroutine frame
-  case TypeKind::Set:
-  case TypeKind::DictView: // the dict's block
+  case Representation::Form::Integer:
+    return llvm::Type::getIntNTy(context, static_cast<unsigned>(representation.bits));
+  case Representation::Form::Float:
+    return representation.bits == 16   ? llvm::Type::getHalfTy(context)
+           : representation.bits == 32 ? llvm::Type::getFloatTy(context)
+                                       : llvm::Type::getDoubleTy(context);
+  case Representation::Form::Pointer:
     return llvm::PointerType::getUnqual(context);
-  case TypeKind::FirstClassFunction: { // {the C function's address, the Python object, jitted}
-    llvm::Type *pointer = llvm::PointerType::getUnqual(context);
-    return llvm::StructType::get(context, {pointer, pointer, llvm::Type::getInt64Ty(context)});
+  case Representation::Form::Struct: {
+    std::vector<llvm::Type *> members;
+    for (const Representation &member : representation.members)
+      members.push_back(spell(context, member, true));
+    return llvm::StructType::get(context, members);
   }
-  case TypeKind::Optional: // {flag byte, value}, the value in memory form as in tuples
-    return llvm::StructType::get(context, {llvm::Type::getInt8Ty(context),
-                                           representation(context, type->optionalValue(), true)});
-  case TypeKind::NestedArray: // a fixed-width string (types/CharSequences.h): its characters
-    if (types::isCharSequence(type))
-      return llvm::ArrayType::get(
-          llvm::Type::getIntNTy(context, 8 * types::charSequenceWidth(type)),
-          static_cast<uint64_t>(types::charSequenceLength(type)));
-    return llvm::StructType::get(context);
-  case TypeKind::Array: {
-    llvm::Type *i64 = llvm::Type::getInt64Ty(context);
-    llvm::Type *pointer = llvm::PointerType::getUnqual(context);
-    llvm::Type *extents = llvm::ArrayType::get(i64, static_cast<uint64_t>(type->ndim()));
-    return llvm::StructType::get(context, {pointer, pointer, i64, i64, pointer, extents, extents});
-  }
-  default:
-    // None and the compile-time-only types carry no data.
+  case Representation::Form::Array:
+    return llvm::ArrayType::get(spell(context, representation.members.front(), true),
+                                representation.count);
+  case Representation::Form::Value:
+    return memoryType(context, representation.type);
+  default: // None and the compile-time-only types carry no data.
     return llvm::StructType::get(context);
   }
+}
+
+static llvm::Type *representation(llvm::LLVMContext &context, const Type *type, bool inMemory) {
+  return spell(context, dataModelOf(type).representation(type), inMemory);
 }
 
 llvm::Type *valueType(llvm::LLVMContext &context, const Type *type) {

@@ -1,5 +1,5 @@
-// jitclass instance types (Numba's ClassInstanceType): TypeKind::ClassInstance, with the
-// class's registry id, name and fields kept in Type's existing members.
+// jitclass instance types (Numba's ClassInstanceType): TypeKind::ClassInstance, a
+// PythonDefinedType holding the class's registry id, name and fields.
 #pragma once
 
 #include "types/Type.h"
@@ -16,9 +16,11 @@ constexpr TypeKind ClassInstanceKind = TypeKind::ClassInstance;
 inline bool isClassInstance(const Type *type) { return type && type->kind() == ClassInstanceKind; }
 /// The class's registry id (taipan.jitclasses's table); its name is text(), its fields
 /// fieldNames() and fieldTypes() (fieldIndex() finds one) once defineClassFields gave them.
-inline int classIdOf(const Type *instance) { return instance->exceptionId(); }
+inline int classIdOf(const Type *instance) { return cast<PythonDefinedType>(instance)->id(); }
 /// The tuple type laying the fields out in the instance's block; null before they are given.
-inline const Type *classFieldsLayout(const Type *instance) { return instance->yieldType(); }
+inline const Type *classFieldsLayout(const Type *instance) {
+  return cast<PythonDefinedType>(instance)->layout();
+}
 
 namespace types {
 /// The instance type of jitclass `classId` named `className`, shown as `displayName` (Numba's

@@ -281,6 +281,8 @@ constexpr int scalarCount = 14;
 int scalarIndex(const Type *type) {
   if (type->isBoolean())
     return 0;
+  if (!type->isNumber())
+    return -1;
   int width = type->bits() == 8 ? 0 : type->bits() == 16 ? 1 : type->bits() == 32 ? 2 : 3;
   if (type->isInteger())
     return (type->isSigned() ? 1 : 5) + width;

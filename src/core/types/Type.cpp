@@ -1,14 +1,21 @@
-// Type interning and the memory layout of values.
+// Type interning, the shorthand accessors that span classes of types, and the checks of
+// accessors read on the wrong kind.
 #include "types/Type.h"
 
 #include "types/ClassInstanceTypes.h"
+#include "types/DataModels.h"
 #include "types/DatetimeUnits.h"
 #include "types/UserTypes.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace taipan {
@@ -21,12 +28,13 @@ public:
     return context;
   }
 
-  const Type *intern(Type &&candidate, const std::string &key) {
+  /// The type interned under `key`, or `candidate` (made only when the key is new).
+  template <typename Make> const Type *intern(const std::string &key, Make make) {
     std::lock_guard<std::mutex> lock(mutex);
     auto found = byKey.find(key);
     if (found != byKey.end())
       return found->second;
-    auto owned = std::unique_ptr<Type>(new Type(std::move(candidate)));
+    std::unique_ptr<Type> owned(make());
     const Type *result = owned.get();
     storage.push_back(std::move(owned));
     byKey.emplace(key, result);
@@ -47,18 +55,18 @@ public:
     return joined;
   }
 
-  static Type make(TypeKind kind, std::string name) {
-    Type type;
-    type.typeKind = kind;
-    type.displayName = std::move(name);
-    return type;
+  const Type *number(TypeKind kind, int bits, bool isSigned, const std::string &name) {
+    return intern(name, [&] { return new NumberType(kind, name, bits, isSigned); });
   }
 
-  const Type *scalar(TypeKind kind, int bits, bool isSigned, const std::string &name) {
-    Type type = make(kind, name);
-    type.bitWidth = bits;
-    type.signedness = isSigned;
-    return intern(std::move(type), name);
+  /// A type of `kind` with no payload (none, range state, unicode).
+  const Type *plain(TypeKind kind, const std::string &name) {
+    return intern(name, [&] { return new PlainType(kind, name); });
+  }
+
+  const Type *slice(bool hasStep) {
+    std::string name = hasStep ? "slice3_type" : "slice2_type";
+    return intern(name, [&] { return new SliceType(name, hasStep); });
   }
 
   const Type *tuple(const std::vector<const Type *> &elements) {
@@ -74,9 +82,8 @@ public:
         name += (i ? ", " : "") + elements[i]->name();
       name += ")";
     }
-    Type type = make(TypeKind::Tuple, name);
-    type.elementTypes = elements;
-    return intern(std::move(type), name + "|" + keysOf(elements));
+    return intern(name + "|" + keysOf(elements),
+                  [&] { return new TupleType(name, elements, TupleType::Form::Plain); });
   }
 
   const Type *literalList(const std::vector<const Type *> &items) {
@@ -84,39 +91,28 @@ public:
     for (size_t i = 0; i < items.size(); ++i)
       name += (i ? ", " : "") + items[i]->name();
     name += "))";
-    Type type = make(TypeKind::Tuple, name);
-    type.elementTypes = items;
-    type.literalList = true;
-    return intern(std::move(type), name + "|" + keysOf(items));
+    return intern(name + "|" + keysOf(items),
+                  [&] { return new TupleType(name, items, TupleType::Form::LiteralList); });
   }
 
   const Type *namedTuple(const std::string &className, int classId,
                          const std::vector<std::string> &fields,
                          const std::vector<const Type *> &elements) {
-    const Type *plain = tuple(elements);
-    std::string shown = plain->name();
-    bool uniform = plain->isUniformTuple();
+    const Type *plainTuple = tuple(elements);
+    std::string shown = plainTuple->name();
+    bool uniform = plainTuple->isUniformTuple();
     std::string name = (uniform ? "NamedUniTuple(" : "NamedTuple(") +
                        shown.substr(shown.find('(') + 1, shown.size() - shown.find('(') - 2) +
                        ", " + className.substr(className.rfind('.') + 1) + ")";
-    Type type = make(TypeKind::Tuple, name);
-    type.elementTypes = elements;
-    type.names = fields;
-    type.textValue = className;
-    type.exceptionClassId = classId;
-    type.namedTuple = true;
-    return intern(std::move(type), name + "#" + std::to_string(classId) + "|" + keysOf(elements));
+    return intern(name + "#" + std::to_string(classId) + "|" + keysOf(elements),
+                  [&] { return new NamedTupleType(name, elements, className, classId, fields); });
   }
 
   const Type *array(const Type *dtype, int ndim, char layout, bool readonly) {
     std::string name = std::string(readonly ? "readonly " : "") + "array(" + dtype->name() + ", " +
                        std::to_string(ndim) + "d, " + layout + ")";
-    Type type = make(TypeKind::Array, name);
-    type.elementType = dtype;
-    type.dimensions = ndim;
-    type.layoutCode = layout;
-    type.readonly = readonly;
-    return intern(std::move(type), name + "|" + keysOf({dtype}));
+    return intern(name + "|" + keysOf({dtype}),
+                  [&] { return new ArrayType(name, dtype, ndim, layout, readonly); });
   }
 
   const Type *record(const std::vector<std::string> &names, const std::vector<const Type *> &fields,
@@ -126,13 +122,8 @@ public:
       name += (i ? "," : "") + names[i] + "[type=" + fields[i]->name() +
               ";offset=" + std::to_string(offsets[i]) + "]";
     name += ";" + std::to_string(itemSize) + ";" + (aligned ? "True" : "False") + ")";
-    Type type = make(TypeKind::Record, name);
-    type.names = names;
-    type.elementTypes = fields;
-    type.extents = offsets;
-    type.addressValue = itemSize;
-    type.signedness = aligned;
-    return intern(std::move(type), name);
+    return intern(name,
+                  [&] { return new RecordType(name, names, fields, offsets, itemSize, aligned); });
   }
 
   const Type *nestedArray(const Type *dtype, const std::vector<int64_t> &shape) {
@@ -145,140 +136,94 @@ public:
         name += (i ? ", " : "") + std::to_string(shape[i]);
       name += shape.size() == 1 ? ",))" : "))";
     }
-    Type type = make(TypeKind::NestedArray, name);
-    type.elementType = dtype;
-    type.extents = shape;
-    type.dimensions = static_cast<int>(shape.size());
-    type.layoutCode = 'C';
-    return intern(std::move(type), name + "|" + keysOf({dtype}));
+    return intern(name + "|" + keysOf({dtype}),
+                  [&] { return new NestedArrayType(name, dtype, shape); });
   }
 
-  const Type *dtypeValue(const Type *dtype) {
-    std::string name = "dtype(" + dtype->name() + ")";
-    Type type = make(TypeKind::DType, name);
-    type.elementType = dtype;
-    return intern(std::move(type), name + "|" + keysOf({dtype}));
+  /// A DType object, an Optional, a generator or a pointer: `name` shown, made of `inner`.
+  const Type *wrapper(TypeKind kind, const std::string &name, const Type *inner) {
+    return intern(name + "|" + keysOf({inner}), [&] { return new WrapperType(kind, name, inner); });
   }
 
-  const Type *named(TypeKind kind, const std::string &prefix, const std::string &text,
-                    FunctionSource *function = nullptr, int id = 0) {
-    std::string key = prefix + "(" + text + ")";
-    if (function)
-      key += "@" + std::to_string(reinterpret_cast<uintptr_t>(function));
-    Type type = make(kind, key);
-    type.textValue = text;
-    type.functionSource = function;
-    type.exceptionClassId = id;
-    return intern(std::move(type), key + "#" + std::to_string(id));
+  const Type *symbol(TypeKind kind, const std::string &prefix, const std::string &text) {
+    std::string name = prefix + "(" + text + ")";
+    return intern(name + "#0", [&] { return new SymbolType(kind, name, text); });
+  }
+
+  const Type *jitFunction(FunctionSource *function) {
+    std::string name = "Dispatcher()@" + std::to_string(reinterpret_cast<uintptr_t>(function));
+    return intern(name + "#0", [&] { return new JitFunctionType(name, function); });
+  }
+
+  const Type *registryEntry(TypeKind kind, const std::string &prefix, int id,
+                            const std::string &text) {
+    std::string name = prefix + "(" + text + ")";
+    return intern(name + "#" + std::to_string(id),
+                  [&] { return new RegistryEntryType(kind, name, id, text); });
   }
 
   const Type *datetimeLike(TypeKind kind, int unit) {
     std::string name = std::string(kind == TypeKind::Datetime ? "datetime64[" : "timedelta64[") +
                        datetimeUnitName(unit) + "]";
-    Type type = make(kind, name);
-    type.bitWidth = 64;
-    type.signedness = true;
-    type.dimensions = unit;
-    type.textValue = datetimeUnitName(unit);
-    return intern(std::move(type), name);
+    return intern(name, [&] { return new DatetimeType(kind, name, unit, datetimeUnitName(unit)); });
   }
 
   const Type *list(const Type *item, bool typed) {
     std::string itemName = item ? item->name() : std::string("undefined");
     std::string name = typed ? "ListType[" + itemName + "]" : "list(" + itemName + ")";
-    Type type = make(TypeKind::List, name);
-    type.elementType = item;
-    type.typedList = typed;
-    return intern(std::move(type), name + "|" + keysOf({item}));
+    return intern(name + "|" + keysOf({item}), [&] { return new ListType(name, item, typed); });
   }
 
   const Type *dict(const Type *key, const Type *value) {
     std::string name = key && value ? "DictType[" + key->name() + "," + value->name() + "]"
                                     : std::string("DictType[undefined,undefined]");
-    Type type = make(TypeKind::Dict, name);
+    std::vector<const Type *> members;
     if (key && value)
-      type.elementTypes = {key, value};
-    return intern(std::move(type), name + "|" + keysOf({key, value}));
+      members = {key, value};
+    return intern(name + "|" + keysOf({key, value}),
+                  [&] { return new HashedContainerType(TypeKind::Dict, name, members, false); });
   }
 
   const Type *dictView(const Type *dict, int which) {
     static const char *const prefixes[] = {"dict_keys[", "dict_values[", "dict_items["};
     std::string name = prefixes[which] + dict->name() + "]";
-    Type type = make(TypeKind::DictView, name);
-    type.elementType = dict;
-    type.elementTypes = dict->elements();
-    type.dimensions = which;
-    return intern(std::move(type), name + "|" + keysOf({dict}));
-  }
-
-  const Type *generator(const Type *yield) {
-    std::string name = "Generator(" + yield->name() + ")";
-    Type type = make(TypeKind::Generator, name);
-    type.elementType = yield;
-    return intern(std::move(type), name + "|" + keysOf({yield}));
+    return intern(name + "|" + keysOf({dict}), [&] { return new DictViewType(name, dict, which); });
   }
 
   const Type *set(const Type *key, bool frozen) {
     std::string name = (frozen ? "frozenset(" : "reflected set(") +
                        (key ? key->name() : std::string("undefined")) + ")";
-    Type type = make(TypeKind::Set, name);
+    std::vector<const Type *> members;
     if (key)
-      type.elementTypes = {key};
-    type.typedList = frozen;
-    return intern(std::move(type), name + "|" + keysOf({key}));
+      members = {key};
+    return intern(name + "|" + keysOf({key}),
+                  [&] { return new HashedContainerType(TypeKind::Set, name, members, frozen); });
   }
 
   const Type *classInstance(int classId, const std::string &className,
                             const std::string &displayName) {
-    std::string key = "jitclass#" + std::to_string(classId);
-    Type type = make(ClassInstanceKind, displayName);
-    type.textValue = className;
-    type.exceptionClassId = classId;
-    return intern(std::move(type), key);
-  }
-
-  bool defineClassFields(const Type *instance, const std::vector<std::string> &names,
-                         const std::vector<const Type *> &fields) {
-    const Type *layout = tuple(fields);
-    std::lock_guard<std::mutex> lock(mutex);
-    if (instance->elementType)
-      return false;
-    Type *mutableType = const_cast<Type *>(instance); // owned here; fields are set only once
-    mutableType->names = names;
-    mutableType->elementTypes = fields;
-    mutableType->elementType = layout;
-    return true;
+    return intern("jitclass#" + std::to_string(classId), [&] {
+      return new PythonDefinedType(ClassInstanceKind, displayName, classId, className);
+    });
   }
 
   const Type *userType(int id, const std::string &name) {
-    Type type = make(UserTypeKind, name);
-    type.exceptionClassId = id;
-    return intern(std::move(type), "usertype#" + std::to_string(id));
+    return intern("usertype#" + std::to_string(id),
+                  [&] { return new PythonDefinedType(UserTypeKind, name, id, ""); });
   }
 
-  bool defineUserTypeModel(const Type *type, const std::vector<std::string> &memberNames,
-                           const Type *layout) {
+  /// Gives a jitclass or user type its members, once: false, changing nothing, when it has them.
+  bool defineMembers(const Type *type, const std::vector<std::string> &names,
+                     const std::vector<const Type *> &memberTypes, const Type *layout) {
     std::lock_guard<std::mutex> lock(mutex);
-    if (type->elementType)
+    // Owned here and immutable once its members are given; given once, under the lock.
+    auto *defined = const_cast<PythonDefinedType *>(cast<PythonDefinedType>(type));
+    if (defined->layoutType)
       return false;
-    Type *mutableType = const_cast<Type *>(type); // owned here; the model is set only once
-    mutableType->names = memberNames;
-    mutableType->elementType = layout;
+    defined->names = names;
+    defined->types = memberTypes;
+    defined->layoutType = layout;
     return true;
-  }
-
-  const Type *optional(const Type *value) {
-    std::string name = "OptionalType(" + value->name() + ")";
-    Type type = make(TypeKind::Optional, name);
-    type.elementType = value;
-    return intern(std::move(type), name + "|" + keysOf({value}));
-  }
-
-  const Type *pointer(const Type *pointee) {
-    std::string name = (pointee ? pointee->name() : std::string("void")) + "*";
-    Type type = make(TypeKind::Pointer, name);
-    type.elementType = pointee;
-    return intern(std::move(type), name + "|" + keysOf({pointee}));
   }
 
   const Type *externalFunction(const std::string &symbol,
@@ -290,15 +235,11 @@ public:
     // The load symbol names the library: code (and so the job hash) differs with it.
     name += std::string(")") + (cConvention ? ", C" : "") +
             (loadSymbol.empty() ? "" : ", " + loadSymbol) + ")";
-    Type type = make(TypeKind::ExternalFunction, name);
-    type.textValue = symbol;
-    type.elementTypes = parameters;
-    type.elementType = result;
-    type.signedness = cConvention;
-    type.addressValue = address;
-    type.loadSymbolValue = loadSymbol;
     // Two ctypes functions may share a name and signature but not an address.
-    return intern(std::move(type), name + "@" + std::to_string(address));
+    return intern(name + "@" + std::to_string(address), [&] {
+      return new FunctionSignatureType(TypeKind::ExternalFunction, name, parameters, result, symbol,
+                                       cConvention, address, loadSymbol);
+    });
   }
 
   const Type *firstClassFunction(const std::vector<const Type *> &parameters, const Type *result) {
@@ -306,10 +247,9 @@ public:
     for (size_t i = 0; i < parameters.size(); ++i)
       name += (i ? ", " : "") + parameters[i]->name();
     name += ")]";
-    Type type = make(TypeKind::FirstClassFunction, name);
-    type.elementTypes = parameters;
-    type.elementType = result;
-    return intern(std::move(type), name + "|" + keysOf(parameters) + "|" + keysOf({result}));
+    return intern(name + "|" + keysOf(parameters) + "|" + keysOf({result}), [&] {
+      return new FunctionSignatureType(TypeKind::FirstClassFunction, name, parameters, result);
+    });
   }
 
   const Type *undefinedFunction(const std::vector<const Type *> &members) {
@@ -317,98 +257,122 @@ public:
     for (size_t i = 0; i < members.size(); ++i)
       name += (i ? ", " : "") + members[i]->name();
     name += "]";
-    Type type = make(TypeKind::UndefinedFunction, name);
-    type.elementTypes = members;
-    return intern(std::move(type), name + "|" + keysOf(members));
+    return intern(name + "|" + keysOf(members),
+                  [&] { return new UndefinedFunctionType(name, members); });
   }
 
 private:
+  /// A type whose kind says all: none, range state, unicode.
+  class PlainType final : public Type {
+  public:
+    PlainType(TypeKind kind, std::string name) : Type(kind, std::move(name)) {}
+  };
+
   std::mutex mutex;
   std::unordered_map<const Type *, std::string> keys; ///< each type's key in byKey
   std::vector<std::unique_ptr<Type>> storage;
   std::unordered_map<std::string, const Type *> byKey;
 };
 
-bool Type::isRuntimeValue() const {
-  if (typeKind == ClassInstanceKind)
-    return true;
-  if (typeKind == UserTypeKind) // a value once its data model is known
-    return elementType != nullptr;
-  switch (typeKind) {
-  case TypeKind::Boolean:
-  case TypeKind::Integer:
-  case TypeKind::Float:
-  case TypeKind::Complex:
-  case TypeKind::None:
-  case TypeKind::Array:
-  case TypeKind::Range:
-  case TypeKind::Slice:
-  case TypeKind::Pointer:
-  case TypeKind::Record:
-  case TypeKind::Unicode:
-  case TypeKind::List:
-  case TypeKind::Dict:
-  case TypeKind::Generator:
-  case TypeKind::Set:
-  case TypeKind::DictView:
-  case TypeKind::Datetime:
-  case TypeKind::Timedelta:
-  case TypeKind::FirstClassFunction:
-    return true;
-  case TypeKind::Optional:
-    return elementType->isRuntimeValue();
-  case TypeKind::NestedArray: // a fixed-width string (types/CharSequences.h) is a value
-    return elementType->kind() == TypeKind::StringLiteral;
-  case TypeKind::Tuple:
-    return std::all_of(elementTypes.begin(), elementTypes.end(),
-                       [](const Type *t) { return t->isRuntimeValue(); });
-  default:
-    return false;
-  }
+bool Type::isRuntimeValue() const { return dataModelOf(this).isRuntimeValue(this); }
+
+bool Type::isBlockReference() const { return dataModelOf(this).isBlockReference(this); }
+
+bool Type::holdsReferences() const { return dataModelOf(this).holdsReferences(this); }
+
+const std::vector<const Type *> &Type::elements() const {
+  static const std::vector<const Type *> none;
+  if (auto *tuple = dyn_cast<TupleType>(this))
+    return tuple->items();
+  if (auto *record = dyn_cast<RecordType>(this))
+    return record->fields();
+  if (auto *container = dyn_cast<HashedContainerType>(this))
+    return container->members();
+  if (auto *view = dyn_cast<DictViewType>(this))
+    return view->dict()->elements();
+  if (auto *function = dyn_cast<FunctionSignatureType>(this))
+    return function->parameters();
+  if (auto *undefined = dyn_cast<UndefinedFunctionType>(this))
+    return undefined->members();
+  if (auto *defined = dyn_cast<PythonDefinedType>(this))
+    return defined->memberTypes();
+  return none;
 }
 
-bool Type::isBlockReference() const {
-  switch (typeKind) {
-  case TypeKind::ClassInstance:
-  case TypeKind::Unicode:
-  case TypeKind::List:
-  case TypeKind::Dict:
-  case TypeKind::Generator:
-  case TypeKind::Set:
-  case TypeKind::DictView:
-    return true;
-  default:
-    return false;
-  }
+const std::vector<std::string> &Type::fieldNames() const {
+  static const std::vector<std::string> none;
+  if (auto *record = dyn_cast<RecordType>(this))
+    return record->names();
+  if (auto *named = dyn_cast<NamedTupleType>(this))
+    return named->fields();
+  if (auto *defined = dyn_cast<PythonDefinedType>(this))
+    return defined->memberNames();
+  reportForeignTypeAccess("fieldNames", this, __builtin_return_address(0));
+  return none;
 }
 
-bool Type::holdsReferences() const {
-  if (typeKind == TypeKind::Array || isBlockReference())
-    return true;
-  if (typeKind == UserTypeKind) // as its data model (a StructModel's members may be arrays)
-    return elementType && elementType->holdsReferences();
-  if (typeKind == TypeKind::Optional) // None's payload is null pointers
-    return elementType->holdsReferences();
-  return typeKind == TypeKind::Tuple &&
-         std::any_of(elementTypes.begin(), elementTypes.end(),
-                     [](const Type *t) { return t->holdsReferences(); });
+const std::vector<const Type *> &Type::fieldTypes() const {
+  static const std::vector<const Type *> none;
+  if (auto *record = dyn_cast<RecordType>(this))
+    return record->fields();
+  if (auto *defined = dyn_cast<PythonDefinedType>(this))
+    return defined->memberTypes();
+  reportForeignTypeAccess("fieldTypes", this, __builtin_return_address(0));
+  return none;
+}
+
+const Type *Type::keyType() const {
+  const std::vector<const Type *> &members = elements();
+  if (isa<HashedContainerType>(this) || isa<DictViewType>(this))
+    return members.empty() ? nullptr : members[0];
+  reportForeignTypeAccess("keyType", this, __builtin_return_address(0));
+  return nullptr;
+}
+
+const Type *Type::valueType() const {
+  const std::vector<const Type *> &members = elements();
+  if (isa<HashedContainerType>(this) || isa<DictViewType>(this))
+    return members.size() < 2 ? nullptr : members[1];
+  reportForeignTypeAccess("valueType", this, __builtin_return_address(0));
+  return nullptr;
+}
+
+const std::string &Type::text() const {
+  static const std::string none;
+  if (auto *symbol = dyn_cast<SymbolType>(this))
+    return symbol->symbol();
+  if (auto *entry = dyn_cast<RegistryEntryType>(this))
+    return entry->entryName();
+  if (auto *function = dyn_cast<FunctionSignatureType>(this))
+    return function->symbol();
+  if (auto *named = dyn_cast<NamedTupleType>(this))
+    return named->className();
+  if (auto *defined = dyn_cast<PythonDefinedType>(this))
+    return defined->className();
+  if (auto *datetime = dyn_cast<DatetimeType>(this))
+    return datetime->unitName();
+  if (!isa<JitFunctionType>(this))
+    reportForeignTypeAccess("text", this, __builtin_return_address(0));
+  return none;
 }
 
 const Type *Type::viewItemType() const {
   if (!keyType())
     return nullptr;
-  if (dimensions == 2)
+  if (viewKind() == 2)
     return types::tuple({keyType(), valueType()});
-  return dimensions == 0 ? keyType() : valueType();
+  return viewKind() == 0 ? keyType() : valueType();
 }
 
 bool Type::isUniformTuple() const {
-  return isTuple() && !elementTypes.empty() &&
-         std::all_of(elementTypes.begin(), elementTypes.end(),
-                     [&](const Type *t) { return t == elementTypes.front(); });
+  auto *tuple = dyn_cast<TupleType>(this);
+  return tuple && !tuple->items().empty() &&
+         std::all_of(tuple->items().begin(), tuple->items().end(),
+                     [&](const Type *t) { return t == tuple->items().front(); });
 }
 
 int Type::fieldIndex(const std::string &name) const {
+  const std::vector<std::string> &names = fieldNames();
   for (size_t i = 0; i < names.size(); ++i)
     if (names[i] == name)
       return static_cast<int>(i);
@@ -416,122 +380,85 @@ int Type::fieldIndex(const std::string &name) const {
 }
 
 size_t Type::itemSize() const {
-  if (typeKind == TypeKind::Record)
-    return static_cast<size_t>(addressValue);
-  if (typeKind == TypeKind::NestedArray) {
+  if (auto *record = dyn_cast<RecordType>(this))
+    return record->size();
+  if (auto *nested = dyn_cast<NestedArrayType>(this)) {
     size_t count = 1;
-    for (int64_t extent : extents)
+    for (int64_t extent : nested->shape())
       count *= static_cast<size_t>(extent);
-    if (elementType->kind() == TypeKind::StringLiteral) // UCS4 or byte characters
-      return count * (elementType->text() == "unichr" ? 4 : 1);
-    return count * elementType->itemSize();
+    const Type *element = nested->elementType();
+    if (element->kind() == TypeKind::StringLiteral) // UCS4 or byte characters
+      return count * (element->text() == "unichr" ? 4 : 1);
+    return count * element->itemSize();
   }
   return storageSize();
 }
 
-static size_t alignTo(size_t offset, size_t alignment) {
-  return (offset + alignment - 1) / alignment * alignment;
-}
-
 size_t Type::storageSize() const {
-  if (typeKind == ClassInstanceKind)
-    return 8; // the block's address
-  if (typeKind == UserTypeKind) {
-    // laid out as its data model
-    return elementType ? elementType->storageSize() : 0;
-  }
-  switch (typeKind) {
-  case TypeKind::Boolean:
-    return 1;
-  case TypeKind::Integer:
-  case TypeKind::Float:
-  case TypeKind::Complex:
-    return static_cast<size_t>(bitWidth / 8);
-  case TypeKind::Range:
-    return 24;
-  case TypeKind::Slice:
-    return 32;
-  case TypeKind::FirstClassFunction: // the address, the Python object, whether jitted
-    return 24;
-  case TypeKind::Pointer:
-  case TypeKind::Record: // a record value is the address of its bytes
-  case TypeKind::Unicode:
-  case TypeKind::List:
-  case TypeKind::Dict:
-  case TypeKind::Generator:
-  case TypeKind::Set:
-  case TypeKind::DictView:
-  case TypeKind::Datetime:
-  case TypeKind::Timedelta:
-    return 8;
-  case TypeKind::Array:
-    return ArrayLayout::shapeOffset + 16 * static_cast<size_t>(dimensions);
-  case TypeKind::NestedArray: // its characters, held by value (types/CharSequences.h)
-    return elementType->kind() == TypeKind::StringLiteral ? itemSize() : 0;
-  case TypeKind::Optional:
-    return alignTo(optionalValueOffset() + elementType->storageSize(), storageAlignment());
-  case TypeKind::Tuple: {
-    if (elementTypes.empty())
-      return 0;
-    size_t end = elementOffset(elementTypes.size() - 1) + elementTypes.back()->storageSize();
-    return alignTo(end, storageAlignment());
-  }
-  default:
-    return 0; // none and the compile-time types occupy nothing
-  }
+  return taipan::storageSize(dataModelOf(this).representation(this));
 }
 
 size_t Type::storageAlignment() const {
-  if (typeKind == UserTypeKind)
-    return elementType ? elementType->storageAlignment() : 1;
-  switch (typeKind) {
-  case TypeKind::Complex:
-    return static_cast<size_t>(bitWidth / 16);
-  case TypeKind::Range:
-  case TypeKind::Slice:
-  case TypeKind::Array:
-  case TypeKind::Record:
-  case TypeKind::FirstClassFunction:
-    return 8;
-  case TypeKind::Optional:
-    return elementType->storageAlignment();
-  case TypeKind::NestedArray: { // a fixed-width string: its character's
-    bool codePoints =
-        elementType->kind() == TypeKind::StringLiteral && elementType->text() == "unichr";
-    return codePoints ? 4 : 1;
-  }
-  case TypeKind::Tuple: {
-    size_t alignment = 1;
-    for (const Type *element : elementTypes)
-      alignment = std::max(alignment, element->storageAlignment());
-    return alignment;
-  }
-  default:
-    return std::max<size_t>(1, storageSize());
-  }
+  return taipan::storageAlignment(dataModelOf(this).representation(this));
 }
 
-size_t Type::optionalValueOffset() const { return alignTo(1, elementType->storageAlignment()); }
+size_t Type::optionalValueOffset() const {
+  size_t alignment = optionalValue()->storageAlignment();
+  return (1 + alignment - 1) / alignment * alignment;
+}
 
 size_t Type::elementOffset(size_t index) const {
+  const std::vector<const Type *> &items = elements();
   size_t offset = 0;
   for (size_t i = 0; i <= index; ++i) {
-    offset = alignTo(offset, elementTypes[i]->storageAlignment());
+    size_t alignment = items[i]->storageAlignment();
+    offset = (offset + alignment - 1) / alignment * alignment;
     if (i < index)
-      offset += elementTypes[i]->storageSize();
+      offset += items[i]->storageSize();
   }
   return offset;
+}
+
+static bool strictTypeAccess() {
+  static const bool strict = [] {
+    const char *setting = std::getenv("TAIPAN_STRICT_TYPES");
+    return setting && *setting && std::string(setting) != "0";
+  }();
+  return strict;
+}
+
+/// Where `address` lies: the shared object and the offset in it (for addr2line).
+static std::string codeLocation(const void *address) {
+  Dl_info info;
+  if (!address || !dladdr(address, &info) || !info.dli_fname)
+    return "an unknown caller";
+  std::ostringstream text;
+  text << info.dli_fname << "+0x" << std::hex
+       << (reinterpret_cast<uintptr_t>(address) - reinterpret_cast<uintptr_t>(info.dli_fbase));
+  return text.str();
+}
+
+void reportForeignTypeAccess(const char *accessor, const Type *type, const void *caller) {
+  if (strictTypeAccess())
+    throw std::logic_error(std::string("the type accessor ") + accessor + "() was read on " +
+                           type->name() + ", a type of another kind (called from " +
+                           codeLocation(caller) + ")");
+}
+
+void failedTypeCast(const Type *type) {
+  throw std::logic_error("a type cast to the wrong class of type: " + type->name() +
+                         " (called from " + codeLocation(__builtin_return_address(0)) + ")");
 }
 
 namespace types {
 
 const Type *boolean() {
-  static const Type *type = TypeContext::get().scalar(TypeKind::Boolean, 8, false, "bool");
+  static const Type *type = TypeContext::get().number(TypeKind::Boolean, 8, false, "bool");
   return type;
 }
 
 const Type *integer(int bits, bool isSigned) {
-  return TypeContext::get().scalar(TypeKind::Integer, bits, isSigned,
+  return TypeContext::get().number(TypeKind::Integer, bits, isSigned,
                                    (isSigned ? "int" : "uint") + std::to_string(bits));
 }
 
@@ -548,7 +475,7 @@ const Type *uint64() {
 const Type *intp() { return int64(); }
 
 const Type *floating(int bits) {
-  return TypeContext::get().scalar(TypeKind::Float, bits, true, "float" + std::to_string(bits));
+  return TypeContext::get().number(TypeKind::Float, bits, true, "float" + std::to_string(bits));
 }
 
 const Type *float32() {
@@ -562,7 +489,7 @@ const Type *float64() {
 }
 
 const Type *complex(int bits) {
-  return TypeContext::get().scalar(TypeKind::Complex, bits, true, "complex" + std::to_string(bits));
+  return TypeContext::get().number(TypeKind::Complex, bits, true, "complex" + std::to_string(bits));
 }
 
 const Type *complex128() {
@@ -571,7 +498,7 @@ const Type *complex128() {
 }
 
 const Type *none() {
-  static const Type *type = TypeContext::get().scalar(TypeKind::None, 0, false, "none");
+  static const Type *type = TypeContext::get().plain(TypeKind::None, "none");
   return type;
 }
 
@@ -594,52 +521,56 @@ const Type *array(const Type *dtype, int ndim, char layout, bool readonly) {
 }
 
 const Type *range() {
-  static const Type *type = TypeContext::get().scalar(TypeKind::Range, 0, false, "range_state64");
+  static const Type *type = TypeContext::get().plain(TypeKind::Range, "range_state64");
   return type;
 }
 
 const Type *sliceValue(bool hasStep) {
-  // bits() tells the two apart: 3 parts or 2.
-  static const Type *withStep = TypeContext::get().scalar(TypeKind::Slice, 3, false, "slice3_type");
-  static const Type *unitStep = TypeContext::get().scalar(TypeKind::Slice, 2, false, "slice2_type");
+  static const Type *withStep = TypeContext::get().slice(true);
+  static const Type *unitStep = TypeContext::get().slice(false);
   return hasStep ? withStep : unitStep;
 }
 
 const Type *stringLiteral(const std::string &text) {
-  return TypeContext::get().named(TypeKind::StringLiteral, "Literal[str]", text);
+  return TypeContext::get().symbol(TypeKind::StringLiteral, "Literal[str]", text);
 }
 
 const Type *unicode() {
-  static const Type *type = TypeContext::get().scalar(TypeKind::Unicode, 0, false, "unicode_type");
+  static const Type *type = TypeContext::get().plain(TypeKind::Unicode, "unicode_type");
   return type;
 }
 
 const Type *module(const std::string &name) {
-  return TypeContext::get().named(TypeKind::Module, "Module", name);
+  return TypeContext::get().symbol(TypeKind::Module, "Module", name);
 }
 
 const Type *builtin(const std::string &qualifiedName) {
-  return TypeContext::get().named(TypeKind::Builtin, "Function", qualifiedName);
+  return TypeContext::get().symbol(TypeKind::Builtin, "Function", qualifiedName);
 }
 
-const Type *optional(const Type *value) { return TypeContext::get().optional(value); }
+const Type *optional(const Type *value) {
+  return TypeContext::get().wrapper(TypeKind::Optional, "OptionalType(" + value->name() + ")",
+                                    value);
+}
 
-const Type *generator(const Type *yield) { return TypeContext::get().generator(yield); }
+const Type *generator(const Type *yield) {
+  return TypeContext::get().wrapper(TypeKind::Generator, "Generator(" + yield->name() + ")", yield);
+}
 
 const Type *jitFunction(FunctionSource *function) {
-  return TypeContext::get().named(TypeKind::JitFunction, "Dispatcher", "", function);
+  return TypeContext::get().jitFunction(function);
 }
 
 const Type *exceptionClass(int id, const std::string &name) {
-  return TypeContext::get().named(TypeKind::ExceptionClass, "ExceptionClass", name, nullptr, id);
+  return TypeContext::get().registryEntry(TypeKind::ExceptionClass, "ExceptionClass", id, name);
 }
 
 const Type *overload(int id, const std::string &name) {
-  return TypeContext::get().named(TypeKind::Overload, "Overload", name, nullptr, id);
+  return TypeContext::get().registryEntry(TypeKind::Overload, "Overload", id, name);
 }
 
 const Type *intrinsic(int id, const std::string &name) {
-  return TypeContext::get().named(TypeKind::Intrinsic, "Intrinsic", name, nullptr, id);
+  return TypeContext::get().registryEntry(TypeKind::Intrinsic, "Intrinsic", id, name);
 }
 
 const Type *list(const Type *item) { return TypeContext::get().list(item, false); }
@@ -663,22 +594,6 @@ const Type *setLike(const Type *like, const Type *key) {
   return like && like->isFrozen() ? frozenset(key) : set(key);
 }
 
-static void collectReferenceOffsets(const Type *type, int64_t base, std::vector<int64_t> &offsets) {
-  if (type->isArray())
-    offsets.push_back(base + static_cast<int64_t>(ArrayLayout::memInfoOffset));
-  else if (type->isBlockReference())
-    offsets.push_back(base);
-  else if (type->isTuple())
-    for (size_t i = 0; i < type->elements().size(); ++i)
-      collectReferenceOffsets(type->elements()[i],
-                              base + static_cast<int64_t>(type->elementOffset(i)), offsets);
-  else if (type->isOptional()) // null when None
-    collectReferenceOffsets(type->optionalValue(),
-                            base + static_cast<int64_t>(type->optionalValueOffset()), offsets);
-  else if (isUserType(type) && userTypeLayout(type)) // laid out as its data model
-    collectReferenceOffsets(userTypeLayout(type), base, offsets);
-}
-
 bool holdsArray(const Type *type) {
   if (type->isArray())
     return true;
@@ -693,11 +608,14 @@ bool holdsArray(const Type *type) {
 std::vector<int64_t> referenceOffsets(const Type *type) {
   std::vector<int64_t> offsets;
   if (type)
-    collectReferenceOffsets(type, 0, offsets);
+    collectBlockOffsets(dataModelOf(type).representation(type), 0, offsets);
   return offsets;
 }
 
-const Type *pointer(const Type *pointee) { return TypeContext::get().pointer(pointee); }
+const Type *pointer(const Type *pointee) {
+  return TypeContext::get().wrapper(
+      TypeKind::Pointer, (pointee ? pointee->name() : std::string("void")) + "*", pointee);
+}
 
 const Type *externalFunction(const std::string &symbol, const std::vector<const Type *> &parameters,
                              const Type *result, bool cConvention, uint64_t address,
@@ -734,7 +652,9 @@ const Type *nestedArray(const Type *dtype, const std::vector<int64_t> &shape) {
   return TypeContext::get().nestedArray(dtype, shape);
 }
 
-const Type *dtypeValue(const Type *dtype) { return TypeContext::get().dtypeValue(dtype); }
+const Type *dtypeValue(const Type *dtype) {
+  return TypeContext::get().wrapper(TypeKind::DType, "dtype(" + dtype->name() + ")", dtype);
+}
 
 const Type *classInstance(int classId, const std::string &className,
                           const std::string &displayName) {
@@ -743,7 +663,7 @@ const Type *classInstance(int classId, const std::string &className,
 
 bool defineClassFields(const Type *instance, const std::vector<std::string> &names,
                        const std::vector<const Type *> &fields) {
-  return TypeContext::get().defineClassFields(instance, names, fields);
+  return TypeContext::get().defineMembers(instance, names, fields, tuple(fields));
 }
 
 const Type *userType(int id, const std::string &name) {
@@ -752,7 +672,7 @@ const Type *userType(int id, const std::string &name) {
 
 bool defineUserTypeModel(const Type *type, const std::vector<std::string> &memberNames,
                          const Type *layout) {
-  return TypeContext::get().defineUserTypeModel(type, memberNames, layout);
+  return TypeContext::get().defineMembers(type, memberNames, {}, layout);
 }
 
 const Type *scalarByName(const std::string &name) {

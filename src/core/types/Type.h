@@ -57,8 +57,18 @@ enum class TypeKind {
 };
 
 /// A type. Created only through the factory functions below, which intern it.
+///
+/// Each kind's data lives in its own class (types/TypeClasses.h: ArrayType, TupleType,
+/// RecordType, ...), reached LLVM-style with isa<>, cast<> and dyn_cast<>. The accessors below
+/// are shorthands for those classes' accessors: each reads one class's own payload and gives
+/// an empty value for a type of another kind (reportForeignTypeAccess says where, in tests).
+/// How values of a kind are laid out is its data model (types/DataModels.h).
 class Type {
 public:
+  virtual ~Type() = default;
+  Type(const Type &) = delete;
+  Type &operator=(const Type &) = delete;
+
   TypeKind kind() const { return typeKind; }
   /// Numba's spelling: int64, float32, UniTuple(int64 x 3), array(float64, 1d, C), ...
   const std::string &name() const { return displayName; }
@@ -87,7 +97,7 @@ public:
   bool isDatetimeLike() const { return isDatetime() || isTimedelta(); }
   /// Datetime and Timedelta: the unit's NumPy code (NPY_DATETIMEUNIT: 0 years ... 13 attoseconds,
   /// 14 generic); text() is its name ("ns", "" for generic).
-  int datetimeUnit() const { return dimensions; }
+  int datetimeUnit() const;
   /// Boolean, integer, float or complex: the types arithmetic works on.
   bool isNumber() const { return isBoolean() || isInteger() || isFloat() || isComplex(); }
   /// Boolean, integer or float: the numbers on a line.
@@ -97,132 +107,140 @@ public:
   /// Types whose values exist at run time (the others are compile-time only).
   bool isRuntimeValue() const;
   /// Values that are one pointer to a reference-counted memory block (runtime/MemoryRuntime.h):
-  /// the kinds of lists, strings, dicts, sets and jitclass instances join here as they arrive.
+  /// lists, strings, dicts, sets, generators, dict views and jitclass instances.
   /// Lowering increfs and decrefs such a value itself (FunctionLowering::collectBlocks).
   bool isBlockReference() const;
   /// Arrays, block references, and tuples holding either: values whose copies are reference
   /// counted.
   bool holdsReferences() const;
 
-  /// Integer, float and complex width in bits (complex128 -> 128).
-  int bits() const { return bitWidth; }
-  bool isSigned() const { return signedness; }
+  /// Integer, float and complex width in bits (complex128 -> 128); 64 for datetime64 and
+  /// timedelta64, whose values are int64 counts.
+  int bits() const;
+  bool isSigned() const;
   /// A slice value (TypeKind::Slice) whose step may be other than 1: Numba's slice3_type.
-  bool sliceHasStep() const { return typeKind == TypeKind::Slice && bitWidth == 3; }
+  bool sliceHasStep() const;
 
-  /// Tuple elements; a tuple whose elements are all equal is a UniTuple.
-  const std::vector<const Type *> &elements() const { return elementTypes; }
+  /// The component types: a tuple's elements, a record's or jitclass's field types, a dict's
+  /// key and value, a set's key, a function's parameters, an undefined function's members;
+  /// empty for the other kinds.
+  const std::vector<const Type *> &elements() const;
   bool isUniformTuple() const;
   /// A tuple that is Numba's LiteralList: a list literal whose items differ in type, stored
   /// as a tuple of them and immutable (types::literalList).
-  bool isLiteralList() const { return typeKind == TypeKind::Tuple && literalList; }
+  bool isLiteralList() const;
   /// A tuple that is an instance of a named tuple class (collections.namedtuple or
   /// typing.NamedTuple): fieldNames() names its items, text() is the class's qualified name
   /// and namedTupleClass() the bindings' registry id of the class (types::namedTuple).
-  bool isNamedTuple() const { return typeKind == TypeKind::Tuple && namedTuple; }
-  int namedTupleClass() const { return exceptionClassId; }
+  bool isNamedTuple() const;
+  int namedTupleClass() const;
 
-  /// Array dtype, ndim, layout ('C', 'F' or 'A') and whether it is read-only.
-  const Type *dtype() const { return elementType; }
-  int ndim() const { return dimensions; }
-  char layout() const { return layoutCode; }
-  bool isReadonly() const { return readonly; }
+  /// Array dtype, ndim, layout ('C', 'F' or 'A') and whether it is read-only. A NestedArray
+  /// answers dtype, ndim and layout too (C order); a DType its dtype.
+  const Type *dtype() const;
+  int ndim() const;
+  char layout() const;
+  bool isReadonly() const;
 
   /// Optional: the type of the value when it is not None.
-  const Type *optionalValue() const { return elementType; }
+  const Type *optionalValue() const;
   /// Optional: the byte offset of the value after the one-byte "is a value" flag.
   size_t optionalValueOffset() const;
   /// Record: the fields' names, types (elements()) and byte offsets, as NumPy lays them out;
-  /// whether the dtype was made with align=True. fieldIndex is -1 for an unknown name.
-  const std::vector<std::string> &fieldNames() const { return names; }
-  const std::vector<const Type *> &fieldTypes() const { return elementTypes; }
-  size_t fieldOffset(size_t index) const { return static_cast<size_t>(extents[index]); }
+  /// whether the dtype was made with align=True. fieldIndex is -1 for an unknown name. Named
+  /// tuples, jitclass instances and user types name their members through fieldNames() too.
+  const std::vector<std::string> &fieldNames() const;
+  const std::vector<const Type *> &fieldTypes() const;
+  size_t fieldOffset(size_t index) const;
   int fieldIndex(const std::string &name) const;
-  bool isAligned() const { return signedness; }
+  bool isAligned() const;
   /// NestedArray: the subarray's shape (its dtype() is the element type).
-  const std::vector<int64_t> &nestedShape() const { return extents; }
+  const std::vector<int64_t> &nestedShape() const;
   /// Bytes one element of an array of this dtype occupies: a record's itemsize, a subarray's
   /// whole extent, storageSize() for the other types.
   size_t itemSize() const;
   /// List: the item type, or null for an empty list whose items are not known yet (`[]` before
   /// the appends that type it).
-  const Type *itemType() const { return elementType; }
+  const Type *itemType() const;
   /// List: whether it is Numba's reflected list (a Python list argument, copied in and written
   /// back) rather than a typed list (`taipan.typed.List`, Numba's ListType, passed as its block).
-  bool isReflected() const { return typeKind == TypeKind::List && !typedList; }
+  bool isReflected() const;
 
   /// Dict: the key and value types, both null for `{}` before the stores that type it. Set:
   /// the key type (null for `set()` before the adds that type it); a set has no value type.
-  const Type *keyType() const { return elementTypes.empty() ? nullptr : elementTypes[0]; }
-  const Type *valueType() const { return elementTypes.size() < 2 ? nullptr : elementTypes[1]; }
+  /// DictView: its dict's.
+  const Type *keyType() const;
+  const Type *valueType() const;
   /// DictView: the dict it views (keyType() and valueType() are the dict's), and which view
   /// it is: 0 keys, 1 values, 2 items.
-  const Type *viewedDict() const { return elementType; }
-  int viewKind() const { return dimensions; }
+  const Type *viewedDict() const;
+  int viewKind() const;
   /// DictView: the type of the items iterating it gives (a key, a value or a (key, value) pair).
   const Type *viewItemType() const;
   /// Set: whether it is a frozenset (the same block; methods that change it are refused).
-  bool isFrozen() const { return typeKind == TypeKind::Set && typedList; }
+  bool isFrozen() const;
 
   /// Generator: the type of the values it yields.
-  const Type *yieldType() const { return elementType; }
+  const Type *yieldType() const;
 
   /// Pointer: the element type pointed to, or null for void*.
-  const Type *pointee() const { return elementType; }
+  const Type *pointee() const;
 
   /// ExternalFunction and FirstClassFunction: the parameter types, the result type (none for
   /// void); for an ExternalFunction, whether the function uses the plain C convention (`ret
   /// f(args...)`) rather than Numba's (`int f(ret*, args...)`). text() is the symbol.
-  const std::vector<const Type *> &parameterTypes() const { return elementTypes; }
-  const Type *resultType() const { return elementType; }
-  bool usesCConvention() const { return signedness; }
+  const std::vector<const Type *> &parameterTypes() const;
+  const Type *resultType() const;
+  bool usesCConvention() const;
   /// ExternalFunction: the machine address CPU code calls (a ctypes function), or 0 for a
   /// function linked by its symbol (cuda.declare_device).
-  uint64_t address() const { return addressValue; }
+  uint64_t address() const;
   /// ExternalFunction at an address: the load-time symbol (runtime/LoadTimeSymbols) that finds
   /// the function in each process loading the code, or "" when only its address does.
-  const std::string &loadSymbol() const { return loadSymbolValue; }
+  const std::string &loadSymbol() const;
 
-  /// StringLiteral text, Module name, Builtin qualified name, exception class name or the
-  /// symbol of an ExternalFunction.
-  const std::string &text() const { return textValue; }
+  /// StringLiteral text, Module name, Builtin qualified name, exception class name, the
+  /// symbol of an ExternalFunction, a named tuple's or jitclass's class name, a datetime
+  /// unit's name; "" for the other kinds.
+  const std::string &text() const;
   /// JitFunction: the function's source; owned by its dispatcher, outlives compilation.
-  FunctionSource *function() const { return functionSource; }
+  FunctionSource *function() const;
   /// ExceptionClass: the bindings' registry id.
-  int exceptionId() const { return exceptionClassId; }
-  /// Overload and Intrinsic: the bindings' registry id of the Python-side entry.
-  int registryId() const { return exceptionClassId; }
+  int exceptionId() const;
+  /// Overload, Intrinsic and UserType: the bindings' registry id of the Python-side entry.
+  int registryId() const;
 
-  /// Bytes and alignment of a value in memory (the layout boxing and LLVM agree on).
+  /// Bytes and alignment of a value in memory (its data model's, types/DataModels.h).
   size_t storageSize() const;
   size_t storageAlignment() const;
   /// Byte offset of tuple element `index` in memory.
   size_t elementOffset(size_t index) const;
 
-private:
-  friend class TypeContext;
-  Type() = default;
+protected:
+  Type(TypeKind kind, std::string name) : typeKind(kind), displayName(std::move(name)) {}
 
-  TypeKind typeKind = TypeKind::None;
+private:
+  TypeKind typeKind;
   std::string displayName;
-  int bitWidth = 0;
-  bool signedness = false;
-  std::vector<const Type *> elementTypes;
-  const Type *elementType = nullptr;
-  int dimensions = 0;
-  char layoutCode = 'A';
-  bool readonly = false;
-  bool typedList = false;   ///< a List that is Numba's ListType (isReflected); a frozenset
-  bool literalList = false; ///< a Tuple that is a LiteralList
-  bool namedTuple = false;  ///< a Tuple that is a named tuple
-  std::string textValue;
-  FunctionSource *functionSource = nullptr;
-  int exceptionClassId = 0;
-  uint64_t addressValue = 0;
-  std::string loadSymbolValue;
-  std::vector<std::string> names;
-  std::vector<int64_t> extents; ///< record field offsets, or a subarray's shape
 };
+
+/// LLVM-style casts between Type and the classes of types/TypeClasses.h (each has a static
+/// classof(const Type *)): isa tests, cast asserts, dyn_cast gives null for another kind.
+template <typename To> bool isa(const Type *type) { return type && To::classof(type); }
+[[noreturn]] void failedTypeCast(const Type *type);
+template <typename To> const To *cast(const Type *type) {
+  if (!isa<To>(type))
+    failedTypeCast(type);
+  return static_cast<const To *>(type);
+}
+template <typename To> const To *dyn_cast(const Type *type) {
+  return isa<To>(type) ? static_cast<const To *>(type) : nullptr;
+}
+
+/// Called when an accessor of one kind's payload is read on a type of another kind (ndim() of
+/// a dict view, say), which then gives an empty value. Where TAIPAN_STRICT_TYPES is set (the
+/// test suite sets it) it throws instead, naming the accessor, the type and the caller.
+void reportForeignTypeAccess(const char *accessor, const Type *type, const void *caller);
 
 /// The in-memory layout of an array value (Numba's): the memory block that owns the data (null
 /// for arrays borrowed from Python), the Python object it came from, the element count and size,
@@ -357,3 +375,5 @@ const Type *scalarByName(const std::string &name);
 } // namespace types
 
 } // namespace taipan
+
+#include "types/TypeClasses.h" // IWYU pragma: export

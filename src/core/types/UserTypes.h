@@ -10,22 +10,23 @@
 namespace taipan {
 
 /// The kind of user-defined types (switches over kinds reach it through their `default`; the
-/// rules that need it test isUserType). The type keeps the registry id in registryId(), its
-/// model's layout in yieldType() and its member names in fieldNames(), as jitclass instances do
-/// (types/ClassInstanceTypes.h).
+/// rules that need it test isUserType). The type is a PythonDefinedType, as jitclass instances
+/// are (types/ClassInstanceTypes.h); its values go through UserTypeModel (types/DataModels.h).
 constexpr TypeKind UserTypeKind = TypeKind::UserType;
 
 /// Whether `type` is a type defined in Python.
 inline bool isUserType(const Type *type) { return type && type->kind() == UserTypeKind; }
 /// The bindings' registry id of the user type (taipan.extending's table of (class, key)).
-inline int userTypeId(const Type *type) { return type->registryId(); }
+inline int userTypeId(const Type *type) { return cast<PythonDefinedType>(type)->id(); }
 /// The data model: the taipan type whose representation a value of the user type has (a tuple
 /// of the members for Numba's StructModel, void* for OpaqueModel, a number or pointer for
 /// PrimitiveModel), or null while no model is registered (the type is then compile-time only).
-inline const Type *userTypeLayout(const Type *type) { return type->yieldType(); }
+inline const Type *userTypeLayout(const Type *type) {
+  return cast<PythonDefinedType>(type)->layout();
+}
 /// StructModel: the members' names, in the order of the layout's elements (empty otherwise).
 inline const std::vector<std::string> &userTypeMemberNames(const Type *type) {
-  return type->fieldNames();
+  return cast<PythonDefinedType>(type)->memberNames();
 }
 
 namespace types {
