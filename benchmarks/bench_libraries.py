@@ -9,7 +9,9 @@ library (numba-stats compiles its signatures when it is imported, numbagg when c
 libraries' disk caches point at an empty folder), best of the processes; and the warm call,
 each process's best of 5 rounds of an auto-ranged number of calls, the median of the
 processes (one process's warm time moves by tens of percent on a busy machine). The two libraries' results are compared (a checksum of
-the returned arrays); a mismatch shows as ERR.
+the returned arrays); a mismatch shows as ERR. Each function's rows are printed (and flushed)
+as soon as they are measured, so a run cut off by a timeout keeps them; the two tables
+follow at the end.
 
     python benchmarks/bench_libraries.py                 # every function (several minutes)
     python benchmarks/bench_libraries.py --only numbagg  # the functions of one package
@@ -31,7 +33,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from common import Row, alternating_runs, print_results, run_snippet
+from common import Row, alternating_runs, print_results, row_line, run_snippet
 
 REPO = Path(__file__).resolve().parent.parent
 TOOLS = REPO / "tools" / "numba_compat"
@@ -323,7 +325,10 @@ def measure_all(cases, paths, repeats, taipan_path):
             warm.append(value if isinstance(value, str) else value[1] * 1e9)
         first_rows.append(Row(case.name, first[0], first[1], FIRST_TARGET))
         warm_rows.append(Row(case.name, warm[0], warm[1], WARM_TARGET, note=f"median of {repeats}"))
-        print(f"  measured {case.name}", file=sys.stderr, flush=True)
+        # Each case as soon as it is measured: a run cut off by a timeout keeps what it measured
+        # (the tables come at the end).
+        print(f"warm  {row_line(warm_rows[-1])}", flush=True)
+        print(f"first {row_line(first_rows[-1])}", flush=True)
     return first_rows, warm_rows
 
 

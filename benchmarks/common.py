@@ -257,6 +257,17 @@ def print_table(title: str, rows: list[Row], file=None) -> None:
     file.flush()
 
 
+def row_line(row: Row) -> str:
+    """One row on a line of its own (taipan, numba, ratio, status), for a script that prints
+    each row as soon as it is measured."""
+    ratio = "-" if row.ratio is None else f"{row.ratio:.3f}"
+    status = f" {row.status}" if row.status else ""
+    return (
+        f"{row.name}: taipan {_cell(row.taipan, row.unit)}, numba {_cell(row.numba, row.unit)}, "
+        f"ratio {ratio}{status}"
+    )
+
+
 def summarize(rows: list[Row]) -> tuple[int, int, int]:
     """Counts of (PASS, MISS, ERROR) among rows with a target."""
     statuses = [r.status for r in rows if r.target is not None]
