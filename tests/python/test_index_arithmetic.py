@@ -3,6 +3,8 @@ Numba's integer arithmetic does, so that LLVM proves indices of range counters n
 strength-reduces them. The results still equal the Python function's, negative indices
 included; int64 arithmetic outside a subscript keeps wrapping (hashing, LCGs, dict keys)."""
 
+import re
+
 import numpy as np
 import pytest
 from conftest import assert_same
@@ -121,7 +123,32 @@ def test_out_of_range_with_boundscheck_raises():
 def test_index_arithmetic_carries_nsw():
     x = np.arange(10.0)
     assert offset_index(x, 3, 1) == 2.0
-    assert "sub nsw i64" in llvm_text(offset_index)
+    # As lowered: the optimised code tests `i < shift` for the wraparound and drops the flag.
+    assert "sub nsw i64" in "\n".join(offset_index._inspect("llvm-unoptimized", None).values())
+
+
+@njit
+def trailing_window_sums(a, window):
+    # numbagg's moving-window form: the index `i - window` is read only when `i >= window`
+    out = np.empty(a.size)
+    total = 0.0
+    for i in range(a.size):
+        total += a[i]
+        if i >= window:
+            total -= a[i - window]
+        out[i] = total
+    return out
+
+
+def test_difference_index_under_its_guard_has_no_wraparound():
+    x = np.random.default_rng(1).standard_normal(50)
+    for window in (0, 1, 3, 49, 50, 80):
+        actual = trailing_window_sums(x, window)
+        expected = trailing_window_sums.py_func(x, window)
+        assert actual.tobytes() == expected.tobytes()
+    # `i - window < 0` is tested as `i < window`, which the guard decides: no select of the
+    # extent (the wraparound) is left in the loop.
+    assert not re.search(r"select i1 [^,]+, i64", llvm_text(trailing_window_sums))
 
 
 @njit

@@ -117,6 +117,19 @@ void ArrayLowering::storeElement(llvm::Value *address, llvm::Value *value, const
   builder.CreateStore(toMemoryForm(builder, value, dtype), address);
 }
 
+/// Whether an int64 index is negative (it then counts from the end). An index `x - y` whose
+/// subtraction cannot wrap (`nsw`, lowerIndexPiece) is negative exactly when `x < y`, and that
+/// is the test emitted: LLVM 19 does not rewrite `(x - y) < 0` so, and then cannot see that a
+/// dominating `if x >= y:` decides it. numbagg's `if i >= window: a[i - window]` kept its
+/// wraparound (a select and a multiply per element) without this.
+static llvm::Value *isNegativeIndex(llvm::IRBuilder<> &builder, llvm::Value *position) {
+  auto *difference = llvm::dyn_cast<llvm::BinaryOperator>(position);
+  if (difference && difference->getOpcode() == llvm::Instruction::Sub &&
+      difference->hasNoSignedWrap())
+    return builder.CreateICmpSLT(difference->getOperand(0), difference->getOperand(1));
+  return builder.CreateICmpSLT(position, builder.getInt64(0));
+}
+
 llvm::Value *ArrayLowering::checkedIndex(llvm::Value *index, const Type *indexType,
                                          llvm::Value *extent, int axis, bool alwaysCheck) {
   if (isScalarIndexArray(indexType)) { // a 0-d integer array: its one item
@@ -125,7 +138,7 @@ llvm::Value *ArrayLowering::checkedIndex(llvm::Value *index, const Type *indexTy
   }
   llvm::Value *position = core.castValue(index, indexType, types::int64());
   if (!indexType->isInteger() || indexType->isSigned())
-    position = builder.CreateSelect(builder.CreateICmpSLT(position, builder.getInt64(0)),
+    position = builder.CreateSelect(isNegativeIndex(builder, position),
                                     builder.CreateAdd(position, extent), position);
   if (alwaysCheck || options.boundscheck) {
     llvm::BasicBlock *failure = core.newBlock("index.error");
