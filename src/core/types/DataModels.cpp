@@ -31,9 +31,19 @@ Representation Representation::value(const Type *type) {
 
 namespace {
 
+size_t alignTo(size_t offset, size_t alignment) {
+  return (offset + alignment - 1) / alignment * alignment;
+}
+
 /// Booleans, integers, floats, complex numbers, datetime64 and timedelta64 (an int64 count).
 class NumberModel final : public DataModel {
 public:
+  size_t storageSize(const Type *type) const override {
+    return type->isBoolean() ? 1 : static_cast<size_t>(type->bits() / 8);
+  }
+  size_t storageAlignment(const Type *type) const override {
+    return type->isComplex() ? static_cast<size_t>(type->bits() / 16) : storageSize(type);
+  }
   bool holdsReferences(const Type *) const override { return false; }
   bool isBlockReference(const Type *) const override { return false; }
   Representation representation(const Type *type) const override {
@@ -55,6 +65,8 @@ public:
 /// lists, dicts, sets, generators, dict views (their dict's block), jitclass instances.
 class BlockReferenceModel final : public DataModel {
 public:
+  size_t storageSize(const Type *) const override { return 8; }
+  size_t storageAlignment(const Type *) const override { return 8; }
   bool holdsReferences(const Type *) const override { return true; }
   bool isBlockReference(const Type *) const override { return true; }
   Representation representation(const Type *) const override {
@@ -65,6 +77,8 @@ public:
 /// An address the value does not own: a CPointer, a record's bytes.
 class AddressModel final : public DataModel {
 public:
+  size_t storageSize(const Type *) const override { return 8; }
+  size_t storageAlignment(const Type *) const override { return 8; }
   bool holdsReferences(const Type *) const override { return false; }
   bool isBlockReference(const Type *) const override { return false; }
   Representation representation(const Type *) const override {
@@ -76,6 +90,10 @@ public:
 /// element count and size, the data pointer, then ndim extents and ndim byte strides.
 class ArrayModel final : public DataModel {
 public:
+  size_t storageSize(const Type *type) const override {
+    return ArrayLayout::shapeOffset + 16 * static_cast<size_t>(type->ndim());
+  }
+  size_t storageAlignment(const Type *) const override { return 8; }
   bool holdsReferences(const Type *) const override { return true; }
   bool isBlockReference(const Type *) const override { return false; }
   Representation representation(const Type *type) const override {
@@ -92,6 +110,19 @@ public:
 /// Tuples, named tuples and literal lists: their items in order.
 class TupleModel final : public DataModel {
 public:
+  size_t storageSize(const Type *type) const override {
+    const std::vector<const Type *> &items = type->elements();
+    if (items.empty())
+      return 0;
+    size_t last = items.size() - 1;
+    return alignTo(type->elementOffset(last) + items[last]->storageSize(), storageAlignment(type));
+  }
+  size_t storageAlignment(const Type *type) const override {
+    size_t alignment = 1;
+    for (const Type *item : type->elements())
+      alignment = std::max(alignment, item->storageAlignment());
+    return alignment;
+  }
   Representation representation(const Type *type) const override {
     std::vector<Representation> members;
     for (const Type *element : type->elements())
@@ -107,6 +138,13 @@ public:
 /// Optional: a flag byte (1: a value), then the value (null pointers when None).
 class OptionalModel final : public DataModel {
 public:
+  size_t storageSize(const Type *type) const override {
+    return alignTo(type->optionalValueOffset() + type->optionalValue()->storageSize(),
+                   storageAlignment(type));
+  }
+  size_t storageAlignment(const Type *type) const override {
+    return type->optionalValue()->storageAlignment();
+  }
   Representation representation(const Type *type) const override {
     return Representation::structure(
         {Representation::integer(8), Representation::value(type->optionalValue())});
@@ -119,6 +157,8 @@ public:
 /// range state and slices: four int64s (types::sliceValue).
 class FourIntegersModel final : public DataModel {
 public:
+  size_t storageSize(const Type *) const override { return 32; }
+  size_t storageAlignment(const Type *) const override { return 8; }
   Representation representation(const Type *) const override {
     Representation part = Representation::integer(64);
     return Representation::structure({part, part, part, part});
@@ -128,6 +168,8 @@ public:
 /// Numba's first-class function: {the C function's address, the Python object, whether jitted}.
 class FirstClassFunctionModel final : public DataModel {
 public:
+  size_t storageSize(const Type *) const override { return 24; }
+  size_t storageAlignment(const Type *) const override { return 8; }
   Representation representation(const Type *) const override {
     return Representation::structure({Representation::pointer(false),
                                       Representation::pointer(false), Representation::integer(64)});
@@ -157,6 +199,18 @@ public:
 /// lays it out as, and compile-time only until one is registered (types/UserTypes.h).
 class UserTypeModel final : public DataModel {
 public:
+  size_t storageSize(const Type *type) const override {
+    const Type *layout = cast<PythonDefinedType>(type)->layout();
+    return layout ? layout->storageSize() : 0;
+  }
+  size_t storageAlignment(const Type *type) const override {
+    const Type *layout = cast<PythonDefinedType>(type)->layout();
+    return layout ? layout->storageAlignment() : 1;
+  }
+  bool holdsReferences(const Type *type) const override {
+    const Type *layout = cast<PythonDefinedType>(type)->layout();
+    return layout && layout->holdsReferences();
+  }
   Representation representation(const Type *type) const override {
     const Type *layout = cast<PythonDefinedType>(type)->layout();
     return layout ? dataModelOf(layout).representation(layout) : Representation::empty();
@@ -220,10 +274,6 @@ std::array<std::atomic<const DataModel *>, kindCount> &registry() {
   return models;
 }
 
-size_t alignTo(size_t offset, size_t alignment) {
-  return (offset + alignment - 1) / alignment * alignment;
-}
-
 /// The representation a member stands for: a Value member is its type's own.
 Representation resolved(const Representation &member) {
   return member.form == Representation::Form::Value
@@ -237,6 +287,14 @@ bool DataModel::holdsReferences(const Type *type) const {
   std::vector<int64_t> offsets;
   collectBlockOffsets(representation(type), 0, offsets);
   return !offsets.empty();
+}
+
+size_t DataModel::storageSize(const Type *type) const {
+  return taipan::storageSize(representation(type));
+}
+
+size_t DataModel::storageAlignment(const Type *type) const {
+  return taipan::storageAlignment(representation(type));
 }
 
 bool DataModel::isBlockReference(const Type *type) const {

@@ -55,6 +55,11 @@ public:
   /// where that is cheaper (lowering asks for every value).
   virtual bool holdsReferences(const Type *type) const;
   virtual bool isBlockReference(const Type *type) const;
+  /// Bytes and alignment of a value in memory. Derived from representation(); the models of
+  /// the kinds that calls and launches lay out answer directly, allocating nothing (the
+  /// dispatcher asks per argument per call). DataModelsTest checks both ways agree.
+  virtual size_t storageSize(const Type *type) const;
+  virtual size_t storageAlignment(const Type *type) const;
 };
 
 /// The model registered for `type`'s kind (a compile-time-only model where none is).

@@ -394,13 +394,9 @@ size_t Type::itemSize() const {
   return storageSize();
 }
 
-size_t Type::storageSize() const {
-  return taipan::storageSize(dataModelOf(this).representation(this));
-}
+size_t Type::storageSize() const { return dataModelOf(this).storageSize(this); }
 
-size_t Type::storageAlignment() const {
-  return taipan::storageAlignment(dataModelOf(this).representation(this));
-}
+size_t Type::storageAlignment() const { return dataModelOf(this).storageAlignment(this); }
 
 size_t Type::optionalValueOffset() const {
   size_t alignment = optionalValue()->storageAlignment();

@@ -24,6 +24,14 @@ llvm::DataLayout layout() {
       "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128");
 }
 
+/// A user type laid out as (bool, complex64), as a StructModel registers it.
+const Type *modelledUserType() {
+  const Type *user = types::userType(626262, "Pair");
+  types::defineUserTypeModel(user, {"flag", "value"},
+                             types::tuple({types::boolean(), types::complex(64)}));
+  return user;
+}
+
 std::vector<const Type *> sampleTypes() {
   const Type *f64 = types::float64();
   const Type *i64 = types::int64();
@@ -55,7 +63,8 @@ std::vector<const Type *> sampleTypes() {
           types::record({"a"}, {f64}, {0}, 8, false),
           types::firstClassFunction({f64}, f64),
           types::generator(i64),
-          types::module("math")};
+          types::module("math"),
+          modelledUserType()};
 }
 
 TEST(DataModelsTest, SizesAgreeWithLlvm) {
