@@ -31,10 +31,6 @@ Representation Representation::value(const Type *type) {
 
 namespace {
 
-size_t alignTo(size_t offset, size_t alignment) {
-  return (offset + alignment - 1) / alignment * alignment;
-}
-
 /// Booleans, integers, floats, complex numbers, datetime64 and timedelta64 (an int64 count).
 class NumberModel final : public DataModel {
 public:
@@ -61,29 +57,22 @@ public:
   }
 };
 
-/// One pointer to a reference-counted block the value owns (runtime/MemoryRuntime.h): strings,
-/// lists, dicts, sets, generators, dict views (their dict's block), jitclass instances.
-class BlockReferenceModel final : public DataModel {
+/// One pointer: to a reference-counted block the value owns (runtime/MemoryRuntime.h: strings,
+/// lists, dicts, sets, generators, dict views, jitclass instances), or to memory it does not
+/// own (a CPointer, a record's bytes).
+class PointerModel final : public DataModel {
 public:
+  explicit PointerModel(bool ownsBlock) : ownsBlock(ownsBlock) {}
   size_t storageSize(const Type *) const override { return 8; }
   size_t storageAlignment(const Type *) const override { return 8; }
-  bool holdsReferences(const Type *) const override { return true; }
-  bool isBlockReference(const Type *) const override { return true; }
+  bool holdsReferences(const Type *) const override { return ownsBlock; }
+  bool isBlockReference(const Type *) const override { return ownsBlock; }
   Representation representation(const Type *) const override {
-    return Representation::pointer(true);
+    return Representation::pointer(ownsBlock);
   }
-};
 
-/// An address the value does not own: a CPointer, a record's bytes.
-class AddressModel final : public DataModel {
-public:
-  size_t storageSize(const Type *) const override { return 8; }
-  size_t storageAlignment(const Type *) const override { return 8; }
-  bool holdsReferences(const Type *) const override { return false; }
-  bool isBlockReference(const Type *) const override { return false; }
-  Representation representation(const Type *) const override {
-    return Representation::pointer(false);
-  }
+private:
+  bool ownsBlock;
 };
 
 /// Numba's array struct (types::ArrayLayout): its block, the Python object it came from, the
@@ -123,6 +112,11 @@ public:
       alignment = std::max(alignment, item->storageAlignment());
     return alignment;
   }
+  bool holdsReferences(const Type *type) const override {
+    return std::any_of(type->elements().begin(), type->elements().end(),
+                       [](const Type *item) { return item->holdsReferences(); });
+  }
+  bool isBlockReference(const Type *) const override { return false; }
   Representation representation(const Type *type) const override {
     std::vector<Representation> members;
     for (const Type *element : type->elements())
@@ -145,6 +139,10 @@ public:
   size_t storageAlignment(const Type *type) const override {
     return type->optionalValue()->storageAlignment();
   }
+  bool holdsReferences(const Type *type) const override {
+    return type->optionalValue()->holdsReferences();
+  }
+  bool isBlockReference(const Type *) const override { return false; }
   Representation representation(const Type *type) const override {
     return Representation::structure(
         {Representation::integer(8), Representation::value(type->optionalValue())});
@@ -157,6 +155,8 @@ public:
 /// range state and slices: four int64s (types::sliceValue).
 class FourIntegersModel final : public DataModel {
 public:
+  bool holdsReferences(const Type *) const override { return false; }
+  bool isBlockReference(const Type *) const override { return false; }
   size_t storageSize(const Type *) const override { return 32; }
   size_t storageAlignment(const Type *) const override { return 8; }
   Representation representation(const Type *) const override {
@@ -168,6 +168,8 @@ public:
 /// Numba's first-class function: {the C function's address, the Python object, whether jitted}.
 class FirstClassFunctionModel final : public DataModel {
 public:
+  bool holdsReferences(const Type *) const override { return false; }
+  bool isBlockReference(const Type *) const override { return false; }
   size_t storageSize(const Type *) const override { return 24; }
   size_t storageAlignment(const Type *) const override { return 8; }
   Representation representation(const Type *) const override {
@@ -235,8 +237,8 @@ std::array<std::atomic<const DataModel *>, kindCount> &registry() {
   static std::array<std::atomic<const DataModel *>, kindCount> models;
   static const bool filled = [] {
     static const NumberModel numbers;
-    static const BlockReferenceModel blocks;
-    static const AddressModel addresses;
+    static const PointerModel blocks(true);
+    static const PointerModel addresses(false);
     static const ArrayModel arrays;
     static const TupleModel tuples;
     static const OptionalModel optionals;

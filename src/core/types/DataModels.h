@@ -67,6 +67,11 @@ const DataModel &dataModelOf(const Type *type);
 /// Registers `model` (which must outlive every compilation) for `kind`, replacing the one there.
 void registerDataModel(TypeKind kind, const DataModel *model);
 
+/// `offset` rounded up to a multiple of `alignment`.
+inline size_t alignTo(size_t offset, size_t alignment) {
+  return (offset + alignment - 1) / alignment * alignment;
+}
+
 /// Bytes and alignment of a representation in memory.
 size_t storageSize(const Representation &representation);
 size_t storageAlignment(const Representation &representation);

@@ -398,17 +398,13 @@ size_t Type::storageSize() const { return dataModelOf(this).storageSize(this); }
 
 size_t Type::storageAlignment() const { return dataModelOf(this).storageAlignment(this); }
 
-size_t Type::optionalValueOffset() const {
-  size_t alignment = optionalValue()->storageAlignment();
-  return (1 + alignment - 1) / alignment * alignment;
-}
+size_t Type::optionalValueOffset() const { return alignTo(1, optionalValue()->storageAlignment()); }
 
 size_t Type::elementOffset(size_t index) const {
   const std::vector<const Type *> &items = elements();
   size_t offset = 0;
   for (size_t i = 0; i <= index; ++i) {
-    size_t alignment = items[i]->storageAlignment();
-    offset = (offset + alignment - 1) / alignment * alignment;
+    offset = alignTo(offset, items[i]->storageAlignment());
     if (i < index)
       offset += items[i]->storageSize();
   }

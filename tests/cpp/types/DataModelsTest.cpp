@@ -77,6 +77,8 @@ TEST(DataModelsTest, SizesAgreeWithLlvm) {
     if (type->storageSize() > 0)
       EXPECT_EQ(type->storageAlignment(), dataLayout.getABITypeAlign(memory).value())
           << type->name();
+    // A model answering holdsReferences itself agrees with its representation's pointers.
+    EXPECT_EQ(type->holdsReferences(), !types::referenceOffsets(type).empty()) << type->name();
   }
 }
 
