@@ -26,6 +26,7 @@ goes on from the next test.
 """
 
 import argparse
+import compileall
 import concurrent.futures
 import dataclasses
 import datetime
@@ -318,6 +319,10 @@ def snapshot_taipan(taipan_path, workdir):
             check=False,
         )
         if check.returncode == 0:
+            # Bytecode, as a pip install writes it: Numba's modules have theirs, and a machine
+            # that sets PYTHONDONTWRITEBYTECODE would otherwise compile taipan's Python files
+            # from source in every process (about 10 ms of each first call).
+            compileall.compile_dir(str(target), quiet=1)
             return target
         log(f"taipan does not import from the snapshot (attempt {attempt + 1}), waiting")
         time.sleep(15)
