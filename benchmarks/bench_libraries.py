@@ -3,18 +3,24 @@ quantecon, dcor and antropy, each imported unchanged, with Numba and with taipan
 for ``numba`` through the shim of ``tools/numba_compat`` (``NUMBA_SHIM_MODE=taipan``), side by
 side in one run.
 
-Per function and library, in ``--repeats`` fresh processes (``numpy`` and ``numba`` already
-imported), the two libraries taking turns: the first call, timed with the import of the
-library (numba-stats compiles its signatures when it is imported, numbagg when called; both
-libraries' disk caches point at an empty folder), best of the processes; and the warm call,
-each process's best of 5 rounds of an auto-ranged number of calls, the median of the
-processes (one process's warm time moves by tens of percent on a busy machine). The two libraries' results are compared (a checksum of
-the returned arrays); a mismatch shows as ERR. Each function's rows are printed (and flushed)
+Per function and library, in ``--repeats`` fresh processes, the two libraries taking turns:
+the first call, timed with the import of the library (numba-stats compiles its signatures
+when it is imported, numbagg when called; both libraries' disk caches point at an empty
+folder), best of the processes; and the warm call, each process's best of 5 rounds of an
+auto-ranged number of calls, the median of the processes (one process's warm time moves by
+tens of percent on a busy machine). Before the clock starts, each process has imported
+``numpy``, ``numba`` and the library's dependencies: the modules of other packages that
+importing the library loads under both compilers (found by one probe per row and side; for
+antropy that is about a second of scikit-learn and SciPy, the same on both sides), so the
+first call times the compilers. Every package's modules have their bytecode, as after a pip
+install. The two libraries' results are compared (a checksum of the returned arrays); a
+mismatch shows as ERR. Each function's rows are printed (and flushed)
 as soon as they are measured, so a run cut off by a timeout keeps them; the two tables
 follow at the end.
 
     python benchmarks/bench_libraries.py                 # every function (several minutes)
     python benchmarks/bench_libraries.py --only numbagg  # the functions of one package
+    python benchmarks/bench_libraries.py --rows norm.cdf kaiser_best  # rows by name
     python benchmarks/bench_libraries.py --repeats 5     # five processes per side and function
     python benchmarks/bench_libraries.py --taipan-path /tmp/other  # another build's taipan
 
@@ -34,7 +40,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from common import Row, alternating_runs, print_results, row_line, run_snippet
+from common import BenchError, Row, alternating_runs, print_results, row_line, run_snippet
 
 REPO = Path(__file__).resolve().parent.parent
 TOOLS = REPO / "tools" / "numba_compat"
@@ -176,6 +182,11 @@ import numba
 if {shim!r} and not numba.__file__.startswith({shim_root!r}):
     raise SystemExit("the shim is not the numba imported: " + numba.__file__)
 rng = np.random.default_rng(0)
+for _module in {dependencies!r}:  # the library's own imports of other packages, untimed
+    try:
+        __import__(_module)
+    except Exception:
+        pass
 
 def call():
     return {call}
@@ -225,6 +236,11 @@ def package_paths(names):
                 paths[name].append(store.test_requirements(name, package.requires))
         except (subprocess.CalledProcessError, OSError):
             print(f"{name}: test requirements not installed", file=sys.stderr, flush=True)
+        # Bytecode, as a pip install writes it (the store installs with --no-compile): without
+        # it both sides would compile the library's modules from source in every process
+        # where PYTHONDONTWRITEBYTECODE is set, a cost no installed library has.
+        for folder in paths[name]:
+            compileall.compile_dir(str(folder), quiet=1)
     return paths
 
 
@@ -242,14 +258,51 @@ def environment(lib, paths, cache_dir, taipan_path):
     return env
 
 
-def measure_case(case, lib, paths, taipan_path):
-    """One fresh process's first call, warm call (seconds) and checksum; raises BenchError."""
+DEPENDENCIES_SNIPPET = """
+import sys
+import numpy, numba
+before = set(sys.modules)
+{imports}
+report(sorted(name for name in set(sys.modules) - before
+              if name.split(".")[0] not in {excluded!r}))
+"""
+
+
+def split_setup(case):
+    """(the import lines, the other lines) of a case's setup."""
     lines = case.setup.splitlines()
     imports = [line for line in lines if line.startswith(("import ", "from "))]
-    data = [line for line in lines if line not in imports]
+    return imports, [line for line in lines if line not in imports]
+
+
+def dependencies(case, paths, taipan_path):
+    """The modules of other packages that the case's imports load on both sides: imported
+    before the clock starts, as numpy and numba are, so that the first-call row times the
+    compilers and not (for antropy) a second of scikit-learn's import, the same on both
+    sides. Modules that only one side loads (a compiler's own lazy imports) stay timed."""
+    imports, _ = split_setup(case)
+    own = {line.split()[1].split(".")[0] for line in imports}
+    snippet = DEPENDENCIES_SNIPPET.format(
+        imports="\n".join(imports), excluded=sorted(own | {"numba", "taipan", "llvmlite"})
+    )
+    loaded = []
+    for lib in ("taipan", "numba"):
+        with tempfile.TemporaryDirectory(prefix="bench-libraries-cache-") as cache_dir:
+            env = environment(lib, paths[case.package], cache_dir, taipan_path)
+            try:
+                loaded.append(set(run_snippet(snippet, env=env, timeout=900)))
+            except BenchError:
+                return []
+    return sorted(loaded[0] & loaded[1])
+
+
+def measure_case(case, lib, paths, taipan_path, preloaded):
+    """One fresh process's first call, warm call (seconds) and checksum; raises BenchError."""
+    imports, data = split_setup(case)
     snippet = SNIPPET.format(
         shim=lib == "taipan",
         shim_root=str(SHIM_ROOT),
+        dependencies=preloaded,
         imports="\n".join("    " + line for line in imports),
         data="\n".join("    " + line for line in data),
         call=case.call,
@@ -281,6 +334,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="+", default=None, help="packages (e.g. numbagg)")
     parser.add_argument(
+        "--rows", nargs="+", default=None, help="rows whose name contains one of these words"
+    )
+    parser.add_argument(
         "--repeats", type=int, default=3, help="fresh processes per library and function"
     )
     parser.add_argument(
@@ -289,7 +345,12 @@ def main():
         help="the folder holding the taipan package to measure (default: the repository's src)",
     )
     options = parser.parse_args()
-    cases = [case for case in CASES if options.only is None or case.package in options.only]
+    cases = [
+        case
+        for case in CASES
+        if (options.only is None or case.package in options.only)
+        and (options.rows is None or any(word in case.name for word in options.rows))
+    ]
     paths = package_paths(sorted({case.package for case in cases}))
     import libraries  # tools/numba_compat/libraries.py, on sys.path since package_paths
 
@@ -312,8 +373,12 @@ def measure_all(cases, paths, repeats, taipan_path):
         if isinstance(paths[case.package], str):
             measured = dict.fromkeys(("taipan", "numba"), paths[case.package])
         else:
+            preloaded = dependencies(case, paths, taipan_path)
             runs = alternating_runs(
-                lambda lib, case=case: measure_case(case, lib, paths, taipan_path), repeats
+                lambda lib, case=case, preloaded=preloaded: measure_case(
+                    case, lib, paths, taipan_path, preloaded
+                ),
+                repeats,
             )
             measured = {lib: summarize_runs(lib_runs) for lib, lib_runs in runs.items()}
         ours, theirs = measured["taipan"], measured["numba"]
