@@ -10,7 +10,7 @@ import sys
 import textwrap
 
 import pytest
-from child_processes import child_python_path
+from child_processes import child_environment, child_python_path, run_python
 
 CALLEE = """
 SCALE = {scale}
@@ -56,38 +56,15 @@ def write_program(directory, scale=2.0):
     (directory / "caller.py").write_text(CALLER)
 
 
-def child_environment(directory, **environment):
-    """A child's environment: taipan and `directory` on its path, the cache in __pycache__."""
-    env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
-    env.update(PYTHONPATH=child_python_path(directory), **environment)
-    return env
-
-
 def script_words(directory, script, *arguments):
     """What `script` of `directory`, run in a fresh process, prints, split into words."""
-    return subprocess.run(
-        [sys.executable, script, *arguments],
-        cwd=directory,
-        env=child_environment(directory),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    ).stdout.split()
+    env = child_environment(directory, settings="no_cache")
+    return run_python([script, *arguments], cwd=directory, env=env, timeout=120).stdout.split()
 
 
 def run(directory, **environment):
-    env = child_environment(directory, **environment)
-    result = subprocess.run(
-        [sys.executable, str(directory / "caller.py")],
-        cwd=directory,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    env = child_environment(directory, settings="no_cache", **environment)
+    result = run_python([directory / "caller.py"], cwd=directory, env=env, timeout=120)
     first, second = result.stdout.splitlines()[:2]
     value, hits, misses, loaded = first.split()
     return float(value), int(hits), int(misses), loaded == "True", second
@@ -224,16 +201,8 @@ def test_a_hit_by_code_key_reads_no_source_and_types_nothing(tmp_path):
         "timers = caller.total.get_metadata(caller.total.signatures[0])['timers']\n"
         "print(sorted(timers), caller.total._source is None)\n"
     )
-    env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
-    env["PYTHONPATH"] = child_python_path(tmp_path)
-    output = subprocess.run(
-        [sys.executable, "probe.py"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    env = child_environment(tmp_path, settings="no_cache")
+    output = run_python(["probe.py"], cwd=tmp_path, env=env).stdout
     assert output.split("]")[0] == "['front end', 'loading cached code'"
     assert output.strip().endswith("True")
 

@@ -10,13 +10,11 @@ import ctypes
 import json
 import math
 import os
-import subprocess
-import sys
 import warnings
 
 import numpy as np
 import pytest
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 
 import taipan
 from taipan import config, objmode
@@ -85,23 +83,11 @@ print(json.dumps(results))
 """
 
 
-def clean_environment(directory, **extra):
-    env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
-    env.update(PYTHONPATH=child_python_path(directory), **extra)
-    return env
-
-
 def run_program(directory, **environment):
-    result = subprocess.run(
-        [sys.executable, str(directory / "program.py")],
-        cwd=directory,
-        env=clean_environment(directory, **environment),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    """program.py of `directory` in a fresh interpreter, its cache beside it: (its JSON
+    report, its stderr)."""
+    env = child_environment(directory, settings="no_cache", **environment)
+    result = run_python([directory / "program.py"], cwd=directory, env=env)
     return json.loads(result.stdout.splitlines()[-1]), result.stderr
 
 
@@ -315,16 +301,10 @@ print(twice(21), twice.stats.cache_misses)
 def run_fallback(tmp_path, configured):
     (tmp_path / "program.py").write_text(FALLBACK_PROGRAM)
     user = tmp_path / "user"
-    result = subprocess.run(
-        [sys.executable, str(tmp_path / "program.py")],
-        cwd=tmp_path,
-        env=clean_environment(tmp_path, TAIPAN_CACHE_DIR=str(configured), XDG_CACHE_HOME=str(user)),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    env = child_environment(
+        tmp_path, settings="no_cache", TAIPAN_CACHE_DIR=str(configured), XDG_CACHE_HOME=str(user)
     )
-    assert result.returncode == 0, result.stderr[-3000:]
+    result = run_python([tmp_path / "program.py"], cwd=tmp_path, env=env, timeout=120)
     assert result.stdout.split() == ["42", "1"]
     assert "Cannot cache compiled code in TAIPAN_CACHE_DIR" in result.stderr
     assert result.stderr.count("Cannot cache compiled code") == 1
@@ -395,20 +375,9 @@ def test_a_pickled_function_using_np_sort_carries_its_code(tmp_path):
     pytest.importorskip("cloudpickle")
     (tmp_path / "sender.py").write_text(SENDER)
     (tmp_path / "receiver.py").write_text(RECEIVER)
-    env = clean_environment(tmp_path)
-    payload = subprocess.run(
-        [sys.executable, "sender.py"], cwd=tmp_path, env=env, capture_output=True, check=True
-    ).stdout
-    result = subprocess.run(
-        [sys.executable, "receiver.py"],
-        cwd=tmp_path,
-        env=env,
-        input=payload,
-        capture_output=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr.decode()[-3000:]
+    env = child_environment(tmp_path, settings="no_cache")
+    payload = run_python(["sender.py"], cwd=tmp_path, env=env, text=False).stdout
+    result = run_python(["receiver.py"], cwd=tmp_path, env=env, input=payload, text=False)
     first, second = result.stdout.decode().splitlines()[:2]
     assert first == "[[1.0, 2.0, 3.0], [-1.0, 0.0, 5.0]] [1, 2, 0] AxisError"
     # The receiver typed the function (to check the job hash) and ran no LLVM.

@@ -3,13 +3,10 @@ and on a GPU the cubin linked for its compute capability), and specialisations c
 pickles (a CPU function's object code, a kernel's PTX) so the receiver does not compile again.
 The PTX parts run here without a GPU; launches run where there is one."""
 
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 
 import taipan
 from taipan import cuda
@@ -44,24 +41,15 @@ print(scale.stats.cache_hits, scale.stats.cache_misses, "loading cached code" in
 """
 
 
-def run_python(arguments, cwd, input=None, **environment):
-    env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
-    env.update(PYTHONPATH=child_python_path(cwd), **environment)
-    result = subprocess.run(
-        [sys.executable, *arguments],
-        cwd=cwd,
-        env=env,
-        input=input,
-        capture_output=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr.decode()[-3000:]
-    return result.stdout.decode()
+def child_output(arguments, cwd, input=None, **environment):
+    """What `python *arguments` prints in `cwd` (taipan and `cwd` importable, its cache beside
+    it), given `input` (bytes) on its standard input."""
+    env = child_environment(cwd, settings="no_cache", **environment)
+    return run_python(arguments, cwd=cwd, env=env, input=input, text=False).stdout.decode()
 
 
 def run_kernel_program(directory):
-    hits, misses, loaded, ptx, *result = run_python(["caller.py"], directory).split(maxsplit=4)
+    hits, misses, loaded, ptx, *result = child_output(["caller.py"], directory).split(maxsplit=4)
     return int(hits), int(misses), loaded == "True", ptx, result[0].strip()
 
 
@@ -169,12 +157,9 @@ def test_pickles_carry_object_code_and_ptx_so_the_receiver_does_not_compile(tmp_
     pytest.importorskip("cloudpickle")
     (tmp_path / "sender.py").write_text(SENDER)
     (tmp_path / "receiver.py").write_text(RECEIVER)
-    env = {k: v for k, v in os.environ.items()}
-    env["PYTHONPATH"] = child_python_path()
-    payload = subprocess.run(
-        [sys.executable, "sender.py"], cwd=tmp_path, env=env, capture_output=True, check=True
-    ).stdout
-    lines = run_python(["receiver.py"], tmp_path, input=payload).splitlines()
+    env = child_environment()
+    payload = run_python(["sender.py"], cwd=tmp_path, env=env, text=False).stdout
+    lines = child_output(["receiver.py"], tmp_path, input=payload).splitlines()
     # The CPU function loads the carried object code: typed again, no LLVM code generation.
     assert lines[0] == "13.0 True False"
     # Code raising a user exception holds per-process ids: not carried, compiled again.
@@ -235,11 +220,8 @@ def test_an_unpickled_kernel_uses_the_carried_ptx(tmp_path):
         print(fill.compile(signature).ptx == ptx, list(fill.get_metadata(signature)["timers"]))
         """
     )
-    env = dict(os.environ, PYTHONPATH=child_python_path())
-    payload = subprocess.run(
-        [sys.executable, "-c", sender], env=env, capture_output=True, check=True
-    ).stdout
-    output = run_python(["-c", receiver], tmp_path, input=payload)
+    payload = run_python(["-c", sender], env=child_environment(), text=False).stdout
+    output = child_output(["-c", receiver], tmp_path, input=payload)
     same_ptx, stages = output.split(maxsplit=1)
     assert same_ptx == "True"
     assert "loading pickled code" in stages and "code generation (PTX)" not in stages
@@ -299,11 +281,9 @@ def test_pickled_ufuncs_and_gufuncs_from_main_carry_their_loops(tmp_path):
     pytest.importorskip("cloudpickle")
     (tmp_path / "sender.py").write_text(UFUNC_SENDER)
     (tmp_path / "receiver.py").write_text(UFUNC_RECEIVER)
-    env = dict(os.environ, PYTHONPATH=child_python_path())
-    payload = subprocess.run(
-        [sys.executable, "sender.py"], cwd=tmp_path, env=env, capture_output=True, check=True
-    ).stdout
-    lines = run_python(["receiver.py"], tmp_path, input=payload).splitlines()
+    env = child_environment()
+    payload = run_python(["sender.py"], cwd=tmp_path, env=env, text=False).stdout
+    lines = child_output(["receiver.py"], tmp_path, input=payload).splitlines()
     assert lines[0] == "ufunc [5.0, -5.0] ['dd->d', 'll->l']"
     assert lines[1] == "DUFunc [0, 2, 4] 1"
     assert lines[2] == "5.0 [0.0, 1.0, 3.0, 6.0]"

@@ -7,41 +7,21 @@ import html.parser
 import json
 import os
 import re
-import subprocess
-import sys
 import textwrap
 
 import pytest
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 
 from taipan import config
 
 
-def clean_environment(**variables):
-    """os.environ without any TAIPAN_/NUMBA_ variable, plus ``variables`` and PYTHONPATH."""
-    environment = {
-        key: value for key, value in os.environ.items() if not key.startswith(("TAIPAN_", "NUMBA_"))
-    }
-    environment["PYTHONPATH"] = child_python_path()
-    environment.update(variables)
-    return environment
-
-
 def run(code, tmp_path, **variables):
-    """Runs ``code`` as a script in tmp_path with the variables set; returns the process."""
+    """Runs ``code`` as a script in tmp_path with only these TAIPAN_/NUMBA_ variables set;
+    returns the process."""
     script = tmp_path / "script.py"
     script.write_text(textwrap.dedent(code))
-    result = subprocess.run(
-        [sys.executable, str(script)],
-        cwd=tmp_path,
-        env=clean_environment(**variables),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    return result
+    env = child_environment(settings="none", **variables)
+    return run_python([script], cwd=tmp_path, env=env)
 
 
 READ_CONFIG = """

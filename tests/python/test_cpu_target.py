@@ -4,13 +4,10 @@ host's own instructions, which computes the same, and caches under another key. 
 fresh interpreter, since the variables are read once when taipan is imported."""
 
 import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 
 from taipan import _core
 
@@ -72,31 +69,13 @@ print(json.dumps({
 """
 
 
-def environment_with(**variables):
-    """os.environ without TAIPAN_/NUMBA_ variables, with these and PYTHONPATH."""
-    environment = {
-        key: value for key, value in os.environ.items() if not key.startswith(("TAIPAN_", "NUMBA_"))
-    }
-    environment["PYTHONPATH"] = child_python_path()
-    environment.update(variables)
-    return environment
-
-
 def run(tmp_path, **variables):
     """SCRIPT in a fresh interpreter in tmp_path (its cache beside it) with these variables set
     and no other TAIPAN_/NUMBA_ ones: (its JSON report, its stderr)."""
     script = tmp_path / "cpu_target_script.py"
     script.write_text(textwrap.dedent(SCRIPT))
-    result = subprocess.run(
-        [sys.executable, str(script)],
-        cwd=tmp_path,
-        env=environment_with(**variables),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    env = child_environment(settings="none", **variables)
+    result = run_python([script], cwd=tmp_path, env=env)
     return json.loads(result.stdout.splitlines()[-1]), result.stderr
 
 
@@ -180,14 +159,6 @@ def test_a_cpu_llvm_does_not_know_warns_and_compiles_for_the_host(tmp_path, vari
     ],
 )
 def test_python_m_taipan_names_the_cpu_compiled_for(tmp_path, variables, line):
-    result = subprocess.run(
-        [sys.executable, "-m", "taipan"],
-        cwd=tmp_path,
-        env=environment_with(**variables),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    env = child_environment(settings="none", **variables)
+    result = run_python(["-m", "taipan"], cwd=tmp_path, env=env, timeout=120)
     assert line in result.stdout.splitlines()

@@ -12,7 +12,7 @@ import textwrap
 
 import numpy as np
 import pytest
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 from ptx_assembly import PTXAS
 
 from taipan import carray, cfunc, cuda, njit, prange, types
@@ -419,20 +419,8 @@ def test_code_calling_compiled_functions_is_not_cached(tmp_path):
     )
     path = tmp_path / "cached_intrinsic.py"
     path.write_text(script)
-    environment = dict(os.environ, PYTHONPATH=child_python_path(tmp_path))
-    runs = [
-        subprocess.run(
-            [sys.executable, str(path)],
-            check=False,
-            capture_output=True,
-            text=True,
-            env=environment,
-            timeout=120,
-        )
-        for _ in range(2)
-    ]
-    for run in runs:
-        assert run.returncode == 0, run.stderr
+    environment = child_environment(tmp_path)
+    runs = [run_python([path], env=environment, timeout=120) for _ in range(2)]
     # The code holds an address of this process: the second process compiles again.
     assert [run.stdout.split() for run in runs] == [["True", "0"], ["True", "0"]]
     assert "Cannot cache compiled function" in runs[1].stderr
@@ -465,15 +453,7 @@ def test_printf_writes_to_standard_output(tmp_path):
     )
     path = tmp_path / "printf_intrinsic.py"
     path.write_text(script)
-    run = subprocess.run(
-        [sys.executable, str(path)],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, PYTHONPATH=child_python_path()),
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
+    run = run_python([path], env=child_environment(), timeout=120)
     assert run.stdout.splitlines() == ["x=42 y=2.50", "x=-1 y=0.12"]
 
 

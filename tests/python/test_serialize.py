@@ -2,32 +2,21 @@
 cloudpickle otherwise (functions defined in __main__ travel with their globals and source text,
 and compile again where they land), so Dask workers in other processes can run them."""
 
-import os
 import pickle
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
 import pytest
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 
 import taipan
 from taipan import cuda
 
 
 def run_script(text, timeout=300):
-    environment = dict(os.environ, PYTHONPATH=child_python_path())
-    result = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(text)],
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    return result.stdout
+    """What `text` (dedented), run with python -c, prints."""
+    code = textwrap.dedent(text)
+    return run_python(["-c", code], env=child_environment(), timeout=timeout).stdout
 
 
 @taipan.njit
