@@ -6,11 +6,9 @@ the others within an ulp of NumPy's float32 function rounded to float16; hmax/hm
 __hmax/__hmin (the operand that is not NaN, +0.0 above -0.0). On a GPU, kernels compare with
 the same Python functions."""
 
-import subprocess
-
 import numpy as np
 import pytest
-from ptx_assembly import PTXAS, needs_ptxas
+from ptx_assembly import needs_ptxas, ptxas
 
 import taipan
 from taipan import cuda
@@ -161,15 +159,7 @@ def test_compiles_for_sm_90(name, tmp_path):
     ptx, _ = cuda.compile_ptx(
         namespace["k"], f"void({result}[::1], {', '.join(['float16'] * count)})"
     )
-    source = tmp_path / "k.ptx"
-    source.write_text(ptx)
-    run = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert run.returncode == 0, run.stderr
+    ptxas(ptx, tmp_path)
 
 
 @needs_gpu

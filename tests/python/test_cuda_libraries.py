@@ -8,11 +8,10 @@ FFT convolution, the blog's FFT-then-kernel) with taipan.cuda.fft and with CuPy'
 taipan device arrays."""
 
 import os
-import subprocess
 
 import numpy as np
 import pytest
-from ptx_assembly import PTXAS, needs_ptxas
+from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import complex64, complex128, cuda, float32, float64, int64, uint8
 from taipan.cuda import blas, libraries, library_kernels
@@ -242,15 +241,7 @@ HELPERS = [
 @needs_ptxas
 @pytest.mark.parametrize("kernel, signature", HELPERS)
 def test_helper_kernels_compile_to_ptx_that_ptxas_accepts(kernel, signature, tmp_path):
-    path = tmp_path / "helper.ptx"
-    path.write_text(kernel.compile(signature).ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(path), "-o", str(tmp_path / "helper.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    ptxas(kernel.compile(signature).ptx, tmp_path)
 
 
 # --- cuFFT on the GPU -----------------------------------------------------------------------

@@ -7,14 +7,13 @@ kernels draw exactly numba-cuda's numbers, and the Monte Carlo estimate of pi fr
 documentation."""
 
 import math
-import subprocess
 import types
 import warnings
 
 import numpy as np
 import pytest
 from child_processes import run_in_simulator
-from ptx_assembly import PTXAS, needs_ptxas
+from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import cuda, float32, float64, from_dtype, int32, int64, uint32, uint64
 from taipan.cuda import random as trandom
@@ -339,15 +338,7 @@ KERNELS = [
 @needs_ptxas
 def test_kernels_compile_to_ptx_that_ptxas_accepts(kernel, signature, tmp_path):
     ptx = kernel.compile(signature).ptx
-    path = tmp_path / "kernel.ptx"
-    path.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(path), "-o", str(tmp_path / "kernel.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    ptxas(ptx, tmp_path)
 
 
 @pytest.mark.parametrize("index_type", [int32, int64, uint32, uint64])

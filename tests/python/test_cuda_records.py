@@ -16,7 +16,7 @@ import sys
 import numpy as np
 import pytest
 from child_processes import child_python_path
-from ptx_assembly import PTXAS, needs_ptxas
+from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import cuda, typeof, void
 
@@ -188,15 +188,7 @@ def test_record_kernels_compile_and_ptxas_accepts_them(name, tmp_path):
     function, arguments = CASES[name]
     ptx, _ = cuda.compile_ptx(function, signature_of(arguments))
     assert "taipan_nrt_allocate" not in ptx  # nothing allocates on the device
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "kernel.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    ptxas(ptx, tmp_path)
 
 
 def test_a_record_parameter_is_a_device_pointer():

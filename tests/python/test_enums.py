@@ -5,12 +5,11 @@ and kernels (PTX through ptxas, the simulator). Results are compared with `py_fu
 
 import enum
 import os
-import subprocess
 
 import numpy as np
 import pytest
 from child_processes import run_in_simulator
-from ptx_assembly import PTXAS
+from ptx_assembly import PTXAS, ptxas
 
 from taipan import cuda, njit, typeof, types
 from taipan.errors import TypingError
@@ -265,15 +264,7 @@ def kernel_compare(a, b, out):
 def test_kernel_ptx(tmp_path):
     member = typeof(Color.red)
     ptx, _ = cuda.compile_ptx(kernel_compare, (member, member, types.boolean[::1]))
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "kernel.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    ptxas(ptx, tmp_path)
     # Members are their values: two int64 parameters compared, no call into Python.
     assert "setp.eq.s64" in ptx and "call" not in ptx.split(".entry")[1]
 

@@ -5,11 +5,10 @@ branch pruning by type; errors naming the user's line; no leaks."""
 import gc
 import os
 import runpy
-import subprocess
 
 import numpy as np
 import pytest
-from ptx_assembly import PTXAS
+from ptx_assembly import PTXAS, ptxas
 
 from taipan import cuda, njit, types
 from taipan.errors import TypingError
@@ -578,15 +577,7 @@ def test_overloads_and_intrinsics_compile_into_kernels(tmp_path):
 
     ptx, _ = cuda.compile_ptx(kernel, types.void(types.float64[::1], types.float64[::1]), cc=(9, 0))
     assert "popc" in ptx
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    ptxas(ptx, tmp_path)
 
 
 def test_job_hash_covers_intrinsic_bodies_and_overload_implementations():

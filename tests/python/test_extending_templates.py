@@ -9,11 +9,10 @@ stores (``value.attr = x``) typed by an ``AttributeTemplate`` and lowered by ``l
 import math
 import operator
 import os
-import subprocess
 
 import numpy as np
 import pytest
-from ptx_assembly import PTXAS
+from ptx_assembly import PTXAS, ptxas
 from struct_user_types import no_leaks, struct_user_type  # noqa: F401 - the autouse fixture
 
 from taipan import njit, types
@@ -533,6 +532,4 @@ def test_templates_operators_and_setattr_compile_into_kernels(tmp_path):
 
     signature_ = (types.float64[::1], types.float64[::1])
     ptx, _ = cuda.compile_ptx(kernel, signature_, cc=(9, 0))
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    subprocess.run([PTXAS, "-arch=sm_90", str(source), "-o", os.devnull], check=True)
+    ptxas(ptx, tmp_path)

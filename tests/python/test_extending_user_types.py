@@ -4,12 +4,11 @@ rules around it (name/key/equality, data models, typing errors, box/unbox errors
 
 import math
 import os
-import subprocess
 from contextlib import ExitStack
 
 import numpy as np
 import pytest
-from ptx_assembly import PTXAS
+from ptx_assembly import PTXAS, ptxas
 
 from taipan import njit, typeof, types
 from taipan.core import cgutils
@@ -774,6 +773,4 @@ def test_user_types_compile_into_kernels(tmp_path):
             out[i] = interval.width + interval.lo + Quaternion(1.0, 1.0, 0.0, 0.0).norm2
 
     ptx, _ = cuda.compile_ptx(kernel, (types.float64[::1], types.float64[::1]), cc=(9, 0))
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    subprocess.run([PTXAS, "-arch=sm_90", str(source), "-o", os.devnull], check=True)
+    ptxas(ptx, tmp_path)

@@ -14,7 +14,7 @@ import sys
 import numpy as np
 import pytest
 from numpy_checks import no_allocation_leak
-from ptx_assembly import PTXAS, needs_ptxas
+from ptx_assembly import needs_ptxas, ptxas
 
 import taipan
 from taipan import cuda, guvectorize
@@ -499,15 +499,7 @@ def test_cuda_in_place_kernel_loops_over_the_first_array_operand():
 def test_cuda_in_place_kernels_pass_ptxas(loop_ndim, tmp_path):
     for gufunc, loops in [(cuda_group_sum(), 2), (cuda_total(), 1)]:
         for index in range(loops):
-            source = tmp_path / "kernel.ptx"
-            source.write_text(gufunc.inspect_asm(index, loop_ndim))
-            result = subprocess.run(
-                [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-            assert result.returncode == 0, result.stderr
+            ptxas(gufunc.inspect_asm(index, loop_ndim), tmp_path)
 
 
 @pytest.mark.cuda

@@ -6,14 +6,13 @@ import changed."""
 
 import math
 import os
-import subprocess
 import sys
 import textwrap
 
 import numpy as np
 import pytest
 from child_processes import child_environment, run_python
-from ptx_assembly import PTXAS
+from ptx_assembly import PTXAS, ptxas
 
 from taipan import carray, cfunc, cuda, njit, prange, types
 from taipan.core import cgutils
@@ -671,15 +670,7 @@ def test_builder_intrinsics_compile_into_kernels(tmp_path):
             out[i] = sum_below(n) + clamp_sign(i - 2) + load_at(scratch, 3) + plus_one(0.5)
 
     ptx, _ = cuda.compile_ptx(kernel, types.void(types.float64[::1], types.int64), cc=(9, 0))
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    ptxas(ptx, tmp_path)
 
 
 @pytest.mark.skipif(not os.path.exists(PTXAS), reason="ptxas not installed")
@@ -691,15 +682,7 @@ def test_kernels_compile_the_functions_codegens_call(tmp_path):
         out[0] = atan_of(out[0]) + internal_call(out[1], 3)
 
     ptx, _ = cuda.compile_ptx(kernel, types.void(types.float64[::1]), cc=(9, 0))
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "k.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    ptxas(ptx, tmp_path)
 
 
 # --- typing functions' checks --------------------------------------------------------------

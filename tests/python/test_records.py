@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 
 import numpy as np
 import pytest
 from numpy_checks import no_allocation_leak
-from ptx_assembly import PTXAS
+from ptx_assembly import PTXAS, ptxas
 
 import taipan
 from taipan import cuda, njit, types
@@ -559,15 +558,7 @@ def test_kernel_over_records_compiles_to_ptx(dtype, tmp_path):
     # an aligned record's fields are read with their natural width, a packed one's bytewise
     loads = re.findall(r"\tld(?:\.global)?\.(\w+)", ptx)
     assert ("f64" in loads) == dtype.isalignedstruct, loads
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", str(source), "-o", str(tmp_path / "kernel.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    ptxas(ptx, tmp_path)
 
 
 GLOBAL_RECORDS = np.zeros(3, RECORD_DTYPE)
