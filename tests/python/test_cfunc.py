@@ -4,14 +4,12 @@ cannot catch; pickling by value with the object code."""
 
 import ctypes
 import math
-import os
-import subprocess
 import sys
 import textwrap
 
 import numpy as np
 import pytest
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 
 import taipan
 from taipan import carray, cfunc, farray, types
@@ -186,11 +184,7 @@ def test_cfuncs_pickle_by_reference_and_by_value_with_their_code(tmp_path):
         print(cube(3.0), "loading cached code" in dict(cube._compile().stage_times))
         """
     )
-    env = dict(os.environ, PYTHONPATH=child_python_path())
-    payload = subprocess.run(
-        [sys.executable, "-c", sender], env=env, capture_output=True, check=True
-    ).stdout
-    result = subprocess.run(
-        [sys.executable, "-c", receiver], env=env, input=payload, capture_output=True, check=True
-    )
+    env = child_environment()
+    payload = run_python(["-c", sender], env=env, text=False).stdout
+    result = run_python(["-c", receiver], env=env, input=payload, text=False)
     assert result.stdout.decode().split() == ["27.0", "True"]

@@ -9,7 +9,7 @@ import sys
 import textwrap
 
 import pytest
-from child_processes import TAIPAN_DIRECTORY, child_python_path
+from child_processes import TAIPAN_DIRECTORY, child_environment, run_python
 
 from taipan import numpy_library
 from taipan.extending import _qualified_name, _registry
@@ -84,17 +84,8 @@ def test_load_rejects_unknown_topics():
 
 def run_fresh(body):
     """Runs PRELUDE then ``body`` in a new Python process."""
-    environment = dict(os.environ, PYTHONPATH=child_python_path())
-    result = subprocess.run(
-        [sys.executable, "-c", PRELUDE + textwrap.dedent(body)],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=environment,
-        timeout=240,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
+    code = PRELUDE + textwrap.dedent(body)
+    return run_python(["-c", code], env=child_environment(), timeout=240).stdout
 
 
 PRELUDE = """

@@ -341,23 +341,13 @@ print(caller(1))
 def test_cached_caller_sees_changed_keyword_only_defaults(tmp_path):
     """A caller compiled with cache=True freezes its callee's defaults: the disk cache's key
     must change with them, keyword-only ones included."""
-    import os
-    import subprocess
-    import sys
 
-    from child_processes import child_python_path
+    from child_processes import child_environment, run_python
 
     outputs = []
     for k in (1, 5, 1):
         (tmp_path / "cached_defaults.py").write_text(CACHED_MODULE.format(k=k))
-        completed = subprocess.run(
-            [sys.executable, str(tmp_path / "cached_defaults.py")],
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=120,
-            env={**os.environ, "PYTHONPATH": child_python_path(tmp_path)},
-        )
-        assert completed.returncode == 0, completed.stderr
+        script = tmp_path / "cached_defaults.py"
+        completed = run_python([script], env=child_environment(tmp_path), timeout=120)
         outputs.append(completed.stdout.strip())
     assert outputs == ["4.5", "18.5", "4.5"]

@@ -7,12 +7,9 @@ inside ``ast.parse`` and then run with the collector off, holding the GIL throug
 child process with a timeout (a failure here used to take the whole test session down)."""
 
 import json
-import os
-import subprocess
-import sys
 import textwrap
 
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 
 SCRIPT = textwrap.dedent(
     """
@@ -84,15 +81,7 @@ SCRIPT = textwrap.dedent(
 
 
 def test_threaded_compiles_leave_other_threads_parsing_intact():
-    completed = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=540,
-        env={**os.environ, "PYTHONPATH": child_python_path()},
-    )
-    assert completed.returncode == 0, completed.stderr[-3000:]
+    completed = run_python(["-c", SCRIPT], env=child_environment(), timeout=540)
     counts = json.loads(completed.stdout.strip().splitlines()[-1])
     assert counts["compile_errors"] == []
     assert counts["compiles"] == 4 * 15 * 2
