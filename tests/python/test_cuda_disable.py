@@ -3,13 +3,10 @@ so (``cuda.cuda_error()``, ``CudaSupportError.msg``) at the first call that need
 launches included, as numba-cuda does; with the setting absent ``cuda_error()`` tells why CUDA
 cannot be used, or None."""
 
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 
 SCRIPT = """
 import numpy as np
@@ -43,19 +40,11 @@ print("ok")
 
 @pytest.mark.parametrize("variable", ["NUMBA_DISABLE_CUDA", "TAIPAN_DISABLE_CUDA"])
 def test_disabled_cuda_refuses_every_driver_call(tmp_path, variable):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TAIPAN_", "NUMBA_"))}
-    env.update({variable: "1", "PYTHONPATH": child_python_path()})
+    env = child_environment(settings="none", **{variable: "1"})
     script = tmp_path / "disabled.py"
     script.write_text(textwrap.dedent(SCRIPT.replace("{variable}", variable)))
-    result = subprocess.run(
-        [sys.executable, str(script)],
-        check=False,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stdout + result.stderr
+    result = run_python([script], env=env)
+    assert result.stdout.strip() == "ok", result.stdout + result.stderr
 
 
 def test_cuda_error_says_why_or_nothing():

@@ -5,13 +5,11 @@ crashed the interpreter while compiling. Expected values are Numba 0.68's result
 
 import operator
 import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
 import pytest
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 
 from taipan import njit, types
 from taipan.core import cgutils
@@ -143,18 +141,8 @@ def test_foo_plus_foo_in_a_child_process_compiles_as_numba(tmp_path):
             """
         )
     )
-    environment = {k: v for k, v in os.environ.items() if not k.startswith(("TAIPAN_", "NUMBA_"))}
-    environment["PYTHONPATH"] = child_python_path(TESTS)
-    completed = subprocess.run(
-        [sys.executable, str(script)],
-        cwd=tmp_path,
-        env=environment,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=240,
-    )
-    assert completed.returncode == 0, completed.stderr
+    environment = child_environment(TESTS, settings="none")
+    completed = run_python([script], cwd=tmp_path, env=environment, timeout=240)
     assert completed.stdout.splitlines() == ["array([2, 3]) array([2, 3])", "0"]
 
 

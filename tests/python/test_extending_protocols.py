@@ -6,14 +6,11 @@
 the plain Python functions; errors name the user's line."""
 
 import operator
-import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
 import pytest
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 from struct_user_types import no_leaks, struct_user_type  # noqa: F401 - the autouse fixture
 
 from taipan import njit, types
@@ -264,15 +261,7 @@ PRINT_ITEM_SCRIPT = textwrap.dedent(
 
 
 def test_infer_print_item_key_prints_through_sys_stdout():
-    result = subprocess.run(
-        [sys.executable, "-c", PRINT_ITEM_SCRIPT],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "PYTHONPATH": child_python_path()},
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    result = run_python(["-c", PRINT_ITEM_SCRIPT], env=child_environment())
     lines = result.stdout.strip().splitlines()
     # the items, the others as Python prints them, and taipan's own print, in order, all
     # through sys.stdout

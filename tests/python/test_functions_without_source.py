@@ -7,15 +7,12 @@ names the function and says why. Results are compared with ``py_func``."""
 
 import ast
 import inspect
-import os
-import subprocess
-import sys
 import textwrap
 import types
 
 import numpy as np
 import pytest
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 from conftest import assert_same
 
 from taipan import TypingError, UnsupportedError, njit
@@ -195,15 +192,7 @@ def test_code_compiled_before_taipan_was_imported_names_the_function():
             print(str(error).splitlines()[0])
         """
     )
-    completed = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": child_python_path()},
-    )
-    assert completed.returncode == 0, completed.stderr
+    completed = run_python(["-c", script], env=child_environment(), timeout=120)
     line = completed.stdout.strip()
     assert line.startswith("cannot compile early: its source text is not available")
     assert "after taipan was imported" in line

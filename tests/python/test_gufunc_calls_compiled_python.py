@@ -4,14 +4,11 @@ without loop dimensions, broadcasting of extent-1 loop axes, a core dimension na
 loop dimensions, casts of inputs, passed outputs; each result equals the gufunc's own (NumPy's
 machinery) called from Python."""
 
-import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
 import pytest
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 from numpy_checks import no_allocation_leak
 
 import taipan
@@ -149,12 +146,5 @@ def test_no_source_text_is_generated():
         print("ok")
         """
     )
-    result = subprocess.run(
-        [sys.executable, "-c", source],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, PYTHONPATH=child_python_path()),
-        timeout=240,
-    )
-    assert result.returncode == 0 and "ok" in result.stdout, result.stdout + result.stderr
+    result = run_python(["-c", source], env=child_environment(), timeout=240)
+    assert "ok" in result.stdout, result.stdout + result.stderr

@@ -4,13 +4,10 @@ Python list passed twice is one compiled list, a closure fills its parent's empt
 set whose size changes under a loop raises as CPython does (issue 28, item 2). An item type that
 nothing ever gives is a TypingError, never a crash (item 3)."""
 
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 from conftest import assert_raises_same, same
 
 from taipan import njit, typed
@@ -362,16 +359,7 @@ def test_an_item_type_nothing_gives_is_a_typing_error(function, tmp_path):
             print("TypingError")
         """
     )
-    env = dict(os.environ, PYTHONPATH=child_python_path())
-    done = subprocess.run(
-        [sys.executable, "-c", program],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
-    assert done.returncode == 0, done.stderr
+    done = run_python(["-c", program], env=child_environment(), timeout=120)
     assert done.stdout.strip() == "TypingError"
 
 

@@ -4,13 +4,9 @@ nested lists (a ragged one raises NumPy's ValueError), converted to the array's 
 broadcast into the target. Compared with ``py_func``; no memory block is left behind, also
 when the store raises."""
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pytest
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 
 from taipan import njit
 from taipan.runtime import live_blocks
@@ -171,13 +167,5 @@ print("done")
 def test_stores_release_their_temporary_array_once():
     # A second release of the converted array corrupts the block cache, which fails only when
     # the cache is torn down at the process's exit: run it in a child and check its exit.
-    result = subprocess.run(
-        [sys.executable, "-c", CHILD],
-        env={**os.environ, "PYTHONPATH": child_python_path()},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
+    result = run_python(["-c", CHILD], env=child_environment())
     assert result.stdout.strip() == "done"

@@ -5,13 +5,10 @@ there like any other (Numba's TestCachingOverloadObjmode). A block whose text ch
 processes is a miss, compiled again."""
 
 import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
-from child_processes import child_python_path
+from child_processes import child_environment, run_python
 
 LIBRARY = """
 import numpy as np
@@ -126,18 +123,10 @@ def write_library(directory, offset):
 
 
 def run_program(directory):
-    env = {k: v for k, v in os.environ.items() if k not in ("TAIPAN_CACHE_DIR", "NUMBA_CACHE_DIR")}
-    env.update(PYTHONPATH=child_python_path(directory), TAIPAN_CACHE_DIR=str(directory / "cache"))
-    result = subprocess.run(
-        [sys.executable, "-c", PROGRAM],
-        cwd=directory,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    env = child_environment(
+        directory, settings="no_cache", TAIPAN_CACHE_DIR=str(directory / "cache")
     )
-    assert result.returncode == 0, result.stderr[-3000:]
+    result = run_python(["-c", PROGRAM], cwd=directory, env=env)
     assert "Cannot cache" not in result.stderr
     return json.loads(result.stdout.splitlines()[-1])
 
