@@ -9,7 +9,8 @@ import textwrap
 
 import numpy as np
 import pytest
-from test_config import clean_environment, read_page
+from child_processes import child_environment
+from test_config import read_page
 
 import taipan
 from taipan import annotate, config, prange
@@ -189,7 +190,7 @@ def run_taipan(arguments, cwd, **variables):
     return subprocess.run(
         [sys.executable, "-m", "taipan", *arguments],
         cwd=cwd,
-        env=clean_environment(**variables),
+        env=child_environment(settings="none", **variables),
         capture_output=True,
         text=True,
         timeout=300,
