@@ -3,20 +3,19 @@ quantecon, dcor and antropy, each imported unchanged, with Numba and with taipan
 for ``numba`` through the shim of ``tools/numba_compat`` (``NUMBA_SHIM_MODE=taipan``), side by
 side in one run.
 
-Per function and library, in ``--repeats`` fresh processes, the two libraries taking turns:
-the first call, timed with the import of the library (numba-stats compiles its signatures
-when it is imported, numbagg when called; both libraries' disk caches point at an empty
-folder), best of the processes; and the warm call, each process's best of 5 rounds of an
-auto-ranged number of calls, the median of the processes (one process's warm time moves by
-tens of percent on a busy machine). Before the clock starts, each process has imported
-``numpy``, ``numba`` and the library's dependencies: the modules of other packages that
-importing the library loads under both compilers (found by one probe per row and side; for
-antropy that is about a second of scikit-learn and SciPy, the same on both sides), so the
-first call times the compilers. Every package's modules have their bytecode, as after a pip
-install. The two libraries' results are compared (a checksum of the returned arrays); a
-mismatch shows as ERR. Each function's rows are printed (and flushed)
-as soon as they are measured, so a run cut off by a timeout keeps them; the two tables
-follow at the end.
+Per function and library, in ``--repeats`` fresh processes, the two libraries taking turns: the
+first call, timed with the import of the library (numba-stats compiles its signatures when it
+is imported, numbagg when called; both libraries' disk caches point at an empty folder), best
+of the processes; and the warm call, each process's best of 5 rounds of an auto-ranged number
+of calls, the median of the processes (one process's warm time moves by tens of percent on a
+busy machine). Before the clock starts, each process has imported ``numpy``, ``numba`` and the
+library's dependencies: the modules of other packages that importing the library loads under
+both compilers (found by one probe per side for each package's import lines; for antropy that
+is about a second of scikit-learn and SciPy, the same on both sides), so the first call times
+the compilers. Every package's modules have their bytecode, as after a pip install. The two
+libraries' results are compared (a checksum of the returned arrays); a mismatch shows as ERR.
+Each function's rows are printed (and flushed) as soon as they are measured, so a run cut off
+by a timeout keeps them; the two tables follow at the end.
 
     python benchmarks/bench_libraries.py                 # every function (several minutes)
     python benchmarks/bench_libraries.py --only numbagg  # the functions of one package
@@ -275,12 +274,12 @@ def split_setup(case):
     return imports, [line for line in lines if line not in imports]
 
 
-def dependencies(case, paths, taipan_path):
-    """The modules of other packages that the case's imports load on both sides: imported
-    before the clock starts, as numpy and numba are, so that the first-call row times the
-    compilers and not (for antropy) a second of scikit-learn's import, the same on both
-    sides. Modules that only one side loads (a compiler's own lazy imports) stay timed."""
-    imports, _ = split_setup(case)
+def dependencies(package, imports, paths, taipan_path):
+    """The modules of other packages that a package's `imports` (a case's import lines) load
+    on both sides: imported before the clock starts, as numpy and numba are, so that the
+    first-call row times the compilers and not (for antropy) a second of scikit-learn's
+    import, the same on both sides. Modules that only one side loads (a compiler's own lazy
+    imports) stay timed."""
     own = {line.split()[1].split(".")[0] for line in imports}
     snippet = DEPENDENCIES_SNIPPET.format(
         imports="\n".join(imports), excluded=sorted(own | {"numba", "taipan", "llvmlite"})
@@ -288,7 +287,7 @@ def dependencies(case, paths, taipan_path):
     loaded = []
     for lib in ("taipan", "numba"):
         with tempfile.TemporaryDirectory(prefix="bench-libraries-cache-") as cache_dir:
-            env = environment(lib, paths[case.package], cache_dir, taipan_path)
+            env = environment(lib, paths[package], cache_dir, taipan_path)
             try:
                 loaded.append(set(run_snippet(snippet, env=env, timeout=900)))
             except BenchError:
@@ -369,11 +368,18 @@ def main():
 
 def measure_all(cases, paths, repeats, taipan_path):
     first_rows, warm_rows = [], []
+    # The dependencies of each package's import lines, probed once: a package's rows mostly
+    # share them, and the Numba side's probe compiles what the library compiles on import.
+    probed = {}
     for case in cases:
         if isinstance(paths[case.package], str):
             measured = dict.fromkeys(("taipan", "numba"), paths[case.package])
         else:
-            preloaded = dependencies(case, paths, taipan_path)
+            imports = tuple(split_setup(case)[0])
+            key = (case.package, imports)
+            if key not in probed:
+                probed[key] = dependencies(case.package, imports, paths, taipan_path)
+            preloaded = probed[key]
             runs = alternating_runs(
                 lambda lib, case=case, preloaded=preloaded: measure_case(
                     case, lib, paths, taipan_path, preloaded

@@ -321,7 +321,7 @@ def snapshot_taipan(taipan_path, workdir):
         if check.returncode == 0:
             # Bytecode, as a pip install writes it: Numba's modules have theirs, and a machine
             # that sets PYTHONDONTWRITEBYTECODE would otherwise compile taipan's Python files
-            # from source in every process (about 10 ms of each first call).
+            # from source in every process (10-40 ms of each first call on the VM).
             compileall.compile_dir(str(target), quiet=1)
             return target
         log(f"taipan does not import from the snapshot (attempt {attempt + 1}), waiting")
