@@ -138,7 +138,8 @@ struct HostAllocation {
 
 void defineCudaBindings(nb::module_ &module) {
   defineCudaLaunchBindings(module);
-  nb::class_<DeviceBuffer>(module, "DeviceBuffer")
+  // Weakly referenceable: an exported allocation's IPC record lives as long as the buffer.
+  nb::class_<DeviceBuffer>(module, "DeviceBuffer", nb::is_weak_referenceable())
       .def_ro("pointer", &DeviceBuffer::pointer)
       // numba-cuda's name for a device memory's address (int(ary.gpu_data.device_pointer))
       .def_ro("device_pointer", &DeviceBuffer::pointer)

@@ -64,6 +64,42 @@ def test_the_exporting_process_serves_its_pools_descriptor(tmp_path):
             pool.submit(_descriptor_in_child, os.getpid(), 98).result(60)
 
 
+def _claims_in_child(data):
+    """What this process's parent, asked first, answers for an export's bytes: (ordinal, the
+    pool's contents) or None; and what exporter_of makes of bytes nobody claims."""
+    parent = ipc._serving_processes()[0]
+    answer = ipc._ask(parent, ipc.BY_BYTES.to_bytes(4, "little") + data)
+    if answer is not None:
+        ordinal, descriptor = answer
+        try:
+            answer = ordinal, os.read(descriptor, 100)
+        finally:
+            os.close(descriptor)
+    return parent, answer, ipc.exporter_of(b"\x00" * 64)
+
+
+class Holder:
+    """Stands in for an exported allocation."""
+
+
+def test_the_exporter_claims_the_bytes_of_its_exports_while_they_live(tmp_path):
+    path = tmp_path / "pool"
+    path.write_bytes(b"pool 96")
+    ipc.serve_pool(96, os.open(path, os.O_RDONLY))
+    allocation = Holder()
+    data = bytes(range(100, 164))
+    ipc.record_export(data, 96, allocation)
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+        parent, answer, unclaimed = pool.submit(_claims_in_child, data).result(60)
+        assert parent == os.getpid()
+        assert answer == (96, b"pool 96")
+        assert unclaimed is None  # nobody's export: a legacy handle
+        del allocation  # the allocation is gone: its bytes are nobody's
+        assert pool.submit(_claims_in_child, data).result(60)[1] is None
+    assert data not in ipc._exported_bytes
+
+
 def test_a_process_that_does_not_serve_is_reported():
     with pytest.raises(RuntimeError, match="does not answer"):
         ipc.pool_descriptor_from(2**22 + 12345, 0)
@@ -136,3 +172,23 @@ def test_a_contexts_handle_of_an_arrays_memory_pickles_and_opens(spawned, index)
     np.testing.assert_array_equal(opened, array.copy_to_host())
     staged = spawned.submit(_open_staged, handle).result(60)
     np.testing.assert_array_equal(staged, array.copy_to_host())
+
+
+def _open_bare_bytes(data, size, offset, as_ints):
+    data = tuple(data) if as_ints else data
+    with cuda.open_ipc_array(data, shape=size // 8, dtype=np.intp, offset=offset) as array:
+        return array.copy_to_host()
+
+
+@needs_gpu
+@pytest.mark.parametrize("as_ints", [False, True])
+def test_an_exports_bare_bytes_open_in_another_process(spawned, as_ints):
+    # numba-cuda's test_ipc_handle: only the handle's 64 bytes (or their ints) and the size
+    # travel; the exporter is found by asking who made them.
+    array = cuda.to_device(np.arange(10, dtype=np.intp))
+    handle = cuda.current_context().get_ipc_handle(array.gpu_data)
+    data = handle.handle.reserved
+    opened = spawned.submit(_open_bare_bytes, data, handle.size, 0, as_ints).result(60)
+    np.testing.assert_array_equal(opened, np.arange(10))
+    part = spawned.submit(_open_bare_bytes, data, 24, 16, as_ints).result(60)
+    np.testing.assert_array_equal(part, [2, 3, 4])

@@ -48,5 +48,6 @@ def exports():
         driver,
         hostmemory,
         interop,
+        ipc,
     )
     return api.resolve("GPU", (*modules, intrinsics, linking, reduction, streams, vectorizers))

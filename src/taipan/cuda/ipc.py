@@ -11,11 +11,18 @@ source device's UUID and the exporting process's id. The importing process needs
 it asks the exporter for the pool's file descriptor over a Unix socket of the exporter (an
 abstract name holding its process id), which a daemon thread serves (SCM_RIGHTS) to processes
 of the same user, from the first export on. Memory from cuMemAlloc (devices without pools)
-travels as a legacy IPC handle and needs no exporter."""
+travels as a legacy IPC handle and needs no exporter.
+
+A handle's bare 64 bytes (``cuda.open_ipc_array(handle.reserved, ...)``) do not name their
+exporter, so the importer asks: the parent process first, then every process serving taipan's
+socket, each of which answers whether one of its exports made these bytes (it keeps them while
+the exported allocation lives). Bytes nobody claims are a legacy handle."""
 
 import contextlib
 import os
+import re
 import threading
+import weakref
 
 import numpy as np
 
@@ -40,10 +47,36 @@ def _socket_name(pid):
     return f"\0taipan-cuda-ipc-{pid}"
 
 
-# The exporter's side: the pools' file descriptors by device ordinal, and the serving thread.
+# The exporter's side: the pools' file descriptors by device ordinal, the device ordinal of each
+# exported allocation's 64 bytes (while the allocation lives), and the serving thread.
 _pool_descriptors = {}
+_exported_bytes = {}
 _server_lock = threading.Lock()
 _server = []
+
+# A request is a device ordinal (4 bytes, little-endian), or BY_BYTES and an export's 64 bytes:
+# "the pool of the device whose export made these". The answer is b"ok", the ordinal and the
+# pool's descriptor, or b"no".
+BY_BYTES = 0xFFFFFFFF
+
+
+def _receive(connection, count):
+    import socket
+
+    return connection.recv(count, socket.MSG_WAITALL)
+
+
+def _answer(connection):
+    import socket
+
+    ordinal = int.from_bytes(_receive(connection, 4), "little")
+    if ordinal == BY_BYTES:
+        ordinal = _exported_bytes.get(_receive(connection, 64))
+    descriptor = _pool_descriptors.get(ordinal)
+    if descriptor is None:
+        connection.sendall(b"no")
+    else:
+        socket.send_fds(connection, [b"ok" + ordinal.to_bytes(4, "little")], [descriptor])
 
 
 def _serve(listener):
@@ -57,14 +90,8 @@ def _serve(listener):
                 credentials = connection.getsockopt(
                     socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")
                 )
-                if struct.unpack("3i", credentials)[1] != os.getuid():
-                    continue  # another user's process gets nothing
-                ordinal = int.from_bytes(connection.recv(4), "little")
-                descriptor = _pool_descriptors.get(ordinal)
-                if descriptor is None:
-                    connection.sendall(b"no")
-                else:
-                    socket.send_fds(connection, [b"ok"], [descriptor])
+                if struct.unpack("3i", credentials)[1] == os.getuid():
+                    _answer(connection)  # another user's process gets nothing
             except OSError:
                 continue
 
@@ -90,40 +117,94 @@ def serve_pool(ordinal, descriptor=None):
             _server.append((listener, thread))
 
 
+def record_export(data, ordinal, *holders):
+    """Answers for `data` (an export's 64 bytes of device `ordinal`'s pool) while the first of
+    `holders` that can be weakly referenced lives (the exported allocation, else its handle)."""
+    _exported_bytes[bytes(data)] = ordinal
+    for holder in holders:
+        try:
+            weakref.finalize(holder, _exported_bytes.pop, bytes(data), None)
+            return
+        except TypeError:
+            continue
+
+
 # The importer's side: pools imported from other processes, by (process id, device ordinal).
 _imported_pools = {}
 
 
-def pool_descriptor_from(pid, ordinal):
-    """A file descriptor of device `ordinal`'s pool, asked of process `pid` (which exported
-    memory of it); the caller closes it."""
+def _ask(pid, request):
+    """(device ordinal, pool file descriptor) that process `pid` answers to `request`, or None
+    when it does not share that pool; the caller closes the descriptor."""
     import socket
 
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+        connection.settimeout(30)  # a stuck exporter must not hang the importer
         try:
             connection.connect(_socket_name(pid))
-            connection.sendall(int(ordinal).to_bytes(4, "little"))
+            connection.sendall(request)
             message, descriptors, _, _ = socket.recv_fds(connection, 16, 1)
         except OSError as error:
             raise RuntimeError(
                 f"the process {pid} that made this IPC handle does not answer ({error}): "
                 "it must still be running, and hold the memory, while others open it"
             ) from None
-    if message != b"ok" or not descriptors:
+    if message[:2] != b"ok" or not descriptors:
+        return None
+    return int.from_bytes(message[2:6], "little"), descriptors[0]
+
+
+def pool_descriptor_from(pid, ordinal):
+    """A file descriptor of device `ordinal`'s pool, asked of process `pid` (which exported
+    memory of it); the caller closes it."""
+    answer = _ask(pid, int(ordinal).to_bytes(4, "little"))
+    if answer is None:
         raise RuntimeError(f"the process {pid} does not share device {ordinal}'s memory")
-    return descriptors[0]
+    return answer[1]
+
+
+def _keep_pool(pid, ordinal, descriptor):
+    """Imports a pool's descriptor once per (process, device); closes the descriptor."""
+    key = (pid, ordinal)
+    try:
+        if key not in _imported_pools:
+            _imported_pools[key] = _core.cuda_ipc_import_pool(descriptor)
+    finally:
+        os.close(descriptor)
+    return _imported_pools[key]
 
 
 def _imported_pool(pid, ordinal):
-    key = (pid, ordinal)
-    pool = _imported_pools.get(key)
+    pool = _imported_pools.get((pid, ordinal))
     if pool is None:
-        descriptor = pool_descriptor_from(pid, ordinal)
-        try:
-            pool = _imported_pools[key] = _core.cuda_ipc_import_pool(descriptor)
-        finally:
-            os.close(descriptor)
+        pool = _keep_pool(pid, ordinal, pool_descriptor_from(pid, ordinal))
     return pool
+
+
+def _serving_processes():
+    """Process ids of the other processes serving taipan's IPC socket, the parent first."""
+    try:
+        with open("/proc/net/unix") as table:
+            listed = re.findall(r"@taipan-cuda-ipc-(\d+)$", table.read(), re.MULTILINE)
+    except OSError:
+        listed = []
+    others = sorted({int(pid) for pid in listed} - {os.getpid(), os.getppid()})
+    return [os.getppid(), *others]
+
+
+def exporter_of(data):
+    """(process id, device ordinal) of the process whose pool export made these 64 bytes, its
+    pool imported; None when no process claims them (a legacy handle)."""
+    request = BY_BYTES.to_bytes(4, "little") + bytes(data)
+    for pid in _serving_processes():
+        try:
+            answer = _ask(pid, request)
+        except RuntimeError:
+            continue  # the parent need not be a taipan exporter
+        if answer is not None:
+            _keep_pool(pid, *answer)
+            return pid, answer[0]
+    return None
 
 
 class IpcHandle:
@@ -241,7 +322,7 @@ def get_ipc_handle(manager, memory):
     size = getattr(memory, "size", None)
     if size is None:
         size = getattr(memory, "nbytes", 0)
-    return IpcHandle(
+    handle = IpcHandle(
         memory,
         IpcMemHandle(data),
         int(size),
@@ -249,6 +330,9 @@ def get_ipc_handle(manager, memory):
         offset=address - base,
         exporter=exporter,
     )
+    if pooled:
+        record_export(data, ordinal, buffer, memory, handle)
+    return handle
 
 
 def open_array_handle(ipc_handle, layout):
@@ -265,17 +349,19 @@ def open_array_handle(ipc_handle, layout):
 
 
 def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
-    """numba-cuda's context manager: the memory of a legacy IPC handle given as its 64 bytes, as
-    a device array of this layout, closed on leaving. A pool's handle needs its IpcHandle
-    (it names the process to ask for the pool): pass that instead of its bytes."""
+    """numba-cuda's context manager: the memory of an IPC handle given as its 64 bytes (bytes,
+    or a sequence of ints), as a device array of this layout, closed on leaving. Pool memory's
+    bytes are claimed by the process that exported them (exporter_of); an IpcHandle works too."""
 
     @contextlib.contextmanager
     def opened():
         if isinstance(handle, IpcHandle):
             ipc = handle
         else:
+            data = IpcMemHandle(bytes(handle))
             size = int(np.prod(shape)) * np.dtype(dtype).itemsize
-            ipc = IpcHandle(None, IpcMemHandle(bytes(handle)), size, offset=offset)
+            exporter = exporter_of(data.reserved)
+            ipc = IpcHandle(None, data, size, offset=offset, exporter=exporter)
         array = ipc.open_array(current_context(), shape, dtype, strides)
         try:
             yield array

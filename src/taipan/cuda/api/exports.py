@@ -86,6 +86,7 @@ NAMES = (
     "match_all_sync",
     "match_any_sync",
     "nanosleep",
+    "open_ipc_array",
     "per_thread_default_stream",
     "profile_start",
     "profile_stop",

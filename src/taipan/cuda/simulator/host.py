@@ -437,6 +437,14 @@ class ExternalFunction:
         return f"<foreign CUDA device function {self.name} (CUDA simulator)>"
 
 
+def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
+    """Refused: the simulated device's memory is this process's; no other process can open it."""
+    raise CudaSupportError(
+        "the CUDA simulator is on (TAIPAN_ENABLE_CUDASIM): it shares no device memory with other "
+        "processes, so cuda.open_ipc_array needs a GPU."
+    )
+
+
 def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
     """A foreign device function, which kernels in the simulator cannot call."""
     return ExternalFunction(name, sig, link, abi)
