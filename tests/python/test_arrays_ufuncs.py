@@ -9,8 +9,6 @@ test."""
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -23,6 +21,7 @@ from array_helpers import (
     layouts,
     sample,
 )
+from child_processes import child_environment, run_python
 
 from taipan import njit
 from taipan.errors import TypingError
@@ -1090,10 +1089,8 @@ def test_ufunc_whose_overloads_all_decline_is_taipans_on_arrays_and_scalars(tmp_
     """In a process of its own: the overload of np.cos would stay registered."""
     program = tmp_path / "declined_overload.py"
     program.write_text(DECLINED_OVERLOAD_PROGRAM)
-    result = subprocess.run(
-        [sys.executable, str(program)], capture_output=True, text=True, check=False
-    )
-    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
+    result = run_python([program], env=child_environment())
+    assert result.stdout.strip() == "ok", result.stderr
 
 
 @njit

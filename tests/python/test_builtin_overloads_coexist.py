@@ -5,9 +5,9 @@ still the builtin. Before, a process that had imported cuda.bf16 refused both (f
 GPU host, where the whole suite runs in few processes). Run in a fresh interpreter, so that
 the registrations do not depend on what this test process imported before."""
 
-import subprocess
-import sys
 import textwrap
+
+from child_processes import child_environment, run_python
 
 SCRIPT = textwrap.dedent(
     """
@@ -45,8 +45,5 @@ SCRIPT = textwrap.dedent(
 
 
 def test_builtins_keep_working_beside_their_overloads():
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT], check=False, capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = run_python(["-c", SCRIPT], env=child_environment(), timeout=300)
     assert done.stdout.strip() == "ok"

@@ -1,13 +1,11 @@
 """Per-stage compile times: ``dispatcher.get_metadata(sig)["timers"]`` (Numba's spelling) for CPU
 functions and CUDA kernels, and ``TAIPAN_TIMING=1``, which prints them after each compile."""
 
-import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
 import pytest
+from child_processes import child_environment, run_python
 
 import taipan
 from taipan import cuda, float64, int64, void
@@ -88,11 +86,7 @@ def test_taipan_timing_prints_the_report(tmp_path):
             """
         )
     )
-    environment = dict(os.environ, TAIPAN_TIMING="1")
-    result = subprocess.run(
-        [sys.executable, str(program)], check=False, capture_output=True, text=True, env=environment
-    )
-    assert result.returncode == 0, result.stderr
+    result = run_python([program], env=child_environment(TAIPAN_TIMING="1"))
     assert "taipan: compiled add(int64, int64)" in result.stderr
     for stage in ("front end", "type inference", "code generation", "loading", "total"):
         assert stage in result.stderr

@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 import pytest
-from ptx_assembly import needs_ptxas
+from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import complex128, cuda, float32, float64, int32, int64, void
 from taipan.errors import TypingError, UnsupportedError
@@ -37,19 +37,7 @@ def test_architecture_specific_targets(cc, target, version, debug, tmp_path):
     )
     assert re.search(rf"^\.target {target}\b", ptx, re.MULTILINE), ptx[:300]
     assert re.search(rf"^\.version {re.escape(version)}$", ptx, re.MULTILINE), ptx[:300]
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    import subprocess
-
-    from ptx_assembly import PTXAS
-
-    result = subprocess.run(
-        [PTXAS, f"-arch={target}", str(source), "-o", str(tmp_path / "kernel.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    ptxas(ptx, tmp_path, arch=target)
 
 
 def test_plain_targets_are_unchanged_and_unknown_suffixes_refused():

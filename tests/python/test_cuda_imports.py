@@ -2,13 +2,11 @@
 without the package's __init__ choosing the order, and in any order with the others."""
 
 import ast
-import os
 import pathlib
 import random
-import subprocess
-import sys
 
 import pytest
+from child_processes import child_environment, run_python
 
 import taipan
 
@@ -31,16 +29,7 @@ for name in {names!r}:
 def import_in_fresh_interpreter(names):
     code = IMPORT_BARE.format(folder=str(CUDA), names=list(names))
     # The child finds this taipan however the parent did (PYTHONPATH=src or installed).
-    path = os.pathsep.join([str(CUDA.parents[1]), os.environ.get("PYTHONPATH", "")])
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": path},
-    )
-    assert result.returncode == 0, f"importing {list(names)} failed:\n{result.stderr}"
+    run_python(["-c", code], env=child_environment(), timeout=120)
 
 
 def cuda_imports(path):

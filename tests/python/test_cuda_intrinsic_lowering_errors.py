@@ -7,11 +7,10 @@ LoweringError ("non-void function returns None") naming the user's line; and num
 import json
 import os
 import pathlib
-import subprocess
-import sys
 import textwrap
 
 import pytest
+from child_processes import run_python
 from ptx_assembly import needs_ptxas, ptxas
 
 import taipan
@@ -82,19 +81,13 @@ def test_a_device_function_calling_it_is_a_lowering_error_at_the_kernel():
 
 
 def run_with_shim(code):
+    # Not child_environment: the shim's numba must come before taipan's folder, which may be a
+    # site-packages holding the real numba, and none of this process's paths may follow.
     environment = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
     taipan_parent = pathlib.Path(taipan.__file__).resolve().parents[1]
     environment["PYTHONPATH"] = os.pathsep.join([str(SHIM), str(taipan_parent)])
     environment["NUMBA_SHIM_MODE"] = "taipan"
-    completed = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr
+    completed = run_python(["-c", textwrap.dedent(code)], env=environment, timeout=300)
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 

@@ -10,7 +10,7 @@ import subprocess
 
 import numpy as np
 import pytest
-from ptx_assembly import PTXAS, needs_ptxas
+from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import _core, cuda, float32, int32, jit, types, void
 from taipan.cuda import linking
@@ -85,19 +85,6 @@ def reduce_kernel(values, out):
     out[0] = sum_reduce(values, len(values))
 
 
-def relocatable_ptxas(ptx, tmp_path):
-    """ptxas in relocatable mode (-c), which leaves the foreign functions to the linker."""
-    source = tmp_path / "kernel.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", "-c", str(source), "-o", str(tmp_path / "kernel.o")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-
-
 def extern_declaration(ptx, symbol):
     match = re.search(r"\.extern\s+\.func\s+(\([^)]*\)\s*)?" + symbol + r"\s*\(([^)]*)\)", ptx)
     assert match, ptx
@@ -112,7 +99,7 @@ def test_numba_convention_passes_result_pointer_then_arguments(tmp_path):
     assert ".b32" in returns  # the status
     assert parameters == ["b64", "b32", "b32"]  # int *retval, int a, int b
     assert linking.external_symbols(ptx) == ["bar"]
-    relocatable_ptxas(ptx, tmp_path)
+    ptxas(ptx, tmp_path, relocatable=True)
 
 
 @needs_ptxas
@@ -121,7 +108,7 @@ def test_c_convention_returns_the_value(tmp_path):
     returns, parameters = extern_declaration(ptx, "scale_c")
     assert ".f32" in returns or ".b32" in returns
     assert parameters in (["f32", "f32"], ["b32", "b32"])  # NVPTX spells floats .b32
-    relocatable_ptxas(ptx, tmp_path)
+    ptxas(ptx, tmp_path, relocatable=True)
 
 
 @needs_ptxas
@@ -129,7 +116,7 @@ def test_arrays_pass_their_data_to_pointer_parameters(tmp_path):
     ptx, _ = cuda.compile_ptx(reduce_kernel, void(float32[:], float32[:]))
     _, parameters = extern_declaration(ptx, "sum_reduce")
     assert parameters == ["b64", "b64", "b32"]
-    relocatable_ptxas(ptx, tmp_path)
+    ptxas(ptx, tmp_path, relocatable=True)
 
 
 def test_functions_the_driver_provides_need_no_link():

@@ -4,13 +4,11 @@ a stand-in driver, the memory is registered mapped, viewed at the driver's devic
 unregistered when the block ends however it ends (so it can be mapped again at once); in the
 simulator a kernel writes the host array through the view."""
 
-import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
 import pytest
+from child_processes import child_environment, run_python
 
 from taipan import _core
 
@@ -87,13 +85,6 @@ def test_a_kernel_writes_the_host_array_in_the_simulator():
         print(host.tolist())
         """
     )
-    result = subprocess.run(
-        [sys.executable, "-c", program],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "TAIPAN_ENABLE_CUDASIM": "1"},
-    )
-    assert result.returncode == 0, result.stderr
+    env = child_environment(TAIPAN_ENABLE_CUDASIM="1")
+    result = run_python(["-c", program], env=env, timeout=120)
     assert result.stdout.split("\n")[0] == "[0.0, 2.0, 4.0, 6.0, 8.0]"

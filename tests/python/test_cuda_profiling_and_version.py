@@ -2,11 +2,8 @@
 cuda.is_supported_version() (a driver new enough for the PTX taipan writes), numba-cuda's API,
 against a stand-in driver; the simulator's answer; no driver at all."""
 
-import os
-import subprocess
-import sys
-
 import pytest
+from child_processes import child_environment, run_python
 
 from taipan import _core, cuda
 
@@ -65,13 +62,6 @@ def test_the_simulator_answers_without_a_driver():
         "    pass\n"
         "print(cuda.is_supported_version())\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", program],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "TAIPAN_ENABLE_CUDASIM": "1"},
-    )
-    assert result.returncode == 0, result.stderr
+    env = child_environment(TAIPAN_ENABLE_CUDASIM="1")
+    result = run_python(["-c", program], env=env, timeout=120)
     assert result.stdout.strip() == "True"

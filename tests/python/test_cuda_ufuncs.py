@@ -6,13 +6,11 @@ schedule, kernel text). With a GPU (marker ``cuda``): results against NumPy for 
 foreign (CuPy, PyTorch) arrays, broadcasting, ``out=``, ``stream=``, the seeds' examples."""
 
 import math
-import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
 import pytest
+from child_processes import child_environment, run_python
 from ptx_assembly import needs_ptxas, ptxas
 
 from taipan import cuda, float32, guvectorize, njit, vectorize
@@ -277,18 +275,8 @@ def test_a_cuda_ufunc_made_without_a_gpu_imports_and_compiles(tmp_path):
         """
     )
     # The child finds this taipan however the parent did (PYTHONPATH=src or installed).
-    root = os.path.dirname(os.path.dirname(os.path.dirname(cuda.__file__)))
-    path = os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])
-    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", PYTHONPATH=path)
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
+    env = child_environment(CUDA_VISIBLE_DEVICES="")
+    result = run_python(["-c", code], env=env, timeout=300)
     lines = result.stdout.splitlines()
     assert lines[0] == "1 1 1"
     assert lines[1].startswith("CudaSupportError")

@@ -10,6 +10,7 @@ import math
 import os
 
 import pytest
+from child_processes import child_environment, run_python
 
 import taipan
 from taipan import njit
@@ -391,9 +392,6 @@ def test_missing_argument_is_type_error():
 
 
 def _run_generated(tmp_path, source, call, timeout=120):
-    import subprocess
-    import sys
-
     (tmp_path / "generated_module.py").write_text(source)
     script = (
         "import sys\n"
@@ -409,11 +407,7 @@ def _run_generated(tmp_path, source, call, timeout=120):
         "except RecursionError:\n"
         "    print('RECURSION-ERROR')\n"
     )
-    completed = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=timeout, check=False
-    )
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    return completed.stdout
+    return run_python(["-c", script], env=child_environment(), timeout=timeout).stdout
 
 
 def _same_result(stdout):

@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 import pytest
-from ptx_assembly import PTXAS
+from ptx_assembly import PTXAS, ptxas
 
 from taipan import _core, cuda, types
 from taipan.errors import TypingError
@@ -113,10 +113,10 @@ def test_the_kernels_assemble_and_link_with_the_shim(tmp_path):
         ptx, _ = cuda.compile_ptx(kernel.py_func, signature, cc=(9, 0))
         # the state pointer reaches the shims as a 64-bit pointer parameter
         assert "_numba_curand" in ptx and ".extern .func" in ptx
-        path = tmp_path / f"{kernel.py_func.__name__}.ptx"
-        path.write_text(ptx)
-        subprocess.run([PTXAS, "-arch=sm_90", "-c", str(path), "-o", f"{path}.o"], check=True)
-        objects.append(f"{path}.o")
+        # a folder of its own for each kernel's object: ptxas() names its files kernel.*
+        folder = tmp_path / kernel.py_func.__name__
+        folder.mkdir()
+        objects.append(ptxas(ptx, folder, relocatable=True))
     from taipan.cuda import linking
 
     try:
@@ -210,6 +210,4 @@ def test_a_foreign_function_may_return_a_pointer_model_user_type(tmp_path):
 
     ptx, _ = cuda.compile_ptx(kernel, (cb.curand_philox_state_pointer, types.uint32[::1]))
     assert ".extern .func  (.param .b64 func_retval0) state_at" in ptx
-    path = tmp_path / "kernel.ptx"
-    path.write_text(ptx)
-    subprocess.run([PTXAS, "-arch=sm_90", "-c", str(path), "-o", f"{path}.o"], check=True)
+    ptxas(ptx, tmp_path, relocatable=True)

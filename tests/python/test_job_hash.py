@@ -3,11 +3,10 @@ same function gives the same hash and symbol names in any process; a different o
 constant, callee, argument type or target gives another."""
 
 import re
-import subprocess
-import sys
 import textwrap
 
 import pytest
+from child_processes import child_environment, run_python
 from module_files import load_module
 
 import taipan
@@ -99,15 +98,8 @@ def cpu_hash(dispatcher, key=(float64, float64)):
 
 
 def test_hash_is_the_same_in_another_process(module_path):
-    runs = [
-        subprocess.run(
-            [sys.executable, "-c", REPORT, str(module_path)],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split("\n")
-        for _ in range(2)
-    ]
+    env = child_environment()
+    runs = [run_python(["-c", REPORT, module_path], env=env).stdout.split("\n") for _ in range(2)]
     assert runs[0] == runs[1]
     cpu, gpu, symbols = runs[0][:3]
     assert re.fullmatch(r"[0-9a-f]{32}", cpu) and re.fullmatch(r"[0-9a-f]{32}", gpu)

@@ -6,12 +6,11 @@ passes ptxas and a kernel with such a body runs."""
 
 import linecache
 import os
-import subprocess
 
 import numpy as np
 import pytest
 from numpy_checks import no_allocation_leak
-from ptx_assembly import PTXAS
+from ptx_assembly import PTXAS, ptxas
 
 import taipan
 from taipan import cuda
@@ -114,15 +113,7 @@ def test_segmented_device_function_passes_ptxas(tmp_path):
     assert "segment" in ptx
     if not os.path.exists(PTXAS):
         pytest.skip("ptxas not found")
-    source = tmp_path / "long.ptx"
-    source.write_text(ptx)
-    result = subprocess.run(
-        [PTXAS, "-arch=sm_90", "-c", str(source), "-o", str(tmp_path / "long.o")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    ptxas(ptx, tmp_path, relocatable=True)
 
 
 @needs_gpu

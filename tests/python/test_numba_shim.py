@@ -5,11 +5,11 @@ that the shim's ``numba`` never meets the real one)."""
 import json
 import os
 import pathlib
-import subprocess
 import sys
 import textwrap
 
 import pytest
+from child_processes import run_python
 
 import taipan
 
@@ -17,19 +17,13 @@ SHIM = pathlib.Path(__file__).resolve().parents[2] / "tools" / "numba_compat" / 
 
 
 def run_with_shim(mode, code):
+    # Not child_environment: the shim's numba must come before taipan's folder, which may be a
+    # site-packages holding the real numba, and none of this process's paths may follow.
     environment = dict(os.environ)
     taipan_parent = pathlib.Path(taipan.__file__).resolve().parents[1]
     environment["PYTHONPATH"] = os.pathsep.join([str(SHIM), str(taipan_parent)])
     environment["NUMBA_SHIM_MODE"] = mode
-    completed = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr
+    completed = run_python(["-c", textwrap.dedent(code)], env=environment, timeout=300)
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 

@@ -7,9 +7,9 @@ saw an overload object instead (test_branch_pruning_constants and test_comprehen
 in a worker that had run test_extending or a.tobytes()). Run in a fresh interpreter, so that the
 registrations do not depend on what this test process imported before."""
 
-import subprocess
-import sys
 import textwrap
+
+from child_processes import child_environment, run_python
 
 SCRIPT = textwrap.dedent(
     """
@@ -83,8 +83,5 @@ SCRIPT = textwrap.dedent(
 
 
 def test_overloaded_library_functions_stay_library_functions():
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT], check=False, capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = run_python(["-c", SCRIPT], env=child_environment(), timeout=300)
     assert done.stdout.strip() == "ok"

@@ -6,14 +6,13 @@ once, and fork after parallel work. Every result is compared with py_func."""
 
 import inspect
 import os
-import subprocess
-import sys
 import textwrap
 import threading
 import warnings
 
 import numpy as np
 import pytest
+from child_processes import child_environment, run_python
 from numpy_checks import counting_allocations, no_allocation_leak
 
 import taipan
@@ -550,15 +549,8 @@ def test_fork_after_parallel_work_does_not_hang():
         sys.exit(os.waitstatus_to_exitcode(status))
         """
     )
-    environment = dict(os.environ, TAIPAN_NUM_THREADS="4")
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        env=environment,
-        timeout=120,
-        capture_output=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr.decode()
+    environment = child_environment(TAIPAN_NUM_THREADS="4")
+    run_python(["-c", script], env=environment, timeout=120, text=False)
 
 
 def expression(a, b, c):

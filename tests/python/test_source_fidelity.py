@@ -15,6 +15,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from child_processes import child_environment, run_python
 
 import taipan
 from taipan import njit
@@ -309,22 +310,12 @@ def test_reloaded_module_compiles_the_new_text(module_on_disk):
 
 
 def run_command(program, through_stdin=False, script=None):
-    environment = dict(os.environ, PYTHONPATH=SRC)
     if script is not None:
-        arguments = [str(script)]
+        arguments = [script]
     else:
         arguments = [] if through_stdin else ["-c", program]
-    completed = subprocess.run(
-        [sys.executable] + arguments,
-        input=program if through_stdin else None,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=environment,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    return completed.stdout
+    stdin = program if through_stdin else None
+    return run_python(arguments, env=child_environment(), input=stdin, timeout=120).stdout
 
 
 def test_python_dash_c_compiles_functions_and_lambdas():
