@@ -20,37 +20,13 @@ import time
 
 import numpy as np
 
+# bench_arrays' kernels, as that benchmark times them (benchmarks/ is sys.path[0] here).
+from bench_arrays import FUNCTIONS
+
 SOURCE = """
 import numpy as np
 from math import floor, log
 import {lib}
-
-
-@{lib}.njit
-def mandel(x, y, max_iters):
-    i = 0
-    c = complex(x, y)
-    z = 0.0j
-    for i in range(max_iters):
-        z = z * z + c
-        if (z.real * z.real + z.imag * z.imag) >= 4:
-            return i
-    return 255
-
-
-@{lib}.njit
-def create_fractal(min_x, max_x, min_y, max_y, image, iters):
-    height = image.shape[0]
-    width = image.shape[1]
-    pixel_size_x = (max_x - min_x) / width
-    pixel_size_y = (max_y - min_y) / height
-    for x in range(width):
-        real = min_x + x * pixel_size_x
-        for y in range(height):
-            imag = min_y + y * pixel_size_y
-            color = mandel(real, imag, iters)
-            image[y, x] = color
-    return image
 
 
 @{lib}.njit
@@ -125,8 +101,9 @@ LIBS = ("taipan", "numba")
 def compiled(lib):
     """The kernels compiled by `lib`, from a module file (both compilers read source text)."""
     path = os.path.join(tempfile.mkdtemp(), f"kernels_{lib}.py")
+    fractal = [FUNCTIONS[name].format(jit=f"@{lib}.njit") for name in ("mandel", "create_fractal")]
     with open(path, "w") as file:
-        file.write(SOURCE.format(lib=lib))
+        file.write("\n".join([SOURCE.format(lib=lib), *fractal]))
     spec = importlib.util.spec_from_file_location(f"kernels_{lib}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
