@@ -90,8 +90,9 @@ def _serve(listener):
                 credentials = connection.getsockopt(
                     socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")
                 )
+                # Another user's process gets nothing.
                 if struct.unpack("3i", credentials)[1] == os.getuid():
-                    _answer(connection)  # another user's process gets nothing
+                    _answer(connection)
             except OSError:
                 continue
 
@@ -120,10 +121,11 @@ def serve_pool(ordinal, descriptor=None):
 def record_export(data, ordinal, *holders):
     """Answers for `data` (an export's 64 bytes of device `ordinal`'s pool) while the first of
     `holders` that can be weakly referenced lives (the exported allocation, else its handle)."""
-    _exported_bytes[bytes(data)] = ordinal
+    data = bytes(data)
+    _exported_bytes[data] = ordinal
     for holder in holders:
         try:
-            weakref.finalize(holder, _exported_bytes.pop, bytes(data), None)
+            weakref.finalize(holder, _exported_bytes.pop, data, None)
             return
         except TypeError:
             continue
