@@ -999,6 +999,38 @@ def test_float32_power_int_stays_float32():
     assert str(f.nopython_signatures[0].return_type) == "float32"
 
 
+NARROW_INTEGERS = [np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32]
+
+
+@pytest.mark.parametrize("dtype", NARROW_INTEGERS)
+def test_narrow_integer_unary_keeps_numpy_value(dtype):
+    # Numba widens -x and ~x of a narrow integer to 64 bits, but computes in the operand's
+    # width first, so the value is NumPy's: ~np.uint8(0) is 255 and -np.int8(-128) is -128
+    # (widening first gave 2**64 - 1 and 128).
+    info = np.iinfo(dtype)
+    values = np.array(sorted({info.min, info.min + 1, info.min // 2, 0, 1, 5, info.max}), dtype)
+    for value in values:
+        for fn in (neg, pos, invert):
+            with np.errstate(over="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                expected = fn.py_func(value)
+            result = fn(value)
+            assert type(result) is int, (fn.__name__, value)
+            assert result == int(expected), (fn.__name__, value, result, expected)
+
+    @njit
+    def negate_and_invert_each(a):
+        out = np.empty((2, a.size), np.int64)
+        for i in range(a.size):
+            out[0, i] = -a[i]
+            out[1, i] = ~a[i]
+        return out
+
+    with np.errstate(over="ignore"):
+        expected = np.stack([(-values).astype(np.int64), (~values).astype(np.int64)])
+    assert np.array_equal(negate_and_invert_each(values), expected)
+
+
 def test_invert_bool_is_logical_not():
     # Numba: ~True is False and ~False is True (a bool stays a bool); CPython gives -2 and -1
     assert invert(True) is False

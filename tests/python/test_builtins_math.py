@@ -1191,3 +1191,36 @@ def test_cmath_classify(z):
 
 def test_cmath_constants():
     assert_same(c_constants)
+
+
+@njit
+def two_argument_math(x, y):
+    return math.pow(x, y), math.atan2(x, y), math.hypot(x, y), math.fmod(x, y)
+
+
+@pytest.mark.parametrize(
+    "x, y",
+    [
+        (np.float32(1.5), np.uint8(255)),
+        (np.float32(1.5), np.int16(-3)),
+        (np.float32(-2.5), np.int8(7)),
+        (np.float32(0.1), 3),
+        (np.int8(3), np.float32(0.7)),
+    ],
+)
+def test_two_argument_math_of_float32_and_an_integer_is_float64(x, y):
+    # CPython's math functions (and Numba's) take doubles; computing math.pow(np.float32(1.5),
+    # np.uint8(255)) in float32 overflowed to inf, where CPython gives 8e44.
+    assert_same(two_argument_math, x, y, ulps=1, strict_type=False)
+
+
+@njit
+def roundings(x):
+    return math.floor(x), math.ceil(x), math.trunc(x)
+
+
+@pytest.mark.parametrize("x", [np.uint64(2**64 - 1), np.uint64(2**63), np.uint64(0), np.uint32(7)])
+def test_floor_ceil_trunc_of_unsigned_integers_keep_the_value(x):
+    # An integer is its own floor, as in Numba (it read 2**64 - 1 as -1). CPython has no
+    # math.trunc of NumPy's integers and floors them through a float (2**64 - 1 becomes 2**64).
+    assert roundings(x) == (int(x),) * 3

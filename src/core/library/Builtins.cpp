@@ -107,6 +107,20 @@ llvm::Value *lowerAbs(LoweringApi &lowering, const LibraryCall &call,
   }
 }
 
+/// The type min and max return for two reals. Integers meet as Numba unifies them, where each
+/// value keeps its own: int64 and uint64 in float64, a bool and a uint64 in uint64 (arithmetic's
+/// promotion would read a uint64 above 2**63 as a negative int64, so the larger of 0 and
+/// 2**64 - 1 would come out as -1). Other pairs promote as arithmetic does.
+const Type *extremeType(const Type *first, const Type *second) {
+  if (first == second)
+    return first;
+  bool integers =
+      (first->isInteger() || first->isBoolean()) && (second->isInteger() || second->isBoolean());
+  if (integers && !(first->isBoolean() && second->isBoolean()))
+    return unifyTypes(first, second);
+  return binaryOperandType(BinaryOp::Add, first, second);
+}
+
 /// min and max: of several reals, or of the elements of one tuple of reals.
 const Type *typeExtreme(LibraryCall &call) {
   const std::vector<const Type *> &arguments = call.argumentTypes;
@@ -131,8 +145,7 @@ const Type *typeExtreme(LibraryCall &call) {
   for (const Type *value : values) {
     if (!value->isReal())
       throwNoOverload(call);
-    result = result ? (value == result ? result : binaryOperandType(BinaryOp::Add, result, value))
-                    : value;
+    result = result ? extremeType(result, value) : value;
   }
   return result;
 }
@@ -367,6 +380,10 @@ void addConversion(Library &library, const std::string &name) {
     bool takesComplex = target->isComplex() || (python && target->isBoolean());
     if (arguments[0]->isComplex() && !takesComplex)
       throwNoOverload(call);
+    // int() of a uint64 keeps it (as Numba's does): int64 would read 2**63 and above negative.
+    if (python && target->isInteger() && arguments[0]->isInteger() && !arguments[0]->isSigned() &&
+        arguments[0]->bits() == 64)
+      return arguments[0];
     return target;
   };
   function.lower = [](LoweringApi &lowering, const LibraryCall &call,

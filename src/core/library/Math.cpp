@@ -80,17 +80,19 @@ void addScaling(Library &library, const std::string &name, double factor) {
       });
 }
 
-/// A function of two reals returning a float (atan2, hypot, pow...).
+/// The float a function of two reals (atan2, hypot, pow...) computes in: float32 for two
+/// float32s, else float64, as Numba's math functions and CPython's (math.pow(np.float32(1.5),
+/// np.uint8(255)) is 8e44, which float32 would make inf).
+const Type *binaryMathType(const LibraryCall &call) {
+  expectReals(call, 2);
+  const std::vector<const Type *> &arguments = call.argumentTypes;
+  return arguments[0] == arguments[1] ? realMathType(arguments[0]) : types::float64();
+}
+
+/// A function of two reals returning a float (atan2, pow, fmod...).
 void addBinary(Library &library, const std::string &name,
                llvm::Intrinsic::ID intrinsic = llvm::Intrinsic::not_intrinsic) {
-  add(
-      library, name, 2,
-      [](const LibraryCall &call) {
-        expectReals(call, 2);
-        const Type *common =
-            binaryOperandType(BinaryOp::Add, call.argumentTypes[0], call.argumentTypes[1]);
-        return realMathType(common->isInteger() ? types::float64() : common);
-      },
+  add(library, name, 2, binaryMathType,
       [name, intrinsic](LoweringApi &lowering, const LibraryCall &call,
                         const std::vector<llvm::Value *> &values) {
         std::vector<llvm::Value *> xy = asResult(lowering, call, values);
@@ -123,13 +125,17 @@ void addClassification(Library &library, const std::string &name) {
       });
 }
 
-/// floor, ceil, trunc: an int64, exact for integers.
+/// floor, ceil, trunc: an int64, exact for integers; a uint64 stays one (as in Numba), since
+/// an int64 would read 2**63 and above negative.
 void addRounding(Library &library, const std::string &name, llvm::Intrinsic::ID intrinsic) {
   add(
       library, name, 1,
       [](const LibraryCall &call) {
         expectReals(call, 1);
-        return types::int64();
+        const Type *argument = call.argumentTypes[0];
+        bool isUnsigned64 =
+            argument->isInteger() && !argument->isSigned() && argument->bits() == 64;
+        return isUnsigned64 ? argument : types::int64();
       },
       [intrinsic](LoweringApi &lowering, const LibraryCall &call,
                   const std::vector<llvm::Value *> &values) {
@@ -252,15 +258,7 @@ void registerMathFunctions(Library &library) {
   addBinary(library, "copysign", llvm::Intrinsic::copysign);
   for (const char *name : {"atan2", "pow", "fmod", "remainder", "nextafter"})
     addBinary(library, name);
-  add(
-      library, "hypot", 2,
-      [](const LibraryCall &call) {
-        expectReals(call, 2);
-        const Type *common =
-            binaryOperandType(BinaryOp::Add, call.argumentTypes[0], call.argumentTypes[1]);
-        return realMathType(common->isInteger() ? types::float64() : common);
-      },
-      lowerHypot);
+  add(library, "hypot", 2, binaryMathType, lowerHypot);
   add(
       library, "gcd", 2,
       [](const LibraryCall &call) {

@@ -137,11 +137,18 @@ llvm::Value *extremum(LoweringApi &lowering, bool isMax, bool ignoresNan, llvm::
 }
 
 /// fmod of integers: the remainder truncated toward zero, 0 for a zero divisor (as NumPy).
+/// A divisor of -1 is divided as 1 (the remainder is 0 either way): the smallest integer
+/// divided by -1 overflows, which the CPU traps (SIGFPE) rather than wraps.
 llvm::Value *integerFmod(LoweringApi &lowering, llvm::Value *a, llvm::Value *b, const Type *type) {
   llvm::IRBuilder<> &builder = lowering.irBuilder();
   llvm::Value *zero = llvm::ConstantInt::get(a->getType(), 0);
   llvm::Value *isZero = builder.CreateICmpEQ(b, zero);
-  llvm::Value *safe = builder.CreateSelect(isZero, llvm::ConstantInt::get(a->getType(), 1), b);
+  llvm::Value *dividesAsOne = isZero;
+  if (type->isSigned())
+    dividesAsOne = builder.CreateOr(
+        isZero, builder.CreateICmpEQ(b, llvm::ConstantInt::getSigned(a->getType(), -1)));
+  llvm::Value *safe =
+      builder.CreateSelect(dividesAsOne, llvm::ConstantInt::get(a->getType(), 1), b);
   llvm::Value *remainder =
       type->isSigned() ? builder.CreateSRem(a, safe) : builder.CreateURem(a, safe);
   return builder.CreateSelect(isZero, zero, remainder);

@@ -398,10 +398,14 @@ llvm::Value *OperatorLowering::lowerUnary(Expr *expr) {
   case UnaryOp::Pos:
     return core.castValue(value, operandType, resultType);
   case UnaryOp::Invert:
-    if (operandType->isBoolean())
-      return builder.CreateNot(value);
-    return builder.CreateNot(core.castValue(value, operandType, resultType));
+    // In the operand's own width, then widened, as NumPy computes a narrow scalar's (and
+    // Numba does): ~np.uint8(0) is 255, where inverting the widened value would give 2**64 - 1.
+    return core.castValue(builder.CreateNot(value), operandType, resultType);
   case UnaryOp::Neg:
+    // Likewise: -np.uint32(5) is 4294967291 and -np.int8(-128) wraps to -128. A boolean is
+    // widened first, since -True is -1.
+    if (operandType->isInteger())
+      return core.castValue(lowerNegation(value, operandType), operandType, resultType);
     return lowerNegation(core.castValue(value, operandType, resultType), resultType);
   }
   return value;

@@ -226,6 +226,12 @@ const Type *comparisonOperandType(CompareOp op, const Type *left, const Type *ri
     const Type *common = numericCommon(left, right);
     if (left->isBoolean() && right->isBoolean())
       common = types::boolean();
+    // A bool against an integer compares in the integer's type: promoted as a signed one, a
+    // uint64 above 2**63 would read negative (False < 2**64 - 1 came out False).
+    else if (left->isBoolean() && right->isInteger())
+      common = right;
+    else if (right->isBoolean() && left->isInteger())
+      common = left;
     // int64 against uint64 has no common integer type: Numba compares them as float64.
     const Type *unsignedSide = !left->isSigned() ? left : right;
     if (common->isInteger() && (left->isInteger() && right->isInteger()) &&
