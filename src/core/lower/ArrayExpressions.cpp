@@ -320,9 +320,21 @@ llvm::Value *ArrayLowering::elementwiseScalar(Expr *expr,
   case ExprKind::BinOp: {
     Expr *left = expr->operands[0];
     Expr *right = expr->operands[1];
-    return core.operators().lowerBinary(expr->binaryOp, elementwiseScalar(left, leaves),
-                                        operandType(left), elementwiseScalar(right, leaves),
-                                        operandType(right), result);
+    llvm::Value *leftValue = elementwiseScalar(left, leaves);
+    llvm::Value *rightValue = elementwiseScalar(right, leaves);
+    const Type *leftType = operandType(left);
+    const Type *rightType = operandType(right);
+    // Integers whose array result is a float compute in it, as NumPy's loop does: an int8 and
+    // a uint64 add as float64, where the scalar operators' promotion (int64, Numba's for a
+    // signed integer and a uint64) would read a uint64 of 2**63 or more as negative.
+    if ((result->isFloat() || result->isComplex()) && leftType->isIntegerLike() &&
+        rightType->isIntegerLike()) {
+      leftValue = core.castValue(leftValue, leftType, result);
+      rightValue = core.castValue(rightValue, rightType, result);
+      leftType = rightType = result;
+    }
+    return core.operators().lowerBinary(expr->binaryOp, leftValue, leftType, rightValue, rightType,
+                                        result);
   }
   case ExprKind::Compare: {
     Expr *left = expr->operands[0];
