@@ -228,19 +228,14 @@ llvm::Value *lowerExtreme(LoweringApi &lowering, const LibraryCall &call,
   return best;
 }
 
-static bool isUnsigned64(const Type *type) {
-  return type->isInteger() && !type->isSigned() && type->bits() == 64;
-}
-
 const Type *typeRound(const LibraryCall &call) {
   const std::vector<const Type *> &arguments = call.argumentTypes;
   if (!arguments[0]->isReal() || (arguments.size() == 2 && !arguments[1]->isIntegerLike()))
     throwNoOverload(call);
   if (arguments.size() == 2 && arguments[0]->isFloat())
     return arguments[0];
-  // An int rounds to an int: int64, or uint64 for a uint64, whose values above int64's range
-  // would wrap in an int64.
-  return isUnsigned64(arguments[0]) ? arguments[0] : types::int64();
+  // An int rounds to an int: int64, or uint64 for a uint64.
+  return integralType(arguments[0]);
 }
 
 /// round(value) or round(value, digits) (`digits` an int64, or nullptr).
@@ -380,11 +375,8 @@ void addConversion(Library &library, const std::string &name) {
     bool takesComplex = target->isComplex() || (python && target->isBoolean());
     if (arguments[0]->isComplex() && !takesComplex)
       throwNoOverload(call);
-    // int() of a uint64 keeps it (as Numba's does): int64 would read 2**63 and above negative.
-    if (python && target->isInteger() && arguments[0]->isInteger() && !arguments[0]->isSigned() &&
-        arguments[0]->bits() == 64)
-      return arguments[0];
-    return target;
+    // int() of a uint64 keeps it (as Numba's does).
+    return python && target->isInteger() ? integralType(arguments[0]) : target;
   };
   function.lower = [](LoweringApi &lowering, const LibraryCall &call,
                       const std::vector<llvm::Value *> &values) -> llvm::Value * {

@@ -125,17 +125,13 @@ void addClassification(Library &library, const std::string &name) {
       });
 }
 
-/// floor, ceil, trunc: an int64, exact for integers; a uint64 stays one (as in Numba), since
-/// an int64 would read 2**63 and above negative.
+/// floor, ceil, trunc: an int64, exact for integers; a uint64 stays one (integralType).
 void addRounding(Library &library, const std::string &name, llvm::Intrinsic::ID intrinsic) {
   add(
       library, name, 1,
       [](const LibraryCall &call) {
         expectReals(call, 1);
-        const Type *argument = call.argumentTypes[0];
-        bool isUnsigned64 =
-            argument->isInteger() && !argument->isSigned() && argument->bits() == 64;
-        return isUnsigned64 ? argument : types::int64();
+        return integralType(call.argumentTypes[0]);
       },
       [intrinsic](LoweringApi &lowering, const LibraryCall &call,
                   const std::vector<llvm::Value *> &values) {

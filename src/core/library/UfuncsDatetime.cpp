@@ -8,6 +8,7 @@
 #include "lower/OperatorLowering.h"
 #include "support/CompileError.h"
 #include "types/DatetimeUnits.h"
+#include "types/NumericPromotion.h"
 #include "typing/DatetimeTyping.h"
 
 #include <llvm/IR/Constants.h>
@@ -37,8 +38,7 @@ const Type *promoteWithDatetimes(const Type *a, const Type *b) {
   }
   const Type *timedelta = a->isTimedelta() ? a : b->isTimedelta() ? b : nullptr;
   const Type *other = timedelta == a ? b : a;
-  if (timedelta && isCount(other) &&
-      !(other->isInteger() && !other->isSigned() && other->bits() == 64))
+  if (timedelta && isCount(other) && !isUnsigned64(other))
     return timedelta;
   return nullptr;
 }

@@ -6,6 +6,7 @@
 
 #include "lower/LoweringApi.h"
 #include "lower/OperatorLowering.h"
+#include "types/NumericPromotion.h"
 #include "typing/ArrayTyping.h"
 
 #include <llvm/IR/Constants.h>
@@ -417,7 +418,7 @@ void addFloatFunctions(Library &library) {
         const Type *mantissa = floatLoopType(elements[0]);
         const Type *exponent = elements[1];
         if (mantissa->isComplex() || !(exponent->isInteger() || exponent->isBoolean()) ||
-            (exponent->isInteger() && !exponent->isSigned() && exponent->bits() == 64))
+            isUnsigned64(exponent))
           return std::nullopt;
         return UfuncLoop{{mantissa, types::int64()}, mantissa};
       },

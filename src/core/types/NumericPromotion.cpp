@@ -411,6 +411,12 @@ bool canConvertImplicitly(const Type *from, const Type *to) {
   return conversionKind(from, to) != Conversion::Impossible;
 }
 
+bool isUnsigned64(const Type *type) {
+  return type->isInteger() && !type->isSigned() && type->bits() == 64;
+}
+
+const Type *integralType(const Type *type) { return isUnsigned64(type) ? type : types::int64(); }
+
 const Type *realMathType(const Type *type) {
   return type->isFloat() && type->bits() == 32 ? types::float32() : types::float64();
 }

@@ -14,6 +14,14 @@ const Type *unifyTypes(const Type *a, const Type *b);
 /// operation does not exist for these types. For comparisons this is the comparison type.
 const Type *binaryOperandType(BinaryOp op, const Type *left, const Type *right);
 
+/// Whether `type` is uint64, whose values at and above 2**63 an int64 cannot hold.
+bool isUnsigned64(const Type *type);
+
+/// The integer type an integral value made from a real of `type` takes (int(), round(),
+/// math.floor/ceil/trunc, an integer dict key): a uint64 stays one, any other real gives int64,
+/// as in Numba. An int64 would read a uint64's values at and above 2**63 as negative.
+const Type *integralType(const Type *type);
+
 /// The float a real function of math computes in: float32 stays float32, every other real
 /// computes in float64 (as Numba's math does).
 const Type *realMathType(const Type *type);

@@ -24,7 +24,7 @@ const Type *dictKeyType(const Type *key) {
   if (key->isBoolean() || key->isFloat())
     return key->isFloat() && key->bits() == 16 ? nullptr : key;
   if (key->isInteger())
-    return !key->isSigned() && key->bits() == 64 ? key : types::int64();
+    return integralType(key);
   if (key->isString())
     return types::unicode();
   if (key->isLiteralList())
