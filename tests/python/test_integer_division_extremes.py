@@ -10,6 +10,16 @@ import numpy as np
 import pytest
 
 from taipan import njit
+from taipan.runtime import live_blocks
+
+
+@pytest.fixture(autouse=True)
+def no_leaks():
+    """Every block the compiled code allocated (the result arrays) is freed."""
+    before = live_blocks()
+    yield
+    assert live_blocks() == before
+
 
 SIGNED = [np.int8, np.int16, np.int32, np.int64]
 

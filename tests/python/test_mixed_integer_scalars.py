@@ -78,7 +78,8 @@ def test_int_of_a_uint64_compares_as_its_value():
     def positive(x):
         return int(x) > 0, int(x) == x
 
-    assert positive(np.uint64(2**64 - 2)) == (True, True)
+    for value in (np.uint64(2**64 - 2), np.uint64(2**63), np.uint64(1)):
+        assert positive(value) == positive.py_func(value) == (True, True)
 
 
 def test_max_of_a_tuple_with_a_uint64():
